@@ -1,0 +1,1 @@
+"""Table Companion: the rules core, with no IO beyond its own data files."""

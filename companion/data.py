@@ -1,0 +1,128 @@
+"""Where a game's data comes from, and the validator that names every fault.
+
+House data ships inside each game package (``companion/games/<id>/data``).
+A café folder holds replacements, file by file, at ``<cafe>/<id>/<kind>.json``;
+whatever it does not replace comes from the house set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.errors import InvalidData
+from companion.game import Game, GameData
+from companion.rulebook import rulebook_schema
+from companion.schema import Obj
+
+
+def default_cafe_dir() -> Path:
+    """The café folder: ``$COMPANION_CAFE_DIR``, else under the XDG data dir."""
+    explicit = os.environ.get("COMPANION_CAFE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "table-companion" / "cafe"
+
+
+def house_dir(game_cls: type[Game]) -> Path:
+    """House data lives beside the game's package: ``companion/games/<id>/data``."""
+    return Path(__file__).resolve().parent / "games" / game_cls.id / "data"
+
+
+def schemas(game_cls: type[Game]) -> dict[str, Any]:
+    found = {"rulebook": rulebook_schema(game_cls.id)}
+    found.update(game_cls.data_schemas)
+    return found
+
+
+def read_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidData([f"{path}: cannot be read ({exc.strerror or exc})"]) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidData([f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"]) from None
+
+
+def file_problems(game_cls: type[Game], kind: str, content: Any, where: str) -> list[str]:
+    """Schema problems of one file; the header must say which game and kind it is."""
+    schema = schemas(game_cls).get(kind)
+    if schema is None:
+        return [f"{where}: {game_cls.id} has no data kind {kind!r}; kinds: {', '.join(schemas(game_cls))}"]
+    problems = schema(content, where)
+    if isinstance(content, dict) and (content.get("game"), content.get("kind")) != (game_cls.id, kind):
+        found = f"game {content.get('game')!r} kind {content.get('kind')!r}"
+        problems.insert(0, f"{where}: header says {found}, expected {game_cls.id!r} {kind!r}")
+    return problems
+
+
+def set_problems(game_cls: type[Game], files: Mapping[str, Any], sources: Mapping[str, str]) -> list[str]:
+    problems: list[str] = []
+    for kind, content in files.items():
+        problems.extend(file_problems(game_cls, kind, content, sources.get(kind, f"{kind}.json")))
+    if not problems:
+        problems.extend(game_cls.cross_check(files))
+    return problems
+
+
+def load_data(game_cls: type[Game], cafe_dir: Path | None = None) -> GameData:
+    """The game's data set: café files where present, house files otherwise."""
+    files: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    cafe_game = (cafe_dir / game_cls.id) if cafe_dir else None
+    for kind in schemas(game_cls):
+        cafe_file = cafe_game / f"{kind}.json" if cafe_game else None
+        path = cafe_file if cafe_file and cafe_file.is_file() else house_dir(game_cls) / f"{kind}.json"
+        files[kind] = read_json(path)
+        sources[kind] = str(path) if path == cafe_file else f"house:{game_cls.id}/{kind}.json"
+    problems = set_problems(game_cls, files, sources)
+    if problems:
+        raise InvalidData(problems)
+    return GameData(files, sources)
+
+
+def validate_path(path: Path, game_classes: Mapping[str, type[Game]]) -> list[str]:
+    """Validate a data file, or every JSON file under a folder, against its game.
+
+    Each file is checked on its own and then together with the rest of its
+    game's set (house files filling the gaps), so a café sees cross-file
+    faults such as a path naming a square its board lacks.
+    """
+    paths = sorted(path.rglob("*.json")) if path.is_dir() else [path]
+    if not paths:
+        return [f"{path}: no JSON data files found"]
+    problems: list[str] = []
+    by_game: dict[str, dict[str, tuple[Any, str]]] = {}
+    for file in paths:
+        try:
+            content = read_json(file)
+        except InvalidData as exc:
+            problems.extend(exc.problems)
+            continue
+        head_problems = Obj({"game": lambda v, p: [], "kind": lambda v, p: []}, extra=True)(content, str(file))
+        if head_problems:
+            problems.extend(head_problems)
+            continue
+        game_cls = game_classes.get(content["game"])
+        if game_cls is None:
+            problems.append(f"{file}: unknown game {content['game']!r}; games: {', '.join(game_classes)}")
+            continue
+        own = file_problems(game_cls, content["kind"], content, str(file))
+        problems.extend(own)
+        if not own:
+            by_game.setdefault(game_cls.id, {})[content["kind"]] = (content, str(file))
+    for game_id, given in by_game.items():
+        game_cls = game_classes[game_id]
+        files = {kind: read_json(house_dir(game_cls) / f"{kind}.json") for kind in schemas(game_cls)}
+        sources = {kind: f"house:{game_id}/{kind}.json" for kind in files}
+        for kind, (content, where) in given.items():
+            files[kind] = content
+            sources[kind] = where
+        problems.extend(f"{game_id} set ({', '.join(sorted(given))} given): {p}" for p in game_cls.cross_check(files))
+    return problems

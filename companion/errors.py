@@ -1,0 +1,79 @@
+"""Typed errors with the stable codes of the referee protocol.
+
+Every error subclasses a built-in too, so callers that do not know our types
+still catch them sensibly (python-chess does the same with ``IllegalMoveError``).
+"""
+
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """Base of every refusal the core gives; ``code`` is part of the protocol."""
+
+    code = "error"
+
+    def __init__(self, message: str, rule: str | None = None, **details: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+        self.details = details
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"code": self.code, "message": self.message}
+        if self.rule:
+            out["rule"] = self.rule
+        out.update(self.details)
+        return out
+
+
+class BadRequest(CompanionError, ValueError):
+    """Not JSON, an unknown command, a missing or mistyped field."""
+
+    code = "bad_request"
+
+
+class UnknownGame(CompanionError, LookupError):
+    code = "unknown_game"
+
+
+class InvalidAction(CompanionError, ValueError):
+    """The action is malformed for this game (wrong type, unknown piece...)."""
+
+    code = "invalid_action"
+
+
+class IllegalAction(CompanionError, ValueError):
+    """The action is well formed but the rules do not allow it now."""
+
+    code = "illegal_action"
+
+
+class InvalidPosition(CompanionError, ValueError):
+    """A position document describes an impossible game; ``problems`` lists every fault."""
+
+    code = "invalid_position"
+
+    def __init__(self, problems: list[str], rule: str | None = None) -> None:
+        problems = list(problems) or ["unknown problem"]
+        head = problems[0] if len(problems) == 1 else f"{len(problems)} problems: " + "; ".join(problems)
+        super().__init__(head, rule, problems=problems)
+        self.problems = problems
+
+
+class NothingToUndo(CompanionError, LookupError):
+    code = "nothing_to_undo"
+
+
+class NoGame(CompanionError, RuntimeError):
+    code = "no_game"
+
+
+class InvalidData(CompanionError, ValueError):
+    """A board, deck or rulebook file breaks its schema; names file, entry and problem."""
+
+    code = "invalid_data"
+
+    def __init__(self, problems: list[str]) -> None:
+        problems = list(problems) or ["unknown problem"]
+        super().__init__("; ".join(problems), None, problems=problems)
+        self.problems = problems

@@ -1,0 +1,299 @@
+"""The game contract every rule set implements.
+
+A game is a rules object bound to its data (board, decks, rulebook) with pure
+methods over an immutable state. Nothing here performs IO or randomness: dice
+rolls and card draws arrive as actions (``{"type": "roll", "value": 4}``), so a
+replay of the same actions always reaches the same position.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from companion.errors import BadRequest, CompanionError, IllegalAction, InvalidAction
+from companion.rulebook import Rulebook
+from companion.schema import Check
+
+State = Any
+Action = dict[str, Any]
+
+EVENT_KINDS = frozenset({"info", "move", "penalty", "reward", "warning", "win"})
+PENDING_KINDS = frozenset({"roll", "draw", "choose", "over"})
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something to announce: a sentence plus the clauses it rests on."""
+
+    kind: str
+    text: str
+    rules: tuple[str, ...]
+    players: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in EVENT_KINDS:
+            raise ValueError(f"unknown event kind {self.kind!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "players": list(self.players), "text": self.text, "rules": list(self.rules)}
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What the table must do next: exactly one roll, draw, choice or the end."""
+
+    kind: str
+    player: str | None
+    text: str
+    die: str | None = None
+    deck: str | None = None
+    result: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in PENDING_KINDS:
+            raise ValueError(f"unknown pending kind {self.kind!r}")
+        if (self.kind == "roll") != (self.die is not None):
+            raise ValueError("a roll, and only a roll, names its die")
+        if (self.kind == "draw") != (self.deck is not None):
+            raise ValueError("a draw, and only a draw, names its deck")
+
+    @property
+    def is_over(self) -> bool:
+        return self.kind == "over"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "player": self.player, "text": self.text}
+        if self.die is not None:
+            out["die"] = self.die
+        if self.deck is not None:
+            out["deck"] = self.deck
+        if self.result is not None:
+            out["result"] = dict(self.result)
+        return out
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The answer to a dispute: legal or not, why, and on which clauses."""
+
+    legal: bool
+    text: str
+    rules: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"legal": self.legal, "text": self.text, "rules": list(self.rules)}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A rule option: its key, default, allowed values and the decision behind it."""
+
+    key: str
+    default: Any
+    choices: tuple[Any, ...]
+    text: str
+    decision: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "default": self.default,
+            "choices": list(self.choices),
+            "text": self.text,
+            "decision": self.decision,
+        }
+
+
+@dataclass(frozen=True)
+class DieSpec:
+    """A die the table rolls; ``faces`` are the action payloads it can produce."""
+
+    id: str
+    name: str
+    faces: tuple[Mapping[str, Any], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "faces": [dict(f) for f in self.faces]}
+
+
+@dataclass
+class GameData:
+    """The parsed data files a game runs on, with where each came from."""
+
+    files: dict[str, Any]
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def __getitem__(self, kind: str) -> Any:
+        return self.files[kind]
+
+
+def normalize_action(action: object) -> Action:
+    """Accept an action as offered by ``legal`` (with its ``text``) or typed by hand."""
+    if not isinstance(action, Mapping):
+        raise InvalidAction("an action must be a JSON object")
+    if not isinstance(action.get("type"), str):
+        raise InvalidAction('an action needs a string "type"')
+    return {k: v for k, v in action.items() if k != "text"}
+
+
+class Game(ABC):
+    """Base of every rule set; subclasses declare metadata and the pure methods."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    colours: ClassVar[tuple[str, ...]] = ()
+    dice: ClassVar[tuple[DieSpec, ...]] = ()
+    decks: ClassVar[tuple[str, ...]] = ()
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = {"standard": {}}
+    # Data files besides the rulebook, each with its schema (see companion.schema).
+    data_schemas: ClassVar[Mapping[str, Check]] = {}
+    # Random play stops with an error after this many actions: a game that
+    # never ends is a rule bug the simulator must report.
+    sim_max_steps: ClassVar[int] = 5000
+
+    def __init__(self, data: GameData) -> None:
+        self.data = data
+        self.rulebook = Rulebook.from_data(self.id, data["rulebook"])
+
+    # -- metadata -----------------------------------------------------------
+    @classmethod
+    def metadata(cls) -> dict[str, Any]:
+        return {
+            "id": cls.id,
+            "title": cls.title,
+            "players": {"min": cls.min_players, "max": cls.max_players},
+            "colours": list(cls.colours),
+            "dice": [d.to_dict() for d in cls.dice],
+            "decks": list(cls.decks),
+            "options": [o.to_dict() for o in cls.option_specs],
+            "profiles": {name: dict(values) for name, values in cls.profiles.items()},
+        }
+
+    @classmethod
+    def resolve_options(cls, options: Mapping[str, Any] | None = None, profile: str | None = None) -> dict[str, Any]:
+        """Defaults, then the profile, then explicit options; refuse unknown keys and values."""
+        profile = profile or "standard"
+        if profile not in cls.profiles:
+            raise BadRequest(f"{cls.id} has no profile {profile!r}; profiles: {', '.join(cls.profiles)}")
+        specs = {o.key: o for o in cls.option_specs}
+        resolved = {o.key: o.default for o in cls.option_specs}
+        resolved.update(cls.profiles[profile])
+        for key, value in (options or {}).items():
+            spec = specs.get(key)
+            if spec is None:
+                known = ", ".join(specs) or "none"
+                raise BadRequest(f"{cls.id} has no option {key!r}; options: {known}")
+            if value not in spec.choices:
+                allowed = ", ".join(repr(c) for c in spec.choices)
+                raise BadRequest(f"option {key!r} cannot be {value!r}; allowed: {allowed}")
+            resolved[key] = value
+        return resolved
+
+    @classmethod
+    def check_players(cls, players: Sequence[str]) -> list[str]:
+        """Shared checks on a player list; games with free names skip the colour test."""
+        if isinstance(players, str | bytes) or not all(isinstance(p, str) and p for p in players):
+            raise BadRequest("players must be a list of non-empty strings")
+        players = list(players)
+        if not cls.min_players <= len(players) <= cls.max_players:
+            raise BadRequest(f"{cls.title} takes {cls.min_players}-{cls.max_players} players, not {len(players)}")
+        if len(set(players)) != len(players):
+            raise BadRequest("each player must be named once")
+        if cls.colours:
+            unknown = [p for p in players if p not in cls.colours]
+            if unknown:
+                raise BadRequest(f"unknown colour {unknown[0]!r}; colours: {', '.join(cls.colours)}")
+        return players
+
+    @classmethod
+    def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
+        """Problems between files or entries (a path naming a missing square, say).
+
+        Runs only after every file passed its schema, so it may index freely.
+        """
+        return []
+
+    # -- the contract ---------------------------------------------------------
+    @abstractmethod
+    def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:
+        """The opening position; ``options`` are already resolved."""
+
+    @abstractmethod
+    def to_document(self, state: State) -> dict[str, Any]:
+        """The JSON position document; ``from_document`` must give back an equal state."""
+
+    @abstractmethod
+    def from_document(self, document: Mapping[str, Any]) -> State:
+        """Parse a position, raising ``InvalidPosition`` that lists every problem found."""
+
+    @abstractmethod
+    def pending(self, state: State) -> Pending:
+        """What the table must do next."""
+
+    @abstractmethod
+    def legal_actions(self, state: State) -> list[Action]:
+        """Every action the pending player may take now, each with a ``text``."""
+
+    @abstractmethod
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        """The next state and what to announce; raise typed errors, never mutate ``state``."""
+
+    def check(self, state: State, action: Action) -> Ruling:
+        """A ruling on any well-formed action; games override for richer reasons."""
+        try:
+            _, events = self.apply(state, normalize_action(action))
+        except IllegalAction as refusal:
+            return Ruling(False, refusal.message, (refusal.rule,) if refusal.rule else ())
+        rules = tuple(dict.fromkeys(r for e in events for r in e.rules))
+        text = " ".join(e.text for e in events) or "Allowed."
+        return Ruling(True, f"Allowed. {text}".strip(), rules)
+
+    # -- optional views -------------------------------------------------------
+    def describe(self, state: State) -> list[str]:
+        """Lines that show the position in a terminal; games override with a readable view."""
+        return [f"{k}: {v}" for k, v in self.to_document(state).items()]
+
+    def score(self, state: State) -> dict[str, Any] | None:
+        """A provisional score breakdown for games with scoring; None when there is none."""
+        return None
+
+    def invariants(self, state: State) -> list[str]:
+        """Extra consistency checks the simulator runs after every step."""
+        return []
+
+    def sim_choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        """How random play picks among legal actions; override for weighted dice."""
+        return rng.choice(legal)
+
+
+def refuse(message: str, rule: str) -> IllegalAction:
+    """Build the refusal a game raises; kept short so rule code reads as rules."""
+    return IllegalAction(message, rule)
+
+
+def malformed(message: str, rule: str | None = None) -> InvalidAction:
+    return InvalidAction(message, rule)
+
+
+__all__ = [
+    "Action",
+    "CompanionError",
+    "DieSpec",
+    "Event",
+    "Game",
+    "GameData",
+    "OptionSpec",
+    "Pending",
+    "Ruling",
+    "State",
+    "malformed",
+    "normalize_action",
+    "refuse",
+]

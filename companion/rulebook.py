@@ -1,0 +1,82 @@
+"""Each game's rulebook: clause ids with summaries written in our own words.
+
+Rulings cite clause ids; the rulebook is what turns an id back into an
+explanation at the table, so every cited id must exist here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import BadRequest
+from companion.schema import Enum, Int, ListOf, Obj, Str
+
+CLAUSE_SCHEMA = Obj(
+    {"id": Str(), "title": Str(), "text": Str()},
+    {"section": Str(), "see": ListOf(Str()), "keywords": ListOf(Str())},
+)
+
+
+def rulebook_schema(game: str) -> Any:
+    return Obj(
+        {
+            "game": Enum(game),
+            "kind": Enum("rulebook"),
+            "schema": Int(1, 1),
+            "title": Str(),
+            "clauses": ListOf(CLAUSE_SCHEMA, 1, unique_by="id"),
+        },
+        {"source": Str()},
+    )
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    title: str
+    text: str
+    section: str = ""
+    see: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "title": self.title, "text": self.text}
+        if self.section:
+            out["section"] = self.section
+        if self.see:
+            out["see"] = list(self.see)
+        return out
+
+
+class Rulebook:
+    def __init__(self, game: str, title: str, clauses: list[Clause]) -> None:
+        self.game = game
+        self.title = title
+        self.clauses = clauses
+        self._by_id = {c.id: c for c in clauses}
+
+    @classmethod
+    def from_data(cls, game: str, data: Mapping[str, Any]) -> Rulebook:
+        clauses = [
+            Clause(c["id"], c["title"], c["text"], c.get("section", ""), tuple(c.get("see", ())))
+            for c in data["clauses"]
+        ]
+        return cls(game, data["title"], clauses)
+
+    def __contains__(self, clause_id: str) -> bool:
+        return clause_id in self._by_id
+
+    def clause(self, clause_id: str) -> Clause:
+        try:
+            return self._by_id[clause_id]
+        except KeyError:
+            raise BadRequest(f"{self.game} has no rule clause {clause_id!r}") from None
+
+    def search(self, words: str) -> list[Clause]:
+        """Clauses holding every word, for the rulebook screen and the terminal."""
+        terms = [w.lower() for w in words.split() if w]
+        return [c for c in self.clauses if all(t in f"{c.id} {c.title} {c.text}".lower() for t in terms)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "title": self.title, "clauses": [c.to_dict() for c in self.clauses]}

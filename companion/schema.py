@@ -1,0 +1,147 @@
+"""A small schema language for the data files a café may replace.
+
+JSON Schema would need a third-party validator; this keeps the core on the
+standard library while still naming the file, the entry and the problem.
+Each schema node is a callable ``(value, path) -> list[str]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+Check = Callable[[Any, str], list[str]]
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "object", list: "list", str: "text", bool: "true/false", int: "integer", float: "number"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def Str(nonempty: bool = True) -> Check:  # noqa: N802 - schema constructors read like types
+    def check(value: Any, path: str) -> list[str]:
+        if not isinstance(value, str):
+            return [f"{path}: expected text, found {_type_name(value)}"]
+        if nonempty and not value.strip():
+            return [f"{path}: must not be empty"]
+        return []
+
+    return check
+
+
+def Int(minimum: int | None = None, maximum: int | None = None) -> Check:  # noqa: N802
+    def check(value: Any, path: str) -> list[str]:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return [f"{path}: expected an integer, found {_type_name(value)}"]
+        if minimum is not None and value < minimum:
+            return [f"{path}: {value} is below the minimum {minimum}"]
+        if maximum is not None and value > maximum:
+            return [f"{path}: {value} is above the maximum {maximum}"]
+        return []
+
+    return check
+
+
+def Bool() -> Check:  # noqa: N802
+    def check(value: Any, path: str) -> list[str]:
+        return [] if isinstance(value, bool) else [f"{path}: expected true or false, found {_type_name(value)}"]
+
+    return check
+
+
+def Enum(*choices: Any) -> Check:  # noqa: N802
+    def check(value: Any, path: str) -> list[str]:
+        if isinstance(value, bool) and not any(isinstance(c, bool) for c in choices):
+            return [f"{path}: {value!r} is not one of {', '.join(map(repr, choices))}"]
+        return [] if value in choices else [f"{path}: {value!r} is not one of {', '.join(map(repr, choices))}"]
+
+    return check
+
+
+def Any_() -> Check:  # noqa: N802
+    return lambda value, path: []
+
+
+def OneOf(*checks: Check) -> Check:  # noqa: N802
+    """Accept a value any one alternative accepts; report the first alternative's problems."""
+
+    def check(value: Any, path: str) -> list[str]:
+        first: list[str] | None = None
+        for alternative in checks:
+            problems = alternative(value, path)
+            if not problems:
+                return []
+            first = first if first is not None else problems
+        return first or []
+
+    return check
+
+
+def ListOf(item: Check, min_len: int = 0, max_len: int | None = None, unique_by: str | None = None) -> Check:  # noqa: N802
+    def check(value: Any, path: str) -> list[str]:
+        if not isinstance(value, list):
+            return [f"{path}: expected a list, found {_type_name(value)}"]
+        problems: list[str] = []
+        if len(value) < min_len:
+            problems.append(f"{path}: needs at least {min_len} entries, has {len(value)}")
+        if max_len is not None and len(value) > max_len:
+            problems.append(f"{path}: holds at most {max_len} entries, has {len(value)}")
+        seen: set[Any] = set()
+        for i, entry in enumerate(value):
+            label = f"{path}[{i}]"
+            if unique_by and isinstance(entry, Mapping) and isinstance(entry.get(unique_by), str | int):
+                key = entry[unique_by]
+                label = f"{path}[{i}] ({unique_by} {key!r})"
+                if key in seen:
+                    problems.append(f"{label}: {unique_by} {key!r} appears twice")
+                seen.add(key)
+            problems.extend(item(entry, label))
+        return problems
+
+    return check
+
+
+def MapOf(value_check: Check, key_check: Check | None = None) -> Check:  # noqa: N802
+    def check(value: Any, path: str) -> list[str]:
+        if not isinstance(value, dict):
+            return [f"{path}: expected an object, found {_type_name(value)}"]
+        problems: list[str] = []
+        for key, entry in value.items():
+            if key_check:
+                problems.extend(key_check(key, f"{path} key {key!r}"))
+            problems.extend(value_check(entry, f"{path}.{key}"))
+        return problems
+
+    return check
+
+
+def Obj(required: Mapping[str, Check], optional: Mapping[str, Check] | None = None, extra: bool = False) -> Check:  # noqa: N802
+    optional = optional or {}
+
+    def check(value: Any, path: str) -> list[str]:
+        if not isinstance(value, dict):
+            return [f"{path}: expected an object, found {_type_name(value)}"]
+        problems = [f"{path}: missing field {key!r}" for key in required if key not in value]
+        for key, entry in value.items():
+            sub = required.get(key) or optional.get(key)
+            if sub is not None:
+                problems.extend(sub(entry, f"{path}.{key}"))
+            elif not extra:
+                problems.append(f"{path}: unknown field {key!r}")
+        return problems
+
+    return check
+
+
+def header(game: str, kind: str) -> dict[str, Check]:
+    """The fields every data file starts with, so a file says what it is."""
+    return {"game": Enum(game), "kind": Enum(kind), "schema": Int(1, 1)}
+
+
+def validate(check: Check, value: Any, where: str) -> list[str]:
+    return check(value, where)
+
+
+def names(values: Iterable[Any]) -> str:
+    return ", ".join(str(v) for v in values)

@@ -1,0 +1,1 @@
+"""Adapter package: hardware (see docs/architecture.md)."""

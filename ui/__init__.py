@@ -1,0 +1,1 @@
+"""Adapter package: ui (see docs/architecture.md)."""

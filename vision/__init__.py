@@ -1,0 +1,1 @@
+"""Adapter package: vision (see docs/architecture.md)."""
