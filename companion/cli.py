@@ -1,7 +1,280 @@
-"""The ``companion`` command."""
+"""The ``companion`` command: terminal referee, protocol, simulation, benchmarks, data.
+
+Adapter packages (hardware, vision, ui) add their own sub-commands through the
+``companion.commands`` entry point group, so the core never imports them.
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from collections import Counter
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from companion.bench import bench_game
+from companion.data import default_cafe_dir, house_dir, validate_path
+from companion.errors import CompanionError
+from companion.journal import Journal
+from companion.protocol import Referee, serve
+from companion.registry import create, game_class, game_classes
+from companion.session import Session, replay_record
+from companion.simulate import SimulationError, play_random_game
+from companion.terminal import Terminal, ask_new_game
+
+
+def default_journal_path() -> Path:
+    explicit = os.environ.get("COMPANION_JOURNAL")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "table-companion" / "journal.sqlite3"
+
+
+def cafe_dir(args: argparse.Namespace) -> Path | None:
+    """The café folder if it exists; house data alone otherwise."""
+    folder = Path(args.cafe) if getattr(args, "cafe", None) else default_cafe_dir()
+    return folder if folder.is_dir() else None
+
+
+def _read(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    journal = Journal(args.journal or default_journal_path())
+    cafe = cafe_dir(args)
+    session = None if args.new else Session.resume(journal, cafe)
+    if session is not None and args.game and session.game.id != args.game:
+        session = None
+    if session is not None:
+        print(f"Resuming the {session.game.title} game in progress ({len(session.log)} steps so far).")
+    wanted = [args.game]
+
+    def make_session() -> Session | None:
+        while True:
+            spec = ask_new_game(_read, print, wanted.pop() if wanted else None)
+            if spec is None:
+                return None
+            try:
+                return Session.new(spec["game"], spec["players"], None, spec["profile"], journal, cafe)
+            except CompanionError as error:
+                print(f"  {error.message}")
+
+    terminal = Terminal(session, make_session, sys.stdout)
+    return terminal.run(iter(lambda: _read("? "), None))
+
+
+def cmd_referee(args: argparse.Namespace) -> int:
+    journal = Journal(args.journal) if args.journal else None
+    serve(Referee(journal, cafe_dir(args)), sys.stdin.buffer, sys.stdout)
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    import random
+
+    ids = list(game_classes()) if args.game == "all" else [game_class(args.game).id]
+    failed = False
+    for game_id in ids:
+        game = create(game_id, cafe_dir(args))
+        rng = random.Random(args.seed)
+        started = time.perf_counter()
+        errors: list[str] = []
+        steps: list[int] = []
+        winners: Counter[str] = Counter()
+        for _ in range(args.games):
+            try:
+                run = play_random_game(game, rng, profile=args.profile)
+            except (SimulationError, CompanionError) as error:
+                errors.append(str(error))
+                continue
+            except Exception as error:  # a crash in the rules is a finding, not a reason to stop
+                errors.append(f"{type(error).__name__}: {error}")
+                continue
+            steps.append(run.steps)
+            result = run.result or {}
+            winners[str(result.get("winner", result.get("winners", "none")))] += 1
+        elapsed = time.perf_counter() - started
+        mean = sum(steps) / len(steps) if steps else 0
+        print(f"{game_id}: {args.games} games, {len(errors)} errors, {mean:.0f} actions per game, {elapsed:.1f} s")
+        print(f"  results: {dict(winners.most_common(8))}")
+        for error in errors[:5]:
+            print(f"  ERROR: {error}")
+        failed = failed or bool(errors)
+    return 1 if failed else 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    ids = list(game_classes()) if args.game == "all" else [game_class(args.game).id]
+    report = {game_id: bench_game(create(game_id), games=args.games, seed=args.seed) for game_id in ids}
+    if args.json:
+        print(json.dumps({"games": report}, indent=2))
+        return 0
+    print(f"{'game':<10} {'call':<6} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} {'calls':>7}")
+    for game_id, numbers in report.items():
+        for call in ("legal", "act", "check"):
+            n = numbers[call]
+            figures = f"{n['median_ms']:>10.3f} {n['p99_ms']:>8.3f} {n['max_ms']:>8.3f} {n['calls']:>7}"
+            print(f"{game_id:<10} {call:<6} {figures}")
+        print(f"{game_id:<10} random games per second: {numbers['games_per_s']}")
+    return 0
+
+
+def cmd_data(args: argparse.Namespace) -> int:
+    if args.data_command == "validate":
+        problems = validate_path(Path(args.path), game_classes())
+        for problem in problems:
+            print(problem)
+        if not problems:
+            print(f"{args.path}: valid")
+        return 1 if problems else 0
+    if args.data_command == "which":
+        for game_id in [args.game] if args.game else list(game_classes()):
+            print(f"{game_id}:")
+            for kind, source in create(game_id, cafe_dir(args)).data.sources.items():
+                print(f"  {kind:<10} {source}")
+        return 0
+    if args.data_command == "template":
+        game_cls = game_class(args.game)
+        target = Path(args.dir) / game_cls.id
+        target.mkdir(parents=True, exist_ok=True)
+        for file in sorted(house_dir(game_cls).glob("*.json")):
+            if (target / file.name).exists():
+                print(f"kept {target / file.name} (already there)")
+                continue
+            shutil.copy(file, target / file.name)
+            print(f"wrote {target / file.name}")
+        print("Edit these files to match your own copy, then run: companion data validate " + str(target))
+        return 0
+    return 2
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    rulebook = create(args.game, cafe_dir(args)).rulebook
+    if args.clause:
+        clause = rulebook.clause(args.clause)
+        print(f"{clause.id}  {clause.title}\n\n{clause.text}")
+        return 0
+    for clause in rulebook.search(args.search or ""):
+        print(f"{clause.id:<10} {clause.title}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    journal = Journal(args.journal or default_journal_path())
+    entry = journal.read_game(args.id) if args.id else journal.latest_game()
+    if entry is None:
+        print("The journal holds no game.", file=sys.stderr)
+        return 1
+    record = Session.from_journal(entry, None, cafe_dir(args)).export()
+    text = json.dumps(record, indent=1)
+    if args.out == "-":
+        print(text)
+    else:
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+        print(f"wrote {args.out}: {record['game']}, {len(record['actions'])} actions")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    record = json.loads(Path(args.record).read_text(encoding="utf-8"))
+    session = replay_record(record, cafe_dir(args))
+    print(f"{record['game']}: {len(session.log)} actions replayed; the final position matches the record.")
+    print(session.pending().text)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description="Table Companion: a referee beside the board.")
+    parser.add_argument("--cafe", help="café data folder (default: $COMPANION_CAFE_DIR or the user data dir)")
+    sub = parser.add_subparsers(dest="command")
+
+    play = sub.add_parser("play", help="the terminal referee (resumes the game in progress)")
+    play.add_argument("--game", help="game id; asked when missing")
+    play.add_argument("--journal", help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
+    play.add_argument("--new", action="store_true", help="start a new game even if one is in progress")
+    play.set_defaults(func=cmd_play)
+
+    referee = sub.add_parser("referee", help="JSON lines protocol on stdin/stdout")
+    referee.add_argument("--journal", help="journal file; the game in progress there is resumed")
+    referee.set_defaults(func=cmd_referee)
+
+    simulate = sub.add_parser("simulate", help="random complete games with contract checks")
+    simulate.add_argument("--game", default="all")
+    simulate.add_argument("--games", type=int, default=100)
+    simulate.add_argument("--seed", type=int, default=1)
+    simulate.add_argument("--profile", help="rule profile (default: a random one per game)")
+    simulate.set_defaults(func=cmd_simulate)
+
+    bench = sub.add_parser("bench", help="latency of legal/act/check and games per second")
+    bench.add_argument("--game", default="all")
+    bench.add_argument("--games", type=int, default=30, help="random games whose positions are timed")
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--json", action="store_true")
+    bench.set_defaults(func=cmd_bench)
+
+    data = sub.add_parser("data", help="validate, locate or copy game data files")
+    data_sub = data.add_subparsers(dest="data_command", required=True)
+    validate = data_sub.add_parser("validate", help="check a data file or folder")
+    validate.add_argument("path")
+    which = data_sub.add_parser("which", help="say which data each game uses")
+    which.add_argument("game", nargs="?")
+    template = data_sub.add_parser("template", help="copy a game's house data into a café folder to edit")
+    template.add_argument("game")
+    template.add_argument("dir")
+    data.set_defaults(func=cmd_data)
+
+    rules = sub.add_parser("rules", help="browse a game's rulebook")
+    rules.add_argument("game")
+    rules.add_argument("clause", nargs="?")
+    rules.add_argument("--search")
+    rules.set_defaults(func=cmd_rules)
+
+    export = sub.add_parser("export", help="write a game record from the journal")
+    export.add_argument("out", help="file, or - for stdout")
+    export.add_argument("--journal")
+    export.add_argument("--id", type=int, help="journal game id (default: the latest)")
+    export.set_defaults(func=cmd_export)
+
+    replay = sub.add_parser("replay", help="replay a game record and confirm its final position")
+    replay.add_argument("record")
+    replay.set_defaults(func=cmd_replay)
+
+    for plugin in entry_points(group="companion.commands"):
+        try:
+            plugin.load()(sub)
+        except Exception as error:  # a broken adapter must not take the referee down with it
+            print(f"companion: command {plugin.name!r} unavailable: {error}", file=sys.stderr)
+    return parser
+
+
+def default_command() -> list[str]:
+    """What ``companion`` with no arguments starts: the app when present, else the terminal referee."""
+    return ["play"]
+
 
 def main(argv: list[str] | None = None) -> int:
-    raise SystemExit("companion: the command line is being built")
+    parser = build_parser()
+    args = parser.parse_args(argv if argv is not None else sys.argv[1:] or default_command())
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except CompanionError as error:
+        print(f"companion: {error.message}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

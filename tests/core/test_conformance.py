@@ -19,3 +19,7 @@ def test_random_games_keep_the_contract(game_id: str) -> None:
 def test_rulebook_has_clauses(game_id: str) -> None:
     game = create(game_id)
     assert len(game.rulebook.clauses) >= 5
+
+
+def test_the_contract_checker_accepts_the_test_race() -> None:
+    assert_game_conforms(create("race"), seeds=range(5))

@@ -1,0 +1,131 @@
+"""The SQLite journal: every game and every step, committed before it is announced.
+
+WAL with ``synchronous=FULL`` makes each commit durable on its own, so a power
+cut loses nothing the table has already heard. Steps are append-only: an undo
+is itself a row, and replaying the rows in order rebuilds the exact session.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    start TEXT NOT NULL,
+    data TEXT NOT NULL,
+    started TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('active', 'over', 'abandoned'))
+) STRICT;
+CREATE TABLE IF NOT EXISTS steps (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    seq INTEGER NOT NULL,
+    op TEXT NOT NULL CHECK (op IN ('act', 'undo', 'redo')),
+    action TEXT,
+    at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) STRICT;
+"""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class JournalGame:
+    """One journalled game: how it started and the steps since, in order."""
+
+    id: int
+    game: str
+    start: dict[str, Any]
+    data: dict[str, str]
+    started: str
+    status: str
+    steps: list[tuple[str, dict[str, Any] | None]]
+
+
+class Journal:
+    def __init__(self, path: str | Path = ":memory:") -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def begin_game(self, game: str, start: dict[str, Any], data: dict[str, str]) -> int:
+        """Record a new game; the one in progress before it is marked abandoned."""
+        with self._transaction():
+            self._db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'active'")
+            cursor = self._db.execute(
+                "INSERT INTO games (game, start, data, started, status) VALUES (?, ?, ?, ?, 'active')",
+                (game, json.dumps(start), json.dumps(data), _now()),
+            )
+        return int(cursor.lastrowid or 0)
+
+    def append(self, game_id: int, op: str, action: dict[str, Any] | None = None) -> None:
+        with self._transaction():
+            (seq,) = self._db.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM steps WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            self._db.execute(
+                "INSERT INTO steps (game_id, seq, op, action, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, op, json.dumps(action) if action is not None else None, _now()),
+            )
+
+    def set_status(self, game_id: int, status: str) -> None:
+        with self._transaction():
+            self._db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+
+    def active_game(self) -> JournalGame | None:
+        row = self._db.execute("SELECT id FROM games WHERE status = 'active' ORDER BY id DESC LIMIT 1").fetchone()
+        return self.read_game(row[0]) if row else None
+
+    def latest_game(self) -> JournalGame | None:
+        row = self._db.execute("SELECT id FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        return self.read_game(row[0]) if row else None
+
+    def read_game(self, game_id: int) -> JournalGame | None:
+        row = self._db.execute(
+            "SELECT id, game, start, data, started, status FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        steps = [
+            (op, json.loads(action) if action is not None else None)
+            for op, action in self._db.execute(
+                "SELECT op, action FROM steps WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        ]
+        return JournalGame(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], steps)
+
+    def games(self, limit: int = 20) -> list[tuple[int, str, str, str]]:
+        return list(self._db.execute("SELECT id, game, started, status FROM games ORDER BY id DESC LIMIT ?", (limit,)))
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, so a write either lands whole or not at all."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")

@@ -1,0 +1,165 @@
+"""The referee protocol: one JSON request per line in, one JSON answer per line out.
+
+Everything outside the core (the app, tests, other front ends) talks through
+this. ``Referee.handle_line`` never raises: every input, however broken, gets
+an answer, and a refused request leaves the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, BinaryIO, TextIO
+
+from companion.errors import BadRequest, CompanionError, NoGame
+from companion.journal import Journal
+from companion.registry import create, game_classes
+from companion.session import Session, Step
+
+Answer = dict[str, Any]
+
+
+def _field(request: Mapping[str, Any], key: str, kind: type | tuple[type, ...], required: bool = True) -> Any:
+    if key not in request:
+        if required:
+            raise BadRequest(f"the request needs {key!r}")
+        return None
+    value = request[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise BadRequest(f"{key!r} must be {names.replace('dict', 'an object').replace('list', 'a list')}")
+    return value
+
+
+class Referee:
+    def __init__(self, journal: Journal | None = None, cafe_dir: Path | None = None) -> None:
+        self.journal = journal
+        self.cafe_dir = cafe_dir
+        self.session: Session | None = Session.resume(journal, cafe_dir) if journal else None
+        self._commands: dict[str, Callable[[Mapping[str, Any]], Answer]] = {
+            "games": self._games,
+            "new": self._new,
+            "load": self._load,
+            "state": self._state,
+            "pending": lambda r: {},
+            "legal": self._legal,
+            "act": self._act,
+            "check": self._check,
+            "undo": lambda r: self._step(self._need().undo()),
+            "redo": lambda r: self._step(self._need().redo()),
+            "rules": self._rules,
+            "score": self._score,
+            "export": lambda r: {"record": self._need().export()},
+        }
+
+    # -- entry points -----------------------------------------------------
+    def handle_line(self, line: str | bytes) -> Answer:
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                return self._error(BadRequest("the line is not UTF-8 text"))
+        try:
+            request = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            return self._error(BadRequest("the line is not valid JSON"))
+        return self.handle(request)
+
+    def handle(self, request: object) -> Answer:
+        try:
+            if not isinstance(request, dict):
+                raise BadRequest('a request must be a JSON object such as {"cmd": "pending"}')
+            cmd = request.get("cmd")
+            if not isinstance(cmd, str) or cmd not in self._commands:
+                raise BadRequest(f"unknown command {cmd!r}; commands: {', '.join(self._commands)}")
+            answer = self._commands[cmd](request)
+            return {"ok": True, "pending": self._pending(), **answer}
+        except CompanionError as error:
+            return self._error(error)
+        except Exception as error:  # the referee must answer every line, even after a bug
+            return {"ok": False, "error": {"code": "internal_error", "message": f"{type(error).__name__}: {error}"}}
+
+    @staticmethod
+    def _error(error: CompanionError) -> Answer:
+        return {"ok": False, "error": error.to_dict()}
+
+    # -- commands ---------------------------------------------------------
+    def _need(self) -> Session:
+        if self.session is None:
+            raise NoGame('no game in progress: start one with {"cmd": "new", ...}')
+        return self.session
+
+    def _pending(self) -> dict[str, Any] | None:
+        return self.session.pending().to_dict() if self.session else None
+
+    def _games(self, request: Mapping[str, Any]) -> Answer:
+        games = []
+        for game_id in game_classes():
+            meta = create(game_id, self.cafe_dir).metadata()
+            meta["data"] = create(game_id, self.cafe_dir).data.sources
+            games.append(meta)
+        return {"games": games}
+
+    def _new(self, request: Mapping[str, Any]) -> Answer:
+        game_id = _field(request, "game", str)
+        players = _field(request, "players", list)
+        options = _field(request, "options", dict, required=False)
+        profile = _field(request, "profile", str, required=False)
+        self.session = Session.new(game_id, players, options, profile, self.journal, self.cafe_dir)
+        return {"game": game_id}
+
+    def _load(self, request: Mapping[str, Any]) -> Answer:
+        game_id = _field(request, "game", str)
+        document = _field(request, "state", dict)
+        self.session = Session.load(game_id, document, self.journal, self.cafe_dir)
+        return {"game": game_id}
+
+    def _state(self, request: Mapping[str, Any]) -> Answer:
+        return {"state": self._need().document()}
+
+    def _legal(self, request: Mapping[str, Any]) -> Answer:
+        return {"legal": self._need().legal()}
+
+    def _act(self, request: Mapping[str, Any]) -> Answer:
+        session = self._need()
+        return self._step(session.act(_field(request, "action", dict)))
+
+    def _check(self, request: Mapping[str, Any]) -> Answer:
+        return {"ruling": self._need().check(_field(request, "action", dict)).to_dict()}
+
+    def _rules(self, request: Mapping[str, Any]) -> Answer:
+        game_id = _field(request, "game", str, required=False)
+        if game_id is None:
+            game_id = self._need().game.id
+        rulebook = create(game_id, self.cafe_dir).rulebook
+        clause = _field(request, "clause", str, required=False)
+        search = _field(request, "search", str, required=False)
+        if clause is not None:
+            return {"clause": rulebook.clause(clause).to_dict()}
+        if search is not None:
+            return {"clauses": [c.to_dict() for c in rulebook.search(search)]}
+        return {"rules": rulebook.to_dict()}
+
+    def _score(self, request: Mapping[str, Any]) -> Answer:
+        session = self._need()
+        return {"score": session.game.score(session.state)}
+
+    @staticmethod
+    def _step(step: Step) -> Answer:
+        answer: Answer = {"events": [e.to_dict() for e in step.events]}
+        if step.action is not None:
+            answer["action"] = step.action
+        if step.note:
+            answer["note"] = step.note
+        return answer
+
+
+def serve(referee: Referee, stdin: BinaryIO, stdout: TextIO) -> None:
+    """Answer each line until end of input; blank lines are skipped, never fatal."""
+    for raw in stdin:
+        if not raw.strip():
+            continue
+        answer = referee.handle_line(raw.rstrip(b"\r\n"))
+        stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        stdout.flush()

@@ -1,0 +1,237 @@
+"""One game in progress: the action log, undo and redo, and the journal.
+
+States are immutable, so the session keeps the state after every action; undo
+steps back along that list and redo re-applies the withdrawn action. The
+journal records the same steps, and resuming replays them through the rules,
+so a resumed game is exactly the one the table last heard announced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import BadRequest, InvalidPosition, NothingToUndo
+from companion.game import Action, Event, Game, Pending, Ruling, State, normalize_action
+from companion.journal import Journal, JournalGame
+from companion.registry import create
+
+RECORD_FORMAT = "table-companion-record"
+CHANCE_TYPES = frozenset({"roll", "draw"})
+
+
+@dataclass(frozen=True)
+class Step:
+    """The outcome of act, undo or redo, ready to announce."""
+
+    action: Action | None
+    events: list[Event]
+    note: str = ""
+
+
+class Session:
+    def __init__(self, game: Game, start: dict[str, Any], initial: State, journal: Journal | None = None) -> None:
+        self.game = game
+        self.start = start
+        self.journal = journal
+        self._states: list[State] = [initial]
+        self._log: list[Action] = []
+        self._redo: list[Action] = []
+        self._game_id: int | None = None
+        self._over = game.pending(initial).is_over
+
+    # -- starting ---------------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        game_id: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        profile: str | None = None,
+        journal: Journal | None = None,
+        cafe_dir: Any = None,
+    ) -> Session:
+        game = create(game_id, cafe_dir)
+        players = game.check_players(players)
+        resolved = game.resolve_options(options, profile)
+        state = game.setup(players, resolved)
+        start = {"kind": "new", "players": players, "options": resolved, "profile": profile or "standard"}
+        return cls(game, start, state)._begin(journal)
+
+    @classmethod
+    def load(
+        cls, game_id: str, document: Mapping[str, Any], journal: Journal | None = None, cafe_dir: Any = None
+    ) -> Session:
+        game = create(game_id, cafe_dir)
+        if not isinstance(document, Mapping):
+            raise InvalidPosition(["the position document must be a JSON object"])
+        if document.get("game", game_id) != game_id:
+            raise InvalidPosition([f"the document is a {document.get('game')!r} position, not {game_id!r}"])
+        state = game.from_document(document)
+        start = {"kind": "load", "state": game.to_document(state)}
+        return cls(game, start, state)._begin(journal)
+
+    @classmethod
+    def from_start(cls, game_id: str, start: Mapping[str, Any], cafe_dir: Any = None) -> Session:
+        """Rebuild the opening position a journal or record describes (no journal attached)."""
+        game = create(game_id, cafe_dir)
+        if start.get("kind") == "load":
+            state = game.from_document(start["state"])
+        else:
+            state = game.setup(list(start["players"]), game.resolve_options(start.get("options"), None))
+        return cls(game, dict(start), state)
+
+    @classmethod
+    def resume(cls, journal: Journal, cafe_dir: Any = None) -> Session | None:
+        """The game in progress in the journal, replayed to its last announced step."""
+        entry = journal.active_game()
+        return cls.from_journal(entry, journal, cafe_dir) if entry else None
+
+    @classmethod
+    def from_journal(cls, entry: JournalGame, journal: Journal | None, cafe_dir: Any = None) -> Session:
+        session = cls.from_start(entry.game, entry.start, cafe_dir)
+        for op, action in entry.steps:
+            if op == "act" and action is not None:
+                session._apply(action)
+            elif op == "undo":
+                session._undo()
+            elif op == "redo":
+                session._redo_step()
+        session.journal = journal
+        session._game_id = entry.id
+        return session
+
+    def _begin(self, journal: Journal | None) -> Session:
+        self.journal = journal
+        if journal is not None:
+            self._game_id = journal.begin_game(self.game.id, self.start, self.game.data.sources)
+            self._sync_status()
+        return self
+
+    # -- reading ----------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self._states[-1]
+
+    @property
+    def log(self) -> list[Action]:
+        return list(self._log)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._log)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def pending(self) -> Pending:
+        return self.game.pending(self.state)
+
+    def legal(self) -> list[Action]:
+        return self.game.legal_actions(self.state)
+
+    def check(self, action: object) -> Ruling:
+        return self.game.check(self.state, normalize_action(action))
+
+    def document(self) -> dict[str, Any]:
+        return self.game.to_document(self.state)
+
+    # -- changing ---------------------------------------------------------
+    def act(self, action: object) -> Step:
+        """Apply, journal, then return what to announce: in that order, always."""
+        clean = normalize_action(action)
+        state, events = self.game.apply(self.state, clean)
+        self._record("act", clean)
+        self._states.append(state)
+        self._log.append(clean)
+        self._redo.clear()
+        self._sync_status()
+        return Step(clean, events)
+
+    def undo(self) -> Step:
+        if not self._log:
+            raise NothingToUndo("nothing to undo: the game is at its opening position")
+        self._record("undo")
+        action = self._undo()
+        self._sync_status()
+        return Step(action, [], self._undo_note(action))
+
+    def redo(self) -> Step:
+        if not self._redo:
+            raise NothingToUndo("nothing to redo")
+        action = self._redo[-1]
+        state, events = self.game.apply(self.state, action)
+        self._record("redo")
+        self._redo.pop()
+        self._states.append(state)
+        self._log.append(action)
+        self._sync_status()
+        return Step(action, events)
+
+    def _apply(self, action: Action) -> None:
+        state, _ = self.game.apply(self.state, action)
+        self._states.append(state)
+        self._log.append(action)
+        self._redo.clear()
+
+    def _undo(self) -> Action:
+        if not self._log:
+            raise NothingToUndo("the journal undoes more steps than the game has")
+        self._states.pop()
+        action = self._log.pop()
+        self._redo.append(action)
+        return action
+
+    def _redo_step(self) -> None:
+        action = self._redo.pop()
+        state, _ = self.game.apply(self.state, action)
+        self._states.append(state)
+        self._log.append(action)
+
+    @staticmethod
+    def _undo_note(action: Action) -> str:
+        if action.get("type") in CHANCE_TYPES:
+            what = "roll" if action["type"] == "roll" else "card"
+            return f"Correction: the {what} entered last is withdrawn; enter what the table really shows."
+        return "The last action is taken back."
+
+    def _record(self, op: str, action: Action | None = None) -> None:
+        if self.journal is not None and self._game_id is not None:
+            self.journal.append(self._game_id, op, action)
+
+    def _sync_status(self) -> None:
+        over = self.pending().is_over
+        if self.journal is not None and self._game_id is not None and over != self._over:
+            self.journal.set_status(self._game_id, "over" if over else "active")
+        self._over = over
+
+    # -- records ----------------------------------------------------------
+    def export(self) -> dict[str, Any]:
+        """A self-contained game record: how it started, every action, and where it ended."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": 1,
+            "game": self.game.id,
+            "start": self.start,
+            "data": self.game.data.sources,
+            "actions": self.log,
+            "final": self.document(),
+        }
+
+
+def replay_record(record: Mapping[str, Any], cafe_dir: Any = None) -> Session:
+    """Rebuild a session from an exported record; refuses one whose end does not match."""
+    if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
+        raise BadRequest(f"not a game record (expected format {RECORD_FORMAT!r})")
+    for key in ("game", "start", "actions"):
+        if key not in record:
+            raise BadRequest(f"the game record lacks {key!r}")
+    session = Session.from_start(record["game"], record["start"], cafe_dir)
+    for action in record["actions"]:
+        session.act(action)
+    final = record.get("final")
+    if final is not None and session.document() != final:
+        raise InvalidPosition(["replaying the record does not reach its recorded final position"])
+    return session

@@ -1,0 +1,115 @@
+"""The referee protocol in-process: answer keys, error codes, state untouched on refusal."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from companion.protocol import Referee, serve
+
+
+def ask(referee: Referee, request: object) -> dict:
+    answer = referee.handle(request)
+    json.dumps(answer)
+    return answer
+
+
+def started() -> Referee:
+    referee = Referee()
+    assert ask(referee, {"cmd": "new", "game": "race", "players": ["red", "blue"]})["ok"]
+    return referee
+
+
+def test_no_game_yet() -> None:
+    answer = ask(Referee(), {"cmd": "legal"})
+    assert answer == {"ok": False, "error": {"code": "no_game", "message": answer["error"]["message"]}}
+
+
+def test_new_answers_with_pending() -> None:
+    referee = Referee()
+    answer = ask(referee, {"cmd": "new", "game": "race", "players": ["red", "blue"], "profile": "long"})
+    assert answer["pending"] == {"kind": "roll", "player": "red", "text": "red: roll the die.", "die": "d6"}
+
+
+def test_games_lists_the_registry() -> None:
+    games = {g["id"]: g for g in ask(Referee(), {"cmd": "games"})["games"]}
+    assert games["race"]["players"] == {"min": 2, "max": 3}
+    assert games["race"]["options"][0]["key"] == "goal"
+
+
+def test_legal_act_and_events() -> None:
+    referee = started()
+    legal = ask(referee, {"cmd": "legal"})["legal"]
+    answer = ask(referee, {"cmd": "act", "action": legal[5]})
+    assert answer["ok"] and answer["events"][0]["rules"] == ["R2"]
+    assert answer["events"][0]["kind"] == "info" and answer["pending"]["kind"] == "choose"
+
+
+def test_check_gives_a_ruling_without_applying() -> None:
+    referee = started()
+    before = ask(referee, {"cmd": "state"})["state"]
+    ruling = ask(referee, {"cmd": "check", "action": {"type": "advance"}})["ruling"]
+    assert ruling == {"legal": False, "text": "roll the die first", "rules": ["R2"]}
+    assert ask(referee, {"cmd": "check", "action": {"type": "roll", "value": 2}})["ruling"]["legal"] is True
+    assert ask(referee, {"cmd": "state"})["state"] == before
+
+
+def test_error_codes() -> None:
+    referee = started()
+    cases = {
+        "bad_request": [{"cmd": "dance"}, {"cmd": "act"}, {"cmd": "act", "action": 3}, [1, 2], {"cmd": 1}],
+        "unknown_game": [{"cmd": "new", "game": "chess", "players": ["a", "b"]}],
+        "invalid_action": [{"cmd": "act", "action": {"type": "fly"}}, {"cmd": "act", "action": {"value": 1}}],
+        "illegal_action": [{"cmd": "act", "action": {"type": "hold"}}],
+        "invalid_position": [{"cmd": "load", "game": "race", "state": {"players": []}}],
+        "nothing_to_undo": [{"cmd": "undo"}, {"cmd": "redo"}],
+    }
+    before = ask(referee, {"cmd": "state"})["state"]
+    for code, requests in cases.items():
+        for request in requests:
+            answer = ask(referee, request)
+            assert answer["ok"] is False and answer["error"]["code"] == code, (request, answer)
+    assert ask(referee, {"cmd": "state"})["state"] == before
+    assert referee.handle_line(b"\xff\xfe")["error"]["code"] == "bad_request"
+    assert referee.handle_line("{not json")["error"]["code"] == "bad_request"
+
+
+def test_illegal_action_error_carries_the_rule() -> None:
+    error = ask(started(), {"cmd": "act", "action": {"type": "hold"}})["error"]
+    assert error["rule"] == "R2" and error["message"]
+
+
+def test_state_round_trips_through_load() -> None:
+    referee = started()
+    ask(referee, {"cmd": "act", "action": {"type": "roll", "value": 4}})
+    document = ask(referee, {"cmd": "state"})["state"]
+    other = Referee()
+    ask(other, {"cmd": "load", "game": "race", "state": document})
+    assert ask(other, {"cmd": "state"})["state"] == document
+    assert ask(other, {"cmd": "pending"})["pending"]["kind"] == "choose"
+
+
+def test_undo_redo_answers() -> None:
+    referee = started()
+    ask(referee, {"cmd": "act", "action": {"type": "roll", "value": 4}})
+    undo = ask(referee, {"cmd": "undo"})
+    assert undo["ok"] and undo["pending"]["kind"] == "roll" and "Correction" in undo["note"]
+    redo = ask(referee, {"cmd": "redo"})
+    assert redo["pending"]["kind"] == "choose" and redo["events"][0]["text"] == "red rolled 4."
+
+
+def test_rules_command() -> None:
+    referee = started()
+    assert len(ask(referee, {"cmd": "rules"})["rules"]["clauses"]) == 5
+    assert ask(referee, {"cmd": "rules", "game": "race", "clause": "R4"})["clause"]["title"] == "Trap"
+    assert ask(referee, {"cmd": "rules", "clause": "R99"})["error"]["code"] == "bad_request"
+    assert [c["id"] for c in ask(referee, {"cmd": "rules", "search": "trap"})["clauses"]] == ["R4"]
+
+
+def test_serve_answers_every_line() -> None:
+    lines = b'{"cmd": "pending"}\n\nnot json\n{"cmd": "new", "game": "race", "players": ["red", "blue"]}\n'
+    out = io.StringIO()
+    serve(Referee(), io.BytesIO(lines), out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["ok"] for a in answers] == [True, False, True]
+    assert answers[0]["pending"] is None

@@ -1,0 +1,145 @@
+"""Session, undo/redo, journal resume and game records, on the test race."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.errors import BadRequest, IllegalAction, InvalidAction, InvalidPosition, NothingToUndo
+from companion.journal import Journal
+from companion.session import Session, replay_record
+
+
+def play(session: Session, *actions: dict) -> None:
+    for action in actions:
+        session.act(action)
+
+
+def test_new_game_waits_for_the_first_roll() -> None:
+    session = Session.new("race", ["red", "blue"])
+    pending = session.pending()
+    assert (pending.kind, pending.player, pending.die) == ("roll", "red", "d6")
+    assert [a["value"] for a in session.legal()] == [1, 2, 3, 4, 5, 6]
+
+
+def test_any_legal_action_works_verbatim_with_its_text() -> None:
+    session = Session.new("race", ["red", "blue"])
+    session.act(session.legal()[3])
+    assert session.document()["roll"] == 4
+
+
+def test_refused_actions_leave_the_game_untouched() -> None:
+    session = Session.new("race", ["red", "blue"])
+    before = session.document()
+    with pytest.raises(IllegalAction) as refusal:
+        session.act({"type": "advance"})
+    assert refusal.value.rule == "R2"
+    with pytest.raises(InvalidAction):
+        session.act({"type": "roll", "value": 9})
+    with pytest.raises(InvalidAction):
+        session.act(["not", "an", "object"])
+    assert session.document() == before and session.log == []
+
+
+def test_undo_and_redo_walk_the_log() -> None:
+    session = Session.new("race", ["red", "blue"])
+    play(session, {"type": "roll", "value": 3}, {"type": "advance"})
+    after = session.document()
+    note = session.undo().note
+    assert session.document()["roll"] == 3
+    assert "taken back" in note
+    chance_note = session.undo().note
+    assert "Correction" in chance_note and session.document()["roll"] is None
+    with pytest.raises(NothingToUndo):
+        session.undo()
+    session.redo()
+    session.redo()
+    assert session.document() == after
+    with pytest.raises(NothingToUndo):
+        session.redo()
+
+
+def test_a_new_action_clears_redo() -> None:
+    session = Session.new("race", ["red", "blue"])
+    play(session, {"type": "roll", "value": 3})
+    session.undo()
+    play(session, {"type": "roll", "value": 5})
+    assert not session.can_redo
+
+
+def test_bad_players_and_options_are_refused() -> None:
+    with pytest.raises(BadRequest, match="2-3 players"):
+        Session.new("race", ["red"])
+    with pytest.raises(BadRequest, match="unknown colour"):
+        Session.new("race", ["red", "pink"])
+    with pytest.raises(BadRequest, match="no option"):
+        Session.new("race", ["red", "blue"], {"speed": 2})
+    with pytest.raises(BadRequest, match="cannot be"):
+        Session.new("race", ["red", "blue"], {"goal": 13})
+    with pytest.raises(BadRequest, match="no profile"):
+        Session.new("race", ["red", "blue"], profile="fast")
+
+
+def test_profiles_set_options() -> None:
+    assert Session.new("race", ["red", "blue"], profile="long").document()["options"] == {"goal": 20}
+
+
+def test_load_names_every_problem() -> None:
+    with pytest.raises(InvalidPosition) as error:
+        Session.load("race", {"game": "race", "players": ["red"], "positions": "x"})
+    assert len(error.value.problems) == 2
+    with pytest.raises(InvalidPosition, match="not 'race'"):
+        Session.load("race", {"game": "blackpool"})
+
+
+def test_journal_resumes_the_game_with_its_undo_history(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    session = Session.new("race", ["red", "blue"], journal=journal)
+    play(session, {"type": "roll", "value": 3}, {"type": "advance"}, {"type": "roll", "value": 2})
+    session.undo()
+    journal.close()
+
+    reopened = Journal(path)
+    resumed = Session.resume(reopened)
+    assert resumed is not None
+    assert resumed.document() == session.document()
+    assert resumed.log == session.log
+    resumed.redo()
+    assert resumed.document()["roll"] == 2
+
+
+def test_journal_is_wal_and_marks_abandoned_games(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    Session.new("race", ["red", "blue"], journal=journal)
+    Session.new("race", ["green", "blue"], journal=journal)
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert [row[0] for row in raw.execute("SELECT status FROM games ORDER BY id")] == ["abandoned", "active"]
+
+
+def test_finished_games_are_not_resumed_but_undo_reopens_them(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    session = Session.load("race", {"game": "race", "players": ["red", "blue"], "positions": [10, 0]}, journal)
+    play(session, {"type": "roll", "value": 5}, {"type": "advance"})
+    assert session.pending().is_over
+    assert Session.resume(journal) is None
+    session.undo()
+    assert Session.resume(journal) is not None
+
+
+def test_record_export_replays_to_the_same_position() -> None:
+    session = Session.new("race", ["red", "blue"], profile="long")
+    play(session, {"type": "roll", "value": 6}, {"type": "advance"}, {"type": "roll", "value": 1}, {"type": "hold"})
+    record = json.loads(json.dumps(session.export()))
+    replayed = replay_record(record)
+    assert replayed.document() == session.document()
+    record["final"]["positions"] = [0, 0]
+    with pytest.raises(InvalidPosition):
+        replay_record(record)
+    with pytest.raises(BadRequest):
+        replay_record({"format": "something else"})
