@@ -251,6 +251,10 @@ def build_parser() -> argparse.ArgumentParser:
     for plugin in entry_points(group="companion.commands"):
         try:
             plugin.load()(sub)
+        except ModuleNotFoundError as error:
+            if error.name and plugin.value.startswith(error.name):
+                continue  # that adapter is not part of this install
+            print(f"companion: command {plugin.name!r} unavailable: {error}", file=sys.stderr)
         except Exception as error:  # a broken adapter must not take the referee down with it
             print(f"companion: command {plugin.name!r} unavailable: {error}", file=sys.stderr)
     return parser

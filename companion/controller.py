@@ -1,0 +1,240 @@
+"""The one place where observations become session actions.
+
+Every input (camera, serial sensor, buttons, touch) goes through one queue, so
+confidence, confirmation and duplicate readings are handled once, and every
+output (screen, voice, lights) hears about the result through one fan-out. It
+is thread safe at its edge: adapters call ``submit`` from their own threads;
+the owner of the session calls ``pump`` from its main loop.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.errors import CompanionError, NoGame
+from companion.game import Action, Pending
+from companion.observations import (
+    ButtonPressed,
+    CardsSeen,
+    DieRead,
+    LinkChanged,
+    Observation,
+    RollStarted,
+    Touch,
+    Update,
+)
+from companion.session import Session
+
+Output = Callable[[Update], None]
+
+
+def _same_action(offered: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
+    return all(offered.get(k) == v for k, v in wanted.items()) and all(k in wanted for k in offered if k != "text")
+
+
+class Controller:
+    def __init__(
+        self,
+        session: Session | None = None,
+        outputs: list[Output] | None = None,
+        confidence_threshold: float = 0.8,
+        app_dice: random.Random | None = None,
+    ) -> None:
+        self.session = session
+        self.outputs: list[Output] = list(outputs or [])
+        self.confidence_threshold = confidence_threshold
+        self.app_dice = app_dice
+        self.proposal: Action | None = None
+        self.selected = 0
+        self.links: dict[str, bool] = {}
+        self._inbox: queue.Queue[Observation] = queue.Queue()
+        self._settled: dict[str, tuple[Any, Any]] = {}
+
+    # -- the edge ---------------------------------------------------------
+    def submit(self, observation: Observation) -> None:
+        """Queue an observation from any thread."""
+        self._inbox.put(observation)
+
+    def pump(self, limit: int | None = None) -> list[Update]:
+        """Handle queued observations in order, on the caller's thread."""
+        updates = []
+        while limit is None or len(updates) < limit:
+            try:
+                observation = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            updates.append(self.handle(observation))
+        return updates
+
+    def wait_and_pump(self, timeout: float) -> list[Update]:
+        """Block until one observation arrives (or timeout), then handle all queued."""
+        try:
+            first = self._inbox.get(timeout=timeout)
+        except queue.Empty:
+            return []
+        return [self.handle(first), *self.pump()]
+
+    def add_output(self, output: Output) -> None:
+        self.outputs.append(output)
+
+    def set_session(self, session: Session) -> Update:
+        self.session = session
+        self.proposal = None
+        self.selected = 0
+        self._settled.clear()
+        return self._publish(Update("new_game", session.pending().text, pending=session.pending()))
+
+    # -- dispatch ---------------------------------------------------------
+    def handle(self, observation: Observation) -> Update:
+        try:
+            return self._publish(self._dispatch(observation))
+        except CompanionError as error:
+            rules = (error.rule,) if error.rule else ()
+            return self._publish(Update("refused", error.message, pending=self._pending(), rules=rules))
+
+    def _dispatch(self, observation: Observation) -> Update:
+        if isinstance(observation, LinkChanged):
+            self.links[observation.source] = observation.up
+            state = "connected" if observation.up else "lost"
+            text = f"{observation.source} {state}" + (f": {observation.detail}" if observation.detail else "")
+            return Update(
+                "link", text, pending=self._pending(), detail={"source": observation.source, "up": observation.up}
+            )
+        if isinstance(observation, RollStarted):
+            self._settled.pop(observation.source, None)
+            return Update("info", "Dice rolling.", pending=self._pending())
+        session = self._need_session()
+        if isinstance(observation, DieRead):
+            return self._die_read(session, observation)
+        if isinstance(observation, CardsSeen):
+            return self._cards_seen(session, observation)
+        if isinstance(observation, ButtonPressed):
+            return self._button(session, observation.intent)
+        if isinstance(observation, Touch):
+            return self._touch(session, observation)
+        raise TypeError(f"not an observation: {observation!r}")
+
+    def _need_session(self) -> Session:
+        if self.session is None:
+            raise NoGame("no game in progress")
+        return self.session
+
+    def _pending(self) -> Pending | None:
+        return self.session.pending() if self.session else None
+
+    # -- readings ---------------------------------------------------------
+    def _die_read(self, session: Session, read: DieRead) -> Update:
+        key = (read.value, tuple(sorted((read.face or {}).items())))
+        if self._settled.get(read.source) == key:
+            return Update("info", "Same dice as before; waiting for a new roll.", pending=session.pending())
+        pending = session.pending()
+        wanted: dict[str, Any] = {"type": "roll", "value": read.value}
+        if read.face:
+            wanted["face"] = dict(read.face)
+        shown = f"{read.value}" + (" " + " ".join(str(v) for v in read.face.values()) if read.face else "")
+        if pending.kind != "roll":
+            return Update(
+                "unapplied",
+                f"A die showing {shown} was read, but no roll is expected now ({pending.text}).",
+                pending=pending,
+                detail={"source": read.source, "value": read.value},
+            )
+        match = next((a for a in session.legal() if _same_action(a, wanted)), None)
+        if match is None:
+            return Update("unapplied", f"{shown} is not a face this game's die can show.", pending=pending)
+        self._settled[read.source] = key
+        if read.confidence < self.confidence_threshold:
+            return self._propose(session, match, f"The die looks like {shown}. Tap to confirm or correct it.")
+        return self._act(session, match)
+
+    def _cards_seen(self, session: Session, seen: CardsSeen) -> Update:
+        legal = session.legal()
+        for slot, card in sorted(seen.slots.items()):
+            if card is None:
+                continue
+            match = next((a for a in legal if _same_action(a, {"type": "change", "slot": slot, "card": card})), None)
+            if match is None:
+                continue
+            if seen.confidence < self.confidence_threshold:
+                return self._propose(session, match, f"Slot {slot} looks like card {card}. Tap to confirm.")
+            return self._act(session, match)
+        return Update("unapplied", "The cards seen match no change the game is waiting for.", pending=session.pending())
+
+    def _propose(self, session: Session, action: Action, text: str) -> Update:
+        self.proposal = {k: v for k, v in action.items() if k != "text"}
+        return Update("confirm", text, pending=session.pending(), action=self.proposal)
+
+    # -- intents ----------------------------------------------------------
+    def _button(self, session: Session, intent: str) -> Update:
+        pending = session.pending()
+        if intent in ("confirm", "roll"):
+            if self.proposal is not None:
+                return self._confirm(session)
+            legal = session.legal()
+            if pending.kind == "roll" and self.app_dice is not None:
+                return self._act(session, session.game.sim_choose(session.state, legal, self.app_dice))
+            if pending.kind == "choose" and legal:
+                return self._act(session, legal[self.selected % len(legal)])
+            return Update("info", pending.text, pending=pending)
+        if intent == "next":
+            legal = session.legal()
+            if not legal:
+                return Update("info", pending.text, pending=pending)
+            self.selected = (self.selected + 1) % len(legal)
+            return Update("select", legal[self.selected]["text"], pending=pending, action=legal[self.selected])
+        if intent == "undo":
+            return self._undo(session)
+        if intent in ("menu", "settings"):
+            return Update("menu", intent, pending=pending, detail={"intent": intent})
+        return Update("refused", f"unknown button intent {intent!r}", pending=pending)
+
+    def _touch(self, session: Session, touch: Touch) -> Update:
+        if touch.intent == "act" and touch.action is not None:
+            return self._act(session, dict(touch.action))
+        if touch.intent == "check" and touch.action is not None:
+            ruling = session.check(dict(touch.action))
+            return Update("ruling", ruling.text, pending=session.pending(), rules=ruling.rules, detail=ruling.to_dict())
+        if touch.intent == "undo":
+            return self._undo(session)
+        if touch.intent == "redo":
+            step = session.redo()
+            return Update(
+                "redo", " ".join(e.text for e in step.events), tuple(step.events), session.pending(), step.action
+            )
+        if touch.intent == "confirm" and self.proposal is not None:
+            return self._confirm(session)
+        if touch.intent == "reject" and self.proposal is not None:
+            self.proposal = None
+            self._settled.clear()
+            return Update("info", "Reading dropped; enter the value by hand.", pending=session.pending())
+        return Update("refused", f"nothing to do for {touch.intent!r}", pending=session.pending())
+
+    def _confirm(self, session: Session) -> Update:
+        action, self.proposal = self.proposal, None
+        assert action is not None
+        return self._act(session, action)
+
+    def _undo(self, session: Session) -> Update:
+        self.proposal = None
+        self._settled.clear()
+        step = session.undo()
+        return Update("undo", step.note, pending=session.pending(), action=step.action)
+
+    def _act(self, session: Session, action: Action) -> Update:
+        self.proposal = None
+        self.selected = 0
+        step = session.act(action)
+        text = " ".join(e.text for e in step.events) or "Done."
+        rules = tuple(dict.fromkeys(r for e in step.events for r in e.rules))
+        return Update("step", text, tuple(step.events), session.pending(), step.action, rules)
+
+    def _publish(self, update: Update) -> Update:
+        for output in self.outputs:
+            try:
+                output(update)
+            except Exception:  # a broken speaker or LED must never stop the game
+                continue
+        return update

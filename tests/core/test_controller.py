@@ -1,0 +1,116 @@
+"""The controller: readings, confidence, duplicates, buttons and touches, on the test race."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+from companion.controller import Controller
+from companion.observations import ButtonPressed, DieRead, LinkChanged, RollStarted, Touch, Update
+from companion.session import Session
+
+
+def make(**kwargs) -> tuple[Controller, list[Update]]:
+    heard: list[Update] = []
+    controller = Controller(Session.new("race", ["red", "blue"]), [heard.append], **kwargs)
+    return controller, heard
+
+
+def test_a_confident_reading_becomes_the_pending_roll() -> None:
+    controller, heard = make()
+    update = controller.handle(DieRead(4, "camera", 0.97))
+    assert update.kind == "step" and update.action == {"type": "roll", "value": 4}
+    assert heard == [update] and controller.session.document()["roll"] == 4
+
+
+def test_a_reading_when_no_roll_is_pending_is_reported_not_applied() -> None:
+    controller, _ = make()
+    controller.handle(DieRead(4, "camera"))
+    before = controller.session.document()
+    update = controller.handle(DieRead(2, "serial"))
+    assert update.kind == "unapplied" and "no roll is expected" in update.text
+    assert controller.session.document() == before
+
+
+def test_an_impossible_value_is_refused_with_a_reason() -> None:
+    controller, _ = make()
+    assert controller.handle(DieRead(9, "serial")).kind == "unapplied"
+    assert controller.session.log == []
+
+
+def test_low_confidence_waits_for_a_confirm_tap_or_a_button() -> None:
+    controller, _ = make()
+    update = controller.handle(DieRead(3, "camera", 0.5))
+    assert update.kind == "confirm" and controller.session.log == []
+    assert controller.handle(ButtonPressed("confirm")).kind == "step"
+    assert controller.session.document()["roll"] == 3
+
+
+def test_rejecting_a_proposal_drops_it() -> None:
+    controller, _ = make()
+    controller.handle(DieRead(3, "camera", 0.5))
+    controller.handle(Touch("reject"))
+    assert controller.proposal is None and controller.session.log == []
+
+
+def test_the_same_settled_die_is_not_applied_twice() -> None:
+    controller, _ = make()
+    controller.handle(DieRead(3, "camera"))
+    controller.handle(Touch("act", {"type": "hold"}))
+    assert controller.handle(DieRead(3, "camera")).kind == "info"
+    controller.handle(RollStarted("camera"))
+    assert controller.handle(DieRead(3, "camera")).kind == "step"
+
+
+def test_buttons_cycle_and_confirm_choices() -> None:
+    controller, _ = make()
+    controller.handle(DieRead(2, "serial"))
+    assert controller.handle(ButtonPressed("next")).text == "Hold"
+    assert controller.handle(ButtonPressed("confirm")).events[0].text == "red holds."
+
+
+def test_undo_button_and_refusals_keep_the_game() -> None:
+    controller, _ = make()
+    controller.handle(DieRead(2, "serial"))
+    assert controller.handle(ButtonPressed("undo")).kind == "undo"
+    refused = controller.handle(Touch("act", {"type": "hold"}))
+    assert refused.kind == "refused" and refused.rules == ("R2",)
+    assert controller.session.log == []
+
+
+def test_app_dice_roll_for_demos() -> None:
+    controller, _ = make(app_dice=random.Random(3))
+    assert controller.handle(ButtonPressed("roll")).action["type"] == "roll"
+
+
+def test_submit_from_other_threads_then_pump_in_order() -> None:
+    controller, heard = make()
+    threads = [threading.Thread(target=controller.submit, args=(LinkChanged("serial", True),)) for _ in range(5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    controller.submit(DieRead(6, "serial"))
+    updates = controller.pump()
+    assert [u.kind for u in updates] == ["link"] * 5 + ["step"]
+    assert heard == updates
+
+
+def test_a_failing_output_does_not_stop_the_others() -> None:
+    heard: list[Update] = []
+
+    def broken(update: Update) -> None:
+        raise OSError("speaker unplugged")
+
+    controller = Controller(Session.new("race", ["red", "blue"]), [broken, heard.append])
+    controller.handle(DieRead(1, "serial"))
+    assert len(heard) == 1
+
+
+def test_checks_and_redo_through_touch() -> None:
+    controller, _ = make()
+    ruling = controller.handle(Touch("check", {"type": "advance"}))
+    assert ruling.kind == "ruling" and ruling.detail["legal"] is False
+    controller.handle(DieRead(5, "serial"))
+    controller.handle(Touch("undo"))
+    assert controller.handle(Touch("redo")).kind == "redo"
