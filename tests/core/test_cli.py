@@ -1,0 +1,59 @@
+"""The ``companion`` command in-process: simulate, bench, rules, export and replay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.journal import Journal
+from companion.session import Session
+
+
+def test_simulate_reports_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--game", "race", "--games", "20", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "race: 20 games, 0 errors" in out
+
+
+def test_bench_json_has_the_documented_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--game", "race", "--games", "3", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)["games"]["race"]
+    for call in ("legal", "act", "check"):
+        assert report[call]["p99_ms"] >= report[call]["median_ms"] >= 0
+    assert report["games_per_s"] > 0
+
+
+def test_rules_lookup(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "race", "R4"]) == 0
+    assert "Trap" in capsys.readouterr().out
+    assert main(["rules", "race", "R99"]) == 1
+
+
+def test_unknown_game_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--game", "chess"]) == 1
+    assert "no game 'chess'" in capsys.readouterr().err
+
+
+def test_export_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal_path = tmp_path / "j.sqlite3"
+    session = Session.new("race", ["red", "blue"], journal=Journal(journal_path))
+    for action in ({"type": "roll", "value": 6}, {"type": "advance"}, {"type": "roll", "value": 2}):
+        session.act(action)
+    record = tmp_path / "game.json"
+    assert main(["export", str(record), "--journal", str(journal_path)]) == 0
+    assert json.loads(record.read_text())["final"] == session.document()
+    assert main(["replay", str(record)]) == 0
+    assert "3 actions replayed" in capsys.readouterr().out
+
+
+def test_play_resumes_from_its_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    journal_path = tmp_path / "j.sqlite3"
+    Session.new("race", ["red", "blue"], journal=Journal(journal_path)).act({"type": "roll", "value": 2})
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("1\nq\n"))
+    assert main(["play", "--journal", str(journal_path)]) == 0
+    assert "Resuming the Test race game in progress (1 steps so far)" in capsys.readouterr().out
+    resumed = Session.resume(Journal(journal_path))
+    assert resumed is not None and resumed.document()["positions"] == [2, 0]
