@@ -1,0 +1,105 @@
+"""Schemas of the three data files and the checks that span them.
+
+A café transcribes its own board into ``board.json``; these checks catch the
+slips that would make a game unplayable (a palm on a mountain, more water-hole
+sites than tokens, a player count with no palm) before a table sits down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.schema import Bool, Enum, Int, ListOf, MapOf, Obj, Str, header
+
+PLAYER_COUNTS = (2, 3, 4, 5)
+
+BOARD_SCHEMA = Obj(
+    {
+        **header("ttd", "board"),
+        "regions": ListOf(
+            Obj({"id": Str(), "players": ListOf(Int(2, 5), 1)}, {"name": Str()}),
+            1,
+            unique_by="id",
+        ),
+        "cells": ListOf(
+            Obj(
+                {"q": Int(-100, 100), "r": Int(-100, 100), "type": Enum("sand", "mountain"), "region": Str()},
+                {"waterhole": Bool(), "oasis": ListOf(Int(2, 5)), "name": Str()},
+            ),
+            1,
+        ),
+    },
+    {"name": Str(), "house": Bool(), "notes": Str(), "side": Str()},
+)
+
+CAMELS_SCHEMA = Obj(
+    {
+        **header("ttd", "camels"),
+        "colours": ListOf(
+            Obj({"id": Str(), "name": Str()}, {"letter": Str()}),
+            5,
+            5,
+            unique_by="id",
+        ),
+        "supply_by_players": MapOf(Int(1, 200), Enum("2", "3", "4", "5")),
+    },
+    {"notes": Str()},
+)
+
+WATERHOLES_SCHEMA = Obj(
+    {
+        **header("ttd", "waterholes"),
+        "tokens": ListOf(Obj({"id": Str(), "value": Int(1, 9), "count": Int(0, 200)}), 1, unique_by="id"),
+    },
+    {"notes": Str()},
+)
+
+SCHEMAS = {"board": BOARD_SCHEMA, "camels": CAMELS_SCHEMA, "waterholes": WATERHOLES_SCHEMA}
+
+
+def cross_problems(files: Mapping[str, Any]) -> list[str]:
+    """Faults between entries and files; the schemas have already passed."""
+    problems: list[str] = []
+    board, camels, tokens = files["board"], files["camels"], files["waterholes"]
+    regions = {reg["id"]: set(reg["players"]) for reg in board["regions"]}
+    seen: dict[tuple[int, int], int] = {}
+    for i, cell in enumerate(board["cells"]):
+        where = f"board.json cells[{i}] (q {cell['q']}, r {cell['r']})"
+        xy = (cell["q"], cell["r"])
+        if xy in seen:
+            problems.append(f"{where}: the same hex as cells[{seen[xy]}]")
+        seen.setdefault(xy, i)
+        if cell["region"] not in regions:
+            problems.append(f"{where}: unknown region {cell['region']!r}; regions: {', '.join(regions)}")
+            continue
+        if cell["type"] == "mountain" and (cell.get("waterhole") or cell.get("oasis")):
+            problems.append(f"{where}: a mountain cannot hold a water hole or an oasis")
+        stray = sorted(set(cell.get("oasis", ())) - regions[cell["region"]])
+        if stray:
+            problems.append(f"{where}: palm for {stray} players, but region {cell['region']!r} is not used then")
+    supply = camels["supply_by_players"]
+    total_tokens = sum(t["count"] for t in tokens["tokens"])
+    values = [t["value"] for t in tokens["tokens"]]
+    if len(set(values)) != len(values):
+        problems.append("waterholes.json tokens: two entries share one value")
+    letters = [c.get("letter") for c in camels["colours"] if c.get("letter")]
+    if len(set(letters)) != len(letters):
+        problems.append("camels.json colours: two colours share one letter")
+    for n in PLAYER_COUNTS:
+        if str(n) not in supply:
+            problems.append(f"camels.json supply_by_players: no entry for {n} players")
+        used = {rid for rid, counts in regions.items() if n in counts}
+        cells = [c for c in board["cells"] if c["region"] in used]
+        palms = [c for c in cells if n in c.get("oasis", ())]
+        sites = [c for c in cells if c.get("waterhole") and n not in c.get("oasis", ())]
+        sand = [c for c in cells if c["type"] == "sand"]
+        if not palms:
+            problems.append(f"board.json: no oasis carries a palm with {n} players")
+        if len(sites) > total_tokens:
+            problems.append(
+                f"board.json: {len(sites)} water-hole sites with {n} players but only {total_tokens} tokens"
+            )
+        if len(sand) < 6 * n:
+            problems.append(f"board.json: only {len(sand)} sand hexes in play with {n} players")
+    return problems

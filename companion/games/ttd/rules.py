@@ -1,0 +1,666 @@
+"""Through the Desert: setup inputs, leader placement, camel placement, the end and scoring.
+
+Flow: the table enters the water-hole token lying on each site (a ``draw`` from
+the token box, since the layout is the game's only chance), then players place
+their leaders in turn order, then each turn places two camels, one action per
+camel. The game ends when a colour's supply runs out (never at setup, TD-AT09)
+or when nobody can place a camel any more.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from companion.errors import InvalidAction
+from companion.game import Action, Event, Game, GameData, Pending, refuse
+from companion.games.ttd import document, scoring, view
+from companion.games.ttd.board import Board, bits, build_board
+from companion.games.ttd.datafiles import SCHEMAS, cross_problems
+from companion.games.ttd.options import OPTION_SPECS, PROFILES, Rules
+from companion.games.ttd.recount import recount_problems
+from companion.games.ttd.state import COLOURS, EMPTY, GUIDE, SLOTS, TtdState, derive, slot, with_piece
+
+PLAYER_COLOURS = ("red", "black", "orange", "purple", "brown")
+
+
+class ThroughTheDesert(Game):
+    id: ClassVar[str] = "ttd"
+    title: ClassVar[str] = "Through the Desert"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+    colours: ClassVar[tuple[str, ...]] = PLAYER_COLOURS
+    decks: ClassVar[tuple[str, ...]] = ("waterholes",)
+    option_specs = OPTION_SPECS
+    profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = PROFILES
+    data_schemas = SCHEMAS
+    sim_max_steps: ClassVar[int] = 3000
+
+    def __init__(self, data: GameData) -> None:
+        super().__init__(data)
+        camels = data["camels"]
+        self.colour_ids: tuple[str, ...] = tuple(c["id"] for c in camels["colours"])
+        self.colour_names: tuple[str, ...] = tuple(c["name"] for c in camels["colours"])
+        self.colour_letters: tuple[str, ...] = tuple(c.get("letter", c["id"][0]).upper() for c in camels["colours"])
+        self.colour_index = {cid: i for i, cid in enumerate(self.colour_ids)}
+        self.supply_by_players = {int(k): v for k, v in camels["supply_by_players"].items()}
+        self.token_counts: dict[int, int] = {t["value"]: t["count"] for t in data["waterholes"]["tokens"]}
+        self.token_ids: dict[str, int] = {t["id"]: t["value"] for t in data["waterholes"]["tokens"]}
+        self.token_id_of: dict[int, str] = {v: k for k, v in self.token_ids.items()}
+        self._boards: dict[int, Board] = {}
+
+    @classmethod
+    def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
+        return cross_problems(files)
+
+    # -- helpers ----------------------------------------------------------------
+    def board(self, players: int) -> Board:
+        found = self._boards.get(players)
+        if found is None:
+            found = self._boards[players] = build_board(self.data["board"], players)
+        return found
+
+    def board_of(self, state: TtdState) -> Board:
+        return self.board(len(state.players))
+
+    def piece_name(self, state: TtdState, code: int) -> str:
+        player, colour = divmod(code, SLOTS)
+        name = state.players[player].capitalize()
+        return f"{name}'s guide" if colour == GUIDE else f"{name}'s {self.colour_names[colour]}"
+
+    def initial_leaders(self, rules: Rules, players: int, seat: int) -> tuple[int, ...]:
+        """Leader colours a player starts with (TD-Q6, TD-Q7 five-player return)."""
+        if rules.guide:
+            return (GUIDE,)
+        if players == 5 and rules.five_player_leaders == "return_one":
+            return tuple(c for c in range(COLOURS) if c != seat)
+        return tuple(range(COLOURS))
+
+    def turn_quota(self, state: TtdState) -> int:
+        """Camels this turn: two, except the opening reading of TD-Q9."""
+        if state.rules.opening == "first_two_one" and state.round == 0 and state.current < 2:
+            return 1
+        return 2
+
+    def token_left(self, state: TtdState, value: int) -> int:
+        return self.token_counts.get(value, 0) - sum(1 for v in state.values if v == value)
+
+    def next_site(self, state: TtdState) -> int | None:
+        board = self.board_of(state)
+        for h in board.sites:
+            if not state.values[h]:
+                return h
+        return None
+
+    # -- setup ---------------------------------------------------------------------
+    def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> TtdState:
+        names = tuple(self.check_players(players))
+        rules = Rules.from_options(self.resolve_options(dict(options)))
+        board = self.board(len(names))
+        n = len(names)
+        cells = (EMPTY,) * board.size
+        start_supply = self.supply_by_players[n]
+        masks, reach, occupied, supply = derive(board, cells, frozenset(), start_supply, n)
+        state = TtdState(
+            players=names,
+            rules=rules,
+            phase="waterholes" if board.sites else "leaders",
+            values=(0,) * board.size,
+            cells=cells,
+            leaders=frozenset(),
+            leaders_left=tuple(self.initial_leaders(rules, n, seat) for seat in range(n)),
+            first_leaders=(-1,) * n,
+            current=0,
+            placed=0,
+            round=0,
+            passes=0,
+            water=((),) * n,
+            oases=frozenset(),
+            claimed=(),
+            end="",
+            masks=masks,
+            reach=reach,
+            occupied=occupied,
+            supply=supply,
+        )
+        return state
+
+    # -- documents -----------------------------------------------------------------
+    def to_document(self, state: TtdState) -> dict[str, Any]:
+        return document.to_document(self, state)
+
+    def from_document(self, doc: Mapping[str, Any]) -> TtdState:
+        return document.from_document(self, doc)
+
+    # -- what next -------------------------------------------------------------------
+    def pending(self, state: TtdState) -> Pending:
+        if state.phase == "over":
+            return Pending("over", None, f"The game is over: {state.end}", result=self.result(state))
+        if state.phase == "waterholes":
+            h = self.next_site(state)
+            board = self.board_of(state)
+            done = sum(1 for s in board.sites if state.values[s])
+            label = board.label(h) if h is not None else "?"
+            return Pending(
+                "draw",
+                None,
+                f"Water hole {done + 1} of {len(board.sites)} at {label}: enter the value of the token lying there.",
+                deck="waterholes",
+            )
+        name = state.player.capitalize()
+        if state.phase == "leaders":
+            if not self.leader_moves(state):
+                return Pending("choose", state.player, f"{name} cannot place a leader anywhere: pass.")
+            what = "guide" if state.rules.guide else "leader"
+            left = ", ".join(self.colour_names[c] for c in state.leaders_left[state.current] if c != GUIDE)
+            extra = f" (left: {left})" if left else ""
+            return Pending("choose", state.player, f"{name}: place a {what}{extra}.")
+        if not self.camel_moves(state):
+            if state.placed:
+                return Pending("choose", state.player, f"{name} cannot place a second camel: pass.")
+            return Pending("choose", state.player, f"{name} cannot place any camel: pass.")
+        ordinal = "first" if state.placed == 0 else "second"
+        quota = self.turn_quota(state)
+        if quota == 1:
+            return Pending("choose", state.player, f"{name}: place your only camel this turn (opening round).")
+        return Pending("choose", state.player, f"{name}: place your {ordinal} camel.")
+
+    def result(self, state: TtdState) -> dict[str, Any]:
+        out = scoring.breakdown(self.board_of(state), state, self.colour_ids)
+        out["end"] = state.end
+        return out
+
+    def score(self, state: TtdState) -> dict[str, Any]:
+        """The breakdown as if the game ended now (provisional until the end)."""
+        out = self.result(state)
+        out["provisional"] = state.phase != "over"
+        return out
+
+    # -- legal choices -------------------------------------------------------------------
+    def camel_moves(self, state: TtdState) -> list[tuple[int, int]]:
+        """(colour, hex) pairs the current player may place now (TTD-3a, 3b, 3c)."""
+        if state.phase != "camels":
+            return []
+        board = self.board_of(state)
+        p = state.current
+        free = board.open_mask & ~state.occupied
+        out: list[tuple[int, int]] = []
+        n = len(state.players)
+        for c in range(COLOURS):
+            if state.supply[c] <= 0:
+                continue
+            own = state.masks[slot(p, c)]
+            if own:
+                near = state.reach[slot(p, c)]
+            elif state.rules.guide:
+                near = state.reach[slot(p, GUIDE)]
+            else:
+                continue
+            cand = near & free
+            if not cand:
+                continue
+            for q in range(n):
+                if q != p:
+                    cand &= ~state.reach[slot(q, c)]
+            out.extend((c, h) for h in bits(cand))
+        return out
+
+    def leader_base(self, state: TtdState, board: Board) -> int:
+        """Hexes any leader of the current player may take, before colour rules (TTD-1e, TD-Q7)."""
+        rules = state.rules
+        mask = board.open_mask & ~state.occupied & ~board.palm_adjacent
+        if not rules.leader_on_waterhole:
+            mask &= ~board.site_mask
+        if not rules.leader_near_waterhole:
+            mask &= ~board.site_adjacent
+        if not rules.leader_near_leader:
+            for h in state.leaders:
+                mask &= ~board.nbr_mask[h]
+        return mask
+
+    def leader_colours(self, state: TtdState) -> list[int]:
+        """Colours the current player may place now, with first-round uniqueness kept completable."""
+        p = state.current
+        left = state.leaders_left[p]
+        rules = state.rules
+        if rules.guide or not rules.leader_first_round_unique or state.first_leaders[p] != -1:
+            return list(left)
+        used = {c for c in state.first_leaders if c != -1}
+        others = [
+            set(state.leaders_left[q]) - used
+            for q in range(len(state.players))
+            if q != p and state.first_leaders[q] == -1 and state.leaders_left[q]
+        ]
+        return [c for c in left if c not in used and matchable(others, used | {c})]
+
+    def leader_moves(self, state: TtdState) -> list[tuple[int, int]]:
+        if state.phase != "leaders":
+            return []
+        board = self.board_of(state)
+        base = self.leader_base(state, board)
+        p = state.current
+        out: list[tuple[int, int]] = []
+        for c in self.leader_colours(state):
+            mask = base
+            if c != GUIDE:
+                for q in range(len(state.players)):
+                    if q != p:
+                        mask &= ~state.reach[slot(q, c)]
+            out.extend((c, h) for h in bits(mask))
+        return out
+
+    def legal_actions(self, state: TtdState) -> list[Action]:
+        if state.phase == "over":
+            return []
+        board = self.board_of(state)
+        if state.phase == "waterholes":
+            h = self.next_site(state)
+            if h is None:
+                return []
+            label = board.label(h)
+            return [
+                {
+                    "type": "draw",
+                    "deck": "waterholes",
+                    "card": self.token_id_of[v],
+                    "hex": board.hex_json(h),
+                    "text": f"Water hole at {label} worth {v}",
+                }
+                for v in sorted(self.token_counts)
+                if self.token_left(state, v) > 0
+            ]
+        name = state.player
+        cap = name.capitalize()
+        labels = board.labels
+        coords = board.coords
+        if state.phase == "leaders":
+            moves = self.leader_moves(state)
+            if not moves:
+                return [{"type": "pass", "player": name, "text": f"{cap} passes (no hex for a leader)"}]
+            if state.rules.guide:
+                return [
+                    {"type": "leader", "player": name, "hex": list(coords[h]), "text": f"Guide to {labels[h]}"}
+                    for _, h in moves
+                ]
+            ids, cnames = self.colour_ids, self.colour_names
+            return [
+                {
+                    "type": "leader",
+                    "player": name,
+                    "colour": ids[c],
+                    "hex": list(coords[h]),
+                    "text": f"{cnames[c].capitalize()} leader to {labels[h]}",
+                }
+                for c, h in moves
+            ]
+        moves = self.camel_moves(state)
+        if not moves:
+            return [{"type": "pass", "player": name, "text": f"{cap} passes (no camel can be placed)"}]
+        ids, cnames = self.colour_ids, self.colour_names
+        return [
+            {
+                "type": "camel",
+                "player": name,
+                "colour": ids[c],
+                "hex": list(coords[h]),
+                "text": f"{cnames[c].capitalize()} camel to {labels[h]}",
+            }
+            for c, h in moves
+        ]
+
+    # -- parsing ---------------------------------------------------------------------
+    def parse_hex(self, board: Board, action: Mapping[str, Any], rule: str) -> int:
+        raw = action.get("hex")
+        if (
+            not isinstance(raw, list | tuple)
+            or len(raw) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw)
+        ):
+            raise InvalidAction('"hex" must be [q, r], two integers (axial coordinates)')
+        h = board.index.get((raw[0], raw[1]))
+        if h is None:
+            raise refuse(f"({raw[0]},{raw[1]}) is not a hex of this board.", rule)
+        return h
+
+    def parse_colour(self, action: Mapping[str, Any]) -> int:
+        raw = action.get("colour")
+        if raw not in self.colour_index:
+            raise InvalidAction(f"unknown camel colour {raw!r}; colours: {', '.join(self.colour_ids)}")
+        return self.colour_index[raw]
+
+    def check_turn(self, state: TtdState, action: Mapping[str, Any]) -> None:
+        who = action.get("player")
+        if who is None:
+            return
+        if who not in state.players:
+            raise InvalidAction(f"{who!r} is not playing; players: {', '.join(state.players)}")
+        if state.phase in ("leaders", "camels") and who != state.player:
+            raise refuse(f"It is {state.player.capitalize()}'s turn, not {str(who).capitalize()}'s.", "TTD-T")
+
+    # -- apply ---------------------------------------------------------------------------
+    def apply(self, state: TtdState, action: Action) -> tuple[TtdState, list[Event]]:
+        kind = action.get("type")
+        handler = {
+            "draw": self.apply_draw,
+            "leader": self.apply_leader,
+            "camel": self.apply_camel,
+            "pass": self.apply_pass,
+        }.get(kind)  # type: ignore[arg-type]
+        if handler is None:
+            raise InvalidAction(f"unknown action type {kind!r}; types: draw, leader, camel, pass")
+        self.check_turn(state, action)
+        return handler(state, action)
+
+    def apply_draw(self, state: TtdState, action: Mapping[str, Any]) -> tuple[TtdState, list[Event]]:
+        if action.get("deck") != "waterholes":
+            raise InvalidAction(f"unknown deck {action.get('deck')!r}; the only deck is 'waterholes'")
+        card = action.get("card")
+        if card not in self.token_ids:
+            raise InvalidAction(f"unknown water-hole token {card!r}; tokens: {', '.join(self.token_ids)}")
+        value = self.token_ids[card]
+        if state.phase != "waterholes":
+            raise refuse("Every water-hole site already has its token.", "TTD-1c")
+        board = self.board_of(state)
+        if "hex" in action:
+            h = self.parse_hex(board, action, "TTD-1c")
+            if not (board.site_mask >> h) & 1:
+                raise refuse(f"{board.label(h)} is not a water-hole site in use with this many players.", "TTD-1c")
+            if state.values[h]:
+                raise refuse(f"The water hole at {board.label(h)} already holds a {state.values[h]}.", "TTD-1c")
+        else:
+            h = self.next_site(state)
+            assert h is not None
+        if self.token_left(state, value) <= 0:
+            raise refuse(f"No water-hole token worth {value} is left in the box.", "TTD-1c")
+        values = list(state.values)
+        values[h] = value
+        new = replace(state, values=tuple(values))
+        events = [Event("info", f"Water hole at {board.label(h)}: a token worth {value}.", ("TTD-1c", "TD-Q23"))]
+        if self.next_site(new) is None:
+            new = replace(new, phase="leaders")
+            what = "guides" if state.rules.guide else "leaders"
+            events.append(
+                Event(
+                    "info",
+                    f"Every water hole is filled; the game does not end here. Players now place their {what}, "
+                    f"{state.players[0].capitalize()} first.",
+                    ("TTD-1", "TD-Q18", "TD-Q8"),
+                )
+            )
+        return new, events
+
+    def leader_refusal(self, state: TtdState, c: int, h: int) -> None:
+        """Raise the reason a leader (guide) may not go on ``h``; return quietly if it may (TTD-1e)."""
+        board = self.board_of(state)
+        rules = state.rules
+        p = state.current
+        label = board.label(h)
+        self.hex_refusal(state, board, h)
+        what = "guide" if rules.guide else "leader"
+        if (board.palm_adjacent >> h) & 1:
+            raise refuse(f"A {what} may not stand next to an oasis, and {label} touches one.", "TTD-1e")
+        if not rules.leader_on_waterhole and (board.site_mask >> h) & 1:
+            raise refuse(f"A {what} may not stand on a water hole ({label}).", "TD-Q7")
+        if not rules.leader_near_waterhole and (board.site_adjacent >> h) & 1:
+            raise refuse(f"A {what} may not stand next to a water hole ({label}).", "TD-Q7")
+        if not rules.leader_near_leader:
+            for n in board.neighbours[h]:
+                if n in state.leaders:
+                    who = self.piece_name(state, state.cells[n])
+                    raise refuse(f"{label} touches {who} leader at {board.label(n)}; leaders keep apart.", "TD-Q7")
+        if c != GUIDE:
+            self.rival_refusal(state, board, p, c, h, what)
+
+    def hex_refusal(self, state: TtdState, board: Board, h: int) -> None:
+        """Hexes no piece may take at all (TTD-3c, TTD-1a)."""
+        label = board.label(h)
+        if not (board.in_play >> h) & 1:
+            raise refuse(f"{label} lies in the region not used with {len(state.players)} players.", "TTD-1a")
+        if (board.mountain >> h) & 1:
+            raise refuse(f"{label} is a mountain; nothing may be placed there.", "TTD-3c")
+        if (board.palm_mask >> h) & 1:
+            raise refuse(f"{label} holds an oasis; nothing may be placed on it.", "TTD-3c")
+        if (state.occupied >> h) & 1:
+            raise refuse(f"{label} is already taken by {self.piece_name(state, state.cells[h])} piece.", "TTD-3c")
+
+    def rival_refusal(self, state: TtdState, board: Board, p: int, c: int, h: int, what: str) -> None:
+        """Refuse a piece of colour ``c`` next to another player's piece of that colour (TTD-3b, TD-Q11)."""
+        for q in range(len(state.players)):
+            if q != p and (state.reach[slot(q, c)] >> h) & 1:
+                near = next(n for n in board.neighbours[h] if state.cells[n] == slot(q, c))
+                raise refuse(
+                    f"A {self.colour_names[c]} {what} on {board.label(h)} would touch "
+                    f"{state.players[q].capitalize()}'s {self.colour_names[c]} piece at {board.label(near)}.",
+                    "TTD-3b",
+                )
+
+    def apply_leader(self, state: TtdState, action: Mapping[str, Any]) -> tuple[TtdState, list[Event]]:
+        rules = state.rules
+        board = self.board_of(state)
+        if rules.guide:
+            if action.get("colour") is not None:
+                raise InvalidAction('a guide has no colour under one_guide leaders; leave out "colour"')
+            c = GUIDE
+        else:
+            c = self.parse_colour(action)
+        h = self.parse_hex(board, action, "TTD-3c")
+        if state.phase != "leaders":
+            when = "after the water holes are entered" if state.phase == "waterholes" else "before any camel"
+            raise refuse(f"Leaders are placed {when}, not now.", "TTD-1")
+        p = state.current
+        name = state.player.capitalize()
+        if c not in state.leaders_left[p]:
+            raise refuse(f"{name} has no {self.colour_names[c]} leader left to place.", "TTD-1d")
+        if c not in self.leader_colours(state):
+            raise refuse(
+                f"In the first round each leader must be of a colour nobody has placed yet "
+                f"(and leave every later player a colour): {self.colour_names[c]} is not possible now.",
+                "TD-Q7",
+            )
+        self.leader_refusal(state, c, h)
+        new = with_piece(state, board, h, p, c, leader=True)
+        left = list(state.leaders_left)
+        left[p] = tuple(x for x in left[p] if x != c)
+        firsts = state.first_leaders
+        if firsts[p] == -1:
+            firsts = tuple(c if i == p else x for i, x in enumerate(firsts))
+        new = replace(new, leaders_left=tuple(left), first_leaders=firsts)
+        what = "guide" if rules.guide else f"{self.colour_names[c]} leader"
+        events = [
+            Event("move", f"{name} places the {what} on {board.label(h)}.", ("TTD-1d", "TTD-1e"), (state.player,))
+        ]
+        if state.values[h]:
+            new, more = self.take_water(new, board, p, h)
+            events.extend(more)
+        new, more = self.after_leader(new)
+        return new, events + more
+
+    def after_leader(self, state: TtdState) -> tuple[TtdState, list[Event]]:
+        """Next player with a leader in hand, or the start of camel placement (TD-Q8)."""
+        n = len(state.players)
+        for step in range(1, n + 1):
+            q = (state.current + step) % n
+            if state.leaders_left[q]:
+                return replace(state, current=q), []
+        new = replace(state, phase="camels", current=0, placed=0, round=0, passes=0)
+        text = f"All leaders are placed. {state.players[0].capitalize()} begins placing camels, two per turn."
+        return new, [Event("info", text, ("TTD-3", "TD-Q20"))]
+
+    def take_water(self, state: TtdState, board: Board, p: int, h: int) -> tuple[TtdState, list[Event]]:
+        value = state.values[h]
+        water = list(state.water)
+        water[p] = tuple(sorted((*water[p], value)))
+        new = replace(state, water=tuple(water))
+        worth = f"{value}" if state.rules.waterhole_value == "printed" else f"{value} (scoring 1 under flat values)"
+        text = f"{state.players[p].capitalize()} takes the water hole at {board.label(h)} worth {worth}."
+        new_events = [Event("reward", text, ("TTD-3d", "TD-Q13"), (state.players[p],))]
+        if (
+            state.phase == "camels"
+            and state.rules.end_when_tokens_gone
+            and not any(new.values[s] and not (new.occupied >> s) & 1 for s in board.sites)
+        ):
+            new = replace(new, end=new.end or "no water-hole token is left on the board")
+        return new, new_events
+
+    def camel_refusal(self, state: TtdState, board: Board, c: int, h: int) -> None:
+        """Raise why a camel of colour ``c`` may not go on ``h`` now (TTD-3a/3b/3c)."""
+        p = state.current
+        name = state.player.capitalize()
+        cname = self.colour_names[c]
+        if state.supply[c] <= 0:
+            raise refuse(f"No {cname} camel is left in the supply.", "TTD-1f")
+        self.hex_refusal(state, board, h)
+        self.rival_refusal(state, board, p, c, h, "camel")
+        label = board.label(h)
+        if state.masks[slot(p, c)]:
+            if not (state.reach[slot(p, c)] >> h) & 1:
+                raise refuse(f"{label} does not touch {name}'s {cname} caravan.", "TTD-3a")
+            return
+        if state.rules.guide:
+            if not (state.reach[slot(p, GUIDE)] >> h) & 1:
+                raise refuse(
+                    f"{name} has no {cname} caravan yet, so a {cname} camel must start next to "
+                    f"{name}'s guide, and {label} does not touch it.",
+                    "TD-Q6",
+                )
+            return
+        raise refuse(f"{name} has no {cname} caravan: no {cname} leader of {name}'s is on the board.", "TTD-3a")
+
+    def apply_camel(self, state: TtdState, action: Mapping[str, Any]) -> tuple[TtdState, list[Event]]:
+        c = self.parse_colour(action)
+        board = self.board_of(state)
+        h = self.parse_hex(board, action, "TTD-3c")
+        if state.phase != "camels":
+            raise refuse("Camels are placed only once every leader is on the board.", "TTD-1")
+        self.camel_refusal(state, board, c, h)
+        p = state.current
+        player = state.player
+        name = player.capitalize()
+        cname = self.colour_names[c]
+        starts = not state.masks[slot(p, c)]
+        new = with_piece(state, board, h, p, c, leader=False)
+        new = replace(new, placed=state.placed + 1, passes=0)
+        text = f"{name} places a {cname} camel on {board.label(h)}"
+        text += f", starting the {cname} caravan next to the guide." if starts else "."
+        events = [Event("move", text, ("TTD-3", "TTD-3a") + (("TD-Q6",) if starts else ()), (player,))]
+        if state.values[h]:
+            new, more = self.take_water(new, board, p, h)
+            events.extend(more)
+        reached = [palm for palm in board.palms if (board.nbr_mask[palm] >> h) & 1 and (p, c, palm) not in new.oases]
+        if reached:
+            new = replace(new, oases=new.oases | {(p, c, palm) for palm in reached})
+            for palm in reached:
+                events.append(
+                    Event(
+                        "reward",
+                        f"{name}'s {cname} caravan reaches the oasis at {board.label(palm)}: 5 points.",
+                        ("TTD-3e", "TD-Q14"),
+                        (player,),
+                    )
+                )
+        if state.rules.area_timing == "immediate":
+            areas = scoring.new_areas(board, new, h)
+            if areas:
+                new = replace(new, claimed=new.claimed + tuple((a.player, a.colour, a.hexes) for a in areas))
+                for a in areas:
+                    events.append(
+                        Event(
+                            "reward",
+                            f"{name} encloses an area of {len(a.hexes)} hexes: {a.points} points.",
+                            ("TTD-4c", "TD-Q16"),
+                            (player,),
+                        )
+                    )
+        if new.supply[c] == 0 and not new.end:
+            new = replace(new, end=f"the last {cname} camel has been placed")
+        if new.end and (state.rules.end_timing == "immediate" or new.placed >= self.turn_quota(new)):
+            return self.finish(new, events)
+        if new.end and not state.end:
+            events.append(
+                Event("warning", f"The game ends after this turn: {new.end}.", ("TTD-5", "TD-Q18"), (player,))
+            )
+        if new.placed >= self.turn_quota(new):
+            new = self.next_turn(new)
+        return new, events
+
+    def next_turn(self, state: TtdState) -> TtdState:
+        n = len(state.players)
+        nxt = (state.current + 1) % n
+        return replace(state, current=nxt, placed=0, round=state.round + (1 if nxt == 0 else 0))
+
+    def finish(self, state: TtdState, events: list[Event]) -> tuple[TtdState, list[Event]]:
+        over = replace(state, phase="over")
+        result = self.result(over)
+        totals = ", ".join(f"{p.capitalize()} {t}" for p, t in result["totals"].items())
+        winners = result["winners"]
+        who = (
+            f"{winners[0].capitalize()} wins"
+            if len(winners) == 1
+            else "Shared win: " + " and ".join(w.capitalize() for w in winners)
+        )
+        events = [
+            *events,
+            Event("info", f"The game ends: {state.end}.", ("TTD-5", "TD-Q18")),
+            Event("win", f"Final scores: {totals}. {who}.", ("TTD-4", "TTD-4e", "TD-Q25"), tuple(winners)),
+        ]
+        return over, events
+
+    def apply_pass(self, state: TtdState, action: Mapping[str, Any]) -> tuple[TtdState, list[Event]]:
+        name = state.player.capitalize() if state.phase in ("leaders", "camels") else ""
+        board = self.board_of(state)
+        if state.phase == "leaders":
+            moves = self.leader_moves(state)
+            if moves:
+                c, h = moves[0]
+                what = "guide" if c == GUIDE else f"{self.colour_names[c]} leader"
+                raise refuse(f"{name} can still place a leader, e.g. the {what} on {board.label(h)}.", "TTD-1d")
+            left = list(state.leaders_left)
+            left[state.current] = ()
+            new, more = self.after_leader(replace(state, leaders_left=tuple(left)))
+            text = f"{name} can place no leader anywhere; the rest go back to the box."
+            return new, [Event("warning", text, ("TTD-3f", "TD-Q12"), (state.player,)), *more]
+        if state.phase != "camels":
+            raise refuse("There is nothing to pass now.", "TTD-T")
+        moves = self.camel_moves(state)
+        if moves:
+            c, h = moves[0]
+            raise refuse(
+                f"{name} must place a camel while one fits, e.g. {self.colour_names[c]} on {board.label(h)}.", "TD-Q12"
+            )
+        passes = state.passes + (0 if state.placed else 1)
+        text = f"{name} cannot place {'a second' if state.placed else 'any'} camel; the turn passes."
+        events = [Event("info", text, ("TTD-3f", "TD-Q12"), (state.player,))]
+        new = replace(state, passes=passes)
+        if passes >= len(state.players):
+            new = replace(new, end=new.end or "no player can place a camel any more")
+            return self.finish(new, events)
+        if new.end:
+            return self.finish(new, events)
+        return self.next_turn(new), events
+
+    # -- views and checks --------------------------------------------------------------
+    def describe(self, state: TtdState) -> list[str]:
+        return view.describe(self, state)
+
+    def invariants(self, state: TtdState) -> list[str]:
+        problems = document.consistency(self, state)
+        if state.phase == "over":
+            problems.extend(recount_problems(self, state))
+        return problems
+
+    def sim_choose(self, state: TtdState, legal: list[Action], rng: random.Random) -> Action:
+        """Deal water holes in proportion to the tokens left in the box, as a shuffled pile would."""
+        if state.phase == "waterholes" and legal:
+            weights = [self.token_left(state, self.token_ids[a["card"]]) for a in legal]
+            return rng.choices(legal, weights=weights)[0]
+        return rng.choice(legal)
+
+
+def matchable(players: list[set[int]], used: set[int]) -> bool:
+    """Can each remaining player still take a distinct unused colour? (tiny bipartite search)"""
+    if not players:
+        return True
+    first, rest = players[0], players[1:]
+    return any(matchable(rest, used | {c}) for c in first - used)
