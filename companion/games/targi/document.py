@@ -1,0 +1,384 @@
+"""The position document: readable JSON that round-trips, and a loader naming every fault.
+
+A table can start mid-game or correct the app after a misread by editing
+this document, so the loader checks the whole position (every card counted
+exactly once, pieces where the phase allows them, supplies not negative)
+and lists every problem it finds rather than the first.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from companion.errors import InvalidPosition
+from companion.games.targi import effects as fx
+from companion.games.targi.board import EDGE_CARDS
+from companion.games.targi.cards import CORNERS, RESOURCES, Catalog
+from companion.games.targi.state import (
+    DRAW_WHY,
+    STAGES,
+    TASK_KINDS,
+    Deck,
+    Pile,
+    Rules,
+    Slot,
+    State,
+    Supply,
+    Task,
+    slot_index,
+)
+
+OPTION_FIELDS = {
+    "placement.forbid": "forbid",
+    "raid.partialPayment": "partial_payment",
+    "fataMorgana.allowFaceDown": "allow_face_down",
+    "limits.applyAtGameEnd": "limits_at_end",
+    "end.finishOwnActions": "finish_own",
+    "tribe.reshuffle": "tribe_reshuffle",
+}
+
+
+def rules_from_options(options: Mapping[str, Any]) -> Rules:
+    return Rules(**{field: options[key] for key, field in OPTION_FIELDS.items() if key in options})
+
+
+def options_of(rules: Rules) -> dict[str, Any]:
+    return {key: getattr(rules, field) for key, field in OPTION_FIELDS.items()}
+
+
+def _ms(ms: tuple[tuple[str, int], ...]) -> dict[str, int]:
+    return dict(ms)
+
+
+def to_document(s: State) -> dict[str, Any]:
+    def slot_doc(slot: Slot) -> Any:
+        if slot.empty:
+            return None
+        if slot.face_down:
+            return {"face_down": slot.deck, "pile": slot.gen}
+        return {"card": slot.card}
+
+    def task_doc(t: Task) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": t.kind}
+        if t.kind == "draw":
+            out.update(deck=t.deck, why=t.why)
+            if t.slot is not None:
+                out["slot"] = [t.slot // 3 + 1, t.slot % 3 + 1]
+        if t.kind == "tribe":
+            out.update(cards=list(t.cards), source=t.source)
+        if t.kind == "goods":
+            out.update(n=t.n, source=t.source)
+        return out
+
+    return {
+        "game": "targi",
+        "players": list(s.players),
+        "options": options_of(s.rules),
+        "profile": s.profile,
+        "round": s.round,
+        "robber": s.robber,
+        "start": s.start,
+        "stage": s.stage,
+        "actor": s.actor,
+        "queue": list(s.queue),
+        "done": list(s.done),
+        "ender": s.ender,
+        "supplies": {
+            p: {
+                "dates": sup.dates, "salt": sup.salt, "pepper": sup.pepper, "gold": sup.gold, "vp": sup.vp,
+                "hand": list(sup.hand), "rows": [list(r) for r in sup.rows],
+            }
+            for p, sup in zip(s.players, s.supplies, strict=True)
+        },
+        "targi": [{"card": n, "player": p} for n, p in s.targi],
+        "markers": [{"slot": [i // 3 + 1, i % 3 + 1], "player": p} for i, p in s.markers],
+        "centre": [[slot_doc(s.centre[r * 3 + c]) for c in range(3)] for r in range(3)],
+        "decks": {
+            name: {
+                "piles": [{"pile": p.gen, "cards": _ms(p.cards), "face_down": p.down} for p in deck.piles],
+                "discard": _ms(deck.discard),
+            }
+            for name, deck in (("goods", s.goods), ("tribe", s.tribe))
+        },
+        "tasks": [task_doc(t) for t in s.tasks],
+    }
+
+
+class _Reader:
+    """Collects problems while reading, so one pass reports them all."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def fail(self, message: str) -> None:
+        self.problems.append(message)
+
+    def int_(self, value: Any, where: str, lo: int = 0, hi: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"{where}: expected a whole number, found {value!r}")
+            return lo
+        if value < lo or (hi is not None and value > hi):
+            self.fail(f"{where}: {value} is outside {lo}..{hi if hi is not None else 'any'}")
+        return value
+
+    def obj(self, value: Any, where: str) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            self.fail(f"{where}: expected an object")
+            return {}
+        return value
+
+    def list_(self, value: Any, where: str) -> list[Any]:
+        if not isinstance(value, list):
+            self.fail(f"{where}: expected a list")
+            return []
+        return value
+
+
+def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, colours: tuple[str, ...]) -> State:
+    r = _Reader()
+    doc = r.obj(doc, "document")
+    if doc.get("game") != "targi":
+        r.fail(f"game: expected 'targi', found {doc.get('game')!r}")
+    players = doc.get("players")
+    if not (isinstance(players, list) and len(players) == 2 and all(p in colours for p in players)
+            and players[0] != players[1]):  # fmt: skip
+        r.fail(f"players: expected two different colours out of {', '.join(colours)}, found {players!r}")
+        raise InvalidPosition(r.problems)
+    pl: tuple[str, str] = (players[0], players[1])
+    profile = doc.get("profile", "standard")
+    try:
+        options = resolve_options(doc.get("options") or {}, profile if isinstance(profile, str) else None)
+    except Exception as exc:  # a bad option or profile is one more problem to list
+        r.fail(f"options: {getattr(exc, 'message', exc)}")
+        options = resolve_options({}, None)
+        profile = "standard"
+    rules = rules_from_options(options)
+
+    stage = doc.get("stage")
+    if stage not in STAGES:
+        r.fail(f"stage: {stage!r} is not one of {', '.join(STAGES)}")
+        stage = "actions"
+    rnd = r.int_(doc.get("round"), "round", 0, 12)
+    robber = r.int_(doc.get("robber"), "robber", 1, 16)
+    if robber in CORNERS and stage not in ("raid", "over"):
+        r.fail(f"robber: it stands on corner {robber} only while a raid is paid or after the game")
+    expected_robber = rnd + (rnd - 1) // 3 if rnd >= 1 else 1
+    if stage in ("place", "actions", "limits") and robber != expected_robber:
+        r.fail(f"robber: in round {rnd} it stands on card {expected_robber}, not {robber}")
+
+    def player_field(value: Any, where: str, optional: bool = True) -> str | None:
+        if value is None and optional:
+            return None
+        if value not in pl:
+            r.fail(f"{where}: {value!r} is not a player")
+            return None
+        return value
+
+    start = player_field(doc.get("start"), "start", optional=False) or pl[0]
+    actor = player_field(doc.get("actor"), "actor")
+    ender = player_field(doc.get("ender"), "ender")
+    queue = tuple(p for p in (player_field(v, "queue[]", False) for v in r.list_(doc.get("queue", []), "queue")) if p)
+    done = tuple(p for p in (player_field(v, "done[]", False) for v in r.list_(doc.get("done", []), "done")) if p)
+    if stage in ("place", "actions") and actor is None:
+        r.fail(f"actor: the {stage} stage needs the player whose turn it is")
+    if stage in ("raid", "limits") and not queue:
+        r.fail(f"queue: the {stage} stage needs the players still to decide")
+
+    # supplies
+    supplies: list[Supply] = []
+    sup_docs = r.obj(doc.get("supplies"), "supplies")
+    for p in pl:
+        sd = r.obj(sup_docs.get(p), f"supplies.{p}")
+        vals = {k: r.int_(sd.get(k), f"supplies.{p}.{k}", 0) for k in RESOURCES}
+        hand = tuple(r.list_(sd.get("hand", []), f"supplies.{p}.hand"))
+        rows_doc = r.list_(sd.get("rows", [[], [], []]), f"supplies.{p}.rows")
+        if len(rows_doc) != 3:
+            r.fail(f"supplies.{p}.rows: a display has exactly 3 rows")
+            rows_doc = ([*list(rows_doc), [], [], []])[:3]
+        rows = tuple(tuple(r.list_(row, f"supplies.{p}.rows[{k}]")) for k, row in enumerate(rows_doc))
+        for k, row in enumerate(rows):
+            if len(row) > 4:
+                r.fail(f"supplies.{p}.rows[{k}]: a row holds at most 4 cards, not {len(row)}")
+        for c in (*hand, *(c for row in rows for c in row)):
+            if c not in cat.tribe:
+                r.fail(f"supplies.{p}: {c!r} is not a tribe card")
+        sup = Supply(**vals, hand=hand, rows=rows)
+        if all(c in cat.tribe for c in sup.cards) and len(hand) > fx.hand_size(cat, sup):
+            r.fail(f"supplies.{p}.hand: holds {len(hand)} cards; the hand limit is {fx.hand_size(cat, sup)}")
+        supplies.append(sup)
+
+    # pieces
+    targi: list[tuple[int, str]] = []
+    for k, t in enumerate(r.list_(doc.get("targi", []), "targi")):
+        t = r.obj(t, f"targi[{k}]")
+        n = r.int_(t.get("card"), f"targi[{k}].card", 1, 16)
+        p = player_field(t.get("player"), f"targi[{k}].player", False)
+        if n not in EDGE_CARDS:
+            r.fail(f"targi[{k}]: card {n} is a corner; no Targi stands there")
+        if p:
+            targi.append((n, p))
+    if len({n for n, _ in targi}) != len(targi):
+        r.fail("targi: two Targi stand on the same card")
+    markers: list[tuple[int, str]] = []
+    for k, m in enumerate(r.list_(doc.get("markers", []), "markers")):
+        m = r.obj(m, f"markers[{k}]")
+        sl = m.get("slot")
+        ok = isinstance(sl, list) and len(sl) == 2 and all(isinstance(v, int) and 1 <= v <= 3 for v in sl)
+        p = player_field(m.get("player"), f"markers[{k}].player", False)
+        if not ok:
+            r.fail(f"markers[{k}].slot: expected [row, column] from 1 to 3, found {sl!r}")
+        elif p:
+            markers.append((slot_index(sl[0], sl[1]), p))
+    if len({i for i, _ in markers}) != len(markers):
+        r.fail("markers: two tribe markers on the same central card")
+    for p in pl:
+        if sum(1 for _, o in targi if o == p) > fx.TARGI:
+            r.fail(f"targi: {p} has more than {fx.TARGI} Targi on the board")
+        if sum(1 for _, o in markers if o == p) > fx.MARKERS:
+            r.fail(f"markers: {p} has more than {fx.MARKERS} tribe markers out")
+    if stage not in ("place", "actions") and (targi or markers):
+        r.fail(f"targi/markers: no pieces stand on the board in the {stage} stage")
+    if stage == "place" and markers:
+        r.fail("markers: tribe markers are placed only after all Targi")
+
+    # centre
+    centre: list[Slot] = []
+    rows_c = r.list_(doc.get("centre"), "centre")
+    cells = [c for row in rows_c for c in (row if isinstance(row, list) else [])]
+    if len(rows_c) != 3 or len(cells) != 9:
+        r.fail("centre: expected 3 rows of 3 slots")
+        cells = (cells + [None] * 9)[:9]
+    for i, cell in enumerate(cells):
+        where = f"centre {i // 3 + 1}-{i % 3 + 1}"
+        if cell is None:
+            centre.append(Slot())
+        elif isinstance(cell, Mapping) and "card" in cell:
+            c = cell["card"]
+            deck = "goods" if c in cat.goods else "tribe" if c in cat.tribe else None
+            if deck is None:
+                r.fail(f"{where}: unknown card {c!r}")
+                centre.append(Slot())
+            else:
+                centre.append(Slot(deck, c, 0))
+        elif isinstance(cell, Mapping) and cell.get("face_down") in ("goods", "tribe"):
+            centre.append(Slot(cell["face_down"], None, r.int_(cell.get("pile", 0), f"{where}.pile", 0)))
+        else:
+            r.fail(f'{where}: expected null, {{"card": id}} or {{"face_down": "goods"|"tribe", "pile": n}}')
+            centre.append(Slot())
+    if stage in ("raid", "place") and any(s.face_down for s in centre):
+        r.fail(f"centre: every central card is face up by the {stage} stage")
+
+    # tasks
+    tasks: list[Task] = []
+    for k, t in enumerate(r.list_(doc.get("tasks", []), "tasks")):
+        t = r.obj(t, f"tasks[{k}]")
+        kind = t.get("kind")
+        if kind not in TASK_KINDS:
+            r.fail(f"tasks[{k}].kind: {kind!r} is not one of {', '.join(TASK_KINDS)}")
+            continue
+        if kind == "draw":
+            deck = t.get("deck")
+            why = t.get("why")
+            if deck not in ("goods", "tribe") or why not in DRAW_WHY:
+                r.fail(f"tasks[{k}]: a draw names deck goods/tribe and why {'/'.join(DRAW_WHY)}")
+                continue
+            sl = t.get("slot")
+            slot = slot_index(sl[0], sl[1]) if isinstance(sl, list) and len(sl) == 2 else None
+            if why == "use" and (slot is None or not centre[slot].face_down):
+                r.fail(f"tasks[{k}]: using a face-down card needs the slot of a face-down card")
+                continue
+            tasks.append(Task("draw", deck=deck, why=why, slot=slot))
+        elif kind == "tribe":
+            cards = tuple(r.list_(t.get("cards"), f"tasks[{k}].cards"))
+            source = t.get("source")
+            if source not in ("expansion", "centre", "noble") or not cards or any(c not in cat.tribe for c in cards):
+                r.fail(f"tasks[{k}]: a tribe decision names tribe cards and a source (expansion, centre, noble)")
+                continue
+            tasks.append(Task("tribe", cards=cards, source=source))
+        elif kind == "goods":
+            tasks.append(Task("goods", n=r.int_(t.get("n"), f"tasks[{k}].n", 1, 5), source=str(t.get("source", ""))))
+        else:
+            tasks.append(Task(kind))
+    if tasks and stage != "actions":
+        r.fail("tasks: actions in progress exist only in the action phase")
+    if any(t.kind == "draw" for t in tasks[1:]):
+        r.fail("tasks: a draw can only be the next thing to do")
+    noble_cards: Counter[str] = Counter()
+    for t in tasks:
+        if t.kind == "tribe" and t.source == "noble" and actor is not None:
+            noble_cards.update(t.cards)
+            hand = supplies[pl.index(actor)].hand
+            if any(c not in hand for c in t.cards):
+                r.fail("tasks: the Noble decides only on cards in the acting player's hand")
+
+    # decks and card conservation
+    decks: dict[str, Deck] = {}
+    dd = r.obj(doc.get("decks"), "decks")
+    for name in ("goods", "tribe"):
+        d = r.obj(dd.get(name), f"decks.{name}")
+        piles = []
+        for k, pd in enumerate(r.list_(d.get("piles"), f"decks.{name}.piles")):
+            pd = r.obj(pd, f"decks.{name}.piles[{k}]")
+            cards = _read_ms(r, pd.get("cards"), f"decks.{name}.piles[{k}].cards", cat.deck_cards[name])
+            piles.append(Pile(r.int_(pd.get("pile"), f"decks.{name}.piles[{k}].pile", 0), cards,
+                              r.int_(pd.get("face_down", 0), f"decks.{name}.piles[{k}].face_down", 0)))  # fmt: skip
+        if not piles:
+            r.fail(f"decks.{name}.piles: needs at least the current draw pile")
+            piles = [Pile(0, ())]
+        gens = [p.gen for p in piles]
+        if gens != sorted(set(gens)):
+            r.fail(f"decks.{name}.piles: pile numbers must rise and not repeat")
+        discard = _read_ms(r, d.get("discard", {}), f"decks.{name}.discard", cat.deck_cards[name])
+        for p in piles:
+            down = sum(1 for s in centre if s.face_down and s.deck == name and s.gen == p.gen)
+            if down != p.down:
+                r.fail(f"decks.{name} pile {p.gen}: says {p.down} cards lie face down, the centre shows {down}")
+            if p.down > sum(n for _, n in p.cards):
+                r.fail(f"decks.{name} pile {p.gen}: more face-down cards than unrevealed cards")
+            if p is not piles[-1] and p.in_pile != 0:
+                r.fail(f"decks.{name} pile {p.gen}: an older pile holds only cards lying face down")
+        for s in centre:
+            if s.face_down and s.deck == name and s.gen not in gens:
+                r.fail(f"centre: a face-down {name} card names pile {s.gen}, which decks.{name} lacks")
+        decks[name] = Deck(tuple(piles), discard)
+        counted: Counter[str] = Counter()
+        for p in piles:
+            counted.update(dict(p.cards))
+        counted.update(dict(discard))
+        counted.update(s.card for s in centre if s.card and s.deck == name)
+        if name == "tribe":
+            for sup in supplies:
+                counted.update(sup.hand)
+                counted.update(sup.cards)
+            for t in tasks:
+                if t.kind == "tribe" and t.source != "noble":
+                    counted.update(t.cards)
+        for cid, card in cat.deck_cards[name].items():
+            if counted[cid] != card.count:
+                r.fail(f"{name} card {cid}: {counted[cid]} counted in the position, the deck has {card.count}")
+        for cid in counted:
+            if cid not in cat.deck_cards[name]:
+                r.fail(f"{name} card {cid!r}: not in the {name} deck")
+
+    if r.problems:
+        raise InvalidPosition(r.problems)
+    return State(
+        players=pl, profile=profile, rules=rules, round=rnd, robber=robber, start=start, stage=stage, actor=actor,
+        queue=queue, supplies=(supplies[0], supplies[1]), targi=tuple(sorted(targi)), markers=tuple(sorted(markers)),
+        centre=tuple(centre), goods=decks["goods"], tribe=decks["tribe"], tasks=tuple(tasks), done=done, ender=ender,
+    )  # fmt: skip
+
+
+def _read_ms(r: _Reader, value: Any, where: str, known: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
+    value = r.obj(value, where)
+    out = []
+    for cid, n in value.items():
+        if cid not in known:
+            r.fail(f"{where}: {cid!r} is not a card of this deck")
+            continue
+        n = r.int_(n, f"{where}.{cid}", 1)
+        if n > 0:
+            out.append((cid, n))
+    return tuple(sorted(out))

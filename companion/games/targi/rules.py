@@ -1,0 +1,178 @@
+"""Targi (two players) bound to the Table Companion game contract."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from companion.errors import BadRequest
+from companion.game import Action, Event, Game, GameData, OptionSpec, Pending, State
+from companion.games.targi import cards as cardmod
+from companion.games.targi import document
+from companion.games.targi import effects as fx
+from companion.games.targi.cards import CORNERS, Catalog
+from companion.games.targi.engine import Engine
+from companion.games.targi.recount import recount
+from companion.games.targi.scoring import breakdown, result
+from companion.games.targi.state import slot_name
+
+
+class Targi(Game):
+    id = "targi"
+    title = "Targi"
+    min_players = 2
+    max_players = 2
+    colours = ("white", "black")
+    decks = ("goods", "tribe")
+    option_specs = (
+        OptionSpec("placement.forbid", "opposite", ("opposite", "line"),
+                   "Which border cards an opponent's Targi forbids: only the one directly opposite, or (as written) "
+                   "every card in the same row or column.", "TG-Q5"),
+        OptionSpec("raid.partialPayment", False, (False, True),
+                   "A player who can pay neither raid option in full hands over the VP tokens they have, and the "
+                   "opponent gains only the rest.", "TG-Q3"),
+        OptionSpec("fataMorgana.allowFaceDown", False, (False, True),
+                   "Fata Morgana may move a marker onto a face-down central card (turned up when used).", "TG-Q11"),
+        OptionSpec("limits.applyAtGameEnd", True, (True, False),
+                   "The 10 goods / 3 gold limits also apply at the end of the last round, before scoring.", "TG-Q18"),
+        OptionSpec("end.finishOwnActions", True, (True, False),
+                   "A player who plays their twelfth tribe card still finishes their own remaining actions.",
+                   "TG-Q24"),
+        OptionSpec("tribe.reshuffle", True, (True, False),
+                   "When the tribe deck runs out, its discard pile becomes the new draw pile.", "TG-Q28"),
+    )  # fmt: skip
+    profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "standard": {},
+        "as-written": {"placement.forbid": "line"},
+    }
+    data_schemas = cardmod.DATA_SCHEMAS
+    sim_max_steps = 3000
+
+    def __init__(self, data: GameData) -> None:
+        super().__init__(data)
+        self.cat = Catalog(data.files)
+        self.engine = Engine(self.cat)
+
+    @classmethod
+    def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
+        return cardmod.cross_check(files)
+
+    # -- the contract -------------------------------------------------------
+    def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:
+        players = self.check_players(players)
+        if len(players) != 2:
+            raise BadRequest("Targi is for exactly two players")
+        profile = "standard"
+        for name, values in self.profiles.items():
+            if all(options.get(k) == v for k, v in values.items()) and values:
+                profile = name
+        resolved = self.resolve_options(options, None)
+        return self.engine.new_state((players[0], players[1]), profile, document.rules_from_options(resolved))
+
+    def to_document(self, state: State) -> dict[str, Any]:
+        return document.to_document(state)
+
+    def from_document(self, doc: Mapping[str, Any]) -> State:
+        return document.from_document(self.cat, doc, self.resolve_options, self.colours)
+
+    def pending(self, state: State) -> Pending:
+        return self.engine.pending(state)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return self.engine.legal(state)
+
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        return self.engine.apply(state, action)
+
+    # -- views -------------------------------------------------------------
+    def score(self, state: State) -> dict[str, Any]:
+        return {p: breakdown(self.cat, state.supply(p)) for p in state.players}
+
+    def describe(self, state: State) -> list[str]:
+        cat = self.cat
+        lines = [f"Targi - round {state.round}, robber on card {state.robber} ({cat.border[state.robber].label}), "
+                 f"start player {state.start}, stage {state.stage}"]  # fmt: skip
+        on = {n: p for n, p in state.targi}
+        lines.append("Border: " + "  ".join(
+            f"{n}:{cat.border[n].label}" + (f"[{on[n]}]" if n in on else "") + ("[robber]" if n == state.robber else "")
+            for n in range(1, 17)))  # fmt: skip
+        marks = {i: p for i, p in state.markers}
+        for r in range(3):
+            cells = []
+            for c in range(3):
+                i = r * 3 + c
+                slot = state.centre[i]
+                text = "(empty)" if slot.empty else f"(face-down {slot.deck})" if slot.face_down else cat.card_label(
+                    slot.card or "")
+                cells.append(f"{slot_name(i)} {text}" + (f" <{marks[i]}>" if i in marks else ""))
+            lines.append("Centre: " + " | ".join(cells))
+        for p in state.players:
+            sup = state.supply(p)
+            lines.append(f"{p}: {sup.dates} dates, {sup.salt} salt, {sup.pepper} pepper, {sup.gold} gold, "
+                         f"{sup.vp} VP tokens; hand: {', '.join(cat.card_label(c) for c in sup.hand) or 'empty'}")
+            for k, row in enumerate(sup.rows):
+                lines.append(f"  row {k + 1}: " + (", ".join(f"{cat.tribe[c].label} ({cat.tribe[c].symbol})"
+                                                              for c in row) or "-"))  # fmt: skip
+            lines.append(f"  score so far: {breakdown(cat, sup)}")
+        lines.append("Next: " + self.pending(state).text)
+        return lines
+
+    def invariants(self, state: State) -> list[str]:
+        problems: list[str] = []
+        cat = self.cat
+        for p in state.players:
+            sup = state.supply(p)
+            for name in ("dates", "salt", "pepper", "gold", "vp"):
+                if sup.amount(name) < 0:
+                    problems.append(f"{p} has {sup.amount(name)} {name}")
+            if len(sup.hand) > fx.hand_size(cat, sup):
+                problems.append(f"{p} holds {len(sup.hand)} cards")
+            if any(len(r) > 4 for r in sup.rows):
+                problems.append(f"{p} has a display row of more than 4 cards")
+        if state.robber in CORNERS and state.stage not in ("raid", "over"):
+            problems.append(f"robber on corner {state.robber} during {state.stage}")
+        if state.round > 12:
+            problems.append(f"round {state.round} is beyond the twelfth")
+        if len({i for i, _ in state.markers}) != len(state.markers):
+            problems.append("two markers share a central card")
+        for name in ("goods", "tribe"):
+            counted: Counter[str] = Counter()
+            deck = state.deck(name)
+            for pile in deck.piles:
+                counted.update(dict(pile.cards))
+                down = sum(1 for s in state.centre if s.face_down and s.deck == name and s.gen == pile.gen)
+                if down != pile.down or pile.in_pile < 0:
+                    problems.append(f"{name} pile {pile.gen}: face-down count {pile.down}, centre shows {down}")
+            counted.update(dict(deck.discard))
+            counted.update(s.card for s in state.centre if s.card and s.deck == name)
+            if name == "tribe":
+                for sup in state.supplies:
+                    counted.update(sup.hand)
+                    counted.update(sup.cards)
+                for t in state.tasks:
+                    if t.kind == "tribe" and t.source != "noble":
+                        counted.update(t.cards)
+            if dict(counted) != dict(cat.full_deck[name]):
+                problems.append(f"{name} cards are not all accounted for exactly once")
+        if state.stage == "over":
+            res = result(cat, state)
+            again = recount(self.to_document(state), self.data.files)
+            if again != res["scores"]:
+                problems.append(f"final score {res['scores']} differs from the recount {again}")
+        return problems
+
+    def sim_choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        """Random play that leans towards tribe cards, so displays fill and the twelfth-card end occurs too."""
+        plays = [a for a in legal if a["type"] == "play"]
+        if plays and rng.random() < 0.9:
+            return rng.choice(plays)
+        if legal[0]["type"] == "place" and rng.random() < 0.5:
+            keen = [a for a in legal if self.cat.border[a["card"]].code in ("TRIBAL_EXPANSION", "NOBLE", "TRADER")]
+            if keen:
+                return rng.choice(keen)
+        uses = [a for a in legal if a["type"] == "use"]
+        if uses and rng.random() < 0.9:
+            return rng.choice(uses)
+        return rng.choice(legal)
