@@ -1,0 +1,215 @@
+"""The loop board and the two decks, read from the data files a café may replace.
+
+Spaces are addressed by their position on the loop (index 0 is Desert Dawn);
+documents and actions name them by id so a person can read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.schema import Enum, Int, ListOf, MapOf, Obj, Str, header
+
+SPACE_TYPES = ("start", "safe", "collection", "mystery", "life", "trade", "scared", "challenge", "secret_passage")
+PREDICATES = ("even", "odd", "gte", "lte", "eq", "in")
+NAMED_SAFE = (
+    "Oasis Alcove",
+    "Golden Dune",
+    "Hidden Oasis",
+    "Pyramid's Base",
+    "Pharaoh's Tomb",
+    "Diamond Oasis",
+    "Jewel of the Desert",
+)
+
+COMPASS = "golden_compass"
+FLASK = "desert_flask"
+SUNSHIELD = "sunshield_amulet"
+SNEAKERS = "sandstorm_sneakers"
+CLOAK = "mirage_cloak"
+COLLECTION_CARDS = (COMPASS, FLASK, SUNSHIELD, SNEAKERS, CLOAK)
+
+THIEF = "sand_thief"
+WHISPER = "desert_whisper"
+DUNE_SHIFT = "dune_shift"
+VORTEX = "desert_vortex"
+BLESSING = "camels_blessing"
+MYSTERY_CARDS = (THIEF, WHISPER, DUNE_SHIFT, VORTEX, BLESSING)
+
+CARD_NAMES = {
+    COMPASS: "Golden Compass",
+    FLASK: "Desert Flask",
+    SUNSHIELD: "Sunshield Amulet",
+    SNEAKERS: "Sandstorm Sneakers",
+    CLOAK: "Mirage Cloak",
+    THIEF: "Sand Thief",
+    WHISPER: "Desert Whisper",
+    DUNE_SHIFT: "Dune Shift",
+    VORTEX: "Desert Vortex",
+    BLESSING: "Camel's Blessing",
+}
+DECKS = {"collection": COLLECTION_CARDS, "mystery": MYSTERY_CARDS}
+
+
+def _limit(value: Any, path: str) -> list[str]:
+    if value is None:
+        return []
+    return Int(1, 99)(value, path)
+
+
+CHALLENGE_SCHEMA = Obj(
+    {"pred": Enum(*PREDICATES)},
+    {"k": Int(1, 99), "values": ListOf(Int(1, 99), 1), "attemptLimit": _limit, "label": Str()},
+)
+
+BOARD_SCHEMA = Obj(
+    {
+        **header("desert", "board"),
+        "spaces": ListOf(
+            Obj(
+                {"index": Int(0), "id": Str(), "name": Str(), "type": Enum(*SPACE_TYPES)},
+                {"challenge": CHALLENGE_SCHEMA, "colour": Str()},
+            ),
+            2,
+            unique_by="id",
+        ),
+    },
+    {"label": Str(), "loop": Enum(True), "note": Str()},
+)
+
+CARDS_SCHEMA = Obj(
+    {
+        **header("desert", "cards"),
+        "collection": MapOf(Int(0, 99), Enum(*COLLECTION_CARDS)),
+        "mystery": MapOf(Int(0, 99), Enum(*MYSTERY_CARDS)),
+    },
+    {"label": Str(), "note": Str()},
+)
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """What a challenge space asks of the die; ``limit`` None means no attempt limit (the Guardian)."""
+
+    pred: str
+    k: int = 0
+    values: tuple[int, ...] = ()
+    limit: int | None = 3
+
+    def passes(self, value: int) -> bool:
+        if self.pred == "even":
+            return value % 2 == 0
+        if self.pred == "odd":
+            return value % 2 == 1
+        if self.pred == "gte":
+            return value >= self.k
+        if self.pred == "lte":
+            return value <= self.k
+        if self.pred == "eq":
+            return value == self.k
+        return value in self.values
+
+    @property
+    def wording(self) -> str:
+        return {
+            "even": "an even number",
+            "odd": "an odd number",
+            "gte": f"{self.k} or more",
+            "lte": f"{self.k} or less",
+            "eq": f"exactly {self.k}",
+            "in": "one of " + ", ".join(map(str, self.values)),
+        }[self.pred]
+
+
+@dataclass(frozen=True)
+class Space:
+    index: int
+    id: str
+    name: str
+    type: str
+    challenge: Challenge | None = None
+
+    @property
+    def is_guardian(self) -> bool:
+        return self.challenge is not None and self.challenge.limit is None
+
+
+def _challenge(raw: Mapping[str, Any]) -> Challenge:
+    return Challenge(
+        raw["pred"], raw.get("k", 0), tuple(raw.get("values", ())), raw.get("attemptLimit", 3)
+    )
+
+
+class Board:
+    """The loop of spaces plus the two deck compositions."""
+
+    def __init__(self, board: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
+        self.spaces = tuple(
+            Space(s["index"], s["id"], s["name"], s["type"], _challenge(s["challenge"]) if "challenge" in s else None)
+            for s in board["spaces"]
+        )
+        self.size = len(self.spaces)
+        self.by_id = {s.id: s.index for s in self.spaces}
+        self.passage = next(s.index for s in self.spaces if s.type == "secret_passage")
+        self.counts = {
+            "collection": tuple(cards["collection"].get(c, 0) for c in COLLECTION_CARDS),
+            "mystery": tuple(cards["mystery"].get(c, 0) for c in MYSTERY_CARDS),
+        }
+
+    def name(self, index: int) -> str:
+        return self.spaces[index].name
+
+
+def _cross_board(board: Mapping[str, Any]) -> list[str]:
+    problems: list[str] = []
+    spaces = board["spaces"]
+    for i, space in enumerate(spaces):
+        where = f"board.json spaces[{i}] ({space['id']!r})"
+        if space["index"] != i:
+            problems.append(f"{where}: index {space['index']} but it is entry {i}; list the loop in order from 0")
+        challenge = space.get("challenge")
+        if space["type"] == "challenge" and challenge is None:
+            problems.append(f"{where}: a challenge space needs a 'challenge' requirement")
+        if space["type"] != "challenge" and challenge is not None:
+            problems.append(f"{where}: only a challenge space carries a 'challenge' requirement")
+        if challenge is not None:
+            pred = challenge["pred"]
+            if pred in ("gte", "lte", "eq") and not 1 <= challenge.get("k", 0) <= 6:
+                problems.append(f"{where}: predicate {pred!r} needs a 'k' from 1 to 6")
+            if pred == "in" and not challenge.get("values"):
+                problems.append(f"{where}: predicate 'in' needs a list of 'values'")
+            if pred == "in" and any(v > 6 for v in challenge.get("values", ())):
+                problems.append(f"{where}: 'values' may only hold die faces 1 to 6")
+            if not any(_challenge(challenge).passes(v) for v in range(1, 7)):
+                problems.append(f"{where}: no roll of a six-sided die can pass this challenge")
+    if spaces and spaces[0]["type"] != "start":
+        problems.append("board.json spaces[0]: the loop must begin with Desert Dawn, type 'start'")
+    for kind in ("start", "secret_passage"):
+        count = sum(1 for s in spaces if s["type"] == kind)
+        if count != 1:
+            problems.append(f"board.json: needs exactly one space of type {kind!r}, found {count}")
+    return problems
+
+
+def _cross_cards(cards: Mapping[str, Any]) -> list[str]:
+    problems: list[str] = []
+    for deck, ids in DECKS.items():
+        missing = [c for c in ids if c not in cards[deck]]
+        if missing:
+            problems.append(f"cards.json {deck}: give a count for {', '.join(missing)} (0 if the deck has none)")
+        if sum(cards[deck].values()) == 0:
+            problems.append(f"cards.json {deck}: the deck holds no card")
+    if cards["collection"].get(COMPASS, 0) < 1:
+        problems.append("cards.json collection: without a Golden Compass nobody can ever win")
+    return problems
+
+
+def cross_check(files: Mapping[str, Any]) -> list[str]:
+    problems: list[str] = []
+    if "board" in files:
+        problems.extend(_cross_board(files["board"]))
+    if "cards" in files:
+        problems.extend(_cross_cards(files["cards"]))
+    return problems

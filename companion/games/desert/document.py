@@ -1,0 +1,365 @@
+"""The position document: readable JSON in, every problem named on the way back.
+
+Spaces are named by id and piles by card id so a person can write a position
+by hand (a table starting mid-game, or correcting a misread). A pile may be
+left out: it is then whatever the box holds that is neither in a hand nor on
+the discard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import InvalidPosition
+from companion.games.desert.board import (
+    CLOAK,
+    COLLECTION_CARDS,
+    COMPASS,
+    DECKS,
+    MYSTERY_CARDS,
+    SNEAKERS,
+    SUNSHIELD,
+    Board,
+)
+from companion.games.desert.options import Options, option_problems
+from companion.games.desert.state import (
+    CLOAK_STEP,
+    DRAW,
+    OFFER,
+    OVER,
+    ROLL,
+    ROLLOFF,
+    SAVE,
+    SHIELD,
+    SNEAKERS_STEP,
+    STEAL,
+    STEP_KINDS,
+    STEP_MODES,
+    VORTEX_STEP,
+    Piece,
+    State,
+    Step,
+)
+
+if TYPE_CHECKING:
+    from companion.games.desert.rules import DesertRace
+
+STEP_DEFAULTS = Step("")
+MAX_SKIP = 20
+
+
+def _counts(ids: tuple[str, ...], values: tuple[int, ...]) -> dict[str, int]:
+    return dict(zip(ids, values, strict=True))
+
+
+def step_document(step: Step) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": step.kind}
+    for name in ("mode", "value", "shield", "contenders", "rolls", "victim", "actor", "trading"):
+        value = getattr(step, name)
+        if value != getattr(STEP_DEFAULTS, name):
+            out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def to_document(board: Board, state: State) -> dict[str, Any]:
+    return {
+        "game": "desert",
+        "players": list(state.players),
+        "options": state.options.to_dict(),
+        "round": state.round,
+        "first": state.players[state.first] if state.first >= 0 else None,
+        "turn": state.players[state.current] if state.current >= 0 else None,
+        "pieces": {
+            player: {
+                "space": board.spaces[p.space].id,
+                "lives": p.lives,
+                "items": list(p.items),
+                "lap": p.lap,
+                "skip": p.skip,
+                "out": p.out,
+                "failures": p.failures,
+            }
+            for player, p in zip(state.players, state.pieces, strict=True)
+        },
+        "collection": {"pile": _counts(COLLECTION_CARDS, state.collection),
+                       "discard": _counts(COLLECTION_CARDS, state.collection_discard)},
+        "mystery": {"pile": _counts(MYSTERY_CARDS, state.mystery),
+                    "discard": _counts(MYSTERY_CARDS, state.mystery_discard)},
+        "tried": state.tried,
+        "partners": list(state.partners),
+        "step": step_document(state.step),
+        "winner": state.winner,
+    }
+
+
+def _int(value: Any, where: str, low: int, high: int, problems: list[str]) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        problems.append(f"{where}: expected a whole number, found {value!r}")
+        return low
+    if not low <= value <= high:
+        problems.append(f"{where}: {value} is outside {low}..{high}")
+    return value
+
+
+def _bool(value: Any, where: str, problems: list[str]) -> bool:
+    if not isinstance(value, bool):
+        problems.append(f"{where}: expected true or false, found {value!r}")
+        return False
+    return value
+
+
+def _player(value: Any, where: str, players: tuple[str, ...], problems: list[str], allow_none: bool = True) -> int:
+    if value is None and allow_none:
+        return -1
+    if value not in players:
+        problems.append(f"{where}: {value!r} is not a player ({', '.join(players)})")
+        return -1
+    return players.index(value)
+
+
+def _pieces(board: Board, raw: Any, players: tuple[str, ...], problems: list[str]) -> tuple[Piece, ...]:
+    if not isinstance(raw, Mapping):
+        problems.append("pieces: expected an object keyed by player")
+        return tuple(Piece() for _ in players)
+    for extra in set(raw) - set(players):
+        problems.append(f"pieces: {extra!r} is not a player")
+    pieces = []
+    for player in players:
+        entry = raw.get(player)
+        where = f"pieces.{player}"
+        if not isinstance(entry, Mapping):
+            problems.append(f"{where}: missing (give at least its space and lives)")
+            pieces.append(Piece())
+            continue
+        for key in set(entry) - {"space", "lives", "items", "lap", "skip", "out", "failures"}:
+            problems.append(f"{where}: unknown field {key!r}")
+        space = entry.get("space")
+        if space not in board.by_id:
+            problems.append(f"{where}.space: unknown space {space!r}")
+        lives = _int(entry.get("lives"), f"{where}.lives", 0, 10, problems)
+        items = entry.get("items", [])
+        if not isinstance(items, list) or any(c not in COLLECTION_CARDS for c in items):
+            problems.append(f"{where}.items: must list Collection cards ({', '.join(COLLECTION_CARDS)})")
+            items = []
+        pieces.append(Piece(
+            space=board.by_id.get(space, 0),
+            lives=lives,
+            items=tuple(sorted(items)),
+            lap=_bool(entry.get("lap", False), f"{where}.lap", problems),
+            skip=_int(entry.get("skip", 0), f"{where}.skip", 0, MAX_SKIP, problems),
+            out=_bool(entry.get("out", False), f"{where}.out", problems),
+            failures=_int(entry.get("failures", 0), f"{where}.failures", 0, 99, problems),
+        ))
+    return tuple(pieces)
+
+
+def _pile(raw: Any, ids: tuple[str, ...], where: str, problems: list[str]) -> tuple[int, ...] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        problems.append(f"{where}: expected an object of card counts")
+        return None
+    for extra in set(raw) - set(ids):
+        problems.append(f"{where}: {extra!r} is not a card of this deck")
+    return tuple(_int(raw.get(c, 0), f"{where}.{c}", 0, 99, problems) for c in ids)
+
+
+def _step(raw: Any, players: tuple[str, ...], problems: list[str]) -> Step:
+    if not isinstance(raw, Mapping) or raw.get("kind") not in STEP_KINDS:
+        problems.append(f"step: needs a 'kind', one of {', '.join(STEP_KINDS)}")
+        return Step(OVER)
+    for key in set(raw) - {"kind", "mode", "value", "shield", "contenders", "rolls", "victim", "actor", "trading"}:
+        problems.append(f"step: unknown field {key!r}")
+    kind = raw["kind"]
+    mode = raw.get("mode", "")
+    if kind in STEP_MODES and mode not in STEP_MODES[kind]:
+        problems.append(f"step.mode: a {kind} step needs a mode, one of {', '.join(STEP_MODES[kind])}")
+    contenders = raw.get("contenders", [])
+    if not isinstance(contenders, list) or any(c not in players for c in contenders):
+        problems.append("step.contenders: must list players")
+        contenders = []
+    rolls = raw.get("rolls", [])
+    if not isinstance(rolls, list):
+        problems.append("step.rolls: must be a list of die values")
+        rolls = []
+    rolls = [_int(r, "step.rolls", 1, 6, problems) for r in rolls]
+    names = {}
+    for key in ("victim", "actor"):
+        value = raw.get(key, "")
+        if value != "" and value not in players:
+            problems.append(f"step.{key}: {value!r} is not a player")
+            value = ""
+        names[key] = value
+    return Step(
+        kind=kind,
+        mode=mode if isinstance(mode, str) else "",
+        value=_int(raw.get("value", 0), "step.value", 0, 12, problems),
+        shield=_bool(raw.get("shield", False), "step.shield", problems),
+        contenders=tuple(contenders),
+        rolls=tuple(rolls),
+        victim=names["victim"],
+        actor=names["actor"],
+        trading=_bool(raw.get("trading", False), "step.trading", problems),
+    )
+
+
+def from_document(game: DesertRace, doc: Any) -> State:
+    board = game.board
+    if not isinstance(doc, Mapping):
+        raise InvalidPosition(["the position must be a JSON object"])
+    problems: list[str] = []
+    if doc.get("game") != "desert":
+        problems.append(f"game: expected 'desert', found {doc.get('game')!r}")
+    known = {"game", "players", "options", "profile", "round", "first", "turn", "pieces", "collection", "mystery",
+             "tried", "partners", "step", "winner"}
+    problems.extend(f"unknown field {k!r}" for k in doc if k not in known)
+    raw_players = doc.get("players")
+    if (not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players)
+            or not game.min_players <= len(raw_players) <= game.max_players):
+        raise InvalidPosition([*problems, f"players: expected a list of {game.min_players}-{game.max_players} "
+                               f"colours from {', '.join(game.colours)}"])
+    players = tuple(raw_players)
+    if len(set(players)) != len(players):
+        problems.append("players: a colour appears twice")
+    problems.extend(f"players: unknown colour {p!r}" for p in players if p not in game.colours)
+    raw_options = doc.get("options", {})
+    option_faults = option_problems(raw_options)
+    problems.extend(option_faults)
+    options = Options() if option_faults else Options.from_mapping(raw_options)
+    pieces = _pieces(board, doc.get("pieces"), players, problems)
+    piles: dict[str, tuple[int, ...]] = {}
+    for deck, ids in DECKS.items():
+        raw = doc.get(deck, {})
+        if not isinstance(raw, Mapping):
+            problems.append(f"{deck}: expected an object with 'pile' and 'discard'")
+            raw = {}
+        discard = _pile(raw.get("discard", {}), ids, f"{deck}.discard", problems) or (0,) * len(ids)
+        pile = _pile(raw.get("pile"), ids, f"{deck}.pile", problems)
+        if pile is None:
+            held = [sum(p.items.count(c) for p in pieces) if deck == "collection" else 0 for c in ids]
+            pile = tuple(max(0, t - h - d) for t, h, d in zip(board.counts[deck], held, discard, strict=True))
+        piles[deck] = pile
+        piles[f"{deck}_discard"] = discard
+    partners = doc.get("partners", [])
+    if not isinstance(partners, list) or any(p not in players for p in partners):
+        problems.append("partners: must list players")
+        partners = []
+    winner = doc.get("winner")
+    if winner is not None and winner not in players:
+        problems.append(f"winner: {winner!r} is not a player")
+        winner = None
+    state = State(
+        players=players,
+        options=options,
+        pieces=pieces,
+        step=_step(doc.get("step"), players, problems),
+        current=_player(doc.get("turn"), "turn", players, problems),
+        first=_player(doc.get("first"), "first", players, problems),
+        round=_int(doc.get("round", 0), "round", 0, 100000, problems),
+        collection=piles["collection"],
+        collection_discard=piles["collection_discard"],
+        mystery=piles["mystery"],
+        mystery_discard=piles["mystery_discard"],
+        tried=_int(doc.get("tried", 0), "tried", 0, 99, problems),
+        partners=tuple(partners),
+        winner=winner,
+    )
+    if not problems:
+        problems.extend(state_problems(board, state))
+    if problems:
+        raise InvalidPosition(problems)
+    return state
+
+
+def state_problems(board: Board, state: State) -> list[str]:
+    """Every way the position breaks the rules; used by the loader and as simulation invariants."""
+    problems: list[str] = []
+    for player, p in zip(state.players, state.pieces, strict=True):
+        where = f"pieces.{player}"
+        if not 0 <= p.lives <= 10:
+            problems.append(f"{where}.lives: {p.lives} is outside 0..10")
+        if p.out and (p.lives != 0 or p.items):
+            problems.append(f"{where}: a player out for the round has 0 Lives and no items")
+        if not p.out and p.lives == 0:
+            problems.append(f"{where}: 0 Lives means out for the round (set out: true)")
+        if p.failures and board.spaces[p.space].challenge is None:
+            problems.append(f"{where}.failures: failed attempts are counted only on a challenge space")
+    for deck, ids in DECKS.items():
+        pile = getattr(state, deck)
+        discard = getattr(state, f"{deck}_discard")
+        for i, card in enumerate(ids):
+            held = sum(p.items.count(card) for p in state.pieces) if deck == "collection" else 0
+            total = board.counts[deck][i]
+            if min(pile[i], discard[i]) < 0 or pile[i] + discard[i] + held != total:
+                problems.append(f"{deck}: {card} counts (pile {pile[i]}, discard {discard[i]}, held {held}) do not "
+                                f"add up to the {total} in the deck")
+        if state.options.collection_return_to == "bottom" and deck == "collection" and any(discard):
+            problems.append("collection.discard: returned cards go under the pile in this profile, not to a discard")
+    n = len(state.players)
+    step = state.step
+    if step.kind == ROLLOFF and step.mode == "order":
+        if state.current != -1 or state.first != -1:
+            problems.append("turn/first: they are set only after the order roll-off")
+    else:
+        if not 0 <= state.current < n:
+            problems.append("turn: whose turn it is must be given once the order is known")
+            return problems
+        if not 0 <= state.first < n:
+            problems.append("first: the first player must be given once the order is known")
+    problems.extend(_step_problems(board, state))
+    if step.kind == OVER and state.winner is not None:
+        p = state.piece(state.winner)
+        if board.spaces[p.space].type != "secret_passage" or not p.lap or not p.holds(COMPASS):
+            problems.append("winner: the winner must be on the Secret Passage with a lap and the Golden Compass")
+    if step.kind != OVER and state.winner is not None:
+        problems.append("winner: set only when the game is over")
+    return problems
+
+
+def _step_problems(board: Board, state: State) -> list[str]:
+    step = state.step
+    kind = step.kind
+    problems: list[str] = []
+    if kind == OVER or (kind == ROLLOFF and step.mode == "order"):
+        if kind == ROLLOFF and (not step.contenders or len(step.rolls) >= len(step.contenders)):
+            problems.append("step: a roll-off needs contenders still to roll")
+        return problems
+    mover = state.mover
+    me = state.piece(mover)
+    space = board.spaces[me.space]
+    if me.out:
+        problems.append(f"turn: {mover} is out for this round and cannot be the one playing")
+    if kind == ROLLOFF:
+        if len(step.contenders) < 2 or len(step.rolls) >= len(step.contenders):
+            problems.append("step: a roll-off needs two or more contenders and someone still to roll")
+        if step.victim != mover:
+            problems.append("step.victim: the card's drawer is the player whose turn it is")
+    if kind == ROLL:
+        on_challenge = space.challenge is not None
+        free = on_challenge and space.challenge.limit is not None and me.failures >= space.challenge.limit
+        if step.mode == "attempt" and not on_challenge:
+            problems.append("step: an attempt roll needs the piece on a challenge space")
+        if step.mode == "move" and on_challenge and not free:
+            problems.append("step: a piece on a challenge space rolls to attempt it until its attempts run out")
+        if step.shield and step.mode != "attempt":
+            problems.append("step.shield: a Sunshield Amulet applies only to an attempt")
+    if kind in (OFFER, SHIELD) and space.challenge is None:
+        problems.append(f"step: a {kind} step needs the piece on a challenge space")
+    if kind in (SNEAKERS_STEP, SHIELD) and not 1 <= step.value <= 12:
+        problems.append("step.value: the roll waiting for a decision must be given")
+    needs = {SNEAKERS_STEP: SNEAKERS, SHIELD: SUNSHIELD, CLOAK_STEP: CLOAK}
+    if kind in needs and not me.holds(needs[kind]):
+        problems.append(f"step: a {kind} step needs {mover} to hold a {needs[kind]}")
+    if kind == CLOAK_STEP and space.type != "scared":
+        problems.append("step: the Mirage Cloak is offered only on a Scared! space")
+    if kind == DRAW and step.mode in DECKS and sum(getattr(state, step.mode)) == 0:
+        problems.append(f"step: the {step.mode} pile is empty, there is nothing to draw")
+    bad_parties = step.victim != mover or step.actor == "" or (kind != VORTEX_STEP and step.actor == step.victim)
+    if kind in (STEAL, SAVE, VORTEX_STEP) and bad_parties:
+        problems.append(f"step: a {kind} step needs the drawer as victim and the player acting on it as actor")
+    if kind == STEAL and not me.items:
+        problems.append("step: the Sand Thief needs a card to take")
+    if kind == SAVE and not me.holds(COMPASS):
+        problems.append("step: the save roll needs the Golden Compass in the drawer's hand")
+    return problems

@@ -1,0 +1,464 @@
+"""How a desert race moves from one step to the next.
+
+Each function takes a state and the list of events being gathered, and
+returns the next state, already waiting for the next input. Actions in
+rules.py validate first and then call into here, so nothing here refuses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.game import Event
+from companion.games.desert.board import (
+    BLESSING,
+    CARD_NAMES,
+    CLOAK,
+    COLLECTION_CARDS,
+    COMPASS,
+    DUNE_SHIFT,
+    FLASK,
+    MYSTERY_CARDS,
+    SNEAKERS,
+    SUNSHIELD,
+    THIEF,
+    VORTEX,
+    WHISPER,
+    Board,
+    Challenge,
+)
+from companion.games.desert.state import (
+    CLOAK_STEP,
+    DRAW,
+    DUNE,
+    END,
+    OFFER,
+    OVER,
+    ROLL,
+    ROLLOFF,
+    SAVE,
+    SHIELD,
+    SNEAKERS_STEP,
+    STEAL,
+    VORTEX_STEP,
+    State,
+    Step,
+)
+
+MAX_LIVES = 10
+RESTART_LIVES = 3
+
+
+def title(player: str) -> str:
+    return player[:1].upper() + player[1:]
+
+
+def card_name(card: str) -> str:
+    return CARD_NAMES.get(card, card)
+
+
+def add(pile: tuple[int, ...], i: int, n: int) -> tuple[int, ...]:
+    return (*pile[:i], pile[i] + n, *pile[i + 1 :])
+
+
+def spaces_word(n: int) -> str:
+    return "1 space" if n == 1 else f"{n} spaces"
+
+
+class Flow:
+    """The transitions; holds the board so the state need not."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    # -- small helpers ---------------------------------------------------------
+    def challenge_here(self, state: State, player: str) -> Challenge | None:
+        return self.board.spaces[state.piece(player).space].challenge
+
+    def free_exit(self, state: State, player: str) -> bool:
+        challenge = self.challenge_here(state, player)
+        return challenge is not None and challenge.limit is not None and state.piece(player).failures >= challenge.limit
+
+    def roll_mode(self, state: State, player: str) -> str:
+        if self.challenge_here(state, player) is not None and not self.free_exit(state, player):
+            return "attempt"
+        return "move"
+
+    def return_card(self, state: State, card: str) -> State:
+        """A redeemed or discarded Collection card goes back (DR-Q16)."""
+        i = COLLECTION_CARDS.index(card)
+        if state.options.collection_return_to == "bottom":
+            return replace(state, collection=add(state.collection, i, 1))
+        return replace(state, collection_discard=add(state.collection_discard, i, 1))
+
+    def spend(self, state: State, player: str, card: str) -> State:
+        state = state.with_piece(player, items=state.piece(player).without(card))
+        return self.return_card(state, card)
+
+    def gain(
+        self, state: State, player: str, amount: int, why: str, rules: tuple[str, ...], events: list[Event]
+    ) -> State:
+        before = state.piece(player).lives
+        after = min(MAX_LIVES, before + amount)
+        lost = before + amount - after
+        note = f" (capped at {MAX_LIVES}; {lost} ignored)" if lost else ""
+        events.append(Event("reward", f"{why}: {title(player)} goes from {before} to {after} Lives{note}.",
+                            (*rules, "DR-5"), (player,)))
+        return state.with_piece(player, lives=after)
+
+    # -- turns and rounds -------------------------------------------------------
+    def begin_turn(self, state: State, i: int) -> State:
+        player = state.players[i]
+        state = replace(state, current=i, tried=0, partners=())
+        return replace(state, step=Step(ROLL, mode=self.roll_mode(state, player)))
+
+    def advance(self, state: State, events: list[Event]) -> State:
+        """End the mover's turn and find who plays next, handling rounds, knockouts and missed turns."""
+        n = len(state.players)
+        i = state.current
+        for _ in range(n * 200):
+            i = (i + 1) % n
+            if i == state.first:
+                state = self.new_round(state, events)
+                if state.step.kind == OVER:
+                    return state
+            player = state.players[i]
+            piece = state.pieces[i]
+            if piece.out:
+                events.append(Event("info", f"{title(player)} is out for the rest of this round.", ("DR-6",),
+                                    (player,)))
+                continue
+            if piece.skip:
+                state = state.with_piece(player, skip=piece.skip - 1)
+                events.append(Event("info", f"{title(player)} misses this turn (Desert Whisper).",
+                                    ("DR-24", "DR-Q26"), (player,)))
+                continue
+            return self.begin_turn(state, i)
+        raise RuntimeError("no player can take a turn")  # pragma: no cover - skips always run down
+
+    def new_round(self, state: State, events: list[Event]) -> State:
+        number = state.round + 1
+        limit = state.options.max_rounds
+        if limit is not None and number > limit:
+            events.append(Event("warning", f"The round limit ({limit}) is reached: the game ends with no winner.",
+                                ("DR-Q35",), state.players))
+            return replace(state, step=Step(OVER), winner=None)
+        state = replace(state, round=number)
+        for player, piece in zip(state.players, state.pieces, strict=True):
+            if piece.out:
+                state = state.with_piece(player, out=False, lives=RESTART_LIVES, space=0, items=(), failures=0)
+                events.append(Event("info", f"Round {number}: {title(player)} is back at Desert Dawn with "
+                                    f"{RESTART_LIVES} Lives and no items.", ("DR-6", "DR-Q20"), (player,)))
+        return state
+
+    def after(self, state: State, events: list[Event], trading: bool = False) -> State:
+        """The space is resolved: offer the end-of-turn step if there is a choice, else pass the turn."""
+        player = state.mover
+        trading = trading or state.options.trade_any_time
+        partners = any(not p.out for q, p in zip(state.players, state.pieces, strict=True) if q != player)
+        if state.piece(player).holds(FLASK) or (trading and partners):
+            return replace(state, step=Step(END, trading=trading))
+        return self.advance(state, events)
+
+    # -- movement --------------------------------------------------------------
+    def move(self, state: State, player: str, distance: int, forward: bool, via: str, events: list[Event]) -> State:
+        """Walk the piece space by space so laps and passing the Secret Passage are seen (DR-Q10, DR-Q2)."""
+        opts = state.options
+        piece = state.piece(player)
+        pos, lap, size = piece.space, piece.lap, self.board.size
+        notes: list[Event] = []
+        rules = {"move": ("DR-4",), "chain": ("DR-13",), "dune": ("DR-25",)}.get(via, ("DR-4",))
+        for step in range(1, distance + 1):
+            if forward:
+                pos = (pos + 1) % size
+                if pos == 0 and not lap and (step < distance or opts.lap_count_landing_on_start):
+                    lap = True
+                    notes.append(Event("reward", f"{title(player)} passes Desert Dawn: the lap is complete.",
+                                       ("DR-1", "DR-Q10"), (player,)))
+                if (step < distance and pos == self.board.passage and opts.passage_entry == "land_or_pass"
+                        and lap and piece.holds(COMPASS)):
+                    state = state.with_piece(player, space=pos, lap=lap, failures=0)
+                    events.append(Event("move", f"{title(player)} moves into the Secret Passage.", (*rules, "DR-Q2"),
+                                        (player,)))
+                    events.extend(notes)
+                    return self.win(state, player, events)
+            else:
+                pos = (pos - 1) % size
+                if pos == size - 1 and lap and opts.lap_backward_undo:
+                    lap = False
+                    notes.append(Event("warning", f"{title(player)} goes back over Desert Dawn: the lap no longer "
+                                       "counts.", ("DR-Q10",), (player,)))
+        state = state.with_piece(player, space=pos, lap=lap, failures=0)
+        way = "forward" if forward else "back"
+        events.append(Event("move", f"{title(player)} moves {spaces_word(distance)} {way} to "
+                            f"{self.board.name(pos)}.", rules, (player,)))
+        events.extend(notes)
+        return self.land(state, player, via, events)
+
+    def win(self, state: State, player: str, events: list[Event]) -> State:
+        events.append(Event("win", f"{title(player)} enters the Secret Passage with the Golden Compass after a "
+                            "full lap and wins!", ("DR-28", "DR-Q29"), (player,)))
+        return replace(state, step=Step(OVER), winner=player)
+
+    def land(self, state: State, player: str, via: str, events: list[Event]) -> State:
+        """Resolve the space the piece ended on (DR-3 step 3)."""
+        opts = state.options
+        piece = state.piece(player)
+        space = self.board.spaces[piece.space]
+        if space.type == "secret_passage":
+            if piece.lap and piece.holds(COMPASS) and (via != "vortex" or opts.passage_via_vortex):
+                return self.win(state, player, events)
+            needs = (("a full lap", piece.lap), ("the Golden Compass", piece.holds(COMPASS)))
+            missing = [m for m, ok in needs if not ok]
+            why = " and ".join(missing) if missing else "a Vortex placement, which does not count here"
+            events.append(Event("info", f"The Secret Passage stays shut for {title(player)} (missing {why}); it "
+                                "acts as a safe space.", ("DR-28", "DR-Q2"), (player,)))
+            return self.after(state, events)
+        if via == "dune" and not opts.dune_shift_resolve:
+            events.append(Event("info", f"{space.name} is not resolved after a Dune Shift.", ("DR-Q12",), (player,)))
+            return self.after(state, events)
+        kind = space.type
+        if kind == "life":
+            state = self.gain(state, player, 1, space.name, ("DR-10",), events)
+            return self.after(state, events)
+        if kind == "collection":
+            return self.ask_draw(state, "collection", events)
+        if kind == "mystery":
+            return self.ask_draw(state, "mystery", events)
+        if kind == "trade":
+            events.append(Event("info", f"{title(player)} is on a Trading space: trades may be agreed before the "
+                                "turn ends.", ("DR-11",), (player,)))
+            return self.after(state, events, trading=True)
+        if kind == "scared":
+            if piece.holds(CLOAK):
+                return replace(state, step=Step(CLOAK_STEP))
+            return self.scare(state, player, events)
+        if kind == "challenge":
+            return self.face_challenge(state, player, events)
+        return self.after(state, events)
+
+    def face_challenge(self, state: State, player: str, events: list[Event]) -> State:
+        opts = state.options
+        space = self.board.spaces[state.piece(player).space]
+        challenge = space.challenge
+        assert challenge is not None
+        limit = "no attempt limit" if challenge.limit is None else f"up to {challenge.limit} attempts"
+        rules = ("DR-15",) if space.is_guardian else ("DR-13",)
+        events.append(Event("info", f"{space.name} is a challenge: roll {challenge.wording} to go on ({limit}).",
+                            rules, (player,)))
+        state = replace(state, tried=0)
+        if opts.attempt_on_landing == "next_turn":
+            events.append(Event("info", f"{title(player)} makes the first attempt next turn.", ("DR-Q4",), (player,)))
+            return self.after(state, events)
+        if opts.chain_optional:
+            return replace(state, step=Step(OFFER))
+        return replace(state, step=Step(ROLL, mode="attempt"))
+
+    def scare(self, state: State, player: str, events: list[Event]) -> State:
+        piece = state.piece(player)
+        lives = max(0, piece.lives - 2)
+        events.append(Event("penalty", f"Scared! {title(player)} loses 2 Lives ({lives} left) and runs back to "
+                            "Desert Dawn.", ("DR-12", "DR-Q19", "DR-Q21"), (player,)))
+        state = state.with_piece(player, lives=lives, space=0, failures=0)
+        if lives == 0:
+            return self.knockout(state, player, events)
+        return self.after(state, events)
+
+    def knockout(self, state: State, player: str, events: list[Event]) -> State:
+        piece = state.piece(player)
+        for card in piece.items:
+            state = self.return_card(state, card)
+        lap = piece.lap and not state.options.lap_reset_on_knockout
+        state = state.with_piece(player, items=(), out=True, lap=lap, failures=0)
+        lost = ", ".join(card_name(c) for c in piece.items) or "no cards"
+        events.append(Event("penalty", f"{title(player)} has no Lives left: out for the rest of this round; "
+                            f"Collection cards discarded ({lost}). Back next round with {RESTART_LIVES} Lives.",
+                            ("DR-6", "DR-Q20"), (player,)))
+        return self.advance(state, events)
+
+    # -- challenges --------------------------------------------------------------
+    def movement_roll(self, state: State, value: int, events: list[Event]) -> State:
+        player = state.mover
+        if self.challenge_here(state, player) is not None:
+            events.append(Event("info", f"{title(player)} moves on from {self.board.name(state.piece(player).space)} "
+                                "with a normal roll after the failed attempts.", ("DR-14", "DR-Q5"), (player,)))
+        if state.piece(player).holds(SNEAKERS):
+            return replace(state, step=Step(SNEAKERS_STEP, mode="move", value=value))
+        return self.move(state, player, value, True, "move", events)
+
+    def attempt_roll(self, state: State, value: int, events: list[Event]) -> State:
+        player = state.mover
+        shielded = state.step.shield
+        state = replace(state, tried=state.tried + 1)
+        if shielded:
+            events.append(Event("reward", f"{title(player)} rolls {value}; the Sunshield Amulet sets the "
+                                "requirement aside.", ("DR-19", "DR-Q8"), (player,)))
+            return self.passed(state, value, True, events)
+        if state.options.sneakers_affect_challenge_test and state.piece(player).holds(SNEAKERS):
+            return replace(state, step=Step(SNEAKERS_STEP, mode="test", value=value))
+        return self.judge(state, value, True, events)
+
+    def judge(self, state: State, value: int, sneakers_ok: bool, events: list[Event]) -> State:
+        player = state.mover
+        space = self.board.spaces[state.piece(player).space]
+        challenge = space.challenge
+        assert challenge is not None
+        rules = ("DR-15",) if space.is_guardian else ("DR-13",)
+        if challenge.passes(value):
+            events.append(Event("reward", f"{title(player)} rolls {value}: {space.name} is passed.", rules, (player,)))
+            return self.passed(state, value, sneakers_ok, events)
+        opts = state.options
+        if (state.piece(player).holds(SUNSHIELD) and opts.sunshield_timing in ("after", "either")
+                and (opts.sunshield_on_guardian or not space.is_guardian)):
+            events.append(Event("info", f"{title(player)} rolls {value}: not {challenge.wording}.", rules, (player,)))
+            return replace(state, step=Step(SHIELD, value=value, mode="" if sneakers_ok else "doubled"))
+        return self.failed(state, value, events)
+
+    def passed(self, state: State, distance: int, sneakers_ok: bool, events: list[Event]) -> State:
+        player = state.mover
+        state = state.with_piece(player, failures=0)
+        if sneakers_ok and state.piece(player).holds(SNEAKERS):
+            return replace(state, step=Step(SNEAKERS_STEP, mode="move", value=distance))
+        return self.move(state, player, distance, True, "chain", events)
+
+    def failed(self, state: State, value: int, events: list[Event]) -> State:
+        player = state.mover
+        space = self.board.spaces[state.piece(player).space]
+        challenge = space.challenge
+        assert challenge is not None
+        failures = state.piece(player).failures + 1
+        state = state.with_piece(player, failures=failures)
+        if space.is_guardian:
+            events.append(Event("penalty", f"{title(player)} rolls {value}: the Guardian's Test needs a "
+                                f"{challenge.k}; {title(player)} stays and the turn ends.", ("DR-15", "DR-14"),
+                                (player,)))
+            return self.advance(state, events)
+        count = f"failed attempt {failures} of {challenge.limit}"
+        if failures >= (challenge.limit or 0):
+            events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.name}. Next turn "
+                                f"{title(player)} rolls as normal and moves on.", ("DR-14", "DR-Q5"), (player,)))
+            return self.advance(state, events)
+        if state.options.attempts_per_turn > 1 and state.tried < state.options.attempts_per_turn:
+            events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.name}; another "
+                                "attempt this turn.", ("DR-14", "DR-Q5"), (player,)))
+            return replace(state, step=Step(ROLL, mode="attempt"))
+        events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.name}; the turn ends "
+                            "here.", ("DR-14", "DR-Q5"), (player,)))
+        return self.advance(state, events)
+
+    # -- cards -------------------------------------------------------------------
+    def ask_draw(self, state: State, deck: str, events: list[Event]) -> State:
+        """Wait for the card the table draws, turning a discard into a new pile when the pile is empty."""
+        pile, discard = (("collection", "collection_discard") if deck == "collection"
+                         else ("mystery", "mystery_discard"))
+        name = "Collection" if deck == "collection" else "Mystery"
+        rule = "DR-8" if deck == "collection" else "DR-9"
+        if sum(getattr(state, pile)) == 0:
+            if sum(getattr(state, discard)) == 0:
+                events.append(Event("info", f"The {name} pile is empty: nothing to draw.", (rule, "DR-Q16"),
+                                    (state.mover,)))
+                return self.after(state, events)
+            state = replace(state, **{pile: getattr(state, discard), discard: tuple(0 for _ in getattr(state, pile))})
+            events.append(Event("info", f"The {name} pile is empty: shuffle its discards into a new pile.",
+                                (rule, "DR-Q16"), (state.mover,)))
+        return replace(state, step=Step(DRAW, mode=deck))
+
+    def mystery(self, state: State, card: str, events: list[Event]) -> State:
+        """Resolve a Mystery card at once (DR-22); the card itself is already on the discard."""
+        player = state.mover
+        if card == WHISPER:
+            state = state.with_piece(player, skip=state.piece(player).skip + 1)
+            events.append(Event("warning", f"Desert Whisper: {title(player)} will miss the next turn.",
+                                ("DR-24", "DR-Q26"), (player,)))
+            return self.after(state, events)
+        if card == BLESSING:
+            state = self.gain(state, player, 1, "Camel's Blessing", ("DR-27",), events)
+            return self.after(state, events)
+        if card == DUNE_SHIFT:
+            return replace(state, step=Step(DUNE))
+        if card == THIEF:
+            return self.thief(state, events)
+        assert card == VORTEX and card in MYSTERY_CARDS
+        return self.vortex(state, events)
+
+    def most_lives(self, state: State, include: str | None) -> list[str]:
+        """Players tied for most Lives among those in the round (and ``include`` or not the mover)."""
+        pool = [p for p, piece in zip(state.players, state.pieces, strict=True)
+                if not piece.out and (p != state.mover or include == state.mover)]
+        if not pool:
+            return []
+        top = max(state.piece(p).lives for p in pool)
+        return [p for p in pool if state.piece(p).lives == top]
+
+    def thief(self, state: State, events: list[Event]) -> State:
+        player = state.mover
+        if not state.piece(player).items:
+            events.append(Event("info", f"Sand Thief: {title(player)} holds no Collection card, so nothing is "
+                                "taken.", ("DR-23", "DR-Q14"), (player,)))
+            return self.after(state, events)
+        tied = self.most_lives(state, player if state.options.thief_include_drawer else None)
+        if not tied:
+            events.append(Event("info", "Sand Thief: nobody else is in the round to take a card.", ("DR-23",),
+                                (player,)))
+            return self.after(state, events)
+        if len(tied) == 1:
+            return self.thief_found(state, tied[0], events)
+        names = ", ".join(title(p) for p in tied)
+        events.append(Event("info", f"Sand Thief: {names} tie for most Lives and roll off for the card.",
+                            ("DR-23", "DR-Q14"), tuple(tied)))
+        return replace(state, step=Step(ROLLOFF, mode="thief", contenders=tuple(tied), victim=player))
+
+    def thief_found(self, state: State, thief: str, events: list[Event]) -> State:
+        player = state.mover
+        if thief == player:
+            events.append(Event("info", f"Sand Thief: {title(player)} has the most Lives, so nothing is taken.",
+                                ("DR-23", "DR-Q14"), (player,)))
+            return self.after(state, events)
+        kinds = sorted(set(state.piece(player).items))
+        if state.options.thief_compass_save == "only_item" and kinds == [COMPASS]:
+            return self.ask_save(state, thief, events)
+        if len(kinds) == 1:
+            return self.steal(state, thief, kinds[0], events)
+        events.append(Event("info", f"Sand Thief: {title(thief)} takes one of {title(player)}'s Collection cards "
+                            "without looking; enter the card taken.", ("DR-23", "DR-Q15"), (thief, player)))
+        return replace(state, step=Step(STEAL, victim=player, actor=thief))
+
+    def ask_save(self, state: State, thief: str, events: list[Event]) -> State:
+        player = state.mover
+        events.append(Event("warning", f"Sand Thief: {title(thief)} reaches for {title(player)}'s Golden Compass; "
+                            f"{title(player)} rolls to keep it (4-6 keeps it).", ("DR-23", "DR-Q14"),
+                            (thief, player)))
+        return replace(state, step=Step(SAVE, victim=player, actor=thief))
+
+    def steal(self, state: State, thief: str, card: str, events: list[Event]) -> State:
+        if card == COMPASS and state.options.thief_compass_save == "when_selected":
+            return self.ask_save(state, thief, events)
+        return self.hand_over(state, thief, card, events)
+
+    def hand_over(self, state: State, thief: str, card: str, events: list[Event]) -> State:
+        player = state.mover
+        state = state.with_piece(player, items=state.piece(player).without(card))
+        state = state.with_piece(thief, items=state.piece(thief).adding(card))
+        events.append(Event("penalty", f"Sand Thief: {title(thief)} takes {title(player)}'s {card_name(card)}.",
+                            ("DR-23",), (thief, player)))
+        return self.after(state, events)
+
+    def vortex(self, state: State, events: list[Event]) -> State:
+        player = state.mover
+        tied = self.most_lives(state, player)
+        if len(tied) == 1:
+            return self.vortex_chooser(state, tied[0], events)
+        if state.options.vortex_tie == "seat_order":
+            n = len(state.players)
+            order = [state.players[(state.current + k) % n] for k in range(n)]
+            return self.vortex_chooser(state, next(p for p in order if p in tied), events)
+        names = ", ".join(title(p) for p in tied)
+        events.append(Event("info", f"Desert Vortex: {names} tie for most Lives and roll off to choose.",
+                            ("DR-26", "DR-Q13"), tuple(tied)))
+        return replace(state, step=Step(ROLLOFF, mode="vortex", contenders=tuple(tied), victim=player))
+
+    def vortex_chooser(self, state: State, chooser: str, events: list[Event]) -> State:
+        player = state.mover
+        events.append(Event("info", f"Desert Vortex: {title(chooser)} has the most Lives and chooses where "
+                            f"{title(player)} goes.", ("DR-26", "DR-Q13"), (chooser, player)))
+        return replace(state, step=Step(VORTEX_STEP, victim=player, actor=chooser))

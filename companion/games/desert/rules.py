@@ -1,0 +1,618 @@
+"""The desert lap race: pending steps, legal actions and their effects.
+
+Validation happens here, before any change; the transitions themselves live
+in flow.py. Every refusal names the clause of our rulebook it rests on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from companion.errors import BadRequest
+from companion.game import Action, DieSpec, Event, Game, GameData, Pending, malformed, normalize_action, refuse
+from companion.games.desert import document
+from companion.games.desert.board import (
+    BOARD_SCHEMA,
+    CARDS_SCHEMA,
+    CLOAK,
+    COLLECTION_CARDS,
+    COMPASS,
+    DECKS,
+    FLASK,
+    MYSTERY_CARDS,
+    SNEAKERS,
+    SUNSHIELD,
+    Board,
+    cross_check,
+)
+from companion.games.desert.flow import Flow, add, card_name, title
+from companion.games.desert.options import OPTION_SPECS, PROFILES, Options
+from companion.games.desert.state import (
+    CLOAK_STEP,
+    DRAW,
+    DUNE,
+    END,
+    OFFER,
+    OVER,
+    ROLL,
+    ROLLOFF,
+    SAVE,
+    SHIELD,
+    SNEAKERS_STEP,
+    STEAL,
+    VORTEX_STEP,
+    Piece,
+    State,
+    Step,
+)
+
+D6 = DieSpec("d6", "six-sided die", tuple({"value": v} for v in range(1, 7)))
+ROLL_STEPS = (ROLLOFF, ROLL, DUNE, SAVE)
+CARD_RULE = {COMPASS: "DR-17", FLASK: "DR-18", SUNSHIELD: "DR-19", SNEAKERS: "DR-20", CLOAK: "DR-21"}
+
+
+class DesertRace(Game):
+    id = "desert"
+    title = "Desert lap race (Secret Passage)"
+    min_players = 2
+    max_players = 6
+    colours = ("black", "purple", "pink", "brown", "grey", "teal")
+    dice = (D6,)
+    decks = ("collection", "mystery")
+    option_specs = OPTION_SPECS
+    profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = PROFILES
+    data_schemas: ClassVar[Mapping[str, Any]] = {"board": BOARD_SCHEMA, "cards": CARDS_SCHEMA}
+    sim_max_steps = 20000
+
+    def __init__(self, data: GameData) -> None:
+        super().__init__(data)
+        self.board = Board(data["board"], data["cards"])
+        self.flow = Flow(self.board)
+
+    @classmethod
+    def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
+        return cross_check(files)
+
+    # -- setup and documents -------------------------------------------------------
+    def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:
+        players = self.check_players(players)
+        if not isinstance(options, Mapping):
+            raise BadRequest("options must be an object")
+        resolved = self.resolve_options(options)
+        return State(
+            players=tuple(players),
+            options=Options.from_mapping(resolved),
+            pieces=tuple(Piece() for _ in players),
+            step=Step(ROLLOFF, mode="order", contenders=tuple(players)),
+            collection=self.board.counts["collection"],
+            collection_discard=(0,) * len(COLLECTION_CARDS),
+            mystery=self.board.counts["mystery"],
+            mystery_discard=(0,) * len(MYSTERY_CARDS),
+        )
+
+    def to_document(self, state: State) -> dict[str, Any]:
+        return document.to_document(self.board, state)
+
+    def from_document(self, doc: Mapping[str, Any]) -> State:
+        return document.from_document(self, doc)
+
+    def invariants(self, state: State) -> list[str]:
+        return document.state_problems(self.board, state)
+
+    # -- what happens next --------------------------------------------------------------
+    def pending(self, state: State) -> Pending:
+        step = state.step
+        kind = step.kind
+        if kind == OVER:
+            result = {"winner": state.winner} if state.winner else {"winner": None, "reason": "round limit reached"}
+            text = f"{title(state.winner)} wins." if state.winner else "The game ended at the round limit, no winner."
+            return Pending("over", state.winner, text, result=result)
+        if kind == ROLLOFF:
+            who = step.contenders[len(step.rolls)]
+            why = {"order": "highest goes first", "thief": "highest takes the card",
+                   "vortex": f"highest chooses where {title(step.victim)} goes"}[step.mode]
+            label = {"order": "Order roll-off", "thief": "Sand Thief roll-off", "vortex": "Desert Vortex roll-off"}
+            return Pending("roll", who, f"{label[step.mode]}: {title(who)} rolls the die ({why}).", die="d6")
+        mover = state.mover
+        piece = state.piece(mover)
+        space = self.board.spaces[piece.space]
+        if kind == ROLL:
+            if step.mode == "move":
+                extra = self._roll_extras(state)
+                return Pending("roll", mover, f"{title(mover)}: roll the die to move from {space.name}{extra}.",
+                               die="d6")
+            challenge = space.challenge
+            assert challenge is not None
+            tries = (f"attempt {piece.failures + 1} of {challenge.limit}" if challenge.limit is not None
+                     else "no attempt limit")
+            shield = "; Sunshield Amulet redeemed, this attempt passes" if step.shield else ""
+            extra = self._roll_extras(state)
+            return Pending("roll", mover, f"{title(mover)}: roll for {space.name} (needs {challenge.wording}; "
+                           f"{tries}{shield}){extra}.", die="d6")
+        if kind == OFFER:
+            challenge = space.challenge
+            assert challenge is not None
+            return Pending("choose", mover, f"{title(mover)} is on {space.name} (needs {challenge.wording}): "
+                           "attempt it now, or stop here and end the turn?")
+        if kind == SNEAKERS_STEP:
+            what = {"move": "move", "test": "count for the challenge", "dune": "shift"}[step.mode]
+            return Pending("choose", mover, f"{title(mover)} rolled {step.value}: redeem Sandstorm Sneakers to "
+                           f"{what} {2 * step.value} instead?")
+        if kind == SHIELD:
+            return Pending("choose", mover, f"{title(mover)} failed {space.name} with {step.value}: redeem the "
+                           "Sunshield Amulet to pass anyway?")
+        if kind == CLOAK_STEP:
+            return Pending("choose", mover, f"{title(mover)} is Scared! on {space.name}: redeem the Mirage Cloak "
+                           "to ignore the penalty (lose 2 Lives and go back to Desert Dawn)?")
+        if kind == DRAW:
+            name = "Collection" if step.mode == "collection" else "Mystery"
+            return Pending("draw", mover, f"{title(mover)}: draw a {name} card and enter it.", deck=step.mode)
+        if kind == DUNE:
+            return Pending("roll", mover, f"Dune Shift: {title(mover)} rolls (even: forward, odd: back that many).",
+                           die="d6")
+        if kind == STEAL:
+            return Pending("choose", step.actor, f"Sand Thief: {title(step.actor)} takes one of "
+                           f"{title(step.victim)}'s Collection cards unseen; which card was taken?")
+        if kind == SAVE:
+            return Pending("roll", step.victim, f"{title(step.victim)} rolls to keep the Golden Compass from "
+                           f"{title(step.actor)} (4-6 keeps it, 1-3 loses it).", die="d6")
+        if kind == VORTEX_STEP:
+            return Pending("choose", step.actor, f"Desert Vortex: {title(step.actor)} chooses the space "
+                           f"{title(step.victim)} is moved to.")
+        assert kind == END
+        parts = []
+        if step.trading:
+            parts.append("agree trades")
+        if piece.holds(FLASK):
+            parts.append("redeem a Desert Flask")
+        return Pending("choose", mover, f"{title(mover)} on {space.name}: {', '.join(parts)}, or end the turn.")
+
+    def _roll_extras(self, state: State) -> str:
+        names = [card_name(a["card"]) for a in self._roll_step_uses(state) if a["type"] == "use"]
+        if any(a["type"] == "attempt" for a in self._roll_step_uses(state)):
+            names.append("another attempt at the challenge")
+        return f" (or first: {', '.join(names)})" if names else ""
+
+    def _roll_step_uses(self, state: State) -> list[Action]:
+        """Non-roll choices offered while the turn's roll is awaited."""
+        opts = state.options
+        mover = state.mover
+        piece = state.piece(mover)
+        out: list[Action] = []
+        if piece.holds(FLASK):
+            out.append({"type": "use", "card": FLASK, "text": f"Redeem Desert Flask (+2 Lives, now {piece.lives})"})
+        space = self.board.spaces[piece.space]
+        if (state.step.mode == "attempt" and not state.step.shield and piece.holds(SUNSHIELD)
+                and opts.sunshield_timing in ("before", "either") and (opts.sunshield_on_guardian
+                                                                       or not space.is_guardian)):
+            out.append({"type": "use", "card": SUNSHIELD, "text": f"Redeem Sunshield Amulet: pass {space.name} "
+                        "with the coming roll"})
+        if state.step.mode == "move" and opts.free_exit_optional and self.flow.free_exit(state, mover):
+            out.append({"type": "attempt", "text": f"Try {space.name} again instead of moving on"})
+        return out
+
+    def legal_actions(self, state: State) -> list[Action]:
+        step = state.step
+        kind = step.kind
+        if kind == OVER:
+            return []
+        if kind in ROLL_STEPS:
+            return [{"type": "roll", "value": v, "text": self._roll_text(state, v)} for v in range(1, 7)] + (
+                self._roll_step_uses(state) if kind == ROLL else [])
+        if kind == DRAW:
+            pile = state.collection if step.mode == "collection" else state.mystery
+            return [{"type": "draw", "deck": step.mode, "card": c, "text": f"Drew {card_name(c)} ({n} in the pile)"}
+                    for c, n in zip(DECKS[step.mode], pile, strict=True) if n]
+        mover = state.mover
+        piece = state.piece(mover)
+        if kind == OFFER:
+            return [{"type": "attempt", "text": f"Attempt {self.board.name(piece.space)} now"},
+                    {"type": "stop", "text": "Stop here; the turn ends (no attempt counted)"}]
+        if kind == SNEAKERS_STEP:
+            v = step.value
+            what = {"move": "move", "test": "the roll counts as", "dune": "shift"}[step.mode]
+            return [{"type": "use", "card": SNEAKERS, "text": f"Redeem Sandstorm Sneakers: {what} {2 * v}"},
+                    {"type": "decline", "text": f"Keep the Sneakers: {what} {v}"}]
+        if kind == SHIELD:
+            return [{"type": "use", "card": SUNSHIELD, "text": f"Redeem Sunshield Amulet: pass and move {step.value}"},
+                    {"type": "decline", "text": "Keep the Amulet: the attempt fails"}]
+        if kind == CLOAK_STEP:
+            return [{"type": "use", "card": CLOAK, "text": "Redeem Mirage Cloak: ignore Scared!"},
+                    {"type": "decline", "text": "Keep the Cloak: lose 2 Lives and go back to Desert Dawn"}]
+        if kind == STEAL:
+            return [{"type": "steal", "card": c, "text": f"{title(step.actor)} took the {card_name(c)}"}
+                    for c in sorted(set(state.piece(step.victim).items))]
+        if kind == VORTEX_STEP:
+            return [{"type": "relocate", "space": s.id, "text": f"Send {title(step.victim)} to {s.name} ({s.type})"}
+                    for s in self.board.spaces if self._vortex_allowed(state, s.index)]
+        assert kind == END
+        out: list[Action] = [{"type": "end", "text": "End the turn"}]
+        if piece.holds(FLASK):
+            out.append({"type": "use", "card": FLASK, "text": f"Redeem Desert Flask (+2 Lives, now {piece.lives})"})
+        if step.trading:
+            out.extend(self._trade_offers(state))
+        return out
+
+    def _roll_text(self, state: State, value: int) -> str:
+        step = state.step
+        kind = step.kind
+        if kind == ROLL and step.mode == "move":
+            dest = (state.piece(state.mover).space + value) % self.board.size
+            return f"Rolled {value}: move to {self.board.name(dest)}"
+        if kind == ROLL:
+            challenge = self.flow.challenge_here(state, state.mover)
+            assert challenge is not None
+            dest = (state.piece(state.mover).space + value) % self.board.size
+            if step.shield or challenge.passes(value):
+                return f"Rolled {value}: pass, move to {self.board.name(dest)}"
+            return f"Rolled {value}: fail"
+        if kind == DUNE:
+            pos = state.piece(state.mover).space
+            dest = (pos + value if value % 2 == 0 else pos - value) % self.board.size
+            way = "forward" if value % 2 == 0 else "back"
+            return f"Rolled {value}: {way} to {self.board.name(dest)}"
+        if kind == SAVE:
+            return f"Rolled {value}: {'keeps' if value >= 4 else 'loses'} the Compass"
+        return f"Rolled {value}"
+
+    def _trade_offers(self, state: State) -> list[Action]:
+        """Single transfers; any combined exchange may be entered by hand as one action."""
+        mover = state.mover
+        me = state.piece(mover)
+        out: list[Action] = []
+        for other, piece in zip(state.players, state.pieces, strict=True):
+            if other == mover or piece.out or (state.options.trade_partners == "one" and state.partners
+                                               and other not in state.partners):
+                continue
+            who = title(other)
+            for card in sorted(set(me.items)):
+                out.append({"type": "trade", "with": other, "give": {"items": [card]},
+                            "text": f"Trade with {who}: give your {card_name(card)}"})
+            for card in sorted(set(piece.items)):
+                out.append({"type": "trade", "with": other, "get": {"items": [card]},
+                            "text": f"Trade with {who}: receive their {card_name(card)}"})
+            if me.lives > 1:
+                out.append({"type": "trade", "with": other, "give": {"lives": 1},
+                            "text": f"Trade with {who}: give 1 Life"})
+            if piece.lives > 1:
+                out.append({"type": "trade", "with": other, "get": {"lives": 1},
+                            "text": f"Trade with {who}: receive 1 Life"})
+        return out
+
+    def _vortex_allowed(self, state: State, index: int) -> bool:
+        return index != self.board.passage or state.options.vortex_allow_passage
+
+    # -- applying actions ---------------------------------------------------------------
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        action = normalize_action(action)
+        kind = action["type"]
+        handler = getattr(self, f"_do_{kind}", None)
+        if handler is None:
+            raise malformed(f"unknown action type {kind!r}; types: roll, draw, use, decline, attempt, stop, steal, "
+                            "relocate, trade, end")
+        if state.step.kind == OVER:
+            raise refuse("The game is over.", "DR-28")
+        pending = self.pending(state)
+        if "player" in action:
+            who = action["player"]
+            if who not in state.players:
+                raise malformed(f"unknown player {who!r}; players: {', '.join(state.players)}")
+            if who != pending.player:
+                raise refuse(f"It is not {title(who)}'s move: {pending.text}", "DR-3")
+        events: list[Event] = []
+        new = handler(state, action, events)
+        return new, events
+
+    def _not_now(self, state: State, what: str, rule: str = "DR-3") -> Exception:
+        return refuse(f"{what} is not possible now. {self.pending(state).text}", rule)
+
+    def _do_roll(self, state: State, action: Action, events: list[Event]) -> State:
+        value = action.get("value")
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+            raise malformed("a roll needs a whole 'value' from 1 to 6 (the die is a six-sided die)", "DR-Q28")
+        step = state.step
+        if step.kind not in ROLL_STEPS:
+            raise self._not_now(state, "A roll")
+        flow = self.flow
+        if step.kind == ROLLOFF:
+            return self._rolloff(state, value, events)
+        if step.kind == ROLL:
+            if step.mode == "move":
+                return flow.movement_roll(state, value, events)
+            return flow.attempt_roll(state, value, events)
+        if step.kind == DUNE:
+            if state.options.sneakers_affect_dune_shift and state.piece(state.mover).holds(SNEAKERS):
+                return replace(state, step=Step(SNEAKERS_STEP, mode="dune", value=value))
+            return self._dune_move(state, value, value, events)
+        assert step.kind == SAVE
+        if value >= 4:
+            events.append(Event("reward", f"{title(step.victim)} rolls {value} and keeps the Golden Compass.",
+                                ("DR-23",), (step.victim, step.actor)))
+            return flow.after(state, events)
+        events.append(Event("info", f"{title(step.victim)} rolls {value}: the Compass is lost.", ("DR-23",),
+                            (step.victim,)))
+        return flow.hand_over(state, step.actor, COMPASS, events)
+
+    def _dune_move(self, state: State, face: int, distance: int, events: list[Event]) -> State:
+        forward = face % 2 == 0
+        events.append(Event("info", f"Dune Shift: {title(state.mover)} rolled {face} ({'even' if forward else 'odd'})"
+                            f" and shifts {'forward' if forward else 'back'} {distance}.", ("DR-25",),
+                            (state.mover,)))
+        return self.flow.move(state, state.mover, distance, forward, "dune", events)
+
+    def _rolloff(self, state: State, value: int, events: list[Event]) -> State:
+        step = state.step
+        who = step.contenders[len(step.rolls)]
+        rolls = (*step.rolls, value)
+        rule = {"order": "DR-3", "thief": "DR-23", "vortex": "DR-26"}[step.mode]
+        events.append(Event("info", f"{title(who)} rolls {value}.", (rule,), (who,)))
+        if len(rolls) < len(step.contenders):
+            return replace(state, step=replace(step, rolls=rolls))
+        top = max(rolls)
+        tied = tuple(p for p, r in zip(step.contenders, rolls, strict=True) if r == top)
+        if len(tied) > 1:
+            events.append(Event("info", f"{', '.join(title(p) for p in tied)} tie with {top} and roll again.",
+                                (rule, "DR-Q24"), tied))
+            return replace(state, step=replace(step, contenders=tied, rolls=()))
+        winner = tied[0]
+        if step.mode == "order":
+            i = state.index(winner)
+            events.append(Event("info", f"{title(winner)} goes first; play passes in seat order.", ("DR-3", "DR-Q24"),
+                                (winner,)))
+            return self.flow.begin_turn(replace(state, first=i, round=1), i)
+        if step.mode == "thief":
+            return self.flow.thief_found(state, winner, events)
+        return self.flow.vortex_chooser(state, winner, events)
+
+    def _do_draw(self, state: State, action: Action, events: list[Event]) -> State:
+        deck, card = action.get("deck"), action.get("card")
+        if deck not in DECKS:
+            raise malformed(f"unknown deck {deck!r}; decks: collection, mystery")
+        if card not in DECKS[deck]:
+            raise malformed(f"{card!r} is not a {deck} card; cards: {', '.join(DECKS[deck])}")
+        step = state.step
+        if step.kind != DRAW:
+            raise self._not_now(state, "A draw", "DR-8" if deck == "collection" else "DR-9")
+        if deck != step.mode:
+            raise refuse(f"The draw now is from the {step.mode} deck, not the {deck} deck.",
+                         "DR-8" if step.mode == "collection" else "DR-9")
+        mover = state.mover
+        i = DECKS[deck].index(card)
+        if deck == "collection":
+            if not state.collection[i]:
+                raise refuse(f"No {card_name(card)} is left in the Collection pile.", "DR-Q16")
+            state = replace(state, collection=add(state.collection, i, -1))
+            state = state.with_piece(mover, items=state.piece(mover).adding(card))
+            events.append(Event("reward", f"{title(mover)} draws a {card_name(card)} and keeps it.", ("DR-8", "DR-16",
+                                CARD_RULE[card]), (mover,)))
+            return self.flow.after(state, events)
+        if not state.mystery[i]:
+            raise refuse(f"No {card_name(card)} is left in the Mystery pile.", "DR-Q16")
+        state = replace(state, mystery=add(state.mystery, i, -1), mystery_discard=add(state.mystery_discard, i, 1))
+        events.append(Event("info", f"{title(mover)} draws {card_name(card)}.", ("DR-9", "DR-22"), (mover,)))
+        return self.flow.mystery(state, card, events)
+
+    def _do_use(self, state: State, action: Action, events: list[Event]) -> State:
+        card = action.get("card")
+        if card not in COLLECTION_CARDS:
+            raise malformed(f"{card!r} is not a Collection card; cards: {', '.join(COLLECTION_CARDS)}")
+        rule = CARD_RULE[card]
+        if card == COMPASS:
+            raise refuse("The Golden Compass is never redeemed: it is held to win.", "DR-Q17")
+        step = state.step
+        mover = state.mover if state.current >= 0 else None
+        if mover is None or step.kind in (ROLLOFF, STEAL, SAVE, VORTEX_STEP):
+            raise refuse(f"A {card_name(card)} is redeemed only by the player whose turn it is, at its moment.",
+                         "DR-Q23")
+        if not state.piece(mover).holds(card):
+            raise refuse(f"{title(mover)} holds no {card_name(card)}.", rule)
+        flow = self.flow
+        if card == FLASK:
+            if step.kind not in (ROLL, END):
+                raise refuse("A Desert Flask is redeemed on your turn before the roll or when the turn ends.",
+                             "DR-Q23")
+            state = flow.spend(state, mover, FLASK)
+            return flow.gain(state, mover, 2, "Desert Flask", ("DR-18", "DR-Q27"), events)
+        if card == SUNSHIELD:
+            if step.kind == SHIELD:
+                state = flow.spend(state, mover, SUNSHIELD)
+                events.append(Event("reward", f"{title(mover)} redeems the Sunshield Amulet: the attempt passes.",
+                                    ("DR-19", "DR-Q8"), (mover,)))
+                return flow.passed(state, step.value, step.mode != "doubled", events)
+            offered = any(a["type"] == "use" and a["card"] == SUNSHIELD for a in self._roll_step_uses(state)) \
+                if step.kind == ROLL else False
+            if not offered:
+                raise refuse("A Sunshield Amulet is redeemed only for a challenge attempt, at the moment the options "
+                             f"allow ({state.options.sunshield_timing}).", "DR-Q8")
+            state = flow.spend(state, mover, SUNSHIELD)
+            events.append(Event("reward", f"{title(mover)} redeems the Sunshield Amulet: the coming attempt passes.",
+                                ("DR-19", "DR-Q8"), (mover,)))
+            return replace(state, step=replace(step, shield=True))
+        if card == SNEAKERS:
+            if step.kind != SNEAKERS_STEP:
+                raise refuse("Sandstorm Sneakers are redeemed once your roll is known, before you move.", "DR-Q9")
+            state = flow.spend(state, mover, SNEAKERS)
+            v = step.value
+            events.append(Event("reward", f"{title(mover)} redeems Sandstorm Sneakers: {v} counts as {2 * v}.",
+                                ("DR-20", "DR-Q9"), (mover,)))
+            return self._after_sneakers(state, v, 2 * v, events)
+        assert card == CLOAK
+        if step.kind != CLOAK_STEP:
+            raise refuse("A Mirage Cloak is redeemed when you land on a Scared! space.", "DR-Q18")
+        state = flow.spend(state, mover, CLOAK)
+        events.append(Event("reward", f"{title(mover)} redeems the Mirage Cloak: Scared! has no effect.",
+                            ("DR-21", "DR-Q18"), (mover,)))
+        return flow.after(state, events)
+
+    def _after_sneakers(self, state: State, face: int, value: int, events: list[Event]) -> State:
+        mode = state.step.mode
+        if mode == "move":
+            return self.flow.move(state, state.mover, value, True, "move", events)
+        if mode == "test":
+            return self.flow.judge(state, value, value == face, events)
+        return self._dune_move(state, face, value, events)
+
+    def _do_decline(self, state: State, action: Action, events: list[Event]) -> State:
+        step = state.step
+        if step.kind == SNEAKERS_STEP:
+            return self._after_sneakers(state, step.value, step.value, events)
+        if step.kind == SHIELD:
+            return self.flow.failed(state, step.value, events)
+        if step.kind == CLOAK_STEP:
+            return self.flow.scare(state, state.mover, events)
+        raise self._not_now(state, "Declining a card")
+
+    def _do_attempt(self, state: State, action: Action, events: list[Event]) -> State:
+        step = state.step
+        if step.kind == OFFER:
+            return replace(state, step=Step(ROLL, mode="attempt"))
+        if step.kind == ROLL and any(a["type"] == "attempt" for a in self._roll_step_uses(state)):
+            events.append(Event("info", f"{title(state.mover)} tries the challenge again.", ("DR-Q6",),
+                                (state.mover,)))
+            return replace(state, step=Step(ROLL, mode="attempt"))
+        if step.kind == ROLL and step.mode == "move" and self.flow.free_exit(state, state.mover):
+            raise refuse("After three failed attempts the next roll is a normal move.", "DR-Q6")
+        raise self._not_now(state, "An attempt", "DR-13")
+
+    def _do_stop(self, state: State, action: Action, events: list[Event]) -> State:
+        if state.step.kind != OFFER:
+            raise self._not_now(state, "Stopping at a challenge", "DR-Q4")
+        events.append(Event("info", f"{title(state.mover)} stops at {self.board.name(state.piece(state.mover).space)}"
+                            " without an attempt; the turn ends.", ("DR-Q4",), (state.mover,)))
+        return self.flow.advance(state, events)
+
+    def _do_steal(self, state: State, action: Action, events: list[Event]) -> State:
+        card = action.get("card")
+        if card not in COLLECTION_CARDS:
+            raise malformed(f"{card!r} is not a Collection card; cards: {', '.join(COLLECTION_CARDS)}")
+        step = state.step
+        if step.kind != STEAL:
+            raise self._not_now(state, "Taking a card", "DR-23")
+        if not state.piece(step.victim).holds(card):
+            raise refuse(f"{title(step.victim)} holds no {card_name(card)} to take.", "DR-23")
+        return self.flow.steal(state, step.actor, card, events)
+
+    def _do_relocate(self, state: State, action: Action, events: list[Event]) -> State:
+        space_id = action.get("space")
+        if space_id not in self.board.by_id:
+            raise malformed(f"unknown space {space_id!r}")
+        step = state.step
+        if step.kind != VORTEX_STEP:
+            raise self._not_now(state, "Relocating a piece", "DR-26")
+        index = self.board.by_id[space_id]
+        if not self._vortex_allowed(state, index):
+            raise refuse("The Desert Vortex may not send a piece onto the Secret Passage.", "DR-Q13")
+        events.append(Event("move", f"{title(step.actor)} sends {title(step.victim)} to {self.board.name(index)}.",
+                            ("DR-26", "DR-Q13"), (step.victim, step.actor)))
+        state = state.with_piece(step.victim, space=index, failures=0)
+        return self.flow.land(state, step.victim, "vortex", events)
+
+    def _do_end(self, state: State, action: Action, events: list[Event]) -> State:
+        if state.step.kind != END:
+            raise self._not_now(state, "Ending the turn")
+        events.append(Event("info", f"{title(state.mover)} ends the turn.", ("DR-3",), (state.mover,)))
+        return self.flow.advance(state, events)
+
+    def _bundle(self, raw: object, label: str) -> tuple[tuple[str, ...], int]:
+        if raw is None:
+            return (), 0
+        if not isinstance(raw, Mapping) or set(raw) - {"items", "lives"}:
+            raise malformed(f"'{label}' must be an object with 'items' (a list of cards) and/or 'lives'")
+        items = raw.get("items", [])
+        lives = raw.get("lives", 0)
+        if not isinstance(items, list) or any(c not in COLLECTION_CARDS for c in items):
+            raise malformed(f"'{label}.items' must list Collection cards: {', '.join(COLLECTION_CARDS)}")
+        if isinstance(lives, bool) or not isinstance(lives, int) or lives < 0:
+            raise malformed(f"'{label}.lives' must be a whole number, 0 or more")
+        return tuple(items), lives
+
+    def _do_trade(self, state: State, action: Action, events: list[Event]) -> State:
+        partner = action.get("with")
+        if partner not in state.players:
+            raise malformed(f"a trade names its partner in 'with', one of {', '.join(state.players)}")
+        give, give_lives = self._bundle(action.get("give"), "give")
+        get, get_lives = self._bundle(action.get("get"), "get")
+        if not (give or get or give_lives or get_lives):
+            raise malformed("a trade must exchange at least one card or Life")
+        step = state.step
+        if step.kind != END or not step.trading:
+            raise refuse("Trades are made only by the player on a green Trading space, during that turn.", "DR-Q22")
+        mover = state.mover
+        if partner == mover:
+            raise refuse("A player cannot trade with themself.", "DR-11")
+        other = state.piece(partner)
+        if other.out:
+            raise refuse(f"{title(partner)} is out for the rest of this round and cannot trade.", "DR-6")
+        if state.options.trade_partners == "one" and state.partners and partner not in state.partners:
+            raise refuse(f"This trading window is with {title(state.partners[0])} only.", "DR-Q22")
+        me = state.piece(mover)
+        for who, piece, cards in ((mover, me, give), (partner, other, get)):
+            for card in set(cards):
+                if piece.items.count(card) < cards.count(card):
+                    raise refuse(f"{title(who)} does not hold {cards.count(card)} {card_name(card)} to trade.",
+                                 "DR-11")
+        mine = me.lives - give_lives + get_lives
+        theirs = other.lives - get_lives + give_lives
+        for who, lives in ((mover, mine), (partner, theirs)):
+            if lives < 1:
+                raise refuse(f"Refused: {title(who)} would be left with {lives} Lives; no trade may take a player "
+                             "below 1 Life.", "DR-11")
+        items_me = list(me.items)
+        for card in give:
+            items_me.remove(card)
+        items_other = list(other.items)
+        for card in get:
+            items_other.remove(card)
+        state = state.with_piece(mover, items=tuple(sorted(items_me + list(get))), lives=min(10, mine))
+        state = state.with_piece(partner, items=tuple(sorted(items_other + list(give))), lives=min(10, theirs))
+        state = replace(state, partners=tuple(dict.fromkeys((*state.partners, partner))))
+
+        def describe(cards: tuple[str, ...], lives: int) -> str:
+            parts = [card_name(c) for c in cards] + ([f"{lives} Life" if lives == 1 else f"{lives} Lives"]
+                                                     if lives else [])
+            return ", ".join(parts) or "nothing"
+
+        events.append(Event("info", f"Trade agreed: {title(mover)} gives {describe(give, give_lives)} and receives "
+                            f"{describe(get, get_lives)} from {title(partner)}.", ("DR-11", "DR-Q22"),
+                            (mover, partner)))
+        for who, lives in ((mover, mine), (partner, theirs)):
+            if lives > 10:
+                events.append(Event("warning", f"{title(who)} would hold {lives} Lives; the {lives - 10} above 10 "
+                                    "are lost.", ("DR-5", "DR-Q22"), (who,)))
+        return state
+
+    # -- views and random play ------------------------------------------------------------
+    def describe(self, state: State) -> list[str]:
+        turn = title(state.mover) if state.current >= 0 else "(order roll-off)"
+        lines = [f"Round {state.round or '-'}; turn: {turn}"]
+        for player, piece in zip(state.players, state.pieces, strict=True):
+            space = self.board.spaces[piece.space]
+            flags = []
+            if piece.lap:
+                flags.append("lap done")
+            if piece.out:
+                flags.append("OUT this round")
+            if piece.skip:
+                flags.append(f"misses {piece.skip} turn(s)")
+            if space.challenge is not None and piece.failures:
+                flags.append(f"{piece.failures} failed attempt(s) here")
+            items = ", ".join(card_name(c) for c in piece.items) or "no items"
+            extra = f" [{'; '.join(flags)}]" if flags else ""
+            where = f"{piece.space:>2} {space.name:<20}"
+            lines.append(f"  {title(player):<7} {where} {piece.lives:>2} Lives  {items}{extra}")
+        lines.append("  Collection pile: " + ", ".join(f"{card_name(c)} {n}" for c, n in
+                                                       zip(COLLECTION_CARDS, state.collection, strict=True)))
+        lines.append(f"Next: {self.pending(state).text}")
+        return lines
+
+    def sim_choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        """Random play that ends its trading windows and does not trade forever."""
+        if state.step.kind == END and rng.random() < 0.6:
+            return legal[0]
+        return rng.choice(legal)
+
+
+__all__ = ["DesertRace"]
