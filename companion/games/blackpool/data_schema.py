@@ -1,0 +1,199 @@
+"""Schemas of the Blackpool data files and the cross-checks between their entries.
+
+A café replacing the board transcribes squares, paths and diagonals by hand;
+these checks catch the slips that would otherwise surface mid-game (a path
+through a missing square, a camp that is not a corner, riding that would
+carry a traveller off its own path).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.blackpool.board import WATER, ZONE_ORDER, ZONES
+from companion.games.blackpool.cards import DECKS, EFFECT_DECK
+from companion.schema import Enum, Int, ListOf, MapOf, Obj, Str, header
+
+ZONE_PULLS = Obj({z: Int(0, 6) for z in ZONE_ORDER})
+
+BOARD_SCHEMA = Obj(
+    {
+        **header("blackpool", "board"),
+        "width": Int(3, 30),
+        "height": Int(3, 30),
+        "blackforce": ZONE_PULLS,
+        "draftBlackforce": ZONE_PULLS,
+        "squares": ListOf(Obj({"id": Str(), "x": Int(0), "y": Int(0), "zone": Enum(*ZONES)}), 9, unique_by="id"),
+        "paths": MapOf(ListOf(Str(), 7)),
+        "camps": MapOf(Str()),
+        "startCircles": MapOf(ListOf(Str(), 3, 3)),
+        "diagonalOut": MapOf(ListOf(Str(), 1)),
+        "diagonalIn": MapOf(ListOf(Str(), 1)),
+    },
+    {"title": Str(), "note": Str()},
+)
+
+CARD_SCHEMA = Obj(
+    {
+        "id": Str(),
+        "name": Str(),
+        "deck": Enum(*DECKS),
+        "effect": Enum(*EFFECT_DECK),
+        "params": Obj({}, {"distance": Int(1, 20)}),
+        "count": Int(1, 20),
+    },
+    {"note": Str()},
+)
+
+CARDS_SCHEMA = Obj(
+    {**header("blackpool", "cards"), "cards": ListOf(CARD_SCHEMA, 1, unique_by="id")},
+    {"title": Str(), "note": Str()},
+)
+
+DATA_SCHEMAS = {"board": BOARD_SCHEMA, "cards": CARDS_SCHEMA}
+
+
+def _adjacent(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return max(abs(a["x"] - b["x"]), abs(a["y"] - b["y"])) == 1
+
+
+def cross_check(files: Mapping[str, Any], colours: tuple[str, ...]) -> list[str]:
+    problems: list[str] = []
+    if "board" in files:
+        problems.extend(board_problems(files["board"], colours))
+    if "cards" in files:
+        problems.extend(card_problems(files["cards"]))
+    return problems
+
+
+def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[str]:
+    where = "board.json"
+    problems: list[str] = []
+    squares = {s["id"]: s for s in board["squares"]}
+    xy: dict[tuple[int, int], str] = {}
+    for s in board["squares"]:
+        key = (s["x"], s["y"])
+        if key in xy:
+            problems.append(f"{where}: squares {xy[key]} and {s['id']} share position {key}")
+        xy[key] = s["id"]
+        if not (s["x"] < board["width"] and s["y"] < board["height"]):
+            problems.append(f"{where}: square {s['id']} lies outside the {board['width']}x{board['height']} board")
+    centres = [s["id"] for s in board["squares"] if s["zone"] == "centre"]
+    if len(centres) != 1:
+        problems.append(f"{where}: the board needs exactly one centre square, found {len(centres)}")
+    xs = [s["x"] for s in board["squares"]]
+    ys = [s["y"] for s in board["squares"]]
+    corners = {(min(xs), min(ys)), (min(xs), max(ys)), (max(xs), min(ys)), (max(xs), max(ys))}
+
+    for key in ("paths", "camps", "startCircles"):
+        missing = [c for c in colours if c not in board[key]]
+        extra = [c for c in board[key] if c not in colours]
+        if missing:
+            problems.append(f"{where}: {key} lacks the colours {', '.join(missing)}")
+        if extra:
+            problems.append(f"{where}: {key} names unknown colours {', '.join(extra)} (colours: {', '.join(colours)})")
+
+    water = {sid for sid, s in squares.items() if s["zone"] in WATER}
+    on_any_path: set[str] = set()
+    for colour, path in board["paths"].items():
+        label = f"{where}: paths.{colour}"
+        seen: set[str] = set()
+        for i, sid in enumerate(path):
+            if sid not in squares:
+                problems.append(f"{label}[{i}]: no square {sid!r}")
+                continue
+            zone = squares[sid]["zone"]
+            if zone in ("centre", "camp"):
+                problems.append(f"{label}[{i}]: {sid} is a {zone}; a path runs only over ring and edge squares")
+            if sid in seen:
+                problems.append(f"{label}[{i}]: {sid} appears twice; a path visits each square at most once")
+            seen.add(sid)
+            if i and path[i - 1] in squares and not _adjacent(squares[path[i - 1]], squares[sid]):
+                problems.append(f"{label}[{i}]: {path[i - 1]} and {sid} are not neighbouring squares")
+        on_any_path |= seen & water
+        if path and path[0] in squares and squares[path[0]]["zone"] != "ring4":
+            problems.append(f"{label}: the path must start in ring 4, not on {path[0]}")
+        zones = [squares[s]["zone"] for s in path if s in squares]
+        order = [ZONE_ORDER.index(z) for z in zones if z in ZONE_ORDER]
+        if order != sorted(order):
+            problems.append(f"{label}: the path must go outwards ring by ring (ring 4, 3, 2, then the edge)")
+        camp = board["camps"].get(colour)
+        if camp in squares and path and path[-1] in squares and not _adjacent(squares[path[-1]], squares[camp]):
+            problems.append(f"{label}: its last square {path[-1]} does not touch the camp {camp}")
+        if len(path) < 7:
+            problems.append(f"{label}: a path needs at least 7 squares (a traveller comes out on square 6)")
+    for colour, path in board["paths"].items():
+        missing = sorted(on_any_path - set(path))
+        if missing:
+            problems.append(
+                f"{where}: paths.{colour} misses water squares other colours use ({', '.join(missing[:8])}"
+                f"{'...' if len(missing) > 8 else ''}); riders could be carried off their path"
+            )
+
+    camp_squares: dict[str, str] = {}
+    for colour, sid in board["camps"].items():
+        if sid not in squares:
+            problems.append(f"{where}: camps.{colour}: no square {sid!r}")
+            continue
+        if squares[sid]["zone"] != "camp":
+            problems.append(f"{where}: camps.{colour}: {sid} has zone {squares[sid]['zone']}, not camp")
+        if (squares[sid]["x"], squares[sid]["y"]) not in corners:
+            problems.append(f"{where}: camps.{colour}: {sid} is not a corner of the board")
+        if sid in camp_squares:
+            problems.append(f"{where}: camps: {camp_squares[sid]} and {colour} share the camp {sid}")
+        camp_squares[sid] = colour
+    for sid, s in squares.items():
+        if s["zone"] == "camp" and sid not in camp_squares:
+            problems.append(f"{where}: square {sid} is a camp but no colour owns it")
+
+    for colour, circles in board["startCircles"].items():
+        path = set(board["paths"].get(colour, []))
+        for i, c in enumerate(circles):
+            if c == "centre" or c in centres:
+                continue
+            if c not in path:
+                problems.append(
+                    f'{where}: startCircles.{colour}[{i}]: {c!r} is neither "centre" nor on the {colour} path'
+                )
+
+    rank = {sid: ZONE_ORDER.index(s["zone"]) for sid, s in squares.items() if s["zone"] in ZONE_ORDER}
+    for key, step in (("diagonalOut", 1), ("diagonalIn", -1)):
+        for sid, targets in board[key].items():
+            if sid not in squares:
+                problems.append(f"{where}: {key}: no square {sid!r}")
+                continue
+            if sid not in rank or squares[sid]["zone"] == "centre":
+                problems.append(f"{where}: {key}.{sid}: diagonal steps start only from ring or edge squares")
+                continue
+            for t in targets:
+                if t not in squares:
+                    problems.append(f"{where}: {key}.{sid}: no square {t!r}")
+                    continue
+                if squares[t]["zone"] == "camp":
+                    problems.append(f"{where}: {key}.{sid}: {t} is a camp; a diagonal step never reaches a camp")
+                    continue
+                if rank.get(t) != rank[sid] + step:
+                    direction = "out" if step > 0 else "in"
+                    problems.append(f"{where}: {key}.{sid}: {t} is not one ring {direction} from {sid}")
+                elif squares[t]["zone"] != "centre" and not _adjacent(squares[sid], squares[t]):
+                    problems.append(f"{where}: {key}.{sid}: {t} does not touch {sid}")
+    for zone in ZONE_ORDER:
+        if board["blackforce"][zone] >= 6 and zone != "centre":
+            problems.append(f"{where}: blackforce.{zone} of {board['blackforce'][zone]} would stop every roll")
+    return problems
+
+
+def card_problems(cards: Mapping[str, Any]) -> list[str]:
+    problems: list[str] = []
+    for i, card in enumerate(cards["cards"]):
+        wanted = EFFECT_DECK[card["effect"]]
+        if card["deck"] != wanted:
+            side = "helps its player" if wanted == "charm" else "hurts an opponent"
+            problems.append(
+                f"cards.json: cards[{i}] ({card['id']}): effect {card['effect']} {side}, "
+                f"so it belongs in the {wanted} deck"
+            )
+        if card["params"] and card["effect"] != "gust":
+            problems.append(f"cards.json: cards[{i}] ({card['id']}): effect {card['effect']} takes no params")
+    return problems

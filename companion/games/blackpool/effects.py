@@ -1,0 +1,160 @@
+"""Charm and curse effects: who or what a card may target, and what it does.
+
+Targets are chosen by the player who plays the card (BP-Q23); a card with
+nothing to act on is spent without effect (clarification 8).
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Any
+
+from companion.games.blackpool.board import CAMP, CENTRE, WATER, Board
+from companion.games.blackpool.moves import Work, execute, followers, landing_problem
+from companion.games.blackpool.state import State, Traveller, traveller_name
+
+# The clause each effect rests on, for events and refusals.
+EFFECT_RULE = {
+    "gust": "BP-Q24",
+    "awaken": "BP-Q27",
+    "step_out": "BP-Q25",
+    "step_in": "BP-Q25",
+    "freeze": "BP-Q26",
+    "reset": "BP-Q28",
+}
+
+
+def opponents(state: State) -> list[str]:
+    return [p for p in state.players if p != state.turn and p not in state.finished]
+
+
+def on_board(t: Traveller) -> bool:
+    return t.at not in (CENTRE, CAMP)
+
+
+def gust_movers(board: Board, state: State) -> list[str]:
+    """Own travellers in the water that are not frozen; the centre, edge and camp do not count."""
+    return [t.id for t in state.own(state.turn) if on_board(t) and not t.frozen and board.zone(t.at) in WATER]
+
+
+def gust_orders(board: Board, state: State) -> list[tuple[str, ...]]:
+    return list(permutations(gust_movers(board, state)))
+
+
+def awaken_targets(state: State) -> list[str]:
+    pool = state.travellers if state.opts["awaken.anyFrozen"] else state.own(state.turn)
+    return [t.id for t in pool if t.frozen]
+
+
+def freeze_targets(state: State) -> list[str]:
+    rivals = set(opponents(state))
+    return [t.id for t in state.travellers if t.colour in rivals and on_board(t) and not t.frozen]
+
+
+def step_squares(board: Board, state: State, tid: str, outward: bool) -> list[str]:
+    """Legal diagonal destinations for a traveller: on its own path (or the centre), landing allowed."""
+    t = state.by_id[tid]
+    if t.frozen or not on_board(t):
+        return []
+    table = board.diagonal_out if outward else board.diagonal_in
+    work = Work(state)
+    found: list[str] = []
+    for square in table.get(t.at, ()):
+        dest = CENTRE if square == board.centre_square else square
+        if dest != CENTRE and (board.zone(dest) == "camp" or not board.on_path(t.colour, dest)):
+            continue
+        if landing_problem(board, work, tid, dest, 1, state.opts) is None:
+            found.append(dest)
+    return found
+
+
+def step_targets(board: Board, state: State, outward: bool) -> list[tuple[str, str]]:
+    if outward:
+        pool = state.own(state.turn)
+    else:
+        rivals = set(opponents(state))
+        pool = [t for t in state.travellers if t.colour in rivals]
+    return [(t.id, sq) for t in pool for sq in step_squares(board, state, t.id, outward)]
+
+
+def has_targets(board: Board, state: State, effect: str) -> bool:
+    if effect == "gust":
+        return bool(gust_movers(board, state))
+    if effect == "awaken":
+        return bool(awaken_targets(state))
+    if effect == "freeze":
+        return bool(freeze_targets(state))
+    if effect == "reset":
+        return bool(opponents(state))
+    return bool(step_targets(board, state, effect == "step_out"))
+
+
+def resolve_gust(
+    board: Board, state: State, order: tuple[str, ...], distance: int
+) -> tuple[tuple[Traveller, ...], list[str]]:
+    """Move each named traveller ``distance`` forward in the chosen order; blocked ones stay (BP-Q24)."""
+    work = Work(state)
+    notes: list[str] = []
+    for tid in order:
+        t = work.t[tid]
+        dest = board.step(t.colour, t.at, distance)
+        carried = followers(board, work, tid, dest)
+        problem = landing_problem(board, work, tid, dest, 1 + len(carried), state.opts)
+        if problem:
+            notes.append(f"{problem[0]} It stays where it is.")
+            continue
+        before = board.label(t.at)
+        extra = execute(board, work, tid, dest, True, state.opts)
+        notes.append(f"{traveller_name(tid)} is blown {distance} forward from {before} to {board.label(dest)}.")
+        notes.extend(extra)
+    return work.travellers(), notes
+
+
+def resolve_step(board: Board, state: State, tid: str, dest: str) -> tuple[tuple[Traveller, ...], list[str]]:
+    work = Work(state)
+    before = board.label(work.t[tid].at)
+    extra = execute(board, work, tid, dest, False, state.opts)
+    return work.travellers(), [f"{traveller_name(tid)} steps diagonally from {before} to {board.label(dest)}.", *extra]
+
+
+def resolve_reset(board: Board, state: State, colour: str) -> tuple[tuple[Traveller, ...], list[str]]:
+    """Send a player's travellers back to their starting circles (project decision 4, BP-Q28)."""
+    work = Work(state)
+    notes: list[str] = []
+    moves_frozen = state.opts["freeze.resetMoves"]
+    for t in state.own(colour):
+        current = work.t[t.id]
+        if current.at == CAMP:
+            continue
+        if current.frozen and not moves_frozen:
+            notes.append(f"{traveller_name(t.id)} is frozen and stays where it is.")
+            continue
+        circle = board.start_circles[colour][t.number - 1]
+        dest = CENTRE if circle in (CENTRE, board.centre_square) else circle
+        if current.at == dest:
+            if current.frozen:
+                work.set(t.id, frozen=False)
+            continue
+        if dest != CENTRE and landing_problem(board, work, t.id, dest, 1, state.opts):
+            dest = CENTRE
+        extra = execute(board, work, t.id, dest, False, state.opts)
+        if current.frozen:
+            work.set(t.id, frozen=False)
+        notes.append(
+            f"{traveller_name(t.id)} goes back from {board.label(current.at)} "
+            f"to its starting circle in {board.label(dest)}."
+        )
+        notes.extend(extra)
+    if not notes:
+        notes.append(f"{colour.capitalize()} has nothing to send back.")
+    return work.travellers(), notes
+
+
+def set_frozen(state: State, tid: str, frozen: bool) -> tuple[Traveller, ...]:
+    return tuple(
+        t if t.id != tid else Traveller(t.id, t.colour, t.number, t.at, t.on, frozen) for t in state.travellers
+    )
+
+
+def describe_targets(effect: str) -> dict[str, Any]:
+    return {"effect": effect, "rule": EFFECT_RULE[effect]}

@@ -1,0 +1,762 @@
+"""Blackpool: the rules engine (turns, the oracle, moves, sixes, coins and cards).
+
+The turn is a small state machine. ``roll`` waits for the oracle; after a
+roll the engine either passes the turn (nothing can move), re-rolls a six
+with nothing to do, or waits for the player's choice (``move`` or ``six``).
+A coin leads to ``draw`` (the table reports the top card) and, when the card
+needs a target, ``target``. ``over`` ends the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from companion.errors import BadRequest, InvalidAction, InvalidPosition
+from companion.game import Action, DieSpec, Event, Game, GameData, OptionSpec, Pending, normalize_action, refuse
+from companion.games.blackpool import effects
+from companion.games.blackpool.board import CAMP, CENTRE, Board
+from companion.games.blackpool.cards import DECKS, Catalogue
+from companion.games.blackpool.data_schema import DATA_SCHEMAS, cross_check
+from companion.games.blackpool.document import document_of, state_of
+from companion.games.blackpool.moves import CARRIER_BACK, CARRIER_FORWARD, Plan, Work, execute, plan
+from companion.games.blackpool.state import (
+    START_COINS,
+    TRAVELLERS_PER_COLOUR,
+    State,
+    Traveller,
+    traveller_id,
+    traveller_name,
+)
+from companion.games.blackpool.view import describe_state
+
+COLOURS = ("yellow", "red", "green", "blue")
+
+OPTION_SPECS = (
+    OptionSpec("oracle.faces", 6, (6,), "The oracle is an ordinary six-sided die.", "BP-Q5"),
+    OptionSpec(
+        "variant.glossaryDraft",
+        False,
+        (False, True),
+        "Play the glossary's earlier draft: all pulls one lower (centre 4, rings 3, 2, 1); a 5 brings one out.",
+        "BP-Q6",
+    ),
+    OptionSpec(
+        "six.carrierUsesTable",
+        True,
+        (True, False),
+        "A carrier that takes the move-six option moves by the heavy table (3), not a full 6.",
+        "BP-Q10",
+    ),
+    OptionSpec(
+        "capacity.countsArrivingStack",
+        True,
+        (True, False),
+        "A carrier with its rider may not land where one traveller already stands (it would make three).",
+        "BP-Q12",
+    ),
+    OptionSpec(
+        "edge.landing",
+        "ride",
+        ("ride", "coexist", "forbidden"),
+        "Landing on another colour on the edge: ride it, share the square without riding, or not allowed.",
+        "BP-Q13",
+    ),
+    OptionSpec(
+        "six.noMoveCoinAllowed",
+        True,
+        (True, False),
+        "With a six and no move to make, the player may still spend a coin instead of rolling again.",
+        "BP-Q18",
+    ),
+    OptionSpec(
+        "six.maxChain",
+        None,
+        (None, 1, 2, 3),
+        "Most sixes one turn may roll on from (none: unlimited); once reached, the turn ends instead of rolling again.",
+        "BP-Q19",
+    ),
+    OptionSpec(
+        "cards.targetChooser", "player", ("player",), "The player who plays a card chooses its target.", "BP-Q23"
+    ),
+    OptionSpec(
+        "freeze.resetMoves",
+        False,
+        (False, True),
+        "Reset also sends frozen travellers back (and thaws them).",
+        "BP-Q26",
+    ),
+    OptionSpec(
+        "awaken.anyFrozen",
+        False,
+        (False, True),
+        "Awaken may thaw any frozen traveller, not only one of your own.",
+        "BP-Q27",
+    ),
+    OptionSpec(
+        "continueForPlacings",
+        False,
+        (False, True),
+        "Keep playing after the first player wins, to settle second and third places.",
+        "BP-Q30",
+    ),
+)
+
+PROFILES: Mapping[str, Mapping[str, Any]] = {
+    "standard": {},
+    "glossary-draft": {"variant.glossaryDraft": True},
+    "placings": {"continueForPlacings": True},
+    "alternatives": {
+        "six.carrierUsesTable": False,
+        "capacity.countsArrivingStack": False,
+        "edge.landing": "coexist",
+        "six.noMoveCoinAllowed": False,
+        "six.maxChain": 3,
+        "freeze.resetMoves": True,
+        "awaken.anyFrozen": True,
+    },
+    "strict-edge": {"edge.landing": "forbidden", "six.maxChain": 2},
+}
+
+ORACLE = DieSpec("oracle", "Oracle (d6)", tuple({"value": v} for v in range(1, 7)))
+
+
+def cap(colour: str) -> str:
+    return colour.capitalize()
+
+
+class Blackpool(Game):
+    id: ClassVar[str] = "blackpool"
+    title: ClassVar[str] = "Blackpool"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    colours: ClassVar[tuple[str, ...]] = COLOURS
+    dice: ClassVar[tuple[DieSpec, ...]] = (ORACLE,)
+    decks: ClassVar[tuple[str, ...]] = DECKS
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
+    profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = PROFILES
+    data_schemas: ClassVar[Mapping[str, Any]] = DATA_SCHEMAS
+
+    def __init__(self, data: GameData) -> None:
+        super().__init__(data)
+        self.board = Board(data["board"])
+        self.catalogue = Catalogue(data["cards"])
+        self._handlers = {
+            "roll": self._act_roll,
+            "move": self._act_move,
+            "bring_out": self._act_bring_out,
+            "coin": self._act_coin,
+            "reroll": self._act_reroll,
+            "draw": self._act_draw,
+            "target": self._act_target,
+            "order": self._act_order,
+        }
+
+    @classmethod
+    def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
+        return cross_check(files, COLOURS)
+
+    # -- setup and documents ---------------------------------------------------
+    def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:
+        """Players act in the order given; the table draws the first player and lists them first (BP-Q31)."""
+        players = self.check_players(players)
+        resolved = self.resolve_options(dict(options))
+        travellers = []
+        for colour in players:
+            for n in range(1, TRAVELLERS_PER_COLOUR + 1):
+                circle = self.board.start_circles[colour][n - 1]
+                at = CENTRE if circle in (CENTRE, self.board.centre_square) else circle
+                travellers.append(Traveller(traveller_id(colour, n), colour, n, at))
+        state = State(
+            players=tuple(players),
+            options=tuple(sorted(resolved.items())),
+            turn=players[0],
+            phase="roll",
+            travellers=tuple(travellers),
+            coins=tuple(START_COINS for _ in players),
+            decks=self.catalogue.initial_counts(),
+        )
+        work = Work(state)
+        self._seat_riders(work)
+        return state.evolve(travellers=work.travellers())
+
+    def _seat_riders(self, work: Work) -> None:
+        """Starting circles on water squares shared by two colours: the later arrival rides (rule 7)."""
+        seen: dict[str, str] = {}
+        for tid in work.order:
+            t = work.t[tid]
+            if t.at in (CENTRE, CAMP):
+                continue
+            if t.at in seen:
+                if work.t[seen[t.at]].colour == t.colour:
+                    raise BadRequest(f"board data puts two {t.colour} travellers on starting circle {t.at}")
+                work.set(tid, on=seen[t.at])
+            seen[t.at] = tid
+
+    def to_document(self, state: State) -> dict[str, Any]:
+        return document_of(self, state)
+
+    def from_document(self, document: Mapping[str, Any]) -> State:
+        state, problems = state_of(self, document)
+        if problems or state is None:
+            raise InvalidPosition(problems)
+        return state
+
+    # -- what happens next -------------------------------------------------------
+    def pending(self, state: State) -> Pending:
+        who = cap(state.turn)
+        if state.phase == "over":
+            return Pending("over", None, self._result_text(state), result=self.result(state))
+        if state.phase == "roll":
+            again = " again" if state.six_chain else ""
+            return Pending("roll", state.turn, f"{who}: roll the oracle{again}.", die="oracle")
+        if state.phase == "move":
+            return Pending("choose", state.turn, f"{who} rolled {state.roll}: choose the traveller to move.")
+        if state.phase == "six":
+            return Pending("choose", state.turn, f"{who} rolled a six: move six, bring one out, or spend a coin.")
+        if state.phase == "draw":
+            return Pending("draw", state.turn, f"{who}: turn over the top {state.deck} card.", deck=state.deck)
+        card = self.catalogue[state.card or ""]
+        return Pending("choose", state.turn, f"{who}: choose what {card.name} acts on.")
+
+    def result(self, state: State) -> dict[str, Any]:
+        out: dict[str, Any] = {"winner": state.finished[0] if state.finished else None}
+        if state.opts["continueForPlacings"]:
+            out["placings"] = list(state.finished)
+        return out
+
+    def _result_text(self, state: State) -> str:
+        if not state.finished:
+            return "The game is over."
+        text = f"{cap(state.finished[0])} has all three travellers in camp and wins."
+        if state.opts["continueForPlacings"] and len(state.finished) > 1:
+            text += " Placings: " + ", ".join(cap(p) for p in state.finished) + "."
+        return text
+
+    # -- legal actions -------------------------------------------------------------
+    def legal_actions(self, state: State) -> list[Action]:
+        phase = state.phase
+        if phase == "roll":
+            return [{"type": "roll", "value": v, "text": f"Oracle shows {v}"} for v in range(1, 7)]
+        if phase == "move":
+            return [self._offer(p) for p in self.roll_choices(state)]
+        if phase == "six":
+            offers = [self._offer(p) for p in self.six_moves(state)]
+            if not offers:
+                offers.append(self._reroll_offer(state))
+            offers.extend(self._coin_offers(state))
+            return offers
+        if phase == "draw":
+            deck = state.deck
+            return [
+                {"type": "draw", "deck": deck, "card": cid, "text": f"Top card: {self.catalogue[cid].name}"}
+                for cid, n in state.decks
+                if n > 0 and self.catalogue[cid].deck == deck
+            ]
+        if phase == "target":
+            return self._target_offers(state)
+        return []
+
+    def _offer(self, p: Plan) -> Action:
+        name = traveller_name(p.traveller)
+        dest = self.board.label(p.dest)
+        if p.kind == "out":
+            return {"type": "bring_out", "traveller": p.traveller, "text": f"Bring {name} out of the centre to {dest}"}
+        if p.kind == "six":
+            return {
+                "type": "move",
+                "traveller": p.traveller,
+                "text": f"{name}: {p.steps} forward to {dest}, roll again",
+            }
+        word = "forward" if p.kind == "forward" else "back"
+        return {"type": "move", "traveller": p.traveller, "text": f"{name}: {word} {p.steps} to {dest}"}
+
+    def _reroll_offer(self, state: State) -> Action:
+        if self._may_roll_again(state):
+            return {"type": "reroll", "text": "Nothing to move: roll again"}
+        return {"type": "reroll", "text": "Nothing to move and no more re-rolls: end the turn"}
+
+    def _coin_offers(self, state: State) -> list[Action]:
+        if state.coins_of(state.turn) <= 0:
+            return []
+        out = []
+        for deck in DECKS:
+            left = state.deck_size(self.catalogue, deck)
+            if left:
+                out.append({"type": "coin", "deck": deck, "text": f"Spend a coin on the {deck} deck ({left} left)"})
+        return out
+
+    def _target_offers(self, state: State) -> list[Action]:
+        card = self.catalogue[state.card or ""]
+        effect = card.effect
+        if effect == "gust":
+            return [
+                {
+                    "type": "order",
+                    "travellers": list(order),
+                    "text": "Blow " + ", then ".join(map(traveller_name, order)),
+                }
+                for order in effects.gust_orders(self.board, state)
+            ]
+        if effect == "awaken":
+            return [
+                {"type": "target", "traveller": tid, "text": f"Awaken {traveller_name(tid)}"}
+                for tid in effects.awaken_targets(state)
+            ]
+        if effect == "freeze":
+            return [
+                {
+                    "type": "target",
+                    "traveller": tid,
+                    "text": f"Freeze {traveller_name(tid)} on {self._where(state, tid)}",
+                }
+                for tid in effects.freeze_targets(state)
+            ]
+        if effect == "reset":
+            return [
+                {"type": "target", "opponent": colour, "text": f"Reset {cap(colour)}"}
+                for colour in effects.opponents(state)
+            ]
+        verb = "up" if effect == "step_out" else "down"
+        return [
+            {
+                "type": "target",
+                "traveller": tid,
+                "square": square,
+                "text": f"Step {traveller_name(tid)} {verb} to {self.board.label(square)}",
+            }
+            for tid, square in effects.step_targets(self.board, state, effect == "step_out")
+        ]
+
+    def _where(self, state: State, tid: str) -> str:
+        return self.board.label(state.by_id[tid].at)
+
+    # -- moves a roll allows ------------------------------------------------------------
+    def _draft(self, state: State) -> bool:
+        return bool(state.opts["variant.glossaryDraft"])
+
+    def roll_plan(self, state: State, work: Work, t: Traveller, roll: int) -> Plan | str:
+        """The move a roll gives one traveller, or why it gives none (a sentence)."""
+        name = traveller_name(t.id)
+        if t.at == CAMP:
+            return f"{name} is already in camp."
+        if t.at == CENTRE:
+            return f"{name} is in the centre; only the exit roll brings it out."
+        if t.frozen:
+            return f"{name} is frozen and stays until it is awakened."
+        pull = self.board.pull(t.at, self._draft(state))
+        heavy = work.carrying(t.id)
+        if roll > pull:
+            steps = CARRIER_FORWARD.get(roll, roll) if heavy else roll
+            if steps == 0:
+                return f"{name} carries a rider, and a roll of {roll} moves a carrier forward 0."
+            return plan(self.board, work, t.id, "forward", steps, state.opts)
+        if roll < pull:
+            steps = CARRIER_BACK.get(roll, roll) if heavy else roll
+            return plan(self.board, work, t.id, "back", -steps, state.opts)
+        return f"{name} stays: the roll equals the pull of {self.board.label(t.at)}."
+
+    def roll_plans(self, state: State) -> tuple[list[Plan], list[Plan], list[Plan]]:
+        """Forward, back and bring-out plans (legal or not) for the roll in hand."""
+        work = Work(state)
+        roll = state.roll or 0
+        forward: list[Plan] = []
+        back: list[Plan] = []
+        for t in state.own(state.turn):
+            p = self.roll_plan(state, work, t, roll)
+            if isinstance(p, Plan):
+                (forward if p.kind == "forward" else back).append(p)
+        outs = self.bring_out_plans(state, work) if self._draft(state) and roll == self.board.exit_roll(True) else []
+        return forward, back, outs
+
+    def roll_choices(self, state: State) -> list[Plan]:
+        """Rule 6 with BP-Q8: only legal forward moves count; back moves only when none exists."""
+        forward, back, outs = self.roll_plans(state)
+        legal_forward = [p for p in forward if p.legal]
+        chosen = legal_forward or [p for p in back if p.legal]
+        return [p for p in outs if p.legal] + chosen
+
+    def bring_out_plans(self, state: State, work: Work) -> list[Plan]:
+        steps = self.board.exit_roll(self._draft(state))
+        return [
+            plan(self.board, work, t.id, "out", steps, state.opts)
+            for t in state.own(state.turn)
+            if t.at == CENTRE and not t.frozen
+        ]
+
+    def six_plan(self, state: State, work: Work, t: Traveller) -> Plan | str:
+        name = traveller_name(t.id)
+        if t.at == CAMP:
+            return f"{name} is already in camp."
+        if t.at == CENTRE:
+            return f"{name} is in the centre: bring it out instead."
+        if t.frozen:
+            return f"{name} is frozen and stays until it is awakened."
+        steps = 6
+        if work.carrying(t.id) and state.opts["six.carrierUsesTable"]:
+            steps = CARRIER_FORWARD[6]
+        return plan(self.board, work, t.id, "six", steps, state.opts)
+
+    def six_moves(self, state: State) -> list[Plan]:
+        """Options (a) and (b) of a six that can be made (clarification 7)."""
+        work = Work(state)
+        out = self.bring_out_plans(state, work) if not self._draft(state) else []
+        for t in state.own(state.turn):
+            p = self.six_plan(state, work, t)
+            if isinstance(p, Plan):
+                out.append(p)
+        return [p for p in out if p.legal]
+
+    def _may_roll_again(self, state: State) -> bool:
+        limit = state.opts["six.maxChain"]
+        return limit is None or state.six_chain < limit
+
+    def _coin_possible(self, state: State) -> bool:
+        return state.coins_of(state.turn) > 0 and any(
+            n > 0 for cid, n in state.decks if self.catalogue[cid].deck in DECKS
+        )
+
+    # -- apply ------------------------------------------------------------------------
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        action = normalize_action(action)
+        handler = self._handlers.get(action["type"])
+        if handler is None:
+            raise InvalidAction(f"unknown action type {action['type']!r}; types: {', '.join(self._handlers)}", "BP-Q31")
+        if state.phase == "over":
+            raise refuse("The game is over: " + self._result_text(state), "BP-Q30")
+        player = action.get("player")
+        if player is not None:
+            if player not in state.players:
+                raise InvalidAction(f"{player!r} is not playing; players: {', '.join(state.players)}")
+            if player != state.turn:
+                raise refuse(f"It is {cap(state.turn)}'s turn, not {cap(player)}'s.", "BP-Q31")
+        return handler(state, action)
+
+    def _expect(self, state: State, *phases: str) -> None:
+        if state.phase in phases:
+            return
+        wanted = {
+            "roll": f"{cap(state.turn)} must roll the oracle first",
+            "move": f"{cap(state.turn)} must choose a traveller to move for the roll of {state.roll}",
+            "six": f"{cap(state.turn)} must choose what to do with the six",
+            "draw": f"the table must turn over the top {state.deck} card first",
+            "target": f"{cap(state.turn)} must choose what the card acts on first",
+        }[state.phase]
+        rule = {"roll": "BP-3", "move": "BP-6", "six": "BP-C7", "draw": "BP-C8", "target": "BP-Q23"}[state.phase]
+        raise refuse(f"Not now: {wanted}.", rule)
+
+    def _traveller(self, state: State, action: Action, key: str = "traveller") -> Traveller:
+        tid = action.get(key)
+        if not isinstance(tid, str):
+            raise InvalidAction(f'this action needs a "{key}" such as "{state.turn}-1"')
+        t = state.by_id.get(tid)
+        if t is None:
+            raise InvalidAction(f"no traveller {tid!r} in this game; travellers are named like {state.turn}-1")
+        return t
+
+    def _act_roll(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        value = action.get("value")
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+            raise InvalidAction(f"the oracle shows 1 to 6, not {value!r}", "BP-Q5")
+        self._expect(state, "roll")
+        who = cap(state.turn)
+        events = [Event("info", f"{who} rolls {value}.", ("BP-3",), (state.turn,))]
+        if value == 6:
+            state = state.evolve(roll=6, six_chain=state.six_chain + 1, phase="six")
+            if self.six_moves(state):
+                return state, events
+            if self._coin_possible(state) and state.opts["six.noMoveCoinAllowed"]:
+                events.append(
+                    Event("info", f"{who} has no move for the six: roll again or spend a coin.", ("BP-C7", "BP-Q18"))
+                )
+                return state, events
+            return self._after_six_without_move(state, events)
+        state = state.evolve(roll=value, phase="move")
+        if self.roll_choices(state):
+            return state, events
+        events.append(Event("info", f"Nothing of {who}'s can move with a {value}: the turn passes.", ("BP-C2",)))
+        return self._end_turn(state), events
+
+    def _after_six_without_move(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
+        who = cap(state.turn)
+        if self._may_roll_again(state):
+            events.append(Event("info", f"{who} has no move for the six and rolls again.", ("BP-C7",), (state.turn,)))
+            return state.evolve(phase="roll", roll=None), events
+        events.append(
+            Event("info", f"{who} has no move for the six and has used every re-roll: the turn passes.", ("BP-Q19",))
+        )
+        return self._end_turn(state), events
+
+    def _act_reroll(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        self._expect(state, "six")
+        if self.six_moves(state):
+            raise refuse(
+                "A roll again comes only with the move-six option while a move is possible; choose a move, "
+                "a bring-out or a coin.",
+                "BP-C7",
+            )
+        return self._after_six_without_move(state, [])
+
+    def _act_move(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        self._expect(state, "move", "six")
+        t = self._traveller(state, action)
+        if t.colour != state.turn:
+            raise refuse(f"{traveller_name(t.id)} is not {cap(state.turn)}'s to move.", "BP-6")
+        work = Work(state)
+        if state.phase == "six":
+            p = self.six_plan(state, work, t)
+            if isinstance(p, str):
+                raise refuse(p, "BP-C7")
+        else:
+            p = self.roll_plan(state, work, t, state.roll or 0)
+            if isinstance(p, str):
+                rule = "BP-C10" if t.frozen else ("BP-5" if t.at not in (CENTRE, CAMP) else "BP-Q7")
+                if "forward 0" in p:
+                    rule = "BP-C6"
+                raise refuse(p, rule)
+            if p.legal and p.kind == "back":
+                forward = [f for f in self.roll_plans(state)[0] if f.legal]
+                if forward:
+                    names = ", ".join(traveller_name(f.traveller) for f in forward)
+                    raise refuse(
+                        f"{traveller_name(t.id)} would be pulled back, but {names} can go forward; "
+                        "a traveller is pulled back only when none can go forward.",
+                        "BP-C2",
+                    )
+        if not p.legal:
+            raise refuse(p.problem or "That move cannot be made.", p.rule or "BP-7")
+        return self._do_move(state, work, p)
+
+    def _do_move(self, state: State, work: Work, p: Plan) -> tuple[State, list[Event]]:
+        t = work.t[p.traveller]
+        before = self.board.label(t.at)
+        notes = execute(self.board, work, p.traveller, p.dest, True, state.opts)
+        name = traveller_name(p.traveller)
+        dest = self.board.label(p.dest)
+        if p.kind == "out":
+            text = f"{name} comes out of the centre to {dest}."
+            rules: tuple[str, ...] = ("BP-8", "BP-Q20", "BP-D4")
+        elif p.kind == "back":
+            text = f"The water pulls {name} back {p.steps} from {before} to {dest}."
+            rules = ("BP-5", "BP-C3") if p.dest == CENTRE else ("BP-5",)
+        else:
+            text = f"{name} goes forward {p.steps} from {before} to {dest}."
+            rules = ("BP-5", "BP-C3") if p.dest == CAMP else ("BP-5",)
+            if p.kind == "six":
+                rules = ("BP-C7",)
+        if work.above(p.traveller) or p.carried:
+            rules = (*rules, "BP-C6")
+        if any("rides" in n for n in notes):
+            rules = (*rules, "BP-7", "BP-C5")
+        if p.dest == CENTRE and p.carried:
+            rules = (*rules, "BP-Q15")
+        events = [Event("move", " ".join([text, *notes]), tuple(dict.fromkeys(rules)), (state.turn,))]
+        new = state.evolve(travellers=work.travellers())
+        new, won = self._check_finish(new, events)
+        if p.kind == "six" and not won:
+            if self._may_roll_again(new):
+                events.append(Event("info", f"{cap(state.turn)} rolls again.", ("BP-C7",), (state.turn,)))
+                return new.evolve(phase="roll", roll=None), events
+            events.append(Event("info", "No more re-rolls this turn.", ("BP-Q19",), (state.turn,)))
+        if new.phase == "over":
+            return new, events
+        return self._end_turn(new), events
+
+    def _act_bring_out(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        draft = self._draft(state)
+        exit_roll = self.board.exit_roll(draft)
+        if state.phase == "move" and not (draft and state.roll == exit_roll):
+            raise refuse(f"Only a roll of {exit_roll} brings a traveller out of the centre.", "BP-D4")
+        self._expect(state, "six", "move")
+        if state.phase == "six" and draft:
+            raise refuse(f"In the glossary draft a {exit_roll}, not a six, brings a traveller out.", "BP-Q6")
+        t = self._traveller(state, action)
+        if t.colour != state.turn:
+            raise refuse(f"{traveller_name(t.id)} is not {cap(state.turn)}'s to move.", "BP-6")
+        if t.at != CENTRE:
+            raise refuse(f"{traveller_name(t.id)} is not in the centre.", "BP-Q20")
+        if t.frozen:
+            raise refuse(f"{traveller_name(t.id)} is frozen and stays until it is awakened.", "BP-C10")
+        work = Work(state)
+        p = plan(self.board, work, t.id, "out", exit_roll, state.opts)
+        if not p.legal:
+            raise refuse(p.problem or "blocked", p.rule or "BP-Q20")
+        return self._do_move(state, work, p)
+
+    def _act_coin(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        deck = action.get("deck")
+        if deck not in DECKS:
+            raise InvalidAction(f'"deck" must be "charm" or "curse", not {deck!r}')
+        self._expect(state, "six")
+        coins = state.coins_of(state.turn)
+        if coins <= 0:
+            raise refuse(f"{cap(state.turn)} has no coins left.", "BP-Q21")
+        if not state.deck_size(self.catalogue, deck):
+            raise refuse(f"The {deck} deck is empty: each card is played only once.", "BP-Q21")
+        index = state.players.index(state.turn)
+        new_coins = tuple(c - 1 if i == index else c for i, c in enumerate(state.coins))
+        text = f"{cap(state.turn)} spends a coin on the {deck} deck ({coins - 1} left)."
+        events = [Event("info", text, ("BP-8", "BP-Q21"), (state.turn,))]
+        return state.evolve(coins=new_coins, phase="draw", deck=deck, roll=None, six_chain=0), events
+
+    def _act_draw(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        deck, cid = action.get("deck"), action.get("card")
+        if deck not in DECKS:
+            raise InvalidAction(f'"deck" must be "charm" or "curse", not {deck!r}')
+        if cid not in self.catalogue:
+            raise InvalidAction(f"no card {cid!r}; cards: {', '.join(self.catalogue.order)}")
+        self._expect(state, "draw")
+        card = self.catalogue[cid]
+        if deck != state.deck:
+            raise refuse(f"{cap(state.turn)} chose the {state.deck} deck, not the {deck} deck.", "BP-C8")
+        if card.deck != deck:
+            raise refuse(f"{card.name} is a {card.deck} card; it cannot come from the {deck} deck.", "BP-C8")
+        if state.remaining.get(cid, 0) <= 0:
+            raise refuse(f"{card.name} has already been played; each card is played only once.", "BP-C8")
+        decks = tuple((c, n - 1 if c == cid else n) for c, n in state.decks)
+        state = state.evolve(decks=decks, deck=None, card=cid, phase="target")
+        events = [Event("info", f"{cap(state.turn)} plays {card.name} ({card.deck}).", ("BP-8", "BP-C8"))]
+        if not effects.has_targets(self.board, state, card.effect):
+            events.append(Event("info", f"{card.name} has nothing to act on and is spent.", ("BP-C8",)))
+            return self._end_turn(state), events
+        if card.effect == "gust":
+            movers = effects.gust_movers(self.board, state)
+            if len(movers) == 1:
+                return self._finish_gust(state, tuple(movers), events)
+        return state, events
+
+    def _finish_gust(self, state: State, order: tuple[str, ...], events: list[Event]) -> tuple[State, list[Event]]:
+        card = self.catalogue[state.card or ""]
+        travellers, notes = effects.resolve_gust(self.board, state, order, card.distance)
+        events.append(Event("move", " ".join(notes), ("BP-C9", "BP-Q24"), (state.turn,)))
+        return self._close_card(state.evolve(travellers=travellers), events)
+
+    def _close_card(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
+        state, _ = self._check_finish(state, events)
+        if state.phase == "over":
+            return state, events
+        return self._end_turn(state), events
+
+    def _act_order(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        order = action.get("travellers")
+        if not isinstance(order, list) or not all(isinstance(x, str) for x in order):
+            raise InvalidAction('"travellers" must be a list of traveller ids')
+        for tid in order:
+            if tid not in state.by_id:
+                raise InvalidAction(f"no traveller {tid!r} in this game")
+        self._expect(state, "target")
+        card = self.catalogue[state.card or ""]
+        if card.effect != "gust":
+            raise refuse(f"{card.name} needs a target, not an order of travellers.", "BP-Q23")
+        movers = effects.gust_movers(self.board, state)
+        if sorted(order) != sorted(movers):
+            names = ", ".join(traveller_name(m) for m in movers)
+            raise refuse(f"Gust of Force moves exactly these travellers, once each: {names}.", "BP-Q24")
+        return self._finish_gust(state, tuple(order), [])
+
+    def _act_target(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        self._expect(state, "target")
+        card = self.catalogue[state.card or ""]
+        effect = card.effect
+        rule = effects.EFFECT_RULE[effect]
+        who = cap(state.turn)
+        if effect == "gust":
+            raise refuse("Gust of Force needs the order of its travellers (an order action).", "BP-Q24")
+        if effect == "reset":
+            colour = action.get("opponent")
+            if colour not in self.colours:
+                raise InvalidAction(f'Reset needs an "opponent" colour, not {colour!r}')
+            if colour not in effects.opponents(state):
+                raise refuse(f"{card.name} must be played on an opponent still in the game.", "BP-Q29")
+            travellers, notes = effects.resolve_reset(self.board, state, colour)
+            events = [
+                Event(
+                    "penalty",
+                    f"{who} resets {cap(colour)}. " + " ".join(notes),
+                    ("BP-C9", "BP-Q28", "BP-D4"),
+                    (colour,),
+                )
+            ]
+            return self._close_card(state.evolve(travellers=travellers), events)
+        t = self._traveller(state, action)
+        name = traveller_name(t.id)
+        if effect == "awaken":
+            if t.id not in effects.awaken_targets(state):
+                why = "is not frozen" if not t.frozen else f"is not {who}'s"
+                raise refuse(f"Awaken cannot act on {name}: it {why}.", rule)
+            events = [Event("reward", f"{name} is awakened and may move again.", ("BP-C10", rule), (t.colour,))]
+            return self._close_card(state.evolve(travellers=effects.set_frozen(state, t.id, False)), events)
+        if effect == "freeze":
+            if t.id not in effects.freeze_targets(state):
+                raise refuse(
+                    f"Freeze acts on an opponent's traveller on the board that is not frozen; not {name}.", rule
+                )
+            events = [
+                Event("penalty", f"{name} is frozen on {self._where(state, t.id)}.", ("BP-C10", rule), (t.colour,))
+            ]
+            return self._close_card(state.evolve(travellers=effects.set_frozen(state, t.id, True)), events)
+        square = action.get("square")
+        if not isinstance(square, str):
+            raise InvalidAction(f'{card.name} needs a "square" to step to')
+        if square == self.board.centre_square:
+            square = CENTRE
+        if square != CENTRE and square not in self.board.squares:
+            raise InvalidAction(f"no square {square!r} on this board")
+        outward = effect == "step_out"
+        side_ok = (t.colour == state.turn) if outward else (t.colour in effects.opponents(state))
+        if not side_ok:
+            whose = f"one of {who}'s own travellers" if outward else "an opponent's traveller"
+            raise refuse(f"{card.name} acts on {whose}, not {name}.", "BP-Q23")
+        if square not in effects.step_squares(self.board, state, t.id, outward):
+            direction = "out" if outward else "in"
+            raise refuse(
+                f"{name} cannot step to {square}: it must be a free diagonal square one ring {direction} on its path.",
+                rule,
+            )
+        travellers, notes = effects.resolve_step(self.board, state, t.id, square)
+        kind = "move" if outward else "penalty"
+        events = [Event(kind, " ".join(notes), ("BP-C9", rule), (t.colour,))]
+        return self._close_card(state.evolve(travellers=travellers), events)
+
+    # -- turn end and the win ------------------------------------------------------
+    def _check_finish(self, state: State, events: list[Event]) -> tuple[State, bool]:
+        """Record players whose three travellers are all in camp (rule 1, BP-Q30)."""
+        newly = [p for p in state.players if p not in state.finished and all(t.at == CAMP for t in state.own(p))]
+        if not newly:
+            return state, False
+        finished = state.finished + tuple(newly)
+        for p in newly:
+            place = len(state.finished) + 1 + newly.index(p)
+            text = (
+                f"{cap(p)} has all three travellers in camp and wins!"
+                if place == 1
+                else f"{cap(p)} finishes in place {place}."
+            )
+            events.append(Event("win", text, ("BP-1", "BP-Q30"), (p,)))
+        state = state.evolve(finished=finished)
+        left = [p for p in state.players if p not in finished]
+        if not state.opts["continueForPlacings"] or len(left) <= 1:
+            state = state.evolve(finished=finished + tuple(left) if state.opts["continueForPlacings"] else finished)
+            return state.evolve(phase="over", roll=None, deck=None, card=None, six_chain=0), True
+        return state, state.turn in newly
+
+    def _end_turn(self, state: State) -> State:
+        order = state.players
+        i = order.index(state.turn)
+        for k in range(1, len(order) + 1):
+            nxt = order[(i + k) % len(order)]
+            if nxt not in state.finished:
+                break
+        return state.evolve(turn=nxt, phase="roll", roll=None, six_chain=0, deck=None, card=None)
+
+    # -- views and checks ---------------------------------------------------------
+    def describe(self, state: State) -> list[str]:
+        return describe_state(self, state)
+
+    def invariants(self, state: State) -> list[str]:
+        from companion.games.blackpool.document import position_problems
+
+        return position_problems(self, state)
+
+    def sim_choose(self, state: State, legal: list[Action], rng: Any) -> Action:
+        return rng.choice(legal)
