@@ -392,14 +392,16 @@ def _read_hands(game, doc, players, rules: Rules, cells, leaders, phase: str, re
             if placed[p] and isinstance(raw_first, Mapping):
                 reader.add(f"first_leaders.{player}: {player} has leaders on the board, so a first one")
             elif placed[p]:
-                c = min(placed[p])
+                # Not given (a hand-written position): any opening colour not taken by an earlier seat.
+                free = sorted(placed[p] - set(firsts))
+                c = free[0] if free else min(placed[p])
         else:
             c = GUIDE if cid == GUIDE_ID else game.colour_index.get(cid, -2)
             if c == -2 or c not in placed[p]:
                 reader.add(f"first_leaders.{player}: {cid!r} is not a leader {player} has on the board")
                 c = -1
         firsts.append(c)
-    if rules.leader_first_round_unique and not rules.guide:
+    if rules.leader_first_round_unique and not rules.guide and isinstance(raw_first, Mapping):
         chosen = [c for c in firsts if c >= 0]
         if len(set(chosen)) != len(chosen):
             reader.add("first_leaders: two players opened with the same colour")
