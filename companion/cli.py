@@ -13,6 +13,7 @@ import shutil
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -48,7 +49,11 @@ def _read(prompt: str) -> str | None:
         return None
 
 
-def cmd_play(args: argparse.Namespace) -> int:
+Attach = Callable[[Terminal], Callable[[], None]]
+
+
+def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
+    """The terminal referee; ``attach`` wires table inputs (an adapter's ``hw play``) to its controller."""
     journal = Journal(args.journal or default_journal_path())
     cafe = cafe_dir(args)
     session = None if args.new else Session.resume(journal, cafe)
@@ -57,10 +62,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     if session is not None:
         print(f"Resuming the {session.game.title} game in progress ({len(session.log)} steps so far).")
     wanted = [args.game]
+    players = getattr(args, "players", None)
 
     def make_session() -> Session | None:
         while True:
-            spec = ask_new_game(_read, print, wanted.pop() if wanted else None)
+            game_id = wanted.pop() if wanted else None
+            if players and game_id:
+                spec = {"game": game_id, "players": players.split(","), "profile": args.profile or "standard"}
+            else:
+                spec = ask_new_game(_read, print, game_id)
             if spec is None:
                 return None
             try:
@@ -69,7 +79,22 @@ def cmd_play(args: argparse.Namespace) -> int:
                 print(f"  {error.message}")
 
     terminal = Terminal(session, make_session, sys.stdout)
-    return terminal.run(iter(lambda: _read("? "), None))
+    if attach is None:
+        return terminal.run(iter(lambda: _read("? "), None))
+    detach = attach(terminal)
+    try:
+        return terminal.run_live(lambda: _read("? "))
+    finally:
+        detach()
+
+
+def add_play_arguments(play: argparse.ArgumentParser) -> None:
+    """The options of ``play``, shared with adapters that start the referee with their inputs attached."""
+    play.add_argument("--game", help="game id; asked when missing")
+    play.add_argument("--players", help="comma-separated players in turn order (with --game: no questions asked)")
+    play.add_argument("--profile", help="rule profile for a new game (default: standard)")
+    play.add_argument("--journal", help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
+    play.add_argument("--new", action="store_true", help="start a new game even if one is in progress")
 
 
 def cmd_referee(args: argparse.Namespace) -> int:
@@ -198,9 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="the terminal referee (resumes the game in progress)")
-    play.add_argument("--game", help="game id; asked when missing")
-    play.add_argument("--journal", help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
-    play.add_argument("--new", action="store_true", help="start a new game even if one is in progress")
+    add_play_arguments(play)
     play.set_defaults(func=cmd_play)
 
     referee = sub.add_parser("referee", help="JSON lines protocol on stdin/stdout")
@@ -261,8 +284,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def default_command() -> list[str]:
-    """What ``companion`` with no arguments starts: the app when present, else the terminal referee."""
-    return ["play"]
+    """What ``companion`` with no arguments starts: the app when present, else the terminal referee.
+
+    Over SSH without a display the terminal referee is the one that can work.
+    """
+    import importlib.util
+
+    if os.environ.get("SSH_CONNECTION") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return ["play"]
+    if importlib.util.find_spec("ui") is None or importlib.util.find_spec("kivy") is None:
+        return ["play"]
+    return ["ui", "run"]
 
 
 def main(argv: list[str] | None = None) -> int:

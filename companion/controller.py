@@ -42,11 +42,13 @@ class Controller:
         outputs: list[Output] | None = None,
         confidence_threshold: float = 0.8,
         app_dice: random.Random | None = None,
+        wake: Callable[[], None] | None = None,
     ) -> None:
         self.session = session
         self.outputs: list[Output] = list(outputs or [])
         self.confidence_threshold = confidence_threshold
         self.app_dice = app_dice
+        self.wake = wake
         self.proposal: Action | None = None
         self.selected = 0
         self.links: dict[str, bool] = {}
@@ -55,8 +57,14 @@ class Controller:
 
     # -- the edge ---------------------------------------------------------
     def submit(self, observation: Observation) -> None:
-        """Queue an observation from any thread."""
+        """Queue an observation from any thread, and wake the owner's loop if it asked to be woken.
+
+        The wake hook lets a loop that also waits on something else (typed lines,
+        a UI clock) sleep on its own queue instead of polling this one.
+        """
         self._inbox.put(observation)
+        if self.wake is not None:
+            self.wake()
 
     def pump(self, limit: int | None = None) -> list[Update]:
         """Handle queued observations in order, on the caller's thread."""
@@ -151,11 +159,18 @@ class Controller:
         return self._act(session, match)
 
     def _cards_seen(self, session: Session, seen: CardsSeen) -> Update:
+        """A card laid in a slot: a change of that slot, or, while the game waits for a draw, the card drawn.
+
+        An emptied slot (None) is only the first half of a change (card lifted,
+        new card laid), so it is never an action by itself.
+        """
         legal = session.legal()
+        drawing = session.pending().kind == "draw"
         for slot, card in sorted(seen.slots.items()):
             if card is None:
                 continue
-            match = next((a for a in legal if _same_action(a, {"type": "change", "slot": slot, "card": card})), None)
+            wanted = {"type": "draw", "card": card} if drawing else {"type": "change", "slot": slot, "card": card}
+            match = next((a for a in legal if all(a.get(k) == v for k, v in wanted.items())), None)
             if match is None:
                 continue
             if seen.confidence < self.confidence_threshold:

@@ -8,14 +8,22 @@ and offers undo, redo, disputes and the rulebook.
 from __future__ import annotations
 
 import json
+import queue
 import textwrap
+import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from companion.controller import Controller
 from companion.errors import CompanionError
 from companion.game import Action, Event
+from companion.observations import ButtonPressed, Touch, Update
 from companion.registry import game_classes
 from companion.session import Session
+
+# Updates after which the position and the choices are shown again.
+CHANGES = frozenset({"step", "undo", "redo", "new_game"})
+BUTTONS = ("confirm", "undo", "next", "menu", "settings")
 
 HELP = """\
   <number>        take the numbered choice
@@ -27,6 +35,7 @@ HELP = """\
   rules [words]   search the rulebook;  rule <id>  one clause
   board           show the position again
   new             abandon this game and start another
+  press <button>  press a table button: confirm, undo, next, menu, settings
   help / q        this text / quit (the game stays in the journal)"""
 
 
@@ -44,10 +53,50 @@ def _keys(action: Action) -> set[str]:
 
 
 class Terminal:
-    def __init__(self, session: Session | None, make_session: Callable[[], Session | None], out: TextIO) -> None:
+    """Typed lines and table inputs share one controller, so every input lights, speaks and journals alike."""
+
+    def __init__(
+        self,
+        session: Session | None,
+        make_session: Callable[[], Session | None],
+        out: TextIO,
+        controller: Controller | None = None,
+        press: Callable[[str], bool] | None = None,
+    ) -> None:
         self.session = session
         self.make_session = make_session
         self.out = out
+        self.controller = controller or Controller()
+        self.controller.add_output(self.report)
+        self.press = press
+
+    def report(self, update: Update) -> None:
+        """The terminal as a controller output: say what happened, whoever caused it."""
+        if update.kind in ("step", "redo"):
+            if update.events:
+                self.announce(list(update.events))
+            else:
+                self.say(f"  {update.text}")
+        elif update.kind == "refused":
+            cite = f"  [{', '.join(update.rules)}]" if update.rules else ""
+            self.say(f"  Refused: {update.text}{cite}")
+        elif update.kind == "link":
+            self.say(f"  [{update.text}]")
+        elif update.kind == "select":
+            self.say(f"  -> {update.text}  (confirm takes it)")
+        elif update.kind != "new_game":
+            self.say(f"  {update.text}")
+
+    def start(self, session: Session) -> None:
+        self.session = session
+        self.controller.set_session(session)
+
+    def pump(self) -> bool:
+        """Handle what the table reported; True when the position changed."""
+        updates = self.controller.pump()
+        if self.controller.session is not self.session and self.controller.session is not None:
+            self.session = self.controller.session
+        return any(u.kind in CHANGES for u in updates)
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -128,10 +177,11 @@ class Terminal:
         if word in ("h", "help", "?"):
             self.say(HELP)
         elif word in ("u", "undo"):
-            step = self.session.undo()
-            self.say(f"  {step.note}")
+            self.controller.handle(Touch("undo"))
         elif word == "redo":
-            self.announce(self.session.redo().events)
+            self.controller.handle(Touch("redo"))
+        elif word == "press":
+            self.press_button(rest.strip().lower())
         elif word == "board":
             pass
         elif word == "rules":
@@ -143,35 +193,98 @@ class Terminal:
             verdict = "LEGAL" if ruling.legal else "NOT LEGAL"
             self.say(f"  {verdict}: {ruling.text}  [{', '.join(ruling.rules)}]")
         elif word == "do":
-            self.announce(self.session.act(self.parse_action(rest, legal)).events)
+            self.controller.handle(Touch("act", self.parse_action(rest, legal)))
         elif word == "new":
             replacement = self.make_session()
             if replacement is not None:
-                self.session = replacement
+                self.start(replacement)
         else:
             action = self.pick(line, legal)
             if action is not None:
-                self.announce(self.session.act(action).events)
+                self.controller.handle(Touch("act", action))
         return True
 
-    def run(self, lines: Any) -> int:
+    def press_button(self, intent: str) -> None:
+        """A button from the keyboard: through the (mock) pins when wired, else straight to the controller."""
+        if intent not in BUTTONS:
+            self.say(f"  No button {intent!r}; buttons: {', '.join(BUTTONS)}.")
+            return
+        if self.press is None or not self.press(intent):
+            self.controller.submit(ButtonPressed(intent, "keyboard"))
+        self.pump()
+
+    def _line(self, line: str, legal: list[Action]) -> bool:
+        """One typed line, never raising; False means quit."""
+        try:
+            return self.handle(line, legal)
+        except CompanionError as error:
+            cite = f"  [{error.rule}]" if error.rule else ""
+            self.say(f"  Refused: {error.message}{cite}")
+        except ValueError as error:
+            self.say(f"  Not understood: {error}")
+        return True
+
+    def _begin(self) -> bool:
         if self.session is None:
             self.session = self.make_session()
             if self.session is None:
-                return 0
+                return False
+        self.start(self.session)
+        self.pump()
+        return True
+
+    def run(self, lines: Any) -> int:
+        """Typed lines only (scripts, tests); table inputs queued meanwhile are handled between lines."""
+        if not self._begin():
+            return 0
         legal = self.show()
         for line in lines:
+            self.pump()
             if not line.strip():
                 continue
-            try:
-                if not self.handle(line, legal):
-                    break
-            except CompanionError as error:
-                cite = f"  [{error.rule}]" if error.rule else ""
-                self.say(f"  Refused: {error.message}{cite}")
-            except ValueError as error:
-                self.say(f"  Not understood: {error}")
+            if not self._line(line, legal):
+                break
+            self.pump()
             legal = self.show()
+        self.say("Bye. The game is kept; 'companion play' resumes it.")
+        return 0
+
+    def run_live(self, read_line: Callable[[], str | None]) -> int:
+        """Typed lines and table inputs as they come: one loop sleeps on both, so neither waits for the other.
+
+        ``read_line`` blocks (it is ``input``), so it runs on a helper thread that
+        only forwards lines; all game work stays on this thread.
+        """
+        inbox: queue.Queue[str | object | None] = queue.Queue()
+        wake = object()
+        self.controller.wake = lambda: inbox.put(wake)
+
+        def forward() -> None:
+            while True:
+                line = read_line()
+                inbox.put(line)
+                if line is None:
+                    return
+
+        if not self._begin():
+            return 0
+        threading.Thread(target=forward, name="terminal-input", daemon=True).start()
+        legal = self.show()
+        while True:
+            item = inbox.get()
+            if item is wake:
+                if self.pump():
+                    legal = self.show()
+                continue
+            if item is None or not isinstance(item, str):
+                break
+            if not item.strip():
+                continue
+            if not self._line(item, legal):
+                break
+            self.pump()
+            legal = self.show()
+        self.controller.wake = None
         self.say("Bye. The game is kept; 'companion play' resumes it.")
         return 0
 

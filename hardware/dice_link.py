@@ -1,0 +1,144 @@
+"""The serial dice sensor on a port: a reader thread that outlives unplugging.
+
+The transport is deliberately thin (open by URL, read what is there, feed the
+parser); everything that can go wrong on the wire is the parser's business,
+and everything the table means is the controller's. The thread only turns
+messages into observations and keeps trying to get the port back.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable
+
+import serial
+
+from companion.observations import CardsSeen, DieRead, LinkChanged, Observation, RollStarted
+from hardware.dice_protocol import (
+    BadLine,
+    DieSettled,
+    Ident,
+    LineParser,
+    Message,
+    RollStart,
+    SensorFault,
+    SlotReport,
+    encode,
+)
+from hardware.tags import TagMap
+
+Submit = Callable[[Observation], None]
+
+
+def to_observation(message: Message, source: str, tags: TagMap | None = None) -> Observation | None:
+    """What the table means by a message; None for noise, which the controller never sees."""
+    if isinstance(message, Ident):
+        return LinkChanged(source, True, f"{message.model} firmware {message.firmware} #{message.serial}".strip())
+    if isinstance(message, RollStart):
+        return RollStarted(source)
+    if isinstance(message, DieSettled):
+        face = {"colour": message.colour} if message.colour else None
+        return DieRead(message.value, source, message.confidence, face, message.die)
+    if isinstance(message, SensorFault):
+        return LinkChanged(source, True, f"sensor fault {message.code}: {message.text}".rstrip(": "))
+    if isinstance(message, SlotReport):
+        if message.tag is None:
+            return CardsSeen({message.slot: None}, source)
+        card = tags.card(message.tag) if tags else None
+        if card is None:
+            detail = f"slot {message.slot}: unknown tag {message.tag}; teach it with 'companion hw teach'"
+            return LinkChanged(source, True, detail)
+        return CardsSeen({message.slot: card}, source)
+    return None
+
+
+class DiceLink:
+    """Reads a sensor at ``url`` on its own thread and submits observations until stopped."""
+
+    def __init__(
+        self,
+        url: str,
+        submit: Submit,
+        source: str = "dice sensor",
+        tags: TagMap | None = None,
+        baudrate: int = 115200,
+        backoff: tuple[float, float] = (0.1, 2.0),
+        on_message: Callable[[Message], None] | None = None,
+    ) -> None:
+        self.url = url
+        self.submit = submit
+        self.source = source
+        self.tags = tags
+        self.baudrate = baudrate
+        self.backoff = backoff
+        self.on_message = on_message
+        self.counts: Counter[str] = Counter()
+        self.ident: Ident | None = None
+        self._parser = LineParser()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._port: serial.SerialBase | None = None
+
+    def start(self) -> DiceLink:
+        self._thread = threading.Thread(target=self._run, name=f"dice-link {self.url}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def __enter__(self) -> DiceLink:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _run(self) -> None:
+        delay = self.backoff[0]
+        reported_down = False
+        while not self._stop.is_set():
+            try:
+                port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.1)
+            except (serial.SerialException, OSError, ValueError) as error:
+                if not reported_down:
+                    self.submit(LinkChanged(self.source, False, f"cannot open {self.url}: {error}"))
+                    reported_down = True
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff[1])
+                continue
+            delay, reported_down = self.backoff[0], False
+            self._parser.reset()  # a half line from before the outage must not glue onto the next one
+            self.counts["connects"] += 1
+            self.submit(LinkChanged(self.source, True, f"{self.url} open"))
+            try:
+                port.write(encode("ID?"))
+                self._read(port)
+            except (serial.SerialException, OSError) as error:
+                self.submit(LinkChanged(self.source, False, f"{self.url}: {error}"))
+                reported_down = True
+            finally:
+                port.close()
+
+    def _read(self, port: serial.SerialBase) -> None:
+        while not self._stop.is_set():
+            data = port.read(port.in_waiting or 1)
+            if not data:
+                continue
+            for message in self._parser.feed(data):
+                self._deliver(message)
+
+    def _deliver(self, message: Message) -> None:
+        self.counts[type(message).__name__] += 1
+        if isinstance(message, Ident):
+            self.ident = message
+        if self.on_message is not None:
+            self.on_message(message)
+        if isinstance(message, BadLine):
+            return
+        observation = to_observation(message, self.source, self.tags)
+        if observation is not None:
+            self.submit(observation)

@@ -1,0 +1,161 @@
+"""The dice sensor's line protocol: encoding and a parser that never trusts the wire.
+
+Pure standard library on purpose: the parser is the part worth testing
+exhaustively, and it must run without a serial port, in the simulator and in
+tests. See docs/hardware.md for the protocol itself.
+
+A line is ``$BODY*XX`` followed by ``\\n`` (``\\r\\n`` accepted), where BODY is
+comma-separated fields and XX the XOR of every byte of BODY in hex. Anything
+else on the wire (boot noise, a half line after a reconnect, a line whose
+checksum fails) is reported as :class:`BadLine` and otherwise ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MAX_LINE = 160  # bytes; a longer run without a newline is noise, not a message
+
+
+@dataclass(frozen=True)
+class Ident:
+    """Sent on power-up and in answer to ``$ID?``: which device is on the port."""
+
+    model: str
+    firmware: str
+    serial: str
+
+
+@dataclass(frozen=True)
+class RollStart:
+    """The dice started moving."""
+
+
+@dataclass(frozen=True)
+class DieSettled:
+    """One die has stopped: its type, value, how sure the device is, and its colour if any."""
+
+    die: str
+    value: int | str
+    confidence: float
+    colour: str | None = None
+
+
+@dataclass(frozen=True)
+class SensorFault:
+    """The device says it could not do its job (a cocked die, an unreadable face)."""
+
+    code: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SlotReport:
+    """A tag reader under a board slot: the tag now lying there, or None when empty."""
+
+    slot: int
+    tag: str | None
+
+
+@dataclass(frozen=True)
+class BadLine:
+    """Something on the wire that is not a valid message; kept for the log and the counters."""
+
+    reason: str
+    raw: bytes
+
+
+Message = Ident | RollStart | DieSettled | SensorFault | SlotReport | BadLine
+
+
+def checksum(body: str) -> str:
+    value = 0
+    for byte in body.encode("ascii"):
+        value ^= byte
+    return f"{value:02X}"
+
+
+def encode(*fields: object) -> bytes:
+    """One framed line, e.g. ``encode("DIE", "d6", 4, 100)`` -> ``b"$DIE,d6,4,100*4C\\n"``."""
+    body = ",".join(str(f) for f in fields)
+    return f"${body}*{checksum(body)}\n".encode("ascii")
+
+
+def _value(text: str) -> int | str:
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def decode(line: bytes) -> Message:
+    """One line without its newline into a message; never raises."""
+    raw = line
+    line = line.strip()
+    start = line.rfind(b"$")
+    if start < 0:
+        return BadLine("no start marker", raw)
+    line = line[start:]  # noise before the marker (a half line glued to a whole one) is dropped
+    star = line.rfind(b"*")
+    if star < 0 or len(line) - star != 3:
+        return BadLine("no checksum", raw)
+    try:
+        body = line[1:star].decode("ascii")
+        given = line[star + 1 :].decode("ascii").upper()
+    except UnicodeDecodeError:
+        return BadLine("not ASCII", raw)
+    if checksum(body) != given:
+        return BadLine("checksum mismatch", raw)
+    kind, *fields = body.split(",")
+    try:
+        return _message(kind.upper(), fields, raw)
+    except (ValueError, IndexError) as error:
+        return BadLine(f"bad {kind} fields: {error}", raw)
+
+
+def _message(kind: str, fields: list[str], raw: bytes) -> Message:
+    if kind == "ID":
+        model, firmware, serial = [*fields, "", "", ""][:3]
+        return Ident(model, firmware, serial)
+    if kind == "ROLL":
+        return RollStart()
+    if kind == "DIE":
+        die, value = fields[0], fields[1]
+        confidence = int(fields[2]) / 100 if len(fields) > 2 and fields[2] else 1.0
+        if not 0 <= confidence <= 1:
+            raise ValueError("confidence is 0-100")
+        colour = fields[3] if len(fields) > 3 and fields[3] else None
+        if not die or not value:
+            raise ValueError("die and value are required")
+        return DieSettled(die, _value(value), confidence, colour)
+    if kind == "ERR":
+        return SensorFault(fields[0] if fields else "unknown", ",".join(fields[1:]))
+    if kind == "SLOT":
+        slot = int(fields[0])
+        tag = fields[1] if len(fields) > 1 and fields[1] not in ("", "-") else None
+        return SlotReport(slot, tag)
+    return BadLine(f"unknown message {kind!r}", raw)
+
+
+class LineParser:
+    """Bytes in, messages out; holds at most one partial line between calls."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def reset(self) -> None:
+        """Forget a partial line, e.g. after the device was unplugged mid-line."""
+        self._buffer.clear()
+
+    def feed(self, data: bytes) -> list[Message]:
+        self._buffer += data
+        messages: list[Message] = []
+        while True:
+            end = self._buffer.find(b"\n")
+            if end < 0:
+                break
+            line = bytes(self._buffer[:end])
+            del self._buffer[: end + 1]
+            if line.strip():
+                messages.append(decode(line))
+        if len(self._buffer) > MAX_LINE:
+            messages.append(BadLine("line too long", bytes(self._buffer[:MAX_LINE])))
+            self._buffer.clear()
+        return messages

@@ -1,0 +1,150 @@
+"""A dice sensor played on a pseudo-terminal, so the real serial path runs without hardware.
+
+The reader cannot tell it from a USB dice tower: it opens a real tty (the pty
+slave) with pyserial and reads bytes with the same timing quirks. Unplugging
+closes the pty; plugging in makes a new one, and an optional symlink plays the
+part of udev's stable ``/dev/serial/by-id/...`` name, which is how a café
+would point the companion at the device.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import shlex
+import time
+import tty
+from collections.abc import Callable
+from pathlib import Path
+
+from hardware.dice_protocol import encode
+
+MODEL = "TC-DICE-SIM"
+
+
+class SimulatedSensor:
+    def __init__(self, link: Path | None = None, firmware: str = "1.0", serial_no: str = "0001") -> None:
+        self.link = link
+        self.firmware = firmware
+        self.serial_no = serial_no
+        self.master: int | None = None
+        self.slave: int | None = None
+        self.tty_path = ""
+        self._pending = b""
+
+    @property
+    def path(self) -> str:
+        """What to give the reader: the stable link when there is one, else the pty itself."""
+        return str(self.link) if self.link else self.tty_path
+
+    def plug(self) -> SimulatedSensor:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)  # no echo or line editing before the reader sets its own mode
+        self.tty_path = os.ttyname(self.slave)
+        if self.link is not None:
+            temporary = self.link.with_name(self.link.name + ".new")
+            temporary.unlink(missing_ok=True)
+            temporary.symlink_to(self.tty_path)
+            os.replace(temporary, self.link)
+        return self
+
+    def unplug(self) -> None:
+        if self.link is not None:
+            self.link.unlink(missing_ok=True)
+        for fd in (self.master, self.slave):
+            if fd is not None:
+                os.close(fd)
+        self.master = self.slave = None
+
+    close = unplug
+
+    def __enter__(self) -> SimulatedSensor:
+        return self.plug() if self.master is None else self
+
+    def __exit__(self, *exc: object) -> None:
+        self.unplug()
+
+    # -- speaking -----------------------------------------------------------
+    def write(self, data: bytes) -> None:
+        if self.master is None:
+            return  # unplugged: the words go nowhere, as with a real cable
+        os.write(self.master, data)
+
+    def send(self, *fields: object) -> None:
+        self.write(encode(*fields))
+
+    def ident(self) -> None:
+        self.send("ID", MODEL, self.firmware, self.serial_no)
+
+    def roll(self, value: int | str, die: str = "d6", confidence: int = 100, colour: str | None = None) -> None:
+        self.send("ROLL")
+        fields: list[object] = ["DIE", die, value, confidence]
+        if colour:
+            fields.append(colour)
+        self.send(*fields)
+
+    def slot(self, slot: int, tag: str | None) -> None:
+        self.send("SLOT", slot, tag or "-")
+
+    def answer_queries(self, timeout: float = 0.0) -> bool:
+        """Answer ``$ID?`` from the reader, as firmware would; True if something was read."""
+        if self.master is None:
+            time.sleep(timeout)
+            return False
+        ready, _, _ = select.select([self.master], [], [], timeout)
+        if not ready:
+            return False
+        try:
+            self._pending += os.read(self.master, 1024)
+        except OSError:
+            return False
+        while b"\n" in self._pending:
+            line, _, self._pending = self._pending.partition(b"\n")
+            if line.strip().startswith(b"$ID?"):
+                self.ident()
+        return True
+
+
+def idle(sensor: SimulatedSensor, seconds: float) -> None:
+    """Wait while still answering the reader."""
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        sensor.answer_queries(min(left, 0.05))
+
+
+def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] = print) -> None:
+    """Play a script: steps separated by ';' or newlines (see docs/hardware.md)."""
+    rng = random.Random()
+    for step in script.replace("\n", ";").split(";"):
+        words = shlex.split(step)
+        if not words:
+            continue
+        verb, args = words[0].lower(), words[1:]
+        if verb == "wait":
+            idle(sensor, float(args[0]))
+        elif verb == "roll":
+            value: int | str = args[0] if args and args[0] != "?" else str(rng.randint(1, 6))
+            value = int(value) if str(value).isdigit() else value
+            die = args[1] if len(args) > 1 else "d6"
+            confidence = int(args[2]) if len(args) > 2 else 100
+            sensor.roll(value, die, confidence, args[3] if len(args) > 3 else None)
+        elif verb == "slot":
+            sensor.slot(int(args[0]), args[1] if len(args) > 1 and args[1] != "-" else None)
+        elif verb == "err":
+            sensor.send("ERR", *(args or ["unknown"]))
+        elif verb == "id":
+            sensor.ident()
+        elif verb == "raw":
+            sensor.write((" ".join(args)).encode() + b"\n")
+        elif verb == "half":
+            sensor.write(encode(*(args or ["DIE", "d6", "6", "100"]))[:-4])
+        elif verb == "unplug":
+            sensor.unplug()
+        elif verb == "plug":
+            sensor.plug()
+            say(f"plugged in again at {sensor.path} ({sensor.tty_path})")
+        else:
+            say(f"unknown script step {step.strip()!r}")
+            continue
+        say(f"sim: {step.strip()}")

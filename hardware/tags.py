@@ -1,0 +1,55 @@
+"""Which physical tag sits on which card: the result of a café's teach step.
+
+Tags are stuck on a café's own cards, so the link from tag id to the game's
+card id cannot ship with the game; it is taught once and kept in the user data
+dir, next to (not inside) the café data folder, whose JSON files are all game
+data checked by ``companion data validate``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+
+def data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "table-companion"
+
+
+def default_tags_path(game_id: str = "temple") -> Path:
+    explicit = os.environ.get("COMPANION_TAGS")
+    return Path(explicit) if explicit else data_dir() / "hardware" / f"{game_id}-tags.json"
+
+
+class TagMap:
+    """Tag id -> card id, saved atomically after every change so a teach step survives a power cut."""
+
+    def __init__(self, path: Path, links: dict[str, str] | None = None) -> None:
+        self.path = path
+        self.links: dict[str, str] = dict(links or {})
+
+    @classmethod
+    def load(cls, path: Path) -> TagMap:
+        try:
+            content = json.loads(path.read_text(encoding="utf-8"))
+            links = content.get("tags", {}) if isinstance(content, dict) else {}
+            return cls(path, {str(k): str(v) for k, v in links.items()})
+        except (OSError, ValueError):
+            return cls(path)  # no file yet, or a broken one: teach again rather than refuse to start
+
+    def card(self, tag: str) -> str | None:
+        return self.links.get(tag)
+
+    def teach(self, tag: str, card: str) -> None:
+        for old in [t for t, c in self.links.items() if c == card and t != tag]:
+            del self.links[old]  # one card, one tag: a re-taught card drops its old sticker
+        self.links[tag] = card
+        self.save()
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_suffix(".tmp")
+        temporary.write_text(json.dumps({"tags": self.links}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(temporary, self.path)

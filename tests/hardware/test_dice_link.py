@@ -1,0 +1,139 @@
+"""The serial sensor end to end over real ptys: rolls, slots, noise and unplugging in a game."""
+
+from __future__ import annotations
+
+import queue
+import random
+import threading
+from pathlib import Path
+
+from companion.controller import Controller
+from companion.journal import Journal
+from companion.observations import CardsSeen, DieRead, LinkChanged, Touch
+from companion.session import Session
+from hardware.dice_link import DiceLink, to_observation
+from hardware.dice_protocol import BadLine, DieSettled, SlotReport, encode
+from hardware.dice_sim import SimulatedSensor
+from hardware.tags import TagMap
+from tests.hardware.conftest import pump_until, until_link
+
+FAST = (0.02, 0.2)
+
+
+def race_controller(journal=None) -> Controller:
+    return Controller(Session.new("race", ["red", "blue"], journal=journal))
+
+
+def test_a_sensor_roll_becomes_the_pending_roll(sensor: SimulatedSensor) -> None:
+    controller = race_controller()
+    with DiceLink(sensor.path, controller.submit, backoff=FAST):
+        pump_until(controller, until_link(True))
+        sensor.roll(4)
+        step = pump_until(controller, lambda u: u.kind == "step")[-1]
+    assert step.action == {"type": "roll", "value": 4}
+    assert controller.session.document()["roll"] == 4
+
+
+def test_the_reader_asks_who_is_there_and_hears_the_ident(sensor: SimulatedSensor) -> None:
+    controller = race_controller()
+    with DiceLink(sensor.path, controller.submit, backoff=FAST) as link:
+        pump_until(controller, until_link(True))
+        while link.ident is None:
+            sensor.answer_queries(0.05)
+            controller.pump()
+    assert link.ident.model == "TC-DICE-SIM"
+
+
+def test_noise_then_unplug_mid_game_then_the_game_goes_on(sensor: SimulatedSensor, tmp_path: Path) -> None:
+    controller = race_controller(Journal(tmp_path / "j.sqlite3"))
+    bad: queue.Queue = queue.Queue()
+    on_message = lambda m: bad.put(m) if isinstance(m, BadLine) else None  # noqa: E731
+    with DiceLink(sensor.path, controller.submit, backoff=FAST, on_message=on_message):
+        pump_until(controller, until_link(True))
+        sensor.roll(2)
+        pump_until(controller, lambda u: u.kind == "step")
+        controller.handle(Touch("act", {"type": "advance"}))
+        before = controller.session.document()
+        sensor.write(b"\x00\xffboot noise\r\n")  # garbage
+        sensor.write(b"$DIE,d6,6,100*00\n")  # checksum error
+        assert {bad.get(timeout=10).reason, bad.get(timeout=10).reason} == {"no start marker", "checksum mismatch"}
+        sensor.write(encode("DIE", "d6", 6, 100)[:7])  # half a line, then the cable is pulled
+        sensor.unplug()
+        pump_until(controller, until_link(False))
+        assert controller.session.document() == before
+        sensor.plug()  # a new pty behind the same name, as when a USB device comes back
+        pump_until(controller, until_link(True))
+        sensor.roll(3)
+        step = pump_until(controller, lambda u: u.kind == "step")[-1]
+    assert step.action == {"type": "roll", "value": 3}
+    assert controller.session.document()["positions"] == [2, 0] and controller.session.document()["turn"] == 1
+    assert [a["type"] for a in controller.session.log] == ["roll", "advance", "roll"]
+
+
+def test_a_missing_device_is_reported_once_and_found_when_it_appears(tmp_path: Path) -> None:
+    controller = race_controller()
+    sim = SimulatedSensor(tmp_path / "later")
+    with DiceLink(sim.path, controller.submit, backoff=FAST):
+        down = pump_until(controller, until_link(False))[-1]
+        assert "cannot open" in down.text
+        with sim.plug():
+            pump_until(controller, until_link(True))
+            sim.roll(5)
+            pump_until(controller, lambda u: u.kind == "step")
+    assert controller.session.document()["roll"] == 5
+
+
+def test_the_same_protocol_over_loop_url() -> None:
+    heard: queue.Queue = queue.Queue()
+    link = DiceLink("loop://", heard.put, backoff=FAST)
+    link.start()
+    try:
+        assert heard.get(timeout=10) == LinkChanged("dice sensor", True, "loop:// open")
+        assert link.counts["connects"] == 1
+    finally:
+        link.stop()
+
+
+def test_slot_reports_go_through_the_taught_tags(tmp_path: Path) -> None:
+    tags = TagMap(tmp_path / "tags.json")
+    tags.teach("04A1", "P07")
+    assert TagMap.load(tmp_path / "tags.json").card("04A1") == "P07"
+    assert to_observation(SlotReport(3, "04A1"), "s", tags) == CardsSeen({3: "P07"}, "s")
+    assert to_observation(SlotReport(3, None), "s", tags) == CardsSeen({3: None}, "s")
+    unknown = to_observation(SlotReport(3, "FFFF"), "s", tags)
+    assert isinstance(unknown, LinkChanged) and "unknown tag FFFF" in unknown.detail
+    assert to_observation(DieSettled("temple", 3, 0.9, "red"), "s") == DieRead(3, "s", 0.9, {"colour": "red"}, "temple")
+    tags.teach("04A2", "P07")  # the card got a new sticker
+    assert tags.card("04A1") is None and tags.card("04A2") == "P07"
+
+
+def test_temple_slots_become_draws_then_a_card_change(sensor: SimulatedSensor, tmp_path: Path) -> None:
+    session = Session.new("temple", ["red", "blue"])
+    controller = Controller(session)
+    cards = [a["card"] for a in session.legal() if a["type"] == "draw"]
+    tags = TagMap(tmp_path / "tags.json", {f"T{card}": card for card in cards})
+    with DiceLink(sensor.path, controller.submit, tags=tags, backoff=FAST):
+        pump_until(controller, until_link(True))
+        for slot in range(1, 13):
+            card = next(a["card"] for a in session.legal() if a["type"] == "draw")
+            sensor.slot(slot, f"T{card}")
+            pump_until(controller, lambda u: u.kind == "step")
+        assert session.pending().kind != "draw"
+        rng = random.Random(5)
+        for _ in range(500):  # play on (rolls from the app) until a change of a path card is due
+            if any(a["type"] == "change" for a in session.legal()):
+                break
+            session.act(session.game.sim_choose(session.state, session.legal(), rng))
+        change = next(a for a in session.legal() if a["type"] == "change")
+        sensor.slot(change["slot"], None)  # the old card is lifted...
+        sensor.slot(change["slot"], f"T{change['card']}")  # ...and the new one laid
+        step = pump_until(controller, lambda u: u.kind == "step")[-1]
+    assert step.action == {"type": "change", "slot": change["slot"], "card": change["card"]}
+
+
+def test_readers_stop_cleanly(sensor: SimulatedSensor) -> None:
+    before = threading.active_count()
+    links = [DiceLink(sensor.path, lambda o: None, backoff=FAST).start() for _ in range(3)]
+    for link in links:
+        link.stop()
+    assert threading.active_count() == before

@@ -1,0 +1,82 @@
+"""The line parser: messages in, and nothing on the wire can make it raise or lose a later line."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hardware.dice_protocol import (
+    BadLine,
+    DieSettled,
+    Ident,
+    LineParser,
+    RollStart,
+    SensorFault,
+    SlotReport,
+    checksum,
+    decode,
+    encode,
+)
+
+
+def test_every_message_round_trips() -> None:
+    parser = LineParser()
+    wire = b"".join(
+        [
+            encode("ID", "TC-DICE", "1.2", "77"),
+            encode("ROLL"),
+            encode("DIE", "d6", 4, 97),
+            encode("DIE", "temple", "X", 100, "white"),
+            encode("ERR", "cocked", "die leaning on the wall"),
+            encode("SLOT", 3, "04A1B2"),
+            encode("SLOT", 12, "-"),
+        ]
+    )
+    assert parser.feed(wire) == [
+        Ident("TC-DICE", "1.2", "77"),
+        RollStart(),
+        DieSettled("d6", 4, 0.97),
+        DieSettled("temple", "X", 1.0, "white"),
+        SensorFault("cocked", "die leaning on the wall"),
+        SlotReport(3, "04A1B2"),
+        SlotReport(12, None),
+    ]
+
+
+def test_checksum_is_nmea_xor() -> None:
+    assert checksum("ROLL") == f"{ord('R') ^ ord('O') ^ ord('L') ^ ord('L'):02X}"
+    assert encode("ROLL") == f"$ROLL*{checksum('ROLL')}\n".encode()
+
+
+def test_garbage_bad_checksums_and_bad_fields_are_bad_lines() -> None:
+    assert isinstance(decode(b"hello"), BadLine)
+    assert decode(b"$DIE,d6,4,100*00").reason == "checksum mismatch"
+    assert isinstance(decode(b"$DIE,d6,4,100"), BadLine)
+    assert isinstance(decode(encode("DIE", "d6", 4, 250)[:-1]), BadLine)
+    assert isinstance(decode(encode("SLOT", "three", "AA")[:-1]), BadLine)
+    assert isinstance(decode(encode("WHAT")[:-1]), BadLine)
+    assert isinstance(decode(b"$\xff\xfe*00"), BadLine)
+
+
+def test_half_lines_wait_for_the_rest_and_a_glued_half_line_is_dropped() -> None:
+    parser = LineParser()
+    line = encode("DIE", "d6", 5, 100)
+    assert parser.feed(line[:6]) == []
+    assert parser.feed(line[6:]) == [DieSettled("d6", 5, 1.0)]
+    # a half line from before an unplug, then a whole line: the whole one still counts
+    assert parser.feed(b"$DIE,d6" + encode("ROLL")) == [RollStart()]
+
+
+def test_a_flood_without_newlines_is_dropped_not_hoarded() -> None:
+    parser = LineParser()
+    messages = parser.feed(b"x" * 1000)
+    assert [m.reason for m in messages if isinstance(m, BadLine)] == ["line too long"]
+    assert parser.feed(encode("ROLL")) == [RollStart()]
+
+
+@given(st.binary(max_size=300), st.integers(1, 6))
+def test_any_noise_before_a_line_never_raises_nor_hides_it(noise: bytes, value: int) -> None:
+    parser = LineParser()
+    parser.feed(noise)
+    messages = parser.feed(b"\n" + encode("DIE", "d6", value, 100))
+    assert messages[-1] == DieSettled("d6", value, 1.0)
