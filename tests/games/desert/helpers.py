@@ -64,7 +64,7 @@ def position(
     for p in players:
         raw = dict(pieces.get(p, {}))
         space = raw.get("space", 0)
-        raw["space"] = IDS[space] if isinstance(space, int) and len(game.board.spaces) == len(IDS) else space
+        raw["space"] = game.board.spaces[space].id if isinstance(space, int) else space
         raw.setdefault("lives", 5)
         doc_pieces[p] = raw
     if step is None:

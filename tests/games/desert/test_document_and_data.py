@@ -1,0 +1,136 @@
+"""Position documents, the loader's list of problems, and the data files a café may replace."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.data import house_dir, load_data, set_problems, validate_path
+from companion.errors import InvalidData, InvalidPosition
+from companion.games.desert import DesertRace
+from companion.games.desert.board import COLLECTION_CARDS, MYSTERY_CARDS, NAMED_SAFE, SPACE_TYPES
+from companion.registry import create, game_classes
+from companion.simulate import play_random_game
+from tests.conformance import assert_document_round_trips
+from tests.games.desert.helpers import A, B, game_b, position
+
+HOUSE = create("desert")
+
+
+def test_house_board_holds_everything_the_issue_asks_for() -> None:
+    spaces = HOUSE.board.spaces
+    assert 38 <= len(spaces) <= 42
+    assert {s.type for s in spaces} == set(SPACE_TYPES)
+    assert {s.name for s in spaces if s.type == "safe"} >= set(NAMED_SAFE)
+    challenges = [s.challenge for s in spaces if s.challenge is not None]
+    assert len({(c.pred, c.k, c.values) for c in challenges}) >= 5
+    assert sum(1 for s in spaces if s.is_guardian) == 1
+    assert sum(1 for s in spaces if s.type == "secret_passage") == 1
+    cards = HOUSE.data["cards"]
+    assert set(cards["collection"]) == set(COLLECTION_CARDS) and set(cards["mystery"]) == set(MYSTERY_CARDS)
+    assert all(n > 0 for deck in ("collection", "mystery") for n in cards[deck].values())
+
+
+def test_house_data_validates() -> None:
+    assert validate_path(house_dir(DesertRace), game_classes()) == []
+
+
+def test_document_round_trips_through_random_play() -> None:
+    rng = random.Random(3)
+    game = HOUSE
+    state = game.setup([A, B, "teal"], game.resolve_options({}, "house-variant"))
+    for _ in range(300):
+        assert_document_round_trips(game, state)
+        if game.pending(state).is_over:
+            break
+        state, _ = game.apply(state, {k: v for k, v in game.sim_choose(state, game.legal_actions(state), rng).items()
+                                      if k != "text"})
+
+
+def test_a_pile_left_out_is_derived_from_the_box() -> None:
+    game = game_b()
+    state = position(game, {A: {"items": ["golden_compass"]}})
+    assert state.collection[COLLECTION_CARDS.index("golden_compass")] == 2
+
+
+def test_loader_names_every_problem() -> None:
+    game = game_b()
+    doc = game.to_document(position(game, {}))
+    doc["pieces"][A].update(space="nowhere", lives=12, items=["magic_carpet"])
+    doc["pieces"][B].update(lives=0)
+    doc["options"]["attempts_per_turn"] = 2
+    doc["step"] = {"kind": "roll", "mode": "fly"}
+    doc["turn"] = "orange"
+    with pytest.raises(InvalidPosition) as caught:
+        game.from_document(doc)
+    problems = " | ".join(caught.value.problems)
+    for fragment in ("pieces.black.space", "pieces.black.lives", "pieces.black.items", "options.attempts_per_turn",
+                     "step.mode", "turn"):
+        assert fragment in problems, fragment
+    doc = game.to_document(position(game, {}))
+    doc["pieces"][B]["lives"] = 0
+    doc["collection"]["pile"]["desert_flask"] = 9
+    with pytest.raises(InvalidPosition) as caught:
+        game.from_document(doc)
+    assert len(caught.value.problems) == 2
+
+
+def test_impossible_steps_are_named() -> None:
+    game = game_b()
+    doc = game.to_document(position(game, {A: {"space": 1}}))
+    doc["step"] = {"kind": "roll", "mode": "attempt"}
+    with pytest.raises(InvalidPosition, match="challenge"):
+        game.from_document(doc)
+    doc["step"] = {"kind": "cloak"}
+    with pytest.raises(InvalidPosition, match="mirage_cloak"):
+        game.from_document(doc)
+
+
+def _cafe(tmp_path: Path, kind: str, content: object) -> Path:
+    folder = tmp_path / "desert"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{kind}.json").write_text(json.dumps(content), encoding="utf-8")
+    return tmp_path
+
+
+def test_broken_board_is_caught(tmp_path: Path) -> None:
+    board = json.loads((house_dir(DesertRace) / "board.json").read_text(encoding="utf-8"))
+    board["spaces"][5]["challenge"] = {"pred": "gte", "k": 9}
+    board["spaces"][7]["type"] = "secret_passage"
+    board["spaces"][3]["index"] = 30
+    del board["spaces"][11]["challenge"]
+    with pytest.raises(InvalidData) as caught:
+        load_data(DesertRace, _cafe(tmp_path, "board", board))
+    text = " | ".join(caught.value.problems)
+    assert "'k' from 1 to 6" in text and "exactly one space of type 'secret_passage'" in text
+    assert "index 30" in text and "needs a 'challenge'" in text
+    assert validate_path(tmp_path / "desert" / "board.json", game_classes())
+
+
+def test_broken_cards_are_caught(tmp_path: Path) -> None:
+    cards = json.loads((house_dir(DesertRace) / "cards.json").read_text(encoding="utf-8"))
+    cards["collection"]["golden_compass"] = 0
+    del cards["mystery"]["dune_shift"]
+    cards["mystery"]["sand_worm"] = 2
+    files = dict(load_data(DesertRace).files, cards=cards)
+    problems = set_problems(DesertRace, files, {"cards": "cards.json"})
+    assert any("sand_worm" in p for p in problems)
+    del cards["mystery"]["sand_worm"]
+    problems = set_problems(DesertRace, files, {"cards": "cards.json"})
+    assert any("dune_shift" in p for p in problems) and any("nobody can ever win" in p for p in problems)
+
+
+def test_a_cafe_board_replaces_the_house_board(tmp_path: Path) -> None:
+    data = load_data(DesertRace, _cafe(tmp_path, "board", game_b().data["board"]))
+    assert DesertRace(data).board.size == 16
+    assert data.sources["board"].endswith("board.json") and not data.sources["board"].startswith("house:")
+
+
+@pytest.mark.parametrize("profile", sorted(DesertRace.profiles))
+def test_every_profile_plays_to_the_end(profile: str) -> None:
+    for seed in range(3):
+        run = play_random_game(HOUSE, random.Random(seed), profile=profile, deep_every=1)
+        assert run.result is not None

@@ -1,0 +1,196 @@
+"""Rules beyond the worked cases: set-up, chains, cards, trades, refusals and options."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.errors import InvalidAction
+from companion.games.desert.board import COMPASS, FLASK, SNEAKERS, SUNSHIELD
+from companion.registry import create
+from tests.games.desert.helpers import A, B, C, act, draw, game_b, position, roll, rules_of, run, use
+
+GAME = game_b()
+HOUSE = create("desert")
+
+
+def test_setup_five_lives_on_dawn_and_order_rolloff_with_tie() -> None:
+    state = GAME.setup([A, B, C], GAME.resolve_options({}))
+    assert all(p.lives == 5 and p.space == 0 and not p.items for p in state.pieces)
+    assert [GAME.pending(state).player] == [A]
+    state, events = run(GAME, state, roll(5), roll(5), roll(2))
+    assert state.step.contenders == (A, B) and state.step.rolls == ()
+    assert "DR-Q24" in rules_of(events)
+    state, _ = run(GAME, state, roll(3), roll(6))
+    pending = GAME.pending(state)
+    assert (pending.kind, pending.player, state.round) == ("roll", B, 1)
+    state, _ = act(GAME, state, roll(1))  # B to Oasis Alcove; then C, then A in seat order
+    assert GAME.pending(state).player == C
+
+
+def test_a_chain_of_challenges_on_the_house_board() -> None:
+    state = position(HOUSE, {A: {"space": "twin_dunes"}}, step={"kind": "roll", "mode": "attempt"})
+    state, _ = act(HOUSE, state, roll(4))  # even: on to Sheer Cliff (5+)
+    assert HOUSE.board.spaces[state.piece(A).space].id == "sheer_cliff" and state.step.kind == "offer"
+    state, _ = run(HOUSE, state, {"type": "attempt"}, roll(5))  # on to Sphinx's Riddle (odd)
+    assert HOUSE.board.spaces[state.piece(A).space].id == "sphinx_riddle"
+    state, _ = run(HOUSE, state, {"type": "attempt"}, roll(3))  # on to Crumbling Stairs (3+)
+    assert HOUSE.board.spaces[state.piece(A).space].id == "crumbling_stairs"
+    state, events = run(HOUSE, state, {"type": "attempt"}, roll(6))  # on to Cool Cave: +1 Life, chain ends
+    assert HOUSE.board.spaces[state.piece(A).space].id == "cool_cave" and state.piece(A).lives == 6
+    assert GAME.pending(state).player == B
+
+
+def test_declining_the_chain_attempt_counts_nothing() -> None:
+    state = position(GAME, {A: {"space": 6}})
+    state, events = run(GAME, state, roll(1), {"type": "stop"})
+    assert state.piece(A).space == 7 and state.piece(A).failures == 0 and "DR-Q4" in rules_of(events)
+    assert GAME.pending(state).player == B
+
+
+def test_guardian_needs_a_six_and_has_no_limit() -> None:
+    state = position(GAME, {A: {"space": 10, "failures": 5}, B: {"space": 13}},
+                     step={"kind": "roll", "mode": "attempt"})
+    state, events = act(GAME, state, roll(5))
+    assert state.piece(A).failures == 6 and "DR-15" in rules_of(events)
+    state, _ = act(GAME, state, roll(1))
+    assert state.step.mode == "attempt"
+    state, _ = act(GAME, state, roll(6))
+    assert state.piece(A).space == 0 and state.piece(A).lap  # 10 + 6 wraps onto Desert Dawn
+
+
+def test_sunshield_before_the_roll_and_after_a_failure() -> None:
+    state = position(GAME, {A: {"space": 10, "items": [SUNSHIELD]}}, step={"kind": "roll", "mode": "attempt"})
+    assert {"type": "use", "card": SUNSHIELD} in [{k: v for k, v in a.items() if k != "text"}
+                                                   for a in GAME.legal_actions(state)]
+    state, _ = run(GAME, state, use(SUNSHIELD), roll(2))
+    assert state.piece(A).space == 12 and state.piece(A).items == ()
+    state = position(GAME, {A: {"space": 7, "items": [SUNSHIELD]}}, step={"kind": "roll", "mode": "attempt"})
+    state, _ = act(GAME, state, roll(2))
+    assert state.step.kind == "shield"
+    state, events = act(GAME, state, use(SUNSHIELD))
+    assert state.piece(A).space == 9 and "DR-19" in rules_of(events)
+
+
+def test_sunshield_timing_option_before_only() -> None:
+    state = position(GAME, {A: {"space": 7, "items": [SUNSHIELD]}}, step={"kind": "roll", "mode": "attempt"},
+                     options={"sunshield_timing": "before"})
+    state, _ = act(GAME, state, roll(2))
+    assert state.step.kind != "shield" and state.piece(A).failures == 1
+
+
+def test_sand_thief_tie_rolloff_and_the_card_entered_by_the_table() -> None:
+    players = (A, B, C)
+    state = position(GAME, {A: {"space": 4, "lives": 3, "items": [FLASK, COMPASS]}, B: {"lives": 7},
+                            C: {"lives": 7}}, step={"kind": "draw", "mode": "mystery"}, players=players)
+    state, _ = act(GAME, state, draw("mystery", "sand_thief"))
+    assert state.step.kind == "rolloff" and state.step.contenders == (B, C)
+    state, _ = run(GAME, state, roll(4), roll(4), roll(2), roll(6))
+    pending = GAME.pending(state)
+    assert (pending.kind, pending.player) == ("choose", C)
+    cards = sorted(a["card"] for a in GAME.legal_actions(state))
+    assert cards == sorted([COMPASS, FLASK])
+    state, events = act(GAME, state, {"type": "steal", "card": COMPASS})
+    assert state.piece(C).items == (COMPASS,) and state.piece(A).items == (FLASK,)
+    assert "DR-23" in rules_of(events)
+
+
+def test_sand_thief_takes_nothing_from_the_richest_or_the_empty_handed() -> None:
+    state = position(GAME, {A: {"space": 4, "lives": 8, "items": [FLASK]}, B: {"lives": 7}},
+                     step={"kind": "draw", "mode": "mystery"})
+    state, events = act(GAME, state, draw("mystery", "sand_thief"))
+    assert state.piece(A).items == (FLASK,) and "DR-Q14" in rules_of(events)
+    state = position(GAME, {A: {"space": 4}}, step={"kind": "draw", "mode": "mystery"})
+    state, events = act(GAME, state, draw("mystery", "sand_thief"))
+    assert "DR-Q14" in rules_of(events)
+
+
+def test_vortex_chooser_relocates_and_the_space_is_resolved() -> None:
+    state = position(GAME, {A: {"space": 4, "lives": 3}, B: {"lives": 8}}, step={"kind": "draw", "mode": "mystery"})
+    state, _ = act(GAME, state, draw("mystery", "desert_vortex"))
+    pending = GAME.pending(state)
+    assert (pending.kind, pending.player) == ("choose", B)
+    assert "passage" not in [a["space"] for a in GAME.legal_actions(state)]
+    refused = GAME.check(state, {"type": "relocate", "space": "passage"})
+    assert not refused.legal and refused.rules == ("DR-Q13",)
+    state, events = act(GAME, state, {"type": "relocate", "space": "scared"})
+    assert state.piece(A).space == 0 and state.piece(A).lives == 1 and "DR-26" in rules_of(events)
+
+
+def test_camels_blessing_and_whisper_stack() -> None:
+    state = position(GAME, {A: {"space": 4, "lives": 10, "skip": 1}}, step={"kind": "draw", "mode": "mystery"})
+    state, _ = act(GAME, state, draw("mystery", "camels_blessing"))
+    assert state.piece(A).lives == 10
+    state = position(GAME, {A: {"space": 4, "skip": 1}}, step={"kind": "draw", "mode": "mystery"})
+    state, _ = act(GAME, state, draw("mystery", "desert_whisper"))
+    assert state.piece(A).skip == 2
+
+
+def test_lap_counts_forward_crossings_only() -> None:
+    state = position(GAME, {A: {"space": 14}})
+    state, events = act(GAME, state, roll(3))
+    assert state.piece(A).space == 1 and state.piece(A).lap and "DR-Q10" in rules_of(events)
+    state = position(GAME, {A: {"space": 15}}, options={"lap_count_landing_on_start": False})
+    state, _ = act(GAME, state, roll(1))
+    assert not state.piece(A).lap
+
+
+def test_trade_of_items_and_refusals() -> None:
+    state = position(GAME, {A: {"space": 6, "items": [FLASK]}, B: {"items": [COMPASS]}},
+                     step={"kind": "end", "trading": True})
+    state, events = act(GAME, state, {"type": "trade", "with": B, "give": {"items": [FLASK]},
+                                      "get": {"items": [COMPASS], "lives": 1}})
+    assert state.piece(A).items == (COMPASS,) and state.piece(B).items == (FLASK,)
+    assert (state.piece(A).lives, state.piece(B).lives) == (6, 4)
+    ruling = GAME.check(state, {"type": "trade", "with": B, "give": {"items": [SNEAKERS]}})
+    assert not ruling.legal and ruling.rules == ("DR-11",)
+    assert not GAME.check(state, {"type": "trade", "with": A, "get": {"lives": 1}}).legal
+    off_green = position(GAME, {A: {"space": 1, "items": [FLASK]}}, step={"kind": "end"})
+    ruling = GAME.check(off_green, {"type": "trade", "with": B, "give": {"items": [FLASK]}})
+    assert not ruling.legal and ruling.rules == ("DR-Q22",)
+
+
+def test_refusals_cite_a_clause_and_leave_the_state_alone() -> None:
+    state = position(GAME, {A: {"space": 2}})
+    before = GAME.to_document(state)
+    for action, clause in (
+        ({"type": "draw", "deck": "collection", "card": FLASK}, "DR-8"),
+        ({"type": "roll", "value": 3, "player": B}, "DR-3"),
+        (use(FLASK), "DR-18"),
+        (use(COMPASS), "DR-Q17"),
+        ({"type": "end"}, "DR-3"),
+    ):
+        ruling = GAME.check(state, action)
+        assert not ruling.legal and ruling.rules == (clause,), (action, ruling)
+        assert GAME.rulebook.clause(clause)
+    assert GAME.to_document(state) == before
+    with pytest.raises(InvalidAction):
+        act(GAME, state, {"type": "roll", "value": 7})
+    with pytest.raises(InvalidAction):
+        act(GAME, state, {"type": "fly"})
+
+
+def test_empty_collection_pile_refuses_that_card() -> None:
+    state = position(GAME, {A: {"space": 3, "items": [COMPASS, COMPASS, COMPASS]}},
+                     step={"kind": "draw", "mode": "collection"})
+    assert COMPASS not in [a["card"] for a in GAME.legal_actions(state)]
+    ruling = GAME.check(state, draw("collection", COMPASS))
+    assert not ruling.legal and ruling.rules == ("DR-Q16",)
+
+
+def test_option_next_turn_and_three_attempts_per_turn() -> None:
+    state = position(GAME, {A: {"space": 6}}, options={"attempt_on_landing": "next_turn"})
+    state, _ = act(GAME, state, roll(1))
+    assert GAME.pending(state).player == B
+    state = position(GAME, {A: {"space": 7}}, step={"kind": "roll", "mode": "attempt"},
+                     options={"attempts_per_turn": 3})
+    state, _ = run(GAME, state, roll(1), roll(2))
+    assert GAME.pending(state).player == A and state.piece(A).failures == 2
+    state, _ = act(GAME, state, roll(3))
+    assert GAME.pending(state).player == B and GAME.flow.free_exit(state, A)
+
+
+def test_round_limit_ends_without_winner() -> None:
+    state = position(GAME, {A: {"space": 13}, B: {"space": 13}}, turn=B, options={"max_rounds": 20}, round=20)
+    state, events = act(GAME, state, roll(1))
+    assert GAME.pending(state).result == {"winner": None, "reason": "round limit reached"}
+    assert "DR-Q35" in rules_of(events)
