@@ -1,0 +1,251 @@
+"""The temple's geometry: the cell graph, the lap order and what each card puts in each slot.
+
+Everything here is computed once per data set (``Board``) or once per set of
+twelve cards in the slots (``Layout``), so route searches at the table only
+look things up. Nodes are small integers: board cells are ``y * size + x``;
+then come each colour's final steps, the Treasure Chamber and each colour's
+Entrance Circles, so a visited set fits in a short list of flags.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow")
+CELL_KINDS: tuple[str, ...] = ("path", "hole", "stair", *(f"idol:{c}" for c in COLOURS))
+OUT_VECTORS: Mapping[str, tuple[int, int]] = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
+STEPS_PROGRESS_BASE = 1000  # steps lie beyond every ring cell in a colour's lap
+CHAMBER_PROGRESS = 2000
+ENTRANCE_PROGRESS = -1
+MAX_STEPS = 6  # final steps per colour the node numbering leaves room for
+
+
+def slot_transform(origin: tuple[int, int], out: str) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """Origin, row step and column step of a slot: the card read with its curved edge up.
+
+    Row 0 is the curved edge, so rows go inwards (against ``out``); columns go
+    to the reader's left-to-right when standing in the centre facing out, which
+    is clockwise round the temple.
+    """
+    ox, oy = OUT_VECTORS[out]
+    return origin, (-ox, -oy), (-oy, ox)
+
+
+def slot_cells(origin: tuple[int, int], out: str) -> tuple[tuple[int, int], ...]:
+    """Board cells of a slot in card order: (row 0, col 0), (row 0, col 1)... (row 2, col 2)."""
+    (x0, y0), (rx, ry), (cx, cy) = slot_transform(origin, out)
+    return tuple((x0 + r * rx + c * cx, y0 + r * ry + c * cy) for r in range(3) for c in range(3))
+
+
+@dataclass(frozen=True)
+class ColourGeometry:
+    colour: str
+    index: int
+    lap_start: int
+    entry: tuple[int, ...]
+    foot: int
+    steps: tuple[int, ...]  # step nodes, bottom to top
+    entrance: int  # the Entrance Circles node
+    walls: frozenset[tuple[int, int]]
+    circle: tuple[int, int]
+    step_cells: tuple[tuple[int, int], ...]
+
+
+class Board:
+    """The fixed part of the temple (corners, slots, walls, steps, lap order) from ``board.json``."""
+
+    def __init__(self, board: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
+        self.size: int = board["size"]
+        size = self.size
+        self.cell_count = size * size
+        self.loop: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.node(x, y) for x, y in section) for section in board["loop"]
+        )
+        self.lap_length = len(self.loop)
+        self.station = [-1] * self.cell_count
+        for index, section in enumerate(self.loop):
+            for node in section:
+                self.station[node] = index
+        self.ring = frozenset(n for n in range(self.cell_count) if self.station[n] >= 0)
+        # Slots: for each slot, the 9 board nodes in card order.
+        self.slot_numbers: tuple[int, ...] = tuple(s["slot"] for s in board["slots"])
+        self.slot_nodes: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.node(x, y) for x, y in slot_cells(tuple(s["origin"]), s["out"])) for s in board["slots"]
+        )
+        self.slot_of: dict[int, int] = {n: i for i, nodes in enumerate(self.slot_nodes) for n in nodes}
+        # Printed cells: the corner blocks, in board orientation.
+        self.printed: dict[int, str] = {}
+        for corner in board["corners"]:
+            x0, y0 = corner["origin"]
+            for r, row in enumerate(corner["cells"]):
+                for c, kind in enumerate(row):
+                    self.printed[self.node(x0 + c, y0 + r)] = kind
+        self.chamber = self.cell_count + len(COLOURS) * MAX_STEPS
+        self.chamber_cell: tuple[int, int] = tuple(board["chamber"])
+        colours: dict[str, ColourGeometry] = {}
+        step_base = self.cell_count
+        for index, colour in enumerate(COLOURS):
+            spec = board["colours"].get(colour)
+            if spec is None:
+                continue
+            steps_spec = spec["steps"]
+            count = len(steps_spec["cells"])
+            steps = tuple(step_base + index * MAX_STEPS + k for k in range(count))
+            walls = set()
+            for a, b in spec["wall"]:
+                na, nb = self.node(*a), self.node(*b)
+                walls.add((na, nb))
+                walls.add((nb, na))
+            colours[colour] = ColourGeometry(
+                colour=colour,
+                index=index,
+                lap_start=spec["lapStart"],
+                entry=tuple(self.node(x, y) for x, y in spec["entrance"]["entry"]),
+                foot=self.node(*steps_spec["foot"]),
+                steps=steps,
+                entrance=self.chamber + 1 + index,
+                walls=frozenset(walls),
+                circle=tuple(spec["entrance"]["circle"]),
+                step_cells=tuple(tuple(c) for c in steps_spec["cells"]),
+            )
+        self.colours = colours
+        self.step_nodes = frozenset(n for geo in colours.values() for n in geo.steps)
+        self.node_count = self.chamber + 1 + len(COLOURS)
+        self.cards: dict[str, tuple[str, ...]] = {
+            c["id"]: tuple(kind for row in c["cells"] for kind in row) for c in cards["cards"]
+        }
+        self.card_order: tuple[str, ...] = tuple(c["id"] for c in cards["cards"])
+        self.ak_card: str = cards["ahKinchil"]["id"]
+        self.ak_idol: dict[str, int] = {
+            kind.split(":", 1)[1]: node for node, kind in self.printed.items() if kind.startswith("idol:")
+        }
+        self._grid_neighbours = self._build_grid_neighbours()
+        self.neighbours: dict[str, tuple[tuple[int, ...], ...]] = {c: self._colour_graph(c) for c in colours}
+        # The same graphs without the pawn's own wall: only to explain a refusal.
+        self.neighbours_unwalled: dict[str, tuple[tuple[int, ...], ...]] = {
+            c: self._colour_graph(c, walls=False) for c in colours
+        }
+        self.progress: dict[str, tuple[int, ...]] = {c: self._progress(c) for c in colours}
+        self._layouts: dict[tuple[str | None, ...], Layout] = {}
+        base = [False] * self.node_count
+        for node in self.step_nodes:
+            base[node] = True
+        base[self.chamber] = True
+        self.base_walkable: tuple[bool, ...] = tuple(base)
+        self._step_of: dict[int, tuple[str, int]] = {
+            step: (colour, k + 1) for colour, geo in colours.items() for k, step in enumerate(geo.steps)
+        }
+
+    # -- nodes ---------------------------------------------------------------
+    def node(self, x: int, y: int) -> int:
+        return y * self.size + x
+
+    def xy(self, node: int) -> tuple[int, int]:
+        return node % self.size, node // self.size
+
+    def is_cell(self, node: int) -> bool:
+        return 0 <= node < self.cell_count
+
+    def step_colour(self, node: int) -> tuple[str, int] | None:
+        """(colour, step number from 1) of a final-step node, or None."""
+        return self._step_of.get(node)
+
+    # -- graphs ----------------------------------------------------------------
+    def _build_grid_neighbours(self) -> list[tuple[int, ...]]:
+        out: list[tuple[int, ...]] = [() for _ in range(self.cell_count)]
+        for node in self.ring:
+            x, y = self.xy(node)
+            found = []
+            for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+                nx, ny = x + dx, y + dy
+                if 0 <= nx < self.size and 0 <= ny < self.size and self.node(nx, ny) in self.ring:
+                    found.append(self.node(nx, ny))
+            out[node] = tuple(found)
+        return out
+
+    def _colour_graph(self, colour: str, walls: bool = True) -> tuple[tuple[int, ...], ...]:
+        """Neighbours for a pawn of this colour, ignoring holes (the layout filters those).
+
+        Its own wall cuts the ring; its own steps hang off the foot and lead to the
+        chamber; its Entrance Circles lead onto the entry cells and nothing leads back.
+        """
+        geo = self.colours[colour]
+        graph: list[tuple[int, ...]] = [() for _ in range(self.node_count)]
+        for node in self.ring:
+            graph[node] = tuple(n for n in self._grid_neighbours[node] if not walls or (node, n) not in geo.walls)
+        graph[geo.foot] = (*graph[geo.foot], geo.steps[0])
+        for k, step in enumerate(geo.steps):
+            below = geo.foot if k == 0 else geo.steps[k - 1]
+            above = geo.steps[k + 1] if k + 1 < len(geo.steps) else self.chamber
+            graph[step] = (below, above)
+        graph[geo.entrance] = geo.entry
+        return tuple(graph)
+
+    def _progress(self, colour: str) -> tuple[int, ...]:
+        """How far along its lap a pawn of this colour stands on each node; "behind" compares these."""
+        geo = self.colours[colour]
+        values = [ENTRANCE_PROGRESS] * self.node_count
+        for node in self.ring:
+            values[node] = (self.station[node] - geo.lap_start) % self.lap_length
+        for k, step in enumerate(geo.steps):
+            values[step] = STEPS_PROGRESS_BASE + k + 1
+        values[self.chamber] = CHAMBER_PROGRESS
+        return tuple(values)
+
+    def blocked_by_wall(self, colour: str, a: int, b: int) -> bool:
+        return (a, b) in self.colours[colour].walls
+
+    # -- layouts ---------------------------------------------------------------
+    def layout(self, slots: tuple[str | None, ...]) -> Layout:
+        found = self._layouts.get(slots)
+        if found is None:
+            if len(self._layouts) > 512:
+                self._layouts.clear()
+            found = self._layouts[slots] = Layout(self, slots)
+        return found
+
+
+class Layout:
+    """What the twelve cards in the slots make of the board: walkable cells, stairways, idols."""
+
+    def __init__(self, board: Board, slots: tuple[str | None, ...]) -> None:
+        self.board = board
+        self.slots = slots
+        kinds: dict[int, str] = dict(board.printed)
+        for nodes, card in zip(board.slot_nodes, slots, strict=True):
+            cells = board.cards[card] if card is not None else ("hole",) * 9
+            kinds.update(zip(nodes, cells, strict=True))
+        self.kinds = kinds
+        walk = list(board.base_walkable)
+        stairs = []
+        idols: dict[str, list[int]] = {c: [] for c in COLOURS}
+        for node, kind in kinds.items():
+            if kind == "path":
+                walk[node] = True
+            elif kind == "stair":
+                walk[node] = True
+                stairs.append(node)
+            elif kind != "hole":
+                walk[node] = True
+                idols.setdefault(kind[5:], []).append(node)
+        self.walkable: tuple[bool, ...] = tuple(walk)
+        self.stairs: tuple[int, ...] = tuple(sorted(stairs))
+        self.idols: dict[str, tuple[int, ...]] = {c: tuple(v) for c, v in idols.items()}
+        self._moves: dict[tuple[Any, ...], Any] = {}
+
+    @cached_property
+    def idols_by_progress(self) -> dict[str, tuple[tuple[int, int], ...]]:
+        """Per colour: (progress, node) of its idol markers, nearest the end of the lap first."""
+        out = {}
+        for colour, nodes in self.idols.items():
+            progress = self.board.progress.get(colour)
+            if progress is None:
+                continue
+            out[colour] = tuple(sorted(((progress[n], n) for n in nodes), reverse=True))
+        return out
+
+    def kind(self, node: int) -> str:
+        return self.kinds.get(node, "path")

@@ -1,0 +1,345 @@
+"""The position document: readable JSON that round-trips, and a loader that names every fault."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import BadRequest, InvalidPosition
+from companion.games.temple.board import Board
+from companion.games.temple.state import PHASES, Task, TempleState, pawn_name
+
+if TYPE_CHECKING:
+    from companion.games.temple.rules import TempleGame
+
+
+def location_doc(board: Board, colour: str, node: int) -> Any:
+    """A node as players read it: [x, y], "entrance", "step2" or "chamber"."""
+    if node < board.cell_count:
+        return [node % board.size, node // board.size]
+    geo = board.colours[colour]
+    if node == geo.entrance:
+        return "entrance"
+    if node == board.chamber:
+        return "chamber"
+    if node in geo.steps:
+        return f"step{geo.steps.index(node) + 1}"
+    return list(board.xy(node))
+
+
+def parse_location(board: Board, colour: str, value: Any) -> int:
+    """The node a location names for a pawn of ``colour``; ValueError says what is wrong."""
+    if type(value) is list and len(value) == 2:
+        x, y = value
+        if type(x) is int and type(y) is int and 0 <= x < board.size and 0 <= y < board.size:
+            node = y * board.size + x
+            if node in board.ring:
+                return node
+    geo = board.colours[colour]
+    if value == "entrance":
+        return geo.entrance
+    if value == "chamber":
+        return board.chamber
+    if isinstance(value, str) and value.startswith("step") and value[4:].isdigit():
+        k = int(value[4:])
+        if 1 <= k <= len(geo.steps):
+            return geo.steps[k - 1]
+        raise ValueError(f"{colour} has steps 1-{len(geo.steps)}, not {value!r}")
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        x, y = value
+        if 0 <= x < board.size and 0 <= y < board.size and board.node(x, y) in board.ring:
+            return board.node(x, y)
+        raise ValueError(f"{list(value)} is not a space of the temple path")
+    raise ValueError(f'{value!r} is not a location ([x, y], "entrance", "stepN" or "chamber")')
+
+
+def parse_pawn(state: TempleState, value: Any) -> tuple[str, int]:
+    """ "red1" -> ("red", 0); ValueError if no such pawn is in play."""
+    if isinstance(value, str) and value[-1:] in ("1", "2") and value[:-1] in state.players:
+        return value[:-1], int(value[-1]) - 1
+    names = ", ".join(pawn_name(c, i) for c in state.players for i in (0, 1))
+    raise ValueError(f"no pawn {value!r} in play; pawns: {names}")
+
+
+def to_document(game: TempleGame, state: TempleState) -> dict[str, Any]:
+    board = game.board
+    tasks = []
+    for task in state.tasks:
+        entry: dict[str, Any] = {
+            "kind": task.kind,
+            "pawns": [pawn_name(task.colour, i) for i in task.pawns],
+            "chooser": task.chooser,
+        }
+        if task.kind == "stair":
+            entry["at"] = list(board.xy(task.node))
+        tasks.append(entry)
+    return {
+        "game": game.id,
+        "players": list(state.players),
+        "options": dict(state.options),
+        "phase": state.phase,
+        "turn": state.current,
+        "slots": list(state.slots),
+        "pawns": {
+            colour: [location_doc(board, colour, node) for node in pair]
+            for colour, pair in zip(state.players, state.pawns, strict=True)
+        },
+        "hands": dict(zip(state.players, state.hands, strict=True)),
+        "pile": state.pile,
+        "discard": list(state.discard),
+        "roll": None if state.roll is None else {"value": state.roll[0], "colour": state.roll[1]},
+        "first_roll": {"contenders": list(state.contenders), "rolls": [list(r) for r in state.first_rolls]},
+        "tasks": tasks,
+        "after": state.after,
+        "winner": state.winner,
+    }
+
+
+def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
+    problems: list[str] = []
+    board = game.board
+    if not isinstance(doc, Mapping):
+        raise InvalidPosition(["the position must be a JSON object"])
+    if doc.get("game") != game.id:
+        problems.append(f"game must be {game.id!r}, not {doc.get('game')!r}")
+    players: list[str] = []
+    try:
+        players = game.check_players(doc.get("players", []))
+    except BadRequest as exc:
+        problems.append(f"players: {exc.message}")
+    options: dict[str, Any] = {}
+    raw_options = doc.get("options", {})
+    try:
+        options = game.resolve_options(raw_options if isinstance(raw_options, Mapping) else {})
+        if not isinstance(raw_options, Mapping):
+            problems.append("options must be an object")
+    except BadRequest as exc:
+        problems.append(f"options: {exc.message}")
+    phase = doc.get("phase")
+    if phase not in PHASES:
+        problems.append(f"phase {phase!r} is not one of {', '.join(PHASES)}")
+    turn = 0
+    if doc.get("turn") in players:
+        turn = players.index(doc["turn"])
+    elif players:
+        problems.append(f"turn {doc.get('turn')!r} is not a player")
+
+    # --- slots and cards ---
+    slots_raw = doc.get("slots")
+    slots: list[str | None] = [None] * len(board.slot_nodes)
+    known = set(board.cards)
+    if not isinstance(slots_raw, list) or len(slots_raw) != len(board.slot_nodes):
+        problems.append(f"slots must be a list of {len(board.slot_nodes)} card ids (null while assembling)")
+    else:
+        seen: dict[str, int] = {}
+        for i, card in enumerate(slots_raw):
+            if card is None:
+                if phase != "assembly":
+                    problems.append(f"slot {i + 1} is empty outside assembly")
+                continue
+            if card == board.ak_card:
+                problems.append(f"slot {i + 1} holds the Ah Kinchil card, which never goes into a slot")
+            elif card not in known:
+                problems.append(f"slot {i + 1} holds unknown card {card!r}")
+            elif card in seen:
+                problems.append(f"card {card} is in slot {seen[card] + 1} and slot {i + 1}")
+            else:
+                seen[card] = i
+            slots[i] = card if isinstance(card, str) else None
+        filled = [c is not None for c in slots_raw]
+        if phase == "assembly" and filled != sorted(filled, reverse=True):
+            problems.append("assembly fills the slots in order: an empty slot comes before a filled one")
+        if phase == "assembly" and all(filled):
+            problems.append("assembly is over once all 12 slots are filled")
+    discard_raw = doc.get("discard", [])
+    discard: list[str] = []
+    if not isinstance(discard_raw, list):
+        problems.append("discard must be a list of card ids")
+    else:
+        for card in discard_raw:
+            if card != board.ak_card and card not in known:
+                problems.append(f"discard holds unknown card {card!r}")
+            elif card in slots:
+                problems.append(f"card {card} is both in a slot and in the discard pile")
+            elif card in discard:
+                problems.append(f"card {card} is twice in the discard pile")
+            else:
+                discard.append(card)
+    hands_raw = doc.get("hands", {})
+    hands: list[int] = []
+    for colour in players:
+        count = hands_raw.get(colour) if isinstance(hands_raw, Mapping) else None
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 3:
+            problems.append(f"hands.{colour} must be a count from 0 to 3, not {count!r}")
+            count = 0
+        elif phase == "assembly" and count:
+            problems.append(f"hands.{colour}: no cards are dealt before assembly ends")
+        hands.append(count)
+    pile = doc.get("pile")
+    if isinstance(pile, bool) or not isinstance(pile, int) or pile < 0:
+        problems.append(f"pile must be a count of cards, not {pile!r}")
+        pile = 0
+    on_board = sum(1 for c in slots if c is not None)
+    total = game.total_cards
+    if on_board + len(discard) + sum(hands) + pile != total and not problems:
+        problems.append(
+            f"cards do not add up: {on_board} in slots + {len(discard)} discarded + {sum(hands)} in hands"
+            f" + {pile} in the pile should make {total}"
+        )
+
+    # --- pawns ---
+    pawns_raw = doc.get("pawns", {})
+    pawns: list[tuple[int, int]] = []
+    layout = board.layout(tuple(slots))
+    tasks_raw = doc.get("tasks", [])
+    holes_allowed: set[str] = set()
+    if isinstance(tasks_raw, list):
+        holes_allowed = {
+            str(t["pawns"][0])[:-1]
+            for t in tasks_raw
+            if isinstance(t, Mapping) and t.get("kind") == "back" and isinstance(t.get("pawns"), list) and t["pawns"]
+        }
+    occupied: dict[int, str] = {}
+    for colour in players:
+        pair_raw = pawns_raw.get(colour) if isinstance(pawns_raw, Mapping) else None
+        if not isinstance(pair_raw, list) or len(pair_raw) != 2:
+            problems.append(f"pawns.{colour} must list the places of its 2 pawns")
+            pawns.append((board.colours[colour].entrance,) * 2)
+            continue
+        pair = []
+        for i, raw in enumerate(pair_raw):
+            name = pawn_name(colour, i)
+            try:
+                node = parse_location(board, colour, raw)
+            except ValueError as exc:
+                problems.append(f"pawns.{colour}[{i}]: {exc}")
+                node = board.colours[colour].entrance
+            if board.is_cell(node):
+                if not layout.walkable[node] and colour not in holes_allowed and phase != "assembly":
+                    problems.append(f"{name} stands on a hole at {list(board.xy(node))}, off the path")
+                if node in occupied:
+                    problems.append(f"{name} and {occupied[node]} share the space {list(board.xy(node))}")
+                occupied[node] = name
+            elif phase == "assembly" and node != board.colours[colour].entrance:
+                problems.append(f"{name} must wait at its Entrance Circles during assembly")
+            pair.append(node)
+        pawns.append((pair[0], pair[1]))
+
+    # --- roll, first roll, tasks, winner ---
+    roll = None
+    roll_raw = doc.get("roll")
+    if roll_raw is not None:
+        outcome = (roll_raw.get("value"), roll_raw.get("colour")) if isinstance(roll_raw, Mapping) else None
+        if outcome not in game.outcomes:
+            problems.append(f"roll {roll_raw!r} is not a face of the die")
+        else:
+            roll = outcome
+    if phase in ("change", "move", "resolve") and roll is None:
+        problems.append(f"phase {phase} needs this turn's roll")
+    if phase in ("assembly", "first_roll", "roll") and roll is not None:
+        problems.append(f"phase {phase} comes before any roll this turn")
+    if phase == "change" and roll is not None and roll[1] != "red":
+        problems.append("only a red roll asks for a card change")
+    first = doc.get("first_roll", {})
+    contenders: list[str] = []
+    first_rolls: list[tuple[str, Any]] = []
+    if not isinstance(first, Mapping):
+        problems.append("first_roll must be an object")
+    else:
+        for c in first.get("contenders", []):
+            if c not in players:
+                problems.append(f"first_roll.contenders names {c!r}, not a player")
+            else:
+                contenders.append(c)
+        for entry in first.get("rolls", []):
+            if not (isinstance(entry, list) and len(entry) == 2 and entry[0] in contenders):
+                problems.append(f"first_roll.rolls entry {entry!r} is not [contender, value]")
+            elif entry[1] not in {v for v, _ in game.outcomes}:
+                problems.append(f"first_roll.rolls entry {entry!r} is not a value of the die")
+            else:
+                first_rolls.append((entry[0], entry[1]))
+    if phase == "first_roll" and not contenders:
+        problems.append("phase first_roll needs the players still rolling for the start")
+    tasks: list[Task] = []
+    if not isinstance(tasks_raw, list):
+        problems.append("tasks must be a list")
+        tasks_raw = []
+    for k, raw in enumerate(tasks_raw):
+        task = _parse_task(game, players, raw, f"tasks[{k}]", problems)
+        if task is not None:
+            tasks.append(task)
+    after = doc.get("after", "")
+    if after not in ("", "move", "end"):
+        problems.append(f'after must be "", "move" or "end", not {after!r}')
+    if (phase == "resolve") != bool(tasks_raw):
+        problems.append("tasks are pending exactly in phase resolve")
+    if phase == "resolve" and not after:
+        problems.append('phase resolve needs "after": "move" or "end"')
+    winner = doc.get("winner")
+    if winner is not None and winner not in players:
+        problems.append(f"winner {winner!r} is not a player")
+    if (phase == "over") != (winner is not None):
+        problems.append("a winner is named exactly when the phase is over")
+    if winner in players and any(n != board.chamber for n in pawns[players.index(winner)]):
+        problems.append(f"{winner} is named winner without both pawns in the Treasure Chamber")
+    if problems:
+        raise InvalidPosition(problems)
+    return TempleState(
+        players=tuple(players),
+        options=tuple(sorted(options.items())),
+        phase=phase,
+        turn=turn,
+        slots=tuple(slots),
+        pawns=tuple(pawns),
+        hands=tuple(hands),
+        pile=pile,
+        discard=tuple(discard),
+        roll=roll,
+        contenders=tuple(contenders),
+        first_rolls=tuple(first_rolls),
+        tasks=tuple(tasks),
+        after=after,
+        winner=winner,
+    )
+
+
+def _parse_task(game: TempleGame, players: list[str], raw: Any, where: str, problems: list[str]) -> Task | None:
+    board = game.board
+    if not isinstance(raw, Mapping) or raw.get("kind") not in ("stair", "back"):
+        problems.append(f'{where} must be an object with kind "stair" or "back"')
+        return None
+    names = raw.get("pawns")
+    if not isinstance(names, list) or not names:
+        problems.append(f"{where}.pawns must list pawns")
+        return None
+    parsed = []
+    for name in names:
+        if isinstance(name, str) and name[:-1] in players and name[-1:] in ("1", "2"):
+            parsed.append((name[:-1], int(name[-1]) - 1))
+        else:
+            problems.append(f"{where}: no pawn {name!r} in play")
+            return None
+    colours = {c for c, _ in parsed}
+    if len(colours) != 1:
+        problems.append(f"{where}: its pawns must share one colour")
+        return None
+    expected = 1 if raw["kind"] == "stair" else 2
+    if len(parsed) != expected or len({i for _, i in parsed}) != expected:
+        problems.append(f"{where}: a {raw['kind']} task names {expected} distinct pawn(s)")
+        return None
+    chooser = raw.get("chooser")
+    if chooser not in players:
+        problems.append(f"{where}.chooser {chooser!r} is not a player")
+        return None
+    node = -1
+    if raw["kind"] == "stair":
+        try:
+            node = parse_location(board, parsed[0][0], raw.get("at"))
+        except ValueError as exc:
+            problems.append(f"{where}.at: {exc}")
+            return None
+    return Task(raw["kind"], parsed[0][0], tuple(i for _, i in parsed), node, chooser)

@@ -1,0 +1,1041 @@
+"""The temple path-card race (published as Ruin): turn order, card changes, moves and send-backs.
+
+The table enters every chance event: the cards that fill the slots during
+assembly, each roll of the 20-sided die (value and background colour) and the
+card a player takes from their hidden hand to change the path. The engine
+never shuffles: hands are hidden, so it only counts them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from companion.errors import InvalidAction
+from companion.game import Action, DieSpec, Event, Game, GameData, OptionSpec, Pending, Ruling, normalize_action, refuse
+from companion.games.temple import document, moves
+from companion.games.temple.board import COLOURS, Board, Layout
+from companion.games.temple.schemas import SCHEMAS, cross_check
+from companion.games.temple.state import Task, TempleState, pawn_label, pawn_name
+
+DIE_ID = "d20"
+DECK_ID = "path"
+HAND_SIZE = 3
+HOUSE_DIE = Path(__file__).resolve().parent / "data" / "die.json"
+
+
+def die_spec(die: Mapping[str, Any]) -> DieSpec:
+    """One payload per face (duplicates kept), so the face list is also the distribution."""
+    faces = tuple({"value": f["value"], "face": {"colour": f["colour"]}} for f in die["faces"])
+    return DieSpec(DIE_ID, die.get("name", "20-sided temple die"), faces)
+
+
+def _house_die() -> DieSpec:
+    # The DieSpec is class metadata, so it comes from the house die; a café die
+    # replaces it on the bound game object (``TempleGame.__init__``).
+    return die_spec(json.loads(HOUSE_DIE.read_text(encoding="utf-8")))
+
+
+OPTIONS = (
+    OptionSpec(
+        "first_roll_x",
+        "lowest",
+        ("lowest", "reroll"),
+        "First-player roll: X ranks below every number (lowest) or does not count and is rolled again (reroll).",
+        "RU-Q6",
+    ),
+    OptionSpec(
+        "change_optional",
+        False,
+        (False, True),
+        "After a red roll the card change is compulsory (false) or may be skipped (true).",
+        "RU-Q7",
+    ),
+    OptionSpec(
+        "change_under_own_pawn",
+        True,
+        (True, False),
+        "A player may replace the card under one of their own pawns.",
+        "RU-Q8",
+    ),
+    OptionSpec(
+        "stair_owner_chooses",
+        True,
+        (True, False),
+        "When a card change puts a pawn on a stairway, its owner (true) or the player changing (false) picks"
+        " the stairway it goes to.",
+        "RU-Q10",
+    ),
+    OptionSpec(
+        "send_back_occupied",
+        "skip",
+        ("skip", "bump"),
+        "A pawn sent back to an occupied idol marker skips to the next one (skip) or sends the occupant back"
+        " in turn (bump).",
+        "RU-Q12",
+    ),
+    OptionSpec(
+        "pair_order",
+        "furtherAheadFirst",
+        ("furtherAheadFirst", "ownerChooses"),
+        "Two pawns of one colour sent back together: the one further ahead takes the nearer marker, or the"
+        " owner chooses.",
+        "RU-Q13",
+    ),
+    OptionSpec(
+        "must_use_full",
+        True,
+        (True, False),
+        "A pawn must use the whole roll when a route that long exists (true) or may stop earlier (false).",
+        "RU-Q16",
+    ),
+    OptionSpec(
+        "roll1_mode",
+        "orthogonal",
+        ("orthogonal", "nextColumnAny3"),
+        "A roll of 1 moves to any orthogonal neighbour, or to any of the three spaces of the next column.",
+        "RU-Q17",
+    ),
+    OptionSpec(
+        "stairs_respect_walls",
+        False,
+        (False, True),
+        "A secret stairway may take a pawn anywhere (false), or not across its own wall, that is not more"
+        " than half a lap away (true).",
+        "RU-Q21",
+    ),
+    OptionSpec(
+        "ak_occupied",
+        "bump",
+        ("bump", "forbid"),
+        "The Ah Kinchil card sends a pawn to an occupied marker and the occupant back (bump), or cannot (forbid).",
+        "RU-Q23",
+    ),
+)
+
+ALTERNATIVES = {
+    "first_roll_x": "reroll",
+    "change_optional": True,
+    "change_under_own_pawn": False,
+    "stair_owner_chooses": False,
+    "send_back_occupied": "bump",
+    "pair_order": "ownerChooses",
+    "must_use_full": False,
+    "roll1_mode": "nextColumnAny3",
+    "stairs_respect_walls": True,
+    "ak_occupied": "forbid",
+}
+
+
+class TempleGame(Game):
+    """Rules of the temple race bound to a board, a deck and a die."""
+
+    id: ClassVar[str] = "temple"
+    title: ClassVar[str] = "Temple path-card race (Ruin)"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    colours: ClassVar[tuple[str, ...]] = COLOURS
+    dice: ClassVar[tuple[DieSpec, ...]] = (_house_die(),)
+    decks: ClassVar[tuple[str, ...]] = (DECK_ID,)
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTIONS
+    profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = {"standard": {}, "alternatives": ALTERNATIVES}
+    data_schemas: ClassVar[Mapping[str, Any]] = SCHEMAS
+    sim_max_steps: ClassVar[int] = 20000
+
+    def __init__(self, data: GameData) -> None:
+        super().__init__(data)
+        self.board = Board(data["board"], data["cards"])
+        self.die = die_spec(data["die"])
+        self.dice = (self.die,)  # type: ignore[misc]  # the bound game shows the die it really uses
+        faces = [(f["value"], f["colour"]) for f in data["die"]["faces"]]
+        self.outcomes: tuple[tuple[Any, str], ...] = tuple(dict.fromkeys(faces))
+        self.face_weights: dict[tuple[Any, str], int] = {o: faces.count(o) for o in self.outcomes}
+        self.total_cards = len(self.board.cards) + 1
+        self._cell_names: dict[int, str] = {}
+
+    @classmethod
+    def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
+        return cross_check(files)
+
+    # -- positions -----------------------------------------------------------
+    def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> TempleState:
+        players = tuple(self.check_players(players))
+        options = self.resolve_options(options)
+        return TempleState(
+            players=players,
+            options=tuple(sorted(options.items())),
+            phase="assembly",
+            turn=0,
+            slots=(None,) * len(self.board.slot_nodes),
+            pawns=tuple((self.board.colours[c].entrance,) * 2 for c in players),
+            hands=(0,) * len(players),
+            pile=self.total_cards,
+            discard=(),
+        )
+
+    def to_document(self, state: TempleState) -> dict[str, Any]:
+        return document.to_document(self, state)
+
+    def from_document(self, doc: Mapping[str, Any]) -> TempleState:
+        return document.from_document(self, doc)
+
+    def layout(self, state: TempleState) -> Layout:
+        return self.board.layout(state.slots)
+
+    def where(self, colour: str, node: int) -> str:
+        """A place as players say it: a slot and card cell, a corner, a step."""
+        if 0 <= node < self.board.cell_count:
+            found = self._cell_names.get(node)
+            if found is None:
+                found = self._cell_names[node] = self._where(colour, node)
+            return found
+        return self._where(colour, node)
+
+    def _where(self, colour: str, node: int) -> str:
+        board = self.board
+        if node == board.colours[colour].entrance:
+            return "its Entrance Circles"
+        if node == board.chamber:
+            return "the Treasure Chamber"
+        step = board.step_colour(node)
+        if step:
+            return f"{step[0]} step {step[1]}"
+        x, y = board.xy(node)
+        slot = board.slot_of.get(node)
+        if slot is None:
+            return f"[{x},{y}] (corner)"
+        k = board.slot_nodes[slot].index(node)
+        return f"[{x},{y}] (slot {board.slot_numbers[slot]} r{k // 3}c{k % 3})"
+
+    # -- what happens next -----------------------------------------------------
+    def pending(self, state: TempleState) -> Pending:
+        phase = state.phase
+        if phase == "over":
+            return Pending("over", None, f"{state.winner.capitalize()} wins.", result={"winner": state.winner})
+        if phase == "assembly":
+            slot = self._next_slot(state)
+            return Pending("draw", None, f"Draw a card for slot {slot} (curved edge out).", deck=DECK_ID)
+        if phase == "first_roll":
+            who = self._next_first_roller(state)
+            return Pending("roll", who, f"{who.capitalize()} rolls for the first turn.", die=DIE_ID)
+        player = state.current
+        name = player.capitalize()
+        if phase == "roll":
+            extra = "" if self._ak_in_discard(state) else " (or play the Ah Kinchil card)"
+            return Pending("roll", player, f"{name} rolls the die{extra}.", die=DIE_ID)
+        if phase == "change":
+            return Pending("choose", player, f"Red roll: {name} replaces one path card from their hand.")
+        if phase == "move":
+            return Pending("choose", player, f"{name} moves a pawn {state.roll[0]}.")
+        task = state.tasks[0]
+        if task.kind == "stair":
+            who = pawn_label(task.colour, task.pawns[0])
+            return Pending("choose", task.chooser, f"{task.chooser.capitalize()} picks the stairway {who} takes.")
+        return Pending("choose", task.chooser, f"{task.colour.capitalize()}: which pawn takes the nearer marker?")
+
+    def legal_actions(self, state: TempleState) -> list[Action]:
+        phase = state.phase
+        if phase == "over":
+            return []
+        if phase == "assembly":
+            on_board = set(state.slots)
+            slot = self._next_slot(state)
+            out = [
+                {"type": "draw", "deck": DECK_ID, "card": card, "text": f"{card} for slot {slot}"}
+                for card in self.board.card_order
+                if card not in on_board
+            ]
+            out.append({"type": "draw", "deck": DECK_ID, "card": self.board.ak_card, "text": "Ah Kinchil card"})
+            return out
+        if phase in ("first_roll", "roll"):
+            out = [self._roll_action(v, c) for v, c in self.outcomes]
+            if phase == "roll":
+                out.extend(self._ak_actions(state))
+            return out
+        if phase == "change":
+            return self._change_actions(state)
+        if phase == "move":
+            return self._move_actions(state)
+        return self._task_actions(state)
+
+    def _roll_action(self, value: Any, colour: str) -> Action:
+        text = "X" if value == "X" else f"{colour} {value}"
+        return {"type": "roll", "value": value, "face": {"colour": colour}, "text": text}
+
+    def _next_slot(self, state: TempleState) -> int:
+        return state.slots.index(None) + 1
+
+    def _next_first_roller(self, state: TempleState) -> str:
+        done = {p for p, _ in state.first_rolls}
+        return next(p for p in state.contenders if p not in done)
+
+    def _ak_in_discard(self, state: TempleState) -> bool:
+        return self.board.ak_card in state.discard
+
+    # -- actions ----------------------------------------------------------------
+    def apply(self, state: TempleState, action: Action) -> tuple[TempleState, list[Event]]:
+        action = normalize_action(action)
+        kind = action["type"]
+        handler = {
+            "draw": self._apply_draw,
+            "roll": self._apply_roll,
+            "ahkinchil": self._apply_ak,
+            "change": self._apply_change,
+            "skip_change": self._apply_skip_change,
+            "move": self._apply_move,
+            "stair": self._apply_stair,
+            "order": self._apply_order,
+        }.get(kind)
+        if handler is None:
+            raise InvalidAction(
+                f"unknown action type {kind!r}; types: draw, roll, ahkinchil, change, skip_change, move, stair, order"
+            )
+        pending = self.pending(state)
+        expected = {
+            "assembly": ("draw",),
+            "first_roll": ("roll",),
+            "roll": ("roll", "ahkinchil"),
+            "change": ("change", "skip_change"),
+            "move": ("move",),
+            "resolve": ("stair",) if state.tasks and state.tasks[0].kind == "stair" else ("order",),
+            "over": (),
+        }[state.phase]
+        if state.phase == "over":
+            raise refuse(f"The game is over: {state.winner.capitalize()} has won.", "RU-16")
+        if kind not in expected:
+            raise refuse(f"Not now: {pending.text}", self._phase_rule(state))
+        who = action.get("player")
+        if who is not None and pending.player is not None and who != pending.player:
+            raise refuse(f"It is not {who}'s turn to act: {pending.text}", "RU-28")
+        events: list[Event] = []
+        new_state = handler(state, action, events)
+        return new_state, events
+
+    def _phase_rule(self, state: TempleState) -> str:
+        return {
+            "assembly": "RU-3",
+            "first_roll": "RU-5",
+            "roll": "RU-6",
+            "change": "RU-7",
+            "move": "RU-10",
+            "resolve": "RU-22" if state.tasks and state.tasks[0].kind == "stair" else "RU-19",
+        }.get(state.phase, "RU-6")
+
+    # assembly -------------------------------------------------------------
+    def _apply_draw(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
+        if action.get("deck", DECK_ID) != DECK_ID:
+            raise InvalidAction(f"the temple has one deck, {DECK_ID!r}, not {action.get('deck')!r}")
+        card = action.get("card")
+        slot = self._next_slot(state)
+        if card == self.board.ak_card:
+            events.append(
+                Event("info", f"The Ah Kinchil card goes back into the deck; draw again for slot {slot}.", ("RU-3",))
+            )
+            return state
+        if card not in self.board.cards:
+            raise InvalidAction(f"no path card {card!r} in the temple deck")
+        if card in state.slots:
+            raise refuse(f"{card} is already in slot {state.slots.index(card) + 1}.", "RU-3")
+        slots = list(state.slots)
+        slots[slot - 1] = card
+        state = state.but(slots=tuple(slots), pile=state.pile - 1)
+        events.append(Event("info", f"{card} goes into slot {slot}.", ("RU-3",)))
+        if None in state.slots:
+            return state
+        n = len(state.players)
+        events.append(Event("info", f"The path is laid. Deal {HAND_SIZE} cards face down to each player.", ("RU-4",)))
+        return state.but(
+            phase="first_roll",
+            hands=(HAND_SIZE,) * n,
+            pile=state.pile - HAND_SIZE * n,
+            contenders=state.players,
+            first_rolls=(),
+        )
+
+    # rolls ------------------------------------------------------------------
+    def _read_roll(self, action: Action) -> tuple[Any, str]:
+        value = action.get("value")
+        if value != "X" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise InvalidAction(f'a roll needs "value": "X" or a number, not {value!r}')
+        face = action.get("face")
+        colour = face.get("colour") if isinstance(face, Mapping) else None
+        if colour is None and value == "X":
+            colour = next((c for v, c in self.outcomes if v == "X"), "white")
+        if colour not in ("red", "white"):
+            raise InvalidAction('a roll needs "face": {"colour": "red"} or {"colour": "white"}')
+        if (value, colour) not in self.face_weights:
+            raise InvalidAction(f"the die has no {colour} {value} face")
+        return value, colour
+
+    def _apply_roll(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
+        value, colour = self._read_roll(action)
+        if state.phase == "first_roll":
+            return self._first_roll(state, value, events)
+        player = state.current
+        name = player.capitalize()
+        state = state.but(roll=(value, colour))
+        if value == "X":
+            events.append(Event("info", f"{name} rolls X: no card change and no move.", ("RU-9", "RU-Q27"), (player,)))
+            return self._end_turn(state, events)
+        if colour == "red":
+            if state.hands[state.turn] == 0:
+                events.append(
+                    Event(
+                        "warning",
+                        f"{name} rolls red {value} but holds no card to change.",
+                        ("RU-7", "RU-Q25"),
+                        (player,),
+                    )
+                )
+                return self._to_move(state, events)
+            events.append(
+                Event("info", f"{name} rolls red {value}: first replace one path card.", ("RU-7", "RU-Q7"), (player,))
+            )
+            return state.but(phase="change")
+        events.append(Event("info", f"{name} rolls white {value}: no card change.", ("RU-8",), (player,)))
+        return self._to_move(state, events)
+
+    def _first_roll(self, state: TempleState, value: Any, events: list[Event]) -> TempleState:
+        player = self._next_first_roller(state)
+        if value == "X" and state.option["first_roll_x"] == "reroll":
+            events.append(
+                Event(
+                    "info",
+                    f"{player.capitalize()} rolls X, which does not count: roll again.",
+                    ("RU-5", "RU-Q6"),
+                    (player,),
+                )
+            )
+            return state
+        rolls = (*state.first_rolls, (player, value))
+        events.append(Event("info", f"{player.capitalize()} rolls {value} for the first turn.", ("RU-5",), (player,)))
+        if len(rolls) < len(state.contenders):
+            return state.but(first_rolls=rolls)
+        rank = {p: (-1 if v == "X" else v) for p, v in rolls}
+        best = max(rank.values())
+        top = tuple(p for p in state.contenders if rank[p] == best)
+        if len(top) > 1:
+            events.append(
+                Event("info", f"{' and '.join(p.capitalize() for p in top)} tie: they roll again.", ("RU-5", "RU-Q6"))
+            )
+            return state.but(contenders=top, first_rolls=())
+        first = top[0]
+        events.append(
+            Event(
+                "info",
+                f"{first.capitalize()} rolled highest and plays first; play goes clockwise.",
+                ("RU-5", "RU-Q28"),
+                (first,),
+            )
+        )
+        return state.but(phase="roll", turn=state.seat(first), contenders=(), first_rolls=())
+
+    # the Ah Kinchil card -----------------------------------------------------------
+    def _ak_targets(self, state: TempleState) -> list[tuple[str, int, int]]:
+        """(colour, pawn, marker) the Ah Kinchil card may move now."""
+        if self._ak_in_discard(state) or state.hands[state.turn] == 0:
+            return []
+        board = self.board
+        occupied = self._occupied(state)
+        out = []
+        for colour, i, node in state.all_pawns():
+            marker = board.ak_idol.get(colour)
+            if marker is None or node == board.chamber or node == marker:
+                continue
+            if colour != state.current and board.progress[colour][node] <= board.progress[colour][marker]:
+                continue
+            if marker in occupied and state.option["ak_occupied"] == "forbid":
+                continue
+            out.append((colour, i, marker))
+        return out
+
+    def _ak_actions(self, state: TempleState) -> list[Action]:
+        out = []
+        for colour, i, marker in self._ak_targets(state):
+            verb = "forward" if colour == state.current else "back"
+            out.append(
+                {
+                    "type": "ahkinchil",
+                    "pawn": pawn_name(colour, i),
+                    "text": f"Play the Ah Kinchil card: {pawn_label(colour, i)} {verb} to its Ah Kinchil marker"
+                    f" {self.where(colour, marker)}",
+                }
+            )
+        return out
+
+    def _apply_ak(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
+        colour, i = self._read_pawn(state, action.get("pawn"))
+        board = self.board
+        player = state.current
+        if self._ak_in_discard(state):
+            raise refuse("The Ah Kinchil card lies face up in the discard pile, so nobody holds it.", "RU-25")
+        if state.hands[state.turn] == 0:
+            raise refuse(f"{player.capitalize()} holds no cards.", "RU-25")
+        node = state.pawn_at(colour, i)
+        marker = board.ak_idol.get(colour)
+        label = pawn_label(colour, i)
+        if marker is None:
+            raise refuse(f"The board has no Ah Kinchil marker for {colour}.", "RU-21")
+        if node == board.chamber:
+            raise refuse(f"{label} is in the Treasure Chamber, where nothing can move it.", "RU-25")
+        if node == marker:
+            raise refuse(f"{label} already stands on its Ah Kinchil marker.", "RU-25")
+        if colour != player and board.progress[colour][node] <= board.progress[colour][marker]:
+            raise refuse(f"{label} is not past its Ah Kinchil marker, so the card cannot send it back there.", "RU-Q23")
+        occupant = self._occupied(state).get(marker)
+        if occupant is not None and state.option["ak_occupied"] == "forbid":
+            raise refuse(f"{pawn_label(*occupant)} stands on that marker.", "RU-Q23")
+        verb = "moves" if colour == player else "sends"
+        text = (
+            f"{player.capitalize()} plays the Ah Kinchil card: {label} moves to its Ah Kinchil marker "
+            f"{self.where(colour, marker)}."
+            if colour == player
+            else f"{player.capitalize()} plays the Ah Kinchil card and {verb} {label} back to its Ah Kinchil marker "
+            f"{self.where(colour, marker)}."
+        )
+        events.append(Event("reward" if colour == player else "penalty", text, ("RU-25", "RU-21"), (player, colour)))
+        if occupant is not None:
+            state = self._send_back(state, [occupant], events, ("RU-Q23",))
+        state = state.with_pawn(colour, i, marker)
+        state = state.but(discard=(*state.discard, board.ak_card))
+        state = self._draw_one(state, state.turn, events, just_played=True)
+        return self._end_turn(state, events)
+
+    # the card change ----------------------------------------------------------------
+    def _allowed_slots(self, state: TempleState) -> list[int]:
+        if state.option["change_under_own_pawn"]:
+            return list(range(len(state.slots)))
+        own = {n for n in state.pawns[state.turn]}
+        return [i for i, nodes in enumerate(self.board.slot_nodes) if not own.intersection(nodes)]
+
+    def _change_actions(self, state: TempleState) -> list[Action]:
+        out: list[Action] = []
+        if state.hands[state.turn] > 0:
+            blocked = set(state.slots) | set(state.discard)
+            cards = [c for c in self.board.card_order if c not in blocked]
+            for i in self._allowed_slots(state):
+                number = self.board.slot_numbers[i]
+                head = f"Slot {number}: {state.slots[i]} out, "
+                out.extend(
+                    {"type": "change", "slot": number, "card": card, "text": head + card + " in"} for card in cards
+                )
+        if state.option["change_optional"] or not out:
+            out.append({"type": "skip_change", "text": "Leave the path as it is"})
+        return out
+
+    def _apply_skip_change(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
+        if not state.option["change_optional"] and self._can_change(state):
+            raise refuse("After a red roll one path card must be replaced.", "RU-Q7")
+        events.append(
+            Event("info", f"{state.current.capitalize()} leaves the path as it is.", ("RU-Q7",), (state.current,))
+        )
+        return self._to_move(state, events)
+
+    def _can_change(self, state: TempleState) -> bool:
+        """Whether any change is possible: a card in hand, a slot allowed, a card not known to be elsewhere."""
+        if state.hands[state.turn] == 0 or not self._allowed_slots(state):
+            return False
+        known_elsewhere = sum(1 for c in state.slots if c is not None) + sum(
+            1 for c in state.discard if c != self.board.ak_card
+        )
+        return known_elsewhere < len(self.board.cards)
+
+    def _apply_change(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
+        board = self.board
+        number = action.get("slot")
+        if isinstance(number, bool) or number not in board.slot_numbers:
+            raise InvalidAction(
+                f"slot must be one of {min(board.slot_numbers)}-{max(board.slot_numbers)}, not {number!r}"
+            )
+        card = action.get("card")
+        if card == board.ak_card:
+            raise refuse("The Ah Kinchil card never goes into a slot; it is played instead of rolling.", "RU-Q24")
+        if card not in board.cards:
+            raise InvalidAction(f"no path card {card!r} in the temple deck")
+        if card in state.slots:
+            raise refuse(
+                f"{card} is already on the board, in slot {board.slot_numbers[state.slots.index(card)]}.", "RU-7"
+            )
+        if card in state.discard:
+            raise refuse(f"{card} lies face up in the discard pile, so no hand holds it.", "RU-26")
+        player = state.current
+        if state.hands[state.turn] == 0:
+            raise refuse(f"{player.capitalize()} holds no card to put in.", "RU-Q25")
+        index = board.slot_numbers.index(number)
+        if index not in self._allowed_slots(state):
+            raise refuse(f"Slot {number} holds one of {player.capitalize()}'s own pawns.", "RU-Q8")
+        old = state.slots[index]
+        slots = list(state.slots)
+        slots[index] = card
+        hands = list(state.hands)
+        hands[state.turn] -= 1
+        state = state.but(slots=tuple(slots), discard=(*state.discard, old), hands=tuple(hands))
+        events.append(
+            Event(
+                "info",
+                f"{player.capitalize()} replaces {old} in slot {number} with {card}; {old} goes to the discard pile.",
+                ("RU-7",),
+                (player,),
+            )
+        )
+        state = self._draw_one(state, state.turn, events)
+        return self._after_change(state, index, events)
+
+    def _draw_one(self, state: TempleState, seat: int, events: list[Event], just_played: bool = False) -> TempleState:
+        """The player who used a card draws one; an empty pile is refilled from the discard first."""
+        pile, discard = state.pile, state.discard
+        if pile == 0 and discard:
+            events.append(
+                Event("info", "The draw pile is empty: shuffle the discard pile to make a new one.", ("RU-26",))
+            )
+            pile, discard = len(discard), ()
+        hands = list(state.hands)
+        if just_played:
+            hands[seat] -= 1
+        if pile:
+            pile -= 1
+            hands[seat] += 1
+        else:
+            events.append(Event("warning", "No card is left to draw; play goes on with a short hand.", ("RU-Q25",)))
+        return state.but(pile=pile, discard=discard, hands=tuple(hands))
+
+    def _after_change(self, state: TempleState, index: int, events: list[Event]) -> TempleState:
+        """Pawns on a new hole go back; pawns on a new stairway must take it (RU-Q10 order)."""
+        board = self.board
+        layout = self.layout(state)
+        nodes = set(board.slot_nodes[index])
+        order = [state.players[(state.turn + k) % len(state.players)] for k in range(len(state.players))]
+        backs: list[Task] = []
+        stairs: list[Task] = []
+        for colour in order:
+            pair = state.pawns[state.seat(colour)]
+            off = [i for i, n in enumerate(pair) if n in nodes and not layout.walkable[n]]
+            if len(off) == 2 and state.option["pair_order"] == "ownerChooses":
+                backs.append(Task("back", colour, (0, 1), -1, colour))
+            elif off:
+                prog = board.progress[colour]
+                off.sort(key=lambda i: -prog[pair[i]])
+                events.append(
+                    Event(
+                        "warning",
+                        f"The new card leaves {' and '.join(pawn_label(colour, i) for i in off)} off the path.",
+                        ("RU-17",),
+                        (colour,),
+                    )
+                )
+                state = self._send_back(state, [(colour, i) for i in off], events, ("RU-17",))
+            for i, n in enumerate(pair):
+                if n in nodes and layout.kind(n) == "stair":
+                    chooser = colour if state.option["stair_owner_chooses"] else state.current
+                    stairs.append(Task("stair", colour, (i,), n, chooser))
+        state = state.but(tasks=(*backs, *stairs), after="move")
+        return self._resolve(state, events)
+
+    # moves ----------------------------------------------------------------------------
+    def _moves(self, state: TempleState, colour: str, node: int, steps: int, walls: bool = True) -> dict:
+        opt = state.option
+        return moves.reachable(
+            self.board, self.layout(state), colour, node, steps, opt["must_use_full"], opt["roll1_mode"], walls
+        )
+
+    def _pawn_moves(self, state: TempleState) -> list[tuple[int, dict]]:
+        colour = state.current
+        steps = state.roll[0]
+        out = []
+        for i, node in enumerate(state.pawns[state.turn]):
+            if node == self.board.chamber:
+                continue
+            found = self._moves(state, colour, node, steps)
+            if found:
+                out.append((i, found))
+        return out
+
+    def _move_actions(self, state: TempleState) -> list[Action]:
+        colour = state.current
+        board = self.board
+        layout = self.layout(state)
+        steps = state.roll[0]
+        opt = state.option
+        out: list[Action] = []
+        for i, node in enumerate(state.pawns[state.turn]):
+            if node == board.chamber:
+                continue
+            key = ("actions", colour, i, node, steps, opt["must_use_full"], opt["roll1_mode"])
+            cached = layout._moves.get(key)
+            if cached is None:
+                found = self._moves(state, colour, node, steps)
+                label = pawn_label(colour, i)
+                cached = layout._moves[key] = [
+                    {
+                        "type": "move",
+                        "pawn": pawn_name(colour, i),
+                        "to": document.location_doc(board, colour, end),
+                        "route": [document.location_doc(board, colour, n) for n in route],
+                        "text": f"{label} to {self.where(colour, end)} in {len(route)}",
+                    }
+                    for end, route in found.items()
+                ]
+            out.extend(dict(a) for a in cached)
+        return out
+
+    def _to_move(self, state: TempleState, events: list[Event]) -> TempleState:
+        state = state.but(phase="move", tasks=(), after="")
+        value = state.roll[0]
+        if value == 0:
+            events.append(Event("info", "A roll of 0 moves no pawn.", ("RU-10",), (state.current,)))
+            return self._end_turn(state, events)
+        if not self._pawn_moves(state):
+            events.append(
+                Event(
+                    "warning",
+                    f"No pawn of {state.current.capitalize()} can move; the turn ends.",
+                    ("RU-13", "RU-Q26"),
+                    (state.current,),
+                )
+            )
+            return self._end_turn(state, events)
+        return state
+
+    def _apply_move(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
+        board = self.board
+        colour, i = self._read_pawn(state, action.get("pawn"))
+        player = state.current
+        label = pawn_label(colour, i)
+        if colour != player:
+            raise refuse(f"{player.capitalize()} moves only their own pawns, not {label}.", "RU-10")
+        start = state.pawn_at(colour, i)
+        if start == board.chamber:
+            raise refuse(f"{label} is in the Treasure Chamber and stays there.", "RU-15")
+        try:
+            to = document.parse_location(board, colour, action.get("to"))
+        except ValueError as exc:
+            raise InvalidAction(f'"to": {exc}') from None
+        steps = state.roll[0]
+        found = self._moves(state, colour, start, steps)
+        if to not in found:
+            raise self._why_not(state, colour, i, start, to, steps)
+        route = found[to]
+        given = action.get("route")
+        if given is not None:
+            if not isinstance(given, list):
+                raise InvalidAction('"route" must be a list of locations')
+            try:
+                parsed = tuple(document.parse_location(board, colour, n) for n in given)
+            except ValueError as exc:
+                raise InvalidAction(f'"route": {exc}') from None
+            if not parsed or parsed[-1] != to:
+                raise InvalidAction('"route" must end at "to"')
+            if steps == 1 and state.option["roll1_mode"] == "nextColumnAny3":
+                problem = None if parsed == (to,) else "a roll of 1 goes straight to one of the next three spaces"
+            else:
+                full = [len(r) for n, r in found.items() if n != board.chamber]
+                best = full[0] if full else steps
+                problem = moves.route_problem(
+                    board, self.layout(state), colour, start, parsed, steps, state.option["must_use_full"], best
+                )
+            if problem:
+                rule = "RU-14" if "wall" in problem else "RU-11"
+                raise refuse(f"That route for {label} is not allowed: {problem}.", rule)
+            route = parsed
+        rules = ["RU-10", "RU-11"]
+        if len(route) < steps and to != board.chamber:
+            rules.append("RU-13")
+        if to == board.chamber:
+            rules.append("RU-15")
+        if steps == 1:
+            rules.append("RU-27")
+        events.append(
+            Event(
+                "move",
+                f"{label} moves {len(route)} from {self.where(colour, start)} to {self.where(colour, to)}.",
+                tuple(rules),
+                (colour,),
+            )
+        )
+        occupant = self._occupied(state).get(to)
+        state = state.with_pawn(colour, i, to)
+        if occupant is not None:
+            events.append(
+                Event(
+                    "penalty",
+                    f"{label} lands on {pawn_label(*occupant)}.",
+                    ("RU-12", "RU-Q18") if occupant[0] == colour else ("RU-12",),
+                    (occupant[0],),
+                )
+            )
+            state = self._send_back(state, [occupant], events, ("RU-12",))
+        tasks: tuple[Task, ...] = ()
+        if self.layout(state).kind(to) == "stair" and board.is_cell(to):
+            tasks = (Task("stair", colour, (i,), to, colour),)
+        return self._resolve(state.but(tasks=tasks, after="end"), events)
+
+    def _why_not(self, state: TempleState, colour: str, i: int, start: int, to: int, steps: int) -> Exception:
+        board = self.board
+        label = pawn_label(colour, i)
+        place = self.where(colour, to)
+        step = board.step_colour(to)
+        if step and step[0] != colour:
+            return refuse(f"Only {step[0]} pawns climb the {step[0]} steps.", "RU-15")
+        if not self.layout(state).walkable[to]:
+            return refuse(f"{place} is a hole; {label} cannot stand there.", "RU-11")
+        if to == start:
+            return refuse(f"{label} already stands on {place}; a move leaves its space.", "RU-11")
+        if to in self._moves(state, colour, start, steps, walls=False):
+            return refuse(f"The {colour} wall blocks every route from {self.where(colour, start)} to {place}.", "RU-14")
+        if state.option["must_use_full"]:
+            loose = moves.reachable(board, self.layout(state), colour, start, steps, False, state.option["roll1_mode"])
+            if to in loose:
+                return refuse(
+                    f"{label} must use the whole roll of {steps}: a longer route exists, so it cannot stop at {place}.",
+                    "RU-Q16",
+                )
+        return refuse(
+            f"{label} cannot reach {place} with a roll of {steps} along orthogonal steps without "
+            "entering a space twice.",
+            "RU-11",
+        )
+
+    # send-backs and stairways ----------------------------------------------------------
+    def _occupied(self, state: TempleState) -> dict[int, tuple[str, int]]:
+        board = self.board
+        return {node: (c, i) for c, i, node in state.all_pawns() if board.is_cell(node) or node in board.step_nodes}
+
+    def _send_back(
+        self, state: TempleState, group: list[tuple[str, int]], events: list[Event], why: tuple[str, ...]
+    ) -> TempleState:
+        """Send pawns of one colour back, in the given order (the first takes the nearest marker)."""
+        board = self.board
+        layout = self.layout(state)
+        colour = group[0][0]
+        progress = board.progress[colour]
+        entrance = board.colours[colour].entrance
+        bump = state.option["send_back_occupied"] == "bump"
+        moving = set(group)
+        limit: int | None = None
+        for c, i in group:
+            here = state.pawn_at(c, i)
+            occupied = {n: p for n, p in self._occupied(state).items() if p not in moving}
+            cap = progress[here] if limit is None else min(progress[here], limit)
+            target = entrance
+            skipped = False
+            for prog, node in layout.idols_by_progress.get(colour, ()):
+                if prog >= cap:
+                    continue
+                if node in occupied and not bump:
+                    skipped = True
+                    continue
+                target = node
+                break
+            rules = [*why, "RU-18", "RU-Q11"]
+            if len(group) > 1:
+                rules.append("RU-19")
+                rules.append("RU-Q13")
+            if skipped:
+                rules.append("RU-Q12")
+            if target == entrance:
+                text = f"{pawn_label(c, i)} goes back to its Entrance Circles."
+            else:
+                text = f"{pawn_label(c, i)} goes back to its idol marker at {self.where(c, target)}."
+                rules.append("RU-21" if target == board.ak_idol.get(c) else "RU-20")
+            events.append(Event("penalty", text, tuple(dict.fromkeys(rules)), (c,)))
+            occupant = occupied.get(target) if target != entrance else None
+            if occupant is not None:
+                events.append(
+                    Event("penalty", f"{pawn_label(*occupant)} stood on that marker.", ("RU-Q12",), (occupant[0],))
+                )
+                state = self._send_back(state, [occupant], events, ("RU-Q12",))
+            state = state.with_pawn(c, i, target)
+            moving.discard((c, i))
+            limit = progress[target]
+        return state
+
+    def _stair_destinations(self, state: TempleState, colour: str, node: int) -> list[int]:
+        layout = self.layout(state)
+        out = [s for s in layout.stairs if s != node]
+        if state.option["stairs_respect_walls"]:
+            prog = self.board.progress[colour]
+            half = self.board.lap_length // 2
+            out = [s for s in out if abs(prog[s] - prog[node]) <= half]
+        return out
+
+    def _resolve(self, state: TempleState, events: list[Event]) -> TempleState:
+        """Carry out queued effects until one needs a choice, then go on with the turn."""
+        while state.tasks:
+            task = state.tasks[0]
+            if task.kind == "back":
+                return state.but(phase="resolve")
+            i = task.pawns[0]
+            if state.pawn_at(task.colour, i) != task.node:
+                state = state.but(tasks=state.tasks[1:])
+                continue
+            dests = self._stair_destinations(state, task.colour, task.node)
+            if len(dests) > 1:
+                return state.but(phase="resolve")
+            if not dests:
+                events.append(
+                    Event(
+                        "info",
+                        f"{pawn_label(task.colour, i)} is on a secret stairway, but no other "
+                        "stairway is there to reach: it stays.",
+                        ("RU-24",),
+                        (task.colour,),
+                    )
+                )
+            else:
+                state = self._teleport(state, task, dests[0], events)
+            state = state.but(tasks=state.tasks[1:])
+        if state.after == "move":
+            return self._to_move(state, events)
+        return self._end_turn(state, events)
+
+    def _teleport(self, state: TempleState, task: Task, dest: int, events: list[Event]) -> TempleState:
+        colour, i = task.colour, task.pawns[0]
+        label = pawn_label(colour, i)
+        events.append(
+            Event(
+                "move",
+                f"{label} takes the secret stairway from {self.where(colour, task.node)} "
+                f"to {self.where(colour, dest)}.",
+                ("RU-22", "RU-Q21"),
+                (colour,),
+            )
+        )
+        occupant = self._occupied(state).get(dest)
+        state = state.with_pawn(colour, i, dest)
+        if occupant is not None:
+            events.append(
+                Event("penalty", f"{pawn_label(*occupant)} was on that stairway.", ("RU-23", "RU-Q22"), (occupant[0],))
+            )
+            state = self._send_back(state, [occupant], events, ("RU-23",))
+        return state
+
+    def _task_actions(self, state: TempleState) -> list[Action]:
+        task = state.tasks[0]
+        if task.kind == "stair":
+            i = task.pawns[0]
+            return [
+                {
+                    "type": "stair",
+                    "pawn": pawn_name(task.colour, i),
+                    "to": list(self.board.xy(s)),
+                    "text": f"{pawn_label(task.colour, i)} to the stairway at {self.where(task.colour, s)}",
+                }
+                for s in self._stair_destinations(state, task.colour, task.node)
+            ]
+        return [
+            {
+                "type": "order",
+                "first": pawn_name(task.colour, i),
+                "text": f"{pawn_label(task.colour, i)} takes the nearer marker",
+            }
+            for i in task.pawns
+        ]
+
+    def _apply_stair(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
+        task = state.tasks[0]
+        colour, i = self._read_pawn(state, action.get("pawn"))
+        if (colour, i) != (task.colour, task.pawns[0]):
+            raise refuse(f"{pawn_label(task.colour, task.pawns[0])} is the pawn taking a stairway now.", "RU-22")
+        try:
+            dest = document.parse_location(self.board, colour, action.get("to"))
+        except ValueError as exc:
+            raise InvalidAction(f'"to": {exc}') from None
+        if dest not in self._stair_destinations(state, colour, task.node):
+            if dest == task.node:
+                raise refuse("The pawn must go to another stairway.", "RU-22")
+            if self.layout(state).kind(dest) == "stair":
+                raise refuse("That stairway is more than half a lap away, across the pawn's own wall.", "RU-Q21")
+            raise refuse(f"There is no secret stairway at {self.where(colour, dest)}.", "RU-22")
+        state = self._teleport(state, task, dest, events)
+        return self._resolve(state.but(tasks=state.tasks[1:]), events)
+
+    def _apply_order(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
+        task = state.tasks[0]
+        colour, i = self._read_pawn(state, action.get("first"))
+        if colour != task.colour:
+            raise refuse(f"Choose one of the two {task.colour} pawns.", "RU-19")
+        other = 1 - i
+        events.append(
+            Event(
+                "warning",
+                f"The new card leaves both {colour} pawns off the path; {pawn_label(colour, i)}"
+                " takes the nearer marker.",
+                ("RU-17", "RU-19", "RU-Q13"),
+                (colour,),
+            )
+        )
+        state = self._send_back(state, [(colour, i), (colour, other)], events, ("RU-17",))
+        return self._resolve(state.but(tasks=state.tasks[1:]), events)
+
+    # turn end ----------------------------------------------------------------------
+    def _end_turn(self, state: TempleState, events: list[Event]) -> TempleState:
+        player = state.current
+        if all(n == self.board.chamber for n in state.pawns[state.turn]):
+            events.append(
+                Event(
+                    "win",
+                    f"Both {player} pawns are in the Treasure Chamber: {player.capitalize()} wins!",
+                    ("RU-16", "RU-1"),
+                    (player,),
+                )
+            )
+            return state.but(phase="over", winner=player, tasks=(), after="")
+        turn = (state.turn + 1) % len(state.players)
+        return state.but(phase="roll", turn=turn, roll=None, tasks=(), after="")
+
+    def _read_pawn(self, state: TempleState, value: Any) -> tuple[str, int]:
+        try:
+            return document.parse_pawn(state, value)
+        except ValueError as exc:
+            raise InvalidAction(str(exc)) from None
+
+    # disputes, views, checks -----------------------------------------------------------
+    def check(self, state: TempleState, action: Action) -> Ruling:
+        return super().check(state, action)
+
+    def describe(self, state: TempleState) -> list[str]:
+        from companion.games.temple.view import describe
+
+        return describe(self, state)
+
+    def invariants(self, state: TempleState) -> list[str]:
+        problems = []
+        board = self.board
+        on_board = sum(1 for c in state.slots if c is not None)
+        if on_board + len(state.discard) + sum(state.hands) + state.pile != self.total_cards:
+            problems.append("cards do not add up")
+        layout = self.layout(state)
+        seen: set[int] = set()
+        waiting = {t.colour for t in state.tasks if t.kind == "back"}
+        for colour, i, node in state.all_pawns():
+            if board.is_cell(node):
+                if node in seen:
+                    problems.append(f"two pawns share {board.xy(node)}")
+                seen.add(node)
+                if not layout.walkable[node] and state.phase != "assembly" and colour not in waiting:
+                    problems.append(f"{pawn_name(colour, i)} stands on a hole")
+            step = board.step_colour(node)
+            if step and step[0] != colour:
+                problems.append(f"{pawn_name(colour, i)} is on the {step[0]} steps")
+        if state.phase == "move" and not self._pawn_moves(state):
+            problems.append("phase move with no possible move")
+        return problems
+
+    def sim_choose(self, state: TempleState, legal: list[Action], rng: random.Random) -> Action:
+        """Rolls follow the die's real faces; moves lean forward so random games finish."""
+        if state.phase in ("first_roll", "roll"):
+            rolls = [a for a in legal if a["type"] == "roll"]
+            others = [a for a in legal if a["type"] != "roll"]
+            if others and rng.random() < 0.05:
+                return rng.choice(others)
+            weights = [self.face_weights[(a["value"], a["face"]["colour"])] for a in rolls]
+            return rng.choices(rolls, weights)[0]
+        if state.phase == "move" and rng.random() < 0.8:
+            colour = state.current
+            progress = self.board.progress[colour]
+            board = self.board
+            return max(legal, key=lambda a: progress[document.parse_location(board, colour, a["to"])])
+        return rng.choice(legal)

@@ -1,0 +1,52 @@
+"""A terminal picture of the temple: the ring of cards, the pawns and the hidden-hand counts."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.games.temple.state import TempleState, pawn_label
+
+if TYPE_CHECKING:
+    from companion.games.temple.rules import TempleGame
+
+SYMBOLS = {"path": ".", "hole": "#", "stair": "S"}
+PAWN_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
+
+
+def cell_symbol(kind: str) -> str:
+    if kind.startswith("idol:"):
+        return kind[5]  # r, b, g, y: an idol marker of that colour
+    return SYMBOLS.get(kind, "?")
+
+
+def describe(game: TempleGame, state: TempleState) -> list[str]:
+    board = game.board
+    layout = game.layout(state)
+    pawns = {node: (colour, i) for colour, i, node in state.all_pawns() if board.is_cell(node)}
+    lines = ["    " + "".join(f"{x % 10}" for x in range(board.size))]
+    for y in range(board.size):
+        row = []
+        for x in range(board.size):
+            node = board.node(x, y)
+            if node not in board.ring:
+                row.append(" ")
+            elif node in pawns:
+                colour = pawns[node][0]
+                row.append(PAWN_LETTERS.get(colour, "P"))
+            else:
+                row.append(cell_symbol(layout.kind(node)))
+        lines.append(f"{y:>3} " + "".join(row))
+    lines.append("key: . path  # hole  S stairway  r/b/g/y idol marker  R/B/G/Y pawn")
+    slots = ", ".join(f"{n}:{c or '-'}" for n, c in zip(board.slot_numbers, state.slots, strict=True))
+    lines.append(f"slots: {slots}")
+    for seat, colour in enumerate(state.players):
+        places = "; ".join(
+            f"{pawn_label(colour, i)} at {game.where(colour, n)}" for i, n in enumerate(state.pawns[seat])
+        )
+        marker = "*" if seat == state.turn and state.phase not in ("assembly", "first_roll", "over") else " "
+        lines.append(f"{marker} {colour:<6} hand {state.hands[seat]}  {places}")
+    lines.append(f"draw pile {state.pile}, discard {len(state.discard)}: {' '.join(state.discard) or '-'}")
+    if state.roll is not None:
+        lines.append(f"roll: {state.roll[1]} {state.roll[0]}")
+    lines.append(f"next: {game.pending(state).text}")
+    return lines
