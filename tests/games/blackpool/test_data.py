@@ -1,0 +1,161 @@
+"""House data passes its schemas and cross-checks; broken café copies are caught with a precise message."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.data import load_data, set_problems, validate_path
+from companion.errors import BadRequest, InvalidData
+from companion.games.blackpool import GAME as BLACKPOOL
+from companion.registry import game_classes
+from tests.games.blackpool.helpers import GAME
+
+HOUSE = Path(__file__).resolve().parents[3] / "companion" / "games" / "blackpool" / "data"
+
+
+def house(kind: str) -> dict:
+    return json.loads((HOUSE / f"{kind}.json").read_text())
+
+
+def problems_with(**files: dict) -> list[str]:
+    full = {kind: house(kind) for kind in ("board", "cards", "rulebook")}
+    full.update(files)
+    return set_problems(BLACKPOOL, full, {k: f"{k}.json" for k in full})
+
+
+def test_house_data_is_clean() -> None:
+    assert problems_with() == []
+    assert validate_path(HOUSE, game_classes()) == []
+
+
+def test_house_board_shape() -> None:
+    board = GAME.board
+    zones = [s.zone for s in board.squares.values()]
+    assert (zones.count("centre"), zones.count("ring4"), zones.count("ring3"), zones.count("ring2")) == (1, 8, 16, 24)
+    assert zones.count("edge") + zones.count("camp") == 32 and zones.count("camp") == 4
+    water = {s for s, sq in board.squares.items() if sq.zone in ("ring4", "ring3", "ring2")}
+    for colour, path in board.paths.items():
+        assert water <= set(path), colour
+        assert board.zone(path[0]) == "ring4" and len(path) == len(set(path))
+    shared_edge = set(board.paths["yellow"]) & set(board.paths["red"]) - water
+    assert shared_edge, "colours must meet on the edge too"
+
+
+def test_house_decks_hold_the_six_named_cards() -> None:
+    cards = {c.id: (c.deck, c.effect, c.count) for c in GAME.catalogue.cards.values()}
+    assert cards == {
+        "gust_of_force": ("charm", "gust", 1),
+        "awaken": ("charm", "awaken", 1),
+        "diagonal_step_up": ("charm", "step_out", 1),
+        "freeze": ("curse", "freeze", 1),
+        "reset": ("curse", "reset", 1),
+        "diagonal_step_down": ("curse", "step_in", 1),
+    }
+
+
+def test_rulebook_clauses_are_unique_and_cited() -> None:
+    ids = [c.id for c in GAME.rulebook.clauses]
+    assert len(ids) == len(set(ids))
+    for needed in ("BP-1", "BP-C7", "BP-D4", "BP-Q12", "BP-Q30", "BP-Q31"):
+        assert needed in GAME.rulebook
+
+
+def test_broken_paths_are_named() -> None:
+    board = house("board")
+    board["paths"]["yellow"][3] = "zz"
+    board["paths"]["red"].append(board["paths"]["red"][0])
+    board["paths"]["green"] = [*board["paths"]["green"][:-10], "i9"]
+    board["paths"]["blue"].remove("c5")
+    text = "\n".join(problems_with(board=board))
+    assert "paths.yellow[3]: no square 'zz'" in text
+    assert "appears twice" in text
+    assert "paths.green" in text and "is a camp" in text
+    assert "paths.blue misses water squares" in text and "c5" in text
+
+
+def test_broken_camps_diagonals_and_circles_are_named() -> None:
+    board = house("board")
+    board["camps"]["yellow"] = "e1"
+    board["diagonalOut"]["e4"] = ["c2"]
+    board["diagonalIn"]["d6"] = ["d7"]
+    board["startCircles"]["red"] = ["centre", "centre", "a1"]
+    text = "\n".join(problems_with(board=board))
+    assert "camps.yellow: e1 has zone edge" in text and "not a corner" in text
+    assert "diagonalOut.e4: c2 is not one ring out" in text
+    assert "diagonalIn.d6: d7 is not one ring in" in text
+    assert "startCircles.red[2]" in text
+
+
+def test_schema_errors_are_named() -> None:
+    board = house("board")
+    del board["camps"]
+    board["squares"][0]["zone"] = "lava"
+    text = "\n".join(problems_with(board=board))
+    assert "missing field 'camps'" in text and "'lava' is not one of" in text
+
+
+def test_card_problems_are_named() -> None:
+    cards = house("cards")
+    cards["cards"][0]["deck"] = "curse"
+    cards["cards"][1]["effect"] = "teleport"
+    cards["cards"].append(copy.deepcopy(cards["cards"][2]))
+    text = "\n".join(problems_with(cards=cards))
+    assert "'teleport' is not one of" in text
+    assert "id 'diagonal_step_up' appears twice" in text
+    cards = house("cards")
+    cards["cards"][0]["deck"] = "curse"
+    assert "belongs in the charm deck" in "\n".join(problems_with(cards=cards))
+
+
+def test_cafe_folder_replaces_house_files(tmp_path: Path) -> None:
+    cafe = tmp_path / "blackpool"
+    cafe.mkdir()
+    cards = house("cards")
+    cards["cards"][0]["count"] = 2
+    (cafe / "cards.json").write_text(json.dumps(cards))
+    data = load_data(BLACKPOOL, tmp_path)
+    assert data.sources["cards"].endswith("cards.json") and "house:" in data.sources["board"]
+    game = BLACKPOOL(data)
+    state = game.setup(["yellow", "red"], game.resolve_options({}))
+    assert dict(state.decks)["gust_of_force"] == 2
+    board = house("board")
+    board["paths"]["yellow"][0] = "nowhere"
+    (cafe / "board.json").write_text(json.dumps(board))
+    with pytest.raises(InvalidData) as err:
+        load_data(BLACKPOOL, tmp_path)
+    assert any("nowhere" in p for p in err.value.problems)
+
+
+def test_setup_refuses_bad_players_and_options() -> None:
+    with pytest.raises(BadRequest):
+        GAME.setup(["yellow"], GAME.resolve_options({}))
+    with pytest.raises(BadRequest):
+        GAME.setup(["yellow", "purple"], GAME.resolve_options({}))
+    with pytest.raises(BadRequest):
+        GAME.resolve_options({"edge.landing": "swim"})
+    with pytest.raises(BadRequest):
+        GAME.resolve_options({"no.such": 1})
+
+
+def test_every_option_has_a_decision_and_profiles_resolve() -> None:
+    for spec in GAME.option_specs:
+        assert spec.decision and spec.decision in GAME.rulebook and spec.default in spec.choices
+    for profile in GAME.profiles:
+        GAME.resolve_options({}, profile)
+    keys = {s.key for s in GAME.option_specs}
+    assert {
+        "six.carrierUsesTable",
+        "capacity.countsArrivingStack",
+        "edge.landing",
+        "six.noMoveCoinAllowed",
+        "six.maxChain",
+        "freeze.resetMoves",
+        "awaken.anyFrozen",
+        "variant.glossaryDraft",
+        "continueForPlacings",
+        "cards.targetChooser",
+    } <= keys
