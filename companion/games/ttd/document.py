@@ -97,6 +97,10 @@ def _parse_rules(game: ThroughTheDesert, doc: Mapping[str, Any], reader: _Reader
     if not isinstance(raw, Mapping):
         reader.add("options: expected an object")
         raw = {}
+    try:
+        return Rules.from_options(game.resolve_options(dict(raw)))
+    except BadRequest:
+        pass  # find every faulty key below
     good: dict[str, Any] = {}
     for key, value in raw.items():
         try:
@@ -401,7 +405,7 @@ def _read_hands(game, doc, players, rules: Rules, cells, leaders, phase: str, re
                 reader.add(f"first_leaders.{player}: {cid!r} is not a leader {player} has on the board")
                 c = -1
         firsts.append(c)
-    if rules.leader_first_round_unique and not rules.guide and isinstance(raw_first, Mapping):
+    if rules.leader_first_round_unique and not rules.guide and phase == "leaders":
         chosen = [c for c in firsts if c >= 0]
         if len(set(chosen)) != len(chosen):
             reader.add("first_leaders: two players opened with the same colour")

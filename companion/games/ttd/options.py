@@ -200,10 +200,15 @@ class Rules:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+_PROFILE_RULES = {
+    name: Rules.from_options({**{o.key: o.default for o in OPTION_SPECS}, **values})
+    for name, values in PROFILES.items()
+}
+
+
 def profile_of(rules: Rules) -> str:
     """The profile whose values the options equal, else "custom"."""
-    for name, values in PROFILES.items():
-        expected = Rules.from_options({**{o.key: o.default for o in OPTION_SPECS}, **values})
+    for name, expected in _PROFILE_RULES.items():
         if expected == rules:
             return name
     return "custom"

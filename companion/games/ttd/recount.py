@@ -67,16 +67,14 @@ def recount(game: ThroughTheDesert, doc: dict[str, Any]) -> dict[str, dict[str, 
     else:
         _areas(kind, pieces, tokens, opts, out)
 
-    # Longest caravan: the largest connected group of a player's pieces of one colour.
+    # Longest caravan: the largest connected group of a player's pieces of one colour (leader
+    # left out afterwards when it does not count, so a leader still joins its caravan up).
     for colour in game.colour_ids:
         best: dict[str, int] = {}
         for player in players:
-            own = {
-                xy
-                for xy, (pl, col, leader) in pieces.items()
-                if pl == player and col == colour and (opts["longest_counts_leader"] or not leader)
-            }
-            best[player] = _largest_group(own)
+            own = {xy for xy, (pl, col, _) in pieces.items() if pl == player and col == colour}
+            leaders = {xy for xy in own if pieces[xy][2]}
+            best[player] = _largest_group(own, set() if opts["longest_counts_leader"] else leaders)
         top = max(best.values())
         if top == 0:
             continue
@@ -90,7 +88,7 @@ def recount(game: ThroughTheDesert, doc: dict[str, Any]) -> dict[str, dict[str, 
     return out
 
 
-def _largest_group(own: set[tuple[int, int]]) -> int:
+def _largest_group(own: set[tuple[int, int]], uncounted: set[tuple[int, int]]) -> int:
     best = 0
     seen: set[tuple[int, int]] = set()
     for start in own:
@@ -101,7 +99,7 @@ def _largest_group(own: set[tuple[int, int]]) -> int:
         size = 0
         while queue:
             xy = queue.pop()
-            size += 1
+            size += xy not in uncounted
             for nb in _neighbours(xy):
                 if nb in own and nb not in seen:
                     seen.add(nb)

@@ -1,0 +1,202 @@
+"""Position documents, the loader's problem list, data validation and the rulebook."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.data import load_data, set_problems, validate_path
+from companion.errors import InvalidData, InvalidPosition
+from companion.game import normalize_action
+from companion.games.ttd.rules import ThroughTheDesert
+from companion.registry import create, game_classes
+from tests.conformance import assert_document_round_trips
+from tests.games.ttd.helpers import doc, house_game, options, patch_game, position
+
+R, B = "red", "black"
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_round_trip_in_every_phase() -> None:
+    game = house_game()
+    rng = random.Random(11)
+    for profile in ("standard", "as-written"):
+        state = game.setup([R, B, "orange"], options(game, profile))
+        seen = set()
+        while True:
+            seen.add(state.phase)
+            assert_document_round_trips(game, state)
+            if game.pending(state).is_over:
+                break
+            state, _ = game.apply(state, normalize_action(game.sim_choose(state, game.legal_actions(state), rng)))
+        assert seen == {"waterholes", "leaders", "camels", "over"}
+        assert game.to_document(state)["profile"] == profile
+
+
+def test_document_shape() -> None:
+    game = patch_game()
+    state = position(game, [R, B], [(1, 3, R, "pink", True), (5, 2, B, "pink", True)], values={(1, 1): 3})
+    document = game.to_document(state)
+    assert list(document)[:3] == ["game", "players", "options"]
+    assert document["pieces"][0] == {"hex": [5, 2], "player": B, "colour": "pink", "leader": True}
+    assert {"hex": [1, 1], "value": 3} in document["waterholes"]
+    assert document["turn"] == R and document["phase"] == "camels"
+    json.dumps(document)
+
+
+def test_loader_lists_every_problem() -> None:
+    game = patch_game()
+    pieces = [
+        (6, 0, R, "pink", True),  # on the mountain
+        (1, 3, R, "green", True),
+        (1, 3, B, "green", True),  # same hex twice
+        (3, 3, "green", "pink", False),  # unknown player
+        (2, 2, R, "yellow", False),  # yellow camel without a yellow leader
+        (4, 4, R, "pink", False),  # pink caravan split from its leader
+        (0, 5, R, "blue", True),
+        (0, 6, B, "blue", True),  # touches red's blue leader
+        (5, 4, R, "mauve", False),  # unknown colour
+    ]
+    document = doc(game, [R, B], pieces, phase="dancing", water={R: [3]})
+    with pytest.raises(InvalidPosition) as bad:
+        game.from_document(document)
+    text = " | ".join(bad.value.problems)
+    for fragment in (
+        "phase: 'dancing'",
+        "(6,0) is a mountain",
+        "(1,3) already holds another piece",
+        "unknown player 'green'",
+        "yellow camels but no yellow leader",
+        "pink camels form more than one caravan",
+        "red's and black's blue pieces touch",
+        "unknown colour 'mauve'",
+        "water.red",
+    ):
+        assert fragment in text, fragment
+    assert len(bad.value.problems) >= 9
+
+
+def test_loader_rejects_positions_that_cannot_happen() -> None:
+    game = patch_game()
+    cases = {
+        "every leader is in hand": doc(game, [R, B], [], phase="waterholes", leaders_in_hand={R: [], B: []}),
+        "no value for": doc(game, [R, B], [(1, 3, R, "pink", True)], values={(1, 1): None}),
+        "camel on the board before": doc(
+            game,
+            [R, B],
+            [(1, 3, R, "pink", True), (2, 3, R, "pink", False)],
+            phase="leaders",
+            leaders_in_hand={R: ["green"], B: ["pink"]},
+        ),
+        "stands next to an oasis": doc(game, [R, B], [(4, 5, R, "pink", True)]),
+        "is not listed": doc(game, [R, B], [(5, 3, R, "pink", True), (5, 4, R, "pink", False)], oases=[]),
+        "a guide exists only": doc(game, [R, B], [(1, 3, R, "guide", True)]),
+        "must say why": doc(game, [R, B], [(1, 3, R, "pink", True)], phase="over"),
+        "not one of red's leaders": doc(game, [R, B], [], phase="leaders", leaders_in_hand={R: ["ochre"], B: []}),
+        "is not a player": doc(game, [R, B], [], turn="green"),
+    }
+    for fragment, document in cases.items():
+        with pytest.raises(InvalidPosition) as bad:
+            game.from_document(document)
+        assert any(fragment in p for p in bad.value.problems), (fragment, bad.value.problems)
+
+
+def test_loader_rejects_bad_players_and_options() -> None:
+    game = patch_game()
+    with pytest.raises(InvalidPosition):
+        game.from_document({"game": "ttd", "players": ["red"]})
+    document = doc(game, [R, B], [])
+    document["options"]["area_by"] = "nobody"
+    document["game"] = "ttt"
+    with pytest.raises(InvalidPosition) as bad:
+        game.from_document(document)
+    assert any("area_by" in p for p in bad.value.problems) and any("game" in p for p in bad.value.problems)
+
+
+def test_hand_written_position_may_leave_out_derived_fields() -> None:
+    game = patch_game()
+    document = doc(game, [R, B], [(5, 3, R, "pink", True), (5, 4, R, "pink", False)], values={(1, 1): 2})
+    for key in ("leaders_in_hand",):
+        document.pop(key)
+    state = game.from_document(document)
+    assert state.oases == {(0, 0, game.board(2).index[(5, 5)])}
+    assert state.supply[0] == 21
+
+
+def write(folder: Path, kind: str, content: dict) -> Path:
+    path = folder / "ttd" / f"{kind}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(content), encoding="utf-8")
+    return path
+
+
+def test_house_data_validates() -> None:
+    game_cls = game_classes()["ttd"]
+    data = load_data(game_cls)
+    assert set_problems(game_cls, data.files, data.sources) == []
+    assert validate_path(ROOT / "companion" / "games" / "ttd" / "data", game_classes()) == []
+
+
+def test_broken_cafe_board_is_reported(tmp_path: Path) -> None:
+    board = json.loads((ROOT / "companion/games/ttd/data/board.json").read_text())
+    board["cells"][0]["type"] = "mountain"
+    board["cells"][0]["waterhole"] = True
+    board["cells"][1] = dict(board["cells"][2])
+    board["cells"][3]["region"] = "atlantis"
+    board["cells"][4]["type"] = "lava"
+    path = write(tmp_path, "board", board)
+    with pytest.raises(InvalidData) as bad:
+        load_data(ThroughTheDesert, tmp_path)
+    assert any("lava" in p for p in bad.value.problems)
+    board["cells"][4]["type"] = "sand"
+    path = write(tmp_path, "board", board)
+    with pytest.raises(InvalidData) as bad:
+        load_data(ThroughTheDesert, tmp_path)
+    text = " | ".join(bad.value.problems)
+    assert "mountain cannot hold a water hole" in text
+    assert "cells[2] (q 2, r 0): the same hex as cells[1]" in text
+    assert "unknown region 'atlantis'" in text
+    assert validate_path(path, game_classes())
+
+
+def test_cross_file_problems(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "waterholes",
+        {"game": "ttd", "kind": "waterholes", "schema": 1, "tokens": [{"id": "1", "value": 1, "count": 3}]},
+    )
+    camels = json.loads((ROOT / "companion/games/ttd/data/camels.json").read_text())
+    del camels["supply_by_players"]["5"]
+    write(tmp_path, "camels", camels)
+    with pytest.raises(InvalidData) as bad:
+        load_data(ThroughTheDesert, tmp_path)
+    text = " | ".join(bad.value.problems)
+    assert "water-hole sites with 2 players but only 3 tokens" in text
+    assert "no entry for 5 players" in text
+
+
+def test_every_cited_clause_exists_and_decisions_are_clauses() -> None:
+    game = create("ttd")
+    source = "\n".join(p.read_text() for p in (ROOT / "companion/games/ttd").glob("*.py"))
+    cited = set(re.findall(r'"((?:TTD|TD)-[A-Za-z0-9]+)"', source))
+    missing = sorted(c for c in cited if c not in game.rulebook)
+    assert missing == []
+    for spec in game.option_specs:
+        assert spec.decision in game.rulebook
+
+
+def test_rulebook_does_not_copy_the_rule_text() -> None:
+    text_path = Path("/work/shared/rules/001_48280275fc6bc7ac.txt")
+    if not text_path.exists():
+        pytest.skip("the shared rule text is not on this machine")
+    words = re.findall(r"[a-z0-9']+", text_path.read_text().lower())
+    runs = {" ".join(words[i : i + 12]) for i in range(len(words) - 11)}
+    game = create("ttd")
+    for clause in game.rulebook.clauses:
+        mine = re.findall(r"[a-z0-9']+", clause.text.lower())
+        for i in range(len(mine) - 11):
+            assert " ".join(mine[i : i + 12]) not in runs, clause.id
