@@ -340,6 +340,11 @@ class Engine:
                 raise InvalidAction(f"unknown player {who!r}; players: {', '.join(s.players)}")
             raise refuse(f"It is {pend.player}'s turn to decide, not {who}'s.", "TG-TURN")
         if kind == "draw":
+            deck, card = a.get("deck"), a.get("card")
+            if deck not in ("goods", "tribe"):
+                raise InvalidAction('"deck" must be "goods" or "tribe"')
+            if not isinstance(card, str) or card not in self.cat.deck_cards[deck]:
+                raise InvalidAction(f"{card!r} is not a card of the {deck} deck")
             if pend.kind != "draw":
                 raise refuse("No card is waiting to be turned up now.", "TG-DRAW")
         elif pend.kind == "draw":
@@ -351,12 +356,7 @@ class Engine:
 
     # -- the table's inputs
     def do_draw(self, s: State, a: Action, p: str, ev: Events) -> State:
-        deck = a.get("deck")
-        card = a.get("card")
-        if deck not in ("goods", "tribe"):
-            raise InvalidAction('"deck" must be "goods" or "tribe"')
-        if not isinstance(card, str) or card not in self.cat.deck_cards[deck]:
-            raise InvalidAction(f"{card!r} is not a card of the {deck} deck")
+        deck, card = a["deck"], a["card"]
         want, cards = self.candidates(s)
         if deck != want:
             raise refuse(f"The card to enter now comes from the {want} deck, not the {deck} deck.", "TG-DRAW")
@@ -648,7 +648,8 @@ class Engine:
         give = as_bundle(a.get("give"), ("dates", "salt", "pepper", "gold"), "give")
         get = as_bundle(a.get("get"), ("dates", "salt", "pepper", "gold", "vp"), "get")
         if s.stage != "actions" or not s.tasks or s.tasks[0].kind not in ("silversmith", "trader"):
-            raise refuse("Exchanges happen only at the Trader or the Silversmith.", "TG-B6")
+            raise refuse("No exchange is open now: exchanges happen while using the Trader, and the Silversmith "
+                         "allows a single exchange per use.", "TG-Q16")
         kind = s.tasks[0].kind
         rule = "TG-B5" if kind == "silversmith" else "TG-B6"
         if (give, get) not in self.trades(s, p, kind):

@@ -1,0 +1,87 @@
+"""The position document: it round-trips, and the loader names every problem of a broken one."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.errors import InvalidPosition
+from tests.games.targi.helpers import B, W, actions_doc, doc_of, fresh, game, load, run
+
+
+def round_trip(state) -> None:
+    g = game()
+    doc = json.loads(json.dumps(g.to_document(state)))
+    assert g.from_document(doc) == state
+
+
+def test_round_trip_through_a_game() -> None:
+    g = game()
+    s = g.setup([W, B], g.resolve_options({}, None))
+    round_trip(s)
+    s = fresh()
+    round_trip(s)
+    s, _ = run(s, {"type": "place", "card": 2}, {"type": "place", "card": 5})
+    round_trip(s)
+    s = load(actions_doc(W, targi=[(13, W)], markers=[(1, 2, W)]))
+    s, _ = run(s, {"type": "use", "slot": [1, 2]})
+    round_trip(s)  # a tribe decision in progress, with a face-down card in the centre
+    doc = g.to_document(s)
+    assert doc["tasks"] == [{"kind": "tribe", "cards": ["T41"], "source": "centre"}]
+    assert doc["centre"][0][1] == {"face_down": "goods", "pile": 0}
+
+
+def test_document_starts_with_game_players_options() -> None:
+    doc = game().to_document(fresh())
+    assert list(doc)[:4] == ["game", "players", "options", "profile"]
+    assert doc["options"]["placement.forbid"] == "opposite"
+
+
+def test_loader_lists_every_problem() -> None:
+    doc = doc_of(fresh())
+    doc["robber"] = 4
+    doc["supplies"][W]["salt"] = -1
+    doc["supplies"][B]["rows"][0] = ["T05", "T06", "T07", "T08", "T09"]
+    doc["targi"] = [{"card": 8, "player": W}, {"card": 2, "player": "green"}]
+    doc["centre"][0][0] = {"card": "Z01"}
+    doc["decks"]["goods"]["discard"] = {"G12": 1}
+    doc["stage"] = "nap"
+    with pytest.raises(InvalidPosition) as err:
+        game().from_document(doc)
+    problems = err.value.problems
+    text = "\n".join(problems)
+    for expected in ("stage:", "robber:", "supplies.white.salt", "supplies.black.rows[0]", "card 8 is a corner",
+                     "targi[1].player", "centre 1-1: unknown card", "goods card G12", "tribe card T05"):  # fmt: skip
+        assert expected in text, (expected, problems)
+    assert len(problems) >= 9
+
+
+def test_loader_checks_face_down_bookkeeping() -> None:
+    doc = doc_of(fresh())
+    doc["stage"] = "actions"
+    doc["actor"] = W
+    doc["round"] = 1
+    doc["centre"][0][0] = {"face_down": "goods", "pile": 3}
+    with pytest.raises(InvalidPosition) as err:
+        game().from_document(doc)
+    text = "\n".join(err.value.problems)
+    assert "pile 3" in text and "G01" in text
+
+
+def test_loader_rejects_bad_players_and_options() -> None:
+    doc = doc_of(fresh())
+    doc["players"] = ["white", "white"]
+    with pytest.raises(InvalidPosition):
+        game().from_document(doc)
+    doc = doc_of(fresh())
+    doc["options"]["placement.forbid"] = "diagonal"
+    with pytest.raises(InvalidPosition) as err:
+        game().from_document(doc)
+    assert "options" in err.value.problems[0]
+
+
+def test_describe_is_readable() -> None:
+    lines = game().describe(load(actions_doc(W, targi=[(13, W)], markers=[(1, 2, W)])))
+    text = "\n".join(lines)
+    assert "round 2" in text and "Caravan" in text and "white:" in text and "Next:" in text
