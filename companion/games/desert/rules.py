@@ -605,7 +605,6 @@ class DesertRace(Game):
             lines.append(f"  {title(player):<7} {where} {piece.lives:>2} Lives  {items}{extra}")
         lines.append("  Collection pile: " + ", ".join(f"{card_name(c)} {n}" for c, n in
                                                        zip(COLLECTION_CARDS, state.collection, strict=True)))
-        lines.append(f"Next: {self.pending(state).text}")
         return lines
 
     def sim_choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:

@@ -35,7 +35,7 @@ def test_a_chain_of_challenges_on_the_house_board() -> None:
     assert HOUSE.board.spaces[state.piece(A).space].id == "sphinx_riddle"
     state, _ = run(HOUSE, state, {"type": "attempt"}, roll(3))  # on to Crumbling Stairs (3+)
     assert HOUSE.board.spaces[state.piece(A).space].id == "crumbling_stairs"
-    state, events = run(HOUSE, state, {"type": "attempt"}, roll(6))  # on to Cool Cave: +1 Life, chain ends
+    state, _ = run(HOUSE, state, {"type": "attempt"}, roll(6))  # on to Cool Cave: +1 Life, chain ends
     assert HOUSE.board.spaces[state.piece(A).space].id == "cool_cave" and state.piece(A).lives == 6
     assert GAME.pending(state).player == B
 
@@ -137,7 +137,7 @@ def test_lap_counts_forward_crossings_only() -> None:
 def test_trade_of_items_and_refusals() -> None:
     state = position(GAME, {A: {"space": 6, "items": [FLASK]}, B: {"items": [COMPASS]}},
                      step={"kind": "end", "trading": True})
-    state, events = act(GAME, state, {"type": "trade", "with": B, "give": {"items": [FLASK]},
+    state, _ = act(GAME, state, {"type": "trade", "with": B, "give": {"items": [FLASK]},
                                       "get": {"items": [COMPASS], "lives": 1}})
     assert state.piece(A).items == (COMPASS,) and state.piece(B).items == (FLASK,)
     assert (state.piece(A).lives, state.piece(B).lives) == (6, 4)

@@ -15,7 +15,7 @@ def pile(state, card: str) -> int:
 
 
 @pytest.mark.parametrize(("lives", "expected"), [(9, 10), (10, 10)])
-def test_DR_AT01_life_gain_is_capped(lives: int, expected: int) -> None:
+def test_dr_at01_life_gain_is_capped(lives: int, expected: int) -> None:
     state = position(GAME, {A: {"space": 1, "lives": lives}})
     state, events = act(GAME, state, roll(1))
     assert state.piece(A).space == 2
@@ -24,7 +24,7 @@ def test_DR_AT01_life_gain_is_capped(lives: int, expected: int) -> None:
     assert {"DR-10", "DR-5"} <= rules_of(events)
 
 
-def test_DR_AT02_scared_costs_two_lives_and_returns_to_dawn() -> None:
+def test_dr_at02_scared_costs_two_lives_and_returns_to_dawn() -> None:
     state = position(GAME, {A: {"space": 3, "lives": 5, "lap": True}})
     state, events = act(GAME, state, roll(2))
     piece = state.piece(A)
@@ -33,7 +33,7 @@ def test_DR_AT02_scared_costs_two_lives_and_returns_to_dawn() -> None:
     assert "DR-12" in rules_of(events)
 
 
-def test_DR_AT03_mirage_cloak_cancels_the_whole_penalty() -> None:
+def test_dr_at03_mirage_cloak_cancels_the_whole_penalty() -> None:
     state = position(GAME, {A: {"space": 3, "lives": 5, "items": ["mirage_cloak"]}})
     state, _ = act(GAME, state, roll(2))
     assert GAME.pending(state).kind == "choose"
@@ -45,13 +45,13 @@ def test_DR_AT03_mirage_cloak_cancels_the_whole_penalty() -> None:
     assert "DR-21" in rules_of(events)
 
 
-def test_DR_AT03_declining_the_cloak_takes_the_penalty() -> None:
+def test_dr_at03_declining_the_cloak_takes_the_penalty() -> None:
     state = position(GAME, {A: {"space": 3, "lives": 5, "items": ["mirage_cloak"]}})
     state, _ = run(GAME, state, roll(2), {"type": "decline"})
     assert (state.piece(A).lives, state.piece(A).space, state.piece(A).items) == (3, 0, ("mirage_cloak",))
 
 
-def test_DR_AT04_knockout_and_return_next_round() -> None:
+def test_dr_at04_knockout_and_return_next_round() -> None:
     state = position(GAME, {A: {"space": 3, "lives": 2, "items": [FLASK, COMPASS]}})
     flasks, compasses = pile(state, FLASK), pile(state, COMPASS)
     state, events = act(GAME, state, roll(2))
@@ -69,7 +69,7 @@ def test_DR_AT04_knockout_and_return_next_round() -> None:
 
 
 @pytest.mark.parametrize(("lives", "expected"), [(6, 8), (9, 10)])
-def test_DR_AT05_collection_draw_and_redeem_flask(lives: int, expected: int) -> None:
+def test_dr_at05_collection_draw_and_redeem_flask(lives: int, expected: int) -> None:
     state = position(GAME, {A: {"space": 2, "lives": lives}})
     state, _ = act(GAME, state, roll(1))
     assert GAME.pending(state).kind == "draw" and GAME.pending(state).deck == "collection"
@@ -82,7 +82,7 @@ def test_DR_AT05_collection_draw_and_redeem_flask(lives: int, expected: int) -> 
     assert "DR-18" in rules_of(events)
 
 
-def test_DR_AT06_challenge_fail_then_success_moves_on() -> None:
+def test_dr_at06_challenge_fail_then_success_moves_on() -> None:
     state = position(GAME, {A: {"space": 6}, B: {"space": 1}})
     state, _ = act(GAME, state, roll(1))
     assert state.piece(A).space == 7
@@ -99,7 +99,7 @@ def test_DR_AT06_challenge_fail_then_success_moves_on() -> None:
     assert "DR-13" in rules_of(events)
 
 
-def test_DR_AT08_three_failures_then_free_exit() -> None:
+def test_dr_at08_three_failures_then_free_exit() -> None:
     state = position(GAME, {A: {"space": 7}, B: {"space": 13}}, step={"kind": "roll", "mode": "attempt"})
     for failed in (1, 2, 3):
         state, _ = act(GAME, state, roll(failed))
@@ -114,7 +114,7 @@ def test_DR_AT08_three_failures_then_free_exit() -> None:
     assert state.step.kind == "offer"  # a new challenge landing: attempt at once
 
 
-def test_DR_AT10_desert_whisper_skips_the_next_turn() -> None:
+def test_dr_at10_desert_whisper_skips_the_next_turn() -> None:
     state = position(GAME, {A: {"space": 3}, B: {"space": 13}})
     state, _ = act(GAME, state, roll(1))
     state, events = act(GAME, state, draw("mystery", "desert_whisper"))
@@ -126,7 +126,7 @@ def test_DR_AT10_desert_whisper_skips_the_next_turn() -> None:
     assert order == [B, B, A]
 
 
-def test_DR_AT11_dune_shift_forward_back_and_wrapping() -> None:
+def test_dr_at11_dune_shift_forward_back_and_wrapping() -> None:
     dune = {"kind": "draw", "mode": "mystery"}
     state = position(GAME, {A: {"space": 4}}, step=dune)
     state, _ = run(GAME, state, draw("mystery", "dune_shift"), roll(4))
@@ -141,7 +141,7 @@ def test_DR_AT11_dune_shift_forward_back_and_wrapping() -> None:
 
 
 @pytest.mark.parametrize(("save", "keeps"), [(5, True), (2, False)])
-def test_DR_AT12_sand_thief_compass_only_save_roll(save: int, keeps: bool) -> None:
+def test_dr_at12_sand_thief_compass_only_save_roll(save: int, keeps: bool) -> None:
     state = position(GAME, {A: {"space": 4, "lives": 4, "items": [COMPASS]}, B: {"lives": 7}},
                      step={"kind": "draw", "mode": "mystery"})
     state, _ = act(GAME, state, draw("mystery", "sand_thief"))
@@ -153,7 +153,7 @@ def test_DR_AT12_sand_thief_compass_only_save_roll(save: int, keeps: bool) -> No
     assert "DR-23" in rules_of(events)
 
 
-def test_DR_AT14_sandstorm_sneakers_after_the_roll() -> None:
+def test_dr_at14_sandstorm_sneakers_after_the_roll() -> None:
     state = position(GAME, {A: {"space": 0, "items": ["sandstorm_sneakers"]}})
     state, _ = act(GAME, state, roll(3))
     assert GAME.pending(state).kind == "choose"
@@ -163,7 +163,7 @@ def test_DR_AT14_sandstorm_sneakers_after_the_roll() -> None:
     assert "DR-20" in rules_of(events)
 
 
-def test_DR_AT15_trading_keeps_everyone_at_one_life_or_more() -> None:
+def test_dr_at15_trading_keeps_everyone_at_one_life_or_more() -> None:
     state = position(GAME, {A: {"space": 6, "lives": 1}, B: {"lives": 4}}, step={"kind": "end", "trading": True})
     ruling = GAME.check(state, {"type": "trade", "with": B, "give": {"lives": 1}})
     assert not ruling.legal and ruling.rules == ("DR-11",)
@@ -173,7 +173,7 @@ def test_DR_AT15_trading_keeps_everyone_at_one_life_or_more() -> None:
     assert not ruling.legal and "below 1" in ruling.text
 
 
-def test_DR_AT16_win_needs_lap_and_compass() -> None:
+def test_dr_at16_win_needs_lap_and_compass() -> None:
     state = position(GAME, {A: {"space": 11, "items": [COMPASS], "lap": True}})
     state, events = act(GAME, state, roll(1))
     pending = GAME.pending(state)
