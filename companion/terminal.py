@@ -261,7 +261,11 @@ class Terminal:
 
         def forward() -> None:
             while True:
-                line = read_line()
+                try:
+                    line = read_line()
+                except Exception as error:  # a broken input source ends the session; it must not hang it
+                    self.say(f"  input stopped: {error}")
+                    line = None
                 inbox.put(line)
                 if line is None:
                     return

@@ -1,0 +1,248 @@
+"""``companion hw ...``: play with table hardware, simulate a dice sensor, check wiring, teach tags, bench.
+
+Registered through the ``companion.commands`` entry point, so the core CLI
+never imports gpiozero or pyserial.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from companion.cli import add_play_arguments, cmd_play
+from companion.observations import Update
+from companion.registry import create
+from companion.session import Session
+from companion.terminal import Terminal
+from hardware.dice_link import DiceLink
+from hardware.dice_protocol import Message, SlotReport
+from hardware.dice_sim import SimulatedSensor, idle, run_script
+from hardware.panel import Panel, make_pin_factory
+from hardware.pins import load_config
+from hardware.tags import TagMap, default_tags_path
+
+
+def _config(args: argparse.Namespace) -> dict[str, Any]:
+    return load_config(Path(args.hardware_config) if args.hardware_config else None)
+
+
+def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[], None]]:
+    """Wire the sensor and the button box to a terminal's controller; returns what undoes it."""
+
+    def attach(terminal: Terminal) -> Callable[[], None]:
+        closers: list[Callable[[], None]] = []
+        if args.buttons != "none":
+            panel = Panel(_config(args), terminal.controller.submit, make_pin_factory(args.buttons))
+            terminal.controller.add_output(panel.lights)
+            terminal.press = panel.press
+            closers.append(panel.close)
+        if args.dice_sensor:
+            tags = TagMap.load(Path(args.tags) if args.tags else default_tags_path())
+            link = DiceLink(args.dice_sensor, terminal.controller.submit, tags=tags).start()
+            closers.append(link.stop)
+
+        def detach() -> None:
+            for close in reversed(closers):
+                close()
+
+        return detach
+
+    return attach
+
+
+def cmd_hw_play(args: argparse.Namespace) -> int:
+    return cmd_play(args, attach_hardware(args))
+
+
+def cmd_simulate_dice(args: argparse.Namespace) -> int:
+    """Play a dice sensor on a pty until interrupted (or until the script ends with --exit)."""
+    sensor = SimulatedSensor(Path(args.link) if args.link else None).plug()
+    print(sensor.path, flush=True)
+    if args.link:
+        print(f"  (a link to {sensor.tty_path}; it survives 'unplug'/'plug' in a script)", flush=True)
+    try:
+        idle(sensor, args.delay)
+        if args.script:
+            run_script(sensor, args.script, lambda s: print(s, flush=True))
+        rng = random.Random(args.seed)
+        for _ in range(args.random):
+            idle(sensor, args.interval)
+            value = rng.randint(1, 6)
+            sensor.roll(value)
+            print(f"sim: roll {value}", flush=True)
+        if not args.exit:
+            while True:
+                sensor.answer_queries(1.0)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sensor.unplug()
+    return 0
+
+
+def cmd_hw_test(args: argparse.Namespace) -> int:
+    from hardware.selftest import self_test
+
+    factory = make_pin_factory(args.buttons)
+    ports = [args.dice_sensor] if args.dice_sensor else None
+    return self_test(_config(args), factory, ports, timeout=args.timeout, dwell=args.dwell, auto_press=args.auto)
+
+
+def cmd_hw_bench(args: argparse.Namespace) -> int:
+    from hardware.bench import bench_sensor
+
+    result = bench_sensor(args.game, args.rolls, journal=not args.no_journal, seed=args.seed)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    where = "with the durable journal commit" if result["journal"] else "without a journal"
+    print(f"serial line to action applied ({result['game']}, {result['rolls']} rolls over a pty, {where}):")
+    print(f"  median {result['median_ms']:.2f} ms   p99 {result['p99_ms']:.2f} ms   max {result['max_ms']:.2f} ms")
+    return 0
+
+
+def cmd_hw_teach(args: argparse.Namespace) -> int:
+    """Link tags to cards: one pair from the command line, or each tag the reader reports, asked in turn."""
+    tags = TagMap.load(Path(args.tags) if args.tags else default_tags_path(args.game))
+    known = {a["card"] for a in Session.new(args.game, list(create(args.game).colours[:2])).legal() if "card" in a}
+    if args.tag:
+        if args.card not in known:
+            print(f"No card {args.card!r} in the {args.game} data.", file=sys.stderr)
+            return 1
+        tags.teach(args.tag, args.card)
+        print(f"tag {args.tag} -> card {args.card}  ({tags.path})")
+        return 0
+    if not args.dice_sensor:
+        print("Give --tag TAG --card CARD, or --dice-sensor URL to teach from the board.", file=sys.stderr)
+        return 2
+    reports: queue.Queue[Message] = queue.Queue()
+    link = DiceLink(args.dice_sensor, lambda o: None, on_message=reports.put).start()
+    print(f"Lay each card on any slot; type its card id ({len(known)} cards), or q to stop.", flush=True)
+    try:
+        while True:
+            message = reports.get()
+            if not isinstance(message, SlotReport) or message.tag is None:
+                continue
+            current = tags.card(message.tag)
+            answer = input(f"tag {message.tag} (slot {message.slot}){' is ' + current if current else ''}: card? ")
+            if answer.strip().lower() == "q":
+                return 0
+            if answer.strip() in known:
+                tags.teach(message.tag, answer.strip())
+                print(f"  saved ({tags.path})")
+            elif answer.strip():
+                print(f"  no card {answer.strip()!r}")
+    except (EOFError, KeyboardInterrupt):
+        return 0
+    finally:
+        link.stop()
+
+
+def cmd_hw_demo(args: argparse.Namespace) -> int:
+    """A Blackpool turn through the terminal referee from a simulated roll and a simulated button press."""
+    import tempfile
+
+    from companion.journal import Journal
+
+    with tempfile.TemporaryDirectory() as folder, SimulatedSensor() as sensor:
+        session = Session.new(args.game, args.players.split(","), journal=Journal(Path(folder) / "demo.sqlite3"))
+        terminal = Terminal(session, lambda: None, sys.stdout)
+        steps: queue.Queue[Update] = queue.Queue()
+        terminal.controller.add_output(lambda u: steps.put(u) if u.kind in ("step", "link") else None)
+        panel = Panel(load_config(), terminal.controller.submit, make_pin_factory("mock"))
+        terminal.controller.add_output(panel.lights)
+        terminal.press = panel.press
+        link = DiceLink(sensor.path, terminal.controller.submit)
+
+        def wait_for(kind: str) -> Update:
+            while True:
+                update = steps.get(timeout=10)  # Empty ends the demo through the terminal's input guard
+                if update.kind == kind:
+                    return update
+
+        def script() -> Iterator[str]:
+            wait_for("link")
+            time.sleep(args.pause)  # let the referee finish showing the board before each scripted step
+            print(f"\n[demo] the dice sensor on {sensor.tty_path} reports a roll of {args.roll}", flush=True)
+            sensor.roll(args.roll)
+            wait_for("step")
+            time.sleep(args.pause)
+            print("\n[demo] the confirm button is pressed (mock GPIO pin driven low)", flush=True)
+            panel.press("confirm")
+            wait_for("step")
+            time.sleep(args.pause)
+            print("\n[demo] q", flush=True)
+            yield "q"
+
+        lines = script()
+        link.start()
+        try:
+            return terminal.run_live(lambda: next(lines, None))
+        finally:
+            link.stop()
+            panel.close()
+            if session.journal is not None:
+                session.journal.close()
+
+
+def register(subparsers: Any) -> None:
+    hw = subparsers.add_parser("hw", help="table hardware: buttons, lights, the serial dice sensor")
+    sub = hw.add_subparsers(dest="hw_command", required=True)
+
+    def hardware_options(parser: argparse.ArgumentParser, buttons: str) -> None:
+        parser.add_argument("--dice-sensor", metavar="URL", help="serial port or pyserial URL (/dev/ttyUSB0, loop://)")
+        parser.add_argument("--buttons", choices=("gpio", "mock", "none"), default=buttons, help="button box pins")
+        parser.add_argument("--hardware-config", metavar="TOML", help="pin map (default: the user data dir)")
+
+    play = sub.add_parser("play", help="the terminal referee with the sensor and buttons attached")
+    add_play_arguments(play)
+    hardware_options(play, "none")
+    play.add_argument("--tags", help="temple tag file (default: the user data dir)")
+    play.set_defaults(func=cmd_hw_play)
+
+    sim = sub.add_parser("simulate-dice", help="play a dice sensor on a new pty and print its path")
+    sim.add_argument("--script", help="steps like 'roll 4; wait 1; slot 3 04A1; unplug; wait 2; plug'")
+    sim.add_argument("--random", type=int, default=0, metavar="N", help="then N random d6 rolls")
+    sim.add_argument("--interval", type=float, default=3.0, help="seconds between random rolls")
+    sim.add_argument("--delay", type=float, default=0.0, help="seconds to wait before the script")
+    sim.add_argument("--link", help="also make this symlink to the pty (a stable name across unplug/plug)")
+    sim.add_argument("--seed", type=int)
+    sim.add_argument("--exit", action="store_true", help="exit after the script instead of staying plugged in")
+    sim.set_defaults(func=cmd_simulate_dice)
+
+    test = sub.add_parser("test", help="wiring self-test: each light, each button, the serial sensor")
+    hardware_options(test, "gpio")
+    test.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each button")
+    test.add_argument("--dwell", type=float, default=0.5, help="seconds each light stays on")
+    test.add_argument("--auto", action="store_true", help="with --buttons mock: press the buttons for you")
+    test.set_defaults(func=cmd_hw_test)
+
+    bench = sub.add_parser("bench", help="serial line to action applied: median and p99 over a real pty")
+    bench.add_argument("--game", default="blackpool")
+    bench.add_argument("--rolls", type=int, default=300)
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--no-journal", action="store_true", help="leave out the durable journal commit")
+    bench.add_argument("--json", action="store_true")
+    bench.set_defaults(func=cmd_hw_bench)
+
+    teach = sub.add_parser("teach", help="link temple tag ids to card ids (kept in the user data dir)")
+    teach.add_argument("--game", default="temple")
+    teach.add_argument("--dice-sensor", metavar="URL", help="teach from slot reports on this port")
+    teach.add_argument("--tag")
+    teach.add_argument("--card")
+    teach.add_argument("--tags", help="tag file (default: the user data dir)")
+    teach.set_defaults(func=cmd_hw_teach)
+
+    demo = sub.add_parser("demo", help="a scripted Blackpool turn: simulated sensor roll, simulated button press")
+    demo.add_argument("--game", default="blackpool")
+    demo.add_argument("--players", default="red,blue")
+    demo.add_argument("--roll", type=int, default=6, help="the sensor's roll (a 6 brings a runner out)")
+    demo.add_argument("--pause", type=float, default=0.5, help="seconds between the scripted steps")
+    demo.set_defaults(func=cmd_hw_demo)
