@@ -76,7 +76,7 @@ def checksum(body: str) -> str:
 
 
 def encode(*fields: object) -> bytes:
-    """One framed line, e.g. ``encode("DIE", "d6", 4, 100)`` -> ``b"$DIE,d6,4,100*4C\\n"``."""
+    """One framed line, e.g. ``encode("DIE", "d6", 4, 100)`` -> ``b"$DIE,d6,4,100*33\\n"``."""
     body = ",".join(str(f) for f in fields)
     return f"${body}*{checksum(body)}\n".encode("ascii")
 

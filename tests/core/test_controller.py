@@ -114,3 +114,19 @@ def test_checks_and_redo_through_touch() -> None:
     controller.handle(DieRead(5, "serial"))
     controller.handle(Touch("undo"))
     assert controller.handle(Touch("redo")).kind == "redo"
+
+
+def test_submit_wakes_a_loop_that_waits_on_something_else() -> None:
+    woken: list[int] = []
+    controller = Controller(Session.new("race", ["red", "blue"]), wake=lambda: woken.append(1))
+    controller.submit(DieRead(2, "serial"))
+    assert woken == [1] and controller.pump()[0].kind == "step"
+
+
+def test_cards_seen_needs_a_change_or_draw_the_game_offers() -> None:
+    from companion.observations import CardsSeen
+
+    controller, _ = make()
+    assert controller.handle(CardsSeen({3: "P01"}, "tags")).kind == "unapplied"
+    assert controller.handle(CardsSeen({3: None}, "tags")).kind == "unapplied"
+    assert controller.session.log == []
