@@ -149,7 +149,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
                 problems.append(f"card {card} is in slot {seen[card] + 1} and slot {i + 1}")
             else:
                 seen[card] = i
-            slots[i] = card if isinstance(card, str) else None
+                slots[i] = card
         filled = [c is not None for c in slots_raw]
         if phase == "assembly" and filled != sorted(filled, reverse=True):
             problems.append("assembly fills the slots in order: an empty slot comes before a filled one")

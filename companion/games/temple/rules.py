@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from companion.errors import InvalidAction
-from companion.game import Action, DieSpec, Event, Game, GameData, OptionSpec, Pending, Ruling, normalize_action, refuse
+from companion.game import Action, DieSpec, Event, Game, GameData, OptionSpec, Pending, normalize_action, refuse
 from companion.games.temple import document, moves
 from companion.games.temple.board import COLOURS, Board, Layout
 from companion.games.temple.schemas import SCHEMAS, cross_check
@@ -306,6 +306,8 @@ class TempleGame(Game):
         if state.phase == "over":
             raise refuse(f"The game is over: {state.winner.capitalize()} has won.", "RU-16")
         if kind not in expected:
+            if kind == "ahkinchil" and state.phase in ("change", "move", "resolve"):
+                raise refuse("The Ah Kinchil card replaces the roll; once the die is rolled it waits.", "RU-Q27")
             raise refuse(f"Not now: {pending.text}", self._phase_rule(state))
         who = action.get("player")
         if who is not None and pending.player is not None and who != pending.player:
@@ -993,9 +995,6 @@ class TempleGame(Game):
             raise InvalidAction(str(exc)) from None
 
     # disputes, views, checks -----------------------------------------------------------
-    def check(self, state: TempleState, action: Action) -> Ruling:
-        return super().check(state, action)
-
     def describe(self, state: TempleState) -> list[str]:
         from companion.games.temple.view import describe
 

@@ -1,0 +1,94 @@
+"""Position documents round-trip, and the loader names every fault of an impossible one."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from companion.errors import InvalidPosition
+from companion.registry import create
+from companion.simulate import play_random_game
+from tests.conformance import assert_document_round_trips
+from tests.games.temple.fixtures import act, doc, game, red, state, white
+
+
+def test_round_trip_in_every_phase() -> None:
+    g = game()
+    s = g.setup(["red", "blue", "green"], g.resolve_options({}))
+    assert_document_round_trips(g, s)
+    s, _ = act(s, {"type": "draw", "deck": "path", "card": "COR01"})
+    assert_document_round_trips(g, s)
+    assert_document_round_trips(g, state(phase="first_roll", first_roll={"contenders": ["red"], "rolls": []}))
+    moving, _ = act(state(pawns={"red": [[4, 1], "entrance"]}), white(3))
+    assert_document_round_trips(g, moving)
+    changing, _ = act(state(), red(3))
+    assert_document_round_trips(g, changing)
+
+
+def test_random_positions_round_trip_through_json() -> None:
+    g = create("temple")
+    run = play_random_game(g, random.Random(11), deep_every=1)
+    assert run.result and run.result["winner"] in run.players
+
+
+def test_the_document_is_readable() -> None:
+    d = game().to_document(state(pawns={"red": [[4, 1], "step2"]}))
+    assert list(d)[:3] == ["game", "players", "options"]
+    assert d["pawns"]["red"] == [[4, 1], "step2"]
+    assert d["hands"] == {"red": 3, "blue": 3}
+    json.dumps(d)
+
+
+def test_the_loader_lists_every_problem() -> None:
+    bad = doc()
+    bad["slots"] = ["COR01", "COR01", "AK", *bad["slots"][3:]]
+    bad["pawns"] = {"red": [[4, 0], [4, 0]], "blue": [[0, 14], "step9"]}
+    bad["phase"] = "dancing"
+    bad["turn"] = "purple"
+    bad["hands"] = {"red": 5, "blue": 3}
+    bad["roll"] = {"value": 9, "colour": "red"}
+    bad["winner"] = "green"
+    bad["options"] = {"roll1_mode": "sideways"}
+    with pytest.raises(InvalidPosition) as info:
+        game().from_document(bad)
+    problems = " | ".join(info.value.problems)
+    for fragment in (
+        "phase 'dancing'",
+        "turn 'purple'",
+        "card COR01 is in slot 1 and slot 2",
+        "slot 3 holds the Ah Kinchil card",
+        "red1 stands on a hole",
+        "red2 and red1 share the space",
+        "step9",
+        "hands.red",
+        "roll",
+        "winner 'green'",
+        "options",
+    ):
+        assert fragment in problems, fragment
+    assert len(info.value.problems) >= 11
+
+
+def test_the_loader_checks_card_totals_and_phase_coherence() -> None:
+    bad = doc()
+    bad["pile"] += 1
+    with pytest.raises(InvalidPosition, match="cards do not add up"):
+        game().from_document(bad)
+    moving = doc(phase="move")
+    with pytest.raises(InvalidPosition, match="needs this turn's roll"):
+        game().from_document(moving)
+    resolve = doc(phase="resolve", roll={"value": 3, "colour": "white"})
+    with pytest.raises(InvalidPosition, match="tasks are pending exactly in phase resolve"):
+        game().from_document(resolve)
+    over = doc(phase="over", winner="red")
+    with pytest.raises(InvalidPosition, match="without both pawns"):
+        game().from_document(over)
+
+
+def test_describe_draws_the_board() -> None:
+    lines = game().describe(state(pawns={"red": [[4, 1], "entrance"]}))
+    assert any("R" in line for line in lines[1:16])
+    assert any(line.lstrip("* ").startswith("red") for line in lines)
+    assert lines[-1].startswith("next: Red rolls")
