@@ -17,7 +17,7 @@ def test_random_games_end_and_scores_match_the_recount(profile: str) -> None:
     g = game()
     rng = random.Random(11)
     endings = set()
-    for _ in range(16):
+    for _ in range(12):
         run = play_random_game(g, rng, profile=profile, deep_every=13)
         assert run.result is not None and set(run.result["scores"]) == set(run.players)
     # replay a few by hand to look at the final position itself
@@ -37,7 +37,7 @@ def test_options_off_the_beaten_track_also_play_out() -> None:
     rng = random.Random(3)
     options = {"raid.partialPayment": True, "fataMorgana.allowFaceDown": True, "limits.applyAtGameEnd": False,
                "end.finishOwnActions": False, "tribe.reshuffle": False}  # fmt: skip
-    for _ in range(15):
+    for _ in range(10):
         s = g.setup(["black", "white"], g.resolve_options(options, None))
         steps = 0
         while g.pending(s).kind != "over":
