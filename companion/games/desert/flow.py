@@ -210,8 +210,8 @@ class Flow:
                 return self.win(state, player, events)
             needs = (("a full lap", piece.lap), ("the Golden Compass", piece.holds(COMPASS)))
             missing = [m for m, ok in needs if not ok]
-            why = " and ".join(missing) if missing else "a Vortex placement, which does not count here"
-            events.append(Event("info", f"The Secret Passage stays shut for {title(player)} (missing {why}); it "
+            why = f"without {' and '.join(missing)}" if missing else "by a Vortex placement, which does not count"
+            events.append(Event("info", f"The Secret Passage stays shut for {title(player)} ({why}); it "
                                 "acts as a safe space.", ("DR-28", "DR-Q2"), (player,)))
             return self.after(state, events)
         if via == "dune" and not opts.dune_shift_resolve:
@@ -333,8 +333,9 @@ class Flow:
                                 f"{challenge.k}; {title(player)} stays and the turn ends.", ("DR-15", "DR-14"),
                                 (player,)))
             return self.advance(state, events)
-        count = f"failed attempt {failures} of {challenge.limit}"
-        if failures >= (challenge.limit or 0):
+        limit = challenge.limit or 0
+        count = f"failed attempt {failures} of {limit}" if failures <= limit else "another failed attempt"
+        if failures >= limit:
             events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.name}. Next turn "
                                 f"{title(player)} rolls as normal and moves on.", ("DR-14", "DR-Q5"), (player,)))
             return self.advance(state, events)

@@ -605,6 +605,8 @@ class DesertRace(Game):
             lines.append(f"  {title(player):<7} {where} {piece.lives:>2} Lives  {items}{extra}")
         lines.append("  Collection pile: " + ", ".join(f"{card_name(c)} {n}" for c, n in
                                                        zip(COLLECTION_CARDS, state.collection, strict=True)))
+        lines.append("  Mystery pile: " + ", ".join(f"{card_name(c)} {n}" for c, n in
+                                                    zip(MYSTERY_CARDS, state.mystery, strict=True)))
         return lines
 
     def sim_choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:

@@ -134,3 +134,13 @@ def test_every_profile_plays_to_the_end(profile: str) -> None:
     for seed in range(3):
         run = play_random_game(HOUSE, random.Random(seed), profile=profile, deep_every=1)
         assert run.result is not None
+
+
+def test_every_clause_named_in_the_code_is_in_the_rulebook() -> None:
+    import re
+
+    source = "".join(p.read_text(encoding="utf-8") for p in (house_dir(DesertRace).parent).glob("*.py"))
+    cited = set(re.findall(r'"(DR-[A-Z0-9]+)"', source))
+    assert cited and all(c in HOUSE.rulebook for c in cited), sorted(c for c in cited if c not in HOUSE.rulebook)
+    decisions = {o.decision for o in DesertRace.option_specs}
+    assert all(d in HOUSE.rulebook for d in decisions)
