@@ -23,20 +23,29 @@ def describe(game: TempleGame, state: TempleState) -> list[str]:
     board = game.board
     layout = game.layout(state)
     pawns = {node: (colour, i) for colour, i, node in state.all_pawns() if board.is_cell(node)}
+    # Final steps are drawn inside the ring by their number, the chamber as C.
+    inner: dict[tuple[int, int], str] = {board.chamber_cell: "C"}
+    for geo in board.colours.values():
+        for k, (cell, node) in enumerate(zip(geo.step_cells, geo.steps, strict=True)):
+            on = [c for c, _i, n in state.all_pawns() if n == node]
+            inner[cell] = PAWN_LETTERS.get(on[0], "P") if on else str(k + 1)
     lines = ["    " + "".join(f"{x % 10}" for x in range(board.size))]
     for y in range(board.size):
         row = []
         for x in range(board.size):
             node = board.node(x, y)
             if node not in board.ring:
-                row.append(" ")
+                row.append(inner.get((x, y), " "))
             elif node in pawns:
                 colour = pawns[node][0]
                 row.append(PAWN_LETTERS.get(colour, "P"))
             else:
                 row.append(cell_symbol(layout.kind(node)))
         lines.append(f"{y:>3} " + "".join(row))
-    lines.append("key: . path  # hole  S stairway  r/b/g/y idol marker  R/B/G/Y pawn")
+    lines.append("key: . path  # hole  S stairway  r/b/g/y idol marker  R/B/G/Y pawn  1-3 final steps  C chamber")
+    in_chamber = [f"{pawn_label(c, i)}" for c, i, n in state.all_pawns() if n == board.chamber]
+    if in_chamber:
+        lines.append(f"in the Treasure Chamber: {', '.join(in_chamber)}")
     slots = ", ".join(f"{n}:{c or '-'}" for n, c in zip(board.slot_numbers, state.slots, strict=True))
     lines.append(f"slots: {slots}")
     for seat, colour in enumerate(state.players):
