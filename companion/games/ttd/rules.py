@@ -353,6 +353,10 @@ class ThroughTheDesert(Game):
         self.check_turn(state, action)
         return handler(state, action)
 
+    def refuse_if_over(self, state: TtdState) -> None:
+        if state.phase == "over":
+            raise refuse(f"The game is over: {state.end}.", "TTD-5")
+
     def apply_draw(self, state: TtdState, action: Mapping[str, Any]) -> tuple[TtdState, list[Event]]:
         if action.get("deck") != "waterholes":
             raise InvalidAction(f"unknown deck {action.get('deck')!r}; the only deck is 'waterholes'")
@@ -361,6 +365,7 @@ class ThroughTheDesert(Game):
             raise InvalidAction(f"unknown water-hole token {card!r}; tokens: {', '.join(self.token_ids)}")
         value = self.token_ids[card]
         if state.phase != "waterholes":
+            self.refuse_if_over(state)
             raise refuse("Every water-hole site already has its token.", "TTD-1c")
         board = self.board_of(state)
         if "hex" in action:
@@ -447,6 +452,7 @@ class ThroughTheDesert(Game):
             c = self.parse_colour(action)
         h = self.parse_hex(board, action, "TTD-3c")
         if state.phase != "leaders":
+            self.refuse_if_over(state)
             when = "after the water holes are entered" if state.phase == "waterholes" else "before any camel"
             raise refuse(f"Leaders are placed {when}, not now.", "TTD-1")
         p = state.current
@@ -533,6 +539,7 @@ class ThroughTheDesert(Game):
         board = self.board_of(state)
         h = self.parse_hex(board, action, "TTD-3c")
         if state.phase != "camels":
+            self.refuse_if_over(state)
             raise refuse("Camels are placed only once every leader is on the board.", "TTD-1")
         self.camel_refusal(state, board, c, h)
         p = state.current
@@ -622,6 +629,7 @@ class ThroughTheDesert(Game):
             text = f"{name} can place no leader anywhere; the rest go back to the box."
             return new, [Event("warning", text, ("TTD-3f", "TD-Q12"), (state.player,)), *more]
         if state.phase != "camels":
+            self.refuse_if_over(state)
             raise refuse("There is nothing to pass now.", "TTD-T")
         moves = self.camel_moves(state)
         if moves:

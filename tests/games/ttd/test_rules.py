@@ -155,7 +155,7 @@ def test_end_immediately_when_a_colour_runs_out() -> None:
     assert pending.is_over and pending.result["end"] == "the last pink camel has been placed"
     assert set(pending.result["scores"]) == {R, B}
     assert game.legal_actions(state) == []
-    assert_refused(game, state, camel("pink", 3, 3), "TTD-1")
+    assert_refused(game, state, camel("pink", 3, 3), "TTD-5")
 
 
 def test_end_of_turn_option_lets_the_turn_finish() -> None:
