@@ -63,7 +63,7 @@ def step_squares(board: Board, state: State, tid: str, outward: bool) -> list[st
         dest = CENTRE if square == board.centre_square else square
         if dest != CENTRE and (board.zone(dest) == "camp" or not board.on_path(t.colour, dest)):
             continue
-        if landing_problem(board, work, tid, dest, 1, state.opts) is None:
+        if landing_problem(board, work, tid, dest, (), state.opts) is None:
             found.append(dest)
     return found
 
@@ -99,7 +99,7 @@ def resolve_gust(
         t = work.t[tid]
         dest = board.step(t.colour, t.at, distance)
         carried = followers(board, work, tid, dest)
-        problem = landing_problem(board, work, tid, dest, 1 + len(carried), state.opts)
+        problem = landing_problem(board, work, tid, dest, carried, state.opts)
         if problem:
             notes.append(f"{problem[0]} It stays where it is.")
             continue
@@ -135,7 +135,7 @@ def resolve_reset(board: Board, state: State, colour: str) -> tuple[tuple[Travel
             if current.frozen:
                 work.set(t.id, frozen=False)
             continue
-        if dest != CENTRE and landing_problem(board, work, t.id, dest, 1, state.opts):
+        if dest != CENTRE and landing_problem(board, work, t.id, dest, (), state.opts):
             dest = CENTRE
         extra = execute(board, work, t.id, dest, False, state.opts)
         if current.frozen:

@@ -8,6 +8,7 @@ their own path, or frozen); cards move a traveller without its riders.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -94,28 +95,32 @@ def followers(board: Board, work: Work, tid: str, dest: str) -> list[str]:
 
 
 def landing_problem(
-    board: Board, work: Work, tid: str, dest: str, arriving: int, opts: dict[str, Any]
+    board: Board, work: Work, tid: str, dest: str, carried: Sequence[str], opts: dict[str, Any]
 ) -> tuple[str, str] | None:
-    """Why ``tid`` (arriving with ``arriving`` travellers in all) may not land on ``dest``, or None."""
+    """Why ``tid`` (arriving with the riders ``carried``) may not land on ``dest``, or None."""
     if dest in (CENTRE, CAMP):
         return None  # clarification 4: the centre and the camps hold any number
-    mover = work.t[tid]
     occupants = [o for o in work.occupants(dest) if o != tid]
     if not occupants:
         return None
     where = board.label(dest)
     name = traveller_name(tid)
-    if any(work.t[o].colour == mover.colour for o in occupants):
+    present = {work.t[o].colour for o in occupants}
+    if work.t[tid].colour in present:
         return f"{name} cannot land on {where}: a traveller of its own colour is there.", "BP-7"
     if len(occupants) >= 2:
         return f"{name} cannot land on {where}: the square already holds two travellers.", "BP-7"
     if board.zone(dest) == "edge" and opts["edge.landing"] == "forbidden":
         return f"{name} cannot land on {where}: landing on another traveller on the edge is not allowed.", "BP-Q13"
-    if opts["capacity.countsArrivingStack"] and len(occupants) + arriving > 2:
+    if opts["capacity.countsArrivingStack"] and len(occupants) + 1 + len(carried) > 2:
         return (
             f"{name} cannot land on {where}: with its rider it would make three travellers on one square.",
             "BP-Q12",
         )
+    for rid in carried:
+        if work.t[rid].colour in present:
+            rider = traveller_name(rid)
+            return f"{name} cannot land on {where}: its rider {rider} would join its own colour there.", "BP-7"
     return None
 
 
@@ -124,7 +129,7 @@ def plan(board: Board, work: Work, tid: str, kind: str, steps: int, opts: dict[s
     t = work.t[tid]
     dest = board.step(t.colour, t.at, steps) if t.at != CENTRE else board.step(t.colour, CENTRE, steps)
     carried = tuple(followers(board, work, tid, dest))
-    problem = landing_problem(board, work, tid, dest, 1 + len(carried), opts)
+    problem = landing_problem(board, work, tid, dest, carried, opts)
     if problem:
         return Plan(tid, kind, abs(steps), dest, carried, problem[0], problem[1])
     return Plan(tid, kind, abs(steps), dest, carried)

@@ -241,7 +241,8 @@ class Blackpool(Game):
         if phase == "move":
             return [self._offer(p) for p in self.roll_choices(state)]
         if phase == "six":
-            offers = [self._offer(p) for p in self.six_moves(state)]
+            again = self._may_roll_again(state)
+            offers = [self._offer(p, again) for p in self.six_moves(state)]
             if not offers:
                 offers.append(self._reroll_offer(state))
             offers.extend(self._coin_offers(state))
@@ -257,17 +258,15 @@ class Blackpool(Game):
             return self._target_offers(state)
         return []
 
-    def _offer(self, p: Plan) -> Action:
+    def _offer(self, p: Plan, again: bool = True) -> Action:
         name = traveller_name(p.traveller)
         dest = self.board.label(p.dest)
         if p.kind == "out":
             return {"type": "bring_out", "traveller": p.traveller, "text": f"Bring {name} out of the centre to {dest}"}
         if p.kind == "six":
-            return {
-                "type": "move",
-                "traveller": p.traveller,
-                "text": f"{name}: {p.steps} forward to {dest}, roll again",
-            }
+            then = "roll again" if again else "then the turn ends"
+            text = f"{name}: {p.steps} forward to {dest}, {then}"
+            return {"type": "move", "traveller": p.traveller, "text": text}
         word = "forward" if p.kind == "forward" else "back"
         return {"type": "move", "traveller": p.traveller, "text": f"{name}: {word} {p.steps} to {dest}"}
 

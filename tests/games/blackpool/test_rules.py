@@ -198,7 +198,9 @@ def test_six_chain_limit_bp_q19() -> None:
     state = position({"yellow-1": Y(25)}, options={"six.maxChain": 2})
     state, _ = play(state, roll(6), move("yellow-1"))
     assert GAME.pending(state).player == "yellow"
-    state, events = play(state, roll(6), move("yellow-1"))
+    state, _ = act(state, roll(6))
+    assert "then the turn ends" in GAME.legal_actions(state)[2]["text"]
+    state, events = act(state, move("yellow-1"))
     assert at(state, "yellow-1") == Y(37)
     assert GAME.pending(state).player == "red" and "BP-Q19" in rules_of(events)
     unlimited = position({"yellow-1": Y(25)})
@@ -420,3 +422,12 @@ def test_only_the_player_to_act_may_act_bp_q31() -> None:
     assert GAME.to_document(state) == before
     ok, _ = act(state, {"type": "roll", "value": 3, "player": "yellow"})
     assert ok.roll == 3
+
+
+def test_rider_never_lands_beside_its_own_colour_bp_7() -> None:
+    """Without the arriving-stack count a carrier may make three, but not bring a rider onto its own colour."""
+    spec = {"yellow-1": Y(25), "red-1": {"at": Y(25), "on": "yellow-1"}, "red-2": Y(27), "yellow-2": Y(50)}
+    state = position(spec, options={"capacity.countsArrivingStack": False})
+    state, _ = act(state, roll(4))
+    ruling = GAME.check(state, move("yellow-1"))
+    assert not ruling.legal and ruling.rules == ("BP-7",) and "its rider Red 1" in ruling.text
