@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from companion.errors import InvalidAction
@@ -24,6 +24,15 @@ from companion.games.ttd.recount import recount_problems
 from companion.games.ttd.state import COLOURS, EMPTY, GUIDE, SLOTS, TtdState, derive, slot, with_piece
 
 PLAYER_COLOURS = ("red", "black", "orange", "purple", "brown")
+
+
+@dataclass(frozen=True)
+class ActionTexts:
+    """Button texts per colour and hex, built once per board."""
+
+    leader: tuple[tuple[str, ...], ...]
+    camel: tuple[tuple[str, ...], ...]
+    guide: tuple[str, ...]
 
 
 class ThroughTheDesert(Game):
@@ -50,6 +59,7 @@ class ThroughTheDesert(Game):
         self.token_ids: dict[str, int] = {t["id"]: t["value"] for t in data["waterholes"]["tokens"]}
         self.token_id_of: dict[int, str] = {v: k for k, v in self.token_ids.items()}
         self._boards: dict[int, Board] = {}
+        self._texts: dict[int, ActionTexts] = {}
 
     @classmethod
     def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
@@ -151,13 +161,13 @@ class ThroughTheDesert(Game):
             )
         name = state.player.capitalize()
         if state.phase == "leaders":
-            if not self.leader_moves(state):
+            if not self.leader_masks(state):
                 return Pending("choose", state.player, f"{name} cannot place a leader anywhere: pass.")
             what = "guide" if state.rules.guide else "leader"
             left = ", ".join(self.colour_names[c] for c in state.leaders_left[state.current] if c != GUIDE)
             extra = f" (left: {left})" if left else ""
             return Pending("choose", state.player, f"{name}: place a {what}{extra}.")
-        if not self.camel_moves(state):
+        if not self.camel_masks(state):
             if state.placed:
                 return Pending("choose", state.player, f"{name} cannot place a second camel: pass.")
             return Pending("choose", state.player, f"{name} cannot place any camel: pass.")
@@ -179,8 +189,8 @@ class ThroughTheDesert(Game):
         return out
 
     # -- legal choices -------------------------------------------------------------------
-    def camel_moves(self, state: TtdState) -> list[tuple[int, int]]:
-        """(colour, hex) pairs the current player may place now (TTD-3a, 3b, 3c)."""
+    def camel_masks(self, state: TtdState) -> list[tuple[int, int]]:
+        """(colour, mask of hexes) the current player may place a camel on now (TTD-3a, 3b, 3c)."""
         if state.phase != "camels":
             return []
         board = self.board_of(state)
@@ -188,14 +198,14 @@ class ThroughTheDesert(Game):
         free = board.open_mask & ~state.occupied
         out: list[tuple[int, int]] = []
         n = len(state.players)
+        reach = state.reach
         for c in range(COLOURS):
             if state.supply[c] <= 0:
                 continue
-            own = state.masks[slot(p, c)]
-            if own:
-                near = state.reach[slot(p, c)]
+            if state.masks[p * SLOTS + c]:
+                near = reach[p * SLOTS + c]
             elif state.rules.guide:
-                near = state.reach[slot(p, GUIDE)]
+                near = reach[p * SLOTS + GUIDE]
             else:
                 continue
             cand = near & free
@@ -203,9 +213,14 @@ class ThroughTheDesert(Game):
                 continue
             for q in range(n):
                 if q != p:
-                    cand &= ~state.reach[slot(q, c)]
-            out.extend((c, h) for h in bits(cand))
+                    cand &= ~reach[q * SLOTS + c]
+            if cand:
+                out.append((c, cand))
         return out
+
+    def camel_moves(self, state: TtdState) -> list[tuple[int, int]]:
+        """(colour, hex) pairs the current player may place now."""
+        return [(c, h) for c, mask in self.camel_masks(state) for h in bits(mask)]
 
     def leader_base(self, state: TtdState, board: Board) -> int:
         """Hexes any leader of the current player may take, before colour rules (TTD-1e, TD-Q7)."""
@@ -235,7 +250,8 @@ class ThroughTheDesert(Game):
         ]
         return [c for c in left if c not in used and matchable(others, used | {c})]
 
-    def leader_moves(self, state: TtdState) -> list[tuple[int, int]]:
+    def leader_masks(self, state: TtdState) -> list[tuple[int, int]]:
+        """(colour, mask of hexes) for the leaders the current player may place now."""
         if state.phase != "leaders":
             return []
         board = self.board_of(state)
@@ -248,8 +264,12 @@ class ThroughTheDesert(Game):
                 for q in range(len(state.players)):
                     if q != p:
                         mask &= ~state.reach[slot(q, c)]
-            out.extend((c, h) for h in bits(mask))
+            if mask:
+                out.append((c, mask))
         return out
+
+    def leader_moves(self, state: TtdState) -> list[tuple[int, int]]:
+        return [(c, h) for c, mask in self.leader_masks(state) for h in bits(mask)]
 
     def legal_actions(self, state: TtdState) -> list[Action]:
         if state.phase == "over":
@@ -273,42 +293,47 @@ class ThroughTheDesert(Game):
             ]
         name = state.player
         cap = name.capitalize()
-        labels = board.labels
         coords = board.coords
+        texts = self.texts(board)
+        # Built in one flat loop with cached texts: leader placement offers colour x hex, several
+        # hundred actions, and this list is rebuilt on every call.
+        out: list[Action] = []
+        append = out.append
         if state.phase == "leaders":
-            moves = self.leader_moves(state)
-            if not moves:
+            masks = self.leader_masks(state)
+            if not masks:
                 return [{"type": "pass", "player": name, "text": f"{cap} passes (no hex for a leader)"}]
-            if state.rules.guide:
-                return [
-                    {"type": "leader", "player": name, "hex": list(coords[h]), "text": f"Guide to {labels[h]}"}
-                    for _, h in moves
-                ]
-            ids, cnames = self.colour_ids, self.colour_names
-            return [
-                {
-                    "type": "leader",
-                    "player": name,
-                    "colour": ids[c],
-                    "hex": list(coords[h]),
-                    "text": f"{cnames[c].capitalize()} leader to {labels[h]}",
-                }
-                for c, h in moves
-            ]
-        moves = self.camel_moves(state)
-        if not moves:
+            for c, mask in masks:
+                if c == GUIDE:
+                    text = texts.guide
+                    for h in bits(mask):
+                        q, r = coords[h]
+                        append({"type": "leader", "player": name, "hex": [q, r], "text": text[h]})
+                    continue
+                cid, text = self.colour_ids[c], texts.leader[c]
+                for h in bits(mask):
+                    q, r = coords[h]
+                    append({"type": "leader", "player": name, "colour": cid, "hex": [q, r], "text": text[h]})
+            return out
+        for c, mask in self.camel_masks(state):
+            cid, text = self.colour_ids[c], texts.camel[c]
+            for h in bits(mask):
+                q, r = coords[h]
+                append({"type": "camel", "player": name, "colour": cid, "hex": [q, r], "text": text[h]})
+        if not out:
             return [{"type": "pass", "player": name, "text": f"{cap} passes (no camel can be placed)"}]
-        ids, cnames = self.colour_ids, self.colour_names
-        return [
-            {
-                "type": "camel",
-                "player": name,
-                "colour": ids[c],
-                "hex": list(coords[h]),
-                "text": f"{cnames[c].capitalize()} camel to {labels[h]}",
-            }
-            for c, h in moves
-        ]
+        return out
+
+    def texts(self, board: Board) -> ActionTexts:
+        found = self._texts.get(board.players)
+        if found is None:
+            labels = board.labels
+            found = self._texts[board.players] = ActionTexts(
+                leader=tuple(tuple(f"{n.capitalize()} leader to {x}" for x in labels) for n in self.colour_names),
+                camel=tuple(tuple(f"{n.capitalize()} camel to {x}" for x in labels) for n in self.colour_names),
+                guide=tuple(f"Guide to {x}" for x in labels),
+            )
+        return found
 
     # -- parsing ---------------------------------------------------------------------
     def parse_hex(self, board: Board, action: Mapping[str, Any], rule: str) -> int:
