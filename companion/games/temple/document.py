@@ -288,7 +288,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
         problems.append(f"{winner} is named winner without both pawns in the Treasure Chamber")
     if problems:
         raise InvalidPosition(problems)
-    return TempleState(
+    state = TempleState(
         players=tuple(players),
         options=tuple(sorted(options.items())),
         phase=phase,
@@ -305,6 +305,9 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
         after=after,
         winner=winner,
     )
+    if phase == "move" and roll is not None and not game._pawn_moves(state):
+        raise InvalidPosition([f"phase move, but no pawn of {players[turn]} can move {roll[0]}"])
+    return state
 
 
 def _parse_task(game: TempleGame, players: list[str], raw: Any, where: str, problems: list[str]) -> Task | None:

@@ -82,6 +82,9 @@ def test_the_loader_checks_card_totals_and_phase_coherence() -> None:
     resolve = doc(phase="resolve", roll={"value": 3, "colour": "white"})
     with pytest.raises(InvalidPosition, match="tasks are pending exactly in phase resolve"):
         game().from_document(resolve)
+    stuck = doc(phase="move", roll={"value": 3, "colour": "white"})
+    with pytest.raises(InvalidPosition, match="no pawn of red can move"):
+        game().from_document(stuck)
     over = doc(phase="over", winner="red")
     with pytest.raises(InvalidPosition, match="without both pawns"):
         game().from_document(over)
