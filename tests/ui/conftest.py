@@ -1,0 +1,108 @@
+"""A real offscreen Kivy window for the app tests; Kivy reads its environment at import, so set it first."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+os.environ["SDL_VIDEODRIVER"] = "offscreen"  # 'dummy' kills the process with exit 102
+os.environ["KIVY_NO_ARGS"] = "1"
+os.environ["KIVY_LOG_MODE"] = "PYTHON"
+os.environ["KIVY_NO_CONSOLELOG"] = "1"
+os.environ["MESA_SHADER_CACHE_DISABLE"] = "true"
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.config import Config
+
+Config.set("graphics", "width", "800")
+Config.set("graphics", "height", "480")
+Config.set("graphics", "min_state_time", "0")  # buttons release at once, no timing in tests
+Config.set("input", "mouse", "mouse,disable_multitouch")
+
+from kivy.app import App  # noqa: E402
+from kivy.base import EventLoop  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+from kivy.uix.scrollview import ScrollView  # noqa: E402
+
+from companion.controller import Controller  # noqa: E402
+from companion.journal import Journal  # noqa: E402
+from companion.session import Session  # noqa: E402
+from ui.settings import Settings  # noqa: E402
+from ui.voice import Voice  # noqa: E402
+
+PIN = "2468"
+
+
+def advance(frames: int = 3) -> None:
+    for _ in range(frames):
+        EventLoop.idle()
+
+
+def tap(widget: Any) -> None:
+    """A real touch at the widget's centre, through the window's input dispatch."""
+    advance(2)
+    assert widget.get_root_window() is not None, f"{widget} is not on screen"
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent and not isinstance(parent, ScrollView):
+        parent = parent.parent  # the window is its own parent
+    if isinstance(parent, ScrollView):  # as a player would: scroll the choice into view first
+        parent.scroll_to(widget, padding=0, animate=False)
+        advance(2)
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    advance(1)
+    touch.touch_up()
+    advance(2)
+
+
+class Spoken:
+    """Stands in for espeak-ng's process so speech is checked without a sound card."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def __call__(self, cmd: Any) -> None:
+        self.lines.append(cmd[-1])
+
+
+def make_app(tmp_path: Path, session: Session | None = None, kiosk: bool = False) -> Any:
+    from ui.app import CompanionApp
+
+    settings = Settings(kiosk_pin=PIN, idle_seconds=60)
+    journal = Journal(tmp_path / "journal.sqlite3")
+    app = CompanionApp(
+        Controller(session), journal, settings, tmp_path / "ui.json", kiosk=kiosk, voice=Voice(runner=Spoken())
+    )
+    app.spoken = app.voice._runner
+    return app
+
+
+@pytest.fixture
+def running() -> Iterator[list[Any]]:
+    """Apps started with ``start`` are stopped and taken off the window afterwards."""
+    apps: list[Any] = []
+    yield apps
+    for app in apps:
+        app.dispatch("on_stop")
+        window = EventLoop.window
+        if window is not None and app.root in window.children:
+            window.remove_widget(app.root)
+        App._running_app = None
+
+
+@pytest.fixture
+def start(running: list[Any], tmp_path: Path) -> Any:
+    def _start(session: Session | None = None, kiosk: bool = False) -> Any:
+        app = make_app(tmp_path, session, kiosk)
+        app._run_prepare()
+        running.append(app)
+        advance(3)
+        return app
+
+    return _start

@@ -1,0 +1,149 @@
+"""The app in a real offscreen window, driven by real touches."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kivy.core.window import Window
+
+from companion.session import Session
+from tests.ui.conftest import PIN, advance, tap
+
+
+def button(container: Any, text: str) -> Any:
+    found = [w for w in container.walk() if getattr(w, "text", None) == text]
+    assert found, f"no {text!r} on screen; have {[getattr(w, 'text', '') for w in container.walk()][:40]}"
+    return found[0]
+
+
+def board_pixels(app: Any) -> bytes:
+    return bytes(app.root.get_screen("table").ids.board.export_as_image().texture.pixels)
+
+
+def test_blackpool_roll_move_announce_undo(start: Any) -> None:
+    app = start()
+    home = app.root.get_screen("home")
+    assert app.root.current == "home"
+    tap(button(home.ids.games, "Blackpool"))
+    tap(button(home.ids.colours, "Yellow"))
+    tap(button(home.ids.colours, "Red"))
+    assert home.players == ["yellow", "red"]
+    tap(home.ids.start)
+    assert app.root.current == "table"
+    assert app.game_id == "blackpool"
+    assert "roll" in app.prompt.lower()
+
+    table = app.root.get_screen("table")
+    rolls = [b for b in table.ids.choices.children if b.action.get("type") == "roll"]
+    six = next(b for b in rolls if b.action.get("value") == 6)
+    tap(six)  # a six brings a traveller out of the centre
+    assert app.controller.session.log[-1] == {"type": "roll", "value": 6}
+    moves = list(reversed(table.ids.choices.children))
+    assert moves and all(b.action.get("type") != "roll" for b in moves)
+
+    before_doc, before_pixels = app.board.document, board_pixels(app)
+    tap(moves[0])
+    advance(2)
+    assert app.board.document != before_doc
+    assert board_pixels(app) != before_pixels  # the drawing itself changed
+    latest = app.announcements[0]
+    assert latest["kind"] == "step" and latest["text"] and latest["rules"]
+    assert latest["rules"][0] in table.ids.announcements.text
+    app.voice.wait()
+    assert app.spoken.lines.count(app.last_spoken) == 1  # spoken once, never twice
+
+    tap(table.ids.undo)
+    assert app.board.document == before_doc
+    assert board_pixels(app) == before_pixels
+    assert app.announcements[0]["kind"] == "undo"
+
+    tap(table.ids.repeat)
+    app.voice.wait()
+    assert app.spoken.lines[-1] == app.spoken.lines[-2]  # repeat-last is one tap
+
+
+def test_resumes_the_game_in_progress(start: Any, tmp_path: Any) -> None:
+    from companion.journal import Journal
+
+    journal = Journal(tmp_path / "journal.sqlite3")
+    session = Session.new("blackpool", ["yellow", "red"], journal=journal)
+    session.act({"type": "roll", "value": 6})
+    resumed = Session.resume(journal)
+    app = start(resumed)
+    assert app.root.current == "table"
+    assert app.controller.session.log == [{"type": "roll", "value": 6}]
+    assert app.resume_text == "Resume Blackpool (1 steps)"
+
+
+def test_dispute_gives_ruling_with_clause(start: Any) -> None:
+    app = start(Session.new("blackpool", ["yellow", "red"]))
+    tap(app.root.get_screen("table").ids.dispute)
+    dispute = app.root.get_screen("dispute")
+    assert app.root.current == "dispute"
+    offered = list(reversed(dispute.ids.offered.children))
+    tap(offered[0])
+    assert app.ruling["legal"] is True and app.ruling["clauses"]
+
+    dispute.ids.typed.text = json.dumps({"type": "roll", "value": 9})  # the oracle has no 9
+    tap(dispute.ids.check)
+    assert app.ruling["legal"] is False
+    text = dispute.ids.ruling.text
+    assert text.startswith("NOT ALLOWED")
+    rule = app.ruling["rules"][0] if app.ruling["rules"] else None
+    if rule:  # a refusal names its clause, and the clause's own words are shown
+        assert rule in text and ":" in text.split(rule, 1)[1]
+    assert app.controller.session.log == []  # a dispute never changes the game
+
+
+def test_rulebook_search(start: Any) -> None:
+    app = start(Session.new("blackpool", ["yellow", "red"]))
+    tap(app.root.get_screen("table").ids.rules)
+    screen = app.root.get_screen("rulebook")
+    everything = len(screen.ids.clauses.children)
+    screen.ids.query.text = "oracle"
+    advance()
+    assert 0 < len(screen.ids.clauses.children) < everything
+
+
+def test_pin_gate_holds(start: Any) -> None:
+    app = start(Session.new("blackpool", ["yellow", "red"]), kiosk=True)
+    assert Window.dispatch("on_request_close") is True  # closing the window is refused
+    assert Window.dispatch("on_keyboard", 27, 0, None, []) is True  # Escape is swallowed
+    app.request("settings")
+    advance()
+    pin = app.root.get_screen("pin")
+    assert app.root.current == "pin"
+    for key in "1111":
+        tap(button(pin.ids.keypad, key))
+    tap(button(pin.ids.keypad, "OK"))
+    assert app.root.current == "pin" and "Wrong" in pin.message
+    assert not app.exit_with_pin("0000") and app.kiosk
+    for key in PIN:
+        tap(button(pin.ids.keypad, key))
+    tap(button(pin.ids.keypad, "OK"))
+    assert app.root.current == "settings"
+
+
+def test_attract_screen_keeps_the_game(start: Any) -> None:
+    session = Session.new("blackpool", ["yellow", "red"])
+    session.act({"type": "roll", "value": 6})
+    app = start(session, kiosk=True)
+    before = app.board.document
+    app.idle.last -= 10_000
+    app._check_idle(0)
+    assert app.root.current == "attract"
+    tap(app.root.get_screen("attract").children[0].children[-1])  # the title: anywhere wakes it
+    assert app.root.current == "table"
+    assert app.board.document == before and app.controller.session is session
+
+
+def test_one_tap_new_game(start: Any) -> None:
+    app = start(Session.new("blackpool", ["yellow", "red"]), kiosk=True)
+    app.settings.last_game, app.settings.last_players = "blackpool", ["yellow", "red"]
+    app.act(app.choices[0])
+    app.show("attract")
+    advance()
+    tap(app.root.get_screen("attract").ids.new_game)
+    assert app.root.current == "table"
+    assert app.controller.session.log == []

@@ -1,0 +1,321 @@
+"""The Kivy app: owns the view state, forwards every intent to the controller.
+
+Screens only bind to the properties here and call the intent methods; the
+rules are reached through the controller alone, so a button, a camera and a
+finger all go through the same queue.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.controller import Controller
+from companion.errors import CompanionError
+from companion.journal import Journal
+from companion.observations import Touch, Update
+from companion.registry import game_classes
+from companion.session import Session
+from ui import watchdog
+from ui.boards import BoardView
+from ui.kiosk import ESCAPE_KEYS, IdleClock, PinGate
+from ui.settings import Settings
+from ui.voice import Voice
+
+SPOKEN_KINDS = frozenset({"step", "undo", "redo", "ruling", "refused", "confirm", "new_game", "unapplied"})
+MAX_ANNOUNCEMENTS = 30
+
+
+class CompanionApp(App):
+    title = "Table Companion"
+    u = NumericProperty(1.0)  # layout unit: 1.0 at 800x480, so one .kv fits 7 and 10 inch screens
+    game_id = StringProperty("")
+    game_title = StringProperty("")
+    prompt = StringProperty("")
+    status = StringProperty("")
+    choices = ListProperty([])
+    announcements = ListProperty([])  # newest first: {"text", "rules", "kind"}
+    board = ObjectProperty(None, allownone=True)
+    ruling = DictProperty({})
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    resume_text = StringProperty("")
+    kiosk = BooleanProperty(False)
+    voice_note = StringProperty("")
+    last_spoken = StringProperty("")
+
+    def __init__(
+        self,
+        controller: Controller,
+        journal: Journal | None = None,
+        settings: Settings | None = None,
+        settings_path: Path | None = None,
+        hardware: Iterable[Any] = (),
+        kiosk: bool = False,
+        voice: Voice | None = None,
+        cafe_dir: Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.controller = controller
+        self.journal = journal
+        self.settings = settings or Settings()
+        self.settings_path = settings_path
+        self.hardware = list(hardware)
+        self.kiosk = kiosk
+        self.cafe_dir = cafe_dir
+        self.voice = voice or Voice(self.settings.voice, self.settings.voice_speed)
+        self.voice_note = self.voice.note()
+        self.pin = PinGate(self.settings.kiosk_pin)
+        self.clock = clock
+        self.idle = IdleClock(self.settings.idle_seconds, clock())
+        self.started_at = clock()
+        self.first_screen_at: float | None = None
+        self.first_screen_wall: float | None = None
+        self._seq = 0
+        self._checking = False
+        self._ping_every = watchdog.ping_interval()
+        controller.add_output(self.on_update)
+
+    # -- lifecycle ---------------------------------------------------------
+    def build(self) -> ScreenManager:
+        from ui import screens  # loads each screen's .kv once
+
+        manager = ScreenManager(transition=NoTransition())
+        for screen in screens.build_all():
+            manager.add_widget(screen)
+        Window.bind(size=self._resize, on_request_close=self._on_request_close, on_keyboard=self._on_keyboard)
+        Window.bind(on_touch_down=self._on_any_touch)
+        self._resize(Window, Window.size)
+        self.refresh()
+        manager.current = "table" if self.controller.session else "home"
+        return manager
+
+    def on_start(self) -> None:
+        self._events = [
+            Clock.schedule_interval(self._tick, 1 / 20),
+            Clock.schedule_interval(self._check_idle, 1),
+            Clock.schedule_once(self._first_frame, 0),
+        ]
+        if self._ping_every:
+            self._events.append(Clock.schedule_interval(self._ping, self._ping_every))
+
+    def _ping(self, _dt: float) -> None:
+        watchdog.notify("WATCHDOG=1")  # from the main loop: a hung screen stops the pings
+
+    def on_stop(self) -> None:
+        for event in getattr(self, "_events", []):
+            event.cancel()
+        Window.unbind(size=self._resize, on_request_close=self._on_request_close, on_keyboard=self._on_keyboard)
+        Window.unbind(on_touch_down=self._on_any_touch)
+        self.voice.stop()
+        watchdog.notify("STOPPING=1")
+
+    def _first_frame(self, _dt: float) -> None:
+        Clock.schedule_once(self._first_drawn, 0)  # callbacks run before drawing: wait one more frame
+
+    def _first_drawn(self, _dt: float) -> None:
+        self.first_screen_at = self.clock()
+        self.first_screen_wall = time.time()
+        watchdog.notify("READY=1")
+
+    def _tick(self, _dt: float) -> None:
+        """Hardware and camera observations arrive on their threads; they are applied here."""
+        self.controller.pump()
+
+    def _resize(self, _window: Any, size: tuple[int, int]) -> None:
+        self.u = min(size[0] / 800, size[1] / 480)
+
+    # -- kiosk -------------------------------------------------------------
+    def _on_request_close(self, *_args: Any, **_kwargs: Any) -> bool:
+        return self.kiosk  # True refuses: only the PIN exit leaves a kiosk
+
+    def _on_keyboard(self, _window: Any, key: int, *_args: Any) -> bool:
+        return self.kiosk and key in ESCAPE_KEYS
+
+    def _on_any_touch(self, *_args: Any) -> None:
+        self.idle.touched(self.clock())
+
+    def _check_idle(self, _dt: float) -> None:
+        if self.kiosk and self.root and self.root.current not in ("attract",) and self.idle.expired(self.clock()):
+            self.show("attract")
+
+    def wake(self) -> None:
+        """Leave the attract screen where the game left off: nothing of the game was touched."""
+        self.idle.touched(self.clock())
+        self.show("table" if self.controller.session else "home")
+
+    def unlock(self, attempt: str) -> bool:
+        return self.pin.check(attempt)
+
+    def exit_with_pin(self, attempt: str) -> bool:
+        if not self.unlock(attempt):
+            self.status = "Wrong PIN."
+            return False
+        self.kiosk = False
+        self.stop()
+        return True
+
+    def request_exit(self) -> None:
+        if not self.kiosk:
+            self.stop()
+            return
+        self.root.get_screen("pin").ask(self._leave, back=self.root.current)
+        self.show("pin")
+
+    def _leave(self) -> None:
+        self.kiosk = False
+        self.stop()
+
+    def request(self, screen: str) -> None:
+        """Screens that change the setup ask for the PIN in a kiosk."""
+        if self.kiosk and screen == "settings":
+            self.root.get_screen("pin").ask(lambda: self.show("settings"), back=self.root.current)
+            self.show("pin")
+        else:
+            self.show(screen)
+
+    def show(self, screen: str) -> None:
+        if self.root is not None:
+            self.root.current = screen
+
+    # -- intents -----------------------------------------------------------
+    def act(self, action: Mapping[str, Any]) -> None:
+        self._submit(Touch("act", dict(action)))
+
+    def check(self, action: Mapping[str, Any]) -> None:
+        self._checking = True  # a malformed action is refused, and that refusal is the ruling
+        try:
+            self._submit(Touch("check", dict(action)))
+        finally:
+            self._checking = False
+
+    def check_text(self, raw: str) -> None:
+        try:
+            action = json.loads(raw)
+        except ValueError as error:
+            self.ruling = {"legal": False, "text": f"Not an action: {error.msg}.", "rules": [], "clauses": []}
+            return
+        self.check(action)
+
+    def undo(self) -> None:
+        self._submit(Touch("undo"))
+
+    def redo(self) -> None:
+        self._submit(Touch("redo"))
+
+    def confirm(self) -> None:
+        self._submit(Touch("confirm"))
+
+    def repeat_last(self) -> None:
+        self.voice.repeat_last()
+
+    def _submit(self, touch: Touch) -> None:
+        self.controller.submit(touch)
+        self.controller.pump()  # a tap is answered in the same frame
+
+    def new_game(self, game_id: str, players: list[str], profile: str | None = None) -> bool:
+        try:
+            session = Session.new(game_id, players, None, profile, self.journal, self.cafe_dir)
+        except CompanionError as error:
+            self.status = error.message
+            return False
+        self.settings.last_game, self.settings.last_players = game_id, list(players)
+        self.settings.save(self.settings_path)
+        self.announcements = []
+        self.controller.set_session(session)
+        self.show("table")
+        return True
+
+    def new_game_same_players(self) -> bool:
+        """The one-tap "next table" for a café: same game, same colours, fresh board."""
+        game_id = self.settings.last_game or self.game_id
+        players = self.settings.last_players or (
+            self.controller.session.start.get("players") if self.controller.session else []
+        )
+        if not game_id or not players:
+            self.show("home")
+            return False
+        return self.new_game(game_id, list(players))
+
+    def resume(self) -> None:
+        self.show("table" if self.controller.session else "home")
+
+    def save_settings(self, **changes: Any) -> None:
+        for key, value in changes.items():
+            setattr(self.settings, key, value)
+        self.settings.save(self.settings_path)
+        self.voice.enabled, self.voice.speed = self.settings.voice, self.settings.voice_speed
+        self.pin.pin = self.settings.kiosk_pin
+        self.idle.limit = self.settings.idle_seconds
+
+    def clauses(self, words: str = "") -> list[Any]:
+        session = self.controller.session
+        if session is None:
+            return []
+        book = session.game.rulebook
+        return book.search(words) if words.strip() else list(book.clauses)
+
+    def games(self) -> list[dict[str, Any]]:
+        return [cls.metadata() for cls in game_classes().values()]
+
+    # -- the output --------------------------------------------------------
+    def on_update(self, update: Update) -> None:
+        """Every controller result lands here (main loop), whatever input caused it."""
+        self._seq += 1
+        if update.kind == "ruling" or (update.kind == "refused" and self._checking):
+            self.ruling = self._ruling(update)
+        self.status = update.text if update.kind in ("refused", "unapplied", "confirm", "info", "link") else ""
+        if update.kind in ("step", "redo", "undo", "refused", "confirm"):
+            entry = {"text": update.text, "rules": list(update.rules), "kind": update.kind}
+            self.announcements = [entry, *self.announcements][:MAX_ANNOUNCEMENTS]
+        if update.kind in SPOKEN_KINDS:
+            spoken = update.text
+            if update.kind in ("step", "undo", "redo", "new_game") and update.pending is not None:
+                spoken = f"{update.text} {update.pending.text}" if update.kind != "new_game" else update.text
+            self.voice.say(spoken, key=self._seq)
+            self.last_spoken = spoken
+        self.refresh()
+
+    def _ruling(self, update: Update) -> dict[str, Any]:
+        session = self.controller.session
+        clauses = []
+        for rule in update.rules:
+            try:
+                clause = session.game.rulebook.clause(rule) if session else None
+            except CompanionError:
+                clause = None
+            clauses.append(f"{rule} {clause.title}: {clause.text}" if clause else rule)
+        return {
+            "legal": bool(update.detail.get("legal")),
+            "text": update.text,
+            "rules": list(update.rules),
+            "clauses": clauses,
+        }
+
+    def refresh(self) -> None:
+        session = self.controller.session
+        if session is None:
+            self.game_id = self.game_title = self.prompt = ""
+            self.choices, self.board = [], None
+            self.can_undo = self.can_redo = False
+        else:
+            pending = session.pending()
+            self.game_id, self.game_title = session.game.id, session.game.title
+            self.prompt = pending.text
+            self.choices = session.legal()
+            self.board = BoardView(session.game, session.document(), session.game.describe(session.state))
+            self.can_undo, self.can_redo = session.can_undo, session.can_redo
+        self.resume_text = (
+            f"Resume {self.game_title} ({len(session.log)} steps)" if session and not session.pending().is_over else ""
+        )

@@ -1,0 +1,103 @@
+"""``companion ui ...``: run the app, render screenshots, measure start-up.
+
+Kivy is imported only inside the commands: every ``companion`` invocation
+loads this plugin, and the terminal referee must not pay for a window system.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+SIZES = ((800, 480), (1280, 800))
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    ui = subparsers.add_parser("ui", help="the touchscreen app (same as `ui run` without a sub-command)")
+    _run_options(ui)
+    sub = ui.add_subparsers(dest="ui_command")
+    _run_options(sub.add_parser("run", help="start the app (resumes the game in progress)"))
+    shots = sub.add_parser("screenshots", help="render every screen of every game in both sizes to PNG")
+    shots.add_argument("dir")
+    shots.add_argument("--game", action="append", help="only these games (repeatable)")
+    shots.set_defaults(func=cmd_screenshots)
+    bench = sub.add_parser("bench", help="time from start to first screen, and memory")
+    bench.set_defaults(func=cmd_bench)
+
+
+def _run_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--kiosk", action="store_true", help="full screen, exits only with the PIN, attract screen")
+    parser.add_argument("--journal", help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
+    parser.add_argument("--size", default="1280x800", help="window size when not full screen, WxH")
+    parser.add_argument("--new", action="store_true", help="start at the home screen; the game stays in the journal")
+    parser.add_argument("--bench-exit", action="store_true", help=argparse.SUPPRESS)
+    parser.set_defaults(func=cmd_run)
+
+
+def _prepare_kivy(width: int, height: int, fullscreen: bool = False, offscreen: bool = False) -> None:
+    """Kivy reads its configuration once, at import: set it all before the first import."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    if offscreen:
+        os.environ["SDL_VIDEODRIVER"] = "offscreen"
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(width))
+    Config.set("graphics", "height", str(height))
+    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("graphics", "resizable", "1")
+    Config.set("kivy", "exit_on_escape", "0" if fullscreen else "1")
+    Config.set("input", "mouse", "mouse,multitouch_on_demand")
+
+
+def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path | None = None) -> Any:
+    """The app wired to a journal, a controller and the saved settings (Kivy must be prepared)."""
+    from companion.cli import cafe_dir, default_journal_path
+    from companion.controller import Controller
+    from companion.journal import Journal
+    from companion.session import Session
+    from ui.app import CompanionApp
+    from ui.settings import Settings, default_settings_path
+
+    settings_path = default_settings_path()
+    settings = Settings.load(settings_path)
+    cafe = Path(settings.cafe_dir) if settings.cafe_dir and Path(settings.cafe_dir).is_dir() else cafe_dir(args)
+    journal_path = journal_path or Path(getattr(args, "journal", None) or default_journal_path())
+    journal_path.parent.mkdir(parents=True, exist_ok=True)
+    journal = Journal(journal_path)
+    session = None if getattr(args, "new", False) else Session.resume(journal, cafe)
+    controller = Controller(session)
+    return CompanionApp(controller, journal, settings, settings_path, kiosk=kiosk, cafe_dir=cafe)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    width, height = (int(v) for v in str(args.size).lower().split("x"))
+    _prepare_kivy(width, height, fullscreen=args.kiosk)
+    app = build_app(args, kiosk=args.kiosk)
+    if args.bench_exit:
+        from ui.shots import exit_after_first_screen
+
+        exit_after_first_screen(app)
+    app.run()
+    return 0
+
+
+def cmd_screenshots(args: argparse.Namespace) -> int:
+    _prepare_kivy(*SIZES[0], offscreen=True)
+    from ui.shots import render_all
+
+    written = render_all(Path(args.dir), args.game)
+    print(f"{len(written)} screenshots in {args.dir}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    _prepare_kivy(*SIZES[0], offscreen=True)
+    from ui.shots import bench
+
+    for line in bench():
+        print(line)
+    return 0

@@ -1,0 +1,55 @@
+"""Home: pick a game and the players (tap colours in turn order), or resume the game in progress."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.properties import ListProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+
+class HomeScreen(Screen):
+    chosen_game = StringProperty("")
+    players = ListProperty([])  # in the order tapped: that is the turn order
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        app = App.get_running_app()
+        games = self.ids.games
+        games.clear_widgets()
+        for meta in app.games():
+            button = Factory.BigToggle(text=meta["title"], group="game", allow_no_selection=False)
+            button.game_id = meta["id"]
+            button.shorten, button.font_size = False, app.u * 19  # long titles wrap to two lines
+            button.bind(on_release=lambda b: self.pick_game(b.game_id))
+            games.add_widget(button)
+        self.pick_game(self.chosen_game or app.settings.last_game or app.game_id or app.games()[0]["id"])
+
+    def pick_game(self, game_id: str) -> None:
+        app = App.get_running_app()
+        meta = next((m for m in app.games() if m["id"] == game_id), None)
+        if meta is None:
+            return
+        self.chosen_game = game_id
+        for button in self.ids.games.children:
+            button.state = "down" if button.game_id == game_id else "normal"
+        self.players = []
+        colours = self.ids.colours
+        colours.clear_widgets()
+        names = meta["colours"] or [f"Player {i}" for i in range(1, meta["players"]["max"] + 1)]
+        for name in names:
+            button = Factory.BigToggle(text=name.capitalize())
+            button.player = name
+            button.bind(on_release=self.toggle_player)
+            colours.add_widget(button)
+        self.ids.limits.text = f"{meta['players']['min']}-{meta['players']['max']} players; tap in turn order"
+
+    def toggle_player(self, button: Any) -> None:
+        if button.state == "down":
+            self.players = [*self.players, button.player]
+        else:
+            self.players = [p for p in self.players if p != button.player]
+
+    def start(self) -> None:
+        App.get_running_app().new_game(self.chosen_game, list(self.players))

@@ -1,0 +1,175 @@
+"""Screenshots of every screen for review, and the start-up benchmark.
+
+Both drive a real app through Kivy's clock (one step per frame) so what is
+measured and photographed is exactly what a table sees.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from companion.controller import Controller
+from companion.journal import Journal
+from companion.registry import game_classes
+from companion.session import Session
+
+MID_GAME_STEPS = 40
+
+
+def default_players(game_id: str) -> list[str]:
+    cls = game_classes()[game_id]
+    count = min(cls.max_players, max(cls.min_players, 3))
+    return list(cls.colours[:count]) if cls.colours else [f"Player {i}" for i in range(1, count + 1)]
+
+
+def mid_game(game_id: str, journal: Journal | None = None, steps: int = MID_GAME_STEPS, seed: int = 7) -> Session:
+    """A seeded random game some way in, so drawings show pieces spread over the board."""
+    session = Session.new(game_id, default_players(game_id), journal=journal)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = session.legal()
+        if session.pending().is_over or not legal:
+            break
+        session.act(session.game.sim_choose(session.state, legal, rng))
+    return session
+
+
+def drive(app: Any, steps: Iterator[None]) -> None:
+    """Advance ``steps`` one frame at a time, then stop the app."""
+    from kivy.clock import Clock
+
+    def tick(_dt: float) -> bool | None:
+        try:
+            next(steps)
+        except StopIteration:
+            app.stop()
+            return False
+        return None
+
+    Clock.schedule_interval(tick, 0)
+
+
+def _settle(frames: int = 3) -> Iterator[None]:
+    yield from (None for _ in range(frames))
+
+
+def render_all(out: Path, games: list[str] | None = None) -> list[Path]:
+    from kivy.core.window import Window
+
+    from ui.app import CompanionApp
+    from ui.settings import Settings
+    from ui.voice import Voice
+
+    out.mkdir(parents=True, exist_ok=True)
+    ids = games or list(game_classes())
+    app = CompanionApp(Controller(None), None, Settings(), None, voice=Voice(enabled=False))
+    written: list[Path] = []
+
+    def shoot(name: str) -> Iterator[None]:
+        yield from _settle()
+        path = out / f"{name}.png"
+        app.root.export_to_png(str(path))
+        written.append(path)
+
+    def steps() -> Iterator[None]:
+        for width, height in ((800, 480), (1280, 800)):
+            Window.size = (width, height)
+            size = f"{width}x{height}"
+            yield from _settle()
+            app.show("home")
+            yield from shoot(f"home-{size}")
+            for game_id in ids:
+                try:
+                    session = mid_game(game_id)
+                except Exception as error:  # a game still being written must not stop the review of the rest
+                    print(f"{game_id}: no mid-game position ({error})", file=sys.stderr)
+                    continue
+                app.controller.set_session(session)
+                app.show("table")
+                yield from shoot(f"{game_id}-table-{size}")
+                app.show("dispute")
+                yield from _settle(1)
+                if app.choices:
+                    app.check(app.choices[0])
+                yield from shoot(f"{game_id}-dispute-{size}")
+                app.show("rulebook")
+                yield from shoot(f"{game_id}-rulebook-{size}")
+            for screen in ("settings", "attract", "pin"):
+                app.show(screen)
+                yield from shoot(f"{screen}-{size}")
+
+    drive(app, steps())
+    app.run()
+    return written
+
+
+def exit_after_first_screen(app: Any) -> None:
+    """For the benchmark: report when the first screen is drawn and how much memory it took."""
+    from kivy.clock import Clock
+
+    def report(_dt: float) -> bool | None:
+        if app.first_screen_wall is None:
+            return None  # keep polling until the first screen has been drawn
+        rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        print(
+            json.dumps({"first_screen": app.first_screen_wall, "max_rss_mb": rss_kb / 1024, "screen": app.root.current})
+        )
+        sys.stdout.flush()
+        app.stop()
+        return False
+
+    Clock.schedule_interval(report, 0)
+
+
+def bench(runs: int = 3) -> list[str]:
+    """Start the real command in a fresh process, resuming a mid-game table, and time its first screen."""
+    lines = []
+    game_id = "blackpool" if "blackpool" in game_classes() else next(iter(game_classes()))
+    with tempfile.TemporaryDirectory() as tmp:
+        journal_path = Path(tmp) / "journal.sqlite3"
+        mid_game(game_id, Journal(journal_path))
+        env = {
+            **os.environ,
+            "SDL_VIDEODRIVER": "offscreen",
+            "KIVY_HOME": str(Path(tmp) / "kivy"),
+            "COMPANION_UI_SETTINGS": str(Path(tmp) / "ui.json"),
+        }
+        timings, memory = [], []
+        for _ in range(runs):
+            started = time.time()
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "companion",
+                    "ui",
+                    "run",
+                    "--bench-exit",
+                    "--size",
+                    "800x480",
+                    "--journal",
+                    str(journal_path),
+                ],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=True,
+            )
+            report = json.loads(done.stdout.strip().splitlines()[-1])
+            timings.append(report["first_screen"] - started)
+            memory.append(report["max_rss_mb"])
+        lines.append(f"game resumed: {game_id} (screen: {report['screen']})")
+        lines.append(f"start to first screen: {min(timings):.2f} s best, {max(timings):.2f} s worst of {runs}")
+        lines.append(f"peak memory (max RSS): {max(memory):.0f} MB")
+    return lines
