@@ -1,0 +1,120 @@
+"""Voice, watchdog, settings, the systemd unit and the default command: no window needed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.ui.conftest import Spoken
+from ui import watchdog
+from ui.settings import Settings
+from ui.voice import Voice, render_wav
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_voice_speaks_each_event_once_and_repeats_on_request() -> None:
+    spoken = Spoken()
+    voice = Voice(runner=spoken)
+    assert voice.say("Yellow 1 moves to d6.", key=1)
+    assert not voice.say("Yellow 1 moves to d6.", key=1)  # the same event again: silent
+    voice.repeat_last()
+    voice.wait()
+    voice.stop()
+    assert spoken.lines == ["Yellow 1 moves to d6.", "Yellow 1 moves to d6."]
+
+
+def test_silent_voice_queues_nothing() -> None:
+    spoken = Spoken()
+    voice = Voice(enabled=False, runner=spoken)
+    assert not voice.say("Red wins.", key=1)
+    assert voice.last == "Red wins."  # still remembered for the screen
+    assert spoken.lines == []
+
+
+def test_missing_espeak_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda _name: None)
+    voice = Voice()
+    assert not voice.available and "not installed" in voice.note()
+    assert not voice.say("Red wins.")
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (apt install espeak-ng)")
+def test_espeak_writes_speech(tmp_path: Path) -> None:
+    wav = render_wav("Yellow rolls a six.", tmp_path / "say.wav")
+    data = wav.read_bytes()
+    assert data[:4] == b"RIFF" and data[8:12] == b"WAVE" and len(data) > 8000
+
+
+def test_watchdog_pings_the_notify_socket(tmp_path: Path) -> None:
+    path = tmp_path / "notify"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(path))
+        assert watchdog.notify("WATCHDOG=1", {"NOTIFY_SOCKET": str(path)})
+        assert server.recv(64) == b"WATCHDOG=1"
+    assert not watchdog.notify("READY=1", {})
+    assert watchdog.ping_interval({"WATCHDOG_USEC": "30000000"}) == 15
+    assert watchdog.ping_interval({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"}) is None
+    assert watchdog.ping_interval({}) is None
+
+
+def test_settings_survive_a_restart_and_a_damaged_file(tmp_path: Path) -> None:
+    path = tmp_path / "ui.json"
+    Settings(voice=False, kiosk_pin="9876", inputs={"camera": True}).save(path)
+    loaded = Settings.load(path)
+    assert not loaded.voice and loaded.kiosk_pin == "9876"
+    assert loaded.inputs["camera"] and loaded.inputs["touch"]
+    path.write_text("{not json")
+    assert Settings.load(path) == Settings()
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+def test_systemd_unit_verifies_clean(tmp_path: Path) -> None:
+    """verify only prints (it exits 0 on faults), so any output fails; ExecStart must exist, so point it here."""
+    unit = (ROOT / "systemd" / "table-companion.service").read_text()
+    unit = unit.replace("/opt/table-companion/.venv/bin/companion", str(ROOT / ".venv" / "bin" / "companion"))
+    unit = unit.replace("/opt/table-companion", str(ROOT))
+
+    def verify(text: str) -> str:
+        target = tmp_path / "table-companion.service"
+        target.write_text(text)
+        done = subprocess.run(["systemd-analyze", "verify", str(target)], capture_output=True, text=True, timeout=60)
+        return (done.stdout + done.stderr).strip()
+
+    if not verify(unit.replace("[Service]", "[Service]\nBogusKey=1")):
+        pytest.skip("systemd-analyze here does not report faults")
+    assert verify(unit) == ""
+    assert "Type=notify" in unit and "Restart=always" in unit and "WatchdogSec=" in unit
+
+
+def test_setup_script_parses() -> None:
+    subprocess.run(["bash", "-n", str(ROOT / "systemd" / "setup-pi.sh")], check=True)
+
+
+def test_companion_without_arguments_starts_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.cli import default_command
+
+    monkeypatch.delenv("SSH_CONNECTION", raising=False)
+    assert default_command() == ["ui", "run"]
+    monkeypatch.setenv("SSH_CONNECTION", "10.0.0.2 5000 10.0.0.1 22")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert default_command() == ["play"]  # over SSH without a display: the terminal referee
+
+
+def test_ui_commands_are_registered() -> None:
+    env = {**os.environ, "KIVY_NO_ARGS": "1"}
+    done = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "python"), "-m", "companion", "ui", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        check=True,
+    )
+    assert "screenshots" in done.stdout and "bench" in done.stdout
