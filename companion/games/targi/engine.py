@@ -784,7 +784,8 @@ class Engine:
             markers.extend((i, p) for i in slots)
             if slots:
                 where = " and ".join(f"centre {slot_name(i)}" for i in slots)
-                ev.append(Event("move", f"{p} puts tribe markers on {where}.", ("TG-M1",), (p,)))
+                what = "tribe markers" if len(slots) > 1 else "a tribe marker"
+                ev.append(Event("move", f"{p} puts {what} on {where}.", ("TG-M1",), (p,)))
             else:
                 ev.append(Event("info", f"{p}'s Targi make no crossing: no tribe marker this round.",
                                 ("TG-M1", "TG-Q7"), (p,)))  # fmt: skip
