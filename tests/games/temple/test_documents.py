@@ -27,10 +27,12 @@ def test_round_trip_in_every_phase() -> None:
     assert_document_round_trips(g, changing)
 
 
-def test_random_positions_round_trip_through_json() -> None:
+@pytest.mark.parametrize("profile", ["standard", "alternatives"])
+def test_random_positions_round_trip_through_json(profile: str) -> None:
     g = create("temple")
-    run = play_random_game(g, random.Random(11), deep_every=1)
-    assert run.result and run.result["winner"] in run.players
+    for seed in (11, 12):
+        run = play_random_game(g, random.Random(seed), profile=profile, deep_every=1)
+        assert run.result and run.result["winner"] in run.players
 
 
 def test_the_document_is_readable() -> None:
