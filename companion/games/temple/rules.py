@@ -331,6 +331,8 @@ class TempleGame(Game):
         if action.get("deck", DECK_ID) != DECK_ID:
             raise InvalidAction(f"the temple has one deck, {DECK_ID!r}, not {action.get('deck')!r}")
         card = action.get("card")
+        if not isinstance(card, str):
+            raise InvalidAction('a draw needs "card": a card id')
         slot = self._next_slot(state)
         if card == self.board.ak_card:
             events.append(
@@ -553,6 +555,8 @@ class TempleGame(Game):
                 f"slot must be one of {min(board.slot_numbers)}-{max(board.slot_numbers)}, not {number!r}"
             )
         card = action.get("card")
+        if not isinstance(card, str):
+            raise InvalidAction('a change needs "card": a card id')
         if card == board.ak_card:
             raise refuse("The Ah Kinchil card never goes into a slot; it is played instead of rolling.", "RU-Q24")
         if card not in board.cards:
