@@ -41,6 +41,7 @@ def _prepare_kivy(width: int, height: int, fullscreen: bool = False, offscreen: 
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # skips probing for xsel/xclip processes at start
     if offscreen:
         os.environ["SDL_VIDEODRIVER"] = "offscreen"
     from kivy.config import Config

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.logger import Logger
 from kivy.properties import DictProperty, ObjectProperty
 from kivy.uix.button import Button
@@ -17,14 +18,19 @@ class BoardWidget(Widget):
 
     view = ObjectProperty(None, allownone=True)
 
+    def __init__(self, **kwargs: Any) -> None:
+        # One redraw per frame, after layout settles: size and pos change several times while it does.
+        self._redraw_soon = Clock.create_trigger(lambda _dt: self.redraw())
+        super().__init__(**kwargs)
+
     def on_view(self, *_args: Any) -> None:
-        self.redraw()
+        self._redraw_soon()
 
     def on_size(self, *_args: Any) -> None:
-        self.redraw()
+        self._redraw_soon()
 
     def on_pos(self, *_args: Any) -> None:
-        self.redraw()
+        self._redraw_soon()
 
     def redraw(self) -> None:
         self.canvas.clear()

@@ -10,6 +10,7 @@ os.environ["KIVY_NO_ARGS"] = "1"
 os.environ["KIVY_LOG_MODE"] = "PYTHON"
 os.environ["KIVY_NO_CONSOLELOG"] = "1"
 os.environ["MESA_SHADER_CACHE_DISABLE"] = "true"
+os.environ["KIVY_CLIPBOARD"] = "sdl2"
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 
 from collections.abc import Iterator
