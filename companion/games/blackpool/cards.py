@@ -43,6 +43,7 @@ class Catalogue:
                 entry["id"], entry["name"], entry["deck"], entry["effect"], entry["count"], params.get("distance", 6)
             )
         self.order: tuple[str, ...] = tuple(self.cards)
+        self.total = sum(c.count for c in self.cards.values())
 
     def initial_counts(self) -> tuple[tuple[str, int], ...]:
         return tuple((c.id, c.count) for c in self.cards.values())

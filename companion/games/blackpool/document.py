@@ -49,7 +49,7 @@ def document_of(game: Blackpool, state: State) -> dict[str, Any]:
 
 def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, list[str]]:
     """Parse a document; return the state (None when too broken to build) and every problem found."""
-    if not isinstance(doc, Mapping):
+    if not isinstance(doc, dict):
         return None, ["the position must be a JSON object"]
     problems: list[str] = []
     if doc.get("game") != game.id:
@@ -63,7 +63,7 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
         return None, [*problems, f"players: {exc.message}"]
     raw_options = doc.get("options", {})
     options: dict[str, Any] = {}
-    if not isinstance(raw_options, Mapping):
+    if not isinstance(raw_options, dict):
         problems.append('"options" must be an object')
     else:
         try:
@@ -99,7 +99,7 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
 
     coins_doc = doc.get("coins", {})
     coins: list[int] = []
-    if not isinstance(coins_doc, Mapping):
+    if not isinstance(coins_doc, dict):
         problems.append('"coins" must be an object of colour -> coins')
         coins_doc = {}
     for p in players:
@@ -145,14 +145,18 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
     return state, problems
 
 
+_TRAVELLER_KEYS = frozenset({"at", "on", "frozen"})
+
+
 def _travellers(game: Blackpool, raw: Any, players: list[str], problems: list[str]) -> tuple[Traveller, ...] | None:
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict):
         problems.append('"travellers" must be an object of traveller id -> {"at", "on", "frozen"}')
         return None
     expected = [traveller_id(p, n) for p in players for n in range(1, TRAVELLERS_PER_COLOUR + 1)]
-    for tid in raw:
-        if tid not in expected:
-            problems.append(f"traveller {tid!r} is not in this game (travellers: {', '.join(expected)})")
+    if len(raw) != len(expected) or not raw.keys() <= set(expected):
+        for tid in raw:
+            if tid not in expected:
+                problems.append(f"traveller {tid!r} is not in this game (travellers: {', '.join(expected)})")
     out: list[Traveller] = []
     for tid in expected:
         colour, _, number = tid.partition("-")
@@ -161,12 +165,12 @@ def _travellers(game: Blackpool, raw: Any, players: list[str], problems: list[st
             problems.append(f"traveller {tid} is missing")
             out.append(Traveller(tid, colour, int(number), CENTRE))
             continue
-        if not isinstance(entry, Mapping):
+        if not isinstance(entry, dict):
             problems.append(f'traveller {tid} must be an object with "at"')
             out.append(Traveller(tid, colour, int(number), CENTRE))
             continue
-        unknown = [k for k in entry if k not in ("at", "on", "frozen")]
-        if unknown:
+        if not entry.keys() <= _TRAVELLER_KEYS:
+            unknown = sorted(k for k in entry if k not in _TRAVELLER_KEYS)
             problems.append(f"traveller {tid} has unknown fields {unknown}")
         at = entry.get("at")
         if at == game.board.centre_square:
@@ -188,14 +192,14 @@ def _travellers(game: Blackpool, raw: Any, players: list[str], problems: list[st
 
 def _decks(game: Blackpool, raw: Any, problems: list[str]) -> tuple[tuple[str, int], ...]:
     given: dict[str, int] = {}
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict):
         problems.append('"decks" must be an object {"charm": {card: left}, "curse": {...}}')
         raw = {}
     for deck, cards in raw.items():
         if deck not in DECKS:
             problems.append(f"decks: unknown deck {deck!r}")
             continue
-        if not isinstance(cards, Mapping):
+        if not isinstance(cards, dict):
             problems.append(f"decks.{deck} must be an object of card id -> cards left")
             continue
         for cid, n in cards.items():
@@ -220,54 +224,36 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
     opts = state.opts
     by_id = state.by_id
     limit = 2 if opts["capacity.countsArrivingStack"] else 3
-    # Where each traveller is, and who rides whom.
-    for t in state.travellers:
-        if t.at != CENTRE and t.at != CAMP and t.at not in board.index[t.colour]:
-            if board.zone(t.at) in ("camp", "centre"):
-                problems.append(f'{t.id} is on {t.at}: write "camp" or "centre" for those')
-            else:
-                problems.append(f"{t.id} is on {t.at}, which is not on the {t.colour} path")
-        if t.on is None:
-            continue
-        carrier = by_id.get(t.on)
-        if carrier is None:
-            problems.append(f"{t.id} rides on {t.on!r}, which is not a traveller in this game")
-        elif carrier.id == t.id:
-            problems.append(f"{t.id} cannot ride on itself")
-        elif carrier.at != t.at:
-            problems.append(f"{t.id} rides on {carrier.id} but they are on different squares ({t.at}, {carrier.at})")
-        elif t.at in (CENTRE, CAMP):
-            problems.append(f"{t.id} rides on {carrier.id} in the {t.at}, where nobody rides")
-        elif carrier.colour == t.colour:
-            problems.append(f"{t.id} rides on {carrier.id}, a traveller of its own colour")
+    # Where each traveller is, and who rides whom: one pass, then the rare faults in detail.
+    index = board.index
+    occupied: dict[str, list[Traveller]] = {}
+    home: dict[str, int] = {}
     riders: dict[str, str] = {}
     for t in state.travellers:
-        if t.on is not None and t.on in by_id:
-            if t.on in riders:
-                problems.append(f"{t.on} carries both {riders[t.on]} and {t.id}; a traveller carries one rider")
-            riders[t.on] = t.id
-            seen = {t.id}
-            current: str | None = t.on
-            while current is not None and current in by_id:
-                if current in seen:
-                    problems.append(f"{t.id} is part of a riding loop")
-                    break
-                seen.add(current)
-                current = by_id[current].on
-    for square, ids in state.at_square.items():
-        if len(ids) < 2 or square in (CENTRE, CAMP) or square not in board.squares:
+        at = t.at
+        if at == CAMP:
+            home[t.colour] = home.get(t.colour, 0) + 1
+            if t.frozen:
+                problems.append(f"{t.id} is in camp and cannot be frozen")
+        elif at != CENTRE:
+            occupied.setdefault(at, []).append(t)
+            if at not in index[t.colour]:
+                if board.zone(at) in ("camp", "centre"):
+                    problems.append(f'{t.id} is on {at}: write "camp" or "centre" for those')
+                else:
+                    problems.append(f"{t.id} is on {at}, which is not on the {t.colour} path")
+        if t.on is not None:
+            problems.extend(_rider_problems(t, by_id, riders))
+    for square, group in occupied.items():
+        if len(group) < 2:
             continue
-        if len(ids) > limit:
-            problems.append(f"{square} holds {len(ids)} travellers; a square holds at most {limit}")
-        colours = {by_id[i].colour for i in ids}
-        if len(colours) < len(ids):
+        if len(group) > limit:
+            problems.append(f"{square} holds {len(group)} travellers; a square holds at most {limit}")
+        if len({t.colour for t in group}) < len(group):
             problems.append(f"{square} holds two travellers of one colour")
-        bases = [i for i in ids if by_id[i].on is None]
+        bases = [t for t in group if t.on is None]
         if len(bases) > 1 and (board.zone(square) in WATER or opts["edge.landing"] != "coexist"):
-            problems.append(f"{square} holds {', '.join(ids)} but none rides on the other")
-    for t in state.travellers:
-        if t.at == CAMP and t.frozen:
-            problems.append(f"{t.id} is in camp and cannot be frozen")
+            problems.append(f"{square} holds {', '.join(t.id for t in group)} but none rides on the other")
     # Turn, phase and what the phase needs.
     phase = state.phase
     if phase in ("move", "six") and state.roll is None:
@@ -301,15 +287,11 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
     if limit_chain is not None and state.six_chain > limit_chain:
         problems.append(f"sixChain {state.six_chain} is above the limit six.maxChain {limit_chain}")
     # Coins pay for cards: every card gone from the decks cost one coin, and so does a draw in progress.
-    played = sum(game.catalogue[cid].count - n for cid, n in state.decks)
+    played = game.catalogue.total - sum(n for _, n in state.decks)
     spent = sum(START_COINS - c for c in state.coins)
     if spent != played + (1 if phase == "draw" else 0):
         problems.append(f"{spent} coins are spent but {played} cards were played; each card costs one coin")
     # Finishing.
-    home: dict[str, int] = {}
-    for t in state.travellers:
-        if t.at == CAMP:
-            home[t.colour] = home.get(t.colour, 0) + 1
     done = [p for p in state.players if home.get(p, 0) == TRAVELLERS_PER_COLOUR]
     placings = opts["continueForPlacings"]
     for p in done:
@@ -330,4 +312,32 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
             problems.append("fewer than two players are still racing, so the game is over")
         if state.turn in state.finished:
             problems.append(f"{state.turn} has finished and cannot have the turn")
+    return problems
+
+
+def _rider_problems(t: Traveller, by_id: dict[str, Traveller], riders: dict[str, str]) -> list[str]:
+    """Faults of one riding traveller; ``riders`` collects carrier -> rider across calls."""
+    carrier = by_id.get(t.on or "")
+    if carrier is None:
+        return [f"{t.id} rides on {t.on!r}, which is not a traveller in this game"]
+    if carrier.id == t.id:
+        return [f"{t.id} cannot ride on itself"]
+    problems: list[str] = []
+    if carrier.at != t.at:
+        problems.append(f"{t.id} rides on {carrier.id} but they are on different squares ({t.at}, {carrier.at})")
+    elif t.at in (CENTRE, CAMP):
+        problems.append(f"{t.id} rides on {carrier.id} in the {t.at}, where nobody rides")
+    elif carrier.colour == t.colour:
+        problems.append(f"{t.id} rides on {carrier.id}, a traveller of its own colour")
+    if carrier.id in riders:
+        problems.append(f"{carrier.id} carries both {riders[carrier.id]} and {t.id}; a traveller carries one rider")
+    riders[carrier.id] = t.id
+    seen = {t.id}
+    current: str | None = t.on
+    while current is not None and current in by_id:
+        if current in seen:
+            problems.append(f"{t.id} is part of a riding loop")
+            break
+        seen.add(current)
+        current = by_id[current].on
     return problems

@@ -9,7 +9,7 @@ their own path, or frozen); cards move a traveller without its riders.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from companion.games.blackpool.board import CAMP, CENTRE, Board
@@ -64,7 +64,7 @@ class Work:
 
     def set(self, tid: str, **changes: Any) -> None:
         old = self.t[tid]
-        new = replace(old, **changes)
+        new = old._replace(**changes)
         self.t[tid] = new
         if new.on != old.on:
             if old.on is not None and self._riders.get(old.on) == tid:

@@ -356,7 +356,13 @@ class Blackpool(Game):
         return f"{name} stays: the roll equals the pull of {self.board.label(t.at)}."
 
     def roll_plans(self, state: State) -> tuple[list[Plan], list[Plan], list[Plan]]:
-        """Forward, back and bring-out plans (legal or not) for the roll in hand."""
+        """Forward, back and bring-out plans (legal or not) for the roll in hand; cached on the immutable state."""
+        cached = state.__dict__.get("_roll_plans")
+        if cached is None:
+            cached = state.__dict__["_roll_plans"] = self._roll_plans(state)
+        return cached
+
+    def _roll_plans(self, state: State) -> tuple[list[Plan], list[Plan], list[Plan]]:
         work = Work(state)
         roll = state.roll or 0
         forward: list[Plan] = []
@@ -397,7 +403,13 @@ class Blackpool(Game):
         return plan(self.board, work, t.id, "six", steps, state.opts)
 
     def six_moves(self, state: State) -> list[Plan]:
-        """Options (a) and (b) of a six that can be made (clarification 7)."""
+        """Options (a) and (b) of a six that can be made (clarification 7); cached on the immutable state."""
+        cached = state.__dict__.get("_six_moves")
+        if cached is None:
+            cached = state.__dict__["_six_moves"] = self._six_moves(state)
+        return cached
+
+    def _six_moves(self, state: State) -> list[Plan]:
         work = Work(state)
         out = self.bring_out_plans(state, work) if not self._draft(state) else []
         for t in state.own(state.turn):

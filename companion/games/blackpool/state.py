@@ -7,9 +7,9 @@ cut or a misread.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
-from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 PHASES = ("roll", "move", "six", "draw", "target", "over")
 TRAVELLERS_PER_COLOUR = 3
@@ -26,12 +26,27 @@ def traveller_name(tid: str) -> str:
     return f"{colour.capitalize()} {number}"
 
 
-@dataclass(frozen=True)
-class Traveller:
+class lazy:  # noqa: N801 - used as a decorator, like functools.cached_property
+    """A cached attribute without ``functools.cached_property``'s lock (Python 3.11), which costs per state."""
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = self.fn(obj)
+        obj.__dict__[self.name] = value
+        return value
+
+
+class Traveller(NamedTuple):
     """One traveller: where it is, what it rides on (if anything) and whether it is frozen.
 
     ``at`` is a square id, ``centre`` or ``camp``. ``on`` names the traveller
     directly under it when it rides; riders always share their carrier's square.
+    A named tuple rather than a dataclass: positions are rebuilt on every action.
     """
 
     id: str
@@ -59,42 +74,37 @@ class State:
     card: str | None = None
     finished: tuple[str, ...] = ()
 
-    @cached_property
+    @lazy
     def opts(self) -> dict[str, Any]:
         return dict(self.options)
 
-    @cached_property
+    @lazy
     def by_id(self) -> dict[str, Traveller]:
         return {t.id: t for t in self.travellers}
 
-    @cached_property
+    @lazy
     def riders(self) -> dict[str, str]:
         """Carrier id -> id of the traveller directly on it."""
         return {t.on: t.id for t in self.travellers if t.on is not None}
 
-    @cached_property
+    @lazy
     def at_square(self) -> dict[str, tuple[str, ...]]:
         out: dict[str, list[str]] = {}
         for t in self.travellers:
             out.setdefault(t.at, []).append(t.id)
         return {k: tuple(v) for k, v in out.items()}
 
-    @cached_property
+    @lazy
     def remaining(self) -> dict[str, int]:
         return dict(self.decks)
 
     def coins_of(self, colour: str) -> int:
         return self.coins[self.players.index(colour)]
 
-    @cached_property
-    def by_colour(self) -> dict[str, tuple[Traveller, ...]]:
-        out: dict[str, list[Traveller]] = {p: [] for p in self.players}
-        for t in self.travellers:
-            out.setdefault(t.colour, []).append(t)
-        return {k: tuple(v) for k, v in out.items()}
-
     def own(self, colour: str) -> tuple[Traveller, ...]:
-        return self.by_colour.get(colour, ())
+        """A colour's three travellers; travellers are kept in player order, three each."""
+        i = self.players.index(colour) * TRAVELLERS_PER_COLOUR
+        return self.travellers[i : i + TRAVELLERS_PER_COLOUR]
 
     def deck_size(self, catalogue: Any, deck: str) -> int:
         return sum(n for cid, n in self.decks if catalogue[cid].deck == deck)
@@ -107,6 +117,12 @@ class State:
         new = object.__new__(State)
         mine = self.__dict__
         new.__dict__.update({f: changes[f] if f in changes else mine[f] for f in _STATE_FIELDS})
+        if "options" not in changes and "opts" in mine:
+            new.__dict__["opts"] = mine["opts"]  # shared read-only lookup: options never change in a game
+        if "travellers" not in changes:
+            for key in ("by_id", "riders", "at_square"):
+                if key in mine:
+                    new.__dict__[key] = mine[key]
         return new
 
 
