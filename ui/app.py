@@ -25,7 +25,7 @@ from companion.journal import Journal
 from companion.observations import Touch, Update
 from companion.registry import game_classes
 from companion.session import Session
-from ui import watchdog
+from ui import inputs, watchdog
 from ui.boards import BoardView
 from ui.kiosk import ESCAPE_KEYS, IdleClock, PinGate
 from ui.settings import Settings
@@ -119,6 +119,7 @@ class CompanionApp(App):
         Window.unbind(size=self._resize, on_request_close=self._on_request_close, on_keyboard=self._on_keyboard)
         Window.unbind(on_touch_down=self._on_any_touch)
         self.voice.stop()
+        inputs.close(self.hardware)
         watchdog.notify("STOPPING=1")
 
     def _first_frame(self, _dt: float) -> None:
@@ -273,6 +274,8 @@ class CompanionApp(App):
     def on_update(self, update: Update) -> None:
         """Every controller result lands here (main loop), whatever input caused it."""
         self._seq += 1
+        if update.kind == "menu":  # the button box's menu key
+            self.request("settings" if update.detail.get("intent") == "settings" else "home")
         if update.kind == "ruling" or (update.kind == "refused" and self._checking):
             self.ruling = self._ruling(update)
         self.status = update.text if update.kind in ("refused", "unapplied", "confirm", "info", "link") else ""

@@ -32,6 +32,13 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--journal", help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
     parser.add_argument("--size", default="1280x800", help="window size when not full screen, WxH")
     parser.add_argument("--new", action="store_true", help="start at the home screen; the game stays in the journal")
+    parser.add_argument(
+        "--buttons",
+        choices=("mock", "gpio", "none"),
+        default="mock",
+        help="button box: simulated (default), real GPIO, or none",
+    )
+    parser.add_argument("--dice-sensor", help="serial port of the dice sensor (default: none)")
     parser.add_argument("--bench-exit", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=cmd_run)
 
@@ -71,7 +78,10 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
     journal = Journal(journal_path)
     session = None if getattr(args, "new", False) else Session.resume(journal, cafe)
     controller = Controller(session)
-    return CompanionApp(controller, journal, settings, settings_path, kiosk=kiosk, cafe_dir=cafe)
+    from ui import inputs
+
+    hardware = inputs.attach(controller, getattr(args, "buttons", "none"), getattr(args, "dice_sensor", None))
+    return CompanionApp(controller, journal, settings, settings_path, hardware, kiosk=kiosk, cafe_dir=cafe)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

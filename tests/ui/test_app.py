@@ -147,3 +147,20 @@ def test_one_tap_new_game(start: Any) -> None:
     tap(app.root.get_screen("attract").ids.new_game)
     assert app.root.current == "table"
     assert app.controller.session.log == []
+
+
+def test_simulated_button_box_reaches_the_screen(start: Any) -> None:
+    from ui import inputs
+
+    session = Session.new("blackpool", ["yellow", "red"])
+    session.act({"type": "roll", "value": 6})
+    app = start(session)
+    app.hardware.extend(inputs.attach(app.controller, "mock"))
+    panel = app.hardware[-1]
+    assert panel.press("undo")  # from the button box's own thread in real life; queued either way
+    for _ in range(200):  # the app's main loop pumps the queue; no sleeping, just frames
+        if not session.log:
+            break
+        advance(1)
+    assert session.log == [] and app.announcements[0]["kind"] == "undo"
+    assert not app.can_undo
