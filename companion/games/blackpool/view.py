@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from companion.games.blackpool.rules import Blackpool
 
 CELL = 7
-PULL_MARK = {"ring4": "4", "ring3": "3", "ring2": "2", "edge": "."}
 
 
 def short(t: Traveller) -> str:
@@ -46,6 +45,7 @@ def describe_state(game: Blackpool, state: State) -> list[str]:
     chess_ids = board.by_xy.get((0, 0)) is not None and board.by_xy[(0, 0)].id == "a1"
     camp_counts = {p: sum(1 for t in state.own(p) if t.at == CAMP) for p in state.players}
     centre_count = sum(1 for t in state.travellers if t.at == CENTRE)
+    draft = bool(state.opts["variant.glossaryDraft"])
     for y in range(board.height - 1, -1, -1):
         cells = []
         for x in range(board.width):
@@ -62,14 +62,16 @@ def describe_state(game: Blackpool, state: State) -> list[str]:
                 text = f"(C:{centre_count})"
             elif ids:
                 text = stack_text(state, ids)
+            elif sq.zone == "edge":
+                text = "."
             else:
-                text = PULL_MARK.get(sq.zone, "?")
+                text = str(board.pull(sq.id, draft))
             cells.append(text.center(CELL))
         label = f"{y + 1:>2} " if chess_ids else "   "
         lines.append(label + "".join(cells).rstrip())
     if chess_ids:
         lines.append(("   " + "".join(chr(ord("a") + x).center(CELL) for x in range(board.width))).rstrip())
-    lines.append("Empty water squares show their pull (4, 3, 2); '.' is the edge; [Y:n] a camp with n home.")
+    lines.append("Empty water squares show their pull; '.' is the edge; [Y:n] a camp with n home; * frozen.")
     for p in state.players:
         marks = []
         if p == state.turn and state.phase != "over":

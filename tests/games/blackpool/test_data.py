@@ -159,3 +159,13 @@ def test_every_option_has_a_decision_and_profiles_resolve() -> None:
         "continueForPlacings",
         "cards.targetChooser",
     } <= keys
+
+
+def test_every_clause_the_code_cites_exists() -> None:
+    import re
+
+    code = HOUSE.parent
+    cited = set()
+    for source in code.glob("*.py"):
+        cited |= set(re.findall(r'"(BP-[A-Z0-9]+)"', source.read_text()))
+    assert cited and not [c for c in cited if c not in GAME.rulebook]
