@@ -222,7 +222,6 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
     board = game.board
     problems: list[str] = []
     opts = state.opts
-    by_id = state.by_id
     limit = 2 if opts["capacity.countsArrivingStack"] else 3
     # Where each traveller is, and who rides whom: one pass, then the rare faults in detail.
     index = board.index
@@ -243,7 +242,7 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
                 else:
                     problems.append(f"{t.id} is on {at}, which is not on the {t.colour} path")
         if t.on is not None:
-            problems.extend(_rider_problems(t, by_id, riders))
+            problems.extend(_rider_problems(t, state.by_id, riders))
     for square, group in occupied.items():
         if len(group) < 2:
             continue
@@ -287,8 +286,8 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
     if limit_chain is not None and state.six_chain > limit_chain:
         problems.append(f"sixChain {state.six_chain} is above the limit six.maxChain {limit_chain}")
     # Coins pay for cards: every card gone from the decks cost one coin, and so does a draw in progress.
-    played = game.catalogue.total - sum(n for _, n in state.decks)
-    spent = sum(START_COINS - c for c in state.coins)
+    played = game.catalogue.total - sum([n for _, n in state.decks])
+    spent = START_COINS * len(state.coins) - sum(state.coins)
     if spent != played + (1 if phase == "draw" else 0):
         problems.append(f"{spent} coins are spent but {played} cards were played; each card costs one coin")
     # Finishing.
