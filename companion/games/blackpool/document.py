@@ -257,6 +257,8 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
     phase = state.phase
     if phase in ("move", "six") and state.roll is None:
         problems.append(f'phase "{phase}" needs the roll in hand')
+    if phase == "move" and state.roll is not None and not problems and not game.roll_choices(state):
+        problems.append(f"phase \"move\" waits for a move, but nothing of {state.turn}'s can move with a {state.roll}")
     if phase == "six" and state.roll != 6:
         problems.append('phase "six" needs "roll": 6')
     if phase == "six" and state.six_chain < 1:

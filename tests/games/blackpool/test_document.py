@@ -204,3 +204,11 @@ def test_pending_texts_for_each_phase() -> None:
     assert GAME.pending(state).kind == "draw"
     state, _ = act(state, {"type": "draw", "deck": "charm", "card": "diagonal_step_up"})
     assert "Diagonal Step Up" in GAME.pending(state).text
+
+
+def test_loader_refuses_a_move_phase_with_nothing_to_move() -> None:
+    doc = GAME.to_document(position({"yellow-1": Y(9)}))
+    doc["phase"], doc["roll"] = "move", 3
+    with pytest.raises(InvalidPosition) as err:
+        GAME.from_document(doc)
+    assert "nothing of yellow's can move with a 3" in err.value.problems[0]
