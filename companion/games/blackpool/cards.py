@@ -52,4 +52,4 @@ class Catalogue:
         return self.cards[card_id]
 
     def __contains__(self, card_id: object) -> bool:
-        return card_id in self.cards
+        return isinstance(card_id, str) and card_id in self.cards

@@ -369,9 +369,9 @@ class DesertRace(Game):
 
     def _do_draw(self, state: State, action: Action, events: list[Event]) -> State:
         deck, card = action.get("deck"), action.get("card")
-        if deck not in DECKS:
+        if not isinstance(deck, str) or deck not in DECKS:
             raise malformed(f"unknown deck {deck!r}; decks: collection, mystery")
-        if card not in DECKS[deck]:
+        if not isinstance(card, str) or card not in DECKS[deck]:
             raise malformed(f"{card!r} is not a {deck} card; cards: {', '.join(DECKS[deck])}")
         step = state.step
         if step.kind != DRAW:
@@ -497,7 +497,7 @@ class DesertRace(Game):
 
     def _do_relocate(self, state: State, action: Action, events: list[Event]) -> State:
         space_id = action.get("space")
-        if space_id not in self.board.by_id:
+        if not isinstance(space_id, str) or space_id not in self.board.by_id:
             raise malformed(f"unknown space {space_id!r}")
         step = state.step
         if step.kind != VORTEX_STEP:

@@ -351,7 +351,7 @@ class ThroughTheDesert(Game):
 
     def parse_colour(self, action: Mapping[str, Any]) -> int:
         raw = action.get("colour")
-        if raw not in self.colour_index:
+        if not isinstance(raw, str) or raw not in self.colour_index:
             raise InvalidAction(f"unknown camel colour {raw!r}; colours: {', '.join(self.colour_ids)}")
         return self.colour_index[raw]
 
@@ -386,7 +386,7 @@ class ThroughTheDesert(Game):
         if action.get("deck") != "waterholes":
             raise InvalidAction(f"unknown deck {action.get('deck')!r}; the only deck is 'waterholes'")
         card = action.get("card")
-        if card not in self.token_ids:
+        if not isinstance(card, str) or card not in self.token_ids:
             raise InvalidAction(f"unknown water-hole token {card!r}; tokens: {', '.join(self.token_ids)}")
         value = self.token_ids[card]
         if state.phase != "waterholes":
