@@ -1,0 +1,59 @@
+"""Every game answers mangled actions with a stable error code and keeps its state.
+
+Legal actions are taken from random positions and broken field by field
+(wrong types, unknown ids, missing keys), then sent through the referee.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.protocol import Referee
+from companion.registry import create, game_classes
+from companion.simulate import random_players
+
+ODD_VALUES = [None, True, 0, -1, 7, 99, 1.5, "", "x", "X", "red", [], [1, 2], {}, {"a": 1}, [[0, 0]], 10**20]
+FIELDS = ["type", "player", "value", "card", "slot", "deck", "extra", "to", "traveller", "target", "hex", "face"]
+STABLE = {"bad_request", "invalid_action", "illegal_action"}
+
+
+def mangle(action: dict, rng: random.Random) -> dict:
+    action = {k: v for k, v in action.items() if k != "text"}
+    for _ in range(rng.randint(1, 3)):
+        key = rng.choice(sorted(set(action) | set(FIELDS)))
+        if rng.random() < 0.3:
+            action.pop(key, None)
+        elif isinstance(action.get(key), dict) and rng.random() < 0.5:
+            inner = dict(action[key])
+            inner[rng.choice(sorted(inner) or ["z"])] = rng.choice(ODD_VALUES)
+            action[key] = inner
+        else:
+            action[key] = rng.choice(ODD_VALUES)
+    return action
+
+
+@pytest.mark.parametrize("game_id", sorted(game_classes()))
+def test_mangled_actions_get_stable_codes_and_change_nothing(game_id: str) -> None:
+    rng = random.Random(11)
+    game = create(game_id)
+    for _ in range(15):
+        referee = Referee()
+        assert referee.handle({"cmd": "new", "game": game_id, "players": random_players(game, rng)})["ok"]
+        for _step in range(200):
+            legal = referee.handle({"cmd": "legal"})["legal"]
+            if not legal:
+                break
+            before = referee.session.document()
+            for _try in range(3):
+                action = mangle(rng.choice(legal), rng)
+                ruling = referee.handle({"cmd": "check", "action": action})
+                assert ruling["ok"] or ruling["error"]["code"] in STABLE, (action, ruling)
+                answer = referee.handle({"cmd": "act", "action": action})
+                if answer["ok"]:
+                    break
+                assert answer["error"]["code"] in STABLE, (action, answer)
+                assert referee.session.document() == before
+            else:
+                assert referee.handle({"cmd": "act", "action": rng.choice(legal)})["ok"]
