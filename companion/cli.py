@@ -21,6 +21,7 @@ from companion.bench import bench_game
 from companion.data import default_cafe_dir, house_dir, validate_path
 from companion.errors import CompanionError
 from companion.journal import Journal
+from companion.paths import env_or, user_data_dir
 from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
 from companion.session import Session, replay_record
@@ -29,11 +30,7 @@ from companion.terminal import Terminal, ask_new_game
 
 
 def default_journal_path() -> Path:
-    explicit = os.environ.get("COMPANION_JOURNAL")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "table-companion" / "journal.sqlite3"
+    return env_or("COMPANION_JOURNAL", user_data_dir() / "journal.sqlite3")
 
 
 def cafe_dir(args: argparse.Namespace) -> Path | None:

@@ -8,24 +8,20 @@ whatever it does not replace comes from the house set.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from companion.errors import InvalidData
 from companion.game import Game, GameData
+from companion.paths import env_or, user_data_dir
 from companion.rulebook import rulebook_schema
 from companion.schema import Obj
 
 
 def default_cafe_dir() -> Path:
-    """The café folder: ``$COMPANION_CAFE_DIR``, else under the XDG data dir."""
-    explicit = os.environ.get("COMPANION_CAFE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "table-companion" / "cafe"
+    """The café folder: ``$COMPANION_CAFE_DIR``, else ``cafe`` in the user data dir."""
+    return env_or("COMPANION_CAFE_DIR", user_data_dir() / "cafe")
 
 
 def house_dir(game_cls: type[Game]) -> Path:

@@ -7,19 +7,17 @@ only lists what differs.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from hardware.tags import data_dir
+from companion.paths import env_or, user_data_dir
 
 DEFAULTS = Path(__file__).with_name("pins.toml")
 
 
 def default_config_path() -> Path:
-    explicit = os.environ.get("COMPANION_HARDWARE_CONFIG")
-    return Path(explicit) if explicit else data_dir() / "hardware.toml"
+    return env_or("COMPANION_HARDWARE_CONFIG", user_data_dir() / "hardware.toml")
 
 
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:

@@ -12,15 +12,11 @@ import json
 import os
 from pathlib import Path
 
-
-def data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "table-companion"
+from companion.paths import env_or, user_data_dir
 
 
 def default_tags_path(game_id: str = "temple") -> Path:
-    explicit = os.environ.get("COMPANION_TAGS")
-    return Path(explicit) if explicit else data_dir() / "hardware" / f"{game_id}-tags.json"
+    return env_or("COMPANION_TAGS", user_data_dir() / "hardware" / f"{game_id}-tags.json")
 
 
 class TagMap:
