@@ -39,6 +39,9 @@ HELP = """\
   help / q        this text / quit (the game stays in the journal)"""
 
 
+LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check"})
+
+
 def _keys(action: Action) -> set[str]:
     """Words a player might type for a roll or draw: '4', 'x red', a card id or its name."""
     keys = set()
@@ -224,6 +227,15 @@ class Terminal:
             self.say(f"  Not understood: {error}")
         return True
 
+    def _refresh(self, line: str, legal: list[Action]) -> list[Action]:
+        """Show the position again after a change; after a lookup only the prompt, so answers stay on screen."""
+        if line.strip().partition(" ")[0].lower() in LOOKUPS:
+            assert self.session is not None
+            self.say(f"> {self.session.pending().text}   ('board' shows the choices again)")
+            return legal
+        self.pump()
+        return self.show()
+
     def _begin(self) -> bool:
         if self.session is None:
             self.session = self.make_session()
@@ -244,8 +256,7 @@ class Terminal:
                 continue
             if not self._line(line, legal):
                 break
-            self.pump()
-            legal = self.show()
+            legal = self._refresh(line, legal)
         self.say("Bye. The game is kept; 'companion play' resumes it.")
         return 0
 
@@ -286,8 +297,7 @@ class Terminal:
                 continue
             if not self._line(item, legal):
                 break
-            self.pump()
-            legal = self.show()
+            legal = self._refresh(item, legal)
         self.controller.wake = None
         self.say("Bye. The game is kept; 'companion play' resumes it.")
         return 0
