@@ -51,7 +51,7 @@ def file_problems(game_cls: type[Game], kind: str, content: Any, where: str) -> 
     schema = schemas(game_cls).get(kind)
     if schema is None:
         return [f"{where}: {game_cls.id} has no data kind {kind!r}; kinds: {', '.join(schemas(game_cls))}"]
-    problems = schema(content, where)
+    problems = schema(content, f"{where}:")
     if isinstance(content, dict) and (content.get("game"), content.get("kind")) != (game_cls.id, kind):
         found = f"game {content.get('game')!r} kind {content.get('kind')!r}"
         problems.insert(0, f"{where}: header says {found}, expected {game_cls.id!r} {kind!r}")

@@ -13,6 +13,15 @@ from typing import Any
 Check = Callable[[Any, str], list[str]]
 
 
+def child(path: str, key: object) -> str:
+    """The path of a field: ``board.json: squares`` at the top of a file, ``a.b`` below it."""
+    return f"{path} {key}" if path.endswith(":") else f"{path}.{key}"
+
+
+def label(path: str) -> str:
+    return path[:-1] if path.endswith(":") else path
+
+
 def _type_name(value: Any) -> str:
     return {dict: "object", list: "list", str: "text", bool: "true/false", int: "integer", float: "number"}.get(
         type(value), type(value).__name__
@@ -22,9 +31,9 @@ def _type_name(value: Any) -> str:
 def Str(nonempty: bool = True) -> Check:  # noqa: N802 - schema constructors read like types
     def check(value: Any, path: str) -> list[str]:
         if not isinstance(value, str):
-            return [f"{path}: expected text, found {_type_name(value)}"]
+            return [f"{label(path)}: expected text, found {_type_name(value)}"]
         if nonempty and not value.strip():
-            return [f"{path}: must not be empty"]
+            return [f"{label(path)}: must not be empty"]
         return []
 
     return check
@@ -33,11 +42,11 @@ def Str(nonempty: bool = True) -> Check:  # noqa: N802 - schema constructors rea
 def Int(minimum: int | None = None, maximum: int | None = None) -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
         if isinstance(value, bool) or not isinstance(value, int):
-            return [f"{path}: expected an integer, found {_type_name(value)}"]
+            return [f"{label(path)}: expected an integer, found {_type_name(value)}"]
         if minimum is not None and value < minimum:
-            return [f"{path}: {value} is below the minimum {minimum}"]
+            return [f"{label(path)}: {value} is below the minimum {minimum}"]
         if maximum is not None and value > maximum:
-            return [f"{path}: {value} is above the maximum {maximum}"]
+            return [f"{label(path)}: {value} is above the maximum {maximum}"]
         return []
 
     return check
@@ -45,7 +54,7 @@ def Int(minimum: int | None = None, maximum: int | None = None) -> Check:  # noq
 
 def Bool() -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
-        return [] if isinstance(value, bool) else [f"{path}: expected true or false, found {_type_name(value)}"]
+        return [] if isinstance(value, bool) else [f"{label(path)}: expected true or false, found {_type_name(value)}"]
 
     return check
 
@@ -53,8 +62,8 @@ def Bool() -> Check:  # noqa: N802
 def Enum(*choices: Any) -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
         if isinstance(value, bool) and not any(isinstance(c, bool) for c in choices):
-            return [f"{path}: {value!r} is not one of {', '.join(map(repr, choices))}"]
-        return [] if value in choices else [f"{path}: {value!r} is not one of {', '.join(map(repr, choices))}"]
+            return [f"{label(path)}: {value!r} is not one of {', '.join(map(repr, choices))}"]
+        return [] if value in choices else [f"{label(path)}: {value!r} is not one of {', '.join(map(repr, choices))}"]
 
     return check
 
@@ -81,22 +90,22 @@ def OneOf(*checks: Check) -> Check:  # noqa: N802
 def ListOf(item: Check, min_len: int = 0, max_len: int | None = None, unique_by: str | None = None) -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
         if not isinstance(value, list):
-            return [f"{path}: expected a list, found {_type_name(value)}"]
+            return [f"{label(path)}: expected a list, found {_type_name(value)}"]
         problems: list[str] = []
         if len(value) < min_len:
-            problems.append(f"{path}: needs at least {min_len} entries, has {len(value)}")
+            problems.append(f"{label(path)}: needs at least {min_len} entries, has {len(value)}")
         if max_len is not None and len(value) > max_len:
-            problems.append(f"{path}: holds at most {max_len} entries, has {len(value)}")
+            problems.append(f"{label(path)}: holds at most {max_len} entries, has {len(value)}")
         seen: set[Any] = set()
         for i, entry in enumerate(value):
-            label = f"{path}[{i}]"
+            entry_path = f"{path}[{i}]"
             if unique_by and isinstance(entry, Mapping) and isinstance(entry.get(unique_by), str | int):
                 key = entry[unique_by]
-                label = f"{path}[{i}] ({unique_by} {key!r})"
+                entry_path = f"{path}[{i}] ({unique_by} {key!r})"
                 if key in seen:
-                    problems.append(f"{label}: {unique_by} {key!r} appears twice")
+                    problems.append(f"{entry_path}: {unique_by} {key!r} appears twice")
                 seen.add(key)
-            problems.extend(item(entry, label))
+            problems.extend(item(entry, entry_path))
         return problems
 
     return check
@@ -105,12 +114,12 @@ def ListOf(item: Check, min_len: int = 0, max_len: int | None = None, unique_by:
 def MapOf(value_check: Check, key_check: Check | None = None) -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
         if not isinstance(value, dict):
-            return [f"{path}: expected an object, found {_type_name(value)}"]
+            return [f"{label(path)}: expected an object, found {_type_name(value)}"]
         problems: list[str] = []
         for key, entry in value.items():
             if key_check:
                 problems.extend(key_check(key, f"{path} key {key!r}"))
-            problems.extend(value_check(entry, f"{path}.{key}"))
+            problems.extend(value_check(entry, child(path, key)))
         return problems
 
     return check
@@ -121,14 +130,14 @@ def Obj(required: Mapping[str, Check], optional: Mapping[str, Check] | None = No
 
     def check(value: Any, path: str) -> list[str]:
         if not isinstance(value, dict):
-            return [f"{path}: expected an object, found {_type_name(value)}"]
-        problems = [f"{path}: missing field {key!r}" for key in required if key not in value]
+            return [f"{label(path)}: expected an object, found {_type_name(value)}"]
+        problems = [f"{label(path)}: missing field {key!r}" for key in required if key not in value]
         for key, entry in value.items():
             sub = required.get(key) or optional.get(key)
             if sub is not None:
-                problems.extend(sub(entry, f"{path}.{key}"))
+                problems.extend(sub(entry, child(path, key)))
             elif not extra:
-                problems.append(f"{path}: unknown field {key!r}")
+                problems.append(f"{label(path)}: unknown field {key!r}")
         return problems
 
     return check

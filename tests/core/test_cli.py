@@ -57,3 +57,27 @@ def test_play_resumes_from_its_journal(tmp_path: Path, monkeypatch: pytest.Monke
     assert "Resuming the Test race game in progress (1 steps so far)" in capsys.readouterr().out
     resumed = Session.resume(Journal(journal_path))
     assert resumed is not None and resumed.document()["positions"] == [2, 0]
+
+
+def test_data_validate_names_file_entry_and_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["data", "template", "blackpool", str(tmp_path)]) == 0
+    folder = tmp_path / "blackpool"
+    assert main(["data", "validate", str(folder)]) == 0
+    board = json.loads((folder / "board.json").read_text())
+    board["squares"][3]["zone"] = "ring9"
+    (folder / "board.json").write_text(json.dumps(board))
+    (folder / "cards.json").write_text("{not json")
+    capsys.readouterr()
+    assert main(["data", "validate", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "board.json: squares[3]" in out and "'ring9'" in out
+    assert "cards.json: not valid JSON at line 1" in out
+
+
+def test_data_which_names_house_and_cafe_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--cafe", str(tmp_path), "data", "template", "targi", str(tmp_path)]) == 0
+    (tmp_path / "targi" / "goods.json").unlink()
+    capsys.readouterr()
+    assert main(["--cafe", str(tmp_path), "data", "which", "targi"]) == 0
+    out = capsys.readouterr().out
+    assert "house:targi/goods.json" in out and str(tmp_path / "targi" / "border.json") in out
