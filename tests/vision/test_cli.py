@@ -1,0 +1,64 @@
+"""The plugin's commands run end to end and answer bad input with a sentence and an exit code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+
+from vision.card_catalogue import load_temple_board, load_temple_cards
+from vision.card_render import render_board
+from vision.cli import main, register
+
+
+def test_register_adds_the_vision_commands() -> None:
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers(dest="command"))
+    for command in ("eval-dice x", "eval-cards", "bench", "watch 0", "markers o.pdf"):
+        args = parser.parse_args(["vision", *command.split()])
+        assert callable(args.func)
+
+
+def test_markers_command_writes_a_pdf(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "sheet.pdf"
+    assert main(["vision", "markers", str(out)]) == 0
+    assert out.read_bytes().startswith(b"%PDF")
+    assert main(["vision", "markers", str(tmp_path / "no" / "dir" / "x.pdf")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+
+
+def test_eval_cards_json(capsys) -> None:
+    assert main(["vision", "eval-cards", "--frames", "3", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result) == {"slot_accuracy", "ms_per_frame", "frames"}
+    assert result["frames"] == 3
+
+
+def test_watch_reads_a_folder_of_board_photos(tmp_path: Path, capsys) -> None:
+    cards, board = load_temple_cards(), load_temple_board()
+    image, _ = render_board(board, {s.slot: cards[s.slot] for s in board.slots}, cell_px=20)
+    for i in range(4):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), image)
+    assert main(["vision", "watch", str(tmp_path), "--reader", "cards"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("slot ") == 12 and "4 frames read" in out
+
+
+def test_watch_reports_a_missing_camera(capsys) -> None:
+    assert main(["vision", "watch", "no-such-camera", "--timeout", "0.3"]) == 1
+    out = capsys.readouterr().out
+    assert "source problem" in out and "giving up" in out
+
+
+def test_teach_card_from_an_image(tmp_path: Path, capsys) -> None:
+    cards, board = load_temple_cards(), load_temple_board()
+    image, _ = render_board(board, {s.slot: cards[0] for s in board.slots}, cell_px=20)
+    cv2.imwrite(str(tmp_path / "board.png"), image)
+    out = tmp_path / "cafe"
+    assert main(["vision", "teach-card", str(tmp_path / "board.png"), "--slot", "3", "--card", cards[0].id,
+                 "--out", str(out)]) == 0
+    assert list(out.glob("*.png"))
+    assert main(["vision", "teach-card", str(tmp_path / "missing.png"), "--slot", "3", "--card", "P01",
+                 "--out", str(out)]) == 2

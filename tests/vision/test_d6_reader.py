@@ -1,0 +1,85 @@
+"""The d6 reader through cv2.dnn on rendered dice, bad frames, and (when present) the shared photo sets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cli import main
+from vision.dice_render import render_dice_scene
+from vision.eval_dice import evaluate_folder
+
+EVAL_KEYS = {"read_accuracy", "precision", "recall", "image_accuracy", "ms_per_image", "images", "dice"}
+
+
+def test_reads_rendered_dice(d6_reader) -> None:
+    rng = np.random.default_rng(11)
+    right = total = 0
+    for _ in range(6):
+        img, boxes, values = render_dice_scene(rng, 640, 480, count=4, size_range=(40, 70))
+        found = d6_reader.read(img)
+        total += len(values)
+        right += sorted(r.value for r in found) == sorted(values)
+        given = d6_reader.read_boxes(img, boxes)
+        assert [g.value for g in given] == values
+    assert right >= 1
+
+
+def test_bad_frames_give_no_dice_not_errors(d6_reader) -> None:
+    assert d6_reader.read(None) == []
+    assert d6_reader.read(np.zeros((0, 0, 3), np.uint8)) == []
+    grey = np.full((240, 320), 90, np.uint8)
+    assert d6_reader.read(grey) == []
+    deep = np.full((100, 130, 3), 30000, np.uint16)
+    assert d6_reader.read(deep) == []
+    assert d6_reader.read(np.full((5, 5, 4), 200, np.uint8)) == []
+    assert d6_reader.read_boxes(grey, []) == []
+
+
+def write_yolo_split(root: Path, count: int) -> None:
+    rng = np.random.default_rng(5)
+    (root / "valid" / "images").mkdir(parents=True)
+    (root / "valid" / "labels").mkdir(parents=True)
+    for i in range(count):
+        img, boxes, values = render_dice_scene(rng, 640, 480, count=3, size_range=(45, 65))
+        cv2.imwrite(str(root / "valid" / "images" / f"r{i}.jpg"), img)
+        lines = [f"{v - 1} {(b[0] + b[2]) / 1280:.5f} {(b[1] + b[3]) / 960:.5f} {(b[2] - b[0]) / 640:.5f} "
+                 f"{(b[3] - b[1]) / 480:.5f}" for v, b in zip(values, boxes, strict=True)]
+        (root / "valid" / "labels" / f"r{i}.txt").write_text("\n".join(lines) + "\nnot a label line\n")
+    (root / "valid" / "images" / "broken.jpg").write_bytes(b"\xff\xd8 broken")
+
+
+def test_eval_dice_json_has_exactly_the_promised_keys(tmp_path: Path, capsys) -> None:
+    write_yolo_split(tmp_path, 4)
+    assert main(["vision", "eval-dice", str(tmp_path), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result) == EVAL_KEYS
+    assert result["images"] == 4 and result["dice"] == 12
+    assert result["read_accuracy"] >= 0.9
+
+
+def test_eval_dice_refuses_empty_or_missing_folders(tmp_path: Path, capsys) -> None:
+    assert main(["vision", "eval-dice", str(tmp_path)]) == 2
+    assert "no images" in capsys.readouterr().err
+    assert main(["vision", "eval-dice", str(tmp_path / "nope")]) == 2
+    assert "not a folder" in capsys.readouterr().err
+
+
+def test_real_photos_from_the_shared_sets(d6_reader, datasets: Path, tmp_path: Path) -> None:
+    """A small, fixed slice of each valid split (the full numbers come from `vision eval-dice`)."""
+    for name in ("d6-matteop65", "d6-roboflow"):
+        split = datasets / name / "valid"
+        sample = tmp_path / name
+        (sample / "images").mkdir(parents=True)
+        (sample / "labels").mkdir()
+        for image in sorted((split / "images").iterdir())[:12]:
+            (sample / "images" / image.name).symlink_to(image)
+            label = split / "labels" / (image.stem + ".txt")
+            (sample / "labels" / label.name).symlink_to(label)
+        score = evaluate_folder(sample, d6_reader).summary()
+        assert score["read_accuracy"] >= 0.7, (name, score)
+        assert score["recall"] >= 0.2, (name, score)
+        assert score["precision"] >= 0.1, (name, score)

@@ -1,0 +1,44 @@
+"""The printable marker sheet: a well-formed PDF with the four markers, written without extra libraries."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.marker_sheet import write_marker_sheet
+from vision.markers import BoardFinder, marker_bits, marker_image
+
+
+def test_pdf_is_well_formed(tmp_path: Path) -> None:
+    path = write_marker_sheet(tmp_path / "markers.pdf")
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF")
+    xref_at = int(re.search(rb"startxref\n(\d+)", data).group(1))
+    assert data[xref_at:xref_at + 4] == b"xref"
+    offsets = [int(m) for m in re.findall(rb"(\d{10}) 00000 n", data)]
+    assert len(offsets) == 5
+    for number, offset in enumerate(offsets, start=1):
+        assert data[offset:].startswith(f"{number} 0 obj".encode())
+    stream = re.search(rb"stream\n(.*)\nendstream", data, re.S).group(1)
+    length = int(re.search(rb"/Length (\d+)", data).group(1))
+    assert len(stream) == length
+    # 4 markers: each black module is one filled rectangle.
+    black = sum(int(marker_bits(i).sum()) for i in range(4))
+    assert stream.count(b"re f") == black
+    assert b"north-west" in stream
+
+
+def test_markers_are_found_at_any_rotation() -> None:
+    canvas = np.full((400, 400, 3), 255, np.uint8)
+    spots = [(40, 40), (300, 40), (300, 300), (40, 300)]
+    for marker_id, (x, y) in enumerate(spots):
+        tile = cv2.rotate(marker_image(marker_id, 60), cv2.ROTATE_90_CLOCKWISE) if marker_id % 2 else marker_image(
+            marker_id, 60)
+        canvas[y:y + 60, x:x + 60] = tile[:, :, None]
+    corners = BoardFinder().board_corners(canvas)
+    assert corners is not None
+    expected = np.array([[100, 100], [300, 100], [300, 300], [100, 300]], np.float32)
+    assert np.abs(corners - expected).max() < 2.5

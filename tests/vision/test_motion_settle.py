@@ -1,0 +1,45 @@
+"""Motion gate and voting on real frames."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.dice_render import render_dice_scene
+from vision.motion import MotionGate
+from vision.readings import DieReading
+from vision.settle import Settler, dice_key
+
+
+def test_gate_sees_a_moving_die_and_ignores_noise() -> None:
+    rng = np.random.default_rng(0)
+    scene, _, _ = render_dice_scene(rng, 320, 240, count=2)
+    gate = MotionGate()
+    assert not gate.is_still(scene)  # first frame: nothing to compare with
+    noisy = np.clip(scene + rng.normal(0, 3, scene.shape), 0, 255).astype(np.uint8)
+    assert gate.is_still(noisy)
+    moved = np.roll(scene, 12, axis=1)
+    assert not gate.is_still(moved)
+
+
+def test_settler_votes_once_per_still_period() -> None:
+    readings = iter([[1], [2], [2], [2], [2], [5]])
+
+    def read(frame):
+        return [DieReading(v, None, 0.9, (0, 0, 1, 1)) for v in next(readings)]
+
+    settler = Settler(read, dice_key, lambda rs: min(r.confidence for r in rs), votes=3, window=5)
+    frame = np.zeros((60, 80, 3), np.uint8)
+    results = [settler.feed(frame) for _ in range(5)]
+    settled = [r for r in results if r is not None]
+    assert len(settled) == 1
+    assert [d.value for d in settled[0].reading] == [2]
+    assert settled[0].votes == 3 and settled[0].frames == 4
+    assert settled[0].needs_confirm is True  # 3 of 4 agree: 0.9 * 0.75 < 0.8
+    moved = np.full((60, 80, 3), 255, np.uint8)
+    assert settler.feed(moved) is None and settler.history == []
+
+
+def test_settler_survives_missing_frames() -> None:
+    settler = Settler(lambda f: [], dice_key, lambda rs: 1.0)
+    assert settler.feed(None) is None
+    assert settler.feed(np.zeros((0, 0, 3), np.uint8)) is None

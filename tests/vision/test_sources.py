@@ -1,0 +1,98 @@
+"""Sources: folders, video files, missing cameras and the retry wrapper, on real files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.sources import CaptureSource, FolderSource, RetryingSource, SourceError, open_source
+
+
+def write_frames(folder: Path, count: int) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        img = np.full((48, 64, 3), 20 * i, np.uint8)
+        cv2.imwrite(str(folder / f"f{i:02d}.png"), img)
+
+
+def test_folder_source_reads_in_order_and_skips_unreadable(tmp_path: Path) -> None:
+    write_frames(tmp_path, 3)
+    (tmp_path / "f01b.jpg").write_bytes(b"not a jpeg")
+    source = FolderSource(tmp_path)
+    means = []
+    while (frame := source.read()) is not None:
+        means.append(int(frame.mean()))
+    assert means == [0, 20, 40]
+    assert source.finished
+    assert [p.name for p in source.skipped] == ["f01b.jpg"]
+
+
+def test_empty_folder_and_missing_things_say_why(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no images"):
+        FolderSource(tmp_path)
+    with pytest.raises(SourceError, match="does not exist"):
+        open_source(str(tmp_path / "missing.avi"))
+    with pytest.raises(SourceError, match="not a camera index"):
+        open_source("no-such-thing")
+
+
+def test_video_file_reads_to_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (64, 48))
+    for i in range(5):
+        writer.write(np.full((48, 64, 3), 40 * i, np.uint8))
+    writer.release()
+    source = open_source(str(path))
+    assert isinstance(source, CaptureSource)
+    frames = []
+    while (frame := source.read()) is not None:
+        frames.append(frame)
+    assert len(frames) == 5
+    assert source.read() is None
+    source.close()
+
+
+def test_unplugged_camera_is_reported_and_retried() -> None:
+    now = [0.0]
+    attempts = []
+
+    class Flaky:
+        name = "cam"
+
+        def __init__(self) -> None:
+            self.left = 2
+
+        def read(self):
+            if self.left == 0:
+                raise SourceError("camera cam stopped giving frames (unplugged?)")
+            self.left -= 1
+            return np.zeros((4, 4, 3), np.uint8)
+
+        def close(self) -> None:
+            pass
+
+    def opener():
+        attempts.append(now[0])
+        if len(attempts) == 2:
+            raise SourceError("cannot open camera cam")
+        return Flaky()
+
+    source = RetryingSource(opener, "cam", retry_seconds=1.0, clock=lambda: now[0])
+    assert source.read() is not None
+    assert source.read() is not None
+    assert source.read() is None and "unplugged" in source.problem
+    assert source.read() is None and len(attempts) == 1  # waits before retrying
+    now[0] = 1.5
+    assert source.read() is None and "cannot open" in source.problem
+    now[0] = 3.0
+    assert source.read() is not None and source.problem is None
+    assert len(attempts) == 3
+
+
+def test_missing_camera_index_never_raises_through_the_wrapper() -> None:
+    source = RetryingSource(lambda: open_source("97"), "97")
+    assert source.read() is None
+    assert "97" in source.problem

@@ -1,0 +1,405 @@
+"""Rebuild the d6 models shipped in vision/models/ from the shared photo sets plus rendered dice.
+
+Development only: needs PyTorch and onnx (a separate venv, never the app's):
+
+    python3 -m venv /work/train-venv
+    /work/train-venv/bin/pip install torch==2.13.0 onnx numpy opencv-python-headless
+    /work/train-venv/bin/python tools/train_dice.py --datasets ../shared/datasets
+
+Two small networks, both exported to ONNX for cv2.dnn:
+- d6_detector.onnx: a CenterNet-style heatmap of die centres at stride 4 of a half-size frame,
+  with sub-cell offset and log box size;
+- d6_classifier.onnx: the top face's value (classes 0..5 = 1..6 pips) or 6 = "not a die",
+  from a 32x32 crop made by vision.die_crops.
+
+Training uses only the `train` splits; the `valid` splits stay unseen for `vision eval-dice`.
+d6-byler has no valid split, so every fifth of its images is held out (see `is_byler_holdout`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F  # noqa: N812
+from torch import nn
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.dice_render import render_dice_scene  # noqa: E402
+from vision.die_crops import CROP_MARGIN, crop_die  # noqa: E402
+
+CROP_SIZE = 32  # set from --crop-size in main(); written to models/d6_models.json for the reader
+
+BACKGROUND_CLASS = 6
+STRIDE = 4
+DET_SCALE = 0.5  # the detector sees frames at half size
+
+
+def is_byler_holdout(name: str) -> bool:
+    """Every fifth d6-byler image (sorted) is kept out of training so it can be measured."""
+    return name in BYLER_HOLDOUT
+
+
+BYLER_HOLDOUT: set[str] = set()
+
+
+def load_split(split_dir: str, skip: set[str] | None = None) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(image BGR, boxes x0y0x1y1 in pixels, classes 0..5) for every labelled image of a split."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(split_dir, "images", "*"))):
+        stem = Path(path).stem
+        if skip and stem in skip:
+            continue
+        image = cv2.imread(path)
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        boxes, classes = [], []
+        label = os.path.join(split_dir, "labels", stem + ".txt")
+        if os.path.exists(label):
+            for line in Path(label).read_text().splitlines():
+                parts = line.split()
+                if len(parts) != 5:
+                    continue
+                c, cx, cy, bw, bh = int(parts[0]), *map(float, parts[1:])
+                boxes.append(((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
+                classes.append(c)
+        out.append((image, np.array(boxes, np.float32).reshape(-1, 4), np.array(classes, np.int64)))
+    return out
+
+
+def rendered_samples(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        img, boxes, values = render_dice_scene(rng, 640, 480, count=int(rng.integers(1, 10)), size_range=(24, 90))
+        out.append((img, np.array(boxes, np.float32).reshape(-1, 4), np.array(values, np.int64) - 1, True))
+    return out
+
+
+# ---------------------------------------------------------------- networks
+
+
+def cbr(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, dilation, dilation=dilation, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
+
+
+class Detector(nn.Module):
+    """Tiny U-shaped net: stride 4 output, context from stride 16."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.s2 = cbr(3, 16, 2)
+        self.s4 = nn.Sequential(cbr(16, 24, 2), cbr(24, 24))
+        self.s8 = nn.Sequential(cbr(24, 48, 2), cbr(48, 48))
+        self.s16 = nn.Sequential(cbr(48, 64, 2), cbr(64, 64, dilation=2))
+        self.lat8 = nn.Conv2d(64, 48, 1)
+        self.lat4 = nn.Conv2d(48, 24, 1)
+        self.head = nn.Sequential(cbr(24, 32), nn.Conv2d(32, 5, 1))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f4 = self.s4(self.s2(x))
+        f8 = self.s8(f4)
+        f16 = self.s16(f8)
+        u8 = f8 + F.interpolate(self.lat8(f16), scale_factor=2.0, mode="nearest")
+        u4 = f4 + F.interpolate(self.lat4(u8), scale_factor=2.0, mode="nearest")
+        out = self.head(u4)
+        return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
+
+
+class Classifier(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            cbr(3, 16), cbr(16, 32, 2), cbr(32, 32), cbr(32, 64, 2), cbr(64, 64), cbr(64, 96, 2), cbr(96, 96),
+        )
+        self.fc = nn.Linear(96, 7)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.body(x).mean((2, 3)))
+
+
+# ---------------------------------------------------------------- augmentation
+
+
+def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    out = img.astype(np.float32)
+    if rng.random() < 0.3:
+        out = out[:, :, rng.permutation(3)]
+    out = out * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
+    out += rng.uniform(-15, 15, size=3)
+    if rng.random() < 0.15:
+        out[:] = out.mean(2, keepdims=True)
+    if rng.random() < 0.3:
+        out += rng.normal(0, rng.uniform(2, 10), out.shape)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.5))
+    return out
+
+
+def rotate90(img: np.ndarray, boxes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    for _ in range(k):
+        h = img.shape[0]
+        img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+        x0, y0, x1, y1 = boxes.T
+        boxes = np.stack([h - y1, x0, h - y0, x1], 1)
+    return img, boxes
+
+
+def detector_batch(samples, rng, batch: int, crop: int):
+    imgs = np.zeros((batch, 3, crop, crop), np.float32)
+    cells = crop // STRIDE
+    heat = np.zeros((batch, 1, cells, cells), np.float32)
+    reg = np.zeros((batch, 4, cells, cells), np.float32)
+    mask = np.zeros((batch, 1, cells, cells), np.float32)
+    ys, xs = np.mgrid[0:cells, 0:cells].astype(np.float32)
+    for b in range(batch):
+        img, boxes, _, top_down = samples[int(rng.integers(len(samples)))]
+        scale = DET_SCALE * float(np.exp(rng.uniform(np.log(0.6), np.log(1.6))))
+        small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        bx = boxes * scale
+        if rng.random() < 0.5:
+            small = small[:, ::-1]
+            bx = np.stack([small.shape[1] - bx[:, 2], bx[:, 1], small.shape[1] - bx[:, 0], bx[:, 3]], 1)
+        # Oblique photos label only the face on top of the die as seen upright: no quarter turns for them.
+        turns = int(rng.integers(4)) if top_down else 0
+        small, bx = rotate90(np.ascontiguousarray(small), bx.reshape(-1, 4), turns)
+        small = colour_jitter(small, rng)
+        h, w = small.shape[:2]
+        ox = int(rng.integers(min(0, w - crop), max(0, w - crop) + 1))
+        oy = int(rng.integers(min(0, h - crop), max(0, h - crop) + 1))
+        canvas = np.empty((crop, crop, 3), np.uint8)
+        canvas[:] = small.reshape(-1, 3).mean(0)
+        sx0, sy0 = max(0, ox), max(0, oy)
+        dx0, dy0 = max(0, -ox), max(0, -oy)
+        cw, ch = min(w - sx0, crop - dx0), min(h - sy0, crop - dy0)
+        canvas[dy0:dy0 + ch, dx0:dx0 + cw] = small[sy0:sy0 + ch, sx0:sx0 + cw]
+        imgs[b] = canvas.transpose(2, 0, 1) / 255.0
+        for x0, y0, x1, y1 in bx:
+            cx, cy = ((x0 + x1) / 2 - ox) / STRIDE, ((y0 + y1) / 2 - oy) / STRIDE
+            bw, bh = (x1 - x0) / STRIDE, (y1 - y0) / STRIDE
+            ix, iy = int(cx), int(cy)
+            if not (0 <= ix < cells and 0 <= iy < cells):
+                continue
+            sigma = max(0.5, min(bw, bh) / 6)
+            g = np.exp(-((xs - ix) ** 2 + (ys - iy) ** 2) / (2 * sigma**2))
+            heat[b, 0] = np.maximum(heat[b, 0], g)
+            reg[b, :, iy, ix] = (cx - ix, cy - iy, np.log(max(bw, 0.5)), np.log(max(bh, 0.5)))
+            mask[b, 0, iy, ix] = 1
+    return (torch.from_numpy(imgs), torch.from_numpy(heat), torch.from_numpy(reg), torch.from_numpy(mask))
+
+
+def detector_loss(out, heat, reg, mask):
+    pred = out[:, :1].clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    pos_loss = -(torch.log(pred) * (1 - pred) ** 2 * pos).sum()
+    neg_loss = -(torch.log(1 - pred) * pred**2 * (1 - heat) ** 4 * (1 - pos)).sum()
+    npos = pos.sum().clamp(min=1)
+    focal = (pos_loss + neg_loss) / npos
+    reg_loss = (F.l1_loss(out[:, 1:], reg, reduction="none") * mask).sum() / (mask.sum().clamp(min=1) * 4)
+    return focal + reg_loss
+
+
+def train_detector(samples, args, rng, checkpoint=None) -> Detector:
+    model = Detector()
+    if args.init_detector:
+        model.load_state_dict(torch.load(args.init_detector))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.det_steps
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
+    model.train()
+    start = time.time()
+    for step in range(steps):
+        imgs, heat, reg, mask = detector_batch(samples, rng, args.batch, args.crop)
+        loss = detector_loss(model(imgs), heat, reg, mask)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            print(f"det step {step}/{steps} loss {loss.item():.3f} {time.time() - start:.0f}s", flush=True)
+        if checkpoint and step and step % args.checkpoint_every == 0:
+            model.eval()
+            checkpoint(model)
+            model.train()
+    model.eval()
+    return model
+
+
+# ---------------------------------------------------------------- classifier data
+
+
+def jittered_crop(img, box, rng, size=None, top_down=True):
+    """A crop as the reader would make it, shifted, scaled and turned a little.
+
+    Only top-down photos turn freely: in an oblique photo the labelled top face is
+    the one at the top of the crop, so turning it would teach the wrong face.
+    """
+    size = size or CROP_SIZE
+    x0, y0, x1, y1 = box
+    bw, bh = x1 - x0, y1 - y0
+    s = float(np.exp(rng.uniform(np.log(0.85), np.log(1.2))))
+    dx, dy = rng.uniform(-0.1, 0.1, 2) * max(bw, bh)
+    cx, cy = (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy
+    bw, bh = bw * s * rng.uniform(0.92, 1.08), bh * s * rng.uniform(0.92, 1.08)
+    big = crop_die(img, (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), size * 2, CROP_MARGIN * 1.5)
+    angle = float(rng.uniform(0, 360)) if top_down else float(rng.uniform(-15, 15))
+    matrix = cv2.getRotationMatrix2D((size, size), angle, 1.0)
+    rot = cv2.warpAffine(big, matrix, (size * 2, size * 2), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    m = (size * 2 - round(size * 2 / 1.5)) // 2
+    centre = rot[m:size * 2 - m, m:size * 2 - m]
+    out = cv2.resize(centre, (size, size), interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.5:
+        out = out[:, ::-1]
+    return colour_jitter(np.ascontiguousarray(out), rng)
+
+
+def background_box(img, boxes, rng):
+    """A box-shaped patch that is not a labelled die (it may touch one: partial dice are negatives too)."""
+    h, w = img.shape[:2]
+    for _ in range(20):
+        side = float(rng.uniform(10, 120))
+        x0, y0 = rng.uniform(0, w - side), rng.uniform(0, h - side)
+        box = np.array([x0, y0, x0 + side, y0 + side])
+        if len(boxes) == 0:
+            return box
+        ix = np.clip(np.minimum(boxes[:, 2], box[2]) - np.maximum(boxes[:, 0], box[0]), 0, None)
+        iy = np.clip(np.minimum(boxes[:, 3], box[3]) - np.maximum(boxes[:, 1], box[1]), 0, None)
+        inter = ix * iy
+        area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+        if np.all(inter / np.minimum(area, side * side) < 0.3):
+            return box
+    return None
+
+
+def classifier_batch(samples, dice, rng, batch):
+    xs = np.zeros((batch, 3, CROP_SIZE, CROP_SIZE), np.float32)
+    ys = np.zeros(batch, np.int64)
+    for b in range(batch):
+        if rng.random() < 0.12:
+            img, boxes, _, top_down = samples[int(rng.integers(len(samples)))]
+            box = background_box(img, boxes, rng)
+            if box is not None:
+                xs[b] = jittered_crop(img, box, rng, top_down=top_down).transpose(2, 0, 1) / 255.0
+                ys[b] = BACKGROUND_CLASS
+                continue
+        si, di = dice[int(rng.integers(len(dice)))]
+        img, boxes, classes, top_down = samples[si]
+        xs[b] = jittered_crop(img, boxes[di], rng, top_down=top_down).transpose(2, 0, 1) / 255.0
+        ys[b] = classes[di]
+    return torch.from_numpy(xs), torch.from_numpy(ys)
+
+
+def train_classifier(samples, args, rng, checkpoint=None) -> Classifier:
+    dice = [(si, di) for si, sample in enumerate(samples) for di in range(len(sample[1]))]
+    model = Classifier()
+    if args.init_classifier:
+        model.load_state_dict(torch.load(args.init_classifier))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.cls_steps
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
+    model.train()
+    start = time.time()
+    for step in range(steps):
+        x, y = classifier_batch(samples, dice, rng, args.batch * 4)
+        loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            print(f"cls step {step}/{steps} loss {loss.item():.3f} {time.time() - start:.0f}s", flush=True)
+        if checkpoint and step and step % args.checkpoint_every == 0:
+            model.eval()
+            checkpoint(model)
+            model.train()
+    model.eval()
+    return model
+
+
+def export(model: nn.Module, example: torch.Tensor, path: Path, dynamic: bool) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    kwargs = {}
+    if dynamic:
+        kwargs["dynamic_axes"] = {"input": {0: "n"}, "output": {0: "n"}}
+    else:
+        kwargs["dynamic_axes"] = {"input": {2: "h", 3: "w"}, "output": {2: "gh", 3: "gw"}}
+    torch.onnx.export(model, example, str(path), input_names=["input"], output_names=["output"], opset_version=13,
+                      dynamo=False, **kwargs)
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setInput(example.numpy())
+    got = net.forward()
+    want = model(example).detach().numpy()
+    print(f"exported {path} ({path.stat().st_size / 1e6:.2f} MB), max |cv2 - torch| = {np.abs(got - want).max():.2e}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--datasets", default=str(ROOT.parent / "shared" / "datasets"))
+    parser.add_argument("--out", default=str(ROOT / "vision" / "models"))
+    parser.add_argument("--weights", default="/tmp", help="where PyTorch weights go (to resume; not shipped)")
+    parser.add_argument("--det-steps", type=int, default=3000)
+    parser.add_argument("--cls-steps", type=int, default=3000)
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--crop", type=int, default=256)
+    parser.add_argument("--rendered", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--only", choices=["detector", "classifier"], default=None)
+    parser.add_argument("--init-classifier", help="start from these PyTorch weights (.pt) instead of scratch")
+    parser.add_argument("--init-detector", help="start from these PyTorch weights (.pt) instead of scratch")
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--checkpoint-every", type=int, default=300, help="export the ONNX file every N steps too")
+    parser.add_argument("--crop-size", type=int, default=40, help="classifier input side in pixels")
+    args = parser.parse_args()
+    global CROP_SIZE
+    CROP_SIZE = args.crop_size
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    base = Path(args.datasets)
+    byler = sorted(Path(p).stem for p in glob.glob(str(base / "d6-byler" / "train" / "images" / "*")))
+    BYLER_HOLDOUT.update(byler[4::5])
+    samples = []
+    for split in ("d6-byler/train", "d6-matteop65/train", "d6-roboflow/train"):
+        part = load_split(str(base / split), skip=BYLER_HOLDOUT if "byler" in split else None)
+        part = [(*sample, "byler" in split) for sample in part]  # byler looks straight down
+        print(f"{split}: {len(part)} images, {sum(len(s[1]) for s in part)} dice", flush=True)
+        samples += part
+    samples += rendered_samples(args.rendered, args.seed)
+    print(f"total {len(samples)} images with rendered ones", flush=True)
+    out = Path(args.out)
+    if args.only in (None, "classifier"):
+        def save_classifier(model: nn.Module) -> None:
+            export(model, torch.rand(2, 3, CROP_SIZE, CROP_SIZE), out / "d6_classifier.onnx", dynamic=True)
+            settings = {"crop_size": CROP_SIZE, "crop_margin": CROP_MARGIN}
+            (out / "d6_models.json").write_text(json.dumps(settings, indent=2) + "\n")
+            torch.save(model.state_dict(), Path(args.weights) / "d6_classifier.pt")
+
+        save_classifier(train_classifier(samples, args, rng, save_classifier))
+    if args.only in (None, "detector"):
+        def save_detector(model: nn.Module) -> None:
+            export(model, torch.rand(1, 3, 240, 320), out / "d6_detector.onnx", dynamic=False)
+            torch.save(model.state_dict(), Path(args.weights) / "d6_detector.pt")
+
+        save_detector(train_detector(samples, args, rng, save_detector))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,89 @@
+"""Seeded synthetic photos of the temple board for `eval-cards` and the tests.
+
+Each photo: the rendered board with random cards in the slots, seen through a
+random perspective, with blur, sensor noise, uneven light and pawns standing on
+cards (each pawn hides at most `max_cover` of one card).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.card_catalogue import BoardSpec, CardSpec
+from vision.card_render import IDOL_COLOURS, render_board
+
+
+@dataclass(frozen=True)
+class BoardPhoto:
+    image: np.ndarray
+    truth: dict[int, str | None]
+    """slot -> card id placed there (None: left empty)."""
+
+
+def random_layout(rng: np.random.Generator, cards: list[CardSpec], board: BoardSpec, empty_share: float) -> dict:
+    chosen = rng.choice(len(cards), size=len(board.slots), replace=len(cards) < len(board.slots))
+    layout: dict[int, CardSpec | None] = {}
+    for slot, index in zip(board.slots, chosen, strict=True):
+        layout[slot.slot] = None if rng.random() < empty_share else cards[int(index)]
+    return layout
+
+
+def add_pawns(img: np.ndarray, to_img: np.ndarray, board: BoardSpec, rng: np.random.Generator,
+              count: int, max_cover: float) -> None:
+    """Pawns as shaded discs over random slots; area at most max_cover of a card (9 cells)."""
+    cell = to_img[0, 0]
+    for _ in range(count):
+        slot = board.slots[int(rng.integers(len(board.slots)))]
+        u, v = rng.uniform(0.4, 2.6, 2)
+        bx, by, _ = slot.card_to_board() @ np.array([u, v, 1.0])
+        x, y = to_img[0, 0] * bx + to_img[0, 2], to_img[1, 1] * by + to_img[1, 2]
+        area = rng.uniform(0.3, 1.0) * max_cover * 9 * cell * cell
+        radius = float(np.sqrt(area / np.pi))
+        colour = list(IDOL_COLOURS.values())[int(rng.integers(4))]
+        centre = (round(x), round(y))
+        cv2.circle(img, centre, round(radius), tuple(int(c * 0.6) for c in colour), -1, cv2.LINE_AA)
+        cv2.circle(img, centre, round(radius * 0.7), colour, -1, cv2.LINE_AA)
+        cv2.circle(img, (round(x - radius * 0.25), round(y - radius * 0.25)), max(1, round(radius * 0.2)),
+                   tuple(min(255, c + 80) for c in colour), -1, cv2.LINE_AA)
+
+
+def board_photo(
+    rng: np.random.Generator,
+    cards: list[CardSpec],
+    board: BoardSpec,
+    size: tuple[int, int] = (640, 480),
+    pawns: int = 4,
+    max_cover: float = 0.15,
+    empty_share: float = 0.05,
+) -> BoardPhoto:
+    width, height = size
+    layout = random_layout(rng, cards, board, empty_share)
+    cell_px = 24
+    flat, to_img = render_board(board, layout, cell_px)
+    add_pawns(flat, to_img, board, rng, int(rng.integers(0, pawns + 1)), max_cover)
+    side = flat.shape[0]
+    # Camera: board ~85-98% of the frame height, turned a little, seen slightly obliquely.
+    target = height * rng.uniform(0.86, 0.98)
+    angle = rng.uniform(-12, 12) + 90 * int(rng.integers(4))
+    centre = np.array([width / 2, height / 2]) + rng.uniform(-0.5, 0.5, 2) * (height - target * 0.8)
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * target / 2 / 1.0
+    rad = np.deg2rad(angle)
+    rot = np.array([[np.cos(rad), -np.sin(rad)], [np.sin(rad), np.cos(rad)]])
+    quad = square @ rot.T * 0.72 + centre + rng.normal(0, target * 0.025, (4, 2))
+    src = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    warp = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    table = np.empty((height, width, 3), np.uint8)
+    table[:] = rng.integers(60, 160, 3)
+    img = cv2.warpPerspective(flat, warp, (width, height), dst=table, borderMode=cv2.BORDER_TRANSPARENT,
+                              flags=cv2.INTER_AREA)
+    # Uneven light: a smooth gain field; colour cast; blur; noise.
+    gain = cv2.resize(rng.uniform(0.6, 1.25, (3, 3)).astype(np.float32), (width, height),
+                      interpolation=cv2.INTER_CUBIC)
+    out = img.astype(np.float32) * gain[:, :, None] * rng.uniform(0.9, 1.1, 3)
+    out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3))
+    out += rng.normal(0, rng.uniform(2, 7), out.shape)
+    truth = {slot: (card.id if card else None) for slot, card in layout.items()}
+    return BoardPhoto(np.clip(out, 0, 255).astype(np.uint8), truth)

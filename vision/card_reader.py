@@ -1,0 +1,238 @@
+"""Temple card reader: which card lies in each of the 12 slots.
+
+The markers give a homography; each slot is warped straight out of the frame
+into a small upright card image (curved edge up) and compared with every
+reference image. The comparison is a truncated per-pixel distance after
+normalising brightness, so a pawn standing on a card costs a bounded amount
+and the visible rest of the card still decides. A `SlotTracker` then changes a
+slot only after several steady frames.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.card_catalogue import BoardSpec, CardSpec, appearance_groups, load_temple_board, load_temple_cards
+from vision.card_render import render_card
+from vision.markers import BoardFinder
+from vision.readings import BoardReading, SlotReading
+
+MATCH_SIZE = 30
+TRUNCATE = 25.0
+CHROMA_WEIGHT = 2.0
+LOCAL_BRIGHT = 190.0
+EMPTY = "<empty>"
+
+
+def normalise(card: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
+    """Lab of the card as if lit by white light: divided by the paper white measured near it."""
+    img = card.astype(np.float32)
+    if white is not None:
+        img *= 255.0 / white.reshape(1, 1, 3)
+    # Light is uneven across the board, so the slot's own brighter pixels (mostly path) set its gain too.
+    grey = img.mean(2).ravel()
+    k = int(grey.size * 0.75)
+    img *= LOCAL_BRIGHT / max(float(np.partition(grey, k)[k]), 8.0)
+    img = cv2.GaussianBlur(np.clip(img, 0, 255), (3, 3), 0.8) / 255.0
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    lab[:, :, 1:] *= CHROMA_WEIGHT
+    return lab
+
+
+@dataclass
+class References:
+    """Reference images per card id (rendered ones first, taught photos added or replacing)."""
+
+    ids: list[str] = field(default_factory=list)
+    images: list[np.ndarray] = field(default_factory=list)
+
+    def add(self, card_id: str, card_image: np.ndarray) -> None:
+        self.ids.append(card_id)
+        self.images.append(normalise(cv2.resize(card_image, (MATCH_SIZE, MATCH_SIZE), interpolation=cv2.INTER_AREA)))
+
+    def replace(self, card_id: str, card_image: np.ndarray) -> None:
+        keep = [i for i, cid in enumerate(self.ids) if cid != card_id]
+        self.ids = [self.ids[i] for i in keep]
+        self.images = [self.images[i] for i in keep]
+        self.add(card_id, card_image)
+
+    def stack(self) -> np.ndarray:
+        return np.stack(self.images).reshape(len(self.images), -1).astype(np.float32)
+
+
+def rendered_references(cards: list[CardSpec], with_empty: bool = True) -> References:
+    refs = References()
+    groups = appearance_groups(cards)
+    for card in cards:
+        if groups[card.id] == card.id:
+            refs.add(card.id, render_card(card, MATCH_SIZE * 2))
+    if with_empty:
+        refs.add(EMPTY, render_card(None, MATCH_SIZE * 2))
+    return refs
+
+
+class CardReader:
+    """Reads all slots of one frame. Cards that look alike (same cells) are reported by the first one's id."""
+
+    def __init__(
+        self,
+        cards: list[CardSpec] | None = None,
+        board: BoardSpec | None = None,
+        taught_dir: Path | None = None,
+    ) -> None:
+        self.cards = cards if cards is not None else load_temple_cards()
+        self.board = board or load_temple_board()
+        self.groups = appearance_groups(self.cards)
+        self.refs = rendered_references(self.cards)
+        self.finder = BoardFinder(self.board.size)
+        self.last_problem: str | None = None
+        if taught_dir is not None:
+            self.load_taught(taught_dir)
+        self._matrix = self.refs.stack()
+
+    def slot_images(self, frame: np.ndarray, homography: np.ndarray, size: int = MATCH_SIZE) -> list[np.ndarray]:
+        """Each slot warped out of the frame as an upright size x size card image (curved edge at the top)."""
+        px_to_cells = np.diag([3.0 / size, 3.0 / size, 1.0])
+        out = []
+        for slot in self.board.slots:
+            to_frame = homography @ slot.card_to_board() @ px_to_cells
+            flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+            out.append(cv2.warpPerspective(frame, to_frame, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE))
+        return out
+
+    def slot_whites(self, frame: np.ndarray) -> list[np.ndarray]:
+        """Paper white at each slot's centre, interpolated between the four markers' margins."""
+        corners = self.finder.paper_whites(frame)
+        size = float(self.board.size)
+        out = []
+        for slot in self.board.slots:
+            x, y, _ = slot.card_to_board() @ np.array([1.5, 1.5, 1.0])
+            u, v = np.clip(x / size, 0, 1), np.clip(y / size, 0, 1)
+            weights = np.array([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v], np.float32)
+            out.append(weights @ corners)
+        return out
+
+    def match(self, card_image: np.ndarray) -> tuple[str | None, float]:
+        """Best card for one slot image and a confidence from how clearly it beats the runner-up."""
+        return self.match_many([card_image])[0]
+
+    def match_many(self, card_images: list[np.ndarray], whites: list[np.ndarray] | None = None
+                   ) -> list[tuple[str | None, float]]:
+        """All slots against all references in one array operation (it is most of the reader's time)."""
+        whites = whites or [None] * len(card_images)
+        queries = np.stack([normalise(img, white).ravel() for img, white in zip(card_images, whites, strict=True)])
+        # In place, into one buffer: this is most of the reader's time.
+        buffer = np.subtract(self._matrix[None, :, :], queries[:, None, :])
+        np.abs(buffer, out=buffer)
+        np.minimum(buffer, TRUNCATE, out=buffer)
+        scores = buffer.sum(2)
+        out = []
+        for row in scores:
+            order = np.argsort(row)
+            best_id = self.refs.ids[order[0]]
+            runner = next((row[i] for i in order[1:] if self.refs.ids[i] != best_id), row[order[0]] * 2 + 1)
+            confidence = float(np.clip((runner - row[order[0]]) / max(float(runner), 1e-6) * 4.0, 0.0, 1.0))
+            out.append((None if best_id == EMPTY else best_id, confidence))
+        return out
+
+    def read(self, frame: np.ndarray) -> BoardReading | None:
+        """Every slot of the board, or None (with `last_problem`) when the markers are not all visible."""
+        if frame is None or getattr(frame, "size", 0) == 0:
+            self.last_problem = "no frame"
+            return None
+        if frame.ndim == 2:
+            frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        homography = self.finder.homography(frame)
+        if homography is None:
+            self.last_problem = self.finder.last_problem
+            return None
+        self.last_problem = None
+        matches = self.match_many(self.slot_images(frame, homography), self.slot_whites(frame))
+        slots = [SlotReading(slot.slot, card, confidence)
+                 for slot, (card, confidence) in zip(self.board.slots, matches, strict=True)]
+        return BoardReading(tuple(slots))
+
+    # ---------------------------------------------------------------- teach
+
+    def teach(self, frame: np.ndarray, slot_number: int, card_id: str, replace: bool = True) -> np.ndarray:
+        """Learn a café's own card from a photo with it in `slot_number`; returns the cropped card image."""
+        if card_id not in self.groups and card_id != EMPTY:
+            raise ValueError(f"unknown card {card_id!r}; the deck has {', '.join(sorted(self.groups))}")
+        homography = self.finder.homography(frame)
+        if homography is None:
+            raise ValueError(self.finder.last_problem or "board not found")
+        index = [s.slot for s in self.board.slots].index(slot_number)
+        white = self.slot_whites(frame)[index]
+        image = self.slot_images(frame, homography, MATCH_SIZE * 2)[index].astype(np.float32)
+        image = np.clip(image * (255.0 / white), 0, 255).astype(np.uint8)
+        target = self.groups.get(card_id, card_id)
+        if replace:
+            self.refs.replace(target, image)
+        else:
+            self.refs.add(target, image)
+        self._matrix = self.refs.stack()
+        return image
+
+    def save_taught(self, folder: Path, card_id: str, image: np.ndarray) -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        n = len(list(folder.glob(f"{card_id}__*.png")))
+        path = folder / f"{card_id}__{n}.png"
+        cv2.imwrite(str(path), image)
+        return path
+
+    def load_taught(self, folder: Path) -> int:
+        """Taught photos named `<card id>__<n>.png`: the first of a card replaces its rendering, more add to it."""
+        count = 0
+        replaced: set[str] = set()
+        for path in sorted(Path(folder).glob("*__*.png")):
+            card_id = path.name.split("__", 1)[0]
+            image = cv2.imread(str(path))
+            if image is None or (card_id not in self.groups and card_id != EMPTY):
+                continue
+            target = self.groups.get(card_id, card_id)
+            if target in replaced:
+                self.refs.add(target, image)
+            else:
+                self.refs.replace(target, image)
+                replaced.add(target)
+            count += 1
+        self._matrix = self.refs.stack()
+        return count
+
+
+class SlotTracker:
+    """Accepts a slot's new card only after `steady` consecutive confident frames agree on it."""
+
+    def __init__(self, steady: int = 3, min_confidence: float = 0.25) -> None:
+        self.steady = steady
+        self.min_confidence = min_confidence
+        self.accepted: dict[int, SlotReading] = {}
+        self.candidate: dict[int, tuple[str | None, int]] = {}
+
+    def update(self, reading: BoardReading | None) -> list[SlotReading]:
+        """Feed one frame's reading; returns the slots whose accepted card changed."""
+        if reading is None:
+            return []
+        changed = []
+        for slot in reading.slots:
+            current = self.accepted.get(slot.slot)
+            if slot.confidence < self.min_confidence:
+                continue
+            if current is not None and current.card == slot.card:
+                self.candidate.pop(slot.slot, None)
+                continue
+            card, count = self.candidate.get(slot.slot, (slot.card, 0))
+            count = count + 1 if card == slot.card else 1
+            self.candidate[slot.slot] = (slot.card, count)
+            if count >= self.steady:
+                self.accepted[slot.slot] = slot
+                self.candidate.pop(slot.slot, None)
+                changed.append(slot)
+        return changed
+
+    def board(self) -> BoardReading:
+        return BoardReading(tuple(self.accepted[k] for k in sorted(self.accepted)))

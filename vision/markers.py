@@ -1,0 +1,91 @@
+"""The four ArUco markers at the board's corners, and finding the board through them.
+
+Marker 0 goes at the north-west corner (the corner before slot 1), 1 north-east,
+2 south-east, 3 south-west, each just outside the board with one corner touching
+the board's corner. The reader uses, of each marker, the corner nearest the
+board's centre, so a marker stuck at any rotation still works and the marker's
+printed size does not matter.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+DICTIONARY = cv2.aruco.DICT_4X4_50
+MARKER_IDS = (0, 1, 2, 3)
+CORNER_NAMES = ("north-west", "north-east", "south-east", "south-west")
+
+
+def dictionary() -> cv2.aruco.Dictionary:
+    return cv2.aruco.getPredefinedDictionary(DICTIONARY)
+
+
+def marker_image(marker_id: int, pixels: int) -> np.ndarray:
+    """The marker as a grey image, black border included, no quiet zone."""
+    return cv2.aruco.generateImageMarker(dictionary(), marker_id, pixels)
+
+
+def marker_bits(marker_id: int) -> np.ndarray:
+    """The marker's modules (border included) as a 6x6 array, 1 = black."""
+    img = marker_image(marker_id, 6)
+    return (img < 128).astype(np.uint8)
+
+
+class BoardFinder:
+    """Finds the four markers and the board-to-frame homography (board in cell units, 0..size)."""
+
+    def __init__(self, board_size: int = 15) -> None:
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        self.detector = cv2.aruco.ArucoDetector(dictionary(), params)
+        self.board_size = board_size
+        self.last_problem: str | None = None
+        self.last_quads: dict[int, np.ndarray] = {}
+
+    def board_corners(self, frame: np.ndarray) -> np.ndarray | None:
+        """The board's four corners in the frame (NW, NE, SE, SW), or None with `last_problem` saying why."""
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame[:, :, :3], cv2.COLOR_BGR2GRAY)
+        corners, ids, _ = self.detector.detectMarkers(grey)
+        found: dict[int, np.ndarray] = {}
+        if ids is not None:
+            for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+                if int(marker_id) in MARKER_IDS and int(marker_id) not in found:
+                    found[int(marker_id)] = quad.reshape(4, 2)
+        missing = [CORNER_NAMES[i] for i in MARKER_IDS if i not in found]
+        if missing:
+            self.last_problem = f"board markers not seen: {', '.join(missing)}"
+            return None
+        self.last_quads = found
+        centre = np.mean([found[i].mean(0) for i in MARKER_IDS], axis=0)
+        inner = [found[i][np.argmin(np.linalg.norm(found[i] - centre, axis=1))] for i in MARKER_IDS]
+        self.last_problem = None
+        return np.array(inner, np.float32)
+
+    def homography(self, frame: np.ndarray) -> np.ndarray | None:
+        """Board cells -> frame pixels."""
+        corners = self.board_corners(frame)
+        if corners is None:
+            return None
+        s = float(self.board_size)
+        board = np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float32)
+        return cv2.getPerspectiveTransform(board, corners)
+
+    def paper_whites(self, frame: np.ndarray) -> np.ndarray:
+        """The colour of the white margin around each marker (NW, NE, SE, SW), as 4 x 3 BGR.
+
+        The margin is paper, so it tells the light's colour and strength at each corner
+        of the board; the card reader divides by it to compare reflectances.
+        """
+        h, w = frame.shape[:2]
+        offsets = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)])
+        whites = []
+        for marker_id in MARKER_IDS:
+            quad = self.last_quads[marker_id]
+            centre = quad.mean(0)
+            ring = np.concatenate([quad, (quad + np.roll(quad, -1, axis=0)) / 2])
+            points = np.round(centre + (ring - centre) * 1.17).astype(int)
+            spots = (points[:, None, :] + offsets[None]).reshape(-1, 2)
+            xs, ys = np.clip(spots[:, 0], 0, w - 1), np.clip(spots[:, 1], 0, h - 1)
+            whites.append(np.median(frame[ys, xs][:, :3], axis=0))
+        return np.maximum(np.array(whites, np.float32), 16.0)

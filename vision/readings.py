@@ -1,0 +1,55 @@
+"""Typed observations the vision adapter hands to the rules core's input controller.
+
+Plain dataclasses with no OpenCV types in them, so the controller (which must
+not import cv2 or numpy) can consume them as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Box = tuple[float, float, float, float]
+"""x0, y0, x1, y1 in frame pixels."""
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die's top face. ``value`` is 1..6 for a d6, or 1..n / "X" for the temple die;
+    ``face`` carries extra face data (the temple die's background colour), else None."""
+
+    value: int | str
+    face: str | None
+    confidence: float
+    box: Box
+
+
+@dataclass(frozen=True)
+class SlotReading:
+    """Which card lies in one board slot (None: the slot is empty or unreadable)."""
+
+    slot: int
+    card: str | None
+    confidence: float
+    rotation: int = 0
+    """Quarter turns clockwise of the card relative to its reference image."""
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """All slots of a board at once, as the card reader accepts them after settling."""
+
+    slots: tuple[SlotReading, ...] = field(default_factory=tuple)
+
+    def cards(self) -> dict[int, str | None]:
+        return {s.slot: s.card for s in self.slots}
+
+    def confidence(self) -> float:
+        return min((s.confidence for s in self.slots), default=0.0)
+
+
+@dataclass(frozen=True)
+class SourceProblem:
+    """A camera source failed; the app shows ``message`` and keeps running (it retries)."""
+
+    source: str
+    message: str

@@ -1,0 +1,107 @@
+"""Settling: wait for stillness, read several frames, vote, and attach a confidence.
+
+A roll is reported once per still period. The result goes to the table only when
+its confidence reaches `confirm_below`; otherwise it is marked for a one-tap
+confirm (the UI offers it, the player taps or corrects it).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+import numpy as np
+
+from vision.motion import MotionGate
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Settled(Generic[T]):
+    """A voted reading. `needs_confirm` means: show it for a tap, do not apply it."""
+
+    reading: T
+    confidence: float
+    votes: int
+    frames: int
+    needs_confirm: bool
+
+
+class Settler(Generic[T]):
+    """Feeds frames through a motion gate and a reader; emits one voted reading per still period.
+
+    `key` turns a reading into something comparable (for dice: the sorted values),
+    `confidence_of` gives a reading's own confidence. Needing `votes` agreeing frames
+    out of the last `window` still ones trades latency against misreads.
+    """
+
+    def __init__(
+        self,
+        read: Callable[[np.ndarray], T],
+        key: Callable[[T], Hashable],
+        confidence_of: Callable[[T], float],
+        gate: MotionGate | None = None,
+        votes: int = 3,
+        window: int = 5,
+        confirm_below: float = 0.8,
+        accept_empty: bool = False,
+    ) -> None:
+        self.read = read
+        self.key = key
+        self.confidence_of = confidence_of
+        self.gate = gate or MotionGate()
+        self.votes = votes
+        self.window = window
+        self.confirm_below = confirm_below
+        self.accept_empty = accept_empty
+        self.history: list[tuple[Hashable, T]] = []
+        self.reported = False
+
+    def feed(self, frame: np.ndarray | None) -> Settled[T] | None:
+        """One frame in; a Settled reading out when the vote is decided, else None."""
+        if frame is None or getattr(frame, "size", 0) == 0:
+            return None
+        if not self.gate.is_still(frame):
+            self.history.clear()
+            self.reported = False
+            return None
+        if self.reported:
+            return None
+        reading = self.read(frame)
+        k = self.key(reading)
+        if not self.accept_empty and not k:
+            self.history.clear()
+            return None
+        self.history.append((k, reading))
+        recent = self.history[-self.window:]
+        best, count = Counter(key for key, _ in recent).most_common(1)[0]
+        if count >= self.votes:
+            agreeing = [r for key, r in recent if key == best]
+            own = float(np.mean([self.confidence_of(r) for r in agreeing]))
+            confidence = own * count / len(recent)
+            self.reported = True
+            return Settled(agreeing[-1], confidence, count, len(recent), confidence < self.confirm_below)
+        if len(recent) >= self.window:
+            # No agreement within the window: report the plurality, to be confirmed by a tap.
+            agreeing = [r for key, r in recent if key == best]
+            self.reported = True
+            own = float(np.mean([self.confidence_of(r) for r in agreeing]))
+            return Settled(agreeing[-1], own * count / len(recent), count, len(recent), True)
+        return None
+
+
+def dice_key(readings: Sequence) -> tuple:
+    """Dice are compared as the sorted multiset of their values (with face data), ignoring positions."""
+    return tuple(sorted((str(r.value), r.face or "") for r in readings))
+
+
+def dice_confidence(readings: Sequence) -> float:
+    return min((r.confidence for r in readings), default=0.0)
+
+
+def dice_settler(reader, **kwargs) -> Settler:
+    """A settler for any dice reader with `read(frame) -> list[DieReading]`."""
+    return Settler(reader.read, dice_key, dice_confidence, **kwargs)

@@ -1,0 +1,237 @@
+"""Where frames come from: a camera by index or URL, picamera2 on a Pi, a video file, a folder of images.
+
+All sources share one tiny interface (`read() -> frame or None`, `close()`), and
+`RetryingSource` wraps any of them so a camera that fails or is unplugged is
+reported and reopened later instead of taking the app down.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from vision.yolo_labels import IMAGE_SUFFIXES
+
+VIDEO_SUFFIXES = {".avi", ".mp4", ".mkv", ".mov", ".webm", ".mjpg", ".mjpeg"}
+
+
+class SourceError(RuntimeError):
+    """A source cannot be opened or has stopped giving frames; the message says why in a sentence."""
+
+
+class FrameSource(Protocol):
+    name: str
+
+    def read(self) -> np.ndarray | None:
+        """The next BGR frame, or None when none is ready yet; raises SourceError when the source is gone."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class CaptureSource:
+    """cv2.VideoCapture over a device index, a stream URL or a video file."""
+
+    def __init__(self, target: int | str, width: int | None = None, height: int | None = None) -> None:
+        self.name = str(target)
+        self.is_file = isinstance(target, str) and Path(target).suffix.lower() in VIDEO_SUFFIXES
+        if self.is_file and not Path(target).exists():
+            raise SourceError(f"video file {target} does not exist")
+        self.capture = cv2.VideoCapture(target)
+        if not self.capture.isOpened():
+            self.capture.release()
+            raise SourceError(f"cannot open camera {target} (unplugged, busy, or not a camera)")
+        if width and height:
+            self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+            self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        self.finished = False
+
+    @property
+    def fps(self) -> float:
+        fps = self.capture.get(cv2.CAP_PROP_FPS)
+        return fps if fps and fps > 0 else 30.0
+
+    def read(self) -> np.ndarray | None:
+        if self.finished:
+            return None
+        ok, frame = self.capture.read()
+        if ok and frame is not None and frame.size:
+            return frame
+        if self.is_file:
+            self.finished = True
+            return None
+        raise SourceError(f"camera {self.name} stopped giving frames (unplugged?)")
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+class FolderSource:
+    """Images of a folder in name order; unreadable files are skipped, an empty folder is an error."""
+
+    def __init__(self, folder: str | Path, loop: bool = False) -> None:
+        self.name = str(folder)
+        path = Path(folder)
+        if not path.is_dir():
+            raise SourceError(f"{folder} is not a folder")
+        self.files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise SourceError(f"no images (.jpg, .png, .bmp) in {folder}")
+        self.loop = loop
+        self.index = 0
+        self.skipped: list[Path] = []
+        self.finished = False
+
+    def read(self) -> np.ndarray | None:
+        while True:
+            if self.index >= len(self.files):
+                if not self.loop or len(self.skipped) == len(self.files):
+                    self.finished = True
+                    return None
+                self.index = 0
+            path = self.files[self.index]
+            self.index += 1
+            frame = cv2.imread(str(path))
+            if frame is not None:
+                return frame
+            if path not in self.skipped:
+                self.skipped.append(path)
+
+    def close(self) -> None:
+        self.finished = True
+
+
+class PiCameraSource:
+    """picamera2 on a Raspberry Pi (imported only when asked for, so other machines never need it)."""
+
+    def __init__(self, width: int = 640, height: int = 480) -> None:
+        self.name = "picamera"
+        if importlib.util.find_spec("picamera2") is None:
+            raise SourceError("picamera2 is not installed (it comes with Raspberry Pi OS: python3-picamera2)")
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+
+            self.camera = Picamera2()
+            config = self.camera.create_video_configuration(main={"size": (width, height), "format": "RGB888"})
+            self.camera.configure(config)
+            self.camera.start()
+        except Exception as exc:  # the Pi camera stack raises many types; all mean "no camera"
+            raise SourceError(f"cannot start the Pi camera: {exc}") from exc
+
+    def read(self) -> np.ndarray | None:
+        try:
+            return self.camera.capture_array()  # RGB888 in picamera2 is BGR byte order
+        except Exception as exc:
+            raise SourceError(f"the Pi camera stopped: {exc}") from exc
+
+    def close(self) -> None:
+        try:
+            self.camera.stop()
+            self.camera.close()
+        except Exception:
+            pass
+
+
+def open_source(spec: str | int) -> FrameSource:
+    """A source from a command-line word: "picamera", a device index, a URL, a video file or an image folder."""
+    if isinstance(spec, int):
+        return CaptureSource(spec)
+    text = spec.strip()
+    if text == "picamera":
+        return PiCameraSource()
+    if text.isdigit():
+        return CaptureSource(int(text))
+    if "://" in text:
+        return CaptureSource(text)
+    path = Path(text)
+    if path.is_dir():
+        return FolderSource(path)
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        if not path.exists():
+            raise SourceError(f"image {text} does not exist")
+        return SingleImageSource(path)
+    if path.exists() or path.suffix.lower() in VIDEO_SUFFIXES:
+        return CaptureSource(text)
+    raise SourceError(f"{text!r} is not a camera index, URL, video file, image or folder")
+
+
+class SingleImageSource:
+    """One still image, handed out once (handy for `vision watch photo.jpg`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.name = str(path)
+        self.frame = cv2.imread(str(path))
+        if self.frame is None:
+            raise SourceError(f"{path} is not a readable image")
+        self.finished = False
+
+    def read(self) -> np.ndarray | None:
+        if self.finished:
+            return None
+        self.finished = True
+        return self.frame
+
+    def close(self) -> None:
+        self.finished = True
+
+
+class RetryingSource:
+    """Never raises: a failing source is closed, its problem kept in `problem`, and reopened after a pause."""
+
+    def __init__(
+        self,
+        opener: Callable[[], FrameSource],
+        name: str,
+        retry_seconds: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.opener = opener
+        self.name = name
+        self.retry_seconds = retry_seconds
+        self.clock = clock
+        self.source: FrameSource | None = None
+        self.problem: str | None = None
+        self.next_try = 0.0
+        self.failures = 0
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.source is not None and getattr(self.source, "finished", False))
+
+    def read(self) -> np.ndarray | None:
+        now = self.clock()
+        if self.source is None:
+            if now < self.next_try:
+                return None
+            try:
+                self.source = self.opener()
+                self.problem = None
+            except Exception as exc:
+                self._fail(str(exc), now)
+                return None
+        try:
+            return self.source.read()
+        except Exception as exc:
+            self._fail(str(exc), now)
+            return None
+
+    def _fail(self, message: str, now: float) -> None:
+        self.failures += 1
+        self.problem = message
+        self.next_try = now + self.retry_seconds
+        if self.source is not None:
+            with contextlib.suppress(Exception):
+                self.source.close()
+        self.source = None
+
+    def close(self) -> None:
+        if self.source is not None:
+            self.source.close()
+            self.source = None

@@ -1,0 +1,246 @@
+"""The temple's 20-sided die: value (X or a number) and background colour (red or white) of its top face.
+
+There is no public photo set of this die, so the reader works by examples: a
+café teaches it its own die (`teach`: show each face once or a few times), and
+until then it uses examples rendered here. Reading: find the die against the
+tray, take the disc inside the top face, call its colour by the nearest taught
+colour, and its glyph by the best match over all rotations of the taught glyphs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.readings import DieReading
+
+GLYPH_SIZE = 32
+ROTATIONS = 24
+FACE_COLOURS = {"red": (40, 40, 190), "white": (225, 228, 230)}
+GLYPH_COLOURS = {"red": (245, 245, 245), "white": (25, 25, 25)}
+TEMPLE_VALUES: tuple[str, ...] = ("X", "1", "2", "3", "4", "5", "6", "7")
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def render_temple_die(
+    rng: np.random.Generator,
+    value: str,
+    colour: str,
+    size: tuple[int, int] = (640, 480),
+    edge: float | None = None,
+    angle: float | None = None,
+) -> tuple[np.ndarray, tuple[float, float, float]]:
+    """A top-down photo of the die on a tray; returns (image, (cx, cy, radius))."""
+    width, height = size
+    edge = edge or float(rng.uniform(60, 90))
+    angle = float(rng.uniform(0, 360)) if angle is None else angle
+    img = np.empty((height, width, 3), np.float32)
+    img[:] = rng.integers(30, 110, 3)
+    img += rng.normal(0, 4, img.shape)
+    radius = edge * 0.95
+    cx = float(rng.uniform(radius + 5, width - radius - 5))
+    cy = float(rng.uniform(radius + 5, height - radius - 5))
+    rad = np.deg2rad(angle)
+    # Silhouette: a hexagon of neighbouring faces, shaded, each red or white.
+    hexagon = [(cx + radius * np.cos(rad + k * np.pi / 3), cy + radius * np.sin(rad + k * np.pi / 3)) for k in range(6)]
+    for k in range(6):
+        tri = np.array([(cx, cy), hexagon[k], hexagon[(k + 1) % 6]], np.int32)
+        side = FACE_COLOURS["red" if rng.random() < 0.5 else "white"]
+        cv2.fillConvexPoly(img, tri, tuple(float(c) * rng.uniform(0.45, 0.7) for c in side), cv2.LINE_AA)
+    top_r = edge / np.sqrt(3)
+    top = np.array([(cx + top_r * np.cos(rad + np.pi / 2 + k * 2 * np.pi / 3),
+                     cy + top_r * np.sin(rad + np.pi / 2 + k * 2 * np.pi / 3)) for k in range(3)], np.int32)
+    cv2.fillConvexPoly(img, top, FACE_COLOURS[colour], cv2.LINE_AA)
+    glyph = draw_glyph(value, colour, int(edge * 0.42))
+    paste_glyph(img, glyph, (cx, cy), angle)
+    img *= rng.uniform(0.8, 1.15)
+    img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.3, 1.0))) + rng.normal(0, 3, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8), (cx, cy, radius)
+
+
+def draw_glyph(value: str, colour: str, size: int) -> np.ndarray:
+    """The printed value as a BGRA sprite, size pixels tall."""
+    canvas = np.zeros((size * 2, size * 2, 4), np.uint8)
+    scale = size / 22.0
+    thick = max(2, round(size / 8))
+    (tw, th), _ = cv2.getTextSize(value, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    org = (size - tw // 2, size + th // 2)
+    cv2.putText(canvas, value, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (*GLYPH_COLOURS[colour], 255), thick, cv2.LINE_AA)
+    if value in ("6",):  # an underline tells 6 from 9 on real dice; harmless here
+        cv2.line(canvas, (size - tw // 2, size + th // 2 + thick * 2), (size + tw // 2, size + th // 2 + thick * 2),
+                 (*GLYPH_COLOURS[colour], 255), max(1, thick // 2))
+    return canvas
+
+
+def paste_glyph(img: np.ndarray, sprite: np.ndarray, centre: tuple[float, float], angle: float) -> None:
+    h, w = sprite.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    matrix[0, 2] += centre[0] - w / 2
+    matrix[1, 2] += centre[1] - h / 2
+    warped = cv2.warpAffine(sprite, matrix, (img.shape[1], img.shape[0])).astype(np.float32)
+    alpha = warped[:, :, 3:4] / 255.0
+    img[:] = img * (1 - alpha) + warped[:, :, :3] * alpha
+
+
+# ---------------------------------------------------------------- reading
+
+
+def find_die(frame: np.ndarray) -> tuple[float, float, float] | None:
+    """The die as (cx, cy, radius): the largest blob that differs from the tray (estimated from the border)."""
+    small_scale = 320 / max(frame.shape[:2])
+    small = cv2.resize(frame, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    tray = np.median(border, axis=0)
+    diff = np.linalg.norm(lab - tray, axis=2)
+    mask = (diff > 30).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    biggest = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(biggest) < 40:
+        return None
+    (x, y), r = cv2.minEnclosingCircle(biggest)
+    return x / small_scale, y / small_scale, r / small_scale
+
+
+def face_sample(frame: np.ndarray, die: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """(median BGR of the top face's background, normalised glyph mask) from the disc inside the top face."""
+    cx, cy, r = die
+    inner = r * 0.34
+    side = max(8, round(inner * 2))
+    x0, y0 = round(cx - inner), round(cy - inner)
+    patch = cv2.getRectSubPix(frame, (side, side), (cx, cy))
+    patch = cv2.resize(patch, (64, 64), interpolation=cv2.INTER_AREA if side > 64 else cv2.INTER_LINEAR)
+    del x0, y0
+    yy, xx = np.mgrid[0:64, 0:64]
+    disc = (xx - 31.5) ** 2 + (yy - 31.5) ** 2 <= 31 ** 2
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    light = lab[:, :, 0]
+    background_level = np.median(light[disc])
+    glyph = (np.abs(light - background_level) > 45) & disc
+    if glyph.sum() > disc.sum() * 0.5:  # the glyph is the minority; flip if the split went the wrong way
+        glyph = disc & ~glyph
+    face_pixels = patch[disc & ~glyph]
+    face_bgr = np.median(face_pixels, axis=0) if len(face_pixels) else np.median(patch.reshape(-1, 3), axis=0)
+    return face_bgr.astype(np.float32), normalise_glyph(glyph.astype(np.uint8))
+
+
+def normalise_glyph(mask: np.ndarray) -> np.ndarray:
+    """Centre the glyph on its centroid and scale it by its spread: position and size no longer matter."""
+    ys, xs = np.nonzero(mask)
+    out = np.zeros((GLYPH_SIZE, GLYPH_SIZE), np.float32)
+    if len(xs) < 5:
+        return out
+    cx, cy = xs.mean(), ys.mean()
+    spread = max(np.sqrt(((xs - cx) ** 2 + (ys - cy) ** 2).mean()), 1.0)
+    scale = (GLYPH_SIZE * 0.22) / spread
+    matrix = np.array([[scale, 0, GLYPH_SIZE / 2 - cx * scale], [0, scale, GLYPH_SIZE / 2 - cy * scale]], np.float32)
+    out = cv2.warpAffine(mask.astype(np.float32), matrix, (GLYPH_SIZE, GLYPH_SIZE), flags=cv2.INTER_LINEAR)
+    return cv2.GaussianBlur(out, (3, 3), 0.7)
+
+
+def rotations(glyph: np.ndarray) -> np.ndarray:
+    centre = (GLYPH_SIZE / 2, GLYPH_SIZE / 2)
+    out = [cv2.warpAffine(glyph, cv2.getRotationMatrix2D(centre, k * 360 / ROTATIONS, 1.0), (GLYPH_SIZE, GLYPH_SIZE))
+           for k in range(ROTATIONS)]
+    flat = np.stack(out).reshape(ROTATIONS, -1)
+    flat -= flat.mean(1, keepdims=True)
+    return flat / np.maximum(np.linalg.norm(flat, axis=1, keepdims=True), 1e-6)
+
+
+@dataclass
+class TempleDieReader:
+    """Learns a die from examples; `examples` maps value -> list of glyphs, `colours` colour -> list of BGR."""
+
+    examples: dict[str, list[np.ndarray]] = field(default_factory=dict)
+    colours: dict[str, list[np.ndarray]] = field(default_factory=dict)
+    _bank: list[tuple[str, np.ndarray]] = field(default_factory=list)
+
+    @classmethod
+    def from_renders(cls, seed: int = 20, per_face: int = 3) -> TempleDieReader:
+        """A reader taught with rendered faces: what works before a café teaches its own die."""
+        reader = cls()
+        rng = np.random.default_rng(seed)
+        for value in TEMPLE_VALUES:
+            for colour in FACE_COLOURS:
+                for _ in range(per_face):
+                    img, _ = render_temple_die(rng, value, colour, size=(320, 240), edge=float(rng.uniform(45, 60)))
+                    reader.teach(img, value, colour)
+        return reader
+
+    def teach(self, frame: np.ndarray, value: str, colour: str) -> bool:
+        """Learn one shown face; False when no die was found in the frame."""
+        die = find_die(frame)
+        if die is None:
+            return False
+        bgr, glyph = face_sample(frame, die)
+        self.examples.setdefault(str(value), []).append(glyph)
+        self.colours.setdefault(colour, []).append(bgr)
+        self._bank.append((str(value), rotations(glyph)))
+        return True
+
+    def read(self, frame: np.ndarray) -> list[DieReading]:
+        """The die's top face as one reading (or none when no die is found or nothing is taught)."""
+        if frame is None or getattr(frame, "size", 0) == 0 or not self._bank:
+            return []
+        die = find_die(frame)
+        if die is None:
+            return []
+        bgr, glyph = face_sample(frame, die)
+        query = glyph.ravel() - glyph.mean()
+        query /= max(float(np.linalg.norm(query)), 1e-6)
+        best: dict[str, float] = {}
+        for value, bank in self._bank:
+            best[value] = max(best.get(value, -1.0), float((bank @ query).max()))
+        ranked = sorted(best.items(), key=lambda kv: -kv[1])
+        value, score = ranked[0]
+        runner = ranked[1][1] if len(ranked) > 1 else 0.0
+        colour = self.colour_of(bgr)
+        confidence = float(np.clip((score - runner) * 5 + 0.5, 0, 1) * np.clip(score, 0, 1))
+        cx, cy, r = die
+        number: int | str = int(value) if value.isdigit() else value
+        return [DieReading(number, colour, confidence, (cx - r, cy - r, cx + r, cy + r))]
+
+    def colour_of(self, bgr: np.ndarray) -> str:
+        protos = {c: np.mean(v, axis=0) for c, v in self.colours.items()} or {
+            c: np.array(v, np.float32) for c, v in FACE_COLOURS.items()}
+        lab = cv2.cvtColor(bgr.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32).ravel()
+
+        def distance(proto: np.ndarray) -> float:
+            p = cv2.cvtColor(proto.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32).ravel()
+            return float(np.linalg.norm((lab - p) * np.array([0.5, 1.5, 1.5])))
+
+        return min(protos, key=lambda c: distance(protos[c]))
+
+    def save(self, folder: Path) -> Path:
+        """Store what was taught (glyph masks and colours) so the café teaches once."""
+        folder.mkdir(parents=True, exist_ok=True)
+        data = {
+            "glyphs": {v: [g.round(3).tolist() for g in gs] for v, gs in self.examples.items()},
+            "colours": {c: [b.tolist() for b in bs] for c, bs in self.colours.items()},
+        }
+        path = folder / "temple_die.json"
+        path.write_text(json.dumps(data))
+        return path
+
+    @classmethod
+    def load(cls, folder: Path) -> TempleDieReader:
+        data = json.loads((folder / "temple_die.json").read_text())
+        reader = cls()
+        for value, glyphs in data.get("glyphs", {}).items():
+            for g in glyphs:
+                glyph = np.array(g, np.float32)
+                reader.examples.setdefault(value, []).append(glyph)
+                reader._bank.append((value, rotations(glyph)))
+        for colour, values in data.get("colours", {}).items():
+            reader.colours[colour] = [np.array(b, np.float32) for b in values]
+        return reader

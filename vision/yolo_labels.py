@@ -1,0 +1,64 @@
+"""Reading the photo sets' YOLO layout (``<split>/images``, ``<split>/labels``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.readings import Box
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    value: int
+    box: Box
+
+
+@dataclass(frozen=True)
+class LabelledImage:
+    image: Path
+    label: Path | None
+
+
+def find_splits(root: Path) -> list[Path]:
+    """Every folder under root (root included) that holds an ``images`` folder: DIR may be a set or one split."""
+    if (root / "images").is_dir():
+        return [root]
+    return sorted(p.parent for p in root.rglob("images") if p.is_dir())
+
+
+def list_images(root: Path) -> list[LabelledImage]:
+    out = []
+    for split in find_splits(root):
+        for image in sorted((split / "images").iterdir()):
+            if image.suffix.lower() in IMAGE_SUFFIXES:
+                label = split / "labels" / (image.stem + ".txt")
+                out.append(LabelledImage(image, label if label.exists() else None))
+    return out
+
+
+def parse_labels(text: str, width: int, height: int) -> list[LabelledDie]:
+    """YOLO lines ``class cx cy w h`` (fractions) as pixel boxes; malformed lines are skipped, not fatal."""
+    dice = []
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) != 5:
+            continue
+        try:
+            cls = int(float(parts[0]))
+            cx, cy, w, h = (float(p) for p in parts[1:])
+        except ValueError:
+            continue
+        box = ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height)
+        dice.append(LabelledDie(cls + 1, box))
+    return dice
+
+
+def iou(a: Box, b: Box) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
