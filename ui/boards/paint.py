@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Rectangle
+from kivy.graphics import Color, Ellipse, Rectangle
 
 PIECE_RGB = {
     "yellow": (0.98, 0.84, 0.1),
@@ -16,6 +16,9 @@ PIECE_RGB = {
     "purple": (0.6, 0.3, 0.8),
     "pink": (0.95, 0.5, 0.75),
     "brown": (0.55, 0.35, 0.2),
+    "grey": (0.6, 0.6, 0.62),
+    "gray": (0.6, 0.6, 0.62),
+    "teal": (0.0, 0.62, 0.62),
 }
 BACKGROUND = (0.07, 0.07, 0.09)
 
@@ -51,3 +54,92 @@ def text(
     Color(*colour, 1)
     Rectangle(texture=label.texture, pos=(x, y), size=(w, h))
     return w, h
+
+
+def fit_text(
+    box: tuple[float, float, float, float],
+    words: str,
+    size: float,
+    colour: tuple[float, float, float] = (1, 1, 1),
+    bold: bool = False,
+    halign: str = "center",
+    min_size: float = 7,
+) -> float:
+    """Draw ``words`` centred in ``box`` (x, y, w, h), wrapped at spaces and shrunk until nothing is cut off.
+
+    Card labels and panel captions come from café data of any length, so a
+    drawing cannot know in advance which font size fits; returns the size used.
+    """
+    x, y, w, h = box
+    if w < 2 or h < 2 or not words:
+        return 0.0
+    size = max(min_size, size)
+    while True:
+        widest = 0
+        for word in words.split():  # a single word wider than the box would be broken mid-word: shrink first
+            probe = CoreLabel(text=word, font_size=size, bold=bold)
+            probe.refresh()
+            widest = max(widest, probe.texture.size[0])
+        label = CoreLabel(text=words, font_size=size, bold=bold, text_size=(w, None), halign=halign)
+        label.refresh()
+        tw, th = label.texture.size
+        if (widest <= w and th <= h) or size <= min_size:
+            break
+        size = max(min_size, size * 0.9)
+    Color(*colour, 1)
+    if tw <= w and th <= h:
+        Rectangle(texture=label.texture, pos=(x + (w - tw) / 2, y + (h - th) / 2), size=(tw, th))
+    else:  # even the minimum font overflows: show the top-left part that fits rather than spill over neighbours
+        u, v = min(1.0, w / tw), min(1.0, h / th)
+        cw, ch = tw * u, th * v
+        coords = (0, v, u, v, u, 0, 0, 0)  # label textures are stored upside down
+        Rectangle(texture=label.texture, pos=(x + (w - cw) / 2, y + (h - ch) / 2), size=(cw, ch), tex_coords=coords)
+    return size
+
+
+def disc(
+    cx: float,
+    cy: float,
+    r: float,
+    fill: tuple[float, float, float],
+    outline: tuple[float, float, float] = (0, 0, 0),
+    edge: float = 1.5,
+) -> None:
+    """A filled circle with a contrasting rim, so light pieces show on light ground and dark on dark."""
+    Color(*outline, 1)
+    Ellipse(pos=(cx - r - edge, cy - r - edge), size=(2 * (r + edge), 2 * (r + edge)))
+    Color(*fill, 1)
+    Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+
+
+def measure(words: str, size: float, bold: bool = False) -> tuple[float, float]:
+    """The size ``words`` would take, so a layout can shrink text before drawing instead of letting it overflow."""
+    label = CoreLabel(text=words, font_size=max(6, size), bold=bold)
+    label.refresh()
+    return label.texture.size
+
+
+def fitted_text(
+    x: float,
+    y: float,
+    words: str,
+    size: float,
+    max_width: float,
+    colour: tuple[float, float, float] = (1, 1, 1),
+    anchor: str = "center",
+    bold: bool = False,
+) -> tuple[float, float]:
+    """Like ``text`` but never wider than ``max_width``: long names shrink rather than spill onto neighbours.
+
+    ``anchor`` also accepts "left" (x is the left edge, y the vertical middle) and "right" (x the right edge).
+    """
+    w, h = measure(words, size, bold)
+    if w > max_width > 0:
+        size = max(6.0, size * max_width / w)
+        w, h = measure(words, size, bold)
+    if anchor == "left":
+        return text(x, y - h / 2, words, size, colour, anchor="bottomleft", bold=bold)
+    if anchor == "right":
+        return text(x - w, y - h / 2, words, size, colour, anchor="bottomleft", bold=bold)
+    return text(x, y, words, size, colour, anchor=anchor, bold=bold)
+

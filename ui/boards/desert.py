@@ -1,0 +1,326 @@
+"""Desert lap race: the loop as a ring of spaces round the edge, a panel per player inside it.
+
+The ring is laid out from the board file (any length a café gives it), so the
+drawing follows the data rather than a picture of one printed board. Space
+colours follow the rule text's colour names (red Collection, blue Mystery, ...),
+which is how players at the table find a space on the real board.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kivy.graphics import Color, Ellipse, Line, Rectangle
+
+from ui.boards.paint import BACKGROUND, disc, fitted_text, measure, rgb
+
+TYPE_RGB = {
+    "start": (0.97, 0.88, 0.6),
+    "safe": (0.8, 0.68, 0.45),
+    "collection": (0.82, 0.14, 0.14),
+    "mystery": (0.16, 0.36, 0.88),
+    "life": (0.98, 0.55, 0.1),
+    "trade": (0.08, 0.6, 0.25),
+    "scared": (0.98, 0.88, 0.15),
+    "challenge": (0.97, 0.97, 0.97),
+    "secret_passage": (0.9, 0.7, 0.1),
+}
+DARK_TYPES = {"collection", "mystery", "trade"}  # white labels on these, black elsewhere
+TYPE_LABEL = {
+    "start": "GO",
+    "safe": "safe",
+    "collection": "item",
+    "mystery": "?",
+    "life": "+1",
+    "trade": "swap",
+    "scared": "-2",
+    "secret_passage": "SP",
+}
+ITEM_SHORT = {
+    "golden_compass": "Compass",
+    "desert_flask": "Flask",
+    "sunshield_amulet": "Amulet",
+    "sandstorm_sneakers": "Sneakers",
+    "mirage_cloak": "Cloak",
+}
+ITEM_RGB = {
+    "golden_compass": (0.98, 0.8, 0.15),
+    "desert_flask": (0.55, 0.8, 0.95),
+    "sunshield_amulet": (0.98, 0.6, 0.3),
+    "sandstorm_sneakers": (0.85, 0.75, 0.55),
+    "mirage_cloak": (0.75, 0.6, 0.95),
+}
+HIGHLIGHT = (1.0, 0.85, 0.2)
+LABEL_CROWDED = 0.76  # a space with more than three pawns gives them this share of its height, label squeezed above
+
+
+def challenge_label(challenge: Mapping[str, Any]) -> str:
+    """The demand as printed on a challenge space: short enough to read inside one space."""
+    pred, k = challenge.get("pred"), challenge.get("k", 0)
+    if challenge.get("attemptLimit", 3) is None and pred == "eq":
+        return f"{k}!"  # the Guardian's Test: only this face, no try limit
+    if pred == "gte":
+        return f"{k}+"
+    if pred == "lte":
+        return f"{k}-"
+    if pred == "eq":
+        return f"={k}"
+    if pred in ("even", "odd"):
+        return str(pred)
+    values = [int(v) for v in challenge.get("values", ())]
+    if values and values == list(range(values[0], values[-1] + 1)) and len(values) > 1:
+        return f"{values[0]}-{values[-1]}"
+    return ",".join(map(str, values))
+
+
+def space_label(space: Mapping[str, Any]) -> str:
+    if space.get("type") == "challenge" and isinstance(space.get("challenge"), Mapping):
+        return challenge_label(space["challenge"])
+    return TYPE_LABEL.get(str(space.get("type")), "")
+
+
+def ring_shape(n: int, width: float, height: float) -> tuple[int, int]:
+    """Columns and rows of the ring with room for ``n`` spaces and the largest square spaces in the area."""
+    best = (0.0, 3, 3)
+    for rows in range(3, max(4, n)):
+        cols = max(3, math.ceil((n + 4) / 2) - rows)
+        if 2 * (cols + rows) - 4 < n:
+            continue
+        cell = min(width / cols, height / rows)
+        if cell > best[0]:
+            best = (cell, cols, rows)
+    return best[1], best[2]
+
+
+def ring_slots(cols: int, rows: int) -> list[tuple[int, int]]:
+    """(col, row) of each ring slot, row 0 at the bottom: up the left side from the bottom-left corner, clockwise."""
+    slots = [(0, j) for j in range(rows)]
+    slots += [(i, rows - 1) for i in range(1, cols)]
+    slots += [(cols - 1, j) for j in range(rows - 2, -1, -1)]
+    slots += [(i, 0) for i in range(cols - 2, 0, -1)]
+    return slots
+
+
+def player_pieces(document: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """(player, piece) in seat order; a document missing a piece just leaves that player off the board."""
+    pieces = document.get("pieces") or {}
+    order = [p for p in document.get("players") or [] if p in pieces]
+    order += [p for p in pieces if p not in order]
+    return [(p, pieces[p]) for p in order]
+
+
+def draw(widget: Any, view: Any) -> None:
+    spaces: Sequence[Mapping[str, Any]] = view.game.data["board"]["spaces"]
+    document = view.document
+    n = len(spaces)
+    cols, rows = ring_shape(n, widget.width, widget.height)
+    cell = min(widget.width / cols, widget.height / rows)
+    x0 = widget.x + (widget.width - cell * cols) / 2
+    y0 = widget.y + (widget.height - cell * rows) / 2
+    slots = ring_slots(cols, rows)
+    index_of = {s["id"]: i for i, s in enumerate(spaces)}
+    mover = document.get("turn")
+    winner = document.get("winner")
+    by_space: dict[int, list[tuple[str, Mapping[str, Any]]]] = {}
+    for player, piece in player_pieces(document):
+        by_space.setdefault(index_of.get(piece.get("space"), 0), []).append((player, piece))
+
+    with widget.canvas:
+        Color(*BACKGROUND, 1)
+        Rectangle(pos=widget.pos, size=widget.size)
+        for i, space in enumerate(spaces):
+            col, row = slots[i]
+            _draw_space(space, x0 + col * cell, y0 + row * cell, cell, len(by_space.get(i, ())) > 3)
+        for i, here in by_space.items():
+            col, row = slots[i]
+            _draw_pawns(here, x0 + col * cell, y0 + row * cell, cell, mover, winner)
+        inner = (x0 + cell * 1.15, y0 + cell * 1.15, cell * (cols - 2.3), cell * (rows - 2.3))
+        _draw_panel(inner, document, spaces, index_of, mover, winner)
+
+
+def _draw_space(space: Mapping[str, Any], x: float, y: float, cell: float, crowded: bool) -> None:
+    kind = str(space.get("type"))
+    fill = TYPE_RGB.get(kind, (0.6, 0.6, 0.6))
+    Color(*fill, 1)
+    Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
+    challenge = space.get("challenge") if isinstance(space.get("challenge"), Mapping) else None
+    if kind == "secret_passage" or (challenge is not None and challenge.get("attemptLimit", 3) is None):
+        Color(0.75, 0.05, 0.05, 1)  # the two spaces the race is about: the Guardian's Test and the goal
+        Line(rectangle=(x + 3, y + 3, cell - 6, cell - 6), width=max(1.5, cell * 0.05))
+    ink = (1, 1, 1) if kind in DARK_TYPES else (0, 0, 0)
+    label = space_label(space)
+    if label and crowded:
+        label_y = y + cell * (1 + LABEL_CROWDED) / 2 + 1
+        fitted_text(x + cell / 2, label_y, label, cell * 0.24, cell * 0.9, ink, bold=True)
+    elif label:
+        fitted_text(x + cell / 2, y + cell * 0.78, label, cell * 0.32, cell * 0.9, ink, bold=True)
+
+
+def _draw_pawns(
+    here: list[tuple[str, Mapping[str, Any]]],
+    x: float,
+    y: float,
+    cell: float,
+    mover: str | None,
+    winner: str | None,
+) -> None:
+    """Every pawn on a space stays visible: they share the lower part of the space in a small grid."""
+    count = len(here)
+    columns = min(3, count) if count > 1 else 1
+    rows = math.ceil(count / columns)
+    area_w, area_h = cell * 0.94, cell * (0.62 if rows == 1 else LABEL_CROWDED)
+    slot_w, slot_h = area_w / columns, area_h / rows
+    radius = min(slot_w, slot_h) * 0.38
+    radius = min(radius, cell * 0.24)
+    for k, (player, piece) in enumerate(here):
+        cx = x + (cell - area_w) / 2 + slot_w * (k % columns + 0.5)
+        cy = y + cell * 0.04 + area_h - slot_h * (k // columns + 0.5)
+        if player in (mover, winner):
+            Color(*HIGHLIGHT, 1)
+            halo = radius + max(4.0, radius * 0.45)
+            Ellipse(pos=(cx - halo, cy - halo), size=(2 * halo, 2 * halo))
+        if piece.get("out"):
+            disc(cx, cy, radius, (0.35, 0.35, 0.35), (1, 1, 1), 1.5)
+            Color(*rgb(player), 1)
+            Line(circle=(cx, cy, radius * 0.7), width=max(1.2, radius * 0.25))
+        else:
+            disc(cx, cy, radius + 1.5, (1, 1, 1), (0, 0, 0), 1.0)  # white rim: black pawns on red and blue
+            disc(cx, cy, radius, rgb(player), (1, 1, 1), 0)
+
+
+def _draw_panel(
+    box: tuple[float, float, float, float],
+    document: Mapping[str, Any],
+    spaces: Sequence[Mapping[str, Any]],
+    index_of: Mapping[str, int],
+    mover: str | None,
+    winner: str | None,
+) -> None:
+    """One row per player inside the ring: what a player asks the referee most (Lives, items, lap, out)."""
+    x, y, w, h = box
+    if w < 20 or h < 20:
+        return
+    unit = min(w, h)
+    top = y + h
+    round_no = document.get("round") or "-"
+    if winner:
+        header = f"{str(winner).capitalize()} wins!"
+    elif mover:
+        header = f"Round {round_no}  -  {str(mover).capitalize()} to play"
+    else:
+        header = f"Round {round_no}  -  roll for order"
+    header_h = unit * 0.1
+    fitted_text(x + w / 2, top - header_h / 2, header, unit * 0.065, w, HIGHLIGHT, bold=True)
+    players = player_pieces(document)
+    if not players:
+        return
+    gap = unit * 0.02
+    row_h = min((h - header_h - gap) / len(players), unit * 0.26)
+    for k, (player, piece) in enumerate(players):
+        row_top = top - header_h - gap - k * row_h
+        _draw_player_row(
+            (x, row_top - row_h + gap / 2, w, row_h - gap / 2), player, piece, spaces, index_of, player == mover
+        )
+
+
+def _draw_player_row(
+    box: tuple[float, float, float, float],
+    player: str,
+    piece: Mapping[str, Any],
+    spaces: Sequence[Mapping[str, Any]],
+    index_of: Mapping[str, int],
+    to_play: bool,
+) -> None:
+    x, y, w, h = box
+    out = bool(piece.get("out"))
+    Color(*((0.2, 0.2, 0.22) if not out else (0.12, 0.12, 0.13)), 1)
+    Rectangle(pos=(x, y), size=(w, h))
+    if to_play:
+        Color(*HIGHLIGHT, 1)
+        Line(rectangle=(x + 1, y + 1, w - 2, h - 2), width=max(1.5, h * 0.04))
+    line1, line2 = y + h * 0.72, y + h * 0.28
+    big = h * 0.34
+    r = h * 0.3
+    disc(x + h * 0.45, y + h / 2, r, rgb(player) if not out else (0.35, 0.35, 0.35), (1, 1, 1), 1.5)
+    left = x + h * 0.9
+    right = x + w - h * 0.15
+    dim = (0.6, 0.6, 0.6)
+    lives = int(piece.get("lives", 0) or 0)
+    lives_text = "OUT this round" if out else f"{lives} {'Life' if lives == 1 else 'Lives'}"
+    lives_ink = (1, 0.45, 0.4) if out or lives <= 1 else (1, 1, 1)
+    lives_w, _ = fitted_text(right, line1, lives_text, big, (right - left) * 0.55, lives_ink, anchor="right", bold=True)
+    fitted_text(left, line1, str(player).capitalize(), big, right - left - lives_w - h * 0.3,
+                dim if out else (1, 1, 1), anchor="left", bold=True)
+    index = index_of.get(piece.get("space"), 0)
+    if piece.get("lap"):
+        lap_text, lap_ink = "lap done", (0.45, 0.95, 0.5)
+    else:
+        lap_text, lap_ink = f"lap {index}/{len(spaces)}", (0.85, 0.85, 0.85)
+    lap_w, _ = fitted_text(right, line2, lap_text, big * 0.8, (right - left) * 0.3, lap_ink, anchor="right", bold=True)
+    _draw_items(left, line2, right - lap_w - h * 0.2 - left, h * 0.36, piece, spaces, index)
+
+
+def _draw_items(
+    left: float,
+    cy: float,
+    width: float,
+    chip_h: float,
+    piece: Mapping[str, Any],
+    spaces: Sequence[Mapping[str, Any]],
+    index: int,
+) -> None:
+    """Items as coloured chips (a Compass is what wins), then any turn-affecting notes.
+
+    Chips shrink together a little when a hand is long; beyond that the Compass
+    keeps its chip and the rest become a count, since text too small to read
+    from the chair helps nobody (the full list is in the Dispute screen's text).
+    """
+    counts: dict[str, int] = {}
+    for item in piece.get("items") or []:
+        counts[str(item)] = counts.get(str(item), 0) + 1
+    chips: list[tuple[str, tuple[float, float, float]]] = []
+    for item, count in sorted(counts.items(), key=lambda kv: kv[0] != "golden_compass"):
+        name = ITEM_SHORT.get(item, item.replace("_", " "))
+        chips.append((name if count == 1 else f"{name} x{count}", ITEM_RGB.get(item, (0.8, 0.8, 0.8))))
+    notes: list[str] = []
+    if not chips and not piece.get("out"):
+        notes.append("no items")
+    if piece.get("skip"):
+        notes.append(f"misses {piece['skip']} turn")
+    space = spaces[index] if 0 <= index < len(spaces) else {}
+    if piece.get("failures") and space.get("type") == "challenge":
+        notes.append(f"{piece['failures']} failed")
+    size, pad, gap = chip_h * 0.78, chip_h * 0.25, chip_h * 0.3
+    note = "  ".join(notes)
+    note_w = measure(note, size)[0] + gap if note else 0.0
+    natural = sum(measure(word, size, True)[0] + 2 * pad + gap for word, _ in chips)
+    room = max(0.0, width - note_w)
+    scale = min(1.0, room / natural) if natural else 1.0
+    if scale < 0.75 and len(chips) > 1:
+        extra = sum(counts.values()) - (counts.get("golden_compass", 0) if chips[0][0].startswith("Compass") else 0)
+        head = chips[:1] if chips[0][0].startswith(ITEM_SHORT["golden_compass"]) else []
+        chips = head
+        note = "  ".join([f"+{extra} items" if head else f"{extra} items", *notes])
+        scale = 1.0
+    x = left
+    for word, fill in chips:
+        x += _chip(x, cy, word, size * scale, left + width - x, fill, chip_h, pad * scale) + gap
+    if note and left + width - x > chip_h:
+        fitted_text(x, cy, note, size, left + width - x, (0.8, 0.8, 0.8), anchor="left")
+
+
+def _chip(
+    x: float, cy: float, word: str, size: float, budget: float, fill: tuple[float, float, float], h: float, pad: float
+) -> float:
+    """A label on the item's colour; returns its width so the next chip follows it."""
+    tw, _ = measure(word, size, True)
+    if tw > budget - 2 * pad:
+        size = max(6.0, size * (budget - 2 * pad) / max(tw, 1))
+        tw, _ = measure(word, size, True)
+    cw = tw + 2 * pad
+    Color(*fill, 1)
+    Rectangle(pos=(x, cy - h / 2), size=(cw, h))
+    fitted_text(x + cw / 2, cy, word, size, cw, (0, 0, 0), bold=True)
+    return cw
