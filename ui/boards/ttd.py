@@ -1,0 +1,282 @@
+"""Through the Desert: the hex map with its camels, and a score strip under it.
+
+The map is laid out from the board file's axial coordinates (pointy-top hexes,
+rows of r running down the screen, odd rows half a hex to the right, as in the
+game's text board), so a café's own transcription draws without code changes.
+Camels are discs in their camel colour with a dot in the owner's rider colour;
+a leader (the camel with a rider) is ringed in the rider colour, because the
+leader is what a player looks for when checking where a caravan may grow.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
+
+from ui.boards.paint import BACKGROUND, disc, fitted_text, rgb
+
+SQRT3 = math.sqrt(3)
+SAND = (0.72, 0.6, 0.38)
+MOUNTAIN = (0.36, 0.31, 0.28)
+PALM_GROUND = (0.42, 0.7, 0.35)
+UNUSED = (0.2, 0.2, 0.22)
+WATER = (0.1, 0.42, 0.85)
+EDGE = (0.45, 0.37, 0.22)
+HIGHLIGHT = (1.0, 0.85, 0.2)
+CAMEL_RGB = {  # the game's camels are pastel; these stay apart from each other and from the sand
+    "pink": (0.98, 0.6, 0.8),
+    "green": (0.55, 0.9, 0.45),
+    "yellow": (0.99, 0.93, 0.35),
+    "blue": (0.5, 0.75, 1.0),
+    "white": (0.98, 0.98, 0.98),
+}
+
+
+def camel_rgb(colour: str) -> tuple[float, float, float]:
+    return CAMEL_RGB.get(str(colour).lower(), rgb(colour))
+
+
+def hex_key(raw: Any) -> tuple[int, int] | None:
+    """A document hex ``[q, r]`` as a tuple, or None for anything else (a drawing must not raise on it)."""
+    if isinstance(raw, Sequence) and len(raw) == 2 and all(isinstance(v, int) for v in raw):
+        return int(raw[0]), int(raw[1])
+    return None
+
+
+def regions_in_play(board: Mapping[str, Any], players: int) -> set[str]:
+    return {str(reg["id"]) for reg in board.get("regions", []) if players in reg.get("players", ())}
+
+
+def layout(
+    cells: Iterable[Mapping[str, Any]], width: float, height: float
+) -> tuple[float, float, float, float, float]:
+    """Hex size and map origin that fit every cell into width x height: (size, left, top, map_w, map_h).
+
+    Pointy-top axial centres are x = sqrt3 * size * (q + r / 2), y = 1.5 * size * r (downwards).
+    """
+    xs, ys = [], []
+    for cell in cells:
+        q, r = cell["q"], cell["r"]
+        xs.append(SQRT3 * (q + r / 2))
+        ys.append(1.5 * r)
+    if not xs:
+        return 1.0, 0.0, 0.0, 0.0, 0.0
+    units_w = max(xs) - min(xs) + SQRT3
+    units_h = max(ys) - min(ys) + 2
+    size = min(width / units_w, height / units_h)
+    return size, -min(xs) * size + size * SQRT3 / 2, -min(ys) * size + size, units_w * size, units_h * size
+
+
+def hex_points(cx: float, cy: float, size: float) -> list[float]:
+    pts: list[float] = []
+    for k in range(6):
+        angle = math.radians(30 + 60 * k)
+        pts += [cx + size * math.cos(angle), cy + size * math.sin(angle)]
+    return pts
+
+
+def fill_hex(cx: float, cy: float, size: float, colour: tuple[float, float, float]) -> None:
+    pts = hex_points(cx, cy, size)
+    vertices = [cx, cy, 0, 0]
+    for i in range(0, 12, 2):
+        vertices += [pts[i], pts[i + 1], 0, 0]
+    vertices += [pts[0], pts[1], 0, 0]
+    Color(*colour, 1)
+    Mesh(vertices=vertices, indices=list(range(8)), mode="triangle_fan")
+
+
+def provisional_scores(view: Any) -> dict[str, Any]:
+    """The game's own ``score`` for this position (never re-derived here); empty if it cannot be had."""
+    try:
+        game = view.game
+        return dict(game.score(game.from_document(view.document)))
+    except Exception:  # a score strip must never take the map down with it
+        return {}
+
+
+@dataclass(frozen=True)
+class MapFrame:
+    """Hex size, the widget-relative centre of hex (0, 0), the strip's top edge and the margin."""
+
+    size: float
+    ox: float
+    oy: float
+    strip_top: float
+    pad: float
+
+    def centre(self, q: int, r: int) -> tuple[float, float]:
+        return self.ox + SQRT3 * self.size * (q + r / 2), self.oy - 1.5 * self.size * r
+
+
+def map_frame(cells: Sequence[Mapping[str, Any]], width: float, height: float, players: int) -> MapFrame:
+    """Where the map goes in a width x height area, leaving the score strip its rows below it."""
+    pad = min(width, height) * 0.01
+    min_strip = min(height * 0.38, max(height * 0.22, (players + 1) * height * 0.055))
+    size, left, top, map_w, map_h = layout(cells, width - 2 * pad, height - min_strip - 2 * pad)
+    ox = (width - map_w) / 2 + left
+    oy = height - pad - top
+    return MapFrame(size, ox, oy, height - pad - map_h - pad, pad)
+
+
+def draw(widget: Any, view: Any) -> None:
+    board = view.game.data["board"]
+    document = view.document
+    players = [str(p) for p in document.get("players") or []]
+    in_play = regions_in_play(board, len(players))
+    cells = list(board.get("cells", []))
+    frame = map_frame(cells, widget.width, widget.height, len(players))
+    size, pad = frame.size, frame.pad
+
+    def centre(q: int, r: int) -> tuple[float, float]:
+        x, y = frame.centre(q, r)
+        return widget.x + x, widget.y + y
+
+    values = {}
+    for site in document.get("waterholes") or []:
+        key = hex_key(site.get("hex")) if isinstance(site, Mapping) else None
+        if key is not None:
+            values[key] = site.get("value")
+    pieces = [p for p in document.get("pieces") or [] if isinstance(p, Mapping) and hex_key(p.get("hex"))]
+    taken = {hex_key(p.get("hex")) for p in pieces}
+
+    with widget.canvas:
+        Color(*BACKGROUND, 1)
+        Rectangle(pos=widget.pos, size=widget.size)
+        for cell in cells:
+            _draw_cell(cell, centre(cell["q"], cell["r"]), size, len(players), in_play, values, taken)
+        for piece in pieces:
+            q, r = hex_key(piece["hex"]) or (0, 0)
+            _draw_piece(piece, centre(q, r), size, piece.get("player") == document.get("turn"))
+        _draw_strip(
+            (widget.x + pad, widget.y + pad, widget.width - 2 * pad, frame.strip_top - 2 * pad),
+            document,
+            players,
+            provisional_scores(view),
+            [str(c["id"]) for c in view.game.data["camels"]["colours"]],
+        )
+
+
+def _draw_cell(
+    cell: Mapping[str, Any],
+    at: tuple[float, float],
+    size: float,
+    players: int,
+    in_play: set[str],
+    values: Mapping[tuple[int, int], Any],
+    taken: set[Any],
+) -> None:
+    cx, cy = at
+    key = (cell["q"], cell["r"])
+    used = str(cell.get("region")) in in_play
+    palm = used and players in (cell.get("oasis") or ())
+    site = used and bool(cell.get("waterhole")) and not palm
+    if not used:
+        ground = UNUSED
+    elif cell.get("type") == "mountain":
+        ground = MOUNTAIN
+    elif palm:
+        ground = PALM_GROUND
+    else:
+        ground = SAND
+    fill_hex(cx, cy, size * 0.97, ground)
+    Color(*(EDGE if used else (0.3, 0.3, 0.32)), 1)
+    Line(points=hex_points(cx, cy, size), close=True, width=1)
+    if not used:
+        return
+    if cell.get("type") == "mountain":
+        Color(0.75, 0.7, 0.66, 1)
+        h = size * 0.55
+        Mesh(vertices=[cx - h, cy - h * 0.6, 0, 0, cx + h, cy - h * 0.6, 0, 0, cx, cy + h * 0.75, 0, 0],
+             indices=[0, 1, 2], mode="triangles")
+    elif palm:
+        _draw_palm(cx, cy, size)
+    elif site and key in taken:
+        Color(*WATER, 1)  # the token was taken by the piece standing here
+        Line(points=hex_points(cx, cy, size * 0.86), close=True, width=max(1.5, size * 0.12))
+    elif site:
+        value = values.get(key)
+        disc(cx, cy, size * 0.62, WATER, (1, 1, 1), max(1.0, size * 0.06))
+        fitted_text(cx, cy, "?" if value is None else str(value), size * 1.05, size * 1.1, (1, 1, 1), bold=True)
+
+
+def _draw_palm(cx: float, cy: float, size: float) -> None:
+    """A trunk and a crown: an oasis reads as a tree at a glance, unlike a letter."""
+    Color(0.4, 0.25, 0.1, 1)
+    Line(points=[cx, cy - size * 0.55, cx + size * 0.08, cy + size * 0.2], width=max(1.2, size * 0.09))
+    Color(0.05, 0.4, 0.1, 1)
+    for dx in (-0.28, 0.0, 0.28):
+        r = size * 0.26
+        Ellipse(pos=(cx + dx * size - r, cy + size * (0.28 - abs(dx) * 0.4) - r * 0.7), size=(2 * r, 1.4 * r))
+
+
+def _draw_piece(piece: Mapping[str, Any], at: tuple[float, float], size: float, to_play: bool) -> None:
+    cx, cy = at
+    owner = rgb(str(piece.get("player")))
+    colour = str(piece.get("colour"))
+    r = size * 0.6
+    if colour == "guide":  # the as-written single guide: the rider alone, in the rider colour
+        disc(cx, cy, r, owner, (1, 1, 1), max(1.5, size * 0.12))
+        return
+    if piece.get("leader"):
+        ring = max(2.0, size * 0.2)
+        disc(cx, cy, r + ring, owner, (1, 1, 1) if to_play else (0, 0, 0), 1.5)
+        disc(cx, cy, r - ring * 0.2, camel_rgb(colour), (0, 0, 0), 1.0)
+        disc(cx, cy, size * 0.26, owner, (0, 0, 0), 0)
+    else:
+        disc(cx, cy, r, camel_rgb(colour), (0, 0, 0), 1.2)
+        disc(cx, cy, size * 0.2, owner, (0, 0, 0), 0)
+
+
+def _draw_strip(
+    box: tuple[float, float, float, float],
+    document: Mapping[str, Any],
+    players: list[str],
+    scores: Mapping[str, Any],
+    colour_ids: list[str],
+) -> None:
+    """Totals first (who leads), the parts second, camels left per colour last (the game ends when one runs out)."""
+    x, y, w, h = box
+    if w < 20 or h < 10 or not players:
+        return
+    rows = len(players) + 1
+    row_h = min(h / rows, w * 0.085)
+    top = y + h - (h - row_h * rows) / 2
+    totals = scores.get("totals") or {}
+    detail = scores.get("scores") or {}
+    turn = document.get("turn") if document.get("phase") not in ("over", "waterholes") else None
+    winners = (scores.get("winners") or []) if document.get("phase") == "over" else []
+    font = row_h * 0.62
+    for k, player in enumerate(players):
+        cy = top - row_h * (k + 0.5)
+        if player == turn or player in winners:
+            Color(*HIGHLIGHT, 1)
+            Line(rectangle=(x, cy - row_h / 2 + 1, w, row_h - 2), width=1.5)
+        disc(x + row_h * 0.6, cy, row_h * 0.3, rgb(player), (1, 1, 1), 1.2)
+        name = player.capitalize() + (" wins" if player in winners else "")
+        fitted_text(x + row_h * 1.1, cy, name, font, w * 0.24, (1, 1, 1), anchor="left", bold=True)
+        total = totals.get(player)
+        fitted_text(x + w * 0.42, cy, "-" if total is None else str(total), font * 1.1, w * 0.1, HIGHLIGHT,
+                    anchor="right", bold=True)
+        parts = detail.get(player) or {}
+        words = "  ".join(
+            f"{label} {parts[key]['points']}"
+            for key, label in (("water", "water"), ("oases", "oases"), ("areas", "areas"), ("longest", "longest"))
+            if isinstance(parts.get(key), Mapping) and "points" in parts[key]
+        )
+        if words:
+            fitted_text(x + w * 0.45, cy, words, font * 0.8, w * 0.54, (0.85, 0.85, 0.85), anchor="left")
+    supply = document.get("supply") or {}
+    cy = top - row_h * (len(players) + 0.5)
+    fitted_text(x + row_h * 0.2, cy, "Left:", font * 0.85, w * 0.14, (0.85, 0.85, 0.85), anchor="left")
+    slot = (w * 0.86) / max(1, len(colour_ids))
+    for i, colour in enumerate(colour_ids):
+        sx = x + w * 0.14 + slot * i
+        disc(sx + row_h * 0.35, cy, row_h * 0.3, camel_rgb(colour), (0, 0, 0), 1.0)
+        left = supply.get(colour)
+        ink = (1, 0.45, 0.4) if isinstance(left, int) and left <= 3 else (1, 1, 1)
+        fitted_text(sx + row_h * 0.8, cy, "-" if left is None else str(left), font, slot - row_h * 0.9, ink,
+                    anchor="left", bold=True)
