@@ -1,0 +1,124 @@
+"""The temple drawing: opening and mid-game positions draw, and a moved pawn shows where it went."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from kivy.core.window import Window
+
+from companion.session import Session
+from ui.boards import BoardView, drawer_for, has_drawing
+from ui.boards import temple as drawing
+from ui.boards.paint import rgb
+from ui.shots import mid_game
+from ui.widgets import BoardWidget
+
+SIZES = [(390, 390), (660, 660)]  # the board area at 800x480 and at 1280x800
+
+
+@pytest.fixture(scope="module")
+def middle() -> Session:
+    return mid_game("temple")
+
+
+def board(size: tuple[int, int]) -> Any:
+    widget = BoardWidget(size=size, pos=(0, 0), size_hint=(None, None))
+    Window.add_widget(widget)
+    return widget
+
+
+def render(widget: Any, session: Session, document: dict[str, Any] | None = None) -> bytes:
+    """Draw straight through the game's drawer (so a bug raises here instead of falling back to text)."""
+    doc = document if document is not None else session.game.to_document(session.state)
+    widget.canvas.clear()
+    drawer_for("temple")(widget, BoardView(session.game, doc, session.game.describe(session.state)))
+    return bytes(widget.export_as_image().texture.pixels)
+
+
+def pixel(pixels: bytes, widget: Any, x: float, y: float) -> tuple[int, int, int]:
+    """RGB at widget-local (x, y), y up; the exported image has the widget's top row first."""
+    row = int(widget.height) - 1 - int(y)
+    at = (row * int(widget.width) + int(x)) * 4
+    return pixels[at], pixels[at + 1], pixels[at + 2]
+
+
+def on_pawn(frame: Any, cell: tuple[int, int]) -> tuple[float, float]:
+    """A point inside a pawn drawn on ``cell`` but clear of its number."""
+    x, y = frame.centre(cell)
+    return x + frame.cell * 0.2, y - frame.cell * 0.2
+
+
+def near(colour: tuple[int, int, int], name: str) -> bool:
+    return all(abs(c - round(v * 255)) < 40 for c, v in zip(colour, rgb(name), strict=True))
+
+
+def test_temple_has_a_drawing() -> None:
+    assert has_drawing("temple")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_opening_and_mid_game_draw(size: tuple[int, int], middle: Session) -> None:
+    widget = board(size)
+    try:
+        opening = Session.new("temple", ["red", "blue", "green"])
+        assert render(widget, opening)
+        assert len(widget.canvas.children) > 100  # cells, cards, steps, pawns: not the one-label text fallback
+        render(widget, middle)
+        assert len(widget.canvas.children) > 300
+    finally:
+        Window.remove_widget(widget)
+
+
+def test_moved_pawn_changes_the_pixels_where_it_went(middle: Session) -> None:
+    game = middle.game
+    doc = game.to_document(middle.state)
+    colour, places = next((c, p) for c, p in doc["pawns"].items() if any(isinstance(v, list) for v in p))
+    index = next(i for i, v in enumerate(places) if isinstance(v, list))
+    start = tuple(places[index])
+    occupied = {tuple(v) for p in doc["pawns"].values() for v in p if isinstance(v, list)}
+    kinds = drawing.printed_kinds(game.data["board"])
+    kinds.update(drawing.slot_kinds(game.data["board"], game.data["cards"], doc["slots"]))
+    target = next(cell for cell, kind in kinds.items() if kind == "path" and cell not in occupied)
+    moved = {
+        **doc,
+        "pawns": {**doc["pawns"], colour: [list(target) if i == index else v for i, v in enumerate(places)]},
+    }
+
+    widget = board((390, 390))
+    try:
+        before = render(widget, middle, doc)
+        after = render(widget, middle, moved)
+        frame = drawing.Frame(widget, game.data["board"]["size"])
+        assert near(pixel(before, widget, *on_pawn(frame, start)), colour)
+        assert not near(pixel(before, widget, *on_pawn(frame, target)), colour)
+        assert near(pixel(after, widget, *on_pawn(frame, target)), colour)
+        assert not near(pixel(after, widget, *on_pawn(frame, start)), colour)
+        assert pixel(after, widget, 2, 2) == pixel(before, widget, 2, 2)  # the rest of the board stays put
+    finally:
+        Window.remove_widget(widget)
+
+
+def test_card_cells_follow_the_slot_rotation(middle: Session) -> None:
+    """A hole drawn where the slot puts it, through the game's own slot mapping (right-edge slot: turned 90)."""
+    game = middle.game
+    doc = dict(game.to_document(middle.state))
+    cards = {c["id"]: c["cells"] for c in game.data["cards"]["cards"]}
+    card = next(i for i, cells in cards.items() if cells[0][0] == "hole" and cells[0][2] != "hole")
+    slots = list(doc["slots"])
+    if card in slots:
+        slots[slots.index(card)] = slots[3]
+    slots[3] = card  # slot 4, right edge, origin [14, 3]: card (row 0, col 0) is [14, 3], (0, 2) is [14, 5]
+    doc["slots"] = slots
+    doc["pawns"] = {c: ["entrance", "entrance"] for c in doc["pawns"]}
+    widget = board((390, 390))
+    try:
+        pixels = render(widget, middle, doc)
+        frame = drawing.Frame(widget, game.data["board"]["size"])
+        hole = [round(v * 255) for v in drawing.HOLE]
+        assert all(abs(a - b) < 20 for a, b in zip(pixel(pixels, widget, *frame.centre((14, 3))), hole, strict=True))
+        assert not all(
+            abs(a - b) < 20 for a, b in zip(pixel(pixels, widget, *frame.centre((14, 5))), hole, strict=True)
+        )
+    finally:
+        Window.remove_widget(widget)

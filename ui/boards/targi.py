@@ -1,0 +1,336 @@
+"""Targi: the 5x5 layout (border cards, robber, Targi figures, centre cards, tribe markers) and two player panels.
+
+Labels, yields and costs come from the game's data files (a café's own copy
+is drawn with its own numbers); where a border card sits is the game
+package's ``POSITION``. Panels show what a player checks at a glance: goods,
+gold, victory points, the held card and the 3x4 tribe display by symbol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kivy.graphics import Color, Line, Mesh, Rectangle
+
+from companion.games.targi.board import POSITION
+from ui.boards.paint import BACKGROUND, disc, fit_text, rgb
+
+Box = tuple[float, float, float, float]  # x, y, w, h
+
+BORDER_FACE = (0.86, 0.74, 0.52)
+RAID_FACE = (0.7, 0.42, 0.3)
+GOODS_FACE = (0.93, 0.87, 0.72)
+CARD_BACK = (0.32, 0.2, 0.12)
+INK = (0.1, 0.07, 0.04)
+ROBBER = (0.8, 0.1, 0.1)
+HIGHLIGHT = (1, 0.85, 0.2)
+SYMBOL_RGB = {
+    "well": (0.25, 0.55, 0.95),
+    "camel": (0.88, 0.68, 0.25),
+    "oasis": (0.2, 0.68, 0.3),
+    "targia": (0.68, 0.38, 0.85),
+    "tent": (0.88, 0.3, 0.25),
+}
+RESOURCE_RGB = {
+    "dates": (0.5, 0.3, 0.15),
+    "salt": (0.93, 0.93, 0.93),
+    "pepper": (0.78, 0.16, 0.1),
+    "gold": (0.96, 0.78, 0.2),
+    "vp": (0.3, 0.3, 0.36),
+}
+LETTER = {"dates": "D", "salt": "S", "pepper": "P", "gold": "G", "vp": "VP"}
+ACTION_WORD = {
+    "NOBLE": "Noble",
+    "CARAVAN": "Caravan",
+    "TRIBAL_EXPANSION": "Expansion",
+    "FATA_MORGANA": "Fata Morgana",
+    "SILVERSMITH": "Silversmith",
+    "TRADER": "Trader",
+}
+
+
+def _ink(fill: Sequence[float]) -> tuple[float, float, float]:
+    """Black on light fills, white on dark: the text must read from a metre."""
+    return (0, 0, 0) if 0.3 * fill[0] + 0.59 * fill[1] + 0.11 * fill[2] > 0.5 else (1, 1, 1)
+
+
+def amounts(resources: Mapping[str, Any], sep: str = " ") -> str:
+    """'+2 dates +1 salt' in the fixed resource order, so cards with the same yield read the same."""
+    parts = [f"+{resources[k]} {'VP' if k == 'vp' else k}" for k in LETTER if resources.get(k)]
+    if resources.get("choice"):
+        parts.append(f"+{resources['choice']} any")
+    return sep.join(parts)
+
+
+def short_cost(cost: Sequence[Mapping[str, Any]]) -> str:
+    """A tribe card's cost options in letters ('2S 1D / 1G'): the same letters as the players' panels."""
+    return " / ".join(" ".join(f"{opt[k]}{LETTER[k]}" for k in LETTER if opt.get(k)) for opt in cost)
+
+
+def border_word(card: Mapping[str, Any]) -> str:
+    """A short label for a border card: what it does, since that is what players look for."""
+    action = card.get("action") or {}
+    code = action.get("code", "")
+    if code == "GAIN":
+        return amounts(action.get("gain") or {}, "\n")
+    if code == "GAIN_CHOICE":
+        return f"+{action.get('goods', 1)} any good"
+    if code == "RAID":
+        return "Raid"
+    return ACTION_WORD.get(code, str(card.get("label", code)))
+
+
+def catalogue(data: Any) -> dict[str, dict[str, Any]]:
+    """Goods and tribe cards by id, each tagged with its deck."""
+    out: dict[str, dict[str, Any]] = {}
+    for deck in ("goods", "tribe"):
+        for card in data[deck].get("cards", []):
+            out[card["id"]] = {**card, "deck": deck}
+    return out
+
+
+class Layout:
+    """Where the 5x5 grid and the two panels go: side by side on a wide area, stacked on a square one."""
+
+    def __init__(self, widget: Any) -> None:
+        x, y, w, h = widget.x, widget.y, widget.width, widget.height
+        pad = min(w, h) * 0.015
+        if w >= h * 1.45:
+            gw = min(h, w * 0.6)
+            self.grid: Box = (x + pad, y + pad, gw - 2 * pad, h - 2 * pad)
+            px, pw = x + gw, w - gw - pad
+            half = (h - 3 * pad) / 2
+            self.panels: list[Box] = [(px, y + 2 * pad + half, pw, half), (px, y + pad, pw, half)]
+        else:
+            gh = h * 0.62
+            self.grid = (x + pad, y + h - gh + pad, w - 2 * pad, gh - 2 * pad)
+            half = (w - 3 * pad) / 2
+            ph = h - gh - pad
+            self.panels = [(x + pad, y + pad, half, ph), (x + 2 * pad + half, y + pad, half, ph)]
+        _, _, gw2, gh2 = self.grid
+        self.gap = max(2.0, min(gw2, gh2) * 0.012)
+        self.cw = (gw2 - 4 * self.gap) / 5
+        self.ch = (gh2 - 4 * self.gap) / 5
+
+    def card(self, row: int, col: int) -> Box:
+        gx, gy, _, gh = self.grid
+        top = gy + gh
+        return (gx + col * (self.cw + self.gap), top - (row + 1) * self.ch - row * self.gap, self.cw, self.ch)
+
+
+def draw(widget: Any, view: Any) -> None:
+    data = view.game.data
+    doc = view.document
+    layout = Layout(widget)
+    cards = catalogue(data)
+    border = {int(c["no"]): c for c in data["border"].get("cards", [])}
+    players = list(doc.get("players") or [])
+    with widget.canvas:
+        Color(*BACKGROUND, 1)
+        Rectangle(pos=widget.pos, size=widget.size)
+        figures = {int(t["card"]): t.get("player") for t in doc.get("targi") or [] if isinstance(t, Mapping)}
+        for no, (row, col) in POSITION.items():
+            _border_card(layout.card(row, col), no, border.get(no, {}), figures.get(no), doc.get("robber") == no)
+        markers = {}
+        for m in doc.get("markers") or []:
+            slot = m.get("slot") if isinstance(m, Mapping) else None
+            if isinstance(slot, list | tuple) and len(slot) == 2:
+                markers[(int(slot[0]), int(slot[1]))] = m.get("player")
+        for r, row in enumerate(doc.get("centre") or []):
+            for c, entry in enumerate(row or []):
+                box = layout.card(r + 1, c + 1)
+                _centre_card(box, entry, cards)
+                if markers.get((r + 1, c + 1)):
+                    _marker(box, str(markers[(r + 1, c + 1)]))
+        supplies = doc.get("supplies") or {}
+        for box, player in zip(layout.panels, players, strict=False):
+            _panel(box, player, supplies.get(player) or {}, doc, cards)
+
+
+def _face(box: Box, fill: Sequence[float], edge: Sequence[float] = INK) -> None:
+    x, y, w, h = box
+    Color(*edge, 1)
+    Rectangle(pos=(x, y), size=(w, h))
+    Color(*fill, 1)
+    Rectangle(pos=(x + 1.5, y + 1.5), size=(w - 3, h - 3))
+
+
+def _figure(cx: float, cy: float, r: float, player: str) -> None:
+    """A Targi: a disc in the player's colour with a contrasting rim and head, so white and black both show."""
+    fill = rgb(player)
+    rim = _ink(fill)
+    disc(cx, cy - r * 0.25, r, fill, rim, edge=max(1.5, r * 0.18))
+    disc(cx, cy + r * 0.75, r * 0.42, fill, rim, edge=max(1.2, r * 0.14))
+
+
+def _robber(cx: float, cy: float, r: float) -> None:
+    def diamond(s: float) -> None:
+        Mesh(
+            vertices=[cx, cy + s, 0, 0, cx + s, cy, 0, 0, cx, cy - s, 0, 0, cx - s, cy, 0, 0],
+            indices=[0, 1, 2, 2, 3, 0],
+            mode="triangles",
+        )
+
+    Color(1, 1, 1, 1)
+    diamond(r + max(1.5, r * 0.18))
+    Color(*ROBBER, 1)
+    diamond(r)
+    fit_text((cx - r * 0.6, cy - r * 0.5, r * 1.2, r), "R", r, (1, 1, 1), bold=True)
+
+
+def _border_card(box: Box, no: int, card: Mapping[str, Any], player: str | None, robber: bool) -> None:
+    """Number and short label as large as the card allows; the piece on it (Targi or robber) beside them."""
+    x, y, w, h = box
+    action = card.get("action") or {}
+    raid = action.get("code") == "RAID"
+    _face(box, RAID_FACE if raid else BORDER_FACE)
+    ink = (1, 1, 1) if raid else INK
+    word = f"Raid {action.get('k', '')}".strip() if raid else border_word(card)
+    occupied = player is not None or robber
+    r = min(h * 0.2, w * 0.14)
+    left_w = w * 0.34
+    if player is not None and robber:  # only with a card that lets a Targi join the robber: both on a bottom row
+        fit_text((x + 2, y + h * 0.55, left_w, h * 0.43), str(no), h * 0.3, ink, bold=True)
+        fit_text((x + left_w, y + h * 0.5, w - left_w - 3, h * 0.48), word, h * 0.22, ink, bold=True)
+        _robber(x + w * 0.3, y + h * 0.26, r)
+        _figure(x + w * 0.7, y + h * 0.26, r, player)
+        return
+    if w < h * 1.3:  # portrait cards (a wide screen): number and piece on top, the label across below
+        top_h = h * 0.34
+        fit_text((x + 2, y + h - top_h - 1, w * 0.45, top_h), str(no), h * 0.26, ink, bold=True)
+        fit_text((x + 3, y + 3, w - 6, h - top_h - 6), word, h * 0.2, ink, bold=True)
+        if occupied:
+            cx, cy = x + w * 0.72, y + h - top_h / 2 - 1
+            rr = min(r, top_h * 0.4)
+            if robber:
+                _robber(cx, cy, rr)
+            else:
+                _figure(cx, cy, rr, str(player))
+        return
+    number_h = h * (0.4 if occupied else 0.5)
+    fit_text((x + 2, y + h - number_h - 2, left_w, number_h), str(no), h * 0.3, ink, bold=True)
+    small = h < 60
+    word_box = (x + left_w, y + (3 if small else h * 0.35), w - left_w - 3, h * (0.94 if small else 0.63))
+    fit_text(word_box, word, h * 0.24, ink, bold=True)
+    if not small:  # the printed name too, where the card is big enough for it to read
+        fit_text((x + left_w, y + 3, w - left_w - 3, h * 0.32), str(card.get("label", "")), h * 0.15, ink)
+    if occupied:
+        cx, cy = x + left_w / 2 + 1, y + h * 0.05 + r * 1.3
+        if robber:
+            _robber(cx, cy, r)
+        else:
+            _figure(cx, cy, r, str(player))
+
+
+def _centre_card(box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]]) -> None:
+    """Face-up goods or tribe card from its data; a face-down one as a back naming its deck."""
+    x, y, w, h = box
+    if not isinstance(entry, Mapping):
+        Color(0.4, 0.4, 0.4, 1)
+        Line(rectangle=(x + 2, y + 2, w - 4, h - 4), width=1, dash_length=4, dash_offset=4)
+        return
+    if "face_down" in entry:
+        _face(box, CARD_BACK, (0.8, 0.7, 0.5))
+        Color(0.45, 0.3, 0.18, 1)
+        for k in range(1, 4):
+            Line(rectangle=(x + k * w * 0.08, y + k * h * 0.08, w - 2 * k * w * 0.08, h - 2 * k * h * 0.08), width=1)
+        fit_text(
+            (x + w * 0.1, y + h * 0.3, w * 0.8, h * 0.4), str(entry.get("face_down", "")), h * 0.22, (0.95, 0.85, 0.6)
+        )
+        return
+    card = cards.get(str(entry.get("card")), {})
+    small = h < 60 or w < 80  # small cards drop the name so the numbers that decide a turn stay readable
+    _face(box, GOODS_FACE)
+    tribe = card.get("deck") == "tribe"
+    band_h = h * (0.32 if tribe else 0.24)
+    colour = SYMBOL_RGB.get(str(card.get("symbol")), (0.6, 0.6, 0.6)) if tribe else BORDER_FACE
+    Color(*colour, 1)
+    Rectangle(pos=(x + 1.5, y + h - band_h), size=(w - 3, band_h - 1.5))
+    heading = str(card.get("symbol", "")) if tribe else "goods"
+    fit_text((x + 3, y + h - band_h, w - 6, band_h), heading, band_h * 0.8, _ink(colour), True)
+    if tribe:
+        stats = f"{card.get('vp', 0)} VP  {short_cost(card.get('cost') or [])}"
+    else:
+        stats = amounts(card.get("yield") or {}) or str(entry.get("card", ""))
+    body_h = h - band_h - 3
+    if small:
+        fit_text((x + 3, y + 2, w - 6, body_h), stats, h * 0.24, INK, bold=True)
+        return
+    fit_text((x + 3, y + 2 + body_h * 0.5, w - 6, body_h * 0.5), str(card.get("label", "")), h * 0.18, INK)
+    fit_text((x + 3, y + 2, w - 6, body_h * 0.5), stats, h * 0.21, INK, bold=True)
+
+
+def _marker(box: Box, player: str) -> None:
+    """A tribe marker at the card's corner: it marks the crossing without hiding what the card gives."""
+    x, y, w, h = box
+    r = min(w, h) * 0.16
+    fill = rgb(player)
+    disc(x + w - r - 3, y + h - r - 3, r, fill, _ink(fill), edge=max(1.5, r * 0.22))
+
+
+def _panel(
+    box: Box, player: str, supply: Mapping[str, Any], doc: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]]
+) -> None:
+    """Name, goods, gold, VP, held card and the 3x4 display; the player to act is outlined."""
+    x, y, w, h = box
+    acting = doc.get("actor") == player and doc.get("stage") in ("place", "actions")
+    Color(*(HIGHLIGHT if acting else (0.3, 0.3, 0.34)), 1)
+    Line(rectangle=(x + 1, y + 1, w - 2, h - 2), width=2 if acting else 1)
+    pad = max(2.0, h * 0.025)
+    x, y, w, h = x + pad + 1, y + pad + 1, w - 2 * pad - 2, h - 2 * pad - 2
+    head_h = h * 0.2
+    fill = rgb(player)
+    name = str(player).capitalize() + (" (start)" if doc.get("start") == player else "")
+    # name chip and VP
+    name_w = w * 0.62
+    Color(*fill, 1)
+    Rectangle(pos=(x, y + h - head_h), size=(name_w, head_h))
+    fit_text((x + 2, y + h - head_h, name_w - 4, head_h), name, head_h * 0.75, _ink(fill), bold=True)
+    _chip((x + name_w + pad, y + h - head_h, w - name_w - pad, head_h), "vp", supply.get("vp", 0))
+    # goods and gold
+    res_y = y + h - 2 * head_h - pad
+    chip_w = (w - 3 * pad) / 4
+    for k, key in enumerate(("dates", "salt", "pepper", "gold")):
+        _chip((x + k * (chip_w + pad), res_y, chip_w, head_h), key, supply.get(key, 0))
+    # display (3 rows x 4) and the hand to its right
+    area_h = res_y - pad - y
+    hand_w = w * 0.2
+    cw = (w - hand_w - 5 * pad) / 4
+    rh = (area_h - 2 * pad) / 3
+    rows = supply.get("rows") or []
+    for r in range(3):
+        row = rows[r] if r < len(rows) and isinstance(rows[r], list) else []
+        for c in range(4):
+            cell = (x + c * (cw + pad), y + area_h - (r + 1) * rh - r * pad, cw, rh)
+            _tile(cell, cards.get(str(row[c])) if c < len(row) else None)
+    hx = x + w - hand_w
+    hand = supply.get("hand") or []
+    label_h = rh * 0.6
+    fit_text((hx, y + area_h - label_h, hand_w, label_h), "hand", label_h * 0.7, (0.85, 0.85, 0.85))
+    slot_h = (area_h - label_h - pad) / max(1, len(hand) or 1)
+    if not hand:
+        Color(0.45, 0.45, 0.45, 1)
+        Line(rectangle=(hx + 1, y + 1, hand_w - 2, area_h - label_h - pad - 2), width=1, dash_length=4, dash_offset=4)
+    for k, card_id in enumerate(hand):
+        _tile((hx, y + k * slot_h, hand_w, slot_h - (pad if k < len(hand) - 1 else 0)), cards.get(str(card_id)))
+
+
+def _chip(box: Box, key: str, amount: Any) -> None:
+    x, y, w, h = box
+    fill = RESOURCE_RGB[key]
+    Color(*fill, 1)
+    Rectangle(pos=(x, y), size=(w, h))
+    fit_text((x + 2, y, w - 4, h), f"{LETTER[key]} {amount}", h * 0.72, _ink(fill), bold=True)
+
+
+def _tile(box: Box, card: Mapping[str, Any] | None) -> None:
+    """A display card as its symbol colour and name (row bonuses go by symbol); an empty place as an outline."""
+    x, y, w, h = box
+    if card is None:
+        Color(0.3, 0.3, 0.34, 1)
+        Line(rectangle=(x + 1, y + 1, w - 2, h - 2), width=1)
+        return
+    colour = SYMBOL_RGB.get(str(card.get("symbol")), (0.6, 0.6, 0.6))
+    _face(box, colour, (0, 0, 0))
+    fit_text((x + 2, y + 1, w - 4, h - 2), str(card.get("symbol", card.get("id", ""))), h * 0.42, _ink(colour), True)

@@ -1,0 +1,330 @@
+"""The temple path-card race: the ring of cards as the table sees it, pawns, steps, chamber, hands.
+
+Geometry (slots, corners, walls, entrances, steps, chamber) comes from the
+game's ``board.json`` and the cards from ``cards.json``, so a café's own copy
+is drawn as it is printed; where each card cell lands on the board is the game
+package's own ``slot_cells``, never re-derived here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kivy.graphics import Color, Line, Mesh, Rectangle
+
+from companion.games.temple.board import slot_cells, slot_transform
+from ui.boards.paint import BACKGROUND, disc, fit_text, fitted_text, ink_for, rgb, text
+
+PATH_CARD = (0.87, 0.78, 0.58)
+PATH_PRINTED = (0.74, 0.66, 0.5)  # corner blocks are printed on the board: a shade darker than cards
+HOLE = (0.05, 0.04, 0.03)
+FLOOR = (0.2, 0.19, 0.18)
+CARD_EDGE = (0.25, 0.18, 0.1)
+STAIR = (0.35, 0.22, 0.1)
+GOLD = (0.95, 0.75, 0.2)
+MARGIN = 1.2  # cells round the 15 x 15 board for the Entrance Circles
+STRIP = 1.7  # cells below the board for hands, pile and roll
+
+Cell = tuple[int, int]
+
+
+def _cell(value: Any) -> Cell | None:
+    """A document location as a board cell, or None for "entrance", "stepN", "chamber"."""
+    if isinstance(value, list | tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return int(value[0]), int(value[1])
+    return None
+
+
+def card_cells(cards: Mapping[str, Any]) -> dict[str, list[list[str]]]:
+    return {c["id"]: c["cells"] for c in cards.get("cards", [])}
+
+
+def slot_kinds(board: Mapping[str, Any], cards: Mapping[str, Any], slots: Sequence[Any]) -> dict[Cell, str]:
+    """Board cell -> cell kind for every slot holding a card, turned as the slot turns it."""
+    by_id = card_cells(cards)
+    out: dict[Cell, str] = {}
+    for spec, card in zip(board["slots"], slots, strict=False):
+        cells = by_id.get(card) if card is not None else None
+        if cells is None:
+            continue
+        kinds = [kind for row in cells for kind in row]
+        out.update(zip(slot_cells(tuple(spec["origin"]), spec["out"]), kinds, strict=False))
+    return out
+
+
+def printed_kinds(board: Mapping[str, Any]) -> dict[Cell, str]:
+    """The corner blocks, which are printed and never turned."""
+    out: dict[Cell, str] = {}
+    for corner in board["corners"]:
+        x0, y0 = corner["origin"]
+        for r, row in enumerate(corner["cells"]):
+            for c, kind in enumerate(row):
+                out[(x0 + c, y0 + r)] = kind
+    return out
+
+
+class Frame:
+    """Board cells to screen pixels; y runs south on the board and up on the screen."""
+
+    def __init__(self, widget: Any, size: int) -> None:
+        span = size + 2 * MARGIN
+        self.size = size
+        self.cell = min(widget.width / span, widget.height / (span + STRIP))
+        self.x0 = widget.x + (widget.width - self.cell * span) / 2 + MARGIN * self.cell
+        total_h = self.cell * (span + STRIP)
+        self.top = widget.y + (widget.height + total_h) / 2 - MARGIN * self.cell
+        self.strip_y = self.top - (size + MARGIN + STRIP) * self.cell
+
+    def corner(self, x: float, y: float) -> tuple[float, float]:
+        """Screen position of the board point (x, y), in cell units from the north-west corner."""
+        return self.x0 + x * self.cell, self.top - y * self.cell
+
+    def centre(self, cell: Sequence[float]) -> tuple[float, float]:
+        return self.corner(cell[0] + 0.5, cell[1] + 0.5)
+
+
+def draw(widget: Any, view: Any) -> None:
+    board = view.game.data["board"]
+    cards = view.game.data["cards"]
+    doc = view.document
+    frame = Frame(widget, int(board["size"]))
+    kinds = printed_kinds(board)
+    printed = set(kinds)
+    kinds.update(slot_kinds(board, cards, doc.get("slots") or []))
+    with widget.canvas:
+        Color(*BACKGROUND, 1)
+        Rectangle(pos=widget.pos, size=widget.size)
+        Color(*FLOOR, 1)
+        x, y = frame.corner(0, board["size"])
+        Rectangle(pos=(x, y), size=(frame.cell * board["size"],) * 2)
+        _ring(frame, board, kinds, printed)
+        _middle(frame, board, doc)
+        _walls(frame, board)
+        _entrances(frame, board, doc)
+        _pawns(frame, board, doc)
+        _strip(frame, board, doc)
+
+
+def _ring(frame: Frame, board: Mapping[str, Any], kinds: Mapping[Cell, str], printed: set[Cell]) -> None:
+    """Every ring cell from its card or corner; empty slots (during assembly) stay dark outlines."""
+    c = frame.cell
+    for (x, y), kind in kinds.items():
+        sx, sy = frame.corner(x, y + 1)
+        Color(*(PATH_PRINTED if (x, y) in printed else PATH_CARD), 1)
+        Rectangle(pos=(sx, sy), size=(c, c))
+        if kind == "hole":
+            Color(*HOLE, 1)
+            Rectangle(pos=(sx + c * 0.08, sy + c * 0.08), size=(c * 0.84, c * 0.84))
+        elif kind == "stair":
+            _stair(sx, sy, c)
+        elif kind.startswith("idol:"):
+            colour = kind[5:]
+            is_ak = (x, y) in printed
+            _diamond(sx + c / 2, sy + c / 2, c * (0.42 if is_ak else 0.34), rgb(colour), ring=is_ak)
+    # card edges: one outline per slot, the corner blocks too, so the twelve cards read as cards
+    Color(*CARD_EDGE, 1)
+    width = max(1.0, c * 0.06)
+    blocks = [(tuple(s["origin"]), s["out"]) for s in board["slots"]]
+    for spec, out in blocks:
+        cells = slot_cells(spec, out)
+        _block_outline(frame, cells, width)
+    for corner in board["corners"]:
+        x0, y0 = corner["origin"]
+        _block_outline(frame, [(x0 + i, y0 + j) for i in range(3) for j in range(3)], width)
+    # slot numbers just inside each card, where the referee's texts name them ("slot 4 r1c0")
+    inner = {tuple(cell) for spec in board["colours"].values() for cell in spec["steps"]["cells"]}
+    for spec in board["slots"]:
+        (x0, y0), (rx, ry), (cx, cy) = slot_transform(tuple(spec["origin"]), spec["out"])
+        where = (x0 + 3 * rx + cx, y0 + 3 * ry + cy)
+        if (
+            where in inner
+            or where in kinds
+            or abs(where[0] - board["chamber"][0]) + abs(where[1] - board["chamber"][1]) < 2
+        ):
+            continue
+        px, py = frame.centre(where)
+        text(px, py, str(spec["slot"]), c * 0.55, (0.62, 0.6, 0.56))
+
+
+def _block_outline(frame: Frame, cells: Sequence[Cell], width: float) -> None:
+    xs, ys = [x for x, _ in cells], [y for _, y in cells]
+    x, y = frame.corner(min(xs), max(ys) + 1)
+    side = frame.cell
+    Line(rectangle=(x, y, (max(xs) - min(xs) + 1) * side, (max(ys) - min(ys) + 1) * side), width=width)
+
+
+def _stair(x: float, y: float, c: float) -> None:
+    """Three treads climbing left to right: a stairway is recognised by shape, not colour."""
+    Color(*STAIR, 1)
+    for k in range(3):
+        h = c * 0.22 * (k + 1)
+        Rectangle(pos=(x + c * (0.14 + 0.24 * k), y + c * 0.12), size=(c * 0.22, h))
+
+
+def _diamond(cx: float, cy: float, r: float, colour: tuple[float, float, float], ring: bool = False) -> None:
+    """An idol marker: a diamond, so it is never mistaken for a round pawn; Ah Kinchil's gets a gold rim."""
+
+    def shape(radius: float) -> None:
+        Mesh(
+            vertices=[cx, cy + radius, 0, 0, cx + radius, cy, 0, 0, cx, cy - radius, 0, 0, cx - radius, cy, 0, 0],
+            indices=[0, 1, 2, 2, 3, 0],
+            mode="triangles",
+        )
+
+    Color(*(GOLD if ring else (0, 0, 0)), 1)
+    shape(r + max(1.5, r * (0.28 if ring else 0.18)))
+    Color(*colour, 1)
+    shape(r)
+
+
+def _middle(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> None:
+    """Each colour's final steps from its foot towards the chamber, and the chamber itself."""
+    c = frame.cell
+    chamber = board["chamber"]
+    chx, chy = frame.centre(chamber)
+    for colour, spec in board["colours"].items():
+        steps = [tuple(cell) for cell in spec["steps"]["cells"]]
+        points = [frame.centre(spec["steps"]["foot"]), *(frame.centre(s) for s in steps), (chx, chy)]
+        Color(*rgb(colour), 0.9)
+        Line(points=[v for p in points for v in p], width=max(1.0, c * 0.08))
+        for k, step in enumerate(steps):
+            sx, sy = frame.corner(step[0], step[1] + 1)
+            Color(0, 0, 0, 1)
+            Rectangle(pos=(sx + c * 0.04, sy + c * 0.04), size=(c * 0.92, c * 0.92))
+            Color(*rgb(colour), 1)
+            Rectangle(pos=(sx + c * 0.1, sy + c * 0.1), size=(c * 0.8, c * 0.8))
+            text(sx + c / 2, sy + c / 2, str(k + 1), c * 0.5, ink_for(colour), bold=True)
+    half = c * 1.3
+    Color(0, 0, 0, 1)
+    Rectangle(pos=(chx - half - 2, chy - half - 2), size=(2 * half + 4, 2 * half + 4))
+    Color(*GOLD, 1)
+    Rectangle(pos=(chx - half, chy - half), size=(2 * half, 2 * half))
+    inside = _chamber_pawns(doc)
+    if not inside:
+        fit_text((chx - half, chy - half, 2 * half, 2 * half), "Treasure Chamber", c * 0.55, (0.2, 0.12, 0), bold=True)
+
+
+def _chamber_pawns(doc: Mapping[str, Any]) -> list[tuple[str, int]]:
+    return [(colour, i) for colour, places in _pawn_places(doc) for i, at in enumerate(places) if at == "chamber"]
+
+
+def _pawn_places(doc: Mapping[str, Any]) -> list[tuple[str, list[Any]]]:
+    pawns = doc.get("pawns") or {}
+    return [(colour, list(places or [])) for colour, places in pawns.items()] if isinstance(pawns, Mapping) else []
+
+
+def _walls(frame: Frame, board: Mapping[str, Any]) -> None:
+    """A colour's wall as a thick bar in its colour on the edge between the two cells it separates."""
+    c = frame.cell
+    for colour, spec in board["colours"].items():
+        for a, b in spec.get("wall", []):
+            (ax, ay), (bx, by) = a, b
+            if ax != bx:
+                ex = max(ax, bx)
+                p, q = frame.corner(ex, ay), frame.corner(ex, ay + 1)
+            else:
+                ey = max(ay, by)
+                p, q = frame.corner(ax, ey), frame.corner(ax + 1, ey)
+            Color(0, 0, 0, 1)
+            Line(points=[*p, *q], width=max(2.0, c * 0.16), cap="none")
+            Color(*rgb(colour), 1)
+            Line(points=[*p, *q], width=max(1.2, c * 0.09), cap="none")
+
+
+def _entrance_spots(frame: Frame, board: Mapping[str, Any], circle: Sequence[int]) -> list[tuple[float, float]]:
+    """Two Entrance Circles side by side along the edge, one per pawn, centred on the board's circle cell."""
+    cx, cy = frame.centre(circle)
+    along_x = 0 <= circle[0] < board["size"]  # above or below the board: circles side by side in x
+    d = frame.cell * 0.62
+    return [(cx - d, cy), (cx + d, cy)] if along_x else [(cx, cy + d), (cx, cy - d)]
+
+
+def _entrances(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> None:
+    c = frame.cell
+    players = set(doc.get("players") or [])
+    for colour, spec in board["colours"].items():
+        if players and colour not in players:
+            continue  # an unused colour's entrance is just part of the printed board: leave it quiet
+        for sx, sy in _entrance_spots(frame, board, spec["entrance"]["circle"]):
+            Color(*rgb(colour), 1)
+            Line(circle=(sx, sy, c * 0.44), width=max(1.0, c * 0.07))
+
+
+def _pawn(cx: float, cy: float, r: float, colour: str, number: int) -> None:
+    disc(cx, cy, r, rgb(colour), (1, 1, 1) if sum(rgb(colour)) < 0.9 else (0, 0, 0), edge=max(1.5, r * 0.16))
+    text(cx, cy, str(number), r * 1.25, ink_for(colour), bold=True)
+
+
+def _pawns(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> None:
+    """Pawns on cells, on their own steps, waiting in their Entrance Circles, or in the chamber."""
+    c = frame.cell
+    r = c * 0.38
+    for colour, places in _pawn_places(doc):
+        spec = board["colours"].get(colour)
+        waiting = 0
+        for i, at in enumerate(places):
+            cell = _cell(at)
+            if cell is None and isinstance(at, str) and at.startswith("step") and spec is not None:
+                k = int(at[4:]) - 1 if at[4:].isdigit() else -1
+                steps = spec["steps"]["cells"]
+                cell = tuple(steps[k]) if 0 <= k < len(steps) else None
+            if cell is not None:
+                _pawn(*frame.centre(cell), r, colour, i + 1)
+            elif at == "entrance" and spec is not None:
+                spots = _entrance_spots(frame, board, spec["entrance"]["circle"])
+                _pawn(*spots[min(waiting, len(spots) - 1)], r, colour, i + 1)
+                waiting += 1
+    inside = _chamber_pawns(doc)
+    if inside:
+        chx, chy = frame.centre(board["chamber"])
+        cols = 2 if len(inside) <= 4 else 3
+        rows = (len(inside) + cols - 1) // cols
+        step = c * 2.4 / max(cols, rows)
+        pr = min(r, step * 0.42)
+        for n, (colour, i) in enumerate(inside):
+            row, col = divmod(n, cols)
+            px = chx + (col - (cols - 1) / 2) * step
+            py = chy + ((rows - 1) / 2 - row) * step
+            _pawn(px, py, pr, colour, i + 1)
+
+
+def _strip(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> None:
+    """Hand sizes per colour (whose turn outlined), the draw pile and the roll: what hidden hands leave public."""
+    c = frame.cell
+    players = list(doc.get("players") or [])
+    hands = doc.get("hands") or {}
+    left, _ = frame.corner(-MARGIN, 0)
+    right, _ = frame.corner(board["size"] + MARGIN, 0)
+    y = frame.strip_y + c * 0.15
+    h = (STRIP - 0.3) * c
+    size = c * 0.78
+    x = left + c * 0.2
+    w, _ = fitted_text(x, y + h / 2, "Hands", size, c * 3.2, (0.85, 0.85, 0.85), anchor="left")
+    x += w + c * 0.3
+    turn = doc.get("turn") if doc.get("phase") not in ("assembly", "first_roll", "over") else None
+    chip = c * 1.9
+    for colour in players:
+        if colour == turn:
+            Color(1, 1, 1, 1)
+            Rectangle(pos=(x - 3, y - 3), size=(chip + 6, h + 6))
+        Color(*rgb(colour), 1)
+        Rectangle(pos=(x, y), size=(chip, h))
+        count = hands.get(colour, "?") if isinstance(hands, Mapping) else "?"
+        text(x + chip / 2, y + h / 2, str(count), size * 1.1, ink_for(colour), bold=True)
+        x += chip + c * 0.35
+    winner = doc.get("winner")
+    if winner:
+        fit_text((x + c * 0.2, y, right - x - c * 0.4, h), f"{str(winner).capitalize()} wins", size, bold=True)
+        return
+    roll = doc.get("roll")
+    if isinstance(roll, Mapping):  # the roll's colour matters (red lets the player change a card): show it
+        face = str(roll.get("colour") or "white")
+        rw = c * 3.4
+        Color(*rgb(face), 1)
+        Rectangle(pos=(right - rw - c * 0.2, y), size=(rw, h))
+        fit_text(
+            (right - rw - c * 0.1, y, rw - c * 0.2, h), f"Roll {roll.get('value', '?')}", size, ink_for(face), True
+        )
+        right -= rw + c * 0.3
+    fit_text((x + c * 0.2, y, right - x - c * 0.4, h), f"Pile {doc.get('pile', '?')}", size, bold=True)
