@@ -212,7 +212,7 @@ def _border_card(box: Box, no: int, card: Mapping[str, Any], player: str | None,
     fit_text((x + 2, y + h - number_h - 2, left_w, number_h), str(no), h * 0.3, ink, bold=True)
     small = h < 60
     word_box = (x + left_w, y + (3 if small else h * 0.35), w - left_w - 3, h * (0.94 if small else 0.63))
-    fit_text(word_box, word, h * 0.24, ink, bold=True)
+    fit_text(word_box, word, h * (0.3 if small else 0.24), ink, bold=True)
     if not small:  # the printed name too, where the card is big enough for it to read
         fit_text((x + left_w, y + 3, w - left_w - 3, h * 0.32), str(card.get("label", "")), h * 0.15, ink)
     if occupied:
@@ -252,10 +252,10 @@ def _centre_card(box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]]) -
     if tribe:
         stats = f"{card.get('vp', 0)} VP  {short_cost(card.get('cost') or [])}"
     else:
-        stats = amounts(card.get("yield") or {}) or str(entry.get("card", ""))
+        stats = amounts(card.get("yield") or {}, "\n") or str(entry.get("card", ""))
     body_h = h - band_h - 3
     if small:
-        fit_text((x + 3, y + 2, w - 6, body_h), stats, h * 0.24, INK, bold=True)
+        fit_text((x + 3, y + 2, w - 6, body_h), stats, h * 0.3, INK, bold=True)
         return
     fit_text((x + 3, y + 2 + body_h * 0.5, w - 6, body_h * 0.5), str(card.get("label", "")), h * 0.18, INK)
     fit_text((x + 3, y + 2, w - 6, body_h * 0.5), stats, h * 0.21, INK, bold=True)

@@ -303,7 +303,8 @@ def _strip(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> No
     w, _ = fitted_text(x, y + h / 2, "Hands", size, c * 3.2, (0.85, 0.85, 0.85), anchor="left")
     x += w + c * 0.3
     turn = doc.get("turn") if doc.get("phase") not in ("assembly", "first_roll", "over") else None
-    chip = c * 1.9
+    room = right - x - c * (3.4 + 3.6)  # leave the pile and the roll their room, whatever the player count
+    chip = max(c * 1.0, min(c * 1.9, room / max(1, len(players)) - c * 0.35))
     for colour in players:
         if colour == turn:
             Color(1, 1, 1, 1)
