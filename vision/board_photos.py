@@ -65,16 +65,24 @@ def board_photo(
     flat, to_img = render_board(board, layout, cell_px)
     add_pawns(flat, to_img, board, rng, int(rng.integers(0, pawns + 1)), max_cover)
     side = flat.shape[0]
-    # Camera: board ~85-98% of the frame height, turned a little, seen slightly obliquely.
-    target = height * rng.uniform(0.86, 0.98)
+    # Camera: turned a little, slightly oblique, as large as the frame allows with the markers in view.
     angle = rng.uniform(-12, 12) + 90 * int(rng.integers(4))
-    centre = np.array([width / 2, height / 2]) + rng.uniform(-0.5, 0.5, 2) * (height - target * 0.8)
-    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * target / 2 / 1.0
     rad = np.deg2rad(angle)
     rot = np.array([[np.cos(rad), -np.sin(rad)], [np.sin(rad), np.cos(rad)]])
-    quad = square @ rot.T * 0.72 + centre + rng.normal(0, target * 0.025, (4, 2))
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) @ rot.T + rng.normal(0, 0.04, (4, 2))
     src = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
-    warp = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    # Outer corners of the markers, in canvas pixels: they must stay inside the frame.
+    lo = to_img[0, 2] - 3.0 * cell_px
+    hi = to_img[0, 2] + (board.size + 3.0) * cell_px
+    markers = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], np.float32).reshape(-1, 1, 2)
+    scale = 1.0
+    for _ in range(30):
+        quad = corners * (height / 2) * scale * rng.uniform(0.97, 1.0) + np.array([width / 2, height / 2])
+        warp = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+        seen = cv2.perspectiveTransform(markers, warp).reshape(-1, 2)
+        if seen.min() >= 6 and seen[:, 0].max() <= width - 6 and seen[:, 1].max() <= height - 6:
+            break
+        scale *= 0.96
     table = np.empty((height, width, 3), np.uint8)
     table[:] = rng.integers(60, 160, 3)
     img = cv2.warpPerspective(flat, warp, (width, height), dst=table, borderMode=cv2.BORDER_TRANSPARENT,

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.card_catalogue import BoardSpec, CardSpec, appearance_groups, load_temple_board, load_temple_cards
-from vision.card_render import render_card
+from vision.card_render import SAND, render_card
 from vision.markers import BoardFinder
 from vision.readings import BoardReading, SlotReading
 
@@ -104,17 +104,19 @@ class CardReader:
             out.append(cv2.warpPerspective(frame, to_frame, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE))
         return out
 
-    def slot_whites(self, frame: np.ndarray) -> list[np.ndarray]:
-        """Paper white at each slot's centre, interpolated between the four markers' margins."""
-        corners = self.finder.paper_whites(frame)
-        size = float(self.board.size)
-        out = []
-        for slot in self.board.slots:
-            x, y, _ = slot.card_to_board() @ np.array([1.5, 1.5, 1.0])
-            u, v = np.clip(x / size, 0, 1), np.clip(y / size, 0, 1)
-            weights = np.array([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v], np.float32)
-            out.append(weights @ corners)
-        return out
+    @staticmethod
+    def light_white(slot_images: list[np.ndarray]) -> np.ndarray:
+        """The white to divide by, from the colour of the path on the board's cards.
+
+        Most of every card is path, so the brighter half of all slot pixels together shows
+        what the path colour has become under this light. The markers' paper would be the
+        obvious white, but cameras often clip it, which hides the colour of the light.
+        """
+        pixels = np.concatenate([img.reshape(-1, 3) for img in slot_images]).astype(np.float32)
+        bright = pixels.sum(1)
+        path = pixels[bright >= np.median(bright)]
+        observed = np.maximum(np.median(path, axis=0), 8.0)
+        return observed * 255.0 / np.array(SAND, np.float32)
 
     def match(self, card_image: np.ndarray) -> tuple[str | None, float]:
         """Best card for one slot image and a confidence from how clearly it beats the runner-up."""
@@ -151,7 +153,9 @@ class CardReader:
             self.last_problem = self.finder.last_problem
             return None
         self.last_problem = None
-        matches = self.match_many(self.slot_images(frame, homography), self.slot_whites(frame))
+        images = self.slot_images(frame, homography)
+        white = self.light_white(images)
+        matches = self.match_many(images, [white] * len(images))
         slots = [SlotReading(slot.slot, card, confidence)
                  for slot, (card, confidence) in zip(self.board.slots, matches, strict=True)]
         return BoardReading(tuple(slots))
@@ -166,7 +170,7 @@ class CardReader:
         if homography is None:
             raise ValueError(self.finder.last_problem or "board not found")
         index = [s.slot for s in self.board.slots].index(slot_number)
-        white = self.slot_whites(frame)[index]
+        white = self.light_white(self.slot_images(frame, homography))
         image = self.slot_images(frame, homography, MATCH_SIZE * 2)[index].astype(np.float32)
         image = np.clip(image * (255.0 / white), 0, 255).astype(np.uint8)
         target = self.groups.get(card_id, card_id)

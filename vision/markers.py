@@ -41,7 +41,6 @@ class BoardFinder:
         self.detector = cv2.aruco.ArucoDetector(dictionary(), params)
         self.board_size = board_size
         self.last_problem: str | None = None
-        self.last_quads: dict[int, np.ndarray] = {}
 
     def board_corners(self, frame: np.ndarray) -> np.ndarray | None:
         """The board's four corners in the frame (NW, NE, SE, SW), or None with `last_problem` saying why."""
@@ -56,7 +55,6 @@ class BoardFinder:
         if missing:
             self.last_problem = f"board markers not seen: {', '.join(missing)}"
             return None
-        self.last_quads = found
         centre = np.mean([found[i].mean(0) for i in MARKER_IDS], axis=0)
         inner = [found[i][np.argmin(np.linalg.norm(found[i] - centre, axis=1))] for i in MARKER_IDS]
         self.last_problem = None
@@ -71,21 +69,3 @@ class BoardFinder:
         board = np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float32)
         return cv2.getPerspectiveTransform(board, corners)
 
-    def paper_whites(self, frame: np.ndarray) -> np.ndarray:
-        """The colour of the white margin around each marker (NW, NE, SE, SW), as 4 x 3 BGR.
-
-        The margin is paper, so it tells the light's colour and strength at each corner
-        of the board; the card reader divides by it to compare reflectances.
-        """
-        h, w = frame.shape[:2]
-        offsets = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)])
-        whites = []
-        for marker_id in MARKER_IDS:
-            quad = self.last_quads[marker_id]
-            centre = quad.mean(0)
-            ring = np.concatenate([quad, (quad + np.roll(quad, -1, axis=0)) / 2])
-            points = np.round(centre + (ring - centre) * 1.17).astype(int)
-            spots = (points[:, None, :] + offsets[None]).reshape(-1, 2)
-            xs, ys = np.clip(spots[:, 0], 0, w - 1), np.clip(spots[:, 1], 0, h - 1)
-            whites.append(np.median(frame[ys, xs][:, :3], axis=0))
-        return np.maximum(np.array(whites, np.float32), 16.0)

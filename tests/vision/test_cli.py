@@ -62,3 +62,11 @@ def test_teach_card_from_an_image(tmp_path: Path, capsys) -> None:
     assert list(out.glob("*.png"))
     assert main(["vision", "teach-card", str(tmp_path / "missing.png"), "--slot", "3", "--card", "P01",
                  "--out", str(out)]) == 2
+
+
+def test_bench_reports_every_reader(capsys) -> None:
+    assert main(["vision", "bench", "--json", "--repeat", "1"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    for key in ("motion_gate_ms", "d6_ms_4_dice", "cards_ms_12_slots", "temple_die_ms", "settle_ms"):
+        assert key in result
+    assert 0 < result["settle_ms"] < 1000
