@@ -96,9 +96,8 @@ class Referee:
     def _games(self, request: Mapping[str, Any]) -> Answer:
         games = []
         for game_id in game_classes():
-            meta = create(game_id, self.cafe_dir).metadata()
-            meta["data"] = create(game_id, self.cafe_dir).data.sources
-            games.append(meta)
+            game = create(game_id, self.cafe_dir)
+            games.append({**game.metadata(), "data": game.data.sources})
         return {"games": games}
 
     def _new(self, request: Mapping[str, Any]) -> Answer:
