@@ -44,6 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--reader", choices=["dice", "cards", "temple-die"], default="dice")
     p.add_argument("--taught", type=Path, help="folder with taught cards / die (from the teach commands)")
     p.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: until the source ends)")
+    p.add_argument("--every-frame", action="store_true",
+                   help="print each frame's reading without waiting for stillness (photos rather than a camera)")
     p.add_argument("--timeout", type=float, default=0.0, help="give up after N s without a frame (0: never)")
     p.set_defaults(func=cmd_watch)
 
@@ -251,6 +253,10 @@ def _make_reader(kind: str, taught: Path | None):
     return D6Reader()
 
 
+def _die_text(reading) -> str:
+    return f"{reading.value}{'/' + reading.face if reading.face else ''} ({reading.confidence:.2f})"
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     from vision.card_reader import SlotTracker
     from vision.settle import dice_settler
@@ -289,10 +295,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
                     print(f"frame {frames}: {reader.last_problem}", flush=True)
                 for slot in tracker.update(reading):
                     print(f"frame {frames}: slot {slot.slot} -> {slot.card} ({slot.confidence:.2f})", flush=True)
+            elif args.every_frame:
+                dice = ", ".join(_die_text(r) for r in reader.read(frame))
+                print(f"frame {frames}: [{dice or 'no dice'}]", flush=True)
             else:
                 settled = settler.feed(frame)
                 if settled is not None:
-                    dice = ", ".join(f"{r.value}{'/' + r.face if r.face else ''}" for r in settled.reading)
+                    dice = ", ".join(_die_text(r) for r in settled.reading)
                     tag = "confirm?" if settled.needs_confirm else "apply"
                     print(f"frame {frames}: [{dice or 'no dice'}] confidence {settled.confidence:.2f} {tag}",
                           flush=True)

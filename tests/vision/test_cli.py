@@ -70,3 +70,16 @@ def test_bench_reports_every_reader(capsys) -> None:
     for key in ("motion_gate_ms", "d6_ms_4_dice", "cards_ms_12_slots", "temple_die_ms", "settle_ms"):
         assert key in result
     assert 0 < result["settle_ms"] < 1000
+
+
+def test_watch_every_frame_reads_dice_photos(tmp_path: Path, capsys) -> None:
+    import numpy as np
+
+    from vision.temple_die import render_temple_die
+
+    rng = np.random.default_rng(4)
+    for i, value in enumerate(("X", "3")):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), render_temple_die(rng, value, "red")[0])
+    assert main(["vision", "watch", str(tmp_path), "--reader", "temple-die", "--every-frame"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("frame")]
+    assert len(lines) == 2 and "/red" in lines[0]
