@@ -51,6 +51,7 @@ class D6Reader:
         detection_threshold: float = 0.4,
         background_threshold: float = 0.3,
         long_side: int = DETECTOR_LONG_SIDE,
+        mirror: bool = True,
     ) -> None:
         folder = model_dir or MODEL_DIR
         for name in (DETECTOR_FILE, CLASSIFIER_FILE):
@@ -65,6 +66,7 @@ class D6Reader:
         self.detection_threshold = detection_threshold
         self.background_threshold = background_threshold
         self.long_side = long_side
+        self.mirror = mirror
 
     def detect(self, frame: np.ndarray) -> list[tuple[Box, float]]:
         """Candidate die boxes with the detector's score, before the classifier vets them."""
@@ -108,9 +110,12 @@ class D6Reader:
             return np.zeros((0, 7), np.float32)
         frame = as_bgr(frame)
         crops = [crop_die(frame, box, self.crop_size, self.crop_margin) for box in boxes]
-        mirrored = [np.ascontiguousarray(c[:, ::-1]) for c in crops]
-        self.classifier.setInput(crops_to_blob(crops + mirrored))
-        probs = softmax(self.classifier.forward().reshape(2 * len(boxes), -1))
+        if self.mirror:
+            crops += [np.ascontiguousarray(c[:, ::-1]) for c in crops]
+        self.classifier.setInput(crops_to_blob(crops))
+        probs = softmax(self.classifier.forward().reshape(len(crops), -1))
+        if not self.mirror:
+            return probs
         return (probs[: len(boxes)] + probs[len(boxes):]) / 2
 
     def read_boxes(self, frame: np.ndarray, boxes: list[Box]) -> list[DieReading]:

@@ -88,3 +88,11 @@ def test_real_photos_from_the_shared_sets(d6_reader, datasets: Path, tmp_path: P
         assert score["read_accuracy"] >= 0.9, (name, score)
         assert score["recall"] >= 0.1, (name, score)
         assert score["precision"] >= 0.15, (name, score)
+
+
+def test_single_read_mode_reads_the_same_boxes() -> None:
+    from vision.d6_reader import D6Reader
+
+    fast = D6Reader(mirror=False)
+    img, boxes, values = render_dice_scene(np.random.default_rng(21), 640, 480, count=3, size_range=(45, 65))
+    assert [r.value for r in fast.read_boxes(img, boxes)] == values
