@@ -146,6 +146,17 @@ class Board:
     def xy(self, node: int) -> tuple[int, int]:
         return node % self.size, node // self.size
 
+    def depth(self, location: Any) -> int:
+        """How far a board cell ([x, y]) lies in from the outer edge (0-2); 0 for any other location.
+
+        The cells of one lap station have different depths, and a quarter turn of the board keeps
+        them, so it orders a station's lanes the same way for every colour.
+        """
+        if isinstance(location, list | tuple) and len(location) == 2:
+            x, y = location
+            return min(x, y, self.size - 1 - x, self.size - 1 - y)
+        return 0
+
     def is_cell(self, node: int) -> bool:
         return 0 <= node < self.cell_count
 

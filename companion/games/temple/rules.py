@@ -501,9 +501,9 @@ class TempleGame(Game):
             f"{self.where(colour, marker)}."
         )
         events.append(Event("reward" if colour == player else "penalty", text, ("RU-25", "RU-21"), (player, colour)))
+        state = state.with_pawn(colour, i, marker)  # first, as in a send-back (see _send_back)
         if occupant is not None:
             state = self._send_back(state, [occupant], events, ("RU-Q23",))
-        state = state.with_pawn(colour, i, marker)
         state = state.but(discard=(*state.discard, board.ak_card))
         state = self._draw_one(state, state.turn, events, just_played=True)
         return self._end_turn(state, events)
@@ -848,12 +848,14 @@ class TempleGame(Game):
                 rules.append("RU-21" if target == board.ak_idol.get(c) else "RU-20")
             events.append(Event("penalty", text, tuple(dict.fromkeys(rules)), (c,)))
             occupant = occupied.get(target) if target != entrance else None
+            # The pawn takes the marker before the occupant goes: still standing where it was, it could be
+            # bumped from there by the very occupant it displaces, and the two would bump each other forever.
+            state = state.with_pawn(c, i, target)
             if occupant is not None:
                 events.append(
                     Event("penalty", f"{pawn_label(*occupant)} stood on that marker.", ("RU-Q12",), (occupant[0],))
                 )
                 state = self._send_back(state, [occupant], events, ("RU-Q12",))
-            state = state.with_pawn(c, i, target)
             moving.discard((c, i))
             limit = progress[target]
         return state
@@ -1037,8 +1039,15 @@ class TempleGame(Game):
             weights = [self.face_weights[(a["value"], a["face"]["colour"])] for a in rolls]
             return rng.choices(rolls, weights)[0]
         if state.phase == "move" and rng.random() < 0.8:
+            # The furthest end, a tie (the lanes of one lap station) broken at random. Taking the first
+            # offered end would favour a fixed compass direction (the route search tries north, east,
+            # south, west in turn), that is an inner lane on some edges and an outer one on others, and
+            # so some colours over others; the ties are put in an order that turns with the board.
             colour = state.current
-            progress = self.board.progress[colour]
             board = self.board
-            return max(legal, key=lambda a: progress[document.parse_location(board, colour, a["to"])])
+            progress = board.progress[colour]
+            ends = [(progress[document.parse_location(board, colour, a["to"])], a) for a in legal]
+            best = max(p for p, _ in ends)
+            ties = sorted((a for p, a in ends if p == best), key=lambda a: board.depth(a["to"]))
+            return ties[0] if len(ties) == 1 else rng.choice(ties)
         return rng.choice(legal)

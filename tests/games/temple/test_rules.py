@@ -350,3 +350,18 @@ def test_stairs_respecting_walls_keep_within_half_a_lap() -> None:
     r, _events = act(r, {"type": "move", "pawn": "red1", "to": [7, 1]})
     # [1, 7] lies across the red wall, more than half a lap back: only [13, 7] is left, so no choice.
     assert pawns_of(r)["red"][0] == [13, 7]
+
+
+def test_a_bumped_occupant_cannot_bump_back_the_pawn_that_displaced_it() -> None:
+    """Red stands on green's marker and green on red's: a send-back of red used to bounce forever."""
+    opened = [f"OPEN{i:02d}" for i in range(1, 13)]  # no card idols: only the corner markers count
+    s = state(
+        players=["blue", "red", "green"],
+        slots=opened,
+        options={"send_back_occupied": "bump"},
+        pawns={"blue": [[1, 4], "entrance"], "red": [[1, 1], "entrance"], "green": [[13, 13], "entrance"]},
+    )
+    s, _ = act(s, white(3))
+    s, events = act(s, {"type": "move", "pawn": "blue1", "to": [1, 1]})
+    assert pawns_of(s) == {"blue": [[1, 13], "entrance"], "red": [[13, 13], "entrance"], "green": [[1, 1], "entrance"]}
+    assert "RU-Q12" in rules_of(events)
