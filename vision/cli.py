@@ -14,8 +14,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     vision = subparsers.add_parser("vision", help="camera readers: dice, temple die, temple path cards")
@@ -135,6 +133,7 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
 
 def _time_ms(fn, frame, repeat: int) -> tuple[float, float]:
     """(median, best) ms per call: the best run is the one least disturbed by other work on the machine."""
+    import numpy as np
     fn(frame)
     times = []
     for _ in range(repeat):
@@ -147,6 +146,7 @@ def _time_ms(fn, frame, repeat: int) -> tuple[float, float]:
 def record_roll_video(path: Path, fps: float = 30.0, seed: int = 3) -> tuple[int, list[int]]:
     """A recorded roll: dice tumble for 15 frames, then lie still. Returns (first still frame, values)."""
     import cv2
+    import numpy as np
 
     from vision.dice_render import render_dice_scene
 
@@ -194,6 +194,8 @@ def settle_latency(reader, fps: float = 30.0) -> dict[str, float]:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from vision.board_photos import board_photo
     from vision.card_catalogue import load_temple_board, load_temple_cards
     from vision.card_reader import CardReader
