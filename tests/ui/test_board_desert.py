@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from kivy.base import EventLoop
@@ -12,8 +11,8 @@ from kivy.core.window import Window
 from kivy.uix.widget import Widget
 
 from companion.session import Session
-from tests.ui.conftest import advance
-from ui.boards import BoardView, desert, drawer_for, has_drawing
+from tests.ui.drawing import pixel, render
+from ui.boards import desert, has_drawing
 from ui.boards.paint import rgb
 from ui.shots import mid_game
 
@@ -28,20 +27,6 @@ def canvas() -> Iterator[Widget]:
     Window.add_widget(widget)
     yield widget
     Window.remove_widget(widget)
-
-
-def render(widget: Widget, session: Session, document: dict[str, Any] | None = None) -> bytes:
-    doc = document if document is not None else session.document()
-    widget.canvas.clear()
-    drawer_for("desert")(widget, BoardView(session.game, doc, []))  # raises if the drawing does
-    advance(1)
-    return bytes(widget.export_as_image().texture.pixels)
-
-
-def pixel(pixels: bytes, widget: Widget, x: float, y: float) -> tuple[int, int, int]:
-    """RGB at widget coordinates (x, y); the exported pixels run top row first, Kivy's y runs up."""
-    i = ((int(widget.height) - 1 - int(y)) * int(widget.width) + int(x)) * 4
-    return pixels[i], pixels[i + 1], pixels[i + 2]
 
 
 def space_centre(widget: Widget, session: Session, index: int) -> tuple[float, float, float]:
@@ -88,8 +73,18 @@ def test_out_and_odd_documents_do_not_break_the_drawing(canvas: Widget) -> None:
     session = Session.new("desert", ["black", "pink", "teal"])
     doc = copy.deepcopy(session.document())
     doc["pieces"]["black"].update(lives=0, out=True)
-    doc["pieces"]["pink"].update(items=["golden_compass", "desert_flask", "desert_flask", "mirage_cloak",
-                                        "sunshield_amulet", "sandstorm_sneakers"], lap=True, skip=2)
+    doc["pieces"]["pink"].update(
+        items=[
+            "golden_compass",
+            "desert_flask",
+            "desert_flask",
+            "mirage_cloak",
+            "sunshield_amulet",
+            "sandstorm_sneakers",
+        ],
+        lap=True,
+        skip=2,
+    )
     doc["turn"], doc["winner"] = None, "teal"
     render(canvas, session, doc)
     doc.pop("pieces")

@@ -9,7 +9,8 @@ from kivy.core.window import Window
 
 from companion.games.targi.board import POSITION
 from companion.session import Session
-from ui.boards import BoardView, drawer_for, has_drawing
+from tests.ui.drawing import render
+from ui.boards import has_drawing
 from ui.boards import targi as drawing
 from ui.shots import mid_game
 from ui.widgets import BoardWidget
@@ -26,14 +27,6 @@ def board(size: tuple[int, int]) -> Any:
     widget = BoardWidget(size=size, pos=(0, 0), size_hint=(None, None))
     Window.add_widget(widget)
     return widget
-
-
-def render(widget: Any, session: Session, document: dict[str, Any] | None = None) -> bytes:
-    """Draw straight through the game's drawer (so a bug raises here instead of falling back to text)."""
-    doc = document if document is not None else session.game.to_document(session.state)
-    widget.canvas.clear()
-    drawer_for("targi")(widget, BoardView(session.game, doc, session.game.describe(session.state)))
-    return bytes(widget.export_as_image().texture.pixels)
 
 
 def region(pixels: bytes, widget: Any, box: tuple[float, float, float, float]) -> bytes:

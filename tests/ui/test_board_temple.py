@@ -8,7 +8,8 @@ import pytest
 from kivy.core.window import Window
 
 from companion.session import Session
-from ui.boards import BoardView, drawer_for, has_drawing
+from tests.ui.drawing import pixel, render
+from ui.boards import has_drawing
 from ui.boards import temple as drawing
 from ui.boards.paint import rgb
 from ui.shots import mid_game
@@ -26,21 +27,6 @@ def board(size: tuple[int, int]) -> Any:
     widget = BoardWidget(size=size, pos=(0, 0), size_hint=(None, None))
     Window.add_widget(widget)
     return widget
-
-
-def render(widget: Any, session: Session, document: dict[str, Any] | None = None) -> bytes:
-    """Draw straight through the game's drawer (so a bug raises here instead of falling back to text)."""
-    doc = document if document is not None else session.game.to_document(session.state)
-    widget.canvas.clear()
-    drawer_for("temple")(widget, BoardView(session.game, doc, session.game.describe(session.state)))
-    return bytes(widget.export_as_image().texture.pixels)
-
-
-def pixel(pixels: bytes, widget: Any, x: float, y: float) -> tuple[int, int, int]:
-    """RGB at widget-local (x, y), y up; the exported image has the widget's top row first."""
-    row = int(widget.height) - 1 - int(y)
-    at = (row * int(widget.width) + int(x)) * 4
-    return pixels[at], pixels[at + 1], pixels[at + 2]
 
 
 def on_pawn(frame: Any, cell: tuple[int, int]) -> tuple[float, float]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from kivy.base import EventLoop
@@ -12,8 +11,8 @@ from kivy.core.window import Window
 from kivy.uix.widget import Widget
 
 from companion.session import Session
-from tests.ui.conftest import advance
-from ui.boards import BoardView, drawer_for, has_drawing, ttd
+from tests.ui.drawing import pixel, render
+from ui.boards import has_drawing, ttd
 from ui.shots import mid_game
 
 SIZES = ((390, 390), (650, 650), (640, 400))
@@ -33,20 +32,6 @@ def canvas() -> Iterator[Widget]:
 def middle() -> Session:
     """Halfway through the seeded random game the screenshots show (a second or two to play, so once)."""
     return mid_game("ttd")
-
-
-def render(widget: Widget, session: Session, document: dict[str, Any] | None = None) -> bytes:
-    doc = document if document is not None else session.document()
-    widget.canvas.clear()
-    drawer_for("ttd")(widget, BoardView(session.game, doc, []))  # raises if the drawing does
-    advance(1)
-    return bytes(widget.export_as_image().texture.pixels)
-
-
-def pixel(pixels: bytes, widget: Widget, x: float, y: float) -> tuple[int, int, int]:
-    """RGB at widget coordinates (x, y); the exported pixels run top row first, Kivy's y runs up."""
-    i = ((int(widget.height) - 1 - int(y)) * int(widget.width) + int(x)) * 4
-    return pixels[i], pixels[i + 1], pixels[i + 2]
 
 
 def close(got: tuple[int, int, int], want: tuple[float, float, float]) -> bool:
@@ -77,7 +62,10 @@ def test_a_placed_camel_shows_in_its_colour(canvas: Widget, middle: Session) -> 
     free = next(
         (c["q"], c["r"])
         for c in session.game.data["board"]["cells"]
-        if c["type"] == "sand" and c["region"] == "main" and not c.get("oasis") and (c["q"], c["r"]) not in taken
+        if c["type"] == "sand"
+        and c["region"] == "main"
+        and not c.get("oasis")
+        and (c["q"], c["r"]) not in taken
         and (c["q"], c["r"]) not in sites
     )
     geometry = frame(canvas, session, len(doc["players"]))
@@ -92,7 +80,8 @@ def test_a_placed_camel_shows_in_its_colour(canvas: Widget, middle: Session) -> 
 
 def test_the_eastern_strip_is_greyed_with_few_players(canvas: Widget) -> None:
     strip = next(
-        (c["q"], c["r"]) for c in Session.new("ttd", ["red", "black"]).game.data["board"]["cells"]
+        (c["q"], c["r"])
+        for c in Session.new("ttd", ["red", "black"]).game.data["board"]["cells"]
         if c["region"] == "small" and c["type"] == "sand" and not c.get("oasis") and not c.get("waterhole")
     )
     for players, ground in ((["red", "black", "orange"], ttd.UNUSED), (["red", "black", "orange", "purple"], ttd.SAND)):
