@@ -30,6 +30,7 @@ def _summary(samples_s: list[float]) -> dict[str, float]:
 def measure_calls(game: Game, games: int, seed: int) -> dict[str, dict[str, float]]:
     rng = random.Random(seed)
     timings: dict[str, list[float]] = {"legal": [], "act": [], "check": []}
+    final_scores: list[float] = []
     clock = time.perf_counter
     for _ in range(games):
         players = random_players(game, rng)
@@ -51,7 +52,14 @@ def measure_calls(game: Game, games: int, seed: int) -> dict[str, dict[str, floa
             timings["legal"].append(t1 - t0)
             timings["check"].append(t3 - t2)
             timings["act"].append(t4 - t3)
-    return {name: _summary(samples) for name, samples in timings.items()}
+        t0 = clock()
+        scored = game.score(state)
+        if scored is not None:  # games that score: the full count on the final, fullest board
+            final_scores.append(clock() - t0)
+    summary = {name: _summary(samples) for name, samples in timings.items()}
+    if final_scores:
+        summary["final_score"] = _summary(final_scores)
+    return summary
 
 
 def games_per_second(game: Game, seconds: float, seed: int) -> float:

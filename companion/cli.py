@@ -142,7 +142,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return 0
     print(f"{'game':<10} {'call':<6} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} {'calls':>7}")
     for game_id, numbers in report.items():
-        for call in ("legal", "act", "check"):
+        for call in ("legal", "act", "check", "final_score"):
+            if call not in numbers:
+                continue
             n = numbers[call]
             figures = f"{n['median_ms']:>10.3f} {n['p99_ms']:>8.3f} {n['max_ms']:>8.3f} {n['calls']:>7}"
             print(f"{game_id:<10} {call:<6} {figures}")
