@@ -47,6 +47,12 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
             tags = TagMap.load(Path(args.tags) if args.tags else default_tags_path())
             link = DiceLink(args.dice_sensor, terminal.controller.submit, tags=tags).start()
             closers.append(link.stop)
+        if getattr(args, "camera", None):
+            from vision.feed import start_camera
+
+            controller = terminal.controller
+            game = lambda: controller.session.game.id if controller.session else None  # noqa: E731
+            closers.append(start_camera(args.camera, controller.submit, game).close)
 
         def detach() -> None:
             for close in reversed(closers):
@@ -205,6 +211,8 @@ def register(subparsers: Any) -> None:
     add_play_arguments(play)
     hardware_options(play, "none")
     play.add_argument("--tags", help="temple tag file (default: the user data dir)")
+    play.add_argument("--camera", metavar="SOURCE",
+                      help="camera reading dice and cards: 0, picamera, a URL, a video or a folder (default: none)")
     play.set_defaults(func=cmd_hw_play)
 
     sim = sub.add_parser("simulate-dice", help="play a dice sensor on a new pty and print its path")

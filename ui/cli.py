@@ -39,6 +39,8 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         help="button box: simulated (default), real GPIO, or none",
     )
     parser.add_argument("--dice-sensor", help="serial port of the dice sensor (default: none)")
+    parser.add_argument("--camera", metavar="SOURCE",
+                        help="camera reading dice and cards: 0, picamera, a URL, a video or a folder (default: none)")
     parser.add_argument("--bench-exit", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=cmd_run)
 
@@ -80,7 +82,9 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
     controller = Controller(session)
     from ui import inputs
 
-    hardware = inputs.attach(controller, getattr(args, "buttons", "none"), getattr(args, "dice_sensor", None))
+    hardware = inputs.attach(
+        controller, getattr(args, "buttons", "none"), getattr(args, "dice_sensor", None), getattr(args, "camera", None)
+    )
     return CompanionApp(controller, journal, settings, settings_path, hardware, kiosk=kiosk, cafe_dir=cafe)
 
 

@@ -1,4 +1,4 @@
-"""Optional inputs for the app: the button box (simulated by default) and the serial dice sensor.
+"""Optional inputs for the app: the button box (simulated by default), the serial dice sensor, the camera.
 
 They come from the hardware adapter and talk only to the controller; a missing
 or broken one is reported and skipped, since touch alone runs a whole game.
@@ -14,7 +14,9 @@ from companion.controller import Controller
 log = logging.getLogger(__name__)
 
 
-def attach(controller: Controller, buttons: str = "mock", dice_sensor: str | None = None) -> list[Any]:
+def attach(
+    controller: Controller, buttons: str = "mock", dice_sensor: str | None = None, camera: str | None = None
+) -> list[Any]:
     """Start the chosen inputs; returns the objects to hand to the app (it closes them on exit)."""
     attached: list[Any] = []
     if buttons != "none":
@@ -35,7 +37,20 @@ def attach(controller: Controller, buttons: str = "mock", dice_sensor: str | Non
             attached.append(DiceLink(dice_sensor, controller.submit, tags=TagMap.load(default_tags_path())).start())
         except Exception as error:
             log.warning("dice sensor %s unavailable: %s", dice_sensor, error)
+    if camera:
+        try:
+            from vision.feed import start_camera
+
+            attached.append(start_camera(camera, controller.submit, lambda: _game_id(controller)))
+        except Exception as error:  # e.g. no OpenCV on this machine
+            log.warning("camera %s unavailable: %s", camera, error)
     return attached
+
+
+def _game_id(controller: Controller) -> str | None:
+    """The game the camera should read for (its readers follow the session the app has now)."""
+    session = controller.session
+    return session.game.id if session is not None else None
 
 
 def close(objects: list[Any]) -> None:

@@ -143,20 +143,20 @@ def _time_ms(fn, frame, repeat: int) -> tuple[float, float]:
     return round(float(np.median(times)), 2), round(min(times), 2)
 
 
-def record_roll_video(path: Path, fps: float = 30.0, seed: int = 3) -> tuple[int, list[int]]:
-    """A recorded roll: dice tumble for 15 frames, then lie still. Returns (first still frame, values)."""
+def record_roll_video(path: Path, fps: float = 30.0, seed: int = 3, count: int = 3) -> tuple[int, list[int]]:
+    """A recorded roll: `count` dice tumble for 15 frames, then lie still. Returns (first still frame, values)."""
     import cv2
     import numpy as np
 
     from vision.dice_render import render_dice_scene
 
     rng = np.random.default_rng(seed)
-    final, _, values = render_dice_scene(np.random.default_rng(seed), 640, 480, count=3, size_range=(50, 60))
+    final, _, values = render_dice_scene(np.random.default_rng(seed), 640, 480, count=count, size_range=(50, 60))
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (640, 480))
     if not writer.isOpened():
         raise RuntimeError("this OpenCV cannot write MJPG video")
     for _ in range(15):
-        moving, _, _ = render_dice_scene(rng, 640, 480, count=3, size_range=(50, 60))
+        moving, _, _ = render_dice_scene(rng, 640, 480, count=count, size_range=(50, 60))
         writer.write(moving)
     for _ in range(15):
         writer.write(final)
@@ -193,6 +193,56 @@ def settle_latency(reader, fps: float = 30.0) -> dict[str, float]:
     return {"settle_ms": round(latency, 1), "settle_frames": index - still_at + 1, "settle_right": right}
 
 
+def announce_latency(reader, fps: float = 30.0, seeds: tuple[int, ...] = (1, 4, 5)) -> dict[str, object]:
+    """Die stopped -> announcement, end to end: a recorded one-die roll played at its frame rate
+    through `CameraFeed` (its own thread) into a real Controller and a Blackpool session with a
+    journal on disk; the clock runs from the feed taking the first still frame to the "step"
+    update reaching the outputs (screen, voice) on the pumping thread."""
+    import numpy as np
+
+    from companion.controller import Controller
+    from companion.journal import Journal
+    from companion.session import Session
+    from vision.feed import CameraFeed
+
+    times: list[float] = []
+    right = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in seeds:
+            video = Path(tmp) / f"roll{seed}.avi"
+            still_at, values = record_roll_video(video, fps, seed=seed, count=1)
+            session = Session.new("blackpool", ["red", "blue"], journal=Journal(Path(tmp) / f"j{seed}.db"))
+            marks: dict[str, float] = {}
+
+            def on_frame(n: int, marks: dict[str, float] = marks, still_at: int = still_at) -> None:
+                if n == still_at + 1:  # frames are counted from 1
+                    marks["still"] = time.perf_counter()
+
+            def announced(update, marks: dict[str, float] = marks) -> None:
+                if update.kind in ("step", "confirm") and "said" not in marks:
+                    marks["said"] = time.perf_counter()
+                    marks["value"] = (update.action or {}).get("value")
+
+            controller = Controller(session, outputs=[announced])
+            feed = CameraFeed(str(video), controller.submit, mode="d6", fps=fps, readers={"d6": reader},
+                              on_frame=on_frame).start()
+            deadline = time.monotonic() + 10
+            while "said" not in marks and time.monotonic() < deadline:
+                ended = feed.ended.is_set()
+                controller.wait_and_pump(0.05)
+                if ended:  # everything the feed sent has been handled
+                    controller.pump()
+                    break
+            feed.close()
+            if "said" in marks and "still" in marks:
+                times.append(1000 * (marks["said"] - marks["still"]))
+                right += marks["value"] == values[0]
+    if not times:
+        return {"announce_ms": -1.0}
+    return {"announce_ms": round(float(np.median(times)), 1), "announce_ms_max": round(max(times), 1),
+            "announce_right": f"{right}/{len(seeds)}"}
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     import numpy as np
 
@@ -220,6 +270,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         results["d6_ms_1_die_no_mirror"] = _time_ms(fast.read, render_dice_scene(rng, 640, 480, count=1)[0], repeat)
         results["d6_ms_4_dice_no_mirror"] = _time_ms(fast.read, scene, repeat)
         results.update(settle_latency(d6))
+        results.update(announce_latency(d6))
     except ModelMissing as exc:
         print(f"d6 reader skipped: {exc}", file=sys.stderr)
     cards, board = load_temple_cards(), load_temple_board()

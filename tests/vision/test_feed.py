@@ -1,0 +1,230 @@
+"""The camera feed end to end: files the tests write, real OpenCV, the real controller and sessions."""
+
+from __future__ import annotations
+
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion import registry
+from companion.controller import Controller
+from companion.observations import CardsSeen, DieRead, LinkChanged, RollStarted, Touch, Update
+from companion.session import Session
+from tests.core.race_game import Race
+from vision.card_catalogue import appearance_groups, load_temple_board, load_temple_cards
+from vision.card_render import render_board
+from vision.cli import record_roll_video
+from vision.feed import CameraFeed, mode_for_game, start_camera
+
+ROLL_SEED = 1  # a one-die roll the d6 reader reads right (a 6)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def race_installed() -> None:
+    registry.install(Race())
+
+
+def pump_until(controller: Controller, wanted: Callable[[Update], bool], timeout: float = 15.0) -> list[Update]:
+    seen: list[Update] = []
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for update in controller.wait_and_pump(0.05):
+            seen.append(update)
+            if wanted(update):
+                return seen
+    raise AssertionError(f"no wanted update within {timeout} s; saw {[(u.kind, u.text) for u in seen]}")
+
+
+def applied(controller: Controller, updates: list[Update]) -> Update:
+    """The step a reading led to; a low-confidence reading is confirmed with a tap, as a player would."""
+    last = updates[-1]
+    if last.kind == "confirm":
+        return controller.handle(Touch("confirm"))
+    return last
+
+
+def test_a_recorded_roll_becomes_the_pending_roll(tmp_path: Path, d6_reader) -> None:
+    video = tmp_path / "roll.avi"
+    _, values = record_roll_video(video, seed=ROLL_SEED, count=1)
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    seen: queue.Queue = queue.Queue()
+
+    def submit(observation) -> None:
+        seen.put(observation)
+        controller.submit(observation)
+
+    with CameraFeed(str(video), submit, mode="d6", fps=None, readers={"d6": d6_reader}) as feed:
+        updates = pump_until(controller, lambda u: u.kind in ("step", "confirm"))
+        step = applied(controller, updates)
+        assert feed.ended.wait(15)
+    assert step.kind == "step" and step.action == {"type": "roll", "value": values[0]}
+    assert controller.session.document()["roll"] == values[0]
+    kinds = [type(o) for o in list(seen.queue)]
+    assert kinds.index(LinkChanged) < kinds.index(RollStarted) < kinds.index(DieRead)
+    read = next(o for o in seen.queue if isinstance(o, DieRead))
+    assert read.source == "camera" and 0 < read.confidence <= 1 and read.face is None
+    assert not feed.running
+
+
+# ---------------------------------------------------------------- temple cards
+
+CARDS = load_temple_cards()
+BOARD = load_temple_board()
+BY_ID = {c.id: c for c in CARDS}
+LOOKS_UNIQUE = {k for k, v in appearance_groups(CARDS).items() if k == v}
+
+
+def board_frame(slots: dict[int, str | None]) -> np.ndarray:
+    """The board seen from above, cards in the given slots, on a 640x480 frame with a little noise."""
+    flat, _ = render_board(BOARD, {s: BY_ID.get(c) if c else None for s, c in slots.items()}, 20)
+    img = np.full((480, 640, 3), 90, np.uint8)
+    img[10:470, 90:550] = cv2.resize(flat, (460, 460), interpolation=cv2.INTER_AREA)
+    noise = np.random.default_rng(len(slots)).normal(0, 2, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+
+def write_sequence(folder: Path, layouts: list[dict[int, str | None]], copies: int = 5) -> Path:
+    """An image folder as a still camera would give it: each layout held for a few frames."""
+    folder.mkdir()
+    n = 0
+    for layout in layouts:
+        frame = board_frame(layout)
+        for _ in range(copies):
+            cv2.imwrite(str(folder / f"{n:04d}.png"), frame)
+            n += 1
+    return folder
+
+
+def run_feed(controller: Controller, folder: Path, wanted: Callable[[Update], bool]) -> list[Update]:
+    with CameraFeed(str(folder), controller.submit, mode="cards", fps=None, card_interval=0) as feed:
+        updates = pump_until(controller, wanted)
+        assert feed.ended.wait(15)
+    return updates
+
+
+def test_board_photos_become_the_last_draws_then_a_path_card_change(tmp_path: Path) -> None:
+    session = Session.new("temple", ["red", "blue"])
+    controller = Controller(session)
+
+    def draws_now() -> list[str]:
+        return [a["card"] for a in session.legal() if a["type"] == "draw" and a["card"] in LOOKS_UNIQUE]
+
+    for _ in range(10):  # the reader tells empty slots apart once most of the board is laid
+        session.act(next(a for a in session.legal() if a["type"] == "draw" and a["card"] in LOOKS_UNIQUE))
+    laid = {i + 1: c for i, c in enumerate(session.state.slots)}
+    eleventh = draws_now()[0]
+    twelfth = next(a["card"] for a in session.legal()
+                   if a["type"] == "draw" and a["card"] in LOOKS_UNIQUE and a["card"] != eleventh)
+    layouts = [laid, laid | {11: eleventh}, laid | {11: eleventh, 12: twelfth}]
+    folder = write_sequence(tmp_path / "draws", layouts)
+    with CameraFeed(str(folder), controller.submit, mode="cards", fps=None, card_interval=0) as feed:
+        draws = []
+        while len(draws) < 2:
+            step = applied(controller, pump_until(controller, lambda u: u.kind in ("step", "confirm")))
+            draws.append(step.action["card"])
+        assert feed.ended.wait(15)
+    assert draws == [eleventh, twelfth]
+    assert session.pending().kind != "draw"
+
+    rng = random.Random(5)
+    for _ in range(500):  # play on (rolls from the app) until a change of a path card is due
+        if any(a["type"] == "change" and a["card"] in LOOKS_UNIQUE for a in session.legal()):
+            break
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    change = next(a for a in session.legal() if a["type"] == "change" and a["card"] in LOOKS_UNIQUE)
+    before = {i + 1: c for i, c in enumerate(session.state.slots)}
+    folder = write_sequence(tmp_path / "change", [before, before | {change["slot"]: change["card"]}])
+    updates = run_feed(controller, folder, lambda u: u.kind in ("step", "confirm"))
+    step = applied(controller, updates)
+    assert step.action == {"type": "change", "slot": change["slot"], "card": change["card"]}
+
+
+def test_cards_seen_carry_the_steady_board(tmp_path: Path) -> None:
+    ids = sorted(LOOKS_UNIQUE)[:12]
+    folder = write_sequence(tmp_path / "board", [{i + 1: c for i, c in enumerate(ids)}])
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(str(folder), seen.put, mode="cards", fps=None, card_interval=0) as feed:
+        assert feed.ended.wait(15)
+    cards = [o for o in seen.queue if isinstance(o, CardsSeen)]
+    assert cards and cards[0].source == "camera"
+    assert {s: c for o in cards for s, c in o.slots.items()} == {i + 1: c for i, c in enumerate(ids)}
+    assert not any(isinstance(o, (RollStarted, DieRead)) for o in seen.queue)
+
+
+# ---------------------------------------------------------------- failures
+
+
+@pytest.mark.parametrize("spec", ["missing.avi", "no-such-folder/", "7", "broken.png"])
+def test_a_dead_source_is_reported_and_retried_without_raising(tmp_path: Path, spec: str) -> None:
+    (tmp_path / "broken.png").write_bytes(b"not a png")
+    target = spec if spec.isdigit() else str(tmp_path / spec)
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    feed = CameraFeed(target, controller.submit, mode="d6", retry_seconds=0.05, fps=None).start()
+    try:
+        update = pump_until(controller, lambda u: u.kind == "link")[-1]
+        assert update.detail == {"source": "camera", "up": False}
+        assert controller.links["camera"] is False
+        deadline = time.monotonic() + 10
+        while feed.source.failures < 2 and time.monotonic() < deadline:  # it keeps trying
+            time.sleep(0.02)
+        assert feed.source.failures >= 2 and feed.running
+    finally:
+        feed.close()
+    assert not feed.running
+
+
+def test_a_frame_the_reader_chokes_on_is_skipped_and_reported_once(tmp_path: Path) -> None:
+    class Choking:
+        def read(self, frame):
+            raise ValueError("bad frame")
+
+    folder = write_sequence(tmp_path / "frames", [{}], copies=4)
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(str(folder), seen.put, mode="d6", fps=None, readers={"d6": Choking()}) as feed:
+        assert feed.ended.wait(15)
+    links = [o for o in seen.queue if isinstance(o, LinkChanged)]
+    assert [o.up for o in links] == [True, True, False]
+    assert "bad frame" in links[1].detail and feed.errors == 3  # the first frame is never read (no stillness yet)
+
+
+def test_close_stops_the_thread_while_the_source_keeps_failing() -> None:
+    before = threading.active_count()
+    feeds = [CameraFeed("missing.avi", lambda o: None, retry_seconds=0.01).start() for _ in range(3)]
+    for feed in feeds:
+        feed.close()
+    assert threading.active_count() == before
+    assert not any(f.running for f in feeds)
+
+
+def test_the_readers_follow_the_game(tmp_path: Path) -> None:
+    assert mode_for_game("temple") == "temple" and mode_for_game("race") == "d6" and mode_for_game(None) == "d6"
+    controller = Controller(Session.new("temple", ["red", "blue"]))
+    folder = write_sequence(tmp_path / "board", [{}], copies=2)
+    feed = start_camera(str(folder), controller.submit, lambda: controller.session.game.id, fps=None,
+                        readers={"temple-die": _NoDie(), "cards": _NoCards()})
+    try:
+        assert feed.ended.wait(15)
+    finally:
+        feed.close()
+    assert feed.settler is not None and feed.tracker is not None and feed.readers["temple-die"].calls
+
+
+class _NoDie:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def read(self, frame):
+        self.calls += 1
+        return []
+
+
+class _NoCards:
+    def read(self, frame):
+        return None

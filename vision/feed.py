@@ -1,0 +1,243 @@
+"""The camera as an input of the session: a thread that turns frames into observations.
+
+`CameraFeed` reads a source (anything `open_source` accepts, or a ready
+`FrameSource`), runs the motion gate and settling with a dice reader (d6, or the
+temple die for the temple game) and/or the temple card reader, and submits to
+the controller, like the serial dice sensor does (hardware/dice_link.py):
+
+- `RollStarted("camera")` when the gate sees motion after a still period,
+- `DieRead(value, "camera", confidence, face)` per die when a roll settles,
+- `CardsSeen({slot: card}, "camera", confidence)` when the card tracker's
+  steady answer for some slots changes,
+- `LinkChanged("camera", up, detail)` when the source opens, fails, recovers or ends.
+
+Nothing on the thread may take the app down: a failing source is retried
+(`RetryingSource`), a frame a reader chokes on is skipped and reported once.
+`close()` stops the thread and joins it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.observations import CardsSeen, DieRead, LinkChanged, Observation, RollStarted
+from vision.motion import MotionGate
+from vision.settle import Settled, Settler, dice_settler
+from vision.sources import FrameSource, RetryingSource, open_source
+
+log = logging.getLogger(__name__)
+
+Submit = Callable[[Observation], None]
+Mode = str | None
+"""Which readers run: "d6", "temple" (temple die + cards), "temple-die", "cards", or None (only the link)."""
+
+TEMPLE_GAMES = frozenset({"temple"})
+
+
+def mode_for_game(game_id: str | None) -> Mode:
+    """The readers a game needs: the temple game has its own die and path cards, every other game a d6."""
+    if game_id is None:
+        return "d6"
+    return "temple" if game_id in TEMPLE_GAMES else "d6"
+
+
+class CameraFeed:
+    """Reads a camera on its own thread and submits observations until closed.
+
+    `mode` is a fixed mode or a callable asked before every frame (e.g. the
+    game of the controller's current session), so one feed follows the app from
+    game to game. `fps` paces playback of files (a camera paces itself; 0 or
+    None reads as fast as frames come). `card_interval` is the least time in
+    seconds between two card reads, to keep the board reader from eating a Pi's
+    CPU while nothing moves.
+    """
+
+    def __init__(
+        self,
+        source: str | int | Callable[[], FrameSource],
+        submit: Submit,
+        mode: Mode | Callable[[], Mode] = "d6",
+        name: str = "camera",
+        taught_dir: Any = None,
+        retry_seconds: float = 2.0,
+        fps: float | None = 30.0,
+        card_interval: float = 0.15,
+        gate: Callable[[], MotionGate] = MotionGate,
+        readers: dict[str, Any] | None = None,
+        on_frame: Callable[[int], None] | None = None,
+    ) -> None:
+        self.spec = source
+        self.submit = submit
+        self.mode = mode
+        self.name = name
+        self.taught_dir = taught_dir
+        self.fps = fps
+        self.card_interval = card_interval
+        self.make_gate = gate
+        self.readers: dict[str, Any] = dict(readers or {})
+        self.on_frame = on_frame
+        opener = source if callable(source) else (lambda: open_source(source))
+        self.source = RetryingSource(opener, str(source) if not callable(source) else name, retry_seconds)
+        self.frames = 0
+        self.errors = 0
+        self.up: bool | None = None
+        self.ended = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._reset(None)
+
+    # -- lifecycle ----------------------------------------------------------
+    def start(self) -> CameraFeed:
+        self._thread = threading.Thread(target=self._run, name=f"camera-feed {self.source.name}", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+        try:
+            self.source.close()
+        except Exception as error:  # closing a dead camera must not stop the app's exit
+            log.warning("closing camera %s: %s", self.source.name, error)
+
+    stop = close
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def __enter__(self) -> CameraFeed:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- readers ------------------------------------------------------------
+    def _current_mode(self) -> Mode:
+        try:
+            return self.mode() if callable(self.mode) else self.mode
+        except Exception:
+            return None
+
+    def _reader(self, kind: str) -> Any:
+        if kind not in self.readers:
+            if kind == "d6":
+                from vision.d6_reader import D6Reader
+
+                self.readers[kind] = D6Reader()
+            elif kind == "temple-die":
+                from vision.temple_die import TempleDieReader
+
+                taught = self.taught_dir
+                if taught is not None and (taught / "temple_die.json").exists():
+                    self.readers[kind] = TempleDieReader.load(taught)
+                else:
+                    self.readers[kind] = TempleDieReader.from_renders()
+            elif kind == "cards":
+                from vision.card_reader import CardReader
+
+                self.readers[kind] = CardReader(taught_dir=self.taught_dir)
+        return self.readers[kind]
+
+    def _reset(self, mode: Mode) -> None:
+        """New readers' state for a mode (a new game): no votes, no accepted cards carried over."""
+        self._mode = mode
+        self.settler: Settler | None = None
+        self.tracker = None
+        self.gate = self.make_gate()
+        self._moving = False
+        self._last_cards = 0.0
+        if mode is None:
+            return
+        dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
+        if dice is not None:
+            self.settler = dice_settler(self._reader(dice), gate=self.gate)
+        if mode in ("temple", "cards"):
+            from vision.card_reader import SlotTracker
+
+            self._reader("cards")
+            self.tracker = SlotTracker()
+
+    # -- the thread -----------------------------------------------------------
+    def _run(self) -> None:
+        reported_error = False
+        next_at = time.monotonic()
+        while not self._stop.is_set():
+            frame = self.source.read()  # never raises
+            if frame is None:
+                if self.source.problem and self.up is not False:
+                    self._link(False, f"{self.source.problem} (retrying every {self.source.retry_seconds:g} s)")
+                    self.gate.reset()
+                if self.source.finished:
+                    self._link(False, f"{self.source.name} ended")
+                    self.ended.set()
+                    return
+                self._stop.wait(0.02 if self.source.problem is None else min(0.2, self.source.retry_seconds))
+                continue
+            if self.up is not True:
+                self._link(True, f"{self.source.name} open")
+            self.frames += 1
+            if self.on_frame is not None:
+                self.on_frame(self.frames)
+            try:
+                self._frame(frame)
+                reported_error = False
+            except Exception as error:  # an unreadable frame is skipped, never fatal
+                self.errors += 1
+                log.warning("camera frame %d skipped: %s", self.frames, error)
+                if not reported_error:
+                    self.submit(LinkChanged(self.name, True, f"frame skipped: {error}"))
+                    reported_error = True
+            if self.fps:
+                next_at = max(next_at + 1.0 / self.fps, time.monotonic() - 1.0)
+                self._stop.wait(max(0.0, next_at - time.monotonic()))
+
+    def _link(self, up: bool, detail: str) -> None:
+        self.up = up
+        self.submit(LinkChanged(self.name, up, detail))
+
+    def _frame(self, frame: Any) -> None:
+        mode = self._current_mode()
+        if mode != self._mode:
+            self._reset(mode)
+        if mode is None:
+            return
+        first = self.gate.previous is None
+        if self.settler is not None:
+            settled = self.settler.feed(frame)
+        else:
+            settled = None
+            self.gate.is_still(frame)
+        moving = self.gate.still_count == 0 and not first  # the first frame has nothing to compare with
+        if moving and not self._moving and self.settler is not None:
+            self.submit(RollStarted(self.name))
+        self._moving = moving
+        if settled is not None:
+            self._dice(settled)
+        if self.tracker is not None and not moving:
+            now = time.monotonic()
+            if now - self._last_cards >= self.card_interval:
+                self._last_cards = now
+                self._cards(frame)
+
+    def _dice(self, settled: Settled) -> None:
+        for reading in sorted(settled.reading, key=lambda r: r.box[0]):
+            face = {"colour": reading.face} if reading.face else None
+            self.submit(DieRead(reading.value, self.name, settled.confidence, face))
+
+    def _cards(self, frame: Any) -> None:
+        changed = self.tracker.update(self.readers["cards"].read(frame))
+        if changed:
+            confidence = min(s.confidence for s in changed)
+            self.submit(CardsSeen({s.slot: s.card for s in changed}, self.name, confidence))
+
+
+def start_camera(source: str, submit: Submit, game: Callable[[], str | None], **kwargs: Any) -> CameraFeed:
+    """The feed the app and `hw play` attach: readers follow the game of the current session."""
+    return CameraFeed(source, submit, mode=lambda: mode_for_game(game()), **kwargs).start()
