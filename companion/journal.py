@@ -111,9 +111,6 @@ class Journal:
         ]
         return JournalGame(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], steps)
 
-    def games(self, limit: int = 20) -> list[tuple[int, str, str, str]]:
-        return list(self._db.execute("SELECT id, game, started, status FROM games ORDER BY id DESC LIMIT ?", (limit,)))
-
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import BadRequest
-from companion.schema import Enum, Int, ListOf, Obj, Str
+from companion.schema import ListOf, Obj, Str, header
 
 CLAUSE_SCHEMA = Obj(
     {"id": Str(), "title": Str(), "text": Str()},
@@ -21,13 +21,7 @@ CLAUSE_SCHEMA = Obj(
 
 def rulebook_schema(game: str) -> Any:
     return Obj(
-        {
-            "game": Enum(game),
-            "kind": Enum("rulebook"),
-            "schema": Int(1, 1),
-            "title": Str(),
-            "clauses": ListOf(CLAUSE_SCHEMA, 1, unique_by="id"),
-        },
+        {**header(game, "rulebook"), "title": Str(), "clauses": ListOf(CLAUSE_SCHEMA, 1, unique_by="id")},
         {"source": Str()},
     )
 

@@ -7,7 +7,7 @@ Each schema node is a callable ``(value, path) -> list[str]``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 Check = Callable[[Any, str], list[str]]
@@ -66,10 +66,6 @@ def Enum(*choices: Any) -> Check:  # noqa: N802
         return [] if value in choices else [f"{label(path)}: {value!r} is not one of {', '.join(map(repr, choices))}"]
 
     return check
-
-
-def Any_() -> Check:  # noqa: N802
-    return lambda value, path: []
 
 
 def OneOf(*checks: Check) -> Check:  # noqa: N802
@@ -147,10 +143,3 @@ def header(game: str, kind: str) -> dict[str, Check]:
     """The fields every data file starts with, so a file says what it is."""
     return {"game": Enum(game), "kind": Enum(kind), "schema": Int(1, 1)}
 
-
-def validate(check: Check, value: Any, where: str) -> list[str]:
-    return check(value, where)
-
-
-def names(values: Iterable[Any]) -> str:
-    return ", ".join(str(v) for v in values)
