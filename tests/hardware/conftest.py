@@ -1,14 +1,12 @@
 from __future__ import annotations
 
 import queue
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from companion import registry
-from companion.controller import Controller
 from companion.observations import Update
 from hardware.dice_sim import SimulatedSensor
 from tests.core.race_game import Race
@@ -25,18 +23,6 @@ def sensor(tmp_path: Path) -> Iterator[SimulatedSensor]:
     sim = SimulatedSensor(tmp_path / "dice").plug()
     yield sim
     sim.unplug()
-
-
-def pump_until(controller: Controller, wanted: Callable[[Update], bool], timeout: float = 10.0) -> list[Update]:
-    """Run the controller's loop until an update satisfies ``wanted``; generous timeout, no timing asserts."""
-    seen: list[Update] = []
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        for update in controller.wait_and_pump(0.05):
-            seen.append(update)
-            if wanted(update):
-                return seen
-    raise AssertionError(f"no wanted update within {timeout} s; saw {[(u.kind, u.text) for u in seen]}")
 
 
 def until_link(up: bool) -> Callable[[Update], bool]:

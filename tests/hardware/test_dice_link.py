@@ -15,7 +15,8 @@ from hardware.dice_link import DiceLink, to_observation
 from hardware.dice_protocol import BadLine, DieSettled, SlotReport, encode
 from hardware.dice_sim import SimulatedSensor
 from hardware.tags import TagMap
-from tests.hardware.conftest import pump_until, until_link
+from tests.controller_loop import pump_until
+from tests.hardware.conftest import until_link
 
 FAST = (0.02, 0.2)
 

@@ -17,6 +17,7 @@ from companion import registry
 from companion.controller import Controller
 from companion.observations import CardsSeen, DieRead, LinkChanged, RollStarted, Touch, Update
 from companion.session import Session
+from tests.controller_loop import pump_until
 from tests.core.race_game import Race
 from vision.card_catalogue import appearance_groups, load_temple_board, load_temple_cards
 from vision.card_render import render_board
@@ -31,15 +32,9 @@ def race_installed() -> None:
     registry.install(Race())
 
 
-def pump_until(controller: Controller, wanted: Callable[[Update], bool], timeout: float = 15.0) -> list[Update]:
-    seen: list[Update] = []
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        for update in controller.wait_and_pump(0.05):
-            seen.append(update)
-            if wanted(update):
-                return seen
-    raise AssertionError(f"no wanted update within {timeout} s; saw {[(u.kind, u.text) for u in seen]}")
+def pump_until_slow(controller: Controller, wanted: Callable[[Update], bool]) -> list[Update]:
+    """Camera frames play at 30 per second, so allow longer than for a serial line."""
+    return pump_until(controller, wanted, timeout=15.0)
 
 
 def applied(controller: Controller, updates: list[Update]) -> Update:
@@ -61,7 +56,7 @@ def test_a_recorded_roll_becomes_the_pending_roll(tmp_path: Path, d6_reader) -> 
         controller.submit(observation)
 
     with CameraFeed(str(video), submit, mode="d6", fps=None, readers={"d6": d6_reader}) as feed:
-        updates = pump_until(controller, lambda u: u.kind in ("step", "confirm"))
+        updates = pump_until_slow(controller, lambda u: u.kind in ("step", "confirm"))
         step = applied(controller, updates)
         assert feed.ended.wait(15)
     assert step.kind == "step" and step.action == {"type": "roll", "value": values[0]}
@@ -104,7 +99,7 @@ def write_sequence(folder: Path, layouts: list[dict[int, str | None]], copies: i
 
 def run_feed(controller: Controller, folder: Path, wanted: Callable[[Update], bool]) -> list[Update]:
     with CameraFeed(str(folder), controller.submit, mode="cards", fps=None, card_interval=0) as feed:
-        updates = pump_until(controller, wanted)
+        updates = pump_until_slow(controller, wanted)
         assert feed.ended.wait(15)
     return updates
 
@@ -120,14 +115,17 @@ def test_board_photos_become_the_last_draws_then_a_path_card_change(tmp_path: Pa
         session.act(next(a for a in session.legal() if a["type"] == "draw" and a["card"] in LOOKS_UNIQUE))
     laid = {i + 1: c for i, c in enumerate(session.state.slots)}
     eleventh = draws_now()[0]
-    twelfth = next(a["card"] for a in session.legal()
-                   if a["type"] == "draw" and a["card"] in LOOKS_UNIQUE and a["card"] != eleventh)
+    twelfth = next(
+        a["card"]
+        for a in session.legal()
+        if a["type"] == "draw" and a["card"] in LOOKS_UNIQUE and a["card"] != eleventh
+    )
     layouts = [laid, laid | {11: eleventh}, laid | {11: eleventh, 12: twelfth}]
     folder = write_sequence(tmp_path / "draws", layouts)
     with CameraFeed(str(folder), controller.submit, mode="cards", fps=None, card_interval=0) as feed:
         draws = []
         while len(draws) < 2:
-            step = applied(controller, pump_until(controller, lambda u: u.kind in ("step", "confirm")))
+            step = applied(controller, pump_until_slow(controller, lambda u: u.kind in ("step", "confirm")))
             draws.append(step.action["card"])
         assert feed.ended.wait(15)
     assert draws == [eleventh, twelfth]
@@ -168,7 +166,7 @@ def test_a_dead_source_is_reported_and_retried_without_raising(tmp_path: Path, s
     controller = Controller(Session.new("race", ["red", "blue"]))
     feed = CameraFeed(target, controller.submit, mode="d6", retry_seconds=0.05, fps=None).start()
     try:
-        update = pump_until(controller, lambda u: u.kind == "link")[-1]
+        update = pump_until_slow(controller, lambda u: u.kind == "link")[-1]
         assert update.detail == {"source": "camera", "up": False}
         assert controller.links["camera"] is False
         deadline = time.monotonic() + 10
@@ -207,8 +205,13 @@ def test_the_readers_follow_the_game(tmp_path: Path) -> None:
     assert mode_for_game("temple") == "temple" and mode_for_game("race") == "d6" and mode_for_game(None) == "d6"
     controller = Controller(Session.new("temple", ["red", "blue"]))
     folder = write_sequence(tmp_path / "board", [{}], copies=2)
-    feed = start_camera(str(folder), controller.submit, lambda: controller.session.game.id, fps=None,
-                        readers={"temple-die": _NoDie(), "cards": _NoCards()})
+    feed = start_camera(
+        str(folder),
+        controller.submit,
+        lambda: controller.session.game.id,
+        fps=None,
+        readers={"temple-die": _NoDie(), "cards": _NoCards()},
+    )
     try:
         assert feed.ended.wait(15)
     finally:
