@@ -150,6 +150,14 @@ class Controller:
                 pending=pending,
                 detail={"source": read.source, "value": read.value},
             )
+        if read.dice > 1:
+            return Update(
+                "unapplied",
+                f"{read.dice} dice are in the tray, but this game rolls one die at a time. "
+                "Take the extra dice out so only the rolled one stays.",
+                pending=pending,
+                detail={"source": read.source, "dice": read.dice},
+            )
         match = next((a for a in session.legal() if _same_action(a, wanted)), None)
         if match is None:
             return Update("unapplied", f"{shown} is not a face this game's die can show.", pending=pending)

@@ -16,13 +16,20 @@ BUTTON_INTENTS = frozenset({"confirm", "undo", "next", "menu", "settings", "roll
 
 @dataclass(frozen=True)
 class DieRead:
-    """A die that has settled: its value, extra face data (e.g. a colour) and how sure the reader is."""
+    """A die that has settled: its value, extra face data (e.g. a colour) and how sure the reader is.
+
+    `dice` is how many dice the reader saw settle together. Every game here rolls
+    one die at a time, so a camera that sees several reports one reading with the
+    count, and the controller asks for the extra dice to be taken away instead of
+    guessing which one was rolled.
+    """
 
     value: int | str
     source: str
     confidence: float = 1.0
     face: Mapping[str, Any] | None = None
     die: str | None = None
+    dice: int = 1
 
 
 @dataclass(frozen=True)

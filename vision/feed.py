@@ -6,7 +6,7 @@ temple die for the temple game) and/or the temple card reader, and submits to
 the controller, like the serial dice sensor does (hardware/dice_link.py):
 
 - `RollStarted("camera")` when the gate sees motion after a still period,
-- `DieRead(value, "camera", confidence, face)` per die when a roll settles,
+- one `DieRead(value, "camera", confidence, face, dice=N)` when a roll settles,
 - `CardsSeen({slot: card}, "camera", confidence)` when the card tracker's
   steady answer for some slots changes,
 - `LinkChanged("camera", up, detail)` when the source opens, fails, recovers or ends.
@@ -227,9 +227,12 @@ class CameraFeed:
                 self._cards(frame)
 
     def _dice(self, settled: Settled) -> None:
-        for reading in sorted(settled.reading, key=lambda r: r.box[0]):
-            face = {"colour": reading.face} if reading.face else None
-            self.submit(DieRead(reading.value, self.name, settled.confidence, face))
+        """One reading per settled roll; several dice are reported as a count for the controller to refuse."""
+        if not settled.reading:
+            return
+        reading = max(settled.reading, key=lambda r: r.confidence)
+        face = {"colour": reading.face} if reading.face else None
+        self.submit(DieRead(reading.value, self.name, settled.confidence, face, dice=len(settled.reading)))
 
     def _cards(self, frame: Any) -> None:
         changed = self.tracker.update(self.readers["cards"].read(frame))

@@ -62,6 +62,15 @@ def test_the_same_settled_die_is_not_applied_twice() -> None:
     assert controller.handle(DieRead(3, "camera")).kind == "step"
 
 
+def test_several_dice_settling_together_are_not_taken_for_a_roll() -> None:
+    controller, _ = make()
+    update = controller.handle(DieRead(5, "camera", 0.99, dice=3))
+    assert update.kind == "unapplied" and "3 dice" in update.text and update.detail["dice"] == 3
+    assert controller.session.log == []
+    controller.handle(RollStarted("camera"))
+    assert controller.handle(DieRead(5, "camera", 0.99)).kind == "step"
+
+
 def test_buttons_cycle_and_confirm_choices() -> None:
     controller, _ = make()
     controller.handle(DieRead(2, "serial"))

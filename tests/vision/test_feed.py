@@ -68,6 +68,26 @@ def test_a_recorded_roll_becomes_the_pending_roll(tmp_path: Path, d6_reader) -> 
     assert not feed.running
 
 
+def test_two_dice_in_the_tray_are_refused_not_guessed(tmp_path: Path, d6_reader) -> None:
+    """A one-die game with an extra die in the tray: the camera reports the count and nothing is applied."""
+    video = tmp_path / "two.avi"
+    record_roll_video(video, seed=ROLL_SEED, count=2)
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    seen: queue.Queue = queue.Queue()
+
+    def submit(observation) -> None:
+        seen.put(observation)
+        controller.submit(observation)
+
+    with CameraFeed(str(video), submit, mode="d6", fps=None, readers={"d6": d6_reader}) as feed:
+        updates = pump_until_slow(controller, lambda u: u.kind == "unapplied")
+        assert feed.ended.wait(15)
+    reads = [o for o in seen.queue if isinstance(o, DieRead)]
+    assert len(reads) == 1 and reads[0].dice == 2
+    assert "2 dice are in the tray" in updates[-1].text
+    assert controller.session.log == []
+
+
 # ---------------------------------------------------------------- temple cards
 
 CARDS = load_temple_cards()
