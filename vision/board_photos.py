@@ -2,11 +2,14 @@
 
 Each photo: the rendered board with random cards in the slots, seen through a
 random perspective, with blur, sensor noise, uneven light and pawns standing on
-cards (each pawn hides at most `max_cover` of one card).
+cards (each pawn hides at most `max_cover` of one card). Slots are left empty
+at random (`empty_share`) or exactly as asked (`empty_slots`), so a board can be
+shown at any stage of being filled.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import cv2
@@ -23,12 +26,22 @@ class BoardPhoto:
     """slot -> card id placed there (None: left empty)."""
 
 
-def random_layout(rng: np.random.Generator, cards: list[CardSpec], board: BoardSpec, empty_share: float) -> dict:
+def random_layout(rng: np.random.Generator, cards: list[CardSpec], board: BoardSpec, empty_share: float,
+                  empty_slots: Collection[int] | None = None) -> dict:
+    """Random cards; with `empty_slots` given exactly those slots stay empty (and no others)."""
     chosen = rng.choice(len(cards), size=len(board.slots), replace=len(cards) < len(board.slots))
     layout: dict[int, CardSpec | None] = {}
     for slot, index in zip(board.slots, chosen, strict=True):
-        layout[slot.slot] = None if rng.random() < empty_share else cards[int(index)]
+        empty = rng.random() < empty_share if empty_slots is None else slot.slot in empty_slots
+        layout[slot.slot] = None if empty else cards[int(index)]
     return layout
+
+
+def random_empty_slots(rng: np.random.Generator, board: BoardSpec, filled: int) -> frozenset[int]:
+    """The slots left empty when only `filled` of them hold a card (as during the temple's assembly)."""
+    numbers = [slot.slot for slot in board.slots]
+    keep = rng.choice(len(numbers), size=min(max(filled, 0), len(numbers)), replace=False)
+    return frozenset(numbers) - {numbers[int(i)] for i in keep}
 
 
 def add_pawns(img: np.ndarray, to_img: np.ndarray, board: BoardSpec, rng: np.random.Generator,
@@ -58,9 +71,10 @@ def board_photo(
     pawns: int = 4,
     max_cover: float = 0.15,
     empty_share: float = 0.05,
+    empty_slots: Collection[int] | None = None,
 ) -> BoardPhoto:
     width, height = size
-    layout = random_layout(rng, cards, board, empty_share)
+    layout = random_layout(rng, cards, board, empty_share, empty_slots)
     cell_px = 24
     flat, to_img = render_board(board, layout, cell_px)
     add_pawns(flat, to_img, board, rng, int(rng.integers(0, pawns + 1)), max_cover)

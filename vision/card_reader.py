@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.card_catalogue import BoardSpec, CardSpec, appearance_groups, load_temple_board, load_temple_cards
-from vision.card_render import SAND, render_card
+from vision.card_render import EMPTY_SLOT, SAND, render_card
 from vision.markers import BoardFinder
 from vision.readings import BoardReading, SlotReading
 
@@ -26,6 +26,8 @@ TRUNCATE = 25.0
 CHROMA_WEIGHT = 2.0
 LOCAL_BRIGHT = 190.0
 EMPTY = "<empty>"
+CORNER_CELL_PX = 6
+MIN_CORNER_PIXELS = 32
 
 
 def normalise(card: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
@@ -104,18 +106,66 @@ class CardReader:
             out.append(cv2.warpPerspective(frame, to_frame, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE))
         return out
 
-    @staticmethod
-    def light_white(slot_images: list[np.ndarray]) -> np.ndarray:
-        """The white to divide by, from the colour of the path on the board's cards.
+    def corner_path_pixels(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+        """Pixels from the middle of the path cells printed in the board's corners (N x 3, BGR).
 
-        Most of every card is path, so the brighter half of all slot pixels together shows
-        what the path colour has become under this light. The markers' paper would be the
-        obvious white, but cameras often clip it, which hides the colour of the light.
+        These are always on the board, whether or not any card has been laid yet, so
+        they show the light's colour at every stage of the assembly. Only each cell's
+        middle is kept: its rim blurs into holes, idols and the card edge.
         """
-        pixels = np.concatenate([img.reshape(-1, 3) for img in slot_images]).astype(np.float32)
-        bright = pixels.sum(1)
-        path = pixels[bright >= np.median(bright)]
-        observed = np.maximum(np.median(path, axis=0), 8.0)
+        pixels = []
+        cell = CORNER_CELL_PX
+        inner = slice(1, cell - 1)
+        for (ox, oy), cells in self.board.corners:
+            to_frame = homography @ np.array([[1.0 / cell, 0, ox], [0, 1.0 / cell, oy], [0, 0, 1]])
+            flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+            image = cv2.warpPerspective(frame, to_frame, (3 * cell, 3 * cell), flags=flags,
+                                        borderMode=cv2.BORDER_REPLICATE)
+            for r, row in enumerate(cells):
+                for c, kind in enumerate(row):
+                    if kind == "path":
+                        block = image[r * cell:(r + 1) * cell, c * cell:(c + 1) * cell][inner, inner]
+                        pixels.append(block.reshape(-1, 3))
+        if not pixels:
+            return np.empty((0, 3), np.float32)
+        return np.concatenate(pixels).astype(np.float32)
+
+    @staticmethod
+    def slot_white(slot_images: list[np.ndarray]) -> np.ndarray:
+        """A white from the slots alone, for a board whose data has no corner cards.
+
+        A slot's bright pixels are either path or bare slot, and under a moderate
+        colour cast those two stay far apart in hue (sand against grey), so each slot
+        is matched to the nearer of the two by chromaticity and votes for the light
+        that turns that known colour into what is seen; the median vote wins. This
+        works at any fill level, but a strong cast could tip grey towards sand, which
+        the corner path cannot be fooled by.
+        """
+        known = np.array([SAND, EMPTY_SLOT], np.float32)
+        known_chroma = known / known.sum(1, keepdims=True)
+        votes = []
+        for img in slot_images:
+            pixels = img.reshape(-1, 3).astype(np.float32)
+            bright = pixels.sum(1)
+            seen = np.maximum(np.median(pixels[bright >= np.median(bright)], axis=0), 8.0)
+            nearest = int(np.argmin(np.abs(known_chroma - seen / seen.sum()).sum(1)))
+            votes.append(seen * 255.0 / known[nearest])
+        return np.median(np.array(votes), axis=0)
+
+    def light_white(self, frame: np.ndarray, homography: np.ndarray,
+                    slot_images: list[np.ndarray] | None = None) -> np.ndarray:
+        """The white to divide by, so that path looks like the reference path under any light.
+
+        It comes from the board's printed corner path, not from the slots: with few
+        cards laid the slots are mostly bare board, and a white taken from them made
+        empty slots look like path. The markers' paper would be the obvious white, but
+        cameras often clip it, which hides the colour of the light.
+        """
+        pixels = self.corner_path_pixels(frame, homography)
+        if len(pixels) < MIN_CORNER_PIXELS:
+            return self.slot_white(slot_images if slot_images is not None else self.slot_images(frame, homography))
+        # The median shrugs off a pawn or a glare spot on one corner.
+        observed = np.maximum(np.median(pixels, axis=0), 8.0)
         return observed * 255.0 / np.array(SAND, np.float32)
 
     def match(self, card_image: np.ndarray) -> tuple[str | None, float]:
@@ -154,7 +204,7 @@ class CardReader:
             return None
         self.last_problem = None
         images = self.slot_images(frame, homography)
-        white = self.light_white(images)
+        white = self.light_white(frame, homography, images)
         matches = self.match_many(images, [white] * len(images))
         slots = [SlotReading(slot.slot, card, confidence)
                  for slot, (card, confidence) in zip(self.board.slots, matches, strict=True)]
@@ -170,7 +220,7 @@ class CardReader:
         if homography is None:
             raise ValueError(self.finder.last_problem or "board not found")
         index = [s.slot for s in self.board.slots].index(slot_number)
-        white = self.light_white(self.slot_images(frame, homography))
+        white = self.light_white(frame, homography)
         image = self.slot_images(frame, homography, MATCH_SIZE * 2)[index].astype(np.float32)
         image = np.clip(image * (255.0 / white), 0, 255).astype(np.uint8)
         target = self.groups.get(card_id, card_id)

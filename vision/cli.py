@@ -125,6 +125,8 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
         for key, value in summary.items():
             print(f"{key:15} {value}")
         print(f"frames without all four markers: {score.unread_frames}")
+        by_laid = ", ".join(f"{laid}: {acc}" for laid, acc in score.accuracy_by_laid().items())
+        print(f"slot accuracy by cards laid: {by_laid}")
     return 0
 
 
