@@ -8,6 +8,7 @@ finger all go through the same queue.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -28,8 +29,10 @@ from companion.session import Session
 from ui import inputs, watchdog
 from ui.boards import BoardView
 from ui.kiosk import ESCAPE_KEYS, IdleClock, PinGate
-from ui.settings import Settings
+from ui.settings import Settings, existing_folder
 from ui.voice import Voice
+
+log = logging.getLogger(__name__)
 
 SPOKEN_KINDS = frozenset({"step", "undo", "redo", "ruling", "refused", "confirm", "new_game", "unapplied"})
 MAX_ANNOUNCEMENTS = 30
@@ -52,6 +55,8 @@ class CompanionApp(App):
     kiosk = BooleanProperty(False)
     voice_note = StringProperty("")
     last_spoken = StringProperty("")
+    input_problems = DictProperty({})  # input name -> why it is not working, for the settings screen
+    inputs_note = StringProperty("")
 
     def __init__(
         self,
@@ -64,8 +69,14 @@ class CompanionApp(App):
         voice: Voice | None = None,
         cafe_dir: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
+        input_sources: Mapping[str, str | None] | None = None,
+        default_cafe_dir: Path | None = None,
         **kwargs: Any,
     ) -> None:
+        """``input_sources`` are the command line's words for this run (``buttons``, ``serial``, ``camera``):
+        each given one wins over the saved settings until the next start. ``default_cafe_dir`` is
+        what an empty café setting means (the standard café folder, or None for house data).
+        """
         super().__init__(**kwargs)
         self.controller = controller
         self.journal = journal
@@ -74,6 +85,15 @@ class CompanionApp(App):
         self.hardware = list(hardware)
         self.kiosk = kiosk
         self.cafe_dir = cafe_dir
+        self.default_cafe_dir = default_cafe_dir
+        self.input_sources = {name: str(word) for name, word in (input_sources or {}).items() if word}
+        self.inputs_on = dict(self.settings.inputs)  # this run's switches: the saved ones, flags laid over
+        for name in ("serial", "camera"):
+            if name in self.input_sources:
+                self.inputs_on[name] = True
+        if "buttons" in self.input_sources:
+            self.inputs_on["buttons"] = self.input_sources["buttons"] != "none"
+        self.running_inputs: dict[str, tuple[str, Any]] = {}  # name -> (the source it runs from, the object)
         self.voice = voice or Voice(self.settings.voice, self.settings.voice_speed)
         self.voice_note = self.voice.note()
         self.pin = PinGate(self.settings.kiosk_pin)
@@ -252,13 +272,123 @@ class CompanionApp(App):
     def resume(self) -> None:
         self.show("table" if self.controller.session else "home")
 
-    def save_settings(self, **changes: Any) -> None:
+    def save_settings(self, **changes: Any) -> str:
+        """Save and apply at once; returns the sentence for the settings screen.
+
+        A café folder that does not exist refuses the whole save, as a bad PIN
+        does, so the file never holds a value the next start would ignore.
+        Input switches apply now; only the switches that differ from what is
+        running are stored, so a source given on the command line for this run
+        does not become the saved choice behind the owner's back.
+        """
+        cafe = self.cafe_dir
+        if "cafe_dir" in changes:
+            text = str(changes["cafe_dir"]).strip()
+            if text:
+                folder = existing_folder(text)
+                if folder is None:
+                    empty = f"the café folder {self.default_cafe_dir}" if self.default_cafe_dir else "the house data"
+                    return f"No folder {text}: nothing saved. Give a folder that exists, or leave it empty for {empty}."
+                changes["cafe_dir"] = str(folder)
+                cafe = folder
+            else:
+                changes["cafe_dir"] = ""
+                cafe = self.default_cafe_dir
+        switches = changes.pop("inputs", None)
+        if switches is not None:
+            for name, on in dict(switches).items():
+                if bool(on) != bool(self.inputs_on.get(name)):
+                    self.inputs_on[name] = self.settings.inputs[name] = bool(on)
         for key, value in changes.items():
             setattr(self.settings, key, value)
-        self.settings.save(self.settings_path)
+        try:
+            self.settings.save(self.settings_path)
+            saved = "Saved."
+        except OSError as error:  # a full or read-only card: the table still gets the change for this run
+            log.warning("saving settings: %s", error)
+            saved = f"Not saved ({error.strerror or error}): the changes hold until the app restarts."
+        self.cafe_dir = cafe
         self.voice.enabled, self.voice.speed = self.settings.voice, self.settings.voice_speed
         self.pin.pin = self.settings.kiosk_pin
         self.idle.limit = self.settings.idle_seconds
+        self.apply_inputs()
+        data = f"the café data in {cafe}" if cafe else "the house data"
+        return f"{saved} Inputs are switched as shown; the next new game uses {data}."
+
+    # -- inputs ------------------------------------------------------------
+    def input_source(self, name: str) -> str:
+        """The command line's word wins for this run, so a unit file naming a port is not undone from the screen."""
+        given = self.input_sources.get(name)
+        if given:
+            return given
+        if name == "buttons":
+            return "mock"
+        if name == "serial":
+            return self.settings.serial_port.strip()
+        if name == "camera":
+            return self.settings.camera_source.strip()
+        return ""
+
+    def apply_inputs(self) -> None:
+        """Brings the running inputs in line with the switches, so a saved change acts without a restart.
+
+        An input whose source changed is restarted on the new one. One that
+        cannot start is skipped with its reason in ``input_problems`` rather
+        than raising: touch alone still runs a game.
+        """
+        problems: dict[str, str] = {}
+        for name in inputs.NAMES:
+            wanted, source = bool(self.inputs_on.get(name)), self.input_source(name)
+            running = self.running_inputs.get(name)
+            if running is not None and (not wanted or running[0] != source):
+                del self.running_inputs[name]
+                if running[1] in self.hardware:
+                    self.hardware.remove(running[1])
+                inputs.stop(self.controller, running[1])
+            elif running is not None:
+                if name in self.input_problems:  # still running: its last link report still holds
+                    problems[name] = self.input_problems[name]
+                continue
+            if not wanted:
+                continue
+            problem = self._missing_source(name, source)
+            if problem:
+                problems[name] = problem
+                continue
+            try:
+                thing = inputs.start(self.controller, name, source)
+            except Exception as error:  # e.g. no GPIO, no OpenCV: report it, keep the rest running
+                log.warning("%s (%s) did not start: %s", name, source, error)
+                problems[name] = f"{inputs.LABELS[name]} could not start ({source}): {error}"
+                continue
+            self.running_inputs[name] = (source, thing)
+            self.hardware.append(thing)
+        self._set_input_problems(problems)
+
+    def _missing_source(self, name: str, source: str) -> str:
+        if name == "buttons" and source == "none":
+            return "Button box: off for this run (--buttons none on the command line)."
+        if name == "serial" and not source:
+            return "Dice sensor: type its serial port (e.g. /dev/ttyACM0) and save."
+        if name == "camera" and not source:
+            return "Camera: type its source (0, picamera, a URL, a video or a folder) and save."
+        return ""
+
+    def _set_input_problems(self, problems: Mapping[str, str]) -> None:
+        self.input_problems = dict(problems)
+        self.inputs_note = "\n".join(problems[name] for name in inputs.NAMES if name in problems)
+
+    def _link_changed(self, update: Update) -> None:
+        """A sensor or camera that opens, fails or recovers after it was started shows on the settings screen."""
+        name = inputs.LINK_SOURCES.get(str(update.detail.get("source")))
+        if name is None or name not in self.running_inputs:
+            return  # a late report from an input switched off since
+        problems = dict(self.input_problems)
+        if update.detail.get("up"):
+            problems.pop(name, None)
+        else:
+            problems[name] = update.text[:1].upper() + update.text[1:]
+        self._set_input_problems(problems)
 
     def clauses(self, words: str = "") -> list[Any]:
         session = self.controller.session
@@ -274,6 +404,8 @@ class CompanionApp(App):
     def on_update(self, update: Update) -> None:
         """Every controller result lands here (main loop), whatever input caused it."""
         self._seq += 1
+        if update.kind == "link":
+            self._link_changed(update)
         if update.kind == "menu":  # the button box's menu key
             self.request("settings" if update.detail.get("intent") == "settings" else "home")
         if update.kind == "ruling" or (update.kind == "refused" and self._checking):

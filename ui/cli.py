@@ -35,12 +35,13 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--buttons",
         choices=("mock", "gpio", "none"),
-        default="mock",
-        help="button box: simulated (default), real GPIO, or none",
+        help="button box for this run: simulated, real GPIO, or none (default: simulated, on or off as in settings)",
     )
-    parser.add_argument("--dice-sensor", help="serial port of the dice sensor (default: none)")
+    parser.add_argument("--dice-sensor", help="serial port of the dice sensor, switched on for this run "
+                        "(default: the port and switch in settings)")
     parser.add_argument("--camera", metavar="SOURCE",
-                        help="camera reading dice and cards: 0, picamera, a URL, a video or a folder (default: none)")
+                        help="camera reading dice and cards, switched on for this run: 0, picamera, a URL, "
+                        "a video or a folder (default: the source and switch in settings)")
     parser.add_argument("--bench-exit", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=cmd_run)
 
@@ -70,22 +71,34 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
     from companion.journal import Journal
     from companion.session import Session
     from ui.app import CompanionApp
-    from ui.settings import Settings, default_settings_path
+    from ui.settings import Settings, default_settings_path, existing_folder
 
     settings_path = default_settings_path()
     settings = Settings.load(settings_path)
-    cafe = Path(settings.cafe_dir) if settings.cafe_dir and Path(settings.cafe_dir).is_dir() else cafe_dir(args)
+    standard = cafe_dir(args)
+    cafe = existing_folder(settings.cafe_dir) or standard  # a removed stick must not stop the kiosk
     journal_path = journal_path or Path(getattr(args, "journal", None) or default_journal_path())
     journal_path.parent.mkdir(parents=True, exist_ok=True)
     journal = Journal(journal_path)
     session = None if getattr(args, "new", False) else Session.resume(journal, cafe)
     controller = Controller(session)
-    from ui import inputs
-
-    hardware = inputs.attach(
-        controller, getattr(args, "buttons", "none"), getattr(args, "dice_sensor", None), getattr(args, "camera", None)
+    given = {
+        "buttons": getattr(args, "buttons", None),
+        "serial": getattr(args, "dice_sensor", None),
+        "camera": getattr(args, "camera", None),
+    }
+    app = CompanionApp(
+        controller,
+        journal,
+        settings,
+        settings_path,
+        kiosk=kiosk,
+        cafe_dir=cafe,
+        input_sources=given,
+        default_cafe_dir=standard,
     )
-    return CompanionApp(controller, journal, settings, settings_path, hardware, kiosk=kiosk, cafe_dir=cafe)
+    app.apply_inputs()  # the same path a saved switch takes, so start-up and the settings screen agree
+    return app
 
 
 def cmd_run(args: argparse.Namespace) -> int:

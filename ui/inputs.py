@@ -2,6 +2,8 @@
 
 They come from the hardware adapter and talk only to the controller; a missing
 or broken one is reported and skipped, since touch alone runs a whole game.
+Each can be started and stopped on its own, so the settings screen switches
+one while a game goes on with the others.
 """
 
 from __future__ import annotations
@@ -13,37 +15,58 @@ from companion.controller import Controller
 
 log = logging.getLogger(__name__)
 
+NAMES = ("buttons", "serial", "camera")  # the inputs that run as objects; touch is the window itself
+LABELS = {"buttons": "Button box", "serial": "Dice sensor", "camera": "Camera"}
+LINK_SOURCES = {"dice sensor": "serial", "camera": "camera"}  # LinkChanged.source -> input name
+
+
+def start(controller: Controller, name: str, spec: str) -> Any:
+    """One input, running when this returns; raises when it cannot start, for the caller to report.
+
+    ``spec`` is the button pin factory (``mock`` or ``gpio``), the serial port or
+    the camera source word. A port or camera that cannot be opened does not
+    raise: its adapter reports the failure through the controller and retries.
+    """
+    if name == "buttons":
+        from hardware.panel import Panel, make_pin_factory
+        from hardware.pins import load_config
+
+        panel = Panel(load_config(None), controller.submit, make_pin_factory(spec))
+        controller.add_output(panel.lights)
+        return panel
+    if name == "serial":
+        from hardware.dice_link import DiceLink
+        from hardware.tags import TagMap, default_tags_path
+
+        return DiceLink(spec, controller.submit, tags=TagMap.load(default_tags_path())).start()
+    if name == "camera":
+        from vision.feed import start_camera
+
+        return start_camera(spec, controller.submit, lambda: _game_id(controller))
+    raise ValueError(f"no input called {name!r}")
+
+
+def stop(controller: Controller, thing: Any) -> None:
+    """Close one input; a closed button box's lights also leave the controller, which would drive dead pins."""
+    lights = getattr(thing, "lights", None)
+    if lights is not None:
+        controller.outputs[:] = [output for output in controller.outputs if output is not lights]
+    close([thing])
+
 
 def attach(
     controller: Controller, buttons: str = "mock", dice_sensor: str | None = None, camera: str | None = None
 ) -> list[Any]:
     """Start the chosen inputs; returns the objects to hand to the app (it closes them on exit)."""
+    wanted = {"buttons": None if buttons == "none" else buttons, "serial": dice_sensor, "camera": camera}
     attached: list[Any] = []
-    if buttons != "none":
+    for name, spec in wanted.items():
+        if not spec:
+            continue
         try:
-            from hardware.panel import Panel, make_pin_factory
-            from hardware.pins import load_config
-
-            panel = Panel(load_config(None), controller.submit, make_pin_factory(buttons))
-            controller.add_output(panel.lights)
-            attached.append(panel)
-        except Exception as error:  # touch still works without the button box
-            log.warning("buttons (%s) unavailable: %s", buttons, error)
-    if dice_sensor:
-        try:
-            from hardware.dice_link import DiceLink
-            from hardware.tags import TagMap, default_tags_path
-
-            attached.append(DiceLink(dice_sensor, controller.submit, tags=TagMap.load(default_tags_path())).start())
-        except Exception as error:
-            log.warning("dice sensor %s unavailable: %s", dice_sensor, error)
-    if camera:
-        try:
-            from vision.feed import start_camera
-
-            attached.append(start_camera(camera, controller.submit, lambda: _game_id(controller)))
-        except Exception as error:  # e.g. no OpenCV on this machine
-            log.warning("camera %s unavailable: %s", camera, error)
+            attached.append(start(controller, name, spec))
+        except Exception as error:  # touch still works without it; e.g. no OpenCV on this machine
+            log.warning("%s (%s) unavailable: %s", LABELS[name].lower(), spec, error)
     return attached
 
 

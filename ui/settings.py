@@ -18,6 +18,19 @@ def default_settings_path() -> Path:
     return Path(base) / "table-companion" / "ui.json"
 
 
+def existing_folder(text: str) -> Path | None:
+    """A typed folder, spelled out absolute so its meaning does not hang on the working directory.
+
+    None when it is not a folder, including text no path can be made of
+    (``~nobody``), since a typo on the settings screen must not crash the kiosk.
+    """
+    try:
+        folder = Path(text.strip()).expanduser().absolute()
+        return folder if text.strip() and folder.is_dir() else None
+    except (RuntimeError, ValueError, OSError):
+        return None
+
+
 @dataclass
 class Settings:
     """Everything a café owner may change on the settings screen."""
@@ -28,6 +41,8 @@ class Settings:
     voice: bool = True
     voice_speed: int = 150
     cafe_dir: str = ""
+    serial_port: str = ""  # the dice sensor's port when the command line names none
+    camera_source: str = ""  # the camera's source word (0, picamera, a URL, a folder) likewise
     kiosk_pin: str = "1234"
     idle_seconds: int = 120
     last_game: str = ""
@@ -42,9 +57,17 @@ class Settings:
             raw = json.loads(path.read_text())
         except (OSError, ValueError):
             return cls()
-        known = {f.name for f in fields(cls)}
-        settings = cls(**{k: v for k, v in raw.items() if k in known})
-        settings.inputs = {**cls().inputs, **{k: bool(v) for k, v in dict(settings.inputs).items()}}
+        if not isinstance(raw, dict):
+            return cls()
+        defaults = cls()
+        # a hand-edited value of the wrong type ("cafe_dir": 3) would crash the start: keep the default instead
+        kept = {
+            f.name: raw[f.name]
+            for f in fields(cls)
+            if f.name in raw and isinstance(raw[f.name], type(getattr(defaults, f.name)))
+        }
+        settings = cls(**kept)
+        settings.inputs = {**defaults.inputs, **{str(k): bool(v) for k, v in settings.inputs.items()}}
         return settings
 
     def save(self, path: Path | None) -> None:

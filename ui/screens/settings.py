@@ -10,6 +10,9 @@ from kivy.uix.screenmanager import Screen
 
 from ui.settings import INPUT_SOURCES
 
+FLAGS = {"serial": "--dice-sensor", "camera": "--camera"}
+HINTS = {"serial": "e.g. /dev/ttyACM0", "camera": "0, picamera, a URL, a video or an image folder"}
+
 
 class SettingsScreen(Screen):
     def on_pre_enter(self, *_args: Any) -> None:
@@ -17,13 +20,19 @@ class SettingsScreen(Screen):
         s = app.settings
         box = self.ids.inputs
         box.clear_widgets()
-        for source in INPUT_SOURCES:
-            button = Factory.BigToggle(text=source.capitalize(), state="down" if s.inputs.get(source) else "normal")
+        for source in INPUT_SOURCES:  # the switches as this run has them, command line included
+            on = app.inputs_on.get(source, s.inputs.get(source))
+            button = Factory.BigToggle(text=source.capitalize(), state="down" if on else "normal")
             button.source = source
             box.add_widget(button)
         self.ids.voice.state = "down" if s.voice else "normal"
         self.ids.speed.value = s.voice_speed
         self.ids.cafe.text = s.cafe_dir
+        for name, field in (("serial", self.ids.serial_port), ("camera", self.ids.camera_source)):
+            field.text = s.serial_port if name == "serial" else s.camera_source
+            given = app.input_sources.get(name)
+            # the owner must see why a typed source is not the one running
+            field.hint_text = f"{FLAGS[name]} {given} on the command line, for this run" if given else HINTS[name]
         self.ids.pin.text = ""
         self.ids.note.text = ""
 
@@ -34,6 +43,8 @@ class SettingsScreen(Screen):
             "voice": self.ids.voice.state == "down",
             "voice_speed": int(self.ids.speed.value),
             "cafe_dir": self.ids.cafe.text.strip(),
+            "serial_port": self.ids.serial_port.text.strip(),
+            "camera_source": self.ids.camera_source.text.strip(),
         }
         new_pin = self.ids.pin.text.strip()
         if new_pin:
@@ -41,5 +52,4 @@ class SettingsScreen(Screen):
                 self.ids.note.text = "The PIN must be at least 4 digits."
                 return
             changes["kiosk_pin"] = new_pin
-        app.save_settings(**changes)
-        self.ids.note.text = "Saved. Input and café folder changes apply at the next start."
+        self.ids.note.text = app.save_settings(**changes)

@@ -1,0 +1,220 @@
+"""The settings screen acts when Save is tapped: inputs start and stop, the café folder serves the next game.
+
+The app is built the way `companion ui run` builds it (``build_app``), so the
+command line's words and the saved settings meet as they do on a kiosk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.ui.conftest import advance, tap
+from ui.settings import Settings
+
+HOUSE = Path(__file__).resolve().parents[2] / "companion" / "games"
+
+
+@pytest.fixture
+def launch(running: list[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
+    """``launch(settings, buttons=..., dice_sensor=..., camera=...)``: the app as ``ui run`` would start it."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # pins, tags, café: nothing of this machine's
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    for variable in ("COMPANION_UI_SETTINGS", "COMPANION_CAFE_DIR", "COMPANION_TAGS", "COMPANION_HARDWARE_CONFIG"):
+        monkeypatch.delenv(variable, raising=False)
+
+    def _launch(settings: Settings | None = None, **flags: str | None) -> Any:
+        from ui.cli import build_app
+
+        settings = settings or Settings()
+        settings.voice = False  # no espeak-ng processes from a test
+        settings.save(settings_file(tmp_path))
+        args = argparse.Namespace(new=True, **{"buttons": None, "dice_sensor": None, "camera": None, **flags})
+        app = build_app(args, journal_path=tmp_path / "journal.sqlite3")
+        app._run_prepare()
+        running.append(app)
+        advance(3)
+        return app
+
+    return _launch
+
+
+def settings_file(tmp_path: Path) -> Path:
+    return tmp_path / "config" / "table-companion" / "ui.json"
+
+
+def saved(tmp_path: Path) -> dict[str, Any]:
+    return json.loads(settings_file(tmp_path).read_text())
+
+
+def open_settings(app: Any) -> Any:
+    app.show("settings")
+    advance(3)
+    return app.root.get_screen("settings")
+
+
+def switch(screen: Any, name: str) -> Any:
+    return next(b for b in screen.ids.inputs.children if b.source == name)
+
+
+def until(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    """Frames until the condition holds: the camera and serial threads report in real time."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        advance(1)  # the app's clock pumps the controller, as on the table
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
+
+
+def test_buttons_switch_off_and_back_on_while_a_game_runs(launch: Any, tmp_path: Path) -> None:
+    app = launch(buttons="mock")
+    assert app.new_game("blackpool", ["yellow", "red"])
+    app.act(app.choices[-1])
+    panel = app.running_inputs["buttons"][1]
+    assert panel.lights in app.controller.outputs
+
+    screen = open_settings(app)
+    assert switch(screen, "buttons").state == "down"
+    tap(switch(screen, "buttons"))
+    tap(screen.ids.save)
+    assert "buttons" not in app.running_inputs and panel not in app.hardware
+    assert all(device.closed for device in panel.buttons.devices.values())
+    assert panel.lights not in app.controller.outputs  # a closed box is not asked to light
+    assert saved(tmp_path)["inputs"]["buttons"] is False
+    assert "next start" not in screen.ids.note.text and screen.ids.note.text.startswith("Saved.")
+
+    tap(switch(screen, "buttons"))
+    tap(screen.ids.save)
+    again = app.running_inputs["buttons"][1]
+    assert again is not panel and again.lights in app.controller.outputs
+    session = app.controller.session
+    assert session.log and again.press("undo")
+    assert until(lambda: not session.log)  # the new box reaches the game
+    assert saved(tmp_path)["inputs"]["buttons"] is True and app.inputs_note == ""
+
+
+def test_camera_on_a_folder_starts_a_feed_and_off_ends_its_thread(
+    launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cv2
+    import numpy as np
+
+    import vision.feed
+    from vision.feed import CameraFeed
+
+    monkeypatch.setattr(vision.feed, "mode_for_game", lambda _game: None)  # the feed's life, not the d6 models
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for index in range(300):  # ten seconds at the feed's 30 frames a second: still running when switched off
+        cv2.imwrite(str(folder / f"{index:03d}.png"), np.full((8, 8, 3), index % 255, np.uint8))
+    app = launch()
+    assert "camera" not in app.running_inputs
+
+    screen = open_settings(app)
+    screen.ids.camera_source.text = str(folder)
+    tap(switch(screen, "camera"))
+    tap(screen.ids.save)
+    feed = app.running_inputs["camera"][1]
+    assert isinstance(feed, CameraFeed) and feed in app.hardware
+    assert until(lambda: feed.frames > 0 and app.controller.links.get("camera") is True)
+    assert app.inputs_note == "" and feed.running
+    assert saved(tmp_path)["camera_source"] == str(folder) and saved(tmp_path)["inputs"]["camera"] is True
+
+    thread = feed._thread
+    tap(switch(screen, "camera"))
+    tap(screen.ids.save)
+    assert not thread.is_alive() and not feed.running
+    assert "camera" not in app.running_inputs and feed not in app.hardware
+
+
+def test_a_camera_that_cannot_open_is_reported_not_fatal(launch: Any, tmp_path: Path) -> None:
+    app = launch()
+    screen = open_settings(app)
+    tap(switch(screen, "camera"))
+    tap(screen.ids.save)
+    assert "Camera: type its source" in screen.ids.inputs_note.text  # switched on with nothing to open
+
+    screen.ids.camera_source.text = str(tmp_path / "no such camera")
+    tap(screen.ids.save)
+    feed = app.running_inputs["camera"][1]
+    assert until(lambda: "no such camera" in screen.ids.inputs_note.text)
+    assert screen.ids.inputs_note.text.startswith("Camera lost") and feed.running  # retrying, not crashed
+
+    thread = feed._thread
+    tap(switch(screen, "camera"))
+    tap(screen.ids.save)
+    assert not thread.is_alive() and app.inputs_note == ""
+
+
+def test_a_dice_sensor_without_a_port_or_with_a_dead_one_is_explained(launch: Any, tmp_path: Path) -> None:
+    app = launch()
+    screen = open_settings(app)
+    tap(switch(screen, "serial"))
+    tap(screen.ids.save)
+    assert "serial" not in app.running_inputs and "serial port" in app.inputs_note
+
+    screen.ids.serial_port.text = str(tmp_path / "ttyNONE")
+    tap(screen.ids.save)
+    link = app.running_inputs["serial"][1]
+    assert until(lambda: "cannot open" in screen.ids.inputs_note.text)
+    assert saved(tmp_path)["serial_port"] == str(tmp_path / "ttyNONE")
+    tap(switch(screen, "serial"))
+    tap(screen.ids.save)
+    assert link._thread is None and app.inputs_note == ""
+
+
+def test_the_command_line_source_wins_for_the_run_without_being_saved(launch: Any, tmp_path: Path) -> None:
+    app = launch(Settings(serial_port="/dev/saved"), dice_sensor=str(tmp_path / "ttyFLAG"))
+    assert app.running_inputs["serial"][0] == str(tmp_path / "ttyFLAG")
+    screen = open_settings(app)
+    assert switch(screen, "serial").state == "down"  # shown as it runs
+    assert "--dice-sensor" in screen.ids.serial_port.hint_text and screen.ids.serial_port.text == "/dev/saved"
+    tap(screen.ids.save)
+    assert saved(tmp_path)["inputs"]["serial"] is False  # untouched switch: the flag stays this run's
+    assert app.running_inputs["serial"][0] == str(tmp_path / "ttyFLAG")
+
+
+def test_a_missing_cafe_folder_is_refused_and_a_real_one_serves_the_next_game(launch: Any, tmp_path: Path) -> None:
+    app = launch()
+    before = saved(tmp_path)
+    screen = open_settings(app)
+    screen.ids.cafe.text = str(tmp_path / "no such folder")
+    screen.ids.speed.value = 200
+    tap(screen.ids.save)
+    assert "No folder" in screen.ids.note.text and "nothing saved" in screen.ids.note.text
+    assert saved(tmp_path) == before and app.cafe_dir is None and app.settings.voice_speed == before["voice_speed"]
+    screen.ids.cafe.text = "~no-such-user-here/cafe"  # no home to expand: still only a refusal
+    tap(screen.ids.save)
+    assert "nothing saved" in screen.ids.note.text and saved(tmp_path) == before
+
+    cafe = tmp_path / "cafe"
+    (cafe / "blackpool").mkdir(parents=True)
+    shutil.copy(HOUSE / "blackpool" / "data" / "cards.json", cafe / "blackpool" / "cards.json")
+    screen.ids.cafe.text = str(cafe)
+    tap(screen.ids.save)
+    assert f"café data in {cafe}" in screen.ids.note.text
+    assert saved(tmp_path)["cafe_dir"] == str(cafe) and app.cafe_dir == cafe
+    assert app.new_game("blackpool", ["yellow", "red"])
+    assert app.controller.session.game.data.sources["cards"] == str(cafe / "blackpool" / "cards.json")
+
+    screen = open_settings(app)
+    screen.ids.cafe.text = ""
+    tap(screen.ids.save)
+    assert "house data" in screen.ids.note.text and app.cafe_dir is None and saved(tmp_path)["cafe_dir"] == ""
+
+
+def test_settings_of_the_wrong_type_fall_back_to_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "ui.json"
+    path.write_text(json.dumps({"cafe_dir": 3, "camera_source": ["0"], "serial_port": "/dev/ttyACM0", "voice": False}))
+    settings = Settings.load(path)
+    assert settings.cafe_dir == "" and settings.camera_source == ""
+    assert settings.serial_port == "/dev/ttyACM0" and settings.voice is False
