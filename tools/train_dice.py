@@ -8,9 +8,14 @@ Development only: needs PyTorch and onnx (a separate venv, never the app's):
 
 Two small networks, both exported to ONNX for cv2.dnn:
 - d6_detector.onnx: a CenterNet-style heatmap of die centres at stride 4 of a half-size frame,
-  with sub-cell offset and log box size;
+  with sub-cell offset and log box size; its training images are drawn set by set (--set-weights)
+  so the 872 d6-roboflow images do not drown the other box conventions;
 - d6_classifier.onnx: the top face's value (classes 0..5 = 1..6 pips) or 6 = "not a die",
-  from a 32x32 crop made by vision.die_crops.
+  from a square crop made by vision.die_crops (--crop-size); --hard-negatives adds what a
+  detector wrongly finds on the training images to the "not a die" class.
+
+Both can start from earlier weights (--init-detector, --init-classifier): a network is
+fully convolutional up to a global mean, so classifier weights carry over to a new crop size.
 
 Training uses only the `train` splits; the `valid` splits stay unseen for `vision eval-dice`.
 d6-byler has no valid split, so every fifth of its images is held out (see `is_byler_holdout`).
@@ -83,7 +88,7 @@ def rendered_samples(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray
     out = []
     for _ in range(count):
         img, boxes, values = render_dice_scene(rng, 640, 480, count=int(rng.integers(1, 10)), size_range=(24, 90))
-        out.append((img, np.array(boxes, np.float32).reshape(-1, 4), np.array(values, np.int64) - 1, True))
+        out.append((img, np.array(boxes, np.float32).reshape(-1, 4), np.array(values, np.int64) - 1, True, "rendered"))
     return out
 
 
@@ -161,7 +166,21 @@ def rotate90(img: np.ndarray, boxes: np.ndarray, k: int) -> tuple[np.ndarray, np
     return img, boxes
 
 
-def detector_batch(samples, rng, batch: int, crop: int):
+def weighted_picker(samples, set_weights: dict[str, float]):
+    """Draw training images set by set with the given weights, so a big set does not drown a small one."""
+    names = sorted({sample[4] for sample in samples})
+    groups = [[s for s in samples if s[4] == name] for name in names]
+    weights = np.array([set_weights.get(name, 1.0) for name in names], np.float64)
+    weights /= weights.sum()
+
+    def pick(rng):
+        group = groups[int(rng.choice(len(groups), p=weights))]
+        return group[int(rng.integers(len(group)))]
+
+    return pick
+
+
+def detector_batch(pick, rng, batch: int, crop: int):
     imgs = np.zeros((batch, 3, crop, crop), np.float32)
     cells = crop // STRIDE
     heat = np.zeros((batch, 1, cells, cells), np.float32)
@@ -169,7 +188,7 @@ def detector_batch(samples, rng, batch: int, crop: int):
     mask = np.zeros((batch, 1, cells, cells), np.float32)
     ys, xs = np.mgrid[0:cells, 0:cells].astype(np.float32)
     for b in range(batch):
-        img, boxes, _, top_down = samples[int(rng.integers(len(samples)))]
+        img, boxes, _, top_down, _ = pick(rng)
         scale = DET_SCALE * float(np.exp(rng.uniform(np.log(0.6), np.log(1.6))))
         small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         bx = boxes * scale
@@ -224,8 +243,10 @@ def train_detector(samples, args, rng, checkpoint=None) -> Detector:
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
     model.train()
     start = time.time()
+    weights = dict(item.split("=") for item in args.set_weights.split(",")) if args.set_weights else {}
+    pick = weighted_picker(samples, {name: float(w) for name, w in weights.items()})
     for step in range(steps):
-        imgs, heat, reg, mask = detector_batch(samples, rng, args.batch, args.crop)
+        imgs, heat, reg, mask = detector_batch(pick, rng, args.batch, args.crop)
         loss = detector_loss(model(imgs), heat, reg, mask)
         opt.zero_grad()
         loss.backward()
@@ -287,19 +308,49 @@ def background_box(img, boxes, rng):
     return None
 
 
-def classifier_batch(samples, dice, rng, batch):
+def mine_hard_negatives(samples, model_dir: Path, threshold: float = 0.3) -> list[tuple[int, np.ndarray]]:
+    """Boxes the shipped detector finds where no die is labelled: the "not a die" class's hardest examples.
+
+    Random patches teach the classifier little about what the detector actually
+    confuses with a die (side faces, pawns, tray corners, a die found twice), and
+    the classifier is what has to reject those.
+    """
+    from vision.d6_reader import D6Reader
+    from vision.yolo_labels import iou
+
+    reader = D6Reader(model_dir=model_dir, detection_threshold=threshold)
+    negatives = []
+    for index, (img, boxes, *_rest) in enumerate(samples):
+        for box, _score in reader.detect(img):
+            # A box around a labelled die's middle is that die under another box convention
+            # (d6-matteop65 boxes only the pips), not a negative.
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            on_die = any(x0 <= centre[0] <= x1 and y0 <= centre[1] <= y1 for x0, y0, x1, y1 in boxes)
+            if not on_die and all(iou(box, tuple(label)) < 0.25 for label in boxes):
+                negatives.append((index, np.array(box, np.float32)))
+    print(f"mined {len(negatives)} hard negatives from {len(samples)} images", flush=True)
+    return negatives
+
+
+def classifier_batch(samples, dice, rng, batch, negatives=()):
     xs = np.zeros((batch, 3, CROP_SIZE, CROP_SIZE), np.float32)
     ys = np.zeros(batch, np.int64)
     for b in range(batch):
+        if negatives and rng.random() < 0.08:
+            si, box = negatives[int(rng.integers(len(negatives)))]
+            img, _, _, top_down, _ = samples[si]
+            xs[b] = jittered_crop(img, box, rng, top_down=top_down).transpose(2, 0, 1) / 255.0
+            ys[b] = BACKGROUND_CLASS
+            continue
         if rng.random() < 0.12:
-            img, boxes, _, top_down = samples[int(rng.integers(len(samples)))]
+            img, boxes, _, top_down, _ = samples[int(rng.integers(len(samples)))]
             box = background_box(img, boxes, rng)
             if box is not None:
                 xs[b] = jittered_crop(img, box, rng, top_down=top_down).transpose(2, 0, 1) / 255.0
                 ys[b] = BACKGROUND_CLASS
                 continue
         si, di = dice[int(rng.integers(len(dice)))]
-        img, boxes, classes, top_down = samples[si]
+        img, boxes, classes, top_down, _ = samples[si]
         xs[b] = jittered_crop(img, boxes[di], rng, top_down=top_down).transpose(2, 0, 1) / 255.0
         ys[b] = classes[di]
     return torch.from_numpy(xs), torch.from_numpy(ys)
@@ -307,6 +358,7 @@ def classifier_batch(samples, dice, rng, batch):
 
 def train_classifier(samples, args, rng, checkpoint=None) -> Classifier:
     dice = [(si, di) for si, sample in enumerate(samples) for di in range(len(sample[1]))]
+    negatives = mine_hard_negatives(samples, Path(args.hard_negatives)) if args.hard_negatives else []
     model = Classifier()
     if args.init_classifier:
         model.load_state_dict(torch.load(args.init_classifier))
@@ -316,7 +368,7 @@ def train_classifier(samples, args, rng, checkpoint=None) -> Classifier:
     model.train()
     start = time.time()
     for step in range(steps):
-        x, y = classifier_batch(samples, dice, rng, args.batch * 4)
+        x, y = classifier_batch(samples, dice, rng, args.batch * 4, negatives)
         loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()
@@ -363,6 +415,10 @@ def main() -> int:
     parser.add_argument("--only", choices=["detector", "classifier"], default=None)
     parser.add_argument("--init-classifier", help="start from these PyTorch weights (.pt) instead of scratch")
     parser.add_argument("--init-detector", help="start from these PyTorch weights (.pt) instead of scratch")
+    parser.add_argument("--set-weights", default="d6-roboflow=0.4,d6-matteop65=0.25,d6-byler=0.2,rendered=0.15",
+                        help="share of detector training images drawn from each set")
+    parser.add_argument("--hard-negatives", metavar="MODEL_DIR",
+                        help="mine 'not a die' crops with the detector in this folder (e.g. vision/models)")
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--checkpoint-every", type=int, default=300, help="export the ONNX file every N steps too")
     parser.add_argument("--crop-size", type=int, default=40, help="classifier input side in pixels")
@@ -378,7 +434,8 @@ def main() -> int:
     samples = []
     for split in ("d6-byler/train", "d6-matteop65/train", "d6-roboflow/train"):
         part = load_split(str(base / split), skip=BYLER_HOLDOUT if "byler" in split else None)
-        part = [(*sample, "byler" in split) for sample in part]  # byler looks straight down
+        name = split.split("/")[0]
+        part = [(*sample, "byler" in split, name) for sample in part]  # byler looks straight down
         print(f"{split}: {len(part)} images, {sum(len(s[1]) for s in part)} dice", flush=True)
         samples += part
     samples += rendered_samples(args.rendered, args.seed)

@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval-dice", help="score the d6 reader on a folder in the photo sets' YOLO layout")
     p.add_argument("dir", help="a set (with <split>/images, <split>/labels) or one split")
     p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
-    p.add_argument("--no-mirror", action="store_true", help="read each crop once (faster, a little less accurate)")
+    p.add_argument("--no-mirror", action="store_true", help="never reread an unsure crop mirrored")
     p.set_defaults(func=cmd_eval_dice)
 
     p = sub.add_parser("eval-cards", help="score the temple card reader on seeded rendered board photos")
@@ -92,7 +92,7 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
     if not list_images(root):
         return _fail(f"no images under {root} (expected <split>/images/*.jpg with <split>/labels/*.txt)")
     try:
-        reader = D6Reader(mirror=not args.no_mirror)
+        reader = D6Reader(mirror_below=0.0) if args.no_mirror else D6Reader()
     except ModelMissing as exc:
         return _fail(str(exc))
     score = evaluate_folder(root, reader)
@@ -268,7 +268,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         results["d6_ms_4_dice"] = _time_ms(d6.read, scene, repeat)
         many = render_dice_scene(rng, 640, 480, count=10, size_range=(28, 40))[0]
         results["d6_ms_10_dice"] = _time_ms(d6.read, many, repeat)
-        fast = D6Reader(mirror=False)
+        fast = D6Reader(mirror_below=0.0)
         results["d6_ms_1_die_no_mirror"] = _time_ms(fast.read, render_dice_scene(rng, 640, 480, count=1)[0], repeat)
         results["d6_ms_4_dice_no_mirror"] = _time_ms(fast.read, scene, repeat)
         results.update(settle_latency(d6))

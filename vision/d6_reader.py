@@ -51,7 +51,7 @@ class D6Reader:
         detection_threshold: float = 0.6,
         background_threshold: float = 0.3,
         long_side: int = DETECTOR_LONG_SIDE,
-        mirror: bool = True,
+        mirror_below: float = 0.6,
     ) -> None:
         folder = model_dir or MODEL_DIR
         for name in (DETECTOR_FILE, CLASSIFIER_FILE):
@@ -66,7 +66,7 @@ class D6Reader:
         self.detection_threshold = detection_threshold
         self.background_threshold = background_threshold
         self.long_side = long_side
-        self.mirror = mirror
+        self.mirror_below = mirror_below  # a crop whose best class is below this is also read mirrored
 
     def detect(self, frame: np.ndarray) -> list[tuple[Box, float]]:
         """Candidate die boxes with the detector's score, before the classifier vets them."""
@@ -102,21 +102,25 @@ class D6Reader:
     def classify(self, frame: np.ndarray, boxes: list[Box]) -> np.ndarray:
         """Class probabilities (N x 7: one to six pips, then "not a die") for each box.
 
-        Each crop is read as it is and mirrored (one batch), and the two answers are
-        averaged: a mirror keeps "up" (which oblique photos need) and halves the
-        misreads that hang on a single view.
+        A crop the classifier is unsure of is read again mirrored and the two
+        answers averaged: a mirror keeps "up" (which oblique photos need) and
+        mends misreads that hang on a single view, and asking only for unsure
+        crops keeps the common case at one pass.
         """
         if not boxes:
             return np.zeros((0, 7), np.float32)
         frame = as_bgr(frame)
         crops = [crop_die(frame, box, self.crop_size, self.crop_margin) for box in boxes]
-        if self.mirror:
-            crops += [np.ascontiguousarray(c[:, ::-1]) for c in crops]
+        probs = self._forward(crops)
+        unsure = np.nonzero(probs.max(axis=1) < self.mirror_below)[0]
+        if len(unsure):
+            mirrored = self._forward([np.ascontiguousarray(crops[i][:, ::-1]) for i in unsure])
+            probs[unsure] = (probs[unsure] + mirrored) / 2
+        return probs
+
+    def _forward(self, crops: list[np.ndarray]) -> np.ndarray:
         self.classifier.setInput(crops_to_blob(crops))
-        probs = softmax(self.classifier.forward().reshape(len(crops), -1))
-        if not self.mirror:
-            return probs
-        return (probs[: len(boxes)] + probs[len(boxes):]) / 2
+        return softmax(self.classifier.forward().reshape(len(crops), -1))
 
     def read_boxes(self, frame: np.ndarray, boxes: list[Box]) -> list[DieReading]:
         """Read dice whose boxes are already known: always one reading per box, never "not a die"."""

@@ -93,6 +93,26 @@ def test_real_photos_from_the_shared_sets(d6_reader, datasets: Path, tmp_path: P
 def test_single_read_mode_reads_the_same_boxes() -> None:
     from vision.d6_reader import D6Reader
 
-    fast = D6Reader(mirror=False)
+    fast = D6Reader(mirror_below=0.0)
     img, boxes, values = render_dice_scene(np.random.default_rng(21), 640, 480, count=3, size_range=(45, 65))
     assert [r.value for r in fast.read_boxes(img, boxes)] == values
+
+
+def test_only_unsure_crops_are_read_a_second_time_mirrored(d6_reader, monkeypatch) -> None:
+    """The mirrored pass costs a second network run, so it is spent only where the first was unsure."""
+    img, boxes, _ = render_dice_scene(np.random.default_rng(21), 640, 480, count=3, size_range=(45, 65))
+    batches: list[int] = []
+    forward = d6_reader._forward
+
+    def counting(crops):
+        batches.append(len(crops))
+        return forward(crops)
+
+    monkeypatch.setattr(d6_reader, "_forward", counting)
+    monkeypatch.setattr(d6_reader, "mirror_below", 1.01)
+    d6_reader.classify(img, boxes)
+    assert batches == [3, 3]
+    batches.clear()
+    monkeypatch.setattr(d6_reader, "mirror_below", 0.0)
+    d6_reader.classify(img, boxes)
+    assert batches == [3]
