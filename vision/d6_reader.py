@@ -48,7 +48,7 @@ class D6Reader:
     def __init__(
         self,
         model_dir: Path | None = None,
-        detection_threshold: float = 0.6,
+        detection_threshold: float = 0.4,
         background_threshold: float = 0.3,
         long_side: int = DETECTOR_LONG_SIDE,
         mirror_below: float = 0.6,
