@@ -45,9 +45,10 @@ def applied(controller: Controller, updates: list[Update]) -> Update:
     return last
 
 
-def test_a_recorded_roll_becomes_the_pending_roll(tmp_path: Path, d6_reader) -> None:
+def play_recorded_roll(tmp_path: Path, d6_reader, count: int, wanted: Callable[[Update], bool]):
+    """A recorded roll of `count` dice through a real feed into the race; returns what was seen and heard."""
     video = tmp_path / "roll.avi"
-    _, values = record_roll_video(video, seed=ROLL_SEED, count=1)
+    _, values = record_roll_video(video, seed=ROLL_SEED, count=count)
     controller = Controller(Session.new("race", ["red", "blue"]))
     seen: queue.Queue = queue.Queue()
 
@@ -56,9 +57,18 @@ def test_a_recorded_roll_becomes_the_pending_roll(tmp_path: Path, d6_reader) -> 
         controller.submit(observation)
 
     with CameraFeed(str(video), submit, mode="d6", fps=None, readers={"d6": d6_reader}) as feed:
-        updates = pump_until_slow(controller, lambda u: u.kind in ("step", "confirm"))
-        step = applied(controller, updates)
+        updates = pump_until_slow(controller, wanted)
+        if updates and updates[-1].kind == "confirm":
+            updates.append(applied(controller, updates))
         assert feed.ended.wait(15)
+    return controller, feed, seen, updates, values
+
+
+def test_a_recorded_roll_becomes_the_pending_roll(tmp_path: Path, d6_reader) -> None:
+    controller, feed, seen, updates, values = play_recorded_roll(
+        tmp_path, d6_reader, 1, lambda u: u.kind in ("step", "confirm")
+    )
+    step = updates[-1]
     assert step.kind == "step" and step.action == {"type": "roll", "value": values[0]}
     assert controller.session.document()["roll"] == values[0]
     kinds = [type(o) for o in list(seen.queue)]
@@ -70,18 +80,7 @@ def test_a_recorded_roll_becomes_the_pending_roll(tmp_path: Path, d6_reader) -> 
 
 def test_two_dice_in_the_tray_are_refused_not_guessed(tmp_path: Path, d6_reader) -> None:
     """A one-die game with an extra die in the tray: the camera reports the count and nothing is applied."""
-    video = tmp_path / "two.avi"
-    record_roll_video(video, seed=ROLL_SEED, count=2)
-    controller = Controller(Session.new("race", ["red", "blue"]))
-    seen: queue.Queue = queue.Queue()
-
-    def submit(observation) -> None:
-        seen.put(observation)
-        controller.submit(observation)
-
-    with CameraFeed(str(video), submit, mode="d6", fps=None, readers={"d6": d6_reader}) as feed:
-        updates = pump_until_slow(controller, lambda u: u.kind == "unapplied")
-        assert feed.ended.wait(15)
+    controller, _, seen, updates, _ = play_recorded_roll(tmp_path, d6_reader, 2, lambda u: u.kind == "unapplied")
     reads = [o for o in seen.queue if isinstance(o, DieRead)]
     assert len(reads) == 1 and reads[0].dice == 2
     assert "2 dice are in the tray" in updates[-1].text
