@@ -238,22 +238,30 @@ def train_detector(samples, args, rng, checkpoint=None) -> Detector:
     model = Detector()
     if args.init_detector:
         model.load_state_dict(torch.load(args.init_detector))
+    weights = dict(item.split("=") for item in args.set_weights.split(",")) if args.set_weights else {}
+    pick = weighted_picker(samples, {name: float(w) for name, w in weights.items()})
+
+    def step_loss() -> torch.Tensor:
+        imgs, heat, reg, mask = detector_batch(pick, rng, args.batch, args.crop)
+        return detector_loss(model(imgs), heat, reg, mask)
+
+    return fit(model, step_loss, args.det_steps, args, "det", checkpoint)
+
+
+def fit(model, step_loss, steps: int, args, name: str, checkpoint=None):
+    """One-cycle AdamW over `steps` batches; `checkpoint(model)` every --checkpoint-every steps, in eval mode."""
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.det_steps
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
     model.train()
     start = time.time()
-    weights = dict(item.split("=") for item in args.set_weights.split(",")) if args.set_weights else {}
-    pick = weighted_picker(samples, {name: float(w) for name, w in weights.items()})
     for step in range(steps):
-        imgs, heat, reg, mask = detector_batch(pick, rng, args.batch, args.crop)
-        loss = detector_loss(model(imgs), heat, reg, mask)
+        loss = step_loss()
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         if step % 100 == 0 or step == steps - 1:
-            print(f"det step {step}/{steps} loss {loss.item():.3f} {time.time() - start:.0f}s", flush=True)
+            print(f"{name} step {step}/{steps} loss {loss.item():.3f} {time.time() - start:.0f}s", flush=True)
         if checkpoint and step and step % args.checkpoint_every == 0:
             model.eval()
             checkpoint(model)
@@ -362,26 +370,12 @@ def train_classifier(samples, args, rng, checkpoint=None) -> Classifier:
     model = Classifier()
     if args.init_classifier:
         model.load_state_dict(torch.load(args.init_classifier))
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.cls_steps
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
-    model.train()
-    start = time.time()
-    for step in range(steps):
+
+    def step_loss() -> torch.Tensor:
         x, y = classifier_batch(samples, dice, rng, args.batch * 4, negatives)
-        loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 100 == 0 or step == steps - 1:
-            print(f"cls step {step}/{steps} loss {loss.item():.3f} {time.time() - start:.0f}s", flush=True)
-        if checkpoint and step and step % args.checkpoint_every == 0:
-            model.eval()
-            checkpoint(model)
-            model.train()
-    model.eval()
-    return model
+        return F.cross_entropy(model(x), y, label_smoothing=0.05)
+
+    return fit(model, step_loss, args.cls_steps, args, "cls", checkpoint)
 
 
 def export(model: nn.Module, example: torch.Tensor, path: Path, dynamic: bool) -> None:
