@@ -14,7 +14,7 @@ from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 
-from ui.boards.paint import BACKGROUND, disc, fitted_text, measure, rgb
+from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fitted_text, measure, rgb
 
 TYPE_RGB = {
     "start": (0.97, 0.88, 0.6),
@@ -52,7 +52,6 @@ ITEM_RGB = {
     "sandstorm_sneakers": (0.85, 0.75, 0.55),
     "mirage_cloak": (0.75, 0.6, 0.95),
 }
-HIGHLIGHT = (1.0, 0.85, 0.2)
 LABEL_CROWDED = 0.76  # a space with more than three pawns gives them this share of its height, label squeezed above
 
 

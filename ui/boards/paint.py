@@ -21,6 +21,7 @@ PIECE_RGB = {
     "teal": (0.0, 0.62, 0.62),
 }
 BACKGROUND = (0.07, 0.07, 0.09)
+HIGHLIGHT = (1.0, 0.85, 0.2)  # what may be tapped now, the same gold on every board
 
 
 def rgb(name: str) -> tuple[float, float, float]:

@@ -14,7 +14,7 @@ from typing import Any
 from kivy.graphics import Color, Line, Mesh, Rectangle
 
 from companion.games.targi.board import POSITION
-from ui.boards.paint import BACKGROUND, disc, fit_text, rgb
+from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fit_text, rgb
 
 Box = tuple[float, float, float, float]  # x, y, w, h
 
@@ -24,7 +24,6 @@ GOODS_FACE = (0.93, 0.87, 0.72)
 CARD_BACK = (0.32, 0.2, 0.12)
 INK = (0.1, 0.07, 0.04)
 ROBBER = (0.8, 0.1, 0.1)
-HIGHLIGHT = (1, 0.85, 0.2)
 SYMBOL_RGB = {
     "well": (0.25, 0.55, 0.95),
     "camel": (0.88, 0.68, 0.25),

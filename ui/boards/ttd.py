@@ -17,7 +17,7 @@ from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
 
-from ui.boards.paint import BACKGROUND, disc, fitted_text, rgb
+from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fitted_text, rgb
 
 SQRT3 = math.sqrt(3)
 SAND = (0.72, 0.6, 0.38)
@@ -26,7 +26,6 @@ PALM_GROUND = (0.42, 0.7, 0.35)
 UNUSED = (0.2, 0.2, 0.22)
 WATER = (0.1, 0.42, 0.85)
 EDGE = (0.45, 0.37, 0.22)
-HIGHLIGHT = (1.0, 0.85, 0.2)
 CAMEL_RGB = {  # the game's camels are pastel; these stay apart from each other and from the sand
     "pink": (0.98, 0.6, 0.8),
     "green": (0.55, 0.9, 0.45),
