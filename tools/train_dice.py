@@ -40,6 +40,7 @@ from torch import nn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from vision.d6_reader import load_onnx  # noqa: E402
 from vision.dice_render import render_dice_scene  # noqa: E402
 from vision.die_crops import CROP_MARGIN, crop_die  # noqa: E402
 
@@ -387,7 +388,7 @@ def export(model: nn.Module, example: torch.Tensor, path: Path, dynamic: bool) -
         kwargs["dynamic_axes"] = {"input": {2: "h", 3: "w"}, "output": {2: "gh", 3: "gw"}}
     torch.onnx.export(model, example, str(path), input_names=["input"], output_names=["output"], opset_version=13,
                       dynamo=False, **kwargs)
-    net = cv2.dnn.readNetFromONNX(str(path))
+    net = load_onnx(path)
     net.setInput(example.numpy())
     got = net.forward()
     want = model(example).detach().numpy()
