@@ -102,6 +102,8 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
     else:
         for key, value in summary.items():
             print(f"{key:15} {value}")
+        for line in score.breakdown():
+            print(line)
         if score.unreadable:
             print(f"skipped {score.unreadable} unreadable image files")
     return 0

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -24,6 +25,13 @@ class DiceScore:
     images_right: int = 0
     unreadable: int = 0
     seconds: float = 0.0
+    # Where the misses are (printed without --json): labelled dice by face value that were
+    # not found right, and why; detections in images whose label file lists no die.
+    labelled_by_value: Counter = field(default_factory=Counter)
+    missed_by_value: Counter = field(default_factory=Counter)
+    wrong_value: int = 0
+    box_off: int = 0
+    unlabelled_image_detections: int = 0
 
     def summary(self) -> dict[str, float | int]:
         return {
@@ -37,13 +45,35 @@ class DiceScore:
         }
 
 
-def match_right(found: list, labelled: list) -> int:
-    """Greedy IoU matching, best pairs first; a pair counts only if the value is right too."""
+    def breakdown(self) -> list[str]:
+        """Why recall falls short, in lines a person reads: the --json keys are fixed by the command."""
+        lines = []
+        if self.dice:
+            per_value = ", ".join(
+                f"{value}: {self.missed_by_value[value]}/{self.labelled_by_value[value]}"
+                for value in sorted(self.labelled_by_value)
+            )
+            lines.append(f"missed by face (missed/labelled): {per_value}")
+            lines.append(
+                f"of the missed: {self.wrong_value} found with the wrong value, {self.box_off} found "
+                f"but boxed differently (centre inside the label, IoU under {MATCH_IOU}), "
+                f"{self.dice - self.found_right - self.wrong_value - self.box_off} not found"
+            )
+        if self.unlabelled_image_detections:
+            lines.append(
+                f"{self.unlabelled_image_detections} detections are in images whose label file lists no die "
+                "(they all count against precision)"
+            )
+        return lines
+
+
+def match(found: list, labelled: list) -> list[tuple[int, int]]:
+    """Greedy IoU matching, best pairs first: (found index, labelled index) pairs with IoU >= MATCH_IOU."""
     pairs = sorted(
         ((iou(f.box, t.box), i, j) for i, f in enumerate(found) for j, t in enumerate(labelled)),
         reverse=True,
     )
-    used_f, used_t, right = set(), set(), 0
+    used_f, used_t, matched = set(), set(), []
     for overlap, i, j in pairs:
         if overlap < MATCH_IOU:
             break
@@ -51,8 +81,29 @@ def match_right(found: list, labelled: list) -> int:
             continue
         used_f.add(i)
         used_t.add(j)
-        right += found[i].value == labelled[j].value
-    return right
+        matched.append((i, j))
+    return matched
+
+
+def centre_inside(box, outer) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
+
+
+def tally_misses(score: DiceScore, found: list, labelled: list, matched: list[tuple[int, int]]) -> None:
+    by_label = {j: i for i, j in matched}
+    for j, die in enumerate(labelled):
+        score.labelled_by_value[die.value] += 1
+        i = by_label.get(j)
+        if i is not None and found[i].value == die.value:
+            continue
+        score.missed_by_value[die.value] += 1
+        if i is not None:
+            score.wrong_value += 1
+        elif any(centre_inside(f.box, die.box) for f in found):
+            score.box_off += 1
+    if not labelled:
+        score.unlabelled_image_detections += len(found)
 
 
 def evaluate_folder(root: Path, reader: D6Reader) -> DiceScore:
@@ -71,7 +122,9 @@ def evaluate_folder(root: Path, reader: D6Reader) -> DiceScore:
         score.images += 1
         score.dice += len(labelled)
         score.read_right += sum(g.value == t.value for g, t in zip(given, labelled, strict=True))
-        right = match_right(found, labelled)
+        matched = match(found, labelled)
+        right = sum(found[i].value == labelled[j].value for i, j in matched)
+        tally_misses(score, found, labelled, matched)
         score.found_right += right
         score.detections += len(found)
         score.images_right += right == len(labelled) == len(found)

@@ -62,6 +62,10 @@ def test_eval_dice_json_has_exactly_the_promised_keys(tmp_path: Path, capsys) ->
     assert result["images"] == 4 and result["dice"] == 12
     assert result["read_accuracy"] >= 0.9
     assert 0 <= result["precision"] <= 1 and 0 <= result["recall"] <= 1
+    assert main(["vision", "eval-dice", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "read_accuracy" in text and "missed by face (missed/labelled)" in text
+    assert "skipped 1 unreadable image files" in text
 
 
 def test_eval_dice_refuses_empty_or_missing_folders(tmp_path: Path, capsys) -> None:
@@ -116,3 +120,34 @@ def test_only_unsure_crops_are_read_a_second_time_mirrored(d6_reader, monkeypatc
     monkeypatch.setattr(d6_reader, "mirror_below", 0.0)
     d6_reader.classify(img, boxes)
     assert batches == [3]
+
+
+def test_eval_breakdown_says_why_dice_were_missed() -> None:
+    """The plain-text report separates wrong values, differently drawn boxes, misses and unlabelled images."""
+    from vision.eval_dice import DiceScore, match, tally_misses
+    from vision.readings import DieReading
+    from vision.yolo_labels import LabelledDie
+
+    labelled = [
+        LabelledDie(1, (0, 0, 10, 10)),  # pip-only box inside a found die's box: boxed differently
+        LabelledDie(2, (100, 0, 140, 40)),  # found right
+        LabelledDie(3, (200, 0, 240, 40)),  # found with the wrong value
+        LabelledDie(4, (300, 0, 340, 40)),  # not found at all
+    ]
+    found = [
+        DieReading(1, None, 0.9, (-10, -10, 20, 20)),
+        DieReading(2, None, 0.9, (101, 1, 141, 41)),
+        DieReading(5, None, 0.9, (199, 0, 239, 40)),
+    ]
+    score = DiceScore(dice=4)
+    matched = match(found, labelled)
+    score.found_right = sum(found[i].value == labelled[j].value for i, j in matched)
+    tally_misses(score, found, labelled, matched)
+    tally_misses(score, found[:2], [], [])  # an image whose label file is empty
+    assert score.found_right == 1
+    assert (score.wrong_value, score.box_off, score.unlabelled_image_detections) == (1, 1, 2)
+    assert score.missed_by_value == {1: 1, 3: 1, 4: 1}
+    text = "\n".join(score.breakdown())
+    assert "1: 1/1, 2: 0/1, 3: 1/1, 4: 1/1" in text
+    assert "1 found with the wrong value, 1 found but boxed differently" in text and "1 not found" in text
+    assert "2 detections are in images whose label file lists no die" in text
