@@ -87,11 +87,11 @@ def test_real_photos_from_the_shared_sets(d6_reader, datasets: Path, tmp_path: P
             label = split / "labels" / (image.stem + ".txt")
             (sample / "labels" / label.name).symlink_to(label)
         score = evaluate_folder(sample, d6_reader).summary()
-        # Reading is the strong half; finding dice in these photos is not yet near the target, so the
-        # detection floor here only catches a broken detector (decode, thresholds, model file).
-        assert score["read_accuracy"] >= 0.9, (name, score)
-        assert score["recall"] >= 0.1, (name, score)
-        assert score["precision"] >= 0.15, (name, score)
+        # The shipped models score 0.94 to 1.0 on these 12 images of each set; the floors sit below
+        # that so they catch a broken model, decode or threshold, not the targets (`eval-dice` has those).
+        assert score["read_accuracy"] >= 0.95, (name, score)
+        assert score["recall"] >= 0.8, (name, score)
+        assert score["precision"] >= 0.8, (name, score)
 
 
 def test_single_read_mode_reads_the_same_boxes() -> None:
