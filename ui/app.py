@@ -36,6 +36,11 @@ log = logging.getLogger(__name__)
 
 SPOKEN_KINDS = frozenset({"step", "undo", "redo", "ruling", "refused", "confirm", "new_game", "unapplied"})
 MAX_ANNOUNCEMENTS = 30
+TOUCH_OFF = "Touch is off: use the buttons (owner: Settings)."  # one line: the table's status line is short
+BOTH_OFF = (
+    "Touch and the button box cannot both be off: the dice sensor and the camera only read dice and cards, "
+    "so nobody could choose a move. Nothing saved."
+)
 
 
 class CompanionApp(App):
@@ -222,6 +227,8 @@ class CompanionApp(App):
             self._checking = False
 
     def check_text(self, raw: str) -> None:
+        if self._touch_refused():  # before parsing: a JSON complaint would hide why nothing is checked
+            return
         try:
             action = json.loads(raw)
         except ValueError as error:
@@ -241,7 +248,23 @@ class CompanionApp(App):
     def repeat_last(self) -> None:
         self.voice.repeat_last()
 
+    def touch_blocked(self) -> bool:
+        """Taps leave the game alone only while the button box runs, so a box that failed to start
+        (no GPIO, ``--buttons none``) never leaves a table nobody can play."""
+        return not self.inputs_on.get("touch", True) and "buttons" in self.running_inputs
+
+    def _touch_refused(self) -> bool:
+        """Says why a tap did nothing; the ruling too, since the dispute screen shows rulings, not the status."""
+        if not self.touch_blocked():
+            return False
+        self.status = TOUCH_OFF
+        self.ruling = {"legal": False, "text": TOUCH_OFF, "rules": [], "clauses": []}
+        return True
+
     def _submit(self, touch: Touch) -> None:
+        """Every tap that changes or queries the game passes here, so the touch switch is kept in one place."""
+        if self._touch_refused():
+            return
         self.controller.submit(touch)
         self.controller.pump()  # a tap is answered in the same frame
 
@@ -279,7 +302,8 @@ class CompanionApp(App):
         does, so the file never holds a value the next start would ignore.
         Input switches apply now; only the switches that differ from what is
         running are stored, so a source given on the command line for this run
-        does not become the saved choice behind the owner's back.
+        does not become the saved choice behind the owner's back. Touch and
+        the button box both off is refused whole: only they can choose a move.
         """
         cafe = self.cafe_dir
         if "cafe_dir" in changes:
@@ -295,6 +319,9 @@ class CompanionApp(App):
                 changes["cafe_dir"] = ""
                 cafe = self.default_cafe_dir
         switches = changes.pop("inputs", None)
+        after = {**self.inputs_on, **{name: bool(on) for name, on in dict(switches or {}).items()}}
+        if not after.get("touch", True) and not after.get("buttons"):
+            return BOTH_OFF
         if switches is not None:
             for name, on in dict(switches).items():
                 if bool(on) != bool(self.inputs_on.get(name)):
@@ -334,7 +361,8 @@ class CompanionApp(App):
 
         An input whose source changed is restarted on the new one. One that
         cannot start is skipped with its reason in ``input_problems`` rather
-        than raising: touch alone still runs a game.
+        than raising: touch alone still runs a game, and does even when
+        switched off if the button box is not running (see ``touch_blocked``).
         """
         problems: dict[str, str] = {}
         for name in inputs.NAMES:
@@ -363,6 +391,8 @@ class CompanionApp(App):
                 continue
             self.running_inputs[name] = (source, thing)
             self.hardware.append(thing)
+        if not self.inputs_on.get("touch", True) and "buttons" not in self.running_inputs:
+            problems["touch"] = "Touch: still on for this run, since the button box is not running."
         self._set_input_problems(problems)
 
     def _missing_source(self, name: str, source: str) -> str:
@@ -376,7 +406,7 @@ class CompanionApp(App):
 
     def _set_input_problems(self, problems: Mapping[str, str]) -> None:
         self.input_problems = dict(problems)
-        self.inputs_note = "\n".join(problems[name] for name in inputs.NAMES if name in problems)
+        self.inputs_note = "\n".join(problems[name] for name in (*inputs.NAMES, "touch") if name in problems)
 
     def _link_changed(self, update: Update) -> None:
         """A sensor or camera that opens, fails or recovers after it was started shows on the settings screen."""

@@ -218,3 +218,83 @@ def test_settings_of_the_wrong_type_fall_back_to_defaults(tmp_path: Path) -> Non
     settings = Settings.load(path)
     assert settings.cafe_dir == "" and settings.camera_source == ""
     assert settings.serial_port == "/dev/ttyACM0" and settings.voice is False
+
+
+def labelled(container: Any, text: str) -> Any:
+    return next(w for w in container.walk() if getattr(w, "text", None) == text)
+
+
+def touch_off(app: Any) -> Any:
+    screen = open_settings(app)
+    tap(switch(screen, "touch"))
+    tap(screen.ids.save)
+    return screen
+
+
+def test_touch_off_leaves_the_game_to_the_buttons_and_on_again_restores_taps(launch: Any, tmp_path: Path) -> None:
+    from ui.app import TOUCH_OFF
+
+    app = launch(buttons="mock")
+    assert app.new_game("blackpool", ["yellow", "red"])
+    app.act(app.choices[-1])  # a step to undo, taken while touch is still on
+    session = app.controller.session
+    screen = touch_off(app)
+    assert screen.ids.note.text.startswith("Saved.") and saved(tmp_path)["inputs"]["touch"] is False
+
+    app.show("table")
+    table = app.root.get_screen("table")
+    before = (len(session.log), session.document())
+    tap(table.ids.choices.children[0])
+    assert (len(session.log), session.document()) == before  # the move did not reach the game
+    assert app.status == TOUCH_OFF and labelled(table, TOUCH_OFF).opacity == 1  # said on the table itself
+    tap(table.ids.undo)
+    assert (len(session.log), session.document()) == before  # nor did the undo
+    app.show("dispute")
+    advance(3)
+    tap(app.root.get_screen("dispute").ids.offered.children[0])
+    assert "Touch is off" in app.root.get_screen("dispute").ids.ruling.text  # a check is not sent either
+
+    panel = app.running_inputs["buttons"][1]
+    assert panel.press("undo") and until(lambda: not session.log)  # the button box still drives the game
+
+    app.kiosk = True  # the owner gets back in through the PIN with touch off
+    app.show("home")
+    tap(app.root.get_screen("home").ids.settings)
+    pin = app.root.get_screen("pin")
+    for key in Settings().kiosk_pin:
+        tap(labelled(pin.ids.keypad, key))
+    tap(labelled(pin.ids.keypad, "OK"))
+    assert app.root.current == "settings"
+    screen = app.root.get_screen("settings")
+    assert switch(screen, "touch").state == "normal"
+    tap(switch(screen, "touch"))
+    tap(screen.ids.save)
+    assert saved(tmp_path)["inputs"]["touch"] is True
+
+    app.show("table")
+    tap(table.ids.choices.children[0])
+    assert len(session.log) == 1 and app.status != TOUCH_OFF  # on again at once, no restart
+
+
+def test_touch_and_buttons_both_off_is_refused_and_nothing_saved(launch: Any, tmp_path: Path) -> None:
+    from ui.app import BOTH_OFF
+
+    app = launch(buttons="mock")
+    before = saved(tmp_path)
+    screen = open_settings(app)
+    tap(switch(screen, "touch"))
+    tap(switch(screen, "buttons"))
+    tap(switch(screen, "camera"))  # a camera only reads: it cannot choose a move either
+    screen.ids.camera_source.text = str(tmp_path)
+    tap(screen.ids.save)
+    assert screen.ids.note.text == BOTH_OFF and saved(tmp_path) == before
+    assert app.inputs_on["touch"] and "buttons" in app.running_inputs and "camera" not in app.running_inputs
+
+
+def test_touch_off_without_a_running_button_box_still_plays(launch: Any, tmp_path: Path) -> None:
+    off = Settings(inputs={"touch": False, "buttons": True, "serial": False, "camera": False})
+    app = launch(off, buttons="none")  # the box is off for this run: the table must stay playable
+    assert app.new_game("blackpool", ["yellow", "red"])
+    app.act(app.choices[-1])
+    assert len(app.controller.session.log) == 1
+    assert "Touch: still on" in open_settings(app).ids.inputs_note.text
