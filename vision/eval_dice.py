@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 
 from vision.d6_reader import D6Reader
+from vision.readings import Box
 from vision.yolo_labels import iou, list_images, parse_labels
 
 MATCH_IOU = 0.5
@@ -43,7 +44,6 @@ class DiceScore:
             "images": self.images,
             "dice": self.dice,
         }
-
 
     def breakdown(self) -> list[str]:
         """Why recall falls short, in lines a person reads: the --json keys are fixed by the command."""
@@ -85,12 +85,13 @@ def match(found: list, labelled: list) -> list[tuple[int, int]]:
     return matched
 
 
-def centre_inside(box, outer) -> bool:
+def centre_inside(box: Box, outer: Box) -> bool:
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
 
 
 def tally_misses(score: DiceScore, found: list, labelled: list, matched: list[tuple[int, int]]) -> None:
+    """Sorts each labelled die that was not found right by why, so a low recall can be read at a glance."""
     by_label = {j: i for i, j in matched}
     for j, die in enumerate(labelled):
         score.labelled_by_value[die.value] += 1
