@@ -164,3 +164,22 @@ def test_simulated_button_box_reaches_the_screen(start: Any) -> None:
         advance(1)
     assert session.log == [] and app.announcements[0]["kind"] == "undo"
     assert not app.can_undo
+
+
+def test_a_long_refusal_shows_whole_on_the_table(start: Any) -> None:
+    """The status line wraps rather than cutting a message off in its middle, where the advice usually is."""
+    from companion.observations import DieRead
+
+    app = start(Session.new("blackpool", ["yellow", "red"]))
+    app.show("table")
+    app.controller.submit(DieRead(4, "camera", 0.95, dice=3))
+    for _ in range(50):
+        if app.status:
+            break
+        advance(1)
+    assert "Take the extra dice out" in app.status
+    advance(3)
+    label = button(app.root.get_screen("table"), app.status)
+    shown = " ".join(word.text for line in label._label._cached_lines for word in line.words)
+    assert " ".join(shown.split()) == " ".join(app.status.split())  # every word, no ellipsis
+    assert len(label._label._cached_lines) > 1 and label.height > label.font_size * 2
