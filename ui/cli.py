@@ -7,6 +7,7 @@ loads this plugin, and the terminal referee must not pay for a window system.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -54,8 +55,13 @@ def _prepare_kivy(width: int, height: int, fullscreen: bool = False, offscreen: 
     os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # skips probing for xsel/xclip processes at start
     if offscreen:
         os.environ["SDL_VIDEODRIVER"] = "offscreen"
+    import kivy
     from kivy.config import Config
 
+    # Middle-click paste (X11's cut buffer) is no use on a touchscreen; left in, Kivy runs xclip
+    # and xsel at start to look for it and logs a traceback where neither is installed.
+    kivy.kivy_options["cutbuffer"] = ()
+    logging.getLogger("kivy").addFilter(lambda record: not record.getMessage().startswith("Cutbuffer: Unable"))
     Config.set("graphics", "width", str(width))
     Config.set("graphics", "height", str(height))
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")

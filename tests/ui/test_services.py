@@ -6,6 +6,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,22 @@ def test_ui_commands_are_registered() -> None:
         check=True,
     )
     assert "screenshots" in done.stdout and "bench" in done.stdout
+
+
+def test_start_log_has_no_clipboard_probe_noise(tmp_path: Path) -> None:
+    """A café reads the start log in journalctl: a traceback about xclip there looks like a fault."""
+    code = (
+        "import logging, sys\n"
+        "logging.basicConfig(stream=sys.stderr, level=logging.INFO)\n"
+        "from ui.cli import _prepare_kivy\n"
+        "_prepare_kivy(320, 240, offscreen=True)\n"
+        "from kivy.core.clipboard import CutBuffer\n"
+        "print('cutbuffer', CutBuffer)\n"
+    )
+    env = {**os.environ, "HOME": str(tmp_path), "KIVY_HOME": str(tmp_path / "kivy"), "PATH": os.environ["PATH"]}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert "cutbuffer None" in done.stdout
+    assert "FileNotFoundError" not in done.stderr and "Traceback" not in done.stderr
+    assert "Cutbuffer" not in done.stderr
