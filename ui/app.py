@@ -320,7 +320,10 @@ class CompanionApp(App):
                 cafe = self.default_cafe_dir
         switches = changes.pop("inputs", None)
         after = {**self.inputs_on, **{name: bool(on) for name, on in dict(switches or {}).items()}}
-        if not after.get("touch", True) and not after.get("buttons"):
+        # Refused only when this save is what turns one of them off: a run started with
+        # --buttons none over saved touch-off already shows both off, and must still save the rest.
+        turning_off = any(self.inputs_on.get(name, True) and not after[name] for name in ("touch", "buttons"))
+        if turning_off and not after.get("touch", True) and not after.get("buttons"):
             return BOTH_OFF
         if switches is not None:
             for name, on in dict(switches).items():

@@ -297,4 +297,10 @@ def test_touch_off_without_a_running_button_box_still_plays(launch: Any, tmp_pat
     assert app.new_game("blackpool", ["yellow", "red"])
     app.act(app.choices[-1])
     assert len(app.controller.session.log) == 1
-    assert "Touch: still on" in open_settings(app).ids.inputs_note.text
+    screen = open_settings(app)
+    assert "Touch: still on" in screen.ids.inputs_note.text
+    tap(switch(screen, "camera"))  # any other change still saves, though both switches show off
+    screen.ids.camera_source.text = str(tmp_path)
+    tap(screen.ids.save)
+    assert screen.ids.note.text.startswith("Saved.") and saved(tmp_path)["inputs"]["camera"] is True
+    assert saved(tmp_path)["inputs"]["touch"] is False and saved(tmp_path)["inputs"]["buttons"] is True
