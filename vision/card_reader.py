@@ -18,6 +18,7 @@ import numpy as np
 
 from vision.card_catalogue import BoardSpec, CardSpec, appearance_groups, load_temple_board, load_temple_cards
 from vision.card_render import EMPTY_SLOT, SAND, render_card
+from vision.frames import as_bgr
 from vision.markers import BoardFinder
 from vision.readings import BoardReading, SlotReading
 
@@ -193,11 +194,10 @@ class CardReader:
 
     def read(self, frame: np.ndarray) -> BoardReading | None:
         """Every slot of the board, or None (with `last_problem`) when the markers are not all visible."""
-        if frame is None or getattr(frame, "size", 0) == 0:
-            self.last_problem = "no frame"
+        frame = as_bgr(frame)
+        if frame is None:
+            self.last_problem = "no usable frame (empty, too small or not an image)"
             return None
-        if frame.ndim == 2:
-            frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         homography = self.finder.homography(frame)
         if homography is None:
             self.last_problem = self.finder.last_problem
@@ -216,6 +216,9 @@ class CardReader:
         """Learn a café's own card from a photo with it in `slot_number`; returns the cropped card image."""
         if card_id not in self.groups and card_id != EMPTY:
             raise ValueError(f"unknown card {card_id!r}; the deck has {', '.join(sorted(self.groups))}")
+        frame = as_bgr(frame)
+        if frame is None:
+            raise ValueError("no usable frame (empty, too small or not an image)")
         homography = self.finder.homography(frame)
         if homography is None:
             raise ValueError(self.finder.last_problem or "board not found")

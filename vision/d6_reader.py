@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.die_crops import CROP_MARGIN, CROP_SIZE, crop_die, crops_to_blob
+from vision.frames import as_bgr
 from vision.readings import Box, DieReading
 from vision.yolo_labels import iou
 
@@ -84,6 +85,8 @@ class D6Reader:
     def detect(self, frame: np.ndarray) -> list[tuple[Box, float]]:
         """Candidate die boxes with the detector's score, before the classifier vets them."""
         frame = as_bgr(frame)
+        if frame is None:
+            return []
         h, w = frame.shape[:2]
         scale = self.long_side / max(h, w)
         small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
@@ -120,9 +123,9 @@ class D6Reader:
         mends misreads that hang on a single view, and asking only for unsure
         crops keeps the common case at one pass.
         """
-        if not boxes:
-            return np.zeros((0, 7), np.float32)
         frame = as_bgr(frame)
+        if not boxes or frame is None:
+            return np.zeros((0, 7), np.float32)
         crops = [crop_die(frame, box, self.crop_size, self.crop_margin) for box in boxes]
         probs = self._forward(crops)
         unsure = np.nonzero(probs.max(axis=1) < self.mirror_below)[0]
@@ -136,7 +139,13 @@ class D6Reader:
         return softmax(self.classifier.forward().reshape(len(crops), -1))
 
     def read_boxes(self, frame: np.ndarray, boxes: list[Box]) -> list[DieReading]:
-        """Read dice whose boxes are already known: always one reading per box, never "not a die"."""
+        """Read dice whose boxes are already known: one reading per box, never "not a die".
+
+        A frame that is not a usable image gives no readings at all.
+        """
+        frame = as_bgr(frame)
+        if frame is None:
+            return []
         probs = self.classify(frame, boxes)
         readings = []
         for box, p in zip(boxes, probs, strict=True):
@@ -147,7 +156,8 @@ class D6Reader:
 
     def read(self, frame: np.ndarray) -> list[DieReading]:
         """Every die in the frame, left to right; an empty or unreadable frame gives no dice."""
-        if frame is None or getattr(frame, "size", 0) == 0:
+        frame = as_bgr(frame)
+        if frame is None:
             return []
         candidates = self.detect(frame)
         probs = self.classify(frame, [box for box, _ in candidates])
@@ -159,14 +169,3 @@ class D6Reader:
             confidence = float(p[value] / max(float(p[:6].sum()), 1e-9)) * min(1.0, score / 0.5)
             readings.append(DieReading(value + 1, None, confidence, box))
         return sorted(readings, key=lambda r: (r.box[0], r.box[1]))
-
-
-def as_bgr(frame: np.ndarray) -> np.ndarray:
-    """Cameras hand over grey, BGRA or 16-bit frames too; the networks want 8-bit BGR."""
-    if frame.dtype != np.uint8:
-        frame = cv2.convertScaleAbs(frame, alpha=255.0 / max(1.0, float(frame.max())))
-    if frame.ndim == 2:
-        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    if frame.shape[2] == 4:
-        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
-    return frame

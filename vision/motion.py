@@ -9,6 +9,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.frames import as_bgr
+
 GATE_WIDTH = 160
 
 
@@ -23,15 +25,25 @@ class MotionGate:
         self.still_count = 0
         self.last_motion = 0.0
 
-    def _small(self, frame: np.ndarray) -> np.ndarray:
-        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame[:, :, :3], cv2.COLOR_BGR2GRAY)
+    def _small(self, frame: np.ndarray) -> np.ndarray | None:
+        bgr = as_bgr(frame)
+        if bgr is None:
+            return None
+        grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
         h, w = grey.shape[:2]
         small = cv2.resize(grey, (GATE_WIDTH, max(1, round(h * GATE_WIDTH / w))), interpolation=cv2.INTER_AREA)
         return cv2.GaussianBlur(small, (5, 5), 0)
 
     def motion(self, frame: np.ndarray) -> float:
-        """Share of the frame that changed since the previous frame (1.0 for the first frame)."""
+        """Share of the frame that changed since the previous frame (1.0 for the first frame).
+
+        A frame that is not a usable image counts as all motion: nothing is read
+        until real frames are still again.
+        """
         small = self._small(frame)
+        if small is None:
+            self.previous = None
+            return 1.0
         if self.previous is None or self.previous.shape != small.shape:
             self.previous = small
             return 1.0

@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.frames import as_bgr
 from vision.readings import DieReading
 
 GLYPH_SIZE = 32
@@ -117,10 +118,8 @@ def face_sample(frame: np.ndarray, die: tuple[float, float, float]) -> tuple[np.
     cx, cy, r = die
     inner = r * 0.34
     side = max(8, round(inner * 2))
-    x0, y0 = round(cx - inner), round(cy - inner)
     patch = cv2.getRectSubPix(frame, (side, side), (cx, cy))
     patch = cv2.resize(patch, (64, 64), interpolation=cv2.INTER_AREA if side > 64 else cv2.INTER_LINEAR)
-    del x0, y0
     yy, xx = np.mgrid[0:64, 0:64]
     disc = (xx - 31.5) ** 2 + (yy - 31.5) ** 2 <= 31 ** 2
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -178,7 +177,10 @@ class TempleDieReader:
         return reader
 
     def teach(self, frame: np.ndarray, value: str, colour: str) -> bool:
-        """Learn one shown face; False when no die was found in the frame."""
+        """Learn one shown face; False when no die was found in the frame (or it is not a usable image)."""
+        frame = as_bgr(frame)
+        if frame is None:
+            return False
         die = find_die(frame)
         if die is None:
             return False
@@ -190,7 +192,8 @@ class TempleDieReader:
 
     def read(self, frame: np.ndarray) -> list[DieReading]:
         """The die's top face as one reading (or none when no die is found or nothing is taught)."""
-        if frame is None or getattr(frame, "size", 0) == 0 or not self._bank:
+        frame = as_bgr(frame)
+        if frame is None or not self._bank:
             return []
         die = find_die(frame)
         if die is None:
