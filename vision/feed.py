@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.observations import CardsSeen, DieRead, LinkChanged, Observation, RollStarted
+from vision.frames import as_bgr
 from vision.motion import MotionGate
 from vision.settle import Settled, Settler, dice_settler
 from vision.sources import FrameSource, RetryingSource, open_source
@@ -202,7 +203,11 @@ class CameraFeed:
         self.up = up
         self.submit(LinkChanged(self.name, up, detail))
 
-    def _frame(self, frame: Any) -> None:
+    def _frame(self, raw: Any) -> None:
+        frame = as_bgr(raw)
+        if frame is None:  # said once through the skipped-frame report, so a bad camera mode is visible
+            shape = getattr(raw, "shape", None)
+            raise ValueError(f"the camera sends frames no reader can use ({shape}, {getattr(raw, 'dtype', type(raw))})")
         mode = self._current_mode()
         if mode != self._mode:
             self._reset(mode)

@@ -211,6 +211,33 @@ def test_a_frame_the_reader_chokes_on_is_skipped_and_reported_once(tmp_path: Pat
     assert "bad frame" in links[1].detail and feed.errors == 3  # the first frame is never read (no stillness yet)
 
 
+def test_a_camera_in_a_mode_no_reader_can_use_is_reported_once(d6_reader) -> None:
+    """Slivers from a misconfigured camera are not silently dropped: the table learns what the camera sends."""
+
+    class Slivers:
+        name = "sliver camera"
+
+        def __init__(self) -> None:
+            self.left = 5
+            self.finished = False
+
+        def read(self):
+            self.left -= 1
+            self.finished = self.left < 0
+            return None if self.finished else np.zeros((2, 640, 3), np.uint8)
+
+        def close(self) -> None:
+            pass
+
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(Slivers, seen.put, mode="d6", fps=None, readers={"d6": d6_reader}) as feed:
+        assert feed.ended.wait(15)
+    links = [o for o in seen.queue if isinstance(o, LinkChanged)]
+    assert [o.up for o in links] == [True, True, False] and feed.errors == 5
+    assert "no reader can use ((2, 640, 3), uint8)" in links[1].detail
+    assert not [o for o in seen.queue if isinstance(o, (DieRead, RollStarted))]
+
+
 def test_close_stops_the_thread_while_the_source_keeps_failing() -> None:
     before = threading.active_count()
     feeds = [CameraFeed("missing.avi", lambda o: None, retry_seconds=0.01).start() for _ in range(3)]
