@@ -309,6 +309,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader of a pipe (`| head`) stopped early: nothing went wrong here, so no traceback.
+        # Python still flushes stdout at exit, which would raise again: point it at /dev/null.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, as a shell tool ends
 
 
 if __name__ == "__main__":

@@ -81,3 +81,20 @@ def test_data_which_names_house_and_cafe_files(tmp_path: Path, capsys: pytest.Ca
     assert main(["--cafe", str(tmp_path), "data", "which", "targi"]) == 0
     out = capsys.readouterr().out
     assert "house:targi/goods.json" in out and str(tmp_path / "targi" / "border.json") in out
+
+
+def test_a_pipe_closed_early_ends_quietly(tmp_path: Path) -> None:
+    """`companion rules blackpool | head -1` must not end in a traceback on a café's terminal."""
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first line is written
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "rules", "blackpool"],
+        stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60, cwd=Path(__file__).resolve().parents[2],
+    )
+    os.close(write_end)
+    assert done.returncode == 141, done.stderr
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
