@@ -325,7 +325,7 @@ def mine_hard_negatives(samples, model_dir: Path, threshold: float = 0.3) -> lis
     the classifier is what has to reject those.
     """
     from vision.d6_reader import D6Reader
-    from vision.yolo_labels import iou
+    from vision.yolo_labels import centre_inside, iou
 
     reader = D6Reader(model_dir=model_dir, detection_threshold=threshold)
     negatives = []
@@ -333,8 +333,7 @@ def mine_hard_negatives(samples, model_dir: Path, threshold: float = 0.3) -> lis
         for box, _score in reader.detect(img):
             # A box around a labelled die's middle is that die under another box convention
             # (d6-matteop65 boxes only the pips), not a negative.
-            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-            on_die = any(x0 <= centre[0] <= x1 and y0 <= centre[1] <= y1 for x0, y0, x1, y1 in boxes)
+            on_die = any(centre_inside(box, tuple(label)) for label in boxes)
             if not on_die and all(iou(box, tuple(label)) < 0.25 for label in boxes):
                 negatives.append((index, np.array(box, np.float32)))
     print(f"mined {len(negatives)} hard negatives from {len(samples)} images", flush=True)

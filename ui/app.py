@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 SPOKEN_KINDS = frozenset({"step", "undo", "redo", "ruling", "refused", "confirm", "new_game", "unapplied"})
 MAX_ANNOUNCEMENTS = 30
-TOUCH_OFF = "Touch is off: use the buttons (owner: Settings)."  # one line: the table's status line is short
+TOUCH_OFF = "Touch is off: use the buttons (owner: Settings)."  # short: players read it mid-game
 BOTH_OFF = (
     "Touch and the button box cannot both be off: the dice sensor and the camera only read dice and cards, "
     "so nobody could choose a move. Nothing saved."

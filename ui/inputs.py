@@ -54,22 +54,6 @@ def stop(controller: Controller, thing: Any) -> None:
     close([thing])
 
 
-def attach(
-    controller: Controller, buttons: str = "mock", dice_sensor: str | None = None, camera: str | None = None
-) -> list[Any]:
-    """Start the chosen inputs; returns the objects to hand to the app (it closes them on exit)."""
-    wanted = {"buttons": None if buttons == "none" else buttons, "serial": dice_sensor, "camera": camera}
-    attached: list[Any] = []
-    for name, spec in wanted.items():
-        if not spec:
-            continue
-        try:
-            attached.append(start(controller, name, spec))
-        except Exception as error:  # touch still works without it; e.g. no OpenCV on this machine
-            log.warning("%s (%s) unavailable: %s", LABELS[name].lower(), spec, error)
-    return attached
-
-
 def _game_id(controller: Controller) -> str | None:
     """The game the camera should read for (its readers follow the session the app has now)."""
     session = controller.session

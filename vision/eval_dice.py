@@ -10,8 +10,7 @@ from pathlib import Path
 import cv2
 
 from vision.d6_reader import D6Reader
-from vision.readings import Box
-from vision.yolo_labels import iou, list_images, parse_labels
+from vision.yolo_labels import centre_inside, iou, list_images, parse_labels
 
 MATCH_IOU = 0.5
 
@@ -83,11 +82,6 @@ def match(found: list, labelled: list) -> list[tuple[int, int]]:
         used_t.add(j)
         matched.append((i, j))
     return matched
-
-
-def centre_inside(box: Box, outer: Box) -> bool:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
 
 
 def tally_misses(score: DiceScore, found: list, labelled: list, matched: list[tuple[int, int]]) -> None:

@@ -62,3 +62,9 @@ def iou(a: Box, b: Box) -> float:
     inter = ix * iy
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
+
+
+def centre_inside(box: Box, outer: Box) -> bool:
+    """Whether box's centre lies in outer: the same die under another box convention (pips only, whole die)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]

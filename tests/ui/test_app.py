@@ -155,8 +155,8 @@ def test_simulated_button_box_reaches_the_screen(start: Any) -> None:
     session = Session.new("blackpool", ["yellow", "red"])
     session.act({"type": "roll", "value": 6})
     app = start(session)
-    app.hardware.extend(inputs.attach(app.controller, "mock"))
-    panel = app.hardware[-1]
+    panel = inputs.start(app.controller, "buttons", "mock")
+    app.hardware.append(panel)
     assert panel.press("undo")  # from the button box's own thread in real life; queued either way
     for _ in range(200):  # the app's main loop pumps the queue; no sleeping, just frames
         if not session.log:
