@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Protocol
 
@@ -36,6 +36,22 @@ class FrameSource(Protocol):
     def close(self) -> None: ...
 
 
+@contextlib.contextmanager
+def quiet_opencv() -> Iterator[None]:
+    """Keep OpenCV's own warnings about a missing camera out of the log.
+
+    A kiosk retries an unplugged camera every few seconds all day; OpenCV would
+    write two backend warnings each time, next to our one plain SourceError.
+    """
+    logging = cv2.utils.logging
+    level = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_ERROR)
+    try:
+        yield
+    finally:
+        logging.setLogLevel(level)
+
+
 class CaptureSource:
     """cv2.VideoCapture over a device index, a stream URL or a video file."""
 
@@ -44,7 +60,8 @@ class CaptureSource:
         self.is_file = isinstance(target, str) and Path(target).suffix.lower() in VIDEO_SUFFIXES
         if self.is_file and not Path(target).exists():
             raise SourceError(f"video file {target} does not exist")
-        self.capture = cv2.VideoCapture(target)
+        with quiet_opencv():
+            self.capture = cv2.VideoCapture(target)
         if not self.capture.isOpened():
             self.capture.release()
             raise SourceError(f"cannot open camera {target} (unplugged, busy, or not a camera)")

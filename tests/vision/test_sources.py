@@ -96,3 +96,12 @@ def test_missing_camera_index_never_raises_through_the_wrapper() -> None:
     source = RetryingSource(lambda: open_source("97"), "97")
     assert source.read() is None
     assert "97" in source.problem
+
+
+def test_missing_camera_leaves_only_our_sentence_in_the_log(capfd: pytest.CaptureFixture[str]) -> None:
+    """OpenCV writes its backend warnings straight to fd 2; a kiosk retrying all day would fill its log."""
+    before = cv2.utils.logging.getLogLevel()
+    with pytest.raises(SourceError, match="cannot open camera 97"):
+        CaptureSource(97)
+    assert "WARN" not in capfd.readouterr().err
+    assert cv2.utils.logging.getLogLevel() == before
