@@ -4,7 +4,9 @@ Two small networks run through cv2.dnn (trained by tools/train_dice.py):
 a heatmap detector on a frame shrunk to 320 px on its long side, then a face
 classifier on a small square crop of each die, which also rejects things that are
 not dice. The split keeps the detector cheap (it never needs to count pips)
-and lets `read_boxes` read dice whose boxes someone else found.
+and lets `read_boxes` read dice whose boxes someone else found. When the fine
+look's answer looks like a die held close to the camera (nothing, big pieces,
+pips read as ones), a second look at 128 px finds it whole.
 """
 
 from __future__ import annotations
@@ -18,15 +20,31 @@ import numpy as np
 from vision.die_crops import CROP_MARGIN, CROP_SIZE, crop_die, crops_to_blob
 from vision.frames import as_bgr
 from vision.readings import Box, DieReading
-from vision.yolo_labels import iou
+from vision.yolo_labels import centre_inside, iou
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 DETECTOR_FILE = "d6_detector.onnx"
 CLASSIFIER_FILE = "d6_classifier.onnx"
 SETTINGS_FILE = "d6_models.json"  # the classifier's crop size and margin, written by the training script
 DETECTOR_LONG_SIDE = 320
+NEAR_LONG_SIDE = 128  # a second, coarse look for dice held close to the camera
+NEAR_DIE_SHARE = 0.25  # dice this share of the frame's long side or more are past what the 320 px look reads
+NEAR_THRESHOLD = 0.5  # 19 in 20 close dice score above it
+NEAR_SURE_BACKGROUND = 0.1  # a close die counts only if "not a die" is below this ...
+NEAR_SURE_FACE = 0.8  # ... and one face has this share
+NEAR_HINT = 0.2  # a fine box this share of the long side may be part of a close die
 DETECTOR_STRIDE = 4
 BACKGROUND_CLASS = 6
+
+
+def side(box: Box) -> float:
+    return max(box[2] - box[0], box[3] - box[1])
+
+
+def close_together(a: Box, b: Box) -> bool:
+    """Two boxes as near as two pips of one face (centres within three box sides)."""
+    reach = 1.5 * (side(a) + side(b))
+    return abs(a[0] + a[2] - b[0] - b[2]) / 2 < reach and abs(a[1] + a[3] - b[1] - b[3]) / 2 < reach
 
 
 class ModelMissing(FileNotFoundError):
@@ -66,6 +84,7 @@ class D6Reader:
         background_threshold: float = 0.3,
         long_side: int = DETECTOR_LONG_SIDE,
         mirror_below: float = 0.6,
+        near_side: int | None = NEAR_LONG_SIDE,
     ) -> None:
         folder = model_dir or MODEL_DIR
         for name in (DETECTOR_FILE, CLASSIFIER_FILE):
@@ -76,6 +95,9 @@ class D6Reader:
         self.crop_size = int(settings.get("crop_size", CROP_SIZE))
         self.crop_margin = float(settings.get("crop_margin", CROP_MARGIN))
         self.detector = load_onnx(folder / DETECTOR_FILE)
+        # Its own copy of the net, so neither look makes cv2.dnn re-plan for a new input size each frame.
+        self.near_detector = load_onnx(folder / DETECTOR_FILE) if near_side else None
+        self.near_side = near_side
         self.classifier = load_onnx(folder / CLASSIFIER_FILE)
         self.detection_threshold = detection_threshold
         self.background_threshold = background_threshold
@@ -87,16 +109,33 @@ class D6Reader:
         frame = as_bgr(frame)
         if frame is None:
             return []
+        return self._look(self.detector, frame, self.long_side)
+
+    def detect_near(self, frame: np.ndarray) -> list[tuple[Box, float]]:
+        """Boxes of dice a quarter of the frame or bigger, from a second, coarse look.
+
+        The detector learnt dice of 10 to 80 px at its 320 px input. A die held
+        much closer to the camera than a tray's is missed there, or found as a
+        handful of "dice" that are its pips; at 128 px it is back in range.
+        """
+        frame = as_bgr(frame)
+        if frame is None or self.near_detector is None or not self.near_side:
+            return []
+        big = max(frame.shape[:2]) * NEAR_DIE_SHARE
+        found = self._look(self.near_detector, frame, self.near_side)
+        return [(box, score) for box, score in found if score >= NEAR_THRESHOLD and side(box) >= big]
+
+    def _look(self, net: cv2.dnn.Net, frame: np.ndarray, long_side: int) -> list[tuple[Box, float]]:
+        """The detector's peaks on the frame shrunk to `long_side`, in frame pixels, strongest first."""
         h, w = frame.shape[:2]
-        scale = self.long_side / max(h, w)
+        scale = long_side / max(h, w)
         small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
         sh, sw = small.shape[:2]
         ph, pw = -sh % 16, -sw % 16
         if ph or pw:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-        blob = cv2.dnn.blobFromImage(small, 1 / 255.0)
-        self.detector.setInput(blob)
-        out = self.detector.forward()[0]
+        net.setInput(cv2.dnn.blobFromImage(small, 1 / 255.0))
+        out = net.forward()[0]
         heat = out[0]
         peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > self.detection_threshold)
         ys, xs = np.nonzero(peaks)
@@ -161,11 +200,47 @@ class D6Reader:
             return []
         candidates = self.detect(frame)
         probs = self.classify(frame, [box for box, _ in candidates])
+        keep = list(probs[:, BACKGROUND_CLASS] < self.background_threshold)
+        if self._may_hide_close_die(frame, candidates, probs, keep):
+            near = self.detect_near(frame)
+            near_probs = self.classify(frame, [box for box, _ in near])
+            for (box, score), p in zip(near, near_probs, strict=True):
+                faces = p[:6] / max(float(p[:6].sum()), 1e-9)
+                # Only a close die the classifier is sure of counts: a whole board can pass for one.
+                if p[BACKGROUND_CLASS] < NEAR_SURE_BACKGROUND and faces.max() >= NEAR_SURE_FACE:
+                    # It takes the place of what the fine look found inside it (pips, a corner).
+                    keep = [k and not centre_inside(inner, box) for k, (inner, _) in zip(keep, candidates, strict=True)]
+                    candidates.append((box, score))
+                    probs = np.vstack([probs, p])
+                    keep.append(True)
         readings = []
-        for (box, score), p in zip(candidates, probs, strict=True):
-            if p[BACKGROUND_CLASS] >= self.background_threshold:
+        for (box, score), p, kept in zip(candidates, probs, keep, strict=True):
+            if not kept:
                 continue
             value = int(np.argmax(p[:6]))
             confidence = float(p[value] / max(float(p[:6].sum()), 1e-9)) * min(1.0, score / 0.5)
             readings.append(DieReading(value + 1, None, confidence, box))
         return sorted(readings, key=lambda r: (r.box[0], r.box[1]))
+
+    def _may_hide_close_die(self, frame: np.ndarray, candidates: list[tuple[Box, float]], probs: np.ndarray,
+                            keep: list[bool]) -> bool:
+        """Whether the fine look's answer is one a die close to the camera gives.
+
+        Such a die comes back as nothing, as big fragments, or as its pips, each
+        read as a one (alone, or two side by side) or refused as not a die. Most
+        tray rolls skip the near look and its cost.
+        """
+        if self.near_detector is None:
+            return False
+        if not any(keep):
+            return True
+        big = max(frame.shape[:2]) * NEAR_HINT
+        ones = []
+        for (box, _), p, kept in zip(candidates, probs, keep, strict=True):
+            if kept and side(box) >= big:
+                return True
+            if kept and int(np.argmax(p[:6])) == 0:
+                ones.append(box)
+        if ones and sum(keep) == 1:
+            return True  # a lone one may be a close die's only pip the fine look found
+        return any(close_together(a, b) for i, a in enumerate(ones) for b in ones[i + 1:])

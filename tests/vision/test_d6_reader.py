@@ -151,3 +151,35 @@ def test_eval_breakdown_says_why_dice_were_missed() -> None:
     assert "1: 1/1, 2: 0/1, 3: 1/1, 4: 1/1" in text
     assert "1 found with the wrong value, 1 found but boxed differently" in text and "1 not found" in text
     assert "2 detections are in images whose label file lists no die" in text
+
+
+def close_die(seed: int) -> tuple[np.ndarray, int]:
+    """One die 170-230 px across in a 640x480 frame: held close to the camera, far past a tray's 20-70 px."""
+    img, _, values = render_dice_scene(np.random.default_rng(seed), 640, 480, count=1, size_range=(170, 230))
+    return img, values[0]
+
+
+def test_a_die_close_to_the_camera_is_read_as_one_die(d6_reader) -> None:
+    """The 320 px look alone finds such a die's pips as dice of their own (1 of these 12 read right)."""
+    right = 0
+    for seed in range(12):
+        img, value = close_die(seed)
+        right += [r.value for r in d6_reader.read(img)] == [value]
+    assert right >= 11
+
+
+def test_the_near_look_is_spent_only_when_the_fine_look_hints_at_a_close_die(d6_reader, monkeypatch) -> None:
+    calls: list[int] = []
+    near = d6_reader.detect_near
+
+    def counting(frame):
+        calls.append(1)
+        return near(frame)
+
+    monkeypatch.setattr(d6_reader, "detect_near", counting)
+    tray = render_dice_scene(np.random.default_rng(21), 640, 480, count=3, size_range=(45, 65))
+    assert 1 not in tray[2]  # a one alone among other dice would not call it either
+    d6_reader.read(tray[0])
+    assert calls == []
+    d6_reader.read(close_die(2)[0])
+    assert calls == [1]
