@@ -270,6 +270,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         results["d6_ms_4_dice"] = _time_ms(d6.read, scene, repeat)
         many = render_dice_scene(rng, 640, 480, count=10, size_range=(28, 40))[0]
         results["d6_ms_10_dice"] = _time_ms(d6.read, many, repeat)
+        # One die filling a third of the frame: the reader also takes its second, near look.
+        close = render_dice_scene(np.random.default_rng(2), 640, 480, count=1, size_range=(190, 210))[0]
+        results["d6_ms_close_die"] = _time_ms(d6.read, close, repeat)
         fast = D6Reader(mirror_below=0.0)
         results["d6_ms_1_die_no_mirror"] = _time_ms(fast.read, render_dice_scene(rng, 640, 480, count=1)[0], repeat)
         results["d6_ms_4_dice_no_mirror"] = _time_ms(fast.read, scene, repeat)
