@@ -49,6 +49,7 @@ CROP_SIZE = 32  # set from --crop-size in main(); written to models/d6_models.js
 BACKGROUND_CLASS = 6
 STRIDE = 4
 DET_SCALE = 0.5  # the detector sees frames at half size
+DEGRADE = False  # set from --degrade in main()
 
 
 def is_byler_holdout(name: str) -> bool:
@@ -91,6 +92,25 @@ def rendered_samples(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray
         img, boxes, values = render_dice_scene(rng, 640, 480, count=int(rng.integers(1, 10)), size_range=(24, 90))
         out.append((img, np.array(boxes, np.float32).reshape(-1, 4), np.array(values, np.int64) - 1, True, "rendered"))
     return out
+
+
+BOARD_SEED_OFFSET = 7919  # keeps training boards apart from the seeds eval-cards and the tests draw
+
+
+def board_samples(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, bool, str]]:
+    """Rendered temple boards with no dice: markers, pawns and path glyphs the reader must not call dice.
+
+    A camera over a table sees game pieces as well as dice; without these the
+    reader found a die on nearly every dice-free board photo (ArUco markers and
+    the board's stair glyphs look like pip faces at 30 px).
+    """
+    from vision.board_photos import board_photo
+    from vision.card_catalogue import load_temple_board, load_temple_cards
+
+    rng = np.random.default_rng(seed + BOARD_SEED_OFFSET)
+    cards, board = load_temple_cards(), load_temple_board()
+    none = (np.zeros((0, 4), np.float32), np.zeros(0, np.int64))
+    return [(board_photo(rng, cards, board, empty_share=0.3).image, *none, True, "boards") for _ in range(count)]
 
 
 # ---------------------------------------------------------------- networks
@@ -155,7 +175,25 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.3:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.5))
-    return out
+    return degrade(out, rng) if DEGRADE else out
+
+
+def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Lose resolution and add JPEG blocks the way a cheap camera or a phone upload does.
+
+    The valid photos' misses are small, soft dice; the training photos alone let
+    both nets learn crisp pips they then fail to find on unseen cameras.
+    """
+    h, w = img.shape[:2]
+    if rng.random() < 0.25 and min(h, w) >= 16:
+        f = float(rng.uniform(0.35, 0.8))
+        small = cv2.resize(img, (max(4, round(w * f)), max(4, round(h * f))), interpolation=cv2.INTER_AREA)
+        img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.3:
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 86))])
+        if ok:
+            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return img
 
 
 def rotate90(img: np.ndarray, boxes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -251,7 +289,7 @@ def train_detector(samples, args, rng, checkpoint=None) -> Detector:
 
 def fit(model, step_loss, steps: int, args, name: str, checkpoint=None):
     """One-cycle AdamW over `steps` batches; `checkpoint(model)` every --checkpoint-every steps, in eval mode."""
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
     model.train()
     start = time.time()
@@ -404,21 +442,25 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--crop", type=int, default=256)
     parser.add_argument("--rendered", type=int, default=300)
+    parser.add_argument("--boards", type=int, default=200, help="rendered dice-free temple boards (negatives)")
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", choices=["detector", "classifier"], default=None)
     parser.add_argument("--init-classifier", help="start from these PyTorch weights (.pt) instead of scratch")
     parser.add_argument("--init-detector", help="start from these PyTorch weights (.pt) instead of scratch")
-    parser.add_argument("--set-weights", default="d6-roboflow=0.4,d6-matteop65=0.25,d6-byler=0.2,rendered=0.15",
+    parser.add_argument("--set-weights", default="d6-roboflow=0.38,d6-matteop65=0.24,d6-byler=0.19,rendered=0.12,boards=0.07",
                         help="share of detector training images drawn from each set")
     parser.add_argument("--hard-negatives", metavar="MODEL_DIR",
                         help="mine 'not a die' crops with the detector in this folder (e.g. vision/models)")
     parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--weight-decay", type=float, default=1e-4)
+    parser.add_argument("--degrade", action="store_true", help="also train on blurred-down and JPEG-coarsened images")
     parser.add_argument("--checkpoint-every", type=int, default=300, help="export the ONNX file every N steps too")
     parser.add_argument("--crop-size", type=int, default=40, help="classifier input side in pixels")
     args = parser.parse_args()
-    global CROP_SIZE
+    global CROP_SIZE, DEGRADE
     CROP_SIZE = args.crop_size
+    DEGRADE = args.degrade
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
@@ -433,6 +475,7 @@ def main() -> int:
         print(f"{split}: {len(part)} images, {sum(len(s[1]) for s in part)} dice", flush=True)
         samples += part
     samples += rendered_samples(args.rendered, args.seed)
+    samples += board_samples(args.boards, args.seed)
     print(f"total {len(samples)} images with rendered ones", flush=True)
     out = Path(args.out)
     if args.only in (None, "classifier"):

@@ -41,6 +41,11 @@ def side(box: Box) -> float:
     return max(box[2] - box[0], box[3] - box[1])
 
 
+def face_shares(p: np.ndarray) -> np.ndarray:
+    """The six faces' probabilities with the "not a die" share set aside, summing to one."""
+    return p[:6] / max(float(p[:6].sum()), 1e-9)
+
+
 def close_together(a: Box, b: Box) -> bool:
     """Two boxes as near as two pips of one face (centres within three box sides)."""
     reach = 1.5 * (side(a) + side(b))
@@ -188,7 +193,7 @@ class D6Reader:
         probs = self.classify(frame, boxes)
         readings = []
         for box, p in zip(boxes, probs, strict=True):
-            faces = p[:6] / max(float(p[:6].sum()), 1e-9)
+            faces = face_shares(p)
             value = int(np.argmax(faces))
             readings.append(DieReading(value + 1, None, float(faces[value]), tuple(box)))
         return readings
@@ -205,9 +210,8 @@ class D6Reader:
             near = self.detect_near(frame)
             near_probs = self.classify(frame, [box for box, _ in near])
             for (box, score), p in zip(near, near_probs, strict=True):
-                faces = p[:6] / max(float(p[:6].sum()), 1e-9)
                 # Only a close die the classifier is sure of counts: a whole board can pass for one.
-                if p[BACKGROUND_CLASS] < NEAR_SURE_BACKGROUND and faces.max() >= NEAR_SURE_FACE:
+                if p[BACKGROUND_CLASS] < NEAR_SURE_BACKGROUND and face_shares(p).max() >= NEAR_SURE_FACE:
                     # It takes the place of what the fine look found inside it (pips, a corner).
                     keep = [k and not centre_inside(inner, box) for k, (inner, _) in zip(keep, candidates, strict=True)]
                     candidates.append((box, score))
@@ -217,8 +221,9 @@ class D6Reader:
         for (box, score), p, kept in zip(candidates, probs, keep, strict=True):
             if not kept:
                 continue
-            value = int(np.argmax(p[:6]))
-            confidence = float(p[value] / max(float(p[:6].sum()), 1e-9)) * min(1.0, score / 0.5)
+            faces = face_shares(p)
+            value = int(np.argmax(faces))
+            confidence = float(faces[value]) * min(1.0, score / 0.5)
             readings.append(DieReading(value + 1, None, confidence, box))
         return sorted(readings, key=lambda r: (r.box[0], r.box[1]))
 
