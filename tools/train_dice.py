@@ -448,7 +448,8 @@ def main() -> int:
     parser.add_argument("--only", choices=["detector", "classifier"], default=None)
     parser.add_argument("--init-classifier", help="start from these PyTorch weights (.pt) instead of scratch")
     parser.add_argument("--init-detector", help="start from these PyTorch weights (.pt) instead of scratch")
-    parser.add_argument("--set-weights", default="d6-roboflow=0.38,d6-matteop65=0.24,d6-byler=0.19,rendered=0.12,boards=0.07",
+    parser.add_argument("--set-weights",
+                        default="d6-roboflow=0.38,d6-matteop65=0.24,d6-byler=0.19,rendered=0.12,boards=0.07",
                         help="share of detector training images drawn from each set")
     parser.add_argument("--hard-negatives", metavar="MODEL_DIR",
                         help="mine 'not a die' crops with the detector in this folder (e.g. vision/models)")
