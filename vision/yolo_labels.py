@@ -56,15 +56,11 @@ def parse_labels(text: str, width: int, height: int) -> list[LabelledDie]:
     return dice
 
 
-def area(box: Box) -> float:
-    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
-
-
 def iou(a: Box, b: Box) -> float:
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     inter = ix * iy
-    union = area(a) + area(b) - inter
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
 
 
