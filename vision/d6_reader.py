@@ -232,7 +232,7 @@ class D6Reader:
         """Whether the fine look's answer is one a die close to the camera gives.
 
         Such a die comes back as nothing, as big fragments, or as its pips, each
-        read as a one (alone, or two side by side) or refused as not a die. Most
+        read as a one or refused as not a die (alone, or two side by side). Most
         tray rolls skip the near look and its cost.
         """
         if self.near_detector is None:
@@ -240,12 +240,12 @@ class D6Reader:
         if not any(keep):
             return True
         big = max(frame.shape[:2]) * NEAR_HINT
-        ones = []
+        pips = []  # what a close die's pips come back as: ones, or refused as not a die
         for (box, _), p, kept in zip(candidates, probs, keep, strict=True):
             if kept and side(box) >= big:
                 return True
-            if kept and int(np.argmax(p[:6])) == 0:
-                ones.append(box)
-        if ones and sum(keep) == 1:
+            if not kept or int(np.argmax(p[:6])) == 0:
+                pips.append(box)
+        if len(pips) == 1 and len(candidates) == 1:
             return True  # a lone one may be a close die's only pip the fine look found
-        return any(close_together(a, b) for i, a in enumerate(ones) for b in ones[i + 1:])
+        return any(close_together(a, b) for i, a in enumerate(pips) for b in pips[i + 1:])
