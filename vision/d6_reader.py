@@ -102,7 +102,7 @@ class D6Reader:
         self.detector = load_onnx(folder / DETECTOR_FILE)
         # Its own copy of the net, so neither look makes cv2.dnn re-plan for a new input size each frame.
         self.near_detector = load_onnx(folder / DETECTOR_FILE) if near_side else None
-        self.near_side = near_side
+        self.near_side = near_side or 0  # 0 (or None) turns the near look off
         self.classifier = load_onnx(folder / CLASSIFIER_FILE)
         self.detection_threshold = detection_threshold
         self.background_threshold = background_threshold
@@ -124,7 +124,7 @@ class D6Reader:
         handful of "dice" that are its pips; at 128 px it is back in range.
         """
         frame = as_bgr(frame)
-        if frame is None or self.near_detector is None or not self.near_side:
+        if frame is None or self.near_detector is None:
             return []
         big = max(frame.shape[:2]) * NEAR_DIE_SHARE
         found = self._look(self.near_detector, frame, self.near_side)
