@@ -10,6 +10,8 @@ from pathlib import Path
 import cv2
 
 from vision.d6_reader import D6Reader
+from vision.pip_pattern import pip_pattern_box
+from vision.readings import Box
 from vision.yolo_labels import centre_inside, iou, list_images, parse_labels
 
 MATCH_IOU = 0.5
@@ -32,6 +34,8 @@ class DiceScore:
     wrong_value: int = 0
     box_off: int = 0
     unlabelled_image_detections: int = 0
+    by_pips: int = 0  # dice found right whose label fits only the box round their pips
+
 
     def summary(self) -> dict[str, float | int]:
         return {
@@ -58,6 +62,11 @@ class DiceScore:
                 f"but boxed differently (centre inside the label, IoU under {MATCH_IOU}), "
                 f"{self.dice - self.found_right - self.wrong_value - self.box_off} not found"
             )
+        if self.by_pips:
+            lines.append(
+                f"{self.by_pips} found right fit their label only with the box round their pips "
+                "(sets that box the pip pattern, not the die)"
+            )
         if self.unlabelled_image_detections:
             lines.append(
                 f"{self.unlabelled_image_detections} detections are in images whose label file lists no die "
@@ -66,15 +75,25 @@ class DiceScore:
         return lines
 
 
-def match(found: list, labelled: list) -> list[tuple[int, int]]:
-    """Greedy IoU matching, best pairs first: (found index, labelled index) pairs with IoU >= MATCH_IOU."""
+def overlap(die: Box, pips: Box | None, label: Box) -> float:
+    """A label's IoU with a found die: with its box, or with the box round its pips where that fits better."""
+    return max(iou(die, label), iou(pips, label) if pips else 0.0)
+
+
+def match(found: list, labelled: list, pips: list[Box | None] | None = None) -> list[tuple[int, int]]:
+    """Greedy matching, best pairs first: (found index, labelled index) pairs with overlap >= MATCH_IOU.
+
+    `pips` holds each found die's pip-pattern box (or None), for sets whose labels box the pips.
+    """
+    pip_boxes = pips or [None] * len(found)
     pairs = sorted(
-        ((iou(f.box, t.box), i, j) for i, f in enumerate(found) for j, t in enumerate(labelled)),
+        ((overlap(f.box, p, t.box), i, j) for i, (f, p) in enumerate(zip(found, pip_boxes, strict=True))
+         for j, t in enumerate(labelled)),
         reverse=True,
     )
     used_f, used_t, matched = set(), set(), []
-    for overlap, i, j in pairs:
-        if overlap < MATCH_IOU:
+    for best, i, j in pairs:
+        if best < MATCH_IOU:
             break
         if i in used_f or j in used_t:
             continue
@@ -114,11 +133,15 @@ def evaluate_folder(root: Path, reader: D6Reader) -> DiceScore:
         found = reader.read(frame)
         score.seconds += time.perf_counter() - start
         given = reader.read_boxes(frame, [d.box for d in labelled])
+        pips = [pip_pattern_box(frame, f.box, f.value) for f in found]
         score.images += 1
         score.dice += len(labelled)
         score.read_right += sum(g.value == t.value for g, t in zip(given, labelled, strict=True))
-        matched = match(found, labelled)
+        matched = match(found, labelled, pips)
         right = sum(found[i].value == labelled[j].value for i, j in matched)
+        score.by_pips += sum(
+            found[i].value == labelled[j].value and iou(found[i].box, labelled[j].box) < MATCH_IOU for i, j in matched
+        )
         tally_misses(score, found, labelled, matched)
         score.found_right += right
         score.detections += len(found)
