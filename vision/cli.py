@@ -254,7 +254,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from vision.card_catalogue import load_temple_board, load_temple_cards
     from vision.card_reader import CardReader
     from vision.d6_reader import D6Reader, ModelMissing
-    from vision.dice_render import render_dice_scene
+    from vision.dice_render import render_dice_scene, render_far_dice_scene
     from vision.motion import MotionGate
     from vision.temple_die import TempleDieReader, render_temple_die
 
@@ -273,6 +273,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         # One die filling a third of the frame: the reader also takes its second, near look.
         close = render_dice_scene(np.random.default_rng(2), 640, 480, count=1, size_range=(190, 210))[0]
         results["d6_ms_close_die"] = _time_ms(d6.read, close, repeat)
+        # Eight dice 10-13 px across: the reader also takes its second, 640 px look.
+        results["d6_ms_far_dice"] = _time_ms(d6.read, render_far_dice_scene(np.random.default_rng(3))[0], repeat)
         fast = D6Reader(mirror_below=0.0)
         results["d6_ms_1_die_no_mirror"] = _time_ms(fast.read, render_dice_scene(rng, 640, 480, count=1)[0], repeat)
         results["d6_ms_4_dice_no_mirror"] = _time_ms(fast.read, scene, repeat)

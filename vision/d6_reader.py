@@ -6,7 +6,9 @@ classifier on a small square crop of each die, which also rejects things that ar
 not dice. The split keeps the detector cheap (it never needs to count pips)
 and lets `read_boxes` read dice whose boxes someone else found. When the fine
 look's answer looks like a die held close to the camera (nothing, big pieces,
-pips read as ones), a second look at 128 px finds it whole.
+pips read as ones), a second look at 128 px finds it whole; when the dice it
+finds are small (a camera far from the table), the frame is looked at again at
+640 px, where they and their smaller neighbours are in the detector's range.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ NEAR_THRESHOLD = 0.5  # 19 in 20 close dice score above it
 NEAR_SURE_BACKGROUND = 0.1  # a close die counts only if "not a die" is below this ...
 NEAR_SURE_FACE = 0.8  # ... and one face has this share
 NEAR_HINT = 0.2  # a fine box this share of the long side may be part of a close die
+FAR_LONG_SIDE = 640  # a second, finer look for dice far from the camera ...
+FAR_HINT = 14 / DETECTOR_LONG_SIDE  # ... taken when the dice found are, by median, under this share of the long side
 DETECTOR_STRIDE = 4
 BACKGROUND_CLASS = 6
 
@@ -50,6 +54,11 @@ def close_together(a: Box, b: Box) -> bool:
     """Two boxes as near as two pips of one face (centres within three box sides)."""
     reach = 1.5 * (side(a) + side(b))
     return abs(a[0] + a[2] - b[0] - b[2]) / 2 < reach and abs(a[1] + a[3] - b[1] - b[3]) / 2 < reach
+
+
+def same_die(a: Box, b: Box) -> bool:
+    """Two looks' boxes of one die: they overlap well, or one's centre lies in the other."""
+    return iou(a, b) > 0.3 or centre_inside(a, b) or centre_inside(b, a)
 
 
 class ModelMissing(FileNotFoundError):
@@ -90,6 +99,7 @@ class D6Reader:
         long_side: int = DETECTOR_LONG_SIDE,
         mirror_below: float = 0.6,
         near_side: int | None = NEAR_LONG_SIDE,
+        far_side: int | None = FAR_LONG_SIDE,
     ) -> None:
         folder = model_dir or MODEL_DIR
         for name in (DETECTOR_FILE, CLASSIFIER_FILE):
@@ -100,9 +110,11 @@ class D6Reader:
         self.crop_size = int(settings.get("crop_size", CROP_SIZE))
         self.crop_margin = float(settings.get("crop_margin", CROP_MARGIN))
         self.detector = load_onnx(folder / DETECTOR_FILE)
-        # Its own copy of the net, so neither look makes cv2.dnn re-plan for a new input size each frame.
+        # Each look has its own copy of the net, so none makes cv2.dnn re-plan for a new input size each frame.
         self.near_detector = load_onnx(folder / DETECTOR_FILE) if near_side else None
         self.near_side = near_side or 0  # 0 (or None) turns the near look off
+        self.far_detector = load_onnx(folder / DETECTOR_FILE) if far_side else None
+        self.far_side = far_side or 0  # 0 (or None) turns the far look off
         self.classifier = load_onnx(folder / CLASSIFIER_FILE)
         self.detection_threshold = detection_threshold
         self.background_threshold = background_threshold
@@ -129,6 +141,13 @@ class D6Reader:
         big = max(frame.shape[:2]) * NEAR_DIE_SHARE
         found = self._look(self.near_detector, frame, self.near_side)
         return [(box, score) for box, score in found if score >= NEAR_THRESHOLD and side(box) >= big]
+
+    def detect_far(self, frame: np.ndarray) -> list[tuple[Box, float]]:
+        """Candidate boxes from a second look at 640 px, for dice under about 28 px there."""
+        frame = as_bgr(frame)
+        if frame is None or self.far_detector is None:
+            return []
+        return self._look(self.far_detector, frame, self.far_side)
 
     def _look(self, net: cv2.dnn.Net, frame: np.ndarray, long_side: int) -> list[tuple[Box, float]]:
         """The detector's peaks on the frame shrunk to `long_side`, in frame pixels, strongest first."""
@@ -206,7 +225,16 @@ class D6Reader:
         candidates = self.detect(frame)
         probs = self.classify(frame, [box for box, _ in candidates])
         keep = list(probs[:, BACKGROUND_CLASS] < self.background_threshold)
-        if self._may_hide_close_die(frame, candidates, probs, keep):
+        if self._dice_look_far(frame, candidates, keep):
+            far = self.detect_far(frame)
+            far_probs = self.classify(frame, [box for box, _ in far])
+            far_keep = list(far_probs[:, BACKGROUND_CLASS] < self.background_threshold)
+            far_dice = [box for (box, _), kept in zip(far, far_keep, strict=True) if kept]
+            # A die both looks found keeps the finer look's box; the fine look's other dice stay.
+            keep = [k and not any(same_die(box, other) for other in far_dice)
+                    for k, (box, _) in zip(keep, candidates, strict=True)]
+            candidates, probs, keep = candidates + far, np.vstack([probs, far_probs]), keep + far_keep
+        elif self._may_hide_close_die(frame, candidates, probs, keep):
             near = self.detect_near(frame)
             near_probs = self.classify(frame, [box for box, _ in near])
             for (box, score), p in zip(near, near_probs, strict=True):
@@ -226,6 +254,19 @@ class D6Reader:
             confidence = float(faces[value]) * min(1.0, score / 0.5)
             readings.append(DieReading(value + 1, None, confidence, box))
         return sorted(readings, key=lambda r: (r.box[0], r.box[1]))
+
+    def _dice_look_far(self, frame: np.ndarray, candidates: list[tuple[Box, float]], keep: list[bool]) -> bool:
+        """Whether the dice found are so small that others as small were likely missed.
+
+        The detector learnt dice of 10 px and more at its input; a camera far
+        from the table gives dice at the bottom of that range, and the ones
+        under it are not found at all. A tray camera set up as the docs say
+        never triggers this, so its rolls do not pay for the finer look.
+        """
+        if self.far_detector is None:
+            return False
+        sides = [side(box) for (box, _), kept in zip(candidates, keep, strict=True) if kept]
+        return bool(sides) and float(np.median(sides)) < FAR_HINT * max(frame.shape[:2])
 
     def _may_hide_close_die(self, frame: np.ndarray, candidates: list[tuple[Box, float]], probs: np.ndarray,
                             keep: list[bool]) -> bool:

@@ -111,3 +111,15 @@ def render_dice_scene(
         placed.append(value)
     img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.3, 1.0)))
     return img, boxes, placed
+
+
+def render_far_dice_scene(rng: np.random.Generator, count: int = 8) -> tuple[np.ndarray, list[int]]:
+    """Dice 10-13 px across in a 640x480 frame, as a camera far from the table sees them.
+
+    Drawn twice as big and shrunk, then JPEG-coded, so the dice are as soft as
+    real small ones; drawn at that size directly they are crisp and too easy.
+    """
+    img, _, values = render_dice_scene(rng, 1280, 960, count=count, size_range=(20, 26))
+    img = cv2.resize(img, (640, 480), interpolation=cv2.INTER_AREA)
+    coded = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 80])[1]
+    return cv2.imdecode(coded, cv2.IMREAD_COLOR), values
