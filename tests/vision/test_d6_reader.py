@@ -168,15 +168,21 @@ def test_a_die_close_to_the_camera_is_read_as_one_die(d6_reader) -> None:
     assert right >= 11
 
 
-def test_the_near_look_is_spent_only_when_the_fine_look_hints_at_a_close_die(d6_reader, monkeypatch) -> None:
+def count_calls(monkeypatch, reader, method: str) -> list[int]:
+    """A list that grows by one each time the reader calls `method` (one of its extra looks)."""
     calls: list[int] = []
-    near = d6_reader.detect_near
+    look = getattr(reader, method)
 
     def counting(frame):
         calls.append(1)
-        return near(frame)
+        return look(frame)
 
-    monkeypatch.setattr(d6_reader, "detect_near", counting)
+    monkeypatch.setattr(reader, method, counting)
+    return calls
+
+
+def test_the_near_look_is_spent_only_when_the_fine_look_hints_at_a_close_die(d6_reader, monkeypatch) -> None:
+    calls = count_calls(monkeypatch, d6_reader, "detect_near")
     tray = render_dice_scene(np.random.default_rng(21), 640, 480, count=3, size_range=(45, 65))
     assert 1 not in tray[2]  # a one alone among other dice would not call it either
     d6_reader.read(tray[0])
@@ -198,14 +204,7 @@ def test_dice_far_from_the_camera_are_all_found(d6_reader) -> None:
 
 
 def test_the_far_look_is_spent_only_on_small_dice(d6_reader, monkeypatch) -> None:
-    calls: list[int] = []
-    far = d6_reader.detect_far
-
-    def counting(frame):
-        calls.append(1)
-        return far(frame)
-
-    monkeypatch.setattr(d6_reader, "detect_far", counting)
+    calls = count_calls(monkeypatch, d6_reader, "detect_far")
     d6_reader.read(render_dice_scene(np.random.default_rng(21), 640, 480, count=3, size_range=(45, 65))[0])
     d6_reader.read(np.full((480, 640, 3), 120, np.uint8))  # an empty tray
     assert calls == []
