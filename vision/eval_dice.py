@@ -36,7 +36,6 @@ class DiceScore:
     unlabelled_image_detections: int = 0
     by_pips: int = 0  # dice found right whose label fits only the box round their pips
 
-
     def summary(self) -> dict[str, float | int]:
         return {
             "read_accuracy": round(self.read_right / self.dice, 4) if self.dice else 0.0,
