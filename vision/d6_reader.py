@@ -223,12 +223,10 @@ class D6Reader:
         if frame is None:
             return []
         candidates = self.detect(frame)
-        probs = self.classify(frame, [box for box, _ in candidates])
-        keep = list(probs[:, BACKGROUND_CLASS] < self.background_threshold)
+        probs, keep = self._vet(frame, candidates)
         if self._dice_look_far(frame, candidates, keep):
             far = self.detect_far(frame)
-            far_probs = self.classify(frame, [box for box, _ in far])
-            far_keep = list(far_probs[:, BACKGROUND_CLASS] < self.background_threshold)
+            far_probs, far_keep = self._vet(frame, far)
             far_dice = [box for (box, _), kept in zip(far, far_keep, strict=True) if kept]
             # A die both looks found keeps the finer look's box; the fine look's other dice stay.
             keep = [k and not any(same_die(box, other) for other in far_dice)
@@ -254,6 +252,11 @@ class D6Reader:
             confidence = float(faces[value]) * min(1.0, score / 0.5)
             readings.append(DieReading(value + 1, None, confidence, box))
         return sorted(readings, key=lambda r: (r.box[0], r.box[1]))
+
+    def _vet(self, frame: np.ndarray, candidates: list[tuple[Box, float]]) -> tuple[np.ndarray, list[bool]]:
+        """The classifier's answer for each candidate, and which of them it takes for dice."""
+        probs = self.classify(frame, [box for box, _ in candidates])
+        return probs, list(probs[:, BACKGROUND_CLASS] < self.background_threshold)
 
     def _dice_look_far(self, frame: np.ndarray, candidates: list[tuple[Box, float]], keep: list[bool]) -> bool:
         """Whether the dice found are so small that others as small were likely missed.

@@ -17,6 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.frames import as_bgr
 from vision.readings import Box
 
 PIP_MARGIN = 0.4
@@ -31,13 +32,16 @@ MAX_ELONGATION = 2.2  # seen obliquely a pip is an ellipse, not a line
 
 def pip_pattern_box(frame: np.ndarray, box: Box, value: int) -> Box | None:
     """The box round the `value` pips nearest the centre of `box`, or None where no pip stands out."""
+    frame = as_bgr(frame)
+    if frame is None:
+        return None
     h, w = frame.shape[:2]
     x0, y0 = max(0, round(box[0])), max(0, round(box[1]))
     x1, y1 = min(w, round(box[2])), min(h, round(box[3]))
     if x1 - x0 < 6 or y1 - y0 < 6 or not 1 <= value <= 6:
         return None
     crop = frame[y0:y1, x0:x1]
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     grey = cv2.GaussianBlur(grey, (3, 3), 0)
     ch, cw = grey.shape
     # The split is set on the crop's middle, which is face and pips; its corners may be table.
