@@ -323,19 +323,32 @@ def _die_text(reading) -> str:
     return f"{reading.value}{'/' + reading.face if reading.face else ''} ({reading.confidence:.2f})"
 
 
+def _frame_text(reader, kind: str, frame) -> str:
+    """One frame's reading on its own, for photos (each its own scene) rather than a moving view."""
+    if kind == "cards":
+        board = reader.read(frame)
+        if board is None:
+            return reader.last_problem
+        return " ".join(f"{slot.slot}:{slot.card or '-'}" for slot in board.slots)
+    return "[" + (", ".join(_die_text(r) for r in reader.read(frame)) or "no dice") + "]"
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     from vision.card_reader import SlotTracker
     from vision.settle import dice_settler
-    from vision.sources import RetryingSource, open_source
+    from vision.sources import IMAGE_SUFFIXES, RetryingSource, open_source
 
     try:
         reader = _make_reader(args.reader, args.taught)
     except Exception as exc:
         return _fail(f"cannot start the {args.reader} reader: {exc}")
     source = RetryingSource(lambda: open_source(args.source), args.source)
+    # A single photo never holds still for several frames: read it as it is.
+    one_photo = Path(args.source).is_file() and Path(args.source).suffix.lower() in IMAGE_SUFFIXES
+    every_frame = args.every_frame or one_photo
     settler = dice_settler(reader) if args.reader != "cards" else None
     tracker = SlotTracker() if args.reader == "cards" else None
-    frames = 0
+    frames = reports = 0
     last_problem = None
     last_frame_at = time.monotonic()
     try:
@@ -355,22 +368,24 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 continue
             frames += 1
             last_frame_at = time.monotonic()
-            if tracker is not None:
+            lines = []
+            if every_frame:
+                lines.append(_frame_text(reader, args.reader, frame))
+            elif tracker is not None:
                 reading = reader.read(frame)
                 if reading is None:
-                    print(f"frame {frames}: {reader.last_problem}", flush=True)
-                for slot in tracker.update(reading):
-                    print(f"frame {frames}: slot {slot.slot} -> {slot.card} ({slot.confidence:.2f})", flush=True)
-            elif args.every_frame:
-                dice = ", ".join(_die_text(r) for r in reader.read(frame))
-                print(f"frame {frames}: [{dice or 'no dice'}]", flush=True)
+                    lines.append(reader.last_problem)
+                changed = tracker.update(reading)
+                lines += [f"slot {slot.slot} -> {slot.card} ({slot.confidence:.2f})" for slot in changed]
             else:
                 settled = settler.feed(frame)
                 if settled is not None:
                     dice = ", ".join(_die_text(r) for r in settled.reading)
                     tag = "confirm?" if settled.needs_confirm else "apply"
-                    print(f"frame {frames}: [{dice or 'no dice'}] confidence {settled.confidence:.2f} {tag}",
-                          flush=True)
+                    lines.append(f"[{dice or 'no dice'}] confidence {settled.confidence:.2f} {tag}")
+            for line in lines:
+                print(f"frame {frames}: {line}", flush=True)
+            reports += len(lines)
             if args.frames and frames >= args.frames:
                 break
     except KeyboardInterrupt:
@@ -378,6 +393,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     finally:
         source.close()
     print(f"{frames} frames read")
+    if frames and not reports:
+        print("no reading: the view never held still for long enough (a reading waits for several steady frames);"
+              " for a folder of separate photos add --every-frame")
     return 0 if frames else 1
 
 

@@ -21,7 +21,7 @@ INSTRUCTIONS = [
     "   so that one black corner of the marker touches the board's corner. Any rotation works.",
     "   North is the edge with slots 1-3; going clockwise: north-east, south-east, south-west.",
     "3. Keep the white margin around each marker visible and flat; nothing may cover a marker.",
-    "4. Check with: companion vision watch SOURCE --cards  (it says which markers it misses).",
+    "4. Check with: companion vision watch SOURCE --reader cards (it names any marker it misses).",
 ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -83,3 +84,38 @@ def test_watch_every_frame_reads_dice_photos(tmp_path: Path, capsys) -> None:
     assert main(["vision", "watch", str(tmp_path), "--reader", "temple-die", "--every-frame"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("frame")]
     assert len(lines) == 2 and "/red" in lines[0]
+
+
+def test_watch_reads_one_photo_without_waiting_for_stillness(tmp_path: Path, capsys) -> None:
+    import numpy as np
+
+    from vision.dice_render import render_dice_scene
+
+    image, _, values = render_dice_scene(np.random.default_rng(3), 640, 480, count=2, size_range=(50, 60))
+    cv2.imwrite(str(tmp_path / "roll.png"), image)
+    assert main(["vision", "watch", str(tmp_path / "roll.png")]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("frame 1: [")
+    assert sorted(int(value) for value in re.findall(r"(\d) \(", first)) == sorted(values)
+
+
+def test_watch_says_why_a_folder_of_separate_photos_gave_nothing(tmp_path: Path, capsys) -> None:
+    import numpy as np
+
+    from vision.dice_render import render_dice_scene
+
+    rng = np.random.default_rng(5)
+    for i in range(4):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), render_dice_scene(rng, 640, 480, count=1, size_range=(50, 60))[0])
+    assert main(["vision", "watch", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "frame " not in out and "never held still" in out and "--every-frame" in out
+
+
+def test_watch_every_frame_reads_each_board_photo_whole(tmp_path: Path, capsys) -> None:
+    cards, board = load_temple_cards(), load_temple_board()
+    image, _ = render_board(board, {s.slot: cards[s.slot] for s in board.slots}, cell_px=20)
+    cv2.imwrite(str(tmp_path / "board.png"), image)
+    assert main(["vision", "watch", str(tmp_path / "board.png"), "--reader", "cards"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "frame 1: " + " ".join(f"{s.slot}:{cards[s.slot].id}" for s in board.slots)
