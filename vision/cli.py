@@ -62,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("teach-die", help="show one face of the temple die to the camera and say what it is")
     p.add_argument("source")
-    p.add_argument("--value", required=True, help="X or 1..7")
+    p.add_argument("--value", required=True, help="X or a number, as on the die's data (X, 1..7 for the house die)")
     p.add_argument("--colour", required=True, choices=["red", "white"])
     p.add_argument("--out", type=Path, required=True, help="café folder; temple_die.json grows with each face")
     p.set_defaults(func=cmd_teach_die)
@@ -454,17 +454,24 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
 
 
 def cmd_teach_die(args: argparse.Namespace) -> int:
-    from vision.temple_die import TempleDieReader
+    from vision.temple_die import TempleDieReader, die_faces
 
     value = args.value.upper()
-    if value != "X" and not (value.isdigit() and 1 <= int(value) <= 20):
-        return _fail("--value must be X or a number")
+    faces = die_faces()
+    if (value, args.colour) not in faces:
+        listed = ", ".join(f"{v} on {c}" for v, c in sorted(faces))
+        return _fail(f"the temple die has no {value} on {args.colour}; its faces are {listed}")
     frame, problem = _first_frame(args.source)
     if frame is None:
         return _fail(problem or "no frame")
     reader = TempleDieReader.load(args.out) if (args.out / "temple_die.json").exists() else TempleDieReader()
-    if not reader.teach(frame, value, args.colour):
+    seen = reader.seen_colour(frame)
+    if seen is None:
         return _fail("no die found in the frame; put it on the tray under the camera")
+    if seen != args.colour:
+        # Taught under the wrong colour, a face would pull every later reading of that colour astray.
+        return _fail(f"the face shown looks {seen}, not {args.colour}: check --colour and the die on the tray")
+    reader.teach(frame, value, args.colour)
     path = reader.save(args.out)
     taught = sum(len(v) for v in reader.examples.values())
     print(f"taught {value} on {args.colour} ({taught} faces taught so far): {path}")
@@ -472,7 +479,7 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the vision commands alone (`python -m vision.cli vision ...`) until the lead wires the plugin in."""
+    """Run the vision commands alone (`python -m vision.cli vision ...`), without the rest of the companion CLI."""
     parser = argparse.ArgumentParser(prog="companion")
     register(parser.add_subparsers(dest="command"))
     args = parser.parse_args(argv)

@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.card_catalogue import TEMPLE_DATA
 from vision.frames import as_bgr
 from vision.readings import DieReading
 
@@ -24,6 +25,17 @@ ROTATIONS = 24
 FACE_COLOURS = {"red": (40, 40, 190), "white": (225, 228, 230)}
 GLYPH_COLOURS = {"red": (245, 245, 245), "white": (25, 25, 25)}
 TEMPLE_VALUES: tuple[str, ...] = ("X", "1", "2", "3", "4", "5", "6", "7")
+
+
+
+
+def die_faces(data_dir: Path | None = None) -> set[tuple[str, str]]:
+    """(value, colour) of every face the game's die data lists: what a teach step may be told."""
+    try:
+        doc = json.loads(((data_dir or TEMPLE_DATA) / "die.json").read_text())
+        return {(str(face["value"]), str(face["colour"])) for face in doc["faces"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {(value, colour) for value in TEMPLE_VALUES for colour in FACE_COLOURS}
 
 
 # ---------------------------------------------------------------- rendering
@@ -176,6 +188,12 @@ class TempleDieReader:
                     reader.teach(img, value, colour)
         return reader
 
+    def seen_colour(self, frame: np.ndarray) -> str | None:
+        """The colour the die's top face looks, or None when no die is found: checks a teach step's --colour."""
+        frame = as_bgr(frame)
+        die = None if frame is None else find_die(frame)
+        return None if die is None else self.colour_of(face_sample(frame, die)[0])
+
     def teach(self, frame: np.ndarray, value: str, colour: str) -> bool:
         """Learn one shown face; False when no die was found in the frame (or it is not a usable image)."""
         frame = as_bgr(frame)
@@ -214,8 +232,10 @@ class TempleDieReader:
         return [DieReading(number, colour, confidence, (cx - r, cy - r, cx + r, cy + r))]
 
     def colour_of(self, bgr: np.ndarray) -> str:
-        protos = {c: np.mean(v, axis=0) for c, v in self.colours.items()} or {
-            c: np.array(v, np.float32) for c, v in FACE_COLOURS.items()}
+        # A colour not taught yet keeps the rendered one: a café that has shown only red
+        # faces so far must still be able to see (and teach) a white one.
+        protos = {c: np.array(v, np.float32) for c, v in FACE_COLOURS.items()}
+        protos.update({c: np.mean(v, axis=0) for c, v in self.colours.items()})
         lab = cv2.cvtColor(bgr.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32).ravel()
 
         def distance(proto: np.ndarray) -> float:

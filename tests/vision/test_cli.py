@@ -119,3 +119,20 @@ def test_watch_every_frame_reads_each_board_photo_whole(tmp_path: Path, capsys) 
     assert main(["vision", "watch", str(tmp_path / "board.png"), "--reader", "cards"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first == "frame 1: " + " ".join(f"{s.slot}:{cards[s.slot].id}" for s in board.slots)
+
+
+def test_teach_die_refuses_a_face_the_die_has_not_or_a_wrong_colour(tmp_path: Path, capsys) -> None:
+    import numpy as np
+
+    from vision.temple_die import render_temple_die
+
+    photo = tmp_path / "face.png"
+    cv2.imwrite(str(photo), render_temple_die(np.random.default_rng(2), "3", "white")[0])
+    out = tmp_path / "cafe"
+    assert main(["vision", "teach-die", str(photo), "--value", "X", "--colour", "red", "--out", str(out)]) == 2
+    assert "has no X on red" in capsys.readouterr().err
+    assert main(["vision", "teach-die", str(photo), "--value", "9", "--colour", "white", "--out", str(out)]) == 2
+    assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "red", "--out", str(out)]) == 2
+    assert "looks white, not red" in capsys.readouterr().err and not out.exists()
+    assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "white", "--out", str(out)]) == 0
+    assert (out / "temple_die.json").exists()

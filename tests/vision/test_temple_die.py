@@ -43,3 +43,14 @@ def test_no_die_in_frame(taught) -> None:
     assert taught.read(np.full((240, 320, 3), 70, np.uint8)) == []
     assert taught.read(None) == []
     assert not TempleDieReader().teach(np.full((240, 320, 3), 70, np.uint8), "1", "red")
+
+
+def test_a_colour_not_taught_yet_is_still_seen() -> None:
+    rng = np.random.default_rng(6)
+    reader = TempleDieReader()
+    for value in ("1", "2"):
+        assert reader.teach(render_temple_die(rng, value, "red")[0], value, "red")
+    white = render_temple_die(rng, "4", "white")[0]
+    assert reader.seen_colour(white) == "white"
+    reader.teach(white, "4", "white")
+    assert reader.read(render_temple_die(rng, "1", "white")[0])[0].face == "white"
