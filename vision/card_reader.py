@@ -216,13 +216,16 @@ class CardReader:
         """Learn a café's own card from a photo with it in `slot_number`; returns the cropped card image."""
         if card_id not in self.groups and card_id != EMPTY:
             raise ValueError(f"unknown card {card_id!r}; the deck has {', '.join(sorted(self.groups))}")
+        slots = [s.slot for s in self.board.slots]
+        if slot_number not in slots:
+            raise ValueError(f"slot {slot_number} is not on the board; its slots are {', '.join(map(str, slots))}")
         frame = as_bgr(frame)
         if frame is None:
             raise ValueError("no usable frame (empty, too small or not an image)")
         homography = self.finder.homography(frame)
         if homography is None:
             raise ValueError(self.finder.last_problem or "board not found")
-        index = [s.slot for s in self.board.slots].index(slot_number)
+        index = slots.index(slot_number)
         white = self.light_white(frame, homography)
         image = self.slot_images(frame, homography, MATCH_SIZE * 2)[index].astype(np.float32)
         image = np.clip(image * (255.0 / white), 0, 255).astype(np.uint8)

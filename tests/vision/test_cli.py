@@ -63,6 +63,10 @@ def test_teach_card_from_an_image(tmp_path: Path, capsys) -> None:
     assert list(out.glob("*.png"))
     assert main(["vision", "teach-card", str(tmp_path / "missing.png"), "--slot", "3", "--card", "P01",
                  "--out", str(out)]) == 2
+    capsys.readouterr()
+    assert main(["vision", "teach-card", str(tmp_path / "board.png"), "--slot", "13", "--card", cards[0].id,
+                 "--out", str(out)]) == 2
+    assert "slot 13 is not on the board; its slots are 1, 2," in capsys.readouterr().err
 
 
 def test_bench_reports_every_reader(capsys) -> None:
