@@ -8,6 +8,8 @@ the reader on byler's coloured and marbled dice too:
 With `--farther F` each image is instead written in the middle of a canvas F
 times its size (filled with the image's median colour) and shrunk back, so its
 dice are F times smaller against the frame: a camera further from the table.
+With `--spoil KIND` each image is written spoilt the way a poor camera or room
+would (see SPOILS), to see which of them the reader copes with; the labels stay.
 """
 
 from __future__ import annotations
@@ -18,7 +20,50 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def write_farther(image: Path, label: Path, out: Path, factor: float) -> None:
+def _scaled(img, factor: float):
+    import numpy as np
+
+    return np.clip(img.astype(np.float32) * factor, 0, 255).astype(np.uint8)
+
+
+def _jpeg(img, quality: int):
+    import cv2
+
+    return cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+
+
+def _noisy(img, sigma: float):
+    import numpy as np
+
+    noise = np.random.default_rng(0).normal(0, sigma, img.shape)
+    return np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+
+
+def _smeared(img, length: int):
+    import cv2
+    import numpy as np
+
+    return cv2.filter2D(img, -1, np.full((1, length), 1 / length, np.float32))
+
+
+def _grey(img):
+    import cv2
+
+    return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+SPOILS = {
+    "dark": lambda img: _scaled(img, 0.45),
+    "bright": lambda img: _scaled(img, 1.6),
+    "warm": lambda img: _scaled(img, (0.7, 0.95, 1.25)),  # BGR: a tungsten lamp
+    "grey": _grey,
+    "noise": lambda img: _noisy(img, 12),
+    "jpeg": lambda img: _jpeg(img, 20),
+    "shake": lambda img: _smeared(img, 9),  # a die still rolling, or a hand-held phone: 9 px smear
+}
+
+
+def write_farther(image: Path, label: Path, out: Path, factor: float, spoil=None) -> None:
     import cv2
     import numpy as np
 
@@ -28,7 +73,8 @@ def write_farther(image: Path, label: Path, out: Path, factor: float) -> None:
     top, left = (big_h - h) // 2, (big_w - w) // 2
     fill = [int(v) for v in np.median(img.reshape(-1, 3), axis=0)]
     canvas = cv2.copyMakeBorder(img, top, big_h - h - top, left, big_w - w - left, cv2.BORDER_CONSTANT, value=fill)
-    cv2.imwrite(str(out / "images" / image.name), cv2.resize(canvas, (w, h), interpolation=cv2.INTER_AREA))
+    img = cv2.resize(canvas, (w, h), interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(out / "images" / image.name), spoil(img) if spoil else img)
     lines = []
     for line in label.read_text().splitlines() if label.exists() else []:
         parts = line.split()
@@ -44,6 +90,7 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--datasets", type=Path, default=ROOT.parent / "shared" / "datasets")
     parser.add_argument("--farther", type=float, default=1.0, metavar="F", help="shrink the dice F times (F >= 1)")
+    parser.add_argument("--spoil", choices=sorted(SPOILS), help="write each image spoilt this way")
     args = parser.parse_args()
     if args.farther < 1:
         parser.error("--farther must be 1 or more")
@@ -57,13 +104,15 @@ def main() -> int:
     held = images[4::5]
     for image in held:
         label = split / "labels" / (image.stem + ".txt")
-        if args.farther > 1:
-            write_farther(image, label, args.out, args.farther)
+        if args.farther > 1 or args.spoil:
+            write_farther(image, label, args.out, args.farther, SPOILS.get(args.spoil))
             continue
         for src, dst in ((image, args.out / "images" / image.name), (label, args.out / "labels" / label.name)):
             if not dst.exists() and src.exists():
                 dst.symlink_to(src)
     how = f"written {args.farther}x farther" if args.farther > 1 else "linked"
+    if args.spoil:
+        how = f"written {args.spoil}" + (f", {args.farther}x farther" if args.farther > 1 else "")
     print(f"{len(held)} held-out d6-byler images {how} under {args.out}")
     return 0
 
