@@ -63,7 +63,8 @@ SPOILS = {
 }
 
 
-def write_farther(image: Path, label: Path, out: Path, factor: float, spoil=None) -> None:
+def write_changed(image: Path, label: Path, out: Path, factor: float, spoil=None) -> None:
+    """Write the image `factor` times farther (1: as far as it was), then spoilt, with its labels to match."""
     import cv2
     import numpy as np
 
@@ -105,7 +106,7 @@ def main() -> int:
     for image in held:
         label = split / "labels" / (image.stem + ".txt")
         if args.farther > 1 or args.spoil:
-            write_farther(image, label, args.out, args.farther, SPOILS.get(args.spoil))
+            write_changed(image, label, args.out, args.farther, SPOILS.get(args.spoil))
             continue
         for src, dst in ((image, args.out / "images" / image.name), (label, args.out / "labels" / label.name)):
             if not dst.exists() and src.exists():

@@ -437,8 +437,8 @@ def classifier_weights(path: Path) -> dict[str, torch.Tensor]:
     """PyTorch weights from a .pt file, or rebuilt from an exported ONNX classifier (e.g. the shipped one).
 
     The export folds each batch norm into its convolution; unfolding puts the
-    folded bias into an identity batch norm, so the rebuilt net answers exactly
-    as the ONNX file does and training can go on from it.
+    folded bias into an identity batch norm, so the rebuilt net answers as the
+    ONNX file does in eval mode. To train on from it, `restore_batch_norms` next.
     """
     if path.suffix != ".onnx":
         return torch.load(path)

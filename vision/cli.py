@@ -319,8 +319,9 @@ def _make_reader(kind: str, taught: Path | None):
     return D6Reader()
 
 
-def _die_text(reading) -> str:
-    return f"{reading.value}{'/' + reading.face if reading.face else ''} ({reading.confidence:.2f})"
+def _dice_text(readings) -> str:
+    texts = [f"{r.value}{'/' + r.face if r.face else ''} ({r.confidence:.2f})" for r in readings]
+    return "[" + (", ".join(texts) or "no dice") + "]"
 
 
 def _frame_text(reader, kind: str, frame) -> str:
@@ -330,7 +331,7 @@ def _frame_text(reader, kind: str, frame) -> str:
         if board is None:
             return reader.last_problem
         return " ".join(f"{slot.slot}:{slot.card or '-'}" for slot in board.slots)
-    return "[" + (", ".join(_die_text(r) for r in reader.read(frame)) or "no dice") + "]"
+    return _dice_text(reader.read(frame))
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -380,9 +381,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
             else:
                 settled = settler.feed(frame)
                 if settled is not None:
-                    dice = ", ".join(_die_text(r) for r in settled.reading)
                     tag = "confirm?" if settled.needs_confirm else "apply"
-                    lines.append(f"[{dice or 'no dice'}] confidence {settled.confidence:.2f} {tag}")
+                    lines.append(f"{_dice_text(settled.reading)} confidence {settled.confidence:.2f} {tag}")
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
             reports += len(lines)
