@@ -35,6 +35,7 @@ class DiceScore:
     box_off: int = 0
     unlabelled_image_detections: int = 0
     by_pips: int = 0  # dice found right whose label fits only the box round their pips
+    bad_labels: list[str] = field(default_factory=list)  # label lines skipped, each with its file and why
 
     def summary(self) -> dict[str, float | int]:
         return {
@@ -66,6 +67,9 @@ class DiceScore:
                 f"{self.by_pips} found right fit their label only with the box round their pips "
                 "(sets that box the pip pattern, not the die)"
             )
+        if self.bad_labels:
+            lines.append(f"skipped {len(self.bad_labels)} label lines that are not d6 dice, e.g.:")
+            lines += [f"  {problem}" for problem in self.bad_labels[:5]]
         if self.unlabelled_image_detections:
             lines.append(
                 f"{self.unlabelled_image_detections} detections are in images whose label file lists no die "
@@ -127,7 +131,9 @@ def evaluate_folder(root: Path, reader: D6Reader) -> DiceScore:
             score.unreadable += 1
             continue
         h, w = frame.shape[:2]
-        labelled = parse_labels(item.label.read_text(errors="replace"), w, h) if item.label else []
+        problems: list[str] = []
+        labelled = parse_labels(item.label.read_text(errors="replace"), w, h, problems) if item.label else []
+        score.bad_labels += [f"{item.label.name} {problem}" for problem in problems]
         start = time.perf_counter()
         found = reader.read(frame)
         score.seconds += time.perf_counter() - start

@@ -39,17 +39,37 @@ def list_images(root: Path) -> list[LabelledImage]:
     return out
 
 
-def parse_labels(text: str, width: int, height: int) -> list[LabelledDie]:
-    """YOLO lines ``class cx cy w h`` (fractions) as pixel boxes; malformed lines are skipped, not fatal."""
+def parse_labels(text: str, width: int, height: int, problems: list[str] | None = None) -> list[LabelledDie]:
+    """YOLO lines ``class cx cy w h`` (fractions) as pixel boxes.
+
+    A line that is not a d6 die (not five numbers, a class outside 0-5, a box
+    off the image) is skipped rather than scored: a hand-made set's typo must
+    not count as a die the reader missed. Each skip is described in `problems`.
+    """
     dice = []
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines(), 1):
         parts = line.split()
-        if len(parts) != 5:
+        if not parts:
             continue
+        problem = None
         try:
-            cls = int(float(parts[0]))
+            if len(parts) != 5:
+                raise ValueError
+            number_class = float(parts[0])
             cx, cy, w, h = (float(p) for p in parts[1:])
+            if not number_class.is_integer():
+                raise ValueError
+            cls = int(number_class)
         except ValueError:
+            problem = "not 'class cx cy w h'"
+        else:
+            if not 0 <= cls <= 5:
+                problem = f"class {cls} is no d6 face (0-5 stand for one to six pips)"
+            elif not (0 <= cx <= 1 and 0 <= cy <= 1 and 0 < w <= 1 and 0 < h <= 1):
+                problem = "the box is not inside the image (fractions 0-1)"
+        if problem:
+            if problems is not None:
+                problems.append(f"line {number} {line.strip()[:40]!r}: {problem}")
             continue
         box = ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height)
         dice.append(LabelledDie(cls + 1, box))

@@ -68,6 +68,18 @@ def test_eval_dice_json_has_exactly_the_promised_keys(tmp_path: Path, capsys) ->
     assert "skipped 1 unreadable image files" in text
 
 
+def test_eval_dice_skips_label_lines_that_are_not_dice_and_says_which(tmp_path: Path, capsys) -> None:
+    write_yolo_split(tmp_path, 2)
+    label = sorted((tmp_path / "valid" / "labels").glob("*.txt"))[0]
+    label.write_text(label.read_text() + "6 0.5 0.5 0.1 0.1\n0 0.5 0.5 2 2\nhalf a line\n\n")
+    assert main(["vision", "eval-dice", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["dice"] == 6
+    assert main(["vision", "eval-dice", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "skipped 5 label lines that are not d6 dice" in text  # 1 more in each file: write_yolo_split's
+    assert "class 6 is no d6 face" in text and "not inside the image" in text and "'half a line'" in text
+
+
 def test_eval_dice_refuses_empty_or_missing_folders(tmp_path: Path, capsys) -> None:
     assert main(["vision", "eval-dice", str(tmp_path)]) == 2
     assert "no images" in capsys.readouterr().err
