@@ -8,8 +8,10 @@ the reader on byler's coloured and marbled dice too:
 With `--farther F` each image is instead written in the middle of a canvas F
 times its size (filled with the image's median colour) and shrunk back, so its
 dice are F times smaller against the frame: a camera further from the table.
-With `--spoil KIND` each image is written spoilt the way a poor camera or room
-would (see SPOILS), to see which of them the reader copes with; the labels stay.
+With `--tilt T` the camera leans back from straight down (the frame's far edge
+T of its width narrower). With `--spoil KIND` each image is written spoilt the
+way a poor camera or room would (see SPOILS), to see which of them the reader
+copes with; the labels stay.
 """
 
 from __future__ import annotations
@@ -63,8 +65,8 @@ SPOILS = {
 }
 
 
-def write_changed(image: Path, label: Path, out: Path, factor: float, spoil=None) -> None:
-    """Write the image `factor` times farther (1: as far as it was), then spoilt, with its labels to match."""
+def write_changed(image: Path, label: Path, out: Path, factor: float, spoil=None, tilt: float = 0.0) -> None:
+    """Write the image `factor` times farther (1: as far as it was), tilted, then spoilt, with its labels to match."""
     import cv2
     import numpy as np
 
@@ -75,14 +77,29 @@ def write_changed(image: Path, label: Path, out: Path, factor: float, spoil=None
     fill = [int(v) for v in np.median(img.reshape(-1, 3), axis=0)]
     canvas = cv2.copyMakeBorder(img, top, big_h - h - top, left, big_w - w - left, cv2.BORDER_CONSTANT, value=fill)
     img = cv2.resize(canvas, (w, h), interpolation=cv2.INTER_AREA)
-    cv2.imwrite(str(out / "images" / image.name), spoil(img) if spoil else img)
-    lines = []
+    sx, sy = w / big_w, h / big_h
+    boxes = []  # (class, x0, y0, x1, y1) in output pixels
     for line in label.read_text().splitlines() if label.exists() else []:
         parts = line.split()
         if len(parts) == 5:
             cx, cy, bw, bh = (float(v) for v in parts[1:])
-            lines.append(f"{parts[0]} {(cx * w + left) / big_w:.6f} {(cy * h + top) / big_h:.6f} "
-                         f"{bw * w / big_w:.6f} {bh * h / big_h:.6f}")
+            x, y, half_w, half_h = (cx * w + left) * sx, (cy * h + top) * sy, bw * w * sx / 2, bh * h * sy / 2
+            boxes.append((parts[0], x - half_w, y - half_h, x + half_w, y + half_h))
+    if tilt:
+        # The far (top) edge drawn `tilt` of the width narrower: a camera leaning back from straight down.
+        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        leaned = np.float32([[w * tilt / 2, 0], [w * (1 - tilt / 2), 0], [w, h], [0, h]])
+        matrix = cv2.getPerspectiveTransform(corners, leaned)
+        img = cv2.warpPerspective(img, matrix, (w, h), borderMode=cv2.BORDER_REPLICATE)
+        moved = []
+        for cls, x0, y0, x1, y1 in boxes:
+            points = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
+            seen = cv2.perspectiveTransform(points, matrix).reshape(-1, 2)
+            moved.append((cls, *seen.min(0), *seen.max(0)))
+        boxes = moved
+    cv2.imwrite(str(out / "images" / image.name), spoil(img) if spoil else img)
+    lines = [f"{cls} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
+             for cls, x0, y0, x1, y1 in boxes]
     (out / "labels" / label.name).write_text("".join(line + "\n" for line in lines))
 
 
@@ -92,9 +109,13 @@ def main() -> int:
     parser.add_argument("--datasets", type=Path, default=ROOT.parent / "shared" / "datasets")
     parser.add_argument("--farther", type=float, default=1.0, metavar="F", help="shrink the dice F times (F >= 1)")
     parser.add_argument("--spoil", choices=sorted(SPOILS), help="write each image spoilt this way")
+    parser.add_argument("--tilt", type=float, default=0.0, metavar="T",
+                        help="lean the camera back: the far edge T of the width narrower (0 <= T < 1)")
     args = parser.parse_args()
     if args.farther < 1:
         parser.error("--farther must be 1 or more")
+    if not 0 <= args.tilt < 1:
+        parser.error("--tilt must be at least 0 and under 1")
     split = args.datasets / "d6-byler" / "train"
     images = sorted((split / "images").glob("*.jpg"))
     if not images:
@@ -105,15 +126,16 @@ def main() -> int:
     held = images[4::5]
     for image in held:
         label = split / "labels" / (image.stem + ".txt")
-        if args.farther > 1 or args.spoil:
-            write_changed(image, label, args.out, args.farther, SPOILS.get(args.spoil))
+        if args.farther > 1 or args.spoil or args.tilt:
+            write_changed(image, label, args.out, args.farther, SPOILS.get(args.spoil), args.tilt)
             continue
         for src, dst in ((image, args.out / "images" / image.name), (label, args.out / "labels" / label.name)):
             if not dst.exists() and src.exists():
                 dst.symlink_to(src)
-    how = f"written {args.farther}x farther" if args.farther > 1 else "linked"
-    if args.spoil:
-        how = f"written {args.spoil}" + (f", {args.farther}x farther" if args.farther > 1 else "")
+    changes = [f"{args.farther}x farther"] if args.farther > 1 else []
+    changes += [f"tilted {args.tilt}"] if args.tilt else []
+    changes += [args.spoil] if args.spoil else []
+    how = "written " + ", ".join(changes) if changes else "linked"
     print(f"{len(held)} held-out d6-byler images {how} under {args.out}")
     return 0
 
