@@ -454,7 +454,7 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
 
 
 def cmd_teach_die(args: argparse.Namespace) -> int:
-    from vision.temple_die import TempleDieReader, die_faces
+    from vision.temple_die import TempleDieReader, die_faces, top_face
 
     value = args.value.upper()
     faces = die_faces()
@@ -465,13 +465,14 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
     if frame is None:
         return _fail(problem or "no frame")
     reader = TempleDieReader.load(args.out) if (args.out / "temple_die.json").exists() else TempleDieReader()
-    seen = reader.seen_colour(frame)
-    if seen is None:
+    face = top_face(frame)
+    if face is None:
         return _fail("no die found in the frame; put it on the tray under the camera")
+    seen = reader.colour_of(face.bgr)
     if seen != args.colour:
         # Taught under the wrong colour, a face would pull every later reading of that colour astray.
         return _fail(f"the face shown looks {seen}, not {args.colour}: check --colour and the die on the tray")
-    reader.teach(frame, value, args.colour)
+    reader.learn(face, value, args.colour)
     path = reader.save(args.out)
     taught = sum(len(v) for v in reader.examples.values())
     print(f"taught {value} on {args.colour} ({taught} faces taught so far): {path}")

@@ -145,6 +145,22 @@ def face_sample(frame: np.ndarray, die: tuple[float, float, float]) -> tuple[np.
     return face_bgr.astype(np.float32), normalise_glyph(glyph.astype(np.uint8))
 
 
+@dataclass(frozen=True)
+class TopFace:
+    """The die as (cx, cy, radius), its top face's background BGR and its normalised glyph."""
+
+    die: tuple[float, float, float]
+    bgr: np.ndarray
+    glyph: np.ndarray
+
+
+def top_face(frame: np.ndarray) -> TopFace | None:
+    """The die's top face sampled from a frame, or None when the frame is unusable or shows no die."""
+    frame = as_bgr(frame)
+    die = None if frame is None else find_die(frame)
+    return None if die is None else TopFace(die, *face_sample(frame, die))
+
+
 def normalise_glyph(mask: np.ndarray) -> np.ndarray:
     """Centre the glyph on its centroid and scale it by its spread: position and size no longer matter."""
     ys, xs = np.nonzero(mask)
@@ -188,36 +204,26 @@ class TempleDieReader:
                     reader.teach(img, value, colour)
         return reader
 
-    def seen_colour(self, frame: np.ndarray) -> str | None:
-        """The colour the die's top face looks, or None when no die is found: checks a teach step's --colour."""
-        frame = as_bgr(frame)
-        die = None if frame is None else find_die(frame)
-        return None if die is None else self.colour_of(face_sample(frame, die)[0])
-
     def teach(self, frame: np.ndarray, value: str, colour: str) -> bool:
         """Learn one shown face; False when no die was found in the frame (or it is not a usable image)."""
-        frame = as_bgr(frame)
-        if frame is None:
+        face = top_face(frame)
+        if face is None:
             return False
-        die = find_die(frame)
-        if die is None:
-            return False
-        bgr, glyph = face_sample(frame, die)
-        self.examples.setdefault(str(value), []).append(glyph)
-        self.colours.setdefault(colour, []).append(bgr)
-        self._bank.append((str(value), rotations(glyph)))
+        self.learn(face, value, colour)
         return True
+
+    def learn(self, face: TopFace, value: str, colour: str) -> None:
+        """Learn a face already sampled (the teach step samples first to check its colour)."""
+        self.examples.setdefault(str(value), []).append(face.glyph)
+        self.colours.setdefault(colour, []).append(face.bgr)
+        self._bank.append((str(value), rotations(face.glyph)))
 
     def read(self, frame: np.ndarray) -> list[DieReading]:
         """The die's top face as one reading (or none when no die is found or nothing is taught)."""
-        frame = as_bgr(frame)
-        if frame is None or not self._bank:
+        face = top_face(frame) if self._bank else None
+        if face is None:
             return []
-        die = find_die(frame)
-        if die is None:
-            return []
-        bgr, glyph = face_sample(frame, die)
-        query = glyph.ravel() - glyph.mean()
+        query = face.glyph.ravel() - face.glyph.mean()
         query /= max(float(np.linalg.norm(query)), 1e-6)
         best: dict[str, float] = {}
         for value, bank in self._bank:
@@ -225,9 +231,9 @@ class TempleDieReader:
         ranked = sorted(best.items(), key=lambda kv: -kv[1])
         value, score = ranked[0]
         runner = ranked[1][1] if len(ranked) > 1 else 0.0
-        colour = self.colour_of(bgr)
+        colour = self.colour_of(face.bgr)
         confidence = float(np.clip((score - runner) * 5 + 0.5, 0, 1) * np.clip(score, 0, 1))
-        cx, cy, r = die
+        cx, cy, r = face.die
         number: int | str = int(value) if value.isdigit() else value
         return [DieReading(number, colour, confidence, (cx - r, cy - r, cx + r, cy + r))]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.temple_die import TEMPLE_VALUES, TempleDieReader, render_temple_die
+from vision.temple_die import TEMPLE_VALUES, TempleDieReader, render_temple_die, top_face
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +51,6 @@ def test_a_colour_not_taught_yet_is_still_seen() -> None:
     for value in ("1", "2"):
         assert reader.teach(render_temple_die(rng, value, "red")[0], value, "red")
     white = render_temple_die(rng, "4", "white")[0]
-    assert reader.seen_colour(white) == "white"
+    assert reader.colour_of(top_face(white).bgr) == "white"
     reader.teach(white, "4", "white")
     assert reader.read(render_temple_die(rng, "1", "white")[0])[0].face == "white"
