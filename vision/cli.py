@@ -33,6 +33,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--synthetic-deck", action="store_true", help="use a made-up deck instead of the temple data")
     p.set_defaults(func=cmd_eval_cards)
 
+    p = sub.add_parser("eval-temple-die", help="score the temple die reader on seeded rendered faces")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--frames", type=int, default=320)
+    p.add_argument("--seed", type=int, default=11)
+    p.set_defaults(func=cmd_eval_temple_die)
+
     p = sub.add_parser("bench", help="ms per 640x480 frame for each reader, and settle latency on a recorded video")
     p.add_argument("--json", action="store_true")
     p.add_argument("--repeat", type=int, default=30)
@@ -129,6 +135,24 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
         print(f"frames without all four markers: {score.unread_frames}")
         by_laid = ", ".join(f"{laid}: {acc}" for laid, acc in score.accuracy_by_laid().items())
         print(f"slot accuracy by cards laid: {by_laid}")
+    return 0
+
+
+def cmd_eval_temple_die(args: argparse.Namespace) -> int:
+    from vision.eval_temple_die import evaluate_temple_die
+    from vision.temple_die import TempleDieReader
+
+    if args.frames <= 0:
+        return _fail("--frames must be at least 1")
+    score = evaluate_temple_die(TempleDieReader.from_renders(), frames=args.frames, seed=args.seed)
+    summary = score.summary()
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for key, value in summary.items():
+            print(f"{key:15} {value}")
+        misreads = ", ".join(f"{shown} as {read} x{n}" for (shown, read), n in score.confusions.most_common())
+        print(f"values read wrong: {misreads or 'none'}")
     return 0
 
 

@@ -9,6 +9,7 @@ colour, and its glyph by the best match over all rotations of the taught glyphs.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,13 +49,19 @@ def render_temple_die(
     size: tuple[int, int] = (640, 480),
     edge: float | None = None,
     angle: float | None = None,
+    tray: tuple[float, float, float] | None = None,
+    slope: float | None = None,
 ) -> tuple[np.ndarray, tuple[float, float, float]]:
-    """A top-down photo of the die on a tray; returns (image, (cx, cy, radius))."""
+    """A top-down photo of the die on a tray; returns (image, (cx, cy, radius)).
+
+    `tray` (BGR) and `slope` (how much brighter one side of the frame is than the
+    middle, 0..0.25) are drawn at random unless given.
+    """
     width, height = size
     edge = edge or float(rng.uniform(60, 90))
     angle = float(rng.uniform(0, 360)) if angle is None else angle
     img = np.empty((height, width, 3), np.float32)
-    img[:] = rng.integers(30, 110, 3)
+    img[:] = tray_colour(rng) if tray is None else tray
     img += rng.normal(0, 4, img.shape)
     radius = edge * 0.95
     cx = float(rng.uniform(radius + 5, width - radius - 5))
@@ -72,9 +79,29 @@ def render_temple_die(
     cv2.fillConvexPoly(img, top, FACE_COLOURS[colour], cv2.LINE_AA)
     glyph = draw_glyph(value, colour, int(edge * 0.42))
     paste_glyph(img, glyph, (cx, cy), angle)
-    img *= rng.uniform(0.8, 1.15)
+    img *= light_falloff(rng, width, height, slope)
     img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.3, 1.0))) + rng.normal(0, 3, img.shape)
     return np.clip(img, 0, 255).astype(np.uint8), (cx, cy, radius)
+
+
+def tray_colour(rng: np.random.Generator) -> np.ndarray:
+    """Mostly dark felt, but also trays close to the die's own colours: a dark red one, a light grey one."""
+    kind = rng.random()
+    if kind < 0.5:
+        return rng.integers(30, 110, 3).astype(np.float32)
+    if kind < 0.75:
+        return np.array([rng.uniform(25, 60), rng.uniform(25, 60), rng.uniform(90, 150)], np.float32)
+    return np.full(3, rng.uniform(140, 180), np.float32) + rng.normal(0, 6, 3).astype(np.float32)
+
+
+def light_falloff(rng: np.random.Generator, width: int, height: int, slope: float | None = None) -> np.ndarray:
+    """Overall exposure times a gradient across the frame, as a lamp off to one side gives."""
+    direction = rng.uniform(0, 2 * np.pi)
+    slope = float(rng.uniform(0, 0.25)) if slope is None else slope
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    ramp = (xx / width - 0.5) * np.cos(direction) + (yy / height - 0.5) * np.sin(direction)
+    gain = rng.uniform(0.8, 1.15) * (1 + 2 * slope * ramp)
+    return gain[:, :, None]
 
 
 def draw_glyph(value: str, colour: str, size: int) -> np.ndarray:
@@ -109,12 +136,21 @@ def find_die(frame: np.ndarray) -> tuple[float, float, float] | None:
     small_scale = 320 / max(frame.shape[:2])
     small = cv2.resize(frame, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
-    tray = np.median(border, axis=0)
-    diff = np.linalg.norm(lab - tray, axis=2)
-    mask = (diff > 30).astype(np.uint8)
+    differs = (tray_distance(lab) > 30).astype(np.uint8)
+    # A die on a tray of its own colour differs from it only in part, but its faces' edges
+    # still show. On a smooth tray the busy areas join the die; on a grained one, busy
+    # all over, they would join the die to the whole tray, so only colour counts there.
+    light = cv2.GaussianBlur(lab[:, :, 0], (0, 0), 1.0)
+    edges = cv2.magnitude(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
+    busy = (cv2.GaussianBlur(edges, (0, 0), 3.0) > 25).astype(np.uint8)
+    mask = differs | busy if busy.mean() < 0.15 else differs
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    count, labels = cv2.connectedComponents(mask)
+    differing = np.bincount(labels[cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0],
+                            minlength=count)
+    differing[0] = 0
+    mask = (differing >= 20)[labels].astype(np.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
@@ -125,23 +161,142 @@ def find_die(frame: np.ndarray) -> tuple[float, float, float] | None:
     return x / small_scale, y / small_scale, r / small_scale
 
 
+def tray_distance(lab: np.ndarray) -> np.ndarray:
+    """How far each pixel's colour is from the empty tray's, the tray being a plane through the border's colours.
+
+    A single border median made a tray lit from one side differ from itself by
+    more than the die does, and its bright end was taken for the die.
+    """
+    h, w = lab.shape[:2]
+    values = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    across, down = np.linspace(0, 1, w, dtype=np.float32), np.linspace(0, 1, h, dtype=np.float32)
+    xs = np.concatenate([across, across, np.zeros(h, np.float32), np.ones(h, np.float32)])
+    ys = np.concatenate([np.zeros(w, np.float32), np.ones(w, np.float32), down, down])
+    design = np.stack([np.ones_like(xs), xs, ys], 1)
+    # Least absolute deviations by reweighting: a die touching the border must not tilt the plane.
+    weights = np.ones(len(design), np.float32)
+    for _ in range(4):
+        weighted = design * weights[:, None]
+        coef = np.linalg.solve(weighted.T @ design, weighted.T @ values)
+        residual = np.sqrt(((values - design @ coef) ** 2).sum(axis=1))
+        weights = 1 / np.sqrt(np.maximum(residual, 2.0))
+    grid_x, grid_y = unit_grids(h, w)
+    total = np.zeros((h, w), np.float32)
+    for channel, (base, slope_x, slope_y) in zip(cv2.split(lab), coef.T, strict=True):
+        plane = cv2.addWeighted(grid_x, float(slope_x), grid_y, float(slope_y), float(base))
+        offset = cv2.subtract(channel, plane)
+        total = cv2.add(total, cv2.multiply(offset, offset))
+    return cv2.sqrt(total)
+
+
+@functools.cache
+def unit_grids(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """x / width and y / height at every pixel, 0..1 (read only: shared between frames)."""
+    grid_x, grid_y = np.meshgrid(np.linspace(0, 1, w, dtype=np.float32), np.linspace(0, 1, h, dtype=np.float32))
+    grid_x.flags.writeable = False
+    grid_y.flags.writeable = False
+    return grid_x, grid_y
+
+
+FACE_VIEW = 128  # px across the square the top face is looked for in
+
+
 def face_sample(frame: np.ndarray, die: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:
-    """(median BGR of the top face's background, normalised glyph mask) from the disc inside the top face."""
+    """(median BGR of the top face's background, normalised glyph mask).
+
+    The top face is the hull of the region of one colour round the die's middle,
+    and the glyph is what differs inside it. A fixed disc round the middle, used
+    before, reached past the face's edges (the triangle's incircle is under a
+    third of the silhouette's radius) and, whenever the tray's colour hid part of
+    the die and moved the middle, took neighbouring faces' edges for strokes of
+    the glyph.
+    """
     cx, cy, r = die
-    inner = r * 0.34
-    side = max(8, round(inner * 2))
-    patch = cv2.getRectSubPix(frame, (side, side), (cx, cy))
-    patch = cv2.resize(patch, (64, 64), interpolation=cv2.INTER_AREA if side > 64 else cv2.INTER_LINEAR)
-    yy, xx = np.mgrid[0:64, 0:64]
-    disc = (xx - 31.5) ** 2 + (yy - 31.5) ** 2 <= 31 ** 2
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    side = max(16, round(r * 2))
+    view = cv2.getRectSubPix(frame, (side, side), (cx, cy))
+    shrink = cv2.INTER_AREA if side > FACE_VIEW else cv2.INTER_LINEAR
+    view = cv2.resize(view, (FACE_VIEW, FACE_VIEW), interpolation=shrink)
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+    region = top_face_region(lab)
+    # The face's own rim blends into its neighbours: leave it out of the glyph's search.
+    inside = None if region is None else cv2.erode(region.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    if inside is None or not inside.any():
+        return disc_sample(view, lab)
+    glyph = face_glyph(lab, inside)
+    face_bgr = np.median(view[inside & ~glyph], axis=0)
+    return face_bgr.astype(np.float32), normalise_glyph(glyph.astype(np.uint8))
+
+
+def face_glyph(lab: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """Pixels of the region far in lightness from its median: the printed value."""
     light = lab[:, :, 0]
-    background_level = np.median(light[disc])
-    glyph = (np.abs(light - background_level) > 45) & disc
-    if glyph.sum() > disc.sum() * 0.5:  # the glyph is the minority; flip if the split went the wrong way
-        glyph = disc & ~glyph
-    face_pixels = patch[disc & ~glyph]
-    face_bgr = np.median(face_pixels, axis=0) if len(face_pixels) else np.median(patch.reshape(-1, 3), axis=0)
+    level = np.median(light[region])
+    glyph = (np.abs(light - level) > 45) & region
+    if glyph.sum() > region.sum() * 0.5:  # the glyph is the minority; flip if the split went the wrong way
+        glyph = region & ~glyph
+    return glyph
+
+
+def top_face_region(lab: np.ndarray) -> np.ndarray | None:
+    """The top face, glyph included, as a mask of the view; None when no plausible face is found.
+
+    The view's middle holds the face's colour and the glyph's, in proportions
+    that vary with the glyph; each of the two (split by lightness) seeds a region
+    of its colour round the middle, and the one most like a triangle is the face.
+    """
+    middle = disc_mask(lab.shape[0], 0.12)
+    light = lab[:, :, 0][middle].astype(np.uint8)
+    if np.ptp(light) < 30:  # no glyph in the middle: one colour throughout
+        seeds = [np.median(lab[middle], axis=0)]
+    else:
+        split, _ = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        upper = light.ravel() > split
+        seeds = [np.median(lab[middle][side], axis=0) for side in (upper, ~upper)]
+    regions = [region for region in (colour_region(lab, seed, middle) for seed in seeds) if region is not None]
+    return max(regions, key=lambda region: region[1], default=(None, 0.0))[0]
+
+
+def colour_region(lab: np.ndarray, seed: np.ndarray, middle: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The convex hull of the region of the seed's colour that overlaps the middle most, if face-sized,
+    and how much of its smallest enclosing triangle it fills."""
+    size = lab.shape[0]
+    distance = np.linalg.norm((lab - seed) * np.array([0.6, 1.0, 1.0], np.float32), axis=2)
+    same = cv2.morphologyEx((distance < 22).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(same)
+    overlap = np.bincount(labels[middle], minlength=count)
+    overlap[0] = 0
+    best = int(overlap.argmax())
+    if overlap[best] == 0:
+        return None
+    # The face is convex: its hull takes in the glyph even where a stroke reaches the face's edge.
+    hull = cv2.convexHull(cv2.findNonZero((labels == best).astype(np.uint8)))
+    filled = np.zeros((size, size), np.uint8)
+    cv2.fillConvexPoly(filled, hull, 1)
+    # The top triangle covers about a ninth of the silhouette's square; far more
+    # is neighbouring faces of the same colour run together, far less is noise.
+    area = filled.sum() / (size * size)
+    if not 0.04 <= area <= 0.3:
+        return None
+    triangle_area, _ = cv2.minEnclosingTriangle(hull.astype(np.float32))
+    return filled.astype(bool), float(filled.sum() / max(triangle_area, 1.0))
+
+
+@functools.cache
+def disc_mask(size: int, radius: float) -> np.ndarray:
+    """A centred disc of `radius` times the side in a size x size square (read only: it is shared)."""
+    yy, xx = np.mgrid[0:size, 0:size]
+    centre = (size - 1) / 2
+    disc = (xx - centre) ** 2 + (yy - centre) ** 2 <= (size * radius) ** 2
+    disc.flags.writeable = False
+    return disc
+
+
+def disc_sample(view: np.ndarray, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The fallback: a disc inside the top face round the view's middle."""
+    disc = disc_mask(view.shape[0], 0.15)
+    glyph = face_glyph(lab, disc)
+    face_pixels = view[disc & ~glyph]
+    face_bgr = np.median(face_pixels, axis=0) if len(face_pixels) else np.median(view.reshape(-1, 3), axis=0)
     return face_bgr.astype(np.float32), normalise_glyph(glyph.astype(np.uint8))
 
 

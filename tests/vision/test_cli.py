@@ -17,7 +17,7 @@ from vision.cli import main, register
 def test_register_adds_the_vision_commands() -> None:
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers(dest="command"))
-    for command in ("eval-dice x", "eval-cards", "bench", "watch 0", "markers o.pdf"):
+    for command in ("eval-dice x", "eval-cards", "eval-temple-die", "bench", "watch 0", "markers o.pdf"):
         args = parser.parse_args(["vision", *command.split()])
         assert callable(args.func)
 
@@ -35,6 +35,14 @@ def test_eval_cards_json(capsys) -> None:
     result = json.loads(capsys.readouterr().out)
     assert set(result) == {"slot_accuracy", "ms_per_frame", "frames"}
     assert result["frames"] == 3
+
+
+def test_eval_temple_die_json(capsys) -> None:
+    assert main(["vision", "eval-temple-die", "--frames", "20", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result) == {"value_accuracy", "colour_accuracy", "ms_per_frame", "frames"}
+    assert result["frames"] == 20 and result["colour_accuracy"] >= 0.9
+    assert main(["vision", "eval-temple-die", "--frames", "0"]) == 2
 
 
 def test_watch_reads_a_folder_of_board_photos(tmp_path: Path, capsys) -> None:

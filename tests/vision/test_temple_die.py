@@ -54,3 +54,52 @@ def test_a_colour_not_taught_yet_is_still_seen() -> None:
     assert reader.colour_of(top_face(white).bgr) == "white"
     reader.teach(white, "4", "white")
     assert reader.read(render_temple_die(rng, "1", "white")[0])[0].face == "white"
+
+
+def _read_right(reader: TempleDieReader, seed: int, **render) -> int:
+    """How many of ten rendered faces (values and colours in turn) are read right, value and colour."""
+    rng = np.random.default_rng(seed)
+    faces = [("1", "red"), ("2", "white"), ("3", "red"), ("4", "white"), ("5", "red"),
+             ("6", "white"), ("7", "red"), ("X", "white"), ("4", "red"), ("3", "white")]
+    right = 0
+    for value, colour in faces:
+        image, _ = render_temple_die(rng, value, colour, size=(320, 240), edge=float(rng.uniform(45, 60)), **render)
+        readings = reader.read(image)
+        right += bool(readings) and (str(readings[0].value), readings[0].face) == (value, colour)
+    return right
+
+
+def test_a_die_on_a_tray_of_its_own_red(taught) -> None:
+    # The die's shaded red sides barely differ from such a tray; its faces' edges still show.
+    trays = [(35.0, 35.0, 115.0), (30.0, 30.0, 100.0), (20.0, 20.0, 90.0)]
+    assert sum(_read_right(taught, 21, tray=tray, slope=0.0) for tray in trays) >= 28
+
+
+def test_a_tray_lit_from_one_side(taught) -> None:
+    # One end of the tray is far brighter than the other: a single tray colour took that end for the die.
+    assert sum(_read_right(taught, seed, tray=(160.0, 160.0, 160.0), slope=0.25) for seed in (22, 23)) >= 18
+
+
+def _grain(height: int, width: int, amplitude: float) -> np.ndarray:
+    """Wood-like stripes of lightness, as a grained tray shows."""
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    return (np.sin(xx / 7 + 3 * np.sin(yy / 40)) * amplitude)[:, :, None]
+
+
+def test_a_grained_tray_is_no_die(taught) -> None:
+    rng = np.random.default_rng(4)
+    tray = np.array([60.0, 90.0, 130.0]) + _grain(480, 640, 20) + rng.normal(0, 4, (480, 640, 1))
+    assert taught.read(np.clip(tray, 0, 255).astype(np.uint8)) == []
+
+
+def test_a_die_on_a_grained_tray(taught) -> None:
+    rng = np.random.default_rng(5)
+    right = 0
+    for value, colour in [("2", "red"), ("5", "white"), ("X", "white"), ("7", "red")]:
+        image, (cx, cy, radius) = render_temple_die(rng, value, colour, tray=(60.0, 90.0, 130.0), slope=0.0)
+        yy, xx = np.mgrid[0:480, 0:640]
+        off_die = ((xx - cx) ** 2 + (yy - cy) ** 2 > (radius * 1.05) ** 2)[:, :, None]
+        grained = np.clip(image + _grain(480, 640, 20) * off_die, 0, 255).astype(np.uint8)
+        (reading,) = taught.read(grained)
+        right += (str(reading.value), reading.face) == (value, colour)
+    assert right >= 3
