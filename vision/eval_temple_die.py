@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.temple_die import TempleDieReader, die_faces, render_temple_die
+from vision.temple_die import TempleDieReader, die_faces
+from vision.temple_die_render import render_temple_die
 
 
 @dataclass

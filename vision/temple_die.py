@@ -2,9 +2,10 @@
 
 There is no public photo set of this die, so the reader works by examples: a
 café teaches it its own die (`teach`: show each face once or a few times), and
-until then it uses examples rendered here. Reading: find the die against the
-tray, take the disc inside the top face, call its colour by the nearest taught
-colour, and its glyph by the best match over all rotations of the taught glyphs.
+until then it uses examples rendered by `temple_die_render`. Reading: find the
+die against the tray, take its top face round the die's middle, call the face's
+colour by the nearest taught colour, and its glyph by the best match over all
+rotations of the taught glyphs.
 """
 
 from __future__ import annotations
@@ -20,14 +21,11 @@ import numpy as np
 from vision.card_catalogue import TEMPLE_DATA
 from vision.frames import as_bgr
 from vision.readings import DieReading
+from vision.temple_die_render import FACE_COLOURS, render_temple_die
 
 GLYPH_SIZE = 32
 ROTATIONS = 24
-FACE_COLOURS = {"red": (40, 40, 190), "white": (225, 228, 230)}
-GLYPH_COLOURS = {"red": (245, 245, 245), "white": (25, 25, 25)}
 TEMPLE_VALUES: tuple[str, ...] = ("X", "1", "2", "3", "4", "5", "6", "7")
-
-
 
 
 def die_faces(data_dir: Path | None = None) -> set[tuple[str, str]]:
@@ -37,95 +35,6 @@ def die_faces(data_dir: Path | None = None) -> set[tuple[str, str]]:
         return {(str(face["value"]), str(face["colour"])) for face in doc["faces"]}
     except (OSError, ValueError, KeyError, TypeError):
         return {(value, colour) for value in TEMPLE_VALUES for colour in FACE_COLOURS}
-
-
-# ---------------------------------------------------------------- rendering
-
-
-def render_temple_die(
-    rng: np.random.Generator,
-    value: str,
-    colour: str,
-    size: tuple[int, int] = (640, 480),
-    edge: float | None = None,
-    angle: float | None = None,
-    tray: tuple[float, float, float] | None = None,
-    slope: float | None = None,
-) -> tuple[np.ndarray, tuple[float, float, float]]:
-    """A top-down photo of the die on a tray; returns (image, (cx, cy, radius)).
-
-    `tray` (BGR) and `slope` (how much brighter one side of the frame is than the
-    middle, 0..0.25) are drawn at random unless given.
-    """
-    width, height = size
-    edge = edge or float(rng.uniform(60, 90))
-    angle = float(rng.uniform(0, 360)) if angle is None else angle
-    img = np.empty((height, width, 3), np.float32)
-    img[:] = tray_colour(rng) if tray is None else tray
-    img += rng.normal(0, 4, img.shape)
-    radius = edge * 0.95
-    cx = float(rng.uniform(radius + 5, width - radius - 5))
-    cy = float(rng.uniform(radius + 5, height - radius - 5))
-    rad = np.deg2rad(angle)
-    # Silhouette: a hexagon of neighbouring faces, shaded, each red or white.
-    hexagon = [(cx + radius * np.cos(rad + k * np.pi / 3), cy + radius * np.sin(rad + k * np.pi / 3)) for k in range(6)]
-    for k in range(6):
-        tri = np.array([(cx, cy), hexagon[k], hexagon[(k + 1) % 6]], np.int32)
-        side = FACE_COLOURS["red" if rng.random() < 0.5 else "white"]
-        cv2.fillConvexPoly(img, tri, tuple(float(c) * rng.uniform(0.45, 0.7) for c in side), cv2.LINE_AA)
-    top_r = edge / np.sqrt(3)
-    top = np.array([(cx + top_r * np.cos(rad + np.pi / 2 + k * 2 * np.pi / 3),
-                     cy + top_r * np.sin(rad + np.pi / 2 + k * 2 * np.pi / 3)) for k in range(3)], np.int32)
-    cv2.fillConvexPoly(img, top, FACE_COLOURS[colour], cv2.LINE_AA)
-    glyph = draw_glyph(value, colour, int(edge * 0.42))
-    paste_glyph(img, glyph, (cx, cy), angle)
-    img *= light_falloff(rng, width, height, slope)
-    img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.3, 1.0))) + rng.normal(0, 3, img.shape)
-    return np.clip(img, 0, 255).astype(np.uint8), (cx, cy, radius)
-
-
-def tray_colour(rng: np.random.Generator) -> np.ndarray:
-    """Mostly dark felt, but also trays close to the die's own colours: a dark red one, a light grey one."""
-    kind = rng.random()
-    if kind < 0.5:
-        return rng.integers(30, 110, 3).astype(np.float32)
-    if kind < 0.75:
-        return np.array([rng.uniform(25, 60), rng.uniform(25, 60), rng.uniform(90, 150)], np.float32)
-    return np.full(3, rng.uniform(140, 180), np.float32) + rng.normal(0, 6, 3).astype(np.float32)
-
-
-def light_falloff(rng: np.random.Generator, width: int, height: int, slope: float | None = None) -> np.ndarray:
-    """Overall exposure times a gradient across the frame, as a lamp off to one side gives."""
-    direction = rng.uniform(0, 2 * np.pi)
-    slope = float(rng.uniform(0, 0.25)) if slope is None else slope
-    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
-    ramp = (xx / width - 0.5) * np.cos(direction) + (yy / height - 0.5) * np.sin(direction)
-    gain = rng.uniform(0.8, 1.15) * (1 + 2 * slope * ramp)
-    return gain[:, :, None]
-
-
-def draw_glyph(value: str, colour: str, size: int) -> np.ndarray:
-    """The printed value as a BGRA sprite, size pixels tall."""
-    canvas = np.zeros((size * 2, size * 2, 4), np.uint8)
-    scale = size / 22.0
-    thick = max(2, round(size / 8))
-    (tw, th), _ = cv2.getTextSize(value, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
-    org = (size - tw // 2, size + th // 2)
-    cv2.putText(canvas, value, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (*GLYPH_COLOURS[colour], 255), thick, cv2.LINE_AA)
-    if value in ("6",):  # an underline tells 6 from 9 on real dice; harmless here
-        cv2.line(canvas, (size - tw // 2, size + th // 2 + thick * 2), (size + tw // 2, size + th // 2 + thick * 2),
-                 (*GLYPH_COLOURS[colour], 255), max(1, thick // 2))
-    return canvas
-
-
-def paste_glyph(img: np.ndarray, sprite: np.ndarray, centre: tuple[float, float], angle: float) -> None:
-    h, w = sprite.shape[:2]
-    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
-    matrix[0, 2] += centre[0] - w / 2
-    matrix[1, 2] += centre[1] - h / 2
-    warped = cv2.warpAffine(sprite, matrix, (img.shape[1], img.shape[0])).astype(np.float32)
-    alpha = warped[:, :, 3:4] / 255.0
-    img[:] = img * (1 - alpha) + warped[:, :, :3] * alpha
 
 
 # ---------------------------------------------------------------- reading
@@ -146,18 +55,16 @@ def find_die(frame: np.ndarray) -> tuple[float, float, float] | None:
     mask = differs | busy if busy.mean() < 0.15 else differs
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    count, labels = cv2.connectedComponents(mask)
-    differing = np.bincount(labels[cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0],
-                            minlength=count)
-    differing[0] = 0
-    mask = (differing >= 20)[labels].astype(np.uint8)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    # Busy areas that join nothing differing in colour (a crumb, a shadow's edge) are not the die.
+    opened = cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    differing = np.bincount(labels[opened > 0], minlength=count)
+    areas = np.where(differing >= 20, stats[:, cv2.CC_STAT_AREA], 0)
+    areas[0] = 0
+    best = int(areas.argmax())
+    if areas[best] < 40:
         return None
-    biggest = max(contours, key=cv2.contourArea)
-    if cv2.contourArea(biggest) < 40:
-        return None
-    (x, y), r = cv2.minEnclosingCircle(biggest)
+    (x, y), r = cv2.minEnclosingCircle(cv2.findNonZero((labels == best).astype(np.uint8)))
     return x / small_scale, y / small_scale, r / small_scale
 
 
@@ -260,7 +167,10 @@ def colour_region(lab: np.ndarray, seed: np.ndarray, middle: np.ndarray) -> tupl
     """The convex hull of the region of the seed's colour that overlaps the middle most, if face-sized,
     and how much of its smallest enclosing triangle it fills."""
     size = lab.shape[0]
-    distance = np.linalg.norm((lab - seed) * np.array([0.6, 1.0, 1.0], np.float32), axis=2)
+    channels = zip(cv2.split(lab), seed, strict=True)
+    light, green_red, blue_yellow = (cv2.subtract(channel, float(level)) for channel, level in channels)
+    # Lightness weighs less: the face is lit unevenly, its colour holds.
+    distance = cv2.magnitude(light * 0.6, cv2.magnitude(green_red, blue_yellow))
     same = cv2.morphologyEx((distance < 22).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels = cv2.connectedComponents(same)
     overlap = np.bincount(labels[middle], minlength=count)

@@ -88,7 +88,7 @@ def test_bench_reports_every_reader(capsys) -> None:
 def test_watch_every_frame_reads_dice_photos(tmp_path: Path, capsys) -> None:
     import numpy as np
 
-    from vision.temple_die import render_temple_die
+    from vision.temple_die_render import render_temple_die
 
     rng = np.random.default_rng(4)
     for i, value in enumerate(("X", "3")):
@@ -136,7 +136,7 @@ def test_watch_every_frame_reads_each_board_photo_whole(tmp_path: Path, capsys) 
 def test_teach_die_refuses_a_face_the_die_has_not_or_a_wrong_colour(tmp_path: Path, capsys) -> None:
     import numpy as np
 
-    from vision.temple_die import render_temple_die
+    from vision.temple_die_render import render_temple_die
 
     photo = tmp_path / "face.png"
     cv2.imwrite(str(photo), render_temple_die(np.random.default_rng(2), "3", "white")[0])

@@ -19,9 +19,9 @@ from companion.observations import CardsSeen, DieRead, LinkChanged, RollStarted,
 from companion.session import Session
 from tests.controller_loop import pump_until
 from tests.core.race_game import Race
+from vision.bench import record_roll_video
 from vision.card_catalogue import appearance_groups, load_temple_board, load_temple_cards
 from vision.card_render import render_board
-from vision.cli import record_roll_video
 from vision.feed import CameraFeed, mode_for_game, start_camera
 
 ROLL_SEED = 1  # a one-die roll the d6 reader reads right (a 6)

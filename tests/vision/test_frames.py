@@ -12,7 +12,8 @@ from vision.card_reader import CardReader
 from vision.dice_render import render_dice_scene
 from vision.frames import MIN_SIDE, as_bgr
 from vision.motion import MotionGate
-from vision.temple_die import TempleDieReader, render_temple_die
+from vision.temple_die import TempleDieReader
+from vision.temple_die_render import render_temple_die
 
 
 def test_layouts_become_bgr() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.temple_die import TEMPLE_VALUES, TempleDieReader, render_temple_die, top_face
+from vision.temple_die import TEMPLE_VALUES, TempleDieReader, top_face
+from vision.temple_die_render import render_temple_die
 
 
 @pytest.fixture(scope="module")
