@@ -74,11 +74,12 @@ def tray_distance(lab: np.ndarray) -> np.ndarray:
     A single border median made a tray lit from one side differ from itself by
     more than the die does, and its bright end was taken for the die.
     """
-    h, w = lab.shape[:2]
-    values = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
-    across, down = np.linspace(0, 1, w, dtype=np.float32), np.linspace(0, 1, h, dtype=np.float32)
-    xs = np.concatenate([across, across, np.zeros(h, np.float32), np.ones(h, np.float32)])
-    ys = np.concatenate([np.zeros(w, np.float32), np.ones(w, np.float32), down, down])
+    grid_x, grid_y = unit_grids(*lab.shape[:2])
+
+    def border(image: np.ndarray) -> np.ndarray:
+        return np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+
+    values, xs, ys = border(lab), border(grid_x), border(grid_y)
     design = np.stack([np.ones_like(xs), xs, ys], 1)
     # Least absolute deviations by reweighting: a die touching the border must not tilt the plane.
     weights = np.ones(len(design), np.float32)
@@ -87,8 +88,7 @@ def tray_distance(lab: np.ndarray) -> np.ndarray:
         coef = np.linalg.solve(weighted.T @ design, weighted.T @ values)
         residual = np.sqrt(((values - design @ coef) ** 2).sum(axis=1))
         weights = 1 / np.sqrt(np.maximum(residual, 2.0))
-    grid_x, grid_y = unit_grids(h, w)
-    total = np.zeros((h, w), np.float32)
+    total = np.zeros(grid_x.shape, np.float32)
     for channel, (base, slope_x, slope_y) in zip(cv2.split(lab), coef.T, strict=True):
         plane = cv2.addWeighted(grid_x, float(slope_x), grid_y, float(slope_y), float(base))
         offset = cv2.subtract(channel, plane)
