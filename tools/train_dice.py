@@ -85,12 +85,23 @@ def load_split(split_dir: str, skip: set[str] | None = None) -> list[tuple[np.nd
     return out
 
 
-def rendered_samples(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    rng = np.random.default_rng(seed)
+SPECKLED_SEED_OFFSET = 104729  # keeps training tables apart from the seeds the tests draw
+
+
+def rendered_samples(count: int, seed: int, speckled: bool = False) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Rendered dice scenes, on plain tables or (set "speckled") on granite-like ones.
+
+    A speckled table's grains cluster like pips: seen only on plain trays, the
+    reader found four dice there for every real one. The miner of hard negatives
+    takes what the detector finds among the grains as "not a die".
+    """
+    rng = np.random.default_rng(seed + (SPECKLED_SEED_OFFSET if speckled else 0))
+    name = "speckled" if speckled else "rendered"
     out = []
     for _ in range(count):
-        img, boxes, values = render_dice_scene(rng, 640, 480, count=int(rng.integers(1, 10)), size_range=(24, 90))
-        out.append((img, np.array(boxes, np.float32).reshape(-1, 4), np.array(values, np.int64) - 1, True, "rendered"))
+        img, boxes, values = render_dice_scene(rng, 640, 480, count=int(rng.integers(1, 10)), size_range=(24, 90),
+                                               speckled=speckled)
+        out.append((img, np.array(boxes, np.float32).reshape(-1, 4), np.array(values, np.int64) - 1, True, name))
     return out
 
 
@@ -516,6 +527,7 @@ def main() -> int:
     parser.add_argument("--crop", type=int, default=256)
     parser.add_argument("--rendered", type=int, default=300)
     parser.add_argument("--boards", type=int, default=200, help="rendered dice-free temple boards (negatives)")
+    parser.add_argument("--speckled", type=int, default=150, help="rendered dice scenes on granite-like tables")
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", choices=["detector", "classifier"], default=None)
@@ -523,7 +535,8 @@ def main() -> int:
                         help="start from these weights (.pt, or an exported .onnx such as the shipped one)")
     parser.add_argument("--init-detector", help="start from these PyTorch weights (.pt) instead of scratch")
     parser.add_argument("--set-weights",
-                        default="d6-roboflow=0.38,d6-matteop65=0.24,d6-byler=0.19,rendered=0.12,boards=0.07",
+                        default="d6-roboflow=0.36,d6-matteop65=0.23,d6-byler=0.18,rendered=0.11,boards=0.07,"
+                        "speckled=0.05",
                         help="share of detector training images drawn from each set")
     parser.add_argument("--hard-negatives", metavar="MODEL_DIR",
                         help="mine 'not a die' crops with the detector in this folder (e.g. vision/models)")
@@ -550,6 +563,7 @@ def main() -> int:
         print(f"{split}: {len(part)} images, {sum(len(s[1]) for s in part)} dice", flush=True)
         samples += part
     samples += rendered_samples(args.rendered, args.seed)
+    samples += rendered_samples(args.speckled, args.seed, speckled=True)
     samples += board_samples(args.boards, args.seed)
     print(f"total {len(samples)} images with rendered ones", flush=True)
     out = Path(args.out)

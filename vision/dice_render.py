@@ -71,6 +71,26 @@ def background(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def speckled_background(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
+    """A granite or terrazzo table: a plain surface strewn with grains of a few tones.
+
+    Clusters of dark grains look like pips at a die's size, so such a table is
+    where a reader trained on plain trays finds dice that are not there.
+    """
+    img = background(rng, width, height).astype(np.float32)
+    base = float(img.mean())
+    # Dark grains, light grains, and grains a little off the table's own tone.
+    tones = [float(rng.uniform(0, 60)), float(rng.uniform(180, 255)),
+             float(np.clip(base + rng.uniform(-70, 70), 0, 255))]
+    grains = int(width * height * rng.uniform(0.002, 0.012))
+    for _ in range(grains):
+        centre = (int(rng.integers(width)), int(rng.integers(height)))
+        axes = (int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+        tone = tones[int(rng.integers(len(tones)))]
+        cv2.ellipse(img, centre, axes, float(rng.uniform(0, 180)), 0, 360, (tone, tone, tone), -1, cv2.LINE_AA)
+    return np.clip(cv2.GaussianBlur(img, (0, 0), 0.6), 0, 255).astype(np.uint8)
+
+
 def render_dice_scene(
     rng: np.random.Generator,
     width: int = 640,
@@ -78,9 +98,13 @@ def render_dice_scene(
     count: int | None = None,
     size_range: tuple[int, int] = (28, 70),
     values: list[int] | None = None,
+    speckled: bool = False,
 ) -> tuple[np.ndarray, list[tuple[float, float, float, float]], list[int]]:
-    """A scene of non-overlapping dice; returns (image, boxes as x0,y0,x1,y1, values)."""
-    img = background(rng, width, height)
+    """A scene of non-overlapping dice; returns (image, boxes as x0,y0,x1,y1, values).
+
+    `speckled` lays them on a granite-like table instead of a plain one.
+    """
+    img = (speckled_background if speckled else background)(rng, width, height)
     if values is None:
         values = [int(v) for v in rng.integers(1, 7, size=count or int(rng.integers(1, 7)))]
     boxes: list[tuple[float, float, float, float]] = []

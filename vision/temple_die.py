@@ -85,7 +85,8 @@ def tray_distance(lab: np.ndarray) -> np.ndarray:
     weights = np.ones(len(design), np.float32)
     for _ in range(4):
         weighted = design * weights[:, None]
-        coef = np.linalg.solve(weighted.T @ design, weighted.T @ values)
+        # The small ridge keeps a frame one pixel high (no vertical slope to fit) solvable.
+        coef = np.linalg.solve(weighted.T @ design + RIDGE, weighted.T @ values)
         residual = np.sqrt(((values - design @ coef) ** 2).sum(axis=1))
         weights = 1 / np.sqrt(np.maximum(residual, 2.0))
     total = np.zeros(grid_x.shape, np.float32)
@@ -94,6 +95,9 @@ def tray_distance(lab: np.ndarray) -> np.ndarray:
         offset = cv2.subtract(channel, plane)
         total = cv2.add(total, cv2.multiply(offset, offset))
     return cv2.sqrt(total)
+
+
+RIDGE = np.eye(3, dtype=np.float32) * 1e-3
 
 
 @functools.cache

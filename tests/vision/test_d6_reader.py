@@ -12,6 +12,7 @@ import numpy as np
 from vision.cli import main
 from vision.dice_render import render_dice_scene, render_far_dice_scene
 from vision.eval_dice import evaluate_folder
+from vision.yolo_labels import centre_inside
 
 EVAL_KEYS = {"read_accuracy", "precision", "recall", "image_accuracy", "ms_per_image", "images", "dice"}
 
@@ -237,3 +238,24 @@ def test_game_pieces_are_not_dice(d6_reader) -> None:
     rng = np.random.default_rng(5)
     phantoms = [len(d6_reader.read(board_photo(rng, cards, board).image)) for _ in range(20)]
     assert sum(phantoms) <= 2, phantoms
+
+
+def test_a_granite_table_is_no_heap_of_dice(d6_reader) -> None:
+    """Grains of a speckled table cluster like pips at a die's size.
+
+    Trained on plain trays only, the reader found about eleven dice among the
+    grains of every such frame; the dice themselves must still be found and
+    read. Counted as the table needs it: a die found inside a die's box with
+    its value is right, one found where no die lies is a phantom.
+    """
+    rng = np.random.default_rng(1005)  # the training scenes are drawn from other seeds
+    right = phantoms = dice = 0
+    for _ in range(15):
+        image, boxes, values = render_dice_scene(rng, 640, 480, size_range=(24, 70), speckled=True)
+        dice += len(values)
+        for found in d6_reader.read(image):
+            under = [value for box, value in zip(boxes, values, strict=True) if centre_inside(found.box, box)]
+            phantoms += not under
+            right += found.value in under
+    assert phantoms <= 3, phantoms
+    assert right >= 0.85 * dice, (right, dice)
