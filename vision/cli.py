@@ -86,6 +86,18 @@ def _fail(message: str) -> int:
 # ---------------------------------------------------------------- eval
 
 
+def _report(summary: dict[str, float | int], as_json: bool, details: list[str]) -> int:
+    """An eval's numbers: exactly the summary as one JSON object, or one per line and then the details."""
+    if as_json:
+        print(json.dumps(summary))
+        return 0
+    for key, value in summary.items():
+        print(f"{key:15} {value}")
+    for line in details:
+        print(line)
+    return 0
+
+
 def cmd_eval_dice(args: argparse.Namespace) -> int:
     from vision.d6_reader import D6Reader, ModelMissing
     from vision.eval_dice import evaluate_folder
@@ -101,17 +113,10 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
     except ModelMissing as exc:
         return _fail(str(exc))
     score = evaluate_folder(root, reader)
-    summary = score.summary()
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        for key, value in summary.items():
-            print(f"{key:15} {value}")
-        for line in score.breakdown():
-            print(line)
-        if score.unreadable:
-            print(f"skipped {score.unreadable} unreadable image files")
-    return 0
+    details = score.breakdown()
+    if score.unreadable:
+        details.append(f"skipped {score.unreadable} unreadable image files")
+    return _report(score.summary(), args.json, details)
 
 
 def cmd_eval_cards(args: argparse.Namespace) -> int:
@@ -125,16 +130,9 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
     board = load_temple_board()
     reader = CardReader(cards, board)
     score = evaluate_cards(reader, cards, board, frames=args.frames, seed=args.seed)
-    summary = score.summary()
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        for key, value in summary.items():
-            print(f"{key:15} {value}")
-        print(f"frames without all four markers: {score.unread_frames}")
-        by_laid = ", ".join(f"{laid}: {acc}" for laid, acc in score.accuracy_by_laid().items())
-        print(f"slot accuracy by cards laid: {by_laid}")
-    return 0
+    by_laid = ", ".join(f"{laid}: {acc}" for laid, acc in score.accuracy_by_laid().items())
+    details = [f"frames without all four markers: {score.unread_frames}", f"slot accuracy by cards laid: {by_laid}"]
+    return _report(score.summary(), args.json, details)
 
 
 def cmd_eval_temple_die(args: argparse.Namespace) -> int:
@@ -144,15 +142,8 @@ def cmd_eval_temple_die(args: argparse.Namespace) -> int:
     if args.frames <= 0:
         return _fail("--frames must be at least 1")
     score = evaluate_temple_die(TempleDieReader.from_renders(), frames=args.frames, seed=args.seed)
-    summary = score.summary()
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        for key, value in summary.items():
-            print(f"{key:15} {value}")
-        misreads = ", ".join(f"{shown} as {read} x{n}" for (shown, read), n in score.confusions.most_common())
-        print(f"values read wrong: {misreads or 'none'}")
-    return 0
+    misreads = ", ".join(f"{shown} as {read} x{n}" for (shown, read), n in score.confusions.most_common())
+    return _report(score.summary(), args.json, [f"values read wrong: {misreads or 'none'}"])
 
 
 # ---------------------------------------------------------------- bench
