@@ -88,12 +88,15 @@ def load_split(split_dir: str, skip: set[str] | None = None) -> list[tuple[np.nd
 SPECKLED_SEED_OFFSET = 104729  # keeps training tables apart from the seeds the tests draw
 
 
-def rendered_samples(count: int, seed: int, speckled: bool = False) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def rendered_samples(
+    count: int, seed: int, speckled: bool = False
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, bool, str]]:
     """Rendered dice scenes, on plain tables or (set "speckled") on granite-like ones.
 
-    A speckled table's grains cluster like pips: seen only on plain trays, the
-    reader found four dice there for every real one. The miner of hard negatives
-    takes what the detector finds among the grains as "not a die".
+    A speckled table's grains cluster like pips: trained on plain trays only,
+    the reader found more than three phantom dice there for every real one. The
+    miner of hard negatives takes what the detector finds among the grains as
+    "not a die".
     """
     rng = np.random.default_rng(seed + (SPECKLED_SEED_OFFSET if speckled else 0))
     name = "speckled" if speckled else "rendered"
