@@ -41,7 +41,8 @@ def die_faces(data_dir: Path | None = None) -> set[tuple[str, str]]:
 
 
 def find_die(frame: np.ndarray) -> tuple[float, float, float] | None:
-    """The die as (cx, cy, radius): the largest blob that differs from the tray (estimated from the border)."""
+    """The die as (cx, cy, radius): the largest blob that differs in colour from the tray (`tray_distance`),
+    grown on a smooth tray by the busy edges next to it."""
     small_scale = 320 / max(frame.shape[:2])
     small = cv2.resize(frame, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
