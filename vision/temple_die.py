@@ -133,8 +133,8 @@ def face_sample(frame: np.ndarray, die: tuple[float, float, float]) -> tuple[np.
     # The face's own rim blends into its neighbours: leave it out of the glyph's search.
     inside = None if region is None else cv2.erode(region.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     if inside is None or not inside.any():
-        return disc_sample(view, lab)
-    glyph = face_glyph(lab, inside)
+        inside = disc_mask(FACE_VIEW, 0.15)  # no face found: a disc inside the top face round the middle
+    glyph = face_glyph(lab, inside)  # the minority of `inside`, so the background below is never empty
     face_bgr = np.median(view[inside & ~glyph], axis=0)
     return face_bgr.astype(np.float32), normalise_glyph(glyph.astype(np.uint8))
 
@@ -204,15 +204,6 @@ def disc_mask(size: int, radius: float) -> np.ndarray:
     disc = (xx - centre) ** 2 + (yy - centre) ** 2 <= (size * radius) ** 2
     disc.flags.writeable = False
     return disc
-
-
-def disc_sample(view: np.ndarray, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The fallback: a disc inside the top face round the view's middle."""
-    disc = disc_mask(view.shape[0], 0.15)
-    glyph = face_glyph(lab, disc)
-    face_pixels = view[disc & ~glyph]
-    face_bgr = np.median(face_pixels, axis=0) if len(face_pixels) else np.median(view.reshape(-1, 3), axis=0)
-    return face_bgr.astype(np.float32), normalise_glyph(glyph.astype(np.uint8))
 
 
 @dataclass(frozen=True)
