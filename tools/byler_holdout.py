@@ -17,9 +17,13 @@ copes with; the labels stay.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.yolo_labels import LabelledDie, format_labels  # noqa: E402
 
 
 def _scaled(img, factor: float):
@@ -98,9 +102,8 @@ def write_changed(image: Path, label: Path, out: Path, factor: float, spoil=None
             moved.append((cls, *seen.min(0), *seen.max(0)))
         boxes = moved
     cv2.imwrite(str(out / "images" / image.name), spoil(img) if spoil else img)
-    lines = [f"{cls} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
-             for cls, x0, y0, x1, y1 in boxes]
-    (out / "labels" / label.name).write_text("".join(line + "\n" for line in lines))
+    dice = [LabelledDie(int(float(cls)) + 1, (x0, y0, x1, y1)) for cls, x0, y0, x1, y1 in boxes]
+    (out / "labels" / label.name).write_text(format_labels(dice, w, h))
 
 
 def main() -> int:

@@ -76,6 +76,15 @@ def parse_labels(text: str, width: int, height: int, problems: list[str] | None 
     return dice
 
 
+def format_labels(dice: list[LabelledDie], width: int, height: int) -> str:
+    """The YOLO lines `parse_labels` reads back: class = pips minus one, box as fractions of the image."""
+    return "".join(
+        f"{die.value - 1} {(x0 + x1) / 2 / width:.6f} {(y0 + y1) / 2 / height:.6f} "
+        f"{(x1 - x0) / width:.6f} {(y1 - y0) / height:.6f}\n"
+        for die in dice for x0, y0, x1, y1 in [die.box]
+    )
+
+
 def iou(a: Box, b: Box) -> float:
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))

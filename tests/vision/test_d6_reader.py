@@ -12,7 +12,7 @@ import numpy as np
 from vision.cli import main
 from vision.dice_render import render_dice_scene, render_far_dice_scene
 from vision.eval_dice import evaluate_folder
-from vision.yolo_labels import centre_inside
+from vision.yolo_labels import LabelledDie, centre_inside, format_labels
 
 EVAL_KEYS = {"read_accuracy", "precision", "recall", "image_accuracy", "ms_per_image", "images", "dice"}
 
@@ -49,9 +49,8 @@ def write_yolo_split(root: Path, count: int) -> None:
     for i in range(count):
         img, boxes, values = render_dice_scene(rng, 640, 480, count=3, size_range=(45, 65))
         cv2.imwrite(str(root / "valid" / "images" / f"r{i}.jpg"), img)
-        lines = [f"{v - 1} {(b[0] + b[2]) / 1280:.5f} {(b[1] + b[3]) / 960:.5f} {(b[2] - b[0]) / 640:.5f} "
-                 f"{(b[3] - b[1]) / 480:.5f}" for v, b in zip(values, boxes, strict=True)]
-        (root / "valid" / "labels" / f"r{i}.txt").write_text("\n".join(lines) + "\nnot a label line\n")
+        dice = [LabelledDie(v, b) for v, b in zip(values, boxes, strict=True)]
+        (root / "valid" / "labels" / f"r{i}.txt").write_text(format_labels(dice, 640, 480) + "not a label line\n")
     (root / "valid" / "images" / "broken.jpg").write_bytes(b"\xff\xd8 broken")
 
 
@@ -259,3 +258,24 @@ def test_a_granite_table_is_no_heap_of_dice(d6_reader) -> None:
             right += found.value in under
     assert phantoms <= 3, phantoms
     assert right >= 0.85 * dice, (right, dice)
+
+
+def test_dice_seen_at_a_slant_are_found_and_read(d6_reader) -> None:
+    """A phone photo or a leaning camera sees dice as cubes, side faces and heaps included.
+
+    The shipped pair reads 93 of the 107 dice of these 20 scenes with no
+    phantom; the bar leaves room for a retrained pair a few dice either way.
+    """
+    from vision.oblique_dice_render import render_oblique_scene
+
+    rng = np.random.default_rng(31)  # tools/train_dice.py --oblique draws other seeds
+    right = phantoms = dice = 0
+    for _ in range(20):
+        image, boxes, values = render_oblique_scene(rng)
+        dice += len(values)
+        for found in d6_reader.read(image):
+            under = [value for box, value in zip(boxes, values, strict=True) if centre_inside(found.box, box)]
+            phantoms += not under
+            right += found.value in under
+    assert right >= 0.82 * dice, (right, dice)
+    assert phantoms <= 2, phantoms
