@@ -105,6 +105,20 @@ def paste_quad(canvas: np.ndarray, sprite: np.ndarray, src: np.ndarray, quad: np
     region[:] = (region * (1 - alpha) + patch[:, :, :3] * alpha).astype(np.uint8)
 
 
+def readable_box(mine: np.ndarray, top_quad: np.ndarray | None) -> tuple[float, float, float, float] | None:
+    """The box round a die's visible pixels (`mine`), or None when too little of its top face shows to read it."""
+    if top_quad is None or not mine.any():
+        return None
+    top_mask = np.zeros(mine.shape, np.uint8)
+    cv2.fillConvexPoly(top_mask, np.round(top_quad).astype(np.int32), 1)
+    in_frame = int(top_mask.sum())
+    whole = abs(float(cv2.contourArea(top_quad)))  # also the part beyond the frame's edge
+    if in_frame < MIN_TOP_IN_FRAME * whole or (top_mask.astype(bool) & mine).sum() < MIN_TOP_SHOWN * in_frame:
+        return None
+    ys, xs = np.nonzero(mine)
+    return float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)
+
+
 def render_oblique_scene(
     rng: np.random.Generator, width: int = 640, height: int = 480, count: int | None = None,
     elevation: tuple[float, float] = (30.0, 80.0), die_px: tuple[float, float] = (16.0, 90.0),
@@ -166,18 +180,10 @@ def render_oblique_scene(
     boxes: list[tuple[float, float, float, float]] = []
     shown: list[int] = []
     for index, top_quad, value in sorted(tops):
-        mine = owner == index
-        if top_quad is None or not mine.any():
-            continue
-        top_mask = np.zeros((height, width), np.uint8)
-        cv2.fillConvexPoly(top_mask, np.round(top_quad).astype(np.int32), 1)
-        in_frame = int(top_mask.sum())
-        whole = abs(float(cv2.contourArea(top_quad)))  # also the part beyond the frame's edge
-        if in_frame < MIN_TOP_IN_FRAME * whole or (top_mask.astype(bool) & mine).sum() < MIN_TOP_SHOWN * in_frame:
-            continue
-        ys, xs = np.nonzero(mine)
-        boxes.append((float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)))
-        shown.append(value)
+        box = readable_box(owner == index, top_quad)
+        if box is not None:
+            boxes.append(box)
+            shown.append(value)
     img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.3, 1.2)))
     noisy = img.astype(np.float32) + rng.normal(0, float(rng.uniform(0, 6)), img.shape)
     coded = cv2.imencode(".jpg", np.clip(noisy, 0, 255).astype(np.uint8),
