@@ -88,6 +88,11 @@ def load_split(split_dir: str, skip: set[str] | None = None) -> list[tuple[np.nd
 SPECKLED_SEED_OFFSET = 104729  # keeps training tables apart from the seeds the tests draw
 
 
+def as_sample(img: np.ndarray, boxes: list, values: list[int], top_down: bool, name: str):
+    """A rendered scene in the training tuple's form: boxes N x 4, classes = pips minus one."""
+    return img, np.array(boxes, np.float32).reshape(-1, 4), np.array(values, np.int64) - 1, top_down, name
+
+
 def rendered_samples(
     count: int, seed: int, speckled: bool = False
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, bool, str]]:
@@ -100,12 +105,8 @@ def rendered_samples(
     """
     rng = np.random.default_rng(seed + (SPECKLED_SEED_OFFSET if speckled else 0))
     name = "speckled" if speckled else "rendered"
-    out = []
-    for _ in range(count):
-        img, boxes, values = render_dice_scene(rng, 640, 480, count=int(rng.integers(1, 10)), size_range=(24, 90),
-                                               speckled=speckled)
-        out.append((img, np.array(boxes, np.float32).reshape(-1, 4), np.array(values, np.int64) - 1, True, name))
-    return out
+    return [as_sample(*render_dice_scene(rng, 640, 480, count=int(rng.integers(1, 10)), size_range=(24, 90),
+                                         speckled=speckled), True, name) for _ in range(count)]
 
 
 OBLIQUE_SEED_OFFSET = 15485863  # keeps training scenes apart from the seeds the tests draw
@@ -121,11 +122,7 @@ def oblique_samples(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray,
     from vision.oblique_dice_render import render_oblique_scene
 
     rng = np.random.default_rng(seed + OBLIQUE_SEED_OFFSET)
-    out = []
-    for _ in range(count):
-        img, boxes, values = render_oblique_scene(rng)
-        out.append((img, np.array(boxes, np.float32).reshape(-1, 4), np.array(values, np.int64) - 1, False, "oblique"))
-    return out
+    return [as_sample(*render_oblique_scene(rng), False, "oblique") for _ in range(count)]
 
 
 BOARD_SEED_OFFSET = 7919  # keeps training boards apart from the seeds eval-cards and the tests draw
