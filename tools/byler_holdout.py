@@ -52,6 +52,14 @@ def _smeared(img, length: int):
     return cv2.filter2D(img, -1, np.full((1, length), 1 / length, np.float32))
 
 
+def _squeezed(img, x: float, y: float):
+    """The photo squeezed along one axis: the labels, fractions of the frame, still fit."""
+    import cv2
+
+    h, w = img.shape[:2]
+    return cv2.resize(img, (round(w * x), round(h * y)), interpolation=cv2.INTER_AREA)
+
+
 def _grey(img):
     import cv2
 
@@ -66,6 +74,10 @@ SPOILS = {
     "noise": lambda img: _noisy(img, 12),
     "jpeg": lambda img: _jpeg(img, 20),
     "shake": lambda img: _smeared(img, 9),  # a die still rolling, or a hand-held phone: 9 px smear
+    # A photo squeezed into another shape, as photo sets squeeze phone photos into squares: 0.7 of the width
+    # or of the height (a 4:3 photo made square is squeezed to 0.75).
+    "narrow": lambda img: _squeezed(img, 0.7, 1.0),
+    "flat": lambda img: _squeezed(img, 1.0, 0.7),
 }
 
 

@@ -50,6 +50,23 @@ BACKGROUND_CLASS = 6
 STRIDE = 4
 DET_SCALE = 0.5  # the detector sees frames at half size
 DEGRADE = False  # set from --degrade in main()
+SQUASH = 0.0  # set from --squash in main(): the share of images and crops squashed along one axis
+SQUASH_RANGE = (0.55, 1.0)  # how far an axis is squashed: a 4:3 photo squeezed square gives 0.75
+
+
+def squash_factors(rng: np.random.Generator) -> tuple[float, float]:
+    """Scale factors (x, y): one axis squashed for a --squash share of draws, else (1, 1).
+
+    Two things make real dice narrower one way than the other: photo sets that
+    squeeze a 4:3 phone photo into a square (d6-roboflow's valid dice are, by
+    median, 1.3 times as tall as wide, its train dice 1.0), and a camera looking
+    at the table at a slant, which foreshortens the top face. Without this the
+    nets only ever saw the squeeze of roboflow's own train photos.
+    """
+    if SQUASH <= 0 or rng.random() >= SQUASH:
+        return 1.0, 1.0
+    q = float(rng.uniform(*SQUASH_RANGE))
+    return (q, 1.0) if rng.random() < 0.5 else (1.0, q)
 
 
 def is_byler_holdout(name: str) -> bool:
@@ -274,8 +291,9 @@ def detector_batch(pick, rng, batch: int, crop: int):
     for b in range(batch):
         img, boxes, _, top_down, _ = pick(rng)
         scale = DET_SCALE * float(np.exp(rng.uniform(np.log(0.6), np.log(1.6))))
-        small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        bx = boxes * scale
+        qx, qy = squash_factors(rng)
+        small = cv2.resize(img, None, fx=scale * qx, fy=scale * qy, interpolation=cv2.INTER_AREA)
+        bx = boxes * np.array([scale * qx, scale * qy] * 2, np.float32)
         if rng.random() < 0.5:
             small = small[:, ::-1]
             bx = np.stack([small.shape[1] - bx[:, 2], bx[:, 1], small.shape[1] - bx[:, 0], bx[:, 3]], 1)
@@ -373,6 +391,8 @@ def jittered_crop(img, box, rng, size=None, top_down=True):
     big = crop_die(img, (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), size * 2, CROP_MARGIN * 1.5)
     angle = float(rng.uniform(0, 360)) if top_down else float(rng.uniform(-15, 15))
     matrix = cv2.getRotationMatrix2D((size, size), angle, 1.0)
+    qx, qy = squash_factors(rng)  # after the turn: the squeeze belongs to the photo, not to the die
+    matrix = np.array([[qx], [qy]]) * matrix + np.array([[0, 0, size * (1 - qx)], [0, 0, size * (1 - qy)]])
     rot = cv2.warpAffine(big, matrix, (size * 2, size * 2), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     m = (size * 2 - round(size * 2 / 1.5)) // 2
     centre = rot[m:size * 2 - m, m:size * 2 - m]
@@ -565,12 +585,15 @@ def main() -> int:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--weight-decay", type=float, default=1e-4)
     parser.add_argument("--degrade", action="store_true", help="also train on blurred-down and JPEG-coarsened images")
+    parser.add_argument("--squash", type=float, default=0.0,
+                        help="share of detector images and classifier crops squashed along one axis (0.55-1)")
     parser.add_argument("--checkpoint-every", type=int, default=300, help="export the ONNX file every N steps too")
     parser.add_argument("--crop-size", type=int, default=40, help="classifier input side in pixels")
     args = parser.parse_args()
-    global CROP_SIZE, DEGRADE
+    global CROP_SIZE, DEGRADE, SQUASH
     CROP_SIZE = args.crop_size
     DEGRADE = args.degrade
+    SQUASH = args.squash
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)

@@ -70,11 +70,17 @@ class DiceScore:
         if self.bad_labels:
             lines.append(f"skipped {len(self.bad_labels)} label lines that are not d6 dice, e.g.:")
             lines += [f"  {problem}" for problem in self.bad_labels[:5]]
-        if self.unlabelled_image_detections:
-            lines.append(
-                f"{self.unlabelled_image_detections} detections are in images whose label file lists no die "
-                "(they all count against precision)"
-            )
+        unlabelled = self.unlabelled_image_detections
+        if unlabelled:
+            lines.append(f"{unlabelled} detections are in images whose label file lists no die "
+                         "(they all count against precision)")
+            if self.detections > unlabelled:
+                elsewhere = self.found_right / (self.detections - unlabelled)
+                lines.append(f"  precision over the other images: {elsewhere:.4f}")
+            if self.dice:
+                # A set whose photos of dice went unlabelled caps precision below 1 for every reader, a perfect one too.
+                lines.append(f"  if they are dice the labels left out, a reader finding every labelled die and them "
+                             f"scores precision {self.dice / (self.dice + unlabelled):.4f} at most")
         return lines
 
 

@@ -163,6 +163,10 @@ def test_eval_breakdown_says_why_dice_were_missed() -> None:
     assert "1: 1/1, 2: 0/1, 3: 1/1, 4: 1/1" in text
     assert "1 found with the wrong value, 1 found but boxed differently" in text and "1 not found" in text
     assert "2 detections are in images whose label file lists no die" in text
+    score.detections = 3 + 2
+    text = "\n".join(score.breakdown())
+    assert "precision over the other images: 0.3333" in text  # 1 right of the 3 found where labels are
+    assert "scores precision 0.6667 at most" in text  # 4 labelled dice, 2 more in the unlabelled image
 
 
 def close_die(seed: int) -> tuple[np.ndarray, int]:
