@@ -78,7 +78,14 @@ BYLER_HOLDOUT: set[str] = set()
 
 
 def load_split(split_dir: str, skip: set[str] | None = None) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """(image BGR, boxes x0y0x1y1 in pixels, classes 0..5) for every labelled image of a split."""
+    """(image BGR, boxes x0y0x1y1 in pixels, classes 0..5) for every image of a split with a labelled die.
+
+    Every photo in the shared sets shows dice, so a photo whose label file lists
+    none had its labels left out (d6-roboflow/train has two such photos, three
+    copies each, one of 15 dice and one of a heap). Kept, they taught the
+    detector that those dice are background and gave the classifier's miner of
+    hard negatives 69 real dice to learn as "not a die".
+    """
     out = []
     for path in sorted(glob.glob(os.path.join(split_dir, "images", "*"))):
         stem = Path(path).stem
@@ -98,6 +105,8 @@ def load_split(split_dir: str, skip: set[str] | None = None) -> list[tuple[np.nd
                 c, cx, cy, bw, bh = int(parts[0]), *map(float, parts[1:])
                 boxes.append(((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
                 classes.append(c)
+        if not boxes:
+            continue
         out.append((image, np.array(boxes, np.float32).reshape(-1, 4), np.array(classes, np.int64)))
     return out
 
