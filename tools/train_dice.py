@@ -589,7 +589,7 @@ def main() -> int:
     parser.add_argument("--boards", type=int, default=200, help="rendered dice-free temple boards (negatives)")
     parser.add_argument("--speckled", type=int, default=150, help="rendered dice scenes on granite-like tables")
     parser.add_argument("--oblique", type=int, default=0,
-                        help="rendered dice seen at a slant, heaps among them (opt-in: see docs/vision.md)")
+                        help="rendered dice seen at a slant, heaps among them (opt-in: see docs/vision-experiments.md)")
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", choices=["detector", "classifier"], default=None)
