@@ -69,8 +69,8 @@ def load_onnx(path: Path) -> cv2.dnn.Net:
     """An ONNX model on OpenCV's classic dnn engine where there is a choice.
 
     OpenCV 5 defaults to its new graph engine, which ran the whole reader 13 to
-    19% slower than the classic one on this project's bench machine (see
-    docs/vision.md); OpenCV 4 has only the classic one.
+    24% slower than the classic one on this project's bench machine (see
+    "Speed" in docs/vision-experiments.md); OpenCV 4 has only the classic one.
     """
     classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
     if classic is None:
