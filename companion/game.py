@@ -199,7 +199,9 @@ class Game(ABC):
     @classmethod
     def check_players(cls, players: Sequence[str]) -> list[str]:
         """Shared checks on a player list; games with free names skip the colour test."""
-        if isinstance(players, str | bytes) or not all(isinstance(p, str) and p for p in players):
+        if isinstance(players, str | bytes) or not isinstance(players, Sequence) or not all(
+            isinstance(p, str) and p for p in players
+        ):
             raise BadRequest("players must be a list of non-empty strings")
         players = list(players)
         if not cls.min_players <= len(players) <= cls.max_players:

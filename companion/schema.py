@@ -7,7 +7,7 @@ Each schema node is a callable ``(value, path) -> list[str]``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from typing import Any
 
 Check = Callable[[Any, str], list[str]]
@@ -20,6 +20,25 @@ def child(path: str, key: object) -> str:
 
 def label(path: str) -> str:
     return path[:-1] if path.endswith(":") else path
+
+
+def is_known(value: Any, known: Container[Any]) -> bool:
+    """Whether a value read from JSON is one of ``known`` (a set or dict of ids, say).
+
+    A list or object where an id belongs (or a tuple holding one) is simply
+    unknown: asking a set or a dict about it raises TypeError, and a damaged
+    position document must get a refusal that names the field, not an
+    internal error.
+    """
+    try:
+        return value in known
+    except TypeError:
+        return False
+
+
+def look_up(table: Mapping[Any, Any], key: Any, default: Any = None) -> Any:
+    """``table.get(key, default)`` for a key read from JSON, which may be a list or object."""
+    return table[key] if is_known(key, table) else default
 
 
 def _type_name(value: Any) -> str:

@@ -21,6 +21,7 @@ from companion.games.blackpool.state import (
     Traveller,
     traveller_id,
 )
+from companion.schema import is_known
 
 if TYPE_CHECKING:
     from companion.games.blackpool.rules import Blackpool
@@ -65,6 +66,7 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
     options: dict[str, Any] = {}
     if not isinstance(raw_options, dict):
         problems.append('"options" must be an object')
+        options = game.resolve_options({})
     else:
         try:
             options = game.resolve_options(dict(raw_options))
@@ -175,7 +177,7 @@ def _travellers(game: Blackpool, raw: Any, players: list[str], problems: list[st
         at = entry.get("at")
         if at == game.board.centre_square:
             at = CENTRE
-        if at not in (CENTRE, CAMP) and at not in game.board.squares:
+        if at not in (CENTRE, CAMP) and not is_known(at, game.board.squares):
             problems.append(f'traveller {tid} is at {at!r}, which is not a square, "centre" or "camp"')
             at = CENTRE
         on = entry.get("on")

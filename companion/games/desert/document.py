@@ -41,6 +41,7 @@ from companion.games.desert.state import (
     State,
     Step,
 )
+from companion.schema import is_known, look_up
 
 if TYPE_CHECKING:
     from companion.games.desert.rules import DesertRace
@@ -135,7 +136,7 @@ def _pieces(board: Board, raw: Any, players: tuple[str, ...], problems: list[str
         for key in set(entry) - {"space", "lives", "items", "lap", "skip", "out", "failures"}:
             problems.append(f"{where}: unknown field {key!r}")
         space = entry.get("space")
-        if space not in board.by_id:
+        if not is_known(space, board.by_id):
             problems.append(f"{where}.space: unknown space {space!r}")
         lives = _int(entry.get("lives"), f"{where}.lives", 0, 10, problems)
         items = entry.get("items", [])
@@ -143,7 +144,7 @@ def _pieces(board: Board, raw: Any, players: tuple[str, ...], problems: list[str
             problems.append(f"{where}.items: must list Collection cards ({', '.join(COLLECTION_CARDS)})")
             items = []
         pieces.append(Piece(
-            space=board.by_id.get(space, 0),
+            space=look_up(board.by_id, space, 0),
             lives=lives,
             items=tuple(sorted(items)),
             lap=_bool(entry.get("lap", False), f"{where}.lap", problems),

@@ -29,6 +29,7 @@ from companion.games.targi.state import (
     Task,
     slot_index,
 )
+from companion.schema import is_known
 
 OPTION_FIELDS = {
     "placement.forbid": "forbid",
@@ -201,11 +202,14 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
         for k, row in enumerate(rows):
             if len(row) > 4:
                 r.fail(f"supplies.{p}.rows[{k}]: a row holds at most 4 cards, not {len(row)}")
-        for c in (*hand, *(c for row in rows for c in row)):
-            if c not in cat.tribe:
-                r.fail(f"supplies.{p}: {c!r} is not a tribe card")
+        unknown = [c for c in (*hand, *(c for row in rows for c in row)) if not is_known(c, cat.tribe)]
+        for c in unknown:
+            r.fail(f"supplies.{p}: {c!r} is not a tribe card")
+        if unknown:  # reported above; the checks below count the known cards only
+            hand = tuple(c for c in hand if is_known(c, cat.tribe))
+            rows = tuple(tuple(c for c in row if is_known(c, cat.tribe)) for row in rows)
         sup = Supply(**vals, hand=hand, rows=rows)
-        if all(c in cat.tribe for c in sup.cards) and len(hand) > fx.hand_size(cat, sup):
+        if not unknown and len(hand) > fx.hand_size(cat, sup):
             r.fail(f"supplies.{p}.hand: holds {len(hand)} cards; the hand limit is {fx.hand_size(cat, sup)}")
         supplies.append(sup)
 
@@ -256,7 +260,7 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
             centre.append(Slot())
         elif isinstance(cell, Mapping) and "card" in cell:
             c = cell["card"]
-            deck = "goods" if c in cat.goods else "tribe" if c in cat.tribe else None
+            deck = "goods" if is_known(c, cat.goods) else "tribe" if is_known(c, cat.tribe) else None
             if deck is None:
                 r.fail(f"{where}: unknown card {c!r}")
                 centre.append(Slot())
@@ -293,7 +297,9 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
         elif kind == "tribe":
             cards = tuple(r.list_(t.get("cards"), f"tasks[{k}].cards"))
             source = t.get("source")
-            if source not in ("expansion", "centre", "noble") or not cards or any(c not in cat.tribe for c in cards):
+            if source not in ("expansion", "centre", "noble") or not cards or any(
+                not is_known(c, cat.tribe) for c in cards
+            ):
                 r.fail(f"tasks[{k}]: a tribe decision names tribe cards and a source (expansion, centre, noble)")
                 continue
             tasks.append(Task("tribe", cards=cards, source=source))

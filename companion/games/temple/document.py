@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import BadRequest, InvalidPosition
 from companion.games.temple.board import Board
 from companion.games.temple.state import PHASES, Task, TempleState, pawn_name
+from companion.schema import is_known
 
 if TYPE_CHECKING:
     from companion.games.temple.rules import TempleGame
@@ -143,7 +144,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
                 continue
             if card == board.ak_card:
                 problems.append(f"slot {i + 1} holds the Ah Kinchil card, which never goes into a slot")
-            elif card not in known:
+            elif not is_known(card, known):
                 problems.append(f"slot {i + 1} holds unknown card {card!r}")
             elif card in seen:
                 problems.append(f"card {card} is in slot {seen[card] + 1} and slot {i + 1}")
@@ -161,7 +162,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
         problems.append("discard must be a list of card ids")
     else:
         for card in discard_raw:
-            if card != board.ak_card and card not in known:
+            if card != board.ak_card and not is_known(card, known):
                 problems.append(f"discard holds unknown card {card!r}")
             elif card in slots:
                 problems.append(f"card {card} is both in a slot and in the discard pile")
@@ -234,7 +235,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
     roll_raw = doc.get("roll")
     if roll_raw is not None:
         outcome = (roll_raw.get("value"), roll_raw.get("colour")) if isinstance(roll_raw, Mapping) else None
-        if outcome not in game.outcomes:
+        if not is_known(outcome, game.outcomes):
             problems.append(f"roll {roll_raw!r} is not a face of the die")
         else:
             roll = outcome
@@ -250,15 +251,19 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
     if not isinstance(first, Mapping):
         problems.append("first_roll must be an object")
     else:
-        for c in first.get("contenders", []):
+        contenders_raw, rolls_raw = first.get("contenders", []), first.get("rolls", [])
+        for name, raw_list in (("contenders", contenders_raw), ("rolls", rolls_raw)):
+            if not isinstance(raw_list, list):
+                problems.append(f"first_roll.{name} must be a list")
+        for c in contenders_raw if isinstance(contenders_raw, list) else []:
             if c not in players:
                 problems.append(f"first_roll.contenders names {c!r}, not a player")
             else:
                 contenders.append(c)
-        for entry in first.get("rolls", []):
+        for entry in rolls_raw if isinstance(rolls_raw, list) else []:
             if not (isinstance(entry, list) and len(entry) == 2 and entry[0] in contenders):
                 problems.append(f"first_roll.rolls entry {entry!r} is not [contender, value]")
-            elif entry[1] not in {v for v, _ in game.outcomes}:
+            elif not is_known(entry[1], {v for v, _ in game.outcomes}):
                 problems.append(f"first_roll.rolls entry {entry!r} is not a value of the die")
             else:
                 first_rolls.append((entry[0], entry[1]))

@@ -14,6 +14,7 @@ from companion.errors import BadRequest, InvalidPosition
 from companion.games.ttd.board import Board, bits
 from companion.games.ttd.options import OPTION_SPECS, Rules, profile_of
 from companion.games.ttd.state import COLOURS, EMPTY, GUIDE, PHASES, SLOTS, TtdState, derive, slot
+from companion.schema import is_known, look_up
 
 if TYPE_CHECKING:
     from companion.games.ttd.rules import ThroughTheDesert
@@ -86,7 +87,7 @@ def _hex(board: Board, raw: Any, where: str, reader: _Reader) -> int | None:
     ):
         reader.add(f"{where}: hex must be [q, r], found {raw!r}")
         return None
-    h = board.index.get((raw[0], raw[1]))
+    h = look_up(board.index, (raw[0], raw[1]))
     if h is None:
         reader.add(f"{where}: ({raw[0]},{raw[1]}) is not on the board")
     return h
@@ -210,7 +211,7 @@ def _read_waterholes(game, board: Board, doc, phase: str, reader: _Reader) -> tu
             continue
         if value is None:
             continue
-        if value not in game.token_counts:
+        if not is_known(value, game.token_counts):
             reader.add(f"{where}: value {value!r} is not a token value ({', '.join(map(str, game.token_counts))})")
             continue
         if values[h]:
@@ -256,7 +257,7 @@ def _read_pieces(game, board: Board, doc, players, rules: Rules, phase: str, rea
             if is_leader is not True:
                 reader.add(f"{where}: a guide must be marked leader: true")
                 is_leader = True
-        elif colour in game.colour_index:
+        elif is_known(colour, game.colour_index):
             c = game.colour_index[colour]
             if rules.guide and is_leader:
                 reader.add(f"{where}: with one_guide leaders a coloured camel cannot be a leader")
@@ -372,7 +373,7 @@ def _read_hands(game, doc, players, rules: Rules, cells, leaders, phase: str, re
                 reader.add(f"leaders_in_hand.{player}: expected a list")
                 hand_raw = []
             for cid in hand_raw:
-                c = GUIDE if cid == GUIDE_ID else game.colour_index.get(cid)
+                c = GUIDE if cid == GUIDE_ID else look_up(game.colour_index, cid)
                 if c is None or c not in start:
                     reader.add(f"leaders_in_hand.{player}: {cid!r} is not one of {player}'s leaders")
                 elif c in placed[p]:
@@ -400,7 +401,7 @@ def _read_hands(game, doc, players, rules: Rules, cells, leaders, phase: str, re
                 free = sorted(placed[p] - set(firsts))
                 c = free[0] if free else min(placed[p])
         else:
-            c = GUIDE if cid == GUIDE_ID else game.colour_index.get(cid, -2)
+            c = GUIDE if cid == GUIDE_ID else look_up(game.colour_index, cid, -2)
             if c == -2 or c not in placed[p]:
                 reader.add(f"first_leaders.{player}: {cid!r} is not a leader {player} has on the board")
                 c = -1
@@ -483,8 +484,8 @@ def _read_oases(game, board: Board, doc, players, pindex, cells, reader: _Reader
             reader.add(f"oases[{i}]: expected an object")
             continue
         h = _hex(board, entry.get("oasis"), f"oases[{i}]", reader)
-        p = pindex.get(entry.get("player"))
-        c = game.colour_index.get(entry.get("caravan"))
+        p = look_up(pindex, entry.get("player"))
+        c = look_up(game.colour_index, entry.get("caravan"))
         if h is None or p is None or c is None:
             if p is None or c is None:
                 reader.add(f"oases[{i}]: unknown player or caravan colour")
@@ -516,9 +517,9 @@ def _read_claimed(game, board: Board, doc, pindex, rules: Rules, cells, reader: 
         if not isinstance(entry, Mapping) or not isinstance(entry.get("hexes"), list) or not entry["hexes"]:
             reader.add(f"{where}: expected an object with player, caravan and a list of hexes")
             continue
-        p = pindex.get(entry.get("player"))
+        p = look_up(pindex, entry.get("player"))
         cid = entry.get("caravan")
-        c = -1 if cid is None else game.colour_index.get(cid, -2)
+        c = -1 if cid is None else look_up(game.colour_index, cid, -2)
         if p is None or c == -2:
             reader.add(f"{where}: unknown player or caravan colour")
             continue
