@@ -16,7 +16,7 @@ from companion.errors import InvalidData
 from companion.game import Game, GameData
 from companion.paths import env_or, user_data_dir
 from companion.rulebook import rulebook_schema
-from companion.schema import Obj
+from companion.schema import Obj, look_up
 
 
 def default_cafe_dir() -> Path:
@@ -48,7 +48,7 @@ def read_json(path: Path) -> Any:
 
 def file_problems(game_cls: type[Game], kind: str, content: Any, where: str) -> list[str]:
     """Schema problems of one file; the header must say which game and kind it is."""
-    schema = schemas(game_cls).get(kind)
+    schema = look_up(schemas(game_cls), kind)
     if schema is None:
         return [f"{where}: {game_cls.id} has no data kind {kind!r}; kinds: {', '.join(schemas(game_cls))}"]
     problems = schema(content, f"{where}:")
@@ -105,7 +105,7 @@ def validate_path(path: Path, game_classes: Mapping[str, type[Game]]) -> list[st
         if head_problems:
             problems.extend(head_problems)
             continue
-        game_cls = game_classes.get(content["game"])
+        game_cls = look_up(game_classes, content["game"])
         if game_cls is None:
             problems.append(f"{file}: unknown game {content['game']!r}; games: {', '.join(game_classes)}")
             continue

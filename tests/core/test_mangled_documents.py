@@ -9,45 +9,15 @@ game accepts must also be playable.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from companion.protocol import Referee
 from companion.registry import create, game_classes
 from companion.simulate import random_players
-
-ODD_VALUES = [None, True, 0, -1, 7, 99, 1.5, "", "x", "red", [], [1, 2], {}, {"a": 1}, [[0, 0]], 10**20]
-
-
-def places(doc: Any, path: tuple = ()) -> Iterator[tuple]:
-    """The path of every value inside the document, containers and leaves alike."""
-    if path:
-        yield path
-    if isinstance(doc, dict):
-        for key, value in doc.items():
-            yield from places(value, (*path, key))
-    elif isinstance(doc, list):
-        for i, value in enumerate(doc):
-            yield from places(value, (*path, i))
-
-
-def damage(doc: dict, rng: random.Random) -> dict:
-    doc = copy.deepcopy(doc)
-    for _ in range(rng.randint(1, 3)):
-        path = rng.choice(list(places(doc)))
-        parent = doc
-        for key in path[:-1]:
-            parent = parent[key]
-        if rng.random() < 0.3:
-            del parent[path[-1]]
-        else:
-            parent[path[-1]] = copy.deepcopy(rng.choice(ODD_VALUES))
-    return doc
+from tests.core.damage import damage
 
 
 @pytest.mark.parametrize("game_id", sorted(game_classes()))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from companion.schema import Bool, Check, Enum, Int, ListOf, MapOf, Obj, Str, header
+from companion.schema import Bool, Check, Enum, Int, ListOf, MapOf, Obj, Str, header, is_known
 
 GOODS = ("dates", "salt", "pepper")
 RESOURCES = (*GOODS, "gold", "vp")
@@ -99,7 +99,7 @@ def _coded(table: Mapping[str, tuple[dict[str, Check], dict[str, Check]]], field
         if not isinstance(value, dict):
             return [f"{path}: expected an object"]
         code = value.get(field)
-        if code not in table:
+        if not is_known(code, table):
             return [f"{path}.{field}: {code!r} is not one of {', '.join(table)}"]
         required, optional = table[code]
         return Obj({field: Enum(code), **required}, optional)(value, path)

@@ -1,0 +1,37 @@
+"""Damage to JSON documents and data files, for tests that feed the core what a careless edit makes."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterator
+from typing import Any
+
+ODD_VALUES = [None, True, 0, -1, 7, 99, 1.5, "", "x", "red", [], [1, 2], {}, {"a": 1}, [[0, 0]], 10**20]
+
+
+def places(doc: Any, path: tuple = ()) -> Iterator[tuple]:
+    """The path of every value inside the document, containers and leaves alike."""
+    if path:
+        yield path
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            yield from places(value, (*path, key))
+    elif isinstance(doc, list):
+        for i, value in enumerate(doc):
+            yield from places(value, (*path, i))
+
+
+def damage(doc: dict, rng: random.Random) -> dict:
+    """A copy with one to three values replaced by odd ones or deleted, at any depth."""
+    doc = copy.deepcopy(doc)
+    for _ in range(rng.randint(1, 3)):
+        path = rng.choice(list(places(doc)))
+        parent = doc
+        for key in path[:-1]:
+            parent = parent[key]
+        if rng.random() < 0.3:
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = copy.deepcopy(rng.choice(ODD_VALUES))
+    return doc
