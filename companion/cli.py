@@ -18,7 +18,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from companion.bench import bench_game
-from companion.data import default_cafe_dir, house_dir, validate_path
+from companion.data import default_cafe_dir, house_dir, read_json, validate_path
 from companion.errors import CompanionError
 from companion.journal import Journal
 from companion.paths import env_or, user_data_dir
@@ -209,7 +209,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    record = json.loads(Path(args.record).read_text(encoding="utf-8"))
+    record = read_json(Path(args.record))
     session = replay_record(record, cafe_dir(args))
     print(f"{record['game']}: {len(session.log)} actions replayed; the final position matches the record.")
     print(session.pending().text)

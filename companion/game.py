@@ -182,6 +182,8 @@ class Game(ABC):
         profile = profile or "standard"
         if profile not in cls.profiles:
             raise BadRequest(f"{cls.id} has no profile {profile!r}; profiles: {', '.join(cls.profiles)}")
+        if options is not None and not isinstance(options, Mapping):
+            raise BadRequest("options must be an object of option -> value")
         specs = {o.key: o for o in cls.option_specs}
         resolved = {o.key: o.default for o in cls.option_specs}
         resolved.update(cls.profiles[profile])

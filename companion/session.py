@@ -76,10 +76,18 @@ class Session:
     def from_start(cls, game_id: str, start: Mapping[str, Any], cafe_dir: Any = None) -> Session:
         """Rebuild the opening position a journal or record describes (no journal attached)."""
         game = create(game_id, cafe_dir)
+        if not isinstance(start, Mapping):
+            raise BadRequest("the start of the game must be an object (players and options, or a loaded position)")
         if start.get("kind") == "load":
-            state = game.from_document(start["state"])
+            document = start.get("state")
+            if not isinstance(document, Mapping):
+                raise InvalidPosition(["the loaded position of the start must be a JSON object"])
+            state = game.from_document(document)
         else:
-            state = game.setup(list(start["players"]), game.resolve_options(start.get("options"), None))
+            players = start.get("players")
+            if not isinstance(players, list):
+                raise BadRequest("the start of the game must list its players")
+            state = game.setup(players, game.resolve_options(start.get("options"), None))
         return cls(game, dict(start), state)
 
     @classmethod
@@ -228,6 +236,8 @@ def replay_record(record: Mapping[str, Any], cafe_dir: Any = None) -> Session:
     for key in ("game", "start", "actions"):
         if key not in record:
             raise BadRequest(f"the game record lacks {key!r}")
+    if not isinstance(record["actions"], list):
+        raise BadRequest("the game record's actions must be a list")
     session = Session.from_start(record["game"], record["start"], cafe_dir)
     for action in record["actions"]:
         session.act(action)

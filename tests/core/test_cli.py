@@ -9,7 +9,7 @@ import pytest
 
 from companion.cli import main
 from companion.journal import Journal
-from companion.session import Session
+from companion.session import RECORD_FORMAT, Session
 
 
 def test_simulate_reports_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,6 +47,26 @@ def test_export_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert json.loads(record.read_text())["final"] == session.document()
     assert main(["replay", str(record)]) == 0
     assert "3 actions replayed" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (None, "cannot be read"),
+        ("{not json", "not valid JSON at line 1"),
+        ('{"format": "FORMAT", "game": "race", "start": 5, "actions": []}', "start of the game must be an object"),
+        ('{"format": "FORMAT", "game": "race", "start": {"players": ["red", "blue"]}, "actions": 7}',
+         "actions must be a list"),
+    ],
+)
+def test_replay_of_a_broken_record_says_what_is_wrong(
+    content: str | None, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    if content is not None:
+        record.write_text(content.replace("FORMAT", RECORD_FORMAT))
+    assert main(["replay", str(record)]) == 1
+    assert expected in capsys.readouterr().err
 
 
 def test_play_resumes_from_its_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
