@@ -20,11 +20,11 @@ from pathlib import Path
 from companion.bench import bench_game
 from companion.data import default_cafe_dir, house_dir, read_json, validate_path
 from companion.errors import CompanionError
-from companion.journal import Journal
+from companion.journal import Journal, open_journal
 from companion.paths import env_or, user_data_dir
 from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
-from companion.session import Session, replay_record
+from companion.session import Session, open_table, replay_record
 from companion.simulate import SimulationError, play_random_game
 from companion.terminal import Terminal, ask_new_game
 
@@ -51,9 +51,10 @@ Attach = Callable[[Terminal], Callable[[], None]]
 
 def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
     """The terminal referee; ``attach`` wires table inputs (an adapter's ``hw play``) to its controller."""
-    journal = Journal(args.journal or default_journal_path())
     cafe = cafe_dir(args)
-    session = None if args.new else Session.resume(journal, cafe)
+    journal, session, note = open_table(Path(args.journal or default_journal_path()), cafe, resume=not args.new)
+    if note:
+        print(note)
     if session is not None and args.game and session.game.id != args.game:
         session = None
     if session is not None:
@@ -95,8 +96,12 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
 
 
 def cmd_referee(args: argparse.Namespace) -> int:
-    journal = Journal(args.journal) if args.journal else None
-    serve(Referee(journal, cafe_dir(args)), sys.stdin.buffer, sys.stdout)
+    journal, note = open_journal(Path(args.journal)) if args.journal else (None, "")
+    referee = Referee(journal, cafe_dir(args))
+    for line in (note, referee.note):  # stdout carries the protocol only
+        if line:
+            print(f"companion: {line}", file=sys.stderr)
+    serve(referee, sys.stdin.buffer, sys.stdout)
     return 0
 
 

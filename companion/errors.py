@@ -68,6 +68,12 @@ class NoGame(CompanionError, RuntimeError):
     code = "no_game"
 
 
+class JournalDamaged(CompanionError, OSError):
+    """The journal file is not a database SQLite can read whole (disk full, a failing SD card)."""
+
+    code = "journal_damaged"
+
+
 class InvalidData(CompanionError, ValueError):
     """A board, deck or rulebook file breaks its schema; names file, entry and problem."""
 

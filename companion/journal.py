@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion.errors import JournalDamaged
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -38,6 +40,25 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def open_journal(path: Path) -> tuple[Journal, str]:
+    """The journal at ``path``, and a note for the table when a damaged one had to be set aside.
+
+    A kiosk restarts on its own, so a journal SQLite cannot read must not
+    stop it for good: the file (with its WAL) is renamed beside itself, kept
+    for recovery by hand, and a new journal begun.
+    """
+    try:
+        return Journal(path), ""
+    except JournalDamaged as damage:
+        kept = path.with_name(f"{path.name}.damaged-{datetime.now(UTC):%Y%m%d-%H%M%S}")
+        for suffix in ("", "-wal", "-shm"):
+            part = Path(f"{path}{suffix}")
+            if part.exists():
+                part.rename(f"{kept}{suffix}")
+        note = f"{damage.message}. It is kept as {kept.name} and a new journal is begun."
+        return Journal(path), note
+
+
 @dataclass(frozen=True)
 class JournalGame:
     """One journalled game: how it started and the steps since, in order."""
@@ -53,14 +74,29 @@ class JournalGame:
 
 class Journal:
     def __init__(self, path: str | Path = ":memory:") -> None:
+        """Open (or create) the journal; raises `JournalDamaged` for a file SQLite cannot read whole.
+
+        The quick check reads every page once, which for a table's journal
+        takes milliseconds, so damage shows at start-up rather than midway
+        through a game.
+        """
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+            (verdict,) = self._db.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise JournalDamaged(f"{self.path} cannot be read as a journal: {exc}") from None
+        if verdict != "ok":
+            self._db.close()
+            found = "; ".join(line for line in verdict.splitlines() if not line.startswith("***"))
+            raise JournalDamaged(f"{self.path} cannot be read as a journal: {found}")
 
     def close(self) -> None:
         self._db.close()
@@ -103,13 +139,17 @@ class Journal:
         ).fetchone()
         if row is None:
             return None
-        steps = [
-            (op, json.loads(action) if action is not None else None)
-            for op, action in self._db.execute(
-                "SELECT op, action FROM steps WHERE game_id = ? ORDER BY seq", (game_id,)
-            )
-        ]
-        return JournalGame(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], steps)
+        try:
+            steps = [
+                (op, json.loads(action) if action is not None else None)
+                for op, action in self._db.execute(
+                    "SELECT op, action FROM steps WHERE game_id = ? ORDER BY seq", (game_id,)
+                )
+            ]
+            return JournalGame(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], steps)
+        except json.JSONDecodeError:
+            why = f"game {game_id} has a row that is not JSON"
+            raise JournalDamaged(f"{self.path} cannot be read as a journal: {why}") from None
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)

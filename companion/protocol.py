@@ -15,7 +15,7 @@ from typing import Any, BinaryIO, TextIO
 from companion.errors import BadRequest, CompanionError, NoGame
 from companion.journal import Journal
 from companion.registry import create, game_classes
-from companion.session import Session, Step
+from companion.session import Session, Step, resume_game
 
 Answer = dict[str, Any]
 
@@ -36,7 +36,10 @@ class Referee:
     def __init__(self, journal: Journal | None = None, cafe_dir: Path | None = None) -> None:
         self.journal = journal
         self.cafe_dir = cafe_dir
-        self.session: Session | None = Session.resume(journal, cafe_dir) if journal else None
+        self.session: Session | None = None
+        self.note = ""  # why the journal's game in progress could not be resumed, if it could not
+        if journal is not None:
+            self.session, self.note = resume_game(journal, cafe_dir)
         self._commands: dict[str, Callable[[Mapping[str, Any]], Answer]] = {
             "games": self._games,
             "new": self._new,

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from companion.errors import BadRequest, InvalidPosition, NothingToUndo
+from companion.errors import BadRequest, CompanionError, InvalidPosition, NothingToUndo
 from companion.game import Action, Event, Game, Pending, Ruling, State, normalize_action
-from companion.journal import Journal, JournalGame
+from companion.journal import Journal, JournalGame, open_journal
 from companion.registry import create
 
 RECORD_FORMAT = "table-companion-record"
@@ -227,6 +228,27 @@ class Session:
             "actions": self.log,
             "final": self.document(),
         }
+
+
+def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None, str]:
+    """The game in progress, or None and the reason when it can no longer be replayed.
+
+    Its steps may not replay after the café data it was played on changed, or
+    when a row was damaged. The game stays in the journal (`companion export`
+    can still write it out) and the table starts without it instead of not at
+    all.
+    """
+    try:
+        return Session.resume(journal, cafe_dir), ""
+    except CompanionError as refusal:
+        return None, f"The game in progress could not be resumed ({refusal.message}); it stays in the journal."
+
+
+def open_table(journal_path: Path, cafe_dir: Any = None, resume: bool = True) -> tuple[Journal, Session | None, str]:
+    """The journal and the game in progress at start-up, and a note for the table when either failed."""
+    journal, note = open_journal(journal_path)
+    session, resume_note = resume_game(journal, cafe_dir) if resume else (None, "")
+    return journal, session, " ".join(filter(None, (note, resume_note)))
 
 
 def replay_record(record: Mapping[str, Any], cafe_dir: Any = None) -> Session:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -74,8 +75,7 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
     """The app wired to a journal, a controller and the saved settings (Kivy must be prepared)."""
     from companion.cli import cafe_dir, default_journal_path
     from companion.controller import Controller
-    from companion.journal import Journal
-    from companion.session import Session
+    from companion.session import open_table
     from ui.app import CompanionApp
     from ui.settings import Settings, default_settings_path, existing_folder
 
@@ -84,9 +84,7 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
     standard = cafe_dir(args)
     cafe = existing_folder(settings.cafe_dir) or standard  # a removed stick must not stop the kiosk
     journal_path = journal_path or Path(getattr(args, "journal", None) or default_journal_path())
-    journal_path.parent.mkdir(parents=True, exist_ok=True)
-    journal = Journal(journal_path)
-    session = None if getattr(args, "new", False) else Session.resume(journal, cafe)
+    journal, session, note = open_table(journal_path, cafe, resume=not getattr(args, "new", False))
     controller = Controller(session)
     given = {
         "buttons": getattr(args, "buttons", None),
@@ -104,6 +102,9 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
         default_cafe_dir=standard,
     )
     app.apply_inputs()  # the same path a saved switch takes, so start-up and the settings screen agree
+    if note:  # on the home screen the table starts on, and in the service's log
+        app.status = note
+        print(f"companion: {note}", file=sys.stderr)
     return app
 
 

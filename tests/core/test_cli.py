@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -67,6 +68,18 @@ def test_replay_of_a_broken_record_says_what_is_wrong(
         record.write_text(content.replace("FORMAT", RECORD_FORMAT))
     assert main(["replay", str(record)]) == 1
     assert expected in capsys.readouterr().err
+
+
+def test_referee_on_a_damaged_journal_says_so_on_stderr_and_serves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal_path = tmp_path / "j.sqlite3"
+    journal_path.write_bytes(b"noise" * 1000)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b'{"cmd": "pending"}\n')))
+    assert main(["referee", "--journal", str(journal_path)]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"ok": True, "pending": None}
+    assert "cannot be read as a journal" in err and "It is kept as j.sqlite3.damaged-" in err
 
 
 def test_play_resumes_from_its_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:

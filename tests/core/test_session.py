@@ -8,9 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import BadRequest, IllegalAction, InvalidAction, InvalidPosition, NothingToUndo
+from companion.errors import (
+    BadRequest,
+    IllegalAction,
+    InvalidAction,
+    InvalidPosition,
+    JournalDamaged,
+    NothingToUndo,
+)
 from companion.journal import Journal
-from companion.session import Session, replay_record
+from companion.session import Session, open_table, replay_record
 
 
 def play(session: Session, *actions: dict) -> None:
@@ -120,6 +127,44 @@ def test_journal_is_wal_and_marks_abandoned_games(tmp_path: Path) -> None:
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert [row[0] for row in raw.execute("SELECT status FROM games ORDER BY id")] == ["abandoned", "active"]
+
+
+def test_a_damaged_journal_is_set_aside_and_a_new_one_begun(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    Session.new("race", ["red", "blue"], journal=journal).act({"type": "roll", "value": 3})
+    journal.close()
+    with path.open("r+b") as file:  # what a failing SD card leaves: a page header of noise
+        file.seek(4096)
+        file.write(b"\xff" * 64)
+    with pytest.raises(JournalDamaged, match="cannot be read as a journal: database disk image is malformed"):
+        Journal(path)
+
+    journal, session, note = open_table(path)
+    assert session is None and "It is kept as journal.sqlite3.damaged-" in note
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("journal.sqlite3.damaged-")]
+    assert kept and kept[0].read_bytes()[4096:4160] == b"\xff" * 64  # kept as it was, for recovery
+    Session.new("race", ["red", "blue"], journal=journal).act({"type": "roll", "value": 4})
+    assert Session.resume(Journal(path)).document()["roll"] == 4
+
+
+@pytest.mark.parametrize(
+    ("action", "why"),
+    [("{\"type\": \"roll\", \"value\": 9}", "1 to 6"), ("{not json", "has a row that is not JSON")],
+)
+def test_a_game_that_no_longer_replays_stays_in_the_journal(tmp_path: Path, action: str, why: str) -> None:
+    path = tmp_path / "journal.sqlite3"
+    Session.new("race", ["red", "blue"], journal=Journal(path)).act({"type": "roll", "value": 3})
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE steps SET action = ?", (action,))
+    raw.commit()
+    raw.close()
+
+    journal, session, note = open_table(path)
+    assert session is None
+    assert note.startswith("The game in progress could not be resumed") and why in note
+    assert sqlite3.connect(path).execute("SELECT status FROM games").fetchall() == [("active",)]
+    assert Session.new("race", ["red", "blue"], journal=journal).pending().kind == "roll"
 
 
 def test_finished_games_are_not_resumed_but_undo_reopens_them(tmp_path: Path) -> None:

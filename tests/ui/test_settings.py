@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,19 +25,19 @@ HOUSE = Path(__file__).resolve().parents[2] / "companion" / "games"
 
 @pytest.fixture
 def launch(running: list[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
-    """``launch(settings, buttons=..., dice_sensor=..., camera=...)``: the app as ``ui run`` would start it."""
+    """``launch(settings, new=..., buttons=..., dice_sensor=..., camera=...)``: the app as ``ui run`` starts it."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # pins, tags, café: nothing of this machine's
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     for variable in ("COMPANION_UI_SETTINGS", "COMPANION_CAFE_DIR", "COMPANION_TAGS", "COMPANION_HARDWARE_CONFIG"):
         monkeypatch.delenv(variable, raising=False)
 
-    def _launch(settings: Settings | None = None, **flags: str | None) -> Any:
+    def _launch(settings: Settings | None = None, new: bool = True, **flags: str | None) -> Any:
         from ui.cli import build_app
 
         settings = settings or Settings()
         settings.voice = False  # no espeak-ng processes from a test
         settings.save(settings_file(tmp_path))
-        args = argparse.Namespace(new=True, **{"buttons": None, "dice_sensor": None, "camera": None, **flags})
+        args = argparse.Namespace(new=new, **{"buttons": None, "dice_sensor": None, "camera": None, **flags})
         app = build_app(args, journal_path=tmp_path / "journal.sqlite3")
         app._run_prepare()
         running.append(app)
@@ -304,3 +305,29 @@ def test_touch_off_without_a_running_button_box_still_plays(launch: Any, tmp_pat
     tap(screen.ids.save)
     assert screen.ids.note.text.startswith("Saved.") and saved(tmp_path)["inputs"]["camera"] is True
     assert saved(tmp_path)["inputs"]["touch"] is False and saved(tmp_path)["inputs"]["buttons"] is True
+
+
+def test_a_damaged_journal_does_not_stop_the_table(launch: Any, tmp_path: Path) -> None:
+    """A kiosk restarts on its own: a journal SQLite cannot read is set aside and the home screen says so."""
+    (tmp_path / "journal.sqlite3").write_bytes(b"not a database, a failing SD card's noise" * 100)
+    app = launch(new=False)
+    assert app.root.current == "home"
+    assert "cannot be read as a journal" in app.status and "kept as journal.sqlite3.damaged-" in app.status
+    assert any(p.name.startswith("journal.sqlite3.damaged-") for p in tmp_path.iterdir())
+    assert app.new_game("blackpool", ["yellow", "red"])
+    assert app.journal.active_game() is not None
+
+
+def test_a_game_that_no_longer_replays_leaves_the_table_at_home(launch: Any, tmp_path: Path) -> None:
+    from companion.journal import Journal
+    from companion.session import Session
+
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    Session.new("blackpool", ["yellow", "red"], journal=journal).act({"type": "roll", "value": 3})
+    journal.close()
+    with sqlite3.connect(path) as raw:  # the café changed its data, or a row was edited by hand
+        raw.execute("UPDATE steps SET action = ?", (json.dumps({"type": "roll", "value": 9}),))
+    app = launch(new=False)
+    assert app.root.current == "home" and app.controller.session is None
+    assert app.status.startswith("The game in progress could not be resumed")
