@@ -71,6 +71,19 @@ def Int(minimum: int | None = None, maximum: int | None = None) -> Check:  # noq
     return check
 
 
+def Number(minimum: float, maximum: float) -> Check:  # noqa: N802
+    """An integer or decimal in a range (seconds, say), written either way in a hand-edited file."""
+
+    def check(value: Any, path: str) -> list[str]:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return [f"{label(path)}: expected a number, found {_type_name(value)}"]
+        if not minimum <= value <= maximum:
+            return [f"{label(path)}: {value} is outside {minimum} to {maximum}"]
+        return []
+
+    return check
+
+
 def Bool() -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
         return [] if isinstance(value, bool) else [f"{label(path)}: expected true or false, found {_type_name(value)}"]

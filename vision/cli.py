@@ -320,7 +320,7 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
 
 
 def cmd_teach_die(args: argparse.Namespace) -> int:
-    from vision.temple_die import TempleDieReader, die_faces, top_face
+    from vision.temple_die import TaughtDieUnreadable, TempleDieReader, die_faces, top_face
 
     value = args.value.upper()
     faces = die_faces()
@@ -330,7 +330,10 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
     frame, problem = _first_frame(args.source)
     if frame is None:
         return _fail(problem or "no frame")
-    reader = TempleDieReader.load(args.out) if (args.out / "temple_die.json").exists() else TempleDieReader()
+    try:
+        reader = TempleDieReader.load(args.out) if (args.out / "temple_die.json").exists() else TempleDieReader()
+    except TaughtDieUnreadable as exc:  # teaching on would overwrite every face taught before
+        return _fail(f"{exc}; move the file aside to teach the die afresh")
     face = top_face(frame)
     if face is None:
         return _fail("no die found in the frame; put it on the tray under the camera")

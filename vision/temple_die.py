@@ -236,6 +236,21 @@ def normalise_glyph(mask: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(out, (3, 3), 0.7)
 
 
+class TaughtDieUnreadable(ValueError):
+    """A café's temple_die.json that is not what `TempleDieReader.save` writes."""
+
+
+def _array(value: object, shape: tuple[int, ...], where: str) -> np.ndarray:
+    """A stored glyph mask or colour, checked for its shape so a damaged file is named, not half-read."""
+    try:
+        array = np.array(value, np.float32)
+    except (TypeError, ValueError):
+        array = None
+    if array is None or array.shape != shape or not np.isfinite(array).all():
+        raise TaughtDieUnreadable(f"{where}: expected {' x '.join(map(str, shape))} numbers")
+    return array
+
+
 def rotations(glyph: np.ndarray) -> np.ndarray:
     centre = (GLYPH_SIZE / 2, GLYPH_SIZE / 2)
     out = [cv2.warpAffine(glyph, cv2.getRotationMatrix2D(centre, k * 360 / ROTATIONS, 1.0), (GLYPH_SIZE, GLYPH_SIZE))
@@ -324,13 +339,22 @@ class TempleDieReader:
 
     @classmethod
     def load(cls, folder: Path) -> TempleDieReader:
-        data = json.loads((folder / "temple_die.json").read_text())
+        """What `save` stored; raises `TaughtDieUnreadable` naming the fault of a damaged or foreign file."""
+        path = folder / "temple_die.json"
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise TaughtDieUnreadable(f"{path}: cannot be read ({exc})") from None
+        if not isinstance(data, dict) or not isinstance(data.get("glyphs", {}), dict) \
+                or not isinstance(data.get("colours", {}), dict):
+            raise TaughtDieUnreadable(f'{path}: expected an object with "glyphs" and "colours" objects')
         reader = cls()
         for value, glyphs in data.get("glyphs", {}).items():
-            for g in glyphs:
-                glyph = np.array(g, np.float32)
+            for g in glyphs if isinstance(glyphs, list) else [None]:
+                glyph = _array(g, (GLYPH_SIZE, GLYPH_SIZE), f"{path}: glyphs.{value}")
                 reader.examples.setdefault(value, []).append(glyph)
                 reader._bank.append((value, rotations(glyph)))
         for colour, values in data.get("colours", {}).items():
-            reader.colours[colour] = [np.array(b, np.float32) for b in values]
+            listed = values if isinstance(values, list) else [None]
+            reader.colours[colour] = [_array(b, (3,), f"{path}: colours.{colour}") for b in listed]
         return reader

@@ -10,6 +10,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.controller import Controller
+from companion.errors import InvalidData
 from companion.observations import ButtonPressed, DieRead, Touch
 from companion.session import Session
 from hardware.panel import Panel
@@ -45,6 +46,25 @@ def test_defaults_are_documented_and_debounced() -> None:
     finally:
         panel.close()
         pins.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[buttons\nconfirm = 17\n", "not a readable TOML file"),
+        ("[buttons]\nconfim = 17\n", "buttons: unknown field 'confim'"),
+        ('[buttons]\nundo = "27"\n', "buttons.undo: expected an integer, found text"),
+        ("[buttons]\nnext = 40\n", "buttons.next: 40 is above the maximum 27"),
+        ('[lights]\nmode = "rgbw"\n', "lights.mode: 'rgbw' is not one of"),
+        ("[lights.colours]\nred = true\n", "lights.colours.red: expected an integer"),
+    ],
+)
+def test_a_broken_cafe_wiring_file_is_named_not_used(tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "hardware.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InvalidData) as refusal:
+        load_config(path)
+    assert str(path) in refusal.value.message and expected in refusal.value.message
 
 
 def test_a_button_press_becomes_a_session_action(tmp_path: Path, factory: MockFactory) -> None:

@@ -148,3 +148,18 @@ def test_teach_die_refuses_a_face_the_die_has_not_or_a_wrong_colour(tmp_path: Pa
     assert "looks white, not red" in capsys.readouterr().err and not out.exists()
     assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "white", "--out", str(out)]) == 0
     assert (out / "temple_die.json").exists()
+
+
+def test_teach_die_will_not_write_over_a_damaged_taught_file(tmp_path: Path, capsys) -> None:
+    import numpy as np
+
+    from vision.temple_die_render import render_temple_die
+
+    photo = tmp_path / "face.png"
+    cv2.imwrite(str(photo), render_temple_die(np.random.default_rng(2), "3", "white")[0])
+    out = tmp_path / "cafe"
+    out.mkdir()
+    (out / "temple_die.json").write_text('{"glyphs": {"3": "x"}}')
+    assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "white", "--out", str(out)]) == 2
+    assert "glyphs.3: expected 32 x 32 numbers; move the file aside" in capsys.readouterr().err
+    assert (out / "temple_die.json").read_text() == '{"glyphs": {"3": "x"}}'

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.temple_die import TEMPLE_VALUES, TempleDieReader, top_face
+from vision.temple_die import TEMPLE_VALUES, TaughtDieUnreadable, TempleDieReader, top_face
 from vision.temple_die_render import render_temple_die
 
 
@@ -38,6 +38,22 @@ def test_teach_save_load_round_trip(tmp_path) -> None:
     loaded = TempleDieReader.load(tmp_path)
     (reading,) = loaded.read(render_temple_die(rng, "4", "red")[0])
     assert (reading.value, reading.face) == (4, "red")
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("{not json", "cannot be read"),
+        ('["glyphs"]', 'expected an object with "glyphs" and "colours"'),
+        ('{"glyphs": {"4": "x"}}', "glyphs.4: expected 32 x 32 numbers"),
+        ('{"glyphs": {"4": [[1, 2], [3]]}}', "glyphs.4: expected 32 x 32 numbers"),
+        ('{"colours": {"red": [[1, 2]]}}', "colours.red: expected 3 numbers"),
+    ],
+)
+def test_a_damaged_taught_die_is_named_not_half_read(tmp_path, content: str, expected: str) -> None:
+    (tmp_path / "temple_die.json").write_text(content)
+    with pytest.raises(TaughtDieUnreadable, match=expected):
+        TempleDieReader.load(tmp_path)
 
 
 def test_no_die_in_frame(taught) -> None:
