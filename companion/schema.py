@@ -27,8 +27,8 @@ def is_known(value: Any, known: Container[Any]) -> bool:
 
     A list or object where an id belongs (or a tuple holding one) is simply
     unknown: asking a set or a dict about it raises TypeError, and a damaged
-    position document must get a refusal that names the field, not an
-    internal error.
+    position document or data file must get a refusal that names the field,
+    not an internal error.
     """
     try:
         return value in known

@@ -234,9 +234,9 @@ def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None,
     """The game in progress, or None and the reason when it can no longer be replayed.
 
     Its steps may not replay after the café data it was played on changed, or
-    when a row was damaged. The game stays in the journal (`companion export`
-    can still write it out) and the table starts without it instead of not at
-    all.
+    when a row was damaged. The game stays in the journal as it is (with the
+    old data back it resumes again) and the table starts without it instead
+    of not at all.
     """
     try:
         return Session.resume(journal, cafe_dir), ""
