@@ -232,9 +232,15 @@ class CompanionApp(App):
         try:
             action = json.loads(raw)
         except ValueError as error:
-            self.ruling = {"legal": False, "text": f"Not an action: {error.msg}.", "rules": [], "clauses": []}
+            self._not_an_action(f"{error.msg}.")
+            return
+        if not isinstance(action, dict):  # 4, "roll" or [..] parse as JSON too, yet name no action
+            self._not_an_action('type an object, such as {"type": "roll", "value": 4}.')
             return
         self.check(action)
+
+    def _not_an_action(self, why: str) -> None:
+        self.ruling = {"legal": False, "text": f"Not an action: {why}", "rules": [], "clauses": []}
 
     def undo(self) -> None:
         self._submit(Touch("undo"))

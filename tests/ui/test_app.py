@@ -95,6 +95,13 @@ def test_dispute_gives_ruling_with_clause(start: Any) -> None:
         assert rule in text and ":" in text.split(rule, 1)[1]
     assert app.controller.session.log == []  # a dispute never changes the game
 
+    for typed, why in (("99", "type an object"), ('"roll"', "type an object"), ("{roll", "Expecting property")):
+        dispute.ids.typed.text = typed  # what a hurried referee types
+        tap(dispute.ids.check)
+        assert app.ruling["legal"] is False and app.ruling["text"].startswith("Not an action: ")
+        assert why in app.ruling["text"]
+    assert app.controller.session.log == []
+
 
 def test_rulebook_search(start: Any) -> None:
     app = start(Session.new("blackpool", ["yellow", "red"]))
