@@ -7,6 +7,10 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from companion.protocol import Referee
+from companion.registry import create
+from companion.simulate import random_players
+
 ODD_VALUES = [None, True, 0, -1, 7, 99, 1.5, "", "x", "red", [], [1, 2], {}, {"a": 1}, [[0, 0]], 10**20]
 
 
@@ -35,3 +39,15 @@ def damage(doc: dict, rng: random.Random) -> dict:
         else:
             parent[path[-1]] = copy.deepcopy(rng.choice(ODD_VALUES))
     return doc
+
+
+def random_position(game_id: str, rng: random.Random, max_steps: int) -> Referee:
+    """A referee whose game has gone up to ``max_steps`` random legal steps: the source of real documents."""
+    referee = Referee()
+    assert referee.handle({"cmd": "new", "game": game_id, "players": random_players(create(game_id), rng)})["ok"]
+    for _step in range(rng.randint(0, max_steps)):
+        legal = referee.handle({"cmd": "legal"})["legal"]
+        if not legal:
+            break
+        assert referee.handle({"cmd": "act", "action": rng.choice(legal)})["ok"]
+    return referee

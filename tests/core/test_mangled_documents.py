@@ -14,24 +14,15 @@ import random
 
 import pytest
 
-from companion.protocol import Referee
-from companion.registry import create, game_classes
-from companion.simulate import random_players
-from tests.core.damage import damage
+from companion.registry import game_classes
+from tests.core.damage import damage, random_position
 
 
 @pytest.mark.parametrize("game_id", sorted(game_classes()))
 def test_damaged_documents_are_refused_by_name_and_change_nothing(game_id: str) -> None:
     rng = random.Random(5)
-    game = create(game_id)
-    referee = Referee()
     for _position in range(12):
-        assert referee.handle({"cmd": "new", "game": game_id, "players": random_players(game, rng)})["ok"]
-        for _step in range(rng.randint(0, 60)):
-            legal = referee.handle({"cmd": "legal"})["legal"]
-            if not legal:
-                break
-            assert referee.handle({"cmd": "act", "action": rng.choice(legal)})["ok"]
+        referee = random_position(game_id, rng, 60)
         document = referee.session.document()
         for _try in range(25):
             damaged = damage(document, rng)
