@@ -240,15 +240,21 @@ class TaughtDieUnreadable(ValueError):
     """A café's temple_die.json that is not what `TempleDieReader.save` writes."""
 
 
-def _array(value: object, shape: tuple[int, ...], where: str) -> np.ndarray:
-    """A stored glyph mask or colour, checked for its shape so a damaged file is named, not half-read."""
-    try:
-        array = np.array(value, np.float32)
-    except (TypeError, ValueError):
-        array = None
-    if array is None or array.shape != shape or not np.isfinite(array).all():
-        raise TaughtDieUnreadable(f"{where}: expected {' x '.join(map(str, shape))} numbers")
-    return array
+def _arrays(values: object, shape: tuple[int, ...], where: str) -> list[np.ndarray]:
+    """Stored glyph masks or colours, each checked for its shape so a damaged file is named, not half-read."""
+    wanted = f"{where}: expected a list of {' x '.join(map(str, shape))} numbers each"
+    if not isinstance(values, list):
+        raise TaughtDieUnreadable(wanted)
+    arrays = []
+    for value in values:
+        try:
+            array = np.array(value, np.float32)
+        except (TypeError, ValueError):
+            raise TaughtDieUnreadable(wanted) from None
+        if array.shape != shape or not np.isfinite(array).all():
+            raise TaughtDieUnreadable(wanted)
+        arrays.append(array)
+    return arrays
 
 
 def rotations(glyph: np.ndarray) -> np.ndarray:
@@ -345,16 +351,13 @@ class TempleDieReader:
             data = json.loads(path.read_text())
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise TaughtDieUnreadable(f"{path}: cannot be read ({exc})") from None
-        if not isinstance(data, dict) or not isinstance(data.get("glyphs", {}), dict) \
-                or not isinstance(data.get("colours", {}), dict):
+        if not (isinstance(data, dict) and all(isinstance(data.get(k, {}), dict) for k in ("glyphs", "colours"))):
             raise TaughtDieUnreadable(f'{path}: expected an object with "glyphs" and "colours" objects')
         reader = cls()
         for value, glyphs in data.get("glyphs", {}).items():
-            for g in glyphs if isinstance(glyphs, list) else [None]:
-                glyph = _array(g, (GLYPH_SIZE, GLYPH_SIZE), f"{path}: glyphs.{value}")
+            for glyph in _arrays(glyphs, (GLYPH_SIZE, GLYPH_SIZE), f"{path}: glyphs.{value}"):
                 reader.examples.setdefault(value, []).append(glyph)
                 reader._bank.append((value, rotations(glyph)))
         for colour, values in data.get("colours", {}).items():
-            listed = values if isinstance(values, list) else [None]
-            reader.colours[colour] = [_array(b, (3,), f"{path}: colours.{colour}") for b in listed]
+            reader.colours[colour] = _arrays(values, (3,), f"{path}: colours.{colour}")
         return reader

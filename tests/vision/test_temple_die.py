@@ -45,9 +45,9 @@ def test_teach_save_load_round_trip(tmp_path) -> None:
     [
         ("{not json", "cannot be read"),
         ('["glyphs"]', 'expected an object with "glyphs" and "colours"'),
-        ('{"glyphs": {"4": "x"}}', "glyphs.4: expected 32 x 32 numbers"),
-        ('{"glyphs": {"4": [[1, 2], [3]]}}', "glyphs.4: expected 32 x 32 numbers"),
-        ('{"colours": {"red": [[1, 2]]}}', "colours.red: expected 3 numbers"),
+        ('{"glyphs": {"4": "x"}}', "glyphs.4: expected a list of 32 x 32 numbers each"),
+        ('{"glyphs": {"4": [[1, 2], [3]]}}', "glyphs.4: expected a list of 32 x 32 numbers each"),
+        ('{"colours": {"red": [[1, 2]]}}', "colours.red: expected a list of 3 numbers each"),
     ],
 )
 def test_a_damaged_taught_die_is_named_not_half_read(tmp_path, content: str, expected: str) -> None:
