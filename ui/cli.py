@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     shots.add_argument("dir")
     shots.add_argument("--game", action="append", help="only these games (repeatable)")
     shots.set_defaults(func=cmd_screenshots)
-    bench = sub.add_parser("bench", help="time from start to first screen, and memory")
+    bench = sub.add_parser("bench", help="time from start to first screen, memory, and table steps")
     bench.set_defaults(func=cmd_bench)
 
 
@@ -45,6 +45,7 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
                         help="camera reading dice and cards, switched on for this run: 0, picamera, a URL, "
                         "a video or a folder (default: the source and switch in settings)")
     parser.add_argument("--bench-exit", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--bench-steps", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=cmd_run)
 
 
@@ -116,6 +117,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         from ui.shots import exit_after_first_screen
 
         exit_after_first_screen(app)
+    if args.bench_steps:
+        from ui.shots import time_steps_after_first_screen
+
+        time_steps_after_first_screen(app)
     app.run()
     return 0
 

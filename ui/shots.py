@@ -47,6 +47,62 @@ def mid_game(game_id: str, journal: Journal | None = None, seed: int = 7) -> Ses
     return session
 
 
+def long_list(game_id: str, players: list[str], journal: Journal | None = None, seed: int = 3) -> Session:
+    """A seeded random game up to its first position offering more placed actions than the table lists.
+
+    Through the Desert's is its leader placement (hundreds of colour x hex
+    choices); the temple's a change of card (slot x card).
+    """
+    from ui.choices import LIST_LIMIT, place_of
+
+    session = Session.new(game_id, players, journal=journal)
+    rng = random.Random(seed)
+    for _ in range(MAX_STEPS):
+        legal = session.legal()
+        if len(legal) > LIST_LIMIT and any(place_of(a) is not None for a in legal):
+            return session
+        if session.pending().is_over or not legal:
+            break
+        session.act(session.game.sim_choose(session.state, legal, rng))
+    raise ValueError(f"the seeded {game_id} game offered no long list of placed actions")
+
+
+def time_steps_after_first_screen(app: Any, steps: int = 12, seed: int = 1) -> None:
+    """For the benchmark: from the resumed position, time each step from the tap to the table rebuilt.
+
+    The time covers the rules, the journal write, the buttons built and laid
+    out and the board drawn: everything a player waits for after a tap.
+    """
+    from kivy.clock import Clock
+
+    def run(_dt: float) -> bool | None:
+        if app.first_screen_wall is None:
+            return None
+        session = app.controller.session
+        table = app.root.get_screen("table")
+        app.show("table")
+        rng = random.Random(seed)
+        report: dict[str, list[float]] = {"ms": [], "legal": [], "buttons": []}
+        for _ in range(steps):
+            legal = session.legal()
+            if session.pending().is_over or not legal:
+                break
+            action = session.game.sim_choose(session.state, legal, rng)
+            began = time.perf_counter()
+            app.act(action)
+            table.ids.choices.do_layout()
+            table.ids.board.redraw()
+            report["ms"].append((time.perf_counter() - began) * 1000)
+            report["legal"].append(len(legal))
+            report["buttons"].append(len(table.ids.choices.children))
+        print(json.dumps(report))
+        sys.stdout.flush()
+        app.stop()
+        return False
+
+    Clock.schedule_interval(run, 0)
+
+
 def drive(app: Any, steps: Iterator[None]) -> None:
     """Advance ``steps`` one frame at a time, then stop the app."""
     from kivy.clock import Clock
@@ -142,8 +198,22 @@ def exit_after_first_screen(app: Any) -> None:
     Clock.schedule_interval(report, 0)
 
 
+def run_ui(journal_path: Path, env: dict[str, str], flag: str) -> dict[str, Any]:
+    """The real ``companion ui run`` in a fresh process on ``journal_path``; its last line, a JSON report."""
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "ui", "run", flag, "--size", "800x480", "--journal", str(journal_path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
 def bench(runs: int = 3) -> list[str]:
-    """Start the real command in a fresh process, resuming a mid-game table, and time its first screen."""
+    """Start the real command in a fresh process, resuming a mid-game table, and time its first screen;
+    then time table steps where hundreds of actions are legal (Through the Desert, the temple)."""
     lines = []
     game_id = "blackpool" if "blackpool" in game_classes() else next(iter(game_classes()))
     with tempfile.TemporaryDirectory() as tmp:
@@ -158,26 +228,7 @@ def bench(runs: int = 3) -> list[str]:
         timings, memory, cpu = [], [], []
         for _ in range(runs):
             started = time.time()
-            done = subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "companion",
-                    "ui",
-                    "run",
-                    "--bench-exit",
-                    "--size",
-                    "800x480",
-                    "--journal",
-                    str(journal_path),
-                ],
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=120,
-                check=True,
-            )
-            report = json.loads(done.stdout.strip().splitlines()[-1])
+            report = run_ui(journal_path, env, "--bench-exit")
             timings.append(report["first_screen"] - started)
             memory.append(report["max_rss_mb"])
             cpu.append(report["cpu_s"])
@@ -187,4 +238,15 @@ def bench(runs: int = 3) -> list[str]:
             f"CPU time to first screen: {min(cpu):.2f} s (load-independent; load average {os.getloadavg()[0]:.1f})"
         )
         lines.append(f"peak memory (max RSS): {max(memory):.0f} MB")
+        for long_game, players in (("ttd", ["red", "black", "orange", "purple", "brown"]), ("temple", None)):
+            if long_game not in game_classes():
+                continue
+            path = Path(tmp) / f"{long_game}.sqlite3"
+            long_list(long_game, players or default_players(long_game), Journal(path))
+            steps = run_ui(path, env, "--bench-steps")
+            ms = sorted(steps["ms"])
+            lines.append(
+                f"table step, {long_game} from {max(steps['legal'])} legal actions: median {ms[len(ms) // 2]:.0f} ms,"
+                f" worst {ms[-1]:.0f} ms over {len(ms)} steps (at most {max(steps['buttons'])} buttons built)"
+            )
     return lines

@@ -10,18 +10,40 @@ from kivy.properties import DictProperty, ObjectProperty
 from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
-from ui.boards import drawer_for, generic
+from ui.boards import drawer_for, generic, placer_for
 
 
 class BoardWidget(Widget):
-    """Redraws the position whenever the view or the widget's size changes."""
+    """Redraws the position whenever the view or the widget's size changes; a tap names the place under it.
+
+    ``on_place`` fires with the hex, slot or space tapped (None off the places),
+    for boards whose drawing has a ``place_at``.
+    """
 
     view = ObjectProperty(None, allownone=True)
+    __events__ = ("on_place",)
 
     def __init__(self, **kwargs: Any) -> None:
         # One redraw per frame, after layout settles: size and pos change several times while it does.
         self._redraw_soon = Clock.create_trigger(lambda _dt: self.redraw())
         super().__init__(**kwargs)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.view is None or not self.collide_point(*touch.pos):
+            return False
+        placer = placer_for(self.view.game.id)
+        if placer is None:
+            return False
+        try:
+            place = placer(self, self.view, *touch.pos)
+        except Exception:  # like a drawing, a hit test that trips on odd data must not close the app
+            Logger.exception("Board: finding the tapped place failed")
+            return False
+        self.dispatch("on_place", place)
+        return True
+
+    def on_place(self, place: Any) -> None:
+        pass
 
     def on_view(self, *_args: Any) -> None:
         self._redraw_soon()

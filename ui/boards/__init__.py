@@ -1,13 +1,17 @@
 """Board drawings: one module per game, each with ``draw(widget, view)``.
 
 Adding a game's drawing is one new module named after the game id; games
-without one get the generic text drawing from ``describe()``.
+without one get the generic text drawing from ``describe()``. A drawing that
+also has ``place_at(widget, view, x, y)`` answers taps with the place under
+the finger (a hex, a slot, a space, as ``ui.choices.place_of`` spells it),
+and draws ``view.marked`` and ``view.focus``: the table then lets players
+choose among hundreds of placements by pointing at the map.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,9 +25,12 @@ class BoardView:
     game: Any
     document: dict[str, Any]
     lines: list[str] = field(default_factory=list)
+    marked: frozenset[Hashable] = frozenset()  # places where a legal action happens, outlined
+    focus: Hashable | None = None  # the place whose actions are listed, outlined strongest
 
 
 Drawer = Callable[[Any, BoardView], None]
+Placer = Callable[[Any, BoardView, float, float], Hashable | None]
 
 
 def drawer_for(game_id: str) -> Drawer:
@@ -38,3 +45,9 @@ def drawer_for(game_id: str) -> Drawer:
 
 def has_drawing(game_id: str) -> bool:
     return drawer_for(game_id) is not generic.draw
+
+
+def placer_for(game_id: str) -> Placer | None:
+    """The drawing's tap-to-place function, or None for a board that only shows."""
+    module = importlib.import_module(drawer_for(game_id).__module__)
+    return getattr(module, "place_at", None)

@@ -110,14 +110,26 @@ def player_pieces(document: Mapping[str, Any]) -> list[tuple[str, Mapping[str, A
     return [(p, pieces[p]) for p in order]
 
 
+def ring_frame(widget: Any, n: int) -> tuple[float, float, float, int, int]:
+    """Cell side, bottom-left corner (x0, y0), columns and rows of the ring of ``n`` spaces in the widget."""
+    cols, rows = ring_shape(n, widget.width, widget.height)
+    cell = min(widget.width / cols, widget.height / rows)
+    return cell, widget.x + (widget.width - cell * cols) / 2, widget.y + (widget.height - cell * rows) / 2, cols, rows
+
+
+def place_at(widget: Any, view: Any, x: float, y: float) -> Any:
+    """The id of the space under a tap; None inside the ring (the players' panel) or outside it."""
+    spaces = view.game.data["board"]["spaces"]
+    cell, x0, y0, cols, rows = ring_frame(widget, len(spaces))
+    at = (math.floor((x - x0) / cell), math.floor((y - y0) / cell))
+    slots = ring_slots(cols, rows)[: len(spaces)]
+    return spaces[slots.index(at)]["id"] if at in slots else None
+
+
 def draw(widget: Any, view: Any) -> None:
     spaces: Sequence[Mapping[str, Any]] = view.game.data["board"]["spaces"]
     document = view.document
-    n = len(spaces)
-    cols, rows = ring_shape(n, widget.width, widget.height)
-    cell = min(widget.width / cols, widget.height / rows)
-    x0 = widget.x + (widget.width - cell * cols) / 2
-    y0 = widget.y + (widget.height - cell * rows) / 2
+    cell, x0, y0, cols, rows = ring_frame(widget, len(spaces))
     slots = ring_slots(cols, rows)
     index_of = {s["id"]: i for i, s in enumerate(spaces)}
     mover = document.get("turn")
@@ -135,6 +147,17 @@ def draw(widget: Any, view: Any) -> None:
         for i, here in by_space.items():
             col, row = slots[i]
             _draw_pawns(here, x0 + col * cell, y0 + row * cell, cell, mover, winner)
+        for i, space in enumerate(spaces):  # where a legal move may go, gold edged; the one listed, thick
+            if space["id"] in view.marked:
+                col, row = slots[i]
+                strong = space["id"] == view.focus
+                if strong:
+                    Color(*HIGHLIGHT, 0.45)
+                    Rectangle(pos=(x0 + col * cell, y0 + row * cell), size=(cell, cell))
+                Color(*HIGHLIGHT, 1 if strong else 0.8)
+                edge = cell * (0.12 if strong else 0.05)
+                Line(rectangle=(x0 + col * cell + edge, y0 + row * cell + edge, cell - 2 * edge, cell - 2 * edge),
+                     width=edge)
         inner = (x0 + cell * 1.15, y0 + cell * 1.15, cell * (cols - 2.3), cell * (rows - 2.3))
         _draw_panel(inner, document, spaces, index_of, mover, winner)
 

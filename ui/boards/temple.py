@@ -8,13 +8,14 @@ package's own ``slot_cells``, never re-derived here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kivy.graphics import Color, Line, Mesh, Rectangle
 
 from companion.games.temple.board import slot_cells, slot_transform
-from ui.boards.paint import BACKGROUND, disc, fit_text, fitted_text, ink_for, rgb, text
+from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fit_text, fitted_text, ink_for, rgb, text
 
 PATH_CARD = (0.87, 0.78, 0.58)
 PATH_PRINTED = (0.74, 0.66, 0.5)  # corner blocks are printed on the board: a shade darker than cards
@@ -84,6 +85,27 @@ class Frame:
         return self.corner(cell[0] + 0.5, cell[1] + 0.5)
 
 
+def place_at(widget: Any, view: Any, x: float, y: float) -> int | None:
+    """The slot number of the card under a tap; None on a corner block, the middle or the strip."""
+    board = view.game.data["board"]
+    frame = Frame(widget, int(board["size"]))
+    cell = (math.floor((x - frame.x0) / frame.cell), math.floor((frame.top - y) / frame.cell))
+    for spec in board["slots"]:
+        if cell in slot_cells(tuple(spec["origin"]), spec["out"]):
+            return int(spec["slot"])
+    return None
+
+
+def _marks(frame: Frame, board: Mapping[str, Any], marked: Any, focus: Any) -> None:
+    """Gold edges round the slots a legal change may go to; the one whose changes are listed, thick."""
+    for spec in board["slots"]:
+        if spec["slot"] in marked:
+            strong = spec["slot"] == focus
+            Color(*HIGHLIGHT, 1 if strong else 0.75)
+            cells = slot_cells(tuple(spec["origin"]), spec["out"])
+            _block_outline(frame, cells, frame.cell * (0.16 if strong else 0.07))
+
+
 def draw(widget: Any, view: Any) -> None:
     board = view.game.data["board"]
     cards = view.game.data["cards"]
@@ -103,6 +125,7 @@ def draw(widget: Any, view: Any) -> None:
         _walls(frame, board)
         _entrances(frame, board, doc)
         _pawns(frame, board, doc)
+        _marks(frame, board, view.marked, view.focus)
         _strip(frame, board, doc)
 
 

@@ -78,13 +78,13 @@ def hex_points(cx: float, cy: float, size: float) -> list[float]:
     return pts
 
 
-def fill_hex(cx: float, cy: float, size: float, colour: tuple[float, float, float]) -> None:
+def fill_hex(cx: float, cy: float, size: float, colour: tuple[float, float, float], alpha: float = 1) -> None:
     pts = hex_points(cx, cy, size)
     vertices = [cx, cy, 0, 0]
     for i in range(0, 12, 2):
         vertices += [pts[i], pts[i + 1], 0, 0]
     vertices += [pts[0], pts[1], 0, 0]
-    Color(*colour, 1)
+    Color(*colour, alpha)
     Mesh(vertices=vertices, indices=list(range(8)), mode="triangle_fan")
 
 
@@ -121,13 +121,30 @@ def map_frame(cells: Sequence[Mapping[str, Any]], width: float, height: float, p
     return MapFrame(size, ox, oy, height - pad - map_h - pad, pad)
 
 
+def _frame(widget: Any, view: Any) -> MapFrame:
+    players = view.document.get("players") or []
+    return map_frame(list(view.game.data["board"].get("cells", [])), widget.width, widget.height, len(players))
+
+
+def place_at(widget: Any, view: Any, x: float, y: float) -> tuple[int, int] | None:
+    """The hex under a tap, as ``(q, r)``; None off the map (the score strip, the margins)."""
+    frame = _frame(widget, view)
+    best, best_d = None, frame.size * 0.95  # inside the hex, give or take its corners
+    for cell in view.game.data["board"].get("cells", []):
+        cx, cy = frame.centre(cell["q"], cell["r"])
+        d = math.hypot(widget.x + cx - x, widget.y + cy - y)
+        if d < best_d:
+            best, best_d = (cell["q"], cell["r"]), d
+    return best
+
+
 def draw(widget: Any, view: Any) -> None:
     board = view.game.data["board"]
     document = view.document
     players = [str(p) for p in document.get("players") or []]
     in_play = regions_in_play(board, len(players))
     cells = list(board.get("cells", []))
-    frame = map_frame(cells, widget.width, widget.height, len(players))
+    frame = _frame(widget, view)
     size, pad = frame.size, frame.pad
 
     def centre(q: int, r: int) -> tuple[float, float]:
@@ -150,6 +167,13 @@ def draw(widget: Any, view: Any) -> None:
         for piece in pieces:
             q, r = hex_key(piece["hex"]) or (0, 0)
             _draw_piece(piece, centre(q, r), size, piece.get("player") == document.get("turn"))
+        for q, r in (key for key in view.marked if key != view.focus and hex_key(key)):
+            Color(*HIGHLIGHT, 0.8)
+            Line(points=hex_points(*centre(q, r), size * 0.8), close=True, width=max(1.2, size * 0.08))
+        if view.focus is not None and hex_key(view.focus):
+            fill_hex(*centre(*view.focus), size * 0.9, HIGHLIGHT, 0.45)
+            Color(*HIGHLIGHT, 1)
+            Line(points=hex_points(*centre(*view.focus), size * 0.95), close=True, width=max(2.0, size * 0.2))
         _draw_strip(
             (widget.x + pad, widget.y + pad, widget.width - 2 * pad, frame.strip_top - 2 * pad),
             document,

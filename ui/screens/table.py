@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Hashable
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import ListProperty
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from ui.boards import placer_for
+from ui.choices import EVERYWHERE, Arrangement, arrange
 from ui.widgets import BoardWidget, ChoiceButton
 
 __all__ = ["BoardWidget", "TableScreen"]
@@ -19,15 +23,75 @@ def citation(entry: dict[str, Any]) -> str:
 
 
 class TableScreen(Screen):
-    choices = ListProperty([])
+    """Shows the legal actions as buttons, or, when there are hundreds, as marks on the board to tap."""
 
-    def on_choices(self, _screen: Any, choices: list[dict[str, Any]]) -> None:
+    choices = ListProperty([])
+    board = ObjectProperty(None, allownone=True)  # the app's BoardView, before this screen marks it
+    view = ObjectProperty(None, allownone=True)  # what the board widget draws: the board with its marks
+    # The arrangement's parts as Kivy properties: kv cannot follow a plain object's attributes.
+    hint = StringProperty("")
+    can_list_all = BooleanProperty(False)
+    can_go_back = BooleanProperty(False)
+    paged = BooleanProperty(False)
+    arrangement = Arrangement([])
+    focus: Hashable | None = None
+    page = 0
+    can_point = BooleanProperty(False)  # the board answers taps with places
+
+    def on_choices(self, *_args: Any) -> None:
+        """A new position: what was pointed at before no longer means anything."""
+        self.focus, self.page = None, 0
+        self.rearrange()
+        self.ids.choice_scroll.scroll_y = 1
+
+    def on_board(self, *_args: Any) -> None:
+        """The app sets the choices before the board: a new game's board may point where the last could not."""
+        if self._board_can_point() != self.can_point:
+            self.rearrange()
+        else:
+            self._mark()
+
+    def _board_can_point(self) -> bool:
+        return self.board is not None and placer_for(self.board.game.id) is not None
+
+    def point(self, place: Hashable | None) -> None:
+        """A tap on the board: list what may happen there; a tap elsewhere on the map clears the list."""
+        self.focus = place if place in self.arrangement.marked else None
+        self.page = 0
+        self.rearrange()
+
+    def list_all(self) -> None:
+        self.focus, self.page = EVERYWHERE, 0
+        self.rearrange()
+
+    def go_back(self) -> None:
+        self.focus, self.page = None, 0
+        self.rearrange()
+
+    def next_page(self) -> None:
+        self.page += 1
+        self.rearrange()
+        self.ids.choice_scroll.scroll_y = 1
+
+    def rearrange(self) -> None:
         """Rebuild the buttons; a choice is the offered action itself, forwarded on tap."""
+        self.can_point = self._board_can_point()
+        self.arrangement = arrange(self.choices, self.focus, self.page, self.can_point)
+        self.page = self.arrangement.page
+        self.hint = self.arrangement.hint
+        self.can_list_all, self.can_go_back = self.arrangement.can_list_all, self.arrangement.can_go_back
+        self.paged = self.arrangement.pages > 1
         grid = self.ids.choices
         grid.clear_widgets()
         app = App.get_running_app()
-        for action in choices:
+        for action in self.arrangement.buttons:
             button = ChoiceButton(text=str(action.get("text") or action.get("type")), action=action)
             button.bind(on_release=lambda b: app.act(b.action))
             grid.add_widget(button)
-        self.ids.choice_scroll.scroll_y = 1
+        self._mark()
+
+    def _mark(self) -> None:
+        marks = self.arrangement
+        self.view = None if self.board is None else dataclasses.replace(
+            self.board, marked=marks.marked, focus=marks.focus
+        )

@@ -1,0 +1,64 @@
+"""Which legal actions become buttons: pure arithmetic over action lists, no window needed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ui.choices import EVERYWHERE, LIST_LIMIT, PAGE, arrange, place_of, place_word
+
+
+def placements(hexes: int, colours: int) -> list[dict[str, Any]]:
+    return [
+        {"type": "camel", "colour": f"c{c}", "hex": [q, 0], "text": f"c{c} to {q}"}
+        for q in range(hexes)
+        for c in range(colours)
+    ]
+
+
+def test_place_of_reads_hex_slot_and_space() -> None:
+    assert place_of({"hex": [3, -1]}) == (3, -1)
+    assert place_of({"slot": 4, "card": "x"}) == 4
+    assert place_of({"space": "s12"}) == "s12"
+    assert place_of({"type": "pass"}) is None
+    assert place_of({"slot": True}) is None  # a flag is not a place
+    assert place_of({"hex": [[1], 2]}) is None  # nothing unhashable gets through
+    assert place_word(placements(2, 1)) == "hex"
+
+
+def test_a_short_list_is_shown_whole() -> None:
+    few = placements(4, 2)
+    shown = arrange(few)
+    assert shown.buttons == few and not shown.hint and not shown.marked and shown.pages == 1
+
+
+def test_a_long_list_with_places_asks_for_a_tap_and_keeps_the_placeless_actions() -> None:
+    many = [*placements(60, 5), {"type": "pass", "text": "pass"}]
+    shown = arrange(many)
+    assert shown.buttons == [{"type": "pass", "text": "pass"}]
+    assert shown.marked == {(q, 0) for q in range(60)}
+    assert "300 choices at 60 marked hexes" in shown.hint and shown.can_list_all
+
+
+def test_a_tapped_place_lists_only_its_actions() -> None:
+    shown = arrange(placements(60, 5), focus=(7, 0))
+    assert [a["colour"] for a in shown.buttons] == ["c0", "c1", "c2", "c3", "c4"]
+    assert shown.focus == (7, 0) and len(shown.marked) == 60 and shown.can_go_back
+
+
+def test_a_tap_beside_the_marks_changes_nothing() -> None:
+    assert arrange(placements(60, 5), focus=(99, 0)) == arrange(placements(60, 5))
+
+
+def test_without_a_tappable_board_a_long_list_comes_in_pages_that_wrap() -> None:
+    many = placements(40, 5)
+    first = arrange(many, can_point=False)
+    assert first.buttons == many[:PAGE] and first.pages == 4 and "Page 1 of 4" in first.hint
+    assert arrange(many, page=3, can_point=False).buttons == many[3 * PAGE :]
+    assert arrange(many, page=4, can_point=False).buttons == many[:PAGE]  # 'Next page' on the last wraps
+
+
+def test_list_all_pages_through_everything() -> None:
+    many = placements(60, 5)
+    pages = [arrange(many, focus=EVERYWHERE, page=p).buttons for p in range(5)]
+    assert [a for page in pages for a in page] == many
+    assert len(many) > LIST_LIMIT

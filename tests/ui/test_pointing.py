@@ -1,0 +1,149 @@
+"""Choosing among hundreds of placements by tapping the map, in the real offscreen window."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.tests.common import UnitTestTouch
+
+from companion.journal import Journal
+from companion.session import Session
+from tests.ui.conftest import advance, tap
+from tests.ui.test_app import button
+from ui.boards import placer_for, ttd
+from ui.choices import place_of
+from ui.shots import long_list, run_ui
+
+FIVE = ["red", "black", "orange", "purple", "brown"]
+
+
+def leader_placement() -> Session:
+    """Five players past the water-hole draws: every empty hex takes a leader of any colour."""
+    return long_list("ttd", FIVE)
+
+
+def tap_at(widget: Any, x: float, y: float) -> None:
+    touch = UnitTestTouch(*widget.to_window(x, y))
+    touch.touch_down()
+    advance(1)
+    touch.touch_up()
+    advance(2)
+
+
+def tap_hex(app: Any, q: int, r: int) -> None:
+    board = app.root.get_screen("table").ids.board
+    frame = ttd.map_frame(app.board.game.data["board"]["cells"], board.width, board.height, 5)
+    x, y = frame.centre(q, r)
+    tap_at(board, board.x + x, board.y + y)
+
+
+def test_hundreds_of_placements_are_chosen_on_the_map(start: Any) -> None:
+    session = leader_placement()
+    legal = session.legal()
+    assert len(legal) > 200
+    app = start(session)
+    app.show("table")
+    advance(3)
+    table = app.root.get_screen("table")
+    assert len(table.ids.choices.children) == 0  # no list of hundreds to scroll
+    assert "tap a hex on the board" in table.ids.hint.text
+    assert table.ids.board.view.marked == {tuple(a["hex"]) for a in legal}
+
+    wanted = legal[len(legal) // 2]
+    q, r = wanted["hex"]
+    tap_hex(app, q, r)
+    here = [b.action for b in table.ids.choices.children]
+    assert here and all(a["hex"] == [q, r] for a in here)
+    assert sorted(map(str, here)) == sorted(str(a) for a in legal if a["hex"] == [q, r])
+    assert table.ids.board.view.focus == (q, r)
+
+    tap(button(table.ids.choices, wanted["text"]))
+    assert session.log[-1] == {k: v for k, v in wanted.items() if k != "text"}
+    assert table.arrangement.focus is None  # the next player starts from the whole map
+    assert (q, r) not in table.ids.board.view.marked
+
+
+def test_off_the_marks_list_all_and_back(start: Any) -> None:
+    session = leader_placement()
+    app = start(session)
+    app.show("table")
+    advance(3)
+    table = app.root.get_screen("table")
+    board = table.ids.board
+    tap_at(board, board.x + 2, board.y + 2)  # a corner of the score strip: no hex there
+    assert table.arrangement.focus is None and len(table.ids.choices.children) == 0
+
+    tap(table.ids.list_all)
+    pages = table.arrangement.pages
+    assert pages > 3 and len(table.ids.choices.children) == 60
+    first = [b.action for b in table.ids.choices.children]
+    for _ in range(pages):
+        tap(table.ids.next_page)
+    assert [b.action for b in table.ids.choices.children] == first  # round to the first page again
+    tap(table.ids.go_back)
+    assert len(table.ids.choices.children) == 0 and table.arrangement.can_list_all
+
+
+def test_a_step_with_the_map_takes_a_blink_not_seconds(start: Any) -> None:
+    """Building hundreds of buttons took 1-2 s a step; the map way builds a handful (a loose bound, not a benchmark)."""
+    session = leader_placement()
+    app = start(session)
+    app.show("table")
+    advance(3)
+    began = time.perf_counter()
+    for _ in range(5):
+        app.act(session.legal()[0])
+        advance(1)
+    assert time.perf_counter() - began < 5
+
+
+def spot_of(board: Any, place: Any) -> tuple[float, float]:
+    """A point of the board widget whose tap names ``place``, found by scanning with the drawing's own hit test."""
+    placer = placer_for(board.view.game.id)
+    assert placer is not None
+    for y in range(int(board.y) + 2, int(board.top), 4):
+        for x in range(int(board.x) + 2, int(board.right), 4):
+            if placer(board, board.view, x, y) == place:
+                return x, y
+    raise AssertionError(f"{place!r} is nowhere on the drawing")
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "seed"),
+    [("temple", ["red", "blue", "green"], 2), ("desert", ["black", "purple", "pink"], 0)],
+)
+def test_slots_and_spaces_are_chosen_on_the_board_too(
+    start: Any, game_id: str, players: list[str], seed: int
+) -> None:
+    session = long_list(game_id, players, seed=seed)
+    legal = session.legal()
+    app = start(session)
+    app.show("table")
+    advance(3)
+    table = app.root.get_screen("table")
+    board = table.ids.board
+    places = {place_of(a) for a in legal} - {None}
+    assert board.view.marked == places and places
+    assert len(table.ids.choices.children) == sum(place_of(a) is None for a in legal)
+
+    place = sorted(places, key=str)[-1]
+    tap_at(board, *spot_of(board, place))
+    here = [b.action for b in table.ids.choices.children]
+    assert sorted(map(str, here)) == sorted(str(a) for a in legal if place_of(a) == place)
+    tap(table.ids.choices.children[-1])
+    assert session.log[-1]["type"] == here[-1]["type"]
+
+
+def test_the_step_benchmark_reports_each_step_from_a_long_list(tmp_path: Path) -> None:
+    """`companion ui bench` leans on this run: resume a placement position, step, print a JSON line."""
+    journal_path = tmp_path / "journal.sqlite3"
+    long_list("ttd", FIVE, Journal(journal_path))
+    env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "COMPANION_UI_SETTINGS": str(tmp_path / "ui.json"),
+           "KIVY_HOME": str(tmp_path / "kivy")}
+    report = run_ui(journal_path, env, "--bench-steps")
+    assert len(report["ms"]) == 12 and all(ms > 0 for ms in report["ms"])
+    assert report["legal"][0] > 200 and max(report["buttons"]) <= 60

@@ -1,0 +1,93 @@
+"""Which of the legal actions the table shows as buttons, and which it asks a player to point at.
+
+Most positions offer a handful of actions and every one gets a button. A few
+offer hundreds: Through the Desert's placements (camel colour x hex), the
+temple's card changes (slot x card). A list that long takes seconds to build
+on a Pi and is hopeless to scroll with a finger, so the table then marks the
+places on the board, a tap on one narrows the buttons to what may happen
+there, and only actions without a place (a pass) stay listed beside the map.
+The arithmetic lives here, without Kivy, so it is tested in milliseconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+LIST_LIMIT = 24  # more buttons than this and the board is the faster way to choose
+PAGE = 60  # longer lists come in pages: sixty buttons build in a blink, six hundred take seconds
+PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces"}  # fields naming where an action happens
+EVERYWHERE = "everywhere"  # the focus meaning "list every action", paged, for a board that cannot be tapped
+
+
+def place_of(action: Mapping[str, Any]) -> Hashable | None:
+    """The board place an action happens at, hashable (a hex ``[q, r]`` becomes a tuple), or None."""
+    for name in PLACE_FIELDS:
+        value = action.get(name)
+        if isinstance(value, list) and all(isinstance(v, int | str) for v in value):
+            return tuple(value)
+        if isinstance(value, int | str) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def place_word(choices: Sequence[Mapping[str, Any]]) -> str:
+    """What a player taps, in the game's own word: 'hex', 'slot' or 'space'."""
+    for name in PLACE_FIELDS:
+        if any(name in action for action in choices):
+            return name
+    return "place"
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """What the table shows for one list of legal actions, one focus and one page."""
+
+    buttons: list[Mapping[str, Any]]
+    hint: str = ""  # one line above the buttons saying how to reach the rest
+    marked: frozenset[Hashable] = field(default_factory=frozenset)  # places to mark on the board
+    focus: Hashable | None = None  # the place whose actions are listed, drawn strongest
+    page: int = 0  # which page of the list is shown, counted from 0
+    pages: int = 1
+    can_list_all: bool = False  # offer 'List all' (the board way is on)
+    can_go_back: bool = False  # offer 'All places' (a place or the full list is open)
+
+
+def arrange(
+    choices: Sequence[Mapping[str, Any]], focus: Hashable | None = None, page: int = 0, can_point: bool = True
+) -> Arrangement:
+    """Buttons, marks and hint for ``choices``; ``can_point`` says the game's board answers taps."""
+    places = {place_of(a) for a in choices} - {None}
+    pointing = can_point and len(choices) > LIST_LIMIT and bool(places)
+    if focus == EVERYWHERE:
+        return _paged(list(choices), page, "Every legal action, in pages.", frozenset(), None, back=True)
+    if pointing and focus in places:
+        here = [a for a in choices if place_of(a) == focus]
+        hint = f"{len(here)} here. Tap another marked {place_word(choices)} to change."
+        return _paged(here, page, hint, frozenset(places), focus, back=True)
+    if not pointing:
+        return _paged(list(choices), page, "", frozenset(), None, back=False)
+    elsewhere = [a for a in choices if place_of(a) is None]
+    word = place_word(choices)
+    hint = (
+        f"{len(choices) - len(elsewhere)} choices at {len(places)} marked {PLACE_FIELDS.get(word, 'places')}:"
+        f" tap a {word} on the board."
+    )
+    return Arrangement(elsewhere[:PAGE], hint, frozenset(places), can_list_all=True)
+
+
+def _paged(
+    actions: list[Mapping[str, Any]],
+    page: int,
+    hint: str,
+    marked: frozenset[Hashable],
+    focus: Hashable | None,
+    back: bool,
+) -> Arrangement:
+    pages = max(1, -(-len(actions) // PAGE))
+    page %= pages  # 'Next page' on the last page starts again at the first
+    if pages > 1:
+        hint = f"{hint} Page {page + 1} of {pages}.".strip()
+    shown = actions[page * PAGE : (page + 1) * PAGE]
+    return Arrangement(shown, hint, marked, focus, page, pages, can_go_back=back)
