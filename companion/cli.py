@@ -24,7 +24,7 @@ from companion.journal import Journal, open_journal
 from companion.paths import env_or, user_data_dir
 from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
-from companion.session import Session, open_table, replay_record
+from companion.session import Session, export_game, open_table, replay_record
 from companion.simulate import SimulationError, play_random_game
 from companion.terminal import Terminal, ask_new_game
 
@@ -203,13 +203,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     if entry is None:
         print("The journal holds no game.", file=sys.stderr)
         return 1
-    record = Session.from_journal(entry, None, cafe_dir(args)).export()
+    record, note = export_game(entry, cafe_dir(args))
     text = json.dumps(record, indent=1)
     if args.out == "-":
         print(text)
     else:
         Path(args.out).write_text(text + "\n", encoding="utf-8")
         print(f"wrote {args.out}: {record['game']}, {len(record['actions'])} actions")
+    if note:
+        print(f"companion: game {entry.id}: {note}", file=sys.stderr)
     return 0
 
 

@@ -71,6 +71,24 @@ class JournalGame:
     status: str
     steps: list[tuple[str, dict[str, Any] | None]]
 
+    def actions(self) -> list[dict[str, Any]]:
+        """The actions in force after the last step, from the rows alone, without the rules.
+
+        A game whose steps no longer replay (its café data changed) is still
+        exported this way; rows that make no sense are passed over.
+        """
+        log: list[dict[str, Any]] = []
+        undone: list[dict[str, Any]] = []
+        for op, action in self.steps:
+            if op == "act" and isinstance(action, dict):
+                log.append(action)
+                undone.clear()
+            elif op == "undo" and log:
+                undone.append(log.pop())
+            elif op == "redo" and undone:
+                log.append(undone.pop())
+        return log
+
 
 class Journal:
     def __init__(self, path: str | Path = ":memory:") -> None:

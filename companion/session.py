@@ -19,6 +19,7 @@ from companion.journal import Journal, JournalGame, open_journal
 from companion.registry import create
 
 RECORD_FORMAT = "table-companion-record"
+_STEP_NEEDS = {"act": "action object", "redo": "undone step to redo"}  # what a journal row of each op must have
 CHANCE_TYPES = frozenset({"roll", "draw"})
 
 
@@ -100,13 +101,15 @@ class Session:
     @classmethod
     def from_journal(cls, entry: JournalGame, journal: Journal | None, cafe_dir: Any = None) -> Session:
         session = cls.from_start(entry.game, entry.start, cafe_dir)
-        for op, action in entry.steps:
-            if op == "act" and action is not None:
+        for number, (op, action) in enumerate(entry.steps, 1):
+            if op == "act" and isinstance(action, dict):
                 session._apply(action)
             elif op == "undo":
                 session._undo()
-            elif op == "redo":
+            elif op == "redo" and session._redo:
                 session._redo_step()
+            else:  # only an edited or damaged row reads like this: name it rather than guess
+                raise InvalidPosition([f"journal step {number} ({op!r}) has no {_STEP_NEEDS.get(op, 'known op')}"])
         session.journal = journal
         session._game_id = entry.id
         return session
@@ -228,6 +231,27 @@ class Session:
             "actions": self.log,
             "final": self.document(),
         }
+
+
+def export_game(entry: JournalGame, cafe_dir: Any = None) -> tuple[dict[str, Any], str]:
+    """A journalled game's record, and why it lacks a final position when its steps no longer replay.
+
+    The record then holds the actions as journalled and the data sources the
+    game began on, so it replays where that data is back.
+    """
+    try:
+        return Session.from_journal(entry, None, cafe_dir).export(), ""
+    except CompanionError as refusal:
+        record = {
+            "format": RECORD_FORMAT,
+            "version": 1,
+            "game": entry.game,
+            "start": entry.start,
+            "data": entry.data,
+            "actions": entry.actions(),
+            "final": None,
+        }
+        return record, f"its steps do not replay with this café data ({refusal.message}), so it has no final position"
 
 
 def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None, str]:

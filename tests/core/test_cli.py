@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,29 @@ def test_export_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert json.loads(record.read_text())["final"] == session.document()
     assert main(["replay", str(record)]) == 0
     assert "3 actions replayed" in capsys.readouterr().out
+
+
+def test_export_of_a_game_that_no_longer_replays_keeps_its_actions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Café data changed under a game: the record still carries every journalled action, without an end."""
+    journal_path = tmp_path / "j.sqlite3"
+    session = Session.new("race", ["red", "blue"], journal=Journal(journal_path))
+    for action in ({"type": "roll", "value": 6}, {"type": "advance"}, {"type": "roll", "value": 2}):
+        session.act(action)
+    session.undo()
+    raw = sqlite3.connect(journal_path)
+    raw.execute("UPDATE steps SET action = ? WHERE seq = 1", ('{"type": "roll", "value": 9}',))
+    raw.commit()
+    raw.close()
+
+    record_path = tmp_path / "game.json"
+    assert main(["export", str(record_path), "--journal", str(journal_path)]) == 0
+    record = json.loads(record_path.read_text())
+    assert record["actions"] == [{"type": "roll", "value": 9}, {"type": "advance"}] and record["final"] is None
+    assert "do not replay with this café data" in capsys.readouterr().err
+    assert main(["replay", str(record_path)]) == 1
+    assert "1 to 6" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -167,6 +167,27 @@ def test_a_game_that_no_longer_replays_stays_in_the_journal(tmp_path: Path, acti
     assert Session.new("race", ["red", "blue"], journal=journal).pending().kind == "roll"
 
 
+@pytest.mark.parametrize(
+    ("op", "action", "why"),
+    [
+        ("redo", None, "journal step 2 ('redo') has no undone step to redo"),
+        ("act", "[1, 2]", "journal step 2 ('act') has no action object"),
+    ],
+)
+def test_an_edited_journal_row_is_named_instead_of_crashing_the_start(
+    tmp_path: Path, op: str, action: str | None, why: str
+) -> None:
+    path = tmp_path / "journal.sqlite3"
+    Session.new("race", ["red", "blue"], journal=Journal(path)).act({"type": "roll", "value": 3})
+    raw = sqlite3.connect(path)
+    raw.execute("INSERT INTO steps VALUES (1, (SELECT MAX(seq) + 1 FROM steps), ?, ?, 'now')", (op, action))
+    raw.commit()
+    raw.close()
+
+    _journal, session, note = open_table(path)
+    assert session is None and why in note
+
+
 def test_finished_games_are_not_resumed_but_undo_reopens_them(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "j.sqlite3")
     session = Session.load("race", {"game": "race", "players": ["red", "blue"], "positions": [10, 0]}, journal)
