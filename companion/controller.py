@@ -224,6 +224,7 @@ class Controller:
             return self._undo(session)
         if touch.intent == "redo":
             step = session.redo()
+            self.selected = 0
             return Update(
                 "redo", " ".join(e.text for e in step.events), tuple(step.events), session.pending(), step.action
             )
@@ -242,6 +243,7 @@ class Controller:
 
     def _undo(self, session: Session) -> Update:
         self.proposal = None
+        self.selected = 0  # a new list of legal actions: next starts again at its first
         self._settled.clear()
         step = session.undo()
         return Update("undo", step.note, pending=session.pending(), action=step.action)

@@ -34,7 +34,7 @@ from ui.voice import Voice
 
 log = logging.getLogger(__name__)
 
-SPOKEN_KINDS = frozenset({"step", "undo", "redo", "ruling", "refused", "confirm", "new_game", "unapplied"})
+SPOKEN_KINDS = frozenset({"step", "undo", "redo", "ruling", "refused", "confirm", "new_game", "unapplied", "select"})
 MAX_ANNOUNCEMENTS = 30
 TOUCH_OFF = "Touch is off: use the buttons (owner: Settings)."  # short: players read it mid-game
 BOTH_OFF = (
@@ -53,6 +53,7 @@ class CompanionApp(App):
     choices = ListProperty([])
     announcements = ListProperty([])  # newest first: {"text", "rules", "kind"}
     board = ObjectProperty(None, allownone=True)
+    highlighted = ObjectProperty(None, allownone=True)  # the choice the button box's next pointed at, if any
     ruling = DictProperty({})
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
@@ -447,6 +448,10 @@ class CompanionApp(App):
             self._link_changed(update)
         if update.kind == "menu":  # the button box's menu key
             self.request("settings" if update.detail.get("intent") == "settings" else "home")
+        if update.kind == "select":  # shown, so a player pressing next sees what confirm will take
+            self.highlighted = dict(update.action or {}) or None
+        elif update.kind in ("step", "undo", "redo", "new_game", "confirm"):
+            self.highlighted = None  # a new list, or a reading that confirm applies instead
         if update.kind == "ruling" or (update.kind == "refused" and self._checking):
             self.ruling = self._ruling(update)
         self.status = update.text if update.kind in ("refused", "unapplied", "confirm", "info", "link") else ""

@@ -91,3 +91,27 @@ def _paged(
         hint = f"{hint} Page {page + 1} of {pages}.".strip()
     shown = actions[page * PAGE : (page + 1) * PAGE]
     return Arrangement(shown, hint, marked, focus, page, pages, can_go_back=back)
+
+
+def reveal(
+    choices: Sequence[Mapping[str, Any]],
+    action: Mapping[str, Any] | None,
+    focus: Hashable | None = None,
+    page: int = 0,
+    can_point: bool = True,
+) -> tuple[Hashable | None, int]:
+    """The focus and page that show ``action`` among the buttons, keeping the current ones if they do.
+
+    The button box's **next** steps through every legal action; the one it
+    highlights must be on screen, or a player presses confirm blind.
+    """
+    if action is None:
+        return focus, page
+    for candidate in (focus, place_of(action), None, EVERYWHERE):
+        first = arrange(choices, candidate, page if candidate == focus else 0, can_point)
+        if action in first.buttons:
+            return candidate, first.page
+        for other in range(first.pages):
+            if action in arrange(choices, candidate, other, can_point).buttons:
+                return candidate, other
+    return focus, page

@@ -6,7 +6,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.logger import Logger
-from kivy.properties import DictProperty, ObjectProperty
+from kivy.properties import BooleanProperty, DictProperty, ObjectProperty
 from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
@@ -70,3 +70,4 @@ class ChoiceButton(Button):
     """One legal action; the whole action travels with it so a tap forwards it unchanged."""
 
     action = DictProperty({})
+    chosen = BooleanProperty(False)  # the one the button box's confirm would take

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ui.choices import EVERYWHERE, LIST_LIMIT, PAGE, arrange, place_of, place_word
+from ui.choices import EVERYWHERE, LIST_LIMIT, PAGE, arrange, place_of, place_word, reveal
 
 
 def placements(hexes: int, colours: int) -> list[dict[str, Any]]:
@@ -62,3 +62,15 @@ def test_list_all_pages_through_everything() -> None:
     pages = [arrange(many, focus=EVERYWHERE, page=p).buttons for p in range(5)]
     assert [a for page in pages for a in page] == many
     assert len(many) > LIST_LIMIT
+
+
+def test_reveal_brings_the_highlighted_action_on_screen() -> None:
+    many = [*placements(60, 5), {"type": "pass", "text": "pass"}]
+    assert reveal(many, {"type": "pass", "text": "pass"}) == (None, 0)  # already listed: nothing moves
+    target = many[123]
+    focus, page = reveal(many, target)
+    assert focus == tuple(target["hex"]) and target in arrange(many, focus, page).buttons
+    assert reveal(many, many[7], focus=(1, 0)) == ((1, 0), 0)  # the open place shows it already
+    focus, page = reveal(many[:300], many[250], can_point=False)
+    assert (focus, page) == (None, 4)
+    assert reveal(many, None, focus=(3, 0), page=2) == ((3, 0), 2)

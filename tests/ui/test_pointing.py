@@ -11,6 +11,7 @@ import pytest
 from kivy.tests.common import UnitTestTouch
 
 from companion.journal import Journal
+from companion.observations import ButtonPressed
 from companion.session import Session
 from tests.ui.conftest import advance, tap
 from tests.ui.test_app import button
@@ -147,3 +148,30 @@ def test_the_step_benchmark_reports_each_step_from_a_long_list(tmp_path: Path) -
     report = run_ui(journal_path, env, "--bench-steps")
     assert len(report["ms"]) == 12 and all(ms > 0 for ms in report["ms"])
     assert report["legal"][0] > 200 and max(report["buttons"]) <= 60
+
+
+def press(app: Any, intent: str) -> None:
+    """A button-box press as the panel submits it, pumped as the app's tick would (not waiting for its timer)."""
+    app.controller.submit(ButtonPressed(intent))
+    app.controller.pump()
+    advance(2)
+
+
+def test_the_button_box_pick_is_brought_on_screen_and_lit(start: Any) -> None:
+    session = leader_placement()
+    legal = session.legal()
+    app = start(session)
+    app.show("table")
+    advance(3)
+    table = app.root.get_screen("table")
+    for _ in range(3):
+        press(app, "next")
+    pick = legal[3]
+    assert app.highlighted == pick and app.last_spoken == pick["text"]
+    assert table.ids.board.view.focus == tuple(pick["hex"])  # its hex opened on the map
+    lit = [b for b in table.ids.choices.children if b.chosen]
+    assert [b.action for b in lit] == [pick] and tuple(lit[0].background_color) != (0.1, 0.45, 0.2, 1)
+
+    press(app, "confirm")
+    assert session.log[-1] == {k: v for k, v in pick.items() if k != "text"}
+    assert app.highlighted is None and not any(b.chosen for b in table.ids.choices.children)

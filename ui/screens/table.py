@@ -11,7 +11,7 @@ from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, Strin
 from kivy.uix.screenmanager import Screen
 
 from ui.boards import placer_for
-from ui.choices import EVERYWHERE, Arrangement, arrange
+from ui.choices import EVERYWHERE, Arrangement, arrange, reveal
 from ui.widgets import BoardWidget, ChoiceButton
 
 __all__ = ["BoardWidget", "TableScreen"]
@@ -28,6 +28,7 @@ class TableScreen(Screen):
     choices = ListProperty([])
     board = ObjectProperty(None, allownone=True)  # the app's BoardView, before this screen marks it
     view = ObjectProperty(None, allownone=True)  # what the board widget draws: the board with its marks
+    highlighted = ObjectProperty(None, allownone=True)  # the button box's pick, brought on screen and lit
     # The arrangement's parts as Kivy properties: kv cannot follow a plain object's attributes.
     hint = StringProperty("")
     can_list_all = BooleanProperty(False)
@@ -53,6 +54,17 @@ class TableScreen(Screen):
 
     def _board_can_point(self) -> bool:
         return self.board is not None and placer_for(self.board.game.id) is not None
+
+    def on_highlighted(self, *_args: Any) -> None:
+        """Next on the button box: open the place or page holding its pick, light it, scroll to it."""
+        shown = (self.focus, self.page)
+        self.focus, self.page = reveal(self.choices, self.highlighted, self.focus, self.page, self.can_point)
+        if (self.focus, self.page) != shown:
+            self.rearrange()
+        for button in self.ids.choices.children:
+            button.chosen = button.action == self.highlighted
+            if button.chosen:
+                self.ids.choice_scroll.scroll_to(button, animate=False)
 
     def point(self, place: Hashable | None) -> None:
         """A tap on the board: list what may happen there; a tap elsewhere on the map clears the list."""
@@ -85,7 +97,9 @@ class TableScreen(Screen):
         grid.clear_widgets()
         app = App.get_running_app()
         for action in self.arrangement.buttons:
-            button = ChoiceButton(text=str(action.get("text") or action.get("type")), action=action)
+            button = ChoiceButton(
+                text=str(action.get("text") or action.get("type")), action=action, chosen=action == self.highlighted
+            )
             button.bind(on_release=lambda b: app.act(b.action))
             grid.add_widget(button)
         self._mark()
