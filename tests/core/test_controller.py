@@ -78,6 +78,19 @@ def test_buttons_cycle_and_confirm_choices() -> None:
     assert controller.handle(ButtonPressed("confirm")).events[0].text == "red holds."
 
 
+def test_after_an_undo_next_starts_again_at_the_first_choice() -> None:
+    """The table lights what next points at; an index left over from another list would light the wrong one."""
+    controller, _ = make()
+    controller.handle(Touch("act", {"type": "roll", "value": 2}))
+    controller.handle(Touch("act", controller.session.legal()[0]))  # red rolls on
+    controller.handle(Touch("act", {"type": "roll", "value": 3}))
+    assert controller.handle(ButtonPressed("next")).text == "Hold"  # the second choice
+    controller.handle(ButtonPressed("undo"))  # the 3 taken back
+    controller.handle(ButtonPressed("undo"))  # rolling on taken back: red chooses again
+    assert controller.selected == 0
+    assert controller.handle(ButtonPressed("next")).text == "Hold"
+
+
 def test_undo_button_and_refusals_keep_the_game() -> None:
     controller, _ = make()
     controller.handle(DieRead(2, "serial"))
