@@ -18,7 +18,7 @@ from typing import Any
 LIST_LIMIT = 24  # more buttons than this and the board is the faster way to choose
 PAGE = 60  # longer lists come in pages: sixty buttons build in a blink, six hundred take seconds
 PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces"}  # fields naming where an action happens
-EVERYWHERE = "everywhere"  # the focus meaning "list every action", paged, for a board that cannot be tapped
+EVERYWHERE = "everywhere"  # the focus of 'List all': every legal action, in pages
 
 
 def place_of(action: Mapping[str, Any]) -> Hashable | None:
@@ -51,7 +51,7 @@ class Arrangement:
     page: int = 0  # which page of the list is shown, counted from 0
     pages: int = 1
     can_list_all: bool = False  # offer 'List all' (the board way is on)
-    can_go_back: bool = False  # offer 'All places' (a place or the full list is open)
+    can_go_back: bool = False  # offer 'Back to map' (a place or the full list is open)
 
 
 def arrange(
@@ -108,10 +108,9 @@ def reveal(
     if action is None:
         return focus, page
     for candidate in (focus, place_of(action), None, EVERYWHERE):
-        first = arrange(choices, candidate, page if candidate == focus else 0, can_point)
-        if action in first.buttons:
-            return candidate, first.page
-        for other in range(first.pages):
-            if action in arrange(choices, candidate, other, can_point).buttons:
-                return candidate, other
+        current = [page] if candidate == focus else []
+        for other in [*current, *range(arrange(choices, candidate, 0, can_point).pages)]:
+            shown = arrange(choices, candidate, other, can_point)
+            if action in shown.buttons:
+                return candidate, shown.page
     return focus, page

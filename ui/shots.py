@@ -22,6 +22,7 @@ from companion.controller import Controller
 from companion.journal import Journal
 from companion.registry import game_classes
 from companion.session import Session
+from ui.choices import LIST_LIMIT, place_of
 
 MAX_STEPS = 600
 
@@ -53,8 +54,6 @@ def long_list(game_id: str, players: list[str], journal: Journal | None = None, 
     Through the Desert's is its leader placement (hundreds of colour x hex
     choices); the temple's a change of card (slot x card).
     """
-    from ui.choices import LIST_LIMIT, place_of
-
     session = Session.new(game_id, players, journal=journal)
     rng = random.Random(seed)
     for _ in range(MAX_STEPS):
