@@ -183,6 +183,7 @@ class Session:
         return Step(action, events)
 
     def _apply(self, action: Action) -> None:
+        action = normalize_action(action)  # a journal row is checked as a typed action is: it may be edited
         state, _ = self.game.apply(self.state, action)
         self._states.append(state)
         self._log.append(action)

@@ -188,6 +188,19 @@ def test_an_edited_journal_row_is_named_instead_of_crashing_the_start(
     assert session is None and why in note
 
 
+def test_a_journal_action_without_a_type_is_refused_as_a_typed_one_would_be(tmp_path: Path) -> None:
+    """Targi's engine reads the type first; an edited row without one raised KeyError at start-up."""
+    path = tmp_path / "journal.sqlite3"
+    Session.new("targi", ["white", "black"], journal=Journal(path))
+    raw = sqlite3.connect(path)
+    raw.execute("INSERT INTO steps VALUES (1, 1, 'act', '{\"value\": 3}', 'now')")
+    raw.commit()
+    raw.close()
+
+    _journal, session, note = open_table(path)
+    assert session is None and 'needs a string "type"' in note
+
+
 def test_finished_games_are_not_resumed_but_undo_reopens_them(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "j.sqlite3")
     session = Session.load("race", {"game": "race", "players": ["red", "blue"], "positions": [10, 0]}, journal)
