@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import textwrap
 import threading
 from collections.abc import Callable
@@ -27,6 +28,8 @@ BUTTONS = ("confirm", "undo", "next", "menu", "settings")
 
 HELP = """\
   <number>        take the numbered choice
+  <words>         take the one choice whose text has these words (e.g. green 3,0)
+  all             list every choice, when there are too many to show each time
   <value>/<card>  when a roll or draw is pending: type what the table shows (e.g. 4, x red, gust)
   u / undo        take back the last step (also corrects a misread roll)
   redo            put it back
@@ -39,7 +42,19 @@ HELP = """\
   help / q        this text / quit (the game stays in the journal)"""
 
 
-LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check"})
+LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check", "all"})
+SHOWN = 30  # choices listed after each step; Through the Desert offers hundreds, a wall no one reads
+TOKEN = re.compile(r"[\w,+\-]+")  # "(3,0)" is one token, so 3,0 never matches (13,0)
+
+
+def _tokens(text: str) -> list[str]:
+    return TOKEN.findall(text.lower())
+
+
+def _fits(typed: list[str], text: str) -> bool:
+    """Every typed token is a word of the choice's text; a typed word may stop short ('gre' for green)."""
+    words = _tokens(text)
+    return all(any(w == t or (t.isalpha() and w.startswith(t)) for w in words) for t in typed)
 
 
 def _keys(action: Action) -> set[str]:
@@ -126,9 +141,16 @@ class Terminal:
         if pending.kind in ("roll", "draw"):
             shown = ", ".join(str(a.get("value", a.get("card"))) for a in legal[:40])
             self.say(f"  Type what the table shows ({shown}) or a number below.")
-        for i, action in enumerate(legal, 1):
-            self.say(f"  {i:>3}. {action['text']}")
+        self.list_choices(legal, SHOWN)
+        if len(legal) > SHOWN:
+            words = _tokens(legal[-1]["text"])  # its first word and its last number: "white 13,12"
+            example = " ".join(dict.fromkeys([words[0], *[w for w in words if any(c.isdigit() for c in w)][-1:]]))
+            self.say(f"  ... and {len(legal) - SHOWN} more: 'all' lists them; or type words of one, e.g. '{example}'.")
         return legal
+
+    def list_choices(self, legal: list[Action], limit: int | None = None) -> None:
+        for i, action in enumerate(legal[:limit], 1):
+            self.say(f"  {i:>3}. {action['text']}")
 
     def pick(self, line: str, legal: list[Action]) -> Action | None:
         pending_kind = self.session.pending().kind if self.session else "choose"
@@ -142,6 +164,15 @@ class Terminal:
                 return None
         if lowered.isdigit() and 1 <= int(lowered) <= len(legal):
             return legal[int(lowered) - 1]
+        typed = [] if lowered.isdigit() else _tokens(lowered)  # a number past the list is no choice's words
+        fitting = [(i, a) for i, a in enumerate(legal, 1) if typed and _fits(typed, a["text"])]
+        if len(fitting) == 1:
+            return fitting[0][1]
+        if fitting:
+            listed = "; ".join(f"{i}. {a['text']}" for i, a in fitting[:6])
+            more = f" and {len(fitting) - 6} more" if len(fitting) > 6 else ""
+            self.say(f"  That fits {len(fitting)} choices ({listed}{more}): add a word, or type its number.")
+            return None
         self.say("  Not understood. Type 'help' for the commands.")
         return None
 
@@ -187,6 +218,8 @@ class Terminal:
             self.press_button(rest.strip().lower())
         elif word == "board":
             pass
+        elif word == "all":
+            self.list_choices(legal)
         elif word == "rules":
             self.rules(rest)
         elif word == "rule":
@@ -227,13 +260,21 @@ class Terminal:
             self.say(f"  Not understood: {error}")
         return True
 
-    def _refresh(self, line: str, legal: list[Action]) -> list[Action]:
-        """Show the position again after a change; after a lookup only the prompt, so answers stay on screen."""
-        if line.strip().partition(" ")[0].lower() in LOOKUPS:
+    def _position(self) -> tuple[Any, ...]:
+        """What tells one position from another here: the session, its steps, what redo would restore."""
+        session = self.session
+        if session is None:
+            return (None,)
+        return (id(session), len(session.log), session.log[-1:], session.can_redo)
+
+    def _refresh(self, line: str, legal: list[Action], before: tuple[Any, ...]) -> list[Action]:
+        """Show the position again after a change or on 'board'; else only the prompt, so answers stay on screen."""
+        self.pump()
+        word = line.strip().partition(" ")[0].lower()
+        if word in LOOKUPS or (word != "board" and self._position() == before):
             assert self.session is not None
             self.say(f"> {self.session.pending().text}   ('board' shows the choices again)")
             return legal
-        self.pump()
         return self.show()
 
     def _begin(self) -> bool:
@@ -254,9 +295,10 @@ class Terminal:
             self.pump()
             if not line.strip():
                 continue
+            before = self._position()
             if not self._line(line, legal):
                 break
-            legal = self._refresh(line, legal)
+            legal = self._refresh(line, legal, before)
         self.say("Bye. The game is kept; 'companion play' resumes it.")
         return 0
 
@@ -295,9 +337,10 @@ class Terminal:
                 break
             if not item.strip():
                 continue
+            before = self._position()
             if not self._line(item, legal):
                 break
-            legal = self._refresh(item, legal)
+            legal = self._refresh(item, legal, before)
         self.controller.wake = None
         self.say("Bye. The game is kept; 'companion play' resumes it.")
         return 0

@@ -47,3 +47,29 @@ def test_nonsense_never_stops_the_terminal() -> None:
     text = run(session, ["banana", "do {oops", "do [1]", "99", "q"])
     assert text.count("Not understood") == 4
     assert session.log == []
+
+
+def test_hundreds_of_choices_are_shown_in_part_and_taken_by_their_words() -> None:
+    """Through the Desert's leader placement offers hundreds: a wall of lines every step helps nobody."""
+    session = Session.new("ttd", ["red", "black", "orange"])
+    while session.state.phase == "waterholes":
+        session.act(session.legal()[0])
+    legal = session.legal()
+    assert len(legal) > 200
+    wanted = next(a for a in legal if a.get("colour") == "green" and a["hex"] == [3, 0])
+    text = run(session, ["green 3,0", "q"])
+    assert f"... and {len(legal) - 30} more: 'all' lists them" in text
+    assert f"  {len(legal):>3}. " not in text.split("green 3,0")[0]  # the last choice was not listed
+    assert session.log[-1] == {k: v for k, v in wanted.items() if k != "text"}
+
+
+def test_words_that_fit_several_choices_ask_for_more_and_all_lists_every_one() -> None:
+    session = Session.new("ttd", ["red", "black", "orange"])
+    while session.state.phase == "waterholes":
+        session.act(session.legal()[0])
+    legal, steps = session.legal(), len(session.log)
+    text = run(session, ["gre", "all", "q"])
+    assert "That fits" in text and "add a word, or type its number" in text
+    assert f"  {len(legal):>3}. {legal[-1]['text']}" in text
+    assert len(session.log) == steps  # neither line took a step
+    assert text.count("Key: ") == 1  # nor showed the board again, which would push the answers off screen
