@@ -62,6 +62,15 @@ def tap(widget: Any) -> None:
     advance(2)
 
 
+def tap_at(widget: Any, x: float, y: float) -> None:
+    """A real touch at (x, y) in the widget's parent coordinates: a point on a board rather than a button."""
+    touch = UnitTestTouch(*widget.to_window(x, y))
+    touch.touch_down()
+    advance(1)
+    touch.touch_up()
+    advance(2)
+
+
 class Spoken:
     """Stands in for espeak-ng's process so speech is checked without a sound card."""
 

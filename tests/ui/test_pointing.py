@@ -8,12 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kivy.tests.common import UnitTestTouch
 
 from companion.journal import Journal
 from companion.observations import ButtonPressed
 from companion.session import Session
-from tests.ui.conftest import advance, tap
+from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.test_app import button
 from ui.boards import placer_for, ttd
 from ui.choices import place_of
@@ -25,14 +24,6 @@ FIVE = ["red", "black", "orange", "purple", "brown"]
 def leader_placement() -> Session:
     """Five players past the water-hole draws: every empty hex takes a leader of any colour."""
     return long_list("ttd", FIVE)
-
-
-def tap_at(widget: Any, x: float, y: float) -> None:
-    touch = UnitTestTouch(*widget.to_window(x, y))
-    touch.touch_down()
-    advance(1)
-    touch.touch_up()
-    advance(2)
 
 
 def tap_hex(app: Any, q: int, r: int) -> None:

@@ -2,9 +2,9 @@
 
 A café kiosk is tapped by people who have not read anything. This walks the
 real app in a real (offscreen) window: it taps a random enabled button or
-toggle on the current screen, now and then types a random line into a text
-field and presses Enter, and sometimes jumps to another screen, as the menu
-would. A callback that raises would escape the event loop here, as it would
+toggle on the current screen or a random point of the board, now and then
+types a random line into a text field and presses Enter, and sometimes jumps
+to another screen, as the menu would. A callback that raises would escape the event loop here, as it would
 close the app on the table.
 """
 
@@ -20,7 +20,7 @@ from kivy.uix.textinput import TextInput
 from companion.registry import create, game_classes
 from companion.session import Session
 from companion.simulate import random_players
-from tests.ui.conftest import advance, tap
+from tests.ui.conftest import advance, tap, tap_at
 
 TYPED = ["", "4", "X", "roll 3", "99", "-1", '"roll"', '{"type": "roll", "value": 4}', "{roll", "x" * 200, "é€"]
 SCREENS = ["home", "table", "settings", "rulebook", "dispute"]
@@ -51,7 +51,10 @@ def test_random_taps_never_raise_and_keep_the_game_whole(game_id: str, start: An
             advance(2)
             continue
         widget = rng.choice(widgets)
-        if isinstance(widget, TextInput):
+        if app.root.current == "table" and rng.random() < 0.25:  # anywhere on the board: its places list choices
+            board = app.root.get_screen("table").ids.board
+            tap_at(board, board.x + rng.uniform(0, board.width), board.y + rng.uniform(0, board.height))
+        elif isinstance(widget, TextInput):
             widget.text = rng.choice(TYPED)
             widget.dispatch("on_text_validate")
             advance(2)
