@@ -198,7 +198,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    journal = Journal(args.journal or default_journal_path())
+    path = Path(args.journal or default_journal_path())
+    if not path.is_file():  # exporting reads; it must not leave an empty journal behind
+        print(f"No journal at {path}.", file=sys.stderr)
+        return 1
+    journal = Journal(path)
     entry = journal.read_game(args.id) if args.id else journal.latest_game()
     if entry is None:
         print("The journal holds no game.", file=sys.stderr)
@@ -223,6 +227,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def positive(text: str) -> int:
+    """A count of at least one, for argparse: zero or fewer games measure nothing and report as if they had."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion: a referee beside the board.")
     parser.add_argument("--cafe", help="café data folder (default: $COMPANION_CAFE_DIR or the user data dir)")
@@ -238,14 +249,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     simulate = sub.add_parser("simulate", help="random complete games with contract checks")
     simulate.add_argument("--game", default="all")
-    simulate.add_argument("--games", type=int, default=100)
+    simulate.add_argument("--games", type=positive, default=100)
     simulate.add_argument("--seed", type=int, default=1)
     simulate.add_argument("--profile", help="rule profile (default: a random one per game)")
     simulate.set_defaults(func=cmd_simulate)
 
     bench = sub.add_parser("bench", help="latency of legal/act/check and games per second")
     bench.add_argument("--game", default="all")
-    bench.add_argument("--games", type=int, default=30, help="random games whose positions are timed")
+    bench.add_argument("--games", type=positive, default=30, help="random games whose positions are timed")
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)

@@ -74,6 +74,12 @@ class JournalDamaged(CompanionError, OSError):
     code = "journal_damaged"
 
 
+class JournalUnavailable(CompanionError, OSError):
+    """The journal cannot be opened or written where it is asked for (no such folder, a folder, read-only)."""
+
+    code = "journal_unavailable"
+
+
 class InvalidData(CompanionError, ValueError):
     """A board, deck or rulebook file breaks its schema; names file, entry and problem."""
 

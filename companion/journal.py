@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.errors import JournalDamaged
+from companion.errors import JournalDamaged, JournalUnavailable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -49,6 +49,8 @@ def open_journal(path: Path) -> tuple[Journal, str]:
     """
     try:
         return Journal(path), ""
+    except JournalUnavailable as refusal:  # a table that cannot journal still referees, and says so
+        return Journal(), f"{refusal.message}; this table keeps its game only until the app closes."
     except JournalDamaged as damage:
         kept = path.with_name(f"{path.name}.damaged-{datetime.now(UTC):%Y%m%d-%H%M%S}")
         for suffix in ("", "-wal", "-shm"):
@@ -100,15 +102,27 @@ class Journal:
         """
         self.path = str(path)
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            where = Path(self.path)
+            if where.is_dir():  # never taken for a damaged file: setting it aside would move a whole folder
+                raise JournalUnavailable(f"{where} is a folder, not a journal file")
+            try:
+                where.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise JournalUnavailable(f"no folder for the journal {where}: {exc.strerror or exc}") from None
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise JournalUnavailable(f"the journal {self.path} cannot be opened: {exc}") from None
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
             (verdict,) = self._db.execute("PRAGMA quick_check").fetchone()
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.OperationalError as exc:  # cannot open or write (permissions, read-only, disk full)
+            self._db.close()
+            raise JournalUnavailable(f"the journal {self.path} cannot be opened: {exc}") from None
+        except sqlite3.DatabaseError as exc:  # opened, but its content is not a database
             self._db.close()
             raise JournalDamaged(f"{self.path} cannot be read as a journal: {exc}") from None
         if verdict != "ok":

@@ -29,10 +29,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     bench.set_defaults(func=cmd_bench)
 
 
+def window_size(text: str) -> tuple[int, int]:
+    """'800x480' as (800, 480); argparse turns the ValueError into a usage line naming the option."""
+    width, sep, height = str(text).lower().partition("x")
+    if not (sep and width.isdigit() and height.isdigit() and 200 <= int(width) <= 8000 and 200 <= int(height) <= 8000):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a window size such as 800x480 (200 to 8000 each way)")
+    return int(width), int(height)
+
+
 def _run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kiosk", action="store_true", help="full screen, exits only with the PIN, attract screen")
     parser.add_argument("--journal", help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
-    parser.add_argument("--size", default="1280x800", help="window size when not full screen, WxH")
+    parser.add_argument("--size", type=window_size, default="1280x800", help="window size when not full screen, WxH")
     parser.add_argument("--new", action="store_true", help="start at the home screen; the game stays in the journal")
     parser.add_argument(
         "--buttons",
@@ -110,7 +118,7 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    width, height = (int(v) for v in str(args.size).lower().split("x"))
+    width, height = args.size
     _prepare_kivy(width, height, fullscreen=args.kiosk)
     app = build_app(args, kiosk=args.kiosk)
     if args.bench_exit:

@@ -74,6 +74,20 @@ def test_export_of_a_game_that_no_longer_replays_keeps_its_actions(
     assert "1 to 6" in capsys.readouterr().err
 
 
+def test_export_without_a_journal_says_so_and_creates_none(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nowhere" / "j.sqlite3"
+    assert main(["export", str(tmp_path / "game.json"), "--journal", str(missing)]) == 1
+    assert f"No journal at {missing}" in capsys.readouterr().err
+    assert not missing.parent.exists()
+
+
+@pytest.mark.parametrize("count", ["0", "-5", "many"])
+def test_a_count_of_games_must_be_one_or_more(count: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["simulate", "--game", "race", "--games", count])
+    assert "is not a whole number of 1 or more" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("content", "expected"),
     [

@@ -14,6 +14,7 @@ from companion.errors import (
     InvalidAction,
     InvalidPosition,
     JournalDamaged,
+    JournalUnavailable,
     NothingToUndo,
 )
 from companion.journal import Journal
@@ -186,6 +187,23 @@ def test_an_edited_journal_row_is_named_instead_of_crashing_the_start(
 
     _journal, session, note = open_table(path)
     assert session is None and why in note
+
+
+def test_a_journal_that_cannot_be_opened_leaves_a_table_that_still_referees(tmp_path: Path) -> None:
+    """A folder given as the journal, or a path under a file: named, never set aside, the game kept in memory."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "keep.txt").write_text("a café's file")
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    cases = ((folder, "is a folder, not a journal file"), (blocker / "j.sqlite3", "no folder for the journal"))
+    for path, why in cases:
+        with pytest.raises(JournalUnavailable, match=why):
+            Journal(path)
+        journal, session, note = open_table(path)
+        assert session is None and why in note and "only until the app closes" in note
+        Session.new("race", ["red", "blue"], journal=journal).act({"type": "roll", "value": 4})
+    assert (folder / "keep.txt").read_text() == "a café's file" and blocker.read_text() == "x"
 
 
 def test_a_journal_action_without_a_type_is_refused_as_a_typed_one_would_be(tmp_path: Path) -> None:

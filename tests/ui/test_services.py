@@ -138,3 +138,14 @@ def test_start_log_has_no_clipboard_probe_noise(tmp_path: Path) -> None:
     assert "cutbuffer None" in done.stdout
     assert "FileNotFoundError" not in done.stderr and "Traceback" not in done.stderr
     assert "Cutbuffer" not in done.stderr
+
+
+def test_a_window_size_is_checked_before_kivy_starts() -> None:
+    import argparse
+
+    from ui.cli import window_size
+
+    assert window_size("800x480") == (800, 480) and window_size("1280X800") == (1280, 800)
+    for bad in ("abc", "800", "10x10", "800x-480", "99999x480"):
+        with pytest.raises(argparse.ArgumentTypeError, match="is not a window size"):
+            window_size(bad)
