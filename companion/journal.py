@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -183,18 +185,22 @@ class Journal:
             why = f"game {game_id} has a row that is not JSON"
             raise JournalDamaged(f"{self.path} cannot be read as a journal: {why}") from None
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT, so a write lands whole or not at all.
 
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, so a write either lands whole or not at all."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        A write SQLite refuses (a full disk, a card gone read-only) becomes
+        ``JournalUnavailable``: the step is refused by name and the game stays
+        as it was, instead of an exception that closes the app.
+        """
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:  # SQLite may have rolled back already (a full disk does)
+                    self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise JournalUnavailable(f"the journal {self.path} cannot be written: {exc}") from None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.controller import Controller
 from companion.errors import (
     BadRequest,
     IllegalAction,
@@ -18,6 +19,7 @@ from companion.errors import (
     NothingToUndo,
 )
 from companion.journal import Journal
+from companion.observations import Touch
 from companion.session import Session, open_table, replay_record
 
 
@@ -204,6 +206,28 @@ def test_a_journal_that_cannot_be_opened_leaves_a_table_that_still_referees(tmp_
         assert session is None and why in note and "only until the app closes" in note
         Session.new("race", ["red", "blue"], journal=journal).act({"type": "roll", "value": 4})
     assert (folder / "keep.txt").read_text() == "a café's file" and blocker.read_text() == "x"
+
+
+def test_a_full_disk_refuses_the_step_by_name_and_keeps_the_game(tmp_path: Path) -> None:
+    """SQLite's own page limit stands in for a full SD card: the same SQLITE_FULL error, no mocking."""
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    session = Session.new("race", ["red", "blue"], journal=journal)
+    controller = Controller(session)
+    (pages,) = journal._db.execute("PRAGMA page_count").fetchone()
+    journal._db.execute(f"PRAGMA max_page_count = {pages}")
+    taken = []
+    for _ in range(300):
+        update = controller.handle(Touch("act", session.legal()[0]))
+        if update.kind == "refused":
+            break
+        taken.append(update.action)
+    assert update.kind == "refused" and "cannot be written: database or disk is full" in update.text
+    assert session.log == taken  # the refused step left no trace in memory either
+
+    journal._db.execute(f"PRAGMA max_page_count = {pages * 100}")  # room again
+    assert controller.handle(Touch("act", session.legal()[0])).kind == "step"
+    assert Session.resume(Journal(path)).log == session.log
 
 
 def test_a_journal_action_without_a_type_is_refused_as_a_typed_one_would_be(tmp_path: Path) -> None:
