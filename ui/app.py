@@ -282,7 +282,10 @@ class CompanionApp(App):
             self.status = error.message
             return False
         self.settings.last_game, self.settings.last_players = game_id, list(players)
-        self.settings.save(self.settings_path)
+        try:
+            self.settings.save(self.settings_path)
+        except OSError as error:  # only the "same players again" shortcut is lost; the game goes on
+            log.warning("remembering the last game: %s", error)
         self.announcements = []
         self.controller.set_session(session)
         self.show("table")

@@ -190,3 +190,13 @@ def test_a_long_refusal_shows_whole_on_the_table(start: Any) -> None:
     shown = " ".join(word.text for line in label._label._cached_lines for word in line.words)
     assert " ".join(shown.split()) == " ".join(app.status.split())  # every word, no ellipsis
     assert len(label._label._cached_lines) > 1 and label.height > label.font_size * 2
+
+
+def test_a_new_game_starts_when_its_players_cannot_be_remembered(start: Any, tmp_path: Any) -> None:
+    """A full or read-only card stops the settings file, not the game: ui.json sits under a file here."""
+    app = start()
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x")
+    app.settings_path = blocker / "ui.json"
+    assert app.new_game("blackpool", ["yellow", "red"])
+    assert app.root.current == "table" and app.game_id == "blackpool"
