@@ -332,6 +332,10 @@ def main(argv: list[str] | None = None) -> int:
         # Python still flushes stdout at exit, which would raise again: point it at /dev/null.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, as a shell tool ends
+    except OSError as error:  # a file or folder given on the command line that cannot be read or written
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"companion: {error.strerror or error}{where}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -169,3 +169,13 @@ def test_a_pipe_closed_early_ends_quietly(tmp_path: Path) -> None:
     os.close(write_end)
     assert done.returncode == 141, done.stderr
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
+
+
+def test_a_path_that_cannot_be_written_is_named_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    assert main(["data", "template", "ttd", str(blocker / "cafe")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("companion: ") and str(blocker) in err and "Traceback" not in err
