@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -78,19 +77,6 @@ def test_off_the_marks_list_all_and_back(start: Any) -> None:
     assert [b.action for b in table.ids.choices.children] == first  # round to the first page again
     tap(table.ids.go_back)
     assert len(table.ids.choices.children) == 0 and table.arrangement.can_list_all
-
-
-def test_a_step_with_the_map_takes_a_blink_not_seconds(start: Any) -> None:
-    """Building hundreds of buttons took 1-2 s a step; the map way builds a handful (a loose bound, not a benchmark)."""
-    session = leader_placement()
-    app = start(session)
-    app.show("table")
-    advance(3)
-    began = time.perf_counter()
-    for _ in range(5):
-        app.act(session.legal()[0])
-        advance(1)
-    assert time.perf_counter() - began < 5
 
 
 def spot_of(board: Any, place: Any) -> tuple[float, float]:
