@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.cli import positive
+
 SIZES = ((800, 480), (1280, 800))
 
 
@@ -26,6 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     shots.add_argument("--game", action="append", help="only these games (repeatable)")
     shots.set_defaults(func=cmd_screenshots)
     bench = sub.add_parser("bench", help="time from start to first screen, memory, and table steps")
+    bench.add_argument("--soak", type=positive, metavar="GAMES",
+                       help="instead: play GAMES random games through the app and report memory after each")
     bench.set_defaults(func=cmd_bench)
 
 
@@ -54,6 +58,7 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
                         "a video or a folder (default: the source and switch in settings)")
     parser.add_argument("--bench-exit", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--bench-steps", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--bench-games", type=int, default=0, help=argparse.SUPPRESS)
     parser.set_defaults(func=cmd_run)
 
 
@@ -129,6 +134,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         from ui.shots import time_steps_after_first_screen
 
         time_steps_after_first_screen(app)
+    if args.bench_games:
+        from ui.shots import play_games_after_first_screen
+
+        play_games_after_first_screen(app, args.bench_games)
     app.run()
     return 0
 
@@ -144,8 +153,8 @@ def cmd_screenshots(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     _prepare_kivy(*SIZES[0], offscreen=True)
-    from ui.shots import bench
+    from ui.shots import bench, soak
 
-    for line in bench():
+    for line in soak(args.soak) if args.soak else bench():
         print(line)
     return 0

@@ -102,6 +102,56 @@ def time_steps_after_first_screen(app: Any, steps: int = 12, seed: int = 1) -> N
     Clock.schedule_interval(run, 0)
 
 
+def resident_mb() -> float:
+    """Memory the process holds now (not its peak): Linux's VmRSS, as the Pi reports it; 0 where absent."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def play_games_after_first_screen(app: Any, games: int, seed: int = 1) -> None:
+    """For the soak benchmark: random games through the table, one step a frame, every game in turn.
+
+    Prints the memory held after each game as one JSON line at the end: a
+    kiosk plays all day without a restart, so growth per game is what counts.
+    """
+    from kivy.clock import Clock
+
+    order = sorted(game_classes())
+    rng = random.Random(seed)
+    report: dict[str, list[Any]] = {"games": [], "steps": [], "rss_mb": []}
+    played = {"games": 0, "steps": 0}
+
+    def tick(_dt: float) -> bool | None:
+        if app.first_screen_wall is None:
+            return None
+        session = app.controller.session
+        if session is not None and not session.pending().is_over:
+            app.act(session.game.sim_choose(session.state, session.legal(), rng))
+            played["steps"] += 1
+            return None
+        if session is not None:
+            report["games"].append(session.game.id)
+            report["steps"].append(played["steps"])
+            report["rss_mb"].append(round(resident_mb(), 1))
+        if played["games"] == games:
+            print(json.dumps(report))
+            sys.stdout.flush()
+            app.stop()
+            return False
+        game_id = order[played["games"] % len(order)]
+        played["games"] += 1
+        app.new_game(game_id, default_players(game_id))
+        return None
+
+    Clock.schedule_interval(tick, 0)
+
+
 def drive(app: Any, steps: Iterator[None]) -> None:
     """Advance ``steps`` one frame at a time, then stop the app."""
     from kivy.clock import Clock
@@ -197,14 +247,14 @@ def exit_after_first_screen(app: Any) -> None:
     Clock.schedule_interval(report, 0)
 
 
-def run_ui(journal_path: Path, env: dict[str, str], flag: str) -> dict[str, Any]:
+def run_ui(journal_path: Path, env: dict[str, str], *flags: str, timeout: float = 120) -> dict[str, Any]:
     """The real ``companion ui run`` in a fresh process on ``journal_path``; its last line, a JSON report."""
     done = subprocess.run(
-        [sys.executable, "-m", "companion", "ui", "run", flag, "--size", "800x480", "--journal", str(journal_path)],
+        [sys.executable, "-m", "companion", "ui", "run", *flags, "--size", "800x480", "--journal", str(journal_path)],
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
         check=True,
     )
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
@@ -248,4 +298,25 @@ def bench(runs: int = 3) -> list[str]:
                 f"table step, {long_game} from {max(steps['legal'])} legal actions: median {ms[len(ms) // 2]:.0f} ms,"
                 f" worst {ms[-1]:.0f} ms over {len(ms)} steps (at most {max(steps['buttons'])} buttons built)"
             )
+    return lines
+
+
+def soak(games: int) -> list[str]:
+    """Play ``games`` random games through the real app in a fresh process; memory after each, summed up."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {
+            **os.environ,
+            "SDL_VIDEODRIVER": "offscreen",
+            "KIVY_HOME": str(Path(tmp) / "kivy"),
+            "COMPANION_UI_SETTINGS": str(Path(tmp) / "ui.json"),
+        }
+        began = time.perf_counter()
+        report = run_ui(Path(tmp) / "journal.sqlite3", env, "--new", "--bench-games", str(games), timeout=None)
+        took = time.perf_counter() - began
+    rss, kinds = report["rss_mb"], len(set(report["games"]))
+    lines = [f"soak: {games} games ({report['steps'][-1]} steps) in {took:.0f} s, every game in turn"]
+    lines.append("memory after each game (MB): " + " ".join(f"{mb:.0f}" for mb in rss))
+    if len(rss) > kinds:  # growth once every game's data, drawings and caches are in
+        per_game = (rss[-1] - rss[kinds - 1]) / (len(rss) - kinds)
+        lines.append(f"after the first {kinds} games: {rss[kinds - 1]:.0f} MB, then {per_game:+.2f} MB a game")
     return lines
