@@ -143,7 +143,7 @@ class Terminal:
             self.say(f"  Type what the table shows ({shown}) or a number below.")
         self.list_choices(legal, SHOWN)
         if len(legal) > SHOWN:
-            words = _tokens(legal[-1]["text"])  # its first word and its last number: "white 13,12"
+            words = _tokens(legal[-1]["text"]) or ["..."]  # its first word and its last number: "white 13,12"
             example = " ".join(dict.fromkeys([words[0], *[w for w in words if any(c.isdigit() for c in w)][-1:]]))
             self.say(f"  ... and {len(legal) - SHOWN} more: 'all' lists them; or type words of one, e.g. '{example}'.")
         return legal

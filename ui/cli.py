@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def window_size(text: str) -> tuple[int, int]:
-    """'800x480' as (800, 480); argparse turns the ValueError into a usage line naming the option."""
+    """'800x480' as (800, 480), checked before Kivy starts: argparse names the option in its usage line."""
     width, sep, height = str(text).lower().partition("x")
     if not (sep and width.isdigit() and height.isdigit() and 200 <= int(width) <= 8000 and 200 <= int(height) <= 8000):
         raise argparse.ArgumentTypeError(f"{text!r} is not a window size such as 800x480 (200 to 8000 each way)")
