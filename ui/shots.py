@@ -247,7 +247,17 @@ def exit_after_first_screen(app: Any) -> None:
     Clock.schedule_interval(report, 0)
 
 
-def run_ui(journal_path: Path, env: dict[str, str], *flags: str, timeout: float = 120) -> dict[str, Any]:
+def bench_env(tmp: Path) -> dict[str, str]:
+    """A benchmark's app runs offscreen with its own Kivy home and settings: nothing of this machine's."""
+    return {
+        **os.environ,
+        "SDL_VIDEODRIVER": "offscreen",
+        "KIVY_HOME": str(tmp / "kivy"),
+        "COMPANION_UI_SETTINGS": str(tmp / "ui.json"),
+    }
+
+
+def run_ui(journal_path: Path, env: dict[str, str], *flags: str, timeout: float | None = 120) -> dict[str, Any]:
     """The real ``companion ui run`` in a fresh process on ``journal_path``; its last line, a JSON report."""
     done = subprocess.run(
         [sys.executable, "-m", "companion", "ui", "run", *flags, "--size", "800x480", "--journal", str(journal_path)],
@@ -268,12 +278,7 @@ def bench(runs: int = 3) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         journal_path = Path(tmp) / "journal.sqlite3"
         mid_game(game_id, Journal(journal_path))
-        env = {
-            **os.environ,
-            "SDL_VIDEODRIVER": "offscreen",
-            "KIVY_HOME": str(Path(tmp) / "kivy"),
-            "COMPANION_UI_SETTINGS": str(Path(tmp) / "ui.json"),
-        }
+        env = bench_env(Path(tmp))
         timings, memory, cpu = [], [], []
         for _ in range(runs):
             started = time.time()
@@ -304,12 +309,7 @@ def bench(runs: int = 3) -> list[str]:
 def soak(games: int) -> list[str]:
     """Play ``games`` random games through the real app in a fresh process; memory after each, summed up."""
     with tempfile.TemporaryDirectory() as tmp:
-        env = {
-            **os.environ,
-            "SDL_VIDEODRIVER": "offscreen",
-            "KIVY_HOME": str(Path(tmp) / "kivy"),
-            "COMPANION_UI_SETTINGS": str(Path(tmp) / "ui.json"),
-        }
+        env = bench_env(Path(tmp))
         began = time.perf_counter()
         report = run_ui(Path(tmp) / "journal.sqlite3", env, "--new", "--bench-games", str(games), timeout=None)
         took = time.perf_counter() - began

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.test_app import button
 from ui.boards import placer_for, ttd
 from ui.choices import place_of
-from ui.shots import long_list, run_ui
+from ui.shots import bench_env, long_list, run_ui
 
 FIVE = ["red", "black", "orange", "purple", "brown"]
 
@@ -120,9 +119,7 @@ def test_the_step_benchmark_reports_each_step_from_a_long_list(tmp_path: Path) -
     """`companion ui bench` leans on this run: resume a placement position, step, print a JSON line."""
     journal_path = tmp_path / "journal.sqlite3"
     long_list("ttd", FIVE, Journal(journal_path))
-    env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "COMPANION_UI_SETTINGS": str(tmp_path / "ui.json"),
-           "KIVY_HOME": str(tmp_path / "kivy")}
-    report = run_ui(journal_path, env, "--bench-steps")
+    report = run_ui(journal_path, bench_env(tmp_path), "--bench-steps")
     assert len(report["ms"]) == 12 and all(ms > 0 for ms in report["ms"])
     assert report["legal"][0] > 200 and max(report["buttons"]) <= 60
 
