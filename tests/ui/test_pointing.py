@@ -149,3 +149,27 @@ def test_the_button_box_pick_is_brought_on_screen_and_lit(start: Any) -> None:
     press(app, "confirm")
     assert session.log[-1] == {k: v for k, v in pick.items() if k != "text"}
     assert app.highlighted is None and not any(b.chosen for b in table.ids.choices.children)
+
+
+def test_dispute_offers_a_page_or_the_tapped_place_not_hundreds(start: Any) -> None:
+    session = leader_placement()
+    legal = session.legal()
+    app = start(session)
+    app.show("dispute")
+    advance(3)
+    dispute = app.root.get_screen("dispute")
+    assert len(dispute.ids.offered.children) == 60
+    assert dispute.page_text == f"Next page (1 of {-(-len(legal) // 60)})"
+    tap(dispute.ids.next_page)
+    assert [b.action for b in reversed(dispute.ids.offered.children)] == legal[60:120]
+
+    app.show("table")
+    advance(3)
+    q, r = legal[200]["hex"]
+    tap_hex(app, q, r)
+    app.show("dispute")
+    advance(3)
+    offered = [b.action for b in reversed(dispute.ids.offered.children)]
+    assert offered == [a for a in legal if a["hex"] == [q, r]] and not dispute.page_text
+    tap(dispute.ids.offered.children[-1])
+    assert app.ruling["legal"] is True  # an offered action, checked: allowed, with its clause

@@ -6,8 +6,10 @@ import json
 from typing import Any
 
 from kivy.app import App
+from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+from ui.choices import EVERYWHERE, arrange
 from ui.widgets import ChoiceButton
 
 
@@ -20,16 +22,39 @@ def ruling_text(ruling: dict[str, Any]) -> str:
 
 
 class DisputeScreen(Screen):
+    """The offered actions come in pages like the table's list: hundreds of buttons took seconds to open."""
+
+    page_text = StringProperty("")  # "Next page (1 of 11)" when the offered actions fill more than one
+    page = 0
+
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
         app.ruling = {}
+        self.page = 0
+        offered = self.show_page()
+        if offered and not self.ids.typed.text:
+            # A template to edit: disputes are usually about a near miss of an offered action.
+            self.ids.typed.text = json.dumps({k: v for k, v in offered[0].items() if k != "text"})
+
+    def next_page(self) -> None:
+        self.page += 1
+        self.show_page()
+
+    def show_page(self) -> list[Any]:
+        """Build one page of buttons; a place tapped on the table's board offers its actions first."""
+        app = App.get_running_app()
+        focus = self.manager.get_screen("table").focus if self.manager and self.manager.has_screen("table") else None
+        shown = arrange(app.choices, focus, self.page, can_point=True)
+        if focus is None or focus == EVERYWHERE or shown.focus != focus:  # no place open: every action, paged
+            shown = arrange(app.choices, page=self.page, can_point=False)
+        self.page = shown.page
+        self.page_text = f"Next page ({shown.page + 1} of {shown.pages})" if shown.pages > 1 else ""
         grid = self.ids.offered
         grid.clear_widgets()
-        for action in app.choices:
+        for action in shown.buttons:
             button = ChoiceButton(text=str(action.get("text") or action.get("type")), action=action)
             button.background_color = (0.25, 0.3, 0.45, 1)
             button.bind(on_release=lambda b: app.check(b.action))
             grid.add_widget(button)
-        if app.choices and not self.ids.typed.text:
-            # A template to edit: disputes are usually about a near miss of an offered action.
-            self.ids.typed.text = json.dumps({k: v for k, v in app.choices[0].items() if k != "text"})
+        self.ids.offered_scroll.scroll_y = 1
+        return shown.buttons
