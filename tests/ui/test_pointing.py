@@ -24,6 +24,18 @@ def leader_placement() -> Session:
     return long_list("ttd", FIVE)
 
 
+def open_on(start: Any, session: Session, screen: str = "table") -> Any:
+    """The app started on ``session``, showing ``screen``."""
+    app = start(session)
+    show(app, screen)
+    return app
+
+
+def show(app: Any, screen: str) -> None:
+    app.show(screen)
+    advance(3)
+
+
 def tap_hex(app: Any, q: int, r: int) -> None:
     board = app.root.get_screen("table").ids.board
     frame = ttd.map_frame(app.board.game.data["board"]["cells"], board.width, board.height, 5)
@@ -35,9 +47,7 @@ def test_hundreds_of_placements_are_chosen_on_the_map(start: Any) -> None:
     session = leader_placement()
     legal = session.legal()
     assert len(legal) > 200
-    app = start(session)
-    app.show("table")
-    advance(3)
+    app = open_on(start, session)
     table = app.root.get_screen("table")
     assert len(table.ids.choices.children) == 0  # no list of hundreds to scroll
     assert "tap a hex on the board" in table.ids.hint.text
@@ -59,9 +69,7 @@ def test_hundreds_of_placements_are_chosen_on_the_map(start: Any) -> None:
 
 def test_off_the_marks_list_all_and_back(start: Any) -> None:
     session = leader_placement()
-    app = start(session)
-    app.show("table")
-    advance(3)
+    app = open_on(start, session)
     table = app.root.get_screen("table")
     board = table.ids.board
     tap_at(board, board.x + 2, board.y + 2)  # a corner of the score strip: no hex there
@@ -98,9 +106,7 @@ def test_slots_and_spaces_are_chosen_on_the_board_too(
 ) -> None:
     session = long_list(game_id, players, seed=seed)
     legal = session.legal()
-    app = start(session)
-    app.show("table")
-    advance(3)
+    app = open_on(start, session)
     table = app.root.get_screen("table")
     board = table.ids.board
     places = {place_of(a) for a in legal} - {None}
@@ -134,9 +140,7 @@ def press(app: Any, intent: str) -> None:
 def test_the_button_box_pick_is_brought_on_screen_and_lit(start: Any) -> None:
     session = leader_placement()
     legal = session.legal()
-    app = start(session)
-    app.show("table")
-    advance(3)
+    app = open_on(start, session)
     table = app.root.get_screen("table")
     for _ in range(3):
         press(app, "next")
@@ -154,21 +158,17 @@ def test_the_button_box_pick_is_brought_on_screen_and_lit(start: Any) -> None:
 def test_dispute_offers_a_page_or_the_tapped_place_not_hundreds(start: Any) -> None:
     session = leader_placement()
     legal = session.legal()
-    app = start(session)
-    app.show("dispute")
-    advance(3)
+    app = open_on(start, session, "dispute")
     dispute = app.root.get_screen("dispute")
     assert len(dispute.ids.offered.children) == 60
     assert dispute.page_text == f"Next page (1 of {-(-len(legal) // 60)})"
     tap(dispute.ids.next_page)
     assert [b.action for b in reversed(dispute.ids.offered.children)] == legal[60:120]
 
-    app.show("table")
-    advance(3)
+    show(app, "table")
     q, r = legal[200]["hex"]
     tap_hex(app, q, r)
-    app.show("dispute")
-    advance(3)
+    show(app, "dispute")
     offered = [b.action for b in reversed(dispute.ids.offered.children)]
     assert offered == [a for a in legal if a["hex"] == [q, r]] and not dispute.page_text
     tap(dispute.ids.offered.children[-1])
