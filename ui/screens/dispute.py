@@ -9,7 +9,7 @@ from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from ui.choices import EVERYWHERE, arrange
+from ui.choices import arrange
 from ui.widgets import ChoiceButton
 
 
@@ -45,7 +45,7 @@ class DisputeScreen(Screen):
         app = App.get_running_app()
         focus = self.manager.get_screen("table").focus if self.manager and self.manager.has_screen("table") else None
         shown = arrange(app.choices, focus, self.page, can_point=True)
-        if focus is None or focus == EVERYWHERE or shown.focus != focus:  # no place open: every action, paged
+        if shown.focus is None:  # no place open on the table (or 'List all'): every action, paged
             shown = arrange(app.choices, page=self.page, can_point=False)
         self.page = shown.page
         self.page_text = f"Next page ({shown.page + 1} of {shown.pages})" if shown.pages > 1 else ""
