@@ -26,6 +26,7 @@ from companion.observations import (
     Touch,
     Update,
 )
+from companion.places import explain_place
 from companion.session import Session
 
 Output = Callable[[Update], None]
@@ -160,7 +161,8 @@ class Controller:
             )
         match = next((a for a in session.legal() if _same_action(a, wanted)), None)
         if match is None:
-            return Update("unapplied", f"{shown} is not a face this game's die can show.", pending=pending)
+            text, rules = self._why_not(session, wanted, "this game's die has no such face.")
+            return Update("unapplied", f"The die reads {shown}, not applied: {text}", pending=pending, rules=rules)
         self._settled[read.source] = key
         if read.confidence < self.confidence_threshold:
             return self._propose(session, match, f"The die looks like {shown}. Tap to confirm or correct it.")
@@ -185,6 +187,19 @@ class Controller:
                 return self._propose(session, match, f"Slot {slot} looks like card {card}. Tap to confirm.")
             return self._act(session, match)
         return Update("unapplied", "The cards seen match no change the game is waiting for.", pending=session.pending())
+
+    @staticmethod
+    def _why_not(session: Session, wanted: Action, fallback: str) -> tuple[str, tuple[str, ...]]:
+        """The game's own refusal of a reading and its clause (a 7 on the oracle: BP-Q5), as a typed roll gets.
+
+        Only a check: nothing is applied or journalled. The fallback covers a reading the rules
+        would take but that matches no offered face exactly (a colour the die does not have).
+        """
+        try:
+            ruling = session.check(wanted)
+        except CompanionError as refusal:
+            return refusal.message, (refusal.rule,) if refusal.rule else ()
+        return (fallback, ()) if ruling.legal else (ruling.text, ruling.rules)
 
     def _propose(self, session: Session, action: Action, text: str) -> Update:
         self.proposal = {k: v for k, v in action.items() if k != "text"}
@@ -220,6 +235,10 @@ class Controller:
         if touch.intent == "check" and touch.action is not None:
             ruling = session.check(dict(touch.action))
             return Update("ruling", ruling.text, pending=session.pending(), rules=ruling.rules, detail=ruling.to_dict())
+        if touch.intent == "explain" and touch.place is not None:
+            ruling = explain_place(session, touch.place)
+            detail = {**ruling.to_dict(), "place": list(touch.place) if isinstance(touch.place, tuple) else touch.place}
+            return Update("ruling", ruling.text, pending=session.pending(), rules=ruling.rules, detail=detail)
         if touch.intent == "undo":
             return self._undo(session)
         if touch.intent == "redo":

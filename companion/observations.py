@@ -7,7 +7,7 @@ serial dice tower and a finger on the screen all enter a roll the same way.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,10 +56,11 @@ class ButtonPressed:
 
 @dataclass(frozen=True)
 class Touch:
-    """An intent from the touch screen: act, check, undo, redo, confirm, reject."""
+    """An intent from the touch screen: act, check, undo, redo, confirm, reject, or explain a board place."""
 
     intent: str
     action: Mapping[str, Any] | None = None
+    place: Hashable | None = None  # for "explain": the hex, slot or space a finger pointed at
 
 
 @dataclass(frozen=True)

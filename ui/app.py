@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -226,6 +226,10 @@ class CompanionApp(App):
             self._submit(Touch("check", dict(action)))
         finally:
             self._checking = False
+
+    def explain(self, place: Hashable) -> None:
+        """A finger on a board place: what may happen there, or why nothing may, with the clauses."""
+        self._submit(Touch("explain", place=place))
 
     def check_text(self, raw: str) -> None:
         if self._touch_refused():  # before parsing: a JSON complaint would hide why nothing is checked
@@ -455,10 +459,12 @@ class CompanionApp(App):
             self.highlighted = dict(update.action or {}) or None
         elif update.kind in ("step", "undo", "redo", "new_game", "confirm"):
             self.highlighted = None  # a new list, or a reading that confirm applies instead
+            self.ruling = {}  # a ruling on the last position says nothing about this one
         if update.kind == "ruling" or (update.kind == "refused" and self._checking):
             self.ruling = self._ruling(update)
         self.status = update.text if update.kind in ("refused", "unapplied", "confirm", "info", "link") else ""
-        if update.kind in ("step", "redo", "undo", "refused", "confirm"):
+        pointed = update.kind == "ruling" and "place" in update.detail  # asked at the table, answered there
+        if update.kind in ("step", "redo", "undo", "refused", "confirm") or pointed:
             entry = {"text": update.text, "rules": list(update.rules), "kind": update.kind}
             self.announcements = [entry, *self.announcements][:MAX_ANNOUNCEMENTS]
         if update.kind in SPOKEN_KINDS:
@@ -478,12 +484,10 @@ class CompanionApp(App):
             except CompanionError:
                 clause = None
             clauses.append(f"{rule} {clause.title}: {clause.text}" if clause else rule)
-        return {
-            "legal": bool(update.detail.get("legal")),
-            "text": update.text,
-            "rules": list(update.rules),
-            "clauses": clauses,
-        }
+        ruling = {"legal": bool(update.detail.get("legal")), "text": update.text, "rules": list(update.rules)}
+        if "place" in update.detail:  # asked by a tap on the board: the dispute screen opens on it
+            ruling["place"] = update.detail["place"]
+        return {**ruling, "clauses": clauses}
 
     def refresh(self) -> None:
         session = self.controller.session

@@ -15,21 +15,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.places import PLACE_FIELDS, place_of
+
 LIST_LIMIT = 24  # more buttons than this and the board is the faster way to choose
 PAGE = 60  # longer lists come in pages: sixty buttons build in a blink, six hundred take seconds
-PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces"}  # fields naming where an action happens
 EVERYWHERE = "everywhere"  # the focus of 'List all': every legal action, in pages
-
-
-def place_of(action: Mapping[str, Any]) -> Hashable | None:
-    """The board place an action happens at, hashable (a hex ``[q, r]`` becomes a tuple), or None."""
-    for name in PLACE_FIELDS:
-        value = action.get(name)
-        if isinstance(value, list) and all(isinstance(v, int | str) for v in value):
-            return tuple(value)
-        if isinstance(value, int | str) and not isinstance(value, bool):
-            return value
-    return None
 
 
 def place_word(choices: Sequence[Mapping[str, Any]]) -> str:

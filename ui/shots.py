@@ -20,9 +20,10 @@ from typing import Any
 
 from companion.controller import Controller
 from companion.journal import Journal
+from companion.places import place_of
 from companion.registry import game_classes
 from companion.session import Session
-from ui.choices import LIST_LIMIT, place_of
+from ui.choices import LIST_LIMIT
 
 MAX_STEPS = 600
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ui.choices import EVERYWHERE, LIST_LIMIT, PAGE, arrange, place_of, place_word, reveal
+from ui.choices import EVERYWHERE, LIST_LIMIT, PAGE, arrange, place_word, reveal
 
 
 def placements(hexes: int, colours: int) -> list[dict[str, Any]]:
@@ -15,14 +15,9 @@ def placements(hexes: int, colours: int) -> list[dict[str, Any]]:
     ]
 
 
-def test_place_of_reads_hex_slot_and_space() -> None:
-    assert place_of({"hex": [3, -1]}) == (3, -1)
-    assert place_of({"slot": 4, "card": "x"}) == 4
-    assert place_of({"space": "s12"}) == "s12"
-    assert place_of({"type": "pass"}) is None
-    assert place_of({"slot": True}) is None  # a flag is not a place
-    assert place_of({"hex": [[1], 2]}) is None  # nothing unhashable gets through
+def test_the_place_word_is_the_games_own() -> None:
     assert place_word(placements(2, 1)) == "hex"
+    assert place_word([{"type": "change", "slot": 3}]) == "slot"
 
 
 def test_a_short_list_is_shown_whole() -> None:

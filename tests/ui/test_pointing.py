@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -9,14 +10,23 @@ import pytest
 
 from companion.journal import Journal
 from companion.observations import ButtonPressed
+from companion.places import place_of
 from companion.session import Session
 from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.test_app import button
 from ui.boards import placer_for, ttd
-from ui.choices import place_of
 from ui.shots import bench_env, long_list, run_ui
 
 FIVE = ["red", "black", "orange", "purple", "brown"]
+
+
+def camel_turn() -> Session:
+    """Through the Desert past its leaders, three players: a handful of camel placements, listed as buttons."""
+    session = Session.new("ttd", ["red", "black", "orange"])
+    rng = random.Random(1)
+    while session.legal()[0]["type"] != "camel":
+        session.act(rng.choice(session.legal()))
+    return session
 
 
 def leader_placement() -> Session:
@@ -38,7 +48,8 @@ def show(app: Any, screen: str) -> None:
 
 def tap_hex(app: Any, q: int, r: int) -> None:
     board = app.root.get_screen("table").ids.board
-    frame = ttd.map_frame(app.board.game.data["board"]["cells"], board.width, board.height, 5)
+    players = len(app.board.document["players"])
+    frame = ttd.map_frame(app.board.game.data["board"]["cells"], board.width, board.height, players)
     x, y = frame.centre(q, r)
     tap_at(board, board.x + x, board.y + y)
 
@@ -173,3 +184,37 @@ def test_dispute_offers_a_page_or_the_tapped_place_not_hundreds(start: Any) -> N
     assert offered == [a for a in legal if a["hex"] == [q, r]] and not dispute.page_text
     tap(dispute.ids.offered.children[-1])
     assert app.ruling["legal"] is True  # an offered action, checked: allowed, with its clause
+
+
+def test_a_tap_where_nothing_may_go_is_answered_with_the_clause(start: Any) -> None:
+    """A camel turn lists its few placements as buttons; a finger on any other hex asks why not."""
+    session = camel_turn()
+    before = list(session.log)
+    app = open_on(start, session)
+    table = app.root.get_screen("table")
+    assert (0, 0) not in {place_of(a) for a in session.legal()}
+    tap_hex(app, 0, 0)
+    said = app.announcements[0]
+    assert said["kind"] == "ruling" and said["rules"] == ["TTD-3a"] and "(0,0) does not touch" in said["text"]
+    assert "TTD-3a" in table.ids.announcements.text and session.log == before
+
+    show(app, "dispute")  # the referee opens the dispute screen on the question just asked
+    ruling = app.root.get_screen("dispute").ids.ruling.text
+    assert ruling.startswith("NOT ALLOWED: Nothing may be done there.") and "TTD-3a Extending" in ruling
+
+    show(app, "table")
+    wanted = session.legal()[0]
+    tap_hex(app, *wanted["hex"])
+    assert app.announcements[0]["text"].startswith("Allowed there:") and session.log == before
+
+
+def test_an_unmarked_hex_among_hundreds_of_marks_says_why_not(start: Any) -> None:
+    session = leader_placement()
+    app = open_on(start, session)
+    table = app.root.get_screen("table")
+    cells = {(c["q"], c["r"]) for c in app.board.game.data["board"]["cells"]}
+    unmarked = sorted(cells - table.ids.board.view.marked)
+    assert unmarked
+    tap_hex(app, *unmarked[0])
+    assert app.announcements[0]["kind"] == "ruling" and app.announcements[0]["rules"]
+    assert table.arrangement.focus is None and len(table.ids.choices.children) == 0

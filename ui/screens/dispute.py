@@ -29,7 +29,8 @@ class DisputeScreen(Screen):
 
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
-        app.ruling = {}
+        if "place" not in app.ruling:  # a place asked about at the table is what the referee came to read
+            app.ruling = {}
         self.page = 0
         offered = self.show_page()
         if offered and not self.ids.typed.text:

@@ -67,7 +67,12 @@ class TableScreen(Screen):
                 self.ids.choice_scroll.scroll_to(button, animate=False)
 
     def point(self, place: Hashable | None) -> None:
-        """A tap on the board: list what may happen there; a tap elsewhere on the map clears the list."""
+        """A tap on a marked place lists what may happen there; on any other place, the table hears why not.
+
+        A tap off the places clears the list.
+        """
+        if place is not None and place not in self.arrangement.marked:
+            App.get_running_app().explain(place)
         self.focus = place if place in self.arrangement.marked else None
         self.page = 0
         self.rearrange()

@@ -1,0 +1,98 @@
+"""Where on the board an action happens, and why nothing may happen at a place a player points at.
+
+A table's commonest dispute is a finger on the board: "why can't my camel go
+here?". The game answers any one action through ``check``, but the player
+names a place, not an action. So the question becomes: each kind of action
+the position offers somewhere (this colour of camel, that card for a slot),
+moved to the place pointed at and checked there. The answers are the game's
+own refusals with their clauses; nothing here knows a rule.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, Protocol
+
+from companion.errors import CompanionError
+from companion.game import Action, Ruling
+
+PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces"}  # action fields naming where it happens
+SHOWN_GROUPS = 3  # distinct reasons spelt out; a table cannot read more at a glance
+SHOWN_ALLOWED = 5  # allowed actions named; the table's buttons list them all
+
+
+class Checks(Protocol):
+    """What the answer needs of a session: the offered actions, a ruling on any action, and the prompt."""
+
+    def legal(self) -> list[Action]: ...
+
+    def check(self, action: object) -> Ruling: ...
+
+
+def place_of(action: Mapping[str, Any]) -> Hashable | None:
+    """The board place an action happens at, hashable (a hex ``[q, r]`` becomes a tuple), or None."""
+    for name in PLACE_FIELDS:
+        value = action.get(name)
+        if isinstance(value, list) and all(isinstance(v, int | str) for v in value):
+            return tuple(value)
+        if isinstance(value, int | str) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def moved_to(offered: Sequence[Mapping[str, Any]], place: Hashable) -> list[Action]:
+    """Each kind of offered action that happens somewhere, moved to ``place``; one of each kind."""
+    moved: dict[str, Action] = {}
+    for action in offered:
+        field = next((name for name in PLACE_FIELDS if place_of({name: action.get(name)}) is not None), None)
+        if field is None:
+            continue
+        candidate = {key: value for key, value in action.items() if key != "text"}
+        candidate[field] = list(place) if isinstance(place, tuple) else place
+        moved.setdefault(json.dumps(candidate, sort_keys=True), candidate)
+    return list(moved.values())
+
+
+def explain_place(session: Checks, place: Hashable) -> Ruling:
+    """The ruling on a place: what may happen there, or each distinct reason nothing may.
+
+    Refusals are grouped by the clauses they rest on, so five camel colours
+    refused by one adjacency rule read as one reason, not five sentences.
+    """
+    offered = session.legal()
+    here = [action for action in offered if place_of(action) == place]
+    if here:
+        rules = _union(session.check(action).rules for action in here)
+        listed = "; ".join(str(action.get("text") or action.get("type")) for action in here[:SHOWN_ALLOWED])
+        more = f" and {len(here) - SHOWN_ALLOWED} more" if len(here) > SHOWN_ALLOWED else ""
+        return Ruling(True, f"Allowed there: {listed}{more}.", rules)
+    candidates = moved_to(offered, place)
+    if not candidates:
+        return Ruling(False, "Nothing is placed on the board at this point of the game.", ())
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for candidate in candidates:
+        try:
+            ruling = session.check(candidate)
+        except CompanionError as error:  # a place this game's actions cannot name (slot 13 of 12)
+            ruling = Ruling(False, error.message, (error.rule,) if error.rule else ())
+        if ruling.legal:  # the game allows it though it was not offered: say so rather than hide it
+            return ruling
+        groups.setdefault(ruling.rules, []).append(ruling.text)
+    reasons = []
+    for rules, texts in list(groups.items())[:SHOWN_GROUPS]:
+        more = len(texts) - 1
+        also = f" The same rule rules out {more} other {'choice' if more == 1 else 'choices'} there." if more else ""
+        cited = f" [{', '.join(rules)}]" if rules and len(groups) > 1 else ""  # one reason: cited once, below
+        reasons.append(f"{texts[0].rstrip('.')}.{cited}{also}")
+    if len(groups) > SHOWN_GROUPS:
+        reasons.append(f"And {len(groups) - SHOWN_GROUPS} more reasons.")
+    return Ruling(False, "Nothing may be done there. " + " ".join(reasons), _union(groups))
+
+
+def _union(rule_lists: Any) -> tuple[str, ...]:
+    """Clause ids in first-seen order, each once."""
+    seen: dict[str, None] = {}
+    for rules in rule_lists:
+        seen.update(dict.fromkeys(rules))
+    return tuple(seen)

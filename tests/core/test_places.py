@@ -1,0 +1,89 @@
+"""A finger on a board place: what may happen there, or the game's own reasons why nothing may."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from companion.controller import Controller
+from companion.journal import Journal
+from companion.observations import Touch, Update
+from companion.places import explain_place, moved_to, place_of
+from companion.session import Session
+
+
+def camel_turn(journal: Journal | None = None) -> Session:
+    """Through the Desert past its leaders: a few camels may go beside each caravan, nowhere else."""
+    session = Session.new("ttd", ["red", "black", "orange"], journal=journal)
+    rng = random.Random(1)
+    while session.legal()[0]["type"] != "camel":
+        session.act(rng.choice(session.legal()))
+    return session
+
+
+def test_place_of_reads_hex_slot_and_space() -> None:
+    assert place_of({"hex": [3, -1]}) == (3, -1)
+    assert place_of({"slot": 4, "card": "x"}) == 4
+    assert place_of({"space": "s12"}) == "s12"
+    assert place_of({"type": "pass"}) is None
+    assert place_of({"slot": True}) is None  # a flag is not a place
+    assert place_of({"hex": [[1], 2]}) is None  # nothing unhashable gets through
+
+
+def test_each_kind_of_placed_action_is_moved_once_and_placeless_ones_are_left_out() -> None:
+    offered = [
+        {"type": "camel", "colour": "pink", "hex": [1, 0], "text": "Pink camel to (1,0)"},
+        {"type": "camel", "colour": "pink", "hex": [2, 0], "text": "Pink camel to (2,0)"},
+        {"type": "camel", "colour": "green", "hex": [2, 0], "text": "Green camel to (2,0)"},
+        {"type": "pass", "text": "Pass"},
+    ]
+    assert moved_to(offered, (7, 7)) == [
+        {"type": "camel", "colour": "pink", "hex": [7, 7]},
+        {"type": "camel", "colour": "green", "hex": [7, 7]},
+    ]
+    assert moved_to([{"type": "change", "slot": 2, "card": "P01"}], 9) == [{"type": "change", "slot": 9, "card": "P01"}]
+
+
+def test_a_hex_no_caravan_touches_is_refused_once_per_reason_with_its_clause() -> None:
+    session = camel_turn()
+    legal_hexes = {place_of(a) for a in session.legal()}
+    far = (0, 0)
+    assert far not in legal_hexes
+    ruling = explain_place(session, far)
+    assert not ruling.legal and ruling.rules == ("TTD-3a",)
+    assert ruling.text.startswith("Nothing may be done there. (0,0) does not touch Red's")
+    assert "rules out 4 other choices there" in ruling.text  # five colours, one reason: one sentence
+
+
+def test_a_hex_with_offered_camels_says_which() -> None:
+    session = camel_turn()
+    wanted = session.legal()[0]
+    ruling = explain_place(session, place_of(wanted))
+    assert ruling.legal and wanted["text"] in ruling.text and "TTD-3a" in ruling.rules
+
+
+def test_a_place_the_game_cannot_name_is_refused_by_its_own_message() -> None:
+    session = Session.new("temple", ["red", "blue"])
+    rng = random.Random(1)
+    while session.legal()[0]["type"] != "change":
+        session.act(rng.choice(session.legal()))
+    ruling = explain_place(session, 13)
+    assert not ruling.legal and "slot must be one of 1-12, not 13." in ruling.text
+
+
+def test_a_game_with_nothing_placed_now_says_so() -> None:
+    session = Session.new("blackpool", ["red", "blue"])
+    ruling = explain_place(session, "d4")
+    assert not ruling.legal and "Nothing is placed on the board" in ruling.text
+
+
+def test_explaining_through_the_controller_changes_neither_game_nor_journal(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    session = camel_turn(journal)
+    heard: list[Update] = []
+    controller = Controller(session, [heard.append])
+    before, steps = session.document(), len(journal.latest_game().steps)
+    update = controller.handle(Touch("explain", place=(0, 0)))
+    assert update.kind == "ruling" and update.rules == ("TTD-3a",) and update.detail["place"] == [0, 0]
+    assert heard == [update] and session.document() == before
+    assert len(journal.latest_game().steps) == steps
