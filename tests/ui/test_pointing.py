@@ -197,6 +197,7 @@ def test_a_tap_where_nothing_may_go_is_answered_with_the_clause(start: Any) -> N
     said = app.announcements[0]
     assert said["kind"] == "ruling" and said["rules"] == ["TTD-3a"] and "(0,0) does not touch" in said["text"]
     assert "TTD-3a" in table.ids.announcements.text and session.log == before
+    assert table.ids.board.view.asked == (0, 0)  # ringed red while the answer stands
 
     show(app, "dispute")  # the referee opens the dispute screen on the question just asked
     ruling = app.root.get_screen("dispute").ids.ruling.text
@@ -206,6 +207,10 @@ def test_a_tap_where_nothing_may_go_is_answered_with_the_clause(start: Any) -> N
     wanted = session.legal()[0]
     tap_hex(app, *wanted["hex"])
     assert app.announcements[0]["text"].startswith("Allowed there:") and session.log == before
+    assert table.ids.board.view.asked is None  # red is for places where nothing may go
+    tap_hex(app, 0, 0)
+    tap(button(table.ids.choices, wanted["text"]))
+    assert table.ids.board.view.asked is None  # a new position: the question is answered and gone
 
 
 def test_an_unmarked_hex_among_hundreds_of_marks_says_why_not(start: Any) -> None:

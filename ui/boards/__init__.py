@@ -4,8 +4,9 @@ Adding a game's drawing is one new module named after the game id; games
 without one get the generic text drawing from ``describe()``. A drawing that
 also has ``place_at(widget, view, x, y)`` answers taps with the place under
 the finger (a hex, a slot, a space, as ``companion.places.place_of`` spells it),
-and draws ``view.marked`` and ``view.focus``: the table then lets players
-choose among hundreds of placements by pointing at the map.
+and draws ``view.marked``, ``view.focus`` and ``view.asked``: the table then
+lets players choose among hundreds of placements by pointing at the map, and
+ask why nothing may go on a place.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class BoardView:
     lines: list[str] = field(default_factory=list)
     marked: frozenset[Hashable] = frozenset()  # places where a legal action happens, outlined
     focus: Hashable | None = None  # the place whose actions are listed, outlined strongest
+    asked: Hashable | None = None  # a place asked "why not here?" about, outlined red
 
 
 Drawer = Callable[[Any, BoardView], None]

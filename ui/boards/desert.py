@@ -14,7 +14,7 @@ from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 
-from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fitted_text, measure, rgb
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, measure, rgb
 
 TYPE_RGB = {
     "start": (0.97, 0.88, 0.6),
@@ -148,16 +148,19 @@ def draw(widget: Any, view: Any) -> None:
             col, row = slots[i]
             _draw_pawns(here, x0 + col * cell, y0 + row * cell, cell, mover, winner)
         for i, space in enumerate(spaces):  # where a legal move may go, gold edged; the one listed, thick
-            if space["id"] in view.marked:
-                col, row = slots[i]
-                strong = space["id"] == view.focus
-                if strong:
-                    Color(*HIGHLIGHT, 0.45)
-                    Rectangle(pos=(x0 + col * cell, y0 + row * cell), size=(cell, cell))
-                Color(*HIGHLIGHT, 1 if strong else 0.8)
-                edge = cell * (0.12 if strong else 0.05)
-                Line(rectangle=(x0 + col * cell + edge, y0 + row * cell + edge, cell - 2 * edge, cell - 2 * edge),
-                     width=edge)
+            marked, asked = space["id"] in view.marked, space["id"] == view.asked
+            if not (marked or asked):
+                continue
+            col, row = slots[i]
+            strong = space["id"] == view.focus
+            if strong:
+                Color(*HIGHLIGHT, 0.45)
+                Rectangle(pos=(x0 + col * cell, y0 + row * cell), size=(cell, cell))
+            Color(*(HIGHLIGHT if marked else ASKED), 1 if strong or asked else 0.8)  # asked: red, nothing may go there
+            edge = cell * (0.12 if strong else 0.1 if asked else 0.05)
+            Line(
+                rectangle=(x0 + col * cell + edge, y0 + row * cell + edge, cell - 2 * edge, cell - 2 * edge), width=edge
+            )
         inner = (x0 + cell * 1.15, y0 + cell * 1.15, cell * (cols - 2.3), cell * (rows - 2.3))
         _draw_panel(inner, document, spaces, index_of, mover, winner)
 

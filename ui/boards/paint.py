@@ -22,6 +22,7 @@ PIECE_RGB = {
 }
 BACKGROUND = (0.07, 0.07, 0.09)
 HIGHLIGHT = (1.0, 0.85, 0.2)  # what may be tapped now, the same gold on every board
+ASKED = (0.95, 0.3, 0.25)  # a place asked about where nothing may happen: the red of a refusal
 
 
 def rgb(name: str) -> tuple[float, float, float]:

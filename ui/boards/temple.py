@@ -15,7 +15,7 @@ from typing import Any
 from kivy.graphics import Color, Line, Mesh, Rectangle
 
 from companion.games.temple.board import slot_cells, slot_transform
-from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fit_text, fitted_text, ink_for, rgb, text
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fit_text, fitted_text, ink_for, rgb, text
 
 PATH_CARD = (0.87, 0.78, 0.58)
 PATH_PRINTED = (0.74, 0.66, 0.5)  # corner blocks are printed on the board: a shade darker than cards
@@ -96,14 +96,20 @@ def place_at(widget: Any, view: Any, x: float, y: float) -> int | None:
     return None
 
 
-def _marks(frame: Frame, board: Mapping[str, Any], marked: Any, focus: Any) -> None:
-    """Gold edges round the slots a legal change may go to; the one whose changes are listed, thick."""
+def _marks(frame: Frame, board: Mapping[str, Any], view: Any) -> None:
+    """Gold edges round the slots a legal change may go to; the one whose changes are listed, thick.
+
+    A slot asked "why not?" about is edged red.
+    """
     for spec in board["slots"]:
-        if spec["slot"] in marked:
-            strong = spec["slot"] == focus
+        cells = slot_cells(tuple(spec["origin"]), spec["out"])
+        if spec["slot"] in view.marked:
+            strong = spec["slot"] == view.focus
             Color(*HIGHLIGHT, 1 if strong else 0.75)
-            cells = slot_cells(tuple(spec["origin"]), spec["out"])
             _block_outline(frame, cells, frame.cell * (0.16 if strong else 0.07))
+        elif spec["slot"] == view.asked:
+            Color(*ASKED, 1)
+            _block_outline(frame, cells, frame.cell * 0.12)
 
 
 def draw(widget: Any, view: Any) -> None:
@@ -125,7 +131,7 @@ def draw(widget: Any, view: Any) -> None:
         _walls(frame, board)
         _entrances(frame, board, doc)
         _pawns(frame, board, doc)
-        _marks(frame, board, view.marked, view.focus)
+        _marks(frame, board, view)
         _strip(frame, board, doc)
 
 

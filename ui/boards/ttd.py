@@ -17,7 +17,7 @@ from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
 
-from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fitted_text, rgb
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, rgb
 
 SQRT3 = math.sqrt(3)
 SAND = (0.72, 0.6, 0.38)
@@ -174,6 +174,9 @@ def draw(widget: Any, view: Any) -> None:
             fill_hex(*centre(*view.focus), size * 0.9, HIGHLIGHT, 0.45)
             Color(*HIGHLIGHT, 1)
             Line(points=hex_points(*centre(*view.focus), size * 0.95), close=True, width=max(2.0, size * 0.2))
+        if view.asked is not None and hex_key(view.asked):
+            Color(*ASKED, 1)
+            Line(points=hex_points(*centre(*view.asked), size * 0.9), close=True, width=max(2.0, size * 0.16))
         _draw_strip(
             (widget.x + pad, widget.y + pad, widget.width - 2 * pad, frame.strip_top - 2 * pad),
             document,

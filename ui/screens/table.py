@@ -10,6 +10,7 @@ from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.places import place_of
 from ui.boards import placer_for
 from ui.choices import EVERYWHERE, Arrangement, arrange, reveal
 from ui.widgets import BoardWidget, ChoiceButton
@@ -36,12 +37,13 @@ class TableScreen(Screen):
     paged = BooleanProperty(False)
     arrangement = Arrangement([])
     focus: Hashable | None = None
+    asked: Hashable | None = None  # a place tapped where nothing is offered: the board rings it while it is answered
     page = 0
     can_point = BooleanProperty(False)  # the board answers taps with places
 
     def on_choices(self, *_args: Any) -> None:
         """A new position: what was pointed at before no longer means anything."""
-        self.focus, self.page = None, 0
+        self.focus, self.page, self.asked = None, 0, None
         self.rearrange()
         self.ids.choice_scroll.scroll_y = 1
 
@@ -73,6 +75,8 @@ class TableScreen(Screen):
         """
         if place is not None and place not in self.arrangement.marked:
             App.get_running_app().explain(place)
+        offered = {place_of(action) for action in self.choices}
+        self.asked = place if place is not None and place not in offered else None
         self.focus = place if place in self.arrangement.marked else None
         self.page = 0
         self.rearrange()
@@ -112,5 +116,5 @@ class TableScreen(Screen):
     def _mark(self) -> None:
         marks = self.arrangement
         self.view = None if self.board is None else dataclasses.replace(
-            self.board, marked=marks.marked, focus=marks.focus
+            self.board, marked=marks.marked, focus=marks.focus, asked=self.asked
         )
