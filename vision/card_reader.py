@@ -238,10 +238,19 @@ class CardReader:
         return image
 
     def save_taught(self, folder: Path, card_id: str, image: np.ndarray) -> Path:
+        """Store a taught photo as the first free `<card id>__<n>.png`; raises OSError when it cannot be written.
+
+        The first free number, not the count of photos: after a café deletes
+        `P07__0.png`, counting would name the next photo `P07__1.png` and write
+        over the one it kept.
+        """
         folder.mkdir(parents=True, exist_ok=True)
-        n = len(list(folder.glob(f"{card_id}__*.png")))
+        n = 0
+        while (folder / f"{card_id}__{n}.png").exists():
+            n += 1
         path = folder / f"{card_id}__{n}.png"
-        cv2.imwrite(str(path), image)
+        if not cv2.imwrite(str(path), image):  # OpenCV says nothing itself: a read-only folder would pass as taught
+            raise OSError(f"cannot write {path}")
         return path
 
     def load_taught(self, folder: Path) -> int:

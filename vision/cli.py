@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -106,16 +107,26 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
     root = Path(args.dir)
     if not root.is_dir():
         return _fail(f"{root} is not a folder")
-    if not list_images(root):
+    images = list_images(root)
+    if not images:
         return _fail(f"no images under {root} (expected <split>/images/*.jpg with <split>/labels/*.txt)")
+    if all(item.label is None for item in images):
+        # Scored anyway, every die found would count as a false detection and the scores would mean nothing.
+        return _fail(f"none of the {len(images)} images under {root} has a label file "
+                     "(expected <split>/labels/<image name>.txt beside <split>/images)")
     try:
         reader = D6Reader(mirror_below=0.0) if args.no_mirror else D6Reader()
     except ModelMissing as exc:
         return _fail(str(exc))
     score = evaluate_folder(root, reader)
+    skipped = _first_few(score.unreadable_files)
+    if not score.images:
+        return _fail(f"none of the {score.unreadable} image files under {root} could be used: {skipped}")
     details = score.breakdown()
+    if score.unlabelled_files:
+        details.append(f"{score.unlabelled_files} images have no label file (scored as showing no die)")
     if score.unreadable:
-        details.append(f"skipped {score.unreadable} unreadable image files")
+        details.append(f"skipped {score.unreadable} unreadable image files: {skipped}")
     return _report(score.summary(), args.json, details)
 
 
@@ -126,6 +137,8 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
 
     if args.frames <= 0:
         return _fail("--frames must be at least 1")
+    if args.seed < 0:
+        return _fail("--seed must be 0 or more")
     cards = synthetic_catalogue() if args.synthetic_deck else load_temple_cards()
     board = load_temple_board()
     reader = CardReader(cards, board)
@@ -141,6 +154,8 @@ def cmd_eval_temple_die(args: argparse.Namespace) -> int:
 
     if args.frames <= 0:
         return _fail("--frames must be at least 1")
+    if args.seed < 0:
+        return _fail("--seed must be 0 or more")
     score = evaluate_temple_die(TempleDieReader.from_renders(), frames=args.frames, seed=args.seed)
     misreads = ", ".join(f"{shown} as {read} x{n}" for (shown, read), n in score.confusions.most_common())
     return _report(score.summary(), args.json, [f"values read wrong: {misreads or 'none'}"])
@@ -152,6 +167,8 @@ def cmd_eval_temple_die(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from vision.bench import run_bench
 
+    if args.repeat < 1:
+        return _fail("--repeat must be at least 1")
     results, skipped = run_bench(args.repeat)
     for note in skipped:
         print(note, file=sys.stderr)
@@ -190,6 +207,27 @@ def _dice_text(readings) -> str:
     return "[" + (", ".join(texts) or "no dice") + "]"
 
 
+def _unusable_text(frame) -> str:
+    """What a frame no reader can use is, so a 1 px photo or a camera in a wrong mode is not read as "no dice"."""
+    shape = "x".join(map(str, getattr(frame, "shape", ()))) or "no shape"
+    kind = getattr(frame, "dtype", type(frame).__name__)
+    return f"no usable frame ({shape}, {kind}): empty, too small or not an image"
+
+
+def _skipped_text(source) -> str | None:
+    """The files a folder source passed over as not readable images, named (the first few)."""
+    skipped = getattr(source, "skipped", None)
+    if not skipped:
+        return None
+    names = _first_few([path.name for path in skipped])
+    return f"skipped {len(skipped)} files in {source.name} that are not readable images: {names}"
+
+
+def _first_few(names: list[str], shown: int = 5) -> str:
+    """A list of file names short enough for one line: a folder of a thousand bad files stays readable."""
+    return ", ".join(names[:shown]) + (", ..." if len(names) > shown else "")
+
+
 def _frame_text(reader, kind: str, frame) -> str:
     """One frame's reading on its own, for photos (each its own scene) rather than a moving view."""
     if kind == "cards":
@@ -202,20 +240,34 @@ def _frame_text(reader, kind: str, frame) -> str:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     from vision.card_reader import SlotTracker
+    from vision.frames import as_bgr
     from vision.settle import dice_settler
-    from vision.sources import IMAGE_SUFFIXES, RetryingSource, open_source
+    from vision.sources import IMAGE_SUFFIXES, FrameSource, RetryingSource, open_source
 
+    if args.frames < 0:
+        return _fail("--frames must be 0 (until the source ends) or a number of frames")
+    if not math.isfinite(args.timeout) or args.timeout < 0:  # nan would never give up, a negative one at once
+        return _fail("--timeout must be 0 (never give up) or a number of seconds")
+    if args.taught is not None and not args.taught.is_dir():
+        # Ignored in silence, a mistyped folder would leave the café's taught cards or die unused.
+        return _fail(f"--taught {args.taught} is not a folder (give the --out folder of the teach commands)")
     try:
         reader = _make_reader(args.reader, args.taught)
     except Exception as exc:
         return _fail(f"cannot start the {args.reader} reader: {exc}")
-    source = RetryingSource(lambda: open_source(args.source), args.source)
+    opened: list[FrameSource] = []  # kept past close, to name the files a folder skipped
+
+    def opener() -> FrameSource:
+        opened.append(open_source(args.source))
+        return opened[-1]
+
+    source = RetryingSource(opener, args.source)
     # A single photo never holds still for several frames: read it as it is.
     one_photo = Path(args.source).is_file() and Path(args.source).suffix.lower() in IMAGE_SUFFIXES
     every_frame = args.every_frame or one_photo
     settler = dice_settler(reader) if args.reader != "cards" else None
     tracker = SlotTracker() if args.reader == "cards" else None
-    frames = reports = 0
+    frames = reports = unusable = 0
     last_problem = None
     last_frame_at = time.monotonic()
     try:
@@ -236,7 +288,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
             frames += 1
             last_frame_at = time.monotonic()
             lines = []
-            if every_frame:
+            if as_bgr(frame) is None:
+                unusable += 1
+                if every_frame or unusable == 1:  # a camera in a wrong mode would repeat it every frame
+                    lines.append(_unusable_text(frame))
+            elif every_frame:
                 lines.append(_frame_text(reader, args.reader, frame))
             elif tracker is not None:
                 reading = reader.read(frame)
@@ -259,10 +315,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
     finally:
         source.close()
     print(f"{frames} frames read")
+    skipped = _skipped_text(opened[-1]) if opened else None
+    if skipped:
+        print(skipped)
     if frames and not reports:
         print("no reading: the view never held still for long enough (a reading waits for several steady frames);"
               " for a folder of separate photos add --every-frame")
-    return 0 if frames else 1
+    return 0 if frames > unusable else 1
 
 
 # ---------------------------------------------------------------- setup
@@ -282,6 +341,7 @@ def cmd_markers(args: argparse.Namespace) -> int:
 
 
 def _first_frame(spec: str, tries: int = 30):
+    from vision.frames import as_bgr
     from vision.sources import SourceError, open_source
 
     try:
@@ -292,7 +352,7 @@ def _first_frame(spec: str, tries: int = 30):
         for _ in range(tries):
             frame = source.read()
             if frame is not None:
-                return frame, None
+                return (frame, None) if as_bgr(frame) is not None else (None, f"{spec}: {_unusable_text(frame)}")
             if getattr(source, "finished", False):
                 break
             time.sleep(0.05)
@@ -300,7 +360,8 @@ def _first_frame(spec: str, tries: int = 30):
         return None, str(exc)
     finally:
         source.close()
-    return None, f"no frame from {spec}"
+    skipped = _skipped_text(source)
+    return None, f"no frame from {spec}" + (f" ({skipped})" if skipped else "")
 
 
 def cmd_teach_card(args: argparse.Namespace) -> int:
@@ -314,7 +375,10 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
         image = reader.teach(frame, args.slot, args.card)
     except ValueError as exc:
         return _fail(str(exc))
-    path = reader.save_taught(args.out, args.card, image)
+    try:
+        path = reader.save_taught(args.out, args.card, image)
+    except OSError as exc:
+        return _fail(f"cannot write to --out {args.out}: {exc.strerror or exc}")
     print(f"taught {args.card} from slot {args.slot}: {path}")
     return 0
 
@@ -342,7 +406,10 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
         # Taught under the wrong colour, a face would pull every later reading of that colour astray.
         return _fail(f"the face shown looks {seen}, not {args.colour}: check --colour and the die on the tray")
     reader.learn(face, value, args.colour)
-    path = reader.save(args.out)
+    try:
+        path = reader.save(args.out)
+    except OSError as exc:
+        return _fail(f"cannot write to --out {args.out}: {exc.strerror or exc}")
     taught = sum(len(v) for v in reader.examples.values())
     print(f"taught {value} on {args.colour} ({taught} faces taught so far): {path}")
     return 0

@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 
 from vision.d6_reader import D6Reader
+from vision.frames import as_bgr
 from vision.pip_pattern import pip_pattern_box
 from vision.readings import Box
 from vision.yolo_labels import centre_inside, iou, list_images, parse_labels
@@ -26,6 +27,8 @@ class DiceScore:
     detections: int = 0
     images_right: int = 0
     unreadable: int = 0
+    unreadable_files: list[str] = field(default_factory=list)  # each with why, so a café can find and fix it
+    unlabelled_files: int = 0  # images with no label file beside them: scored as showing no die
     seconds: float = 0.0
     # Where the misses are (printed without --json): labelled dice by face value that were
     # not found right, and why; detections in images whose label file lists no die.
@@ -133,9 +136,13 @@ def evaluate_folder(root: Path, reader: D6Reader) -> DiceScore:
     score = DiceScore()
     for item in list_images(root):
         frame = cv2.imread(str(item.image))
-        if frame is None:
+        if frame is None or as_bgr(frame) is None:
+            # A 1 px image reads as no dice at all, which its label's dice would not match.
             score.unreadable += 1
+            why = "not a readable image" if frame is None else f"{frame.shape[1]}x{frame.shape[0]} px, too small"
+            score.unreadable_files.append(f"{item.image.name} ({why})")
             continue
+        score.unlabelled_files += item.label is None
         h, w = frame.shape[:2]
         problems: list[str] = []
         labelled = parse_labels(item.label.read_text(errors="replace"), w, h, problems) if item.label else []

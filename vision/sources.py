@@ -64,11 +64,19 @@ class CaptureSource:
             self.capture = cv2.VideoCapture(target)
         if not self.capture.isOpened():
             self.capture.release()
-            raise SourceError(f"cannot open camera {target} (unplugged, busy, or not a camera)")
+            raise SourceError(self._cannot_open(target))
         if width and height:
             self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
         self.finished = False
+
+    def _cannot_open(self, target: int | str) -> str:
+        """Why it failed, in the words of what was asked for: a damaged video is no unplugged camera."""
+        if isinstance(target, str) and (self.is_file or Path(target).is_file()):
+            return f"cannot read video file {target} (damaged, not a video, or a format this OpenCV cannot decode)"
+        if isinstance(target, str) and "://" in target:
+            return f"cannot open stream {target} (wrong address, camera off, or network down)"
+        return f"cannot open camera {target} (unplugged, busy, or not a camera)"
 
     @property
     def fps(self) -> float:

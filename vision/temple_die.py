@@ -340,7 +340,15 @@ class TempleDieReader:
             "colours": {c: [b.tolist() for b in bs] for c, bs in self.colours.items()},
         }
         path = folder / "temple_die.json"
-        path.write_text(json.dumps(data))
+        # Written aside and then moved over: a full SD card or a pulled plug mid-write
+        # would otherwise leave half a file and lose every face taught before.
+        partial = path.with_name(path.name + ".partial")
+        try:
+            partial.write_text(json.dumps(data))
+            partial.replace(path)
+        except OSError:
+            partial.unlink(missing_ok=True)
+            raise
         return path
 
     @classmethod

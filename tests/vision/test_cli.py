@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from vision.card_catalogue import load_temple_board, load_temple_cards
 from vision.card_render import render_board
@@ -163,3 +164,131 @@ def test_teach_die_will_not_write_over_a_damaged_taught_file(tmp_path: Path, cap
     assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "white", "--out", str(out)]) == 2
     assert "glyphs.3: expected a list of 32 x 32 numbers each; move the file aside" in capsys.readouterr().err
     assert (out / "temple_die.json").read_text() == '{"glyphs": {"3": "x"}}'
+
+
+def test_watch_refuses_odd_numbers_and_a_taught_folder_that_is_not_there(tmp_path: Path, capsys) -> None:
+    """A negative --frames stopped after one frame, a nan --timeout never gave up, a mistyped --taught was ignored."""
+    photo = tmp_path / "board.png"
+    cv2.imwrite(str(photo), np.zeros((64, 64, 3), np.uint8))
+    for option, value, said in (("--frames", "-3", "--frames must be"), ("--timeout", "-1", "--timeout must be"),
+                                ("--timeout", "nan", "--timeout must be"),
+                                ("--taught", str(tmp_path / "cafe"), "is not a folder")):
+        assert main(["vision", "watch", str(photo), option, value]) == 2
+        captured = capsys.readouterr()
+        assert said in captured.err and "frames read" not in captured.out
+
+
+def test_eval_commands_refuse_a_negative_seed(capsys) -> None:
+    assert main(["vision", "eval-cards", "--frames", "1", "--seed", "-5"]) == 2
+    assert "--seed must be 0 or more" in capsys.readouterr().err
+    assert main(["vision", "eval-temple-die", "--frames", "1", "--seed", "-1"]) == 2
+    assert "--seed must be 0 or more" in capsys.readouterr().err
+
+
+def test_bench_refuses_fewer_than_one_repeat(capsys) -> None:
+    assert main(["vision", "bench", "--repeat", "0"]) == 2
+    captured = capsys.readouterr()
+    assert "--repeat must be at least 1" in captured.err and not captured.out
+
+
+def test_watch_names_the_files_of_a_folder_it_could_not_read(tmp_path: Path, capsys) -> None:
+    (tmp_path / "empty.jpg").write_bytes(b"")
+    (tmp_path / "notes.png").write_text("not a picture")
+    assert main(["vision", "watch", str(tmp_path)]) == 1
+    assert "skipped 2 files in " in capsys.readouterr().out
+    cv2.imwrite(str(tmp_path / "good.png"), np.zeros((64, 64, 3), np.uint8))
+    assert main(["vision", "watch", str(tmp_path), "--every-frame"]) == 0
+    out = capsys.readouterr().out
+    assert "1 frames read" in out and "not readable images: empty.jpg, notes.png" in out
+
+
+def test_watch_says_a_tiny_image_is_unusable_instead_of_no_dice(tmp_path: Path, capsys) -> None:
+    cv2.imwrite(str(tmp_path / "dot.png"), np.zeros((1, 1, 3), np.uint8))
+    assert main(["vision", "watch", str(tmp_path / "dot.png")]) == 1
+    out = capsys.readouterr().out
+    assert "frame 1: no usable frame (1x1x3, uint8)" in out and "no dice" not in out
+    assert main(["vision", "watch", str(tmp_path)]) == 1  # live: said once, not "the view never held still"
+    out = capsys.readouterr().out
+    assert "no usable frame (1x1x3, uint8)" in out and "never held still" not in out
+
+
+def board_photo(tmp_path: Path) -> Path:
+    cards, board = load_temple_cards(), load_temple_board()
+    image, _ = render_board(board, {s.slot: cards[0] for s in board.slots}, cell_px=20)
+    cv2.imwrite(str(tmp_path / "board.png"), image)
+    return tmp_path / "board.png"
+
+
+def test_teach_card_never_writes_over_a_photo_taught_before(tmp_path: Path, capsys) -> None:
+    """With P01__0.png deleted and P01__1.png kept, counting the photos named the next one P01__1.png."""
+    photo = board_photo(tmp_path)
+    out = tmp_path / "cafe"
+    out.mkdir()
+    (out / "P01__1.png").write_bytes(b"kept")
+    assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(out)]) == 0
+    assert "cafe/P01__0.png" in capsys.readouterr().out
+    assert (out / "P01__1.png").read_bytes() == b"kept"
+    assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["P01__0.png", "P01__1.png", "P01__2.png"]
+
+
+def test_teach_commands_say_when_out_cannot_be_written(tmp_path: Path, capsys) -> None:
+    photo = board_photo(tmp_path)
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(a_file)]) == 2
+    assert f"cannot write to --out {a_file}" in capsys.readouterr().err
+    # A folder OpenCV cannot write in (here a link to a folder that is gone): imwrite only returns False.
+    out = tmp_path / "cafe"
+    out.mkdir()
+    (out / "P01__0.png").symlink_to(tmp_path / "unplugged" / "P01__0.png")
+    assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert "cannot write to --out" in captured.err and "taught" not in captured.out
+
+    from vision.temple_die_render import render_temple_die
+
+    face = tmp_path / "face.png"
+    cv2.imwrite(str(face), render_temple_die(np.random.default_rng(2), "3", "white")[0])
+    assert main(["vision", "teach-die", str(face), "--value", "3", "--colour", "white", "--out", str(a_file)]) == 2
+    assert f"cannot write to --out {a_file}" in capsys.readouterr().err
+
+
+def test_teach_commands_name_what_was_wrong_with_the_source(tmp_path: Path, capsys) -> None:
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    (photos / "empty.jpg").write_bytes(b"")
+    out = tmp_path / "cafe"
+    assert main(["vision", "teach-card", str(photos), "--slot", "3", "--card", "P01", "--out", str(out)]) == 2
+    assert "not readable images: empty.jpg" in capsys.readouterr().err
+    cv2.imwrite(str(tmp_path / "dot.png"), np.zeros((1, 1, 3), np.uint8))
+    assert main(["vision", "teach-die", str(tmp_path / "dot.png"), "--value", "3", "--colour", "white",
+                 "--out", str(out)]) == 2
+    assert "no usable frame (1x1x3, uint8)" in capsys.readouterr().err and not out.exists()
+
+
+def test_teach_die_keeps_the_faces_taught_before_when_the_card_is_full(tmp_path: Path) -> None:
+    """A write cut short (here by a file size limit, as a full SD card would) left half a temple_die.json."""
+    import subprocess
+    import sys
+
+    from vision.temple_die_render import render_temple_die
+
+    out = tmp_path / "cafe"
+    faces = []
+    for value in ("3", "5"):
+        faces.append(tmp_path / f"{value}.png")
+        cv2.imwrite(str(faces[-1]), render_temple_die(np.random.default_rng(2), value, "white")[0])
+    assert main(["vision", "teach-die", str(faces[0]), "--value", "3", "--colour", "white", "--out", str(out)]) == 0
+    before = (out / "temple_die.json").read_bytes()
+    limit = (
+        "import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({len(before) + 100}, {len(before) + 100})); "
+        "from vision.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    run = subprocess.run([sys.executable, "-c", limit, "vision", "teach-die", str(faces[1]), "--value", "5",
+                          "--colour", "white", "--out", str(out)], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert run.returncode == 2 and "cannot write to --out" in run.stderr and "Traceback" not in run.stderr
+    assert (out / "temple_die.json").read_bytes() == before
+    assert sorted(p.name for p in out.iterdir()) == ["temple_die.json"]

@@ -283,3 +283,45 @@ def test_dice_seen_at_a_slant_are_found_and_read(d6_reader) -> None:
             right += found.value in under
     assert right >= 0.82 * dice, (right, dice)
     assert phantoms <= 2, phantoms
+
+
+def test_eval_dice_skips_an_image_too_small_to_read_and_names_it(tmp_path: Path, capsys) -> None:
+    """A 1 px image with a label line stopped the whole run with a zip() traceback."""
+    write_yolo_split(tmp_path, 2)
+    cv2.imwrite(str(tmp_path / "valid" / "images" / "dot.png"), np.zeros((1, 1, 3), np.uint8))
+    (tmp_path / "valid" / "labels" / "dot.txt").write_text("0 0.5 0.5 0.5 0.5\n")
+    cv2.imwrite(str(tmp_path / "valid" / "images" / "strip.png"), np.zeros((3, 500), np.uint8))
+    (tmp_path / "valid" / "labels" / "strip.txt").write_text("2 0.5 0.5 0.1 0.9\n")
+    assert main(["vision", "eval-dice", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["images"] == 2
+    assert main(["vision", "eval-dice", str(tmp_path)]) == 0
+    assert ("skipped 3 unreadable image files: broken.jpg (not a readable image), dot.png (1x1 px, too small), "
+            "strip.png (500x3 px, too small)") in capsys.readouterr().out
+
+
+def test_eval_dice_refuses_a_set_with_no_labels_or_no_readable_image(tmp_path: Path, capsys) -> None:
+    """Both were scored as 0.0 with exit status 0, which reads as a reader that finds nothing."""
+    write_yolo_split(tmp_path, 2)
+    for label in (tmp_path / "valid" / "labels").iterdir():
+        label.unlink()
+    (tmp_path / "valid" / "labels").rmdir()
+    assert main(["vision", "eval-dice", str(tmp_path), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert "none of the 3 images under" in captured.err and "has a label file" in captured.err and not captured.out
+
+    broken = tmp_path / "broken"
+    (broken / "images").mkdir(parents=True)
+    (broken / "labels").mkdir()
+    (broken / "images" / "a.jpg").write_bytes(b"")
+    (broken / "labels" / "a.txt").write_text("0 0.5 0.5 0.2 0.2\n")
+    assert main(["vision", "eval-dice", str(broken), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert "none of the 1 image files under" in captured.err and "a.jpg (not a readable image)" in captured.err
+    assert not captured.out
+
+
+def test_eval_dice_says_how_many_images_have_no_label_file(tmp_path: Path, capsys) -> None:
+    write_yolo_split(tmp_path, 3)
+    sorted((tmp_path / "valid" / "labels").iterdir())[0].unlink()
+    assert main(["vision", "eval-dice", str(tmp_path)]) == 0
+    assert "1 images have no label file (scored as showing no die)" in capsys.readouterr().out

@@ -105,3 +105,20 @@ def test_missing_camera_leaves_only_our_sentence_in_the_log(capfd: pytest.Captur
         CaptureSource(97)
     assert "WARN" not in capfd.readouterr().err
     assert cv2.utils.logging.getLogLevel() == before
+
+
+def test_a_damaged_video_or_a_dead_stream_is_not_called_a_camera(tmp_path: Path) -> None:
+    """"cannot open camera clip.mp4 (unplugged, ...)" sent a café owner to the camera's cable."""
+    (tmp_path / "notes.mp4").write_text("a text file renamed")
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (64, 48))
+    for i in range(5):
+        writer.write(np.full((48, 64, 3), 40 * i, np.uint8))
+    writer.release()
+    (tmp_path / "cut.avi").write_bytes(path.read_bytes()[:800])
+    (tmp_path / "recording").write_bytes(b"no suffix, no video")
+    for name in ("notes.mp4", "cut.avi", "recording"):
+        with pytest.raises(SourceError, match=f"cannot read video file .*{name} \\(damaged, not a video"):
+            open_source(str(tmp_path / name))
+    with pytest.raises(SourceError, match=r"cannot open stream http://127\.0\.0\.1:1/cam"):
+        open_source("http://127.0.0.1:1/cam")
