@@ -7,6 +7,7 @@ Adapter packages (hardware, vision, ui) add their own sub-commands through the
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import shutil
@@ -46,11 +47,22 @@ def _read(prompt: str) -> str | None:
         return None
 
 
+def tolerant_stdin() -> None:
+    """Typed bytes that are not UTF-8 (a terminal left on Latin-1) become U+FFFD, so the line is answered
+    'Not understood' instead of raising out of ``input`` and ending the session.
+
+    Under a UTF-8 locale such as Raspberry Pi OS's en_GB.UTF-8, Python reads stdin strictly.
+    """
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
+
+
 Attach = Callable[[Terminal], Callable[[], None]]
 
 
 def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
     """The terminal referee; ``attach`` wires table inputs (an adapter's ``hw play``) to its controller."""
+    tolerant_stdin()
     cafe = cafe_dir(args)
     journal, session, note = open_table(Path(args.journal or default_journal_path()), cafe, resume=not args.new)
     if note:

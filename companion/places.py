@@ -14,7 +14,7 @@ import json
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol
 
-from companion.errors import CompanionError
+from companion.errors import BadRequest, CompanionError
 from companion.game import Action, Ruling
 
 PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces"}  # action fields naming where it happens
@@ -39,6 +39,28 @@ def place_of(action: Mapping[str, Any]) -> Hashable | None:
         if isinstance(value, int | str) and not isinstance(value, bool):
             return value
     return None
+
+
+def place_from_json(value: object) -> Hashable:
+    """A place as JSON spells it (``[q, r]``, a slot number, a space id); BadRequest for anything else."""
+    if isinstance(value, list) and value and all(isinstance(v, int | str) and not isinstance(v, bool) for v in value):
+        return tuple(value)
+    if isinstance(value, int | str) and not isinstance(value, bool) and value != "":
+        return value
+    raise BadRequest('a place is a hex [q, r], a slot number or a space id, such as [5, 5], 3 or "dawn"')
+
+
+def place_from_text(text: str) -> Hashable:
+    """A place as a player types it: '5,5' or '(5, 5)' for a hex, '3' for a slot, else a space id."""
+    text = text.strip()
+    parts = [part.strip() for part in text.strip("()[] ").split(",")]
+    if len(parts) > 1 and all(p.lstrip("-").isdecimal() for p in parts):
+        return tuple(int(p) for p in parts)
+    if text.isdecimal():
+        return int(text)
+    if not text:
+        raise BadRequest("say which place: a hex such as 5,5, a slot number or a space id")
+    return text
 
 
 def moved_to(offered: Sequence[Mapping[str, Any]], place: Hashable) -> list[Action]:

@@ -8,16 +8,60 @@ an answer, and a refused request leaves the game exactly as it was.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+import math
+import sys
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 from companion.errors import BadRequest, CompanionError, NoGame
 from companion.journal import Journal
+from companion.places import explain_place, place_from_json
 from companion.registry import create, game_classes
 from companion.session import Session, Step, resume_game
 
 Answer = dict[str, Any]
+
+# A position document is a few kB; a line past this is a stuck or hostile client, and reading it
+# whole (then echoing it back) could take a Raspberry Pi's memory with it.
+MAX_LINE_BYTES = 1 << 20
+TYPE_NAMES = {str: "a string", list: "a list", dict: "an object", int: "a whole number", bool: "true or false"}
+
+
+def _no_constant(name: str) -> float:
+    raise BadRequest(f"{name} is not a JSON number (JSON has no NaN or Infinity)")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 parses as Infinity, which no JSON reader downstream accepts
+        raise BadRequest(f"the number {text} is too large")
+    return value
+
+
+def parse_json(text: str) -> Any:
+    """Strict JSON: Python's reader also takes NaN and Infinity, which would be journalled and echoed
+    back in answers that strict JSON readers then refuse.
+
+    Raises ``BadRequest`` naming what is wrong and where.
+    """
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except BadRequest:
+        raise
+    except json.JSONDecodeError as error:
+        raise BadRequest(f"the line is not valid JSON: {error.msg} at column {error.colno}") from None
+    except RecursionError:
+        raise BadRequest("the line is not valid JSON: it nests too deeply") from None
+    except ValueError:  # an integer of thousands of digits: Python refuses to convert it
+        digits = sys.get_int_max_str_digits()
+        raise BadRequest(f"the line holds a number too long to read (more than {digits} digits)") from None
+
+
+def _short(value: object, limit: int = 40) -> str:
+    """An echo of what was sent that stays short however long the input was."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _field(request: Mapping[str, Any], key: str, kind: type | tuple[type, ...], required: bool = True) -> Any:
@@ -27,8 +71,9 @@ def _field(request: Mapping[str, Any], key: str, kind: type | tuple[type, ...], 
         return None
     value = request[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise BadRequest(f"{key!r} must be {names.replace('dict', 'an object').replace('list', 'a list')}")
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        names = " or ".join(TYPE_NAMES.get(k, k.__name__) for k in kinds)
+        raise BadRequest(f"{key!r} must be {names}, not {_short(value)}")
     return value
 
 
@@ -49,6 +94,7 @@ class Referee:
             "legal": self._legal,
             "act": self._act,
             "check": self._check,
+            "explain": self._explain,
             "undo": lambda r: self._step(self._need().undo()),
             "redo": lambda r: self._step(self._need().redo()),
             "rules": self._rules,
@@ -64,9 +110,9 @@ class Referee:
             except UnicodeDecodeError:
                 return self._error(BadRequest("the line is not UTF-8 text"))
         try:
-            request = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            return self._error(BadRequest("the line is not valid JSON"))
+            request = parse_json(line)
+        except BadRequest as error:
+            return self._error(error)
         return self.handle(request)
 
     def handle(self, request: object) -> Answer:
@@ -75,7 +121,7 @@ class Referee:
                 raise BadRequest('a request must be a JSON object such as {"cmd": "pending"}')
             cmd = request.get("cmd")
             if not isinstance(cmd, str) or cmd not in self._commands:
-                raise BadRequest(f"unknown command {cmd!r}; commands: {', '.join(self._commands)}")
+                raise BadRequest(f"unknown command {_short(cmd)}; commands: {', '.join(self._commands)}")
             answer = self._commands[cmd](request)
             return {"ok": True, "pending": self._pending(), **answer}
         except CompanionError as error:
@@ -130,6 +176,10 @@ class Referee:
     def _check(self, request: Mapping[str, Any]) -> Answer:
         return {"ruling": self._need().check(_field(request, "action", dict)).to_dict()}
 
+    def _explain(self, request: Mapping[str, Any]) -> Answer:
+        place = place_from_json(_field(request, "place", (list, int, str)))
+        return {"ruling": explain_place(self._need(), place).to_dict()}
+
     def _rules(self, request: Mapping[str, Any]) -> Answer:
         game_id = _field(request, "game", str, required=False)
         if game_id is None:
@@ -157,11 +207,28 @@ class Referee:
         return answer
 
 
-def serve(referee: Referee, stdin: BinaryIO, stdout: TextIO) -> None:
-    """Answer each line until end of input; blank lines are skipped, never fatal."""
-    for raw in stdin:
-        if not raw.strip():
+def _lines(stdin: BinaryIO, limit: int) -> Iterator[bytes | None]:
+    """Each line as read, or None for one longer than ``limit`` bytes, whose rest is read and dropped.
+
+    Reading in pieces of at most ``limit`` bytes keeps memory bounded however long the line.
+    """
+    while raw := stdin.readline(limit + 1):
+        if len(raw) <= limit or raw.endswith(b"\n"):
+            yield raw
             continue
-        answer = referee.handle_line(raw.rstrip(b"\r\n"))
+        while raw and not raw.endswith(b"\n"):
+            raw = stdin.readline(limit + 1)
+        yield None
+
+
+def serve(referee: Referee, stdin: BinaryIO, stdout: TextIO, max_line: int = MAX_LINE_BYTES) -> None:
+    """Answer each line until end of input; blank lines are skipped, never fatal."""
+    for raw in _lines(stdin, max_line):
+        if raw is None:
+            answer = referee._error(BadRequest(f"the line is longer than {max_line} bytes; it was skipped"))
+        elif not raw.strip():
+            continue
+        else:
+            answer = referee.handle_line(raw.rstrip(b"\r\n"))
         stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
         stdout.flush()

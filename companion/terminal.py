@@ -7,7 +7,6 @@ and offers undo, redo, disputes and the rulebook.
 
 from __future__ import annotations
 
-import json
 import queue
 import re
 import textwrap
@@ -16,9 +15,11 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from companion.controller import Controller
-from companion.errors import CompanionError
+from companion.errors import BadRequest, CompanionError
 from companion.game import Action, Event
 from companion.observations import ButtonPressed, Touch, Update
+from companion.places import explain_place, place_from_text
+from companion.protocol import parse_json
 from companion.registry import game_classes
 from companion.session import Session
 
@@ -34,6 +35,7 @@ HELP = """\
   u / undo        take back the last step (also corrects a misread roll)
   redo            put it back
   check <n>       ruling on choice n;  check {json}  ruling on any action
+  why <place>     what may happen at a hex (5,5), slot (3) or space (dawn), or why nothing may
   do {json}       apply an action written as JSON
   rules [words]   search the rulebook;  rule <id>  one clause
   board           show the position again
@@ -42,13 +44,32 @@ HELP = """\
   help / q        this text / quit (the game stays in the journal)"""
 
 
-LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check", "all"})
+LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check", "why", "all"})
 SHOWN = 30  # choices listed after each step; Through the Desert offers hundreds, a wall no one reads
 TOKEN = re.compile(r"[\w,+\-]+")  # "(3,0)" is one token, so 3,0 never matches (13,0)
 
 
 def _tokens(text: str) -> list[str]:
     return TOKEN.findall(text.lower())
+
+
+def _number(text: str) -> int | None:
+    """A typed whole number, else None.
+
+    ``str.isdigit`` also takes '³', which ``int`` refuses, and ``int`` refuses thousands of
+    digits; such a number is past every list of choices, so its first digits say as much.
+    """
+    if not text.removeprefix("-").isdecimal():
+        return None
+    return int(text[:19])
+
+
+def _no_choice(typed: str, legal: list[Action]) -> str:
+    """Why a typed number is no choice, with the numbers that are."""
+    shown = typed if len(typed) <= 12 else typed[:9] + "..."
+    if not legal:
+        return f"no choice {shown}: there is nothing to choose now"
+    return f"no choice {shown}: the choices are numbered 1 to {len(legal)}"
 
 
 def _fits(typed: list[str], text: str) -> bool:
@@ -98,6 +119,8 @@ class Terminal:
         elif update.kind == "refused":
             cite = f"  [{', '.join(update.rules)}]" if update.rules else ""
             self.say(f"  Refused: {update.text}{cite}")
+        elif update.kind == "unapplied" and update.rules:  # a reading the rules refuse names its clause
+            self.say(f"  {update.text}  [{', '.join(update.rules)}]")
         elif update.kind == "link":
             self.say(f"  [{update.text}]")
         elif update.kind == "select":
@@ -162,9 +185,13 @@ class Terminal:
             if len(matches) > 1:
                 self.say("  That fits several faces; say which, e.g. '" + str(next(iter(_keys(matches[0])))) + "'.")
                 return None
-        if lowered.isdigit() and 1 <= int(lowered) <= len(legal):
-            return legal[int(lowered) - 1]
-        typed = [] if lowered.isdigit() else _tokens(lowered)  # a number past the list is no choice's words
+        number = _number(lowered)
+        if number is not None:  # a number past the list is no choice's words
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            self.say(f"  Not understood: {_no_choice(lowered, legal)}.")
+            return None
+        typed = list(dict.fromkeys(_tokens(lowered)))  # a word pasted thousands of times is matched once
         fitting = [(i, a) for i, a in enumerate(legal, 1) if typed and _fits(typed, a["text"])]
         if len(fitting) == 1:
             return fitting[0][1]
@@ -186,19 +213,36 @@ class Terminal:
             self.say("  No clause mentions that.")
 
     def rule(self, clause_id: str) -> None:
+        """One clause by its id, however it is capitalised: 'rule bp-1' is as clear as 'rule BP-1'."""
         assert self.session is not None
-        clause = self.session.game.rulebook.clause(clause_id)
+        rulebook = self.session.game.rulebook
+        if not clause_id:
+            example = rulebook.clauses[0].id if rulebook.clauses else "1"
+            self.say(f"  Which clause? e.g. 'rule {example}'; 'rules WORDS' finds clauses that mention WORDS.")
+            return
+        clause_id = next((c.id for c in rulebook.clauses if c.id.lower() == clause_id.lower()), clause_id)
+        clause = rulebook.clause(clause_id)
         self.say(f"  {clause.id}  {clause.title}")
         for line in textwrap.wrap(clause.text, 76):
             self.say("    " + line)
 
-    def parse_action(self, text: str, legal: list[Action]) -> dict[str, Any]:
+    def parse_action(self, text: str, legal: list[Action], word: str = "check") -> dict[str, Any]:
+        """A choice number or an action in JSON; ValueError says which of the two was meant and what is wrong."""
         text = text.strip()
-        if text.isdigit() and 1 <= int(text) <= len(legal):
-            return legal[int(text) - 1]
-        value = json.loads(text)
+        usage = f"'{word}' takes a choice number or an action in JSON, e.g. '{word} 1' or '{word} {{\"type\": ...}}'"
+        if not text:
+            raise ValueError(usage)
+        number = _number(text)
+        if number is not None:
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            raise ValueError(_no_choice(text, legal))
+        try:
+            value = parse_json(text)
+        except BadRequest as error:  # strict JSON: a NaN typed here must not reach the journal either
+            raise ValueError(f"{usage} ({error.message})") from None
         if not isinstance(value, dict):
-            raise ValueError("an action is a JSON object")
+            raise ValueError(f"an action is a JSON object; {usage}")
         return value
 
     def handle(self, line: str, legal: list[Action]) -> bool:
@@ -225,11 +269,16 @@ class Terminal:
         elif word == "rule":
             self.rule(rest.strip())
         elif word == "check":
-            ruling = self.session.check(self.parse_action(rest, legal))
+            ruling = self.session.check(self.parse_action(rest, legal, word))
             verdict = "LEGAL" if ruling.legal else "NOT LEGAL"
             self.say(f"  {verdict}: {ruling.text}  [{', '.join(ruling.rules)}]")
+        elif word == "why":
+            ruling = explain_place(self.session, place_from_text(rest))
+            verdict = "ALLOWED" if ruling.legal else "NOT ALLOWED"
+            cite = f"  [{', '.join(ruling.rules)}]" if ruling.rules else ""
+            self.say(f"  {verdict}: {ruling.text}{cite}")
         elif word == "do":
-            self.controller.handle(Touch("act", self.parse_action(rest, legal)))
+            self.controller.handle(Touch("act", self.parse_action(rest, legal, word)))
         elif word == "new":
             replacement = self.make_session()
             if replacement is not None:
@@ -251,6 +300,9 @@ class Terminal:
 
     def _line(self, line: str, legal: list[Action]) -> bool:
         """One typed line, never raising; False means quit."""
+        if "\ufffd" in line:  # bytes stdin could not decode: guessing at the rest ("\xff4" as 4) would be worse
+            self.say("  Not understood: the line holds bytes that are not UTF-8 text; is the terminal set to UTF-8?")
+            return True
         try:
             return self.handle(line, legal)
         except CompanionError as error:
@@ -359,7 +411,8 @@ def ask_new_game(
         if answer is None:
             return None
         answer = answer.strip()
-        game_id = ids[int(answer) - 1] if answer.isdigit() and 1 <= int(answer) <= len(ids) else answer
+        number = _number(answer)
+        game_id = ids[number - 1] if number is not None and 1 <= number <= len(ids) else answer
     if game_id not in classes:
         say(f"  No game {game_id!r}.")
         return None

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.cli import add_play_arguments, cmd_play
+from companion.cli import add_play_arguments, cmd_play, tolerant_stdin
 from companion.observations import Update
 from companion.registry import create
 from companion.session import Session
@@ -128,6 +128,7 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
     if not args.dice_sensor:
         print("Give --tag TAG --card CARD, or --dice-sensor URL to teach from the board.", file=sys.stderr)
         return 2
+    tolerant_stdin()  # card ids are typed in answer; a stray non-UTF-8 byte must not end the teaching
     reports: queue.Queue[Message] = queue.Queue()
     link = DiceLink(args.dice_sensor, lambda o: None, on_message=reports.put).start()
     print(f"Lay each card on any slot; type its card id ({len(known)} cards), or q to stop.", flush=True)

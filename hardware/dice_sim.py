@@ -113,38 +113,58 @@ def idle(sensor: SimulatedSensor, seconds: float) -> None:
         sensor.answer_queries(min(left, 0.05))
 
 
+STEPS = "roll V [die] [confidence] [colour], slot N TAG|-, err CODE TEXT, id, raw TEXT, half, wait S, unplug, plug"
+
+
 def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] = print) -> None:
-    """Play a script: steps separated by ';' or newlines (see docs/hardware.md)."""
+    """Play a script: steps separated by ';' or newlines (see docs/hardware.md).
+
+    A step it cannot play (a typo, a missing number) is named and skipped: the simulated
+    sensor stays plugged in for the steps after it, as a real one would.
+    """
     rng = random.Random()
     for step in script.replace("\n", ";").split(";"):
-        words = shlex.split(step)
-        if not words:
-            continue
-        verb, args = words[0].lower(), words[1:]
-        if verb == "wait":
-            idle(sensor, float(args[0]))
-        elif verb == "roll":
-            value: int | str = args[0] if args and args[0] != "?" else str(rng.randint(1, 6))
-            value = int(value) if str(value).isdigit() else value
-            die = args[1] if len(args) > 1 else "d6"
-            confidence = int(args[2]) if len(args) > 2 else 100
-            sensor.roll(value, die, confidence, args[3] if len(args) > 3 else None)
-        elif verb == "slot":
-            sensor.slot(int(args[0]), args[1] if len(args) > 1 and args[1] != "-" else None)
-        elif verb == "err":
-            sensor.send("ERR", *(args or ["unknown"]))
-        elif verb == "id":
-            sensor.ident()
-        elif verb == "raw":
-            sensor.write((" ".join(args)).encode() + b"\n")
-        elif verb == "half":
-            sensor.write(encode(*(args or ["DIE", "d6", "6", "100"]))[:-4])
-        elif verb == "unplug":
-            sensor.unplug()
-        elif verb == "plug":
-            sensor.plug()
-            say(f"plugged in again at {sensor.path} ({sensor.tty_path})")
+        try:
+            played = _play_step(sensor, step, rng, say)
+        except IndexError:
+            say(f"bad script step {step.strip()!r}: a value is missing; steps: {STEPS}")
+        except ValueError as error:  # also a quote left open, or text the ASCII wire cannot carry
+            say(f"bad script step {step.strip()!r}: {error}; steps: {STEPS}")
         else:
-            say(f"unknown script step {step.strip()!r}")
-            continue
-        say(f"sim: {step.strip()}")
+            if played:
+                say(f"sim: {step.strip()}")
+
+
+def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random, say: Callable[[str], None]) -> bool:
+    """One script step; False when there was nothing to play."""
+    words = shlex.split(step)
+    if not words:
+        return False
+    verb, args = words[0].lower(), words[1:]
+    if verb == "wait":
+        idle(sensor, float(args[0]))
+    elif verb == "roll":
+        value: int | str = args[0] if args and args[0] != "?" else str(rng.randint(1, 6))
+        value = int(value) if str(value).isdigit() else value
+        die = args[1] if len(args) > 1 else "d6"
+        confidence = int(args[2]) if len(args) > 2 else 100
+        sensor.roll(value, die, confidence, args[3] if len(args) > 3 else None)
+    elif verb == "slot":
+        sensor.slot(int(args[0]), args[1] if len(args) > 1 and args[1] != "-" else None)
+    elif verb == "err":
+        sensor.send("ERR", *(args or ["unknown"]))
+    elif verb == "id":
+        sensor.ident()
+    elif verb == "raw":
+        sensor.write((" ".join(args)).encode() + b"\n")
+    elif verb == "half":
+        sensor.write(encode(*(args or ["DIE", "d6", "6", "100"]))[:-4])
+    elif verb == "unplug":
+        sensor.unplug()
+    elif verb == "plug":
+        sensor.plug()
+        say(f"plugged in again at {sensor.path} ({sensor.tty_path})")
+    else:
+        say(f"unknown script step {step.strip()!r}; steps: {STEPS}")
+        return False
+    return True

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import random
 from pathlib import Path
 
+import pytest
+
 from companion.controller import Controller
+from companion.errors import BadRequest
 from companion.journal import Journal
 from companion.observations import Touch, Update
-from companion.places import explain_place, moved_to, place_of
+from companion.places import explain_place, moved_to, place_from_json, place_from_text, place_of
+from companion.protocol import Referee
 from companion.session import Session
+from companion.terminal import Terminal
 
 
 def camel_turn(journal: Journal | None = None) -> Session:
@@ -87,3 +93,30 @@ def test_explaining_through_the_controller_changes_neither_game_nor_journal(tmp_
     assert update.kind == "ruling" and update.rules == ("TTD-3a",) and update.detail["place"] == [0, 0]
     assert heard == [update] and session.document() == before
     assert len(journal.latest_game().steps) == steps
+
+
+def test_places_typed_or_sent_as_json() -> None:
+    assert place_from_text(" (5, -2) ") == (5, -2) and place_from_text("5,5") == (5, 5)
+    assert place_from_text("3") == 3 and place_from_text("dawn") == "dawn"
+    assert place_from_json([5, 5]) == (5, 5) and place_from_json(3) == 3 and place_from_json("dawn") == "dawn"
+    for bad in ([], [True, 1], True, "", [[1], 2]):
+        with pytest.raises(BadRequest):
+            place_from_json(bad)
+    with pytest.raises(BadRequest):
+        place_from_text("  ")
+
+
+def test_the_referee_protocol_and_the_terminal_answer_why_not_here(tmp_path: Path) -> None:
+    session = camel_turn()
+    referee = Referee()
+    referee.session = session
+    answer = referee.handle({"cmd": "explain", "place": [0, 0]})
+    assert answer["ok"] and answer["ruling"]["rules"] == ["TTD-3a"] and not answer["ruling"]["legal"]
+    assert referee.handle({"cmd": "explain", "place": {"q": 0}})["error"]["code"] == "bad_request"
+
+    out = io.StringIO()
+    before = session.document()
+    Terminal(session, lambda: None, out).run(iter(["why 0,0", "why", "q"]))
+    text = out.getvalue()
+    assert "NOT ALLOWED: Nothing may be done there. (0,0) does not touch Red's" in text and "[TTD-3a]" in text
+    assert "say which place" in text and session.document() == before

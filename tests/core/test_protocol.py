@@ -113,3 +113,34 @@ def test_serve_answers_every_line() -> None:
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [a["ok"] for a in answers] == [True, False, True]
     assert answers[0]["pending"] is None
+
+
+def test_a_mistyped_field_names_the_type_wanted_and_what_came() -> None:
+    error = ask(started(), {"cmd": "rules", "clause": 3})["error"]
+    assert error == {"code": "bad_request", "message": "'clause' must be a string, not 3"}
+
+
+def test_nan_infinity_and_huge_numbers_are_refused_as_not_json() -> None:
+    """Python's reader takes NaN; journalled and echoed back, it breaks every strict JSON reader."""
+    referee = started()
+    before = ask(referee, {"cmd": "state"})["state"]
+    for line, words in [
+        ('{"cmd": "act", "action": {"type": "roll", "value": 4, "note": NaN}}', "NaN is not a JSON number"),
+        ('{"cmd": "act", "action": {"type": "roll", "value": -Infinity}}', "-Infinity is not a JSON number"),
+        ('{"cmd": "act", "action": {"type": "roll", "value": 1e999}}', "1e999 is too large"),
+        ('{"cmd": "pending", "n": ' + "9" * 5000 + "}", "number too long"),
+        ('{"cmd": "pending",}', "not valid JSON: Expecting property name"),
+    ]:
+        error = referee.handle_line(line)["error"]
+        assert error["code"] == "bad_request" and words in error["message"], (line[:60], error)
+    assert ask(referee, {"cmd": "state"})["state"] == before and referee.session.log == []
+
+
+def test_serve_skips_an_overlong_line_and_answers_the_next() -> None:
+    lines = b'{"cmd": "' + b"x" * 200 + b'"}\n{"cmd": "pending"}\n' + b"y" * 150  # the last one ends without \n
+    out = io.StringIO()
+    serve(Referee(), io.BytesIO(lines), out, max_line=64)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["ok"] for a in answers] == [False, True, False]
+    assert answers[0]["error"]["message"] == "the line is longer than 64 bytes; it was skipped"
+    assert answers[2]["error"]["message"] == answers[0]["error"]["message"]

@@ -142,3 +142,33 @@ def test_every_line_gets_an_answer_and_refusals_change_nothing(
         current = referee.ask({"cmd": "legal"})["legal"]
         if current:
             assert referee.ask({"cmd": "act", "action": current[advance % len(current)]})["ok"]
+
+
+def test_hostile_lines_leave_the_process_the_game_and_the_journal_as_they_were(tmp_path: Path) -> None:
+    """A number of 5000 digits used to end the process; NaN was applied and journalled; a long line echoed whole."""
+    journal = str(tmp_path / "journal.sqlite3")
+    referee = RefereeProcess("--journal", journal, with_race=False)
+    assert referee.ask({"cmd": "new", "game": "blackpool", "players": ["red", "blue"]})["ok"]
+    before = referee.ask({"cmd": "state"})["state"]
+    hostile = [
+        b'{"cmd": "act", "action": {"type": "roll", "value": ' + b"6" * 5000 + b"}}",
+        b'{"cmd": "act", "action": {"type": "roll", "value": 6, "note": NaN}}',
+        b'{"cmd": "act", "action": {"type": "roll", "value": 6, "note": 1e999}}',
+        b'{"cmd": "' + b"x" * 100_000 + b'"}',
+        b'{"cmd": "act", "action": {"type": "roll", "value": 6, "note": "' + b"z" * 2_000_000 + b'"}}',
+    ]
+    for line in hostile:
+        assert referee.proc.stdin and referee.proc.stdout
+        referee.proc.stdin.write(line + b"\n")
+        referee.proc.stdin.flush()
+        raw = referee.proc.stdout.readline()
+        assert raw, f"the referee died on {line[:60]!r}"
+        assert len(raw) < 1000, f"the answer to {line[:60]!r} echoes the input: {raw[:120]!r}..."
+        answer = json.loads(raw)
+        assert answer["ok"] is False and answer["error"]["code"] == "bad_request", answer
+    assert referee.ask({"cmd": "state"})["state"] == before
+    assert referee.close() == 0
+    restarted = RefereeProcess("--journal", journal, with_race=False)
+    assert restarted.ask({"cmd": "state"})["state"] == before
+    assert restarted.ask({"cmd": "export"})["record"]["actions"] == [], "a refused line added a journal step"
+    assert restarted.close() == 0

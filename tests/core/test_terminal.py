@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from companion.journal import Journal
+from companion.observations import DieRead
 from companion.session import Session
 from companion.terminal import Terminal
 
@@ -73,3 +77,46 @@ def test_words_that_fit_several_choices_ask_for_more_and_all_lists_every_one() -
     assert f"  {len(legal):>3}. {legal[-1]['text']}" in text
     assert len(session.log) == steps  # neither line took a step
     assert text.count("Key: ") == 1  # nor showed the board again, which would push the answers off screen
+
+
+def test_numbers_past_the_list_and_bare_check_say_what_is_wanted() -> None:
+    session = Session.new("race", ["red", "blue"])
+    lines = ["7", "-1", "³", "9" * 5000, "check", "check junk", "do 99", 'do {"type": "roll", "value": 4, "n": NaN}']
+    text = run(session, [*lines, "rule", "rule r4", "q"])
+    assert "Not understood: no choice 7: the choices are numbered 1 to 6." in text
+    assert "no choice -1:" in text and "no choice 999999999...:" in text and "no choice 99:" in text
+    assert "'check' takes a choice number or an action in JSON" in text
+    assert "NaN is not a JSON number" in text
+    assert "Which clause? e.g. 'rule R1'" in text and "R4  Trap" in text
+    assert "invalid literal" not in text and "Not understood: Expecting" not in text and "Exceeds the limit" not in text
+    assert session.log == []
+
+
+def test_bytes_that_are_not_utf8_are_not_understood_not_a_traceback(tmp_path: Path) -> None:
+    """Raspberry Pi OS runs in en_GB.UTF-8, where Python reads stdin strictly (here: PYTHONIOENCODING)."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONIOENCODING": "utf-8:strict"}
+    path = tmp_path / "j.sqlite3"
+
+    def play(*args: str, typed: bytes) -> str:
+        command = [sys.executable, "-m", "tests.core.run_with_race", "play", "--journal", str(path), *args]
+        done = subprocess.run(command, input=typed, capture_output=True, cwd=root, env=env, timeout=60)
+        assert done.returncode == 0 and "Traceback" not in done.stderr.decode(), done.stderr.decode()
+        return done.stdout.decode()
+
+    out = play("--game", "race", "--players", "red,blue", "--new", typed=b"\xff\xfe4\n4\nq\n")
+    assert "the line holds bytes that are not UTF-8 text" in out
+    assert out.count("red rolled 4.") == 1  # the garbled line was not read as a 4
+    entry = Journal(path).latest_game()
+    assert entry is not None and len(entry.steps) == 1
+    assert "No game '³'." in play("--new", typed="³\n".encode())  # '³' passes str.isdigit; int() refused it
+
+
+def test_a_sensor_reading_the_rules_refuse_is_shown_with_its_clause() -> None:
+    session = Session.new("blackpool", ["red", "blue"])
+    out = io.StringIO()
+    terminal = Terminal(session, lambda: None, out)
+    terminal.controller.submit(DieRead(7, "dice sensor"))
+    terminal.run(iter(["q"]))
+    assert "The die reads 7, not applied: the oracle shows 1 to 6, not 7  [BP-Q5]" in out.getvalue()
+    assert session.log == []

@@ -72,3 +72,14 @@ def test_simulate_dice_prints_its_pty_and_plays_the_script() -> None:
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
     first, *rest = done.stdout.splitlines()
     assert first.startswith("/dev/pts/") and "sim: roll 3" in rest
+
+
+def test_a_bad_simulator_script_step_is_named_and_the_rest_still_plays() -> None:
+    script = "wait; slot x AA; roll 4 'open; err caf\u00e9; roll 3"
+    command = [sys.executable, "-m", "companion", "hw", "simulate-dice", "--script", script, "--exit"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "bad script step 'wait': a value is missing" in done.stdout
+    assert "bad script step 'slot x AA': invalid literal" in done.stdout
+    assert "No closing quotation" in done.stdout and "bad script step 'err caf\u00e9'" in done.stdout
+    assert done.stdout.splitlines()[-1] == "sim: roll 3"

@@ -138,3 +138,23 @@ def test_readers_stop_cleanly(sensor: SimulatedSensor) -> None:
     for link in links:
         link.stop()
     assert threading.active_count() == before
+
+
+def test_an_impossible_die_over_the_wire_is_refused_with_its_clause_and_journals_nothing(
+    sensor: SimulatedSensor, tmp_path: Path
+) -> None:
+    path = tmp_path / "j.sqlite3"
+    controller = Controller(Session.new("blackpool", ["red", "blue"], journal=Journal(path)))
+    before = controller.session.document()
+    with DiceLink(sensor.path, controller.submit, backoff=FAST):
+        pump_until(controller, until_link(True))
+        sensor.write(b"x" * 10_000 + b"\n" + bytes(range(256)) * 4)  # a 10 kB line, then a binary burst
+        sensor.write(b"\n" + encode("DIE", "d6", 7, 100))
+        refused = pump_until(controller, lambda u: u.kind == "unapplied")[-1]
+        assert refused.rules == ("BP-Q5",) and "the oracle shows 1 to 6, not 7" in refused.text
+        assert controller.session.document() == before
+        sensor.roll(6)
+        step = pump_until(controller, lambda u: u.kind == "step")[-1]
+    assert step.action == {"type": "roll", "value": 6}
+    entry = Journal(path).latest_game()
+    assert entry is not None and entry.steps == [("act", {"type": "roll", "value": 6})]
