@@ -47,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("watch", help="print readings live from a source (camera index, URL, video, image folder)")
     p.add_argument("source", help='0, "picamera", rtsp://..., video.avi, a folder of images or one image')
     p.add_argument("--reader", choices=["dice", "cards", "temple-die"], default="dice")
-    p.add_argument("--taught", type=Path, help="folder with taught cards / die (from the teach commands)")
+    p.add_argument("--taught", type=Path,
+                   help="folder with taught cards / die (default: where the teach commands store them, if any)")
     p.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: until the source ends)")
     p.add_argument("--every-frame", action="store_true",
                    help="print each frame's reading without waiting for stillness (photos rather than a camera)")
@@ -63,14 +64,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("source")
     p.add_argument("--slot", type=int, required=True)
     p.add_argument("--card", required=True, help="card id from the deck's data, e.g. P07")
-    p.add_argument("--out", type=Path, required=True, help="café folder for taught images")
+    p.add_argument("--out", type=Path, help="folder for taught photos (default: the one the camera feed reads)")
     p.set_defaults(func=cmd_teach_card)
 
     p = sub.add_parser("teach-die", help="show one face of the temple die to the camera and say what it is")
     p.add_argument("source")
     p.add_argument("--value", required=True, help="X or a number, as on the die's data (X, 1..7 for the house die)")
     p.add_argument("--colour", required=True, choices=["red", "white"])
-    p.add_argument("--out", type=Path, required=True, help="café folder; temple_die.json grows with each face")
+    p.add_argument("--out", type=Path,
+                   help="folder whose temple_die.json grows with each face (default: the one the camera feed reads)")
     p.set_defaults(func=cmd_teach_die)
 
 
@@ -192,11 +194,12 @@ def _make_reader(kind: str, taught: Path | None):
 
         return CardReader(taught_dir=taught)
     if kind == "temple-die":
-        from vision.temple_die import TempleDieReader
+        from vision.taught import temple_die_reader
 
-        if taught and (taught / "temple_die.json").exists():
-            return TempleDieReader.load(taught)
-        return TempleDieReader.from_renders()
+        reader, note = temple_die_reader(taught)
+        if note:
+            print(note, file=sys.stderr)
+        return reader
     from vision.d6_reader import D6Reader
 
     return D6Reader()
@@ -243,11 +246,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from vision.frames import as_bgr
     from vision.settle import dice_settler
     from vision.sources import IMAGE_SUFFIXES, FrameSource, RetryingSource, open_source
+    from vision.taught import default_taught_dir
 
     if args.frames < 0:
         return _fail("--frames must be 0 (until the source ends) or a number of frames")
     if not math.isfinite(args.timeout) or args.timeout < 0:  # nan would never give up, a negative one at once
         return _fail("--timeout must be 0 (never give up) or a number of seconds")
+    if args.taught is None and default_taught_dir().is_dir():
+        args.taught = default_taught_dir()  # what the café taught is what the table's camera uses
     if args.taught is not None and not args.taught.is_dir():
         # Ignored in silence, a mistyped folder would leave the café's taught cards or die unused.
         return _fail(f"--taught {args.taught} is not a folder (give the --out folder of the teach commands)")
@@ -366,7 +372,9 @@ def _first_frame(spec: str, tries: int = 30):
 
 def cmd_teach_card(args: argparse.Namespace) -> int:
     from vision.card_reader import CardReader
+    from vision.taught import default_taught_dir
 
+    args.out = args.out or default_taught_dir()
     frame, problem = _first_frame(args.source)
     if frame is None:
         return _fail(problem or "no frame")
@@ -384,8 +392,10 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
 
 
 def cmd_teach_die(args: argparse.Namespace) -> int:
+    from vision.taught import default_taught_dir
     from vision.temple_die import TaughtDieUnreadable, TempleDieReader, die_faces, top_face
 
+    args.out = args.out or default_taught_dir()
     value = args.value.upper()
     faces = die_faces()
     if (value, args.colour) not in faces:

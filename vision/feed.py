@@ -133,13 +133,12 @@ class CameraFeed:
 
                 self.readers[kind] = D6Reader()
             elif kind == "temple-die":
-                from vision.temple_die import TempleDieReader
+                from vision.taught import temple_die_reader
 
-                taught = self.taught_dir
-                if taught is not None and (taught / "temple_die.json").exists():
-                    self.readers[kind] = TempleDieReader.load(taught)
-                else:
-                    self.readers[kind] = TempleDieReader.from_renders()
+                self.readers[kind], note = temple_die_reader(self.taught_dir)
+                if note:  # the table reads on with the rendered die, and the owner learns why
+                    log.warning("%s", note)
+                    self.submit(LinkChanged(self.name, True, note))
             elif kind == "cards":
                 from vision.card_reader import CardReader
 
@@ -247,5 +246,11 @@ class CameraFeed:
 
 
 def start_camera(source: str, submit: Submit, game: Callable[[], str | None], **kwargs: Any) -> CameraFeed:
-    """The feed the app and `hw play` attach: readers follow the game of the current session."""
+    """The feed the app and `hw play` attach: readers follow the game of the current session.
+
+    It reads with what the café taught (`vision.taught`), as the teach commands store it by default.
+    """
+    from vision.taught import default_taught_dir
+
+    kwargs.setdefault("taught_dir", default_taught_dir())
     return CameraFeed(source, submit, mode=lambda: mode_for_game(game()), **kwargs).start()

@@ -300,6 +300,20 @@ class TempleDieReader:
         self.colours.setdefault(colour, []).append(face.bgr)
         self._bank.append((str(value), rotations(face.glyph)))
 
+    def fill_from(self, other: TempleDieReader) -> list[str]:
+        """Take ``other``'s glyphs for each value not taught here; returns the values taken.
+
+        A café teaches its die one face at a time. Until every value has been
+        shown, the rendered glyphs keep the rest readable; without them every
+        face would read as one of the few taught so far.
+        """
+        taken = [value for value in other.examples if value not in self.examples]
+        for value in taken:
+            for glyph in other.examples[value]:
+                self.examples.setdefault(value, []).append(glyph)
+                self._bank.append((value, rotations(glyph)))
+        return taken
+
     def read(self, frame: np.ndarray) -> list[DieReading]:
         """The die's top face as one reading (or none when no die is found or nothing is taught)."""
         face = top_face(frame) if self._bank else None

@@ -277,3 +277,35 @@ class _NoDie:
 class _NoCards:
     def read(self, frame):
         return None
+
+
+def test_what_a_cafe_teaches_is_what_the_table_camera_reads(tmp_path: Path, taught_dir_of_the_test: Path) -> None:
+    """teach-die without --out stores the face where the app's camera feed looks, with no path given twice."""
+    from vision.cli import main
+    from vision.temple_die import TempleDieReader
+    from vision.temple_die_render import render_temple_die
+
+    photo = tmp_path / "face.png"
+    cv2.imwrite(str(photo), render_temple_die(np.random.default_rng(2), "3", "white")[0])
+    assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "white"]) == 0
+    taught = TempleDieReader.load(taught_dir_of_the_test)
+    controller = Controller(Session.new("temple", ["red", "blue"]))
+    feed = start_camera(str(write_sequence(tmp_path / "board", [{}])), controller.submit, lambda: "temple", fps=None)
+    try:
+        assert feed.ended.wait(15)
+    finally:
+        feed.close()
+    used = feed.readers["temple-die"]
+    assert feed.taught_dir == taught_dir_of_the_test and {k: len(v) for k, v in taught.examples.items()} == {"3": 1}
+    assert len(used.examples["3"]) == 1 and np.array_equal(used.examples["3"][0], taught.examples["3"][0])
+    assert set(used.examples) == set(TempleDieReader.from_renders().examples)  # the rest read by their renders
+
+
+def test_a_damaged_taught_die_is_named_and_the_rendered_die_reads_on(tmp_path: Path) -> None:
+    (tmp_path / "temple_die.json").write_text('{"glyphs": [1, 2')  # cut short
+    seen: list = []
+    feed = CameraFeed(str(tmp_path / "none"), seen.append, mode="temple-die", taught_dir=tmp_path)
+    reader = feed._reader("temple-die")
+    assert len(reader.examples) > 5  # every rendered face, not an empty reader
+    notes = [o.detail for o in seen if isinstance(o, LinkChanged)]
+    assert len(notes) == 1 and "temple_die.json: cannot be read" in notes[0] and "rendered faces" in notes[0]

@@ -120,3 +120,13 @@ def test_a_die_on_a_grained_tray(taught) -> None:
         (reading,) = taught.read(grained)
         right += (str(reading.value), reading.face) == (value, colour)
     assert right >= 3
+
+
+def test_a_die_taught_one_face_so_far_reads_the_other_values_by_their_renders(taught) -> None:
+    rng = np.random.default_rng(3)
+    own = TempleDieReader()
+    assert own.teach(render_temple_die(rng, "3", "white", size=(320, 240), edge=52.0)[0], "3", "white")
+    shown = [render_temple_die(rng, v, c, size=(320, 240), edge=52.0)[0] for v, c in (("5", "red"), ("X", "white"))]
+    assert [str(own.read(img)[0].value) for img in shown] == ["3", "3"]  # one value taught: every face is a 3
+    assert sorted(own.fill_from(taught)) == sorted(v for v in TEMPLE_VALUES if v != "3")
+    assert [str(own.read(img)[0].value) for img in shown] == ["5", "X"] and len(own.examples["3"]) == 1
