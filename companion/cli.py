@@ -20,7 +20,7 @@ from pathlib import Path
 
 from companion.bench import bench_game
 from companion.data import default_cafe_dir, house_dir, read_json, validate_path
-from companion.errors import CompanionError
+from companion.errors import CompanionError, InvalidData
 from companion.journal import Journal, open_journal
 from companion.paths import env_or, user_data_dir
 from companion.protocol import Referee, serve
@@ -178,11 +178,19 @@ def cmd_data(args: argparse.Namespace) -> int:
             print(f"{args.path}: valid")
         return 1 if problems else 0
     if args.data_command == "which":
+        refused = False
         for game_id in [args.game] if args.game else list(game_classes()):
             print(f"{game_id}:")
-            for kind, source in create(game_id, cafe_dir(args)).data.sources.items():
+            try:
+                sources = create(game_id, cafe_dir(args)).data.sources
+            except InvalidData as error:  # one game's broken file must not hide what the others use
+                refused = True
+                for problem in error.problems:
+                    print(f"  cannot be used: {problem}")
+                continue
+            for kind, source in sources.items():
                 print(f"  {kind:<10} {source}")
-        return 0
+        return 1 if refused else 0
     if args.data_command == "template":
         game_cls = game_class(args.game)
         target = Path(args.dir) / game_cls.id

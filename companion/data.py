@@ -8,6 +8,7 @@ whatever it does not replace comes from the house set.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -36,14 +37,38 @@ def schemas(game_cls: type[Game]) -> dict[str, Any]:
 
 
 def read_json(path: Path) -> Any:
+    """A hand-edited JSON file, or ``InvalidData`` naming the file and what is wrong with it.
+
+    Editors on a café's computer save UTF-8 with a byte order mark, or UTF-16
+    ("Unicode" in Notepad): the text is the same, so both are read as JSON
+    allows (RFC 8259 section 8.1). Anything else that is not text, or not
+    JSON, is named in words a person editing the file can act on.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise InvalidData([f"{path}: cannot be read ({exc.strerror or exc})"]) from None
+    if not raw.strip():
+        raise InvalidData([f"{path}: the file is empty"])
     try:
-        return json.loads(text)
+        text = raw.decode(json.detect_encoding(raw))
+    except UnicodeDecodeError as exc:
+        raise InvalidData(
+            [f"{path}: not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x}); save it with the UTF-8 encoding"]
+        ) from None
+    try:
+        return json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
-        raise InvalidData([f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"]) from None
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise InvalidData([f"{path}: not valid JSON at {where}: {_json_fault(exc)}"]) from None
+
+
+def _json_fault(exc: json.JSONDecodeError) -> str:
+    """The decoder's complaint, with the usual hand-editing slip (a comma before ``]`` or ``}``) said plainly."""
+    before = exc.doc[: exc.pos].rstrip()
+    if exc.doc[exc.pos : exc.pos + 1] in ("]", "}") and before.endswith(","):
+        return f"a comma before {exc.doc[exc.pos]!r} (JSON allows no comma after the last entry)"
+    return exc.msg
 
 
 def file_problems(game_cls: type[Game], kind: str, content: Any, where: str) -> list[str]:
@@ -67,6 +92,19 @@ def set_problems(game_cls: type[Game], files: Mapping[str, Any], sources: Mappin
     return problems
 
 
+def _present(path: Path) -> bool:
+    """Whether the café put anything at ``path``: a folder, a broken link or a file it cannot open counts.
+
+    Such an entry is read (and refused with its reason, as the validator
+    refuses it) rather than quietly replaced by the house file, which would
+    referee a board the café does not have.
+    """
+    try:
+        return path.exists() or path.is_symlink()
+    except OSError:  # a folder on the way that cannot be searched: reading the file says so
+        return True
+
+
 def load_data(game_cls: type[Game], cafe_dir: Path | None = None) -> GameData:
     """The game's data set: café files where present, house files otherwise."""
     files: dict[str, Any] = {}
@@ -74,13 +112,30 @@ def load_data(game_cls: type[Game], cafe_dir: Path | None = None) -> GameData:
     cafe_game = (cafe_dir / game_cls.id) if cafe_dir else None
     for kind in schemas(game_cls):
         cafe_file = cafe_game / f"{kind}.json" if cafe_game else None
-        path = cafe_file if cafe_file and cafe_file.is_file() else house_dir(game_cls) / f"{kind}.json"
+        path = cafe_file if cafe_file is not None and _present(cafe_file) else house_dir(game_cls) / f"{kind}.json"
         files[kind] = read_json(path)
         sources[kind] = str(path) if path == cafe_file else f"house:{game_cls.id}/{kind}.json"
     problems = set_problems(game_cls, files, sources)
     if problems:
         raise InvalidData(problems)
     return GameData(files, sources)
+
+
+def _json_files(folder: Path, problems: list[str]) -> list[Path]:
+    """Every ``*.json`` under ``folder``; a sub-folder that cannot be read is a problem, not an empty folder.
+
+    ``Path.rglob`` skips such a folder in silence, and a validator saying
+    "valid" or "no files" about files it never saw would mislead the café.
+    """
+
+    def unreadable(error: OSError) -> None:
+        problems.append(f"{error.filename}: cannot be read ({error.strerror or error})")
+
+    found: list[Path] = []
+    for root, folders, files in os.walk(folder, onerror=unreadable):
+        # A folder named like a data file is listed too, so it is reported rather than passed over.
+        found.extend(Path(root) / name for name in folders + files if name.endswith(".json"))
+    return sorted(found)
 
 
 def validate_path(path: Path, game_classes: Mapping[str, type[Game]]) -> list[str]:
@@ -90,10 +145,10 @@ def validate_path(path: Path, game_classes: Mapping[str, type[Game]]) -> list[st
     game's set (house files filling the gaps), so a café sees cross-file
     faults such as a path naming a square its board lacks.
     """
-    paths = sorted(path.rglob("*.json")) if path.is_dir() else [path]
-    if not paths:
-        return [f"{path}: no JSON data files found"]
     problems: list[str] = []
+    paths = _json_files(path, problems) if path.is_dir() else [path]
+    if not paths and not problems:
+        return [f"{path}: no JSON data files found"]
     by_game: dict[str, dict[str, tuple[Any, str]]] = {}
     for file in paths:
         try:

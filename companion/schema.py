@@ -100,8 +100,14 @@ def Enum(*choices: Any) -> Check:  # noqa: N802
     return check
 
 
-def OneOf(*checks: Check) -> Check:  # noqa: N802
-    """Accept a value any one alternative accepts; report the first alternative's problems."""
+def OneOf(*checks: Check, expected: str | None = None) -> Check:  # noqa: N802
+    """Accept a value any one alternative accepts.
+
+    A refused value is reported as not being ``expected`` (every alternative
+    in words) when given: the first alternative's complaint alone misleads, as
+    "expected an integer, found text" would for ``"x"`` where ``"X"`` is also
+    allowed. Without it, the first alternative's problems are reported.
+    """
 
     def check(value: Any, path: str) -> list[str]:
         first: list[str] | None = None
@@ -110,6 +116,8 @@ def OneOf(*checks: Check) -> Check:  # noqa: N802
             if not problems:
                 return []
             first = first if first is not None else problems
+        if expected is not None:
+            return [f"{label(path)}: {value!r} is not {expected}"]
         return first or []
 
     return check

@@ -154,6 +154,17 @@ def test_data_which_names_house_and_cafe_files(tmp_path: Path, capsys: pytest.Ca
     assert "house:targi/goods.json" in out and str(tmp_path / "targi" / "border.json") in out
 
 
+def test_data_which_names_a_broken_file_and_still_lists_the_other_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "desert").mkdir()
+    (tmp_path / "desert" / "board.json").write_text("")
+    assert main(["--cafe", str(tmp_path), "data", "which"]) == 1
+    out = capsys.readouterr().out
+    assert f"desert:\n  cannot be used: {tmp_path / 'desert' / 'board.json'}: the file is empty" in out
+    assert "temple:" in out and "house:ttd/board.json" in out
+
+
 def test_a_pipe_closed_early_ends_quietly(tmp_path: Path) -> None:
     """`companion rules blackpool | head -1` must not end in a traceback on a café's terminal."""
     import os

@@ -9,13 +9,18 @@ played for a while.
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
 from pathlib import Path
 
 import pytest
 
-from companion.data import house_dir, read_json, schemas, validate_path
+from companion import registry
+from companion.data import house_dir, load_data, read_json, schemas, validate_path
+from companion.errors import InvalidData
 from companion.registry import create, game_classes
+from companion.session import Session, open_table
 from companion.simulate import random_players
 from tests.core.damage import damage
 
@@ -70,3 +75,110 @@ def test_a_targi_effect_whose_code_is_an_object_is_reported(tmp_path: Path) -> N
     tribe["cards"][0]["effects"][0]["code"] = {"gold": 1}
     problems = validate_path(cafe_with(tmp_path, "targi", "tribe", tribe), game_classes())
     assert any("{'gold': 1} is not one of" in p for p in problems), problems
+
+
+def house_text(game_id: str, kind: str) -> str:
+    return (house_dir(game_classes()[game_id]) / f"{kind}.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16"])
+def test_a_file_saved_with_a_byte_order_mark_or_as_utf16_is_read(encoding: str, tmp_path: Path) -> None:
+    """Notepad's "UTF-8 with BOM" and "Unicode" hold the same text: the café's file is used, not refused."""
+    (tmp_path / "desert").mkdir()
+    (tmp_path / "desert" / "cards.json").write_text(house_text("desert", "cards"), encoding=encoding)
+    assert validate_path(tmp_path, game_classes()) == []
+    assert load_data(game_classes()["desert"], tmp_path).sources["cards"] == str(tmp_path / "desert" / "cards.json")
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"", "cards.json: the file is empty"),
+        (b"  \n", "cards.json: the file is empty"),
+        ('{"game": "Désert"}'.encode("latin-1"), "cards.json: not UTF-8 text (byte 11 is 0xe9)"),
+        (b'{"collection": [1, 2,]}', "line 1, column 22: a comma before ']'"),
+        (b'{"game": "desert",\n}', "line 2, column 1: a comma before '}'"),
+    ],
+)
+def test_an_unreadable_file_is_named_with_what_to_fix(content: bytes, expected: str, tmp_path: Path) -> None:
+    (tmp_path / "desert").mkdir()
+    (tmp_path / "desert" / "cards.json").write_bytes(content)
+    problems = validate_path(tmp_path, game_classes())
+    assert any(expected in p for p in problems), problems
+    with pytest.raises(InvalidData, match=re.escape(expected)):
+        load_data(game_classes()["desert"], tmp_path)
+
+
+def test_a_folder_where_a_data_file_belongs_is_refused_not_swapped_for_house_data(tmp_path: Path) -> None:
+    """The validator refuses it, so the game must too: quietly refereeing the house board misleads the table."""
+    (tmp_path / "blackpool" / "board.json").mkdir(parents=True)
+    board = tmp_path / "blackpool" / "board.json"
+    assert validate_path(tmp_path, game_classes()) == [f"{board}: cannot be read (Is a directory)"]
+    with pytest.raises(InvalidData, match=re.escape(f"{board}: cannot be read")):
+        load_data(game_classes()["blackpool"], tmp_path)
+
+
+def test_a_broken_link_where_a_data_file_belongs_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "blackpool").mkdir()
+    (tmp_path / "blackpool" / "cards.json").symlink_to(tmp_path / "gone.json")
+    with pytest.raises(InvalidData, match=re.escape(f"{tmp_path / 'blackpool' / 'cards.json'}: cannot be read")):
+        load_data(game_classes()["blackpool"], tmp_path)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file whatever its mode")
+def test_an_unreadable_cafe_folder_is_named(tmp_path: Path) -> None:
+    (tmp_path / "blackpool").mkdir()
+    (tmp_path / "blackpool" / "cards.json").write_text(house_text("blackpool", "cards"), encoding="utf-8")
+    (tmp_path / "blackpool").chmod(0)
+    try:
+        unreadable = f"{tmp_path / 'blackpool'}: cannot be read (Permission denied)"
+        assert validate_path(tmp_path, game_classes()) == [unreadable]
+        with pytest.raises(InvalidData, match="cannot be read"):
+            load_data(game_classes()["blackpool"], tmp_path)
+    finally:
+        (tmp_path / "blackpool").chmod(0o755)
+
+
+def test_an_unreadable_folder_is_reported_not_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As root nothing is unreadable, so the refusal is staged: the walk must report it, not skip it."""
+    (tmp_path / "blackpool").mkdir()
+    real_scandir = os.scandir
+
+    def scandir(path: object) -> object:
+        if Path(os.fsdecode(path)).name == "blackpool":
+            raise PermissionError(13, "Permission denied", os.fsdecode(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    problems = validate_path(tmp_path, game_classes())
+    assert problems == [f"{tmp_path / 'blackpool'}: cannot be read (Permission denied)"]
+
+
+def test_a_game_in_progress_survives_its_cafe_file_becoming_unreadable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Start-up reports why the game cannot be resumed and keeps it; the old data back, it resumes."""
+
+    def next_start() -> tuple:
+        monkeypatch.setattr(registry, "_instances", {})  # a new process: nothing bound to the old files
+        return open_table(journal_path, cafe)
+
+    cafe = tmp_path / "cafe"
+    (cafe / "blackpool").mkdir(parents=True)
+    board = cafe / "blackpool" / "board.json"
+    board.write_text(house_text("blackpool", "board"), encoding="utf-8")
+    journal_path = tmp_path / "journal.sqlite3"
+    journal, session, _ = open_table(journal_path, cafe)
+    session = Session.new("blackpool", ["red", "blue"], None, None, journal, cafe)
+    session.act(session.legal()[0])
+    journal.close()
+    board.unlink()
+    board.mkdir()
+    journal, session, note = next_start()
+    assert session is None and "board.json: cannot be read" in note and "stays in the journal" in note
+    journal.close()
+    board.rmdir()
+    board.write_text(house_text("blackpool", "board"), encoding="utf-8")
+    journal, session, note = next_start()
+    assert session is not None and len(session.log) == 1 and note == ""
+    journal.close()

@@ -190,6 +190,13 @@ def _cross_board(board: Mapping[str, Any]) -> list[str]:
         count = sum(1 for s in spaces if s["type"] == kind)
         if count != 1:
             problems.append(f"board.json: needs exactly one space of type {kind!r}, found {count}")
+    # The Golden Compass only ever comes from the Collection deck, drawn on a red space (DR-8): a loop
+    # without one plays on for ever, as a deck without a Compass would (_cross_cards).
+    if not any(s["type"] == "collection" for s in spaces):
+        problems.append(
+            "board.json: needs at least one space of type 'collection'; without one nobody can take "
+            "a Golden Compass, so nobody can ever win"
+        )
     return problems
 
 

@@ -205,6 +205,16 @@ def cross_check(files: Mapping[str, Any]) -> list[str]:
         for i, alt in enumerate(card["cost"]):
             if not any(alt.values()):
                 problems.append(f"tribe.json card {card['id']!r}: cost option {i + 1} is empty")
+        for i, effect in enumerate(card["effects"]):
+            # Scoring reads "symbol" only when counting per symbol: left out there the card scores
+            # nothing, and given with another "per" it is ignored; either way the café meant otherwise.
+            if effect["code"] != "endgame" or (effect["per"] == "symbol") == ("symbol" in effect):
+                continue
+            where = f"tribe.json card {card['id']!r}: effects[{i}]"
+            if effect["per"] == "symbol":
+                problems.append(f"{where}: an endgame count per symbol must name the 'symbol' ({', '.join(SYMBOLS)})")
+            else:
+                problems.append(f"{where}: 'symbol' is read only with per 'symbol', not with per {effect['per']!r}")
     shared = {c["id"] for c in files["goods"]["cards"]} & {c["id"] for c in files["tribe"]["cards"]}
     for card_id in sorted(shared):
         problems.append(f"card id {card_id!r} is used in both goods.json and tribe.json")

@@ -8,6 +8,7 @@ name every fault, so a café can correct a transcription in one pass.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -62,7 +63,16 @@ DIE = Obj(
     {
         **header(GAME_ID, "die"),
         "name": Str(),
-        "faces": ListOf(Obj({"value": OneOf(Int(0, 7), Enum("X")), "colour": Enum("red", "white")}), 20, 20),
+        "faces": ListOf(
+            Obj(
+                {
+                    "value": OneOf(Int(0, 7), Enum("X"), expected='a number from 0 to 7 or "X"'),
+                    "colour": Enum("red", "white"),
+                }
+            ),
+            20,
+            20,
+        ),
     },
     {"source": Str(), "note": Str()},
 )
@@ -152,18 +162,26 @@ def _lap_problems(board: Mapping[str, Any], colour: str, ring: Mapping[tuple[int
     spec = board["colours"][colour]
     walls = {(_xy(a), _xy(b)) for a, b in spec["wall"]} | {(_xy(b), _xy(a)) for a, b in spec["wall"]}
     start = [_xy(c) for c in spec["entrance"]["entry"]]
-    seen = set(start)
-    stack = list(start)
-    while stack:
-        x, y = stack.pop()
+    # Breadth first, so each cell's value is its fewest steps from the entrance (the entry cell is step 1).
+    seen = dict.fromkeys(start, 1)
+    queue = deque(start)
+    while queue:
+        x, y = queue.popleft()
         for nxt in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
             if nxt in ring and nxt not in seen and ((x, y), nxt) not in walls:
-                seen.add(nxt)
-                stack.append(nxt)
+                seen[nxt] = seen[(x, y)] + 1
+                queue.append(nxt)
     foot = _xy(spec["steps"]["foot"])
     problems = []
     if foot not in seen:
         problems.append(f"board.json: colours.{colour}: the foot of the steps cannot be reached from the entrance")
+    elif seen[foot] < len(board["loop"]) // 2:
+        # Only the colour's wall keeps a pawn from stepping back round the corner to its own foot
+        # (the house lap is 56 stations; without the wall the foot is 4 steps away).
+        problems.append(
+            f"board.json: colours.{colour}: the foot of the steps is only {seen[foot]} steps from the entrance, "
+            f"so a pawn need not go round the temple; is a wall between them missing?"
+        )
     if len(seen) != len(ring):
         problems.append(f"board.json: colours.{colour}: {len(ring) - len(seen)} ring cells cannot be reached")
     return problems
@@ -177,8 +195,9 @@ def cards_problems(cards: Mapping[str, Any]) -> list[str]:
 
 
 def die_problems(die: Mapping[str, Any]) -> list[str]:
-    if not any(f["value"] != "X" for f in die["faces"]):
-        return ["die.json: no face shows a number, so no pawn could ever move"]
+    # A 0 moves no pawn (RU-10), so a die of only X and 0 faces plays for ever, as one of only X would.
+    if not any(f["value"] != "X" and f["value"] > 0 for f in die["faces"]):
+        return ["die.json: no face shows a number from 1 to 7, so no pawn could ever move"]
     return []
 
 

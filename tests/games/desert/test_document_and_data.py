@@ -110,6 +110,19 @@ def test_broken_board_is_caught(tmp_path: Path) -> None:
     assert validate_path(tmp_path / "desert" / "board.json", game_classes())
 
 
+def test_a_board_without_a_collection_space_is_refused(tmp_path: Path) -> None:
+    """The Golden Compass is drawn only on a red space: without one the race can never be won, and random
+    play of such a board ran 20 000 actions without a winner."""
+    board = json.loads((house_dir(DesertRace) / "board.json").read_text(encoding="utf-8"))
+    for space in board["spaces"]:
+        if space["type"] == "collection":
+            space["type"] = "mystery"  # a red space transcribed as blue, every time
+    cafe = _cafe(tmp_path, "board", board)
+    with pytest.raises(InvalidData, match="at least one space of type 'collection'"):
+        load_data(DesertRace, cafe)
+    assert any("nobody can take a Golden Compass" in p for p in validate_path(cafe, game_classes()))
+
+
 def test_broken_cards_are_caught(tmp_path: Path) -> None:
     cards = json.loads((house_dir(DesertRace) / "cards.json").read_text(encoding="utf-8"))
     cards["collection"]["golden_compass"] = 0

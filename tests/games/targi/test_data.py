@@ -65,6 +65,23 @@ def test_cross_checks_catch_a_wrong_ring_and_deck_size() -> None:
     assert "goods.json: the deck holds 18" in text and "'G01' is used in both" in text
 
 
+def test_an_endgame_count_per_symbol_must_name_its_symbol(tmp_path: Path) -> None:
+    """Left out, the card silently scored nothing at the end; given with another "per" it was ignored."""
+    tribe = house("tribe")
+    tribe["cards"][0]["effects"] = [{"code": "endgame", "per": "symbol", "vp": 1}]
+    tribe["cards"][1]["effects"] = [{"code": "endgame", "per": "cards", "vp": 1, "symbol": "tent"}]
+    (tmp_path / "targi").mkdir()
+    (tmp_path / "targi" / "tribe.json").write_text(json.dumps(tribe))
+    with pytest.raises(InvalidData) as err:
+        load_data(Targi, tmp_path)
+    first, second = (c["id"] for c in tribe["cards"][:2])
+    assert err.value.problems == [
+        f"tribe.json card {first!r}: effects[0]: an endgame count per symbol must name the 'symbol' "
+        "(well, camel, oasis, targia, tent)",
+        f"tribe.json card {second!r}: effects[0]: 'symbol' is read only with per 'symbol', not with per 'cards'",
+    ]
+
+
 def test_cafe_copy_is_loaded_and_a_broken_one_refused(tmp_path: Path) -> None:
     cafe = tmp_path / "cafe"
     (cafe / "targi").mkdir(parents=True)

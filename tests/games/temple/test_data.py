@@ -82,6 +82,38 @@ def test_a_broken_wall_is_named(tmp_path: Path) -> None:
         load_data(TempleGame, write_cafe(tmp_path, "board", board))
 
 
+def test_a_board_without_a_colours_wall_is_refused(tmp_path: Path) -> None:
+    """Only the wall makes a pawn go round: without it red's foot is a few steps from its entrance."""
+    board = house("board")
+    board["colours"]["red"]["wall"] = []
+    with pytest.raises(InvalidData) as info:
+        load_data(TempleGame, write_cafe(tmp_path, "board", board))
+    assert info.value.problems == [
+        "board.json: colours.red: the foot of the steps is only 4 steps from the entrance, "
+        "so a pawn need not go round the temple; is a wall between them missing?"
+    ]
+
+
+def test_a_die_whose_numbers_are_all_zero_is_refused(tmp_path: Path) -> None:
+    """A 0 moves no pawn (RU-10): such a die plays for ever, as a die of only X faces would."""
+    die = house("die")
+    for face in die["faces"]:
+        if face["value"] != "X":
+            face["value"] = 0
+    with pytest.raises(InvalidData, match="no face shows a number from 1 to 7"):
+        load_data(TempleGame, write_cafe(tmp_path, "die", die))
+
+
+@pytest.mark.parametrize("value", ["x", "3", 8, 2.5])
+def test_a_die_face_that_is_neither_a_number_nor_x_says_what_is_allowed(value: object, tmp_path: Path) -> None:
+    """ "expected an integer, found text" misled for "x", where the text "X" is allowed too."""
+    die = house("die")
+    die["faces"][4]["value"] = value
+    problems = validate_path(write_cafe(tmp_path, "die", die), game_classes())
+    where = tmp_path / "temple" / "die.json"
+    assert problems == [f'{where}: faces[4].value: {value!r} is not a number from 0 to 7 or "X"']
+
+
 def test_broken_cards_and_die_are_named(tmp_path: Path) -> None:
     cards = house("cards")
     cards["cards"][3]["cells"][1][1] = "lava"
