@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
-from companion.errors import BadRequest, CompanionError, NoGame
+from companion.errors import BadRequest, CompanionError, InvalidData, NoGame
 from companion.journal import Journal
 from companion.places import explain_place, place_from_json
 from companion.registry import create, game_classes
@@ -143,9 +143,14 @@ class Referee:
         return self.session.pending().to_dict() if self.session else None
 
     def _games(self, request: Mapping[str, Any]) -> Answer:
+        """Every game; one whose café data is broken is listed with its problems, so the others stay playable."""
         games = []
-        for game_id in game_classes():
-            game = create(game_id, self.cafe_dir)
+        for game_id, game_cls in game_classes().items():
+            try:
+                game = create(game_id, self.cafe_dir)
+            except InvalidData as error:
+                games.append({**game_cls.metadata(), "data": None, "problems": error.problems})
+                continue
             games.append({**game.metadata(), "data": game.data.sources})
         return {"games": games}
 

@@ -37,6 +37,14 @@ def test_games_lists_the_registry() -> None:
     assert games["race"]["options"][0]["key"] == "goal"
 
 
+def test_one_game_with_broken_cafe_data_leaves_the_others_listed(tmp_path) -> None:
+    (tmp_path / "blackpool").mkdir()
+    (tmp_path / "blackpool" / "board.json").write_text("{")
+    games = {g["id"]: g for g in ask(Referee(cafe_dir=tmp_path), {"cmd": "games"})["games"]}
+    assert games["blackpool"]["data"] is None and "board.json" in games["blackpool"]["problems"][0]
+    assert games["ttd"]["data"] and "problems" not in games["ttd"]
+
+
 def test_legal_act_and_events() -> None:
     referee = started()
     legal = ask(referee, {"cmd": "legal"})["legal"]
