@@ -35,9 +35,18 @@ def default_journal_path() -> Path:
 
 
 def cafe_dir(args: argparse.Namespace) -> Path | None:
-    """The café folder if it exists; house data alone otherwise."""
+    """The café folder if it exists; house data alone otherwise.
+
+    The default folder is absent until a café makes one, so its absence is
+    quiet; a folder named by ``$COMPANION_CAFE_DIR`` that is not there is a
+    typo the café would otherwise never see (``--cafe`` is checked by argparse).
+    """
     folder = Path(args.cafe) if getattr(args, "cafe", None) else default_cafe_dir()
-    return folder if folder.is_dir() else None
+    if folder.is_dir():
+        return folder
+    if not getattr(args, "cafe", None) and os.environ.get("COMPANION_CAFE_DIR"):
+        print(f"companion: $COMPANION_CAFE_DIR {folder} is not a folder; using the house data", file=sys.stderr)
+    return None
 
 
 def _read(prompt: str) -> str | None:
@@ -254,9 +263,18 @@ def positive(text: str) -> int:
     return int(text)
 
 
+def folder(text: str) -> str:
+    """An existing folder, for argparse: a mistyped --cafe would otherwise referee the house data in silence."""
+    if not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion: a referee beside the board.")
-    parser.add_argument("--cafe", help="café data folder (default: $COMPANION_CAFE_DIR or the user data dir)")
+    parser.add_argument(
+        "--cafe", type=folder, help="café data folder (default: $COMPANION_CAFE_DIR or the user data dir)"
+    )
     sub = parser.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="the terminal referee (resumes the game in progress)")

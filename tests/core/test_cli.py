@@ -190,3 +190,16 @@ def test_a_path_that_cannot_be_written_is_named_not_a_traceback(
     assert main(["data", "template", "ttd", str(blocker / "cafe")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("companion: ") and str(blocker) in err and "Traceback" not in err
+
+
+def test_a_cafe_folder_that_is_not_there_is_named_not_passed_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--cafe", str(tmp_path / "cafee"), "data", "which", "targi"])
+    assert stop.value.code == 2 and "is not a folder" in capsys.readouterr().err
+    monkeypatch.setenv("COMPANION_CAFE_DIR", str(tmp_path / "cafee"))
+    assert main(["data", "which", "targi"]) == 0
+    captured = capsys.readouterr()
+    assert "COMPANION_CAFE_DIR" in captured.err and "using the house data" in captured.err
+    assert "house:targi/goods.json" in captured.out
