@@ -371,57 +371,36 @@ def _first_frame(spec: str, tries: int = 30):
 
 
 def cmd_teach_card(args: argparse.Namespace) -> int:
-    from vision.card_reader import CardReader
     from vision.taught import default_taught_dir
+    from vision.teaching import TeachRefused, teach_card
 
-    args.out = args.out or default_taught_dir()
     frame, problem = _first_frame(args.source)
     if frame is None:
         return _fail(problem or "no frame")
-    reader = CardReader()
     try:
-        image = reader.teach(frame, args.slot, args.card)
-    except ValueError as exc:
+        taught = teach_card(frame, args.slot, args.card, args.out or default_taught_dir())
+    except TeachRefused as exc:
         return _fail(str(exc))
-    try:
-        path = reader.save_taught(args.out, args.card, image)
-    except OSError as exc:
-        return _fail(f"cannot write to --out {args.out}: {exc.strerror or exc}")
-    print(f"taught {args.card} from slot {args.slot}: {path}")
+    print(f"taught {taught.what}: {taught.path}")
     return 0
 
 
 def cmd_teach_die(args: argparse.Namespace) -> int:
     from vision.taught import default_taught_dir
-    from vision.temple_die import TaughtDieUnreadable, TempleDieReader, die_faces, top_face
+    from vision.teaching import TeachRefused, teach_die_face
+    from vision.temple_die import die_faces
 
-    args.out = args.out or default_taught_dir()
-    value = args.value.upper()
-    faces = die_faces()
-    if (value, args.colour) not in faces:
-        listed = ", ".join(f"{v} on {c}" for v, c in sorted(faces))
-        return _fail(f"the temple die has no {value} on {args.colour}; its faces are {listed}")
+    if (args.value.upper(), args.colour) not in die_faces():  # before the camera is opened for nothing
+        return _fail(f"the temple die has no {args.value.upper()} on {args.colour}; "
+                     f"its faces are {', '.join(f'{v} on {c}' for v, c in sorted(die_faces()))}")
     frame, problem = _first_frame(args.source)
     if frame is None:
         return _fail(problem or "no frame")
     try:
-        reader = TempleDieReader.load(args.out) if (args.out / "temple_die.json").exists() else TempleDieReader()
-    except TaughtDieUnreadable as exc:  # teaching on would overwrite every face taught before
-        return _fail(f"{exc}; move the file aside to teach the die afresh")
-    face = top_face(frame)
-    if face is None:
-        return _fail("no die found in the frame; put it on the tray under the camera")
-    seen = reader.colour_of(face.bgr)
-    if seen != args.colour:
-        # Taught under the wrong colour, a face would pull every later reading of that colour astray.
-        return _fail(f"the face shown looks {seen}, not {args.colour}: check --colour and the die on the tray")
-    reader.learn(face, value, args.colour)
-    try:
-        path = reader.save(args.out)
-    except OSError as exc:
-        return _fail(f"cannot write to --out {args.out}: {exc.strerror or exc}")
-    taught = sum(len(v) for v in reader.examples.values())
-    print(f"taught {value} on {args.colour} ({taught} faces taught so far): {path}")
+        taught = teach_die_face(frame, args.value, args.colour, args.out or default_taught_dir())
+    except TeachRefused as exc:
+        return _fail(str(exc))
+    print(f"taught {taught.what}: {taught.path}")
     return 0
 
 

@@ -85,6 +85,8 @@ class CameraFeed:
         self.source = RetryingSource(opener, str(source) if not callable(source) else name, retry_seconds)
         self.frames = 0
         self.errors = 0
+        self.latest: Any = None  # the last frame read, for a screen that shows what the camera sees
+        self._reload = threading.Event()
         self.up: bool | None = None
         self.ended = threading.Event()
         self._stop = threading.Event()
@@ -118,6 +120,14 @@ class CameraFeed:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def reload_taught(self) -> None:
+        """Read with what was just taught: the card and die readers are made afresh before the next frame.
+
+        Asked from another thread (the app's camera screen), so the feed's own
+        thread drops its readers between frames rather than while one reads.
+        """
+        self._reload.set()
 
     # -- readers ------------------------------------------------------------
     def _current_mode(self) -> Mode:
@@ -183,6 +193,7 @@ class CameraFeed:
             if self.up is not True:
                 self._link(True, f"{self.source.name} open")
             self.frames += 1
+            self.latest = frame
             if self.on_frame is not None:
                 self.on_frame(self.frames)
             try:
@@ -208,7 +219,12 @@ class CameraFeed:
             shape = getattr(raw, "shape", None)
             raise ValueError(f"the camera sends frames no reader can use ({shape}, {getattr(raw, 'dtype', type(raw))})")
         mode = self._current_mode()
-        if mode != self._mode:
+        if self._reload.is_set():
+            self._reload.clear()
+            for kind in ("cards", "temple-die"):
+                self.readers.pop(kind, None)
+            self._reset(mode)
+        elif mode != self._mode:
             self._reset(mode)
         if mode is None:
             return

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import tempfile
+import time
 
 os.environ["SDL_VIDEODRIVER"] = "offscreen"  # 'dummy' kills the process with exit 102
 os.environ["KIVY_NO_ARGS"] = "1"
@@ -13,7 +15,7 @@ os.environ["MESA_SHADER_CACHE_DISABLE"] = "true"
 os.environ["KIVY_CLIPBOARD"] = "sdl2"
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +118,48 @@ def start(running: list[Any], tmp_path: Path) -> Any:
         return app
 
     return _start
+
+
+@pytest.fixture
+def launch(running: list[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
+    """``launch(settings, new=..., buttons=..., dice_sensor=..., camera=...)``: the app as ``ui run`` starts it."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # pins, tags, café: nothing of this machine's
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    for variable in ("COMPANION_UI_SETTINGS", "COMPANION_CAFE_DIR", "COMPANION_TAGS", "COMPANION_HARDWARE_CONFIG"):
+        monkeypatch.delenv(variable, raising=False)
+
+    def _launch(settings: Settings | None = None, new: bool = True, **flags: str | None) -> Any:
+        from ui.cli import build_app
+
+        settings = settings or Settings()
+        settings.voice = False  # no espeak-ng processes from a test
+        settings.save(settings_file(tmp_path))
+        args = argparse.Namespace(new=new, **{"buttons": None, "dice_sensor": None, "camera": None, **flags})
+        app = build_app(args, journal_path=tmp_path / "journal.sqlite3")
+        app._run_prepare()
+        running.append(app)
+        advance(3)
+        return app
+
+    return _launch
+
+
+def settings_file(tmp_path: Path) -> Path:
+    return tmp_path / "config" / "table-companion" / "ui.json"
+
+
+def open_settings(app: Any) -> Any:
+    app.show("settings")
+    advance(3)
+    return app.root.get_screen("settings")
+
+
+def until(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    """Frames until the condition holds: the camera and serial threads report in real time."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        advance(1)  # the app's clock pumps the controller, as on the table
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()

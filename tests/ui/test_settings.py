@@ -6,74 +6,26 @@ command line's words and the saved settings meet as they do on a kiosk.
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import sqlite3
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.ui.conftest import advance, tap
+from tests.ui.conftest import advance, open_settings, settings_file, tap, until
 from ui.settings import Settings
 
 HOUSE = Path(__file__).resolve().parents[2] / "companion" / "games"
-
-
-@pytest.fixture
-def launch(running: list[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
-    """``launch(settings, new=..., buttons=..., dice_sensor=..., camera=...)``: the app as ``ui run`` starts it."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # pins, tags, café: nothing of this machine's
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    for variable in ("COMPANION_UI_SETTINGS", "COMPANION_CAFE_DIR", "COMPANION_TAGS", "COMPANION_HARDWARE_CONFIG"):
-        monkeypatch.delenv(variable, raising=False)
-
-    def _launch(settings: Settings | None = None, new: bool = True, **flags: str | None) -> Any:
-        from ui.cli import build_app
-
-        settings = settings or Settings()
-        settings.voice = False  # no espeak-ng processes from a test
-        settings.save(settings_file(tmp_path))
-        args = argparse.Namespace(new=new, **{"buttons": None, "dice_sensor": None, "camera": None, **flags})
-        app = build_app(args, journal_path=tmp_path / "journal.sqlite3")
-        app._run_prepare()
-        running.append(app)
-        advance(3)
-        return app
-
-    return _launch
-
-
-def settings_file(tmp_path: Path) -> Path:
-    return tmp_path / "config" / "table-companion" / "ui.json"
 
 
 def saved(tmp_path: Path) -> dict[str, Any]:
     return json.loads(settings_file(tmp_path).read_text())
 
 
-def open_settings(app: Any) -> Any:
-    app.show("settings")
-    advance(3)
-    return app.root.get_screen("settings")
-
-
 def switch(screen: Any, name: str) -> Any:
     return next(b for b in screen.ids.inputs.children if b.source == name)
-
-
-def until(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
-    """Frames until the condition holds: the camera and serial threads report in real time."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        advance(1)  # the app's clock pumps the controller, as on the table
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
 
 
 def test_buttons_switch_off_and_back_on_while_a_game_runs(launch: Any, tmp_path: Path) -> None:

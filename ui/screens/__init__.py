@@ -8,6 +8,7 @@ from kivy.lang import Builder
 from kivy.uix.screenmanager import Screen
 
 from ui.screens.attract import AttractScreen
+from ui.screens.camera import CameraScreen
 from ui.screens.dispute import DisputeScreen
 from ui.screens.home import HomeScreen
 from ui.screens.pin import PinScreen
@@ -22,6 +23,7 @@ SCREENS = {
     "dispute": DisputeScreen,
     "rulebook": RulebookScreen,
     "settings": SettingsScreen,
+    "camera": CameraScreen,
     "attract": AttractScreen,
     "pin": PinScreen,
 }

@@ -1,0 +1,73 @@
+"""Teaching the camera a café's own temple cards and die, one photo or face at a time.
+
+The command line (`companion vision teach-card` / `teach-die`) and the app's
+camera screen both teach through here, so a photo taught either way is checked
+and stored the same way, in the folder the camera feed reads (`vision.taught`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.card_reader import CardReader
+from vision.taught import DIE_FILE
+from vision.temple_die import TaughtDieUnreadable, TempleDieReader, die_faces, top_face
+
+
+class TeachRefused(ValueError):
+    """Why nothing was taught: a wrong slot, card or face, no board or die in view, a folder that will not take it."""
+
+
+@dataclass(frozen=True)
+class Taught:
+    """What was taught, in words ("P07 from slot 3"), and the file that now holds it."""
+
+    what: str
+    path: Path
+
+
+def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path) -> Taught:
+    """Store the card lying in ``slot`` as the café's photo of ``card_id``."""
+    reader = CardReader()
+    try:
+        image = reader.teach(frame, slot, card_id)
+    except ValueError as error:
+        raise TeachRefused(str(error)) from None
+    try:
+        path = reader.save_taught(folder, card_id, image)
+    except OSError as error:
+        raise TeachRefused(f"cannot write to {folder}: {error.strerror or error}") from None
+    return Taught(f"{card_id} from slot {slot}", path)
+
+
+def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path) -> Taught:
+    """Add the face on top of the die in view to the café's die as ``value`` on ``colour``.
+
+    The face's colour is checked against what the reader sees: taught under the
+    wrong colour, one face would pull every later reading of that colour astray.
+    """
+    value = value.upper()
+    faces = die_faces()
+    if (value, colour) not in faces:
+        listed = ", ".join(f"{v} on {c}" for v, c in sorted(faces))
+        raise TeachRefused(f"the temple die has no {value} on {colour}; its faces are {listed}")
+    try:
+        reader = TempleDieReader.load(folder) if (folder / DIE_FILE).exists() else TempleDieReader()
+    except TaughtDieUnreadable as error:  # teaching on would overwrite every face taught before
+        raise TeachRefused(f"{error}; move the file aside to teach the die afresh") from None
+    face = top_face(frame)
+    if face is None:
+        raise TeachRefused("no die found in the frame; put it on the tray under the camera")
+    seen = reader.colour_of(face.bgr)
+    if seen != colour:
+        raise TeachRefused(f"the face shown looks {seen}, not {colour}: check the colour and the die on the tray")
+    reader.learn(face, value, colour)
+    try:
+        path = reader.save(folder)
+    except OSError as error:
+        raise TeachRefused(f"cannot write to {folder}: {error.strerror or error}") from None
+    taught = sum(len(v) for v in reader.examples.values())
+    return Taught(f"{value} on {colour} ({taught} faces taught so far)", path)
