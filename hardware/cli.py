@@ -51,8 +51,7 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
             from vision.feed import start_camera
 
             controller = terminal.controller
-            game = lambda: controller.session.game.id if controller.session else None  # noqa: E731
-            closers.append(start_camera(args.camera, controller.submit, game).close)
+            closers.append(start_camera(args.camera, controller.submit, lambda: controller.session).close)
 
         def detach() -> None:
             for close in reversed(closers):

@@ -42,7 +42,7 @@ def start(controller: Controller, name: str, spec: str) -> Any:
     if name == "camera":
         from vision.feed import start_camera
 
-        return start_camera(spec, controller.submit, lambda: _game_id(controller))
+        return start_camera(spec, controller.submit, lambda: controller.session)
     raise ValueError(f"no input called {name!r}")
 
 
@@ -52,12 +52,6 @@ def stop(controller: Controller, thing: Any) -> None:
     if lights is not None:
         controller.outputs[:] = [output for output in controller.outputs if output is not lights]
     close([thing])
-
-
-def _game_id(controller: Controller) -> str | None:
-    """The game the camera should read for (its readers follow the session the app has now)."""
-    session = controller.session
-    return session.game.id if session is not None else None
 
 
 def close(objects: list[Any]) -> None:

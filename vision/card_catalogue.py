@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -87,14 +88,32 @@ DEFAULT_SLOTS = (
 def load_temple_board(data_dir: Path | None = None) -> BoardSpec:
     path = (data_dir or TEMPLE_DATA) / "board.json"
     try:
-        doc = json.loads(path.read_text())
-        slots = tuple(SlotSpec(int(s["slot"]), (int(s["origin"][0]), int(s["origin"][1])), s["out"])
-                      for s in doc["slots"])
-        corners = tuple(((int(c["origin"][0]), int(c["origin"][1])), tuple(tuple(r) for r in c["cells"]))
-                        for c in doc.get("corners", []))
-        return BoardSpec(int(doc.get("size", 15)), slots, corners)
+        return board_from_document(json.loads(path.read_text()))
     except (OSError, ValueError, KeyError, TypeError):
         return BoardSpec(15, DEFAULT_SLOTS)
+
+
+def board_from_document(doc: dict) -> BoardSpec:
+    """The slots and corner cells of the game's board document; KeyError or ValueError for one that lacks them."""
+    slots = tuple(SlotSpec(int(s["slot"]), (int(s["origin"][0]), int(s["origin"][1])), s["out"]) for s in doc["slots"])
+    corners = tuple(((int(c["origin"][0]), int(c["origin"][1])), tuple(tuple(r) for r in c["cells"]))
+                    for c in doc.get("corners", []))
+    return BoardSpec(int(doc.get("size", 15)), slots, corners)
+
+
+def catalogue_from_data(data: Any) -> tuple[list[CardSpec] | None, BoardSpec | None]:
+    """The cards and board of a temple game's data set (house or café), or (None, None) to use the house files.
+
+    A café that replaced the cards or the board with its own printed copy is
+    refereed on those, so the camera must read them too, not the house deck.
+    The data was validated when the game was made; anything else (another
+    game's data, none) falls back to the house files.
+    """
+    try:
+        cards = cards_from_document(data["cards"]) or None
+        return cards, board_from_document(data["board"])
+    except (KeyError, TypeError, ValueError):
+        return None, None
 
 
 def synthetic_catalogue(count: int = 49, seed: int = 49) -> list[CardSpec]:

@@ -371,14 +371,16 @@ def _first_frame(spec: str, tries: int = 30):
 
 
 def cmd_teach_card(args: argparse.Namespace) -> int:
+    from companion.cli import cafe_dir
     from vision.taught import default_taught_dir
-    from vision.teaching import TeachRefused, teach_card
+    from vision.teaching import TeachRefused, teach_card, temple_data
 
     frame, problem = _first_frame(args.source)
     if frame is None:
         return _fail(problem or "no frame")
     try:
-        taught = teach_card(frame, args.slot, args.card, args.out or default_taught_dir())
+        data = temple_data(cafe_dir(args))  # a café's own deck is taught by its own ids
+        taught = teach_card(frame, args.slot, args.card, args.out or default_taught_dir(), data)
     except TeachRefused as exc:
         return _fail(str(exc))
     print(f"taught {taught.what}: {taught.path}")

@@ -37,6 +37,7 @@ Mode = str | None
 """Which readers run: "d6", "temple" (temple die + cards), "temple-die", "cards", or None (only the link)."""
 
 TEMPLE_GAMES = frozenset({"temple"})
+UNSEEN = object()  # no frame read yet, so no game data seen either
 
 
 def mode_for_game(game_id: str | None) -> Mode:
@@ -64,6 +65,7 @@ class CameraFeed:
         mode: Mode | Callable[[], Mode] = "d6",
         name: str = "camera",
         taught_dir: Any = None,
+        game_data: Callable[[], Any] | None = None,
         retry_seconds: float = 2.0,
         fps: float | None = 30.0,
         card_interval: float = 0.15,
@@ -76,6 +78,8 @@ class CameraFeed:
         self.mode = mode
         self.name = name
         self.taught_dir = taught_dir
+        self.game_data = game_data or (lambda: None)
+        self._data_read: Any = UNSEEN  # the data set the card reader was made for
         self.fps = fps
         self.card_interval = card_interval
         self.make_gate = gate
@@ -136,6 +140,12 @@ class CameraFeed:
         except Exception:
             return None
 
+    def _current_data(self) -> Any:
+        try:
+            return self.game_data()
+        except Exception:
+            return None
+
     def _reader(self, kind: str) -> Any:
         if kind not in self.readers:
             if kind == "d6":
@@ -150,9 +160,11 @@ class CameraFeed:
                     log.warning("%s", note)
                     self.submit(LinkChanged(self.name, True, note))
             elif kind == "cards":
+                from vision.card_catalogue import catalogue_from_data
                 from vision.card_reader import CardReader
 
-                self.readers[kind] = CardReader(taught_dir=self.taught_dir)
+                cards, board = catalogue_from_data(self._data_read)
+                self.readers[kind] = CardReader(cards, board, taught_dir=self.taught_dir)
         return self.readers[kind]
 
     def _reset(self, mode: Mode) -> None:
@@ -219,7 +231,11 @@ class CameraFeed:
             shape = getattr(raw, "shape", None)
             raise ValueError(f"the camera sends frames no reader can use ({shape}, {getattr(raw, 'dtype', type(raw))})")
         mode = self._current_mode()
-        if self._reload.is_set():
+        data = self._current_data()
+        other_data = self._data_read is not UNSEEN and data is not self._data_read
+        self._data_read = data
+        if self._reload.is_set() or other_data:
+            # Something was taught, or a game on other data began (a café's own deck): readers made afresh.
             self._reload.clear()
             for kind in ("cards", "temple-die"):
                 self.readers.pop(kind, None)
@@ -261,12 +277,20 @@ class CameraFeed:
             self.submit(CardsSeen({s.slot: s.card for s in changed}, self.name, confidence))
 
 
-def start_camera(source: str, submit: Submit, game: Callable[[], str | None], **kwargs: Any) -> CameraFeed:
-    """The feed the app and `hw play` attach: readers follow the game of the current session.
+def start_camera(source: str, submit: Submit, session: Callable[[], Any], **kwargs: Any) -> CameraFeed:
+    """The feed the app and `hw play` attach: readers follow the current session's game and its data.
 
-    It reads with what the café taught (`vision.taught`), as the teach commands store it by default.
+    ``session`` gives the controller's session (or None). The feed reads with
+    what the café taught (`vision.taught`), as the teach commands store it by
+    default, and with the cards of the data the game runs on, a café's own deck
+    included.
     """
     from vision.taught import default_taught_dir
 
+    def game() -> Any:
+        current = session()
+        return current.game if current is not None else None
+
     kwargs.setdefault("taught_dir", default_taught_dir())
-    return CameraFeed(source, submit, mode=lambda: mode_for_game(game()), **kwargs).start()
+    kwargs.setdefault("game_data", lambda: getattr(game(), "data", None))
+    return CameraFeed(source, submit, mode=lambda: mode_for_game(getattr(game(), "id", None)), **kwargs).start()

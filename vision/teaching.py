@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from companion.errors import CompanionError
+from companion.registry import create
+from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader
 from vision.taught import DIE_FILE
 from vision.temple_die import TaughtDieUnreadable, TempleDieReader, die_faces, top_face
@@ -29,9 +33,21 @@ class Taught:
     path: Path
 
 
-def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path) -> Taught:
-    """Store the card lying in ``slot`` as the café's photo of ``card_id``."""
-    reader = CardReader()
+def temple_data(cafe_dir: Path | None) -> Any:
+    """The temple game's data set as the table referees it: the café's cards and board where it has its own.
+
+    None when the café's files are broken (the game itself will not start on
+    them); the house deck is then taught, as it is read.
+    """
+    try:
+        return create("temple", cafe_dir).data
+    except CompanionError:
+        return None
+
+
+def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: Any = None) -> Taught:
+    """Store the card lying in ``slot`` as the café's photo of ``card_id``, a card of ``data`` (the house deck)."""
+    reader = CardReader(*catalogue_from_data(data))
     try:
         image = reader.teach(frame, slot, card_id)
     except ValueError as error:

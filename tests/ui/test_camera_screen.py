@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +73,23 @@ def test_a_die_face_is_taught_under_the_colour_it_shows(
     tap(screen.ids.teach_face)
     assert screen.note.startswith(expected), screen.note
     assert (taught_dir_of_the_test / "temple_die.json").exists() == (said == "white")
+
+
+def test_a_cafe_deck_is_offered_and_taught_by_its_own_ids(
+    launch: Any, tmp_path: Path, taught_dir_of_the_test: Path
+) -> None:
+    house = Path(__file__).resolve().parents[2] / "companion" / "games" / "temple" / "data" / "cards.json"
+    deck = json.loads(house.read_text())
+    for card in deck["cards"]:
+        card["id"] = "K" + card["id"][1:]
+    cafe = tmp_path / "data" / "table-companion" / "cafe" / "temple"  # the default café folder of `launch`
+    cafe.mkdir(parents=True)
+    (cafe / "cards.json").write_text(json.dumps(deck))
+    app = launch(camera=frames(tmp_path / "board", board_frame({3: "P05"})))
+    screen = open_camera(app)
+    assert until(lambda: screen.live)
+    assert screen.cards and all(c.startswith("K") for c in screen.cards)
+    screen.ids.slot.text, screen.ids.card.text = "3", "K05"
+    tap(screen.ids.teach_card)
+    assert screen.note.startswith("Taught K05 from slot 3."), screen.note
+    assert (taught_dir_of_the_test / "K05__0.png").is_file()

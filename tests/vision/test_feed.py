@@ -254,7 +254,7 @@ def test_the_readers_follow_the_game(tmp_path: Path) -> None:
     feed = start_camera(
         str(folder),
         controller.submit,
-        lambda: controller.session.game.id,
+        lambda: controller.session,
         fps=None,
         readers={"temple-die": _NoDie(), "cards": _NoCards()},
     )
@@ -290,7 +290,8 @@ def test_what_a_cafe_teaches_is_what_the_table_camera_reads(tmp_path: Path, taug
     assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "white"]) == 0
     taught = TempleDieReader.load(taught_dir_of_the_test)
     controller = Controller(Session.new("temple", ["red", "blue"]))
-    feed = start_camera(str(write_sequence(tmp_path / "board", [{}])), controller.submit, lambda: "temple", fps=None)
+    frames = str(write_sequence(tmp_path / "board", [{}]))
+    feed = start_camera(frames, controller.submit, lambda: controller.session, fps=None)
     try:
         assert feed.ended.wait(15)
     finally:
@@ -309,3 +310,26 @@ def test_a_damaged_taught_die_is_named_and_the_rendered_die_reads_on(tmp_path: P
     assert len(reader.examples) > 5  # every rendered face, not an empty reader
     notes = [o.detail for o in seen if isinstance(o, LinkChanged)]
     assert len(notes) == 1 and "temple_die.json: cannot be read" in notes[0] and "rendered faces" in notes[0]
+
+
+def test_a_cafe_deck_is_read_by_its_own_ids(tmp_path: Path) -> None:
+    """A café refereed on its own cards.json is read by that deck, not the house one the reader was built on."""
+    import json
+
+    cafe = tmp_path / "cafe"
+    (cafe / "temple").mkdir(parents=True)
+    deck = json.loads((Path(__file__).resolve().parents[2] / "companion/games/temple/data/cards.json").read_text())
+    for card in deck["cards"]:
+        card["id"] = "K" + card["id"][1:]  # the café's printing numbers its cards K01, K02, ...
+    (cafe / "temple" / "cards.json").write_text(json.dumps(deck))
+    session = Session.new("temple", ["red", "blue"], cafe_dir=cafe)
+    ids = sorted(LOOKS_UNIQUE)[:12]
+    folder = write_sequence(tmp_path / "board", [{i + 1: c for i, c in enumerate(ids)}])
+    seen: queue.Queue = queue.Queue()
+    feed = start_camera(str(folder), seen.put, lambda: session, fps=None, card_interval=0)
+    try:
+        assert feed.ended.wait(15)
+    finally:
+        feed.close()
+    read = {s: c for o in seen.queue if isinstance(o, CardsSeen) for s, c in o.slots.items()}
+    assert read == {i + 1: "K" + c[1:] for i, c in enumerate(ids)}

@@ -46,11 +46,12 @@ class CameraScreen(Screen):
     _clock = None
 
     def on_pre_enter(self, *_args: Any) -> None:
-        from vision.card_catalogue import load_temple_board, load_temple_cards
+        from vision.card_catalogue import catalogue_from_data, load_temple_board, load_temple_cards
         from vision.temple_die import die_faces
 
-        self.slots = [str(s.slot) for s in load_temple_board().slots]
-        self.cards = [c.id for c in load_temple_cards()]
+        cards, board = catalogue_from_data(self.data())
+        self.slots = [str(s.slot) for s in (board or load_temple_board()).slots]
+        self.cards = [c.id for c in (cards or load_temple_cards())]
         self.values = sorted({v for v, _ in die_faces()}, key=lambda v: (v.isdigit(), v.zfill(2)))
         self.note = ""
         self.show_frame(0)
@@ -60,6 +61,16 @@ class CameraScreen(Screen):
         if self._clock is not None:
             self._clock.cancel()
             self._clock = None
+
+    def data(self) -> Any:
+        """The temple data the table referees on: the game in progress's, else the café's (its own deck)."""
+        from vision.teaching import temple_data
+
+        app = App.get_running_app()
+        session = app.controller.session
+        if session is not None and session.game.id == "temple":
+            return session.game.data
+        return temple_data(app.cafe_dir)
 
     def feed(self) -> Any:
         running = App.get_running_app().running_inputs.get("camera")
@@ -81,7 +92,8 @@ class CameraScreen(Screen):
     def teach_card(self) -> None:
         from vision.teaching import teach_card
 
-        self._teach(lambda frame, folder: teach_card(frame, int(self.ids.slot.text), self.ids.card.text, folder))
+        slot, card, data = self.ids.slot.text, self.ids.card.text, self.data()
+        self._teach(lambda frame, folder: teach_card(frame, int(slot), card, folder, data))
 
     def teach_face(self) -> None:
         from vision.teaching import teach_die_face
