@@ -7,6 +7,7 @@ whatever it does not replace comes from the house set.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Mapping
@@ -118,7 +119,17 @@ def load_data(game_cls: type[Game], cafe_dir: Path | None = None) -> GameData:
     problems = set_problems(game_cls, files, sources)
     if problems:
         raise InvalidData(problems)
-    return GameData(files, sources)
+    return GameData(files, sources, {kind: content_digest(content) for kind, content in files.items()})
+
+
+def content_digest(content: Any) -> str:
+    """A short hash of a data file's content, not its bytes: re-saving with other spacing changes nothing.
+
+    The journal keeps it with each game, so a game resumed on a café file
+    edited since it began says so instead of refereeing on in silence.
+    """
+    text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _json_files(folder: Path, problems: list[str]) -> list[Path]:

@@ -126,6 +126,7 @@ class GameData:
 
     files: dict[str, Any]
     sources: dict[str, str] = field(default_factory=dict)
+    digests: dict[str, str] = field(default_factory=dict)  # kind -> a short hash of the parsed content
 
     def __getitem__(self, kind: str) -> Any:
         return self.files[kind]

@@ -11,7 +11,7 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL,
     start TEXT NOT NULL,
     data TEXT NOT NULL,
+    digests TEXT,
     started TEXT NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('active', 'over', 'abandoned'))
 ) STRICT;
@@ -74,6 +75,7 @@ class JournalGame:
     started: str
     status: str
     steps: list[tuple[str, dict[str, Any] | None]]
+    digests: dict[str, str] = field(default_factory=dict)  # the data's content when the game began (none before)
 
     def actions(self) -> list[dict[str, Any]]:
         """The actions in force after the last step, from the rows alone, without the rules.
@@ -120,6 +122,7 @@ class Journal:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
+            self._add_digests_column()
             (verdict,) = self._db.execute("PRAGMA quick_check").fetchone()
         except sqlite3.OperationalError as exc:  # cannot open or write (permissions, read-only, disk full)
             self._db.close()
@@ -132,16 +135,33 @@ class Journal:
             found = "; ".join(line for line in verdict.splitlines() if not line.startswith("***"))
             raise JournalDamaged(f"{self.path} cannot be read as a journal: {found}")
 
+    def _add_digests_column(self) -> None:
+        """Journals from before data digests were kept gain the column; their games simply have none.
+
+        A journal that cannot be written (a copy on read-only media, opened to
+        export a game) is still read, without digests.
+        """
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        self._digests = "digests" if "digests" in columns else "NULL"
+        if "digests" not in columns:
+            try:
+                self._db.execute("ALTER TABLE games ADD COLUMN digests TEXT")
+                self._digests = "digests"
+            except sqlite3.OperationalError:
+                pass
+
     def close(self) -> None:
         self._db.close()
 
-    def begin_game(self, game: str, start: dict[str, Any], data: dict[str, str]) -> int:
+    def begin_game(
+        self, game: str, start: dict[str, Any], data: dict[str, str], digests: dict[str, str] | None = None
+    ) -> int:
         """Record a new game; the one in progress before it is marked abandoned."""
         with self._transaction():
             self._db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'active'")
             cursor = self._db.execute(
-                "INSERT INTO games (game, start, data, started, status) VALUES (?, ?, ?, ?, 'active')",
-                (game, json.dumps(start), json.dumps(data), _now()),
+                "INSERT INTO games (game, start, data, digests, started, status) VALUES (?, ?, ?, ?, ?, 'active')",
+                (game, json.dumps(start), json.dumps(data), json.dumps(digests or {}), _now()),
             )
         return int(cursor.lastrowid or 0)
 
@@ -169,7 +189,7 @@ class Journal:
 
     def read_game(self, game_id: int) -> JournalGame | None:
         row = self._db.execute(
-            "SELECT id, game, start, data, started, status FROM games WHERE id = ?", (game_id,)
+            f"SELECT id, game, start, data, started, status, {self._digests} FROM games WHERE id = ?", (game_id,)
         ).fetchone()
         if row is None:
             return None
@@ -180,7 +200,8 @@ class Journal:
                     "SELECT op, action FROM steps WHERE game_id = ? ORDER BY seq", (game_id,)
                 )
             ]
-            return JournalGame(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], steps)
+            digests = json.loads(row[6]) if row[6] else {}
+            return JournalGame(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], steps, digests)
         except json.JSONDecodeError:
             why = f"game {game_id} has a row that is not JSON"
             raise JournalDamaged(f"{self.path} cannot be read as a journal: {why}") from None

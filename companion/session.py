@@ -117,7 +117,8 @@ class Session:
     def _begin(self, journal: Journal | None) -> Session:
         self.journal = journal
         if journal is not None:
-            self._game_id = journal.begin_game(self.game.id, self.start, self.game.data.sources)
+            data = self.game.data
+            self._game_id = journal.begin_game(self.game.id, self.start, data.sources, data.digests)
             self._sync_status()
         return self
 
@@ -264,9 +265,27 @@ def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None,
     of not at all.
     """
     try:
-        return Session.resume(journal, cafe_dir), ""
+        entry = journal.active_game()
+        if entry is None:
+            return None, ""
+        session = Session.from_journal(entry, journal, cafe_dir)
     except CompanionError as refusal:
         return None, f"The game in progress could not be resumed ({refusal.message}); it stays in the journal."
+    return session, changed_data_note(entry, session)
+
+
+def changed_data_note(entry: JournalGame, session: Session) -> str:
+    """What changed in the data since the game began, when its steps still replay on the new data.
+
+    A café that edits its board mid-game (a cost, a space) would otherwise be
+    refereed on the new file from the next step without anyone noticing.
+    """
+    now = session.game.data
+    changed = [kind for kind, digest in entry.digests.items() if kind in now.digests and now.digests[kind] != digest]
+    if not changed:
+        return ""
+    files = ", ".join(f"{kind} ({now.sources.get(kind, kind)})" for kind in changed)
+    return f"The game in progress resumed, but its data changed since it began: {files}. It goes on with the new data."
 
 
 def open_table(journal_path: Path, cafe_dir: Any = None, resume: bool = True) -> tuple[Journal, Session | None, str]:

@@ -264,3 +264,40 @@ def test_record_export_replays_to_the_same_position() -> None:
         replay_record(record)
     with pytest.raises(BadRequest):
         replay_record({"format": "something else"})
+
+
+def test_a_game_resumed_on_cafe_data_edited_since_it_began_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The steps still replay, so the game goes on; but the table is told its board changed under it."""
+    from companion import registry
+    from companion.cli import main
+
+    cafe = tmp_path / "cafe"
+    assert main(["data", "template", "blackpool", str(cafe)]) == 0
+    path = tmp_path / "journal.sqlite3"
+    Session.new("blackpool", ["yellow", "red"], journal=Journal(path), cafe_dir=cafe)
+    _, session, note = open_table(path, cafe)
+    assert session is not None and note == ""  # unchanged: nothing to say
+    cards = cafe / "blackpool" / "cards.json"
+    cards.write_text(cards.read_text().replace('"count": 1', '"count": 2', 1))
+    monkeypatch.setattr(registry, "_instances", {})  # the next start: data is read once per run
+    _, session, note = open_table(path, cafe)
+    assert session is not None and "its data changed since it began: cards (" in note and str(cards) in note
+
+
+def test_a_journal_from_before_data_digests_opens_and_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    raw = sqlite3.connect(path)
+    raw.executescript(
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, start TEXT NOT NULL, data TEXT NOT NULL,"
+        " started TEXT NOT NULL, status TEXT NOT NULL) STRICT;"
+        "CREATE TABLE steps (game_id INTEGER NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, op TEXT NOT NULL,"
+        " action TEXT, at TEXT NOT NULL, PRIMARY KEY (game_id, seq)) STRICT;"
+        """INSERT INTO games VALUES (1, 'race', '{"players": ["red", "blue"]}', '{}', 'then', 'active');"""
+        """INSERT INTO steps VALUES (1, 1, 'act', '{"type": "roll", "value": 4}', 'then');"""
+    )
+    raw.commit()
+    raw.close()
+    _, session, note = open_table(path)
+    assert session is not None and session.document()["roll"] == 4 and note == ""
