@@ -126,6 +126,21 @@ def announce_latency(reader, fps: float = 30.0, seeds: tuple[int, ...] = (1, 4, 
             "announce_right": f"{right}/{len(seeds)}"}
 
 
+def idle_cost(reader, fps: int = 30, seconds: int = 60) -> dict[str, float]:
+    """What a still, empty tray costs through the settler: reads in a minute of frames, and ms of work a second.
+
+    A café table's tray is empty and still most of the day; before the settler
+    idled, every one of its 1800 frames a minute was read.
+    """
+    frame = render_dice_scene(np.random.default_rng(9), 640, 480, values=[])[0]  # the tray alone
+    settler = dice_settler(reader)
+    start = time.perf_counter()
+    for _ in range(fps * seconds):
+        settler.feed(frame)
+    elapsed = time.perf_counter() - start
+    return {"idle_reads_per_minute": settler.reads, "idle_ms_per_second": round(elapsed * 1000 / seconds, 1)}
+
+
 def run_bench(repeat: int) -> tuple[dict[str, object], list[str]]:
     """(timings by name, readers skipped and why); a timing is (median, best) ms."""
     repeat = max(1, repeat)
@@ -150,6 +165,7 @@ def run_bench(repeat: int) -> tuple[dict[str, object], list[str]]:
         results["d6_ms_1_die_no_mirror"] = time_ms(fast.read, render_dice_scene(rng, 640, 480, count=1)[0], repeat)
         results["d6_ms_4_dice_no_mirror"] = time_ms(fast.read, scene, repeat)
         results.update(settle_latency(d6))
+        results.update(idle_cost(d6))
         results.update(announce_latency(d6))
     except ModelMissing as exc:
         skipped.append(f"d6 reader skipped: {exc}")

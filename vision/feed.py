@@ -38,6 +38,7 @@ Mode = str | None
 
 TEMPLE_GAMES = frozenset({"temple"})
 UNSEEN = object()  # no frame read yet, so no game data seen either
+CARD_READS_AFTER_MOTION = 10  # board reads at the full rate after motion: the tracker needs 3 steady ones
 
 
 def mode_for_game(game_id: str | None) -> Mode:
@@ -55,7 +56,10 @@ class CameraFeed:
     game to game. `fps` paces playback of files (a camera paces itself; 0 or
     None reads as fast as frames come). `card_interval` is the least time in
     seconds between two card reads, to keep the board reader from eating a Pi's
-    CPU while nothing moves.
+    CPU while nothing moves. Once the board has been read `CARD_READS_AFTER_MOTION`
+    times since anything last moved, it is read only every `idle_card_interval`
+    seconds: a card cannot change without a hand over the board, and the hand
+    is motion, which brings the full rate back.
     """
 
     def __init__(
@@ -69,6 +73,7 @@ class CameraFeed:
         retry_seconds: float = 2.0,
         fps: float | None = 30.0,
         card_interval: float = 0.15,
+        idle_card_interval: float = 1.0,
         gate: Callable[[], MotionGate] = MotionGate,
         readers: dict[str, Any] | None = None,
         on_frame: Callable[[int], None] | None = None,
@@ -82,6 +87,8 @@ class CameraFeed:
         self._data_read: Any = UNSEEN  # the data set the card reader was made for
         self.fps = fps
         self.card_interval = card_interval
+        self.idle_card_interval = idle_card_interval
+        self.card_reads = 0  # board reads since anything last moved
         self.make_gate = gate
         self.readers: dict[str, Any] = dict(readers or {})
         self.on_frame = on_frame
@@ -256,10 +263,14 @@ class CameraFeed:
         self._moving = moving
         if settled is not None:
             self._dice(settled)
+        if moving:
+            self.card_reads = 0
         if self.tracker is not None and not moving:
             now = time.monotonic()
-            if now - self._last_cards >= self.card_interval:
+            settled_board = self.card_reads >= CARD_READS_AFTER_MOTION
+            if now - self._last_cards >= (self.idle_card_interval if settled_board else self.card_interval):
                 self._last_cards = now
+                self.card_reads += 1
                 self._cards(frame)
 
     def _dice(self, settled: Settled) -> None:

@@ -333,3 +333,26 @@ def test_a_cafe_deck_is_read_by_its_own_ids(tmp_path: Path) -> None:
         feed.close()
     read = {s: c for o in seen.queue if isinstance(o, CardsSeen) for s, c in o.slots.items()}
     assert read == {i + 1: "K" + c[1:] for i, c in enumerate(ids)}
+
+
+def test_a_still_board_is_read_seldom_until_something_moves(tmp_path: Path) -> None:
+    """A temple game's board lies still for minutes; reading it at the full rate all the while kept a Pi busy."""
+    from vision.feed import CARD_READS_AFTER_MOTION
+
+    class Counting:
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def read(self, frame):
+            self.calls += 1
+            return []
+
+    cards = Counting()
+    folder = write_sequence(tmp_path / "still", [{}], copies=120)  # four seconds of a still board at 30 fps
+    feed = CameraFeed(
+        str(folder), lambda o: None, mode="cards", fps=30, card_interval=0, idle_card_interval=1.0,
+        readers={"cards": cards},
+    )
+    with feed:
+        assert feed.ended.wait(20)
+    assert CARD_READS_AFTER_MOTION <= cards.calls <= CARD_READS_AFTER_MOTION + 6  # not 119

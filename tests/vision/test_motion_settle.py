@@ -43,3 +43,23 @@ def test_settler_survives_missing_frames() -> None:
     settler = Settler(lambda f: [], dice_key, lambda rs: 1.0)
     assert settler.feed(None) is None
     assert settler.feed(np.zeros((0, 0, 3), np.uint8)) is None
+
+
+def test_an_empty_still_tray_is_read_seldom_and_a_die_appearing_is_still_found() -> None:
+    """An empty tray at 30 frames a second was read on every frame all day; now two frames a second."""
+    die = [DieReading(5, None, 0.95, (10, 10, 30, 30))]
+    shown: list = []
+    settler = Settler(lambda f: list(shown), dice_key, lambda rs: min(r.confidence for r in rs), idle_every=15)
+    frame = np.full((120, 160, 3), 80, np.uint8)
+    for _ in range(300):  # ten seconds of a still, empty tray
+        assert settler.feed(frame) is None
+    assert settler.reads <= 5 + 300 // 15 + 1
+    shown.extend(die)  # a die set down so gently that the gate saw no motion
+    settled = [r for r in (settler.feed(frame) for _ in range(60)) if r is not None]
+    assert [r.reading[0].value for r in settled] == [5]
+    settler.feed(np.full((120, 160, 3), 200, np.uint8))  # a hand over the tray: full rate again
+    before = settler.reads
+    shown.clear()
+    for _ in range(5):
+        settler.feed(frame)
+    assert settler.reads - before >= 4
