@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.choice_walk import ChoiceWalk, Pick
 from companion.errors import CompanionError, NoGame
 from companion.game import Action, Pending
 from companion.observations import (
@@ -52,6 +53,7 @@ class Controller:
         self.wake = wake
         self.proposal: Action | None = None
         self.selected = 0
+        self.walk = ChoiceWalk()  # the button box's place in a long list, by place
         self.links: dict[str, bool] = {}
         self._inbox: queue.Queue[Observation] = queue.Queue()
         self._settled: dict[str, tuple[Any, Any]] = {}
@@ -92,7 +94,7 @@ class Controller:
     def set_session(self, session: Session) -> Update:
         self.session = session
         self.proposal = None
-        self.selected = 0
+        self._new_list()
         self._settled.clear()
         return self._publish(Update("new_game", session.pending().text, pending=session.pending()))
 
@@ -214,6 +216,8 @@ class Controller:
             legal = session.legal()
             if pending.kind == "roll" and self.app_dice is not None:
                 return self._act(session, session.game.sim_choose(session.state, legal, self.app_dice))
+            if pending.kind == "choose" and ChoiceWalk.by_place(legal):
+                return self._walk(session, self.walk.confirm(legal))
             if pending.kind == "choose" and legal:
                 return self._act(session, legal[self.selected % len(legal)])
             return Update("info", pending.text, pending=pending)
@@ -221,6 +225,8 @@ class Controller:
             legal = session.legal()
             if not legal:
                 return Update("info", pending.text, pending=pending)
+            if ChoiceWalk.by_place(legal):
+                return self._walk(session, self.walk.next(legal))
             self.selected = (self.selected + 1) % len(legal)
             return Update("select", legal[self.selected]["text"], pending=pending, action=legal[self.selected])
         if intent == "undo":
@@ -228,6 +234,20 @@ class Controller:
         if intent in ("menu", "settings"):
             return Update("menu", intent, pending=pending, detail={"intent": intent})
         return Update("refused", f"unknown button intent {intent!r}", pending=pending)
+
+    def _new_list(self) -> None:
+        self.selected = 0
+        self.walk.reset()
+
+    def _walk(self, session: Session, pick: Pick | None) -> Update:
+        """A long list walked place by place: the pick shown (a place or one of its actions), or taken."""
+        pending = session.pending()
+        if pick is None:
+            return Update("info", pending.text, pending=pending)
+        if pick.take and pick.action is not None:
+            return self._act(session, pick.action)
+        place = list(pick.place) if isinstance(pick.place, tuple) else pick.place
+        return Update("select", pick.text, pending=pending, action=pick.action, detail={"place": place})
 
     def _touch(self, session: Session, touch: Touch) -> Update:
         if touch.intent == "act" and touch.action is not None:
@@ -243,7 +263,7 @@ class Controller:
             return self._undo(session)
         if touch.intent == "redo":
             step = session.redo()
-            self.selected = 0
+            self._new_list()
             return Update(
                 "redo", " ".join(e.text for e in step.events), tuple(step.events), session.pending(), step.action
             )
@@ -262,14 +282,14 @@ class Controller:
 
     def _undo(self, session: Session) -> Update:
         self.proposal = None
-        self.selected = 0  # a new list of legal actions: next starts again at its first
+        self._new_list()  # a new list of legal actions: next starts again at its first
         self._settled.clear()
         step = session.undo()
         return Update("undo", step.note, pending=session.pending(), action=step.action)
 
     def _act(self, session: Session, action: Action) -> Update:
         self.proposal = None
-        self.selected = 0
+        self._new_list()
         step = session.act(action)
         text = " ".join(e.text for e in step.events) or "Done."
         rules = tuple(dict.fromkeys(r for e in step.events for r in e.rules))

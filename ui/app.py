@@ -54,6 +54,7 @@ class CompanionApp(App):
     announcements = ListProperty([])  # newest first: {"text", "rules", "kind"}
     board = ObjectProperty(None, allownone=True)
     highlighted = ObjectProperty(None, allownone=True)  # the choice the button box's next pointed at, if any
+    highlighted_place = ObjectProperty(None, allownone=True)  # or the place it pointed at, in a long list
     ruling = DictProperty({})
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
@@ -457,8 +458,10 @@ class CompanionApp(App):
             self.request("settings" if update.detail.get("intent") == "settings" else "home")
         if update.kind == "select":  # shown, so a player pressing next sees what confirm will take
             self.highlighted = dict(update.action or {}) or None
+            place = update.detail.get("place")
+            self.highlighted_place = tuple(place) if isinstance(place, list) else place
         elif update.kind in ("step", "undo", "redo", "new_game", "confirm"):
-            self.highlighted = None  # a new list, or a reading that confirm applies instead
+            self.highlighted = self.highlighted_place = None  # a new list, or a reading that confirm applies
             self.ruling = {}  # a ruling on the last position says nothing about this one
         if update.kind == "ruling" or (update.kind == "refused" and self._checking):
             self.ruling = self._ruling(update)

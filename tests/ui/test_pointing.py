@@ -153,11 +153,15 @@ def test_the_button_box_pick_is_brought_on_screen_and_lit(start: Any) -> None:
     legal = session.legal()
     app = open_on(start, session)
     table = app.root.get_screen("table")
-    for _ in range(3):
+    places = list(dict.fromkeys(tuple(a["hex"]) for a in legal))
+    steps = len(session.log)
+    for _ in range(3):  # hundreds of placements: next walks the hexes, not every colour of every hex
         press(app, "next")
-    pick = legal[3]
-    assert app.highlighted == pick and app.last_spoken == pick["text"]
-    assert table.ids.board.view.focus == tuple(pick["hex"])  # its hex opened on the map
+    assert app.highlighted is None and app.highlighted_place == places[2]
+    assert table.ids.board.view.focus == places[2] and "confirm to open" in app.last_spoken
+    press(app, "confirm")  # opens the hex: its first placement is picked, not taken
+    pick = next(a for a in legal if tuple(a["hex"]) == places[2])
+    assert app.highlighted == pick and app.last_spoken == pick["text"] and len(session.log) == steps
     lit = [b for b in table.ids.choices.children if b.chosen]
     assert [b.action for b in lit] == [pick] and tuple(lit[0].background_color) != (0.1, 0.45, 0.2, 1)
 

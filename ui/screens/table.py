@@ -30,6 +30,7 @@ class TableScreen(Screen):
     board = ObjectProperty(None, allownone=True)  # the app's BoardView, before this screen marks it
     view = ObjectProperty(None, allownone=True)  # what the board widget draws: the board with its marks
     highlighted = ObjectProperty(None, allownone=True)  # the button box's pick, brought on screen and lit
+    highlighted_place = ObjectProperty(None, allownone=True)  # or the place it walked to, opened on the map
     # The arrangement's parts as Kivy properties: kv cannot follow a plain object's attributes.
     hint = StringProperty("")
     can_list_all = BooleanProperty(False)
@@ -67,6 +68,13 @@ class TableScreen(Screen):
             button.chosen = button.action == self.highlighted
             if button.chosen:
                 self.ids.choice_scroll.scroll_to(button, animate=False)
+
+    def on_highlighted_place(self, *_args: Any) -> None:
+        """The button box walks a long list place by place: the place it reached is opened, as a tap would."""
+        place = self.highlighted_place
+        if place is not None and place in self.arrangement.marked and place != self.focus:
+            self.focus, self.page = place, 0
+            self.rearrange()
 
     def point(self, place: Hashable | None) -> None:
         """A tap on a marked place lists what may happen there; on any other place, the table hears why not.
