@@ -15,9 +15,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from companion.game import Action
-from companion.places import PLACE_FIELDS, place_of
-
-WALK_BY_PLACE_ABOVE = 24  # the table's own limit (ui.choices.LIST_LIMIT): past it, places come first
+from companion.places import LONG_LIST, PLACE_FIELDS, place_of
 
 
 @dataclass(frozen=True)
@@ -54,7 +52,7 @@ class ChoiceWalk:
 
     @staticmethod
     def by_place(legal: Sequence[Action]) -> bool:
-        return len(legal) > WALK_BY_PLACE_ABOVE and any(place_of(a) is not None for a in legal)
+        return len(legal) > LONG_LIST and any(place_of(a) is not None for a in legal)
 
     @staticmethod
     def _entries(legal: Sequence[Action]) -> list[Hashable | Action]:

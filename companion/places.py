@@ -18,6 +18,7 @@ from companion.errors import BadRequest, CompanionError
 from companion.game import Action, Ruling
 
 PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces"}  # action fields naming where it happens
+LONG_LIST = 24  # more actions than this and places come first: on the table's map and in the button box's walk
 SHOWN_GROUPS = 3  # distinct reasons spelt out; a table cannot read more at a glance
 SHOWN_ALLOWED = 5  # allowed actions named; the table's buttons list them all
 

@@ -15,9 +15,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.places import PLACE_FIELDS, place_of
+from companion.places import LONG_LIST, PLACE_FIELDS, place_of
 
-LIST_LIMIT = 24  # more buttons than this and the board is the faster way to choose
+LIST_LIMIT = LONG_LIST  # more buttons than this and the board is the faster way to choose
 PAGE = 60  # longer lists come in pages: sixty buttons build in a blink, six hundred take seconds
 EVERYWHERE = "everywhere"  # the focus of 'List all': every legal action, in pages
 

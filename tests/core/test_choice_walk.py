@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.choice_walk import WALK_BY_PLACE_ABOVE, ChoiceWalk, place_label
+from companion.choice_walk import ChoiceWalk, place_label
 from companion.controller import Controller
 from companion.observations import ButtonPressed
-from companion.places import place_of
+from companion.places import LONG_LIST, place_of
 from companion.session import Session
 
 
@@ -22,7 +22,7 @@ def placements(hexes: int, colours: int) -> list[dict[str, Any]]:
 
 def test_a_short_list_is_not_walked_by_place() -> None:
     assert not ChoiceWalk.by_place(placements(4, 2))
-    assert not ChoiceWalk.by_place([{"type": "pass", "text": "pass"}] * (WALK_BY_PLACE_ABOVE + 1))
+    assert not ChoiceWalk.by_place([{"type": "pass", "text": "pass"}] * (LONG_LIST + 1))
     assert ChoiceWalk.by_place(placements(20, 2))
 
 
@@ -58,7 +58,7 @@ def test_the_button_box_reaches_any_placement_of_hundreds_in_few_presses() -> No
     """Through the Desert's leader placement: the last placement took len(legal) presses of next before."""
     session = Session.new("ttd", ["red", "black", "orange", "purple", "brown"])
     rng = random.Random(3)
-    while len(session.legal()) <= WALK_BY_PLACE_ABOVE:
+    while len(session.legal()) <= LONG_LIST:
         session.act(rng.choice(session.legal()))
     legal = session.legal()
     controller = Controller(session)
