@@ -213,7 +213,7 @@ def render_all(out: Path, games: list[str] | None = None) -> list[Path]:
                 yield from shoot(f"{game_id}-dispute-{size}")
                 app.show("rulebook")
                 yield from shoot(f"{game_id}-rulebook-{size}")
-            for screen in ("settings", "attract", "pin"):
+            for screen in ("settings", "camera", "attract", "pin"):
                 app.show(screen)
                 yield from shoot(f"{screen}-{size}")
 

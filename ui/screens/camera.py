@@ -52,7 +52,7 @@ class CameraScreen(Screen):
         cards, board = catalogue_from_data(self.data())
         self.slots = [str(s.slot) for s in (board or load_temple_board()).slots]
         self.cards = [c.id for c in (cards or load_temple_cards())]
-        self.values = sorted({v for v, _ in die_faces()}, key=lambda v: (v.isdigit(), v.zfill(2)))
+        self.values = sorted({v for v, _ in die_faces()}, key=lambda v: (not v.isdigit(), v.zfill(2)))  # X last
         self.note = ""
         self.show_frame(0)
         self._clock = Clock.schedule_interval(self.show_frame, PREVIEW_SECONDS)
