@@ -2,17 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from tests.core.test_choice_walk import placements
 from ui.choices import EVERYWHERE, LIST_LIMIT, PAGE, arrange, place_word, reveal
-
-
-def placements(hexes: int, colours: int) -> list[dict[str, Any]]:
-    return [
-        {"type": "camel", "colour": f"c{c}", "hex": [q, 0], "text": f"c{c} to {q}"}
-        for q in range(hexes)
-        for c in range(colours)
-    ]
 
 
 def test_the_place_word_is_the_games_own() -> None:

@@ -256,7 +256,7 @@ def test_the_readers_follow_the_game(tmp_path: Path) -> None:
         controller.submit,
         lambda: controller.session,
         fps=None,
-        readers={"temple-die": _NoDie(), "cards": _NoCards()},
+        readers={"temple-die": _Blind(), "cards": _NoCards()},
     )
     try:
         assert feed.ended.wait(15)
@@ -265,7 +265,9 @@ def test_the_readers_follow_the_game(tmp_path: Path) -> None:
     assert feed.settler is not None and feed.tracker is not None and feed.readers["temple-die"].calls
 
 
-class _NoDie:
+class _Blind:
+    """A reader that sees nothing and counts how often it was asked."""
+
     def __init__(self) -> None:
         self.calls = 0
 
@@ -339,15 +341,7 @@ def test_a_still_board_is_read_seldom_until_something_moves(tmp_path: Path) -> N
     """A temple game's board lies still for minutes; reading it at the full rate all the while kept a Pi busy."""
     from vision.feed import CARD_READS_AFTER_MOTION
 
-    class Counting:
-        def __init__(self) -> None:
-            self.calls = 0
-
-        def read(self, frame):
-            self.calls += 1
-            return []
-
-    cards = Counting()
+    cards = _Blind()
     folder = write_sequence(tmp_path / "still", [{}], copies=120)  # four seconds of a still board at 30 fps
     feed = CameraFeed(
         str(folder), lambda o: None, mode="cards", fps=30, card_interval=0, idle_card_interval=1.0,
