@@ -39,6 +39,10 @@ def place_label(offered: Sequence[Action], place: Hashable) -> str:
     return f"{field} {place}"
 
 
+def _at(legal: Sequence[Action], place: Hashable) -> list[Action]:
+    return [a for a in legal if place_of(a) == place]
+
+
 class ChoiceWalk:
     """The button box's position in the legal actions; `reset` whenever the list changes (a step, an undo)."""
 
@@ -64,7 +68,7 @@ class ChoiceWalk:
         if not legal:
             return None
         if self.opened is not None:
-            here = [a for a in legal if place_of(a) == self.opened]
+            here = _at(legal, self.opened)
             if self.inside + 1 < len(here):
                 self.inside += 1
                 return Pick(str(here[self.inside]["text"]), here[self.inside], self.opened)
@@ -78,7 +82,7 @@ class ChoiceWalk:
         if not legal:
             return None
         if self.opened is not None:
-            here = [a for a in legal if place_of(a) == self.opened]
+            here = _at(legal, self.opened)
             if 0 <= self.inside < len(here):
                 return Pick(str(here[self.inside]["text"]), here[self.inside], self.opened, take=True)
             return self.next(legal)
@@ -94,6 +98,6 @@ class ChoiceWalk:
     def _pick(self, legal: Sequence[Action], entry: Hashable | Action) -> Pick:
         if isinstance(entry, dict):
             return Pick(str(entry["text"]), entry)
-        count = sum(place_of(a) == entry for a in legal)
+        count = len(_at(legal, entry))
         noun = "choice" if count == 1 else "choices"
         return Pick(f"{place_label(legal, entry)}: {count} {noun}; confirm to open", place=entry)

@@ -27,7 +27,7 @@ from companion.observations import (
     Touch,
     Update,
 )
-from companion.places import explain_place
+from companion.places import explain_place, place_to_json
 from companion.session import Session
 
 Output = Callable[[Update], None]
@@ -246,8 +246,8 @@ class Controller:
             return Update("info", pending.text, pending=pending)
         if pick.take and pick.action is not None:
             return self._act(session, pick.action)
-        place = list(pick.place) if isinstance(pick.place, tuple) else pick.place
-        return Update("select", pick.text, pending=pending, action=pick.action, detail={"place": place})
+        detail = {"place": place_to_json(pick.place)}
+        return Update("select", pick.text, pending=pending, action=pick.action, detail=detail)
 
     def _touch(self, session: Session, touch: Touch) -> Update:
         if touch.intent == "act" and touch.action is not None:
@@ -257,7 +257,7 @@ class Controller:
             return Update("ruling", ruling.text, pending=session.pending(), rules=ruling.rules, detail=ruling.to_dict())
         if touch.intent == "explain" and touch.place is not None:
             ruling = explain_place(session, touch.place)
-            detail = {**ruling.to_dict(), "place": list(touch.place) if isinstance(touch.place, tuple) else touch.place}
+            detail = {**ruling.to_dict(), "place": place_to_json(touch.place)}
             return Update("ruling", ruling.text, pending=session.pending(), rules=ruling.rules, detail=detail)
         if touch.intent == "undo":
             return self._undo(session)

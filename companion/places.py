@@ -24,7 +24,7 @@ SHOWN_ALLOWED = 5  # allowed actions named; the table's buttons list them all
 
 
 class Checks(Protocol):
-    """What the answer needs of a session: the offered actions, a ruling on any action, and the prompt."""
+    """What the answer needs of a session: the offered actions and a ruling on any action."""
 
     def legal(self) -> list[Action]: ...
 
@@ -40,6 +40,11 @@ def place_of(action: Mapping[str, Any]) -> Hashable | None:
         if isinstance(value, int | str) and not isinstance(value, bool):
             return value
     return None
+
+
+def place_to_json(place: Hashable | None) -> Any:
+    """A place as an action spells it: a hex back to ``[q, r]``, anything else as it is."""
+    return list(place) if isinstance(place, tuple) else place
 
 
 def place_from_json(value: object) -> Hashable:
@@ -72,7 +77,7 @@ def moved_to(offered: Sequence[Mapping[str, Any]], place: Hashable) -> list[Acti
         if field is None:
             continue
         candidate = {key: value for key, value in action.items() if key != "text"}
-        candidate[field] = list(place) if isinstance(place, tuple) else place
+        candidate[field] = place_to_json(place)
         moved.setdefault(json.dumps(candidate, sort_keys=True), candidate)
     return list(moved.values())
 
