@@ -36,6 +36,7 @@ class TableScreen(Screen):
     can_list_all = BooleanProperty(False)
     can_go_back = BooleanProperty(False)
     paged = BooleanProperty(False)
+    has_buttons = BooleanProperty(False)  # none (a map to tap): the announcements may take the room
     arrangement = Arrangement([])
     focus: Hashable | None = None
     asked: Hashable | None = None  # a place tapped where nothing is offered: the board rings it while it is answered
@@ -110,6 +111,7 @@ class TableScreen(Screen):
         self.hint = self.arrangement.hint
         self.can_list_all, self.can_go_back = self.arrangement.can_list_all, self.arrangement.can_go_back
         self.paged = self.arrangement.pages > 1
+        self.has_buttons = bool(self.arrangement.buttons)
         grid = self.ids.choices
         grid.clear_widgets()
         app = App.get_running_app()
