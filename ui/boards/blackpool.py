@@ -64,7 +64,9 @@ def draw(widget: Any, view: Any) -> None:
     by_square = stacks(view.document, board["camps"], centre)
 
     def origin(square: Mapping[str, Any]) -> tuple[float, float]:
-        return x0 + square["x"] * cell, y0 + (height - 1 - square["y"]) * cell  # row 1 at the top
+        # Row 1 at the bottom, as the board data and the terminal view have it: drawn the other way up,
+        # every path ran clockwise on the screen where the rules say anti-clockwise.
+        return x0 + square["x"] * cell, y0 + square["y"] * cell
 
     with widget.canvas:
         Color(*BACKGROUND, 1)
