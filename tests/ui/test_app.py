@@ -82,8 +82,10 @@ def test_dispute_gives_ruling_with_clause(start: Any) -> None:
     dispute = app.root.get_screen("dispute")
     assert app.root.current == "dispute"
     offered = list(reversed(dispute.ids.offered.children))
-    tap(offered[0])
+    tap(offered[-1])
     assert app.ruling["legal"] is True and app.ruling["clauses"]
+    assert json.loads(dispute.ids.typed.text) == {k: v for k, v in offered[-1].action.items() if k != "text"}
+    assert not dispute.ids.ruling.text.startswith("ALLOWED: Allowed.")  # the verdict is said once
 
     dispute.ids.typed.text = json.dumps({"type": "roll", "value": 9})  # the oracle has no 9
     tap(dispute.ids.check)
@@ -101,6 +103,22 @@ def test_dispute_gives_ruling_with_clause(start: Any) -> None:
         assert app.ruling["legal"] is False and app.ruling["text"].startswith("Not an action: ")
         assert why in app.ruling["text"]
     assert app.controller.session.log == []
+
+
+def test_the_typed_template_follows_the_game_on_the_table(start: Any) -> None:
+    """Filled once and kept, the template was Blackpool's oracle roll in every later game, refused as unknown."""
+    app = start(Session.new("blackpool", ["yellow", "red"]))
+    app.show("dispute")
+    advance(2)
+    dispute = app.root.get_screen("dispute")
+    assert json.loads(dispute.ids.typed.text)["type"] == "roll"
+    app.show("table")
+    assert app.new_game("ttd", ["red", "black", "orange"])
+    app.show("dispute")
+    advance(2)
+    assert json.loads(dispute.ids.typed.text) == {k: v for k, v in app.choices[0].items() if k != "text"}
+    tap(dispute.ids.check)
+    assert app.ruling["legal"] is True
 
 
 def test_rulebook_search(start: Any) -> None:

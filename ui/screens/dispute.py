@@ -17,8 +17,11 @@ def ruling_text(ruling: dict[str, Any]) -> str:
     if not ruling:
         return "Tap an action, or type one below, to hear whether it is allowed and why."
     verdict = "ALLOWED" if ruling.get("legal") else "NOT ALLOWED"
+    text = str(ruling.get("text", ""))
+    while verdict == "ALLOWED" and text.startswith("Allowed."):  # "ALLOWED: Allowed. Allowed." said nothing
+        text = text.removeprefix("Allowed.").strip()
     clauses = "\n".join(ruling.get("clauses") or ruling.get("rules") or [])
-    return f"{verdict}: {ruling.get('text', '')}\n{clauses}".strip()
+    return f"{verdict}: {text or 'the rules allow it now.'}\n{clauses}".strip()
 
 
 class DisputeScreen(Screen):
@@ -26,6 +29,7 @@ class DisputeScreen(Screen):
 
     page_text = StringProperty("")  # "Next page (1 of 11)" when the offered actions fill more than one
     page = 0
+    filled_for: tuple[str, int] | None = None  # the game and step the typed template was made for
 
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
@@ -33,9 +37,21 @@ class DisputeScreen(Screen):
             app.ruling = {}
         self.page = 0
         offered = self.show_page()
-        if offered and not self.ids.typed.text:
-            # A template to edit: disputes are usually about a near miss of an offered action.
-            self.ids.typed.text = json.dumps({k: v for k, v in offered[0].items() if k != "text"})
+        session = app.controller.session
+        now = (session.game.id, len(session.log)) if session is not None else None
+        if offered and (not self.ids.typed.text or now != self.filled_for):
+            # A template to edit: disputes are usually about a near miss of an offered action. Made
+            # afresh for each position: another game's roll, checked here, was refused as unknown.
+            self.fill(offered[0])
+        self.filled_for = now
+
+    def fill(self, action: Any) -> None:
+        self.ids.typed.text = json.dumps({k: v for k, v in action.items() if k != "text"})
+
+    def pick(self, button: Any) -> None:
+        """An offered action tapped: checked, and put in the typed field, so field and verdict agree."""
+        self.fill(button.action)
+        App.get_running_app().check(button.action)
 
     def next_page(self) -> None:
         self.page += 1
@@ -55,7 +71,7 @@ class DisputeScreen(Screen):
         for action in shown.buttons:
             button = ChoiceButton(text=str(action.get("text") or action.get("type")), action=action)
             button.background_color = (0.25, 0.3, 0.45, 1)
-            button.bind(on_release=lambda b: app.check(b.action))
+            button.bind(on_release=self.pick)
             grid.add_widget(button)
         self.ids.offered_scroll.scroll_y = 1
         return shown.buttons
