@@ -208,7 +208,9 @@ class Game(ABC):
             raise BadRequest("players must be a list of non-empty strings")
         players = list(players)
         if not cls.min_players <= len(players) <= cls.max_players:
-            raise BadRequest(f"{cls.title} takes {cls.min_players}-{cls.max_players} players, not {len(players)}")
+            low, high = cls.min_players, cls.max_players
+            wanted = str(low) if low == high else f"{low} to {high}"  # "takes 2-2 players" read as a typo
+            raise BadRequest(f"{cls.title} needs {wanted} players, not {len(players)}")
         if len(set(players)) != len(players):
             raise BadRequest("each player must be named once")
         if cls.colours:

@@ -81,7 +81,7 @@ def test_a_new_action_clears_redo() -> None:
 
 
 def test_bad_players_and_options_are_refused() -> None:
-    with pytest.raises(BadRequest, match="2-3 players"):
+    with pytest.raises(BadRequest, match="needs 2 to 3 players, not 1"):
         Session.new("race", ["red"])
     with pytest.raises(BadRequest, match="unknown colour"):
         Session.new("race", ["red", "pink"])

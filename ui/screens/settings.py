@@ -8,6 +8,7 @@ from kivy.app import App
 from kivy.factory import Factory
 from kivy.uix.screenmanager import Screen
 
+from ui import inputs
 from ui.settings import INPUT_SOURCES
 
 FLAGS = {"serial": "--dice-sensor", "camera": "--camera"}
@@ -22,7 +23,8 @@ class SettingsScreen(Screen):
         box.clear_widgets()
         for source in INPUT_SOURCES:  # the switches as this run has them, command line included
             on = app.inputs_on.get(source, s.inputs.get(source))
-            button = Factory.BigToggle(text=source.capitalize(), state="down" if on else "normal")
+            label = inputs.LABELS.get(source, source.capitalize())  # "Serial" did not say it is the dice sensor
+            button = Factory.BigToggle(text=label, state="down" if on else "normal")
             button.source = source
             box.add_widget(button)
         self.ids.voice.state = "down" if s.voice else "normal"
