@@ -58,6 +58,7 @@ class CompanionApp(App):
     ruling = DictProperty({})
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
+    game_over = BooleanProperty(False)  # the table then offers the next game instead of moves
     resume_text = StringProperty("")
     kiosk = BooleanProperty(False)
     voice_note = StringProperty("")
@@ -307,6 +308,14 @@ class CompanionApp(App):
             return False
         return self.new_game(game_id, list(players))
 
+    def play_again(self) -> bool:
+        """The game on the table is over: the same game, players and rule profile on a fresh board."""
+        session = self.controller.session
+        if session is None or not session.start.get("players"):
+            return self.new_game_same_players()
+        start = session.start
+        return self.new_game(session.game.id, list(start["players"]), start.get("profile"))
+
     def resume(self) -> None:
         self.show("table" if self.controller.session else "home")
 
@@ -497,7 +506,7 @@ class CompanionApp(App):
         if session is None:
             self.game_id = self.game_title = self.prompt = ""
             self.choices, self.board = [], None
-            self.can_undo = self.can_redo = False
+            self.can_undo = self.can_redo = self.game_over = False
         else:
             pending = session.pending()
             self.game_id, self.game_title = session.game.id, session.game.title
@@ -505,6 +514,7 @@ class CompanionApp(App):
             self.choices = session.legal()
             self.board = BoardView(session.game, session.document(), session.game.describe(session.state))
             self.can_undo, self.can_redo = session.can_undo, session.can_redo
+            self.game_over = pending.is_over
         self.resume_text = (
             f"Resume {self.game_title} ({len(session.log)} steps)" if session and not session.pending().is_over else ""
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from kivy.core.window import Window
@@ -119,6 +120,22 @@ def test_the_typed_template_follows_the_game_on_the_table(start: Any) -> None:
     assert json.loads(dispute.ids.typed.text) == {k: v for k, v in app.choices[0].items() if k != "text"}
     tap(dispute.ids.check)
     assert app.ruling["legal"] is True
+
+
+def test_a_finished_game_offers_the_next_one_with_the_same_players(start: Any) -> None:
+    session = Session.new("targi", ["white", "black"])
+    rng = random.Random(2)
+    while not session.pending().is_over:
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    app = start(session)
+    table = app.root.get_screen("table")
+    (again,) = table.ids.choices.children
+    assert again.text == "Play again: new Targi, same players"
+    tap(again)
+    fresh = app.controller.session
+    assert fresh is not session and fresh.game.id == "targi" and fresh.log == []
+    assert fresh.start["players"] == ["white", "black"]
+    assert not any(b.text.startswith("Play again") for b in table.ids.choices.children)
 
 
 def test_rulebook_search(start: Any) -> None:

@@ -37,6 +37,7 @@ class TableScreen(Screen):
     can_go_back = BooleanProperty(False)
     paged = BooleanProperty(False)
     has_buttons = BooleanProperty(False)  # none (a map to tap): the announcements may take the room
+    game_over = BooleanProperty(False)  # offer the next game where the moves were
     arrangement = Arrangement([])
     focus: Hashable | None = None
     asked: Hashable | None = None  # a place tapped where nothing is offered: the board rings it while it is answered
@@ -69,6 +70,9 @@ class TableScreen(Screen):
             button.chosen = button.action == self.highlighted
             if button.chosen:
                 self.ids.choice_scroll.scroll_to(button, animate=False)
+
+    def on_game_over(self, *_args: Any) -> None:
+        self.rearrange()
 
     def on_highlighted_place(self, *_args: Any) -> None:
         """The button box walks a long list place by place: the place it reached is opened, as a tap would."""
@@ -115,6 +119,11 @@ class TableScreen(Screen):
         grid = self.ids.choices
         grid.clear_widgets()
         app = App.get_running_app()
+        if self.game_over:  # the table's next step is the next game
+            again = ChoiceButton(text=f"Play again: new {app.game_title}, same players")
+            again.bind(on_release=lambda _b: app.play_again())
+            grid.add_widget(again)
+            self.has_buttons = True
         for action in self.arrangement.buttons:
             button = ChoiceButton(
                 text=str(action.get("text") or action.get("type")), action=action, chosen=action == self.highlighted
