@@ -162,7 +162,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     ids = list(game_classes()) if args.game == "all" else [game_class(args.game).id]
-    report = {game_id: bench_game(create(game_id), games=args.games, seed=args.seed) for game_id in ids}
+    cafe = cafe_dir(args)  # the data the table referees on, a café's own included
+    report = {game_id: bench_game(create(game_id, cafe), games=args.games, seed=args.seed) for game_id in ids}
     if args.json:
         print(json.dumps({"games": report}, indent=2))
         return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,9 @@ def window_size(text: str) -> tuple[int, int]:
 def _run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kiosk", action="store_true", help="full screen, exits only with the PIN, attract screen")
     parser.add_argument("--journal", help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
-    parser.add_argument("--size", type=window_size, default="1280x800", help="window size when not full screen, WxH")
+    parser.add_argument(
+        "--size", type=window_size, default="1280x800", help="window size when not full screen, WxH (default: 1280x800)"
+    )
     parser.add_argument("--new", action="store_true", help="start at the home screen; the game stays in the journal")
     parser.add_argument(
         "--buttons",
@@ -70,6 +73,9 @@ def _prepare_kivy(width: int, height: int, fullscreen: bool = False, offscreen: 
     os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # skips probing for xsel/xclip processes at start
     if offscreen:
         os.environ["SDL_VIDEODRIVER"] = "offscreen"
+    # SDL would turn SIGTERM into a window-close request, which the kiosk refuses: `systemctl stop`
+    # then waited out its 90 s timeout and killed the app. The signals are handled by `stop_on_signals`.
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
     import kivy
     from kivy.config import Config
 
@@ -122,10 +128,25 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
     return app
 
 
+def stop_on_signals(app: Any) -> None:
+    """SIGTERM (systemctl stop, restart) and SIGINT end the app cleanly, kiosk or not.
+
+    Only a person at the screen is held to the PIN; the service manager is not.
+    """
+    from kivy.clock import Clock
+
+    def stop(_signum: int, _frame: Any) -> None:
+        Clock.schedule_once(lambda _dt: app.stop(), 0)
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, stop)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     width, height = args.size
     _prepare_kivy(width, height, fullscreen=args.kiosk)
     app = build_app(args, kiosk=args.kiosk)
+    stop_on_signals(app)
     if args.bench_exit:
         from ui.shots import exit_after_first_screen
 

@@ -203,3 +203,15 @@ def test_a_cafe_folder_that_is_not_there_is_named_not_passed_over(
     captured = capsys.readouterr()
     assert "COMPANION_CAFE_DIR" in captured.err and "using the house data" in captured.err
     assert "house:targi/goods.json" in captured.out
+
+
+def test_bench_times_the_cafe_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--cafe DIR bench` timed the house data whatever the folder held."""
+    from companion import cli
+
+    assert main(["data", "template", "targi", str(tmp_path)]) == 0
+    seen: list = []
+    real = cli.bench_game
+    monkeypatch.setattr(cli, "bench_game", lambda game, **kw: seen.append(game.data.sources) or real(game, **kw))
+    assert main(["--cafe", str(tmp_path), "bench", "--game", "targi", "--games", "1"]) == 0
+    assert seen and str(tmp_path / "targi" / "goods.json") in seen[0].values()

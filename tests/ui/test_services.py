@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -149,3 +150,34 @@ def test_a_window_size_is_checked_before_kivy_starts() -> None:
     for bad in ("abc", "800", "10x10", "800x-480", "99999x480"):
         with pytest.raises(argparse.ArgumentTypeError, match="is not a window size"):
             window_size(bad)
+
+
+def test_the_kiosk_stops_on_sigterm_though_it_refuses_to_close(tmp_path: Path) -> None:
+    """`systemctl stop` sends SIGTERM; SDL made it a close request the kiosk refused, so stops took 90 s."""
+    notify = tmp_path / "notify"
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "KIVY_HOME": str(tmp_path / "kivy"),
+        "SDL_VIDEODRIVER": "offscreen",
+        "NOTIFY_SOCKET": str(notify),
+    }
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(notify))
+        server.settimeout(90)
+        app = subprocess.Popen(
+            [sys.executable, "-m", "companion", "ui", "run", "--kiosk"], env=env, cwd=ROOT,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+        try:
+            while b"READY=1" not in server.recv(256):
+                pass
+            app.send_signal(signal.SIGTERM)
+            assert app.wait(timeout=15) == 0
+        finally:
+            if app.poll() is None:
+                app.kill()
+                app.wait()
+    assert "Traceback" not in app.stderr.read()
