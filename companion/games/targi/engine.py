@@ -94,7 +94,8 @@ class Engine:
     # ------------------------------------------------------------------ pending
     def pending(self, s: State) -> Pending:
         if s.stage == "over":
-            return Pending("over", None, "The game is over.", result=result(self.cat, s))
+            res = result(self.cat, s)
+            return Pending("over", None, f"The game is over. {final_sentence(res, s.players)}", result=res)
         if s.stage == "reveal":
             i = self.first_face_down(s)
             what = "Set up the centre: turn" if s.round == 0 else "End of round: turn"
@@ -828,14 +829,20 @@ class Engine:
     def game_over(self, s: State, ev: Events) -> State:
         s = evolve(s, stage="over", actor=None, queue=(), tasks=(), targi=(), markers=())
         res = result(self.cat, s)
-        scores = ", ".join(f"{p} {res['scores'][p]}" for p in s.players)
         if res["winner"] is None:
-            ev.append(Event("win", f"Final score {scores}: a draw (equal points, gold and goods).", ("TG-S1", "TG-S3")))
+            ev.append(Event("win", final_sentence(res, s.players), ("TG-S1", "TG-S3")))
         else:
-            how = {"points": "", "gold": " on gold", "goods": " on goods"}[res["decided_by"]]
-            ev.append(Event("win", f"Final score {scores}: {res['winner']} wins{how}.", ("TG-S1", "TG-S2", "TG-S3"),
-                            (res["winner"],)))  # fmt: skip
+            ev.append(Event("win", final_sentence(res, s.players), ("TG-S1", "TG-S2", "TG-S3"), (res["winner"],)))
         return s
+
+
+def final_sentence(res: dict, players: tuple[str, ...] | list[str]) -> str:
+    """The result as the table hears it at the end and reads it on the over screen: scores and the winner."""
+    scores = ", ".join(f"{p.capitalize()} {res['scores'][p]}" for p in players)
+    if res["winner"] is None:
+        return f"Final score {scores}: a draw (equal points, gold and goods)."
+    how = {"points": "", "gold": " on gold", "goods": " on goods"}[res["decided_by"]]
+    return f"Final score {scores}: {res['winner'].capitalize()} wins{how}."
 
 
 HANDLERS = {

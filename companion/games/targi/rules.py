@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from companion.errors import BadRequest
@@ -18,6 +19,10 @@ from companion.games.targi.recount import recount
 from companion.games.targi.scoring import breakdown, result
 from companion.games.targi.state import slot_name
 
+
+def sentence(text: str) -> str:
+    """A player id opening a sentence ("white uses Noble") is written as a name, as every other game writes it."""
+    return text[:1].upper() + text[1:]
 
 class Targi(Game):
     id = "targi"
@@ -78,13 +83,15 @@ class Targi(Game):
         return document.from_document(self.cat, doc, self.resolve_options, self.colours)
 
     def pending(self, state: State) -> Pending:
-        return self.engine.pending(state)
+        pending = self.engine.pending(state)
+        return replace(pending, text=sentence(pending.text))
 
     def legal_actions(self, state: State) -> list[Action]:
         return self.engine.legal(state)
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        return self.engine.apply(state, action)
+        new_state, events = self.engine.apply(state, action)
+        return new_state, [replace(event, text=sentence(event.text)) for event in events]
 
     # -- views -------------------------------------------------------------
     def score(self, state: State) -> dict[str, Any]:

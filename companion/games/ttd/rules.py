@@ -26,6 +26,16 @@ from companion.games.ttd.state import COLOURS, EMPTY, GUIDE, SLOTS, TtdState, de
 PLAYER_COLOURS = ("red", "black", "orange", "purple", "brown")
 
 
+def final_sentence(result: dict[str, Any]) -> str:
+    """The final scores and the winner (or the shared win), for the last announcement and the over screen."""
+    totals = ", ".join(f"{p.capitalize()} {t}" for p, t in result["totals"].items())
+    winners = result["winners"]
+    who = f"{winners[0].capitalize()} wins" if len(winners) == 1 else "Shared win: " + " and ".join(
+        w.capitalize() for w in winners
+    )
+    return f"Final scores: {totals}. {who}."
+
+
 @dataclass(frozen=True)
 class ActionTexts:
     """Button texts per colour and hex, built once per board."""
@@ -147,7 +157,8 @@ class ThroughTheDesert(Game):
     # -- what next -------------------------------------------------------------------
     def pending(self, state: TtdState) -> Pending:
         if state.phase == "over":
-            return Pending("over", None, f"The game is over: {state.end}", result=self.result(state))
+            result = self.result(state)
+            return Pending("over", None, f"The game is over: {state.end}. {final_sentence(result)}", result=result)
         if state.phase == "waterholes":
             h = self.next_site(state)
             board = self.board_of(state)
@@ -625,17 +636,10 @@ class ThroughTheDesert(Game):
     def finish(self, state: TtdState, events: list[Event]) -> tuple[TtdState, list[Event]]:
         over = replace(state, phase="over")
         result = self.result(over)
-        totals = ", ".join(f"{p.capitalize()} {t}" for p, t in result["totals"].items())
-        winners = result["winners"]
-        who = (
-            f"{winners[0].capitalize()} wins"
-            if len(winners) == 1
-            else "Shared win: " + " and ".join(w.capitalize() for w in winners)
-        )
         events = [
             *events,
             Event("info", f"The game ends: {state.end}.", ("TTD-5", "TD-Q18")),
-            Event("win", f"Final scores: {totals}. {who}.", ("TTD-4", "TTD-4e", "TD-Q25"), tuple(winners)),
+            Event("win", final_sentence(result), ("TTD-4", "TTD-4e", "TD-Q25"), tuple(result["winners"])),
         ]
         return over, events
 
