@@ -262,7 +262,7 @@ class TempleGame(Game):
         return self._task_actions(state)
 
     def _roll_action(self, value: Any, colour: str) -> Action:
-        text = "X" if value == "X" else f"{colour} {value}"
+        text = "Die shows X" if value == "X" else f"Die shows {colour} {value}"  # a bare "red 1" said nothing
         return {"type": "roll", "value": value, "face": {"colour": colour}, "text": text}
 
     def _next_slot(self, state: TempleState) -> int:
