@@ -254,7 +254,9 @@ def _draw_piece(piece: Mapping[str, Any], at: tuple[float, float], size: float, 
         disc(cx, cy, size * 0.26, owner, (0, 0, 0), 0)
     else:
         disc(cx, cy, r, camel_rgb(colour), (0, 0, 0), 1.2)
-        disc(cx, cy, size * 0.2, owner, (0, 0, 0), 0)
+        # The owner's centre, edged in black: at 0.2 of the hex it was a 3 px dot, and a red dot and an
+        # orange one on a pink camel could not be told apart from a metre away.
+        disc(cx, cy, size * 0.34, owner, (0, 0, 0), 1.0)
 
 
 def _draw_strip(
