@@ -182,11 +182,11 @@ class ThroughTheDesert(Game):
             if state.placed:
                 return Pending("choose", state.player, f"{name} cannot place a second camel: pass.")
             return Pending("choose", state.player, f"{name} cannot place any camel: pass.")
-        ordinal = "first" if state.placed == 0 else "second"
         quota = self.turn_quota(state)
         if quota == 1:
             return Pending("choose", state.player, f"{name}: place your only camel this turn (opening round).")
-        return Pending("choose", state.player, f"{name}: place your {ordinal} camel.")
+        # "your first camel" read oddly on a board full of them: it is the first of this turn's two
+        return Pending("choose", state.player, f"{name}: place camel {state.placed + 1} of 2 this turn.")
 
     def result(self, state: TtdState) -> dict[str, Any]:
         out = scoring.breakdown(self.board_of(state), state, self.colour_ids)
