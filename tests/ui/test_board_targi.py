@@ -96,3 +96,20 @@ def test_tribe_marker_and_face_down_cards_draw(middle: Session) -> None:
         assert region(before, widget, layout.card(2, 2)) == region(after, widget, layout.card(2, 2))
     finally:
         Window.remove_widget(widget)
+
+
+def test_each_panel_shows_the_score_so_far_not_the_tokens_alone() -> None:
+    """The panel's "VP 5" was the tokens, while the score (cards and bonuses too) was 11: the final result disagreed."""
+    import random
+
+    from ui.boards import BoardView
+    from ui.boards.targi import _totals
+
+    session = Session.new("targi", ["white", "black"])
+    rng = random.Random(4)
+    for _ in range(120):
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    view = BoardView(session.game, session.document())
+    expected = {p: parts["total"] for p, parts in session.game.score(session.state).items()}
+    assert _totals(view) == expected
+    assert any(expected[p] != session.document()["supplies"][p]["vp"] for p in expected)

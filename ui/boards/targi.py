@@ -143,8 +143,9 @@ def draw(widget: Any, view: Any) -> None:
                 if markers.get((r + 1, c + 1)):
                     _marker(box, str(markers[(r + 1, c + 1)]))
         supplies = doc.get("supplies") or {}
+        totals = _totals(view)
         for box, player in zip(layout.panels, players, strict=False):
-            _panel(box, player, supplies.get(player) or {}, doc, cards)
+            _panel(box, player, supplies.get(player) or {}, doc, cards, totals.get(player))
 
 
 def _face(box: Box, fill: Sequence[float], edge: Sequence[float] = INK) -> None:
@@ -268,8 +269,22 @@ def _marker(box: Box, player: str) -> None:
     disc(x + w - r - 3, y + h - r - 3, r, fill, _ink(fill), edge=max(1.5, r * 0.22))
 
 
+def _totals(view: Any) -> dict[str, Any]:
+    """Each player's score so far, from the game's own ``score``; empty if it cannot be had."""
+    try:
+        game = view.game
+        return {p: parts.get("total") for p, parts in game.score(game.from_document(view.document)).items()}
+    except Exception:  # a panel must never take the board down with it
+        return {}
+
+
 def _panel(
-    box: Box, player: str, supply: Mapping[str, Any], doc: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]]
+    box: Box,
+    player: str,
+    supply: Mapping[str, Any],
+    doc: Mapping[str, Any],
+    cards: Mapping[str, Mapping[str, Any]],
+    total: Any = None,
 ) -> None:
     """Name, goods, gold, VP, held card and the 3x4 display; the player to act is outlined."""
     x, y, w, h = box
@@ -286,7 +301,9 @@ def _panel(
     Color(*fill, 1)
     Rectangle(pos=(x, y + h - head_h), size=(name_w, head_h))
     fit_text((x + 2, y + h - head_h, name_w - 4, head_h), name, head_h * 0.75, _ink(fill), bold=True)
-    _chip((x + name_w + pad, y + h - head_h, w - name_w - pad, head_h), "vp", supply.get("vp", 0))
+    # The score so far: the VP tokens alone ("VP 5") read as the score and contradicted the final result.
+    _chip((x + name_w + pad, y + h - head_h, w - name_w - pad, head_h), "vp", supply.get("vp", 0),
+          f"{total} pts" if total is not None else None)
     # goods and gold
     res_y = y + h - 2 * head_h - pad
     chip_w = (w - 3 * pad) / 4
@@ -315,12 +332,12 @@ def _panel(
         _tile((hx, y + k * slot_h, hand_w, slot_h - (pad if k < len(hand) - 1 else 0)), cards.get(str(card_id)))
 
 
-def _chip(box: Box, key: str, amount: Any) -> None:
+def _chip(box: Box, key: str, amount: Any, words: str | None = None) -> None:
     x, y, w, h = box
     fill = RESOURCE_RGB[key]
     Color(*fill, 1)
     Rectangle(pos=(x, y), size=(w, h))
-    fit_text((x + 2, y, w - 4, h), f"{LETTER[key]} {amount}", h * 0.72, _ink(fill), bold=True)
+    fit_text((x + 2, y, w - 4, h), words or f"{LETTER[key]} {amount}", h * 0.72, _ink(fill), bold=True)
 
 
 def _tile(box: Box, card: Mapping[str, Any] | None) -> None:
