@@ -327,12 +327,17 @@ def _draw_items(
         extra = sum(counts.values()) - (counts.get("golden_compass", 0) if chips[0][0].startswith("Compass") else 0)
         head = chips[:1] if chips[0][0].startswith(ITEM_SHORT["golden_compass"]) else []
         chips = head
-        note = "  ".join([f"+{extra} items" if head else f"{extra} items", *notes])
+        notes = [*notes, f"+{extra} items" if head else f"{extra} items"]  # what changes a turn comes first
         scale = 1.0
     x = left
     for word, fill in chips:
         x += _chip(x, cy, word, size * scale, left + width - x, fill, chip_h, pad * scale) + gap
-    if note and left + width - x > chip_h:
+    # Parts that do not fit at a readable size are left off from the end, rather than the whole note
+    # shrunk to 5 px: "2 failed" squeezed beside an item count could not be read from the chair.
+    while len(notes) > 1 and measure("  ".join(notes), size)[0] > left + width - x:
+        notes.pop()
+    note = "  ".join(notes)
+    if note and measure(note, size * 0.75)[0] <= left + width - x:  # unreadably small helps nobody
         fitted_text(x, cy, note, size, left + width - x, (0.8, 0.8, 0.8), anchor="left")
 
 
