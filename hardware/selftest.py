@@ -81,8 +81,9 @@ def self_test(
         test_lights(panel, say, dwell)
         say("Buttons (press each one when asked):")
         for intent, button in panel.buttons.devices.items():
-            # The BCM number the wiring and pins.toml use; gpiozero's pin info object printed as its repr.
-            say(f"  press {intent} (GPIO {getattr(button.pin, 'number', button.pin)}) ...")
+            # The BCM name the wiring and pins.toml use (GPIO17); the pin info object printed as its repr.
+            info = getattr(button.pin, "info", None)
+            say(f"  press {intent} ({getattr(info, 'name', button.pin)}) ...")
             if auto_press:
                 panel.press(intent)  # mock pins: the check presses for you
             if _wait_press(presses, intent, timeout):
