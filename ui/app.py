@@ -24,6 +24,7 @@ from companion.controller import Controller
 from companion.errors import CompanionError
 from companion.journal import Journal
 from companion.observations import Touch, Update
+from companion.places import place_of
 from companion.registry import game_classes
 from companion.session import Session
 from ui import inputs, watchdog
@@ -512,7 +513,8 @@ class CompanionApp(App):
             self.game_id, self.game_title = session.game.id, session.game.title
             self.prompt = pending.text
             self.choices = session.legal()
-            self.board = BoardView(session.game, session.document(), session.game.describe(session.state))
+            last = place_of(session.log[-1]) if session.log else None  # "where did Red just go?"
+            self.board = BoardView(session.game, session.document(), session.game.describe(session.state), last=last)
             self.can_undo, self.can_redo = session.can_undo, session.can_redo
             self.game_over = pending.is_over
         self.resume_text = (

@@ -215,6 +215,7 @@ def test_a_tap_where_nothing_may_go_is_answered_with_the_clause(start: Any) -> N
     tap_hex(app, 0, 0)
     tap(button(table.ids.choices, wanted["text"]))
     assert table.ids.board.view.asked is None  # a new position: the question is answered and gone
+    assert table.ids.board.view.last == tuple(wanted["hex"])  # the camel just placed is ringed
 
 
 def test_an_unmarked_hex_among_hundreds_of_marks_says_why_not(start: Any) -> None:

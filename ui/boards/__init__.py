@@ -29,6 +29,7 @@ class BoardView:
     marked: frozenset[Hashable] = frozenset()  # places where a legal action happens, outlined
     focus: Hashable | None = None  # the place whose actions are listed, outlined strongest
     asked: Hashable | None = None  # a place asked "why not here?" about, outlined red
+    last: Hashable | None = None  # where the last step happened (the camel just placed), ringed white
 
 
 Drawer = Callable[[Any, BoardView], None]

@@ -110,6 +110,9 @@ def _marks(frame: Frame, board: Mapping[str, Any], view: Any) -> None:
         elif spec["slot"] == view.asked:
             Color(*ASKED, 1)
             _block_outline(frame, cells, frame.cell * 0.12)
+        elif spec["slot"] == view.last:  # the card just laid or changed
+            Color(1, 1, 1, 0.9)
+            _block_outline(frame, cells, frame.cell * 0.08)
 
 
 def draw(widget: Any, view: Any) -> None:

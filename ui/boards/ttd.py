@@ -174,6 +174,9 @@ def draw(widget: Any, view: Any) -> None:
             fill_hex(*centre(*view.focus), size * 0.9, HIGHLIGHT, 0.45)
             Color(*HIGHLIGHT, 1)
             Line(points=hex_points(*centre(*view.focus), size * 0.95), close=True, width=max(2.0, size * 0.2))
+        if view.last is not None and hex_key(view.last) and view.last != view.focus:
+            Color(1, 1, 1, 0.9)
+            Line(points=hex_points(*centre(*view.last), size * 0.92), close=True, width=max(1.5, size * 0.1))
         if view.asked is not None and hex_key(view.asked):
             Color(*ASKED, 1)
             Line(points=hex_points(*centre(*view.asked), size * 0.9), close=True, width=max(2.0, size * 0.16))
