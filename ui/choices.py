@@ -50,14 +50,17 @@ def arrange(
     """Buttons, marks and hint for ``choices``; ``can_point`` says the game's board answers taps."""
     places = {place_of(a) for a in choices} - {None}
     pointing = can_point and len(choices) > LIST_LIMIT and bool(places)
+    # A short list is listed whole, and its places are still marked on a board that answers taps:
+    # "Pink camel to (14,0)" means little on a map without coordinates until (14,0) is lit.
+    marks = frozenset(places) if can_point else frozenset()
     if focus == EVERYWHERE:
         return _paged(list(choices), page, "Every legal action, in pages.", frozenset(), None, back=True)
-    if pointing and focus in places:
+    if can_point and focus in places:
         here = [a for a in choices if place_of(a) == focus]
         hint = f"{len(here)} here. Tap another marked {place_word(choices)} to change."
-        return _paged(here, page, hint, frozenset(places), focus, back=True)
+        return _paged(here, page, hint, marks, focus, back=True)
     if not pointing:
-        return _paged(list(choices), page, "", frozenset(), None, back=False)
+        return _paged(list(choices), page, "", marks, None, back=False)
     elsewhere = [a for a in choices if place_of(a) is None]
     word = place_word(choices)
     hint = (

@@ -14,7 +14,11 @@ def test_the_place_word_is_the_games_own() -> None:
 def test_a_short_list_is_shown_whole() -> None:
     few = placements(4, 2)
     shown = arrange(few)
-    assert shown.buttons == few and not shown.hint and not shown.marked and shown.pages == 1
+    assert shown.buttons == few and not shown.hint and shown.pages == 1
+    assert shown.marked == {(q, 0) for q in range(4)}  # listed whole, and lit on the map too
+    assert not arrange(few, can_point=False).marked
+    here = arrange(few, focus=(2, 0))  # a tap on a lit hex narrows even a short list to that hex
+    assert here.buttons == [a for a in few if a["hex"] == [2, 0]] and here.can_go_back
 
 
 def test_a_long_list_with_places_asks_for_a_tap_and_keeps_the_placeless_actions() -> None:

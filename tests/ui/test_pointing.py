@@ -209,10 +209,12 @@ def test_a_tap_where_nothing_may_go_is_answered_with_the_clause(start: Any) -> N
 
     show(app, "table")
     wanted = session.legal()[0]
-    tap_hex(app, *wanted["hex"])
-    assert app.announcements[0]["text"].startswith("Allowed there:") and session.log == before
-    assert table.ids.board.view.asked is None  # red is for places where nothing may go
+    assert tuple(wanted["hex"]) in table.ids.board.view.marked  # the listed placements are lit on the map
+    tap_hex(app, *wanted["hex"])  # a lit hex: its placements, as with hundreds
+    assert {tuple(b.action["hex"]) for b in table.ids.choices.children} == {tuple(wanted["hex"])}
+    assert table.ids.board.view.asked is None and session.log == before  # red is for places where nothing may go
     tap_hex(app, 0, 0)
+    assert len(table.ids.choices.children) == len(session.legal())  # an unlit hex: why not, and the whole list
     tap(button(table.ids.choices, wanted["text"]))
     assert table.ids.board.view.asked is None  # a new position: the question is answered and gone
     assert table.ids.board.view.last == tuple(wanted["hex"])  # the camel just placed is ringed
