@@ -32,6 +32,15 @@ class BoardView:
     last: Hashable | None = None  # where the last step happened (the camel just placed), ringed white
 
 
+def provisional_scores(view: BoardView) -> dict[str, Any]:
+    """The game's own ``score`` for this position (never re-derived in a drawing); empty if it cannot be had."""
+    try:
+        game = view.game
+        return dict(game.score(game.from_document(view.document)))
+    except Exception:  # a score strip must never take the board down with it
+        return {}
+
+
 Drawer = Callable[[Any, BoardView], None]
 Placer = Callable[[Any, BoardView, float, float], Hashable | None]
 

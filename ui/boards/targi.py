@@ -14,6 +14,7 @@ from typing import Any
 from kivy.graphics import Color, Line, Mesh, Rectangle
 
 from companion.games.targi.board import POSITION
+from ui.boards import provisional_scores
 from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fit_text, rgb
 
 Box = tuple[float, float, float, float]  # x, y, w, h
@@ -270,12 +271,8 @@ def _marker(box: Box, player: str) -> None:
 
 
 def _totals(view: Any) -> dict[str, Any]:
-    """Each player's score so far, from the game's own ``score``; empty if it cannot be had."""
-    try:
-        game = view.game
-        return {p: parts.get("total") for p, parts in game.score(game.from_document(view.document)).items()}
-    except Exception:  # a panel must never take the board down with it
-        return {}
+    """Each player's score so far, from the game's own ``score``."""
+    return {p: parts.get("total") for p, parts in provisional_scores(view).items() if isinstance(parts, Mapping)}
 
 
 def _panel(

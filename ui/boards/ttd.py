@@ -17,6 +17,7 @@ from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
 
+from ui.boards import provisional_scores
 from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, rgb
 
 SQRT3 = math.sqrt(3)
@@ -86,15 +87,6 @@ def fill_hex(cx: float, cy: float, size: float, colour: tuple[float, float, floa
     vertices += [pts[0], pts[1], 0, 0]
     Color(*colour, alpha)
     Mesh(vertices=vertices, indices=list(range(8)), mode="triangle_fan")
-
-
-def provisional_scores(view: Any) -> dict[str, Any]:
-    """The game's own ``score`` for this position (never re-derived here); empty if it cannot be had."""
-    try:
-        game = view.game
-        return dict(game.score(game.from_document(view.document)))
-    except Exception:  # a score strip must never take the map down with it
-        return {}
 
 
 @dataclass(frozen=True)
