@@ -17,6 +17,8 @@ from ui.widgets import BoardWidget, ChoiceButton
 
 __all__ = ["BoardWidget", "TableScreen"]
 
+SHORT_LABEL = 16  # characters that fit a half-width button at 800x480
+
 
 def citation(entry: dict[str, Any]) -> str:
     rules = entry.get("rules") or []
@@ -38,6 +40,7 @@ class TableScreen(Screen):
     paged = BooleanProperty(False)
     has_buttons = BooleanProperty(False)  # none (a map to tap): the announcements may take the room
     game_over = BooleanProperty(False)  # offer the next game where the moves were
+    short_labels = BooleanProperty(False)  # every label fits half a narrow panel: two columns show twice as many
     arrangement = Arrangement([])
     focus: Hashable | None = None
     asked: Hashable | None = None  # a place tapped where nothing is offered: the board rings it while it is answered
@@ -116,6 +119,9 @@ class TableScreen(Screen):
         self.can_list_all, self.can_go_back = self.arrangement.can_list_all, self.arrangement.can_go_back
         self.paged = self.arrangement.pages > 1
         self.has_buttons = bool(self.arrangement.buttons)
+        texts = [str(a.get("text") or a.get("type")) for a in self.arrangement.buttons]
+        # At 800x480 one column showed three rolls of six ("Oracle shows 4" and up needed a scroll).
+        self.short_labels = bool(texts) and max(map(len, texts)) <= SHORT_LABEL
         grid = self.ids.choices
         grid.clear_widgets()
         app = App.get_running_app()
