@@ -8,7 +8,7 @@ from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 
-from ui.boards.paint import BACKGROUND, ink_for, rgb, text
+from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fitted_text, ink_for, rgb, text
 
 ZONE_RGB = {
     "edge": (0.82, 0.76, 0.6),
@@ -52,13 +52,18 @@ def stacks(document: Mapping[str, Any], camps: Mapping[str, str], centre: str) -
     return out
 
 
+STRIP = 0.1  # share of the height for the players' strip under the board
+COIN_RGB = (0.95, 0.78, 0.2)
+
+
 def draw(widget: Any, view: Any) -> None:
     board = view.game.data["board"]
     width, height = board["width"], board["height"]
-    side = min(widget.width, widget.height)
+    strip_h = widget.height * STRIP
+    side = min(widget.width, widget.height - strip_h)
     cell = side / max(width, height)
     x0 = widget.x + (widget.width - cell * width) / 2
-    y0 = widget.y + (widget.height - cell * height) / 2
+    y0 = widget.y + strip_h + (widget.height - strip_h - cell * height) / 2
     camp_owner = {sq: colour for colour, sq in board["camps"].items()}
     centre = next(s["id"] for s in board["squares"] if s["zone"] == "centre")
     by_square = stacks(view.document, board["camps"], centre)
@@ -83,6 +88,49 @@ def draw(widget: Any, view: Any) -> None:
             piles = by_square.get(square["id"], [])
             for i, stack in enumerate(piles):
                 _draw_stack(stack, x, y, cell, i, len(piles), frozen_ring=True)
+        _draw_players((widget.x, widget.y, widget.width, strip_h), view.document, board["camps"])
+
+
+def _draw_players(
+    box: tuple[float, float, float, float], document: Mapping[str, Any], camps: Mapping[str, str]
+) -> None:
+    """Each player's coins and travellers home (a pip each), the one to play edged in gold, then the decks' cards.
+
+    Coins are spent on the charm deck and never showed anywhere, though the
+    buttons count them ("Spend a coin on the charm deck (3 left)").
+    """
+    x, y, w, h = box
+    players = [str(p) for p in document.get("players") or []]
+    if h < 8 or not players:
+        return
+    coins = document.get("coins") or {}
+    home: dict[str, int] = {}
+    for piece in travellers(document):
+        if piece.get("at") == "camp" or piece.get("at") == camps.get(piece["colour"]):
+            home[piece["colour"]] = home.get(piece["colour"], 0) + 1
+    decks = document.get("decks") or {}
+    left = {name: sum(v for v in cards.values() if isinstance(v, int)) for name, cards in decks.items()
+            if isinstance(cards, Mapping)}  # fmt: skip
+    segment = w / (len(players) + (1 if left else 0))
+    font = h * 0.4
+    pip = h * 0.12
+    for k, player in enumerate(players):
+        sx = x + k * segment
+        if player == document.get("turn"):
+            Color(*HIGHLIGHT, 1)
+            Line(rectangle=(sx + 2, y + 2, segment - 4, h - 4), width=1.5)
+        cy = y + h / 2
+        disc(sx + h * 0.35, cy, h * 0.25, rgb(player), (1, 1, 1), 1.2)
+        # Coins as a gold coin with its count (words shrank unreadably in a quarter of a 400 px board).
+        disc(sx + h * 0.95, cy, h * 0.28, COIN_RGB, (0, 0, 0), 1.0)
+        text(sx + h * 0.95, cy, str(coins.get(player, 0)), h * 0.34, (0, 0, 0), bold=True)
+        for i in range(3):  # travellers home, one pip each, filled in the player's colour
+            disc(sx + h * (1.48 + 0.32 * i), cy, pip, rgb(player) if i < home.get(player, 0) else BACKGROUND,
+                 (1, 1, 1), 1.0)  # fmt: skip
+    if left:
+        words = "  ".join(f"{name} {n}" for name, n in left.items())
+        sx = x + len(players) * segment
+        fitted_text(sx + h * 0.2, y + h / 2, words, font, segment - h * 0.3, (0.8, 0.8, 0.8), anchor="left")
 
 
 def _draw_stack(
