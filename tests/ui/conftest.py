@@ -54,8 +54,11 @@ def tap(widget: Any) -> None:
     while parent is not None and parent is not parent.parent and not isinstance(parent, ScrollView):
         parent = parent.parent  # the window is its own parent
     if isinstance(parent, ScrollView):  # as a player would: scroll the choice into view first
-        parent.scroll_to(widget, padding=0, animate=False)
-        advance(2)
+        # Twice: a wrapped label sets its button's height from its texture a frame later, and the
+        # list's height (and so where a scroll lands) only settles after that.
+        for _ in range(2):
+            parent.scroll_to(widget, padding=0, animate=False)
+            advance(2)
     x, y = widget.to_window(*widget.center)
     touch = UnitTestTouch(x, y)
     touch.touch_down()
