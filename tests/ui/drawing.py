@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+
+from kivy.base import EventLoop
+from kivy.core.window import Window
+from kivy.uix.widget import Widget
 
 from companion.session import Session
 from ui.boards import BoardView, drawer_for
+
+
+def on_window(size: tuple[int, int] | None = None) -> Iterator[Widget]:
+    """A bare widget on the window, for a fixture: the drawing alone, without the app around it."""
+    EventLoop.ensure_window()
+    widget = Widget(size_hint=(None, None), pos=(0, 0), **({"size": size} if size else {}))
+    Window.add_widget(widget)
+    yield widget
+    Window.remove_widget(widget)
 
 
 def render(widget: Any, session: Session, document: dict[str, Any] | None = None) -> bytes:

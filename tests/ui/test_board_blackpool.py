@@ -5,23 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from kivy.base import EventLoop
-from kivy.core.window import Window
 from kivy.uix.widget import Widget
 
 from companion.session import Session
-from tests.ui.drawing import pixel, render
+from tests.ui.drawing import on_window, pixel, render
 from ui.boards import blackpool
 from ui.boards.paint import rgb
 
 
 @pytest.fixture
 def canvas() -> Iterator[Widget]:
-    EventLoop.ensure_window()
-    widget = Widget(size_hint=(None, None), pos=(0, 0), size=(450, 450))
-    Window.add_widget(widget)
-    yield widget
-    Window.remove_widget(widget)
+    yield from on_window((450, 450))
 
 
 def test_each_camp_is_drawn_in_its_own_corner(canvas: Widget) -> None:

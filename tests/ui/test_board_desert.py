@@ -6,12 +6,10 @@ import copy
 from collections.abc import Iterator
 
 import pytest
-from kivy.base import EventLoop
-from kivy.core.window import Window
 from kivy.uix.widget import Widget
 
 from companion.session import Session
-from tests.ui.drawing import pixel, render
+from tests.ui.drawing import on_window, pixel, render
 from ui.boards import desert, has_drawing
 from ui.boards.paint import rgb
 from ui.shots import mid_game
@@ -21,12 +19,7 @@ SIZES = ((390, 390), (650, 650), (640, 400))
 
 @pytest.fixture
 def canvas() -> Iterator[Widget]:
-    """A bare widget on the window: the drawing alone, without the app around it."""
-    EventLoop.ensure_window()
-    widget = Widget(size_hint=(None, None), pos=(0, 0))
-    Window.add_widget(widget)
-    yield widget
-    Window.remove_widget(widget)
+    yield from on_window()
 
 
 def space_centre(widget: Widget, session: Session, index: int) -> tuple[float, float, float]:
