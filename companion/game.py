@@ -141,6 +141,35 @@ def normalize_action(action: object) -> Action:
     return {k: v for k, v in action.items() if k != "text"}
 
 
+def action_keys(legal: Sequence[Action]) -> dict[str, frozenset[str]]:
+    """The keys each type of offered action carries, ``text`` aside."""
+    keys: dict[str, set[str]] = {}
+    for action in legal:
+        keys.setdefault(action["type"], set()).update(k for k in action if k != "text")
+    return {kind: frozenset(names) for kind, names in keys.items()}
+
+
+def unknown_keys(action: Action, keys: Mapping[str, frozenset[str]]) -> InvalidAction | None:
+    """The refusal for keys no offered action of this type has, if any.
+
+    Games read only the keys they need, so ``{"type": "roll", "value": 6,
+    "extra": 1}`` would otherwise be applied and journalled with a key that
+    means nothing, and a typo such as ``"valeu"`` beside a right key would
+    pass unnoticed. The offered actions give each type's shape (``keys``, from
+    ``action_keys``), so no game declares its shapes twice. A type not offered
+    now is left to the game, whose refusal cites the clause.
+    """
+    known = keys.get(action["type"])
+    if known is None:
+        return None
+    extra = sorted(set(action) - known)
+    if not extra:
+        return None
+    unknown = ", ".join(repr(k) for k in extra)
+    takes = ", ".join(sorted(known - {"type"}))
+    return InvalidAction(f"a {action['type']!r} action has no {unknown}; it takes only {takes or 'its type'}")
+
+
 class Game(ABC):
     """Base of every rule set; subclasses declare metadata and the pure methods."""
 
@@ -300,7 +329,9 @@ __all__ = [
     "Pending",
     "Ruling",
     "State",
+    "action_keys",
     "malformed",
     "normalize_action",
     "refuse",
+    "unknown_keys",
 ]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadRequest, CompanionError, InvalidPosition, NothingToUndo
-from companion.game import Action, Event, Game, Pending, Ruling, State, normalize_action
+from companion.game import Action, Event, Game, Pending, Ruling, State, action_keys, normalize_action, unknown_keys
 from companion.journal import Journal, JournalGame, open_journal
 from companion.registry import create
 
@@ -42,6 +42,9 @@ class Session:
         self._redo: list[Action] = []
         self._game_id: int | None = None
         self._over = game.pending(initial).is_over
+        self._legal_of: State | None = None  # the state ``_legal`` was worked out for
+        self._legal: list[Action] = []
+        self._legal_keys: dict[str, frozenset[str]] = {}
 
     # -- starting ---------------------------------------------------------
     @classmethod
@@ -143,10 +146,16 @@ class Session:
         return self.game.pending(self.state)
 
     def legal(self) -> list[Action]:
-        return self.game.legal_actions(self.state)
+        # Kept per state: the table lists them, then act and every "why not
+        # here?" probe checks an action's keys against them.
+        state = self.state
+        if self._legal_of is not state:
+            self._legal, self._legal_of = self.game.legal_actions(state), state
+            self._legal_keys = action_keys(self._legal)
+        return list(self._legal)
 
     def check(self, action: object) -> Ruling:
-        return self.game.check(self.state, normalize_action(action))
+        return self.game.check(self.state, self._well_formed(action))
 
     def document(self) -> dict[str, Any]:
         return self.game.to_document(self.state)
@@ -154,7 +163,7 @@ class Session:
     # -- changing ---------------------------------------------------------
     def act(self, action: object) -> Step:
         """Apply, journal, then return what to announce: in that order, always."""
-        clean = normalize_action(action)
+        clean = self._well_formed(action)
         state, events = self.game.apply(self.state, clean)
         self._record("act", clean)
         self._states.append(state)
@@ -182,6 +191,19 @@ class Session:
         self._log.append(action)
         self._sync_status()
         return Step(action, events)
+
+    def _well_formed(self, action: object) -> Action:
+        """A typed or sent action, refused if it carries keys its type lacks.
+
+        Journal replay does not come through here: a row journalled before
+        this check existed must still resume.
+        """
+        clean = normalize_action(action)
+        self.legal()
+        problem = unknown_keys(clean, self._legal_keys)
+        if problem is not None:
+            raise problem
+        return clean
 
     def _apply(self, action: Action) -> None:
         action = normalize_action(action)  # a journal row is checked as a typed action is: it may be edited

@@ -20,6 +20,7 @@ from companion.errors import (
 )
 from companion.journal import Journal
 from companion.observations import Touch
+from companion.registry import game_class
 from companion.session import Session, open_table, replay_record
 
 
@@ -301,3 +302,35 @@ def test_a_journal_from_before_data_digests_opens_and_resumes(tmp_path: Path) ->
     raw.close()
     _, session, note = open_table(path)
     assert session is not None and session.document()["roll"] == 4 and note == ""
+
+
+@pytest.mark.parametrize("game_id", ["blackpool", "desert", "targi", "temple", "ttd"])
+def test_a_key_no_action_of_its_type_has_is_refused_by_name_and_changes_nothing(tmp_path: Path, game_id: str) -> None:
+    """Before, ``{"type": "roll", "value": 6, "extra": 1}`` was applied and journalled as it came."""
+    journal = Journal(tmp_path / "j.sqlite3")
+    cls = game_class(game_id)
+    session = Session.new(game_id, list(cls.colours[: max(cls.min_players, 2)]), journal=journal)
+    offered = session.legal()
+    assert session.check(offered[0]).legal  # the offered shape itself is still fine
+    for action in {a["type"]: a for a in offered}.values():
+        typo = {k: v for k, v in action.items() if k != "text"} | {"extra": 1}
+        before = session.document()
+        with pytest.raises(InvalidAction, match=rf"a '{action['type']}' action has no 'extra'; it takes only"):
+            session.act(typo)
+        with pytest.raises(InvalidAction, match="has no 'extra'"):
+            session.check(typo)
+        assert session.document() == before and session.log == []
+    assert journal.active_game() is not None and journal.active_game().steps == []
+
+
+def test_a_journalled_action_with_an_extra_key_still_resumes(tmp_path: Path) -> None:
+    """Rows written before extra keys were refused must not cost the table its game."""
+    path = tmp_path / "journal.sqlite3"
+    Session.new("race", ["red", "blue"], journal=Journal(path))
+    raw = sqlite3.connect(path)
+    raw.execute("INSERT INTO steps VALUES (1, 1, 'act', '{\"type\": \"roll\", \"value\": 3, \"extra\": 1}', 'now')")
+    raw.commit()
+    raw.close()
+
+    _journal, session, note = open_table(path)
+    assert session is not None and session.document()["roll"] == 3, note
