@@ -106,6 +106,33 @@ def _present(path: Path) -> bool:
         return True
 
 
+def cafe_signature(game_cls: type[Game], cafe_dir: Path | None) -> tuple[tuple[int, ...], ...]:
+    """What a stat of each café file the game would read says about it, without reading any.
+
+    Two equal signatures mean ``load_data`` would read the same files, so the
+    data bound to a game can be kept; an edit, a file put in or taken away,
+    or one replaced by a folder or an unreadable file each change it. A saved
+    file gets a new modification time (and, saved by renaming a new copy over
+    it, a new inode), and its change time follows any write, even one that
+    sets the modification time back.
+    """
+    if cafe_dir is None:
+        return ()
+    folder = cafe_dir / game_cls.id
+    return tuple(_stat_signature(folder / f"{kind}.json") for kind in schemas(game_cls))
+
+
+def _stat_signature(path: Path) -> tuple[int, ...]:
+    try:
+        found = path.stat()
+    except OSError as exc:
+        try:
+            found = path.lstat()  # a link to nothing: read, it is refused, so it must count as there
+        except OSError:
+            return (exc.errno or -1,)  # nothing there, or a folder on the way that cannot be searched
+    return (found.st_mode, found.st_ino, found.st_dev, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+
+
 def load_data(game_cls: type[Game], cafe_dir: Path | None = None) -> GameData:
     """The game's data set: café files where present, house files otherwise."""
     files: dict[str, Any] = {}

@@ -189,7 +189,10 @@ class Referee:
         game_id = _field(request, "game", str, required=False)
         if game_id is None:
             game_id = self._need().game.id
-        rulebook = create(game_id, self.cafe_dir).rulebook
+        playing = self.session.game if self.session is not None else None
+        # The game in progress is refereed on the rulebook it began with, even after a café edit.
+        game = playing if playing is not None and playing.id == game_id else create(game_id, self.cafe_dir)
+        rulebook = game.rulebook
         clause = _field(request, "clause", str, required=False)
         search = _field(request, "search", str, required=False)
         if clause is not None:

@@ -9,10 +9,11 @@ import importlib
 import pkgutil
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import companion.games
-from companion.data import load_data
-from companion.errors import UnknownGame
+from companion.data import cafe_signature, load_data
+from companion.errors import InvalidData, UnknownGame
 from companion.game import Game
 
 
@@ -49,15 +50,34 @@ def game_class(game_id: object) -> type[Game]:
     return classes[game_id]
 
 
-_instances: dict[tuple[str, str | None], Game] = {}
+# Per game and café folder: the stat signature of the café files read, and the game bound to them
+# or the problems that refused them.
+_instances: dict[tuple[str, str | None], tuple[tuple[Any, ...], Game | list[str]]] = {}
 
 
 def create(game_id: object, cafe_dir: Path | None = None) -> Game:
-    """A rules object bound to its data; cached, since data never changes in a run."""
+    """A rules object bound to the game's data as its files are now.
+
+    Reading, validating and precomputing (board graphs) take a while, so the
+    object is kept until a stat of the café files says one changed: a café
+    that edits its board on a running table gets the edit with its next new
+    game, as it would after a restart, and a broken edit is refused with the
+    validator's problems each time until it is mended, never replaced by the
+    house file or the previous copy in silence. A game already started holds
+    its own object and goes on with the data it began with.
+    """
     game_cls = game_class(game_id)
     if game_cls.id in _installed:
         return _installed[game_cls.id]
     key = (game_cls.id, str(cafe_dir) if cafe_dir else None)
-    if key not in _instances:
-        _instances[key] = game_cls(load_data(game_cls, cafe_dir))
-    return _instances[key]
+    signature = cafe_signature(game_cls, cafe_dir)  # taken before reading, so an edit made meanwhile shows next time
+    cached = _instances.get(key)
+    if cached is None or cached[0] != signature:
+        try:
+            bound: Game | list[str] = game_cls(load_data(game_cls, cafe_dir))
+        except InvalidData as refusal:
+            bound = refusal.problems
+        cached = _instances[key] = (signature, bound)
+    if isinstance(cached[1], list):
+        raise InvalidData(cached[1])
+    return cached[1]

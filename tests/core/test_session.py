@@ -282,7 +282,7 @@ def test_a_game_resumed_on_cafe_data_edited_since_it_began_says_so(
     assert session is not None and note == ""  # unchanged: nothing to say
     cards = cafe / "blackpool" / "cards.json"
     cards.write_text(cards.read_text().replace('"count": 1', '"count": 2', 1))
-    monkeypatch.setattr(registry, "_instances", {})  # the next start: data is read once per run
+    monkeypatch.setattr(registry, "_instances", {})  # the next start: nothing kept from this run
     _, session, note = open_table(path, cafe)
     assert session is not None and "its data changed since it began: cards (" in note and str(cards) in note
 

@@ -144,3 +144,144 @@ def test_a_cafe_copy_of_the_house_set_loads(tmp_path: Path) -> None:
     assert data.sources["board"].endswith("board.json") and not data.sources["board"].startswith("house:")
     game = TempleGame(data)
     assert game.total_cards == 50
+
+
+def refusals(tmp_path: Path, board: dict) -> list[str]:
+    """What ``companion data validate`` says about a café folder holding this board (house files for the rest)."""
+    return validate_path(write_cafe(tmp_path, "board", board), game_classes())
+
+
+SET = "temple set (board given): board.json: "
+
+
+@pytest.mark.parametrize("lap_start", [1, 2, 14, 53, 55])
+def test_a_lap_start_away_from_the_wall_is_refused_with_the_station_it_must_be(lap_start: int, tmp_path: Path) -> None:
+    """Progress counts from lapStart: anywhere else "behind" turns round part of the way along the lap."""
+    board = house("board")
+    board["colours"]["red"]["lapStart"] = lap_start
+    problems = refusals(tmp_path, board)
+    assert len(problems) == 1
+    assert problems[0].startswith(
+        f"{SET}colours.red.lapStart is {lap_start}; it must be 0, the first loop station past the red wall"
+    )
+    with pytest.raises(InvalidData, match=f"colours.red.lapStart is {lap_start}; it must be 0"):
+        load_data(TempleGame, tmp_path)
+
+
+def test_the_lap_start_message_names_the_step_where_the_count_would_jump(tmp_path: Path) -> None:
+    board = house("board")
+    board["colours"]["blue"]["lapStart"] = 15
+    assert refusals(tmp_path, board) == [
+        f"{SET}colours.blue.lapStart is 15; it must be 14, the first loop station past the blue wall, where a blue "
+        "pawn's lap begins (counted from loop[15], a step from [14, 3] (loop[14]) to [14, 4] (loop[15]) would jump "
+        "from the end of the lap to its start, and no blue wall stands there)"
+    ]
+
+
+def test_an_entrance_away_from_its_corner_is_refused(tmp_path: Path) -> None:
+    """Red entering on slot 2 would have a card's worth of stations between its circles and its count's start."""
+    board = house("board")
+    board["colours"]["red"]["entrance"] = {"circle": [7, -1], "entry": [[6, 0], [7, 0], [8, 0]]}
+    problems = refusals(tmp_path, board)
+    assert problems == [
+        f"{SET}colours.red.entrance.entry [{x}, 0] is {x - 3} loop stations past the red wall; entry cells must open "
+        "onto the first 3 stations past it, loop[0] to loop[2]"
+        for x in (6, 7, 8)
+    ]
+    with pytest.raises(InvalidData, match="is 3 loop stations past the red wall"):
+        load_data(TempleGame, tmp_path)
+
+
+def test_an_entrance_on_the_far_side_of_the_wall_is_refused(tmp_path: Path) -> None:
+    board = house("board")
+    board["colours"]["green"]["entrance"] = {"circle": [13, 15], "entry": [[13, 14]]}
+    assert refusals(tmp_path, board) == [
+        f"{SET}colours.green: the foot of the steps is only 4 steps from the entrance, so a pawn need not go round "
+        "the temple; is a wall between them missing?"
+    ]
+
+
+def test_entry_cells_a_little_way_in_on_the_first_card_are_fine(tmp_path: Path) -> None:
+    board = house("board")
+    board["colours"]["red"]["entrance"]["entry"] = [[4, 0], [5, 0]]
+    assert refusals(tmp_path, board) == []
+
+
+def test_entrance_circles_away_from_their_entry_cells_are_refused(tmp_path: Path) -> None:
+    """The circles are only drawn, but drawn far off (or over the ring) they show pawns where they are not."""
+    board = house("board")
+    board["colours"]["red"]["entrance"]["circle"] = [10, -1]
+    board["colours"]["yellow"]["entrance"]["circle"] = [1, 10]
+    assert refusals(tmp_path, board) == [
+        f"{SET}colours.red.entrance.circle [10, -1] is not beside any of its entry cells ([3, 0], [4, 0], [5, 0]); "
+        "it must be just off the board's edge, next to one of them",
+        f"{SET}colours.yellow.entrance.circle [1, 10] is not beside any of its entry cells ([0, 11], [0, 10], "
+        "[0, 9]); it must be just off the board's edge, next to one of them",
+    ]
+
+
+def swap_stations(board: dict) -> None:
+    board["loop"][5], board["loop"][6] = board["loop"][6], board["loop"][5]
+
+
+def merge_stations(board: dict) -> None:
+    board["loop"][4:6] = [board["loop"][4] + board["loop"][5]]
+
+
+def split_station(board: dict) -> None:
+    board["loop"][4:5] = [[cell] for cell in board["loop"][4]]
+
+
+def reverse_loop(board: dict) -> None:
+    board["loop"].reverse()
+
+
+def open_wall(board: dict) -> None:
+    board["colours"]["red"]["wall"].pop(1)
+
+
+def copy_colour(board: dict) -> None:
+    board["colours"]["blue"] = json.loads(json.dumps(board["colours"]["red"]))
+
+
+def steps_on_the_ring(board: dict) -> None:
+    board["colours"]["green"]["steps"]["cells"][0] = [11, 12]
+
+
+def chamber_off_the_board(board: dict) -> None:
+    board["chamber"] = [7, 17]
+
+
+@pytest.mark.parametrize(
+    ("mistake", "said"),
+    [
+        (swap_stations, "loop[5] [[9, 0], [9, 1], [9, 2]] does not follow loop[4] along the ring"),
+        (merge_stations, "loop[4] holds [7, 0] and [8, 0], one after the other along a lane"),
+        (split_station, "loop[5] [[7, 1]] does not follow loop[4] along the ring"),
+        (reverse_loop, "loop goes round anticlockwise; list its stations clockwise"),
+        (open_wall, "colours.red: the foot of the steps is only 4 steps from the entrance"),
+        (copy_colour, "colours.blue.steps.foot [2, 2] is red's too; each colour has its own"),
+        (steps_on_the_ring, "colours.green.steps.cells [11, 12] must be a cell inside the ring"),
+        (chamber_off_the_board, "the chamber [7, 17] is off the 15x15 board"),
+    ],
+)
+def test_other_cafe_slips_in_the_board_are_refused(mistake: object, said: str, tmp_path: Path) -> None:
+    """Each of these was accepted before and refereed a different board from the café's, without a word."""
+    board = house("board")
+    mistake(board)  # type: ignore[operator]
+    problems = refusals(tmp_path, board)
+    assert any(p.startswith(SET + said) for p in problems), problems
+
+
+def test_a_duplicated_slot_and_a_card_id_used_twice_are_refused(tmp_path: Path) -> None:
+    board = house("board")
+    board["slots"][4]["slot"] = 4  # slot 5's entry now also says slot 4
+    cards = house("cards")
+    cards["cards"][9]["id"] = "P03"
+    write_cafe(tmp_path, "cards", cards)
+    problems = refusals(tmp_path, board)
+    where = tmp_path / "temple"
+    assert problems == [
+        f"{where / 'board.json'}: slots[4] (slot 4): slot 4 appears twice",
+        f"{where / 'cards.json'}: cards[9] (id 'P03'): id 'P03' appears twice",
+    ]

@@ -1,0 +1,172 @@
+"""A café edits its data files while the table runs: the next new game uses them, the game in progress does not.
+
+Real files in a real café folder, edited between calls as a café owner would
+(an editor saving over the file, a file put in or taken away), with no
+restart in between.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from companion import registry
+from companion.cli import main
+from companion.data import validate_path
+from companion.errors import InvalidData
+from companion.journal import Journal
+from companion.protocol import Referee
+from companion.registry import create, game_classes
+from companion.session import Session
+
+
+@pytest.fixture
+def cafe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A café folder holding a copy of the temple's house data, and a table that has not read it yet."""
+    monkeypatch.setattr(registry, "_instances", {})
+    folder = tmp_path / "cafe"
+    assert main(["data", "template", "temple", str(folder)]) == 0
+    return folder
+
+
+def edit(path: Path, change: object) -> None:
+    content = json.loads(path.read_text(encoding="utf-8"))
+    change(content)  # type: ignore[operator]
+    path.write_text(json.dumps(content, indent=2), encoding="utf-8")
+
+
+def rename_die(name: str) -> object:
+    def change(die: dict) -> None:
+        die["name"] = name
+
+    return change
+
+
+def test_an_edit_is_used_by_the_next_new_game_and_not_by_the_game_in_progress(cafe: Path) -> None:
+    die = cafe / "temple" / "die.json"
+    playing = Session.new("temple", ["red", "blue"], cafe_dir=cafe)
+    edit(die, rename_die("the café's own die, numbers worn"))
+    fresh = Session.new("temple", ["red", "blue"], cafe_dir=cafe)
+    assert fresh.game.die.name == "the café's own die, numbers worn"
+    assert fresh.game.data.digests["die"] != playing.game.data.digests["die"]
+    assert playing.game.die.name != fresh.game.die.name  # the game under way keeps the die it began with
+    assert playing.legal() and playing.game is not fresh.game
+
+
+def test_unchanged_files_are_not_read_again(cafe: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stat of each café file decides; the files are read and validated only when one changed."""
+    reads: list[str] = []
+    real_load = registry.load_data
+
+    def counting_load(game_cls: object, cafe_dir: object) -> object:
+        reads.append(str(cafe_dir))
+        return real_load(game_cls, cafe_dir)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(registry, "load_data", counting_load)
+    first = create("temple", cafe)
+    assert create("temple", cafe) is first and len(reads) == 1
+    edit(cafe / "temple" / "die.json", rename_die("edited"))
+    assert create("temple", cafe) is not first and len(reads) == 2
+    assert create("temple", cafe) is create("temple", cafe) and len(reads) == 2
+
+
+def test_an_edit_of_the_same_size_is_noticed(cafe: Path) -> None:
+    """Only the modification time tells this edit apart: one digit for another."""
+    die = cafe / "temple" / "die.json"
+    before = create("temple", cafe)
+    text = die.read_text(encoding="utf-8")
+    name = json.loads(text)["name"]
+    size = die.stat().st_size
+    die.write_text(text.replace(json.dumps(name), json.dumps(name[:-1] + "#"), 1), encoding="utf-8")
+    stat = die.stat()
+    assert stat.st_size == size
+    os.utime(die, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    after = create("temple", cafe)
+    assert after is not before and after.die.name == name[:-1] + "#"
+
+
+def test_a_file_put_in_or_taken_away_is_noticed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file taken away is a café going back to the house file on purpose; the sources say which is used."""
+    monkeypatch.setattr(registry, "_instances", {})
+    cafe = tmp_path / "cafe"
+    assert create("temple", cafe).data.sources["die"] == "house:temple/die.json"
+    assert main(["data", "template", "temple", str(cafe)]) == 0
+    die = cafe / "temple" / "die.json"
+    assert create("temple", cafe).data.sources["die"] == str(die)
+    die.unlink()
+    assert create("temple", cafe).data.sources["die"] == "house:temple/die.json"
+
+
+def test_a_broken_edit_is_refused_as_the_validator_refuses_it(cafe: Path) -> None:
+    """Neither the house die nor the last good one is put in its place: the new game is refused, saying why."""
+    die = cafe / "temple" / "die.json"
+    playing = Session.new("temple", ["red", "blue"], cafe_dir=cafe)
+    good = die.read_text(encoding="utf-8")
+    die.write_text(good.replace('"colour": "red"', '"colour": "blue"', 1), encoding="utf-8")
+    validator = validate_path(cafe, game_classes())
+    assert len(validator) == 1 and "'blue' is not one of 'red', 'white'" in validator[0]
+    for _ in range(2):  # and again on the next try, the refusal being remembered with the files' stat
+        with pytest.raises(InvalidData) as refusal:
+            Session.new("temple", ["red", "blue"], cafe_dir=cafe)
+        assert refusal.value.problems == validator
+    assert playing.legal()  # the game in progress is untouched
+    die.write_text(good[:-3] + ",\n}", encoding="utf-8")  # a comma too many, as hand edits have
+    with pytest.raises(InvalidData) as refusal:
+        create("temple", cafe)
+    assert refusal.value.problems == validate_path(cafe, game_classes())
+    assert "a comma before '}'" in refusal.value.problems[0]
+    die.write_text(good, encoding="utf-8")
+    assert create("temple", cafe).data.digests == playing.game.data.digests
+
+
+def test_a_broken_board_is_refused_with_the_validators_cross_check(cafe: Path) -> None:
+    board = cafe / "temple" / "board.json"
+    create("temple", cafe)
+
+    def move_lap_start(content: dict) -> None:
+        content["colours"]["red"]["lapStart"] = 1
+
+    edit(board, move_lap_start)
+    with pytest.raises(InvalidData) as refusal:
+        create("temple", cafe)
+    assert [f"temple set (board, cards, die, rulebook given): {p}" for p in refusal.value.problems] == validate_path(
+        cafe, game_classes()
+    )
+    assert refusal.value.problems[0].startswith("board.json: colours.red.lapStart is 1; it must be 0")
+
+
+def test_a_running_referee_starts_new_games_on_the_edit_and_refuses_a_broken_one(cafe: Path, tmp_path: Path) -> None:
+    referee = Referee(Journal(tmp_path / "journal.sqlite3"), cafe)
+    assert referee.handle({"cmd": "new", "game": "temple", "players": ["red", "blue"]})["ok"]
+    die = cafe / "temple" / "die.json"
+    edit(die, rename_die("edited"))
+    assert referee.handle({"cmd": "new", "game": "temple", "players": ["red", "blue"]})["ok"]
+    assert referee.session is not None and referee.session.game.die.name == "edited"
+    in_progress = referee.session
+    edit(die, lambda content: content["faces"].pop())
+    answer = referee.handle({"cmd": "new", "game": "temple", "players": ["red", "green"]})
+    assert answer["ok"] is False and answer["error"]["code"] == "invalid_data"
+    assert answer["error"]["problems"] == [f"{die}: faces: needs at least 20 entries, has 19"]
+    assert referee.session is in_progress and referee.handle({"cmd": "legal"})["ok"]
+    games = {g["id"]: g for g in referee.handle({"cmd": "games"})["games"]}
+    assert games["temple"]["problems"] == answer["error"]["problems"]
+
+
+def test_the_rules_of_the_game_in_progress_stay_its_own_after_a_rulebook_edit(cafe: Path, tmp_path: Path) -> None:
+    """A referee citing a clause must quote the text the game is refereed on, not a newer edit."""
+    referee = Referee(Journal(tmp_path / "journal.sqlite3"), cafe)
+    assert referee.handle({"cmd": "new", "game": "temple", "players": ["red", "blue"]})["ok"]
+    before = referee.handle({"cmd": "rules", "clause": "RU-1"})["clause"]["text"]
+
+    def reword(book: dict) -> None:
+        book["clauses"][0]["text"] = "Edited by the café after the game began."
+
+    edit(cafe / "temple" / "rulebook.json", reword)
+    assert referee.handle({"cmd": "rules", "clause": "RU-1"})["clause"]["text"] == before
+    assert referee.handle({"cmd": "rules", "game": "temple", "clause": "RU-1"})["clause"]["text"] == before
+    assert referee.handle({"cmd": "new", "game": "temple", "players": ["red", "blue"]})["ok"]
+    edited = referee.handle({"cmd": "rules", "clause": "RU-1"})["clause"]["text"]
+    assert edited == "Edited by the café after the game began."
