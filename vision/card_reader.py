@@ -21,6 +21,7 @@ from vision.card_render import EMPTY_SLOT, SAND, render_card
 from vision.frames import as_bgr
 from vision.markers import BoardFinder
 from vision.readings import BoardReading, SlotReading
+from vision.taught import write_whole
 
 MATCH_SIZE = 30
 TRUNCATE = 25.0
@@ -242,15 +243,17 @@ class CardReader:
 
         The first free number, not the count of photos: after a café deletes
         `P07__0.png`, counting would name the next photo `P07__1.png` and write
-        over the one it kept.
+        over the one it kept. Written whole or not at all (`write_whole`).
         """
         folder.mkdir(parents=True, exist_ok=True)
         n = 0
-        while (folder / f"{card_id}__{n}.png").exists():
+        # A name held by a link, even to nothing, is taken: the move would replace the link.
+        while (path := folder / f"{card_id}__{n}.png").exists() or path.is_symlink():
             n += 1
-        path = folder / f"{card_id}__{n}.png"
-        if not cv2.imwrite(str(path), image):  # OpenCV says nothing itself: a read-only folder would pass as taught
-            raise OSError(f"cannot write {path}")
+        encoded, png = cv2.imencode(".png", image)
+        if not encoded:
+            raise OSError(f"cannot encode the photo for {path}")
+        write_whole(path, png.tobytes())
         return path
 
     def load_taught(self, folder: Path) -> int:

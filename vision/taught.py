@@ -19,6 +19,24 @@ if TYPE_CHECKING:  # the readers pull in OpenCV; the CLI asks for the folder lon
 DIE_FILE = "temple_die.json"
 
 
+def write_whole(path: Path, content: bytes) -> None:
+    """Write ``content`` aside, then move it over ``path``: there whole, or not at all.
+
+    A full SD card or a pulled plug mid-write would otherwise leave half a file
+    under the name: a cut photo holding a card's name, or a die file that
+    loses every face taught before. The aside file sits in the same folder, so
+    the move is a rename, and it is dotted so no reader takes it for a taught
+    file.
+    """
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_bytes(content)
+        partial.replace(path)
+    except OSError:
+        partial.unlink(missing_ok=True)
+        raise
+
+
 def default_taught_dir() -> Path:
     """``~/.local/share/table-companion/taught``, or ``$COMPANION_TAUGHT_DIR``."""
     return env_or("COMPANION_TAUGHT_DIR", user_data_dir() / "taught")

@@ -21,6 +21,7 @@ import numpy as np
 from vision.card_catalogue import TEMPLE_DATA
 from vision.frames import as_bgr
 from vision.readings import DieReading
+from vision.taught import write_whole
 from vision.temple_die_render import FACE_COLOURS, render_temple_die
 
 GLYPH_SIZE = 32
@@ -354,15 +355,7 @@ class TempleDieReader:
             "colours": {c: [b.tolist() for b in bs] for c, bs in self.colours.items()},
         }
         path = folder / "temple_die.json"
-        # Written aside and then moved over: a full SD card or a pulled plug mid-write
-        # would otherwise leave half a file and lose every face taught before.
-        partial = path.with_name(path.name + ".partial")
-        try:
-            partial.write_text(json.dumps(data))
-            partial.replace(path)
-        except OSError:
-            partial.unlink(missing_ok=True)
-            raise
+        write_whole(path, json.dumps(data).encode())
         return path
 
     @classmethod

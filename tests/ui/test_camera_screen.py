@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from kivy.clock import Clock
 
+import vision.teaching
 from tests.ui.conftest import advance, open_settings, tap, until
 from tests.vision.test_feed import BY_ID, board_frame
+from vision.teaching import TeachRefused
 from vision.temple_die_render import render_temple_die
 
 
@@ -26,6 +31,53 @@ def open_camera(app: Any) -> Any:
     tap(open_settings(app).ids.camera)
     advance(3)
     return app.root.get_screen("camera")
+
+
+def teach(screen: Any, button: str) -> str:
+    """Tap a teach button and wait for the answer: the teaching runs off Kivy's thread."""
+    tap(screen.ids[button])
+    assert until(lambda: not screen.teaching), screen.note
+    return screen.note
+
+
+class Held:
+    """A teaching function held until released, which fails at once if it is run on Kivy's thread.
+
+    Run on Kivy's thread (the screen as it was) it would freeze the test's
+    event loop with it, so it refuses there rather than wait.
+    """
+
+    def __init__(self, teach: Callable[..., Any]) -> None:
+        self.teach = teach
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.calls = 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        assert threading.current_thread() is not threading.main_thread(), "taught on the UI thread"
+        self.calls += 1
+        self.started.set()
+        self.release.wait(60)  # only a bound on a broken test: the tests release it themselves
+        return self.teach(*args, **kwargs)
+
+
+class Ticks:
+    """Kivy's clock counted while a teaching is held: it keeps ticking only if Kivy's thread is free."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.event = Clock.schedule_interval(self.tick, 0)
+
+    def tick(self, _dt: float) -> None:
+        self.count += 1
+
+
+def on_camera_with_card(launch: Any, tmp_path: Path, card: str) -> tuple[Any, Any]:
+    app = launch(camera=frames(tmp_path / "board", board_frame({3: card})))
+    screen = open_camera(app)
+    assert until(lambda: screen.live)
+    screen.ids.slot.text, screen.ids.card.text = "3", card
+    return app, screen
 
 
 def test_without_a_camera_the_screen_says_so_and_teaches_nothing(launch: Any, taught_dir_of_the_test: Path) -> None:
@@ -48,14 +100,12 @@ def test_a_card_in_a_slot_is_taught_and_the_feed_reads_with_it(
     assert screen.ids.preview.texture.size == [640, 480] or tuple(screen.ids.preview.texture.size) == (640, 480)
 
     screen.ids.slot.text, screen.ids.card.text = "3", card
-    tap(screen.ids.teach_card)
-    assert screen.note.startswith(f"Taught {card} from slot 3."), screen.note
+    assert teach(screen, "teach_card").startswith(f"Taught {card} from slot 3."), screen.note
     assert (taught_dir_of_the_test / f"{card}__0.png").is_file()
     assert feed._reload.is_set() or "cards" not in feed.readers  # read afresh from the next frame
 
     screen.ids.slot.text = "13"
-    tap(screen.ids.teach_card)
-    assert screen.note.startswith("Not taught: slot 13 is not on the board")
+    assert teach(screen, "teach_card").startswith("Not taught: slot 13 is not on the board")
     tap(screen.ids.back)
     assert app.root.current == "settings"
 
@@ -70,8 +120,7 @@ def test_a_die_face_is_taught_under_the_colour_it_shows(
     assert until(lambda: screen.live)
     screen.ids.value.text = "3"
     tap(screen.ids[said])
-    tap(screen.ids.teach_face)
-    assert screen.note.startswith(expected), screen.note
+    assert teach(screen, "teach_face").startswith(expected), screen.note
     assert (taught_dir_of_the_test / "temple_die.json").exists() == (said == "white")
 
 
@@ -90,6 +139,99 @@ def test_a_cafe_deck_is_offered_and_taught_by_its_own_ids(
     assert until(lambda: screen.live)
     assert screen.cards and all(c.startswith("K") for c in screen.cards)
     screen.ids.slot.text, screen.ids.card.text = "3", "K05"
-    tap(screen.ids.teach_card)
-    assert screen.note.startswith("Taught K05 from slot 3."), screen.note
+    assert teach(screen, "teach_card").startswith("Taught K05 from slot 3."), screen.note
     assert (taught_dir_of_the_test / "K05__0.png").is_file()
+
+
+def test_a_card_is_taught_off_the_ui_thread_and_a_second_tap_waits_for_it(
+    launch: Any, tmp_path: Path, taught_dir_of_the_test: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The screen answers while a slow teaching runs, says so, and teaches once however often it is tapped."""
+    card = sorted(BY_ID)[4]
+    held = Held(vision.teaching.teach_card)
+    monkeypatch.setattr(vision.teaching, "teach_card", held)
+    app, screen = on_camera_with_card(launch, tmp_path, card)
+    feed = app.running_inputs["camera"][1]
+    ticks = Ticks()
+    try:
+        tap(screen.ids.teach_card)
+        assert until(held.started.is_set)
+        assert screen.teaching and screen.note == "Teaching this card..."
+        assert screen.ids.teach_card.disabled and screen.ids.teach_face.disabled
+        before = ticks.count
+        assert until(lambda: ticks.count >= before + 5)  # Kivy's thread is not waiting on the teaching
+        screen.teach_card()  # as a quick second tap that reached the screen before the button went off
+        screen.teach_face()
+        tap(screen.ids.teach_card)
+        assert held.calls == 1 and screen.note == "Teaching this card..."
+        assert not (taught_dir_of_the_test / f"{card}__0.png").exists()
+    finally:
+        held.release.set()
+        ticks.event.cancel()
+    assert until(lambda: not screen.teaching)
+    assert screen.note.startswith(f"Taught {card} from slot 3."), screen.note
+    assert not screen.ids.teach_card.disabled and not screen.ids.teach_face.disabled
+    assert sorted(p.name for p in taught_dir_of_the_test.iterdir()) == [f"{card}__0.png"]  # once, nothing aside
+    assert feed._reload.is_set() or "cards" not in feed.readers
+    assert held.calls == 1
+
+
+def test_a_refused_teaching_reports_its_reason_and_gives_the_buttons_back(
+    launch: Any, tmp_path: Path, taught_dir_of_the_test: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*_args: Any) -> Any:
+        raise TeachRefused("no die found in the frame; put it on the tray under the camera")
+
+    held = Held(refuse)
+    monkeypatch.setattr(vision.teaching, "teach_die_face", held)
+    _app, screen = on_camera_with_card(launch, tmp_path, "P05")
+    try:
+        tap(screen.ids.teach_face)
+        assert until(held.started.is_set)
+        assert screen.note == "Teaching this face..." and screen.ids.teach_face.disabled
+    finally:
+        held.release.set()
+    assert until(lambda: not screen.teaching)
+    assert screen.note == "Not taught: no die found in the frame; put it on the tray under the camera"
+    assert not screen.ids.teach_face.disabled and not taught_dir_of_the_test.exists()
+
+
+def test_a_teaching_that_fails_unexpectedly_is_answered_not_left_hanging(
+    launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An error no teaching expects must still reach the screen: a silent thread would keep the buttons off."""
+
+    def broken(*_args: Any) -> Any:
+        raise RuntimeError("the reference renderer fell over")
+
+    monkeypatch.setattr(vision.teaching, "teach_card", broken)
+    _app, screen = on_camera_with_card(launch, tmp_path, "P05")
+    assert teach(screen, "teach_card") == "Not taught: the reference renderer fell over (the log has the details)."
+    assert not screen.ids.teach_card.disabled
+
+
+def test_leaving_the_screen_while_teaching_keeps_the_teaching_and_its_answer(
+    launch: Any, tmp_path: Path, taught_dir_of_the_test: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    card = sorted(BY_ID)[4]
+    held = Held(vision.teaching.teach_card)
+    monkeypatch.setattr(vision.teaching, "teach_card", held)
+    app, screen = on_camera_with_card(launch, tmp_path, card)
+    try:
+        tap(screen.ids.teach_card)
+        assert until(held.started.is_set)
+        tap(screen.ids.back)
+        assert app.root.current == "settings"
+        assert open_camera(app) is screen and app.root.current == "camera"  # back while it still teaches
+        assert screen.note == "Teaching this card..." and screen.ids.teach_card.disabled
+        tap(screen.ids.back)
+        assert app.root.current == "settings"
+    finally:
+        held.release.set()
+    assert until(lambda: not screen.teaching)  # answered while the screen is away
+    assert (taught_dir_of_the_test / f"{card}__0.png").is_file()
+    open_camera(app)
+    assert screen.note.startswith(f"Taught {card} from slot 3."), screen.note  # kept for the owner's return
+    tap(screen.ids.back)
+    open_camera(app)
+    assert screen.note == ""  # once seen, a later visit starts clean as before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import re
 from pathlib import Path
@@ -232,19 +233,24 @@ def test_teach_card_never_writes_over_a_photo_taught_before(tmp_path: Path, caps
     assert sorted(p.name for p in out.iterdir()) == ["P01__0.png", "P01__1.png", "P01__2.png"]
 
 
-def test_teach_commands_say_when_out_cannot_be_written(tmp_path: Path, capsys) -> None:
+def test_teach_commands_say_when_out_cannot_be_written(tmp_path: Path, capsys, monkeypatch) -> None:
     photo = board_photo(tmp_path)
     a_file = tmp_path / "notes.txt"
     a_file.write_text("x")
     assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(a_file)]) == 2
     assert f"cannot write to {a_file}" in capsys.readouterr().err
-    # A folder OpenCV cannot write in (here a link to a folder that is gone): imwrite only returns False.
+    # A disk that fills mid-write (as root no folder refuses a write, so the write is told to fail).
     out = tmp_path / "cafe"
-    out.mkdir()
-    (out / "P01__0.png").symlink_to(tmp_path / "unplugged" / "P01__0.png")
-    assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(out)]) == 2
+
+    def disk_full(_path: Path, _content: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Path, "write_bytes", disk_full)
+        assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(out)]) == 2
     captured = capsys.readouterr()
     assert "cannot write to" in captured.err and "taught" not in captured.out
+    assert list(out.iterdir()) == []
 
     from vision.temple_die_render import render_temple_die
 

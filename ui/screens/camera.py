@@ -4,10 +4,17 @@ Before this screen a café taught its cards and die with `companion vision
 teach-card` over SSH, with the kiosk stopped to free the camera. Here the
 owner lays a card in a slot (or a face up on the tray), picks what it is and
 taps once; the running camera feed reads with it from the next frame.
+
+A teaching runs on a thread of its own: the first card renders the deck's
+references (a quarter of a second on a Pi) and a slow SD card or a large frame
+takes longer, and on Kivy's thread the touchscreen would freeze for all of it.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
@@ -15,6 +22,8 @@ from kivy.clock import Clock
 from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
+
+log = logging.getLogger(__name__)
 
 PREVIEW_SECONDS = 0.25  # four pictures a second: enough to aim a camera, little CPU taken from the readers
 
@@ -40,10 +49,13 @@ def preview_texture(frame: Any, texture: Texture | None) -> Texture | None:
 class CameraScreen(Screen):
     note = StringProperty("")
     live = BooleanProperty(False)  # a camera is running and has sent a picture
+    teaching = BooleanProperty(False)  # a teaching is on its thread: the teach buttons wait for its answer
     slots = ListProperty([])
     cards = ListProperty([])
     values = ListProperty([])
     _clock = None
+    _here = False
+    _told_away = False  # a teaching ended while the screen was left: its answer waits for the owner's return
 
     def on_pre_enter(self, *_args: Any) -> None:
         from vision.card_catalogue import catalogue_from_data, load_temple_board, load_temple_cards
@@ -53,11 +65,15 @@ class CameraScreen(Screen):
         self.slots = [str(s.slot) for s in (board or load_temple_board()).slots]
         self.cards = [c.id for c in (cards or load_temple_cards())]
         self.values = sorted({v for v, _ in die_faces()}, key=lambda v: (not v.isdigit(), v.zfill(2)))  # X last
-        self.note = ""
+        if not (self.teaching or self._told_away):  # "Teaching..." or an answer not yet seen stays up
+            self.note = ""
+        self._told_away = False
+        self._here = True
         self.show_frame(0)
         self._clock = Clock.schedule_interval(self.show_frame, PREVIEW_SECONDS)
 
     def on_leave(self, *_args: Any) -> None:
+        self._here = False
         if self._clock is not None:
             self._clock.cancel()
             self._clock = None
@@ -73,7 +89,8 @@ class CameraScreen(Screen):
         return temple_data(app.cafe_dir)
 
     def feed(self) -> Any:
-        running = App.get_running_app().running_inputs.get("camera")
+        app = App.get_running_app()
+        running = app.running_inputs.get("camera") if app is not None else None
         return running[1] if running else None
 
     def show_frame(self, _dt: float) -> None:
@@ -93,31 +110,65 @@ class CameraScreen(Screen):
         from vision.teaching import teach_card
 
         slot, card, data = self.ids.slot.text, self.ids.card.text, self.data()
-        self._teach(lambda frame, folder: teach_card(frame, int(slot), card, folder, data))
+        self._teach(lambda frame, folder: teach_card(frame, int(slot), card, folder, data), "this card")
 
     def teach_face(self) -> None:
         from vision.teaching import teach_die_face
 
-        colour = "red" if self.ids.red.state == "down" else "white"
-        self._teach(lambda frame, folder: teach_die_face(frame, self.ids.value.text, colour, folder))
+        value, colour = self.ids.value.text, "red" if self.ids.red.state == "down" else "white"
+        self._teach(lambda frame, folder: teach_die_face(frame, value, colour, folder), "this face")
 
-    def _teach(self, teach: Any) -> None:
-        """Teach from the latest frame; the feed then reads with it, and the note says what happened or why not."""
+    def _teach(self, teach: Callable[[Any, Any], Any], what: str) -> None:
+        """Teach from the latest frame on a thread; the note says it is teaching, then what happened or why not.
+
+        One teaching at a time: a second tap would teach the same card twice (two
+        photos) or race the first on the die's file. Everything the teaching
+        needs from the widgets is read here, on Kivy's thread, before it starts.
+        """
         from vision.taught import default_taught_dir
-        from vision.teaching import TeachRefused
 
-        feed = self.feed()
-        frame = getattr(feed, "latest", None)
+        if self.teaching:
+            return
+        frame = getattr(self.feed(), "latest", None)
         if frame is None:
             self.note = "No picture to teach from: the camera is off or has sent nothing yet."
             return
+        self.teaching = True
+        self.note = f"Teaching {what}..."
+        # Not a daemon: the app closing right after the tap still lets the photo or face be stored.
+        worker = threading.Thread(target=self._work, args=(teach, frame, default_taught_dir()), name="camera-teach")
+        worker.start()
+
+    def _work(self, teach: Callable[[Any, Any], Any], frame: Any, folder: Any) -> None:
+        """The teaching itself, off Kivy's thread; its answer goes back through the clock, which is thread-safe.
+
+        Nothing may escape: a thread that died unanswered would leave the teach
+        buttons off until the app restarts.
+        """
+        from vision.teaching import TeachRefused
+
+        taught = False
         try:
-            taught = teach(frame, default_taught_dir())
+            note = f"Taught {teach(frame, folder).what}. The camera reads with it from now on."
+            taught = True
         except TeachRefused as error:
-            self.note = f"Not taught: {error}"
-            return
+            note = f"Not taught: {error}"
         except ValueError as error:  # a slot or value not picked yet ('' from a spinner)
-            self.note = f"Not taught: pick the slot, card or value first ({error})."
-            return
-        feed.reload_taught()
-        self.note = f"Taught {taught.what}. The camera reads with it from now on."
+            note = f"Not taught: pick the slot, card or value first ({error})."
+        except Exception as error:
+            log.exception("teaching from the camera screen failed")
+            note = f"Not taught: {str(error) or type(error).__name__} (the log has the details)."
+        Clock.schedule_once(lambda _dt: self._answer(note, taught))
+
+    def _answer(self, note: str, taught: bool) -> None:
+        """On Kivy's thread: the buttons back, the note, and the running feed told to read with what was taught.
+
+        The feed asked is the one running now, not the one at the tap: the
+        camera may have been restarted on another source while it taught.
+        """
+        self.teaching = False
+        self.note = note
+        self._told_away = not self._here
+        feed = self.feed()
+        if taught and feed is not None:
+            feed.reload_taught()

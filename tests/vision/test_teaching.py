@@ -1,0 +1,46 @@
+"""Teaching stores a card's photo whole or not at all, under a name no photo kept before holds."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.card_catalogue import load_temple_board, load_temple_cards
+from vision.card_reader import CardReader
+from vision.card_render import render_board
+from vision.teaching import TeachRefused, teach_card
+
+
+@pytest.fixture(scope="module")
+def board() -> np.ndarray:
+    cards, board = load_temple_cards(), load_temple_board()
+    return render_board(board, {s.slot: cards[0] for s in board.slots}, cell_px=20)[0]
+
+
+def test_a_write_cut_short_leaves_no_photo_behind(board: np.ndarray, tmp_path: Path, monkeypatch) -> None:
+    """A full SD card mid-write leaves part of a file; no cut photo may hold the card's name."""
+    write_bytes = Path.write_bytes
+
+    def cut_short(path: Path, content: bytes) -> int:
+        write_bytes(path, content[:100])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", cut_short)
+    with pytest.raises(TeachRefused, match=r"cannot write to .*No space left on device"):
+        teach_card(board, 3, "P01", tmp_path / "taught")
+    assert list((tmp_path / "taught").iterdir()) == []  # nothing under the card's name, nothing left aside
+
+
+def test_a_photo_is_stored_whole_under_the_first_free_name(board: np.ndarray, tmp_path: Path) -> None:
+    folder = tmp_path / "taught"
+    folder.mkdir()
+    (folder / "P01__0.png").symlink_to(tmp_path / "unplugged" / "P01__0.png")  # a link, even to nothing, is kept
+    (folder / "P01__1.png").write_bytes(b"kept")
+    taught = teach_card(board, 3, "P01", folder)
+    assert taught.path == folder / "P01__2.png" and taught.what == "P01 from slot 3"
+    assert sorted(p.name for p in folder.iterdir()) == ["P01__0.png", "P01__1.png", "P01__2.png"]
+    assert (folder / "P01__0.png").is_symlink() and (folder / "P01__1.png").read_bytes() == b"kept"
+    assert CardReader().load_taught(folder) == 1  # the new photo reads; the link and the odd file are skipped
