@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
+from unittest.mock import patch
 
 from kivy.base import EventLoop
 from kivy.core.window import Window
+from kivy.graphics import Rectangle
 from kivy.uix.widget import Widget
 
 from companion.session import Session
-from ui.boards import BoardView, drawer_for
+from ui.boards import BoardView, drawer_for, paint
 
 
 def on_window(size: tuple[int, int] | None = None) -> Iterator[Widget]:
@@ -34,3 +37,49 @@ def pixel(pixels: bytes, widget: Any, x: float, y: float) -> tuple[int, int, int
     """RGB at widget coordinates (x, y); the exported pixels run top row first, Kivy's y runs up."""
     i = ((int(widget.height) - 1 - int(y)) * int(widget.width) + int(x)) * 4
     return pixels[i], pixels[i + 1], pixels[i + 2]
+
+
+@dataclass(frozen=True)
+class Words:
+    """A piece of text as drawn: what it says and the rectangle it fills, in widget coordinates (y up)."""
+
+    text: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self.x + self.w / 2, self.y + self.h / 2
+
+    def inside(self, box: tuple[float, float, float, float]) -> bool:
+        """Whether the middle of the text lies in ``box`` (x, y, w, h)."""
+        cx, cy = self.centre
+        return box[0] <= cx <= box[0] + box[2] and box[1] <= cy <= box[1] + box[3]
+
+
+def words_drawn(widget: Any, session: Session, document: dict[str, Any] | None = None) -> list[Words]:
+    """Every text the drawing left on the canvas, read back from the canvas itself.
+
+    Pixels cannot say what a label reads, so each label the paint helpers
+    render is remembered by its texture; a text measured but never drawn
+    (a size probe) has no rectangle on the canvas and is not listed.
+    """
+    made: dict[int, Any] = {}
+
+    class Remembered(paint.CoreLabel):  # type: ignore[misc, valid-type]
+        def refresh(self) -> None:
+            super().refresh()
+            made[id(self.texture)] = self  # held, so no texture id is reused while the drawing runs
+
+    with patch.object(paint, "CoreLabel", Remembered):
+        render(widget, session, document)
+    out = []
+    for instruction in widget.canvas.children:
+        if isinstance(instruction, Rectangle) and id(instruction.texture) in made:
+            label = made[id(instruction.texture)]
+            if label.text:
+                (x, y), (w, h) = instruction.pos, instruction.size
+                out.append(Words(str(label.text), x - widget.x, y - widget.y, w, h))
+    return out

@@ -8,8 +8,9 @@ import pytest
 from kivy.core.window import Window
 
 from companion.games.targi.board import POSITION
+from companion.games.targi.state import slot_name
 from companion.session import Session
-from tests.ui.drawing import render
+from tests.ui.drawing import render, words_drawn
 from ui.boards import has_drawing
 from ui.boards import targi as drawing
 from ui.shots import mid_game
@@ -113,3 +114,41 @@ def test_each_panel_shows_the_score_so_far_not_the_tokens_alone() -> None:
     expected = {p: parts["total"] for p, parts in session.game.score(session.state).items()}
     assert _totals(view) == expected
     assert any(expected[p] != session.document()["supplies"][p]["vp"] for p in expected)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_centre_cards_carry_the_names_the_texts_give_them(size: tuple[int, int], middle: Session) -> None:
+    """ "Use Date Sacks (G02) at centre 2-1": each centre card is tagged with its row-column, face up or not."""
+    opening = Session.new("targi", ["white", "black"])
+    assert "centre 1-1" in opening.pending().text  # the set-up names the first card to turn up so
+    doc = middle.game.to_document(middle.state)
+    centre = [list(row) for row in doc["centre"]]
+    centre[0][0] = {"face_down": "goods", "pile": 0}
+    centre[2][2] = None  # an emptied place is named too ("it stays empty")
+    widget = board(size)
+    try:
+        drawn = words_drawn(widget, middle, {**doc, "centre": centre})
+        layout = drawing.Layout(widget)
+        for i in range(9):
+            row, col = divmod(i, 3)
+            box = layout.card(row + 1, col + 1)
+            tags = [d for d in drawn if d.text == slot_name(i) and d.inside(box)]
+            assert len(tags) == 1, slot_name(i)
+            assert tags[0].h >= 9, tags[0]
+            assert tags[0].y + tags[0].h > box[1] + box[3] * 0.6  # at the top, where a player looks first
+    finally:
+        Window.remove_widget(widget)
+
+
+def test_each_panel_numbers_its_display_rows(middle: Session) -> None:
+    """ "Play Weaver in row 2": the rows of each player's display are numbered 1 to 3 from the top."""
+    widget = board((390, 390))
+    try:
+        drawn = words_drawn(widget, middle)
+        layout = drawing.Layout(widget)
+        for panel in layout.panels:
+            numbers = sorted((d for d in drawn if d.text in ("1", "2", "3") and d.inside(panel)), key=lambda d: -d.y)
+            assert [d.text for d in numbers] == ["1", "2", "3"]
+            assert all(d.centre[0] < panel[0] + panel[2] * 0.15 for d in numbers)  # down the panel's left side
+    finally:
+        Window.remove_widget(widget)

@@ -8,7 +8,7 @@ import pytest
 from kivy.core.window import Window
 
 from companion.session import Session
-from tests.ui.drawing import pixel, render
+from tests.ui.drawing import pixel, render, words_drawn
 from ui.boards import has_drawing
 from ui.boards import temple as drawing
 from ui.boards.paint import rgb
@@ -106,5 +106,57 @@ def test_card_cells_follow_the_slot_rotation(middle: Session) -> None:
         assert not all(
             abs(a - b) < 20 for a, b in zip(pixel(pixels, widget, *frame.centre((14, 5))), hole, strict=True)
         )
+    finally:
+        Window.remove_widget(widget)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_column_and_row_is_numbered_round_the_board(size: tuple[int, int]) -> None:
+    """ "Red 1 to [4,0] (corner)": x counts columns from the west, y rows from the north, both from 0.
+
+    With four colours every side has an Entrance Circle over three numbers;
+    the opposite side shows them.
+    """
+    session = Session.new("temple", ["red", "blue", "green", "yellow"])
+    assert session.game.where("red", session.game.board.node(4, 0)).startswith("[4,0]")  # the texts' spelling
+    game = session.game
+    n = int(game.data["board"]["size"])
+    doc = session.document()
+    doc["pawns"] = {colour: ["chamber", "chamber"] for colour in doc["pawns"]}  # no pawn numbers by the edges
+    widget = board(size)
+    try:
+        drawn = words_drawn(widget, session, doc)
+        frame = drawing.Frame(widget, n)
+        left, top = frame.corner(0, 0)
+        right, bottom = frame.corner(n, n)
+        outside = [d for d in drawn if not (left < d.centre[0] < right and bottom < d.centre[1] < top)]
+        for k in range(n):
+            x_from, x_to = frame.corner(k, 0)[0], frame.corner(k + 1, 0)[0]
+            y_from, y_to = frame.corner(0, k + 1)[1], frame.corner(0, k)[1]
+            columns = [d for d in outside if d.text == str(k) and x_from < d.centre[0] < x_to]
+            rows = [d for d in outside if d.text == str(k) and y_from < d.centre[1] < y_to]
+            assert columns and rows, k
+            assert all(d.h >= frame.cell * 0.5 for d in columns + rows), k
+        circles = [spot for _, spots in drawing._circles(frame, game.data["board"], doc) for spot in spots]
+        for d in outside:  # no number under an Entrance Circle, where a waiting pawn would hide it
+            assert all(abs(d.centre[0] - x) > frame.cell * 0.5 or abs(d.centre[1] - y) > frame.cell * 0.5
+                       for x, y in circles), d  # fmt: skip
+    finally:
+        Window.remove_widget(widget)
+
+
+def test_slot_numbers_are_drawn_large(middle: Session) -> None:
+    """The texts say "slot 4": each number inside the ring, nearly a cell high (it was half that, unreadable)."""
+    game = middle.game
+    widget = board((390, 390))
+    try:
+        drawn = words_drawn(widget, middle)
+        frame = drawing.Frame(widget, game.data["board"]["size"])
+        inner_left, inner_top = frame.corner(3, 3)
+        inner_right, inner_bottom = frame.corner(12, 12)
+        inside = [d for d in drawn if inner_left < d.centre[0] < inner_right and inner_bottom < d.centre[1] < inner_top]
+        for spec in game.data["board"]["slots"]:
+            number = [d for d in inside if d.text == str(spec["slot"]) and d.h >= frame.cell * 0.8]
+            assert number, spec["slot"]
     finally:
         Window.remove_widget(widget)

@@ -53,6 +53,7 @@ def stacks(document: Mapping[str, Any], camps: Mapping[str, str], centre: str) -
 
 
 STRIP = 0.1  # share of the height for the players' strip under the board
+LABEL = 0.33  # the square's name: its height as a share of the square, in the top-left corner
 COIN_RGB = (0.95, 0.78, 0.2)
 
 
@@ -81,13 +82,18 @@ def draw(widget: Any, view: Any) -> None:
             owner = camp_owner.get(square["id"])
             Color(*(rgb(owner) if owner else ZONE_RGB.get(square["zone"], (0.5, 0.5, 0.5))), 1)
             Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
-            label_ink = (0, 0, 0) if square["zone"] in ("edge", "ring2") or owner else (0.85, 0.85, 0.85)
-            text(x + 3, y + cell - 2, square["id"], cell * 0.2, label_ink, anchor="topleft")
+            if square["id"] == centre and by_square.get(centre):
+                continue  # "the centre" in the texts; its crowd of pieces would leave a scrap of its name
+            label_ink = (0, 0, 0) if square["zone"] in ("edge", "ring2") or owner else (1, 1, 1)
+            # The texts name squares ("forward 3 to e3"): the name as large as the corner left free of pieces allows.
+            fitted_text(x + 3, y + cell * (1 - LABEL / 2) - 1, square["id"], cell * LABEL, cell * 0.45, label_ink,
+                        anchor="left", bold=True)  # fmt: skip
         for square in board["squares"]:
             x, y = origin(square)
             piles = by_square.get(square["id"], [])
+            named = square["id"] != centre  # the texts call the centre "the centre": its pieces may cover its name
             for i, stack in enumerate(piles):
-                _draw_stack(stack, x, y, cell, i, len(piles), frozen_ring=True)
+                _draw_stack(stack, x, y, cell, i, len(piles), frozen_ring=True, clear_name=named)
         _draw_players((widget.x, widget.y, widget.width, strip_h), view.document, board["camps"])
 
 
@@ -134,15 +140,32 @@ def _draw_players(
 
 
 def _draw_stack(
-    stack: list[dict[str, Any]], x: float, y: float, cell: float, i: int, n: int, frozen_ring: bool
+    stack: list[dict[str, Any]],
+    x: float,
+    y: float,
+    cell: float,
+    i: int,
+    n: int,
+    frozen_ring: bool,
+    clear_name: bool = False,
 ) -> None:
-    """One carrier with its riders above it; several stacks on a square share it in a small grid."""
-    columns = max(1, math.ceil(math.sqrt(n)))
-    rows = math.ceil(n / columns)
-    slot = cell / columns
-    radius = min(slot, cell / rows) * (0.34 if n == 1 else 0.4)
-    cx = x + slot * (i % columns + 0.5)
-    cy = y + cell - (cell / rows) * (i // columns + 0.5) - radius * 0.3 * (len(stack) - 1)
+    """One carrier with its riders above it; several stacks on a square share it in a small grid.
+
+    With ``clear_name`` the pieces keep off the square's name in its top-left
+    corner: a lone stack sits down and to the right, several share the part
+    of the square below the name.
+    """
+    if n == 1 and clear_name:
+        radius = cell * 0.27
+        cx, cy = x + cell * 0.62, y + cell * 0.37 - radius * 0.3 * (len(stack) - 1)
+    else:
+        room = cell * (1 - LABEL) if clear_name else cell
+        columns = max(1, math.ceil(math.sqrt(n)))
+        rows = math.ceil(n / columns)
+        slot = cell / columns
+        radius = min(slot, room / rows) * (0.34 if n == 1 else 0.4)
+        cx = x + slot * (i % columns + 0.5)
+        cy = y + room - (room / rows) * (i // columns + 0.5) - radius * 0.3 * (len(stack) - 1)
     for level, piece in enumerate(stack):
         r = radius * (0.85**level)
         py = cy + level * radius * 0.6

@@ -3,7 +3,10 @@
 The ring is laid out from the board file (any length a café gives it), so the
 drawing follows the data rather than a picture of one printed board. Space
 colours follow the rule text's colour names (red Collection, blue Mystery, ...),
-which is how players at the table find a space on the real board.
+which is how players at the table find a space on the real board. The
+referee's texts name spaces ("Rolled 3: move to Twin Dunes"), so each space
+also carries one word of its name, the shortest no other space shares: a whole
+name does not fit a space at 800x480, and one word is enough to match.
 """
 
 from __future__ import annotations
@@ -52,7 +55,9 @@ ITEM_RGB = {
     "sandstorm_sneakers": (0.85, 0.75, 0.55),
     "mirage_cloak": (0.75, 0.6, 0.95),
 }
-LABEL_CROWDED = 0.76  # a space with more than three pawns gives them this share of its height, label squeezed above
+LABEL_CROWDED = 0.76  # a space with more than three pawns gives them this share of its height, name squeezed above
+PAWN_Y = 0.5  # centre of the pawn row, as a share of the space: between the type label above and the name below
+SMALL_WORDS = {"a", "an", "and", "of", "the"}
 
 
 def challenge_label(challenge: Mapping[str, Any]) -> str:
@@ -78,6 +83,37 @@ def space_label(space: Mapping[str, Any]) -> str:
     if space.get("type") == "challenge" and isinstance(space.get("challenge"), Mapping):
         return challenge_label(space["challenge"])
     return TYPE_LABEL.get(str(space.get("type")), "")
+
+
+def _stem(word: str) -> str:
+    """A word as compared for "does another space share it": Dune and Dunes, Sand and Sands would be mixed up."""
+    word = word.lower().strip(".,:;!?'\u2019")
+    word = word.removesuffix("'s").removesuffix("\u2019s")
+    return word.removesuffix("s") if len(word) > 3 else word
+
+
+def short_names(spaces: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Space id -> the word of its name drawn in the space.
+
+    The shortest word no other space's name shares (near enough: "Dune" and
+    "Dunes" count as shared), so a player reading "Whispering Winds" looks
+    for "Winds" and finds exactly one space; a name with no such word is
+    drawn whole, shrunk to fit.
+    """
+    words = {
+        str(s.get("id")): [w for w in str(s.get("name") or s.get("id")).split() if w.lower() not in SMALL_WORDS]
+        for s in spaces
+    }
+    counts: dict[str, int] = {}
+    for listed in words.values():
+        for stem in {_stem(w) for w in listed}:
+            counts[stem] = counts.get(stem, 0) + 1
+    out = {}
+    for space in spaces:
+        key = str(space.get("id"))
+        own = [w.strip(",.:;!?") for w in words[key] if counts[_stem(w)] == 1]
+        out[key] = min(own, key=len) if own else str(space.get("name") or key)
+    return out
 
 
 def ring_shape(n: int, width: float, height: float) -> tuple[int, int]:
@@ -132,6 +168,7 @@ def draw(widget: Any, view: Any) -> None:
     cell, x0, y0, cols, rows = ring_frame(widget, len(spaces))
     slots = ring_slots(cols, rows)
     index_of = {s["id"]: i for i, s in enumerate(spaces)}
+    names = short_names(spaces)
     mover = document.get("turn")
     winner = document.get("winner")
     by_space: dict[int, list[tuple[str, Mapping[str, Any]]]] = {}
@@ -143,7 +180,8 @@ def draw(widget: Any, view: Any) -> None:
         Rectangle(pos=widget.pos, size=widget.size)
         for i, space in enumerate(spaces):
             col, row = slots[i]
-            _draw_space(space, x0 + col * cell, y0 + row * cell, cell, len(by_space.get(i, ())) > 3)
+            crowded = len(by_space.get(i, ())) > 3
+            _draw_space(space, names.get(str(space.get("id")), ""), x0 + col * cell, y0 + row * cell, cell, crowded)
         for i, here in by_space.items():
             col, row = slots[i]
             _draw_pawns(here, x0 + col * cell, y0 + row * cell, cell, mover, winner)
@@ -165,7 +203,14 @@ def draw(widget: Any, view: Any) -> None:
         _draw_panel(inner, document, spaces, index_of, mover, winner)
 
 
-def _draw_space(space: Mapping[str, Any], x: float, y: float, cell: float, crowded: bool) -> None:
+def _draw_space(space: Mapping[str, Any], name: str, x: float, y: float, cell: float, crowded: bool) -> None:
+    """Type label along the top, the name's word along the bottom, the pawns between them.
+
+    A crowded space (four pawns or more, at the start mostly) needs its
+    height for the pawns: its name moves to the top, in place of the type
+    label, since the texts find a space by its name and the colour still
+    tells its type.
+    """
     kind = str(space.get("type"))
     fill = TYPE_RGB.get(kind, (0.6, 0.6, 0.6))
     Color(*fill, 1)
@@ -176,11 +221,14 @@ def _draw_space(space: Mapping[str, Any], x: float, y: float, cell: float, crowd
         Line(rectangle=(x + 3, y + 3, cell - 6, cell - 6), width=max(1.5, cell * 0.05))
     ink = (1, 1, 1) if kind in DARK_TYPES else (0, 0, 0)
     label = space_label(space)
-    if label and crowded:
+    if crowded:
         label_y = y + cell * (1 + LABEL_CROWDED) / 2 + 1
-        fitted_text(x + cell / 2, label_y, label, cell * 0.24, cell * 0.9, ink, bold=True)
-    elif label:
-        fitted_text(x + cell / 2, y + cell * 0.78, label, cell * 0.32, cell * 0.9, ink, bold=True)
+        fitted_text(x + cell / 2, label_y, name or label, cell * 0.24, cell * 0.9, ink, bold=True)
+        return
+    if label:
+        fitted_text(x + cell / 2, y + cell * 0.84, label, cell * 0.27, cell * 0.9, ink, bold=True)
+    if name:
+        fitted_text(x + cell / 2, y + cell * 0.16, name, cell * 0.29, cell * 0.96, ink, bold=True)
 
 
 def _draw_pawns(
@@ -191,20 +239,20 @@ def _draw_pawns(
     mover: str | None,
     winner: str | None,
 ) -> None:
-    """Every pawn on a space stays visible: they share the lower part of the space in a small grid."""
+    """Every pawn on a space stays visible: up to three in a row between the labels, more in a small grid."""
     count = len(here)
     columns = min(3, count) if count > 1 else 1
     rows = math.ceil(count / columns)
-    area_w, area_h = cell * 0.94, cell * (0.62 if rows == 1 else LABEL_CROWDED)
+    area_w, area_h = cell * 0.94, cell * (0.44 if rows == 1 else LABEL_CROWDED)
+    bottom = y + cell * (PAWN_Y - 0.22 if rows == 1 else 0.04)
     slot_w, slot_h = area_w / columns, area_h / rows
-    radius = min(slot_w, slot_h) * 0.38
-    radius = min(radius, cell * 0.24)
+    radius = min(slot_w * 0.38, slot_h * 0.46, cell * 0.17)
     for k, (player, piece) in enumerate(here):
         cx = x + (cell - area_w) / 2 + slot_w * (k % columns + 0.5)
-        cy = y + cell * 0.04 + area_h - slot_h * (k // columns + 0.5)
+        cy = bottom + area_h - slot_h * (k // columns + 0.5)
         if player in (mover, winner):
             Color(*HIGHLIGHT, 1)
-            halo = radius + max(4.0, radius * 0.45)
+            halo = radius + max(2.5, radius * 0.45)
             Ellipse(pos=(cx - halo, cy - halo), size=(2 * halo, 2 * halo))
         if piece.get("out"):
             disc(cx, cy, radius, (0.35, 0.35, 0.35), (1, 1, 1), 1.5)

@@ -4,6 +4,10 @@ Labels, yields and costs come from the game's data files (a café's own copy
 is drawn with its own numbers); where a border card sits is the game
 package's ``POSITION``. Panels show what a player checks at a glance: goods,
 gold, victory points, the held card and the 3x4 tribe display by symbol.
+
+Places are labelled as the referee's texts name them: border cards by number
+("card 11"), centre cards by a row-column tag in their corner ("centre 2-1",
+the game's own ``slot_name``), display rows by number ("row 2").
 """
 
 from __future__ import annotations
@@ -14,14 +18,17 @@ from typing import Any
 from kivy.graphics import Color, Line, Mesh, Rectangle
 
 from companion.games.targi.board import POSITION
+from companion.games.targi.state import slot_name
 from ui.boards import provisional_scores
-from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fit_text, rgb
+from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fit_text, measure, rgb
 
 Box = tuple[float, float, float, float]  # x, y, w, h
 
 BORDER_FACE = (0.86, 0.74, 0.52)
 RAID_FACE = (0.7, 0.42, 0.3)
 GOODS_FACE = (0.93, 0.87, 0.72)
+TAG = (0.22, 0.15, 0.1)  # the row-column tag of a centre card: dark, so it reads on every band colour
+TAG_INK = (1.0, 0.93, 0.75)
 CARD_BACK = (0.32, 0.2, 0.12)
 INK = (0.1, 0.07, 0.04)
 ROBBER = (0.8, 0.1, 0.1)
@@ -140,7 +147,7 @@ def draw(widget: Any, view: Any) -> None:
         for r, row in enumerate(doc.get("centre") or []):
             for c, entry in enumerate(row or []):
                 box = layout.card(r + 1, c + 1)
-                _centre_card(box, entry, cards)
+                _centre_card(box, entry, cards, slot_name(r * 3 + c))
                 if markers.get((r + 1, c + 1)):
                     _marker(box, str(markers[(r + 1, c + 1)]))
         supplies = doc.get("supplies") or {}
@@ -224,12 +231,30 @@ def _border_card(box: Box, no: int, card: Mapping[str, Any], player: str | None,
             _figure(cx, cy, r, str(player))
 
 
-def _centre_card(box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]]) -> None:
-    """Face-up goods or tribe card from its data; a face-down one as a back naming its deck."""
+def _tag(box: Box, name: str) -> float:
+    """The centre place's name ("2-1") on a dark chip in the card's top-left corner; returns the chip's width.
+
+    The texts say "centre 2-1" for a card whose only other mark is what it
+    gives; the chip sits over the heading band, which then starts right of it.
+    """
+    x, y, w, h = box
+    th = max(10.0, min(h * 0.3, w * 0.24))
+    size = th * 0.82
+    tw = min(w * 0.4, measure(name, size, True)[0] + th * 0.5)
+    Color(*TAG, 1)
+    Rectangle(pos=(x + 1.5, y + h - 1.5 - th), size=(tw, th))
+    fit_text((x + 1.5, y + h - 1.5 - th, tw, th), name, size, TAG_INK, bold=True)
+    return tw
+
+
+def _centre_card(box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]], name: str = "") -> None:
+    """Face-up goods or tribe card from its data; a face-down one as a back naming its deck; each tagged."""
     x, y, w, h = box
     if not isinstance(entry, Mapping):
         Color(0.4, 0.4, 0.4, 1)
         Line(rectangle=(x + 2, y + 2, w - 4, h - 4), width=1, dash_length=4, dash_offset=4)
+        if name:
+            _tag(box, name)
         return
     if "face_down" in entry:
         _face(box, CARD_BACK, (0.8, 0.7, 0.5))
@@ -239,6 +264,8 @@ def _centre_card(box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]]) -
         fit_text(
             (x + w * 0.1, y + h * 0.3, w * 0.8, h * 0.4), str(entry.get("face_down", "")), h * 0.22, (0.95, 0.85, 0.6)
         )
+        if name:
+            _tag(box, name)
         return
     card = cards.get(str(entry.get("card")), {})
     small = h < 60 or w < 80  # small cards drop the name so the numbers that decide a turn stay readable
@@ -249,7 +276,8 @@ def _centre_card(box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]]) -
     Color(*colour, 1)
     Rectangle(pos=(x + 1.5, y + h - band_h), size=(w - 3, band_h - 1.5))
     heading = str(card.get("symbol", "")) if tribe else "goods"
-    fit_text((x + 3, y + h - band_h, w - 6, band_h), heading, band_h * 0.8, _ink(colour), True)
+    left = _tag(box, name) + 2 if name else 3
+    fit_text((x + left, y + h - band_h, w - left - 3, band_h), heading, band_h * 0.8, _ink(colour), True)
     if tribe:
         stats = f"{card.get('vp', 0)} VP  {short_cost(card.get('cost') or [])}"
     else:
@@ -306,16 +334,19 @@ def _panel(
     chip_w = (w - 3 * pad) / 4
     for k, key in enumerate(("dates", "salt", "pepper", "gold")):
         _chip((x + k * (chip_w + pad), res_y, chip_w, head_h), key, supply.get(key, 0))
-    # display (3 rows x 4) and the hand to its right
+    # display (3 rows x 4, numbered as "play it in row 2" counts them) and the hand to its right
     area_h = res_y - pad - y
     hand_w = w * 0.2
-    cw = (w - hand_w - 5 * pad) / 4
     rh = (area_h - 2 * pad) / 3
+    number_w = min(rh * 0.7, w * 0.07)
+    cw = (w - hand_w - number_w - 5 * pad) / 4
     rows = supply.get("rows") or []
     for r in range(3):
         row = rows[r] if r < len(rows) and isinstance(rows[r], list) else []
+        row_y = y + area_h - (r + 1) * rh - r * pad
+        fit_text((x, row_y, number_w, rh), str(r + 1), rh * 0.62, (0.75, 0.75, 0.75), bold=True)
         for c in range(4):
-            cell = (x + c * (cw + pad), y + area_h - (r + 1) * rh - r * pad, cw, rh)
+            cell = (x + number_w + c * (cw + pad), row_y, cw, rh)
             _tile(cell, cards.get(str(row[c])) if c < len(row) else None)
     hx = x + w - hand_w
     hand = supply.get("hand") or []

@@ -4,6 +4,11 @@ Geometry (slots, corners, walls, entrances, steps, chamber) comes from the
 game's ``board.json`` and the cards from ``cards.json``, so a café's own copy
 is drawn as it is printed; where each card cell lands on the board is the game
 package's own ``slot_cells``, never re-derived here.
+
+The referee's texts name a cell by its board coordinates ("[3,0] (slot 1
+r0c0)", x from the west edge, y from the north), so the columns are numbered
+along the top and bottom edges and the rows along the left and right; each
+number shows on at least one side wherever an Entrance Circle covers the other.
 """
 
 from __future__ import annotations
@@ -24,10 +29,13 @@ FLOOR = (0.2, 0.19, 0.18)
 CARD_EDGE = (0.25, 0.18, 0.1)
 STAIR = (0.35, 0.22, 0.1)
 GOLD = (0.95, 0.75, 0.2)
+EDGE_INK = (0.72, 0.7, 0.66)  # coordinates round the board: quieter than the slot numbers
+SLOT_INK = (0.9, 0.86, 0.76)
 MARGIN = 1.2  # cells round the 15 x 15 board for the Entrance Circles
 STRIP = 1.7  # cells below the board for hands, pile and roll
 
 Cell = tuple[int, int]
+Spots = list[tuple[float, float]]  # screen points
 
 
 def _cell(value: Any) -> Cell | None:
@@ -133,6 +141,7 @@ def draw(widget: Any, view: Any) -> None:
         _middle(frame, board, doc)
         _walls(frame, board)
         _entrances(frame, board, doc)
+        _coordinates(frame, board, doc)
         _pawns(frame, board, doc)
         _marks(frame, board, view)
         _strip(frame, board, doc)
@@ -176,7 +185,26 @@ def _ring(frame: Frame, board: Mapping[str, Any], kinds: Mapping[Cell, str], pri
         ):
             continue
         px, py = frame.centre(where)
-        text(px, py, str(spec["slot"]), c * 0.55, (0.62, 0.6, 0.56))
+        fitted_text(px, py, str(spec["slot"]), c * 0.85, c * 1.3, SLOT_INK, bold=True)
+
+
+def _coordinates(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> None:
+    """Column numbers above and below the board, row numbers left and right of it, in the margin.
+
+    A number an Entrance Circle in play would cover is left off that side: the
+    circles lie on different cells on opposite sides, so the opposite edge
+    still shows it.
+    """
+    size = int(board["size"])
+    c = frame.cell
+    circles = [spot for _, spots in _circles(frame, board, doc) for spot in spots]
+    out = 0.55  # cells beyond the board edge, where the Entrance Circles sit too
+    for k in range(size):
+        for bx, by in ((k + 0.5, -out), (k + 0.5, size + out), (-out, k + 0.5), (size + out, k + 0.5)):
+            px, py = frame.corner(bx, by)
+            if any(abs(px - sx) < c * 0.95 and abs(py - sy) < c * 0.95 for sx, sy in circles):
+                continue
+            fitted_text(px, py, str(k), c * 0.6, c * 0.95, EDGE_INK)
 
 
 def _block_outline(frame: Frame, cells: Sequence[Cell], width: float) -> None:
@@ -272,13 +300,24 @@ def _entrance_spots(frame: Frame, board: Mapping[str, Any], circle: Sequence[int
     return [(cx - d, cy), (cx + d, cy)] if along_x else [(cx, cy + d), (cx, cy - d)]
 
 
+def _circles(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> list[tuple[str, Spots]]:
+    """Each colour in play with its two Entrance Circles on screen.
+
+    An unused colour's entrance is just part of the printed board: it is left
+    quiet, and the coordinates may use its place.
+    """
+    players = set(doc.get("players") or [])
+    return [
+        (colour, _entrance_spots(frame, board, spec["entrance"]["circle"]))
+        for colour, spec in board["colours"].items()
+        if not players or colour in players
+    ]
+
+
 def _entrances(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> None:
     c = frame.cell
-    players = set(doc.get("players") or [])
-    for colour, spec in board["colours"].items():
-        if players and colour not in players:
-            continue  # an unused colour's entrance is just part of the printed board: leave it quiet
-        for sx, sy in _entrance_spots(frame, board, spec["entrance"]["circle"]):
+    for colour, spots in _circles(frame, board, doc):
+        for sx, sy in spots:
             Color(*rgb(colour), 1)
             Line(circle=(sx, sy, c * 0.44), width=max(1.0, c * 0.07))
 
