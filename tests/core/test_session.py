@@ -29,6 +29,18 @@ def play(session: Session, *actions: dict) -> None:
         session.act(action)
 
 
+def journal_with_row(tmp_path: Path, game_id: str, players: list[str], action: dict) -> Path:
+    """A journal whose game's first step is ``action`` as written straight into the file (by hand, or by an
+    older version that accepted it)."""
+    path = tmp_path / "journal.sqlite3"
+    Session.new(game_id, players, journal=Journal(path))
+    raw = sqlite3.connect(path)
+    raw.execute("INSERT INTO steps VALUES (1, 1, 'act', ?, 'now')", (json.dumps(action),))
+    raw.commit()
+    raw.close()
+    return path
+
+
 def test_new_game_waits_for_the_first_roll() -> None:
     session = Session.new("race", ["red", "blue"])
     pending = session.pending()
@@ -233,13 +245,7 @@ def test_a_full_disk_refuses_the_step_by_name_and_keeps_the_game(tmp_path: Path)
 
 def test_a_journal_action_without_a_type_is_refused_as_a_typed_one_would_be(tmp_path: Path) -> None:
     """Targi's engine reads the type first; an edited row without one raised KeyError at start-up."""
-    path = tmp_path / "journal.sqlite3"
-    Session.new("targi", ["white", "black"], journal=Journal(path))
-    raw = sqlite3.connect(path)
-    raw.execute("INSERT INTO steps VALUES (1, 1, 'act', '{\"value\": 3}', 'now')")
-    raw.commit()
-    raw.close()
-
+    path = journal_with_row(tmp_path, "targi", ["white", "black"], {"value": 3})
     _journal, session, note = open_table(path)
     assert session is None and 'needs a string "type"' in note
 
@@ -325,12 +331,6 @@ def test_a_key_no_action_of_its_type_has_is_refused_by_name_and_changes_nothing(
 
 def test_a_journalled_action_with_an_extra_key_still_resumes(tmp_path: Path) -> None:
     """Rows written before extra keys were refused must not cost the table its game."""
-    path = tmp_path / "journal.sqlite3"
-    Session.new("race", ["red", "blue"], journal=Journal(path))
-    raw = sqlite3.connect(path)
-    raw.execute("INSERT INTO steps VALUES (1, 1, 'act', '{\"type\": \"roll\", \"value\": 3, \"extra\": 1}', 'now')")
-    raw.commit()
-    raw.close()
-
+    path = journal_with_row(tmp_path, "race", ["red", "blue"], {"type": "roll", "value": 3, "extra": 1})
     _journal, session, note = open_table(path)
     assert session is not None and session.document()["roll"] == 3, note
