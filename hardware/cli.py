@@ -7,7 +7,9 @@ never imports gpiozero or pyserial.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import math
 import queue
 import random
 import sys
@@ -17,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli import add_play_arguments, cmd_play, tolerant_stdin
-from companion.observations import Update
-from companion.registry import create
+from companion.observations import LinkChanged, Observation, Update
+from companion.registry import create, game_class, game_classes
 from companion.session import Session
 from companion.terminal import Terminal
 from hardware.dice_link import DiceLink
@@ -27,6 +29,32 @@ from hardware.dice_sim import SimulatedSensor, idle, run_script
 from hardware.panel import Panel, make_pin_factory
 from hardware.pins import load_config
 from hardware.tags import TagMap, default_tags_path
+
+
+def seconds(text: str) -> float:
+    """A duration option: a negative or endless one would only surface later, as a sleep() traceback."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
+    return value
+
+
+def count(minimum: int) -> Callable[[str], int]:
+    """A number-of-things option; ``--rolls 0`` would otherwise end in a median of nothing."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of {minimum} or more")
+        return value
+
+    return parse
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
@@ -95,14 +123,18 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
 def cmd_hw_test(args: argparse.Namespace) -> int:
     from hardware.selftest import self_test
 
-    factory = make_pin_factory(args.buttons)
     ports = [args.dice_sensor] if args.dice_sensor else None
+    factory = functools.partial(make_pin_factory, args.buttons)  # made inside the check: no GPIO is one finding
     return self_test(_config(args), factory, ports, timeout=args.timeout, dwell=args.dwell, auto_press=args.auto)
 
 
 def cmd_hw_bench(args: argparse.Namespace) -> int:
     from hardware.bench import bench_sensor
 
+    if not game_class(args.game).dice:
+        rolled = ", ".join(gid for gid, cls in sorted(game_classes().items()) if cls.dice)
+        print(f"companion: {args.game} has no die to roll; bench a game that has one: {rolled}", file=sys.stderr)
+        return 2
     result = bench_sensor(args.game, args.rolls, journal=not args.no_journal, seed=args.seed)
     if args.json:
         print(json.dumps(result))
@@ -117,6 +149,9 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
     """Link tags to cards: one pair from the command line, or each tag the reader reports, asked in turn."""
     tags = TagMap.load(Path(args.tags) if args.tags else default_tags_path(args.game))
     known = {a["card"] for a in Session.new(args.game, list(create(args.game).colours[:2])).legal() if "card" in a}
+    if args.tag and not args.card:
+        print(f"Give the card of tag {args.tag} with --card CARD.", file=sys.stderr)
+        return 2
     if args.tag:
         if args.card not in known:
             print(f"No card {args.card!r} in the {args.game} data.", file=sys.stderr)
@@ -129,9 +164,20 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
         return 2
     tolerant_stdin()  # card ids are typed in answer; a stray non-UTF-8 byte must not end the teaching
     reports: queue.Queue[Message] = queue.Queue()
-    link = DiceLink(args.dice_sensor, lambda o: None, on_message=reports.put).start()
+
+    shown: list[bool | None] = [None]
+
+    def link_state(observation: Observation) -> None:
+        """Without this a port that cannot be opened would leave the café owner waiting on a silent prompt."""
+        if isinstance(observation, LinkChanged) and observation.up is not shown[0]:
+            shown[0] = observation.up
+            state, then = ("connected", "") if observation.up else ("not connected", " - still trying; Ctrl-C to stop")
+            print(f"  [sensor {state}: {observation.detail}]{then}", flush=True)
+
     print(f"Lay each card on any slot; type its card id ({len(known)} cards), or q to stop.", flush=True)
+    link = DiceLink(args.dice_sensor, link_state, on_message=reports.put)
     try:
+        link.start()  # inside the try: a Ctrl-C right after the port's first report still ends quietly
         while True:
             message = reports.get()
             if not isinstance(message, SlotReport) or message.tag is None:
@@ -161,17 +207,25 @@ def cmd_hw_demo(args: argparse.Namespace) -> int:
         session = Session.new(args.game, args.players.split(","), journal=Journal(Path(folder) / "demo.sqlite3"))
         terminal = Terminal(session, lambda: None, sys.stdout)
         steps: queue.Queue[Update] = queue.Queue()
-        terminal.controller.add_output(lambda u: steps.put(u) if u.kind in ("step", "link") else None)
+        kinds = ("step", "link", "unapplied", "refused")
+        terminal.controller.add_output(lambda u: steps.put(u) if u.kind in kinds else None)
+        finished: list[bool] = []
         panel = Panel(load_config(), terminal.controller.submit, make_pin_factory("mock"))
         terminal.controller.add_output(panel.lights)
         terminal.press = panel.press
         link = DiceLink(sensor.path, terminal.controller.submit)
 
         def wait_for(kind: str) -> Update:
+            """The next update of ``kind``; a refusal or a silence ends the demo through the terminal's input guard."""
             while True:
-                update = steps.get(timeout=10)  # Empty ends the demo through the terminal's input guard
+                try:
+                    update = steps.get(timeout=10)
+                except queue.Empty:
+                    raise TimeoutError(f"the demo waited 10 s for a {kind} and none came") from None
                 if update.kind == kind:
                     return update
+                if update.kind in ("unapplied", "refused"):
+                    raise RuntimeError(f"the demo stops here, its scripted step was not taken: {update.text}")
 
         def script() -> Iterator[str]:
             wait_for("link")
@@ -185,12 +239,14 @@ def cmd_hw_demo(args: argparse.Namespace) -> int:
             wait_for("step")
             time.sleep(args.pause)
             print("\n[demo] q", flush=True)
+            finished.append(True)
             yield "q"
 
         lines = script()
         link.start()
         try:
-            return terminal.run_live(lambda: next(lines, None))
+            code = terminal.run_live(lambda: next(lines, None))
+            return code if finished else 1
         finally:
             link.stop()
             panel.close()
@@ -217,9 +273,9 @@ def register(subparsers: Any) -> None:
 
     sim = sub.add_parser("simulate-dice", help="play a dice sensor on a new pty and print its path")
     sim.add_argument("--script", help="steps like 'roll 4; wait 1; slot 3 04A1; unplug; wait 2; plug'")
-    sim.add_argument("--random", type=int, default=0, metavar="N", help="then N random d6 rolls")
-    sim.add_argument("--interval", type=float, default=3.0, help="seconds between random rolls")
-    sim.add_argument("--delay", type=float, default=0.0, help="seconds to wait before the script")
+    sim.add_argument("--random", type=count(0), default=0, metavar="N", help="then N random d6 rolls")
+    sim.add_argument("--interval", type=seconds, default=3.0, help="seconds between random rolls")
+    sim.add_argument("--delay", type=seconds, default=0.0, help="seconds to wait before the script")
     sim.add_argument("--link", help="also make this symlink to the pty (a stable name across unplug/plug)")
     sim.add_argument("--seed", type=int)
     sim.add_argument("--exit", action="store_true", help="exit after the script instead of staying plugged in")
@@ -227,14 +283,14 @@ def register(subparsers: Any) -> None:
 
     test = sub.add_parser("test", help="wiring self-test: each light, each button, the serial sensor")
     hardware_options(test, "gpio")
-    test.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each button")
-    test.add_argument("--dwell", type=float, default=0.5, help="seconds each light stays on")
+    test.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each button")
+    test.add_argument("--dwell", type=seconds, default=0.5, help="seconds each light stays on")
     test.add_argument("--auto", action="store_true", help="with --buttons mock: press the buttons for you")
     test.set_defaults(func=cmd_hw_test)
 
     bench = sub.add_parser("bench", help="serial line to action applied: median and p99 over a real pty")
     bench.add_argument("--game", default="blackpool")
-    bench.add_argument("--rolls", type=int, default=300)
+    bench.add_argument("--rolls", type=count(1), default=300)
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--no-journal", action="store_true", help="leave out the durable journal commit")
     bench.add_argument("--json", action="store_true")
@@ -252,5 +308,5 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--game", default="blackpool")
     demo.add_argument("--players", default="red,blue")
     demo.add_argument("--roll", type=int, default=6, help="the sensor's roll (a 6 brings a runner out)")
-    demo.add_argument("--pause", type=float, default=0.5, help="seconds between the scripted steps")
+    demo.add_argument("--pause", type=seconds, default=0.5, help="seconds between the scripted steps")
     demo.set_defaults(func=cmd_hw_demo)

@@ -79,6 +79,7 @@ class DiceLink:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._port: serial.SerialBase | None = None
+        self._spoke = False  # the device sent a valid message since the port was last opened
 
     def start(self) -> DiceLink:
         self._thread = threading.Thread(target=self._run, name=f"dice-link {self.url}", daemon=True)
@@ -98,6 +99,14 @@ class DiceLink:
         self.stop()
 
     def _run(self) -> None:
+        """Open, read until the port fails, wait, try again.
+
+        The wait follows every failure, also of a port that opened and dropped at
+        once (a ser2net server with nothing behind it, a USB adapter in a reset
+        loop): without it such a port is reopened as fast as it fails, flooding
+        the table with connected/lost reports. The back-off only starts again
+        from its shortest once the device has said something valid.
+        """
         delay = self.backoff[0]
         reported_down = False
         while not self._stop.is_set():
@@ -110,7 +119,8 @@ class DiceLink:
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff[1])
                 continue
-            delay, reported_down = self.backoff[0], False
+            reported_down = False
+            self._spoke = False
             self._parser.reset()  # a half line from before the outage must not glue onto the next one
             self.counts["connects"] += 1
             self.submit(LinkChanged(self.source, True, f"{self.url} open"))
@@ -122,6 +132,10 @@ class DiceLink:
                 reported_down = True
             finally:
                 port.close()
+            if self._spoke:
+                delay = self.backoff[0]
+            self._stop.wait(delay)
+            delay = min(delay * 2, self.backoff[1])
 
     def _read(self, port: serial.SerialBase) -> None:
         while not self._stop.is_set():
@@ -139,6 +153,7 @@ class DiceLink:
             self.on_message(message)
         if isinstance(message, BadLine):
             return
+        self._spoke = True
         observation = to_observation(message, self.source, self.tags)
         if observation is not None:
             self.submit(observation)

@@ -121,10 +121,11 @@ def _message(kind: str, fields: list[str], raw: bytes) -> Message:
         confidence = int(fields[2]) / 100 if len(fields) > 2 and fields[2] else 1.0
         if not 0 <= confidence <= 1:
             raise ValueError("confidence is 0-100")
-        colour = fields[3] if len(fields) > 3 and fields[3] else None
+        colour = fields[3].lower() if len(fields) > 3 and fields[3] else None
         if not die or not value:
             raise ValueError("die and value are required")
-        return DieSettled(die, _value(value), confidence, colour)
+        # The message name is read in any case, so the die type and colour are too ("D20", "RED").
+        return DieSettled(die.lower(), _value(value), confidence, colour)
     if kind == "ERR":
         return SensorFault(fields[0] if fields else "unknown", ",".join(fields[1:]))
     if kind == "SLOT":
@@ -156,6 +157,10 @@ class LineParser:
             if line.strip():
                 messages.append(decode(line))
         if len(self._buffer) > MAX_LINE:
-            messages.append(BadLine("line too long", bytes(self._buffer[:MAX_LINE])))
-            self._buffer.clear()
+            # Noise with no newline (a wrong baud rate, boot chatter) may be followed by the start of a
+            # real line whose rest is still on the wire: keep from its '$' on, drop only what is before.
+            start = self._buffer.rfind(b"$")
+            keep = start if start > 0 and len(self._buffer) - start <= MAX_LINE else len(self._buffer)
+            messages.append(BadLine("line too long", bytes(self._buffer[: min(keep, MAX_LINE)])))
+            del self._buffer[:keep]
         return messages

@@ -44,9 +44,14 @@ class SimulatedSensor:
         self.tty_path = os.ttyname(self.slave)
         if self.link is not None:
             temporary = self.link.with_name(self.link.name + ".new")
-            temporary.unlink(missing_ok=True)
-            temporary.symlink_to(self.tty_path)
-            os.replace(temporary, self.link)
+            try:
+                temporary.unlink(missing_ok=True)
+                temporary.symlink_to(self.tty_path)
+                os.replace(temporary, self.link)
+            except OSError as error:
+                # OSError names the pty it pointed at, which is not what went wrong; the link's folder is.
+                self.unplug()
+                raise OSError(error.errno, f"cannot make the link {self.link}: {error.strerror}") from None
         return self
 
     def unplug(self) -> None:

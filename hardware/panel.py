@@ -10,11 +10,14 @@ the same way.
 from __future__ import annotations
 
 import threading
+import time
+import warnings
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
-from gpiozero import LED, RGBLED, Button, Buzzer
+from gpiozero import LED, RGBLED, Button, Buzzer, Device
 
+from companion.errors import CompanionError
 from companion.observations import ButtonPressed, Observation, Update
 
 Submit = Callable[[Observation], None]
@@ -35,50 +38,135 @@ COLOURS: dict[str, tuple[int, int, int]] = {
 UNKNOWN = (1, 1, 1)  # a player who is not a colour still gets a light
 
 
+D = TypeVar("D")
+
+
+class HardwareUnavailable(CompanionError, RuntimeError):
+    """The button box cannot be wired up here: no GPIO on this machine, or a pin someone else holds.
+
+    A CompanionError, so ``companion hw ...`` prints it as one line and the
+    settings screen shows it, instead of a gpiozero traceback about some pin.
+    """
+
+    code = "hardware_unavailable"
+
+
 def make_pin_factory(kind: str) -> Any:
-    """``mock`` for laptops and tests, ``gpio`` for gpiozero's own choice on a Pi."""
+    """``mock`` for laptops and tests, ``gpio`` for gpiozero's own choice on a Pi.
+
+    gpiozero tries its drivers one by one and, off a Pi, ends with a bare
+    "Unable to load any default pin factory!" after four warnings on stderr; the
+    reasons are gathered into one refusal that also says what to do instead.
+    """
     if kind == "mock":
         from gpiozero.pins.mock import MockFactory
 
         return MockFactory()
-    return None
+    with warnings.catch_warnings(record=True) as heard:
+        warnings.simplefilter("always")
+        try:
+            Device.ensure_pin_factory()
+        except Exception as error:
+            reasons = "; ".join(str(w.message).removeprefix("Falling back from ") for w in heard) or str(error)
+            raise HardwareUnavailable(
+                f"no GPIO pins on this machine ({reasons}); off the Pi use --buttons mock"
+            ) from None
+    for warning in heard:  # a usable but limited driver (gpiozero's native one) still says so
+        warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+    return Device.pin_factory
+
+
+def _open(part: str, pin: object, make: Callable[[], D]) -> D:
+    """One gpiozero device, or a refusal naming the wiring key and pin that failed."""
+    try:
+        return make()
+    except HardwareUnavailable:
+        raise
+    except Exception as error:  # gpiozero's own errors, or the driver's ("GPIO busy" from lgpio)
+        raise HardwareUnavailable(f"{part} (GPIO{pin}) cannot be used: {error}") from error
 
 
 class Buttons:
+    """The four buttons, each press submitted once.
+
+    Chatter is filtered here as well as by the pin driver, because the drivers
+    do not agree: gpiozero's mock pins ignore ``bounce_time``, RPi.GPIO lets the
+    bounce of a release through as a new press, and lgpio has been reported to
+    pass chatter. A doubled confirm would take two steps of the game, so a press
+    only counts after the line was quiet for ``bounce_ms``, and a release only
+    ends a press that lasted that long.
+    """
+
     def __init__(self, config: Mapping[str, Any], submit: Submit, pin_factory: Any = None) -> None:
         self.submit = submit
-        bounce = float(config.get("bounce_ms", 30)) / 1000 or None
+        self.bounce = float(config.get("bounce_ms", 30)) / 1000
+        self.hold_seconds = float(config.get("hold_seconds", 2.0))
+        self.clock: Callable[[], float] = time.monotonic
         self.devices: dict[str, Button] = {}
-        for intent in TAP_INTENTS:
-            pin = config.get(intent)
-            if pin:
-                button = Button(pin, pull_up=True, bounce_time=bounce, pin_factory=pin_factory)
-                button.when_pressed = self._sender(intent)
-                self.devices[intent] = button
+        self.held = threading.Event()  # set when the menu hold fired; Panel.press waits on it
+        self._lock = threading.Lock()
+        self._last_edge: dict[str, float] = {}
+        self._down_since: dict[str, float] = {}
         self._held = False
-        if config.get("menu"):
-            menu = Button(
-                config["menu"],
-                pull_up=True,
-                bounce_time=bounce,
-                hold_time=float(config.get("hold_seconds", 2.0)),
-                pin_factory=pin_factory,
-            )
-            menu.when_held = self._menu_held
-            menu.when_released = self._menu_released
-            self.devices["menu"] = menu
+        try:
+            for intent in (*TAP_INTENTS, "menu"):
+                pin = config.get(intent)
+                if pin:
+                    self.devices[intent] = self._button(intent, pin, pin_factory)
+        except Exception:
+            self.close()  # pins opened so far would stay reserved, and a retry would find them "in use"
+            raise
 
-    def _sender(self, intent: str) -> Callable[[], None]:
-        return lambda: self.submit(ButtonPressed(intent))
+    def _button(self, intent: str, pin: int, pin_factory: Any) -> Button:
+        hold = {"hold_time": self.hold_seconds} if intent == "menu" else {}
+        button = _open(
+            f"buttons.{intent}",
+            pin,
+            lambda: Button(pin, pull_up=True, bounce_time=self.bounce or None, pin_factory=pin_factory, **hold),
+        )
+        if intent == "menu":
+            button.when_pressed = self._menu_pressed
+            button.when_held = self._menu_held
+            button.when_released = self._menu_released
+        else:
+            button.when_pressed = lambda: self._pressed(intent) and self.submit(ButtonPressed(intent))
+            button.when_released = lambda: self._released(intent)
+        return button
+
+    def _pressed(self, name: str) -> bool:
+        """Whether this falling edge is a press rather than chatter."""
+        with self._lock:
+            now = self.clock()
+            last = self._last_edge.get(name)
+            self._last_edge[name] = now
+            if last is not None and now - last < self.bounce:
+                return False
+            self._down_since[name] = now
+            return True
+
+    def _released(self, name: str) -> bool:
+        """Whether this rising edge ends a press, rather than being chatter inside one or after one."""
+        with self._lock:
+            now = self.clock()
+            self._last_edge[name] = now
+            since = self._down_since.get(name)
+            if since is None or now - since < self.bounce:
+                return False
+            del self._down_since[name]
+            return True
+
+    def _menu_pressed(self) -> None:
+        if self._pressed("menu"):
+            self._held = False
 
     def _menu_held(self) -> None:
         self._held = True
         self.submit(ButtonPressed("settings"))
+        self.held.set()  # after the submit: whoever waits on it may look for the press at once
 
     def _menu_released(self) -> None:
-        if not self._held:
+        if self._released("menu") and not self._held:
             self.submit(ButtonPressed("menu"))
-        self._held = False
 
     def close(self) -> None:
         for device in self.devices.values():
@@ -94,13 +182,27 @@ class Lights:
         self.flash_seconds = float(config.get("flash_seconds", 0.15))
         self.rgb: RGBLED | None = None
         self.leds: dict[str, LED] = {}
-        if self.mode == "rgb":
-            self.rgb = RGBLED(config["red"], config["green"], config["blue"], pwm=False, pin_factory=pin_factory)
-        elif self.mode == "per_colour":
-            self.leds = {c: LED(p, pin_factory=pin_factory) for c, p in config.get("colours", {}).items() if p}
+        self.buzzer: Buzzer | None = None
         buzzer = buzzer or {}
         self.beep_seconds = float(buzzer.get("beep_seconds", 0.1))
-        self.buzzer = Buzzer(buzzer["pin"], pin_factory=pin_factory) if buzzer.get("pin") else None
+        try:
+            if self.mode == "rgb":
+                pins = (config["red"], config["green"], config["blue"])
+                self.rgb = _open(
+                    "lights.red/green/blue",
+                    "/".join(map(str, pins)),
+                    lambda: RGBLED(*pins, pwm=False, pin_factory=pin_factory),
+                )
+            elif self.mode == "per_colour":
+                for colour, pin in config.get("colours", {}).items():
+                    if pin:
+                        led = _open(f"lights.colours.{colour}", pin, lambda p=pin: LED(p, pin_factory=pin_factory))
+                        self.leds[colour] = led
+            if buzzer.get("pin"):
+                self.buzzer = _open("buzzer.pin", buzzer["pin"], lambda: Buzzer(buzzer["pin"], pin_factory=pin_factory))
+        except Exception:
+            self._close_devices()
+            raise
         self.colour: str | None = None
         self.flash_done = threading.Event()
         self.flash_done.set()
@@ -154,6 +256,9 @@ class Lights:
 
     def close(self) -> None:
         self._end_flash()
+        self._close_devices()
+
+    def _close_devices(self) -> None:
         for device in [self.rgb, self.buzzer, *self.leds.values()]:
             if device is not None:
                 device.close()
@@ -172,12 +277,23 @@ class Panel:
             raise
 
     def press(self, intent: str) -> bool:
-        """Press and release a mock button (laptop demos and tests); False if there is no such button."""
+        """Press and release a mock button (laptop demos and tests); False if there is no such button.
+
+        The pin is held down as a finger would: past the debounce for a tap, and
+        for "settings" until the menu button's hold has fired, since a quick tap
+        of that button is the menu.
+        """
         button = self.buttons.devices.get("menu" if intent in ("menu", "settings") else intent)
         if button is None or not hasattr(button.pin, "drive_low"):
             return False
+        self.buttons.held.clear()
         button.pin.drive_low()
+        if intent == "settings":
+            self.buttons.held.wait(self.buttons.hold_seconds + 5)
+        else:
+            time.sleep(self.buttons.bounce * 1.5)
         button.pin.drive_high()
+        time.sleep(self.buttons.bounce * 1.5)  # the line is quiet again before a next press counts
         return True
 
     def close(self) -> None:

@@ -7,6 +7,7 @@ only lists what differs.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,11 @@ SCHEMA = Obj(
 )
 
 
+CONFIG_VARIABLE = "COMPANION_HARDWARE_CONFIG"
+
+
 def default_config_path() -> Path:
-    return env_or("COMPANION_HARDWARE_CONFIG", user_data_dir() / "hardware.toml")
+    return env_or(CONFIG_VARIABLE, user_data_dir() / "hardware.toml")
 
 
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -47,24 +51,71 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+def _pins_in_use(config: dict[str, Any]) -> list[tuple[str, int]]:
+    """Each wired part and its pin, as the panel will open them (the lights of the chosen mode only)."""
+    buttons, lights, buzzer = config["buttons"], config["lights"], config["buzzer"]
+    uses = [(f"buttons.{name}", buttons[name]) for name in ("confirm", "undo", "next", "menu")]
+    if lights["mode"] == "rgb":
+        uses += [(f"lights.{channel}", lights[channel]) for channel in ("red", "green", "blue")]
+    elif lights["mode"] == "per_colour":
+        uses += [(f"lights.colours.{colour}", pin) for colour, pin in lights["colours"].items()]
+    uses.append(("buzzer.pin", buzzer["pin"]))
+    return [(key, pin) for key, pin in uses if pin]
+
+
+def _wiring_problems(config: dict[str, Any], where: str) -> list[str]:
+    """Two parts on one pin, or an RGB LED missing a channel: caught here with their keys.
+
+    gpiozero would only say "pin GPIO17 is already in use" for the second part it
+    opened, and a channel left at 0 would quietly drive GPIO0, the HAT EEPROM pin.
+    A clash may come from the café file against a default it did not move, so
+    both keys are named.
+    """
+    problems = []
+    lights = config["lights"]
+    if lights["mode"] == "rgb":
+        for channel in ("red", "green", "blue"):
+            if not lights[channel]:
+                problems.append(
+                    f"{where} lights.{channel}: 0 leaves the channel out, but mode \"rgb\" needs all three "
+                    'channel pins; wire it, or use mode "per_colour" or "none"'
+                )
+    first: dict[int, str] = {}
+    for key, pin in _pins_in_use(config):
+        if pin in first:
+            problems.append(f"{where} {key} and {first[pin]} are both GPIO{pin}; each part needs a pin of its own")
+        else:
+            first[pin] = key
+    return problems
+
+
 def load_config(path: Path | None = None) -> dict[str, Any]:
     """Defaults, overlaid with the café file when it exists; a broken café file is an error, not ignored.
 
     The file is checked against `SCHEMA` before it is used, so a typo ("confim")
     or a pin written as text is named with its file and key instead of
-    surfacing as a gpiozero error about some pin.
+    surfacing as a gpiozero error about some pin. A file named on purpose
+    (``--hardware-config`` or ``$COMPANION_HARDWARE_CONFIG``) that is not there
+    is an error too: silently wiring the defaults would look like dead buttons.
     """
     with DEFAULTS.open("rb") as file:
         config = tomllib.load(file)
+    named = path is not None or bool(os.environ.get(CONFIG_VARIABLE))
     path = path or default_config_path()
-    if path.is_file():
-        try:
-            with path.open("rb") as file:
-                own = tomllib.load(file)
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise InvalidData([f"{path}: not a readable TOML file ({exc})"]) from None
-        problems = SCHEMA(own, f"{path}:")
-        if problems:
-            raise InvalidData(problems)
-        config = _merge(config, own)
+    if not path.exists():
+        if named:
+            raise InvalidData([f"{path}: no such wiring file"])
+        return config
+    try:
+        with path.open("rb") as file:
+            own = tomllib.load(file)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InvalidData([f"{path}: not a readable TOML file ({exc})"]) from None
+    problems = SCHEMA(own, f"{path}:")
+    if problems:
+        raise InvalidData(problems)
+    config = _merge(config, own)
+    problems = _wiring_problems(config, f"{path}:")
+    if problems:
+        raise InvalidData(problems)
     return config

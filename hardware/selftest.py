@@ -17,7 +17,7 @@ import serial
 
 from companion.observations import ButtonPressed, Observation
 from hardware.dice_protocol import Ident, LineParser, encode
-from hardware.panel import Panel
+from hardware.panel import HardwareUnavailable, Panel
 
 Say = Callable[[str], None]
 PORT_PATTERNS = ("/dev/serial/by-id/*", "/dev/ttyUSB*", "/dev/ttyACM*")
@@ -65,34 +65,30 @@ def test_lights(panel: Panel, say: Say, dwell: float) -> None:
 
 def self_test(
     config: Mapping[str, Any],
-    pin_factory: Any,
+    pin_factory: Callable[[], Any],
     ports: list[str] | None,
     say: Say = print,
     timeout: float = 10.0,
     dwell: float = 0.5,
     auto_press: bool = False,
 ) -> int:
-    """Run the whole check; 0 when everything answered, 1 otherwise."""
+    """Run the whole check; 0 when everything answered, 1 otherwise.
+
+    ``pin_factory`` makes the factory, so a machine without GPIO (or a pin held by
+    another program) is one reported problem and the serial sensor is still checked.
+    """
     presses: queue.Queue[Observation] = queue.Queue()
     failures = 0
-    panel = Panel(config, presses.put, pin_factory)
     try:
-        say("Lights (watch each one):")
-        test_lights(panel, say, dwell)
-        say("Buttons (press each one when asked):")
-        for intent, button in panel.buttons.devices.items():
-            # The BCM name the wiring and pins.toml use (GPIO17); the pin info object printed as its repr.
-            info = getattr(button.pin, "info", None)
-            say(f"  press {intent} ({getattr(info, 'name', button.pin)}) ...")
-            if auto_press:
-                panel.press(intent)  # mock pins: the check presses for you
-            if _wait_press(presses, intent, timeout):
-                say(f"  {intent}: ok")
-            else:
-                say(f"  {intent}: NOT PRESSED within {timeout:.0f} s - check the wiring")
-                failures += 1
-    finally:
-        panel.close()
+        panel = Panel(config, presses.put, pin_factory())
+    except HardwareUnavailable as error:
+        say(f"Lights and buttons: cannot start - {error.message}")
+        failures += 1
+    else:
+        try:
+            failures += _test_panel(panel, presses, say, timeout, dwell, auto_press)
+        finally:
+            panel.close()
     say("Serial sensor:")
     candidates = ports if ports else sorted({p for pattern in PORT_PATTERNS for p in glob.glob(pattern)})
     if not candidates:
@@ -110,6 +106,27 @@ def self_test(
         failures += 1
     say("All wiring answered." if not failures else f"{failures} problem(s) found.")
     return 1 if failures else 0
+
+
+def _test_panel(
+    panel: Panel, presses: queue.Queue[Observation], say: Say, timeout: float, dwell: float, auto_press: bool
+) -> int:
+    failures = 0
+    say("Lights (watch each one):")
+    test_lights(panel, say, dwell)
+    say("Buttons (press each one when asked):")
+    for intent, button in panel.buttons.devices.items():
+        # The BCM name the wiring and pins.toml use (GPIO17); the pin info object printed as its repr.
+        info = getattr(button.pin, "info", None)
+        say(f"  press {intent} ({getattr(info, 'name', button.pin)}) ...")
+        if auto_press:
+            panel.press(intent)  # mock pins: the check presses for you
+        if _wait_press(presses, intent, timeout):
+            say(f"  {intent}: ok")
+        else:
+            say(f"  {intent}: NOT PRESSED within {timeout:.0f} s - check the wiring")
+            failures += 1
+    return failures
 
 
 def _wait_press(presses: queue.Queue[Observation], intent: str, timeout: float) -> bool:

@@ -17,6 +17,15 @@ def race_installed() -> None:
     registry.install(Race())
 
 
+@pytest.fixture(autouse=True)
+def own_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The machine's own wiring file, tags and journal must not change what a test sees, nor be written by one."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    for variable in ("COMPANION_HARDWARE_CONFIG", "COMPANION_TAGS", "COMPANION_JOURNAL", "GPIOZERO_PIN_FACTORY"):
+        monkeypatch.delenv(variable, raising=False)
+    return tmp_path / "data"
+
+
 @pytest.fixture
 def sensor(tmp_path: Path) -> Iterator[SimulatedSensor]:
     """A simulated dice tower on a real pty, behind a stable symlink like udev's by-id names."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import threading
@@ -84,3 +85,63 @@ def test_a_bad_simulator_script_step_is_named_and_the_rest_still_plays() -> None
     assert "bad script step 'slot x AA': invalid literal" in done.stdout
     assert "No closing quotation" in done.stdout and "bad script step 'err caf\u00e9'" in done.stdout
     assert done.stdout.splitlines()[-1] == "sim: roll 3"
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["bench", "--rolls", "0"], "argument --rolls: '0' is not a whole number of 1 or more"),
+        (["test", "--dwell", "-1"], "argument --dwell: '-1' is not a number of seconds (0 or more)"),
+        (["test", "--timeout", "inf"], "argument --timeout: 'inf' is not a number of seconds"),
+        (["demo", "--pause", "-0.5"], "argument --pause: '-0.5' is not a number of seconds"),
+        (["simulate-dice", "--interval", "nan"], "argument --interval: 'nan' is not a number of seconds"),
+        (["simulate-dice", "--random", "-2"], "argument --random: '-2' is not a whole number of 0 or more"),
+    ],
+)
+def test_odd_numbers_are_refused_by_name(argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as usage:
+        main(["hw", *argv])
+    assert usage.value.code == 2 and expected in capsys.readouterr().err
+
+
+def test_bench_of_a_game_without_a_die_says_which_games_have_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hw", "bench", "--game", "targi", "--rolls", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "companion: targi has no die to roll; bench a game that has one: blackpool, desert," in err
+
+
+def test_teach_a_tag_without_its_card_asks_for_the_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hw", "teach", "--tags", str(tmp_path / "tags.json"), "--tag", "04A1"]) == 2
+    assert "Give the card of tag 04A1 with --card CARD." in capsys.readouterr().err
+    assert not (tmp_path / "tags.json").exists()
+
+
+def test_teaching_from_a_port_that_cannot_open_says_so(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "companion", "hw", "teach", "--tags", str(tmp_path / "t.json")]
+    with subprocess.Popen(
+        [*command, "--dice-sensor", str(tmp_path / "no-port")], cwd=ROOT, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, text=True,
+    ) as teach:
+        guard = threading.Timer(30, teach.kill)  # a silent teach would otherwise block readline for good
+        guard.start()
+        try:
+            lines = [teach.stdout.readline() for _ in range(2)]  # the prompt, then the port's state
+        finally:
+            teach.send_signal(signal.SIGINT)
+            guard.cancel()
+        assert teach.wait(timeout=30) == 0
+    assert any("[sensor not connected: cannot open" in line and "no-port" in line for line in lines), lines
+
+
+def test_a_demo_whose_roll_is_refused_stops_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hw", "demo", "--roll", "7", "--pause", "0"]) == 1
+    out = capsys.readouterr().out
+    assert "input stopped: the demo stops here, its scripted step was not taken: The die reads 7" in out
+
+
+def test_a_simulator_link_in_a_missing_folder_names_the_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    link = tmp_path / "no" / "dice"
+    assert main(["hw", "simulate-dice", "--link", str(link), "--exit"]) == 1
+    assert f"companion: cannot make the link {link}: No such file or directory" in capsys.readouterr().err

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import random
+import socket
 import threading
 from pathlib import Path
 
@@ -158,3 +160,79 @@ def test_an_impossible_die_over_the_wire_is_refused_with_its_clause_and_journals
     assert step.action == {"type": "roll", "value": 6}
     entry = Journal(path).latest_game()
     assert entry is not None and entry.steps == [("act", {"type": "roll", "value": 6})]
+
+
+def test_a_die_of_another_kind_is_not_taken_for_the_games_die(sensor: SimulatedSensor) -> None:
+    controller = Controller(Session.new("blackpool", ["red", "blue"]))
+    before = controller.session.document()
+    with DiceLink(sensor.path, controller.submit, backoff=FAST):
+        pump_until(controller, until_link(True))
+        sensor.roll(4, die="d20")  # a temple die dropped in the Blackpool tower
+        refused = pump_until(controller, lambda u: u.kind == "unapplied")[-1]
+        assert refused.text == "A d20 was read, but this roll needs the Oracle (d6), which has 6 sides; roll that die."
+        assert controller.session.document() == before
+        sensor.roll(4, die="D6")
+        step = pump_until(controller, lambda u: u.kind == "step")[-1]
+    assert step.action == {"type": "roll", "value": 4}
+
+
+def test_a_card_the_rules_refuse_is_shown_with_the_games_reason_and_clause(
+    sensor: SimulatedSensor, tmp_path: Path
+) -> None:
+    session = Session.new("temple", ["red", "blue"])
+    controller = Controller(session)
+    card = next(a["card"] for a in session.legal() if a["type"] == "draw")
+    tags = TagMap(tmp_path / "tags.json", {"T1": card})
+    with DiceLink(sensor.path, controller.submit, tags=tags, backoff=FAST):
+        pump_until(controller, until_link(True))
+        sensor.slot(1, "T1")
+        pump_until(controller, lambda u: u.kind == "step")
+        before = session.document()
+        sensor.slot(2, "T1")  # the same sticker read again under the next slot
+        refused = pump_until(controller, lambda u: u.kind == "unapplied")[-1]
+    assert "slot 2" in refused.text.lower() and f"not applied: {card} is already in slot 1." in refused.text
+    assert refused.rules == ("RU-3",) and session.document() == before
+
+
+class RecordedWaits(threading.Event):
+    """The link's stop event, noting each wait between attempts, so the back-off is checked without a clock."""
+
+    def __init__(self, log: list) -> None:
+        super().__init__()
+        self.log = log
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.log.append(timeout)
+        return super().wait(timeout)
+
+
+def test_a_port_that_opens_and_drops_at_once_is_retried_with_back_off() -> None:
+    """A ser2net-style server with nothing behind it: it accepts, then hangs up, every time.
+
+    (Each attempt takes about 0.3 s: pyserial's socket close lingers.)
+    """
+    server = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def hang_up() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(OSError):
+                server.accept()[0].close()
+
+    threading.Thread(target=hang_up, daemon=True).start()
+    log: list = []
+    heard: queue.Queue = queue.Queue()
+    link = DiceLink(f"socket://127.0.0.1:{server.getsockname()[1]}", lambda o: (log.append(o.up), heard.put(o)))
+    link.backoff = (0.01, 0.02)
+    link._stop = RecordedWaits(log)
+    link.start()
+    try:
+        downs = 0
+        while downs < 3:
+            downs += heard.get(timeout=10).up is False
+    finally:
+        link.stop()
+        stop.set()
+        server.close()
+    # up, down, a wait that doubles up to its ceiling, and up again: never reopened straight away
+    assert log[:9] == [True, False, 0.01, True, False, 0.02, True, False, 0.02]

@@ -80,3 +80,25 @@ def test_any_noise_before_a_line_never_raises_nor_hides_it(noise: bytes, value: 
     parser.feed(noise)
     messages = parser.feed(b"\n" + encode("DIE", "d6", value, 100))
     assert messages[-1] == DieSettled("d6", value, 1.0)
+
+
+def test_a_line_split_after_noise_without_newline_still_counts() -> None:
+    """A sensor booting at the wrong baud rate chatters with no newline; its first real line comes in two reads."""
+    parser = LineParser()
+    line = encode("DIE", "d6", 4, 100)
+    first = parser.feed(b"\x8f\xfe" * 78 + line[:10])  # past MAX_LINE only with the line's start
+    assert [m.reason for m in first if isinstance(m, BadLine)] == ["line too long"]
+    assert parser.feed(line[10:]) == [DieSettled("d6", 4, 1.0)]
+
+
+@given(st.binary(min_size=100, max_size=400).map(lambda b: b.replace(b"\n", b"")), st.integers(1, 6), st.data())
+def test_noise_glued_to_a_line_split_anywhere_never_hides_it(noise: bytes, value: int, data: st.DataObject) -> None:
+    line = encode("DIE", "d6", value, 100)
+    cut = data.draw(st.integers(1, len(line) - 1))
+    parser = LineParser()
+    parser.feed(noise + line[:cut])
+    assert parser.feed(line[cut:])[-1] == DieSettled("d6", value, 1.0)
+
+
+def test_die_type_and_colour_are_read_in_any_case_like_the_message_name() -> None:
+    assert decode(encode("die", "D20", 3, 100, "RED")[:-1]) == DieSettled("d20", 3, 1.0, "red")

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import queue
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gpiozero import Button, Buzzer, Device
+from gpiozero.exc import BadPinFactory, PinFactoryFallback
 from gpiozero.pins.mock import MockFactory
 
+from companion.cli import main
 from companion.controller import Controller
 from companion.errors import InvalidData
 from companion.observations import ButtonPressed, DieRead, Touch
 from companion.session import Session
-from hardware.panel import Panel
+from hardware.panel import HardwareUnavailable, Panel, make_pin_factory
 from hardware.pins import load_config
+from tests.hardware.conftest import drain
 
 RGB = (5, 6, 13)
 
@@ -37,7 +42,7 @@ def lit(factory: MockFactory, pins=RGB) -> tuple[bool, ...]:
 
 
 def test_defaults_are_documented_and_debounced() -> None:
-    cfg = load_config(Path("/nonexistent"))
+    cfg = load_config()  # no wiring file in the test's data dir
     assert cfg["buttons"]["confirm"] == 17 and cfg["buttons"]["bounce_ms"] == 30
     pins = MockFactory()
     panel = Panel(cfg, lambda o: None, pins)
@@ -134,5 +139,165 @@ def test_one_led_per_colour(tmp_path: Path, factory: MockFactory) -> None:
         controller.handle(DieRead(1, "serial"))
         controller.handle(Touch("act", {"type": "hold"}))
         assert lit(factory, (5, 13, 19)) == (False, True, False)
+    finally:
+        panel.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[buttons]\nundo = 17\n", "buttons.undo and buttons.confirm are both GPIO17"),
+        ("[buttons]\nconfirm = 22\n", "buttons.next and buttons.confirm are both GPIO22"),  # a default not moved
+        ("[buzzer]\npin = 5\n", "buzzer.pin and lights.red are both GPIO5"),
+        ('[lights]\nmode = "per_colour"\n[lights.colours]\npink = 19\n', "colours.pink and lights.colours.yellow"),
+        ("[lights]\nblue = 0\n", 'lights.blue: 0 leaves the channel out, but mode "rgb" needs all three'),
+    ],
+)
+def test_one_pin_for_two_parts_is_named_with_both_keys(tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "hardware.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InvalidData) as refusal:
+        load_config(path)
+    assert str(path) in refusal.value.message and expected in refusal.value.message
+
+
+def test_lights_of_another_mode_may_share_pins(tmp_path: Path) -> None:
+    path = tmp_path / "hardware.toml"
+    path.write_text('[lights]\nmode = "none"\n[buttons]\nconfirm = 5\n', encoding="utf-8")
+    assert load_config(path)["buttons"]["confirm"] == 5  # the unused RGB channels do not count
+
+
+def test_a_named_wiring_file_that_is_not_there_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(InvalidData, match=r"absent\.toml: no such wiring file"):
+        load_config(tmp_path / "absent.toml")
+    monkeypatch.setenv("COMPANION_HARDWARE_CONFIG", str(tmp_path / "typo.toml"))
+    with pytest.raises(InvalidData, match=r"typo\.toml: no such wiring file"):
+        load_config()
+
+
+class Clock:
+    """Edge times set by the test, so chatter is "within a few ms" on any machine, however loaded."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def edges(self, pin, levels: str, step: float = 0.0005) -> None:
+        for level in levels:
+            pin.drive_low() if level == "L" else pin.drive_high()
+            self.now += step
+
+
+def test_a_chattering_button_is_one_press(factory: MockFactory) -> None:
+    heard: queue.Queue = queue.Queue()
+    panel = Panel(load_config(), heard.put, factory)  # bounce_ms 30
+    clock = panel.buttons.clock = Clock()
+    confirm, nxt = factory.pin(17), factory.pin(22)
+    try:
+        clock.edges(confirm, "LHLHLHL")  # contact chatter on the way down, then held
+        clock.now += 1.0
+        clock.edges(confirm, "HLHLH")  # and on the way up, after a long hold
+        clock.now += 0.2
+        clock.edges(nxt, "L")  # two buttons at once: next goes down, confirm too, both let go
+        clock.edges(confirm, "L")
+        clock.now += 0.1
+        clock.edges(nxt, "H")
+        clock.edges(confirm, "H")
+        assert [o.intent for o in drain(heard)] == ["confirm", "next", "confirm"]
+    finally:
+        panel.close()
+
+
+def test_menu_chatter_is_one_tap_and_a_hold_is_only_settings(factory: MockFactory) -> None:
+    heard: queue.Queue = queue.Queue()
+    for hold_seconds in (30, 0.05):  # 30: no hold can fire during the tap, however slow the machine
+        wiring = load_config()
+        wiring["buttons"]["hold_seconds"] = hold_seconds
+        panel = Panel(wiring, heard.put, factory)
+        clock = panel.buttons.clock = Clock()
+        menu = factory.pin(23)
+        try:
+            if hold_seconds == 30:
+                clock.edges(menu, "LHLHL")
+                clock.now += 0.1  # a tap: longer than the chatter, shorter than the hold
+                clock.edges(menu, "HLH")
+                assert [o.intent for o in drain(heard)] == ["menu"]
+            else:
+                menu.drive_low()
+                assert heard.get(timeout=5) == ButtonPressed("settings")
+                clock.now += 1.0
+                clock.edges(menu, "HLHLH")  # a bouncing release after the hold is not also a tap
+                assert heard.empty()
+        finally:
+            panel.close()
+
+
+def test_press_settings_from_the_keyboard_holds_the_menu_button(tmp_path: Path, factory: MockFactory) -> None:
+    heard: queue.Queue = queue.Queue()
+    panel = Panel(config(tmp_path), heard.put, factory)
+    try:
+        assert panel.press("settings")
+        assert drain(heard) == [ButtonPressed("settings")]  # not the menu a quick tap opens
+        assert panel.press("menu")
+        assert drain(heard) == [ButtonPressed("menu")]
+    finally:
+        panel.close()
+
+
+def test_a_pin_held_by_something_else_is_named_and_nothing_stays_reserved(factory: MockFactory) -> None:
+    other = Button(27, pin_factory=factory)  # another program's device on the undo pin
+    with pytest.raises(HardwareUnavailable, match=r"buttons\.undo \(GPIO27\) cannot be used: .*in use"):
+        Panel(load_config(), lambda o: None, factory)
+    other.close()
+    buzzer = Buzzer(12, pin_factory=factory)
+    with pytest.raises(HardwareUnavailable, match=r"buzzer\.pin \(GPIO12\)"):
+        Panel({**load_config(), "buzzer": {"pin": 12}}, lambda o: None, factory)
+    buzzer.close()
+    Panel(load_config(), lambda o: None, factory).close()  # confirm and the RGB pins were let go each time
+
+
+@pytest.fixture
+def no_gpio(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gpiozero off a Pi, on any machine: every driver falls back, then none is left."""
+
+    def default_pin_factory() -> None:
+        warnings.warn(PinFactoryFallback("Falling back from lgpio: No module named 'lgpio'"), stacklevel=1)
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(default_pin_factory))
+
+
+@pytest.mark.usefixtures("no_gpio")
+def test_no_gpio_here_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(HardwareUnavailable) as refusal:
+        make_pin_factory("gpio")
+    assert "no GPIO pins on this machine (lgpio: No module named 'lgpio')" in refusal.value.message
+    assert refusal.value.message.endswith("off the Pi use --buttons mock")
+    code = main(["hw", "play", "--game", "race", "--players", "red,blue", "--new", "--buttons", "gpio"])
+    assert code == 1 and "companion: no GPIO pins on this machine" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("no_gpio")
+def test_the_self_test_without_gpio_still_checks_the_sensor(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hw", "test", "--dwell", "0", "--dice-sensor", "/nonexistent"]) == 1
+    out = capsys.readouterr().out
+    assert "Lights and buttons: cannot start - no GPIO pins" in out
+    assert "/nonexistent: cannot open" in out and "2 problem(s) found." in out
+
+
+def test_next_while_a_roll_is_awaited_does_not_offer_what_confirm_will_not_take(
+    tmp_path: Path, factory: MockFactory
+) -> None:
+    """Confirm takes a highlighted choice only; a die face lit as "confirm takes it" would be a broken promise."""
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    panel = Panel(config(tmp_path), controller.submit, factory)
+    try:
+        assert panel.press("next") and panel.press("confirm")
+        updates = controller.pump()
+        assert [(u.kind, u.text) for u in updates] == [("info", "red: roll the die.")] * 2
+        assert controller.session.log == []
     finally:
         panel.close()
