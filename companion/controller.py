@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import queue
 import random
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.choice_walk import ChoiceWalk, Pick
 from companion.errors import CompanionError, NoGame
-from companion.game import Action, Pending
+from companion.game import Action, Pending, normalize_action
 from companion.observations import (
     ButtonPressed,
     CardsSeen,
@@ -52,6 +53,7 @@ class Controller:
         self.app_dice = app_dice
         self.wake = wake
         self.proposal: Action | None = None
+        self.proposal_text = ""  # the prompt of a proposal, repeated while it waits
         self.selected = 0
         self.walk = ChoiceWalk()  # the button box's place in a long list, by place
         self.links: dict[str, bool] = {}
@@ -153,6 +155,9 @@ class Controller:
                 pending=pending,
                 detail={"source": read.source, "value": read.value},
             )
+        other_die = self._other_die(session, read.die, pending.die)
+        if other_die:
+            return Update("unapplied", other_die, pending=pending, detail={"source": read.source, "die": read.die})
         if read.dice > 1:
             return Update(
                 "unapplied",
@@ -170,25 +175,91 @@ class Controller:
             return self._propose(session, match, f"The die looks like {shown}. Tap to confirm or correct it.")
         return self._act(session, match)
 
+    @staticmethod
+    def _other_die(session: Session, read: str | None, rolled: str | None) -> str:
+        """Why a reading from another kind of die is not this roll ("" when it may be).
+
+        A sensor names dice by their sides (d6, d20) and a game by its own name
+        (Blackpool's "oracle"), so only a side count that differs is known to be
+        wrong: a d20's 4 dropped in the tower is not the oracle's 4.
+        """
+        sides = re.fullmatch(r"d(\d+)", (read or "").lower())
+        spec = next((d for d in getattr(session.game, "dice", ()) if d.id == rolled), None)
+        faces = len(spec.faces) if spec is not None else 0
+        if sides is None or not faces or int(sides[1]) == faces:
+            return ""
+        return f"A {read} was read, but this roll needs the {spec.name}, which has {faces} sides; roll that die."
+
     def _cards_seen(self, session: Session, seen: CardsSeen) -> Update:
         """A card laid in a slot: a change of that slot, or, while the game waits for a draw, the card drawn.
 
         An emptied slot (None) is only the first half of a change (card lifted,
-        new card laid), so it is never an action by itself.
+        new card laid), so it is never an action by itself. A card the game
+        cannot take is answered as a typed one is, with the game's reason and
+        clause; a drawn card laid in another slot than the one the game fills
+        is refused, or the game's board and the table's would part.
         """
         legal = session.legal()
         drawing = session.pending().kind == "draw"
+        slots = self._slots(session)
+        refusal: tuple[str, tuple[str, ...]] | None = None
+        kept: list[int] = []  # slots holding what the game has there (a card laid back, a board seen afresh)
         for slot, card in sorted(seen.slots.items()):
             if card is None:
                 continue
+            if slots is not None and 0 < slot <= len(slots) and slots[slot - 1] == card:
+                kept.append(slot)
+                continue
             wanted = {"type": "draw", "card": card} if drawing else {"type": "change", "slot": slot, "card": card}
             match = next((a for a in legal if all(a.get(k) == v for k, v in wanted.items())), None)
+            lands = self._draw_lands(session, match) if drawing and match is not None else None
+            if lands is not None and lands[0] != slot:
+                refusal = refusal or (f"{card} was laid in slot {slot}, but the card drawn now goes into slot "
+                                      f"{lands[0]}: move it there.", lands[1])
+                continue
             if match is None:
+                if refusal is None:
+                    why, rules = self._why_not(session, wanted, "no change the game is waiting for.")
+                    refusal = (f"Slot {slot} shows {card}, not applied: {why}", rules)
                 continue
             if seen.confidence < self.confidence_threshold:
                 return self._propose(session, match, f"Slot {slot} looks like card {card}. Tap to confirm.")
             return self._act(session, match)
+        if refusal is not None:
+            # The card read before may wait for its tap: a refusal of the next card must not hide it.
+            waiting = f" Still waiting: {self.proposal_text}" if self.proposal is not None else ""
+            return Update("unapplied", refusal[0] + waiting, pending=session.pending(), rules=refusal[1])
+        if kept:
+            if len(kept) == 1:
+                text = f"Slot {kept[0]} holds {seen.slots[kept[0]]}, as the game has it."
+            else:
+                text = f"Slots {', '.join(map(str, kept))} hold the cards the game has there."
+            return Update("info", text, pending=session.pending())
         return Update("unapplied", "The cards seen match no change the game is waiting for.", pending=session.pending())
+
+    @staticmethod
+    def _slots(session: Session) -> list[Any] | None:
+        """The cards in the game's slots by its position document (slot n at n - 1), for games that keep slots."""
+        try:
+            slots = session.document().get("slots")
+        except Exception:  # a document is the game's to build; a reading must not fail on it
+            return None
+        return slots if isinstance(slots, list) else None
+
+    @staticmethod
+    def _draw_lands(session: Session, action: Action) -> tuple[int, tuple[str, ...]] | None:
+        """The slot a draw would fill (and the clauses it cites), from the position it leads to; None if unknown."""
+        before = Controller._slots(session)
+        try:
+            state, events = session.game.apply(session.state, normalize_action(action))
+            after = session.game.to_document(state).get("slots")
+        except Exception:  # only a check: the act itself reports any refusal
+            return None
+        if before is None or not isinstance(after, list) or len(after) != len(before):
+            return None
+        filled = [i + 1 for i, (old, new) in enumerate(zip(before, after, strict=True)) if old != new]
+        rules = tuple(dict.fromkeys(r for e in events for r in e.rules))
+        return (filled[0], rules) if len(filled) == 1 else None
 
     @staticmethod
     def _why_not(session: Session, wanted: Action, fallback: str) -> tuple[str, tuple[str, ...]]:
@@ -205,6 +276,7 @@ class Controller:
 
     def _propose(self, session: Session, action: Action, text: str) -> Update:
         self.proposal = {k: v for k, v in action.items() if k != "text"}
+        self.proposal_text = text
         return Update("confirm", text, pending=session.pending(), action=self.proposal)
 
     # -- intents ----------------------------------------------------------
@@ -223,7 +295,7 @@ class Controller:
             return Update("info", pending.text, pending=pending)
         if intent == "next":
             legal = session.legal()
-            if not legal:
+            if not legal or pending.kind != "choose":  # confirm takes only a choice; a face or card would be a lie
                 return Update("info", pending.text, pending=pending)
             if ChoiceWalk.by_place(legal):
                 return self._walk(session, self.walk.next(legal))

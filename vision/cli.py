@@ -218,17 +218,15 @@ def _unusable_text(frame) -> str:
 
 
 def _skipped_text(source) -> str | None:
-    """The files a folder source passed over as not readable images, named (the first few)."""
-    skipped = getattr(source, "skipped", None)
-    if not skipped:
-        return None
-    names = _first_few([path.name for path in skipped])
-    return f"skipped {len(skipped)} files in {source.name} that are not readable images: {names}"
+    from vision.sources import skipped_note
+
+    return skipped_note(source)
 
 
 def _first_few(names: list[str], shown: int = 5) -> str:
-    """A list of file names short enough for one line: a folder of a thousand bad files stays readable."""
-    return ", ".join(names[:shown]) + (", ..." if len(names) > shown else "")
+    from vision.sources import first_few
+
+    return first_few(names, shown)
 
 
 def _frame_text(reader, kind: str, frame) -> str:
@@ -243,6 +241,7 @@ def _frame_text(reader, kind: str, frame) -> str:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     from vision.card_reader import SlotTracker
+    from vision.feed import lying_still
     from vision.frames import as_bgr
     from vision.settle import dice_settler
     from vision.sources import IMAGE_SUFFIXES, FrameSource, RetryingSource, open_source
@@ -273,6 +272,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     every_frame = args.every_frame or one_photo
     settler = dice_settler(reader) if args.reader != "cards" else None
     tracker = SlotTracker() if args.reader == "cards" else None
+    last_dice = None
     frames = reports = unusable = 0
     last_problem = None
     last_frame_at = time.monotonic()
@@ -310,6 +310,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 settled = settler.feed(frame)
                 if settled is not None:
                     tag = "confirm?" if settled.needs_confirm else "apply"
+                    if lying_still(last_dice, settled.reading):  # as the table's feed takes it
+                        tag = "the same dice where they lay: not a new roll"
+                    last_dice = settled.reading or last_dice
                     lines.append(f"{_dice_text(settled.reading)} confidence {settled.confidence:.2f} {tag}")
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)

@@ -5,10 +5,10 @@
 temple die for the temple game) and/or the temple card reader, and submits to
 the controller, like the serial dice sensor does (hardware/dice_link.py):
 
-- `RollStarted("camera")` when the gate sees motion after a still period,
-- one `DieRead(value, "camera", confidence, face, dice=N)` when a roll settles,
+- `RollStarted("camera")` and one `DieRead(value, "camera", confidence, face,
+  dice=N)` when dice settle after motion somewhere else than the dice before,
 - `CardsSeen({slot: card}, "camera", confidence)` when the card tracker's
-  steady answer for some slots changes,
+  steady answer for some slots changes to a card,
 - `LinkChanged("camera", up, detail)` when the source opens, fails, recovers or ends.
 
 Nothing on the thread may take the app down: a failing source is retried
@@ -28,7 +28,8 @@ from companion.observations import CardsSeen, DieRead, LinkChanged, Observation,
 from vision.frames import as_bgr
 from vision.motion import MotionGate
 from vision.settle import Settled, Settler, dice_settler
-from vision.sources import FrameSource, RetryingSource, open_source
+from vision.sources import FrameSource, RetryingSource, open_source, skipped_note
+from vision.yolo_labels import iou
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,34 @@ Mode = str | None
 TEMPLE_GAMES = frozenset({"temple"})
 UNSEEN = object()  # no frame read yet, so no game data seen either
 CARD_READS_AFTER_MOTION = 10  # board reads at the full rate after motion: the tracker needs 3 steady ones
+BOARD_MISSES = 5  # still board reads without the markers before the table is told
+SAME_PLACE = 0.5  # overlap (IoU) of a die's box with its box before at which it has not moved
+
+
+def lying_still(before: Any, now: Any) -> bool:
+    """Whether the dice settled `now` lie where the dice `before` lay, each in its place: the same dice, untouched.
+
+    A hand reaching over the tray to move a pawn is motion, and the dice settle
+    again once it has gone; read as a new roll, the same die was applied a
+    second time whenever the game was waiting for another roll (in Blackpool
+    most turns). Their values are not compared: a die that has not moved has
+    not changed its face, so a different value is a misread, which must not
+    become a roll either. A thrown die lands elsewhere.
+    """
+    if before is None or len(before) != len(now):
+        return False
+    left = list(now)
+    for die in before:
+        same = max(left, key=lambda d: iou(d.box, die.box))
+        if iou(same.box, die.box) < SAME_PLACE:
+            return False
+        left.remove(same)
+    return True
+
+
+def faces(dice: Any) -> str:
+    """The dice as the table says them ("3 red, 5 white"), in an order of their own for comparing."""
+    return ", ".join(sorted(f"{d.value}{' ' + d.face if d.face else ''}" for d in dice))
 
 
 def mode_for_game(game_id: str | None) -> Mode:
@@ -180,8 +209,12 @@ class CameraFeed:
         self.settler: Settler | None = None
         self.tracker = None
         self.gate = self.make_gate()
-        self._moving = False
         self._last_cards = 0.0
+        self._board_misses = 0  # still board reads in a row without all four markers
+        # The dice last settled (told to the table, or lying there when reading began), and
+        # whether anything moved since. Forgotten with the readers: other readers see other dice.
+        self._dice_seen: Any = None
+        self._rolled = False
         if mode is None:
             return
         dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
@@ -204,7 +237,9 @@ class CameraFeed:
                     self._link(False, f"{self.source.problem} (retrying every {self.source.retry_seconds:g} s)")
                     self.gate.reset()
                 if self.source.finished:
-                    self._link(False, f"{self.source.name} ended")
+                    # A folder of zero-byte or damaged photos "ended" with no word of why nothing was read.
+                    skipped = skipped_note(self.source.source)
+                    self._link(False, f"{self.source.name} ended" + (f" ({skipped})" if skipped else ""))
                     self.ended.set()
                     return
                 self._stop.wait(0.02 if self.source.problem is None else min(0.2, self.source.retry_seconds))
@@ -258,9 +293,7 @@ class CameraFeed:
             settled = None
             self.gate.is_still(frame)
         moving = self.gate.still_count == 0 and not first  # the first frame has nothing to compare with
-        if moving and not self._moving and self.settler is not None:
-            self.submit(RollStarted(self.name))
-        self._moving = moving
+        self._rolled = self._rolled or moving
         if settled is not None:
             self._dice(settled)
         if moving:
@@ -274,18 +307,65 @@ class CameraFeed:
                 self._cards(frame)
 
     def _dice(self, settled: Settled) -> None:
-        """One reading per settled roll; several dice are reported as a count for the controller to refuse."""
-        if not settled.reading:
+        """One reading per settled roll; several dice are reported as a count for the controller to refuse.
+
+        `RollStarted` goes with the reading, not with the first motion: a hand
+        over the tray on its way to the screen would otherwise replace a
+        "tap to confirm" prompt with "Dice rolling." and leave nothing rolled.
+        Dice already lying there when reading begins (the app restarted, a new
+        game, a face just taught) were no roll of this game: they are named,
+        not applied.
+        """
+        dice = settled.reading
+        if not dice:
             return
-        reading = max(settled.reading, key=lambda r: r.confidence)
+        before, rolled = self._dice_seen, self._rolled
+        self._dice_seen, self._rolled = dice, False
+        if lying_still(before, dice):
+            # Said either way: a die thrown into the tray's corner it lay in before lands where it lay,
+            # and a player whose throw went unanswered must learn why.
+            now = faces(dice) if faces(dice) == faces(before) else f"now read {faces(dice)} (was {faces(before)})"
+            self.submit(LinkChanged(self.name, True, f"the dice lie where they lay, {now}: not taken as a new "
+                                                     "roll; roll again or enter the value by hand"))
+            return
+        if before is None and not rolled:
+            self.submit(LinkChanged(self.name, True, f"{faces(dice)} already lay in view when the camera began "
+                                                     "reading: not taken as a roll (roll to play)"))
+            return
+        if rolled:
+            self.submit(RollStarted(self.name))
+        reading = max(dice, key=lambda r: r.confidence)
         face = {"colour": reading.face} if reading.face else None
-        self.submit(DieRead(reading.value, self.name, settled.confidence, face, dice=len(settled.reading)))
+        self.submit(DieRead(reading.value, self.name, settled.confidence, face, dice=len(dice)))
 
     def _cards(self, frame: Any) -> None:
-        changed = self.tracker.update(self.readers["cards"].read(frame))
+        """Slots whose steady card changed to a card. One that emptied is the first half of a change, never
+        an action: told to the table, the bare board at a game's start and every card lifted were answered
+        aloud with "The cards seen match no change the game is waiting for"."""
+        reader = self.readers["cards"]
+        reading = reader.read(frame)
+        self._board_seen(reading, getattr(reader, "last_problem", None))
+        changed = [s for s in self.tracker.update(reading) if s.card is not None]
         if changed:
             confidence = min(s.confidence for s in changed)
             self.submit(CardsSeen({s.slot: s.card for s in changed}, self.name, confidence))
+
+    def _board_seen(self, reading: Any, problem: str | None) -> None:
+        """Say once when the board stays out of sight, and when it is back.
+
+        Without it a camera aimed past the board, or a marker peeled off or under
+        a cup, read no card all game and nobody learnt why. A hand passing is
+        motion and is never read, so only a board hidden while all is still counts.
+        """
+        if reading is not None:
+            if self._board_misses >= BOARD_MISSES:
+                self.submit(LinkChanged(self.name, True, "board markers seen again: the path cards are read"))
+            self._board_misses = 0
+            return
+        self._board_misses += 1
+        if self._board_misses == BOARD_MISSES:
+            self.submit(LinkChanged(self.name, True, f"{problem or 'board not found'}: the path cards are not read "
+                                                     "until all four markers show"))
 
 
 def start_camera(source: str, submit: Submit, session: Callable[[], Any], **kwargs: Any) -> CameraFeed:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,6 +21,11 @@ import numpy as np
 from vision.yolo_labels import IMAGE_SUFFIXES
 
 VIDEO_SUFFIXES = {".avi", ".mp4", ".mkv", ".mov", ".webm", ".mjpg", ".mjpeg"}
+
+# FFmpeg writes a line of its own to stderr for every failed try on a stream URL ("[tcp @ 0x...]
+# Connection refused"), beside our one sentence, every retry all day; `quiet_opencv` cannot reach
+# it. FFmpeg reads this once, before its first use, so it is set on import; a café may set its own.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "8")  # AV_LOG_FATAL
 
 
 class SourceError(RuntimeError):
@@ -92,6 +98,8 @@ class CaptureSource:
         if self.is_file:
             self.finished = True
             return None
+        if "://" in self.name:  # a stream that drops is a network's or a camera's power, not a cable
+            raise SourceError(f"stream {self.name} stopped sending frames (camera off, or network down)")
         raise SourceError(f"camera {self.name} stopped giving frames (unplugged?)")
 
     def close(self) -> None:
@@ -133,6 +141,21 @@ class FolderSource:
         self.finished = True
 
 
+def skipped_note(source: object) -> str | None:
+    """The files a folder source passed over as not readable images, named (the first few)."""
+    skipped = getattr(source, "skipped", None)
+    if not skipped:
+        return None
+    names = first_few([path.name for path in skipped])
+    folder = getattr(source, "name", "the folder")
+    return f"skipped {len(skipped)} files in {folder} that are not readable images: {names}"
+
+
+def first_few(names: list[str], shown: int = 5) -> str:
+    """A list of file names short enough for one line: a folder of a thousand bad files stays readable."""
+    return ", ".join(names[:shown]) + (", ..." if len(names) > shown else "")
+
+
 class PiCameraSource:
     """picamera2 on a Raspberry Pi (imported only when asked for, so other machines never need it)."""
 
@@ -169,6 +192,8 @@ def open_source(spec: str | int) -> FrameSource:
     if isinstance(spec, int):
         return CaptureSource(spec)
     text = spec.strip()
+    if not text:  # Path("") is the working folder, which was then searched for images
+        raise SourceError("no camera source given: 0 (a camera index), picamera, a URL, a video file or a folder")
     if text == "picamera":
         return PiCameraSource()
     if text.isdigit():

@@ -20,6 +20,7 @@ import numpy as np
 
 from vision.card_catalogue import TEMPLE_DATA
 from vision.frames import as_bgr
+from vision.markers import board_outline
 from vision.readings import DieReading
 from vision.taught import write_whole
 from vision.temple_die_render import FACE_COLOURS, render_temple_die
@@ -40,20 +41,29 @@ def die_faces(data_dir: Path | None = None) -> set[tuple[str, str]]:
 
 # ---------------------------------------------------------------- reading
 
+MAX_DIE_SHARE = 0.8  # of the frame's short side: a blob wider than this is no die
 
-def find_die(frame: np.ndarray) -> tuple[float, float, float] | None:
+
+def find_die(frame: np.ndarray, ignore: np.ndarray | None = None) -> tuple[float, float, float] | None:
     """The die as (cx, cy, radius): the largest blob that differs in colour from the tray (`tray_distance`),
-    grown on a smooth tray by the busy edges next to it."""
+    grown on a smooth tray by the busy edges next to it.
+
+    `ignore` is a polygon (frame pixels) where no die is looked for and the tray
+    is not sampled: the temple board, when its markers are in view.
+    """
     small_scale = 320 / max(frame.shape[:2])
     small = cv2.resize(frame, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA)
+    keep = np.ones(small.shape[:2], np.uint8)
+    if ignore is not None:
+        cv2.fillPoly(keep, [np.round(ignore * small_scale).astype(np.int32)], 0)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    differs = (tray_distance(lab) > 30).astype(np.uint8)
+    differs = (tray_distance(lab, keep.astype(bool)) > 30).astype(np.uint8) & keep
     # A die on a tray of its own colour differs from it only in part, but its faces' edges
     # still show. On a smooth tray the busy areas join the die; on a grained one, busy
     # all over, they would join the die to the whole tray, so only colour counts there.
     light = cv2.GaussianBlur(lab[:, :, 0], (0, 0), 1.0)
     edges = cv2.magnitude(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
-    busy = (cv2.GaussianBlur(edges, (0, 0), 3.0) > 25).astype(np.uint8)
+    busy = (cv2.GaussianBlur(edges, (0, 0), 3.0) > 25).astype(np.uint8) & keep
     mask = differs | busy if busy.mean() < 0.15 else differs
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -62,6 +72,10 @@ def find_die(frame: np.ndarray) -> tuple[float, float, float] | None:
     opened = cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     differing = np.bincount(labels[opened > 0], minlength=count)
     areas = np.where(differing >= 20, stats[:, cv2.CC_STAT_AREA], 0)
+    # Nor is a blob wider than most of the frame's short side: that is a board, a sheet or a
+    # hand (the die at its largest in a tray camera is under half of it).
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    areas[extent > MAX_DIE_SHARE * min(small.shape[:2])] = 0
     areas[0] = 0
     best = int(areas.argmax())
     if areas[best] < 40:
@@ -70,7 +84,7 @@ def find_die(frame: np.ndarray) -> tuple[float, float, float] | None:
     return x / small_scale, y / small_scale, r / small_scale
 
 
-def tray_distance(lab: np.ndarray) -> np.ndarray:
+def tray_distance(lab: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
     """How far each pixel's colour is from the empty tray's, the tray being a plane through the border's colours.
 
     A single border median made a tray lit from one side differ from itself by
@@ -82,6 +96,8 @@ def tray_distance(lab: np.ndarray) -> np.ndarray:
         return np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
 
     values, xs, ys = border(lab), border(grid_x), border(grid_y)
+    if keep is not None and np.count_nonzero(sampled := border(keep)) >= MIN_TRAY_BORDER:
+        values, xs, ys = values[sampled], xs[sampled], ys[sampled]  # the board's rim is no tray
     design = np.stack([np.ones_like(xs), xs, ys], 1)
     # Least absolute deviations by reweighting: a die touching the border must not tilt the plane.
     weights = np.ones(len(design), np.float32)
@@ -100,6 +116,7 @@ def tray_distance(lab: np.ndarray) -> np.ndarray:
 
 
 RIDGE = np.eye(3, dtype=np.float32) * 1e-3
+MIN_TRAY_BORDER = 40  # border pixels (at 320 px) left beside the board to fit the tray by; fewer: all of them
 
 
 @functools.cache
@@ -114,8 +131,8 @@ def unit_grids(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
 FACE_VIEW = 128  # px across the square the top face is looked for in
 
 
-def face_sample(frame: np.ndarray, die: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:
-    """(median BGR of the top face's background, normalised glyph mask).
+def face_sample(frame: np.ndarray, die: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray] | None:
+    """(median BGR of the top face's background, normalised glyph mask), or None when no top face is there.
 
     The top face is the hull of the region of one colour round the die's middle,
     and the glyph is what differs inside it. A fixed disc round the middle, used
@@ -123,6 +140,11 @@ def face_sample(frame: np.ndarray, die: tuple[float, float, float]) -> tuple[np.
     third of the silhouette's radius) and, whenever the tray's colour hid part of
     the die and moved the middle, took neighbouring faces' edges for strokes of
     the glyph.
+
+    A blob with no face-sized region of one colour round its middle is not the
+    die: 318 of the 320 rendered faces of `eval-temple-die` have one, while the
+    uneven light on a table round a board (or the board itself) makes blobs that
+    have none, and reading those through a fixed disc offered dice nobody rolled.
     """
     cx, cy, r = die
     side = max(16, round(r * 2))
@@ -131,10 +153,12 @@ def face_sample(frame: np.ndarray, die: tuple[float, float, float]) -> tuple[np.
     view = cv2.resize(view, (FACE_VIEW, FACE_VIEW), interpolation=shrink)
     lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
     region = top_face_region(lab)
+    if region is None:
+        return None
     # The face's own rim blends into its neighbours: leave it out of the glyph's search.
-    inside = None if region is None else cv2.erode(region.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    if inside is None or not inside.any():
-        inside = disc_mask(FACE_VIEW, 0.15)  # no face found: a disc inside the top face round the middle
+    inside = cv2.erode(region.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    if not inside.any():
+        return None
     glyph = face_glyph(lab, inside)  # the minority of `inside`, so the background below is never empty
     face_bgr = np.median(view[inside & ~glyph], axis=0)
     return face_bgr.astype(np.float32), normalise_glyph(glyph.astype(np.uint8))
@@ -217,10 +241,15 @@ class TopFace:
 
 
 def top_face(frame: np.ndarray) -> TopFace | None:
-    """The die's top face sampled from a frame, or None when the frame is unusable or shows no die."""
+    """The die's top face sampled from a frame, or None when the frame is unusable or shows no die.
+
+    The temple game's camera sees the board too: the board is left out when its
+    markers show, or it would be taken for the die (and taught as one).
+    """
     frame = as_bgr(frame)
-    die = None if frame is None else find_die(frame)
-    return None if die is None else TopFace(die, *face_sample(frame, die))
+    die = None if frame is None else find_die(frame, board_outline(frame))
+    sample = None if die is None else face_sample(frame, die)
+    return None if sample is None else TopFace(die, *sample)
 
 
 def normalise_glyph(mask: np.ndarray) -> np.ndarray:

@@ -298,3 +298,18 @@ def test_teach_die_keeps_the_faces_taught_before_when_the_card_is_full(tmp_path:
     assert run.returncode == 2 and "cannot write to" in run.stderr and "Traceback" not in run.stderr
     assert (out / "temple_die.json").read_bytes() == before
     assert sorted(p.name for p in out.iterdir()) == ["temple_die.json"]
+
+
+def test_watch_marks_dice_that_settle_again_where_they_lay(tmp_path: Path, capsys) -> None:
+    """watch shows what the table gets, and the table no longer takes an untouched die for a new roll."""
+    from tests.vision.test_feed import die_at, hand_over, tumbling
+
+    video = tmp_path / "hand.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 30, (640, 480))
+    for frame in [*tumbling(7), *[die_at(1)] * 6, *hand_over(die_at(1)), *[die_at(1)] * 6]:
+        writer.write(frame)
+    writer.release()
+    assert main(["vision", "watch", str(video)]) == 0
+    readings = [line.split(": ", 1)[1] for line in capsys.readouterr().out.splitlines() if line.startswith("frame")]
+    assert [r.endswith("apply") for r in readings] == [True, False]
+    assert readings[1].endswith("the same dice where they lay: not a new roll")

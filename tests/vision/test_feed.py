@@ -7,6 +7,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -22,6 +23,7 @@ from tests.core.race_game import Race
 from vision.bench import record_roll_video
 from vision.card_catalogue import appearance_groups, load_temple_board, load_temple_cards
 from vision.card_render import render_board
+from vision.dice_render import render_dice_scene
 from vision.feed import CameraFeed, mode_for_game, start_camera
 
 ROLL_SEED = 1  # a one-die roll the d6 reader reads right (a 6)
@@ -85,6 +87,119 @@ def test_two_dice_in_the_tray_are_refused_not_guessed(tmp_path: Path, d6_reader)
     assert len(reads) == 1 and reads[0].dice == 2
     assert "2 dice are in the tray" in updates[-1].text
     assert controller.session.log == []
+
+
+# ---------------------------------------------------------------- dice that stay where they lie
+
+
+def die_at(seed: int) -> np.ndarray:
+    """One 6 lying still (the d6 reader reads it right); another seed lays it elsewhere on another tray."""
+    return render_dice_scene(np.random.default_rng(seed), 640, 480, values=[6], size_range=(50, 60))[0]
+
+
+def tumbling(seed: int, frames: int = 5) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [render_dice_scene(rng, 640, 480, count=1, size_range=(50, 60))[0] for _ in range(frames)]
+
+
+def hand_over(frame: np.ndarray) -> list[np.ndarray]:
+    """A hand reaching across the tray (to the screen, to a pawn) without touching the die."""
+    passing = []
+    for x in range(-100, 800, 150):
+        shot = frame.copy()
+        cv2.ellipse(shot, (x, 240), (110, 170), 20, 0, 360, (120, 150, 200), -1)
+        passing.append(shot)
+    return passing
+
+
+class Frames:
+    """A camera whose frames the test wrote beforehand; it ends after the last."""
+
+    name = "frames"
+
+    def __init__(self, frames: list[np.ndarray]) -> None:
+        self.frames = list(frames)
+        self.finished = False
+
+    def read(self) -> np.ndarray | None:
+        self.finished = not self.frames
+        return None if self.finished else self.frames.pop(0)
+
+    def close(self) -> None:
+        pass
+
+
+def camera_sees(frames: list[np.ndarray], submit: Callable, d6_reader) -> None:
+    with CameraFeed(lambda: Frames(frames), submit, mode="d6", fps=None, readers={"d6": d6_reader}) as feed:
+        assert feed.ended.wait(30)
+
+
+def dice_news(seen: list) -> list:
+    return [(type(o).__name__, getattr(o, "value", None)) for o in seen if isinstance(o, (RollStarted, DieRead))]
+
+
+def test_a_hand_over_the_tray_is_not_a_second_roll(d6_reader) -> None:
+    """The die is still where it settled when the hand has gone: read as a new roll, Blackpool (which
+    often waits for another roll at once) applied the same 6 to the next player."""
+    still = die_at(1)
+    seen: list = []
+    camera_sees([*tumbling(7), *[still] * 6, *hand_over(still), *[still] * 8], seen.append, d6_reader)
+    assert dice_news(seen) == [("RollStarted", None), ("DieRead", 6)]
+    # A die thrown back into the corner it lay in looks the same: the table must hear why nothing happened.
+    notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]
+    assert notes == ["the dice lie where they lay, 6: not taken as a new roll; roll again or enter the value by hand"]
+
+
+class ReadsSixThenFive:
+    """A reader that calls the die a 6 three times (a settled vote), then a 5: a misread under other light."""
+
+    def __init__(self, d6_reader) -> None:
+        self.reader = d6_reader
+        self.calls = 0
+
+    def read(self, frame):
+        self.calls += 1
+        return [replace(die, value=6 if self.calls <= 3 else 5) for die in self.reader.read(frame)]
+
+
+def test_a_die_that_did_not_move_but_reads_otherwise_is_not_a_new_roll(d6_reader) -> None:
+    """A die cannot change its face without moving: a new value in the same place is a misread, and
+    applied as a roll it changed the game twice over."""
+    still = die_at(1)
+    seen: list = []
+    camera_sees([*tumbling(7), *[still] * 6, *hand_over(still), *[still] * 8], seen.append,
+                ReadsSixThenFive(d6_reader))
+    assert dice_news(seen) == [("RollStarted", None), ("DieRead", 6)]
+    notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]
+    assert notes == ["the dice lie where they lay, now read 5 (was 6): not taken as a new roll; "
+                     "roll again or enter the value by hand"]
+
+
+def test_a_new_roll_that_shows_the_same_value_is_a_new_roll(d6_reader) -> None:
+    seen: list = []
+    frames = [*tumbling(7), *[die_at(1)] * 6, *tumbling(8), *[die_at(2)] * 6]
+    camera_sees(frames, seen.append, d6_reader)
+    assert dice_news(seen) == [("RollStarted", None), ("DieRead", 6)] * 2
+
+
+def test_a_die_lying_there_when_the_camera_starts_is_not_a_roll(d6_reader) -> None:
+    """After a restart the journal brings the game back with a roll due, and the die of the
+    last roll still lies in the tray: it was applied again as this roll."""
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    seen: list = []
+
+    def submit(observation) -> None:
+        seen.append(observation)
+        controller.submit(observation)
+
+    camera_sees([die_at(1)] * 8, submit, d6_reader)
+    updates = controller.pump()
+    assert controller.session.log == [] and dice_news(seen) == []
+    note = next(u.text for u in updates if u.kind == "link" and "already" in u.text)
+    assert "6 already lay in view" in note and "not taken as a roll" in note
+    camera_sees([die_at(1)] * 3 + tumbling(7) + [die_at(2)] * 6, submit, d6_reader)  # rolled: read as the roll
+    controller.pump()
+    assert controller.session.log == [{"type": "roll", "value": 6}]
 
 
 # ---------------------------------------------------------------- temple cards
@@ -163,6 +278,68 @@ def test_board_photos_become_the_last_draws_then_a_path_card_change(tmp_path: Pa
     assert step.action == {"type": "change", "slot": change["slot"], "card": change["card"]}
 
 
+def laid_board(draws: int = 12, seed: int = 5) -> Session:
+    """A temple game whose first `draws` slots hold cards the reader tells apart, then played on (from the app)
+    until a path card change is due when all twelve are laid."""
+    session = Session.new("temple", ["red", "blue"])
+    for _ in range(draws):
+        session.act(next(a for a in session.legal() if a["type"] == "draw" and a["card"] in LOOKS_UNIQUE))
+    rng = random.Random(seed)
+    while draws == 12 and not any(a["type"] == "change" for a in session.legal()):
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session
+
+
+def on_the_table(session: Session) -> dict[int, str | None]:
+    return {i + 1: c for i, c in enumerate(session.state.slots)}
+
+
+def test_a_drawn_card_laid_in_another_slot_is_refused_not_recorded_in_the_next(tmp_path: Path) -> None:
+    """The draw fills the next slot whatever slot the camera saw the card in, so the game's board and the
+    table's parted: every later change of those slots was judged on the wrong cards."""
+    session = laid_board(draws=10)
+    controller = Controller(session)
+    card = next(a["card"] for a in session.legal() if a["type"] == "draw" and a["card"] in LOOKS_UNIQUE)
+    folder = write_sequence(tmp_path / "draw", [on_the_table(session), on_the_table(session) | {12: card}])
+    update = run_feed(controller, folder, lambda u: u.kind == "unapplied")[-1]
+    assert update.text == f"{card} was laid in slot 12, but the card drawn now goes into slot 11: move it there."
+    assert update.rules == ("RU-3",) and len(session.log) == 10
+
+
+def test_a_card_change_the_rules_refuse_names_the_clause_and_keeps_the_game(tmp_path: Path) -> None:
+    """A card moved from one slot to another instead of played from the hand: the answer was only
+    "match no change the game is waiting for", with no reason and no clause."""
+    session = laid_board()
+    controller = Controller(session)
+    before = on_the_table(session)
+    moved = before | {1: None, 2: before[1]}
+    steps = len(session.log)
+    update = run_feed(controller, write_sequence(tmp_path / "moved", [before, moved]), lambda u: u.kind == "unapplied")
+    assert update[-1].text == f"Slot 2 shows {before[1]}, not applied: {before[1]} is already on the board, in slot 1."
+    assert update[-1].rules == ("RU-7",) and len(session.log) == steps and on_the_table(session) == before
+
+
+def test_a_card_lifted_and_laid_back_is_nothing_to_refuse(tmp_path: Path) -> None:
+    """Straightening a card empties its slot for a moment; neither half is a change, and neither was news
+    worth saying aloud ("The cards seen match no change ...")."""
+    session = laid_board()
+    controller = Controller(session)
+    before = on_the_table(session)
+    folder = write_sequence(tmp_path / "again", [before, before | {5: None}, before])
+    updates = run_feed(controller, folder, lambda u: u.kind == "info" and "Slot 5" in u.text)
+    assert updates[-1].text == f"Slot 5 holds {before[5]}, as the game has it."
+    assert not [u for u in updates if u.kind in ("unapplied", "step", "confirm")]
+
+
+def test_an_empty_board_is_no_news(tmp_path: Path) -> None:
+    """At a temple game's start every slot reads empty: that was told (and said) as a change refused."""
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(str(write_sequence(tmp_path / "bare", [{}])), seen.put, mode="cards", fps=None,
+                    card_interval=0) as feed:
+        assert feed.ended.wait(15)
+    assert not [o for o in seen.queue if isinstance(o, CardsSeen)]
+
+
 def test_cards_seen_carry_the_steady_board(tmp_path: Path) -> None:
     ids = sorted(LOOKS_UNIQUE)[:12]
     folder = write_sequence(tmp_path / "board", [{i + 1: c for i, c in enumerate(ids)}])
@@ -195,6 +372,38 @@ def test_a_dead_source_is_reported_and_retried_without_raising(tmp_path: Path, s
     finally:
         feed.close()
     assert not feed.running
+
+
+def test_a_folder_that_ends_names_the_files_it_could_not_read(tmp_path: Path) -> None:
+    """A folder of zero-byte and damaged photos "ended" and the table never learnt that nothing was read."""
+    folder = write_sequence(tmp_path / "photos", [{}], copies=2)
+    (folder / "0000b.png").write_bytes(b"")
+    (folder / "0001b.jpg").write_bytes(b"not a jpeg")
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(str(folder), seen.put, mode="d6", fps=None, readers={"d6": _Blind()}) as feed:
+        assert feed.ended.wait(15)
+    last = [o for o in seen.queue if isinstance(o, LinkChanged)][-1]
+    assert not last.up and last.detail == (
+        f"{folder} ended (skipped 2 files in {folder} that are not readable images: 0000b.png, 0001b.jpg)"
+    )
+
+
+def test_a_board_out_of_sight_is_said_once_and_its_return_too(tmp_path: Path) -> None:
+    """A peeled marker or a camera aimed past the board read no card all game, in silence."""
+    ids = sorted(LOOKS_UNIQUE)[:12]
+    laid = board_frame({i + 1: c for i, c in enumerate(ids)})
+    covered = laid.copy()
+    covered[10:110, 440:560] = 90  # a cup over the north-east marker
+    folder = tmp_path / "cup"
+    folder.mkdir()
+    for n, frame in enumerate([laid] * 4 + [covered] * 12 + [laid] * 4):
+        cv2.imwrite(str(folder / f"{n:04d}.png"), frame)
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(str(folder), seen.put, mode="cards", fps=None, card_interval=0) as feed:
+        assert feed.ended.wait(15)
+    notes = [o.detail for o in seen.queue if isinstance(o, LinkChanged) and "marker" in o.detail]
+    assert notes == ["board markers not seen: north-east: the path cards are not read until all four markers show",
+                     "board markers seen again: the path cards are read"]
 
 
 def test_a_frame_the_reader_chokes_on_is_skipped_and_reported_once(tmp_path: Path) -> None:

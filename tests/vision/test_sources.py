@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -122,3 +125,43 @@ def test_a_damaged_video_or_a_dead_stream_is_not_called_a_camera(tmp_path: Path)
             open_source(str(tmp_path / name))
     with pytest.raises(SourceError, match=r"cannot open stream http://127\.0\.0\.1:1/cam"):
         open_source("http://127.0.0.1:1/cam")
+
+
+@pytest.mark.parametrize("spec", ["", "  "])
+def test_no_source_at_all_is_named_as_such(spec: str) -> None:
+    """An empty word was taken for the working folder: "no images (.jpg, .png, .bmp) in ." """
+    with pytest.raises(SourceError, match=r"no camera source given: 0 .* or a folder"):
+        open_source(spec)
+
+
+def test_a_stream_that_does_not_answer_leaves_only_our_sentence_on_stderr() -> None:
+    """FFmpeg wrote "[tcp @ 0x...] Connection refused" beside our sentence on every retry, all day."""
+    script = (
+        "from vision.sources import open_source, SourceError\n"
+        "for _ in range(2):\n"
+        "    try:\n"
+        "        open_source('http://127.0.0.1:1/cam')\n"
+        "    except SourceError as error:\n"
+        "        print(error)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENCV_FFMPEG_LOGLEVEL"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.stdout.count("cannot open stream http://127.0.0.1:1/cam") == 2
+    assert done.stderr == ""
+
+
+def test_a_stream_that_drops_is_not_called_an_unplugged_camera() -> None:
+    """Told "(unplugged?)", a café owner went to a cable that a network camera does not have."""
+
+    class Dropped:
+        def read(self):
+            return False, None
+
+        def release(self) -> None:
+            pass
+
+    source = object.__new__(CaptureSource)  # no stream answers here: the capture is stood in for
+    source.name, source.is_file, source.finished, source.capture = "rtsp://10.0.0.9/cam", False, False, Dropped()
+    with pytest.raises(SourceError, match=r"^stream rtsp://10\.0\.0\.9/cam stopped sending frames \(camera off, or"):
+        source.read()

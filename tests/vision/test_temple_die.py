@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -130,3 +131,70 @@ def test_a_die_taught_one_face_so_far_reads_the_other_values_by_their_renders(ta
     assert [str(own.read(img)[0].value) for img in shown] == ["3", "3"]  # one value taught: every face is a 3
     assert sorted(own.fill_from(taught)) == sorted(v for v in TEMPLE_VALUES if v != "3")
     assert [str(own.read(img)[0].value) for img in shown] == ["5", "X"] and len(own.examples["3"]) == 1
+
+
+# ---------------------------------------------------------------- the board under the same camera
+
+TRAY = (60.0, 70.0, 55.0)
+
+
+def board_and_tray(value: str | None, colour: str = "red", seed: int = 1) -> tuple[np.ndarray, tuple | None]:
+    """The temple board (markers round it) on the left, the tray on the right with the die or without.
+
+    Returns the frame and where the die lies in it (cx, cy, radius), as the app's one camera sees a temple table.
+    """
+    from vision.card_catalogue import load_temple_board, load_temple_cards
+    from vision.card_render import render_board
+
+    rng = np.random.default_rng(seed)
+    board, cards = load_temple_board(), load_temple_cards()
+    flat, _ = render_board(board, {s.slot: cards[s.slot] for s in board.slots}, 20)
+
+    def plain(width: int) -> np.ndarray:
+        return np.clip(np.full((480, width, 3), TRAY) + rng.normal(0, 4, (480, width, 3)), 0, 255).astype(np.uint8)
+
+    left = plain(480)
+    left[10:470, 10:470] = cv2.resize(flat, (460, 460), interpolation=cv2.INTER_AREA)
+    if value is None:
+        return np.hstack([left, plain(320)]), None
+    right, (cx, cy, radius) = render_temple_die(rng, value, colour, size=(320, 480), edge=55.0, tray=TRAY, slope=0.0)
+    return np.hstack([left, right]), (cx + 480, cy, radius)
+
+
+def test_the_board_beside_the_tray_is_not_read_as_the_die(taught) -> None:
+    """The board is the biggest thing unlike the tray in a temple camera's view: it was read as the die
+    on every still frame ("a die showing 6 white") and the die itself never."""
+    assert taught.read(board_and_tray(None)[0]) == []
+    for value, colour in [("3", "white"), ("5", "red"), ("X", "white")]:
+        frame, (cx, cy, _) = board_and_tray(value, colour)
+        (reading,) = taught.read(frame)
+        x0, y0, x1, y1 = reading.box
+        assert (str(reading.value), reading.face) == (value, colour) and x0 < cx < x1 and y0 < cy < y1
+
+
+def test_a_board_with_one_marker_hidden_is_still_left_out(taught) -> None:
+    frame, _ = board_and_tray(None)
+    frame[20:90, 390:465] = TRAY  # a cup over the north-east marker
+    assert taught.read(frame) == []
+
+
+def test_a_face_taught_with_the_board_in_view_is_the_die_s(tmp_path) -> None:
+    from vision.teaching import teach_die_face
+
+    frame, (cx, cy, radius) = board_and_tray("4", "red")
+    face = top_face(frame)
+    assert face is not None and np.hypot(face.die[0] - cx, face.die[1] - cy) < radius
+    teach_die_face(frame, "4", "red", tmp_path)
+    (reading,) = TempleDieReader.load(tmp_path).read(board_and_tray("4", "red", seed=2)[0])
+    assert (reading.value, reading.face) == (4, "red")
+
+
+def test_light_on_the_table_round_the_board_is_no_die(taught) -> None:
+    """Uneven light round a board makes blobs that differ from a flat tray; none has a die's top face."""
+    from vision.board_photos import board_photo
+    from vision.card_catalogue import load_temple_board, load_temple_cards
+
+    rng = np.random.default_rng(3)
+    cards, board = load_temple_cards(), load_temple_board()
+    photos = [board_photo(rng, cards, board, empty_share=float(rng.uniform(0, 1))).image for _ in range(12)]
+    assert [taught.read(photo) for photo in photos] == [[]] * 12
