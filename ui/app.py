@@ -470,8 +470,13 @@ class CompanionApp(App):
             self.highlighted = dict(update.action or {}) or None
             place = update.detail.get("place")
             self.highlighted_place = tuple(place) if isinstance(place, list) else place
-        elif update.kind in ("step", "undo", "redo", "new_game", "confirm"):
-            self.highlighted = self.highlighted_place = None  # a new list, or a reading that confirm applies
+        elif update.kind == "confirm":
+            # An unsure reading waits for one tap: its choice is lit and brought on screen, so the tap that
+            # takes it is the one the status line asks for, not a search through the list.
+            self.highlighted = self._offered(update.action)
+            self.highlighted_place = None
+        elif update.kind in ("step", "undo", "redo", "new_game"):
+            self.highlighted = self.highlighted_place = None  # a new list
             self.ruling = {}  # a ruling on the last position says nothing about this one
         if update.kind == "ruling" or (update.kind == "refused" and self._checking):
             self.ruling = self._ruling(update)
@@ -487,6 +492,13 @@ class CompanionApp(App):
             self.voice.say(spoken, key=self._seq)
             self.last_spoken = spoken
         self.refresh()
+
+    def _offered(self, action: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        """The legal action, with its text, that ``action`` (as the controller spells it, without one) is."""
+        session = self.controller.session
+        if not action or session is None:
+            return None
+        return next((a for a in session.legal() if {k: v for k, v in a.items() if k != "text"} == dict(action)), None)
 
     def _ruling(self, update: Update) -> dict[str, Any]:
         session = self.controller.session

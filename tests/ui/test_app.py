@@ -235,3 +235,25 @@ def test_a_new_game_starts_when_its_players_cannot_be_remembered(start: Any, tmp
     app.settings_path = blocker / "ui.json"
     assert app.new_game("blackpool", ["yellow", "red"])
     assert app.root.current == "table" and app.game_id == "blackpool"
+
+
+def test_an_unsure_camera_reading_is_taken_with_one_tap_on_its_lit_choice(start: Any) -> None:
+    """Before, "Tap to confirm" named no button: the touchscreen had none for confirm, nor a lit choice."""
+    from companion.observations import DieRead
+
+    session = Session.new("blackpool", ["yellow", "red"])
+    app = start(session)
+    app.show("table")
+    app.controller.submit(DieRead(4, "camera", 0.3))
+    for _ in range(50):
+        if app.status:
+            break
+        advance(1)
+    assert "Tap to confirm" in app.status and session.log == []
+    advance(3)
+    table = app.root.get_screen("table")
+    lit = [b for b in table.ids.choices.children if getattr(b, "chosen", False)]
+    assert [b.action["value"] for b in lit] == [4]
+    tap(lit[0])
+    assert session.log == [{"type": "roll", "value": 4}]
+    assert app.controller.proposal is None and app.highlighted is None
