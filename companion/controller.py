@@ -145,7 +145,9 @@ class Controller:
             return Update("info", "Same dice as before; waiting for a new roll.", pending=session.pending())
         pending = session.pending()
         wanted: dict[str, Any] = {"type": "roll", "value": read.value}
-        if read.face:
+        # A colour matters only to a die whose faces have one; a sensor that also names a plain die's colour
+        # still rolled its value.
+        if read.face and any("face" in a for a in session.legal() if a.get("type") == "roll"):
             wanted["face"] = dict(read.face)
         shown = f"{read.value}" + (" " + " ".join(str(v) for v in read.face.values()) if read.face else "")
         if pending.kind != "roll":

@@ -162,3 +162,18 @@ def test_a_die_the_rules_refuse_names_the_games_reason_and_clause() -> None:
         assert update.kind == "unapplied" and update.rules == ("BP-Q5",), update
         assert f"The die reads {value}, not applied: the oracle shows 1 to 6" in update.text
     assert controller.session.log == []
+
+
+def test_a_colour_read_on_a_plain_die_is_its_value_and_on_a_coloured_one_part_of_the_face() -> None:
+    """A sensor that names every die's colour must not have a plain die's rolls refused for it."""
+    controller, _ = make()
+    update = controller.handle(DieRead(4, "serial", 0.97, {"colour": "white"}))
+    assert update.kind == "step" and controller.session.log == [{"type": "roll", "value": 4}]
+
+    temple = Controller(Session.new("temple", ["red", "blue"]), [])
+    while temple.session.pending().kind != "roll":  # the board is laid out first
+        temple.session.act(temple.session.legal()[0])
+    laid = len(temple.session.log)
+    face = next(a for a in temple.session.legal() if a["type"] == "roll" and a.get("face"))
+    update = temple.handle(DieRead(face["value"], "serial", 0.97, dict(face["face"])))
+    assert update.kind == "step" and temple.session.log[laid]["face"] == face["face"]
