@@ -485,7 +485,9 @@ class CompanionApp(App):
         if update.kind in ("step", "redo", "undo", "refused", "confirm") or pointed:
             entry = {"text": update.text, "rules": list(update.rules), "kind": update.kind}
             self.announcements = [entry, *self.announcements][:MAX_ANNOUNCEMENTS]
-        if update.kind in SPOKEN_KINDS:
+        # A reading repeated (a sensor sending the same line again and again) is shown, but said once.
+        said_already = update.kind == "unapplied" and update.text == self.last_spoken
+        if update.kind in SPOKEN_KINDS and not said_already:
             spoken = update.text
             if update.kind in ("step", "undo", "redo", "new_game") and update.pending is not None:
                 spoken = f"{update.text} {update.pending.text}" if update.kind != "new_game" else update.text

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import queue
 import shutil
 import subprocess
 import threading
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -29,8 +29,19 @@ def render_wav(text: str, out: Path, speed: int = 150) -> Path:
     return out
 
 
+MAX_WAITING = 4  # sentences queued behind the one being spoken; older ones are dropped past this
+KEYS_KEPT = 256  # event keys remembered as spoken; the app's keys only grow, so older ones never recur
+
+
 class Voice:
-    """A queue of sentences spoken one at a time; each event key is spoken at most once."""
+    """Sentences spoken one at a time; each event key is spoken at most once.
+
+    Speech is slower than a table: a few quick steps, and above all a sensor
+    or camera repeating a reading the game cannot take, would queue sentences
+    faster than espeak-ng says them, and the kiosk would talk for hours about
+    moments long gone. So a sentence already waiting is not queued twice, and
+    past ``MAX_WAITING`` the oldest waiting one gives way.
+    """
 
     def __init__(self, enabled: bool = True, speed: int = 150, runner: Runner | None = None) -> None:
         self.binary = espeak_path()
@@ -38,8 +49,11 @@ class Voice:
         self.speed = speed
         self.last = ""
         self._runner = runner or _run
-        self._spoken: set[object] = set()
-        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._spoken: OrderedDict[object, None] = OrderedDict()
+        self._waiting: deque[str] = deque()
+        self._speaking = False
+        self._closing = False
+        self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
 
     @property
@@ -59,39 +73,63 @@ class Voice:
         if key is not None:
             if key in self._spoken:
                 return False
-            self._spoken.add(key)
+            self._spoken[key] = None
+            while len(self._spoken) > KEYS_KEPT:
+                self._spoken.popitem(last=False)
         self.last = text
         return self._enqueue(text)
 
     def repeat_last(self) -> bool:
-        return self._enqueue(self.last) if self.last else False
+        return self._enqueue(self.last, asked=True) if self.last else False
 
-    def _enqueue(self, text: str) -> bool:
+    def _enqueue(self, text: str, asked: bool = False) -> bool:
+        """``asked``: a player asked to hear it again, which is said even while the same sentence waits."""
         if not (self.enabled and self.available):
             return False
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._work, name="voice", daemon=True)
-            self._thread.start()
-        self._queue.put(text)
+        with self._changed:
+            if text in self._waiting and not asked:
+                return False
+            if len(self._waiting) >= MAX_WAITING:
+                self._waiting.popleft()
+            self._waiting.append(text)
+            if self._thread is None:
+                self._closing = False
+                self._thread = threading.Thread(target=self._work, name="voice", daemon=True)
+                self._thread.start()
+            self._changed.notify_all()
         return True
 
     def _work(self) -> None:
-        while (text := self._queue.get()) is not None:
+        while True:
+            with self._changed:
+                while not self._waiting and not self._closing:
+                    self._changed.wait()
+                if not self._waiting:
+                    return
+                text = self._waiting.popleft()
+                self._speaking = True
             try:
                 self._runner([self.binary or "espeak-ng", "-s", str(self.speed), text])
             except Exception:  # a missing sound card must never stop the referee
                 pass
             finally:
-                self._queue.task_done()
-        self._queue.task_done()
+                with self._changed:
+                    self._speaking = False
+                    self._changed.notify_all()
 
     def wait(self) -> None:
         """Block until everything queued was spoken (tests and shutdown)."""
-        if self._thread is not None:
-            self._queue.join()
+        with self._changed:
+            while self._thread is not None and (self._waiting or self._speaking):
+                self._changed.wait()
 
     def stop(self) -> None:
-        if self._thread is not None:
-            self._queue.put(None)
-            self._thread.join(timeout=5)
-            self._thread = None
+        """Say what is waiting, then end the worker."""
+        thread = self._thread
+        if thread is None:
+            return
+        with self._changed:
+            self._closing = True
+            self._changed.notify_all()
+        thread.join(timeout=5)
+        self._thread = None

@@ -257,3 +257,22 @@ def test_an_unsure_camera_reading_is_taken_with_one_tap_on_its_lit_choice(start:
     tap(lit[0])
     assert session.log == [{"type": "roll", "value": 4}]
     assert app.controller.proposal is None and app.highlighted is None
+
+
+def test_a_reading_repeated_over_and_over_is_shown_but_said_once(start: Any) -> None:
+    from companion.observations import DieRead
+
+    session = Session.new("blackpool", ["yellow", "red"])
+    app = start(session)
+    for _ in range(30):  # a sensor stuck resending a reading of three dice
+        app.controller.submit(DieRead(4, "serial", 0.95, dice=3))
+    for _ in range(50):
+        advance(1)
+    assert "Take the extra dice out" in app.status
+    assert sum("Take the extra dice out" in line for line in app.spoken.lines) == 1
+    app.controller.submit(DieRead(4, "serial", 0.95))
+    for _ in range(50):
+        if session.log:
+            break
+        advance(1)
+    assert session.log == [{"type": "roll", "value": 4}]

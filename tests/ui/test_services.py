@@ -8,14 +8,16 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.ui.conftest import Spoken
 from ui import watchdog
 from ui.settings import Settings
-from ui.voice import Voice, render_wav
+from ui.voice import KEYS_KEPT, MAX_WAITING, Voice, render_wav
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,6 +31,31 @@ def test_voice_speaks_each_event_once_and_repeats_on_request() -> None:
     voice.wait()
     voice.stop()
     assert spoken.lines == ["Yellow 1 moves to d6.", "Yellow 1 moves to d6."]
+
+
+def test_a_flood_of_sentences_is_not_spoken_for_hours() -> None:
+    """A sensor repeating a reading the game cannot take queued one sentence per line, each seconds long."""
+    busy = threading.Event()
+    release = threading.Event()
+    spoken = Spoken()
+
+    def slow(cmd: Any) -> None:
+        busy.set()
+        release.wait(10)
+        spoken(cmd)
+
+    voice = Voice(runner=slow)
+    voice.say("Red rolled 4.", key=0)
+    assert busy.wait(10)  # the first sentence is being said
+    for key in range(1, 2001):
+        voice.say("A die showing 9 was read, but no roll is expected now.", key=key)
+        voice.say(f"Reading number {key}.", key=key + 10_000)
+    release.set()
+    voice.wait()
+    voice.stop()
+    assert spoken.lines[0] == "Red rolled 4." and len(spoken.lines) == 1 + MAX_WAITING
+    assert spoken.lines[-1] == "Reading number 2000."  # the newest are said, not the stalest
+    assert len(voice._spoken) <= KEYS_KEPT  # a day of announcements does not grow it without end
 
 
 def test_silent_voice_queues_nothing() -> None:
