@@ -13,6 +13,7 @@ import queue
 import random
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion.choice_walk import ChoiceWalk, Pick
@@ -59,6 +60,8 @@ class Controller:
         self.links: dict[str, bool] = {}
         self._inbox: queue.Queue[Observation] = queue.Queue()
         self._settled: dict[str, tuple[Any, Any]] = {}
+        # Cards seen together with one that now waits for its tap: taken up once that tap is given.
+        self._cards_later: CardsSeen | None = None
 
     # -- the edge ---------------------------------------------------------
     def submit(self, observation: Observation) -> None:
@@ -95,7 +98,7 @@ class Controller:
 
     def set_session(self, session: Session) -> Update:
         self.session = session
-        self.proposal = None
+        self.proposal = self._cards_later = None
         self._new_list()
         self._settled.clear()
         return self._publish(Update("new_game", session.pending().text, pending=session.pending()))
@@ -224,9 +227,18 @@ class Controller:
                     why, rules = self._why_not(session, wanted, "no change the game is waiting for.")
                     refusal = (f"Slot {slot} shows {card}, not applied: {why}", rules)
                 continue
+            # Cards laid while hands hid the board come in one reading; one step takes one of them and
+            # the rest are taken up after it, or every card after the first was lost.
+            rest = {s: c for s, c in seen.slots.items() if s != slot and c is not None and s not in kept}
+            later = replace(seen, slots=rest) if rest else None
             if seen.confidence < self.confidence_threshold:
-                return self._propose(session, match, f"Slot {slot} looks like card {card}. Tap to confirm.")
-            return self._act(session, match)
+                update = self._propose(session, match, f"Slot {slot} looks like card {card}. Tap to confirm.")
+                self._cards_later = later
+                return update
+            update = self._act(session, match)
+            if later is not None:
+                self._inbox.put(later)
+            return update
         if refusal is not None:
             # The card read before may wait for its tap: a refusal of the next card must not hide it.
             waiting = f" Still waiting: {self.proposal_text}" if self.proposal is not None else ""
@@ -344,7 +356,7 @@ class Controller:
         if touch.intent == "confirm" and self.proposal is not None:
             return self._confirm(session)
         if touch.intent == "reject" and self.proposal is not None:
-            self.proposal = None
+            self.proposal = self._cards_later = None
             self._settled.clear()
             return Update("info", "Reading dropped; enter the value by hand.", pending=session.pending())
         return Update("refused", f"nothing to do for {touch.intent!r}", pending=session.pending())
@@ -355,7 +367,7 @@ class Controller:
         return self._act(session, action)
 
     def _undo(self, session: Session) -> Update:
-        self.proposal = None
+        self.proposal = self._cards_later = None
         self._new_list()  # a new list of legal actions: next starts again at its first
         self._settled.clear()
         step = session.undo()
@@ -365,6 +377,9 @@ class Controller:
         self.proposal = None
         self._new_list()
         step = session.act(action)
+        if self._cards_later is not None:  # the tap on a card that waited: the cards read with it come next
+            self._inbox.put(self._cards_later)
+            self._cards_later = None
         text = " ".join(e.text for e in step.events) or "Done."
         rules = tuple(dict.fromkeys(r for e in step.events for r in e.rules))
         return Update("step", text, tuple(step.events), session.pending(), step.action, rules)

@@ -177,3 +177,45 @@ def test_a_colour_read_on_a_plain_die_is_its_value_and_on_a_coloured_one_part_of
     face = next(a for a in temple.session.legal() if a["type"] == "roll" and a.get("face"))
     update = temple.handle(DieRead(face["value"], "serial", 0.97, dict(face["face"])))
     assert update.kind == "step" and temple.session.log[laid]["face"] == face["face"]
+
+
+def temple_setup_draws() -> tuple[Controller, list[dict]]:
+    """A temple table at its first draw, and the draws that lay out slots 1, 2 and 3 in order."""
+    controller = Controller(Session.new("temple", ["red", "blue"]), [])
+    probe = Session.new("temple", ["red", "blue"])
+    draws = []
+    for _ in range(3):
+        draw = probe.legal()[len(draws)]
+        probe.act(draw)
+        draws.append({k: v for k, v in draw.items() if k != "text"})
+    return controller, draws
+
+
+def test_cards_laid_while_hands_hid_the_board_are_each_taken() -> None:
+    """Three setup cards seen in one reading: the first was drawn and the other two were lost for good,
+    since the camera reports a card once, when it appears."""
+    from companion.observations import CardsSeen
+
+    controller, draws = temple_setup_draws()
+    update = controller.handle(CardsSeen({1: draws[0]["card"], 2: draws[1]["card"], 3: draws[2]["card"]}, "camera"))
+    assert update.kind == "step"
+    updates = controller.pump()
+    assert [u.kind for u in updates] == ["step", "step"]
+    assert controller.session.log == draws
+
+
+def test_cards_seen_with_one_waiting_for_its_tap_follow_the_tap() -> None:
+    from companion.observations import CardsSeen
+
+    controller, draws = temple_setup_draws()
+    update = controller.handle(CardsSeen({1: draws[0]["card"], 2: draws[1]["card"]}, "camera", 0.3))
+    assert update.kind == "confirm" and controller.pump() == []  # the second card waits behind the first
+    assert controller.handle(Touch("confirm")).kind == "step"
+    assert [u.kind for u in controller.pump()] == ["confirm"]  # the second, as unsure, asks for its own tap
+    assert controller.handle(Touch("confirm")).kind == "step"
+    assert controller.session.log == draws[:2]
+
+    controller, draws = temple_setup_draws()
+    controller.handle(CardsSeen({1: draws[0]["card"], 2: draws[1]["card"]}, "camera", 0.3))
+    controller.handle(Touch("reject"))
+    assert controller.pump() == [] and controller.session.log == []  # a dropped reading drops what came with it
