@@ -349,6 +349,7 @@ class Controller:
             return self._undo(session)
         if touch.intent == "redo":
             step = session.redo()
+            self.proposal = self._cards_later = None  # a reading made for the position before no longer fits
             self._new_list()
             return Update(
                 "redo", " ".join(e.text for e in step.events), tuple(step.events), session.pending(), step.action

@@ -219,3 +219,16 @@ def test_cards_seen_with_one_waiting_for_its_tap_follow_the_tap() -> None:
     controller.handle(CardsSeen({1: draws[0]["card"], 2: draws[1]["card"]}, "camera", 0.3))
     controller.handle(Touch("reject"))
     assert controller.pump() == [] and controller.session.log == []  # a dropped reading drops what came with it
+
+
+def test_a_redo_drops_a_reading_made_for_the_position_before_it() -> None:
+    """An unsure card for slot 1 waited for its tap; after a redo had drawn slot 1, a confirm put it in slot 2."""
+    from companion.observations import CardsSeen
+
+    controller, draws = temple_setup_draws()
+    controller.handle(Touch("act", draws[0]))
+    controller.handle(Touch("undo"))
+    assert controller.handle(CardsSeen({1: draws[1]["card"]}, "camera", 0.3)).kind == "confirm"
+    controller.handle(Touch("redo"))
+    assert controller.handle(Touch("confirm")).kind == "refused"
+    assert controller.session.log == draws[:1]
