@@ -329,7 +329,7 @@ class TempleGame(Game):
     # assembly -------------------------------------------------------------
     def _apply_draw(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
         if action.get("deck", DECK_ID) != DECK_ID:
-            raise InvalidAction(f"the temple has one deck, {DECK_ID!r}, not {action.get('deck')!r}")
+            raise InvalidAction(f"the temple has one deck, {DECK_ID!r}, not {action.get('deck')!r}", "RU-2")
         card = action.get("card")
         if not isinstance(card, str):
             raise InvalidAction('a draw needs "card": a card id')
@@ -340,7 +340,7 @@ class TempleGame(Game):
             )
             return state
         if card not in self.board.cards:
-            raise InvalidAction(f"no path card {card!r} in the temple deck")
+            raise InvalidAction(f"no path card {card!r} in the temple deck", "RU-2")
         if card in state.slots:
             raise refuse(f"{card} is already in slot {state.slots.index(card) + 1}.", "RU-3")
         slots = list(state.slots)
@@ -363,15 +363,15 @@ class TempleGame(Game):
     def _read_roll(self, action: Action) -> tuple[Any, str]:
         value = action.get("value")
         if value != "X" and (isinstance(value, bool) or not isinstance(value, int)):
-            raise InvalidAction(f'a roll needs "value": "X" or a number, not {value!r}')
+            raise InvalidAction(f'a roll needs "value": "X" or a number, not {value!r}', "RU-2")
         face = action.get("face")
         colour = face.get("colour") if isinstance(face, Mapping) else None
         if colour is None and value == "X":
             colour = next((c for v, c in self.outcomes if v == "X"), "white")
         if colour not in ("red", "white"):
-            raise InvalidAction('a roll needs "face": {"colour": "red"} or {"colour": "white"}')
+            raise InvalidAction('a roll needs "face": {"colour": "red"} or {"colour": "white"}', "RU-2")
         if (value, colour) not in self.face_weights:
-            raise InvalidAction(f"the die has no {colour} {value} face")
+            raise InvalidAction(f"the die has no {colour} {value} face", "RU-2")
         return value, colour
 
     def _apply_roll(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
@@ -560,7 +560,7 @@ class TempleGame(Game):
         if card == board.ak_card:
             raise refuse("The Ah Kinchil card never goes into a slot; it is played instead of rolling.", "RU-Q24")
         if card not in board.cards:
-            raise InvalidAction(f"no path card {card!r} in the temple deck")
+            raise InvalidAction(f"no path card {card!r} in the temple deck", "RU-2")
         if card in state.slots:
             raise refuse(
                 f"{card} is already on the board, in slot {board.slot_numbers[state.slots.index(card)]}.", "RU-7"

@@ -285,3 +285,20 @@ def test_a_duplicated_slot_and_a_card_id_used_twice_are_refused(tmp_path: Path) 
         f"{where / 'board.json'}: slots[4] (slot 4): slot 4 appears twice",
         f"{where / 'cards.json'}: cards[9] (id 'P03'): id 'P03' appears twice",
     ]
+
+
+def test_a_die_face_or_card_the_temple_does_not_have_cites_what_is_on_the_table() -> None:
+    """A sensor's red 21 or an unknown card id is refused with RU-2, the clause that lists the die and deck."""
+    from companion.errors import InvalidAction
+    from companion.session import Session
+
+    session = Session.new("temple", ["red", "blue"])
+    with pytest.raises(InvalidAction) as unknown_card:
+        session.act({"type": "draw", "deck": "path", "card": "P99"})
+    assert unknown_card.value.rule == "RU-2"
+    while session.pending().kind != "roll":
+        session.act(session.legal()[0])
+    for roll in ({"type": "roll", "value": 21, "face": {"colour": "red"}}, {"type": "roll", "value": 3}):
+        with pytest.raises(InvalidAction) as refusal:
+            session.act(roll)
+        assert refusal.value.rule == "RU-2", refusal.value.message
