@@ -380,7 +380,12 @@ class Terminal:
         threading.Thread(target=forward, name="terminal-input", daemon=True).start()
         legal = self.show()
         while True:
-            item = inbox.get()
+            try:
+                # With a timeout: Ctrl-C may land on the input or a sensor thread, and Python runs its
+                # handler only when this (main) thread wakes; blocked for good, `play` would never end.
+                item = inbox.get(timeout=0.5)
+            except queue.Empty:
+                continue
             if item is wake:
                 if self.pump():
                     legal = self.show()

@@ -179,7 +179,12 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
     try:
         link.start()  # inside the try: a Ctrl-C right after the port's first report still ends quietly
         while True:
-            message = reports.get()
+            try:
+                # Not a bare get(): the kernel may hand Ctrl-C to the link's thread, and a main thread
+                # blocked without a timeout would then never run Python's handler and never end.
+                message = reports.get(timeout=0.5)
+            except queue.Empty:
+                continue
             if not isinstance(message, SlotReport) or message.tag is None:
                 continue
             current = tags.card(message.tag)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -131,6 +133,45 @@ def test_teaching_from_a_port_that_cannot_open_says_so(tmp_path: Path) -> None:
             guard.cancel()
         assert teach.wait(timeout=30) == 0
     assert any("[sensor not connected: cannot open" in line and "no-port" in line for line in lines), lines
+
+
+def interrupt_other_threads(pid: int) -> int:
+    """Send Ctrl-C's signal to every thread of ``pid`` but its main one, as the kernel may; how many got it."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if not hasattr(libc, "tgkill"):
+        pytest.skip("no tgkill in this C library")
+    threads = [int(t) for t in os.listdir(f"/proc/{pid}/task") if int(t) != pid]
+    for tid in threads:
+        libc.tgkill(pid, tid, signal.SIGINT)
+    return len(threads)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc to find the threads")
+@pytest.mark.parametrize("what", ["teach", "play"])
+def test_ctrl_c_on_another_thread_still_ends_the_command(tmp_path: Path, what: str) -> None:
+    """Python runs a signal's handler on its main thread only; a main thread blocked on a queue without a
+    timeout never did, and `hw teach` or `play` went on for good after Ctrl-C."""
+    if what == "teach":
+        command = ["hw", "teach", "--tags", str(tmp_path / "t.json"), "--dice-sensor", str(tmp_path / "no-port")]
+    else:
+        command = ["hw", "play", "--journal", str(tmp_path / "j.sqlite3"), "--game", "blackpool", "--players",
+                   "red,blue", "--buttons", "none", "--dice-sensor", str(tmp_path / "no-port")]
+    with subprocess.Popen(
+        [sys.executable, "-m", "companion", *command], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True,
+    ) as running:
+        guard = threading.Timer(30, running.kill)
+        guard.start()
+        try:
+            for line in running.stdout:  # the link's thread is up once it has said the port cannot open
+                if "cannot open" in line:
+                    break
+            assert interrupt_other_threads(running.pid) >= 1
+            code = running.wait(timeout=15)
+        finally:
+            guard.cancel()
+            running.kill()
+    assert code in (0, 130, -signal.SIGINT), code
 
 
 def test_a_demo_whose_roll_is_refused_stops_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
