@@ -118,20 +118,29 @@ def test_teach_a_tag_without_its_card_asks_for_the_card(tmp_path: Path, capsys: 
     assert not (tmp_path / "tags.json").exists()
 
 
+def as_from_a_terminal() -> None:
+    """Give the child Ctrl-C as a terminal would. A test run started in the background (``cmd &`` in a
+    script, as a CI runner may) ignores SIGINT, its children inherit that, and Python then never turns
+    SIGINT into KeyboardInterrupt: the command under test would hang rather than end."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_teaching_from_a_port_that_cannot_open_says_so(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "companion", "hw", "teach", "--tags", str(tmp_path / "t.json")]
     with subprocess.Popen(
         [*command, "--dice-sensor", str(tmp_path / "no-port")], cwd=ROOT, stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal,
     ) as teach:
         guard = threading.Timer(30, teach.kill)  # a silent teach would otherwise block readline for good
         guard.start()
         try:
             lines = [teach.stdout.readline() for _ in range(2)]  # the prompt, then the port's state
-        finally:
             teach.send_signal(signal.SIGINT)
+            code = teach.wait(timeout=30)
+        finally:
             guard.cancel()
-        assert teach.wait(timeout=30) == 0
+            teach.kill()  # a teach that did not end must not hold the run until pytest's own timeout
+        assert code == 0
     assert any("[sensor not connected: cannot open" in line and "no-port" in line for line in lines), lines
 
 
@@ -158,7 +167,7 @@ def test_ctrl_c_on_another_thread_still_ends_the_command(tmp_path: Path, what: s
                    "red,blue", "--buttons", "none", "--dice-sensor", str(tmp_path / "no-port")]
     with subprocess.Popen(
         [sys.executable, "-m", "companion", *command], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        text=True,
+        text=True, preexec_fn=as_from_a_terminal,
     ) as running:
         guard = threading.Timer(30, running.kill)
         guard.start()
