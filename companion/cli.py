@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import logging
 import os
 import shutil
 import sys
@@ -27,7 +28,7 @@ from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
 from companion.session import Session, export_game, open_table, replay_record
 from companion.simulate import SimulationError, play_random_game
-from companion.terminal import Terminal, ask_new_game
+from companion.terminal import Terminal, ask_new_game, input_still_waiting
 
 
 def default_journal_path() -> Path:
@@ -354,6 +355,18 @@ def default_command() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``companion`` command; ``argv`` None means this is the process itself, not a caller in it."""
+    code = _run(argv)
+    if argv is None and input_still_waiting():
+        # Ended while the referee's line reader still waits on a pipe: see `input_still_waiting`.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        logging.shutdown()
+        os._exit(code)
+    return code
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv if argv is not None else sys.argv[1:] or default_command())
     if not getattr(args, "func", None):

@@ -43,6 +43,21 @@ HELP = """\
   press <button>  press a table button: confirm, undo, next, menu, settings
   help / q        this text / quit (the game stays in the journal)"""
 
+INPUT_THREAD = "terminal-input"
+
+
+def input_still_waiting() -> bool:
+    """Whether the live referee's typed-line reader is still blocked on its input.
+
+    With stdin a pipe that stays open (a script, a test), that thread holds the
+    pipe's buffer lock while it waits, and CPython aborts at shutdown when it
+    cannot take that lock ("Fatal Python error: could not acquire lock for
+    <stdin>"). A process whose referee has ended must then leave without the
+    interpreter's shutdown; from a terminal, reading goes through readline and
+    nothing of this happens.
+    """
+    return any(t.name == INPUT_THREAD and t.is_alive() for t in threading.enumerate())
+
 
 LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check", "why", "all"})
 SHOWN = 30  # choices listed after each step; Through the Desert offers hundreds, a wall no one reads
@@ -377,7 +392,7 @@ class Terminal:
 
         if not self._begin():
             return 0
-        threading.Thread(target=forward, name="terminal-input", daemon=True).start()
+        threading.Thread(target=forward, name=INPUT_THREAD, daemon=True).start()
         legal = self.show()
         while True:
             try:
