@@ -62,6 +62,12 @@ def test_defaults_are_documented_and_debounced() -> None:
         ("[buttons]\nnext = 40\n", "buttons.next: 40 is above the maximum 27"),
         ('[lights]\nmode = "rgbw"\n', "lights.mode: 'rgbw' is not one of"),
         ("[lights.colours]\nred = true\n", "lights.colours.red: expected an integer"),
+        # One pin for two parts is named with both keys, a default not moved among them.
+        ("[buttons]\nundo = 17\n", "buttons.undo and buttons.confirm are both GPIO17"),
+        ("[buttons]\nconfirm = 22\n", "buttons.next and buttons.confirm are both GPIO22"),
+        ("[buzzer]\npin = 5\n", "buzzer.pin and lights.red are both GPIO5"),
+        ('[lights]\nmode = "per_colour"\n[lights.colours]\npink = 19\n', "colours.pink and lights.colours.yellow"),
+        ("[lights]\nblue = 0\n", 'lights.blue: 0 leaves the channel out, but mode "rgb" needs all three'),
     ],
 )
 def test_a_broken_cafe_wiring_file_is_named_not_used(tmp_path: Path, text: str, expected: str) -> None:
@@ -141,24 +147,6 @@ def test_one_led_per_colour(tmp_path: Path, factory: MockFactory) -> None:
         assert lit(factory, (5, 13, 19)) == (False, True, False)
     finally:
         panel.close()
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("[buttons]\nundo = 17\n", "buttons.undo and buttons.confirm are both GPIO17"),
-        ("[buttons]\nconfirm = 22\n", "buttons.next and buttons.confirm are both GPIO22"),  # a default not moved
-        ("[buzzer]\npin = 5\n", "buzzer.pin and lights.red are both GPIO5"),
-        ('[lights]\nmode = "per_colour"\n[lights.colours]\npink = 19\n', "colours.pink and lights.colours.yellow"),
-        ("[lights]\nblue = 0\n", 'lights.blue: 0 leaves the channel out, but mode "rgb" needs all three'),
-    ],
-)
-def test_one_pin_for_two_parts_is_named_with_both_keys(tmp_path: Path, text: str, expected: str) -> None:
-    path = tmp_path / "hardware.toml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(InvalidData) as refusal:
-        load_config(path)
-    assert str(path) in refusal.value.message and expected in refusal.value.message
 
 
 def test_lights_of_another_mode_may_share_pins(tmp_path: Path) -> None:
