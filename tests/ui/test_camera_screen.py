@@ -61,6 +61,13 @@ class Held:
         return self.teach(*args, **kwargs)
 
 
+def hold(monkeypatch: pytest.MonkeyPatch, name: str, teach: Callable[..., Any] | None = None) -> Held:
+    """Hold the teaching function ``name`` of `vision.teaching` (or ``teach`` in its place) until released."""
+    held = Held(teach or getattr(vision.teaching, name))
+    monkeypatch.setattr(vision.teaching, name, held)
+    return held
+
+
 class Ticks:
     """Kivy's clock counted while a teaching is held: it keeps ticking only if Kivy's thread is free."""
 
@@ -148,8 +155,7 @@ def test_a_card_is_taught_off_the_ui_thread_and_a_second_tap_waits_for_it(
 ) -> None:
     """The screen answers while a slow teaching runs, says so, and teaches once however often it is tapped."""
     card = sorted(BY_ID)[4]
-    held = Held(vision.teaching.teach_card)
-    monkeypatch.setattr(vision.teaching, "teach_card", held)
+    held = hold(monkeypatch, "teach_card")
     app, screen = on_camera_with_card(launch, tmp_path, card)
     feed = app.running_inputs["camera"][1]
     ticks = Ticks()
@@ -182,8 +188,7 @@ def test_a_refused_teaching_reports_its_reason_and_gives_the_buttons_back(
     def refuse(*_args: Any) -> Any:
         raise TeachRefused("no die found in the frame; put it on the tray under the camera")
 
-    held = Held(refuse)
-    monkeypatch.setattr(vision.teaching, "teach_die_face", held)
+    held = hold(monkeypatch, "teach_die_face", refuse)
     _app, screen = on_camera_with_card(launch, tmp_path, "P05")
     try:
         tap(screen.ids.teach_face)
@@ -214,8 +219,7 @@ def test_leaving_the_screen_while_teaching_keeps_the_teaching_and_its_answer(
     launch: Any, tmp_path: Path, taught_dir_of_the_test: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     card = sorted(BY_ID)[4]
-    held = Held(vision.teaching.teach_card)
-    monkeypatch.setattr(vision.teaching, "teach_card", held)
+    held = hold(monkeypatch, "teach_card")
     app, screen = on_camera_with_card(launch, tmp_path, card)
     try:
         tap(screen.ids.teach_card)
