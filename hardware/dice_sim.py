@@ -39,6 +39,9 @@ class SimulatedSensor:
         return str(self.link) if self.link else self.tty_path
 
     def plug(self) -> SimulatedSensor:
+        if self.link is not None and self.link.exists() and not self.link.is_symlink():
+            # Only a link (ours from an earlier plug, or a stale one) may be replaced: never a user's file.
+            raise FileExistsError(f"cannot make the link {self.link}: a file that is not a link is there")
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)  # no echo or line editing before the reader sets its own mode
         self.tty_path = os.ttyname(self.slave)

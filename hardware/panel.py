@@ -197,7 +197,7 @@ class Lights:
                 for colour, pin in config.get("colours", {}).items():
                     if pin:
                         led = _open(f"lights.colours.{colour}", pin, lambda p=pin: LED(p, pin_factory=pin_factory))
-                        self.leds[colour] = led
+                        self.leds[colour.lower()] = led  # players' colours arrive lower-cased
             if buzzer.get("pin"):
                 self.buzzer = _open("buzzer.pin", buzzer["pin"], lambda: Buzzer(buzzer["pin"], pin_factory=pin_factory))
         except Exception:

@@ -63,6 +63,30 @@ def _pins_in_use(config: dict[str, Any]) -> list[tuple[str, int]]:
     return [(key, pin) for key, pin in uses if pin]
 
 
+def _colours_in_lower_case(own: dict[str, Any], where: str) -> list[str]:
+    """Lower-case the café's colour keys in place, so "Red = 6" moves the default red LED.
+
+    Player colours reach the lights lower-cased; a key kept as written would
+    never light, and would sit beside the default red on its own pin.
+    """
+    colours = own.get("lights", {}).get("colours")
+    if not colours:
+        return []
+    problems = []
+    lowered: dict[str, Any] = {}
+    written: dict[str, str] = {}
+    for colour, pin in colours.items():
+        key = colour.lower()
+        if key in lowered:
+            problems.append(
+                f"{where} lights.colours.{written[key]} and lights.colours.{colour} are one colour "
+                "(case does not count); keep one of them"
+            )
+        lowered[key], written[key] = pin, colour
+    own["lights"]["colours"] = lowered
+    return problems
+
+
 def _wiring_problems(config: dict[str, Any], where: str) -> list[str]:
     """Two parts on one pin, or an RGB LED missing a channel: caught here with their keys.
 
@@ -111,7 +135,7 @@ def load_config(path: Path | None = None) -> dict[str, Any]:
             own = tomllib.load(file)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise InvalidData([f"{path}: not a readable TOML file ({exc})"]) from None
-    problems = SCHEMA(own, f"{path}:")
+    problems = SCHEMA(own, f"{path}:") or _colours_in_lower_case(own, f"{path}:")
     if problems:
         raise InvalidData(problems)
     config = _merge(config, own)

@@ -16,7 +16,7 @@ from typing import Any
 import serial
 
 from companion.observations import ButtonPressed, Observation
-from hardware.dice_protocol import Ident, LineParser, encode
+from hardware.dice_protocol import BadLine, Ident, LineParser, encode
 from hardware.panel import HardwareUnavailable, Panel
 
 Say = Callable[[str], None]
@@ -30,19 +30,27 @@ def probe(url: str, wait: float = 2.0) -> Ident | str:
     except (serial.SerialException, OSError, ValueError) as error:
         return f"cannot open: {error}"
     parser = LineParser()
+    query = encode("ID?")
     heard = 0
+    echoed = False
     try:
-        port.write(encode("ID?"))
+        port.write(query)
         end = time.monotonic() + wait
         while time.monotonic() < end:
             for message in parser.feed(port.read(port.in_waiting or 1)):
-                heard += 1
                 if isinstance(message, Ident):
                     return message
+                if isinstance(message, BadLine) and message.raw.strip() == query.strip():
+                    echoed = True  # a loopback, or a tty with echo on: not a line from a device
+                else:
+                    heard += 1
     except (serial.SerialException, OSError) as error:
         return f"lost while asking: {error}"
     finally:
         port.close()
+    if echoed:
+        sent_back = "only the query sent back (a loopback or a port that echoes"
+        return f"no answer to $ID?, {sent_back}; {heard} other lines heard)"
     return f"no answer to $ID? ({heard} other lines heard)"
 
 

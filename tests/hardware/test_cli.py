@@ -15,6 +15,7 @@ import pytest
 
 from companion.cli import main
 from hardware.dice_sim import SimulatedSensor, idle
+from hardware.selftest import probe
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -197,3 +198,17 @@ def test_a_simulator_link_in_a_missing_folder_names_the_link(
     link = tmp_path / "no" / "dice"
     assert main(["hw", "simulate-dice", "--link", str(link), "--exit"]) == 1
     assert f"companion: cannot make the link {link}: No such file or directory" in capsys.readouterr().err
+
+
+def test_a_simulator_link_never_replaces_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kept = tmp_path / "notes.txt"
+    kept.write_text("mine", encoding="utf-8")
+    assert main(["hw", "simulate-dice", "--link", str(kept), "--exit"]) == 1
+    assert f"cannot make the link {kept}: a file that is not a link is there" in capsys.readouterr().err
+    assert kept.read_text(encoding="utf-8") == "mine"
+
+
+def test_a_port_that_echoes_the_query_is_not_called_a_sensor() -> None:
+    assert probe("loop://", wait=0.3) == (
+        "no answer to $ID?, only the query sent back (a loopback or a port that echoes; 0 other lines heard)"
+    )

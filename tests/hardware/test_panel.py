@@ -67,6 +67,7 @@ def test_defaults_are_documented_and_debounced() -> None:
         ("[buttons]\nconfirm = 22\n", "buttons.next and buttons.confirm are both GPIO22"),
         ("[buzzer]\npin = 5\n", "buzzer.pin and lights.red are both GPIO5"),
         ('[lights]\nmode = "per_colour"\n[lights.colours]\npink = 19\n', "colours.pink and lights.colours.yellow"),
+        ("[lights.colours]\nRed = 6\nred = 7\n", "lights.colours.Red and lights.colours.red are one colour"),
         ("[lights]\nblue = 0\n", 'lights.blue: 0 leaves the channel out, but mode "rgb" needs all three'),
     ],
 )
@@ -145,6 +146,18 @@ def test_one_led_per_colour(tmp_path: Path, factory: MockFactory) -> None:
         controller.handle(DieRead(1, "serial"))
         controller.handle(Touch("act", {"type": "hold"}))
         assert lit(factory, (5, 13, 19)) == (False, True, False)
+    finally:
+        panel.close()
+
+
+def test_a_colour_key_in_capitals_moves_the_players_led(tmp_path: Path, factory: MockFactory) -> None:
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    wiring = '[lights]\nmode = "per_colour"\n[lights.colours]\nRed = 26\n'
+    panel = Panel(config(tmp_path, wiring), controller.submit, factory)
+    controller.add_output(panel.lights)
+    try:
+        controller.set_session(controller.session)
+        assert lit(factory, (26, 5, 13)) == (True, False, False)  # red's turn lights the café's pin, not the default
     finally:
         panel.close()
 
