@@ -499,6 +499,8 @@ class Blackpool(Game):
         return self._end_turn(state), events
 
     def _act_reroll(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        if state.phase == "move":
+            raise refuse(f"Only a six gives another roll; {cap(state.turn)} rolled {state.roll}.", "BP-C7")
         self._expect(state, "six")
         if self.six_moves(state):
             raise refuse(
@@ -517,7 +519,10 @@ class Blackpool(Game):
         if state.phase == "six":
             p = self.six_plan(state, work, t)
             if isinstance(p, str):
-                raise refuse(p, "BP-C7")
+                # The clause is the reason the traveller cannot go, as on any other roll: frozen (BP-C10),
+                # home (BP-Q7); only a traveller in the centre is answered by the six's own options.
+                rule = "BP-C10" if t.frozen else ("BP-Q7" if t.at == CAMP else "BP-C7")
+                raise refuse(p, rule)
         else:
             p = self.roll_plan(state, work, t, state.roll or 0)
             if isinstance(p, str):
@@ -598,6 +603,9 @@ class Blackpool(Game):
         deck = action.get("deck")
         if deck not in DECKS:
             raise InvalidAction(f'"deck" must be "charm" or "curse", not {deck!r}')
+        if state.phase == "move":
+            # The roll in hand is not a six; the reason is the coin rule, not "choose a traveller".
+            raise refuse(f"A coin is spent only on a six; {cap(state.turn)} rolled {state.roll}.", "BP-Q21")
         self._expect(state, "six")
         coins = state.coins_of(state.turn)
         if coins <= 0:

@@ -182,8 +182,16 @@ def _cross_board(board: Mapping[str, Any]) -> list[str]:
                 problems.append(f"{where}: predicate 'in' needs a list of 'values'")
             if pred == "in" and any(v > 6 for v in challenge.get("values", ())):
                 problems.append(f"{where}: 'values' may only hold die faces 1 to 6")
-            if not any(_challenge(challenge).passes(v) for v in range(1, 7)):
+            passing = {v for v in range(1, 7) if _challenge(challenge).passes(v)}
+            if not passing:
                 problems.append(f"{where}: no roll of a six-sided die can pass this challenge")
+            # A challenge without an attempt limit is the Guardian's Test to the engine (Space.is_guardian),
+            # and the Guardian's Test is passed only with a 6 (DR-15).
+            if "attemptLimit" in challenge and challenge["attemptLimit"] is None and passing and passing != {6}:
+                problems.append(
+                    f"{where}: a challenge with no attempt limit is the Guardian's Test, which is passed only "
+                    "with a 6; give it {\"pred\": \"eq\", \"k\": 6} or an attempt limit"
+                )
     if spaces and spaces[0]["type"] != "start":
         problems.append("board.json spaces[0]: the loop must begin with Desert Dawn, type 'start'")
     for kind in ("start", "secret_passage"):

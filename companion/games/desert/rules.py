@@ -51,6 +51,10 @@ from companion.games.desert.state import (
 
 D6 = DieSpec("d6", "six-sided die", tuple({"value": v} for v in range(1, 7)))
 ROLL_STEPS = (ROLLOFF, ROLL, DUNE, SAVE)
+# A held card may be spent "later on your turn" (DR-16, DR-Q23): the Flask is taken at every step where the
+# mover is the one to answer, not only before the roll and at the end. A challenge offer declined, or a
+# failed attempt, ends the turn at once without an end step, so these are the player's last chances.
+FLASK_STEPS = (ROLL, END, OFFER, SNEAKERS_STEP, SHIELD, CLOAK_STEP)
 CARD_RULE = {COMPASS: "DR-17", FLASK: "DR-18", SUNSHIELD: "DR-19", SNEAKERS: "DR-20", CLOAK: "DR-21"}
 
 
@@ -181,9 +185,7 @@ class DesertRace(Game):
         opts = state.options
         mover = state.mover
         piece = state.piece(mover)
-        out: list[Action] = []
-        if piece.holds(FLASK):
-            out.append({"type": "use", "card": FLASK, "text": f"Redeem Desert Flask (+2 Lives, now {piece.lives})"})
+        out: list[Action] = self._flask_offer(piece)
         space = self.board.spaces[piece.space]
         if (state.step.mode == "attempt" and not state.step.shield and piece.holds(SUNSHIELD)
                 and opts.sunshield_timing in ("before", "either") and (opts.sunshield_on_guardian
@@ -208,8 +210,27 @@ class DesertRace(Game):
                     for c, n in zip(DECKS[step.mode], pile, strict=True) if n]
         mover = state.mover
         piece = state.piece(mover)
+        if kind in (OFFER, SNEAKERS_STEP, SHIELD, CLOAK_STEP):
+            return self._prompt_actions(state) + self._flask_offer(piece)
+        if kind == STEAL:
+            return [{"type": "steal", "card": c, "text": f"{title(step.actor)} took the {card_name(c)}"}
+                    for c in sorted(set(state.piece(step.victim).items))]
+        if kind == VORTEX_STEP:
+            return [{"type": "relocate", "space": s.id, "text": f"Send {title(step.victim)} to {s.name} ({s.type})"}
+                    for s in self.board.spaces if self._vortex_allowed(state, s.index)]
+        assert kind == END
+        out: list[Action] = [{"type": "end", "text": "End the turn"}, *self._flask_offer(piece)]
+        if step.trading:
+            out.extend(self._trade_offers(state))
+        return out
+
+    def _prompt_actions(self, state: State) -> list[Action]:
+        """The answers to the mover's own prompts: a challenge offer and the three card questions."""
+        step = state.step
+        kind = step.kind
         if kind == OFFER:
-            return [{"type": "attempt", "text": f"Attempt {self.board.name(piece.space)} now"},
+            name = self.board.name(state.piece(state.mover).space)
+            return [{"type": "attempt", "text": f"Attempt {name} now"},
                     {"type": "stop", "text": "Stop here; the turn ends (no attempt counted)"}]
         if kind == SNEAKERS_STEP:
             v = step.value
@@ -219,22 +240,15 @@ class DesertRace(Game):
         if kind == SHIELD:
             return [{"type": "use", "card": SUNSHIELD, "text": f"Redeem Sunshield Amulet: pass and move {step.value}"},
                     {"type": "decline", "text": "Keep the Amulet: the attempt fails"}]
-        if kind == CLOAK_STEP:
-            return [{"type": "use", "card": CLOAK, "text": "Redeem Mirage Cloak: ignore Scared!"},
-                    {"type": "decline", "text": "Keep the Cloak: lose 2 Lives and go back to Desert Dawn"}]
-        if kind == STEAL:
-            return [{"type": "steal", "card": c, "text": f"{title(step.actor)} took the {card_name(c)}"}
-                    for c in sorted(set(state.piece(step.victim).items))]
-        if kind == VORTEX_STEP:
-            return [{"type": "relocate", "space": s.id, "text": f"Send {title(step.victim)} to {s.name} ({s.type})"}
-                    for s in self.board.spaces if self._vortex_allowed(state, s.index)]
-        assert kind == END
-        out: list[Action] = [{"type": "end", "text": "End the turn"}]
-        if piece.holds(FLASK):
-            out.append({"type": "use", "card": FLASK, "text": f"Redeem Desert Flask (+2 Lives, now {piece.lives})"})
-        if step.trading:
-            out.extend(self._trade_offers(state))
-        return out
+        assert kind == CLOAK_STEP
+        return [{"type": "use", "card": CLOAK, "text": "Redeem Mirage Cloak: ignore Scared!"},
+                {"type": "decline", "text": "Keep the Cloak: lose 2 Lives and go back to Desert Dawn"}]
+
+    @staticmethod
+    def _flask_offer(piece: Piece) -> list[Action]:
+        if not piece.holds(FLASK):
+            return []
+        return [{"type": "use", "card": FLASK, "text": f"Redeem Desert Flask (+2 Lives, now {piece.lives})"}]
 
     def _roll_text(self, state: State, value: int) -> str:
         step = state.step
@@ -411,9 +425,9 @@ class DesertRace(Game):
             raise refuse(f"{title(mover)} holds no {card_name(card)}.", rule)
         flow = self.flow
         if card == FLASK:
-            if step.kind not in (ROLL, END):
-                raise refuse("A Desert Flask is redeemed on your turn before the roll or when the turn ends.",
-                             "DR-Q23")
+            if step.kind not in FLASK_STEPS:
+                raise refuse("A Desert Flask is redeemed on your own turn when you have the choice, not while a "
+                             "card or roll is being entered.", "DR-Q23")
             state = flow.spend(state, mover, FLASK)
             return flow.gain(state, mover, 2, "Desert Flask", ("DR-18", "DR-Q27"), events)
         if card == SUNSHIELD:

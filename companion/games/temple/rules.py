@@ -310,6 +310,9 @@ class TempleGame(Game):
                 raise refuse("The Ah Kinchil card replaces the roll; once the die is rolled it waits.", "RU-Q27")
             raise refuse(f"Not now: {pending.text}", self._phase_rule(state))
         who = action.get("player")
+        if who is not None and (not isinstance(who, str) or who not in state.players):
+            # A colour nobody plays is a slip of the pen, not a question of whose turn it is.
+            raise InvalidAction(f"{who!r} is not playing; players: {', '.join(state.players)}", "RU-28")
         if who is not None and pending.player is not None and who != pending.player:
             raise refuse(f"It is not {who}'s turn to act: {pending.text}", "RU-28")
         events: list[Event] = []

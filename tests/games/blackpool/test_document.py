@@ -161,9 +161,9 @@ def test_refusals_leave_state_unchanged_and_check_agrees() -> None:
     cases = [
         (roll(4), "BP-6"),
         ({"type": "move", "traveller": "red-1"}, "BP-6"),
-        ({"type": "coin", "deck": "charm"}, "BP-6"),
+        ({"type": "coin", "deck": "charm"}, "BP-Q21"),  # a coin only with a six
         ({"type": "draw", "deck": "charm", "card": "awaken"}, "BP-6"),
-        ({"type": "reroll"}, "BP-6"),
+        ({"type": "reroll"}, "BP-C7"),  # only a six rolls again
     ]
     for action, rule in cases:
         with pytest.raises(IllegalAction) as refusal:

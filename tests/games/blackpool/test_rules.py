@@ -431,3 +431,29 @@ def test_rider_never_lands_beside_its_own_colour_bp_7() -> None:
     state, _ = act(state, roll(4))
     ruling = GAME.check(state, move("yellow-1"))
     assert not ruling.legal and ruling.rules == ("BP-7",) and "its rider Red 1" in ruling.text
+
+
+# -- clauses cited by refusals ------------------------------------------------------
+
+
+def test_six_move_refusals_cite_why_the_traveller_cannot_move_bp_c10_bp_q7() -> None:
+    """On a six, a frozen traveller is refused by the Freeze clause and one at home by BP-Q7, as on other rolls."""
+    state = position({"yellow-1": {"at": Y(12), "frozen": True}, "yellow-2": "camp", "yellow-3": Y(25)})
+    state, _ = act(state, roll(6))
+    assert state.phase == "six"
+    frozen = GAME.check(state, move("yellow-1"))
+    assert not frozen.legal and frozen.rules == ("BP-C10",)
+    home = GAME.check(state, move("yellow-2"))
+    assert not home.legal and home.rules == ("BP-Q7",)
+
+
+def test_coin_or_reroll_without_a_six_cites_the_six_rules_bp_q21_bp_c7() -> None:
+    """A coin is paid only with a six (BP-Q21), and only the six gives another roll (BP-C7)."""
+    state = position({"yellow-1": Y(30)})
+    state, _ = act(state, roll(3))
+    assert state.phase == "move"
+    coin = GAME.check(state, COIN_CHARM)
+    assert not coin.legal and coin.rules == ("BP-Q21",) and "six" in coin.text
+    again = GAME.check(state, {"type": "reroll"})
+    assert not again.legal and again.rules == ("BP-C7",) and "six" in again.text
+    assert GAME.legal_actions(state) == GAME.legal_actions(position({"yellow-1": Y(30)}, phase="move", roll=3))

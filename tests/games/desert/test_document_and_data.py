@@ -157,3 +157,20 @@ def test_every_clause_named_in_the_code_is_in_the_rulebook() -> None:
     assert cited and all(c in HOUSE.rulebook for c in cited), sorted(c for c in cited if c not in HOUSE.rulebook)
     decisions = {o.decision for o in DesertRace.option_specs}
     assert all(d in HOUSE.rulebook for d in decisions)
+
+
+def test_a_guardian_that_does_not_demand_a_six_is_refused(tmp_path: Path) -> None:
+    """DR-15: only the Guardian's Test escapes the three-try limit, and it is passed only with a 6.
+
+    The engine knows the Guardian by its missing attempt limit, so a challenge with no limit that a 5
+    could pass would be a Guardian the rules forbid (and the refusal would read "needs a 5").
+    """
+    board = json.loads((house_dir(DesertRace) / "board.json").read_text(encoding="utf-8"))
+    guardian = next(s for s in board["spaces"] if s["id"] == "guardians_test")
+    guardian["challenge"] = {"pred": "gte", "k": 5, "attemptLimit": None}
+    cafe = _cafe(tmp_path, "board", board)
+    with pytest.raises(InvalidData, match="Guardian's Test") as caught:
+        load_data(DesertRace, cafe)
+    assert any("guardians_test" in p and "only with a 6" in p for p in caught.value.problems)
+    guardian["challenge"] = {"pred": "in", "values": [6], "attemptLimit": None}  # still exactly a 6
+    load_data(DesertRace, _cafe(tmp_path, "board", board))

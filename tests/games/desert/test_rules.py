@@ -194,3 +194,34 @@ def test_round_limit_ends_without_winner() -> None:
     state, events = act(GAME, state, roll(1))
     assert GAME.pending(state).result == {"winner": None, "reason": "round limit reached"}
     assert "DR-Q35" in rules_of(events)
+
+
+def test_a_flask_may_be_redeemed_at_any_choice_of_the_movers_own_turn() -> None:
+    """DR-16 and DR-Q23: a held card may be spent later in your own turn, not only before the roll.
+
+    On a challenge offer the player may drink and then stop (the turn ends at once, with no end step);
+    on a Scared! space holding a Cloak the player may drink before deciding about the Cloak.
+    """
+    state = position(GAME, {A: {"space": 6, "lives": 3, "items": [FLASK]}})
+    state, _ = act(GAME, state, roll(1))
+    assert state.step.kind == "offer"
+    assert use(FLASK) in [{k: v for k, v in a.items() if k != "text"} for a in GAME.legal_actions(state)]
+    state, events = act(GAME, state, use(FLASK))
+    assert state.piece(A).lives == 5 and FLASK not in state.piece(A).items and "DR-18" in rules_of(events)
+    assert state.step.kind == "offer"  # the offer still waits for its answer
+    state, _ = act(GAME, state, {"type": "stop"})
+    assert GAME.pending(state).player == B
+
+    scared = position(GAME, {A: {"space": 3, "lives": 2, "items": [FLASK, "mirage_cloak"]}})
+    scared, _ = act(GAME, scared, roll(2))
+    assert scared.step.kind == "cloak"
+    scared, _ = act(GAME, scared, use(FLASK))
+    assert scared.piece(A).lives == 4 and scared.step.kind == "cloak"
+    scared, _ = act(GAME, scared, {"type": "decline"})
+    assert scared.piece(A).lives == 2 and not scared.piece(A).out and scared.piece(A).space == 0
+
+    # Still only on the mover's own turn: not while another player answers a roll-off or a steal.
+    rolloff = position(GAME, {A: {"space": 4, "items": [FLASK]}, B: {"lives": 5}},
+                       step={"kind": "rolloff", "mode": "thief", "contenders": [A, B], "victim": A})
+    ruling = GAME.check(rolloff, use(FLASK))
+    assert not ruling.legal and ruling.rules == ("DR-Q23",)

@@ -87,6 +87,16 @@ def test_only_the_pending_player_may_act() -> None:
     refused(state(), {**white(3), "player": "blue"}, "RU-28")
 
 
+def test_a_player_who_is_not_in_the_game_is_malformed_not_a_turn_question() -> None:
+    """Naming a colour nobody plays is a typing slip, not "it is not green's turn" (RU-28 says who acts)."""
+    s = state()
+    with pytest.raises(InvalidAction, match="not playing") as caught:
+        act(s, {**white(3), "player": "green"})
+    assert caught.value.rule == "RU-28"
+    with pytest.raises(InvalidAction, match="not playing"):
+        act(s, {**white(3), "player": ["red"]})
+
+
 # -- the Ah Kinchil card ---------------------------------------------------------
 
 
