@@ -157,12 +157,14 @@ def unknown_keys(action: Action, keys: Mapping[str, frozenset[str]]) -> InvalidA
     means nothing, and a typo such as ``"valeu"`` beside a right key would
     pass unnoticed. The offered actions give each type's shape (``keys``, from
     ``action_keys``), so no game declares its shapes twice. A type not offered
-    now is left to the game, whose refusal cites the clause.
+    now is left to the game, whose refusal cites the clause. ``player`` is
+    allowed on every action (docs/protocol.md): naming the wrong one gets the
+    game's turn refusal with its clause, not a complaint about the key.
     """
     known = keys.get(action["type"])
     if known is None:
         return None
-    extra = sorted(set(action) - known)
+    extra = sorted(set(action) - known - {"player"})  # any action may name its player; the game checks it
     if not extra:
         return None
     unknown = ", ".join(repr(k) for k in extra)

@@ -57,3 +57,23 @@ def test_mangled_actions_get_stable_codes_and_change_nothing(game_id: str) -> No
                 assert referee.session.document() == before
             else:
                 assert referee.handle({"cmd": "act", "action": rng.choice(legal)})["ok"]
+
+
+@pytest.mark.parametrize("game_id", sorted(game_classes()))
+def test_an_action_may_name_its_player_and_the_wrong_one_gets_the_turn_clause(game_id: str) -> None:
+    """docs/protocol.md: any action may carry ``player``; the game, not the key check, judges it."""
+    game = create(game_id)
+    referee = Referee()
+    players = random_players(game, random.Random(3))
+    assert referee.handle({"cmd": "new", "game": game_id, "players": players})["ok"]
+    pending = referee.handle({"cmd": "pending"})["pending"]
+    while pending["player"] is None or pending["kind"] == "draw":  # the table's draws are nobody's turn
+        referee.handle({"cmd": "act", "action": referee.handle({"cmd": "legal"})["legal"][0]})
+        pending = referee.handle({"cmd": "pending"})["pending"]
+    action = {k: v for k, v in referee.handle({"cmd": "legal"})["legal"][0].items() if k != "text"}
+    others = [p for p in players if p != pending["player"]]
+    before = referee.session.document()
+    wrong = referee.handle({"cmd": "act", "action": {**action, "player": others[0]}})
+    assert wrong["error"]["code"] == "illegal_action" and wrong["error"]["rule"], wrong
+    assert referee.session.document() == before
+    assert referee.handle({"cmd": "act", "action": {**action, "player": pending["player"]}})["ok"]

@@ -71,7 +71,8 @@ def slot_list(index: int) -> list[int]:
 
 
 def refuse(message: str, rule: str) -> IllegalAction:
-    return IllegalAction(message, rule)
+    """A refusal with its clause; a player id opening the sentence is written as a name, as events are."""
+    return IllegalAction(message[:1].upper() + message[1:], rule)
 
 
 class Engine:
@@ -648,12 +649,21 @@ class Engine:
     def do_trade(self, s: State, a: Action, p: str, ev: Events) -> State:
         give = as_bundle(a.get("give"), ("dates", "salt", "pepper", "gold"), "give")
         get = as_bundle(a.get("get"), ("dates", "salt", "pepper", "gold", "vp"), "get")
-        if s.stage != "actions" or not s.tasks or s.tasks[0].kind not in ("silversmith", "trader"):
+        # The clause depends on why no exchange is open: outside the action phase (TG-A1), while another
+        # action is unfinished (TG-A4), or with nothing open, typically after the Silversmith's one (TG-Q16).
+        self.need_action_phase(s, p, "Exchanges happen")
+        if s.tasks and s.tasks[0].kind not in ("silversmith", "trader"):
+            raise refuse("Finish the action in progress before exchanging goods.", "TG-A4")
+        if not s.tasks:
             raise refuse("No exchange is open now: exchanges happen while using the Trader, and the Silversmith "
                          "allows a single exchange per use.", "TG-Q16")
         kind = s.tasks[0].kind
         rule = "TG-B5" if kind == "silversmith" else "TG-B6"
         if (give, get) not in self.trades(s, p, kind):
+            same = kind == "trader" and len(give) == 1 and give[0][1] == 2 and get == ((give[0][0], 1),)
+            if same:  # the seed's "1 other good"; TG-Q17 settles that it is always a different kind
+                raise refuse(f"At the Trader two {give[0][0]} buy one good of another kind, not {give[0][0]}.",
+                             "TG-Q17")  # fmt: skip
             raise refuse(f"Giving {bundle_text(give)} for {bundle_text(get)} is not an exchange the "
                          f"{kind.title()} offers {p} now.", rule)  # fmt: skip
         s = s.with_supply(p, s.supply(p).add(give, -1).add(get))

@@ -633,12 +633,15 @@ class ThroughTheDesert(Game):
         nxt = (state.current + 1) % n
         return replace(state, current=nxt, placed=0, round=state.round + (1 if nxt == 0 else 0))
 
-    def finish(self, state: TtdState, events: list[Event]) -> tuple[TtdState, list[Event]]:
+    def finish(
+        self, state: TtdState, events: list[Event], rules: tuple[str, ...] = ("TTD-5", "TD-Q18")
+    ) -> tuple[TtdState, list[Event]]:
+        """End the game; ``rules`` are the clauses of the reason it ends (a colour sold out by default)."""
         over = replace(state, phase="over")
         result = self.result(over)
         events = [
             *events,
-            Event("info", f"The game ends: {state.end}.", ("TTD-5", "TD-Q18")),
+            Event("info", f"The game ends: {state.end}.", rules),
             Event("win", final_sentence(result), ("TTD-4", "TTD-4e", "TD-Q25"), tuple(result["winners"])),
         ]
         return over, events
@@ -656,10 +659,12 @@ class ThroughTheDesert(Game):
             left[state.current] = ()
             new, more = self.after_leader(replace(state, leaders_left=tuple(left)))
             text = f"{name} can place no leader anywhere; the rest go back to the box."
-            return new, [Event("warning", text, ("TTD-3f", "TD-Q12"), (state.player,)), *more]
+            # Where a leader may stand (TTD-1e) is what left it no hex; TTD-3f and TD-Q12 are about camels.
+            return new, [Event("warning", text, ("TTD-1d", "TTD-1e"), (state.player,)), *more]
         if state.phase != "camels":
             self.refuse_if_over(state)
-            raise refuse("There is nothing to pass now.", "TTD-T")
+            # Only the water-hole setup is left here: it is the table's input, and nobody's turn to pass.
+            raise refuse("There is nothing to pass now: the water-hole tokens are being entered.", "TTD-1")
         moves = self.camel_moves(state)
         if moves:
             c, h = moves[0]
@@ -671,8 +676,11 @@ class ThroughTheDesert(Game):
         events = [Event("info", text, ("TTD-3f", "TD-Q12"), (state.player,))]
         new = replace(state, passes=passes)
         if passes >= len(state.players):
+            # Ending because nobody can place is our TTD-3f, not the sold-out colour of TTD-5, unless a colour
+            # had already run out (end_of_turn) and that is the reason given.
+            ended_by_passing = not new.end
             new = replace(new, end=new.end or "no player can place a camel any more")
-            return self.finish(new, events)
+            return self.finish(new, events, ("TTD-3f",) if ended_by_passing else ("TTD-5", "TD-Q18"))
         if new.end:
             return self.finish(new, events)
         return self.next_turn(new), events

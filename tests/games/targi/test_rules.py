@@ -421,3 +421,52 @@ def test_malformed_actions_are_invalid() -> None:
             g.apply(s, bad)
     with pytest.raises(InvalidAction):
         g.apply(s, {"type": "place", "card": 2, "player": "green"})
+
+
+# -- naming the player, and the clause an out-of-place exchange cites ------------------
+def test_session_refuses_a_named_wrong_player_with_the_turn_clause() -> None:
+    """docs/games/targi.md: any action may name its player; the wrong one is refused with TG-TURN."""
+    from companion.session import Session
+
+    session = Session.new("targi", [W, B])
+    for card in ("G01", "T41", "G02", "T42", "G03", "T43", "G04", "T44", "G06"):
+        session.act({"type": "draw", "deck": "goods" if card.startswith("G") else "tribe", "card": card})
+    before = session.document()
+    with pytest.raises(IllegalAction) as err:
+        session.act({"type": "place", "card": 2, "player": B})
+    assert err.value.rule == "TG-TURN"
+    assert session.document() == before
+    ruling = session.check({"type": "place", "card": 2, "player": B})
+    assert not ruling.legal and ruling.rules == ("TG-TURN",)
+    session.act({"type": "place", "card": 2, "player": W})
+    assert session.document()["targi"] == [{"card": 2, "player": W}]
+
+
+def test_an_exchange_outside_trader_or_silversmith_cites_the_clause_that_applies() -> None:
+    """TG-Q16 is the Silversmith's one exchange; elsewhere the phase (TG-A1) or the open action (TG-A4) applies."""
+    s = load(actions_doc(W, targi=[(3, W)], round_=3))
+    s, _ = act(s, {"type": "done"})
+    assert s.stage == "raid"
+    refused(s, {"type": "trade", "give": {"salt": 3}, "get": {"gold": 1}}, "TG-A1")
+    s = load(actions_doc(W, targi=[(14, W), (9, W)], round_=2))
+    s, _ = run(s, {"type": "use", "card": 14}, {"type": "draw", "deck": "tribe", "card": "T01"})
+    refused(s, {"type": "trade", "give": {"salt": 3}, "get": {"gold": 1}}, "TG-A4")
+    s = load(actions_doc(W, targi=[(3, W), (5, W)], round_=2))  # the Targi on 5 keeps white's turn open
+    s, _ = run(s, {"type": "use", "card": 3}, {"type": "trade", "give": {"salt": 2}, "get": {"vp": 1}})
+    assert s.stage == "actions" and s.actor == W and not s.tasks
+    refused(s, {"type": "trade", "give": {"salt": 2}, "get": {"vp": 1}}, "TG-Q16")
+
+
+def test_a_refusal_opening_with_a_player_writes_it_as_a_name() -> None:
+    """Events say "White uses ..."; a refusal read out at the table must not open with "white" either."""
+    s = load(actions_doc(W, targi=[(5, W)], round_=2))
+    err = refused(s, {"type": "use", "card": 3}, "TG-A2")
+    assert err.message.startswith("White has no Targi on card 3")
+
+
+def test_trader_two_for_one_of_the_same_good_cites_the_decision() -> None:
+    """Two goods for one good of the same kind is refused under TG-Q17, the decision that settles it."""
+    s = load(actions_doc(W, targi=[(9, W)], round_=2))
+    s, _ = act(s, {"type": "use", "card": 9})
+    refused(s, {"type": "trade", "give": {"salt": 2}, "get": {"salt": 1}}, "TG-Q17")
+    refused(s, {"type": "trade", "give": {"salt": 2}, "get": {"gold": 1}}, "TG-B6")

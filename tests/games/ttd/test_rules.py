@@ -254,3 +254,37 @@ def test_describe_draws_the_board() -> None:
     lines = game.describe(state)
     assert any("K1" in line for line in lines) and any("^" in line for line in lines)
     assert any(line.startswith("Score so far red") for line in lines)
+
+
+# -- the clause each pass and each end cites ---------------------------------------------
+def test_the_end_by_everyone_passing_cites_the_passing_clause() -> None:
+    """TTD-5 is the end by a colour running out; the end when nobody can place rests on TTD-3f."""
+    game = patch_game(line_board(3))
+    state = position(game, [R, B], [(0, 0, R, "pink", True), (2, 0, B, "pink", True)])
+    state, _ = act(game, state, {"type": "pass"})
+    state, events = act(game, state, {"type": "pass"})
+    assert state.phase == "over"
+    end = next(e for e in events if e.text.startswith("The game ends"))
+    assert "TTD-3f" in end.rules and "TTD-5" not in end.rules
+
+
+def test_a_leader_with_nowhere_to_stand_passes_under_the_leader_clauses() -> None:
+    """A leader pass rests on where leaders may stand (TTD-1e), not on the camel pass (TTD-3f, TD-Q12)."""
+    game = patch_game(line_board(3))
+    state = game.setup([R, B], options(game))
+    assert state.phase == "leaders"  # no water-hole site on this board
+    state, _ = act(game, state, {"type": "leader", "colour": "pink", "hex": [0, 0]})
+    state, _ = act(game, state, {"type": "leader", "colour": "green", "hex": [2, 0]})
+    assert game.legal_actions(state) == [{"type": "pass", "player": R, "text": "Red passes (no hex for a leader)"}]
+    state, events = act(game, state, {"type": "pass"})
+    assert state.leaders_left[0] == ()
+    assert "TTD-1e" in events[0].rules
+    assert not {"TTD-3f", "TD-Q12"} & set(events[0].rules)
+    assert all(rule in game.rulebook for e in events for rule in e.rules)
+
+
+def test_pass_while_water_holes_are_entered_cites_the_setup_order() -> None:
+    game = patch_game()
+    state = game.setup([R, B], options(game))
+    assert state.phase == "waterholes"
+    assert_refused(game, state, {"type": "pass"}, "TTD-1")
