@@ -50,6 +50,7 @@ BACKGROUND_CLASS = 6
 STRIDE = 4
 DET_SCALE = 0.5  # the detector sees frames at half size
 DEGRADE = False  # set from --degrade in main()
+SMEAR_CROP = 48  # the crop size the smear lengths were chosen at
 SQUASH = 0.0  # set from --squash in main(): the share of images and crops squashed along one axis
 SQUASH_RANGE = (0.55, 1.0)  # how far an axis is squashed: a 4:3 photo squeezed square gives 0.75
 
@@ -225,7 +226,7 @@ class Classifier(nn.Module):
 # ---------------------------------------------------------------- augmentation
 
 
-def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def colour_jitter(img: np.ndarray, rng: np.random.Generator, smear_scale: float = 1.0) -> np.ndarray:
     out = img.astype(np.float32)
     if rng.random() < 0.3:
         out = out[:, :, rng.permutation(3)]
@@ -238,20 +239,21 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.3:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.5))
-    return degrade(out, rng) if DEGRADE else out
+    return degrade(out, rng, smear_scale) if DEGRADE else out
 
 
-def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def degrade(img: np.ndarray, rng: np.random.Generator, smear_scale: float = 1.0) -> np.ndarray:
     """Lose resolution, smear and add JPEG blocks the way a cheap camera, a shaky hand or a phone upload does.
 
     The valid photos' misses are small, soft dice; the training photos alone let
     both nets learn crisp pips they then fail to find on unseen cameras. A 9 px
     smear in any direction took the byler holdout's read accuracy from 0.97 to
-    0.61 (`tools/byler_holdout.py --spoil shake`).
+    0.61 (`tools/byler_holdout.py --spoil shake`). A classifier crop larger than
+    48 px gets a longer smear (smear_scale), so a die is smeared as much of its size.
     """
     h, w = img.shape[:2]
     if rng.random() < 0.15:
-        img = smear(img, rng)
+        img = smear(img, rng, smear_scale)
     if rng.random() < 0.25 and min(h, w) >= 16:
         f = float(rng.uniform(0.35, 0.8))
         small = cv2.resize(img, (max(4, round(w * f)), max(4, round(h * f))), interpolation=cv2.INTER_AREA)
@@ -263,9 +265,9 @@ def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def smear(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Motion blur: a line kernel 3 to 11 px long at any angle."""
-    length = int(rng.integers(3, 12))
+def smear(img: np.ndarray, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+    """Motion blur: a line kernel 3 to 11 px long (times scale) at any angle."""
+    length = max(3, round(int(rng.integers(3, 12)) * scale))
     kernel = np.zeros((length, length), np.float32)
     kernel[length // 2, :] = 1
     turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), float(rng.uniform(0, 180)), 1.0)
@@ -419,7 +421,7 @@ def jittered_crop(img, box, rng, size=None, top_down=True):
     out = cv2.resize(centre, (size, size), interpolation=cv2.INTER_AREA)
     if rng.random() < 0.5:
         out = out[:, ::-1]
-    return colour_jitter(np.ascontiguousarray(out), rng)
+    return colour_jitter(np.ascontiguousarray(out), rng, size / SMEAR_CROP)
 
 
 def background_box(img, boxes, rng):
