@@ -17,7 +17,10 @@ from typing import Any, Protocol
 from companion.errors import BadRequest, CompanionError
 from companion.game import Action, Ruling
 
-PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces"}  # action fields naming where it happens
+# Action fields naming where it happens. A card counts only by its number on the board (Targi's
+# border cards); a card id such as "P07" or "desert_flask" is a card in hand or drawn, not a place.
+PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces", "card": "cards"}
+NUMBERED_ONLY = {"card"}
 LONG_LIST = 24  # more actions than this and places come first: on the table's map and in the button box's walk
 SHOWN_GROUPS = 3  # distinct reasons spelt out; a table cannot read more at a glance
 SHOWN_ALLOWED = 5  # allowed actions named; the table's buttons list them all
@@ -35,6 +38,10 @@ def place_of(action: Mapping[str, Any]) -> Hashable | None:
     """The board place an action happens at, hashable (a hex ``[q, r]`` becomes a tuple), or None."""
     for name in PLACE_FIELDS:
         value = action.get(name)
+        if name in NUMBERED_ONLY:
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+            continue
         if isinstance(value, list) and all(isinstance(v, int | str) for v in value):
             return tuple(value)
         if isinstance(value, int | str) and not isinstance(value, bool):
@@ -53,7 +60,7 @@ def place_from_json(value: object) -> Hashable:
         return tuple(value)
     if isinstance(value, int | str) and not isinstance(value, bool) and value != "":
         return value
-    raise BadRequest('a place is a hex [q, r], a slot number or a space id, such as [5, 5], 3 or "dawn"')
+    raise BadRequest('a place is a hex [q, r], a slot or card number or a space id, such as [5, 5], 3 or "dawn"')
 
 
 def place_from_text(text: str) -> Hashable:
@@ -65,7 +72,7 @@ def place_from_text(text: str) -> Hashable:
     if text.isdecimal():
         return int(text)
     if not text:
-        raise BadRequest("say which place: a hex such as 5,5, a slot number or a space id")
+        raise BadRequest("say which place: a hex such as 5,5, a slot or card number or a space id")
     return text
 
 

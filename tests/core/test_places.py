@@ -34,6 +34,19 @@ def test_place_of_reads_hex_slot_and_space() -> None:
     assert place_of({"type": "pass"}) is None
     assert place_of({"slot": True}) is None  # a flag is not a place
     assert place_of({"hex": [[1], 2]}) is None  # nothing unhashable gets through
+    assert place_of({"type": "place", "card": 10}) == 10  # a card by its number on the board
+    assert place_of({"type": "draw", "card": "P07"}) is None  # a card id is not a place
+
+
+def test_a_targi_border_card_is_a_place_to_ask_about() -> None:
+    session = Session.new("targi", ["white", "black"])
+    for card in ("G01", "T41", "G02", "T42", "G03", "T43", "G04", "T44", "G06"):
+        session.act({"type": "draw", "deck": "goods" if card.startswith("G") else "tribe", "card": card})
+    session.act({"type": "place", "card": 2})
+    ruling = explain_place(session, place_from_text("2"))
+    assert not ruling.legal and ruling.rules and ruling.rules[0].startswith("TG-")
+    assert "Nothing is placed on the board" not in ruling.text
+    assert explain_place(session, 3).legal
 
 
 def test_each_kind_of_placed_action_is_moved_once_and_placeless_ones_are_left_out() -> None:

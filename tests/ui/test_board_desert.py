@@ -6,13 +6,16 @@ import copy
 import random
 import re
 from collections.abc import Iterator
+from typing import Any
+from unittest.mock import patch
 
 import pytest
+from kivy.graphics import Line, Rectangle
 from kivy.uix.widget import Widget
 
 from companion.session import Session
 from tests.ui.drawing import Words, on_window, pixel, render, words_drawn
-from ui.boards import desert, has_drawing
+from ui.boards import BoardView, desert, has_drawing, paint
 from ui.boards.paint import rgb
 from ui.shots import mid_game
 
@@ -159,3 +162,76 @@ def test_short_names_pick_a_word_no_other_space_shares() -> None:
         "e": "Oasis",  # no word of its own: the whole name
         "f": "Oasis",
     }
+
+
+def ink_pixels(pixels: bytes, widget: Widget, box: Words, ink: tuple[float, float, float]) -> int:
+    """How many pixels inside a drawn word's rectangle are (near) the word's own ink colour."""
+    want = tuple(round(c * 255) for c in ink)
+    count = 0
+    for y in range(int(box.y) + 1, int(box.y + box.h) - 1):
+        for x in range(int(box.x) + 1, int(box.x + box.w) - 1):
+            if max(abs(a - b) for a, b in zip(pixel(pixels, widget, x, y), want, strict=True)) < 60:
+                count += 1
+    return count
+
+
+def drawn_with_words(widget: Widget, view: BoardView) -> tuple[bytes, list[tuple[int, Words]]]:
+    """The desert drawing of ``view``: its pixels, and each word with its place in the canvas and its rectangle."""
+    made: dict[int, Any] = {}
+
+    class Remembered(paint.CoreLabel):  # type: ignore[misc, valid-type]
+        def refresh(self) -> None:
+            super().refresh()
+            made[id(self.texture)] = self
+
+    widget.canvas.clear()
+    with patch.object(paint, "CoreLabel", Remembered):
+        desert.draw(widget, view)
+    drawn = [
+        (k, Words(str(made[id(i.texture)].text), i.pos[0] - widget.x, i.pos[1] - widget.y, i.size[0], i.size[1]))
+        for k, i in enumerate(widget.canvas.children)
+        if isinstance(i, Rectangle) and id(i.texture) in made and made[id(i.texture)].text
+    ]
+    return bytes(widget.export_as_image().texture.pixels), drawn
+
+
+def frames_in(widget: Widget, box: tuple[float, float, float, float]) -> list[int]:
+    """Places in the canvas of the outlines drawn within a space's square (its marks, its red frame)."""
+    x, y, w, h = box
+    out = []
+    for k, instruction in enumerate(widget.canvas.children):
+        if isinstance(instruction, Line) and instruction.points:
+            xs, ys = instruction.points[0::2], instruction.points[1::2]
+            inside_x = x <= min(xs) - widget.x and max(xs) - widget.x <= x + w
+            if inside_x and y <= min(ys) - widget.y and max(ys) - widget.y <= y + h:
+                out.append(k)
+    return out
+
+
+def test_marked_and_tapped_spaces_keep_their_words_readable(canvas: Widget) -> None:
+    """A Desert Vortex marks every space; the one tapped is filled in gold. Their words must still show.
+
+    The gold frame was drawn over the space's labels: every marked space lost
+    the top of its type label and the foot of its name, and the tapped space
+    became a plain gold square, so the player could not see which space the
+    list below was about. Now the words lie on top of the marks.
+    """
+    canvas.size = (398, 398)  # the board at 800x480
+    session = Session.new("desert", ["black", "pink", "teal"])
+    spaces = session.game.data["board"]["spaces"]
+    tapped = next(s for s in spaces if s["type"] == "life")  # black words on orange, as in the screenshot
+    _, plain_words = drawn_with_words(canvas, BoardView(session.game, session.document()))
+    every = frozenset(s["id"] for s in spaces)
+    view = BoardView(session.game, session.document(), marked=every, focus=tapped["id"])
+    marked_pixels, marked_words = drawn_with_words(canvas, view)
+    assert [w.text for _, w in marked_words] == [w.text for _, w in plain_words]
+    for space in spaces:
+        box = space_box(canvas, session, space["index"])
+        words = [k for k, w in marked_words if w.inside(box)]
+        frames = frames_in(canvas, box)
+        assert words and frames, space["name"]
+        assert max(frames) < min(words), f"{space['name']}: its gold frame is drawn over its words"
+    box = space_box(canvas, session, tapped["index"])
+    for _, word in marked_words:
+        if word.inside(box):  # the tapped space's words are as dark as the plain drawing's: seen, not covered
+            assert ink_pixels(marked_pixels, canvas, word, (0, 0, 0)) >= 3, word.text

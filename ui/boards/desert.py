@@ -180,11 +180,9 @@ def draw(widget: Any, view: Any) -> None:
         Rectangle(pos=widget.pos, size=widget.size)
         for i, space in enumerate(spaces):
             col, row = slots[i]
-            crowded = len(by_space.get(i, ())) > 3
-            _draw_space(space, names.get(str(space.get("id")), ""), x0 + col * cell, y0 + row * cell, cell, crowded)
-        for i, here in by_space.items():
-            col, row = slots[i]
-            _draw_pawns(here, x0 + col * cell, y0 + row * cell, cell, mover, winner)
+            _fill_space(space, x0 + col * cell, y0 + row * cell, cell)
+        # The marks go between a space's colour and its words: drawn over the words, the gold frame cut
+        # every marked space's labels in half and blanked the tapped one, the very space being chosen.
         for i, space in enumerate(spaces):  # where a legal move may go, gold edged; the one listed, thick
             marked, asked = space["id"] in view.marked, space["id"] == view.asked
             if not (marked or asked):
@@ -199,11 +197,29 @@ def draw(widget: Any, view: Any) -> None:
             Line(
                 rectangle=(x0 + col * cell + edge, y0 + row * cell + edge, cell - 2 * edge, cell - 2 * edge), width=edge
             )
+        for i, space in enumerate(spaces):
+            col, row = slots[i]
+            crowded = len(by_space.get(i, ())) > 3
+            _label_space(space, names.get(str(space.get("id")), ""), x0 + col * cell, y0 + row * cell, cell, crowded)
+        for i, here in by_space.items():
+            col, row = slots[i]
+            _draw_pawns(here, x0 + col * cell, y0 + row * cell, cell, mover, winner)
         inner = (x0 + cell * 1.15, y0 + cell * 1.15, cell * (cols - 2.3), cell * (rows - 2.3))
         _draw_panel(inner, document, spaces, index_of, mover, winner)
 
 
-def _draw_space(space: Mapping[str, Any], name: str, x: float, y: float, cell: float, crowded: bool) -> None:
+def _fill_space(space: Mapping[str, Any], x: float, y: float, cell: float) -> None:
+    """The space's colour, and the red frame of the two spaces the race is about."""
+    kind = str(space.get("type"))
+    Color(*TYPE_RGB.get(kind, (0.6, 0.6, 0.6)), 1)
+    Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
+    challenge = space.get("challenge") if isinstance(space.get("challenge"), Mapping) else None
+    if kind == "secret_passage" or (challenge is not None and challenge.get("attemptLimit", 3) is None):
+        Color(0.75, 0.05, 0.05, 1)  # the two spaces the race is about: the Guardian's Test and the goal
+        Line(rectangle=(x + 3, y + 3, cell - 6, cell - 6), width=max(1.5, cell * 0.05))
+
+
+def _label_space(space: Mapping[str, Any], name: str, x: float, y: float, cell: float, crowded: bool) -> None:
     """Type label along the top, the name's word along the bottom, the pawns between them.
 
     A crowded space (four pawns or more, at the start mostly) needs its
@@ -212,13 +228,6 @@ def _draw_space(space: Mapping[str, Any], name: str, x: float, y: float, cell: f
     tells its type.
     """
     kind = str(space.get("type"))
-    fill = TYPE_RGB.get(kind, (0.6, 0.6, 0.6))
-    Color(*fill, 1)
-    Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
-    challenge = space.get("challenge") if isinstance(space.get("challenge"), Mapping) else None
-    if kind == "secret_passage" or (challenge is not None and challenge.get("attemptLimit", 3) is None):
-        Color(0.75, 0.05, 0.05, 1)  # the two spaces the race is about: the Guardian's Test and the goal
-        Line(rectangle=(x + 3, y + 3, cell - 6, cell - 6), width=max(1.5, cell * 0.05))
     ink = (1, 1, 1) if kind in DARK_TYPES else (0, 0, 0)
     label = space_label(space)
     if crowded:

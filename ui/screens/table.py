@@ -51,7 +51,21 @@ class TableScreen(Screen):
         """A new position: what was pointed at before no longer means anything."""
         self.focus, self.page, self.asked = None, 0, None
         self.rearrange()
-        self.ids.choice_scroll.scroll_y = 1
+        self._to_top()
+
+    def _to_top(self) -> None:
+        """The list's first choice in view, and the scroll effect told so.
+
+        Setting ``scroll_y`` alone left the effect at the old position: after a
+        pick scrolled into view (the button box's, an unsure reading's) and
+        taken with a finger, the effect reapplied it on the release, and the
+        next list opened at its bottom ("Bring Yellow 3" showing, 1 and 2 out
+        of sight above it).
+        """
+        scroll = self.ids.choice_scroll
+        scroll.scroll_y = 1
+        if scroll.effect_y is not None:
+            scroll.effect_y.value = scroll.effect_y.max  # the value that scroll_y 1 stands for
 
     def on_board(self, *_args: Any) -> None:
         """The app sets the choices before the board: a new game's board may point where the last could not."""
@@ -108,7 +122,7 @@ class TableScreen(Screen):
     def next_page(self) -> None:
         self.page += 1
         self.rearrange()
-        self.ids.choice_scroll.scroll_y = 1
+        self._to_top()
 
     def rearrange(self) -> None:
         """Rebuild the buttons; a choice is the offered action itself, forwarded on tap."""

@@ -1,0 +1,132 @@
+"""What a player sees at 800x480: nothing cut off, nothing stale, in the real offscreen window."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.core.text import Label as CoreLabel
+from kivy.core.window import Window
+
+from companion.session import Session
+from tests.ui.conftest import advance, tap
+from tests.ui.test_app import button
+from ui.shots import mid_game
+
+# The desert race's longest prompt: four lines in the prompt's width at 800x480.
+LONGEST_PROMPT = (
+    "Purple is Scared! on Sandstorm Wall: redeem the Mirage Cloak to ignore the penalty "
+    "(lose 2 Lives and go back to Desert Dawn)?"
+)
+
+
+def window_box(widget: Any) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) of a widget in window coordinates."""
+    x, y = widget.to_window(*widget.pos)
+    return x, y, x + widget.width, y + widget.height
+
+
+def text_height(label: Any) -> float:
+    """How tall the label's whole text is, wrapped in the label's width at its font.
+
+    A label whose ``text_size`` is its own size reports that size as its
+    texture's, whatever its text needs; this renders the text afresh instead.
+    """
+    probe = CoreLabel(text=label.text, font_size=label.font_size, bold=label.bold, text_size=(label.width, None))
+    probe.refresh()
+    return float(probe.texture.size[1])
+
+
+def shown_whole(widget: Any, scroll: Any) -> bool:
+    """Whether a button inside a scrolling list is entirely inside the list's visible area."""
+    left, bottom, right, top = window_box(widget)
+    s_left, s_bottom, s_right, s_top = window_box(scroll)
+    return s_left - 1 <= left and right <= s_right + 1 and s_bottom - 1 <= bottom and top <= s_top + 1
+
+
+def test_all_six_rolls_show_without_scrolling_once_announcements_fill(start: Any) -> None:
+    """A roll is the commonest tap. With three announcements in, "Oracle shows 5" and 6 were cut in half."""
+    assert tuple(Window.size) == (800, 480)
+    session = Session.new("blackpool", ["yellow", "red", "green"])
+    for value in (2, 5, 1, 3):  # nothing can move on these: four announcements, Green to roll next
+        session.act({"type": "roll", "value": value})
+    app = start(session)
+    table = app.root.get_screen("table")
+    table.ids.announcements.text = "\n".join(["Yellow rolls 1. Nothing of Yellow's can move with a 1."] * 3)
+    advance(4)
+    rolls = [b for b in table.ids.choices.children if b.action.get("type") == "roll"]
+    assert len(rolls) == 6
+    hidden = [b.text for b in rolls if not shown_whole(b, table.ids.choice_scroll)]
+    assert not hidden, f"{hidden} need a scroll at 800x480"
+    assert all(b.height >= 40 for b in rolls)
+
+
+def test_a_four_line_prompt_stays_on_screen(start: Any) -> None:
+    """The longest prompt ran off the top of the window and under the buttons: its first and last words lost."""
+    app = start(Session.new("desert", ["purple", "pink"]))
+    table = app.root.get_screen("table")
+    app.prompt = LONGEST_PROMPT
+    advance(4)
+    prompt = table.ids.prompt
+    assert text_height(prompt) <= prompt.height + 1, "the prompt's text is taller than its box"
+    _, bottom, _, top = window_box(prompt)
+    assert top <= Window.height and bottom >= window_box(table.ids.choice_scroll)[3]
+    assert prompt.font_size >= 17  # still read from a chair
+
+
+def test_the_dispute_heading_shows_the_whole_prompt(start: Any) -> None:
+    """Cut in its middle, "Water hole 13 of 22 ... value of the token" hid which water hole the dispute is about."""
+    session = Session.new("ttd", ["red", "black", "orange"])
+    for _ in range(12):
+        session.act({k: v for k, v in session.legal()[0].items() if k != "text"})
+    app = start(session)
+    assert "at (" in app.prompt and len(app.prompt) > 60
+    tap(app.root.get_screen("table").ids.dispute)
+    dispute = app.root.get_screen("dispute")
+    heading = next(w for w in dispute.walk() if getattr(w, "text", "").startswith("Dispute"))
+    assert app.prompt in heading.text
+    assert not heading.shorten  # wrapped, never elided
+    assert text_height(heading) <= heading.height + 1
+    assert heading.font_size >= 17
+
+
+def test_a_refused_new_game_is_not_left_on_the_table(start: Any) -> None:
+    """"Targi needs 2 players, not 0" stayed in red under Through the Desert's prompt after Resume."""
+    app = start(mid_game("ttd"))
+    app.show("home")
+    advance(3)
+    home = app.root.get_screen("home")
+    tap(button(home.ids.games, "Targi"))
+    tap(home.ids.start)
+    assert app.root.current == "home"
+    shown = [w.text for w in home.walk() if "needs 2 players" in str(getattr(w, "text", ""))]
+    assert shown, "the home screen says why no game started"
+    tap(home.ids.resume)
+    assert app.root.current == "table"
+    table = app.root.get_screen("table")
+    visible = [
+        w.text for w in table.walk() if "needs 2 players" in str(getattr(w, "text", "")) and w.opacity and w.height
+    ]
+    assert not visible, visible
+
+
+def test_a_game_for_exactly_two_says_two_players(start: Any) -> None:
+    app = start()
+    home = app.root.get_screen("home")
+    tap(button(home.ids.games, "Targi"))
+    assert home.ids.limits.text.startswith("2 players;"), home.ids.limits.text
+
+
+def test_the_next_list_opens_at_its_top_after_a_pick_was_scrolled_into_view(start: Any) -> None:
+    """The button box (or an unsure camera reading) scrolls its pick into view; a finger then takes it.
+
+    The list of moves that followed opened scrolled to its bottom: "Bring
+    Yellow 3" on top, Yellow 1 and 2 out of sight above it.
+    """
+    app = start(Session.new("blackpool", ["yellow", "red"]))
+    table = app.root.get_screen("table")
+    six = next(b for b in table.ids.choices.children if b.action.get("value") == 6)
+    tap(six)  # scrolled into view first, then touched, as the pick the button box lit would be
+    advance(3)
+    moves = list(reversed(table.ids.choices.children))
+    assert len(moves) == 5 and "Yellow 1" in moves[0].text
+    assert shown_whole(moves[0], table.ids.choice_scroll), "the first move is out of sight"
