@@ -178,7 +178,7 @@ class Session:
         self._record("undo")
         action = self._undo()
         self._sync_status()
-        return Step(action, [], self._undo_note(action))
+        return Step(action, [], self._undo_note(action, self._what_it_did(action)))
 
     def redo(self) -> Step:
         if not self._redo:
@@ -226,12 +226,26 @@ class Session:
         self._states.append(state)
         self._log.append(action)
 
+    def _what_it_did(self, action: Action) -> str:
+        """The first announcement the action made, replayed from the position before it.
+
+        "The last action is taken back" left a table asking which one; the
+        game's own sentence ("Red moves pawn 2 to [4,5]") says it. Replaying is
+        pure and cheap; a game that cannot replay it gives no sentence.
+        """
+        try:
+            _, events = self.game.apply(self.state, action)
+        except Exception:  # only words for a note: the undo itself has happened
+            return ""
+        return next((str(e.text).rstrip(".") for e in events if e.text), "")
+
     @staticmethod
-    def _undo_note(action: Action) -> str:
+    def _undo_note(action: Action, what: str = "") -> str:
+        said = f" ({what})" if what else ""
         if action.get("type") in CHANCE_TYPES:
-            what = "roll" if action["type"] == "roll" else "card"
-            return f"Correction: the {what} entered last is withdrawn; enter what the table really shows."
-        return "The last action is taken back."
+            kind = "roll" if action["type"] == "roll" else "card"
+            return f"Correction: the {kind} entered last{said} is withdrawn; enter what the table really shows."
+        return f"Taken back: {what}." if what else "The last action is taken back."
 
     def _record(self, op: str, action: Action | None = None) -> None:
         if self.journal is not None and self._game_id is not None:

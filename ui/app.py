@@ -532,5 +532,6 @@ class CompanionApp(App):
             self.can_undo, self.can_redo = session.can_undo, session.can_redo
             self.game_over = pending.is_over
         self.resume_text = (
-            f"Resume {self.game_title} ({len(session.log)} steps)" if session and not session.pending().is_over else ""
+            f"Resume {self.game_title} ({len(session.log)} step{'' if len(session.log) == 1 else 's'})"
+            if session and not session.pending().is_over else ""
         )

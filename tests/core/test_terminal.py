@@ -26,7 +26,7 @@ def test_typed_values_numbers_undo_and_rules(tmp_path: Path) -> None:
     text = run(session, ["5", "1", "u", "2", "rules trap", "rule R4", "check 1", "check {\"type\": \"roll\"}", "q"])
     assert "red rolled 5." in text
     assert "red advances to 5." in text
-    assert "taken back" in text
+    assert "Taken back: red advances to 5." in text  # the undo says which action it took back
     assert "red holds." in text
     assert "R4  Trap" in text
     assert "LEGAL: Allowed." in text

@@ -44,7 +44,7 @@ def test_blackpool_from_start_to_win_with_a_resume(tmp_path: Path) -> None:
     terminal = Terminal(first, lambda: None, out)
     terminal.run(typist(terminal, rng, stop_after=60))
     text = out.getvalue()
-    assert "Yellow rolls" in text and "The last action is taken back." in text
+    assert "Yellow rolls" in text and "Taken back: " in text
     assert "BP-C6" in text and "Bye." in text
     halfway = first.document()
 

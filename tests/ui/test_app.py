@@ -74,7 +74,7 @@ def test_resumes_the_game_in_progress(start: Any, tmp_path: Any) -> None:
     app = start(resumed)
     assert app.root.current == "table"
     assert app.controller.session.log == [{"type": "roll", "value": 6}]
-    assert app.resume_text == "Resume Blackpool (1 steps)"
+    assert app.resume_text == "Resume Blackpool (1 step)"
 
 
 def test_dispute_gives_ruling_with_clause(start: Any) -> None:

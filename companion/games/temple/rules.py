@@ -220,20 +220,20 @@ class TempleGame(Game):
             return Pending("draw", None, f"Draw a card for slot {slot} (curved edge out).", deck=DECK_ID)
         if phase == "first_roll":
             who = self._next_first_roller(state)
-            return Pending("roll", who, f"{who.capitalize()} rolls for the first turn.", die=DIE_ID)
+            return Pending("roll", who, f"{who.capitalize()}: roll for the first turn.", die=DIE_ID)
         player = state.current
         name = player.capitalize()
         if phase == "roll":
             extra = "" if self._ak_in_discard(state) else " (or play the Ah Kinchil card)"
-            return Pending("roll", player, f"{name} rolls the die{extra}.", die=DIE_ID)
+            return Pending("roll", player, f"{name}: roll the die{extra}.", die=DIE_ID)
         if phase == "change":
-            return Pending("choose", player, f"Red roll: {name} replaces one path card from their hand.")
+            return Pending("choose", player, f"Red roll: {name}, replace one path card with one from your hand.")
         if phase == "move":
-            return Pending("choose", player, f"{name} moves a pawn {state.roll[0]}.")
+            return Pending("choose", player, f"{name}: move a pawn {state.roll[0]}.")
         task = state.tasks[0]
         if task.kind == "stair":
             who = pawn_label(task.colour, task.pawns[0])
-            return Pending("choose", task.chooser, f"{task.chooser.capitalize()} picks the stairway {who} takes.")
+            return Pending("choose", task.chooser, f"{task.chooser.capitalize()}: pick the stairway {who} takes.")
         return Pending("choose", task.chooser, f"{task.colour.capitalize()}: which pawn takes the nearer marker?")
 
     def legal_actions(self, state: TempleState) -> list[Action]:
