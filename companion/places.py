@@ -81,8 +81,8 @@ def moved_to(offered: Sequence[Mapping[str, Any]], place: Hashable) -> list[Acti
     moved: dict[str, Action] = {}
     for action in offered:
         field = next((name for name in PLACE_FIELDS if place_of({name: action.get(name)}) is not None), None)
-        if field is None:
-            continue
+        if field is None or place_of({field: place_to_json(place)}) is None:
+            continue  # no such place for this action: a card by number is never a (row, col) centre card
         candidate = {key: value for key, value in action.items() if key != "text"}
         candidate[field] = place_to_json(place)
         moved.setdefault(json.dumps(candidate, sort_keys=True), candidate)
@@ -104,7 +104,17 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         return Ruling(True, f"Allowed there: {listed}{more}.", rules)
     candidates = moved_to(offered, place)
     if not candidates:
-        return Ruling(False, "Nothing is placed on the board at this point of the game.", ())
+        placed = [action for action in offered if place_of(action) is not None]
+        if not placed:
+            return Ruling(False, "Nothing is placed on the board at this point of the game.", ())
+        # The offered places are of another kind ("2,2" asked while Targi go on border cards 1-16):
+        # the clauses that allow them say where things go now.
+        kinds = sorted({next(f for f in PLACE_FIELDS if place_of({f: a.get(f)}) is not None) for a in placed})
+        where = " or ".join(PLACE_FIELDS[kind] for kind in kinds)
+        rules = _union(session.check(action).rules for action in placed[:SHOWN_ALLOWED])
+        examples = ", ".join(json.dumps(place_to_json(p)) for p in list(dict.fromkeys(map(place_of, placed)))[:3])
+        text = f"Nothing may be done there now: what may be done now happens on {where}, such as {examples}."
+        return Ruling(False, text, rules)
     groups: dict[tuple[str, ...], list[str]] = {}
     for candidate in candidates:
         try:

@@ -47,6 +47,9 @@ def test_a_targi_border_card_is_a_place_to_ask_about() -> None:
     assert not ruling.legal and ruling.rules and ruling.rules[0].startswith("TG-")
     assert "Nothing is placed on the board" not in ruling.text
     assert explain_place(session, 3).legal
+    centre = explain_place(session, place_from_text("2,2"))  # Targi go on the border cards only
+    assert not centre.legal and centre.rules == ("TG-P1",)
+    assert centre.text.endswith("what may be done now happens on cards, such as 3, 5, 6.")
 
 
 def test_each_kind_of_placed_action_is_moved_once_and_placeless_ones_are_left_out() -> None:

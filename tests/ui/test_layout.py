@@ -60,6 +60,22 @@ def test_all_six_rolls_show_without_scrolling_once_announcements_fill(start: Any
     assert all(b.height >= 40 for b in rolls)
 
 
+def test_the_desert_races_six_rolls_show_without_scrolling(start: Any) -> None:
+    """Each roll names where it leads ("Rolled 4: move to Shifting Sands"): in one column only three showed."""
+    session = Session.new("desert", ["black", "purple", "pink"])
+    session.act({"type": "roll", "value": 6})  # the roll for the order of play: black starts
+    for value in (2, 1):
+        session.act({"type": "roll", "value": value})
+    app = start(session)
+    table = app.root.get_screen("table")
+    advance(4)
+    rolls = [b for b in table.ids.choices.children if b.action.get("type") == "roll"]
+    assert len(rolls) == 6 and all("move to" in b.text for b in rolls)
+    hidden = [b.text for b in rolls if not shown_whole(b, table.ids.choice_scroll)]
+    assert not hidden, f"{hidden} need a scroll at 800x480"
+    assert all(text_height(b) <= b.height for b in rolls), "a label is taller than its button"
+
+
 def test_a_four_line_prompt_stays_on_screen(start: Any) -> None:
     """The longest prompt ran off the top of the window and under the buttons: its first and last words lost."""
     app = start(Session.new("desert", ["purple", "pink"]))

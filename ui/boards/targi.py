@@ -8,11 +8,20 @@ gold, victory points, the held card and the 3x4 tribe display by symbol.
 Places are labelled as the referee's texts name them: border cards by number
 ("card 11"), centre cards by a row-column tag in their corner ("centre 2-1",
 the game's own ``slot_name``), display rows by number ("row 2").
+
+A tap names a card as the game's actions do (``place_at``): a border card by
+its number (``{"type": "place", "card": 10}``), a centre card by its
+``(row, col)`` (``{"type": "use", "slot": [2, 1]}``), so the table can list
+what may happen on it or ask the referee why nothing may. The cards offered
+are framed in gold, the one listed framed thick and washed gold, one asked
+about in red, the last step's card in white; each frame lies under the card's
+words and pieces, so it never hides a number, a tag or a Targi.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kivy.graphics import Color, Line, Mesh, Rectangle
@@ -20,9 +29,13 @@ from kivy.graphics import Color, Line, Mesh, Rectangle
 from companion.games.targi.board import POSITION
 from companion.games.targi.state import slot_name
 from ui.boards import provisional_scores
-from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fit_text, measure, rgb
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fit_text, measure, rgb
 
 Box = tuple[float, float, float, float]  # x, y, w, h
+Place = int | tuple[int, int]  # a border card's number, or a centre card's (row, col) from 1 to 3
+Mark = Callable[[], None]  # draws a card's frame between its face and its words, so the words stay on top
+AT = {grid: no for no, grid in POSITION.items()}  # grid (row, col) -> border card number
+LAST = (1.0, 1.0, 1.0)  # the last step's card: white, as on the other boards
 
 BORDER_FACE = (0.86, 0.74, 0.52)
 RAID_FACE = (0.7, 0.42, 0.3)
@@ -125,6 +138,34 @@ class Layout:
         top = gy + gh
         return (gx + col * (self.cw + self.gap), top - (row + 1) * self.ch - row * self.gap, self.cw, self.ch)
 
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """The grid (row, col) of the card under a point; a gap counts for the nearer card, off the grid None.
+
+        A finger is wider than the few pixels between two cards: a tap there
+        is meant for one of them, not for nothing.
+        """
+        gx, gy, gw, gh = self.grid
+        half = self.gap / 2
+        if not (gx - half <= x < gx + gw + half and gy - half < y <= gy + gh + half):
+            return None
+        col = math.floor((x - gx + half) / (self.cw + self.gap))
+        row = math.floor((gy + gh - y + half) / (self.ch + self.gap))
+        return (min(max(row, 0), 4), min(max(col, 0), 4))
+
+
+def place_at(widget: Any, view: Any, x: float, y: float) -> Place | None:
+    """The card under a tap as the actions name it: a border card's number, a centre card's (row, col); else None.
+
+    The centre grid's rows and columns are the actions' ``slot`` [row, column]
+    (1 to 3, from the top left; the tag "2-1" is (2, 1)), so no table is kept
+    between the two. Corners are border cards too (4, 8, 12, 16): asking why
+    not there is answered with the raid corner's clause. The panels are no place.
+    """
+    cell = Layout(widget).cell_at(x, y)
+    if cell is None:
+        return None
+    return AT.get(cell, cell)
+
 
 def draw(widget: Any, view: Any) -> None:
     data = view.game.data
@@ -133,12 +174,18 @@ def draw(widget: Any, view: Any) -> None:
     cards = catalogue(data)
     border = {int(c["no"]): c for c in data["border"].get("cards", [])}
     players = list(doc.get("players") or [])
+
+    def mark(box: Box, place: Place) -> Mark:
+        return lambda: _mark(box, _mark_kind(view, place), layout.gap)
+
     with widget.canvas:
         Color(*BACKGROUND, 1)
         Rectangle(pos=widget.pos, size=widget.size)
         figures = {int(t["card"]): t.get("player") for t in doc.get("targi") or [] if isinstance(t, Mapping)}
         for no, (row, col) in POSITION.items():
-            _border_card(layout.card(row, col), no, border.get(no, {}), figures.get(no), doc.get("robber") == no)
+            box = layout.card(row, col)
+            robber = doc.get("robber") == no
+            _border_card(box, no, border.get(no, {}), figures.get(no), robber, mark(box, no))
         markers = {}
         for m in doc.get("markers") or []:
             slot = m.get("slot") if isinstance(m, Mapping) else None
@@ -147,13 +194,63 @@ def draw(widget: Any, view: Any) -> None:
         for r, row in enumerate(doc.get("centre") or []):
             for c, entry in enumerate(row or []):
                 box = layout.card(r + 1, c + 1)
-                _centre_card(box, entry, cards, slot_name(r * 3 + c))
+                _centre_card(box, entry, cards, slot_name(r * 3 + c), mark(box, (r + 1, c + 1)))
                 if markers.get((r + 1, c + 1)):
                     _marker(box, str(markers[(r + 1, c + 1)]))
         supplies = doc.get("supplies") or {}
         totals = _totals(view)
         for box, player in zip(layout.panels, players, strict=False):
             _panel(box, player, supplies.get(player) or {}, doc, cards, totals.get(player))
+
+
+def _mark_kind(view: Any, place: Place) -> str | None:
+    """Which frame a card gets, one at most: a question asked outranks the choices, which outrank the last step.
+
+    The table asks only about places with nothing offered, and focuses only
+    marked ones, so "asked" and "marked" never meet; a card both offered and
+    last stepped on shows the offer, as on the temple's board.
+    """
+    if place == view.asked:
+        return "asked"
+    if place == view.focus:
+        return "focus"
+    if place in view.marked:
+        return "marked"
+    if place == view.last:
+        return "last"
+    return None
+
+
+# Frame depth inside the card, as a share of the card's shorter side: the listed card's is the one seen first.
+DEPTH = {"focus": 0.08, "asked": 0.07, "last": 0.05, "marked": 0.035}
+COLOUR = {"focus": HIGHLIGHT, "marked": HIGHLIGHT, "asked": ASKED, "last": LAST}
+
+
+def _mark(box: Box, kind: str | None, gap: float) -> None:
+    """A frame round a card: out into the dark gap, where gold, red and white read, and in over the card's rim.
+
+    The card faces are sand and cream, near the gold of a mark; the part in
+    the gap carries the colour, and a dark seam on its inner edge keeps it
+    apart from the face. The listed card is washed gold too. Drawn before the
+    card's words, so no frame covers a number or a tag.
+    """
+    if kind is None:
+        return
+    x, y, w, h = box
+    inner = max(2.0, min(w, h) * DEPTH[kind])
+    outer = gap * 0.3  # short of the gap's middle: a dark seam keeps two framed neighbours two frames
+    if kind == "focus":
+        Color(*HIGHLIGHT, 0.35)
+        Rectangle(pos=(x + inner, y + inner), size=(w - 2 * inner, h - 2 * inner))
+    Color(*COLOUR[kind], 1)
+    left, bottom, right, top = x - outer, y - outer, x + w + outer, y + h + outer
+    thick = outer + inner
+    Rectangle(pos=(left, bottom), size=(right - left, thick))
+    Rectangle(pos=(left, top - thick), size=(right - left, thick))
+    Rectangle(pos=(left, bottom + thick), size=(thick, top - bottom - 2 * thick))
+    Rectangle(pos=(right - thick, bottom + thick), size=(thick, top - bottom - 2 * thick))
+    Color(*INK, 1)
+    Line(rectangle=(x + inner, y + inner, w - 2 * inner, h - 2 * inner), width=1)
 
 
 def _face(box: Box, fill: Sequence[float], edge: Sequence[float] = INK) -> None:
@@ -187,12 +284,19 @@ def _robber(cx: float, cy: float, r: float) -> None:
     fit_text((cx - r * 0.6, cy - r * 0.5, r * 1.2, r), "R", r, (1, 1, 1), bold=True)
 
 
-def _border_card(box: Box, no: int, card: Mapping[str, Any], player: str | None, robber: bool) -> None:
+def _no_mark() -> None:
+    """The default frame: none, so a card can be drawn on its own, outside a board with marks."""
+
+
+def _border_card(
+    box: Box, no: int, card: Mapping[str, Any], player: str | None, robber: bool, mark: Mark = _no_mark
+) -> None:
     """Number and short label as large as the card allows; the piece on it (Targi or robber) beside them."""
     x, y, w, h = box
     action = card.get("action") or {}
     raid = action.get("code") == "RAID"
     _face(box, RAID_FACE if raid else BORDER_FACE)
+    mark()
     ink = (1, 1, 1) if raid else INK
     word = f"Raid {action.get('k', '')}".strip() if raid else border_word(card)
     occupied = player is not None or robber
@@ -247,12 +351,18 @@ def _tag(box: Box, name: str) -> float:
     return tw
 
 
-def _centre_card(box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]], name: str = "") -> None:
-    """Face-up goods or tribe card from its data; a face-down one as a back naming its deck; each tagged."""
+def _centre_card(
+    box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]], name: str = "", mark: Mark = _no_mark
+) -> None:
+    """Face-up goods or tribe card from its data; a face-down one as a back naming its deck; each tagged.
+
+    The frame (``mark``) goes on after the card's face and band, before its tag and words.
+    """
     x, y, w, h = box
     if not isinstance(entry, Mapping):
         Color(0.4, 0.4, 0.4, 1)
         Line(rectangle=(x + 2, y + 2, w - 4, h - 4), width=1, dash_length=4, dash_offset=4)
+        mark()
         if name:
             _tag(box, name)
         return
@@ -261,6 +371,7 @@ def _centre_card(box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]], n
         Color(0.45, 0.3, 0.18, 1)
         for k in range(1, 4):
             Line(rectangle=(x + k * w * 0.08, y + k * h * 0.08, w - 2 * k * w * 0.08, h - 2 * k * h * 0.08), width=1)
+        mark()
         fit_text(
             (x + w * 0.1, y + h * 0.3, w * 0.8, h * 0.4), str(entry.get("face_down", "")), h * 0.22, (0.95, 0.85, 0.6)
         )
@@ -275,6 +386,7 @@ def _centre_card(box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]], n
     colour = SYMBOL_RGB.get(str(card.get("symbol")), (0.6, 0.6, 0.6)) if tribe else BORDER_FACE
     Color(*colour, 1)
     Rectangle(pos=(x + 1.5, y + h - band_h), size=(w - 3, band_h - 1.5))
+    mark()
     heading = str(card.get("symbol", "")) if tribe else "goods"
     left = _tag(box, name) + 2 if name else 3
     fit_text((x + left, y + h - band_h, w - left - 3, band_h), heading, band_h * 0.8, _ink(colour), True)

@@ -18,6 +18,7 @@ from ui.widgets import BoardWidget, ChoiceButton
 __all__ = ["BoardWidget", "TableScreen"]
 
 SHORT_LABEL = 16  # characters that fit a half-width button at 800x480
+TWO_LINE_BUTTONS = 6  # three rows of half-width buttons on two lines each still fit at 800x480
 
 
 def citation(entry: dict[str, Any]) -> str:
@@ -134,8 +135,13 @@ class TableScreen(Screen):
         self.paged = self.arrangement.pages > 1
         self.has_buttons = bool(self.arrangement.buttons)
         texts = [str(a.get("text") or a.get("type")) for a in self.arrangement.buttons]
-        # At 800x480 one column showed three rolls of six ("Oracle shows 4" and up needed a scroll).
-        self.short_labels = bool(texts) and max(map(len, texts)) <= SHORT_LABEL
+        # At 800x480 one column showed three rolls of six ("Oracle shows 4" and up needed a scroll), and
+        # the desert's "Rolled 4: move to Shifting Sands" too: six labels of two half-width lines fit
+        # three rows, so they take two columns as well.
+        longest = max(map(len, texts), default=0)
+        self.short_labels = bool(texts) and (
+            longest <= SHORT_LABEL or (len(texts) <= TWO_LINE_BUTTONS and longest <= 2 * SHORT_LABEL + 4)
+        )
         grid = self.ids.choices
         grid.clear_widgets()
         app = App.get_running_app()
