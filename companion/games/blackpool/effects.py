@@ -1,7 +1,7 @@
 """Charm and curse effects: who or what a card may target, and what it does.
 
 Targets are chosen by the player who plays the card (BP-Q23); a card with
-nothing to act on is spent without effect (clarification 8).
+nothing to work on is used up and does nothing (clarification 8).
 """
 
 from __future__ import annotations

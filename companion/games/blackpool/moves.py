@@ -99,7 +99,7 @@ def landing_problem(
 ) -> tuple[str, str] | None:
     """Why ``tid`` (arriving with the riders ``carried``) may not land on ``dest``, or None."""
     if dest in (CENTRE, CAMP):
-        return None  # clarification 4: the centre and the camps hold any number
+        return None  # clarification 4: no limit on how many stand in the centre or a camp
     occupants = [o for o in work.occupants(dest) if o != tid]
     if not occupants:
         return None

@@ -78,7 +78,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         "two_each",
         ("two_each", "first_two_one"),
         "two_each: every turn places two camels; first_two_one: in the first round of camel placement the "
-        "first two seats place one camel each (one reading of a garbled sentence)",
+        "a single camel each for the first two seats (one reading of a garbled sentence)",
         "TD-Q9",
     ),
     OptionSpec(
