@@ -395,7 +395,8 @@ class Engine:
         options = self.raid_options(s, p)
         if pay not in options:
             kind, n, vp = self.raid_amounts(s, p)
-            raise refuse(f"This raid takes {n} {kind} or {vp} VP, paid in full from what {p} has; "
+            what = "good" if kind == "goods" and n == 1 else kind  # "1 good of any kind", not "1 goods"
+            raise refuse(f"This raid takes {n} {what} or {vp} VP, paid in full from what {p} has; "
                          f"{bundle_text(pay)} is not one of those.", "TG-R2")  # fmt: skip
         return self.pay_raid(s, p, pay, ev)
 

@@ -68,6 +68,8 @@ def test_raid_payment_must_be_one_of_the_options() -> None:
     s, _ = act(s, {"type": "done"})
     refused(s, {"type": "pay", "pay": {"salt": 2}}, "TG-R2")
     refused(s, {"type": "pay", "pay": {"gold": 1}}, "TG-R2")
+    with pytest.raises(IllegalAction, match=r"This raid takes 1 good or 1 VP"):  # not "1 goods"
+        game().apply(s, {"type": "pay", "pay": {"salt": 2}})
     legal = strip(game().legal_actions(s))
     assert {"type": "pay", "pay": {"vp": 1}} in legal and {"type": "pay", "pay": {"pepper": 1}} in legal
 
