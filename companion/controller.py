@@ -209,14 +209,19 @@ class Controller:
         slots = self._slots(session)
         refusal: tuple[str, tuple[str, ...]] | None = None
         kept: list[int] = []  # slots holding what the game has there (a card laid back, a board seen afresh)
-        for slot, card in sorted(seen.slots.items()):
-            if card is None:
+        for slot, read in sorted(seen.slots.items()):
+            if read is None:
                 continue
-            if slots is not None and 0 < slot <= len(slots) and slots[slot - 1] == card:
+            alike = (read, *seen.twins.get(read, ()))  # a camera cannot tell twins apart: any of them is meant
+            if slots is not None and 0 < slot <= len(slots) and slots[slot - 1] in alike:
                 kept.append(slot)
                 continue
-            wanted = {"type": "draw", "card": card} if drawing else {"type": "change", "slot": slot, "card": card}
-            match = next((a for a in legal if all(a.get(k) == v for k, v in wanted.items())), None)
+            def offered(card: str, slot: int = slot) -> tuple[str, Action, Action | None]:
+                wanted = {"type": "draw", "card": card} if drawing else {"type": "change", "slot": slot, "card": card}
+                return card, wanted, next((a for a in legal if all(a.get(k) == v for k, v in wanted.items())), None)
+
+            # The first twin the game can take; refused under the name read.
+            card, wanted, match = next((o for o in map(offered, alike) if o[2] is not None), offered(read))
             lands = self._draw_lands(session, match) if drawing and match is not None else None
             if lands is not None and lands[0] != slot:
                 refusal = refusal or (f"{card} was laid in slot {slot}, but the card drawn now goes into slot "
@@ -245,7 +250,8 @@ class Controller:
             return Update("unapplied", refusal[0] + waiting, pending=session.pending(), rules=refusal[1])
         if kept:
             if len(kept) == 1:
-                text = f"Slot {kept[0]} holds {seen.slots[kept[0]]}, as the game has it."
+                held = slots[kept[0] - 1] if slots else seen.slots[kept[0]]  # the game's name for a twin
+                text = f"Slot {kept[0]} holds {held}, as the game has it."
             else:
                 text = f"Slots {', '.join(map(str, kept))} hold the cards the game has there."
             return Update("info", text, pending=session.pending())

@@ -41,11 +41,17 @@ class RollStarted:
 
 @dataclass(frozen=True)
 class CardsSeen:
-    """Cards seen in slots (slot number -> card id, None for an empty slot)."""
+    """Cards seen in slots (slot number -> card id, None for an empty slot).
+
+    ``twins`` names, for a card read, the other ids that look exactly like it
+    (a deck may print one path twice): a camera cannot tell them apart, so the
+    one the game can take is the one meant.
+    """
 
     slots: Mapping[int, str | None]
     source: str
     confidence: float = 1.0
+    twins: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,12 @@ class CardReader:
         self.cards = cards if cards is not None else load_temple_cards()
         self.board = board or load_temple_board()
         self.groups = appearance_groups(self.cards)
+        # The ids a reading stands for beside itself: the reader names a group by its first card.
+        self.twins = {
+            first: tuple(c for c, g in self.groups.items() if g == first and c != first)
+            for first in set(self.groups.values())
+            if sum(g == first for g in self.groups.values()) > 1
+        }
         self.refs = rendered_references(self.cards)
         self.finder = BoardFinder(self.board.size)
         self.last_problem: str | None = None

@@ -348,7 +348,10 @@ class CameraFeed:
         changed = [s for s in self.tracker.update(reading) if s.card is not None]
         if changed:
             confidence = min(s.confidence for s in changed)
-            self.submit(CardsSeen({s.slot: s.card for s in changed}, self.name, confidence))
+            twins = getattr(reader, "twins", {})
+            seen = {s.slot: s.card for s in changed}
+            alike = {card: twins[card] for card in seen.values() if card in twins}
+            self.submit(CardsSeen(seen, self.name, confidence, alike))
 
     def _board_seen(self, reading: Any, problem: str | None) -> None:
         """Say once when the board stays out of sight, and when it is back.

@@ -232,3 +232,17 @@ def test_a_redo_drops_a_reading_made_for_the_position_before_it() -> None:
     controller.handle(Touch("redo"))
     assert controller.handle(Touch("confirm")).kind == "refused"
     assert controller.session.log == draws[:1]
+
+
+def test_a_card_read_as_its_twin_is_taken_as_the_one_the_game_can_take() -> None:
+    """P15 and P48 are the same path printed twice: the camera names both P15. With P15 already laid,
+    a drawn P48 was refused as "P15 is on the board", and the table had to type it in."""
+    from companion.observations import CardsSeen
+
+    controller = Controller(Session.new("temple", ["red", "blue"]))
+    controller.handle(Touch("act", {"type": "draw", "card": "P15"}))
+    assert controller.handle(CardsSeen({2: "P15"}, "camera")).kind == "unapplied"  # no twins known: refused
+    update = controller.handle(CardsSeen({2: "P15"}, "camera", twins={"P15": ("P48",)}))
+    assert update.kind == "step" and controller.session.log[-1]["card"] == "P48"
+    again = controller.handle(CardsSeen({2: "P15"}, "camera", twins={"P15": ("P48",)}))
+    assert again.kind == "info" and "Slot 2 holds P48" in again.text  # seen again: the game's own name for it

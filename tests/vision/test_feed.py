@@ -352,6 +352,17 @@ def test_cards_seen_carry_the_steady_board(tmp_path: Path) -> None:
     assert not any(isinstance(o, (RollStarted, DieRead)) for o in seen.queue)
 
 
+def test_a_card_printed_twice_is_seen_with_its_twin(tmp_path: Path) -> None:
+    """The house deck prints one path as P15 and P48: the reader names both P15, and says P48 looks the same,
+    so the controller can take whichever the game is waiting for."""
+    folder = write_sequence(tmp_path / "twin", [{3: "P48"}])
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(str(folder), seen.put, mode="cards", fps=None, card_interval=0) as feed:
+        assert feed.ended.wait(15)
+    cards = [o for o in seen.queue if isinstance(o, CardsSeen)]
+    assert cards and cards[0].slots == {3: "P15"} and cards[0].twins == {"P15": ("P48",)}
+
+
 # ---------------------------------------------------------------- failures
 
 
