@@ -346,7 +346,7 @@ def test_a_tap_on_the_other_players_targi_is_refused_with_its_clause(start: Any)
     tap_at(widget, *middle_of(widget, 2))
     said = app.announcements[0]
     assert said["kind"] == "ruling" and said["rules"] == ["TG-P3"], said
-    assert "already holds white's Targi" in said["text"] and "TG-P3" in table.ids.announcements.text
+    assert "already holds White's Targi" in said["text"] and "TG-P3" in table.ids.announcements.text
     assert session.log == before and session.document() == document  # asking changes nothing
     assert widget.view.asked == 2 and widget.view.focus is None
     pixels = bytes(widget.export_as_image().texture.pixels)

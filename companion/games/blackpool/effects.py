@@ -85,7 +85,7 @@ def has_targets(board: Board, state: State, effect: str) -> bool:
     if effect == "freeze":
         return bool(freeze_targets(state))
     if effect == "reset":
-        return bool(opponents(state))
+        return bool(reset_targets(board, state))
     return bool(step_targets(board, state, effect == "step_out"))
 
 
@@ -148,6 +148,17 @@ def resolve_reset(board: Board, state: State, colour: str) -> tuple[tuple[Travel
     if not notes:
         notes.append(f"{colour.capitalize()} has nothing to send back.")
     return work.travellers(), notes
+
+
+def reset_targets(board: Board, state: State) -> list[str]:
+    """Opponents whose travellers Reset would change (moved back, or thawed with freeze.resetMoves).
+
+    Used to tell whether the card has anything to work on at all: when no opponent has, it is used up
+    at once (BP-C8) instead of asking for an opponent only to report that nothing moved. Resolving the
+    card and comparing keeps this in step with ``resolve_reset`` (camp, frozen and already-home
+    travellers, blocked circles) without restating its rules.
+    """
+    return [c for c in opponents(state) if resolve_reset(board, state, c)[0] != state.travellers]
 
 
 def set_frozen(state: State, tid: str, frozen: bool) -> tuple[Traveller, ...]:

@@ -73,7 +73,8 @@ OPTION_SPECS = (
         "six.maxChain",
         None,
         (None, 1, 2, 3),
-        "Most sixes one turn may roll on from (none: unlimited); once reached, the turn ends instead of rolling again.",
+        "Most sixes in one turn, the last one included (none: unlimited): with 2, only the first six rolls again; "
+        "the six that reaches the limit still gives its choice, then the turn ends instead of rolling again.",
         "BP-Q19",
     ),
     OptionSpec(

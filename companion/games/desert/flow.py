@@ -318,7 +318,9 @@ class Flow:
         player = state.mover
         state = state.with_piece(player, failures=0)
         if sneakers_ok and state.piece(player).holds(SNEAKERS):
-            return replace(state, step=Step(SNEAKERS_STEP, mode="move", value=distance))
+            # Mode "chain", not "move": the question must not lose where the move comes from, so the
+            # announcement after it still cites the challenge clause (DR-13) rather than plain movement.
+            return replace(state, step=Step(SNEAKERS_STEP, mode="chain", value=distance))
         return self.move(state, player, distance, True, "chain", events)
 
     def failed(self, state: State, value: int, events: list[Event]) -> State:

@@ -142,7 +142,7 @@ class DesertRace(Game):
             return Pending("choose", mover, f"{title(mover)} is on {space.name} (needs {challenge.wording}): "
                            "attempt it now, or stop here and end the turn?")
         if kind == SNEAKERS_STEP:
-            what = {"move": "move", "test": "count for the challenge", "dune": "shift"}[step.mode]
+            what = {"move": "move", "chain": "move", "test": "count for the challenge", "dune": "shift"}[step.mode]
             return Pending("choose", mover, f"{title(mover)} rolled {step.value}: redeem Sandstorm Sneakers to "
                            f"{what} {2 * step.value} instead?")
         if kind == SHIELD:
@@ -234,7 +234,7 @@ class DesertRace(Game):
                     {"type": "stop", "text": "Stop here; the turn ends (no attempt counted)"}]
         if kind == SNEAKERS_STEP:
             v = step.value
-            what = {"move": "move", "test": "the roll counts as", "dune": "shift"}[step.mode]
+            what = {"move": "move", "chain": "move", "test": "the roll counts as", "dune": "shift"}[step.mode]
             return [{"type": "use", "card": SNEAKERS, "text": f"Redeem Sandstorm Sneakers: {what} {2 * v}"},
                     {"type": "decline", "text": f"Keep the Sneakers: {what} {v}"}]
         if kind == SHIELD:
@@ -462,9 +462,14 @@ class DesertRace(Game):
         return flow.after(state, events)
 
     def _after_sneakers(self, state: State, face: int, value: int, events: list[Event]) -> State:
+        """Carry on with the roll the Sneakers question interrupted.
+
+        The step's mode says what kind of move the roll was for ("move" a normal roll, "chain" the move
+        after a passed challenge), so the move keeps its own clause in the announcement.
+        """
         mode = state.step.mode
-        if mode == "move":
-            return self.flow.move(state, state.mover, value, True, "move", events)
+        if mode in ("move", "chain"):
+            return self.flow.move(state, state.mover, value, True, mode, events)
         if mode == "test":
             return self.flow.judge(state, value, value == face, events)
         return self._dune_move(state, face, value, events)

@@ -16,7 +16,7 @@ from companion.games.desert.options import Options
 ROLLOFF = "rolloff"  # a roll-off (mode: order | thief | vortex) among ``contenders``
 ROLL = "roll"  # the turn's roll (mode: move | attempt)
 OFFER = "offer"  # landed on a challenge: attempt now or stop
-SNEAKERS_STEP = "sneakers"  # a roll is known: double it with Sandstorm Sneakers? (mode: move | test | dune)
+SNEAKERS_STEP = "sneakers"  # a roll is known: double it with Sandstorm Sneakers? (mode: move | chain | test | dune)
 SHIELD = "shield"  # an attempt failed: save it with a Sunshield Amulet?
 CLOAK_STEP = "cloak"  # landed on Scared!: redeem a Mirage Cloak?
 DRAW = "draw"  # a card from the deck named by ``mode``
@@ -31,7 +31,7 @@ STEP_KINDS = (ROLLOFF, ROLL, OFFER, SNEAKERS_STEP, SHIELD, CLOAK_STEP, DRAW, DUN
 STEP_MODES = {
     ROLLOFF: ("order", "thief", "vortex"),
     ROLL: ("move", "attempt"),
-    SNEAKERS_STEP: ("move", "test", "dune"),
+    SNEAKERS_STEP: ("move", "chain", "test", "dune"),
     DRAW: ("collection", "mystery"),
 }
 

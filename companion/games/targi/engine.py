@@ -70,8 +70,17 @@ def slot_list(index: int) -> list[int]:
     return [index // 3 + 1, index % 3 + 1]
 
 
+def cap(player: str) -> str:
+    """A player id as the table hears it: "white" is said and shown as "White", as every game writes players.
+
+    Every text that mentions a player goes through here, wherever the player stands in the sentence;
+    capitalising only a sentence's first letter left "white's Targi" lower case mid-sentence.
+    """
+    return player[:1].upper() + player[1:]
+
+
 def refuse(message: str, rule: str) -> IllegalAction:
-    """A refusal with its clause; a player id opening the sentence is written as a name, as events are."""
+    """A refusal with its clause; players in it are already written with ``cap``, and it opens with a capital."""
     return IllegalAction(message[:1].upper() + message[1:], rule)
 
 
@@ -104,25 +113,25 @@ class Engine:
                            "and enter it.", deck=s.centre[i].deck)  # fmt: skip
         if s.stage == "raid":
             card = self.cat.border[s.robber]
-            return Pending("choose", s.queue[0], f"{s.queue[0]}: choose how to pay the raid ({card.label}).")
+            return Pending("choose", s.queue[0], f"{cap(s.queue[0])}: choose how to pay the raid ({card.label}).")
         if s.stage == "place":
-            return Pending("choose", s.actor, f"{s.actor}: place a Targi on a border card.")
+            return Pending("choose", s.actor, f"{cap(s.actor)}: place a Targi on a border card.")
         if s.stage == "limits":
             p = s.queue[0]
             extra = s.supply(p).goods - fx.goods_limit(self.cat, s.supply(p))
-            return Pending("choose", p, f"{p}: return {extra} goods to the supply (end-of-round limit).")
+            return Pending("choose", p, f"{cap(p)}: return {extra} goods to the supply (end-of-round limit).")
         task = s.tasks[0] if s.tasks else None
         if task is None:
-            return Pending("choose", s.actor, f"{s.actor}: carry out an action, or finish your actions.")
+            return Pending("choose", s.actor, f"{cap(s.actor)}: carry out an action, or finish your actions.")
         if task.kind == "draw":
             where = "top of the" if task.why != "use" else f"face-down card at centre {slot_name(task.slot or 0)} from"
             return Pending("draw", s.actor, f"Turn up the {where} {task.deck} deck and enter it.", deck=task.deck)
         texts = {
-            "goods": f"{s.actor}: choose {task.n} good{'s' if task.n > 1 else ''}.",
-            "tribe": f"{s.actor}: play, hold or discard the tribe card.",
-            "fata": f"{s.actor}: move a tribe marker (Fata Morgana), or finish.",
-            "silversmith": f"{s.actor}: make one exchange at the Silversmith, or finish.",
-            "trader": f"{s.actor}: exchange at the Trader, or finish.",
+            "goods": f"{cap(s.actor)}: choose {task.n} good{'s' if task.n > 1 else ''}.",
+            "tribe": f"{cap(s.actor)}: play, hold or discard the tribe card.",
+            "fata": f"{cap(s.actor)}: move a tribe marker (Fata Morgana), or finish.",
+            "silversmith": f"{cap(s.actor)}: make one exchange at the Silversmith, or finish.",
+            "trader": f"{cap(s.actor)}: exchange at the Trader, or finish.",
         }
         return Pending("choose", s.actor, texts[task.kind])
 
@@ -263,15 +272,15 @@ class Engine:
             return f"{label} holds the robber this round.", "TG-P2"
         for m, owner in s.targi:
             if m == n:
-                return f"{label} already holds {owner}'s Targi.", "TG-P3"
+                return f"{label} already holds {cap(owner)}'s Targi.", "TG-P3"
         opponent = s.other(p)
         for m, owner in s.targi:
             if owner != opponent:
                 continue
             if OPPOSITE.get(m) == n:
-                return f"{label} faces {opponent}'s Targi on card {m} across the board.", "TG-P5"
+                return f"{label} faces {cap(opponent)}'s Targi on card {m} across the board.", "TG-P5"
             if s.rules.forbid == "line" and same_line(m, n):
-                return f"{label} shares a row or column with {opponent}'s Targi on card {m} (as written).", "TG-Q5"
+                return f"{label} shares a row or column with {cap(opponent)}'s Targi on card {m} (as written).", "TG-Q5"
         return None
 
     def placed(self, s: State, p: str) -> int:
@@ -340,7 +349,7 @@ class Engine:
         if who is not None and pend.kind == "choose" and who != pend.player:
             if who not in s.players:
                 raise InvalidAction(f"unknown player {who!r}; players: {', '.join(s.players)}")
-            raise refuse(f"It is {pend.player}'s turn to decide, not {who}'s.", "TG-TURN")
+            raise refuse(f"It is {cap(pend.player)}'s turn to decide, not {cap(who)}'s.", "TG-TURN")
         if kind == "draw":
             deck, card = a.get("deck"), a.get("card")
             if deck not in ("goods", "tribe"):
@@ -396,13 +405,13 @@ class Engine:
         if pay not in options:
             kind, n, vp = self.raid_amounts(s, p)
             what = "good" if kind == "goods" and n == 1 else kind  # "1 good of any kind", not "1 goods"
-            raise refuse(f"This raid takes {n} {what} or {vp} VP, paid in full from what {p} has; "
+            raise refuse(f"This raid takes {n} {what} or {vp} VP, paid in full from what {cap(p)} has; "
                          f"{bundle_text(pay)} is not one of those.", "TG-R2")  # fmt: skip
         return self.pay_raid(s, p, pay, ev)
 
     def pay_raid(self, s: State, p: str, pay: Bundle, ev: Events) -> State:
         s = s.with_supply(p, s.supply(p).add(pay, -1))
-        ev.append(Event("penalty", f"{p} pays the raid: {bundle_text(pay)}.", ("TG-R2", "TG-Q3"), (p,)))
+        ev.append(Event("penalty", f"{cap(p)} pays the raid: {bundle_text(pay)}.", ("TG-R2", "TG-Q3"), (p,)))
         return evolve(s, queue=s.queue[1:])
 
     # -- placement
@@ -416,7 +425,7 @@ class Engine:
         if problem:
             raise refuse(*problem)
         s = evolve(s, targi=tuple(sorted((*s.targi, (n, p)))), actor=s.other(p))
-        ev.append(Event("move", f"{p} places a Targi on card {n} ({self.cat.border[n].label}).", ("TG-P1",), (p,)))
+        ev.append(Event("move", f"{cap(p)} places a Targi on card {n} ({self.cat.border[n].label}).", ("TG-P1",), (p,)))
         return s
 
     # -- limits
@@ -427,9 +436,10 @@ class Engine:
         sup = s.supply(p)
         extra = sup.goods - fx.goods_limit(self.cat, sup)
         if sum(n for _, n in goods) != extra or not sup.can_pay(goods):
-            raise refuse(f"{p} must return exactly {extra} goods from those they hold.", "TG-E2")
+            raise refuse(f"{cap(p)} must return exactly {extra} goods from those they hold.", "TG-E2")
         s = s.with_supply(p, sup.add(goods, -1))
-        ev.append(Event("penalty", f"{p} returns {bundle_text(goods)} to keep within the limit.", ("TG-E2",), (p,)))
+        ev.append(Event("penalty", f"{cap(p)} returns {bundle_text(goods)} to keep within the limit.", ("TG-E2",),
+                        (p,)))  # fmt: skip
         return evolve(s, queue=s.queue[1:])
 
     # -- actions
@@ -446,7 +456,7 @@ class Engine:
             if s.tasks:
                 raise refuse("Finish the action in progress before starting another.", "TG-A4")
             if (n, p) not in s.targi:
-                raise refuse(f"{p} has no Targi on card {n} now.", "TG-A2")
+                raise refuse(f"{cap(p)} has no Targi on card {n} now.", "TG-A2")
             return self.use_border(s, p, n, ev)
         if "slot" not in a:
             raise InvalidAction('"use" needs a border "card" number or a central "slot" [row, column]')
@@ -455,7 +465,7 @@ class Engine:
         if s.tasks:
             raise refuse("Finish the action in progress before starting another.", "TG-A4")
         if (i, p) not in s.markers:
-            raise refuse(f"{p} has no tribe marker on centre {slot_name(i)}.", "TG-A3")
+            raise refuse(f"{cap(p)} has no tribe marker on centre {slot_name(i)}.", "TG-A3")
         slot = s.centre[i]
         if slot.empty:
             raise refuse(f"Centre {slot_name(i)} holds no card to use.", "TG-Q28")
@@ -469,19 +479,20 @@ class Engine:
     def bonus(self, s: State, p: str, action: str, ev: Events) -> State:
         for gain in fx.action_bonus(self.cat, s.supply(p), action):
             s = s.with_supply(p, s.supply(p).add(gain))
-            ev.append(Event("reward", f"{p} gains {bundle_text(gain)} from a tribe card.", ("TG-FX",), (p,)))
+            ev.append(Event("reward", f"{cap(p)} gains {bundle_text(gain)} from a tribe card.", ("TG-FX",), (p,)))
         return s
 
     def use_border(self, s: State, p: str, n: int, ev: Events) -> State:
         card = self.cat.border[n]
         s = evolve(s, targi=tuple(t for t in s.targi if t != (n, p)))
-        ev.append(Event("move", f"{p} uses {card.label} (card {n}) and takes the Targi back.", ("TG-A2",), (p,)))
+        ev.append(Event("move", f"{cap(p)} uses {card.label} (card {n}) and takes the Targi back.", ("TG-A2",), (p,)))
         s = self.bonus(s, p, card.code, ev)
         code = card.code
         if code == "NOBLE":
             hand = s.supply(p).hand
             if not hand:
-                ev.append(Event("info", f"{p} holds no tribe card, so the Noble does nothing.", ("TG-B1", "TG-Q14")))
+                ev.append(Event("info", f"{cap(p)} holds no tribe card, so the Noble does nothing.",
+                                ("TG-B1", "TG-Q14")))  # fmt: skip
                 return s
             return evolve(s, tasks=(Task("tribe", cards=hand, source="noble"),))
         if code in ("CARAVAN", "TRIBAL_EXPANSION"):
@@ -495,20 +506,20 @@ class Engine:
             return evolve(s, tasks=(Task("draw", deck=deck, why="caravan" if deck == "goods" else "expansion"),))
         if code == "FATA_MORGANA":
             if not self.fata_moves(s, p):
-                ev.append(Event("info", f"{p} has no tribe marker that Fata Morgana could move.", ("TG-B4",)))
+                ev.append(Event("info", f"{cap(p)} has no tribe marker that Fata Morgana could move.", ("TG-B4",)))
                 return s
             return evolve(s, tasks=(Task("fata"),))
         if code in ("SILVERSMITH", "TRADER"):
             kind = code.lower()
             if not self.trades(s, p, kind):
                 rule = "TG-B5" if kind == "silversmith" else "TG-B6"
-                ev.append(Event("info", f"{p} has nothing to exchange at the {card.label}.", (rule,)))
+                ev.append(Event("info", f"{cap(p)} has nothing to exchange at the {card.label}.", (rule,)))
                 return s
             return evolve(s, tasks=(Task(kind),))
         if code == "GAIN":
             gain = bundle(card.params["gain"])
             s = s.with_supply(p, s.supply(p).add(gain))
-            ev.append(Event("reward", f"{p} takes {bundle_text(gain)}.", ("TG-B7",), (p,)))
+            ev.append(Event("reward", f"{cap(p)} takes {bundle_text(gain)}.", ("TG-B7",), (p,)))
             return s
         if code == "GAIN_CHOICE":
             return evolve(s, tasks=(Task("goods", n=int(card.params["goods"]), source=card.label),))
@@ -522,7 +533,8 @@ class Engine:
             s = self.take_face_down(s, "tribe", i, ev)
             ev.append(Event("info", f"A tribe card goes face down on centre {slot_name(i)}.", ("TG-A3", "TG-Q29")))
             return s
-        ev.append(Event("move", f"{p} takes {self.cat.tribe_text(card)} from centre {slot_name(i)}.", ("TG-A3",), (p,)))
+        ev.append(Event("move", f"{cap(p)} takes {self.cat.tribe_text(card)} from centre {slot_name(i)}.", ("TG-A3",),
+                        (p,)))  # fmt: skip
         s = evolve(s, tasks=(Task("tribe", cards=(card,), source="centre"), *s.tasks))
         s = self.bonus(s, p, "TRIBE_CARD", ev)
         s = self.take_face_down(s, "goods", i, ev)
@@ -533,7 +545,7 @@ class Engine:
         gc = self.cat.goods[card]
         if gc.gain:
             s = s.with_supply(p, s.supply(p).add(gc.gain))
-            ev.append(Event("reward", f"{p} takes {bundle_text(gc.gain)} ({gc.label}, {where}).", rules, (p,)))
+            ev.append(Event("reward", f"{cap(p)} takes {bundle_text(gc.gain)} ({gc.label}, {where}).", rules, (p,)))
         if gc.choice:
             s = evolve(s, tasks=(Task("goods", n=gc.choice, source=gc.label), *s.tasks))
         return s
@@ -542,9 +554,9 @@ class Engine:
         goods = as_bundle(a.get("goods"), GOODS, "goods")
         task = self.task_of(s, "goods", "No choice of goods is open now.", "TG-G1")
         if sum(n for _, n in goods) != task.n:
-            raise refuse(f"{p} chooses exactly {task.n} good{'s' if task.n > 1 else ''} here.", "TG-G1")
+            raise refuse(f"{cap(p)} chooses exactly {task.n} good{'s' if task.n > 1 else ''} here.", "TG-G1")
         s = s.with_supply(p, s.supply(p).add(goods))
-        ev.append(Event("reward", f"{p} chooses {bundle_text(goods)} ({task.source}).", ("TG-G1",), (p,)))
+        ev.append(Event("reward", f"{cap(p)} chooses {bundle_text(goods)} ({task.source}).", ("TG-G1",), (p,)))
         return evolve(s, tasks=s.tasks[1:])
 
     def task_of(self, s: State, kind: str, message: str, rule: str) -> Task:
@@ -574,9 +586,9 @@ class Engine:
             options = " or ".join(bundle_text(c) for c in card.costs)
             raise refuse(f"{card.label} costs {options}; {bundle_text(pay)} is not one of its options.", "TG-T3")
         if not sup.can_pay(pay):
-            raise refuse(f"{p} cannot pay {bundle_text(pay)} for {card.label}.", "TG-Q20")
+            raise refuse(f"{cap(p)} cannot pay {bundle_text(pay)} for {card.label}.", "TG-Q20")
         if len(sup.rows[row - 1]) >= 4:
-            raise refuse(f"Row {row} of {p}'s display already holds four cards.", "TG-T4")
+            raise refuse(f"Row {row} of {cap(p)}'s display already holds four cards.", "TG-T4")
         rows = tuple((*r, cid) if k == row - 1 else r for k, r in enumerate(sup.rows))
         hand = sup.hand
         if task.source == "noble":
@@ -585,14 +597,15 @@ class Engine:
         sup = evolve(sup.add(pay, -1), rows=rows, hand=hand)
         s = evolve(s.with_supply(p, sup), tasks=s.tasks[1:])
         rules = ("TG-T1", "TG-T3", "TG-T4") + (("TG-B1",) if task.source == "noble" else ())
-        ev.append(Event("move", f"{p} pays {bundle_text(pay)} and plays {card.label} into row {row}.", rules, (p,)))
+        ev.append(Event("move", f"{cap(p)} pays {bundle_text(pay)} and plays {card.label} into row {row}.", rules,
+                        (p,)))  # fmt: skip
         s = self.card_effects(s, p, cid, ev)
         if len(sup.cards) == 12 and s.ender is None:
             s = evolve(s, ender=p)
             more = " finishes their actions," if s.rules.finish_own else ""
             tail = " and the other player still takes their turn" if s.start == p else ""
-            ev.append(Event("warning", f"{p} plays their twelfth tribe card: the game ends after this round ({p}"
-                            f"{more or ' stops now'}{tail}).", ("TG-END2", "TG-Q24"), (p,)))  # fmt: skip
+            ev.append(Event("warning", f"{cap(p)} plays their twelfth tribe card: the game ends after this round "
+                            f"({cap(p)}{more or ' stops now'}{tail}).", ("TG-END2", "TG-Q24"), (p,)))  # fmt: skip
         return s
 
     def card_effects(self, s: State, p: str, cid: str, ev: Events) -> State:
@@ -602,8 +615,8 @@ class Engine:
             if e.code == "gain":
                 gain = bundle(e.params["gain"])
                 s = s.with_supply(p, s.supply(p).add(gain))
-                ev.append(Event("reward", f"{card.label} gives {p} {bundle_text(gain)} at once.", ("TG-T5", "TG-FX"),
-                                (p,)))  # fmt: skip
+                ev.append(Event("reward", f"{card.label} gives {cap(p)} {bundle_text(gain)} at once.",
+                                ("TG-T5", "TG-FX"), (p,)))  # fmt: skip
             elif e.code == "gain_choice":
                 choices.append(Task("goods", n=int(e.params["goods"]), source=card.label))
         if choices:
@@ -616,9 +629,9 @@ class Engine:
             raise refuse("At the Noble a held card is played or discarded, not held again.", "TG-B1")
         sup = s.supply(p)
         if len(sup.hand) >= fx.hand_size(self.cat, sup):
-            raise refuse(f"{p} already holds a tribe card; a further card must be played or discarded.", "TG-T2")
+            raise refuse(f"{cap(p)} already holds a tribe card; a further card must be played or discarded.", "TG-T2")
         s = evolve(s.with_supply(p, evolve(sup, hand=(*sup.hand, cid))), tasks=s.tasks[1:])
-        ev.append(Event("move", f"{p} keeps {self.cat.tribe[cid].label} in hand.", ("TG-T1", "TG-T2"), (p,)))
+        ev.append(Event("move", f"{cap(p)} keeps {self.cat.tribe[cid].label} in hand.", ("TG-T1", "TG-T2"), (p,)))
         return s
 
     def do_discard(self, s: State, a: Action, p: str, ev: Events) -> State:
@@ -628,14 +641,14 @@ class Engine:
             k = sup.hand.index(cid)
             s = s.with_supply(p, evolve(sup, hand=sup.hand[:k] + sup.hand[k + 1:]))
         s = evolve(self.discard(s, "tribe", cid), tasks=s.tasks[1:])
-        ev.append(Event("move", f"{p} discards {self.cat.tribe[cid].label}.", ("TG-T1",), (p,)))
+        ev.append(Event("move", f"{cap(p)} discards {self.cat.tribe[cid].label}.", ("TG-T1",), (p,)))
         return s
 
     def do_move_marker(self, s: State, a: Action, p: str, ev: Events) -> State:
         src, dst = as_slot(a.get("from")), as_slot(a.get("to"))
         self.task_of(s, "fata", "Markers move only with Fata Morgana.", "TG-B4")
         if (src, p) not in s.markers:
-            raise refuse(f"{p} has no unused tribe marker on centre {slot_name(src)}.", "TG-Q11")
+            raise refuse(f"{cap(p)} has no unused tribe marker on centre {slot_name(src)}.", "TG-Q11")
         if (src, dst) not in self.fata_moves(s, p):
             slot = s.centre[dst]
             why = ("holds a marker" if any(i == dst for i, _ in s.markers)
@@ -643,7 +656,7 @@ class Engine:
             rule = "TG-Q11" if slot.face_down else "TG-B4"
             raise refuse(f"Centre {slot_name(dst)} {why}; Fata Morgana needs a free face-up card.", rule)
         markers = tuple(sorted((dst, p) if m == (src, p) else m for m in s.markers))
-        ev.append(Event("move", f"{p} moves a tribe marker from centre {slot_name(src)} to {slot_name(dst)}.",
+        ev.append(Event("move", f"{cap(p)} moves a tribe marker from centre {slot_name(src)} to {slot_name(dst)}.",
                         ("TG-B4", "TG-Q11"), (p,)))  # fmt: skip
         return evolve(s, markers=markers, tasks=s.tasks[1:])
 
@@ -666,9 +679,9 @@ class Engine:
                 raise refuse(f"At the Trader two {give[0][0]} buy one good of another kind, not {give[0][0]}.",
                              "TG-Q17")  # fmt: skip
             raise refuse(f"Giving {bundle_text(give)} for {bundle_text(get)} is not an exchange the "
-                         f"{kind.title()} offers {p} now.", rule)  # fmt: skip
+                         f"{kind.title()} offers {cap(p)} now.", rule)  # fmt: skip
         s = s.with_supply(p, s.supply(p).add(give, -1).add(get))
-        ev.append(Event("reward", f"{p} gives {bundle_text(give)} for {bundle_text(get)}.", (rule,), (p,)))
+        ev.append(Event("reward", f"{cap(p)} gives {bundle_text(give)} for {bundle_text(get)}.", (rule,), (p,)))
         if kind == "silversmith":
             s = evolve(s, tasks=s.tasks[1:])
         return s
@@ -679,7 +692,7 @@ class Engine:
         names = {"fata": ("Fata Morgana", "TG-B4"), "silversmith": ("the Silversmith", "TG-B5"),
                  "trader": ("the Trader", "TG-B6")}  # fmt: skip
         name, rule = names[s.tasks[0].kind]
-        ev.append(Event("info", f"{p} is finished with {name}.", (rule,), (p,)))
+        ev.append(Event("info", f"{cap(p)} is finished with {name}.", (rule,), (p,)))
         return evolve(s, tasks=s.tasks[1:])
 
     def do_done(self, s: State, a: Action, p: str, ev: Events) -> State:
@@ -730,13 +743,13 @@ class Engine:
 
     def begin_round(self, s: State, ev: Events) -> State:
         if s.round == 0:
-            ev.append(Event("info", f"Round 1 begins: the robber stands on card 1; {s.start} starts.",
+            ev.append(Event("info", f"Round 1 begins: the robber stands on card 1; {cap(s.start)} starts.",
                             ("TG-1", "TG-R1")))  # fmt: skip
             return evolve(s, round=1, stage="place", actor=s.start)
         start = s.other(s.start)
         robber = s.robber + 1
         s = evolve(s, start=start, robber=robber)
-        ev.append(Event("info", f"The amulet passes to {start}.", ("TG-E1",)))
+        ev.append(Event("info", f"The amulet passes to {cap(start)}.", ("TG-E1",)))
         ev.append(Event("move", f"The robber moves to card {robber} ({self.cat.border[robber].label}).", ("TG-R1",)))
         if robber in CORNERS:
             return self.start_raid(s, ev)
@@ -744,7 +757,7 @@ class Engine:
 
     def start_round(self, s: State, ev: Events) -> State:
         s = evolve(s, round=s.round + 1, stage="place", actor=s.start, done=())
-        ev.append(Event("info", f"Round {s.round} begins; {s.start} places first.", ("TG-P1",)))
+        ev.append(Event("info", f"Round {s.round} begins; {cap(s.start)} places first.", ("TG-P1",)))
         return s
 
     def start_raid(self, s: State, ev: Events) -> State:
@@ -758,11 +771,11 @@ class Engine:
         """Settle a raid payment that leaves no choice; None when the player must choose."""
         sup = s.supply(p)
         if fx.raid_immune(self.cat, sup):
-            ev.append(Event("reward", f"A tribe card shields {p} from the raid.", ("TG-R2", "TG-FX"), (p,)))
+            ev.append(Event("reward", f"A tribe card shields {cap(p)} from the raid.", ("TG-R2", "TG-FX"), (p,)))
             return evolve(s, queue=s.queue[1:])
         _kind, n, vp = self.raid_amounts(s, p)
         if n == 0 or vp == 0:
-            ev.append(Event("reward", f"{p}'s tribe cards cut the raid to nothing.", ("TG-R2", "TG-FX"), (p,)))
+            ev.append(Event("reward", f"{cap(p)}'s tribe cards cut the raid to nothing.", ("TG-R2", "TG-FX"), (p,)))
             return evolve(s, queue=s.queue[1:])
         options = self.raid_options(s, p)
         if len(options) == 1:
@@ -773,9 +786,9 @@ class Engine:
         paid = min(sup.vp, vp) if s.rules.partial_payment else 0
         if paid:
             s = s.with_supply(p, evolve(sup, vp=sup.vp - paid))
-            ev.append(Event("penalty", f"{p} pays the {paid} VP they have.", ("TG-R3", "TG-Q3"), (p,)))
+            ev.append(Event("penalty", f"{cap(p)} pays the {paid} VP they have.", ("TG-R3", "TG-Q3"), (p,)))
         s = s.with_supply(opponent, evolve(s.supply(opponent), vp=s.supply(opponent).vp + vp - paid))
-        ev.append(Event("reward", f"{p} cannot pay the raid in full: {opponent} gains {vp - paid} VP.",
+        ev.append(Event("reward", f"{cap(p)} cannot pay the raid in full: {cap(opponent)} gains {vp - paid} VP.",
                         ("TG-R3", "TG-Q3"), (p, opponent)))  # fmt: skip
         return evolve(s, queue=s.queue[1:])
 
@@ -797,17 +810,17 @@ class Engine:
             if slots:
                 where = " and ".join(f"centre {slot_name(i)}" for i in slots)
                 what = "tribe markers" if len(slots) > 1 else "a tribe marker"
-                ev.append(Event("move", f"{p} puts {what} on {where}.", ("TG-M1",), (p,)))
+                ev.append(Event("move", f"{cap(p)} puts {what} on {where}.", ("TG-M1",), (p,)))
             else:
-                ev.append(Event("info", f"{p}'s Targi make no crossing: no tribe marker this round.",
+                ev.append(Event("info", f"{cap(p)}'s Targi make no crossing: no tribe marker this round.",
                                 ("TG-M1", "TG-Q7"), (p,)))  # fmt: skip
             unused = fx.MARKERS - len(slots)
             for gain in fx.unused_marker_bonus(self.cat, s.supply(p)) if unused else []:
                 total = tuple((r, k * unused) for r, k in gain)
                 s = s.with_supply(p, s.supply(p).add(total))
-                ev.append(Event("reward", f"{p} gains {bundle_text(total)} for unused tribe markers.", ("TG-FX",),
+                ev.append(Event("reward", f"{cap(p)} gains {bundle_text(total)} for unused tribe markers.", ("TG-FX",),
                                 (p,)))  # fmt: skip
-        ev.append(Event("info", f"{s.start} carries out all their actions first.", ("TG-A1",)))
+        ev.append(Event("info", f"{cap(s.start)} carries out all their actions first.", ("TG-A1",)))
         return evolve(s, markers=tuple(sorted(markers)), stage="actions", actor=s.start, done=(), tasks=())
 
     def end_phase(self, s: State, p: str, ev: Events) -> State:
@@ -815,7 +828,7 @@ class Engine:
         s = evolve(s, targi=tuple(t for t in s.targi if t[1] != p), markers=tuple(m for m in s.markers if m[1] != p),
                     done=(*s.done, p))  # fmt: skip
         tail = f" ({len(left)} unused piece{'s' if len(left) != 1 else ''} taken back)" if left else ""
-        ev.append(Event("info", f"{p} has finished their actions{tail}.", ("TG-A1",), (p,)))
+        ev.append(Event("info", f"{cap(p)} has finished their actions{tail}.", ("TG-A1",), (p,)))
         other = s.other(p)
         if other not in s.done:
             return evolve(s, actor=other)
@@ -828,10 +841,10 @@ class Engine:
         queue = []
         for p in (s.start, s.other(s.start)):
             sup = s.supply(p)
-            cap = fx.gold_limit(self.cat, sup)
-            if sup.gold > cap:
-                s = s.with_supply(p, evolve(sup, gold=cap))
-                ev.append(Event("penalty", f"{p} returns {sup.gold - cap} gold (at most {cap} carried over).",
+            limit = fx.gold_limit(self.cat, sup)
+            if sup.gold > limit:
+                s = s.with_supply(p, evolve(sup, gold=limit))
+                ev.append(Event("penalty", f"{cap(p)} returns {sup.gold - limit} gold (at most {limit} carried over).",
                                 ("TG-E2",), (p,)))  # fmt: skip
             if sup.goods > fx.goods_limit(self.cat, sup):
                 queue.append(p)

@@ -21,7 +21,11 @@ from companion.games.targi.state import slot_name
 
 
 def sentence(text: str) -> str:
-    """A player id opening a sentence ("white uses Noble") is written as a name, as every other game writes it."""
+    """Every text the table reads opens with a capital.
+
+    The engine already names players with ``engine.cap`` wherever they stand; this is the last guard
+    for a text that opens with something else in lower case.
+    """
     return text[:1].upper() + text[1:]
 
 class Targi(Game):

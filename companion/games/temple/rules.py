@@ -314,7 +314,8 @@ class TempleGame(Game):
             # A colour nobody plays is a slip of the pen, not a question of whose turn it is.
             raise InvalidAction(f"{who!r} is not playing; players: {', '.join(state.players)}", "RU-28")
         if who is not None and pending.player is not None and who != pending.player:
-            raise refuse(f"It is not {who}'s turn to act: {pending.text}", "RU-28")
+            # Named as the table says it ("Blue"), like every other text; the id is for actions only.
+            raise refuse(f"It is not {who.capitalize()}'s turn to act: {pending.text}", "RU-28")
         events: list[Event] = []
         new_state = handler(state, action, events)
         return new_state, events

@@ -208,6 +208,17 @@ def test_six_chain_limit_bp_q19() -> None:
     assert GAME.pending(unlimited).kind == "choose" and unlimited.six_chain == 3
 
 
+def test_six_chain_limit_wording_counts_the_sixes_in_the_turn_bp_q19() -> None:
+    """The option and its clause say what the limit counts: every six of the turn, the last one included."""
+    spec = next(s for s in GAME.option_specs if s.key == "six.maxChain")
+    for text in (spec.text, GAME.rulebook.clause("BP-Q19").text):
+        assert "roll on from" not in text and "sixes in one turn" in text
+        assert "with 2, only the first six rolls again" in text
+    once = position({"yellow-1": Y(25)}, options={"six.maxChain": 1})
+    once, _ = play(once, roll(6), move("yellow-1"))
+    assert GAME.pending(once).player == "red"
+
+
 def test_six_chain_limit_with_nothing_to_move_ends_turn_bp_q19() -> None:
     state = blocked_six(**{"six.maxChain": 1, "six.noMoveCoinAllowed": False})
     state, events = act(state, roll(6))
@@ -371,7 +382,36 @@ def test_reset_cannot_target_yourself_bp_q29() -> None:
 
 
 def test_curse_target_choice_with_three_players_bp_q29() -> None:
-    state = position({"yellow-1": Y(25)}, players=("yellow", "red", "green"))
+    state = position({"yellow-1": Y(25), "red-1": R(5), "green-1": "camp", "green-2": R(30)},
+                     players=("yellow", "red", "green"))
+    state, _ = play(state, roll(6), COIN_CURSE, draw("curse", "reset"))
+    assert legal_moves(state) == [{"type": "target", "opponent": "red"}, {"type": "target", "opponent": "green"}]
+
+
+def test_reset_with_nothing_to_send_back_is_spent_at_once_bp_c8() -> None:
+    """Nobody's travellers can go back (centre, camp, frozen): no pointless choice of opponent."""
+    spec = {"yellow-1": Y(25), "red-1": "camp", "red-2": {"at": Y(40), "frozen": True},
+            "green-1": "camp", "green-2": "camp"}
+    state = position(spec, players=("yellow", "red", "green"), coins={"yellow": 3, "red": 2, "green": 3},
+                     decks={"curse": {"freeze": 0}})
+    before = state.travellers
+    state, events = play(state, roll(6), COIN_CURSE)
+    state, events = act(state, draw("curse", "reset"))
+    assert state.phase == "roll" and GAME.pending(state).player == "red"
+    assert state.travellers == before and state.remaining["reset"] == 0 and state.coins_of("yellow") == 2
+    assert "nothing to act on" in events[-1].text and events[-1].rules == ("BP-C8",)
+
+
+def test_reset_of_a_frozen_traveller_counts_with_the_option_bp_q26() -> None:
+    spec = {"yellow-1": Y(25), "red-1": "camp", "red-2": {"at": Y(40), "frozen": True}}
+    state = position(spec, options={"freeze.resetMoves": True}, coins={"yellow": 3, "red": 2},
+                     decks={"curse": {"freeze": 0}})
+    state, _ = play(state, roll(6), COIN_CURSE, draw("curse", "reset"))
+    assert legal_moves(state) == [{"type": "target", "opponent": "red"}]
+
+
+def test_reset_still_offers_an_opponent_with_nothing_beside_one_with_something_bp_q23() -> None:
+    state = position({"yellow-1": Y(25), "red-1": R(5)}, players=("yellow", "red", "green"))
     state, _ = play(state, roll(6), COIN_CURSE, draw("curse", "reset"))
     assert legal_moves(state) == [{"type": "target", "opponent": "red"}, {"type": "target", "opponent": "green"}]
 

@@ -225,3 +225,32 @@ def test_a_flask_may_be_redeemed_at_any_choice_of_the_movers_own_turn() -> None:
                        step={"kind": "rolloff", "mode": "thief", "contenders": [A, B], "victim": A})
     ruling = GAME.check(rolloff, use(FLASK))
     assert not ruling.legal and ruling.rules == ("DR-Q23",)
+
+
+def _move_rules(events: list) -> list[tuple[str, ...]]:
+    return [e.rules for e in events if e.kind == "move"]
+
+
+@pytest.mark.parametrize("answer", [use(SNEAKERS), {"type": "decline"}])
+def test_sneakers_after_a_passed_attempt_announce_the_challenge_clause(answer: dict) -> None:
+    """The move after a passed attempt comes from the challenge clause, whatever the Sneakers answer."""
+    state = position(GAME, {A: {"space": 7, "items": [SNEAKERS]}}, step={"kind": "roll", "mode": "attempt"})
+    state, _ = act(GAME, state, roll(4))
+    assert state.step.kind == "sneakers"
+    state, events = act(GAME, state, answer)
+    assert state.piece(A).space == (15 if answer["type"] == "use" else 11)
+    assert _move_rules(events) == [("DR-13",)]
+
+
+def test_sneakers_after_a_sunshield_pass_announce_the_challenge_clause() -> None:
+    state = position(GAME, {A: {"space": 7, "items": [SNEAKERS, SUNSHIELD]}}, step={"kind": "roll", "mode": "attempt"})
+    state, _ = run(GAME, state, use(SUNSHIELD), roll(2))
+    state, events = act(GAME, state, use(SNEAKERS))
+    assert state.piece(A).space == 11 and _move_rules(events) == [("DR-13",)]
+
+
+def test_sneakers_on_a_normal_roll_announce_the_movement_clause() -> None:
+    state = position(GAME, {A: {"space": 0, "items": [SNEAKERS]}})
+    state, _ = act(GAME, state, roll(3))
+    state, events = act(GAME, state, use(SNEAKERS))
+    assert _move_rules(events) == [("DR-4",)]
