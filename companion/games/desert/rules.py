@@ -471,7 +471,7 @@ class DesertRace(Game):
         if mode in ("move", "chain"):
             return self.flow.move(state, state.mover, value, True, mode, events)
         if mode == "test":
-            return self.flow.judge(state, value, value == face, events)
+            return self.flow.judge(state, value, False, events)  # asked once per roll: not again for its move
         return self._dune_move(state, face, value, events)
 
     def _do_decline(self, state: State, action: Action, events: list[Event]) -> State:

@@ -254,3 +254,16 @@ def test_sneakers_on_a_normal_roll_announce_the_movement_clause() -> None:
     state, _ = act(GAME, state, roll(3))
     state, events = act(GAME, state, use(SNEAKERS))
     assert _move_rules(events) == [("DR-4",)]
+
+
+def test_sneakers_declined_for_a_judged_roll_are_not_asked_again_for_its_move() -> None:
+    """With sneakers_affect_challenge_test the card is asked once per roll: declined for the test, the
+    passed attempt's move followed at once, not a second Sneakers question."""
+    options = {"sneakers_affect_challenge_test": True}
+    state = position(GAME, {A: {"space": 7, "items": [SNEAKERS]}}, step={"kind": "roll", "mode": "attempt"},
+                     options=options)
+    state, _ = act(GAME, state, roll(4))
+    assert (state.step.kind, state.step.mode) == ("sneakers", "test")
+    state, events = act(GAME, state, {"type": "decline"})
+    assert state.step.kind != "sneakers" and state.piece(A).space == 11 and SNEAKERS in state.piece(A).items
+    assert _move_rules(events) == [("DR-13",)]
