@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,20 +48,105 @@ def open_journal(path: Path) -> tuple[Journal, str]:
 
     A kiosk restarts on its own, so a journal SQLite cannot read must not
     stop it for good: the file (with its WAL) is renamed beside itself, kept
-    for recovery by hand, and a new journal begun.
+    for recovery by hand, and a new journal begun. Whatever happens to the
+    file, the game in progress is read from it if it still can be and goes on
+    (in the new journal, or in memory when the file cannot be written), so a
+    table never loses its game in silence to a damaged page elsewhere or to a
+    card gone read-only.
     """
     try:
-        return Journal(path), ""
+        journal = Journal(path)
+        journal.require_writable()
+        return journal, ""
     except JournalUnavailable as refusal:  # a table that cannot journal still referees, and says so
-        return Journal(), f"{refusal.message}; this table keeps its game only until the app closes."
+        journal = Journal()
+        carried = _carry(_read_active(path), journal)
+        return journal, f"{refusal.message}; this table keeps its game only until the app closes.{carried}"
     except JournalDamaged as damage:
+        active = _read_active(path)  # read before the file is moved, while its WAL is still beside it
         kept = path.with_name(f"{path.name}.damaged-{datetime.now(UTC):%Y%m%d-%H%M%S}")
-        for suffix in ("", "-wal", "-shm"):
-            part = Path(f"{path}{suffix}")
+        try:
+            _set_aside(path, kept)
+        except OSError as exc:  # a read-only folder: crashing here would restart the kiosk for ever
+            journal = Journal()
+            carried = _carry(active, journal)
+            why = exc.strerror or str(exc)
+            return journal, (
+                f"{damage.message}. It could not be set aside ({why}); "
+                f"this table keeps its game only until the app closes.{carried}"
+            )
+        journal, note = open_journal(path)
+        carried = _carry(active, journal)
+        begun = f"{damage.message}. It is kept as {kept.name} and a new journal is begun.{carried}"
+        return journal, f"{begun} {note}".strip()
+
+
+def _set_aside(path: Path, kept: Path) -> None:
+    """Rename the journal and its WAL to ``kept``, all or (as far as possible) nothing.
+
+    The WAL goes first: a WAL left at ``path`` after the database moved would
+    be replayed by SQLite into the new, empty journal and corrupt it.
+    """
+    moved: list[tuple[Path, Path]] = []
+    try:
+        for suffix in ("-wal", "-shm", ""):
+            part, target = Path(f"{path}{suffix}"), Path(f"{kept}{suffix}")
             if part.exists():
-                part.rename(f"{kept}{suffix}")
-        note = f"{damage.message}. It is kept as {kept.name} and a new journal is begun."
-        return Journal(path), note
+                part.rename(target)
+                moved.append((part, target))
+    except OSError:
+        for part, target in reversed(moved):
+            with suppress(OSError):
+                target.rename(part)
+        raise
+
+
+def _read_active(path: Path) -> JournalGame | None:
+    """The game in progress as a read-only look at ``path`` finds it, or None when none can be read whole.
+
+    Read-only, so it works on a card gone read-only and changes nothing in a
+    damaged file; its steps must be numbered 1, 2, 3, ... without a gap, or a
+    damaged page may have taken some of them and the game is not carried.
+    """
+    # With a WAL beside it (a power cut), its committed steps are read through it; without one, the
+    # file is read as immutable, which creates no -wal or -shm beside it (nor needs to, in a read-only folder).
+    wal = Path(f"{path}-wal")
+    for query in ("mode=ro", "immutable=1") if wal.exists() else ("immutable=1",):
+        try:
+            reader = Journal.read_only(path, query)
+        except sqlite3.Error:
+            continue
+        try:
+            entry = reader.active_game()
+            if entry is None:
+                return None
+            count, last = reader._db.execute(
+                "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM steps WHERE game_id = ?", (entry.id,)
+            ).fetchone()
+            return entry if count == last == len(entry.steps) else None
+        except (sqlite3.Error, JournalDamaged):
+            continue
+        finally:
+            reader.close()
+    return None
+
+
+def _carry(entry: JournalGame | None, journal: Journal) -> str:
+    """Copy the game in progress into ``journal``; the sentence for the table's note, or "" when there is none."""
+    if entry is None:
+        return ""
+    try:
+        journal.adopt(entry)
+    except JournalUnavailable:
+        return ""
+    return f" The game in progress ({entry.game}, {len(entry.steps)} steps) was read from it and goes on."
+
+
+class _Rows(list[Any]):
+    """Fetched rows that answer ``fetchone`` as a cursor would."""
+
+    def fetchone(self) -> Any:
+        return self[0] if self else None
 
 
 @dataclass(frozen=True)
@@ -135,6 +220,45 @@ class Journal:
             found = "; ".join(line for line in verdict.splitlines() if not line.startswith("***"))
             raise JournalDamaged(f"{self.path} cannot be read as a journal: {found}")
 
+    @classmethod
+    def read_only(cls, path: str | Path, query: str = "mode=ro") -> Journal:
+        """A journal opened only to read (``mode=ro`` or ``immutable=1``): no schema, no checks, no writes."""
+        journal = cls.__new__(cls)
+        journal.path = str(path)
+        uri = f"{Path(path).absolute().as_uri()}?{query}"
+        journal._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        try:
+            columns = {row[1] for row in journal._db.execute("PRAGMA table_info(games)")}
+        except sqlite3.Error:
+            journal._db.close()
+            raise
+        if not columns:
+            journal._db.close()
+            raise sqlite3.OperationalError("no games table")
+        journal._digests = "digests" if "digests" in columns else "NULL"
+        return journal
+
+    def require_writable(self) -> None:
+        """Raise `JournalUnavailable` (and close) now, not at the first step, when the file cannot be written.
+
+        A journal file or its ``-shm`` left read-only (by a copy, or by a
+        command run as another user) opens and reads fine, yet then refuses
+        every step of every game: the table could not play at all. A write
+        rolled back at once finds that out without changing anything. Only
+        the table asks; exporting from a read-only copy needs no writes.
+        """
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                (version,) = self._db.execute("PRAGMA user_version").fetchone()
+                self._db.execute(f"PRAGMA user_version = {int(version)}")
+            finally:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise JournalUnavailable(f"the journal {self.path} cannot be written: {exc}") from None
+
     def _add_digests_column(self) -> None:
         """Journals from before data digests were kept gain the column; their games simply have none.
 
@@ -165,6 +289,24 @@ class Journal:
             )
         return int(cursor.lastrowid or 0)
 
+    def adopt(self, entry: JournalGame) -> int:
+        """Copy a game and all its steps from another journal in one transaction, as the game in progress."""
+        with self._transaction():
+            self._db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'active'")
+            cursor = self._db.execute(
+                "INSERT INTO games (game, start, data, digests, started, status) VALUES (?, ?, ?, ?, ?, 'active')",
+                (entry.game, json.dumps(entry.start), json.dumps(entry.data), json.dumps(entry.digests), entry.started),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            self._db.executemany(
+                "INSERT INTO steps (game_id, seq, op, action, at) VALUES (?, ?, ?, ?, ?)",
+                [
+                    (game_id, seq, op, json.dumps(action) if action is not None else None, _now())
+                    for seq, (op, action) in enumerate(entry.steps, start=1)
+                ],
+            )
+        return game_id
+
     def append(self, game_id: int, op: str, action: dict[str, Any] | None = None) -> None:
         with self._transaction():
             (seq,) = self._db.execute(
@@ -180,25 +322,36 @@ class Journal:
             self._db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
 
     def active_game(self) -> JournalGame | None:
-        row = self._db.execute("SELECT id FROM games WHERE status = 'active' ORDER BY id DESC LIMIT 1").fetchone()
+        row = self._read("SELECT id FROM games WHERE status = 'active' ORDER BY id DESC LIMIT 1").fetchone()
         return self.read_game(row[0]) if row else None
 
     def latest_game(self) -> JournalGame | None:
-        row = self._db.execute("SELECT id FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        row = self._read("SELECT id FROM games ORDER BY id DESC LIMIT 1").fetchone()
         return self.read_game(row[0]) if row else None
 
+    def _read(self, sql: str, *params: Any) -> _Rows:
+        """All rows of a query, or ``JournalDamaged`` when SQLite cannot give them.
+
+        The quick check at start reads the file's structure, not what the rows
+        say: a bad byte inside a step's text is found only when the row is read
+        (``Could not decode to UTF-8``), and must not crash the start of a kiosk
+        that would then restart into the same crash for ever.
+        """
+        try:
+            return _Rows(self._db.execute(sql, params).fetchall())
+        except sqlite3.Error as exc:
+            raise JournalDamaged(f"{self.path} cannot be read as a journal: {exc}") from None
+
     def read_game(self, game_id: int) -> JournalGame | None:
-        row = self._db.execute(
-            f"SELECT id, game, start, data, started, status, {self._digests} FROM games WHERE id = ?", (game_id,)
+        row = self._read(
+            f"SELECT id, game, start, data, started, status, {self._digests} FROM games WHERE id = ?", game_id
         ).fetchone()
         if row is None:
             return None
         try:
             steps = [
                 (op, json.loads(action) if action is not None else None)
-                for op, action in self._db.execute(
-                    "SELECT op, action FROM steps WHERE game_id = ? ORDER BY seq", (game_id,)
-                )
+                for op, action in self._read("SELECT op, action FROM steps WHERE game_id = ? ORDER BY seq", game_id)
             ]
             digests = json.loads(row[6]) if row[6] else {}
             return JournalGame(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], steps, digests)

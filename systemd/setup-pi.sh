@@ -32,6 +32,9 @@ chown -R root:root "$DEST"
 install -d -o "$USER_NAME" -g "$USER_NAME" /var/lib/table-companion
 
 install -m 0644 "$DEST/systemd/table-companion.service" /etc/systemd/system/table-companion.service
+# Bound the system log on the SD card (journald's default allows 10% of the card, up to 4 GB).
+install -D -m 0644 "$DEST/systemd/journald-table-companion.conf" /etc/systemd/journald.conf.d/table-companion.conf
+systemctl restart systemd-journald
 # The kiosk owns the touchscreen's console: no login prompt and no desktop on tty1.
 systemctl disable --now getty@tty1.service 2>/dev/null || true
 if systemctl is-enabled lightdm.service >/dev/null 2>&1; then

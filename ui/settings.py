@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
+import tempfile
 from dataclasses import asdict, dataclass, field, fields
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+from companion.paths import xdg_base
+
+log = logging.getLogger(__name__)
 
 INPUT_SOURCES = ("touch", "buttons", "serial", "camera")
+NUMBER_AS_TEXT = frozenset({"kiosk_pin", "camera_source"})  # text fields a number spells: a PIN, a camera index
 
 
 def default_settings_path() -> Path:
+    """``$COMPANION_UI_SETTINGS``, else ``ui.json`` under ``$XDG_CONFIG_HOME`` (a relative one is ignored)."""
     explicit = os.environ.get("COMPANION_UI_SETTINGS")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "table-companion" / "ui.json"
+    return xdg_base("XDG_CONFIG_HOME", ".config") / "table-companion" / "ui.json"
 
 
 def existing_folder(text: str) -> Path | None:
@@ -50,30 +59,97 @@ class Settings:
 
     @classmethod
     def load(cls, path: Path | None) -> Settings:
-        """A damaged or missing file falls back to defaults: a kiosk must always start."""
+        """A damaged or missing file falls back to defaults: a kiosk must always start.
+
+        A file that cannot be read whole is renamed ``ui.json.broken-<date>``
+        beside itself, since the next save (every new game saves the last
+        players) would otherwise write the defaults over a café's hand edit
+        that only lacked a comma. A value of the wrong type keeps its default
+        alone; either is logged (journald) by name.
+        """
         if path is None or not path.is_file():
             return cls()
         try:
-            raw = json.loads(path.read_text())
-        except (OSError, ValueError):
+            raw = json.loads(path.read_bytes().decode("utf-8-sig"))
+        except (OSError, ValueError) as exc:
+            _set_aside(path, f"cannot be read ({exc})")
             return cls()
         if not isinstance(raw, dict):
+            _set_aside(path, "is not a JSON object")
             return cls()
         defaults = cls()
-        # a hand-edited value of the wrong type ("cafe_dir": 3) would crash the start: keep the default instead
-        kept = {
-            f.name: raw[f.name]
-            for f in fields(cls)
-            if f.name in raw and isinstance(raw[f.name], type(getattr(defaults, f.name)))
-        }
+        kept: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name not in raw:
+                continue
+            value = _as_type(raw[f.name], getattr(defaults, f.name), f.name in NUMBER_AS_TEXT)
+            if value is None or (f.name == "kiosk_pin" and not value.strip()):  # an empty PIN would lock staff out
+                log.warning("settings %s: %s = %r ignored; the default %r is used",
+                            path, f.name, raw[f.name], getattr(defaults, f.name))
+                continue
+            kept[f.name] = value
         settings = cls(**kept)
-        settings.inputs = {**defaults.inputs, **{str(k): bool(v) for k, v in settings.inputs.items()}}
+        settings.inputs = {
+            **defaults.inputs,
+            **{str(k): v for k, v in settings.inputs.items() if isinstance(v, bool)},  # "false" is not off
+        }
         return settings
 
     def save(self, path: Path | None) -> None:
+        """Write the whole file or nothing: a new file is written, flushed to the card, then renamed over.
+
+        A crash or a full card mid-save leaves the old file as it was and no
+        stray temporary file; ``OSError`` tells the caller the change is not kept.
+        """
         if path is None:
             return
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(asdict(self), indent=2))
-        tmp.replace(path)  # atomic, so a power cut never leaves half a file
+        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(json.dumps(asdict(self), indent=2))
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(name, path)
+        except BaseException:
+            Path(name).unlink(missing_ok=True)
+            raise
+        _sync_folder(path.parent)
+
+
+def _as_type(value: Any, default: Any, number_as_text: bool) -> Any:
+    """``value`` as the default's type, or None when a hand edit gave something else.
+
+    A number where text belongs (``"kiosk_pin": 4321``, ``"camera_source": 0``)
+    is what a person editing the file writes, and is taken as its digits; a
+    ``true`` is never a number of seconds.
+    """
+    if isinstance(default, bool) or isinstance(value, bool):
+        return value if type(value) is type(default) else None
+    if number_as_text and isinstance(value, int):
+        return str(value)
+    return value if isinstance(value, type(default)) else None
+
+
+def _set_aside(path: Path, why: str) -> None:
+    kept = path.with_name(f"{path.name}.broken-{datetime.now(UTC):%Y%m%d-%H%M%S}")
+    try:
+        path.rename(kept)
+    except OSError as exc:
+        log.warning("settings %s %s; defaults are used (it could not be set aside: %s)", path, why, exc)
+        return
+    log.warning("settings %s %s; defaults are used and the file is kept as %s", path, why, kept.name)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush the rename itself, so a power cut just after a save cannot bring back the old file."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)

@@ -1,0 +1,200 @@
+"""What days of unattended running do to the journal file, and what the table makes of it.
+
+Real SQLite files under tmp_path throughout. A card gone read-only is made
+real with file modes; as root (which file modes do not stop) the check runs in
+a subprocess without the capabilities that let root write anyway.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.errors import JournalDamaged
+from companion.journal import Journal
+from companion.session import Session, open_table
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Opens the table on the journal named by argv[1] as the kiosk does, then takes one step.
+OPEN_AND_STEP = """
+import json, sys
+from pathlib import Path
+from companion.controller import Controller
+from companion.observations import Touch
+from companion.session import open_table
+journal, session, note = open_table(Path(sys.argv[1]))
+steps = len(session.log) if session else None
+step = Controller(session).handle(Touch("act", session.legal()[0])).kind if session else None
+print(json.dumps({"steps": steps, "note": note, "step": step}))
+"""
+
+
+def unprivileged(argv: list[str]) -> list[str]:
+    """``argv`` as a process file modes apply to: as root, without CAP_DAC_OVERRIDE and friends."""
+    if os.geteuid() != 0:
+        return argv
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: file modes cannot be made to apply")
+    return ["setpriv", "--bounding-set=-all", "--inh-caps=-all", *argv]
+
+
+def open_unprivileged(path: Path) -> dict:
+    done = subprocess.run(
+        unprivileged([sys.executable, "-c", OPEN_AND_STEP, str(path)]),
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def blackpool_journal(path: Path, steps: int = 5) -> Session:
+    journal = Journal(path)
+    session = Session.new("blackpool", ["red", "blue"], journal=journal)
+    for _ in range(steps):
+        session.act(session.legal()[0])
+    journal.close()
+    return session
+
+
+def test_a_bad_byte_inside_a_step_is_named_instead_of_crashing_every_start(tmp_path: Path) -> None:
+    """The quick check reads structure, not text: a flipped byte in a row raised OperationalError at start."""
+    path = tmp_path / "journal.sqlite3"
+    Session.new("race", ["red", "blue"], journal=Journal(path)).act({"type": "roll", "value": 3})
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE steps SET action = CAST(x'7b2274797065223a22ff22' AS TEXT)")  # {"type":"\xff"
+    raw.commit()
+    raw.close()
+
+    with pytest.raises(JournalDamaged, match="Could not decode to UTF-8"):
+        Journal(path).active_game()
+    journal, session, note = open_table(path)
+    assert session is None and note.startswith("The game in progress could not be resumed")
+    assert "Could not decode to UTF-8" in note
+    assert Session.new("race", ["red", "blue"], journal=journal).pending().kind == "roll"
+
+
+def test_a_read_only_journal_file_resumes_its_game_in_memory_and_says_so(tmp_path: Path) -> None:
+    """It opened and resumed without a word, then refused every step: a table that could not play at all."""
+    path = tmp_path / "journal.sqlite3"
+    blackpool_journal(path)
+    path.chmod(0o444)
+    found = open_unprivileged(path)
+    assert found["steps"] == 5 and found["step"] == "step"
+    assert "only until the app closes" in found["note"] and "(blackpool, 5 steps) was read from it" in found["note"]
+
+
+def test_a_read_only_shm_left_by_another_user_resumes_in_memory(tmp_path: Path) -> None:
+    """`companion export` run as root beside the service leaves a -shm the kiosk's user cannot write."""
+    path = tmp_path / "journal.sqlite3"
+    blackpool_journal(path)
+    keep_open = sqlite3.connect(path)
+    keep_open.execute("SELECT COUNT(*) FROM steps").fetchall()  # makes the -shm and -wal
+    for suffix in ("-shm", "-wal"):
+        Path(f"{path}{suffix}").chmod(0o444)
+    try:
+        found = open_unprivileged(path)
+    finally:
+        keep_open.close()
+    assert found["steps"] == 5 and found["step"] == "step" and "only until the app closes" in found["note"]
+
+
+def test_a_read_only_folder_resumes_the_game_in_memory_instead_of_dropping_it(tmp_path: Path) -> None:
+    """A card remounted read-only: the game was on it, yet the table came up at home without it."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    blackpool_journal(folder / "journal.sqlite3")
+    folder.chmod(0o555)
+    try:
+        found = open_unprivileged(folder / "journal.sqlite3")
+    finally:
+        folder.chmod(0o755)
+    assert found["steps"] == 5 and found["step"] == "step"
+    assert "cannot be opened" in found["note"] and "was read from it and goes on" in found["note"]
+
+
+def test_a_damaged_journal_in_a_read_only_folder_starts_instead_of_crashing(tmp_path: Path) -> None:
+    """Setting the file aside raised PermissionError: the kiosk crashed at start and systemd restarted it for ever."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "journal.sqlite3"
+    blackpool_journal(path)
+    with path.open("r+b") as file:
+        file.seek(4096)
+        file.write(b"\xff" * 64)
+    crashed = sqlite3.connect(path)  # a power cut: the -wal and -shm stay, so a read-only folder still opens
+    crashed.execute("CREATE TABLE IF NOT EXISTS unfinished (x)")
+    before = sorted(p.name for p in folder.iterdir())
+    folder.chmod(0o555)
+    try:
+        found = open_unprivileged(path)
+        after = sorted(p.name for p in folder.iterdir())
+    finally:
+        folder.chmod(0o755)
+        crashed.close()
+    assert "cannot be read as a journal" in found["note"] and "could not be set aside" in found["note"]
+    assert "only until the app closes" in found["note"]
+    assert after == before  # nothing moved, nothing lost
+
+
+def test_a_failed_set_aside_moves_nothing_and_leaves_no_stray_wal(tmp_path: Path, monkeypatch) -> None:
+    """A WAL left at the journal's name after the file moved would be replayed into the new, empty journal."""
+    path = tmp_path / "journal.sqlite3"
+    blackpool_journal(path)
+    with path.open("r+b") as file:
+        file.seek(4096)
+        file.write(b"\xff" * 64)
+    crashed = sqlite3.connect(path)
+    crashed.execute("CREATE TABLE IF NOT EXISTS unfinished (x)")
+    real_rename = Path.rename
+
+    def rename(self: Path, target: Path) -> Path:
+        if self == path:  # the database itself will not move; its -wal and -shm would have
+            raise PermissionError(13, "Permission denied")
+        return real_rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", rename)
+    try:
+        _journal, _session, note = open_table(path)
+    finally:
+        crashed.close()
+    assert "could not be set aside (Permission denied)" in note
+    assert not [p.name for p in tmp_path.iterdir() if ".damaged-" in p.name]
+
+
+def test_a_damaged_page_of_an_old_game_keeps_the_game_in_progress(tmp_path: Path) -> None:
+    """Damage anywhere set the whole journal aside and the table lost the game it was playing."""
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    old = journal.begin_game("race", {"kind": "new", "players": ["red", "blue"]}, {}, {})
+    raw = sqlite3.connect(path, isolation_level=None)
+    raw.executemany(
+        "INSERT INTO steps VALUES (?, ?, 'act', ?, 'then')",
+        [(old, seq, json.dumps({"type": "roll", "value": 1 + seq % 6})) for seq in range(1, 400)],
+    )
+    session = Session.new("race", ["red", "blue"], journal=journal)
+    for action in ({"type": "roll", "value": 3}, {"type": "advance"}, {"type": "roll", "value": 5}):
+        session.act(action)
+    (first_leaf,) = raw.execute(
+        "SELECT pageno FROM dbstat WHERE name = 'steps' AND pagetype = 'leaf' ORDER BY path LIMIT 1"
+    ).fetchone()
+    raw.close()
+    journal.close()
+    with path.open("r+b") as file:  # the oldest rows of the old game: far from the game on the table
+        file.seek((first_leaf - 1) * 4096)
+        file.write(b"\xff" * 64)
+
+    journal, resumed, note = open_table(path)
+    assert "cannot be read as a journal" in note and "It is kept as journal.sqlite3.damaged-" in note
+    assert "(race, 3 steps) was read from it and goes on" in note
+    assert resumed is not None and resumed.log == session.log
+    resumed.act({"type": "advance"})
+    journal.close()
+    assert Session.resume(Journal(path)).log == resumed.log  # in the new journal, on disk

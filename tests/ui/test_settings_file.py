@@ -1,0 +1,90 @@
+"""The settings file over days: hand edits with mistakes, a crash or a full card during a save."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ui.settings import Settings, default_settings_path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_hand_edit_that_does_not_parse_is_kept_not_overwritten_by_the_next_save(tmp_path: Path) -> None:
+    """A missing comma made the defaults load; the next new game saved them over the café's whole edit."""
+    path = tmp_path / "ui.json"
+    edit = '{"kiosk_pin": "8642", "idle_seconds": 300\n "voice": false}'
+    path.write_text(edit)
+    loaded = Settings.load(path)
+    assert loaded == Settings()
+    loaded.last_game = "blackpool"
+    loaded.save(path)  # what starting a game does
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("ui.json.broken-")]
+    assert [p.read_text() for p in kept] == [edit]
+    assert json.loads(path.read_text())["last_game"] == "blackpool"
+
+
+def test_hand_edited_values_a_person_would_write_are_taken_and_wrong_ones_named(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A PIN typed as a number went back to 1234 in silence; ``true`` seconds made the attract screen show at 1 s."""
+    path = tmp_path / "ui.json"
+    path.write_text(json.dumps({
+        "kiosk_pin": 4321, "camera_source": 0, "idle_seconds": True, "voice_speed": "fast",
+        "inputs": {"camera": "false", "buttons": False},
+    }))
+    loaded = Settings.load(path)
+    assert loaded.kiosk_pin == "4321" and loaded.camera_source == "0"
+    assert loaded.idle_seconds == 120 and loaded.voice_speed == 150
+    assert loaded.inputs["camera"] is False and loaded.inputs["buttons"] is False
+    assert "idle_seconds = True ignored" in caplog.text and "voice_speed = 'fast' ignored" in caplog.text
+
+
+def test_an_empty_pin_in_the_file_does_not_lock_the_staff_out(tmp_path: Path) -> None:
+    """An empty PIN matches no attempt: Settings and Exit could never be opened again at the table."""
+    path = tmp_path / "ui.json"
+    path.write_text('{"kiosk_pin": "  "}')
+    assert Settings.load(path).kiosk_pin == "1234"
+
+
+def test_a_file_saved_by_notepad_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "ui.json"
+    path.write_bytes(b"\xef\xbb\xbf" + b'{"kiosk_pin": "2468"}')
+    assert Settings.load(path).kiosk_pin == "2468"
+    assert [p.name for p in tmp_path.iterdir()] == ["ui.json"]
+
+
+# A save on a card with room for 200 bytes only: the OS refuses the rest (EFBIG), as a full disk would.
+FULL_CARD = """
+import resource, signal, sys
+from pathlib import Path
+from ui.settings import Settings
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))
+try:
+    Settings(last_players=["a long name"] * 50).save(Path(sys.argv[1]))
+except OSError as error:
+    print("refused", error.errno)
+"""
+
+
+def test_a_save_the_card_cannot_hold_leaves_the_old_file_and_no_scraps(tmp_path: Path) -> None:
+    """The old save left half a ``ui.tmp`` behind on every failure."""
+    path = tmp_path / "ui.json"
+    Settings(kiosk_pin="9999").save(path)
+    done = subprocess.run([sys.executable, "-c", FULL_CARD, str(path)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert done.stdout.startswith("refused"), done.stderr
+    assert Settings.load(path).kiosk_pin == "9999"
+    assert [p.name for p in tmp_path.iterdir()] == ["ui.json"]
+
+
+def test_a_relative_xdg_config_home_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COMPANION_UI_SETTINGS", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", "config")
+    assert default_settings_path() == tmp_path / ".config" / "table-companion" / "ui.json"

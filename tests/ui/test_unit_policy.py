@@ -1,0 +1,98 @@
+"""The service over days: a crash loop, a hung screen and the log, checked against systemd/."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SYSTEMD = ROOT / "systemd"
+
+
+def unit() -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]  # systemd keys are case-sensitive
+    parser.read(SYSTEMD / "table-companion.service")
+    return parser
+
+
+def unit_environment() -> dict[str, str]:
+    lines = (SYSTEMD / "table-companion.service").read_text().splitlines()
+    pairs = [line.removeprefix("Environment=").split("=", 1) for line in lines if line.startswith("Environment=")]
+    return {key: value for key, value in pairs}
+
+
+def test_a_crash_loop_never_leaves_the_table_black_for_good() -> None:
+    """systemd's default gives up after 5 starts in 10 s; a crash at start left the unit failed until a reboot."""
+    service = unit()
+    assert service["Service"]["Restart"] == "always"
+    assert service["Unit"].get("StartLimitIntervalSec") == "0"
+    assert int(service["Service"]["RestartSec"]) >= 5  # a loop that never stops must not flood the log
+
+
+def test_the_log_is_bounded_on_the_card() -> None:
+    service = unit()
+    assert service["Service"].get("LogRateLimitBurst")
+    journald = configparser.ConfigParser()
+    journald.read(SYSTEMD / "journald-table-companion.conf")
+    assert journald["Journal"]["SystemMaxUse"]
+    setup = (SYSTEMD / "setup-pi.sh").read_text()
+    assert "/etc/systemd/journald.conf.d/table-companion.conf" in setup
+
+
+# The kiosk as the unit runs it, whose main loop then hangs three seconds after the first screen.
+HANGING_KIOSK = """
+import argparse, time
+from ui.cli import _prepare_kivy, build_app
+_prepare_kivy(800, 480, offscreen=True)
+from kivy.clock import Clock
+app = build_app(argparse.Namespace(journal=None, new=False, buttons="none", dice_sensor=None, camera=None), kiosk=True)
+def stuck_in_the_main_loop(_dt):
+    while True:
+        time.sleep(0.1)
+Clock.schedule_once(stuck_in_the_main_loop, 3)
+app.run()
+"""
+
+
+def test_a_hung_screen_stops_the_watchdog_pings_and_its_kill_logs_where_it_hung(tmp_path: Path) -> None:
+    """The pings come from the main loop, so a hang stops them; systemd then sends SIGABRT, and with the
+    unit's environment Python writes the stuck frame to the log instead of dying without a word."""
+    notify = tmp_path / "notify"
+    python_env = {k: v for k, v in unit_environment().items() if k.startswith("PYTHON")}
+    env = {
+        **os.environ, **python_env,
+        "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "KIVY_HOME": str(tmp_path / "kivy"), "SDL_VIDEODRIVER": "offscreen",
+        "NOTIFY_SOCKET": str(notify), "WATCHDOG_USEC": "1000000",
+    }
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(notify))
+        server.settimeout(90)
+        app = subprocess.Popen([sys.executable, "-c", HANGING_KIOSK], env=env, cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            while b"READY=1" not in server.recv(256):
+                pass
+            pings = 0
+            server.settimeout(4)  # pings every 0.5 s until the hang at 3 s; none for 4 s after it
+            try:
+                while True:
+                    if server.recv(256) == b"WATCHDOG=1":
+                        pings += 1
+            except TimeoutError:
+                pass
+            assert pings >= 2 and app.poll() is None  # it pinged, then went quiet while still running
+            app.send_signal(signal.SIGABRT)  # systemd's WatchdogSignal default
+            assert app.wait(timeout=30) == -signal.SIGABRT
+        finally:
+            if app.poll() is None:
+                app.kill()
+                app.wait()
+    log = app.stderr.read()
+    assert "Fatal Python error: Aborted" in log and "stuck_in_the_main_loop" in log
