@@ -17,10 +17,17 @@ from typing import Any, Protocol
 from companion.errors import BadRequest, CompanionError
 from companion.game import Action, Ruling
 
-# Action fields naming where it happens. A card counts only by its number on the board (Targi's
-# border cards); a card id such as "P07" or "desert_flask" is a card in hand or drawn, not a place.
-PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces", "card": "cards"}
+# Action fields naming where it happens, in the order an action with two is read. A card counts only
+# by its number on the board (Targi's border cards); a card id such as "P07" or "desert_flask" is a card
+# in hand or drawn, not a place. A traveller is Blackpool's piece by its id ("red-1"): its actions name
+# the piece, not a square (the roll decides where it goes), so a finger on the piece is the question.
+PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces", "card": "cards", "traveller": "travellers"}
 NUMBERED_ONLY = {"card"}
+NAMED_ONLY = {"traveller"}  # a piece is named by its id: slot 3 asked about is never moved onto a "traveller"
+# How an answer speaks of a place, per field: (allowed, refused, the rest refused). A piece is not somewhere,
+# and the game's own refusal names it ("Red 2 is frozen..."), so nothing is put before that.
+SPOKEN = {"traveller": ("Allowed", "", "for it")}
+PLAIN = ("Allowed there", "Nothing may be done there.", "there")
 LONG_LIST = 24  # more actions than this and places come first: on the table's map and in the button box's walk
 SHOWN_GROUPS = 3  # distinct reasons spelt out; a table cannot read more at a glance
 SHOWN_ALLOWED = 5  # allowed actions named; the table's buttons list them all
@@ -42,11 +49,20 @@ def place_of(action: Mapping[str, Any]) -> Hashable | None:
             if isinstance(value, int) and not isinstance(value, bool):
                 return value
             continue
+        if name in NAMED_ONLY:
+            if isinstance(value, str) and value:
+                return value
+            continue
         if isinstance(value, list) and all(isinstance(v, int | str) for v in value):
             return tuple(value)
         if isinstance(value, int | str) and not isinstance(value, bool):
             return value
     return None
+
+
+def place_field(action: Mapping[str, Any]) -> str | None:
+    """The field ``place_of`` reads the place from: the first of PLACE_FIELDS that holds one."""
+    return next((name for name in PLACE_FIELDS if place_of({name: action.get(name)}) is not None), None)
 
 
 def place_to_json(place: Hashable | None) -> Any:
@@ -55,16 +71,19 @@ def place_to_json(place: Hashable | None) -> Any:
 
 
 def place_from_json(value: object) -> Hashable:
-    """A place as JSON spells it (``[q, r]``, a slot number, a space id); BadRequest for anything else."""
+    """A place as JSON spells it (``[q, r]``, a slot number, a space or traveller id); BadRequest for anything else."""
     if isinstance(value, list) and value and all(isinstance(v, int | str) and not isinstance(v, bool) for v in value):
         return tuple(value)
     if isinstance(value, int | str) and not isinstance(value, bool) and value != "":
         return value
-    raise BadRequest('a place is a hex [q, r], a slot or card number or a space id, such as [5, 5], 3 or "dawn"')
+    raise BadRequest(
+        "a place is a hex [q, r], a slot or card number, a space or a traveller id,"
+        ' such as [5, 5], 3, "dawn" or "red-1"'
+    )
 
 
 def place_from_text(text: str) -> Hashable:
-    """A place as a player types it: '5,5' or '(5, 5)' for a hex, '3' for a slot, else a space id."""
+    """A place as a player types it: '5,5' or '(5, 5)' for a hex, '3' for a slot, else a space or traveller id."""
     text = text.strip()
     parts = [part.strip() for part in text.strip("()[] ").split(",")]
     if len(parts) > 1 and all(p.lstrip("-").isdecimal() for p in parts):
@@ -72,7 +91,7 @@ def place_from_text(text: str) -> Hashable:
     if text.isdecimal():
         return int(text)
     if not text:
-        raise BadRequest("say which place: a hex such as 5,5, a slot or card number or a space id")
+        raise BadRequest("say which place: a hex such as 5,5, a slot or card number, a space or a traveller id")
     return text
 
 
@@ -80,7 +99,7 @@ def moved_to(offered: Sequence[Mapping[str, Any]], place: Hashable) -> list[Acti
     """Each kind of offered action that happens somewhere, moved to ``place``; one of each kind."""
     moved: dict[str, Action] = {}
     for action in offered:
-        field = next((name for name in PLACE_FIELDS if place_of({name: action.get(name)}) is not None), None)
+        field = place_field(action)
         if field is None or place_of({field: place_to_json(place)}) is None:
             continue  # no such place for this action: a card by number is never a (row, col) centre card
         candidate = {key: value for key, value in action.items() if key != "text"}
@@ -101,7 +120,8 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         rules = _union(session.check(action).rules for action in here)
         listed = "; ".join(str(action.get("text") or action.get("type")) for action in here[:SHOWN_ALLOWED])
         more = f" and {len(here) - SHOWN_ALLOWED} more" if len(here) > SHOWN_ALLOWED else ""
-        return Ruling(True, f"Allowed there: {listed}{more}.", rules)
+        allowed = SPOKEN.get(place_field(here[0]) or "", PLAIN)[0]
+        return Ruling(True, f"{allowed}: {listed}{more}.", rules)
     candidates = moved_to(offered, place)
     if not candidates:
         placed = [action for action in offered if place_of(action) is not None]
@@ -109,12 +129,13 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
             return Ruling(False, "Nothing is placed on the board at this point of the game.", ())
         # The offered places are of another kind ("2,2" asked while Targi go on border cards 1-16):
         # the clauses that allow them say where things go now.
-        kinds = sorted({next(f for f in PLACE_FIELDS if place_of({f: a.get(f)}) is not None) for a in placed})
+        kinds = sorted({place_field(action) or "" for action in placed})
         where = " or ".join(PLACE_FIELDS[kind] for kind in kinds)
         rules = _union(session.check(action).rules for action in placed[:SHOWN_ALLOWED])
         examples = ", ".join(json.dumps(place_to_json(p)) for p in list(dict.fromkeys(map(place_of, placed)))[:3])
         text = f"Nothing may be done there now: what may be done now happens on {where}, such as {examples}."
         return Ruling(False, text, rules)
+    _, refused, rest = SPOKEN.get(place_field(candidates[0]) or "", PLAIN)
     groups: dict[tuple[str, ...], list[str]] = {}
     for candidate in candidates:
         try:
@@ -127,12 +148,12 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
     reasons = []
     for rules, texts in list(groups.items())[:SHOWN_GROUPS]:
         more = len(texts) - 1
-        also = f" The same rule rules out {more} other {'choice' if more == 1 else 'choices'} there." if more else ""
+        also = f" The same rule rules out {more} other {'choice' if more == 1 else 'choices'} {rest}." if more else ""
         cited = f" [{', '.join(rules)}]" if rules and len(groups) > 1 else ""  # one reason: cited once, below
         reasons.append(f"{texts[0].rstrip('.')}.{cited}{also}")
     if len(groups) > SHOWN_GROUPS:
         reasons.append(f"And {len(groups) - SHOWN_GROUPS} more reasons.")
-    return Ruling(False, "Nothing may be done there. " + " ".join(reasons), _union(groups))
+    return Ruling(False, " ".join([refused, *reasons]).strip(), _union(groups))
 
 
 def _union(rule_lists: Any) -> tuple[str, ...]:

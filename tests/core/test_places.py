@@ -136,3 +136,117 @@ def test_the_referee_protocol_and_the_terminal_answer_why_not_here(tmp_path: Pat
     text = out.getvalue()
     assert "NOT ALLOWED: Nothing may be done there. (0,0) does not touch Red's" in text and "[TTD-3a]" in text
     assert "say which place" in text and session.document() == before
+
+
+# Blackpool: a move names the piece, not a square, so the place a finger points at is the traveller.
+
+
+def blackpool_move() -> Session:
+    """Yellow rolled 5: Yellow 1 (carrying Red 1) and Yellow 3 may move; Yellow 2 is frozen on c6."""
+    travellers = {
+        "yellow-1": {"at": "d3"},
+        "yellow-2": {"at": "c6", "frozen": True},
+        "yellow-3": {"at": "g4"},
+        "red-1": {"at": "d3", "on": "yellow-1"},
+        "red-2": {"at": "centre"},
+        "red-3": {"at": "camp"},
+    }
+    document = {"game": "blackpool", "players": ["yellow", "red"], "turn": "yellow", "phase": "move", "roll": 5}
+    return Session.load("blackpool", {**document, "travellers": travellers})
+
+
+def test_place_of_reads_a_traveller_by_its_id() -> None:
+    assert place_of({"type": "move", "traveller": "red-1"}) == "red-1"
+    assert place_of({"type": "bring_out", "traveller": "yellow-2", "text": "Bring Yellow 2 out"}) == "yellow-2"
+    assert place_of({"type": "target", "traveller": "red-1", "square": "e4"}) == "red-1"  # a step: the piece
+    assert place_of({"traveller": 3}) is None and place_of({"traveller": ""}) is None  # a piece goes by its id
+    assert place_of({"type": "order", "travellers": ["red-1", "red-2"]}) is None  # Gust's order is no one place
+    assert place_of({"slot": 2, "traveller": "red-1"}) == 2  # two place fields: the earlier one counts, as before
+
+
+def test_a_traveller_asked_about_is_checked_for_each_kind_of_offered_action() -> None:
+    offered = [
+        {"type": "move", "traveller": "yellow-1", "text": "Yellow 1: 6 forward to f3, roll again"},
+        {"type": "bring_out", "traveller": "yellow-3", "text": "Bring Yellow 3 out of the centre to d6"},
+        {"type": "coin", "deck": "charm", "text": "Spend a coin on the charm deck (3 left)"},
+    ]
+    assert moved_to(offered, "yellow-2") == [
+        {"type": "move", "traveller": "yellow-2"},
+        {"type": "bring_out", "traveller": "yellow-2"},
+    ]
+    assert moved_to(offered, 3) == []  # a slot number is never put in a traveller's place
+
+
+def test_a_frozen_traveller_is_refused_with_the_games_clause_and_nothing_changes() -> None:
+    session = blackpool_move()
+    before, log = session.document(), list(session.log)
+    frozen = explain_place(session, place_from_text("yellow-2"))
+    assert not frozen.legal and frozen.rules == ("BP-C10",)
+    assert frozen.text == "Yellow 2 is frozen and stays until it is awakened."  # the game's own words, as they are
+    rival = explain_place(session, "red-1")
+    assert not rival.legal and rival.rules == ("BP-6",) and rival.text == "Red 1 is not Yellow's to move."
+    allowed = explain_place(session, "yellow-1")
+    assert allowed.legal and allowed.text == "Allowed: Yellow 1: forward 3 to g3 (ring 3)." and "BP-5" in allowed.rules
+    assert session.document() == before and session.log == log
+
+
+def test_a_blocked_traveller_is_refused_as_the_game_refuses_its_move() -> None:
+    """A seeded game to a roll that would land Yellow on its own colour: the answer is the check of that move."""
+    session = Session.new("blackpool", ["yellow", "red"])
+    rng = random.Random(0)
+    blocked = None
+    for _ in range(400):
+        document = session.document()
+        if document["phase"] == "move":
+            mine = [tid for tid in document["travellers"] if tid.startswith(document["turn"] + "-")]
+            refused = {t: session.check({"type": "move", "traveller": t}).rules for t in mine}
+            blocked = next((t for t, rules in refused.items() if rules == ("BP-7",)), None)
+            if blocked:
+                break
+        session.act(rng.choice(session.legal()))
+    assert blocked is not None
+    before, log = session.document(), list(session.log)
+    ruling = explain_place(session, blocked)
+    check = session.check({"type": "move", "traveller": blocked})
+    assert not ruling.legal and ruling.rules == ("BP-7",) and ruling.text == check.text
+    assert "cannot land" in ruling.text
+    assert session.document() == before and session.log == log
+
+
+def test_only_blackpool_names_travellers_and_each_of_its_moves_is_placed_at_its_piece() -> None:
+    """Seeded games of all five: a "traveller" field is Blackpool's alone, so no other game's places change."""
+    players = {
+        "blackpool": ["yellow", "red", "green"],
+        "desert": ["black", "purple", "pink"],
+        "ttd": ["red", "black", "orange"],
+        "targi": ["white", "black"],
+        "temple": ["red", "blue"],
+    }
+    named: set[str] = set()
+    for game_id, colours in players.items():
+        for seed in range(3):
+            session = Session.new(game_id, colours)
+            rng = random.Random(seed)
+            for _ in range(300):
+                legal = session.legal()
+                if not legal or session.pending().is_over:
+                    break
+                for action in legal:
+                    if game_id != "blackpool":
+                        assert "traveller" not in action, action
+                    elif "traveller" in action:
+                        assert place_of(action) == action["traveller"], action
+                        named.add(str(action["type"]))
+                session.act(session.game.sim_choose(session.state, legal, rng))
+    assert {"move", "bring_out"} <= named
+
+
+def test_the_protocol_and_the_terminal_answer_about_a_traveller() -> None:
+    session = blackpool_move()
+    referee = Referee()
+    referee.session = session
+    answer = referee.handle({"cmd": "explain", "place": "yellow-2"})
+    assert answer["ok"] and answer["ruling"]["rules"] == ["BP-C10"] and not answer["ruling"]["legal"]
+    out = io.StringIO()
+    Terminal(session, lambda: None, out).run(iter(["why yellow-2", "q"]))
+    assert "Yellow 2 is frozen" in out.getvalue() and "[BP-C10]" in out.getvalue()

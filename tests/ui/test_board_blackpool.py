@@ -5,15 +5,18 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from kivy.graphics import Ellipse
 from kivy.uix.widget import Widget
 
 from companion.session import Session
+from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.drawing import on_window, pixel, render, words_drawn
-from ui.boards import blackpool
-from ui.boards.paint import rgb
+from ui.boards import BoardView, blackpool
+from ui.boards.paint import ASKED, HIGHLIGHT, rgb
+from ui.shots import mid_game
 
 
 @pytest.fixture
@@ -102,3 +105,220 @@ def test_a_lone_traveller_keeps_off_its_squares_name(canvas: Widget) -> None:
 def _centre_in(ellipse: Ellipse, box: tuple[float, float, float, float]) -> bool:
     (ex, ey), (ew, eh) = ellipse.pos, ellipse.size
     return box[0] <= ex + ew / 2 <= box[0] + box[2] and box[1] <= ey + eh / 2 <= box[1] + box[3]
+
+
+# Pointing at a traveller: Blackpool's actions name a piece ({"type": "move", "traveller": "red-1"}), so a tap
+# names the piece under the finger, and the table's marks are rings round the pieces.
+
+SIZES = [(450, 450), (390, 390), (660, 660), (600, 380)]  # 800x480's board, 1280x800's, and a wide one
+
+
+def frozen_and_riding() -> Session:
+    """Yellow rolled 5: Yellow 1 (carrying Red 1 on d3) and Yellow 3 (g4) may move; Yellow 2 is frozen on c6.
+
+    Green 1 stands alone on f6, Red 2 and two greens in the centre, Red 3 home in red's camp (i9).
+    """
+    travellers = {
+        "yellow-1": {"at": "d3"},
+        "yellow-2": {"at": "c6", "frozen": True},
+        "yellow-3": {"at": "g4"},
+        "red-1": {"at": "d3", "on": "yellow-1"},
+        "red-2": {"at": "centre"},
+        "red-3": {"at": "camp"},
+        "green-1": {"at": "f6"},
+        "green-2": {"at": "centre"},
+        "green-3": {"at": "centre"},
+    }
+    players = ["yellow", "red", "green"]
+    document = {"game": "blackpool", "players": players, "turn": "yellow", "phase": "move", "roll": 5}
+    return Session.load("blackpool", {**document, "travellers": travellers})
+
+
+def crowded_centre() -> Session:
+    """Four players at the start: all twelve travellers in the centre square, each a tenth of a square wide."""
+    return Session.new("blackpool", ["yellow", "red", "green", "blue"])
+
+
+def view_of(session: Session, **marks: Any) -> BoardView:
+    return BoardView(session.game, session.document(), session.game.describe(session.state), **marks)
+
+
+def drawn_view(widget: Widget, view: BoardView) -> bytes:
+    widget.canvas.clear()
+    blackpool.draw(widget, view)
+    return bytes(widget.export_as_image().texture.pixels)
+
+
+def seen_at(pixels: bytes, widget: Widget, piece: blackpool.Piece, drawn: list[blackpool.Piece]) -> tuple[int, int]:
+    """A point (widget-local) where the piece shows in its own colour, under no piece drawn after it.
+
+    Found on the pixels, not from the layout alone: a carrier shows only below
+    its rider, and a tap there must still name the carrier.
+    """
+    later = drawn[drawn.index(piece) + 1 :]
+    colour = tuple(round(c * 255) for c in rgb(piece.colour))
+    x0, y0 = piece.x - widget.x, piece.y - widget.y
+    spots = []
+    for dy in range(-int(piece.r), int(piece.r) + 1):
+        for dx in range(-int(piece.r), int(piece.r) + 1):
+            x, y = int(x0 + dx), int(y0 + dy)
+            if (x - x0) ** 2 + (y - y0) ** 2 > (piece.r - 1) ** 2:
+                continue
+            covered = any((x - (p.x - widget.x)) ** 2 + (y - (p.y - widget.y)) ** 2 <= (p.r + 2) ** 2 for p in later)
+            if not covered and pixel(pixels, widget, x, y) == colour:
+                spots.append((abs(dx) + abs(dy), x, y))
+    assert spots, piece
+    _, x, y = min(spots)
+    return x, y
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_tap_on_each_drawn_traveller_names_it(size: tuple[int, int]) -> None:
+    """Every traveller, tapped where its colour shows (a carrier below its rider, one of twelve in the centre)."""
+    window = on_window(size)
+    widget = next(window)
+    try:
+        for session in (frozen_and_riding(), crowded_centre(), mid_game("blackpool")):
+            view = view_of(session)
+            pixels = drawn_view(widget, view)
+            drawn = blackpool.pieces(widget, view)
+            assert sorted(p.id for p in drawn) == sorted(session.document()["travellers"])
+            discs = [(e.pos[0] + e.size[0] / 2, e.pos[1] + e.size[1] / 2, e.size[0] / 2)
+                     for e in widget.canvas.children if isinstance(e, Ellipse)]  # fmt: skip
+            for piece in drawn:
+                want = (piece.x, piece.y, piece.r)
+                on_canvas = [d for d in discs if max(abs(a - b) for a, b in zip(d, want, strict=True)) < 0.01]
+                assert on_canvas, piece  # the disc a tap is measured against is the one drawn
+                x, y = seen_at(pixels, widget, piece, drawn)
+                assert blackpool.place_at(widget, view, widget.x + x, widget.y + y) == piece.id, (piece, x, y)
+    finally:
+        next(window, None)  # off the window again
+
+
+def test_a_tap_near_a_piece_means_it_and_one_away_from_every_piece_means_nothing(canvas: Widget) -> None:
+    """A fingertip is wider than a piece: just off its rim still names it; a bare square, the strip, nothing."""
+    session = frozen_and_riding()
+    view = view_of(session)
+    drawn = {p.id: p for p in blackpool.pieces(canvas, view)}
+    for tid in ("yellow-2", "yellow-3", "green-1", "red-3"):
+        piece = drawn[tid]
+        for dx, dy in ((piece.r + 4, 0), (0, -(piece.r + 4)), (-(piece.r + 3), piece.r * 0.3)):
+            assert blackpool.place_at(canvas, view, piece.x + dx, piece.y + dy) == tid, (tid, dx, dy)
+    _, boxes = square_boxes(canvas, session)
+    for square in ("a1", "b8", "h2", "e9", "a5"):  # no piece on them or beside them
+        x, y, w, h = boxes[square]
+        for px, py in ((x + w / 2, y + h / 2), (x + 4, y + h - 4)):
+            assert blackpool.place_at(canvas, view, px, py) is None, (square, px, py)
+    x, y, _, h = boxes["c6"]  # Yellow 2's own square, at its name: too far from the piece to mean it
+    assert blackpool.place_at(canvas, view, x + 4, y + h - 4) is None
+    assert blackpool.place_at(canvas, view, canvas.width / 2, canvas.height * blackpool.STRIP / 2) is None
+
+
+def close(colour: tuple[int, int, int], want: tuple[float, float, float], within: int = 40) -> bool:
+    return all(abs(c - round(v * 255)) < within for c, v in zip(colour, want, strict=True))
+
+
+def test_marks_ring_the_pieces_under_the_names_and_the_other_pieces(canvas: Widget) -> None:
+    """Offered pieces ringed gold, the listed one thicker, the one asked about red, the last one moved white.
+
+    The rings lie under every name and every piece: each square's name and
+    each piece's colour are the same pixels with the marks as without them.
+    A frozen piece's ice rim is inside its disc, so it is never taken for a
+    ring.
+    """
+    session = frozen_and_riding()
+    plain = view_of(session)
+    marks = {"marked": frozenset({"yellow-1", "yellow-3", "green-1"}), "focus": "yellow-3"}
+    view = view_of(session, **marks, asked="yellow-2", last="red-3")
+    before = drawn_view(canvas, plain)
+    after = drawn_view(canvas, view)
+    drawn = {p.id: p for p in blackpool.pieces(canvas, view)}
+
+    def run(pixels: bytes, tid: str) -> list[tuple[int, int, int]]:
+        """The pixels right of a piece, from just outside its black rim to eight pixels further out."""
+        piece = drawn[tid]
+        start = int(piece.x + piece.r + blackpool.OUTLINE + 1)
+        return [pixel(pixels, canvas, k, piece.y) for k in range(start, start + 9)]
+
+    def count(tid: str, colour: tuple[float, float, float]) -> int:
+        return sum(close(p, colour) for p in run(after, tid))
+
+    assert count("green-1", HIGHLIGHT) >= 2 and count("yellow-2", ASKED) >= 2 and count("red-3", (1, 1, 1)) >= 2
+    assert count("yellow-3", HIGHLIGHT) > count("green-1", HIGHLIGHT)  # the listed piece: a thicker ring
+    for tid in ("red-2", "green-2", "green-3"):  # nothing said about these: drawn as without marks
+        assert run(after, tid) == run(before, tid), tid
+    assert not any(close(p, blackpool.ICE, 30) for p in run(before, "yellow-2"))  # frozen: no ring outside it
+    piece = drawn["yellow-2"]
+    rim = [pixel(before, canvas, piece.x + piece.r * k / 100, piece.y) for k in range(65, 92)]
+    assert any(close(p, blackpool.ICE, 30) for p in rim)  # but an ice rim inside
+
+    for tid, piece in drawn.items():  # every piece shows where it showed, rings or not
+        x, y = seen_at(before, canvas, piece, list(drawn.values()))
+        assert pixel(after, canvas, x, y) == pixel(before, canvas, x, y), tid
+    cell, boxes = square_boxes(canvas, session)
+    for word in words_drawn(canvas, session):
+        square = next((s for s, box in boxes.items() if word.text == s and word.inside(box)), None)
+        if square is None:
+            continue
+        sx, sy, _, _ = boxes[square]
+        left, right = int(max(word.x, sx + 1)), int(min(word.x + word.w, sx + cell - 1))
+        bottom, top = int(max(word.y, sy + 1)), int(min(word.y + word.h, sy + cell - 1))
+        for yy in range(bottom, top):
+            row_before = [pixel(before, canvas, xx, yy) for xx in range(left, right)]
+            assert row_before == [pixel(after, canvas, xx, yy) for xx in range(left, right)], square
+
+
+def piece_spot(widget: Any, tid: str) -> tuple[float, float]:
+    """Where a traveller shows on the table's board, in the coordinates a tap takes (the board's parent's)."""
+    pixels = bytes(widget.export_as_image().texture.pixels)
+    drawn = blackpool.pieces(widget, widget.view)
+    x, y = seen_at(pixels, widget, next(p for p in drawn if p.id == tid), drawn)
+    return widget.x + x, widget.y + y
+
+
+def test_a_tap_on_a_frozen_traveller_is_refused_with_its_clause_and_one_that_may_move_lists_its_move(
+    start: Any,
+) -> None:
+    """The referee taps Yellow 2: "Yellow 2 is frozen ... [BP-C10]", ringed red, and the game is as it was.
+
+    A tap on Yellow 3 lists its move alone, a tap on a bare square lists
+    both moves again, and taking the move rings Yellow 3 as the last step.
+    """
+    session = frozen_and_riding()
+    before, document = list(session.log), session.document()
+    app = start(session)
+    table = app.root.get_screen("table")
+    widget = table.ids.board
+    moves = session.legal()
+    assert widget.view.marked == {"yellow-1", "yellow-3"}  # a short list, lit on the board too
+
+    tap_at(widget, *piece_spot(widget, "yellow-2"))
+    said = app.announcements[0]
+    assert said["kind"] == "ruling" and said["rules"] == ["BP-C10"], said
+    assert said["text"] == "Yellow 2 is frozen and stays until it is awakened."
+    assert "BP-C10" in table.ids.announcements.text
+    assert session.log == before and session.document() == document  # asking changes nothing
+    assert widget.view.asked == "yellow-2" and widget.view.focus is None
+    advance(2)
+    pixels = bytes(widget.export_as_image().texture.pixels)
+    piece = next(p for p in blackpool.pieces(widget, widget.view) if p.id == "yellow-2")
+    start_x = piece.x - widget.x + piece.r + blackpool.OUTLINE + 1
+    edge = [pixel(pixels, widget, start_x + k, piece.y - widget.y) for k in range(9)]
+    assert sum(close(p, ASKED) for p in edge) >= 2, edge
+
+    tap_at(widget, *piece_spot(widget, "red-1"))  # the rider on Yellow 1: Red's, not Yellow's to move
+    assert app.announcements[0]["rules"] == ["BP-6"] and widget.view.asked == "red-1"
+
+    tap_at(widget, *piece_spot(widget, "yellow-3"))
+    assert [b.action for b in table.ids.choices.children] == [a for a in moves if a["traveller"] == "yellow-3"]
+    assert widget.view.focus == "yellow-3" and widget.view.asked is None
+
+    _, boxes = square_boxes(widget, session)
+    x, y, w, h = boxes["a1"]  # blue's camp: blue is not playing, nothing there
+    tap_at(widget, widget.x + x + w / 2, widget.y + y + h / 2)
+    assert widget.view.focus is None and len(table.ids.choices.children) == len(moves)
+
+    tap_at(widget, *piece_spot(widget, "yellow-3"))
+    tap(table.ids.choices.children[0])
+    assert session.log[-1] == {"type": "move", "traveller": "yellow-3"}
+    assert widget.view.last == "yellow-3" and widget.view.asked is None

@@ -1,14 +1,27 @@
-"""Blackpool: the 9x9 grid with its rings and camps, travellers stacked with their riders."""
+"""Blackpool: the 9x9 grid with its rings and camps, travellers stacked with their riders.
+
+Blackpool's actions name a piece, not a square (``{"type": "move",
+"traveller": "red-1"}``: the roll decides where it goes), so the place a tap
+names is a traveller (``place_at``): the piece under the finger, or the
+nearest within a finger's reach, since a piece is half a square across at
+most, a fifth in the crowded centre. The pieces with an offered action are
+ringed gold, the one listed in a thicker gold, one asked about ("why can't
+Red 2 move?") red, the one that moved last white; every ring lies under the
+square names and the pieces, so it never hides a name or a neighbour. A
+frozen traveller carries an ice rim inside its own disc, so it cannot be
+taken for a ringed one.
+"""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 
-from ui.boards.paint import BACKGROUND, HIGHLIGHT, disc, fitted_text, ink_for, rgb, text
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, ink_for, measure, rgb, text
 
 ZONE_RGB = {
     "edge": (0.82, 0.76, 0.6),
@@ -17,6 +30,9 @@ ZONE_RGB = {
     "ring4": (0.12, 0.3, 0.62),
     "centre": (0.05, 0.05, 0.1),
 }
+ICE = (0.8, 0.95, 1.0)  # a frozen traveller's rim, inside its disc: white-blue, apart from the white last-step ring
+LAST = (1.0, 1.0, 1.0)  # the last step's piece: white, as on the other boards
+OUTLINE = 1.5  # the black rim every piece has, so light pieces show on light squares
 
 
 def travellers(document: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -55,46 +71,190 @@ def stacks(document: Mapping[str, Any], camps: Mapping[str, str], centre: str) -
 STRIP = 0.1  # share of the height for the players' strip under the board
 LABEL = 0.33  # the square's name: its height as a share of the square, in the top-left corner
 COIN_RGB = (0.95, 0.78, 0.2)
+REACH = 0.5  # a tap this far from a piece's middle, in squares, still means it: a fingertip is wider than a piece
+
+
+class Grid:
+    """Where the 9x9 grid goes in a widget: the same sums for the drawing and for a tap."""
+
+    def __init__(self, widget: Any, board: Mapping[str, Any]) -> None:
+        width, height = board["width"], board["height"]
+        self.strip_h = widget.height * STRIP
+        side = min(widget.width, widget.height - self.strip_h)
+        self.cell = side / max(width, height)
+        self.x0 = widget.x + (widget.width - self.cell * width) / 2
+        self.y0 = widget.y + self.strip_h + (widget.height - self.strip_h - self.cell * height) / 2
+
+    def origin(self, square: Mapping[str, Any]) -> tuple[float, float]:
+        # Row 1 at the bottom, as the board data and the terminal view have it: drawn the other way up,
+        # every path ran clockwise on the screen where the rules say anti-clockwise.
+        return self.x0 + square["x"] * self.cell, self.y0 + square["y"] * self.cell
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One traveller as drawn: its disc's middle and radius, so a tap and a ring find the piece a player sees."""
+
+    id: str
+    colour: str
+    number: str
+    frozen: bool
+    x: float
+    y: float
+    r: float
+
+
+def centre_of(board: Mapping[str, Any]) -> str:
+    return str(next(s["id"] for s in board["squares"] if s["zone"] == "centre"))
+
+
+def pieces(widget: Any, view: Any) -> list[Piece]:
+    """Every traveller's disc in drawing order: square by square, each stack carrier first, riders above it.
+
+    A later piece lies on top of an earlier one it overlaps (a rider on its carrier).
+    """
+    board = view.game.data["board"]
+    grid = Grid(widget, board)
+    centre = centre_of(board)
+    by_square = stacks(view.document, board["camps"], centre)
+    out = []
+    for square in board["squares"]:
+        x, y = grid.origin(square)
+        piles = by_square.get(square["id"], [])
+        named = square["id"] != centre  # the texts call the centre "the centre": its pieces may cover its name
+        for i, stack in enumerate(piles):
+            out.extend(_stack_discs(stack, x, y, grid.cell, i, len(piles), clear_name=named))
+    return out
+
+
+def place_at(widget: Any, view: Any, x: float, y: float) -> str | None:
+    """The traveller a tap names, by its id as the actions spell it ("red-1"); None away from every piece.
+
+    A piece is half a square across at most (a fifth in the crowded centre),
+    smaller than a fingertip: the piece drawn on top under the finger wins
+    (a rider over its carrier), else the nearest piece within half a square.
+    Squares are no place: a diagonal step names its square too, but as a
+    choice among the stepping piece's buttons, found by tapping the piece.
+    """
+    drawn = pieces(widget, view)
+    for piece in reversed(drawn):  # the last drawn is the one seen on top
+        if (x - piece.x) ** 2 + (y - piece.y) ** 2 <= (piece.r + OUTLINE) ** 2:
+            return piece.id
+    reach = Grid(widget, view.game.data["board"]).cell * REACH
+    near = [(math.hypot(x - p.x, y - p.y), k, p) for k, p in enumerate(drawn)]
+    near = [entry for entry in near if entry[0] <= max(reach, entry[2].r * 1.6)]
+    return min(near, key=lambda entry: (entry[0], -entry[1]))[2].id if near else None
 
 
 def draw(widget: Any, view: Any) -> None:
     board = view.game.data["board"]
-    width, height = board["width"], board["height"]
-    strip_h = widget.height * STRIP
-    side = min(widget.width, widget.height - strip_h)
-    cell = side / max(width, height)
-    x0 = widget.x + (widget.width - cell * width) / 2
-    y0 = widget.y + strip_h + (widget.height - strip_h - cell * height) / 2
+    grid = Grid(widget, board)
+    cell = grid.cell
     camp_owner = {sq: colour for colour, sq in board["camps"].items()}
-    centre = next(s["id"] for s in board["squares"] if s["zone"] == "centre")
-    by_square = stacks(view.document, board["camps"], centre)
-
-    def origin(square: Mapping[str, Any]) -> tuple[float, float]:
-        # Row 1 at the bottom, as the board data and the terminal view have it: drawn the other way up,
-        # every path ran clockwise on the screen where the rules say anti-clockwise.
-        return x0 + square["x"] * cell, y0 + square["y"] * cell
+    centre = centre_of(board)
+    crowded = bool(stacks(view.document, board["camps"], centre).get(centre))
+    drawn = pieces(widget, view)
 
     with widget.canvas:
         Color(*BACKGROUND, 1)
         Rectangle(pos=widget.pos, size=widget.size)
         for square in board["squares"]:
-            x, y = origin(square)
+            x, y = grid.origin(square)
             owner = camp_owner.get(square["id"])
             Color(*(rgb(owner) if owner else ZONE_RGB.get(square["zone"], (0.5, 0.5, 0.5))), 1)
             Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
-            if square["id"] == centre and by_square.get(centre):
-                continue  # "the centre" in the texts; its crowd of pieces would leave a scrap of its name
-            label_ink = (0, 0, 0) if square["zone"] in ("edge", "ring2") or owner else (1, 1, 1)
-            # The texts name squares ("forward 3 to e3"): the name as large as the corner left free of pieces allows.
-            fitted_text(x + 3, y + cell * (1 - LABEL / 2) - 1, square["id"], cell * LABEL, cell * 0.45, label_ink,
-                        anchor="left", bold=True)  # fmt: skip
+        # The rings go on before the names and the pieces: neither a name nor a neighbour is ever covered.
+        for piece in drawn:
+            _ring(piece, _mark_kind(view, piece.id))
         for square in board["squares"]:
-            x, y = origin(square)
-            piles = by_square.get(square["id"], [])
-            named = square["id"] != centre  # the texts call the centre "the centre": its pieces may cover its name
-            for i, stack in enumerate(piles):
-                _draw_stack(stack, x, y, cell, i, len(piles), frozen_ring=True, clear_name=named)
-        _draw_players((widget.x, widget.y, widget.width, strip_h), view.document, board["camps"])
+            if square["id"] == centre and crowded:
+                continue  # "the centre" in the texts; its crowd of pieces would leave a scrap of its name
+            x, y = grid.origin(square)
+            owner = camp_owner.get(square["id"])
+            fill = rgb(owner) if owner else ZONE_RGB.get(square["zone"], (0.5, 0.5, 0.5))
+            label_ink = (0, 0, 0) if square["zone"] in ("edge", "ring2") or owner else (1, 1, 1)
+            _name(square["id"], x, y, cell, label_ink, fill)
+        for piece in drawn:
+            _draw_piece(piece)
+        _draw_players((widget.x, widget.y, widget.width, grid.strip_h), view.document, board["camps"])
+
+
+def _name(name: str, x: float, y: float, cell: float, ink: tuple[float, float, float], fill: Any) -> None:
+    """A square's name in its top-left corner, on a patch of the square's own colour.
+
+    The texts name squares ("forward 3 to e3"): the name is as large as the
+    corner left free of pieces allows. The patch is invisible on a bare
+    square; where a piece's ring reaches the corner (a white ring behind a
+    white name) it cuts the ring, so the name always reads on its square.
+    """
+    size, room = cell * LABEL, cell * 0.45
+    w, h = measure(name, size, True)
+    if w > room > 0:  # a café's long square names shrink rather than run under the pieces
+        size = max(6.0, size * room / w)
+        w, h = measure(name, size, True)
+    left, bottom = x + 3, y + cell * (1 - LABEL / 2) - 1 - h / 2
+    top, right = min(bottom + h, y + cell - 1), min(left + w, x + cell - 1)  # inside the square: the grid lines stay
+    Color(*fill, 1)
+    Rectangle(pos=(left, max(bottom, y + 1)), size=(right - left, top - max(bottom, y + 1)))
+    text(left, bottom, name, size, ink, anchor="bottomleft", bold=True)
+
+
+def _mark_kind(view: Any, place: Hashable) -> str | None:
+    """Which ring a piece gets, one at most: a question asked outranks the choices, which outrank the last step.
+
+    The table asks only about pieces with nothing offered and lists only
+    offered ones, so "asked" and "marked" never meet; a piece both offered
+    and moved last shows the offer, as on the other boards.
+    """
+    if place == getattr(view, "asked", None):
+        return "asked"
+    if place == getattr(view, "focus", None):
+        return "focus"
+    if place in (getattr(view, "marked", None) or ()):
+        return "marked"
+    if place == getattr(view, "last", None):
+        return "last"
+    return None
+
+
+# Ring width as a share of the piece's radius, and at least this many pixels: the listed piece's is seen first.
+RING = {"focus": (0.55, 4.0), "asked": (0.45, 3.0), "last": (0.35, 2.5), "marked": (0.3, 2.0)}
+RING_RGB = {"focus": HIGHLIGHT, "marked": HIGHLIGHT, "asked": ASKED, "last": LAST}
+
+
+def _ring(piece: Piece, kind: str | None) -> None:
+    """A coloured ring round a piece, black on both sides, so it reads on sand, water and the dark centre.
+
+    Drawn as discs under the piece: a ring drawn on top would cover a
+    rider's carrier or a neighbour in the crowded centre. The black gap
+    inside keeps the gold of a mark apart from a yellow piece, which it
+    otherwise merges into. The listed piece also gets a faint gold glow.
+    """
+    if kind is None:
+        return
+    share, least = RING[kind]
+    small = min(1.0, piece.r / 10)  # the crowded centre's pieces are 4 px: a ring thinner than its piece, not a blob
+    width = max(least * small, piece.r * share)
+    gap = piece.r + OUTLINE + max(1.5 * small, piece.r * 0.12)
+    outer = gap + width
+    if kind == "focus":
+        Color(*HIGHLIGHT, 0.35)
+        glow = outer + width
+        Ellipse(pos=(piece.x - glow, piece.y - glow), size=(2 * glow, 2 * glow))
+    disc(piece.x, piece.y, outer, RING_RGB[kind], (0, 0, 0), 1.0)
+    Color(0, 0, 0, 1)
+    Ellipse(pos=(piece.x - gap, piece.y - gap), size=(2 * gap, 2 * gap))
+
+
+def _draw_piece(piece: Piece) -> None:
+    """A disc in the traveller's colour with a black rim and its number; a frozen one with an ice rim inside."""
+    disc(piece.x, piece.y, piece.r, rgb(piece.colour), (0, 0, 0), OUTLINE)
+    if piece.frozen:
+        Color(0, 0, 0, 1)
+        Line(circle=(piece.x, piece.y, piece.r * 0.78), width=max(1.6, piece.r * 0.16))
+        Color(*ICE, 1)
+        Line(circle=(piece.x, piece.y, piece.r * 0.78), width=max(1.0, piece.r * 0.1))
+    text(piece.x, piece.y, piece.number, piece.r * 1.1, ink_for(piece.colour), bold=True)
 
 
 def _draw_players(
@@ -139,16 +299,15 @@ def _draw_players(
         fitted_text(sx + h * 0.2, y + h / 2, words, font, segment - h * 0.3, (0.8, 0.8, 0.8), anchor="left")
 
 
-def _draw_stack(
+def _stack_discs(
     stack: list[dict[str, Any]],
     x: float,
     y: float,
     cell: float,
     i: int,
     n: int,
-    frozen_ring: bool,
     clear_name: bool = False,
-) -> None:
+) -> list[Piece]:
     """One carrier with its riders above it; several stacks on a square share it in a small grid.
 
     With ``clear_name`` the pieces keep off the square's name in its top-left
@@ -166,14 +325,10 @@ def _draw_stack(
         radius = min(slot, room / rows) * (0.34 if n == 1 else 0.4)
         cx = x + slot * (i % columns + 0.5)
         cy = y + room - (room / rows) * (i // columns + 0.5) - radius * 0.3 * (len(stack) - 1)
+    out = []
     for level, piece in enumerate(stack):
         r = radius * (0.85**level)
         py = cy + level * radius * 0.6
-        Color(0, 0, 0, 1)
-        Ellipse(pos=(cx - r - 1.5, py - r - 1.5), size=(2 * r + 3, 2 * r + 3))
-        Color(*rgb(piece["colour"]), 1)
-        Ellipse(pos=(cx - r, py - r), size=(2 * r, 2 * r))
-        if piece.get("frozen") and frozen_ring:
-            Color(0.85, 0.95, 1, 1)
-            Line(circle=(cx, py, r + 2), width=2)
-        text(cx, py, str(piece["number"]), r * 1.1, ink_for(piece["colour"]), bold=True)
+        out.append(Piece(str(piece["id"]), str(piece["colour"]), str(piece["number"]), bool(piece.get("frozen")),
+                         cx, py, r))  # fmt: skip
+    return out
