@@ -11,7 +11,6 @@ import io
 import json
 import logging
 import os
-import shutil
 import sys
 import time
 from collections import Counter
@@ -23,7 +22,7 @@ from companion.bench import bench_game
 from companion.data import default_cafe_dir, house_dir, read_json, validate_path
 from companion.errors import CompanionError, InvalidData
 from companion.journal import Journal, open_journal
-from companion.paths import env_or, user_data_dir
+from companion.paths import env_or, user_data_dir, write_whole
 from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
 from companion.session import Session, export_game, open_table, replay_record
@@ -210,7 +209,7 @@ def cmd_data(args: argparse.Namespace) -> int:
             if (target / file.name).exists():
                 print(f"kept {target / file.name} (already there)")
                 continue
-            shutil.copy(file, target / file.name)
+            write_whole(target / file.name, file.read_bytes())  # a crash mid-copy leaves no cut-off café file
             print(f"wrote {target / file.name}")
         print("Edit these files to match your own copy, then run: companion data validate " + str(target))
         return 0

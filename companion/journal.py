@@ -220,6 +220,11 @@ class Journal:
             found = "; ".join(line for line in verdict.splitlines() if not line.startswith("***"))
             raise JournalDamaged(f"{self.path} cannot be read as a journal: {found}")
 
+    @property
+    def kept_on_disk(self) -> bool:
+        """Whether the steps outlive the process: an in-memory journal (a card gone read-only) does not."""
+        return self.path != ":memory:"
+
     @classmethod
     def read_only(cls, path: str | Path, query: str = "mode=ro") -> Journal:
         """A journal opened only to read (``mode=ro`` or ``immutable=1``): no schema, no checks, no writes."""

@@ -66,7 +66,7 @@ class Touch:
 
     intent: str
     action: Mapping[str, Any] | None = None
-    place: Hashable | None = None  # for "explain": the hex, slot or space a finger pointed at
+    place: Hashable | None = None  # for "explain": the place or piece a finger pointed at (`places.place_of`)
 
 
 @dataclass(frozen=True)

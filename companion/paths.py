@@ -7,6 +7,7 @@ always sit together and a café backs up a single folder.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 
@@ -49,3 +50,41 @@ def env_or(variable: str, default: Path) -> Path:
     """An explicit path from the environment wins over the default."""
     explicit = os.environ.get(variable)
     return Path(explicit) if explicit else default
+
+
+def write_whole(path: Path, content: bytes) -> None:
+    """Write ``content`` aside, flush it to the card, then rename it over ``path``: there whole, or not at all.
+
+    A full SD card or a pulled plug mid-write would otherwise leave half a file
+    under the name: a café file cut short, a settings file that loses the PIN,
+    a die file that loses every face taught before. The aside file sits in the
+    same folder, so the move is a rename, and it is dotted with a unique name,
+    so no reader takes it for a real file and two writers never share it. The
+    folder is flushed too, or a power cut just after could bring back the old
+    file. ``OSError`` says nothing was changed.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(content)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(name, path)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)

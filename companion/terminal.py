@@ -366,8 +366,15 @@ class Terminal:
             if not self._line(line, legal):
                 break
             legal = self._refresh(line, legal, before)
-        self.say("Bye. The game is kept; 'companion play' resumes it.")
+        self.say(self._goodbye())
         return 0
+
+    def _goodbye(self) -> str:
+        """Promise a resume only when the journal is a file: one kept in memory ends with the process."""
+        journal = self.session.journal
+        if journal is not None and journal.kept_on_disk:
+            return "Bye. The game is kept; 'companion play' resumes it."
+        return "Bye. This game was kept in memory only (no journal file could be written), so it ends here."
 
     def run_live(self, read_line: Callable[[], str | None]) -> int:
         """Typed lines and table inputs as they come: one loop sleeps on both, so neither waits for the other.
@@ -414,7 +421,7 @@ class Terminal:
                 break
             legal = self._refresh(item, legal, before)
         self.controller.wake = None
-        self.say("Bye. The game is kept; 'companion play' resumes it.")
+        self.say(self._goodbye())
         return 0
 
 

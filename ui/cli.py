@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,26 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=cmd_run)
 
 
+def use_writable_kivy_home() -> None:
+    """Point Kivy at a folder it can write when ``~/.kivy`` cannot be made or written.
+
+    Kivy writes its config and logs there at import, and with a home it
+    cannot write (a locked-down account, HOME pointing at a file) the app
+    died with "Permission denied" before the first screen. The service sets
+    ``KIVY_HOME`` itself; a set one is always kept.
+    """
+    if os.environ.get("KIVY_HOME"):
+        return
+    home = Path(os.path.expanduser("~")) / ".kivy"
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        if os.access(home, os.W_OK | os.X_OK):
+            return
+    except OSError:
+        pass
+    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="table-companion-kivy-")
+
+
 def _prepare_kivy(width: int, height: int, fullscreen: bool = False, offscreen: bool = False) -> None:
     """Kivy reads its configuration once, at import: set it all before the first import."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -73,6 +94,7 @@ def _prepare_kivy(width: int, height: int, fullscreen: bool = False, offscreen: 
     os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # skips probing for xsel/xclip processes at start
     if offscreen:
         os.environ["SDL_VIDEODRIVER"] = "offscreen"
+    use_writable_kivy_home()
     # SDL would turn SIGTERM into a window-close request, which the kiosk refuses: `systemctl stop`
     # then waited out its 90 s timeout and killed the app. The signals are handled by `stop_on_signals`.
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
@@ -122,6 +144,7 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
         default_cafe_dir=standard,
     )
     app.apply_inputs()  # the same path a saved switch takes, so start-up and the settings screen agree
+    note = " ".join(filter(None, (settings.note, note)))
     if note:  # on the home screen the table starts on, and in the service's log
         app.status = note
         print(f"companion: {note}", file=sys.stderr)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.paths import xdg_base
+from companion.paths import write_whole, xdg_base
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +56,9 @@ class Settings:
     last_game: str = ""
     last_players: list[str] = field(default_factory=list)
 
+    # What loading set aside or ignored, in a sentence for the screen; not a field, so never saved.
+    note = ""
+
     @classmethod
     def load(cls, path: Path | None) -> Settings:
         """A damaged or missing file falls back to defaults: a kiosk must always start.
@@ -72,13 +74,12 @@ class Settings:
         try:
             raw = json.loads(path.read_bytes().decode("utf-8-sig"))
         except (OSError, ValueError) as exc:
-            _set_aside(path, f"cannot be read ({exc})")
-            return cls()
+            return cls._defaults_for(path, f"cannot be read ({exc})")
         if not isinstance(raw, dict):
-            _set_aside(path, "is not a JSON object")
-            return cls()
+            return cls._defaults_for(path, "is not a JSON object")
         defaults = cls()
         kept: dict[str, Any] = {}
+        ignored: list[str] = []
         for f in fields(cls):
             if f.name not in raw:
                 continue
@@ -86,35 +87,35 @@ class Settings:
             if value is None or (f.name == "kiosk_pin" and not value.strip()):  # an empty PIN would lock staff out
                 log.warning("settings %s: %s = %r ignored; the default %r is used",
                             path, f.name, raw[f.name], getattr(defaults, f.name))
+                ignored.append(f.name)
                 continue
             kept[f.name] = value
         settings = cls(**kept)
+        if ignored:
+            names = ", ".join(ignored)
+            settings.note = f"Settings file {path.name}: {names} ignored, the defaults used{_pin(ignored)}."
         settings.inputs = {
             **defaults.inputs,
             **{str(k): v for k, v in settings.inputs.items() if isinstance(v, bool)},  # "false" is not off
         }
         return settings
 
-    def save(self, path: Path | None) -> None:
-        """Write the whole file or nothing: a new file is written, flushed to the card, then renamed over.
+    @classmethod
+    def _defaults_for(cls, path: Path, why: str) -> Settings:
+        settings = cls()
+        settings.note = _set_aside(path, why)
+        return settings
 
-        A crash or a full card mid-save leaves the old file as it was and no
-        stray temporary file; ``OSError`` tells the caller the change is not kept.
-        """
+    def save(self, path: Path | None) -> None:
+        """Write the whole file or nothing (`write_whole`); ``OSError`` tells the caller the change is not kept."""
         if path is None:
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(json.dumps(asdict(self), indent=2))
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(name, path)
-        except BaseException:
-            Path(name).unlink(missing_ok=True)
-            raise
-        _sync_folder(path.parent)
+        write_whole(path, json.dumps(asdict(self), indent=2).encode("utf-8"))
+
+
+def _pin(names: list[str]) -> str:
+    """Staff locked out by a PIN they did not set must be told which one opens the settings now."""
+    return f" (the settings PIN is {Settings.kiosk_pin} again)" if "kiosk_pin" in names else ""
 
 
 def _as_type(value: Any, default: Any, number_as_text: bool) -> Any:
@@ -131,25 +132,13 @@ def _as_type(value: Any, default: Any, number_as_text: bool) -> Any:
     return value if isinstance(value, type(default)) else None
 
 
-def _set_aside(path: Path, why: str) -> None:
+def _set_aside(path: Path, why: str) -> str:
+    """Rename a broken file beside itself and log it; the sentence for the screen."""
     kept = path.with_name(f"{path.name}.broken-{datetime.now(UTC):%Y%m%d-%H%M%S}")
     try:
         path.rename(kept)
     except OSError as exc:
         log.warning("settings %s %s; defaults are used (it could not be set aside: %s)", path, why, exc)
-        return
+        return f"Settings file {path.name} {why}; the defaults are used{_pin(['kiosk_pin'])}."
     log.warning("settings %s %s; defaults are used and the file is kept as %s", path, why, kept.name)
-
-
-def _sync_folder(folder: Path) -> None:
-    """Flush the rename itself, so a power cut just after a save cannot bring back the old file."""
-    try:
-        handle = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)
+    return f"Settings file {path.name} {why}; it is kept as {kept.name} and the defaults are used{_pin(['kiosk_pin'])}."

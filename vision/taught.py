@@ -11,30 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.paths import env_or, user_data_dir
+from companion.paths import env_or, user_data_dir, write_whole
+
+__all__ = ["default_taught_dir", "temple_die_reader", "write_whole"]
 
 if TYPE_CHECKING:  # the readers pull in OpenCV; the CLI asks for the folder long before it reads a frame
     from vision.temple_die import TempleDieReader
 
 DIE_FILE = "temple_die.json"
-
-
-def write_whole(path: Path, content: bytes) -> None:
-    """Write ``content`` aside, then move it over ``path``: there whole, or not at all.
-
-    A full SD card or a pulled plug mid-write would otherwise leave half a file
-    under the name: a cut photo holding a card's name, or a die file that
-    loses every face taught before. The aside file sits in the same folder, so
-    the move is a rename, and it is dotted so no reader takes it for a taught
-    file.
-    """
-    partial = path.with_name(f".{path.name}.partial")
-    try:
-        partial.write_bytes(content)
-        partial.replace(path)
-    except OSError:
-        partial.unlink(missing_ok=True)
-        raise
 
 
 def default_taught_dir() -> Path:

@@ -120,3 +120,11 @@ def test_a_sensor_reading_the_rules_refuse_is_shown_with_its_clause() -> None:
     terminal.run(iter(["q"]))
     assert "The die reads 7, not applied: the oracle shows 1 to 6, not 7  [BP-Q5]" in out.getvalue()
     assert session.log == []
+
+
+def test_quitting_promises_a_resume_only_from_a_journal_file(tmp_path: Path) -> None:
+    """A table whose journal could only be kept in memory was told its game would resume: it ends there."""
+    on_disk = run(Session.new("race", ["red", "blue"], journal=Journal(tmp_path / "j.sqlite3")), ["q"])
+    assert "'companion play' resumes it" in on_disk
+    in_memory = run(Session.new("race", ["red", "blue"], journal=Journal()), ["q"])
+    assert "kept in memory only" in in_memory and "resumes it" not in in_memory

@@ -131,12 +131,17 @@ def launch(running: list[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     for variable in ("COMPANION_UI_SETTINGS", "COMPANION_CAFE_DIR", "COMPANION_TAGS", "COMPANION_HARDWARE_CONFIG"):
         monkeypatch.delenv(variable, raising=False)
 
-    def _launch(settings: Settings | None = None, new: bool = True, **flags: str | None) -> Any:
+    def _launch(settings: Settings | str | None = None, new: bool = True, **flags: str | None) -> Any:
+        """``settings`` as text is written as it stands: a hand-edited or damaged file."""
         from ui.cli import build_app
 
-        settings = settings or Settings()
-        settings.voice = False  # no espeak-ng processes from a test
-        settings.save(settings_file(tmp_path))
+        if isinstance(settings, str):
+            settings_file(tmp_path).parent.mkdir(parents=True, exist_ok=True)
+            settings_file(tmp_path).write_text(settings, encoding="utf-8")
+        else:
+            settings = settings or Settings()
+            settings.voice = False  # no espeak-ng processes from a test
+            settings.save(settings_file(tmp_path))
         args = argparse.Namespace(new=new, **{"buttons": None, "dice_sensor": None, "camera": None, **flags})
         app = build_app(args, journal_path=tmp_path / "journal.sqlite3")
         app._run_prepare()

@@ -265,9 +265,21 @@ def test_a_damaged_journal_does_not_stop_the_table(launch: Any, tmp_path: Path) 
     app = launch(new=False)
     assert app.root.current == "home"
     assert "cannot be read as a journal" in app.status and "kept as journal.sqlite3.damaged-" in app.status
+    assert app.root.get_screen("home").ids.note.text == app.status  # said where the table starts
     assert any(p.name.startswith("journal.sqlite3.damaged-") for p in tmp_path.iterdir())
     assert app.new_game("blackpool", ["yellow", "red"])
     assert app.journal.active_game() is not None
+
+
+def test_a_broken_settings_file_is_named_on_the_home_screen_with_the_pin_that_opens_settings(
+    launch: Any, tmp_path: Path
+) -> None:
+    """A hand edit missing a comma was set aside and the defaults used, PIN 1234 among them, with a word
+    only in the service's log: staff found their own PIN refused."""
+    app = launch('{"kiosk_pin": "9876" "voice": false}', new=False)
+    note = app.root.get_screen("home").ids.note.text
+    assert "Settings file ui.json cannot be read" in note and "the settings PIN is 1234 again" in note
+    assert any(p.name.startswith("ui.json.broken-") for p in settings_file(tmp_path).parent.iterdir())
 
 
 def test_a_game_that_no_longer_replays_leaves_the_table_at_home(launch: Any, tmp_path: Path) -> None:

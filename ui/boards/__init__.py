@@ -3,7 +3,7 @@
 Adding a game's drawing is one new module named after the game id; games
 without one get the generic text drawing from ``describe()``. A drawing that
 also has ``place_at(widget, view, x, y)`` answers taps with the place under
-the finger (a hex, a slot, a space, as ``companion.places.place_of`` spells it),
+the finger (a hex, slot, space, numbered card or traveller, as ``companion.places.place_of`` spells it),
 and draws ``view.marked``, ``view.focus`` and ``view.asked``: the table then
 lets players choose among hundreds of placements by pointing at the map, and
 ask why nothing may go on a place.

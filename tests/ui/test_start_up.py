@@ -1,0 +1,26 @@
+"""Starting the app on a machine whose home folder Kivy cannot write."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_app_starts_when_its_home_cannot_hold_kivys_folder(tmp_path: Path) -> None:
+    """A home Kivy cannot write (here a file, which even root cannot make a folder in) ended the start
+    with "Not a directory (~/.kivy)" before the first screen."""
+    home = tmp_path / "home-is-a-file"
+    home.write_text("", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "KIVY_HOME"}
+    env.update(HOME=str(home), SDL_VIDEODRIVER="offscreen", COMPANION_JOURNAL=str(tmp_path / "j.sqlite3"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "ui", "run", "--bench-exit"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"screen": "home"' in done.stdout
