@@ -242,11 +242,11 @@ def test_teach_commands_say_when_out_cannot_be_written(tmp_path: Path, capsys, m
     # A disk that fills mid-write (as root no folder refuses a write, so the write is told to fail).
     out = tmp_path / "cafe"
 
-    def disk_full(_path: Path, _content: bytes) -> int:
+    def disk_full(_handle: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
     with monkeypatch.context() as patched:
-        patched.setattr(Path, "write_bytes", disk_full)
+        patched.setattr("companion.paths.os.fsync", disk_full)
         assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(out)]) == 2
     captured = capsys.readouterr()
     assert "cannot write to" in captured.err and "taught" not in captured.out

@@ -22,13 +22,11 @@ def board() -> np.ndarray:
 
 def test_a_write_cut_short_leaves_no_photo_behind(board: np.ndarray, tmp_path: Path, monkeypatch) -> None:
     """A full SD card mid-write leaves part of a file; no cut photo may hold the card's name."""
-    write_bytes = Path.write_bytes
 
-    def cut_short(path: Path, content: bytes) -> int:
-        write_bytes(path, content[:100])
+    def card_full(_handle: int) -> None:  # the bytes are written aside; flushing them to the card fails
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(Path, "write_bytes", cut_short)
+    monkeypatch.setattr("companion.paths.os.fsync", card_full)
     with pytest.raises(TeachRefused, match=r"cannot write to .*No space left on device"):
         teach_card(board, 3, "P01", tmp_path / "taught")
     assert list((tmp_path / "taught").iterdir()) == []  # nothing under the card's name, nothing left aside
