@@ -152,3 +152,22 @@ def test_serve_skips_an_overlong_line_and_answers_the_next() -> None:
     assert [a["ok"] for a in answers] == [False, True, False]
     assert answers[0]["error"]["message"] == "the line is longer than 64 bytes; it was skipped"
     assert answers[2]["error"]["message"] == answers[0]["error"]["message"]
+
+
+def test_the_session_in_docs_protocol_md_answers_as_written() -> None:
+    """The documented exchange is what a client author copies: its answers must be the referee's own.
+
+    The key check once refused the example's ``"player"`` and nobody noticed: the page kept promising it.
+    """
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+    text = doc.read_text(encoding="utf-8").splitlines()
+    lines = [line.strip() for line in text if line.startswith(("    > ", "    < "))]
+    assert sum(line.startswith(">") for line in lines) >= 3
+    referee, answer = Referee(), None
+    for line in lines:
+        if line.startswith(">"):
+            answer = referee.handle(json.loads(line[2:]))
+        else:
+            assert answer == json.loads(line[2:])
