@@ -31,7 +31,7 @@ from ui import inputs, watchdog
 from ui.boards import BoardView
 from ui.kiosk import ESCAPE_KEYS, IdleClock, PinGate
 from ui.settings import Settings, existing_folder
-from ui.voice import Voice
+from ui.voice import Voice, spoken_form, spoken_step
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class CompanionApp(App):
     resume_text = StringProperty("")
     kiosk = BooleanProperty(False)
     voice_note = StringProperty("")
-    last_spoken = StringProperty("")
+    last_spoken = StringProperty("")  # as espeak-ng was given it (`spoken_form`), not as the screen shows it
     input_problems = DictProperty({})  # input name -> why it is not working, for the settings screen
     inputs_note = StringProperty("")
 
@@ -486,11 +486,12 @@ class CompanionApp(App):
             entry = {"text": update.text, "rules": list(update.rules), "kind": update.kind}
             self.announcements = [entry, *self.announcements][:MAX_ANNOUNCEMENTS]
         # A reading repeated (a sensor sending the same line again and again) is shown, but said once.
-        said_already = update.kind == "unapplied" and update.text == self.last_spoken
+        said_already = update.kind == "unapplied" and spoken_form(update.text) == self.last_spoken
         if update.kind in SPOKEN_KINDS and not said_already:
             spoken = update.text
-            if update.kind in ("step", "undo", "redo", "new_game") and update.pending is not None:
-                spoken = f"{update.text} {update.pending.text}" if update.kind != "new_game" else update.text
+            if update.kind in ("step", "undo", "redo") and update.pending is not None:
+                spoken = spoken_step(update.text, update.pending.text)  # the prompt without what the step said
+            spoken = spoken_form(spoken)  # the screen's words as espeak-ng should say them
             self.voice.say(spoken, key=self._seq)
             self.last_spoken = spoken
         self.refresh()

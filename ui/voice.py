@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import threading
@@ -27,6 +28,95 @@ def render_wav(text: str, out: Path, speed: int = 150) -> Path:
         raise FileNotFoundError("espeak-ng is not installed")
     subprocess.run([binary, "-s", str(speed), "-w", str(out), text], check=True, capture_output=True, timeout=60)
     return out
+
+
+# -- what the table hears ------------------------------------------------------------------------------
+# The screen's texts are written to be read: a clause id to look up, a hex as the board file spells it, a
+# card's inventory id. Read aloud by espeak-ng the same characters turn into letters, dashes and lost signs,
+# so each is rewritten here, in speech only; the screen and the engine keep their words.
+
+NUMBER = r"-?\d+"
+# "[TTD-3a]", "[BP-C10, BP-6]": a ruling's clauses, shown on the screen and in full behind Dispute.
+# Spelt out ("T T D three a") they are noise between two reasons, so speech leaves them out.
+CLAUSES = re.compile(r"\s*\[[A-Z]{1,5}-[A-Za-z0-9.]+(?:,\s*[A-Z]{1,5}-[A-Za-z0-9.]+)*\]")
+# Through the Desert's hexes "(5,5)", "(-1,12)": espeak-ng reads "(-1,12)" as "one twelve", the minus lost.
+HEX = re.compile(rf"\(({NUMBER}),({NUMBER})\)")
+# The temple's cells "[7,0] (slot 2 r0c1)": x the column from the west edge, y the row from the north, as the
+# drawing numbers its margins; the in-card "r0c1" (spelt "r zero c one") repeats the cell, so the slot stays.
+CELL = re.compile(r"\[(\d+),(\d+)\](?: \(slot (\d+) r\d+c\d+\))?")
+# Targi's centre cards "centre 2-1" (row-column, as the tag on the card reads): "two dash one" aloud.
+CENTRE = re.compile(r"\b([Cc]entre) (\d)-(\d)\b")
+# A range of die faces "4-6 keeps it": "four dash six" aloud.
+RANGE = re.compile(r"\b(\d+)-(\d+)\b")
+# A card's inventory id beside its name, "Date Sacks (G04)", "(T41, tent, ...)": the name says it already.
+# A card known only by its id (the temple's "P27 goes into slot 1") keeps it.
+CARD_ID = re.compile(r" \([A-Z]\d{2}\)|(?<=\()[A-Z]\d{2}, ")
+VP = re.compile(r"\b(1 )?VP\b")
+
+
+def _number(text: str) -> str:
+    return f"minus {text[1:]}" if text.startswith("-") else text
+
+
+def spoken_form(text: str) -> str:
+    """``text`` as espeak-ng should say it: clause ids left out, places and ranges in words a listener follows.
+
+    One pure function, used wherever the app speaks, so the screen's texts and the engine's stay as they are.
+    """
+    text = CLAUSES.sub("", text)
+    text = HEX.sub(lambda m: f"hex {_number(m[1])}, {_number(m[2])}", text)
+    text = CELL.sub(lambda m: f"column {m[1]}, row {m[2]}" + (f" (slot {m[3]})" if m[3] else ""), text)
+    text = CENTRE.sub(r"\1 \2 \3", text)
+    text = RANGE.sub(r"\1 to \2", text)
+    text = CARD_ID.sub("", text)
+    text = VP.sub(lambda m: "1 victory point" if m[1] else "victory points", text)
+    return text
+
+
+def _words(text: str, loose: bool = False) -> list[str]:
+    """Words compared; ``loose``: "rolls" and "rolled" are one word to a listener hearing them twice."""
+    words = re.findall(r"[a-z0-9']+", text.lower())
+    if not loose:
+        return words
+    return [w[:-2] if w.endswith("ed") and len(w) > 4 else w[:-1] if w.endswith("s") and len(w) > 3 else w
+            for w in words]
+
+
+def _within(part: str, said: str, loose: bool = False) -> bool:
+    """Whether ``part``'s words were just said, in the same order and together."""
+    words, heard = _words(part, loose), _words(said, loose)
+    return bool(words) and any(heard[i:i + len(words)] == words for i in range(len(heard) - len(words) + 1))
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
+
+
+def spoken_step(step: str, prompt: str) -> str:
+    """A step and the next prompt as one announcement, without the prompt saying again what the step just said.
+
+    The screen shows them apart, so each is written whole; heard together they repeat each other: "Green
+    rolls 1. Green rolled 1: choose the traveller to move.", and every game's last step names the winner and
+    then the game-over prompt names them again. Each part of the prompt already heard is left out: a whole
+    sentence, word for word; its opening "Green rolled 1:" if the step ends with those words ("rolls" heard
+    as "rolled"); the rest after a long opening ("The game is over: the last blue camel has been placed.").
+    Who is to act next is never left out: an opening of one or two words ("Black:", "Red roll:") stays
+    unless the whole sentence was said, and "Black: roll the die." is not "Black rolls the die."
+    """
+    if not step.strip():
+        return prompt.strip()
+    last = _sentences(step)[-1] if _sentences(step) else step
+    kept: list[str] = []
+    for sentence in _sentences(prompt):
+        if _within(sentence, step):
+            continue
+        lead, colon, rest = sentence.partition(": ")
+        if colon and len(_words(lead)) >= 3 and len(_words(rest)) >= 4 and _within(rest, step):
+            sentence = lead.rstrip(".!?") + "."
+        elif colon and len(_words(lead)) >= 3 and _within(lead, last, loose=True) and rest:
+            sentence = rest[:1].upper() + rest[1:]
+        kept.append(sentence)
+    return " ".join([step.strip(), *kept])
 
 
 MAX_WAITING = 4  # sentences queued behind the one being spoken; older ones are dropped past this

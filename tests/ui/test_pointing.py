@@ -16,6 +16,7 @@ from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.test_app import button
 from ui.boards import placer_for, ttd
 from ui.shots import bench_env, long_list, run_ui
+from ui.voice import spoken_form
 
 FIVE = ["red", "black", "orange", "purple", "brown"]
 
@@ -161,7 +162,7 @@ def test_the_button_box_pick_is_brought_on_screen_and_lit(start: Any) -> None:
     assert table.ids.board.view.focus == places[2] and "confirm to open" in app.last_spoken
     press(app, "confirm")  # opens the hex: its first placement is picked, not taken
     pick = next(a for a in legal if tuple(a["hex"]) == places[2])
-    assert app.highlighted == pick and app.last_spoken == pick["text"] and len(session.log) == steps
+    assert app.highlighted == pick and app.last_spoken == spoken_form(pick["text"]) and len(session.log) == steps
     lit = [b for b in table.ids.choices.children if b.chosen]
     assert [b.action for b in lit] == [pick] and tuple(lit[0].background_color) != (0.1, 0.45, 0.2, 1)
 
