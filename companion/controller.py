@@ -172,6 +172,13 @@ class Controller:
                 detail={"source": read.source, "dice": read.dice},
             )
         match = next((a for a in session.legal() if _same_action(a, wanted)), None)
+        colours = sorted({str(a["face"].get("colour")) for a in session.legal()
+                          if a.get("type") == "roll" and isinstance(a.get("face"), dict) and "colour" in a["face"]})
+        if match is None and colours and "face" not in wanted:
+            # The game would answer with how its action is spelt ('a roll needs "face": ...'), which the
+            # table heard aloud; what it lacks is a reading of the colour.
+            return Update("unapplied", f"The die reads {shown}, but its colour ({' or '.join(colours)}) was not "
+                          "read: roll again, or enter it by hand.", pending=pending)  # fmt: skip
         if match is None:
             text, rules = self._why_not(session, wanted, "this game's die has no such face.")
             return Update("unapplied", f"The die reads {shown}, not applied: {text}", pending=pending, rules=rules)
@@ -205,7 +212,8 @@ class Controller:
         is refused, or the game's board and the table's would part.
         """
         legal = session.legal()
-        drawing = session.pending().kind == "draw"
+        pending = session.pending()
+        drawing = pending.kind == "draw"
         slots = self._slots(session)
         refusal: tuple[str, tuple[str, ...]] | None = None
         kept: list[int] = []  # slots holding what the game has there (a card laid back, a board seen afresh)
@@ -217,7 +225,9 @@ class Controller:
                 kept.append(slot)
                 continue
             def offered(card: str, slot: int = slot) -> tuple[str, Action, Action | None]:
-                wanted = {"type": "draw", "card": card} if drawing else {"type": "change", "slot": slot, "card": card}
+                # A draw names its deck: without it a desert card from a tag reader was "unknown deck None".
+                wanted = ({"type": "draw", "deck": pending.deck, "card": card} if drawing
+                          else {"type": "change", "slot": slot, "card": card})
                 return card, wanted, next((a for a in legal if all(a.get(k) == v for k, v in wanted.items())), None)
 
             # The first twin the game can take; refused under the name read.

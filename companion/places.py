@@ -95,13 +95,25 @@ def place_from_text(text: str) -> Hashable:
     return text
 
 
+def same_kind(here: Hashable | None, there: Hashable) -> bool:
+    """Whether an action placed at ``here`` may be moved to ``there``: a pair to a pair, a number to a number.
+
+    Targi names centre cards by (row, col) and border cards by number; moving
+    a centre card's action onto card 7 asked the game about "slot 7", and the
+    table heard how a slot is spelt instead of a rule.
+    """
+    if isinstance(here, tuple) or isinstance(there, tuple):
+        return isinstance(here, tuple) and isinstance(there, tuple) and len(here) == len(there)
+    return type(here) is type(there)
+
+
 def moved_to(offered: Sequence[Mapping[str, Any]], place: Hashable) -> list[Action]:
     """Each kind of offered action that happens somewhere, moved to ``place``; one of each kind."""
     moved: dict[str, Action] = {}
     for action in offered:
         field = place_field(action)
-        if field is None or place_of({field: place_to_json(place)}) is None:
-            continue  # no such place for this action: a card by number is never a (row, col) centre card
+        if field is None or not same_kind(place_of(action), place) or place_of({field: place_to_json(place)}) is None:
+            continue  # no such place for this action: a card's number is never a (row, col) centre card
         candidate = {key: value for key, value in action.items() if key != "text"}
         candidate[field] = place_to_json(place)
         moved.setdefault(json.dumps(candidate, sort_keys=True), candidate)

@@ -246,3 +246,26 @@ def test_a_card_read_as_its_twin_is_taken_as_the_one_the_game_can_take() -> None
     assert update.kind == "step" and controller.session.log[-1]["card"] == "P48"
     again = controller.handle(CardsSeen({2: "P15"}, "camera", twins={"P15": ("P48",)}))
     assert again.kind == "info" and "Slot 2 holds P48" in again.text  # seen again: the game's own name for it
+
+
+def test_a_card_from_a_tag_reader_is_drawn_from_the_deck_the_game_draws_from() -> None:
+    """The draw was built without its deck: a desert card laid on a tag reader was "unknown deck None"."""
+    from companion.observations import CardsSeen
+
+    session = Session.new("desert", ["black", "pink"])
+    rng = random.Random(2)
+    while session.pending().kind != "draw":
+        session.act(rng.choice(session.legal()))
+    controller = Controller(session)
+    update = controller.handle(CardsSeen({1: "golden_compass"}, "tags"))
+    assert update.kind == "step" and session.log[-1] == {"type": "draw", "deck": "collection", "card": "golden_compass"}
+
+
+def test_a_temple_die_read_without_its_colour_says_so_in_words() -> None:
+    """The game's answer spelt its action ('a roll needs "face": ...'), and the table heard it aloud."""
+    controller = Controller(Session.new("temple", ["red", "blue"]))
+    while controller.session.pending().kind == "draw":
+        controller.handle(Touch("act", controller.session.legal()[0]))
+    update = controller.handle(DieRead(4, "camera"))
+    assert update.kind == "unapplied" and "colour (red or white) was not read" in update.text
+    assert '"face"' not in update.text and controller.session.pending().kind == "roll"

@@ -250,3 +250,16 @@ def test_the_protocol_and_the_terminal_answer_about_a_traveller() -> None:
     out = io.StringIO()
     Terminal(session, lambda: None, out).run(iter(["why yellow-2", "q"]))
     assert "Yellow 2 is frozen" in out.getvalue() and "[BP-C10]" in out.getvalue()
+
+
+def test_a_targi_card_is_asked_about_only_with_actions_of_its_own_kind() -> None:
+    """A tap on border card 2 moved the centre cards' "use" there too, and the table heard how a
+    centre slot is spelt ("a central slot is [row, column] ...") beside the rule."""
+    session = Session.new("targi", ["white", "black"])
+    rng = random.Random(1)
+    while not ({type(place_of(a)) for a in session.legal()} >= {int, tuple}):  # border and centre uses
+        session.act(rng.choice(session.legal()))
+    border = explain_place(session, 2)
+    assert border.rules == ("TG-A2",) and "slot" not in border.text
+    centre = explain_place(session, (1, 1))
+    assert centre.rules == ("TG-A3",) and "card 1" not in centre.text.replace("centre 1-1", "")
