@@ -215,6 +215,10 @@ class Controller:
         pending = session.pending()
         drawing = pending.kind == "draw"
         slots = self._slots(session)
+        if not drawing and slots is None:  # a game without slots takes a card only as a draw
+            cards = ", ".join(str(c) for c in seen.slots.values() if c is not None) or "A card lifted"
+            return Update("unapplied", f"{cards} was seen, but no card is expected now ({pending.text})",
+                          pending=pending)  # fmt: skip
         refusal: tuple[str, tuple[str, ...]] | None = None
         kept: list[int] = []  # slots holding what the game has there (a card laid back, a board seen afresh)
         for slot, read in sorted(seen.slots.items()):

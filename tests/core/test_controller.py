@@ -257,8 +257,12 @@ def test_a_card_from_a_tag_reader_is_drawn_from_the_deck_the_game_draws_from() -
     while session.pending().kind != "draw":
         session.act(rng.choice(session.legal()))
     controller = Controller(session)
+    wrong = controller.handle(CardsSeen({1: "sand_thief"}, "tags"))  # a Mystery card on a Collection draw
+    assert wrong.kind == "unapplied" and "'sand_thief' is not a collection card" in wrong.text
     update = controller.handle(CardsSeen({1: "golden_compass"}, "tags"))
     assert update.kind == "step" and session.log[-1] == {"type": "draw", "deck": "collection", "card": "golden_compass"}
+    late = controller.handle(CardsSeen({1: "desert_flask"}, "tags"))  # no draw pending: nothing to change
+    assert late.kind == "unapplied" and "no card is expected now" in late.text and "'change'" not in late.text
 
 
 def test_a_temple_die_read_without_its_colour_says_so_in_words() -> None:
