@@ -216,7 +216,7 @@ class Controller:
         drawing = pending.kind == "draw"
         slots = self._slots(session)
         if not drawing and slots is None:  # a game without slots takes a card only as a draw
-            cards = ", ".join(str(c) for c in seen.slots.values() if c is not None) or "A card lifted"
+            cards = ", ".join(str(c) for c in seen.slots.values() if c is not None) or "An emptied slot"
             return Update("unapplied", f"{cards} was seen, but no card is expected now ({pending.text})",
                           pending=pending)  # fmt: skip
         refusal: tuple[str, tuple[str, ...]] | None = None
