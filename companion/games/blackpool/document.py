@@ -224,7 +224,9 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
     board = game.board
     problems: list[str] = []
     opts = state.opts
-    limit = 2 if opts["capacity.countsArrivingStack"] else 3
+    # Without the arriving stack counted (BP-Q12 off), a carrier with a chain of riders may land on a
+    # lone traveller: only one of each colour per square bounds the count then.
+    limit = 2 if opts["capacity.countsArrivingStack"] else len(board.index)
     # Where each traveller is, and who rides whom: one pass, then the rare faults in detail.
     index = board.index
     occupied: dict[str, list[Traveller]] = {}

@@ -212,3 +212,29 @@ def test_loader_refuses_a_move_phase_with_nothing_to_move() -> None:
     with pytest.raises(InvalidPosition) as err:
         GAME.from_document(doc)
     assert "nothing of yellow's can move with a 3" in err.value.problems[0]
+
+
+def test_a_carrier_with_two_riders_may_land_on_a_lone_traveller_without_the_arriving_stack_counted() -> None:
+    """`simulate --game blackpool --games 1000 --seed 1` (README) found it: Green 1 carrying Red 2 carrying
+    Yellow 1 moved onto Blue 3, and the position it made was called impossible ("b8 holds 4 travellers")."""
+    from companion.session import Session
+
+    travellers = {
+        "yellow-1": {"at": "d8", "on": "red-2"}, "yellow-2": {"at": "e3"}, "yellow-3": {"at": "b7"},
+        "blue-1": {"at": "c6", "frozen": True}, "blue-2": {"at": "e3", "on": "yellow-2"}, "blue-3": {"at": "b8"},
+        "red-1": {"at": "c4"}, "red-2": {"at": "d8", "on": "green-1"}, "red-3": {"at": "f5"},
+        "green-1": {"at": "d8"}, "green-2": {"at": "centre"}, "green-3": {"at": "centre"},
+    }
+    doc = {
+        "game": "blackpool", "players": ["yellow", "blue", "red", "green"], "turn": "green", "phase": "move",
+        "roll": 4, "options": {"capacity.countsArrivingStack": False, "edge.landing": "coexist"},
+        "coins": {"yellow": 2, "blue": 2, "red": 2, "green": 0}, "travellers": travellers,
+        "decks": {"charm": {"gust_of_force": 0, "awaken": 0, "diagonal_step_up": 0},
+                  "curse": {"freeze": 0, "reset": 0, "diagonal_step_down": 0}},  # six cards for six coins
+    }
+    session = Session.load("blackpool", doc)
+    session.act({"type": "move", "traveller": "green-1"})
+    after = session.document()
+    assert {t for t, v in after["travellers"].items() if v["at"] == "b8"} == {"green-1", "red-2", "yellow-1", "blue-3"}
+    assert session.game.invariants(session.state) == []
+    assert Session.load("blackpool", after).document() == after  # the position it made loads again
