@@ -80,6 +80,10 @@ class JournalUnavailable(CompanionError, OSError):
     code = "journal_unavailable"
 
 
+class JournalInUse(JournalUnavailable):
+    """Another companion (the kiosk, a terminal referee) is writing this journal now."""
+
+
 class InvalidData(CompanionError, ValueError):
     """A board, deck or rulebook file breaks its schema; names file, entry and problem."""
 

@@ -7,7 +7,9 @@ is itself a row, and replaying the rows in order rebuilds the exact session.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -16,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.errors import JournalDamaged, JournalUnavailable
+from companion.errors import JournalDamaged, JournalInUse, JournalUnavailable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -57,7 +59,10 @@ def open_journal(path: Path) -> tuple[Journal, str]:
     try:
         journal = Journal(path)
         journal.require_writable()
+        journal.claim()
         return journal, ""
+    except JournalInUse as refusal:  # its game is the other table's: never carried, or two tables would part
+        return Journal(), f"{refusal.message}; this table keeps its own game only until it closes."
     except JournalUnavailable as refusal:  # a table that cannot journal still referees, and says so
         journal = Journal()
         carried = _carry(_read_active(path), journal)
@@ -190,6 +195,7 @@ class Journal:
         through a game.
         """
         self.path = str(path)
+        self._lock: int | None = None
         if self.path != ":memory:":
             where = Path(self.path)
             if where.is_dir():  # never taken for a damaged file: setting it aside would move a whole folder
@@ -230,6 +236,7 @@ class Journal:
         """A journal opened only to read (``mode=ro`` or ``immutable=1``): no schema, no checks, no writes."""
         journal = cls.__new__(cls)
         journal.path = str(path)
+        journal._lock = None
         uri = f"{Path(path).absolute().as_uri()}?{query}"
         journal._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
         try:
@@ -279,7 +286,38 @@ class Journal:
             except sqlite3.OperationalError:
                 pass
 
+    def claim(self) -> None:
+        """Hold the journal for this process alone, or raise `JournalInUse` naming the process that does.
+
+        Two tables on one journal (the kiosk, and a terminal referee started
+        beside it) appended to the same game in turn, and the next start could
+        no longer replay it. The lock is an advisory ``flock`` on a file beside
+        the journal, so readers (``companion export``) are never stopped, and
+        it goes with the process, so a crash never leaves the table locked out.
+        """
+        if not self.kept_on_disk or self._lock is not None:
+            return
+        lock_path = Path(f"{self.path}.lock")
+        try:
+            handle = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return  # a folder that takes the journal but not a file beside it: nothing to share it with
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(handle, 32, 0).decode(errors="replace").strip() or "unknown"
+            os.close(handle)
+            self._db.close()
+            raise JournalInUse(f"the journal {self.path} is in use by another companion (process {holder}); "
+                               "stop it first to play its game here") from None  # fmt: skip
+        os.ftruncate(handle, 0)
+        os.pwrite(handle, str(os.getpid()).encode(), 0)
+        self._lock = handle
+
     def close(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # closing the file gives the lock up
+            self._lock = None
         self._db.close()
 
     def begin_game(

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import JournalDamaged
-from companion.journal import Journal
+from companion.journal import Journal, open_journal
 from companion.session import Session, open_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -198,3 +198,27 @@ def test_a_damaged_page_of_an_old_game_keeps_the_game_in_progress(tmp_path: Path
     resumed.act({"type": "advance"})
     journal.close()
     assert Session.resume(Journal(path)).log == resumed.log  # in the new journal, on disk
+
+
+def test_a_journal_held_by_another_table_is_not_shared(tmp_path: Path) -> None:
+    """The kiosk and a terminal referee on one journal appended to one game in turn, and the next start
+    could not replay it. The second table now says who holds it and keeps its own game in memory."""
+    path = tmp_path / "journal.sqlite3"
+    kiosk = subprocess.Popen(
+        [sys.executable, "-m", "companion", "referee", "--journal", str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT,
+    )
+    try:
+        assert kiosk.stdin is not None and kiosk.stdout is not None
+        kiosk.stdin.write('{"cmd": "new", "game": "blackpool", "players": ["red", "blue"]}\n')
+        kiosk.stdin.flush()
+        assert '"ok": true' in kiosk.stdout.readline().replace('"ok":true', '"ok": true')
+        journal, note = open_journal(path)
+        assert not journal.kept_on_disk
+        assert f"is in use by another companion (process {kiosk.pid})" in note and "stop it first" in note
+        journal.close()
+    finally:
+        kiosk.communicate(timeout=30)  # stdin closed: the referee ends and its lock goes with it
+    journal, note = open_journal(path)
+    assert journal.kept_on_disk and note == "" and journal.active_game() is not None
+    journal.close()

@@ -284,8 +284,9 @@ def test_a_game_resumed_on_cafe_data_edited_since_it_began_says_so(
     assert main(["data", "template", "blackpool", str(cafe)]) == 0
     path = tmp_path / "journal.sqlite3"
     Session.new("blackpool", ["yellow", "red"], journal=Journal(path), cafe_dir=cafe)
-    _, session, note = open_table(path, cafe)
+    journal, session, note = open_table(path, cafe)
     assert session is not None and note == ""  # unchanged: nothing to say
+    journal.close()  # the table stops; a journal is held by one table at a time
     cards = cafe / "blackpool" / "cards.json"
     cards.write_text(cards.read_text().replace('"count": 1', '"count": 2', 1))
     monkeypatch.setattr(registry, "_instances", {})  # the next start: nothing kept from this run
