@@ -120,6 +120,7 @@ class Terminal:
         self.session = session
         self.make_session = make_session
         self.out = out
+        self.farewell: str | None = None  # said on quitting instead of the journal's promise (a demo's)
         self.controller = controller or Controller()
         self.controller.add_output(self.report)
         self.press = press
@@ -371,6 +372,8 @@ class Terminal:
 
     def _goodbye(self) -> str:
         """Promise a resume only when the journal is a file: one kept in memory ends with the process."""
+        if self.farewell is not None:
+            return self.farewell
         journal = self.session.journal
         if journal is not None and journal.kept_on_disk:
             return "Bye. The game is kept; 'companion play' resumes it."

@@ -211,6 +211,7 @@ def cmd_hw_demo(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as folder, SimulatedSensor() as sensor:
         session = Session.new(args.game, args.players.split(","), journal=Journal(Path(folder) / "demo.sqlite3"))
         terminal = Terminal(session, lambda: None, sys.stdout)
+        terminal.farewell = "Bye. The demo played on a scratch journal, which is gone with it."
         steps: queue.Queue[Update] = queue.Queue()
         kinds = ("step", "link", "unapplied", "refused")
         terminal.controller.add_output(lambda u: steps.put(u) if u.kind in kinds else None)

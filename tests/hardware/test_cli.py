@@ -27,6 +27,7 @@ def test_demo_plays_a_blackpool_turn_from_a_sensor_roll_and_a_button(capsys: pyt
     assert "Red rolls 6." in out
     assert "Red 1 comes out of the centre" in out  # the confirm button took the first choice
     assert "Blue (to play)" in out
+    assert "scratch journal" in out and "resumes it" not in out  # its journal was a temporary file
 
 
 def test_self_test_with_mock_buttons_finds_the_simulated_sensor(capsys: pytest.CaptureFixture[str]) -> None:
