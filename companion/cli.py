@@ -339,14 +339,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+DRI = "/dev/dri"  # where a screen driven without X or Wayland (the Pi's KMS) shows
+
+
 def default_command() -> list[str]:
     """What ``companion`` with no arguments starts: the app when present, else the terminal referee.
 
-    Over SSH without a display the terminal referee is the one that can work.
+    Over SSH without a display the terminal referee is the one that can work,
+    and so it is on a machine with no screen at all (a container, a server):
+    the app started there showed nothing and seemed to hang.
     """
     import importlib.util
 
-    if os.environ.get("SSH_CONNECTION") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+    display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    if os.environ.get("SSH_CONNECTION") and not display:
+        return ["play"]
+    # A display server, a video driver chosen by hand (offscreen, for tests), or the Pi's own screen.
+    if not (display or os.environ.get("SDL_VIDEODRIVER") or Path(DRI).exists()):
+        print("companion: no screen here (no DISPLAY, WAYLAND_DISPLAY or /dev/dri), so the terminal referee "
+              "starts; 'companion ui run' starts the app anyway.", file=sys.stderr)  # fmt: skip
         return ["play"]
     if importlib.util.find_spec("ui") is None or importlib.util.find_spec("kivy") is None:
         return ["play"]

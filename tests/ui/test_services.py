@@ -129,11 +129,28 @@ def test_companion_without_arguments_starts_the_app(monkeypatch: pytest.MonkeyPa
     from companion.cli import default_command
 
     monkeypatch.delenv("SSH_CONNECTION", raising=False)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")
     assert default_command() == ["ui", "run"]
     monkeypatch.setenv("SSH_CONNECTION", "10.0.0.2 5000 10.0.0.1 22")
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     assert default_command() == ["play"]  # over SSH without a display: the terminal referee
+
+
+def test_companion_without_arguments_on_a_machine_with_no_screen_referees_in_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With no display, no video driver named and no /dev/dri, the app started invisible and seemed to hang."""
+    import companion.cli
+    from companion.cli import default_command
+
+    for variable in ("SSH_CONNECTION", "DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(companion.cli, "DRI", str(tmp_path / "no-dri"))
+    assert default_command() == ["play"]
+    assert "no screen here" in capsys.readouterr().err
+    (tmp_path / "no-dri").mkdir()  # a Pi's KMS screen: the app, as on the kiosk
+    assert default_command() == ["ui", "run"]
 
 
 def test_ui_commands_are_registered() -> None:
