@@ -247,6 +247,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from vision.sources import IMAGE_SUFFIXES, FrameSource, RetryingSource, open_source
     from vision.taught import default_taught_dir
 
+    if not args.source.strip():  # retried every 2 s for ever otherwise: a typo, not a camera to wait for
+        return _fail("SOURCE is empty: give 0 (a camera index), picamera, a URL, a video file or a folder")
     if args.frames < 0:
         return _fail("--frames must be 0 (until the source ends) or a number of frames")
     if not math.isfinite(args.timeout) or args.timeout < 0:  # nan would never give up, a negative one at once

@@ -179,6 +179,13 @@ def test_watch_refuses_odd_numbers_and_a_taught_folder_that_is_not_there(tmp_pat
         assert said in captured.err and "frames read" not in captured.out
 
 
+def test_watch_refuses_an_empty_source_at_once(capsys) -> None:
+    """An empty SOURCE (a shell variable never set) was retried every 2 s for ever."""
+    assert main(["vision", "watch", "  "]) == 2
+    captured = capsys.readouterr()
+    assert "SOURCE is empty" in captured.err and "frames read" not in captured.out
+
+
 def test_eval_commands_refuse_a_negative_seed(capsys) -> None:
     assert main(["vision", "eval-cards", "--frames", "1", "--seed", "-5"]) == 2
     assert "--seed must be 0 or more" in capsys.readouterr().err
