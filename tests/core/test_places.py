@@ -16,6 +16,7 @@ from companion.places import explain_place, moved_to, place_from_json, place_fro
 from companion.protocol import Referee
 from companion.session import Session
 from companion.terminal import Terminal
+from tests.games.blackpool.helpers import yellow_rolled_five
 
 
 def camel_turn(journal: Journal | None = None) -> Session:
@@ -143,16 +144,7 @@ def test_the_referee_protocol_and_the_terminal_answer_why_not_here(tmp_path: Pat
 
 def blackpool_move() -> Session:
     """Yellow rolled 5: Yellow 1 (carrying Red 1) and Yellow 3 may move; Yellow 2 is frozen on c6."""
-    travellers = {
-        "yellow-1": {"at": "d3"},
-        "yellow-2": {"at": "c6", "frozen": True},
-        "yellow-3": {"at": "g4"},
-        "red-1": {"at": "d3", "on": "yellow-1"},
-        "red-2": {"at": "centre"},
-        "red-3": {"at": "camp"},
-    }
-    document = {"game": "blackpool", "players": ["yellow", "red"], "turn": "yellow", "phase": "move", "roll": 5}
-    return Session.load("blackpool", {**document, "travellers": travellers})
+    return yellow_rolled_five()
 
 
 def test_place_of_reads_a_traveller_by_its_id() -> None:

@@ -12,6 +12,7 @@ from kivy.graphics import Ellipse
 from kivy.uix.widget import Widget
 
 from companion.session import Session
+from tests.games.blackpool.helpers import yellow_rolled_five
 from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.drawing import on_window, pixel, render, words_drawn
 from ui.boards import BoardView, blackpool
@@ -114,24 +115,8 @@ SIZES = [(450, 450), (390, 390), (660, 660), (600, 380)]  # 800x480's board, 128
 
 
 def frozen_and_riding() -> Session:
-    """Yellow rolled 5: Yellow 1 (carrying Red 1 on d3) and Yellow 3 (g4) may move; Yellow 2 is frozen on c6.
-
-    Green 1 stands alone on f6, Red 2 and two greens in the centre, Red 3 home in red's camp (i9).
-    """
-    travellers = {
-        "yellow-1": {"at": "d3"},
-        "yellow-2": {"at": "c6", "frozen": True},
-        "yellow-3": {"at": "g4"},
-        "red-1": {"at": "d3", "on": "yellow-1"},
-        "red-2": {"at": "centre"},
-        "red-3": {"at": "camp"},
-        "green-1": {"at": "f6"},
-        "green-2": {"at": "centre"},
-        "green-3": {"at": "centre"},
-    }
-    players = ["yellow", "red", "green"]
-    document = {"game": "blackpool", "players": players, "turn": "yellow", "phase": "move", "roll": 5}
-    return Session.load("blackpool", {**document, "travellers": travellers})
+    """Yellow rolled 5 (`yellow_rolled_five`), with Green 1 alone on f6 and two greens in the centre."""
+    return yellow_rolled_five(green=True)
 
 
 def crowded_centre() -> Session:

@@ -81,3 +81,22 @@ def at(state: State, tid: str) -> str:
 
 def rules_of(events: list) -> set[str]:
     return {r for e in events for r in e.rules}
+
+
+def yellow_rolled_five(green: bool = False) -> Any:
+    """A session where Yellow rolled 5: Yellow 1 (carrying Red 1 on d3) and Yellow 3 (g4) may move, Yellow 2
+    is frozen on c6, Red 2 waits in the centre and Red 3 is home. With ``green``, Green 1 stands alone on f6
+    and two greens wait in the centre. Pointing at pieces is tested on it (a rider, a frozen piece, a mover).
+    """
+    from companion.session import Session
+
+    travellers = {
+        "yellow-1": {"at": "d3"}, "yellow-2": {"at": "c6", "frozen": True}, "yellow-3": {"at": "g4"},
+        "red-1": {"at": "d3", "on": "yellow-1"}, "red-2": {"at": "centre"}, "red-3": {"at": "camp"},
+    }
+    players = ["yellow", "red"]
+    if green:
+        travellers |= {"green-1": {"at": "f6"}, "green-2": {"at": "centre"}, "green-3": {"at": "centre"}}
+        players.append("green")
+    document = {"game": "blackpool", "players": players, "turn": "yellow", "phase": "move", "roll": 5}
+    return Session.load("blackpool", {**document, "travellers": travellers})
