@@ -89,6 +89,33 @@ def test_a_four_line_prompt_stays_on_screen(start: Any) -> None:
     assert prompt.font_size >= 17  # still read from a chair
 
 
+def test_every_prompt_of_seeded_games_fits_its_box(start: Any) -> None:
+    """The box is sized by the prompt's length (a texture-sized label held memory); every prompt must fit."""
+    import random
+
+    from companion.registry import create
+    from companion.simulate import random_players
+
+    app = start(Session.new("desert", ["purple", "pink"]))
+    prompt = app.root.get_screen("table").ids.prompt
+    seen: set[str] = {LONGEST_PROMPT}
+    for game_id in ("blackpool", "desert", "ttd", "targi", "temple"):
+        rng = random.Random(4)
+        session = Session.new(game_id, random_players(create(game_id), rng))
+        for _ in range(250):
+            if session.pending().is_over:
+                break
+            seen.add(session.pending().text)
+            session.act({k: v for k, v in rng.choice(session.legal()).items() if k != "text"})
+    too_tall = []
+    for text in sorted(seen):
+        app.prompt = text
+        advance(1)
+        if text_height(prompt) > prompt.height + 1:
+            too_tall.append(text)
+    assert not too_tall, too_tall
+
+
 def test_the_dispute_heading_shows_the_whole_prompt(start: Any) -> None:
     """Cut in its middle, "Water hole 13 of 22 ... value of the token" hid which water hole the dispute is about."""
     session = Session.new("ttd", ["red", "black", "orange"])
