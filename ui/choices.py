@@ -107,3 +107,61 @@ def reveal(
             if action in shown.buttons:
                 return candidate, shown.page
     return focus, page
+
+
+DIE_FACE_KEYS = frozenset({"type", "value", "face", "text", "player"})  # a roll and nothing else: a die face
+PAD_LIMIT = 6  # up to this many faces keep their full labels ("Oracle shows 4"); more become a die pad
+
+
+@dataclass(frozen=True)
+class DiePad:
+    """A die with many faces as a compact pad: one row per face colour, numbers lined up in columns.
+
+    The temple die's fifteen faces (X, red and white 1-7) took fifteen full-width
+    buttons, three of them in view at 800x480; as two rows of small buttons they
+    all show, with the card plays below them. A row's ``None`` is an empty cell.
+    """
+
+    rows: list[list[Mapping[str, Any] | None]]
+    rest: list[Mapping[str, Any]]  # the other choices, listed as usual below the pad
+
+    @property
+    def columns(self) -> int:
+        return max(map(len, self.rows), default=1)
+
+
+def is_die_face(action: Mapping[str, Any]) -> bool:
+    return action.get("type") == "roll" and set(action) <= DIE_FACE_KEYS
+
+
+def face_label(action: Mapping[str, Any]) -> str:
+    """What a pad button says: the value alone; the row's colour says the rest."""
+    return str(action.get("value"))
+
+
+def face_colour(action: Mapping[str, Any]) -> str:
+    face = action.get("face")
+    return str(face.get("colour", "")) if isinstance(face, Mapping) else ""
+
+
+def die_pad(buttons: Sequence[Mapping[str, Any]]) -> DiePad | None:
+    """The die faces among ``buttons`` as a pad, or None when they are few enough to list as they are.
+
+    Numbers take the same column in every row (red 3 above white 3); a face
+    without a number (the temple's X) goes in front of its colour's row, and the
+    other rows leave that cell empty so the numbers stay lined up.
+    """
+    faces = [a for a in buttons if is_die_face(a)]
+    if len(faces) <= PAD_LIMIT:
+        return None
+    colours = list(dict.fromkeys(face_colour(a) for a in faces))
+    numbers = sorted({a["value"] for a in faces if isinstance(a.get("value"), int)})
+    lead = max(sum(1 for a in faces if face_colour(a) == c and not isinstance(a.get("value"), int)) for c in colours)
+    rows: list[list[Mapping[str, Any] | None]] = []
+    for colour in colours:
+        mine = [a for a in faces if face_colour(a) == colour]
+        specials = [a for a in mine if not isinstance(a.get("value"), int)]
+        by_number = {a["value"]: a for a in mine if isinstance(a.get("value"), int)}
+        row: list[Mapping[str, Any] | None] = [None] * (lead - len(specials)) + specials
+        rows.append(row + [by_number.get(n) for n in numbers])
+    return DiePad(rows, [a for a in buttons if not is_die_face(a)])

@@ -6,7 +6,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.logger import Logger
-from kivy.properties import BooleanProperty, DictProperty, ObjectProperty
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectProperty
 from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
@@ -71,3 +71,5 @@ class ChoiceButton(Button):
 
     action = DictProperty({})
     chosen = BooleanProperty(False)  # the one the button box's confirm would take
+    tint = ListProperty([0.1, 0.45, 0.2, 1])  # background and text colour when not chosen: a die face's own
+    ink = ListProperty([1, 1, 1, 1])

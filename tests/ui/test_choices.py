@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.core.test_choice_walk import placements
-from ui.choices import EVERYWHERE, LIST_LIMIT, PAGE, arrange, place_word, reveal
+from ui.choices import EVERYWHERE, LIST_LIMIT, PAGE, arrange, die_pad, face_label, place_word, reveal
 
 
 def test_the_place_word_is_the_games_own() -> None:
@@ -64,3 +64,31 @@ def test_reveal_brings_the_highlighted_action_on_screen() -> None:
     focus, page = reveal(many[:300], many[250], can_point=False)
     assert (focus, page) == (None, 4)
     assert reveal(many, None, focus=(3, 0), page=2) == ((3, 0), 2)
+
+
+def temple_faces() -> list[dict]:
+    """The temple die as the game offers it: X, then red and white 1-7 interleaved."""
+    faces = [{"type": "roll", "value": "X", "face": {"colour": "white"}, "text": "Die shows X"}]
+    for n in range(1, 8):
+        for colour in ("red", "white"):
+            faces.append({"type": "roll", "value": n, "face": {"colour": colour}, "text": f"Die shows {colour} {n}"})
+    return faces
+
+
+def test_a_die_of_many_faces_becomes_a_pad_with_its_numbers_in_columns() -> None:
+    play = {"type": "ahkinchil", "pawn": "red1", "text": "Play the Ah Kinchil card: Red 1 forward"}
+    pad = die_pad([*temple_faces(), play])
+    assert pad is not None and pad.rest == [play] and pad.columns == 8
+    labels = [[face_label(a) if a else "" for a in row] for row in pad.rows]
+    assert labels == [["X", *map(str, range(1, 8))], ["", *map(str, range(1, 8))]]
+    for row in pad.rows:  # one colour to a row, so the label needs only the number
+        assert len({a["face"]["colour"] for a in row if a}) == 1
+    assert sorted((a for row in pad.rows for a in row if a), key=str) == sorted(temple_faces(), key=str)
+
+
+def test_six_faces_keep_their_full_labels() -> None:
+    rolls = [{"type": "roll", "value": n, "text": f"Oracle shows {n}"} for n in range(1, 7)]
+    assert die_pad(rolls) is None
+    # a roll that says where it leads is a move, not a bare face: it keeps its words
+    moves = [{"type": "roll", "value": n, "to": n, "text": f"Rolled {n}: move"} for n in range(1, 8)]
+    assert die_pad(moves) is None

@@ -76,6 +76,31 @@ def test_the_desert_races_six_rolls_show_without_scrolling(start: Any) -> None:
     assert all(text_height(b) <= b.height for b in rolls), "a label is taller than its button"
 
 
+def test_every_face_of_the_temple_die_shows_without_scrolling(start: Any) -> None:
+    """Fifteen full-width faces showed three at a time at 800x480; as a pad of two rows all show, and one tap rolls."""
+    session = mid_game("temple")
+    faces = [a for a in session.legal() if a["type"] == "roll"]
+    assert len(faces) == 15
+    app = start(session)
+    table = app.root.get_screen("table")
+    advance(4)
+    pad = [b for b in table.buttons() if b.action.get("type") == "roll"]
+    assert sorted(map(str, (b.action for b in pad))) == sorted(map(str, faces))
+    hidden = [b.text for b in pad if not shown_whole(b, table.ids.choice_scroll)]
+    assert not hidden, f"{hidden} need a scroll at 800x480"
+    assert all(b.width >= 40 and b.height >= 40 for b in pad)
+    red_five = next(b for b in pad if b.action["value"] == 5 and b.action["face"]["colour"] == "red")
+    assert red_five.text == "5" and red_five.tint[0] > 0.5 > red_five.tint[1]  # the button is red
+    white_three = next(a for a in session.legal() if a.get("value") == 3 and a["face"]["colour"] == "white")
+    app.highlighted = white_three  # the button box's next lights a pad button like any other
+    advance(2)
+    assert [(b.text, b.action["face"]["colour"]) for b in table.buttons() if b.chosen] == [("3", "white")]
+    app.highlighted = None
+    before = len(session.log)
+    tap(red_five)
+    assert session.log[before:] == [{"type": "roll", "value": 5, "face": {"colour": "red"}}]
+
+
 def test_a_four_line_prompt_stays_on_screen(start: Any) -> None:
     """The longest prompt ran off the top of the window and under the buttons: its first and last words lost."""
     app = start(Session.new("desert", ["purple", "pink"]))

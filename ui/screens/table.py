@@ -7,18 +7,21 @@ from collections.abc import Hashable
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.places import place_of
 from ui.boards import placer_for
-from ui.choices import EVERYWHERE, Arrangement, arrange, reveal
+from ui.choices import EVERYWHERE, Arrangement, DiePad, arrange, die_pad, face_colour, face_label, reveal
 from ui.widgets import BoardWidget, ChoiceButton
 
 __all__ = ["BoardWidget", "TableScreen"]
 
 SHORT_LABEL = 16  # characters that fit a half-width button at 800x480
 TWO_LINE_BUTTONS = 6  # three rows of half-width buttons on two lines each still fit at 800x480
+# A die pad's buttons in the colour of the face they stand for: (background, text).
+FACE_COLOURS = {"red": ((0.72, 0.12, 0.1, 1), (1, 1, 1, 1)), "white": ((0.93, 0.92, 0.88, 1), (0.1, 0.1, 0.1, 1))}
 
 
 def citation(entry: dict[str, Any]) -> str:
@@ -42,6 +45,8 @@ class TableScreen(Screen):
     has_buttons = BooleanProperty(False)  # none (a map to tap): the announcements may take the room
     game_over = BooleanProperty(False)  # offer the next game where the moves were
     short_labels = BooleanProperty(False)  # every label fits half a narrow panel: two columns show twice as many
+    pad_columns = NumericProperty(1)  # the die pad's width in buttons (its longest row)
+    has_pad = BooleanProperty(False)
     arrangement = Arrangement([])
     focus: Hashable | None = None
     asked: Hashable | None = None  # a place tapped where nothing is offered: the board rings it while it is answered
@@ -84,7 +89,7 @@ class TableScreen(Screen):
         self.focus, self.page = reveal(self.choices, self.highlighted, self.focus, self.page, self.can_point)
         if (self.focus, self.page) != shown:
             self.rearrange()
-        for button in self.ids.choices.children:
+        for button in self.buttons():
             button.chosen = button.action == self.highlighted
             if button.chosen:
                 self.ids.choice_scroll.scroll_to(button, animate=False)
@@ -134,7 +139,9 @@ class TableScreen(Screen):
         self.can_list_all, self.can_go_back = self.arrangement.can_list_all, self.arrangement.can_go_back
         self.paged = self.arrangement.pages > 1
         self.has_buttons = bool(self.arrangement.buttons)
-        texts = [str(a.get("text") or a.get("type")) for a in self.arrangement.buttons]
+        pad = die_pad(self.arrangement.buttons)
+        listed = pad.rest if pad else self.arrangement.buttons
+        texts = [str(a.get("text") or a.get("type")) for a in listed]
         # At 800x480 one column showed three rolls of six ("Oracle shows 4" and up needed a scroll), and
         # the desert's "Rolled 4: move to Shifting Sands" too: six labels of two half-width lines fit
         # three rows, so they take two columns as well.
@@ -142,21 +149,47 @@ class TableScreen(Screen):
         self.short_labels = bool(texts) and (
             longest <= SHORT_LABEL or (len(texts) <= TWO_LINE_BUTTONS and longest <= 2 * SHORT_LABEL + 4)
         )
+        app = App.get_running_app()
+        self._fill_pad(pad, app)
         grid = self.ids.choices
         grid.clear_widgets()
-        app = App.get_running_app()
         if self.game_over:  # the table's next step is the next game
             again = ChoiceButton(text=f"Play again: new {app.game_title}, same players")
             again.bind(on_release=lambda _b: app.play_again())
             grid.add_widget(again)
             self.has_buttons = True
-        for action in self.arrangement.buttons:
+        for action in listed:
             button = ChoiceButton(
                 text=str(action.get("text") or action.get("type")), action=action, chosen=action == self.highlighted
             )
             button.bind(on_release=lambda b: app.act(b.action))
             grid.add_widget(button)
         self._mark()
+
+    def _fill_pad(self, pad: DiePad | None, app: Any) -> None:
+        """The die pad's buttons, row by row; an empty cell keeps the numbers lined up in their columns."""
+        grid = self.ids.die_pad
+        grid.clear_widgets()
+        self.has_pad = pad is not None
+        if pad is None:
+            return
+        self.pad_columns = pad.columns
+        for row in pad.rows:
+            for action in row + [None] * (pad.columns - len(row)):
+                if action is None:
+                    grid.add_widget(Widget(size_hint_y=None, height=1))
+                    continue
+                colours = FACE_COLOURS.get(face_colour(action))
+                button = ChoiceButton(text=face_label(action), action=action, chosen=action == self.highlighted)
+                if colours:
+                    button.tint, button.ink = colours
+                button.bind(on_release=lambda b: app.act(b.action))
+                grid.add_widget(button)
+
+    def buttons(self) -> list[ChoiceButton]:
+        """Every choice on show, die pad first: what the button box lights and a test taps."""
+        shown = [*reversed(self.ids.die_pad.children), *reversed(self.ids.choices.children)]
+        return [b for b in shown if isinstance(b, ChoiceButton)]
 
     def _mark(self) -> None:
         marks = self.arrangement
