@@ -22,6 +22,7 @@ from companion.bench import bench_game
 from companion.data import default_cafe_dir, house_dir, read_json, validate_path
 from companion.errors import CompanionError, InvalidData
 from companion.journal import Journal, open_journal
+from companion.option_types import folder, positive
 from companion.paths import env_or, user_data_dir, write_whole
 from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
@@ -255,20 +256,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     print(f"{record['game']}: {len(session.log)} actions replayed; the final position matches the record.")
     print(session.pending().text)
     return 0
-
-
-def positive(text: str) -> int:
-    """A count of at least one, for argparse: zero or fewer games measure nothing and report as if they had."""
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
-    return int(text)
-
-
-def folder(text: str) -> str:
-    """An existing folder, for argparse: a mistyped --cafe would otherwise referee the house data in silence."""
-    if not Path(text).is_dir():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
-    return text
 
 
 def build_parser() -> argparse.ArgumentParser:

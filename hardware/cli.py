@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import math
 import queue
 import random
 import sys
@@ -20,6 +19,7 @@ from typing import Any
 
 from companion.cli import add_play_arguments, cmd_play, tolerant_stdin
 from companion.observations import LinkChanged, Observation, Update
+from companion.option_types import count, seconds
 from companion.registry import create, game_class, game_classes
 from companion.session import Session
 from companion.terminal import Terminal
@@ -29,32 +29,6 @@ from hardware.dice_sim import SimulatedSensor, idle, run_script
 from hardware.panel import Panel, make_pin_factory
 from hardware.pins import load_config
 from hardware.tags import TagMap, default_tags_path
-
-
-def seconds(text: str) -> float:
-    """A duration option: a negative or endless one would only surface later, as a sleep() traceback."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
-    return value
-
-
-def count(minimum: int) -> Callable[[str], int]:
-    """A number-of-things option; ``--rolls 0`` would otherwise end in a median of nothing."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = minimum - 1
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of {minimum} or more")
-        return value
-
-    return parse
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from companion.cli import positive
+from companion.option_types import positive
 
 SIZES = ((800, 480), (1280, 800))
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
+
+from companion.option_types import between, count, seconds
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,20 +29,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("eval-cards", help="score the temple card reader on seeded rendered board photos")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--frames", type=int, default=200)
-    p.add_argument("--seed", type=int, default=8)
+    p.add_argument("--frames", type=count(1), default=200)
+    p.add_argument("--seed", type=count(0), default=8)
     p.add_argument("--synthetic-deck", action="store_true", help="use a made-up deck instead of the temple data")
     p.set_defaults(func=cmd_eval_cards)
 
     p = sub.add_parser("eval-temple-die", help="score the temple die reader on seeded rendered faces")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--frames", type=int, default=320)
-    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--frames", type=count(1), default=320)
+    p.add_argument("--seed", type=count(0), default=11)
     p.set_defaults(func=cmd_eval_temple_die)
 
     p = sub.add_parser("bench", help="ms per 640x480 frame for each reader, and settle latency on a recorded video")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--repeat", type=int, default=30)
+    p.add_argument("--repeat", type=count(1), default=30)
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("watch", help="print readings live from a source (camera index, URL, video, image folder)")
@@ -49,15 +50,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--reader", choices=["dice", "cards", "temple-die"], default="dice")
     p.add_argument("--taught", type=Path,
                    help="folder with taught cards / die (default: where the teach commands store them, if any)")
-    p.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: until the source ends)")
+    p.add_argument("--frames", type=count(0), default=0, help="stop after this many frames (0: until the source ends)")
     p.add_argument("--every-frame", action="store_true",
                    help="print each frame's reading without waiting for stillness (photos rather than a camera)")
-    p.add_argument("--timeout", type=float, default=0.0, help="give up after N s without a frame (0: never)")
+    p.add_argument("--timeout", type=seconds, default=0.0, help="give up after N s without a frame (0: never)")
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("markers", help="write the printable sheet of the four board markers")
     p.add_argument("out", type=Path, help="OUT.pdf")
-    p.add_argument("--size-mm", type=float, default=50.0, help="printed side of each marker")
+    p.add_argument("--size-mm", type=between(15, 90, "millimetres"), default=50.0,
+                   help="printed side of each marker, 15 to 90 mm (two to a row on A4)")
     p.set_defaults(func=cmd_markers)
 
     p = sub.add_parser("teach-card", help="photograph a café's card lying in a slot and link it to a card of the data")
@@ -137,10 +139,6 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
     from vision.card_reader import CardReader
     from vision.eval_cards import evaluate_cards
 
-    if args.frames <= 0:
-        return _fail("--frames must be at least 1")
-    if args.seed < 0:
-        return _fail("--seed must be 0 or more")
     cards = synthetic_catalogue() if args.synthetic_deck else load_temple_cards()
     board = load_temple_board()
     reader = CardReader(cards, board)
@@ -154,10 +152,6 @@ def cmd_eval_temple_die(args: argparse.Namespace) -> int:
     from vision.eval_temple_die import evaluate_temple_die
     from vision.temple_die import TempleDieReader
 
-    if args.frames <= 0:
-        return _fail("--frames must be at least 1")
-    if args.seed < 0:
-        return _fail("--seed must be 0 or more")
     score = evaluate_temple_die(TempleDieReader.from_renders(), frames=args.frames, seed=args.seed)
     misreads = ", ".join(f"{shown} as {read} x{n}" for (shown, read), n in score.confusions.most_common())
     return _report(score.summary(), args.json, [f"values read wrong: {misreads or 'none'}"])
@@ -169,8 +163,6 @@ def cmd_eval_temple_die(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from vision.bench import run_bench
 
-    if args.repeat < 1:
-        return _fail("--repeat must be at least 1")
     results, skipped = run_bench(args.repeat)
     for note in skipped:
         print(note, file=sys.stderr)
@@ -249,10 +241,6 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     if not args.source.strip():  # retried every 2 s for ever otherwise: a typo, not a camera to wait for
         return _fail("SOURCE is empty: give 0 (a camera index), picamera, a URL, a video file or a folder")
-    if args.frames < 0:
-        return _fail("--frames must be 0 (until the source ends) or a number of frames")
-    if not math.isfinite(args.timeout) or args.timeout < 0:  # nan would never give up, a negative one at once
-        return _fail("--timeout must be 0 (never give up) or a number of seconds")
     if args.taught is None and default_taught_dir().is_dir():
         args.taught = default_taught_dir()  # what the café taught is what the table's camera uses
     if args.taught is not None and not args.taught.is_dir():
@@ -341,8 +329,6 @@ def cmd_watch(args: argparse.Namespace) -> int:
 def cmd_markers(args: argparse.Namespace) -> int:
     from vision.marker_sheet import write_marker_sheet
 
-    if not 15 <= args.size_mm <= 90:
-        return _fail("--size-mm must be between 15 and 90 (two markers per row on A4)")
     try:
         path = write_marker_sheet(args.out, args.size_mm)
     except OSError as exc:

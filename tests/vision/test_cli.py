@@ -10,6 +10,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.card_catalogue import load_temple_board, load_temple_cards
 from vision.card_render import render_board
@@ -44,7 +45,8 @@ def test_eval_temple_die_json(capsys) -> None:
     result = json.loads(capsys.readouterr().out)
     assert set(result) == {"value_accuracy", "colour_accuracy", "ms_per_frame", "frames"}
     assert result["frames"] == 20 and result["colour_accuracy"] >= 0.9
-    assert main(["vision", "eval-temple-die", "--frames", "0"]) == 2
+    with pytest.raises(SystemExit):
+        main(["vision", "eval-temple-die", "--frames", "0"])
 
 
 def test_watch_reads_a_folder_of_board_photos(tmp_path: Path, capsys) -> None:
@@ -171,12 +173,16 @@ def test_watch_refuses_odd_numbers_and_a_taught_folder_that_is_not_there(tmp_pat
     """A negative --frames stopped after one frame, a nan --timeout never gave up, a mistyped --taught was ignored."""
     photo = tmp_path / "board.png"
     cv2.imwrite(str(photo), np.zeros((64, 64, 3), np.uint8))
-    for option, value, said in (("--frames", "-3", "--frames must be"), ("--timeout", "-1", "--timeout must be"),
-                                ("--timeout", "nan", "--timeout must be"),
-                                ("--taught", str(tmp_path / "cafe"), "is not a folder")):
-        assert main(["vision", "watch", str(photo), option, value]) == 2
+    for option, value, said in (("--frames", "-3", "argument --frames: '-3' is not a whole number of 0 or more"),
+                                ("--timeout", "-1", "argument --timeout: '-1' is not a number of seconds"),
+                                ("--timeout", "nan", "argument --timeout: 'nan' is not a number of seconds")):
+        with pytest.raises(SystemExit) as usage:
+            main(["vision", "watch", str(photo), option, value])
         captured = capsys.readouterr()
-        assert said in captured.err and "frames read" not in captured.out
+        assert usage.value.code == 2 and said in captured.err and "frames read" not in captured.out
+    assert main(["vision", "watch", str(photo), "--taught", str(tmp_path / "cafe")]) == 2
+    captured = capsys.readouterr()
+    assert "is not a folder" in captured.err and "frames read" not in captured.out
 
 
 def test_watch_refuses_an_empty_source_at_once(capsys) -> None:
@@ -186,17 +192,23 @@ def test_watch_refuses_an_empty_source_at_once(capsys) -> None:
     assert "SOURCE is empty" in captured.err and "frames read" not in captured.out
 
 
-def test_eval_commands_refuse_a_negative_seed(capsys) -> None:
-    assert main(["vision", "eval-cards", "--frames", "1", "--seed", "-5"]) == 2
-    assert "--seed must be 0 or more" in capsys.readouterr().err
-    assert main(["vision", "eval-temple-die", "--frames", "1", "--seed", "-1"]) == 2
-    assert "--seed must be 0 or more" in capsys.readouterr().err
-
-
-def test_bench_refuses_fewer_than_one_repeat(capsys) -> None:
-    assert main(["vision", "bench", "--repeat", "0"]) == 2
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["eval-cards", "--frames", "1", "--seed", "-5"], "argument --seed: '-5' is not a whole number of 0 or more"),
+        (["eval-temple-die", "--seed", "x"], "argument --seed: 'x' is not a whole number of 0 or more"),
+        (["eval-cards", "--frames", "0"], "argument --frames: '0' is not a whole number of 1 or more"),
+        (["bench", "--repeat", "0"], "argument --repeat: '0' is not a whole number of 1 or more"),
+        (["markers", "out.pdf", "--size-mm", "200"], "'200' is not a number of millimetres from 15"),
+        (["markers", "out.pdf", "--size-mm", "nan"], "argument --size-mm: 'nan' is not a number of millimetres"),
+    ],
+)
+def test_odd_numbers_are_refused_by_name(argv: list[str], expected: str, capsys) -> None:
+    """In the same words as the hardware commands', before anything is measured or written."""
+    with pytest.raises(SystemExit) as usage:
+        main(["vision", *argv])
     captured = capsys.readouterr()
-    assert "--repeat must be at least 1" in captured.err and not captured.out
+    assert usage.value.code == 2 and expected in captured.err and not captured.out
 
 
 def test_watch_names_the_files_of_a_folder_it_could_not_read(tmp_path: Path, capsys) -> None:

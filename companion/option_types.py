@@ -1,0 +1,65 @@
+"""Checked option values for every command line (core, hardware, vision, ui).
+
+Each is an argparse ``type``: a bad value is refused at parsing, in the
+command's usage line and naming the option, instead of surfacing later as a
+traceback, an endless wait or a score of nothing. One module, so ``--frames``
+and ``--rolls`` refuse a zero in the same words.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+
+def count(minimum: int) -> Callable[[str], int]:
+    """A number of things, at least ``minimum``: ``--rolls 0`` would end in a median of nothing."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of {minimum} or more")
+        return value
+
+    return parse
+
+
+def between(low: float, high: float, unit: str) -> Callable[[str], float]:
+    """A measure within [low, high]: a marker too small to read or too big for the page is refused."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:  # nan fails here too
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit} from {low:g} to {high:g}")
+        return value
+
+    return parse
+
+
+def seconds(text: str) -> float:
+    """A duration: a negative or endless one would only surface later, as a sleep() traceback or a wait for ever."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
+    return value
+
+
+def folder(text: str) -> str:
+    """An existing folder: a mistyped --cafe would otherwise referee the house data in silence."""
+    if not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return text
+
+
+positive = count(1)
