@@ -30,6 +30,9 @@ LOCAL_BRIGHT = 190.0
 EMPTY = "<empty>"
 CORNER_CELL_PX = 6
 MIN_CORNER_PIXELS = 32
+# How sure the reader must be that a slot is bare before teaching a card from it is refused: the
+# tracker's own bar for accepting a reading, so a card a café printed in its own colours still teaches.
+EMPTY_REFUSED_FROM = 0.25
 
 
 def normalise(card: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
@@ -100,6 +103,8 @@ class CardReader:
         self.refs = rendered_references(self.cards)
         self.finder = BoardFinder(self.board.size)
         self.last_problem: str | None = None
+        self.taught_cards: list[str] = []  # the card of each taught photo read in, and the photos passed over
+        self.taught_skipped: list[str] = []
         if taught_dir is not None:
             self.load_taught(taught_dir)
         self._matrix = self.refs.stack()
@@ -234,6 +239,12 @@ class CardReader:
             raise ValueError(self.finder.last_problem or "board not found")
         index = slots.index(slot_number)
         white = self.light_white(frame, homography)
+        if card_id != EMPTY:
+            # A bare slot taught as a card makes that card the reading of every empty slot.
+            seen, sure = self.match_many([self.slot_images(frame, homography)[index]], [white])[0]
+            if seen is None and sure >= EMPTY_REFUSED_FROM:
+                raise ValueError(f"slot {slot_number} looks empty: lay {card_id} in slot {slot_number}, "
+                                 "or give the slot it lies in")
         image = self.slot_images(frame, homography, MATCH_SIZE * 2)[index].astype(np.float32)
         image = np.clip(image * (255.0 / white), 0, 255).astype(np.uint8)
         target = self.groups.get(card_id, card_id)
@@ -263,14 +274,24 @@ class CardReader:
         return path
 
     def load_taught(self, folder: Path) -> int:
-        """Taught photos named `<card id>__<n>.png`: the first of a card replaces its rendering, more add to it."""
+        """Taught photos named `<card id>__<n>.png`: the first of a card replaces its rendering, more add to it.
+
+        The photos it passes over are kept in `taught_skipped` (name and why): a
+        photo of a card the deck does not have, or one that is no image, would
+        otherwise leave the café sure the card was taught.
+        """
         count = 0
         replaced: set[str] = set()
         for path in sorted(Path(folder).glob("*__*.png")):
             card_id = path.name.split("__", 1)[0]
-            image = cv2.imread(str(path))
-            if image is None or (card_id not in self.groups and card_id != EMPTY):
+            if card_id not in self.groups and card_id != EMPTY:
+                self.taught_skipped.append(f"{path.name} (no card {card_id} in the deck)")
                 continue
+            image = cv2.imread(str(path))
+            if image is None:
+                self.taught_skipped.append(f"{path.name} (not a readable image)")
+                continue
+            self.taught_cards.append(card_id)
             target = self.groups.get(card_id, card_id)
             if target in replaced:
                 self.refs.add(target, image)

@@ -200,6 +200,8 @@ def open_source(spec: str | int) -> FrameSource:
         return CaptureSource(int(text))
     if "://" in text:
         return CaptureSource(text)
+    if text.startswith("/dev/") and not Path(text).exists():  # a device path: a camera, not a file
+        raise SourceError(f"camera {text} is not there (unplugged, or another number: see ls /dev/video*)")
     path = Path(text)
     if path.is_dir():
         return FolderSource(path)
@@ -210,6 +212,17 @@ def open_source(spec: str | int) -> FrameSource:
     if path.exists() or path.suffix.lower() in VIDEO_SUFFIXES:
         return CaptureSource(text)
     raise SourceError(f"{text!r} is not a camera index, URL, video file, image or folder")
+
+
+def is_device(spec: str) -> bool:
+    """Whether SOURCE names a camera or a stream, which may come later, rather than a file or a folder.
+
+    A camera is plugged in and a stream's host wakes up, so those are worth
+    waiting for; a mistyped file name, an empty folder or a damaged video stays
+    so, and waiting for it would only hang `watch` with the same line.
+    """
+    text = spec.strip()
+    return text == "picamera" or text.isdigit() or "://" in text or text.startswith("/dev/")
 
 
 class SingleImageSource:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -42,3 +43,20 @@ def test_a_photo_is_stored_whole_under_the_first_free_name(board: np.ndarray, tm
     assert sorted(p.name for p in folder.iterdir()) == ["P01__0.png", "P01__1.png", "P01__2.png"]
     assert (folder / "P01__0.png").is_symlink() and (folder / "P01__1.png").read_bytes() == b"kept"
     assert CardReader().load_taught(folder) == 1  # the new photo reads; the link and the odd file are skipped
+
+
+def test_a_bare_slot_is_not_taught_as_a_card(tmp_path: Path) -> None:
+    """Taught from an empty slot (a card laid in another slot than the one named), P07 became the reading
+    of every empty slot on the board."""
+    cards, board = load_temple_cards(), load_temple_board()
+    layout = {s.slot: (None if s.slot in (4, 5) else cards[s.slot]) for s in board.slots}
+    image = render_board(board, layout, cell_px=20)[0]
+    photo = tmp_path / "board.png"
+    cv2.imwrite(str(photo), image)
+    folder = tmp_path / "taught"
+    with pytest.raises(TeachRefused, match="slot 4 looks empty: lay P07 in slot 4"):
+        teach_card(cv2.imread(str(photo)), 4, "P07", folder)
+    assert not folder.exists() or list(folder.iterdir()) == []
+    taught = teach_card(cv2.imread(str(photo)), 3, cards[3].id, folder)  # a card lying there still teaches
+    assert taught.path.exists()
+    assert CardReader(cards, board, taught_dir=folder).read(image).cards()[5] is None
