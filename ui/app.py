@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 SPOKEN_KINDS = frozenset({"step", "undo", "redo", "ruling", "refused", "confirm", "new_game", "unapplied", "select"})
 MAX_ANNOUNCEMENTS = 30
 TOUCH_OFF = "Touch is off: use the buttons (owner: Settings)."  # short: players read it mid-game
+INPUT_DOWN = "{} not reading: tap what it would have read (owner: Settings)."  # short: players read it mid-game
 BOTH_OFF = (
     "Touch and the button box cannot both be off: the dice sensor and the camera only read dice and cards, "
     "so nobody could choose a move. Nothing saved."
@@ -66,6 +67,7 @@ class CompanionApp(App):
     last_spoken = StringProperty("")  # as espeak-ng was given it (`spoken_form`), not as the screen shows it
     input_problems = DictProperty({})  # input name -> why it is not working, for the settings screen
     inputs_note = StringProperty("")
+    inputs_down = StringProperty("")  # a running camera or dice sensor that reads nothing, for the table
 
     def __init__(
         self,
@@ -433,8 +435,16 @@ class CompanionApp(App):
         return ""
 
     def _set_input_problems(self, problems: Mapping[str, str]) -> None:
+        """The settings screen gets every reason in full; the table one short line per reader that is down.
+
+        A running input has a problem only while its link is down (`_link_changed`). The table
+        said so once, in the status line the next step cleared, and then rolls went unread with
+        nothing on the screen to say why; the details stay on the settings screen, behind the PIN.
+        """
         self.input_problems = dict(problems)
         self.inputs_note = "\n".join(problems[name] for name in (*inputs.NAMES, "touch") if name in problems)
+        down = [name for name in inputs.READERS if name in problems and name in self.running_inputs]
+        self.inputs_down = " ".join(INPUT_DOWN.format(inputs.LABELS[name]) for name in down)
 
     def _link_changed(self, update: Update) -> None:
         """A sensor or camera that opens, fails or recovers after it was started shows on the settings screen."""
@@ -480,7 +490,12 @@ class CompanionApp(App):
             self.ruling = {}  # a ruling on the last position says nothing about this one
         if update.kind == "ruling" or (update.kind == "refused" and self._checking):
             self.ruling = self._ruling(update)
-        self.status = update.text if update.kind in ("refused", "unapplied", "confirm", "info", "link") else ""
+        # A reading waiting for its tap keeps its question on the status line: a camera's passing note ("the
+        # dice lie where they lay ...: roll again or enter the value by hand", from the hand on its way to the
+        # screen) replaced it and told the player to do something else while the choice stayed lit.
+        waiting = update.kind in ("info", "link") and self.controller.proposal is not None
+        shown = ("refused", "unapplied", "confirm", "info", "link")
+        self.status = self.controller.proposal_text if waiting else update.text if update.kind in shown else ""
         pointed = update.kind == "ruling" and "place" in update.detail  # asked at the table, answered there
         if update.kind in ("step", "redo", "undo", "refused", "confirm") or pointed:
             entry = {"text": update.text, "rules": list(update.rules), "kind": update.kind}

@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 NAMES = ("buttons", "serial", "camera")  # the inputs that run as objects; touch is the window itself
 LABELS = {"buttons": "Button box", "serial": "Dice sensor", "camera": "Camera"}
 LINK_SOURCES = {"dice sensor": "serial", "camera": "camera"}  # LinkChanged.source -> input name
+READERS = ("serial", "camera")  # the inputs that read for the table and can lose their link while running
 
 
 def start(controller: Controller, name: str, spec: str) -> Any:

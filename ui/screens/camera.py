@@ -94,17 +94,40 @@ class CameraScreen(Screen):
         return running[1] if running else None
 
     def show_frame(self, _dt: float) -> None:
+        """The camera's latest picture, or why there is none.
+
+        A camera that is lost keeps its last frame in `latest`: shown, it looked
+        live ("frame 38") to an owner aiming a camera that was unplugged, and a
+        card could be taught from a board that had changed since. So a lost
+        camera shows its reason in place of the picture and teaches nothing. A
+        video or folder that has played to its end keeps its last picture,
+        which is still what the file shows, with the end said under it.
+        """
         feed = self.feed()
         frame = getattr(feed, "latest", None)
-        texture = preview_texture(frame, self.ids.preview.texture) if frame is not None else None
+        ended = feed is not None and feed.ended.is_set()
+        lost = getattr(feed, "up", None) is False and not ended
+        texture = preview_texture(frame, self.ids.preview.texture) if frame is not None and not lost else None
         self.ids.preview.texture = texture
         self.live = texture is not None
         if feed is None:
             self.ids.seen.text = "The camera is off: switch it on in Settings, with its source, and save."
+        elif lost:
+            self.ids.seen.text = f"No picture. {self.problem(feed)}"
         elif texture is None:
             self.ids.seen.text = "Waiting for a picture from the camera..."
         else:
-            self.ids.seen.text = f"{frame.shape[1]}x{frame.shape[0]}, frame {feed.frames}"
+            size = f"{frame.shape[1]}x{frame.shape[0]}, frame {feed.frames}"
+            self.ids.seen.text = f"{size}, the last. {self.problem(feed)}" if ended else size
+
+    @staticmethod
+    def problem(feed: Any) -> str:
+        """Why the camera gives no picture, as settings says it (the feed's own words until the app has them)."""
+        said = App.get_running_app().input_problems.get("camera")
+        if said:
+            return str(said)
+        problem = getattr(feed.source, "problem", None)
+        return f"The camera is lost: {problem}." if problem else "The camera is lost."
 
     def teach_card(self) -> None:
         from vision.teaching import teach_card

@@ -7,6 +7,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -91,8 +92,29 @@ class TableScreen(Screen):
             self.rearrange()
         for button in self.buttons():
             button.chosen = button.action == self.highlighted
-            if button.chosen:
-                self.ids.choice_scroll.scroll_to(button, animate=False)
+        self._pick_into_view()
+
+    def _pick_into_view(self, _dt: float = 0, frames: int = 3) -> None:
+        """Scroll the lit choice into sight once the list is laid out, and tell the scroll effect so.
+
+        Buttons just built all sit at the list's foot until their grid lays them
+        out, and a wrapped label sets its button's height a frame after that:
+        scrolled at once, an unsure card's slot opened with the scroll at the
+        foot of its 37 cards and the lit one out of sight above them. So it
+        scrolls again over the next few frames, each time after any pending
+        layout; the effect is set as in ``_to_top``, or it pulled the list back.
+        """
+        chosen = next((b for b in self.buttons() if b.chosen), None)
+        if chosen is None:
+            return
+        scroll = self.ids.choice_scroll
+        grids = (self.ids.choices, self.ids.die_pad, scroll.children[0] if scroll.children else None)
+        if not any(g is not None and g._trigger_layout.is_triggered for g in grids):
+            scroll.scroll_to(chosen, padding=0, animate=False)
+            if scroll.effect_y is not None:
+                scroll.effect_y.value = scroll.effect_y.max * scroll.scroll_y  # as Kivy's own bounds update sets it
+        if frames:
+            Clock.schedule_once(lambda dt: self._pick_into_view(dt, frames - 1), 0)
 
     def on_game_over(self, *_args: Any) -> None:
         self.rearrange()
