@@ -93,6 +93,8 @@ def test_an_unplugged_camera_is_said_on_the_table_until_it_is_back_and_shows_no_
     assert "USB cable" in app.inputs_note
     assert until(lambda: camera.ids.seen.text.startswith("No picture."))
     assert camera.ids.preview.texture is None and not camera.live and "USB cable" in camera.ids.seen.text
+    camera.teach_card()  # as a tap that reached the screen before the button went off
+    assert camera.note.startswith("No picture to teach from.") and not camera.teaching
 
     feed.source.opener = opener  # plugged back in: reopened at the next retry
     assert until(lambda: app.controller.links.get("camera") is True)

@@ -106,7 +106,7 @@ class CameraScreen(Screen):
         feed = self.feed()
         frame = getattr(feed, "latest", None)
         ended = feed is not None and feed.ended.is_set()
-        lost = getattr(feed, "up", None) is False and not ended
+        lost = self.lost(feed)
         texture = preview_texture(frame, self.ids.preview.texture) if frame is not None and not lost else None
         self.ids.preview.texture = texture
         self.live = texture is not None
@@ -119,6 +119,11 @@ class CameraScreen(Screen):
         else:
             size = f"{frame.shape[1]}x{frame.shape[0]}, frame {feed.frames}"
             self.ids.seen.text = f"{size}, the last. {self.problem(feed)}" if ended else size
+
+    @staticmethod
+    def lost(feed: Any) -> bool:
+        """Down and still retrying: its last frame is a picture of the past (an ended file's is not)."""
+        return getattr(feed, "up", None) is False and not feed.ended.is_set()
 
     @staticmethod
     def problem(feed: Any) -> str:
@@ -152,9 +157,13 @@ class CameraScreen(Screen):
 
         if self.teaching:
             return
-        frame = getattr(self.feed(), "latest", None)
+        feed = self.feed()
+        frame = getattr(feed, "latest", None)
         if frame is None:
             self.note = "No picture to teach from: the camera is off or has sent nothing yet."
+            return
+        if self.lost(feed):  # the buttons are off, but a tap may land before the screen has redrawn
+            self.note = f"No picture to teach from. {self.problem(feed)}"
             return
         self.teaching = True
         self.note = f"Teaching {what}..."
