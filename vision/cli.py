@@ -28,21 +28,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_eval_dice)
 
     p = sub.add_parser("eval-cards", help="score the temple card reader on seeded rendered board photos")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--frames", type=count(1), default=200)
-    p.add_argument("--seed", type=count(0), default=8)
+    p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
+    p.add_argument("--frames", type=count(1), default=200, help="board photos to render and read (default 200)")
+    p.add_argument("--seed", type=count(0), default=8, help="seed of the photos: the same seed, the same photos")
     p.add_argument("--synthetic-deck", action="store_true", help="use a made-up deck instead of the temple data")
     p.set_defaults(func=cmd_eval_cards)
 
     p = sub.add_parser("eval-temple-die", help="score the temple die reader on seeded rendered faces")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--frames", type=count(1), default=320)
-    p.add_argument("--seed", type=count(0), default=11)
+    p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
+    p.add_argument("--frames", type=count(1), default=320, help="die faces to render and read (default 320)")
+    p.add_argument("--seed", type=count(0), default=11, help="seed of the renders: the same seed, the same faces")
     p.set_defaults(func=cmd_eval_temple_die)
 
     p = sub.add_parser("bench", help="ms per 640x480 frame for each reader, and settle latency on a recorded video")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--repeat", type=count(1), default=30)
+    p.add_argument("--json", action="store_true", help="print the timings as one JSON object")
+    p.add_argument("--repeat", type=count(1), default=30, help="reads timed per reader (default 30)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("watch", help="print readings live from a source (camera index, URL, video, image folder)")
@@ -63,14 +63,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_markers)
 
     p = sub.add_parser("teach-card", help="photograph a café's card lying in a slot and link it to a card of the data")
-    p.add_argument("source")
-    p.add_argument("--slot", type=int, required=True)
+    p.add_argument("source", help="where the board is seen: 0, picamera, a URL, a video, an image or a folder")
+    p.add_argument("--slot", type=int, required=True, help="the slot the card lies in, 1-12 as on the board's data")
     p.add_argument("--card", required=True, help="card id from the deck's data, e.g. P07")
     p.add_argument("--out", type=Path, help="folder for taught photos (default: the one the camera feed reads)")
     p.set_defaults(func=cmd_teach_card)
 
     p = sub.add_parser("teach-die", help="show one face of the temple die to the camera and say what it is")
-    p.add_argument("source")
+    p.add_argument("source", help="where the die is seen: 0, picamera, a URL, a video, an image or a folder")
     p.add_argument("--value", required=True, help="X or a number, as on the die's data (X, 1..7 for the house die)")
     p.add_argument("--colour", required=True, choices=["red", "white"])
     p.add_argument("--out", type=Path,
