@@ -15,6 +15,13 @@ import numpy as np
 MIN_SIDE = 8  # below this no die or board can show; resizing such slivers trips OpenCV's asserts
 
 
+def unusable_text(frame: object) -> str:
+    """What a frame no reader can use is, so a 1 px photo or a camera in a wrong mode is not read as "no dice"."""
+    shape = "x".join(map(str, getattr(frame, "shape", ()))) or "no shape"
+    kind = getattr(frame, "dtype", type(frame).__name__)
+    return f"no usable frame ({shape}, {kind}): empty, too small or not an image"
+
+
 def as_bgr(frame: object) -> np.ndarray | None:
     """The frame as 8-bit BGR, or None when it is not an image any reader can use."""
     if not isinstance(frame, np.ndarray) or frame.size == 0:

@@ -1,0 +1,244 @@
+"""`companion vision watch`: a source's readings printed live, in the table's words, for setting up a table.
+
+It reads with the readers the table's camera feed uses (the café's deck, its
+taught cards and die) and tells what the feed would do with each settled
+reading, so what an owner sees here is what the game will get.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from companion.cli import cafe_dir
+from vision.card_reader import SlotTracker
+from vision.feed import lying_still
+from vision.frames import as_bgr, unusable_text
+from vision.settle import dice_settler
+from vision.sources import (
+    IMAGE_SUFFIXES,
+    FrameSource,
+    RetryingSource,
+    SourceError,
+    first_few,
+    is_device,
+    open_source,
+    skipped_note,
+)
+from vision.taught import default_taught_dir
+
+
+class WatchRefused(ValueError):
+    """A source or option `watch` cannot start with: said in one sentence, exit code 2."""
+
+def _make_reader(kind: str, taught: Path | None, cafe: Path | None = None):
+    """The reader `watch` reads with: the one the table's camera feed would use for that kind.
+
+    Cards are read by the deck and board of the café's own data where it has
+    them, as `teach-card` teaches and the feed reads them: with the house deck,
+    a café's own cards were read by house ids and the photos taught for them
+    were passed over.
+    """
+    if kind == "cards":
+        from vision.card_catalogue import catalogue_from_data
+        from vision.card_reader import CardReader
+        from vision.teaching import temple_data
+
+        return CardReader(*catalogue_from_data(temple_data(cafe)), taught_dir=taught)
+    if kind == "temple-die":
+        from vision.taught import temple_die_reader
+
+        reader, note = temple_die_reader(taught)
+        if note:
+            print(note, file=sys.stderr)
+        return reader
+    from vision.d6_reader import D6Reader
+
+    return D6Reader()
+
+
+def _taught_lines(reader, kind: str, taught: Path) -> list[str]:
+    """What `watch` uses of the taught folder, so a mistyped folder or a photo passed over is seen at once."""
+    if kind == "cards":
+        cards = sorted(set(reader.taught_cards))
+        photos = len(reader.taught_cards)
+        lines = [f"taught cards in {taught}: {photos} photo{'s' * (photos > 1)} of {first_few(cards, 10)}" if cards
+                 else f"no taught card photos in {taught}: every card is read by its drawing"]
+        if reader.taught_skipped:
+            skipped = len(reader.taught_skipped)
+            lines.append(f"passed over {skipped} photo{'s' * (skipped > 1)} there: {first_few(reader.taught_skipped)}")
+        return lines
+    if kind == "temple-die":
+        from vision.taught import DIE_FILE
+        from vision.temple_die import TaughtDieUnreadable, TempleDieReader
+
+        if not (taught / DIE_FILE).exists():
+            return [f"no taught die in {taught}: every face is read by its drawing"]
+        try:
+            values = sorted(TempleDieReader.load(taught).examples)
+        except TaughtDieUnreadable:
+            return []  # temple_die_reader has said why already
+        return [f"taught die in {taught}: faces showing {', '.join(values)} (the others by their drawings)"]
+    return []
+
+
+def _sure(confidence: float) -> str:
+    return f"{round(100 * confidence)}% sure"
+
+
+def _dice_text(readings, each_sure: bool = True) -> str:
+    """Dice in the words of the table: "die shows 5 (97% sure)", "2 dice show 4 (..), 6 (..)", "no die in view"."""
+    texts = [f"{r.value}{' on ' + r.face if r.face else ''}" + (f" ({_sure(r.confidence)})" if each_sure else "")
+             for r in readings]
+    if not texts:
+        return "no die in view"
+    return ("die shows " if len(texts) == 1 else f"{len(texts)} dice show ") + ", ".join(texts)
+
+
+def _card_text(reader, card: str | None) -> str:
+    """A card as a person checks it against the table: cards drawn alike ("P15 or P48") are named together,
+    since the reader names such a group by its first card whichever of them lies there."""
+    if card is None:
+        return "empty"
+    return " or ".join((card, *reader.twins.get(card, ())))
+
+
+
+
+
+
+
+
+def _frame_text(reader, kind: str, frame) -> str:
+    """One frame's reading on its own, for photos (each its own scene) rather than a moving view."""
+    if kind == "cards":
+        board = reader.read(frame)
+        if board is None:
+            return _markers_text(reader.last_problem)
+        return ", ".join(f"slot {slot.slot} {_card_text(reader, slot.card)}" for slot in board.slots)
+    return _dice_text(reader.read(frame))
+
+
+def _markers_text(problem: str | None) -> str:
+    """The card reader's problem with what to do about it: the reader says only which markers it misses."""
+    if problem and problem.startswith("board markers not seen"):
+        return f"{problem} (the whole board and the four markers round it must be in view)"
+    return problem or "all four board markers in view"
+
+
+def _settled_text(settled, lay_still: bool) -> str:
+    """A settled roll and what the table would do with it."""
+    if lay_still:
+        what = "the same dice where they lay: not a new roll"
+    elif settled.needs_confirm:
+        what = "the table would ask a player to confirm it"
+    else:
+        what = "the table would take it"
+    return f"{_dice_text(settled.reading, each_sure=False)}, settled {_sure(settled.confidence)}: {what}"
+
+
+def watch(args: argparse.Namespace) -> int:
+    """Read SOURCE until it ends, `--frames` or Ctrl-C; 0 when some frame was usable, 1 when none was.
+
+    Raises `WatchRefused` for what waiting cannot mend: an empty SOURCE, a
+    file or folder that is not there or not readable, a `--taught` that is not
+    a folder, a reader that cannot start. A camera or URL that fails is
+    retried, with its problem printed when it changes.
+    """
+    if not args.source.strip():  # retried every 2 s for ever otherwise: a typo, not a camera to wait for
+        raise WatchRefused("SOURCE is empty: give 0 (a camera index), picamera, a URL, a video file or a folder")
+    if args.taught is None and default_taught_dir().is_dir():
+        args.taught = default_taught_dir()  # what the café taught is what the table's camera uses
+    if args.taught is not None and not args.taught.is_dir():
+        # Ignored in silence, a mistyped folder would leave the café's taught cards or die unused.
+        raise WatchRefused(f"--taught {args.taught} is not a folder (give the --out folder of the teach commands)")
+    opened: list[FrameSource] = []  # kept past close, to name the files a folder skipped
+    if not is_device(args.source):
+        # A file or folder that cannot be read now never will: retried, it hung watch on one repeated line.
+        try:
+            opened.append(open_source(args.source))
+        except SourceError as exc:
+            raise WatchRefused(str(exc)) from exc
+    try:
+        reader = _make_reader(args.reader, args.taught, cafe_dir(args))
+    except Exception as exc:
+        for source in opened:
+            source.close()
+        raise WatchRefused(f"cannot start the {args.reader} reader: {exc}") from exc
+    if args.taught is not None:
+        for line in _taught_lines(reader, args.reader, args.taught):
+            print(line, flush=True)
+    first = list(opened)
+
+    def opener() -> FrameSource:
+        opened.append(first.pop() if first else open_source(args.source))
+        return opened[-1]
+
+    source = RetryingSource(opener, args.source)
+    # A single photo never holds still for several frames: read it as it is.
+    one_photo = Path(args.source).is_file() and Path(args.source).suffix.lower() in IMAGE_SUFFIXES
+    every_frame = args.every_frame or one_photo
+    settler = dice_settler(reader) if args.reader != "cards" else None
+    tracker = SlotTracker() if args.reader == "cards" else None
+    last_dice = None
+    frames = reports = unusable = 0
+    last_problem = None
+    markers: str | None = ""  # what the card reader last said of the markers, told again only when it changes
+    last_frame_at = time.monotonic()
+    try:
+        while True:
+            frame = source.read()
+            if source.problem != last_problem:
+                last_problem = source.problem
+                if last_problem:
+                    print(f"source problem: {last_problem} (retrying every {source.retry_seconds:.0f} s)", flush=True)
+            if frame is None:
+                if source.finished:
+                    break
+                if args.timeout and time.monotonic() - last_frame_at > args.timeout:
+                    print(f"no frame for {args.timeout:g} s; giving up", flush=True)
+                    break
+                time.sleep(0.02)
+                continue
+            frames += 1
+            last_frame_at = time.monotonic()
+            lines = []
+            if as_bgr(frame) is None:
+                unusable += 1
+                if every_frame or unusable == 1:  # a camera in a wrong mode would repeat it every frame
+                    lines.append(unusable_text(frame))
+            elif every_frame:
+                lines.append(_frame_text(reader, args.reader, frame))
+            elif tracker is not None:
+                reading = reader.read(frame)
+                if reader.last_problem != markers:  # every frame of a live camera, it flooded the screen
+                    markers = reader.last_problem
+                    lines.append(_markers_text(markers))
+                changed = tracker.update(reading)
+                lines += [f"slot {slot.slot} now holds {_card_text(reader, slot.card)} ({_sure(slot.confidence)})"
+                          if slot.card else f"slot {slot.slot} is now empty" for slot in changed]
+            else:
+                settled = settler.feed(frame)
+                if settled is not None:
+                    same = lying_still(last_dice, settled.reading)  # as the table's feed takes it
+                    last_dice = settled.reading or last_dice
+                    lines.append(_settled_text(settled, same))
+            for line in lines:
+                print(f"frame {frames}: {line}", flush=True)
+            reports += len(lines)
+            if args.frames and frames >= args.frames:
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        source.close()
+    print(f"{frames} frames read")
+    skipped = skipped_note(opened[-1]) if opened else None
+    if skipped:
+        print(skipped)
+    if frames and not reports:
+        print("no reading: the view never held still for long enough (a reading waits for several steady frames);"
+              " for a folder of separate photos add --every-frame")
+    return 0 if frames > unusable else 1
