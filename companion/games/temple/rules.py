@@ -698,16 +698,25 @@ class TempleGame(Game):
             events.append(Event("info", "A roll of 0 moves no pawn.", ("RU-10",), (state.current,)))
             return self._end_turn(state, events)
         if not self._pawn_moves(state):
-            events.append(
-                Event(
-                    "warning",
-                    f"No pawn of {state.current.capitalize()} can move; the turn ends.",
-                    ("RU-13", "RU-Q26"),
-                    (state.current,),
-                )
-            )
+            events.append(self._boxed_in(state))
             return self._end_turn(state, events)
         return state
+
+    def _boxed_in(self, state: TempleState) -> Event:
+        """Why no pawn can take a step: holes all round, or only the player's own wall between it and a space.
+
+        Cited as dead ends (RU-13) it left a table asking why pawns at the
+        Entrance Circles, whose entry cells a corridor card had made holes,
+        could not even start.
+        """
+        colour, name = state.current, state.current.capitalize()
+        pawns = [node for node in state.pawns[state.turn] if node != self.board.chamber]
+        if any(self._moves(state, colour, node, state.roll[0], walls=False) for node in pawns):
+            why, rule = f"the {colour} wall is in the way", "RU-14"
+        else:
+            why, rule = "every space next to them is a hole", "RU-11"
+        text = f"No pawn of {name} can take a step: {why}; the turn ends."
+        return Event("warning", text, (rule, "RU-Q26"), (colour,))
 
     def _apply_move(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
         board = self.board

@@ -375,3 +375,14 @@ def test_a_bumped_occupant_cannot_bump_back_the_pawn_that_displaced_it() -> None
     s, events = act(s, {"type": "move", "pawn": "blue1", "to": [1, 1]})
     assert pawns_of(s) == {"blue": [[1, 13], "entrance"], "red": [[13, 13], "entrance"], "green": [[1, 1], "entrance"]}
     assert "RU-Q12" in rules_of(events)
+
+
+def test_a_turn_with_no_step_to_take_says_what_boxes_the_pawns_in() -> None:
+    """Holes all round cite the step rule, the own wall its clause; both lose the move (RU-Q26)."""
+    _, events = act(state(), white(2))  # both red pawns at the Entrance Circles; the corridor's top row is holes
+    [boxed] = [e for e in events if e.kind == "warning"]
+    assert "every space next to them is a hole" in boxed.text and boxed.rules == ("RU-11", "RU-Q26")
+    walled = state(slots=["HOLEMID", "COR02", "COR03", *REST], pawns={"red": [[3, 1], "entrance"]})
+    _, events = act(walled, white(2))  # [3, 1] has holes on three sides and the red wall on the fourth
+    [boxed] = [e for e in events if e.kind == "warning"]
+    assert "red wall is in the way" in boxed.text and boxed.rules == ("RU-14", "RU-Q26")
