@@ -119,10 +119,11 @@ def test_a_dice_sensor_without_a_port_or_with_a_dead_one_is_explained(launch: An
     tap(screen.ids.save)
     link = app.running_inputs["serial"][1]
     assert until(lambda: "cannot open" in screen.ids.inputs_note.text)
+    assert app.inputs_down.startswith("Dice sensor not reading")  # the table's line while it is down
     assert saved(tmp_path)["serial_port"] == str(tmp_path / "ttyNONE")
     tap(switch(screen, "serial"))
     tap(screen.ids.save)
-    assert link._thread is None and app.inputs_note == ""
+    assert link._thread is None and app.inputs_note == "" and app.inputs_down == ""  # off is not down
 
 
 def test_the_command_line_source_wins_for_the_run_without_being_saved(launch: Any, tmp_path: Path) -> None:
