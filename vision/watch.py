@@ -13,7 +13,9 @@ import time
 from pathlib import Path
 
 from companion.cli import cafe_dir
-from vision.card_reader import SlotTracker
+from vision.card_catalogue import catalogue_from_data
+from vision.card_reader import CardReader, SlotTracker
+from vision.d6_reader import D6Reader
 from vision.feed import lying_still
 from vision.frames import as_bgr, unusable_text
 from vision.settle import dice_settler
@@ -27,11 +29,14 @@ from vision.sources import (
     open_source,
     skipped_note,
 )
-from vision.taught import default_taught_dir
+from vision.taught import DIE_FILE, default_taught_dir, temple_die_reader
+from vision.teaching import temple_data
+from vision.temple_die import TaughtDieUnreadable, TempleDieReader
 
 
 class WatchRefused(ValueError):
     """A source or option `watch` cannot start with: said in one sentence, exit code 2."""
+
 
 def _make_reader(kind: str, taught: Path | None, cafe: Path | None = None):
     """The reader `watch` reads with: the one the table's camera feed would use for that kind.
@@ -42,20 +47,12 @@ def _make_reader(kind: str, taught: Path | None, cafe: Path | None = None):
     were passed over.
     """
     if kind == "cards":
-        from vision.card_catalogue import catalogue_from_data
-        from vision.card_reader import CardReader
-        from vision.teaching import temple_data
-
         return CardReader(*catalogue_from_data(temple_data(cafe)), taught_dir=taught)
     if kind == "temple-die":
-        from vision.taught import temple_die_reader
-
         reader, note = temple_die_reader(taught)
         if note:
             print(note, file=sys.stderr)
         return reader
-    from vision.d6_reader import D6Reader
-
     return D6Reader()
 
 
@@ -71,9 +68,6 @@ def _taught_lines(reader, kind: str, taught: Path) -> list[str]:
             lines.append(f"passed over {skipped} photo{'s' * (skipped > 1)} there: {first_few(reader.taught_skipped)}")
         return lines
     if kind == "temple-die":
-        from vision.taught import DIE_FILE
-        from vision.temple_die import TaughtDieUnreadable, TempleDieReader
-
         if not (taught / DIE_FILE).exists():
             return [f"no taught die in {taught}: every face is read by its drawing"]
         try:
