@@ -29,13 +29,15 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--images", type=int, default=120)
     parser.add_argument("--seed", type=int, default=424242)
+    parser.add_argument("--elevation", type=float, nargs=2, default=(30.0, 80.0), metavar=("LOW", "HIGH"),
+                        help="the camera's angle above the table, in degrees (drawn evenly between the two)")
     args = parser.parse_args()
     (args.out / "images").mkdir(parents=True, exist_ok=True)
     (args.out / "labels").mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     dice = 0
     for index in range(args.images):
-        image, boxes, values = render_oblique_scene(rng)
+        image, boxes, values = render_oblique_scene(rng, elevation=tuple(args.elevation))
         cv2.imwrite(str(args.out / "images" / f"{index:04d}.png"), image)
         labelled = [LabelledDie(value, box) for value, box in zip(values, boxes, strict=True)]
         (args.out / "labels" / f"{index:04d}.txt").write_text(format_labels(labelled, image.shape[1], image.shape[0]))

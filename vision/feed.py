@@ -239,7 +239,8 @@ class CameraFeed:
                 if self.source.finished:
                     # A folder of zero-byte or damaged photos "ended" with no word of why nothing was read.
                     skipped = skipped_note(self.source.source)
-                    self._link(False, f"{self.source.name} ended" + (f" ({skipped})" if skipped else ""))
+                    note = f" ({skipped})" if skipped else ""
+                    self._link(False, f"{self.source.name} has played to its end{note}")
                     self.ended.set()
                     return
                 self._stop.wait(0.02 if self.source.problem is None else min(0.2, self.source.retry_seconds))
@@ -257,7 +258,7 @@ class CameraFeed:
                 self.errors += 1
                 log.warning("camera frame %d skipped: %s", self.frames, error)
                 if not reported_error:
-                    self.submit(LinkChanged(self.name, True, f"frame skipped: {error}"))
+                    self.submit(LinkChanged(self.name, True, f"a frame was passed over: {error}"))
                     reported_error = True
             if self.fps:
                 next_at = max(next_at + 1.0 / self.fps, time.monotonic() - 1.0)

@@ -273,3 +273,13 @@ def test_a_temple_die_read_without_its_colour_says_so_in_words() -> None:
     update = controller.handle(DieRead(4, "camera"))
     assert update.kind == "unapplied" and "colour (red or white) was not read" in update.text
     assert '"face"' not in update.text and controller.session.pending().kind == "roll"
+
+
+def test_a_report_from_a_link_that_stays_up_is_not_told_as_a_new_connection() -> None:
+    controller, _ = make()
+    assert controller.handle(LinkChanged("camera", True, "camera 0 open")).text == "camera connected: camera 0 open"
+    skipped = controller.handle(LinkChanged("camera", True, "a frame was passed over: bad shape"))
+    assert skipped.text == "camera: a frame was passed over: bad shape"
+    assert controller.handle(LinkChanged("camera", False, "cable out")).text == "camera lost: cable out"
+    assert controller.handle(LinkChanged("camera", True, "camera 0 open")).text == "camera connected: camera 0 open"
+    assert controller.links == {"camera": True}

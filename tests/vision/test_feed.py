@@ -395,7 +395,8 @@ def test_a_folder_that_ends_names_the_files_it_could_not_read(tmp_path: Path) ->
         assert feed.ended.wait(15)
     last = [o for o in seen.queue if isinstance(o, LinkChanged)][-1]
     assert not last.up and last.detail == (
-        f"{folder} ended (skipped 2 files in {folder} that are not readable images: 0000b.png, 0001b.jpg)"
+        f"{folder} has played to its end "
+        f"(skipped 2 files in {folder} that are not readable images: 0000b.png, 0001b.jpg)"
     )
 
 
