@@ -361,10 +361,13 @@ def detector_loss(out, heat, reg, mask):
 
 def train_detector(samples, args, rng, checkpoint=None) -> Detector:
     model = Detector()
-    if args.init_detector:
-        model.load_state_dict(torch.load(args.init_detector))
     weights = dict(item.split("=") for item in args.set_weights.split(",")) if args.set_weights else {}
     pick = weighted_picker(samples, {name: float(w) for name, w in weights.items()})
+    if args.init_detector:
+        model.load_state_dict(onnx_weights(Path(args.init_detector), model))
+        if args.init_detector.endswith(".onnx"):
+            with torch.no_grad():
+                restore_batch_norms(model, [detector_batch(pick, rng, 32, args.crop)[0] for _ in range(4)])
 
     def step_loss() -> torch.Tensor:
         imgs, heat, reg, mask = detector_batch(pick, rng, args.batch, args.crop)
@@ -495,7 +498,7 @@ def train_classifier(samples, args, rng, checkpoint=None) -> Classifier:
     negatives = mine_hard_negatives(samples, Path(args.hard_negatives)) if args.hard_negatives else []
     model = Classifier()
     if args.init_classifier:
-        model.load_state_dict(classifier_weights(Path(args.init_classifier)))
+        model.load_state_dict(onnx_weights(Path(args.init_classifier), model))
         if args.init_classifier.endswith(".onnx"):
             with torch.no_grad():
                 restore_batch_norms(model, [classifier_batch(samples, dice, rng, 256)[0] for _ in range(4)])
@@ -507,12 +510,14 @@ def train_classifier(samples, args, rng, checkpoint=None) -> Classifier:
     return fit(model, step_loss, args.cls_steps, args, "cls", checkpoint)
 
 
-def classifier_weights(path: Path) -> dict[str, torch.Tensor]:
-    """PyTorch weights from a .pt file, or rebuilt from an exported ONNX classifier (e.g. the shipped one).
+def onnx_weights(path: Path, model: nn.Module) -> dict[str, torch.Tensor]:
+    """PyTorch weights for `model` from a .pt file, or rebuilt from its exported ONNX file (e.g. a shipped one).
 
-    The export folds each batch norm into its convolution; unfolding puts the
-    folded bias into an identity batch norm, so the rebuilt net answers as the
-    ONNX file does in eval mode. To train on from it, `restore_batch_norms` next.
+    The export folds each batch norm into the convolution before it; unfolding
+    puts the folded bias into an identity batch norm, so the rebuilt net answers
+    as the ONNX file does in eval mode. To train on from it, `restore_batch_norms`
+    next. The ONNX layers are matched to the model's in order, which for these
+    straight nets is also the order the graph runs them in.
     """
     if path.suffix != ".onnx":
         return torch.load(path)
@@ -521,20 +526,30 @@ def classifier_weights(path: Path) -> dict[str, torch.Tensor]:
 
     graph = onnx.load(str(path)).graph
     arrays = {item.name: numpy_helper.to_array(item) for item in graph.initializer}
-    convs = [node for node in graph.node if node.op_type == "Conv"]
-    (gemm,) = [node for node in graph.node if node.op_type == "Gemm"]
+    nodes = [node for node in graph.node if node.op_type in ("Conv", "Gemm")]
+    layers: list[tuple[str, nn.Module, str | None]] = []  # (name, layer, name of the batch norm folded into it)
+    for name, module in model.named_modules():
+        if isinstance(module, (nn.Conv2d, nn.Linear)):
+            layers.append((name, module, None))
+        elif isinstance(module, nn.BatchNorm2d):
+            layers[-1] = (*layers[-1][:2], name)
+    if len(nodes) != len(layers):
+        raise ValueError(f"{path} has {len(nodes)} layers with weights, the net {len(layers)}")
     weights = {}
-    for i, node in enumerate(convs):
+    for node, (name, layer, norm) in zip(nodes, layers, strict=True):
         kernel, bias = arrays[node.input[1]], arrays[node.input[2]]
+        if tuple(kernel.shape) != tuple(layer.weight.shape):
+            raise ValueError(f"{path}: {node.name} is {kernel.shape}, the net's {name} {tuple(layer.weight.shape)}")
+        weights[f"{name}.weight"] = torch.from_numpy(kernel.copy())
+        if norm is None:
+            weights[f"{name}.bias"] = torch.from_numpy(bias.copy())
+            continue
         n = kernel.shape[0]
         weights.update({
-            f"body.{i}.0.weight": torch.from_numpy(kernel.copy()),
-            f"body.{i}.1.weight": torch.ones(n), f"body.{i}.1.bias": torch.from_numpy(bias.copy()),
-            f"body.{i}.1.running_mean": torch.zeros(n), f"body.{i}.1.running_var": torch.full((n,), 1 - 1e-5),
-            f"body.{i}.1.num_batches_tracked": torch.tensor(0),
+            f"{norm}.weight": torch.ones(n), f"{norm}.bias": torch.from_numpy(bias.copy()),
+            f"{norm}.running_mean": torch.zeros(n), f"{norm}.running_var": torch.full((n,), 1 - 1e-5),
+            f"{norm}.num_batches_tracked": torch.tensor(0),
         })
-    weights["fc.weight"] = torch.from_numpy(arrays[gemm.input[1]].copy())
-    weights["fc.bias"] = torch.from_numpy(arrays[gemm.input[2]].copy())
     return weights
 
 
@@ -600,7 +615,8 @@ def main() -> int:
     parser.add_argument("--only", choices=["detector", "classifier"], default=None)
     parser.add_argument("--init-classifier",
                         help="start from these weights (.pt, or an exported .onnx such as the shipped one)")
-    parser.add_argument("--init-detector", help="start from these PyTorch weights (.pt) instead of scratch")
+    parser.add_argument("--init-detector",
+                        help="start from these weights (.pt, or an exported .onnx such as the shipped one)")
     parser.add_argument("--set-weights",
                         default="d6-roboflow=0.32,d6-matteop65=0.21,d6-byler=0.16,rendered=0.1,boards=0.06,"
                         "speckled=0.05,oblique=0.1",
