@@ -145,7 +145,7 @@ def rendered_samples(
 OBLIQUE_SEED_OFFSET = 15485863  # keeps training scenes apart from the seeds the tests draw
 
 
-def oblique_samples(count: int, seed: int, elevation: tuple[float, float] = (30.0, 80.0),
+def oblique_samples(count: int, seed: int, elevation: tuple[float, float] = (30.0, 80.0), marbled_share: float = 0.0,
                     ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, bool, str]]:
     """Rendered dice seen at a slant, in heaps and spread out (vision/oblique_dice_render.py).
 
@@ -156,7 +156,8 @@ def oblique_samples(count: int, seed: int, elevation: tuple[float, float] = (30.
     from vision.oblique_dice_render import render_oblique_scene
 
     rng = np.random.default_rng(seed + OBLIQUE_SEED_OFFSET)
-    return [as_sample(*render_oblique_scene(rng, elevation=elevation), False, "oblique") for _ in range(count)]
+    return [as_sample(*render_oblique_scene(rng, elevation=elevation, marbled_share=marbled_share), False, "oblique")
+            for _ in range(count)]
 
 
 BOARD_SEED_OFFSET = 7919  # keeps training boards apart from the seeds eval-cards and the tests draw
@@ -610,6 +611,8 @@ def main() -> int:
                         help="rendered dice seen at a slant, heaps among them (opt-in: see docs/vision-experiments.md)")
     parser.add_argument("--oblique-elevation", type=float, nargs=2, default=(30.0, 80.0), metavar=("LOW", "HIGH"),
                         help="the slanted renders' camera angle above the table, in degrees")
+    parser.add_argument("--oblique-marbled", type=float, default=0.0,
+                        help="share of the slanted renders' dice drawn marbled, with veins that can look like pips")
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", choices=["detector", "classifier"], default=None)
@@ -654,7 +657,7 @@ def main() -> int:
     samples += rendered_samples(args.rendered, args.seed)
     samples += rendered_samples(args.speckled, args.seed, speckled=True)
     samples += board_samples(args.boards, args.seed)
-    samples += oblique_samples(args.oblique, args.seed, tuple(args.oblique_elevation))
+    samples += oblique_samples(args.oblique, args.seed, tuple(args.oblique_elevation), args.oblique_marbled)
     print(f"total {len(samples)} images with rendered ones", flush=True)
     out = Path(args.out)
     if args.only in (None, "classifier"):

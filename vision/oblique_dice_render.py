@@ -85,6 +85,25 @@ def place_dice(rng: np.random.Generator, count: int) -> list[tuple[float, float,
     return placed
 
 
+def marbled(face: np.ndarray, body: tuple[int, int, int], rng: np.random.Generator) -> np.ndarray:
+    """The face's body swirled with veins of another colour, pips left as they are.
+
+    Marbled and swirled dice are common at tables (d6-byler has many); their
+    veins can look like pips, which plain renders never teach.
+    """
+    size = face.shape[0]
+    field = cv2.GaussianBlur(rng.random((size, size)).astype(np.float32), (0, 0), size / 8)
+    field = (field - field.min()) / max(float(np.ptp(field)), 1e-6)
+    bands = np.sin(field * float(rng.uniform(5, 14))) - float(rng.uniform(-0.2, 0.6))
+    veins = cv2.GaussianBlur(np.clip(bands * 4, 0, 1).astype(np.float32), (0, 0), 1.5)
+    is_body = np.abs(face[:, :, :3].astype(np.int16) - np.array(body, np.int16)).sum(2) < 60
+    vein = rng.integers(0, 256, 3) if rng.random() < 0.6 else 255 - np.array(body)
+    mix = (veins * is_body * float(rng.uniform(0.5, 0.9)))[:, :, None]
+    out = face.copy()
+    out[:, :, :3] = (face[:, :, :3] * (1 - mix) + vein * mix).astype(np.uint8)
+    return out
+
+
 def shaded(face: np.ndarray, light: float) -> np.ndarray:
     out = face.copy()
     out[:, :, :3] = np.clip(face[:, :, :3].astype(np.float32) * light, 0, 255).astype(np.uint8)
@@ -122,10 +141,12 @@ def readable_box(mine: np.ndarray, top_quad: np.ndarray | None) -> tuple[float, 
 def render_oblique_scene(
     rng: np.random.Generator, width: int = 640, height: int = 480, count: int | None = None,
     elevation: tuple[float, float] = (30.0, 80.0), die_px: tuple[float, float] = (16.0, 90.0),
+    marbled_share: float = 0.0,
 ) -> tuple[np.ndarray, list[tuple[float, float, float, float]], list[int]]:
     """A slanted photo of dice on a table; returns (image, boxes as x0,y0,x1,y1, values on top).
 
-    `die_px` bounds the median die's width in the image; `elevation` the camera's angle above the table.
+    `die_px` bounds the median die's width in the image; `elevation` the camera's angle above the table;
+    `marbled_share` of the dice are swirled (0 draws nothing from `rng` for it, so older scenes stay as they were).
     """
     count = count or int(rng.integers(1, 13))
     img = (speckled_background if rng.random() < 0.2 else background)(rng, width, height)
@@ -159,6 +180,7 @@ def render_oblique_scene(
         image_points = points * scale + offset
         body, pip = DIE_COLOURS[int(rng.integers(len(DIE_COLOURS)))]
         values = die_faces(rng, int(rng.integers(1, 7)))
+        swirl = marbled_share > 0 and rng.random() < marbled_share
         hull = cv2.convexHull(image_points.astype(np.float32)).reshape(-1, 2)
         cv2.fillConvexPoly(img, np.round(hull).astype(np.int32), tuple(int(c * 0.55) for c in body), cv2.LINE_AA)
         cv2.fillConvexPoly(owner, np.round(hull).astype(np.int32), int(index))
@@ -170,7 +192,8 @@ def render_oblique_scene(
                 continue
             quad = image_points[ids].astype(np.float32)
             lit = 0.45 + 0.6 * max(0.0, float(np.dot(world_normal / np.linalg.norm(world_normal), light)))
-            texture = shaded(draw_face(values[name], TEXTURE, body, pip), lit)
+            face = draw_face(values[name], TEXTURE, body, pip)
+            texture = shaded(marbled(face, body, rng) if swirl else face, lit)
             turns = int(rng.integers(4))
             src = np.roll(np.array([[0, 0], [TEXTURE, 0], [TEXTURE, TEXTURE], [0, TEXTURE]], np.float32), turns, 0)
             paste_quad(img, texture, src, quad)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.oblique_dice_render import Camera, die_corners, die_faces, render_oblique_scene
+from vision.dice_render import draw_face
+from vision.oblique_dice_render import Camera, die_corners, die_faces, marbled, render_oblique_scene
 
 
 def test_a_die_has_the_faces_of_a_real_die() -> None:
@@ -47,3 +48,17 @@ def test_a_die_hidden_behind_others_is_not_labelled() -> None:
     rng = np.random.default_rng(21)
     counts = [len(render_oblique_scene(rng, count=12, elevation=(25, 30), die_px=(40, 50))[2]) for _ in range(6)]
     assert min(counts) >= 1 and sum(counts) < 6 * 12, counts
+
+
+def test_a_marbled_face_keeps_its_pips_and_plain_scenes_stay_as_they_were() -> None:
+    body, pip = (30, 30, 200), (250, 250, 250)
+    face = draw_face(5, 64, body, pip)
+    swirled = marbled(face, body, np.random.default_rng(4))
+    pips = np.all(face[:, :, :3] == pip, axis=2)
+    assert pips.sum() > 100 and np.array_equal(swirled[pips], face[pips])
+    assert (np.abs(swirled.astype(int) - face.astype(int)).sum(2) > 30).mean() > 0.1  # veins across the body
+    plain = render_oblique_scene(np.random.default_rng(7), count=5)
+    unswirled = render_oblique_scene(np.random.default_rng(7), count=5, marbled_share=0.0)
+    assert np.array_equal(plain[0], unswirled[0]) and plain[1:] == unswirled[1:]
+    swirly = render_oblique_scene(np.random.default_rng(7), count=5, marbled_share=1.0)
+    assert not np.array_equal(plain[0], swirly[0])
