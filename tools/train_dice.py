@@ -471,27 +471,32 @@ def mine_hard_negatives(samples, model_dir: Path, threshold: float = 0.3) -> lis
 
 
 def classifier_batch(samples, dice, rng, batch, negatives=()):
+    """Crops, their classes, and the name of the set each came from."""
     xs = np.zeros((batch, 3, CROP_SIZE, CROP_SIZE), np.float32)
     ys = np.zeros(batch, np.int64)
+    sets = []
     for b in range(batch):
         if negatives and rng.random() < 0.08:
             si, box = negatives[int(rng.integers(len(negatives)))]
-            img, _, _, top_down, _ = samples[si]
+            img, _, _, top_down, name = samples[si]
             xs[b] = jittered_crop(img, box, rng, top_down=top_down).transpose(2, 0, 1) / 255.0
             ys[b] = BACKGROUND_CLASS
+            sets.append(name)
             continue
         if rng.random() < 0.12:
-            img, boxes, _, top_down, _ = samples[int(rng.integers(len(samples)))]
+            img, boxes, _, top_down, name = samples[int(rng.integers(len(samples)))]
             box = background_box(img, boxes, rng)
             if box is not None:
                 xs[b] = jittered_crop(img, box, rng, top_down=top_down).transpose(2, 0, 1) / 255.0
                 ys[b] = BACKGROUND_CLASS
+                sets.append(name)
                 continue
         si, di = dice[int(rng.integers(len(dice)))]
-        img, boxes, classes, top_down, _ = samples[si]
+        img, boxes, classes, top_down, name = samples[si]
         xs[b] = jittered_crop(img, boxes[di], rng, top_down=top_down).transpose(2, 0, 1) / 255.0
         ys[b] = classes[di]
-    return torch.from_numpy(xs), torch.from_numpy(ys)
+        sets.append(name)
+    return torch.from_numpy(xs), torch.from_numpy(ys), sets
 
 
 def train_classifier(samples, args, rng, checkpoint=None) -> Classifier:
@@ -504,9 +509,27 @@ def train_classifier(samples, args, rng, checkpoint=None) -> Classifier:
             with torch.no_grad():
                 restore_batch_norms(model, [classifier_batch(samples, dice, rng, 256)[0] for _ in range(4)])
 
+    anchor = None
+    if args.anchor_classifier:
+        anchor = Classifier()
+        anchor.load_state_dict(onnx_weights(Path(args.anchor_classifier), anchor))
+        anchor.eval()
+    learnt = set(args.anchor_except.split(","))
+
     def step_loss() -> torch.Tensor:
-        x, y = classifier_batch(samples, dice, rng, args.batch * 4, negatives)
-        return F.cross_entropy(model(x), y, label_smoothing=0.05)
+        x, y, sets = classifier_batch(samples, dice, rng, args.batch * 4, negatives)
+        logits = model(x)
+        loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+        if anchor is None:
+            return loss
+        # Learning without forgetting: away from the sets being taught, keep answering as the anchor does.
+        kept = torch.tensor([name not in learnt for name in sets])
+        if not kept.any():
+            return loss
+        with torch.no_grad():
+            target = F.softmax(anchor(x[kept]), 1)
+        drift = F.kl_div(F.log_softmax(logits[kept], 1), target, reduction="batchmean")
+        return loss + args.anchor_weight * drift
 
     return fit(model, step_loss, args.cls_steps, args, "cls", checkpoint)
 
@@ -618,6 +641,11 @@ def main() -> int:
     parser.add_argument("--only", choices=["detector", "classifier"], default=None)
     parser.add_argument("--init-classifier",
                         help="start from these weights (.pt, or an exported .onnx such as the shipped one)")
+    parser.add_argument("--anchor-classifier", metavar="MODEL",
+                        help="keep the classifier's answers close to this one's (.pt or .onnx) on the sets not taught")
+    parser.add_argument("--anchor-except", default="oblique",
+                        help="comma-separated sets the anchor leaves free (what the run is meant to teach)")
+    parser.add_argument("--anchor-weight", type=float, default=1.0, help="weight of the anchor's term in the loss")
     parser.add_argument("--init-detector",
                         help="start from these weights (.pt, or an exported .onnx such as the shipped one)")
     parser.add_argument("--set-weights",
