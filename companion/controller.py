@@ -20,6 +20,7 @@ from companion.choice_walk import ChoiceWalk, Pick
 from companion.errors import CompanionError, NoGame
 from companion.game import Action, Pending, normalize_action
 from companion.observations import (
+    CONFIRM_BELOW,
     ButtonPressed,
     CardsSeen,
     DieRead,
@@ -44,7 +45,7 @@ class Controller:
         self,
         session: Session | None = None,
         outputs: list[Output] | None = None,
-        confidence_threshold: float = 0.8,
+        confidence_threshold: float = CONFIRM_BELOW,
         app_dice: random.Random | None = None,
         wake: Callable[[], None] | None = None,
     ) -> None:

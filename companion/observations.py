@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 BUTTON_INTENTS = frozenset({"confirm", "undo", "next", "menu", "settings", "roll"})
+# A camera or sensor reading less sure than this waits for a player's tap instead of being applied.
+CONFIRM_BELOW = 0.8
 
 
 @dataclass(frozen=True)

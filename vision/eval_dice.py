@@ -9,6 +9,7 @@ from pathlib import Path
 
 import cv2
 
+from companion.observations import CONFIRM_BELOW
 from vision.d6_reader import D6Reader
 from vision.frames import as_bgr
 from vision.pip_pattern import pip_pattern_box
@@ -39,6 +40,10 @@ class DiceScore:
     unlabelled_image_detections: int = 0
     by_pips: int = 0  # dice found right whose label fits only the box round their pips
     bad_labels: list[str] = field(default_factory=list)  # label lines skipped, each with its file and why
+    # Found dice by what they are ("right", "wrong" value, "unmatched" to any label), and how many of
+    # each the table would put to the players for a tap rather than apply (confidence under CONFIRM_BELOW).
+    found_by_kind: Counter = field(default_factory=Counter)
+    asked_by_kind: Counter = field(default_factory=Counter)
 
     def summary(self) -> dict[str, float | int]:
         return {
@@ -70,6 +75,8 @@ class DiceScore:
                 f"{self.by_pips} found right fit their label only with the box round their pips "
                 "(sets that box the pip pattern, not the die)"
             )
+        if self.found_by_kind:
+            lines.append(self.asking_line())
         if self.bad_labels:
             lines.append(f"skipped {len(self.bad_labels)} label lines that are not d6 dice, e.g.:")
             lines += [f"  {problem}" for problem in self.bad_labels[:5]]
@@ -85,6 +92,21 @@ class DiceScore:
                 lines.append(f"  if they are dice the labels left out, a reader finding every labelled die and them "
                              f"scores precision {self.dice / (self.dice + unlabelled):.4f} at most")
         return lines
+
+
+    def asking_line(self) -> str:
+        """How often a table with this camera would ask, and how often a wrong reading would slip through.
+
+        A misread die the table asks about costs a tap; one it applies costs the game a wrong move, so a
+        café judges a camera by the second number more than by the accuracy alone.
+        """
+        found, asked = self.found_by_kind, self.asked_by_kind
+        parts = [f"{asked[kind]} of {found[kind]} {what}" for kind, what in (
+            ("right", "read right"), ("wrong", "read wrong"), ("unmatched", "matching no labelled die"))
+            if found[kind]]
+        slipped = found["wrong"] - asked["wrong"]
+        return (f"a table would ask for a tap (confidence under {CONFIRM_BELOW}) on {', '.join(parts)}"
+                + (f"; {slipped} read wrong would be applied unasked" if found["wrong"] else ""))
 
 
 def overlap(die: Box, pips: Box | None, label: Box) -> float:
@@ -132,6 +154,16 @@ def tally_misses(score: DiceScore, found: list, labelled: list, matched: list[tu
         score.unlabelled_image_detections += len(found)
 
 
+def tally_asks(score: DiceScore, found: list, labelled: list, matched: list[tuple[int, int]]) -> None:
+    """Sorts the found dice by kind and counts those sure enough to be applied without a tap."""
+    label_of = dict(matched)
+    for i, die in enumerate(found):
+        j = label_of.get(i)
+        kind = "unmatched" if j is None else "right" if labelled[j].value == die.value else "wrong"
+        score.found_by_kind[kind] += 1
+        score.asked_by_kind[kind] += die.confidence < CONFIRM_BELOW
+
+
 def evaluate_folder(root: Path, reader: D6Reader) -> DiceScore:
     score = DiceScore()
     for item in list_images(root):
@@ -161,6 +193,7 @@ def evaluate_folder(root: Path, reader: D6Reader) -> DiceScore:
             found[i].value == labelled[j].value and iou(found[i].box, labelled[j].box) < MATCH_IOU for i, j in matched
         )
         tally_misses(score, found, labelled, matched)
+        tally_asks(score, found, labelled, matched)
         score.found_right += right
         score.detections += len(found)
         score.images_right += right == len(labelled) == len(found)

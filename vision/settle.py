@@ -14,6 +14,7 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
+from companion.observations import CONFIRM_BELOW
 from vision.motion import MotionGate
 
 T = TypeVar("T")
@@ -53,7 +54,7 @@ class Settler(Generic[T]):
         gate: MotionGate | None = None,
         votes: int = 3,
         window: int = 5,
-        confirm_below: float = 0.8,
+        confirm_below: float = CONFIRM_BELOW,
         accept_empty: bool = False,
         idle_every: int = 15,
     ) -> None:
