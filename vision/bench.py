@@ -159,8 +159,11 @@ def run_bench(repeat: int) -> tuple[dict[str, object], list[str]]:
         # One die filling a third of the frame: the reader also takes its second, near look.
         close = render_dice_scene(np.random.default_rng(2), 640, 480, count=1, size_range=(190, 210))[0]
         results["d6_ms_close_die"] = time_ms(d6.read, close, repeat)
-        # Eight dice 10-13 px across: the reader also takes its second, 640 px look.
+        # Eight dice 10-13 px across: the reader also takes its second, 640 px look, over the whole
+        # frame when they are strewn across it, over the tray and its surroundings when they lie in one.
         results["d6_ms_far_dice"] = time_ms(d6.read, render_far_dice_scene(np.random.default_rng(3))[0], repeat)
+        far_tray = render_far_dice_scene(np.random.default_rng(4), tray=True)[0]
+        results["d6_ms_far_tray"] = time_ms(d6.read, far_tray, repeat)
         fast = D6Reader(mirror_below=0.0)
         results["d6_ms_1_die_no_mirror"] = time_ms(fast.read, render_dice_scene(rng, 640, 480, count=1)[0], repeat)
         results["d6_ms_4_dice_no_mirror"] = time_ms(fast.read, scene, repeat)

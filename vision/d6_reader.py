@@ -7,8 +7,9 @@ not dice. The split keeps the detector cheap (it never needs to count pips)
 and lets `read_boxes` read dice whose boxes someone else found. When the fine
 look's answer looks like a die held close to the camera (nothing, big pieces,
 pips read as ones), a second look at 128 px finds it whole; when the dice it
-finds are small (a camera far from the table), the frame is looked at again at
-640 px, where they and their smaller neighbours are in the detector's range.
+finds are small (a camera far from the table), the part of the frame round them
+is looked at again at 640 px, where they and their smaller neighbours are in the
+detector's range.
 """
 
 from __future__ import annotations
@@ -37,7 +38,10 @@ NEAR_SURE_FACE = 0.8  # ... and one face has this share
 NEAR_HINT = 0.2  # a fine box this share of the long side may be part of a close die
 FAR_LONG_SIDE = 640  # a second, finer look for dice far from the camera ...
 FAR_HINT = 14 / DETECTOR_LONG_SIDE  # ... taken when the dice found are, by median, under this share of the long side
+FAR_PEAK = 0.2  # fine-look peaks this strong, though too weak to be dice, mark where small dice may lie ...
+FAR_MARGIN = 0.1  # ... and the far look covers them and the dice found, this share of the long side around
 DETECTOR_STRIDE = 4
+GRID = 16  # the detector's coarsest stride: its input's sides are multiples of it
 BACKGROUND_CLASS = 6
 
 
@@ -63,6 +67,15 @@ def same_die(a: Box, b: Box) -> bool:
 
 class ModelMissing(FileNotFoundError):
     """The shipped ONNX files are absent: rebuild them with tools/train_dice.py."""
+
+
+def on_grid(low: float, high: float, size: int) -> tuple[int, int]:
+    """The span low..high widened to the detector's grid and kept inside 0..size.
+
+    A part of an image cut on the grid is seen by the detector as the whole
+    image sees it there (away from the part's edges).
+    """
+    return max(0, int(low) // GRID * GRID), min(size, int(np.ceil(high / GRID)) * GRID)
 
 
 def load_onnx(path: Path) -> cv2.dnn.Net:
@@ -126,7 +139,7 @@ class D6Reader:
         frame = as_bgr(frame)
         if frame is None:
             return []
-        return self._look(self.detector, frame, self.long_side)
+        return self._look(self.detector, frame, self.long_side, self.detection_threshold)
 
     def detect_near(self, frame: np.ndarray) -> list[tuple[Box, float]]:
         """Boxes of dice a quarter of the frame or bigger, from a second, coarse look.
@@ -139,37 +152,56 @@ class D6Reader:
         if frame is None or self.near_detector is None:
             return []
         big = max(frame.shape[:2]) * NEAR_DIE_SHARE
-        found = self._look(self.near_detector, frame, self.near_side)
+        found = self._look(self.near_detector, frame, self.near_side, self.detection_threshold)
         return [(box, score) for box, score in found if score >= NEAR_THRESHOLD and side(box) >= big]
 
-    def detect_far(self, frame: np.ndarray) -> list[tuple[Box, float]]:
-        """Candidate boxes from a second look at 640 px, for dice under about 28 px there."""
+    def detect_far(self, frame: np.ndarray, around: list[Box] | None = None) -> list[tuple[Box, float]]:
+        """Candidate boxes from a second look at 640 px, for dice under about 28 px there.
+
+        With `around`, only the part of the frame round those boxes is looked
+        at: the look costs what its area costs, and a far camera's dice lie
+        together in a tray. The part is cut from the frame as shrunk for the
+        whole look, on the detector's 16 px grid, so a die inside it gets the
+        answer the whole look would give.
+        """
         frame = as_bgr(frame)
         if frame is None or self.far_detector is None:
             return []
-        return self._look(self.far_detector, frame, self.far_side)
+        return self._look(self.far_detector, frame, self.far_side, self.detection_threshold, around)
 
-    def _look(self, net: cv2.dnn.Net, frame: np.ndarray, long_side: int) -> list[tuple[Box, float]]:
-        """The detector's peaks on the frame shrunk to `long_side`, in frame pixels, strongest first."""
+    def _look(self, net: cv2.dnn.Net, frame: np.ndarray, long_side: int, threshold: float,
+              around: list[Box] | None = None) -> list[tuple[Box, float]]:
+        """The detector's peaks over `threshold` on the frame shrunk to `long_side`, in frame pixels, strongest first.
+
+        `around` limits the look to the boxes' surroundings (FAR_MARGIN of the long side).
+        """
         h, w = frame.shape[:2]
         scale = long_side / max(h, w)
         small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+        left = top = 0
+        if around:
+            margin = FAR_MARGIN * long_side
+            left, right = on_grid(min(b[0] for b in around) * scale - margin,
+                                  max(b[2] for b in around) * scale + margin, small.shape[1])
+            top, bottom = on_grid(min(b[1] for b in around) * scale - margin,
+                                  max(b[3] for b in around) * scale + margin, small.shape[0])
+            small = small[top:bottom, left:right]
         sh, sw = small.shape[:2]
-        ph, pw = -sh % 16, -sw % 16
+        ph, pw = -sh % GRID, -sw % GRID
         if ph or pw:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
         net.setInput(cv2.dnn.blobFromImage(small, 1 / 255.0))
         out = net.forward()[0]
         heat = out[0]
-        peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > self.detection_threshold)
+        peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
         ys, xs = np.nonzero(peaks)
         order = np.argsort(-heat[ys, xs])
         found: list[tuple[Box, float]] = []
         unit = DETECTOR_STRIDE / scale
         for i in order:
             y, x = ys[i], xs[i]
-            cx = (x + out[1, y, x]) * unit
-            cy = (y + out[2, y, x]) * unit
+            cx = (x + out[1, y, x]) * unit + left / scale
+            cy = (y + out[2, y, x]) * unit + top / scale
             bw = float(np.exp(np.clip(out[3, y, x], -3, 6))) * unit
             bh = float(np.exp(np.clip(out[4, y, x], -3, 6))) * unit
             box = (float(cx - bw / 2), float(cy - bh / 2), float(cx + bw / 2), float(cy + bh / 2))
@@ -222,10 +254,13 @@ class D6Reader:
         frame = as_bgr(frame)
         if frame is None:
             return []
-        candidates = self.detect(frame)
+        # One look gives the dice and the weaker peaks that tell the far look where to look.
+        peaks = self._look(self.detector, frame, self.long_side, min(FAR_PEAK, self.detection_threshold))
+        candidates = [(box, score) for box, score in peaks if score > self.detection_threshold]
         probs, keep = self._vet(frame, candidates)
         if self._dice_look_far(frame, candidates, keep):
-            far = self.detect_far(frame)
+            around = [box for (box, _), kept in zip(candidates, keep, strict=True) if kept]
+            far = self.detect_far(frame, around + [box for box, score in peaks if score <= self.detection_threshold])
             far_probs, far_keep = self._vet(frame, far)
             far_dice = [box for (box, _), kept in zip(far, far_keep, strict=True) if kept]
             # A die both looks found keeps the finer look's box; the fine look's other dice stay.

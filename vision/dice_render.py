@@ -137,13 +137,21 @@ def render_dice_scene(
     return img, boxes, placed
 
 
-def render_far_dice_scene(rng: np.random.Generator, count: int = 8) -> tuple[np.ndarray, list[int]]:
+def render_far_dice_scene(rng: np.random.Generator, count: int = 8, tray: bool = False) -> tuple[np.ndarray, list[int]]:
     """Dice 10-13 px across in a 640x480 frame, as a camera far from the table sees them.
 
     Drawn twice as big and shrunk, then JPEG-coded, so the dice are as soft as
     real small ones; drawn at that size directly they are crisp and too easy.
+    They are strewn over the whole frame, or with `tray` lie in a tray a third
+    of the frame across somewhere on the table, as a café's far camera sees them.
     """
-    img, _, values = render_dice_scene(rng, 1280, 960, count=count, size_range=(20, 26))
+    if tray:
+        img = background(rng, 1280, 960)
+        inner, _, values = render_dice_scene(rng, 448, 336, count=count, size_range=(20, 26))
+        x, y = int(rng.integers(0, 1280 - 448)), int(rng.integers(0, 960 - 336))
+        img[y:y + 336, x:x + 448] = inner
+    else:
+        img, _, values = render_dice_scene(rng, 1280, 960, count=count, size_range=(20, 26))
     img = cv2.resize(img, (640, 480), interpolation=cv2.INTER_AREA)
     coded = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 80])[1]
     return cv2.imdecode(coded, cv2.IMREAD_COLOR), values

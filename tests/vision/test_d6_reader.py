@@ -193,9 +193,9 @@ def count_calls(monkeypatch, reader, method: str) -> list[int]:
     calls: list[int] = []
     look = getattr(reader, method)
 
-    def counting(frame):
+    def counting(frame, *more):
         calls.append(1)
-        return look(frame)
+        return look(frame, *more)
 
     monkeypatch.setattr(reader, method, counting)
     return calls
@@ -230,6 +230,39 @@ def test_the_far_look_is_spent_only_on_small_dice(d6_reader, monkeypatch) -> Non
     assert calls == []
     d6_reader.read(render_far_dice_scene(np.random.default_rng(7))[0])
     assert calls == [1]
+
+
+class RecordingNet:
+    """Stands in for a cv2.dnn net and keeps the shape of each input it is given."""
+
+    def __init__(self, net) -> None:
+        self.net, self.shapes = net, []
+
+    def setInput(self, blob) -> None:  # noqa: N802 - cv2.dnn's name
+        self.shapes.append(blob.shape)
+        self.net.setInput(blob)
+
+    def forward(self):
+        return self.net.forward()
+
+
+def test_a_far_camera_looks_again_only_at_the_tray(d6_reader, monkeypatch) -> None:
+    """The 640 px look costs what its area costs: over a tray a third of the frame across it looks at the
+    tray's surroundings, not the whole table, and still finds every die."""
+    rng = np.random.default_rng(8)
+    for _ in range(4):
+        img, values = render_far_dice_scene(rng, tray=True)
+        net = RecordingNet(d6_reader.far_detector)
+        monkeypatch.setattr(d6_reader, "far_detector", net)
+        found = [r.value for r in d6_reader.read(img)]
+        monkeypatch.undo()
+        assert len(net.shapes) == 1 and net.shapes[0][2] * net.shapes[0][3] < 0.5 * 640 * 480, net.shapes
+        assert sorted(found) == sorted(values), (found, values)
+    # Strewn over the whole frame, the dice are all looked at again.
+    net = RecordingNet(d6_reader.far_detector)
+    monkeypatch.setattr(d6_reader, "far_detector", net)
+    d6_reader.read(render_far_dice_scene(np.random.default_rng(7))[0])
+    assert net.shapes[0][2:] == (480, 640)
 
 
 def test_game_pieces_are_not_dice(d6_reader) -> None:
