@@ -259,8 +259,9 @@ class D6Reader:
         candidates = [(box, score) for box, score in peaks if score > self.detection_threshold]
         probs, keep = self._vet(frame, candidates)
         if self._dice_look_far(frame, candidates, keep):
-            around = [box for (box, _), kept in zip(candidates, keep, strict=True) if kept]
-            far = self.detect_far(frame, around + [box for box, score in peaks if score <= self.detection_threshold])
+            dice = [box for (box, _), kept in zip(candidates, keep, strict=True) if kept]
+            weak = [box for box, score in peaks if score <= self.detection_threshold]
+            far = self.detect_far(frame, dice + weak)
             far_probs, far_keep = self._vet(frame, far)
             far_dice = [box for (box, _), kept in zip(far, far_keep, strict=True) if kept]
             # A die both looks found keeps the finer look's box; the fine look's other dice stay.

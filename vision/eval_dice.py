@@ -93,7 +93,6 @@ class DiceScore:
                              f"scores precision {self.dice / (self.dice + unlabelled):.4f} at most")
         return lines
 
-
     def asking_line(self) -> str:
         """How often a table with this camera would ask, and how often a wrong reading would slip through.
 
