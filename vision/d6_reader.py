@@ -39,7 +39,7 @@ NEAR_HINT = 0.2  # a fine box this share of the long side may be part of a close
 FAR_LONG_SIDE = 640  # a second, finer look for dice far from the camera ...
 FAR_HINT = 14 / DETECTOR_LONG_SIDE  # ... taken when the dice found are, by median, under this share of the long side
 FAR_PEAK = 0.2  # fine-look peaks this strong, though too weak to be dice, mark where small dice may lie ...
-FAR_MARGIN = 0.1  # ... and the far look covers them and the dice found, this share of the long side around
+FAR_MARGIN = 0.2  # ... and the far look covers them and the dice found, this share of the long side around
 DETECTOR_STRIDE = 4
 GRID = 16  # the detector's coarsest stride: its input's sides are multiples of it
 BACKGROUND_CLASS = 6
@@ -67,6 +67,13 @@ def same_die(a: Box, b: Box) -> bool:
 
 class ModelMissing(FileNotFoundError):
     """The shipped ONNX files are absent: rebuild them with tools/train_dice.py."""
+
+
+def dice_look_small(boxes: list[Box], shape: tuple[int, ...]) -> bool:
+    """Whether dice boxed so are, by median, small enough in a frame of this shape that the reader looks again
+    at 640 px: a camera too far from the tray, which `vision watch` tells a café setting one up."""
+    sides = [side(box) for box in boxes]
+    return bool(sides) and float(np.median(sides)) < FAR_HINT * max(shape[:2])
 
 
 def on_grid(low: float, high: float, size: int) -> tuple[int, int]:
@@ -304,8 +311,7 @@ class D6Reader:
         """
         if self.far_detector is None:
             return False
-        sides = [side(box) for (box, _), kept in zip(candidates, keep, strict=True) if kept]
-        return bool(sides) and float(np.median(sides)) < FAR_HINT * max(frame.shape[:2])
+        return dice_look_small([box for (box, _), kept in zip(candidates, keep, strict=True) if kept], frame.shape)
 
     def _may_hide_close_die(self, frame: np.ndarray, candidates: list[tuple[Box, float]], probs: np.ndarray,
                             keep: list[bool]) -> bool:

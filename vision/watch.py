@@ -15,7 +15,7 @@ from pathlib import Path
 from companion.cli import cafe_dir
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader, SlotTracker
-from vision.d6_reader import D6Reader
+from vision.d6_reader import D6Reader, dice_look_small, side
 from vision.feed import lying_still
 from vision.frames import as_bgr, unusable_text
 from vision.settle import dice_settler
@@ -99,12 +99,6 @@ def _card_text(reader, card: str | None) -> str:
     return " or ".join((card, *reader.twins.get(card, ())))
 
 
-
-
-
-
-
-
 def _frame_text(reader, kind: str, frame) -> str:
     """One frame's reading on its own, for photos (each its own scene) rather than a moving view."""
     if kind == "cards":
@@ -120,6 +114,16 @@ def _markers_text(problem: str | None) -> str:
     if problem and problem.startswith("board markers not seen"):
         return f"{problem} (the whole board and the four markers round it must be in view)"
     return problem or "all four board markers in view"
+
+
+def _small_dice_text(boxes, shape) -> str:
+    """Dice small in the frame cost the reader a second, finer look at every frame: said once, while the
+    camera is being set up, with the size the README asks for."""
+    height, width = shape[:2]
+    across = round(sorted(side(box) for box in boxes)[len(boxes) // 2])
+    return (f"the dice are about {across} px across in this {width}x{height} view, so every frame is looked at "
+            f"a second time, finer (about three times the work): mount the camera closer to the tray, so that "
+            f"a die is at least {max(width, height) // 20} px across")
 
 
 def _settled_text(settled, lay_still: bool) -> str:
@@ -177,6 +181,7 @@ def watch(args: argparse.Namespace) -> int:
     settler = dice_settler(reader) if args.reader != "cards" else None
     tracker = SlotTracker() if args.reader == "cards" else None
     last_dice = None
+    small_told = False  # the dice's size in the view is told once
     frames = reports = unusable = 0
     last_problem = None
     markers: str | None = ""  # what the card reader last said of the markers, told again only when it changes
@@ -219,6 +224,10 @@ def watch(args: argparse.Namespace) -> int:
                     same = lying_still(last_dice, settled.reading)  # as the table's feed takes it
                     last_dice = settled.reading or last_dice
                     lines.append(_settled_text(settled, same))
+                    boxes = [r.box for r in settled.reading]
+                    if not small_told and args.reader == "dice" and dice_look_small(boxes, frame.shape):
+                        small_told = True
+                        lines.append(_small_dice_text(boxes, frame.shape))
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
             reports += len(lines)

@@ -122,6 +122,24 @@ def test_watch_reads_one_photo_without_waiting_for_stillness(tmp_path: Path, cap
     assert sorted(int(value) for value in re.findall(r"(\d) \(\d+% sure\)", first)) == sorted(values)
 
 
+def test_watch_tells_a_camera_too_far_from_the_tray_once(tmp_path: Path, capsys) -> None:
+    """Dice 10-13 px across cost the reader a second look at every frame; the README asks for 32 px."""
+    import numpy as np
+
+    from vision.dice_render import render_dice_scene, render_far_dice_scene
+
+    far = render_far_dice_scene(np.random.default_rng(4), tray=True)[0]
+    near = render_dice_scene(np.random.default_rng(4), 640, 480, count=3, size_range=(45, 60))[0]
+    for i, image in enumerate([far] * 5 + [near] * 5 + [far] * 5):
+        cv2.imwrite(str(tmp_path / f"{i:02}.png"), image)
+    assert main(["vision", "watch", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("the dice are about ") == 1, out  # told once, not at every roll
+    told = re.search(r"the dice are about (\d+) px across in this 640x480 view.*at least 32 px across", out)
+    assert told and 9 <= int(told.group(1)) <= 17, out  # a turned 10-13 px die has a box up to 18 px
+    assert out.count("settled") == 3
+
+
 def test_watch_says_why_a_folder_of_separate_photos_gave_nothing(tmp_path: Path, capsys) -> None:
     import numpy as np
 
