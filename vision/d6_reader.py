@@ -265,9 +265,10 @@ class D6Reader:
         peaks = self._look(self.detector, frame, self.long_side, min(FAR_PEAK, self.detection_threshold))
         candidates = [(box, score) for box, score in peaks if score > self.detection_threshold]
         probs, keep = self._vet(frame, candidates)
-        if self._dice_look_far(frame, candidates, keep):
-            dice = [box for (box, _), kept in zip(candidates, keep, strict=True) if kept]
-            weak = [box for box, score in peaks if score <= self.detection_threshold]
+        dice = [box for (box, _), kept in zip(candidates, keep, strict=True) if kept]
+        weak = [box for box, score in peaks if score <= self.detection_threshold]
+        looked_far = self._dice_look_far(frame, dice, weak)
+        if looked_far:
             far = self.detect_far(frame, dice + weak)
             far_probs, far_keep = self._vet(frame, far)
             far_dice = [box for (box, _), kept in zip(far, far_keep, strict=True) if kept]
@@ -275,7 +276,7 @@ class D6Reader:
             keep = [k and not any(same_die(box, other) for other in far_dice)
                     for k, (box, _) in zip(keep, candidates, strict=True)]
             candidates, probs, keep = candidates + far, np.vstack([probs, far_probs]), keep + far_keep
-        elif self._may_hide_close_die(frame, candidates, probs, keep):
+        if (not looked_far or not any(keep)) and self._may_hide_close_die(frame, candidates, probs, keep):
             near = self.detect_near(frame)
             near_probs = self.classify(frame, [box for box, _ in near])
             for (box, score), p in zip(near, near_probs, strict=True):
@@ -301,17 +302,17 @@ class D6Reader:
         probs = self.classify(frame, [box for box, _ in candidates])
         return probs, list(probs[:, BACKGROUND_CLASS] < self.background_threshold)
 
-    def _dice_look_far(self, frame: np.ndarray, candidates: list[tuple[Box, float]], keep: list[bool]) -> bool:
+    def _dice_look_far(self, frame: np.ndarray, dice: list[Box], weak: list[Box]) -> bool:
         """Whether the dice found are so small that others as small were likely missed.
 
         The detector learnt dice of 10 px and more at its input; a camera far
         from the table gives dice at the bottom of that range, and the ones
-        under it are not found at all. A tray camera set up as the docs say
+        under it are not found at all. With no die found, small weak peaks
+        stand for them: a lone far die, the games' usual roll, often scores
+        under the threshold at 320 px. A tray camera set up as the docs say
         never triggers this, so its rolls do not pay for the finer look.
         """
-        if self.far_detector is None:
-            return False
-        return dice_look_small([box for (box, _), kept in zip(candidates, keep, strict=True) if kept], frame.shape)
+        return self.far_detector is not None and dice_look_small(dice or weak, frame.shape)
 
     def _may_hide_close_die(self, frame: np.ndarray, candidates: list[tuple[Box, float]], probs: np.ndarray,
                             keep: list[bool]) -> bool:
