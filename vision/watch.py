@@ -8,6 +8,7 @@ reading, so what an owner sees here is what the game will get.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -120,7 +121,7 @@ def _small_dice_text(boxes, shape) -> str:
     """Dice small in the frame cost the reader a second, finer look at every frame: said once, while the
     camera is being set up, with the size the README asks for."""
     height, width = shape[:2]
-    across = round(sorted(side(box) for box in boxes)[len(boxes) // 2])
+    across = round(statistics.median(side(box) for box in boxes))  # the size the reader judges them by
     return (f"the dice are about {across} px across in this {width}x{height} view, so every frame is looked at "
             f"a second time, finer (about three times the work): mount the camera closer to the tray, so that "
             f"a die is at least {max(width, height) // 20} px across")
