@@ -116,12 +116,10 @@ class Controller:
         if isinstance(observation, LinkChanged):
             was_up = self.links.get(observation.source)
             self.links[observation.source] = observation.up
-            if observation.up and was_up and observation.detail:
-                # A report from a link that stays up (a skipped frame, a sensor fault) is not a new connection.
-                text = f"{observation.source}: {observation.detail}"
-            else:
-                state = "connected" if observation.up else "lost"
-                text = f"{observation.source} {state}" + (f": {observation.detail}" if observation.detail else "")
+            detail = f": {observation.detail}" if observation.detail else ""
+            # A report from a link that stays up (a skipped frame, a sensor fault) is not a new connection.
+            state = "" if observation.up and was_up and detail else " connected" if observation.up else " lost"
+            text = f"{observation.source}{state}{detail}"
             return Update(
                 "link", text, pending=self._pending(), detail={"source": observation.source, "up": observation.up}
             )
