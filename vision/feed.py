@@ -27,6 +27,7 @@ from typing import Any
 from companion.observations import CardsSeen, DieRead, LinkChanged, Observation, RollStarted
 from vision.frames import as_bgr
 from vision.motion import MotionGate
+from vision.readings import DieReading
 from vision.settle import Settled, Settler, dice_settler
 from vision.sources import FrameSource, RetryingSource, open_source, skipped_note
 from vision.yolo_labels import iou
@@ -135,6 +136,13 @@ class CameraFeed:
 
     # -- lifecycle ----------------------------------------------------------
     def start(self) -> CameraFeed:
+        """Start reading on a thread of its own; a feed already running is left as it is.
+
+        Two threads on one feed would share its readers, which are not
+        thread-safe: a frame read by both came out as a reshape error.
+        """
+        if self.running:
+            return self
         self._thread = threading.Thread(target=self._run, name=f"camera-feed {self.source.name}", daemon=True)
         self._thread.start()
         return self
@@ -225,6 +233,16 @@ class CameraFeed:
 
             self._reader("cards")
             self.tracker = SlotTracker()
+
+    @property
+    def dice_in_view(self) -> tuple[DieReading, ...]:
+        """The dice last settled, for as long as nothing has moved since: what a screen may draw over the picture.
+
+        Empty from the first motion on, so boxes never stand where dice were
+        before a throw while the new ones are still being read.
+        """
+        dice = self._dice_seen
+        return () if self._rolled or not dice else tuple(dice)
 
     # -- the thread -----------------------------------------------------------
     def _run(self) -> None:

@@ -23,6 +23,23 @@ class DieReading:
     box: Box
 
 
+def sure_text(confidence: float) -> str:
+    return f"{round(100 * confidence)}% sure"
+
+
+def dice_text(readings, each_sure: bool = True) -> str:
+    """Dice in the words of the table: "die shows 5 (97% sure)", "2 dice show 4 (..), 6 (..)", "no die in view".
+
+    `vision watch` prints it and the app's camera screen shows it under the
+    picture, so both say a reading the same way.
+    """
+    texts = [f"{r.value}{' on ' + r.face if r.face else ''}" + (f" ({sure_text(r.confidence)})" if each_sure else "")
+             for r in readings]
+    if not texts:
+        return "no die in view"
+    return ("die shows " if len(texts) == 1 else f"{len(texts)} dice show ") + ", ".join(texts)
+
+
 @dataclass(frozen=True)
 class SlotReading:
     """Which card lies in one board slot (None: the slot is empty or unreadable)."""

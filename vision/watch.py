@@ -19,6 +19,7 @@ from vision.card_reader import CardReader, SlotTracker
 from vision.d6_reader import D6Reader, dice_look_small, side
 from vision.feed import lying_still
 from vision.frames import as_bgr, unusable_text
+from vision.readings import dice_text, sure_text
 from vision.settle import dice_settler
 from vision.sources import (
     IMAGE_SUFFIXES,
@@ -79,19 +80,6 @@ def _taught_lines(reader, kind: str, taught: Path) -> list[str]:
     return []
 
 
-def _sure(confidence: float) -> str:
-    return f"{round(100 * confidence)}% sure"
-
-
-def _dice_text(readings, each_sure: bool = True) -> str:
-    """Dice in the words of the table: "die shows 5 (97% sure)", "2 dice show 4 (..), 6 (..)", "no die in view"."""
-    texts = [f"{r.value}{' on ' + r.face if r.face else ''}" + (f" ({_sure(r.confidence)})" if each_sure else "")
-             for r in readings]
-    if not texts:
-        return "no die in view"
-    return ("die shows " if len(texts) == 1 else f"{len(texts)} dice show ") + ", ".join(texts)
-
-
 def _card_text(reader, card: str | None) -> str:
     """A card as a person checks it against the table: cards drawn alike ("P15 or P48") are named together,
     since the reader names such a group by its first card whichever of them lies there."""
@@ -107,7 +95,7 @@ def _frame_text(reader, kind: str, frame) -> str:
         if board is None:
             return _markers_text(reader.last_problem)
         return ", ".join(f"slot {slot.slot} {_card_text(reader, slot.card)}" for slot in board.slots)
-    return _dice_text(reader.read(frame))
+    return dice_text(reader.read(frame))
 
 
 def _markers_text(problem: str | None) -> str:
@@ -135,7 +123,7 @@ def _settled_text(settled, lay_still: bool) -> str:
         what = "the table would ask a player to confirm it"
     else:
         what = "the table would take it"
-    return f"{_dice_text(settled.reading, each_sure=False)}, settled {_sure(settled.confidence)}: {what}"
+    return f"{dice_text(settled.reading, each_sure=False)}, settled {sure_text(settled.confidence)}: {what}"
 
 
 def watch(args: argparse.Namespace) -> int:
@@ -217,7 +205,7 @@ def watch(args: argparse.Namespace) -> int:
                     markers = reader.last_problem
                     lines.append(_markers_text(markers))
                 changed = tracker.update(reading)
-                lines += [f"slot {slot.slot} now holds {_card_text(reader, slot.card)} ({_sure(slot.confidence)})"
+                lines += [f"slot {slot.slot} now holds {_card_text(reader, slot.card)} ({sure_text(slot.confidence)})"
                           if slot.card else f"slot {slot.slot} is now empty" for slot in changed]
             else:
                 settled = settler.feed(frame)

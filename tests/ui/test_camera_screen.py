@@ -239,3 +239,47 @@ def test_leaving_the_screen_while_teaching_keeps_the_teaching_and_its_answer(
     tap(screen.ids.back)
     open_camera(app)
     assert screen.note == ""  # once seen, a later visit starts clean as before
+
+
+def drawn_boxes(screen: Any) -> list[tuple[tuple[float, ...], tuple[float, ...] | None]]:
+    """(colour, rectangle) of each die boxed over the picture; the rectangle reads back once Kivy has drawn it."""
+    from kivy.graphics import Color, Line
+
+    drawn, colour = [], None
+    for instruction in screen._boxes.children if screen._boxes is not None else []:
+        if isinstance(instruction, Color):
+            colour = tuple(instruction.rgba)
+        elif isinstance(instruction, Line):
+            rectangle = instruction.rectangle
+            drawn.append((colour, tuple(rectangle) if rectangle else None))
+    return drawn
+
+
+def test_the_dice_the_camera_settled_on_are_boxed_over_the_picture(launch: Any, tmp_path: Path) -> None:
+    """An owner aiming the camera sees what is read where; a die the table would ask about is boxed in amber."""
+    from ui.screens.camera import ASKED_COLOUR, TAKEN_COLOUR
+    from vision.dice_render import render_dice_scene
+    from vision.readings import DieReading
+
+    scene, boxes, _values = render_dice_scene(np.random.default_rng(5), 640, 480, values=[2, 5], size_range=(60, 70))
+    app = launch(camera=frames(tmp_path / "dice", scene))
+    screen = open_camera(app)
+    assert until(lambda: "2 dice show" in screen.ids.seen.text), screen.ids.seen.text
+    assert "2 (" in screen.ids.seen.text and "5 (" in screen.ids.seen.text and "% sure" in screen.ids.seen.text
+    drawn = drawn_boxes(screen)
+    assert len(drawn) == 2 and all(colour == TAKEN_COLOUR for colour, _ in drawn)
+    preview = screen.ids.preview
+    shown_w, shown_h = preview.norm_image_size
+    left, bottom = preview.x + (preview.width - shown_w) / 2, preview.y + (preview.height - shown_h) / 2
+    scale = shown_w / 640
+    for (_, (x, y, w, h)), (x0, y0, x1, y1) in zip(sorted(drawn, key=lambda d: d[1][0]),
+                                                   sorted(boxes, key=lambda b: b[0]), strict=True):
+        # Each box lies over its die in the picture as shown, rows counted from the bottom.
+        assert abs(x + w / 2 - (left + (x0 + x1) / 2 * scale)) < 8 * scale
+        assert abs(y + h / 2 - (bottom + (480 - (y0 + y1) / 2) * scale)) < 8 * scale
+        assert 0.6 < w / ((x1 - x0) * scale) < 1.6
+
+    screen.draw_dice(scene, [DieReading(3, None, 0.5, (100.0, 100.0, 160.0, 160.0))])
+    assert [colour for colour, _ in drawn_boxes(screen)] == [ASKED_COLOUR]
+    screen.draw_dice(scene, [])
+    assert drawn_boxes(screen) == []

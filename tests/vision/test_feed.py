@@ -182,6 +182,43 @@ def test_a_new_roll_that_shows_the_same_value_is_a_new_roll(d6_reader) -> None:
     assert dice_news(seen) == [("RollStarted", None), ("DieRead", 6)] * 2
 
 
+def test_the_dice_in_view_are_the_last_settled_until_anything_moves(d6_reader) -> None:
+    """What the camera screen boxes over its picture: never the dice before a throw while the new ones are read."""
+    first, second = die_at(1), die_at(2)
+    frames = [*tumbling(7), *[first] * 6, *tumbling(8), *[second] * 6]
+    in_view: list = []
+    feed = CameraFeed(lambda: Frames(frames), lambda _o: None, mode="d6", fps=None, readers={"d6": d6_reader},
+                      on_frame=lambda _n: in_view.append(feed.dice_in_view))  # in view before this frame is read
+    with feed:
+        assert feed.ended.wait(30)
+    in_view.append(feed.dice_in_view)
+    boxes = [dice[0].box if dice else None for dice in in_view]
+    assert boxes[:6] == [None] * 6  # tumbling, then still frames not yet voted on
+    first_box, second_box = boxes[10], boxes[-1]
+    assert first_box is not None and second_box is not None and first_box != second_box
+    assert boxes[11] == first_box  # still lying there
+    assert boxes[12:17] == [None] * 5  # from the first moving frame on, until the new die settles
+    assert [dice[0].value for dice in (in_view[10], in_view[-1])] == [6, 6]
+
+
+class Endless(Frames):
+    """A camera that sends the same frame until closed."""
+
+    def read(self) -> np.ndarray | None:
+        time.sleep(0.01)
+        return self.frames[0]
+
+
+def test_a_feed_started_twice_reads_on_one_thread(d6_reader) -> None:
+    """`with feed.start():` started a second thread on the same readers, which are not thread-safe."""
+    feed = CameraFeed(lambda: Endless([die_at(1)]), lambda _o: None, mode="d6", fps=None, readers={"d6": d6_reader})
+    with feed.start():
+        first = feed._thread
+        assert feed.start() is feed and feed._thread is first
+        assert sum(t.name.startswith("camera-feed") for t in threading.enumerate()) == 1
+    assert not feed.running
+
+
 def test_a_die_lying_there_when_the_camera_starts_is_not_a_roll(d6_reader) -> None:
     """After a restart the journal brings the game back with a roll due, and the die of the
     last roll still lies in the tray: it was applied again as this roll."""

@@ -19,13 +19,18 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.graphics import Color, InstructionGroup, Line
 from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.observations import CONFIRM_BELOW
+
 log = logging.getLogger(__name__)
 
 PREVIEW_SECONDS = 0.25  # four pictures a second: enough to aim a camera, little CPU taken from the readers
+TAKEN_COLOUR = (0.3, 0.9, 0.4, 1)  # a die the table would take as read
+ASKED_COLOUR = (1.0, 0.65, 0.15, 1)  # a die the table would ask the players to confirm with a tap
 
 
 def preview_texture(frame: Any, texture: Texture | None) -> Texture | None:
@@ -46,6 +51,22 @@ def preview_texture(frame: Any, texture: Texture | None) -> Texture | None:
     return texture
 
 
+Quad = tuple[float, float, float, float]
+
+
+def shown_rectangle(box: Quad, frame_size: tuple[int, int], shown_pos: tuple[float, float],
+                    shown_size: tuple[float, float]) -> Quad:
+    """A box in frame pixels (x0, y0, x1, y1, rows from the top) as (x, y, w, h) over the picture as shown.
+
+    The picture is the frame scaled to `shown_size` at `shown_pos`, rows from
+    the bottom as Kivy counts them.
+    """
+    x0, y0, x1, y1 = box
+    width, height = frame_size
+    sx, sy = shown_size[0] / width, shown_size[1] / height
+    return shown_pos[0] + x0 * sx, shown_pos[1] + (height - y1) * sy, (x1 - x0) * sx, (y1 - y0) * sy
+
+
 class CameraScreen(Screen):
     note = StringProperty("")
     live = BooleanProperty(False)  # a camera is running and has sent a picture
@@ -54,6 +75,8 @@ class CameraScreen(Screen):
     cards = ListProperty([])
     values = ListProperty([])
     _clock = None
+    _boxes: InstructionGroup | None = None  # the dice drawn over the picture
+    _dice_drawn: tuple[tuple[int, int], tuple[Any, ...]] | None = None  # (frame width and height, dice) boxed
     _here = False
     _told_away = False  # a teaching ended while the screen was left: its answer waits for the owner's return
 
@@ -118,7 +141,37 @@ class CameraScreen(Screen):
             self.ids.seen.text = "Waiting for a picture from the camera..."
         else:
             size = f"{frame.shape[1]}x{frame.shape[0]}, frame {feed.frames}"
+            dice = tuple(getattr(feed, "dice_in_view", ()))
+            if dice:
+                from vision.readings import dice_text
+
+                size = f"{size}: {dice_text(dice)}"
             self.ids.seen.text = f"{size}, the last. {self.problem(feed)}" if ended else size
+        self.draw_dice(frame if self.live else None, getattr(feed, "dice_in_view", ()) if self.live else ())
+
+    def draw_dice(self, frame: Any, dice: Any) -> None:
+        """Each die the camera has settled on, boxed over the picture: green when the table would take it as read,
+        amber when it would ask for a tap. An owner aiming the camera sees what is read where, and which dice are
+        too small, too slanted or too dim to be sure of."""
+        self._dice_drawn = ((frame.shape[1], frame.shape[0]), tuple(dice)) if frame is not None and dice else None
+        self.redraw_dice()
+
+    def redraw_dice(self) -> None:
+        """The boxes again where the picture now is: the preview is laid out after its first picture, and again
+        whenever the window changes size."""
+        preview = self.ids.preview
+        if self._boxes is None:
+            self._boxes = InstructionGroup()
+            preview.canvas.after.add(self._boxes)
+        self._boxes.clear()
+        if self._dice_drawn is None:
+            return
+        frame_size, dice = self._dice_drawn
+        shown = preview.norm_image_size
+        pos = (preview.x + (preview.width - shown[0]) / 2, preview.y + (preview.height - shown[1]) / 2)
+        for die in dice:
+            self._boxes.add(Color(*(TAKEN_COLOUR if die.confidence >= CONFIRM_BELOW else ASKED_COLOUR)))
+            self._boxes.add(Line(rectangle=shown_rectangle(die.box, frame_size, pos, shown), width=2))
 
     @staticmethod
     def lost(feed: Any) -> bool:
