@@ -13,7 +13,10 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
+
 from companion.cli import cafe_dir
+from companion.observations import CONFIRM_BELOW
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader, SlotTracker
 from vision.d6_reader import D6Reader, dice_look_small, side
@@ -88,14 +91,35 @@ def _card_text(reader, card: str | None) -> str:
     return " or ".join((card, *reader.twins.get(card, ())))
 
 
-def _frame_text(reader, kind: str, frame) -> str:
-    """One frame's reading on its own, for photos (each its own scene) rather than a moving view."""
+def _frame_reading(reader, kind: str, frame) -> tuple[str, list]:
+    """One frame's reading on its own, for photos (each its own scene) rather than a moving view:
+    its text, and the dice read (none for cards)."""
     if kind == "cards":
         board = reader.read(frame)
         if board is None:
-            return _markers_text(reader.last_problem)
-        return ", ".join(f"slot {slot.slot} {_card_text(reader, slot.card)}" for slot in board.slots)
-    return dice_text(reader.read(frame))
+            return _markers_text(reader.last_problem), []
+        return ", ".join(f"slot {slot.slot} {_card_text(reader, slot.card)}" for slot in board.slots), []
+    dice = reader.read(frame)
+    return dice_text(dice), dice
+
+
+TAKEN_BGR = (80, 220, 60)  # a die the table would take as read
+ASKED_BGR = (30, 160, 255)  # a die the table would ask the players to confirm
+
+
+def boxed_frame(frame, dice):
+    """The frame with each die boxed and its value written above it, green when the table would take it,
+    orange when it would ask: what `--save` writes, so a reading can be checked against its picture later."""
+    shown = as_bgr(frame).copy()
+    thick = max(1, round(max(shown.shape[:2]) / 320))
+    for die in dice:
+        x0, y0, x1, y1 = (round(v) for v in die.box)
+        colour = TAKEN_BGR if die.confidence >= CONFIRM_BELOW else ASKED_BGR
+        cv2.rectangle(shown, (x0, y0), (x1, y1), colour, thick)
+        label = f"{die.value}{' ' + die.face if die.face else ''} {round(100 * die.confidence)}%"
+        cv2.putText(shown, label, (x0, max(12 * thick, y0 - 4 * thick)), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * thick,
+                    colour, thick, cv2.LINE_AA)
+    return shown
 
 
 def _markers_text(problem: str | None) -> str:
@@ -113,6 +137,11 @@ def _small_dice_text(boxes, shape) -> str:
     return (f"the dice are about {across} px across in this {width}x{height} view, so every frame is looked at "
             f"a second time, finer (about three times the work): mount the camera closer to the tray, so that "
             f"a die is at least {max(width, height) // 20} px across")
+
+
+def _save(folder: Path, number: int, frame, dice) -> bool:
+    """Write one frame with its dice boxed; False when it could not be written (said by the caller, once)."""
+    return bool(cv2.imwrite(str(folder / f"frame-{number:06d}.jpg"), boxed_frame(frame, dice)))
 
 
 def _settled_text(settled, lay_still: bool) -> str:
@@ -141,6 +170,11 @@ def watch(args: argparse.Namespace) -> int:
     if args.taught is not None and not args.taught.is_dir():
         # Ignored in silence, a mistyped folder would leave the café's taught cards or die unused.
         raise WatchRefused(f"--taught {args.taught} is not a folder (give the --out folder of the teach commands)")
+    if args.save is not None:
+        try:
+            args.save.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WatchRefused(f"--save {args.save} cannot be made a folder: {exc.strerror or exc}") from exc
     opened: list[FrameSource] = []  # kept past close, to name the files a folder skipped
     if not is_device(args.source):
         # A file or folder that cannot be read now never will: retried, it hung watch on one repeated line.
@@ -171,7 +205,8 @@ def watch(args: argparse.Namespace) -> int:
     tracker = SlotTracker() if args.reader == "cards" else None
     last_dice = None
     small_told = False  # the dice's size in the view is told once
-    frames = reports = unusable = 0
+    frames = reports = unusable = saved = 0
+    save_failed = False  # a full or pulled card is said once, and reading goes on
     last_problem = None
     markers: str | None = ""  # what the card reader last said of the markers, told again only when it changes
     last_frame_at = time.monotonic()
@@ -193,12 +228,14 @@ def watch(args: argparse.Namespace) -> int:
             frames += 1
             last_frame_at = time.monotonic()
             lines = []
+            dice = []  # the dice this frame's reading holds, boxed by --save
             if as_bgr(frame) is None:
                 unusable += 1
                 if every_frame or unusable == 1:  # a camera in a wrong mode would repeat it every frame
                     lines.append(unusable_text(frame))
             elif every_frame:
-                lines.append(_frame_text(reader, args.reader, frame))
+                text, dice = _frame_reading(reader, args.reader, frame)
+                lines.append(text)
             elif tracker is not None:
                 reading = reader.read(frame)
                 if reader.last_problem != markers:  # every frame of a live camera, it flooded the screen
@@ -210,6 +247,7 @@ def watch(args: argparse.Namespace) -> int:
             else:
                 settled = settler.feed(frame)
                 if settled is not None:
+                    dice = settled.reading
                     same = lying_still(last_dice, settled.reading)  # as the table's feed takes it
                     last_dice = settled.reading or last_dice
                     lines.append(_settled_text(settled, same))
@@ -219,6 +257,13 @@ def watch(args: argparse.Namespace) -> int:
                         lines.append(_small_dice_text(boxes, frame.shape))
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
+            if args.save is not None and lines and as_bgr(frame) is not None and not save_failed:
+                if _save(args.save, frames, frame, dice):
+                    saved += 1
+                else:
+                    save_failed = True
+                    print(f"frame {frames}: could not write into {args.save} (full, removed or read-only?): "
+                          "frames are no longer saved", flush=True)
             reports += len(lines)
             if args.frames and frames >= args.frames:
                 break
@@ -227,6 +272,8 @@ def watch(args: argparse.Namespace) -> int:
     finally:
         source.close()
     print(f"{frames} frames read")
+    if args.save is not None:
+        print(f"{saved} frame{'s' * (saved != 1)} with a reading saved in {args.save}")
     skipped = skipped_note(opened[-1]) if opened else None
     if skipped:
         print(skipped)

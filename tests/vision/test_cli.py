@@ -122,6 +122,38 @@ def test_watch_reads_one_photo_without_waiting_for_stillness(tmp_path: Path, cap
     assert sorted(int(value) for value in re.findall(r"(\d) \(\d+% sure\)", first)) == sorted(values)
 
 
+def test_watch_saves_each_reading_with_its_dice_boxed(tmp_path: Path, capsys) -> None:
+    """`--save` keeps the picture behind every reading, for a café checking its camera or a table in dispute."""
+    from vision.dice_render import render_dice_scene
+    from vision.watch import ASKED_BGR, TAKEN_BGR
+
+    photos, shots = tmp_path / "photos", tmp_path / "shots" / "today"
+    photos.mkdir()
+    scenes = [render_dice_scene(np.random.default_rng(seed), 640, 480, count=2, size_range=(50, 60))
+              for seed in (3, 8)]
+    for i, (image, _, _) in enumerate(scenes):
+        cv2.imwrite(str(photos / f"{i}.png"), image)
+    cv2.imwrite(str(photos / "2.png"), np.zeros((3, 3, 3), np.uint8))  # too small to read: no reading, not saved
+    assert main(["vision", "watch", str(photos), "--every-frame", "--save", str(shots)]) == 0
+    assert "2 frames with a reading saved in " in capsys.readouterr().out
+    saved = sorted(shots.iterdir())
+    assert [f.name for f in saved] == ["frame-000001.jpg", "frame-000002.jpg"]
+    for path, (image, boxes, _) in zip(saved, scenes, strict=True):
+        shot = cv2.imread(str(path))
+        assert shot.shape == image.shape
+        for x0, y0, x1, y1 in boxes:  # each die's box is drawn round it, in a reading colour, on the edge of the die
+            edge = shot[round(y0) - 8:round(y1) + 8, round(x0) - 8:round(x1) + 8].reshape(-1, 3).astype(int)
+            near = [min(np.abs(edge - colour).sum(1)) for colour in (TAKEN_BGR, ASKED_BGR)]
+            assert min(near) < 60, near
+        assert np.abs(shot.astype(int) - image.astype(int)).mean() > 0.5  # more than the JPEG's own change
+
+
+def test_watch_refuses_a_save_folder_it_cannot_make(tmp_path: Path, capsys) -> None:
+    (tmp_path / "a-file").write_text("x")
+    assert main(["vision", "watch", str(tmp_path), "--save", str(tmp_path / "a-file" / "shots")]) == 2
+    assert "--save " in capsys.readouterr().err
+
+
 def test_watch_tells_a_camera_too_far_from_the_tray_once(tmp_path: Path, capsys) -> None:
     """Dice 10-13 px across cost the reader a second look at every frame; the README asks for 32 px."""
     import numpy as np
