@@ -23,6 +23,10 @@ class DieReading:
     box: Box
 
 
+TAKEN_RGB = (80, 220, 90)  # a die drawn in this colour is one the table would take as read ...
+ASKED_RGB = (255, 160, 30)  # ... and in this one, one it would ask the players to confirm with a tap
+
+
 def sure_text(confidence: float) -> str:
     return f"{round(100 * confidence)}% sure"
 

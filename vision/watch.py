@@ -22,7 +22,7 @@ from vision.card_reader import CardReader, SlotTracker
 from vision.d6_reader import D6Reader, dice_look_small, side
 from vision.feed import lying_still
 from vision.frames import as_bgr, unusable_text
-from vision.readings import dice_text, sure_text
+from vision.readings import ASKED_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
 from vision.sources import (
     IMAGE_SUFFIXES,
@@ -103,8 +103,7 @@ def _frame_reading(reader, kind: str, frame) -> tuple[str, list]:
     return dice_text(dice), dice
 
 
-TAKEN_BGR = (80, 220, 60)  # a die the table would take as read
-ASKED_BGR = (30, 160, 255)  # a die the table would ask the players to confirm
+TAKEN_BGR, ASKED_BGR = TAKEN_RGB[::-1], ASKED_RGB[::-1]
 
 
 def boxed_frame(frame, dice):

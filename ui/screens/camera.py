@@ -25,12 +25,13 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.observations import CONFIRM_BELOW
+from vision.readings import ASKED_RGB, TAKEN_RGB
 
 log = logging.getLogger(__name__)
 
 PREVIEW_SECONDS = 0.25  # four pictures a second: enough to aim a camera, little CPU taken from the readers
-TAKEN_COLOUR = (0.3, 0.9, 0.4, 1)  # a die the table would take as read
-ASKED_COLOUR = (1.0, 0.65, 0.15, 1)  # a die the table would ask the players to confirm with a tap
+TAKEN_COLOUR = (*(c / 255 for c in TAKEN_RGB), 1.0)  # as `vision watch --save` boxes the dice
+ASKED_COLOUR = (*(c / 255 for c in ASKED_RGB), 1.0)
 
 
 def preview_texture(frame: Any, texture: Texture | None) -> Texture | None:
