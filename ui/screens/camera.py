@@ -25,7 +25,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.observations import CONFIRM_BELOW
-from vision.readings import ASKED_RGB, TAKEN_RGB
+from vision.readings import ASKED_RGB, TAKEN_RGB, dice_text
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +134,7 @@ class CameraScreen(Screen):
         texture = preview_texture(frame, self.ids.preview.texture) if frame is not None and not lost else None
         self.ids.preview.texture = texture
         self.live = texture is not None
+        dice = tuple(getattr(feed, "dice_in_view", ())) if self.live else ()
         if feed is None:
             self.ids.seen.text = "The camera is off: switch it on in Settings, with its source, and save."
         elif lost:
@@ -142,19 +143,16 @@ class CameraScreen(Screen):
             self.ids.seen.text = "Waiting for a picture from the camera..."
         else:
             size = f"{frame.shape[1]}x{frame.shape[0]}, frame {feed.frames}"
-            dice = tuple(getattr(feed, "dice_in_view", ()))
             if dice:
-                from vision.readings import dice_text
-
                 size = f"{size}: {dice_text(dice)}"
             self.ids.seen.text = f"{size}, the last. {self.problem(feed)}" if ended else size
-        self.draw_dice(frame if self.live else None, getattr(feed, "dice_in_view", ()) if self.live else ())
+        self.draw_dice(frame, dice)
 
     def draw_dice(self, frame: Any, dice: Any) -> None:
         """Each die the camera has settled on, boxed over the picture: green when the table would take it as read,
         amber when it would ask for a tap. An owner aiming the camera sees what is read where, and which dice are
         too small, too slanted or too dim to be sure of."""
-        self._dice_drawn = ((frame.shape[1], frame.shape[0]), tuple(dice)) if frame is not None and dice else None
+        self._dice_drawn = ((frame.shape[1], frame.shape[0]), tuple(dice)) if dice else None
         self.redraw_dice()
 
     def redraw_dice(self) -> None:
