@@ -103,6 +103,8 @@ class CardReader:
         self.refs = rendered_references(self.cards)
         self.finder = BoardFinder(self.board.size)
         self.last_problem: str | None = None
+        # Where each slot lay in the last frame whose markers were all found: its corners in frame pixels.
+        self.last_outlines: dict[int, tuple[tuple[float, float], ...]] | None = None
         self.taught_cards: list[str] = []  # the card of each taught photo read in, and the photos passed over
         self.taught_skipped: list[str] = []
         if taught_dir is not None:
@@ -118,6 +120,16 @@ class CardReader:
             flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
             out.append(cv2.warpPerspective(frame, to_frame, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE))
         return out
+
+    def slot_outlines(self, homography: np.ndarray) -> dict[int, tuple[tuple[float, float], ...]]:
+        """Each slot's four corners in frame pixels, so a screen can show where the reader looks for cards."""
+        corners = np.array([[0, 0, 1], [3, 0, 1], [3, 3, 1], [0, 3, 1]], float).T  # a card is 3 x 3 cells
+        outlines = {}
+        for slot in self.board.slots:
+            points = homography @ slot.card_to_board() @ corners
+            points = points[:2] / points[2]
+            outlines[slot.slot] = tuple((float(x), float(y)) for x, y in points.T)
+        return outlines
 
     def corner_path_pixels(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
         """Pixels from the middle of the path cells printed in the board's corners (N x 3, BGR).
@@ -213,8 +225,10 @@ class CardReader:
         homography = self.finder.homography(frame)
         if homography is None:
             self.last_problem = self.finder.last_problem
+            self.last_outlines = None
             return None
         self.last_problem = None
+        self.last_outlines = self.slot_outlines(homography)
         images = self.slot_images(frame, homography)
         white = self.light_white(frame, homography, images)
         matches = self.match_many(images, [white] * len(images))

@@ -223,6 +223,7 @@ class CameraFeed:
         # whether anything moved since. Forgotten with the readers: other readers see other dice.
         self._dice_seen: Any = None
         self._rolled = False
+        self._outlines: dict[int, Any] | None = None  # where the slots lay at the last board read
         if mode is None:
             return
         dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
@@ -243,6 +244,12 @@ class CameraFeed:
         """
         dice = self._dice_seen
         return () if self._rolled or not dice else tuple(dice)
+
+    @property
+    def slots_in_view(self) -> dict[int, tuple[tuple[float, float], ...]]:
+        """Each slot's corners in frame pixels at the last board read; empty while the four markers are not
+        all seen, so a screen outlines the slots only where the card reader really looks."""
+        return dict(self._outlines or {})
 
     # -- the thread -----------------------------------------------------------
     def _run(self) -> None:
@@ -363,6 +370,7 @@ class CameraFeed:
         aloud with "The cards seen match no change the game is waiting for"."""
         reader = self.readers["cards"]
         reading = reader.read(frame)
+        self._outlines = getattr(reader, "last_outlines", None)
         self._board_seen(reading, getattr(reader, "last_problem", None))
         changed = [s for s in self.tracker.update(reading) if s.card is not None]
         if changed:

@@ -246,7 +246,7 @@ def drawn_boxes(screen: Any) -> list[tuple[tuple[float, ...], tuple[float, ...] 
     from kivy.graphics import Color, Line
 
     drawn, colour = [], None
-    for instruction in screen._boxes.children if screen._boxes is not None else []:
+    for instruction in screen._overlay.children if screen._overlay is not None else []:
         if isinstance(instruction, Color):
             colour = tuple(instruction.rgba)
         elif isinstance(instruction, Line):
@@ -279,7 +279,30 @@ def test_the_dice_the_camera_settled_on_are_boxed_over_the_picture(launch: Any, 
         assert abs(y + h / 2 - (bottom + (480 - (y0 + y1) / 2) * scale)) < 8 * scale
         assert 0.6 < w / ((x1 - x0) * scale) < 1.6
 
-    screen.draw_dice(scene, [DieReading(3, None, 0.5, (100.0, 100.0, 160.0, 160.0))])
+    screen.draw_over(scene, [DieReading(3, None, 0.5, (100.0, 100.0, 160.0, 160.0))])
     assert [colour for colour, _ in drawn_boxes(screen)] == [ASKED_COLOUR]
-    screen.draw_dice(scene, [])
+    screen.draw_over(scene, [])
     assert drawn_boxes(screen) == []
+
+
+def test_the_slots_the_card_reader_finds_are_outlined_with_their_numbers(launch: Any, tmp_path: Path) -> None:
+    """In a temple game the owner sees where the camera looks for each slot's card, over the board's own slots."""
+    from kivy.graphics import Line, Rectangle
+
+    app = launch(camera=frames(tmp_path / "board", board_frame({3: sorted(BY_ID)[4]})))
+    assert app.new_game("temple", ["red", "blue"])
+    feed = app.running_inputs["camera"][1]
+    assert until(lambda: len(feed.slots_in_view) == 12, 20)
+    screen = open_camera(app)
+    assert until(lambda: screen._drawn is not None and len(screen._drawn[2]) == 12)
+    advance(2)  # laid out
+    outlines = [i for i in screen._overlay.children if isinstance(i, Line)]
+    numbers = [i for i in screen._overlay.children if isinstance(i, Rectangle)]
+    assert len(outlines) == len(numbers) == 12
+    preview = screen.ids.preview
+    shown_w, shown_h = preview.norm_image_size
+    left, bottom = preview.x + (preview.width - shown_w) / 2, preview.y + (preview.height - shown_h) / 2
+    for line in outlines:  # every slot lies on the board, which fills x 90-550 and y 10-470 of the 640x480 frame
+        xs, ys = line.points[0::2], line.points[1::2]
+        assert left + 85 / 640 * shown_w <= min(xs) < max(xs) <= left + 555 / 640 * shown_w
+        assert bottom + 5 / 480 * shown_h <= min(ys) < max(ys) <= bottom + 475 / 480 * shown_h

@@ -44,6 +44,21 @@ def test_straight_render_reads_every_slot(temple) -> None:
     assert reading.cards() == want
 
 
+def test_the_reader_says_where_each_slot_lies_in_the_frame(temple) -> None:
+    """What the camera screen outlines for an owner aiming the camera: each slot's corners in frame pixels."""
+    cards, board, reader = temple
+    image, to_image = render_board(board, {slot.slot: cards[0] for slot in board.slots}, cell_px=20)
+    frame = np.full((image.shape[0] + 40, image.shape[1] + 100, 3), 90, np.uint8)
+    frame[30:30 + image.shape[0], 70:70 + image.shape[1]] = image  # off the frame's corner, so offsets count
+    assert reader.read(frame) is not None
+    assert set(reader.last_outlines) == {slot.slot for slot in board.slots}
+    for slot in board.slots:
+        corners = np.array([[0, 0, 1], [3, 0, 1], [3, 3, 1], [0, 3, 1]], float).T
+        want = (to_image @ slot.card_to_board() @ corners)[:2].T + np.array([70, 30])
+        assert np.abs(np.array(reader.last_outlines[slot.slot]) - want).max() < 3, slot.slot
+    assert reader.read(np.full_like(frame, 90)) is None and reader.last_outlines is None  # no board, no outlines
+
+
 def test_photos_with_pawns_read_nearly_all_slots(temple) -> None:
     cards, board, reader = temple
     score = evaluate_cards(reader, cards, board, frames=12, seed=123)

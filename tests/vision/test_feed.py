@@ -455,6 +455,24 @@ def test_a_board_out_of_sight_is_said_once_and_its_return_too(tmp_path: Path) ->
                      "board markers seen again: the path cards are read"]
 
 
+def test_the_slots_in_view_are_where_the_last_board_read_found_them(tmp_path: Path) -> None:
+    """What the camera screen outlines: the twelve slots while the markers are seen, none while one is covered."""
+    laid = board_frame({1: sorted(LOOKS_UNIQUE)[0]})
+    covered = laid.copy()
+    covered[10:110, 440:560] = 90  # a cup over the north-east marker
+    counts: list[int] = []
+    feed = CameraFeed(lambda: Frames([laid] * 4 + [covered] * 4 + [laid] * 4), lambda _o: None, mode="cards",
+                      fps=None, card_interval=0, on_frame=lambda _n: counts.append(len(feed.slots_in_view)))
+    with feed:
+        assert feed.ended.wait(15)
+    counts.append(len(feed.slots_in_view))
+    assert counts[0] == 0 and counts[3:5] == [12, 12]  # the first frame has nothing to compare, so is not read
+    assert counts[6:9] == [0, 0, 0] and counts[-1] == 12
+    corners = feed.slots_in_view[1]
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    assert 90 <= min(xs) < max(xs) <= 550 and 10 <= min(ys) < max(ys) <= 470  # on the board in the frame
+
+
 def test_a_frame_the_reader_chokes_on_is_skipped_and_reported_once(tmp_path: Path) -> None:
     class Choking:
         def read(self, frame):

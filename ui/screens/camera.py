@@ -19,7 +19,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color, InstructionGroup, Line
+from kivy.graphics import Color, InstructionGroup, Line, Rectangle
 from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 PREVIEW_SECONDS = 0.25  # four pictures a second: enough to aim a camera, little CPU taken from the readers
 TAKEN_COLOUR = (*(c / 255 for c in TAKEN_RGB), 1.0)  # as `vision watch --save` boxes the dice
 ASKED_COLOUR = (*(c / 255 for c in ASKED_RGB), 1.0)
+SLOT_COLOUR = (0.45, 0.8, 1.0, 0.9)  # the board's slots as the card reader finds them
 
 
 def preview_texture(frame: Any, texture: Texture | None) -> Texture | None:
@@ -55,17 +56,21 @@ def preview_texture(frame: Any, texture: Texture | None) -> Texture | None:
 Quad = tuple[float, float, float, float]
 
 
+def shown_point(point: tuple[float, float], frame_size: tuple[int, int], shown_pos: tuple[float, float],
+                shown_size: tuple[float, float]) -> tuple[float, float]:
+    """A point in frame pixels (rows from the top) where it lies over the picture as shown: the frame scaled
+    to `shown_size` at `shown_pos`, rows from the bottom as Kivy counts them."""
+    width, height = frame_size
+    return (shown_pos[0] + point[0] * shown_size[0] / width,
+            shown_pos[1] + (height - point[1]) * shown_size[1] / height)
+
+
 def shown_rectangle(box: Quad, frame_size: tuple[int, int], shown_pos: tuple[float, float],
                     shown_size: tuple[float, float]) -> Quad:
-    """A box in frame pixels (x0, y0, x1, y1, rows from the top) as (x, y, w, h) over the picture as shown.
-
-    The picture is the frame scaled to `shown_size` at `shown_pos`, rows from
-    the bottom as Kivy counts them.
-    """
-    x0, y0, x1, y1 = box
-    width, height = frame_size
-    sx, sy = shown_size[0] / width, shown_size[1] / height
-    return shown_pos[0] + x0 * sx, shown_pos[1] + (height - y1) * sy, (x1 - x0) * sx, (y1 - y0) * sy
+    """A box in frame pixels (x0, y0, x1, y1) as (x, y, w, h) over the picture as shown."""
+    left, bottom = shown_point((box[0], box[3]), frame_size, shown_pos, shown_size)
+    right, top = shown_point((box[2], box[1]), frame_size, shown_pos, shown_size)
+    return left, bottom, right - left, top - bottom
 
 
 class CameraScreen(Screen):
@@ -76,8 +81,8 @@ class CameraScreen(Screen):
     cards = ListProperty([])
     values = ListProperty([])
     _clock = None
-    _boxes: InstructionGroup | None = None  # the dice drawn over the picture
-    _dice_drawn: tuple[tuple[int, int], tuple[Any, ...]] | None = None  # (frame width and height, dice) boxed
+    _overlay: InstructionGroup | None = None  # what the camera reads, drawn over its picture
+    _drawn: tuple[tuple[int, int], tuple[Any, ...], dict[int, Any]] | None = None  # (frame size, dice, slots)
     _here = False
     _told_away = False  # a teaching ended while the screen was left: its answer waits for the owner's return
 
@@ -146,31 +151,47 @@ class CameraScreen(Screen):
             if dice:
                 size = f"{size}: {dice_text(dice)}"
             self.ids.seen.text = f"{size}, the last. {self.problem(feed)}" if ended else size
-        self.draw_dice(frame, dice)
+        self.draw_over(frame, dice, getattr(feed, "slots_in_view", None) if self.live else None)
 
-    def draw_dice(self, frame: Any, dice: Any) -> None:
-        """Each die the camera has settled on, boxed over the picture: green when the table would take it as read,
-        amber when it would ask for a tap. An owner aiming the camera sees what is read where, and which dice are
-        too small, too slanted or too dim to be sure of."""
-        self._dice_drawn = ((frame.shape[1], frame.shape[0]), tuple(dice)) if dice else None
-        self.redraw_dice()
+    def draw_over(self, frame: Any, dice: Any = (), slots: Any = None) -> None:
+        """What the camera reads, drawn over its picture. Each die it settled on is boxed, green when the table
+        would take it as read and amber when it would ask for a tap; each slot of a board whose four markers it
+        sees is outlined with its number. An owner aiming the camera sees what is read where, which dice it is
+        unsure of, and whether the slots it reads lie on the board's."""
+        slots = dict(slots or {})
+        shown = frame is not None and (dice or slots)
+        self._drawn = ((frame.shape[1], frame.shape[0]), tuple(dice), slots) if shown else None
+        self.redraw()
 
-    def redraw_dice(self) -> None:
-        """The boxes again where the picture now is: the preview is laid out after its first picture, and again
+    def redraw(self) -> None:
+        """Draw again where the picture now is: the preview is laid out after its first picture, and again
         whenever the window changes size."""
+        from kivy.core.text import Label as TextLabel
+
         preview = self.ids.preview
-        if self._boxes is None:
-            self._boxes = InstructionGroup()
-            preview.canvas.after.add(self._boxes)
-        self._boxes.clear()
-        if self._dice_drawn is None:
+        if self._overlay is None:
+            self._overlay = InstructionGroup()
+            preview.canvas.after.add(self._overlay)
+        self._overlay.clear()
+        if self._drawn is None:
             return
-        frame_size, dice = self._dice_drawn
+        frame_size, dice, slots = self._drawn
         shown = preview.norm_image_size
         pos = (preview.x + (preview.width - shown[0]) / 2, preview.y + (preview.height - shown[1]) / 2)
+        scale = shown[0] / frame_size[0]
+        for number, corners in slots.items():
+            points = [shown_point(corner, frame_size, pos, shown) for corner in corners]
+            self._overlay.add(Color(*SLOT_COLOUR))
+            self._overlay.add(Line(points=[v for point in points for v in point], close=True, width=1))
+            text = TextLabel(text=str(number), font_size=max(10.0, 40 * scale), bold=True)
+            text.refresh()
+            middle = [sum(v) / len(points) for v in zip(*points, strict=True)]
+            size = text.texture.size
+            self._overlay.add(Rectangle(texture=text.texture, size=size,
+                                        pos=(middle[0] - size[0] / 2, middle[1] - size[1] / 2)))
         for die in dice:
-            self._boxes.add(Color(*(TAKEN_COLOUR if die.confidence >= CONFIRM_BELOW else ASKED_COLOUR)))
-            self._boxes.add(Line(rectangle=shown_rectangle(die.box, frame_size, pos, shown), width=2))
+            self._overlay.add(Color(*(TAKEN_COLOUR if die.confidence >= CONFIRM_BELOW else ASKED_COLOUR)))
+            self._overlay.add(Line(rectangle=shown_rectangle(die.box, frame_size, pos, shown), width=2))
 
     @staticmethod
     def lost(feed: Any) -> bool:
