@@ -149,7 +149,7 @@ class CameraScreen(Screen):
         else:
             size = f"{frame.shape[1]}x{frame.shape[0]}, frame {feed.frames}"
             if dice:
-                size = f"{size}: {dice_text(dice)}"
+                size = f"{size}: {dice_text(dice, each_sure=False)}"  # the boxes' colours say how sure
             self.ids.seen.text = f"{size}, the last. {self.problem(feed)}" if ended else size
         self.draw_over(frame, dice, getattr(feed, "slots_in_view", None) if self.live else None)
 
