@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="print each frame's reading without waiting for stillness (photos rather than a camera)")
     p.add_argument("--timeout", type=seconds, default=0.0, help="give up after N s without a frame (0: never)")
     p.add_argument("--save", type=Path, metavar="DIR",
-                   help="also write each frame that gave a reading into DIR, the dice boxed on it (frame-N.jpg)")
+                   help="also write each frame that gave a reading into DIR, what was read drawn on it (frame-N.jpg)")
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("markers", help="write the printable sheet of the four board markers")

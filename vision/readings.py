@@ -25,6 +25,7 @@ class DieReading:
 
 TAKEN_RGB = (80, 220, 90)  # a die drawn in this colour is one the table would take as read ...
 ASKED_RGB = (255, 160, 30)  # ... and in this one, one it would ask the players to confirm with a tap
+SLOT_RGB = (40, 150, 255)  # the board's slots, outlined where the card reader finds them
 
 
 def sure_text(confidence: float) -> str:

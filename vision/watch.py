@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from companion.cli import cafe_dir
 from companion.observations import CONFIRM_BELOW
@@ -22,7 +23,7 @@ from vision.card_reader import CardReader, SlotTracker
 from vision.d6_reader import D6Reader, dice_look_small, side
 from vision.feed import lying_still
 from vision.frames import as_bgr, unusable_text
-from vision.readings import ASKED_RGB, TAKEN_RGB, dice_text, sure_text
+from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
 from vision.sources import (
     IMAGE_SUFFIXES,
@@ -106,18 +107,30 @@ def _frame_reading(reader, kind: str, frame) -> tuple[str, list]:
 TAKEN_BGR, ASKED_BGR = TAKEN_RGB[::-1], ASKED_RGB[::-1]
 
 
-def boxed_frame(frame, dice):
-    """The frame with each die boxed and its value written above it, green when the table would take it,
-    orange when it would ask: what `--save` writes, so a reading can be checked against its picture later."""
+SLOT_BGR = SLOT_RGB[::-1]
+
+
+def boxed_frame(frame, dice, slots=None):
+    """The frame with what was read on it: each die boxed with its value and certainty, green when the table
+    would take it and orange when it would ask, and each slot of the board outlined with its number. What
+    `--save` writes, so a reading can be checked against its picture later."""
     shown = as_bgr(frame).copy()
-    thick = max(1, round(max(shown.shape[:2]) / 320))
+    thick = max(2, round(max(shown.shape[:2]) / 320))
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    for number, corners in (slots or {}).items():
+        points = np.array(corners, np.float32)
+        cv2.polylines(shown, [points.round().astype(np.int32)], True, SLOT_BGR, thick, cv2.LINE_AA)
+        (w, h), _ = cv2.getTextSize(str(number), font, 0.5 * thick, thick)
+        cx, cy = points.mean(axis=0)
+        cv2.putText(shown, str(number), (round(cx - w / 2), round(cy + h / 2)), font, 0.5 * thick, SLOT_BGR, thick,
+                    cv2.LINE_AA)
     for die in dice:
         x0, y0, x1, y1 = (round(v) for v in die.box)
         colour = TAKEN_BGR if die.confidence >= CONFIRM_BELOW else ASKED_BGR
         cv2.rectangle(shown, (x0, y0), (x1, y1), colour, thick)
         label = f"{die.value}{' ' + die.face if die.face else ''} {round(100 * die.confidence)}%"
-        cv2.putText(shown, label, (x0, max(12 * thick, y0 - 4 * thick)), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * thick,
-                    colour, thick, cv2.LINE_AA)
+        cv2.putText(shown, label, (x0, max(12 * thick, y0 - 4 * thick)), font, 0.45 * thick, colour, thick,
+                    cv2.LINE_AA)
     return shown
 
 
@@ -138,9 +151,9 @@ def _small_dice_text(boxes, shape) -> str:
             f"a die is at least {max(width, height) // 20} px across")
 
 
-def _save(folder: Path, number: int, frame, dice) -> bool:
-    """Write one frame with its dice boxed; False when it could not be written (said by the caller, once)."""
-    return bool(cv2.imwrite(str(folder / f"frame-{number:06d}.jpg"), boxed_frame(frame, dice)))
+def _save(folder: Path, number: int, frame, dice, slots) -> bool:
+    """Write one frame with what was read on it; False when it could not be written (said by the caller, once)."""
+    return bool(cv2.imwrite(str(folder / f"frame-{number:06d}.jpg"), boxed_frame(frame, dice, slots)))
 
 
 def _settled_text(settled, lay_still: bool) -> str:
@@ -257,7 +270,8 @@ def watch(args: argparse.Namespace) -> int:
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
             if args.save is not None and lines and as_bgr(frame) is not None and not save_failed:
-                if _save(args.save, frames, frame, dice):
+                slots = getattr(reader, "last_outlines", None) if args.reader == "cards" else None
+                if _save(args.save, frames, frame, dice, slots):
                     saved += 1
                 else:
                     save_failed = True

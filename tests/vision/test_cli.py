@@ -148,6 +148,25 @@ def test_watch_saves_each_reading_with_its_dice_boxed(tmp_path: Path, capsys) ->
         assert np.abs(shot.astype(int) - image.astype(int)).mean() > 0.5  # more than the JPEG's own change
 
 
+def test_watch_saves_a_board_with_its_slots_outlined(tmp_path: Path, capsys) -> None:
+    from vision.card_reader import CardReader
+    from vision.watch import SLOT_BGR
+
+    cards, board = load_temple_cards(), load_temple_board()
+    image, _ = render_board(board, {s.slot: cards[s.slot] for s in board.slots}, cell_px=20)
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    cv2.imwrite(str(photos / "0.png"), image)
+    assert main(["vision", "watch", str(photos), "--reader", "cards", "--every-frame", "--save", str(tmp_path)]) == 0
+    shot = cv2.imread(str(tmp_path / "frame-000001.jpg")).astype(int)
+    reader = CardReader(cards, board)
+    reader.read(image)
+    for corners in reader.last_outlines.values():  # each slot's corner is drawn over in the slots' colour
+        for x, y in corners:
+            patch = shot[round(y) - 2:round(y) + 3, round(x) - 2:round(x) + 3].reshape(-1, 3)
+            assert min(np.abs(patch - SLOT_BGR).sum(1)) < 60
+
+
 def test_watch_refuses_a_save_folder_it_cannot_make(tmp_path: Path, capsys) -> None:
     (tmp_path / "a-file").write_text("x")
     assert main(["vision", "watch", str(tmp_path), "--save", str(tmp_path / "a-file" / "shots")]) == 2

@@ -25,14 +25,14 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.observations import CONFIRM_BELOW
-from vision.readings import ASKED_RGB, TAKEN_RGB, dice_text
+from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text
 
 log = logging.getLogger(__name__)
 
 PREVIEW_SECONDS = 0.25  # four pictures a second: enough to aim a camera, little CPU taken from the readers
 TAKEN_COLOUR = (*(c / 255 for c in TAKEN_RGB), 1.0)  # as `vision watch --save` boxes the dice
 ASKED_COLOUR = (*(c / 255 for c in ASKED_RGB), 1.0)
-SLOT_COLOUR = (0.45, 0.8, 1.0, 0.9)  # the board's slots as the card reader finds them
+SLOT_COLOUR = (*(c / 255 for c in SLOT_RGB), 1.0)
 
 
 def preview_texture(frame: Any, texture: Texture | None) -> Texture | None:
