@@ -86,6 +86,10 @@ class CameraScreen(Screen):
     _here = False
     _told_away = False  # a teaching ended while the screen was left: its answer waits for the owner's return
 
+    def __init__(self, **kwargs: Any) -> None:
+        self._numbers: dict[tuple[int, int], Texture] = {}  # slot numbers rendered, by (number, font size)
+        super().__init__(**kwargs)
+
     def on_pre_enter(self, *_args: Any) -> None:
         from vision.card_catalogue import catalogue_from_data, load_temple_board, load_temple_cards
         from vision.temple_die import die_faces
@@ -166,8 +170,6 @@ class CameraScreen(Screen):
     def redraw(self) -> None:
         """Draw again where the picture now is: the preview is laid out after its first picture, and again
         whenever the window changes size."""
-        from kivy.core.text import Label as TextLabel
-
         preview = self.ids.preview
         if self._overlay is None:
             self._overlay = InstructionGroup()
@@ -183,15 +185,25 @@ class CameraScreen(Screen):
             points = [shown_point(corner, frame_size, pos, shown) for corner in corners]
             self._overlay.add(Color(*SLOT_COLOUR))
             self._overlay.add(Line(points=[v for point in points for v in point], close=True, width=1))
-            text = TextLabel(text=str(number), font_size=max(10.0, 40 * scale), bold=True)
-            text.refresh()
+            texture = self.number_texture(number, max(10, round(40 * scale)))
             middle = [sum(v) / len(points) for v in zip(*points, strict=True)]
-            size = text.texture.size
-            self._overlay.add(Rectangle(texture=text.texture, size=size,
+            size = texture.size
+            self._overlay.add(Rectangle(texture=texture, size=size,
                                         pos=(middle[0] - size[0] / 2, middle[1] - size[1] / 2)))
         for die in dice:
             self._overlay.add(Color(*(TAKEN_COLOUR if die.confidence >= CONFIRM_BELOW else ASKED_COLOUR)))
             self._overlay.add(Line(rectangle=shown_rectangle(die.box, frame_size, pos, shown), width=2))
+
+    def number_texture(self, number: int, font_size: int) -> Texture:
+        """A slot's number as a texture, rendered once per size: the outlines are drawn four times a second."""
+        key = (number, font_size)
+        if key not in self._numbers:
+            from kivy.core.text import Label as TextLabel
+
+            text = TextLabel(text=str(number), font_size=font_size, bold=True)
+            text.refresh()
+            self._numbers[key] = text.texture
+        return self._numbers[key]
 
     @staticmethod
     def lost(feed: Any) -> bool:
