@@ -9,12 +9,12 @@ folder per step, skips every step whose output is already there (so an
 interrupted rebuild goes on where it stopped), and with `--install` copies the
 last detector and classifier into vision/models.
 
-    /work/train-venv/bin/python tools/rebuild_d6_models.py --work /tmp/d6-rebuild    # hours (docs/vision.md)
+    /work/train-venv/bin/python tools/rebuild_d6_models.py --work /tmp/d6-rebuild    # 4-5 hours on 2 cores
     /work/train-venv/bin/python tools/rebuild_d6_models.py --work /tmp/d6-quick --scale 0.005
     python3 tools/rebuild_d6_models.py --dry-run   # the commands, nothing run
 
 `--scale 0.005` runs every step with a few batches each: it checks the whole
-chain's plumbing in about half an hour, not the models' quality.
+chain's plumbing in under half an hour, not the models' quality.
 
 A replay gives models like the shipped ones, not the same bytes: the seeds of
 the first detector runs (three short runs, here one of as many steps) were
