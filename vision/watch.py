@@ -104,10 +104,7 @@ def _frame_reading(reader, kind: str, frame) -> tuple[str, list]:
     return dice_text(dice), dice
 
 
-TAKEN_BGR, ASKED_BGR = TAKEN_RGB[::-1], ASKED_RGB[::-1]
-
-
-SLOT_BGR = SLOT_RGB[::-1]
+TAKEN_BGR, ASKED_BGR, SLOT_BGR = TAKEN_RGB[::-1], ASKED_RGB[::-1], SLOT_RGB[::-1]  # OpenCV's order
 
 
 def boxed_frame(frame, dice, slots=None):
