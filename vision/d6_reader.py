@@ -76,6 +76,15 @@ def dice_look_small(boxes: list[Box], shape: tuple[int, ...]) -> bool:
     return bool(sides) and float(np.median(sides)) < FAR_HINT * max(shape[:2])
 
 
+def small_dice_size(boxes: list[Box], shape: tuple[int, ...]) -> tuple[int, int] | None:
+    """For dice that look small (`dice_look_small`): how many px across they are by median, and how many a die
+    should be in this frame (a twentieth of its long side, 32 px at 640, as the README asks); None otherwise.
+    What `vision watch` and the app's camera screen tell a café setting a camera up."""
+    if not dice_look_small(boxes, shape):
+        return None
+    return round(float(np.median([side(box) for box in boxes]))), max(shape[:2]) // 20
+
+
 def on_grid(low: float, high: float, size: int) -> tuple[int, int]:
     """The span low..high widened to the detector's grid and kept inside 0..size.
 

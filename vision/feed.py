@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.observations import CardsSeen, DieRead, LinkChanged, Observation, RollStarted
+from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
 from vision.motion import MotionGate
 from vision.readings import DieReading
@@ -224,6 +225,7 @@ class CameraFeed:
         self._dice_seen: Any = None
         self._rolled = False
         self._outlines: dict[int, Any] | None = None  # where the slots lay at the last board read
+        self._small: tuple[int, int] | None = None  # the last settled d6 dice's size when they look small
         if mode is None:
             return
         dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
@@ -244,6 +246,12 @@ class CameraFeed:
         """
         dice = self._dice_seen
         return () if self._rolled or not dice else tuple(dice)
+
+    @property
+    def small_dice(self) -> tuple[int, int] | None:
+        """(px across, px wanted) while the dice in view are so small that the d6 reader looks at every frame a
+        second time (`d6_reader.small_dice_size`): a camera too far from the tray, said on the camera screen."""
+        return self._small if self.dice_in_view else None
 
     @property
     def slots_in_view(self) -> dict[int, tuple[tuple[float, float], ...]]:
@@ -321,6 +329,7 @@ class CameraFeed:
         moving = self.gate.still_count == 0 and not first  # the first frame has nothing to compare with
         self._rolled = self._rolled or moving
         if settled is not None:
+            self._small = small_dice_size([d.box for d in settled.reading], frame.shape) if mode == "d6" else None
             self._dice(settled)
         if moving:
             self.card_reads = 0

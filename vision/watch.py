@@ -8,7 +8,6 @@ reading, so what an owner sees here is what the game will get.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -20,7 +19,7 @@ from companion.cli import cafe_dir
 from companion.observations import CONFIRM_BELOW
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader, SlotTracker
-from vision.d6_reader import D6Reader, dice_look_small, side
+from vision.d6_reader import D6Reader, small_dice_size
 from vision.feed import lying_still
 from vision.frames import as_bgr, unusable_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
@@ -138,14 +137,14 @@ def _markers_text(problem: str | None) -> str:
     return problem or "all four board markers in view"
 
 
-def _small_dice_text(boxes, shape) -> str:
+def _small_dice_text(size: tuple[int, int], shape) -> str:
     """Dice small in the frame cost the reader a second, finer look at every frame: said once, while the
     camera is being set up, with the size the README asks for."""
     height, width = shape[:2]
-    across = round(statistics.median(side(box) for box in boxes))  # the size the reader judges them by
+    across, wanted = size
     return (f"the dice are about {across} px across in this {width}x{height} view, so every frame is looked at "
             f"a second time, finer (about three times the work): mount the camera closer to the tray, so that "
-            f"a die is at least {max(width, height) // 20} px across")
+            f"a die is at least {wanted} px across")
 
 
 def _save(folder: Path, number: int, frame, dice, slots) -> bool:
@@ -261,9 +260,10 @@ def watch(args: argparse.Namespace) -> int:
                     last_dice = settled.reading or last_dice
                     lines.append(_settled_text(settled, same))
                     boxes = [r.box for r in settled.reading]
-                    if not small_told and args.reader == "dice" and dice_look_small(boxes, frame.shape):
+                    small = small_dice_size(boxes, frame.shape) if args.reader == "dice" else None
+                    if small and not small_told:
                         small_told = True
-                        lines.append(_small_dice_text(boxes, frame.shape))
+                        lines.append(_small_dice_text(small, frame.shape))
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
             if args.save is not None and lines and as_bgr(frame) is not None and not save_failed:

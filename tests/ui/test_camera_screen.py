@@ -307,3 +307,13 @@ def test_the_slots_the_card_reader_finds_are_outlined_with_their_numbers(launch:
         xs, ys = line.points[0::2], line.points[1::2]
         assert left + 85 / 640 * shown_w <= min(xs) < max(xs) <= left + 555 / 640 * shown_w
         assert bottom + 5 / 480 * shown_h <= min(ys) < max(ys) <= bottom + 475 / 480 * shown_h
+
+
+def test_dice_too_small_in_view_ask_for_the_camera_closer(launch: Any, tmp_path: Path) -> None:
+    from vision.dice_render import render_far_dice_scene
+
+    far = render_far_dice_scene(np.random.default_rng(4), tray=True)[0]
+    app = launch(camera=frames(tmp_path / "far", far))
+    screen = open_camera(app)
+    assert until(lambda: "mount the camera closer" in screen.ids.seen.text, 20), screen.ids.seen.text
+    assert re.search(r"Dice only \d+ px across: mount the camera closer \(32 px or more\)", screen.ids.seen.text)

@@ -201,6 +201,24 @@ def test_the_dice_in_view_are_the_last_settled_until_anything_moves(d6_reader) -
     assert [dice[0].value for dice in (in_view[10], in_view[-1])] == [6, 6]
 
 
+def test_dice_small_in_view_are_measured_for_the_camera_screen(d6_reader) -> None:
+    """A camera too far from the tray costs every frame a second look: the screen it is aimed with says so."""
+    from vision.dice_render import render_far_dice_scene
+
+    far = render_far_dice_scene(np.random.default_rng(4), tray=True)[0]
+    near = die_at(1)
+    seen: list = []
+    feed = CameraFeed(lambda: Frames([*tumbling(7), *[far] * 6, *tumbling(8), *[near] * 6]), lambda _o: None,
+                      mode="d6", fps=None, readers={"d6": d6_reader}, on_frame=lambda _n: seen.append(feed.small_dice))
+    with feed:
+        assert feed.ended.wait(30)
+    seen.append(feed.small_dice)
+    small = [size for size in seen if size]
+    assert small and all(9 <= across <= 17 and wanted == 32 for across, wanted in small), seen
+    assert seen.index(small[0]) > 5 and seen[-1] is None  # told once the far dice settled, gone with near ones
+    assert seen[12] is None  # and while anything moves
+
+
 class Endless(Frames):
     """A camera that sends the same frame until closed."""
 

@@ -154,6 +154,9 @@ class CameraScreen(Screen):
             size = f"{frame.shape[1]}x{frame.shape[0]}, frame {feed.frames}"
             if dice:
                 size = f"{size}: {dice_text(dice, each_sure=False)}"  # the boxes' colours say how sure
+            small = getattr(feed, "small_dice", None)
+            if small:
+                size = f"{size}. Dice only {small[0]} px across: mount the camera closer ({small[1]} px or more)"
             self.ids.seen.text = f"{size}, the last. {self.problem(feed)}" if ended else size
         self.draw_over(frame, dice, getattr(feed, "slots_in_view", None) if self.live else None)
 
