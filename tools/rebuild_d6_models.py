@@ -141,10 +141,10 @@ def command(step: Step, work: Path, datasets: Path, scale: float, threads: int) 
     cmd = [sys.executable, str(ROOT / "tools" / "train_dice.py"), "--datasets", str(datasets), "--out", str(here),
            "--weights", str(here), "--only", step.net, "--threads", str(threads),
            "--det-steps" if step.net == "detector" else "--cls-steps", str(steps),
-           "--checkpoint-every", str(max(300, steps)), *step.options]
+           "--checkpoint-every", str(steps), *step.options]  # no export before the end: a made step is whole
     if step.start:
         # An average has no PyTorch weights of its own; train_dice.py unfolds its ONNX file instead.
-        weights = work / step.start / ("d6_detector.pt" if step.net == "detector" else "d6_classifier.pt")
+        weights = output(work, step.start, step.net).with_suffix(".pt")
         start = weights if weights.exists() else output(work, step.start, step.net)
         cmd += [f"--init-{step.net}", str(start)]
     if step.negatives:
