@@ -56,6 +56,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=seconds, default=0.0, help="give up after N s without a frame (0: never)")
     p.add_argument("--save", type=Path, metavar="DIR",
                    help="also write each frame that gave a reading into DIR, what was read drawn on it (frame-N.jpg)")
+    p.add_argument("--keep", type=count(1), default=1000, metavar="N",
+                   help="with --save, keep only the newest N frames this run wrote (default 1000, 30-55 MB at 640x480)")
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("markers", help="write the printable sheet of the four board markers")

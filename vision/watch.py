@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import deque
 from pathlib import Path
 
 import cv2
@@ -147,9 +148,25 @@ def _small_dice_text(size: tuple[int, int], shape) -> str:
             f"a die is at least {wanted} px across")
 
 
-def _save(folder: Path, number: int, frame, dice, slots) -> bool:
-    """Write one frame with what was read on it; False when it could not be written (said by the caller, once)."""
-    return bool(cv2.imwrite(str(folder / f"frame-{number:06d}.jpg"), boxed_frame(frame, dice, slots)))
+class SavedFrames:
+    """The frames `--save` writes, the oldest deleted past `keep`: `watch` left running all day at a café
+    would otherwise fill the Pi's card. Only files this run wrote are ever deleted."""
+
+    def __init__(self, folder: Path, keep: int) -> None:
+        self.folder, self.keep = folder, keep
+        self.written: deque[Path] = deque()
+        self.count = 0
+
+    def save(self, number: int, frame, dice, slots) -> bool:
+        """Write one frame with what was read on it; False when it could not be written (said by the caller)."""
+        path = self.folder / f"frame-{number:06d}.jpg"
+        if not cv2.imwrite(str(path), boxed_frame(frame, dice, slots)):
+            return False
+        self.count += 1
+        self.written.append(path)
+        while len(self.written) > self.keep:
+            self.written.popleft().unlink(missing_ok=True)
+        return True
 
 
 def _settled_text(settled, lay_still: bool) -> str:
@@ -213,7 +230,8 @@ def watch(args: argparse.Namespace) -> int:
     tracker = SlotTracker() if args.reader == "cards" else None
     last_dice = None
     small_told = False  # the dice's size in the view is told once
-    frames = reports = unusable = saved = 0
+    frames = reports = unusable = 0
+    shots = SavedFrames(args.save, args.keep) if args.save is not None else None
     save_failed = False  # a full or pulled card is said once, and reading goes on
     last_problem = None
     markers: str | None = ""  # what the card reader last said of the markers, told again only when it changes
@@ -266,11 +284,9 @@ def watch(args: argparse.Namespace) -> int:
                         lines.append(_small_dice_text(small, frame.shape))
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
-            if args.save is not None and lines and as_bgr(frame) is not None and not save_failed:
+            if shots is not None and lines and as_bgr(frame) is not None and not save_failed:
                 slots = getattr(reader, "last_outlines", None) if args.reader == "cards" else None
-                if _save(args.save, frames, frame, dice, slots):
-                    saved += 1
-                else:
+                if not shots.save(frames, frame, dice, slots):
                     save_failed = True
                     print(f"frame {frames}: could not write into {args.save} (full, removed or read-only?): "
                           "frames are no longer saved", flush=True)
@@ -282,8 +298,9 @@ def watch(args: argparse.Namespace) -> int:
     finally:
         source.close()
     print(f"{frames} frames read")
-    if args.save is not None:
-        print(f"{saved} frame{'s' * (saved != 1)} with a reading saved in {args.save}")
+    if shots is not None:
+        kept = f", the newest {len(shots.written)} kept" if shots.count > len(shots.written) else ""
+        print(f"{shots.count} frame{'s' * (shots.count != 1)} with a reading saved in {args.save}{kept}")
     skipped = skipped_note(opened[-1]) if opened else None
     if skipped:
         print(skipped)

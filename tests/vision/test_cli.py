@@ -148,6 +148,26 @@ def test_watch_saves_each_reading_with_its_dice_boxed(tmp_path: Path, capsys) ->
         assert np.abs(shot.astype(int) - image.astype(int)).mean() > 0.5  # more than the JPEG's own change
 
 
+def test_watch_keeps_only_the_newest_saved_frames(tmp_path: Path, capsys) -> None:
+    """Left running all day, `--save` must not fill the card; a file it did not write is never deleted."""
+    from vision.dice_render import render_dice_scene
+
+    photos, shots = tmp_path / "photos", tmp_path / "shots"
+    photos.mkdir()
+    shots.mkdir()
+    (shots / "dispute.jpg").write_bytes(b"kept by the owner")
+    for seed in range(5):
+        image, _, _ = render_dice_scene(np.random.default_rng(seed), 320, 240, count=1, size_range=(40, 50))
+        cv2.imwrite(str(photos / f"{seed}.png"), image)
+    assert main(["vision", "watch", str(photos), "--every-frame", "--save", str(shots), "--keep", "2"]) == 0
+    assert "5 frames with a reading saved in " in capsys.readouterr().out.replace(", the newest 2 kept", "")
+    assert sorted(f.name for f in shots.iterdir()) == ["dispute.jpg", "frame-000004.jpg", "frame-000005.jpg"]
+    with pytest.raises(SystemExit) as usage:
+        main(["vision", "watch", str(photos), "--save", str(shots), "--keep", "0"])
+    assert usage.value.code == 2
+    assert "--keep: '0' is not a whole number of 1 or more" in capsys.readouterr().err
+
+
 def test_watch_saves_a_board_with_its_slots_outlined(tmp_path: Path, capsys) -> None:
     from vision.card_reader import CardReader
     from vision.watch import SLOT_BGR
