@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 from kivy.clock import Clock
+from kivy.uix.label import Label
 
 import vision.teaching
 from tests.ui.conftest import advance, open_settings, tap, until
@@ -92,6 +93,8 @@ def test_without_a_camera_the_screen_says_so_and_teaches_nothing(launch: Any, ta
     app = launch()
     screen = open_camera(app)
     assert "camera is off" in screen.ids.seen.text and screen.ids.teach_card.disabled
+    shown = [w for w in screen.walk() if isinstance(w, Label) and w.text == screen.ids.seen.text and w.opacity]
+    assert shown and shown[0] is not screen.ids.seen.__self__  # said in the middle of the empty frame
     screen.teach_card()
     assert screen.note.startswith("No picture") and not taught_dir_of_the_test.exists()
 
@@ -317,3 +320,7 @@ def test_dice_too_small_in_view_ask_for_the_camera_closer(launch: Any, tmp_path:
     screen = open_camera(app)
     assert until(lambda: "mount the camera closer" in screen.ids.seen.text, 20), screen.ids.seen.text
     assert re.search(r"Dice only \d+ px across: mount the camera closer \(32 px or more\)", screen.ids.seen.text)
+    advance(3)
+    seen, preview = screen.ids.seen, screen.ids.preview  # a long line stands under the picture, not over its foot
+    picture_bottom = preview.to_window(0, preview.y + (preview.height - preview.norm_image_size[1]) / 2)[1]
+    assert seen.opacity == 1 and seen.texture_size[1] > 60 and seen.to_window(0, seen.top)[1] <= picture_bottom + 1
