@@ -43,6 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="ms per 640x480 frame for each reader, and settle latency on a recorded video")
     p.add_argument("--json", action="store_true", help="print the timings as one JSON object")
     p.add_argument("--repeat", type=count(1), default=30, help="reads timed per reader (default 30)")
+    p.add_argument("--soak", type=count(1), metavar="ROLLS",
+                   help="instead: throw ROLLS dice through the feed, controller and a journalled game, "
+                        "memory after each hundred (1500 is about a café's day of rolls)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("watch", help="print readings live from a source (camera index, URL, video, image folder)")
@@ -166,7 +169,16 @@ def cmd_eval_temple_die(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from vision.bench import run_bench
+    from vision.d6_reader import ModelMissing
+    from vision.soak import soak_lines
 
+    if args.soak:
+        try:
+            lines = soak_lines(args.soak)
+        except ModelMissing as exc:
+            return _fail(str(exc))
+        print("\n".join(lines))
+        return 0
     results, skipped = run_bench(args.repeat)
     for note in skipped:
         print(note, file=sys.stderr)

@@ -96,6 +96,21 @@ def test_bench_reports_every_reader(capsys) -> None:
     assert 0 < result["settle_ms"] < 1000
 
 
+def test_bench_soak_throws_dice_through_the_whole_camera_path(capsys) -> None:
+    """Each throw is read by the feed's thread and applied to a journalled game; memory is printed per block."""
+    from vision.soak import STILL_FRAMES, TUMBLE_FRAMES, camera_soak
+
+    report, _took, frames = camera_soak(6, block=3)
+    assert (report.rolls, report.right + report.wrong + report.missed) == (6, 6)
+    assert report.right >= 5 and report.missed == 0  # rendered dice, 50-60 px across, straight down
+    assert frames == 6 * (TUMBLE_FRAMES + STILL_FRAMES)  # every throw seen through to its still end
+    assert len(report.peak_mb) == 2 and all(mb > 10 for mb in report.peak_mb)
+    assert main(["vision", "bench", "--soak", "2"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"camera soak: 2 rolls \(\d+ frames\) in \d+ s through the feed", out), out
+    assert re.search(r"peak memory after each 100 rolls \(MB\): \d+\n", out), out
+
+
 def test_watch_every_frame_reads_dice_photos(tmp_path: Path, capsys) -> None:
     import numpy as np
 
