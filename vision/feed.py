@@ -31,6 +31,7 @@ from vision.motion import MotionGate
 from vision.readings import DieReading
 from vision.settle import Settled, Settler, dice_settler
 from vision.sources import FrameSource, RetryingSource, open_source, skipped_note
+from vision.view_check import DARK_EVERY, blurred_dice, too_dark
 from vision.yolo_labels import iou
 
 log = logging.getLogger(__name__)
@@ -128,6 +129,7 @@ class CameraFeed:
         self.frames = 0
         self.errors = 0
         self.latest: Any = None  # the last frame read, for a screen that shows what the camera sees
+        self.dark: int | None = None  # the picture's brightest level while it is too dark to read (`view_check`)
         self._reload = threading.Event()
         self.up: bool | None = None
         self.ended = threading.Event()
@@ -226,6 +228,7 @@ class CameraFeed:
         self._rolled = False
         self._outlines: dict[int, Any] | None = None  # where the slots lay at the last board read
         self._small: tuple[int, int] | None = None  # the last settled d6 dice's size when they look small
+        self._blurred: float | None = None  # the last settled d6 dice's sharpness when they look out of focus
         if mode is None:
             return
         dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
@@ -252,6 +255,12 @@ class CameraFeed:
         """(px across, px wanted) while the dice in view are so small that the d6 reader looks at every frame a
         second time (`d6_reader.small_dice_size`): a camera too far from the tray, said on the camera screen."""
         return self._small if self.dice_in_view else None
+
+    @property
+    def blurred_dice(self) -> float | None:
+        """The sharpness of the dice in view while they look out of focus (`view_check.blurred_dice`), for the
+        camera screen to ask for the lens to be focused."""
+        return self._blurred if self.dice_in_view else None
 
     @property
     def slots_in_view(self) -> dict[int, tuple[tuple[float, float], ...]]:
@@ -328,8 +337,12 @@ class CameraFeed:
             self.gate.is_still(frame)
         moving = self.gate.still_count == 0 and not first  # the first frame has nothing to compare with
         self._rolled = self._rolled or moving
+        if self.frames % DARK_EVERY == 1:  # a dark tray settles no dice, so the light is looked at on its own
+            self.dark = too_dark(frame)
         if settled is not None:
-            self._small = small_dice_size([d.box for d in settled.reading], frame.shape) if mode == "d6" else None
+            boxes = [d.box for d in settled.reading]
+            self._small = small_dice_size(boxes, frame.shape) if mode == "d6" else None
+            self._blurred = blurred_dice(frame, boxes) if mode == "d6" else None
             self._dice(settled)
         if moving:
             self.card_reads = 0

@@ -38,6 +38,7 @@ from vision.sources import (
 from vision.taught import DIE_FILE, default_taught_dir, temple_die_reader
 from vision.teaching import temple_data
 from vision.temple_die import TaughtDieUnreadable, TempleDieReader
+from vision.view_check import BLURRED_BELOW, DARK_BELOW, DARK_EVERY, blurred_dice, too_dark
 
 
 class WatchRefused(ValueError):
@@ -148,6 +149,18 @@ def _small_dice_text(size: tuple[int, int], shape) -> str:
             f"a die is at least {wanted} px across")
 
 
+def _dark_text(level: int) -> str:
+    """Said once: a tray this dark hides its dice from the reader, and no setting of ours brings them back."""
+    return (f"the picture is dark (its brightest parts reach {level} of 255; {DARK_BELOW} or more wanted): "
+            "light the tray, or let the camera expose longer; dice are missed in a picture this dark")
+
+
+def _blurred_text(level: float) -> str:
+    """Said once: a lens out of focus smears the pips together, and blurred dice are misread."""
+    return (f"the dice look out of focus (sharpness {level:.2f}; a focused picture gives {BLURRED_BELOW:.2f} or "
+            "more): focus the camera on the tray")
+
+
 class SavedFrames:
     """The frames `--save` writes, the oldest deleted past `keep`: `watch` left running all day at a café
     would otherwise fill the Pi's card. Only files this run wrote are ever deleted."""
@@ -230,6 +243,7 @@ def watch(args: argparse.Namespace) -> int:
     tracker = SlotTracker() if args.reader == "cards" else None
     last_dice = None
     small_told = False  # the dice's size in the view is told once
+    faults_told: set[str] = set()  # so is a dark or blurred picture
     frames = reports = unusable = 0
     shots = SavedFrames(args.save, args.keep) if args.save is not None else None
     save_failed = False  # a full or pulled card is said once, and reading goes on
@@ -282,6 +296,17 @@ def watch(args: argparse.Namespace) -> int:
                     if small and not small_told:
                         small_told = True
                         lines.append(_small_dice_text(small, frame.shape))
+            shown = as_bgr(frame)
+            if shown is not None and "dark" not in faults_told and (every_frame or frames % DARK_EVERY == 1):
+                level = too_dark(shown)
+                if level is not None:
+                    faults_told.add("dark")
+                    lines.append(_dark_text(level))
+            if args.reader == "dice" and dice and "blurred" not in faults_told:
+                sharpness = blurred_dice(shown, [die.box for die in dice])
+                if sharpness is not None:
+                    faults_told.add("blurred")
+                    lines.append(_blurred_text(sharpness))
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
             if shots is not None and lines and as_bgr(frame) is not None and not save_failed:

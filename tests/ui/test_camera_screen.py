@@ -324,3 +324,18 @@ def test_dice_too_small_in_view_ask_for_the_camera_closer(launch: Any, tmp_path:
     seen, preview = screen.ids.seen, screen.ids.preview  # a long line stands under the picture, not over its foot
     picture_bottom = preview.to_window(0, preview.y + (preview.height - preview.norm_image_size[1]) / 2)[1]
     assert seen.opacity == 1 and seen.texture_size[1] > 60 and seen.to_window(0, seen.top)[1] <= picture_bottom + 1
+
+
+@pytest.mark.parametrize("spoil, said", [
+    (lambda image: cv2.GaussianBlur(image, (0, 0), 8), "Dice out of focus: focus the camera on the tray"),
+    (lambda image: (image * 0.1).astype(np.uint8), "Picture too dark (its brightest parts "),
+])
+def test_a_blurred_or_dark_picture_asks_for_the_camera_to_be_mended(
+    launch: Any, tmp_path: Path, spoil: Callable[[np.ndarray], np.ndarray], said: str
+) -> None:
+    from vision.dice_render import render_dice_scene
+
+    image = render_dice_scene(np.random.default_rng(0), 640, 480, count=2, size_range=(50, 60))[0]
+    app = launch(camera=frames(tmp_path / "spoilt", spoil(image)))
+    screen = open_camera(app)
+    assert until(lambda: said in screen.ids.seen.text, 20), screen.ids.seen.text

@@ -202,6 +202,24 @@ def test_watch_saves_a_board_with_its_slots_outlined(tmp_path: Path, capsys) -> 
             assert min(np.abs(patch - SLOT_BGR).sum(1)) < 60
 
 
+def test_watch_tells_a_blurred_or_dark_picture_once_each(tmp_path: Path, capsys) -> None:
+    """Out of focus, the pips run together; nearly dark, dice go unseen: only the café can mend either."""
+    from vision.dice_render import render_dice_scene
+
+    image, _, _ = render_dice_scene(np.random.default_rng(0), 640, 480, count=2, size_range=(50, 60))
+    blurred = cv2.GaussianBlur(image, (0, 0), 8)
+    for name, photo in (("1", image), ("2", blurred), ("3", blurred), ("4", (image * 0.1).astype(np.uint8))):
+        cv2.imwrite(str(tmp_path / f"{name}.png"), photo)
+    assert main(["vision", "watch", str(tmp_path), "--every-frame"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^frame 2: the dice look out of focus \(sharpness 0\.\d\d; a focused picture gives "
+                     r"0\.15 or more\): focus the camera on the tray$", out, re.M), out
+    assert re.search(r"^frame 4: the picture is dark \(its brightest parts reach \d+ of 255; 40 or more wanted\)",
+                     out, re.M), out
+    assert out.count("out of focus") == 1 and out.count("picture is dark") == 1
+    assert "frame 1: the" not in out  # a focused, lit photo has nothing to mend
+
+
 def test_watch_refuses_a_save_folder_it_cannot_make(tmp_path: Path, capsys) -> None:
     (tmp_path / "a-file").write_text("x")
     assert main(["vision", "watch", str(tmp_path), "--save", str(tmp_path / "a-file" / "shots")]) == 2

@@ -219,6 +219,24 @@ def test_dice_small_in_view_are_measured_for_the_camera_screen(d6_reader) -> Non
     assert seen[12] is None  # and while anything moves
 
 
+def test_a_blurred_or_dark_picture_is_measured_for_the_camera_screen(d6_reader) -> None:
+    """Out of focus is judged on the dice settled, and goes with them; darkness on the light alone, as a
+    dark tray settles no dice at all."""
+    blurred = cv2.GaussianBlur(render_dice_scene(np.random.default_rng(0), 640, 480, count=2,
+                                                 size_range=(50, 60))[0], (0, 0), 8)
+    dark = (die_at(1) * 0.1).astype(np.uint8)
+    seen: list = []
+    feed = CameraFeed(lambda: Frames([*tumbling(7), *[blurred] * 8, *tumbling(8), *[die_at(2)] * 8, *[dark] * 40]),
+                      lambda _o: None, mode="d6", fps=None, readers={"d6": d6_reader},
+                      on_frame=lambda _n: seen.append((feed.blurred_dice, feed.dark)))
+    with feed:
+        assert feed.ended.wait(30)
+    blurs = [blur for blur, _ in seen]
+    assert any(blur is not None and blur < 0.15 for blur in blurs[5:13]), blurs  # once the blurred dice settled
+    assert blurs[14] is None and blurs[-1] is None  # gone with the first motion, and with the focused die after
+    assert all(level is None for _, level in seen[:30]) and seen[-1][1] is not None and seen[-1][1] < 40
+
+
 class Endless(Frames):
     """A camera that sends the same frame until closed."""
 

@@ -157,6 +157,11 @@ class CameraScreen(Screen):
             small = getattr(feed, "small_dice", None)
             if small:
                 size = f"{size}. Dice only {small[0]} px across: mount the camera closer ({small[1]} px or more)"
+            if getattr(feed, "blurred_dice", None):
+                size = f"{size}. Dice out of focus: focus the camera on the tray"
+            dark = getattr(feed, "dark", None)
+            if dark is not None:
+                size = f"{size}. Picture too dark (its brightest parts {dark} of 255): light the tray"
             self.ids.seen.text = f"{size}, the last. {self.problem(feed)}" if ended else size
         self.draw_over(frame, dice, getattr(feed, "slots_in_view", None) if self.live else None)
 

@@ -1,0 +1,48 @@
+"""A lens out of focus and a tray nearly dark are told; a good picture, or dice merely small, are not."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.d6_reader import D6Reader
+from vision.dice_render import render_dice_scene, render_far_dice_scene
+from vision.view_check import BLURRED_BELOW, DARK_BELOW, blurred_dice, brightest, sharpness, too_dark
+
+
+def scene(seed: int = 0):
+    return render_dice_scene(np.random.default_rng(seed), 640, 480, count=2, size_range=(50, 60))
+
+
+def test_dice_out_of_focus_are_told_and_focused_ones_are_not() -> None:
+    for seed in range(6):
+        image, boxes, _ = scene(seed)
+        assert blurred_dice(image, boxes) is None
+        level = blurred_dice(cv2.GaussianBlur(image, (0, 0), 9), boxes)
+        assert level is not None and level < BLURRED_BELOW
+
+
+def test_sharpness_is_the_edges_not_the_light() -> None:
+    """A dimmer or paler picture of the same dice is as sharp: only blur lowers it."""
+    image, boxes, _ = scene(3)
+    x0, y0, x1, y1 = (round(v) for v in boxes[0])
+    crop = image[y0:y1, x0:x1]
+    dim = (crop * 0.4).astype(np.uint8)
+    assert abs(sharpness(dim) - sharpness(crop)) < 0.15 * sharpness(crop)
+    assert sharpness(cv2.GaussianBlur(crop, (0, 0), 3)) < 0.6 * sharpness(crop)
+
+
+def test_small_dice_are_asked_closer_not_focused() -> None:
+    image, _values = render_far_dice_scene(np.random.default_rng(4), tray=True)
+    boxes = [die.box for die in D6Reader().read(image)]
+    assert len(boxes) >= 6 and blurred_dice(cv2.GaussianBlur(image, (0, 0), 3), boxes) is None
+    assert blurred_dice(image, []) is None
+
+
+def test_a_dark_tray_is_told_and_a_dim_one_is_not() -> None:
+    image, _, _ = scene(0)
+    assert too_dark(image) is None
+    level = too_dark((image * 0.1).astype(np.uint8))
+    assert level is not None and level < DARK_BELOW
+    assert too_dark(cv2.cvtColor((image * 0.1).astype(np.uint8), cv2.COLOR_BGR2GRAY)) == level
+    assert brightest(image) > 2 * DARK_BELOW

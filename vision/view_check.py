@@ -1,0 +1,62 @@
+"""Two faults of a camera's picture that only the café can mend, told while it sets a camera up.
+
+The reader copes with a dim room, warm light, noise and JPEG (docs/vision.md,
+"Spoilt photos and a leaning camera"), but not with a lens out of focus or a
+tray left nearly dark: on the byler holdout blurred by a Gaussian of 3 px the
+reader found and read 0.62 of the dice, darkened to an eighth 0.25 (against
+0.96 as photographed). Both are told by `vision watch` and on the app's camera
+screen beside the dice's size (`d6_reader.small_dice_size`); the thresholds
+and the measurements behind them are in docs/vision.md, "Is the picture good
+enough".
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.d6_reader import Box, dice_look_small
+from vision.die_crops import CROP_MARGIN, crop_die
+
+DARK_BELOW = 40  # the picture's 95th-percentile grey level: darker than any photo of the three sets (60 and up)
+BLURRED_BELOW = 0.15  # the dice's median sharpness: every photo of the three sets scores 0.2 or more
+SHARPNESS_CROP = 48  # the crop the sharpness is measured on, so a die's size in the frame does not count
+DARK_EVERY = 30  # frames between two looks at the light (one a second at 30 frames/s)
+
+
+def brightest(frame: np.ndarray) -> int:
+    """The grey level that 5% of the picture reaches: under a lamp, the tray, the dice and the board do."""
+    small = cv2.resize(frame, (max(1, frame.shape[1] // 4), max(1, frame.shape[0] // 4)), interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    return int(np.percentile(grey, 95))
+
+
+def too_dark(frame: np.ndarray) -> int | None:
+    """The picture's `brightest` level when it is under `DARK_BELOW`, else None."""
+    level = brightest(frame)
+    return level if level < DARK_BELOW else None
+
+
+def sharpness(crop: np.ndarray) -> float:
+    """How steep a die's sharpest edges are for its contrast: the pips' rims in a focused picture.
+
+    The 99th percentile of the grey level's slope over the spread between its 2nd and 98th percentiles: an
+    edge blurred over w px of the crop slopes about 0.4 / w of the way across, whatever the light, and the
+    percentiles keep a camera's noise and rounding from passing for edges.
+    """
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    slope = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)) / 8  # grey levels a px
+    low, high = np.percentile(grey, [2, 98])
+    return float(np.percentile(slope, 99) / (high - low + 1.0))
+
+
+def blurred_dice(frame: np.ndarray, boxes: list[Box]) -> float | None:
+    """The dice's median `sharpness` when it is under `BLURRED_BELOW`, else None.
+
+    Dice small in the frame are soft in any picture (their crop is enlarged), and the camera is then
+    asked to come closer instead (`d6_reader.small_dice_size`), so they are not judged here.
+    """
+    if not boxes or dice_look_small(boxes, frame.shape):
+        return None
+    level = float(np.median([sharpness(crop_die(frame, box, SHARPNESS_CROP, CROP_MARGIN)) for box in boxes]))
+    return round(level, 3) if level < BLURRED_BELOW else None
