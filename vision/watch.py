@@ -8,6 +8,7 @@ reading, so what an owner sees here is what the game will get.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from collections import deque
@@ -178,7 +179,8 @@ class SavedFrames:
         self.count += 1
         self.written.append(path)
         while len(self.written) > self.keep:
-            self.written.popleft().unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # made read-only since: the frame stays, and watching goes on
+                self.written.popleft().unlink(missing_ok=True)
         return True
 
 
@@ -242,8 +244,7 @@ def watch(args: argparse.Namespace) -> int:
     settler = dice_settler(reader) if args.reader != "cards" else None
     tracker = SlotTracker() if args.reader == "cards" else None
     last_dice = None
-    small_told = False  # the dice's size in the view is told once
-    faults_told: set[str] = set()  # so is a dark or blurred picture
+    faults_told: set[str] = set()  # dice too small, a dark or a blurred picture: each told once
     frames = reports = unusable = 0
     shots = SavedFrames(args.save, args.keep) if args.save is not None else None
     save_failed = False  # a full or pulled card is said once, and reading goes on
@@ -293,8 +294,8 @@ def watch(args: argparse.Namespace) -> int:
                     lines.append(_settled_text(settled, same))
                     boxes = [r.box for r in settled.reading]
                     small = small_dice_size(boxes, frame.shape) if args.reader == "dice" else None
-                    if small and not small_told:
-                        small_told = True
+                    if small and "small" not in faults_told:
+                        faults_told.add("small")
                         lines.append(_small_dice_text(small, frame.shape))
             shown = as_bgr(frame)
             if shown is not None and "dark" not in faults_told and (every_frame or frames % DARK_EVERY == 1):
