@@ -1,4 +1,4 @@
-"""Two faults of a camera's picture that only the café can mend, told while it sets a camera up.
+"""Faults of a camera's picture that only the café can mend, told while it sets a camera up.
 
 The reader copes with a dim room, warm light, noise and JPEG (docs/vision.md,
 "Spoilt photos and a leaning camera"), but not with a lens out of focus or a
@@ -7,10 +7,13 @@ reader found and read 0.62 of the dice, darkened to an eighth 0.25 (against
 0.96 as photographed). Both are told by `vision watch` and on the app's camera
 screen beside the dice's size (`d6_reader.small_dice_size`); the thresholds
 and the measurements behind them are in docs/vision.md, "Is the picture good
-enough".
+enough". A temple board so far away that its slots are small in the frame
+is told too (`small_slots`), as dice that are (`d6_reader.small_dice_size`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -22,6 +25,8 @@ DARK_BELOW = 40  # the picture's 95th-percentile grey level: darker than any pho
 BLURRED_BELOW = 0.15  # the dice's median sharpness: every photo of the three sets scores 0.2 or more
 SHARPNESS_CROP = 48  # the crop the sharpness is measured on, so a die's size in the frame does not count
 DARK_EVERY = 30  # frames between two looks at the light (one a second at 30 frames/s)
+SMALL_SLOT = 28  # px across a slot: the card reader read every slot of boards seen with slots of 29 px and more
+SLOT_WANTED = 30  # what a café is asked to mount for
 
 
 def brightest(frame: np.ndarray) -> int:
@@ -60,3 +65,16 @@ def blurred_dice(frame: np.ndarray, boxes: list[Box]) -> float | None:
         return None
     level = float(np.median([sharpness(crop_die(frame, box, SHARPNESS_CROP, CROP_MARGIN)) for box in boxes]))
     return round(level, 3) if level < BLURRED_BELOW else None
+
+
+def small_slots(outlines: Mapping[int, Sequence[tuple[float, float]]] | None) -> int | None:
+    """The board's slots' median size in frame px (the side of a square as large) when under `SMALL_SLOT`.
+
+    Given the slots' corners where the card reader last found them (`CardReader.last_outlines`); None when
+    the board was not seen or its slots are large enough.
+    """
+    if not outlines:
+        return None
+    sides = [abs(cv2.contourArea(np.array(corners, np.float32))) ** 0.5 for corners in outlines.values()]
+    across = round(float(np.median(sides)))
+    return across if across < SMALL_SLOT else None

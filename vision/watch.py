@@ -39,7 +39,15 @@ from vision.sources import (
 from vision.taught import DIE_FILE, default_taught_dir, temple_die_reader
 from vision.teaching import temple_data
 from vision.temple_die import TaughtDieUnreadable, TempleDieReader
-from vision.view_check import BLURRED_BELOW, DARK_BELOW, DARK_EVERY, blurred_dice, too_dark
+from vision.view_check import (
+    BLURRED_BELOW,
+    DARK_BELOW,
+    DARK_EVERY,
+    SLOT_WANTED,
+    blurred_dice,
+    small_slots,
+    too_dark,
+)
 
 
 class WatchRefused(ValueError):
@@ -148,6 +156,13 @@ def _small_dice_text(size: tuple[int, int], shape) -> str:
     return (f"the dice are about {across} px across in this {width}x{height} view, so every frame is looked at "
             f"a second time, finer (about three times the work): mount the camera closer to the tray, so that "
             f"a die is at least {wanted} px across")
+
+
+def _small_slots_text(across: int, shape) -> str:
+    """Said once: a board far from the camera has slots too small to tell its cards apart."""
+    height, width = shape[:2]
+    return (f"the board's slots are about {across} px across in this {width}x{height} view: mount the camera "
+            f"closer to the board, so that a slot is at least {SLOT_WANTED} px across; smaller slots are misread")
 
 
 def _dark_text(level: int) -> str:
@@ -303,6 +318,11 @@ def watch(args: argparse.Namespace) -> int:
                 if level is not None:
                     faults_told.add("dark")
                     lines.append(_dark_text(level))
+            if shown is not None and args.reader == "cards" and "slots" not in faults_told:
+                across = small_slots(getattr(reader, "last_outlines", None))
+                if across is not None:
+                    faults_told.add("slots")
+                    lines.append(_small_slots_text(across, frame.shape))
             if args.reader == "dice" and dice and "blurred" not in faults_told:
                 sharpness = blurred_dice(shown, [die.box for die in dice])
                 if sharpness is not None:

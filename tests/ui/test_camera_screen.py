@@ -339,3 +339,15 @@ def test_a_blurred_or_dark_picture_asks_for_the_camera_to_be_mended(
     app = launch(camera=frames(tmp_path / "spoilt", spoil(image)))
     screen = open_camera(app)
     assert until(lambda: said in screen.ids.seen.text, 20), screen.ids.seen.text
+
+
+def test_a_board_far_from_the_camera_asks_for_it_closer(launch: Any, tmp_path: Path) -> None:
+    from tests.vision.test_view_check import far_board
+
+    app = launch(camera=frames(tmp_path / "far-board", far_board()))
+    assert app.new_game("temple", ["red", "blue"])
+    screen = open_camera(app)
+    said = "Slots only 2"
+    assert until(lambda: said in screen.ids.seen.text, 20), screen.ids.seen.text
+    assert re.search(r"Slots only 2\d px across: mount the camera closer to the board \(30 px or more\)",
+                     screen.ids.seen.text)

@@ -220,6 +220,18 @@ def test_watch_tells_a_blurred_or_dark_picture_once_each(tmp_path: Path, capsys)
     assert "frame 1: the" not in out  # a focused, lit photo has nothing to mend
 
 
+def test_watch_tells_a_board_too_far_away_once(tmp_path: Path, capsys) -> None:
+    from tests.vision.test_view_check import far_board
+
+    for index in range(3):
+        cv2.imwrite(str(tmp_path / f"{index}.png"), far_board())
+    assert main(["vision", "watch", str(tmp_path), "--reader", "cards", "--every-frame"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^frame 1: the board's slots are about 2\d px across in this 640x480 view: mount the camera "
+                     r"closer to the board, so that a slot is at least 30 px across", out, re.M), out
+    assert out.count("slots are about") == 1
+
+
 def test_watch_refuses_a_save_folder_it_cannot_make(tmp_path: Path, capsys) -> None:
     (tmp_path / "a-file").write_text("x")
     assert main(["vision", "watch", str(tmp_path), "--save", str(tmp_path / "a-file" / "shots")]) == 2

@@ -7,7 +7,16 @@ import numpy as np
 
 from vision.d6_reader import D6Reader
 from vision.dice_render import render_dice_scene, render_far_dice_scene
-from vision.view_check import BLURRED_BELOW, DARK_BELOW, blurred_dice, brightest, sharpness, too_dark
+from vision.view_check import (
+    BLURRED_BELOW,
+    DARK_BELOW,
+    SMALL_SLOT,
+    blurred_dice,
+    brightest,
+    sharpness,
+    small_slots,
+    too_dark,
+)
 
 
 def scene(seed: int = 0):
@@ -46,3 +55,29 @@ def test_a_dark_tray_is_told_and_a_dim_one_is_not() -> None:
     assert level is not None and level < DARK_BELOW
     assert too_dark(cv2.cvtColor((image * 0.1).astype(np.uint8), cv2.COLOR_BGR2GRAY)) == level
     assert brightest(image) > 2 * DARK_BELOW
+
+
+def far_board(side: int = 180) -> np.ndarray:
+    """The tests' board seen from farther away: `side` px across in the 640x480 frame instead of 460."""
+    from tests.vision.test_feed import BY_ID, board_frame
+
+    near = board_frame({3: sorted(BY_ID)[4]})
+    frame = np.full_like(near, 90)
+    top, left = (480 - side) // 2, (640 - side) // 2
+    frame[top:top + side, left:left + side] = cv2.resize(near[10:470, 90:550], (side, side),
+                                                         interpolation=cv2.INTER_AREA)
+    return frame
+
+
+def test_a_board_far_from_the_camera_has_its_slots_measured() -> None:
+    from tests.vision.test_feed import BY_ID, board_frame
+    from vision.card_catalogue import load_temple_board, load_temple_cards
+    from vision.card_reader import CardReader
+
+    reader = CardReader(load_temple_cards(), load_temple_board())
+    reader.read(board_frame({3: sorted(BY_ID)[4]}))
+    assert len(reader.last_outlines) == 12 and small_slots(reader.last_outlines) is None
+    reader.read(far_board())
+    across = small_slots(reader.last_outlines)
+    assert across is not None and 20 <= across < SMALL_SLOT
+    assert small_slots(None) is None and small_slots({}) is None

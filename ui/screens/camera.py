@@ -26,6 +26,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.observations import CONFIRM_BELOW
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text
+from vision.view_check import SLOT_WANTED, small_slots
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +160,10 @@ class CameraScreen(Screen):
                 size = f"{size}. Dice only {small[0]} px across: mount the camera closer ({small[1]} px or more)"
             if getattr(feed, "blurred_dice", None):
                 size = f"{size}. Dice out of focus: focus the camera on the tray"
+            slots = small_slots(getattr(feed, "slots_in_view", None))
+            if slots is not None:
+                size = (f"{size}. Slots only {slots} px across: mount the camera closer to the board "
+                        f"({SLOT_WANTED} px or more)")
             dark = getattr(feed, "dark", None)
             if dark is not None:
                 size = f"{size}. Picture too dark (its brightest parts {dark} of 255): light the tray"
