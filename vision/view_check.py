@@ -5,10 +5,10 @@ The reader copes with a dim room, warm light, noise and JPEG (docs/vision.md,
 tray left nearly dark: on the byler holdout blurred by a Gaussian of 3 px the
 reader found and read 0.62 of the dice, darkened to an eighth 0.25 (against
 0.96 as photographed). Both are told by `vision watch` and on the app's camera
-screen beside the dice's size (`d6_reader.small_dice_size`); the thresholds
-and the measurements behind them are in docs/vision.md, "Is the picture good
-enough". A temple board so far away that its slots are small in the frame
-is told too (`small_slots`), as dice that are (`d6_reader.small_dice_size`).
+screen beside the dice's size (`d6_reader.small_dice_size`), and so is a
+temple board so far away that its slots are small in the frame
+(`small_slots`); the thresholds and the measurements behind them are in
+docs/vision.md, "Is the picture good enough".
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from vision.d6_reader import Box, dice_look_small
 from vision.die_crops import CROP_MARGIN, crop_die
 
 DARK_BELOW = 40  # the picture's 95th-percentile grey level: darker than any photo of the three sets (60 and up)
-BLURRED_BELOW = 0.15  # the dice's median sharpness: every photo of the three sets scores 0.2 or more
+BLURRED_BELOW = 0.15  # the dice's median sharpness: no photo of the three sets scores under it
 SHARPNESS_CROP = 48  # the crop the sharpness is measured on, so a die's size in the frame does not count
 DARK_EVERY = 30  # frames between two looks at the light (one a second at 30 frames/s)
 SMALL_SLOT = 28  # px across a slot: the card reader read every slot of boards seen with slots of 29 px and more
@@ -68,7 +68,7 @@ def blurred_dice(frame: np.ndarray, boxes: list[Box]) -> float | None:
 
 
 def small_slots(outlines: Mapping[int, Sequence[tuple[float, float]]] | None) -> int | None:
-    """The board's slots' median size in frame px (the side of a square as large) when under `SMALL_SLOT`.
+    """The board's slots' median size in frame px (the side of a square of the same area) under `SMALL_SLOT`.
 
     Given the slots' corners where the card reader last found them (`CardReader.last_outlines`); None when
     the board was not seen or its slots are large enough.
