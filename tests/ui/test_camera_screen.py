@@ -318,12 +318,17 @@ def test_dice_too_small_in_view_ask_for_the_camera_closer(launch: Any, tmp_path:
     far = render_far_dice_scene(np.random.default_rng(4), tray=True)[0]
     app = launch(camera=frames(tmp_path / "far", far))
     screen = open_camera(app)
-    assert until(lambda: "mount the camera closer" in screen.ids.seen.text, 20), screen.ids.seen.text
-    assert re.search(r"Dice only \d+ px across: mount the camera closer \(32 px or more\)", screen.ids.seen.text)
+    assert until(lambda: "mount the camera closer" in screen.ids.advice.text, 20), screen.ids.advice.text
+    assert re.search(r"^Dice only \d+ px across: mount the camera closer \(32 px or more\)\.$",
+                     screen.ids.advice.text)
+    assert "mount" not in screen.ids.seen.text  # what to mend stands apart from what is read, in amber
     advance(3)
-    seen, preview = screen.ids.seen, screen.ids.preview  # a long line stands under the picture, not over its foot
+    seen, advice, preview = screen.ids.seen, screen.ids.advice, screen.ids.preview
     picture_bottom = preview.to_window(0, preview.y + (preview.height - preview.norm_image_size[1]) / 2)[1]
-    assert seen.opacity == 1 and seen.texture_size[1] > 60 and seen.to_window(0, seen.top)[1] <= picture_bottom + 1
+    # Both stand under the picture, not over its foot where a die may lie, the advice under the reading.
+    assert seen.opacity == advice.opacity == 1 and advice.texture_size[1] > 40
+    assert advice.to_window(0, advice.top)[1] <= seen.to_window(0, seen.y)[1] + 1
+    assert seen.to_window(0, seen.top)[1] <= picture_bottom + 1
 
 
 @pytest.mark.parametrize("spoil, said", [
@@ -338,7 +343,7 @@ def test_a_blurred_or_dark_picture_asks_for_the_camera_to_be_mended(
     image = render_dice_scene(np.random.default_rng(0), 640, 480, count=2, size_range=(50, 60))[0]
     app = launch(camera=frames(tmp_path / "spoilt", spoil(image)))
     screen = open_camera(app)
-    assert until(lambda: said in screen.ids.seen.text, 20), screen.ids.seen.text
+    assert until(lambda: said in screen.ids.advice.text, 20), screen.ids.advice.text
 
 
 def test_a_board_far_from_the_camera_asks_for_it_closer(launch: Any, tmp_path: Path) -> None:
@@ -347,7 +352,6 @@ def test_a_board_far_from_the_camera_asks_for_it_closer(launch: Any, tmp_path: P
     app = launch(camera=frames(tmp_path / "far-board", far_board()))
     assert app.new_game("temple", ["red", "blue"])
     screen = open_camera(app)
-    said = "Slots only 2"
-    assert until(lambda: said in screen.ids.seen.text, 20), screen.ids.seen.text
+    assert until(lambda: "Slots only 2" in screen.ids.advice.text, 20), screen.ids.advice.text
     assert re.search(r"Slots only 2\d px across: mount the camera closer to the board \(30 px or more\)",
-                     screen.ids.seen.text)
+                     screen.ids.advice.text)

@@ -155,20 +155,28 @@ class CameraScreen(Screen):
             size = f"{frame.shape[1]}x{frame.shape[0]}, frame {feed.frames}"
             if dice:
                 size = f"{size}: {dice_text(dice, each_sure=False)}"  # the boxes' colours say how sure
-            small = getattr(feed, "small_dice", None)
-            if small:
-                size = f"{size}. Dice only {small[0]} px across: mount the camera closer ({small[1]} px or more)"
-            if getattr(feed, "blurred_dice", None):
-                size = f"{size}. Dice out of focus: focus the camera on the tray"
-            slots = small_slots(getattr(feed, "slots_in_view", None))
-            if slots is not None:
-                size = (f"{size}. Slots only {slots} px across: mount the camera closer to the board "
-                        f"({SLOT_WANTED} px or more)")
-            dark = getattr(feed, "dark", None)
-            if dark is not None:
-                size = f"{size}. Picture too dark (its brightest parts {dark} of 255): light the tray"
             self.ids.seen.text = f"{size}, the last. {self.problem(feed)}" if ended else size
+        self.ids.advice.text = " ".join(f"{line}." for line in self.advice(feed)) if self.live else ""
         self.draw_over(frame, dice, getattr(feed, "slots_in_view", None) if self.live else None)
+
+    @staticmethod
+    def advice(feed: Any) -> list[str]:
+        """What the café should mend at the camera, from what the feed measured (`vision.view_check`): said
+        apart from the readings, in amber, so a camera being set up shows at a glance what is wrong with it."""
+        lines = []
+        small = getattr(feed, "small_dice", None)
+        if small:
+            lines.append(f"Dice only {small[0]} px across: mount the camera closer ({small[1]} px or more)")
+        if getattr(feed, "blurred_dice", None):
+            lines.append("Dice out of focus: focus the camera on the tray")
+        slots = small_slots(getattr(feed, "slots_in_view", None))
+        if slots is not None:
+            lines.append(f"Slots only {slots} px across: mount the camera closer to the board "
+                         f"({SLOT_WANTED} px or more)")
+        dark = getattr(feed, "dark", None)
+        if dark is not None:
+            lines.append(f"Picture too dark (its brightest parts {dark} of 255): light the tray")
+        return lines
 
     def draw_over(self, frame: Any, dice: Any = (), slots: Any = None) -> None:
         """What the camera reads, drawn over its picture. Each die it settled on is boxed, green when the table
