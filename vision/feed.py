@@ -31,7 +31,7 @@ from vision.motion import MotionGate
 from vision.readings import DieReading
 from vision.settle import Settled, Settler, dice_settler
 from vision.sources import FrameSource, RetryingSource, open_source, skipped_note
-from vision.view_check import DARK_EVERY, blurred_dice, too_dark
+from vision.view_check import DARK_EVERY, blurred_dice, small_temple_die, too_dark
 from vision.yolo_labels import iou
 
 log = logging.getLogger(__name__)
@@ -253,7 +253,8 @@ class CameraFeed:
     @property
     def small_dice(self) -> tuple[int, int] | None:
         """(px across, px wanted) while the dice in view are so small that the d6 reader looks at every frame a
-        second time (`d6_reader.small_dice_size`): a camera too far from the tray, said on the camera screen."""
+        second time (`d6_reader.small_dice_size`), or a temple die too small to read surely
+        (`view_check.small_temple_die`): a camera too far from the tray, said on the camera screen."""
         return self._small if self.dice_in_view else None
 
     @property
@@ -341,7 +342,7 @@ class CameraFeed:
             self.dark = too_dark(frame)
         if settled is not None:
             boxes = [d.box for d in settled.reading]
-            self._small = small_dice_size(boxes, frame.shape) if mode == "d6" else None
+            self._small = small_dice_size(boxes, frame.shape) if mode == "d6" else small_temple_die(boxes, frame.shape)
             self._blurred = blurred_dice(frame, boxes) if mode == "d6" else None
             self._dice(settled)
         if moving:

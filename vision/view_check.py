@@ -5,10 +5,11 @@ The reader copes with a dim room, warm light, noise and JPEG (docs/vision.md,
 tray left nearly dark: on the byler holdout blurred by a Gaussian of 3 px the
 reader found and read 0.62 of the dice, darkened to an eighth 0.25 (against
 0.96 as photographed). Both are told by `vision watch` and on the app's camera
-screen beside the dice's size (`d6_reader.small_dice_size`), and so is a
+screen beside the dice's size (`d6_reader.small_dice_size`), and so are a
 temple board so far away that its slots are small in the frame
-(`small_slots`); the thresholds and the measurements behind them are in
-docs/vision.md, "Is the picture good enough".
+(`small_slots`) and a temple die as far (`small_temple_die`); the
+thresholds and the measurements behind them are in docs/vision.md, "Is the
+picture good enough".
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ SHARPNESS_CROP = 48  # the crop the sharpness is measured on, so a die's size in
 DARK_EVERY = 30  # frames between two looks at the light (one a second at 30 frames/s)
 SMALL_SLOT = 28  # px across a slot: the card reader read every slot of boards seen with slots of 29 px and more
 SLOT_WANTED = 30  # what a café is asked to mount for
+SMALL_TEMPLE_DIE = 0.1  # of the frame's long side, a temple die's box: rendered dice under it were misread
+TEMPLE_DIE_WANTED = 0.125  # what a café is asked to mount for (80 px at 640)
 
 
 def brightest(frame: np.ndarray) -> int:
@@ -78,3 +81,16 @@ def small_slots(outlines: Mapping[int, Sequence[tuple[float, float]]] | None) ->
     sides = [abs(cv2.contourArea(np.array(corners, np.float32))) ** 0.5 for corners in outlines.values()]
     across = round(float(np.median(sides)))
     return across if across < SMALL_SLOT else None
+
+
+def small_temple_die(boxes: list[Box], shape: tuple[int, ...]) -> tuple[int, int] | None:
+    """(px across, px wanted) for a temple die whose box is under `SMALL_TEMPLE_DIE` of the frame's long side.
+
+    The temple die reader finds the die at 320 px and reads its face from the frame itself; rendered dice
+    whose box was a tenth of a 640 px frame were read right 46 times in 48, a twelfth 35 times.
+    """
+    if not boxes:
+        return None
+    long_side = max(shape[:2])
+    across = float(np.median([max(box[2] - box[0], box[3] - box[1]) for box in boxes]))
+    return (round(across), round(TEMPLE_DIE_WANTED * long_side)) if across < SMALL_TEMPLE_DIE * long_side else None

@@ -46,6 +46,7 @@ from vision.view_check import (
     SLOT_WANTED,
     blurred_dice,
     small_slots,
+    small_temple_die,
     too_dark,
 )
 
@@ -156,6 +157,14 @@ def _small_dice_text(size: tuple[int, int], shape) -> str:
     return (f"the dice are about {across} px across in this {width}x{height} view, so every frame is looked at "
             f"a second time, finer (about three times the work): mount the camera closer to the tray, so that "
             f"a die is at least {wanted} px across")
+
+
+def _small_temple_die_text(size: tuple[int, int], shape) -> str:
+    """Said once: a temple die small in the view has a face too small to tell its symbols apart."""
+    height, width = shape[:2]
+    across, wanted = size
+    return (f"the die is about {across} px across in this {width}x{height} view: mount the camera closer, so "
+            f"that it is at least {wanted} px across; a die this small is often misread")
 
 
 def _small_slots_text(across: int, shape) -> str:
@@ -312,6 +321,10 @@ def watch(args: argparse.Namespace) -> int:
                     if small and "small" not in faults_told:
                         faults_told.add("small")
                         lines.append(_small_dice_text(small, frame.shape))
+                    small = small_temple_die(boxes, frame.shape) if args.reader == "temple-die" else None
+                    if small and "small" not in faults_told:
+                        faults_told.add("small")
+                        lines.append(_small_temple_die_text(small, frame.shape))
             shown = as_bgr(frame)
             if shown is not None and "dark" not in faults_told and (every_frame or frames % DARK_EVERY == 1):
                 level = too_dark(shown)

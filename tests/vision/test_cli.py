@@ -256,6 +256,22 @@ def test_watch_tells_a_camera_too_far_from_the_tray_once(tmp_path: Path, capsys)
     assert out.count("settled") == 3
 
 
+def test_watch_tells_a_temple_die_too_far_from_the_camera_once(tmp_path: Path, capsys) -> None:
+    from vision.temple_die_render import render_temple_die
+
+    rng = np.random.default_rng(5)
+    near = render_temple_die(rng, "4", "white", edge=60)[0]
+    far = render_temple_die(rng, "2", "red", edge=22)[0]
+    for i, image in enumerate([near] * 5 + [far] * 5 + [near] * 5):
+        cv2.imwrite(str(tmp_path / f"{i:02}.png"), image)
+    assert main(["vision", "watch", str(tmp_path), "--reader", "temple-die"]) == 0
+    out = capsys.readouterr().out
+    told = re.search(r"^frame (\d+): the die is about (\d+) px across in this 640x480 view: mount the camera "
+                     r"closer, so that it is at least 80 px across", out, re.M)
+    assert told and 6 <= int(told.group(1)) <= 10 and 40 < int(told.group(2)) < 64, out
+    assert out.count("the die is about") == 1
+
+
 def test_watch_says_why_a_folder_of_separate_photos_gave_nothing(tmp_path: Path, capsys) -> None:
     import numpy as np
 

@@ -237,6 +237,24 @@ def test_a_blurred_or_dark_picture_is_measured_for_the_camera_screen(d6_reader) 
     assert all(level is None for _, level in seen[:30]) and seen[-1][1] is not None and seen[-1][1] < 40
 
 
+def test_a_temple_die_small_in_view_is_measured_for_the_camera_screen() -> None:
+    from vision.temple_die import TempleDieReader
+    from vision.temple_die_render import render_temple_die
+
+    rng = np.random.default_rng(5)
+    far, near = (render_temple_die(rng, "2", "red", edge=edge)[0] for edge in (22, 60))
+    seen: list = []
+    feed = CameraFeed(lambda: Frames([*tumbling(7), *[far] * 6, *tumbling(8), *[near] * 6]), lambda _o: None,
+                      mode="temple-die", fps=None, readers={"temple-die": TempleDieReader.from_renders(per_face=1)},
+                      on_frame=lambda _n: seen.append(feed.small_dice))
+    with feed:
+        assert feed.ended.wait(30)
+    seen.append(feed.small_dice)
+    small = [size for size in seen if size]
+    assert small and all(40 < across < 64 and wanted == 80 for across, wanted in small), seen
+    assert seen[-1] is None  # gone once a die near enough settled
+
+
 class Endless(Frames):
     """A camera that sends the same frame until closed."""
 

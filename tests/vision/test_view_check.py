@@ -15,6 +15,7 @@ from vision.view_check import (
     brightest,
     sharpness,
     small_slots,
+    small_temple_die,
     too_dark,
 )
 
@@ -81,3 +82,18 @@ def test_a_board_far_from_the_camera_has_its_slots_measured() -> None:
     across = small_slots(reader.last_outlines)
     assert across is not None and 20 <= across < SMALL_SLOT
     assert small_slots(None) is None and small_slots({}) is None
+
+
+def test_a_temple_die_far_from_the_camera_is_measured() -> None:
+    from vision.temple_die import TempleDieReader
+    from vision.temple_die_render import render_temple_die
+
+    reader = TempleDieReader.from_renders(per_face=1)
+    rng = np.random.default_rng(5)
+    near, _ = render_temple_die(rng, "3", "red", edge=60)
+    far, _ = render_temple_die(rng, "3", "red", edge=22)
+    assert small_temple_die([die.box for die in reader.read(near)], near.shape) is None
+    [die] = reader.read(far)
+    across, wanted = small_temple_die([die.box], far.shape)
+    assert 40 < across < 64 and wanted == 80
+    assert small_temple_die([], far.shape) is None
