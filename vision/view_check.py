@@ -58,16 +58,21 @@ def sharpness(crop: np.ndarray) -> float:
     return float(np.percentile(slope, 99) / (high - low + 1.0))
 
 
-def blurred_dice(frame: np.ndarray, boxes: list[Box]) -> float | None:
-    """The dice's median `sharpness` when it is under `BLURRED_BELOW`, else None.
+def dice_sharpness(frame: np.ndarray, boxes: list[Box]) -> float | None:
+    """The dice's median `sharpness`; None for no dice, or dice small in the frame.
 
-    Dice small in the frame are soft in any picture (their crop is enlarged), and the camera is then
-    asked to come closer instead (`d6_reader.small_dice_size`), so they are not judged here.
+    Small dice are soft in any picture (their crop is enlarged), and the camera is then asked to come
+    closer instead (`d6_reader.small_dice_size`), so they are not judged for focus.
     """
     if not boxes or dice_look_small(boxes, frame.shape):
         return None
-    level = float(np.median([sharpness(crop_die(frame, box, SHARPNESS_CROP, CROP_MARGIN)) for box in boxes]))
-    return round(level, 3) if level < BLURRED_BELOW else None
+    return round(float(np.median([sharpness(crop_die(frame, box, SHARPNESS_CROP, CROP_MARGIN)) for box in boxes])), 3)
+
+
+def blurred_dice(frame: np.ndarray, boxes: list[Box]) -> float | None:
+    """The dice's `dice_sharpness` when it is under `BLURRED_BELOW`, else None."""
+    level = dice_sharpness(frame, boxes)
+    return level if level is not None and level < BLURRED_BELOW else None
 
 
 def small_slots(outlines: Mapping[int, Sequence[tuple[float, float]]] | None) -> int | None:

@@ -44,10 +44,10 @@ from vision.view_check import (
     DARK_BELOW,
     DARK_EVERY,
     SLOT_WANTED,
-    blurred_dice,
+    brightest,
+    dice_sharpness,
     small_slots,
     small_temple_die,
-    too_dark,
 )
 
 
@@ -186,6 +186,40 @@ def _blurred_text(level: float) -> str:
             "more): focus the camera on the tray")
 
 
+class PictureFaults:
+    """What is wrong with the picture for its reader (`view_check`), told as it appears. A dark or blurred
+    picture is told again once it is mended, so an owner turning a lamp on or a lens ring hears that it
+    worked; slots too small are told once."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.told: set[str] = set()
+
+    def _change(self, fault: str, now: bool, told: str, mended: str) -> list[str]:
+        if now == (fault in self.told):
+            return []
+        self.told.symmetric_difference_update({fault})
+        return [told if now else mended]
+
+    def lines(self, frame: np.ndarray, number: int, every_frame: bool, reader, dice) -> list[str]:
+        """The lines frame `number` adds; the light is looked at once a second of frames (every photo of a folder)."""
+        lines = []
+        if every_frame or number % DARK_EVERY == 1:
+            level = brightest(frame)
+            lines += self._change("dark", level < DARK_BELOW, _dark_text(level),
+                                  f"the picture is light enough now (its brightest parts reach {level} of 255)")
+        if self.kind == "cards" and "slots" not in self.told:
+            across = small_slots(getattr(reader, "last_outlines", None))
+            if across is not None:
+                self.told.add("slots")
+                lines.append(_small_slots_text(across, frame.shape))
+        level = dice_sharpness(frame, [die.box for die in dice]) if self.kind == "dice" else None
+        if level is not None:
+            lines += self._change("blurred", level < BLURRED_BELOW, _blurred_text(level),
+                                  f"the dice are in focus now (sharpness {level:.2f})")
+        return lines
+
+
 class SavedFrames:
     """The frames `--save` writes, the oldest deleted past `keep`: `watch` left running all day at a café
     would otherwise fill the Pi's card. Only files this run wrote are ever deleted."""
@@ -268,7 +302,8 @@ def watch(args: argparse.Namespace) -> int:
     settler = dice_settler(reader) if args.reader != "cards" else None
     tracker = SlotTracker() if args.reader == "cards" else None
     last_dice = None
-    faults_told: set[str] = set()  # dice too small, a dark or a blurred picture: each told once
+    small_told = False  # dice too small in the view are told once
+    faults = PictureFaults(args.reader)
     frames = reports = unusable = 0
     shots = SavedFrames(args.save, args.keep) if args.save is not None else None
     save_failed = False  # a full or pulled card is said once, and reading goes on
@@ -318,29 +353,16 @@ def watch(args: argparse.Namespace) -> int:
                     lines.append(_settled_text(settled, same))
                     boxes = [r.box for r in settled.reading]
                     small = small_dice_size(boxes, frame.shape) if args.reader == "dice" else None
-                    if small and "small" not in faults_told:
-                        faults_told.add("small")
+                    if small and not small_told:
+                        small_told = True
                         lines.append(_small_dice_text(small, frame.shape))
                     small = small_temple_die(boxes, frame.shape) if args.reader == "temple-die" else None
-                    if small and "small" not in faults_told:
-                        faults_told.add("small")
+                    if small and not small_told:
+                        small_told = True
                         lines.append(_small_temple_die_text(small, frame.shape))
             shown = as_bgr(frame)
-            if shown is not None and "dark" not in faults_told and (every_frame or frames % DARK_EVERY == 1):
-                level = too_dark(shown)
-                if level is not None:
-                    faults_told.add("dark")
-                    lines.append(_dark_text(level))
-            if shown is not None and args.reader == "cards" and "slots" not in faults_told:
-                across = small_slots(getattr(reader, "last_outlines", None))
-                if across is not None:
-                    faults_told.add("slots")
-                    lines.append(_small_slots_text(across, frame.shape))
-            if args.reader == "dice" and dice and "blurred" not in faults_told:
-                sharpness = blurred_dice(shown, [die.box for die in dice])
-                if sharpness is not None:
-                    faults_told.add("blurred")
-                    lines.append(_blurred_text(sharpness))
+            if shown is not None:
+                lines += faults.lines(shown, frames, every_frame, reader, dice)
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
             if shots is not None and lines and as_bgr(frame) is not None and not save_failed:

@@ -208,15 +208,20 @@ def test_watch_tells_a_blurred_or_dark_picture_once_each(tmp_path: Path, capsys)
 
     image, _, _ = render_dice_scene(np.random.default_rng(0), 640, 480, count=2, size_range=(50, 60))
     blurred = cv2.GaussianBlur(image, (0, 0), 8)
-    for name, photo in (("1", image), ("2", blurred), ("3", blurred), ("4", (image * 0.1).astype(np.uint8))):
+    dark = (image * 0.1).astype(np.uint8)
+    for name, photo in (("1", image), ("2", blurred), ("3", blurred), ("4", image), ("5", dark), ("6", dark),
+                        ("7", image)):
         cv2.imwrite(str(tmp_path / f"{name}.png"), photo)
     assert main(["vision", "watch", str(tmp_path), "--every-frame"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^frame 2: the dice look out of focus \(sharpness 0\.\d\d; a focused picture gives "
                      r"0\.15 or more\): focus the camera on the tray$", out, re.M), out
-    assert re.search(r"^frame 4: the picture is dark \(its brightest parts reach \d+ of 255; 40 or more wanted\)",
+    assert re.search(r"^frame 4: the dice are in focus now \(sharpness 0\.\d\d\)$", out, re.M), out
+    assert re.search(r"^frame 5: the picture is dark \(its brightest parts reach \d+ of 255; 40 or more wanted\)",
                      out, re.M), out
-    assert out.count("out of focus") == 1 and out.count("picture is dark") == 1
+    assert re.search(r"^frame 7: the picture is light enough now \(its brightest parts reach \d+ of 255\)$",
+                     out, re.M), out
+    assert out.count("out of focus") == 1 and out.count("picture is dark") == 1  # told once, not every frame
     assert "frame 1: the" not in out  # a focused, lit photo has nothing to mend
 
 
