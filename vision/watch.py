@@ -273,6 +273,10 @@ def watch(args: argparse.Namespace) -> int:
             args.save.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise WatchRefused(f"--save {args.save} cannot be made a folder: {exc.strerror or exc}") from exc
+        earlier = sum(1 for _ in args.save.glob("frame-*.jpg"))
+        if earlier:  # numbered from 1 again, this run's frames would silently mix with the earlier run's
+            print(f"{args.save} already holds {earlier} frame{'s' * (earlier != 1)} of an earlier watch: "
+                  "frames of the same numbers are replaced (give a new folder to keep them apart)", flush=True)
     opened: list[FrameSource] = []  # kept past close, to name the files a folder skipped
     if not is_device(args.source):
         # A file or folder that cannot be read now never will: retried, it hung watch on one repeated line.

@@ -177,6 +177,9 @@ def test_watch_keeps_only_the_newest_saved_frames(tmp_path: Path, capsys) -> Non
     assert main(["vision", "watch", str(photos), "--every-frame", "--save", str(shots), "--keep", "2"]) == 0
     assert "5 frames with a reading saved in " in capsys.readouterr().out.replace(", the newest 2 kept", "")
     assert sorted(f.name for f in shots.iterdir()) == ["dispute.jpg", "frame-000004.jpg", "frame-000005.jpg"]
+    assert main(["vision", "watch", str(photos), "--every-frame", "--save", str(shots), "--frames", "1"]) == 0
+    assert f"{shots} already holds 2 frames of an earlier watch: frames of the same numbers are replaced" in (
+        capsys.readouterr().out)
     with pytest.raises(SystemExit) as usage:
         main(["vision", "watch", str(photos), "--save", str(shots), "--keep", "0"])
     assert usage.value.code == 2
