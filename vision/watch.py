@@ -175,13 +175,13 @@ def _small_slots_text(across: int, shape) -> str:
 
 
 def _dark_text(level: int) -> str:
-    """Said once: a tray this dark hides its dice from the reader, and no setting of ours brings them back."""
+    """A tray this dark hides its dice from the reader, and no setting of ours brings them back."""
     return (f"the picture is dark (its brightest parts reach {level} of 255; {DARK_BELOW} or more wanted): "
             "light the tray, or let the camera expose longer; dice are missed in a picture this dark")
 
 
 def _blurred_text(level: float) -> str:
-    """Said once: a lens out of focus smears the pips together, and blurred dice are misread."""
+    """A lens out of focus smears the pips together, and blurred dice are misread."""
     return (f"the dice look out of focus (sharpness {level:.2f}; a focused picture gives {BLURRED_BELOW:.2f} or "
             "more): focus the camera on the tray")
 
