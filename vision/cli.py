@@ -264,6 +264,8 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
     except TeachRefused as exc:
         return _fail(str(exc))
     print(f"taught {taught.what}: {taught.path}")
+    if taught.advice:
+        print(taught.advice)
     return 0
 
 
@@ -283,6 +285,8 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
     except TeachRefused as exc:
         return _fail(str(exc))
     print(f"taught {taught.what}: {taught.path}")
+    if taught.advice:
+        print(taught.advice)
     return 0
 
 

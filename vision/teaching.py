@@ -17,8 +17,10 @@ from companion.errors import CompanionError
 from companion.registry import create
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader
+from vision.frames import as_bgr
 from vision.taught import DIE_FILE
 from vision.temple_die import TaughtDieUnreadable, TempleDieReader, die_faces, top_face
+from vision.view_check import SLOT_WANTED, small_slots, small_temple_die
 
 
 class TeachRefused(ValueError):
@@ -31,6 +33,7 @@ class Taught:
 
     what: str
     path: Path
+    advice: str = ""  # what to mend at the camera for surer readings, when the view was poor but usable
 
 
 def temple_data(cafe_dir: Path | None) -> Any:
@@ -56,7 +59,11 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
         path = reader.save_taught(folder, card_id, image)
     except OSError as error:
         raise TeachRefused(f"cannot write to {folder}: {error.strerror or error}") from None
-    return Taught(f"{card_id} from slot {slot}", path)
+    homography = reader.finder.homography(as_bgr(frame))  # found again: `teach` keeps its own to itself
+    across = small_slots(reader.slot_outlines(homography)) if homography is not None else None
+    advice = (f"the board's slots are only {across} px across in this view: mount the camera closer to the board "
+              f"({SLOT_WANTED} px or more) for surer readings") if across is not None else ""
+    return Taught(f"{card_id} from slot {slot}", path, advice)
 
 
 def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path) -> Taught:
@@ -86,4 +93,8 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path) -> 
     except OSError as error:
         raise TeachRefused(f"cannot write to {folder}: {error.strerror or error}") from None
     taught = sum(len(v) for v in reader.examples.values())
-    return Taught(f"{value} on {colour} ({taught} faces taught so far)", path)
+    cx, cy, radius = face.die
+    small = small_temple_die([(cx - radius, cy - radius, cx + radius, cy + radius)], frame.shape)
+    advice = (f"the die is only {small[0]} px across in this view: mount the camera closer ({small[1]} px or more) "
+              "for surer readings") if small else ""
+    return Taught(f"{value} on {colour} ({taught} faces taught so far)", path, advice)

@@ -60,3 +60,22 @@ def test_a_bare_slot_is_not_taught_as_a_card(tmp_path: Path) -> None:
     taught = teach_card(cv2.imread(str(photo)), 3, cards[3].id, folder)  # a card lying there still teaches
     assert taught.path.exists()
     assert CardReader(cards, board, taught_dir=folder).read(image).cards()[5] is None
+
+
+def test_teaching_from_a_camera_too_far_away_is_done_with_advice(tmp_path: Path) -> None:
+    """A café that teaches from afar gets its card or face stored, and told what would make readings surer."""
+    from tests.vision.test_feed import BY_ID, board_frame
+    from tests.vision.test_view_check import far_board
+    from vision.teaching import teach_die_face
+    from vision.temple_die_render import render_temple_die
+
+    card = sorted(BY_ID)[4]
+    near = teach_card(board_frame({3: card}), 3, card, tmp_path / "cards")
+    far = teach_card(far_board(), 3, card, tmp_path / "cards")
+    assert near.advice == "" and far.path.exists()
+    assert far.advice.startswith("the board's slots are only 2") and "(30 px or more)" in far.advice
+    rng = np.random.default_rng(5)
+    close = teach_die_face(render_temple_die(rng, "3", "red", edge=60)[0], "3", "red", tmp_path / "die")
+    small = teach_die_face(render_temple_die(rng, "3", "red", edge=22)[0], "3", "red", tmp_path / "die")
+    assert close.advice == "" and small.path.exists()
+    assert small.advice.startswith("the die is only ") and "mount the camera closer (80 px or more)" in small.advice

@@ -287,7 +287,10 @@ class CameraScreen(Screen):
 
         taught = False
         try:
-            note = f"Taught {teach(frame, folder).what}. The camera reads with it from now on."
+            result = teach(frame, folder)
+            note = f"Taught {result.what}. The camera reads with it from now on."
+            if result.advice:
+                note = f"{note} But {result.advice}."
             taught = True
         except TeachRefused as error:
             note = f"Not taught: {error}"
