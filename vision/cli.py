@@ -250,6 +250,14 @@ def _first_frame(spec: str, tries: int = 30):
     return None, f"no frame from {spec}" + (f" ({skipped})" if skipped else "")
 
 
+def _said_taught(taught) -> int:
+    """What a teach command stored and where, and what to mend at the camera when the view was poor."""
+    print(f"taught {taught.what}: {taught.path}")
+    if taught.advice:
+        print(taught.advice)
+    return 0
+
+
 def cmd_teach_card(args: argparse.Namespace) -> int:
     from companion.cli import cafe_dir
     from vision.taught import default_taught_dir
@@ -263,10 +271,7 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
         taught = teach_card(frame, args.slot, args.card, args.out or default_taught_dir(), data)
     except TeachRefused as exc:
         return _fail(str(exc))
-    print(f"taught {taught.what}: {taught.path}")
-    if taught.advice:
-        print(taught.advice)
-    return 0
+    return _said_taught(taught)
 
 
 def cmd_teach_die(args: argparse.Namespace) -> int:
@@ -284,10 +289,7 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
         taught = teach_die_face(frame, args.value, args.colour, args.out or default_taught_dir())
     except TeachRefused as exc:
         return _fail(str(exc))
-    print(f"taught {taught.what}: {taught.path}")
-    if taught.advice:
-        print(taught.advice)
-    return 0
+    return _said_taught(taught)
 
 
 def main(argv: list[str] | None = None) -> int:
