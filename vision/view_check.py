@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 import cv2
 import numpy as np
 
-from vision.d6_reader import Box, dice_look_small
+from vision.d6_reader import Box, dice_look_small, side
 from vision.die_crops import CROP_MARGIN, crop_die
 
 DARK_BELOW = 40  # the picture's 95th-percentile grey level: darker than any photo of the three sets (60 and up)
@@ -97,5 +97,5 @@ def small_temple_die(boxes: list[Box], shape: tuple[int, ...]) -> tuple[int, int
     if not boxes:
         return None
     long_side = max(shape[:2])
-    across = float(np.median([max(box[2] - box[0], box[3] - box[1]) for box in boxes]))
+    across = float(np.median([side(box) for box in boxes]))
     return (round(across), round(TEMPLE_DIE_WANTED * long_side)) if across < SMALL_TEMPLE_DIE * long_side else None
