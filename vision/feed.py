@@ -258,6 +258,11 @@ class CameraFeed:
         return self._small if self.dice_in_view else None
 
     @property
+    def small_what(self) -> str:
+        """What `small_dice` measured, for the camera screen's words: the temple die, or d6 dice."""
+        return "Die" if self._mode in ("temple", "temple-die") else "Dice"
+
+    @property
     def blurred_dice(self) -> float | None:
         """The sharpness of the dice in view while they look out of focus (`view_check.blurred_dice`), for the
         camera screen to ask for the lens to be focused."""

@@ -217,6 +217,7 @@ def test_dice_small_in_view_are_measured_for_the_camera_screen(d6_reader) -> Non
     assert small and all(9 <= across <= 17 and wanted == 32 for across, wanted in small), seen
     assert seen.index(small[0]) > 5 and seen[-1] is None  # told once the far dice settled, gone with near ones
     assert seen[12] is None  # and while anything moves
+    assert feed.small_what == "Dice"
 
 
 def test_a_blurred_or_dark_picture_is_measured_for_the_camera_screen(d6_reader) -> None:
@@ -253,6 +254,7 @@ def test_a_temple_die_small_in_view_is_measured_for_the_camera_screen() -> None:
     small = [size for size in seen if size]
     assert small and all(40 < across < 64 and wanted == 80 for across, wanted in small), seen
     assert seen[-1] is None  # gone once a die near enough settled
+    assert feed.small_what == "Die"  # the camera screen says "Die only 47 px across"
 
 
 class Endless(Frames):

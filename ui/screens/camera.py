@@ -166,7 +166,8 @@ class CameraScreen(Screen):
         lines = []
         small = getattr(feed, "small_dice", None)
         if small:
-            lines.append(f"Dice only {small[0]} px across: mount the camera closer ({small[1]} px or more)")
+            what = getattr(feed, "small_what", "Dice")
+            lines.append(f"{what} only {small[0]} px across: mount the camera closer ({small[1]} px or more)")
         if getattr(feed, "blurred_dice", None):
             lines.append("Dice out of focus: focus the camera on the tray")
         slots = small_slots(getattr(feed, "slots_in_view", None))
