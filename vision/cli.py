@@ -137,7 +137,7 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
     if score.unlabelled_files:
         details.append(f"{score.unlabelled_files} images have no label file (scored as showing no die)")
     if score.unreadable:
-        details.append(f"skipped {score.unreadable} unreadable image files: {skipped}")
+        details.append(f"skipped {score.unreadable} unreadable image file{'s' * (score.unreadable != 1)}: {skipped}")
     return _report(score.summary(), args.json, details)
 
 

@@ -382,7 +382,7 @@ def watch(args: argparse.Namespace) -> int:
         pass
     finally:
         source.close()
-    print(f"{frames} frames read")
+    print(f"{frames} frame{'s' * (frames != 1)} read")
     if shots is not None:
         kept = f", the newest {len(shots.written)} kept" if shots.count > len(shots.written) else ""
         print(f"{shots.count} frame{'s' * (shots.count != 1)} with a reading saved in {args.save}{kept}")

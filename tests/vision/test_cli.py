@@ -344,17 +344,17 @@ def test_watch_refuses_odd_numbers_and_a_taught_folder_that_is_not_there(tmp_pat
         with pytest.raises(SystemExit) as usage:
             main(["vision", "watch", str(photo), option, value])
         captured = capsys.readouterr()
-        assert usage.value.code == 2 and said in captured.err and "frames read" not in captured.out
+        assert usage.value.code == 2 and said in captured.err and " read\n" not in captured.out
     assert main(["vision", "watch", str(photo), "--taught", str(tmp_path / "cafe")]) == 2
     captured = capsys.readouterr()
-    assert "is not a folder" in captured.err and "frames read" not in captured.out
+    assert "is not a folder" in captured.err and " read\n" not in captured.out
 
 
 def test_watch_refuses_an_empty_source_at_once(capsys) -> None:
     """An empty SOURCE (a shell variable never set) was retried every 2 s for ever."""
     assert main(["vision", "watch", "  "]) == 2
     captured = capsys.readouterr()
-    assert "SOURCE is empty" in captured.err and "frames read" not in captured.out
+    assert "SOURCE is empty" in captured.err and " read\n" not in captured.out
 
 
 @pytest.mark.parametrize(
@@ -384,7 +384,7 @@ def test_watch_names_the_files_of_a_folder_it_could_not_read(tmp_path: Path, cap
     cv2.imwrite(str(tmp_path / "good.png"), np.zeros((64, 64, 3), np.uint8))
     assert main(["vision", "watch", str(tmp_path), "--every-frame"]) == 0
     out = capsys.readouterr().out
-    assert "1 frames read" in out and "not readable images: empty.jpg, notes.png" in out
+    assert "1 frame read" in out and "not readable images: empty.jpg, notes.png" in out
 
 
 def test_watch_says_a_tiny_image_is_unusable_instead_of_no_dice(tmp_path: Path, capsys) -> None:

@@ -65,7 +65,7 @@ def test_eval_dice_json_has_exactly_the_promised_keys(tmp_path: Path, capsys) ->
     assert main(["vision", "eval-dice", str(tmp_path)]) == 0
     text = capsys.readouterr().out
     assert "read_accuracy" in text and "missed by face (missed/labelled)" in text
-    assert "skipped 1 unreadable image files" in text
+    assert "skipped 1 unreadable image file:" in text
 
 
 def test_eval_dice_skips_label_lines_that_are_not_dice_and_says_which(tmp_path: Path, capsys) -> None:
