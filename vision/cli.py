@@ -98,13 +98,14 @@ def _fail(message: str) -> int:
 # ---------------------------------------------------------------- eval
 
 
-def _report(summary: dict[str, float | int], as_json: bool, details: list[str]) -> int:
-    """An eval's numbers: exactly the summary as one JSON object, or one per line and then the details."""
+def _report(summary: dict[str, float | int | None], as_json: bool, details: list[str]) -> int:
+    """An eval's numbers: exactly the summary as one JSON object (null for a share of nothing), or one per line
+    and then the details."""
     if as_json:
         print(json.dumps(summary))
         return 0
     for key, value in summary.items():
-        print(f"{key:15} {value}")
+        print(f"{key:15} {'none to count' if value is None else value}")
     for line in details:
         print(line)
     return 0

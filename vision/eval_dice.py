@@ -19,6 +19,10 @@ from vision.yolo_labels import centre_inside, iou, list_images, parse_labels
 MATCH_IOU = 0.5
 
 
+def share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
 @dataclass
 class DiceScore:
     images: int = 0
@@ -45,13 +49,15 @@ class DiceScore:
     found_by_kind: Counter = field(default_factory=Counter)
     asked_by_kind: Counter = field(default_factory=Counter)
 
-    def summary(self) -> dict[str, float | int]:
+    def summary(self) -> dict[str, float | int | None]:
+        """The scores; a share with nothing to count (no labelled die, no detection) is None, not 0: photos
+        of an empty table, labelled as such, would otherwise look like a reader that fails them all."""
         return {
-            "read_accuracy": round(self.read_right / self.dice, 4) if self.dice else 0.0,
-            "precision": round(self.found_right / self.detections, 4) if self.detections else 0.0,
-            "recall": round(self.found_right / self.dice, 4) if self.dice else 0.0,
-            "image_accuracy": round(self.images_right / self.images, 4) if self.images else 0.0,
-            "ms_per_image": round(1000 * self.seconds / self.images, 2) if self.images else 0.0,
+            "read_accuracy": share(self.read_right, self.dice),
+            "precision": share(self.found_right, self.detections),
+            "recall": share(self.found_right, self.dice),
+            "image_accuracy": share(self.images_right, self.images),
+            "ms_per_image": round(1000 * self.seconds / self.images, 2) if self.images else None,
             "images": self.images,
             "dice": self.dice,
         }

@@ -80,6 +80,23 @@ def test_eval_dice_skips_label_lines_that_are_not_dice_and_says_which(tmp_path: 
     assert "class 6 is no d6 face" in text and "not inside the image" in text and "'half a line'" in text
 
 
+def test_eval_dice_on_photos_of_an_empty_table_scores_no_share_of_nothing(tmp_path: Path, capsys) -> None:
+    """Dice-free photos with empty label files scored precision, recall and read accuracy 0.0, as if the
+    reader had failed every one of them; with nothing to count those shares are null."""
+    (tmp_path / "valid" / "images").mkdir(parents=True)
+    (tmp_path / "valid" / "labels").mkdir()
+    for i in range(2):
+        cv2.imwrite(str(tmp_path / "valid" / "images" / f"table{i}.jpg"), np.full((480, 640, 3), 90 + 60 * i, np.uint8))
+        (tmp_path / "valid" / "labels" / f"table{i}.txt").write_text("")
+    assert main(["vision", "eval-dice", str(tmp_path), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result) == EVAL_KEYS
+    assert (result["images"], result["dice"], result["image_accuracy"]) == (2, 0, 1.0)
+    assert result["read_accuracy"] is None and result["precision"] is None and result["recall"] is None
+    assert main(["vision", "eval-dice", str(tmp_path)]) == 0
+    assert "precision       none to count" in capsys.readouterr().out
+
+
 def test_eval_dice_refuses_empty_or_missing_folders(tmp_path: Path, capsys) -> None:
     assert main(["vision", "eval-dice", str(tmp_path)]) == 2
     assert "no images" in capsys.readouterr().err
