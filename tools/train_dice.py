@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 from vision.d6_reader import load_onnx  # noqa: E402
 from vision.dice_render import render_dice_scene  # noqa: E402
 from vision.die_crops import CROP_MARGIN, crop_die  # noqa: E402
+from vision.yolo_labels import parse_labels  # noqa: E402
 
 CROP_SIZE = 32  # set from --crop-size in main(); written to models/d6_models.json for the reader
 
@@ -102,16 +103,10 @@ def load_split(split_dir: str, skip: set[str] | None = None) -> list[tuple[np.nd
         if image is None:
             continue
         h, w = image.shape[:2]
-        boxes, classes = [], []
-        label = os.path.join(split_dir, "labels", stem + ".txt")
-        if os.path.exists(label):
-            for line in Path(label).read_text().splitlines():
-                parts = line.split()
-                if len(parts) != 5:
-                    continue
-                c, cx, cy, bw, bh = int(parts[0]), *map(float, parts[1:])
-                boxes.append(((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
-                classes.append(c)
+        label = Path(split_dir, "labels", stem + ".txt")
+        # The reader's own parser, so training and `eval-dice` agree on what a label line is (outlines too).
+        dice = parse_labels(label.read_text(errors="replace"), w, h) if label.exists() else []
+        boxes, classes = [die.box for die in dice], [die.value - 1 for die in dice]
         if not boxes:
             continue
         out.append((image, np.array(boxes, np.float32).reshape(-1, 4), np.array(classes, np.int64)))

@@ -42,7 +42,12 @@ def list_images(root: Path) -> list[LabelledImage]:
 def parse_labels(text: str, width: int, height: int, problems: list[str] | None = None) -> list[LabelledDie]:
     """YOLO lines ``class cx cy w h`` (fractions) as pixel boxes.
 
-    A line that is not a d6 die (not five numbers, a class outside 0-5, a box
+    A line ``class x1 y1 x2 y2 x3 y3 ...`` (YOLO's outline of a segmented
+    object, which sets exported for segmentation hold) counts as the box
+    round its outline, as YOLO's own trainers read it: a die labelled by its
+    outline is still a die to find.
+
+    A line that is not a d6 die (neither of those, a class outside 0-5, a box
     off the image) is skipped rather than scored: a hand-made set's typo must
     not count as a die the reader missed. Each skip is described in `problems`.
     """
@@ -53,15 +58,20 @@ def parse_labels(text: str, width: int, height: int, problems: list[str] | None 
             continue
         problem = None
         try:
-            if len(parts) != 5:
-                raise ValueError
             number_class = float(parts[0])
-            cx, cy, w, h = (float(p) for p in parts[1:])
+            values = [float(p) for p in parts[1:]]
+            if len(values) == 4:
+                cx, cy, w, h = values
+            elif len(values) >= 6 and len(values) % 2 == 0:
+                xs, ys = values[0::2], values[1::2]
+                cx, cy, w, h = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, max(xs) - min(xs), max(ys) - min(ys)
+            else:
+                raise ValueError
             if not number_class.is_integer():
                 raise ValueError
             cls = int(number_class)
         except ValueError:
-            problem = "not 'class cx cy w h'"
+            problem = "not 'class cx cy w h' nor 'class' and an outline's corners"
         else:
             if not 0 <= cls <= 5:
                 problem = f"class {cls} is no d6 face (0-5 stand for one to six pips)"

@@ -80,6 +80,36 @@ def test_eval_dice_skips_label_lines_that_are_not_dice_and_says_which(tmp_path: 
     assert "class 6 is no d6 face" in text and "not inside the image" in text and "'half a line'" in text
 
 
+def test_dice_labelled_by_their_outline_count_as_the_box_round_it(tmp_path: Path, capsys) -> None:
+    """A set exported for segmentation labels each die by its outline's corners; those dice were skipped
+    as "not d6 dice", so the reader was scored on none of them."""
+    from vision.yolo_labels import parse_labels
+
+    write_yolo_split(tmp_path, 2)
+    assert main(["vision", "eval-dice", str(tmp_path), "--json"]) == 0
+    as_boxes = json.loads(capsys.readouterr().out)
+    for label in (tmp_path / "valid" / "labels").glob("*.txt"):
+        lines = []
+        for line in label.read_text().splitlines():
+            parts = line.split()
+            if len(parts) != 5:
+                continue
+            cls, cx, cy, w, h = parts[0], *map(float, parts[1:])
+            # An eight-cornered outline whose extremes are the box's sides.
+            corners = [(cx - w / 2, cy), (cx - w / 4, cy - h / 2), (cx + w / 4, cy - h / 2), (cx + w / 2, cy),
+                       (cx + w / 4, cy + h / 2), (cx - w / 4, cy + h / 2), (cx - w / 2, cy + h / 4), (cx, cy + h / 2)]
+            lines.append(cls + "".join(f" {x:.6f} {y:.6f}" for x, y in corners))
+        label.write_text("\n".join(lines) + "\n")
+    assert main(["vision", "eval-dice", str(tmp_path), "--json"]) == 0
+    as_outlines = json.loads(capsys.readouterr().out)
+    assert as_outlines["dice"] == as_boxes["dice"] == 6
+    assert {key: as_outlines[key] for key in ("read_accuracy", "precision", "recall")} == {
+        key: as_boxes[key] for key in ("read_accuracy", "precision", "recall")}
+    problems: list[str] = []
+    assert parse_labels("2 0.1 0.1 0.2 0.1 0.2\n2 0.1 0.1 0.2 0.1 0.2 0.2 0.1\n", 100, 100, problems) == []
+    assert len(problems) == 2 and "an outline's corners" in problems[0] and "an outline's corners" in problems[1]
+
+
 def test_eval_dice_on_photos_of_an_empty_table_scores_no_share_of_nothing(tmp_path: Path, capsys) -> None:
     """Dice-free photos with empty label files scored precision, recall and read accuracy 0.0, as if the
     reader had failed every one of them; with nothing to count those shares are null."""
