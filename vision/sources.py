@@ -116,7 +116,7 @@ class FolderSource:
             raise SourceError(f"{folder} is not a folder")
         self.files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.files:
-            raise SourceError(f"no images (.jpg, .png, .bmp) in {folder}")
+            raise SourceError(f"no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in {folder}")
         self.loop = loop
         self.index = 0
         self.skipped: list[Path] = []

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from vision.readings import Box
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}  # what OpenCV here reads
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,20 @@ def test_folder_source_reads_in_order_and_skips_unreadable(tmp_path: Path) -> No
     assert [p.name for p in source.skipped] == ["f01b.jpg"]
 
 
+def test_photos_saved_as_webp_or_tiff_are_read_too(tmp_path: Path) -> None:
+    """Phone and scanner exports that OpenCV reads were passed over as "no images"."""
+    for i, name in enumerate(("a.webp", "b.tif", "c.TIFF")):
+        cv2.imwrite(str(tmp_path / name.lower()), np.full((48, 64, 3), 20 * (i + 1), np.uint8))
+    (tmp_path / "c.tiff").rename(tmp_path / "c.TIFF")
+    source = FolderSource(tmp_path)
+    means = []
+    while (frame := source.read()) is not None:
+        means.append(round(float(frame.mean())))
+    assert means == [20, 40, 60] and not source.skipped
+
+
 def test_empty_folder_and_missing_things_say_why(tmp_path: Path) -> None:
-    with pytest.raises(SourceError, match="no images"):
+    with pytest.raises(SourceError, match=r"no images \(\.bmp, \.jpeg, \.jpg, \.png, \.tif, \.tiff, \.webp\)"):
         FolderSource(tmp_path)
     with pytest.raises(SourceError, match="does not exist"):
         open_source(str(tmp_path / "missing.avi"))
