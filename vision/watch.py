@@ -246,6 +246,8 @@ def _settled_text(settled, lay_still: bool) -> str:
     """A settled roll and what the table would do with it."""
     if lay_still:
         what = "the same dice where they lay: not a new roll"
+    elif len(settled.reading) > 1:  # the controller refuses them: every game here rolls one die at a time
+        what = "every game here rolls one die, so the table would ask for the others to be taken out"
     elif settled.needs_confirm:
         what = "the table would ask a player to confirm it"
     else:

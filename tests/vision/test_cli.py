@@ -527,3 +527,16 @@ def test_watch_tells_missing_markers_once_not_every_frame(tmp_path: Path, capsys
     assert main(["vision", "watch", str(tmp_path), "--reader", "cards"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("frame")]
     assert len(lines) == 1 and "board markers not seen" in lines[0] and "must be in view" in lines[0]
+
+
+def test_watch_says_the_table_would_not_take_several_dice(tmp_path: Path, capsys) -> None:
+    """Three settled dice were said to be what "the table would take"; the table refuses them, since every
+    game here rolls one die at a time."""
+    from vision.bench import record_roll_video
+
+    video = tmp_path / "three.avi"
+    record_roll_video(video, seed=5, count=3)
+    assert main(["vision", "watch", str(video)]) == 0
+    readings = [line for line in capsys.readouterr().out.splitlines() if line.startswith("frame")]
+    assert len(readings) == 1 and readings[0].split(": ", 1)[1].startswith("3 dice show")
+    assert readings[0].endswith("every game here rolls one die, so the table would ask for the others to be taken out")
