@@ -6,8 +6,9 @@ one's weights, with some results averaged (`average_models.py`). The chain is
 told step by step in docs/vision.md, "How the shipped models came about"; this
 script is that chain as data. It runs the steps in order in a work folder, one
 folder per step, skips every step whose output is already there (so an
-interrupted rebuild goes on where it stopped), and with `--install` copies the
-last detector and classifier into vision/models.
+interrupted rebuild goes on where it stopped: within the step it stopped in
+too, from the state `train_dice.py` saves every 200 steps), and with
+`--install` copies the last detector and classifier into vision/models.
 
     /work/train-venv/bin/python tools/rebuild_d6_models.py --work /tmp/d6-rebuild    # 4-5 hours on 2 cores
     /work/train-venv/bin/python tools/rebuild_d6_models.py --work /tmp/d6-quick --scale 0.005

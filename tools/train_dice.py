@@ -369,16 +369,46 @@ def train_detector(samples, args, rng, checkpoint=None) -> Detector:
         imgs, heat, reg, mask = detector_batch(pick, rng, args.batch, args.crop)
         return detector_loss(model(imgs), heat, reg, mask)
 
-    return fit(model, step_loss, args.det_steps, args, "det", checkpoint)
+    return fit(model, step_loss, args.det_steps, args, "det", rng, checkpoint)
 
 
-def fit(model, step_loss, steps: int, args, name: str, checkpoint=None):
-    """One-cycle AdamW over `steps` batches; `checkpoint(model)` every --checkpoint-every steps, in eval mode."""
+def resume_file(args, name: str) -> Path:
+    return Path(args.weights) / f"{name}-resume.pt"
+
+
+def run_signature(args, steps: int) -> str:
+    """What makes two runs the same run: every option but the thread count and how often it saves."""
+    options = {key: value for key, value in vars(args).items()
+               if key not in ("threads", "checkpoint_every", "resume_every")}
+    return json.dumps({**options, "steps": steps}, sort_keys=True, default=str)
+
+
+def fit(model, step_loss, steps: int, args, name: str, rng, checkpoint=None):
+    """One-cycle AdamW over `steps` batches; `checkpoint(model)` every --checkpoint-every steps, in eval mode.
+
+    Every --resume-every steps the run's whole state (weights, optimiser, schedule and both random
+    generators) is saved beside the weights, and the same command run again goes on from there, drawing
+    the batches it would have drawn: a 7500-step run of the rebuild chain outlives a machine that stops.
+    The caller removes the file once the final weights are saved (`resume_file`).
+    """
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
+    saved, signature, first = resume_file(args, name), run_signature(args, steps), 0
+    if saved.exists():
+        state = torch.load(saved, weights_only=False)
+        if state["signature"] == signature:
+            model.load_state_dict(state["model"])
+            opt.load_state_dict(state["optimiser"])
+            sched.load_state_dict(state["schedule"])
+            rng.bit_generator.state = state["numpy"]
+            torch.set_rng_state(state["torch"])
+            first = state["step"] + 1
+            print(f"{name}: going on from step {first} of {steps} ({saved})", flush=True)
+        else:
+            print(f"{name}: {saved} was left by a run with other options; starting afresh", flush=True)
     model.train()
     start = time.time()
-    for step in range(steps):
+    for step in range(first, steps):
         loss = step_loss()
         opt.zero_grad()
         loss.backward()
@@ -390,6 +420,11 @@ def fit(model, step_loss, steps: int, args, name: str, checkpoint=None):
             model.eval()
             checkpoint(model)
             model.train()
+        if step and step % args.resume_every == 0 and step < steps - 1:
+            state = {"signature": signature, "step": step, "model": model.state_dict(), "optimiser": opt.state_dict(),
+                     "schedule": sched.state_dict(), "numpy": rng.bit_generator.state, "torch": torch.get_rng_state()}
+            torch.save(state, saved.with_suffix(".part"))
+            saved.with_suffix(".part").replace(saved)  # a stop while saving leaves the last whole state
     model.eval()
     return model
 
@@ -526,7 +561,7 @@ def train_classifier(samples, args, rng, checkpoint=None) -> Classifier:
         drift = F.kl_div(F.log_softmax(logits[kept], 1), target, reduction="batchmean")
         return loss + args.anchor_weight * drift
 
-    return fit(model, step_loss, args.cls_steps, args, "cls", checkpoint)
+    return fit(model, step_loss, args.cls_steps, args, "cls", rng, checkpoint)
 
 
 def onnx_weights(path: Path, model: nn.Module) -> dict[str, torch.Tensor]:
@@ -657,6 +692,8 @@ def main() -> int:
     parser.add_argument("--squash", type=float, default=0.0,
                         help="share of detector images and classifier crops squashed along one axis (0.55-1)")
     parser.add_argument("--checkpoint-every", type=int, default=300, help="export the ONNX file every N steps too")
+    parser.add_argument("--resume-every", type=int, default=200,
+                        help="save the run's whole state every N steps; the same command run again goes on from it")
     parser.add_argument("--crop-size", type=int, default=40, help="classifier input side in pixels")
     args = parser.parse_args()
     global CROP_SIZE, DEGRADE, SQUASH, WHOLE_DIE_SIZES
@@ -691,12 +728,14 @@ def main() -> int:
             torch.save(model.state_dict(), Path(args.weights) / "d6_classifier.pt")
 
         save_classifier(train_classifier(samples, args, rng, save_classifier))
+        resume_file(args, "cls").unlink(missing_ok=True)
     if args.only in (None, "detector"):
         def save_detector(model: nn.Module) -> None:
             export(model, torch.rand(1, 3, 240, 320), out / "d6_detector.onnx", dynamic=False)
             torch.save(model.state_dict(), Path(args.weights) / "d6_detector.pt")
 
         save_detector(train_detector(samples, args, rng, save_detector))
+        resume_file(args, "det").unlink(missing_ok=True)
     return 0
 
 
