@@ -52,6 +52,7 @@ def parse_labels(text: str, width: int, height: int, problems: list[str] | None 
     not count as a die the reader missed. Each skip is described in `problems`.
     """
     dice = []
+    text = text.removeprefix("\ufeff")  # the byte-order mark some Windows editors put before the first line
     for number, line in enumerate(text.splitlines(), 1):
         parts = line.split()
         if not parts:

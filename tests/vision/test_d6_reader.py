@@ -105,6 +105,8 @@ def test_dice_labelled_by_their_outline_count_as_the_box_round_it(tmp_path: Path
     assert as_outlines["dice"] == as_boxes["dice"] == 6
     assert {key: as_outlines[key] for key in ("read_accuracy", "precision", "recall")} == {
         key: as_boxes[key] for key in ("read_accuracy", "precision", "recall")}
+    # A label file saved by a Windows editor: a byte-order mark before its first line, CRLF line ends.
+    assert [die.value for die in parse_labels("\ufeff0 0.5 0.5 0.1 0.1\r\n5 0.2 0.2 0.1 0.1\r\n", 100, 100)] == [1, 6]
     problems: list[str] = []
     assert parse_labels("2 0.1 0.1 0.2 0.1 0.2\n2 0.1 0.1 0.2 0.1 0.2 0.2 0.1\n", 100, 100, problems) == []
     assert len(problems) == 2 and "an outline's corners" in problems[0] and "an outline's corners" in problems[1]
