@@ -80,7 +80,7 @@ def test_eval_dice_skips_label_lines_that_are_not_dice_and_says_which(tmp_path: 
     assert "class 6 is no d6 face" in text and "not inside the image" in text and "'half a line'" in text
 
 
-def test_dice_labelled_by_their_outline_count_as_the_box_round_it(tmp_path: Path, capsys) -> None:
+def test_dice_labelled_by_their_outline_or_in_a_windows_file_are_counted(tmp_path: Path, capsys) -> None:
     """A set exported for segmentation labels each die by its outline's corners; those dice were skipped
     as "not d6 dice", so the reader was scored on none of them."""
     from vision.yolo_labels import parse_labels
