@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import glob
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -43,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 from vision.d6_reader import load_onnx  # noqa: E402
 from vision.dice_render import render_dice_scene  # noqa: E402
 from vision.die_crops import CROP_MARGIN, crop_die  # noqa: E402
-from vision.yolo_labels import parse_labels  # noqa: E402
+from vision.yolo_labels import list_images, parse_labels  # noqa: E402
 
 CROP_SIZE = 32  # set from --crop-size in main(); written to models/d6_models.json for the reader
 
@@ -95,17 +94,15 @@ def load_split(split_dir: str, skip: set[str] | None = None) -> list[tuple[np.nd
     hard negatives 69 real dice to learn as "not a die".
     """
     out = []
-    for path in sorted(glob.glob(os.path.join(split_dir, "images", "*"))):
-        stem = Path(path).stem
-        if skip and stem in skip:
+    # The reader's own listing and parser, so training and `eval-dice` agree on what a set holds.
+    for item in list_images(Path(split_dir)):
+        if skip and item.image.stem in skip:
             continue
-        image = cv2.imread(path)
+        image = cv2.imread(str(item.image))
         if image is None:
             continue
         h, w = image.shape[:2]
-        label = Path(split_dir, "labels", stem + ".txt")
-        # The reader's own parser, so training and `eval-dice` agree on what a label line is (outlines too).
-        dice = parse_labels(label.read_text(errors="replace"), w, h) if label.exists() else []
+        dice = parse_labels(item.label.read_text(errors="replace"), w, h) if item.label else []
         boxes, classes = [die.box for die in dice], [die.value - 1 for die in dice]
         if not boxes:
             continue

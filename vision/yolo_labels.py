@@ -30,11 +30,14 @@ def find_splits(root: Path) -> list[Path]:
 
 
 def list_images(root: Path) -> list[LabelledImage]:
+    """Every image of every split with its label file, which mirrors its place under ``labels`` (subfolders of
+    ``images`` included, as YOLO's own loaders read them)."""
     out = []
     for split in find_splits(root):
-        for image in sorted((split / "images").iterdir()):
+        images = split / "images"
+        for image in sorted(p for p in images.rglob("*") if p.is_file()):
             if image.suffix.lower() in IMAGE_SUFFIXES:
-                label = split / "labels" / (image.stem + ".txt")
+                label = (split / "labels" / image.relative_to(images)).with_suffix(".txt")
                 out.append(LabelledImage(image, label if label.exists() else None))
     return out
 

@@ -112,6 +112,20 @@ def test_dice_labelled_by_their_outline_or_in_a_windows_file_are_counted(tmp_pat
     assert len(problems) == 2 and "an outline's corners" in problems[0] and "an outline's corners" in problems[1]
 
 
+def test_eval_dice_reads_images_in_subfolders_with_labels_mirrored(tmp_path: Path, capsys) -> None:
+    """A set sorted into subfolders of images/ (labels/ mirroring them, as YOLO's loaders read it) was empty."""
+    write_yolo_split(tmp_path, 2)
+    split = tmp_path / "valid"
+    for kind, suffix in (("images", ".jpg"), ("labels", ".txt")):
+        (split / kind / "table-a").mkdir()
+        for path in sorted((split / kind).glob(f"r*{suffix}")):
+            path.rename(split / kind / "table-a" / path.name)
+    assert not list((split / "images").glob("r*.jpg"))
+    assert main(["vision", "eval-dice", str(tmp_path), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["images"], result["dice"]) == (2, 6) and result["recall"] >= 0.8
+
+
 def test_eval_dice_on_photos_of_an_empty_table_scores_no_share_of_nothing(tmp_path: Path, capsys) -> None:
     """Dice-free photos with empty label files scored precision, recall and read accuracy 0.0, as if the
     reader had failed every one of them; with nothing to count those shares are null."""
