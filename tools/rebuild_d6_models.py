@@ -7,8 +7,9 @@ told step by step in docs/vision.md, "How the shipped models came about"; this
 script is that chain as data. It runs the steps in order in a work folder, one
 folder per step, skips every step whose output is already there (so an
 interrupted rebuild goes on where it stopped: within the step it stopped in
-too, from the state `train_dice.py` saves every 200 steps), and with
-`--install` copies the last detector and classifier into vision/models.
+too, from the state `train_dice.py` saves every 200 steps), puts the last
+detector and classifier together in WORK/final, and with `--install` copies
+them into vision/models as well.
 
     /work/train-venv/bin/python tools/rebuild_d6_models.py --work /tmp/d6-rebuild    # 4-5 hours on 2 cores
     /work/train-venv/bin/python tools/rebuild_d6_models.py --work /tmp/d6-quick --scale 0.005
@@ -21,8 +22,9 @@ A replay gives models like the shipped ones, not the same bytes: the seeds of
 the first detector runs (three short runs, here one of as many steps) were
 not kept, two of the soup's fine-tunes ran before photos with empty label
 files were left out of training, and `--degrade` smears crops since session
-15, also in the steps before it. Compare a rebuild with `companion vision
-eval-dice` on the byler holdout and the valid splits before installing it.
+15, also in the steps before it. Compare a rebuild with the shipped pair
+before installing it: `companion vision eval-dice SET --models WORK/final`
+on the byler holdout and the valid splits, and the same without `--models`.
 
 This script itself needs only the standard library; the steps it runs need
 the training venv (PyTorch, onnx).
@@ -214,7 +216,11 @@ def main() -> int:
                 return 1
         if step.net == "classifier":
             made_classifier = step.name
-    if args.install and not args.dry_run:
+    if args.dry_run:
+        return 0
+    # The pair as it would ship, in one folder: `companion vision eval-dice DIR --models WORK/final` scores it.
+    install(args.work, args.work / "final")
+    if args.install:
         install(args.work, ROOT / "vision" / "models")
     return 0
 

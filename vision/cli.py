@@ -25,6 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("dir", help="a set (with <split>/images, <split>/labels) or one split")
     p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
     p.add_argument("--no-mirror", action="store_true", help="never reread an unsure crop mirrored")
+    p.add_argument("--models", metavar="FOLDER",
+                   help="score these d6 models (d6_detector.onnx, d6_classifier.onnx and d6_models.json, e.g. a "
+                   "rebuild's final/ folder) instead of the shipped ones")
     p.set_defaults(func=cmd_eval_dice)
 
     p = sub.add_parser("eval-cards", help="score the temple card reader on seeded rendered board photos")
@@ -112,6 +115,8 @@ def _report(summary: dict[str, float | int | None], as_json: bool, details: list
 
 
 def cmd_eval_dice(args: argparse.Namespace) -> int:
+    import cv2
+
     from vision.d6_reader import D6Reader, ModelMissing
     from vision.eval_dice import evaluate_folder
     from vision.yolo_labels import list_images
@@ -126,10 +131,16 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
         # Scored anyway, every die found would count as a false detection and the scores would mean nothing.
         return _fail(f"none of the {len(images)} images under {root} has a label file "
                      "(expected <split>/labels/<image name>.txt beside <split>/images)")
+    models = Path(args.models) if args.models else None
+    if models is not None and not models.is_dir():
+        return _fail(f"--models {models} is not a folder")
     try:
-        reader = D6Reader(mirror_below=0.0) if args.no_mirror else D6Reader()
+        reader = D6Reader(model_dir=models, **({"mirror_below": 0.0} if args.no_mirror else {}))
     except ModelMissing as exc:
         return _fail(str(exc))
+    except cv2.error as exc:  # a file cut short or no ONNX model at all
+        return _fail(f"cannot load the d6 models in {models or 'vision/models'} (a file cut short, or no ONNX "
+                     f"model): {str(exc).strip().splitlines()[-1]}")
     score = evaluate_folder(root, reader)
     skipped = _first_few(score.unreadable_files)
     if not score.images:

@@ -143,6 +143,31 @@ def test_eval_dice_on_photos_of_an_empty_table_scores_no_share_of_nothing(tmp_pa
     assert "precision       none to count" in capsys.readouterr().out
 
 
+def test_eval_dice_scores_other_models_given_their_folder(tmp_path: Path, capsys) -> None:
+    """A rebuild was to be measured "before installing it", but eval-dice could only score vision/models."""
+    import shutil
+
+    from vision.d6_reader import MODEL_DIR
+
+    write_yolo_split(tmp_path / "set", 2)
+    assert main(["vision", "eval-dice", str(tmp_path / "set"), "--json"]) == 0
+    shipped = json.loads(capsys.readouterr().out)
+    copy = tmp_path / "rebuilt"
+    shutil.copytree(MODEL_DIR, copy)
+    assert main(["vision", "eval-dice", str(tmp_path / "set"), "--json", "--models", str(copy)]) == 0
+    rebuilt = json.loads(capsys.readouterr().out)
+    assert {k: v for k, v in rebuilt.items() if k != "ms_per_image"} == {
+        k: v for k, v in shipped.items() if k != "ms_per_image"}
+    (copy / "d6_detector.onnx").write_bytes((MODEL_DIR / "d6_detector.onnx").read_bytes()[:1000])
+    assert main(["vision", "eval-dice", str(tmp_path / "set"), "--models", str(copy)]) == 2
+    assert "cannot load the d6 models in" in capsys.readouterr().err
+    (copy / "d6_detector.onnx").unlink()
+    assert main(["vision", "eval-dice", str(tmp_path / "set"), "--models", str(copy)]) == 2
+    assert "d6_detector.onnx is missing" in capsys.readouterr().err
+    assert main(["vision", "eval-dice", str(tmp_path / "set"), "--models", str(tmp_path / "nope")]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+
+
 def test_eval_dice_refuses_empty_or_missing_folders(tmp_path: Path, capsys) -> None:
     assert main(["vision", "eval-dice", str(tmp_path)]) == 2
     assert "no images" in capsys.readouterr().err

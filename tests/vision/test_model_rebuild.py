@@ -116,3 +116,19 @@ def test_a_scale_outside_zero_to_one_is_refused(scale, tmp_path):
                              "--work", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "--scale must be above 0 and at most 1" in result.stderr
+
+
+def test_a_finished_chain_puts_its_pair_in_one_folder_for_eval_dice(tmp_path):
+    """`eval-dice --models WORK/final` scores a rebuild before it is installed; the pair lay in two step folders."""
+    for step in rebuild.RECIPE:
+        rebuild.output(tmp_path, step.name, step.net).parent.mkdir(exist_ok=True)
+        rebuild.output(tmp_path, step.name, step.net).write_text(f"{step.name} {step.net}")
+    (tmp_path / rebuild.FINAL["classifier"] / rebuild.SETTINGS_FILE).write_text('{"crop_size": 48}')
+    result = subprocess.run([sys.executable, str(TOOLS / "rebuild_d6_models.py"), "--work", str(tmp_path)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("already made, kept") == len(rebuild.RECIPE)
+    final = tmp_path / "final"
+    assert (final / "d6_detector.onnx").read_text() == f"{rebuild.FINAL['detector']} detector"
+    assert (final / "d6_classifier.onnx").read_text() == f"{rebuild.FINAL['classifier']} classifier"
+    assert (final / rebuild.SETTINGS_FILE).read_text() == '{"crop_size": 48}'
