@@ -693,6 +693,8 @@ def main() -> int:
                         help="save the run's whole state every N steps; the same command run again goes on from it")
     parser.add_argument("--crop-size", type=int, default=40, help="classifier input side in pixels")
     args = parser.parse_args()
+    if args.resume_every < 1 or args.checkpoint_every < 1:
+        parser.error("--resume-every and --checkpoint-every take a number of steps of 1 or more")
     global CROP_SIZE, DEGRADE, SQUASH, WHOLE_DIE_SIZES
     CROP_SIZE = args.crop_size
     DEGRADE = args.degrade
