@@ -119,6 +119,7 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
 
     from vision.d6_reader import D6Reader, ModelMissing
     from vision.eval_dice import evaluate_folder
+    from vision.sources import counted
     from vision.yolo_labels import list_images
 
     root = Path(args.dir)
@@ -149,7 +150,7 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
     if score.unlabelled_files:
         details.append(f"{score.unlabelled_files} images have no label file (scored as showing no die)")
     if score.unreadable:
-        details.append(f"skipped {score.unreadable} unreadable image file{'s' * (score.unreadable != 1)}: {skipped}")
+        details.append(f"skipped {counted(score.unreadable, 'unreadable image file')}: {skipped}")
     return _report(score.summary(), args.json, details)
 
 

@@ -33,6 +33,7 @@ from companion.session import Session
 from vision.d6_reader import D6Reader
 from vision.dice_render import render_dice_scene
 from vision.feed import CameraFeed
+from vision.sources import counted
 
 GAME, PLAYERS = "blackpool", ("red", "blue")  # a game that rolls one d6 at a time
 TUMBLE_FRAMES = 10  # a third of a second of dice in motion at 30 fps
@@ -155,7 +156,7 @@ def soak_lines(rolls: int, block: int = 100) -> list[str]:
     report, took, frames = camera_soak(rolls, block)
     lines = [
         f"camera soak: {report.rolls} rolls ({frames} frames) in {took:.0f} s through the feed, the controller "
-        f"and a journalled {GAME} session ({report.games} game{'s' * (report.games != 1)})",
+        f"and a journalled {GAME} session ({counted(report.games, 'game')})",
         f"read right {report.right}, wrong {report.wrong}, not applied {report.missed}; "
         f"{report.asked} asked for a tap before they were applied",
         f"peak memory after each {block} rolls (MB): " + " ".join(f"{mb:.0f}" for mb in report.peak_mb),

@@ -151,6 +151,11 @@ def skipped_note(source: object) -> str | None:
     return f"skipped {len(skipped)} files in {folder} that are not readable images: {names}"
 
 
+def counted(number: int, noun: str) -> str:
+    """"1 frame", "3 frames": the counts `watch` and the evals print."""
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
 def first_few(names: list[str], shown: int = 5) -> str:
     """A list of file names short enough for one line: a folder of a thousand bad files stays readable."""
     return ", ".join(names[:shown]) + (", ..." if len(names) > shown else "")

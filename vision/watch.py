@@ -31,6 +31,7 @@ from vision.sources import (
     FrameSource,
     RetryingSource,
     SourceError,
+    counted,
     first_few,
     is_device,
     open_source,
@@ -78,11 +79,11 @@ def _taught_lines(reader, kind: str, taught: Path) -> list[str]:
     if kind == "cards":
         cards = sorted(set(reader.taught_cards))
         photos = len(reader.taught_cards)
-        lines = [f"taught cards in {taught}: {photos} photo{'s' * (photos > 1)} of {first_few(cards, 10)}" if cards
+        lines = [f"taught cards in {taught}: {counted(photos, 'photo')} of {first_few(cards, 10)}" if cards
                  else f"no taught card photos in {taught}: every card is read by its drawing"]
         if reader.taught_skipped:
             skipped = len(reader.taught_skipped)
-            lines.append(f"passed over {skipped} photo{'s' * (skipped > 1)} there: {first_few(reader.taught_skipped)}")
+            lines.append(f"passed over {counted(skipped, 'photo')} there: {first_few(reader.taught_skipped)}")
         return lines
     if kind == "temple-die":
         if not (taught / DIE_FILE).exists():
@@ -277,7 +278,7 @@ def watch(args: argparse.Namespace) -> int:
             raise WatchRefused(f"--save {args.save} cannot be made a folder: {exc.strerror or exc}") from exc
         earlier = sum(1 for _ in args.save.glob("frame-*.jpg"))
         if earlier:  # numbered from 1 again, this run's frames would silently mix with the earlier run's
-            print(f"{args.save} already holds {earlier} frame{'s' * (earlier != 1)} of an earlier watch: "
+            print(f"{args.save} already holds {counted(earlier, 'frame')} of an earlier watch: "
                   "frames of the same numbers are replaced (give a new folder to keep them apart)", flush=True)
     opened: list[FrameSource] = []  # kept past close, to name the files a folder skipped
     if not is_device(args.source):
@@ -384,10 +385,10 @@ def watch(args: argparse.Namespace) -> int:
         pass
     finally:
         source.close()
-    print(f"{frames} frame{'s' * (frames != 1)} read")
+    print(f"{counted(frames, 'frame')} read")
     if shots is not None:
         kept = f", the newest {len(shots.written)} kept" if shots.count > len(shots.written) else ""
-        print(f"{shots.count} frame{'s' * (shots.count != 1)} with a reading saved in {args.save}{kept}")
+        print(f"{counted(shots.count, 'frame')} with a reading saved in {args.save}{kept}")
     skipped = skipped_note(opened[-1]) if opened else None
     if skipped:
         print(skipped)
