@@ -85,8 +85,10 @@ class CameraFeed:
 
     `mode` is a fixed mode or a callable asked before every frame (e.g. the
     game of the controller's current session), so one feed follows the app from
-    game to game. `fps` paces playback of files (a camera paces itself; 0 or
-    None reads as fast as frames come). `card_interval` is the least time in
+    game to game. `fps` paces playback of files and folders (0 or None reads
+    them as fast as they come); a live source (`FrameSource.live`) is never
+    paced: a camera faster than `fps` would otherwise fill its driver's queue
+    and every reading would be of a picture some frames old. `card_interval` is the least time in
     seconds between two card reads, to keep the board reader from eating a Pi's
     CPU while nothing moves. Once the board has been read `CARD_READS_AFTER_MOTION`
     times since anything last moved, it is read only every `idle_card_interval`
@@ -308,7 +310,7 @@ class CameraFeed:
                 if not reported_error:
                     self.submit(LinkChanged(self.name, True, f"a frame was passed over: {error}"))
                     reported_error = True
-            if self.fps:
+            if self.fps and not self.source.live:  # a camera paces itself; waiting more lets its frames go stale
                 next_at = max(next_at + 1.0 / self.fps, time.monotonic() - 1.0)
                 self._stop.wait(max(0.0, next_at - time.monotonic()))
 

@@ -33,7 +33,11 @@ class SourceError(RuntimeError):
 
 
 class FrameSource(Protocol):
+    """What every source offers. `live` is true for a camera or a stream, whose frames come at its own pace and
+    go stale while they wait: the feed reads those as fast as they come and paces only files and folders."""
+
     name: str
+    live: bool
 
     def read(self) -> np.ndarray | None:
         """The next BGR frame, or None when none is ready yet; raises SourceError when the source is gone."""
@@ -63,7 +67,9 @@ class CaptureSource:
 
     def __init__(self, target: int | str, width: int | None = None, height: int | None = None) -> None:
         self.name = str(target)
-        self.is_file = isinstance(target, str) and Path(target).suffix.lower() in VIDEO_SUFFIXES
+        # A URL is a stream whatever it ends in: IP cameras serve "http://.../video.mjpg".
+        self.is_file = (isinstance(target, str) and "://" not in target
+                        and Path(target).suffix.lower() in VIDEO_SUFFIXES)
         if self.is_file and not Path(target).exists():
             raise SourceError(f"video file {target} does not exist")
         with quiet_opencv():
@@ -74,6 +80,12 @@ class CaptureSource:
         if width and height:
             self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        self.live = not self.is_file and not (isinstance(target, str) and Path(target).is_file())
+        if self.live:
+            # A camera's driver queues a few frames (V4L2: four); a reader slower than the camera (a Pi
+            # reading far dice) would then settle on a picture four frames old. Backends without the
+            # setting ignore it.
+            self.capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         self.finished = False
 
     def _cannot_open(self, target: int | str) -> str:
@@ -121,6 +133,7 @@ class FolderSource:
         self.index = 0
         self.skipped: list[Path] = []
         self.finished = False
+        self.live = False
 
     def read(self) -> np.ndarray | None:
         while True:
@@ -166,6 +179,7 @@ class PiCameraSource:
 
     def __init__(self, width: int = 640, height: int = 480) -> None:
         self.name = "picamera"
+        self.live = True
         if importlib.util.find_spec("picamera2") is None:
             raise SourceError("picamera2 is not installed (it comes with Raspberry Pi OS: python3-picamera2)")
         try:
@@ -239,6 +253,7 @@ class SingleImageSource:
         if self.frame is None:
             raise SourceError(f"{path} is not a readable image")
         self.finished = False
+        self.live = False
 
     def read(self) -> np.ndarray | None:
         if self.finished:
@@ -272,6 +287,11 @@ class RetryingSource:
     @property
     def finished(self) -> bool:
         return bool(self.source is not None and getattr(self.source, "finished", False))
+
+    @property
+    def live(self) -> bool:
+        """Whether the source open now is a camera or a stream (False while none is open)."""
+        return bool(getattr(self.source, "live", False))
 
     def read(self) -> np.ndarray | None:
         now = self.clock()

@@ -682,3 +682,48 @@ def test_a_still_board_is_read_seldom_until_something_moves(tmp_path: Path) -> N
     with feed:
         assert feed.ended.wait(20)
     assert CARD_READS_AFTER_MOTION <= cards.calls <= CARD_READS_AFTER_MOTION + 6  # not 119
+
+
+class QueuedCamera:
+    """A live camera at 60 fps behind a driver queue of four frames, as V4L2 keeps them: a frame made while
+    the queue is full is dropped, and a read takes the oldest one waiting (or waits for the next)."""
+
+    live = True
+    period = 1 / 60
+
+    def __init__(self) -> None:
+        self.name = "cam"
+        self.started = time.monotonic()
+        self.made = 0  # frames the camera has taken so far
+        self.waiting: list[float] = []  # when each queued frame was taken
+        self.ages: list[float] = []  # how old each frame was when it was read
+
+    def _take_pictures(self) -> None:
+        due = int((time.monotonic() - self.started) / self.period)
+        for n in range(self.made, due):
+            if len(self.waiting) < 4:
+                self.waiting.append(self.started + n * self.period)
+        self.made = max(self.made, due)
+
+    def read(self) -> np.ndarray:
+        self._take_pictures()
+        while not self.waiting:
+            time.sleep(max(0.0, self.started + (self.made + 1) * self.period - time.monotonic()))
+            self._take_pictures()
+        self.ages.append(time.monotonic() - self.waiting.pop(0))
+        return np.zeros((48, 64, 3), np.uint8)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_camera_faster_than_the_feed_rate_is_read_fresh() -> None:
+    """Paced at 30 fps like a video file, a 60 fps camera's queue filled and each reading was of a picture
+    taken about a tenth of a second earlier: the whole of the settle budget gone before reading began."""
+    camera = QueuedCamera()
+    with CameraFeed(lambda: camera, lambda o: None, mode=None, fps=30) as feed:
+        deadline = time.monotonic() + 10
+        while feed.frames < 60 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    late = sorted(camera.ages[-30:])
+    assert late[len(late) // 2] < 0.04  # the median frame is under two camera frames old (paced: about 0.1 s)

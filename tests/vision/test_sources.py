@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import http.server
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import cv2
@@ -45,6 +48,41 @@ def test_photos_saved_as_webp_or_tiff_are_read_too(tmp_path: Path) -> None:
     assert means == [20, 40, 60] and not source.skipped
 
 
+def test_a_camera_served_over_http_as_video_mjpg_is_a_stream(tmp_path: Path) -> None:
+    """IP cameras serve "http://HOST/video.mjpg"; its suffix made it a video file that "does not exist"."""
+    write_video(tmp_path / "video.avi", 6)
+    (tmp_path / "video.avi").rename(tmp_path / "video.mjpg")  # the stream is probed, not judged by its name
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}/video.mjpg"
+    try:
+        source = open_source(url)
+        assert isinstance(source, CaptureSource) and source.live and not source.is_file
+        frames = [source.read() for _ in range(6)]
+        assert [round(int(f[24, 32, 0]) / 40) for f in frames] == list(range(6))
+        with pytest.raises(SourceError, match=r"^stream http://127\.0\.0\.1:\d+/video\.mjpg stopped sending"):
+            source.read()  # a camera's stream that ends has stopped, not "played to its end"
+        source.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_folders_and_photos_are_not_live(tmp_path: Path) -> None:
+    write_frames(tmp_path / "shots", 2)
+    assert not open_source(str(tmp_path / "shots")).live
+    assert not open_source(str(tmp_path / "shots" / "f00.png")).live
+    wrapped = RetryingSource(lambda: FolderSource(tmp_path / "shots"), "shots")
+    assert not wrapped.live  # nothing open yet
+    wrapped.read()
+    assert not wrapped.live
+
+
 def test_empty_folder_and_missing_things_say_why(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match=r"no images \(\.bmp, \.jpeg, \.jpg, \.png, \.tif, \.tiff, \.webp\)"):
         FolderSource(tmp_path)
@@ -54,14 +92,18 @@ def test_empty_folder_and_missing_things_say_why(tmp_path: Path) -> None:
         open_source("no-such-thing")
 
 
-def test_video_file_reads_to_the_end(tmp_path: Path) -> None:
-    path = tmp_path / "clip.avi"
+def write_video(path: Path, count: int) -> None:
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (64, 48))
-    for i in range(5):
+    for i in range(count):
         writer.write(np.full((48, 64, 3), 40 * i, np.uint8))
     writer.release()
+
+
+def test_video_file_reads_to_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "clip.avi"
+    write_video(path, 5)
     source = open_source(str(path))
-    assert isinstance(source, CaptureSource)
+    assert isinstance(source, CaptureSource) and not source.live  # a file is paced by the feed
     frames = []
     while (frame := source.read()) is not None:
         frames.append(frame)
