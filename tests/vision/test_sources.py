@@ -24,6 +24,13 @@ def write_frames(folder: Path, count: int) -> None:
         cv2.imwrite(str(folder / f"f{i:02d}.png"), img)
 
 
+def write_video(path: Path, count: int) -> None:
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (64, 48))
+    for i in range(count):
+        writer.write(np.full((48, 64, 3), 40 * i, np.uint8))
+    writer.release()
+
+
 def test_folder_source_reads_in_order_and_skips_unreadable(tmp_path: Path) -> None:
     write_frames(tmp_path, 3)
     (tmp_path / "f01b.jpg").write_bytes(b"not a jpeg")
@@ -90,13 +97,6 @@ def test_empty_folder_and_missing_things_say_why(tmp_path: Path) -> None:
         open_source(str(tmp_path / "missing.avi"))
     with pytest.raises(SourceError, match="not a camera index"):
         open_source("no-such-thing")
-
-
-def write_video(path: Path, count: int) -> None:
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (64, 48))
-    for i in range(count):
-        writer.write(np.full((48, 64, 3), 40 * i, np.uint8))
-    writer.release()
 
 
 def test_video_file_reads_to_the_end(tmp_path: Path) -> None:
