@@ -179,4 +179,7 @@ def run_bench(repeat: int) -> tuple[dict[str, object], list[str]]:
     temple = TempleDieReader.from_renders(per_face=1)
     die_img, _ = render_temple_die(rng, "5", "red")
     results["temple_die_ms"] = time_ms(temple.read, die_img, repeat)
+    # A network camera's frame: the markers are searched shrunk (vision.markers), the slots cut at full size.
+    hd_photo = board_photo(rng, cards, board, size=(1920, 1080))
+    results["cards_ms_12_slots_1080p"] = time_ms(card_reader.read, hd_photo.image, repeat)
     return results, skipped
