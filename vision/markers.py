@@ -38,12 +38,12 @@ MARKER_SEARCH_SIDE = 800  # a bigger frame is searched for the markers shrunk to
 class BoardFinder:
     """Finds the four markers and the board-to-frame homography (board in cell units, 0..size).
 
-    The marker search costs what the frame's area costs (14 ms at 1920x1080
-    against 5 at 640x480 on the bench machine), while the markers, a tenth
-    of the board's side, are found as well at 800 px; so a bigger frame,
-    as network cameras send, is searched shrunk, and the four corners the
-    homography rests on are then refined on the full frame (within 0.12 px
-    of a full-size search on rendered 720p to 5 Mpx boards).
+    The marker search costs what the frame's area costs (14-17 ms at
+    1920x1080 against 5 at 640x480 on the bench machine), and markers big
+    enough for the slots to be read are found as well at 800 px; so a bigger
+    frame, as network cameras send, is searched shrunk, and the four corners
+    the homography rests on are then refined on the full frame (within 0.12
+    px of a full-size search on rendered 720p to 5 Mpx boards).
     """
 
     def __init__(self, board_size: int = 15, search_side: int = MARKER_SEARCH_SIDE) -> None:
@@ -74,7 +74,7 @@ class BoardFinder:
         self.last_problem = None
         points = np.array(inner, np.float32) / scale
         if scale < 1.0:
-            half = max(3, round(2 / scale))  # the search's own refinement window, at full size
+            half = max(3, round(2 / scale))  # two pixels of the searched image, at full size
             stop = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
             points = cv2.cornerSubPix(grey, points.reshape(-1, 1, 2), (half, half), (-1, -1), stop).reshape(4, 2)
         return points

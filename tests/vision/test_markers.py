@@ -48,7 +48,7 @@ def test_markers_are_found_at_any_rotation() -> None:
 
 
 def test_a_big_frame_is_searched_shrunk_and_its_corners_refined_at_full_size() -> None:
-    """A network camera's 1920x1080 frame: searched at 800 px, twice as fast, with corners as a full search's."""
+    """A network camera's 1920x1080 frame: searched at 800 px (half the time), with corners as a full search's."""
     cards, board = load_temple_cards(), load_temple_board()
     photo = board_photo(np.random.default_rng(5), cards, board, size=(1920, 1080))
     shrunk = BoardFinder(board.size).board_corners(photo.image)
