@@ -90,10 +90,11 @@ class CameraFeed:
     paced: a camera faster than `fps` would otherwise fill its driver's queue
     and every reading would be of a picture some frames old. `card_interval`
     is the least time in seconds between two card reads, to keep the board
-    reader from eating a Pi's CPU while nothing moves. Once the board has been read `CARD_READS_AFTER_MOTION`
-    times since anything last moved, it is read only every `idle_card_interval`
-    seconds: a card cannot change without a hand over the board, and the hand
-    is motion, which brings the full rate back.
+    reader from eating a Pi's CPU while nothing moves. Once the board has been
+    read `CARD_READS_AFTER_MOTION` times since anything last moved, it is read
+    only every `idle_card_interval` seconds: a card cannot change without a
+    hand over the board, and the hand is motion, which brings the full rate
+    back.
     """
 
     def __init__(
