@@ -414,7 +414,8 @@ class CompanionApp(App):
                 problems[name] = problem
                 continue
             try:
-                thing = inputs.start(self.controller, name, source)
+                orientation = self.camera_orientation() if name == "camera" else None
+                thing = inputs.start(self.controller, name, source, orientation)
             except Exception as error:  # e.g. no GPIO, no OpenCV: report it, keep the rest running
                 log.warning("%s (%s) did not start: %s", name, source, error)
                 problems[name] = f"{inputs.LABELS[name]} could not start ({source}): {error}"
@@ -424,6 +425,29 @@ class CompanionApp(App):
         if not self.inputs_on.get("touch", True) and "buttons" not in self.running_inputs:
             problems["touch"] = "Touch: still on for this run, since the button box is not running."
         self._set_input_problems(problems)
+
+    def camera_orientation(self) -> Any:
+        """How the café's camera picture is put upright, from the settings (vision loads only with a camera)."""
+        from vision.orientation import Orientation
+
+        return Orientation(self.settings.camera_turn, self.settings.camera_mirror)
+
+    def turn_camera(self, orientation: Any) -> str:
+        """Turn or mirror the camera's picture at once and keep it; the sentence for the camera screen.
+
+        The running feed takes the new orientation with its next frame, so the
+        owner sees the preview turn while pressing, with no camera restart.
+        """
+        self.settings.camera_turn, self.settings.camera_mirror = orientation.turn, orientation.mirror
+        running = self.running_inputs.get("camera")
+        if running is not None:
+            running[1].orientation = orientation
+        try:
+            self.settings.save(self.settings_path)
+        except OSError as error:
+            log.warning("saving the camera's orientation: %s", error)
+            return f"Picture {orientation.words()}; not saved ({error.strerror or error}): it holds until a restart."
+        return f"Picture {orientation.words()}: saved."
 
     def _missing_source(self, name: str, source: str) -> str:
         if name == "buttons" and source == "none":

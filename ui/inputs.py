@@ -21,11 +21,12 @@ LINK_SOURCES = {"dice sensor": "serial", "camera": "camera"}  # LinkChanged.sour
 READERS = ("serial", "camera")  # the inputs that read for the table and can lose their link while running
 
 
-def start(controller: Controller, name: str, spec: str) -> Any:
+def start(controller: Controller, name: str, spec: str, orientation: Any = None) -> Any:
     """One input, running when this returns; raises when it cannot start, for the caller to report.
 
     ``spec`` is the button pin factory (``mock`` or ``gpio``), the serial port or
-    the camera source word. A port or camera that cannot be opened does not
+    the camera source word; ``orientation`` puts the camera's picture upright
+    (`vision.orientation.Orientation`). A port or camera that cannot be opened does not
     raise: its adapter reports the failure through the controller and retries.
     """
     if name == "buttons":
@@ -43,7 +44,8 @@ def start(controller: Controller, name: str, spec: str) -> Any:
     if name == "camera":
         from vision.feed import start_camera
 
-        return start_camera(spec, controller.submit, lambda: controller.session)
+        options = {"orientation": orientation} if orientation is not None else {}
+        return start_camera(spec, controller.submit, lambda: controller.session, **options)
     raise ValueError(f"no input called {name!r}")
 
 

@@ -11,10 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from companion.paths import write_whole, xdg_base
+from vision.orientation import TURNS
 
 log = logging.getLogger(__name__)
 
 INPUT_SOURCES = ("touch", "buttons", "serial", "camera")
+VALID = {  # beyond the type: an empty PIN would lock staff out, and a picture turns by quarter turns only
+    "kiosk_pin": lambda pin: bool(pin.strip()),
+    "camera_turn": lambda turn: turn in TURNS,
+}
 NUMBER_AS_TEXT = frozenset({"kiosk_pin", "camera_source"})  # text fields a number spells: a PIN, a camera index
 
 
@@ -51,6 +56,8 @@ class Settings:
     cafe_dir: str = ""
     serial_port: str = ""  # the dice sensor's port when the command line names none
     camera_source: str = ""  # the camera's source word (0, picamera, a URL, a folder) likewise
+    camera_turn: int = 0  # degrees clockwise that put the camera's picture upright (vision/orientation.py)
+    camera_mirror: bool = False  # the picture comes mirrored (a phone's front camera as a network camera)
     kiosk_pin: str = "1234"
     idle_seconds: int = 120
     last_game: str = ""
@@ -84,7 +91,7 @@ class Settings:
             if f.name not in raw:
                 continue
             value = _as_type(raw[f.name], getattr(defaults, f.name), f.name in NUMBER_AS_TEXT)
-            if value is None or (f.name == "kiosk_pin" and not value.strip()):  # an empty PIN would lock staff out
+            if value is None or (f.name in VALID and not VALID[f.name](value)):
                 log.warning("settings %s: %s = %r ignored; the default %r is used",
                             path, f.name, raw[f.name], getattr(defaults, f.name))
                 ignored.append(f.name)

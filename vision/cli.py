@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from companion.option_types import between, count, seconds
+from vision.orientation import TURNS, Orientation
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -64,6 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also write each frame that gave a reading into DIR, what was read drawn on it (frame-N.jpg)")
     p.add_argument("--keep", type=count(1), default=1000, metavar="N",
                    help="with --save, keep only the newest N frames this run wrote (default 1000, 30-55 MB at 640x480)")
+    _picture_options(p)
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("markers", help="write the printable sheet of the four board markers")
@@ -77,6 +79,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--slot", type=int, required=True, help="the slot the card lies in, 1-12 as on the board's data")
     p.add_argument("--card", required=True, help="card id from the deck's data, e.g. P07")
     p.add_argument("--out", type=Path, help="folder for taught photos (default: the one the camera feed reads)")
+    _picture_options(p)
     p.set_defaults(func=cmd_teach_card)
 
     p = sub.add_parser("teach-die", help="show one face of the temple die to the camera and say what it is")
@@ -85,7 +88,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--colour", required=True, choices=["red", "white"])
     p.add_argument("--out", type=Path,
                    help="folder whose temple_die.json grows with each face (default: the one the camera feed reads)")
+    _picture_options(p)
     p.set_defaults(func=cmd_teach_die)
+
+
+def _picture_options(p: argparse.ArgumentParser) -> None:
+    """A camera mounted sideways or upside down, or sending its picture mirrored, as the app's camera screen sets it."""
+    p.add_argument("--turn", type=int, choices=TURNS, default=0, metavar="DEGREES",
+                   help="turn the picture clockwise by 0, 90, 180 or 270 degrees, until the table's far side is at "
+                        "the top (the camera screen's Turn picture)")
+    p.add_argument("--mirror", action="store_true", help="mirror the picture left to right (a mirrored camera)")
+
+
+def picture_orientation(args: argparse.Namespace) -> Orientation:
+    return Orientation(getattr(args, "turn", 0), getattr(args, "mirror", False))
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -239,7 +255,7 @@ def cmd_markers(args: argparse.Namespace) -> int:
     return 0
 
 
-def _first_frame(spec: str, tries: int = 30):
+def _first_frame(spec: str, orientation: Orientation, tries: int = 30):
     from vision.frames import as_bgr, unusable_text
     from vision.sources import SourceError, open_source
 
@@ -249,7 +265,7 @@ def _first_frame(spec: str, tries: int = 30):
         return None, str(exc)
     try:
         for _ in range(tries):
-            frame = source.read()
+            frame = orientation.apply(source.read())
             if frame is not None:
                 return (frame, None) if as_bgr(frame) is not None else (None, f"{spec}: {unusable_text(frame)}")
             if getattr(source, "finished", False):
@@ -276,7 +292,7 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
     from vision.taught import default_taught_dir
     from vision.teaching import TeachRefused, teach_card, temple_data
 
-    frame, problem = _first_frame(args.source)
+    frame, problem = _first_frame(args.source, picture_orientation(args))
     if frame is None:
         return _fail(problem or "no frame")
     try:
@@ -295,7 +311,7 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
     if (args.value.upper(), args.colour) not in die_faces():  # before the camera is opened for nothing
         return _fail(f"the temple die has no {args.value.upper()} on {args.colour}; "
                      f"its faces are {', '.join(f'{v} on {c}' for v, c in sorted(die_faces()))}")
-    frame, problem = _first_frame(args.source)
+    frame, problem = _first_frame(args.source, picture_orientation(args))
     if frame is None:
         return _fail(problem or "no frame")
     try:

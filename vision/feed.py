@@ -28,6 +28,7 @@ from companion.observations import CardsSeen, DieRead, LinkChanged, Observation,
 from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
 from vision.motion import MotionGate
+from vision.orientation import UPRIGHT, Orientation
 from vision.readings import DieReading
 from vision.settle import Settled, Settler, dice_settler
 from vision.sources import FrameSource, RetryingSource, open_source, skipped_note
@@ -112,6 +113,7 @@ class CameraFeed:
         gate: Callable[[], MotionGate] = MotionGate,
         readers: dict[str, Any] | None = None,
         on_frame: Callable[[int], None] | None = None,
+        orientation: Orientation = UPRIGHT,
     ) -> None:
         self.spec = source
         self.submit = submit
@@ -127,6 +129,8 @@ class CameraFeed:
         self.make_gate = gate
         self.readers: dict[str, Any] = dict(readers or {})
         self.on_frame = on_frame
+        self.orientation = orientation  # the café may turn the picture while the feed runs: see `_upright`
+        self._orientation = orientation
         opener = source if callable(source) else (lambda: open_source(source))
         self.source = RetryingSource(opener, str(source) if not callable(source) else name, retry_seconds)
         self.frames = 0
@@ -298,6 +302,7 @@ class CameraFeed:
                 continue
             if self.up is not True:
                 self._link(True, f"{self.source.name} open")
+            frame = self._upright(frame)
             self.frames += 1
             self.latest = frame
             if self.on_frame is not None:
@@ -314,6 +319,16 @@ class CameraFeed:
             if self.fps and not self.source.live:  # a camera paces itself; waiting more lets its frames go stale
                 next_at = max(next_at + 1.0 / self.fps, time.monotonic() - 1.0)
                 self._stop.wait(max(0.0, next_at - time.monotonic()))
+
+    def _upright(self, frame: Any) -> Any:
+        """The frame turned as the café set it. A turn made while the feed runs starts the readers afresh:
+        to the motion gate the whole picture moved, and the dice it then settled on, in other places, were
+        taken for a roll nobody threw."""
+        orientation = self.orientation
+        if orientation != self._orientation:
+            self._orientation = orientation
+            self._reset(self._mode)
+        return orientation.apply(frame)
 
     def _link(self, up: bool, detail: str) -> None:
         self.up = up

@@ -59,13 +59,14 @@ class BoardFinder:
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame[:, :, :3], cv2.COLOR_BGR2GRAY)
         scale = min(1.0, self.search_side / max(grey.shape[:2]))
         search = grey if scale == 1.0 else cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        corners, ids, _ = self.detector.detectMarkers(search)
-        found: dict[int, np.ndarray] = {}
-        if ids is not None:
-            for quad, marker_id in zip(corners, ids.ravel(), strict=True):
-                if int(marker_id) in MARKER_IDS and int(marker_id) not in found:
-                    found[int(marker_id)] = quad.reshape(4, 2)
+        found = self._markers(search)
         missing = [CORNER_NAMES[i] for i in MARKER_IDS if i not in found]
+        if len(missing) == len(MARKER_IDS) and len(self._markers(cv2.flip(search, 1))) >= 2:
+            # A marker seen in a mirror is no marker, so a mirrored picture showed a board in plain view as
+            # "not seen". Searched again only when none is found: a board out of view costs one search more.
+            self.last_problem = ("board markers seen mirrored: the camera sends its picture mirrored (switch on "
+                                 "Mirror picture on the camera screen, or give --mirror)")
+            return None
         if missing:
             self.last_problem = f"board markers not seen: {', '.join(missing)}"
             return None
@@ -78,6 +79,16 @@ class BoardFinder:
             stop = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
             points = cv2.cornerSubPix(grey, points.reshape(-1, 1, 2), (half, half), (-1, -1), stop).reshape(4, 2)
         return points
+
+    def _markers(self, grey: np.ndarray) -> dict[int, np.ndarray]:
+        """The board's markers found in a grey picture, by id: each one's four corners."""
+        corners, ids, _ = self.detector.detectMarkers(grey)
+        found: dict[int, np.ndarray] = {}
+        if ids is not None:
+            for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+                if int(marker_id) in MARKER_IDS and int(marker_id) not in found:
+                    found[int(marker_id)] = quad.reshape(4, 2)
+        return found
 
     def homography(self, frame: np.ndarray) -> np.ndarray | None:
         """Board cells -> frame pixels."""

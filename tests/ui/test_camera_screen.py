@@ -355,3 +355,36 @@ def test_a_board_far_from_the_camera_asks_for_it_closer(launch: Any, tmp_path: P
     assert until(lambda: "Slots only 2" in screen.ids.advice.text, 20), screen.ids.advice.text
     assert re.search(r"Slots only 2\d px across: mount the camera closer to the board \(30 px or more\)",
                      screen.ids.advice.text)
+
+
+def test_the_picture_is_turned_and_mirrored_at_once_and_kept(launch: Any, tmp_path: Path) -> None:
+    """A camera mounted upside down is put upright from the screen it is aimed with, without a restart,
+    and starts that way next time."""
+    from tests.ui.conftest import settings_file
+
+    upright = board_frame({3: sorted(BY_ID)[4]})
+    upright[:40, :40] = 255  # a white corner, to see where the picture's top left went
+    app = launch(camera=frames(tmp_path / "board", upright[::-1, ::-1].copy(), copies=400))  # upside down
+    feed = app.running_inputs["camera"][1]
+    screen = open_camera(app)
+    assert until(lambda: screen.live)
+    tap(screen.ids.turn)
+    assert screen.note.startswith("Picture turned 90°: saved.") and "far side is at the top" in screen.note
+    tap(screen.ids.turn)
+    assert screen.note.startswith("Picture turned 180°: saved.")
+    assert until(lambda: feed.latest is not None and feed.latest[:40, :40].min() == 255)
+    assert feed.running and app.running_inputs["camera"][1] is feed  # turned in place, not restarted
+    tap(screen.ids.mirror)
+    assert screen.note.startswith("Picture turned 180°, mirrored: saved.") and screen.ids.mirror.state == "down"
+    assert until(lambda: feed.latest[:40, -40:].min() == 255)
+    saved = json.loads(settings_file(tmp_path).read_text())
+    assert (saved["camera_turn"], saved["camera_mirror"]) == (180, True)
+
+
+def test_the_camera_starts_turned_as_saved(launch: Any, tmp_path: Path) -> None:
+    from ui.settings import Settings
+    from vision.orientation import Orientation
+
+    app = launch(Settings(camera_turn=270, camera_mirror=True), camera=frames(tmp_path / "board", board_frame({})))
+    assert app.running_inputs["camera"][1].orientation == Orientation(270, True)
+    assert open_camera(app).ids.mirror.state == "down"

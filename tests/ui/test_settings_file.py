@@ -51,6 +51,18 @@ def test_an_empty_pin_in_the_file_does_not_lock_the_staff_out(tmp_path: Path) ->
     assert Settings.load(path).kiosk_pin == "1234"
 
 
+@pytest.mark.parametrize(("turn", "mirror", "kept"), [(180, True, (180, True)), (45, True, (0, True)),
+                                                     ("90", 1, (0, False))])
+def test_the_cameras_turn_is_a_quarter_turn_or_the_default(tmp_path: Path, turn: object, mirror: object,
+                                                           kept: tuple[int, bool]) -> None:
+    """A turn OpenCV cannot make would have stopped the camera at every start; it is named and left at 0."""
+    path = tmp_path / "ui.json"
+    path.write_text(json.dumps({"camera_turn": turn, "camera_mirror": mirror}))
+    loaded = Settings.load(path)
+    assert (loaded.camera_turn, loaded.camera_mirror) == kept
+    assert ("camera_turn" in loaded.note) == (kept[0] != turn)
+
+
 def test_a_file_saved_by_notepad_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     path = tmp_path / "ui.json"
     path.write_bytes(b"\xef\xbb\xbf" + b'{"kiosk_pin": "2468"}')

@@ -541,3 +541,22 @@ def test_watch_says_the_table_would_not_take_several_dice(tmp_path: Path, capsys
     readings = [line for line in capsys.readouterr().out.splitlines() if line.startswith("frame")]
     assert len(readings) == 1 and readings[0].split(": ", 1)[1].startswith("3 dice show")
     assert readings[0].endswith("every game here rolls one die, so the table would ask for the others to be taken out")
+
+
+def test_watch_and_teach_take_the_picture_as_the_camera_screen_turns_it(tmp_path: Path, capsys) -> None:
+    """A board seen through a mirrored, upside-down camera: named so without --mirror, read with it."""
+    cards, board = load_temple_cards(), load_temple_board()
+    image, _ = render_board(board, {s.slot: cards[s.slot] for s in board.slots}, cell_px=20)
+    photo = tmp_path / "board.png"
+    cv2.imwrite(str(photo), image[::-1].copy())  # upside down and mirrored: turned 180°, then mirrored back
+    assert main(["vision", "watch", str(photo), "--reader", "cards"]) == 0
+    assert "board markers seen mirrored" in capsys.readouterr().out
+    assert main(["vision", "watch", str(photo), "--reader", "cards", "--turn", "180", "--mirror"]) == 0
+    assert f"slot 3 {cards[3].id}, slot 4 {cards[4].id}" in capsys.readouterr().out
+    taught = tmp_path / "taught"
+    teach = ["vision", "teach-card", str(photo), "--slot", "3", "--card", cards[3].id, "--out", str(taught)]
+    assert main(teach) == 2 and "seen mirrored" in capsys.readouterr().err
+    assert main([*teach, "--turn", "180", "--mirror"]) == 0 and (taught / f"{cards[3].id}__0.png").is_file()
+    with pytest.raises(SystemExit):
+        main(["vision", "watch", str(photo), "--turn", "45"])
+    assert "invalid choice: 45" in capsys.readouterr().err

@@ -34,6 +34,8 @@ PREVIEW_SECONDS = 0.25  # four pictures a second: enough to aim a camera, little
 TAKEN_COLOUR = (*(c / 255 for c in TAKEN_RGB), 1.0)  # as `vision watch --save` boxes the dice
 ASKED_COLOUR = (*(c / 255 for c in ASKED_RGB), 1.0)
 SLOT_COLOUR = (*(c / 255 for c in SLOT_RGB), 1.0)
+# Dice seen at a slant are read best with their sides below their tops (vision/orientation.py).
+UPRIGHT_HINT = "Turn it until the table's far side is at the top."
 
 
 def preview_texture(frame: Any, texture: Texture | None) -> Texture | None:
@@ -103,6 +105,7 @@ class CameraScreen(Screen):
             self.note = ""
         self._told_away = False
         self._here = True
+        self.ids.mirror.state = "down" if App.get_running_app().settings.camera_mirror else "normal"
         self.show_frame(0)
         self._clock = Clock.schedule_interval(self.show_frame, PREVIEW_SECONDS)
 
@@ -240,6 +243,18 @@ class CameraScreen(Screen):
             return str(said)
         problem = getattr(feed.source, "problem", None)
         return f"The camera is lost: {problem}." if problem else "The camera is lost."
+
+    def turn_picture(self) -> None:
+        app = App.get_running_app()
+        self._turned(app, app.camera_orientation().turned_once_more())
+
+    def mirror_picture(self) -> None:
+        app = App.get_running_app()
+        self._turned(app, app.camera_orientation().mirrored())
+
+    def _turned(self, app: Any, orientation: Any) -> None:
+        self.ids.mirror.state = "down" if orientation.mirror else "normal"
+        self.note = f"{app.turn_camera(orientation)} {UPRIGHT_HINT}"
 
     def teach_card(self) -> None:
         from vision.teaching import teach_card
