@@ -96,7 +96,7 @@ def _picture_options(p: argparse.ArgumentParser) -> None:
     """A camera mounted sideways or upside down, or sending its picture mirrored, as the app's camera screen sets it."""
     p.add_argument("--turn", type=int, choices=TURNS, default=0, metavar="DEGREES",
                    help="turn the picture clockwise by 0, 90, 180 or 270 degrees, until the table's far side is at "
-                        "the top (the camera screen's Turn picture)")
+                        "the top (the camera screen's Turn 90°)")
     p.add_argument("--mirror", action="store_true", help="mirror the picture left to right (a mirrored camera)")
 
 

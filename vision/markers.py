@@ -65,7 +65,7 @@ class BoardFinder:
             # A marker seen in a mirror is no marker, so a mirrored picture showed a board in plain view as
             # "not seen". Searched again only when none is found: a board out of view costs one search more.
             self.last_problem = ("board markers seen mirrored: the camera sends its picture mirrored (switch on "
-                                 "Mirror picture on the camera screen, or give --mirror)")
+                                 "Mirror on the camera screen, or give --mirror)")
             return None
         if missing:
             self.last_problem = f"board markers not seen: {', '.join(missing)}"

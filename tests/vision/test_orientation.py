@@ -81,7 +81,7 @@ def test_a_mirrored_board_is_read_once_the_feed_mirrors_it_back() -> None:
     mirrored = [board_frame({3: "P07", 5: "P12"})[:, ::-1].copy()] * (BOARD_MISSES + 6)
     cards, notes = board_news(mirrored, UPRIGHT)
     assert cards == [] and len(notes) == 1
-    assert notes[0].startswith("board markers seen mirrored") and "Mirror picture" in notes[0]
+    assert notes[0].startswith("board markers seen mirrored") and "Mirror on the camera screen" in notes[0]
     assert board_news(mirrored, Orientation(mirror=True)) == ([{3: "P07", 5: "P12"}], [])
 
 
