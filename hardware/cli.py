@@ -29,6 +29,7 @@ from hardware.dice_sim import SimulatedSensor, idle, run_script
 from hardware.panel import Panel, make_pin_factory
 from hardware.pins import load_config
 from hardware.tags import TagMap, default_tags_path
+from vision.cli import picture_options, picture_orientation
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
@@ -53,7 +54,9 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
             from vision.feed import start_camera
 
             controller = terminal.controller
-            closers.append(start_camera(args.camera, controller.submit, lambda: controller.session).close)
+            feed = start_camera(args.camera, controller.submit, lambda: controller.session,
+                                orientation=picture_orientation(args))
+            closers.append(feed.close)
 
         def detach() -> None:
             for close in reversed(closers):
@@ -249,6 +252,7 @@ def register(subparsers: Any) -> None:
     play.add_argument("--tags", help="temple tag file (default: the user data dir)")
     play.add_argument("--camera", metavar="SOURCE",
                       help="camera reading dice and cards: 0, picamera, a URL, a video or a folder (default: none)")
+    picture_options(play)
     play.set_defaults(func=cmd_hw_play)
 
     sim = sub.add_parser("simulate-dice", help="play a dice sensor on a new pty and print its path")

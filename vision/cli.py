@@ -65,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also write each frame that gave a reading into DIR, what was read drawn on it (frame-N.jpg)")
     p.add_argument("--keep", type=count(1), default=1000, metavar="N",
                    help="with --save, keep only the newest N frames this run wrote (default 1000, 30-55 MB at 640x480)")
-    _picture_options(p)
+    picture_options(p)
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("markers", help="write the printable sheet of the four board markers")
@@ -79,7 +79,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--slot", type=int, required=True, help="the slot the card lies in, 1-12 as on the board's data")
     p.add_argument("--card", required=True, help="card id from the deck's data, e.g. P07")
     p.add_argument("--out", type=Path, help="folder for taught photos (default: the one the camera feed reads)")
-    _picture_options(p)
+    picture_options(p)
     p.set_defaults(func=cmd_teach_card)
 
     p = sub.add_parser("teach-die", help="show one face of the temple die to the camera and say what it is")
@@ -88,11 +88,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--colour", required=True, choices=["red", "white"])
     p.add_argument("--out", type=Path,
                    help="folder whose temple_die.json grows with each face (default: the one the camera feed reads)")
-    _picture_options(p)
+    picture_options(p)
     p.set_defaults(func=cmd_teach_die)
 
 
-def _picture_options(p: argparse.ArgumentParser) -> None:
+def picture_options(p: argparse.ArgumentParser) -> None:
     """A camera mounted sideways or upside down, or sending its picture mirrored, as the app's camera screen sets it."""
     p.add_argument("--turn", type=int, choices=TURNS, default=0, metavar="DEGREES",
                    help="turn the picture clockwise by 0, 90, 180 or 270 degrees, until the table's far side is at "

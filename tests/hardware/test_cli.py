@@ -213,3 +213,31 @@ def test_a_port_that_echoes_the_query_is_not_called_a_sensor() -> None:
     assert probe("loop://", wait=0.3) == (
         "no answer to $ID?, only the query sent back (a loopback or a port that echoes; 0 other lines heard)"
     )
+
+
+def test_play_turns_the_camera_picture_as_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`hw play --camera` at a table whose camera hangs upside down and mirrored reads it upright."""
+    import argparse
+    from types import SimpleNamespace
+
+    import cv2
+    import numpy as np
+
+    import vision.feed
+    from companion.controller import Controller
+    from hardware.cli import attach_hardware, register
+    from vision.orientation import Orientation
+
+    cv2.imwrite(str(tmp_path / "0.png"), np.full((480, 640, 3), 90, np.uint8))
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    args = parser.parse_args(["hw", "play", "--camera", str(tmp_path), "--turn", "180", "--mirror"])
+    started = []
+    real_start = vision.feed.start_camera
+    monkeypatch.setattr(vision.feed, "start_camera", lambda *a, **k: started.append(real_start(*a, **k)) or started[-1])
+    detach = attach_hardware(args)(SimpleNamespace(controller=Controller(None)))
+    try:
+        assert started[0].orientation == Orientation(180, True)
+    finally:
+        detach()
+    assert not started[0].running
