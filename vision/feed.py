@@ -32,7 +32,7 @@ from vision.orientation import UPRIGHT, Orientation
 from vision.readings import DieReading
 from vision.settle import Settled, Settler, dice_settler
 from vision.sources import FrameSource, RetryingSource, open_source, skipped_note
-from vision.view_check import DARK_EVERY, blurred_dice, small_temple_die, too_dark
+from vision.view_check import DARK_EVERY, RESTLESS_SECONDS, blurred_dice, small_temple_die, too_dark
 from vision.yolo_labels import iou
 
 log = logging.getLogger(__name__)
@@ -129,6 +129,7 @@ class CameraFeed:
         self.make_gate = gate
         self.readers: dict[str, Any] = dict(readers or {})
         self.on_frame = on_frame
+        self.restless_after = RESTLESS_SECONDS
         self.orientation = orientation  # the café may turn the picture while the feed runs: see `_upright`
         self._orientation = orientation
         opener = source if callable(source) else (lambda: open_source(source))
@@ -236,6 +237,8 @@ class CameraFeed:
         self._outlines: dict[int, Any] | None = None  # where the slots lay at the last board read
         self._small: tuple[int, int] | None = None  # the last settled d6 dice's size when they look small
         self._blurred: float | None = None  # the last settled d6 dice's sharpness when they look out of focus
+        self._still_at = time.monotonic()  # when the picture last held still (`restless`)
+        self._restless_for = 0.0
         if mode is None:
             return
         dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
@@ -274,6 +277,13 @@ class CameraFeed:
         """The sharpness of the dice in view while they look out of focus (`view_check.blurred_dice`), for the
         camera screen to ask for the lens to be focused."""
         return self._blurred if self.dice_in_view else None
+
+    @property
+    def restless(self) -> float | None:
+        """Seconds the picture has not held still for one frame, once that is `RESTLESS_SECONDS` or more: nothing
+        settles, so nothing is read, and a camera screen says why (a flickering lamp's bands, a shaking mount, a
+        fan's shadow). None while the picture holds still now and then, or no reader runs."""
+        return self._restless_for if self._mode is not None and self._restless_for >= self.restless_after else None
 
     @property
     def slots_in_view(self) -> dict[int, tuple[tuple[float, float], ...]]:
@@ -360,6 +370,10 @@ class CameraFeed:
             settled = None
             self.gate.is_still(frame)
         moving = self.gate.still_count == 0 and not first  # the first frame has nothing to compare with
+        now = time.monotonic()
+        if not moving:
+            self._still_at = now
+        self._restless_for = now - self._still_at  # measured on frames: a camera that stops sending is no picture
         self._rolled = self._rolled or moving
         if self.frames % DARK_EVERY == 1:  # a dark tray settles no dice, so the light is looked at on its own
             self.dark = too_dark(frame)
@@ -371,7 +385,6 @@ class CameraFeed:
         if moving:
             self.card_reads = 0
         if self.tracker is not None and not moving:
-            now = time.monotonic()
             settled_board = self.card_reads >= CARD_READS_AFTER_MOTION
             if now - self._last_cards >= (self.idle_card_interval if settled_board else self.card_interval):
                 self._last_cards = now

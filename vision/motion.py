@@ -2,6 +2,10 @@
 
 Frames are compared on a small blurred grey copy, so camera noise and slow
 light changes do not count as motion, while a die moving a few pixels does.
+A picture that is brighter or darker as a whole than the one before (a lamp
+flickering at the mains' rate, the camera's exposure settling after a hand
+has passed) is first brought to the earlier one's brightness: left as it was,
+a light flickering by a tenth kept a still tray "moving" on two frames in three.
 """
 
 from __future__ import annotations
@@ -12,6 +16,21 @@ import numpy as np
 from vision.frames import as_bgr
 
 GATE_WIDTH = 160
+
+
+LIGHT_CHANGE = (0.8, 1.25)  # a whole picture this much brighter or darker is light; beyond it, something moved
+
+
+def light_change(now: np.ndarray, before: np.ndarray) -> float:
+    """How much brighter `now` is than `before` as a whole: the median of their ratios, over pixels bright enough
+    to have one. A die or a hand changes only its own part of the picture, which the median passes over. A
+    change beyond `LIGHT_CHANGE` (lights switched on, the lens covered) is left as motion: 1.0."""
+    now, before = now[::2, ::2], before[::2, ::2]  # a quarter of the pixels tell the light as well
+    lit = before > 16
+    if np.count_nonzero(lit) < lit.size // 4:
+        return 1.0
+    gain = float(np.median(now[lit].astype(np.float32) / before[lit]))
+    return gain if LIGHT_CHANGE[0] <= gain <= LIGHT_CHANGE[1] else 1.0
 
 
 class MotionGate:
@@ -47,8 +66,12 @@ class MotionGate:
         if self.previous is None or self.previous.shape != small.shape:
             self.previous = small
             return 1.0
-        changed = cv2.absdiff(small, self.previous) > self.pixel_delta
+        before = self.previous
         self.previous = small
+        gain = light_change(small, before)
+        if gain != 1.0:
+            before = np.clip(before.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        changed = cv2.absdiff(small, before) > self.pixel_delta
         return float(np.count_nonzero(changed)) / changed.size
 
     def is_still(self, frame: np.ndarray) -> bool:

@@ -30,6 +30,8 @@ SMALL_SLOT = 28  # px across a slot: the card reader read every slot of boards s
 SLOT_WANTED = 30  # what a café is asked to mount for
 SMALL_TEMPLE_DIE = 0.1  # of the frame's long side, a temple die's box: rendered dice under it were misread
 TEMPLE_DIE_WANTED = 0.125  # what a café is asked to mount for (80 px at 640)
+# Seconds without one still frame before the picture is called restless: a throw and a hand take two or three.
+RESTLESS_SECONDS = 10.0
 
 
 def brightest(frame: np.ndarray) -> int:

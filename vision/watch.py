@@ -45,6 +45,7 @@ from vision.view_check import (
     BLURRED_BELOW,
     DARK_BELOW,
     DARK_EVERY,
+    RESTLESS_SECONDS,
     SLOT_WANTED,
     brightest,
     dice_sharpness,
@@ -182,6 +183,12 @@ def _dark_text(level: int) -> str:
             "light the tray, or let the camera expose longer; dice are missed in a picture this dark")
 
 
+def _restless_text(seconds: float) -> str:
+    """A picture that never holds still settles nothing; what keeps it moving is for the café to find."""
+    return (f"the picture has not held still for {seconds:.0f} s, so nothing is read: steady the camera's mount, or "
+            "keep flickering light and moving shadows off the tray")
+
+
 def _blurred_text(level: float) -> str:
     """A lens out of focus smears the pips together, and blurred dice are misread."""
     return (f"the dice look out of focus (sharpness {level:.2f}; a focused picture gives {BLURRED_BELOW:.2f} or "
@@ -203,9 +210,12 @@ class PictureFaults:
         self.told.symmetric_difference_update({fault})
         return [told if now else mended]
 
-    def lines(self, frame: np.ndarray, number: int, every_frame: bool, reader, dice) -> list[str]:
-        """The lines frame `number` adds; the light is looked at once a second of frames (every photo of a folder)."""
-        lines = []
+    def lines(self, frame: np.ndarray, number: int, every_frame: bool, reader, dice,
+              restless: float | None = None) -> list[str]:
+        """The lines frame `number` adds; the light is looked at once a second of frames (every photo of a folder).
+        `restless` is how long the picture has not held still, once that is too long for anything to settle."""
+        lines = self._change("restless", restless is not None, _restless_text(restless or 0.0),
+                             "the picture holds still again: dice are read")
         if every_frame or number % DARK_EVERY == 1:
             level = brightest(frame)
             lines += self._change("dark", level < DARK_BELOW, _dark_text(level),
@@ -318,7 +328,7 @@ def watch(args: argparse.Namespace) -> int:
     save_failed = False  # a full or pulled card is said once, and reading goes on
     last_problem = None
     markers: str | None = ""  # what the card reader last said of the markers, told again only when it changes
-    last_frame_at = time.monotonic()
+    last_frame_at = still_at = time.monotonic()  # when a frame last came, and last held still
     try:
         while True:
             frame = source.read()
@@ -336,6 +346,8 @@ def watch(args: argparse.Namespace) -> int:
                 continue
             frame = orientation.apply(frame)
             frames += 1
+            if time.monotonic() - last_frame_at > 1.0:  # frames came back after a gap: no picture is no motion
+                still_at = time.monotonic()
             last_frame_at = time.monotonic()
             lines = []
             dice = []  # the dice this frame's reading holds, boxed by --save
@@ -356,6 +368,8 @@ def watch(args: argparse.Namespace) -> int:
                           if slot.card else f"slot {slot.slot} is now empty" for slot in changed]
             else:
                 settled = settler.feed(frame)
+                if settler.gate.still_count:
+                    still_at = time.monotonic()
                 if settled is not None:
                     dice = settled.reading
                     same = lying_still(last_dice, settled.reading)  # as the table's feed takes it
@@ -372,7 +386,9 @@ def watch(args: argparse.Namespace) -> int:
                         lines.append(_small_temple_die_text(small, frame.shape))
             shown = as_bgr(frame)
             if shown is not None:
-                lines += faults.lines(shown, frames, every_frame, reader, dice)
+                restless = time.monotonic() - still_at if settler is not None and not every_frame else 0.0
+                lines += faults.lines(shown, frames, every_frame, reader, dice,
+                                      restless if restless >= RESTLESS_SECONDS else None)
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
             if shots is not None and lines and as_bgr(frame) is not None and not save_failed:

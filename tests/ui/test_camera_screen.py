@@ -346,6 +346,20 @@ def test_a_blurred_or_dark_picture_asks_for_the_camera_to_be_mended(
     assert until(lambda: said in screen.ids.advice.text, 20), screen.ids.advice.text
 
 
+def test_a_picture_that_never_holds_still_asks_for_a_steady_camera(launch: Any, tmp_path: Path) -> None:
+    from tests.vision.test_feed import die_at, shaking
+
+    folder = tmp_path / "shaking"
+    folder.mkdir()
+    for index, frame in enumerate(shaking(die_at(1), 200)):
+        cv2.imwrite(str(folder / f"{index:03d}.png"), frame)
+    app = launch(camera=str(folder))
+    app.running_inputs["camera"][1].restless_after = 1.0
+    screen = open_camera(app)
+    assert until(lambda: "Picture not still for " in screen.ids.advice.text, 20), screen.ids.advice.text
+    assert "so nothing is read: steady the camera's mount" in screen.ids.advice.text
+
+
 def test_a_board_far_from_the_camera_asks_for_it_closer(launch: Any, tmp_path: Path) -> None:
     from tests.vision.test_view_check import far_board
 

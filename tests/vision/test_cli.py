@@ -560,3 +560,19 @@ def test_watch_and_teach_take_the_picture_as_the_camera_screen_turns_it(tmp_path
     with pytest.raises(SystemExit):
         main(["vision", "watch", str(photo), "--turn", "45"])
     assert "invalid choice: 45" in capsys.readouterr().err
+
+
+def test_watch_says_when_the_picture_never_holds_still_and_when_it_does(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.watch
+    from tests.vision.test_feed import die_at, shaking
+
+    monkeypatch.setattr(vision.watch, "RESTLESS_SECONDS", 0.3)
+    for index, frame in enumerate([*shaking(die_at(1), 120), *[die_at(1)] * 10]):
+        cv2.imwrite(str(tmp_path / f"{index:03d}.png"), frame)
+    assert main(["vision", "watch", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    restless = [line for line in out.splitlines() if "not held still" in line]
+    assert len(restless) == 1 and "s, so nothing is read: steady the camera's mount" in restless[0]
+    assert "the picture holds still again: dice are read" in out and "die shows 6, settled" in out

@@ -265,6 +265,29 @@ class Endless(Frames):
         return self.frames[0]
 
 
+def shaking(frame: np.ndarray, frames: int) -> list[np.ndarray]:
+    """A camera on a mount that shakes: the picture two pixels one way, then the other, frame after frame."""
+    return [np.roll(frame, 2 if index % 2 else -2, axis=1) for index in range(frames)]
+
+
+@pytest.mark.parametrize(("frames", "restless"), [(lambda: [die_at(1)] * 120, False),
+                                                  (lambda: shaking(die_at(1), 120), True)])
+def test_a_picture_that_never_holds_still_is_measured_for_the_camera_screen(
+    d6_reader, frames: Callable[[], list[np.ndarray]], restless: bool
+) -> None:
+    """Nothing settles in a picture that never holds still, so no die was read and nobody learnt why."""
+    said: list = []
+    seen: list = []
+    feed = CameraFeed(lambda: Frames(frames()), seen.append, mode="d6", fps=60, readers={"d6": d6_reader},
+                      on_frame=lambda _n: said.append(feed.restless))
+    feed.restless_after = 1.0
+    with feed:
+        assert feed.ended.wait(30)
+    late = [seconds for seconds in said[-30:] if seconds is not None]
+    assert (len(late) == 30 and all(seconds >= 1.0 for seconds in late)) if restless else late == []
+    assert not dice_news(seen)  # a die lying there at the start is no roll either way
+
+
 def test_a_feed_started_twice_reads_on_one_thread(d6_reader) -> None:
     """`with feed.start():` started a second thread on the same readers, which are not thread-safe."""
     feed = CameraFeed(lambda: Endless([die_at(1)]), lambda _o: None, mode="d6", fps=None, readers={"d6": d6_reader})

@@ -63,3 +63,29 @@ def test_an_empty_still_tray_is_read_seldom_and_a_die_appearing_is_still_found()
     for _ in range(5):
         settler.feed(frame)
     assert settler.reads - before >= 4
+
+
+def flickering(scene: np.ndarray, frames: int, depth: float) -> list[np.ndarray]:
+    """A lamp on 50 Hz mains seen at 30 frames a second: each frame a little brighter or darker as a whole."""
+    gains = 1 + depth * np.sin(2 * np.pi * 100 / 30 * np.arange(frames) + 0.3)
+    return [np.clip(scene * gain, 0, 255).astype(np.uint8) for gain in gains]
+
+
+def test_a_flickering_lamp_is_no_motion_but_a_die_moving_under_it_is() -> None:
+    """Under a lamp flickering by a tenth, a still tray counted as moving on two frames in three, and the
+    dice on it were read seldom or never."""
+    scene, _, _ = render_dice_scene(np.random.default_rng(1), 640, 480, values=[6], size_range=(50, 60))
+    gate = MotionGate()
+    still = [gate.is_still(frame) for frame in flickering(scene.astype(np.float32), 30, 0.1)]
+    assert still[1:] == [True] * 29
+    moved = flickering(np.roll(scene, 15, axis=1).astype(np.float32), 2, 0.1)[1]
+    assert not gate.is_still(moved)
+    gate.is_still(moved)
+    assert not gate.is_still(np.clip(moved * 1.6, 0, 255).astype(np.uint8))  # the lights switched on: a change
+
+
+def test_a_die_under_a_flickering_lamp_settles(d6_reader) -> None:
+    scene, _, _ = render_dice_scene(np.random.default_rng(1), 640, 480, values=[6], size_range=(50, 60))
+    settler = Settler(d6_reader.read, dice_key, lambda rs: min(r.confidence for r in rs))
+    settled = [s for s in map(settler.feed, flickering(scene.astype(np.float32), 30, 0.12)) if s is not None]
+    assert [[d.value for d in s.reading] for s in settled] == [[6]]

@@ -180,6 +180,10 @@ class CameraScreen(Screen):
         dark = getattr(feed, "dark", None)
         if dark is not None:
             lines.append(f"Picture too dark (its brightest parts {dark} of 255): light the tray")
+        restless = getattr(feed, "restless", None)
+        if restless is not None:
+            lines.append(f"Picture not still for {restless:.0f} s, so nothing is read: steady the camera's mount, "
+                         "or keep flickering light and moving shadows off the tray")
         return lines
 
     def draw_over(self, frame: Any, dice: Any = (), slots: Any = None) -> None:
