@@ -9,16 +9,14 @@ mirrored picture reads no path card. The picture is therefore put upright
 before any reader, the camera screen's preview or a teach step sees it, by one
 `Orientation` the café sets once for its camera.
 
-OpenCV is imported only to turn a frame, so the settings and the command line
-can name the turns without loading it.
+OpenCV and numpy are imported only to turn a frame, so the settings and every
+command line can name the turns without loading them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 TURNS = (0, 90, 180, 270)  # degrees clockwise
 
@@ -46,10 +44,13 @@ class Orientation:
     def apply(self, frame: Any) -> Any:
         """The frame put upright; anything that is not a picture of at least two axes passes unchanged,
         for the readers to refuse in their own words (`frames.as_bgr`)."""
-        if self.upright or not isinstance(frame, np.ndarray) or frame.ndim < 2:
+        if self.upright:
             return frame
         import cv2
+        import numpy as np
 
+        if not isinstance(frame, np.ndarray) or frame.ndim < 2:
+            return frame
         try:  # OpenCV turns a 640x480 frame in a tenth of the time numpy's copy takes
             if self.turn:
                 turns = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
