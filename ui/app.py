@@ -32,6 +32,7 @@ from ui.boards import BoardView
 from ui.kiosk import ESCAPE_KEYS, IdleClock, PinGate
 from ui.settings import Settings, existing_folder
 from ui.voice import Voice, spoken_form, spoken_step
+from vision.orientation import Orientation
 
 log = logging.getLogger(__name__)
 
@@ -414,8 +415,7 @@ class CompanionApp(App):
                 problems[name] = problem
                 continue
             try:
-                orientation = self.camera_orientation() if name == "camera" else None
-                thing = inputs.start(self.controller, name, source, orientation)
+                thing = inputs.start(self.controller, name, source, self.camera_orientation())
             except Exception as error:  # e.g. no GPIO, no OpenCV: report it, keep the rest running
                 log.warning("%s (%s) did not start: %s", name, source, error)
                 problems[name] = f"{inputs.LABELS[name]} could not start ({source}): {error}"
@@ -426,13 +426,11 @@ class CompanionApp(App):
             problems["touch"] = "Touch: still on for this run, since the button box is not running."
         self._set_input_problems(problems)
 
-    def camera_orientation(self) -> Any:
-        """How the café's camera picture is put upright, from the settings (vision loads only with a camera)."""
-        from vision.orientation import Orientation
-
+    def camera_orientation(self) -> Orientation:
+        """How the café's camera picture is put upright, from the settings."""
         return Orientation(self.settings.camera_turn, self.settings.camera_mirror)
 
-    def turn_camera(self, orientation: Any) -> str:
+    def turn_camera(self, orientation: Orientation) -> str:
         """Turn or mirror the camera's picture at once and keep it; the sentence for the camera screen.
 
         The running feed takes the new orientation with its next frame, so the

@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 from companion.controller import Controller
+from vision.orientation import UPRIGHT, Orientation
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +22,7 @@ LINK_SOURCES = {"dice sensor": "serial", "camera": "camera"}  # LinkChanged.sour
 READERS = ("serial", "camera")  # the inputs that read for the table and can lose their link while running
 
 
-def start(controller: Controller, name: str, spec: str, orientation: Any = None) -> Any:
+def start(controller: Controller, name: str, spec: str, orientation: Orientation = UPRIGHT) -> Any:
     """One input, running when this returns; raises when it cannot start, for the caller to report.
 
     ``spec`` is the button pin factory (``mock`` or ``gpio``), the serial port or
@@ -44,8 +45,7 @@ def start(controller: Controller, name: str, spec: str, orientation: Any = None)
     if name == "camera":
         from vision.feed import start_camera
 
-        options = {"orientation": orientation} if orientation is not None else {}
-        return start_camera(spec, controller.submit, lambda: controller.session, **options)
+        return start_camera(spec, controller.submit, lambda: controller.session, orientation=orientation)
     raise ValueError(f"no input called {name!r}")
 
 

@@ -25,6 +25,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.observations import CONFIRM_BELOW
+from vision.orientation import Orientation
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text
 from vision.view_check import SLOT_WANTED, small_slots
 
@@ -256,7 +257,7 @@ class CameraScreen(Screen):
         app = App.get_running_app()
         self._turned(app, app.camera_orientation().mirrored())
 
-    def _turned(self, app: Any, orientation: Any) -> None:
+    def _turned(self, app: Any, orientation: Orientation) -> None:
         self.ids.mirror.state = "down" if orientation.mirror else "normal"
         self.note = f"{app.turn_camera(orientation)} {UPRIGHT_HINT}"
 
