@@ -375,6 +375,7 @@ def test_the_picture_is_turned_and_mirrored_at_once_and_kept(launch: Any, tmp_pa
     """A camera mounted upside down is put upright from the screen it is aimed with, without a restart,
     and starts that way next time."""
     from tests.ui.conftest import settings_file
+    from vision.orientation import Orientation
 
     upright = board_frame({3: sorted(BY_ID)[4]})
     upright[:40, :40] = 255  # a white corner, to see where the picture's top left went
@@ -393,6 +394,10 @@ def test_the_picture_is_turned_and_mirrored_at_once_and_kept(launch: Any, tmp_pa
     assert until(lambda: feed.latest[:40, -40:].min() == 255)
     saved = json.loads(settings_file(tmp_path).read_text())
     assert (saved["camera_turn"], saved["camera_mirror"]) == (180, True)
+    assert app.save_settings(voice_speed=170).startswith("Saved.")  # the settings screen's save keeps the turn
+    saved = json.loads(settings_file(tmp_path).read_text())
+    assert (saved["camera_turn"], saved["camera_mirror"], saved["voice_speed"]) == (180, True, 170)
+    assert app.running_inputs["camera"][1] is feed and feed.orientation == Orientation(180, True)
 
 
 def test_the_camera_starts_turned_as_saved(launch: Any, tmp_path: Path) -> None:
