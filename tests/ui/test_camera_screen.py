@@ -406,4 +406,5 @@ def test_the_camera_starts_turned_as_saved(launch: Any, tmp_path: Path) -> None:
 
     app = launch(Settings(camera_turn=270, camera_mirror=True), camera=frames(tmp_path / "board", board_frame({})))
     assert app.running_inputs["camera"][1].orientation == Orientation(270, True)
-    assert open_camera(app).ids.mirror.state == "down"
+    screen = open_camera(app)
+    assert screen.ids.mirror.state == "down" and screen.note == "Picture turned 270°, mirrored."

@@ -102,11 +102,12 @@ class CameraScreen(Screen):
         self.slots = [str(s.slot) for s in (board or load_temple_board()).slots]
         self.cards = [c.id for c in (cards or load_temple_cards())]
         self.values = sorted({v for v, _ in die_faces()}, key=lambda v: (not v.isdigit(), v.zfill(2)))  # X last
+        orientation = App.get_running_app().camera_orientation()
         if not (self.teaching or self._told_away):  # "Teaching..." or an answer not yet seen stays up
-            self.note = ""
+            self.note = "" if orientation.upright else f"Picture {orientation.words()}."  # a turn is not in sight
         self._told_away = False
         self._here = True
-        self.ids.mirror.state = "down" if App.get_running_app().settings.camera_mirror else "normal"
+        self.ids.mirror.state = "down" if orientation.mirror else "normal"
         self.show_frame(0)
         self._clock = Clock.schedule_interval(self.show_frame, PREVIEW_SECONDS)
 
