@@ -237,8 +237,6 @@ class CameraFeed:
         self._outlines: dict[int, Any] | None = None  # where the slots lay at the last board read
         self._small: tuple[int, int] | None = None  # the last settled d6 dice's size when they look small
         self._blurred: float | None = None  # the last settled d6 dice's sharpness when they look out of focus
-        self._still_at = time.monotonic()  # when the picture last held still (`restless`)
-        self._restless_for = 0.0
         if mode is None:
             return
         dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
@@ -283,7 +281,8 @@ class CameraFeed:
         """Seconds the picture has not held still for one frame, once that is `RESTLESS_SECONDS` or more: nothing
         settles, so nothing is read, and a camera screen says why (a flickering lamp's bands, a shaking mount, a
         fan's shadow). None while the picture holds still now and then, or no reader runs."""
-        return self._restless_for if self._mode is not None and self._restless_for >= self.restless_after else None
+        moving = self.gate.moving_for
+        return moving if self._mode is not None and moving >= self.restless_after else None
 
     @property
     def slots_in_view(self) -> dict[int, tuple[tuple[float, float], ...]]:
@@ -370,10 +369,6 @@ class CameraFeed:
             settled = None
             self.gate.is_still(frame)
         moving = self.gate.still_count == 0 and not first  # the first frame has nothing to compare with
-        now = time.monotonic()
-        if not moving:
-            self._still_at = now
-        self._restless_for = now - self._still_at  # measured on frames: a camera that stops sending is no picture
         self._rolled = self._rolled or moving
         if self.frames % DARK_EVERY == 1:  # a dark tray settles no dice, so the light is looked at on its own
             self.dark = too_dark(frame)
@@ -385,6 +380,7 @@ class CameraFeed:
         if moving:
             self.card_reads = 0
         if self.tracker is not None and not moving:
+            now = time.monotonic()
             settled_board = self.card_reads >= CARD_READS_AFTER_MOTION
             if now - self._last_cards >= (self.idle_card_interval if settled_board else self.card_interval):
                 self._last_cards = now

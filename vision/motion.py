@@ -10,12 +10,16 @@ a light flickering by a tenth kept a still tray "moving" on two frames in three.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
 from vision.frames import as_bgr
 
 GATE_WIDTH = 160
+FRAME_GAP = 1.0  # seconds without a frame after which a camera is taken to have paused, not to be moving
 
 
 LIGHT_CHANGE = (0.8, 1.25)  # a whole picture this much brighter or darker is light; beyond it, something moved
@@ -36,13 +40,19 @@ def light_change(now: np.ndarray, before: np.ndarray) -> float:
 class MotionGate:
     """Says whether the scene has been still for `still_frames` consecutive frames."""
 
-    def __init__(self, pixel_delta: int = 18, moving_fraction: float = 0.0015, still_frames: int = 1) -> None:
+    def __init__(self, pixel_delta: int = 18, moving_fraction: float = 0.0015, still_frames: int = 1,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.pixel_delta = pixel_delta
         self.moving_fraction = moving_fraction
         self.still_frames = still_frames
         self.previous: np.ndarray | None = None
         self.still_count = 0
         self.last_motion = 0.0
+        self.clock = clock
+        # Seconds of frames since one was last still, for telling a picture that never holds still
+        # (view_check.RESTLESS_SECONDS). Counted on frames: a camera that stops sending is not moving.
+        self.moving_for = 0.0
+        self._still_at = self._seen_at = clock()
 
     def _small(self, frame: np.ndarray) -> np.ndarray | None:
         bgr = as_bgr(frame)
@@ -75,13 +85,21 @@ class MotionGate:
         return float(np.count_nonzero(changed)) / changed.size
 
     def is_still(self, frame: np.ndarray) -> bool:
+        now = self.clock()
+        if now - self._seen_at > FRAME_GAP:  # frames back after a gap: the time without any is no motion
+            self._still_at = now
+        self._seen_at = now
         self.last_motion = self.motion(frame)
         if self.last_motion > self.moving_fraction:
             self.still_count = 0
         else:
             self.still_count += 1
+            self._still_at = now
+        self.moving_for = now - self._still_at
         return self.still_count >= self.still_frames
 
     def reset(self) -> None:
         self.previous = None
         self.still_count = 0
+        self.moving_for = 0.0
+        self._still_at = self._seen_at = self.clock()

@@ -328,7 +328,7 @@ def watch(args: argparse.Namespace) -> int:
     save_failed = False  # a full or pulled card is said once, and reading goes on
     last_problem = None
     markers: str | None = ""  # what the card reader last said of the markers, told again only when it changes
-    last_frame_at = still_at = time.monotonic()  # when a frame last came, and last held still
+    last_frame_at = time.monotonic()
     try:
         while True:
             frame = source.read()
@@ -346,8 +346,6 @@ def watch(args: argparse.Namespace) -> int:
                 continue
             frame = orientation.apply(frame)
             frames += 1
-            if time.monotonic() - last_frame_at > 1.0:  # frames came back after a gap: no picture is no motion
-                still_at = time.monotonic()
             last_frame_at = time.monotonic()
             lines = []
             dice = []  # the dice this frame's reading holds, boxed by --save
@@ -368,8 +366,6 @@ def watch(args: argparse.Namespace) -> int:
                           if slot.card else f"slot {slot.slot} is now empty" for slot in changed]
             else:
                 settled = settler.feed(frame)
-                if settler.gate.still_count:
-                    still_at = time.monotonic()
                 if settled is not None:
                     dice = settled.reading
                     same = lying_still(last_dice, settled.reading)  # as the table's feed takes it
@@ -386,9 +382,9 @@ def watch(args: argparse.Namespace) -> int:
                         lines.append(_small_temple_die_text(small, frame.shape))
             shown = as_bgr(frame)
             if shown is not None:
-                restless = time.monotonic() - still_at if settler is not None and not every_frame else 0.0
+                moving = settler.gate.moving_for if settler is not None and not every_frame else 0.0
                 lines += faults.lines(shown, frames, every_frame, reader, dice,
-                                      restless if restless >= RESTLESS_SECONDS else None)
+                                      moving if moving >= RESTLESS_SECONDS else None)
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
             if shots is not None and lines and as_bgr(frame) is not None and not save_failed:

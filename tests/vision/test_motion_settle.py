@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.dice_render import render_dice_scene
 from vision.motion import MotionGate
@@ -89,3 +90,22 @@ def test_a_die_under_a_flickering_lamp_settles(d6_reader) -> None:
     settler = Settler(d6_reader.read, dice_key, lambda rs: min(r.confidence for r in rs))
     settled = [s for s in map(settler.feed, flickering(scene.astype(np.float32), 30, 0.12)) if s is not None]
     assert [[d.value for d in s.reading] for s in settled] == [[6]]
+
+
+def test_the_gate_counts_how_long_the_picture_has_moved_on_frames_not_on_the_wall_clock() -> None:
+    """A picture that never holds still is told after a while; a camera that paused sent no motion meanwhile."""
+    scene, _, _ = render_dice_scene(np.random.default_rng(1), 320, 240, values=[6], size_range=(30, 40))
+    now = [0.0]
+    gate = MotionGate(clock=lambda: now[0])
+    for step in range(20):  # shaking: two pixels one way, then the other, ten frames a second
+        now[0] = step * 0.1
+        gate.is_still(np.roll(scene, 2 if step % 2 else -2, axis=1))
+    assert gate.moving_for == pytest.approx(1.9)
+    now[0] = 5.0  # three seconds without a frame, then the same shaking again
+    assert not gate.is_still(np.roll(scene, -2, axis=1)) and gate.moving_for == 0.0
+    now[0] = 5.2
+    assert not gate.is_still(np.roll(scene, 2, axis=1)) and gate.moving_for == pytest.approx(0.2)
+    now[0] = 5.3
+    assert gate.is_still(np.roll(scene, 2, axis=1)) and gate.moving_for == 0.0  # held still
+    gate.reset()
+    assert gate.moving_for == 0.0
