@@ -101,7 +101,7 @@ def picture_options(p: argparse.ArgumentParser) -> None:
 
 
 def picture_orientation(args: argparse.Namespace) -> Orientation:
-    return Orientation(getattr(args, "turn", 0), getattr(args, "mirror", False))
+    return Orientation(args.turn, args.mirror)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:

@@ -75,5 +75,4 @@ class Orientation:
         return ", ".join(parts + ["mirrored"] * self.mirror)
 
 
-
 UPRIGHT = Orientation()  # the picture as the camera sends it

@@ -21,10 +21,10 @@ from companion.cli import cafe_dir
 from companion.observations import CONFIRM_BELOW
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader, SlotTracker
+from vision.cli import picture_orientation
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.feed import lying_still
 from vision.frames import as_bgr, unusable_text
-from vision.orientation import Orientation
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
 from vision.sources import (
@@ -314,7 +314,7 @@ def watch(args: argparse.Namespace) -> int:
         return opened[-1]
 
     source = RetryingSource(opener, args.source)
-    orientation = Orientation(args.turn, args.mirror)
+    orientation = picture_orientation(args)
     # A single photo never holds still for several frames: read it as it is.
     one_photo = Path(args.source).is_file() and Path(args.source).suffix.lower() in IMAGE_SUFFIXES
     every_frame = args.every_frame or one_photo
