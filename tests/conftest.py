@@ -1,4 +1,4 @@
-"""Every test keeps its hands off the machine's own taught camera data: the default folder is a temporary one."""
+"""Every test keeps its hands off the machine's own taught camera data and app settings: their folders are temporary."""
 
 from __future__ import annotations
 
@@ -11,4 +11,6 @@ import pytest
 def taught_dir_of_the_test(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     taught = tmp_path / "taught"
     monkeypatch.setenv("COMPANION_TAUGHT_DIR", str(taught))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # the setup commands read the app's ui.json
+    monkeypatch.delenv("COMPANION_UI_SETTINGS", raising=False)
     return taught

@@ -67,23 +67,24 @@ class Settings:
     note = ""
 
     @classmethod
-    def load(cls, path: Path | None) -> Settings:
+    def load(cls, path: Path | None, set_aside: bool = True) -> Settings:
         """A damaged or missing file falls back to defaults: a kiosk must always start.
 
         A file that cannot be read whole is renamed ``ui.json.broken-<date>``
         beside itself, since the next save (every new game saves the last
         players) would otherwise write the defaults over a café's hand edit
         that only lacked a comma. A value of the wrong type keeps its default
-        alone; either is logged (journald) by name.
+        alone; either is logged (journald) by name. ``set_aside=False`` only
+        reads: a command that never saves leaves the file for the app.
         """
         if path is None or not path.is_file():
             return cls()
         try:
             raw = json.loads(path.read_bytes().decode("utf-8-sig"))
         except (OSError, ValueError) as exc:
-            return cls._defaults_for(path, f"cannot be read ({exc})")
+            return cls._defaults_for(path, f"cannot be read ({exc})", set_aside)
         if not isinstance(raw, dict):
-            return cls._defaults_for(path, "is not a JSON object")
+            return cls._defaults_for(path, "is not a JSON object", set_aside)
         defaults = cls()
         kept: dict[str, Any] = {}
         ignored: list[str] = []
@@ -108,9 +109,10 @@ class Settings:
         return settings
 
     @classmethod
-    def _defaults_for(cls, path: Path, why: str) -> Settings:
+    def _defaults_for(cls, path: Path, why: str, set_aside: bool) -> Settings:
         settings = cls()
-        settings.note = _set_aside(path, why)
+        if set_aside:
+            settings.note = _set_aside(path, why)
         return settings
 
     def save(self, path: Path | None) -> None:

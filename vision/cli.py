@@ -94,14 +94,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def picture_options(p: argparse.ArgumentParser) -> None:
     """A camera mounted sideways or upside down, or sending its picture mirrored, as the app's camera screen sets it."""
-    p.add_argument("--turn", type=int, choices=TURNS, default=0, metavar="DEGREES",
+    p.add_argument("--turn", type=int, choices=TURNS, default=None, metavar="DEGREES",
                    help="turn the picture clockwise by 0, 90, 180 or 270 degrees, until the table's far side is at "
-                        "the top (the camera screen's Turn 90°)")
-    p.add_argument("--mirror", action="store_true", help="mirror the picture left to right (a mirrored camera)")
+                        "the top (default: as the app's camera screen saved it, the screen's Turn 90°)")
+    p.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=None,
+                   help="mirror the picture left to right, or not (default: as the app's camera screen saved it)")
 
 
 def picture_orientation(args: argparse.Namespace) -> Orientation:
-    return Orientation(args.turn, args.mirror)
+    """The flags' turn and mirror, each left out taken from the app's settings file.
+
+    The camera screen is where a café sets the picture upright, so a setup
+    command run at the same table must see the picture the same way, or the
+    board is "seen mirrored" and a die taught upside down. The settings file is
+    only read here: a damaged one is left for the app to set aside.
+    """
+    turn, mirror = args.turn, args.mirror
+    if turn is not None and mirror is not None:
+        return Orientation(turn, mirror)
+    from ui.settings import Settings, default_settings_path
+
+    path = default_settings_path()
+    saved = Settings.load(path, set_aside=False)
+    orientation = Orientation(saved.camera_turn if turn is None else turn,
+                              saved.camera_mirror if mirror is None else mirror)
+    if orientation != Orientation(turn or 0, bool(mirror)):
+        print(f"Picture {orientation.words()}, as the camera screen saved it in {path}; "
+              "--turn 0 --no-mirror takes it as the camera sends it.", flush=True)
+    return orientation
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -135,7 +155,7 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
 
     from vision.d6_reader import D6Reader, ModelMissing
     from vision.eval_dice import evaluate_folder
-    from vision.sources import counted
+    from vision.sources import counted, first_few
     from vision.yolo_labels import list_images
 
     root = Path(args.dir)
@@ -159,7 +179,7 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
         return _fail(f"cannot load the d6 models in {models or 'vision/models'} (a file cut short, or no ONNX "
                      f"model): {str(exc).strip().splitlines()[-1]}")
     score = evaluate_folder(root, reader)
-    skipped = _first_few(score.unreadable_files)
+    skipped = first_few(score.unreadable_files)
     if not score.images:
         return _fail(f"none of the {score.unreadable} image files under {root} could be used: {skipped}")
     details = score.breakdown()
@@ -231,15 +251,6 @@ def cmd_watch(args: argparse.Namespace) -> int:
     except WatchRefused as exc:
         return _fail(str(exc))
 
-def _skipped_text(source) -> str | None:
-    from vision.sources import skipped_note
-
-    return skipped_note(source)
-def _first_few(names: list[str], shown: int = 5) -> str:
-    from vision.sources import first_few
-
-    return first_few(names, shown)
-
 
 # ---------------------------------------------------------------- setup
 
@@ -257,7 +268,7 @@ def cmd_markers(args: argparse.Namespace) -> int:
 
 def _first_frame(spec: str, orientation: Orientation, tries: int = 30):
     from vision.frames import as_bgr, unusable_text
-    from vision.sources import SourceError, open_source
+    from vision.sources import SourceError, open_source, skipped_note
 
     try:
         source = open_source(spec)
@@ -275,7 +286,7 @@ def _first_frame(spec: str, orientation: Orientation, tries: int = 30):
         return None, str(exc)
     finally:
         source.close()
-    skipped = _skipped_text(source)
+    skipped = skipped_note(source)
     return None, f"no frame from {spec}" + (f" ({skipped})" if skipped else "")
 
 

@@ -562,6 +562,33 @@ def test_watch_and_teach_take_the_picture_as_the_camera_screen_turns_it(tmp_path
     assert "invalid choice: 45" in capsys.readouterr().err
 
 
+def test_setup_commands_take_the_turn_the_camera_screen_saved(tmp_path: Path, monkeypatch, capsys) -> None:
+    """The café turned the picture on the camera screen once; watch and teach at that table see it so too."""
+    cards, board = load_temple_cards(), load_temple_board()
+    image, _ = render_board(board, {s.slot: cards[s.slot] for s in board.slots}, cell_px=20)
+    photo = tmp_path / "board.png"
+    cv2.imwrite(str(photo), image[::-1].copy())  # upside down and mirrored
+    settings = tmp_path / "ui.json"
+    monkeypatch.setenv("COMPANION_UI_SETTINGS", str(settings))
+    settings.write_text(json.dumps({"camera_turn": 180, "camera_mirror": True}), encoding="utf-8")
+    assert main(["vision", "watch", str(photo), "--reader", "cards"]) == 0
+    out = capsys.readouterr().out
+    assert f"Picture turned 180°, mirrored, as the camera screen saved it in {settings}" in out
+    assert f"slot 3 {cards[3].id}, slot 4 {cards[4].id}" in out
+    assert main(["vision", "watch", str(photo), "--reader", "cards", "--turn", "0", "--no-mirror"]) == 0
+    out = capsys.readouterr().out
+    assert "board markers seen mirrored" in out and "camera screen saved" not in out
+    assert main(["vision", "watch", str(photo), "--reader", "cards", "--turn", "0"]) == 0  # mirror still saved
+    assert "Picture mirrored, as the camera screen saved it" in capsys.readouterr().out
+    taught = tmp_path / "taught"
+    teach = ["vision", "teach-card", str(photo), "--slot", "3", "--card", cards[3].id, "--out", str(taught)]
+    assert main(teach) == 0 and (taught / f"{cards[3].id}__0.png").is_file()
+    settings.write_text("{not json", encoding="utf-8")  # damaged: read as the defaults, left for the app
+    assert main(["vision", "watch", str(photo), "--reader", "cards"]) == 0
+    assert "board markers seen mirrored" in capsys.readouterr().out
+    assert settings.read_text(encoding="utf-8") == "{not json" and list(tmp_path.glob("ui.json.broken*")) == []
+
+
 def test_watch_says_when_the_picture_never_holds_still_and_when_it_does(
     tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
