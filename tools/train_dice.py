@@ -74,63 +74,6 @@ def squash_factors(rng: np.random.Generator) -> tuple[float, float]:
 # detector learns where their dice are from them, but takes the size of a die's box from the other sets.
 PIP_BOXED = {"d6-matteop65"}
 WHOLE_DIE_SIZES = False  # set from --whole-die-sizes in main()
-PASTE = 0.0  # set from --paste in main(): the share of detector images that get real dice pasted in
-PASTE_SIDES = (7.0, 28.0)  # pasted dice's side at the detector's input: the sizes d6-roboflow's misses have
-PASTE_SOURCES = ("d6-byler", "d6-roboflow")  # the sets that box the whole die
-DICE_POOL: list[tuple[np.ndarray, bool]] = []  # (a real die's crop, whether it was seen straight down)
-
-
-def pool_dice(samples) -> list[tuple[np.ndarray, bool]]:
-    """Every whole-die box of the photo sets, cut out, to be pasted elsewhere by `paste_dice`."""
-    pool = []
-    for img, boxes, _, top_down, name in samples:
-        if name not in PASTE_SOURCES:
-            continue
-        for x0, y0, x1, y1 in boxes.round().astype(int):
-            if x1 - x0 >= 12 and y1 - y0 >= 12:
-                pool.append((img[max(0, y0):y1, max(0, x0):x1].copy(), top_down))
-    return pool
-
-
-def paste_dice(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Paste one to six real dice, small, where no labelled die lies.
-
-    d6-roboflow's valid dice that the detector misses are small ones on busy
-    ground (granite, printed game boards, heaps among pawns); the photos hold
-    few of them, and the detector cannot tell a white die on granite from the
-    granite. Pasting real dice from every set onto every other set's ground
-    gives it many more dice on grounds it has seen few dice on. The edge is
-    feathered so that a hard seam does not become what a die looks like.
-    """
-    h, w = img.shape[:2]
-    img = img.copy()
-    added = []
-    taken = [tuple(b) for b in boxes]
-    for _ in range(int(rng.integers(1, 7))):
-        crop, top_down = DICE_POOL[int(rng.integers(len(DICE_POOL)))]
-        if top_down:
-            crop = np.rot90(crop, int(rng.integers(4))).copy()
-        side = float(np.exp(rng.uniform(*np.log(PASTE_SIDES))))
-        ch, cw = crop.shape[:2]
-        pw, ph = max(4, round(side * cw / max(ch, cw))), max(4, round(side * ch / max(ch, cw)))
-        if pw >= w or ph >= h:
-            continue
-        x0, y0 = int(rng.integers(0, w - pw)), int(rng.integers(0, h - ph))
-        box = (x0, y0, x0 + pw, y0 + ph)
-        if any(min(box[2], b[2]) > max(box[0], b[0]) and min(box[3], b[3]) > max(box[1], b[1]) for b in taken):
-            continue
-        patch = cv2.resize(crop, (pw, ph), interpolation=cv2.INTER_AREA).astype(np.float32)
-        mask = np.zeros((ph, pw), np.float32)
-        inset = max(1, round(0.08 * min(pw, ph)))
-        mask[inset:ph - inset, inset:pw - inset] = 1
-        mask = cv2.GaussianBlur(mask, (0, 0), max(0.6, 0.06 * side))[:, :, None]
-        region = img[y0:y0 + ph, x0:x0 + pw].astype(np.float32)
-        img[y0:y0 + ph, x0:x0 + pw] = (patch * mask + region * (1 - mask)).round().astype(np.uint8)
-        taken.append(box)
-        added.append(box)
-    if not added:
-        return img, boxes
-    return img, np.concatenate([boxes.reshape(-1, 4), np.array(added, np.float32)])
 
 
 def is_byler_holdout(name: str) -> bool:
@@ -369,8 +312,6 @@ def detector_batch(pick, rng, batch: int, crop: int):
         # Oblique photos label only the face on top of the die as seen upright: no quarter turns for them.
         turns = int(rng.integers(4)) if top_down else 0
         small, bx = rotate90(np.ascontiguousarray(small), bx.reshape(-1, 4), turns)
-        if DICE_POOL and rng.random() < PASTE:
-            small, bx = paste_dice(small, bx, rng)
         small = colour_jitter(small, rng)
         h, w = small.shape[:2]
         ox = int(rng.integers(min(0, w - crop), max(0, w - crop) + 1))
@@ -745,8 +686,6 @@ def main() -> int:
     parser.add_argument("--degrade", action="store_true", help="also train on blurred-down and JPEG-coarsened images")
     parser.add_argument("--whole-die-sizes", action="store_true",
                         help="learn the detector's box sizes only from sets that box the whole die")
-    parser.add_argument("--paste", type=float, default=0.0,
-                        help="share of detector images that get one to six real dice pasted in, small")
     parser.add_argument("--squash", type=float, default=0.0,
                         help="share of detector images and classifier crops squashed along one axis (0.55-1)")
     parser.add_argument("--checkpoint-every", type=int, default=300, help="export the ONNX file every N steps too")
@@ -756,12 +695,11 @@ def main() -> int:
     args = parser.parse_args()
     if args.resume_every < 1 or args.checkpoint_every < 1:
         parser.error("--resume-every and --checkpoint-every take a number of steps of 1 or more")
-    global CROP_SIZE, DEGRADE, PASTE, SQUASH, WHOLE_DIE_SIZES
+    global CROP_SIZE, DEGRADE, SQUASH, WHOLE_DIE_SIZES
     CROP_SIZE = args.crop_size
     DEGRADE = args.degrade
     SQUASH = args.squash
     WHOLE_DIE_SIZES = args.whole_die_sizes
-    PASTE = args.paste
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
@@ -780,9 +718,6 @@ def main() -> int:
     samples += board_samples(args.boards, args.seed)
     samples += oblique_samples(args.oblique, args.seed, tuple(args.oblique_elevation), args.oblique_marbled)
     print(f"total {len(samples)} images with rendered ones", flush=True)
-    if PASTE:
-        DICE_POOL[:] = pool_dice(samples)
-        print(f"{len(DICE_POOL)} real dice to paste into {PASTE:.0%} of the detector's images", flush=True)
     out = Path(args.out)
     if args.only in (None, "classifier"):
         def save_classifier(model: nn.Module) -> None:
