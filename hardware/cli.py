@@ -29,7 +29,7 @@ from hardware.dice_sim import SimulatedSensor, idle, run_script
 from hardware.panel import Panel, make_pin_factory
 from hardware.pins import load_config
 from hardware.tags import TagMap, default_tags_path
-from vision.cli import picture_options, picture_orientation
+from vision.cli import mains_option, picture_mains, picture_options, picture_orientation
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
@@ -55,7 +55,7 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
 
             controller = terminal.controller
             feed = start_camera(args.camera, controller.submit, lambda: controller.session,
-                                orientation=picture_orientation(args))
+                                orientation=picture_orientation(args), mains_hz=picture_mains(args))
             closers.append(feed.close)
 
         def detach() -> None:
@@ -253,6 +253,7 @@ def register(subparsers: Any) -> None:
     play.add_argument("--camera", metavar="SOURCE",
                       help="camera reading dice and cards: 0, picamera, a URL, a video or a folder (default: none)")
     picture_options(play)
+    mains_option(play)
     play.set_defaults(func=cmd_hw_play)
 
     sim = sub.add_parser("simulate-dice", help="play a dice sensor on a new pty and print its path")

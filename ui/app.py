@@ -32,6 +32,7 @@ from ui.boards import BoardView
 from ui.kiosk import ESCAPE_KEYS, IdleClock, PinGate
 from ui.settings import Settings, existing_folder
 from ui.voice import Voice, spoken_form, spoken_step
+from vision.mains import mains_words
 from vision.orientation import Orientation
 
 log = logging.getLogger(__name__)
@@ -415,7 +416,7 @@ class CompanionApp(App):
                 problems[name] = problem
                 continue
             try:
-                thing = inputs.start(self.controller, name, source, self.camera_orientation())
+                thing = inputs.start(self.controller, name, source, self.camera_orientation(), self.settings.mains_hz)
             except Exception as error:  # e.g. no GPIO, no OpenCV: report it, keep the rest running
                 log.warning("%s (%s) did not start: %s", name, source, error)
                 problems[name] = f"{inputs.LABELS[name]} could not start ({source}): {error}"
@@ -446,6 +447,21 @@ class CompanionApp(App):
             log.warning("saving the camera's orientation: %s", error)
             return f"Picture {orientation.words()}; not saved ({error.strerror or error}): it holds until a restart."
         return f"Picture {orientation.words()}: saved."
+
+    def set_mains(self, hz: int) -> str:
+        """Tell the running camera the mains frequency and keep it; the sentence for the camera screen."""
+        self.settings.mains_hz = hz
+        running = self.running_inputs.get("camera")
+        told = running[1].set_mains(hz) if running is not None else ""
+        if not hz:
+            told = "Mains left to the camera (one keeps what it was last told until it is unplugged)"
+        told = told or f"Mains {mains_words(hz)}, told to the camera when it opens"
+        try:
+            self.settings.save(self.settings_path)
+        except OSError as error:
+            log.warning("saving the mains frequency: %s", error)
+            return f"{told}; not saved ({error.strerror or error}): it holds until a restart."
+        return f"{told}: saved."
 
     def _missing_source(self, name: str, source: str) -> str:
         if name == "buttons" and source == "none":

@@ -22,12 +22,13 @@ LINK_SOURCES = {"dice sensor": "serial", "camera": "camera"}  # LinkChanged.sour
 READERS = ("serial", "camera")  # the inputs that read for the table and can lose their link while running
 
 
-def start(controller: Controller, name: str, spec: str, orientation: Orientation = UPRIGHT) -> Any:
+def start(controller: Controller, name: str, spec: str, orientation: Orientation = UPRIGHT, mains_hz: int = 0) -> Any:
     """One input, running when this returns; raises when it cannot start, for the caller to report.
 
     ``spec`` is the button pin factory (``mock`` or ``gpio``), the serial port or
     the camera source word; ``orientation`` puts the camera's picture upright
-    (`vision.orientation.Orientation`). A port or camera that cannot be opened does not
+    (`vision.orientation.Orientation`) and ``mains_hz`` is told to the camera
+    against flickering light (`vision.mains`). A port or camera that cannot be opened does not
     raise: its adapter reports the failure through the controller and retries.
     """
     if name == "buttons":
@@ -45,7 +46,8 @@ def start(controller: Controller, name: str, spec: str, orientation: Orientation
     if name == "camera":
         from vision.feed import start_camera
 
-        return start_camera(spec, controller.submit, lambda: controller.session, orientation=orientation)
+        return start_camera(spec, controller.submit, lambda: controller.session, orientation=orientation,
+                            mains_hz=mains_hz)
     raise ValueError(f"no input called {name!r}")
 
 

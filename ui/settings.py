@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.paths import write_whole, xdg_base
+from vision.mains import MAINS_HZ
 from vision.orientation import TURNS
 
 log = logging.getLogger(__name__)
@@ -19,6 +20,7 @@ INPUT_SOURCES = ("touch", "buttons", "serial", "camera")
 VALID = {  # beyond the type: an empty PIN would lock staff out, and a picture turns by quarter turns only
     "kiosk_pin": lambda pin: bool(pin.strip()),
     "camera_turn": lambda turn: turn in TURNS,
+    "mains_hz": lambda hz: hz in MAINS_HZ,
 }
 NUMBER_AS_TEXT = frozenset({"kiosk_pin", "camera_source"})  # text fields a number spells: a PIN, a camera index
 
@@ -58,6 +60,7 @@ class Settings:
     camera_source: str = ""  # the camera's source word (0, picamera, a URL, a folder) likewise
     camera_turn: int = 0  # degrees clockwise that put the camera's picture upright (vision/orientation.py)
     camera_mirror: bool = False  # the picture comes mirrored (a phone's front camera as a network camera)
+    mains_hz: int = 0  # told to the camera against flickering lamps (vision/mains.py); 0 leaves the camera be
     kiosk_pin: str = "1234"
     idle_seconds: int = 120
     last_game: str = ""

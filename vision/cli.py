@@ -12,9 +12,14 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.option_types import between, count, seconds
+from vision.mains import MAINS_HZ
 from vision.orientation import TURNS, Orientation
+
+if TYPE_CHECKING:
+    from ui.settings import Settings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -66,6 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--keep", type=count(1), default=1000, metavar="N",
                    help="with --save, keep only the newest N frames this run wrote (default 1000, 30-55 MB at 640x480)")
     picture_options(p)
+    mains_option(p)
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("markers", help="write the printable sheet of the four board markers")
@@ -112,16 +118,32 @@ def picture_orientation(args: argparse.Namespace) -> Orientation:
     turn, mirror = args.turn, args.mirror
     if turn is not None and mirror is not None:
         return Orientation(turn, mirror)
-    from ui.settings import Settings, default_settings_path
-
-    path = default_settings_path()
-    saved = Settings.load(path, set_aside=False)
+    saved, path = _saved_settings()
     orientation = Orientation(saved.camera_turn if turn is None else turn,
                               saved.camera_mirror if mirror is None else mirror)
     if orientation != Orientation(turn or 0, bool(mirror)):
         print(f"Picture {orientation.words()}, as the camera screen saved it in {path}; "
               "--turn 0 --no-mirror takes it as the camera sends it.", flush=True)
     return orientation
+
+
+def mains_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mains", type=int, choices=MAINS_HZ, default=None, metavar="HZ",
+                   help="tell the camera the mains frequency, 50 or 60, so flickering lamps do not band its "
+                        "picture; 0 leaves the camera be (default: as the app's camera screen saved it)")
+
+
+def picture_mains(args: argparse.Namespace) -> int:
+    """``--mains``, else the frequency the camera screen saved (`vision.mains`)."""
+    return args.mains if args.mains is not None else _saved_settings()[0].mains_hz
+
+
+def _saved_settings() -> tuple[Settings, Path]:
+    """The app's settings, only read: a damaged file is left for the app to set aside."""
+    from ui.settings import Settings, default_settings_path
+
+    path = default_settings_path()
+    return Settings.load(path, set_aside=False), path
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:

@@ -114,6 +114,7 @@ class CameraFeed:
         readers: dict[str, Any] | None = None,
         on_frame: Callable[[int], None] | None = None,
         orientation: Orientation = UPRIGHT,
+        mains_hz: int = 0,
     ) -> None:
         self.spec = source
         self.submit = submit
@@ -133,7 +134,8 @@ class CameraFeed:
         self.orientation = orientation  # the café may turn the picture while the feed runs: see `_upright`
         self._orientation = orientation
         opener = source if callable(source) else (lambda: open_source(source))
-        self.source = RetryingSource(opener, str(source) if not callable(source) else name, retry_seconds)
+        self.source = RetryingSource(opener, str(source) if not callable(source) else name, retry_seconds,
+                                     mains_hz=mains_hz)
         self.frames = 0
         self.errors = 0
         self.latest: Any = None  # the last frame read, for a screen that shows what the camera sees
@@ -283,6 +285,15 @@ class CameraFeed:
         fan's shadow). None while the picture holds still now and then, or no reader runs."""
         moving = self.gate.moving_for
         return moving if self._mode is not None and moving >= self.restless_after else None
+
+    @property
+    def mains_note(self) -> str:
+        """What telling the camera the mains frequency came to (`vision.mains`), once it is open."""
+        return self.source.mains_note
+
+    def set_mains(self, hz: int) -> str:
+        """Tell the camera open now, and every one opened after, the mains frequency (0: leave it be)."""
+        return self.source.set_mains(hz)
 
     @property
     def slots_in_view(self) -> dict[int, tuple[tuple[float, float], ...]]:

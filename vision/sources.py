@@ -18,6 +18,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from vision.mains import device_path, picamera_flicker, set_v4l2_mains
 from vision.yolo_labels import IMAGE_SUFFIXES
 
 VIDEO_SUFFIXES = {".avi", ".mp4", ".mkv", ".mov", ".webm", ".mjpg", ".mjpeg"}
@@ -87,6 +88,15 @@ class CaptureSource:
             # setting ignore it.
             self.capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         self.finished = False
+        self.device = device_path(target) if self.live else None
+
+    def set_mains(self, hz: int) -> str:
+        """Tell a camera the mains frequency (`vision.mains`); a network camera is set in its own pages."""
+        if not hz or not self.live:
+            return ""
+        if self.device is None:
+            return f"stream {self.name}: set the mains frequency in the network camera's own settings"
+        return set_v4l2_mains(self.device, hz)
 
     def _cannot_open(self, target: int | str) -> str:
         """Why it failed, in the words of what was asked for: a damaged video is no unplugged camera."""
@@ -192,6 +202,9 @@ class PiCameraSource:
         except Exception as exc:  # the Pi camera stack raises many types; all mean "no camera"
             raise SourceError(f"cannot start the Pi camera: {exc}") from exc
 
+    def set_mains(self, hz: int) -> str:
+        return picamera_flicker(self.camera, hz) if hz else ""
+
     def read(self) -> np.ndarray | None:
         try:
             return self.camera.capture_array()  # RGB888 in picamera2 is BGR byte order
@@ -274,6 +287,7 @@ class RetryingSource:
         name: str,
         retry_seconds: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
+        mains_hz: int = 0,
     ) -> None:
         self.opener = opener
         self.name = name
@@ -283,6 +297,24 @@ class RetryingSource:
         self.problem: str | None = None
         self.next_try = 0.0
         self.failures = 0
+        self.mains_hz = mains_hz
+        self.mains_note = ""  # what telling the open camera the mains frequency came to, for the screen
+
+    def set_mains(self, hz: int) -> str:
+        """Keep the frequency for every camera opened from now on, and tell the one open now."""
+        self.mains_hz = hz
+        self._tell_mains()
+        return self.mains_note
+
+    def _tell_mains(self) -> None:
+        set_mains = getattr(self.source, "set_mains", None)
+        if set_mains is None:
+            self.mains_note = ""
+            return
+        try:
+            self.mains_note = set_mains(self.mains_hz)
+        except Exception as exc:  # a camera's control failing must not stop its frames
+            self.mains_note = f"cannot set the mains frequency: {exc}"
 
     @property
     def finished(self) -> bool:
@@ -304,6 +336,7 @@ class RetryingSource:
             except Exception as exc:
                 self._fail(str(exc), now)
                 return None
+            self._tell_mains()
         try:
             return self.source.read()
         except Exception as exc:

@@ -21,7 +21,7 @@ from companion.cli import cafe_dir
 from companion.observations import CONFIRM_BELOW
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader, SlotTracker
-from vision.cli import picture_orientation
+from vision.cli import picture_mains, picture_orientation
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.feed import lying_still
 from vision.frames import as_bgr, unusable_text
@@ -186,7 +186,7 @@ def _dark_text(level: int) -> str:
 def _restless_text(seconds: float) -> str:
     """A picture that never holds still settles nothing; what keeps it moving is for the café to find."""
     return (f"the picture has not held still for {seconds:.0f} s, so nothing is read: steady the camera's mount, or "
-            "keep flickering light and moving shadows off the tray")
+            "keep moving shadows off the tray, and if a lamp flickers, give --mains 50 or 60")
 
 
 def _blurred_text(level: float) -> str:
@@ -313,7 +313,7 @@ def watch(args: argparse.Namespace) -> int:
         opened.append(first.pop() if first else open_source(args.source))
         return opened[-1]
 
-    source = RetryingSource(opener, args.source)
+    source = RetryingSource(opener, args.source, mains_hz=picture_mains(args))
     orientation = picture_orientation(args)
     # A single photo never holds still for several frames: read it as it is.
     one_photo = Path(args.source).is_file() and Path(args.source).suffix.lower() in IMAGE_SUFFIXES
@@ -328,6 +328,7 @@ def watch(args: argparse.Namespace) -> int:
     save_failed = False  # a full or pulled card is said once, and reading goes on
     last_problem = None
     markers: str | None = ""  # what the card reader last said of the markers, told again only when it changes
+    mains_note = ""  # what the camera made of the mains frequency, told when it changes
     last_frame_at = time.monotonic()
     try:
         while True:
@@ -336,6 +337,10 @@ def watch(args: argparse.Namespace) -> int:
                 last_problem = source.problem
                 if last_problem:
                     print(f"source problem: {last_problem} (retrying every {source.retry_seconds:.0f} s)", flush=True)
+            if source.mains_note != mains_note:
+                mains_note = source.mains_note
+                if mains_note:
+                    print(mains_note, flush=True)
             if frame is None:
                 if source.finished:
                     break

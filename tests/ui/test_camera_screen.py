@@ -408,3 +408,37 @@ def test_the_camera_starts_turned_as_saved(launch: Any, tmp_path: Path) -> None:
     assert app.running_inputs["camera"][1].orientation == Orientation(270, True)
     screen = open_camera(app)
     assert screen.ids.mirror.state == "down" and screen.note == "Picture turned 270°, mirrored."
+
+
+def test_the_mains_button_tells_the_running_camera_and_is_kept(
+        launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pi camera banding under a café's lamps: Mains 50 Hz from the camera screen sets its flicker period."""
+    from tests.picamera_fake import install_picamera2
+    from tests.ui.conftest import settings_file
+
+    camera = install_picamera2(monkeypatch, frame=board_frame({}))
+    app = launch(camera="picamera")
+    screen = open_camera(app)
+    assert until(lambda: screen.live) and screen.ids.mains.text == "Mains: camera's own"
+    assert camera.opened[0].set == []  # not told anything until the café says
+    tap(screen.ids.mains)
+    assert screen.note == "Pi camera set for 50 Hz mains light: saved." and screen.ids.mains.text == "Mains 50 Hz"
+    assert camera.opened[0].set == [{"AeFlickerMode": 1, "AeFlickerPeriod": 10_000}]
+    tap(screen.ids.mains)
+    assert screen.note == "Pi camera set for 60 Hz mains light: saved."
+    assert json.loads(settings_file(tmp_path).read_text())["mains_hz"] == 60
+    tap(screen.ids.mains)
+    assert screen.note.startswith("Mains left to the camera") and screen.ids.mains.text == "Mains: camera's own"
+    assert len(camera.opened[0].set) == 2
+
+
+def test_the_camera_is_told_the_saved_mains_when_it_starts(
+        launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.picamera_fake import install_picamera2
+    from ui.settings import Settings
+
+    camera = install_picamera2(monkeypatch)
+    app = launch(Settings(mains_hz=60), camera="picamera")
+    assert until(lambda: camera.opened and camera.opened[0].set)
+    assert camera.opened[0].set == [{"AeFlickerMode": 1, "AeFlickerPeriod": 8_333}]
+    assert open_camera(app).ids.mains.text == "Mains 60 Hz"

@@ -63,6 +63,14 @@ def test_the_cameras_turn_is_a_quarter_turn_or_the_default(tmp_path: Path, turn:
     assert ("camera_turn" in loaded.note) == (kept[0] != turn)
 
 
+@pytest.mark.parametrize(("hz", "kept"), [(50, 50), (60, 60), (0, 0), (55, 0), ("50", 0), (True, 0)])
+def test_a_mains_frequency_no_lamp_has_is_named_and_left_alone(tmp_path: Path, hz: object, kept: int) -> None:
+    path = tmp_path / "ui.json"
+    path.write_text(json.dumps({"mains_hz": hz}))
+    loaded = Settings.load(path)
+    assert loaded.mains_hz == kept and ("mains_hz" in loaded.note) == (hz != kept or type(hz) is not int)
+
+
 def test_a_file_saved_by_notepad_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     path = tmp_path / "ui.json"
     path.write_bytes(b"\xef\xbb\xbf" + b'{"kiosk_pin": "2468"}')

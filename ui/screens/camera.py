@@ -25,6 +25,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.observations import CONFIRM_BELOW
+from vision.mains import MAINS_HZ
 from vision.orientation import Orientation
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text
 from vision.view_check import SLOT_WANTED, small_slots
@@ -37,6 +38,10 @@ ASKED_COLOUR = (*(c / 255 for c in ASKED_RGB), 1.0)
 SLOT_COLOUR = (*(c / 255 for c in SLOT_RGB), 1.0)
 # Dice seen at a slant are read best with their sides below their tops (vision/orientation.py).
 UPRIGHT_HINT = "Turn it until the table's far side is at the top."
+
+
+def mains_button_text(hz: int) -> str:
+    return f"Mains {hz} Hz" if hz else "Mains: camera's own"
 
 
 def preview_texture(frame: Any, texture: Texture | None) -> Texture | None:
@@ -79,6 +84,7 @@ def shown_rectangle(box: Quad, frame_size: tuple[int, int], shown_pos: tuple[flo
 
 class CameraScreen(Screen):
     note = StringProperty("")
+    mains_text = StringProperty(mains_button_text(0))
     live = BooleanProperty(False)  # a camera is running and has sent a picture
     teaching = BooleanProperty(False)  # a teaching is on its thread: the teach buttons wait for its answer
     slots = ListProperty([])
@@ -108,6 +114,7 @@ class CameraScreen(Screen):
         self._told_away = False
         self._here = True
         self.ids.mirror.state = "down" if orientation.mirror else "normal"
+        self.mains_text = mains_button_text(App.get_running_app().settings.mains_hz)
         self.show_frame(0)
         self._clock = Clock.schedule_interval(self.show_frame, PREVIEW_SECONDS)
 
@@ -185,7 +192,7 @@ class CameraScreen(Screen):
         restless = getattr(feed, "restless", None)
         if restless is not None:
             lines.append(f"Picture not still for {restless:.0f} s, so nothing is read: steady the camera's mount, "
-                         "or keep flickering light and moving shadows off the tray")
+                         "keep moving shadows off the tray, and if a lamp flickers, set Mains to 50 or 60 Hz")
         return lines
 
     def draw_over(self, frame: Any, dice: Any = (), slots: Any = None) -> None:
@@ -257,6 +264,13 @@ class CameraScreen(Screen):
     def mirror_picture(self) -> None:
         app = App.get_running_app()
         self._turned(app, app.camera_orientation().mirrored())
+
+    def next_mains(self) -> None:
+        """Camera's own, 50 Hz, 60 Hz, round again: the café knows its mains, the camera cannot guess it."""
+        app = App.get_running_app()
+        hz = MAINS_HZ[(MAINS_HZ.index(app.settings.mains_hz) + 1) % len(MAINS_HZ)]
+        self.note = app.set_mains(hz)
+        self.mains_text = mains_button_text(hz)
 
     def _turned(self, app: Any, orientation: Orientation) -> None:
         self.ids.mirror.state = "down" if orientation.mirror else "normal"

@@ -1,0 +1,118 @@
+"""Telling the camera the mains frequency: the Pi camera's flicker period, a USB camera's power line control."""
+
+from __future__ import annotations
+
+import os
+import pty
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.picamera_fake import install_picamera2
+from vision.cli import main
+from vision.feed import CameraFeed
+from vision.mains import (
+    V4L2_CID_POWER_LINE_FREQUENCY,
+    VIDIOC_S_CTRL,
+    flicker_period_us,
+    set_v4l2_mains,
+)
+from vision.sources import CaptureSource, PiCameraSource, RetryingSource, open_source
+
+
+def test_the_numbers_the_camera_drivers_expect() -> None:
+    assert (flicker_period_us(50), flicker_period_us(60)) == (10_000, 8_333)  # a lamp flickers at twice the mains
+    assert VIDIOC_S_CTRL == 0xC008561C  # as linux/videodev2.h defines it on every architecture the Pi runs
+    assert V4L2_CID_POWER_LINE_FREQUENCY == 0x00980918
+
+
+def test_the_pi_camera_is_told_the_flicker_period_at_each_opening_and_at_a_change(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    camera = install_picamera2(monkeypatch)
+    source = RetryingSource(PiCameraSource, "picamera", retry_seconds=0.0, mains_hz=50)
+    assert source.read() is not None
+    assert camera.opened[0].set == [{"AeFlickerMode": 1, "AeFlickerPeriod": 10_000}]
+    assert source.mains_note == "Pi camera set for 50 Hz mains light"
+    assert source.set_mains(60) == "Pi camera set for 60 Hz mains light"
+    assert camera.opened[0].set[-1] == {"AeFlickerMode": 1, "AeFlickerPeriod": 8_333}
+    assert source.set_mains(0) == "" and len(camera.opened[0].set) == 2  # 0 leaves the camera be
+    source.set_mains(50)
+    source._fail("unplugged", 0.0)  # the camera drops out; the one opened next is told too
+    assert source.read() is not None and camera.opened[1].set == [{"AeFlickerMode": 1, "AeFlickerPeriod": 10_000}]
+    source.close()
+
+
+def test_a_pi_camera_without_the_flicker_control_says_so_and_still_gives_frames(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    camera = install_picamera2(monkeypatch, controls={"ExposureTime": (1, 66666, None)})
+    source = RetryingSource(PiCameraSource, "picamera", mains_hz=60)
+    assert source.read() is not None and source.problem is None
+    assert camera.opened[0].set == []
+    assert source.mains_note.startswith("the Pi camera's software has no flicker setting")
+    source.close()
+
+
+def test_a_pi_camera_refusing_the_control_keeps_its_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+    camera = install_picamera2(monkeypatch)
+
+    def refuse(self: object, controls: dict) -> None:
+        raise RuntimeError("control out of range")
+
+    monkeypatch.setattr(camera, "set_controls", refuse)
+    source = RetryingSource(PiCameraSource, "picamera", mains_hz=50)
+    assert source.read() is not None and source.problem is None
+    assert source.mains_note == "the Pi camera refused the mains frequency: control out of range"
+    source.close()
+
+
+def test_a_device_that_is_no_v4l2_camera_is_named_not_crashed() -> None:
+    """The ioctl reaches a real terminal device, which refuses it as no camera does the control."""
+    parent, child = pty.openpty()
+    try:
+        told = set_v4l2_mains(os.ttyname(child), 50)
+    finally:
+        os.close(parent)
+        os.close(child)
+    assert told.endswith("takes no mains setting, so it may band under flickering light"), told
+    assert set_v4l2_mains("/dev/video-not-there", 60).startswith("camera /dev/video-not-there: cannot set the mains")
+
+
+def test_files_take_no_mains_setting_and_say_nothing(tmp_path: Path) -> None:
+    video = tmp_path / "tray.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 30, (64, 48))
+    for _ in range(3):
+        writer.write(np.zeros((48, 64, 3), np.uint8))
+    writer.release()
+    source = RetryingSource(lambda: open_source(str(video)), str(video), mains_hz=50)
+    assert source.read() is not None and source.mains_note == ""
+    assert CaptureSource(str(video)).set_mains(60) == ""
+    source.close()
+
+
+def test_the_feed_passes_the_frequency_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    camera = install_picamera2(monkeypatch)
+    feed = CameraFeed("picamera", lambda _obs: None, mode="d6", mains_hz=60)
+    assert feed.source.read() is not None
+    assert feed.mains_note == "Pi camera set for 60 Hz mains light"
+    assert feed.set_mains(50) == "Pi camera set for 50 Hz mains light"
+    assert camera.opened[0].set[-1]["AeFlickerPeriod"] == 10_000
+    feed.close()
+
+
+def test_watch_tells_the_camera_and_says_what_came_of_it(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    camera = install_picamera2(monkeypatch)
+    assert main(["vision", "watch", "picamera", "--frames", "2", "--mains", "50"]) == 0
+    assert "Pi camera set for 50 Hz mains light" in capsys.readouterr().out
+    assert camera.opened[0].set == [{"AeFlickerMode": 1, "AeFlickerPeriod": 10_000}]
+    settings = Path(os.environ["XDG_CONFIG_HOME"]) / "table-companion" / "ui.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"mains_hz": 60}', encoding="utf-8")  # as the camera screen saved it
+    assert main(["vision", "watch", "picamera", "--frames", "2"]) == 0
+    assert "Pi camera set for 60 Hz mains light" in capsys.readouterr().out
+    assert main(["vision", "watch", "picamera", "--frames", "2", "--mains", "0"]) == 0
+    assert "mains" not in capsys.readouterr().out and camera.opened[-1].set == []
+    with pytest.raises(SystemExit):
+        main(["vision", "watch", "picamera", "--mains", "55"])
+    assert "invalid choice: 55" in capsys.readouterr().err
