@@ -32,7 +32,6 @@ from ui.boards import BoardView
 from ui.kiosk import ESCAPE_KEYS, IdleClock, PinGate
 from ui.settings import Settings, existing_folder
 from ui.voice import Voice, spoken_form, spoken_step
-from vision.mains import mains_words
 from vision.orientation import Orientation
 
 log = logging.getLogger(__name__)
@@ -455,7 +454,7 @@ class CompanionApp(App):
         told = running[1].set_mains(hz) if running is not None else ""
         if not hz:
             told = "Mains left to the camera (one keeps what it was last told until it is unplugged)"
-        told = told or f"Mains {mains_words(hz)}, told to the camera when it opens"
+        told = told or f"Mains {hz} Hz, told to the camera when it opens"
         try:
             self.settings.save(self.settings_path)
         except OSError as error:

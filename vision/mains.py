@@ -35,10 +35,6 @@ def flicker_period_us(hz: int) -> int:
     return round(1_000_000 / (2 * hz))
 
 
-def mains_words(hz: int) -> str:
-    return f"{hz} Hz" if hz else "the camera's own"
-
-
 def device_path(target: int | str) -> str | None:
     """The V4L2 device behind a capture target: an index is /dev/videoN; a URL or a file has none."""
     if isinstance(target, int):

@@ -185,7 +185,7 @@ def _dark_text(level: int) -> str:
 
 def _restless_text(seconds: float) -> str:
     """A picture that never holds still settles nothing; what keeps it moving is for the café to find."""
-    return (f"the picture has not held still for {seconds:.0f} s, so nothing is read: steady the camera's mount, or "
+    return (f"the picture has not held still for {seconds:.0f} s, so nothing is read: steady the camera's mount, "
             "keep moving shadows off the tray, and if a lamp flickers, give --mains 50 or 60")
 
 

@@ -442,3 +442,12 @@ def test_the_camera_is_told_the_saved_mains_when_it_starts(
     assert until(lambda: camera.opened and camera.opened[0].set)
     assert camera.opened[0].set == [{"AeFlickerMode": 1, "AeFlickerPeriod": 8_333}]
     assert open_camera(app).ids.mains.text == "Mains 60 Hz"
+
+
+def test_the_mains_is_kept_for_a_camera_switched_on_later(launch: Any, tmp_path: Path) -> None:
+    from tests.ui.conftest import settings_file
+
+    screen = open_camera(launch())
+    tap(screen.ids.mains)
+    assert screen.note == "Mains 50 Hz, told to the camera when it opens: saved."
+    assert json.loads(settings_file(tmp_path).read_text())["mains_hz"] == 50
