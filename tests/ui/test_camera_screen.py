@@ -441,7 +441,8 @@ def test_the_camera_is_told_the_saved_mains_when_it_starts(
     app = launch(Settings(mains_hz=60), camera="picamera")
     assert until(lambda: camera.opened and camera.opened[0].set)
     assert camera.opened[0].set == [{"AeFlickerMode": 1, "AeFlickerPeriod": 8_333}]
-    assert open_camera(app).ids.mains.text == "Mains 60 Hz"
+    screen = open_camera(app)
+    assert screen.ids.mains.text == "Mains 60 Hz" and screen.note == "Pi camera set for 60 Hz mains light."
 
 
 def test_the_mains_is_kept_for_a_camera_switched_on_later(launch: Any, tmp_path: Path) -> None:

@@ -110,7 +110,10 @@ class CameraScreen(Screen):
         self.values = sorted({v for v, _ in die_faces()}, key=lambda v: (not v.isdigit(), v.zfill(2)))  # X last
         orientation = App.get_running_app().camera_orientation()
         if not (self.teaching or self._told_away):  # "Teaching..." or an answer not yet seen stays up
-            self.note = "" if orientation.upright else f"Picture {orientation.words()}."  # a turn is not in sight
+            # A turn is not in sight, nor what the camera made of the mains frequency.
+            told = [f"Picture {orientation.words()}"] * (not orientation.upright)
+            told += [getattr(self.feed(), "mains_note", "")]
+            self.note = " ".join(f"{line[:1].upper()}{line[1:]}." for line in told if line)
         self._told_away = False
         self._here = True
         self.ids.mirror.state = "down" if orientation.mirror else "normal"
