@@ -440,12 +440,7 @@ class CompanionApp(App):
         running = self.running_inputs.get("camera")
         if running is not None:
             running[1].orientation = orientation
-        try:
-            self.settings.save(self.settings_path)
-        except OSError as error:
-            log.warning("saving the camera's orientation: %s", error)
-            return f"Picture {orientation.words()}; not saved ({error.strerror or error}): it holds until a restart."
-        return f"Picture {orientation.words()}: saved."
+        return self._kept(f"Picture {orientation.words()}", "the camera's orientation")
 
     def set_mains(self, hz: int) -> str:
         """Tell the running camera the mains frequency and keep it; the sentence for the camera screen."""
@@ -454,13 +449,16 @@ class CompanionApp(App):
         told = running[1].set_mains(hz) if running is not None else ""
         if not hz:
             told = "Mains left to the camera (one keeps what it was last told until it is unplugged)"
-        told = told or f"Mains {hz} Hz, told to the camera when it opens"
+        return self._kept(told or f"Mains {hz} Hz, told to the camera when it opens", "the mains frequency")
+
+    def _kept(self, done: str, what: str) -> str:
+        """Save a camera setting changed on the camera screen: ``done`` and whether it outlasts a restart."""
         try:
             self.settings.save(self.settings_path)
         except OSError as error:
-            log.warning("saving the mains frequency: %s", error)
-            return f"{told}; not saved ({error.strerror or error}): it holds until a restart."
-        return f"{told}: saved."
+            log.warning("saving %s: %s", what, error)
+            return f"{done}; not saved ({error.strerror or error}): it holds until a restart."
+        return f"{done}: saved."
 
     def _missing_source(self, name: str, source: str) -> str:
         if name == "buttons" and source == "none":
