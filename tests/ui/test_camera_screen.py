@@ -452,3 +452,16 @@ def test_the_mains_is_kept_for_a_camera_switched_on_later(launch: Any, tmp_path:
     tap(screen.ids.mains)
     assert screen.note == "Mains 50 Hz, told to the camera when it opens: saved."
     assert json.loads(settings_file(tmp_path).read_text())["mains_hz"] == 50
+
+
+def test_a_camera_setting_that_cannot_be_saved_holds_and_says_so(launch: Any, tmp_path: Path) -> None:
+    app = launch()
+    (tmp_path / "a-file").write_text("")
+    app.settings_path = tmp_path / "a-file" / "ui.json"  # its folder is a file: the save is refused
+    screen = open_camera(app)
+    tap(screen.ids.mains)
+    assert re.fullmatch(r"Mains 50 Hz, told to the camera when it opens; not saved \(.+\): it holds until a restart\.",
+                        screen.note), screen.note
+    assert app.settings.mains_hz == 50
+    tap(screen.ids.turn)
+    assert re.match(r"Picture turned 90°; not saved \(.+\): it holds until a restart\.", screen.note), screen.note
