@@ -321,7 +321,8 @@ class CameraFeed:
                 self._stop.wait(0.02 if self.source.problem is None else min(0.2, self.source.retry_seconds))
                 continue
             if self.up is not True:
-                self._link(True, f"{self.source.name} open")
+                told = self.source.mains_note  # each opening tells the camera the mains frequency again
+                self._link(True, f"{self.source.name} open" + (f"; {told}" if told else ""))
             frame = self._upright(frame)
             self.frames += 1
             self.latest = frame

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import pty
+import queue
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from companion.observations import LinkChanged
 from tests.picamera_fake import install_picamera2
 from vision.cli import main
 from vision.feed import CameraFeed
@@ -91,14 +93,18 @@ def test_files_take_no_mains_setting_and_say_nothing(tmp_path: Path) -> None:
     source.close()
 
 
-def test_the_feed_passes_the_frequency_on(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_feed_passes_the_frequency_on_and_says_it_with_the_camera_open(monkeypatch: pytest.MonkeyPatch) -> None:
     camera = install_picamera2(monkeypatch)
-    feed = CameraFeed("picamera", lambda _obs: None, mode="d6", mains_hz=60)
-    assert feed.source.read() is not None
-    assert feed.mains_note == "Pi camera set for 60 Hz mains light"
-    assert feed.set_mains(50) == "Pi camera set for 50 Hz mains light"
-    assert camera.opened[0].set[-1]["AeFlickerPeriod"] == 10_000
-    feed.close()
+    heard = queue.Queue()
+    feed = CameraFeed("picamera", heard.put, mode="d6", mains_hz=60, name="camera").start()
+    try:
+        told = "picamera open; Pi camera set for 60 Hz mains light"
+        assert heard.get(timeout=10) == LinkChanged("camera", True, told)
+        assert feed.mains_note == "Pi camera set for 60 Hz mains light"
+        assert feed.set_mains(50) == "Pi camera set for 50 Hz mains light"
+        assert camera.opened[0].set[-1]["AeFlickerPeriod"] == 10_000
+    finally:
+        feed.close()
 
 
 def test_watch_tells_the_camera_and_says_what_came_of_it(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
