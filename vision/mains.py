@@ -69,7 +69,7 @@ def set_v4l2_mains(path: str, hz: int) -> str:
 
 
 def picamera_flicker(camera: Any, hz: int) -> str:
-    """Set the Pi camera's flicker period when its libcamera offers one (added in 2024; older ones lack it)."""
+    """Set the Pi camera's flicker period when its libcamera offers one (older releases lack the control)."""
     advertised: Mapping[str, Any] = getattr(camera, "camera_controls", {}) or {}
     if "AeFlickerMode" not in advertised or "AeFlickerPeriod" not in advertised:
         return "the Pi camera's software has no flicker setting (update Raspberry Pi OS to get it)"
