@@ -15,6 +15,10 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     python3 python3-venv python3-lgpio libgl1 libegl1 libgl1-mesa-dri libgbm1 libdrm2 \
     libmtdev1 espeak-ng alsa-utils sqlite3 rsync
+# The Pi camera ("picamera" as the camera source): the OS's picamera2 and its libcamera bindings.
+if apt-cache show python3-picamera2 >/dev/null 2>&1; then
+    apt-get install -y -qq --no-install-recommends python3-picamera2
+fi
 
 id "$USER_NAME" >/dev/null 2>&1 || useradd --system --create-home --home-dir /var/lib/table-companion \
     --shell /usr/sbin/nologin "$USER_NAME"
@@ -27,7 +31,9 @@ rsync -a --delete --exclude .venv --exclude .git --exclude __pycache__ "$SRC"/ "
 # --system-site-packages so the OS python3-lgpio is visible to gpiozero inside the venv.
 [ -x "$DEST/.venv/bin/python" ] || python3 -m venv --system-site-packages "$DEST/.venv"
 "$DEST/.venv/bin/python" -m pip install -q --upgrade pip
-"$DEST/.venv/bin/python" -m pip install -q -c "$DEST/constraints.txt" "$DEST"
+# [pi] adds simplejpeg built for the venv's numpy 2: the OS's copy, built for Bookworm's numpy 1.24,
+# stops picamera2 importing inside the venv ("numpy.dtype size changed"), and the venv's copy comes first.
+"$DEST/.venv/bin/python" -m pip install -q -c "$DEST/constraints.txt" "$DEST[pi]"
 chown -R root:root "$DEST"
 install -d -o "$USER_NAME" -g "$USER_NAME" /var/lib/table-companion
 

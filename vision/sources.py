@@ -200,7 +200,7 @@ class PiCameraSource:
             self.camera.configure(config)
             self.camera.start()
         except Exception as exc:  # the Pi camera stack raises many types; all mean "no camera"
-            raise SourceError(f"cannot start the Pi camera: {exc}") from exc
+            raise SourceError(f"cannot start the Pi camera: {exc}{_numpy_hint(exc)}") from exc
 
     def set_mains(self, hz: int) -> str:
         return picamera_flicker(self.camera, hz) if hz else ""
@@ -217,6 +217,14 @@ class PiCameraSource:
             self.camera.close()
         except Exception:
             pass
+
+
+def _numpy_hint(exc: Exception) -> str:
+    """The OS's picamera2 loads modules built for the OS's numpy, which the app's newer numpy refuses."""
+    if "numpy" not in str(exc) or "incompatib" not in str(exc):
+        return ""
+    return ("; the OS's picamera2 was built for another numpy: run sudo ./systemd/setup-pi.sh again, which "
+            "installs simplejpeg for this one (pip install simplejpeg in the app's venv does the same)")
 
 
 def open_source(spec: str | int) -> FrameSource:

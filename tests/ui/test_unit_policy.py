@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +44,17 @@ def test_the_log_is_bounded_on_the_card() -> None:
     assert journald["Journal"]["SystemMaxUse"]
     setup = (SYSTEMD / "setup-pi.sh").read_text()
     assert "/etc/systemd/journald.conf.d/table-companion.conf" in setup
+
+
+def test_the_pi_camera_loads_inside_the_kiosks_venv() -> None:
+    """Raspberry Pi OS's picamera2 imports a simplejpeg built for its numpy 1.24, which the venv's numpy 2
+    refuses: the setup installs the OS's picamera2, lets the venv see it, and gives the venv its own simplejpeg."""
+    setup = (SYSTEMD / "setup-pi.sh").read_text()
+    assert "python3-picamera2" in setup and "--system-site-packages" in setup and '"$DEST[pi]"' in setup
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["pi"]
+    assert [req.split(">")[0] for req in extra] == ["simplejpeg"]
+    pins = (ROOT / "constraints.txt").read_text().splitlines()
+    assert any(pin.startswith("simplejpeg==") for pin in pins) and any(pin.startswith("numpy==2.") for pin in pins)
 
 
 # The kiosk as the unit runs it, whose main loop then hangs three seconds after its first tick (Kivy's clock
