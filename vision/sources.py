@@ -184,6 +184,9 @@ def first_few(names: list[str], shown: int = 5) -> str:
     return ", ".join(names[:shown]) + (", ..." if len(names) > shown else "")
 
 
+AF_CONTINUOUS = 2  # libcamera's AfModeContinuous
+
+
 class PiCameraSource:
     """picamera2 on a Raspberry Pi (imported only when asked for, so other machines never need it)."""
 
@@ -201,6 +204,11 @@ class PiCameraSource:
             self.camera.start()
         except Exception as exc:  # the Pi camera stack raises many types; all mean "no camera"
             raise SourceError(f"cannot start the Pi camera: {exc}{_numpy_hint(exc)}") from exc
+        if "AfMode" in (getattr(self.camera, "camera_controls", None) or {}):
+            # A lens that focuses (Camera Module 3) starts fixed at a distance of its own, and the camera has no
+            # ring for the café to turn: it keeps the tray in focus itself, coming back to it after a hand.
+            with contextlib.suppress(Exception):
+                self.camera.set_controls({"AfMode": AF_CONTINUOUS})
 
     def set_mains(self, hz: int) -> str:
         return picamera_flicker(self.camera, hz) if hz else ""

@@ -122,25 +122,3 @@ def test_watch_tells_the_camera_and_says_what_came_of_it(monkeypatch: pytest.Mon
     with pytest.raises(SystemExit):
         main(["vision", "watch", "picamera", "--mains", "55"])
     assert "invalid choice: 55" in capsys.readouterr().err
-
-
-def test_a_picamera2_built_for_another_numpy_is_named_with_its_mend(monkeypatch: pytest.MonkeyPatch) -> None:
-    """On Raspberry Pi OS the OS's picamera2 loads a JPEG module built for its numpy 1.24, which stops the
-    import beside the app's numpy 2; the camera screen then says what to run, not only the error."""
-    import sys
-    import types
-
-    install_picamera2(monkeypatch)
-
-    def refuse(name: str) -> object:
-        raise ValueError("numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, "
-                         "got 88 from PyObject")
-
-    module = types.ModuleType("picamera2")
-    module.__spec__ = sys.modules["picamera2"].__spec__
-    module.__getattr__ = refuse  # type: ignore[method-assign]  # as `from picamera2 import Picamera2` then fails
-    monkeypatch.setitem(sys.modules, "picamera2", module)
-    source = RetryingSource(PiCameraSource, "picamera")
-    assert source.read() is None
-    assert source.problem.startswith("cannot start the Pi camera: numpy.dtype size changed")
-    assert "run sudo ./systemd/setup-pi.sh again" in source.problem

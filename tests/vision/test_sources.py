@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import CaptureSource, FolderSource, RetryingSource, SourceError, open_source
+from tests.picamera_fake import install_picamera2
+from vision.sources import CaptureSource, FolderSource, PiCameraSource, RetryingSource, SourceError, open_source
 
 
 def write_frames(folder: Path, count: int) -> None:
@@ -219,3 +220,34 @@ def test_a_stream_that_drops_is_not_called_an_unplugged_camera() -> None:
     source.name, source.is_file, source.finished, source.capture = "rtsp://10.0.0.9/cam", False, False, Dropped()
     with pytest.raises(SourceError, match=r"^stream rtsp://10\.0\.0\.9/cam stopped sending frames \(camera off, or"):
         source.read()
+
+
+def test_a_pi_camera_that_can_focus_keeps_the_tray_in_focus_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Camera Module 3 has no focus ring; "Dice out of focus" could not be mended at the table."""
+    camera = install_picamera2(monkeypatch, controls={"AfMode": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0)})
+    PiCameraSource().close()
+    assert camera.opened[0].set == [{"AfMode": 2}]
+    camera = install_picamera2(monkeypatch, controls={})  # a fixed-focus module is left as it is
+    PiCameraSource().close()
+    assert camera.opened[0].set == []
+
+
+def test_a_picamera2_built_for_another_numpy_is_named_with_its_mend(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On Raspberry Pi OS the OS's picamera2 loads a JPEG module built for its numpy 1.24, which stops the
+    import beside the app's numpy 2; the camera screen then says what to run, not only the error."""
+    import types
+
+    install_picamera2(monkeypatch)
+
+    def refuse(name: str) -> object:
+        raise ValueError("numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, "
+                         "got 88 from PyObject")
+
+    module = types.ModuleType("picamera2")
+    module.__spec__ = sys.modules["picamera2"].__spec__
+    module.__getattr__ = refuse  # type: ignore[method-assign]  # as `from picamera2 import Picamera2` then fails
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    source = RetryingSource(PiCameraSource, "picamera")
+    assert source.read() is None
+    assert source.problem.startswith("cannot start the Pi camera: numpy.dtype size changed")
+    assert "run sudo ./systemd/setup-pi.sh again" in source.problem
