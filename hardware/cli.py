@@ -29,7 +29,7 @@ from hardware.dice_sim import SimulatedSensor, idle, run_script
 from hardware.panel import Panel, make_pin_factory
 from hardware.pins import load_config
 from hardware.tags import TagMap, default_tags_path
-from vision.cli import mains_option, picture_mains, picture_options, picture_orientation
+from vision.cli import mains_option, picture_options, picture_settings
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
@@ -54,8 +54,9 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
             from vision.feed import start_camera
 
             controller = terminal.controller
+            orientation, mains_hz = picture_settings(args)
             feed = start_camera(args.camera, controller.submit, lambda: controller.session,
-                                orientation=picture_orientation(args), mains_hz=picture_mains(args))
+                                orientation=orientation, mains_hz=mains_hz)
             closers.append(feed.close)
 
         def detach() -> None:

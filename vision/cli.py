@@ -12,14 +12,10 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from companion.option_types import between, count, seconds
 from vision.mains import MAINS_HZ
 from vision.orientation import TURNS, Orientation
-
-if TYPE_CHECKING:
-    from ui.settings import Settings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -107,43 +103,34 @@ def picture_options(p: argparse.ArgumentParser) -> None:
                    help="mirror the picture left to right, or not (default: as the app's camera screen saved it)")
 
 
-def picture_orientation(args: argparse.Namespace) -> Orientation:
-    """The flags' turn and mirror, each left out taken from the app's settings file.
-
-    The camera screen is where a café sets the picture upright, so a setup
-    command run at the same table must see the picture the same way, or the
-    board is "seen mirrored" and a die taught upside down. The settings file is
-    only read here: a damaged one is left for the app to set aside.
-    """
-    turn, mirror = args.turn, args.mirror
-    if turn is not None and mirror is not None:
-        return Orientation(turn, mirror)
-    saved, path = _saved_settings()
-    orientation = Orientation(saved.camera_turn if turn is None else turn,
-                              saved.camera_mirror if mirror is None else mirror)
-    if orientation != Orientation(turn or 0, bool(mirror)):
-        print(f"Picture {orientation.words()}, as the camera screen saved it in {path}; "
-              "--turn 0 --no-mirror takes it as the camera sends it.", flush=True)
-    return orientation
-
-
 def mains_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mains", type=int, choices=MAINS_HZ, default=None, metavar="HZ",
                    help="tell the camera the mains frequency, 50 or 60, so flickering lamps do not band its "
                         "picture; 0 leaves the camera be (default: as the app's camera screen saved it)")
 
 
-def picture_mains(args: argparse.Namespace) -> int:
-    """``--mains``, else the frequency the camera screen saved (`vision.mains`)."""
-    return args.mains if args.mains is not None else _saved_settings()[0].mains_hz
+def picture_settings(args: argparse.Namespace) -> tuple[Orientation, int]:
+    """The flags' turn, mirror and mains frequency (`vision.mains`), each left out taken from the app's settings.
 
-
-def _saved_settings() -> tuple[Settings, Path]:
-    """The app's settings, only read: a damaged file is left for the app to set aside."""
+    The camera screen is where a café sets the picture upright and names its
+    mains, so a setup command run at the same table must see the picture the
+    same way, or the board is "seen mirrored" and a die taught upside down.
+    The settings file is read once and only read: a damaged one is left for
+    the app to set aside. A command without ``--mains`` leaves the camera be.
+    """
+    turn, mirror, mains = args.turn, args.mirror, getattr(args, "mains", 0)
+    if turn is not None and mirror is not None and mains is not None:
+        return Orientation(turn, mirror), mains
     from ui.settings import Settings, default_settings_path
 
     path = default_settings_path()
-    return Settings.load(path, set_aside=False), path
+    saved = Settings.load(path, set_aside=False)
+    orientation = Orientation(saved.camera_turn if turn is None else turn,
+                              saved.camera_mirror if mirror is None else mirror)
+    if orientation != Orientation(turn or 0, bool(mirror)):
+        print(f"Picture {orientation.words()}, as the camera screen saved it in {path}; "
+              "--turn 0 --no-mirror takes it as the camera sends it.", flush=True)
+    return orientation, saved.mains_hz if mains is None else mains
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -325,7 +312,7 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
     from vision.taught import default_taught_dir
     from vision.teaching import TeachRefused, teach_card, temple_data
 
-    frame, problem = _first_frame(args.source, picture_orientation(args))
+    frame, problem = _first_frame(args.source, picture_settings(args)[0])
     if frame is None:
         return _fail(problem or "no frame")
     try:
@@ -344,7 +331,7 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
     if (args.value.upper(), args.colour) not in die_faces():  # before the camera is opened for nothing
         return _fail(f"the temple die has no {args.value.upper()} on {args.colour}; "
                      f"its faces are {', '.join(f'{v} on {c}' for v, c in sorted(die_faces()))}")
-    frame, problem = _first_frame(args.source, picture_orientation(args))
+    frame, problem = _first_frame(args.source, picture_settings(args)[0])
     if frame is None:
         return _fail(problem or "no frame")
     try:

@@ -20,8 +20,6 @@ from vision.frames import as_bgr
 
 GATE_WIDTH = 160
 FRAME_GAP = 1.0  # seconds without a frame after which a camera is taken to have paused, not to be moving
-
-
 LIGHT_CHANGE = (0.8, 1.25)  # a whole picture this much brighter or darker is light; beyond it, something moved
 
 

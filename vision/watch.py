@@ -21,7 +21,7 @@ from companion.cli import cafe_dir
 from companion.observations import CONFIRM_BELOW
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader, SlotTracker
-from vision.cli import picture_mains, picture_orientation
+from vision.cli import picture_settings
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.feed import lying_still
 from vision.frames import as_bgr, unusable_text
@@ -313,8 +313,8 @@ def watch(args: argparse.Namespace) -> int:
         opened.append(first.pop() if first else open_source(args.source))
         return opened[-1]
 
-    source = RetryingSource(opener, args.source, mains_hz=picture_mains(args))
-    orientation = picture_orientation(args)
+    orientation, mains_hz = picture_settings(args)
+    source = RetryingSource(opener, args.source, mains_hz=mains_hz)
     # A single photo never holds still for several frames: read it as it is.
     one_photo = Path(args.source).is_file() and Path(args.source).suffix.lower() in IMAGE_SUFFIXES
     every_frame = args.every_frame or one_photo
