@@ -447,9 +447,8 @@ class CompanionApp(App):
         self.settings.mains_hz = hz
         running = self.running_inputs.get("camera")
         told = running[1].set_mains(hz) if running is not None else ""
-        if not hz:
-            told = "Mains left to the camera (one keeps what it was last told until it is unplugged)"
-        return self._kept(told or f"Mains {hz} Hz, told to the camera when it opens", "the mains frequency")
+        waiting = f"Mains {hz} Hz, told to the camera when it opens" if hz else "Mains left to the camera's own setting"
+        return self._kept(told or waiting, "the mains frequency")
 
     def _kept(self, done: str, what: str) -> str:
         """Save a camera setting changed on the camera screen: ``done`` and whether it outlasts a restart."""

@@ -20,14 +20,17 @@ from typing import Any
 
 MAINS_HZ = (0, 50, 60)  # 0: the camera's own setting, untouched
 
-# linux/videodev2.h: VIDIOC_S_CTRL is _IOWR('V', 28, struct v4l2_control), the struct two 32-bit fields.
+# linux/videodev2.h: VIDIOC_G_CTRL and VIDIOC_S_CTRL are _IOWR('V', 27 and 28, struct v4l2_control), the struct
+# two 32-bit fields.
 V4L2_CONTROL = struct.Struct("Ii")
-VIDIOC_S_CTRL = (3 << 30) | (V4L2_CONTROL.size << 16) | (ord("V") << 8) | 28
+VIDIOC_G_CTRL = (3 << 30) | (V4L2_CONTROL.size << 16) | (ord("V") << 8) | 27
+VIDIOC_S_CTRL = VIDIOC_G_CTRL + 1
 V4L2_CID_POWER_LINE_FREQUENCY = 0x00980900 + 24  # V4L2_CID_BASE + 24
 V4L2_POWER_LINE = {50: 1, 60: 2}  # the control's menu: 0 off, 1 50 Hz, 2 60 Hz, 3 auto
 
-# libcamera's controls: AeFlickerMode 1 is "manual" (avoid the period given), the period in microseconds.
-FLICKER_MODE_MANUAL = 1
+# libcamera's controls: AeFlickerMode 0 is "off" (libcamera's default), 1 "manual" (avoid the period given), the
+# period in microseconds.
+FLICKER_MODE_OFF, FLICKER_MODE_MANUAL = 0, 1
 
 
 def flicker_period_us(hz: int) -> int:
@@ -42,38 +45,68 @@ def device_path(target: int | str) -> str | None:
     return target if target.startswith("/dev/") else None
 
 
-def set_v4l2_mains(path: str, hz: int) -> str:
-    """Tell the V4L2 camera at ``path`` the mains frequency; a sentence says what came of it.
+def v4l2_control(path: str, request: int, value: int = 0) -> int:
+    """One power line control ioctl on a file of its own; the control's value as the driver answers it.
 
-    The control is set on a file of its own: V4L2 lets controls be changed
-    while another opener (OpenCV) streams, so the camera need not be reopened.
+    V4L2 lets controls be read and changed while another opener (OpenCV)
+    streams, so the camera need not be reopened. Raises OSError, or
+    ImportError off Linux.
     """
-    name = f"camera {path}"
+    import fcntl
+
+    fd = os.open(path, os.O_RDWR | os.O_NONBLOCK)
     try:
-        import fcntl
-    except ImportError:  # not Linux: no V4L2
-        return f"{name}: no mains setting on this system; set it in the camera's own software"
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_NONBLOCK)
-    except OSError as exc:
-        return f"{name}: cannot set the mains frequency ({exc.strerror or exc})"
-    try:
-        fcntl.ioctl(fd, VIDIOC_S_CTRL, V4L2_CONTROL.pack(V4L2_CID_POWER_LINE_FREQUENCY, V4L2_POWER_LINE[hz]))
-    except OSError as exc:
-        if exc.errno in (errno.EINVAL, errno.ENOTTY, errno.ERANGE):  # no such control, or no V4L2 device at all
-            return f"{name} takes no mains setting, so it may band under flickering light"
-        return f"{name}: cannot set the mains frequency ({exc.strerror or exc})"
+        answer = bytearray(V4L2_CONTROL.pack(V4L2_CID_POWER_LINE_FREQUENCY, value))
+        fcntl.ioctl(fd, request, answer)
+        return V4L2_CONTROL.unpack(answer)[1]
     finally:
         os.close(fd)
-    return f"{name} set for {hz} Hz mains light"
+
+
+class V4L2Mains:
+    """A USB camera's power line control, and the value it had before the café set one.
+
+    The camera keeps a value set this way until it is unplugged, so "the
+    camera's own setting" has to be written back: the value is read before
+    the first change and restored when the café goes back to 0.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.own: int | None = None  # the control's value before this app first changed it
+
+    def set(self, hz: int) -> str:
+        """Set ``hz`` (0: give the camera its own value back); a sentence says what came of it."""
+        name = f"camera {self.path}"
+        if not hz and self.own is None:
+            return ""  # never changed: nothing to give back
+        try:
+            if not hz:
+                v4l2_control(self.path, VIDIOC_S_CTRL, self.own or 0)
+                self.own = None
+                return f"{name} back on its own mains setting"
+            if self.own is None:
+                self.own = v4l2_control(self.path, VIDIOC_G_CTRL)
+            v4l2_control(self.path, VIDIOC_S_CTRL, V4L2_POWER_LINE[hz])
+        except ImportError:  # not Linux: no V4L2
+            return f"{name}: no mains setting on this system; set it in the camera's own software"
+        except OSError as exc:
+            if exc.errno in (errno.EINVAL, errno.ENOTTY, errno.ERANGE):  # no such control, or no V4L2 device at all
+                return f"{name} takes no mains setting, so it may band under flickering light"
+            return f"{name}: cannot set the mains frequency ({exc.strerror or exc})"
+        return f"{name} set for {hz} Hz mains light"
 
 
 def picamera_flicker(camera: Any, hz: int) -> str:
-    """Set the Pi camera's flicker period when its libcamera offers one (older releases lack the control)."""
+    """Set the Pi camera's flicker period when its libcamera offers one (older releases lack the control); 0 turns
+    the avoidance off again, as libcamera starts."""
     advertised: Mapping[str, Any] = getattr(camera, "camera_controls", {}) or {}
     if "AeFlickerMode" not in advertised or "AeFlickerPeriod" not in advertised:
         return "the Pi camera's software has no flicker setting (update Raspberry Pi OS to get it)"
     try:
+        if not hz:
+            camera.set_controls({"AeFlickerMode": FLICKER_MODE_OFF})
+            return "Pi camera back on its own mains setting"
         camera.set_controls({"AeFlickerMode": FLICKER_MODE_MANUAL, "AeFlickerPeriod": flicker_period_us(hz)})
     except Exception as exc:  # the Pi camera stack raises many types
         return f"the Pi camera refused the mains frequency: {exc}"

@@ -18,7 +18,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.mains import device_path, picamera_flicker, set_v4l2_mains
+from vision.mains import V4L2Mains, device_path, picamera_flicker
 from vision.yolo_labels import IMAGE_SUFFIXES
 
 VIDEO_SUFFIXES = {".avi", ".mp4", ".mkv", ".mov", ".webm", ".mjpg", ".mjpeg"}
@@ -89,14 +89,15 @@ class CaptureSource:
             self.capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         self.finished = False
         self.device = device_path(target) if self.live else None
+        self.mains = V4L2Mains(self.device) if self.device else None
 
     def set_mains(self, hz: int) -> str:
         """Tell a camera the mains frequency (`vision.mains`); a network camera is set in its own pages."""
-        if not hz or not self.live:
-            return ""
-        if self.device is None:
+        if self.mains is not None:
+            return self.mains.set(hz)
+        if hz and self.live:
             return f"stream {self.name}: set the mains frequency in the network camera's own settings"
-        return set_v4l2_mains(self.device, hz)
+        return ""
 
     def _cannot_open(self, target: int | str) -> str:
         """Why it failed, in the words of what was asked for: a damaged video is no unplugged camera."""
@@ -193,6 +194,7 @@ class PiCameraSource:
     def __init__(self, width: int = 640, height: int = 480) -> None:
         self.name = "picamera"
         self.live = True
+        self.flicker_told = False  # whether this app gave the camera a flicker period, which 0 then takes back
         if importlib.util.find_spec("picamera2") is None:
             raise SourceError("picamera2 is not installed (it comes with Raspberry Pi OS: python3-picamera2)")
         try:
@@ -211,7 +213,10 @@ class PiCameraSource:
                 self.camera.set_controls({"AfMode": AF_CONTINUOUS})
 
     def set_mains(self, hz: int) -> str:
-        return picamera_flicker(self.camera, hz) if hz else ""
+        if not hz and not self.flicker_told:
+            return ""  # libcamera starts with no flicker period: nothing to undo
+        self.flicker_told = bool(hz)
+        return picamera_flicker(self.camera, hz)
 
     def read(self) -> np.ndarray | None:
         try:

@@ -17,16 +17,18 @@ from vision.cli import main
 from vision.feed import CameraFeed
 from vision.mains import (
     V4L2_CID_POWER_LINE_FREQUENCY,
+    V4L2_CONTROL,
+    VIDIOC_G_CTRL,
     VIDIOC_S_CTRL,
+    V4L2Mains,
     flicker_period_us,
-    set_v4l2_mains,
 )
 from vision.sources import CaptureSource, PiCameraSource, RetryingSource, open_source
 
 
 def test_the_numbers_the_camera_drivers_expect() -> None:
     assert (flicker_period_us(50), flicker_period_us(60)) == (10_000, 8_333)  # a lamp flickers at twice the mains
-    assert VIDIOC_S_CTRL == 0xC008561C  # as linux/videodev2.h defines it on every architecture the Pi runs
+    assert (VIDIOC_G_CTRL, VIDIOC_S_CTRL) == (0xC008561B, 0xC008561C)  # as linux/videodev2.h defines them
     assert V4L2_CID_POWER_LINE_FREQUENCY == 0x00980918
 
 
@@ -39,7 +41,9 @@ def test_the_pi_camera_is_told_the_flicker_period_at_each_opening_and_at_a_chang
     assert source.mains_note == "Pi camera set for 50 Hz mains light"
     assert source.set_mains(60) == "Pi camera set for 60 Hz mains light"
     assert camera.opened[0].set[-1] == {"AeFlickerMode": 1, "AeFlickerPeriod": 8_333}
-    assert source.set_mains(0) == "" and len(camera.opened[0].set) == 2  # 0 leaves the camera be
+    assert source.set_mains(0) == "Pi camera back on its own mains setting"  # libcamera starts with it off
+    assert camera.opened[0].set[-1] == {"AeFlickerMode": 0}
+    assert source.set_mains(0) == "" and len(camera.opened[0].set) == 3  # nothing more to take back
     source.set_mains(50)
     source._fail("unplugged", 0.0)  # the camera drops out; the one opened next is told too
     assert source.read() is not None and camera.opened[1].set == [{"AeFlickerMode": 1, "AeFlickerPeriod": 10_000}]
@@ -73,12 +77,57 @@ def test_a_device_that_is_no_v4l2_camera_is_named_not_crashed() -> None:
     """The ioctl reaches a real terminal device, which refuses it as no camera does the control."""
     parent, child = pty.openpty()
     try:
-        told = set_v4l2_mains(os.ttyname(child), 50)
+        mains = V4L2Mains(os.ttyname(child))
+        told = mains.set(50)
+        assert mains.set(0) == ""  # nothing was changed, so nothing is given back
     finally:
         os.close(parent)
         os.close(child)
     assert told.endswith("takes no mains setting, so it may band under flickering light"), told
-    assert set_v4l2_mains("/dev/video-not-there", 60).startswith("camera /dev/video-not-there: cannot set the mains")
+    assert V4L2Mains("/dev/video-not-there").set(60).startswith("camera /dev/video-not-there: cannot set the mains")
+
+
+class FakeV4L2Camera:
+    """The power line control of a USB camera as its driver answers the two ioctls; a terminal stands for the file."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+        self.calls: list[tuple[str, int]] = []
+
+    def ioctl(self, fd: int, request: int, arg: bytearray) -> int:
+        control, value = V4L2_CONTROL.unpack(arg)
+        assert control == V4L2_CID_POWER_LINE_FREQUENCY and isinstance(arg, bytearray)
+        if request == VIDIOC_G_CTRL:
+            arg[:] = V4L2_CONTROL.pack(control, self.value)
+            self.calls.append(("get", self.value))
+        else:
+            assert request == VIDIOC_S_CTRL
+            self.value = value
+            self.calls.append(("set", value))
+        return 0
+
+
+def test_a_usb_camera_gets_its_own_setting_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A camera keeps a value set this way until it is unplugged: "camera's own" writes back what it had."""
+    import fcntl
+
+    camera = FakeV4L2Camera(value=3)  # the camera came set to "auto"
+    monkeypatch.setattr(fcntl, "ioctl", camera.ioctl)
+    parent, child = pty.openpty()
+    try:
+        mains = V4L2Mains(os.ttyname(child))
+        assert mains.set(50).endswith("set for 50 Hz mains light") and camera.value == 1
+        assert mains.set(60).endswith("set for 60 Hz mains light") and camera.value == 2
+        assert mains.set(0).endswith("back on its own mains setting") and camera.value == 3
+        assert camera.calls == [("get", 3), ("set", 1), ("set", 2), ("set", 3)]  # read once, before the first change
+        assert mains.set(0) == "" and len(camera.calls) == 4
+        camera.value = 0  # the café's own software switched it off meanwhile: that is "its own" now
+        mains.set(60)
+        mains.set(0)
+        assert camera.value == 0
+    finally:
+        os.close(parent)
+        os.close(child)
 
 
 def test_files_take_no_mains_setting_and_say_nothing(tmp_path: Path) -> None:
