@@ -19,6 +19,7 @@ Nothing on the thread may take the app down: a failing source is retried
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable
@@ -46,6 +47,7 @@ UNSEEN = object()  # no frame read yet, so no game data seen either
 CARD_READS_AFTER_MOTION = 10  # board reads at the full rate after motion: the tracker needs 3 steady ones
 BOARD_MISSES = 5  # still board reads without the markers before the table is told
 SAME_PLACE = 0.5  # overlap (IoU) of a die's box with its box before at which it has not moved
+MAINS_ANSWER_SECONDS = 1.0  # how long a screen waits for the camera to take the mains frequency
 
 
 def lying_still(before: Any, now: Any) -> bool:
@@ -141,6 +143,8 @@ class CameraFeed:
         self.latest: Any = None  # the last frame read, for a screen that shows what the camera sees
         self.dark: int | None = None  # the picture's brightest level while it is too dark to read (`view_check`)
         self._reload = threading.Event()
+        self._mains_asked: queue.SimpleQueue[tuple[int, list[str], threading.Event]] = queue.SimpleQueue()
+        self.mains_answer_seconds = MAINS_ANSWER_SECONDS
         self.up: bool | None = None
         self.ended = threading.Event()
         self._stop = threading.Event()
@@ -292,8 +296,30 @@ class CameraFeed:
         return self.source.mains_note
 
     def set_mains(self, hz: int) -> str:
-        """Tell the camera open now, and every one opened after, the mains frequency (0: leave it be)."""
-        return self.source.set_mains(hz)
+        """Tell the camera open now, and every one opened after, the mains frequency (0: its own setting).
+
+        A running feed's own thread tells the camera, between two frames: the
+        source is that thread's alone, and a USB camera that hangs holds a
+        control request for seconds, which must not freeze the screen that
+        asked. The answer is waited for `mains_answer_seconds` at most; a later
+        one shows in `mains_note`.
+        """
+        if not self.running:
+            return self.source.set_mains(hz)
+        answer: list[str] = []
+        done = threading.Event()
+        self._mains_asked.put((hz, answer, done))
+        if done.wait(self.mains_answer_seconds):
+            return answer[0]
+        what = f"{hz} Hz mains" if hz else "its own mains setting"
+        return f"the camera has not answered yet; it is given {what} as soon as it does"
+
+    def _tell_mains(self) -> None:
+        """Pass on what `set_mains` asked for, on the feed's thread."""
+        while not self._mains_asked.empty():
+            hz, answer, done = self._mains_asked.get_nowait()
+            answer.append(self.source.set_mains(hz))
+            done.set()
 
     @property
     def slots_in_view(self) -> dict[int, tuple[tuple[float, float], ...]]:
@@ -306,6 +332,7 @@ class CameraFeed:
         reported_error = False
         next_at = time.monotonic()
         while not self._stop.is_set():
+            self._tell_mains()
             frame = self.source.read()  # never raises
             if frame is None:
                 if self.source.problem and self.up is not False:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import pty
 import queue
+import threading
+import time
 from pathlib import Path
 
 import cv2
@@ -171,3 +173,52 @@ def test_watch_tells_the_camera_and_says_what_came_of_it(monkeypatch: pytest.Mon
     with pytest.raises(SystemExit):
         main(["vision", "watch", "picamera", "--mains", "55"])
     assert "invalid choice: 55" in capsys.readouterr().err
+
+
+class HangingCamera:
+    """A live source whose control request hangs, as a wedged USB camera's does, until the test lets it go."""
+
+    name = "camera 0"
+    live = True
+    finished = False
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.told: list[int] = []
+        self.threads: set[str] = set()
+
+    def read(self) -> np.ndarray:
+        time.sleep(0.01)
+        return np.zeros((48, 64, 3), np.uint8)
+
+    def set_mains(self, hz: int) -> str:
+        self.threads.add(threading.current_thread().name)
+        if hz:
+            self.release.wait(10)
+        self.told.append(hz)
+        return f"camera 0 set for {hz} Hz mains light" if hz else ""
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_camera_slow_to_take_the_setting_does_not_hold_up_the_screen() -> None:
+    """The feed's own thread tells the camera; the screen waits a moment for the answer, not for the camera."""
+    camera = HangingCamera()
+    heard = queue.Queue()
+    feed = CameraFeed(lambda: camera, heard.put, mode=None, name="camera").start()
+    feed.mains_answer_seconds = 0.2
+    try:
+        assert heard.get(timeout=10).up  # open, and told "0": nothing to say
+        told = feed.set_mains(50)
+        assert told == "the camera has not answered yet; it is given 50 Hz mains as soon as it does"
+        camera.release.set()
+        deadline = time.monotonic() + 10
+        while feed.mains_note != "camera 0 set for 50 Hz mains light" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert feed.mains_note == "camera 0 set for 50 Hz mains light"  # what the screen shows when next opened
+        feed.mains_answer_seconds = 10
+        assert feed.set_mains(60) == "camera 0 set for 60 Hz mains light"  # a camera that answers: its answer
+        assert camera.told == [0, 50, 60] and camera.threads == {"camera-feed camera"}  # never the screen's thread
+    finally:
+        feed.close()
