@@ -291,6 +291,12 @@ class CameraFeed:
         return moving if self._mode is not None and moving >= self.restless_after else None
 
     @property
+    def banded(self) -> bool:
+        """Whether what keeps the picture moving is a flickering lamp's bands (`MotionGate.banded`), which the
+        mains frequency mends, rather than a shaking mount or a shadow."""
+        return self.gate.banded
+
+    @property
     def mains_note(self) -> str:
         """What telling the camera the mains frequency came to (`vision.mains`), once it is open."""
         return self.source.mains_note

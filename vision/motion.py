@@ -11,6 +11,7 @@ a light flickering by a tenth kept a still tray "moving" on two frames in three.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable
 
 import cv2
@@ -21,6 +22,10 @@ from vision.frames import as_bgr
 GATE_WIDTH = 160
 FRAME_GAP = 1.0  # seconds without a frame after which a camera is taken to have paused, not to be moving
 LIGHT_CHANGE = (0.8, 1.25)  # a whole picture this much brighter or darker is light; beyond it, something moved
+BANDS_EXPLAIN = 0.75  # share of a change that each row's own gain must account for, for the change to be bands
+BANDS_ROWS = 0.5  # share of the rows bands brighten or darken, each as a whole (all but those between two bands)
+BAND_GAIN = 0.01  # a row's gain that far from 1 is a row changed
+BANDS_FRAMES = 16  # moving frames the gate remembers when it tells bands from motion
 
 
 def light_change(now: np.ndarray, before: np.ndarray) -> float:
@@ -33,6 +38,28 @@ def light_change(now: np.ndarray, before: np.ndarray) -> float:
         return 1.0
     gain = float(np.median(now[lit].astype(np.float32) / before[lit]))
     return gain if LIGHT_CHANGE[0] <= gain <= LIGHT_CHANGE[1] else 1.0
+
+
+def bands(now: np.ndarray, before: np.ndarray, pixel_delta: int) -> bool:
+    """Whether the change between two frames is light bands across the picture, not something moving.
+
+    A camera whose rows are read one after the other shows a flickering lamp
+    as bands, each row brighter or darker as a whole: a gain per row then
+    accounts for nearly all of the change. Something that moves (a die, a
+    shaking mount's edges, a shadow) changes only part of each row it crosses,
+    which the row's median passes over; an arm or a shadow across the whole
+    picture changes a stretch of rows, where bands change nearly every row.
+    """
+    now_f, before_f = now.astype(np.float32), before.astype(np.float32)
+    changed = np.count_nonzero(np.abs(now_f - before_f) > pixel_delta)
+    if not changed:
+        return False
+    ratio = np.where(before_f > 16, now_f / np.maximum(before_f, 1.0), 1.0)
+    row_gain = np.median(ratio, axis=1, keepdims=True)
+    if np.count_nonzero(np.abs(row_gain - 1.0) > BAND_GAIN) < len(row_gain) * BANDS_ROWS:
+        return False  # bands cover the picture; an arm or a shadow across it changes a stretch of rows
+    left = np.count_nonzero(np.abs(now_f - before_f * row_gain) > pixel_delta)
+    return left <= changed * (1 - BANDS_EXPLAIN)
 
 
 class MotionGate:
@@ -51,6 +78,8 @@ class MotionGate:
         # (view_check.RESTLESS_SECONDS). Counted on frames: a camera that stops sending is not moving.
         self.moving_for = 0.0
         self._still_at = self._seen_at = clock()
+        self._compared: tuple[np.ndarray, np.ndarray] | None = None  # the last two frames compared, light matched
+        self._banded: deque[bool] = deque(maxlen=BANDS_FRAMES)  # for each recent moving frame: bands, or motion
 
     def _small(self, frame: np.ndarray) -> np.ndarray | None:
         bgr = as_bgr(frame)
@@ -68,6 +97,7 @@ class MotionGate:
         until real frames are still again.
         """
         small = self._small(frame)
+        self._compared = None
         if small is None:
             self.previous = None
             return 1.0
@@ -79,6 +109,7 @@ class MotionGate:
         gain = light_change(small, before)
         if gain != 1.0:
             before = np.clip(before.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        self._compared = (small, before)
         changed = cv2.absdiff(small, before) > self.pixel_delta
         return float(np.count_nonzero(changed)) / changed.size
 
@@ -90,14 +121,23 @@ class MotionGate:
         self.last_motion = self.motion(frame)
         if self.last_motion > self.moving_fraction:
             self.still_count = 0
+            if self._compared is not None:
+                self._banded.append(bands(*self._compared, self.pixel_delta))
         else:
             self.still_count += 1
             self._still_at = now
         self.moving_for = now - self._still_at
         return self.still_count >= self.still_frames
 
+    @property
+    def banded(self) -> bool:
+        """Whether most of the recent moving frames were light bands rolling through a still picture (a lamp
+        flickering with the mains), so a picture that never holds still can be told the one thing that mends it."""
+        return len(self._banded) >= self._banded.maxlen // 2 and sum(self._banded) >= len(self._banded) * 3 / 4
+
     def reset(self) -> None:
         self.previous = None
+        self._banded.clear()
         self.still_count = 0
         self.moving_for = 0.0
         self._still_at = self._seen_at = self.clock()

@@ -34,6 +34,20 @@ TEMPLE_DIE_WANTED = 0.125  # what a café is asked to mount for (80 px at 640)
 RESTLESS_SECONDS = 10.0
 
 
+def restless_advice(banded: bool, mains_hz: int, set_mains: str) -> str:
+    """What mends a picture that never holds still: for a lamp's bands the mains frequency, else the mount and
+    the shadows. ``set_mains`` says how to give the frequency where the advice is read ("set Mains to")."""
+    if banded and mains_hz:
+        other = 110 - mains_hz  # 50 and 60 Hz: a café abroad may have picked its home country's
+        return (f"bands of light still roll through it at {mains_hz} Hz mains: if the mains here is {other} Hz, "
+                f"{set_mains} {other}; else light the tray with a lamp that does not flicker")
+    if banded:
+        return (f"bands of light roll through it, from a lamp flickering with the mains: {set_mains} 50 or 60 Hz, "
+                "the mains frequency here")
+    return (f"steady the camera's mount, keep moving shadows off the tray, and if a lamp flickers, {set_mains} "
+            "50 or 60 Hz")
+
+
 def brightest(frame: np.ndarray) -> int:
     """The grey level that 5% of the picture reaches: under a lamp, the tray, the dice and the board do."""
     small = cv2.resize(frame, (max(1, frame.shape[1] // 4), max(1, frame.shape[0] // 4)), interpolation=cv2.INTER_AREA)

@@ -49,6 +49,7 @@ from vision.view_check import (
     SLOT_WANTED,
     brightest,
     dice_sharpness,
+    restless_advice,
     small_slots,
     small_temple_die,
 )
@@ -183,10 +184,10 @@ def _dark_text(level: int) -> str:
             "light the tray, or let the camera expose longer; dice are missed in a picture this dark")
 
 
-def _restless_text(seconds: float) -> str:
-    """A picture that never holds still settles nothing; what keeps it moving is for the café to find."""
-    return (f"the picture has not held still for {seconds:.0f} s, so nothing is read: steady the camera's mount, "
-            "keep moving shadows off the tray, and if a lamp flickers, give --mains 50 or 60")
+def _restless_text(seconds: float, banded: bool, mains_hz: int) -> str:
+    """A picture that never holds still settles nothing; what keeps it moving is for the café to mend."""
+    return (f"the picture has not held still for {seconds:.0f} s, so nothing is read: "
+            + restless_advice(banded, mains_hz, "give --mains"))
 
 
 def _blurred_text(level: float) -> str:
@@ -200,8 +201,9 @@ class PictureFaults:
     picture is told again once it is mended, so an owner turning a lamp on or a lens ring hears that it
     worked; slots too small are told once."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, mains_hz: int = 0) -> None:
         self.kind = kind
+        self.mains_hz = mains_hz  # the frequency the camera was told, for advice about a lamp's bands
         self.told: set[str] = set()
 
     def _change(self, fault: str, now: bool, told: str, mended: str) -> list[str]:
@@ -211,10 +213,12 @@ class PictureFaults:
         return [told if now else mended]
 
     def lines(self, frame: np.ndarray, number: int, every_frame: bool, reader, dice,
-              restless: float | None = None) -> list[str]:
+              restless: float | None = None, banded: bool = False) -> list[str]:
         """The lines frame `number` adds; the light is looked at once a second of frames (every photo of a folder).
-        `restless` is how long the picture has not held still, once that is too long for anything to settle."""
-        lines = self._change("restless", restless is not None, _restless_text(restless or 0.0),
+        `restless` is how long the picture has not held still, once that is too long for anything to settle;
+        `banded`, whether a lamp's bands are what moves (`MotionGate.banded`)."""
+        lines = self._change("restless", restless is not None,
+                             _restless_text(restless or 0.0, banded, self.mains_hz),
                              "the picture holds still again: dice are read")
         if every_frame or number % DARK_EVERY == 1:
             level = brightest(frame)
@@ -322,7 +326,7 @@ def watch(args: argparse.Namespace) -> int:
     tracker = SlotTracker() if args.reader == "cards" else None
     last_dice = None
     small_told = False  # dice too small in the view are told once
-    faults = PictureFaults(args.reader)
+    faults = PictureFaults(args.reader, mains_hz)
     frames = reports = unusable = 0
     shots = SavedFrames(args.save, args.keep) if args.save is not None else None
     save_failed = False  # a full or pulled card is said once, and reading goes on
@@ -387,9 +391,10 @@ def watch(args: argparse.Namespace) -> int:
                         lines.append(_small_temple_die_text(small, frame.shape))
             shown = as_bgr(frame)
             if shown is not None:
-                moving = settler.gate.moving_for if settler is not None and not every_frame else 0.0
+                gate = settler.gate if settler is not None and not every_frame else None
+                moving = gate.moving_for if gate is not None else 0.0
                 lines += faults.lines(shown, frames, every_frame, reader, dice,
-                                      moving if moving >= RESTLESS_SECONDS else None)
+                                      moving if moving >= RESTLESS_SECONDS else None, gate is not None and gate.banded)
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
             if shots is not None and lines and as_bgr(frame) is not None and not save_failed:

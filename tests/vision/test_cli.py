@@ -603,3 +603,22 @@ def test_watch_says_when_the_picture_never_holds_still_and_when_it_does(
     restless = [line for line in out.splitlines() if "not held still" in line]
     assert len(restless) == 1 and "s, so nothing is read: steady the camera's mount" in restless[0]
     assert "the picture holds still again: dice are read" in out and "die shows 6, settled" in out
+
+
+def test_watch_names_a_lamps_bands_and_the_frequency_to_try(tmp_path: Path, capsys, monkeypatch) -> None:
+    """Bands rolling through a still picture are mended by the mains frequency, not by steadying the mount."""
+    import vision.watch
+    from tests.vision.test_feed import die_at, rolling_bands
+
+    monkeypatch.setattr(vision.watch, "RESTLESS_SECONDS", 0.3)
+    for index, frame in enumerate(rolling_bands(die_at(1), 60, 0.2)):
+        cv2.imwrite(str(tmp_path / f"{index:03d}.png"), frame)
+    assert main(["vision", "watch", str(tmp_path)]) == 0
+    restless = [line for line in capsys.readouterr().out.splitlines() if "not held still" in line]
+    assert len(restless) == 1 and restless[0].endswith(
+        "bands of light roll through it, from a lamp flickering with the mains: give --mains 50 or 60 Hz, "
+        "the mains frequency here"), restless
+    assert main(["vision", "watch", str(tmp_path), "--mains", "50"]) == 0  # told, and the bands stay
+    restless = [line for line in capsys.readouterr().out.splitlines() if "not held still" in line]
+    assert "bands of light still roll through it at 50 Hz mains: if the mains here is 60 Hz, give --mains 60; " \
+        "else light the tray with a lamp that does not flicker" in restless[0], restless

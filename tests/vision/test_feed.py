@@ -270,6 +270,14 @@ def shaking(frame: np.ndarray, frames: int) -> list[np.ndarray]:
     return [np.roll(frame, 2 if index % 2 else -2, axis=1) for index in range(frames)]
 
 
+def rolling_bands(frame: np.ndarray, frames: int, depth: float = 0.08, period: int = 160) -> list[np.ndarray]:
+    """A camera reading its rows one after the other under a lamp flickering with the mains: bands of light, each
+    row brighter or darker by up to `depth`, drifting down the still picture from frame to frame."""
+    rows = np.arange(frame.shape[0], dtype=np.float32)[:, None, None]
+    return [np.clip(frame * (1 + depth * np.sin(2 * np.pi * rows / period + 1.3 * index)), 0, 255).astype(np.uint8)
+            for index in range(frames)]
+
+
 @pytest.mark.parametrize(("frames", "restless"), [(lambda: [die_at(1)] * 120, False),
                                                   (lambda: shaking(die_at(1), 120), True)])
 def test_a_picture_that_never_holds_still_is_measured_for_the_camera_screen(

@@ -109,3 +109,43 @@ def test_the_gate_counts_how_long_the_picture_has_moved_on_frames_not_on_the_wal
     assert gate.is_still(np.roll(scene, 2, axis=1)) and gate.moving_for == 0.0  # held still
     gate.reset()
     assert gate.moving_for == 0.0
+
+
+def test_a_lamps_bands_are_told_from_a_shaking_mount_a_shadow_and_an_arm() -> None:
+    """A picture that never holds still is mended by the mains frequency only when bands are what move it."""
+    from tests.vision.test_feed import rolling_bands, shaking
+
+    scene = render_dice_scene(np.random.default_rng(1), 640, 480, values=[6, 3], size_range=(50, 60))[0]
+
+    def shadow(frames: int) -> list[np.ndarray]:  # a fan's shadow sweeping over the tray
+        out = []
+        for index in range(frames):
+            frame = scene.astype(np.float32)
+            frame[100:300, 100 + 8 * index:250 + 8 * index] *= 0.6
+            out.append(frame.astype(np.uint8))
+        return out
+
+    def arm(frames: int) -> list[np.ndarray]:  # a sleeve across the whole picture, a stretch of rows at a time
+        out = []
+        for index in range(frames):
+            frame = scene.astype(np.float32)
+            top = (20 * index) % 400
+            frame[top:top + 80] = frame[top:top + 80] * 0.3 + np.array([180, 120, 100], np.float32) * 0.7
+            out.append(frame.astype(np.uint8))
+        return out
+
+    def banded_after(frames: list[np.ndarray]) -> tuple[bool, int]:
+        gate = MotionGate()
+        still = sum(gate.is_still(frame) for frame in frames)
+        return gate.banded, still
+
+    for depth, period in [(0.08, 160), (0.2, 160), (0.08, 400)]:
+        banded, still = banded_after(rolling_bands(scene, 40, depth, period))
+        assert banded and still < 30, (depth, period)  # the bands keep it moving, and are told as bands
+    for frames in (shaking(scene, 40), shadow(40), arm(40)):
+        assert banded_after(frames) == (False, 0)
+    gate = MotionGate()
+    for frame in rolling_bands(scene, 40, 0.2):
+        gate.is_still(frame)
+    gate.reset()
+    assert not gate.banded  # a new camera, or one opened again, is judged afresh

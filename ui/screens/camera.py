@@ -28,7 +28,7 @@ from companion.observations import CONFIRM_BELOW
 from vision.mains import MAINS_HZ
 from vision.orientation import Orientation
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text
-from vision.view_check import SLOT_WANTED, small_slots
+from vision.view_check import SLOT_WANTED, restless_advice, small_slots
 
 log = logging.getLogger(__name__)
 
@@ -194,8 +194,9 @@ class CameraScreen(Screen):
             lines.append(f"Picture too dark (its brightest parts {dark} of 255): light the tray")
         restless = getattr(feed, "restless", None)
         if restless is not None:
-            lines.append(f"Picture not still for {restless:.0f} s, so nothing is read: steady the camera's mount, "
-                         "keep moving shadows off the tray, and if a lamp flickers, set Mains to 50 or 60 Hz")
+            advice = restless_advice(getattr(feed, "banded", False), App.get_running_app().settings.mains_hz,
+                                     "set Mains to")
+            lines.append(f"Picture not still for {restless:.0f} s, so nothing is read: {advice}")
         return lines
 
     def draw_over(self, frame: Any, dice: Any = (), slots: Any = None) -> None:
