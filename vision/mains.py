@@ -78,23 +78,23 @@ class V4L2Mains:
     def set(self, hz: int) -> str:
         """Set ``hz`` (0: give the camera its own value back); a sentence says what came of it."""
         name = f"camera {self.path}"
-        if not hz and self.own is None:
-            return ""  # never changed: nothing to give back
         try:
-            if not hz:
-                v4l2_control(self.path, VIDIOC_S_CTRL, self.own or 0)
-                self.own = None
-                return f"{name} back on its own mains setting"
+            if hz:
+                if self.own is None:
+                    self.own = v4l2_control(self.path, VIDIOC_G_CTRL)
+                v4l2_control(self.path, VIDIOC_S_CTRL, V4L2_POWER_LINE[hz])
+                return f"{name} set for {hz} Hz mains light"
             if self.own is None:
-                self.own = v4l2_control(self.path, VIDIOC_G_CTRL)
-            v4l2_control(self.path, VIDIOC_S_CTRL, V4L2_POWER_LINE[hz])
+                return ""  # never changed: nothing to give back
+            v4l2_control(self.path, VIDIOC_S_CTRL, self.own)
+            self.own = None
+            return f"{name} back on its own mains setting"
         except ImportError:  # not Linux: no V4L2
             return f"{name}: no mains setting on this system; set it in the camera's own software"
         except OSError as exc:
             if exc.errno in (errno.EINVAL, errno.ENOTTY, errno.ERANGE):  # no such control, or no V4L2 device at all
                 return f"{name} takes no mains setting, so it may band under flickering light"
             return f"{name}: cannot set the mains frequency ({exc.strerror or exc})"
-        return f"{name} set for {hz} Hz mains light"
 
 
 def picamera_flicker(camera: Any, hz: int) -> str:
