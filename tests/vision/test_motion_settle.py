@@ -139,9 +139,15 @@ def test_a_lamps_bands_are_told_from_a_shaking_mount_a_shadow_and_an_arm() -> No
         still = sum(gate.is_still(frame) for frame in frames)
         return gate.banded, still
 
-    for depth, period in [(0.08, 160), (0.2, 160), (0.08, 400)]:
+    def dimmed_led(frames: int) -> list[np.ndarray]:  # a dimmed LED's light: hard-edged bands, 80% darker
+        rows = np.arange(scene.shape[0])[:, None, None]
+        return [(scene * np.where((rows + 37 * index) % 100 < 50, 1.0, 0.2)).astype(np.uint8)
+                for index in range(frames)]
+
+    for depth, period in [(0.08, 160), (0.2, 160), (0.08, 400), (0.6, 160)]:
         banded, still = banded_after(rolling_bands(scene, 40, depth, period))
         assert banded and still < 30, (depth, period)  # the bands keep it moving, and are told as bands
+    assert banded_after(dimmed_led(40)) == (True, 0)
     for frames in (shaking(scene, 40), shadow(40), arm(40)):
         assert banded_after(frames) == (False, 0)
     gate = MotionGate()
