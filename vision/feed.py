@@ -297,6 +297,12 @@ class CameraFeed:
         return self.gate.banded
 
     @property
+    def camera_rate(self) -> float | None:
+        """A live camera's frames a second as they arrive (`MotionGate.frame_rate`), which tells the mains
+        frequency of rolling bands; None for files and folders, whose pace is the feed's own."""
+        return self.gate.frame_rate if self.source.live else None
+
+    @property
     def mains_note(self) -> str:
         """What telling the camera the mains frequency came to (`vision.mains`), once it is open."""
         return self.source.mains_note

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 MAINS_HZ = (0, 50, 60)  # 0: the camera's own setting, untouched
+BANDS_STAND_STILL = 0.1  # of their spacing: bands moving less than this from frame to frame hold the picture still
 
 # linux/videodev2.h: VIDIOC_G_CTRL and VIDIOC_S_CTRL are _IOWR('V', 27 and 28, struct v4l2_control), the struct
 # two 32-bit fields.
@@ -31,6 +32,23 @@ V4L2_POWER_LINE = {50: 1, 60: 2}  # the control's menu: 0 off, 1 50 Hz, 2 60 Hz,
 # libcamera's controls: AeFlickerMode 0 is "off" (libcamera's default), 1 "manual" (avoid the period given), the
 # period in microseconds.
 FLICKER_MODE_OFF, FLICKER_MODE_MANUAL = 0, 1
+
+
+def rolling_bands_mains(fps: float) -> int | None:
+    """The mains frequency whose lamps give bands that roll through a camera's picture at ``fps``; None when both
+    or neither would.
+
+    From one frame to the next a lamp flickers 2 x mains / fps times, and the
+    bands move on by the fraction over a whole number: at 30 frames a second
+    100 Hz flicker (50 Hz mains) moves them a third of their spacing, while
+    120 Hz (60 Hz mains) brings them back to where they were, bands that stand
+    still and so never stop the picture from settling. Rolling bands at 30,
+    15 or 60 frames a second come from 50 Hz mains, at 25 or 50 from 60 Hz.
+    """
+    if fps <= 0:
+        return None
+    rolling = [hz for hz in MAINS_HZ if hz and abs(2 * hz / fps - round(2 * hz / fps)) > BANDS_STAND_STILL]
+    return rolling[0] if len(rolling) == 1 else None
 
 
 def flicker_period_us(hz: int) -> int:

@@ -80,6 +80,7 @@ class MotionGate:
         self._still_at = self._seen_at = clock()
         self._compared: tuple[np.ndarray, np.ndarray] | None = None  # the last two frames compared, light matched
         self._banded: deque[bool] = deque(maxlen=BANDS_FRAMES)  # for each recent moving frame: bands, or motion
+        self._gaps: deque[float] = deque(maxlen=2 * BANDS_FRAMES)  # seconds between recent frames
 
     def _small(self, frame: np.ndarray) -> np.ndarray | None:
         bgr = as_bgr(frame)
@@ -117,6 +118,8 @@ class MotionGate:
         now = self.clock()
         if now - self._seen_at > FRAME_GAP:  # frames back after a gap: the time without any is no motion
             self._still_at = now
+        else:
+            self._gaps.append(now - self._seen_at)
         self._seen_at = now
         self.last_motion = self.motion(frame)
         if self.last_motion > self.moving_fraction:
@@ -135,9 +138,19 @@ class MotionGate:
         flickering with the mains), so a picture that never holds still can be told the one thing that mends it."""
         return len(self._banded) >= self._banded.maxlen // 2 and sum(self._banded) >= len(self._banded) * 3 / 4
 
+    @property
+    def frame_rate(self) -> float | None:
+        """Frames a second as they reach the gate: a live camera's own rate while nothing slower than the gate
+        runs, as in a picture that never holds still. None until a second's worth of frames has come."""
+        if len(self._gaps) < self._gaps.maxlen // 2:
+            return None
+        gap = float(np.median(self._gaps))
+        return 1.0 / gap if gap > 0 else None
+
     def reset(self) -> None:
         self.previous = None
         self._banded.clear()
+        self._gaps.clear()
         self.still_count = 0
         self.moving_for = 0.0
         self._still_at = self._seen_at = self.clock()

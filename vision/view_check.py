@@ -21,6 +21,7 @@ import numpy as np
 
 from vision.d6_reader import Box, dice_look_small, side
 from vision.die_crops import CROP_MARGIN, crop_die
+from vision.mains import rolling_bands_mains
 
 DARK_BELOW = 40  # the picture's 95th-percentile grey level: darker than any photo of the three sets (60 and up)
 BLURRED_BELOW = 0.15  # the dice's median sharpness: no photo of the three sets scores under it
@@ -34,18 +35,26 @@ TEMPLE_DIE_WANTED = 0.125  # what a café is asked to mount for (80 px at 640)
 RESTLESS_SECONDS = 10.0
 
 
-def restless_advice(banded: bool, mains_hz: int, set_mains: str) -> str:
+def restless_advice(banded: bool, mains_hz: int, set_mains: str, fps: float | None = None) -> str:
     """What mends a picture that never holds still: for a lamp's bands the mains frequency, else the mount and
-    the shadows. ``set_mains`` says how to give the frequency where the advice is read ("set Mains to")."""
-    if banded and mains_hz:
+    the shadows. ``set_mains`` says how to give the frequency where the advice is read ("set Mains to"); a live
+    camera's frame rate ``fps`` tells which mains gives rolling bands (`mains.rolling_bands_mains`)."""
+    if not banded:
+        return (f"steady the camera's mount, keep moving shadows off the tray, and if a lamp flickers, {set_mains} "
+                "50 or 60 Hz")
+    rolling = rolling_bands_mains(fps) if fps else None
+    if rolling and rolling != mains_hz:
+        return (f"bands of light roll through it, from a lamp on {rolling} Hz mains (at this camera's {fps:.0f} "
+                f"frames a second only those roll): {set_mains} {rolling} Hz")
+    if mains_hz:
         other = 110 - mains_hz  # 50 and 60 Hz: a café abroad may have picked its home country's
+        if rolling:  # the right frequency, and still bands: this camera cannot avoid them
+            return (f"bands of light still roll through it at {mains_hz} Hz mains, so this camera cannot avoid them: "
+                    "light the tray with a lamp that does not flicker")
         return (f"bands of light still roll through it at {mains_hz} Hz mains: if the mains here is {other} Hz, "
                 f"{set_mains} {other}; else light the tray with a lamp that does not flicker")
-    if banded:
-        return (f"bands of light roll through it, from a lamp flickering with the mains: {set_mains} 50 or 60 Hz, "
-                "the mains frequency here")
-    return (f"steady the camera's mount, keep moving shadows off the tray, and if a lamp flickers, {set_mains} "
-            "50 or 60 Hz")
+    return (f"bands of light roll through it, from a lamp flickering with the mains: {set_mains} 50 or 60 Hz, "
+            "the mains frequency here")
 
 
 def brightest(frame: np.ndarray) -> int:

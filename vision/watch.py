@@ -184,10 +184,10 @@ def _dark_text(level: int) -> str:
             "light the tray, or let the camera expose longer; dice are missed in a picture this dark")
 
 
-def _restless_text(seconds: float, banded: bool, mains_hz: int) -> str:
+def _restless_text(seconds: float, banded: bool, mains_hz: int, fps: float | None) -> str:
     """A picture that never holds still settles nothing; what keeps it moving is for the café to mend."""
     return (f"the picture has not held still for {seconds:.0f} s, so nothing is read: "
-            + restless_advice(banded, mains_hz, "give --mains"))
+            + restless_advice(banded, mains_hz, "give --mains", fps))
 
 
 def _blurred_text(level: float) -> str:
@@ -213,12 +213,12 @@ class PictureFaults:
         return [told if now else mended]
 
     def lines(self, frame: np.ndarray, number: int, every_frame: bool, reader, dice,
-              restless: float | None = None, banded: bool = False) -> list[str]:
+              restless: float | None = None, banded: bool = False, fps: float | None = None) -> list[str]:
         """The lines frame `number` adds; the light is looked at once a second of frames (every photo of a folder).
         `restless` is how long the picture has not held still, once that is too long for anything to settle;
-        `banded`, whether a lamp's bands are what moves (`MotionGate.banded`)."""
+        `banded`, whether a lamp's bands are what moves (`MotionGate.banded`), at a live camera's `fps`."""
         lines = self._change("restless", restless is not None,
-                             _restless_text(restless or 0.0, banded, self.mains_hz),
+                             _restless_text(restless or 0.0, banded, self.mains_hz, fps),
                              "the picture holds still again: dice are read")
         if every_frame or number % DARK_EVERY == 1:
             level = brightest(frame)
@@ -394,7 +394,8 @@ def watch(args: argparse.Namespace) -> int:
                 gate = settler.gate if settler is not None and not every_frame else None
                 moving = gate.moving_for if gate is not None else 0.0
                 lines += faults.lines(shown, frames, every_frame, reader, dice,
-                                      moving if moving >= RESTLESS_SECONDS else None, gate is not None and gate.banded)
+                                      moving if moving >= RESTLESS_SECONDS else None, gate is not None and gate.banded,
+                                      gate.frame_rate if gate is not None and source.live else None)
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
             if shots is not None and lines and as_bgr(frame) is not None and not save_failed:

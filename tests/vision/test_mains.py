@@ -222,3 +222,54 @@ def test_a_camera_slow_to_take_the_setting_does_not_hold_up_the_screen() -> None
         assert camera.told == [0, 50, 60] and camera.threads == {"camera-feed camera"}  # never the screen's thread
     finally:
         feed.close()
+
+
+def test_the_frame_rate_tells_which_mains_rolls_bands() -> None:
+    """A lamp flickers 2 x mains times a second; bands stand still when a whole number of flickers fits a frame."""
+    from vision.mains import rolling_bands_mains
+
+    assert [rolling_bands_mains(fps) for fps in (30, 29.97, 15, 60, 7.5)] == [50] * 5  # NTSC-like rates
+    assert [rolling_bands_mains(fps) for fps in (25, 50, 12.5)] == [60] * 3  # PAL-like rates
+    assert [rolling_bands_mains(fps) for fps in (20, 10, 27.5, 0)] == [None] * 4  # both stand, both roll, no rate
+
+
+class BandedCamera:
+    """A live camera at 30 frames a second under a lamp on 50 Hz mains: it hands each frame over when it is due."""
+
+    name = "camera 0"
+    live = True
+    finished = False
+
+    def __init__(self) -> None:
+        from tests.vision.test_feed import die_at, rolling_bands
+
+        self.frames = rolling_bands(die_at(1), 30, 0.2)
+        self.count = 0
+        self.due = time.monotonic()
+
+    def read(self) -> np.ndarray:
+        self.due += 1 / 30
+        time.sleep(max(0.0, self.due - time.monotonic()))
+        self.count += 1
+        return self.frames[self.count % len(self.frames)]
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_feed_measures_a_live_cameras_rate_and_not_a_folders(tmp_path: Path) -> None:
+    feed = CameraFeed(lambda: BandedCamera(), lambda _seen: None, mode="d6", name="camera").start()
+    try:
+        deadline = time.monotonic() + 20
+        while (not feed.banded or feed.camera_rate is None) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert feed.banded and 20 < feed.camera_rate < 40  # about the camera's 30 (a busy machine reads late)
+    finally:
+        feed.close()
+    for index in range(40):
+        cv2.imwrite(str(tmp_path / f"{index:02d}.png"), np.full((48, 64, 3), 100 + index, np.uint8))
+    feed = CameraFeed(str(tmp_path), lambda _seen: None, mode="d6", name="camera").start()
+    try:
+        assert feed.ended.wait(20) and feed.camera_rate is None  # a folder's pace is the feed's own
+    finally:
+        feed.close()

@@ -150,8 +150,11 @@ def test_a_lamps_bands_are_told_from_a_shaking_mount_a_shadow_and_an_arm() -> No
     assert banded_after(dimmed_led(40)) == (True, 0)
     for frames in (shaking(scene, 40), shadow(40), arm(40)):
         assert banded_after(frames) == (False, 0)
-    gate = MotionGate()
+    now = [0.0]
+    gate = MotionGate(clock=lambda: now[0])
     for frame in rolling_bands(scene, 40, 0.2):
+        now[0] += 1 / 30
         gate.is_still(frame)
+    assert gate.banded and gate.frame_rate == pytest.approx(30)  # the rate that tells 50 Hz mains' bands
     gate.reset()
-    assert not gate.banded  # a new camera, or one opened again, is judged afresh
+    assert not gate.banded and gate.frame_rate is None  # a new camera, or one opened again, is judged afresh

@@ -195,7 +195,7 @@ class CameraScreen(Screen):
         restless = getattr(feed, "restless", None)
         if restless is not None:
             advice = restless_advice(getattr(feed, "banded", False), App.get_running_app().settings.mains_hz,
-                                     "set Mains to")
+                                     "set Mains to", getattr(feed, "camera_rate", None))
             lines.append(f"Picture not still for {restless:.0f} s, so nothing is read: {advice}")
         return lines
 
