@@ -46,11 +46,11 @@ def restless_advice(banded: bool, mains_hz: int, set_mains: str, fps: float | No
     if rolling and rolling != mains_hz:
         return (f"bands of light roll through it, from a lamp on {rolling} Hz mains (at this camera's {fps:.0f} "
                 f"frames a second only those roll): {set_mains} {rolling} Hz")
+    if mains_hz and rolling:  # the right frequency, and still bands
+        return (f"bands of light still roll through it at {mains_hz} Hz mains, so this camera cannot avoid them: "
+                "light the tray with a lamp that does not flicker")
     if mains_hz:
         other = 110 - mains_hz  # 50 and 60 Hz: a café abroad may have picked its home country's
-        if rolling:  # the right frequency, and still bands: this camera cannot avoid them
-            return (f"bands of light still roll through it at {mains_hz} Hz mains, so this camera cannot avoid them: "
-                    "light the tray with a lamp that does not flicker")
         return (f"bands of light still roll through it at {mains_hz} Hz mains: if the mains here is {other} Hz, "
                 f"{set_mains} {other}; else light the tray with a lamp that does not flicker")
     return (f"bands of light roll through it, from a lamp flickering with the mains: {set_mains} 50 or 60 Hz, "
