@@ -56,7 +56,7 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
             controller = terminal.controller
             orientation, mains_hz = picture_settings(args)
             feed = start_camera(args.camera, controller.submit, lambda: controller.session,
-                                orientation=orientation, mains_hz=mains_hz)
+                                orientation=orientation, mains_hz=mains_hz, set_mains_words="give --mains")
             closers.append(feed.close)
 
         def detach() -> None:

@@ -33,7 +33,15 @@ from vision.orientation import UPRIGHT, Orientation
 from vision.readings import DieReading
 from vision.settle import Settled, Settler, dice_settler
 from vision.sources import FrameSource, RetryingSource, open_source, skipped_note
-from vision.view_check import DARK_EVERY, RESTLESS_SECONDS, blurred_dice, small_temple_die, too_dark
+from vision.view_check import (
+    DARK_EVERY,
+    RESTLESS_SECONDS,
+    STUCK_SECONDS,
+    blurred_dice,
+    restless_advice,
+    small_temple_die,
+    too_dark,
+)
 from vision.yolo_labels import iou
 
 log = logging.getLogger(__name__)
@@ -117,6 +125,7 @@ class CameraFeed:
         on_frame: Callable[[int], None] | None = None,
         orientation: Orientation = UPRIGHT,
         mains_hz: int = 0,
+        set_mains_words: str = "set Mains to",
     ) -> None:
         self.spec = source
         self.submit = submit
@@ -133,6 +142,9 @@ class CameraFeed:
         self.readers: dict[str, Any] = dict(readers or {})
         self.on_frame = on_frame
         self.restless_after = RESTLESS_SECONDS
+        self.stuck_after = STUCK_SECONDS
+        self.stuck = False  # the table was told that the picture never holds still, so nothing is read
+        self.set_mains_words = set_mains_words  # how the front end gives the mains frequency, for the advice
         self.orientation = orientation  # the café may turn the picture while the feed runs: see `_upright`
         self._orientation = orientation
         opener = source if callable(source) else (lambda: open_source(source))
@@ -350,6 +362,7 @@ class CameraFeed:
                 if self.source.problem and self.up is not False:
                     self._link(False, f"{self.source.problem} (retrying every {self.source.retry_seconds:g} s)")
                     self.gate.reset()
+                    self.stuck = False  # the camera lost says more; it is judged afresh once back
                 if self.source.finished:
                     # A folder of zero-byte or damaged photos "ended" with no word of why nothing was read.
                     skipped = skipped_note(self.source.source)
@@ -376,9 +389,23 @@ class CameraFeed:
                 if not reported_error:
                     self.submit(LinkChanged(self.name, True, f"a frame was passed over: {error}"))
                     reported_error = True
+            self._tell_stuck()
             if self.fps and not self.source.live:  # a camera paces itself; waiting more lets its frames go stale
                 next_at = max(next_at + 1.0 / self.fps, time.monotonic() - 1.0)
                 self._stop.wait(max(0.0, next_at - time.monotonic()))
+
+    def _tell_stuck(self) -> None:
+        """A picture that never holds still reads nothing while the game goes on, as silently as a camera
+        unplugged: the table is told as for a lost camera, with what mends it, and again once it holds still."""
+        moving = self.gate.moving_for if self._mode is not None else 0.0
+        if not self.stuck and moving >= self.stuck_after:
+            self.stuck = True
+            advice = restless_advice(self.banded, self.source.mains_hz, self.set_mains_words, self.camera_rate)
+            self.submit(LinkChanged(self.name, False, f"picture not still for {moving:.0f} s, so nothing is read: "
+                                                      f"{advice}"))
+        elif self.stuck and moving < self.stuck_after:
+            self.stuck = False
+            self.submit(LinkChanged(self.name, True, "the picture holds still again, so dice and cards are read"))
 
     def _upright(self, frame: Any) -> Any:
         """The frame turned as the café set it. A turn made while the feed runs starts the readers afresh:

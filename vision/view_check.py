@@ -33,6 +33,8 @@ SMALL_TEMPLE_DIE = 0.1  # of the frame's long side, a temple die's box: rendered
 TEMPLE_DIE_WANTED = 0.125  # what a café is asked to mount for (80 px at 640)
 # Seconds without one still frame before the picture is called restless: a throw and a hand take two or three.
 RESTLESS_SECONDS = 10.0
+# The same, before the table is told its camera reads nothing: longer, as a hand may hover over a board a while.
+STUCK_SECONDS = 30.0
 
 
 def restless_advice(banded: bool, mains_hz: int, set_mains: str, fps: float | None = None) -> str:

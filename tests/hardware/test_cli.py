@@ -240,6 +240,7 @@ def test_play_turns_the_camera_picture_and_tells_it_the_mains_as_asked(
     detach = attach_hardware(args)(SimpleNamespace(controller=Controller(None)))
     try:
         assert started[0].orientation == Orientation(180, True) and started[0].source.mains_hz == 60
+        assert started[0].set_mains_words == "give --mains"  # a picture stuck moving is told in the terminal's words
     finally:
         detach()
     assert not started[0].running

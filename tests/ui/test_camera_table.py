@@ -100,3 +100,22 @@ def test_an_unplugged_camera_is_said_on_the_table_until_it_is_back_and_shows_no_
     assert until(lambda: app.controller.links.get("camera") is True)
     assert until(lambda: "not reading" not in table.ids.status.text and camera.live)
     assert app.inputs_down == "" and "USB cable" not in camera.ids.seen.text
+
+
+def test_a_picture_that_never_holds_still_is_said_on_the_table_until_it_does(launch: Any, tmp_path: Path) -> None:
+    """Rolls went unread for the rest of the game when the picture never held still, and only the camera
+    screen, behind the PIN, said why; now the table keeps its line about the camera and settings the mend."""
+    from tests.vision.test_feed import die_at, shaking
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for index, frame in enumerate([*shaking(die_at(1), 120), *[die_at(1)] * 240]):  # 4 s shaking, 8 s still
+        cv2.imwrite(str(folder / f"{index:03d}.png"), frame)
+    app = launch(camera=str(folder))
+    assert app.new_game("blackpool", ["yellow", "red"])
+    feed = app.running_inputs["camera"][1]
+    feed.stuck_after = 1.0
+    table = app.root.get_screen("table")
+    assert until(lambda: app.inputs_down.startswith("Camera not reading"), 20), app.inputs_note
+    assert "Camera lost: picture not still for 1 s, so nothing is read: steady the camera's mount" in app.inputs_note
+    assert until(lambda: app.inputs_down == "" and "not reading" not in table.ids.status.text, 20)

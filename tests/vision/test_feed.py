@@ -758,3 +758,20 @@ def test_a_camera_faster_than_the_feed_rate_is_read_fresh() -> None:
             time.sleep(0.02)
     late = sorted(camera.ages[-30:])
     assert late[len(late) // 2] < 0.04  # the median frame is under two camera frames old (paced: about 0.1 s)
+
+
+def test_a_picture_stuck_moving_is_told_to_the_table_and_so_is_its_end(d6_reader) -> None:
+    """A picture that never held still read nothing for the rest of the game, and only the camera screen, behind
+    the PIN, said why: the table is told as for a lost camera, with the mend, and again once it holds still."""
+    seen: list = []
+    frames = [*shaking(die_at(1), 90), *[die_at(1)] * 30]
+    feed = CameraFeed(lambda: Frames(frames), seen.append, mode="d6", fps=60, readers={"d6": d6_reader})
+    feed.stuck_after = 1.0
+    with feed:
+        assert feed.ended.wait(30)
+    links = [(o.up, o.detail) for o in seen if isinstance(o, LinkChanged)]
+    stuck = [index for index, (up, detail) in enumerate(links) if not up and detail.startswith("picture not still")]
+    assert len(stuck) == 1, links
+    assert links[stuck[0]][1].endswith("s, so nothing is read: steady the camera's mount, keep moving shadows off "
+                                       "the tray, and if a lamp flickers, set Mains to 50 or 60 Hz")
+    assert links[stuck[0] + 1] == (True, "the picture holds still again, so dice and cards are read")
