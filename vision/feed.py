@@ -386,7 +386,7 @@ class CameraFeed:
             except Exception as error:  # an unreadable frame is skipped, never fatal
                 self.errors += 1
                 log.warning("camera frame %d skipped: %s", self.frames, error)
-                if not reported_error:
+                if not reported_error and not self.stuck:  # stuck: the table's line about it says more, and stays
                     self.submit(LinkChanged(self.name, True, f"a frame was passed over: {error}"))
                     reported_error = True
             self._tell_stuck()
