@@ -401,8 +401,7 @@ class CameraFeed:
         if not self.stuck and moving >= self.stuck_after:
             self.stuck = True
             advice = restless_advice(self.banded, self.source.mains_hz, self.set_mains_words, self.camera_rate)
-            self.submit(LinkChanged(self.name, False, f"picture not still for {moving:.0f} s, so nothing is read: "
-                                                      f"{advice}"))
+            self.submit(LinkChanged(self.name, False, f"picture not still for {moving:.0f} s, nothing read: {advice}"))
         elif self.stuck and moving < self.stuck_after:
             self.stuck = False
             self.submit(LinkChanged(self.name, True, "the picture holds still again, so dice and cards are read"))

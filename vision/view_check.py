@@ -46,17 +46,16 @@ def restless_advice(banded: bool, mains_hz: int, set_mains: str, fps: float | No
                 "50 or 60 Hz")
     rolling = rolling_bands_mains(fps) if fps else None
     if rolling and rolling != mains_hz:
-        return (f"bands of light roll through it, from a lamp on {rolling} Hz mains (at this camera's {fps:.0f} "
-                f"frames a second only those roll): {set_mains} {rolling} Hz")
+        return (f"a lamp on {rolling} Hz mains rolls bands through it (at {fps:.0f} frames a second only those roll): "
+                f"{set_mains} {rolling} Hz")
     if mains_hz and rolling:  # the right frequency, and still bands
-        return (f"bands of light still roll through it at {mains_hz} Hz mains, so this camera cannot avoid them: "
-                "light the tray with a lamp that does not flicker")
+        return (f"a lamp rolls bands through it even at {mains_hz} Hz mains, which this camera cannot avoid: light "
+                "the tray with a lamp that does not flicker")
     if mains_hz:
         other = 110 - mains_hz  # 50 and 60 Hz: a café abroad may have picked its home country's
-        return (f"bands of light still roll through it at {mains_hz} Hz mains: if the mains here is {other} Hz, "
-                f"{set_mains} {other}; else light the tray with a lamp that does not flicker")
-    return (f"bands of light roll through it, from a lamp flickering with the mains: {set_mains} 50 or 60 Hz, "
-            "the mains frequency here")
+        return (f"a lamp rolls bands through it even at {mains_hz} Hz mains: if the mains here is {other} Hz, "
+                f"{set_mains} {other}, else light the tray with a lamp that does not flicker")
+    return f"a flickering lamp rolls bands through it: {set_mains} the mains frequency here, 50 or 60 Hz"
 
 
 def brightest(frame: np.ndarray) -> int:

@@ -361,8 +361,8 @@ def test_a_picture_that_never_holds_still_asks_for_a_steady_camera(launch: Any, 
 
 
 @pytest.mark.parametrize(("rate", "said"), [
-    (None, "bands of light roll through it, from a lamp flickering with the mains: set Mains to 50 or 60 Hz"),
-    (25.0, "from a lamp on 60 Hz mains (at this camera's 25 frames a second only those roll): set Mains to 60 Hz"),
+    (None, "a flickering lamp rolls bands through it: set Mains to the mains frequency here, 50 or 60 Hz"),
+    (25.0, "a lamp on 60 Hz mains rolls bands through it (at 25 frames a second only those roll): set Mains to 60 Hz"),
 ])
 def test_a_lamps_bands_ask_for_the_mains_frequency(
         launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rate: float | None, said: str) -> None:

@@ -117,5 +117,5 @@ def test_a_picture_that_never_holds_still_is_said_on_the_table_until_it_does(lau
     feed.stuck_after = 1.0
     table = app.root.get_screen("table")
     assert until(lambda: app.inputs_down.startswith("Camera not reading"), 20), app.inputs_note
-    assert "Camera lost: picture not still for 1 s, so nothing is read: steady the camera's mount" in app.inputs_note
+    assert "Camera lost: picture not still for 1 s, nothing read: steady the camera's mount" in app.inputs_note
     assert until(lambda: app.inputs_down == "" and "not reading" not in table.ids.status.text, 20)

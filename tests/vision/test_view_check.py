@@ -104,15 +104,13 @@ def test_the_advice_for_a_restless_picture_follows_what_moves_it() -> None:
 
     assert restless_advice(False, 0, "set Mains to", 30).startswith("steady the camera's mount")
     assert restless_advice(True, 0, "set Mains to") == (
-        "bands of light roll through it, from a lamp flickering with the mains: set Mains to 50 or 60 Hz, "
-        "the mains frequency here")
+        "a flickering lamp rolls bands through it: set Mains to the mains frequency here, 50 or 60 Hz")
     assert restless_advice(True, 0, "give --mains", 30) == (
-        "bands of light roll through it, from a lamp on 50 Hz mains (at this camera's 30 frames a second only those "
-        "roll): give --mains 50 Hz")
+        "a lamp on 50 Hz mains rolls bands through it (at 30 frames a second only those roll): give --mains 50 Hz")
     assert restless_advice(True, 50, "set Mains to", 25).endswith("set Mains to 60 Hz")  # the wrong one was set
     assert restless_advice(True, 60, "set Mains to", 25) == (
-        "bands of light still roll through it at 60 Hz mains, so this camera cannot avoid them: light the tray "
-        "with a lamp that does not flicker")
+        "a lamp rolls bands through it even at 60 Hz mains, which this camera cannot avoid: light the tray with a "
+        "lamp that does not flicker")
     assert restless_advice(True, 50, "set Mains to", 20) == (  # at 20 frames a second neither rolls: no telling
-        "bands of light still roll through it at 50 Hz mains: if the mains here is 60 Hz, set Mains to 60; else "
-        "light the tray with a lamp that does not flicker")
+        "a lamp rolls bands through it even at 50 Hz mains: if the mains here is 60 Hz, set Mains to 60, else light "
+        "the tray with a lamp that does not flicker")
