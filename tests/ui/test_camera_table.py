@@ -119,3 +119,13 @@ def test_a_picture_that_never_holds_still_is_said_on_the_table_until_it_does(lau
     assert until(lambda: app.inputs_down.startswith("Camera not reading"), 20), app.inputs_note
     assert "Camera lost: picture not still for 1 s, nothing read: steady the camera's mount" in app.inputs_note
     assert until(lambda: app.inputs_down == "" and "not reading" not in table.ids.status.text, 20)
+
+
+def test_a_status_too_long_for_three_lines_keeps_its_start(start: Any) -> None:
+    """The status line kept the last three lines of a longer one: a lost camera's line began mid-sentence."""
+    app = start(long_list("temple", ["red", "blue"]))
+    table = app.root.get_screen("table")
+    app.status = "camera lost: " + " ".join(f"word{index}" for index in range(80)) + " the end"
+    advance(3)
+    shown = table.ids.status._label._cached_lines  # the lines Kivy laid out and drew
+    assert len(shown) == 3 and shown[0].words[0].text.startswith("camera lost: word0")
