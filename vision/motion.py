@@ -136,13 +136,13 @@ class MotionGate:
     def banded(self) -> bool:
         """Whether most of the recent moving frames were light bands rolling through a still picture (a lamp
         flickering with the mains), so a picture that never holds still can be told the one thing that mends it."""
-        return len(self._banded) >= self._banded.maxlen // 2 and sum(self._banded) >= len(self._banded) * 3 / 4
+        return len(self._banded) >= BANDS_FRAMES // 2 and sum(self._banded) >= len(self._banded) * 3 / 4
 
     @property
     def frame_rate(self) -> float | None:
         """Frames a second as they reach the gate: a live camera's own rate while nothing slower than the gate
         runs, as in a picture that never holds still. None until a second's worth of frames has come."""
-        if len(self._gaps) < self._gaps.maxlen // 2:
+        if len(self._gaps) < BANDS_FRAMES:  # half the gaps kept
             return None
         gap = float(np.median(self._gaps))
         return 1.0 / gap if gap > 0 else None
