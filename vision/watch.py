@@ -305,8 +305,8 @@ def watch(args: argparse.Namespace) -> int:
     try:
         reader = _make_reader(args.reader, args.taught, cafe_dir(args))
     except Exception as exc:
-        for source in opened:
-            source.close()
+        for each in opened:
+            each.close()
         raise WatchRefused(f"cannot start the {args.reader} reader: {exc}") from exc
     if args.taught is not None:
         for line in _taught_lines(reader, args.reader, args.taught):
