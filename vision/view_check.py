@@ -42,8 +42,8 @@ def restless_advice(banded: bool, mains_hz: int, set_mains: str, fps: float | No
     the shadows. ``set_mains`` says how to give the frequency where the advice is read ("set Mains to"); a live
     camera's frame rate ``fps`` tells which mains gives rolling bands (`mains.rolling_bands_mains`)."""
     if not banded:
-        return (f"steady the camera's mount, keep moving shadows off the tray, and if a lamp flickers, {set_mains} "
-                "50 or 60 Hz")
+        return (f"steady the camera's mount, keep people and moving shadows out of its view, and if a lamp "
+                f"flickers, {set_mains} 50 or 60 Hz")
     rolling = rolling_bands_mains(fps) if fps else None
     if rolling and rolling != mains_hz:
         return (f"a lamp on {rolling} Hz mains rolls bands through it (at {fps:.0f} frames a second only those roll): "
