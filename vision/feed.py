@@ -299,8 +299,12 @@ class CameraFeed:
         """Seconds the picture has not held still for one frame, once that is `RESTLESS_SECONDS` or more: nothing
         settles, so nothing is read, and a camera screen says why (a flickering lamp's bands, a shaking mount, a
         fan's shadow). None while the picture holds still now and then, or no reader runs."""
-        moving = self.gate.moving_for
-        return moving if self._mode is not None and moving >= self.restless_after else None
+        moving = self._unread_for()
+        return moving if moving >= self.restless_after else None
+
+    def _unread_for(self) -> float:
+        """Seconds the picture has moved without one still frame while a reader runs (0 with none running)."""
+        return self.gate.moving_for if self._mode is not None else 0.0
 
     @property
     def banded(self) -> bool:
@@ -397,7 +401,7 @@ class CameraFeed:
     def _tell_stuck(self) -> None:
         """A picture that never holds still reads nothing while the game goes on, as silently as a camera
         unplugged: the table is told as for a lost camera, with what mends it, and again once it holds still."""
-        moving = self.gate.moving_for if self._mode is not None else 0.0
+        moving = self._unread_for()
         if not self.stuck and moving >= self.stuck_after:
             self.stuck = True
             advice = restless_advice(self.banded, self.source.mains_hz, self.set_mains_words, self.camera_rate)
