@@ -29,7 +29,7 @@ from hardware.dice_sim import SimulatedSensor, idle, run_script
 from hardware.panel import Panel, make_pin_factory
 from hardware.pins import load_config
 from hardware.tags import TagMap, default_tags_path
-from vision.cli import mains_option, picture_options, picture_settings
+from vision.cli import live_options, picture_options, picture_settings
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
@@ -54,9 +54,10 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
             from vision.feed import start_camera
 
             controller = terminal.controller
-            orientation, mains_hz = picture_settings(args)
+            picture = picture_settings(args)
             feed = start_camera(args.camera, controller.submit, lambda: controller.session,
-                                orientation=orientation, mains_hz=mains_hz, set_mains_words="give --mains")
+                                orientation=picture.orientation, mains_hz=picture.mains_hz, tray=picture.tray,
+                                set_mains_words="give --mains")
             closers.append(feed.close)
 
         def detach() -> None:
@@ -254,7 +255,7 @@ def register(subparsers: Any) -> None:
     play.add_argument("--camera", metavar="SOURCE",
                       help="camera reading dice and cards: 0, picamera, a URL, a video or a folder (default: none)")
     picture_options(play)
-    mains_option(play)
+    live_options(play)
     play.set_defaults(func=cmd_hw_play)
 
     sim = sub.add_parser("simulate-dice", help="play a dice sensor on a new pty and print its path")

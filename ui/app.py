@@ -33,6 +33,7 @@ from ui.kiosk import ESCAPE_KEYS, IdleClock, PinGate
 from ui.settings import Settings, existing_folder
 from ui.voice import Voice, spoken_form, spoken_step
 from vision.orientation import Orientation
+from vision.tray_area import TrayArea
 
 log = logging.getLogger(__name__)
 
@@ -415,7 +416,8 @@ class CompanionApp(App):
                 problems[name] = problem
                 continue
             try:
-                thing = inputs.start(self.controller, name, source, self.camera_orientation(), self.settings.mains_hz)
+                thing = inputs.start(self.controller, name, source, self.camera_orientation(), self.settings.mains_hz,
+                                     self.camera_tray())
             except Exception as error:  # e.g. no GPIO, no OpenCV: report it, keep the rest running
                 log.warning("%s (%s) did not start: %s", name, source, error)
                 problems[name] = f"{inputs.LABELS[name]} could not start ({source}): {error}"
@@ -430,17 +432,32 @@ class CompanionApp(App):
         """How the café's camera picture is put upright, from the settings."""
         return Orientation(self.settings.camera_turn, self.settings.camera_mirror)
 
+    def camera_tray(self) -> TrayArea:
+        """Where the camera reads dice, from the settings (checked when they were loaded)."""
+        return TrayArea.from_list(self.settings.tray_area)
+
     def turn_camera(self, orientation: Orientation) -> str:
         """Turn or mirror the camera's picture at once and keep it; the sentence for the camera screen.
 
         The running feed takes the new orientation with its next frame, so the
-        owner sees the preview turn while pressing, with no camera restart.
+        owner sees the preview turn while pressing, with no camera restart. A
+        marked tray turns with the picture, so it stays on the tray.
         """
+        tray = self.camera_tray().moved(self.camera_orientation(), orientation)
         self.settings.camera_turn, self.settings.camera_mirror = orientation.turn, orientation.mirror
+        self.settings.tray_area = tray.as_list()
         running = self.running_inputs.get("camera")
         if running is not None:
-            running[1].orientation = orientation
+            running[1].orientation, running[1].tray = orientation, tray
         return self._kept(f"Picture {orientation.words()}", "the camera's orientation")
+
+    def mark_tray(self, tray: TrayArea) -> str:
+        """Read dice in this part of the picture from the next frame on, and keep it; the sentence for the screen."""
+        self.settings.tray_area = tray.as_list()
+        running = self.running_inputs.get("camera")
+        if running is not None:
+            running[1].tray = tray
+        return self._kept(f"Dice read in {tray.words()}", "the tray area")
 
     def set_mains(self, hz: int) -> str:
         """Tell the running camera the mains frequency and keep it; the sentence for the camera screen."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.controller import Controller
 from vision.orientation import UPRIGHT, Orientation
+from vision.tray_area import WHOLE_PICTURE, TrayArea
 
 log = logging.getLogger(__name__)
 
@@ -22,13 +23,15 @@ LINK_SOURCES = {"dice sensor": "serial", "camera": "camera"}  # LinkChanged.sour
 READERS = ("serial", "camera")  # the inputs that read for the table and can lose their link while running
 
 
-def start(controller: Controller, name: str, spec: str, orientation: Orientation = UPRIGHT, mains_hz: int = 0) -> Any:
+def start(controller: Controller, name: str, spec: str, orientation: Orientation = UPRIGHT, mains_hz: int = 0,
+          tray: TrayArea = WHOLE_PICTURE) -> Any:
     """One input, running when this returns; raises when it cannot start, for the caller to report.
 
     ``spec`` is the button pin factory (``mock`` or ``gpio``), the serial port or
     the camera source word; ``orientation`` puts the camera's picture upright
-    (`vision.orientation.Orientation`) and ``mains_hz`` is told to the camera
-    against flickering light (`vision.mains`). A port or camera that cannot be opened does not
+    (`vision.orientation.Orientation`), ``mains_hz`` is told to the camera
+    against flickering light (`vision.mains`) and ``tray`` is where it reads dice
+    (`vision.tray_area`). A port or camera that cannot be opened does not
     raise: its adapter reports the failure through the controller and retries.
     """
     if name == "buttons":
@@ -47,7 +50,7 @@ def start(controller: Controller, name: str, spec: str, orientation: Orientation
         from vision.feed import start_camera
 
         return start_camera(spec, controller.submit, lambda: controller.session, orientation=orientation,
-                            mains_hz=mains_hz)
+                            mains_hz=mains_hz, tray=tray)
     raise ValueError(f"no input called {name!r}")
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from companion.paths import write_whole, xdg_base
 from vision.mains import MAINS_HZ
 from vision.orientation import TURNS
+from vision.tray_area import TrayArea, TrayAreaRefused
 
 log = logging.getLogger(__name__)
 
@@ -21,6 +22,7 @@ VALID = {  # beyond the type: an empty PIN would lock staff out, and a picture t
     "kiosk_pin": lambda pin: bool(pin.strip()),
     "camera_turn": lambda turn: turn in TURNS,
     "mains_hz": lambda hz: hz in MAINS_HZ,
+    "tray_area": lambda area: _tray_area_ok(area),
 }
 NUMBER_AS_TEXT = frozenset({"kiosk_pin", "camera_source"})  # text fields a number spells: a PIN, a camera index
 
@@ -61,6 +63,7 @@ class Settings:
     camera_turn: int = 0  # degrees clockwise that put the camera's picture upright (vision/orientation.py)
     camera_mirror: bool = False  # the picture comes mirrored (a phone's front camera as a network camera)
     mains_hz: int = 0  # told to the camera against flickering lamps (vision/mains.py); 0 leaves the camera be
+    tray_area: list[float] = field(default_factory=list)  # where dice are read (vision/tray_area.py); empty: all
     kiosk_pin: str = "1234"
     idle_seconds: int = 120
     last_game: str = ""
@@ -123,6 +126,14 @@ class Settings:
         if path is None:
             return
         write_whole(path, json.dumps(asdict(self), indent=2).encode("utf-8"))
+
+
+def _tray_area_ok(values: list[Any]) -> bool:
+    try:
+        TrayArea.from_list(values)
+    except TrayAreaRefused:
+        return False
+    return True
 
 
 def _pin(names: list[str]) -> str:

@@ -21,13 +21,14 @@ from vision.board_photos import board_photo
 from vision.card_catalogue import load_temple_board, load_temple_cards
 from vision.card_reader import CardReader
 from vision.d6_reader import D6Reader, ModelMissing
-from vision.dice_render import render_dice_scene, render_far_dice_scene
+from vision.dice_render import render_dice_scene, render_far_dice_scene, render_far_tray_scene
 from vision.feed import CameraFeed
 from vision.motion import MotionGate
 from vision.settle import dice_settler
 from vision.sources import CaptureSource
 from vision.temple_die import TempleDieReader
 from vision.temple_die_render import render_temple_die
+from vision.tray_area import TrayArea, TrayReader
 
 
 def time_ms(fn, frame, repeat: int) -> tuple[float, float]:
@@ -162,8 +163,11 @@ def run_bench(repeat: int) -> tuple[dict[str, object], list[str]]:
         # Eight dice 10-13 px across: the reader also takes its second, 640 px look, over the whole
         # frame when they are strewn across it, over the tray and its surroundings when they lie in one.
         results["d6_ms_far_dice"] = time_ms(d6.read, render_far_dice_scene(np.random.default_rng(3))[0], repeat)
-        far_tray = render_far_dice_scene(np.random.default_rng(4), tray=True)[0]
+        far_tray, _, (x0, y0, x1, y1) = render_far_tray_scene(np.random.default_rng(4))
         results["d6_ms_far_tray"] = time_ms(d6.read, far_tray, repeat)
+        # The same frame with its tray marked (vision/tray_area.py), a little wider than the tray, as a finger marks it.
+        marked = TrayArea.from_corners(((x0 - 12) / 640, (y0 - 12) / 480), ((x1 + 12) / 640, (y1 + 12) / 480))
+        results["d6_ms_far_tray_marked"] = time_ms(TrayReader(d6).read, marked.cut(far_tray)[0], repeat)
         fast = D6Reader(mirror_below=0.0)
         results["d6_ms_1_die_no_mirror"] = time_ms(fast.read, render_dice_scene(rng, 640, 480, count=1)[0], repeat)
         results["d6_ms_4_dice_no_mirror"] = time_ms(fast.read, scene, repeat)

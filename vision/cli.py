@@ -12,10 +12,12 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from companion.option_types import between, count, seconds
 from vision.mains import MAINS_HZ
 from vision.orientation import TURNS, Orientation
+from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayAreaRefused
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -67,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--keep", type=count(1), default=1000, metavar="N",
                    help="with --save, keep only the newest N frames this run wrote (default 1000, 30-55 MB at 640x480)")
     picture_options(p)
-    mains_option(p)
+    live_options(p)
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("markers", help="write the printable sheet of the four board markers")
@@ -103,24 +105,48 @@ def picture_options(p: argparse.ArgumentParser) -> None:
                    help="mirror the picture left to right, or not (default: as the app's camera screen saved it)")
 
 
-def mains_option(p: argparse.ArgumentParser) -> None:
+def live_options(p: argparse.ArgumentParser) -> None:
+    """The camera settings of a command that reads dice live, as the app's camera screen sets them."""
     p.add_argument("--mains", type=int, choices=MAINS_HZ, default=None, metavar="HZ",
                    help="tell the camera the mains frequency, 50 or 60, so flickering lamps do not band its "
                         "picture; 0 leaves the camera be (default: as the app's camera screen saved it)")
+    p.add_argument("--tray", type=tray_area, default=None, metavar="L,T,R,B",
+                   help="read dice only in this part of the upright picture, as shares of its width and height "
+                        "(0.25,0.2,0.75,0.8 or 25%%,20%%,75%%,80%%), or 'whole' (default: as the app's camera "
+                        "screen's Mark tray saved it)")
 
 
-def picture_settings(args: argparse.Namespace) -> tuple[Orientation, int]:
-    """The flags' turn, mirror and mains frequency (`vision.mains`), each left out taken from the app's settings.
+def tray_area(text: str) -> TrayArea:
+    try:
+        return TrayArea.parse(text)
+    except TrayAreaRefused as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
-    The camera screen is where a café sets the picture upright and names its
-    mains, so a setup command run at the same table must see the picture the
-    same way, or the board is "seen mirrored" and a die taught upside down.
-    The settings file is read once and only read: a damaged one is left for
-    the app to set aside. A command without ``--mains`` leaves the camera be.
+
+class Picture(NamedTuple):
+    """How a command sees the camera's picture: put upright, the mains told, and where dice are read."""
+
+    orientation: Orientation
+    mains_hz: int
+    tray: TrayArea
+
+
+def picture_settings(args: argparse.Namespace) -> Picture:
+    """The flags' turn, mirror, mains frequency (`vision.mains`) and tray area (`vision.tray_area`), each left
+    out taken from the app's settings.
+
+    The camera screen is where a café sets the picture upright, names its
+    mains and marks its tray, so a setup command run at the same table must
+    see the picture the same way, or the board is "seen mirrored" and a die
+    taught upside down. The settings file is read once and only read: a
+    damaged one is left for the app to set aside. A command without
+    ``--mains`` leaves the camera be; one without ``--tray`` reads the whole
+    picture.
     """
-    turn, mirror, mains = args.turn, args.mirror, getattr(args, "mains", 0)
-    if turn is not None and mirror is not None and mains is not None:
-        return Orientation(turn, mirror), mains
+    turn, mirror = args.turn, args.mirror
+    mains, tray = getattr(args, "mains", 0), getattr(args, "tray", WHOLE_PICTURE)
+    if turn is not None and mirror is not None and mains is not None and tray is not None:
+        return Picture(Orientation(turn, mirror), mains, tray)
     from ui.settings import Settings, default_settings_path
 
     path = default_settings_path()
@@ -130,7 +156,12 @@ def picture_settings(args: argparse.Namespace) -> tuple[Orientation, int]:
     if orientation != Orientation(turn or 0, bool(mirror)):
         print(f"Picture {orientation.words()}, as the camera screen saved it in {path}; "
               "--turn 0 --no-mirror takes it as the camera sends it.", flush=True)
-    return orientation, saved.mains_hz if mains is None else mains
+    if tray is None:
+        tray = TrayArea.from_list(saved.tray_area)
+        if not tray.whole:
+            print(f"Dice read in {tray.words()}, as the camera screen saved it in {path}; "
+                  "--tray whole reads the whole picture.", flush=True)
+    return Picture(orientation, saved.mains_hz if mains is None else mains, tray)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -246,7 +277,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print("timings: median ms, best ms per 640x480 frame")
         for key, value in results.items():
             shown = f"{value[0]:8.2f} {value[1]:8.2f}" if isinstance(value, tuple) else value
-            print(f"{key:20} {shown}")
+            print(f"{key:23} {shown}")
     return 0
 
 
@@ -312,7 +343,7 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
     from vision.taught import default_taught_dir
     from vision.teaching import TeachRefused, teach_card, temple_data
 
-    frame, problem = _first_frame(args.source, picture_settings(args)[0])
+    frame, problem = _first_frame(args.source, picture_settings(args).orientation)
     if frame is None:
         return _fail(problem or "no frame")
     try:
@@ -331,7 +362,7 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
     if (args.value.upper(), args.colour) not in die_faces():  # before the camera is opened for nothing
         return _fail(f"the temple die has no {args.value.upper()} on {args.colour}; "
                      f"its faces are {', '.join(f'{v} on {c}' for v, c in sorted(die_faces()))}")
-    frame, problem = _first_frame(args.source, picture_settings(args)[0])
+    frame, problem = _first_frame(args.source, picture_settings(args).orientation)
     if frame is None:
         return _fail(problem or "no frame")
     try:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.readings import Box
+
 # Pip centres on a unit face, per value (x, y in 0..1).
 PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
     1: [(0.5, 0.5)],
@@ -143,15 +145,27 @@ def render_far_dice_scene(rng: np.random.Generator, count: int = 8, tray: bool =
     Drawn twice as big and shrunk, then JPEG-coded, so the dice are as soft as
     real small ones; drawn at that size directly they are crisp and too easy.
     They are strewn over the whole frame, or with `tray` lie in a tray a third
-    of the frame across somewhere on the table, as a café's far camera sees them.
+    of the frame across somewhere on the table (`render_far_tray_scene`).
     """
     if tray:
-        img = background(rng, 1280, 960)
-        inner, _, values = render_dice_scene(rng, 448, 336, count=count, size_range=(20, 26))
-        x, y = int(rng.integers(0, 1280 - 448)), int(rng.integers(0, 960 - 336))
-        img[y:y + 336, x:x + 448] = inner
-    else:
-        img, _, values = render_dice_scene(rng, 1280, 960, count=count, size_range=(20, 26))
+        image, values, _ = render_far_tray_scene(rng, count)
+        return image, values
+    img, _, values = render_dice_scene(rng, 1280, 960, count=count, size_range=(20, 26))
+    return _far(img), values
+
+
+def render_far_tray_scene(rng: np.random.Generator, count: int = 8) -> tuple[np.ndarray, list[int], Box]:
+    """Far dice in a tray 224x168 px somewhere on a 640x480 table, and the tray's box (x0, y0, x1, y1): what a
+    café marks as its tray area (`vision.tray_area`)."""
+    img = background(rng, 1280, 960)
+    inner, _, values = render_dice_scene(rng, 448, 336, count=count, size_range=(20, 26))
+    x, y = int(rng.integers(0, 1280 - 448)), int(rng.integers(0, 960 - 336))
+    img[y:y + 336, x:x + 448] = inner
+    return _far(img), values, (x / 2, y / 2, x / 2 + 224, y / 2 + 168)
+
+
+def _far(img: np.ndarray) -> np.ndarray:
+    """A 1280x960 drawing as a far camera's 640x480 JPEG frame."""
     img = cv2.resize(img, (640, 480), interpolation=cv2.INTER_AREA)
     coded = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 80])[1]
-    return cv2.imdecode(coded, cv2.IMREAD_COLOR), values
+    return cv2.imdecode(coded, cv2.IMREAD_COLOR)

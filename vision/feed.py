@@ -18,6 +18,7 @@ Nothing on the thread may take the app down: a failing source is retried
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import threading
@@ -33,6 +34,7 @@ from vision.orientation import UPRIGHT, Orientation
 from vision.readings import DieReading
 from vision.settle import Settled, Settler, dice_settler
 from vision.sources import FrameSource, RetryingSource, open_source, skipped_note
+from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayReader, placed, read_shape
 from vision.view_check import (
     DARK_EVERY,
     RESTLESS_SECONDS,
@@ -124,6 +126,7 @@ class CameraFeed:
         readers: dict[str, Any] | None = None,
         on_frame: Callable[[int], None] | None = None,
         orientation: Orientation = UPRIGHT,
+        tray: TrayArea = WHOLE_PICTURE,
         mains_hz: int = 0,
         set_mains_words: str = "set Mains to",
     ) -> None:
@@ -147,6 +150,8 @@ class CameraFeed:
         self.set_mains_words = set_mains_words  # how the front end gives the mains frequency, for the advice
         self.orientation = orientation  # the café may turn the picture while the feed runs: see `_upright`
         self._orientation = orientation
+        self.tray = tray  # where dice are read, in the upright picture; may change while the feed runs, likewise
+        self._tray = tray
         opener = source if callable(source) else (lambda: open_source(source))
         self.source = RetryingSource(opener, str(source) if not callable(source) else name, retry_seconds,
                                      mains_hz=mains_hz)
@@ -245,7 +250,8 @@ class CameraFeed:
         self._mode = mode
         self.settler: Settler | None = None
         self.tracker = None
-        self.gate = self.make_gate()
+        self.gate = self.make_gate()  # over the tray: what the dice reader sees
+        self.board_gate = self.gate  # over what the card reader sees: the whole picture
         self._last_cards = 0.0
         self._board_misses = 0  # still board reads in a row without all four markers
         # The dice last settled (told to the table, or lying there when reading began), and
@@ -259,12 +265,16 @@ class CameraFeed:
             return
         dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
         if dice is not None:
-            self.settler = dice_settler(self._reader(dice), gate=self.gate)
+            reader = self._reader(dice)
+            self.settler = dice_settler(reader if self._tray.whole else TrayReader(reader), gate=self.gate)
         if mode in ("temple", "cards"):
             from vision.card_reader import SlotTracker
 
             self._reader("cards")
             self.tracker = SlotTracker()
+            if self.settler is not None and not self._tray.whole:
+                # A hand over the board outside the tray is motion to the cards, not to the dice.
+                self.board_gate = self.make_gate()
 
     @property
     def dice_in_view(self) -> tuple[DieReading, ...]:
@@ -304,13 +314,15 @@ class CameraFeed:
 
     def _unread_for(self) -> float:
         """Seconds the picture has moved without one still frame while a reader runs (0 with none running)."""
-        return self.gate.moving_for if self._mode is not None else 0.0
+        if self._mode is None:
+            return 0.0
+        return max(self.gate.moving_for, self.board_gate.moving_for)
 
     @property
     def banded(self) -> bool:
         """Whether what keeps the picture moving is a flickering lamp's bands (`MotionGate.banded`), which the
         mains frequency mends, rather than a shaking mount or a shadow."""
-        return self.gate.banded
+        return self.gate.banded or self.board_gate.banded
 
     @property
     def camera_rate(self) -> float | None:
@@ -418,6 +430,9 @@ class CameraFeed:
         if orientation != self._orientation:
             self._orientation = orientation
             self._reset(self._mode)
+        if self.tray != self._tray:  # likewise: other dice in view, and a gate that saw another part
+            self._tray = self.tray
+            self._reset(self._mode)
         return orientation.apply(frame)
 
     def _link(self, up: bool, detail: str) -> None:
@@ -443,24 +458,33 @@ class CameraFeed:
             self._reset(mode)
         if mode is None:
             return
+        tray, offset = self._tray.cut(frame)
         first = self.gate.previous is None
         if self.settler is not None:
-            settled = self.settler.feed(frame)
+            settled = self.settler.feed(tray)
         else:
             settled = None
             self.gate.is_still(frame)
         moving = self.gate.still_count == 0 and not first  # the first frame has nothing to compare with
         self._rolled = self._rolled or moving
+        board_moving = moving
+        if self.board_gate is not self.gate:
+            board_first = self.board_gate.previous is None
+            self.board_gate.is_still(frame)
+            board_moving = self.board_gate.still_count == 0 and not board_first
         if self.frames % DARK_EVERY == 1:  # a dark tray settles no dice, so the light is looked at on its own
-            self.dark = too_dark(frame)
+            self.dark = too_dark(tray)
         if settled is not None:
+            # d6 dice are judged in the tray, as the reader saw them; the temple die's face is read at the
+            # camera's own resolution, so it is judged in the whole picture.
             boxes = [d.box for d in settled.reading]
-            self._small = small_dice_size(boxes, frame.shape) if mode == "d6" else small_temple_die(boxes, frame.shape)
-            self._blurred = blurred_dice(frame, boxes) if mode == "d6" else None
-            self._dice(settled)
-        if moving:
+            seen = frame.shape if self._tray.whole else read_shape(tray.shape)
+            self._small = small_dice_size(boxes, seen) if mode == "d6" else small_temple_die(boxes, frame.shape)
+            self._blurred = blurred_dice(tray, boxes) if mode == "d6" else None
+            self._dice(dataclasses.replace(settled, reading=placed(settled.reading, offset)))
+        if board_moving:
             self.card_reads = 0
-        if self.tracker is not None and not moving:
+        if self.tracker is not None and not board_moving:
             now = time.monotonic()
             settled_board = self.card_reads >= CARD_READS_AFTER_MOTION
             if now - self._last_cards >= (self.idle_card_interval if settled_board else self.card_interval):

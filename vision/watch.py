@@ -41,6 +41,7 @@ from vision.sources import (
 from vision.taught import DIE_FILE, default_taught_dir, temple_die_reader
 from vision.teaching import temple_data
 from vision.temple_die import TaughtDieUnreadable, TempleDieReader
+from vision.tray_area import WHOLE_PICTURE, TrayReader, placed, read_shape
 from vision.view_check import (
     BLURRED_BELOW,
     DARK_BELOW,
@@ -153,14 +154,16 @@ def _markers_text(problem: str | None) -> str:
     return problem or "all four board markers in view"
 
 
-def _small_dice_text(size: tuple[int, int], shape) -> str:
+def _small_dice_text(size: tuple[int, int], shape, whole: bool = True) -> str:
     """Dice small in the frame cost the reader a second, finer look at every frame: said once, while the
-    camera is being set up, with the size the README asks for."""
+    camera is being set up, with the size the README asks for. Marking the tray is the first mend where it
+    is not marked: it needs no ladder."""
     height, width = shape[:2]
     across, wanted = size
+    mend = "mark the tray with --tray (the camera screen's Mark tray) so that only it is looked at, or " * whole
     return (f"the dice are about {across} px across in this {width}x{height} view, so every frame is looked at "
-            f"a second time, finer (about three times the work): mount the camera closer to the tray, so that "
-            f"a die is at least {wanted} px across")
+            f"a second time, finer (about three times the work): {mend}mount the camera closer to the tray, so "
+            f"that a die is at least {wanted} px across")
 
 
 def _small_temple_die_text(size: tuple[int, int], shape) -> str:
@@ -317,12 +320,15 @@ def watch(args: argparse.Namespace) -> int:
         opened.append(first.pop() if first else open_source(args.source))
         return opened[-1]
 
-    orientation, mains_hz = picture_settings(args)
+    orientation, mains_hz, tray = picture_settings(args)
+    if args.reader == "cards":
+        tray = WHOLE_PICTURE  # the board's markers lie wherever the board does
     source = RetryingSource(opener, args.source, mains_hz=mains_hz)
     # A single photo never holds still for several frames: read it as it is.
     one_photo = Path(args.source).is_file() and Path(args.source).suffix.lower() in IMAGE_SUFFIXES
     every_frame = args.every_frame or one_photo
-    settler = dice_settler(reader) if args.reader != "cards" else None
+    in_tray = reader if tray.whole else TrayReader(reader)
+    settler = dice_settler(in_tray) if args.reader != "cards" else None
     tracker = SlotTracker() if args.reader == "cards" else None
     last_dice = None
     small_told = False  # dice too small in the view are told once
@@ -354,6 +360,7 @@ def watch(args: argparse.Namespace) -> int:
                 time.sleep(0.02)
                 continue
             frame = orientation.apply(frame)
+            view, offset = tray.cut(frame)  # the dice readers see the tray alone, as the table's feed gives it them
             frames += 1
             last_frame_at = time.monotonic()
             lines = []
@@ -363,7 +370,8 @@ def watch(args: argparse.Namespace) -> int:
                 if every_frame or unusable == 1:  # a camera in a wrong mode would repeat it every frame
                     lines.append(unusable_text(frame))
             elif every_frame:
-                text, dice = _frame_reading(reader, args.reader, frame)
+                text, dice = _frame_reading(in_tray, args.reader, view)
+                dice = placed(dice, offset)
                 lines.append(text)
             elif tracker is not None:
                 reading = reader.read(frame)
@@ -374,17 +382,18 @@ def watch(args: argparse.Namespace) -> int:
                 lines += [f"slot {slot.slot} now holds {_card_text(reader, slot.card)} ({sure_text(slot.confidence)})"
                           if slot.card else f"slot {slot.slot} is now empty" for slot in changed]
             else:
-                settled = settler.feed(frame)
+                settled = settler.feed(view)
                 if settled is not None:
-                    dice = settled.reading
-                    same = lying_still(last_dice, settled.reading)  # as the table's feed takes it
-                    last_dice = settled.reading or last_dice
+                    dice = placed(settled.reading, offset)
+                    same = lying_still(last_dice, dice)  # as the table's feed takes it
+                    last_dice = dice or last_dice
                     lines.append(_settled_text(settled, same))
-                    boxes = [r.box for r in settled.reading]
-                    small = small_dice_size(boxes, frame.shape) if args.reader == "dice" else None
+                    boxes = [r.box for r in settled.reading]  # in the tray's view, as the reader saw them
+                    seen = frame.shape if tray.whole else read_shape(view.shape)
+                    small = small_dice_size(boxes, seen) if args.reader == "dice" else None
                     if small and not small_told:
                         small_told = True
-                        lines.append(_small_dice_text(small, frame.shape))
+                        lines.append(_small_dice_text(small, view.shape, tray.whole))
                     small = small_temple_die(boxes, frame.shape) if args.reader == "temple-die" else None
                     if small and not small_told:
                         small_told = True

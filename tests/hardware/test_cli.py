@@ -215,10 +215,10 @@ def test_a_port_that_echoes_the_query_is_not_called_a_sensor() -> None:
     )
 
 
-def test_play_turns_the_camera_picture_and_tells_it_the_mains_as_asked(
+def test_play_turns_the_camera_picture_tells_it_the_mains_and_reads_the_tray_as_asked(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`hw play --camera` at a table whose camera hangs upside down and mirrored reads it upright; the
-    mains frequency goes to the camera."""
+    mains frequency goes to the camera, and dice are read in the tray given."""
     import argparse
     from types import SimpleNamespace
 
@@ -229,17 +229,20 @@ def test_play_turns_the_camera_picture_and_tells_it_the_mains_as_asked(
     from companion.controller import Controller
     from hardware.cli import attach_hardware, register
     from vision.orientation import Orientation
+    from vision.tray_area import TrayArea
 
     cv2.imwrite(str(tmp_path / "0.png"), np.full((480, 640, 3), 90, np.uint8))
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers())
-    args = parser.parse_args(["hw", "play", "--camera", str(tmp_path), "--turn", "180", "--mirror", "--mains", "60"])
+    args = parser.parse_args(["hw", "play", "--camera", str(tmp_path), "--turn", "180", "--mirror", "--mains", "60",
+                              "--tray", "10%,20%,60%,90%"])
     started = []
     real_start = vision.feed.start_camera
     monkeypatch.setattr(vision.feed, "start_camera", lambda *a, **k: started.append(real_start(*a, **k)) or started[-1])
     detach = attach_hardware(args)(SimpleNamespace(controller=Controller(None)))
     try:
         assert started[0].orientation == Orientation(180, True) and started[0].source.mains_hz == 60
+        assert started[0].tray == TrayArea(0.1, 0.2, 0.6, 0.9)  # dice read in the tray alone
         assert started[0].set_mains_words == "give --mains"  # a picture stuck moving is told in the terminal's words
     finally:
         detach()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 from collections.abc import Callable
@@ -16,16 +17,19 @@ from kivy.clock import Clock
 from kivy.uix.label import Label
 
 import vision.teaching
-from tests.ui.conftest import advance, open_settings, tap, until
+from tests.ui.conftest import advance, open_settings, tap, tap_at, until
 from tests.vision.test_feed import BY_ID, board_frame
 from vision.teaching import TeachRefused
 from vision.temple_die_render import render_temple_die
 
 
 def frames(folder: Path, frame: np.ndarray, copies: int = 60) -> str:
+    """A still camera as a folder of `copies` frames (two seconds at 30 a second): one photo, linked again."""
     folder.mkdir()
-    for index in range(copies):
-        cv2.imwrite(str(folder / f"{index:03d}.png"), frame)
+    first = folder / "0000.png"
+    cv2.imwrite(str(first), frame)
+    for index in range(1, copies):
+        os.link(first, folder / f"{index:04d}.png")
     return str(folder)
 
 
@@ -319,7 +323,7 @@ def test_dice_too_small_in_view_ask_for_the_camera_closer(launch: Any, tmp_path:
     app = launch(camera=frames(tmp_path / "far", far))
     screen = open_camera(app)
     assert until(lambda: "mount the camera closer" in screen.ids.advice.text, 20), screen.ids.advice.text
-    assert re.search(r"^Dice only \d+ px across: mount the camera closer \(32 px or more\)\.$",
+    assert re.search(r"^Dice only \d+ px across: mark the tray, or mount the camera closer \(32 px or more\)\.$",
                      screen.ids.advice.text)
     assert "mount" not in screen.ids.seen.text  # what to mend stands apart from what is read, in amber
     advance(3)
@@ -329,6 +333,72 @@ def test_dice_too_small_in_view_ask_for_the_camera_closer(launch: Any, tmp_path:
     assert seen.opacity == advice.opacity == 1 and advice.texture_size[1] > 40
     assert advice.to_window(0, advice.top)[1] <= seen.to_window(0, seen.y)[1] + 1
     assert seen.to_window(0, seen.top)[1] <= picture_bottom + 1
+
+
+def tap_picture(screen: Any, x: float, y: float) -> None:
+    """A finger on the preview where the 640x480 picture's pixel (x, y) is shown."""
+    pos, shown = screen.shown_picture()
+    tap_at(screen.ids.preview, pos[0] + x / 640 * shown[0], pos[1] + (480 - y) / 480 * shown[1])
+
+
+def test_the_tray_is_marked_by_two_taps_on_the_picture_and_far_dice_are_read_in_it(
+        launch: Any, tmp_path: Path) -> None:
+    """A camera high over a café table: the owner marks the tray instead of fetching a ladder."""
+    from tests.ui.conftest import settings_file
+    from ui.screens.camera import MARK_FIRST, TRAY_COLOUR
+    from vision.dice_render import render_far_tray_scene
+    from vision.tray_area import TrayArea
+
+    far, values, (x0, y0, x1, y1) = render_far_tray_scene(np.random.default_rng(4))
+    app = launch(camera=frames(tmp_path / "far", far, copies=1200))  # long enough for a slow, busy machine
+    feed = app.running_inputs["camera"][1]
+    screen = open_camera(app)
+    assert until(lambda: "mark the tray, or mount" in screen.ids.advice.text, 20), screen.ids.advice.text
+    tap(screen.ids.tray)
+    assert screen.note == MARK_FIRST and screen.ids.tray.text == "Whole picture"
+    tap_picture(screen, x0 - 10, y1 + 10)  # bottom left, then top right: any two opposite corners
+    assert screen.note.startswith("One corner marked")
+    assert any(colour == TRAY_COLOUR for colour, _ in drawn_boxes(screen))  # the first corner's cross
+    tap_picture(screen, x1 + 10, y0 - 4)  # the tray's top edge lies 5 px from the picture's
+    assert re.fullmatch(r"Dice read in the tray marked at \d+-\d+% across, \d+-\d+% down: saved\.", screen.note)
+    assert not screen.marking and screen.ids.tray.text == "Mark tray"
+    saved = json.loads(settings_file(tmp_path).read_text())["tray_area"]
+    assert saved == pytest.approx([(x0 - 10) / 640, (y0 - 4) / 480, (x1 + 10) / 640, (y1 + 10) / 480], abs=0.01)
+    assert feed.tray == TrayArea(*saved) and app.running_inputs["camera"][1] is feed  # no restart
+    # The feed starts afresh in the tray: the dice are settled there, all of them, with no camera-closer advice.
+    assert until(lambda: len(feed.dice_in_view) == len(values) and feed.small_dice is None
+                 and f"{len(values)} dice show" in screen.ids.seen.text and "Dice only" not in screen.ids.advice.text,
+                 20), (screen.ids.seen.text, screen.ids.advice.text)
+    assert sorted(d.value for d in feed.dice_in_view) == sorted(values)
+    advance(2)
+    pos, shown = screen.shown_picture()
+    framed = [box for colour, box in drawn_boxes(screen) if colour == TRAY_COLOUR]
+    assert len(framed) == 1 and framed[0][0] == pytest.approx(pos[0] + (x0 - 10) / 640 * shown[0], abs=2)
+
+    tap(screen.ids.turn)  # the tray turns with the picture, so it stays on the tray
+    turned = json.loads(settings_file(tmp_path).read_text())["tray_area"]
+    assert TrayArea(*turned) == TrayArea(*saved).turned() == feed.tray
+
+    tap(screen.ids.tray)
+    tap_picture(screen, 300, 200)
+    tap_picture(screen, 320, 400)  # a slip: 3% of the picture across
+    assert screen.note.startswith("Not marked: a tray area") and "too small" in screen.note and screen.marking
+    tap(screen.ids.tray)  # Whole picture
+    assert screen.note == "Dice read in the whole picture: saved." and not screen.marking
+    assert json.loads(settings_file(tmp_path).read_text())["tray_area"] == [] and feed.tray.whole
+
+
+def test_a_marked_tray_is_named_when_the_screen_opens_and_a_bad_one_in_the_file_is_ignored(
+        launch: Any, tmp_path: Path) -> None:
+    from ui.settings import Settings
+
+    app = launch(Settings(tray_area=[0.1, 0.2, 0.6, 0.9]), camera=frames(tmp_path / "board", board_frame({})))
+    assert app.running_inputs["camera"][1].tray.as_list() == [0.1, 0.2, 0.6, 0.9]
+    assert open_camera(app).note == "Dice read in the tray marked at 10-60% across, 20-90% down."
+    path = tmp_path / "ui.json"
+    path.write_text(json.dumps({"tray_area": [0.5, 0.2, 0.55, 0.9], "mains_hz": 50}))
+    loaded = Settings.load(path)
+    assert loaded.tray_area == [] and loaded.mains_hz == 50 and "tray_area ignored" in loaded.note
 
 
 @pytest.mark.parametrize("spoil, said", [

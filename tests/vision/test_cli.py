@@ -265,6 +265,46 @@ def test_watch_tells_a_camera_too_far_from_the_tray_once(tmp_path: Path, capsys)
     assert out.count("settled") == 3
 
 
+def test_watch_reads_a_far_tray_marked_with_tray_or_saved_by_the_camera_screen(
+        tmp_path: Path, monkeypatch, capsys) -> None:
+    """Marked, the far tray's dice are read without the second look, and its mend is offered first where not."""
+    from vision.dice_render import render_far_tray_scene
+
+    far, values, (x0, y0, x1, y1) = render_far_tray_scene(np.random.default_rng(4))
+    frames = tmp_path / "far"
+    frames.mkdir()
+    for i in range(8):
+        cv2.imwrite(str(frames / f"{i:02}.png"), far)
+    assert main(["vision", "watch", str(frames)]) == 0
+    out = capsys.readouterr().out
+    assert "mark the tray with --tray (the camera screen's Mark tray) so that only it is looked at, or mount" in out
+    tray = f"{(x0 - 10) / 6.4:.0f}%,{max(0, y0 - 10) / 4.8:.0f}%,{(x1 + 10) / 6.4:.0f}%,{(y1 + 10) / 4.8:.0f}%"
+    assert main(["vision", "watch", str(frames), "--tray", tray, "--save", str(tmp_path / "shots")]) == 0
+    out = capsys.readouterr().out
+    assert "the dice are about" not in out
+    told = re.search(r"^frame \d+: 8 dice show ([\d, ]+), settled", out, re.M)
+    assert told and sorted(int(v) for v in told.group(1).split(", ")) == sorted(values), out
+    saved = cv2.imread(str(next((tmp_path / "shots").glob("frame-*.jpg"))))
+    assert saved.shape == (480, 640, 3)  # the whole picture, the dice boxed where they lie in it
+    settings = tmp_path / "ui.json"
+    monkeypatch.setenv("COMPANION_UI_SETTINGS", str(settings))
+    settings.write_text(json.dumps({"tray_area": [0.05, 0.0, 0.44, 0.39]}), encoding="utf-8")
+    assert main(["vision", "watch", str(frames)]) == 0
+    out = capsys.readouterr().out
+    marked = "Dice read in the tray marked at 5-44% across, 0-39% down"
+    assert f"{marked}, as the camera screen saved it in {settings}" in out
+    assert "the dice are about" not in out and "8 dice show" in out
+    assert main(["vision", "watch", str(frames), "--tray", "whole"]) == 0
+    assert "the dice are about" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("tray", ["0.2,0.2,0.25,0.9", "1,2,3", "middle"])
+def test_watch_refuses_a_tray_that_is_no_part_of_the_picture(tray: str, capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["vision", "watch", "0", "--tray", tray])
+    assert "argument --tray: " in capsys.readouterr().err
+
+
 def test_watch_tells_a_temple_die_too_far_from_the_camera_once(tmp_path: Path, capsys) -> None:
     from vision.temple_die_render import render_temple_die
 

@@ -25,6 +25,7 @@ from vision.card_catalogue import appearance_groups, load_temple_board, load_tem
 from vision.card_render import render_board
 from vision.dice_render import render_dice_scene
 from vision.feed import CameraFeed, mode_for_game, start_camera
+from vision.tray_area import WHOLE_PICTURE, TrayArea
 
 ROLL_SEED = 1  # a one-die roll the d6 reader reads right (a 6)
 
@@ -218,6 +219,80 @@ def test_dice_small_in_view_are_measured_for_the_camera_screen(d6_reader) -> Non
     assert seen.index(small[0]) > 5 and seen[-1] is None  # told once the far dice settled, gone with near ones
     assert seen[12] is None  # and while anything moves
     assert feed.small_what == "Dice"
+
+
+def tray_and_table(tray_value: int, table_value: int, seed: int = 3) -> np.ndarray:
+    """A tray of one die in the left half of the picture and, on the table to its right, a spare die."""
+    rng = np.random.default_rng(seed)
+    left = render_dice_scene(rng, 320, 480, values=[tray_value], size_range=(50, 60))[0]
+    right = render_dice_scene(rng, 320, 480, values=[table_value], size_range=(50, 60))[0]
+    return np.hstack([left, right])
+
+
+def sleeve_beside(frame: np.ndarray, frames: int) -> list[np.ndarray]:
+    """A player's sleeve moving to and fro over the table right of the tray, never over it."""
+    moving = []
+    for index in range(frames):
+        shot = frame.copy()
+        cv2.ellipse(shot, (420 + 60 * (index % 4), 240), (60, 150), 10, 0, 360, (70, 60, 160), -1)
+        moving.append(shot)
+    return moving
+
+
+@pytest.mark.parametrize("tray, news", [
+    (TrayArea(0.0, 0.0, 0.5, 1.0), [("RollStarted", None), ("DieRead", 6)]),
+    (WHOLE_PICTURE, []),  # the sleeve keeps the whole picture moving: nothing settles
+])
+def test_a_marked_tray_reads_its_die_alone_while_the_table_beside_it_moves(
+        d6_reader, tray: TrayArea, news: list) -> None:
+    frame = tray_and_table(6, 2)
+    seen: list = []
+    feed = CameraFeed(lambda: Frames([*tumbling(7), *sleeve_beside(frame, 14)]), seen.append, mode="d6", fps=None,
+                      readers={"d6": d6_reader}, tray=tray)
+    with feed:
+        assert feed.ended.wait(30)
+    assert dice_news(seen) == news
+    if news:
+        read = next(o for o in seen if isinstance(o, DieRead))
+        assert read.dice == 1  # the spare die on the table is no part of the roll
+        (die,) = feed.dice_in_view
+        assert die.box[2] <= 320 and die.box[2] - die.box[0] > 40  # boxed where it lies in the whole picture
+
+
+def test_far_dice_in_a_marked_tray_are_read_as_near_ones(d6_reader) -> None:
+    """Dice 10-13 px across in the picture are 18 across to the reader in their tray: no camera-closer advice,
+    and every die read."""
+    from vision.dice_render import render_far_tray_scene
+
+    far, values, (x0, y0, x1, y1) = render_far_tray_scene(np.random.default_rng(4))
+    tray = TrayArea.from_corners(((x0 - 12) / 640, (y0 - 12) / 480), ((x1 + 12) / 640, (y1 + 12) / 480))
+    for area, small in ((WHOLE_PICTURE, True), (tray, False)):
+        seen: list = []
+        feed = CameraFeed(lambda: Frames([*tumbling(7), *[far] * 8]), seen.append, mode="d6", fps=None,
+                          readers={"d6": d6_reader}, tray=area)
+        with feed:
+            assert feed.ended.wait(30)
+        assert (feed.small_dice is not None) == small
+        read = next(o for o in seen if isinstance(o, DieRead))
+        assert read.dice == len(values)
+        assert sorted(d.value for d in feed.dice_in_view) == sorted(values)
+        assert all(x0 - 14 <= d.box[0] and d.box[2] <= x1 + 14 for d in feed.dice_in_view)
+
+
+def test_a_tray_marked_while_the_feed_runs_starts_the_dice_afresh(d6_reader) -> None:
+    """The gate and the dice it settled on belong to the old part of the picture: nothing read there is a roll."""
+    frame = tray_and_table(6, 2)
+    seen: list = []
+    frames = [*tumbling(7), *[frame] * 40]
+    feed = CameraFeed(lambda: Frames(frames), seen.append, mode="d6", fps=None, readers={"d6": d6_reader},
+                      on_frame=lambda n: setattr(feed, "tray", TrayArea(0.5, 0.0, 1.0, 1.0)) if n == 20 else None)
+    with feed:
+        assert feed.ended.wait(30)
+    # Both dice rolled and read; then the table's die alone, lying there already when its tray was marked.
+    assert [o.dice for o in seen if isinstance(o, DieRead)] == [2]
+    notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "already lay" in o.detail]
+    assert notes == ["2 already lay in view when the camera began reading: not taken as a roll (roll to play)"]
+    assert [d.value for d in feed.dice_in_view] == [2] and feed.dice_in_view[0].box[0] >= 320
 
 
 def test_a_blurred_or_dark_picture_is_measured_for_the_camera_screen(d6_reader) -> None:
@@ -713,6 +788,34 @@ def test_a_still_board_is_read_seldom_until_something_moves(tmp_path: Path) -> N
     with feed:
         assert feed.ended.wait(20)
     assert CARD_READS_AFTER_MOTION <= cards.calls <= CARD_READS_AFTER_MOTION + 6  # not 119
+
+
+class _Noted(_Blind):
+    """A blind reader that notes the feed's frame number at each read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.feed: CameraFeed | None = None
+        self.at: list[int] = []
+
+    def read(self, frame):
+        self.at.append(self.feed.frames if self.feed else -1)
+        return super().read(frame)
+
+
+def test_with_a_tray_marked_a_hand_over_the_board_still_holds_the_cards_back() -> None:
+    """The tray is the dice's part of the picture; a hand laying a card over the board beside it is motion to
+    the card reader, which must not read a half-covered board as the new layout."""
+    board = board_frame({})
+    cards = _Noted()
+    feed = CameraFeed(lambda: Frames([*[board] * 5, *sleeve_beside(board, 30), *[board] * 5]), lambda _o: None,
+                      mode="temple", fps=None, card_interval=0, tray=TrayArea(0.0, 0.0, 0.15, 0.3),
+                      readers={"cards": cards, "temple-die": _Blind()})
+    cards.feed = feed
+    with feed:
+        assert feed.ended.wait(30)
+    assert cards.at and not [n for n in cards.at if 6 <= n <= 35], cards.at  # none while the hand moved
+    assert max(cards.at) > 35  # and read again once it had gone
 
 
 class QueuedCamera:

@@ -28,6 +28,7 @@ from companion.observations import CONFIRM_BELOW
 from vision.mains import MAINS_HZ
 from vision.orientation import Orientation
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text
+from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayAreaRefused
 from vision.view_check import SLOT_WANTED, restless_advice, small_slots
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,8 @@ PREVIEW_SECONDS = 0.25  # four pictures a second: enough to aim a camera, little
 TAKEN_COLOUR = (*(c / 255 for c in TAKEN_RGB), 1.0)  # as `vision watch --save` boxes the dice
 ASKED_COLOUR = (*(c / 255 for c in ASKED_RGB), 1.0)
 SLOT_COLOUR = (*(c / 255 for c in SLOT_RGB), 1.0)
+TRAY_COLOUR = (1.0, 1.0, 1.0, 0.9)
+MARK_FIRST = "Tap one corner of the dice tray on the picture, then the opposite one; Whole picture reads dice anywhere."
 # Dice seen at a slant are read best with their sides below their tops (vision/orientation.py).
 UPRIGHT_HINT = "Turn it until the table's far side is at the top."
 
@@ -87,6 +90,8 @@ class CameraScreen(Screen):
     mains_text = StringProperty(mains_button_text(0))
     live = BooleanProperty(False)  # a camera is running and has sent a picture
     teaching = BooleanProperty(False)  # a teaching is on its thread: the teach buttons wait for its answer
+    marking = BooleanProperty(False)  # the next taps on the picture mark the tray's corners
+    _corner: tuple[float, float] | None = None  # the tray's first corner tapped, as shares of the picture
     slots = ListProperty([])
     cards = ListProperty([])
     values = ListProperty([])
@@ -112,6 +117,8 @@ class CameraScreen(Screen):
         if not (self.teaching or self._told_away):  # "Teaching..." or an answer not yet seen stays up
             # A turn is not in sight, nor what the camera made of the mains frequency.
             told = [f"Picture {orientation.words()}"] * (not orientation.upright)
+            tray = App.get_running_app().camera_tray()
+            told += [f"Dice read in {tray.words()}"] * (not tray.whole)
             told += [getattr(self.feed(), "mains_note", "")]
             self.note = " ".join(f"{line[:1].upper()}{line[1:]}." for line in told if line)
         self._told_away = False
@@ -123,6 +130,7 @@ class CameraScreen(Screen):
 
     def on_leave(self, *_args: Any) -> None:
         self._here = False
+        self.marking, self._corner = False, None
         if self._clock is not None:
             self._clock.cancel()
             self._clock = None
@@ -182,7 +190,10 @@ class CameraScreen(Screen):
         small = getattr(feed, "small_dice", None)
         if small:
             what = getattr(feed, "small_what", "Dice")
-            lines.append(f"{what} only {small[0]} px across: mount the camera closer ({small[1]} px or more)")
+            # The d6 reader looks at a marked tray enlarged, so marking it is a mend that needs no ladder;
+            # the temple die's face is read at the camera's resolution, which only a closer camera raises.
+            mend = "mark the tray, or " if what == "Dice" and App.get_running_app().camera_tray().whole else ""
+            lines.append(f"{what} only {small[0]} px across: {mend}mount the camera closer ({small[1]} px or more)")
         if getattr(feed, "blurred_dice", None):
             lines.append("Dice out of focus: focus the camera on the tray")
         slots = small_slots(getattr(feed, "slots_in_view", None))
@@ -202,12 +213,25 @@ class CameraScreen(Screen):
     def draw_over(self, frame: Any, dice: Any = (), slots: Any = None) -> None:
         """What the camera reads, drawn over its picture. Each die it settled on is boxed, green when the table
         would take it as read and amber when it would ask for a tap; each slot of a board whose four markers it
-        sees is outlined with its number. An owner aiming the camera sees what is read where, which dice it is
-        unsure of, and whether the slots it reads lie on the board's."""
+        sees is outlined with its number; a marked tray is framed in white, and while one is being marked, its
+        first corner is crossed. An owner aiming the camera sees what is read where, which dice it is unsure
+        of, and whether the slots it reads lie on the board's."""
         slots = dict(slots or {})
-        shown = frame is not None and (dice or slots)
-        self._drawn = ((frame.shape[1], frame.shape[0]), tuple(dice), slots) if shown else None
+        tray = App.get_running_app().camera_tray()
+        tray_box = None if frame is None or tray.whole else tray.pixels(frame.shape)
+        corner = None
+        if frame is not None and self.marking and self._corner is not None:
+            corner = (self._corner[0] * frame.shape[1], self._corner[1] * frame.shape[0])
+        shown = frame is not None and (dice or slots or tray_box or corner)
+        self._drawn = ((frame.shape[1], frame.shape[0]), tuple(dice), slots, tray_box, corner) if shown else None
         self.redraw()
+
+    def shown_picture(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """Where the picture lies in the preview, (x, y) of its lower left corner and (width, height): the
+        preview keeps the picture's proportions, so bands of it stay empty."""
+        preview = self.ids.preview
+        shown = preview.norm_image_size
+        return (preview.x + (preview.width - shown[0]) / 2, preview.y + (preview.height - shown[1]) / 2), shown
 
     def redraw(self) -> None:
         """Draw again where the picture now is: the preview is laid out after its first picture, and again
@@ -219,10 +243,18 @@ class CameraScreen(Screen):
         self._overlay.clear()
         if self._drawn is None:
             return
-        frame_size, dice, slots = self._drawn
-        shown = preview.norm_image_size
-        pos = (preview.x + (preview.width - shown[0]) / 2, preview.y + (preview.height - shown[1]) / 2)
+        frame_size, dice, slots, tray_box, corner = self._drawn
+        pos, shown = self.shown_picture()
         scale = shown[0] / frame_size[0]
+        if tray_box is not None:
+            self._overlay.add(Color(*TRAY_COLOUR))
+            self._overlay.add(Line(rectangle=shown_rectangle(tray_box, frame_size, pos, shown), width=1.5))
+        if corner is not None:
+            x, y = shown_point(corner, frame_size, pos, shown)
+            reach = 14 * scale + 6
+            self._overlay.add(Color(*TRAY_COLOUR))
+            self._overlay.add(Line(points=[x - reach, y, x + reach, y], width=2))
+            self._overlay.add(Line(points=[x, y - reach, x, y + reach], width=2))
         for number, corners in slots.items():
             points = [shown_point(corner, frame_size, pos, shown) for corner in corners]
             self._overlay.add(Color(*SLOT_COLOUR))
@@ -275,6 +307,53 @@ class CameraScreen(Screen):
         hz = MAINS_HZ[(MAINS_HZ.index(app.settings.mains_hz) + 1) % len(MAINS_HZ)]
         self.note = app.set_mains(hz)
         self.mains_text = mains_button_text(hz)
+
+    def mark_tray(self) -> None:
+        """Start marking the tray by two taps on the picture; pressed while marking, read the whole picture."""
+        app = App.get_running_app()
+        if self.marking:
+            self.marking, self._corner = False, None
+            self.note = app.mark_tray(WHOLE_PICTURE)
+        else:
+            self.marking, self._corner = True, None
+            self.note = MARK_FIRST
+        self.show_frame(0)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """While marking, a tap on the picture is a corner of the tray; every other touch goes to the widgets."""
+        point = self.picture_share(self.to_window(*touch.pos)) if self.marking and self.live else None
+        if point is None:
+            return bool(super().on_touch_down(touch))
+        self.tray_corner(point)
+        return True
+
+    def picture_share(self, window_pos: tuple[float, float]) -> tuple[float, float] | None:
+        """A touch on the preview as shares of the picture across and down (a touch in the empty band beside
+        the picture counts at its edge); None for a touch off the preview."""
+        preview = self.ids.preview
+        x, y = preview.to_widget(*window_pos)
+        if not preview.collide_point(x, y):
+            return None
+        pos, shown = self.shown_picture()
+        if shown[0] <= 0 or shown[1] <= 0:
+            return None
+        return (min(1.0, max(0.0, (x - pos[0]) / shown[0])), min(1.0, max(0.0, 1 - (y - pos[1]) / shown[1])))
+
+    def tray_corner(self, point: tuple[float, float]) -> None:
+        """The first tap keeps its corner; the second marks the tray, or says why it cannot be a tray."""
+        if self._corner is None:
+            self._corner = point
+            self.note = "One corner marked: now tap the opposite corner of the tray."
+        else:
+            try:
+                tray = TrayArea.from_corners(self._corner, point)
+            except TrayAreaRefused as error:
+                self._corner = None
+                self.note = f"Not marked: {error}. Tap one corner of the tray again."
+            else:
+                self.marking, self._corner = False, None
+                self.note = App.get_running_app().mark_tray(tray)
+        self.show_frame(0)
 
     def _turned(self, app: Any, orientation: Orientation) -> None:
         self.ids.mirror.state = "down" if orientation.mirror else "normal"
