@@ -52,12 +52,13 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
             closers.append(link.stop)
         if getattr(args, "camera", None):
             from vision.feed import start_camera
+            from vision.view_check import IN_TERMINAL
 
             controller = terminal.controller
             picture = picture_settings(args)
             feed = start_camera(args.camera, controller.submit, lambda: controller.session,
                                 orientation=picture.orientation, mains_hz=picture.mains_hz, tray=picture.tray,
-                                set_mains_words="give --mains")
+                                mends=IN_TERMINAL)
             closers.append(feed.close)
 
         def detach() -> None:

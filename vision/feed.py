@@ -37,8 +37,10 @@ from vision.sources import FrameSource, RetryingSource, open_source, skipped_not
 from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayReader, placed, read_shape
 from vision.view_check import (
     DARK_EVERY,
+    ON_SCREEN,
     RESTLESS_SECONDS,
     STUCK_SECONDS,
+    Mends,
     blurred_dice,
     restless_advice,
     small_temple_die,
@@ -128,7 +130,7 @@ class CameraFeed:
         orientation: Orientation = UPRIGHT,
         tray: TrayArea = WHOLE_PICTURE,
         mains_hz: int = 0,
-        set_mains_words: str = "set Mains to",
+        mends: Mends = ON_SCREEN,
     ) -> None:
         self.spec = source
         self.submit = submit
@@ -147,7 +149,7 @@ class CameraFeed:
         self.restless_after = RESTLESS_SECONDS
         self.stuck_after = STUCK_SECONDS
         self.stuck = False  # the table was told that the picture never holds still, so nothing is read
-        self.set_mains_words = set_mains_words  # how the front end gives the mains frequency, for the advice
+        self.mends = mends  # how the front end gives the mains frequency and the tray, for the advice
         self.orientation = orientation  # the café may turn the picture while the feed runs: see `_upright`
         self._orientation = orientation
         self.tray = tray  # where dice are read, in the upright picture; may change while the feed runs, likewise
@@ -416,7 +418,8 @@ class CameraFeed:
         moving = self._unread_for()
         if not self.stuck and moving >= self.stuck_after:
             self.stuck = True
-            advice = restless_advice(self.banded, self.source.mains_hz, self.set_mains_words, self.camera_rate)
+            advice = restless_advice(self.banded, self.source.mains_hz, self.mends, self.camera_rate,
+                                     not self._tray.whole)
             self.submit(LinkChanged(self.name, False, f"picture not still for {moving:.0f} s, nothing read: {advice}"))
         elif self.stuck and moving < self.stuck_after:
             self.stuck = False

@@ -15,6 +15,7 @@ picture good enough".
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -37,12 +38,27 @@ RESTLESS_SECONDS = 10.0
 STUCK_SECONDS = 30.0
 
 
-def restless_advice(banded: bool, mains_hz: int, set_mains: str, fps: float | None = None) -> str:
-    """What mends a picture that never holds still: for a lamp's bands the mains frequency, else the mount and
-    the shadows. ``set_mains`` says how to give the frequency where the advice is read ("set Mains to"); a live
-    camera's frame rate ``fps`` tells which mains gives rolling bands (`mains.rolling_bands_mains`)."""
+class Mends(NamedTuple):
+    """How a setting that mends the picture is given where the advice is read: the app's camera screen, or a
+    command's flags."""
+
+    set_mains: str  # followed by the frequency
+    mark_tray: str
+
+
+ON_SCREEN = Mends("set Mains to", "mark the tray")
+IN_TERMINAL = Mends("give --mains", "give --tray")
+
+
+def restless_advice(banded: bool, mains_hz: int, mends: Mends, fps: float | None = None,
+                    tray_marked: bool = False) -> str:
+    """What mends a picture that never holds still: for a lamp's bands the mains frequency, else the mount, the
+    shadows and, where no tray is marked yet, marking it (`vision.tray_area`). A live camera's frame rate
+    ``fps`` tells which mains gives rolling bands (`mains.rolling_bands_mains`)."""
+    set_mains = mends.set_mains
     if not banded:
-        return (f"steady the camera's mount, keep people and moving shadows out of its view, and if a lamp "
+        tray = "" if tray_marked else f" (or {mends.mark_tray}, so that only the tray is watched)"
+        return (f"steady the camera's mount, keep people and moving shadows out of its view{tray}, and if a lamp "
                 f"flickers, {set_mains} 50 or 60 Hz")
     rolling = rolling_bands_mains(fps) if fps else None
     if rolling and rolling != mains_hz:

@@ -46,6 +46,7 @@ from vision.view_check import (
     BLURRED_BELOW,
     DARK_BELOW,
     DARK_EVERY,
+    IN_TERMINAL,
     RESTLESS_SECONDS,
     SLOT_WANTED,
     brightest,
@@ -187,10 +188,10 @@ def _dark_text(level: int) -> str:
             "light the tray, or let the camera expose longer; dice are missed in a picture this dark")
 
 
-def _restless_text(seconds: float, banded: bool, mains_hz: int, fps: float | None) -> str:
+def _restless_text(seconds: float, banded: bool, mains_hz: int, fps: float | None, tray_marked: bool) -> str:
     """A picture that never holds still settles nothing; what keeps it moving is for the café to mend."""
     return (f"the picture has not held still for {seconds:.0f} s, so nothing is read: "
-            + restless_advice(banded, mains_hz, "give --mains", fps))
+            + restless_advice(banded, mains_hz, IN_TERMINAL, fps, tray_marked))
 
 
 def _blurred_text(level: float) -> str:
@@ -204,9 +205,10 @@ class PictureFaults:
     picture is told again once it is mended, so an owner turning a lamp on or a lens ring hears that it
     worked; slots too small are told once."""
 
-    def __init__(self, kind: str, mains_hz: int = 0) -> None:
+    def __init__(self, kind: str, mains_hz: int = 0, tray_marked: bool = False) -> None:
         self.kind = kind
         self.mains_hz = mains_hz  # the frequency the camera was told, for advice about a lamp's bands
+        self.tray_marked = tray_marked  # so the advice for motion offers marking the tray only where none is
         self.told: set[str] = set()
 
     def _change(self, fault: str, now: bool, told: str, mended: str) -> list[str]:
@@ -221,7 +223,7 @@ class PictureFaults:
         `restless` is how long the picture has not held still, once that is too long for anything to settle;
         `banded`, whether a lamp's bands are what moves (`MotionGate.banded`), at a live camera's `fps`."""
         lines = self._change("restless", restless is not None,
-                             _restless_text(restless or 0.0, banded, self.mains_hz, fps),
+                             _restless_text(restless or 0.0, banded, self.mains_hz, fps, self.tray_marked),
                              "the picture holds still again: dice are read")
         if every_frame or number % DARK_EVERY == 1:
             level = brightest(frame)
@@ -332,7 +334,7 @@ def watch(args: argparse.Namespace) -> int:
     tracker = SlotTracker() if args.reader == "cards" else None
     last_dice = None
     small_told = False  # dice too small in the view are told once
-    faults = PictureFaults(args.reader, mains_hz)
+    faults = PictureFaults(args.reader, mains_hz, not tray.whole)
     frames = reports = unusable = 0
     shots = SavedFrames(args.save, args.keep) if args.save is not None else None
     save_failed = False  # a full or pulled card is said once, and reading goes on

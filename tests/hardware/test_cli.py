@@ -230,6 +230,7 @@ def test_play_turns_the_camera_picture_tells_it_the_mains_and_reads_the_tray_as_
     from hardware.cli import attach_hardware, register
     from vision.orientation import Orientation
     from vision.tray_area import TrayArea
+    from vision.view_check import IN_TERMINAL
 
     cv2.imwrite(str(tmp_path / "0.png"), np.full((480, 640, 3), 90, np.uint8))
     parser = argparse.ArgumentParser()
@@ -243,7 +244,7 @@ def test_play_turns_the_camera_picture_tells_it_the_mains_and_reads_the_tray_as_
     try:
         assert started[0].orientation == Orientation(180, True) and started[0].source.mains_hz == 60
         assert started[0].tray == TrayArea(0.1, 0.2, 0.6, 0.9)  # dice read in the tray alone
-        assert started[0].set_mains_words == "give --mains"  # a picture stuck moving is told in the terminal's words
+        assert started[0].mends == IN_TERMINAL  # a picture stuck moving is told in the terminal's words
     finally:
         detach()
     assert not started[0].running

@@ -877,6 +877,7 @@ def test_a_picture_stuck_moving_is_told_to_the_table_and_so_is_its_end(d6_reader
     stuck = [index for index, (up, detail) in enumerate(links) if not up and detail.startswith("picture not still")]
     assert len(stuck) == 1, links
     assert links[stuck[0]][1].endswith("s, nothing read: steady the camera's mount, keep people and moving "
-                                       "shadows out of its view, and if a lamp flickers, set Mains to 50 or 60 Hz")
+                                       "shadows out of its view (or mark the tray, so that only the tray is "
+                                       "watched), and if a lamp flickers, set Mains to 50 or 60 Hz")
     # The frame passed over meanwhile is not reported as the link up, which cleared the table's line.
     assert links[stuck[0] + 1] == (True, "the picture holds still again, so dice and cards are read")

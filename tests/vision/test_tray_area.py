@@ -133,7 +133,7 @@ def test_a_die_found_in_the_padding_is_none_of_the_trays(d6_reader) -> None:
     from vision.dice_render import render_dice_scene
     from vision.tray_area import TrayReader
 
-    image, boxes, values = render_dice_scene(np.random.default_rng(2), 200, 150, values=[5], size_range=(40, 44))
+    image, boxes, _ = render_dice_scene(np.random.default_rng(2), 200, 150, values=[5], size_range=(40, 44))
     reader = TrayReader(d6_reader)
     assert [d.value for d in reader.read(image)] == [5]
     x0 = int(boxes[0][0])

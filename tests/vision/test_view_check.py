@@ -100,17 +100,22 @@ def test_a_temple_die_far_from_the_camera_is_measured() -> None:
 
 
 def test_the_advice_for_a_restless_picture_follows_what_moves_it() -> None:
-    from vision.view_check import restless_advice
+    from vision.view_check import IN_TERMINAL, ON_SCREEN, restless_advice
 
-    assert restless_advice(False, 0, "set Mains to", 30).startswith("steady the camera's mount")
-    assert restless_advice(True, 0, "set Mains to") == (
+    assert restless_advice(False, 0, ON_SCREEN, 30) == (
+        "steady the camera's mount, keep people and moving shadows out of its view (or mark the tray, so that only "
+        "the tray is watched), and if a lamp flickers, set Mains to 50 or 60 Hz")
+    assert restless_advice(False, 0, IN_TERMINAL, 30, tray_marked=True) == (  # a tray marked: its edge moves
+        "steady the camera's mount, keep people and moving shadows out of its view, and if a lamp flickers, "
+        "give --mains 50 or 60 Hz")
+    assert restless_advice(True, 0, ON_SCREEN) == (
         "a flickering lamp rolls bands through it: set Mains to the mains frequency here, 50 or 60 Hz")
-    assert restless_advice(True, 0, "give --mains", 30) == (
+    assert restless_advice(True, 0, IN_TERMINAL, 30) == (
         "a lamp on 50 Hz mains rolls bands through it (at 30 frames a second only those roll): give --mains 50 Hz")
-    assert restless_advice(True, 50, "set Mains to", 25).endswith("set Mains to 60 Hz")  # the wrong one was set
-    assert restless_advice(True, 60, "set Mains to", 25) == (
+    assert restless_advice(True, 50, ON_SCREEN, 25).endswith("set Mains to 60 Hz")  # the wrong one was set
+    assert restless_advice(True, 60, ON_SCREEN, 25) == (
         "a lamp rolls bands through it even at 60 Hz mains, which this camera cannot avoid: light the tray with a "
         "lamp that does not flicker")
-    assert restless_advice(True, 50, "set Mains to", 20) == (  # at 20 frames a second neither rolls: no telling
+    assert restless_advice(True, 50, ON_SCREEN, 20) == (  # at 20 frames a second neither rolls: no telling
         "a lamp rolls bands through it even at 50 Hz mains: if the mains here is 60 Hz, set Mains to 60, else light "
         "the tray with a lamp that does not flicker")

@@ -29,7 +29,7 @@ from vision.mains import MAINS_HZ
 from vision.orientation import Orientation
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text
 from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayAreaRefused
-from vision.view_check import SLOT_WANTED, restless_advice, small_slots
+from vision.view_check import ON_SCREEN, SLOT_WANTED, restless_advice, small_slots
 
 log = logging.getLogger(__name__)
 
@@ -205,8 +205,9 @@ class CameraScreen(Screen):
             lines.append(f"Picture too dark (its brightest parts {dark} of 255): light the tray")
         restless = getattr(feed, "restless", None)
         if restless is not None:
-            advice = restless_advice(getattr(feed, "banded", False), App.get_running_app().settings.mains_hz,
-                                     "set Mains to", getattr(feed, "camera_rate", None))
+            app = App.get_running_app()
+            advice = restless_advice(getattr(feed, "banded", False), app.settings.mains_hz, ON_SCREEN,
+                                     getattr(feed, "camera_rate", None), not app.camera_tray().whole)
             lines.append(f"Picture not still for {restless:.0f} s, so nothing is read: {advice}")
         return lines
 
