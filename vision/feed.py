@@ -252,7 +252,7 @@ class CameraFeed:
         self._mode = mode
         self.settler: Settler | None = None
         self.tracker = None
-        self.gate = self.make_gate()  # over the tray: what the dice reader sees
+        self.gate = self.make_gate()  # over what the dice reader sees: the marked tray, else the whole picture
         self.board_gate = self.gate  # over what the card reader sees: the whole picture
         self._last_cards = 0.0
         self._board_misses = 0  # still board reads in a row without all four markers
@@ -461,7 +461,8 @@ class CameraFeed:
             self._reset(mode)
         if mode is None:
             return
-        tray, offset = self._tray.cut(frame)
+        # The dice reader and its gate see the marked tray alone; the cards, the whole picture.
+        tray, offset = self._tray.cut(frame) if self.settler is not None else (frame, (0, 0))
         first = self.gate.previous is None
         if self.settler is not None:
             settled = self.settler.feed(tray)

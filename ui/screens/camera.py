@@ -190,8 +190,9 @@ class CameraScreen(Screen):
         small = getattr(feed, "small_dice", None)
         if small:
             what = getattr(feed, "small_what", "Dice")
-            # The d6 reader looks at a marked tray enlarged, so marking it is a mend that needs no ladder;
-            # the temple die's face is read at the camera's resolution, which only a closer camera raises.
+            # The d6 reader sees a marked tray's dice at their own size rather than shrunk with the whole
+            # picture, so marking it is a mend that needs no ladder; the temple die's face is read at the
+            # camera's resolution, which only a closer camera raises.
             mend = "mark the tray, or " if what == "Dice" and App.get_running_app().camera_tray().whole else ""
             lines.append(f"{what} only {small[0]} px across: {mend}mount the camera closer ({small[1]} px or more)")
         if getattr(feed, "blurred_dice", None):
