@@ -124,13 +124,16 @@ def _frame_reading(reader, kind: str, frame) -> tuple[str, list]:
 TAKEN_BGR, ASKED_BGR, SLOT_BGR = TAKEN_RGB[::-1], ASKED_RGB[::-1], SLOT_RGB[::-1]  # OpenCV's order
 
 
-def boxed_frame(frame, dice, slots=None):
+def boxed_frame(frame, dice, slots=None, tray=None):
     """The frame with what was read on it: each die boxed with its value and certainty, green when the table
-    would take it and orange when it would ask, and each slot of the board outlined with its number. What
-    `--save` writes, so a reading can be checked against its picture later."""
+    would take it and orange when it would ask, each slot of the board outlined with its number, and a marked
+    tray (x0, y0, x1, y1) framed in white, as the camera screen shows them. What `--save` writes, so a reading
+    can be checked against its picture later."""
     shown = as_bgr(frame).copy()
     thick = max(2, round(max(shown.shape[:2]) / 320))
     font = cv2.FONT_HERSHEY_SIMPLEX
+    if tray is not None:
+        cv2.rectangle(shown, tray[:2], tray[2:], (255, 255, 255), thick)
     for number, corners in (slots or {}).items():
         points = np.array(corners, np.float32)
         cv2.polylines(shown, [points.round().astype(np.int32)], True, SLOT_BGR, thick, cv2.LINE_AA)
@@ -250,10 +253,10 @@ class SavedFrames:
         self.written: deque[Path] = deque()
         self.count = 0
 
-    def save(self, number: int, frame, dice, slots) -> bool:
+    def save(self, number: int, frame, dice, slots, tray=None) -> bool:
         """Write one frame with what was read on it; False when it could not be written (said by the caller)."""
         path = self.folder / f"frame-{number:06d}.jpg"
-        if not cv2.imwrite(str(path), boxed_frame(frame, dice, slots)):
+        if not cv2.imwrite(str(path), boxed_frame(frame, dice, slots, tray)):
             return False
         self.count += 1
         self.written.append(path)
@@ -411,7 +414,8 @@ def watch(args: argparse.Namespace) -> int:
                 print(f"frame {frames}: {line}", flush=True)
             if shots is not None and lines and as_bgr(frame) is not None and not save_failed:
                 slots = getattr(reader, "last_outlines", None) if args.reader == "cards" else None
-                if not shots.save(frames, frame, dice, slots):
+                tray_box = None if tray.whole else tray.pixels(frame.shape)
+                if not shots.save(frames, frame, dice, slots, tray_box):
                     save_failed = True
                     print(f"frame {frames}: could not write into {args.save} (full, removed or read-only?): "
                           "frames are no longer saved", flush=True)

@@ -286,6 +286,8 @@ def test_watch_reads_a_far_tray_marked_with_tray_or_saved_by_the_camera_screen(
     assert told and sorted(int(v) for v in told.group(1).split(", ")) == sorted(values), out
     saved = cv2.imread(str(next((tmp_path / "shots").glob("frame-*.jpg"))))
     assert saved.shape == (480, 640, 3)  # the whole picture, the dice boxed where they lie in it
+    right = round(round((x1 + 10) / 6.4) * 6.4)  # the tray's right edge, framed in white as on the camera screen
+    assert saved[100:120, right].min() > 225 and far[100:120, right].min() < 200
     settings = tmp_path / "ui.json"
     monkeypatch.setenv("COMPANION_UI_SETTINGS", str(settings))
     settings.write_text(json.dumps({"tray_area": [0.05, 0.0, 0.44, 0.39]}), encoding="utf-8")
