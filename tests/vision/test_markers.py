@@ -63,3 +63,34 @@ def test_a_big_frame_is_searched_shrunk_and_its_corners_refined_at_full_size() -
     reading = CardReader(cards, board).read(photo.image)
     assert reading is not None
     assert {s.slot: s.card for s in reading.slots} == {slot: card or EMPTY for slot, card in photo.truth.items()}
+
+
+def test_a_board_seen_a_little_out_of_focus_is_still_found_and_read() -> None:
+    """With OpenCV's default search, boards blurred by 2 px were found 16 times in 40: a lens a little off
+    lost the whole board. Mending one bit of a marker's code finds nearly all of them."""
+    cards, board = load_temple_cards(), load_temple_board()
+    reader = CardReader(cards, board)
+    rng = np.random.default_rng(3)
+    found = right = slots = 0
+    for _ in range(20):
+        photo = board_photo(rng, cards, board)
+        reading = reader.read(cv2.GaussianBlur(photo.image, (0, 0), 2))
+        slots += len(photo.truth)
+        if reading is None:
+            continue
+        found += 1
+        got = reading.cards()
+        right += sum(got.get(slot) == (reader.groups.get(card, card) if card else None)
+                     for slot, card in photo.truth.items())
+    assert found >= 18 and right / slots > 0.9, (found, right / slots)
+
+
+def test_a_mended_bit_finds_no_marker_where_there_is_none() -> None:
+    """Dice trays, tables and card faces drawn by the project: no board marker is made up in them."""
+    from vision.dice_render import render_dice_scene
+
+    finder = BoardFinder()
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        scene = render_dice_scene(rng, 640, 480, count=int(rng.integers(1, 10)))[0]
+        assert finder.board_corners(scene) is None and finder.last_problem.startswith("board markers not seen")
