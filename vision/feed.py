@@ -41,6 +41,7 @@ from vision.view_check import (
     RESTLESS_SECONDS,
     STUCK_SECONDS,
     Mends,
+    blurred_board,
     blurred_dice,
     restless_advice,
     small_temple_die,
@@ -263,6 +264,7 @@ class CameraFeed:
         self._outlines: dict[int, Any] | None = None  # where the slots lay at the last board read
         self._small: tuple[int, int] | None = None  # the last settled d6 dice's size when they look small
         self._blurred: float | None = None  # the last settled d6 dice's sharpness when they look out of focus
+        self._board_blurred: float | None = None  # the board markers' sharpness at the last read, when too soft
         if mode is None:
             return
         dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
@@ -305,6 +307,12 @@ class CameraFeed:
         """The sharpness of the dice in view while they look out of focus (`view_check.blurred_dice`), for the
         camera screen to ask for the lens to be focused."""
         return self._blurred if self.dice_in_view else None
+
+    @property
+    def blurred_board(self) -> float | None:
+        """The board markers' sharpness at the last board read while it looks out of focus
+        (`view_check.blurred_board`): its slots are then misread, and the camera screen asks for focus."""
+        return self._board_blurred if self._outlines else None
 
     @property
     def restless(self) -> float | None:
@@ -535,6 +543,7 @@ class CameraFeed:
         reader = self.readers["cards"]
         reading = reader.read(frame)
         self._outlines = getattr(reader, "last_outlines", None)
+        self._board_blurred = blurred_board(frame, getattr(getattr(reader, "finder", None), "last_markers", None))
         self._board_seen(reading, getattr(reader, "last_problem", None))
         changed = [s for s in self.tracker.update(reading) if s.card is not None]
         if changed:

@@ -69,6 +69,7 @@ class BoardFinder:
         self.board_size = board_size
         self.search_side = search_side
         self.last_problem: str | None = None
+        self.last_markers: dict[int, np.ndarray] | None = None  # each marker's corners in frame px, at the last find
 
     def board_corners(self, frame: np.ndarray) -> np.ndarray | None:
         """The board's four corners in the frame (NW, NE, SE, SW), or None with `last_problem` saying why."""
@@ -76,6 +77,7 @@ class BoardFinder:
         scale = min(1.0, self.search_side / max(grey.shape[:2]))
         search = grey if scale == 1.0 else cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         found = self._markers(search)
+        self.last_markers = None
         missing = [CORNER_NAMES[i] for i in MARKER_IDS if i not in found]
         if len(missing) == len(MARKER_IDS) and len(self._markers(cv2.flip(search, 1))) >= 2:
             # A marker seen in a mirror is no marker, so a mirrored picture showed a board in plain view as
@@ -89,6 +91,7 @@ class BoardFinder:
         centre = np.mean([found[i].mean(0) for i in MARKER_IDS], axis=0)
         inner = [found[i][np.argmin(np.linalg.norm(found[i] - centre, axis=1))] for i in MARKER_IDS]
         self.last_problem = None
+        self.last_markers = {i: quad / scale for i, quad in found.items()}
         points = np.array(inner, np.float32) / scale
         if scale < 1.0:
             half = max(3, round(2 / scale))  # two pixels of the searched image, at full size

@@ -26,6 +26,7 @@ from vision.mains import rolling_bands_mains
 
 DARK_BELOW = 40  # the picture's 95th-percentile grey level: darker than any photo of the three sets (60 and up)
 BLURRED_BELOW = 0.15  # the dice's median sharpness: no photo of the three sets scores under it
+BOARD_BLURRED_BELOW = 0.2  # the board markers' median sharpness: rendered boards under it lose slots
 SHARPNESS_CROP = 48  # the crop the sharpness is measured on, so a die's size in the frame does not count
 DARK_EVERY = 30  # frames between two looks at the light (one a second at 30 frames/s)
 SMALL_SLOT = 28  # px across a slot: the card reader read every slot of boards seen with slots of 29 px and more
@@ -88,7 +89,7 @@ def too_dark(frame: np.ndarray) -> int | None:
 
 
 def sharpness(crop: np.ndarray) -> float:
-    """How steep a die's sharpest edges are for its contrast: the pips' rims in a focused picture.
+    """How steep a crop's sharpest edges are for its contrast: a die's pip rims, a marker's cells in focus.
 
     The 99th percentile of the grey level's slope over the spread between its 2nd and 98th percentiles: an
     edge blurred over w px of the crop slopes about 0.4 / w of the way across, whatever the light, and the
@@ -115,6 +116,32 @@ def blurred_dice(frame: np.ndarray, boxes: list[Box]) -> float | None:
     """The dice's `dice_sharpness` when it is under `BLURRED_BELOW`, else None."""
     level = dice_sharpness(frame, boxes)
     return level if level is not None and level < BLURRED_BELOW else None
+
+
+def board_sharpness(frame: np.ndarray, markers: Mapping[int, np.ndarray] | None) -> float | None:
+    """The board markers' median `sharpness`, each measured on its own box in the frame; None with no markers.
+
+    A marker's black and white cells are the crispest edges on the table, and a
+    board seen out of focus loses its slots before its markers: rendered boards
+    read 0.992 of slots down to a marker sharpness of 0.23 (a 1.5 px blur),
+    0.967 at 0.19, 0.94 at 0.16 and 0.74 at 0.14 (docs/vision.md).
+    """
+    if not markers:
+        return None
+    levels = []
+    for quad in markers.values():
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
+        box = frame[y0:y1, x0:x1]
+        if min(box.shape[:2]) >= 4:
+            levels.append(sharpness(box))
+    return round(float(np.median(levels)), 3) if levels else None
+
+
+def blurred_board(frame: np.ndarray, markers: Mapping[int, np.ndarray] | None) -> float | None:
+    """The board's `board_sharpness` when it is under `BOARD_BLURRED_BELOW`, else None."""
+    level = board_sharpness(frame, markers)
+    return level if level is not None and level < BOARD_BLURRED_BELOW else None
 
 
 def small_slots(outlines: Mapping[int, Sequence[tuple[float, float]]] | None) -> int | None:

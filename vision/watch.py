@@ -44,11 +44,13 @@ from vision.temple_die import TaughtDieUnreadable, TempleDieReader
 from vision.tray_area import WHOLE_PICTURE, TrayReader, placed, read_shape
 from vision.view_check import (
     BLURRED_BELOW,
+    BOARD_BLURRED_BELOW,
     DARK_BELOW,
     DARK_EVERY,
     IN_TERMINAL,
     RESTLESS_SECONDS,
     SLOT_WANTED,
+    board_sharpness,
     brightest,
     dice_sharpness,
     restless_advice,
@@ -241,6 +243,13 @@ class PictureFaults:
         if level is not None:
             lines += self._change("blurred", level < BLURRED_BELOW, _blurred_text(level),
                                   f"the dice are in focus now (sharpness {level:.2f})")
+        finder = getattr(reader, "finder", None) if self.kind == "cards" else None
+        level = board_sharpness(frame, getattr(finder, "last_markers", None))
+        if level is not None:
+            lines += self._change("board blurred", level < BOARD_BLURRED_BELOW,
+                                  f"the board looks out of focus (sharpness {level:.2f} at its markers; "
+                                  f"{BOARD_BLURRED_BELOW:.2f} or more wanted): focus the camera on the board, or "
+                                  "its cards are misread", f"the board is in focus now (sharpness {level:.2f})")
         return lines
 
 

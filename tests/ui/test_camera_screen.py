@@ -452,6 +452,15 @@ def test_a_lamps_bands_ask_for_the_mains_frequency(
     assert said in screen.ids.advice.text
 
 
+def test_a_board_out_of_focus_asks_for_the_camera_to_be_focused(launch: Any, tmp_path: Path) -> None:
+    soft = cv2.GaussianBlur(board_frame({3: sorted(BY_ID)[4]}), (0, 0), 2.5)
+    app = launch(camera=frames(tmp_path / "board", soft, copies=300))
+    assert app.new_game("temple", ["red", "blue"])
+    screen = open_camera(app)
+    assert until(lambda: "Board out of focus: focus the camera on the board." in screen.ids.advice.text, 20), \
+        screen.ids.advice.text
+
+
 def test_a_board_far_from_the_camera_asks_for_it_closer(launch: Any, tmp_path: Path) -> None:
     from tests.vision.test_view_check import far_board
 

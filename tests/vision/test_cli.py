@@ -241,6 +241,19 @@ def test_watch_tells_a_board_too_far_away_once(tmp_path: Path, capsys) -> None:
     assert out.count("slots are about") == 1
 
 
+def test_watch_tells_a_board_out_of_focus_and_when_it_is_focused(tmp_path: Path, capsys) -> None:
+    from tests.vision.test_feed import board_frame
+
+    sharp = board_frame({})
+    for i, image in enumerate([cv2.GaussianBlur(sharp, (0, 0), 2.5)] * 4 + [sharp] * 4):
+        cv2.imwrite(str(tmp_path / f"{i:02}.png"), image)
+    assert main(["vision", "watch", str(tmp_path), "--reader", "cards", "--every-frame"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^frame 1: the board looks out of focus \(sharpness 0\.1\d at its markers; 0\.20 or more "
+                     r"wanted\): focus the camera on the board, or its cards are misread$", out, re.M), out
+    assert out.count("out of focus") == 1 and re.search(r"^frame 5: the board is in focus now", out, re.M), out
+
+
 def test_watch_refuses_a_save_folder_it_cannot_make(tmp_path: Path, capsys) -> None:
     (tmp_path / "a-file").write_text("x")
     assert main(["vision", "watch", str(tmp_path), "--save", str(tmp_path / "a-file" / "shots")]) == 2

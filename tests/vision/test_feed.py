@@ -818,6 +818,20 @@ def test_with_a_tray_marked_a_hand_over_the_board_still_holds_the_cards_back() -
     assert max(cards.at) > 35  # and read again once it had gone
 
 
+def test_a_board_out_of_focus_is_measured_for_the_camera_screen() -> None:
+    """Its markers are still found, but its slots are misread: the screen asks for the lens to be focused."""
+    sharp = board_frame({3: sorted(BY_ID)[4]})
+    soft = cv2.GaussianBlur(sharp, (0, 0), 2.5)
+    seen: list = []
+    feed = CameraFeed(lambda: Frames([*[soft] * 8, *hand_over(sharp), *[sharp] * 8]), lambda _o: None, mode="cards",
+                      fps=None, card_interval=0, on_frame=lambda _n: seen.append(feed.blurred_board))
+    with feed:
+        assert feed.ended.wait(30)
+    seen.append(feed.blurred_board)
+    assert any(level is not None and 0.1 < level < 0.2 for level in seen[:8]), seen
+    assert seen[-1] is None  # focused again
+
+
 class QueuedCamera:
     """A live camera at 60 fps behind a driver queue of four frames, as V4L2 keeps them: a frame made while
     the queue is full is dropped, and a read takes the oldest one waiting (or waits for the next)."""

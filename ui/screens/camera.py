@@ -197,6 +197,8 @@ class CameraScreen(Screen):
             lines.append(f"{what} only {small[0]} px across: {mend}mount the camera closer ({small[1]} px or more)")
         if getattr(feed, "blurred_dice", None):
             lines.append("Dice out of focus: focus the camera on the tray")
+        if getattr(feed, "blurred_board", None):
+            lines.append("Board out of focus: focus the camera on the board")
         slots = small_slots(getattr(feed, "slots_in_view", None))
         if slots is not None:
             lines.append(f"Slots only {slots} px across: mount the camera closer to the board "
