@@ -31,6 +31,7 @@ from vision.orientation import Orientation
 
 LEAST_SIDE = 0.15  # a narrower area is a slip of the finger: no tray of dice is that small in a usable picture
 READ_SIDE = 320  # px: a tray's long side is padded to this, the d6 detector's look (d6_reader.DETECTOR_LONG_SIDE)
+READ_SHORT_SIDE = 240  # px: and its short side to this, a 640x480 frame's at that look
 
 
 class TrayAreaRefused(ValueError):
@@ -150,9 +151,13 @@ class TrayReader:
     """A dice reader (d6 or temple die) given a tray's part of the picture, padded so it is never enlarged.
 
     Both readers look for dice at 320 px on the long side of what they are
-    given. A tray cut smaller is padded on its right or bottom with its own
-    median colour up to that, so dice keep their size in px; a die found in
-    the padding is none of the tray's.
+    given. A tray cut smaller is padded on its right and bottom with its own
+    median colour to 320 by 240 px (`read_shape`), so dice keep their size in
+    px; a die found in the padding is none of the tray's. The short side is
+    padded too for the temple die's finder, which takes a blob most of the
+    picture's short side across for a board or a hand and fits the tray's
+    colour along the picture's edges: in trays a quarter of the picture
+    round the die, padded on the long side alone, it read no face of 60.
     """
 
     def __init__(self, reader: Any) -> None:
@@ -160,7 +165,7 @@ class TrayReader:
 
     def read(self, view: Any) -> list[Any]:
         shape = getattr(view, "shape", ())
-        if len(shape) < 2 or max(shape[:2]) >= READ_SIDE or min(shape[:2]) == 0:
+        if len(shape) < 2 or read_shape(shape) == tuple(shape) or min(shape[:2]) == 0:
             return self.reader.read(view)  # big enough, or for the reader to refuse in its own words
         import numpy as np
 
@@ -173,11 +178,12 @@ class TrayReader:
 
 def read_shape(shape: Sequence[int]) -> tuple[int, ...]:
     """The shape a `TrayReader` hands its reader for a tray cut of this shape: its long side padded to
-    `READ_SIDE`. Dice sizes are judged against it (`d6_reader.small_dice_size`), as the reader judges them."""
+    `READ_SIDE` and its short side to `READ_SHORT_SIDE`. Dice sizes are judged against it
+    (`d6_reader.small_dice_size`), as the reader judges them."""
     h, w = int(shape[0]), int(shape[1])
-    if max(h, w) >= READ_SIDE:
-        return tuple(shape)
-    return (READ_SIDE, w, *shape[2:]) if h >= w else (h, READ_SIDE, *shape[2:])
+    if w >= h:
+        return (max(h, READ_SHORT_SIDE), max(w, READ_SIDE), *shape[2:])
+    return (max(h, READ_SIDE), max(w, READ_SHORT_SIDE), *shape[2:])
 
 
 def placed(dice: Sequence[Any], offset: tuple[int, int]) -> list[Any]:

@@ -124,7 +124,7 @@ def test_a_tray_marked_tightly_round_a_big_die_is_padded_not_enlarged(d6_reader)
         x0, y0, x1, y1 = boxes[0]
         cx, cy = min(max((x0 + x1) / 1280, 0.08), 0.92), min(max((y0 + y1) / 960, 0.08), 0.92)
         view = TrayArea.from_corners((cx - 0.08, cy - 0.08), (cx + 0.08, cy + 0.08)).cut(image)[0]
-        assert read_shape(view.shape) == (view.shape[0], 320, 3)  # about 77x102 px, padded across to 320
+        assert read_shape(view.shape) == (240, 320, 3)  # about 77x102 px, padded to a 640x480 frame's look
         right += [d.value for d in reader.read(view)] == values
     assert right >= 15
 
@@ -139,3 +139,24 @@ def test_a_die_found_in_the_padding_is_none_of_the_trays(d6_reader) -> None:
     x0 = int(boxes[0][0])
     assert reader.read(image[:, :x0 + 8]) == []  # only a sliver of the die is in the tray
     assert reader.read(np.zeros((0, 0, 3), np.uint8)) == [] and reader.read(None) == []
+
+
+def test_a_temple_die_in_a_tight_tray_is_found_and_read() -> None:
+    """The temple die's finder takes a blob most of the picture's short side across for a board, and fits the
+    tray's colour along the picture's edges: a tray padded on its long side alone read none of these."""
+    from vision.temple_die import TempleDieReader, die_faces
+    from vision.temple_die_render import render_temple_die
+    from vision.tray_area import TrayReader
+
+    reader = TempleDieReader.from_renders(per_face=1)
+    rng = np.random.default_rng(4)
+    right = 0
+    for value, colour in sorted(die_faces())[:10]:
+        image, _ = render_temple_die(rng, value, colour)
+        (x0, y0, x1, y1) = reader.read(image)[0].box
+        cx = min(max((x0 + x1) / 2 / image.shape[1], 0.12), 0.88)
+        cy = min(max((y0 + y1) / 2 / image.shape[0], 0.12), 0.88)
+        view = TrayArea.from_corners((cx - 0.12, cy - 0.12), (cx + 0.12, cy + 0.12)).cut(image)[0]
+        dice = TrayReader(reader).read(view)
+        right += len(dice) == 1 and (str(dice[0].value), dice[0].face) == (value, colour)
+    assert right >= 9
