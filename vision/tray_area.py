@@ -63,7 +63,7 @@ class TrayArea:
         finger taps them on the preview; corners tapped just outside the picture are taken at its edge."""
         xs = sorted(min(1.0, max(0.0, float(p[0]))) for p in (a, b))
         ys = sorted(min(1.0, max(0.0, float(p[1]))) for p in (a, b))
-        return cls(round(xs[0], 4), round(ys[0], 4), round(xs[1], 4), round(ys[1], 4))
+        return _rounded(xs[0], ys[0], xs[1], ys[1])
 
     @classmethod
     def from_list(cls, values: Sequence[Any]) -> TrayArea:
