@@ -8,6 +8,10 @@ the reader on byler's coloured and marbled dice too:
 With `--farther F` each image is instead written in the middle of a canvas F
 times its size (filled with the image's median colour) and shrunk back, so its
 dice are F times smaller against the frame: a camera further from the table.
+With `--closer Z` it works the other way: up to three windows of each image, 1/Z of
+its size and centred on one of its first three dice, are enlarged back to the
+image's size, so its dice are Z times bigger (a camera close over the tray, or
+a phone photo of a few dice); a window that cuts a die is left out.
 With `--tilt T` the camera leans back from straight down (the frame's far edge
 T of its width narrower). With `--spoil KIND` each image is written spoilt the
 way a poor camera or room would (see SPOILS), to see which of them the reader
@@ -94,13 +98,9 @@ def write_changed(image: Path, label: Path, out: Path, factor: float, spoil=None
     canvas = cv2.copyMakeBorder(img, top, big_h - h - top, left, big_w - w - left, cv2.BORDER_CONSTANT, value=fill)
     img = cv2.resize(canvas, (w, h), interpolation=cv2.INTER_AREA)
     sx, sy = w / big_w, h / big_h
-    boxes = []  # (class, x0, y0, x1, y1) in output pixels
-    for line in label.read_text().splitlines() if label.exists() else []:
-        parts = line.split()
-        if len(parts) == 5:
-            cx, cy, bw, bh = (float(v) for v in parts[1:])
-            x, y, half_w, half_h = (cx * w + left) * sx, (cy * h + top) * sy, bw * w * sx / 2, bh * h * sy / 2
-            boxes.append((parts[0], x - half_w, y - half_h, x + half_w, y + half_h))
+    # (class, x0, y0, x1, y1) in output pixels
+    boxes = [(cls, (x0 + left) * sx, (y0 + top) * sy, (x1 + left) * sx, (y1 + top) * sy)
+             for cls, x0, y0, x1, y1 in _labelled_boxes(label, w, h)]
     if tilt:
         # The far (top) edge drawn `tilt` of the width narrower: a camera leaning back from straight down.
         corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
@@ -118,11 +118,56 @@ def write_changed(image: Path, label: Path, out: Path, factor: float, spoil=None
     (out / "labels" / label.name).write_text(format_labels(dice, w, h))
 
 
+def _labelled_boxes(label: Path, w: int, h: int) -> list[tuple[str, float, float, float, float]]:
+    """(class, x0, y0, x1, y1) in pixels for each YOLO box line of a label file."""
+    boxes = []
+    for line in label.read_text().splitlines() if label.exists() else []:
+        parts = line.split()
+        if len(parts) == 5:
+            cx, cy, bw, bh = (float(v) for v in parts[1:])
+            boxes.append((parts[0], (cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
+    return boxes
+
+
+def write_closer(image: Path, label: Path, out: Path, zoom: float) -> int:
+    """Write up to three windows of the image enlarged `zoom` times, each centred on one of its first three dice;
+    how many were written. A window that cuts a die (5-95% of it inside) is skipped, since whether the cut die
+    should be found has no one answer."""
+    import cv2
+
+    img = cv2.imread(str(image))
+    h, w = img.shape[:2]
+    boxes = _labelled_boxes(label, w, h)
+    cw, ch = w / zoom, h / zoom
+    written = 0
+    for n, (_, x0, y0, x1, y1) in enumerate(boxes[:3]):
+        left = min(max(0.0, (x0 + x1) / 2 - cw / 2), w - cw)
+        top = min(max(0.0, (y0 + y1) / 2 - ch / 2), h - ch)
+        inside = []
+        for cls, bx0, by0, bx1, by1 in boxes:
+            ix0, iy0, ix1, iy1 = max(bx0, left), max(by0, top), min(bx1, left + cw), min(by1, top + ch)
+            share = max(0.0, ix1 - ix0) * max(0.0, iy1 - iy0) / max(1e-9, (bx1 - bx0) * (by1 - by0))
+            if 0.05 < share < 0.95:
+                break
+            if share >= 0.95:
+                inside.append(LabelledDie(int(float(cls)) + 1, ((ix0 - left) * zoom, (iy0 - top) * zoom,
+                                                                 (ix1 - left) * zoom, (iy1 - top) * zoom)))
+        else:
+            window = img[round(top):round(top + ch), round(left):round(left + cw)]
+            name = f"{image.stem}_{n}"
+            cv2.imwrite(str(out / "images" / f"{name}.jpg"), cv2.resize(window, (w, h), interpolation=cv2.INTER_CUBIC))
+            (out / "labels" / f"{name}.txt").write_text(format_labels(inside, w, h))
+            written += 1
+    return written
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path)
     parser.add_argument("--datasets", type=Path, default=ROOT.parent / "shared" / "datasets")
     parser.add_argument("--farther", type=float, default=1.0, metavar="F", help="shrink the dice F times (F >= 1)")
+    parser.add_argument("--closer", type=float, default=1.0, metavar="Z",
+                        help="enlarge windows round the dice Z times (Z > 1; not with the other changes)")
     parser.add_argument("--spoil", choices=sorted(SPOILS), help="write each image spoilt this way")
     parser.add_argument("--tilt", type=float, default=0.0, metavar="T",
                         help="lean the camera back: the far edge T of the width narrower (0 <= T < 1)")
@@ -131,6 +176,10 @@ def main() -> int:
         parser.error("--farther must be 1 or more")
     if not 0 <= args.tilt < 1:
         parser.error("--tilt must be at least 0 and under 1")
+    if args.closer < 1:
+        parser.error("--closer must be 1 or more")
+    if args.closer > 1 and (args.farther > 1 or args.spoil or args.tilt):
+        parser.error("--closer goes alone: not with --farther, --spoil or --tilt")
     split = args.datasets / "d6-byler" / "train"
     images = sorted((split / "images").glob("*.jpg"))
     if not images:
@@ -139,6 +188,11 @@ def main() -> int:
     (args.out / "images").mkdir(parents=True, exist_ok=True)
     (args.out / "labels").mkdir(parents=True, exist_ok=True)
     held = images[4::5]
+    if args.closer > 1:
+        windows = sum(write_closer(image, split / "labels" / (image.stem + ".txt"), args.out, args.closer)
+                      for image in held)
+        print(f"{windows} windows of {len(held)} held-out d6-byler images, {args.closer}x closer, under {args.out}")
+        return 0
     for image in held:
         label = split / "labels" / (image.stem + ".txt")
         if args.farther > 1 or args.spoil or args.tilt:

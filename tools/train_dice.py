@@ -74,6 +74,29 @@ def squash_factors(rng: np.random.Generator) -> tuple[float, float]:
 # detector learns where their dice are from them, but takes the size of a die's box from the other sets.
 PIP_BOXED = {"d6-matteop65"}
 WHOLE_DIE_SIZES = False  # set from --whole-die-sizes in main()
+DET_ZOOM = (0.6, 1.6)  # an image's zoom around DET_SCALE, drawn log-uniform
+CLOSER = (0.0, 1.6)  # set from --closer in main(): this share of images drawn zoomed up to this much instead ...
+CLOSER_BIGGEST_DIE = 112  # ... but no die drawn bigger than this (px at the detector's input)
+
+
+def detector_scale(boxes: np.ndarray, rng: np.random.Generator) -> float:
+    """How much a training image is shrunk for the detector: DET_SCALE times a log-uniform zoom.
+
+    DET_ZOOM keeps each set's dice near their own size (d6-byler's 30-45 px
+    photos give 9-36 px dice), so the big top-down dice of a camera close over
+    a tray were only ever renders, boxed by their top face. With --closer a
+    share of images is drawn bigger, up to dice of CLOSER_BIGGEST_DIE px, so
+    that real dice are seen big too; the near look (128 px) stays the one for
+    dice filling the frame.
+    """
+    share, most = CLOSER
+    if share <= 0 or rng.random() >= share:
+        return DET_SCALE * float(np.exp(rng.uniform(np.log(DET_ZOOM[0]), np.log(DET_ZOOM[1]))))
+    scale = DET_SCALE * float(np.exp(rng.uniform(np.log(DET_ZOOM[1]), np.log(most))))
+    if len(boxes):
+        biggest = float(np.max(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+        scale = min(scale, max(DET_SCALE * DET_ZOOM[1], CLOSER_BIGGEST_DIE / max(biggest, 1.0)))
+    return scale
 
 
 def is_byler_holdout(name: str) -> bool:
@@ -302,7 +325,7 @@ def detector_batch(pick, rng, batch: int, crop: int):
     for b in range(batch):
         img, boxes, _, top_down, name = pick(rng)
         sized = not (WHOLE_DIE_SIZES and name in PIP_BOXED)
-        scale = DET_SCALE * float(np.exp(rng.uniform(np.log(0.6), np.log(1.6))))
+        scale = detector_scale(boxes, rng)
         qx, qy = squash_factors(rng)
         small = cv2.resize(img, None, fx=scale * qx, fy=scale * qy, interpolation=cv2.INTER_AREA)
         bx = boxes * np.array([scale * qx, scale * qy] * 2, np.float32)
@@ -688,6 +711,8 @@ def main() -> int:
                         help="learn the detector's box sizes only from sets that box the whole die")
     parser.add_argument("--squash", type=float, default=0.0,
                         help="share of detector images and classifier crops squashed along one axis (0.55-1)")
+    parser.add_argument("--closer", type=float, nargs=2, default=(0.0, 1.6), metavar=("SHARE", "ZOOM"),
+                        help="draw SHARE of the detector's images up to ZOOM times bigger than half size (opt-in)")
     parser.add_argument("--checkpoint-every", type=int, default=300, help="export the ONNX file every N steps too")
     parser.add_argument("--resume-every", type=int, default=200,
                         help="save the run's whole state every N steps; the same command run again goes on from it")
@@ -695,7 +720,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.resume_every < 1 or args.checkpoint_every < 1:
         parser.error("--resume-every and --checkpoint-every take a number of steps of 1 or more")
-    global CROP_SIZE, DEGRADE, SQUASH, WHOLE_DIE_SIZES
+    global CROP_SIZE, DEGRADE, SQUASH, WHOLE_DIE_SIZES, CLOSER
+    CLOSER = (args.closer[0], max(DET_ZOOM[1], args.closer[1]))
     CROP_SIZE = args.crop_size
     DEGRADE = args.degrade
     SQUASH = args.squash

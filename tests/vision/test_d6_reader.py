@@ -224,7 +224,7 @@ def test_only_unsure_crops_are_read_a_second_time_mirrored(d6_reader, monkeypatc
 
 def test_eval_breakdown_says_why_dice_were_missed() -> None:
     """The plain-text report separates wrong values, differently drawn boxes, misses and unlabelled images."""
-    from vision.eval_dice import DiceScore, match, tally_asks, tally_misses
+    from vision.eval_dice import DiceScore, match, tally_asks, tally_misses, values_in_common
     from vision.readings import DieReading
     from vision.yolo_labels import LabelledDie
 
@@ -244,6 +244,8 @@ def test_eval_breakdown_says_why_dice_were_missed() -> None:
     score.found_right = sum(found[i].value == labelled[j].value for i, j in matched)
     tally_misses(score, found, labelled, matched)
     tally_asks(score, found, labelled, matched)
+    score.values_in_common = values_in_common(found, labelled)
+    score.detections = 3
     tally_misses(score, found[:2], [], [])  # an image whose label file is empty
     assert score.found_right == 1
     assert (score.wrong_value, score.box_off, score.unlabelled_image_detections) == (1, 1, 2)
@@ -252,6 +254,8 @@ def test_eval_breakdown_says_why_dice_were_missed() -> None:
     assert "1: 1/1, 2: 0/1, 3: 1/1, 4: 1/1" in text
     assert "1 found with the wrong value, 1 found but boxed differently" in text and "1 not found" in text
     assert "2 detections are in images whose label file lists no die" in text
+    # Boxes aside, the 1 and the 2 were read: the die boxed differently counts, the misread 5 does not.
+    assert "values alone, boxes aside: precision 0.6667, recall 0.5000" in text
     # The unsure misread waits for a tap; the sure right die and the sure die boxed differently do not.
     assert ("ask for a tap (confidence under 0.8) on 0 of 1 read right, 1 of 1 read wrong, 0 of 1 matching no "
             "labelled die; 0 read wrong would be applied unasked") in text
