@@ -31,7 +31,9 @@ CLASSIFIER_FILE = "d6_classifier.onnx"
 SETTINGS_FILE = "d6_models.json"  # the classifier's crop size and margin, written by the training script
 DETECTOR_LONG_SIDE = 320
 NEAR_LONG_SIDE = 128  # a second, coarse look for dice held close to the camera
-NEAR_DIE_SHARE = 0.25  # dice this share of the frame's long side or more are past what the 320 px look reads
+# A near-look box this share of the long side or more is a close die. Past the 320 px look's range is a die a
+# quarter of the frame, but the near look boxes a real one by its top face, 0.6-0.8 of that (docs/vision.md).
+NEAR_DIE_SHARE = 0.17
 NEAR_THRESHOLD = 0.5  # 19 in 20 close dice score above it
 NEAR_SURE_BACKGROUND = 0.1  # a close die counts only if "not a die" is below this ...
 NEAR_SURE_FACE = 0.8  # ... and one face has this share
