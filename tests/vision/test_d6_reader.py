@@ -301,7 +301,7 @@ def test_a_close_die_boxed_by_its_top_face_is_still_one_die(d6_reader) -> None:
 
     While it kept only boxes of a quarter of the frame, these three came back as
     nothing or with a pip read as a die of its own (the near box 0.21-0.25 of
-    the long side); byler's dice enlarged 3 and 5 times gained 2 and 6 values.
+    the long side); byler's dice enlarged 3 and 5 times gained 1 and 6 values.
     """
     cases = [(4, True, 2), (4, False, 31), (5, False, 27)]  # zoom, slanted, which scene of the seed
     for zoom, slanted, index in cases:
