@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.yolo_labels import LabelledDie, format_labels  # noqa: E402
+from vision.yolo_labels import LabelledDie, format_labels, parse_labels  # noqa: E402
 
 
 def _scaled(img, factor: float):
@@ -98,9 +98,9 @@ def write_changed(image: Path, label: Path, out: Path, factor: float, spoil=None
     canvas = cv2.copyMakeBorder(img, top, big_h - h - top, left, big_w - w - left, cv2.BORDER_CONSTANT, value=fill)
     img = cv2.resize(canvas, (w, h), interpolation=cv2.INTER_AREA)
     sx, sy = w / big_w, h / big_h
-    # (class, x0, y0, x1, y1) in output pixels
-    boxes = [(cls, (x0 + left) * sx, (y0 + top) * sy, (x1 + left) * sx, (y1 + top) * sy)
-             for cls, x0, y0, x1, y1 in _labelled_boxes(label, w, h)]
+    # (value, x0, y0, x1, y1) in output pixels
+    boxes = [(die.value, (x0 + left) * sx, (y0 + top) * sy, (x1 + left) * sx, (y1 + top) * sy)
+             for die in _labelled(label, w, h) for x0, y0, x1, y1 in [die.box]]
     if tilt:
         # The far (top) edge drawn `tilt` of the width narrower: a camera leaning back from straight down.
         corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
@@ -108,25 +108,19 @@ def write_changed(image: Path, label: Path, out: Path, factor: float, spoil=None
         matrix = cv2.getPerspectiveTransform(corners, leaned)
         img = cv2.warpPerspective(img, matrix, (w, h), borderMode=cv2.BORDER_REPLICATE)
         moved = []
-        for cls, x0, y0, x1, y1 in boxes:
+        for value, x0, y0, x1, y1 in boxes:
             points = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
             seen = cv2.perspectiveTransform(points, matrix).reshape(-1, 2)
-            moved.append((cls, *seen.min(0), *seen.max(0)))
+            moved.append((value, *seen.min(0), *seen.max(0)))
         boxes = moved
     cv2.imwrite(str(out / "images" / image.name), spoil(img) if spoil else img)
-    dice = [LabelledDie(int(float(cls)) + 1, (x0, y0, x1, y1)) for cls, x0, y0, x1, y1 in boxes]
+    dice = [LabelledDie(value, (x0, y0, x1, y1)) for value, x0, y0, x1, y1 in boxes]
     (out / "labels" / label.name).write_text(format_labels(dice, w, h))
 
 
-def _labelled_boxes(label: Path, w: int, h: int) -> list[tuple[str, float, float, float, float]]:
-    """(class, x0, y0, x1, y1) in pixels for each YOLO box line of a label file."""
-    boxes = []
-    for line in label.read_text().splitlines() if label.exists() else []:
-        parts = line.split()
-        if len(parts) == 5:
-            cx, cy, bw, bh = (float(v) for v in parts[1:])
-            boxes.append((parts[0], (cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
-    return boxes
+def _labelled(label: Path, w: int, h: int) -> list[LabelledDie]:
+    """The label file's dice in pixels; a photo without one shows none."""
+    return parse_labels(label.read_text(), w, h) if label.exists() else []
 
 
 def write_closer(image: Path, label: Path, out: Path, zoom: float) -> int:
@@ -137,21 +131,22 @@ def write_closer(image: Path, label: Path, out: Path, zoom: float) -> int:
 
     img = cv2.imread(str(image))
     h, w = img.shape[:2]
-    boxes = _labelled_boxes(label, w, h)
+    dice = _labelled(label, w, h)
     cw, ch = w / zoom, h / zoom
     written = 0
-    for n, (_, x0, y0, x1, y1) in enumerate(boxes[:3]):
+    for n, (x0, y0, x1, y1) in enumerate(die.box for die in dice[:3]):
         left = min(max(0.0, (x0 + x1) / 2 - cw / 2), w - cw)
         top = min(max(0.0, (y0 + y1) / 2 - ch / 2), h - ch)
         inside = []
-        for cls, bx0, by0, bx1, by1 in boxes:
+        for die in dice:
+            bx0, by0, bx1, by1 = die.box
             ix0, iy0, ix1, iy1 = max(bx0, left), max(by0, top), min(bx1, left + cw), min(by1, top + ch)
             share = max(0.0, ix1 - ix0) * max(0.0, iy1 - iy0) / max(1e-9, (bx1 - bx0) * (by1 - by0))
             if 0.05 < share < 0.95:
                 break
             if share >= 0.95:
-                inside.append(LabelledDie(int(float(cls)) + 1, ((ix0 - left) * zoom, (iy0 - top) * zoom,
-                                                                 (ix1 - left) * zoom, (iy1 - top) * zoom)))
+                inside.append(LabelledDie(die.value, ((ix0 - left) * zoom, (iy0 - top) * zoom,
+                                                      (ix1 - left) * zoom, (iy1 - top) * zoom)))
         else:
             window = img[round(top):round(top + ch), round(left):round(left + cw)]
             name = f"{image.stem}_{n}"
