@@ -7,9 +7,9 @@ told step by step in docs/vision.md, "How the shipped models came about"; this
 script is that chain as data. It runs the steps in order in a work folder, one
 folder per step, skips every step whose output is already there (so an
 interrupted rebuild goes on where it stopped: within the step it stopped in
-too, from the state `train_dice.py` saves every 200 steps), puts the last
-detector and classifier together in WORK/final, and with `--install` copies
-them into vision/models as well.
+too, from the state `train_dice.py` saves every 200 steps), puts the final
+detector, classifier and low-view classifier together in WORK/final, and with
+`--install` copies them into vision/models as well.
 
     /work/train-venv/bin/python tools/rebuild_d6_models.py --work /tmp/d6-rebuild    # 4-5 hours on 2 cores
     /work/train-venv/bin/python tools/rebuild_d6_models.py --work /tmp/d6-quick --scale 0.005
@@ -106,8 +106,14 @@ RECIPE: tuple[Step, ...] = (
     Average("soup-3", "detector", "soup-2", "det-squashed", 1 / 3),
     Average("soup-4", "detector", "soup-3", "det-again", 1 / 4),
     Average("det-shipped", "detector", "soup-4", "det-whole-die", 1 / 5),
+    # The second classifier, asked only about frames seen from low down (docs/vision.md, "Dice seen from low down").
+    Train("cls-low", "classifier", 2500,
+          (*LATE_CLASSIFIER, "--oblique", "400", "--oblique-elevation", "18", "50", "--seed", "301"),
+          start="cls-shipped", negatives="det-shipped"),
 )
 FINAL = {"detector": "det-shipped", "classifier": "cls-shipped"}
+FINAL_LOW_CLASSIFIER = "cls-low"  # installed as LOW_CLASSIFIER_FILE beside the pair
+LOW_CLASSIFIER_FILE = "d6_low_classifier.onnx"
 
 
 def check_recipe(recipe: tuple[Step, ...] = RECIPE) -> list[str]:
@@ -123,7 +129,7 @@ def check_recipe(recipe: tuple[Step, ...] = RECIPE) -> list[str]:
         if step.name in made:
             problems.append(f"{step.name} is made twice")
         made[step.name] = step.net
-    for net, name in FINAL.items():
+    for net, name in (*FINAL.items(), ("classifier", FINAL_LOW_CLASSIFIER)):
         if made.get(name) != net:
             problems.append(f"the final {net} {name} is not a {net} step")
     return problems
@@ -179,8 +185,9 @@ def install(work: Path, into: Path) -> None:
     into.mkdir(parents=True, exist_ok=True)
     for net, name in FINAL.items():
         shutil.copy(output(work, name, net), into / MODEL_FILES[net])
+    shutil.copy(output(work, FINAL_LOW_CLASSIFIER, "classifier"), into / LOW_CLASSIFIER_FILE)
     shutil.copy(work / FINAL["classifier"] / SETTINGS_FILE, into / SETTINGS_FILE)
-    print(f"installed {', '.join(MODEL_FILES.values())} and {SETTINGS_FILE} into {into}")
+    print(f"installed {', '.join(MODEL_FILES.values())}, {LOW_CLASSIFIER_FILE} and {SETTINGS_FILE} into {into}")
 
 
 def main() -> int:

@@ -9,7 +9,9 @@ look's answer looks like a die held close to the camera (nothing, big pieces,
 pips read as ones), a second look at 128 px finds it whole; when the dice it
 finds are small (a camera far from the table), the part of the frame round them
 is looked at again at 640 px, where they and their smaller neighbours are in the
-detector's range.
+detector's range. When most of a frame's dice leave the classifier unsure, a
+second classifier, taught dice seen from low down, reads them again, and its
+answers are taken when it is the surer of the two.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from vision.yolo_labels import centre_inside, iou
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 DETECTOR_FILE = "d6_detector.onnx"
 CLASSIFIER_FILE = "d6_classifier.onnx"
+LOW_CLASSIFIER_FILE = "d6_low_classifier.onnx"  # optional: without it no frame is read again as seen from low down
 SETTINGS_FILE = "d6_models.json"  # the classifier's crop size and margin, written by the training script
 DETECTOR_LONG_SIDE = 320
 NEAR_LONG_SIDE = 128  # a second, coarse look for dice held close to the camera
@@ -45,6 +48,12 @@ FAR_MARGIN = 0.2  # ... and the far look covers them and the dice found, this sh
 DETECTOR_STRIDE = 4
 GRID = 16  # the detector's coarsest stride: its input's sides are multiples of it
 BACKGROUND_CLASS = 6
+# A frame whose dice are seen from low down: at least LOW_VIEW_DICE dice, LOW_VIEW_SHARE of them with no face
+# over LOW_VIEW_UNSURE (the table's confirm line), and the low-view classifier by mean LOW_VIEW_MARGIN surer.
+LOW_VIEW_DICE = 3
+LOW_VIEW_SHARE = 0.4
+LOW_VIEW_UNSURE = 0.8
+LOW_VIEW_MARGIN = 0.05
 
 
 def side(box: Box) -> float:
@@ -54,6 +63,12 @@ def side(box: Box) -> float:
 def face_shares(p: np.ndarray) -> np.ndarray:
     """The six faces' probabilities with the "not a die" share set aside, summing to one."""
     return p[:6] / max(float(p[:6].sum()), 1e-9)
+
+
+def best_face_shares(probs: np.ndarray) -> np.ndarray:
+    """For each row of class probabilities, the likeliest face's share of the six (`face_shares`, row by row)."""
+    faces = probs[:, :6]
+    return faces.max(axis=1) / np.maximum(faces.sum(axis=1), 1e-9)
 
 
 def close_together(a: Box, b: Box) -> bool:
@@ -147,6 +162,8 @@ class D6Reader:
         self.far_detector = load_onnx(folder / DETECTOR_FILE) if far_side else None
         self.far_side = far_side or 0  # 0 (or None) turns the far look off
         self.classifier = load_onnx(folder / CLASSIFIER_FILE)
+        low_file = folder / LOW_CLASSIFIER_FILE
+        self.low_classifier = load_onnx(low_file) if low_file.exists() else None
         self.detection_threshold = detection_threshold
         self.background_threshold = background_threshold
         self.long_side = long_side
@@ -228,8 +245,8 @@ class D6Reader:
             found.append((box, float(heat[y, x])))
         return found
 
-    def classify(self, frame: np.ndarray, boxes: list[Box]) -> np.ndarray:
-        """Class probabilities (N x 7: one to six pips, then "not a die") for each box.
+    def classify(self, frame: np.ndarray, boxes: list[Box], net: cv2.dnn.Net | None = None) -> np.ndarray:
+        """Class probabilities (N x 7: one to six pips, then "not a die") for each box, by `net` or the classifier.
 
         A crop the classifier is unsure of is read again mirrored and the two
         answers averaged: a mirror keeps "up" (which oblique photos need) and
@@ -239,17 +256,37 @@ class D6Reader:
         frame = as_bgr(frame)
         if not boxes or frame is None:
             return np.zeros((0, 7), np.float32)
+        net = net or self.classifier
         crops = [crop_die(frame, box, self.crop_size, self.crop_margin) for box in boxes]
-        probs = self._forward(crops)
+        probs = self._forward(net, crops)
         unsure = np.nonzero(probs.max(axis=1) < self.mirror_below)[0]
         if len(unsure):
-            mirrored = self._forward([np.ascontiguousarray(crops[i][:, ::-1]) for i in unsure])
+            mirrored = self._forward(net, [np.ascontiguousarray(crops[i][:, ::-1]) for i in unsure])
             probs[unsure] = (probs[unsure] + mirrored) / 2
         return probs
 
-    def _forward(self, crops: list[np.ndarray]) -> np.ndarray:
-        self.classifier.setInput(crops_to_blob(crops))
-        return softmax(self.classifier.forward().reshape(len(crops), -1))
+    @staticmethod
+    def _forward(net: cv2.dnn.Net, crops: list[np.ndarray]) -> np.ndarray:
+        net.setInput(crops_to_blob(crops))
+        return softmax(net.forward().reshape(len(crops), -1))
+
+    def _seen_from_low(self, frame: np.ndarray, boxes: list[Box], probs: np.ndarray) -> np.ndarray:
+        """The dice's probabilities as the low-view classifier gives them, when the frame looks seen from low down.
+
+        From low over the table a die's top face is a thin band above the side
+        turned to the camera, which the classifier reads instead, mostly unsure
+        of it. A classifier taught such dice reads them far better but misreads
+        marbled dice seen from above, so it is asked only when most of a frame's
+        dice are unsure (a view is the frame's, a marbled die is one die's), and
+        its answers are taken only when it is, by mean, the surer of the two.
+        """
+        if self.low_classifier is None or len(boxes) < LOW_VIEW_DICE:
+            return probs
+        sure = best_face_shares(probs)
+        if np.mean(sure < LOW_VIEW_UNSURE) < LOW_VIEW_SHARE:
+            return probs
+        low = self.classify(frame, boxes, self.low_classifier)
+        return low if best_face_shares(low).mean() - sure.mean() >= LOW_VIEW_MARGIN else probs
 
     def read_boxes(self, frame: np.ndarray, boxes: list[Box]) -> list[DieReading]:
         """Read dice whose boxes are already known: one reading per box, never "not a die".
@@ -260,6 +297,7 @@ class D6Reader:
         if frame is None:
             return []
         probs = self.classify(frame, boxes)
+        probs = self._seen_from_low(frame, boxes, probs)
         readings = []
         for box, p in zip(boxes, probs, strict=True):
             faces = face_shares(p)
@@ -298,14 +336,13 @@ class D6Reader:
                     candidates.append((box, score))
                     probs = np.vstack([probs, p])
                     keep.append(True)
-        readings = []
-        for (box, score), p, kept in zip(candidates, probs, keep, strict=True):
-            if not kept:
-                continue
-            faces = face_shares(p)
-            value = int(np.argmax(faces))
-            confidence = float(faces[value]) * min(1.0, score / 0.5)
-            readings.append(DieReading(value + 1, None, confidence, box))
+        dice = [box for (box, _), kept in zip(candidates, keep, strict=True) if kept]
+        scores = np.array([score for (_, score), kept in zip(candidates, keep, strict=True) if kept])
+        probs = self._seen_from_low(frame, dice, probs[np.array(keep, bool)])
+        # A faint find is a doubtful die: a detector score under 0.5 lowers the confidence.
+        sure = best_face_shares(probs) * np.minimum(1.0, scores / 0.5)
+        readings = [DieReading(int(np.argmax(p[:6])) + 1, None, float(c), box)
+                    for box, p, c in zip(dice, probs, sure, strict=True)]
         return sorted(readings, key=lambda r: (r.box[0], r.box[1]))
 
     def _vet(self, frame: np.ndarray, candidates: list[tuple[Box, float]]) -> tuple[np.ndarray, list[bool]]:

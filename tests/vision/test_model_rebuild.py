@@ -41,7 +41,7 @@ def train_dice_options() -> set[str]:
 
 def test_the_shipped_recipe_makes_each_step_from_steps_before_it():
     assert rebuild.check_recipe() == []
-    assert rebuild.RECIPE[-1].name == rebuild.FINAL["detector"]
+    assert rebuild.RECIPE[-1].name == rebuild.FINAL_LOW_CLASSIFIER
 
 
 def test_a_broken_recipe_is_refused_with_the_step_to_mend():
@@ -106,7 +106,7 @@ def test_the_dry_run_lists_every_step_without_pytorch(tmp_path):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == len(rebuild.RECIPE)
-    assert lines[-1].startswith(f"[{len(rebuild.RECIPE)}/{len(rebuild.RECIPE)}] det-shipped: ")
+    assert lines[-1].startswith(f"[{len(rebuild.RECIPE)}/{len(rebuild.RECIPE)}] {rebuild.RECIPE[-1].name}: ")
     assert not any(tmp_path.iterdir())  # nothing was made
 
 
@@ -131,4 +131,5 @@ def test_a_finished_chain_puts_its_pair_in_one_folder_for_eval_dice(tmp_path):
     final = tmp_path / "final"
     assert (final / "d6_detector.onnx").read_text() == f"{rebuild.FINAL['detector']} detector"
     assert (final / "d6_classifier.onnx").read_text() == f"{rebuild.FINAL['classifier']} classifier"
+    assert (final / "d6_low_classifier.onnx").read_text() == f"{rebuild.FINAL_LOW_CLASSIFIER} classifier"
     assert (final / rebuild.SETTINGS_FILE).read_text() == '{"crop_size": 48}'
