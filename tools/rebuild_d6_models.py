@@ -8,7 +8,7 @@ script is that chain as data. It runs the steps in order in a work folder, one
 folder per step, skips every step whose output is already there (so an
 interrupted rebuild goes on where it stopped: within the step it stopped in
 too, from the state `train_dice.py` saves every 200 steps), puts the final
-detector, classifier and low-view classifier together in WORK/final, and with
+detector, classifier and low-view nets together in WORK/final, and with
 `--install` copies them into vision/models as well.
 
     /work/train-venv/bin/python tools/rebuild_d6_models.py --work /tmp/d6-rebuild    # 4-5 hours on 2 cores
@@ -49,6 +49,9 @@ EARLY_SETS = ("--set-weights", "d6-roboflow=0.4,d6-matteop65=0.25,d6-byler=0.2,r
 NO_SPECKLED = ("--speckled", "0")
 FINE_TUNE = ("--lr", "5e-4", "--crop", "224", "--batch", "12")
 LATE_CLASSIFIER = ("--crop-size", "48", "--lr", "5e-4", "--weight-decay", "0.05", "--degrade")
+LOW_VIEW = ("--oblique", "400", "--oblique-elevation", "18", "50")  # renders seen from 18-50 degrees up
+LOW_VIEW_SET_WEIGHTS = ("d6-roboflow=0.3,d6-matteop65=0.1,d6-byler=0.1,rendered=0.05,boards=0.05,speckled=0.05,"
+                        "oblique=0.35")
 
 
 @dataclass(frozen=True)
@@ -106,14 +109,19 @@ RECIPE: tuple[Step, ...] = (
     Average("soup-3", "detector", "soup-2", "det-squashed", 1 / 3),
     Average("soup-4", "detector", "soup-3", "det-again", 1 / 4),
     Average("det-shipped", "detector", "soup-4", "det-whole-die", 1 / 5),
-    # The second classifier, asked only about frames seen from low down (docs/vision.md, "Dice seen from low down").
-    Train("cls-low", "classifier", 2500,
-          (*LATE_CLASSIFIER, "--oblique", "400", "--oblique-elevation", "18", "50", "--seed", "301"),
+    # The nets for frames seen from low down (docs/vision.md, "Dice seen from low down").
+    Train("cls-low", "classifier", 2500, (*LATE_CLASSIFIER, *LOW_VIEW, "--seed", "301"),
           start="cls-shipped", negatives="det-shipped"),
+    Train("det-low", "detector", 1500, (*FINE_TUNE, *LOW_VIEW, "--set-weights", LOW_VIEW_SET_WEIGHTS, "--seed", "303"),
+          start="det-shipped"),
 )
-FINAL = {"detector": "det-shipped", "classifier": "cls-shipped"}
-FINAL_LOW_CLASSIFIER = "cls-low"  # installed as LOW_CLASSIFIER_FILE beside the pair
-LOW_CLASSIFIER_FILE = "d6_low_classifier.onnx"
+# What --install puts into vision/models: each file, the net it holds and the step that makes it.
+FINAL = {
+    "d6_detector.onnx": ("detector", "det-shipped"),
+    "d6_classifier.onnx": ("classifier", "cls-shipped"),  # its crop size travels with it in SETTINGS_FILE
+    "d6_low_classifier.onnx": ("classifier", "cls-low"),
+    "d6_low_detector.onnx": ("detector", "det-low"),
+}
 
 
 def check_recipe(recipe: tuple[Step, ...] = RECIPE) -> list[str]:
@@ -129,7 +137,7 @@ def check_recipe(recipe: tuple[Step, ...] = RECIPE) -> list[str]:
         if step.name in made:
             problems.append(f"{step.name} is made twice")
         made[step.name] = step.net
-    for net, name in (*FINAL.items(), ("classifier", FINAL_LOW_CLASSIFIER)):
+    for net, name in FINAL.values():
         if made.get(name) != net:
             problems.append(f"the final {net} {name} is not a {net} step")
     return problems
@@ -183,11 +191,10 @@ def prepare(step: Step, work: Path, made_classifier: str | None) -> None:
 
 def install(work: Path, into: Path) -> None:
     into.mkdir(parents=True, exist_ok=True)
-    for net, name in FINAL.items():
-        shutil.copy(output(work, name, net), into / MODEL_FILES[net])
-    shutil.copy(output(work, FINAL_LOW_CLASSIFIER, "classifier"), into / LOW_CLASSIFIER_FILE)
-    shutil.copy(work / FINAL["classifier"] / SETTINGS_FILE, into / SETTINGS_FILE)
-    print(f"installed {', '.join(MODEL_FILES.values())}, {LOW_CLASSIFIER_FILE} and {SETTINGS_FILE} into {into}")
+    for file, (net, name) in FINAL.items():
+        shutil.copy(output(work, name, net), into / file)
+    shutil.copy(work / FINAL[MODEL_FILES["classifier"]][1] / SETTINGS_FILE, into / SETTINGS_FILE)
+    print(f"installed {', '.join(FINAL)} and {SETTINGS_FILE} into {into}")
 
 
 def main() -> int:

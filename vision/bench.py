@@ -24,6 +24,7 @@ from vision.d6_reader import D6Reader, ModelMissing
 from vision.dice_render import render_dice_scene, render_far_dice_scene, render_far_tray_scene
 from vision.feed import CameraFeed
 from vision.motion import MotionGate
+from vision.oblique_dice_render import render_oblique_scene
 from vision.settle import dice_settler
 from vision.sources import CaptureSource
 from vision.temple_die import TempleDieReader
@@ -160,6 +161,9 @@ def run_bench(repeat: int) -> tuple[dict[str, object], list[str]]:
         # One die filling a third of the frame: the reader also takes its second, near look.
         close = render_dice_scene(np.random.default_rng(2), 640, 480, count=1, size_range=(190, 210))[0]
         results["d6_ms_close_die"] = time_ms(d6.read, close, repeat)
+        # Eight dice seen from 20-35 degrees above the table: the low-view nets read the frame again.
+        low = render_oblique_scene(np.random.default_rng(12), elevation=(20, 35))[0]
+        results["d6_ms_low_view"] = time_ms(d6.read, low, repeat)
         # Eight dice 10-13 px across: the reader also takes its second, 640 px look, over the whole
         # frame when they are strewn across it, over the tray and its surroundings when they lie in one.
         results["d6_ms_far_dice"] = time_ms(d6.read, render_far_dice_scene(np.random.default_rng(3))[0], repeat)

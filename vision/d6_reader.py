@@ -10,8 +10,9 @@ pips read as ones), a second look at 128 px finds it whole; when the dice it
 finds are small (a camera far from the table), the part of the frame round them
 is looked at again at 640 px, where they and their smaller neighbours are in the
 detector's range. When most of a frame's dice leave the classifier unsure, a
-second classifier, taught dice seen from low down, reads them again, and its
-answers are taken when it is the surer of the two.
+second classifier, taught dice seen from low down, reads them again; when it is
+the surer of the two, the frame is taken for one seen from low down and read
+again by a detector and that classifier taught such frames.
 """
 
 from __future__ import annotations
@@ -30,7 +31,10 @@ from vision.yolo_labels import centre_inside, iou
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 DETECTOR_FILE = "d6_detector.onnx"
 CLASSIFIER_FILE = "d6_classifier.onnx"
-LOW_CLASSIFIER_FILE = "d6_low_classifier.onnx"  # optional: without it no frame is read again as seen from low down
+# Optional: without the classifier no frame is read again as seen from low down; without the detector, such a
+# frame keeps the dice the detector found, read by the low-view classifier.
+LOW_CLASSIFIER_FILE = "d6_low_classifier.onnx"
+LOW_DETECTOR_FILE = "d6_low_detector.onnx"
 SETTINGS_FILE = "d6_models.json"  # the classifier's crop size and margin, written by the training script
 DETECTOR_LONG_SIDE = 320
 NEAR_LONG_SIDE = 128  # a second, coarse look for dice held close to the camera
@@ -162,8 +166,9 @@ class D6Reader:
         self.far_detector = load_onnx(folder / DETECTOR_FILE) if far_side else None
         self.far_side = far_side or 0  # 0 (or None) turns the far look off
         self.classifier = load_onnx(folder / CLASSIFIER_FILE)
-        low_file = folder / LOW_CLASSIFIER_FILE
-        self.low_classifier = load_onnx(low_file) if low_file.exists() else None
+        low_classifier, low_detector = folder / LOW_CLASSIFIER_FILE, folder / LOW_DETECTOR_FILE
+        self.low_classifier = load_onnx(low_classifier) if low_classifier.exists() else None
+        self.low_detector = load_onnx(low_detector) if self.low_classifier and low_detector.exists() else None
         self.detection_threshold = detection_threshold
         self.background_threshold = background_threshold
         self.long_side = long_side
@@ -270,8 +275,8 @@ class D6Reader:
         net.setInput(crops_to_blob(crops))
         return softmax(net.forward().reshape(len(crops), -1))
 
-    def _seen_from_low(self, frame: np.ndarray, boxes: list[Box], probs: np.ndarray) -> np.ndarray:
-        """The dice's probabilities as the low-view classifier gives them, when the frame looks seen from low down.
+    def _seen_from_low(self, frame: np.ndarray, boxes: list[Box], probs: np.ndarray) -> np.ndarray | None:
+        """The dice's probabilities as the low-view classifier gives them, if the frame looks seen from low down.
 
         From low over the table a die's top face is a thin band above the side
         turned to the camera, which the classifier reads instead, mostly unsure
@@ -281,12 +286,25 @@ class D6Reader:
         its answers are taken only when it is, by mean, the surer of the two.
         """
         if self.low_classifier is None or len(boxes) < LOW_VIEW_DICE:
-            return probs
+            return None
         sure = best_face_shares(probs)
         if np.mean(sure < LOW_VIEW_UNSURE) < LOW_VIEW_SHARE:
-            return probs
+            return None
         low = self.classify(frame, boxes, self.low_classifier)
-        return low if best_face_shares(low).mean() - sure.mean() >= LOW_VIEW_MARGIN else probs
+        return low if best_face_shares(low).mean() - sure.mean() >= LOW_VIEW_MARGIN else None
+
+    def _low_look(self, frame: np.ndarray) -> tuple[list[Box], np.ndarray, np.ndarray]:
+        """The dice of a frame seen from low down, found by the low-view detector and vetted by its classifier.
+
+        Seen from low down, dice hide behind one another and show their sides
+        as much as their tops; the detector taught such frames finds more of
+        them and boxes each whole (boxes, detector scores, probabilities).
+        """
+        found = self._look(self.low_detector, frame, self.long_side, self.detection_threshold)
+        probs = self.classify(frame, [box for box, _ in found], self.low_classifier)
+        kept = probs[:, BACKGROUND_CLASS] < self.background_threshold
+        boxes = [box for (box, _), k in zip(found, kept, strict=True) if k]
+        return boxes, np.array([score for (_, score), k in zip(found, kept, strict=True) if k]), probs[kept]
 
     def read_boxes(self, frame: np.ndarray, boxes: list[Box]) -> list[DieReading]:
         """Read dice whose boxes are already known: one reading per box, never "not a die".
@@ -297,7 +315,8 @@ class D6Reader:
         if frame is None:
             return []
         probs = self.classify(frame, boxes)
-        probs = self._seen_from_low(frame, boxes, probs)
+        low = self._seen_from_low(frame, boxes, probs)
+        probs = probs if low is None else low
         readings = []
         for box, p in zip(boxes, probs, strict=True):
             faces = face_shares(p)
@@ -338,7 +357,12 @@ class D6Reader:
                     keep.append(True)
         dice = [box for (box, _), kept in zip(candidates, keep, strict=True) if kept]
         scores = np.array([score for (_, score), kept in zip(candidates, keep, strict=True) if kept])
-        probs = self._seen_from_low(frame, dice, probs[np.array(keep, bool)])
+        probs = probs[np.array(keep, bool)]
+        low = self._seen_from_low(frame, dice, probs)
+        if low is not None and self.low_detector is not None:
+            dice, scores, probs = self._low_look(frame)
+        elif low is not None:
+            probs = low
         # A faint find is a doubtful die: a detector score under 0.5 lowers the confidence.
         sure = best_face_shares(probs) * np.minimum(1.0, scores / 0.5)
         readings = [DieReading(int(np.argmax(p[:6])) + 1, None, float(c), box)

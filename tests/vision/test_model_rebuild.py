@@ -41,7 +41,7 @@ def train_dice_options() -> set[str]:
 
 def test_the_shipped_recipe_makes_each_step_from_steps_before_it():
     assert rebuild.check_recipe() == []
-    assert rebuild.RECIPE[-1].name == rebuild.FINAL_LOW_CLASSIFIER
+    assert {step.name for step in rebuild.RECIPE} >= {name for _, name in rebuild.FINAL.values()}
 
 
 def test_a_broken_recipe_is_refused_with_the_step_to_mend():
@@ -123,13 +123,14 @@ def test_a_finished_chain_puts_its_pair_in_one_folder_for_eval_dice(tmp_path):
     for step in rebuild.RECIPE:
         rebuild.output(tmp_path, step.name, step.net).parent.mkdir(exist_ok=True)
         rebuild.output(tmp_path, step.name, step.net).write_text(f"{step.name} {step.net}")
-    (tmp_path / rebuild.FINAL["classifier"] / rebuild.SETTINGS_FILE).write_text('{"crop_size": 48}')
+    (tmp_path / rebuild.FINAL["d6_classifier.onnx"][1] / rebuild.SETTINGS_FILE).write_text('{"crop_size": 48}')
     result = subprocess.run([sys.executable, str(TOOLS / "rebuild_d6_models.py"), "--work", str(tmp_path)],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("already made, kept") == len(rebuild.RECIPE)
     final = tmp_path / "final"
-    assert (final / "d6_detector.onnx").read_text() == f"{rebuild.FINAL['detector']} detector"
-    assert (final / "d6_classifier.onnx").read_text() == f"{rebuild.FINAL['classifier']} classifier"
-    assert (final / "d6_low_classifier.onnx").read_text() == f"{rebuild.FINAL_LOW_CLASSIFIER} classifier"
+    for file, (net, name) in rebuild.FINAL.items():
+        assert (final / file).read_text() == f"{name} {net}"
+    assert {"d6_detector.onnx", "d6_classifier.onnx", "d6_low_classifier.onnx", "d6_low_detector.onnx"} <= set(
+        rebuild.FINAL)
     assert (final / rebuild.SETTINGS_FILE).read_text() == '{"crop_size": 48}'
