@@ -52,9 +52,8 @@ FAR_MARGIN = 0.2  # ... and the far look covers them and the dice found, this sh
 DETECTOR_STRIDE = 4
 GRID = 16  # the detector's coarsest stride: its input's sides are multiples of it
 BACKGROUND_CLASS = 6
-# A frame whose dice are seen from low down: at least LOW_VIEW_DICE dice, LOW_VIEW_SHARE of them with no face
-# over LOW_VIEW_UNSURE (the table's confirm line), and the low-view classifier by mean LOW_VIEW_MARGIN surer.
-LOW_VIEW_DICE = 3
+# A frame whose dice are seen from low down: LOW_VIEW_SHARE of them with no face over LOW_VIEW_UNSURE (the
+# table's confirm line), and the low-view classifier by mean LOW_VIEW_MARGIN surer of them.
 LOW_VIEW_SHARE = 0.4
 LOW_VIEW_UNSURE = 0.8
 LOW_VIEW_MARGIN = 0.05
@@ -281,11 +280,11 @@ class D6Reader:
         From low over the table a die's top face is a thin band above the side
         turned to the camera, which the classifier reads instead, mostly unsure
         of it. A classifier taught such dice reads them far better but misreads
-        marbled dice seen from above, so it is asked only when most of a frame's
+        marbled dice seen from above, so it is asked only when many of a frame's
         dice are unsure (a view is the frame's, a marbled die is one die's), and
         its answers are taken only when it is, by mean, the surer of the two.
         """
-        if self.low_classifier is None or len(boxes) < LOW_VIEW_DICE:
+        if self.low_classifier is None or not boxes:
             return None
         sure = best_face_shares(probs)
         if np.mean(sure < LOW_VIEW_UNSURE) < LOW_VIEW_SHARE:
@@ -359,10 +358,14 @@ class D6Reader:
         scores = np.array([score for (_, score), kept in zip(candidates, keep, strict=True) if kept])
         probs = probs[np.array(keep, bool)]
         low = self._seen_from_low(frame, dice, probs)
-        if low is not None and self.low_detector is not None:
-            dice, scores, probs = self._low_look(frame)
-        elif low is not None:
+        if low is not None and self.low_detector is None:
             probs = low
+        elif low is not None:
+            # The low-view look must find as many dice as the fine one kept: where it finds fewer (a die close to
+            # the camera, past its range), the frame was no low view after all and is read as it was.
+            looked = self._low_look(frame)
+            if len(looked[0]) >= len(dice):
+                dice, scores, probs = looked
         # A faint find is a doubtful die: a detector score under 0.5 lowers the confidence.
         sure = best_face_shares(probs) * np.minimum(1.0, scores / 0.5)
         readings = [DieReading(int(np.argmax(p[:6])) + 1, None, float(c), box)
