@@ -44,10 +44,13 @@ HELP = """\
   help / q        this text / quit (the game stays in the journal)"""
 
 INPUT_THREAD = "terminal-input"
+# Set from just before the typed-line reader starts until it has read its last line: a Ctrl-C landing while
+# `Thread.start` waits for the new thread leaves a reader that runs but does not yet count as alive.
+_reading = threading.Event()
 
 
 def input_still_waiting() -> bool:
-    """Whether the live referee's typed-line reader is still blocked on its input.
+    """Whether the live referee's typed-line reader may still be blocked on its input.
 
     With stdin a pipe that stays open (a script, a test), that thread holds the
     pipe's buffer lock while it waits, and CPython aborts at shutdown when it
@@ -56,7 +59,7 @@ def input_still_waiting() -> bool:
     interpreter's shutdown; from a terminal, reading goes through readline and
     nothing of this happens.
     """
-    return any(t.name == INPUT_THREAD and t.is_alive() for t in threading.enumerate())
+    return _reading.is_set()
 
 
 LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check", "why", "all"})
@@ -398,10 +401,12 @@ class Terminal:
                     line = None
                 inbox.put(line)
                 if line is None:
+                    _reading.clear()
                     return
 
         if not self._begin():
             return 0
+        _reading.set()
         threading.Thread(target=forward, name=INPUT_THREAD, daemon=True).start()
         legal = self.show()
         while True:

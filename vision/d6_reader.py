@@ -9,8 +9,9 @@ look's answer looks like a die held close to the camera (nothing, big pieces,
 pips read as ones), a second look at 128 px finds it whole; when the dice it
 finds are small (a camera far from the table), the part of the frame round them
 is looked at again at 640 px, where they and their smaller neighbours are in the
-detector's range. When most of a frame's dice leave the classifier unsure, a
-second classifier, taught dice seen from low down, reads them again; when it is
+detector's range. When many of a frame's dice (or its lone die) leave the
+classifier unsure, a second classifier, taught dice seen from low down, reads
+them again; when it is
 the surer of the two, the frame is taken for one seen from low down and read
 again by a detector and that classifier taught such frames.
 """
@@ -72,6 +73,14 @@ def best_face_shares(probs: np.ndarray) -> np.ndarray:
     """For each row of class probabilities, the likeliest face's share of the six (`face_shares`, row by row)."""
     faces = probs[:, :6]
     return faces.max(axis=1) / np.maximum(faces.sum(axis=1), 1e-9)
+
+
+def kept_dice(candidates: list[tuple[Box, float]], probs: np.ndarray,
+              keep: list[bool]) -> tuple[list[Box], np.ndarray, np.ndarray]:
+    """The candidates taken for dice: their boxes, detector scores and class probabilities."""
+    kept = np.array(keep, bool)
+    boxes = [box for (box, _), k in zip(candidates, kept, strict=True) if k]
+    return boxes, np.array([score for (_, score), k in zip(candidates, kept, strict=True) if k]), probs[kept]
 
 
 def close_together(a: Box, b: Box) -> bool:
@@ -300,10 +309,7 @@ class D6Reader:
         them and boxes each whole (boxes, detector scores, probabilities).
         """
         found = self._look(self.low_detector, frame, self.long_side, self.detection_threshold)
-        probs = self.classify(frame, [box for box, _ in found], self.low_classifier)
-        kept = probs[:, BACKGROUND_CLASS] < self.background_threshold
-        boxes = [box for (box, _), k in zip(found, kept, strict=True) if k]
-        return boxes, np.array([score for (_, score), k in zip(found, kept, strict=True) if k]), probs[kept]
+        return kept_dice(found, *self._vet(frame, found, self.low_classifier))
 
     def read_boxes(self, frame: np.ndarray, boxes: list[Box]) -> list[DieReading]:
         """Read dice whose boxes are already known: one reading per box, never "not a die".
@@ -354,9 +360,7 @@ class D6Reader:
                     candidates.append((box, score))
                     probs = np.vstack([probs, p])
                     keep.append(True)
-        dice = [box for (box, _), kept in zip(candidates, keep, strict=True) if kept]
-        scores = np.array([score for (_, score), kept in zip(candidates, keep, strict=True) if kept])
-        probs = probs[np.array(keep, bool)]
+        dice, scores, probs = kept_dice(candidates, probs, keep)
         low = self._seen_from_low(frame, dice, probs)
         if low is not None and self.low_detector is None:
             probs = low
@@ -372,9 +376,10 @@ class D6Reader:
                     for box, p, c in zip(dice, probs, sure, strict=True)]
         return sorted(readings, key=lambda r: (r.box[0], r.box[1]))
 
-    def _vet(self, frame: np.ndarray, candidates: list[tuple[Box, float]]) -> tuple[np.ndarray, list[bool]]:
-        """The classifier's answer for each candidate, and which of them it takes for dice."""
-        probs = self.classify(frame, [box for box, _ in candidates])
+    def _vet(self, frame: np.ndarray, candidates: list[tuple[Box, float]],
+             net: cv2.dnn.Net | None = None) -> tuple[np.ndarray, list[bool]]:
+        """The classifier's (or `net`'s) answer for each candidate, and which of them it takes for dice."""
+        probs = self.classify(frame, [box for box, _ in candidates], net)
         return probs, list(probs[:, BACKGROUND_CLASS] < self.background_threshold)
 
     def _dice_look_far(self, frame: np.ndarray, dice: list[Box], weak: list[Box]) -> bool:

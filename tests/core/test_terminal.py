@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from companion.journal import Journal
 from companion.observations import DieRead
 from companion.session import Session
@@ -128,3 +130,34 @@ def test_quitting_promises_a_resume_only_from_a_journal_file(tmp_path: Path) -> 
     assert "'companion play' resumes it" in on_disk
     in_memory = run(Session.new("race", ["red", "blue"], journal=Journal()), ["q"])
     assert "kept in memory only" in in_memory and "resumes it" not in in_memory
+
+
+def test_a_ctrl_c_while_the_line_reader_starts_still_counts_it_as_waiting(monkeypatch) -> None:
+    """Ctrl-C can land while `Thread.start` waits for the reader to run; the reader then reads stdin but is not
+    yet alive, and the process that ended its normal way aborted at shutdown on stdin's lock (signal 6)."""
+    import threading
+
+    from companion import terminal
+
+    def interrupted_start(self: threading.Thread) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Thread, "start", interrupted_start)
+    monkeypatch.setattr(terminal, "_reading", threading.Event())
+    session = Session.new("race", ["red", "blue"])
+    with pytest.raises(KeyboardInterrupt):
+        Terminal(session, lambda: None, io.StringIO()).run_live(lambda: None)
+    assert terminal.input_still_waiting()
+
+
+def test_the_line_reader_stops_counting_once_its_input_has_ended() -> None:
+    import time
+
+    from companion import terminal
+
+    lines = iter(["q"])
+    Terminal(Session.new("race", ["red", "blue"]), lambda: None, io.StringIO()).run_live(lambda: next(lines, None))
+    deadline = time.monotonic() + 5
+    while terminal.input_still_waiting() and time.monotonic() < deadline:
+        time.sleep(0.01)  # the reader reads its end of input after the referee has quit
+    assert not terminal.input_still_waiting()
