@@ -478,10 +478,7 @@ def test_dice_seen_from_low_down_are_read_again_by_the_low_view_nets(d6_reader, 
     pair, classifier_only = reader_of(), reader_of(LOW_CLASSIFIER_FILE)
     assert pair.low_classifier is None and classifier_only.low_detector is None
     assert d6_reader.low_classifier is not None and d6_reader.low_detector is not None
-    rng = np.random.default_rng(99)  # tools/train_dice.py --oblique draws other seeds
-    scenes = [render_oblique_scene(rng, elevation=(20, 35)) for _ in range(12)]
-
-    def right_and_phantoms(reader: D6Reader) -> tuple[int, int]:
+    def right_and_phantoms(reader: D6Reader, scenes: list) -> tuple[int, int]:
         right = phantoms = 0
         for image, boxes, values in scenes:
             for found in reader.read(image):
@@ -490,19 +487,21 @@ def test_dice_seen_from_low_down_are_read_again_by_the_low_view_nets(d6_reader, 
                 phantoms += not under
         return right, phantoms
 
-    alone, with_classifier, with_both = (right_and_phantoms(r) for r in (pair, classifier_only, d6_reader))
+    rng = np.random.default_rng(99)  # tools/train_dice.py --oblique draws other seeds
+    scenes = [render_oblique_scene(rng, elevation=(20, 35)) for _ in range(12)]
+    alone, with_classifier, with_both = (right_and_phantoms(r, scenes) for r in (pair, classifier_only, d6_reader))
     assert with_classifier[0] >= alone[0] + 5, (alone, with_classifier)
     assert with_both[0] >= with_classifier[0] + 3, (with_classifier, with_both)
     assert with_both[1] <= 1, with_both
     rng = np.random.default_rng(42)
     scenes = [render_oblique_scene(rng, count=1, elevation=(20, 35)) for _ in range(20)]
-    alone, with_both = right_and_phantoms(pair), right_and_phantoms(d6_reader)
+    alone, with_both = right_and_phantoms(pair, scenes), right_and_phantoms(d6_reader, scenes)
     assert with_both[0] >= alone[0] + 4 and with_both[1] == 0, (alone, with_both)
 
 
 def test_a_tray_roll_seen_from_above_never_asks_the_low_view_classifier(d6_reader, monkeypatch) -> None:
     """The low-view classifier misreads marbled dice seen from above, and costs a second pass: a clear roll skips it."""
-    asked: list[int] = []
+    asked: list[bool] = []
     forward = d6_reader._forward
 
     def counting(net, crops):
