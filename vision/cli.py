@@ -30,8 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
     p.add_argument("--no-mirror", action="store_true", help="never reread an unsure crop mirrored")
     p.add_argument("--models", metavar="FOLDER",
-                   help="score these d6 models (d6_detector.onnx, d6_classifier.onnx, d6_models.json and, if there "
-                   "is one, d6_low_classifier.onnx; e.g. a rebuild's final/ folder) instead of the shipped ones")
+                   help="score these d6 models (d6_detector.onnx, d6_classifier.onnx, d6_models.json and, if there, "
+                   "d6_low_classifier.onnx and d6_low_detector.onnx; e.g. a rebuild's final/ folder) instead of the "
+                   "shipped ones")
     p.set_defaults(func=cmd_eval_dice)
 
     p = sub.add_parser("eval-cards", help="score the temple card reader on seeded rendered board photos")

@@ -322,12 +322,8 @@ class D6Reader:
         probs = self.classify(frame, boxes)
         low = self._seen_from_low(frame, boxes, probs)
         probs = probs if low is None else low
-        readings = []
-        for box, p in zip(boxes, probs, strict=True):
-            faces = face_shares(p)
-            value = int(np.argmax(faces))
-            readings.append(DieReading(value + 1, None, float(faces[value]), tuple(box)))
-        return readings
+        return [DieReading(int(np.argmax(p[:6])) + 1, None, float(sure), tuple(box))
+                for box, p, sure in zip(boxes, probs, best_face_shares(probs), strict=True)]
 
     def read(self, frame: np.ndarray) -> list[DieReading]:
         """Every die in the frame, left to right; an empty or unreadable frame gives no dice."""
