@@ -164,6 +164,10 @@ def run_bench(repeat: int) -> tuple[dict[str, object], list[str]]:
         # Eight dice seen from 20-35 degrees above the table: the low-view nets read the frame again.
         low = render_oblique_scene(np.random.default_rng(12), elevation=(20, 35))[0]
         results["d6_ms_low_view"] = time_ms(d6.read, low, repeat)
+        # Six dice in a photo squeezed from twice as wide, as photo sets store photos: read again stretched back.
+        wide = render_dice_scene(np.random.default_rng(13), 1280, 480, count=6, size_range=(70, 90))[0]
+        squeezed = cv2.resize(wide, (640, 480), interpolation=cv2.INTER_AREA)
+        results["d6_ms_squeezed"] = time_ms(d6.read, squeezed, repeat)
         # Eight dice 10-13 px across: the reader also takes its second, 640 px look, over the whole
         # frame when they are strewn across it, over the tray and its surroundings when they lie in one.
         results["d6_ms_far_dice"] = time_ms(d6.read, render_far_dice_scene(np.random.default_rng(3))[0], repeat)

@@ -13,7 +13,10 @@ detector's range. When many of a frame's dice (or its lone die) leave the
 classifier unsure, a second classifier, taught dice seen from low down, reads
 them again; when it is
 the surer of the two, the frame is taken for one seen from low down and read
-again by a detector and that classifier taught such frames.
+again by a detector and that classifier taught such frames. When most of the
+dice found are boxes much taller than wide (or wider than tall), the image was
+squeezed along one axis, as photo sets squeeze photos into squares: it is
+stretched back and read again.
 """
 
 from __future__ import annotations
@@ -58,6 +61,11 @@ BACKGROUND_CLASS = 6
 LOW_VIEW_SHARE = 0.4
 LOW_VIEW_UNSURE = 0.8
 LOW_VIEW_MARGIN = 0.05
+# A frame squeezed along one axis: at least SQUEEZED_DICE dice whose boxes are, by median, SQUEEZED_ASPECT times
+# as tall as wide (or as wide as tall). It is stretched back by that median, at most MAX_STRETCH.
+SQUEEZED_ASPECT = 1.3
+SQUEEZED_DICE = 3
+MAX_STRETCH = 2.5
 
 
 def side(box: Box) -> float:
@@ -81,6 +89,34 @@ def kept_dice(candidates: list[tuple[Box, float]], probs: np.ndarray,
     kept = np.array(keep, bool)
     boxes = [box for (box, _), k in zip(candidates, kept, strict=True) if k]
     return boxes, np.array([score for (_, score), k in zip(candidates, kept, strict=True) if k]), probs[kept]
+
+
+def unsqueeze_factors(boxes: list[Box]) -> tuple[float, float] | None:
+    """How far to stretch a frame's width and height to undo a squeeze its dice show, or None if they show none.
+
+    A cube's box is at most about 1.4 times as tall as wide, seen from 45
+    degrees with a face turned to the camera, and dice lying every which way
+    give a median well under that; a tray camera's dice stay under 1.25. A
+    photo squeezed into a square (as photo sets store them) makes all its
+    dice tall or flat by the same factor, which the median of three or more
+    measures.
+    """
+    if len(boxes) < SQUEEZED_DICE:
+        return None
+    aspect = float(np.median([(b[3] - b[1]) / max(b[2] - b[0], 1e-6) for b in boxes]))
+    if 1 / SQUEEZED_ASPECT < aspect < SQUEEZED_ASPECT:
+        return None
+    aspect = min(max(aspect, 1 / MAX_STRETCH), MAX_STRETCH)
+    return (aspect, 1.0) if aspect > 1 else (1.0, 1 / aspect)
+
+
+def stretched(frame: np.ndarray, factors: tuple[float, float]) -> np.ndarray:
+    h, w = frame.shape[:2]
+    return cv2.resize(frame, (round(w * factors[0]), round(h * factors[1])), interpolation=cv2.INTER_LINEAR)
+
+
+def scaled(box: Box, fx: float, fy: float) -> Box:
+    return (box[0] * fx, box[1] * fy, box[2] * fx, box[3] * fy)
 
 
 def close_together(a: Box, b: Box) -> bool:
@@ -319,8 +355,12 @@ class D6Reader:
         frame = as_bgr(frame)
         if frame is None:
             return []
-        probs = self.classify(frame, boxes)
-        low = self._seen_from_low(frame, boxes, probs)
+        looked_at, looked_boxes = frame, boxes
+        factors = unsqueeze_factors(boxes)
+        if factors is not None:  # a squeezed photo's dice are read as they were before the squeeze
+            looked_at, looked_boxes = stretched(frame, factors), [scaled(box, *factors) for box in boxes]
+        probs = self.classify(looked_at, looked_boxes)
+        low = self._seen_from_low(looked_at, looked_boxes, probs)
         probs = probs if low is None else low
         return [DieReading(int(np.argmax(p[:6])) + 1, None, float(sure), tuple(box))
                 for box, p, sure in zip(boxes, probs, best_face_shares(probs), strict=True)]
@@ -330,6 +370,20 @@ class D6Reader:
         frame = as_bgr(frame)
         if frame is None:
             return []
+        readings = self._read_as_it_is(frame)
+        factors = unsqueeze_factors([r.box for r in readings])
+        if factors is not None:
+            # Stretched back, a squeezed photo's dice are the shapes the nets learnt. The stretched reading must
+            # find as many dice: dice that merely lean the same way are read as they were.
+            fx, fy = factors
+            again = [DieReading(r.value, r.face, r.confidence, scaled(r.box, 1 / fx, 1 / fy))
+                     for r in self._read_as_it_is(stretched(frame, factors))]
+            if len(again) >= len(readings):
+                readings = again
+        return sorted(readings, key=lambda r: (r.box[0], r.box[1]))
+
+    def _read_as_it_is(self, frame: np.ndarray) -> list[DieReading]:
+        """The dice of a BGR frame, in no particular order, squeeze or none."""
         # One look gives the dice and the weaker peaks that tell the far look where to look.
         peaks = self._look(self.detector, frame, self.long_side, min(FAR_PEAK, self.detection_threshold))
         candidates = [(box, score) for box, score in peaks if score > self.detection_threshold]
@@ -368,9 +422,8 @@ class D6Reader:
                 dice, scores, probs = looked
         # A faint find is a doubtful die: a detector score under 0.5 lowers the confidence.
         sure = best_face_shares(probs) * np.minimum(1.0, scores / 0.5)
-        readings = [DieReading(int(np.argmax(p[:6])) + 1, None, float(c), box)
-                    for box, p, c in zip(dice, probs, sure, strict=True)]
-        return sorted(readings, key=lambda r: (r.box[0], r.box[1]))
+        return [DieReading(int(np.argmax(p[:6])) + 1, None, float(c), box)
+                for box, p, c in zip(dice, probs, sure, strict=True)]
 
     def _vet(self, frame: np.ndarray, candidates: list[tuple[Box, float]],
              net: cv2.dnn.Net | None = None) -> tuple[np.ndarray, list[bool]]:

@@ -516,6 +516,70 @@ def test_a_tray_roll_seen_from_above_never_asks_the_low_view_classifier(d6_reade
     assert asked and not any(asked)
 
 
+def squeezed_scenes(seed: int, fx: float, fy: float, scenes: int = 8) -> list:
+    """Tray rolls shrunk along one axis, as photo sets squeeze phone photos into squares (boxes shrunk with them)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(scenes):
+        img, boxes, values = render_dice_scene(rng, 640, 480, count=int(rng.integers(3, 8)), size_range=(40, 70))
+        small = cv2.resize(img, (round(640 * fx), round(480 * fy)), interpolation=cv2.INTER_AREA)
+        out.append((small, [(b[0] * fx, b[1] * fy, b[2] * fx, b[3] * fy) for b in boxes], values))
+    return out
+
+
+def test_a_photo_squeezed_to_half_its_width_is_stretched_back_and_read(d6_reader, monkeypatch) -> None:
+    """Squeezed to half their width, dice are read as shapes the nets never learnt; stretched back, every one is right.
+
+    Not stretching (a squeeze needs more dice than any frame has), 32 of these
+    40 dice are found and read right; stretched back, all 40. Given their
+    boxes, five of these six rolls have a die misread unstretched.
+    """
+    import vision.d6_reader as d6
+
+    scenes = squeezed_scenes(5, 0.5, 1.0)
+
+    def right() -> int:
+        return sum(
+            any(centre_inside(found.box, box) and found.value == value for found in d6_reader.read(img))
+            for img, boxes, values in scenes for box, value in zip(boxes, values, strict=True)
+        )
+
+    stretching = right()
+    monkeypatch.setattr(d6, "SQUEEZED_DICE", 1000)
+    assert right() < stretching == sum(len(values) for _, _, values in scenes)
+    monkeypatch.undo()
+    # Given their boxes, too, as eval-dice's read_accuracy gives them; boxes in the squeezed frame's pixels.
+    for img, boxes, values in squeezed_scenes(7, 0.5, 1.0, scenes=6):
+        given = d6_reader.read_boxes(img, boxes)
+        assert [g.value for g in given] == values and [g.box for g in given] == boxes
+
+
+def test_unsqueeze_factors_come_from_three_dice_or_more_that_all_lean_one_way() -> None:
+    from vision.d6_reader import unsqueeze_factors
+
+    tall, square = (0, 0, 10, 20), (0, 0, 10, 11)
+    assert unsqueeze_factors([tall, tall]) is None  # two dice may both stand on a side face to the camera
+    assert unsqueeze_factors([tall, tall, square]) == (2.0, 1.0)
+    assert unsqueeze_factors([(0, 0, 20, 10)] * 3) == (1.0, 2.0)
+    assert unsqueeze_factors([square, square, tall]) is None
+    assert unsqueeze_factors([(0, 0, 10, 60)] * 4) == (2.5, 1.0)  # a long strip is no die: stretched no further
+
+
+def test_a_tray_roll_is_never_taken_for_a_squeezed_photo(d6_reader, monkeypatch) -> None:
+    """Stretching costs a second read: dice seen from above or at a slant box near square and skip it."""
+    import vision.d6_reader as d6
+    from vision.oblique_dice_render import render_oblique_scene
+
+    stretches: list[tuple[float, float]] = []
+    real = d6.stretched
+    monkeypatch.setattr(d6, "stretched", lambda frame, factors: stretches.append(factors) or real(frame, factors))
+    rng = np.random.default_rng(23)
+    for _ in range(10):
+        d6_reader.read(render_dice_scene(rng, 640, 480, count=int(rng.integers(3, 9)), size_range=(35, 60))[0])
+        d6_reader.read(render_oblique_scene(rng)[0])
+    assert stretches == []
+
+
 def test_eval_dice_skips_an_image_too_small_to_read_and_names_it(tmp_path: Path, capsys) -> None:
     """A 1 px image with a label line stopped the whole run with a zip() traceback."""
     write_yolo_split(tmp_path, 2)
