@@ -61,9 +61,13 @@ BACKGROUND_CLASS = 6
 LOW_VIEW_SHARE = 0.4
 LOW_VIEW_UNSURE = 0.8
 LOW_VIEW_MARGIN = 0.05
-# A frame squeezed along one axis: at least SQUEEZED_DICE dice whose boxes are, by median, SQUEEZED_ASPECT times
-# as tall as wide (or as wide as tall). It is stretched back by that median, at most MAX_STRETCH.
-SQUEEZED_ASPECT = 1.3
+# A frame squeezed along one axis: at least SQUEEZED_DICE dice whose boxes are, by median, this many times as
+# tall as wide (or as wide as tall): GIVEN_SQUEEZE for boxes given to read_boxes (a label's box has the die's
+# shape), FOUND_SQUEEZE for the detector's, which rounds boxes off (it boxes dice squeezed to half their width
+# about 1.4 times as tall as wide), so a found lean is squared to stretch the frame back, up to FOUND_STRETCH.
+GIVEN_SQUEEZE = 1.3
+FOUND_SQUEEZE = 1.12
+FOUND_STRETCH = 1.7  # the most a found lean is squared to; a lean over it is stretched by itself
 SQUEEZED_DICE = 3
 MAX_STRETCH = 2.5
 
@@ -91,23 +95,48 @@ def kept_dice(candidates: list[tuple[Box, float]], probs: np.ndarray,
     return boxes, np.array([score for (_, score), k in zip(candidates, kept, strict=True) if k]), probs[kept]
 
 
-def unsqueeze_factors(boxes: list[Box]) -> tuple[float, float] | None:
-    """How far to stretch a frame's width and height to undo a squeeze its dice show, or None if they show none.
+def lean(boxes: list[Box]) -> float | None:
+    """How much taller than wide (over 1) or wider than tall (under 1) three or more dice are boxed, by median.
 
     A cube's box is at most about 1.4 times as tall as wide, seen from 45
     degrees with a face turned to the camera, and dice lying every which way
-    give a median well under that; a tray camera's dice stay under 1.25. A
-    photo squeezed into a square (as photo sets store them) makes all its
-    dice tall or flat by the same factor, which the median of three or more
-    measures.
+    give a median well under that. A photo squeezed into a square (as photo
+    sets store them) makes all its dice tall or flat by the same factor,
+    which the median of three or more measures; one or two dice may just
+    stand that way.
     """
     if len(boxes) < SQUEEZED_DICE:
         return None
-    aspect = float(np.median([(b[3] - b[1]) / max(b[2] - b[0], 1e-6) for b in boxes]))
-    if 1 / SQUEEZED_ASPECT < aspect < SQUEEZED_ASPECT:
+    return float(np.median([(b[3] - b[1]) / max(b[2] - b[0], 1e-6) for b in boxes]))
+
+
+def stretch_along(aspect: float, by: float) -> tuple[float, float]:
+    """Factors for a frame's width and height that stretch it `by` along the axis its dice are squeezed on."""
+    by = min(by, MAX_STRETCH)
+    return (by, 1.0) if aspect > 1 else (1.0, by)
+
+
+def unsqueeze_given(boxes: list[Box]) -> tuple[float, float] | None:
+    """The stretch that undoes a squeeze shown by boxes with the dice's own shape (labels), or None."""
+    aspect = lean(boxes)
+    if aspect is None or 1 / GIVEN_SQUEEZE < aspect < GIVEN_SQUEEZE:
         return None
-    aspect = min(max(aspect, 1 / MAX_STRETCH), MAX_STRETCH)
-    return (aspect, 1.0) if aspect > 1 else (1.0, 1 / aspect)
+    return stretch_along(aspect, max(aspect, 1 / aspect))
+
+
+def unsqueeze_found(boxes: list[Box], shape: tuple[int, ...]) -> tuple[float, float] | None:
+    """The stretch to try on a frame of this shape whose found dice lean one way, or None.
+
+    The detector boxes a squeezed die rounder than it is, about as the
+    square root of its lean; dice a camera sees at a slant lean a little
+    too, so a stretch is only tried, and kept by `read` if it reads better.
+    Dice small enough for the far look are boxed too coarsely to show a lean.
+    """
+    aspect = lean(boxes)
+    if aspect is None or 1 / FOUND_SQUEEZE < aspect < FOUND_SQUEEZE or dice_look_small(boxes, shape):
+        return None
+    by = max(aspect, 1 / aspect)
+    return stretch_along(aspect, max(by, min(by * by, FOUND_STRETCH)))
 
 
 def stretched(frame: np.ndarray, factors: tuple[float, float]) -> np.ndarray:
@@ -117,6 +146,10 @@ def stretched(frame: np.ndarray, factors: tuple[float, float]) -> np.ndarray:
 
 def scaled(box: Box, fx: float, fy: float) -> Box:
     return (box[0] * fx, box[1] * fy, box[2] * fx, box[3] * fy)
+
+
+def mean_confidence(readings: list[DieReading]) -> float:
+    return float(np.mean([r.confidence for r in readings])) if readings else 0.0
 
 
 def close_together(a: Box, b: Box) -> bool:
@@ -356,7 +389,7 @@ class D6Reader:
         if frame is None:
             return []
         looked_at, looked_boxes = frame, boxes
-        factors = unsqueeze_factors(boxes)
+        factors = unsqueeze_given(boxes)
         if factors is not None:  # a squeezed photo's dice are read as they were before the squeeze
             looked_at, looked_boxes = stretched(frame, factors), [scaled(box, *factors) for box in boxes]
         probs = self.classify(looked_at, looked_boxes)
@@ -371,14 +404,14 @@ class D6Reader:
         if frame is None:
             return []
         readings = self._read_as_it_is(frame)
-        factors = unsqueeze_factors([r.box for r in readings])
+        factors = unsqueeze_found([r.box for r in readings], frame.shape)
         if factors is not None:
             # Stretched back, a squeezed photo's dice are the shapes the nets learnt. The stretched reading must
-            # find as many dice: dice that merely lean the same way are read as they were.
+            # find as many dice and be as sure of them: dice that merely lean the same way are read as they were.
             fx, fy = factors
             again = [DieReading(r.value, r.face, r.confidence, scaled(r.box, 1 / fx, 1 / fy))
                      for r in self._read_as_it_is(stretched(frame, factors))]
-            if len(again) >= len(readings):
+            if len(again) >= len(readings) and mean_confidence(again) >= mean_confidence(readings):
                 readings = again
         return sorted(readings, key=lambda r: (r.box[0], r.box[1]))
 

@@ -554,19 +554,31 @@ def test_a_photo_squeezed_to_half_its_width_is_stretched_back_and_read(d6_reader
         assert [g.value for g in given] == values and [g.box for g in given] == boxes
 
 
-def test_unsqueeze_factors_come_from_three_dice_or_more_that_all_lean_one_way() -> None:
-    from vision.d6_reader import unsqueeze_factors
+def test_a_squeeze_is_measured_on_three_dice_or_more_that_all_lean_one_way() -> None:
+    from vision.d6_reader import unsqueeze_found, unsqueeze_given
 
     tall, square = (0, 0, 10, 20), (0, 0, 10, 11)
-    assert unsqueeze_factors([tall, tall]) is None  # two dice may both stand on a side face to the camera
-    assert unsqueeze_factors([tall, tall, square]) == (2.0, 1.0)
-    assert unsqueeze_factors([(0, 0, 20, 10)] * 3) == (1.0, 2.0)
-    assert unsqueeze_factors([square, square, tall]) is None
-    assert unsqueeze_factors([(0, 0, 10, 60)] * 4) == (2.5, 1.0)  # a long strip is no die: stretched no further
+    assert unsqueeze_given([tall, tall]) is None  # two dice may both stand on a side face to the camera
+    assert unsqueeze_given([tall, tall, square]) == (2.0, 1.0)
+    assert unsqueeze_given([(0, 0, 20, 10)] * 3) == (1.0, 2.0)
+    assert unsqueeze_given([square, square, tall]) is None
+    assert unsqueeze_given([(0, 0, 10, 60)] * 4) == (2.5, 1.0)  # a long strip is no die: stretched no further
+    assert unsqueeze_given([(0, 0, 10, 12)] * 3) is None
+    # The detector boxes a squeezed die rounder than it is: a slighter lean is tried, and squared.
+    frame = (120, 160, 3)  # dice a twelfth of the frame across: not small enough for the far look
+    assert unsqueeze_found([(0, 0, 10, 12)] * 3, frame) == (1.44, 1.0)
+    assert unsqueeze_found([(0, 0, 12, 10)] * 3, frame) == (1.0, 1.44)
+    assert unsqueeze_found([(0, 0, 10, 14)] * 3, frame) == (1.7, 1.0)  # 1.96 would over-stretch what is only a slant
+    assert unsqueeze_found([tall] * 3, frame) == (2.0, 1.0)
+    assert unsqueeze_found([(0, 0, 10, 11)] * 3, frame) is None
+    assert unsqueeze_found([tall] * 3, (480, 640, 3)) is None  # 20 px in 640: too coarse to tell
 
 
-def test_a_tray_roll_is_never_taken_for_a_squeezed_photo(d6_reader, monkeypatch) -> None:
-    """Stretching costs a second read: dice seen from above or at a slant box near square and skip it."""
+def test_a_tray_roll_keeps_its_reading_when_a_stretch_is_tried(d6_reader, monkeypatch) -> None:
+    """Dice seen from above or at a slant box near square; the few frames that try a stretch read it no better.
+
+    A try costs a second read: 1 frame of these 20 makes one (13 of 200 top-down rolls, none read otherwise).
+    """
     import vision.d6_reader as d6
     from vision.oblique_dice_render import render_oblique_scene
 
@@ -575,9 +587,10 @@ def test_a_tray_roll_is_never_taken_for_a_squeezed_photo(d6_reader, monkeypatch)
     monkeypatch.setattr(d6, "stretched", lambda frame, factors: stretches.append(factors) or real(frame, factors))
     rng = np.random.default_rng(23)
     for _ in range(10):
-        d6_reader.read(render_dice_scene(rng, 640, 480, count=int(rng.integers(3, 9)), size_range=(35, 60))[0])
-        d6_reader.read(render_oblique_scene(rng)[0])
-    assert stretches == []
+        for frame in (render_dice_scene(rng, 640, 480, count=int(rng.integers(3, 9)), size_range=(35, 60))[0],
+                      render_oblique_scene(rng)[0]):
+            assert d6_reader.read(frame) == sorted(d6_reader._read_as_it_is(frame), key=lambda r: (r.box[0], r.box[1]))
+    assert len(stretches) <= 2
 
 
 def test_eval_dice_skips_an_image_too_small_to_read_and_names_it(tmp_path: Path, capsys) -> None:
