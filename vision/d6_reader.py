@@ -13,10 +13,11 @@ detector's range. When many of a frame's dice (or its lone die) leave the
 classifier unsure, a second classifier, taught dice seen from low down, reads
 them again; when it is
 the surer of the two, the frame is taken for one seen from low down and read
-again by a detector and that classifier taught such frames. When most of the
-dice found are boxes much taller than wide (or wider than tall), the image was
-squeezed along one axis, as photo sets squeeze photos into squares: it is
-stretched back and read again.
+again by a detector and that classifier taught such frames. When three or
+more dice found are, by median, boxed taller than wide (or wider than tall),
+the image may have been squeezed along one axis, as photo sets squeeze photos
+into squares: it is read again stretched back, and that reading kept if it
+finds as many dice and is as sure of them.
 """
 
 from __future__ import annotations
@@ -383,7 +384,8 @@ class D6Reader:
     def read_boxes(self, frame: np.ndarray, boxes: list[Box]) -> list[DieReading]:
         """Read dice whose boxes are already known: one reading per box, never "not a die".
 
-        A frame that is not a usable image gives no readings at all.
+        A frame that is not a usable image gives no readings at all. Boxes that
+        all lean one way (`unsqueeze_given`) are read in the frame stretched back.
         """
         frame = as_bgr(frame)
         if frame is None:
