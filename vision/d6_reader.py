@@ -62,6 +62,9 @@ BACKGROUND_CLASS = 6
 LOW_VIEW_SHARE = 0.4
 LOW_VIEW_UNSURE = 0.8
 LOW_VIEW_MARGIN = 0.05
+# In a frame that is no low view, a die read under LOW_VIEW_UNSURE takes the low-view classifier's answer
+# where that one is this sure of it.
+LOW_VIEW_SURE = 0.9
 # A frame squeezed along one axis: at least SQUEEZED_DICE dice whose boxes are, by median, this many times as
 # tall as wide (or as wide as tall): GIVEN_SQUEEZE for boxes given to read_boxes (a label's box has the die's
 # shape), FOUND_SQUEEZE for the detector's, which rounds boxes off (it boxes dice squeezed to half their width
@@ -371,6 +374,26 @@ class D6Reader:
         low = self.classify(frame, boxes, self.low_classifier)
         return low if best_face_shares(low).mean() - sure.mean() >= LOW_VIEW_MARGIN else None
 
+    def _second_opinions(self, frame: np.ndarray, boxes: list[Box], probs: np.ndarray) -> np.ndarray:
+        """The dice's probabilities, the low-view classifier's taken for the unsure dice it is sure of.
+
+        A frame that is no low view as a whole (`_seen_from_low`) may still
+        hold a die or two seen at a slant, whose side face turned to the camera
+        the classifier half reads. The low-view classifier, asked about those
+        dice alone, reads them; where it is less than sure it is asked in vain
+        (marbled dice seen from above), and sure dice never pay for asking.
+        """
+        if self.low_classifier is None or not boxes:
+            return probs
+        unsure = np.nonzero(best_face_shares(probs) < LOW_VIEW_UNSURE)[0]
+        if not len(unsure):
+            return probs
+        low = self.classify(frame, [boxes[i] for i in unsure], self.low_classifier)
+        sure = best_face_shares(low) >= LOW_VIEW_SURE
+        probs = probs.copy()
+        probs[unsure[sure]] = low[sure]
+        return probs
+
     def _low_look(self, frame: np.ndarray) -> tuple[list[Box], np.ndarray, np.ndarray]:
         """The dice of a frame seen from low down, found by the low-view detector and vetted by its classifier.
 
@@ -396,7 +419,7 @@ class D6Reader:
             looked_at, looked_boxes = stretched(frame, factors), [scaled(box, *factors) for box in boxes]
         probs = self.classify(looked_at, looked_boxes)
         low = self._seen_from_low(looked_at, looked_boxes, probs)
-        probs = probs if low is None else low
+        probs = self._second_opinions(looked_at, looked_boxes, probs) if low is None else low
         return [DieReading(int(np.argmax(p[:6])) + 1, None, float(sure), tuple(box))
                 for box, p, sure in zip(boxes, probs, best_face_shares(probs), strict=True)]
 
@@ -447,9 +470,11 @@ class D6Reader:
                     keep.append(True)
         dice, scores, probs = kept_dice(candidates, probs, keep)
         low = self._seen_from_low(frame, dice, probs)
-        if low is not None and self.low_detector is None:
+        if low is None:
+            probs = self._second_opinions(frame, dice, probs)
+        elif self.low_detector is None:
             probs = low
-        elif low is not None:
+        else:
             # The low-view look must find as many dice as the fine one kept: where it finds fewer (a die close to
             # the camera, past its range), the frame was no low view after all and is read as it was.
             looked = self._low_look(frame)
