@@ -436,6 +436,17 @@ def test_a_granite_table_is_no_heap_of_dice(d6_reader) -> None:
     assert right >= 0.85 * dice, (right, dice)
 
 
+def right_and_phantoms(reader: D6Reader, scenes: list) -> tuple[int, int]:
+    """Dice of rendered scenes read right, and dice found where none lies."""
+    right = phantoms = 0
+    for image, boxes, values in scenes:
+        for found in reader.read(image):
+            under = [value for box, value in zip(boxes, values, strict=True) if centre_inside(found.box, box)]
+            right += found.value in under
+            phantoms += not under
+    return right, phantoms
+
+
 def test_dice_seen_at_a_slant_are_found_and_read(d6_reader) -> None:
     """A phone photo or a leaning camera sees dice as cubes, side faces and heaps included.
 
@@ -445,14 +456,9 @@ def test_dice_seen_at_a_slant_are_found_and_read(d6_reader) -> None:
     from vision.oblique_dice_render import render_oblique_scene
 
     rng = np.random.default_rng(31)  # tools/train_dice.py --oblique draws other seeds
-    right = phantoms = dice = 0
-    for _ in range(20):
-        image, boxes, values = render_oblique_scene(rng)
-        dice += len(values)
-        for found in d6_reader.read(image):
-            under = [value for box, value in zip(boxes, values, strict=True) if centre_inside(found.box, box)]
-            phantoms += not under
-            right += found.value in under
+    scenes = [render_oblique_scene(rng) for _ in range(20)]
+    dice = sum(len(values) for _, _, values in scenes)
+    right, phantoms = right_and_phantoms(d6_reader, scenes)
     assert right >= 0.82 * dice, (right, dice)
     assert phantoms <= 2, phantoms
 
@@ -478,15 +484,6 @@ def test_dice_seen_from_low_down_are_read_again_by_the_low_view_nets(d6_reader, 
     pair, classifier_only = reader_of(), reader_of(LOW_CLASSIFIER_FILE)
     assert pair.low_classifier is None and classifier_only.low_detector is None
     assert d6_reader.low_classifier is not None and d6_reader.low_detector is not None
-    def right_and_phantoms(reader: D6Reader, scenes: list) -> tuple[int, int]:
-        right = phantoms = 0
-        for image, boxes, values in scenes:
-            for found in reader.read(image):
-                under = [value for box, value in zip(boxes, values, strict=True) if centre_inside(found.box, box)]
-                right += found.value in under
-                phantoms += not under
-        return right, phantoms
-
     rng = np.random.default_rng(99)  # tools/train_dice.py --oblique draws other seeds
     scenes = [render_oblique_scene(rng, elevation=(20, 35)) for _ in range(12)]
     alone, with_classifier, with_both = (right_and_phantoms(r, scenes) for r in (pair, classifier_only, d6_reader))
@@ -508,19 +505,9 @@ def test_an_unsure_die_in_a_frame_that_is_no_low_view_takes_the_low_view_classif
 
     rng = np.random.default_rng(62)  # tools/train_dice.py --oblique draws other seeds
     scenes = [render_oblique_scene(rng, elevation=(20, 35)) for _ in range(24)]
-
-    def right_and_phantoms() -> tuple[int, int]:
-        right = phantoms = 0
-        for image, boxes, values in scenes:
-            for found in d6_reader.read(image):
-                under = [value for box, value in zip(boxes, values, strict=True) if centre_inside(found.box, box)]
-                right += found.value in under
-                phantoms += not under
-        return right, phantoms
-
-    asking = right_and_phantoms()
+    asking = right_and_phantoms(d6_reader, scenes)
     monkeypatch.setattr(d6_reader, "_second_opinions", lambda frame, boxes, probs: probs)
-    alone = right_and_phantoms()
+    alone = right_and_phantoms(d6_reader, scenes)
     assert asking[0] >= alone[0] + 3 and asking[1] <= alone[1], (alone, asking)
 
 
