@@ -11,10 +11,10 @@ finds are small (a camera far from the table), the part of the frame round them
 is looked at again at 640 px, where they and their smaller neighbours are in the
 detector's range. When many of a frame's dice (or its lone die) leave the
 classifier unsure, a second classifier, taught dice seen from low down, reads
-them again; when it is the surer of the two, the frame is taken for one seen from low down and read
-again by a detector and that classifier taught such frames; otherwise each
-unsure die takes that classifier's answer where it alone is sure. When three or
-more dice found are, by median, boxed taller than wide (or wider than tall),
+them again; when it is the surer of the two, the frame is taken for one seen
+from low down and read again by a detector and that classifier taught such
+frames; otherwise each unsure die takes that classifier's answer where it
+alone is sure. When three or more dice found are, by median, boxed taller than wide (or wider than tall),
 the image may have been squeezed along one axis, as photo sets squeeze photos
 into squares: it is read again stretched back, and that reading kept if it
 finds as many dice and is as sure of them.
