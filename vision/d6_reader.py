@@ -14,10 +14,10 @@ classifier unsure, a second classifier, taught dice seen from low down, reads
 them again; when it is the surer of the two, the frame is taken for one seen
 from low down and read again by a detector and that classifier taught such
 frames; otherwise each unsure die takes that classifier's answer where it
-alone is sure. When three or more dice found are, by median, boxed taller than wide (or wider than tall),
-the image may have been squeezed along one axis, as photo sets squeeze photos
-into squares: it is read again stretched back, and that reading kept if it
-finds as many dice and is as sure of them.
+alone is sure. When three or more dice found are, by median, boxed taller
+than wide (or wider than tall), the image may have been squeezed along one
+axis, as photo sets squeeze photos into squares: it is read again stretched
+back, and that reading kept if it finds as many dice and is as sure of them.
 """
 
 from __future__ import annotations
