@@ -47,6 +47,17 @@ class BoardSpec:
     slots: tuple[SlotSpec, ...]
     corners: tuple[tuple[tuple[int, int], tuple[tuple[str, ...], ...]], ...] = ()
 
+    def bare_cells(self) -> list[tuple[int, int]]:
+        """The board's own cells (x, y) that no slot and no printed corner covers: where only the board shows."""
+        covered = {(ox + c, oy + r) for (ox, oy), _ in self.corners for r in range(3) for c in range(3)}
+        for slot in self.slots:
+            to_board = slot.card_to_board()
+            for v in range(3):
+                for u in range(3):
+                    x, y, _ = to_board @ np.array([u + 0.5, v + 0.5, 1.0])
+                    covered.add((int(np.floor(x)), int(np.floor(y))))
+        return [(x, y) for y in range(self.size) for x in range(self.size) if (x, y) not in covered]
+
 
 def cards_from_document(doc: object) -> list[CardSpec]:
     """Cards from the game's cards document (or its bare list); entries without a 3x3 grid are skipped."""

@@ -30,6 +30,12 @@ LOCAL_BRIGHT = 190.0
 EMPTY = "<empty>"
 CORNER_CELL_PX = 6
 MIN_CORNER_PIXELS = 32
+# The least difference between the corners' path and the board's bare middle (summed over B, G and R, as a
+# share of the path's own sum) for a board to be taken as lying between the markers: rendered boards show
+# 0.57 or more in any light, a plain surface under 0.01 (docs/vision.md).
+BOARD_CONTRAST = 0.2
+NO_BOARD = ("board markers seen, but no board between them: lay the board with a marker at each corner "
+            "(`companion vision markers` prints them, with instructions)")
 # How sure the reader must be that a slot is bare before teaching a card from it is refused: the
 # tracker's own bar for accepting a reading, so a card a café printed in its own colours still teaches.
 EMPTY_REFUSED_FROM = 0.25
@@ -131,29 +137,50 @@ class CardReader:
             outlines[slot.slot] = tuple((float(x), float(y)) for x, y in points.T)
         return outlines
 
-    def corner_path_pixels(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    def flat_board(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+        """The whole board warped flat and upright, CORNER_CELL_PX pixels to a cell."""
+        cell = CORNER_CELL_PX
+        to_frame = homography @ np.diag([1.0 / cell, 1.0 / cell, 1.0])
+        side = self.board.size * cell
+        return cv2.warpPerspective(frame, to_frame, (side, side), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+    @staticmethod
+    def cell_middle(flat: np.ndarray, x: int, y: int) -> np.ndarray:
+        """The middle of one cell of `flat_board` (N x 3): a cell's rim blurs into its neighbours."""
+        cell = CORNER_CELL_PX
+        return flat[y * cell + 1:(y + 1) * cell - 1, x * cell + 1:(x + 1) * cell - 1].reshape(-1, 3)
+
+    def corner_path_pixels(self, flat: np.ndarray) -> np.ndarray:
         """Pixels from the middle of the path cells printed in the board's corners (N x 3, BGR).
 
         These are always on the board, whether or not any card has been laid yet, so
-        they show the light's colour at every stage of the assembly. Only each cell's
-        middle is kept: its rim blurs into holes, idols and the card edge.
+        they show the light's colour at every stage of the assembly.
         """
-        pixels = []
-        cell = CORNER_CELL_PX
-        inner = slice(1, cell - 1)
-        for (ox, oy), cells in self.board.corners:
-            to_frame = homography @ np.array([[1.0 / cell, 0, ox], [0, 1.0 / cell, oy], [0, 0, 1]])
-            flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
-            image = cv2.warpPerspective(frame, to_frame, (3 * cell, 3 * cell), flags=flags,
-                                        borderMode=cv2.BORDER_REPLICATE)
-            for r, row in enumerate(cells):
-                for c, kind in enumerate(row):
-                    if kind == "path":
-                        block = image[r * cell:(r + 1) * cell, c * cell:(c + 1) * cell][inner, inner]
-                        pixels.append(block.reshape(-1, 3))
+        pixels = [self.cell_middle(flat, ox + c, oy + r)
+                  for (ox, oy), cells in self.board.corners
+                  for r, row in enumerate(cells) for c, kind in enumerate(row) if kind == "path"]
         if not pixels:
             return np.empty((0, 3), np.float32)
         return np.concatenate(pixels).astype(np.float32)
+
+    def board_seen(self, flat: np.ndarray) -> bool:
+        """Whether a board lies between the markers: its printed corner path stands out from its bare middle.
+
+        Four markers on a bare table are found as well as on a board, and the
+        white taken from the "corner path" then turns any plain surface into
+        path colour, which reads as a slot full of path, surely. A board whose
+        data names no corner path or leaves no cell bare cannot be told so and
+        is taken as seen.
+        """
+        path = self.corner_path_pixels(flat)
+        bare = self.board.bare_cells()
+        if len(path) < MIN_CORNER_PIXELS or not bare:
+            return True
+        ground = np.concatenate([self.cell_middle(flat, x, y) for x, y in bare]).astype(np.float32)
+        path_colour = np.median(path, axis=0)
+        difference = float(np.abs(path_colour - np.median(ground, axis=0)).sum())
+        return difference >= BOARD_CONTRAST * max(float(path_colour.sum()), 1.0)
 
     @staticmethod
     def slot_white(slot_images: list[np.ndarray]) -> np.ndarray:
@@ -177,8 +204,7 @@ class CardReader:
             votes.append(seen * 255.0 / known[nearest])
         return np.median(np.array(votes), axis=0)
 
-    def light_white(self, frame: np.ndarray, homography: np.ndarray,
-                    slot_images: list[np.ndarray] | None = None) -> np.ndarray:
+    def light_white(self, flat: np.ndarray, slot_images: list[np.ndarray]) -> np.ndarray:
         """The white to divide by, so that path looks like the reference path under any light.
 
         It comes from the board's printed corner path, not from the slots: with few
@@ -186,9 +212,9 @@ class CardReader:
         empty slots look like path. The markers' paper would be the obvious white, but
         cameras often clip it, which hides the colour of the light.
         """
-        pixels = self.corner_path_pixels(frame, homography)
+        pixels = self.corner_path_pixels(flat)
         if len(pixels) < MIN_CORNER_PIXELS:
-            return self.slot_white(slot_images if slot_images is not None else self.slot_images(frame, homography))
+            return self.slot_white(slot_images)
         # The median shrugs off a pawn or a glare spot on one corner.
         observed = np.maximum(np.median(pixels, axis=0), 8.0)
         return observed * 255.0 / np.array(SAND, np.float32)
@@ -223,14 +249,15 @@ class CardReader:
             self.last_problem = "no usable frame (empty, too small or not an image)"
             return None
         homography = self.finder.homography(frame)
-        if homography is None:
-            self.last_problem = self.finder.last_problem
+        flat = None if homography is None else self.flat_board(frame, homography)
+        if flat is None or not self.board_seen(flat):
+            self.last_problem = self.finder.last_problem or NO_BOARD
             self.last_outlines = None
             return None
         self.last_problem = None
         self.last_outlines = self.slot_outlines(homography)
         images = self.slot_images(frame, homography)
-        white = self.light_white(frame, homography, images)
+        white = self.light_white(flat, images)
         matches = self.match_many(images, [white] * len(images))
         slots = [SlotReading(slot.slot, card, confidence)
                  for slot, (card, confidence) in zip(self.board.slots, matches, strict=True)]
@@ -251,11 +278,15 @@ class CardReader:
         homography = self.finder.homography(frame)
         if homography is None:
             raise ValueError(self.finder.last_problem or "board not found")
+        flat = self.flat_board(frame, homography)
+        if not self.board_seen(flat):
+            raise ValueError(NO_BOARD)
         index = slots.index(slot_number)
-        white = self.light_white(frame, homography)
+        images = self.slot_images(frame, homography)
+        white = self.light_white(flat, images)
         if card_id != EMPTY:
             # A bare slot taught as a card makes that card the reading of every empty slot.
-            seen, sure = self.match_many([self.slot_images(frame, homography)[index]], [white])[0]
+            seen, sure = self.match_many([images[index]], [white])[0]
             if seen is None and sure >= EMPTY_REFUSED_FROM:
                 raise ValueError(f"slot {slot_number} looks empty: lay {card_id} in slot {slot_number}, "
                                  "or give the slot it lies in")

@@ -32,6 +32,29 @@ def marker_bits(marker_id: int) -> np.ndarray:
     return (img < 128).astype(np.uint8)
 
 
+OUT_OF_PLACE = ("board markers out of place: stick 0 at the north-west corner, 1 north-east, 2 south-east and "
+                "3 south-west, each touching its corner of the board")
+# The least turn at each corner of the four markers' quadrilateral, as the sine of its angle (20 degrees):
+# a board seen from anywhere above the table keeps its corners far from a straight line (rendered board
+# photos turn by 0.99 or more).
+MIN_TURN = 0.35
+
+
+def goes_round(corners: np.ndarray) -> bool:
+    """Whether the four corners (NW, NE, SE, SW) go round the board clockwise on screen, turning at each.
+
+    Markers in a row, swapped or stuck on the wrong corners still give a
+    homography, which would read slots off the table or teach a card from the
+    wrong place; a board seen in a frame is a convex shape, turned the same way
+    at each corner (a camera cannot mirror it: mirrored markers are not found).
+    """
+    edges = np.roll(corners, -1, axis=0) - corners
+    following = np.roll(edges, -1, axis=0)
+    turns = edges[:, 0] * following[:, 1] - edges[:, 1] * following[:, 0]
+    lengths = np.linalg.norm(edges, axis=1) * np.linalg.norm(following, axis=1)
+    return bool(np.all(turns > MIN_TURN * np.maximum(lengths, 1e-9)))
+
+
 MARKER_SEARCH_SIDE = 800  # a bigger frame is searched for the markers shrunk to this long side
 
 
@@ -90,6 +113,9 @@ class BoardFinder:
             return None
         centre = np.mean([found[i].mean(0) for i in MARKER_IDS], axis=0)
         inner = [found[i][np.argmin(np.linalg.norm(found[i] - centre, axis=1))] for i in MARKER_IDS]
+        if not goes_round(np.array(inner, np.float64)):
+            self.last_problem = OUT_OF_PLACE
+            return None
         self.last_problem = None
         self.last_markers = {i: quad / scale for i, quad in found.items()}
         points = np.array(inner, np.float32) / scale

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,9 +14,10 @@ from vision.card_catalogue import (
     load_temple_cards,
     synthetic_catalogue,
 )
-from vision.card_reader import CardReader, SlotTracker
+from vision.card_reader import NO_BOARD, CardReader, SlotTracker
 from vision.card_render import render_board
 from vision.eval_cards import evaluate_cards
+from vision.markers import OUT_OF_PLACE, marker_image
 from vision.readings import BoardReading, SlotReading
 
 
@@ -173,3 +175,59 @@ def test_tracker_changes_a_slot_only_after_steady_frames() -> None:
     assert tracker.update(frame("B")) == []
     assert [s.card for s in tracker.update(frame("B"))] == ["B"]
     assert tracker.update(None) == []
+
+
+def _markers_on(background: np.ndarray, spots: list[tuple[int, int]], side: int = 48) -> np.ndarray:
+    """The four board markers (0 to 3 at `spots`, top-left corners) stuck on a picture with no board."""
+    frame = background.copy()
+    for marker_id, (x, y) in enumerate(spots):
+        frame[y:y + side, x:x + side] = cv2.cvtColor(marker_image(marker_id, side), cv2.COLOR_GRAY2BGR)
+    return frame
+
+
+CORNER_SPOTS = [(60, 40), (530, 40), (530, 390), (60, 390)]
+
+
+@pytest.mark.parametrize("colour", [(60, 110, 160), (200, 200, 200), (30, 30, 30), (40, 120, 40)])
+def test_markers_on_a_bare_table_are_no_board(temple, colour) -> None:
+    """Markers with nothing between them read as twelve all-path cards, surely, before the board check."""
+    cards, board, _ = temple
+    reader = CardReader(cards, board)
+    table = np.full((480, 640, 3), colour, np.uint8)
+    table = np.clip(table + np.random.default_rng(1).normal(0, 6, table.shape), 0, 255).astype(np.uint8)
+    frame = _markers_on(table, CORNER_SPOTS)
+    assert reader.finder.homography(frame) is not None
+    assert reader.read(frame) is None
+    assert reader.last_problem == NO_BOARD and reader.last_outlines is None
+    before = reader.refs.stack().copy()
+    with pytest.raises(ValueError, match="no board between them"):
+        reader.teach(frame, 1, cards[0].id)
+    assert np.array_equal(reader.refs.stack(), before)
+
+
+@pytest.mark.parametrize("spots", [
+    [(20, 200), (170, 200), (320, 200), (470, 200)],  # in a row
+    [(60, 40), (530, 390), (530, 40), (60, 390)],  # north-east and south-east swapped
+    [(530, 40), (60, 40), (60, 390), (530, 390)],  # east and west swapped: the board read as if mirrored
+])
+def test_markers_out_of_place_are_refused_and_teach_nothing(temple, spots) -> None:
+    cards, board, _ = temple
+    reader = CardReader(cards, board)
+    noise = np.random.default_rng(0).integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    frame = _markers_on(noise, spots)
+    assert reader.read(frame) is None
+    assert reader.last_problem == OUT_OF_PLACE
+    before = reader.refs.stack().copy()
+    with pytest.raises(ValueError, match="out of place"):
+        reader.teach(frame, 1, cards[0].id)
+    assert np.array_equal(reader.refs.stack(), before)
+    # Stuck where they belong round the same picture, they pass that check and meet the board check.
+    assert reader.read(_markers_on(noise, CORNER_SPOTS)) is None and reader.last_problem == NO_BOARD
+
+
+def test_board_photos_pass_both_checks(temple) -> None:
+    cards, board, reader = temple
+    rng = np.random.default_rng(3)
+    for laid in (0, 6, 12):
+        photo = board_photo(rng, cards, board, empty_slots=random_empty_slots(rng, board, laid))
+        assert reader.read(photo.image) is not None, reader.last_problem
