@@ -20,6 +20,7 @@ import numpy as np
 from vision.frames import as_bgr
 
 GATE_WIDTH = 160
+GATE_TALLEST = 4 * GATE_WIDTH  # px: a picture stood on end keeps its shape; a strip taller than 1:4 is squeezed
 FRAME_GAP = 1.0  # seconds without a frame after which a camera is taken to have paused, not to be moving
 LIGHT_CHANGE = (0.8, 1.25)  # a whole picture this much brighter or darker is light; beyond it, something moved
 BANDS_EXPLAIN = 0.75  # share of a change that each row's own gain must account for, for the change to be bands
@@ -88,7 +89,12 @@ class MotionGate:
             return None
         grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
         h, w = grey.shape[:2]
-        small = cv2.resize(grey, (GATE_WIDTH, max(1, round(h * GATE_WIDTH / w))), interpolation=cv2.INTER_AREA)
+        # Scaled to the gate's width, a strip 8 px wide and 100000 tall became 2 million rows: 6 s a frame.
+        if h * GATE_WIDTH / w <= GATE_TALLEST:
+            size = (GATE_WIDTH, max(1, round(h * GATE_WIDTH / w)))
+        else:
+            size = (max(1, round(w * GATE_TALLEST / h)), GATE_TALLEST)
+        small = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
         return cv2.GaussianBlur(small, (5, 5), 0)
 
     def motion(self, frame: np.ndarray) -> float:

@@ -42,14 +42,15 @@ class Orientation:
         return self.turn == 0 and not self.mirror
 
     def apply(self, frame: Any) -> Any:
-        """The frame put upright; anything that is not a picture of at least two axes passes unchanged,
-        for the readers to refuse in their own words (`frames.as_bgr`)."""
+        """The frame put upright; anything that is not a picture of at least two axes, or is empty, passes
+        unchanged, for the readers to refuse in their own words (`frames.as_bgr`): OpenCV turned an empty
+        frame into None, which no message could then describe."""
         if self.upright:
             return frame
         import cv2
         import numpy as np
 
-        if not isinstance(frame, np.ndarray) or frame.ndim < 2:
+        if not isinstance(frame, np.ndarray) or frame.ndim < 2 or frame.size == 0:
             return frame
         try:  # OpenCV turns a 640x480 frame in a tenth of the time numpy's copy takes
             if self.turn:

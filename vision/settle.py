@@ -7,6 +7,7 @@ confirm (the UI offers it, the player taps or corrects it).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from typing import Generic, TypeVar
 import numpy as np
 
 from companion.observations import CONFIRM_BELOW
+from vision.frames import as_bgr
 from vision.motion import MotionGate
 
 T = TypeVar("T")
@@ -75,7 +77,9 @@ class Settler(Generic[T]):
 
     def feed(self, frame: np.ndarray | None) -> Settled[T] | None:
         """One frame in; a Settled reading out when the vote is decided, else None."""
-        if frame is None or getattr(frame, "size", 0) == 0:
+        if as_bgr(frame) is None:
+            # A glitch (a 1 px frame, a frame of another layout) is no motion: taken as motion, it restarted
+            # the still period and the dice lying there all along were reported a second time.
             return None
         if not self.gate.is_still(frame):
             self.history.clear()
@@ -99,18 +103,15 @@ class Settler(Generic[T]):
         self.history.append((k, reading))
         recent = self.history[-self.window:]
         best, count = Counter(key for key, _ in recent).most_common(1)[0]
-        if count >= self.votes:
+        if count >= self.votes or len(recent) >= self.window:
             agreeing = [r for key, r in recent if key == best]
             own = float(np.mean([self.confidence_of(r) for r in agreeing]))
-            confidence = own * count / len(recent)
+            # A reader's confidence that is no number (NaN compares as neither high nor low) is none: asked.
+            confidence = own * count / len(recent) if math.isfinite(own) else 0.0
             self.reported = True
-            return Settled(agreeing[-1], confidence, count, len(recent), confidence < self.confirm_below)
-        if len(recent) >= self.window:
-            # No agreement within the window: report the plurality, to be confirmed by a tap.
-            agreeing = [r for key, r in recent if key == best]
-            self.reported = True
-            own = float(np.mean([self.confidence_of(r) for r in agreeing]))
-            return Settled(agreeing[-1], own * count / len(recent), count, len(recent), True)
+            # Without agreement within the window the plurality is reported, to be confirmed by a tap.
+            asked = count < self.votes or confidence < self.confirm_below
+            return Settled(agreeing[-1], confidence, count, len(recent), asked)
         return None
 
 

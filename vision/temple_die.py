@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.card_catalogue import TEMPLE_DATA
-from vision.frames import as_bgr
+from vision.frames import MIN_SIDE, as_bgr, colourless
 from vision.markers import board_outline
 from vision.readings import DieReading
 from vision.taught import write_whole
@@ -28,6 +28,7 @@ from vision.temple_die_render import FACE_COLOURS, render_temple_die
 GLYPH_SIZE = 32
 ROTATIONS = 24
 TEMPLE_VALUES: tuple[str, ...] = ("X", "1", "2", "3", "4", "5", "6", "7")
+GREY_CONFIDENCE = 0.5  # at most, for a face read in a grey picture: its colour is a guess between two, to be asked
 
 
 def die_faces(data_dir: Path | None = None) -> set[tuple[str, str]]:
@@ -52,6 +53,10 @@ def find_die(frame: np.ndarray, ignore: np.ndarray | None = None) -> tuple[float
     is not sampled: the temple board, when its markers are in view.
     """
     small_scale = 320 / max(frame.shape[:2])
+    if min(frame.shape[:2]) * small_scale < MIN_SIDE:
+        # A strip this thin holds no blob both as large as a die (40 px) and narrower than MAX_DIE_SHARE of
+        # it; and shrunk to under a pixel, it made OpenCV's resize raise.
+        return None
     small = cv2.resize(frame, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA)
     keep = np.ones(small.shape[:2], np.uint8)
     if ignore is not None:
@@ -266,6 +271,16 @@ def normalise_glyph(mask: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(out, (3, 3), 0.7)
 
 
+def face_name(value: object, colour: object) -> str:
+    """The value as the reader keeps it; ValueError for a value or colour the die has not, raised before
+    anything is stored: stored, a value of None was offered back by `read` as a roll."""
+    name = str(value)
+    if name not in TEMPLE_VALUES or not isinstance(colour, str) or colour not in FACE_COLOURS:
+        raise ValueError(f"the temple die shows {', '.join(TEMPLE_VALUES)} on {' or '.join(FACE_COLOURS)}, "
+                         f"not {value!r} on {colour!r}")
+    return name
+
+
 class TaughtDieUnreadable(ValueError):
     """A café's temple_die.json that is not what `TempleDieReader.save` writes."""
 
@@ -318,6 +333,7 @@ class TempleDieReader:
 
     def teach(self, frame: np.ndarray, value: str, colour: str) -> bool:
         """Learn one shown face; False when no die was found in the frame (or it is not a usable image)."""
+        face_name(value, colour)  # refused before the frame is looked at, whatever it shows
         face = top_face(frame)
         if face is None:
             return False
@@ -326,9 +342,10 @@ class TempleDieReader:
 
     def learn(self, face: TopFace, value: str, colour: str) -> None:
         """Learn a face already sampled (the teach step samples first to check its colour)."""
-        self.examples.setdefault(str(value), []).append(face.glyph)
+        value = face_name(value, colour)
+        self.examples.setdefault(value, []).append(face.glyph)
         self.colours.setdefault(colour, []).append(face.bgr)
-        self._bank.append((str(value), rotations(face.glyph)))
+        self._bank.append((value, rotations(face.glyph)))
 
     def fill_from(self, other: TempleDieReader) -> list[str]:
         """Take ``other``'s glyphs for each value not taught here; returns the values taken.
@@ -346,7 +363,8 @@ class TempleDieReader:
 
     def read(self, frame: np.ndarray) -> list[DieReading]:
         """The die's top face as one reading (or none when no die is found or nothing is taught)."""
-        face = top_face(frame) if self._bank else None
+        bgr = as_bgr(frame)
+        face = top_face(bgr) if self._bank else None
         if face is None:
             return []
         query = face.glyph.ravel() - face.glyph.mean()
@@ -359,6 +377,8 @@ class TempleDieReader:
         runner = ranked[1][1] if len(ranked) > 1 else 0.0
         colour = self.colour_of(face.bgr)
         confidence = float(np.clip((score - runner) * 5 + 0.5, 0, 1) * np.clip(score, 0, 1))
+        if colourless(bgr):  # a mono camera, or one sending its luma alone: red and white are both grey
+            confidence = min(confidence, GREY_CONFIDENCE)
         cx, cy, r = face.die
         number: int | str = int(value) if value.isdigit() else value
         return [DieReading(number, colour, confidence, (cx - r, cy - r, cx + r, cy + r))]

@@ -23,6 +23,8 @@ it with the picture (`turned`, `mirrored`), so it stays on the same tray.
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +40,11 @@ class TrayAreaRefused(ValueError):
     """An area that is no usable part of the picture, with what is wrong with it."""
 
 
+def _is_number(value: object) -> bool:
+    """A real number, numpy's included; a bool is a yes or no, not a share of the picture."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True)
 class TrayArea:
     """A rectangle of the upright picture as shares of its width and height: left, top, right, bottom."""
@@ -49,8 +56,11 @@ class TrayArea:
 
     def __post_init__(self) -> None:
         sides = (self.left, self.top, self.right, self.bottom)
-        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in sides):
+        if not all(_is_number(v) for v in sides):
             raise TrayAreaRefused(f"a tray area is four numbers from 0 to 1, not {sides!r}")
+        sides = tuple(float(v) for v in sides)  # numpy's numbers too, which the settings file cannot write
+        for name, value in zip(("left", "top", "right", "bottom"), sides, strict=True):
+            object.__setattr__(self, name, value)
         if not all(0.0 <= v <= 1.0 for v in sides):
             raise TrayAreaRefused(f"a tray area lies inside the picture: each of {_shares(sides)} from 0 to 1")
         if self.right - self.left < LEAST_SIDE or self.bottom - self.top < LEAST_SIDE:
@@ -60,7 +70,14 @@ class TrayArea:
     @classmethod
     def from_corners(cls, a: tuple[float, float], b: tuple[float, float]) -> TrayArea:
         """The area with two opposite corners at `a` and `b` (shares of the picture), in either order, as a
-        finger taps them on the preview; corners tapped just outside the picture are taken at its edge."""
+        finger taps them on the preview; corners tapped just outside the picture are taken at its edge.
+        A corner that is no point (NaN, missing) is refused: clamped, NaN became the picture's edge."""
+        try:
+            (ax, ay), (bx, by) = a, b
+        except (TypeError, ValueError):
+            ax = ay = bx = by = None
+        if not all(_is_number(v) and math.isfinite(v) for v in (ax, ay, bx, by)):
+            raise TrayAreaRefused(f"a tray is marked by two corners, each a share across and down, not {a!r}, {b!r}")
         xs = sorted(min(1.0, max(0.0, float(p[0]))) for p in (a, b))
         ys = sorted(min(1.0, max(0.0, float(p[1]))) for p in (a, b))
         return _rounded(xs[0], ys[0], xs[1], ys[1])
@@ -68,6 +85,8 @@ class TrayArea:
     @classmethod
     def from_list(cls, values: Sequence[Any]) -> TrayArea:
         """From the settings' list (left, top, right, bottom); an empty list is the whole picture."""
+        if not isinstance(values, list | tuple):  # a hand-edited settings file's null or text
+            raise TrayAreaRefused(f"a tray area is a list of four numbers (left, top, right, bottom), not {values!r}")
         if len(values) == 0:
             return WHOLE_PICTURE
         if len(values) != 4:
@@ -164,9 +183,13 @@ class TrayReader:
         self.reader = reader
 
     def read(self, view: Any) -> list[Any]:
+        from vision.frames import as_bgr
+
         shape = getattr(view, "shape", ())
-        if len(shape) < 2 or read_shape(shape) == tuple(shape) or min(shape[:2]) == 0:
-            return self.reader.read(view)  # big enough, or for the reader to refuse in its own words
+        if as_bgr(view) is None or read_shape(shape) == tuple(shape):
+            # Big enough, or for the reader to refuse in its own words: padded, a 1 px cut became a blank
+            # frame full size, and "no dice" was read on it.
+            return self.reader.read(view)
         import numpy as np
 
         h, w = shape[:2]
