@@ -6,6 +6,7 @@ not import cv2 or numpy) can consume them as they are.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 Box = tuple[float, float, float, float]
@@ -29,7 +30,8 @@ SLOT_RGB = (40, 150, 255)  # the board's slots, outlined where the card reader f
 
 
 def sure_text(confidence: float) -> str:
-    return f"{round(100 * confidence)}% sure"
+    """A confidence in words; one that is no number (a third-party reader's NaN) says so instead of raising."""
+    return f"{round(100 * confidence)}% sure" if math.isfinite(confidence) else "not sure"
 
 
 def dice_text(readings, each_sure: bool = True) -> str:

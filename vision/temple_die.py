@@ -418,6 +418,11 @@ class TempleDieReader:
         if not (isinstance(data, dict) and all(isinstance(data.get(k, {}), dict) for k in ("glyphs", "colours"))):
             raise TaughtDieUnreadable(f'{path}: expected an object with "glyphs" and "colours" objects')
         reader = cls()
+        foreign = [v for v in data.get("glyphs", {}) if v not in TEMPLE_VALUES] + [
+            c for c in data.get("colours", {}) if c not in FACE_COLOURS]
+        if foreign:  # read back, a hand-edited "9" would be offered as a roll
+            raise TaughtDieUnreadable(f"{path}: {', '.join(map(repr, foreign))} is no value or colour of the "
+                                      f"temple die ({', '.join(TEMPLE_VALUES)} on {' or '.join(FACE_COLOURS)})")
         for value, glyphs in data.get("glyphs", {}).items():
             for glyph in _arrays(glyphs, (GLYPH_SIZE, GLYPH_SIZE), f"{path}: glyphs.{value}"):
                 reader.examples.setdefault(value, []).append(glyph)

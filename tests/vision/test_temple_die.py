@@ -49,6 +49,8 @@ def test_teach_save_load_round_trip(tmp_path) -> None:
         ('{"glyphs": {"4": "x"}}', "glyphs.4: expected a list of 32 x 32 numbers each"),
         ('{"glyphs": {"4": [[1, 2], [3]]}}', "glyphs.4: expected a list of 32 x 32 numbers each"),
         ('{"colours": {"red": [[1, 2]]}}', "colours.red: expected a list of 3 numbers each"),
+        ('{"glyphs": {"9": []}}', "'9' is no value or colour of the temple die"),
+        ('{"colours": {"blue": []}}', "'blue' is no value or colour of the temple die"),
     ],
 )
 def test_a_damaged_taught_die_is_named_not_half_read(tmp_path, content: str, expected: str) -> None:
