@@ -23,6 +23,8 @@ back, and that reading kept if it finds as many dice and is as sure of them.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
@@ -171,6 +173,61 @@ class ModelMissing(FileNotFoundError):
     """The shipped ONNX files are absent: rebuild them with tools/train_dice.py."""
 
 
+class ModelUnusable(ModelMissing):
+    """The model files are there but cannot be used (settings unreadable, a net cut short or in the wrong file).
+
+    A kind of ModelMissing, so every command and screen that already copes with
+    missing models says this one's reason too instead of crashing.
+    """
+
+
+class BoxRefused(ValueError):
+    """A box given to `read_boxes` that no die in the frame can fill; it names the box and why."""
+
+
+def checked_box(box: object, shape: tuple[int, ...]) -> Box:
+    """The box as four floats, or BoxRefused when no die of the frame can be in it.
+
+    A corner that is no finite number, a box with no width or height (or its
+    corners the wrong way round) and a box wholly off the frame crashed the
+    crop or stretched the whole frame to read them; a reading for such a box
+    would be a guess passed off as a die.
+    """
+    try:
+        if isinstance(box, (str, bytes)):
+            raise TypeError
+        values = tuple(float(v) for v in box)  # numpy rows and scalars as well as tuples
+    except (TypeError, ValueError):
+        raise BoxRefused(f"box {box!r} is not 4 numbers (x0, y0, x1, y1)") from None
+    shown = "(" + ", ".join(f"{v:g}" for v in values) + ")"
+    if len(values) != 4:
+        raise BoxRefused(f"box {shown} is not 4 numbers (x0, y0, x1, y1)")
+    if not all(math.isfinite(v) for v in values):
+        raise BoxRefused(f"box {shown} has a corner that is not a finite number")
+    x0, y0, x1, y1 = values
+    if x1 <= x0 or y1 <= y0:
+        raise BoxRefused(f"box {shown} has no width or no height (x1 must be past x0, y1 past y0)")
+    h, w = shape[:2]
+    if x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= h:
+        raise BoxRefused(f"box {shown} lies wholly outside the {w}x{h} frame")
+    return x0, y0, x1, y1
+
+
+def usable_boxes(boxes: Iterable[object], shape: tuple[int, ...]) -> list[Box]:
+    """The boxes `checked_box` takes, the others left out: for looks that only need to know where to look."""
+    try:
+        given = list(boxes)
+    except TypeError:  # not even a list
+        return []
+    usable = []
+    for box in given:
+        try:
+            usable.append(checked_box(box, shape))
+        except BoxRefused:
+            continue
+    return usable
+
+
 def dice_look_small(boxes: list[Box], shape: tuple[int, ...]) -> bool:
     """Whether dice boxed so are, by median, small enough in a frame of this shape that the reader looks again
     at 640 px: a camera too far from the tray, which `vision watch` tells a café setting one up."""
@@ -209,6 +266,64 @@ def load_onnx(path: Path) -> cv2.dnn.Net:
     return cv2.dnn.readNetFromONNX(str(path), engine=classic)
 
 
+def load_settings(folder: Path) -> tuple[int, float]:
+    """The classifier's crop size and margin from the folder's d6_models.json (the defaults without one).
+
+    A settings file edited by hand or cut short stopped a command with a
+    traceback, or worse read every crop at a size the classifier never saw.
+    """
+    path = folder / SETTINGS_FILE
+    if not path.exists():
+        return CROP_SIZE, CROP_MARGIN
+
+    def unusable(why: str) -> ModelUnusable:
+        return ModelUnusable(f"cannot load the d6 models in {folder}: {SETTINGS_FILE} {why}")
+
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise unusable(f"cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    except json.JSONDecodeError as exc:
+        raise unusable(f"is not JSON ({exc})") from None
+    if not isinstance(settings, dict):
+        raise unusable('is not a JSON object like {"crop_size": 48, "crop_margin": 1.25}')
+    size, margin = settings.get("crop_size", CROP_SIZE), settings.get("crop_margin", CROP_MARGIN)
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise unusable(f"gives crop_size {size!r}; it must be a whole number of pixels above 0")
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 < margin < math.inf:
+        raise unusable(f"gives crop_margin {margin!r}; it must be a number above 0 (the box's share of the crop)")
+    return size, float(margin)
+
+
+def load_checked(folder: Path, name: str, crop_size: int) -> cv2.dnn.Net:
+    """The net in folder/name, tried once on a blank input so a file that is no such net is named at load.
+
+    A file cut short failed inside OpenCV, and a detector and classifier swapped
+    failed at the first frame with an error naming neither; a classifier must
+    give 7 values per crop of crop_size px, a detector its 5 maps.
+    """
+    path = folder / name
+    detector = name in (DETECTOR_FILE, LOW_DETECTOR_FILE)
+    wanted = "the detector's 5 maps" if detector else f"7 class values for a {crop_size} px crop"
+    try:
+        net = load_onnx(path)
+    except cv2.error as exc:
+        raise ModelUnusable(f"cannot load the d6 models in {folder}: {name} is cut short or no ONNX model "
+                            f"({str(exc).strip().splitlines()[-1]})") from None
+    side = 2 * GRID if detector else crop_size
+    try:
+        net.setInput(np.zeros((1, 3, side, side), np.float32))
+        out = net.forward()
+    except cv2.error:
+        out = None
+    fits = out is not None and (out.ndim == 4 and out.shape[1] == 5 if detector else out.size == 7)
+    if not fits:
+        got = "an error" if out is None else f"shape {tuple(out.shape)}"
+        raise ModelUnusable(f"cannot load the d6 models in {folder}: {name} does not give {wanted} (it gave {got}; "
+                            "are the detector and classifier files swapped, or crop_size wrong?)")
+    return net
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
     z = logits - logits.max(axis=1, keepdims=True)
     e = np.exp(z)
@@ -232,24 +347,30 @@ class D6Reader:
         near_side: int | None = NEAR_LONG_SIDE,
         far_side: int | None = FAR_LONG_SIDE,
     ) -> None:
+        # A look at 0 px divided by zero on the first frame; refused here, where the number was given.
+        if not (isinstance(long_side, (int, np.integer)) and long_side > 0):
+            raise ValueError(f"long_side must be a whole number of pixels above 0, not {long_side!r}")
+        for name, look in (("near_side", near_side), ("far_side", far_side)):
+            if not (look is None or (isinstance(look, (int, np.integer)) and look >= 0)):
+                raise ValueError(f"{name} must be a whole number of pixels (0 or None turns that look off), "
+                                 f"not {look!r}")
         folder = model_dir or MODEL_DIR
         for name in (DETECTOR_FILE, CLASSIFIER_FILE):
             if not (folder / name).exists():
                 raise ModelMissing(f"{folder / name} is missing; rebuild it with tools/train_dice.py")
-        settings_file = folder / SETTINGS_FILE
-        settings = json.loads(settings_file.read_text()) if settings_file.exists() else {}
-        self.crop_size = int(settings.get("crop_size", CROP_SIZE))
-        self.crop_margin = float(settings.get("crop_margin", CROP_MARGIN))
-        self.detector = load_onnx(folder / DETECTOR_FILE)
+        self.crop_size, self.crop_margin = load_settings(folder)
+        self.detector = load_checked(folder, DETECTOR_FILE, self.crop_size)
         # Each look has its own copy of the net, so none makes cv2.dnn re-plan for a new input size each frame.
         self.near_detector = load_onnx(folder / DETECTOR_FILE) if near_side else None
         self.near_side = near_side or 0  # 0 (or None) turns the near look off
         self.far_detector = load_onnx(folder / DETECTOR_FILE) if far_side else None
         self.far_side = far_side or 0  # 0 (or None) turns the far look off
-        self.classifier = load_onnx(folder / CLASSIFIER_FILE)
+        self.classifier = load_checked(folder, CLASSIFIER_FILE, self.crop_size)
         low_classifier, low_detector = folder / LOW_CLASSIFIER_FILE, folder / LOW_DETECTOR_FILE
-        self.low_classifier = load_onnx(low_classifier) if low_classifier.exists() else None
-        self.low_detector = load_onnx(low_detector) if self.low_classifier and low_detector.exists() else None
+        self.low_classifier = (load_checked(folder, LOW_CLASSIFIER_FILE, self.crop_size)
+                               if low_classifier.exists() else None)
+        self.low_detector = (load_checked(folder, LOW_DETECTOR_FILE, self.crop_size)
+                             if self.low_classifier and low_detector.exists() else None)
         self.detection_threshold = detection_threshold
         self.background_threshold = background_threshold
         self.long_side = long_side
@@ -283,11 +404,16 @@ class D6Reader:
         at: the look costs what its area costs, and a far camera's dice lie
         together in a tray. The part is cut from the frame as shrunk for the
         whole look, on the detector's 16 px grid, so a die inside it gets the
-        answer the whole look would give.
+        answer the whole look would give. Boxes that mark no place in the frame
+        (`checked_box`) are left out; with none left there is nowhere to look.
         """
         frame = as_bgr(frame)
         if frame is None or self.far_detector is None:
             return []
+        if around is not None:
+            around = usable_boxes(around, frame.shape)  # a box off the frame, or not finite, marks no place
+            if not around:
+                return []
         return self._look(self.far_detector, frame, self.far_side, self.detection_threshold, around)
 
     def _look(self, net: cv2.dnn.Net, frame: np.ndarray, long_side: int, threshold: float,
@@ -307,6 +433,8 @@ class D6Reader:
             top, bottom = on_grid(min(b[1] for b in around) * scale - margin,
                                   max(b[3] for b in around) * scale + margin, small.shape[0])
             small = small[top:bottom, left:right]
+            if small.size == 0:
+                return []
         sh, sw = small.shape[:2]
         ph, pw = -sh % GRID, -sw % GRID
         if ph or pw:
@@ -404,15 +532,25 @@ class D6Reader:
         found = self._look(self.low_detector, frame, self.long_side, self.detection_threshold)
         return kept_dice(found, *self._vet(frame, found, self.low_classifier))
 
-    def read_boxes(self, frame: np.ndarray, boxes: list[Box]) -> list[DieReading]:
+    def read_boxes(self, frame: np.ndarray, boxes: list[Box] | np.ndarray) -> list[DieReading]:
         """Read dice whose boxes are already known: one reading per box, never "not a die".
 
         A frame that is not a usable image gives no readings at all. Boxes that
         all lean one way (`unsqueeze_given`) are read in the frame stretched back.
+        A box no die of the frame can fill (`checked_box`) is refused with
+        BoxRefused before anything is read: one reading per box means a caller
+        never learns which of its boxes was a guess.
         """
+        try:
+            if boxes is None or isinstance(boxes, (str, bytes)):
+                raise TypeError
+            given = list(boxes)  # an N x 4 numpy array gives its rows
+        except TypeError:
+            raise BoxRefused(f"boxes {boxes!r} are not a list of (x0, y0, x1, y1) boxes") from None
         frame = as_bgr(frame)
         if frame is None:
             return []
+        boxes = [checked_box(box, frame.shape) for box in given]
         looked_at, looked_boxes = frame, boxes
         factors = unsqueeze_given(boxes)
         if factors is not None:  # a squeezed photo's dice are read as they were before the squeeze

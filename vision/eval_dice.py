@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 import cv2
 
@@ -14,7 +16,8 @@ from vision.d6_reader import D6Reader
 from vision.frames import as_bgr
 from vision.pip_pattern import pip_pattern_box
 from vision.readings import Box
-from vision.yolo_labels import centre_inside, iou, list_images, parse_labels
+from vision.sources import counted, first_few
+from vision.yolo_labels import LabelledImage, LabelUnreadable, centre_inside, iou, label_text, list_images, parse_labels
 
 MATCH_IOU = 0.5
 
@@ -87,9 +90,6 @@ class DiceScore:
             lines.append(self.values_line())
         if self.found_by_kind:
             lines.append(self.asking_line())
-        if self.bad_labels:
-            lines.append(f"skipped {len(self.bad_labels)} label lines that are not d6 dice, e.g.:")
-            lines += [f"  {problem}" for problem in self.bad_labels[:5]]
         unlabelled = self.unlabelled_image_detections
         if unlabelled:
             lines.append(f"{unlabelled} detections are in images whose label file lists no die "
@@ -101,6 +101,20 @@ class DiceScore:
                 # A set whose photos of dice went unlabelled caps precision below 1 for every reader, a perfect one too.
                 lines.append(f"  if they are dice the labels left out, a reader finding every labelled die and them "
                              f"scores precision {self.dice / (self.dice + unlabelled):.4f} at most")
+        return lines
+
+    def skips(self) -> list[str]:
+        """What the scores leave out, in lines a person reads; with --json they go to stderr, its keys being fixed,
+        so a set scored by a script still tells what it skipped."""
+        lines = []
+        if self.bad_labels:
+            lines.append(f"skipped {len(self.bad_labels)} label lines that are not d6 dice, e.g.:")
+            lines += [f"  {problem}" for problem in self.bad_labels[:5]]
+        if self.unlabelled_files:
+            lines.append(f"{self.unlabelled_files} images have no label file (scored as showing no die)")
+        if self.unreadable:
+            lines.append(f"skipped {counted(self.unreadable, 'unreadable image file')}: "
+                         f"{first_few(self.unreadable_files)}")
         return lines
 
     def values_line(self) -> str:
@@ -188,20 +202,97 @@ def values_in_common(found: list, labelled: list) -> int:
     return sum((Counter(f.value for f in found) & Counter(t.value for t in labelled)).values())
 
 
-def evaluate_folder(root: Path, reader: D6Reader) -> DiceScore:
+def progress_line(stream: TextIO, every: float = 5.0) -> Callable[[str], None] | None:
+    """Where a long run says how far it has got: a line on `stream` at most every `every` seconds, if a person
+    watches it (a terminal); None otherwise. DIR given as / searched the whole disk for minutes in silence."""
+    if not stream.isatty():
+        return None
+    last = time.monotonic()
+
+    def tell(message: str) -> None:
+        nonlocal last
+        if time.monotonic() - last >= every:
+            last = time.monotonic()
+            print(f"eval-dice: {message} ...", file=stream, flush=True)
+
+    return tell
+
+
+def jpeg_cut_short(path: Path) -> bool:
+    """Whether a JPEG file ends before its image does (a copy or download cut off).
+
+    OpenCV decodes such a file's first rows and fills the rest in grey, saying
+    only "Premature end of JPEG file" about no file in particular, so it was
+    scored as a photo whose dice the reader missed. A whole JPEG has its end
+    marker (FF D9) after the start of its first scan; a thumbnail's end marker
+    in the headers comes before that, and what some cameras append after the
+    image (a motion photo's video) after it, so neither fools the check. A file
+    whose headers do not parse is left for OpenCV to judge.
+    """
+    data = path.read_bytes()
+    if not data.startswith(b"\xff\xd8"):
+        return False
+    at = 2
+    while at + 4 <= len(data) and data[at] == 0xFF:
+        marker = data[at + 1]
+        if marker == 0xDA:  # the start of scan: the image's coded data follows
+            return data.find(b"\xff\xd9", at) < 0
+        if marker == 0xFF:  # a fill byte before a marker
+            at += 1
+        elif 0xD0 <= marker <= 0xD7 or marker == 0x01:  # markers without a length
+            at += 2
+        else:
+            at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
+    return at + 4 > len(data)  # the headers themselves cut off
+
+
+def unusable_file(path: Path) -> str | None:
+    """Why an entry named like an image cannot be read before OpenCV tries it, or None."""
+    if path.is_dir():
+        return "a folder, not an image"
+    if not path.exists():
+        return "a link to nothing"
+    if not path.is_file():
+        return "not a regular file"
+    try:
+        return "a JPEG cut short" if jpeg_cut_short(path) else None
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+
+
+def evaluate_folder(root: Path, reader: D6Reader, tell: Callable[[str], None] | None = None,
+                    images: list[LabelledImage] | None = None) -> DiceScore:
+    """The reader's scores on every labelled image under root (or on `images`, listed from it already).
+
+    An image that cannot be used (unreadable, too small, its label file
+    unreadable) is skipped and named in `unreadable_files`, so one bad file
+    in a set of thousands costs its own score, not the whole run's.
+    """
     score = DiceScore()
-    for item in list_images(root):
-        frame = cv2.imread(str(item.image))
-        if frame is None or as_bgr(frame) is None:
-            # A 1 px image reads as no dice at all, which its label's dice would not match.
+    items = list_images(root, tell) if images is None else images
+    for done, item in enumerate(items):
+        if tell:
+            tell(f"read {done} of {len(items)} images")
+        why = unusable_file(item.image)
+        frame = None if why else cv2.imread(str(item.image))
+        text = None
+        if frame is not None and as_bgr(frame) is None:
+            why = f"{frame.shape[1]}x{frame.shape[0]} px, too small"  # no dice at all, unlike its label's
+        elif frame is not None and item.label:
+            try:
+                text = label_text(item.label)
+            except OSError as exc:
+                why = f"its label file {item.label.name} cannot be read: {exc.strerror or exc}"
+            except LabelUnreadable as exc:
+                why = f"its label file {item.label.name} {exc}"
+        if frame is None or why:
             score.unreadable += 1
-            why = "not a readable image" if frame is None else f"{frame.shape[1]}x{frame.shape[0]} px, too small"
-            score.unreadable_files.append(f"{item.image.name} ({why})")
+            score.unreadable_files.append(f"{item.image.name} ({why or 'not a readable image'})")
             continue
         score.unlabelled_files += item.label is None
         h, w = frame.shape[:2]
         problems: list[str] = []
-        labelled = parse_labels(item.label.read_text(errors="replace"), w, h, problems) if item.label else []
+        labelled = parse_labels(text, w, h, problems) if text is not None else []
         score.bad_labels += [f"{item.label.name} {problem}" for problem in problems]
         start = time.perf_counter()
         found = reader.read(frame)

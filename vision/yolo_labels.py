@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,24 +24,59 @@ class LabelledImage:
     label: Path | None
 
 
-def find_splits(root: Path) -> list[Path]:
-    """Every folder under root (root included) that holds an ``images`` folder: DIR may be a set or one split."""
+class LabelUnreadable(ValueError):
+    """A label file whose text cannot be taken for YOLO lines; it says why and how to mend it."""
+
+
+def find_splits(root: Path, tell: Callable[[str], None] | None = None) -> list[Path]:
+    """Every folder under root (root included) that holds an ``images`` folder: DIR may be a set or one split.
+
+    Searching a big tree (a whole disk given by mistake) takes minutes, so
+    `tell`, if given, hears how far the search has got after every folder.
+    Links to folders are not followed, as `Path.rglob` never followed them.
+    """
     if (root / "images").is_dir():
         return [root]
-    return sorted(p.parent for p in root.rglob("images") if p.is_dir())
+    found = []
+    for searched, (folder, subfolders, _) in enumerate(os.walk(root), 1):
+        if "images" in subfolders:
+            found.append(Path(folder))
+        if tell:
+            tell(f"searched {searched} folders under {root} for <split>/images")
+    return sorted(found)
 
 
-def list_images(root: Path) -> list[LabelledImage]:
+def list_images(root: Path, tell: Callable[[str], None] | None = None) -> list[LabelledImage]:
     """Every image of every split with its label file, which mirrors its place under ``labels`` (subfolders of
-    ``images`` included, as YOLO's own loaders read them)."""
+    ``images`` included, as YOLO's own loaders read them).
+
+    An entry named like an image that is a folder or a link to nothing is
+    listed too: a reader skips it as unreadable and `eval-dice` names it,
+    where leaving it out hid an image a set was thought to hold.
+    """
     out = []
-    for split in find_splits(root):
+    for split in find_splits(root, tell):
         images = split / "images"
-        for image in sorted(p for p in images.rglob("*") if p.is_file()):
-            if image.suffix.lower() in IMAGE_SUFFIXES:
-                label = (split / "labels" / image.relative_to(images)).with_suffix(".txt")
-                out.append(LabelledImage(image, label if label.exists() else None))
+        named_so = (p for p in images.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
+        for image in sorted(p for p in named_so if p.is_file() or p.is_dir() or not p.exists()):
+            label = (split / "labels" / image.relative_to(images)).with_suffix(".txt")
+            out.append(LabelledImage(image, label if label.exists() else None))
     return out
+
+
+def label_text(path: Path) -> str:
+    """A label file's text, as UTF-8 or, with its byte-order mark, UTF-16 (which Windows Notepad saves).
+
+    Read as UTF-8, a UTF-16 file gave a garbled complaint for every line.
+    OSError when the file cannot be read (a folder, no permission);
+    LabelUnreadable when it holds NUL bytes without telling their encoding.
+    """
+    data = path.read_bytes()
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    if b"\0" in data:
+        raise LabelUnreadable("holds NUL bytes (saved as UTF-16 without a byte-order mark?); save it as UTF-8")
+    return data.decode("utf-8", errors="replace")
 
 
 def parse_labels(text: str, width: int, height: int, problems: list[str] | None = None) -> list[LabelledDie]:
@@ -51,8 +88,11 @@ def parse_labels(text: str, width: int, height: int, problems: list[str] | None 
     outline is still a die to find.
 
     A line that is not a d6 die (neither of those, a class outside 0-5, a box
-    off the image) is skipped rather than scored: a hand-made set's typo must
-    not count as a die the reader missed. Each skip is described in `problems`.
+    whose centre is off the image or that is wider or taller than it) is
+    skipped rather than scored: a hand-made set's typo must not count as a
+    die the reader missed. Each skip is described in `problems`. A box whose
+    centre is on the image but that reaches past its edge (a die the photo
+    cuts) is clipped to the image: the die is there, only its box overshoots.
     """
     dice = []
     text = text.removeprefix("\ufeff")  # the byte-order mark some Windows editors put before the first line
@@ -77,15 +117,18 @@ def parse_labels(text: str, width: int, height: int, problems: list[str] | None 
         except ValueError:
             problem = "not 'class cx cy w h' nor 'class' and an outline's corners"
         else:
+            box = (max(0.0, cx - w / 2) * width, max(0.0, cy - h / 2) * height,
+                   min(1.0, cx + w / 2) * width, min(1.0, cy + h / 2) * height)
             if not 0 <= cls <= 5:
                 problem = f"class {cls} is no d6 face (0-5 stand for one to six pips)"
             elif not (0 <= cx <= 1 and 0 <= cy <= 1 and 0 < w <= 1 and 0 < h <= 1):
                 problem = "the box is not inside the image (fractions 0-1)"
+            elif box[2] <= box[0] or box[3] <= box[1]:  # too thin to tell from nothing in pixels
+                problem = "the box has no width or height in the image's pixels"
         if problem:
             if problems is not None:
                 problems.append(f"line {number} {line.strip()[:40]!r}: {problem}")
             continue
-        box = ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height)
         dice.append(LabelledDie(cls + 1, box))
     return dice
 
