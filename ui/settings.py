@@ -117,8 +117,9 @@ class Settings:
     @classmethod
     def _defaults_for(cls, path: Path, why: str, set_aside: bool) -> Settings:
         settings = cls()
-        if set_aside:
-            settings.note = _set_aside(path, why)
+        # A command that only reads still says so: its picture would otherwise differ from the app's unexplained.
+        settings.note = (_set_aside(path, why) if set_aside else
+                         f"Settings file {path} {why}; the defaults are used (the app sets it aside at its start).")
         return settings
 
     def save(self, path: Path | None) -> None:

@@ -19,6 +19,10 @@ from vision.mains import MAINS_HZ
 from vision.orientation import TURNS, Orientation
 from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayAreaRefused
 
+# The sizes the marker sheet prints a marker at: at 65 mm, two to a row and two rows under the instructions
+# keep their cut lines 10 mm inside an A4 page, clear of the edge most printers cannot print on.
+MARKER_MM = (15.0, 65.0)
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     vision = subparsers.add_parser("vision", help="camera readers: dice, temple die, temple path cards")
@@ -59,13 +63,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("watch", help="print readings live from a source (camera index, URL, video, image folder)")
     p.add_argument("source", help='0, "picamera", rtsp://..., video.avi, a folder of images or one image')
     p.add_argument("--reader", choices=["dice", "cards", "temple-die"], default="dice")
-    p.add_argument("--taught", type=Path,
+    p.add_argument("--taught", type=named_folder,
                    help="folder with taught cards / die (default: where the teach commands store them, if any)")
     p.add_argument("--frames", type=count(0), default=0, help="stop after this many frames (0: until the source ends)")
     p.add_argument("--every-frame", action="store_true",
                    help="print each frame's reading without waiting for stillness (photos rather than a camera)")
     p.add_argument("--timeout", type=seconds, default=0.0, help="give up after N s without a frame (0: never)")
-    p.add_argument("--save", type=Path, metavar="DIR",
+    p.add_argument("--save", type=named_folder, metavar="DIR",
                    help="also write each frame that gave a reading into DIR, what was read drawn on it (frame-N.jpg)")
     p.add_argument("--keep", type=count(1), default=1000, metavar="N",
                    help="with --save, keep only the newest N frames this run wrote (default 1000, 30-55 MB at 640x480)")
@@ -75,15 +79,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("markers", help="write the printable sheet of the four board markers")
     p.add_argument("out", type=Path, help="OUT.pdf")
-    p.add_argument("--size-mm", type=between(15, 90, "millimetres"), default=50.0,
-                   help="printed side of each marker, 15 to 90 mm (two to a row on A4)")
+    p.add_argument("--size-mm", type=between(*MARKER_MM, "millimetres"), default=50.0,
+                   help=f"printed side of each marker, {MARKER_MM[0]:g} to {MARKER_MM[1]:g} mm (two to a row on A4)")
     p.set_defaults(func=cmd_markers)
 
     p = sub.add_parser("teach-card", help="photograph a café's card lying in a slot and link it to a card of the data")
     p.add_argument("source", help="where the board is seen: 0, picamera, a URL, a video, an image or a folder")
     p.add_argument("--slot", type=int, required=True, help="the slot the card lies in, 1-12 as on the board's data")
     p.add_argument("--card", required=True, help="card id from the deck's data, e.g. P07")
-    p.add_argument("--out", type=Path, help="folder for taught photos (default: the one the camera feed reads)")
+    p.add_argument("--out", type=named_folder,
+                   help="folder for taught photos (default: the one the camera feed reads)")
     picture_options(p)
     p.set_defaults(func=cmd_teach_card)
 
@@ -91,7 +96,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("source", help="where the die is seen: 0, picamera, a URL, a video, an image or a folder")
     p.add_argument("--value", required=True, help="X or a number, as on the die's data (X, 1..7 for the house die)")
     p.add_argument("--colour", required=True, choices=["red", "white"])
-    p.add_argument("--out", type=Path,
+    p.add_argument("--out", type=named_folder,
                    help="folder whose temple_die.json grows with each face (default: the one the camera feed reads)")
     picture_options(p)
     p.set_defaults(func=cmd_teach_die)
@@ -115,6 +120,13 @@ def live_options(p: argparse.ArgumentParser) -> None:
                    help="read dice only in this part of the upright picture, as shares of its width and height "
                         "(0.25,0.2,0.75,0.8 or 25%%,20%%,75%%,80%%), or 'whole' (default: as the app's camera "
                         "screen's Mark tray saved it)")
+
+
+def named_folder(text: str) -> Path:
+    """A folder the user named: an empty name is the working folder, which was then written into unasked."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the folder name is empty: give a folder's path (. for the one you are in)")
+    return Path(text)
 
 
 def tray_area(text: str) -> TrayArea:
@@ -152,6 +164,8 @@ def picture_settings(args: argparse.Namespace) -> Picture:
 
     path = default_settings_path()
     saved = Settings.load(path, set_aside=False)
+    if saved.note:  # a damaged file: the picture is taken as the camera sends it, which must not go unsaid
+        print(saved.note, file=sys.stderr, flush=True)
     orientation = Orientation(saved.camera_turn if turn is None else turn,
                               saved.camera_mirror if mirror is None else mirror)
     if orientation != Orientation(turn or 0, bool(mirror)):
@@ -163,6 +177,10 @@ def picture_settings(args: argparse.Namespace) -> Picture:
             print(f"Dice read in {tray.words()}, as the camera screen saved it in {path}; "
                   "--tray whole reads the whole picture.", flush=True)
     return Picture(orientation, saved.mains_hz if mains is None else mains, tray)
+
+
+def _warn(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -192,17 +210,18 @@ def _report(summary: dict[str, float | int | None], as_json: bool, details: list
 
 
 def cmd_eval_dice(args: argparse.Namespace) -> int:
-    import cv2
-
     from vision.d6_reader import D6Reader, ModelMissing
-    from vision.eval_dice import evaluate_folder
-    from vision.sources import counted, first_few
+    from vision.eval_dice import evaluate_folder, progress_line
+    from vision.sources import first_few
     from vision.yolo_labels import list_images
 
+    if not args.dir.strip():
+        return _fail("eval-dice DIR is empty; give the folder of a photo set (\".\" for this one)")
     root = Path(args.dir)
     if not root.is_dir():
         return _fail(f"{root} is not a folder")
-    images = list_images(root)
+    tell = progress_line(sys.stderr)
+    images = list_images(root, tell)
     if not images:
         return _fail(f"no images under {root} (expected <split>/images/*.jpg with <split>/labels/*.txt)")
     if all(item.label is None for item in images):
@@ -214,21 +233,16 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
         return _fail(f"--models {models} is not a folder")
     try:
         reader = D6Reader(model_dir=models, **({"mirror_below": 0.0} if args.no_mirror else {}))
-    except ModelMissing as exc:
+    except ModelMissing as exc:  # missing, or unusable (`ModelUnusable`): a file cut short, settings unreadable
         return _fail(str(exc))
-    except cv2.error as exc:  # a file cut short or no ONNX model at all
-        return _fail(f"cannot load the d6 models in {models or 'vision/models'} (a file cut short, or no ONNX "
-                     f"model): {str(exc).strip().splitlines()[-1]}")
-    score = evaluate_folder(root, reader)
-    skipped = first_few(score.unreadable_files)
+    score = evaluate_folder(root, reader, tell, images)
     if not score.images:
-        return _fail(f"none of the {score.unreadable} image files under {root} could be used: {skipped}")
-    details = score.breakdown()
-    if score.unlabelled_files:
-        details.append(f"{score.unlabelled_files} images have no label file (scored as showing no die)")
-    if score.unreadable:
-        details.append(f"skipped {counted(score.unreadable, 'unreadable image file')}: {skipped}")
-    return _report(score.summary(), args.json, details)
+        return _fail(f"none of the {score.unreadable} image files under {root} could be used: "
+                     f"{first_few(score.unreadable_files)}")
+    if args.json:  # its keys are fixed, so what was left out goes to stderr
+        for line in score.skips():
+            print(line, file=sys.stderr)
+    return _report(score.summary(), args.json, score.breakdown() + score.skips())
 
 
 def cmd_eval_cards(args: argparse.Namespace) -> int:
@@ -308,27 +322,55 @@ def cmd_markers(args: argparse.Namespace) -> int:
 
 
 def _first_frame(spec: str, orientation: Orientation, tries: int = 30):
+    """The frame a teach command teaches from: a file's first, or a live camera's first lit one.
+
+    A USB camera starts dark while its exposure settles, and its first frame
+    showed "board markers not seen"; up to `tries` frames (a second of a
+    camera's) are read until one is lit, and the last is taken if none is.
+    """
     from vision.frames import as_bgr, unusable_text
     from vision.sources import SourceError, open_source, skipped_note
+    from vision.view_check import too_dark
 
     try:
         source = open_source(spec)
     except SourceError as exc:
         return None, str(exc)
+    frame = None
     try:
         for _ in range(tries):
-            frame = orientation.apply(source.read())
-            if frame is not None:
-                return (frame, None) if as_bgr(frame) is not None else (None, f"{spec}: {unusable_text(frame)}")
+            read = orientation.apply(source.read())
+            if read is not None:
+                frame = as_bgr(read)
+                if frame is None:
+                    where = getattr(source, "current", None) or spec  # a folder's photo by its own name
+                    return None, f"{where}: {unusable_text(read)}"
+                if not source.live or too_dark(frame) is None:
+                    return frame, None
+                continue
             if getattr(source, "finished", False):
                 break
             time.sleep(0.05)
     except SourceError as exc:
-        return None, str(exc)
+        if frame is None:
+            return None, str(exc)
     finally:
         source.close()
+    if frame is not None:
+        return frame, None
     skipped = skipped_note(source)
     return None, f"no frame from {spec}" + (f" ({skipped})" if skipped else "")
+
+
+def _teach_refused(problem: object, frame) -> int:
+    """A teach refusal, with the dark picture named where it was dark: the markers or die were then not seen
+    for want of light, not because they were missing."""
+    from vision.view_check import DARK_BELOW, too_dark
+
+    level = too_dark(frame)
+    dark = (f"; the picture was dark (its brightest parts reach {level} of 255; {DARK_BELOW} or more wanted): "
+            "light the table, or give the camera a moment to settle") if level is not None else ""
+    return _fail(f"{problem}{dark}")
 
 
 def _said_taught(taught) -> int:
@@ -348,10 +390,10 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
     if frame is None:
         return _fail(problem or "no frame")
     try:
-        data = temple_data(cafe_dir(args))  # a café's own deck is taught by its own ids
+        data = temple_data(cafe_dir(args), _warn)  # a café's own deck is taught by its own ids
         taught = teach_card(frame, args.slot, args.card, args.out or default_taught_dir(), data)
     except TeachRefused as exc:
-        return _fail(str(exc))
+        return _teach_refused(exc, frame)
     return _said_taught(taught)
 
 
@@ -360,16 +402,17 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
     from vision.teaching import TeachRefused, teach_die_face
     from vision.temple_die import die_faces
 
-    if (args.value.upper(), args.colour) not in die_faces():  # before the camera is opened for nothing
-        return _fail(f"the temple die has no {args.value.upper()} on {args.colour}; "
+    value = args.value.strip().upper()
+    if (value, args.colour) not in die_faces():  # before the camera is opened for nothing
+        return _fail(f"the temple die has no {value} on {args.colour}; "
                      f"its faces are {', '.join(f'{v} on {c}' for v, c in sorted(die_faces()))}")
     frame, problem = _first_frame(args.source, picture_settings(args).orientation)
     if frame is None:
         return _fail(problem or "no frame")
     try:
-        taught = teach_die_face(frame, args.value, args.colour, args.out or default_taught_dir())
+        taught = teach_die_face(frame, value, args.colour, args.out or default_taught_dir())
     except TeachRefused as exc:
-        return _fail(str(exc))
+        return _teach_refused(exc, frame)
     return _said_taught(taught)
 
 

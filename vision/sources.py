@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Protocol
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 import cv2
 import numpy as np
@@ -31,6 +33,18 @@ os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "8")  # AV_LOG_FATAL
 
 class SourceError(RuntimeError):
     """A source cannot be opened or has stopped giving frames; the message says why in a sentence."""
+
+
+class SourceRefused(SourceError):
+    """A source no wait can bring: a module not installed, a word that names no camera. `watch` ends on it at once
+    where it would retry an unplugged camera for ever."""
+
+
+MAX_CAMERA_INDEX = 9999  # above any /dev/videoN, and above OpenCV's index + backend offsets (CAP_* up to 2600)
+# A stream that stalls (a camera that accepts the connection and never answers, a network that drops) held
+# OpenCV's FFmpeg 30 s in one call, deaf to --timeout and Ctrl-C. A camera answers within these.
+STREAM_OPEN_MS = 5000
+STREAM_READ_MS = 3000
 
 
 class FrameSource(Protocol):
@@ -74,7 +88,7 @@ class CaptureSource:
         if self.is_file and not Path(target).exists():
             raise SourceError(f"video file {target} does not exist")
         with quiet_opencv():
-            self.capture = cv2.VideoCapture(target)
+            self.capture = _capture(target)
         if not self.capture.isOpened():
             self.capture.release()
             raise SourceError(self._cannot_open(target))
@@ -115,7 +129,8 @@ class CaptureSource:
     def read(self) -> np.ndarray | None:
         if self.finished:
             return None
-        ok, frame = self.capture.read()
+        with quiet_opencv():  # a stalled stream's timeout is our SourceError, not also an FFmpeg warning
+            ok, frame = self.capture.read()
         if ok and frame is not None and frame.size:
             return frame
         if self.is_file:
@@ -127,6 +142,15 @@ class CaptureSource:
 
     def close(self) -> None:
         self.capture.release()
+
+
+def _capture(target: int | str) -> cv2.VideoCapture:
+    """A capture that gives up on a stalled stream within seconds, where this OpenCV can be told to."""
+    timeouts = [getattr(cv2, "CAP_PROP_OPEN_TIMEOUT_MSEC", None), STREAM_OPEN_MS,
+                getattr(cv2, "CAP_PROP_READ_TIMEOUT_MSEC", None), STREAM_READ_MS]
+    if isinstance(target, str) and "://" in target and None not in timeouts:
+        return cv2.VideoCapture(target, cv2.CAP_ANY, timeouts)
+    return cv2.VideoCapture(target)
 
 
 class FolderSource:
@@ -142,6 +166,7 @@ class FolderSource:
             raise SourceError(f"no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in {folder}")
         self.loop = loop
         self.index = 0
+        self.current: Path | None = None  # the file of the frame last read, to name it when it is no use
         self.skipped: list[Path] = []
         self.finished = False
         self.live = False
@@ -157,6 +182,7 @@ class FolderSource:
             self.index += 1
             frame = cv2.imread(str(path))
             if frame is not None:
+                self.current = path
                 return frame
             if path not in self.skipped:
                 self.skipped.append(path)
@@ -196,10 +222,12 @@ class PiCameraSource:
         self.live = True
         self.flicker_told = False  # whether this app gave the camera a flicker period, which 0 then takes back
         if importlib.util.find_spec("picamera2") is None:
-            raise SourceError("picamera2 is not installed (it comes with Raspberry Pi OS: python3-picamera2)")
+            raise SourceRefused("picamera2 is not installed (it comes with Raspberry Pi OS: python3-picamera2)")
         try:
             from picamera2 import Picamera2  # type: ignore[import-not-found]
-
+        except Exception as exc:  # an install that fails to load fails the same way on every retry
+            raise SourceRefused(f"cannot start the Pi camera: {exc}{_numpy_hint(exc)}") from exc
+        try:
             self.camera = Picamera2()
             config = self.camera.create_video_configuration(main={"size": (width, height), "format": "RGB888"})
             self.camera.configure(config)
@@ -243,14 +271,14 @@ def _numpy_hint(exc: Exception) -> str:
 def open_source(spec: str | int) -> FrameSource:
     """A source from a command-line word: "picamera", a device index, a URL, a video file or an image folder."""
     if isinstance(spec, int):
-        return CaptureSource(spec)
-    text = spec.strip()
+        return CaptureSource(camera_index(str(spec)))
+    text = local_path(spec)
     if not text:  # Path("") is the working folder, which was then searched for images
         raise SourceError("no camera source given: 0 (a camera index), picamera, a URL, a video file or a folder")
     if text == "picamera":
         return PiCameraSource()
-    if text.isdigit():
-        return CaptureSource(int(text))
+    if is_number(text):
+        return CaptureSource(camera_index(text))
     if "://" in text:
         return CaptureSource(text)
     if text.startswith("/dev/") and not Path(text).exists():  # a device path: a camera, not a file
@@ -275,7 +303,37 @@ def is_device(spec: str) -> bool:
     so, and waiting for it would only hang `watch` with the same line.
     """
     text = spec.strip()
-    return text == "picamera" or text.isdigit() or "://" in text or text.startswith("/dev/")
+    if text.lower().startswith("file://"):
+        return False  # a file, however it is written
+    return text == "picamera" or is_number(text) or "://" in text or text.startswith("/dev/")
+
+
+def is_number(text: str) -> bool:
+    """ASCII digits only: '²' and '٣' pass str.isdigit, and then int() or the camera's driver refuses them."""
+    return text.isascii() and text.isdecimal()
+
+
+def camera_index(text: str) -> int:
+    """The index OpenCV is given; a number past a C int stopped it with an "Overload resolution failed" traceback."""
+    number = int(text) if is_number(text) else -1
+    if not 0 <= number <= MAX_CAMERA_INDEX:
+        raise SourceRefused(f"{text!r} is not a camera index (0 to {MAX_CAMERA_INDEX}; see ls /dev/video*)")
+    return number
+
+
+def local_path(spec: str) -> str:
+    """SOURCE with a file:// URL taken as the path it names: played as a stream, a video never ended.
+
+    A file:// URL with a host names another machine's file, which this one cannot open.
+    """
+    text = spec.strip()
+    if not text.lower().startswith("file://"):
+        return text
+    parts = urlsplit(text)
+    if parts.netloc not in ("", "localhost"):
+        raise SourceRefused(f"{text} names a file on {parts.netloc}, not on this machine: give file:///full/path "
+                            "(three slashes) or the path itself")
+    return url2pathname(parts.path)
 
 
 class SingleImageSource:
@@ -316,6 +374,7 @@ class RetryingSource:
         self.clock = clock
         self.source: FrameSource | None = None
         self.problem: str | None = None
+        self.lasting = False  # whether the problem is one no retry mends (`SourceRefused`)
         self.next_try = 0.0
         self.failures = 0
         self.mains_hz = mains_hz
@@ -353,9 +412,10 @@ class RetryingSource:
                 return None
             try:
                 self.source = self.opener()
-                self.problem = None
+                self.problem, self.lasting = None, False
             except Exception as exc:
                 self._fail(str(exc), now)
+                self.lasting = isinstance(exc, SourceRefused)
                 return None
             self._tell_mains()
         try:

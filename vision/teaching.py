@@ -7,6 +7,7 @@ and stored the same way, in the folder the camera feed reads (`vision.taught`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,16 +37,32 @@ class Taught:
     advice: str = ""  # what to mend at the camera for surer readings, when the view was poor but usable
 
 
-def temple_data(cafe_dir: Path | None) -> Any:
+def temple_data(cafe_dir: Path | None, warn: Callable[[str], None] | None = None) -> Any:
     """The temple game's data set as the table referees it: the café's cards and board where it has its own.
 
     None when the café's files are broken (the game itself will not start on
-    them); the house deck is then taught, as it is read.
+    them); the house deck is then taught, as it is read, and `warn` is told
+    why, or a café would take a refusal of its own card ids for a bug.
     """
     try:
         return create("temple", cafe_dir).data
-    except CompanionError:
+    except CompanionError as exc:
+        if warn is not None:
+            warn(f"the café's temple data cannot be used ({exc}); the house deck and board are used instead")
         return None
+
+
+def not_a_folder(folder: Path) -> str | None:
+    """Why ``folder`` cannot be made when a file stands there or above it: the OS says only "File exists"."""
+    for path in (folder, *folder.parents):
+        if path.exists() and not path.is_dir():
+            return "it is a file, not a folder" if path == folder else f"{path} is a file, not a folder"
+    return None
+
+
+def _cannot_write(folder: Path, error: OSError) -> TeachRefused:
+    """One wording for both teach commands and the camera screen."""
+    return TeachRefused(f"cannot write to {folder}: {not_a_folder(folder) or error.strerror or error}")
 
 
 def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: Any = None) -> Taught:
@@ -58,7 +75,7 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
     try:
         path = reader.save_taught(folder, card_id, image)
     except OSError as error:
-        raise TeachRefused(f"cannot write to {folder}: {error.strerror or error}") from None
+        raise _cannot_write(folder, error) from None
     homography = reader.finder.homography(as_bgr(frame))  # found again: `teach` keeps its own to itself
     across = small_slots(reader.slot_outlines(homography)) if homography is not None else None
     advice = (f"the board's slots are only {across} px across in this view: mount the camera closer to the board "
@@ -72,7 +89,7 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path) -> 
     The face's colour is checked against what the reader sees: taught under the
     wrong colour, one face would pull every later reading of that colour astray.
     """
-    value = value.upper()
+    value = value.strip().upper()
     faces = die_faces()
     if (value, colour) not in faces:
         listed = ", ".join(f"{v} on {c}" for v, c in sorted(faces))
@@ -91,7 +108,7 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path) -> 
     try:
         path = reader.save(folder)
     except OSError as error:
-        raise TeachRefused(f"cannot write to {folder}: {error.strerror or error}") from None
+        raise _cannot_write(folder, error) from None
     taught = sum(len(v) for v in reader.examples.values())
     cx, cy, radius = face.die
     small = small_temple_die([(cx - radius, cy - radius, cx + radius, cy + radius)], frame.shape)

@@ -28,9 +28,9 @@ from vision.frames import as_bgr, unusable_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
 from vision.sources import (
-    IMAGE_SUFFIXES,
     FrameSource,
     RetryingSource,
+    SingleImageSource,
     SourceError,
     counted,
     first_few,
@@ -39,7 +39,7 @@ from vision.sources import (
     skipped_note,
 )
 from vision.taught import DIE_FILE, default_taught_dir, temple_die_reader
-from vision.teaching import temple_data
+from vision.teaching import not_a_folder, temple_data
 from vision.temple_die import TaughtDieUnreadable, TempleDieReader
 from vision.tray_area import WHOLE_PICTURE, TrayReader, placed, read_shape
 from vision.view_check import (
@@ -72,7 +72,8 @@ def _make_reader(kind: str, taught: Path | None, cafe: Path | None = None):
     were passed over.
     """
     if kind == "cards":
-        return CardReader(*catalogue_from_data(temple_data(cafe)), taught_dir=taught)
+        data = temple_data(cafe, lambda why: print(why, file=sys.stderr, flush=True))
+        return CardReader(*catalogue_from_data(data), taught_dir=taught)
     if kind == "temple-die":
         reader, note = temple_die_reader(taught)
         if note:
@@ -275,6 +276,13 @@ class SavedFrames:
         return True
 
 
+def _unusable_line(frame, source: FrameSource | None) -> str:
+    """A frame no reader can use, named by its file where it came from a folder: "frame 5" alone left the
+    café counting photos."""
+    path = getattr(source, "current", None)
+    return f"{path.name}: {unusable_text(frame)}" if path is not None else unusable_text(frame)
+
+
 def _settled_text(settled, lay_still: bool) -> str:
     """A settled roll and what the table would do with it."""
     if lay_still:
@@ -292,9 +300,10 @@ def watch(args: argparse.Namespace) -> int:
     """Read SOURCE until it ends, `--frames` or Ctrl-C; 0 when some frame was usable, 1 when none was.
 
     Raises `WatchRefused` for what waiting cannot mend: an empty SOURCE, a
-    file or folder that is not there or not readable, a `--taught` that is not
-    a folder, a reader that cannot start. A camera or URL that fails is
-    retried, with its problem printed when it changes.
+    word that names no camera, picamera2 not installed, a file or folder that
+    is not there or not readable, a `--taught` that is not a folder, a reader
+    that cannot start. A camera or URL that fails is retried, with its problem
+    printed when it changes.
     """
     if not args.source.strip():  # retried every 2 s for ever otherwise: a typo, not a camera to wait for
         raise WatchRefused("SOURCE is empty: give 0 (a camera index), picamera, a URL, a video file or a folder")
@@ -307,7 +316,8 @@ def watch(args: argparse.Namespace) -> int:
         try:
             args.save.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise WatchRefused(f"--save {args.save} cannot be made a folder: {exc.strerror or exc}") from exc
+            why = not_a_folder(args.save) or exc.strerror or exc
+            raise WatchRefused(f"--save {args.save} cannot be made a folder: {why}") from exc
         earlier = sum(1 for _ in args.save.glob("frame-*.jpg"))
         if earlier:  # numbered from 1 again, this run's frames would silently mix with the earlier run's
             print(f"{args.save} already holds {counted(earlier, 'frame')} of an earlier watch: "
@@ -339,7 +349,7 @@ def watch(args: argparse.Namespace) -> int:
         tray = WHOLE_PICTURE  # the board's markers lie wherever the board does
     source = RetryingSource(opener, args.source, mains_hz=mains_hz)
     # A single photo never holds still for several frames: read it as it is.
-    one_photo = Path(args.source).is_file() and Path(args.source).suffix.lower() in IMAGE_SUFFIXES
+    one_photo = any(isinstance(each, SingleImageSource) for each in opened)
     every_frame = args.every_frame or one_photo
     in_tray = reader if tray.whole else TrayReader(reader)
     settler = dice_settler(in_tray) if args.reader != "cards" else None
@@ -359,6 +369,8 @@ def watch(args: argparse.Namespace) -> int:
             frame = source.read()
             if source.problem != last_problem:
                 last_problem = source.problem
+                if last_problem and source.lasting:  # picamera2 not installed: retried, it hung watch all day
+                    raise WatchRefused(last_problem)
                 if last_problem:
                     print(f"source problem: {last_problem} (retrying every {source.retry_seconds:.0f} s)", flush=True)
             if source.mains_note != mains_note:
@@ -382,7 +394,7 @@ def watch(args: argparse.Namespace) -> int:
             if as_bgr(frame) is None:
                 unusable += 1
                 if every_frame or unusable == 1:  # a camera in a wrong mode would repeat it every frame
-                    lines.append(unusable_text(frame))
+                    lines.append(_unusable_line(frame, opened[-1] if opened else None))
             elif every_frame:
                 text, dice = _frame_reading(in_tray, args.reader, view)
                 dice = placed(dice, offset)
@@ -428,7 +440,7 @@ def watch(args: argparse.Namespace) -> int:
                     save_failed = True
                     print(f"frame {frames}: could not write into {args.save} (full, removed or read-only?): "
                           "frames are no longer saved", flush=True)
-            reports += len(lines)
+            reports += len(lines) if shown is not None else 0  # an unusable photo is no reading of the view
             if args.frames and frames >= args.frames:
                 break
     except KeyboardInterrupt:
@@ -442,7 +454,7 @@ def watch(args: argparse.Namespace) -> int:
     skipped = skipped_note(opened[-1]) if opened else None
     if skipped:
         print(skipped)
-    if frames and not reports:
+    if frames > unusable and not reports:
         print("no reading: the view never held still for long enough (a reading waits for several steady frames);"
               " for a folder of separate photos add --every-frame")
     return 0 if frames > unusable else 1

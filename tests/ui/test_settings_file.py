@@ -108,3 +108,13 @@ def test_a_relative_xdg_config_home_is_ignored(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("XDG_CONFIG_HOME", "config")
     assert default_settings_path() == tmp_path / ".config" / "table-companion" / "ui.json"
+
+
+def test_a_command_that_only_reads_a_broken_file_leaves_it_and_says_so(tmp_path: Path) -> None:
+    """`vision watch` and the teach steps read the camera's picture settings; a broken file went unmentioned."""
+    path = tmp_path / "ui.json"
+    path.write_text('{bad json')
+    loaded = Settings.load(path, set_aside=False)
+    assert loaded == Settings()
+    assert path.read_text() == '{bad json' and [p.name for p in tmp_path.iterdir()] == ["ui.json"]
+    assert "ui.json cannot be read" in loaded.note and "defaults are used" in loaded.note

@@ -11,7 +11,8 @@ import numpy as np
 from vision.board_photos import board_photo
 from vision.card_catalogue import load_temple_board, load_temple_cards
 from vision.card_reader import EMPTY, CardReader
-from vision.marker_sheet import write_marker_sheet
+from vision.cli import MARKER_MM
+from vision.marker_sheet import A4, MM, page_content, write_marker_sheet
 from vision.markers import BoardFinder, marker_bits, marker_image
 
 
@@ -94,3 +95,25 @@ def test_a_mended_bit_finds_no_marker_where_there_is_none() -> None:
     for _ in range(20):
         scene = render_dice_scene(rng, 640, 480, count=int(rng.integers(1, 10)))[0]
         assert finder.board_corners(scene) is None and finder.last_problem.startswith("board markers not seen")
+
+
+def _drawn_extent(content: str) -> tuple[float, float, float, float]:
+    """The least and greatest x and y of every rectangle and text origin drawn on the page, in points."""
+    xs, ys = [], []
+    for x, y, w, h in re.findall(r"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re", content):
+        xs += [float(x), float(x) + float(w)]
+        ys += [float(y), float(y) + float(h)]
+    for x, y in re.findall(r"([-\d.]+) ([-\d.]+) Td", content):
+        xs.append(float(x))
+        ys.append(float(y))
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def test_the_sheet_fits_a4_at_every_size_the_command_offers() -> None:
+    """Cut lines 10 mm inside the page at the largest size; 90 mm (once offered) ran off it."""
+    margin = 10 * MM
+    for size in (MARKER_MM[0], 50.0, MARKER_MM[1]):
+        left, right, bottom, top = _drawn_extent(page_content(size))
+        assert left >= margin and right <= A4[0] - margin and bottom >= margin and top <= A4[1] - margin, size
+    left, right, bottom, _ = _drawn_extent(page_content(90.0))
+    assert left < margin or right > A4[0] - margin or bottom < margin
