@@ -313,6 +313,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
 def cmd_markers(args: argparse.Namespace) -> int:
     from vision.marker_sheet import write_marker_sheet
 
+    if args.out.suffix.lower() != ".pdf":  # a PDF named sheet.png opens as a broken picture, or not at all
+        return _fail(f"{args.out}: the sheet is a PDF; give a name ending in .pdf")
     try:
         path = write_marker_sheet(args.out, args.size_mm)
     except OSError as exc:

@@ -161,7 +161,9 @@ class FolderSource:
         path = Path(folder)
         if not path.is_dir():
             raise SourceError(f"{folder} is not a folder")
-        self.files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        # No pipe: one named like a photo held the reading for ever. Other files that are no image are skipped.
+        self.files = sorted(p for p in path.iterdir()
+                            if p.suffix.lower() in IMAGE_SUFFIXES and not (p.is_fifo() or p.is_socket()))
         if not self.files:
             raise SourceError(f"no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in {folder}")
         self.loop = loop
@@ -286,6 +288,8 @@ def open_source(spec: str | int) -> FrameSource:
     path = Path(text)
     if path.is_dir():
         return FolderSource(path)
+    if path.is_fifo() or path.is_socket():  # opened, it waits for a writer for ever: watch hung until killed
+        raise SourceRefused(f"{text} is a pipe or socket, not a camera, video, image or folder")
     if path.suffix.lower() in IMAGE_SUFFIXES:
         if not path.exists():
             raise SourceError(f"image {text} does not exist")

@@ -19,6 +19,7 @@ from companion.registry import create
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader
 from vision.frames import as_bgr
+from vision.readings import sure_text
 from vision.taught import DIE_FILE
 from vision.temple_die import TaughtDieUnreadable, TempleDieReader, die_faces, top_face
 from vision.view_check import SLOT_WANTED, small_slots, small_temple_die
@@ -34,7 +35,10 @@ class Taught:
 
     what: str
     path: Path
-    advice: str = ""  # what to mend at the camera for surer readings, when the view was poor but usable
+    advice: str = ""  # what to mend at the camera for surer readings, or to check in what was taught
+
+
+READ_SURELY = 0.5  # a slot read this surely as another card before teaching is said
 
 
 def temple_data(cafe_dir: Path | None, warn: Callable[[str], None] | None = None) -> Any:
@@ -65,9 +69,26 @@ def _cannot_write(folder: Path, error: OSError) -> TeachRefused:
     return TeachRefused(f"cannot write to {folder}: {not_a_folder(folder) or error.strerror or error}")
 
 
+def deck_id(reader: CardReader, card_id: str) -> str:
+    """The deck's own spelling of ``card_id`` where only its case or spaces differ: "p10" was refused as unknown
+    while the die's "x" was taken, and a photo stored as ``p10__0.png`` would be passed over as no card."""
+    if card_id in reader.groups:
+        return card_id
+    same = [known for known in reader.groups if known.casefold() == card_id.strip().casefold()]
+    return same[0] if len(same) == 1 else card_id
+
+
 def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: Any = None) -> Taught:
-    """Store the card lying in ``slot`` as the café's photo of ``card_id``, a card of ``data`` (the house deck)."""
+    """Store the card lying in ``slot`` as the café's photo of ``card_id``, a card of ``data`` (the house deck).
+
+    What the slot read as beforehand is said when it was another card, read
+    surely: a café's own print may well read as nothing it knows, but a slot
+    the drawings read as P10 taught as P05 is more often a slip of the finger.
+    """
     reader = CardReader(*catalogue_from_data(data))
+    card_id = deck_id(reader, card_id)
+    before = reader.read(frame)
+    seen = next((s for s in before.slots if s.slot == slot), None) if before is not None else None
     try:
         image = reader.teach(frame, slot, card_id)
     except ValueError as error:
@@ -78,9 +99,13 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
         raise _cannot_write(folder, error) from None
     homography = reader.finder.homography(as_bgr(frame))  # found again: `teach` keeps its own to itself
     across = small_slots(reader.slot_outlines(homography)) if homography is not None else None
-    advice = (f"the board's slots are only {across} px across in this view: mount the camera closer to the board "
-              f"({SLOT_WANTED} px or more) for surer readings") if across is not None else ""
-    return Taught(f"{card_id} from slot {slot}", path, advice)
+    advice = [f"the board's slots are only {across} px across in this view: mount the camera closer to the board "
+              f"({SLOT_WANTED} px or more) for surer readings"] if across is not None else []
+    other = seen is not None and seen.card not in (None, reader.groups.get(card_id, card_id))
+    if other and seen.confidence >= READ_SURELY:
+        advice.append(f"slot {slot} read as {seen.card} before ({sure_text(seen.confidence)}); if {seen.card} "
+                      f"lies there, teach it as {seen.card} instead")
+    return Taught(f"{card_id} from slot {slot}", path, "; ".join(advice))
 
 
 def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path) -> Taught:

@@ -62,7 +62,8 @@ class TrayArea:
         for name, value in zip(("left", "top", "right", "bottom"), sides, strict=True):
             object.__setattr__(self, name, value)
         if not all(0.0 <= v <= 1.0 for v in sides):
-            raise TrayAreaRefused(f"a tray area lies inside the picture: each of {_shares(sides)} from 0 to 1")
+            raise TrayAreaRefused(f"a tray area's sides are shares of the picture, each from 0 to 1, "
+                                  f"not {_shares(sides)}")
         if self.right - self.left < LEAST_SIDE or self.bottom - self.top < LEAST_SIDE:
             raise TrayAreaRefused(f"a tray area {_shares(sides)} is too small: it must span at least "
                                   f"{LEAST_SIDE:.0%} of the picture each way, left before right and top before bottom")

@@ -50,15 +50,15 @@ def list_images(root: Path, tell: Callable[[str], None] | None = None) -> list[L
     """Every image of every split with its label file, which mirrors its place under ``labels`` (subfolders of
     ``images`` included, as YOLO's own loaders read them).
 
-    An entry named like an image that is a folder or a link to nothing is
-    listed too: a reader skips it as unreadable and `eval-dice` names it,
-    where leaving it out hid an image a set was thought to hold.
+    An entry named like an image that is a folder, a link to nothing or a
+    pipe is listed too: a reader skips it as unreadable and `eval-dice` names
+    it, where leaving it out hid an image a set was thought to hold.
     """
     out = []
     for split in find_splits(root, tell):
         images = split / "images"
         named_so = (p for p in images.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
-        for image in sorted(p for p in named_so if p.is_file() or p.is_dir() or not p.exists()):
+        for image in sorted(named_so):
             label = (split / "labels" / image.relative_to(images)).with_suffix(".txt")
             out.append(LabelledImage(image, label if label.exists() else None))
     return out
@@ -71,6 +71,8 @@ def label_text(path: Path) -> str:
     OSError when the file cannot be read (a folder, no permission);
     LabelUnreadable when it holds NUL bytes without telling their encoding.
     """
+    if path.exists() and not path.is_file() and not path.is_dir():  # read, a pipe waits for a writer for ever
+        raise LabelUnreadable("is a pipe or device, not a file")
     data = path.read_bytes()
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16", errors="replace")

@@ -31,6 +31,11 @@ def test_markers_command_writes_a_pdf(tmp_path: Path, capsys) -> None:
     assert out.read_bytes().startswith(b"%PDF")
     assert main(["vision", "markers", str(tmp_path / "no" / "dir" / "x.pdf")]) == 2
     assert "cannot write" in capsys.readouterr().err
+    for name in ("sheet.png", "sheet"):  # a PDF under another name was written without a word
+        assert main(["vision", "markers", str(tmp_path / name)]) == 2
+        assert "give a name ending in .pdf" in capsys.readouterr().err
+        assert not (tmp_path / name).exists()
+    assert main(["vision", "markers", str(tmp_path / "SHEET.PDF")]) == 0
 
 
 def test_eval_cards_json(capsys) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import cv2
@@ -142,3 +143,15 @@ def test_entries_named_like_images_that_are_none_are_named(tmp_path: Path, capsy
     result, err = scores(tmp_path, capsys)
     assert result["images"] == 2
     assert "skipped 2 unreadable image files: gone.jpg (a link to nothing), x.jpg (a folder, not an image)" in err
+
+
+def test_pipes_named_like_a_photo_or_a_label_are_named_not_waited_on(tmp_path: Path, capsys) -> None:
+    """A pipe is opened like a file and waits for a writer: eval-dice hung until killed."""
+    split = write_split(tmp_path, 3)
+    os.mkfifo(split / "images" / "pipe.jpg")
+    (split / "labels" / "r1.txt").unlink()
+    os.mkfifo(split / "labels" / "r1.txt")
+    result, err = scores(tmp_path, capsys)
+    assert (result["images"], result["dice"]) == (2, 6)
+    assert "pipe.jpg (not a regular file)" in err
+    assert "r1.jpg (its label file r1.txt is a pipe or device, not a file)" in err

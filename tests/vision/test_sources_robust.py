@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -146,3 +147,14 @@ def test_a_folder_source_names_the_file_of_each_frame(tmp_path: Path) -> None:
     while source.read() is not None:
         names.append(source.current.name)
     assert names == ["a.png", "c.png"]
+
+
+def test_a_pipe_is_refused_as_a_source_and_passed_over_in_a_folder(tmp_path: Path) -> None:
+    """`watch x.jpg` on a pipe waited for a writer for ever; so did a folder holding one."""
+    os.mkfifo(tmp_path / "x.jpg")
+    with pytest.raises(SourceRefused, match="is a pipe or socket"):
+        open_source(str(tmp_path / "x.jpg"))
+    cv2.imwrite(str(tmp_path / "a.png"), np.full((48, 64, 3), 90, np.uint8))
+    folder = FolderSource(tmp_path)
+    assert [p.name for p in folder.files] == ["a.png"]
+    assert folder.read() is not None

@@ -79,3 +79,17 @@ def test_teaching_from_a_camera_too_far_away_is_done_with_advice(tmp_path: Path)
     small = teach_die_face(render_temple_die(rng, "3", "red", edge=22)[0], "3", "red", tmp_path / "die")
     assert close.advice == "" and small.path.exists()
     assert small.advice.startswith("the die is only ") and "mount the camera closer (80 px or more)" in small.advice
+
+
+def test_a_card_named_in_other_case_is_the_decks_and_a_slot_read_as_another_card_is_said(
+        board: np.ndarray, tmp_path: Path) -> None:
+    """"p01" was refused as unknown; P05 taught from a slot that plainly held P01 went without a word."""
+    cards = load_temple_cards()
+    folder = tmp_path / "taught"
+    taught = teach_card(board, 3, f" {cards[0].id.lower()} ", folder)
+    assert taught.path == folder / f"{cards[0].id}__0.png" and taught.advice == ""
+    other = next(c.id for c in cards if c.cells != cards[0].cells)
+    slip = teach_card(board, 3, other, folder)
+    assert slip.path.exists()
+    assert slip.advice.startswith(f"slot 3 read as {cards[0].id} before (")
+    assert slip.advice.endswith(f"if {cards[0].id} lies there, teach it as {cards[0].id} instead")
