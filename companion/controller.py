@@ -9,6 +9,7 @@ the owner of the session calls ``pump`` from its main loop.
 
 from __future__ import annotations
 
+import numbers
 import queue
 import random
 import re
@@ -29,6 +30,7 @@ from companion.observations import (
     RollStarted,
     Touch,
     Update,
+    malformed,
 )
 from companion.places import explain_place, place_to_json
 from companion.session import Session
@@ -37,7 +39,19 @@ Output = Callable[[Update], None]
 
 
 def _same_action(offered: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
-    return all(offered.get(k) == v for k, v in wanted.items()) and all(k in wanted for k in offered if k != "text")
+    """Whether a reading is this offered action, value for value and of the same type.
+
+    With == alone a die read as 3.0 or True was the offered 3 or 1, and was
+    applied although the same value typed is refused ("not 3.0").
+    """
+    return all(type(offered.get(k)) is type(v) and offered.get(k) == v for k, v in wanted.items()) and all(
+        k in wanted for k in offered if k != "text"
+    )
+
+
+def _plain(value: Any) -> Any:
+    """A reader's whole number as the int the game offers (numpy's int64 is one); anything else as it came."""
+    return int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else value
 
 
 class Controller:
@@ -98,19 +112,56 @@ class Controller:
         self.outputs.append(output)
 
     def set_session(self, session: Session) -> Update:
+        if self.session is not None and self.session is not session:
+            self._drop_queued_readings()  # what is queued was read for the game before this one
         self.session = session
         self.proposal = self._cards_later = None
         self._new_list()
         self._settled.clear()
         return self._publish(Update("new_game", session.pending().text, pending=session.pending()))
 
+    def _drop_queued_readings(self) -> None:
+        """Forget what was queued for the game before, so its die does not become the new game's first roll.
+
+        The terminal asks a new game's questions without pumping, so a die read
+        meanwhile waited in the queue. Link reports are kept: they describe the
+        sensors, which stay the same from game to game.
+        """
+        kept = []
+        while True:
+            try:
+                observation = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(observation, LinkChanged):
+                kept.append(observation)
+        for observation in kept:
+            self._inbox.put(observation)
+
     # -- dispatch ---------------------------------------------------------
     def handle(self, observation: Observation) -> Update:
+        """One observation's answer, published; whatever it is, the loop that sent it goes on.
+
+        Every state change happens only once the session has taken the action,
+        so a refusal leaves the game, and a question waiting for its tap, as
+        they were. An observation whose handling fails in a way nobody foresaw
+        is refused by the type of that failure: one bad reading must not stop
+        the referee with the game in the middle.
+        """
+        problem = malformed(observation)
         try:
-            return self._publish(self._dispatch(observation))
+            update = Update("refused", problem, pending=self._pending()) if problem else self._dispatch(observation)
         except CompanionError as error:
             rules = (error.rule,) if error.rule else ()
-            return self._publish(Update("refused", error.message, pending=self._pending(), rules=rules))
+            update = Update("refused", error.message, pending=self._pending(), rules=rules)
+        except Exception as error:  # the last guard: the session changes atomically, only after all checks
+            failure = f"{type(error).__name__}: {error}"
+            text = f"this {type(observation).__name__} could not be handled ({failure}); nothing was changed"
+            update = Update("refused", text, pending=self._pending())
+        if self.proposal is not None and update.kind in ("refused", "unapplied"):
+            # A refusal must not hide the reading that still waits for its tap, nor make it look dropped.
+            update = replace(update, text=f"{update.text} Still waiting: {self.proposal_text}")
+        return self._publish(update)
 
     def _dispatch(self, observation: Observation) -> Update:
         if isinstance(observation, LinkChanged):
@@ -133,9 +184,8 @@ class Controller:
             return self._cards_seen(session, observation)
         if isinstance(observation, ButtonPressed):
             return self._button(session, observation.intent)
-        if isinstance(observation, Touch):
-            return self._touch(session, observation)
-        raise TypeError(f"not an observation: {observation!r}")
+        assert isinstance(observation, Touch)  # malformed() has refused anything else
+        return self._touch(session, observation)
 
     def _need_session(self) -> Session:
         if self.session is None:
@@ -147,11 +197,12 @@ class Controller:
 
     # -- readings ---------------------------------------------------------
     def _die_read(self, session: Session, read: DieRead) -> Update:
-        key = (read.value, tuple(sorted((read.face or {}).items())))
+        value = _plain(read.value)
+        key = (value, tuple(sorted((read.face or {}).items())))
         if self._settled.get(read.source) == key:
             return Update("info", "Same dice as before; waiting for a new roll.", pending=session.pending())
         pending = session.pending()
-        wanted: dict[str, Any] = {"type": "roll", "value": read.value}
+        wanted: dict[str, Any] = {"type": "roll", "value": value}
         # A colour matters only to a die whose faces have one; a sensor that also names a plain die's colour
         # still rolled its value.
         if read.face and any("face" in a for a in session.legal() if a.get("type") == "roll"):
@@ -186,10 +237,18 @@ class Controller:
         if match is None:
             text, rules = self._why_not(session, wanted, "this game's die has no such face.")
             return Update("unapplied", f"The die reads {shown}, not applied: {text}", pending=pending, rules=rules)
+        if self._unsure(read.confidence):
+            update = self._propose(session, match, f"The die looks like {shown}. Tap to confirm or correct it.")
+        else:
+            update = self._act(session, match)
+        # Only now: a roll the journal refused, remembered as taken, made the same die "Same dice as before".
         self._settled[read.source] = key
-        if read.confidence < self.confidence_threshold:
-            return self._propose(session, match, f"The die looks like {shown}. Tap to confirm or correct it.")
-        return self._act(session, match)
+        return update
+
+    def _unsure(self, confidence: float) -> bool:
+        """Whether a reading waits for a tap. A confidence that is no number from 0 to 1 (NaN, a reader's
+        percent) says nothing about the reading, so it is asked, never taken as sure."""
+        return not self.confidence_threshold <= confidence <= 1
 
     @staticmethod
     def _other_die(session: Session, read: str | None, rolled: str | None) -> str:
@@ -254,7 +313,7 @@ class Controller:
             # the rest are taken up after it, or every card after the first was lost.
             rest = {s: c for s, c in seen.slots.items() if s != slot and c is not None and s not in kept}
             later = replace(seen, slots=rest) if rest else None
-            if seen.confidence < self.confidence_threshold:
+            if self._unsure(seen.confidence):
                 update = self._propose(session, match, f"Slot {slot} looks like card {card}. Tap to confirm.")
                 self._cards_later = later
                 return update
@@ -262,10 +321,8 @@ class Controller:
             if later is not None:
                 self._inbox.put(later)
             return update
-        if refusal is not None:
-            # The card read before may wait for its tap: a refusal of the next card must not hide it.
-            waiting = f" Still waiting: {self.proposal_text}" if self.proposal is not None else ""
-            return Update("unapplied", refusal[0] + waiting, pending=session.pending(), rules=refusal[1])
+        if refusal is not None:  # a question waiting for its tap is repeated after it (handle)
+            return Update("unapplied", refusal[0], pending=session.pending(), rules=refusal[1])
         if kept:
             if len(kept) == 1:
                 held = slots[kept[0] - 1] if slots else seen.slots[kept[0]]  # the game's name for a twin
@@ -360,10 +417,11 @@ class Controller:
         return Update("select", pick.text, pending=pending, action=pick.action, detail=detail)
 
     def _touch(self, session: Session, touch: Touch) -> Update:
+        # The session refuses an action that is no object ("roll 3") in its own words.
         if touch.intent == "act" and touch.action is not None:
-            return self._act(session, dict(touch.action))
+            return self._act(session, touch.action)
         if touch.intent == "check" and touch.action is not None:
-            ruling = session.check(dict(touch.action))
+            ruling = session.check(touch.action)
             return Update("ruling", ruling.text, pending=session.pending(), rules=ruling.rules, detail=ruling.to_dict())
         if touch.intent == "explain" and touch.place is not None:
             ruling = explain_place(session, touch.place)
@@ -381,27 +439,37 @@ class Controller:
         if touch.intent == "confirm" and self.proposal is not None:
             return self._confirm(session)
         if touch.intent == "reject" and self.proposal is not None:
-            self.proposal = self._cards_later = None
-            self._settled.clear()
-            return Update("info", "Reading dropped; enter the value by hand.", pending=session.pending())
+            return self._drop_reading(session, "Reading dropped; enter the value by hand.")
         return Update("refused", f"nothing to do for {touch.intent!r}", pending=session.pending())
 
+    def _drop_reading(self, session: Session, text: str) -> Update:
+        self.proposal = self._cards_later = None
+        self._settled.clear()
+        return Update("info", text, pending=session.pending())
+
     def _confirm(self, session: Session) -> Update:
-        action, self.proposal = self.proposal, None
-        assert action is not None
-        return self._act(session, action)
+        assert self.proposal is not None
+        return self._act(session, self.proposal)  # kept if refused (the journal locked): the tap can be given again
 
     def _undo(self, session: Session) -> Update:
-        self.proposal = self._cards_later = None
+        """Take back the last step, or first drop a reading that waits for its tap.
+
+        The button box has no reject button: undo was its only way out of a
+        doubtful reading, and it took back the step before the reading too.
+        """
+        if self.proposal is not None:
+            return self._drop_reading(session, "Reading dropped; nothing was taken back. Enter the value by hand, "
+                                               "or undo again to take back the last step.")
+        step = session.undo()
+        self._cards_later = None
         self._new_list()  # a new list of legal actions: next starts again at its first
         self._settled.clear()
-        step = session.undo()
         return Update("undo", step.note, pending=session.pending(), action=step.action)
 
-    def _act(self, session: Session, action: Action) -> Update:
+    def _act(self, session: Session, action: Mapping[str, Any]) -> Update:
+        step = session.act(action)  # first: a refused action leaves the question waiting and the list as they were
         self.proposal = None
         self._new_list()
-        step = session.act(action)
         if self._cards_later is not None:  # the tap on a card that waited: the cards read with it come next
             self._inbox.put(self._cards_later)
             self._cards_later = None

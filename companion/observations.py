@@ -7,12 +7,14 @@ serial dice tower and a finger on the screen all enter a roll the same way.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 BUTTON_INTENTS = frozenset({"confirm", "undo", "next", "menu", "settings", "roll"})
-# A camera or sensor reading less sure than this waits for a player's tap instead of being applied.
+# A camera or sensor reading less sure than this waits for a player's tap instead of being applied, and so does
+# one whose confidence is no number from 0 to 1 (NaN, a percent): it says nothing about how sure the reader is.
 CONFIRM_BELOW = 0.8
 
 
@@ -81,6 +83,58 @@ class LinkChanged:
 
 
 Observation = DieRead | RollStarted | CardsSeen | ButtonPressed | Touch | LinkChanged
+
+
+def _number(value: object) -> bool:
+    # numbers.Real, not float: a reader's numpy float32 is a number too; a bool is not one.
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def malformed(observation: object) -> str | None:
+    """Why an observation cannot be used, in words for the table; None when its fields are what they promise.
+
+    The dataclasses check nothing, and a reader behind an adapter can put
+    anything in them (a slot "1", a confidence None). Refused here by name,
+    before anything is changed, such a reading cannot fail half way through
+    the controller and stop the referee. A value the rules judge (a die's 7, a
+    roll of 3.0) is not checked here: the game's refusal cites its clause.
+    """
+    if not isinstance(observation, Observation):
+        return f"not an observation: {observation!r}"
+    source = getattr(observation, "source", "")
+    if not isinstance(source, str):
+        return f"an input must be named, not {source!r}"
+    what = f"a {'die' if isinstance(observation, DieRead) else 'card'} reading from {source}"
+    if isinstance(observation, DieRead | CardsSeen) and not _number(observation.confidence):
+        return f"{what} has confidence {observation.confidence!r}; it must be a number from 0 to 1"
+    if isinstance(observation, DieRead):
+        face = observation.face
+        if face is not None and not (isinstance(face, Mapping) and all(isinstance(k, str) for k in face)):
+            return f'{what} has face {face!r}; it must name its data, such as {{"colour": "red"}}'
+        if observation.die is not None and not isinstance(observation.die, str):
+            return f'{what} names its die {observation.die!r}; it must be a name such as "d6"'
+        if not _whole(observation.dice) or observation.dice < 1:
+            return f"{what} counts {observation.dice!r} dice; it must be a whole number, 1 or more"
+    if isinstance(observation, CardsSeen):
+        if not isinstance(observation.slots, Mapping):
+            return f"{what} has slots {observation.slots!r}; it must map slot numbers to cards"
+        for slot, card in observation.slots.items():
+            if not _whole(slot):
+                return f"{what} names slot {slot!r}; a slot is a whole number (1, 2, ...)"
+            if card is not None and not isinstance(card, str):
+                return f"{what} has {card!r} in slot {slot}; a card is named by its id, such as \"P01\""
+        twins = observation.twins
+        if not isinstance(twins, Mapping) or not all(
+            isinstance(alike, tuple | list) and all(isinstance(c, str) for c in alike) for alike in twins.values()
+        ):
+            return f"{what} has twins {twins!r}; it must map a card id to the ids that look like it"
+    if isinstance(observation, ButtonPressed | Touch) and not isinstance(observation.intent, str):
+        return f"an intent must be a word such as \"confirm\", not {observation.intent!r}"
+    return None
 
 
 @dataclass(frozen=True)
