@@ -364,7 +364,7 @@ class SlotTracker:
         changed = []
         for slot in reading.slots:
             current = self.accepted.get(slot.slot)
-            if slot.confidence < self.min_confidence:
+            if not self.counts(slot.confidence):
                 continue
             if current is not None and current.card == slot.card:
                 self.candidate.pop(slot.slot, None)
@@ -380,3 +380,15 @@ class SlotTracker:
 
     def board(self) -> BoardReading:
         return BoardReading(tuple(self.accepted[k] for k in sorted(self.accepted)))
+
+    def counts(self, confidence: object) -> bool:
+        """Whether a slot's reading is sure enough to count towards its card.
+
+        A confidence that is no number from 0 to 1 (NaN, None, 95 from a reader
+        giving percent) comes from a broken reader, not a sure one: NaN compares
+        as neither low nor high, so its card was accepted and the table applied
+        it without the confirm tap.
+        """
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.integer, np.floating)):
+            return False
+        return self.min_confidence <= float(confidence) <= 1.0

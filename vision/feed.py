@@ -12,8 +12,9 @@ the controller, like the serial dice sensor does (hardware/dice_link.py):
 - `LinkChanged("camera", up, detail)` when the source opens, fails, recovers or ends.
 
 Nothing on the thread may take the app down: a failing source is retried
-(`RetryingSource`), a frame a reader chokes on is skipped and reported once.
-`close()` stops the thread and joins it.
+(`RetryingSource`), a frame a reader chokes on is skipped, and the table is
+told once per streak of that reader's failures. `close()` stops the thread and
+joins it; nothing is submitted once it has been called.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import queue
+import reprlib
 import threading
 import time
 from collections.abc import Callable
@@ -31,7 +33,7 @@ from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
 from vision.motion import MotionGate
 from vision.orientation import UPRIGHT, Orientation
-from vision.readings import DieReading
+from vision.readings import BoardReading, DieReading
 from vision.settle import Settled, Settler, dice_settler
 from vision.sources import FrameSource, RetryingSource, open_source, skipped_note
 from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayReader, placed, read_shape
@@ -61,6 +63,64 @@ CARD_READS_AFTER_MOTION = 10  # board reads at the full rate after motion: the t
 BOARD_MISSES = 5  # still board reads without the markers before the table is told
 SAME_PLACE = 0.5  # overlap (IoU) of a die's box with its box before at which it has not moved
 MAINS_ANSWER_SECONDS = 1.0  # how long a screen waits for the camera to take the mains frequency
+READER_NAMES = {"d6": "d6 reader", "temple-die": "temple die reader", "cards": "card reader"}
+FRAME = "frame"  # a fault of the frame itself (or of the feed), not of one reader
+
+
+class ReaderFault(Exception):
+    """A reader raised, or answered with something no reading is made of: the frame is passed over and the
+    table told which reader failed, in words, once per streak of that reader's failures."""
+
+    def __init__(self, kind: str, what: str) -> None:
+        self.kind = kind
+        super().__init__(f"the {READER_NAMES.get(kind, kind)} failed on a frame, which was passed over: {what}")
+
+
+def is_reading(kind: str, reading: Any) -> bool:
+    """Whether a reader's answer is one the feed can use: dice a list of `DieReading`, the board a
+    `BoardReading` or None (no board seen)."""
+    if kind == "cards":
+        return reading is None or isinstance(reading, BoardReading)
+    return isinstance(reading, (list, tuple)) and all(isinstance(die, DieReading) for die in reading)
+
+
+class Checked:
+    """A reader as the feed calls it: its faults, and answers that are no reading, become a `ReaderFault`.
+
+    A generator taken for a reading read as no dice at all, and nobody heard
+    why. `worked` hears of each good answer, which ends that reader's streak of
+    failures, so a reader that fails again later is reported again.
+    """
+
+    def __init__(self, kind: str, reader: Any, worked: Callable[[str], None]) -> None:
+        self.kind = kind
+        self.reader = reader
+        self.worked = worked
+
+    def read(self, frame: Any) -> Any:
+        try:
+            reading = self.reader.read(frame)
+        except Exception as error:
+            raise ReaderFault(self.kind, f"{type(error).__name__}: {error}") from error
+        if not is_reading(self.kind, reading):
+            wanted = "a board reading" if self.kind == "cards" else "a list of dice"
+            got = reprlib.repr(reading) if isinstance(reading, (list, tuple)) else f"a {type(reading).__name__}"
+            raise ReaderFault(self.kind, f"it answered {got}, not {wanted}")
+        self.worked(self.kind)
+        return reading
+
+
+def plain_confidence(value: Any) -> float:
+    """A confidence as the controller compares it: one that is no number from 0 to 1 is 0, so the table asks.
+
+    NaN compares as neither low nor high, and a reader giving percent (95) looks
+    sure: both were applied without the confirm tap.
+    """
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return number if 0.0 <= number <= 1.0 else 0.0
 
 
 def lying_still(before: Any, now: Any) -> bool:
@@ -168,7 +228,9 @@ class CameraFeed:
         self.up: bool | None = None
         self.ended = threading.Event()
         self._stop = threading.Event()
+        self._submitting = threading.RLock()  # held while submitting, so close() waits for a submit under way
         self._thread: threading.Thread | None = None
+        self._told: set[str] = set()  # the faults (a reader's kind, or FRAME) the table was told of, still failing
         self._reset(None)
 
     # -- lifecycle ----------------------------------------------------------
@@ -185,7 +247,14 @@ class CameraFeed:
         return self
 
     def close(self, timeout: float = 5.0) -> None:
-        self._stop.set()
+        """Stop the thread and wait `timeout` seconds at most for it to end.
+
+        A reader slow on one frame may outlast the wait; what it reads is then
+        dropped, never submitted: a closed feed's roll was applied to the game
+        a second after close() returned.
+        """
+        with self._submitting:
+            self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
@@ -239,7 +308,7 @@ class CameraFeed:
                 self.readers[kind], note = temple_die_reader(self.taught_dir)
                 if note:  # the table reads on with the rendered die, and the owner learns why
                     log.warning("%s", note)
-                    self.submit(LinkChanged(self.name, True, note))
+                    self._tell(LinkChanged(self.name, True, note))
             elif kind == "cards":
                 from vision.card_catalogue import catalogue_from_data
                 from vision.card_reader import CardReader
@@ -269,7 +338,7 @@ class CameraFeed:
             return
         dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
         if dice is not None:
-            reader = self._reader(dice)
+            reader = Checked(dice, self._reader(dice), self._told.discard)
             self.settler = dice_settler(reader if self._tray.whole else TrayReader(reader), gate=self.gate)
         if mode in ("temple", "cards"):
             from vision.card_reader import SlotTracker
@@ -379,7 +448,6 @@ class CameraFeed:
 
     # -- the thread -----------------------------------------------------------
     def _run(self) -> None:
-        reported_error = False
         next_at = time.monotonic()
         while not self._stop.is_set():
             self._tell_mains()
@@ -408,17 +476,36 @@ class CameraFeed:
                 self.on_frame(self.frames)
             try:
                 self._frame(frame)
-                reported_error = False
+                self._told.discard(FRAME)
             except Exception as error:  # an unreadable frame is skipped, never fatal
                 self.errors += 1
-                log.warning("camera frame %d skipped: %s", self.frames, error)
-                if not reported_error and not self.stuck:  # stuck: the table's line about it says more, and stays
-                    self.submit(LinkChanged(self.name, True, f"a frame was passed over: {error}"))
-                    reported_error = True
+                self._passed_over(error)
             self._tell_stuck()
             if self.fps and not self.source.live:  # a camera paces itself; waiting more lets its frames go stale
                 next_at = max(next_at + 1.0 / self.fps, time.monotonic() - 1.0)
                 self._stop.wait(max(0.0, next_at - time.monotonic()))
+
+    def _passed_over(self, error: Exception) -> None:
+        """Tell the table of a fault once, until what failed works again.
+
+        A reader runs on few frames (the dice once settled, the board a few times
+        a second at most), so the frames between that went through must not end
+        its streak: a broken card reader was told to the table every second.
+        """
+        fault = error.kind if isinstance(error, ReaderFault) else FRAME
+        if fault in self._told or self.stuck:  # stuck: the table's line about it says more, and stays
+            log.debug("camera frame %d skipped: %s", self.frames, error)  # a kiosk's log filled a line a second
+            return
+        log.warning("camera frame %d skipped: %s", self.frames, error)
+        detail = str(error) if isinstance(error, ReaderFault) else f"a frame was passed over: {error}"
+        self._tell(LinkChanged(self.name, True, detail))
+        self._told.add(fault)
+
+    def _tell(self, observation: Observation) -> None:
+        """Submit, unless the feed has been closed: a reader may outlast close()'s wait."""
+        with self._submitting:
+            if not self._stop.is_set():
+                self.submit(observation)
 
     def _tell_stuck(self) -> None:
         """A picture that never holds still reads nothing while the game goes on, as silently as a camera
@@ -428,10 +515,10 @@ class CameraFeed:
             self.stuck = True
             advice = restless_advice(self.banded, self.source.mains_hz, self.mends, self.camera_rate,
                                      not self._tray.whole)
-            self.submit(LinkChanged(self.name, False, f"picture not still for {moving:.0f} s, nothing read: {advice}"))
+            self._tell(LinkChanged(self.name, False, f"picture not still for {moving:.0f} s, nothing read: {advice}"))
         elif self.stuck and moving < self.stuck_after:
             self.stuck = False
-            self.submit(LinkChanged(self.name, True, "the picture holds still again, so dice and cards are read"))
+            self._tell(LinkChanged(self.name, True, "the picture holds still again, so dice and cards are read"))
 
     def _upright(self, frame: Any) -> Any:
         """The frame turned as the café set it. A turn made while the feed runs starts the readers afresh:
@@ -448,7 +535,7 @@ class CameraFeed:
 
     def _link(self, up: bool, detail: str) -> None:
         self.up = up
-        self.submit(LinkChanged(self.name, up, detail))
+        self._tell(LinkChanged(self.name, up, detail))
 
     def _frame(self, raw: Any) -> None:
         frame = as_bgr(raw)
@@ -464,6 +551,7 @@ class CameraFeed:
             self._reload.clear()
             for kind in ("cards", "temple-die"):
                 self.readers.pop(kind, None)
+                self._told.discard(kind)  # a reader made afresh has failed nobody yet
             self._reset(mode)
         elif mode != self._mode:
             self._reset(mode)
@@ -523,35 +611,35 @@ class CameraFeed:
             # Said either way: a die thrown into the tray's corner it lay in before lands where it lay,
             # and a player whose throw went unanswered must learn why.
             now = faces(dice) if faces(dice) == faces(before) else f"now read {faces(dice)} (was {faces(before)})"
-            self.submit(LinkChanged(self.name, True, f"the dice lie where they lay, {now}: not taken as a new "
-                                                     "roll; roll again or enter the value by hand"))
+            self._tell(LinkChanged(self.name, True, f"the dice lie where they lay, {now}: not taken as a new "
+                                                    "roll; roll again or enter the value by hand"))
             return
         if before is None and not rolled:
-            self.submit(LinkChanged(self.name, True, f"{faces(dice)} already lay in view when the camera began "
-                                                     "reading: not taken as a roll (roll to play)"))
+            self._tell(LinkChanged(self.name, True, f"{faces(dice)} already lay in view when the camera began "
+                                                    "reading: not taken as a roll (roll to play)"))
             return
         if rolled:
-            self.submit(RollStarted(self.name))
-        reading = max(dice, key=lambda r: r.confidence)
+            self._tell(RollStarted(self.name))
+        reading = max(dice, key=lambda r: plain_confidence(r.confidence))
         face = {"colour": reading.face} if reading.face else None
-        self.submit(DieRead(reading.value, self.name, settled.confidence, face, dice=len(dice)))
+        self._tell(DieRead(reading.value, self.name, plain_confidence(settled.confidence), face, dice=len(dice)))
 
     def _cards(self, frame: Any) -> None:
         """Slots whose steady card changed to a card. One that emptied is the first half of a change, never
         an action: told to the table, the bare board at a game's start and every card lifted were answered
         aloud with "The cards seen match no change the game is waiting for"."""
         reader = self.readers["cards"]
-        reading = reader.read(frame)
+        reading = Checked("cards", reader, self._told.discard).read(frame)
         self._outlines = getattr(reader, "last_outlines", None)
         self._board_blurred = blurred_board(frame, getattr(getattr(reader, "finder", None), "last_markers", None))
         self._board_seen(reading, getattr(reader, "last_problem", None))
         changed = [s for s in self.tracker.update(reading) if s.card is not None]
         if changed:
-            confidence = min(s.confidence for s in changed)
+            confidence = plain_confidence(min(s.confidence for s in changed))
             twins = getattr(reader, "twins", {})
             seen = {s.slot: s.card for s in changed}
             alike = {card: twins[card] for card in seen.values() if card in twins}
-            self.submit(CardsSeen(seen, self.name, confidence, alike))
+            self._tell(CardsSeen(seen, self.name, confidence, alike))
 
     def _board_seen(self, reading: Any, problem: str | None) -> None:
         """Say once when the board stays out of sight, and when it is back.
@@ -562,13 +650,13 @@ class CameraFeed:
         """
         if reading is not None:
             if self._board_misses >= BOARD_MISSES:
-                self.submit(LinkChanged(self.name, True, "board markers seen again: the path cards are read"))
+                self._tell(LinkChanged(self.name, True, "board markers seen again: the path cards are read"))
             self._board_misses = 0
             return
         self._board_misses += 1
         if self._board_misses == BOARD_MISSES:
-            self.submit(LinkChanged(self.name, True, f"{problem or 'board not found'}: the path cards are not read "
-                                                     "until all four markers show"))
+            self._tell(LinkChanged(self.name, True, f"{problem or 'board not found'}: the path cards are not read "
+                                                    "until all four markers show"))
 
 
 def start_camera(source: str, submit: Submit, session: Callable[[], Any], **kwargs: Any) -> CameraFeed:

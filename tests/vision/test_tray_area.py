@@ -21,8 +21,8 @@ def test_two_corners_in_either_order_make_one_area_clamped_to_the_picture() -> N
 @pytest.mark.parametrize("sides, said", [
     ((0.2, 0.2, 0.3, 0.9), "too small"),  # a tap and a slip of the finger beside it
     ((0.6, 0.1, 0.2, 0.9), "too small"),  # right before left
-    ((0.1, -0.2, 0.5, 0.9), "inside the picture"),
-    ((0.1, 0.2, 1.5, 0.9), "inside the picture"),
+    ((0.1, -0.2, 0.5, 0.9), "shares of the picture"),
+    ((0.1, 0.2, 1.5, 0.9), "shares of the picture"),
     ((0.1, True, 0.5, 0.9), "four numbers"),
     ((0.1, "0.2", 0.5, 0.9), "four numbers"),
 ])
@@ -44,7 +44,7 @@ def test_a_command_line_area_is_shares_or_percentages(text: str, area: TrayArea)
 @pytest.mark.parametrize("text, said", [
     ("0.25,0.2,0.75", "four numbers"),
     ("left,top,right,bottom", "no tray area"),
-    ("25%,20%,75%,180%", "inside the picture"),
+    ("25%,20%,75%,180%", "shares of the picture"),
 ])
 def test_a_command_line_area_that_is_wrong_says_what_is_wanted(text: str, said: str) -> None:
     with pytest.raises(TrayAreaRefused, match=said):
