@@ -34,8 +34,8 @@ MIN_CORNER_PIXELS = 32
 # share of the path's own sum) for a board to be taken as lying between the markers: rendered boards show
 # 0.57 or more in any light, a plain surface under 0.01 (docs/vision.md).
 BOARD_CONTRAST = 0.2
-NO_BOARD = ("board markers seen, but no board between them: lay the board with a marker at each corner "
-            "(`companion vision markers` prints them, with instructions)")
+NO_BOARD = ("board markers seen, but no board between them: stick each marker at its own corner of the board, "
+            "as the marker sheet shows")
 # How sure the reader must be that a slot is bare before teaching a card from it is refused: the
 # tracker's own bar for accepting a reading, so a card a café printed in its own colours still teaches.
 EMPTY_REFUSED_FROM = 0.25

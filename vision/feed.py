@@ -454,7 +454,11 @@ class CameraFeed:
             frame = self.source.read()  # never raises
             if frame is None:
                 if self.source.problem and self.up is not False:
-                    self._link(False, f"{self.source.problem} (retrying every {self.source.retry_seconds:g} s)")
+                    # picamera2 missing, or a word that names no camera: "retrying" would promise a wait that
+                    # never ends. It is still retried (it costs nothing), in case the source is mended.
+                    why = ("waiting will not mend it: give the camera another source" if self.source.lasting
+                           else f"retrying every {self.source.retry_seconds:g} s")
+                    self._link(False, f"{self.source.problem} ({why})")
                     self.gate.reset()
                     self.stuck = False  # the camera lost says more; it is judged afresh once back
                 if self.source.finished:

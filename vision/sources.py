@@ -81,7 +81,7 @@ class CaptureSource:
     """cv2.VideoCapture over a device index, a stream URL or a video file."""
 
     def __init__(self, target: int | str, width: int | None = None, height: int | None = None) -> None:
-        self.name = str(target)
+        self.name = shown(str(target))
         # A URL is a stream whatever it ends in: IP cameras serve "http://.../video.mjpg".
         self.is_file = (isinstance(target, str) and "://" not in target
                         and Path(target).suffix.lower() in VIDEO_SUFFIXES)
@@ -118,7 +118,7 @@ class CaptureSource:
         if isinstance(target, str) and (self.is_file or Path(target).is_file()):
             return f"cannot read video file {target} (damaged, not a video, or a format this OpenCV cannot decode)"
         if isinstance(target, str) and "://" in target:
-            return f"cannot open stream {target} (wrong address, camera off, or network down)"
+            return f"cannot open stream {self.name} (wrong address, camera off, or network down)"
         return f"cannot open camera {target} (unplugged, busy, or not a camera)"
 
     @property
@@ -142,6 +142,25 @@ class CaptureSource:
 
     def close(self) -> None:
         self.capture.release()
+
+
+def shown(spec: str) -> str:
+    """A source as it may be shown or logged: a stream's password (rtsp://admin:secret@...) replaced by stars.
+
+    Its messages reach the players' table, the settings screen, the log and
+    the feed thread's name, none of which is the place for a camera's login.
+    """
+    if "://" not in spec:
+        return spec
+    try:
+        parts = urlsplit(spec)
+    except ValueError:  # a malformed address is shown as typed: it cannot be opened either
+        return spec
+    if "@" not in parts.netloc:
+        return spec
+    user, host = parts.netloc.rsplit("@", 1)
+    hidden = f"{user.split(':', 1)[0]}:***" if ":" in user else "***"
+    return parts._replace(netloc=f"{hidden}@{host}").geturl()
 
 
 def _capture(target: int | str) -> cv2.VideoCapture:
@@ -373,7 +392,7 @@ class RetryingSource:
         mains_hz: int = 0,
     ) -> None:
         self.opener = opener
-        self.name = name
+        self.name = shown(name)
         self.retry_seconds = retry_seconds
         self.clock = clock
         self.source: FrameSource | None = None

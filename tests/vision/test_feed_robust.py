@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -192,3 +193,22 @@ def test_a_reader_that_outlasts_close_submits_nothing() -> None:
     thread.join(10)
     assert not thread.is_alive() and reader.calls == 3
     assert seen == closed_with and not [o for o in seen if isinstance(o, (DieRead, RollStarted))]
+
+
+def test_a_source_no_wait_can_mend_is_not_said_to_be_retried(tmp_path) -> None:
+    """'picamera2 is not installed (retrying every 2 s)' promised a camera that waiting would never bring."""
+    from vision.sources import SourceRefused
+
+    seen: list = []
+
+    def refused():
+        raise SourceRefused("picamera2 is not installed")
+
+    with CameraFeed(refused, seen.append, fps=None, retry_seconds=0.05):
+        for _ in range(200):
+            if any(isinstance(o, LinkChanged) for o in seen):
+                break
+            time.sleep(0.01)
+    (lost,) = [o for o in seen if isinstance(o, LinkChanged)]
+    assert not lost.up and lost.detail == ("picamera2 is not installed (waiting will not mend it: give the camera "
+                                           "another source)")

@@ -23,6 +23,7 @@ from vision.sources import (
     SourceRefused,
     is_device,
     open_source,
+    shown,
 )
 
 
@@ -158,3 +159,22 @@ def test_a_pipe_is_refused_as_a_source_and_passed_over_in_a_folder(tmp_path: Pat
     folder = FolderSource(tmp_path)
     assert [p.name for p in folder.files] == ["a.png"]
     assert folder.read() is not None
+
+
+@pytest.mark.parametrize(("spec", "seen"), [
+    ("rtsp://admin:Cafe2024!@10.0.0.5:554/live?x=1", "rtsp://admin:***@10.0.0.5:554/live?x=1"),
+    ("http://token@cam.local/video.mjpg", "http://***@cam.local/video.mjpg"),
+    ("http://cam.local/video.mjpg", "http://cam.local/video.mjpg"),
+    ("0", "0"),
+])
+def test_a_streams_password_is_never_shown(spec: str, seen: str) -> None:
+    assert shown(spec) == seen
+
+
+def test_a_stream_that_cannot_be_opened_is_named_without_its_password(server) -> None:
+    """The table's status line read "camera lost: cannot open stream rtsp://admin:Cafe2024!@..." to the players."""
+    url = server(never_answers).replace("http://", "http://admin:Cafe2024!@")
+    source = RetryingSource(lambda: CaptureSource(url), url, retry_seconds=60)
+    assert source.read() is None
+    assert "Cafe2024" not in source.problem and "admin:***@" in source.problem
+    assert "Cafe2024" not in source.name
