@@ -18,7 +18,7 @@ from companion.errors import CompanionError
 from companion.registry import create
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader
-from vision.frames import as_bgr
+from vision.frames import as_bgr, colourless
 from vision.readings import sure_text
 from vision.taught import DIE_FILE
 from vision.temple_die import TaughtDieUnreadable, TempleDieReader, die_faces, top_face
@@ -123,6 +123,9 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path) -> 
         reader = TempleDieReader.load(folder) if (folder / DIE_FILE).exists() else TempleDieReader()
     except TaughtDieUnreadable as error:  # teaching on would overwrite every face taught before
         raise TeachRefused(f"{error}; move the file aside to teach the die afresh") from None
+    if colourless(as_bgr(frame)):  # its grey would be stored as the colour of every later red or white face
+        raise TeachRefused("the picture has no colour (a grey camera, or one sending brightness alone), so the "
+                           "die's red or white cannot be taught from it: set the camera to colour")
     face = top_face(frame)
     if face is None:
         raise TeachRefused("no die found in the frame; put it on the tray under the camera")

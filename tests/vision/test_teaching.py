@@ -93,3 +93,14 @@ def test_a_card_named_in_other_case_is_the_decks_and_a_slot_read_as_another_card
     assert slip.path.exists()
     assert slip.advice.startswith(f"slot 3 read as {cards[0].id} before (")
     assert slip.advice.endswith(f"if {cards[0].id} lies there, teach it as {cards[0].id} instead")
+
+
+def test_a_die_face_is_not_taught_from_a_grey_picture(tmp_path: Path) -> None:
+    """A mono camera's grey was stored as the colour of red faces, pulling every later reading astray."""
+    from vision.teaching import teach_die_face
+    from vision.temple_die_render import render_temple_die
+
+    grey = cv2.cvtColor(render_temple_die(np.random.default_rng(5), "3", "red", edge=60)[0], cv2.COLOR_BGR2GRAY)
+    with pytest.raises(TeachRefused, match="the picture has no colour"):
+        teach_die_face(grey, "3", "red", tmp_path / "die")
+    assert not (tmp_path / "die").exists()
