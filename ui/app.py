@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from pathlib import Path
@@ -41,6 +42,7 @@ SPOKEN_KINDS = frozenset({"step", "undo", "redo", "ruling", "refused", "confirm"
 MAX_ANNOUNCEMENTS = 30
 TOUCH_OFF = "Touch is off: use the buttons (owner: Settings)."  # short: players read it mid-game
 INPUT_DOWN = "{} not reading: tap what it would have read (owner: Settings)."  # short: players read it mid-game
+CLOSING_SECONDS = 6.0  # at exit, for cameras Save let go: their feeds wait 5 s for a reader stuck in OpenCV
 BOTH_OFF = (
     "Touch and the button box cannot both be off: the dice sensor and the camera only read dice and cards, "
     "so nobody could choose a move. Nothing saved."
@@ -107,6 +109,7 @@ class CompanionApp(App):
         if "buttons" in self.input_sources:
             self.inputs_on["buttons"] = self.input_sources["buttons"] != "none"
         self.running_inputs: dict[str, tuple[str, Any]] = {}  # name -> (the source it runs from, the object)
+        self._closing: list[threading.Thread] = []  # cameras let go of, closing on threads of their own
         self.voice = voice or Voice(self.settings.voice, self.settings.voice_speed)
         self.voice_note = self.voice.note()
         self.pin = PinGate(self.settings.kiosk_pin)
@@ -153,6 +156,9 @@ class CompanionApp(App):
         Window.unbind(on_touch_down=self._on_any_touch)
         self.voice.stop()
         inputs.close(self.hardware)
+        deadline = time.monotonic() + CLOSING_SECONDS  # a camera let go of a moment ago is still freed
+        for closer in self._closing:
+            closer.join(max(0.0, deadline - time.monotonic()))
         watchdog.notify("STOPPING=1")
 
     def _first_frame(self, _dt: float) -> None:
@@ -404,7 +410,7 @@ class CompanionApp(App):
                 del self.running_inputs[name]
                 if running[1] in self.hardware:
                     self.hardware.remove(running[1])
-                inputs.stop(self.controller, running[1])
+                self._stop_input(name, running[1])
             elif running is not None:
                 if name in self.input_problems:  # still running: its last link report still holds
                     problems[name] = self.input_problems[name]
@@ -427,6 +433,22 @@ class CompanionApp(App):
         if not self.inputs_on.get("touch", True) and "buttons" not in self.running_inputs:
             problems["touch"] = "Touch: still on for this run, since the button box is not running."
         self._set_input_problems(problems)
+
+    def _stop_input(self, name: str, thing: Any) -> None:
+        """A camera is closed on a thread of its own, so Save returns at once.
+
+        Closing joins the feed's thread, which a stream that never answers
+        holds inside OpenCV for up to 5 s: on Kivy's thread the touchscreen
+        froze on Save for all of it. The feed submits nothing once close()
+        is called, so one still closing never speaks for its successor.
+        """
+        if name != "camera":
+            inputs.stop(self.controller, thing)
+            return
+        self._closing = [closer for closer in self._closing if closer.is_alive()]
+        closer = threading.Thread(target=inputs.close, args=([thing],), name="camera-close", daemon=True)
+        closer.start()
+        self._closing.append(closer)
 
     def camera_orientation(self) -> Orientation:
         """How the café's camera picture is put upright, from the settings."""
@@ -547,6 +569,8 @@ class CompanionApp(App):
         waiting = update.kind in ("info", "link") and self.controller.proposal is not None
         shown = ("refused", "unapplied", "confirm", "info", "link")
         self.status = self.controller.proposal_text if waiting else update.text if update.kind in shown else ""
+        if update.kind == "link" and not waiting:  # the controller says "camera lost: ..." to a log as to a screen
+            self.status = self.status[:1].upper() + self.status[1:]
         pointed = update.kind == "ruling" and "place" in update.detail  # asked at the table, answered there
         if update.kind in ("step", "redo", "undo", "refused", "confirm") or pointed:
             entry = {"text": update.text, "rules": list(update.rules), "kind": update.kind}

@@ -105,13 +105,16 @@ class Settings:
                 continue
             kept[f.name] = value
         settings = cls(**kept)
+        switches = {str(k): v for k, v in settings.inputs.items()}
+        # "false" is not off, nor 1 on; said like any other value of the wrong type, not dropped unexplained.
+        for name, on in switches.items():
+            if not isinstance(on, bool):
+                log.warning("settings %s: inputs.%s = %r ignored; the default is used", path, name, on)
+                ignored.append(f"inputs.{name}")
+        settings.inputs = {**defaults.inputs, **{k: v for k, v in switches.items() if isinstance(v, bool)}}
         if ignored:
             names = ", ".join(ignored)
             settings.note = f"Settings file {path.name}: {names} ignored, the defaults used{_pin(ignored)}."
-        settings.inputs = {
-            **defaults.inputs,
-            **{str(k): v for k, v in settings.inputs.items() if isinstance(v, bool)},  # "false" is not off
-        }
         return settings
 
     @classmethod

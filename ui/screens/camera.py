@@ -28,7 +28,7 @@ from companion.observations import CONFIRM_BELOW
 from vision.mains import MAINS_HZ
 from vision.orientation import Orientation
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text
-from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayAreaRefused
+from vision.tray_area import LEAST_SIDE, WHOLE_PICTURE, TrayArea, TrayAreaRefused
 from vision.view_check import ON_SCREEN, SLOT_WANTED, restless_advice, small_slots
 
 log = logging.getLogger(__name__)
@@ -39,8 +39,31 @@ ASKED_COLOUR = (*(c / 255 for c in ASKED_RGB), 1.0)
 SLOT_COLOUR = (*(c / 255 for c in SLOT_RGB), 1.0)
 TRAY_COLOUR = (1.0, 1.0, 1.0, 0.9)
 MARK_FIRST = "Tap one corner of the dice tray on the picture, then the opposite one; Whole picture reads dice anywhere."
+# A slip of the finger: the tray area's own refusal spoke of shares, sides and their order, which mean nothing to a tap.
+TOO_CLOSE = (f"Not marked: the two corners are too close together; tap two opposite corners of the tray, "
+             f"at least {LEAST_SIDE:.0%} of the picture apart.")
+CAMERA_OFF = "The camera is off: switch it on in Settings, with its source, and save."
+ENDED_EMPTY = "Replace the files with readable pictures or a video, or pick another source in Settings and save."
+REFUSALS = ("Not ", "No ")  # how a note that did not do what was asked begins
+LONGEST_WORD = 30  # characters of one word (a path, a URL) kept in the picture frame: its start and its end
+LONGEST_TEXT = 300  # characters the empty picture frame holds in its smaller font, at any window size
 # Dice seen at a slant are read best with their sides below their tops (vision/orientation.py).
 UPRIGHT_HINT = "Turn it until the table's far side is at the top."
+
+
+def cut_middle(text: str, most: int) -> str:
+    """`text` in `most` characters at most, its middle given up: what is wrong is said first and what to do
+    last, and a path's or URL's start and end are what tell one from another."""
+    if len(text) <= most:
+        return text
+    head = (most - 1) // 2
+    return f"{text[:head]}…{text[len(text) - (most - 1 - head):]}"
+
+
+def fitted(text: str) -> str:
+    """Text that stays inside the picture frame: a 245-character stream URL ran over its border and the Turn
+    button, and a 5000-character source covered the heading and the buttons."""
+    return cut_middle(" ".join(cut_middle(word, LONGEST_WORD) for word in text.split(" ")), LONGEST_TEXT)
 
 
 def mains_button_text(hz: int) -> str:
@@ -87,6 +110,7 @@ def shown_rectangle(box: Quad, frame_size: tuple[int, int], shown_pos: tuple[flo
 
 class CameraScreen(Screen):
     note = StringProperty("")
+    refused = BooleanProperty(False)  # the note says why something was not done: shown apart from a success
     mains_text = StringProperty(mains_button_text(0))
     live = BooleanProperty(False)  # a camera is running and has sent a picture
     teaching = BooleanProperty(False)  # a teaching is on its thread: the teach buttons wait for its answer
@@ -128,6 +152,11 @@ class CameraScreen(Screen):
         self.show_frame(0)
         self._clock = Clock.schedule_interval(self.show_frame, PREVIEW_SECONDS)
 
+    def on_note(self, _screen: Any, note: str) -> None:
+        """Kept here, not in the .kv: Kivy never re-ran the .kv's `root.note.startswith(...)`, so every
+        refusal ("Not taught: ...") stayed in the colour of the success before it."""
+        self.refused = note.startswith(REFUSALS)
+
     def on_leave(self, *_args: Any) -> None:
         self._here = False
         self.marking, self._corner = False, None
@@ -158,7 +187,9 @@ class CameraScreen(Screen):
         card could be taught from a board that had changed since. So a lost
         camera shows its reason in place of the picture and teaches nothing. A
         video or folder that has played to its end keeps its last picture,
-        which is still what the file shows, with the end said under it.
+        which is still what the file shows, with the end said under it; one
+        that ended before its first picture says why, or "Waiting" would stand
+        for ever.
         """
         feed = self.feed()
         frame = getattr(feed, "latest", None)
@@ -168,17 +199,20 @@ class CameraScreen(Screen):
         self.ids.preview.texture = texture
         self.live = texture is not None
         dice = tuple(getattr(feed, "dice_in_view", ())) if self.live else ()
-        if feed is None:
-            self.ids.seen.text = "The camera is off: switch it on in Settings, with its source, and save."
+        if feed is None:  # switched off, or switched on with no source or one that could not start
+            seen = App.get_running_app().input_problems.get("camera") or CAMERA_OFF
         elif lost:
-            self.ids.seen.text = f"No picture. {self.problem(feed)}"
+            seen = f"No picture. {self.problem(feed)}"
+        elif texture is None and ended:  # every file unreadable: no picture will ever come
+            seen = f"No picture. {self.problem(feed).rstrip('.')}. {ENDED_EMPTY}"
         elif texture is None:
-            self.ids.seen.text = "Waiting for a picture from the camera..."
+            seen = "Waiting for a picture from the camera..."
         else:
-            size = f"{frame.shape[1]}x{frame.shape[0]}, frame {feed.frames}"
+            seen = f"{frame.shape[1]}x{frame.shape[0]}, frame {feed.frames}"
             if dice:
-                size = f"{size}: {dice_text(dice, each_sure=False)}"  # the boxes' colours say how sure
-            self.ids.seen.text = f"{size}, the last. {self.problem(feed)}" if ended else size
+                seen = f"{seen}: {dice_text(dice, each_sure=False)}"  # the boxes' colours say how sure
+            seen = f"{seen}, the last. {self.problem(feed)}" if ended else seen
+        self.ids.seen.text = fitted(seen)
         self.ids.advice.text = " ".join(f"{line}." for line in self.advice(feed)) if self.live else ""
         self.draw_over(frame, dice, getattr(feed, "slots_in_view", None) if self.live else None)
 
@@ -351,9 +385,9 @@ class CameraScreen(Screen):
         else:
             try:
                 tray = TrayArea.from_corners(self._corner, point)
-            except TrayAreaRefused as error:
+            except TrayAreaRefused:  # taps are clamped to the picture, so only a slip can be refused
                 self._corner = None
-                self.note = f"Not marked: {error}. Tap one corner of the tray again."
+                self.note = TOO_CLOSE
             else:
                 self.marking, self._corner = False, None
                 self.note = App.get_running_app().mark_tray(tray)

@@ -1,0 +1,165 @@
+"""The camera screen when the camera, the owner or the settings file does something unexpected."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.uix.label import Label
+
+from tests.ui.conftest import advance, tap, until
+from tests.ui.test_camera_screen import frames, open_camera, tap_picture
+from tests.vision.test_feed import board_frame
+from ui.settings import Settings
+
+SUCCESS_COLOUR = (1, 0.85, 0.2, 1)
+REFUSAL_COLOUR = (1, 0.6, 0.5, 1)
+SILENT_URL = ("rtsp://127.0.0.1:1/cam/realmonitor?channel=1&subtype=0&unicast=true&proto=Onvif"
+              "&transportmode=unicast&profile=Profile_1&session=0123456789abcdef0123456789abcdef")
+
+
+def camera_on(source: str) -> Settings:
+    return Settings(inputs={"touch": True, "buttons": True, "serial": False, "camera": True}, camera_source=source)
+
+
+def framed(screen: Any) -> Label:
+    """The label that stands in the middle of the empty picture frame."""
+    return next(w for w in screen.ids.preview.parent.children if isinstance(w, Label))
+
+
+def fits(label: Label) -> bool:
+    """Whether every line Kivy laid out is inside the label's bound text_size: all of its text is seen."""
+    lines = label._label._cached_lines
+    laid_out = "".join(word.text for line in lines for word in line.words)
+    return "".join(laid_out.split()) == "".join(label.text.split()) and sum(line.h for line in lines) <= label.height
+
+
+def test_a_refusal_is_coloured_apart_from_the_success_before_it(launch: Any, taught_dir_of_the_test: Path) -> None:
+    """Kivy never re-ran the .kv's colour for a new note, so "No picture to teach from" showed as a success."""
+    screen = open_camera(launch())
+    tap(screen.ids.mains)
+    assert screen.note.endswith("saved.") and tuple(screen.ids.note.color) == SUCCESS_COLOUR
+    screen.teach_card()  # no camera: refused
+    advance(2)
+    assert screen.note.startswith("No picture") and tuple(screen.ids.note.color) == REFUSAL_COLOUR
+    tap(screen.ids.mains)
+    assert tuple(screen.ids.note.color) == SUCCESS_COLOUR
+
+
+def test_a_folder_of_unreadable_pictures_says_why_and_what_to_do(launch: Any, tmp_path: Path) -> None:
+    """It said "Waiting for a picture from the camera..." for ever while settings gave the reason."""
+    folder = tmp_path / "corrupt"
+    folder.mkdir()
+    for index in range(5):
+        (folder / f"{index}.jpg").write_bytes(b"\xff\xd8garbage" * (index + 1))
+    app = launch(camera=str(folder))
+    screen = open_camera(app)
+    assert until(lambda: "played to its end" in screen.ids.seen.text), screen.ids.seen.text
+    said = screen.ids.seen.text
+    assert said.startswith("No picture. Camera lost: ") and "not readable images" in said
+    assert said.endswith("Replace the files with readable pictures or a video, or pick another source in "
+                         "Settings and save.")
+    advance(2)
+    assert framed(screen).text == said and fits(framed(screen))
+    assert screen.ids.teach_card.disabled and screen.ids.tray.disabled
+    assert app.status.startswith("Camera lost: ")  # the table's line begins as a sentence does
+
+
+@pytest.mark.parametrize("source", [SILENT_URL, "/no/such/" + "folder" * 800])
+def test_a_long_reason_stays_inside_the_picture_frame(launch: Any, source: str) -> None:
+    """A 245-character stream URL ran over the frame's border and the Turn button; 5000 characters covered
+    the heading and the buttons."""
+    app = launch(camera_on(source))
+    screen = open_camera(app)
+    assert until(lambda: screen.ids.seen.text.startswith("No picture."), 15), screen.ids.seen.text
+    advance(3)
+    label = framed(screen)
+    assert label.size == label.parent.size  # the label is the frame, over the Turn button's top, not past it
+    assert label.texture_size[1] <= label.height  # what it draws stays in it
+    assert fits(label)  # ... and no line of the shortened text is left out
+    assert "…" in label.text and len(label.text) < 300
+
+
+def test_save_returns_at_once_while_the_old_camera_closes(
+    launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream that never answers held the feed's thread in OpenCV; Save joined it and froze the screen 5 s."""
+    from vision.feed import CameraFeed
+
+    close = CameraFeed.close
+    closing = threading.Event()
+
+    def stuck_close(feed: CameraFeed, timeout: float = 5.0) -> None:
+        closing.set()
+        time.sleep(1.5)  # a reader inside OpenCV's read, outlasting the join
+        close(feed, timeout)
+
+    monkeypatch.setattr(CameraFeed, "close", stuck_close)
+    app = launch(camera_on(frames(tmp_path / "board", board_frame({}), copies=600)))
+    old = app.running_inputs["camera"][1]
+    assert until(lambda: old.latest is not None)
+    started = time.monotonic()
+    said = app.save_settings(inputs={"camera": False})
+    assert time.monotonic() - started < 0.5, "Save waited for the old camera to close"
+    assert said.startswith("Saved.") and "camera" not in app.running_inputs
+    assert closing.wait(2) and until(lambda: not old.running, 10)  # closed all the same, off Kivy's thread
+    app.save_settings(inputs={"camera": True})  # back on: a new feed, the old one gone
+    assert until(lambda: app.running_inputs["camera"][1].latest is not None)
+    assert app.running_inputs["camera"][1] is not old
+
+
+def test_the_app_at_exit_waits_for_a_camera_still_closing(
+    launch: Any, running: list[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The camera let go of by Save is still freed when the app stops right after, within a bound."""
+    from vision.feed import CameraFeed
+
+    close = CameraFeed.close
+
+    def slow_close(feed: CameraFeed, timeout: float = 5.0) -> None:
+        time.sleep(0.5)
+        close(feed, timeout)
+
+    monkeypatch.setattr(CameraFeed, "close", slow_close)
+    app = launch(camera_on(frames(tmp_path / "board", board_frame({}), copies=600)))
+    old = app.running_inputs["camera"][1]
+    app.save_settings(inputs={"camera": False})
+    app.dispatch("on_stop")
+    assert not old.running and not [t for t in threading.enumerate() if t.name == "camera-close"]
+
+
+@pytest.mark.parametrize("source", ["", "   "])
+def test_a_camera_switched_on_without_a_source_says_to_type_it(launch: Any, source: str) -> None:
+    """It said "The camera is off: switch it on" to an owner whose switch was already on."""
+    app = launch(camera_on(source))
+    screen = open_camera(app)
+    said = "Camera: type its source (0, picamera, a URL, a video or a folder) and save."
+    assert screen.ids.seen.text == said == app.input_problems["camera"] and framed(screen).text == said
+    assert "camera is off" not in screen.ids.seen.text
+
+
+def test_tapping_one_spot_twice_asks_for_two_corners_apart_in_tap_words(launch: Any, tmp_path: Path) -> None:
+    """The tray area's own refusal spoke of "0.5, 0.5, 0.5, 0.5" and "left before right" to a finger."""
+    app = launch(camera=frames(tmp_path / "board", board_frame({}), copies=1200))
+    screen = open_camera(app)
+    assert until(lambda: screen.live)
+    tap(screen.ids.tray)
+    tap_picture(screen, 320, 240)
+    tap_picture(screen, 320, 240)
+    assert screen.note == ("Not marked: the two corners are too close together; tap two opposite corners of the "
+                           "tray, at least 15% of the picture apart.")
+    assert screen.marking and tuple(screen.ids.note.color) == REFUSAL_COLOUR
+    tap_picture(screen, 100, 100)  # and marking goes on from a first corner again
+    assert screen.note.startswith("One corner marked")
+
+
+@pytest.mark.parametrize("switch", ['"true"', "1", "null"])
+def test_a_switch_that_is_no_true_or_false_is_named_not_dropped(launch: Any, switch: str) -> None:
+    """Other wrong values were named in the start-up note; a switch of the wrong type went in silence."""
+    app = launch(f'{{"inputs": {{"camera": {switch}, "buttons": false}}, "voice": false}}')
+    assert "Settings file ui.json: inputs.camera ignored, the defaults used." in app.status
+    assert app.settings.inputs["camera"] is False and app.settings.inputs["buttons"] is False
+    assert app.settings.inputs["touch"] is True and "camera" not in app.running_inputs
