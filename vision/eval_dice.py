@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 import cv2
+import numpy as np
 
 from companion.observations import CONFIRM_BELOW
 from vision.d6_reader import D6Reader
@@ -218,8 +219,8 @@ def progress_line(stream: TextIO, every: float = 5.0) -> Callable[[str], None] |
     return tell
 
 
-def jpeg_cut_short(path: Path) -> bool:
-    """Whether a JPEG file ends before its image does (a copy or download cut off).
+def jpeg_cut_short(data: bytes) -> bool:
+    """Whether a JPEG file's bytes end before its image does (a copy or download cut off).
 
     OpenCV decodes such a file's first rows and fills the rest in grey, saying
     only "Premature end of JPEG file" about no file in particular, so it was
@@ -229,7 +230,6 @@ def jpeg_cut_short(path: Path) -> bool:
     image (a motion photo's video) after it, so neither fools the check. A file
     whose headers do not parse is left for OpenCV to judge.
     """
-    data = path.read_bytes()
     if not data.startswith(b"\xff\xd8"):
         return False
     at = 2
@@ -246,18 +246,26 @@ def jpeg_cut_short(path: Path) -> bool:
     return at + 4 > len(data)  # the headers themselves cut off
 
 
-def unusable_file(path: Path) -> str | None:
-    """Why an entry named like an image cannot be read before OpenCV tries it, or None."""
+def read_image(path: Path) -> tuple[np.ndarray | None, str | None]:
+    """An entry named like an image, decoded from one read of its bytes, or None and why it cannot be used."""
     if path.is_dir():
-        return "a folder, not an image"
+        return None, "a folder, not an image"
     if not path.exists():
-        return "a link to nothing"
+        return None, "a link to nothing"
     if not path.is_file():
-        return "not a regular file"
+        return None, "not a regular file"
     try:
-        return "a JPEG cut short" if jpeg_cut_short(path) else None
+        data = path.read_bytes()
     except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}"
+        return None, f"cannot be read: {exc.strerror or exc}"
+    if not data:
+        return None, "an empty file"
+    if jpeg_cut_short(data):
+        return None, "a JPEG cut short"
+    try:
+        return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), None
+    except cv2.error:
+        return None, "not a readable image"
 
 
 def evaluate_folder(root: Path, reader: D6Reader, tell: Callable[[str], None] | None = None,
@@ -273,8 +281,7 @@ def evaluate_folder(root: Path, reader: D6Reader, tell: Callable[[str], None] | 
     for done, item in enumerate(items):
         if tell:
             tell(f"read {done} of {len(items)} images")
-        why = unusable_file(item.image)
-        frame = None if why else cv2.imread(str(item.image))
+        frame, why = read_image(item.image)
         text = None
         if frame is not None and as_bgr(frame) is None:
             why = f"{frame.shape[1]}x{frame.shape[0]} px, too small"  # no dice at all, unlike its label's

@@ -102,12 +102,12 @@ def test_a_jpeg_cut_short_is_named_not_scored(tmp_path: Path, capsys) -> None:
     assert "cut.jpg (a JPEG cut short)" in err and "headers.jpg (a JPEG cut short)" in err
     # A whole JPEG with more after its end (a motion photo's video) is no JPEG cut short.
     (split / "images" / "r0.jpg").write_bytes(whole + b"\xff\xda" + bytes(5000))
-    assert not jpeg_cut_short(split / "images" / "r0.jpg")
+    assert not jpeg_cut_short((split / "images" / "r0.jpg").read_bytes())
 
 
 def test_no_photo_of_the_shared_sets_counts_as_cut_short(datasets: Path) -> None:
     photos = [p for p in datasets.rglob("*") if p.suffix.lower() in {".jpg", ".jpeg"}]
-    assert photos and not [p.name for p in photos if jpeg_cut_short(p)]
+    assert photos and not [p.name for p in photos if jpeg_cut_short(p.read_bytes())]
 
 
 def test_a_label_file_saved_as_utf16_is_read(tmp_path: Path, capsys) -> None:
@@ -155,3 +155,12 @@ def test_pipes_named_like_a_photo_or_a_label_are_named_not_waited_on(tmp_path: P
     assert (result["images"], result["dice"]) == (2, 6)
     assert "pipe.jpg (not a regular file)" in err
     assert "r1.jpg (its label file r1.txt is a pipe or device, not a file)" in err
+
+
+def test_an_empty_file_or_text_named_like_a_photo_is_named_not_scored(tmp_path: Path, capsys) -> None:
+    split = write_split(tmp_path, 2)
+    (split / "images" / "empty.jpg").write_bytes(b"")
+    (split / "images" / "notes.jpg").write_text("not a photo")
+    result, err = scores(tmp_path, capsys)
+    assert result["images"] == 2
+    assert "empty.jpg (an empty file)" in err and "notes.jpg (not a readable image)" in err
