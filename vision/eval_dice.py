@@ -258,13 +258,11 @@ def read_image(path: Path) -> tuple[np.ndarray | None, str | None]:
         data = path.read_bytes()
     except OSError as exc:
         return None, f"cannot be read: {exc.strerror or exc}"
-    if not data:
-        return None, "an empty file"
     if jpeg_cut_short(data):
         return None, "a JPEG cut short"
     try:
         return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), None
-    except cv2.error:
+    except cv2.error:  # an empty file, among others
         return None, "not a readable image"
 
 

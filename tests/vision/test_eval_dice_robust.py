@@ -163,4 +163,4 @@ def test_an_empty_file_or_text_named_like_a_photo_is_named_not_scored(tmp_path: 
     (split / "images" / "notes.jpg").write_text("not a photo")
     result, err = scores(tmp_path, capsys)
     assert result["images"] == 2
-    assert "empty.jpg (an empty file)" in err and "notes.jpg (not a readable image)" in err
+    assert "empty.jpg (not a readable image)" in err and "notes.jpg (not a readable image)" in err
