@@ -77,10 +77,12 @@ class Settler(Generic[T]):
 
     def feed(self, frame: np.ndarray | None) -> Settled[T] | None:
         """One frame in; a Settled reading out when the vote is decided, else None."""
-        if as_bgr(frame) is None:
+        bgr = as_bgr(frame)  # converted once here: the gate and the reader take it as it is
+        if bgr is None:
             # A glitch (a 1 px frame, a frame of another layout) is no motion: taken as motion, it restarted
             # the still period and the dice lying there all along were reported a second time.
             return None
+        frame = bgr
         if not self.gate.is_still(frame):
             self.history.clear()
             self.reported = False
