@@ -77,3 +77,16 @@ def test_an_action_may_name_its_player_and_the_wrong_one_gets_the_turn_clause(ga
     assert wrong["error"]["code"] == "illegal_action" and wrong["error"]["rule"], wrong
     assert referee.session.document() == before
     assert referee.handle({"cmd": "act", "action": {**action, "player": pending["player"]}})["ok"]
+
+
+@pytest.mark.parametrize("game_id", sorted(game_classes()))
+@pytest.mark.parametrize("who", [None, "", 3, ["red"]])
+def test_a_player_that_names_nobody_is_refused_the_same_by_every_game(game_id: str, who: object) -> None:
+    """A null ``player`` once passed Blackpool's and the temple's turn checks as if it were left out."""
+    referee = Referee()
+    assert referee.handle({"cmd": "new", "game": game_id, "players": random_players(create(game_id), random.Random(3))})["ok"]
+    action = {k: v for k, v in referee.handle({"cmd": "legal"})["legal"][0].items() if k != "text"}
+    before = referee.session.document()
+    answer = referee.handle({"cmd": "act", "action": {**action, "player": who}})
+    assert answer["error"]["code"] == "invalid_action" and '"player" names a player' in answer["error"]["message"]
+    assert referee.session.document() == before
