@@ -564,8 +564,12 @@ class CameraFeed:
         # The dice reader and its gate see the marked tray alone; the cards, the whole picture.
         tray, offset = self._tray.cut(frame) if self.settler is not None else (frame, (0, 0))
         first = self.gate.previous is None
+        dice_fault: ReaderFault | None = None
         if self.settler is not None:
-            settled = self.settler.feed(tray)
+            try:
+                settled = self.settler.feed(tray)
+            except ReaderFault as fault:  # the dice reader's fault is said below; the board is still read
+                settled, dice_fault = None, fault
         else:
             settled = None
             self.gate.is_still(frame)
@@ -595,6 +599,10 @@ class CameraFeed:
                 self._last_cards = now
                 self.card_reads += 1
                 self._cards(frame)
+        if dice_fault is not None:
+            # Raised once the cards are read: a temple die reader failing on every frame had stopped the
+            # card reading too, so a path card laid went unseen for as long as the die's fault lasted.
+            raise dice_fault
 
     def _dice(self, settled: Settled) -> None:
         """One reading per settled roll; several dice are reported as a count for the controller to refuse.

@@ -150,6 +150,21 @@ def test_a_reader_answering_no_reading_is_told_as_a_fault(mode: str, answer: obj
     assert not [o for o in seen if isinstance(o, (DieRead, RollStarted, CardsSeen))]
 
 
+def test_a_failing_temple_die_reader_leaves_the_cards_read() -> None:
+    """In the temple game the die reader ran first on each frame, and its fault skipped the card read too: a
+    path card laid went unseen for as long as the die reader kept failing."""
+    seen: list = []
+    die = Scripted(RuntimeError("taught faces unreadable"))
+    cards = Scripted(BoardReading((SlotReading(1, "P01", 0.95),)))
+    with CameraFeed(lambda: Frames([*tumbling(3, 3), *[die_at(1)] * 15]), seen.append, mode="temple", fps=None,
+                    card_interval=0, idle_card_interval=0, readers={"temple-die": die, "cards": cards}) as feed:
+        assert feed.ended.wait(30)
+    assert die.calls >= 3 and cards.calls >= 10
+    assert [o.slots for o in seen if isinstance(o, CardsSeen)] == [{1: "P01"}]
+    assert passed_over(seen) == ["the temple die reader failed on a frame, which was passed over: RuntimeError: "
+                                 "taught faces unreadable"]
+
+
 # ---------------------------------------------------------------- 7: nothing is submitted once closed
 
 
