@@ -143,7 +143,7 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
         print("Give --tag TAG --card CARD, or --dice-sensor URL to teach from the board.", file=sys.stderr)
         return 2
     tolerant_stdin()  # card ids are typed in answer; a stray non-UTF-8 byte must not end the teaching
-    reports: queue.Queue[Message] = queue.Queue()
+    reports: queue.Queue[SlotReport] = queue.Queue()
 
     shown: list[bool | None] = [None]
 
@@ -155,7 +155,13 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
             print(f"  [sensor {state}: {observation.detail}]{then}", flush=True)
 
     print(f"Lay each card on any slot; type its card id ({len(known)} cards), or q to stop.", flush=True)
-    link = DiceLink(args.dice_sensor, link_state, on_message=reports.put)
+    def slot_report(message: Message) -> None:
+        """Only what the prompt asks about is queued: on a garbage stream every bad line piled up for as long
+        as the prompt stood open (tens of megabytes an hour at 115200 baud)."""
+        if isinstance(message, SlotReport) and message.tag is not None:
+            reports.put(message)
+
+    link = DiceLink(args.dice_sensor, link_state, on_message=slot_report)
     try:
         link.start()  # inside the try: a Ctrl-C right after the port's first report still ends quietly
         while True:
@@ -165,9 +171,7 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
                 message = reports.get(timeout=0.5)
             except queue.Empty:
                 continue
-            if not isinstance(message, SlotReport) or message.tag is None:
-                continue
-            current = tags.card(message.tag)
+            current = tags.card(message.tag)  # type: ignore[arg-type]  # only tagged reports are queued
             answer = input(f"tag {message.tag} (slot {message.slot}){' is ' + current if current else ''}: card? ")
             if answer.strip().lower() == "q":
                 return 0

@@ -8,6 +8,7 @@ messages into observations and keeps trying to get the port back.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -29,6 +30,43 @@ from hardware.dice_protocol import (
 from hardware.tags import TagMap
 
 Submit = Callable[[Observation], None]
+QUERY = encode("ID?")
+
+
+def open_port(url: str, baudrate: int = 115200) -> serial.SerialBase:
+    """The port behind ``url``; any failure to open it is a ``serial.SerialException``.
+
+    pyserial lets more than its own errors out of ``serial_for_url`` for a
+    mistyped URL: ``loop://?logging=bogus`` raises KeyError, ``hwgrep://(``
+    re.error. Uncaught, either ended the reader thread (and ``hw test``) with a
+    traceback and no "cannot open" report, leaving a sensor that silently never
+    connects.
+    """
+    try:
+        return serial.serial_for_url(url, baudrate=baudrate, timeout=0.1)
+    except serial.SerialException:
+        raise
+    except Exception as error:  # whatever the URL handler raised, the port did not open
+        raise serial.SerialException(f"not a usable port or URL ({type(error).__name__}: {error})") from error
+
+
+def ask_ident(port: serial.SerialBase) -> bool:
+    """Send ``$ID?`` if the port can take it now; False when it could not.
+
+    A device that never reads what the host sends (firmware that only prints,
+    on a USB CDC port) leaves the host's output queue full. pyserial's write on
+    such a tty retries EAGAIN in a loop that ignores its timeouts, so the reader
+    spun a CPU core forever, never read the dice again and could not be
+    stopped. The query is only a courtesy (the device also says who it is on
+    power-up), so on a local tty it is one non-blocking try.
+    """
+    if not isinstance(port, serial.Serial):  # loop://, socket://, rfc2217://: no tty queue to wedge on
+        port.write(QUERY)
+        return True
+    try:
+        return os.write(port.fileno(), QUERY) == len(QUERY)
+    except BlockingIOError:
+        return False
 
 
 def to_observation(message: Message, source: str, tags: TagMap | None = None) -> Observation | None:
@@ -111,7 +149,7 @@ class DiceLink:
         reported_down = False
         while not self._stop.is_set():
             try:
-                port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.1)
+                port = open_port(self.url, self.baudrate)
             except (serial.SerialException, OSError, ValueError) as error:
                 if not reported_down:
                     self.submit(LinkChanged(self.source, False, f"cannot open {self.url}: {error}"))
@@ -125,7 +163,8 @@ class DiceLink:
             self.counts["connects"] += 1
             self.submit(LinkChanged(self.source, True, f"{self.url} open"))
             try:
-                port.write(encode("ID?"))
+                if not ask_ident(port):
+                    self.counts["query not sent"] += 1
                 self._read(port)
             except (serial.SerialException, OSError) as error:
                 self.submit(LinkChanged(self.source, False, f"{self.url}: {error}"))

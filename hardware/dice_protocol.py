@@ -103,6 +103,11 @@ def decode(line: bytes) -> Message:
         return BadLine("not ASCII", raw)
     if checksum(body) != given:
         return BadLine("checksum mismatch", raw)
+    if not body.isprintable():
+        # A NUL, ESC or other control byte is no part of any field, however the checksum came out. Let through,
+        # it reached the terminal and the screen inside a die value or fault text: "\x1b[2J" in an $ERR cleared
+        # the referee's screen, and a die value "\x004" was announced as "The die reads 4, not applied".
+        return BadLine("control characters", raw)
     kind, *fields = body.split(",")
     try:
         return _message(kind.upper(), fields, raw)

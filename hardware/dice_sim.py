@@ -39,6 +39,14 @@ class SimulatedSensor:
         return str(self.link) if self.link else self.tty_path
 
     def plug(self) -> SimulatedSensor:
+        """A new pty (and the link to it); a sensor still plugged in is unplugged first.
+
+        A script's ``plug`` without an ``unplug`` before it used to leave the old
+        pty open: the reader on it never saw the device go, and the rolls written
+        to the new pty were never read.
+        """
+        if self.master is not None:
+            self.unplug()
         if self.link is not None and self.link.exists() and not self.link.is_symlink():
             # Only a link (ours from an earlier plug, or a stale one) may be replaced: never a user's file.
             raise FileExistsError(f"cannot make the link {self.link}: a file that is not a link is there")

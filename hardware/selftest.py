@@ -16,7 +16,8 @@ from typing import Any
 import serial
 
 from companion.observations import ButtonPressed, Observation
-from hardware.dice_protocol import BadLine, Ident, LineParser, encode
+from hardware.dice_link import QUERY, ask_ident, open_port
+from hardware.dice_protocol import BadLine, Ident, LineParser
 from hardware.panel import HardwareUnavailable, Panel
 
 Say = Callable[[str], None]
@@ -24,23 +25,27 @@ PORT_PATTERNS = ("/dev/serial/by-id/*", "/dev/ttyUSB*", "/dev/ttyACM*")
 
 
 def probe(url: str, wait: float = 2.0) -> Ident | str:
-    """Who is on ``url``: the device's ident, or why nothing answered."""
+    """Who is on ``url``: the device's ident, or why nothing answered.
+
+    Opened and asked as the reader does (`open_port`, `ask_ident`), so a mistyped
+    URL is a "cannot open" line rather than a traceback ending the check, and a
+    device that takes no input cannot hang it on the query.
+    """
     try:
-        port = serial.serial_for_url(url, baudrate=115200, timeout=0.1)
+        port = open_port(url)
     except (serial.SerialException, OSError, ValueError) as error:
         return f"cannot open: {error}"
     parser = LineParser()
-    query = encode("ID?")
     heard = 0
     echoed = False
     try:
-        port.write(query)
+        sent = ask_ident(port)
         end = time.monotonic() + wait
         while time.monotonic() < end:
             for message in parser.feed(port.read(port.in_waiting or 1)):
                 if isinstance(message, Ident):
                     return message
-                if isinstance(message, BadLine) and message.raw.strip() == query.strip():
+                if isinstance(message, BadLine) and message.raw.strip() == QUERY.strip():
                     echoed = True  # a loopback, or a tty with echo on: not a line from a device
                 else:
                     heard += 1
@@ -48,6 +53,8 @@ def probe(url: str, wait: float = 2.0) -> Ident | str:
         return f"lost while asking: {error}"
     finally:
         port.close()
+    if not sent and not heard:
+        return "no answer: the port takes no input, so $ID? could not be sent (is the device reading its port?)"
     if echoed:
         sent_back = "only the query sent back (a loopback or a port that echoes"
         return f"no answer to $ID?, {sent_back}; {heard} other lines heard)"

@@ -28,12 +28,23 @@ class TagMap:
 
     @classmethod
     def load(cls, path: Path) -> TagMap:
+        """The taught links; an empty map when there is no file yet, or a broken one (teach again).
+
+        A file of the wrong shape counts as broken too: ``{"tags": null}`` or a
+        list ended ``hw play`` and the app's dice sensor with an AttributeError,
+        and deeply nested brackets with a RecursionError. A link whose card is
+        not text is left out rather than becoming the card "None". A byte-order
+        mark (the file edited in Windows Notepad) is read past: it made the whole
+        file "broken", every tag unknown, and the next teach step overwrote it.
+        """
         try:
-            content = json.loads(path.read_text(encoding="utf-8"))
-            links = content.get("tags", {}) if isinstance(content, dict) else {}
-            return cls(path, {str(k): str(v) for k, v in links.items()})
-        except (OSError, ValueError):
-            return cls(path)  # no file yet, or a broken one: teach again rather than refuse to start
+            content = json.loads(path.read_text(encoding="utf-8-sig"))
+        except (OSError, ValueError, RecursionError):
+            return cls(path)
+        links = content.get("tags") if isinstance(content, dict) else None
+        if not isinstance(links, dict):
+            return cls(path)
+        return cls(path, {tag: card for tag, card in links.items() if isinstance(card, str)})
 
     def card(self, tag: str) -> str | None:
         return self.links.get(tag)

@@ -1,0 +1,132 @@
+"""Bad input from the table's hardware side: each is answered in words and the reader, the sim and the game go on."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.controller import Controller
+from companion.observations import DieRead, LinkChanged
+from companion.session import Session
+from hardware.dice_link import DiceLink
+from hardware.dice_protocol import BadLine, DieSettled, LineParser, checksum, decode
+from hardware.dice_sim import SimulatedSensor, run_script
+from hardware.selftest import probe
+from hardware.tags import TagMap
+from tests.controller_loop import pump_until
+from tests.hardware.conftest import until_link
+
+FAST = (0.02, 0.2)
+
+
+def first(heard: queue.Queue, kind: type, timeout: float = 10.0) -> object:
+    end = time.monotonic() + timeout
+    while (left := end - time.monotonic()) > 0:
+        item = heard.get(timeout=left)
+        if isinstance(item, kind):
+            return item
+    raise AssertionError(f"no {kind.__name__} within {timeout} s")
+
+
+@pytest.mark.parametrize("url", ["loop://?logging=bogus", "hwgrep://("])
+def test_a_mistyped_port_url_is_reported_and_retried_not_a_silently_dead_reader(url: str) -> None:
+    """pyserial raises KeyError / re.error for these, which used to end the reader thread with no report."""
+    heard: queue.Queue = queue.Queue()
+    link = DiceLink(url, heard.put, backoff=FAST).start()
+    try:
+        down = first(heard, LinkChanged)
+        assert isinstance(down, LinkChanged) and down.up is False
+        assert down.detail.startswith(f"cannot open {url}: not a usable port or URL")
+        time.sleep(0.1)
+        assert link._thread is not None and link._thread.is_alive()  # still trying, as for a missing device
+    finally:
+        link.stop()
+    assert probe(url, wait=0.1).startswith("cannot open: not a usable port or URL")  # hw test: a line, no traceback
+
+
+def fill_what_the_device_never_reads(sensor: SimulatedSensor) -> None:
+    """The host-to-device queue of the pty, full: firmware that prints but never reads its port."""
+    fd = os.open(sensor.tty_path, os.O_RDWR | os.O_NONBLOCK | os.O_NOCTTY)
+    try:
+        for size in (1024, 1):  # the last few bytes of room one at a time
+            with contextlib.suppress(BlockingIOError):
+                while True:
+                    os.write(fd, b"x" * size)
+    finally:
+        os.close(fd)
+
+
+def test_a_device_that_never_reads_its_port_still_has_its_rolls_read(sensor: SimulatedSensor) -> None:
+    """The $ID? query used to spin forever in pyserial's write: no roll read again, and no way to stop the thread."""
+    fill_what_the_device_never_reads(sensor)
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    link = DiceLink(sensor.path, controller.submit, backoff=FAST).start()
+    try:
+        pump_until(controller, until_link(True))
+        sensor.roll(4)
+        step = pump_until(controller, lambda u: u.kind == "step")[-1]
+        assert step.action == {"type": "roll", "value": 4}
+    finally:
+        thread = link._thread
+        link.stop(timeout=2)
+    assert thread is not None and not thread.is_alive()
+
+
+def test_the_self_test_on_a_device_that_never_reads_answers_instead_of_hanging(sensor: SimulatedSensor) -> None:
+    fill_what_the_device_never_reads(sensor)
+    answers: list = []
+    asking = threading.Thread(target=lambda: answers.append(probe(sensor.path, wait=0.2)), daemon=True)
+    asking.start()
+    asking.join(5)
+    # (how much room a pty's queue has left varies, so the query may or may not have gone out)
+    assert len(answers) == 1 and answers[0].startswith("no answer"), answers
+
+
+def framed(body: str) -> bytes:
+    return f"${body}*{checksum(body)}".encode("ascii")
+
+
+@pytest.mark.parametrize("body", ["ERR,tilt,\x1b[2J\x1b[H", "DIE,d6,\x004,100", "ID,TC\x07,1.0,1", "SLOT,3,04\rA1"])
+def test_control_bytes_inside_a_line_are_a_bad_line_even_with_a_good_checksum(body: str) -> None:
+    """Else an ESC in a fault text cleared the referee's terminal, and a NUL hid itself inside a die value."""
+    line = framed(body)
+    message = decode(line)
+    assert isinstance(message, BadLine) and message.reason == "control characters" and message.raw == line
+    parser = LineParser()  # and the next line on the wire still counts
+    assert parser.feed(line + b"\n" + framed("DIE,d6,4,100") + b"\n")[-1] == DieSettled("d6", 4, 1.0)
+
+
+@pytest.mark.parametrize(
+    "content", ['{"tags": null}', '{"tags": ["04A1", "P05"]}', '{"tags": 5}', "[" * 100_000, '{"tags": {"04A1": null}}']
+)
+def test_a_tag_file_of_the_wrong_shape_is_an_empty_map_not_a_crash(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "temple-tags.json"
+    path.write_text(content, encoding="utf-8")
+    tags = TagMap.load(path)
+    assert tags.links == {}
+    assert tags.card("04A1") is None  # not the card "None"
+
+
+def test_a_tag_file_saved_with_a_byte_order_mark_keeps_its_links(tmp_path: Path) -> None:
+    path = tmp_path / "temple-tags.json"
+    path.write_text("\ufeff" + json.dumps({"tags": {"04A1": "P05"}}), encoding="utf-8")
+    assert TagMap.load(path).card("04A1") == "P05"
+
+
+def test_a_sensor_plugged_in_again_without_an_unplug_is_followed_by_the_reader(sensor: SimulatedSensor) -> None:
+    """A script's "plug" alone left the old pty open: the reader stayed on it and the roll was never read."""
+    heard: queue.Queue = queue.Queue()
+    with DiceLink(sensor.path, heard.put, backoff=FAST):
+        assert first(heard, LinkChanged) == LinkChanged("dice sensor", True, f"{sensor.path} open")
+        run_script(sensor, "plug", lambda _: None)
+        assert first(heard, LinkChanged).up is False  # the old pty went away...
+        assert first(heard, LinkChanged).up is True  # ...and the reader found the new one behind the same name
+        sensor.roll(4)
+        assert first(heard, DieRead).value == 4
