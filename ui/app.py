@@ -119,6 +119,7 @@ class CompanionApp(App):
         self.first_screen_at: float | None = None
         self.first_screen_wall: float | None = None
         self._seq = 0
+        self._lit_by_reading = False  # `highlighted` is a reading waiting for its tap
         self._checking = False
         self._ping_every = watchdog.ping_interval()
         controller.add_output(self.on_update)
@@ -251,6 +252,9 @@ class CompanionApp(App):
             action = json.loads(raw)
         except ValueError as error:
             self._not_an_action(f"{error.msg}.")
+            return
+        except RecursionError:  # "[[[[..." a thousand deep (a held key) raised out of Check and closed the app
+            self._not_an_action("nested too deeply.")
             return
         if not isinstance(action, dict):  # 4, "roll" or [..] parse as JSON too, yet name no action
             self._not_an_action('type an object, such as {"type": "roll", "value": 4}.')
@@ -561,6 +565,13 @@ class CompanionApp(App):
         elif update.kind in ("step", "undo", "redo", "new_game"):
             self.highlighted = self.highlighted_place = None  # a new list
             self.ruling = {}  # a ruling on the last position says nothing about this one
+        elif update.kind == "info" and self._lit_by_reading and self.controller.proposal is None:
+            # A reading dropped (undo while it waited) said "enter the value by hand" with its choice still
+            # lit, as if one tap would take it.
+            self.highlighted = None
+        self._lit_by_reading = update.kind == "confirm" or (
+            self._lit_by_reading and update.kind != "select" and self.controller.proposal is not None
+        )  # a button box's pick, lit by "select", is the player's own and stays
         if update.kind == "ruling" or (update.kind == "refused" and self._checking):
             self.ruling = self._ruling(update)
         # A reading waiting for its tap keeps its question on the status line: a camera's passing note ("the

@@ -18,8 +18,8 @@ from vision.tray_area import TrayArea, TrayAreaRefused
 log = logging.getLogger(__name__)
 
 INPUT_SOURCES = ("touch", "buttons", "serial", "camera")
-VALID = {  # beyond the type: an empty PIN would lock staff out, and a picture turns by quarter turns only
-    "kiosk_pin": lambda pin: bool(pin.strip()),
+VALID = {  # beyond the type: a PIN the pad cannot type would lock staff out, a picture turns by quarters only
+    "kiosk_pin": lambda pin: pin.isascii() and pin.isdigit(),  # the pad has 0-9 alone: no "", " 1234" or "abcd"
     "camera_turn": lambda turn: turn in TURNS,
     "mains_hz": lambda hz: hz in MAINS_HZ,
     "tray_area": lambda area: _tray_area_ok(area),

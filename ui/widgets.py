@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from kivy.clock import Clock
@@ -73,3 +74,19 @@ class ChoiceButton(Button):
     chosen = BooleanProperty(False)  # the one the button box's confirm would take
     tint = ListProperty([0.1, 0.45, 0.2, 1])  # background and text colour when not chosen: a die face's own
     ink = ListProperty([1, 1, 1, 1])
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.shown_at = time.time()  # the clock of a touch's time_start
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """The second tap of a double tap is swallowed by a button that was not there at the first.
+
+        The first tap takes its choice and the list is rebuilt under the finger,
+        so the second landed on whatever choice now sat there: a double tap on
+        "Oracle shows 6" also brought out Yellow 3, a move nobody had read.
+        """
+        first_tap = touch.time_start - getattr(touch, "double_tap_time", 0)
+        if getattr(touch, "is_double_tap", False) and first_tap < self.shown_at and self.collide_point(*touch.pos):
+            return True
+        return super().on_touch_down(touch)

@@ -259,6 +259,30 @@ def test_an_unsure_camera_reading_is_taken_with_one_tap_on_its_lit_choice(start:
     assert app.controller.proposal is None and app.highlighted is None
 
 
+def test_a_reading_dropped_by_undo_leaves_no_choice_lit(start: Any) -> None:
+    """Undo dropped the waiting reading and said "enter the value by hand", but its choice stayed lit gold."""
+    from companion.observations import DieRead
+
+    session = Session.new("blackpool", ["yellow", "red"])
+    app = start(session)
+    app.show("table")
+    app.controller.submit(DieRead(4, "camera", 0.3))
+    for _ in range(50):
+        if app.highlighted is not None:
+            break
+        advance(1)
+    assert app.highlighted is not None and app.highlighted["value"] == 4
+    app.undo()
+    for _ in range(50):
+        if "Reading dropped" in app.status:
+            break
+        advance(1)
+    advance(3)
+    table = app.root.get_screen("table")
+    assert "Reading dropped" in app.status and app.highlighted is None and session.log == []
+    assert not any(getattr(b, "chosen", False) for b in table.ids.choices.children)
+
+
 def test_a_reading_repeated_over_and_over_is_shown_but_said_once(start: Any) -> None:
     from companion.observations import DieRead
 

@@ -44,10 +44,12 @@ def test_hand_edited_values_a_person_would_write_are_taken_and_wrong_ones_named(
     assert "idle_seconds = True ignored" in caplog.text and "voice_speed = 'fast' ignored" in caplog.text
 
 
-def test_an_empty_pin_in_the_file_does_not_lock_the_staff_out(tmp_path: Path) -> None:
-    """An empty PIN matches no attempt: Settings and Exit could never be opened again at the table."""
+@pytest.mark.parametrize("pin", ["  ", "", " 4321", "abcd", "12 34", "١٢٣٤"])
+def test_a_pin_the_pad_cannot_type_does_not_lock_the_staff_out(tmp_path: Path, pin: str) -> None:
+    """An empty PIN matches no attempt, and the pad types 0-9 alone: a hand-edited " 4321" or "abcd" meant
+    Settings and Exit could never be opened again at the table."""
     path = tmp_path / "ui.json"
-    path.write_text('{"kiosk_pin": "  "}')
+    path.write_text(json.dumps({"kiosk_pin": pin}))
     assert Settings.load(path).kiosk_pin == "1234"
 
 

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
@@ -30,23 +31,53 @@ class DisputeScreen(Screen):
     page_text = StringProperty("")  # "Next page (1 of 11)" when the offered actions fill more than one
     page = 0
     filled_for: tuple[str, int] | None = None  # the game and step the typed template was made for
+    template = ""  # the typed field as last filled, to tell it from the referee's own typing
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # One rebuild a frame, after the table has let go of its open place for the new position.
+        self._moved_on = Clock.create_trigger(lambda _dt: self.offer(keep_typing=True))
 
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
         if "place" not in app.ruling:  # a place asked about at the table is what the referee came to read
             app.ruling = {}
+        self.offer()
+        app.bind(choices=self._choices_changed)
+
+    def on_leave(self, *_args: Any) -> None:
+        App.get_running_app().unbind(choices=self._choices_changed)
+
+    def _choices_changed(self, *_args: Any) -> None:
+        """The game moved on while the screen was open (a camera's roll, the button box, a game ended).
+
+        The offered buttons and the template stayed those of the position before:
+        "Oracle shows 4", tapped when the game waited for a traveller, was NOT
+        ALLOWED, under a heading naming the new question.
+        """
+        self._moved_on()
+
+    def offer(self, keep_typing: bool = False) -> None:
+        """The first page of what the game offers now, and a fresh template when the position changed.
+
+        ``keep_typing``: the screen is open, so an action the referee is typing is
+        kept; only the template, as it was filled, follows the game.
+        """
+        app = App.get_running_app()
         self.page = 0
         offered = self.show_page()
         session = app.controller.session
         now = (session.game.id, len(session.log)) if session is not None else None
-        if offered and (not self.ids.typed.text or now != self.filled_for):
+        typed = self.ids.typed.text
+        stale = now != self.filled_for and (not keep_typing or typed == self.template)
+        if offered and (not typed or stale):
             # A template to edit: disputes are usually about a near miss of an offered action. Made
             # afresh for each position: another game's roll, checked here, was refused as unknown.
             self.fill(offered[0])
         self.filled_for = now
 
     def fill(self, action: Any) -> None:
-        self.ids.typed.text = json.dumps({k: v for k, v in action.items() if k != "text"})
+        self.ids.typed.text = self.template = json.dumps({k: v for k, v in action.items() if k != "text"})
 
     def pick(self, button: Any) -> None:
         """An offered action tapped: checked, and put in the typed field, so field and verdict agree."""

@@ -10,13 +10,24 @@ from kivy.factory import Factory
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+ENTRY_LIMIT = 12  # digits the pad takes when the PIN is no longer: a stuck key cannot grow the entry for ever
+
 
 class PinScreen(Screen):
     entered = StringProperty("")
     message = StringProperty("Staff PIN")
+    _back = "table"  # where Cancel returns
 
     def ask(self, then: Callable[[], None], back: str = "table") -> None:
-        self._then, self._back = then, back
+        """``back`` is where Cancel returns; asked again from the pad itself, the screen before it stays so.
+
+        The button box's menu hold while the pad was up asked with ``back="pin"``,
+        and Cancel then showed the pad again: the table was out of reach until
+        the kiosk idled to its attract screen.
+        """
+        self._then = then
+        if back != self.name:
+            self._back = back
         self.entered, self.message = "", "Staff PIN"
 
     def press(self, key: str) -> None:
@@ -24,8 +35,15 @@ class PinScreen(Screen):
             self.entered = ""
         elif key == "ok":
             self.submit()
-        elif len(self.entered) < 12:
+        elif len(self.entered) < self.entry_limit():
             self.entered += key
+
+    @staticmethod
+    def entry_limit() -> int:
+        """As many digits as the PIN has, if more than the usual 12: the settings screen takes a PIN of any
+        length, and a 16-digit one saved there could never be typed, locking staff out of settings and exit."""
+        pin = getattr(getattr(App.get_running_app(), "pin", None), "pin", "")
+        return max(ENTRY_LIMIT, len(pin))
 
     def submit(self) -> None:
         app = App.get_running_app()
@@ -37,7 +55,7 @@ class PinScreen(Screen):
 
     def cancel(self) -> None:
         self.entered = ""
-        App.get_running_app().show(getattr(self, "_back", "table"))
+        App.get_running_app().show(self._back)
 
     def on_kv_post(self, *_args: Any) -> None:
         for key in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "ok"]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Hashable
 from typing import Any
 
@@ -45,6 +46,7 @@ class TableScreen(Screen):
     paged = BooleanProperty(False)
     has_buttons = BooleanProperty(False)  # none (a map to tap): the announcements may take the room
     game_over = BooleanProperty(False)  # offer the next game where the moves were
+    announcements = ListProperty([])  # the app's, newest first: a new one means someone is playing
     short_labels = BooleanProperty(False)  # every label fits half a narrow panel: two columns show twice as many
     pad_columns = NumericProperty(1)  # the die pad's width in buttons (its longest row)
     has_pad = BooleanProperty(False)
@@ -53,12 +55,51 @@ class TableScreen(Screen):
     asked: Hashable | None = None  # a place tapped where nothing is offered: the board rings it while it is answered
     page = 0
     can_point = BooleanProperty(False)  # the board answers taps with places
+    entered_at = 0.0  # when the table last came on screen, on the clock of a touch's time_start
+
+    def on_enter(self, *_args: Any) -> None:
+        self.entered_at = time.time()
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """The second tap of a double tap begun on another screen is swallowed.
+
+        "Touch anywhere to continue", tapped twice, woke the table on the first
+        tap and took the choice under the finger with the second: the attract
+        screen rolled a 4 for the game. A double tap on a screen's button that
+        leads here ("Back to the table") landed on Undo or a choice the same way.
+        """
+        first_tap = touch.time_start - getattr(touch, "double_tap_time", 0)
+        if getattr(touch, "is_double_tap", False) and first_tap < self.entered_at:
+            return True
+        return super().on_touch_down(touch)
 
     def on_choices(self, *_args: Any) -> None:
         """A new position: what was pointed at before no longer means anything."""
         self.focus, self.page, self.asked = None, 0, None
         self.rearrange()
         self._to_top()
+
+    def on_announcements(self, *_args: Any) -> None:
+        self._in_play()
+
+    @staticmethod
+    def _in_play() -> None:
+        """Something was done at the table, by whatever input: the kiosk is in use, so the attract screen
+        waits, or gives way if it is up.
+
+        The idle clock heard only the screen's touches, so a table playing on the
+        button box (or with touch off) was covered by the attract screen every
+        couple of minutes, and played on behind it unseen. Every step, undo, redo
+        and refusal is announced, so a new announcement is the sign of play; the
+        choices are not: a roll that moves nobody gives the next player the same list.
+        """
+        app = App.get_running_app()
+        idle = getattr(app, "idle", None)
+        if idle is None:
+            return
+        idle.touched(app.clock())
+        if app.root is not None and app.root.current == "attract":
+            app.wake()
 
     def _to_top(self) -> None:
         """The list's first choice in view, and the scroll effect told so.
@@ -86,6 +127,8 @@ class TableScreen(Screen):
 
     def on_highlighted(self, *_args: Any) -> None:
         """Next on the button box: open the place or page holding its pick, light it, scroll to it."""
+        if self.highlighted is not None:  # a press of next, or a reading to confirm: someone is at the table
+            self._in_play()
         shown = (self.focus, self.page)
         self.focus, self.page = reveal(self.choices, self.highlighted, self.focus, self.page, self.can_point)
         if (self.focus, self.page) != shown:
@@ -122,6 +165,8 @@ class TableScreen(Screen):
     def on_highlighted_place(self, *_args: Any) -> None:
         """The button box walks a long list place by place: the place it reached is opened, as a tap would."""
         place = self.highlighted_place
+        if place is not None:
+            self._in_play()
         if place is not None and place in self.arrangement.marked and place != self.focus:
             self.focus, self.page = place, 0
             self.rearrange()
