@@ -9,6 +9,7 @@ the owner of the session calls ``pump`` from its main loop.
 
 from __future__ import annotations
 
+import logging
 import numbers
 import queue
 import random
@@ -36,6 +37,7 @@ from companion.places import explain_place, place_to_json
 from companion.session import Session
 
 Output = Callable[[Update], None]
+log = logging.getLogger(__name__)
 
 
 def _same_action(offered: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
@@ -65,6 +67,7 @@ class Controller:
     ) -> None:
         self.session = session
         self.outputs: list[Output] = list(outputs or [])
+        self._outputs_failed: set[str] = set()  # the outputs already logged as failing
         self.confidence_threshold = confidence_threshold
         self.app_dice = app_dice
         self.wake = wake
@@ -482,5 +485,10 @@ class Controller:
             try:
                 output(update)
             except Exception:  # a broken speaker or LED must never stop the game
-                continue
+                # Said once per output: a screen whose refresh raised was left half drawn with no word anywhere,
+                # and a speaker unplugged all day must not write a traceback per step.
+                name = getattr(output, "__qualname__", repr(output))
+                if name not in self._outputs_failed:
+                    self._outputs_failed.add(name)
+                    log.exception("output %s failed on a %r update; the game goes on without it", name, update.kind)
         return update

@@ -141,7 +141,8 @@ def normalize_action(action: object) -> Action:
     if "player" in action and not (isinstance(action["player"], str) and action["player"]):
         # Left out, the player is whoever is to act; named, it must be a name, or a null would pass every
         # game's turn check as "no player said" while the journal keeps a key that means nothing.
-        raise InvalidAction(f'"player" names a player, not {action["player"]!r}; leave it out to mean whoever is to act')
+        who = action["player"]
+        raise InvalidAction(f'"player" names a player, not {who!r}; leave it out to mean whoever is to act')
     return {k: v for k, v in action.items() if k != "text"}
 
 

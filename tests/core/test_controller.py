@@ -129,6 +129,20 @@ def test_a_failing_output_does_not_stop_the_others() -> None:
     assert len(heard) == 1
 
 
+def test_a_failing_output_is_logged_once_with_its_fault(caplog) -> None:
+    """A screen callback that raised left the display half refreshed, and nothing anywhere said why."""
+
+    def broken(update: Update) -> None:
+        raise OSError("speaker unplugged")
+
+    controller = Controller(Session.new("race", ["red", "blue"]), [broken])
+    with caplog.at_level("ERROR", logger="companion.controller"):
+        controller.handle(DieRead(1, "serial"))
+        controller.handle(Touch("undo"))
+    failed = [r for r in caplog.records if "broken" in r.getMessage()]
+    assert len(failed) == 1 and "speaker unplugged" in caplog.text
+
+
 def test_checks_and_redo_through_touch() -> None:
     controller, _ = make()
     ruling = controller.handle(Touch("check", {"type": "advance"}))

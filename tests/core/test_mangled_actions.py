@@ -84,7 +84,8 @@ def test_an_action_may_name_its_player_and_the_wrong_one_gets_the_turn_clause(ga
 def test_a_player_that_names_nobody_is_refused_the_same_by_every_game(game_id: str, who: object) -> None:
     """A null ``player`` once passed Blackpool's and the temple's turn checks as if it were left out."""
     referee = Referee()
-    assert referee.handle({"cmd": "new", "game": game_id, "players": random_players(create(game_id), random.Random(3))})["ok"]
+    players = random_players(create(game_id), random.Random(3))
+    assert referee.handle({"cmd": "new", "game": game_id, "players": players})["ok"]
     action = {k: v for k, v in referee.handle({"cmd": "legal"})["legal"][0].items() if k != "text"}
     before = referee.session.document()
     answer = referee.handle({"cmd": "act", "action": {**action, "player": who}})
