@@ -28,7 +28,7 @@ from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
 from companion.session import Session, export_game, open_table, replay_record
 from companion.simulate import SimulationError, play_random_game
-from companion.terminal import Terminal, ask_new_game, input_still_waiting
+from companion.terminal import Terminal, ask_new_game, input_still_waiting, split_players
 
 
 def default_journal_path() -> Path:
@@ -88,7 +88,7 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
         while True:
             game_id = wanted.pop() if wanted else None
             if players and game_id:
-                spec = {"game": game_id, "players": players.split(","), "profile": args.profile or "standard"}
+                spec = {"game": game_id, "players": split_players(players), "profile": args.profile or "standard"}
             else:
                 spec = ask_new_game(_read, print, game_id)
             if spec is None:
@@ -223,8 +223,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
         clause = rulebook.clause(args.clause)
         print(f"{clause.id}  {clause.title}\n\n{clause.text}")
         return 0
-    for clause in rulebook.search(args.search or ""):
+    found = rulebook.search(args.search or "")
+    for clause in found:
         print(f"{clause.id:<10} {clause.title}")
+    if not found:  # a search that matched nothing printed nothing and succeeded, as if the book were empty
+        print(f"companion: no {args.game} clause mentions {args.search!r}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -234,9 +238,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"No journal at {path}.", file=sys.stderr)
         return 1
     journal = Journal(path)
-    entry = journal.read_game(args.id) if args.id else journal.latest_game()
+    # `--id 0` is an id, not "none given": it exported the latest game instead of saying there is no game 0.
+    entry = journal.read_game(args.id) if args.id is not None else journal.latest_game()
     if entry is None:
-        print("The journal holds no game.", file=sys.stderr)
+        which = f" {args.id}" if args.id is not None else ""
+        print(f"The journal holds no game{which}.", file=sys.stderr)
         return 1
     record, note = export_game(entry, cafe_dir(args))
     text = json.dumps(record, indent=1)
@@ -253,9 +259,23 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     record = read_json(Path(args.record))
     session = replay_record(record, cafe_dir(args))
-    print(f"{record['game']}: {len(session.log)} actions replayed; the final position matches the record.")
+    if record.get("final") is None:
+        # A record exported from steps that no longer replayed has no final position; saying it matched
+        # one vouched for an end nobody recorded.
+        print(f"{record['game']}: {len(session.log)} actions replayed; the record has no final position to confirm.")
+    else:
+        print(f"{record['game']}: {len(session.log)} actions replayed; the final position matches the record.")
     print(session.pending().text)
     return 0
+
+
+def journal_id(text: str) -> int:
+    """A journal game id: SQLite's integers stop at 2**63 - 1, and a larger ``--id`` ended in an OverflowError
+    traceback."""
+    value = positive(text)
+    if value > 2**63 - 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a game id this journal could hold")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -307,7 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write a game record from the journal")
     export.add_argument("out", help="file, or - for stdout")
     export.add_argument("--journal")
-    export.add_argument("--id", type=int, help="journal game id (default: the latest)")
+    export.add_argument("--id", type=journal_id, help="journal game id (default: the latest)")
     export.set_defaults(func=cmd_export)
 
     replay = sub.add_parser("replay", help="replay a game record and confirm its final position")

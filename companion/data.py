@@ -62,6 +62,8 @@ def read_json(path: Path) -> Any:
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
         raise InvalidData([f"{path}: not valid JSON at {where}: {_json_fault(exc)}"]) from None
+    except RecursionError:  # "[[[[..." thousands deep: the reader recurses once a level, and the referee crashed
+        raise InvalidData([f"{path}: lists or objects nested too deeply to be game data or a record"]) from None
 
 
 def _json_fault(exc: json.JSONDecodeError) -> str:

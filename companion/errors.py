@@ -6,6 +6,15 @@ still catch them sensibly (python-chess does the same with ``IllegalMoveError``)
 
 from __future__ import annotations
 
+SHOWN_CHARS = 40  # of a value quoted back in a refusal
+
+
+def quoted(value: object) -> str:
+    """A value as a refusal quotes it, cut short: a name pasted a megabyte long came back whole, a wall of
+    text in the terminal and a megabyte answer from the referee."""
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
+
 
 class CompanionError(Exception):
     """Base of every refusal the core gives; ``code`` is part of the protocol."""

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from companion.errors import BadRequest, CompanionError, IllegalAction, InvalidAction
+from companion.errors import BadRequest, CompanionError, IllegalAction, InvalidAction, quoted
 from companion.rulebook import Rulebook
 from companion.schema import Check
 
@@ -218,7 +218,7 @@ class Game(ABC):
         """Defaults, then the profile, then explicit options; refuse unknown keys and values."""
         profile = profile or "standard"
         if profile not in cls.profiles:
-            raise BadRequest(f"{cls.id} has no profile {profile!r}; profiles: {', '.join(cls.profiles)}")
+            raise BadRequest(f"{cls.id} has no profile {quoted(profile)}; profiles: {', '.join(cls.profiles)}")
         if options is not None and not isinstance(options, Mapping):
             raise BadRequest("options must be an object of option -> value")
         specs = {o.key: o for o in cls.option_specs}

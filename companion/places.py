@@ -15,7 +15,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol
 
 from companion.errors import BadRequest, CompanionError
-from companion.game import Action, Ruling
+from companion.game import Action, Pending, Ruling
 
 # Action fields naming where it happens, in the order an action with two is read. A card counts only
 # by its number on the board (Targi's border cards); a card id such as "P07" or "desert_flask" is a card
@@ -34,11 +34,17 @@ SHOWN_ALLOWED = 5  # allowed actions named; the table's buttons list them all
 
 
 class Checks(Protocol):
-    """What the answer needs of a session: the offered actions and a ruling on any action."""
+    """What the answer needs of a session: the offered actions, a ruling on any action, and (for a game
+    that has ended) what is pending and the steps taken."""
 
     def legal(self) -> list[Action]: ...
 
     def check(self, action: object) -> Ruling: ...
+
+    def pending(self) -> Pending: ...
+
+    @property
+    def log(self) -> list[Action]: ...
 
 
 def place_of(action: Mapping[str, Any]) -> Hashable | None:
@@ -86,10 +92,13 @@ def place_from_text(text: str) -> Hashable:
     """A place as a player types it: '5,5' or '(5, 5)' for a hex, '3' for a slot, else a space or traveller id."""
     text = text.strip()
     parts = [part.strip() for part in text.strip("()[] ").split(",")]
-    if len(parts) > 1 and all(p.lstrip("-").isdecimal() for p in parts):
-        return tuple(int(p) for p in parts)
-    if text.isdecimal():
-        return int(text)
+    try:
+        if len(parts) > 1 and all(p.lstrip("-").isdecimal() for p in parts):
+            return tuple(int(p) for p in parts)
+        if text.isdecimal():
+            return int(text)
+    except ValueError:  # thousands of digits: `int` refuses them, and its message tells a player to call Python
+        raise BadRequest("that number is far too long to be a place on any board") from None
     if not text:
         raise BadRequest("say which place: a hex such as 5,5, a slot or card number, a space or a traveller id")
     return text
@@ -127,6 +136,8 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
     refused by one adjacency rule read as one reason, not five sentences.
     """
     offered = session.legal()
+    if not offered:
+        return _nothing_offered(session)
     here = [action for action in offered if place_of(action) == place]
     if here:
         rules = _union(session.check(action).rules for action in here)
@@ -160,12 +171,35 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
     reasons = []
     for rules, texts in list(groups.items())[:SHOWN_GROUPS]:
         more = len(texts) - 1
-        also = f" The same rule rules out {more} other {'choice' if more == 1 else 'choices'} {rest}." if more else ""
+        # Refusals that cite no clause (a place the game cannot even name) share a reason, not a rule.
+        same = "rule" if rules else "reason"
+        also = f" The same {same} rules out {more} other {'choice' if more == 1 else 'choices'} {rest}." if more else ""
         cited = f" [{', '.join(rules)}]" if rules and len(groups) > 1 else ""  # one reason: cited once, below
         reasons.append(f"{texts[0].rstrip('.')}.{cited}{also}")
     if len(groups) > SHOWN_GROUPS:
         reasons.append(f"And {len(groups) - SHOWN_GROUPS} more reasons.")
     return Ruling(False, " ".join([refused, *reasons]).strip(), _union(groups))
+
+
+def _nothing_offered(session: Checks) -> Ruling:
+    """The ruling when the position offers nothing at all: after the last step, the game is over.
+
+    Said as "nothing is placed on the board at this point", a finished game's
+    table heard neither that the game had ended nor the clause that ends it.
+    The game's own refusal of the last action taken again gives both, without
+    this module knowing any rule.
+    """
+    pending = session.pending()
+    if not pending.is_over:
+        return Ruling(False, "Nothing may be done at this point of the game.", ())
+    log = session.log
+    try:
+        ruling = session.check(log[-1]) if log else None
+    except CompanionError:
+        ruling = None
+    if ruling is not None and not ruling.legal and ruling.rules:
+        return Ruling(False, f"Nothing may be done there. {ruling.text}", ruling.rules)
+    return Ruling(False, f"Nothing may be done there: the game is over. {pending.text}", ())
 
 
 def _union(rule_lists: Any) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import companion.games
 from companion.data import cafe_signature, load_data
-from companion.errors import InvalidData, UnknownGame
+from companion.errors import InvalidData, UnknownGame, quoted
 from companion.game import Game
 
 
@@ -46,7 +46,7 @@ def game_classes() -> dict[str, type[Game]]:
 def game_class(game_id: object) -> type[Game]:
     classes = game_classes()
     if not isinstance(game_id, str) or game_id not in classes:
-        raise UnknownGame(f"no game {game_id!r}; games: {', '.join(classes)}")
+        raise UnknownGame(f"no game {quoted(game_id)}; games: {', '.join(classes)}")
     return classes[game_id]
 
 

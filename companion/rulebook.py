@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import BadRequest
+from companion.errors import BadRequest, quoted
 from companion.schema import ListOf, Obj, Str, header
 
 CLAUSE_SCHEMA = Obj(
@@ -65,7 +65,7 @@ class Rulebook:
         try:
             return self._by_id[clause_id]
         except KeyError:
-            raise BadRequest(f"{self.game} has no rule clause {clause_id!r}") from None
+            raise BadRequest(f"{self.game} has no rule clause {quoted(clause_id)}") from None
 
     def search(self, words: str) -> list[Clause]:
         """Clauses holding every word, for the rulebook screen and the terminal."""

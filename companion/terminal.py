@@ -109,6 +109,22 @@ def _keys(action: Action) -> set[str]:
     return keys
 
 
+def _which(matches: list[Action], typed: str) -> str:
+    """What to type for each face a value fits: 'red 1' or 'white 1'.
+
+    The example used to be any one key of the first face, picked in set order, so
+    a table that typed '1' was often told to type '1' again.
+    """
+    keys = [_keys(action) - {typed} for action in matches]
+    shown = []
+    for i, mine in enumerate(keys):
+        others = set().union(*(k for j, k in enumerate(keys) if j != i))
+        own = sorted(mine - others, key=lambda key: (len(key), key))
+        if own:
+            shown.append(f"'{own[0]}'")
+    return " or ".join(shown[:6]) if shown else "type its number"
+
+
 class Terminal:
     """Typed lines and table inputs share one controller, so every input lights, speaks and journals alike."""
 
@@ -202,7 +218,7 @@ class Terminal:
             if len(matches) == 1:
                 return matches[0]
             if len(matches) > 1:
-                self.say("  That fits several faces; say which, e.g. '" + str(next(iter(_keys(matches[0])))) + "'.")
+                self.say(f"  That fits several faces; say which: {_which(matches, lowered)}.")
                 return None
         number = _number(lowered)
         if number is not None:  # a number past the list is no choice's words
@@ -433,6 +449,15 @@ class Terminal:
         return 0
 
 
+def split_players(text: str) -> list[str]:
+    """Players as typed or given on the command line: 'red, blue', 'red blue' and 'red,blue' alike.
+
+    ``--players "red, blue"`` was split on commas alone and refused ' blue' as no colour,
+    while the same words typed at the question were taken.
+    """
+    return [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
+
+
 def ask_new_game(
     ask: Callable[[str], str | None], say: Callable[[str], None], game_id: str | None
 ) -> dict[str, Any] | None:
@@ -456,7 +481,7 @@ def ask_new_game(
     answer = ask(f"Players in turn order, {game_cls.min_players}-{game_cls.max_players}{colours} (comma separated): ")
     if answer is None:
         return None
-    players = [p.strip() for p in answer.replace(" ", ",").split(",") if p.strip()]
+    players = split_players(answer)
     profile = "standard"
     if len(game_cls.profiles) > 1:
         answer = ask(f"Profile ({', '.join(game_cls.profiles)}) [standard]: ")
