@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.card_catalogue import BoardSpec, CardSpec, appearance_groups, load_temple_board, load_temple_cards
 from vision.card_render import EMPTY_SLOT, SAND, render_card
-from vision.frames import as_bgr
+from vision.frames import as_bgr, image_file
 from vision.markers import BoardFinder
 from vision.readings import BoardReading, SlotReading
 from vision.taught import write_whole
@@ -332,7 +332,7 @@ class CardReader:
             if card_id not in self.groups and card_id != EMPTY:
                 self.taught_skipped.append(f"{path.name} (no card {card_id} in the deck)")
                 continue
-            image = cv2.imread(str(path))
+            image = image_file(path)
             if image is None:
                 self.taught_skipped.append(f"{path.name} (not a readable image)")
                 continue

@@ -9,12 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-import cv2
 import numpy as np
 
 from companion.observations import CONFIRM_BELOW
 from vision.d6_reader import D6Reader
-from vision.frames import as_bgr
+from vision.frames import as_bgr, decode_image
 from vision.pip_pattern import pip_pattern_box
 from vision.readings import Box
 from vision.sources import counted, first_few
@@ -260,10 +259,8 @@ def read_image(path: Path) -> tuple[np.ndarray | None, str | None]:
         return None, f"cannot be read: {exc.strerror or exc}"
     if jpeg_cut_short(data):
         return None, "a JPEG cut short"
-    try:
-        return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), None
-    except cv2.error:  # an empty file, among others
-        return None, "not a readable image"
+    image = decode_image(data)
+    return (image, None) if image is not None else (None, "not a readable image")
 
 
 def evaluate_folder(root: Path, reader: D6Reader, tell: Callable[[str], None] | None = None,

@@ -9,6 +9,8 @@ frame no reader can use be told apart from a frame with nothing in it.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 
@@ -16,6 +18,27 @@ MIN_SIDE = 8  # below this no die or board can show; resizing such slivers trips
 BRIGHTNESS_KINDS = "biuf"  # bool, signed, unsigned, float: the dtypes whose values are brightness
 WHITE_PERCENTILE = 99.9  # a deep frame's white: above it, a few stuck or hot pixels are clipped, not made white
 LEVEL_SAMPLES = 1 << 16  # pixels the white level is judged on: a 4000x3000 frame's in milliseconds, not a second
+
+
+def decode_image(data: bytes) -> np.ndarray | None:
+    """A picture file's bytes as BGR, or None when they are no image OpenCV can read."""
+    try:
+        return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error:  # an empty file, among others
+        return None
+
+
+def image_file(path: Path) -> np.ndarray | None:
+    """A picture file read by Python and decoded by OpenCV, or None when it cannot be read or is no image.
+
+    Not `cv2.imread`: given a name that is not UTF-8 (a photo copied from an
+    old camera's card, a folder named on another machine) it killed the whole
+    process with a segmentation fault, where this reads the file like any other.
+    """
+    try:
+        return decode_image(path.read_bytes())
+    except OSError:
+        return None
 
 
 def unusable_text(frame: object) -> str:

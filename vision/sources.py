@@ -20,6 +20,7 @@ from urllib.request import url2pathname
 import cv2
 import numpy as np
 
+from vision.frames import image_file
 from vision.mains import V4L2Mains, device_path, picamera_flicker
 from vision.yolo_labels import IMAGE_SUFFIXES
 
@@ -164,7 +165,14 @@ def shown(spec: str) -> str:
 
 
 def _capture(target: int | str) -> cv2.VideoCapture:
-    """A capture that gives up on a stalled stream within seconds, where this OpenCV can be told to."""
+    """A capture that gives up on a stalled stream within seconds, where this OpenCV can be told to.
+
+    A name that is not UTF-8 text is refused first: OpenCV's video reader
+    given one killed the whole process with a segmentation fault.
+    """
+    if isinstance(target, str) and not utf8(target):
+        raise SourceRefused(f"{target.encode('utf-8', 'replace').decode()}: its name is not UTF-8 text, which the "
+                            "video reader cannot take; rename it")
     timeouts = [getattr(cv2, "CAP_PROP_OPEN_TIMEOUT_MSEC", None), STREAM_OPEN_MS,
                 getattr(cv2, "CAP_PROP_READ_TIMEOUT_MSEC", None), STREAM_READ_MS]
     if isinstance(target, str) and "://" in target and None not in timeouts:
@@ -201,7 +209,7 @@ class FolderSource:
                 self.index = 0
             path = self.files[self.index]
             self.index += 1
-            frame = cv2.imread(str(path))
+            frame = image_file(path)
             if frame is not None:
                 self.current = path
                 return frame
@@ -331,6 +339,15 @@ def is_device(spec: str) -> bool:
     return text == "picamera" or is_number(text) or "://" in text or text.startswith("/dev/")
 
 
+def utf8(text: str) -> bool:
+    """Whether a name (a file's, from the command line) is UTF-8 text; one that is not holds undecodable bytes."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def is_number(text: str) -> bool:
     """ASCII digits only: '²' and '٣' pass str.isdigit, and then int() or the camera's driver refuses them."""
     return text.isascii() and text.isdecimal()
@@ -364,7 +381,7 @@ class SingleImageSource:
 
     def __init__(self, path: Path) -> None:
         self.name = str(path)
-        self.frame = cv2.imread(str(path))
+        self.frame = image_file(path)
         if self.frame is None:
             raise SourceError(f"{path} is not a readable image")
         self.finished = False

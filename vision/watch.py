@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import sys
 import time
 from collections import deque
@@ -200,10 +201,16 @@ def _restless_text(seconds: float, banded: bool, mains_hz: int, fps: float | Non
             + restless_advice(banded, mains_hz, IN_TERMINAL, fps, tray_marked))
 
 
+def _short_of(level: float) -> str:
+    """A sharpness under its threshold, cut (not rounded) to two decimals: rounded, 0.148 read "sharpness 0.15;
+    a focused picture gives 0.15 or more", an owner told to focus a lens the same line called focused enough."""
+    return f"{math.floor(level * 100) / 100:.2f}"
+
+
 def _blurred_text(level: float) -> str:
     """A lens out of focus smears the pips together, and blurred dice are misread."""
-    return (f"the dice look out of focus (sharpness {level:.2f}; a focused picture gives {BLURRED_BELOW:.2f} or "
-            "more): focus the camera on the tray")
+    return (f"the dice look out of focus (sharpness {_short_of(level)}; a focused picture gives {BLURRED_BELOW:.2f} "
+            "or more): focus the camera on the tray")
 
 
 class PictureFaults:
@@ -248,7 +255,7 @@ class PictureFaults:
         level = board_sharpness(frame, getattr(finder, "last_markers", None))
         if level is not None:
             lines += self._change("board blurred", level < BOARD_BLURRED_BELOW,
-                                  f"the board looks out of focus (sharpness {level:.2f} at its markers; "
+                                  f"the board looks out of focus (sharpness {_short_of(level)} at its markers; "
                                   f"{BOARD_BLURRED_BELOW:.2f} or more wanted): focus the camera on the board, or "
                                   "its cards are misread", f"the board is in focus now (sharpness {level:.2f})")
         return lines
@@ -263,17 +270,29 @@ class SavedFrames:
         self.written: deque[Path] = deque()
         self.count = 0
 
-    def save(self, number: int, frame, dice, slots, tray=None) -> bool:
-        """Write one frame with what was read on it; False when it could not be written (said by the caller)."""
+    def save(self, number: int, frame, dice, slots, tray=None) -> str | None:
+        """Write one frame with what was read on it; why it could not be written (said by the caller), else None.
+
+        Encoded by OpenCV and written by Python: `cv2.imwrite` given a folder whose name is not UTF-8 (a USB
+        stick named on an old machine, `--save $'caf\\xe9'`) killed watch with a segmentation fault, and the
+        bytes written here fail with the system's own reason (a full card) instead of a guess.
+        """
         path = self.folder / f"frame-{number:06d}.jpg"
-        if not cv2.imwrite(str(path), boxed_frame(frame, dice, slots, tray)):
-            return False
+        ok, data = cv2.imencode(".jpg", boxed_frame(frame, dice, slots, tray))
+        if not ok:
+            return f"the picture ({frame.shape[1]}x{frame.shape[0]}) is too large for a JPEG (65500 px a side at most)"
+        try:
+            path.write_bytes(data)
+        except OSError as exc:
+            with contextlib.suppress(OSError):  # a frame cut short by a full card is no picture to keep
+                path.unlink(missing_ok=True)
+            return f"could not write into {self.folder}: {exc.strerror or exc}"
         self.count += 1
         self.written.append(path)
         while len(self.written) > self.keep:
             with contextlib.suppress(OSError):  # made read-only since: the frame stays, and watching goes on
                 self.written.popleft().unlink(missing_ok=True)
-        return True
+        return None
 
 
 def _unusable_line(frame, source: FrameSource | None) -> str:
@@ -341,7 +360,9 @@ def watch(args: argparse.Namespace) -> int:
     first = list(opened)
 
     def opener() -> FrameSource:
-        opened.append(first.pop() if first else open_source(args.source))
+        # Only the newest is kept: a stream that drops and is reopened every 2 s all day kept each closed
+        # source it had opened, some 2 kB apiece, and only the newest is ever named.
+        opened[:] = [first.pop() if first else open_source(args.source)]
         return opened[-1]
 
     orientation, mains_hz, tray = picture_settings(args)
@@ -385,22 +406,30 @@ def watch(args: argparse.Namespace) -> int:
                     break
                 time.sleep(0.02)
                 continue
-            frame = orientation.apply(frame)
-            view, offset = tray.cut(frame)  # the dice readers see the tray alone, as the table's feed gives it them
+            raw = orientation.apply(frame)
+            # Converted once, and the tray cut from the converted picture, as the table's feed does: converted
+            # after the cut, a deep camera's tray was scaled to its own white level rather than the picture's,
+            # a 12-megapixel 16-bit frame was converted three times over, and the light was judged on the whole
+            # picture where the feed judges the tray (a dark tray in a bright room went untold, a lit tray in a
+            # dim one was called too dark while its dice were read).
+            shown = as_bgr(raw)
             frames += 1
             last_frame_at = time.monotonic()
             lines = []
             dice = []  # the dice this frame's reading holds, boxed by --save
-            if as_bgr(frame) is None:
+            in_view = []  # the same dice where the reader saw them, in the tray's view
+            view = shown
+            if shown is None:
                 unusable += 1
                 if every_frame or unusable == 1:  # a camera in a wrong mode would repeat it every frame
-                    lines.append(_unusable_line(frame, opened[-1] if opened else None))
+                    lines.append(_unusable_line(raw, opened[-1] if opened else None))
             elif every_frame:
-                text, dice = _frame_reading(in_tray, args.reader, view)
-                dice = placed(dice, offset)
+                view, offset = tray.cut(shown)  # the dice readers see the tray alone, as the feed gives it them
+                text, in_view = _frame_reading(in_tray, args.reader, view)
+                dice = placed(in_view, offset)
                 lines.append(text)
             elif tracker is not None:
-                reading = reader.read(frame)
+                reading = reader.read(shown)
                 if reader.last_problem != markers:  # every frame of a live camera, it flooded the screen
                     markers = reader.last_problem
                     lines.append(_markers_text(markers))
@@ -408,38 +437,40 @@ def watch(args: argparse.Namespace) -> int:
                 lines += [f"slot {slot.slot} now holds {_card_text(reader, slot.card)} ({sure_text(slot.confidence)})"
                           if slot.card else f"slot {slot.slot} is now empty" for slot in changed]
             else:
+                view, offset = tray.cut(shown)
                 settled = settler.feed(view)
                 if settled is not None:
-                    dice = placed(settled.reading, offset)
+                    in_view = settled.reading
+                    dice = placed(in_view, offset)
                     same = lying_still(last_dice, dice)  # as the table's feed takes it
                     last_dice = dice or last_dice
                     lines.append(_settled_text(settled, same))
-                    boxes = [r.box for r in settled.reading]  # in the tray's view, as the reader saw them
-                    seen = frame.shape if tray.whole else read_shape(view.shape)
+                    boxes = [r.box for r in in_view]  # in the tray's view, as the reader saw them
+                    seen = shown.shape if tray.whole else read_shape(view.shape)
                     small = small_dice_size(boxes, seen) if args.reader == "dice" else None
                     if small and not small_told:
                         small_told = True
                         lines.append(_small_dice_text(small, view.shape, tray.whole))
-                    small = small_temple_die(boxes, frame.shape) if args.reader == "temple-die" else None
+                    small = small_temple_die(boxes, shown.shape) if args.reader == "temple-die" else None
                     if small and not small_told:
                         small_told = True
-                        lines.append(_small_temple_die_text(small, frame.shape))
-            shown = as_bgr(frame)
-            if shown is not None:
+                        lines.append(_small_temple_die_text(small, shown.shape))
+            if view is not None:
                 gate = settler.gate if settler is not None and not every_frame else None
                 moving = gate.moving_for if gate is not None else 0.0
-                lines += faults.lines(shown, frames, every_frame, reader, dice,
+                # Judged on what the reader sees, the tray (the whole picture for cards), as the feed judges it.
+                lines += faults.lines(view, frames, every_frame, reader, in_view,
                                       moving if moving >= RESTLESS_SECONDS else None, gate is not None and gate.banded,
                                       gate.frame_rate if gate is not None and source.live else None)
             for line in lines:
                 print(f"frame {frames}: {line}", flush=True)
-            if shots is not None and lines and as_bgr(frame) is not None and not save_failed:
+            if shots is not None and lines and shown is not None and not save_failed:
                 slots = getattr(reader, "last_outlines", None) if args.reader == "cards" else None
-                tray_box = None if tray.whole else tray.pixels(frame.shape)
-                if not shots.save(frames, frame, dice, slots, tray_box):
+                tray_box = None if tray.whole else tray.pixels(shown.shape)
+                why = shots.save(frames, shown, dice, slots, tray_box)
+                if why is not None:
                     save_failed = True
-                    print(f"frame {frames}: could not write into {args.save} (full, removed or read-only?): "
-                          "frames are no longer saved", flush=True)
+                    print(f"frame {frames}: {why}: frames are no longer saved", flush=True)
             reports += len(lines) if shown is not None else 0  # an unusable photo is no reading of the view
             if args.frames and frames >= args.frames:
                 break
@@ -454,7 +485,13 @@ def watch(args: argparse.Namespace) -> int:
     skipped = skipped_note(opened[-1]) if opened else None
     if skipped:
         print(skipped)
-    if frames > unusable and not reports:
+    if frames > unusable and not reports and settler is not None and settler.reads:
+        # The view did hold still and was read: "never held still" sent the café to steady a camera that was
+        # steady, when the reader saw no dice in the view.
+        where = "inside the marked tray (--tray)" if not tray.whole else "where the camera sees them"
+        print(f"no reading: the picture held still, but no dice were seen in it: put the dice {where} "
+              "(if they are there, mount the camera closer to them)")
+    elif frames > unusable and not reports:
         print("no reading: the view never held still for long enough (a reading waits for several steady frames);"
               " for a folder of separate photos add --every-frame")
     return 0 if frames > unusable else 1

@@ -178,3 +178,19 @@ def test_a_stream_that_cannot_be_opened_is_named_without_its_password(server) ->
     assert source.read() is None
     assert "Cafe2024" not in source.problem and "admin:***@" in source.problem
     assert "Cafe2024" not in source.name
+
+
+def test_files_whose_names_are_not_utf8_are_read_or_refused_never_fatal(tmp_path: Path) -> None:
+    """OpenCV given a name that is not UTF-8 text (a photo from an old camera's card) killed the whole process
+    with a segmentation fault: `vision watch` on such a folder, a video or a taught card photo exited 139."""
+    folder = Path(os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9"))
+    folder.mkdir()
+    picture = np.full((48, 64, 3), 90, np.uint8)
+    (folder / os.fsdecode(b"d\xe9.jpg")).write_bytes(cv2.imencode(".jpg", picture)[1].tobytes())
+    frame = open_source(str(folder)).read()
+    assert frame is not None and frame.shape == (48, 64, 3)
+    assert open_source(str(folder / os.fsdecode(b"d\xe9.jpg"))).read() is not None
+    video = folder / "roll.avi"
+    video.write_bytes(b"not a video")
+    with pytest.raises(SourceRefused, match="not UTF-8 text"):
+        open_source(str(video))
