@@ -277,26 +277,47 @@ def _draw_players(
     decks = document.get("decks") or {}
     left = {name: sum(v for v in cards.values() if isinstance(v, int)) for name, cards in decks.items()
             if isinstance(cards, Mapping)}  # fmt: skip
-    segment = w / (len(players) + (1 if left else 0))
-    font = h * 0.4
-    pip = h * 0.12
+    rows, columns = strip_grid(w, h, len(players) + (1 if left else 0))
+    segment, row_h = w / columns, h / rows
+    u = min(row_h, segment / PLAYER_W)  # one player's height: disc, coin and pips all scale with it
     for k, player in enumerate(players):
-        sx = x + k * segment
+        sx, sy = x + (k % columns) * segment, y + h - (k // columns + 1) * row_h
         if player == document.get("turn"):
             Color(*HIGHLIGHT, 1)
-            Line(rectangle=(sx + 2, y + 2, segment - 4, h - 4), width=1.5)
-        cy = y + h / 2
-        disc(sx + h * 0.35, cy, h * 0.25, rgb(player), (1, 1, 1), 1.2)
+            Line(rectangle=(sx + 2, sy + 2, segment - 4, row_h - 4), width=1.5)
+        cy = sy + row_h / 2
+        disc(sx + u * 0.35, cy, u * 0.25, rgb(player), (1, 1, 1), 1.2)
         # Coins as a gold coin with its count (words shrank unreadably in a quarter of a 400 px board).
-        disc(sx + h * 0.95, cy, h * 0.28, COIN_RGB, (0, 0, 0), 1.0)
-        text(sx + h * 0.95, cy, str(coins.get(player, 0)), h * 0.34, (0, 0, 0), bold=True)
+        disc(sx + u * 0.95, cy, u * 0.28, COIN_RGB, (0, 0, 0), 1.0)
+        text(sx + u * 0.95, cy, str(coins.get(player, 0)), u * 0.34, (0, 0, 0), bold=True)
         for i in range(3):  # travellers home, one pip each, filled in the player's colour
-            disc(sx + h * (1.48 + 0.32 * i), cy, pip, rgb(player) if i < home.get(player, 0) else BACKGROUND,
+            disc(sx + u * (1.48 + 0.32 * i), cy, u * 0.12, rgb(player) if i < home.get(player, 0) else BACKGROUND,
                  (1, 1, 1), 1.0)  # fmt: skip
     if left:
         words = "  ".join(f"{name} {n}" for name, n in left.items())
-        sx = x + len(players) * segment
-        fitted_text(sx + h * 0.2, y + h / 2, words, font, segment - h * 0.3, (0.8, 0.8, 0.8), anchor="left")
+        k = len(players)
+        sx, sy = x + (k % columns) * segment, y + h - (k // columns + 1) * row_h
+        fitted_text(sx + u * 0.2, sy + row_h / 2, words, u * 0.4, segment - u * 0.3, (0.8, 0.8, 0.8), anchor="left")
+
+
+PLAYER_W = 2.4  # a player's disc, coin and three pips side by side, in units of their height
+
+
+def strip_grid(width: float, height: float, slots: int) -> tuple[int, int]:
+    """Rows and columns of the players' strip that draw its players largest without one running into the next.
+
+    A player's disc, coin and pips are 2.4 strip heights wide: on a portrait
+    screen (a board 269 px wide, four players and the decks in 54 px slots)
+    each ran over the next player's coin and the last off the board, over the
+    announcements beside it. Narrow slots take several rows, or shrink.
+    """
+    best = (0.0, 1, max(1, slots))
+    for rows in range(1, max(1, slots) + 1):
+        columns = math.ceil(slots / rows) if slots else 1
+        size = min(height / rows, width / columns / PLAYER_W)
+        if size > best[0] * 1.001:
+            best = (size, rows, columns)
+    return best[1], best[2]
 
 
 def _stack_discs(

@@ -139,9 +139,35 @@ def fitted_text(
     if w > max_width > 0:
         size = max(6.0, size * max_width / w)
         w, h = measure(words, size, bold)
+    if w > max_width > 0:
+        # Still too wide at the smallest size (a café's one-word space name of 20 letters in a 36 px space):
+        # drawn whole, it ran across its neighbours' labels and off the board, so its end is cut instead.
+        left = x - max_width / 2 if anchor == "center" else x - max_width if anchor == "right" else x
+        return _clipped(left, y, words, size, max_width, colour, anchor, bold)
     if anchor == "left":
         return text(x, y - h / 2, words, size, colour, anchor="bottomleft", bold=bold)
     if anchor == "right":
         return text(x - w, y - h / 2, words, size, colour, anchor="bottomleft", bold=bold)
     return text(x, y, words, size, colour, anchor=anchor, bold=bold)
 
+
+def _clipped(
+    left: float,
+    y: float,
+    words: str,
+    size: float,
+    width: float,
+    colour: tuple[float, float, float],
+    anchor: str,
+    bold: bool,
+) -> tuple[float, float]:
+    """``words`` from ``left``, only their first ``width`` pixels: what does not fit is left off, not overdrawn."""
+    label = CoreLabel(text=words, font_size=max(6, size), bold=bold)
+    label.refresh()
+    tw, th = label.texture.size
+    u = min(1.0, width / tw)
+    bottom = {"center": y - th / 2, "left": y - th / 2, "right": y - th / 2, "topleft": y - th}.get(anchor, y)
+    Color(*colour, 1)
+    coords = (0, 1, u, 1, u, 0, 0, 0)  # label textures are stored upside down
+    Rectangle(texture=label.texture, pos=(left, bottom), size=(tw * u, th), tex_coords=coords)
+    return tw * u, th
