@@ -125,6 +125,7 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
     settings = Settings.load(settings_path)
     standard = cafe_dir(args)
     cafe = existing_folder(settings.cafe_dir) or standard  # a removed stick must not stop the kiosk
+    gone = _missing_cafe(settings.cafe_dir, standard)
     journal_path = journal_path or Path(getattr(args, "journal", None) or default_journal_path())
     journal, session, note = open_table(journal_path, cafe, resume=not getattr(args, "new", False))
     controller = Controller(session)
@@ -144,11 +145,26 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
         default_cafe_dir=standard,
     )
     app.apply_inputs()  # the same path a saved switch takes, so start-up and the settings screen agree
-    note = " ".join(filter(None, (settings.note, note)))
+    note = " ".join(filter(None, (settings.note, note, gone)))
     if note:  # on the home screen the table starts on, and in the service's log
         app.status = note
         print(f"companion: {note}", file=sys.stderr)
     return app
+
+
+def _missing_cafe(saved: str, standard: Path | None) -> str:
+    """What a saved café folder that is not there means, for the start-up note; "" when it is there.
+
+    The fallback was silent: every game went on the house data while the café believed its own board was
+    in use, and the settings screen showed the saved folder and then refused every Save ("No folder ...").
+    """
+    from ui.settings import existing_folder
+
+    if not saved.strip() or existing_folder(saved) is not None:
+        return ""
+    used = f"the café folder {standard}" if standard else "the house data"
+    return (f"The café data folder {saved.strip()} is missing: new games use {used} until it is back "
+            "(or clear it in Settings).")
 
 
 def stop_on_signals(app: Any) -> None:

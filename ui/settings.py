@@ -18,10 +18,14 @@ from vision.tray_area import TrayArea, TrayAreaRefused
 log = logging.getLogger(__name__)
 
 INPUT_SOURCES = ("touch", "buttons", "serial", "camera")
+# Words a minute the settings screen's slider offers. A hand-edited 1500 (for 150) made espeak-ng gabble each
+# sentence in a fifth of a second and 100000 say nothing at all, while the slider's knob sat off its track.
+VOICE_SPEEDS = (80, 260)
 VALID = {  # beyond the type: a PIN the pad cannot type would lock staff out, a picture turns by quarters only
     "kiosk_pin": lambda pin: pin.isascii() and pin.isdigit(),  # the pad has 0-9 alone: no "", " 1234" or "abcd"
     "camera_turn": lambda turn: turn in TURNS,
     "mains_hz": lambda hz: hz in MAINS_HZ,
+    "voice_speed": lambda speed: VOICE_SPEEDS[0] <= speed <= VOICE_SPEEDS[1],
     "tray_area": lambda area: _tray_area_ok(area),
 }
 NUMBER_AS_TEXT = frozenset({"kiosk_pin", "camera_source"})  # text fields a number spells: a PIN, a camera index

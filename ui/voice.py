@@ -11,6 +11,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 Runner = Callable[[Sequence[str]], object]
+# Before the sentence: espeak-ng read a sentence starting with "-" ("-2 lives", "--- Round 3 ---") as its own
+# options, said nothing at all and exited 0, so the silence went unnoticed.
+END_OF_OPTIONS = "--"
 
 
 def espeak_path() -> str | None:
@@ -26,7 +29,8 @@ def render_wav(text: str, out: Path, speed: int = 150) -> Path:
     binary = espeak_path()
     if binary is None:
         raise FileNotFoundError("espeak-ng is not installed")
-    subprocess.run([binary, "-s", str(speed), "-w", str(out), text], check=True, capture_output=True, timeout=60)
+    subprocess.run([binary, "-s", str(speed), "-w", str(out), END_OF_OPTIONS, text], check=True, capture_output=True,
+                   timeout=60)
     return out
 
 
@@ -199,7 +203,7 @@ class Voice:
                 text = self._waiting.popleft()
                 self._speaking = True
             try:
-                self._runner([self.binary or "espeak-ng", "-s", str(self.speed), text])
+                self._runner([self.binary or "espeak-ng", "-s", str(self.speed), END_OF_OPTIONS, text])
             except Exception:  # a missing sound card must never stop the referee
                 pass
             finally:

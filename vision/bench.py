@@ -96,7 +96,8 @@ def announce_latency(reader, fps: float = 30.0, seeds: tuple[int, ...] = (1, 4, 
         for seed in seeds:
             video = Path(tmp) / f"roll{seed}.avi"
             still_at, values = record_roll_video(video, fps, seed=seed, count=1)
-            session = Session.new("blackpool", ["red", "blue"], journal=Journal(Path(tmp) / f"j{seed}.db"))
+            journal = Journal(Path(tmp) / f"j{seed}.db")
+            session = Session.new("blackpool", ["red", "blue"], journal=journal)
             marks: dict[str, float] = {}
 
             def on_frame(n: int, marks: dict[str, float] = marks, still_at: int = still_at) -> None:
@@ -111,14 +112,17 @@ def announce_latency(reader, fps: float = 30.0, seeds: tuple[int, ...] = (1, 4, 
             controller = Controller(session, outputs=[announced])
             feed = CameraFeed(str(video), controller.submit, mode="d6", fps=fps, readers={"d6": reader},
                               on_frame=on_frame).start()
-            deadline = time.monotonic() + 10
-            while "said" not in marks and time.monotonic() < deadline:
-                ended = feed.ended.is_set()
-                controller.wait_and_pump(0.05)
-                if ended:  # everything the feed sent has been handled
-                    controller.pump()
-                    break
-            feed.close()
+            try:
+                deadline = time.monotonic() + 10
+                while "said" not in marks and time.monotonic() < deadline:
+                    ended = feed.ended.is_set()
+                    controller.wait_and_pump(0.05)
+                    if ended:  # everything the feed sent has been handled
+                        controller.pump()
+                        break
+            finally:  # each roll's feed thread and journal end with it, whatever a step raised
+                feed.close()
+                journal.close()
             if "said" in marks and "still" in marks:
                 times.append(1000 * (marks["said"] - marks["still"]))
                 right += marks["value"] == values[0]

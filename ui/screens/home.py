@@ -27,7 +27,11 @@ class HomeScreen(Screen):
             button.shorten, button.font_size = False, app.u * 19  # long titles wrap to two lines
             button.bind(on_release=lambda b: self.pick_game(b.game_id))
             games.add_widget(button)
-        self.pick_game(self.chosen_game or app.settings.last_game or app.game_id or app.games()[0]["id"])
+        known = {meta["id"] for meta in app.games()}
+        # The first of these that is still a game: a last game the café no longer has (a game removed, a hand
+        # edit of ui.json) picked nothing, and home showed no game lit, no colours and "no game ''" on Start.
+        wanted = (self.chosen_game, app.settings.last_game, app.game_id)
+        self.pick_game(next((game for game in wanted if game in known), app.games()[0]["id"]))
 
     def pick_game(self, game_id: str) -> None:
         app = App.get_running_app()

@@ -7,6 +7,9 @@ from typing import Any
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
+
+SHOWN_AT_MOST = 80  # a phone-book of labels would slow a Pi; refine the search instead
 
 
 class RulebookScreen(Screen):
@@ -20,9 +23,16 @@ class RulebookScreen(Screen):
     def search(self, words: str) -> None:
         box = self.ids.clauses
         found = App.get_running_app().clauses(words)
-        self.ids.count.text = f"{len(found)} clauses" if found else "No clause matches."
-        # a phone-book of labels would slow a Pi; refine the search instead
-        shown = tuple(f"[b]{c.id}  {c.title}[/b]\n{c.text}" for c in found[:80])
+        left_out = len(found) - SHOWN_AT_MOST
+        # "100 clauses" over 80 labels said the rest were there to scroll to; it says how many are shown.
+        count = f"{SHOWN_AT_MOST} of {len(found)} clauses" if left_out > 0 else f"{len(found)} clauses"
+        self.ids.count.text = count if found else "No clause matches."
+        # A café's own rulebook is text, not markup: "[size=large]" in a clause raised out of Kivy's label
+        # (ValueError) and "[font=...]" with no such font (OSError), closing the app; "[b]" bolded the rest.
+        shown = tuple(f"[b]{escape_markup(c.id)}  {escape_markup(c.title)}[/b]\n{escape_markup(c.text)}"
+                      for c in found[:SHOWN_AT_MOST])
+        if left_out > 0:
+            shown += (f"{left_out} more: add a word to the search to find them.",)
         if shown == self._shown and len(box.children) == len(shown):
             return  # the same clauses (same game, same words): the labels on screen are still right
         self._shown = shown
