@@ -203,6 +203,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_screenshots(args: argparse.Namespace) -> int:
+    from companion.registry import game_classes
+
+    unknown = sorted(set(args.game or ()) - set(game_classes()))
+    if unknown:  # rendered nothing for them and still succeeded, so a typo looked like a review done
+        print(f"companion: no game {', '.join(unknown)}; games: {', '.join(game_classes())}", file=sys.stderr)
+        return 2
     _prepare_kivy(*SIZES[0], offscreen=True)
     from ui.shots import render_all
 

@@ -225,3 +225,13 @@ def test_the_kiosk_stops_on_sigterm_though_it_refuses_to_close(tmp_path: Path) -
                 app.kill()
                 app.wait()
     assert "Traceback" not in app.stderr.read()
+
+
+def test_screenshots_of_a_game_that_does_not_exist_are_refused(tmp_path: Path, capsys) -> None:
+    """`--game nosuch` rendered nothing for it and exited 0, so a typo passed for a finished review."""
+    import argparse
+
+    from ui.cli import cmd_screenshots
+
+    assert cmd_screenshots(argparse.Namespace(dir=str(tmp_path), game=["blackpool", "nosuch"])) == 2
+    assert "no game nosuch" in capsys.readouterr().err and not list(tmp_path.iterdir())
