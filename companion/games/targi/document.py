@@ -246,6 +246,18 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
         r.fail(f"targi/markers: no pieces stand on the board in the {stage} stage")
     if stage == "place" and markers:
         r.fail("markers: tribe markers are placed only after all Targi")
+    if stage == "place" and actor is not None and sum(1 for _, o in targi if o == actor) >= fx.TARGI:
+        # TG-P1: the placing player must still have a Targi in hand, or the next placement is a fourth
+        r.fail(f"actor: {actor} has all {fx.TARGI} Targi on the board already and cannot be the one placing")
+    if stage == "raid" and robber not in CORNERS:
+        # TG-R2: a raid is paid only when the robber stands on a corner (raid) card
+        r.fail(f"robber: a raid is paid only with the robber on a corner (4, 8, 12, 16), not on card {robber}")
+    if stage == "limits":
+        for p in queue:
+            sup = supplies[pl.index(p)]
+            if sup.goods <= fx.goods_limit(cat, sup):
+                # TG-E2: only a player above the goods limit has goods to give back
+                r.fail(f"queue: {p} holds {sup.goods} goods, within the limit, and has nothing to return")
 
     # centre
     centre: list[Slot] = []

@@ -266,6 +266,10 @@ class Engine:
     # ------------------------------------------------------------------ rule queries
     def placement_problem(self, s: State, p: str, n: int) -> tuple[str, str] | None:
         label = f"Card {n} ({self.cat.border[n].label})"
+        # TG-P1: each player has three Targi; a loaded position could name a placing player with all
+        # three already out, and a fourth Targi must not appear.
+        if self.placed(s, p) >= fx.TARGI:
+            return f"{cap(p)} has already placed all {fx.TARGI} Targi this round.", "TG-P1"
         if n in CORNERS:
             return f"{label} is a raid corner: no Targi may stand there.", "TG-P4"
         if n == s.robber and not fx.may_place_on_robber(self.cat, s.supply(p)):
@@ -568,6 +572,12 @@ class Engine:
         card = a.get("card")
         if not isinstance(card, str) or card not in self.cat.tribe:
             raise InvalidAction(f"{card!r} is not a tribe card")
+        open_task = s.stage == "actions" and s.tasks and s.tasks[0].kind == "tribe"
+        if not open_task and s.actor is not None and card in s.supply(s.actor).hand:
+            # TG-T2: the card in hand is played or dropped only through the Noble; TG-T1 (deciding on a
+            # card just taken) does not say why the held card cannot be played now.
+            raise refuse(f"{self.cat.card_label(card)} is in {cap(s.actor)}'s hand: a held card is played or "
+                         "discarded only by using the Noble.", "TG-T2")  # fmt: skip
         task = self.task_of(s, "tribe", "No tribe card is waiting for a decision now.", "TG-T1")
         if card not in task.cards:
             where = "in hand" if task.source == "noble" else "being decided on"
@@ -838,6 +848,10 @@ class Engine:
         s = evolve(s, targi=(), markers=(), actor=None, done=(), tasks=())
         if s.ender is not None and not s.rules.limits_at_end:
             return self.game_over(s, ev)
+        if not s.rules.limits_at_end and s.robber + 1 == self.cat.last_raid:
+            # TG-Q18 / TG-Q25: this was the last round (the robber's next move is the final raid, then the
+            # game ends), so with limits.applyAtGameEnd off no limits apply here, as for the twelfth card.
+            return evolve(s, stage="limits", queue=())
         queue = []
         for p in (s.start, s.other(s.start)):
             sup = s.supply(p)

@@ -25,6 +25,10 @@ from companion.games.ttd.state import COLOURS, EMPTY, GUIDE, SLOTS, TtdState, de
 
 PLAYER_COLOURS = ("red", "black", "orange", "purple", "brown")
 
+# Why a game ended, as stored in ``state.end``, for the two ends that are not a colour selling out.
+END_NOBODY_CAN_PLACE = "no player can place a camel any more"
+END_TOKENS_GONE = "no water-hole token is left on the board"
+
 
 def final_sentence(result: dict[str, Any]) -> str:
     """The final scores and the winner (or the shared win), for the last announcement and the over screen."""
@@ -389,9 +393,23 @@ class ThroughTheDesert(Game):
         self.check_turn(state, action)
         return handler(state, action)
 
+    @staticmethod
+    def end_clause(state: TtdState) -> str:
+        """The clause behind the reason this game ended.
+
+        TTD-5 is only the end by a colour's last camel. A game that stopped because every player in a row
+        had to pass ended under TTD-3f, and the optional no-tokens-left end is TD-Q18's; a refusal after
+        such an end must cite that clause, not the sold-out colour's.
+        """
+        if state.end == END_NOBODY_CAN_PLACE:
+            return "TTD-3f"
+        if state.end == END_TOKENS_GONE:
+            return "TD-Q18"
+        return "TTD-5"
+
     def refuse_if_over(self, state: TtdState) -> None:
         if state.phase == "over":
-            raise refuse(f"The game is over: {state.end}.", "TTD-5")
+            raise refuse(f"The game is over: {state.end}.", self.end_clause(state))
 
     def apply_draw(self, state: TtdState, action: Mapping[str, Any]) -> tuple[TtdState, list[Event]]:
         if action.get("deck") != "waterholes":
@@ -438,7 +456,8 @@ class ThroughTheDesert(Game):
         rules = state.rules
         p = state.current
         label = board.label(h)
-        self.hex_refusal(state, board, h)
+        # A leader needs a free sand hex: that is TTD-1e, the leader's clause; TTD-3c is about camels.
+        self.hex_refusal(state, board, h, "TTD-1e")
         what = "guide" if rules.guide else "leader"
         if (board.palm_adjacent >> h) & 1:
             raise refuse(f"A {what} may not stand next to an oasis, and {label} touches one.", "TTD-1e")
@@ -454,17 +473,17 @@ class ThroughTheDesert(Game):
         if c != GUIDE:
             self.rival_refusal(state, board, p, c, h, what)
 
-    def hex_refusal(self, state: TtdState, board: Board, h: int) -> None:
-        """Hexes no piece may take at all (TTD-3c, TTD-1a)."""
+    def hex_refusal(self, state: TtdState, board: Board, h: int, rule: str = "TTD-3c") -> None:
+        """Hexes no piece may take at all: ``rule`` is TTD-3c for a camel, TTD-1e for a leader; TTD-1a for both."""
         label = board.label(h)
         if not (board.in_play >> h) & 1:
             raise refuse(f"{label} lies in the region not used with {len(state.players)} players.", "TTD-1a")
         if (board.mountain >> h) & 1:
-            raise refuse(f"{label} is a mountain; nothing may be placed there.", "TTD-3c")
+            raise refuse(f"{label} is a mountain; nothing may be placed there.", rule)
         if (board.palm_mask >> h) & 1:
-            raise refuse(f"{label} holds an oasis; nothing may be placed on it.", "TTD-3c")
+            raise refuse(f"{label} holds an oasis; nothing may be placed on it.", rule)
         if (state.occupied >> h) & 1:
-            raise refuse(f"{label} is already taken by {self.piece_name(state, state.cells[h])} piece.", "TTD-3c")
+            raise refuse(f"{label} is already taken by {self.piece_name(state, state.cells[h])} piece.", rule)
 
     def rival_refusal(self, state: TtdState, board: Board, p: int, c: int, h: int, what: str) -> None:
         """Refuse a piece of colour ``c`` next to another player's piece of that colour (TTD-3b, TD-Q11)."""
@@ -486,7 +505,7 @@ class ThroughTheDesert(Game):
             c = GUIDE
         else:
             c = self.parse_colour(action)
-        h = self.parse_hex(board, action, "TTD-3c")
+        h = self.parse_hex(board, action, "TTD-1e")
         if state.phase != "leaders":
             self.refuse_if_over(state)
             when = "after the water holes are entered" if state.phase == "waterholes" else "before any camel"
@@ -543,7 +562,7 @@ class ThroughTheDesert(Game):
             and state.rules.end_when_tokens_gone
             and not any(new.values[s] and not (new.occupied >> s) & 1 for s in board.sites)
         ):
-            new = replace(new, end=new.end or "no water-hole token is left on the board")
+            new = replace(new, end=new.end or END_TOKENS_GONE)
         return new, new_events
 
     def camel_refusal(self, state: TtdState, board: Board, c: int, h: int) -> None:
@@ -679,7 +698,7 @@ class ThroughTheDesert(Game):
             # Ending because nobody can place is our TTD-3f, not the sold-out colour of TTD-5, unless a colour
             # had already run out (end_of_turn) and that is the reason given.
             ended_by_passing = not new.end
-            new = replace(new, end=new.end or "no player can place a camel any more")
+            new = replace(new, end=new.end or END_NOBODY_CAN_PLACE)
             return self.finish(new, events, ("TTD-3f",) if ended_by_passing else ("TTD-5", "TD-Q18"))
         if new.end:
             return self.finish(new, events)

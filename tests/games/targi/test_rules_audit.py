@@ -1,0 +1,115 @@
+"""Rules audit of Targi: positions where the engine once disagreed with the rules and DECISIONS.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.errors import IllegalAction, InvalidPosition
+from companion.games.targi.state import evolve
+from tests.games.targi.helpers import B, W, act, actions_doc, doc_of, fresh, game, load, set_supply
+
+
+def refused(state, action, rule):
+    g = game()
+    before = g.to_document(state)
+    with pytest.raises(IllegalAction) as err:
+        g.apply(state, action)
+    assert err.value.rule == rule, err.value.message
+    assert g.to_document(state) == before
+    ruling = g.check(state, action)
+    assert not ruling.legal and ruling.rules == (rule,)
+    return err.value
+
+
+# -- TG-P1: three Targi per player -----------------------------------------------------------
+def _all_three_out_doc() -> dict:
+    doc = doc_of(fresh())
+    doc.update(round=2, robber=2, start=W, actor=W)
+    doc["targi"] = [{"card": n, "player": W} for n in (1, 3, 5)] + [{"card": 6, "player": B}]
+    return doc
+
+
+def test_no_fourth_targi_is_placed() -> None:
+    """A placing player whose three Targi are all out is refused a fourth (TG-P1)."""
+    doc = _all_three_out_doc()
+    doc["actor"] = B  # loads; the state is then handed to white as it was before the loader check
+    s = evolve(load(doc), actor=W)
+    assert game().legal_actions(s) == []
+    refused(s, {"type": "place", "card": 7}, "TG-P1")
+
+
+def test_loader_refuses_a_placing_player_without_a_targi_left() -> None:
+    with pytest.raises(InvalidPosition) as err:
+        load(_all_three_out_doc())
+    assert any("actor" in p and "3 Targi" in p for p in err.value.problems)
+
+
+# -- TG-R2: a raid needs the robber on a corner ----------------------------------------------------
+def test_loader_refuses_a_raid_with_the_robber_off_the_corners() -> None:
+    doc = doc_of(fresh())
+    doc.update(round=3, robber=3, start=W, actor=None, stage="raid", queue=[W, B])
+    with pytest.raises(InvalidPosition) as err:
+        load(doc)
+    assert any(p.startswith("robber:") for p in err.value.problems)
+    doc["robber"] = 4  # the same position on the corner loads and offers the raid's payments
+    s = load(doc)
+    assert {a["type"] for a in game().legal_actions(s)} == {"pay"}
+
+
+# -- TG-E2: only players over the limit return goods -----------------------------------------------
+def test_loader_refuses_a_limits_queue_of_a_player_within_the_limit() -> None:
+    doc = doc_of(fresh())
+    doc.update(round=3, robber=3, start=W, actor=None, stage="limits", queue=[W])
+    with pytest.raises(InvalidPosition) as err:
+        load(doc)
+    assert any(p.startswith("queue:") for p in err.value.problems)
+    set_supply(doc, W, dates=5, salt=4, pepper=3)
+    s = load(doc)
+    assert all(sum(a["goods"].values()) == 2 for a in game().legal_actions(s))
+
+
+# -- TG-Q18: limits.applyAtGameEnd off also covers the robber's end ---------------------------------
+def test_limits_off_at_game_end_also_after_round_twelve() -> None:
+    doc = actions_doc(W, targi=[(15, W)], round_=12, options={"limits.applyAtGameEnd": False})
+    set_supply(doc, W, dates=6, salt=6, pepper=6, gold=5)
+    s = load(doc)
+    s, _ = act(s, {"type": "done"})
+    # no goods to return, no gold lost to the limit: straight on to the final raid
+    assert s.stage == "raid" and s.robber == 16
+    assert s.supply(W).gold == 5 and s.supply(W).goods == 18
+    s, _ = act(s, {"type": "pay", "pay": {"gold": 1}})  # black, the new start player, pays first
+    s, _ = act(s, {"type": "pay", "pay": {"gold": 1}})
+    assert s.stage == "over"
+    assert s.supply(W).gold == 4 and s.supply(W).goods == 18
+
+
+def test_limits_on_at_game_end_after_round_twelve_is_unchanged() -> None:
+    doc = actions_doc(W, targi=[(15, W)], round_=12)
+    set_supply(doc, W, dates=6, salt=6, pepper=6, gold=5)
+    s = load(doc)
+    s, _ = act(s, {"type": "done"})
+    assert s.stage == "limits" and s.supply(W).gold == 3
+
+
+def test_limits_off_still_apply_between_earlier_rounds() -> None:
+    doc = actions_doc(W, targi=[(14, W)], round_=11, options={"limits.applyAtGameEnd": False})
+    set_supply(doc, W, dates=6, salt=6, pepper=6, gold=5)
+    s = load(doc)
+    s, _ = act(s, {"type": "done"})
+    assert s.stage == "limits" and s.supply(W).gold == 3
+
+
+# -- TG-T2: the held card is dealt with only at the Noble ------------------------------------------
+def test_playing_or_discarding_the_held_card_outside_the_noble_cites_the_hand_clause() -> None:
+    doc = actions_doc(W, targi=[(9, W)])
+    set_supply(doc, W, hand=["T11"])
+    s = load(doc)
+    refused(s, {"type": "play", "card": "T11", "pay": {"salt": 1}, "row": 1}, "TG-T2")
+    refused(s, {"type": "discard", "card": "T11"}, "TG-T2")
+    # at the Noble the same card is played
+    doc = actions_doc(W, targi=[(1, W)])
+    set_supply(doc, W, hand=["T11"])
+    s = load(doc)
+    s, _ = act(s, {"type": "use", "card": 1})
+    s, _ = act(s, {"type": "play", "card": "T11", "pay": {"salt": 1}, "row": 1})
+    assert s.supply(W).rows[0] == ("T11",) and s.supply(W).hand == ()

@@ -1,0 +1,78 @@
+"""Audit findings: refusals must cite the clause that actually governs them.
+
+Each test fails on the engine as it was before the matching fix in companion/games/ttd/rules.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.errors import IllegalAction
+from tests.games.ttd.helpers import act, camel, fill_waterholes, options, patch_game, position
+from tests.games.ttd.test_rules import line_board
+
+R, B = "red", "black"
+
+
+def refused_rule(game, state, action) -> str:
+    with pytest.raises(IllegalAction) as refused:
+        act(game, state, action)
+    ruling = game.check(state, action)
+    assert not ruling.legal and ruling.rules == (refused.value.rule,)
+    assert refused.value.rule in game.rulebook
+    return refused.value.rule
+
+
+# -- after the end: the refusal names the reason the game actually ended ------------------------------
+def test_after_everyone_passed_refusals_cite_the_passing_clause_not_the_sold_out_colour() -> None:
+    """The game stopped because nobody could place (TTD-3f); no colour ran out, so TTD-5 is wrong."""
+    game = patch_game(line_board(3))
+    state = position(game, [R, B], [(0, 0, R, "pink", True), (2, 0, B, "pink", True)])
+    state, _ = act(game, state, {"type": "pass"})
+    state, _ = act(game, state, {"type": "pass"})
+    assert state.phase == "over" and all(s > 0 for s in state.supply)
+    assert refused_rule(game, state, camel("pink", 1, 0)) == "TTD-3f"
+    assert refused_rule(game, state, {"type": "pass"}) == "TTD-3f"
+
+
+def test_after_a_colour_sold_out_refusals_still_cite_the_end_clause() -> None:
+    game = patch_game(supply=2)
+    state = position(game, [R, B], [(1, 3, R, "pink", True), (2, 3, R, "pink", False), (5, 2, B, "pink", True)])
+    state, _ = act(game, state, camel("pink", 2, 2))
+    assert state.phase == "over"
+    assert refused_rule(game, state, camel("pink", 3, 3)) == "TTD-5"
+
+
+def test_after_the_last_token_is_taken_refusals_cite_the_option_decision() -> None:
+    """With end_when_tokens_gone the end is TD-Q18's optional trigger, not a colour running out (TTD-5)."""
+    game = patch_game()
+    pieces = [
+        (0, 2, R, "pink", True),
+        (3, 4, R, "green", True),
+        (3, 5, R, "green", False),  # the water hole at (3,5) is already taken
+        (5, 1, B, "pink", True),
+    ]
+    state = position(game, [R, B], pieces, opts={"end_when_tokens_gone": True})
+    state, _ = act(game, state, camel("pink", 1, 1))  # takes the last token on the board
+    assert state.phase == "over" and state.end == "no water-hole token is left on the board"
+    assert all(s > 0 for s in state.supply)
+    assert refused_rule(game, state, camel("pink", 1, 2)) == "TD-Q18"
+
+
+# -- leaders: where a leader may stand is TTD-1e, the hexes closed to camels are TTD-3c ----------------
+def test_a_leader_on_a_closed_hex_cites_the_leader_clause() -> None:
+    game = patch_game()
+    state = fill_waterholes(game, game.setup([R, B], options(game)), 1)
+    state, _ = act(game, state, {"type": "leader", "colour": "pink", "hex": [0, 0]})
+    for hex_ in ([6, 0], [5, 5], [0, 0], [9, 9]):  # mountain, palm, taken, off the board
+        assert refused_rule(game, state, {"type": "leader", "colour": "green", "hex": hex_}) == "TTD-1e"
+    # The unused strip keeps its own clause, for leaders and camels alike.
+    assert refused_rule(game, state, {"type": "leader", "colour": "green", "hex": [6, 4]}) == "TTD-1a"
+
+
+def test_a_camel_on_a_closed_hex_still_cites_the_camel_clause() -> None:
+    game = patch_game()
+    state = position(game, [R, B], [(5, 1, R, "pink", True), (1, 3, B, "pink", True)])
+    assert refused_rule(game, state, camel("pink", 6, 0)) == "TTD-3c"
+    assert refused_rule(game, state, camel("pink", 5, 1)) == "TTD-3c"
+    assert refused_rule(game, state, camel("pink", 9, 9)) == "TTD-3c"
