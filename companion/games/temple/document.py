@@ -225,7 +225,13 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
                 if node in occupied:
                     problems.append(f"{name} and {occupied[node]} share the space {list(board.xy(node))}")
                 occupied[node] = name
-            elif phase == "assembly" and node != board.colours[colour].entrance:
+            elif node in board.step_nodes:
+                # Audit: a step is a space like any other, so the two pawns of a colour cannot share one (RU-12,
+                # RU-Q20); only cells were checked, and a document with both pawns on step 2 loaded.
+                if node in occupied:
+                    problems.append(f"{name} and {occupied[node]} share {location_doc(board, colour, node)}")
+                occupied[node] = name
+            if phase == "assembly" and not board.is_cell(node) and node != board.colours[colour].entrance:
                 problems.append(f"{name} must wait at its Entrance Circles during assembly")
             pair.append(node)
         pawns.append((pair[0], pair[1]))

@@ -130,6 +130,25 @@ ALTERNATIVES = {
 }
 
 
+def _route_rule(problem: str) -> str:
+    """The clause a refused route breaks.
+
+    Audit: every route fault used to cite RU-11 (wall aside), so a route that stops short while a
+    full-length one exists cited the stepping rule where the same refusal without a route cites
+    RU-Q16; a route longer than the roll breaks the count (RU-10), and a roll of 1 read as the next
+    column is the RU-Q17 option.
+    """
+    if "wall" in problem:
+        return "RU-14"
+    if "steps where" in problem:
+        return "RU-Q16"
+    if "longer than the roll" in problem:
+        return "RU-10"
+    if "roll of 1" in problem:
+        return "RU-Q17"
+    return "RU-11"
+
+
 class TempleGame(Game):
     """Rules of the temple race bound to a board, a deck and a die."""
 
@@ -756,8 +775,7 @@ class TempleGame(Game):
                     board, self.layout(state), colour, start, parsed, steps, state.option["must_use_full"], best
                 )
             if problem:
-                rule = "RU-14" if "wall" in problem else "RU-11"
-                raise refuse(f"That route for {label} is not allowed: {problem}.", rule)
+                raise refuse(f"That route for {label} is not allowed: {problem}.", _route_rule(problem))
             route = parsed
         rules = ["RU-10", "RU-11"]
         if len(route) < steps and to != board.chamber:
@@ -798,6 +816,12 @@ class TempleGame(Game):
         step = board.step_colour(to)
         if step and step[0] != colour:
             return refuse(f"Only {step[0]} pawns climb the {step[0]} steps.", "RU-15")
+        if to == board.colours[colour].entrance:
+            # Audit: this used to fall through to the walkability test and call the circles "a hole" (RU-11).
+            # Nothing moves a pawn back onto its Entrance Circles but a send-back (RU-Q32).
+            return refuse(
+                f"{label} cannot move onto its Entrance Circles; only a send-back returns it there.", "RU-Q32"
+            )
         if not self.layout(state).walkable[to]:
             return refuse(f"{place} is a hole; {label} cannot stand there.", "RU-11")
         if to == start:
@@ -1036,6 +1060,11 @@ class TempleGame(Game):
                 if not layout.walkable[node] and state.phase != "assembly" and colour not in waiting:
                     problems.append(f"{pawn_name(colour, i)} stands on a hole")
             step = board.step_colour(node)
+            if step:
+                # Steps are spaces too: no two pawns may share one (RU-12, RU-Q20).
+                if node in seen:
+                    problems.append(f"two pawns share {step[0]} step {step[1]}")
+                seen.add(node)
             if step and step[0] != colour:
                 problems.append(f"{pawn_name(colour, i)} is on the {step[0]} steps")
         if state.phase == "move" and not self._pawn_moves(state):
