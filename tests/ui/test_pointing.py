@@ -18,7 +18,7 @@ from ui.boards import placer_for, ttd
 from ui.shots import bench_env, long_list, run_ui
 from ui.voice import spoken_form
 
-FIVE = ["red", "black", "orange", "purple", "brown"]
+FOUR = ["red", "black", "orange", "purple"]  # five open with one colour (TD-Q7): fewer choices a hex
 
 
 def camel_turn() -> Session:
@@ -31,8 +31,8 @@ def camel_turn() -> Session:
 
 
 def leader_placement() -> Session:
-    """Five players past the water-hole draws: every empty hex takes a leader of any colour."""
-    return long_list("ttd", FIVE)
+    """Four players past the water-hole draws: every empty hex takes a leader of any colour."""
+    return long_list("ttd", FOUR)
 
 
 def open_on(start: Any, session: Session, screen: str = "table") -> Any:
@@ -136,7 +136,7 @@ def test_slots_and_spaces_are_chosen_on_the_board_too(
 def test_the_step_benchmark_reports_each_step_from_a_long_list(tmp_path: Path) -> None:
     """`companion ui bench` leans on this run: resume a placement position, step, print a JSON line."""
     journal_path = tmp_path / "journal.sqlite3"
-    long_list("ttd", FIVE, Journal(journal_path))
+    long_list("ttd", FOUR, Journal(journal_path))
     report = run_ui(journal_path, bench_env(tmp_path), "--bench-steps")
     assert len(report["ms"]) == 12 and all(ms > 0 for ms in report["ms"])
     assert report["legal"][0] > 200 and max(report["buttons"]) <= 60

@@ -368,8 +368,11 @@ class DesertRace(Game):
         top = max(rolls)
         tied = tuple(p for p, r in zip(step.contenders, rolls, strict=True) if r == top)
         if len(tied) > 1:
+            # Each roll-off's re-roll rests on its own decision: DR-Q24 settles ties for the first player
+            # only; a Sand Thief tie re-rolls under DR-Q14 and a Desert Vortex tie under DR-Q13.
+            decision = {"order": "DR-Q24", "thief": "DR-Q14", "vortex": "DR-Q13"}[step.mode]
             events.append(Event("info", f"{', '.join(title(p) for p in tied)} tie with {top} and roll again.",
-                                (rule, "DR-Q24"), tied))
+                                (rule, decision), tied))
             return replace(state, step=replace(step, contenders=tied, rolls=()))
         winner = tied[0]
         if step.mode == "order":

@@ -257,6 +257,9 @@ class ThroughTheDesert(Game):
         rules = state.rules
         if rules.guide or not rules.leader_first_round_unique or state.first_leaders[p] != -1:
             return list(left)
+        opening = self.five_player_opening(state)
+        if opening is not None:
+            return [c for c in left if c == opening]
         used = {c for c in state.first_leaders if c != -1}
         others = [
             set(state.leaders_left[q]) - used
@@ -264,6 +267,19 @@ class ThroughTheDesert(Game):
             if q != p and state.first_leaders[q] == -1 and state.leaders_left[q]
         ]
         return [c for c in left if c not in used and matchable(others, used | {c})]
+
+    def five_player_opening(self, state: TtdState) -> int | None:
+        """The one colour the game's first leader may be under TD-Q7's five-player rule, else None.
+
+        With five players each seat gives a colour back, and the first leader placed must be the colour the
+        fifth player gave back: that leaves every later seat a colour of its own in the first round.
+        """
+        rules = state.rules
+        if (len(state.players) != 5 or rules.guide or rules.five_player_leaders != "return_one"
+                or not rules.leader_first_round_unique or any(c != -1 for c in state.first_leaders)):
+            return None
+        kept = self.initial_leaders(rules, 5, 4)
+        return next(c for c in range(COLOURS) if c not in kept)
 
     def leader_masks(self, state: TtdState) -> list[tuple[int, int]]:
         """(colour, mask of hexes) for the leaders the current player may place now."""
@@ -515,6 +531,10 @@ class ThroughTheDesert(Game):
         if c not in state.leaders_left[p]:
             raise refuse(f"{name} has no {self.colour_names[c]} leader left to place.", "TTD-1d")
         if c not in self.leader_colours(state):
+            opening = self.five_player_opening(state)
+            if opening is not None:
+                raise refuse(f"With five players the first leader must be {self.colour_names[opening]}, the "
+                             f"colour the fifth player gave back, not {self.colour_names[c]}.", "TD-Q7")
             raise refuse(
                 f"In the first round each leader must be of a colour nobody has placed yet "
                 f"(and leave every later player a colour): {self.colour_names[c]} is not possible now.",

@@ -195,22 +195,26 @@ def test_opening_round_first_two_one() -> None:
     assert state.player == R  # from the second round on, two camels each
 
 
-def test_five_player_leaders_keep_the_first_round_completable() -> None:
+def test_five_player_leaders_open_with_the_colour_the_fifth_player_gave_back() -> None:
+    """TD-Q7's five-player rule: seat k gives back the k-th colour, and the game's first leader is the colour
+    the fifth seat gave back (white); the rest of the first round keeps every later seat a colour of its own."""
     game = patch_game()
     players = [R, B, "orange", "purple", "brown"]
     state = fill_waterholes(game, game.setup(players, options(game)), 1)
     assert state.leaders_left[0] == (1, 2, 3, 4)  # seat 1 returned pink
-    state, _ = act(game, state, {"type": "leader", "colour": "green", "hex": [0, 0]})
+    assert {a["colour"] for a in game.legal_actions(state)} == {"white"}
+    assert_refused(game, state, {"type": "leader", "colour": "green", "hex": [0, 0]}, "TD-Q7")
+    assert "the first leader must be white" in game.check(state, {"type": "leader", "colour": "green",
+                                                                  "hex": [0, 0]}).text
+    state, _ = act(game, state, {"type": "leader", "colour": "white", "hex": [0, 0]})
     assert_refused(game, state, {"type": "leader", "colour": "green", "hex": [3, 0]}, "TTD-1d")  # black has none
     state, _ = act(game, state, {"type": "leader", "colour": "yellow", "hex": [3, 0]})
-    assert_refused(game, state, {"type": "leader", "colour": "green", "hex": [0, 3]}, "TD-Q7")  # opened already
-    state, _ = act(game, state, {"type": "leader", "colour": "blue", "hex": [0, 3]})
-    # Purple may not open with pink: brown (who has no white) would then be left with white only.
-    colours = {a["colour"] for a in game.legal_actions(state)}
-    assert colours == {"white"}
-    assert_refused(game, state, {"type": "leader", "colour": "pink", "hex": [3, 3]}, "TD-Q7")
-    state, _ = act(game, state, {"type": "leader", "colour": "white", "hex": [3, 3]})
+    assert_refused(game, state, {"type": "leader", "colour": "white", "hex": [0, 3]}, "TD-Q7")  # opened already
+    state, _ = act(game, state, {"type": "leader", "colour": "green", "hex": [0, 3]})
+    # Purple gave blue back, so pink is its only unused colour; brown then opens with the blue it kept.
     assert {a["colour"] for a in game.legal_actions(state)} == {"pink"}
+    state, _ = act(game, state, {"type": "leader", "colour": "pink", "hex": [3, 3]})
+    assert {a["colour"] for a in game.legal_actions(state)} == {"blue"}
 
 
 def test_leader_restrictions_standard() -> None:

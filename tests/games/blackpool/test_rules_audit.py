@@ -1,0 +1,68 @@
+"""Audit of Blackpool against the rule text and DECISIONS.md section 3: interactions of two rules.
+
+The audit found no behaviour to change; these tests pin the interactions it checked that the other
+test files did not reach (riders and cards, freeze and the centre, the end of the game on a six).
+"""
+
+from __future__ import annotations
+
+from tests.games.blackpool.helpers import GAME, Y, act, at, play, position, roll, rules_of
+
+COIN_CHARM = {"type": "coin", "deck": "charm"}
+COIN_CURSE = {"type": "coin", "deck": "curse"}
+
+
+def test_gust_leaves_a_carried_rider_in_the_water_bp_q24_bp_c5() -> None:
+    """Gust blows the carrier onto the edge; its rider is never carried there and stays behind."""
+    state = position({"yellow-1": Y(45), "red-1": {"at": Y(45), "on": "yellow-1"}})
+    state, events = play(state, roll(6), COIN_CHARM, {"type": "draw", "deck": "charm", "card": "gust_of_force"})
+    assert at(state, "yellow-1") == Y(51)
+    assert at(state, "red-1") == Y(45) and state.by_id["red-1"].on is None
+    assert "BP-Q24" in rules_of(events)
+
+
+def test_carrier_pulled_into_the_centre_leaves_a_frozen_rider_bp_q15_bp_q26() -> None:
+    """A carrier pulled back past the start goes to the centre; a frozen rider does not move with it."""
+    spec = {"yellow-1": Y(1), "red-1": {"at": Y(1), "on": "yellow-1", "frozen": True}}
+    state = position(spec, coins={"yellow": 3, "red": 2}, decks={"curse": {"freeze": 0}})
+    state, _ = play(state, roll(1), {"type": "move", "traveller": "yellow-1"})
+    assert at(state, "yellow-1") == "centre"
+    assert at(state, "red-1") == Y(1) and state.by_id["red-1"].on is None and state.by_id["red-1"].frozen
+
+
+def test_a_winning_six_move_ends_the_game_without_a_roll_again_bp_q30() -> None:
+    state = position({"yellow-1": "camp", "yellow-2": "camp", "yellow-3": Y(57)})
+    state, events = play(state, roll(6), {"type": "move", "traveller": "yellow-3"})
+    pending = GAME.pending(state)
+    assert pending.kind == "over" and pending.result == {"winner": "yellow"}
+    assert "BP-1" in rules_of(events)
+    placings = position(
+        {"yellow-1": "camp", "yellow-2": "camp", "yellow-3": Y(57)},
+        players=("yellow", "red", "green"),
+        options={"continueForPlacings": True},
+    )
+    placings, _ = play(placings, roll(6), {"type": "move", "traveller": "yellow-3"})
+    assert placings.finished == ("yellow",) and GAME.pending(placings).player == "red"
+
+
+def test_reset_takes_an_opponent_off_your_traveller_bp_q28() -> None:
+    state = position({"yellow-1": Y(30), "red-1": {"at": Y(30), "on": "yellow-1"}})
+    state, _ = play(
+        state,
+        roll(6),
+        COIN_CURSE,
+        {"type": "draw", "deck": "curse", "card": "reset"},
+        {"type": "target", "opponent": "red"},
+    )
+    assert at(state, "red-1") == "centre" and state.by_id["red-1"].on is None
+    assert at(state, "yellow-1") == Y(30) and state.riders == {}
+
+
+def test_bring_out_onto_a_lone_opponent_rides_it_bp_q20_bp_7() -> None:
+    state = position({"red-1": Y(6)})
+    state, events = play(state, roll(6), {"type": "bring_out", "traveller": "yellow-1"})
+    assert at(state, "yellow-1") == Y(6) and state.by_id["yellow-1"].on == "red-1"
+    assert {"BP-Q20", "BP-7"} <= rules_of(events)
+    again, _ = act(state, roll(5))  # red now carries Yellow 1: heavy, forward 3 for a 5
+    offered = GAME.legal_actions(again)
+    assert any(a.get("traveller") == "red-1" and "forward 3" in a["text"] for a in offered)

@@ -1,0 +1,40 @@
+"""Audit of the desert engine against the rules and DECISIONS.md section 1: cases the other tests missed."""
+
+from __future__ import annotations
+
+from companion.games.desert.board import COMPASS, FLASK
+from tests.games.desert.helpers import A, B, C, act, draw, game_b, position, roll, run
+
+GAME = game_b()
+
+
+def _tie_rules(events: list) -> set[str]:
+    return {r for e in events if "roll again" in e.text for r in e.rules}
+
+
+def test_a_sand_thief_tie_in_the_roll_off_cites_the_thief_decision() -> None:
+    """A repeated tie in the Sand Thief roll-off re-rolls under DR-Q14, not the first-player clause DR-Q24."""
+    players = (A, B, C)
+    state = position(GAME, {A: {"space": 4, "lives": 3, "items": [FLASK, COMPASS]}, B: {"lives": 7},
+                            C: {"lives": 7}}, step={"kind": "draw", "mode": "mystery"}, players=players)
+    state, _ = act(GAME, state, draw("mystery", "sand_thief"))
+    state, events = run(GAME, state, roll(4), roll(4))
+    assert state.step.kind == "rolloff" and state.step.contenders == (B, C) and state.step.rolls == ()
+    rules = _tie_rules(events)
+    assert "DR-Q14" in rules and "DR-Q24" not in rules
+
+
+def test_a_desert_vortex_tie_in_the_roll_off_cites_the_vortex_decision() -> None:
+    """A repeated tie in the Desert Vortex roll-off re-rolls under DR-Q13, not the first-player clause DR-Q24."""
+    state = position(GAME, {A: {"space": 4, "lives": 7}, B: {"lives": 7}}, step={"kind": "draw", "mode": "mystery"})
+    state, _ = act(GAME, state, draw("mystery", "desert_vortex"))
+    state, events = run(GAME, state, roll(2), roll(2))
+    assert state.step.kind == "rolloff" and state.step.contenders == (A, B) and state.step.rolls == ()
+    rules = _tie_rules(events)
+    assert "DR-Q13" in rules and "DR-Q24" not in rules
+
+
+def test_an_opening_tie_still_cites_the_first_player_decision() -> None:
+    state = GAME.setup([A, B], GAME.resolve_options({}))
+    state, events = run(GAME, state, roll(3), roll(3))
+    assert "DR-Q24" in _tie_rules(events)
