@@ -5,6 +5,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
+from companion.errors import IllegalAction
 from companion.game import normalize_action
 from companion.registry import create
 
@@ -116,3 +119,16 @@ def legal_types(state: Any) -> set[str]:
 
 def strip(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in a.items() if k != "text"} for a in actions]
+
+
+def refused(state: Any, action: dict[str, Any], rule: str) -> IllegalAction:
+    """The action is refused with ``rule`` and the state is untouched; check agrees."""
+    g = game()
+    before = g.to_document(state)
+    with pytest.raises(IllegalAction) as err:
+        g.apply(state, action)
+    assert err.value.rule == rule, err.value.message
+    assert g.to_document(state) == before
+    ruling = g.check(state, action)
+    assert not ruling.legal and ruling.rules == (rule,)
+    return err.value

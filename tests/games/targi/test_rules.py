@@ -15,24 +15,12 @@ from tests.games.targi.helpers import (
     game,
     legal_types,
     load,
+    refused,
     run,
     set_centre,
     set_supply,
     strip,
 )
-
-
-def refused(state, action, rule):
-    """The action is refused with ``rule`` and the state is untouched; check agrees."""
-    g = game()
-    before = g.to_document(state)
-    with pytest.raises(IllegalAction) as err:
-        g.apply(state, action)
-    assert err.value.rule == rule, err.value.message
-    assert g.to_document(state) == before
-    ruling = g.check(state, action)
-    assert not ruling.legal and ruling.rules == (rule,)
-    return err.value
 
 
 # -- raids ---------------------------------------------------------------------------

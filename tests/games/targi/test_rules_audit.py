@@ -4,21 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import IllegalAction, InvalidPosition
+from companion.errors import InvalidPosition
 from companion.games.targi.state import evolve
-from tests.games.targi.helpers import B, W, act, actions_doc, doc_of, fresh, game, load, set_supply
-
-
-def refused(state, action, rule):
-    g = game()
-    before = g.to_document(state)
-    with pytest.raises(IllegalAction) as err:
-        g.apply(state, action)
-    assert err.value.rule == rule, err.value.message
-    assert g.to_document(state) == before
-    ruling = g.check(state, action)
-    assert not ruling.legal and ruling.rules == (rule,)
-    return err.value
+from tests.games.targi.helpers import B, W, act, actions_doc, doc_of, fresh, game, load, refused, set_supply
 
 
 # -- TG-P1: three Targi per player -----------------------------------------------------------
