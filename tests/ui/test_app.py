@@ -300,3 +300,41 @@ def test_a_reading_repeated_over_and_over_is_shown_but_said_once(start: Any) -> 
             break
         advance(1)
     assert session.log == [{"type": "roll", "value": 4}]
+
+
+def test_starting_a_new_game_over_one_in_play_asks_for_a_second_tap(start: Any) -> None:
+    """One tap on Start set the game in play aside for good: the app resumes only the latest game."""
+    session = Session.new("blackpool", ["yellow", "red"])
+    session.act({"type": "roll", "value": 6})
+    app = start(session)
+    app.show("home")
+    advance(3)
+    home = app.root.get_screen("home")
+    tap(button(home.ids.games, "Targi"))
+    tap(button(home.ids.colours, "White"))
+    tap(button(home.ids.colours, "Black"))
+    tap(home.ids.start)
+    assert app.root.current == "home" and app.controller.session is session
+    assert "Blackpool on the table is not finished (1 step played)" in home.ids.note.text
+    tap(home.ids.resume)
+    assert app.root.current == "table" and app.controller.session is session and session.log
+    app.show("home")
+    advance(3)
+    tap(button(home.ids.games, "Targi"))
+    tap(button(home.ids.colours, "White"))
+    tap(button(home.ids.colours, "Black"))
+    tap(home.ids.start)
+    tap(home.ids.start)  # the second tap on the same choice is the answer
+    assert app.root.current == "table" and app.game_id == "targi"
+
+
+def test_a_new_game_over_a_finished_or_untouched_one_starts_at_once(start: Any) -> None:
+    app = start(Session.new("blackpool", ["yellow", "red"]))  # nothing played yet: nothing to lose
+    app.show("home")
+    advance(3)
+    home = app.root.get_screen("home")
+    tap(button(home.ids.games, "Targi"))
+    tap(button(home.ids.colours, "White"))
+    tap(button(home.ids.colours, "Black"))
+    tap(home.ids.start)
+    assert app.root.current == "table" and app.game_id == "targi"

@@ -9,6 +9,9 @@ from kivy.factory import Factory
 from kivy.properties import ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.errors import CompanionError
+from companion.registry import game_class
+
 
 class HomeScreen(Screen):
     chosen_game = StringProperty("")
@@ -16,9 +19,11 @@ class HomeScreen(Screen):
     # Why the last "Start new game" did not start one. Kept here, not in the app's status line, which the
     # table shows too: "Targi needs 2 players" stayed in red under another game's prompt after Resume.
     note = StringProperty("")
+    confirming: tuple[str, tuple[str, ...]] | None = None  # the choice Start was tapped for once, over a game
 
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
+        self.confirming = None
         games = self.ids.games
         games.clear_widgets()
         for meta in app.games():
@@ -40,6 +45,7 @@ class HomeScreen(Screen):
             return
         self.chosen_game = game_id
         self.note = ""
+        self.confirming = None
         for button in self.ids.games.children:
             button.state = "down" if button.game_id == game_id else "normal"
         self.players = []
@@ -57,6 +63,7 @@ class HomeScreen(Screen):
 
     def toggle_player(self, button: Any) -> None:
         self.note = ""  # "needs 2 players, not 0" is out of date after a tap
+        self.confirming = None
         if button.state == "down":
             self.players = [*self.players, button.player]
         else:
@@ -64,5 +71,31 @@ class HomeScreen(Screen):
 
     def start(self) -> None:
         app = App.get_running_app()
+        choice = (self.chosen_game, tuple(self.players))
+        unfinished = self.unfinished_game()
+        if unfinished and self.confirming != choice and self.could_start():
+            # One tap set aside a game in play for good (the app resumes only the latest game), so a stray
+            # tap on Start ended a table's evening. The second tap, on the same choice, is the answer.
+            self.confirming = choice
+            self.note = f"{unfinished}: tap Start again to set it aside and begin, or Resume to go back to it."
+            return
+        self.confirming = None
         if not app.new_game(self.chosen_game, list(self.players)):
             self.note, app.status = app.status, ""  # the refusal concerns this screen, not the game on the table
+
+    @staticmethod
+    def unfinished_game() -> str:
+        """Words for the game on the table when one is in play (started, not over), else ""."""
+        session = App.get_running_app().controller.session
+        if session is None or not session.log or session.pending().is_over:
+            return ""
+        steps = len(session.log)
+        return f"{session.game.title} on the table is not finished ({steps} step{'s' if steps != 1 else ''} played)"
+
+    def could_start(self) -> bool:
+        """Whether the players picked suit the game picked: if not, its refusal says so at the first tap."""
+        try:
+            game_class(self.chosen_game).check_players(list(self.players))
+        except CompanionError:
+            return False
+        return True
