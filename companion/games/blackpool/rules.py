@@ -243,7 +243,7 @@ class Blackpool(Game):
             return [self._offer(p) for p in self.roll_choices(state)]
         if phase == "six":
             again = self._may_roll_again(state)
-            offers = [self._offer(p, again) for p in self.six_moves(state)]
+            offers = [self._offer(p, again and not self._finishes(state, p)) for p in self.six_moves(state)]
             if not offers:
                 offers.append(self._reroll_offer(state))
             offers.extend(self._coin_offers(state))
@@ -270,6 +270,13 @@ class Blackpool(Game):
             return {"type": "move", "traveller": p.traveller, "text": text}
         word = "forward" if p.kind == "forward" else "back"
         return {"type": "move", "traveller": p.traveller, "text": f"{name}: {word} {p.steps} to {dest}"}
+
+    @staticmethod
+    def _finishes(state: State, p: Plan) -> bool:
+        """Whether the move brings the mover's last traveller into camp: a six that does so rolls no more
+        (BP-Q30), and offering it with "roll again" promised a roll the game would never ask for."""
+        moved = {p.traveller, *p.carried}
+        return p.dest == CAMP and all(t.at == CAMP or t.id in moved for t in state.own(state.turn))
 
     def _reroll_offer(self, state: State) -> Action:
         if self._may_roll_again(state):

@@ -32,6 +32,9 @@ def test_carrier_pulled_into_the_centre_leaves_a_frozen_rider_bp_q15_bp_q26() ->
 
 def test_a_winning_six_move_ends_the_game_without_a_roll_again_bp_q30() -> None:
     state = position({"yellow-1": "camp", "yellow-2": "camp", "yellow-3": Y(57)})
+    offered = GAME.legal_actions(play(state, roll(6))[0])
+    winning = next(a for a in offered if a.get("traveller") == "yellow-3")
+    assert "then the turn ends" in winning["text"] and "roll again" not in winning["text"]  # it rolls no more
     state, events = play(state, roll(6), {"type": "move", "traveller": "yellow-3"})
     pending = GAME.pending(state)
     assert pending.kind == "over" and pending.result == {"winner": "yellow"}
