@@ -27,7 +27,7 @@ MATCH_SIZE = 30
 TRUNCATE = 25.0
 CHROMA_WEIGHT = 2.0
 LOCAL_BRIGHT = 190.0
-EMPTY = "<empty>"
+EMPTY = "<empty>"  # how a taught photo of a bare slot is named; inside, a bare slot's reference is keyed None
 CORNER_CELL_PX = 6
 MIN_CORNER_PIXELS = 32
 # The least difference between the corners' path and the board's bare middle (summed over B, G and R, as a
@@ -60,14 +60,14 @@ def normalise(card: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
 class References:
     """Reference images per card id (rendered ones first, taught photos added or replacing)."""
 
-    ids: list[str] = field(default_factory=list)
+    ids: list[str | None] = field(default_factory=list)  # None: the bare slot, which no card id can be taken for
     images: list[np.ndarray] = field(default_factory=list)
 
-    def add(self, card_id: str, card_image: np.ndarray) -> None:
+    def add(self, card_id: str | None, card_image: np.ndarray) -> None:
         self.ids.append(card_id)
         self.images.append(normalise(cv2.resize(card_image, (MATCH_SIZE, MATCH_SIZE), interpolation=cv2.INTER_AREA)))
 
-    def replace(self, card_id: str, card_image: np.ndarray) -> None:
+    def replace(self, card_id: str | None, card_image: np.ndarray) -> None:
         keep = [i for i, cid in enumerate(self.ids) if cid != card_id]
         self.ids = [self.ids[i] for i in keep]
         self.images = [self.images[i] for i in keep]
@@ -84,7 +84,7 @@ def rendered_references(cards: list[CardSpec], with_empty: bool = True) -> Refer
         if groups[card.id] == card.id:
             refs.add(card.id, render_card(card, MATCH_SIZE * 2))
     if with_empty:
-        refs.add(EMPTY, render_card(None, MATCH_SIZE * 2))
+        refs.add(None, render_card(None, MATCH_SIZE * 2))
     return refs
 
 
@@ -239,7 +239,7 @@ class CardReader:
             best_id = self.refs.ids[order[0]]
             runner = next((row[i] for i in order[1:] if self.refs.ids[i] != best_id), row[order[0]] * 2 + 1)
             confidence = float(np.clip((runner - row[order[0]]) / max(float(runner), 1e-6) * 4.0, 0.0, 1.0))
-            out.append((None if best_id == EMPTY else best_id, confidence))
+            out.append((best_id, confidence))
         return out
 
     def read(self, frame: np.ndarray) -> BoardReading | None:
@@ -284,7 +284,7 @@ class CardReader:
         index = slots.index(slot_number)
         images = self.slot_images(frame, homography)
         white = self.light_white(flat, images)
-        if card_id != EMPTY:
+        if self._reference_of(card_id) is not None:
             # A bare slot taught as a card makes that card the reading of every empty slot.
             seen, sure = self.match_many([images[index]], [white])[0]
             if seen is None and sure >= EMPTY_REFUSED_FROM:
@@ -292,13 +292,23 @@ class CardReader:
                                  "or give the slot it lies in")
         image = self.slot_images(frame, homography, MATCH_SIZE * 2)[index].astype(np.float32)
         image = np.clip(image * (255.0 / white), 0, 255).astype(np.uint8)
-        target = self.groups.get(card_id, card_id)
+        target = self._reference_of(card_id)
         if replace:
             self.refs.replace(target, image)
         else:
             self.refs.add(target, image)
         self._matrix = self.refs.stack()
         return image
+
+    def _reference_of(self, card_id: str) -> str | None:
+        """The reference a taught card joins: its look-alike group's first id, or None for a bare slot.
+
+        The bare slot was keyed "<empty>" among the cards, so a café's card of that id read as no card at all
+        in every slot it lay in; only a deck without such a card takes the name for the bare slot.
+        """
+        if card_id == EMPTY and card_id not in self.groups:
+            return None
+        return self.groups.get(card_id, card_id)
 
     def save_taught(self, folder: Path, card_id: str, image: np.ndarray) -> Path:
         """Store a taught photo as the first free `<card id>__<n>.png`; raises OSError when it cannot be written.
@@ -328,7 +338,9 @@ class CardReader:
         count = 0
         replaced: set[str] = set()
         for path in sorted(Path(folder).glob("*__*.png")):
-            card_id = path.name.split("__", 1)[0]
+            # Split at the last "__": a café's card "P__2" is taught as "P__2__0.png", and split at the first
+            # its photo was passed over as a card "P" the deck has not.
+            card_id = path.stem.rsplit("__", 1)[0]
             if card_id not in self.groups and card_id != EMPTY:
                 self.taught_skipped.append(f"{path.name} (no card {card_id} in the deck)")
                 continue
@@ -337,7 +349,7 @@ class CardReader:
                 self.taught_skipped.append(f"{path.name} (not a readable image)")
                 continue
             self.taught_cards.append(card_id)
-            target = self.groups.get(card_id, card_id)
+            target = self._reference_of(card_id)
             if target in replaced:
                 self.refs.add(target, image)
             else:

@@ -6,8 +6,10 @@ library beyond the standard one, and prints crisp at any printer resolution.
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
+from companion.paths import write_whole
 from vision.markers import CORNER_NAMES, MARKER_IDS, marker_bits
 
 MM = 72 / 25.4
@@ -80,5 +82,9 @@ def write_marker_sheet(path: Path, marker_mm: float = 50.0) -> Path:
         out += f"{offset:010d} 00000 n \n".encode()
     out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
     path = Path(path)
-    path.write_bytes(bytes(out))
+    if not path.parent.is_dir():  # a mistyped folder is refused, not made
+        raise FileNotFoundError(errno.ENOENT, "no such folder", str(path.parent))
+    # Whole or not at all: a write stopped half way (a full SD card) left a PDF cut short under the name, over
+    # the café's earlier good sheet, looking like a sheet to print.
+    write_whole(path, bytes(out))
     return path

@@ -231,3 +231,23 @@ def test_board_photos_pass_both_checks(temple) -> None:
     for laid in (0, 6, 12):
         photo = board_photo(rng, cards, board, empty_slots=random_empty_slots(rng, board, laid))
         assert reader.read(photo.image) is not None, reader.last_problem
+
+
+def test_cafe_card_ids_that_look_like_the_readers_own_names_read_and_teach(temple, tmp_path) -> None:
+    """A café card "<empty>" read as a bare slot wherever it lay (the reader's name for one), and a taught
+    photo of a card "P__2" was passed over on load as a card "P" the deck has not."""
+    import dataclasses
+
+    cards, board, _ = temple
+    renamed = [dataclasses.replace(cards[0], id="<empty>"), dataclasses.replace(cards[1], id="P__2"), *cards[2:]]
+    reader = CardReader(renamed, board)
+    layout = {slot.slot: renamed[0] for slot in board.slots}
+    layout[2] = renamed[1]
+    image, _ = render_board(board, layout, cell_px=20)
+    reading = reader.read(image)
+    groups = appearance_groups(renamed)
+    assert reading is not None and reading.cards()[1] == groups["<empty>"] and reading.cards()[2] == groups["P__2"]
+    taught = reader.teach(image, 2, "P__2")
+    reader.save_taught(tmp_path, "P__2", taught)
+    fresh = CardReader(renamed, board, taught_dir=tmp_path)
+    assert fresh.taught_cards == ["P__2"] and not fresh.taught_skipped
