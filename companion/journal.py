@@ -69,7 +69,7 @@ def open_journal(path: Path) -> tuple[Journal, str]:
         return journal, f"{refusal.message}; this table keeps its game only until the app closes.{carried}"
     except JournalDamaged as damage:
         active = _read_active(path)  # read before the file is moved, while its WAL is still beside it
-        kept = path.with_name(f"{path.name}.damaged-{datetime.now(UTC):%Y%m%d-%H%M%S}")
+        kept = _unused_name(path.with_name(f"{path.name}.damaged-{datetime.now(UTC):%Y%m%d-%H%M%S}"))
         try:
             _set_aside(path, kept)
         except OSError as exc:  # a read-only folder: crashing here would restart the kiosk for ever
@@ -84,6 +84,22 @@ def open_journal(path: Path) -> tuple[Journal, str]:
         carried = _carry(active, journal)
         begun = f"{damage.message}. It is kept as {kept.name} and a new journal is begun.{carried}"
         return journal, f"{begun} {note}".strip()
+
+
+def _unused_name(kept: Path) -> Path:
+    """``kept``, or ``kept-2``, ``kept-3``, ... when a journal set aside before already has that name.
+
+    The name is the clock's second, and a Pi without a clock of its own boots
+    at the same time (1970, or fake-hwclock's last saved time) until NTP
+    answers: a second damaged journal took the first one's name, and the
+    rename replaced the copy kept for recovery by hand (and a stale ``-wal``
+    of it could sit beside the new one and be replayed into it).
+    """
+    candidate, number = kept, 1
+    while any(Path(f"{candidate}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
+        number += 1
+        candidate = kept.with_name(f"{kept.name}-{number}")
+    return candidate
 
 
 def _set_aside(path: Path, kept: Path) -> None:
@@ -321,14 +337,24 @@ class Journal:
         self._db.close()
 
     def begin_game(
-        self, game: str, start: dict[str, Any], data: dict[str, str], digests: dict[str, str] | None = None
+        self,
+        game: str,
+        start: dict[str, Any],
+        data: dict[str, str],
+        digests: dict[str, str] | None = None,
+        status: str = "active",
     ) -> int:
-        """Record a new game; the one in progress before it is marked abandoned."""
+        """Record a new game; the one in progress before it is marked abandoned.
+
+        ``status`` is "over" for a loaded position that is already over, in the
+        same transaction: written after it, a full disk could leave the game
+        before abandoned and an over position resumed in its place.
+        """
         with self._transaction():
             self._db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'active'")
             cursor = self._db.execute(
-                "INSERT INTO games (game, start, data, digests, started, status) VALUES (?, ?, ?, ?, ?, 'active')",
-                (game, json.dumps(start), json.dumps(data), json.dumps(digests or {}), _now()),
+                "INSERT INTO games (game, start, data, digests, started, status) VALUES (?, ?, ?, ?, ?, ?)",
+                (game, json.dumps(start), json.dumps(data), json.dumps(digests or {}), _now(), status),
             )
         return int(cursor.lastrowid or 0)
 
@@ -350,7 +376,14 @@ class Journal:
             )
         return game_id
 
-    def append(self, game_id: int, op: str, action: dict[str, Any] | None = None) -> None:
+    def append(self, game_id: int, op: str, action: dict[str, Any] | None = None, status: str | None = None) -> None:
+        """Add a step and, when the step ends or reopens the game, its new ``status``: both land or neither.
+
+        Committed one after the other, a disk that filled up between the two
+        kept the step yet refused the status: the table heard the step refused
+        while the game had moved on (its last step written, the winner never
+        announced, the finished game still "active").
+        """
         with self._transaction():
             (seq,) = self._db.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM steps WHERE game_id = ?", (game_id,)
@@ -359,10 +392,8 @@ class Journal:
                 "INSERT INTO steps (game_id, seq, op, action, at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, seq, op, json.dumps(action) if action is not None else None, _now()),
             )
-
-    def set_status(self, game_id: int, status: str) -> None:
-        with self._transaction():
-            self._db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+            if status is not None:
+                self._db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
 
     def active_game(self) -> JournalGame | None:
         row = self._read("SELECT id FROM games WHERE status = 'active' ORDER BY id DESC LIMIT 1").fetchone()

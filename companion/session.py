@@ -121,8 +121,8 @@ class Session:
         self.journal = journal
         if journal is not None:
             data = self.game.data
-            self._game_id = journal.begin_game(self.game.id, self.start, data.sources, data.digests)
-            self._sync_status()
+            status = "over" if self._over else "active"  # with the game's row: one commit, see `_record`
+            self._game_id = journal.begin_game(self.game.id, self.start, data.sources, data.digests, status)
         return self
 
     # -- reading ----------------------------------------------------------
@@ -165,19 +165,17 @@ class Session:
         """Apply, journal, then return what to announce: in that order, always."""
         clean = self._well_formed(action)
         state, events = self.game.apply(self.state, clean)
-        self._record("act", clean)
+        self._record("act", state, clean)
         self._states.append(state)
         self._log.append(clean)
         self._redo.clear()
-        self._sync_status()
         return Step(clean, events)
 
     def undo(self) -> Step:
         if not self._log:
             raise NothingToUndo("nothing to undo: the game is at its opening position")
-        self._record("undo")
+        self._record("undo", self._states[-2])
         action = self._undo()
-        self._sync_status()
         return Step(action, [], self._undo_note(action, self._what_it_did(action)))
 
     def redo(self) -> Step:
@@ -185,11 +183,10 @@ class Session:
             raise NothingToUndo("nothing to redo")
         action = self._redo[-1]
         state, events = self.game.apply(self.state, action)
-        self._record("redo")
+        self._record("redo", state)
         self._redo.pop()
         self._states.append(state)
         self._log.append(action)
-        self._sync_status()
         return Step(action, events)
 
     def _well_formed(self, action: object) -> Action:
@@ -247,14 +244,17 @@ class Session:
             return f"Correction: the {kind} entered last{said} is withdrawn; enter what the table really shows."
         return f"Taken back: {what}." if what else "The last action is taken back."
 
-    def _record(self, op: str, action: Action | None = None) -> None:
-        if self.journal is not None and self._game_id is not None:
-            self.journal.append(self._game_id, op, action)
+    def _record(self, op: str, after: State, action: Action | None = None) -> None:
+        """Journal a step leading to ``after``, with the game's new status in the same commit when it changes.
 
-    def _sync_status(self) -> None:
-        over = self.pending().is_over
-        if self.journal is not None and self._game_id is not None and over != self._over:
-            self.journal.set_status(self._game_id, "over" if over else "active")
+        Called before the session changes, so a refused write leaves it as it
+        was; the status used to be a commit of its own after the step, and a
+        full disk between the two refused a step that had in fact been taken.
+        """
+        over = self.game.pending(after).is_over
+        if self.journal is not None and self._game_id is not None:
+            status = ("over" if over else "active") if over != self._over else None
+            self.journal.append(self._game_id, op, action, status)
         self._over = over
 
     # -- records ----------------------------------------------------------
