@@ -105,7 +105,7 @@ def test_a_camera_that_cannot_open_is_reported_not_fatal(launch: Any, tmp_path: 
     thread = feed._thread
     tap(switch(screen, "camera"))
     tap(screen.ids.save)
-    assert not thread.is_alive() and app.inputs_note == ""
+    assert until(lambda: not thread.is_alive()) and app.inputs_note == ""  # closed on a thread of its own
 
 
 def test_a_dice_sensor_without_a_port_or_with_a_dead_one_is_explained(launch: Any, tmp_path: Path) -> None:

@@ -1,0 +1,85 @@
+"""Inputs switched at run time from the settings screen: a sensor that hangs must not freeze the table.
+
+The dice sensor may be a network one (``socket://host:port``, a ser2net box);
+one that does not answer holds its reader thread in connect() for pyserial's
+5 s. A listening socket whose backlog is full stands in for it: connect() to
+it neither succeeds nor fails until it times out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.ui.conftest import open_settings, tap, until
+
+
+def switch(screen: Any, name: str) -> Any:
+    return next(b for b in screen.ids.inputs.children if b.source == name)
+
+
+@pytest.fixture
+def silent_server() -> Iterator[str]:
+    """A ``socket://`` URL whose connect() hangs: the server's accept queue is full and it never accepts."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(0)
+    port = server.getsockname()[1]
+    fillers = []
+    for _ in range(3):
+        filler = socket.socket()
+        filler.setblocking(False)
+        with contextlib.suppress(BlockingIOError):  # in progress: it only has to take a place in the queue
+            filler.connect(("127.0.0.1", port))
+        fillers.append(filler)
+    time.sleep(0.1)
+    yield f"socket://127.0.0.1:{port}"
+    for sock in (*fillers, server):
+        sock.close()
+
+
+def save_timed(screen: Any) -> float:
+    started = time.monotonic()
+    tap(screen.ids.save)
+    return time.monotonic() - started
+
+
+def test_switching_off_a_dice_sensor_that_hangs_in_connect_does_not_freeze_the_screen(
+    launch: Any, silent_server: str
+) -> None:
+    app = launch()
+    screen = open_settings(app)
+    screen.ids.serial_port.text = silent_server
+    tap(switch(screen, "serial"))
+    tap(screen.ids.save)
+    link = app.running_inputs["serial"][1]
+    time.sleep(0.3)  # its thread is now inside connect()
+
+    tap(switch(screen, "serial"))
+    assert save_timed(screen) < 1.5  # was 4.7 s: Kivy's thread joined the link stuck in connect()
+    assert "serial" not in app.running_inputs and link._thread is None and app.inputs_note == ""
+
+
+def test_a_dice_sensor_switched_away_from_does_not_report_on_the_one_that_replaced_it(
+    launch: Any, silent_server: str
+) -> None:
+    app = launch()
+    screen = open_settings(app)
+    screen.ids.serial_port.text = silent_server
+    tap(switch(screen, "serial"))
+    tap(screen.ids.save)
+    time.sleep(0.3)
+
+    screen.ids.serial_port.text = "loop://"
+    assert save_timed(screen) < 1.5
+    assert app.running_inputs["serial"][0] == "loop://"
+    assert until(lambda: "loop:// open" in app.status)
+    # The old link's connect() times out after 5 s; its "cannot open" must not mark the new one down.
+    time.sleep(6)
+    until(lambda: False, 0.5)
+    assert app.inputs_down == "" and app.inputs_note == "" and "cannot open" not in app.status
