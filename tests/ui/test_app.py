@@ -9,7 +9,7 @@ from typing import Any
 from kivy.core.window import Window
 
 from companion.session import Session
-from tests.ui.conftest import PIN, advance, tap
+from tests.ui.conftest import PIN, advance, tap, until
 
 
 def button(container: Any, text: str) -> Any:
@@ -267,16 +267,9 @@ def test_a_reading_dropped_by_undo_leaves_no_choice_lit(start: Any) -> None:
     app = start(session)
     app.show("table")
     app.controller.submit(DieRead(4, "camera", 0.3))
-    for _ in range(50):
-        if app.highlighted is not None:
-            break
-        advance(1)
-    assert app.highlighted is not None and app.highlighted["value"] == 4
+    assert until(lambda: app.highlighted is not None) and app.highlighted["value"] == 4
     app.undo()
-    for _ in range(50):
-        if "Reading dropped" in app.status:
-            break
-        advance(1)
+    assert until(lambda: "Reading dropped" in app.status)
     advance(3)
     table = app.root.get_screen("table")
     assert "Reading dropped" in app.status and app.highlighted is None and session.log == []

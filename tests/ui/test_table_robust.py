@@ -14,15 +14,8 @@ from kivy.tests.common import UnitTestTouch
 
 from companion.observations import DieRead
 from companion.session import Session
-from tests.ui.conftest import PIN, advance, tap
+from tests.ui.conftest import PIN, advance, tap, until
 from ui import inputs
-
-
-def frames_until(app: Any, done: Any, frames: int = 100) -> None:
-    for _ in range(frames):
-        if done():
-            return
-        advance(1)
 
 
 @pytest.fixture
@@ -130,7 +123,7 @@ def test_a_game_played_on_the_button_box_keeps_the_attract_screen_away(start: An
     for steps in range(1, 4):
         app.idle.last -= app.idle.limit + 1  # the screen untouched for longer than the kiosk waits
         assert panel.press("confirm")
-        frames_until(app, lambda steps=steps: len(session.log) == steps)
+        until(lambda steps=steps: len(session.log) == steps)
         app._check_idle(0)
         assert len(session.log) == steps and app.root.current == "table"
 
@@ -142,7 +135,7 @@ def test_a_step_while_the_attract_screen_shows_brings_the_table_back(start: Any)
     app._check_idle(0)
     assert app.root.current == "attract"
     app.controller.submit(DieRead(4, "camera", 0.95))
-    frames_until(app, lambda: bool(session.log))
+    until(lambda: bool(session.log))
     assert session.log == [{"type": "roll", "value": 4}] and app.root.current == "table"
 
 
@@ -154,7 +147,7 @@ def test_the_dispute_screen_follows_the_game_when_it_moves_on_under_it(start: An
     advance(3)
     dispute = app.root.get_screen("dispute")
     app.controller.submit(DieRead(6, "camera", 0.95))
-    frames_until(app, lambda: bool(session.log))
+    until(lambda: bool(session.log))
     advance(3)
     offered = [b.action for b in reversed(dispute.ids.offered.children)]
     assert offered == app.choices and offered[0]["type"] != "roll"
@@ -171,7 +164,7 @@ def test_the_dispute_screen_keeps_an_action_being_typed_when_the_game_moves_on(s
     typed = '{"type": "move", "traveller": "red-1"}'
     dispute.ids.typed.text = typed
     app.controller.submit(DieRead(6, "camera", 0.95))
-    frames_until(app, lambda: bool(session.log))
+    until(lambda: bool(session.log))
     advance(3)
     assert dispute.ids.typed.text == typed
 
