@@ -295,6 +295,12 @@ def test_a_reading_repeated_over_and_over_is_shown_but_said_once(start: Any) -> 
     assert session.log == [{"type": "roll", "value": 4}]
 
 
+def pick_targi(home: Any) -> None:
+    """Targi and its two colours tapped on the home screen."""
+    for parent, text in ((home.ids.games, "Targi"), (home.ids.colours, "White"), (home.ids.colours, "Black")):
+        tap(button(parent, text))
+
+
 def test_starting_a_new_game_over_one_in_play_asks_for_a_second_tap(start: Any) -> None:
     """One tap on Start set the game in play aside for good: the app resumes only the latest game."""
     session = Session.new("blackpool", ["yellow", "red"])
@@ -303,9 +309,7 @@ def test_starting_a_new_game_over_one_in_play_asks_for_a_second_tap(start: Any) 
     app.show("home")
     advance(3)
     home = app.root.get_screen("home")
-    tap(button(home.ids.games, "Targi"))
-    tap(button(home.ids.colours, "White"))
-    tap(button(home.ids.colours, "Black"))
+    pick_targi(home)
     tap(home.ids.start)
     assert app.root.current == "home" and app.controller.session is session
     assert "Blackpool on the table is not finished (1 step played)" in home.ids.note.text
@@ -313,9 +317,7 @@ def test_starting_a_new_game_over_one_in_play_asks_for_a_second_tap(start: Any) 
     assert app.root.current == "table" and app.controller.session is session and session.log
     app.show("home")
     advance(3)
-    tap(button(home.ids.games, "Targi"))
-    tap(button(home.ids.colours, "White"))
-    tap(button(home.ids.colours, "Black"))
+    pick_targi(home)
     tap(home.ids.start)
     tap(home.ids.start)  # the second tap on the same choice is the answer
     assert app.root.current == "table" and app.game_id == "targi"
@@ -326,8 +328,6 @@ def test_a_new_game_over_a_finished_or_untouched_one_starts_at_once(start: Any) 
     app.show("home")
     advance(3)
     home = app.root.get_screen("home")
-    tap(button(home.ids.games, "Targi"))
-    tap(button(home.ids.colours, "White"))
-    tap(button(home.ids.colours, "Black"))
+    pick_targi(home)
     tap(home.ids.start)
     assert app.root.current == "table" and app.game_id == "targi"

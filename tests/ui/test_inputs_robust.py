@@ -49,16 +49,22 @@ def save_timed(screen: Any) -> float:
     return time.monotonic() - started
 
 
+def sensor_stuck_connecting(launch: Any, port: str) -> tuple[Any, Any]:
+    """The app with its dice sensor switched on at ``port`` and its thread inside connect(), on the settings."""
+    app = launch()
+    screen = open_settings(app)
+    screen.ids.serial_port.text = port
+    tap(switch(screen, "serial"))
+    tap(screen.ids.save)
+    time.sleep(0.3)
+    return app, screen
+
+
 def test_switching_off_a_dice_sensor_that_hangs_in_connect_does_not_freeze_the_screen(
     launch: Any, silent_server: str
 ) -> None:
-    app = launch()
-    screen = open_settings(app)
-    screen.ids.serial_port.text = silent_server
-    tap(switch(screen, "serial"))
-    tap(screen.ids.save)
+    app, screen = sensor_stuck_connecting(launch, silent_server)
     link = app.running_inputs["serial"][1]
-    time.sleep(0.3)  # its thread is now inside connect()
 
     tap(switch(screen, "serial"))
     assert save_timed(screen) < 3.5  # 4.7 s before: Kivy's thread joined the link stuck in connect() for 5 s
@@ -68,12 +74,7 @@ def test_switching_off_a_dice_sensor_that_hangs_in_connect_does_not_freeze_the_s
 def test_a_dice_sensor_switched_away_from_does_not_report_on_the_one_that_replaced_it(
     launch: Any, silent_server: str
 ) -> None:
-    app = launch()
-    screen = open_settings(app)
-    screen.ids.serial_port.text = silent_server
-    tap(switch(screen, "serial"))
-    tap(screen.ids.save)
-    time.sleep(0.3)
+    app, screen = sensor_stuck_connecting(launch, silent_server)
 
     screen.ids.serial_port.text = "loop://"
     assert save_timed(screen) < 3.5  # not the 5 s the old link spends in connect()
