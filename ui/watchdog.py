@@ -15,13 +15,20 @@ def _address(raw: str) -> str:
 
 
 def notify(message: str, environ: dict[str, str] | None = None) -> bool:
-    """Send one message; False when not running under systemd (nothing to tell)."""
+    """Send one message; False when not running under systemd (nothing to tell) or it could not be sent.
+
+    The send never waits: it runs on the main loop, and a datagram socket
+    whose reader has stopped reading (systemd busy or wedged) blocks a full
+    queue's sender for ever, which would freeze the screen it is meant to
+    watch. A ping dropped that way is what a hung screen looks like anyway.
+    """
     env = os.environ if environ is None else environ
     raw = env.get("NOTIFY_SOCKET")
     if not raw:
         return False
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.setblocking(False)
             sock.connect(_address(raw))
             sock.sendall(message.encode())
     except OSError:

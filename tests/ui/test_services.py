@@ -92,6 +92,22 @@ def test_watchdog_pings_the_notify_socket(tmp_path: Path) -> None:
     assert watchdog.ping_interval({}) is None
 
 
+def test_a_notify_socket_nobody_reads_never_blocks_the_screen(tmp_path: Path) -> None:
+    path = tmp_path / "notify"
+    answers: list[bool] = []
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(path))
+
+        def ping() -> None:  # far more than the socket's queue holds
+            answers.extend(watchdog.notify("WATCHDOG=1", {"NOTIFY_SOCKET": str(path)}) for _ in range(5000))
+
+        pinger = threading.Thread(target=ping, daemon=True)
+        pinger.start()
+        pinger.join(20)
+        assert not pinger.is_alive(), "a full notify socket held the main loop"
+    assert answers[0] and not answers[-1]
+
+
 def test_settings_survive_a_restart_and_a_damaged_file(tmp_path: Path) -> None:
     path = tmp_path / "ui.json"
     Settings(voice=False, kiosk_pin="9876", inputs={"camera": True}).save(path)
