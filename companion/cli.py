@@ -242,7 +242,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     entry = journal.read_game(args.id) if args.id is not None else journal.latest_game()
     if entry is None:
         which = f" {args.id}" if args.id is not None else ""
-        print(f"The journal holds no game{which}.", file=sys.stderr)
+        print(f"The journal holds no game{which}.{_kept_beside(path)}", file=sys.stderr)
         return 1
     record, note = export_game(entry, cafe_dir(args))
     text = json.dumps(record, indent=1)
@@ -254,6 +254,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     if note:
         print(f"companion: game {entry.id}: {note}", file=sys.stderr)
     return 0
+
+
+def _kept_beside(path: Path) -> str:
+    """Where older games went when the journal outgrew its size: a fresh journal's export would say only "none"."""
+    kept = sorted(p.name for p in path.parent.glob(f"{path.stem}-*{path.suffix}") if p.is_file())
+    return f" Its older games are in {', '.join(kept)} (--journal that file)." if kept else ""
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -45,7 +45,10 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def open_journal(path: Path) -> tuple[Journal, str]:
+ARCHIVE_AT_BYTES = 64 * 1024 * 1024  # about 1,900 games; a start then reads it whole in well under a second here
+
+
+def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
     """The journal at ``path``, and a note for the table when a damaged one had to be set aside.
 
     A kiosk restarts on its own, so a journal SQLite cannot read must not
@@ -60,7 +63,6 @@ def open_journal(path: Path) -> tuple[Journal, str]:
         journal = Journal(path)
         journal.require_writable()
         journal.claim()
-        return journal, ""
     except JournalInUse as refusal:  # its game is the other table's: never carried, or two tables would part
         return Journal(), f"{refusal.message}; this table keeps its own game only until it closes."
     except JournalUnavailable as refusal:  # a table that cannot journal still referees, and says so
@@ -84,6 +86,40 @@ def open_journal(path: Path) -> tuple[Journal, str]:
         carried = _carry(active, journal)
         begun = f"{damage.message}. It is kept as {kept.name} and a new journal is begun.{carried}"
         return journal, f"{begun} {note}".strip()
+    return _archive_when_large(journal, path) if archive else (journal, "")
+
+
+def _archive_when_large(journal: Journal, path: Path) -> tuple[Journal, str]:
+    """The open journal, or a new one when it has outgrown `ARCHIVE_AT_BYTES`, with a note saying where its games went.
+
+    Every start checks the whole file, so a café table that is never minded
+    started slower month by month (seconds at a few hundred MB on a Pi's
+    card, against the service's start-up limit). Past the size, the file is
+    renamed beside itself with the day's date, whole (closing the last
+    connection folds its WAL in), and a new journal begun; the game in
+    progress is copied into it and goes on. Old games stay readable with
+    ``companion export --journal`` on the renamed file.
+    """
+    try:
+        size = path.stat().st_size
+        if size < ARCHIVE_AT_BYTES:
+            return journal, ""
+        active = journal.active_game()
+    except (OSError, JournalDamaged):  # a damaged row is the resume's to report, in its words
+        return journal, ""
+    kept = _unused_name(path.with_name(f"{path.stem}-{datetime.now(UTC):%Y%m%d}{path.suffix}"))
+    journal.close()
+    grown = f"The journal had grown to {size // (1024 * 1024)} MB"
+    try:
+        _set_aside(path, kept)
+    except OSError as exc:
+        journal, note = open_journal(path, archive=False)
+        why = exc.strerror or str(exc)
+        return journal, f"{grown} and could not be renamed ({why}); starting slows as it grows. {note}".strip()
+    journal, note = open_journal(path, archive=False)
+    carried = _carry(active, journal)
+    moved = f"{grown}: its games are kept in {kept.name} (read by companion export --journal) and a new one is begun."
+    return journal, f"{moved}{carried} {note}".strip()
 
 
 def _unused_name(kept: Path) -> Path:
