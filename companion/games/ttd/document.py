@@ -59,7 +59,7 @@ def to_document(game: ThroughTheDesert, state: TtdState) -> dict[str, Any]:
         "claimed_areas": [
             {
                 "player": players[p],
-                "caravan": game.colour_ids[c] if c >= 0 else None,
+                "caravan": _name(game, c) if c >= 0 else None,
                 "hexes": [board.hex_json(h) for h in sorted(hexes)],
             }
             for p, c, hexes in state.claimed
@@ -519,7 +519,12 @@ def _read_claimed(game, board: Board, doc, pindex, rules: Rules, cells, reader: 
             continue
         p = look_up(pindex, entry.get("player"))
         cid = entry.get("caravan")
-        c = -1 if cid is None else look_up(game.colour_index, cid, -2)
+        if cid is None:
+            c = -1  # the player's pieces of several colours
+        elif cid == GUIDE_ID and rules.guide:
+            c = GUIDE  # the guide alone walled it in (area_by player, TD-Q6)
+        else:
+            c = look_up(game.colour_index, cid, -2)
         if p is None or c == -2:
             reader.add(f"{where}: unknown player or caravan colour")
             continue

@@ -23,11 +23,14 @@ def _neighbours(xy: tuple[int, int]) -> list[tuple[int, int]]:
     return [(xy[0] + dq, xy[1] + dr) for dq, dr in DIRECTIONS]
 
 
-def recount(game: ThroughTheDesert, doc: dict[str, Any]) -> dict[str, dict[str, int]]:
-    """Points per player and category from a position document."""
-    players = doc["players"]
-    opts = doc["options"]
-    n = len(players)
+Kinds = dict[tuple[int, int], str]
+Pieces = dict[tuple[int, int], tuple[str, str, bool]]
+Tokens = dict[tuple[int, int], int]
+
+
+def _read(game: ThroughTheDesert, doc: dict[str, Any]) -> tuple[Kinds, Pieces, Tokens]:
+    """What lies on each hex (unused, mountain, palm, sand), the pieces and the tokens still on the board."""
+    n = len(doc["players"])
     regions = {reg["id"] for reg in game.data["board"]["regions"] if n in reg["players"]}
     kind: dict[tuple[int, int], str] = {}
     for cell in game.data["board"]["cells"]:
@@ -42,6 +45,14 @@ def recount(game: ThroughTheDesert, doc: dict[str, Any]) -> dict[str, dict[str, 
             kind[xy] = "sand"
     pieces = {tuple(p["hex"]): (p["player"], p["colour"], p["leader"]) for p in doc["pieces"]}
     tokens = {tuple(w["hex"]): w["value"] for w in doc["waterholes"] if w["value"]}
+    return kind, pieces, tokens
+
+
+def recount(game: ThroughTheDesert, doc: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """Points per player and category from a position document."""
+    players = doc["players"]
+    opts = doc["options"]
+    kind, pieces, tokens = _read(game, doc)
     out = {p: {"water": 0, "oases": 0, "areas": 0, "longest": 0} for p in players}
 
     # Water holes: every piece standing on a site took its token.
@@ -65,7 +76,8 @@ def recount(game: ThroughTheDesert, doc: dict[str, Any]) -> dict[str, dict[str, 
                 1 for h in hexes if kind[h] != "palm" and (opts["area_waterholes"] or h not in tokens)
             )
     else:
-        _areas(kind, pieces, tokens, opts, out)
+        for owner, _hexes, points in _areas(kind, pieces, tokens, opts):
+            out[owner]["areas"] += points
 
     # Longest caravan: the largest connected group of a player's pieces of one colour (leader
     # left out afterwards when it does not count, so a leader still joins its caravan up).
@@ -108,7 +120,29 @@ def _largest_group(own: set[tuple[int, int]], uncounted: set[tuple[int, int]]) -
     return best
 
 
-def _areas(kind, pieces, tokens, opts, out) -> None:
+def unclaimed_areas(game: ThroughTheDesert, doc: dict[str, Any]) -> list[str]:
+    """Areas enclosed now that lie in no claim, under ``area_timing: immediate``.
+
+    An area scores at once when the piece that completes its wall goes down (TD-Q16), and walls never come
+    down, so every area the end count would find must sit inside some claim by then. One that does not means
+    a placement (a leader's, say) never looked for the areas it closed: the claims alone cannot show that.
+    """
+    if doc["options"]["area_timing"] != "immediate":
+        return []
+    kind, pieces, tokens = _read(game, doc)
+    claims = [{tuple(h) for h in area["hexes"]} for area in doc["claimed_areas"]]
+    problems = []
+    for owner, hexes, _points in _areas(kind, pieces, tokens, doc["options"]):
+        if not any(hexes <= claim for claim in claims):
+            where = ", ".join(f"({q},{r})" for q, r in sorted(hexes))
+            problems.append(f"recount: {owner}'s area at {where} is enclosed but was never claimed")
+    return problems
+
+
+def _areas(
+    kind: Kinds, pieces: Pieces, tokens: Tokens, opts: dict[str, Any]
+) -> list[tuple[str, set[tuple[int, int]], int]]:
+    """Every enclosed group as (owner, hexes, points), found by union-find over the empty hexes."""
     empty = [xy for xy, k in kind.items() if k in ("sand", "palm") and xy not in pieces]
     parent = {xy: xy for xy in empty}
 
@@ -128,6 +162,7 @@ def _areas(kind, pieces, tokens, opts, out) -> None:
     for xy in empty:
         groups.setdefault(find(xy), []).append(xy)
     playable = sum(1 for k in kind.values() if k in ("sand", "palm"))
+    found = []
     for hexes in groups.values():
         if not opts["area_oasis"] and any(kind[h] == "palm" for h in hexes):
             continue
@@ -152,15 +187,17 @@ def _areas(kind, pieces, tokens, opts, out) -> None:
         if opts["area_by"] == "caravan" and len(colours) != 1:
             continue
         points = sum(1 for h in hexes if kind[h] != "palm" and (opts["area_waterholes"] or h not in tokens))
-        out[owners.pop()]["areas"] += points
+        if points:
+            found.append((owners.pop(), set(hexes), points))
+    return found
 
 
 def recount_problems(game: ThroughTheDesert, state: TtdState) -> list[str]:
-    """Differences between the engine's final breakdown and the plain recount."""
+    """Differences between the engine's final breakdown and the plain recount, and areas left unclaimed."""
     doc = json.loads(json.dumps(game.to_document(state)))
     again = recount(game, doc)
     result = game.result(state)["scores"]
-    problems = []
+    problems = unclaimed_areas(game, doc)
     for player, cats in again.items():
         for cat, points in cats.items():
             if result[player][cat]["points"] != points:

@@ -34,8 +34,10 @@ def final_sentence(result: dict[str, Any]) -> str:
     """The final scores and the winner (or the shared win), for the last announcement and the over screen."""
     totals = ", ".join(f"{p.capitalize()} {t}" for p, t in result["totals"].items())
     winners = result["winners"]
-    who = f"{winners[0].capitalize()} wins" if len(winners) == 1 else "Shared win: " + " and ".join(
-        w.capitalize() for w in winners
+    who = (
+        f"{winners[0].capitalize()} wins"
+        if len(winners) == 1
+        else "Shared win: " + " and ".join(w.capitalize() for w in winners)
     )
     return f"Final scores: {totals}. {who}."
 
@@ -275,8 +277,13 @@ class ThroughTheDesert(Game):
         fifth player gave back: that leaves every later seat a colour of its own in the first round.
         """
         rules = state.rules
-        if (len(state.players) != 5 or rules.guide or rules.five_player_leaders != "return_one"
-                or not rules.leader_first_round_unique or any(c != -1 for c in state.first_leaders)):
+        if (
+            len(state.players) != 5
+            or rules.guide
+            or rules.five_player_leaders != "return_one"
+            or not rules.leader_first_round_unique
+            or any(c != -1 for c in state.first_leaders)
+        ):
             return None
         kept = self.initial_leaders(rules, 5, 4)
         return next(c for c in range(COLOURS) if c not in kept)
@@ -533,8 +540,11 @@ class ThroughTheDesert(Game):
         if c not in self.leader_colours(state):
             opening = self.five_player_opening(state)
             if opening is not None:
-                raise refuse(f"With five players the first leader must be {self.colour_names[opening]}, the "
-                             f"colour the fifth player gave back, not {self.colour_names[c]}.", "TD-Q7")
+                raise refuse(
+                    f"With five players the first leader must be {self.colour_names[opening]}, the "
+                    f"colour the fifth player gave back, not {self.colour_names[c]}.",
+                    "TD-Q7",
+                )
             raise refuse(
                 f"In the first round each leader must be of a colour nobody has placed yet "
                 f"(and leave every later player a colour): {self.colour_names[c]} is not possible now.",
@@ -555,8 +565,38 @@ class ThroughTheDesert(Game):
         if state.values[h]:
             new, more = self.take_water(new, board, p, h)
             events.extend(more)
+        # A leader (or guide) is a piece of the wall like any camel (TD-Q6), so it can close an area by itself
+        # against the edge or a mountain; under immediate timing that area is claimed now, as a camel's would be.
+        new, more = self.claim_areas(new, board, h, p, ("TTD-4c", "TD-Q16", "TD-Q6"))
+        events.extend(more)
         new, more = self.after_leader(new)
         return new, events + more
+
+    def claim_areas(
+        self, state: TtdState, board: Board, h: int, p: int, rules: tuple[str, ...]
+    ) -> tuple[TtdState, list[Event]]:
+        """Under ``area_timing: immediate``, claim for player ``p`` every area the piece just put on ``h`` closes.
+
+        Both leader and camel placements come through here: an area counted at the end whenever its wall stands
+        (TD-Q16) must be claimed the moment the last piece of that wall goes down, whichever kind of piece it is,
+        or the two timings would score the same board differently. ``rules`` are the clauses the reward cites.
+        """
+        if state.rules.area_timing != "immediate":
+            return state, []
+        found = scoring.new_areas(board, state, h)
+        if not found:
+            return state, []
+        new = replace(state, claimed=state.claimed + tuple((a.player, a.colour, a.hexes) for a in found))
+        player = state.players[p]
+        events = []
+        for a in found:
+            size = len(a.hexes)
+            text = (
+                f"{player.capitalize()} encloses an area of {size} hex{'es' if size != 1 else ''}: "
+                f"{a.points} point{'s' if a.points != 1 else ''}."
+            )
+            events.append(Event("reward", text, rules, (player,)))
+        return new, events
 
     def after_leader(self, state: TtdState) -> tuple[TtdState, list[Event]]:
         """Next player with a leader in hand, or the start of camel placement (TD-Q8)."""
@@ -642,19 +682,8 @@ class ThroughTheDesert(Game):
                         (player,),
                     )
                 )
-        if state.rules.area_timing == "immediate":
-            areas = scoring.new_areas(board, new, h)
-            if areas:
-                new = replace(new, claimed=new.claimed + tuple((a.player, a.colour, a.hexes) for a in areas))
-                for a in areas:
-                    events.append(
-                        Event(
-                            "reward",
-                            f"{name} encloses an area of {len(a.hexes)} hexes: {a.points} points.",
-                            ("TTD-4c", "TD-Q16"),
-                            (player,),
-                        )
-                    )
+        new, more = self.claim_areas(new, board, h, p, ("TTD-4c", "TD-Q16"))
+        events.extend(more)
         if new.supply[c] == 0 and not new.end:
             new = replace(new, end=f"the last {cname} camel has been placed")
         if new.end and (state.rules.end_timing == "immediate" or new.placed >= self.turn_quota(new)):

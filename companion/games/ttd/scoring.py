@@ -22,7 +22,9 @@ LONGEST_POINTS = 10
 @dataclass(frozen=True)
 class Area:
     player: int
-    colour: int  # the enclosing caravan's colour, -1 when enclosed by the player's pieces of several colours
+    # The enclosing caravan's colour; -1 when the player's pieces of several colours enclose it; GUIDE when
+    # (area_by player, as-written) the guide alone closes it with the edge or mountains and no caravan takes part.
+    colour: int
     hexes: frozenset[int]
     points: int
 
@@ -105,6 +107,8 @@ def enclosure(
         if len(colours) != 1:
             return None
         colour = next(iter(colours))
+    elif not colours:
+        colour = GUIDE  # only the guide borders it: "several caravans" would name pieces that are not there
     else:
         colour = next(iter(colours)) if len(colours) == 1 else -1
     points = area_points(board, rules, values, comp)
@@ -180,6 +184,8 @@ def breakdown(board: Board, state: TtdState, colour_ids: tuple[str, ...]) -> dic
     names = state.players
 
     def caravan_name(colour: int) -> str:
+        if colour == GUIDE:
+            return "guide"
         return colour_ids[colour] if colour >= 0 else "several caravans"
 
     scores: dict[str, dict[str, Any]] = {}

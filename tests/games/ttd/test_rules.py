@@ -204,8 +204,9 @@ def test_five_player_leaders_open_with_the_colour_the_fifth_player_gave_back() -
     assert state.leaders_left[0] == (1, 2, 3, 4)  # seat 1 returned pink
     assert {a["colour"] for a in game.legal_actions(state)} == {"white"}
     assert_refused(game, state, {"type": "leader", "colour": "green", "hex": [0, 0]}, "TD-Q7")
-    assert "the first leader must be white" in game.check(state, {"type": "leader", "colour": "green",
-                                                                  "hex": [0, 0]}).text
+    assert (
+        "the first leader must be white" in game.check(state, {"type": "leader", "colour": "green", "hex": [0, 0]}).text
+    )
     state, _ = act(game, state, {"type": "leader", "colour": "white", "hex": [0, 0]})
     assert_refused(game, state, {"type": "leader", "colour": "green", "hex": [3, 0]}, "TTD-1d")  # black has none
     state, _ = act(game, state, {"type": "leader", "colour": "yellow", "hex": [3, 0]})

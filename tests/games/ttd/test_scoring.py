@@ -8,10 +8,21 @@ import time
 
 import pytest
 
+from companion.errors import InvalidPosition
 from companion.game import normalize_action
 from companion.games.ttd.options import OPTION_SPECS
 from companion.games.ttd.recount import recount, recount_problems
-from tests.games.ttd.helpers import act, camel, house_game, options, patch_game, position
+from companion.games.ttd.state import GUIDE
+from tests.games.ttd.helpers import (
+    act,
+    camel,
+    fill_waterholes,
+    house_game,
+    options,
+    patch_board,
+    patch_game,
+    position,
+)
 
 R, B = "red", "black"
 BLACK_FAR = (0, 6, B, "pink", True)
@@ -223,3 +234,74 @@ def test_final_scoring_is_fast_on_a_full_board() -> None:
                 times.append(time.perf_counter() - start)
             worst = max(worst, sorted(times)[3])  # the median: robust to a busy machine's hiccups
     assert worst < 0.020
+
+
+def pocket_board() -> dict:
+    """The test patch with a mountain at (0,1): the corner (0,0) then has (1,0) as its only open neighbour,
+    so one piece on (1,0) closes it (a café map can have such a pocket; the house map has none)."""
+    board = patch_board()
+    for cell in board["cells"]:
+        if (cell["q"], cell["r"]) == (0, 1):
+            cell["type"] = "mountain"
+    return board
+
+
+@pytest.mark.parametrize("timing", ["end", "immediate"])
+@pytest.mark.parametrize(("profile", "caravan"), [("standard", "pink"), ("as-written", "guide")])
+def test_a_leader_alone_closing_an_area_scores_under_both_timings(timing: str, profile: str, caravan: str) -> None:
+    """A leader heads its caravan (TD-Q6), so with the edge and a mountain as walls it closes a pocket alone
+    (TTD-4c, TD-Q16): the pocket is its owner's under either timing, claimed at once when areas are immediate."""
+    game = patch_game(pocket_board())
+    state = fill_waterholes(game, game.setup([R, B], options(game, profile, area_timing=timing)), 1)
+    leader = {"type": "leader", "hex": [1, 0]} | ({"colour": "pink"} if profile == "standard" else {})
+    state, events = act(game, state, leader)
+    expected = [{"hexes": [[0, 0]], "caravan": caravan, "points": 1}]
+    assert areas(game, state) == (1, expected)
+    assert areas(game, state, B)[0] == 0
+    rewards = [e for e in events if e.kind == "reward"]
+    if timing == "immediate":
+        assert [(e.players, e.rules) for e in rewards] == [((R,), ("TTD-4c", "TD-Q16", "TD-Q6"))]
+        assert all(rule in game.rulebook for rule in rewards[0].rules)
+        doc = json.loads(json.dumps(game.to_document(state)))
+        assert doc["claimed_areas"] == [{"player": R, "caravan": caravan, "hexes": [[0, 0]]}]
+        assert game.from_document(doc) == state
+    else:
+        assert rewards == []
+    # Black's leader elsewhere changes nothing, and the pocket still scores once play has moved on.
+    black = {"type": "leader", "hex": [4, 3]} | ({"colour": "green"} if profile == "standard" else {})
+    state, _ = act(game, state, black)
+    assert areas(game, state) == (1, expected)
+    agree(game, state)
+
+
+def test_recount_notices_an_enclosed_area_never_claimed_under_immediate_timing() -> None:
+    """Under immediate timing every enclosed area must have been claimed when it closed (TD-Q16): a pocket
+    that scores but sits in no claim means a placement forgot to look for areas."""
+    game = patch_game()
+    state = position(game, [R, B], CORNER, opts={"area_timing": "immediate"})
+    assert recount_problems(game, state) == ["recount: red's area at (0,0) is enclosed but was never claimed"]
+    claimed = position(
+        game,
+        [R, B],
+        CORNER,
+        opts={"area_timing": "immediate"},
+        claimed_areas=[{"player": R, "caravan": "pink", "hexes": [[0, 0]]}],
+    )
+    agree(game, claimed)
+
+
+def test_a_guide_claim_is_read_only_where_there_is_a_guide() -> None:
+    """A claim walled by the guide alone is stored with caravan "guide" (TD-Q6); with a leader per colour no
+    piece is a guide, so such a claim cannot come from play and the loader refuses it."""
+    game = patch_game(pocket_board())
+    claim = {"player": R, "caravan": "guide", "hexes": [[0, 0]]}
+    guide = [(1, 0, R, "guide", True), (4, 3, B, "guide", True)]
+    state = position(
+        game, [R, B], guide, profile="as-written", opts={"area_timing": "immediate"}, claimed_areas=[claim]
+    )
+    assert state.claimed == ((0, GUIDE, frozenset({game.board(2).index[(0, 0)]})),)
+    with pytest.raises(InvalidPosition) as bad:
+        position(
+            game, [R, B], [(1, 0, R, "pink", True), BLACK_FAR], opts={"area_timing": "immediate"}, claimed_areas=[claim]
+        )
+    assert bad.value.problems == ["claimed_areas[0]: unknown player or caravan colour"]
