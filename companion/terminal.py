@@ -2,7 +2,8 @@
 
 Made for SSH or a laptop at the table: it shows the position and the pending
 step, takes die values and card names as typed, lists the choices by number,
-and offers undo, redo, disputes and the rulebook.
+and offers undo, redo, disputes and the rulebook. While a roll or draw is asked
+for, a bare number is what the table shows and a choice is typed '#7'.
 """
 
 from __future__ import annotations
@@ -28,10 +29,12 @@ CHANGES = frozenset({"step", "undo", "redo", "new_game"})
 BUTTONS = ("confirm", "undo", "next", "menu", "settings")
 
 HELP = """\
-  <number>        take the numbered choice
+  <number>        take the numbered choice (while a roll or draw is asked for: see below)
+  #<number>       take the numbered choice at any time (e.g. #7 beside a roll)
   <words>         take the one choice whose text has these words (e.g. green 3,0)
   all             list every choice, when there are too many to show each time
-  <value>/<card>  when a roll or draw is pending: type what the table shows (e.g. 4, x red, gust)
+  <value>/<card>  when a roll or draw is pending: type what the table shows (e.g. 4, x red, gust);
+                  a bare number is then the roll, never a choice: choices are listed as #1, #2, ...
   u / undo        take back the last step (also corrects a misread roll)
   redo            put it back
   check <n>       ruling on choice n;  check {json}  ruling on any action
@@ -82,12 +85,12 @@ def _number(text: str) -> int | None:
     return int(text[:19])
 
 
-def _no_choice(typed: str, legal: list[Action]) -> str:
-    """Why a typed number is no choice, with the numbers that are."""
+def _no_choice(typed: str, legal: list[Action], mark: str = "") -> str:
+    """Why a typed number is no choice, with the numbers that are, written as they are typed (``mark``: '#')."""
     shown = typed if len(typed) <= 12 else typed[:9] + "..."
     if not legal:
-        return f"no choice {shown}: there is nothing to choose now"
-    return f"no choice {shown}: the choices are numbered 1 to {len(legal)}"
+        return f"no choice {mark}{shown}: there is nothing to choose now"
+    return f"no choice {mark}{shown}: the choices are numbered {mark}1 to {mark}{len(legal)}"
 
 
 def _fits(typed: list[str], text: str) -> bool:
@@ -109,20 +112,81 @@ def _keys(action: Action) -> set[str]:
     return keys
 
 
-def _which(matches: list[Action], typed: str) -> str:
-    """What to type for each face a value fits: 'red 1' or 'white 1'.
+CHOICE_MARK = "#"  # '#7' is choice 7 whatever is pending; a bare 7 is the roll while a roll is asked for
+CHANCE = ("roll", "draw")
+
+
+def _label(number: int, chance: bool) -> str:
+    """How a choice is typed: '#7' while the table is asked for a roll or draw, where a bare 7 is the roll."""
+    return f"{CHOICE_MARK}{number}" if chance else str(number)
+
+
+def _marked(text: str) -> str | None:
+    """What follows the choice mark in '#7' or '# 7', else None: the mark says a number is a choice's."""
+    return text.removeprefix(CHOICE_MARK).strip() if text.startswith(CHOICE_MARK) else None
+
+
+def _reported(legal: list[Action], kind: str) -> list[str]:
+    """What the table may report for a pending roll or draw, each once.
+
+    The temple die shows 1 on a red face and on a white one, which listed '1, 1';
+    and a card one may play instead of rolling (the desert's Flask) is no value
+    the die shows, though it was listed among them.
+    """
+    values = (str(a.get("value", a.get("card"))) for a in legal if a.get("type") == kind)
+    return list(dict.fromkeys(values))
+
+
+def _instead_example(legal: list[Action], kind: str) -> int:
+    """The choice the mark is most likely wanted for: the first that is not a roll or draw (a card played
+    instead), else the first."""
+    return next((i for i, a in enumerate(legal, 1) if a.get("type") != kind), 1)
+
+
+def _not_reported(typed: str, number: int, legal: list[Action], kind: str) -> str:
+    """Why a bare number is neither the roll nor a card here, and the exact forms that would be.
+
+    While the table is asked for a roll, '8' used to take choice 8 when no face
+    showed 8: on the temple die that was 'red 4', and beside a desert roll '7'
+    spent the Desert Flask. A bare number now never takes a choice then; this
+    says what it was not, and what '#8' would take, so nothing happens unasked.
+    """
+    shown = typed if len(typed) <= 12 else typed[:9] + "..."
+    values = _reported(legal, kind)
+    listed = ", ".join(values[:12]) + (", ..." if len(values) > 12 else "")
+    if kind == "roll":
+        head = f"{shown} is not a value the die can show now ({listed})"
+    else:
+        like = [v for v in values if number >= 0 and re.fullmatch(r"\D*0*" + str(number), v)]
+        hint = f"'{like[0]}'" if len(like) == 1 else "its name or id"
+        head = f"{shown} names no card of this draw: type the card as it shows, {hint}"
+    if 1 <= number <= len(legal):
+        tail = f"'{CHOICE_MARK}{number}' takes choice {number} ({legal[number - 1]['text']})"
+    elif legal:
+        tail = f"the choices are {CHOICE_MARK}1 to {CHOICE_MARK}{len(legal)}"
+    else:
+        tail = "there is nothing to choose now"
+    return f"{head}; {tail}"
+
+
+def _which(matches: list[Action], typed: str, legal: list[Action]) -> str:
+    """What to type for each face a value fits: 'red 1' or 'white 1'; '#N' for a face no words single out.
 
     The example used to be any one key of the first face, picked in set order, so
-    a table that typed '1' was often told to type '1' again.
+    a table that typed '1' was often told to type '1' again; and "type its
+    number" then meant a bare number, which is the roll itself.
     """
     keys = [_keys(action) - {typed} for action in matches]
     shown = []
     for i, mine in enumerate(keys):
         others = set().union(*(k for j, k in enumerate(keys) if j != i))
         own = sorted(mine - others, key=lambda key: (len(key), key))
+        number = next((n for n, a in enumerate(legal, 1) if a is matches[i]), None)
         if own:
             shown.append(f"'{own[0]}'")
-    return " or ".join(shown[:6]) if shown else "type its number"
+        elif number is not None:
+            shown.append(f"'{CHOICE_MARK}{number}'")
+    return " or ".join(shown[:6]) if shown else f"'{CHOICE_MARK}' and its number"
 
 
 class Terminal:
@@ -196,9 +260,13 @@ class Terminal:
             self.say("  The game is over. 'u' takes back the last step, 'new' starts another, 'q' quits.")
             return []
         legal = self.session.legal()
-        if pending.kind in ("roll", "draw"):
-            shown = ", ".join(str(a.get("value", a.get("card"))) for a in legal[:40])
-            self.say(f"  Type what the table shows ({shown}) or a number below.")
+        if pending.kind in CHANCE:
+            values = _reported(legal, pending.kind)
+            shown = ", ".join(values[:40]) + (", ..." if len(values) > 40 else "")
+            bare = "A bare number is the roll; a" if pending.kind == "roll" else "A"
+            example = _label(_instead_example(legal, pending.kind), True)
+            how = f"{bare} choice below is '{CHOICE_MARK}' and its number, e.g. '{example}'"
+            self.say(f"  Type what the table shows ({shown}). {how}.")
         self.list_choices(legal, SHOWN)
         if len(legal) > SHOWN:
             words = _tokens(legal[-1]["text"]) or ["..."]  # its first word and its last number: "white 13,12"
@@ -206,34 +274,66 @@ class Terminal:
             self.say(f"  ... and {len(legal) - SHOWN} more: 'all' lists them; or type words of one, e.g. '{example}'.")
         return legal
 
+    def chance(self) -> str | None:
+        """The pending roll or draw ('roll', 'draw'), else None: then a bare number is what the table shows."""
+        if self.session is None:
+            return None
+        kind = self.session.pending().kind
+        return kind if kind in CHANCE else None
+
     def list_choices(self, legal: list[Action], limit: int | None = None) -> None:
+        """The choices as they are typed: '#7' while a roll or draw is asked for, where a bare 7 is the roll."""
+        chance = self.chance() is not None
         for i, action in enumerate(legal[:limit], 1):
-            self.say(f"  {i:>3}. {action['text']}")
+            self.say(f"  {_label(i, chance):>3}. {action['text']}")
+
+    def numbered(self, typed: str, legal: list[Action], mark: str = "") -> Action | None:
+        """Choice ``typed`` (its digits), or None after saying which numbers there are, written as typed."""
+        number = _number(typed)
+        if number is not None and 1 <= number <= len(legal):
+            return legal[number - 1]
+        if number is None:
+            self.say(f"  Not understood: '{CHOICE_MARK}' takes a choice's number, e.g. '{CHOICE_MARK}1'.")
+        else:
+            self.say(f"  Not understood: {_no_choice(typed, legal, mark)}.")
+        return None
 
     def pick(self, line: str, legal: list[Action]) -> Action | None:
-        pending_kind = self.session.pending().kind if self.session else "choose"
+        """The action a typed line names: a choice by its number, what the table shows, or words of a choice.
+
+        While a roll or draw is asked for, a bare number is only ever what the
+        table shows; a choice then needs the mark ('#8'). Before, '8' beside the
+        temple die (which shows 1 to 7) took choice 8, 'red 4', unasked.
+        """
+        kind = self.chance()
         lowered = line.strip().lower()
-        if pending_kind in ("roll", "draw"):
-            matches = [a for a in legal if lowered in _keys(a)]
+        marked = _marked(lowered)
+        if marked is not None:
+            return self.numbered(marked, legal, CHOICE_MARK)
+        number = _number(lowered)
+        if kind is not None:
+            typed = lowered if number is None or any(lowered in _keys(a) for a in legal) else str(number)
+            matches = [a for a in legal if typed in _keys(a)]  # '04' is the 4 the die shows
             if len(matches) == 1:
                 return matches[0]
             if len(matches) > 1:
-                self.say(f"  That fits several faces; say which: {_which(matches, lowered)}.")
+                self.say(f"  That fits several faces; say which: {_which(matches, typed, legal)}.")
                 return None
-        number = _number(lowered)
-        if number is not None:  # a number past the list is no choice's words
-            if 1 <= number <= len(legal):
-                return legal[number - 1]
-            self.say(f"  Not understood: {_no_choice(lowered, legal)}.")
-            return None
-        typed = list(dict.fromkeys(_tokens(lowered)))  # a word pasted thousands of times is matched once
-        fitting = [(i, a) for i, a in enumerate(legal, 1) if typed and _fits(typed, a["text"])]
+            if number is not None:
+                self.say(f"  Not understood: {_not_reported(lowered, number, legal, kind)}.")
+                return None
+        elif number is not None:  # a number past the list is no choice's words
+            return self.numbered(lowered, legal)
+        typed_words = list(dict.fromkeys(_tokens(lowered)))  # a word pasted thousands of times is matched once
+        fitting = [(i, a) for i, a in enumerate(legal, 1) if typed_words and _fits(typed_words, a["text"])]
         if len(fitting) == 1:
             return fitting[0][1]
         if fitting:
-            listed = "; ".join(f"{i}. {a['text']}" for i, a in fitting[:6])
+            chance = kind is not None
+            listed = "; ".join(f"{_label(i, chance)}. {a['text']}" for i, a in fitting[:6])
             more = f" and {len(fitting) - 6} more" if len(fitting) > 6 else ""
-            self.say(f"  That fits {len(fitting)} choices ({listed}{more}): add a word, or type its number.")
+            how = f"'{_label(fitting[0][0], chance)}'" if chance else "its number"
+            self.say(f"  That fits {len(fitting)} choices ({listed}{more}): add a word, or type {how}.")
             return None
         self.say("  Not understood. Type 'help' for the commands.")
         return None
@@ -267,7 +367,7 @@ class Terminal:
         usage = f"'{word}' takes a choice number or an action in JSON, e.g. '{word} 1' or '{word} {{\"type\": ...}}'"
         if not text:
             raise ValueError(usage)
-        number = _number(text)
+        number = _number(_marked(text) or text)  # 'check #3' as '#3' takes choice 3 beside a roll
         if number is not None:
             if 1 <= number <= len(legal):
                 return legal[number - 1]

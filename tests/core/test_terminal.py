@@ -85,8 +85,10 @@ def test_numbers_past_the_list_and_bare_check_say_what_is_wanted() -> None:
     session = Session.new("race", ["red", "blue"])
     lines = ["7", "-1", "³", "9" * 5000, "check", "check junk", "do 99", 'do {"type": "roll", "value": 4, "n": NaN}']
     text = run(session, [*lines, "rule", "rule r4", "q"])
-    assert "Not understood: no choice 7: the choices are numbered 1 to 6." in text
-    assert "no choice -1:" in text and "no choice 999999999...:" in text and "no choice 99:" in text
+    # A roll is asked for: a bare number is the roll, so one past the die is no value (and takes no choice).
+    assert "Not understood: 7 is not a value the die can show now (1, 2, 3, 4, 5, 6); the choices are #1 to #6." in text
+    assert "-1 is not a value the die" in text and "999999999... is not a value the die" in text
+    assert "no choice 99:" in text  # 'do' names a choice by number, as it always did
     assert "'check' takes a choice number or an action in JSON" in text
     assert "NaN is not a JSON number" in text
     assert "Which clause? e.g. 'rule R1'" in text and "R4  Trap" in text

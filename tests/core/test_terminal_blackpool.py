@@ -14,7 +14,7 @@ from companion.terminal import Terminal
 
 
 def typist(terminal: Terminal, rng: random.Random, stop_after: int | None) -> Iterator[str]:
-    """Types what a table would: the rolled value for a roll, a choice number otherwise."""
+    """Types what a table would: the rolled value for a roll, the card for a draw, a choice number otherwise."""
     typed = 0
     while True:
         session = terminal.session
@@ -26,6 +26,8 @@ def typist(terminal: Terminal, rng: random.Random, stop_after: int | None) -> It
         legal = session.legal()
         if pending.kind == "roll":
             yield str(rng.choice(legal)["value"])
+        elif pending.kind == "draw":  # a bare number would be no card: the table types what it turned over
+            yield str(rng.choice(legal)["card"])
         else:
             yield str(rng.randrange(len(legal)) + 1)
         typed += 1

@@ -1,0 +1,138 @@
+"""A bare number typed in the terminal means what the prompt asks for: the roll or card while one is asked for.
+
+Before, a number the die could not show fell through to the numbered choices:
+'8' beside the temple die (X, 1 to 7) entered 'red 4', '7' beside a desert roll
+spent the Desert Flask, and '8' while a temple card was drawn entered whichever
+card stood eighth in the list (P10 once P05 and P09 were gone). A choice is now
+typed '#8' while a roll or draw is asked for; a bare number then never takes one.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Callable
+
+from companion.session import Session
+from companion.terminal import HELP, Terminal
+
+
+def run(session: Session, lines: list[str]) -> str:
+    out = io.StringIO()
+    Terminal(session, lambda: None, out).run(iter([*lines, "q"]))
+    return out.getvalue()
+
+
+def reach(game: str, players: list[str], wanted: Callable[[Session], bool]) -> Session:
+    """A game played at random, by the rules, up to the first position ``wanted`` accepts."""
+    for seed in range(30):
+        session, rng = Session.new(game, players), random.Random(seed)
+        for _ in range(600):
+            if wanted(session):
+                return session
+            if session.pending().is_over:
+                break
+            session.act(rng.choice(session.legal()))
+    raise AssertionError(f"no {game} game reached the position wanted")
+
+
+def taken(action: dict) -> dict:
+    return {key: value for key, value in action.items() if key != "text"}
+
+
+def test_a_number_the_temple_die_cannot_show_takes_no_choice() -> None:
+    session = reach("temple", ["red", "blue"], lambda s: s.pending().kind == "roll")
+    legal, steps = session.legal(), len(session.log)
+    assert legal[7]["value"] != 8  # choice 8 is a face showing another value: 'red 4'
+    text = run(session, ["8"])
+    assert len(session.log) == steps  # before: 8 entered choice 8, red 4, unasked
+    assert "A bare number is the roll; a choice below is '#' and its number" in text
+    assert f"   #8. {legal[7]['text']}" in text
+    assert (
+        "Not understood: 8 is not a value the die can show now (X, 1, 2, 3, 4, 5, 6, 7); "
+        f"'#8' takes choice 8 ({legal[7]['text']})." in text
+    )
+    run(session, ["#8"])
+    assert session.log[-1] == taken(legal[7])
+
+
+def test_a_bare_number_beside_a_desert_roll_is_the_roll_never_the_flask() -> None:
+    def flask_beside_a_roll(s: Session) -> bool:
+        return s.pending().kind == "roll" and any(a["type"] != "roll" for a in s.legal())
+
+    session = reach("desert", ["black", "purple"], flask_beside_a_roll)
+    legal, steps = session.legal(), len(session.log)
+    number = next(i for i, a in enumerate(legal, 1) if a["type"] != "roll")
+    assert number == 7 and legal[number - 1]["type"] == "use"  # the six faces, then the card
+    text = run(session, ["7"])
+    assert len(session.log) == steps  # before: 7 spent the card
+    assert "Type what the table shows (1, 2, 3, 4, 5, 6). A bare number is the roll" in text  # the card is no face
+    assert "e.g. '#7'" in text and f"   #7. {legal[6]['text']}" in text
+    assert f"7 is not a value the die can show now (1, 2, 3, 4, 5, 6); '#7' takes choice 7 ({legal[6]['text']})" in text
+    run(session, ["4"])
+    assert session.log[-1] == {"type": "roll", "value": 4}
+
+
+def test_the_flask_beside_a_desert_roll_is_taken_by_its_mark_or_words() -> None:
+    session = reach("desert", ["black", "purple"], lambda s: s.pending().kind == "roll" and len(s.legal()) > 6)
+    legal = session.legal()
+    run(session, ["# 7"])
+    assert session.log[-1] == taken(legal[6]) and session.log[-1]["type"] == "use"
+
+
+def test_a_number_while_a_temple_card_is_drawn_names_the_card_it_looks_like() -> None:
+    def p08_not_eighth(s: Session) -> bool:
+        cards = [a.get("card") for a in s.legal()]
+        return s.pending().kind == "draw" and "P08" in cards and cards[7] != "P08"
+
+    session = reach("temple", ["red", "blue"], p08_not_eighth)
+    legal, steps = session.legal(), len(session.log)
+    text = run(session, ["8"])
+    assert len(session.log) == steps  # before: 8 drew the eighth card listed, not P08
+    assert (
+        "8 names no card of this draw: type the card as it shows, 'P08'; "
+        f"'#8' takes choice 8 ({legal[7]['text']})." in text
+    )
+    run(session, ["p08"])
+    assert session.log[-1]["card"] == "P08"
+
+
+def test_a_card_whose_name_has_no_number_is_taken_by_its_words_or_mark() -> None:
+    session = reach("blackpool", ["yellow", "red"], lambda s: s.pending().kind == "draw" and len(s.legal()) > 1)
+    legal, steps = session.legal(), len(session.log)
+    text = run(session, ["2", "#9"])
+    assert len(session.log) == steps
+    assert "2 names no card of this draw: type the card as it shows, its name or id; '#2' takes choice 2" in text
+    assert f"no choice #9: the choices are numbered #1 to #{len(legal)}" in text
+    run(session, ["#2"])
+    assert session.log[-1] == taken(legal[1])
+
+
+def test_with_no_roll_or_draw_asked_for_a_bare_number_is_still_the_choice() -> None:
+    session = reach("blackpool", ["yellow", "red"], lambda s: s.pending().kind == "choose" and len(s.legal()) > 1)
+    legal = session.legal()
+    text = run(session, ["2"])
+    assert session.log[-1] == taken(legal[1])
+    listed = text.split("  * ")[0]  # the choices as shown before the step
+    assert f"    2. {legal[1]['text']}" in listed and "#2." not in listed
+    session.undo()
+    run(session, ["#2"])  # the mark takes a choice whatever is asked for
+    assert session.log[-1] == taken(legal[1])
+
+
+def test_marks_without_a_number_and_huge_numbers_are_answered_not_taken() -> None:
+    session = reach("temple", ["red", "blue"], lambda s: s.pending().kind == "roll")
+    steps = len(session.log)
+    text = run(session, ["#", "# red", "#" + "9" * 5000, "-3", "04"])
+    assert text.count("Not understood: '#' takes a choice's number, e.g. '#1'.") == 2
+    assert "no choice #999999999...: the choices are numbered #1 to #" in text
+    assert "-3 is not a value the die can show now" in text
+    assert "That fits several faces; say which: '4 red' or '4 white'." in text  # 04 is the die's 4
+    assert len(session.log) == steps
+
+
+def test_help_and_the_check_command_know_the_mark() -> None:
+    assert "#<number>" in HELP and "a bare number is then the roll, never a choice" in HELP
+    session = reach("desert", ["black", "purple"], lambda s: s.pending().kind == "roll" and len(s.legal()) > 6)
+    text = run(session, ["check #7"])
+    assert "LEGAL:" in text
