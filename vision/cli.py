@@ -43,7 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
     p.add_argument("--frames", type=count(1), default=200, help="board photos to render and read (default 200)")
     p.add_argument("--seed", type=count(0), default=8, help="seed of the photos: the same seed, the same photos")
-    p.add_argument("--synthetic-deck", action="store_true", help="use a made-up deck instead of the temple data")
+    p.add_argument("--synthetic-deck", action="store_true",
+                   help="use a made-up deck instead of the temple data's cards (on its board)")
     p.set_defaults(func=cmd_eval_cards)
 
     p = sub.add_parser("eval-temple-die", help="score the temple die reader on seeded rendered faces")
@@ -246,16 +247,20 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
 
 
 def cmd_eval_cards(args: argparse.Namespace) -> int:
-    from vision.card_catalogue import load_temple_board, load_temple_cards, synthetic_catalogue
+    """Scores the deck and board of the café folder (``companion --cafe DIR``, ``$COMPANION_CAFE_DIR`` or the
+    default one) where it has its own, as the camera reads them: a café checks the reader on its own print."""
+    from companion.cli import cafe_dir
     from vision.card_reader import CardReader
-    from vision.eval_cards import evaluate_cards
+    from vision.eval_cards import deck_to_score, evaluate_cards
 
-    cards = synthetic_catalogue() if args.synthetic_deck else load_temple_cards()
-    board = load_temple_board()
-    reader = CardReader(cards, board)
-    score = evaluate_cards(reader, cards, board, frames=args.frames, seed=args.seed)
+    deck = deck_to_score(cafe_dir(args), args.synthetic_deck, _warn)
+    reader = CardReader(deck.cards, deck.board)
+    score = evaluate_cards(reader, deck.cards, deck.board, frames=args.frames, seed=args.seed)
     by_laid = ", ".join(f"{laid}: {acc}" for laid, acc in score.accuracy_by_laid().items())
-    details = [f"frames without all four markers: {score.unread_frames}", f"slot accuracy by cards laid: {by_laid}"]
+    details = [deck.line(), f"frames without all four markers: {score.unread_frames}",
+               f"slot accuracy by cards laid: {by_laid}"]
+    if args.json:  # its keys are fixed, so which deck was scored goes to stderr
+        print(deck.line(), file=sys.stderr)
     return _report(score.summary(), args.json, details)
 
 

@@ -8,13 +8,62 @@ full boards alone once hid a reader that called every empty slot a card.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from vision.board_photos import board_photo, random_empty_slots
-from vision.card_catalogue import BoardSpec, CardSpec
+from vision.card_catalogue import (
+    BoardSpec,
+    CardSpec,
+    catalogue_from_data,
+    load_temple_board,
+    load_temple_cards,
+    synthetic_catalogue,
+)
 from vision.card_reader import CardReader
+from vision.teaching import temple_data
+
+SYNTHETIC = "a made-up deck (--synthetic-deck)"
+
+
+@dataclass(frozen=True)
+class ScoredDeck:
+    """The cards and board `eval-cards` renders and reads, and where each came from, so a score is never
+    taken for another deck's."""
+
+    cards: list[CardSpec]
+    board: BoardSpec
+    sources: dict[str, str]
+    """'cards' and 'board' -> the file (a café's path, or house:temple/<kind>.json) or the made-up deck."""
+
+    def line(self) -> str:
+        return f"scored on: cards {self.sources['cards']}, board {self.sources['board']}"
+
+
+def deck_to_score(
+    cafe_dir: Path | None, synthetic: bool = False, warn: Callable[[str], None] | None = None
+) -> ScoredDeck:
+    """The deck and board the table's camera reads by: the café's own where its folder replaces them.
+
+    `eval-cards` scored the house deck whatever ``--cafe`` named, so a café that
+    printed its own cards or board could not check the reader on them, and took
+    the house numbers for its own. Broken café files are said through ``warn``
+    and the house files scored, as `watch` and `teach-card` do; ``synthetic``
+    puts the made-up deck on that board.
+    """
+    data = temple_data(cafe_dir, warn)
+    cards, board = catalogue_from_data(data) if data is not None else (None, None)
+    sources = dict(data.sources) if data is not None else {}
+    if cards is None:
+        cards, sources["cards"] = load_temple_cards(), "house:temple/cards.json"
+    if board is None:
+        board, sources["board"] = load_temple_board(), "house:temple/board.json"
+    if synthetic:
+        cards, sources["cards"] = synthetic_catalogue(), SYNTHETIC
+    return ScoredDeck(cards, board, {kind: sources[kind] for kind in ("cards", "board")})
 
 
 @dataclass
