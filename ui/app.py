@@ -42,7 +42,7 @@ SPOKEN_KINDS = frozenset({"step", "undo", "redo", "ruling", "refused", "confirm"
 MAX_ANNOUNCEMENTS = 30
 TOUCH_OFF = "Touch is off: use the buttons (owner: Settings)."  # short: players read it mid-game
 INPUT_DOWN = "{} not reading: tap what it would have read (owner: Settings)."  # short: players read it mid-game
-CLOSING_SECONDS = 6.0  # at exit, for cameras Save let go: their feeds wait 5 s for a reader stuck in OpenCV
+CLOSING_SECONDS = inputs.CLOSE_SECONDS  # at exit, for every input together and the cameras Save let go
 BOTH_OFF = (
     "Touch and the button box cannot both be off: the dice sensor and the camera only read dice and cards, "
     "so nobody could choose a move. Nothing saved."
@@ -156,8 +156,10 @@ class CompanionApp(App):
         Window.unbind(size=self._resize, on_request_close=self._on_request_close, on_keyboard=self._on_keyboard)
         Window.unbind(on_touch_down=self._on_any_touch)
         self.voice.stop()
-        inputs.close(self.hardware)
-        deadline = time.monotonic() + CLOSING_SECONDS  # a camera let go of a moment ago is still freed
+        # One deadline for everything still open and everything Save let go of: each input waited for in
+        # turn, two dice sensors stuck in connect() held the exit 9 s. A camera let go of is still freed.
+        deadline = time.monotonic() + CLOSING_SECONDS
+        inputs.close(self.hardware, CLOSING_SECONDS)
         for closer in self._closing:
             closer.join(max(0.0, deadline - time.monotonic()))
         watchdog.notify("STOPPING=1")
@@ -450,7 +452,7 @@ class CompanionApp(App):
             inputs.stop(self.controller, thing)
             return
         self._closing = [closer for closer in self._closing if closer.is_alive()]
-        closer = threading.Thread(target=inputs.close, args=([thing],), name="camera-close", daemon=True)
+        closer = threading.Thread(target=inputs.close_one, args=(thing,), name="camera-close", daemon=True)
         closer.start()
         self._closing.append(closer)
 

@@ -28,6 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     shots = sub.add_parser("screenshots", help="render every screen of every game in both sizes to PNG")
     shots.add_argument("dir")
     shots.add_argument("--game", action="append", help="only these games (repeatable)")
+    shots.add_argument(
+        "--size",
+        type=window_size,
+        action="append",
+        metavar="WxH",
+        help="window sizes instead of 800x480 and 1280x800 (repeatable), e.g. a portrait 480x800",
+    )
     shots.set_defaults(func=cmd_screenshots)
     bench = sub.add_parser("bench", help="time from start to first screen, memory, and table steps")
     bench.add_argument("--soak", type=positive, metavar="GAMES",
@@ -209,10 +216,11 @@ def cmd_screenshots(args: argparse.Namespace) -> int:
     if unknown:  # rendered nothing for them and still succeeded, so a typo looked like a review done
         print(f"companion: no game {', '.join(unknown)}; games: {', '.join(game_classes())}", file=sys.stderr)
         return 2
-    _prepare_kivy(*SIZES[0], offscreen=True)
+    sizes = args.size or list(SIZES)
+    _prepare_kivy(*sizes[0], offscreen=True)
     from ui.shots import render_all
 
-    written = render_all(Path(args.dir), args.game)
+    written = render_all(Path(args.dir), args.game, sizes)
     print(f"{len(written)} screenshots in {args.dir}")
     return 0
 

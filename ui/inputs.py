@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +25,7 @@ LABELS = {"buttons": "Button box", "serial": "Dice sensor", "camera": "Camera"}
 LINK_SOURCES = {"dice sensor": "serial", "camera": "camera"}  # LinkChanged.source -> input name
 READERS = ("serial", "camera")  # the inputs that read for the table and can lose their link while running
 LINK_STOP_SECONDS = 0.5  # a healthy link's read times out every 0.1 s; longer is a port stuck opening
+CLOSE_SECONDS = 6.0  # every input together, at exit: a camera's feed waits 5 s for a reader stuck in OpenCV
 
 
 class Gate:
@@ -92,24 +94,55 @@ def stop(controller: Controller, thing: Any) -> None:
     lights = getattr(thing, "lights", None)
     if lights is not None:
         controller.outputs[:] = [output for output in controller.outputs if output is not lights]
+    close_one(thing)
+
+
+def close_one(thing: Any) -> None:
+    """Shut one input's gate and close it: a dice sensor waited for ``LINK_STOP_SECONDS``, the rest by their own.
+
+    Whatever goes wrong is logged and swallowed: one input that fails to close
+    must not keep the others open or stop the app's exit.
+    """
     gate = getattr(thing, "submit", None)
-    if isinstance(gate, Gate):
-        gate.shut()
-        try:
+    try:
+        if isinstance(gate, Gate):
+            gate.shut()
             thing.stop(LINK_STOP_SECONDS)
-        except Exception as error:
-            log.warning("closing %r: %s", thing, error)
-        return
-    close([thing])
-
-
-def close(objects: list[Any]) -> None:
-    for thing in reversed(objects):
+            return
         for name in ("close", "stop"):
             method = getattr(thing, name, None)
             if callable(method):
-                try:
-                    method()
-                except Exception as error:
-                    log.warning("closing %r: %s", thing, error)
-                break
+                method()
+                return
+    except Exception as error:
+        log.warning("closing %r: %s", thing, error)
+
+
+def close(objects: list[Any], seconds: float = CLOSE_SECONDS) -> None:
+    """Close every input at once and wait ``seconds`` at most for them all together: the app's exit.
+
+    One after the other, each waited for its own time: a dice sensor stuck in
+    connect() held the exit 5 s, and the next one, not yet told to stop,
+    started another 5 s connect meanwhile, so two held it 9 s. Now every gate
+    is shut before anything is waited for (nothing closing reports on a table
+    that is going away), each input closes on a thread of its own, and all
+    share one deadline; an input still closing after it is left behind, on a
+    daemon thread that does not hold the process.
+    """
+    things = list(reversed(objects))  # the last started first, as before
+    for thing in things:
+        gate = getattr(thing, "submit", None)
+        if isinstance(gate, Gate):
+            gate.shut()
+    closers = [
+        threading.Thread(target=close_one, args=(thing,), name=f"close {type(thing).__name__}", daemon=True)
+        for thing in things
+    ]
+    for closer in closers:
+        closer.start()
+    deadline = time.monotonic() + seconds
+    for closer in closers:
+        closer.join(max(0.0, deadline - time.monotonic()))
+    for thing, closer in zip(things, closers, strict=True):
+        if closer.is_alive():
+            log.warning("closing %r: still closing after %.1f s, left to end on its own", thing, seconds)

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -172,7 +172,14 @@ def _settle(frames: int = 3) -> Iterator[None]:
     yield from (None for _ in range(frames))
 
 
-def render_all(out: Path, games: list[str] | None = None) -> list[Path]:
+def render_all(
+    out: Path, games: list[str] | None = None, sizes: Sequence[tuple[int, int]] = ((800, 480), (1280, 800))
+) -> list[Path]:
+    """Every screen of every game (or ``games``) at each window size in ``sizes``, as PNGs in ``out``.
+
+    Sizes beyond the usual two (a portrait 480x800) are how a layout fault
+    that only shows on another screen is found before a table finds it.
+    """
     from kivy.core.window import Window
 
     from ui.app import CompanionApp
@@ -191,7 +198,7 @@ def render_all(out: Path, games: list[str] | None = None) -> list[Path]:
         written.append(path)
 
     def steps() -> Iterator[None]:
-        for width, height in ((800, 480), (1280, 800)):
+        for width, height in sizes:
             Window.size = (width, height)
             size = f"{width}x{height}"
             yield from _settle()

@@ -48,6 +48,22 @@ class Words:
     y: float
     w: float
     h: float
+    lines: tuple[str, ...] = ()  # the lines Kivy laid the text out in, to find a word it broke in two
+    full: tuple[float, float] = (0.0, 0.0)  # the whole text's size: a drawn rectangle smaller shows only part
+
+    @property
+    def broken(self) -> bool:
+        """Whether a line ends inside a word: the words of the lines are not the words of the text.
+
+        Kivy wraps a word wider than its box letter by letter ("came" over
+        "l"), which a player reads as two words, or none.
+        """
+        return [word for line in self.lines for word in line.split()] != self.text.split()
+
+    @property
+    def cut(self) -> float:
+        """How many pixels of the text's width or height are left off the drawing (a label's own margin aside)."""
+        return max(self.full[0] - self.w, self.full[1] - self.h, 0.0)
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -72,6 +88,7 @@ def words_drawn(widget: Any, session: Session, document: dict[str, Any] | None =
         def refresh(self) -> None:
             super().refresh()
             made[id(self.texture)] = self  # held, so no texture id is reused while the drawing runs
+            self.laid_out = tuple("".join(word.text for word in line.words) for line in self._cached_lines)
 
     with patch.object(paint, "CoreLabel", Remembered):
         render(widget, session, document)
@@ -81,5 +98,6 @@ def words_drawn(widget: Any, session: Session, document: dict[str, Any] | None =
             label = made[id(instruction.texture)]
             if label.text:
                 (x, y), (w, h) = instruction.pos, instruction.size
-                out.append(Words(str(label.text), x - widget.x, y - widget.y, w, h))
+                full = (float(label.texture.size[0]), float(label.texture.size[1]))
+                out.append(Words(str(label.text), x - widget.x, y - widget.y, w, h, label.laid_out, full))
     return out

@@ -6,16 +6,20 @@ import json
 import math
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from kivy.core.window import Window
 from kivy.graphics import Ellipse
 from kivy.uix.widget import Widget
 
 from companion.data import house_dir
 from companion.registry import game_class
 from companion.session import Session
-from tests.ui.drawing import on_window, render, words_drawn
-from ui.boards import blackpool, desert
+from tests.ui.conftest import advance
+from tests.ui.drawing import Words, on_window, render, words_drawn
+from ui.boards import blackpool, desert, paint, targi
+from ui.shots import default_players, mid_game
 
 PORTRAIT_BOARD = (269, 751)  # the board widget of the table screen in a 480x800 portrait window
 
@@ -97,3 +101,109 @@ def test_a_long_one_word_space_name_stays_in_its_space(square: Widget, tmp_path:
     col, _ = desert.ring_slots(cols, rows)[index]
     left = x0 + col * cell
     assert left - 0.5 <= label.x and label.x + label.w <= left + cell + 0.5
+
+
+# Portrait screens: a 7 inch and a 10 inch panel mounted upright. The app has no portrait layout of its own: the
+# board keeps its column (56% of the width), so it is tall and narrow, and every box on it is too.
+PORTRAIT_WINDOWS = [(480, 800), (600, 1024)]
+GAMES = ("blackpool", "desert", "ttd", "targi", "temple")
+MARGIN = 2.0  # a label's texture is a pixel or two taller and wider than its letters: that much cut shows nothing
+
+
+@pytest.fixture
+def window_size() -> Iterator[Any]:
+    """Resize the real offscreen window; the 800x480 the other tests expect is restored afterwards."""
+
+    def resize(size: tuple[int, int]) -> None:
+        Window.size = size
+        advance(3)
+
+    yield resize
+    Window.size = (800, 480)
+    advance(3)
+
+
+def misdrawn(drawn: list[Words]) -> list[str]:
+    """Texts drawn with a word broken across lines, or with part of them left off, each with how it was drawn."""
+    faults = [f"{d.text!r} broken as {list(d.lines)}" for d in drawn if d.broken]
+    return faults + [f"{d.text!r} cut by {d.cut:.0f} px" for d in drawn if d.cut > MARGIN]
+
+
+@pytest.mark.parametrize("size", PORTRAIT_WINDOWS)
+def test_no_board_breaks_or_cuts_a_word_on_a_portrait_screen(
+    size: tuple[int, int], start: Any, window_size: Any
+) -> None:
+    """Every board, at its opening and halfway, as the table screen shows it in a portrait window.
+
+    Targi's display tiles are 12 px across at 480x800: "camel" came out a
+    letter or two a line ("c", "a", "m", "el") and the hand's "came" over
+    "l". Through the Desert's score parts at 600x1024 lost their last
+    figure ("longest 25" read "longest 2"): shrunk in proportion, the
+    text's next whole font size was still wider than its room.
+    """
+    window_size(size)
+    app = start(Session.new("blackpool", default_players("blackpool")))
+    app.show("table")
+    advance(3)
+    board = app.root.get_screen("table").ids.board
+    assert board.height > board.width * 2, f"{board.size} is no portrait board"
+    faults = []
+    for game_id in GAMES:
+        for when, session in (
+            ("opening", Session.new(game_id, default_players(game_id))),
+            ("halfway", mid_game(game_id)),
+        ):
+            faults += [f"{game_id} {when}: {fault}" for fault in misdrawn(words_drawn(board, session))]
+    assert not faults, f"at {size[0]}x{size[1]}:\n" + "\n".join(faults)
+
+
+@pytest.mark.parametrize(("size", "short"), [((480, 800), True), ((600, 1024), True), ((800, 480), False)])
+def test_targi_tiles_name_their_symbols_whole_or_by_their_first_letters(
+    size: tuple[int, int], short: bool, start: Any, window_size: Any
+) -> None:
+    """Where no symbol's name fits a display tile on one line, every tile gives its first letters, all alike.
+
+    A row is read across ("four tents", "four different"), so one display
+    never mixes names and letters; at 800x480 the names fit and stay.
+    """
+    window_size(size)
+    session = mid_game("targi")
+    app = start(session)
+    app.show("table")
+    advance(3)
+    board = app.root.get_screen("table").ids.board
+    drawn = words_drawn(board, session)
+    letters = set(targi.SHORT_SYMBOL.values())
+    names = set(targi.SYMBOLS)
+    tiles = [d for d in drawn if d.text in letters | names and d.y < board.height * 0.38]  # the panels, under the grid
+    assert len(tiles) >= 4, "the halfway game's displays and hands hold a few cards"
+    assert {d.text for d in tiles} <= (letters if short else names)
+    assert not misdrawn(tiles)
+
+
+def test_each_symbol_has_letters_no_other_symbol_starts_with() -> None:
+    """Letters two symbols share would name neither: targia and tent both start with T."""
+    assert targi.SHORT_SYMBOL == {"well": "W", "camel": "C", "oasis": "O", "targia": "Ta", "tent": "Te"}
+
+
+def test_a_word_too_wide_for_its_box_at_the_smallest_size_is_never_broken(square: Widget) -> None:
+    """A café's long word in a narrow box: lines break only at spaces, the long word is cut at the box's edge.
+
+    Kivy's own wrapping broke it letter by letter down the box, each line a
+    fragment; kept whole, its start reads and the words round it stay words.
+    """
+    long_name = "Sandsturmschluchtenwanderweg"
+    made: list[Any] = []
+
+    class Remembered(paint.CoreLabel):  # type: ignore[misc, valid-type]
+        def refresh(self) -> None:
+            super().refresh()
+            made.append(self)
+
+    square.canvas.clear()
+    with square.canvas, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(paint, "CoreLabel", Remembered)
+        paint.fit_text((0, 0, 60, 80), f"the {long_name} card", 12)
+    drawn = made[-1]
+    lines = ["".join(word.text for word in line.words) for line in drawn._cached_lines]
+    assert lines == ["the", long_name, "card"]

@@ -84,3 +84,30 @@ def test_a_dice_sensor_switched_away_from_does_not_report_on_the_one_that_replac
     time.sleep(6)
     until(lambda: False, 0.5)
     assert app.inputs_down == "" and app.inputs_note == "" and "cannot open" not in app.status
+
+
+def test_quitting_with_two_dice_sensors_stuck_in_connect_waits_for_neither(launch: Any, silent_server: str) -> None:
+    """Quitting tells every input to stop before waiting for any, and waits for them all together, briefly.
+
+    Each link was stopped and joined in turn: the first joined held the exit
+    until its connect() gave up (5 s), and the second, not yet told to stop,
+    meanwhile failed, retried and sat in a fresh 5 s connect() for its own
+    join: 9.0 s here with the second started a second after the first.
+    """
+    from ui import inputs
+
+    app = launch()
+    first = inputs.start(app.controller, "serial", silent_server)
+    app.hardware.append(first)
+    time.sleep(1.0)  # apart, as a table's sensors are: the first's connect() gives up while the second's is joined
+    second = inputs.start(app.controller, "serial", silent_server)
+    app.hardware.append(second)
+    time.sleep(0.3)  # both threads inside connect()
+
+    started = time.monotonic()
+    app.dispatch("on_stop")
+    took = time.monotonic() - started
+
+    assert took < 3.0, f"quitting took {took:.1f} s"  # 0.5 s here: LINK_STOP_SECONDS, both links at once
+    # Left to end on their own, they report nothing to a table that has gone.
+    assert not first.submit.open and not second.submit.open

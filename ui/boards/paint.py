@@ -88,6 +88,12 @@ def fit_text(
         if (widest <= w and th <= h) or size <= min_size:
             break
         size = max(min_size, size * 0.9)
+    if widest > w:
+        # A word wider than the box even at the smallest size: Kivy's wrapping broke it mid-word ("came" over
+        # "l"), which reads as two words. Lines break only at spaces here, and the word is cut at the edge below.
+        label = CoreLabel(text=_wrap_at_spaces(words, w, size, bold), font_size=size, bold=bold, halign=halign)
+        label.refresh()
+        tw, th = label.texture.size
     Color(*colour, 1)
     if tw <= w and th <= h:
         Rectangle(texture=label.texture, pos=(x + (w - tw) / 2, y + (h - th) / 2), size=(tw, th))
@@ -97,6 +103,22 @@ def fit_text(
         coords = (0, v, u, v, u, 0, 0, 0)  # label textures are stored upside down
         Rectangle(texture=label.texture, pos=(x + (w - cw) / 2, y + (h - ch) / 2), size=(cw, ch), tex_coords=coords)
     return size
+
+
+def _wrap_at_spaces(words: str, width: float, size: float, bold: bool) -> str:
+    """``words`` with a line break before each word that would take its line past ``width``: never inside a word."""
+    lines: list[str] = []
+    for paragraph in words.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            longer = f"{line} {word}" if line else word
+            if line and measure(longer, size, bold)[0] > width:
+                lines.append(line)
+                line = word
+            else:
+                line = longer
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def disc(
@@ -136,8 +158,10 @@ def fitted_text(
     ``anchor`` also accepts "left" (x is the left edge, y the vertical middle) and "right" (x the right edge).
     """
     w, h = measure(words, size, bold)
-    if w > max_width > 0:
-        size = max(6.0, size * max_width / w)
+    while w > max_width > 0 and size > 6:
+        # Kivy renders whole font sizes, so one step in proportion could leave the text a few pixels too wide,
+        # and the cut took the last figure off ("longest 25" read "longest 2"): step down until it fits.
+        size = max(6.0, min(size - 1, size * max_width / w))
         w, h = measure(words, size, bold)
     if w > max_width > 0:
         # Still too wide at the smallest size (a café's one-word space name of 20 letters in a 36 px space):

@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from kivy.graphics import Color, Line, Mesh, Rectangle
 
 from companion.games.targi.board import POSITION
+from companion.games.targi.cards import SYMBOLS
 from companion.games.targi.state import slot_name
 from ui.boards import provisional_scores
 from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fit_text, measure, rgb
@@ -68,6 +70,44 @@ ACTION_WORD = {
     "SILVERSMITH": "Silversmith",
     "TRADER": "Trader",
 }
+
+
+def _short_symbols(symbols: Sequence[str]) -> dict[str, str]:
+    """Each symbol by the fewest first letters no other symbol starts with: well W, targia Ta, tent Te.
+
+    A display tile on a portrait screen is a sliver (12 px across at 480x800)
+    where "camel" at the smallest size was broken into a letter a line. The
+    tile's colour already says the symbol; the letters confirm it, and the
+    centre cards' bands spell the same names out in the same colours.
+    """
+    out = {}
+    for symbol in symbols:
+        others = [o for o in symbols if o != symbol]
+        n = next((k for k in range(1, len(symbol)) if not any(o.startswith(symbol[:k]) for o in others)), len(symbol))
+        out[symbol] = symbol[:n].capitalize()
+    return out
+
+
+SHORT_SYMBOL = _short_symbols(SYMBOLS)
+SYMBOL_MIN_SIZE = 7.0  # fit_text's smallest size: below it a symbol's name gives way to its letters
+
+
+def symbol_names(width: float) -> Mapping[str, str]:
+    """The words for symbols on tiles ``width`` wide: full names if every one fits on a line, else letters.
+
+    Decided for all symbols at once, so one display never mixes "well" with
+    "C" for camel: a player reads a row's symbols against each other (and a
+    held card against the rows it may join).
+    """
+    if _widest_symbol() <= width:
+        return {symbol: symbol for symbol in SYMBOLS}
+    return SHORT_SYMBOL
+
+
+@cache
+def _widest_symbol() -> float:
+    """The widest symbol name at the smallest size, measured once: a board has 30 tiles and redraws each step."""
+    return max(measure(symbol, SYMBOL_MIN_SIZE, True)[0] for symbol in SYMBOLS)
 
 
 def _ink(fill: Sequence[float]) -> tuple[float, float, float]:
@@ -281,7 +321,8 @@ def _robber(cx: float, cy: float, r: float) -> None:
     diamond(r + max(1.5, r * 0.18))
     Color(*ROBBER, 1)
     diamond(r)
-    fit_text((cx - r * 0.6, cy - r * 0.5, r * 1.2, r), "R", r, (1, 1, 1), bold=True)
+    # As tall as it is wide: on a portrait board the diamond is 7 px high and an R in a box r high was cut.
+    fit_text((cx - r * 0.6, cy - r * 0.6, r * 1.2, r * 1.2), "R", r, (1, 1, 1), bold=True)
 
 
 def _no_mark() -> None:
@@ -453,13 +494,14 @@ def _panel(
     number_w = min(rh * 0.7, w * 0.07)
     cw = (w - hand_w - number_w - 5 * pad) / 4
     rows = supply.get("rows") or []
+    names = symbol_names(cw - 4)  # the display's and the hand's alike, so a held card reads as its row's do
     for r in range(3):
         row = rows[r] if r < len(rows) and isinstance(rows[r], list) else []
         row_y = y + area_h - (r + 1) * rh - r * pad
         fit_text((x, row_y, number_w, rh), str(r + 1), rh * 0.62, (0.75, 0.75, 0.75), bold=True)
         for c in range(4):
             cell = (x + number_w + c * (cw + pad), row_y, cw, rh)
-            _tile(cell, cards.get(str(row[c])) if c < len(row) else None)
+            _tile(cell, cards.get(str(row[c])) if c < len(row) else None, names)
     hx = x + w - hand_w
     hand = supply.get("hand") or []
     label_h = rh * 0.6
@@ -469,7 +511,7 @@ def _panel(
         Color(0.45, 0.45, 0.45, 1)
         Line(rectangle=(hx + 1, y + 1, hand_w - 2, area_h - label_h - pad - 2), width=1, dash_length=4, dash_offset=4)
     for k, card_id in enumerate(hand):
-        _tile((hx, y + k * slot_h, hand_w, slot_h - (pad if k < len(hand) - 1 else 0)), cards.get(str(card_id)))
+        _tile((hx, y + k * slot_h, hand_w, slot_h - (pad if k < len(hand) - 1 else 0)), cards.get(str(card_id)), names)
 
 
 def _chip(box: Box, key: str, amount: Any, words: str | None = None) -> None:
@@ -480,8 +522,12 @@ def _chip(box: Box, key: str, amount: Any, words: str | None = None) -> None:
     fit_text((x + 2, y, w - 4, h), words or f"{LETTER[key]} {amount}", h * 0.72, _ink(fill), bold=True)
 
 
-def _tile(box: Box, card: Mapping[str, Any] | None) -> None:
-    """A display card as its symbol colour and name (row bonuses go by symbol); an empty place as an outline."""
+def _tile(box: Box, card: Mapping[str, Any] | None, names: Mapping[str, str] | None = None) -> None:
+    """A display card as its symbol colour and name (row bonuses go by symbol); an empty place as an outline.
+
+    ``names`` are the words for the symbols (``symbol_names``), chosen once for
+    the whole panel; without them the tile chooses by its own width.
+    """
     x, y, w, h = box
     if card is None:
         Color(0.3, 0.3, 0.34, 1)
@@ -489,4 +535,6 @@ def _tile(box: Box, card: Mapping[str, Any] | None) -> None:
         return
     colour = SYMBOL_RGB.get(str(card.get("symbol")), (0.6, 0.6, 0.6))
     _face(box, colour, (0, 0, 0))
-    fit_text((x + 2, y + 1, w - 4, h - 2), str(card.get("symbol", card.get("id", ""))), h * 0.42, _ink(colour), True)
+    symbol = str(card.get("symbol", card.get("id", "")))
+    words = (names or symbol_names(w - 4)).get(symbol, symbol)
+    fit_text((x + 2, y + 1, w - 4, h - 2), words, h * 0.42, _ink(colour), True, min_size=SYMBOL_MIN_SIZE)
