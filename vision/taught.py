@@ -8,6 +8,7 @@ folder, so backing up one folder keeps all three.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,10 +38,21 @@ def temple_die_reader(taught: Path | None) -> tuple[TempleDieReader, str | None]
     from vision.temple_die import TaughtDieUnreadable, TempleDieReader
 
     rendered = TempleDieReader.from_renders()
-    if taught is None or not (taught / DIE_FILE).exists():
+    if taught is None:
         return rendered, None
+    path = taught / DIE_FILE
     try:
+        # A folder named past the file system's limit, or one the table may not look into, raised here out
+        # of the feed's reader set-up instead of being told.
+        if not path.exists():
+            dangling = path.is_symlink()
+            return rendered, (
+                f"{path} is a link to {os.readlink(path)}, which is not there (a drive not "
+                "plugged in?); reading the die with its rendered faces"
+            ) if dangling else None
         own = TempleDieReader.load(taught)
+    except OSError as error:
+        return rendered, f"{path}: cannot be read ({error.strerror or error}); reading the die with its rendered faces"
     except TaughtDieUnreadable as error:
         return rendered, f"{error}; reading the die with its rendered faces"
     own.fill_from(rendered)  # values not taught yet are read by their rendered glyphs

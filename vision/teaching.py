@@ -7,21 +7,24 @@ and stored the same way, in the folder the camera feed reads (`vision.taught`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from companion.errors import CompanionError
 from companion.registry import create
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader
-from vision.frames import as_bgr, colourless
+from vision.frames import as_bgr, colourless, unusable_text
 from vision.readings import sure_text
 from vision.taught import DIE_FILE
-from vision.temple_die import TaughtDieUnreadable, TempleDieReader, die_faces, top_face
+from vision.temple_die import TaughtDieUnreadable, TempleDieReader, TopFace, die_faces, top_face
 from vision.view_check import SLOT_WANTED, small_slots, small_temple_die
 
 
@@ -57,16 +60,29 @@ def temple_data(cafe_dir: Path | None, warn: Callable[[str], None] | None = None
 
 
 def not_a_folder(folder: Path) -> str | None:
-    """Why ``folder`` cannot be made when a file stands there or above it: the OS says only "File exists"."""
-    for path in (folder, *folder.parents):
-        if path.exists() and not path.is_dir():
-            return "it is a file, not a folder" if path == folder else f"{path} is a file, not a folder"
+    """Why ``folder`` cannot be made when a file stands there or above it: the OS says only "File exists".
+
+    None too when the path cannot even be looked at (a name past the file
+    system's limit, a folder not to be looked into): the caller's own error
+    says that, and raising here hid it behind a bare "File name too long".
+    """
+    try:
+        for path in (folder, *folder.parents):
+            if path.exists() and not path.is_dir():
+                return "it is a file, not a folder" if path == folder else f"{path} is a file, not a folder"
+    except (OSError, ValueError):
+        return None
     return None
 
 
-def _cannot_write(folder: Path, error: OSError) -> TeachRefused:
+def _why(folder: Path, error: OSError | ValueError) -> str:
+    """The OS's reason in words ("No space left on device"), or the file in the way of ``folder``."""
+    return not_a_folder(folder) or getattr(error, "strerror", None) or str(error)
+
+
+def _cannot_write(folder: Path, error: OSError | ValueError) -> TeachRefused:
     """One wording for both teach commands and the camera screen."""
-    return TeachRefused(f"cannot write to {folder}: {not_a_folder(folder) or error.strerror or error}")
+    return TeachRefused(f"cannot write to {folder}: {_why(folder, error)}")
 
 
 def deck_id(reader: CardReader, card_id: str) -> str:
@@ -78,14 +94,57 @@ def deck_id(reader: CardReader, card_id: str) -> str:
     return same[0] if len(same) == 1 else card_id
 
 
+@contextlib.contextmanager
+def _opencv_silent() -> Iterator[None]:
+    """OpenCV's own lines about a cut-short photo ("PNG input buffer is incomplete") kept off the teach step's
+    answer: the photo is passed over all the same, and they read as though teaching had failed."""
+    logging = cv2.utils.logging
+    level = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        logging.setLogLevel(level)
+
+
+PHOTO_ID_BYTES = 230  # a file name holds 255 bytes; the photo's "__0.png" and the aside file's dots take the rest
+
+
+def unfit_for_a_file(card_id: str) -> str | None:
+    """Why ``card_id`` cannot name its photo ``<card id>__<n>.png`` in the taught folder, or None.
+
+    A café's cards.json may call a card anything: "a/b" was stored in a
+    folder of its own and "../P07" beside the taught folder, both reported
+    taught and never read, as the camera reads only the taught folder itself;
+    a NUL raised out of the teach step, a long id failed as "File name too long".
+    """
+    if "/" in card_id:
+        return "it holds a /"
+    if "\0" in card_id:
+        return "it holds a NUL character"
+    try:
+        size = len(os.fsencode(card_id))
+    except UnicodeError:
+        return "it holds characters no file name can"
+    return f"it is {size} bytes long, {PHOTO_ID_BYTES} at most" if size > PHOTO_ID_BYTES else None
+
+
 def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: Any = None) -> Taught:
     """Store the card lying in ``slot`` as the café's photo of ``card_id``, a card of ``data`` (the house deck).
 
     What the slot read as beforehand is said when it was another card, read
     surely: a café's own print may well read as nothing it knows, but a slot
     the drawings read as P10 taught as P05 is more often a slip of the finger.
+    It is read as the table's camera reads it, with the photos taught so far:
+    read by the drawings alone, a café's print taught as P04 and then, the
+    same card, as P05 went without a word, and read as either from then on.
     """
-    reader = CardReader(*catalogue_from_data(data))
+    cards, board = catalogue_from_data(data)
+    try:
+        with _opencv_silent():  # a broken photo there is passed over, as the camera passes it over
+            reader = CardReader(cards, board, taught_dir=folder)
+    except (OSError, ValueError):  # a folder that cannot be looked into: saving to it says why
+        reader = CardReader(cards, board)
     card_id = deck_id(reader, card_id)
     before = reader.read(frame)
     seen = next((s for s in before.slots if s.slot == slot), None) if before is not None else None
@@ -93,18 +152,32 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
         image = reader.teach(frame, slot, card_id)
     except ValueError as error:
         raise TeachRefused(str(error)) from None
+    unnamed = unfit_for_a_file(card_id)
+    if unnamed:
+        raise TeachRefused(
+            f"the card id {card_id!r} cannot name a photo file ({unnamed}), so its photo would be "
+            "stored where the camera never reads it: rename the card in the café's cards.json"
+        )
     try:
         path = reader.save_taught(folder, card_id, image)
-    except OSError as error:
+    except (OSError, ValueError) as error:
         raise _cannot_write(folder, error) from None
     homography = reader.finder.homography(as_bgr(frame))  # found again: `teach` keeps its own to itself
     across = small_slots(reader.slot_outlines(homography)) if homography is not None else None
-    advice = [f"the board's slots are only {across} px across in this view: mount the camera closer to the board "
-              f"({SLOT_WANTED} px or more) for surer readings"] if across is not None else []
+    advice = (
+        [
+            f"the board's slots are only {across} px across in this view: mount the camera closer to the board "
+            f"({SLOT_WANTED} px or more) for surer readings"
+        ]
+        if across is not None
+        else []
+    )
     other = seen is not None and seen.card not in (None, reader.groups.get(card_id, card_id))
     if other and seen.confidence >= READ_SURELY:
-        advice.append(f"slot {slot} read as {seen.card} before ({sure_text(seen.confidence)}); if {seen.card} "
-                      f"lies there, teach it as {seen.card} instead")
+        advice.append(
+            f"slot {slot} read as {seen.card} before ({sure_text(seen.confidence)}); if {seen.card} "
+            f"lies there, teach it as {seen.card} instead"
+        )
     return Taught(f"{card_id} from slot {slot}", path, "; ".join(advice))
 
 
@@ -113,33 +186,100 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path) -> 
 
     The face's colour is checked against what the reader sees: taught under the
     wrong colour, one face would pull every later reading of that colour astray.
+    Whatever is refused leaves the taught file as it was.
     """
     value = value.strip().upper()
     faces = die_faces()
     if (value, colour) not in faces:
         listed = ", ".join(f"{v} on {c}" for v, c in sorted(faces))
+        if not value:  # the camera screen's value not picked yet: "the temple die has no  on red" said nothing
+            raise TeachRefused(f"no value given: say which value the face shows; its faces are {listed}")
         raise TeachRefused(f"the temple die has no {value} on {colour}; its faces are {listed}")
-    try:
-        reader = TempleDieReader.load(folder) if (folder / DIE_FILE).exists() else TempleDieReader()
-    except TaughtDieUnreadable as error:  # teaching on would overwrite every face taught before
-        raise TeachRefused(f"{error}; move the file aside to teach the die afresh") from None
-    if colourless(as_bgr(frame)):  # its grey would be stored as the colour of every later red or white face
-        raise TeachRefused("the picture has no colour (a grey camera, or one sending brightness alone), so the "
-                           "die's red or white cannot be taught from it: set the camera to colour")
-    face = top_face(frame)
+    reader = _taught_die(folder)
+    bgr = as_bgr(frame)
+    if bgr is None:
+        raise TeachRefused(unusable_text(frame))
+    face = top_face(bgr)
     if face is None:
+        # Before the colour check: a black frame (a lens cap, a camera not started) is grey too, and was
+        # answered "set the camera to colour".
         raise TeachRefused("no die found in the frame; put it on the tray under the camera")
+    if colourless(bgr):  # its grey would be stored as the colour of every later red or white face
+        raise TeachRefused(
+            "the picture has no colour (a grey camera, or one sending brightness alone), so the "
+            "die's red or white cannot be taught from it: set the camera to colour"
+        )
+    if face.blank:
+        raise TeachRefused(
+            "no value could be made out on the die's top face (the picture may be out of focus, "
+            "or glare hides the value): focus the camera on the tray and show the face again"
+        )
     seen = reader.colour_of(face.bgr)
     if seen != colour:
         raise TeachRefused(f"the face shown looks {seen}, not {colour}: check the colour and the die on the tray")
+    like = _taught_as_other(reader, face, value)
     reader.learn(face, value, colour)
     try:
         path = reader.save(folder)
-    except OSError as error:
+    except (OSError, ValueError) as error:
         raise _cannot_write(folder, error) from None
     taught = sum(len(v) for v in reader.examples.values())
     cx, cy, radius = face.die
-    small = small_temple_die([(cx - radius, cy - radius, cx + radius, cy + radius)], frame.shape)
-    advice = (f"the die is only {small[0]} px across in this view: mount the camera closer ({small[1]} px or more) "
-              "for surer readings") if small else ""
-    return Taught(f"{value} on {colour} ({taught} faces taught so far)", path, advice)
+    small = small_temple_die([(cx - radius, cy - radius, cx + radius, cy + radius)], bgr.shape)
+    advice = (
+        [
+            f"the die is only {small[0]} px across in this view: mount the camera closer ({small[1]} px or more) "
+            "for surer readings"
+        ]
+        if small
+        else []
+    )
+    if like is not None:
+        other, score = like
+        advice.append(
+            f"this face matches the {other} taught before ({round(100 * score)}% alike); if it shows "
+            f"{other}, it is now taught as both and reads as either: move {path} aside and teach the "
+            "die again"
+        )
+    return Taught(f"{value} on {colour} ({taught} faces taught so far)", path, "; ".join(advice))
+
+
+SAME_FACE = 0.92  # a glyph's match with a taught one from which the two are taken for the same face (docs/vision.md)
+
+
+def _taught_die(folder: Path) -> TempleDieReader:
+    """The café's die as taught so far in ``folder`` (nothing yet: an empty reader), or why it cannot be taught on.
+
+    Every way the file can fail to be read is a refusal, never an empty reader:
+    one face taught on an empty reader is saved over every face taught before.
+    """
+    path = folder / DIE_FILE
+    try:
+        if path.is_symlink() and not path.exists():  # saved over, the link to the café's teaching is cut
+            raise TeachRefused(
+                f"{path} is a link to {os.readlink(path)}, which is not there (a drive not plugged "
+                "in?): plug it in, or remove the link to teach the die afresh"
+            )
+        return TempleDieReader.load(folder) if path.exists() else TempleDieReader()
+    except TeachRefused:
+        raise
+    except TaughtDieUnreadable as error:  # teaching on would overwrite every face taught before
+        raise TeachRefused(f"{error}; move the file aside to teach the die afresh") from None
+    except (OSError, ValueError) as error:  # a name past the file system's limit, a folder not to be looked into
+        raise TeachRefused(f"cannot read {path}: {_why(folder, error)}") from None
+
+
+def _taught_as_other(reader: TempleDieReader, face: TopFace, value: str) -> tuple[str, float] | None:
+    """The value taught before that ``face`` matches as a face matches itself, when it is not ``value`` and
+    ``value``'s own faces taught so far match it less: the same face shown again under another answer.
+
+    Only the café's own taught faces count, not the rendered ones: a café's
+    print may well look more like a rendered glyph of another value than like
+    its own. Stored anyway, since the later answer may be the right one.
+    """
+    scores = reader.scores(face.glyph)
+    others = [(score, other) for other, score in scores.items() if other != value]
+    if not others:
+        return None
+    score, other = max(others)
+    return (other, score) if score >= SAME_FACE and score > scores.get(value, -1.0) else None

@@ -22,7 +22,7 @@ from vision.card_catalogue import TEMPLE_DATA
 from vision.frames import MIN_SIDE, as_bgr, colourless
 from vision.markers import board_outline
 from vision.readings import DieReading
-from vision.taught import write_whole
+from vision.taught import DIE_FILE, write_whole
 from vision.temple_die_render import FACE_COLOURS, render_temple_die
 
 GLYPH_SIZE = 32
@@ -244,6 +244,12 @@ class TopFace:
     bgr: np.ndarray
     glyph: np.ndarray
 
+    @property
+    def blank(self) -> bool:
+        """No value made out on the face (a die out of focus, or its glyph washed out by glare): taught, such a
+        face was stored as an empty glyph under the value named, which no later face can ever match."""
+        return not self.glyph.any()
+
 
 def top_face(frame: np.ndarray) -> TopFace | None:
     """The die's top face sampled from a frame, or None when the frame is unusable or shows no die.
@@ -276,8 +282,10 @@ def face_name(value: object, colour: object) -> str:
     anything is stored: stored, a value of None was offered back by `read` as a roll."""
     name = str(value)
     if name not in TEMPLE_VALUES or not isinstance(colour, str) or colour not in FACE_COLOURS:
-        raise ValueError(f"the temple die shows {', '.join(TEMPLE_VALUES)} on {' or '.join(FACE_COLOURS)}, "
-                         f"not {value!r} on {colour!r}")
+        raise ValueError(
+            f"the temple die shows {', '.join(TEMPLE_VALUES)} on {' or '.join(FACE_COLOURS)}, "
+            f"not {value!r} on {colour!r}"
+        )
     return name
 
 
@@ -285,18 +293,23 @@ class TaughtDieUnreadable(ValueError):
     """A café's temple_die.json that is not what `TempleDieReader.save` writes."""
 
 
-def _arrays(values: object, shape: tuple[int, ...], where: str) -> list[np.ndarray]:
-    """Stored glyph masks or colours, each checked for its shape so a damaged file is named, not half-read."""
-    wanted = f"{where}: expected a list of {' x '.join(map(str, shape))} numbers each"
+def _arrays(values: object, shape: tuple[int, ...], where: str, top: float | None = None) -> list[np.ndarray]:
+    """Stored glyph masks or colours, each checked for its shape (and colours for lying within 0..``top``) so a
+    damaged file is named, not half-read: a colour of 1e9 was cast to a byte as whatever it wrapped to and
+    turned every red face white."""
+    span = f" from 0 to {top:g}" if top is not None else ""
+    wanted = f"{where}: expected a list of {' x '.join(map(str, shape))} numbers{span} each"
     if not isinstance(values, list):
         raise TaughtDieUnreadable(wanted)
     arrays = []
     for value in values:
         try:
             array = np.array(value, np.float32)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise TaughtDieUnreadable(wanted) from None
         if array.shape != shape or not np.isfinite(array).all():
+            raise TaughtDieUnreadable(wanted)
+        if top is not None and not ((array >= 0) & (array <= top)).all():
             raise TaughtDieUnreadable(wanted)
         arrays.append(array)
     return arrays
@@ -304,8 +317,10 @@ def _arrays(values: object, shape: tuple[int, ...], where: str) -> list[np.ndarr
 
 def rotations(glyph: np.ndarray) -> np.ndarray:
     centre = (GLYPH_SIZE / 2, GLYPH_SIZE / 2)
-    out = [cv2.warpAffine(glyph, cv2.getRotationMatrix2D(centre, k * 360 / ROTATIONS, 1.0), (GLYPH_SIZE, GLYPH_SIZE))
-           for k in range(ROTATIONS)]
+    out = [
+        cv2.warpAffine(glyph, cv2.getRotationMatrix2D(centre, k * 360 / ROTATIONS, 1.0), (GLYPH_SIZE, GLYPH_SIZE))
+        for k in range(ROTATIONS)
+    ]
     flat = np.stack(out).reshape(ROTATIONS, -1)
     flat -= flat.mean(1, keepdims=True)
     return flat / np.maximum(np.linalg.norm(flat, axis=1, keepdims=True), 1e-6)
@@ -318,6 +333,7 @@ class TempleDieReader:
     examples: dict[str, list[np.ndarray]] = field(default_factory=dict)
     colours: dict[str, list[np.ndarray]] = field(default_factory=dict)
     _bank: list[tuple[str, np.ndarray]] = field(default_factory=list)
+    _kept: dict[str, object] = field(default_factory=dict)  # what `load` found beside glyphs and colours
 
     @classmethod
     def from_renders(cls, seed: int = 20, per_face: int = 3) -> TempleDieReader:
@@ -332,10 +348,11 @@ class TempleDieReader:
         return reader
 
     def teach(self, frame: np.ndarray, value: str, colour: str) -> bool:
-        """Learn one shown face; False when no die was found in the frame (or it is not a usable image)."""
+        """Learn one shown face; False when no die was found in the frame (or it is not a usable image), or no
+        value could be made out on its top face."""
         face_name(value, colour)  # refused before the frame is looked at, whatever it shows
         face = top_face(frame)
-        if face is None:
+        if face is None or face.blank:
             return False
         self.learn(face, value, colour)
         return True
@@ -367,12 +384,7 @@ class TempleDieReader:
         face = top_face(bgr) if self._bank else None
         if face is None:
             return []
-        query = face.glyph.ravel() - face.glyph.mean()
-        query /= max(float(np.linalg.norm(query)), 1e-6)
-        best: dict[str, float] = {}
-        for value, bank in self._bank:
-            best[value] = max(best.get(value, -1.0), float((bank @ query).max()))
-        ranked = sorted(best.items(), key=lambda kv: -kv[1])
+        ranked = sorted(self.scores(face.glyph).items(), key=lambda kv: -kv[1])
         value, score = ranked[0]
         runner = ranked[1][1] if len(ranked) > 1 else 0.0
         colour = self.colour_of(face.bgr)
@@ -382,6 +394,20 @@ class TempleDieReader:
         cx, cy, r = face.die
         number: int | str = int(value) if value.isdigit() else value
         return [DieReading(number, colour, confidence, (cx - r, cy - r, cx + r, cy + r))]
+
+    def scores(self, glyph: np.ndarray) -> dict[str, float]:
+        """How well ``glyph`` matches each value taught, at its best rotation (1.0: the same glyph).
+
+        The teach step asks it too: a face that matches a value taught before
+        as closely as a face matches itself was most likely taught under another
+        answer already.
+        """
+        query = glyph.ravel() - glyph.mean()
+        query /= max(float(np.linalg.norm(query)), 1e-6)
+        best: dict[str, float] = {}
+        for value, bank in self._bank:
+            best[value] = max(best.get(value, -1.0), float((bank @ query).max()))
+        return best
 
     def colour_of(self, bgr: np.ndarray) -> str:
         # A colour not taught yet keeps the rendered one: a café that has shown only red
@@ -397,36 +423,59 @@ class TempleDieReader:
         return min(protos, key=lambda c: distance(protos[c]))
 
     def save(self, folder: Path) -> Path:
-        """Store what was taught (glyph masks and colours) so the café teaches once."""
+        """Store what was taught (glyph masks and colours) so the café teaches once.
+
+        What `load` found beside them is written back as it was (a later
+        version's additions are not this version's to drop), and a file that is
+        a link is written where the link points: replaced by a file of its own,
+        the link would be cut from the teaching it stands for.
+        """
         folder.mkdir(parents=True, exist_ok=True)
         data = {
+            **self._kept,
             "glyphs": {v: [g.round(3).tolist() for g in gs] for v, gs in self.examples.items()},
             "colours": {c: [b.tolist() for b in bs] for c, bs in self.colours.items()},
         }
-        path = folder / "temple_die.json"
-        write_whole(path, json.dumps(data).encode())
+        path = folder / DIE_FILE
+        target = path.resolve() if path.is_symlink() else path
+        write_whole(target, json.dumps(data).encode())
         return path
 
     @classmethod
     def load(cls, folder: Path) -> TempleDieReader:
         """What `save` stored; raises `TaughtDieUnreadable` naming the fault of a damaged or foreign file."""
-        path = folder / "temple_die.json"
+        path = folder / DIE_FILE
         try:
             data = json.loads(path.read_text())
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise TaughtDieUnreadable(f"{path}: cannot be read ({exc})") from None
-        if not (isinstance(data, dict) and all(isinstance(data.get(k, {}), dict) for k in ("glyphs", "colours"))):
+        except RecursionError:  # lists nested thousands deep: no file `save` writes, and the parser gives up
+            raise TaughtDieUnreadable(f"{path}: cannot be read (nested too deep)") from None
+        # Neither key: some other file under the name (`{}`, another program's), which teaching on would
+        # overwrite with one face as though nothing had been taught.
+        if not (
+            isinstance(data, dict)
+            and all(isinstance(data.get(k, {}), dict) for k in ("glyphs", "colours"))
+            and ("glyphs" in data or "colours" in data)
+        ):
             raise TaughtDieUnreadable(f'{path}: expected an object with "glyphs" and "colours" objects')
         reader = cls()
+        reader._kept = {k: v for k, v in data.items() if k not in ("glyphs", "colours")}
         foreign = [v for v in data.get("glyphs", {}) if v not in TEMPLE_VALUES] + [
-            c for c in data.get("colours", {}) if c not in FACE_COLOURS]
+            c for c in data.get("colours", {}) if c not in FACE_COLOURS
+        ]
         if foreign:  # read back, a hand-edited "9" would be offered as a roll
-            raise TaughtDieUnreadable(f"{path}: {', '.join(map(repr, foreign))} is no value or colour of the "
-                                      f"temple die ({', '.join(TEMPLE_VALUES)} on {' or '.join(FACE_COLOURS)})")
+            raise TaughtDieUnreadable(
+                f"{path}: {', '.join(map(repr, foreign))} is no value or colour of the "
+                f"temple die ({', '.join(TEMPLE_VALUES)} on {' or '.join(FACE_COLOURS)})"
+            )
+        # An empty list is a value or colour not taught: kept as taught, an empty colour was averaged into
+        # NaN and crashed every reading, and an empty value kept its rendered glyphs from filling in.
         for value, glyphs in data.get("glyphs", {}).items():
             for glyph in _arrays(glyphs, (GLYPH_SIZE, GLYPH_SIZE), f"{path}: glyphs.{value}"):
                 reader.examples.setdefault(value, []).append(glyph)
                 reader._bank.append((value, rotations(glyph)))
         for colour, values in data.get("colours", {}).items():
-            reader.colours[colour] = _arrays(values, (3,), f"{path}: colours.{colour}")
+            if shades := _arrays(values, (3,), f"{path}: colours.{colour}", top=255):
+                reader.colours[colour] = shades
         return reader

@@ -48,7 +48,7 @@ def test_teach_save_load_round_trip(tmp_path) -> None:
         ('["glyphs"]', 'expected an object with "glyphs" and "colours"'),
         ('{"glyphs": {"4": "x"}}', "glyphs.4: expected a list of 32 x 32 numbers each"),
         ('{"glyphs": {"4": [[1, 2], [3]]}}', "glyphs.4: expected a list of 32 x 32 numbers each"),
-        ('{"colours": {"red": [[1, 2]]}}', "colours.red: expected a list of 3 numbers each"),
+        ('{"colours": {"red": [[1, 2]]}}', "colours.red: expected a list of 3 numbers from 0 to 255 each"),
         ('{"glyphs": {"9": []}}', "'9' is no value or colour of the temple die"),
         ('{"colours": {"blue": []}}', "'blue' is no value or colour of the temple die"),
     ],
@@ -79,8 +79,18 @@ def test_a_colour_not_taught_yet_is_still_seen() -> None:
 def _read_right(reader: TempleDieReader, seed: int, **render) -> int:
     """How many of ten rendered faces (values and colours in turn) are read right, value and colour."""
     rng = np.random.default_rng(seed)
-    faces = [("1", "red"), ("2", "white"), ("3", "red"), ("4", "white"), ("5", "red"),
-             ("6", "white"), ("7", "red"), ("X", "white"), ("4", "red"), ("3", "white")]
+    faces = [
+        ("1", "red"),
+        ("2", "white"),
+        ("3", "red"),
+        ("4", "white"),
+        ("5", "red"),
+        ("6", "white"),
+        ("7", "red"),
+        ("X", "white"),
+        ("4", "red"),
+        ("3", "white"),
+    ]
     right = 0
     for value, colour in faces:
         image, _ = render_temple_die(rng, value, colour, size=(320, 240), edge=float(rng.uniform(45, 60)), **render)
