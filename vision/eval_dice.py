@@ -13,7 +13,7 @@ import numpy as np
 
 from companion.observations import CONFIRM_BELOW
 from vision.d6_reader import D6Reader
-from vision.frames import as_bgr, decode_image
+from vision.frames import as_bgr, decode_image, too_large
 from vision.pip_pattern import pip_pattern_box
 from vision.readings import Box
 from vision.sources import counted, first_few
@@ -260,7 +260,7 @@ def read_image(path: Path) -> tuple[np.ndarray | None, str | None]:
     if jpeg_cut_short(data):
         return None, "a JPEG cut short"
     image = decode_image(data)
-    return (image, None) if image is not None else (None, "not a readable image")
+    return (image, None) if image is not None else (None, too_large(data) or "not a readable image")
 
 
 def evaluate_folder(root: Path, reader: D6Reader, tell: Callable[[str], None] | None = None,

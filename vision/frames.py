@@ -18,10 +18,71 @@ MIN_SIDE = 8  # below this no die or board can show; resizing such slivers trips
 BRIGHTNESS_KINDS = "biuf"  # bool, signed, unsigned, float: the dtypes whose values are brightness
 WHITE_PERCENTILE = 99.9  # a deep frame's white: above it, a few stuck or hot pixels are clipped, not made white
 LEVEL_SAMPLES = 1 << 16  # pixels the white level is judged on: a 4000x3000 frame's in milliseconds, not a second
+MAX_PIXELS = 128_000_000  # a 108-megapixel phone photo decodes (384 MB as BGR); a Pi has 1-8 GB in all
+
+
+def header_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) as a PNG, JPEG, BMP or WebP file's header gives them; None for other files.
+
+    Read before decoding, because the header alone can ask for any size: a
+    1 MB PNG of 20000 x 20000 pixels took 2.4 GB and 19 s to decode, which on
+    a Pi ends the whole app, not just the photo.
+    """
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] == b"\xff\xd8":
+        return _jpeg_size(data)
+    if data[:2] == b"BM" and len(data) >= 26:
+        if int.from_bytes(data[14:18], "little") == 12:  # the old OS/2 header: 16-bit sides
+            return int.from_bytes(data[18:20], "little"), int.from_bytes(data[20:22], "little")
+        width = int.from_bytes(data[18:22], "little", signed=True)
+        height = int.from_bytes(data[22:26], "little", signed=True)  # negative: rows stored top down
+        return abs(width), abs(height)
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP" and len(data) >= 30:
+        chunk = data[12:16]
+        if chunk == b"VP8 ":
+            return int.from_bytes(data[26:28], "little") & 0x3FFF, int.from_bytes(data[28:30], "little") & 0x3FFF
+        if chunk == b"VP8L":
+            bits = int.from_bytes(data[21:25], "little")
+            return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+        if chunk == b"VP8X":
+            return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
+    return None
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """The sides in a JPEG's start-of-frame segment, walked to past the segments before it (EXIF, tables)."""
+    at = 2
+    while at + 9 <= len(data):
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        if marker == 0xFF:  # fill bytes before a marker
+            at += 1
+            continue
+        if 0xD0 <= marker <= 0xD9 or marker == 0x01:  # markers with no length
+            at += 2
+            continue
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return int.from_bytes(data[at + 7 : at + 9], "big"), int.from_bytes(data[at + 5 : at + 7], "big")
+        at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
+    return None
+
+
+def too_large(data: bytes) -> str | None:
+    """Why a picture file is not decoded at all ("20000 x 20000 pixels, ..."), or None when it may be."""
+    size = header_size(data)
+    if size is None or size[0] * size[1] <= MAX_PIXELS:
+        return None
+    width, height = size
+    return (f"{width} x {height} pixels ({width * height / 1e6:.0f} megapixels), more than the "
+            f"{MAX_PIXELS / 1e6:.0f} read: save it smaller")
 
 
 def decode_image(data: bytes) -> np.ndarray | None:
-    """A picture file's bytes as BGR, or None when they are no image OpenCV can read."""
+    """A picture file's bytes as BGR, or None when they are no image OpenCV can read or `too_large` to read."""
+    if too_large(data) is not None:
+        return None
     try:
         return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     except cv2.error:  # an empty file, among others
@@ -39,6 +100,15 @@ def image_file(path: Path) -> np.ndarray | None:
         return decode_image(path.read_bytes())
     except OSError:
         return None
+
+
+def image_problem(path: Path) -> str:
+    """Why `image_file` gave None for ``path``, in a few words for the sentence that names the file."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    return too_large(data) or "not a readable image"
 
 
 def unusable_text(frame: object) -> str:

@@ -20,7 +20,7 @@ from urllib.request import url2pathname
 import cv2
 import numpy as np
 
-from vision.frames import image_file
+from vision.frames import image_file, image_problem
 from vision.mains import V4L2Mains, device_path, picamera_flicker
 from vision.yolo_labels import IMAGE_SUFFIXES
 
@@ -383,7 +383,7 @@ class SingleImageSource:
         self.name = str(path)
         self.frame = image_file(path)
         if self.frame is None:
-            raise SourceError(f"{path} is not a readable image")
+            raise SourceError(f"{path}: {image_problem(path)}")
         self.finished = False
         self.live = False
 
