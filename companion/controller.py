@@ -51,6 +51,18 @@ def _same_action(offered: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
     )
 
 
+GAME_TAPS = frozenset({"act", "confirm", "reject", "undo", "redo"})  # Touch intents that change the game
+GAME_PRESSES = frozenset({"confirm", "roll", "undo"})  # ButtonPressed intents that change the game
+
+
+def _changes_the_game(observation: Observation) -> bool:
+    """Whether a player's tap or press would change the game or its waiting reading (a check or a "next" does
+    not), and so must have been made on the game the screen showed."""
+    if isinstance(observation, Touch):
+        return observation.intent in GAME_TAPS
+    return isinstance(observation, ButtonPressed) and observation.intent in GAME_PRESSES
+
+
 def _plain(value: Any) -> Any:
     """A reader's whole number as the int the game offers (numpy's int64 is one); anything else as it came."""
     return int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else value
@@ -80,6 +92,8 @@ class Controller:
         self._settled: dict[str, tuple[Any, Any]] = {}
         # Cards seen together with one that now waits for its tap: taken up once that tap is given.
         self._cards_later: CardsSeen | None = None
+        self._changes = 0  # changes of the game or of the waiting reading, for taps made before they showed
+        self._change_text = ""  # what the last change was, when it was a step
 
     # -- the edge ---------------------------------------------------------
     def submit(self, observation: Observation) -> None:
@@ -94,14 +108,7 @@ class Controller:
 
     def pump(self, limit: int | None = None) -> list[Update]:
         """Handle queued observations in order, on the caller's thread."""
-        updates = []
-        while limit is None or len(updates) < limit:
-            try:
-                observation = self._inbox.get_nowait()
-            except queue.Empty:
-                break
-            updates.append(self.handle(observation))
-        return updates
+        return self._batch(None, limit)
 
     def wait_and_pump(self, timeout: float) -> list[Update]:
         """Block until one observation arrives (or timeout), then handle all queued."""
@@ -109,7 +116,32 @@ class Controller:
             first = self._inbox.get(timeout=timeout)
         except queue.Empty:
             return []
-        return [self.handle(first), *self.pump()]
+        return self._batch(first, None)
+
+    def _batch(self, first: Observation | None, limit: int | None) -> list[Update]:
+        """Handle what is queued as one batch, whose answers no player sees before the batch ends.
+
+        The screen shows an answer only once the loop that pumps gets back to
+        drawing, so a tap queued behind a reading that changed the game (a die
+        applied, a new reading waiting for its tap) was given to what the screen
+        showed before: taken, a confirm tapped for a 4 took the re-rolled 5
+        nobody had seen, and a roll entered by hand while the camera's reading
+        of the same throw waited was applied twice, to two players. Such a tap
+        is answered, not taken (`_unseen`).
+        """
+        shown = self._changes  # the game and the waiting reading as the players last saw them
+        updates: list[Update] = []
+        while limit is None or len(updates) < limit:
+            if first is not None:
+                observation, first = first, None
+            else:
+                try:
+                    observation = self._inbox.get_nowait()
+                except queue.Empty:
+                    break
+            unseen = self._changes != shown and _changes_the_game(observation)
+            updates.append(self._answer(observation, unseen))
+        return updates
 
     def add_output(self, output: Output) -> None:
         self.outputs.append(output)
@@ -121,6 +153,7 @@ class Controller:
         self.proposal = self._cards_later = None
         self._new_list()
         self._settled.clear()
+        self._changed("a new game began")
         return self._publish(Update("new_game", session.pending().text, pending=session.pending()))
 
     def _drop_queued_readings(self) -> None:
@@ -151,7 +184,13 @@ class Controller:
         is refused by the type of that failure: one bad reading must not stop
         the referee with the game in the middle.
         """
+        return self._answer(observation)
+
+    def _answer(self, observation: Observation, unseen: bool = False) -> Update:
+        """`handle`, for a tap that came after a change the screen had not yet shown (`unseen`) too."""
         problem = malformed(observation)
+        if unseen and not problem:
+            problem = self._unseen(observation)
         try:
             update = Update("refused", problem, pending=self._pending()) if problem else self._dispatch(observation)
         except CompanionError as error:
@@ -165,6 +204,21 @@ class Controller:
             # A refusal must not hide the reading that still waits for its tap, nor make it look dropped.
             update = replace(update, text=f"{update.text} Still waiting: {self.proposal_text}")
         return self._publish(update)
+
+    def _unseen(self, observation: Observation) -> str:
+        """Why a tap or button press was not taken: the game changed just before it, before any screen showed it."""
+        tap = isinstance(observation, Touch)
+        what = "tap" if tap else f"press of {getattr(observation, 'intent', '')!r}"
+        change = f"the game changed just before it ({self._change_text})" if self._change_text else (
+            "a new reading came just before it")
+        return (f"This {what} was not taken: {change}, and the screen had not shown that yet. "
+                f"Look again, then {'tap' if tap else 'press'} again if it is still meant.")
+
+    def _changed(self, text: str = "") -> None:
+        """Count a change of the game or of the reading that waits for its tap (`_batch`); `text` says what
+        changed, when it was a step rather than a new question."""
+        self._changes += 1
+        self._change_text = text
 
     def _dispatch(self, observation: Observation) -> Update:
         if isinstance(observation, LinkChanged):
@@ -212,9 +266,11 @@ class Controller:
             wanted["face"] = dict(read.face)
         shown = f"{read.value}" + (" " + " ".join(str(v) for v in read.face.values()) if read.face else "")
         if pending.kind != "roll":
+            # A game without dice never waits for one: "no roll is expected now" promised a roll to come.
+            later = "no roll is expected now" if session.game.dice else "this game rolls no dice: take it away"
             return Update(
                 "unapplied",
-                f"A die showing {shown} was read, but no roll is expected now ({pending.text}).",
+                f"A die showing {shown} was read, but {later} ({pending.text}).",
                 pending=pending,
                 detail={"source": read.source, "value": read.value},
             )
@@ -373,8 +429,10 @@ class Controller:
         return (fallback, ()) if ruling.legal else (ruling.text, ruling.rules)
 
     def _propose(self, session: Session, action: Action, text: str) -> Update:
+        """Hold a reading for a player's tap; the question is shown, so the change needs no words of its own."""
         self.proposal = {k: v for k, v in action.items() if k != "text"}
         self.proposal_text = text
+        self._changed()
         return Update("confirm", text, pending=session.pending(), action=self.proposal)
 
     # -- intents ----------------------------------------------------------
@@ -436,18 +494,26 @@ class Controller:
             step = session.redo()
             self.proposal = self._cards_later = None  # a reading made for the position before no longer fits
             self._new_list()
-            return Update(
-                "redo", " ".join(e.text for e in step.events), tuple(step.events), session.pending(), step.action
-            )
+            text = " ".join(e.text for e in step.events)
+            self._changed(text)
+            return Update("redo", text, tuple(step.events), session.pending(), step.action)
         if touch.intent == "confirm" and self.proposal is not None:
             return self._confirm(session)
         if touch.intent == "reject" and self.proposal is not None:
             return self._drop_reading(session, "Reading dropped; enter the value by hand.")
+        if touch.intent in ("confirm", "reject"):
+            # A tap on a question the game no longer asks: "nothing to do for 'confirm'" left the player
+            # wondering whether the roll went in.
+            return Update("refused", f"No reading waits for a tap, so nothing was {touch.intent}ed: a reading "
+                          "waiting for its tap is dropped once the game moves on (the roll entered by hand, an "
+                          f"undo, a new game). Now: {session.pending().text}", pending=session.pending())
         return Update("refused", f"nothing to do for {touch.intent!r}", pending=session.pending())
 
     def _drop_reading(self, session: Session, text: str) -> Update:
+        """Forget the reading that waited for its tap, and the cards read with it."""
         self.proposal = self._cards_later = None
         self._settled.clear()
+        self._changed("the reading waiting for its tap was dropped")
         return Update("info", text, pending=session.pending())
 
     def _confirm(self, session: Session) -> Update:
@@ -467,6 +533,7 @@ class Controller:
         self._cards_later = None
         self._new_list()  # a new list of legal actions: next starts again at its first
         self._settled.clear()
+        self._changed(step.note)
         return Update("undo", step.note, pending=session.pending(), action=step.action)
 
     def _act(self, session: Session, action: Mapping[str, Any]) -> Update:
@@ -477,6 +544,7 @@ class Controller:
             self._inbox.put(self._cards_later)
             self._cards_later = None
         text = " ".join(e.text for e in step.events) or "Done."
+        self._changed(text)
         rules = tuple(dict.fromkeys(r for e in step.events for r in e.rules))
         return Update("step", text, tuple(step.events), session.pending(), step.action, rules)
 

@@ -34,7 +34,7 @@ from vision.frames import as_bgr
 from vision.motion import MotionGate
 from vision.orientation import UPRIGHT, Orientation
 from vision.readings import BoardReading, DieReading
-from vision.settle import Settled, Settler, dice_settler
+from vision.settle import Settled, Settler, dice_settler, unit_confidence
 from vision.sources import FrameSource, RetryingSource, open_source, skipped_note
 from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayReader, placed, read_shape
 from vision.view_check import (
@@ -114,13 +114,31 @@ def plain_confidence(value: Any) -> float:
     """A confidence as the controller compares it: one that is no number from 0 to 1 is 0, so the table asks.
 
     NaN compares as neither low nor high, and a reader giving percent (95) looks
-    sure: both were applied without the confirm tap.
+    sure: both were applied without the confirm tap. True and the text "0.9"
+    were taken as sure too; they are no share either (`settle.unit_confidence`).
     """
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return 0.0
-    return number if 0.0 <= number <= 1.0 else 0.0
+    return unit_confidence(value)
+
+
+def untouched(before: Any, now: Any) -> list[DieReading] | None:
+    """The dice of `before` that the dice settled `now` are, each lying where one of them lay; None when a die
+    of `now` lies where none of `before` did (a die thrown, or laid in).
+
+    Dice only taken away leave the others untouched: a player who set her own
+    die in the tray beside the last roll's (two dice: refused) and lifted it
+    out again left that die, which never moved, and it was told as her roll.
+    """
+    if before is None or len(now) > len(before):
+        return None
+    left = list(before)
+    matched = []
+    for die in now:
+        same = max(left, key=lambda d: iou(d.box, die.box))
+        if iou(same.box, die.box) < SAME_PLACE:
+            return None
+        left.remove(same)
+        matched.append(same)
+    return matched
 
 
 def lying_still(before: Any, now: Any) -> bool:
@@ -133,15 +151,15 @@ def lying_still(before: Any, now: Any) -> bool:
     not changed its face, so a different value is a misread, which must not
     become a roll either. A thrown die lands elsewhere.
     """
-    if before is None or len(before) != len(now):
-        return False
-    left = list(now)
-    for die in before:
-        same = max(left, key=lambda d: iou(d.box, die.box))
-        if iou(same.box, die.box) < SAME_PLACE:
-            return False
-        left.remove(same)
-    return True
+    return before is not None and len(before) == len(now) and untouched(before, now) is not None
+
+
+def scaled(dice: Any, across: float, down: float) -> Any:
+    """Dice boxed in a picture scaled by `across` and `down` (None stays None)."""
+    if dice is None:
+        return None
+    return [dataclasses.replace(d, box=(d.box[0] * across, d.box[1] * down, d.box[2] * across, d.box[3] * down))
+            for d in dice]
 
 
 def faces(dice: Any) -> str:
@@ -330,6 +348,11 @@ class CameraFeed:
         # whether anything moved since. Forgotten with the readers: other readers see other dice.
         self._dice_seen: Any = None
         self._rolled = False
+        # The dice that lie untouched where they are: lying there when reading began, or the last die told as
+        # a roll. Several dice told at once (refused: a game rolls one die) do not replace them.
+        self._dice_placed: Any = None
+        self._began = "the camera began reading"  # what started these readers, for the dice lying in view then
+        self._shape: tuple[int, ...] | None = None  # the size of the frames these readers have seen
         self._outlines: dict[int, Any] | None = None  # where the slots lay at the last board read
         self._small: tuple[int, int] | None = None  # the last settled d6 dice's size when they look small
         self._blurred: float | None = None  # the last settled d6 dice's sharpness when they look out of focus
@@ -541,11 +564,40 @@ class CameraFeed:
         self.up = up
         self._tell(LinkChanged(self.name, up, detail))
 
+    def _resized(self, shape: tuple[int, ...]) -> bool:
+        """Keep the dice lying in view for what they are when the camera changes its picture size; True when the
+        picture took another shape, so this frame's motion is no throw.
+
+        A camera reopened in another mode, or a stream that renegotiates, shows
+        the dice in other pixels: their boxes matched none before, and the die
+        that never moved was told as a new roll (at once when the picture took
+        another shape, since to the gate the whole picture moved; when a hand
+        had passed, if it was only scaled). The same picture scaled keeps its
+        dice, their boxes scaled alike. One of another shape (cropped or
+        stretched) cannot be matched: the dice then settling are named as lying
+        there, not taken, as when reading begins. The gate is kept, so a camera
+        that changes size on every frame is still told as a picture that never
+        holds still.
+        """
+        before, self._shape = self._shape, shape
+        if before is None or shape == before:
+            return False
+        across, down = shape[1] / before[1], shape[0] / before[0]
+        if abs(across / down - 1) < 0.01:
+            self._dice_placed = scaled(self._dice_placed, across, down)
+            self._dice_seen = scaled(self._dice_seen, across, down)
+            return False
+        self._dice_placed = self._dice_seen = None
+        self._rolled = False
+        self._began = f"the picture changed size ({before[1]}x{before[0]} to {shape[1]}x{shape[0]})"
+        return True
+
     def _frame(self, raw: Any) -> None:
         frame = as_bgr(raw)
         if frame is None:  # said once through the skipped-frame report, so a bad camera mode is visible
             shape = getattr(raw, "shape", None)
             raise ValueError(f"the camera sends frames no reader can use ({shape}, {getattr(raw, 'dtype', type(raw))})")
+        reshaped = self._resized(frame.shape[:2])
         mode = self._current_mode()
         data = self._current_data()
         other_data = self._data_read is not UNSEEN and data is not self._data_read
@@ -563,7 +615,7 @@ class CameraFeed:
             return
         # The dice reader and its gate see the marked tray alone; the cards, the whole picture.
         tray, offset = self._tray.cut(frame) if self.settler is not None else (frame, (0, 0))
-        first = self.gate.previous is None
+        first = self.gate.previous is None or reshaped  # nothing to compare with: no throw seen
         dice_fault: ReaderFault | None = None
         if self.settler is not None:
             try:
@@ -611,25 +663,31 @@ class CameraFeed:
         over the tray on its way to the screen would otherwise replace a
         "tap to confirm" prompt with "Dice rolling." and leave nothing rolled.
         Dice already lying there when reading begins (the app restarted, a new
-        game, a face just taught) were no roll of this game: they are named,
-        not applied.
+        game, a face just taught, the picture changed shape) were no roll of
+        this game: they are named, not applied. Dice that all lie where dice lay
+        before, some perhaps taken away (`untouched`), are no roll either.
         """
         dice = settled.reading
         if not dice:
             return
-        before, rolled = self._dice_seen, self._rolled
+        before, rolled = self._dice_placed, self._rolled
         self._dice_seen, self._rolled = dice, False
-        if lying_still(before, dice):
+        kept = untouched(before, dice)
+        if kept is not None:
             # Said either way: a die thrown into the tray's corner it lay in before lands where it lay,
             # and a player whose throw went unanswered must learn why.
-            now = faces(dice) if faces(dice) == faces(before) else f"now read {faces(dice)} (was {faces(before)})"
+            self._dice_placed = dice
+            now = faces(dice) if faces(dice) == faces(kept) else f"now read {faces(dice)} (was {faces(kept)})"
             self._tell(LinkChanged(self.name, True, f"the dice lie where they lay, {now}: not taken as a new "
                                                     "roll; roll again or enter the value by hand"))
             return
         if before is None and not rolled:
-            self._tell(LinkChanged(self.name, True, f"{faces(dice)} already lay in view when the camera began "
-                                                    "reading: not taken as a roll (roll to play)"))
+            self._dice_placed = dice
+            self._tell(LinkChanged(self.name, True, f"{faces(dice)} already lay in view when {self._began}: "
+                                                    "not taken as a roll (roll to play)"))
             return
+        if len(dice) == 1:  # told as a roll, it lies untouched from now on; several are refused, not rolled
+            self._dice_placed = dice
         if rolled:
             self._tell(RollStarted(self.name))
         reading = max(dice, key=lambda r: plain_confidence(r.confidence))

@@ -121,11 +121,18 @@ class MotionGate:
         return float(np.count_nonzero(changed)) / changed.size
 
     def is_still(self, frame: np.ndarray) -> bool:
+        """Whether the scene has held still for `still_frames` frames, this one included; also keeps the time
+        the picture has moved for (`moving_for`), the gaps between frames and whether the motion was bands."""
         now = self.clock()
-        if now - self._seen_at > FRAME_GAP:  # frames back after a gap: the time without any is no motion
+        gap = now - self._seen_at
+        # Frames back after a gap: the time without any is no motion. A clock that went back (a clock given
+        # to the gate, set back) is counted afresh the same way: measured from a moment that is now in the
+        # future, a picture moving all along had moved for less than no time, so a shaking camera went untold
+        # for as long as the clock had gone back.
+        if not 0.0 <= gap <= FRAME_GAP:
             self._still_at = now
         else:
-            self._gaps.append(now - self._seen_at)
+            self._gaps.append(gap)
         self._seen_at = now
         self.last_motion = self.motion(frame)
         if self.last_motion > self.moving_fraction:

@@ -7,11 +7,11 @@ confirm (the UI offers it, the player taps or corrects it).
 
 from __future__ import annotations
 
-import math
+import numbers
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -20,6 +20,21 @@ from vision.frames import as_bgr
 from vision.motion import MotionGate
 
 T = TypeVar("T")
+
+
+def unit_confidence(value: object) -> float:
+    """A reader's confidence as the share from 0 to 1 it promises; anything else counts as 0, so the table asks.
+
+    A third-party reader can give None, text ("0.9"), a bool, NaN or a percent
+    (95). None and text made the vote raise on every still frame, so the roll
+    was never read and the table heard only a numpy error; True and 95 voted
+    as sure and the die was applied without the tap. numpy's numbers are
+    numbers; a bool is a yes or no, not a share.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return 0.0
+    number = float(value)
+    return number if 0.0 <= number <= 1.0 else 0.0  # NaN fails both comparisons
 
 
 @dataclass(frozen=True)
@@ -107,9 +122,10 @@ class Settler(Generic[T]):
         best, count = Counter(key for key, _ in recent).most_common(1)[0]
         if count >= self.votes or len(recent) >= self.window:
             agreeing = [r for key, r in recent if key == best]
-            own = float(np.mean([self.confidence_of(r) for r in agreeing]))
-            # A reader's confidence that is no number (NaN compares as neither high nor low) is none: asked.
-            confidence = own * count / len(recent) if math.isfinite(own) else 0.0
+            # A reader's confidence that is no number from 0 to 1 (NaN compares as neither high nor low) is none:
+            # asked.
+            own = float(np.mean([unit_confidence(self.confidence_of(r)) for r in agreeing]))
+            confidence = own * count / len(recent)
             self.reported = True
             # Without agreement within the window the plurality is reported, to be confirmed by a tap.
             asked = count < self.votes or confidence < self.confirm_below
@@ -123,9 +139,11 @@ def dice_key(readings: Sequence) -> tuple:
 
 
 def dice_confidence(readings: Sequence) -> float:
-    return min((r.confidence for r in readings), default=0.0)
+    """The least sure die's confidence: one misread die makes the roll wrong. Each die's is taken through
+    `unit_confidence`, since comparing a None with a number raised before any vote was counted."""
+    return min((unit_confidence(r.confidence) for r in readings), default=0.0)
 
 
-def dice_settler(reader, **kwargs) -> Settler:
+def dice_settler(reader: Any, **kwargs: Any) -> Settler:
     """A settler for any dice reader with `read(frame) -> list[DieReading]`."""
     return Settler(reader.read, dice_key, dice_confidence, **kwargs)

@@ -228,3 +228,108 @@ def test_a_reading_that_fails_in_a_way_nobody_checked_is_refused_and_changes_not
     assert controller.proposal is None and journalled(tmp_path) == []
     assert controller.handle(CardsSeen({1: draws[0]["card"]}, "camera")).kind == "step"
     assert journalled(tmp_path) == draws[:1]
+
+
+# ---------------------------------------------------------------- taps made before the screen showed a change
+
+
+def test_a_confirm_tapped_as_a_re_roll_was_read_does_not_take_the_new_reading(tmp_path: Path) -> None:
+    """The 4 waited for its tap; the dice were rolled again and read as a 5 just as the player tapped confirm.
+    Both reached the controller in one pump, so the tap given to the 4 took the 5, which nobody had seen."""
+    controller, heard = table(tmp_path)
+    controller.handle(DieRead(4, "camera", 0.5))
+    controller.submit(RollStarted("camera"))
+    controller.submit(DieRead(5, "camera", 0.5))
+    controller.submit(Touch("confirm"))
+    *_, asked, tap = controller.pump()
+    assert asked.kind == "confirm" and tap.kind == "refused"
+    assert tap.text == ("This tap was not taken: a new reading came just before it, and the screen had not shown "
+                        "that yet. Look again, then tap again if it is still meant. Still waiting: The die looks "
+                        "like 5. Tap to confirm or correct it.")
+    assert journalled(tmp_path) == [] and heard[-1] is tap
+    assert controller.handle(Touch("confirm")).kind == "step"  # now seen: the next tap takes it
+    assert journalled(tmp_path) == [{"type": "roll", "value": 5}]
+
+
+def test_a_roll_entered_by_hand_as_the_camera_applied_it_is_not_applied_twice(tmp_path: Path) -> None:
+    """Yellow's 3 was read by the camera and typed on the screen at once: Red's turn got the same 3."""
+    controller, _ = table(tmp_path)
+    controller.submit(RollStarted("camera"))
+    controller.submit(DieRead(3, "camera", 0.95))
+    controller.submit(Touch("act", {"type": "roll", "value": 3}))
+    *_, step, tap = controller.pump()
+    assert step.kind == "step" and tap.kind == "refused"
+    assert tap.text.startswith(f"This tap was not taken: the game changed just before it ({step.text}), ")
+    assert journalled(tmp_path) == [{"type": "roll", "value": 3}]
+    session = controller.session
+    assert session is not None and session.pending().text.startswith("Red")
+
+
+@pytest.mark.parametrize("tap", [Touch("undo"), ButtonPressed("undo"), ButtonPressed("confirm"), Touch("reject")])
+def test_an_undo_or_confirm_queued_behind_a_reading_waits_to_be_given_again(tmp_path: Path, tap: Any) -> None:
+    """An undo pressed as the camera's 6 arrived took back the 6 (or the step before it, dropping the question)."""
+    controller = blackpool_at_second_roll(tmp_path)
+    played = list(controller.session.log)
+    controller.submit(DieRead(6, "camera", 0.5))
+    controller.submit(tap)
+    asked, answer = controller.pump()
+    assert asked.kind == "confirm" and answer.kind == "refused" and "was not taken" in answer.text
+    assert controller.proposal == {"type": "roll", "value": 6} and journalled(tmp_path) == played
+
+
+def test_what_changes_nothing_is_still_answered_in_the_same_pump(tmp_path: Path) -> None:
+    """A question, a check or "next" cannot act on a game the screen did not show: they are answered as ever."""
+    controller, _ = table(tmp_path)
+    controller.submit(DieRead(3, "camera", 0.95))
+    controller.submit(Touch("check", {"type": "roll", "value": 9}))
+    controller.submit(ButtonPressed("next"))
+    controller.submit(LinkChanged("camera", True, "focus"))
+    step, ruling, nxt, link = controller.pump()
+    assert step.kind == "step" and ruling.rules == ("BP-Q5",) and ruling.text == "the oracle shows 1 to 6, not 9"
+    assert nxt.kind in ("select", "info") and link.kind == "link"
+
+
+def test_taps_in_turn_each_see_the_game_the_last_one_left(tmp_path: Path) -> None:
+    """One tap a pump, as the app sends them: every one is taken."""
+    controller, _ = table(tmp_path)
+    controller.handle(DieRead(4, "camera", 0.5))
+    for tap in (Touch("confirm"), Touch("undo"), Touch("redo")):
+        controller.submit(tap)
+        (answer,) = controller.pump()
+        assert answer.kind in ("step", "undo", "redo"), answer.text
+    assert journalled(tmp_path) == [{"type": "roll", "value": 4}]
+
+
+# ---------------------------------------------------------------- a confirm after the game moved on
+
+
+@pytest.mark.parametrize("moved_on", ["entered by hand", "undo", "new game"])
+def test_a_confirm_after_the_game_moved_on_says_so_and_changes_nothing(tmp_path: Path, moved_on: str) -> None:
+    """It said "nothing to do for 'confirm'", and the player could not tell whether the roll went in."""
+    controller, _ = table(tmp_path)
+    controller.handle(DieRead(4, "camera", 0.5))
+    if moved_on == "entered by hand":
+        controller.handle(Touch("act", {"type": "roll", "value": 5}))
+    elif moved_on == "undo":
+        controller.handle(Touch("undo"))
+    else:
+        controller.set_session(Session.new("desert", PLAYERS["desert"], journal=Journal(tmp_path / "journal.sqlite3")))
+    session = controller.session
+    assert session is not None
+    before = list(session.log)
+    for intent, done in (("confirm", "confirmed"), ("reject", "rejected")):
+        answer = controller.handle(Touch(intent))
+        assert answer.kind == "refused"
+        assert answer.text.startswith(f"No reading waits for a tap, so nothing was {done}: ")
+        assert answer.text.endswith(f"Now: {session.pending().text}")
+    assert session.log == before == journalled(tmp_path)
+
+
+@pytest.mark.parametrize(("game", "players"), [("ttd", ["red", "black"]), ("targi", ["white", "black"])])
+def test_a_die_read_in_a_game_without_dice_is_not_promised_a_roll(tmp_path: Path, game: str, players: list) -> None:
+    """"no roll is expected now" in a game that never rolls told the table to wait for one."""
+    controller = Controller(Session.new(game, players, journal=Journal(tmp_path / "journal.sqlite3")))
+    answer = controller.handle(DieRead(3, "camera", 0.95))
+    assert answer.kind == "unapplied"
+    assert answer.text.startswith("A die showing 3 was read, but this game rolls no dice: take it away (")
+    assert journalled(tmp_path) == []
