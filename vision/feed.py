@@ -167,11 +167,16 @@ def faces(dice: Any) -> str:
     return ", ".join(sorted(f"{d.value}{' ' + d.face if d.face else ''}" for d in dice))
 
 
-def mode_for_game(game_id: str | None) -> Mode:
-    """The readers a game needs: the temple game has its own die and path cards, every other game a d6."""
-    if game_id is None:
-        return "d6"
-    return "temple" if game_id in TEMPLE_GAMES else "d6"
+def mode_for_game(game_id: str | None, rolls_dice: bool = True) -> Mode:
+    """The readers a game needs: the temple game has its own die and path cards, a game with dice a d6.
+
+    A game without dice (Through the Desert, Targi) needs none: the d6 reader
+    ran there all game long, a Pi's core busy reading the tiles and camels in
+    view, and any die it found was only refused.
+    """
+    if game_id in TEMPLE_GAMES:
+        return "temple"
+    return "d6" if game_id is None or rolls_dice else None
 
 
 class CameraFeed:
@@ -745,4 +750,8 @@ def start_camera(source: str, submit: Submit, session: Callable[[], Any], **kwar
 
     kwargs.setdefault("taught_dir", default_taught_dir())
     kwargs.setdefault("game_data", lambda: getattr(game(), "data", None))
-    return CameraFeed(source, submit, mode=lambda: mode_for_game(getattr(game(), "id", None)), **kwargs).start()
+    def mode() -> Mode:
+        current = game()
+        return mode_for_game(getattr(current, "id", None), bool(getattr(current, "dice", True)))
+
+    return CameraFeed(source, submit, mode=mode, **kwargs).start()

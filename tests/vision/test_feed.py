@@ -711,6 +711,25 @@ def test_the_readers_follow_the_game(tmp_path: Path) -> None:
     assert feed.settler is not None and feed.tracker is not None and feed.readers["temple-die"].calls
 
 
+@pytest.mark.parametrize("game", ["ttd", "targi"])
+def test_a_game_without_dice_reads_no_dice(tmp_path: Path, game: str) -> None:
+    """The d6 reader ran all game over the tiles and camels in view of a game that never rolls."""
+    seen: queue.Queue = queue.Queue()
+    session = Session.new(game, ["red", "black", "orange"] if game == "ttd" else ["white", "black"])
+    folder = tmp_path / "dice"
+    folder.mkdir()
+    for index in range(8):
+        cv2.imwrite(str(folder / f"{index:02d}.png"), die_at(4))
+    feed = start_camera(str(folder), seen.put, lambda: session, fps=None)
+    try:
+        assert feed.ended.wait(15)
+    finally:
+        feed.close()
+    assert feed.settler is None and "d6" not in feed.readers
+    assert not [o for o in seen.queue if isinstance(o, DieRead)]
+    assert mode_for_game(game, rolls_dice=False) is None
+
+
 class _Blind:
     """A reader that sees nothing and counts how often it was asked."""
 
