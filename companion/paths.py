@@ -52,7 +52,28 @@ def env_or(variable: str, default: Path) -> Path:
     return Path(explicit) if explicit else default
 
 
-def write_whole(path: Path, content: bytes) -> None:
+def _umask() -> int:
+    """The process's umask, read without setting it (``os.umask`` sets it, for every thread at once)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
+
+
+def _mode_for(path: Path, private: bool) -> int:
+    """The permissions the written file gets: the replaced file's, else what a plain ``open`` would give."""
+    if private:
+        return 0o600
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def write_whole(path: Path, content: bytes, private: bool = False) -> None:
     """Write ``content`` aside, flush it to the card, then rename it over ``path``: there whole, or not at all.
 
     A full SD card or a pulled plug mid-write would otherwise leave half a file
@@ -62,11 +83,18 @@ def write_whole(path: Path, content: bytes) -> None:
     so no reader takes it for a real file and two writers never share it. The
     folder is flushed too, or a power cut just after could bring back the old
     file. ``OSError`` says nothing was changed.
+
+    The aside file is made owner-only, so the written file is given the
+    permissions the file it replaces had, or a new file's usual ones (a
+    ``private`` one, such as settings holding a PIN, stays owner-only): a die
+    taught with ``sudo`` was left unreadable to the service's own user.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _mode_for(path, private)
     handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as file:
+            os.fchmod(file.fileno(), mode)
             file.write(content)
             file.flush()
             os.fsync(file.fileno())

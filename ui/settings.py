@@ -133,7 +133,7 @@ class Settings:
         """Write the whole file or nothing (`write_whole`); ``OSError`` tells the caller the change is not kept."""
         if path is None:
             return
-        write_whole(path, json.dumps(asdict(self), indent=2).encode("utf-8"))
+        write_whole(path, json.dumps(asdict(self), indent=2).encode("utf-8"), private=True)  # it holds the PIN
 
 
 def _tray_area_ok(values: list[Any]) -> bool:

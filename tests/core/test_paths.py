@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.paths import user_data_dir
+from companion.paths import user_data_dir, write_whole
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,3 +44,22 @@ def test_a_missing_xdg_data_home_is_made_and_the_game_kept_there(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert (data / "table-companion" / "journal.sqlite3").is_file()
     assert "only until the app closes" not in done.stdout + done.stderr
+
+
+def test_a_file_written_whole_keeps_the_permissions_a_plain_write_would_give(tmp_path: Path) -> None:
+    """The aside file is owner-only: a die taught with sudo was left unreadable to the service's user."""
+    before = os.umask(0o022)
+    try:
+        fresh = tmp_path / "temple_die.json"
+        write_whole(fresh, b"{}")
+        assert fresh.stat().st_mode & 0o777 == 0o644
+        shared = tmp_path / "cards.json"
+        shared.write_bytes(b"old")
+        shared.chmod(0o664)
+        write_whole(shared, b"new")
+        assert (shared.read_bytes(), shared.stat().st_mode & 0o777) == (b"new", 0o664)
+        secret = tmp_path / "settings.json"
+        write_whole(secret, b"{}", private=True)
+        assert secret.stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(before)

@@ -114,6 +114,7 @@ def test_settings_survive_a_restart_and_a_damaged_file(tmp_path: Path) -> None:
     loaded = Settings.load(path)
     assert not loaded.voice and loaded.kiosk_pin == "9876"
     assert loaded.inputs["camera"] and loaded.inputs["touch"]
+    assert path.stat().st_mode & 0o777 == 0o600  # it holds the kiosk's PIN
     path.write_text("{not json")
     assert Settings.load(path) == Settings()
 
