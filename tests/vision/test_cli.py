@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import errno
+import itertools
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -667,10 +669,19 @@ def test_watch_says_when_the_picture_never_holds_still_and_when_it_does(
 
 def test_watch_names_a_lamps_bands_and_the_frequency_to_try(tmp_path: Path, capsys, monkeypatch) -> None:
     """Bands rolling through a still picture are mended by the mains frequency, not by steadying the mount."""
+    import vision.settle
     import vision.watch
     from tests.vision.test_feed import die_at, rolling_bands
+    from vision.motion import MotionGate
 
-    monkeypatch.setattr(vision.watch, "RESTLESS_SECONDS", 0.3)
+    def frame_clock() -> Callable[[], float]:
+        """A thirtieth of a second a frame, however slowly a loaded machine gets through them: told after 0.3 s of
+        the wall clock, a loaded run had seen four frames, too few to tell bands from motion."""
+        ticks = itertools.count()
+        return lambda: next(ticks) / 30
+
+    monkeypatch.setattr(vision.settle, "MotionGate", lambda: MotionGate(clock=frame_clock()))
+    monkeypatch.setattr(vision.watch, "RESTLESS_SECONDS", 1.0)
     for index, frame in enumerate(rolling_bands(die_at(1), 60, 0.2)):
         cv2.imwrite(str(tmp_path / f"{index:03d}.png"), frame)
     assert main(["vision", "watch", str(tmp_path)]) == 0
