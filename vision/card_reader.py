@@ -10,6 +10,9 @@ slot only after several steady frames.
 
 from __future__ import annotations
 
+import contextlib
+import fnmatch
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +42,22 @@ NO_BOARD = ("board markers seen, but no board between them: stick each marker at
 # How sure the reader must be that a slot is bare before teaching a card from it is refused: the
 # tracker's own bar for accepting a reading, so a card a café printed in its own colours still teaches.
 EMPTY_REFUSED_FROM = 0.25
+# How a bare slot is told from a print by what a print always has and a bare slot has not (`plain_look`,
+# docs/vision.md): paper brighter than the bare slot, or printed marks. A slot is bare-like when its
+# brightness lies within BARE_DARKER..BARE_BRIGHTER of a bare-slot reference's and no more than BARE_BUSY of
+# its pixels more than the reference's own are marked (differ from its middle grey by PLAIN_STEP or more).
+# On 900 of eval-cards' board photos (seeds 8, 5, 21: light up to twice as bright on one side, casts, blur,
+# noise, pawns) bare slots lie at 0.70..1.45 of the rendered reference's brightness, 0.16 marked at most
+# without a pawn and 0.32 with two (2 of 3,700 above 0.3); cards printed in pale mint or white at 1.64 or more.
+# A print in the bare slot's own grey is told by its marks alone, and is still refused one time in three.
+BARE_BRIGHTER = 1.55
+BARE_DARKER = 0.6
+BARE_BUSY = 0.3
+PLAIN_STEP = 0.15
+# A card taught from a slot whose colours match the bare slot's with no more marks than a bare slot's and this
+# (a card of nine path cells, or a bare slot paler than the reference) was told from a bare slot by its brightness
+# alone: `taught_unmarked` lets the teach step say so.
+UNMARKED = 0.05
 
 
 def normalise(card: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
@@ -56,22 +75,50 @@ def normalise(card: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
     return lab
 
 
+def plain_look(card: np.ndarray) -> tuple[float, float]:
+    """(brightness, marked share) of a card image in the references' colours: what tells a print from a bare slot.
+
+    `normalise` sets every slot to the same brightness, so a café's card printed
+    in pale mint matched the grey bare slot better than any sand card and was
+    refused as an empty slot. A print always has what a bare slot has not: paper
+    brighter than the board, or marks on it (holes, cell edges, idols). The
+    brightness is the 75th percentile of grey, the paper's even on a card that
+    is mostly holes; the marked share is that of pixels whose grey differs from
+    the middle grey by PLAIN_STEP of it or more, which a pawn on a bare slot
+    reaches only over the little it covers.
+    """
+    grey = cv2.GaussianBlur(card.astype(np.float32).mean(2), (5, 5), 1.2)  # sensor noise is no mark
+    middle = max(float(np.median(grey)), 8.0)
+    bright = max(float(np.percentile(grey, 75)), 1.0)
+    return bright, float((np.abs(grey - middle) > PLAIN_STEP * middle).mean())
+
+
 @dataclass
 class References:
     """Reference images per card id (rendered ones first, taught photos added or replacing)."""
 
     ids: list[str | None] = field(default_factory=list)  # None: the bare slot, which no card id can be taken for
     images: list[np.ndarray] = field(default_factory=list)
+    # `plain_look` of each image before `normalise` takes its brightness away; the bare slot's are what a slot
+    # is held against before a card is refused as lying in an empty slot.
+    looks: list[tuple[float, float]] = field(default_factory=list)
 
     def add(self, card_id: str | None, card_image: np.ndarray) -> None:
+        small = cv2.resize(card_image, (MATCH_SIZE, MATCH_SIZE), interpolation=cv2.INTER_AREA)
         self.ids.append(card_id)
-        self.images.append(normalise(cv2.resize(card_image, (MATCH_SIZE, MATCH_SIZE), interpolation=cv2.INTER_AREA)))
+        self.images.append(normalise(small))
+        self.looks.append(plain_look(small))
 
     def replace(self, card_id: str | None, card_image: np.ndarray) -> None:
         keep = [i for i, cid in enumerate(self.ids) if cid != card_id]
         self.ids = [self.ids[i] for i in keep]
         self.images = [self.images[i] for i in keep]
+        self.looks = [self.looks[i] for i in keep]
         self.add(card_id, card_image)
+
+    def bare_looks(self) -> list[tuple[float, float]]:
+        """The `plain_look` of every bare-slot reference: the rendered one, or the photos a café taught."""
+        return [look for cid, look in zip(self.ids, self.looks, strict=True) if cid is None]
 
     def stack(self) -> np.ndarray:
         return np.stack(self.images).reshape(len(self.images), -1).astype(np.float32)
@@ -109,10 +156,13 @@ class CardReader:
         self.refs = rendered_references(self.cards)
         self.finder = BoardFinder(self.board.size)
         self.last_problem: str | None = None
+        self.taught_unmarked = False  # the last `teach` took its slot for a card by its brightness alone
         # Where each slot lay in the last frame whose markers were all found: its corners in frame pixels.
         self.last_outlines: dict[int, tuple[tuple[float, float], ...]] | None = None
         self.taught_cards: list[str] = []  # the card of each taught photo read in, and the photos passed over
         self.taught_skipped: list[str] = []
+        # Why the taught folder could not be read at all (the cards are then read by their drawings), or None.
+        self.taught_problem: str | None = None
         if taught_dir is not None:
             self.load_taught(taught_dir)
         self._matrix = self.refs.stack()
@@ -219,6 +269,59 @@ class CardReader:
         observed = np.maximum(np.median(pixels, axis=0), 8.0)
         return observed * 255.0 / np.array(SAND, np.float32)
 
+    def slot_light(self, flat: np.ndarray) -> list[float]:
+        """How brightly each slot is lit against the board as a whole (`light_white`'s light), 1.0 where unknown.
+
+        The white is one for the whole board, but a lamp to one side lights the
+        near slots up to twice as brightly as the far ones, and a bare slot near
+        it was then as bright as a dark print far from it. Each corner's printed
+        path shows the light at that corner; a slot takes the corners' lights
+        weighted by nearness (inverse square distance).
+        """
+        levels, centres = [], []
+        for (ox, oy), cells in self.board.corners:
+            pixels = [self.cell_middle(flat, ox + c, oy + r)
+                      for r, row in enumerate(cells) for c, kind in enumerate(row) if kind == "path"]
+            if pixels:
+                levels.append(float(np.median(np.concatenate(pixels).astype(np.float32).mean(1))))
+                centres.append((ox + 1.5, oy + 1.5))
+        if len(levels) < 2:
+            return [1.0] * len(self.board.slots)
+        level = np.maximum(np.array(levels), 8.0)
+        where = np.array(centres)
+        overall = float(np.median(level))
+        lights = []
+        for slot in self.board.slots:
+            x, y, _ = slot.card_to_board() @ np.array([1.5, 1.5, 1.0])
+            weights = 1.0 / np.maximum(((where - (x, y)) ** 2).sum(1), 0.25)
+            lights.append(float((weights * level).sum() / weights.sum()) / overall)
+        return lights
+
+    def looks_bare(self, card_image: np.ndarray, white: np.ndarray, light: float = 1.0) -> bool:
+        """Whether a slot image is as plain and as bright as a bare slot (`plain_look` against the bare-slot
+        references, rendered or taught), under the white and the slot's own `slot_light`.
+
+        Its colours alone cannot say: a café's card printed far from the house
+        colours matched the bare slot best and could not be taught at all. A
+        reader without a bare-slot reference cannot tell, and says no.
+        """
+        bright, marked = self._slot_look(card_image, white, light)
+        return any(BARE_DARKER <= bright / bare_bright <= BARE_BRIGHTER and marked <= bare_marked + BARE_BUSY
+                   for bare_bright, bare_marked in self.refs.bare_looks())
+
+    def unmarked(self, card_image: np.ndarray, white: np.ndarray, light: float = 1.0) -> bool:
+        """Whether a slot image shows no more marks than a bare-slot reference (within UNMARKED): told from a bare
+        slot, if at all, by its brightness alone, which a board with bare slots paler than the reference's has too.
+        """
+        marked = self._slot_look(card_image, white, light)[1]
+        return any(marked <= bare_marked + UNMARKED for _, bare_marked in self.refs.bare_looks())
+
+    @staticmethod
+    def _slot_look(card_image: np.ndarray, white: np.ndarray, light: float) -> tuple[float, float]:
+        """`plain_look` of a slot image in the references' colours: divided by the white and the slot's light."""
+        seen = card_image.astype(np.float32) * (255.0 / np.asarray(white, np.float32).reshape(1, 1, 3))
+        return plain_look(seen / max(light, 0.05))
+
     def match(self, card_image: np.ndarray) -> tuple[str | None, float]:
         """Best card for one slot image and a confidence from how clearly it beats the runner-up."""
         return self.match_many([card_image])[0]
@@ -284,12 +387,17 @@ class CardReader:
         index = slots.index(slot_number)
         images = self.slot_images(frame, homography)
         white = self.light_white(flat, images)
+        self.taught_unmarked = False
         if self._reference_of(card_id) is not None:
-            # A bare slot taught as a card makes that card the reading of every empty slot.
+            # A bare slot taught as a card makes that card the reading of every empty slot. Its colours alone
+            # do not say so: a card printed in pale mint matches the bare slot's best and is no bare slot.
             seen, sure = self.match_many([images[index]], [white])[0]
             if seen is None and sure >= EMPTY_REFUSED_FROM:
-                raise ValueError(f"slot {slot_number} looks empty: lay {card_id} in slot {slot_number}, "
-                                 "or give the slot it lies in")
+                light = self.slot_light(flat)[index]
+                if self.looks_bare(images[index], white, light):
+                    raise ValueError(f"slot {slot_number} looks empty: lay {card_id} in slot {slot_number}, "
+                                     "or give the slot it lies in")
+                self.taught_unmarked = self.unmarked(images[index], white, light)
         image = self.slot_images(frame, homography, MATCH_SIZE * 2)[index].astype(np.float32)
         image = np.clip(image * (255.0 / white), 0, 255).astype(np.uint8)
         target = self._reference_of(card_id)
@@ -328,16 +436,44 @@ class CardReader:
         write_whole(path, png.tobytes())
         return path
 
+    def taught_photos(self, folder: Path) -> list[Path]:
+        """The photos named `<card id>__<n>.png` in ``folder``, none when nothing was taught there yet; sets
+        `taught_problem` when the folder cannot be read, so its reason is told.
+
+        The glob raised OSError for a folder name past the file system's limit,
+        and the feed and `watch` make their reader from `$COMPANION_TAUGHT_DIR`:
+        the table's card reader did not start. It also passed over a folder it
+        may not look into, or a file where the folder should be, in silence,
+        leaving a café sure its teaching was used.
+        """
+        folder = Path(folder)
+        try:
+            with os.scandir(folder) as entries:
+                names = [entry.name for entry in entries if fnmatch.fnmatchcase(entry.name, "*__*.png")]
+        except FileNotFoundError:  # nothing taught yet, unless the folder is a link to a drive not plugged in
+            with contextlib.suppress(OSError):
+                self.taught_problem = (f"the taught folder {folder} is a link to {os.readlink(folder)}, which is not "
+                                       "there (a drive not plugged in?); the cards are read by their drawings")
+            return []
+        except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+            why = getattr(error, "strerror", None) or str(error)
+            self.taught_problem = (f"the taught folder {folder} cannot be read ({why}); "
+                                   "the cards are read by their drawings")
+            return []
+        return [folder / name for name in sorted(names)]
+
     def load_taught(self, folder: Path) -> int:
         """Taught photos named `<card id>__<n>.png`: the first of a card replaces its rendering, more add to it.
 
         The photos it passes over are kept in `taught_skipped` (name and why): a
         photo of a card the deck does not have, or one that is no image, would
-        otherwise leave the café sure the card was taught.
+        otherwise leave the café sure the card was taught. A folder that cannot
+        be read is no error (`taught_photos`): the reader reads by the drawings
+        and `taught_problem` says why.
         """
         count = 0
         replaced: set[str] = set()
-        for path in sorted(Path(folder).glob("*__*.png")):
+        for path in self.taught_photos(folder):
             # Split at the last "__": a café's card "P__2" is taught as "P__2__0.png", and split at the first
             # its photo was passed over as a card "P" the deck has not.
             card_id = path.stem.rsplit("__", 1)[0]

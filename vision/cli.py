@@ -405,19 +405,24 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
 
 
 def cmd_teach_die(args: argparse.Namespace) -> int:
+    """Teaches a face of the die of the café folder (``companion --cafe DIR``, ``$COMPANION_CAFE_DIR`` or the
+    default one) where it has its own die.json, as its games are refereed on: checked against the house die, a
+    café's X on red was refused."""
+    from companion.cli import cafe_dir
     from vision.taught import default_taught_dir
-    from vision.teaching import TeachRefused, teach_die_face
-    from vision.temple_die import die_faces
+    from vision.teaching import TeachRefused, die_faces_of, teach_die_face, temple_data
 
     value = args.value.strip().upper()
-    if (value, args.colour) not in die_faces():  # before the camera is opened for nothing
+    data = temple_data(cafe_dir(args), _warn)
+    faces = die_faces_of(data)
+    if (value, args.colour) not in faces:  # before the camera is opened for nothing
         return _fail(f"the temple die has no {value} on {args.colour}; "
-                     f"its faces are {', '.join(f'{v} on {c}' for v, c in sorted(die_faces()))}")
+                     f"its faces are {', '.join(f'{v} on {c}' for v, c in sorted(faces))}")
     frame, problem = _first_frame(args.source, picture_settings(args).orientation)
     if frame is None:
         return _fail(problem or "no frame")
     try:
-        taught = teach_die_face(frame, value, args.colour, args.out or default_taught_dir())
+        taught = teach_die_face(frame, value, args.colour, args.out or default_taught_dir(), data)
     except TeachRefused as exc:
         return _teach_refused(exc, frame)
     return _said_taught(taught)

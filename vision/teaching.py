@@ -20,7 +20,7 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.registry import create
 from vision.card_catalogue import catalogue_from_data
-from vision.card_reader import CardReader
+from vision.card_reader import EMPTY, CardReader
 from vision.frames import as_bgr, colourless, unusable_text
 from vision.readings import sure_text
 from vision.taught import DIE_FILE
@@ -60,7 +60,8 @@ def temple_data(cafe_dir: Path | None, warn: Callable[[str], None] | None = None
 
 
 def not_a_folder(folder: Path) -> str | None:
-    """Why ``folder`` cannot be made when a file stands there or above it: the OS says only "File exists".
+    """Why ``folder`` cannot be made when a file, or a link to nothing (a drive not plugged in), stands there or
+    above it: the OS says only "File exists".
 
     None too when the path cannot even be looked at (a name past the file
     system's limit, a folder not to be looked into): the caller's own error
@@ -70,6 +71,9 @@ def not_a_folder(folder: Path) -> str | None:
         for path in (folder, *folder.parents):
             if path.exists() and not path.is_dir():
                 return "it is a file, not a folder" if path == folder else f"{path} is a file, not a folder"
+            if path.is_symlink() and not path.exists():  # the OS says "File exists" of a link to nothing
+                where = "it" if path == folder else str(path)
+                return f"{where} is a link to {os.readlink(path)}, which is not there (a drive not plugged in?)"
     except (OSError, ValueError):
         return None
     return None
@@ -140,11 +144,10 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
     same card, as P05 went without a word, and read as either from then on.
     """
     cards, board = catalogue_from_data(data)
-    try:
-        with _opencv_silent():  # a broken photo there is passed over, as the camera passes it over
-            reader = CardReader(cards, board, taught_dir=folder)
-    except (OSError, ValueError):  # a folder that cannot be looked into: saving to it says why
-        reader = CardReader(cards, board)
+    with _opencv_silent():  # a broken photo there is passed over, as the camera passes it over
+        # A folder that cannot be looked into leaves the reader on the drawings (`taught_problem`), and saving
+        # to it says why.
+        reader = CardReader(cards, board, taught_dir=folder)
     card_id = deck_id(reader, card_id)
     before = reader.read(frame)
     seen = next((s for s in before.slots if s.slot == slot), None) if before is not None else None
@@ -172,6 +175,11 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
         if across is not None
         else []
     )
+    if reader.taught_unmarked:  # a board whose bare slots are paler than the house one's, not taught as such
+        advice.append(
+            f"slot {slot} matches a bare slot by its colours and shows no printed marks, only paper brighter than "
+            f"a bare slot: if no card lies there, move {path} aside and teach a photo of a bare slot as {EMPTY}"
+        )
     other = seen is not None and seen.card not in (None, reader.groups.get(card_id, card_id))
     if other and seen.confidence >= READ_SURELY:
         advice.append(
@@ -181,15 +189,30 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
     return Taught(f"{card_id} from slot {slot}", path, "; ".join(advice))
 
 
-def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path) -> Taught:
-    """Add the face on top of the die in view to the café's die as ``value`` on ``colour``.
+def die_faces_of(data: Any) -> set[tuple[str, str]]:
+    """(value, colour) of every face of the die in a temple data set (`temple_data`): the café's own die.json
+    where it has one, the house die's for no data (None) or data without a die.
+
+    The teach steps checked faces against the house file alone, so a café
+    whose own die has an X on a red face could not teach that face at all,
+    though its games are refereed on that die.
+    """
+    try:
+        return {(str(face["value"]), str(face["colour"])) for face in data["die"]["faces"]}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return die_faces()
+
+
+def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, data: Any = None) -> Taught:
+    """Add the face on top of the die in view to the café's die as ``value`` on ``colour``, a face of ``data``'s
+    die (`die_faces_of`; the house die without data).
 
     The face's colour is checked against what the reader sees: taught under the
     wrong colour, one face would pull every later reading of that colour astray.
     Whatever is refused leaves the taught file as it was.
     """
     value = value.strip().upper()
-    faces = die_faces()
+    faces = die_faces_of(data)
     if (value, colour) not in faces:
         listed = ", ".join(f"{v} on {c}" for v, c in sorted(faces))
         if not value:  # the camera screen's value not picked yet: "the temple die has no  on red" said nothing

@@ -74,7 +74,10 @@ def _make_reader(kind: str, taught: Path | None, cafe: Path | None = None):
     """
     if kind == "cards":
         data = temple_data(cafe, lambda why: print(why, file=sys.stderr, flush=True))
-        return CardReader(*catalogue_from_data(data), taught_dir=taught)
+        reader = CardReader(*catalogue_from_data(data), taught_dir=taught)
+        if reader.taught_problem:  # read on by the drawings, as the table would, and say why
+            print(reader.taught_problem, file=sys.stderr, flush=True)
+        return reader
     if kind == "temple-die":
         reader, note = temple_die_reader(taught)
         if note:
@@ -86,6 +89,8 @@ def _make_reader(kind: str, taught: Path | None, cafe: Path | None = None):
 def _taught_lines(reader, kind: str, taught: Path) -> list[str]:
     """What `watch` uses of the taught folder, so a mistyped folder or a photo passed over is seen at once."""
     if kind == "cards":
+        if reader.taught_problem:
+            return []  # _make_reader has said why; "no taught card photos" would send the café teaching again
         cards = sorted(set(reader.taught_cards))
         photos = len(reader.taught_cards)
         lines = [f"taught cards in {taught}: {counted(photos, 'photo')} of {first_few(cards, 10)}" if cards
@@ -320,15 +325,25 @@ def watch(args: argparse.Namespace) -> int:
 
     Raises `WatchRefused` for what waiting cannot mend: an empty SOURCE, a
     word that names no camera, picamera2 not installed, a file or folder that
-    is not there or not readable, a `--taught` that is not a folder, a reader
+    is not there or not readable, a `--taught` that is not a folder or cannot be looked into, a reader
     that cannot start. A camera or URL that fails is retried, with its problem
     printed when it changes.
     """
     if not args.source.strip():  # retried every 2 s for ever otherwise: a typo, not a camera to wait for
         raise WatchRefused("SOURCE is empty: give 0 (a camera index), picamera, a URL, a video file or a folder")
-    if args.taught is None and default_taught_dir().is_dir():
-        args.taught = default_taught_dir()  # what the café taught is what the table's camera uses
-    if args.taught is not None and not args.taught.is_dir():
+    if args.taught is None:
+        default = default_taught_dir()
+        try:
+            if default.is_dir():
+                args.taught = default  # what the café taught is what the table's camera uses
+        except (OSError, ValueError) as exc:  # $COMPANION_TAUGHT_DIR past the name limit: an OSError out of watch
+            why = getattr(exc, "strerror", None) or exc
+            print(f"the taught folder {default} cannot be read ({why}); reading by the drawings", file=sys.stderr)
+    try:
+        not_folder = args.taught is not None and not args.taught.is_dir()
+    except (OSError, ValueError) as exc:
+        raise WatchRefused(f"--taught {args.taught} cannot be read: {getattr(exc, 'strerror', None) or exc}") from exc
+    if not_folder:
         # Ignored in silence, a mistyped folder would leave the café's taught cards or die unused.
         raise WatchRefused(f"--taught {args.taught} is not a folder (give the --out folder of the teach commands)")
     if args.save is not None:
