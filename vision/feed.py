@@ -337,7 +337,10 @@ class CameraFeed:
                 from vision.card_reader import CardReader
 
                 cards, board = catalogue_from_data(self._data_read)
-                self.readers[kind] = CardReader(cards, board, taught_dir=self.taught_dir)
+                reader = self.readers[kind] = CardReader(cards, board, taught_dir=self.taught_dir)
+                if reader.taught_problem:  # read on with the drawn cards, as the die does, and say why
+                    log.warning("%s", reader.taught_problem)
+                    self._tell(LinkChanged(self.name, True, reader.taught_problem))
         return self.readers[kind]
 
     def _reset(self, mode: Mode) -> None:

@@ -139,6 +139,28 @@ def test_a_die_face_is_taught_under_the_colour_it_shows(
     assert (taught_dir_of_the_test / "temple_die.json").exists() == (said == "white")
 
 
+def test_a_cafe_die_is_offered_and_taught_by_its_own_faces(
+    launch: Any, tmp_path: Path, taught_dir_of_the_test: Path
+) -> None:
+    """The screen listed and checked the house die's faces, so a café die's X on red could not be taught."""
+    house = Path(__file__).resolve().parents[2] / "companion" / "games" / "temple" / "data" / "die.json"
+    die = json.loads(house.read_text())
+    for colour, instead in (("white", "red"), ("red", "white")):  # no 7: its faces are X, one of them on red
+        die["faces"][die["faces"].index({"value": 7, "colour": colour})] = {"value": "X", "colour": instead}
+    cafe = tmp_path / "data" / "table-companion" / "cafe" / "temple"  # the default café folder of `launch`
+    cafe.mkdir(parents=True)
+    (cafe / "die.json").write_text(json.dumps(die))
+    face = render_temple_die(np.random.default_rng(3), "X", "red", size=(640, 480), edge=100.0)[0]
+    app = launch(camera=frames(tmp_path / "die", face))
+    screen = open_camera(app)
+    assert until(lambda: screen.live)
+    assert "7" not in screen.values and "X" in screen.values
+    screen.ids.value.text = "X"
+    tap(screen.ids.red)
+    assert teach(screen, "teach_face").startswith("Taught X on red"), screen.note
+    assert (taught_dir_of_the_test / "temple_die.json").exists()
+
+
 def test_a_cafe_deck_is_offered_and_taught_by_its_own_ids(
     launch: Any, tmp_path: Path, taught_dir_of_the_test: Path
 ) -> None:

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main as companion_main
-from companion.observations import CardsSeen
+from companion.observations import CardsSeen, LinkChanged
 from vision.card_catalogue import TEMPLE_DATA, BoardSpec, load_temple_board, load_temple_cards
 from vision.card_reader import EMPTY, CardReader
 from vision.card_render import EMPTY_SLOT, HOLE, SAND, SAND_EDGE, render_board
@@ -256,6 +256,8 @@ def test_the_feed_reads_the_cards_with_a_taught_folder_past_the_name_limit(tmp_p
     assert feed.errors == 0
     cards = [o for o in seen.queue if isinstance(o, CardsSeen)]
     assert {s: c for o in cards for s, c in o.slots.items()} == {3: "P07", 9: "P20"}
+    notes = [o.detail for o in seen.queue if isinstance(o, LinkChanged) and "taught folder" in o.detail]
+    assert len(notes) == 1 and "cannot be read (File name too long)" in notes[0]  # the table hears why
 
 
 def test_watch_says_why_a_taught_folder_cannot_be_read(tmp_path: Path, monkeypatch, capsys) -> None:

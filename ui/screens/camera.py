@@ -131,12 +131,14 @@ class CameraScreen(Screen):
 
     def on_pre_enter(self, *_args: Any) -> None:
         from vision.card_catalogue import catalogue_from_data, load_temple_board, load_temple_cards
-        from vision.temple_die import die_faces
+        from vision.teaching import die_faces_of
 
-        cards, board = catalogue_from_data(self.data())
+        data = self.data()
+        cards, board = catalogue_from_data(data)
         self.slots = [str(s.slot) for s in (board or load_temple_board()).slots]
         self.cards = [c.id for c in (cards or load_temple_cards())]
-        self.values = sorted({v for v, _ in die_faces()}, key=lambda v: (not v.isdigit(), v.zfill(2)))  # X last
+        # The café's own die where it has one (an X on red, say), X last.
+        self.values = sorted({v for v, _ in die_faces_of(data)}, key=lambda v: (not v.isdigit(), v.zfill(2)))
         orientation = App.get_running_app().camera_orientation()
         if not (self.teaching or self._told_away):  # "Teaching..." or an answer not yet seen stays up
             # A turn is not in sight, nor what the camera made of the mains frequency.
@@ -407,7 +409,8 @@ class CameraScreen(Screen):
         from vision.teaching import teach_die_face
 
         value, colour = self.ids.value.text, "red" if self.ids.red.state == "down" else "white"
-        self._teach(lambda frame, folder: teach_die_face(frame, value, colour, folder), "this face")
+        data = self.data()  # checked against the die the table referees on, a café's own included
+        self._teach(lambda frame, folder: teach_die_face(frame, value, colour, folder, data), "this face")
 
     def _teach(self, teach: Callable[[Any, Any], Any], what: str) -> None:
         """Teach from the latest frame on a thread; the note says it is teaching, then what happened or why not.
