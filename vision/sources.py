@@ -63,15 +63,18 @@ class FrameSource(Protocol):
 
 
 @contextlib.contextmanager
-def quiet_opencv() -> Iterator[None]:
-    """Keep OpenCV's own warnings about a missing camera out of the log.
+def quiet_opencv(errors_too: bool = False) -> Iterator[None]:
+    """Keep OpenCV's own warnings about a missing camera out of the log (and its errors, ``errors_too``).
 
     A kiosk retries an unplugged camera every few seconds all day; OpenCV would
     write two backend warnings each time, next to our one plain SourceError.
+    The teach step silences errors too: a cut-short photo's "PNG input buffer
+    is incomplete" read as though teaching had failed, though the photo is
+    passed over all the same.
     """
     logging = cv2.utils.logging
     level = logging.getLogLevel()
-    logging.setLogLevel(logging.LOG_LEVEL_ERROR)
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT if errors_too else logging.LOG_LEVEL_ERROR)
     try:
         yield
     finally:

@@ -7,14 +7,12 @@ and stored the same way, in the folder the camera feed reads (`vision.taught`).
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from companion.errors import CompanionError
@@ -23,6 +21,7 @@ from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import EMPTY, CardReader
 from vision.frames import as_bgr, colourless, unusable_text
 from vision.readings import sure_text
+from vision.sources import quiet_opencv
 from vision.taught import DIE_FILE
 from vision.temple_die import TaughtDieUnreadable, TempleDieReader, TopFace, die_faces, top_face
 from vision.view_check import SLOT_WANTED, small_slots, small_temple_die
@@ -98,19 +97,6 @@ def deck_id(reader: CardReader, card_id: str) -> str:
     return same[0] if len(same) == 1 else card_id
 
 
-@contextlib.contextmanager
-def _opencv_silent() -> Iterator[None]:
-    """OpenCV's own lines about a cut-short photo ("PNG input buffer is incomplete") kept off the teach step's
-    answer: the photo is passed over all the same, and they read as though teaching had failed."""
-    logging = cv2.utils.logging
-    level = logging.getLogLevel()
-    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
-    try:
-        yield
-    finally:
-        logging.setLogLevel(level)
-
-
 PHOTO_ID_BYTES = 230  # a file name holds 255 bytes; the photo's "__0.png" and the aside file's dots take the rest
 
 
@@ -144,7 +130,7 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
     same card, as P05 went without a word, and read as either from then on.
     """
     cards, board = catalogue_from_data(data)
-    with _opencv_silent():  # a broken photo there is passed over, as the camera passes it over
+    with quiet_opencv(errors_too=True):  # a broken photo there is passed over, as the camera passes it over
         # A folder that cannot be looked into leaves the reader on the drawings (`taught_problem`), and saving
         # to it says why.
         reader = CardReader(cards, board, taught_dir=folder)
