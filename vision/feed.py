@@ -124,9 +124,13 @@ def untouched(before: Any, now: Any) -> list[DieReading] | None:
     """The dice of `before` that the dice settled `now` are, each lying where one of them lay; None when a die
     of `now` lies where none of `before` did (a die thrown, or laid in).
 
-    Dice only taken away leave the others untouched: a player who set her own
-    die in the tray beside the last roll's (two dice: refused) and lifted it
-    out again left that die, which never moved, and it was told as her roll.
+    A hand reaching over the tray to move a pawn is motion, and the dice settle
+    again once it has gone; read as a new roll, the same die was applied a
+    second time. Values are not compared: a die that has not moved has not
+    changed its face, so another value is a misread, no roll either. Dice only
+    taken away leave the others untouched: a player who set her own die in the
+    tray beside the last roll's (two dice: refused) and lifted it out again
+    left that die, which never moved, and it was told as her roll.
     """
     if before is None or len(now) > len(before):
         return None
@@ -139,19 +143,6 @@ def untouched(before: Any, now: Any) -> list[DieReading] | None:
         left.remove(same)
         matched.append(same)
     return matched
-
-
-def lying_still(before: Any, now: Any) -> bool:
-    """Whether the dice settled `now` lie where the dice `before` lay, each in its place: the same dice, untouched.
-
-    A hand reaching over the tray to move a pawn is motion, and the dice settle
-    again once it has gone; read as a new roll, the same die was applied a
-    second time whenever the game was waiting for another roll (in Blackpool
-    most turns). Their values are not compared: a die that has not moved has
-    not changed its face, so a different value is a misread, which must not
-    become a roll either. A thrown die lands elsewhere.
-    """
-    return before is not None and len(before) == len(now) and untouched(before, now) is not None
 
 
 def scaled(dice: Any, across: float, down: float) -> Any:

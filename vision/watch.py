@@ -24,7 +24,7 @@ from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader, SlotTracker
 from vision.cli import picture_settings
 from vision.d6_reader import D6Reader, small_dice_size
-from vision.feed import lying_still
+from vision.feed import untouched
 from vision.frames import as_bgr, unusable_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
@@ -457,8 +457,11 @@ def watch(args: argparse.Namespace) -> int:
                 if settled is not None:
                     in_view = settled.reading
                     dice = placed(in_view, offset)
-                    same = lying_still(last_dice, dice)  # as the table's feed takes it
-                    last_dice = dice or last_dice
+                    # As the table's feed takes it: dice all lying where the dice last taken lay (some perhaps
+                    # lifted out) are no roll; several read at once (refused) do not become the dice lying there.
+                    same = bool(dice) and untouched(last_dice, dice) is not None
+                    if dice and (same or last_dice is None or len(dice) == 1):
+                        last_dice = dice
                     lines.append(_settled_text(settled, same))
                     boxes = [r.box for r in in_view]  # in the tray's view, as the reader saw them
                     seen = shown.shape if tray.whole else read_shape(view.shape)

@@ -189,3 +189,19 @@ def test_a_camera_that_changes_size_on_every_frame_is_told_as_never_still(d6_rea
     assert dice_news(seen) == []
     assert [o.detail.split(",")[0] for o in seen if isinstance(o, LinkChanged) and not o.up][:1] == [
         "picture not still for 1 s"]
+
+
+def test_watch_takes_a_die_left_beside_a_lifted_one_as_the_table_does(d6_reader, tmp_path, capsys) -> None:
+    """`watch` compared each reading with the one before, the refused pair included, and called the last roll's
+    die, which never moved, a new roll once the extra die was lifted out; the table's feed does not."""
+    from vision.cli import main
+
+    still = die_at(1)
+    frames = [*tumbling(7), *[still] * 6, *hand_over(still)[:3], *[beside(still, 2, (540, 240))] * 6,
+              *hand_over(still)[3:], *[still] * 8]
+    for index, frame in enumerate(frames):
+        cv2.imwrite(str(tmp_path / f"{index:03d}.png"), frame)
+    assert main(["vision", "watch", str(tmp_path)]) == 0
+    settled = [line.split(": ", 1)[1] for line in capsys.readouterr().out.splitlines() if "settled" in line]
+    assert len(settled) == 3 and "table would take it" in settled[0], settled
+    assert settled[2].endswith("the same dice where they lay: not a new roll"), settled
