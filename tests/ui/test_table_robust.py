@@ -139,16 +139,24 @@ def test_a_step_while_the_attract_screen_shows_brings_the_table_back(start: Any)
     assert session.log == [{"type": "roll", "value": 4}] and app.root.current == "table"
 
 
-def test_the_dispute_screen_follows_the_game_when_it_moves_on_under_it(start: Any) -> None:
-    """A camera's roll taken while the dispute screen was open left its buttons and template on the roll."""
+def dispute_under_a_camera_roll(start: Any, typed: str = "") -> tuple[Any, Any]:
+    """The app and its open dispute screen (``typed`` in its box) once a camera's 6 has been taken under it."""
     session = Session.new("blackpool", ["yellow", "red"])
     app = start(session)
     app.show("dispute")
     advance(3)
     dispute = app.root.get_screen("dispute")
+    if typed:
+        dispute.ids.typed.text = typed
     app.controller.submit(DieRead(6, "camera", 0.95))
     until(lambda: bool(session.log))
     advance(3)
+    return app, dispute
+
+
+def test_the_dispute_screen_follows_the_game_when_it_moves_on_under_it(start: Any) -> None:
+    """A camera's roll taken while the dispute screen was open left its buttons and template on the roll."""
+    app, dispute = dispute_under_a_camera_roll(start)
     offered = [b.action for b in reversed(dispute.ids.offered.children)]
     assert offered == app.choices and offered[0]["type"] != "roll"
     tap(dispute.ids.check)  # the template follows too: it checks as allowed now
@@ -156,16 +164,8 @@ def test_the_dispute_screen_follows_the_game_when_it_moves_on_under_it(start: An
 
 
 def test_the_dispute_screen_keeps_an_action_being_typed_when_the_game_moves_on(start: Any) -> None:
-    session = Session.new("blackpool", ["yellow", "red"])
-    app = start(session)
-    app.show("dispute")
-    advance(3)
-    dispute = app.root.get_screen("dispute")
     typed = '{"type": "move", "traveller": "red-1"}'
-    dispute.ids.typed.text = typed
-    app.controller.submit(DieRead(6, "camera", 0.95))
-    until(lambda: bool(session.log))
-    advance(3)
+    _app, dispute = dispute_under_a_camera_roll(start, typed)
     assert dispute.ids.typed.text == typed
 
 
