@@ -14,6 +14,7 @@ import numbers
 import queue
 import random
 import re
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -68,6 +69,11 @@ def _plain(value: Any) -> Any:
     return int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else value
 
 
+def _shown(value: Any, face: Mapping[str, Any] | None) -> str:
+    """A roll as the table says it: the value, then its face's data ("4", "X red")."""
+    return f"{value}" + (" " + " ".join(str(v) for v in face.values()) if face else "")
+
+
 class Controller:
     def __init__(
         self,
@@ -76,6 +82,7 @@ class Controller:
         confidence_threshold: float = CONFIRM_BELOW,
         app_dice: random.Random | None = None,
         wake: Callable[[], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.session = session
         self.outputs: list[Output] = list(outputs or [])
@@ -94,6 +101,9 @@ class Controller:
         self._cards_later: CardsSeen | None = None
         self._changes = 0  # changes of the game or of the waiting reading, for taps made before they showed
         self._change_text = ""  # what the last change was, when it was a step
+        self.clock = clock  # the readers' clock: a throw's start (`DieRead.thrown_at`) is told on it
+        self._rolling_since: dict[str, float] = {}  # a sensor's throw in the air: when it said it began
+        self._by_hand: tuple[float, str] | None = None  # the last roll, when it was entered by hand: when, and what
 
     # -- the edge ---------------------------------------------------------
     def submit(self, observation: Observation) -> None:
@@ -150,7 +160,7 @@ class Controller:
         if self.session is not None and self.session is not session:
             self._drop_queued_readings()  # what is queued was read for the game before this one
         self.session = session
-        self.proposal = self._cards_later = None
+        self.proposal = self._cards_later = self._by_hand = None
         self._new_list()
         self._settled.clear()
         self._changed("a new game began")
@@ -233,6 +243,7 @@ class Controller:
             )
         if isinstance(observation, RollStarted):
             self._settled.pop(observation.source, None)
+            self._rolling_since[observation.source] = self.clock()
             return Update("info", "Dice rolling.", pending=self._pending())
         session = self._need_session()
         if isinstance(observation, DieRead):
@@ -256,6 +267,7 @@ class Controller:
     def _die_read(self, session: Session, read: DieRead) -> Update:
         value = _plain(read.value)
         key = (value, tuple(sorted((read.face or {}).items())))
+        since = self._rolling_since.pop(read.source, None)
         if self._settled.get(read.source) == key:
             return Update("info", "Same dice as before; waiting for a new roll.", pending=session.pending())
         pending = session.pending()
@@ -264,7 +276,10 @@ class Controller:
         # still rolled its value.
         if read.face and any("face" in a for a in session.legal() if a.get("type") == "roll"):
             wanted["face"] = dict(read.face)
-        shown = f"{read.value}" + (" " + " ".join(str(v) for v in read.face.values()) if read.face else "")
+        shown = _shown(read.value, read.face)
+        thrown = read.thrown_at if read.thrown_at is not None else since
+        if self._by_hand is not None and thrown is not None and thrown < self._by_hand[0]:
+            return self._entered_already(session, shown, self._by_hand[1])
         if pending.kind != "roll":
             # A game without dice never waits for one: "no roll is expected now" promised a roll to come.
             later = "no roll is expected now" if session.game.dice else "this game rolls no dice: take it away"
@@ -303,6 +318,22 @@ class Controller:
         # Only now: a roll the journal refused, remembered as taken, made the same die "Same dice as before".
         self._settled[read.source] = key
         return update
+
+    @staticmethod
+    def _entered_already(session: Session, shown: str, entered: str) -> Update:
+        """A reading of a throw that began before the roll last entered by hand: that throw, read late.
+
+        A hand over the tray keeps the camera from settling, so a player who
+        entered the roll meanwhile had it applied twice: the late reading was
+        taken as the next player's throw. Only a throw that began after the
+        entry is a new one.
+        """
+        if shown == entered:
+            return Update("info", f"The die reads {shown}, as this throw was entered by hand.",
+                          pending=session.pending())
+        return Update("unapplied", f"The die reads {shown}, but this throw was entered by hand as {entered} before "
+                      f"it was read, so it is not taken as another roll. If {entered} was wrong, undo it and enter "
+                      f"{shown}.", pending=session.pending())  # fmt: skip
 
     def _unsure(self, confidence: float) -> bool:
         """Whether a reading waits for a tap. A confidence that is no number from 0 to 1 (NaN, a reader's
@@ -443,7 +474,7 @@ class Controller:
                 return self._confirm(session)
             legal = session.legal()
             if pending.kind == "roll" and self.app_dice is not None:
-                return self._act(session, session.game.sim_choose(session.state, legal, self.app_dice))
+                return self._act(session, session.game.sim_choose(session.state, legal, self.app_dice), by_hand=True)
             if pending.kind == "choose" and ChoiceWalk.by_place(legal):
                 return self._walk(session, self.walk.confirm(legal))
             if pending.kind == "choose" and legal:
@@ -480,7 +511,7 @@ class Controller:
     def _touch(self, session: Session, touch: Touch) -> Update:
         # The session refuses an action that is no object ("roll 3") in its own words.
         if touch.intent == "act" and touch.action is not None:
-            return self._act(session, touch.action)
+            return self._act(session, touch.action, by_hand=True)
         if touch.intent == "check" and touch.action is not None:
             ruling = session.check(touch.action)
             return Update("ruling", ruling.text, pending=session.pending(), rules=ruling.rules, detail=ruling.to_dict())
@@ -492,7 +523,8 @@ class Controller:
             return self._undo(session)
         if touch.intent == "redo":
             step = session.redo()
-            self.proposal = self._cards_later = None  # a reading made for the position before no longer fits
+            # A reading made for the position before no longer fits.
+            self.proposal = self._cards_later = self._by_hand = None
             self._new_list()
             text = " ".join(e.text for e in step.events)
             self._changed(text)
@@ -530,14 +562,20 @@ class Controller:
             return self._drop_reading(session, "Reading dropped; nothing was taken back. Enter the value by hand, "
                                                "or undo again to take back the last step.")
         step = session.undo()
-        self._cards_later = None
+        self._cards_later = self._by_hand = None  # a roll taken back is no longer entered: its reading may come
         self._new_list()  # a new list of legal actions: next starts again at its first
         self._settled.clear()
         self._changed(step.note)
         return Update("undo", step.note, pending=session.pending(), action=step.action)
 
-    def _act(self, session: Session, action: Mapping[str, Any]) -> Update:
+    def _act(self, session: Session, action: Mapping[str, Any], by_hand: bool = False) -> Update:
+        """Take an action; `by_hand` when no reader gave it (a tap, a typed line, the app's own die)."""
         step = session.act(action)  # first: a refused action leaves the question waiting and the list as they were
+        taken = step.action or {}
+        if taken.get("type") == "roll":
+            face = taken.get("face")
+            entered = _shown(taken.get("value"), face if isinstance(face, Mapping) else None)
+            self._by_hand = (self.clock(), entered) if by_hand else None
         self.proposal = None
         self._new_list()
         if self._cards_later is not None:  # the tap on a card that waited: the cards read with it come next

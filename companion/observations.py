@@ -7,6 +7,7 @@ serial dice tower and a finger on the screen all enter a roll the same way.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
@@ -26,6 +27,11 @@ class DieRead:
     one die at a time, so a camera that sees several reports one reading with the
     count, and the controller asks for the extra dice to be taken away instead of
     guessing which one was rolled.
+
+    `thrown_at` is when the throw began (the first motion since the reader's
+    last reading), on the controller's clock (`time.monotonic`); a reader that
+    cannot tell leaves it None. With it the controller tells a late reading of
+    a throw the players already entered by hand from the next player's throw.
     """
 
     value: int | str
@@ -34,6 +40,7 @@ class DieRead:
     face: Mapping[str, Any] | None = None
     die: str | None = None
     dice: int = 1
+    thrown_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -119,6 +126,9 @@ def malformed(observation: object) -> str | None:
             return f'{what} names its die {observation.die!r}; it must be a name such as "d6"'
         if not _whole(observation.dice) or observation.dice < 1:
             return f"{what} counts {observation.dice!r} dice; it must be a whole number, 1 or more"
+        thrown = observation.thrown_at
+        if thrown is not None and not (_number(thrown) and math.isfinite(thrown)):
+            return f"{what} says its throw began at {thrown!r}; it must be a time in seconds, or None"
     if isinstance(observation, CardsSeen):
         if not isinstance(observation.slots, Mapping):
             return f"{what} has slots {observation.slots!r}; it must map slot numbers to cards"

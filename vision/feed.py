@@ -347,6 +347,9 @@ class CameraFeed:
         # whether anything moved since. Forgotten with the readers: other readers see other dice.
         self._dice_seen: Any = None
         self._rolled = False
+        # When the tray first moved after it was last seen at rest (dice read, or nothing there): the throw's
+        # start, told with its reading (`DieRead.thrown_at`).
+        self._moved_at: float | None = None
         # The dice that lie untouched where they are: lying there when reading began, or the last die told as
         # a roll. Several dice told at once (refused: a game rolls one die) do not replace them.
         self._dice_placed: Any = None
@@ -626,6 +629,10 @@ class CameraFeed:
             self.gate.is_still(frame)
         moving = self.gate.still_count == 0 and not first  # the first frame has nothing to compare with
         self._rolled = self._rolled or moving
+        if moving and self._moved_at is None:
+            self._moved_at = time.monotonic()
+        elif not moving and self.settler is not None and self.settler.empty_reads:
+            self._moved_at = None  # at rest with nothing in the tray: whatever moved before was no throw
         board_moving = moving
         if self.board_gate is not self.gate:
             board_first = self.board_gate.previous is None
@@ -666,7 +673,8 @@ class CameraFeed:
         this game: they are named, not applied. Dice that all lie where dice lay
         before, some perhaps taken away (`untouched`), are no roll either.
         """
-        dice = settled.reading
+        dice, thrown = settled.reading, self._moved_at
+        self._moved_at = None
         if not dice:
             return
         before, rolled = self._dice_placed, self._rolled
@@ -691,7 +699,8 @@ class CameraFeed:
             self._tell(RollStarted(self.name))
         reading = max(dice, key=lambda r: plain_confidence(r.confidence))
         face = {"colour": reading.face} if reading.face else None
-        self._tell(DieRead(reading.value, self.name, plain_confidence(settled.confidence), face, dice=len(dice)))
+        confidence = plain_confidence(settled.confidence)
+        self._tell(DieRead(reading.value, self.name, confidence, face, dice=len(dice), thrown_at=thrown))
 
     def _cards(self, frame: Any) -> None:
         """Slots whose steady card changed to a card. One that emptied is the first half of a change, never

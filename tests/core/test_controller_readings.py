@@ -148,6 +148,8 @@ MALFORMED = [
     ("blackpool", DieRead(3, "camera", 0.9, dice=None), "counts None dice"),
     ("blackpool", DieRead(3, "serial", 0.9, die=6), "names its die 6"),
     ("blackpool", DieRead(3, 7, 0.9), "an input must be named, not 7"),
+    ("blackpool", DieRead(3, "camera", 0.9, thrown_at=float("nan")), "says its throw began at nan"),
+    ("blackpool", DieRead(3, "camera", 0.9, thrown_at="now"), "says its throw began at 'now'"),
     ("blackpool", Touch("act", "roll 3"), "an action must be a JSON object"),
     ("blackpool", Touch("check", "3"), "an action must be a JSON object"),
     ("blackpool", ButtonPressed(None), "an intent must be a word"),
@@ -333,3 +335,86 @@ def test_a_die_read_in_a_game_without_dice_is_not_promised_a_roll(tmp_path: Path
     assert answer.kind == "unapplied"
     assert answer.text.startswith("A die showing 3 was read, but this game rolls no dice: take it away (")
     assert journalled(tmp_path) == []
+
+
+# ---------------------------------------------------------------- a throw entered by hand, then read late
+
+
+class Clock:
+    """The readers' clock, set by the test: the order of a throw and a hand entry is what is judged."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def blackpool_on_a_clock(tmp_path: Path) -> tuple[Controller, Clock]:
+    controller, _ = table(tmp_path)
+    clock = Clock()
+    controller.clock = clock
+    return controller, clock
+
+
+def to_next_roll(controller: Controller) -> None:
+    session = controller.session
+    assert session is not None
+    rng = random.Random(5)
+    while session.pending().kind != "roll":
+        controller.handle(Touch("act", session.game.sim_choose(session.state, session.legal(), rng)))
+
+
+def test_a_camera_reading_of_a_throw_entered_by_hand_is_not_the_next_roll(tmp_path: Path) -> None:
+    """A hand over the tray held the camera back while the roll was tapped in: its late 6 was the next
+    player's roll, so one throw moved two players."""
+    controller, clock = blackpool_on_a_clock(tmp_path)
+    controller.handle(Touch("act", {"type": "roll", "value": 6}))  # at 100; the throw began at 99
+    to_next_roll(controller)
+    steps = journalled(tmp_path)
+    same = controller.handle(DieRead(6, "camera", 0.95, thrown_at=99.0))
+    assert same.kind == "info" and same.text == "The die reads 6, as this throw was entered by hand."
+    other = controller.handle(DieRead(4, "camera", 0.95, thrown_at=99.5))
+    assert other.kind == "unapplied"
+    assert "this throw was entered by hand as 6 before it was read" in other.text
+    assert "If 6 was wrong, undo it and enter 4." in other.text
+    assert journalled(tmp_path) == steps and controller.session.pending().kind == "roll"
+    clock.now = 105.0
+    thrown_after = controller.handle(DieRead(4, "camera", 0.95, thrown_at=101.0))  # the next player's throw
+    assert thrown_after.kind == "step" and journalled(tmp_path) == [*steps, {"type": "roll", "value": 4}]
+
+
+def test_a_sensor_throw_that_began_before_the_hand_entry_is_that_throw(tmp_path: Path) -> None:
+    """A dice tower says when a throw begins and reads no start time into its reading."""
+    controller, clock = blackpool_on_a_clock(tmp_path)
+    controller.handle(RollStarted("tower"))  # at 100
+    clock.now = 101.0
+    controller.handle(Touch("act", {"type": "roll", "value": 5}))
+    to_next_roll(controller)
+    steps = journalled(tmp_path)
+    assert controller.handle(DieRead(5, "tower", 0.95)).kind == "info"
+    assert journalled(tmp_path) == steps
+    clock.now = 102.0
+    controller.handle(RollStarted("tower"))
+    assert controller.handle(DieRead(5, "tower", 0.95)).kind == "step"
+
+
+def test_a_roll_entered_by_hand_and_taken_back_takes_its_late_reading(tmp_path: Path) -> None:
+    """Undone, the hand entry is no longer the throw's roll: the camera's reading of that throw is."""
+    controller, _ = blackpool_on_a_clock(tmp_path)
+    controller.handle(Touch("act", {"type": "roll", "value": 6}))
+    assert controller.handle(Touch("undo")).kind == "undo"
+    update = controller.handle(DieRead(3, "camera", 0.95, thrown_at=99.0))
+    assert update.kind == "step" and journalled(tmp_path) == [{"type": "roll", "value": 3}]
+
+
+def test_a_roll_the_camera_applied_is_not_one_entered_by_hand(tmp_path: Path) -> None:
+    """Only a hand entry makes a late reading the same throw: a reading applied is its own throw's."""
+    controller, clock = blackpool_on_a_clock(tmp_path)
+    controller.handle(Touch("act", {"type": "roll", "value": 6}))
+    to_next_roll(controller)
+    clock.now = 105.0
+    assert controller.handle(DieRead(2, "camera", 0.95, thrown_at=104.0)).kind == "step"
+    to_next_roll(controller)
+    # The hand entry no longer holds a reading back once a reading was applied after it.
+    assert controller.handle(DieRead(4, "camera", 0.95, thrown_at=99.0)).kind == "step"

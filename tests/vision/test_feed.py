@@ -409,6 +409,44 @@ def test_a_die_lying_there_when_the_camera_starts_is_not_a_roll(d6_reader) -> No
     assert controller.session.log == [{"type": "roll", "value": 6}]
 
 
+class HeldFrames(Frames):
+    """Frames that stop at one until the test lets them on, so a tap is made while the tray still moves."""
+
+    def __init__(self, frames: list[np.ndarray], hold_at: int) -> None:
+        super().__init__(frames)
+        self.hold_at, self.given = hold_at, 0
+        self.reached, self.go = threading.Event(), threading.Event()
+
+    def read(self) -> np.ndarray | None:
+        if self.given == self.hold_at:
+            self.reached.set()
+            self.go.wait(30)
+        self.given += 1
+        return super().read()
+
+
+def test_a_throw_tapped_in_while_the_tray_moved_is_not_read_as_the_next_roll(d6_reader) -> None:
+    """A hand over the tray kept the camera from settling while red tapped the roll in: the camera's late
+    6 was taken as blue's roll, so one throw moved two players."""
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    session = controller.session
+    empty = render_dice_scene(np.random.default_rng(1), 640, 480, values=[])[0]  # die_at(1)'s tray, bare
+    before_hand = 6 + 5 + 2  # the bare tray at rest, the throw, two frames of the hand
+    frames = [*[empty] * 6, *tumbling(7), *hand_over(die_at(1)), *[die_at(1)] * 6, *tumbling(8), *[die_at(2)] * 6]
+    source = HeldFrames(frames, before_hand)
+    with CameraFeed(lambda: source, controller.submit, mode="d6", fps=None, readers={"d6": d6_reader}) as feed:
+        assert source.reached.wait(30)
+        assert controller.handle(Touch("act", {"type": "roll", "value": 6})).kind == "step"  # red's, by hand
+        controller.handle(Touch("act", session.legal()[0]))
+        assert session.pending().kind == "roll" and "blue" in session.pending().text.lower()
+        source.go.set()
+        updates = pump_until_slow(controller, lambda u: u.kind == "step")
+        assert feed.ended.wait(30)
+    late = [u.text for u in updates if u.kind == "info" and "entered by hand" in u.text]
+    assert late == ["The die reads 6, as this throw was entered by hand."]
+    assert [a for a in session.log if a["type"] == "roll"] == [{"type": "roll", "value": 6}] * 2  # red's, blue's
+
+
 # ---------------------------------------------------------------- temple cards
 
 CARDS = load_temple_cards()
