@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import subprocess
 import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+# Says one espeak-ng command line. A runner may say it and return when done (the tests' fakes), or start it
+# and return the ``subprocess.Popen``, as the real one does: the voice then waits for that process itself and
+# can cut it short when the app quits.
 Runner = Callable[[Sequence[str]], object]
 # Before the sentence: espeak-ng read a sentence starting with "-" ("-2 lives", "--- Round 3 ---") as its own
 # options, said nothing at all and exited 0, so the silence went unnoticed.
@@ -20,8 +25,30 @@ def espeak_path() -> str | None:
     return shutil.which("espeak-ng")
 
 
-def _run(cmd: Sequence[str]) -> object:
-    return subprocess.run(list(cmd), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=60)
+SPEAKING_SECONDS = 60  # a sentence still being said after this is cut: espeak-ng stuck on a busy sound device
+STOP_SECONDS = 1.0  # how long quitting waits for the voice in all: espeak-ng ended, the worker joined
+
+
+def _run(cmd: Sequence[str]) -> subprocess.Popen[bytes]:
+    """Start espeak-ng and return at once, so the sentence can be cut (``Voice.stop``)."""
+    return subprocess.Popen(list(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+
+def _end(process: subprocess.Popen[bytes], seconds: float) -> None:
+    """Terminate ``process``, kill it if it is still there after half of ``seconds``, and reap it."""
+    try:
+        process.terminate()
+        process.wait(seconds / 2)
+        return
+    except OSError:  # gone already
+        return
+    except subprocess.TimeoutExpired:
+        pass
+    with contextlib.suppress(OSError):
+        process.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):  # not even SIGKILL moved it: the worker reaps it later
+        process.wait(seconds / 2)
 
 
 def render_wav(text: str, out: Path, speed: int = 150) -> Path:
@@ -146,9 +173,10 @@ class Voice:
         self._spoken: OrderedDict[object, None] = OrderedDict()
         self._waiting: deque[str] = deque()
         self._speaking = False
-        self._closing = False
+        self._closing = threading.Event()  # the running worker's own: one left behind by stop never resumes
         self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
+        self._process: subprocess.Popen[bytes] | None = None  # the espeak-ng saying the current sentence
 
     @property
     def available(self) -> bool:
@@ -187,43 +215,72 @@ class Voice:
                 self._waiting.popleft()
             self._waiting.append(text)
             if self._thread is None:
-                self._closing = False
-                self._thread = threading.Thread(target=self._work, name="voice", daemon=True)
+                self._closing = threading.Event()
+                self._thread = threading.Thread(target=self._work, args=(self._closing,), name="voice", daemon=True)
                 self._thread.start()
             self._changed.notify_all()
         return True
 
-    def _work(self) -> None:
+    def _work(self, closing: threading.Event) -> None:
         while True:
             with self._changed:
-                while not self._waiting and not self._closing:
+                while not self._waiting and not closing.is_set():
                     self._changed.wait()
-                if not self._waiting:
+                if closing.is_set():
                     return
                 text = self._waiting.popleft()
                 self._speaking = True
             try:
-                self._runner([self.binary or "espeak-ng", "-s", str(self.speed), END_OF_OPTIONS, text])
+                self._speak(text, closing)
             except Exception:  # a missing sound card must never stop the referee
                 pass
             finally:
                 with self._changed:
-                    self._speaking = False
+                    if not closing.is_set():  # once stopped, the voice's state is no longer this worker's
+                        self._process = None
+                        self._speaking = False
                     self._changed.notify_all()
 
+    def _speak(self, text: str, closing: threading.Event) -> None:
+        started = self._runner([self.binary or "espeak-ng", "-s", str(self.speed), END_OF_OPTIONS, text])
+        if not isinstance(started, subprocess.Popen):
+            return  # a runner that said it already
+        with self._changed:
+            cut = closing.is_set()  # stop came while it was starting, and found no process to end
+            if not cut:
+                self._process = started
+        if cut:
+            _end(started, STOP_SECONDS)
+        try:
+            started.wait(SPEAKING_SECONDS)
+        except subprocess.TimeoutExpired:
+            _end(started, STOP_SECONDS)
+            started.wait()  # reaped here if not by _end: no zombie left behind
+
     def wait(self) -> None:
-        """Block until everything queued was spoken (tests and shutdown)."""
+        """Block until everything queued was spoken (tests, and letting a last sentence be heard on purpose)."""
         with self._changed:
             while self._thread is not None and (self._waiting or self._speaking):
                 self._changed.wait()
 
     def stop(self) -> None:
-        """Say what is waiting, then end the worker."""
-        thread = self._thread
-        if thread is None:
-            return
+        """End speech at once: the sentence being said is cut, the waiting ones are dropped, the worker ends.
+
+        Quitting (a café closing the kiosk, systemd stopping the service) waited for the sentence being said and
+        up to 5 s for the worker, and an espeak-ng stuck on a busy sound device outlived the app. Now espeak-ng
+        is terminated, killed if it is still there after half of ``STOP_SECONDS``, and reaped, and the worker is
+        joined within what is left: ``STOP_SECONDS`` in all. Safe to call twice, before anything was said and
+        without espeak-ng. ``wait`` first to hear what is queued.
+        """
+        deadline = time.monotonic() + STOP_SECONDS
         with self._changed:
-            self._closing = True
+            thread, process = self._thread, self._process
+            self._thread = self._process = None
+            self._speaking = False
+            self._waiting.clear()
+            self._closing.set()
             self._changed.notify_all()
-        thread.join(timeout=5)
-        self._thread = None
+        if process is not None:
+            _end(process, STOP_SECONDS / 2)
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(max(0.0, deadline - time.monotonic()))
