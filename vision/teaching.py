@@ -7,8 +7,11 @@ and stored the same way, in the folder the camera feed reads (`vision.taught`).
 
 from __future__ import annotations
 
+import fcntl
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +31,8 @@ from vision.view_check import SLOT_WANTED, small_slots, small_temple_die
 
 
 class TeachRefused(ValueError):
-    """Why nothing was taught: a wrong slot, card or face, no board or die in view, a folder that will not take it."""
+    """Why nothing was taught: a wrong slot, card or face, no board or die in view, a folder that will not take it
+    (or that another teach step keeps locked)."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,49 @@ def _why(folder: Path, error: OSError | ValueError) -> str:
 def _cannot_write(folder: Path, error: OSError | ValueError) -> TeachRefused:
     """One wording for both teach commands and the camera screen."""
     return TeachRefused(f"cannot write to {folder}: {_why(folder, error)}")
+
+
+STORING_WAIT = 5.0  # seconds a teach step waits for another one storing in the same folder before it refuses
+STORING_POLL = 0.05
+
+
+@contextmanager
+def _storing(folder: Path) -> Iterator[None]:
+    """Held by every teach step, in every process, from reading what ``folder`` holds to writing it back.
+
+    The command line and the camera screen (or two apps) teaching at once each
+    read the die before the other wrote it back, and the last to write lost
+    the other's face; two photos of one card both took the first free name.
+    The lock is an advisory ``flock`` on the folder itself: no lock file lies
+    among the taught ones or needs creating (a read-only folder is refused by
+    the write, as before), and a step that dies lets go of it with its process.
+    The wait is bounded: a refusal tells a café more than a camera screen
+    stuck on "Teaching...".
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except (OSError, ValueError) as error:
+        raise _cannot_write(folder, error) from None
+    try:
+        deadline = time.monotonic() + STORING_WAIT
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise TeachRefused(
+                        f"another teach step (the camera screen or a teach command) has kept {folder} locked "
+                        f"for over {STORING_WAIT:g} seconds while storing there; nothing was taught: show it "
+                        "again once that one is done"
+                    ) from None
+                time.sleep(STORING_POLL)
+            except OSError as error:  # no locks on this file system: refused in words, not raised
+                raise _cannot_write(folder, error) from None
+        yield
+    finally:
+        os.close(handle)  # which lets go of the lock
 
 
 def deck_id(reader: CardReader, card_id: str) -> str:
@@ -147,10 +194,11 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
             f"the card id {card_id!r} cannot name a photo file ({unnamed}), so its photo would be "
             "stored where the camera never reads it: rename the card in the café's cards.json"
         )
-    try:
-        path = reader.save_taught(folder, card_id, image)
-    except (OSError, ValueError) as error:
-        raise _cannot_write(folder, error) from None
+    with _storing(folder):  # another step's photo of the card may take the first free name meanwhile
+        try:
+            path = reader.save_taught(folder, card_id, image)
+        except (OSError, ValueError) as error:
+            raise _cannot_write(folder, error) from None
     homography = reader.finder.homography(as_bgr(frame))  # found again: `teach` keeps its own to itself
     across = small_slots(reader.slot_outlines(homography)) if homography is not None else None
     advice = (
@@ -204,7 +252,7 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, dat
         if not value:  # the camera screen's value not picked yet: "the temple die has no  on red" said nothing
             raise TeachRefused(f"no value given: say which value the face shows; its faces are {listed}")
         raise TeachRefused(f"the temple die has no {value} on {colour}; its faces are {listed}")
-    reader = _taught_die(folder)
+    reader = _taught_die(folder)  # a file not to be taught on is refused before the picture is looked at
     bgr = as_bgr(frame)
     if bgr is None:
         raise TeachRefused(unusable_text(frame))
@@ -226,12 +274,14 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, dat
     seen = reader.colour_of(face.bgr)
     if seen != colour:
         raise TeachRefused(f"the face shown looks {seen}, not {colour}: check the colour and the die on the tray")
-    like = _taught_as_other(reader, face, value)
-    reader.learn(face, value, colour)
-    try:
-        path = reader.save(folder)
-    except (OSError, ValueError) as error:
-        raise _cannot_write(folder, error) from None
+    with _storing(folder):
+        reader = _taught_die(folder)  # read again: another teach step may have stored a face since
+        like = _taught_as_other(reader, face, value)
+        reader.learn(face, value, colour)
+        try:
+            path = reader.save(folder)
+        except (OSError, ValueError) as error:
+            raise _cannot_write(folder, error) from None
     taught = sum(len(v) for v in reader.examples.values())
     cx, cy, radius = face.die
     small = small_temple_die([(cx - radius, cy - radius, cx + radius, cy + radius)], bgr.shape)
