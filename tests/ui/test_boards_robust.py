@@ -1,4 +1,4 @@
-"""Board drawings at the edges of what the tests usually draw: portrait boards, late games, café data, odd taps."""
+"""Board drawings at the edges of what the tests usually draw: narrow boards, late games, café data, odd taps."""
 
 from __future__ import annotations
 
@@ -9,19 +9,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kivy.core.window import Window
 from kivy.graphics import Ellipse
 from kivy.uix.widget import Widget
 
 from companion.data import house_dir
 from companion.registry import game_class
 from companion.session import Session
-from tests.ui.conftest import advance
 from tests.ui.drawing import Words, on_window, render, words_drawn
 from ui.boards import blackpool, desert, paint, targi
 from ui.shots import default_players, mid_game
 
-PORTRAIT_BOARD = (269, 751)  # the board widget of the table screen in a 480x800 portrait window
+# Tall, narrow boards: what the table screen gave its board in a 480x800 and a 600x1024 portrait window before it
+# had a portrait arrangement of its own (tests/ui/test_portrait.py), kept as the hardest shapes a board is drawn at.
+NARROW_BOARDS = [(269, 751), (336, 963)]
+PORTRAIT_BOARD = NARROW_BOARDS[0]
 
 
 SQUARE_BOARD = (398, 398)  # the board widget of the table screen in an 800x480 window
@@ -103,24 +104,13 @@ def test_a_long_one_word_space_name_stays_in_its_space(square: Widget, tmp_path:
     assert left - 0.5 <= label.x and label.x + label.w <= left + cell + 0.5
 
 
-# Portrait screens: a 7 inch and a 10 inch panel mounted upright. The app has no portrait layout of its own: the
-# board keeps its column (56% of the width), so it is tall and narrow, and every box on it is too.
-PORTRAIT_WINDOWS = [(480, 800), (600, 1024)]
 GAMES = ("blackpool", "desert", "ttd", "targi", "temple")
 MARGIN = 2.0  # a label's texture is a pixel or two taller and wider than its letters: that much cut shows nothing
 
 
-@pytest.fixture
-def window_size() -> Iterator[Any]:
-    """Resize the real offscreen window; the 800x480 the other tests expect is restored afterwards."""
-
-    def resize(size: tuple[int, int]) -> None:
-        Window.size = size
-        advance(3)
-
-    yield resize
-    Window.size = (800, 480)
-    advance(3)
+@pytest.fixture(params=NARROW_BOARDS, ids=lambda size: f"{size[0]}x{size[1]}")
+def narrow(request: pytest.FixtureRequest) -> Iterator[Widget]:
+    yield from on_window(request.param)
 
 
 def misdrawn(drawn: list[Words]) -> list[str]:
@@ -129,11 +119,8 @@ def misdrawn(drawn: list[Words]) -> list[str]:
     return faults + [f"{d.text!r} cut by {d.cut:.0f} px" for d in drawn if d.cut > MARGIN]
 
 
-@pytest.mark.parametrize("size", PORTRAIT_WINDOWS)
-def test_no_board_breaks_or_cuts_a_word_on_a_portrait_screen(
-    size: tuple[int, int], start: Any, window_size: Any
-) -> None:
-    """Every board, at its opening and halfway, as the table screen shows it in a portrait window.
+def test_no_board_breaks_or_cuts_a_word_on_a_narrow_board(narrow: Widget) -> None:
+    """Every board, at its opening and halfway, drawn tall and narrow.
 
     Targi's display tiles are 12 px across at 480x800: "camel" came out a
     letter or two a line ("c", "a", "m", "el") and the hand's "came" over
@@ -141,38 +128,30 @@ def test_no_board_breaks_or_cuts_a_word_on_a_portrait_screen(
     figure ("longest 25" read "longest 2"): shrunk in proportion, the
     text's next whole font size was still wider than its room.
     """
-    window_size(size)
-    app = start(Session.new("blackpool", default_players("blackpool")))
-    app.show("table")
-    advance(3)
-    board = app.root.get_screen("table").ids.board
-    assert board.height > board.width * 2, f"{board.size} is no portrait board"
     faults = []
     for game_id in GAMES:
         for when, session in (
             ("opening", Session.new(game_id, default_players(game_id))),
             ("halfway", mid_game(game_id)),
         ):
-            faults += [f"{game_id} {when}: {fault}" for fault in misdrawn(words_drawn(board, session))]
-    assert not faults, f"at {size[0]}x{size[1]}:\n" + "\n".join(faults)
+            faults += [f"{game_id} {when}: {fault}" for fault in misdrawn(words_drawn(narrow, session))]
+    assert not faults, f"at {narrow.width:.0f}x{narrow.height:.0f}:\n" + "\n".join(faults)
 
 
-@pytest.mark.parametrize(("size", "short"), [((480, 800), True), ((600, 1024), True), ((800, 480), False)])
-def test_targi_tiles_name_their_symbols_whole_or_by_their_first_letters(
-    size: tuple[int, int], short: bool, start: Any, window_size: Any
-) -> None:
+@pytest.mark.parametrize(("size", "short"), [*[(size, True) for size in NARROW_BOARDS], (SQUARE_BOARD, False)])
+def test_targi_tiles_name_their_symbols_whole_or_by_their_first_letters(size: tuple[int, int], short: bool) -> None:
     """Where no symbol's name fits a display tile on one line, every tile gives its first letters, all alike.
 
     A row is read across ("four tents", "four different"), so one display
-    never mixes names and letters; at 800x480 the names fit and stay.
+    never mixes names and letters; on the square board of an 800x480 window the names fit and stay.
     """
-    window_size(size)
     session = mid_game("targi")
-    app = start(session)
-    app.show("table")
-    advance(3)
-    board = app.root.get_screen("table").ids.board
-    drawn = words_drawn(board, session)
+    shown = on_window(size)
+    board = next(shown)
+    try:
+        drawn = words_drawn(board, session)
+    finally:
+        next(shown, None)  # the board taken off the window
     letters = set(targi.SHORT_SYMBOL.values())
     names = set(targi.SYMBOLS)
     tiles = [d for d in drawn if d.text in letters | names and d.y < board.height * 0.38]  # the panels, under the grid

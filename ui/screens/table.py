@@ -50,6 +50,7 @@ class TableScreen(Screen):
     short_labels = BooleanProperty(False)  # every label fits half a narrow panel: two columns show twice as many
     pad_columns = NumericProperty(1)  # the die pad's width in buttons (its longest row)
     has_pad = BooleanProperty(False)
+    portrait = BooleanProperty(False)  # taller than wide (a display mounted upright): the board goes on top
     arrangement = Arrangement([])
     focus: Hashable | None = None
     asked: Hashable | None = None  # a place tapped where nothing is offered: the board rings it while it is answered
