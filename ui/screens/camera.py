@@ -115,6 +115,7 @@ class CameraScreen(Screen):
     live = BooleanProperty(False)  # a camera is running and has sent a picture
     teaching = BooleanProperty(False)  # a teaching is on its thread: the teach buttons wait for its answer
     marking = BooleanProperty(False)  # the next taps on the picture mark the tray's corners
+    portrait = BooleanProperty(False)  # taller than wide (a display mounted upright): the picture goes on top
     _corner: tuple[float, float] | None = None  # the tray's first corner tapped, as shares of the picture
     slots = ListProperty([])
     cards = ListProperty([])

@@ -1,0 +1,194 @@
+"""The camera screen on a display mounted upright: the picture across the top, the teach controls under it.
+
+In the landscape arrangement a 480x800 window squeezed the picture into a
+column 155 px wide on the left (a 640x480 picture shown 155x116), with the
+teach controls beside it and a tall empty band around both.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.app import App
+from kivy.core.window import Window
+from kivy.uix.button import Button
+
+from tests.ui import test_portrait
+from tests.ui.conftest import until
+from tests.ui.test_camera_screen import frames, open_camera
+from tests.ui.test_camera_screen import (
+    test_the_tray_is_marked_by_two_taps_on_the_picture_and_far_dice_are_read_in_it as tray_marked_by_taps,
+)
+from tests.ui.test_layout import window_box
+from tests.ui.test_portrait import PORTRAIT, inside, overlap
+from tests.vision.test_feed import BY_ID, board_frame
+from ui.screens.camera import CameraScreen
+from ui.settings import Settings
+
+window_size = test_portrait.window_size  # the fixture that turns the window, and back to 800x480 after
+Box = tuple[float, float, float, float]
+# Top to bottom in portrait; each folds away while it has nothing to say (the two lines under the picture).
+AREAS = ("frame", "seen", "advice", "picture_buttons", "controls")
+BUTTONS = ("turn", "mirror", "slot", "card", "teach_card", "value", "red", "white", "teach_face", "mains", "tray",
+           "back")
+
+
+def areas(screen: Any) -> dict[str, Box]:
+    """The screen's areas that take room now, by name."""
+    ids = screen.ids
+    boxes = {name: window_box(ids[name]) for name in AREAS}
+    boxes["heading"] = window_box(ids.main.parent.children[-1])
+    boxes["note"] = window_box(ids.note)
+    boxes["bottom bar"] = window_box(ids.back.parent)
+    return {name: box for name, box in boxes.items() if box[2] - box[0] > 0.5 and box[3] - box[1] > 0.5}
+
+
+def faults(screen: Any) -> list[str]:
+    """What an owner would find wrong: areas overlapping or off the window, a button cut or out of reach, the
+    picture beyond its frame."""
+    window = (0.0, 0.0, float(Window.width), float(Window.height))
+    shown = areas(screen)
+    found = [f"{name} {box} is off the window" for name, box in shown.items() if not inside(box, window)]
+    found += [f"{a} and {b} overlap" for a, b in combinations(shown, 2) if overlap(shown[a], shown[b])]
+    for button in screen.walk():
+        if isinstance(button, Button) and button.opacity and not inside(window_box(button), window):
+            found.append(f"button {button.text!r} {window_box(button)} is off the window")
+    for name in ("seen", "advice", "note"):
+        label = screen.ids[name]
+        if name in shown and label.texture_size[1] > label.height + 1:
+            found.append(f"{name} is cut: {label.texture_size[1]} px of text in {label.height:.0f}")
+    pos, size = screen.shown_picture()
+    left, bottom = screen.ids.preview.to_window(*pos)
+    picture = (left, bottom, left + size[0], bottom + size[1])
+    if screen.live and ("frame" not in shown or not inside(picture, shown["frame"])):
+        found.append(f"the picture {picture} is outside its frame {shown.get('frame')}")
+    return found
+
+
+def landscape_buttons(screen: Any) -> dict[str, tuple[float, float]]:
+    """Each button's size at 800x480, where the unit is 1: what a finger gets there, before the window turns."""
+    assert tuple(Window.size) == (800, 480)
+    return {name: (screen.ids[name].width, screen.ids[name].height) for name in BUTTONS}
+
+
+def small_buttons(screen: Any, landscape: dict[str, tuple[float, float]], u: float) -> list[str]:
+    """Buttons smaller than in landscape: sizes scale with the unit, so compared at landscape size times it."""
+    return [f"{name} {screen.ids[name].size} < {w * u:.0f}x{h * u:.0f}" for name, (w, h) in landscape.items()
+            if screen.ids[name].width < w * u - 1 or screen.ids[name].height < h * u - 1]
+
+
+def on_camera(launch: Any, tmp_path: Path, settings: Settings | None = None) -> tuple[Any, Any]:
+    """The camera screen showing a 640x480 board with a card in slot 3 (a picture turned as `settings` say)."""
+    app = launch(settings, camera=frames(tmp_path / "board", board_frame({3: sorted(BY_ID)[4]})))
+    screen = open_camera(app)
+    assert until(lambda: screen.live)
+    return app, screen
+
+
+def in_portrait(screen: Any, size: tuple[int, int], window_size: Any) -> None:
+    window_size(size)
+    assert screen.portrait, f"{size} is not taken as portrait"
+
+
+@pytest.mark.parametrize("size", PORTRAIT)
+def test_the_picture_spans_the_top_and_the_teach_controls_stand_under_it_on_a_portrait_screen(
+    size: tuple[int, int], launch: Any, tmp_path: Path, window_size: Any
+) -> None:
+    """Top to bottom: heading, the picture (4:3, the window's width), its reading, Turn and Mirror, the teach
+    controls, the note, the bottom bar; every button at least as big as in landscape."""
+    app, screen = on_camera(launch, tmp_path)
+    landscape = landscape_buttons(screen)
+    in_portrait(screen, size, window_size)
+    ids = screen.ids
+    assert ids.frame.width >= Window.width * 0.96, f"the picture is {ids.frame.width:.0f} px wide in {Window.width}"
+    shown = ids.preview.norm_image_size
+    assert shown[0] >= Window.width * 0.96 and shown[1] == pytest.approx(shown[0] * 3 / 4, abs=1), shown
+    assert ids.frame.height == pytest.approx(shown[1], abs=1), "the frame keeps a band beside the picture"
+    boxes = areas(screen)
+    order = ["heading", "frame", "seen", "picture_buttons", "controls", "note", "bottom bar"]
+    for upper, lower in pairwise(order):
+        assert boxes[upper][1] >= boxes[lower][3] - 0.5, f"{lower} {boxes[lower]} is not under {upper} {boxes[upper]}"
+    assert ids.controls.width >= Window.width * 0.96, "the teach controls keep a narrow column"
+    found = faults(screen) + small_buttons(screen, landscape, app.u)
+    assert not found, f"at {size[0]}x{size[1]}:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("size", PORTRAIT)
+def test_without_a_camera_the_empty_frame_spans_the_top_on_a_portrait_screen(
+    size: tuple[int, int], launch: Any, window_size: Any
+) -> None:
+    """No picture yet: the frame, with why in its middle, stands where a 4:3 picture would."""
+    screen = open_camera(launch())
+    in_portrait(screen, size, window_size)
+    frame = screen.ids.frame
+    assert "camera is off" in screen.ids.seen.text and not screen.live
+    assert frame.width >= Window.width * 0.96 and frame.height == pytest.approx(frame.width * 3 / 4, abs=1)
+    said = next(w for w in frame.children if w is not screen.ids.preview)
+    assert said.text and said.texture_size[1] <= frame.height
+    assert not faults(screen), faults(screen)
+
+
+@pytest.mark.parametrize("size", PORTRAIT)
+def test_a_picture_turned_upright_and_long_advice_keep_the_teach_controls_in_the_window(
+    size: tuple[int, int], launch: Any, tmp_path: Path, window_size: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A camera mounted sideways sends a 480x640 picture, taller than the room: the frame gives up height,
+    never the teach controls' room, and so it does for four lines of advice and a long note."""
+    advice = ["Dice only 15 px across: mark the tray, or mount the camera closer (32 px or more)",
+              "Dice out of focus: focus the camera on the tray",
+              "Picture too dark (its brightest parts 22 of 255): light the tray",
+              "Board out of focus: focus the camera on the board"] * 2
+    monkeypatch.setattr(CameraScreen, "advice", staticmethod(lambda _feed: advice))
+    _app, screen = on_camera(launch, tmp_path, Settings(camera_turn=90))
+    assert tuple(screen.ids.preview.texture.size) == (480, 640)
+    in_portrait(screen, size, window_size)
+    screen.note = "Taught P05 from slot 3. The camera reads with it from now on. " * 3
+    window_size(size)  # and let the note's new lines settle
+    assert screen.ids.advice.height > 3 * screen.ids.seen.height
+    found = faults(screen)
+    assert not found, f"at {size[0]}x{size[1]}:\n" + "\n".join(found)
+    frame, shown = screen.ids.frame, screen.ids.preview.norm_image_size
+    assert frame.width >= Window.width * 0.96, f"the frame is {frame.width:.0f} px wide in {Window.width}"
+    assert shown[1] == pytest.approx(frame.height, abs=1), "the picture leaves bands above and below it"
+    assert shown[0] == pytest.approx(shown[1] * 3 / 4, abs=1), "the picture keeps its proportions"
+
+
+def test_turning_the_display_rearranges_the_camera_screen_and_turning_it_back_restores_it(
+    launch: Any, tmp_path: Path, window_size: Any
+) -> None:
+    _app, screen = on_camera(launch, tmp_path)
+    ids = screen.ids
+
+    def rectangles() -> dict[str, Box]:
+        return {name: window_box(widget) for name, widget in ids.items()}
+
+    landscape = rectangles()
+    assert not screen.portrait and window_box(ids.frame)[2] <= window_box(ids.controls)[0], "beside, at 800x480"
+
+    window_size((480, 800))
+    assert window_box(ids.picture_buttons)[1] >= window_box(ids.controls)[3] - 0.5, "upright, under the picture"
+    assert not faults(screen)
+
+    window_size((800, 480))
+    assert rectangles() == landscape
+    assert not faults(screen)
+
+
+@pytest.mark.parametrize("size", PORTRAIT)
+def test_the_tray_is_marked_by_two_taps_on_the_picture_on_a_portrait_screen(
+    size: tuple[int, int], launch: Any, tmp_path: Path, window_size: Any
+) -> None:
+    """The landscape scenario as it stands, in a portrait window: a tap maps to the picture where it lands, so
+    the tray marked is the tray the dice lie in, and its white frame is drawn over it."""
+
+    def launch_upright(*args: Any, **kwargs: Any) -> Any:
+        """The app as the scenario launches it, its window then turned upright before the camera screen opens."""
+        app = launch(*args, **kwargs)
+        window_size(size)
+        return app
+
+    tray_marked_by_taps(launch_upright, tmp_path)
+    assert App.get_running_app().root.get_screen("camera").portrait
