@@ -153,6 +153,10 @@ class CompanionApp(App):
     def on_stop(self) -> None:
         for event in getattr(self, "_events", []):
             event.cancel()
+        if self.root is not None and self.root.current_screen is not None:
+            # The screen showing at quit lets go of what it holds, as when it is left: the camera screen's
+            # picture refresh ran on after the app had stopped.
+            self.root.current_screen.dispatch("on_leave")
         Window.unbind(size=self._resize, on_request_close=self._on_request_close, on_keyboard=self._on_keyboard)
         Window.unbind(on_touch_down=self._on_any_touch)
         self.voice.stop()

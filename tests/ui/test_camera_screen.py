@@ -588,3 +588,12 @@ def test_a_camera_setting_that_cannot_be_saved_holds_and_says_so(launch: Any, tm
     assert app.settings.mains_hz == 50
     tap(screen.ids.turn)
     assert re.match(r"Picture turned 90°; not saved \(.+\): it holds until a restart\.", screen.note), screen.note
+
+
+def test_the_camera_screen_stops_its_picture_refresh_when_the_app_stops(launch: Any) -> None:
+    """Its four-a-second refresh ran on after the app stopped: into the next app's window in the tests."""
+    app = launch()
+    screen = open_camera(app)
+    assert screen._clock is not None and screen._clock.is_triggered
+    app.dispatch("on_stop")
+    assert screen._clock is None
