@@ -4,7 +4,8 @@ Each photo: the rendered board with random cards in the slots, seen through a
 random perspective, with blur, sensor noise, uneven light and pawns standing on
 cards (each pawn hides at most `max_cover` of one card). Slots are left empty
 at random (`empty_share`) or exactly as asked (`empty_slots`), so a board can be
-shown at any stage of being filled.
+shown at any stage of being filled; the cards can be printed in a café's own
+colours (`palette`).
 """
 
 from __future__ import annotations
@@ -72,11 +73,14 @@ def board_photo(
     max_cover: float = 0.15,
     empty_share: float = 0.05,
     empty_slots: Collection[int] | None = None,
+    palette: dict[tuple[int, int, int], tuple[int, int, int]] | None = None,
 ) -> BoardPhoto:
+    """``palette``: the cards printed in a café's own colours (`render_board`); the same seed gives the same
+    photo with or without it, but for the cards' colours."""
     width, height = size
     layout = random_layout(rng, cards, board, empty_share, empty_slots)
     cell_px = 24
-    flat, to_img = render_board(board, layout, cell_px)
+    flat, to_img = render_board(board, layout, cell_px, palette=palette)
     add_pawns(flat, to_img, board, rng, int(rng.integers(0, pawns + 1)), max_cover)
     side = flat.shape[0]
     # Camera: turned a little, slightly oblique, as large as the frame allows with the markers in view.

@@ -49,14 +49,33 @@ EMPTY_REFUSED_FROM = 0.25
 # On 900 of eval-cards' board photos (seeds 8, 5, 21: light up to twice as bright on one side, casts, blur,
 # noise, pawns) bare slots lie at 0.70..1.45 of the rendered reference's brightness, 0.16 marked at most
 # without a pawn and 0.32 with two (2 of 3,700 above 0.3); cards printed in pale mint or white at 1.64 or more.
-# A print in the bare slot's own grey is told by its marks alone, and is still refused one time in three.
+# The teach step takes the look on the slot warped at LINE_SIZE and shrunk, as the references are: the 3,037 bare
+# slots of those photos then lie at 0.71..1.39 and 0.27 marked at most (0.30 warped small), mint prints at 1.65.
 BARE_BRIGHTER = 1.55
 BARE_DARKER = 0.6
 BARE_BUSY = 0.3
 PLAIN_STEP = 0.15
-# A card taught from a slot whose colours match the bare slot's with no more marks than a bare slot's and this
-# (a card of nine path cells, or a bare slot paler than the reference) was told from a bare slot by its brightness
-# alone: `taught_unmarked` lets the teach step say so.
+# A print in the bare slot's own grey with one or two holes is no more marked than a bare slot under a pawn,
+# and was refused one time in three: what it has besides is the edge every path cell is printed with, on the
+# lines between the card's cells, which no pawn lies along (`grid_lines`). They are looked for on the slot
+# warped at LINE_SIZE, rows that cross anything coloured (a pawn, an idol, a stair) by LINE_COLOURED over the
+# slot's own middle chroma, grown by LINE_CLEAR pixels, left out; a line with fewer than LINE_ROWS clear rows
+# is passed over, and each direction's pair of lines is taken at the shift of up to a pixel that shows them
+# best (the markers place a slot about that well). A slot shows printed lines when their mean darkness, as a
+# share of the slot's middle grey, is LINES_DARK more than the bare-slot reference's and LINES_SURE times its
+# standard error. On 3,600 bare slots of 300 seeded eval-cards photos (up to 12 pawns a board) the darkness
+# reached 0.031 and the sureness 3.8, never both past their bars; on 456 grey prints with one or two holes or
+# idols (three greys, eval-cards' light and pawns) they were 0.045 and 7.8 at the least (docs/vision.md).
+LINE_SIZE = MATCH_SIZE * 2
+LINE_COLOURED = 0.25
+LINE_CLEAR = 5
+LINE_ROWS = 12
+LINES_DARK = 0.025
+LINES_SURE = 5.0
+# A card taught from a slot whose colours match the bare slot's with no more marks than a bare slot's and this,
+# and no printed lines (a bare slot paler than the reference; a pale card of nine path cells drew it too before
+# its lines were looked for), was told from a bare slot by its brightness alone: `taught_unmarked` lets the teach
+# step say so.
 UNMARKED = 0.05
 
 
@@ -93,21 +112,70 @@ def plain_look(card: np.ndarray) -> tuple[float, float]:
     return bright, float((np.abs(grey - middle) > PLAIN_STEP * middle).mean())
 
 
+def grid_lines(card: np.ndarray) -> tuple[float, float]:
+    """(darkness, sureness) of the lines between a card image's 3 x 3 cells: what every print has and no bare slot.
+
+    A café's card printed in the bare slot's own grey with one or two holes has
+    no more marked pixels than a bare slot under a pawn (`plain_look`), but
+    each path cell is printed with an edge, so the two lines across the card
+    each way are darker than the paper beside them. Per row crossing a line:
+    the paper 4-5 pixels either side less the line (weights 1, 2, 1), as a
+    share of the slot's middle grey; rows that cross anything coloured (pawns,
+    idols, stairs) are left out. Darkness is the mean over the lines seen,
+    sureness that mean over its standard error (neighbouring rows counted as
+    one, they share the camera's blur). Both 0.0 when no line can be seen.
+    """
+    img = card.astype(np.float32)
+    if img.shape[:2] != (LINE_SIZE, LINE_SIZE):
+        img = cv2.resize(img, (LINE_SIZE, LINE_SIZE), interpolation=cv2.INTER_AREA)
+    grey = img.mean(2)
+    grey /= max(float(np.median(grey)), 8.0)
+    top = img.max(2)
+    chroma = (top - img.min(2)) / np.maximum(top, 8.0)
+    grow = np.ones((2 * LINE_CLEAR + 1, 2 * LINE_CLEAR + 1), np.uint8)
+    coloured = cv2.dilate((chroma > float(np.median(chroma)) + LINE_COLOURED).astype(np.uint8), grow) > 0
+    third = LINE_SIZE // 3
+    total, variance, lines = 0.0, 0.0, 0
+    for rows, skip in ((grey, coloured), (grey.T, coloured.T)):  # the lines down the card, then across
+        best: tuple[float, float, int] | None = None
+        for shift in (-1, 0, 1):
+            dark, var, seen = 0.0, 0.0, 0
+            for k in (third + shift, 2 * third + shift):
+                clear = ~skip[:, k - 6:k + 7].any(1)
+                if clear.sum() < LINE_ROWS:
+                    continue
+                line = (rows[:, k - 1] + 2 * rows[:, k] + rows[:, k + 1]) / 4
+                paper = (rows[:, k - 5] + rows[:, k - 4] + rows[:, k + 4] + rows[:, k + 5]) / 4
+                darker = (paper - line)[clear]
+                dark += float(darker.mean())
+                var += float(darker.var()) * 2.0 / len(darker)
+                seen += 1
+            if seen and (best is None or dark / np.sqrt(var + 1e-9) > best[0] / np.sqrt(best[1] + 1e-9)):
+                best = (dark, var, seen)
+        if best is not None:
+            total, variance, lines = total + best[0], variance + best[1], lines + best[2]
+    if not lines:
+        return 0.0, 0.0
+    return total / lines, total / float(np.sqrt(variance + 1e-9))
+
+
 @dataclass
 class References:
     """Reference images per card id (rendered ones first, taught photos added or replacing)."""
 
     ids: list[str | None] = field(default_factory=list)  # None: the bare slot, which no card id can be taken for
     images: list[np.ndarray] = field(default_factory=list)
-    # `plain_look` of each image before `normalise` takes its brightness away; the bare slot's are what a slot
-    # is held against before a card is refused as lying in an empty slot.
-    looks: list[tuple[float, float]] = field(default_factory=list)
+    # `plain_look` of each image before `normalise` takes its brightness away, and for a bare slot's the darkness
+    # of its `grid_lines` (0.0 for a card's): what a slot is held against before a card is refused as lying in an
+    # empty slot.
+    looks: list[tuple[float, float, float]] = field(default_factory=list)
 
     def add(self, card_id: str | None, card_image: np.ndarray) -> None:
         small = cv2.resize(card_image, (MATCH_SIZE, MATCH_SIZE), interpolation=cv2.INTER_AREA)
         self.ids.append(card_id)
         self.images.append(normalise(small))
-        self.looks.append(plain_look(small))
+        lines = grid_lines(card_image)[0] if card_id is None else 0.0
+        self.looks.append((*plain_look(small), lines))
 
     def replace(self, card_id: str | None, card_image: np.ndarray) -> None:
         keep = [i for i, cid in enumerate(self.ids) if cid != card_id]
@@ -116,8 +184,9 @@ class References:
         self.looks = [self.looks[i] for i in keep]
         self.add(card_id, card_image)
 
-    def bare_looks(self) -> list[tuple[float, float]]:
-        """The `plain_look` of every bare-slot reference: the rendered one, or the photos a café taught."""
+    def bare_looks(self) -> list[tuple[float, float, float]]:
+        """(brightness, marked share, line darkness) of every bare-slot reference: the rendered one, or the photos
+        a café taught (`plain_look`, `grid_lines`)."""
         return [look for cid, look in zip(self.ids, self.looks, strict=True) if cid is None]
 
     def stack(self) -> np.ndarray:
@@ -298,29 +367,47 @@ class CardReader:
         return lights
 
     def looks_bare(self, card_image: np.ndarray, white: np.ndarray, light: float = 1.0) -> bool:
-        """Whether a slot image is as plain and as bright as a bare slot (`plain_look` against the bare-slot
-        references, rendered or taught), under the white and the slot's own `slot_light`.
+        """Whether a slot image is as plain and as bright as a bare slot and shows no printed lines between cells
+        (`plain_look` and `grid_lines` against the bare-slot references, rendered or taught), under the white and
+        the slot's own `slot_light`. Best given the slot warped at LINE_SIZE (taught photos' size), where the
+        lines show; a smaller image is enlarged for them.
 
         Its colours alone cannot say: a café's card printed far from the house
-        colours matched the bare slot best and could not be taught at all. A
-        reader without a bare-slot reference cannot tell, and says no.
+        colours matched the bare slot best and could not be taught at all; one
+        printed in the bare slot's own grey shows no more marked pixels than a
+        bare slot under a pawn. A reader without a bare-slot reference cannot
+        tell, and says no.
         """
-        bright, marked = self._slot_look(card_image, white, light)
+        seen = self._seen(card_image, white, light)
+        bright, marked = self._plain(seen)
+        dark, sure = grid_lines(seen)
         return any(BARE_DARKER <= bright / bare_bright <= BARE_BRIGHTER and marked <= bare_marked + BARE_BUSY
-                   for bare_bright, bare_marked in self.refs.bare_looks())
+                   and not (dark >= bare_dark + LINES_DARK and sure >= LINES_SURE)
+                   for bare_bright, bare_marked, bare_dark in self.refs.bare_looks())
 
     def unmarked(self, card_image: np.ndarray, white: np.ndarray, light: float = 1.0) -> bool:
-        """Whether a slot image shows no more marks than a bare-slot reference (within UNMARKED): told from a bare
-        slot, if at all, by its brightness alone, which a board with bare slots paler than the reference's has too.
+        """Whether a slot image shows no more marks than a bare-slot reference (within UNMARKED) and no printed
+        lines between cells: told from a bare slot, if at all, by its brightness alone, which a board with bare
+        slots paler than the reference's has too.
         """
-        marked = self._slot_look(card_image, white, light)[1]
-        return any(marked <= bare_marked + UNMARKED for _, bare_marked in self.refs.bare_looks())
+        seen = self._seen(card_image, white, light)
+        marked = self._plain(seen)[1]
+        dark, sure = grid_lines(seen)
+        return any(marked <= bare_marked + UNMARKED and not (dark >= bare_dark + LINES_DARK and sure >= LINES_SURE)
+                   for _, bare_marked, bare_dark in self.refs.bare_looks())
 
     @staticmethod
-    def _slot_look(card_image: np.ndarray, white: np.ndarray, light: float) -> tuple[float, float]:
-        """`plain_look` of a slot image in the references' colours: divided by the white and the slot's light."""
+    def _seen(card_image: np.ndarray, white: np.ndarray, light: float) -> np.ndarray:
+        """A slot image in the references' colours: divided by the white and the slot's light."""
         seen = card_image.astype(np.float32) * (255.0 / np.asarray(white, np.float32).reshape(1, 1, 3))
-        return plain_look(seen / max(light, 0.05))
+        return seen / max(light, 0.05)
+
+    @staticmethod
+    def _plain(seen: np.ndarray) -> tuple[float, float]:
+        """`plain_look` of a slot image at MATCH_SIZE, shrunk to it as the references are (`References.add`)."""
+        if seen.shape[:2] != (MATCH_SIZE, MATCH_SIZE):
+            seen = cv2.resize(seen, (MATCH_SIZE, MATCH_SIZE), interpolation=cv2.INTER_AREA)
+        return plain_look(seen)
 
     def match(self, card_image: np.ndarray) -> tuple[str | None, float]:
         """Best card for one slot image and a confidence from how clearly it beats the runner-up."""
@@ -387,6 +474,7 @@ class CardReader:
         index = slots.index(slot_number)
         images = self.slot_images(frame, homography)
         white = self.light_white(flat, images)
+        large = self.slot_images(frame, homography, MATCH_SIZE * 2)[index]  # what is stored, and LINE_SIZE
         self.taught_unmarked = False
         if self._reference_of(card_id) is not None:
             # A bare slot taught as a card makes that card the reading of every empty slot. Its colours alone
@@ -394,12 +482,11 @@ class CardReader:
             seen, sure = self.match_many([images[index]], [white])[0]
             if seen is None and sure >= EMPTY_REFUSED_FROM:
                 light = self.slot_light(flat)[index]
-                if self.looks_bare(images[index], white, light):
+                if self.looks_bare(large, white, light):
                     raise ValueError(f"slot {slot_number} looks empty: lay {card_id} in slot {slot_number}, "
                                      "or give the slot it lies in")
-                self.taught_unmarked = self.unmarked(images[index], white, light)
-        image = self.slot_images(frame, homography, MATCH_SIZE * 2)[index].astype(np.float32)
-        image = np.clip(image * (255.0 / white), 0, 255).astype(np.uint8)
+                self.taught_unmarked = self.unmarked(large, white, light)
+        image = np.clip(large.astype(np.float32) * (255.0 / white), 0, 255).astype(np.uint8)
         target = self._reference_of(card_id)
         if replace:
             self.refs.replace(target, image)

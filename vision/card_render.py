@@ -61,15 +61,26 @@ def render_card(card: CardSpec | None, size: int, supersample: int = 4) -> np.nd
     return cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA)
 
 
+def recolour(img: np.ndarray, palette: dict[tuple[int, int, int], tuple[int, int, int]]) -> np.ndarray:
+    """``img`` with each house colour of ``palette`` printed in the café's own (BGR -> BGR), in place."""
+    before = img.copy()
+    for house, own in palette.items():
+        img[np.all(before == np.array(house, np.uint8), axis=2)] = own
+    return img
+
+
 def render_board(
     board: BoardSpec,
     slot_cards: dict[int, CardSpec | None],
     cell_px: int,
     margin_cells: float = 3.5,
     marker_cells: float = 2.5,
+    palette: dict[tuple[int, int, int], tuple[int, int, int]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The board seen straight from above with markers outside its corners.
 
+    ``palette`` prints the cards laid in the slots in a café's own colours (house colour -> the café's, BGR);
+    the board, its corner path and the bare slots keep the house colours.
     Returns (image, matrix) where matrix maps board cells to image pixels (3x3).
     """
     margin = round(margin_cells * cell_px)
@@ -85,6 +96,8 @@ def render_board(
     for slot in board.slots:
         card = slot_cards.get(slot.slot)
         art = render_cells(card.cells if card else None, cell_px)
+        if card and palette:
+            recolour(art, palette)
         to_board = slot.card_to_board()
         scale = np.diag([1 / cell_px, 1 / cell_px, 1.0])
         to_img = np.array([[cell_px, 0, b0], [0, cell_px, b0], [0, 0, 1]], float) @ to_board @ scale
