@@ -43,9 +43,8 @@ def shown_whole(widget: Any, scroll: Any) -> bool:
     return s_left - 1 <= left and right <= s_right + 1 and s_bottom - 1 <= bottom and top <= s_top + 1
 
 
-def test_all_six_rolls_show_without_scrolling_once_announcements_fill(start: Any) -> None:
-    """A roll is the commonest tap. With three announcements in, "Oracle shows 5" and 6 were cut in half."""
-    assert tuple(Window.size) == (800, 480)
+def rolls_under_full_announcements(start: Any) -> tuple[Any, list[Any]]:
+    """Blackpool's table waiting for a roll, three announcements in: the table screen and its six roll buttons."""
     session = Session.new("blackpool", ["yellow", "red", "green"])
     for value in (2, 5, 1, 3):  # nothing can move on these: four announcements, Green to roll next
         session.act({"type": "roll", "value": value})
@@ -55,6 +54,13 @@ def test_all_six_rolls_show_without_scrolling_once_announcements_fill(start: Any
     advance(4)
     rolls = [b for b in table.ids.choices.children if b.action.get("type") == "roll"]
     assert len(rolls) == 6
+    return table, rolls
+
+
+def test_all_six_rolls_show_without_scrolling_once_announcements_fill(start: Any) -> None:
+    """A roll is the commonest tap. With three announcements in, "Oracle shows 5" and 6 were cut in half."""
+    assert tuple(Window.size) == (800, 480)
+    table, rolls = rolls_under_full_announcements(start)
     hidden = [b.text for b in rolls if not shown_whole(b, table.ids.choice_scroll)]
     assert not hidden, f"{hidden} need a scroll at 800x480"
     assert all(b.height >= 40 for b in rolls)

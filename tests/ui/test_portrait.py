@@ -19,7 +19,7 @@ from companion.session import Session
 from tests.ui.conftest import advance, tap
 from tests.ui.drawing import words_drawn
 from tests.ui.test_boards_robust import misdrawn
-from tests.ui.test_layout import shown_whole, window_box
+from tests.ui.test_layout import rolls_under_full_announcements, shown_whole, window_box
 from ui.shots import default_players, long_list, mid_game
 
 PORTRAIT = [(480, 800), (600, 1024), (800, 1280)]
@@ -110,15 +110,7 @@ def test_all_six_rolls_show_without_scrolling_on_a_portrait_screen(
 ) -> None:
     """A roll is the commonest tap: under a square board, a two-line prompt and full announcements, all six show."""
     window_size(size)
-    session = Session.new("blackpool", ["yellow", "red", "green"])
-    for value in (2, 5, 1, 3):  # nothing can move on these: four announcements, Green to roll next
-        session.act({"type": "roll", "value": value})
-    app = start(session)
-    table = app.root.get_screen("table")
-    table.ids.announcements.text = "\n".join(["Yellow rolls 1. Nothing of Yellow's can move with a 1."] * 3)
-    advance(4)
-    rolls = [b for b in table.buttons() if b.action.get("type") == "roll"]
-    assert len(rolls) == 6
+    table, rolls = rolls_under_full_announcements(start)
     hidden = [b.text for b in rolls if not shown_whole(b, table.ids.choice_scroll)]
     assert not hidden, f"{hidden} need a scroll at {size[0]}x{size[1]}"
     assert not faults(table)
