@@ -4,7 +4,9 @@ The markers give a homography; each slot is warped straight out of the frame
 into a small upright card image (curved edge up) and compared with every
 reference image. The comparison is a truncated per-pixel distance after
 normalising brightness, so a pawn standing on a card costs a bounded amount
-and the visible rest of the card still decides. A `SlotTracker` then changes a
+and the visible rest of the card still decides. Where a card and a bare slot
+score alike (a café's deck printed in the bare slot's grey), the slot's look
+says which it is (`CardReader.slot_look`). A `SlotTracker` then changes a
 slot only after several steady frames.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,6 +80,33 @@ LINES_SURE = 5.0
 # its lines were looked for), was told from a bare slot by its brightness alone: `taught_unmarked` lets the teach
 # step say so.
 UNMARKED = 0.05
+# A café's deck printed in the bare slot's own grey matches a bare slot by its colours about as well as its own
+# photos, which share the camera's noise, blur and rim with a bare slot as the clean drawing of one does not: with all
+# 48 grey cards taught, 28 to 110 of 360 bare slots of fresh board photos read as a card (mostly the one of nine path
+# cells), a phantom card for the game. Where the best card and the best bare-slot reference score within LOOK_NEAR of
+# each other (their difference as a share of the larger), the slot is looked at (`slot_look`): bare when it looks bare
+# (`looks_bare`), the best card when it shows the lines between cells that every print has, and as scored when neither
+# (a bare slot under many pawns, a board's own pale bare slot before its photo is taught). Grey bare slots read as a
+# card lay up to 0.34 apart (0.27 with `taught_reference`), grey cards read as bare 0.03; on eval-cards' photos (seeds
+# 8, 5, 21; 7,200 slots) the house deck's lay 0.38 apart at the least and 2 slots were looked at, 10 of 2,376 with 12
+# pawns, each read as before. A slot read bare by its look is given at least BARE_LOOK_SURE: the tracker counts it,
+# and the table asks before acting on it (companion.observations.CONFIRM_BELOW).
+LOOK_NEAR = 0.4
+BARE_LOOK_SURE = 0.5
+# A taught photo is one frame: it keeps that frame's sensor noise and the slope of the light across its slot (a lamp
+# to one side), where the drawings have neither, and `normalise` takes only the slot's level away. Against every
+# query a noisy photo costs more than a clean one, and a slope more than a cell, so in a grey deck, whose holes are
+# only twice as dark as its paper and whose cells differ in lightness alone, one card's photo drew another's slots
+# (P47 read as P46, P08 as P17). A taught photo is made a reference (`taught_reference`) at TAUGHT_SIZE, denoised
+# (OpenCV's non-local means, strength DENOISE) and evened out (`even_light`): the light is fitted as a slope over the
+# middles of its plain cells (EVEN_MARGIN of a cell left at each side), a cell lying off it by more than EVEN_OFF (a
+# pawn) is left out once, and a photo with fewer than EVEN_CELLS plain cells keeps its slope. The photo stored stays
+# as the camera saw it.
+TAUGHT_SIZE = MATCH_SIZE * 2
+DENOISE = 6.0
+EVEN_MARGIN = 0.2
+EVEN_OFF = 0.1
+EVEN_CELLS = 4
 
 
 def normalise(card: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
@@ -128,35 +158,93 @@ def grid_lines(card: np.ndarray) -> tuple[float, float]:
     img = card.astype(np.float32)
     if img.shape[:2] != (LINE_SIZE, LINE_SIZE):
         img = cv2.resize(img, (LINE_SIZE, LINE_SIZE), interpolation=cv2.INTER_AREA)
-    grey = img.mean(2)
+    b, g, r = img[:, :, 0], img[:, :, 1], img[:, :, 2]  # numpy's reductions over the last 3 are slow
+    grey = (b + g + r) / 3
     grey /= max(float(np.median(grey)), 8.0)
-    top = img.max(2)
-    chroma = (top - img.min(2)) / np.maximum(top, 8.0)
+    top = np.maximum(np.maximum(b, g), r)
+    chroma = (top - np.minimum(np.minimum(b, g), r)) / np.maximum(top, 8.0)
     grow = np.ones((2 * LINE_CLEAR + 1, 2 * LINE_CLEAR + 1), np.uint8)
     coloured = cv2.dilate((chroma > float(np.median(chroma)) + LINE_COLOURED).astype(np.uint8), grow) > 0
     third = LINE_SIZE // 3
+    # Both lines at each shift, all at once (the reader looks at many slots of a grey deck): shifts -1, 0, 1 of
+    # the first line, then of the second.
+    ks = np.array([third - 1, third, third + 1, 2 * third - 1, 2 * third, 2 * third + 1])
     total, variance, lines = 0.0, 0.0, 0
     for rows, skip in ((grey, coloured), (grey.T, coloured.T)):  # the lines down the card, then across
+        # A row is clear of a line at k when nothing coloured lies within 6 pixels of it (a running count along it).
+        counts = np.zeros((skip.shape[0], skip.shape[1] + 1), np.int32)
+        np.cumsum(skip, axis=1, out=counts[:, 1:])
+        clear = counts[:, ks + 7] == counts[:, ks - 6]
+        line = (rows[:, ks - 1] + 2 * rows[:, ks] + rows[:, ks + 1]) / 4
+        paper = (rows[:, ks - 5] + rows[:, ks - 4] + rows[:, ks + 4] + rows[:, ks + 5]) / 4
+        darker = (paper - line).astype(np.float64)
+        seen_rows = clear.sum(0)
+        rows_of = np.maximum(seen_rows, 1)
+        mean = (darker * clear).sum(0) / rows_of
+        var = (((darker - mean) ** 2) * clear).sum(0) / rows_of * 2.0 / rows_of
+        usable = (seen_rows >= LINE_ROWS).tolist()
+        means, vars_ = mean.tolist(), var.tolist()
         best: tuple[float, float, int] | None = None
-        for shift in (-1, 0, 1):
-            dark, var, seen = 0.0, 0.0, 0
-            for k in (third + shift, 2 * third + shift):
-                clear = ~skip[:, k - 6:k + 7].any(1)
-                if clear.sum() < LINE_ROWS:
-                    continue
-                line = (rows[:, k - 1] + 2 * rows[:, k] + rows[:, k + 1]) / 4
-                paper = (rows[:, k - 5] + rows[:, k - 4] + rows[:, k + 4] + rows[:, k + 5]) / 4
-                darker = (paper - line)[clear]
-                dark += float(darker.mean())
-                var += float(darker.var()) * 2.0 / len(darker)
-                seen += 1
-            if seen and (best is None or dark / np.sqrt(var + 1e-9) > best[0] / np.sqrt(best[1] + 1e-9)):
-                best = (dark, var, seen)
+        for shift in range(3):
+            pair = [j for j in (shift, shift + 3) if usable[j]]
+            if not pair:
+                continue
+            dark, var_sum = sum(means[j] for j in pair), sum(vars_[j] for j in pair)
+            if best is None or dark / np.sqrt(var_sum + 1e-9) > best[0] / np.sqrt(best[1] + 1e-9):
+                best = (dark, var_sum, len(pair))
         if best is not None:
             total, variance, lines = total + best[0], variance + best[1], lines + best[2]
     if not lines:
         return 0.0, 0.0
     return total / lines, total / float(np.sqrt(variance + 1e-9))
+
+
+def even_light(card: np.ndarray, cells: tuple[tuple[str, ...], ...] | None) -> np.ndarray:
+    """A taught photo of a card with ``cells`` (None: a bare slot) with the slope of the light across it taken out.
+
+    The light's level at each plain ("path") cell is the median grey of its
+    middle; a slope (log-linear in the cell's column and row) fitted to them,
+    the one cell furthest off it left out when it lies more than EVEN_OFF
+    off (a pawn, a glare), is divided out, kept at 1 in the card's middle so
+    the photo's own brightness stays. A photo with fewer than EVEN_CELLS plain
+    cells, or none usable, is returned as it is.
+    """
+    img = card.astype(np.float32)
+    height, width = img.shape[:2]
+    grey = img.sum(2) / 3
+    columns, rows, levels = [], [], []
+    for r in range(3):
+        for c in range(3):
+            if cells is not None and cells[r][c] != "path":
+                continue
+            y0, y1 = round(height * (r + EVEN_MARGIN) / 3), round(height * (r + 1 - EVEN_MARGIN) / 3)
+            x0, x1 = round(width * (c + EVEN_MARGIN) / 3), round(width * (c + 1 - EVEN_MARGIN) / 3)
+            level = float(np.median(grey[y0:y1, x0:x1])) if y1 > y0 and x1 > x0 else 0.0
+            if level >= 8.0:
+                columns.append(c - 1.0)
+                rows.append(r - 1.0)
+                levels.append(np.log(level))
+    if len(levels) < EVEN_CELLS:
+        return card
+    fit = np.column_stack([np.ones(len(levels)), columns, rows])
+    logs = np.array(levels)
+    slope = np.linalg.lstsq(fit, logs, rcond=None)[0]
+    off = np.abs(fit @ slope - logs)
+    if len(levels) > EVEN_CELLS and off.max() > EVEN_OFF:
+        keep = np.arange(len(levels)) != int(off.argmax())
+        slope = np.linalg.lstsq(fit[keep], logs[keep], rcond=None)[0]
+    u = (np.arange(width, dtype=np.float32) + 0.5) * 3 / width - 1.5  # a pixel's column, in cells from the middle
+    v = (np.arange(height, dtype=np.float32) + 0.5) * 3 / height - 1.5
+    light = np.exp(slope[1] * u[None, :] + slope[2] * v[:, None]).astype(np.float32)
+    return np.clip(img / light[:, :, None], 0, 255).astype(card.dtype)
+
+
+def taught_reference(photo: np.ndarray, cells: tuple[tuple[str, ...], ...] | None) -> np.ndarray:
+    """A taught photo (BGR, uint8) of a card with ``cells`` (None: a bare slot) as the reader matches it: at
+    TAUGHT_SIZE, its sensor noise and the slope of the light across it taken out (`even_light`)."""
+    if photo.shape[:2] != (TAUGHT_SIZE, TAUGHT_SIZE):
+        photo = cv2.resize(photo, (TAUGHT_SIZE, TAUGHT_SIZE), interpolation=cv2.INTER_AREA)
+    return even_light(cv2.fastNlMeansDenoisingColored(photo, None, DENOISE, DENOISE, 5, 7), cells)
 
 
 @dataclass
@@ -234,17 +322,23 @@ class CardReader:
         self.taught_problem: str | None = None
         if taught_dir is not None:
             self.load_taught(taught_dir)
+        self._restack()
+
+    def _restack(self) -> None:
+        """The references as one matrix for `score_many`, and which of its rows are bare-slot references."""
         self._matrix = self.refs.stack()
+        self._bare = np.array([cid is None for cid in self.refs.ids], bool)
 
     def slot_images(self, frame: np.ndarray, homography: np.ndarray, size: int = MATCH_SIZE) -> list[np.ndarray]:
         """Each slot warped out of the frame as an upright size x size card image (curved edge at the top)."""
+        return [self.slot_image(frame, homography, index, size) for index in range(len(self.board.slots))]
+
+    def slot_image(self, frame: np.ndarray, homography: np.ndarray, index: int, size: int = MATCH_SIZE) -> np.ndarray:
+        """The board's `index`-th slot (in `board.slots` order) alone, as `slot_images` warps each."""
         px_to_cells = np.diag([3.0 / size, 3.0 / size, 1.0])
-        out = []
-        for slot in self.board.slots:
-            to_frame = homography @ slot.card_to_board() @ px_to_cells
-            flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
-            out.append(cv2.warpPerspective(frame, to_frame, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE))
-        return out
+        to_frame = homography @ self.board.slots[index].card_to_board() @ px_to_cells
+        flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+        return cv2.warpPerspective(frame, to_frame, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
     def slot_outlines(self, homography: np.ndarray) -> dict[int, tuple[tuple[float, float], ...]]:
         """Each slot's four corners in frame pixels, so a screen can show where the reader looks for cards."""
@@ -380,10 +474,12 @@ class CardReader:
         """
         seen = self._seen(card_image, white, light)
         bright, marked = self._plain(seen)
+        plain = [bare_dark for bare_bright, bare_marked, bare_dark in self.refs.bare_looks()
+                 if BARE_DARKER <= bright / bare_bright <= BARE_BRIGHTER and marked <= bare_marked + BARE_BUSY]
+        if not plain:  # the lines are the dearer look: a slot too bright or too marked is no bare slot without them
+            return False
         dark, sure = grid_lines(seen)
-        return any(BARE_DARKER <= bright / bare_bright <= BARE_BRIGHTER and marked <= bare_marked + BARE_BUSY
-                   and not (dark >= bare_dark + LINES_DARK and sure >= LINES_SURE)
-                   for bare_bright, bare_marked, bare_dark in self.refs.bare_looks())
+        return any(not (dark >= bare_dark + LINES_DARK and sure >= LINES_SURE) for bare_dark in plain)
 
     def unmarked(self, card_image: np.ndarray, white: np.ndarray, light: float = 1.0) -> bool:
         """Whether a slot image shows no more marks than a bare-slot reference (within UNMARKED) and no printed
@@ -395,6 +491,22 @@ class CardReader:
         dark, sure = grid_lines(seen)
         return any(marked <= bare_marked + UNMARKED and not (dark >= bare_dark + LINES_DARK and sure >= LINES_SURE)
                    for _, bare_marked, bare_dark in self.refs.bare_looks())
+
+    def slot_look(self, card_image: np.ndarray, white: np.ndarray, light: float = 1.0) -> bool | None:
+        """True when a slot image looks bare (`looks_bare`), False when it shows the lines between cells that every
+        print has and no bare-slot reference (`grid_lines`), None when it does neither: a bare slot under many pawns
+        (too marked to look bare), a board's own pale bare slot before a photo of one is taught (too bright), a
+        card mostly holes (few lines between path cells).
+        """
+        seen = self._seen(card_image, white, light)
+        bright, marked = self._plain(seen)
+        dark, sure = grid_lines(seen)
+        looks = self.refs.bare_looks()
+        lined = [dark >= bare_dark + LINES_DARK and sure >= LINES_SURE for _, _, bare_dark in looks]
+        if any(BARE_DARKER <= bright / bare_bright <= BARE_BRIGHTER and marked <= bare_marked + BARE_BUSY and not line
+               for (bare_bright, bare_marked, _), line in zip(looks, lined, strict=True)):
+            return True
+        return False if all(lined) else None
 
     @staticmethod
     def _seen(card_image: np.ndarray, white: np.ndarray, light: float) -> np.ndarray:
@@ -415,21 +527,54 @@ class CardReader:
 
     def match_many(self, card_images: list[np.ndarray], whites: list[np.ndarray] | None = None
                    ) -> list[tuple[str | None, float]]:
-        """All slots against all references in one array operation (it is most of the reader's time)."""
+        """All slots against all references in one array operation (it is most of the reader's time), by their
+        scores alone (`read` looks at a slot too where a card and a bare slot score alike)."""
+        return [self._best(row) for row in self.score_many(card_images, whites)]
+
+    def score_many(self, card_images: list[np.ndarray], whites: list[np.ndarray] | None = None) -> np.ndarray:
+        """The distance of every slot image to every reference (slots x references): the lower, the likelier."""
         whites = whites or [None] * len(card_images)
         queries = np.stack([normalise(img, white).ravel() for img, white in zip(card_images, whites, strict=True)])
         # In place, into one buffer: this is most of the reader's time.
         buffer = np.subtract(self._matrix[None, :, :], queries[:, None, :])
         np.abs(buffer, out=buffer)
         np.minimum(buffer, TRUNCATE, out=buffer)
-        scores = buffer.sum(2)
-        out = []
-        for row in scores:
-            order = np.argsort(row)
-            best_id = self.refs.ids[order[0]]
-            runner = next((row[i] for i in order[1:] if self.refs.ids[i] != best_id), row[order[0]] * 2 + 1)
-            confidence = float(np.clip((runner - row[order[0]]) / max(float(runner), 1e-6) * 4.0, 0.0, 1.0))
-            out.append((best_id, confidence))
+        return buffer.sum(2)
+
+    def _best(self, row: np.ndarray, among: np.ndarray | None = None) -> tuple[str | None, float]:
+        """The best reference of one slot's scores (of those `among` marks, when given) and a confidence from how
+        clearly it beats the runner-up of another id."""
+        order = np.argsort(row)
+        if among is not None:
+            order = order[among[order]]
+        best_id = self.refs.ids[order[0]]
+        runner = next((row[i] for i in order[1:] if self.refs.ids[i] != best_id), row[order[0]] * 2 + 1)
+        confidence = float(np.clip((runner - row[order[0]]) / max(float(runner), 1e-6) * 4.0, 0.0, 1.0))
+        return best_id, confidence
+
+    def _told_by_look(self, scores: np.ndarray, matches: list[tuple[str | None, float]],
+                      look: Callable[[int], bool | None]) -> list[tuple[str | None, float]]:
+        """`matches` with each slot whose best card and best bare-slot reference score within LOOK_NEAR of each
+        other told by its look (`look(index)`: `slot_look`) instead: bare when it looks bare, the best card when
+        it shows the lines of a print; one that does neither keeps its match.
+
+        A café's deck printed in the bare slot's own grey has no colour a bare slot lacks, and its taught
+        photos matched bare slots better than the drawn bare slot did: a phantom card for the game. What a
+        print has and a bare slot has not is the lines between its cells.
+        """
+        if self._bare.all() or not self._bare.any():
+            return matches
+        out = list(matches)
+        bare_scores = scores[:, self._bare].min(1)
+        card_scores = scores[:, ~self._bare].min(1)
+        near = np.abs(bare_scores - card_scores) < LOOK_NEAR * np.maximum(bare_scores, card_scores)
+        for index in np.flatnonzero(near):
+            card, sure = matches[index]
+            bare = look(int(index))
+            if bare:
+                out[index] = (None, max(sure, BARE_LOOK_SURE) if card is None else BARE_LOOK_SURE)
+            elif bare is not None:
+                out[index] = self._best(scores[index], ~self._bare)
         return out
 
     def read(self, frame: np.ndarray) -> BoardReading | None:
@@ -448,7 +593,14 @@ class CardReader:
         self.last_outlines = self.slot_outlines(homography)
         images = self.slot_images(frame, homography)
         white = self.light_white(flat, images)
-        matches = self.match_many(images, [white] * len(images))
+        scores = self.score_many(images, [white] * len(images))
+        lights: list[float] = []
+
+        def look(index: int) -> bool | None:
+            lights[:] = lights or self.slot_light(flat)
+            return self.slot_look(self.slot_image(frame, homography, index, LINE_SIZE), white, lights[index])
+
+        matches = self._told_by_look(scores, [self._best(row) for row in scores], look)
         slots = [SlotReading(slot.slot, card, confidence)
                  for slot, (card, confidence) in zip(self.board.slots, matches, strict=True)]
         return BoardReading(tuple(slots))
@@ -488,11 +640,12 @@ class CardReader:
                 self.taught_unmarked = self.unmarked(large, white, light)
         image = np.clip(large.astype(np.float32) * (255.0 / white), 0, 255).astype(np.uint8)
         target = self._reference_of(card_id)
+        reference = taught_reference(image, self._cells_of(target))
         if replace:
-            self.refs.replace(target, image)
+            self.refs.replace(target, reference)
         else:
-            self.refs.add(target, image)
-        self._matrix = self.refs.stack()
+            self.refs.add(target, reference)
+        self._restack()
         return image
 
     def _reference_of(self, card_id: str) -> str | None:
@@ -504,6 +657,10 @@ class CardReader:
         if card_id == EMPTY and card_id not in self.groups:
             return None
         return self.groups.get(card_id, card_id)
+
+    def _cells_of(self, reference: str | None) -> tuple[tuple[str, ...], ...] | None:
+        """The cells of a reference's card (`_reference_of`), None for a bare slot's."""
+        return next((card.cells for card in self.cards if card.id == reference), None)
 
     def save_taught(self, folder: Path, card_id: str, image: np.ndarray) -> Path:
         """Store a taught photo as the first free `<card id>__<n>.png`; raises OSError when it cannot be written.
@@ -559,7 +716,7 @@ class CardReader:
         and `taught_problem` says why.
         """
         count = 0
-        replaced: set[str] = set()
+        replaced: set[str | None] = set()
         for path in self.taught_photos(folder):
             # Split at the last "__": a café's card "P__2" is taught as "P__2__0.png", and split at the first
             # its photo was passed over as a card "P" the deck has not.
@@ -573,13 +730,14 @@ class CardReader:
                 continue
             self.taught_cards.append(card_id)
             target = self._reference_of(card_id)
+            image = taught_reference(image, self._cells_of(target))
             if target in replaced:
                 self.refs.add(target, image)
             else:
                 self.refs.replace(target, image)
                 replaced.add(target)
             count += 1
-        self._matrix = self.refs.stack()
+        self._restack()
         return count
 
 

@@ -26,7 +26,7 @@ from companion.cli import main as companion_main
 from companion.observations import CardsSeen, LinkChanged
 from vision.board_photos import board_photo
 from vision.card_catalogue import TEMPLE_DATA, BoardSpec, load_temple_board, load_temple_cards
-from vision.card_reader import EMPTY, CardReader
+from vision.card_reader import EMPTY, CardReader, SlotTracker
 from vision.card_render import EMPTY_SLOT, HOLE, SAND, SAND_EDGE, render_board
 from vision.feed import CameraFeed
 from vision.teaching import TeachRefused, teach_card, teach_die_face, temple_data
@@ -115,7 +115,11 @@ def test_a_card_printed_in_pale_mint_is_taught_and_then_read(tmp_path: Path) -> 
     layout = {3: "P07", 8: "P20"}
     frame = photo(tmp_path / "mint.png", straight_view(printed_board(layout, {3: MINT})[0]))
     before = CardReader().read(frame)
-    assert before is not None and before.cards()[3] is None  # the drawings take it for a bare slot, as before
+    assert before is not None
+    seen = next(s for s in before.slots if s.slot == 3)
+    # The drawings took it for a bare slot, surely; its look (paper brighter than a bare slot's) says it is none, and
+    # the nearest drawing is read, too unsurely for the tracker to count (0.16): the card still wants teaching.
+    assert seen.card is not None and seen.confidence < SlotTracker().min_confidence, seen
     folder = tmp_path / "taught"
     taught = teach_card(frame, 3, "P07", folder)
     assert taught.what == "P07 from slot 3" and taught.path == folder / "P07__0.png" and taught.advice == ""
