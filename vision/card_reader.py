@@ -472,14 +472,7 @@ class CardReader:
         bare slot under a pawn. A reader without a bare-slot reference cannot
         tell, and says no.
         """
-        seen = self._seen(card_image, white, light)
-        bright, marked = self._plain(seen)
-        plain = [bare_dark for bare_bright, bare_marked, bare_dark in self.refs.bare_looks()
-                 if BARE_DARKER <= bright / bare_bright <= BARE_BRIGHTER and marked <= bare_marked + BARE_BUSY]
-        if not plain:  # the lines are the dearer look: a slot too bright or too marked is no bare slot without them
-            return False
-        dark, sure = grid_lines(seen)
-        return any(not (dark >= bare_dark + LINES_DARK and sure >= LINES_SURE) for bare_dark in plain)
+        return self.slot_look(card_image, white, light) is True
 
     def unmarked(self, card_image: np.ndarray, white: np.ndarray, light: float = 1.0) -> bool:
         """Whether a slot image shows no more marks than a bare-slot reference (within UNMARKED) and no printed
@@ -493,10 +486,11 @@ class CardReader:
                    for _, bare_marked, bare_dark in self.refs.bare_looks())
 
     def slot_look(self, card_image: np.ndarray, white: np.ndarray, light: float = 1.0) -> bool | None:
-        """True when a slot image looks bare (`looks_bare`), False when it shows the lines between cells that every
-        print has and no bare-slot reference (`grid_lines`), None when it does neither: a bare slot under many pawns
-        (too marked to look bare), a board's own pale bare slot before a photo of one is taught (too bright), a
-        card mostly holes (few lines between path cells).
+        """True when a slot image looks bare (as plain and as bright as a bare-slot reference, without its lines:
+        `looks_bare`), False when it shows the lines between cells that every print has and no bare-slot reference
+        (`grid_lines`), None when it does neither: a bare slot under many pawns (too marked to look bare), a board's
+        own pale bare slot before a photo of one is taught (too bright), a card mostly holes (few lines between path
+        cells).
         """
         seen = self._seen(card_image, white, light)
         bright, marked = self._plain(seen)
