@@ -588,10 +588,12 @@ class CardReader:
         images = self.slot_images(frame, homography)
         white = self.light_white(flat, images)
         scores = self.score_many(images, [white] * len(images))
-        lights: list[float] = []
+        lights: list[float] | None = None  # measured only when a slot is looked at: seldom, for the house deck
 
         def look(index: int) -> bool | None:
-            lights[:] = lights or self.slot_light(flat)
+            nonlocal lights
+            if lights is None:
+                lights = self.slot_light(flat)
             return self.slot_look(self.slot_image(frame, homography, index, LINE_SIZE), white, lights[index])
 
         matches = self._told_by_look(scores, [self._best(row) for row in scores], look)
