@@ -199,6 +199,11 @@ def grid_lines(card: np.ndarray) -> tuple[float, float]:
     return total / lines, total / float(np.sqrt(variance + 1e-9))
 
 
+def lines_printed(dark: float, sure: float, bare_dark: float) -> bool:
+    """Whether `grid_lines`' (darkness, sureness) show printed lines beside a bare-slot reference's darkness."""
+    return dark >= bare_dark + LINES_DARK and sure >= LINES_SURE
+
+
 def even_light(card: np.ndarray, cells: tuple[tuple[str, ...], ...] | None) -> np.ndarray:
     """A taught photo of a card with ``cells`` (None: a bare slot) with the slope of the light across it taken out.
 
@@ -482,7 +487,7 @@ class CardReader:
         seen = self._seen(card_image, white, light)
         marked = self._plain(seen)[1]
         dark, sure = grid_lines(seen)
-        return any(marked <= bare_marked + UNMARKED and not (dark >= bare_dark + LINES_DARK and sure >= LINES_SURE)
+        return any(marked <= bare_marked + UNMARKED and not lines_printed(dark, sure, bare_dark)
                    for _, bare_marked, bare_dark in self.refs.bare_looks())
 
     def slot_look(self, card_image: np.ndarray, white: np.ndarray, light: float = 1.0) -> bool | None:
@@ -496,7 +501,7 @@ class CardReader:
         bright, marked = self._plain(seen)
         dark, sure = grid_lines(seen)
         looks = self.refs.bare_looks()
-        lined = [dark >= bare_dark + LINES_DARK and sure >= LINES_SURE for _, _, bare_dark in looks]
+        lined = [lines_printed(dark, sure, bare_dark) for _, _, bare_dark in looks]
         if any(BARE_DARKER <= bright / bare_bright <= BARE_BRIGHTER and marked <= bare_marked + BARE_BUSY and not line
                for (bare_bright, bare_marked, _), line in zip(looks, lined, strict=True)):
             return True
