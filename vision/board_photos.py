@@ -25,6 +25,8 @@ class BoardPhoto:
     image: np.ndarray
     truth: dict[int, str | None]
     """slot -> card id placed there (None: left empty)."""
+    pawned: frozenset[int] = frozenset()
+    """The slots a pawn stands on (its middle; a large one may lean over the next slot's edge)."""
 
 
 def random_layout(rng: np.random.Generator, cards: list[CardSpec], board: BoardSpec, empty_share: float,
@@ -46,11 +48,13 @@ def random_empty_slots(rng: np.random.Generator, board: BoardSpec, filled: int) 
 
 
 def add_pawns(img: np.ndarray, to_img: np.ndarray, board: BoardSpec, rng: np.random.Generator,
-              count: int, max_cover: float) -> None:
-    """Pawns as shaded discs over random slots; area at most max_cover of a card (9 cells)."""
+              count: int, max_cover: float) -> frozenset[int]:
+    """Pawns as shaded discs over random slots; area at most max_cover of a card (9 cells). Returns their slots."""
     cell = to_img[0, 0]
+    pawned = set()
     for _ in range(count):
         slot = board.slots[int(rng.integers(len(board.slots)))]
+        pawned.add(slot.slot)
         u, v = rng.uniform(0.4, 2.6, 2)
         bx, by, _ = slot.card_to_board() @ np.array([u, v, 1.0])
         x, y = to_img[0, 0] * bx + to_img[0, 2], to_img[1, 1] * by + to_img[1, 2]
@@ -62,6 +66,7 @@ def add_pawns(img: np.ndarray, to_img: np.ndarray, board: BoardSpec, rng: np.ran
         cv2.circle(img, centre, round(radius * 0.7), colour, -1, cv2.LINE_AA)
         cv2.circle(img, (round(x - radius * 0.25), round(y - radius * 0.25)), max(1, round(radius * 0.2)),
                    tuple(min(255, c + 80) for c in colour), -1, cv2.LINE_AA)
+    return frozenset(pawned)
 
 
 def board_photo(
@@ -81,7 +86,7 @@ def board_photo(
     layout = random_layout(rng, cards, board, empty_share, empty_slots)
     cell_px = 24
     flat, to_img = render_board(board, layout, cell_px, palette=palette)
-    add_pawns(flat, to_img, board, rng, int(rng.integers(0, pawns + 1)), max_cover)
+    pawned = add_pawns(flat, to_img, board, rng, int(rng.integers(0, pawns + 1)), max_cover)
     side = flat.shape[0]
     # Camera: turned a little, slightly oblique, as large as the frame allows with the markers in view.
     angle = rng.uniform(-12, 12) + 90 * int(rng.integers(4))
@@ -112,4 +117,4 @@ def board_photo(
     out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3))
     out += rng.normal(0, rng.uniform(2, 7), out.shape)
     truth = {slot: (card.id if card else None) for slot, card in layout.items()}
-    return BoardPhoto(np.clip(out, 0, 255).astype(np.uint8), truth)
+    return BoardPhoto(np.clip(out, 0, 255).astype(np.uint8), truth, pawned)

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision.card_catalogue import BoardSpec, CardSpec, appearance_groups, load_temple_board, load_temple_cards
+from vision.card_cover import covered_cell, mend_covered
 from vision.card_render import EMPTY_SLOT, SAND, render_card
 from vision.frames import as_bgr, image_file
 from vision.markers import BoardFinder
@@ -246,10 +247,16 @@ def even_light(card: np.ndarray, cells: tuple[tuple[str, ...], ...] | None) -> n
 
 def taught_reference(photo: np.ndarray, cells: tuple[tuple[str, ...], ...] | None) -> np.ndarray:
     """A taught photo (BGR, uint8) of a card with ``cells`` (None: a bare slot) as the reader matches it: at
-    TAUGHT_SIZE, its sensor noise and the slope of the light across it taken out (`even_light`)."""
+    TAUGHT_SIZE, what lies on its plain and hole cells painted out (`mend_covered`), its sensor noise and the
+    slope of the light across it taken out (`even_light`)."""
     if photo.shape[:2] != (TAUGHT_SIZE, TAUGHT_SIZE):
         photo = cv2.resize(photo, (TAUGHT_SIZE, TAUGHT_SIZE), interpolation=cv2.INTER_AREA)
+    photo = mend_covered(photo, cells)  # a pawn's edge left in a photo taught (or stored before the teach step refused)
     return even_light(cv2.fastNlMeansDenoisingColored(photo, None, DENOISE, DENOISE, 5, 7), cells)
+
+
+class CardCovered(ValueError):
+    """A teach photo refused for what lies on the card (`covered_cell`), or for another card lying there."""
 
 
 @dataclass
@@ -641,6 +648,9 @@ class CardReader:
                 self.taught_unmarked = self.unmarked(large, white, light)
         image = np.clip(large.astype(np.float32) * (255.0 / white), 0, 255).astype(np.uint8)
         target = self._reference_of(card_id)
+        covered = self._covered(image, slot_number, card_id)
+        if covered:
+            raise CardCovered(covered)
         reference = taught_reference(image, self._cells_of(target))
         if replace:
             self.refs.replace(target, reference)
@@ -648,6 +658,26 @@ class CardReader:
             self.refs.add(target, reference)
         self._restack()
         return image
+
+    def _covered(self, image: np.ndarray, slot_number: int, card_id: str) -> str | None:
+        """Why a photo is refused for what lies on it (`covered_cell`), None when nothing much does.
+
+        The cell named is one the card prints plain or as a hole, so another colour over much of it is a pawn, a
+        finger or a die, or the card lying there is not the one named (its idol or stairs where these are plain).
+        """
+        cells = self._cells_of(self._reference_of(card_id))
+        covered = covered_cell(image, cells)
+        if covered is None:
+            return None
+        row, column, share = covered
+        spot = f"{share:.0%} of the cell in row {row}, column {column}"
+        if cells is None:
+            return (f"something lies in bare slot {slot_number}: {spot} shows another colour than the bare slot "
+                    f"(a pawn?); lift it off and teach again")
+        kind = "a hole" if cells[row - 1][column - 1] == "hole" else "plain"
+        return (f"something lies on the card in slot {slot_number}: {spot}, {kind} on {card_id}, shows another "
+                f"colour (a pawn?), and every reading of {card_id} would be held against it; lift it off and teach "
+                f"again, or check that {card_id} is the card lying there")
 
     def _reference_of(self, card_id: str) -> str | None:
         """The reference a taught card joins: its look-alike group's first id, or None for a bare slot.

@@ -21,7 +21,7 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.registry import create
 from vision.card_catalogue import catalogue_from_data
-from vision.card_reader import EMPTY, CardReader
+from vision.card_reader import EMPTY, CardCovered, CardReader
 from vision.frames import as_bgr, colourless, unusable_text
 from vision.readings import sure_text
 from vision.sources import quiet_opencv
@@ -184,10 +184,19 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
     card_id = deck_id(reader, card_id)
     before = reader.read(frame)
     seen = next((s for s in before.slots if s.slot == slot), None) if before is not None else None
+    other = seen is not None and seen.card not in (None, reader.groups.get(card_id, card_id))
+    read_as = (
+        f"slot {slot} read as {seen.card} before ({sure_text(seen.confidence)})"
+        if seen is not None and other and seen.confidence >= READ_SURELY
+        else ""
+    )
     try:
         image = reader.teach(frame, slot, card_id)
     except ValueError as error:
-        raise TeachRefused(str(error)) from None
+        # A refusal for what lies on the card may be the wrong card named: its idol on a cell the named card
+        # prints plain.
+        said = f"{error}; {read_as}" if read_as and isinstance(error, CardCovered) else str(error)
+        raise TeachRefused(said) from None
     unnamed = unfit_for_a_file(card_id)
     if unnamed:
         raise TeachRefused(
@@ -214,12 +223,8 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
             f"slot {slot} matches a bare slot by its colours and shows no printed marks, only paper brighter than "
             f"a bare slot: if no card lies there, move {path} aside and teach a photo of a bare slot as {EMPTY}"
         )
-    other = seen is not None and seen.card not in (None, reader.groups.get(card_id, card_id))
-    if other and seen.confidence >= READ_SURELY:
-        advice.append(
-            f"slot {slot} read as {seen.card} before ({sure_text(seen.confidence)}); if {seen.card} "
-            f"lies there, teach it as {seen.card} instead"
-        )
+    if read_as:
+        advice.append(f"{read_as}; if {seen.card} lies there, teach it as {seen.card} instead")
     return Taught(f"{card_id} from slot {slot}", path, "; ".join(advice))
 
 

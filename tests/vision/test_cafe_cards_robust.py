@@ -156,10 +156,11 @@ def test_cards_printed_in_the_bare_slots_grey_are_taught_and_bare_slots_still_re
     slot under a pawn, and 60 of these 180 grey cards were refused as "looks empty" (one in three); the lines
     between its cells, which every path cell is printed with and no pawn lies along, tell it now. 60 of
     `eval-cards`' board photos (uneven light, casts, blur, noise, up to four pawns), six grey cards and six bare
-    slots in each, three of each taught: every card is taught, and every bare slot, pawns on some, refused."""
+    slots in each, three of each taught: every card is taught but those with a pawn on them (refused for the pawn,
+    `vision.card_cover`), and every bare slot, pawns on some, refused."""
     reader = CardReader()
     rng = np.random.default_rng(101)
-    refused, taught_bare, tried = [], [], []
+    refused, taught_bare, tried, covered = [], [], [], []
     for n in range(60):
         empty = frozenset(int(s) for s in rng.choice(np.arange(1, 13), 6, replace=False))
         shot = board_photo(rng, CARDS, BOARD, empty_slots=empty, palette=GREY)
@@ -173,6 +174,9 @@ def test_cards_printed_in_the_bare_slots_grey_are_taught_and_bare_slots_still_re
             try:
                 trial.teach(shot.image, slot, card or "P07")
             except ValueError as error:
+                if f"something lies on the card in slot {slot}" in str(error):
+                    covered.append((n, slot, slot in shot.pawned))
+                    continue
                 assert f"slot {slot} looks empty" in str(error), error
                 if card is not None:
                     refused.append((n, slot, card))
@@ -182,6 +186,7 @@ def test_cards_printed_in_the_bare_slots_grey_are_taught_and_bare_slots_still_re
     cards = sum(card is not None for card in tried)
     assert (cards, len(tried) - cards) == (180, 180)
     assert refused == [], f"{len(refused)} of {cards} grey cards refused as bare: {refused[:10]}"
+    assert len(covered) == 35 and all(pawned for _, _, pawned in covered), covered  # each with a pawn on it
     assert taught_bare == [], f"{len(taught_bare)} bare slots taught as a card: {taught_bare[:10]}"
 
 

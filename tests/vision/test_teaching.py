@@ -83,13 +83,21 @@ def test_teaching_from_a_camera_too_far_away_is_done_with_advice(tmp_path: Path)
 
 def test_a_card_named_in_other_case_is_the_decks_and_a_slot_read_as_another_card_is_said(
         board: np.ndarray, tmp_path: Path) -> None:
-    """"p01" was refused as unknown; P05 taught from a slot that plainly held P01 went without a word."""
+    """"p01" was refused as unknown; P05 taught from a slot that plainly held P01 went without a word.
+
+    A name whose card prints plain path where P01 shows its idol is refused (`vision.card_cover`), saying what the
+    slot read as; one with its own idol or stairs where P01 has its idol is taught (P13), and that is said."""
     cards = load_temple_cards()
     folder = tmp_path / "taught"
     taught = teach_card(board, 3, f" {cards[0].id.lower()} ", folder)
     assert taught.path == folder / f"{cards[0].id}__0.png" and taught.advice == ""
-    other = next(c.id for c in cards if c.cells != cards[0].cells)
-    slip = teach_card(board, 3, other, folder)
+    other = next(c.id for c in cards if c.cells[1][0] == "path")
+    with pytest.raises(TeachRefused, match=rf"plain on {other}, .*; slot 3 read as {cards[0].id} before \("):
+        teach_card(board, 3, other, folder)
+    assert sorted(p.name for p in folder.iterdir()) == [f"{cards[0].id}__0.png"]
+    alike = next(c.id for c in cards if c.cells != cards[0].cells and c.cells[1][0] not in ("path", "hole"))
+    assert alike == "P13"
+    slip = teach_card(board, 3, alike, folder)
     assert slip.path.exists()
     assert slip.advice.startswith(f"slot 3 read as {cards[0].id} before (")
     assert slip.advice.endswith(f"if {cards[0].id} lies there, teach it as {cards[0].id} instead")
