@@ -79,13 +79,21 @@ def board_photo(
     empty_share: float = 0.05,
     empty_slots: Collection[int] | None = None,
     palette: dict[tuple[int, int, int], tuple[int, int, int]] | None = None,
+    askew: tuple[float, float] = (0.0, 0.0),
 ) -> BoardPhoto:
     """``palette``: the cards printed in a café's own colours (`render_board`); the same seed gives the same
-    photo with or without it, but for the cards' colours."""
+    photo with or without it, but for the cards' colours. ``askew``: each card laid by hand, up to so many cells
+    off its slot each way and turned up to so many degrees (`render_board`); (0, 0) draws nothing for it, so a
+    seed's photos stay as they were."""
     width, height = size
     layout = random_layout(rng, cards, board, empty_share, empty_slots)
     cell_px = 24
-    flat, to_img = render_board(board, layout, cell_px, palette=palette)
+    laid = (
+        {slot.slot: (*rng.uniform(-askew[0], askew[0], 2), rng.uniform(-askew[1], askew[1])) for slot in board.slots}
+        if askew != (0.0, 0.0)
+        else None
+    )
+    flat, to_img = render_board(board, layout, cell_px, palette=palette, askew=laid)
     pawned = add_pawns(flat, to_img, board, rng, int(rng.integers(0, pawns + 1)), max_cover)
     side = flat.shape[0]
     # Camera: turned a little, slightly oblique, as large as the frame allows with the markers in view.

@@ -69,6 +69,15 @@ def recolour(img: np.ndarray, palette: dict[tuple[int, int, int], tuple[int, int
     return img
 
 
+def card_placement(across: float, down: float, turn: float = 0.0) -> np.ndarray:
+    """3x3 affine matrix: a card's points (in cells) as laid ``across`` and ``down`` cells off its slot, along its
+    own columns and rows, and turned ``turn`` degrees about its middle."""
+    angle = np.deg2rad(turn)
+    cos, sin = np.cos(angle), np.sin(angle)
+    middle = 1.5 - cos * 1.5 + sin * 1.5, 1.5 - sin * 1.5 - cos * 1.5  # the card's middle stays put when turned
+    return np.array([[cos, -sin, middle[0] + across], [sin, cos, middle[1] + down], [0.0, 0.0, 1.0]])
+
+
 def render_board(
     board: BoardSpec,
     slot_cards: dict[int, CardSpec | None],
@@ -76,11 +85,14 @@ def render_board(
     margin_cells: float = 3.5,
     marker_cells: float = 2.5,
     palette: dict[tuple[int, int, int], tuple[int, int, int]] | None = None,
+    askew: dict[int, tuple[float, float, float]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The board seen straight from above with markers outside its corners.
 
     ``palette`` prints the cards laid in the slots in a café's own colours (house colour -> the café's, BGR);
-    the board, its corner path and the bare slots keep the house colours.
+    the board, its corner path and the bare slots keep the house colours. ``askew`` lays a slot's card as a
+    hand does, off its slot (slot -> (across, down, turn): shifted in cells along the card's own columns and
+    rows, turned in degrees about its middle), over the bare slot.
     Returns (image, matrix) where matrix maps board cells to image pixels (3x3).
     """
     margin = round(margin_cells * cell_px)
@@ -93,15 +105,19 @@ def render_board(
         for r in range(3):
             for c in range(3):
                 draw_cell(img, b0 + (ox + c) * cell_px, b0 + (oy + r) * cell_px, cell_px, cells[r][c])
+    scale = np.diag([1 / cell_px, 1 / cell_px, 1.0])
+    to_img = np.array([[cell_px, 0, b0], [0, cell_px, b0], [0, 0, 1]], float)
     for slot in board.slots:
         card = slot_cards.get(slot.slot)
+        laid = (askew or {}).get(slot.slot) if card else None
+        if laid is not None:  # the bare slot shows where the card leaves it
+            cv2.warpAffine(render_cells(None, cell_px), (to_img @ slot.card_to_board() @ scale)[:2], (side, side),
+                           dst=img, flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_TRANSPARENT)
         art = render_cells(card.cells if card else None, cell_px)
         if card and palette:
             recolour(art, palette)
-        to_board = slot.card_to_board()
-        scale = np.diag([1 / cell_px, 1 / cell_px, 1.0])
-        to_img = np.array([[cell_px, 0, b0], [0, cell_px, b0], [0, 0, 1]], float) @ to_board @ scale
-        cv2.warpAffine(art, to_img[:2], (side, side), dst=img, flags=cv2.INTER_NEAREST,
+        to_board = slot.card_to_board() @ card_placement(*laid) if laid is not None else slot.card_to_board()
+        cv2.warpAffine(art, (to_img @ to_board @ scale)[:2], (side, side), dst=img, flags=cv2.INTER_NEAREST,
                        borderMode=cv2.BORDER_TRANSPARENT)
     mpx = round(marker_cells * cell_px)
     quiet = max(2, mpx // 6)
