@@ -7,29 +7,29 @@ from typing import Any
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.properties import ListProperty, StringProperty
-from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
 from companion.registry import game_class
+from ui.screens.upright import UprightScreen
 
 
-class HomeScreen(Screen):
+class HomeScreen(UprightScreen):
     chosen_game = StringProperty("")
     players = ListProperty([])  # in the order tapped: that is the turn order
     # Why the last "Start new game" did not start one. Kept here, not in the app's status line, which the
     # table shows too: "Targi needs 2 players" stayed in red under another game's prompt after Resume.
     note = StringProperty("")
     confirming: tuple[str, tuple[str, ...]] | None = None  # the choice Start was tapped for once, over a game
-
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
         self.confirming = None
         games = self.ids.games
         games.clear_widgets()
         for meta in app.games():
-            button = Factory.BigToggle(text=meta["title"], group="game", allow_no_selection=False)
+            button = Factory.HomeToggle(text=meta["title"], group="game", allow_no_selection=False)
             button.game_id = meta["id"]
-            button.shorten, button.font_size = False, app.u * 19  # long titles wrap to two lines
+            button.shorten, button.font = False, 19  # long titles wrap to two lines
+            self.fit(button)
             button.bind(on_release=lambda b: self.pick_game(b.game_id))
             games.add_widget(button)
         known = {meta["id"] for meta in app.games()}
@@ -53,13 +53,18 @@ class HomeScreen(Screen):
         colours.clear_widgets()
         names = meta["colours"] or [f"Player {i}" for i in range(1, meta["players"]["max"] + 1)]
         for name in names:
-            button = Factory.BigToggle(text=name.capitalize())
+            button = Factory.HomeToggle(text=name.capitalize())
             button.player = name
+            self.fit(button)
             button.bind(on_release=self.toggle_player)
             colours.add_widget(button)
         low, high = meta["players"]["min"], meta["players"]["max"]
         count = str(low) if low == high else f"{low}-{high}"  # "2-2 players" read like a typo
         self.ids.limits.text = f"{count} players; tap in turn order"
+
+    def made_here(self) -> list[Any]:
+        """The game and colour buttons made here (none while the kv rule is still being applied)."""
+        return [b for name in ("games", "colours") if name in self.ids for b in self.ids[name].children]
 
     def toggle_player(self, button: Any) -> None:
         self.note = ""  # "needs 2 players, not 0" is out of date after a tap

@@ -6,16 +6,16 @@ from typing import Any
 
 from kivy.app import App
 from kivy.factory import Factory
-from kivy.uix.screenmanager import Screen
 
 from ui import inputs
+from ui.screens.upright import UprightScreen
 from ui.settings import INPUT_SOURCES
 
 FLAGS = {"serial": "--dice-sensor", "camera": "--camera"}
 HINTS = {"serial": "e.g. /dev/ttyACM0", "camera": "0, picamera, a URL, a video or an image folder"}
 
 
-class SettingsScreen(Screen):
+class SettingsScreen(UprightScreen):
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
         s = app.settings
@@ -24,8 +24,9 @@ class SettingsScreen(Screen):
         for source in INPUT_SOURCES:  # the switches as this run has them, command line included
             on = app.inputs_on.get(source, s.inputs.get(source))
             label = inputs.LABELS.get(source, source.capitalize())  # "Serial" did not say it is the dice sensor
-            button = Factory.BigToggle(text=label, state="down" if on else "normal")
+            button = Factory.SettingToggle(text=label, state="down" if on else "normal")
             button.source = source
+            self.fit(button)
             box.add_widget(button)
         self.ids.voice.state = "down" if s.voice else "normal"
         self.ids.speed.value = s.voice_speed
@@ -37,6 +38,10 @@ class SettingsScreen(Screen):
             field.hint_text = f"{FLAGS[name]} {given} on the command line, for this run" if given else HINTS[name]
         self.ids.pin.text = ""
         self.ids.note.text = ""
+
+    def made_here(self) -> list[Any]:
+        """The input switches made here (none while the kv rule is still being applied)."""
+        return list(self.ids.inputs.children) if "inputs" in self.ids else []
 
     def save(self) -> None:
         app = App.get_running_app()
