@@ -69,6 +69,22 @@ def add_pawns(img: np.ndarray, to_img: np.ndarray, board: BoardSpec, rng: np.ran
     return frozenset(pawned)
 
 
+def add_glare(image: np.ndarray, near: np.ndarray, rng: np.random.Generator, cell: float) -> None:
+    """Glare off a glossy card or sleeve near each of the points ``near`` (frame pixels; ``cell``: a board cell's
+    size there), in place: a soft oval up to about two cells long, white to the camera's limit in its middle."""
+    height, width = image.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    for x, y in near:
+        x, y = x + rng.normal(0, cell * 0.6), y + rng.normal(0, cell * 0.6)
+        across = cell * rng.uniform(0.3, 0.7)
+        stretch, turn = rng.uniform(1.0, 2.0), rng.uniform(0, np.pi)
+        u = ((xs - x) * np.cos(turn) + (ys - y) * np.sin(turn)) / (across * stretch)
+        v = (-(xs - x) * np.sin(turn) + (ys - y) * np.cos(turn)) / across
+        shine = np.clip(1.6 * np.exp(-(u * u + v * v)), 0.0, 1.0)[:, :, None]
+        image *= 1.0 - shine
+        image += 300.0 * shine  # past white: the camera clips it
+
+
 def board_photo(
     rng: np.random.Generator,
     cards: list[CardSpec],
@@ -80,11 +96,13 @@ def board_photo(
     empty_slots: Collection[int] | None = None,
     palette: dict[tuple[int, int, int], tuple[int, int, int]] | None = None,
     askew: tuple[float, float] = (0.0, 0.0),
+    glare: int = 0,
 ) -> BoardPhoto:
     """``palette``: the cards printed in a café's own colours (`render_board`); the same seed gives the same
     photo with or without it, but for the cards' colours. ``askew``: each card laid by hand, up to so many cells
     off its slot each way and turned up to so many degrees (`render_board`); (0, 0) draws nothing for it, so a
-    seed's photos stay as they were."""
+    seed's photos stay as they were. ``glare``: so many spots of a lamp's glare off glossy cards, each on a random
+    slot (`add_glare`); none draws nothing, as for ``askew``."""
     width, height = size
     layout = random_layout(rng, cards, board, empty_share, empty_slots)
     cell_px = 24
@@ -124,5 +142,9 @@ def board_photo(
     out = img.astype(np.float32) * gain[:, :, None] * rng.uniform(0.9, 1.1, 3)
     out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3))
     out += rng.normal(0, rng.uniform(2, 7), out.shape)
+    if glare:
+        middles = np.array([[to_img @ slot.card_to_board() @ [1.5, 1.5, 1.0]] for slot in board.slots], np.float32)
+        spots = cv2.perspectiveTransform(middles[:, :, :2], warp).reshape(-1, 2)
+        add_glare(out, spots[rng.integers(len(spots), size=glare)], rng, cell_px * scale * height / side)
     truth = {slot: (card.id if card else None) for slot, card in layout.items()}
     return BoardPhoto(np.clip(out, 0, 255).astype(np.uint8), truth, pawned)
