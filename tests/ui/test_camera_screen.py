@@ -597,3 +597,38 @@ def test_the_camera_screen_stops_its_picture_refresh_when_the_app_stops(launch: 
     assert screen._clock is not None and screen._clock.is_triggered
     app.dispatch("on_stop")
     assert screen._clock is None
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+def test_a_pawn_on_the_card_to_teach_is_said_whole_and_nothing_is_stored(
+    launch: Any, tmp_path: Path, taught_dir_of_the_test: Path, size: tuple[int, int]
+) -> None:
+    """The refusal for a pawn on the card (`vision.card_cover`) is the longest the teach step gives: it is shown
+    whole on the screen, wrapped, in either arrangement, and the photo with the pawn is not stored."""
+    from kivy.core.window import Window
+
+    from tests.ui.test_layout import window_box
+    from tests.vision.test_cafe_cards_robust import printed_board, straight_view
+    from tests.vision.test_teach_covered import plain_cell, with_pawn
+
+    flat, to_img = printed_board({3: "P05"})
+    pawned = with_pawn(flat, to_img, 3, plain_cell("P05"), 0.45)
+    app = launch(camera=frames(tmp_path / "board", straight_view(pawned)))
+    try:
+        Window.size = size
+        advance(4)
+        screen = open_camera(app)
+        assert until(lambda: screen.live)
+        screen.ids.slot.text, screen.ids.card.text = "3", "P05"
+        note = teach(screen, "teach_card")
+        assert note.startswith("Not taught: something lies on the card in slot 3: "), note
+        assert note.endswith("or check that P05 is the card lying there")
+        label = screen.ids.note
+        advance(2)
+        left, bottom, right, top = window_box(label)
+        assert left >= 0 and right <= size[0] + 1 and bottom >= 0 and top <= size[1] + 1
+        assert label.texture_size[1] <= label.height + 1 and label.texture_size[0] <= label.width + 1
+        assert not taught_dir_of_the_test.exists() or not any(taught_dir_of_the_test.iterdir())
+    finally:
+        Window.size = (800, 480)
+        advance(3)
