@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.uix.screenmanager import Screen
+
+from ui.screens.upright import UprightScreen
 
 
-class AttractScreen(Screen):
+class AttractScreen(UprightScreen):
+    """Sized in the screen's own unit (attract.kv): upright, app.u made its words small on a tall screen."""
+
     def on_touch_down(self, touch: Any) -> bool:
         if self.ids.new_game.collide_point(*touch.pos):
             return super().on_touch_down(touch)

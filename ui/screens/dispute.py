@@ -7,11 +7,11 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.properties import StringProperty
-from kivy.uix.screenmanager import Screen
 
 from ui.choices import arrange
-from ui.widgets import ChoiceButton
+from ui.screens.upright import UprightScreen
 
 
 def ruling_text(ruling: dict[str, Any]) -> str:
@@ -25,8 +25,11 @@ def ruling_text(ruling: dict[str, Any]) -> str:
     return f"{verdict}: {text or 'the rules allow it now.'}\n{clauses}".strip()
 
 
-class DisputeScreen(Screen):
-    """The offered actions come in pages like the table's list: hundreds of buttons took seconds to open."""
+class DisputeScreen(UprightScreen):
+    """The offered actions come in pages like the table's list: hundreds of buttons took seconds to open.
+
+    Upright they stand above the ruling, both across the full width (dispute.kv).
+    """
 
     page_text = StringProperty("")  # "Next page (1 of 11)" when the offered actions fill more than one
     page = 0
@@ -84,6 +87,10 @@ class DisputeScreen(Screen):
         self.fill(button.action)
         App.get_running_app().check(button.action)
 
+    def made_here(self) -> list[Any]:
+        """The offered actions' buttons (none while the kv rule is still being applied)."""
+        return list(self.ids.offered.children) if "offered" in self.ids else []
+
     def next_page(self) -> None:
         self.page += 1
         self.show_page()
@@ -100,8 +107,9 @@ class DisputeScreen(Screen):
         grid = self.ids.offered
         grid.clear_widgets()
         for action in shown.buttons:
-            button = ChoiceButton(text=str(action.get("text") or action.get("type")), action=action)
+            button = Factory.DisputeChoice(text=str(action.get("text") or action.get("type")), action=action)
             button.background_color = (0.25, 0.3, 0.45, 1)
+            self.fit(button)
             button.bind(on_release=self.pick)
             grid.add_widget(button)
         self.ids.offered_scroll.scroll_y = 1

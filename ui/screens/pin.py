@@ -8,12 +8,13 @@ from typing import Any
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.properties import StringProperty
-from kivy.uix.screenmanager import Screen
+
+from ui.screens.upright import UprightScreen
 
 ENTRY_LIMIT = 12  # digits the pad takes when the PIN is no longer: a stuck key cannot grow the entry for ever
 
 
-class PinScreen(Screen):
+class PinScreen(UprightScreen):
     entered = StringProperty("")
     message = StringProperty("Staff PIN")
     _back = "table"  # where Cancel returns
@@ -62,4 +63,21 @@ class PinScreen(Screen):
             button = Factory.PinKey(text={"clear": "Clear", "ok": "OK"}.get(key, key))
             button.key = key
             button.bind(on_release=lambda b: self.press(b.key))
+            self.fit(button)
             self.ids.keypad.add_widget(button)
+
+    def made_here(self) -> list[Any]:
+        """The keypad's keys (none while the kv rule is still being applied)."""
+        return list(self.ids.keypad.children) if "keypad" in self.ids else []
+
+    def on_portrait(self, *args: Any) -> None:
+        """Upright, Cancel goes under the keypad, the foot of the screen as on a phone: left in the column
+        above, it lay between the digits and the keypad, where a finger going for 1 lands. Turned back, it
+        is the column's last again, exactly where it was."""
+        super().on_portrait(*args)
+        if "cancel" not in self.ids:
+            return
+        cancel, home = self.ids.cancel, self.ids.pad if self.portrait else self.ids.column
+        if cancel.parent is not home:
+            cancel.parent.remove_widget(cancel)
+            home.add_widget(cancel)

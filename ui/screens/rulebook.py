@@ -6,13 +6,14 @@ from typing import Any
 
 from kivy.app import App
 from kivy.factory import Factory
-from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
+
+from ui.screens.upright import UprightScreen
 
 SHOWN_AT_MOST = 80  # a phone-book of labels would slow a Pi; refine the search instead
 
 
-class RulebookScreen(Screen):
+class RulebookScreen(UprightScreen):
     # What the labels show now. Each label renders its text to a texture, about 4 ms apiece here: remaking
     # the 60 of a whole rulebook on every visit cost a quarter of a second before the screen appeared.
     _shown: tuple[str, ...] = ()
@@ -38,4 +39,10 @@ class RulebookScreen(Screen):
         self._shown = shown
         box.clear_widgets()
         for text in shown:
-            box.add_widget(Factory.ClauseLabel(text=text))
+            label = Factory.ClauseLabel(text=text)
+            self.fit(label)
+            box.add_widget(label)
+
+    def made_here(self) -> list[Any]:
+        """The clause labels (none while the kv rule is still being applied)."""
+        return list(self.ids.clauses.children) if "clauses" in self.ids else []
