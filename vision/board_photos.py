@@ -73,16 +73,22 @@ def add_glare(image: np.ndarray, near: np.ndarray, rng: np.random.Generator, cel
     """Glare off a glossy card or sleeve near each of the points ``near`` (frame pixels; ``cell``: a board cell's
     size there), in place: a soft oval up to about two cells long, white to the camera's limit in its middle."""
     height, width = image.shape[:2]
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     for x, y in near:
         x, y = x + rng.normal(0, cell * 0.6), y + rng.normal(0, cell * 0.6)
         across = cell * rng.uniform(0.3, 0.7)
         stretch, turn = rng.uniform(1.0, 2.0), rng.uniform(0, np.pi)
+        reach = 3.5 * across * stretch  # past it the shine is under 1/256 of white
+        x0, x1 = max(0, int(x - reach)), min(width, int(x + reach) + 1)
+        y0, y1 = max(0, int(y - reach)), min(height, int(y + reach) + 1)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
         u = ((xs - x) * np.cos(turn) + (ys - y) * np.sin(turn)) / (across * stretch)
         v = (-(xs - x) * np.sin(turn) + (ys - y) * np.cos(turn)) / across
         shine = np.clip(1.6 * np.exp(-(u * u + v * v)), 0.0, 1.0)[:, :, None]
-        image *= 1.0 - shine
-        image += 300.0 * shine  # past white: the camera clips it
+        spot = image[y0:y1, x0:x1]
+        spot *= 1.0 - shine
+        spot += 300.0 * shine  # past white: the camera clips it
 
 
 def board_photo(

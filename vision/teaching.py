@@ -26,7 +26,7 @@ from vision.frames import as_bgr, colourless, unusable_text
 from vision.readings import sure_text
 from vision.sources import quiet_opencv
 from vision.taught import DIE_FILE
-from vision.temple_die import TaughtDieUnreadable, TempleDieReader, TopFace, die_faces, top_face
+from vision.temple_die import GLARE_SHARE, TaughtDieUnreadable, TempleDieReader, TopFace, die_faces, top_face
 from vision.view_check import SLOT_WANTED, small_slots, small_temple_die
 
 
@@ -275,6 +275,11 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, dat
         raise TeachRefused(
             "no value could be made out on the die's top face (the picture may be out of focus, "
             "or glare hides the value): focus the camera on the tray and show the face again"
+        )
+    if face.glare > GLARE_SHARE:  # taught so, every later face of this value would be held against the blot
+        raise TeachRefused(
+            f"glare lies on the die's top face ({face.glare:.0%} of it): turn the die or move the lamp so that "
+            "no bright spot lies on the face, and show it again"
         )
     seen = reader.colour_of(face.bgr)
     if seen != colour:
