@@ -30,6 +30,7 @@ class DisputeScreen(UprightScreen):
 
     Upright they stand above the ruling, both across the full width (dispute.kv).
     """
+    made_in = ("offered",)  # the boxes whose buttons are made here
 
     page_text = StringProperty("")  # "Next page (1 of 11)" when the offered actions fill more than one
     page = 0
@@ -87,9 +88,6 @@ class DisputeScreen(UprightScreen):
         self.fill(button.action)
         App.get_running_app().check(button.action)
 
-    def made_here(self) -> list[Any]:
-        """The offered actions' buttons (none while the kv rule is still being applied)."""
-        return list(self.ids.offered.children) if "offered" in self.ids else []
 
     def next_page(self) -> None:
         self.page += 1

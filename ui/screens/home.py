@@ -14,6 +14,8 @@ from ui.screens.upright import UprightScreen
 
 
 class HomeScreen(UprightScreen):
+    made_in = ("games", "colours")  # the boxes whose buttons are made here
+
     chosen_game = StringProperty("")
     players = ListProperty([])  # in the order tapped: that is the turn order
     # Why the last "Start new game" did not start one. Kept here, not in the app's status line, which the
@@ -62,9 +64,6 @@ class HomeScreen(UprightScreen):
         count = str(low) if low == high else f"{low}-{high}"  # "2-2 players" read like a typo
         self.ids.limits.text = f"{count} players; tap in turn order"
 
-    def made_here(self) -> list[Any]:
-        """The game and colour buttons made here (none while the kv rule is still being applied)."""
-        return [b for name in ("games", "colours") if name in self.ids for b in self.ids[name].children]
 
     def toggle_player(self, button: Any) -> None:
         self.note = ""  # "needs 2 players, not 0" is out of date after a tap

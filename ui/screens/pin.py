@@ -15,6 +15,8 @@ ENTRY_LIMIT = 12  # digits the pad takes when the PIN is no longer: a stuck key 
 
 
 class PinScreen(UprightScreen):
+    made_in = ("keypad",)  # the boxes whose buttons are made here
+
     entered = StringProperty("")
     message = StringProperty("Staff PIN")
     _back = "table"  # where Cancel returns
@@ -66,9 +68,6 @@ class PinScreen(UprightScreen):
             self.fit(button)
             self.ids.keypad.add_widget(button)
 
-    def made_here(self) -> list[Any]:
-        """The keypad's keys (none while the kv rule is still being applied)."""
-        return list(self.ids.keypad.children) if "keypad" in self.ids else []
 
     def on_portrait(self, *args: Any) -> None:
         """Upright, Cancel goes under the keypad, the foot of the screen as on a phone: left in the column

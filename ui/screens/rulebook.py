@@ -14,6 +14,7 @@ SHOWN_AT_MOST = 80  # a phone-book of labels would slow a Pi; refine the search 
 
 
 class RulebookScreen(UprightScreen):
+    made_in = ("clauses",)  # the box whose labels are made here
     # What the labels show now. Each label renders its text to a texture, about 4 ms apiece here: remaking
     # the 60 of a whole rulebook on every visit cost a quarter of a second before the screen appeared.
     _shown: tuple[str, ...] = ()
@@ -43,6 +44,3 @@ class RulebookScreen(UprightScreen):
             self.fit(label)
             box.add_widget(label)
 
-    def made_here(self) -> list[Any]:
-        """The clause labels (none while the kv rule is still being applied)."""
-        return list(self.ids.clauses.children) if "clauses" in self.ids else []

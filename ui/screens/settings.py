@@ -16,6 +16,8 @@ HINTS = {"serial": "e.g. /dev/ttyACM0", "camera": "0, picamera, a URL, a video o
 
 
 class SettingsScreen(UprightScreen):
+    made_in = ("inputs",)  # the boxes whose buttons are made here
+
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
         s = app.settings
@@ -39,9 +41,6 @@ class SettingsScreen(UprightScreen):
         self.ids.pin.text = ""
         self.ids.note.text = ""
 
-    def made_here(self) -> list[Any]:
-        """The input switches made here (none while the kv rule is still being applied)."""
-        return list(self.ids.inputs.children) if "inputs" in self.ids else []
 
     def save(self) -> None:
         app = App.get_running_app()

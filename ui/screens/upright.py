@@ -12,8 +12,8 @@ class UprightScreen(Screen):
     """`portrait` and the unit `u` are bound in common.kv: upright, app.u follows the width (0.6 at 480x800) and
     left the lower half of the screen empty, so such a screen sizes itself in `u` instead.
 
-    Buttons a screen makes in Python are bound to nothing; `made_here` names them, and they are given `u` and
-    `upright` whenever either changes.
+    Buttons a screen makes in Python are bound to nothing; the boxes they go in are named by `made_in`, and they
+    are given `u` and `upright` whenever either changes.
     """
 
     portrait = BooleanProperty(False)  # taller than wide (a display mounted upright)
@@ -25,9 +25,11 @@ class UprightScreen(Screen):
     def on_portrait(self, *_args: Any) -> None:
         self.fit(*self.made_here())
 
+    made_in: tuple[str, ...] = ()  # the ids of the boxes whose children the screen makes in Python
+
     def made_here(self) -> list[Any]:
-        """The buttons this screen made in Python (none while its kv rule is still being applied)."""
-        return []
+        """The widgets this screen made in Python (none while its kv rule is still being applied)."""
+        return [child for name in self.made_in if name in self.ids for child in self.ids[name].children]
 
     def fit(self, *buttons: Any) -> None:
         for button in buttons:
