@@ -712,10 +712,11 @@ class CardReader:
                 self.taught_unmarked = self.unmarked(large, white, light)
         image = np.clip(large.astype(np.float32) * (255.0 / white), 0, 255).astype(np.uint8)
         target = self._reference_of(card_id)
-        covered = self._covered(image, slot_number, card_id)
+        cells = self._cells_of(target)
+        covered = self._covered(image, slot_number, card_id, cells)
         if covered:
             raise CardCovered(covered)
-        reference = taught_reference(image, self._cells_of(target))
+        reference = taught_reference(image, cells)
         if replace:
             self.refs.replace(target, reference)
         else:
@@ -723,13 +724,15 @@ class CardReader:
         self._restack()
         return image
 
-    def _covered(self, image: np.ndarray, slot_number: int, card_id: str) -> str | None:
-        """Why a photo is refused for what lies on it (`covered_cell`), None when nothing much does.
+    @staticmethod
+    def _covered(image: np.ndarray, slot_number: int, card_id: str,
+                 cells: tuple[tuple[str, ...], ...] | None) -> str | None:
+        """Why a photo of ``card_id`` (whose reference has ``cells``) is refused for what lies on it
+        (`covered_cell`), None when nothing much does.
 
         The cell named is one the card prints plain or as a hole, so another colour over much of it is a pawn, a
         finger or a die, or the card lying there is not the one named (its idol or stairs where these are plain).
         """
-        cells = self._cells_of(self._reference_of(card_id))
         covered = covered_cell(image, cells)
         if covered is None:
             return None
