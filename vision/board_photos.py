@@ -27,6 +27,8 @@ class BoardPhoto:
     """slot -> card id placed there (None: left empty)."""
     pawned: frozenset[int] = frozenset()
     """The slots a pawn stands on (its middle; a large one may lean over the next slot's edge)."""
+    under_arm: frozenset[int] = frozenset()
+    """The slots an arm held over the board hides half of or more (`add_arm`)."""
 
 
 def random_layout(rng: np.random.Generator, cards: list[CardSpec], board: BoardSpec, empty_share: float,
@@ -91,6 +93,35 @@ def add_glare(image: np.ndarray, near: np.ndarray, rng: np.random.Generator, cel
         spot += 300.0 * shine  # past white: the camera clips it
 
 
+def add_arm(image: np.ndarray, slots: list[np.ndarray], rng: np.random.Generator) -> frozenset[int]:
+    """An arm reaching in from an edge of the frame to lay or straighten a card, drawn in place: a skin-coloured
+    band about a card wide, from a random point of a frame edge to a hand over a random slot (``slots``: each
+    slot's four corners in frame pixels, in board order). Returns the indices of the slots it hides half of or
+    more."""
+    height, width = image.shape[:2]
+    side = float(np.mean([np.linalg.norm(quad[1] - quad[0]) for quad in slots]))
+    hand = slots[int(rng.integers(len(slots)))].mean(0) + rng.normal(0, side * 0.3, 2)
+    along = rng.uniform(0.2, 0.8)
+    edge = [(along * width, 0.0), (float(width), along * height), (along * width, float(height)),
+            (0.0, along * height)][int(rng.integers(4))]
+    shoulder = np.array(edge) + (np.array(edge) - hand) * 0.2  # the arm goes on past the frame's edge
+    across = side * rng.uniform(0.7, 1.2)
+    mask = np.zeros((height, width), np.float32)
+    cv2.line(mask, tuple(int(v) for v in shoulder), tuple(int(v) for v in hand), 1.0, max(1, int(across)))
+    cv2.circle(mask, tuple(int(v) for v in hand), int(across * 0.75), 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 2)[:, :, None]
+    skin = np.array([rng.uniform(90, 150), rng.uniform(120, 175), rng.uniform(170, 235)], np.float32)
+    shade = cv2.GaussianBlur(rng.normal(1, 0.15, (height, width)).astype(np.float32), (0, 0), 8)[:, :, None]
+    image[:] = np.clip(image * (1 - mask) + skin * shade * mask, 0, 255)
+    hidden = set()
+    for index, quad in enumerate(slots):
+        inside = np.zeros((height, width), np.uint8)
+        cv2.fillConvexPoly(inside, quad.astype(np.int32), 1)
+        if (mask[:, :, 0][inside > 0] > 0.5).mean() >= 0.5:
+            hidden.add(index)
+    return frozenset(hidden)
+
+
 def board_photo(
     rng: np.random.Generator,
     cards: list[CardSpec],
@@ -103,12 +134,14 @@ def board_photo(
     palette: dict[tuple[int, int, int], tuple[int, int, int]] | None = None,
     askew: tuple[float, float] = (0.0, 0.0),
     glare: int = 0,
+    arm: bool = False,
 ) -> BoardPhoto:
     """``palette``: the cards printed in a café's own colours (`render_board`); the same seed gives the same
     photo with or without it, but for the cards' colours. ``askew``: each card laid by hand, up to so many cells
     off its slot each way and turned up to so many degrees (`render_board`); (0, 0) draws nothing for it, so a
     seed's photos stay as they were. ``glare``: so many spots of a lamp's glare off glossy cards, each on a random
-    slot (`add_glare`); none draws nothing, as for ``askew``."""
+    slot (`add_glare`); none draws nothing, as for ``askew``. ``arm``: an arm held still over the board (`add_arm`),
+drawn before the light, blur and noise fall on the photo."""
     width, height = size
     layout = random_layout(rng, cards, board, empty_share, empty_slots)
     cell_px = 24
@@ -142,6 +175,13 @@ def board_photo(
     table[:] = rng.integers(60, 160, 3)
     img = cv2.warpPerspective(flat, warp, (width, height), dst=table, borderMode=cv2.BORDER_TRANSPARENT,
                               flags=cv2.INTER_AREA)
+    under_arm: frozenset[int] = frozenset()
+    if arm:
+        cell = np.array([[0, 0, 1], [3, 0, 1], [3, 3, 1], [0, 3, 1]], float).T
+        quads = [cv2.perspectiveTransform((to_img @ slot.card_to_board() @ cell)[:2].T[None].astype(np.float32),
+                                          warp)[0] for slot in board.slots]
+        hidden = add_arm(img, quads, rng)
+        under_arm = frozenset(board.slots[i].slot for i in hidden)
     # Uneven light: a smooth gain field; colour cast; blur; noise.
     gain = cv2.resize(rng.uniform(0.6, 1.25, (3, 3)).astype(np.float32), (width, height),
                       interpolation=cv2.INTER_CUBIC)
@@ -153,4 +193,4 @@ def board_photo(
         spots = cv2.perspectiveTransform(middles[:, :, :2], warp).reshape(-1, 2)
         add_glare(out, spots[rng.integers(len(spots), size=glare)], rng, cell_px * scale * height / side)
     truth = {slot: (card.id if card else None) for slot, card in layout.items()}
-    return BoardPhoto(np.clip(out, 0, 255).astype(np.uint8), truth, pawned)
+    return BoardPhoto(np.clip(out, 0, 255).astype(np.uint8), truth, pawned, under_arm)

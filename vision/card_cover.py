@@ -8,6 +8,11 @@ colour from the rest of its kind's cells lies on the card, not in its print.
 A few pixels of it (a pawn on the next slot leaning over) are painted out of
 the reference (`mend_covered`); more than COVER_REFUSED of a cell refuses the
 photo (`covered_cell`), since what was under it is not in the photo to mend.
+
+At reading time a hand laying a card, or an arm reaching across the board and
+held still, hides much of a slot: what is left of it matched some card, often
+surely enough for the tracker. A slot most of whose pixels no reference of the
+card it matched comes near (`unexplained_share`) is read as covered.
 """
 
 from __future__ import annotations
@@ -110,3 +115,31 @@ def mend_covered(photo: np.ndarray, cells: tuple[tuple[str, ...], ...] | None) -
             continue  # every middle of the kind covered: nothing to paint with
         mended[grown & inside] = np.median(photo[clear], 0).astype(np.uint8)
     return mended
+
+
+# An arm held still over `eval-cards`' photos (a skin-coloured band from a frame edge to a slot, 100 photos, seed 46):
+# of a slot's pixels (MATCH_SIZE, `normalise`d Lab with doubled chroma), those lying more than COVER_FAR (summed over
+# L, a and b) from the best reference of the card read reached 0.42 of a slot without an arm (a pawn on it; 0.25 at
+# the 99th percentile) and more than READ_COVERED on 30 of the 52 slots under the arm read wrong surely enough for
+# the tracker. Two right readings of 1,200 without an arm lay above it.
+COVER_FAR = 45.0
+READ_COVERED = 0.3
+COVER_REACH = 1
+
+
+def unexplained_share(query: np.ndarray, references: np.ndarray, side: int, reach: int = COVER_REACH) -> float:
+    """The least share, over ``references`` (rows: one card's reference images, ``side`` pixels square), of a
+    slot's pixels (``query``: its `seen_lab` raveled) that lie more than COVER_FAR from the reference within
+    ``reach`` pixels of their own place: a card laid a little askew is still explained by its drawing. A pixel
+    the camera clipped (NaN) is no evidence either way and counts as near."""
+    seen = query.reshape(1, side, side, 3)
+    drawn = references.reshape(-1, side, side, 3)
+    if reach:
+        drawn = np.pad(drawn, ((0, 0), (reach, reach), (reach, reach), (0, 0)), mode="edge")
+    nearest = None
+    for dy in range(2 * reach + 1):
+        for dx in range(2 * reach + 1):
+            apart = np.abs(drawn[:, dy : dy + side, dx : dx + side] - seen)
+            apart = apart[..., 0] + apart[..., 1] + apart[..., 2]  # numpy's sum over a last axis of 3 is slow
+            nearest = apart if nearest is None else np.fmin(nearest, apart, out=nearest)
+    return float((nearest > COVER_FAR).mean((1, 2)).min())

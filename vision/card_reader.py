@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.card_catalogue import BoardSpec, CardSpec, appearance_groups, load_temple_board, load_temple_cards
-from vision.card_cover import covered_cell, mend_covered
+from vision.card_cover import READ_COVERED, covered_cell, mend_covered, unexplained_share
 from vision.card_render import EMPTY_SLOT, SAND, render_card
 from vision.frames import as_bgr, image_file
 from vision.markers import BoardFinder
@@ -121,6 +121,19 @@ ASKEW_BETTER = 0.95
 ASKEW_AMONG = 8
 ASKEW_PLACES = [(ASKEW_STEP + x * ASKEW_STEP, ASKEW_STEP + y * ASKEW_STEP)
                 for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)]  # top-left corners in the rimmed slot
+# A hand over a slot, skin lit to the path's sand, matches a card printed as nine path cells as well as that card
+# does (`unexplained_share` finds nothing): only the lines between its cells tell them apart. On the arm photos of
+# `card_cover` a card so read showed `grid_lines` 30.6 sure or more without the arm (a pawn on it), 20.7 at most
+# where a hand hid half of it or more; the drawing's own show 32.9. A card printed plain (marked share under
+# PLAIN_CARD) with lines PLAIN_LINES_SEEN sure at least in its reference must show PLAIN_LINES_KEPT of that, or
+# PLAIN_LINES_ENOUGH, its lines up to LINE_REACH pixels (of LINE_SIZE) off their place and turned by up to 8 degrees
+# (LINE_TURNS), as a hand lays a card.
+PLAIN_CARD = 0.05
+PLAIN_LINES_SEEN = 2 * LINES_SURE
+PLAIN_LINES_KEPT = 0.5
+PLAIN_LINES_ENOUGH = 20.0
+LINE_REACH = 6
+LINE_TURNS = (0.0, -4.0, 4.0, -8.0, 8.0)
 DENOISE = 6.0
 EVEN_MARGIN = 0.2
 EVEN_OFF = 0.1
@@ -175,7 +188,7 @@ def plain_look(card: np.ndarray) -> tuple[float, float]:
     return bright, float((np.abs(grey - middle) > PLAIN_STEP * middle).mean())
 
 
-def grid_lines(card: np.ndarray) -> tuple[float, float]:
+def grid_lines(card: np.ndarray, reach: int = 1) -> tuple[float, float]:
     """(darkness, sureness) of the lines between a card image's 3 x 3 cells: what every print has and no bare slot.
 
     A café's card printed in the bare slot's own grey with one or two holes has
@@ -186,7 +199,9 @@ def grid_lines(card: np.ndarray) -> tuple[float, float]:
     share of the slot's middle grey; rows that cross anything coloured (pawns,
     idols, stairs) are left out. Darkness is the mean over the lines seen,
     sureness that mean over its standard error (neighbouring rows counted as
-    one, they share the camera's blur). Both 0.0 when no line can be seen.
+    one, they share the camera's blur). Both 0.0 when no line can be seen. The
+    lines are looked for up to ``reach`` pixels (of LINE_SIZE) off their place,
+    both lines of a direction shifted alike, as a card laid askew shifts them.
     """
     img = card.astype(np.float32)
     if img.shape[:2] != (LINE_SIZE, LINE_SIZE):
@@ -199,9 +214,11 @@ def grid_lines(card: np.ndarray) -> tuple[float, float]:
     grow = np.ones((2 * LINE_CLEAR + 1, 2 * LINE_CLEAR + 1), np.uint8)
     coloured = cv2.dilate((chroma > float(np.median(chroma)) + LINE_COLOURED).astype(np.uint8), grow) > 0
     third = LINE_SIZE // 3
-    # Both lines at each shift, all at once (the reader looks at many slots of a grey deck): shifts -1, 0, 1 of
-    # the first line, then of the second.
-    ks = np.array([third - 1, third, third + 1, 2 * third - 1, 2 * third, 2 * third + 1])
+    # Both lines at each shift, all at once (the reader looks at many slots of a grey deck): the shifts of the
+    # first line, then of the second.
+    shifts = np.arange(-reach, reach + 1)
+    ks = np.concatenate([third + shifts, 2 * third + shifts])
+    n = len(shifts)
     total, variance, lines = 0.0, 0.0, 0
     for rows, skip in ((grey, coloured), (grey.T, coloured.T)):  # the lines down the card, then across
         # A row is clear of a line at k when nothing coloured lies within 6 pixels of it (a running count along it).
@@ -218,8 +235,8 @@ def grid_lines(card: np.ndarray) -> tuple[float, float]:
         usable = (seen_rows >= LINE_ROWS).tolist()
         means, vars_ = mean.tolist(), var.tolist()
         best: tuple[float, float, int] | None = None
-        for shift in range(3):
-            pair = [j for j in (shift, shift + 3) if usable[j]]
+        for shift in range(n):
+            pair = [j for j in (shift, shift + n) if usable[j]]
             if not pair:
                 continue
             dark, var_sum = sum(means[j] for j in pair), sum(vars_[j] for j in pair)
@@ -301,19 +318,25 @@ class References:
     # of its `grid_lines` (0.0 for a card's): what a slot is held against before a card is refused as lying in an
     # empty slot.
     looks: list[tuple[float, float, float]] = field(default_factory=list)
+    # For a card printed plain all over (`plain_look`'s marked share under PLAIN_CARD), the sureness of its
+    # `grid_lines`, which the slot it is read in must show a share of (`CardReader._lines_hidden`); 0.0 for others.
+    lines_sure: list[float] = field(default_factory=list)
 
     def add(self, card_id: str | None, card_image: np.ndarray) -> None:
         small = cv2.resize(card_image, (MATCH_SIZE, MATCH_SIZE), interpolation=cv2.INTER_AREA)
         self.ids.append(card_id)
         self.images.append(normalise(small))
-        lines = grid_lines(card_image)[0] if card_id is None else 0.0
-        self.looks.append((*plain_look(small), lines))
+        look = plain_look(small)
+        dark, sure = grid_lines(card_image) if card_id is None or look[1] < PLAIN_CARD else (0.0, 0.0)
+        self.looks.append((*look, dark if card_id is None else 0.0))
+        self.lines_sure.append(sure if card_id is not None else 0.0)
 
     def replace(self, card_id: str | None, card_image: np.ndarray) -> None:
         keep = [i for i, cid in enumerate(self.ids) if cid != card_id]
         self.ids = [self.ids[i] for i in keep]
         self.images = [self.images[i] for i in keep]
         self.looks = [self.looks[i] for i in keep]
+        self.lines_sure = [self.lines_sure[i] for i in keep]
         self.add(card_id, card_image)
 
     def bare_looks(self) -> list[tuple[float, float, float]]:
@@ -372,6 +395,7 @@ class CardReader:
         """The references as one matrix for `score_many`, and which of its rows are bare-slot references."""
         self._matrix = self.refs.stack()
         self._bare = np.array([cid is None for cid in self.refs.ids], bool)
+        self._ids = np.array(self.refs.ids, object)
 
     def slot_images(self, frame: np.ndarray, homography: np.ndarray, size: int = MATCH_SIZE) -> list[np.ndarray]:
         """Each slot warped out of the frame as an upright size x size card image (curved edge at the top)."""
@@ -575,9 +599,13 @@ class CardReader:
 
     def score_many(self, card_images: list[np.ndarray], whites: list[np.ndarray] | None = None) -> np.ndarray:
         """The distance of every slot image to every reference (slots x references): the lower, the likelier."""
+        return self._distances(self._queries(card_images, whites), self._matrix)
+
+    @staticmethod
+    def _queries(card_images: list[np.ndarray], whites: list[np.ndarray] | None = None) -> np.ndarray:
+        """Slot images as `_distances` holds them against the references: `seen_lab`, one row each."""
         whites = whites or [None] * len(card_images)
-        queries = np.stack([seen_lab(img, white).ravel() for img, white in zip(card_images, whites, strict=True)])
-        return self._distances(queries, self._matrix)
+        return np.stack([seen_lab(img, white).ravel() for img, white in zip(card_images, whites, strict=True)])
 
     @staticmethod
     def _distances(queries: np.ndarray, references: np.ndarray) -> np.ndarray:
@@ -625,26 +653,70 @@ class CardReader:
         return out
 
     def _laid_askew(self, frame: np.ndarray, homography: np.ndarray, white: np.ndarray, scores: np.ndarray,
-                    matches: list[tuple[str | None, float]]) -> list[tuple[str | None, float]]:
+                    matches: list[tuple[str | None, float]], queries: np.ndarray) -> list[tuple[str | None, float]]:
         """`matches` with each card read less than ASKEW_RETRY surely looked for again ASKEW_STEP beside its slot
         each way: the card as a hand laid it, when a place there matches a card ASKEW_BETTER better than the slot
-        itself did. Each such slot is warped once with a rim and the places cut from it, held against the
-        ASKEW_AMONG cards it matched best: the whole deck for all eight places cost 17 ms a frame of askew cards."""
+        itself did; that place's image replaces the slot's in ``queries``. Each such slot is warped once with a rim
+        and the places cut from it, held against the ASKEW_AMONG cards it matched best: the whole deck for all
+        eight places cost 17 ms a frame of askew cards."""
         unsure = [i for i, (card, sure) in enumerate(matches) if card is not None and sure < ASKEW_RETRY]
         if not unsure or self._bare.all():
             return matches
         cards = np.flatnonzero(~self._bare)
         out = list(matches)
         for index in unsure:
-            wide = seen_lab(self.slot_image(frame, homography, index, MATCH_SIZE, ASKEW_STEP), white)
-            places = np.stack([wide[y : y + MATCH_SIZE, x : x + MATCH_SIZE].ravel() for x, y in ASKEW_PLACES])
+            places = self._askew_places(frame, homography, index, white)
             among = cards[np.argsort(scores[index, cards])[:ASKEW_AMONG]]
             nearest = self._distances(places, self._matrix[among]).min(1)
             place = int(np.argmin(nearest))
             if nearest[place] <= ASKEW_BETTER * scores[index, cards].min():
                 row = self._distances(places[place : place + 1], self._matrix)[0]
                 out[index] = self._best(row, ~self._bare)
+                queries[index] = places[place]
         return out
+
+    def _askew_places(self, frame: np.ndarray, homography: np.ndarray, index: int, white: np.ndarray) -> np.ndarray:
+        """The slot's image at each of ASKEW_PLACES beside it, one row each as `_queries` gives: where a hand may
+        have laid its card. The slot is warped once with a rim and the places cut from it."""
+        wide = seen_lab(self.slot_image(frame, homography, index, MATCH_SIZE, ASKEW_STEP), white)
+        return np.stack([wide[y : y + MATCH_SIZE, x : x + MATCH_SIZE].ravel() for x, y in ASKEW_PLACES])
+
+    def _covered_slots(self, queries: np.ndarray, matches: list[tuple[str | None, float]],
+                       places: Callable[[int], np.ndarray], lines_hidden: Callable[[int, float], bool]) -> set[int]:
+        """The slots something covers (a hand, an arm reaching across): most of the slot's pixels lie far from
+        every reference of the card it read as (`unexplained_share`), at its place and at each of ``places(index)``
+        beside it (a card laid askew lies off its drawing's holes), or it read as a card printed plain whose lines
+        it does not show (``lines_hidden(index, reference sureness)``)."""
+        covered = set()
+        for index, (card, _) in enumerate(matches):
+            rows = np.flatnonzero(self._bare if card is None else self._ids == card)
+            if rows.size == 0:
+                continue
+            drawn = self._matrix[rows]
+            # Where the slot's own place leaves little unexplained, no place within reach leaves more.
+            if unexplained_share(queries[index], drawn, MATCH_SIZE, 0) > READ_COVERED and all(
+                unexplained_share(seen, drawn, MATCH_SIZE) > READ_COVERED for seen in (queries[index], *places(index))
+            ):
+                covered.add(index)
+                continue
+            sure = max(self.refs.lines_sure[i] for i in rows)
+            if card is not None and sure >= PLAIN_LINES_SEEN and lines_hidden(index, sure):
+                covered.add(index)
+        return covered
+
+    def _lines_hidden(self, frame: np.ndarray, homography: np.ndarray, index: int, white: np.ndarray, light: float,
+                      reference_sure: float) -> bool:
+        """Whether a slot fails to show the lines between cells of a card printed plain, at its place or a little
+        beside it: PLAIN_LINES_KEPT of the reference's sureness (``reference_sure``), or PLAIN_LINES_ENOUGH."""
+        need = min(PLAIN_LINES_ENOUGH, PLAIN_LINES_KEPT * reference_sure)
+        seen = self._seen(self.slot_image(frame, homography, index, LINE_SIZE), white, light)
+        middle = (LINE_SIZE / 2, LINE_SIZE / 2)
+        for turn in LINE_TURNS:
+            turned = seen if not turn else cv2.warpAffine(seen, cv2.getRotationMatrix2D(middle, turn, 1.0),
+                                                          (LINE_SIZE, LINE_SIZE), borderMode=cv2.BORDER_REPLICATE)
+            if grid_lines(turned, LINE_REACH)[1] >= need:
+                return False
+        return True
 
     def read(self, frame: np.ndarray) -> BoardReading | None:
         """Every slot of the board, or None (with `last_problem`) when the markers are not all visible."""
@@ -662,19 +734,29 @@ class CardReader:
         self.last_outlines = self.slot_outlines(homography)
         images = self.slot_images(frame, homography)
         white = self.light_white(flat, images)
-        scores = self.score_many(images, [white] * len(images))
+        queries = self._queries(images, [white] * len(images))
+        scores = self._distances(queries, self._matrix)
         lights: list[float] | None = None  # measured only when a slot is looked at: seldom, for the house deck
 
-        def look(index: int) -> bool | None:
+        def light(index: int) -> float:
             nonlocal lights
             if lights is None:
                 lights = self.slot_light(flat)
-            return self.slot_look(self.slot_image(frame, homography, index, LINE_SIZE), white, lights[index])
+            return lights[index]
+
+        def look(index: int) -> bool | None:
+            return self.slot_look(self.slot_image(frame, homography, index, LINE_SIZE), white, light(index))
+
+        def lines_hidden(index: int, sure: float) -> bool:
+            return self._lines_hidden(frame, homography, index, white, light(index), sure)
 
         matches = self._told_by_look(scores, [self._best(row) for row in scores], look)
-        matches = self._laid_askew(frame, homography, white, scores, matches)
-        slots = [SlotReading(slot.slot, card, confidence)
-                 for slot, (card, confidence) in zip(self.board.slots, matches, strict=True)]
+        matches = self._laid_askew(frame, homography, white, scores, matches, queries)
+        covered = self._covered_slots(queries, matches, lambda i: self._askew_places(frame, homography, i, white),
+                                      lines_hidden)
+        slots = [SlotReading(slot.slot, card, 0.0, covered=True) if index in covered
+                 else SlotReading(slot.slot, card, confidence)
+                 for index, (slot, (card, confidence)) in enumerate(zip(self.board.slots, matches, strict=True))]
         return BoardReading(tuple(slots))
 
     # ---------------------------------------------------------------- teach

@@ -45,6 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=count(0), default=8, help="seed of the photos: the same seed, the same photos")
     p.add_argument("--synthetic-deck", action="store_true",
                    help="use a made-up deck instead of the temple data's cards (on its board)")
+    p.add_argument("--arm", action="store_true",
+                   help="draw an arm held still over the board in every photo (a hand laying a card)")
     p.set_defaults(func=cmd_eval_cards)
 
     p = sub.add_parser("eval-temple-die", help="score the temple die reader on seeded rendered faces")
@@ -255,10 +257,11 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
 
     deck = deck_to_score(cafe_dir(args), args.synthetic_deck, _warn)
     reader = CardReader(deck.cards, deck.board)
-    score = evaluate_cards(reader, deck.cards, deck.board, frames=args.frames, seed=args.seed)
+    score = evaluate_cards(reader, deck.cards, deck.board, frames=args.frames, seed=args.seed, arm=args.arm)
     by_laid = ", ".join(f"{laid}: {acc}" for laid, acc in score.accuracy_by_laid().items())
     details = [deck.line(), f"frames without all four markers: {score.unread_frames}",
-               f"slot accuracy by cards laid: {by_laid}"]
+               f"slot accuracy by cards laid: {by_laid}",
+               f"slots read wrong surely enough to be taken: {score.sure_wrong}; read as covered: {score.covered}"]
     if args.json:  # its keys are fixed, so which deck was scored goes to stderr
         print(deck.line(), file=sys.stderr)
     return _report(score.summary(), args.json, details)

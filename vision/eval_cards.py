@@ -23,7 +23,7 @@ from vision.card_catalogue import (
     load_temple_cards,
     synthetic_catalogue,
 )
-from vision.card_reader import CardReader
+from vision.card_reader import CardReader, SlotTracker
 from vision.teaching import temple_data
 
 SYNTHETIC = "a made-up deck (--synthetic-deck)"
@@ -72,6 +72,10 @@ class CardScore:
     slots: int = 0
     right: int = 0
     unread_frames: int = 0
+    sure_wrong: int = 0
+    """Slots read wrong surely enough for the tracker to take (`SlotTracker.counts`): what the table would act on."""
+    covered: int = 0
+    """Slots read as covered (a hand or an arm over them), which the tracker leaves as they were."""
     seconds: float = 0.0
     by_laid: dict[int, list[int]] = field(default_factory=dict)
     """cards laid on the board -> [right slots, slots] over the frames with that many."""
@@ -95,21 +99,24 @@ def evaluate_cards(
     seed: int = 8,
     max_cover: float = 0.15,
     assembling_share: float = 0.5,
+    arm: bool = False,
 ) -> CardScore:
     """Slots count as right when the read card looks the same as the placed one (same cells).
 
     A share `assembling_share` of the frames (spread evenly) shows a partly laid board;
-    their number of cards steps through 0..12 in turn, so every stage is scored.
+    their number of cards steps through 0..12 in turn, so every stage is scored. With
+    ``arm`` each photo has an arm held over the board (`board_photo`).
     """
     rng = np.random.default_rng(seed)
     score = CardScore()
+    taken = SlotTracker()
     assembling = 0
     for index in range(frames):
         empty_slots = None
         if int((index + 1) * assembling_share) > int(index * assembling_share):
             empty_slots = random_empty_slots(rng, board, assembling % (len(board.slots) + 1))
             assembling += 1
-        photo = board_photo(rng, cards, board, max_cover=max_cover, empty_slots=empty_slots)
+        photo = board_photo(rng, cards, board, max_cover=max_cover, empty_slots=empty_slots, arm=arm)
         start = time.perf_counter()
         reading = reader.read(photo.image)
         score.seconds += time.perf_counter() - start
@@ -120,10 +127,11 @@ def evaluate_cards(
         if reading is None:
             score.unread_frames += 1
             continue
-        got = reading.cards()
-        for slot, card in photo.truth.items():
-            want = reader.groups.get(card, card) if card else None
-            right = got.get(slot) == want
+        for slot in reading.slots:
+            card = photo.truth.get(slot.slot)
+            right = slot.card == (reader.groups.get(card, card) if card else None)
             score.right += right
             laid[0] += right
+            score.sure_wrong += not right and taken.counts(slot.confidence)
+            score.covered += slot.covered
     return score

@@ -56,6 +56,9 @@ class SlotReading:
     confidence: float
     rotation: int = 0
     """Quarter turns clockwise of the card relative to its reference image."""
+    covered: bool = False
+    """Something lies over most of the slot (a hand, an arm): ``card`` is what the rest of it looks like, at
+    confidence 0, so that the slot keeps the card it had."""
 
 
 @dataclass(frozen=True)

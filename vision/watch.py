@@ -110,6 +110,10 @@ def _taught_lines(reader, kind: str, taught: Path) -> list[str]:
     return []
 
 
+SLOT_UNSEEN = ("?: most of that slot looks like no card of the deck: something lies over it (a hand?), or the "
+               "café's cards are not taught yet")
+
+
 def _card_text(reader, card: str | None) -> str:
     """A card as a person checks it against the table: cards drawn alike ("P15 or P48") are named together,
     since the reader names such a group by its first card whichever of them lies there."""
@@ -125,7 +129,9 @@ def _frame_reading(reader, kind: str, frame) -> tuple[str, list]:
         board = reader.read(frame)
         if board is None:
             return _markers_text(reader.last_problem), []
-        return ", ".join(f"slot {slot.slot} {_card_text(reader, slot.card)}" for slot in board.slots), []
+        text = ", ".join(f"slot {slot.slot} {'?' if slot.covered else _card_text(reader, slot.card)}"
+                         for slot in board.slots)
+        return text + (f" ({SLOT_UNSEEN})" if any(slot.covered for slot in board.slots) else ""), []
     dice = reader.read(frame)
     return dice_text(dice), dice
 
