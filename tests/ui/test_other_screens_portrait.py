@@ -1,4 +1,5 @@
-"""The dispute, rulebook, PIN and attract screens on a display mounted upright: readable, finger-sized.
+"""The dispute, rulebook, PIN and attract screens on a display mounted upright: readable, finger-sized (and in
+landscape, their lists clear of their scroll bars).
 
 In their landscape arrangement a 480x800 window gave them app.u 0.6 (the
 width over 800): the rules in 11 px text, the dispute's offered actions 36 px
@@ -152,6 +153,24 @@ def test_the_rules_read_across_a_portrait_screen(size: tuple[int, int], start: A
         found = faults(screen, scrolling=(scroll,))
         assert not found, f"searching {words!r} at {size[0]}x{size[1]}:\n" + "\n".join(found)
     assert 0 < len(screen.ids.clauses.children) < 64 and "clauses" in screen.ids.count.text
+
+
+@pytest.mark.parametrize("which", ["rulebook", "dispute"])
+def test_in_landscape_the_rules_and_offered_actions_stay_clear_of_their_scroll_bars(
+    which: str, start: Any, window_size: Any
+) -> None:
+    """At 800x480 the rules' lines and the dispute's offered actions ran to the scroll view's edge, under its
+    bar: the end of a line or a button's rim was drawn over (kept so in session 46 to leave landscape as it was)."""
+    window_size((800, 480))
+    if which == "rulebook":
+        screen = open_rulebook(start)
+        scroll, items = screen.ids.scroll, screen.ids.clauses.children
+    else:
+        screen = open_dispute(start, mid_game("ttd"))
+        scroll, items = screen.ids.offered_scroll, screen.ids.offered.children
+    assert not screen.portrait and items
+    right = max(window_box(item)[2] for item in items)
+    assert right <= window_box(scroll)[2] - scroll.bar_width, f"{which}: runs under the scroll bar"
 
 
 def open_pin(start: Any) -> Any:
