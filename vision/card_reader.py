@@ -249,6 +249,25 @@ def grid_lines(card: np.ndarray, reach: int = 1) -> tuple[float, float]:
     return total / lines, total / float(np.sqrt(variance + 1e-9))
 
 
+def lines_laid_askew(card: np.ndarray, enough: Callable[[float, float], bool]) -> tuple[float, float]:
+    """`grid_lines` of a card image as a hand may have laid the card: its lines up to LINE_REACH pixels off their
+    place and turned by up to 8 degrees (LINE_TURNS). The first turn whose (darkness, sureness) is ``enough``, else
+    the surest: each turn costs a `grid_lines`, and a card laid true needs one."""
+    img = card.astype(np.float32)
+    if img.shape[:2] != (LINE_SIZE, LINE_SIZE):
+        img = cv2.resize(img, (LINE_SIZE, LINE_SIZE), interpolation=cv2.INTER_AREA)
+    middle = (LINE_SIZE / 2, LINE_SIZE / 2)
+    best = (0.0, 0.0)
+    for turn in LINE_TURNS:
+        turned = img if not turn else cv2.warpAffine(img, cv2.getRotationMatrix2D(middle, turn, 1.0),
+                                                     (LINE_SIZE, LINE_SIZE), borderMode=cv2.BORDER_REPLICATE)
+        found = grid_lines(turned, LINE_REACH)
+        if enough(*found):
+            return found
+        best = max(best, found, key=lambda pair: pair[1])
+    return best
+
+
 def lines_printed(dark: float, sure: float, bare_dark: float) -> bool:
     """Whether `grid_lines`' (darkness, sureness) show printed lines beside a bare-slot reference's darkness."""
     return dark >= bare_dark + LINES_DARK and sure >= LINES_SURE
@@ -566,8 +585,9 @@ class CardReader:
         """
         seen = self._seen(card_image, white, light)
         bright, marked = self._plain(seen)
-        dark, sure = grid_lines(seen)
         looks = self.refs.bare_looks()
+        darkest = max((bare_dark for _, _, bare_dark in looks), default=0.0)
+        dark, sure = lines_laid_askew(seen, lambda dark, sure: lines_printed(dark, sure, darkest))
         lined = [lines_printed(dark, sure, bare_dark) for _, _, bare_dark in looks]
         if any(BARE_DARKER <= bright / bare_bright <= BARE_BRIGHTER and marked <= bare_marked + BARE_BUSY and not line
                for (bare_bright, bare_marked, _), line in zip(looks, lined, strict=True)):
@@ -710,13 +730,7 @@ class CardReader:
         beside it: PLAIN_LINES_KEPT of the reference's sureness (``reference_sure``), or PLAIN_LINES_ENOUGH."""
         need = min(PLAIN_LINES_ENOUGH, PLAIN_LINES_KEPT * reference_sure)
         seen = self._seen(self.slot_image(frame, homography, index, LINE_SIZE), white, light)
-        middle = (LINE_SIZE / 2, LINE_SIZE / 2)
-        for turn in LINE_TURNS:
-            turned = seen if not turn else cv2.warpAffine(seen, cv2.getRotationMatrix2D(middle, turn, 1.0),
-                                                          (LINE_SIZE, LINE_SIZE), borderMode=cv2.BORDER_REPLICATE)
-            if grid_lines(turned, LINE_REACH)[1] >= need:
-                return False
-        return True
+        return lines_laid_askew(seen, lambda _, sure: sure >= need)[1] < need
 
     def read(self, frame: np.ndarray) -> BoardReading | None:
         """Every slot of the board, or None (with `last_problem`) when the markers are not all visible."""
