@@ -90,6 +90,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("source", help="where the board is seen: 0, picamera, a URL, a video, an image or a folder")
     p.add_argument("--slot", type=int, required=True, help="the slot the card lies in, 1-12 as on the board's data")
     p.add_argument("--card", required=True, help="card id from the deck's data, e.g. P07")
+    p.add_argument("--as-printed", action="store_true",
+                   help="a colour refused as lying on the card is printed on it: teach the card as it is")
     p.add_argument("--out", type=named_folder,
                    help="folder for taught photos (default: the one the camera feed reads)")
     picture_options(p)
@@ -401,9 +403,10 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
         return _fail(problem or "no frame")
     try:
         data = temple_data(cafe_dir(args), _warn)  # a café's own deck is taught by its own ids
-        taught = teach_card(frame, args.slot, args.card, args.out or default_taught_dir(), data)
+        taught = teach_card(frame, args.slot, args.card, args.out or default_taught_dir(), data, args.as_printed)
     except TeachRefused as exc:
-        return _teach_refused(exc, frame)
+        printed = "; if that colour is printed on the card itself, teach it with --as-printed"
+        return _teach_refused(f"{exc}{printed if exc.may_be_printed else ''}", frame)
     return _said_taught(taught)
 
 

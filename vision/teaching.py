@@ -34,6 +34,11 @@ class TeachRefused(ValueError):
     """Why nothing was taught: a wrong slot, card or face, no board or die in view, a folder that will not take it
     (or that another teach step keeps locked)."""
 
+    def __init__(self, message: str, may_be_printed: bool = False) -> None:
+        super().__init__(message)
+        self.may_be_printed = may_be_printed
+        """Refused for a colour on the card that may be the café's own print: teaching it as printed takes it."""
+
 
 @dataclass(frozen=True)
 class Taught:
@@ -166,8 +171,10 @@ def unfit_for_a_file(card_id: str) -> str | None:
     return f"it is {size} bytes long, {PHOTO_ID_BYTES} at most" if size > PHOTO_ID_BYTES else None
 
 
-def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: Any = None) -> Taught:
-    """Store the card lying in ``slot`` as the café's photo of ``card_id``, a card of ``data`` (the house deck).
+def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: Any = None,
+               as_printed: bool = False) -> Taught:
+    """Store the card lying in ``slot`` as the café's photo of ``card_id``, a card of ``data`` (the house deck);
+    ``as_printed`` takes a colour refused as lying on the card for the café's own print (`CardReader.teach`).
 
     What the slot read as beforehand is said when it was another card, read
     surely: a café's own print may well read as nothing it knows, but a slot
@@ -191,12 +198,13 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
         else ""
     )
     try:
-        image = reader.teach(frame, slot, card_id)
+        image = reader.teach(frame, slot, card_id, as_printed=as_printed)
     except ValueError as error:
         # A refusal for what lies on the card may be the wrong card named: its idol on a cell the named card
         # prints plain.
-        said = f"{error}; {read_as}" if read_as and isinstance(error, CardCovered) else str(error)
-        raise TeachRefused(said) from None
+        covered = isinstance(error, CardCovered)
+        said = f"{error}; {read_as}" if read_as and covered else str(error)
+        raise TeachRefused(said, may_be_printed=covered) from None
     unnamed = unfit_for_a_file(card_id)
     if unnamed:
         raise TeachRefused(

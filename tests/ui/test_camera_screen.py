@@ -604,7 +604,8 @@ def test_a_pawn_on_the_card_to_teach_is_said_whole_and_nothing_is_stored(
     launch: Any, tmp_path: Path, taught_dir_of_the_test: Path, size: tuple[int, int]
 ) -> None:
     """The refusal for a pawn on the card (`vision.card_cover`) is the longest the teach step gives: it is shown
-    whole on the screen, wrapped, in either arrangement, and the photo with the pawn is not stored."""
+    whole on the screen, wrapped, in either arrangement, and the photo with the pawn is not stored; the teach
+    button then offers to take the colour as the card's own print, and does."""
     from kivy.core.window import Window
 
     from tests.ui.test_layout import window_box
@@ -622,13 +623,26 @@ def test_a_pawn_on_the_card_to_teach_is_said_whole_and_nothing_is_stored(
         screen.ids.slot.text, screen.ids.card.text = "3", "P05"
         note = teach(screen, "teach_card")
         assert note.startswith("Not taught: something lies on the card in slot 3: "), note
-        assert note.endswith("or check that P05 is the card lying there")
+        assert note.endswith("or check that P05 is the card lying there. If that colour is printed on the card "
+                             "itself, tap Teach as printed.")
         label = screen.ids.note
         advance(2)
         left, bottom, right, top = window_box(label)
         assert left >= 0 and right <= size[0] + 1 and bottom >= 0 and top <= size[1] + 1
         assert label.texture_size[1] <= label.height + 1 and label.texture_size[0] <= label.width + 1
         assert not taught_dir_of_the_test.exists() or not any(taught_dir_of_the_test.iterdir())
+
+        # A café whose P05 prints that colour there takes it as printed; another card picked is offered no such.
+        assert screen.ids.teach_card.text == "Teach as printed"
+        screen.ids.card.text = "P06"
+        advance(1)
+        assert screen.ids.teach_card.text == "Teach this card"
+        screen.ids.card.text = "P05"
+        advance(1)
+        note = teach(screen, "teach_card")
+        assert note.startswith("Taught P05 from slot 3"), note
+        assert (taught_dir_of_the_test / "P05__0.png").exists()
+        assert screen.ids.teach_card.text == "Teach this card"
     finally:
         Window.size = (800, 480)
         advance(3)

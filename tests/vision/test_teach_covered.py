@@ -142,3 +142,33 @@ def test_photos_stored_with_pawns_on_them_are_mended_when_read(tmp_path: Path, m
         assert reading is not None
         right += sum(s.card == groups[shot.truth[s.slot]] for s in reading.slots if shot.truth[s.slot] is not None)
     assert right >= 165, right
+
+
+def test_a_mark_printed_on_one_cell_is_taught_as_printed_and_read(tmp_path: Path, capsys) -> None:
+    """A café's P05 with a red dot printed on one plain cell cannot be told from a pawn: the teach step refused
+    it and no step took it. The refusal now says the colour may be printed, `as_printed` (`--as-printed`) takes
+    the photo, and the card is read with its mark, surely and not as covered."""
+    from companion.cli import main as companion_main
+    from tests.vision.test_cafe_cards_robust import AS_SENT
+
+    folder = tmp_path / "taught"
+    flat, to_img = printed_board({3: "P05", 7: "P12"})
+    marked = with_pawn(flat, to_img, 3, plain_cell("P05"), 0.3)
+    frame = photo(tmp_path / "marked.png", straight_view(marked))
+    with pytest.raises(TeachRefused) as refusal:
+        teach_card(frame, 3, "P05", folder)
+    assert refusal.value.may_be_printed
+    source = str(tmp_path / "marked.png")
+    assert companion_main(["vision", "teach-card", source, "--slot", "3", "--card", "P05", "--out", str(folder),
+                           *AS_SENT]) == 2
+    assert capsys.readouterr().err.rstrip().endswith("if that colour is printed on the card itself, teach it "
+                                                     "with --as-printed")
+    assert companion_main(["vision", "teach-card", source, "--slot", "3", "--card", "P05", "--out", str(folder),
+                           "--as-printed", *AS_SENT]) == 0
+    assert (folder / "P05__0.png").exists()
+    with pytest.raises(TeachRefused) as wrong_slot:  # the other refusals stand as they were
+        teach_card(frame, 4, "P05", folder, as_printed=True)
+    assert not wrong_slot.value.may_be_printed
+    seen = CardReader(taught_dir=folder).read(photo(tmp_path / "again.png", straight_view(marked, seed=5)))
+    slot = next(s for s in seen.slots if s.slot == 3)
+    assert (slot.card, slot.covered) == ("P05", False) and slot.confidence >= 0.8

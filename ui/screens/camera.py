@@ -114,6 +114,9 @@ class CameraScreen(Screen):
     mains_text = StringProperty(mains_button_text(0))
     live = BooleanProperty(False)  # a camera is running and has sent a picture
     teaching = BooleanProperty(False)  # a teaching is on its thread: the teach buttons wait for its answer
+    # "slot:card" of a card refused for a colour on it that may be the café's own print (`TeachRefused`): while
+    # the same slot and card are picked, the teach button takes the card as printed.
+    printed_offer = StringProperty("")
     marking = BooleanProperty(False)  # the next taps on the picture mark the tray's corners
     portrait = BooleanProperty(False)  # taller than wide (a display mounted upright): the picture goes on top
     _corner: tuple[float, float] | None = None  # the tray's first corner tapped, as shares of the picture
@@ -125,6 +128,7 @@ class CameraScreen(Screen):
     _drawn: tuple[tuple[int, int], tuple[Any, ...], dict[int, Any]] | None = None  # (frame size, dice, slots)
     _here = False
     _told_away = False  # a teaching ended while the screen was left: its answer waits for the owner's return
+    _asked = ""  # "slot:card" of the last card taught, for `printed_offer`
 
     def __init__(self, **kwargs: Any) -> None:
         self._numbers: dict[tuple[int, int], Texture] = {}  # slot numbers rendered, by (number, font size)
@@ -404,7 +408,10 @@ class CameraScreen(Screen):
         from vision.teaching import teach_card
 
         slot, card, data = self.ids.slot.text, self.ids.card.text, self.data()
-        self._teach(lambda frame, folder: teach_card(frame, int(slot), card, folder, data), "this card")
+        printed = self.printed_offer == f"{slot}:{card}"
+        self._asked = f"{slot}:{card}"
+        self._teach(lambda frame, folder: teach_card(frame, int(slot), card, folder, data, printed),
+                    "this card as printed" if printed else "this card")
 
     def teach_face(self) -> None:
         from vision.teaching import teach_die_face
@@ -446,7 +453,7 @@ class CameraScreen(Screen):
         """
         from vision.teaching import TeachRefused
 
-        taught = False
+        taught, printed = False, False
         try:
             result = teach(frame, folder)
             note = f"Taught {result.what}. The camera reads with it from now on."
@@ -455,14 +462,17 @@ class CameraScreen(Screen):
             taught = True
         except TeachRefused as error:
             note = f"Not taught: {error}"
+            if error.may_be_printed:
+                printed = True
+                note = f"{note}. If that colour is printed on the card itself, tap Teach as printed."
         except ValueError as error:  # a slot or value not picked yet ('' from a spinner)
             note = f"Not taught: pick the slot, card or value first ({error})."
         except Exception as error:
             log.exception("teaching from the camera screen failed")
             note = f"Not taught: {str(error) or type(error).__name__} (the log has the details)."
-        Clock.schedule_once(lambda _dt: self._answer(note, taught))
+        Clock.schedule_once(lambda _dt: self._answer(note, taught, printed))
 
-    def _answer(self, note: str, taught: bool) -> None:
+    def _answer(self, note: str, taught: bool, printed: bool = False) -> None:
         """On Kivy's thread: the buttons back, the note, and the running feed told to read with what was taught.
 
         The feed asked is the one running now, not the one at the tap: the
@@ -470,6 +480,7 @@ class CameraScreen(Screen):
         """
         self.teaching = False
         self.note = note
+        self.printed_offer = self._asked if printed else ""
         self._told_away = not self._here
         feed = self.feed()
         if taught and feed is not None:
