@@ -122,9 +122,10 @@ ASKEW_AMONG = 8
 ASKEW_PLACES = [(ASKEW_STEP + x * ASKEW_STEP, ASKEW_STEP + y * ASKEW_STEP)
                 for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)]  # top-left corners in the rimmed slot
 # A hand over a slot, skin lit to the path's sand, matches a card printed as nine path cells as well as that card
-# does (`unexplained_share` finds nothing): only the lines between its cells tell them apart. On the arm photos of
-# `card_cover` a card so read showed `grid_lines` 30.6 sure or more without the arm (a pawn on it), 20.7 at most
-# where a hand hid half of it or more; the drawing's own show 32.9. A card printed plain (marked share under
+# does (`unexplained_share` finds nothing): only the lines between its cells tell them apart. On the arm photos
+# (`card_cover`'s READ_COVERED) a card so read showed `grid_lines` 30.6 sure or more without the arm (a pawn on
+# it), 20.7 at most where a hand hid half of it or more; the drawing's own show 32.9. A card printed plain (marked
+# share under
 # PLAIN_CARD) with lines PLAIN_LINES_SEEN sure at least in its reference must show PLAIN_LINES_KEPT of that, or
 # PLAIN_LINES_ENOUGH, its lines up to LINE_REACH pixels (of LINE_SIZE) off their place and turned by up to 8 degrees
 # (LINE_TURNS), as a hand lays a card.
