@@ -135,6 +135,7 @@ PLAIN_LINES_KEPT = 0.5
 PLAIN_LINES_ENOUGH = 20.0
 LINE_REACH = 6
 LINE_TURNS = (0.0, -4.0, 4.0, -8.0, 8.0)
+BESIDE_COVERED = 0.0
 DENOISE = 6.0
 EVEN_MARGIN = 0.2
 EVEN_OFF = 0.1
@@ -324,6 +325,14 @@ def taught_reference(photo: np.ndarray, cells: tuple[tuple[str, ...], ...] | Non
     return even_light(cv2.fastNlMeansDenoisingColored(photo, None, DENOISE, DENOISE, 5, 7), cells)
 
 
+def slots_beside(board: BoardSpec) -> list[set[int]]:
+    """For each slot (by index in ``board.slots``), the slots whose cards lie beside it: middles at most a card
+    and a half apart."""
+    middles = np.array([(slot.card_to_board() @ [1.5, 1.5, 1.0])[:2] for slot in board.slots])
+    apart = np.linalg.norm(middles[:, None] - middles[None], axis=2)
+    return [set(np.flatnonzero((row > 0) & (row <= 4.5)).tolist()) for row in apart]
+
+
 class CardCovered(ValueError):
     """A teach photo refused for what lies on the card (`covered_cell`), or for another card lying there."""
 
@@ -399,6 +408,7 @@ class CardReader:
         }
         self.refs = rendered_references(self.cards)
         self.finder = BoardFinder(self.board.size)
+        self.beside = slots_beside(self.board)
         self.last_problem: str | None = None
         self.taught_unmarked = False  # the last `teach` took its slot for a card by its brightness alone
         # Where each slot lay in the last frame whose markers were all found: its corners in frame pixels.
@@ -769,8 +779,10 @@ class CardReader:
         matches = self._laid_askew(frame, homography, white, scores, matches, queries)
         covered = self._covered_slots(queries, matches, lambda i: self._askew_places(frame, homography, i, white),
                                       lines_hidden)
+        # An arm over one slot hides a little of the slots beside it, too little to be seen, enough to mislead.
+        shadowed = {j for i in covered for j in self.beside[i]} - covered
         slots = [SlotReading(slot.slot, card, 0.0, covered=True) if index in covered
-                 else SlotReading(slot.slot, card, confidence)
+                 else SlotReading(slot.slot, card, min(confidence, BESIDE_COVERED) if index in shadowed else confidence)
                  for index, (slot, (card, confidence)) in enumerate(zip(self.board.slots, matches, strict=True))]
         return BoardReading(tuple(slots))
 

@@ -27,7 +27,8 @@ from vision.card_render import SAND
 
 def test_an_arm_held_over_the_board_is_not_taken_for_cards() -> None:
     """50 photos with an arm reaching in from a frame edge (seeds 46 and 12): wrong readings the tracker would
-    count 24 before, 5 now; 75 of the 83 slots the arm hides half of or more read covered, at confidence 0."""
+    count 24 before, 5 with covered slots read unsure, 1 with the slots beside them unsure too; 75 of the 83 slots
+    the arm hides half of or more read covered, at confidence 0."""
     reader, counts, groups = CardReader(), SlotTracker().counts, appearance_groups(CARDS)
     counted, under, covered = [], 0, 0
     for seed in (46, 12):
@@ -45,9 +46,23 @@ def test_an_arm_held_over_the_board_is_not_taken_for_cards() -> None:
                     under += 1
                     covered += slot.covered
                 assert not slot.covered or slot.confidence == 0.0
-    assert len(counted) <= 8, counted
+    assert len(counted) <= 3, counted
     assert under >= 70
     assert covered >= 0.8 * under, (covered, under)
+
+
+def test_the_slots_beside_a_covered_slot_are_read_unsure() -> None:
+    """A hand over slot 3 hides a little of slots 2 and 4 too: they keep their cards, read at confidence 0 while
+    it lies there, so the tracker waits; slot 5 is read as before."""
+    flat, to_img = printed_board({2: "P07", 3: "P17", 4: "P12", 5: "P20"})
+    reader = CardReader()
+    assert [sorted(reader.board.slots[j].slot for j in reader.beside[i]) for i in (0, 2)] == [[2, 12], [2, 4]]
+    laid = reader.read(straight_view(flat)).slots
+    hidden = reader.read(straight_view(hand_over(flat, to_img, 3, (150, 175, 220)))).slots
+    assert hidden[2].covered
+    for index in (1, 3):
+        assert (hidden[index].card, hidden[index].confidence, hidden[index].covered) == (laid[index].card, 0.0, False)
+    assert hidden[4] == laid[4]
 
 
 def hand_over(flat: np.ndarray, to_img: np.ndarray, slot: int, colour: tuple[int, int, int]) -> np.ndarray:
