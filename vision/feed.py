@@ -61,6 +61,9 @@ TEMPLE_GAMES = frozenset({"temple"})
 UNSEEN = object()  # no frame read yet, so no game data seen either
 CARD_READS_AFTER_MOTION = 10  # board reads at the full rate after motion: the tracker needs 3 steady ones
 BOARD_MISSES = 5  # still board reads without the markers before the table is told
+# Still board reads with the same slots covered before the table is told: the ten quick reads after motion and three
+# a second apart, so a hand held still while laying a card is not announced, a cup or an untaught deck is.
+COVERED_READS = 13
 SAME_PLACE = 0.5  # overlap (IoU) of a die's box with its box before at which it has not moved
 MAINS_ANSWER_SECONDS = 1.0  # how long a screen waits for the camera to take the mains frequency
 READER_NAMES = {"d6": "d6 reader", "temple-die": "temple die reader", "cards": "card reader"}
@@ -343,6 +346,8 @@ class CameraFeed:
         self.board_gate = self.gate  # over what the card reader sees: the whole picture
         self._last_cards = 0.0
         self._board_misses = 0  # still board reads in a row without all four markers
+        self._covered: tuple[tuple[int, ...], int] = ((), 0)  # the slots last read covered, and for how many reads
+        self._covered_told: tuple[int, ...] = ()  # the covered slots the table was last told of
         # The dice last settled (told to the table, or lying there when reading began), and
         # whether anything moved since. Forgotten with the readers: other readers see other dice.
         self._dice_seen: Any = None
@@ -711,6 +716,7 @@ class CameraFeed:
         self._outlines = getattr(reader, "last_outlines", None)
         self._board_blurred = blurred_board(frame, getattr(getattr(reader, "finder", None), "last_markers", None))
         self._board_seen(reading, getattr(reader, "last_problem", None))
+        self._slots_covered(reading)
         changed = [s for s in self.tracker.update(reading) if s.card is not None]
         if changed:
             confidence = plain_confidence(min(s.confidence for s in changed))
@@ -735,6 +741,33 @@ class CameraFeed:
         if self._board_misses == BOARD_MISSES:
             self._tell(LinkChanged(self.name, True, f"{problem or 'board not found'}: the path cards are not read "
                                                     "until all four markers show"))
+
+
+    def _slots_covered(self, reading: Any) -> None:
+        """Say once when slots stay covered, and when they read clear again.
+
+        A covered slot keeps its card (`SlotReading.covered`), so a cup left on
+        a card, or a café's deck not taught yet (every slot matching no card),
+        kept the table from seeing cards laid there, and nobody learnt why.
+        """
+        if reading is None:
+            return
+        now = tuple(s.slot for s in getattr(reading, "slots", ()) if getattr(s, "covered", False) is True)
+        before, count = self._covered
+        self._covered = (now, count + 1 if now == before else 1)
+        if now and self._covered[1] == COVERED_READS and now != self._covered_told:
+            self._covered_told = now
+            self._tell(LinkChanged(self.name, True, covered_text(now)))
+        elif not now and self._covered_told:
+            self._covered_told = ()
+            self._tell(LinkChanged(self.name, True, "no slot looks covered now: the path cards are read"))
+
+
+def covered_text(slots: tuple[int, ...]) -> str:
+    """What the table hears of slots that stay covered."""
+    named = f"slot {slots[0]}" if len(slots) == 1 else f"slots {', '.join(map(str, slots[:-1]))} and {slots[-1]}"
+    return (f"{named} read covered: something lies over the card (a cup, a hand?), or the café's cards are not "
+            "taught yet; the table keeps the cards it saw there until they read clear")
 
 
 def start_camera(source: str, submit: Submit, session: Callable[[], Any], **kwargs: Any) -> CameraFeed:

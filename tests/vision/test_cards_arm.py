@@ -131,3 +131,30 @@ def test_eval_cards_and_watch_say_what_an_arm_does(tmp_path: Path, capsys) -> No
     out = capsys.readouterr().out
     assert out.startswith("frame 1: slot 1 empty, slot 2 empty, slot 3 ?, slot 4 empty")
     assert "(?: most of that slot looks like no card of the deck: something lies over it (a hand?)" in out
+
+
+def test_the_table_hears_when_slots_stay_covered_and_when_they_clear(tmp_path: Path) -> None:
+    """A covered slot keeps its card, so a cup left on a card, or a café's deck not taught yet, kept the table from
+    seeing what was laid there, and nobody learnt why: the feed now says so once the same slots stay covered for
+    COVERED_READS still reads, and says when they read clear. A hand passing is not announced."""
+    import queue
+
+    from companion.observations import CardsSeen, LinkChanged
+    from vision.feed import COVERED_READS, CameraFeed
+
+    flat, to_img = printed_board({3: "P17", 5: "P07"})
+    laid, hand = straight_view(flat), straight_view(hand_over(flat, to_img, 3, (150, 175, 220)))
+    folder = tmp_path / "cup"
+    folder.mkdir()
+    frames = [laid] * 4 + [hand] * (COVERED_READS - 2) + [laid] * 3 + [hand] * (COVERED_READS + 3) + [laid] * 4
+    for n, frame in enumerate(frames):
+        cv2.imwrite(str(folder / f"{n:04d}.png"), frame)
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(str(folder), seen.put, mode="cards", fps=None, card_interval=0, idle_card_interval=0) as feed:
+        assert feed.ended.wait(30)
+    notes = [o.detail for o in seen.queue if isinstance(o, LinkChanged) and "covered" in o.detail]
+    assert notes == ["slot 3 read covered: something lies over the card (a cup, a hand?), or the café's cards are "
+                     "not taught yet; the table keeps the cards it saw there until they read clear",
+                     "no slot looks covered now: the path cards are read"]
+    cards = [o.slots for o in seen.queue if isinstance(o, CardsSeen)]
+    assert cards == [{3: "P17", 5: "P07"}]  # laid once; the hand changed nothing
