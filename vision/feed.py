@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.observations import CardsSeen, DieRead, LinkChanged, Observation, RollStarted
+from vision.covered_notice import CoveredNotice
 from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
 from vision.motion import MotionGate
@@ -346,8 +347,7 @@ class CameraFeed:
         self.board_gate = self.gate  # over what the card reader sees: the whole picture
         self._last_cards = 0.0
         self._board_misses = 0  # still board reads in a row without all four markers
-        self._covered: tuple[tuple[int, ...], int] = ((), 0)  # the slots last read covered, and for how many reads
-        self._covered_told: tuple[int, ...] = ()  # the covered slots the table was last told of
+        self._covered = CoveredNotice(COVERED_READS)  # slots that stay covered are told (a cup, an untaught deck)
         # The dice last settled (told to the table, or lying there when reading began), and
         # whether anything moved since. Forgotten with the readers: other readers see other dice.
         self._dice_seen: Any = None
@@ -716,7 +716,9 @@ class CameraFeed:
         self._outlines = getattr(reader, "last_outlines", None)
         self._board_blurred = blurred_board(frame, getattr(getattr(reader, "finder", None), "last_markers", None))
         self._board_seen(reading, getattr(reader, "last_problem", None))
-        self._slots_covered(reading)
+        covered = self._covered.update(reading)
+        if covered:
+            self._tell(LinkChanged(self.name, True, covered))
         changed = [s for s in self.tracker.update(reading) if s.card is not None]
         if changed:
             confidence = plain_confidence(min(s.confidence for s in changed))
@@ -741,33 +743,6 @@ class CameraFeed:
         if self._board_misses == BOARD_MISSES:
             self._tell(LinkChanged(self.name, True, f"{problem or 'board not found'}: the path cards are not read "
                                                     "until all four markers show"))
-
-
-    def _slots_covered(self, reading: Any) -> None:
-        """Say once when slots stay covered, and when they read clear again.
-
-        A covered slot keeps its card (`SlotReading.covered`), so a cup left on
-        a card, or a café's deck not taught yet (every slot matching no card),
-        kept the table from seeing cards laid there, and nobody learnt why.
-        """
-        if reading is None:
-            return
-        now = tuple(s.slot for s in getattr(reading, "slots", ()) if getattr(s, "covered", False) is True)
-        before, count = self._covered
-        self._covered = (now, count + 1 if now == before else 1)
-        if now and self._covered[1] == COVERED_READS and now != self._covered_told:
-            self._covered_told = now
-            self._tell(LinkChanged(self.name, True, covered_text(now)))
-        elif not now and self._covered_told:
-            self._covered_told = ()
-            self._tell(LinkChanged(self.name, True, "no slot looks covered now: the path cards are read"))
-
-
-def covered_text(slots: tuple[int, ...]) -> str:
-    """What the table hears of slots that stay covered."""
-    named = f"slot {slots[0]}" if len(slots) == 1 else f"slots {', '.join(map(str, slots[:-1]))} and {slots[-1]}"
-    return (f"{named} read covered: something lies over the card (a cup, a hand?), or the café's cards are not "
-            "taught yet; the table keeps the cards it saw there until they read clear")
 
 
 def start_camera(source: str, submit: Submit, session: Callable[[], Any], **kwargs: Any) -> CameraFeed:

@@ -23,6 +23,7 @@ from companion.observations import CONFIRM_BELOW
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader, SlotTracker
 from vision.cli import picture_settings
+from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.feed import untouched
 from vision.frames import as_bgr, unusable_text
@@ -396,6 +397,7 @@ def watch(args: argparse.Namespace) -> int:
     in_tray = reader if tray.whole else TrayReader(reader)
     settler = dice_settler(in_tray) if args.reader != "cards" else None
     tracker = SlotTracker() if args.reader == "cards" else None
+    covered = CoveredNotice(tracker.steady if tracker else 1)  # as the tracker takes a card: a few reads alike
     last_dice = None
     small_told = False  # dice too small in the view are told once
     faults = PictureFaults(args.reader, mains_hz, not tray.whole)
@@ -457,6 +459,9 @@ def watch(args: argparse.Namespace) -> int:
                 changed = tracker.update(reading)
                 lines += [f"slot {slot.slot} now holds {_card_text(reader, slot.card)} ({sure_text(slot.confidence)})"
                           if slot.card else f"slot {slot.slot} is now empty" for slot in changed]
+                told = covered.update(reading)
+                if told:
+                    lines.append(told)
             else:
                 view, offset = tray.cut(shown)
                 settled = settler.feed(view)

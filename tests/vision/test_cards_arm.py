@@ -158,3 +158,19 @@ def test_the_table_hears_when_slots_stay_covered_and_when_they_clear(tmp_path: P
                      "no slot looks covered now: the path cards are read"]
     cards = [o.slots for o in seen.queue if isinstance(o, CardsSeen)]
     assert cards == [{3: "P17", 5: "P07"}]  # laid once; the hand changed nothing
+
+
+def test_watch_says_when_slots_stay_covered_and_when_they_clear(tmp_path: Path, capsys) -> None:
+    """Setting up a table with `watch`, a cup left on a card was as silent as at the table."""
+    flat, to_img = printed_board({3: "P17"})
+    laid, hand = straight_view(flat), straight_view(hand_over(flat, to_img, 3, (150, 175, 220)))
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for n, frame in enumerate([laid] * 4 + [hand] * 2 + [laid] * 2 + [hand] * 4 + [laid] * 3):
+        cv2.imwrite(str(folder / f"{n:04d}.png"), frame)
+    assert companion_main(["vision", "watch", str(folder), "--reader", "cards", *AS_SENT]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "slot 3" in line or "covered" in line]
+    assert lines == ["frame 3: slot 3 now holds P17 (100% sure)",
+                     "frame 11: slot 3 read covered: something lies over the card (a cup, a hand?), or the café's "
+                     "cards are not taught yet; the table keeps the cards it saw there until they read clear",
+                     "frame 13: no slot looks covered now: the path cards are read"]  # a hand of two frames: not told
