@@ -140,8 +140,8 @@ def board_photo(
     photo with or without it, but for the cards' colours. ``askew``: each card laid by hand, up to so many cells
     off its slot each way and turned up to so many degrees (`render_board`); (0, 0) draws nothing for it, so a
     seed's photos stay as they were. ``glare``: so many spots of a lamp's glare off glossy cards, each on a random
-    slot (`add_glare`); none draws nothing, as for ``askew``. ``arm``: an arm held still over the board (`add_arm`),
-drawn before the light, blur and noise fall on the photo."""
+    slot (`add_glare`); none draws nothing, as for ``askew``. ``arm``: an arm held still over the board
+    (`add_arm`), drawn before the light, blur and noise fall on the photo."""
     width, height = size
     layout = random_layout(rng, cards, board, empty_share, empty_slots)
     cell_px = 24
