@@ -64,10 +64,10 @@ def faces_read(tmp_path: Path, glare: bool, frames: int = 128) -> tuple[int, lis
 
 
 def test_faces_under_glare_are_asked_for_more_often_than_read_wrong(tmp_path: Path) -> None:
-    """All 320 faces: the five read wrong surely before lie far apart among them (faces 33 to 221). About 17 s."""
-    right, applied, _ = faces_read(tmp_path, glare=True, frames=320)
+    """The first 224 faces, where the five read wrong surely before lie far apart (faces 33 to 221). About 12 s."""
+    right, applied, _ = faces_read(tmp_path, glare=True, frames=224)
     assert len(applied) <= 2, applied  # 5 before
-    assert right >= 60, right  # the glare hides the value: most are asked, not read
+    assert right >= 42, right  # the glare hides the value: most are asked, not read
 
 
 def test_faces_without_glare_show_none_and_read_as_before(tmp_path: Path) -> None:
