@@ -127,19 +127,19 @@ READ_COVERED = 0.3
 COVER_REACH = 1
 
 
-def unexplained_share(query: np.ndarray, references: np.ndarray, side: int, reach: int = COVER_REACH) -> float:
-    """The least share, over ``references`` (rows: one card's reference images, ``side`` pixels square), of a
-    slot's pixels (``query``: its `seen_lab` raveled) that lie more than COVER_FAR from the reference within
-    ``reach`` pixels of their own place: a card laid a little askew is still explained by its drawing. A pixel
-    the camera clipped (NaN) is no evidence either way and counts as near."""
-    seen = query.reshape(1, side, side, 3)
-    drawn = references.reshape(-1, side, side, 3)
+def unexplained_share(queries: np.ndarray, references: np.ndarray, side: int, reach: int = COVER_REACH) -> np.ndarray:
+    """For each slot image (``queries``: rows of `seen_lab` raveled, ``side`` pixels square), the least share over
+    ``references`` (rows: one card's reference images) of its pixels that lie more than COVER_FAR from the
+    reference within ``reach`` pixels of their own place: a card laid a little askew is still explained by its
+    drawing. A pixel the camera clipped (NaN) is no evidence either way and counts as near."""
+    seen = queries.reshape(-1, 1, side, side, 3)
+    drawn = references.reshape(1, -1, side, side, 3)
     if reach:
-        drawn = np.pad(drawn, ((0, 0), (reach, reach), (reach, reach), (0, 0)), mode="edge")
+        drawn = np.pad(drawn, ((0, 0), (0, 0), (reach, reach), (reach, reach), (0, 0)), mode="edge")
     nearest = None
     for dy in range(2 * reach + 1):
         for dx in range(2 * reach + 1):
-            apart = np.abs(drawn[:, dy : dy + side, dx : dx + side] - seen)
+            apart = np.abs(drawn[:, :, dy : dy + side, dx : dx + side] - seen)
             apart = apart[..., 0] + apart[..., 1] + apart[..., 2]  # numpy's sum over a last axis of 3 is slow
             nearest = apart if nearest is None else np.fmin(nearest, apart, out=nearest)
-    return float((nearest > COVER_FAR).mean((1, 2)).min())
+    return (nearest > COVER_FAR).mean((2, 3)).min(1)

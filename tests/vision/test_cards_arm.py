@@ -90,7 +90,7 @@ def test_a_hand_lit_like_the_path_over_a_card_of_nine_path_cells_reads_covered(t
 
 def test_cards_of_nine_path_cells_laid_askew_are_not_taken_for_a_hand() -> None:
     """A board of P17s each laid up to 0.3 cells off and turned up to 8 degrees (10 photos): their lines are
-    looked for off their place and turned; 4 of the 119 slots read as P17 read covered."""
+    looked for off their place and turned; 5 of the 119 slots read as P17 read covered."""
     p17 = [BY_ID["P17"]]
     reader = CardReader()
     rng = np.random.default_rng(5)
