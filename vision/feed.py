@@ -361,6 +361,7 @@ class CameraFeed:
         self._began = "the camera began reading"  # what started these readers, for the dice lying in view then
         self._shape: tuple[int, ...] | None = None  # the size of the frames these readers have seen
         self._outlines: dict[int, Any] | None = None  # where the slots lay at the last board read
+        self._covered_slots: frozenset[int] = frozenset()  # the slots read covered at the last board read
         self._small: tuple[int, int] | None = None  # the last settled d6 dice's size when they look small
         self._blurred: float | None = None  # the last settled d6 dice's sharpness when they look out of focus
         self._board_blurred: float | None = None  # the board markers' sharpness at the last read, when too soft
@@ -475,6 +476,11 @@ class CameraFeed:
         """Each slot's corners in frame pixels at the last board read; empty while the four markers are not
         all seen, so a screen outlines the slots only where the card reader really looks."""
         return dict(self._outlines or {})
+
+    @property
+    def covered_in_view(self) -> frozenset[int]:
+        """The slots read covered at the last board read (a hand, a cup), so a screen can mark them."""
+        return self._covered_slots if self._outlines else frozenset()
 
     # -- the thread -----------------------------------------------------------
     def _run(self) -> None:
@@ -714,6 +720,7 @@ class CameraFeed:
         reader = self.readers["cards"]
         reading = Checked("cards", reader, self._told.discard).read(frame)
         self._outlines = getattr(reader, "last_outlines", None)
+        self._covered_slots = frozenset(s.slot for s in getattr(reading, "slots", ()) if getattr(s, "covered", False))
         self._board_blurred = blurred_board(frame, getattr(getattr(reader, "finder", None), "last_markers", None))
         self._board_seen(reading, getattr(reader, "last_problem", None))
         covered = self._covered.update(reading)

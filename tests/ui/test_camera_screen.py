@@ -338,6 +338,33 @@ def test_the_slots_the_card_reader_finds_are_outlined_with_their_numbers(launch:
         assert bottom + 5 / 480 * shown_h <= min(ys) < max(ys) <= bottom + 475 / 480 * shown_h
 
 
+def test_a_covered_slot_is_outlined_in_amber(launch: Any, tmp_path: Path) -> None:
+    """A hand (or a cup) over slot 3 keeps its card unread: the owner sees which slot, in the colour of a die the
+    table would ask about; the other slots keep the outline's own colour."""
+    from kivy.graphics import Color, Line
+
+    from tests.vision.test_cafe_cards_robust import printed_board, straight_view
+    from tests.vision.test_cards_arm import hand_over
+    from ui.screens.camera import ASKED_COLOUR, SLOT_COLOUR
+
+    flat, to_img = printed_board({3: "P17", 5: "P07"})
+    app = launch(camera=frames(tmp_path / "hand", straight_view(hand_over(flat, to_img, 3, (150, 175, 220)))))
+    assert app.new_game("temple", ["red", "blue"])
+    feed = app.running_inputs["camera"][1]
+    assert until(lambda: feed.covered_in_view == {3}, 20), feed.covered_in_view
+    screen = open_camera(app)
+    assert until(lambda: screen._drawn is not None and len(screen._drawn[2]) == 12)
+    advance(2)
+    colours, colour = [], None
+    for instruction in screen._overlay.children:
+        if isinstance(instruction, Color):
+            colour = tuple(instruction.rgba)
+        elif isinstance(instruction, Line):
+            colours.append(colour)
+    assert colours.count(ASKED_COLOUR) == 1 and colours.count(SLOT_COLOUR) == 11
+    assert colours[2] == ASKED_COLOUR  # the slots are drawn in their order, 1 to 12
+
+
 def test_dice_too_small_in_view_ask_for_the_camera_closer(launch: Any, tmp_path: Path) -> None:
     from vision.dice_render import render_far_dice_scene
 

@@ -221,7 +221,8 @@ class CameraScreen(Screen):
             seen = f"{seen}, the last. {self.problem(feed)}" if ended else seen
         self.ids.seen.text = fitted(seen)
         self.ids.advice.text = " ".join(f"{line}." for line in self.advice(feed)) if self.live else ""
-        self.draw_over(frame, dice, getattr(feed, "slots_in_view", None) if self.live else None)
+        self.draw_over(frame, dice, getattr(feed, "slots_in_view", None) if self.live else None,
+                       getattr(feed, "covered_in_view", frozenset()) if self.live else frozenset())
 
     @staticmethod
     def advice(feed: Any) -> list[str]:
@@ -255,13 +256,14 @@ class CameraScreen(Screen):
             lines.append(f"Picture not still for {restless:.0f} s, so nothing is read: {advice}")
         return lines
 
-    def draw_over(self, frame: Any, dice: Any = (), slots: Any = None) -> None:
+    def draw_over(self, frame: Any, dice: Any = (), slots: Any = None, covered: Any = frozenset()) -> None:
         """What the camera reads, drawn over its picture. Each die it settled on is boxed, green when the table
         would take it as read and amber when it would ask for a tap; each slot of a board whose four markers it
-        sees is outlined with its number; a marked tray is framed in white, and while one is being marked, its
-        first corner is crossed. An owner aiming the camera sees what is read where, which dice it is unsure
-        of, and whether the slots it reads lie on the board's."""
-        slots = dict(slots or {})
+        sees is outlined with its number, in amber where it reads covered (``covered``: a hand, a cup, or a card
+        not taught); a marked tray is framed in white, and while one is being marked, its first corner is
+        crossed. An owner aiming the camera sees what is read where, which dice it is unsure of, and whether the
+        slots it reads lie on the board's."""
+        slots = {number: (corners, number in covered) for number, corners in dict(slots or {}).items()}
         tray = App.get_running_app().camera_tray()
         tray_box = None if frame is None or tray.whole else tray.pixels(frame.shape)
         corner = None
@@ -300,9 +302,9 @@ class CameraScreen(Screen):
             self._overlay.add(Color(*TRAY_COLOUR))
             self._overlay.add(Line(points=[x - reach, y, x + reach, y], width=2))
             self._overlay.add(Line(points=[x, y - reach, x, y + reach], width=2))
-        for number, corners in slots.items():
+        for number, (corners, hidden) in slots.items():
             points = [shown_point(corner, frame_size, pos, shown) for corner in corners]
-            self._overlay.add(Color(*SLOT_COLOUR))
+            self._overlay.add(Color(*(ASKED_COLOUR if hidden else SLOT_COLOUR)))
             self._overlay.add(Line(points=[v for point in points for v in point], close=True, width=1))
             texture = self.number_texture(number, max(10, round(40 * scale)))
             middle = [sum(v) / len(points) for v in zip(*points, strict=True)]
