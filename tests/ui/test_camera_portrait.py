@@ -17,7 +17,7 @@ from kivy.core.window import Window
 from kivy.uix.button import Button
 
 from tests.ui import test_portrait
-from tests.ui.conftest import until
+from tests.ui.conftest import advance, until
 from tests.ui.test_camera_screen import frames, open_camera
 from tests.ui.test_camera_screen import (
     test_the_tray_is_marked_by_two_taps_on_the_picture_and_far_dice_are_read_in_it as tray_marked_by_taps,
@@ -161,6 +161,10 @@ def test_turning_the_display_rearranges_the_camera_screen_and_turning_it_back_re
 ) -> None:
     _app, screen = on_camera(launch, tmp_path)
     ids = screen.ids
+    # The folder of frames plays two seconds: once it has ended the reading under the picture says so and stays
+    # as it is. Ending between the two looks, it took a line more in one of them (a slow machine's CI run).
+    assert until(lambda: "the last" in ids.seen.text, 20), ids.seen.text
+    advance(3)
 
     def rectangles() -> dict[str, Box]:
         return {name: window_box(widget) for name, widget in ids.items()}
