@@ -334,6 +334,15 @@ def slots_beside(board: BoardSpec) -> list[set[int]]:
     return [set(np.flatnonzero((row > 0) & (row <= 4.5)).tolist()) for row in apart]
 
 
+def out_of_view(outlines: dict[int, tuple[tuple[float, float], ...]], shape: tuple[int, ...]) -> set[int]:
+    """The slots (by index in `outlines`' order) reaching past the frame's edge: with a marker hidden the board
+    is found from the other three (`BoardFinder.homography`), and the corner it hides may lie out of view, its
+    slots' missing part filled with the frame's edge pixels, which read as any card."""
+    height, width = shape[:2]
+    return {index for index, corners in enumerate(outlines.values())
+            if any(not (0.0 <= x <= width - 1 and 0.0 <= y <= height - 1) for x, y in corners)}
+
+
 class CardCovered(ValueError):
     """A teach photo refused for what lies on the card (`covered_cell`), or for another card lying there."""
 
@@ -758,6 +767,7 @@ class CardReader:
             return None
         self.last_problem = None
         self.last_outlines = self.slot_outlines(homography)
+        unseen = out_of_view(self.last_outlines, frame.shape)
         images = self.slot_images(frame, homography)
         white = self.light_white(flat, images)
         queries = self._queries(images, [white] * len(images))
@@ -782,6 +792,7 @@ class CardReader:
                                       lines_hidden)
         # An arm over one slot hides a little of the slots beside it, too little to be seen, enough to mislead.
         shadowed = {j for i in covered for j in self.beside[i]} - covered
+        covered |= unseen
         slots = [SlotReading(slot.slot, card, 0.0, covered=True) if index in covered
                  else SlotReading(slot.slot, card, min(confidence, BESIDE_COVERED) if index in shadowed else confidence)
                  for index, (slot, (card, confidence)) in enumerate(zip(self.board.slots, matches, strict=True))]

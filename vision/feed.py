@@ -32,6 +32,7 @@ from companion.observations import CardsSeen, DieRead, LinkChanged, Observation,
 from vision.covered_notice import CoveredNotice
 from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
+from vision.markers import hidden_text
 from vision.motion import MotionGate
 from vision.orientation import UPRIGHT, Orientation
 from vision.readings import BoardReading, DieReading
@@ -346,7 +347,8 @@ class CameraFeed:
         self.gate = self.make_gate()  # over what the dice reader sees: the marked tray, else the whole picture
         self.board_gate = self.gate  # over what the card reader sees: the whole picture
         self._last_cards = 0.0
-        self._board_misses = 0  # still board reads in a row without all four markers
+        self._board_misses = 0  # still board reads in a row without the board found
+        self._hidden_reads = 0  # board reads in a row found with a marker hidden
         self._covered = CoveredNotice(COVERED_READS)  # slots that stay covered are told (a cup, an untaught deck)
         # The dice last settled (told to the table, or lying there when reading began), and
         # whether anything moved since. Forgotten with the readers: other readers see other dice.
@@ -721,8 +723,9 @@ class CameraFeed:
         reading = Checked("cards", reader, self._told.discard).read(frame)
         self._outlines = getattr(reader, "last_outlines", None)
         self._covered_slots = frozenset(s.slot for s in getattr(reading, "slots", ()) if getattr(s, "covered", False))
-        self._board_blurred = blurred_board(frame, getattr(getattr(reader, "finder", None), "last_markers", None))
-        self._board_seen(reading, getattr(reader, "last_problem", None))
+        finder = getattr(reader, "finder", None)
+        self._board_blurred = blurred_board(frame, getattr(finder, "last_markers", None))
+        self._board_seen(reading, getattr(reader, "last_problem", None), getattr(finder, "hidden", ()))
         covered = self._covered.update(reading)
         if covered:
             self._tell(LinkChanged(self.name, True, covered))
@@ -734,17 +737,28 @@ class CameraFeed:
             alike = {card: twins[card] for card in seen.values() if card in twins}
             self._tell(CardsSeen(seen, self.name, confidence, alike))
 
-    def _board_seen(self, reading: Any, problem: str | None) -> None:
-        """Say once when the board stays out of sight, and when it is back.
+    def _board_seen(self, reading: Any, problem: str | None, hidden: tuple[str, ...] = ()) -> None:
+        """Say once when the board stays out of sight, and when it is back; and so for a marker the board is
+        read without (``hidden``: `BoardFinder.homography`).
 
         Without it a camera aimed past the board, or a marker peeled off or under
         a cup, read no card all game and nobody learnt why. A hand passing is
         motion and is never read, so only a board hidden while all is still counts.
+        Read from three markers, the cards are read on, but a fourth that stays
+        hidden is one more cup or peeled corner from reading nothing.
         """
         if reading is not None:
             if self._board_misses >= BOARD_MISSES:
                 self._tell(LinkChanged(self.name, True, "board markers seen again: the path cards are read"))
             self._board_misses = 0
+            if hidden:
+                self._hidden_reads += 1
+                if self._hidden_reads == BOARD_MISSES:
+                    self._tell(LinkChanged(self.name, True, hidden_text(hidden)))
+            else:
+                if self._hidden_reads >= BOARD_MISSES:
+                    self._tell(LinkChanged(self.name, True, "all four board markers seen again"))
+                self._hidden_reads = 0
             return
         self._board_misses += 1
         if self._board_misses == BOARD_MISSES:

@@ -32,6 +32,7 @@ def marker_bits(marker_id: int) -> np.ndarray:
     return (img < 128).astype(np.uint8)
 
 
+NOT_SEEN = "board markers not seen"
 OUT_OF_PLACE = ("board markers out of place: stick 0 at the north-west corner, 1 north-east, 2 south-east and "
                 "3 south-west, each touching its corner of the board")
 # The least turn at each corner of the four markers' quadrilateral, as the sine of its angle (20 degrees):
@@ -56,6 +57,17 @@ def goes_round(corners: np.ndarray) -> bool:
 
 
 MARKER_SEARCH_SIDE = 800  # a bigger frame is searched for the markers shrunk to this long side
+# A cup or a phone set down on one marker, a hand's hard shadow across it or a marker peeling off hid the board
+# until it was mended, though three markers tell where it lies: the markers are stuck to the board, so each one's
+# four corners in board cells, learnt from the last frame showing all four (`BoardFinder.marker_cells`), stay
+# where they were whatever the camera does. With one hidden, the other three's twelve corners give the homography
+# (least squares), taken only where every corner lies within LEARNT_FIT frame pixels of where the fit puts its
+# learnt place: farther, a marker was stuck again or is no marker, and the board is not read until all four show.
+# Three markers' fit takes up most of one marker's move, so the check is tight: on rendered board photos learnt
+# from another photo the worst corner lay 0.7 px off at 640x480 and 1280x720 (1.9 at 320x240, whose markers are
+# about 25 px across, where the board is then not read), and a marker moved half a cell 1.2-1.3 px off, a cell
+# 2.6-3.0 px.
+LEARNT_FIT = 1.5
 
 
 def detector_parameters() -> cv2.aruco.DetectorParameters:
@@ -93,23 +105,33 @@ class BoardFinder:
         self.search_side = search_side
         self.last_problem: str | None = None
         self.last_markers: dict[int, np.ndarray] | None = None  # each marker's corners in frame px, at the last find
+        self.marker_cells: dict[int, np.ndarray] | None = None  # each marker's corners in board cells (LEARNT_FIT)
+        self.hidden: tuple[str, ...] = ()  # the marker the last board found was read without, by corner name
 
     def board_corners(self, frame: np.ndarray) -> np.ndarray | None:
-        """The board's four corners in the frame (NW, NE, SE, SW), or None with `last_problem` saying why."""
+        """The board's four corners in the frame (NW, NE, SE, SW) from all four markers, or None with
+        `last_problem` saying why."""
+        grey, found, scale = self._search(frame)
+        return self._four_corners(grey, found, scale)
+
+    def _search(self, frame: np.ndarray) -> tuple[np.ndarray, dict[int, np.ndarray], float]:
+        """(grey frame, markers found in it by id, the scale they were searched at)."""
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame[:, :, :3], cv2.COLOR_BGR2GRAY)
         scale = min(1.0, self.search_side / max(grey.shape[:2]))
-        search = grey if scale == 1.0 else cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        found = self._markers(search)
+        return grey, self._markers(_shrunk(grey, scale)), scale
+
+    def _four_corners(self, grey: np.ndarray, found: dict[int, np.ndarray], scale: float) -> np.ndarray | None:
+        """`board_corners` of markers found at ``scale``."""
         self.last_markers = None
         missing = [CORNER_NAMES[i] for i in MARKER_IDS if i not in found]
-        if len(missing) == len(MARKER_IDS) and len(self._markers(cv2.flip(search, 1))) >= 2:
+        if len(missing) == len(MARKER_IDS) and len(self._markers(cv2.flip(_shrunk(grey, scale), 1))) >= 2:
             # A marker seen in a mirror is no marker, so a mirrored picture showed a board in plain view as
             # "not seen". Searched again only when none is found: a board out of view costs one search more.
             self.last_problem = ("board markers seen mirrored: the camera sends its picture mirrored (switch on "
                                  "Mirror on the camera screen, or give --mirror)")
             return None
         if missing:
-            self.last_problem = f"board markers not seen: {', '.join(missing)}"
+            self.last_problem = f"{NOT_SEEN}: {', '.join(missing)}"
             return None
         centre = np.mean([found[i].mean(0) for i in MARKER_IDS], axis=0)
         inner = [found[i][np.argmin(np.linalg.norm(found[i] - centre, axis=1))] for i in MARKER_IDS]
@@ -118,12 +140,7 @@ class BoardFinder:
             return None
         self.last_problem = None
         self.last_markers = {i: quad / scale for i, quad in found.items()}
-        points = np.array(inner, np.float32) / scale
-        if scale < 1.0:
-            half = max(3, round(2 / scale))  # two pixels of the searched image, at full size
-            stop = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
-            points = cv2.cornerSubPix(grey, points.reshape(-1, 1, 2), (half, half), (-1, -1), stop).reshape(4, 2)
-        return points
+        return _refined(grey, np.array(inner, np.float32), scale)
 
     def _markers(self, grey: np.ndarray) -> dict[int, np.ndarray]:
         """The board's markers found in a grey picture, by id: each one's four corners."""
@@ -136,13 +153,60 @@ class BoardFinder:
         return found
 
     def homography(self, frame: np.ndarray) -> np.ndarray | None:
-        """Board cells -> frame pixels."""
-        corners = self.board_corners(frame)
+        """Board cells -> frame pixels, from all four markers or, with one hidden, the other three
+        (LEARNT_FIT); None with `last_problem` saying why."""
+        grey, found, scale = self._search(frame)
+        corners = self._four_corners(grey, found, scale)
+        self.hidden = ()
         if corners is None:
-            return None
+            return self._from_three(grey, found, scale)
         s = float(self.board_size)
         board = np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float32)
-        return cv2.getPerspectiveTransform(board, corners)
+        homography = cv2.getPerspectiveTransform(board, corners)
+        to_cells = np.linalg.inv(homography)
+        self.marker_cells = {i: cv2.perspectiveTransform(quad[None].astype(np.float64), to_cells)[0]
+                             for i, quad in (self.last_markers or {}).items()}
+        return homography
+
+    def _from_three(self, grey: np.ndarray, found: dict[int, np.ndarray], scale: float) -> np.ndarray | None:
+        """The homography from three markers' corners at their learnt places in board cells, or None (leaving
+        `last_problem` as the search for four set it)."""
+        learnt = self.marker_cells or {}
+        seen = [i for i in MARKER_IDS if i in found and i in learnt]
+        if len(seen) != len(MARKER_IDS) - 1 or not (self.last_problem or "").startswith(NOT_SEEN):
+            return None
+        cells = np.concatenate([learnt[i] for i in seen]).astype(np.float32)
+        pixels = _refined(grey, np.concatenate([found[i] for i in seen]).astype(np.float32), scale)
+        homography, _ = cv2.findHomography(cells, pixels, 0)
+        if homography is None or abs(np.linalg.det(homography)) < 1e-12:
+            return None
+        fitted = cv2.perspectiveTransform(cells[None].astype(np.float64), homography)[0]
+        if np.linalg.norm(fitted - pixels, axis=1).max() > LEARNT_FIT:
+            return None
+        self.hidden = tuple(CORNER_NAMES[i] for i in MARKER_IDS if i not in seen)
+        self.last_markers = {i: found[i] / scale for i in seen}
+        self.last_problem = None
+        return homography
+
+
+def hidden_text(hidden: tuple[str, ...]) -> str:
+    """What the table is told of a marker the board is found without (`BoardFinder.hidden`)."""
+    return (f"board marker not seen: {', '.join(hidden)} (a cup on it, or peeled off?): the path cards are read "
+            "from the other three")
+
+
+def _shrunk(grey: np.ndarray, scale: float) -> np.ndarray:
+    return grey if scale == 1.0 else cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+
+def _refined(grey: np.ndarray, points: np.ndarray, scale: float) -> np.ndarray:
+    """Marker corners found in the frame shrunk by ``scale``, at full size: refined on the full frame."""
+    points = points.reshape(-1, 2) / scale
+    if scale == 1.0:
+        return points
+    half = max(3, round(2 / scale))  # two pixels of the searched image, at full size
+    stop = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
+    return cv2.cornerSubPix(grey, points.reshape(-1, 1, 2), (half, half), (-1, -1), stop).reshape(-1, 2)
 
 
 OUTLINE_SCALE_BELOW = 400  # frames with a longer side than this are searched at half size

@@ -27,6 +27,7 @@ from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.feed import untouched
 from vision.frames import as_bgr, unusable_text
+from vision.markers import hidden_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
 from vision.sources import (
@@ -132,7 +133,9 @@ def _frame_reading(reader, kind: str, frame) -> tuple[str, list]:
             return _markers_text(reader.last_problem), []
         text = ", ".join(f"slot {slot.slot} {'?' if slot.covered else _card_text(reader, slot.card)}"
                          for slot in board.slots)
-        return text + (f" ({SLOT_UNSEEN})" if any(slot.covered for slot in board.slots) else ""), []
+        hidden = _hidden_text(reader)
+        notes = ([SLOT_UNSEEN] if any(slot.covered for slot in board.slots) else []) + ([hidden] if hidden else [])
+        return text + (f" ({'; '.join(notes)})" if notes else ""), []
     dice = reader.read(frame)
     return dice_text(dice), dice
 
@@ -165,6 +168,12 @@ def boxed_frame(frame, dice, slots=None, tray=None):
         cv2.putText(shown, label, (x0, max(12 * thick, y0 - 4 * thick)), font, 0.45 * thick, colour, thick,
                     cv2.LINE_AA)
     return shown
+
+
+def _hidden_text(reader) -> str | None:
+    """The marker the board was found without (`BoardFinder.homography`), said as the table's feed says it."""
+    hidden = getattr(getattr(reader, "finder", None), "hidden", ())
+    return hidden_text(hidden) if hidden else None
 
 
 def _markers_text(problem: str | None) -> str:
@@ -453,8 +462,9 @@ def watch(args: argparse.Namespace) -> int:
                 lines.append(text)
             elif tracker is not None:
                 reading = reader.read(shown)
-                if reader.last_problem != markers:  # every frame of a live camera, it flooded the screen
-                    markers = reader.last_problem
+                board = reader.last_problem or _hidden_text(reader)
+                if board != markers:  # every frame of a live camera, it flooded the screen
+                    markers = board
                     lines.append(_markers_text(markers))
                 changed = tracker.update(reading)
                 lines += [f"slot {slot.slot} now holds {_card_text(reader, slot.card)} ({sure_text(slot.confidence)})"

@@ -645,16 +645,26 @@ def test_a_folder_that_ends_names_the_files_it_could_not_read(tmp_path: Path) ->
     )
 
 
+def cup_on_marker(frame: np.ndarray) -> np.ndarray:
+    """`board_frame` with a cup over its north-east marker."""
+    covered = frame.copy()
+    covered[10:110, 440:560] = 90
+    return covered
+
+
+def write_frames(folder: Path, frames: list[np.ndarray]) -> Path:
+    folder.mkdir()
+    for n, frame in enumerate(frames):
+        cv2.imwrite(str(folder / f"{n:04d}.png"), frame)
+    return folder
+
+
 def test_a_board_out_of_sight_is_said_once_and_its_return_too(tmp_path: Path) -> None:
-    """A peeled marker or a camera aimed past the board read no card all game, in silence."""
+    """A peeled marker or a camera aimed past the board read no card all game, in silence. Before the board was
+    ever seen whole, the three markers left do not say where it lies."""
     ids = sorted(LOOKS_UNIQUE)[:12]
     laid = board_frame({i + 1: c for i, c in enumerate(ids)})
-    covered = laid.copy()
-    covered[10:110, 440:560] = 90  # a cup over the north-east marker
-    folder = tmp_path / "cup"
-    folder.mkdir()
-    for n, frame in enumerate([laid] * 4 + [covered] * 12 + [laid] * 4):
-        cv2.imwrite(str(folder / f"{n:04d}.png"), frame)
+    folder = write_frames(tmp_path / "cup", [cup_on_marker(laid)] * 12 + [laid] * 4)
     seen: queue.Queue = queue.Queue()
     with CameraFeed(str(folder), seen.put, mode="cards", fps=None, card_interval=0) as feed:
         assert feed.ended.wait(15)
@@ -663,11 +673,32 @@ def test_a_board_out_of_sight_is_said_once_and_its_return_too(tmp_path: Path) ->
                      "board markers seen again: the path cards are read"]
 
 
+def test_a_cup_on_one_marker_of_a_board_seen_whole_leaves_its_cards_read_and_is_said(tmp_path: Path) -> None:
+    """A cup set down on a marker stopped the cards being read until it was lifted: the other three markers, at
+    the places the board showed them at, find the board, and a card laid meanwhile is seen."""
+    ids = sorted(LOOKS_UNIQUE)[:12]
+    first = {i + 1: c for i, c in enumerate(ids[:11])}
+    laid = board_frame(first)
+    then = board_frame({**first, 12: ids[11]})
+    folder = write_frames(tmp_path / "cup", [laid] * 4 + [cup_on_marker(then)] * 12 + [then] * 4)
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(str(folder), seen.put, mode="cards", fps=None, card_interval=0) as feed:
+        assert feed.ended.wait(15)
+    told = list(seen.queue)
+    notes = [o.detail for o in told if isinstance(o, LinkChanged) and "board marker" in o.detail]
+    assert notes == ["board marker not seen: north-east (a cup on it, or peeled off?): the path cards are read "
+                     "from the other three", "all four board markers seen again"]
+    cards = [o for o in told if isinstance(o, CardsSeen)]
+    assert [o.slots for o in cards] == [first, {12: ids[11]}]
+    assert told.index(cards[1]) < told.index(next(o for o in told if isinstance(o, LinkChanged)
+                                                   and o.detail == notes[1]))  # while the cup stood there
+
+
 def test_the_slots_in_view_are_where_the_last_board_read_found_them(tmp_path: Path) -> None:
     """What the camera screen outlines: the twelve slots while the markers are seen, none while one is covered."""
     laid = board_frame({1: sorted(LOOKS_UNIQUE)[0]})
-    covered = laid.copy()
-    covered[10:110, 440:560] = 90  # a cup over the north-east marker
+    covered = cup_on_marker(laid)
+    covered[370:470, 90:200] = 90  # and another over the south-west one
     counts: list[int] = []
     feed = CameraFeed(lambda: Frames([laid] * 4 + [covered] * 4 + [laid] * 4), lambda _o: None, mode="cards",
                       fps=None, card_interval=0, on_frame=lambda _n: counts.append(len(feed.slots_in_view)))
