@@ -822,6 +822,9 @@ class CardReader:
         if not self.board_seen(flat):
             raise ValueError(NO_BOARD)
         index = slots.index(slot_number)
+        if index in out_of_view(self.slot_outlines(homography), frame.shape):  # found from three markers
+            raise ValueError(f"slot {slot_number} lies partly out of the picture: turn the camera so that the "
+                             "whole board is in view")
         images = self.slot_images(frame, homography)
         white = self.light_white(flat, images)
         large = self.slot_images(frame, homography, MATCH_SIZE * 2)[index]  # what is stored, and LINE_SIZE

@@ -93,6 +93,11 @@ def turned_and_cut(rng: np.random.Generator, finder: BoardFinder) -> tuple[np.nd
         return np.ascontiguousarray(turned[y0:int(others[:, 1].max() + 8), x0:x1]), photo.truth
 
 
+def past_the_edge(corners: tuple[tuple[float, float], ...], frame: np.ndarray) -> bool:
+    xy = np.array(corners)
+    return bool(xy.min() < 0 or xy[:, 0].max() > frame.shape[1] - 1 or xy[:, 1].max() > frame.shape[0] - 1)
+
+
 def test_slots_cut_off_by_the_frames_edge_read_covered_and_the_rest_right() -> None:
     """With the hidden marker's corner out of view, the slots there were cut from the frame's edge pixels
     smeared inwards; they read covered (kept as they were), and no slot is read wrong surely enough to be
@@ -105,10 +110,8 @@ def test_slots_cut_off_by_the_frames_edge_read_covered_and_the_rest_right() -> N
         frame, truth = turned_and_cut(rng, reader.finder)
         reading = reader.read(frame)
         assert reading is not None and len(reader.finder.hidden) == 1, reader.last_problem
-        height, width = frame.shape[:2]
         for slot in reading.slots:
-            corners = np.array(reader.last_outlines[slot.slot])
-            outside = (corners.min() < 0) or (corners[:, 0].max() > width - 1) or (corners[:, 1].max() > height - 1)
+            outside = past_the_edge(reader.last_outlines[slot.slot], frame)
             cut_off += outside
             if outside:
                 assert slot.covered and slot.confidence == 0.0
@@ -132,3 +135,15 @@ def test_watch_names_the_marker_a_photo_was_read_without(tmp_path, capsys) -> No
     assert "frame 1: slot 1 P07, slot 2 empty" in out and "frame 1: board marker" not in out, out
     assert ("slot 12 empty (board marker not seen: north-east (a cup on it, or peeled off?): the path cards are "
             "read from the other three)") in out, out
+
+
+def test_a_slot_cut_off_by_the_frames_edge_is_not_taught() -> None:
+    """Taught, the edge pixels smeared into it would become the card's reference."""
+    rng = np.random.default_rng(35)
+    reader = CardReader(CARDS, BOARD)
+    frame, truth = turned_and_cut(rng, reader.finder)
+    assert reader.read(frame) is not None
+    cut = [n for n, corners in reader.last_outlines.items() if past_the_edge(corners, frame)]
+    assert cut
+    with pytest.raises(ValueError, match=f"slot {cut[0]} lies partly out of the picture"):
+        reader.teach(frame, cut[0], truth[cut[0]] or "P01")
