@@ -32,6 +32,7 @@ from companion.observations import CardsSeen, DieRead, LinkChanged, Observation,
 from vision.covered_notice import CoveredNotice
 from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
+from vision.marker_places import load_places, places_moved, save_places
 from vision.markers import hidden_text
 from vision.motion import MotionGate
 from vision.orientation import UPRIGHT, Orientation
@@ -225,6 +226,7 @@ class CameraFeed:
         self.card_reads = 0  # board reads since anything last moved
         self.make_gate = gate
         self.readers: dict[str, Any] = dict(readers or {})
+        self._places: dict[int, Any] | None = None  # the board markers' places as last kept in the taught folder
         self.on_frame = on_frame
         self.restless_after = RESTLESS_SECONDS
         self.stuck_after = STUCK_SECONDS
@@ -334,9 +336,12 @@ class CameraFeed:
 
                 cards, board = catalogue_from_data(self._data_read)
                 reader = self.readers[kind] = CardReader(cards, board, taught_dir=self.taught_dir)
-                if reader.taught_problem:  # read on with the drawn cards, as the die does, and say why
-                    log.warning("%s", reader.taught_problem)
-                    self._tell(LinkChanged(self.name, True, reader.taught_problem))
+                self._places, note = load_places(self.taught_dir, reader.board.size)
+                reader.finder.marker_cells = self._places
+                for problem in (reader.taught_problem, note):
+                    if problem:  # read on with the drawn cards, as the die does, and say why
+                        log.warning("%s", problem)
+                        self._tell(LinkChanged(self.name, True, problem))
         return self.readers[kind]
 
     def _reset(self, mode: Mode) -> None:
@@ -724,6 +729,7 @@ class CameraFeed:
         self._outlines = getattr(reader, "last_outlines", None)
         self._covered_slots = frozenset(s.slot for s in getattr(reading, "slots", ()) if getattr(s, "covered", False))
         finder = getattr(reader, "finder", None)
+        self._keep_places(getattr(finder, "marker_cells", None), getattr(getattr(reader, "board", None), "size", 0))
         self._board_blurred = blurred_board(frame, getattr(finder, "last_markers", None))
         self._board_seen(reading, getattr(reader, "last_problem", None), getattr(finder, "hidden", ()))
         covered = self._covered.update(reading)
@@ -736,6 +742,17 @@ class CameraFeed:
             seen = {s.slot: s.card for s in changed}
             alike = {card: twins[card] for card in seen.values() if card in twins}
             self._tell(CardsSeen(seen, self.name, confidence, alike))
+
+    def _keep_places(self, learnt: dict[int, Any] | None, board_size: int) -> None:
+        """Write the markers' places on the board to the taught folder when first learnt and when one moved
+        (`vision.marker_places`); a folder that cannot be written is logged once and the places kept in memory."""
+        if self.taught_dir is None or not learnt or len(learnt) < 4 or not places_moved(learnt, self._places):
+            return
+        self._places = dict(learnt)
+        try:
+            save_places(self.taught_dir, learnt, board_size)
+        except OSError as error:
+            log.warning("the board markers' places could not be kept in %s: %s", self.taught_dir, error)
 
     def _board_seen(self, reading: Any, problem: str | None, hidden: tuple[str, ...] = ()) -> None:
         """Say once when the board stays out of sight, and when it is back; and so for a marker the board is
