@@ -26,6 +26,7 @@ from vision.card_catalogue import BoardSpec, CardSpec, appearance_groups, load_t
 from vision.card_cover import READ_COVERED, covered_cell, mend_covered, unexplained_share
 from vision.card_render import EMPTY_SLOT, SAND, render_card
 from vision.frames import as_bgr, image_file
+from vision.marker_places import load_places
 from vision.markers import BoardFinder
 from vision.readings import BoardReading, SlotReading
 from vision.taught import write_whole
@@ -427,6 +428,9 @@ class CardReader:
         self.taught_skipped: list[str] = []
         # Why the taught folder could not be read at all (the cards are then read by their drawings), or None.
         self.taught_problem: str | None = None
+        # Where the board's markers lie on it, as the table's camera last kept them (`vision.marker_places`), and
+        # why a file of them there could not be used.
+        self.finder.marker_cells, self.places_problem = load_places(taught_dir, self.board.size)
         if taught_dir is not None:
             self.load_taught(taught_dir)
         self._restack()

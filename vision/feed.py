@@ -32,7 +32,7 @@ from companion.observations import CardsSeen, DieRead, LinkChanged, Observation,
 from vision.covered_notice import CoveredNotice
 from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
-from vision.marker_places import load_places, places_moved, save_places
+from vision.marker_places import places_moved, save_places
 from vision.markers import hidden_text
 from vision.motion import MotionGate
 from vision.orientation import UPRIGHT, Orientation
@@ -336,9 +336,8 @@ class CameraFeed:
 
                 cards, board = catalogue_from_data(self._data_read)
                 reader = self.readers[kind] = CardReader(cards, board, taught_dir=self.taught_dir)
-                self._places, note = load_places(self.taught_dir, reader.board.size)
-                reader.finder.marker_cells = self._places
-                for problem in (reader.taught_problem, note):
+                self._places = reader.finder.marker_cells
+                for problem in (reader.taught_problem, reader.places_problem):
                     if problem:  # read on with the drawn cards, as the die does, and say why
                         log.warning("%s", problem)
                         self._tell(LinkChanged(self.name, True, problem))

@@ -27,7 +27,6 @@ from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.feed import untouched
 from vision.frames import as_bgr, unusable_text
-from vision.marker_places import load_places
 from vision.markers import hidden_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
@@ -78,8 +77,7 @@ def _make_reader(kind: str, taught: Path | None, cafe: Path | None = None):
     if kind == "cards":
         data = temple_data(cafe, lambda why: print(why, file=sys.stderr, flush=True))
         reader = CardReader(*catalogue_from_data(data), taught_dir=taught)
-        reader.finder.marker_cells, note = load_places(taught, reader.board.size)  # as the table's feed finds it
-        for problem in (reader.taught_problem, note):
+        for problem in (reader.taught_problem, reader.places_problem):
             if problem:  # read on by the drawings, as the table would, and say why
                 print(problem, file=sys.stderr, flush=True)
         return reader
