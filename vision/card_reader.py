@@ -47,6 +47,17 @@ MIN_CORNER_PIXELS = 32
 # share of the path's own sum) for a board to be taken as lying between the markers: rendered boards show
 # 0.57 or more in any light, a plain surface under 0.01 (docs/vision.md).
 BOARD_CONTRAST = 0.2
+# A dim room: the camera turns its gain up and its noise with it, and after each slot's gain (`normalise`) the
+# noise alone put pixels far from every reference and hid cards' printed lines, so right readings were taken for a
+# hand over the slot. On 40 `eval-cards`-like photos at a quarter of the exposure with noise of 6 levels (24 at the
+# usual exposure), every slot but one was read right, 45 of 480 as covered. The noise is measured where the board
+# shows only itself (`CardReader.noise`: the spread of its bare cells' middles about their 3x3 mean, robustly, as a
+# share of the corner path's brightness): 0.007-0.023 on such photos without noise added, 0.024-0.039 with noise of
+# 10 levels (no slot covered), 0.032-0.051 with 14 (4 covered), 0.054-0.08 in the dim room. Over NOISY the frame
+# is blurred by NOISY_BLUR px before it is read: none covered with 14 levels, 5 in the dim room, where 477 are
+# right and 1 wrong surely enough to be taken (none before).
+NOISY = 0.035
+NOISY_BLUR = 0.8
 NO_BOARD = ("board markers seen, but no board between them: stick each marker at its own corner of the board, "
             "as the marker sheet shows")
 # How sure the reader must be that a slot is bare before teaching a card from it is refused: the
@@ -420,6 +431,10 @@ class CardReader:
         self.refs = rendered_references(self.cards)
         self.finder = BoardFinder(self.board.size)
         self.beside = slots_beside(self.board)
+        cell = CORNER_CELL_PX  # the middles of the board's bare cells on `flat_board` (`noise`)
+        self._bare_middles = np.zeros((self.board.size * cell, self.board.size * cell), bool)
+        for x, y in self.board.bare_cells():
+            self._bare_middles[y * cell + 1:(y + 1) * cell - 1, x * cell + 1:(x + 1) * cell - 1] = True
         self.last_problem: str | None = None
         self.taught_unmarked = False  # the last `teach` took its slot for a card by its brightness alone
         # Where each slot lay in the last frame whose markers were all found: its corners in frame pixels.
@@ -492,6 +507,16 @@ class CardReader:
         if not pixels:
             return np.empty((0, 3), np.float32)
         return np.concatenate(pixels).astype(np.float32)
+
+    def noise(self, flat: np.ndarray) -> float:
+        """The camera's noise on `flat_board`, as a share of the corner path's brightness (NOISY); 0.0 for a board
+        whose data names no bare cell or corner path."""
+        path = self.corner_path_pixels(flat)
+        if len(path) < MIN_CORNER_PIXELS or not self._bare_middles.any():
+            return 0.0
+        grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        spread = np.abs(grey - cv2.blur(grey, (3, 3)))[self._bare_middles]
+        return 1.48 * float(np.median(spread)) / max(float(np.median(path.mean(1))), 8.0)
 
     def board_seen(self, flat: np.ndarray) -> bool:
         """Whether a board lies between the markers: its printed corner path stands out from its bare middle.
@@ -769,6 +794,9 @@ class CardReader:
             self.last_problem = self.finder.last_problem or NO_BOARD
             self.last_outlines = None
             return None
+        if self.noise(flat) > NOISY:
+            frame = cv2.GaussianBlur(frame, (0, 0), NOISY_BLUR)
+            flat = self.flat_board(frame, homography)
         self.last_problem = None
         self.last_outlines = self.slot_outlines(homography)
         unseen = out_of_view(self.last_outlines, frame.shape)
