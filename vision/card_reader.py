@@ -518,6 +518,14 @@ class CardReader:
         spread = np.abs(grey - cv2.blur(grey, (3, 3)))[self._bare_middles]
         return 1.48 * float(np.median(spread)) / max(float(np.median(path.mean(1))), 8.0)
 
+    def _quietened(self, frame: np.ndarray, homography: np.ndarray, flat: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """The frame and its `flat_board`, blurred by NOISY_BLUR where its noise is over NOISY."""
+        if self.noise(flat) <= NOISY:
+            return frame, flat
+        frame = cv2.GaussianBlur(frame, (0, 0), NOISY_BLUR)
+        return frame, self.flat_board(frame, homography)
+
     def board_seen(self, flat: np.ndarray) -> bool:
         """Whether a board lies between the markers: its printed corner path stands out from its bare middle.
 
@@ -794,9 +802,7 @@ class CardReader:
             self.last_problem = self.finder.last_problem or NO_BOARD
             self.last_outlines = None
             return None
-        if self.noise(flat) > NOISY:
-            frame = cv2.GaussianBlur(frame, (0, 0), NOISY_BLUR)
-            flat = self.flat_board(frame, homography)
+        frame, flat = self._quietened(frame, homography, flat)
         self.last_problem = None
         self.last_outlines = self.slot_outlines(homography)
         unseen = out_of_view(self.last_outlines, frame.shape)
@@ -853,6 +859,7 @@ class CardReader:
         flat = self.flat_board(frame, homography)
         if not self.board_seen(flat):
             raise ValueError(NO_BOARD)
+        frame, flat = self._quietened(frame, homography, flat)
         index = slots.index(slot_number)
         if index in out_of_view(self.slot_outlines(homography), frame.shape):  # found from three markers
             raise ValueError(f"slot {slot_number} lies partly out of the picture: turn the camera so that the "

@@ -44,3 +44,24 @@ def test_the_noise_is_told_apart_from_a_board_photo_as_rendered() -> None:
         for picture, noisy in ((image, False), (dim(image, rng, 0.5, 0.0), False), (dim(image, rng), True)):
             homography = reader.finder.homography(picture)
             assert (reader.noise(reader.flat_board(picture, homography)) > NOISY) is noisy
+
+
+def test_cards_are_taught_in_a_dim_room_and_pawns_still_refused() -> None:
+    """The noise was taken for a pawn on the card: 28 of 72 pawn-free cards refused."""
+    rng = np.random.default_rng(50)
+    reader = CardReader(CARDS, BOARD)
+    photo = board_photo(rng, CARDS, BOARD, pawns=0, empty_share=0.0)
+    frame = dim(photo.image, rng)
+    for slot, card in photo.truth.items():
+        reader.teach(frame, slot, card)
+    refused = asked = 0
+    for _ in range(6):
+        photo = board_photo(rng, CARDS, BOARD, pawns=4, empty_share=0.0)
+        frame = dim(photo.image, rng)
+        for slot in photo.pawned:
+            asked += 1
+            try:
+                reader.teach(frame, slot, photo.truth[slot])
+            except ValueError:
+                refused += 1
+    assert asked >= 8 and refused >= 0.75 * asked, (asked, refused)
