@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from vision.die_crops import CROP_MARGIN, CROP_SIZE, crop_die, crops_to_blob
-from vision.frames import as_bgr
+from vision.frames import as_bgr, lifted
 from vision.readings import Box, DieReading
 from vision.yolo_labels import centre_inside, iou
 
@@ -60,14 +60,13 @@ DETECTOR_STRIDE = 4
 # An underexposed picture (a dim room, a camera whose exposure cannot go long enough): the nets learnt dice from
 # photos whose 95th-percentile grey is 60 or more, and found few in darker ones. d6-matteop65/valid at a quarter
 # of its exposure read / P / R 0.988 / 0.964 / 0.843, at an eighth 0.937 / 0.380 / 0.106. A picture darker than
-# DIM_BELOW is `lifted` by one gain towards DIM_TARGET, so long as its brightest half percent stays under
-# UNCLIPPED (a white die on black felt is never washed out): a quarter 0.988 / 0.984 / 0.984, an eighth
+# DIM_BELOW is `frames.lifted` by one gain towards DIM_TARGET, so long as its brightest half percent stays under
+# `frames.UNCLIPPED` (a white die on black felt is never washed out): a quarter 0.988 / 0.984 / 0.984, an eighth
 # 0.992 / 0.977 / 0.980, a quarter with noise of 6 levels 0.957 / 0.983 / 0.922 (0.973 / 0.945 / 0.804 before).
 # The photo sets themselves are never lifted. Session 24 found that a stretch for every picture loses on dark
 # tables (docs/vision-experiments.md).
 DIM_BELOW = 56
 DIM_TARGET = 160.0
-UNCLIPPED = 250.0
 GRID = 16  # the detector's coarsest stride: its input's sides are multiples of it
 BACKGROUND_CLASS = 6
 # A frame whose dice are seen from low down: LOW_VIEW_SHARE of them with no face over LOW_VIEW_UNSURE (the
@@ -131,18 +130,6 @@ def stretch_along(aspect: float, by: float) -> tuple[float, float]:
     """Factors for a frame's width and height that stretch it `by` along the axis its dice are squeezed on."""
     by = min(by, MAX_STRETCH)
     return (by, 1.0) if aspect > 1 else (1.0, by)
-
-
-def lifted(frame: np.ndarray) -> np.ndarray:
-    """The frame brightened by one gain where it is underexposed (DIM_BELOW), else the frame itself."""
-    height, width = frame.shape[:2]
-    small = cv2.resize(frame, (max(1, width // 4), max(1, height // 4)), interpolation=cv2.INTER_NEAREST)  # 0.03 ms
-    counts = cv2.calcHist([cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)], [0], None, [256], [0, 256]).ravel().cumsum()
-    bright, brightest = (int(np.searchsorted(counts, share * counts[-1])) for share in (0.95, 0.995))
-    if bright >= DIM_BELOW:
-        return frame
-    gain = min(DIM_TARGET / max(bright, 1), UNCLIPPED / max(brightest, 1))
-    return frame if gain <= 1.0 else cv2.convertScaleAbs(frame, alpha=gain)
 
 
 def unsqueeze_given(boxes: list[Box]) -> tuple[float, float] | None:
@@ -573,7 +560,7 @@ class D6Reader:
         frame = as_bgr(frame)
         if frame is None:
             return []
-        frame = lifted(frame)
+        frame = lifted(frame, DIM_BELOW, DIM_TARGET)
         boxes = [checked_box(box, frame.shape) for box in given]
         looked_at, looked_boxes = frame, boxes
         factors = unsqueeze_given(boxes)
@@ -590,7 +577,7 @@ class D6Reader:
         frame = as_bgr(frame)
         if frame is None:
             return []
-        frame = lifted(frame)
+        frame = lifted(frame, DIM_BELOW, DIM_TARGET)
         readings = self._read_as_it_is(frame)
         factors = unsqueeze_found([r.box for r in readings], frame.shape)
         if factors is not None:

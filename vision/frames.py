@@ -118,6 +118,27 @@ def unusable_text(frame: object) -> str:
     return f"no usable frame ({shape}, {kind}): empty, too small or not an image"
 
 
+UNCLIPPED = 250.0  # `lifted` leaves the brightest half percent of a picture under this
+
+
+def lifted(frame: np.ndarray, below: float, target: float) -> np.ndarray:
+    """A BGR frame brightened by one gain where it is underexposed (its 95th-percentile grey under ``below``)
+    towards ``target``, so far as its brightest half percent stays under UNCLIPPED; else the frame itself.
+
+    The readers' nets and thresholds were set on pictures lit as the photo sets
+    and renders are; a dim room's picture kept its dice unfound. Held under
+    UNCLIPPED, a bright die on dark felt is not washed out. 0.03 ms at 640x480.
+    """
+    height, width = frame.shape[:2]
+    small = cv2.resize(frame, (max(1, width // 4), max(1, height // 4)), interpolation=cv2.INTER_NEAREST)
+    counts = cv2.calcHist([cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)], [0], None, [256], [0, 256]).ravel().cumsum()
+    bright, brightest = (int(np.searchsorted(counts, share * counts[-1])) for share in (0.95, 0.995))
+    if bright >= below:
+        return frame
+    gain = min(target / max(bright, 1), UNCLIPPED / max(brightest, 1))
+    return frame if gain <= 1.0 else cv2.convertScaleAbs(frame, alpha=gain)
+
+
 def as_bgr(frame: object) -> np.ndarray | None:
     """The frame as 8-bit BGR, or None when it is not an image any reader can use."""
     if not isinstance(frame, np.ndarray) or frame.size == 0:

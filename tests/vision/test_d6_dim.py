@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.d6_reader import DIM_BELOW, UNCLIPPED, lifted
+from vision.d6_reader import DIM_BELOW, DIM_TARGET
 from vision.dice_render import render_dice_scene
+from vision.frames import UNCLIPPED, lifted
 
 
 def test_dice_in_a_picture_at_an_eighth_of_its_exposure_are_found_and_read(d6_reader) -> None:
@@ -26,13 +27,13 @@ def test_dice_in_a_picture_at_an_eighth_of_its_exposure_are_found_and_read(d6_re
 def test_a_bright_die_on_dark_felt_is_not_washed_out() -> None:
     felt = np.full((480, 640, 3), 20, np.uint8)
     felt[200:260, 300:360] = 220  # a white die, 1% of the picture
-    seen = lifted(felt)
+    seen = lifted(felt, DIM_BELOW, DIM_TARGET)
     assert np.percentile(seen, 95) < DIM_BELOW * 3 and seen.max() <= UNCLIPPED + 1
     assert (seen[200:260, 300:360] == seen[230, 330]).all() and seen[230, 330, 0] < 255
 
 
 def test_a_picture_lit_as_the_photo_sets_is_not_touched() -> None:
     image = render_dice_scene(np.random.default_rng(61), 640, 480, count=3)[0]
-    assert lifted(image) is image
+    assert lifted(image, DIM_BELOW, DIM_TARGET) is image
     darker = (image.astype(np.float32) * 0.5).astype(np.uint8)
-    assert np.percentile(darker, 95) >= DIM_BELOW and lifted(darker) is darker
+    assert np.percentile(darker, 95) >= DIM_BELOW and lifted(darker, DIM_BELOW, DIM_TARGET) is darker
