@@ -212,9 +212,11 @@ def _small_slots_text(across: int, shape) -> str:
 
 
 def _dark_text(level: int) -> str:
-    """A tray this dark hides its dice from the reader, and no setting of ours brings them back."""
+    """The readers lift a dark picture (`frames.lifted`), but not the noise a camera adds in a dim room, which
+    no setting of ours takes away."""
     return (f"the picture is dark (its brightest parts reach {level} of 255; {DARK_BELOW} or more wanted): "
-            "light the tray, or let the camera expose longer; dice are missed in a picture this dark")
+            "light the tray, or let the camera expose longer; in a picture this dark the camera's noise makes "
+            "dice misread")
 
 
 def _restless_text(seconds: float, banded: bool, mains_hz: int, fps: float | None, tray_marked: bool) -> str:
