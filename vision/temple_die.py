@@ -29,12 +29,6 @@ GLYPH_SIZE = 32
 ROTATIONS = 24
 TEMPLE_VALUES: tuple[str, ...] = ("X", "1", "2", "3", "4", "5", "6", "7")
 GREY_CONFIDENCE = 0.5  # at most, for a face read in a grey picture: its colour is a guess between two, to be asked
-# A lamp's glare on the top face hides part of the value or adds a bright blot to it, and a face so spoilt was read
-# as another value surely enough to be applied: with one spot of glare the size of the glyph on each of
-# `eval-temple-die`'s 320 faces, 5 wrong readings at 80% or more (74 values right of 320). Glare is what lies
-# GLARE_ABOVE brighter (Lab lightness, 0..255) than both the face and its glyph; on faces without glare it covered
-# 0.027 of the face at most, and a face where more than GLARE_SHARE does is read at most GLARE_CONFIDENCE surely
-# (asked), which asks 3 of those 5 (the other two: glare no brighter than a face the camera clipped already).
 # A dim room (`frames.lifted`): the die is told from its tray by colour distances and edges of fixed size, which
 # shrink with the light. `eval-temple-die` at half its exposure read 0.691 of values (0.716 of colours), at 0.3
 # 0.069 / 0.213. A picture darker than DIM_BELOW is lifted towards DIM_TARGET (the renders' median): half 0.825
@@ -42,6 +36,12 @@ GREY_CONFIDENCE = 0.5  # at most, for a face read in a grey picture: its colour 
 # half its exposure 0.903 or 0.872 but lost 3 of 320 as rendered, on dark trays.
 DIM_BELOW = 45
 DIM_TARGET = 100.0
+# A lamp's glare on the top face hides part of the value or adds a bright blot to it, and a face so spoilt was read
+# as another value surely enough to be applied: with one spot of glare the size of the glyph on each of
+# `eval-temple-die`'s 320 faces, 5 wrong readings at 80% or more (74 values right of 320). Glare is what lies
+# GLARE_ABOVE brighter (Lab lightness, 0..255) than both the face and its glyph; on faces without glare it covered
+# 0.027 of the face at most, and a face where more than GLARE_SHARE does is read at most GLARE_CONFIDENCE surely
+# (asked), which asks 3 of those 5 (the other two: glare no brighter than a face the camera clipped already).
 GLARE_ABOVE = 15.0
 GLARE_SHARE = 0.04
 GLARE_CONFIDENCE = 0.5
