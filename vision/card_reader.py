@@ -861,7 +861,7 @@ class CardReader:
             raise ValueError(NO_BOARD)
         frame, flat = self._quietened(frame, homography, flat)
         index = slots.index(slot_number)
-        if index in out_of_view(self.slot_outlines(homography), frame.shape):  # found from three markers
+        if index in out_of_view(self.slot_outlines(homography), frame.shape):  # found without a marker
             raise ValueError(f"slot {slot_number} lies partly out of the picture: turn the camera so that the "
                              "whole board is in view")
         images = self.slot_images(frame, homography)

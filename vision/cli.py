@@ -261,8 +261,8 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
     reader = CardReader(deck.cards, deck.board)
     score = evaluate_cards(reader, deck.cards, deck.board, frames=args.frames, seed=args.seed, arm=args.arm)
     by_laid = ", ".join(f"{laid}: {acc}" for laid, acc in score.accuracy_by_laid().items())
-    details = [deck.line(), f"frames whose board was not found: {score.unread_frames}; found from three markers: "
-               f"{score.three_markers}",
+    details = [deck.line(), f"frames whose board was not found: {score.unread_frames}; found with a marker hidden: "
+               f"{score.markers_hidden}",
                f"slot accuracy by cards laid: {by_laid}",
                f"slots read wrong surely enough to be taken: {score.sure_wrong}; read as covered: {score.covered}"]
     if args.json:  # its keys are fixed, so which deck was scored goes to stderr

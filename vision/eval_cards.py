@@ -72,8 +72,8 @@ class CardScore:
     slots: int = 0
     right: int = 0
     unread_frames: int = 0
-    three_markers: int = 0
-    """Frames whose board was found with one marker hidden (under an arm), from the other three."""
+    markers_hidden: int = 0
+    """Frames whose board was found with a marker hidden (under an arm), from the others (`BoardFinder.hidden`)."""
     sure_wrong: int = 0
     """Slots read wrong surely enough for the tracker to take (`SlotTracker.counts`): what the table would act on."""
     covered: int = 0
@@ -129,7 +129,7 @@ def evaluate_cards(
         if reading is None:
             score.unread_frames += 1
             continue
-        score.three_markers += bool(reader.finder.hidden)
+        score.markers_hidden += bool(reader.finder.hidden)
         for slot in reading.slots:
             card = photo.truth.get(slot.slot)
             right = slot.card == (reader.groups.get(card, card) if card else None)

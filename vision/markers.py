@@ -68,6 +68,10 @@ MARKER_SEARCH_SIDE = 800  # a bigger frame is searched for the markers shrunk to
 # about 25 px across, where the board is then not read), and a marker moved half a cell 1.2-1.3 px off, a cell
 # 2.6-3.0 px.
 LEARNT_FIT = 1.5
+# Two markers hidden (a box lid on one side of the board, arms resting on two corners) leave eight corners, which
+# any homography fits: nothing is left over to check it by. But where the camera and the board have not moved,
+# the last homography still holds, and the two markers seen show it: each of their corners within LEARNT_FIT of
+# where the last homography puts its learnt place (a board moved by more than that at a marker is refused).
 
 
 def detector_parameters() -> cv2.aruco.DetectorParameters:
@@ -106,7 +110,8 @@ class BoardFinder:
         self.last_problem: str | None = None
         self.last_markers: dict[int, np.ndarray] | None = None  # each marker's corners in frame px, at the last find
         self.marker_cells: dict[int, np.ndarray] | None = None  # each marker's corners in board cells (LEARNT_FIT)
-        self.hidden: tuple[str, ...] = ()  # the marker the last board found was read without, by corner name
+        self.hidden: tuple[str, ...] = ()  # the markers the last board found was read without, by corner name
+        self.last_homography: np.ndarray | None = None  # of the last frame whose board was found
 
     def board_corners(self, frame: np.ndarray) -> np.ndarray | None:
         """The board's four corners in the frame (NW, NE, SE, SW) from all four markers, or None with
@@ -159,25 +164,31 @@ class BoardFinder:
         corners = self._four_corners(grey, found, scale)
         self.hidden = ()
         if corners is None:
-            return self._from_three(grey, found, scale)
-        s = float(self.board_size)
-        board = np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float32)
-        homography = cv2.getPerspectiveTransform(board, corners)
-        to_cells = np.linalg.inv(homography)
-        self.marker_cells = {i: cv2.perspectiveTransform(quad[None].astype(np.float64), to_cells)[0]
-                             for i, quad in (self.last_markers or {}).items()}
+            homography = self._from_fewer(grey, found, scale)
+        else:
+            s = float(self.board_size)
+            board = np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float32)
+            homography = cv2.getPerspectiveTransform(board, corners)
+            to_cells = np.linalg.inv(homography)
+            self.marker_cells = {i: cv2.perspectiveTransform(quad[None].astype(np.float64), to_cells)[0]
+                                 for i, quad in (self.last_markers or {}).items()}
+        self.last_homography = homography
         return homography
 
-    def _from_three(self, grey: np.ndarray, found: dict[int, np.ndarray], scale: float) -> np.ndarray | None:
-        """The homography from three markers' corners at their learnt places in board cells, or None (leaving
-        `last_problem` as the search for four set it)."""
+    def _from_fewer(self, grey: np.ndarray, found: dict[int, np.ndarray], scale: float) -> np.ndarray | None:
+        """The homography from three markers' corners at their learnt places in board cells, or with two the last
+        homography where they show it still holds; else None (leaving `last_problem` as the search for four set
+        it)."""
         learnt = self.marker_cells or {}
         seen = [i for i in MARKER_IDS if i in found and i in learnt]
-        if len(seen) != len(MARKER_IDS) - 1 or not (self.last_problem or "").startswith(NOT_SEEN):
+        if len(seen) < 2 or not (self.last_problem or "").startswith(NOT_SEEN):
             return None
         cells = np.concatenate([learnt[i] for i in seen]).astype(np.float32)
         pixels = _refined(grey, np.concatenate([found[i] for i in seen]).astype(np.float32), scale)
-        homography, _ = cv2.findHomography(cells, pixels, 0)
+        if len(seen) == 2:
+            homography = self.last_homography
+        else:
+            homography, _ = cv2.findHomography(cells, pixels, 0)
         if homography is None or abs(np.linalg.det(homography)) < 1e-12:
             return None
         fitted = cv2.perspectiveTransform(cells[None].astype(np.float64), homography)[0]
@@ -191,8 +202,11 @@ class BoardFinder:
 
 def hidden_text(hidden: tuple[str, ...]) -> str:
     """What the table is told of a marker the board is found without (`BoardFinder.hidden`)."""
-    return (f"board marker not seen: {', '.join(hidden)} (a cup on it, or peeled off?): the path cards are read "
-            "from the other three")
+    if len(hidden) == 1:
+        return (f"board marker not seen: {hidden[0]} (a cup on it, or peeled off?): the path cards are read from "
+                "the other three")
+    return (f"board markers hidden: {', '.join(hidden)} (something on them?): the path cards are read where the "
+            "board last lay, until the camera or the board moves")
 
 
 def _shrunk(grey: np.ndarray, scale: float) -> np.ndarray:

@@ -125,7 +125,7 @@ def test_eval_cards_and_watch_say_what_an_arm_does(tmp_path: Path, capsys) -> No
     out = capsys.readouterr().out
     assert "slots read wrong surely enough to be taken: " in out and "; read as covered: " in out
     # The first photo's arm hides a marker before the board was seen whole; a later one's after.
-    assert "frames whose board was not found: 1; found from three markers: 1" in out, out
+    assert "frames whose board was not found: 1; found with a marker hidden: 1" in out, out
     flat, to_img = printed_board({3: "P17"})
     board = tmp_path / "board.png"
     assert cv2.imwrite(str(board), straight_view(hand_over(flat, to_img, 3, SAND)))

@@ -698,7 +698,8 @@ def test_the_slots_in_view_are_where_the_last_board_read_found_them(tmp_path: Pa
     """What the camera screen outlines: the twelve slots while the markers are seen, none while one is covered."""
     laid = board_frame({1: sorted(LOOKS_UNIQUE)[0]})
     covered = cup_on_marker(laid)
-    covered[370:470, 90:200] = 90  # and another over the south-west one
+    covered[370:470, 90:200] = 90  # and others over the south-west and south-east ones
+    covered[370:470, 440:560] = 90
     counts: list[int] = []
     feed = CameraFeed(lambda: Frames([laid] * 4 + [covered] * 4 + [laid] * 4), lambda _o: None, mode="cards",
                       fps=None, card_interval=0, on_frame=lambda _n: counts.append(len(feed.slots_in_view)))
@@ -991,3 +992,20 @@ def test_a_picture_stuck_moving_is_told_to_the_table_and_so_is_its_end(d6_reader
                                        "watched), and if a lamp flickers, set Mains to 50 or 60 Hz")
     # The frame passed over meanwhile is not reported as the link up, which cleared the table's line.
     assert links[stuck[0] + 1] == (True, "the picture holds still again, so dice and cards are read")
+
+
+def test_two_markers_covered_while_nothing_moves_leave_the_cards_read(tmp_path: Path) -> None:
+    """A box lid over two corners: the board is read where it last lay, and the table learns why."""
+    ids = sorted(LOOKS_UNIQUE)[:2]
+    laid = board_frame({1: ids[0]})
+    then = cup_on_marker(board_frame({1: ids[0], 7: ids[1]}))
+    then[370:470, 90:200] = 90  # and the south-west marker
+    folder = write_frames(tmp_path / "lid", [laid] * 4 + [then] * 10)
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(str(folder), seen.put, mode="cards", fps=None, card_interval=0) as feed:
+        assert feed.ended.wait(15)
+    told = list(seen.queue)
+    assert [o.slots for o in told if isinstance(o, CardsSeen)] == [{1: ids[0]}, {7: ids[1]}]
+    assert "board markers hidden: north-east, south-west (something on them?): the path cards are read where the " \
+           "board last lay, until the camera or the board moves" in [o.detail for o in told
+                                                                      if isinstance(o, LinkChanged)]

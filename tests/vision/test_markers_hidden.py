@@ -147,3 +147,23 @@ def test_a_slot_cut_off_by_the_frames_edge_is_not_taught() -> None:
     assert cut
     with pytest.raises(ValueError, match=f"slot {cut[0]} lies partly out of the picture"):
         reader.teach(frame, cut[0], truth[cut[0]] or "P01")
+
+
+def test_two_markers_hidden_keep_the_board_where_it_lay_while_nothing_moves() -> None:
+    """Eight corners fit any homography; the two markers seen may only confirm the last one."""
+    rng = np.random.default_rng(36)
+    photo = board_photo(rng, CARDS, BOARD)
+    finder = BoardFinder(BOARD.size)
+    whole = finder.homography(photo.image)
+    quads = dict(finder.last_markers)
+    two_cups = cup_over(cup_over(photo.image, quads[1], rng), quads[2], rng)
+    still = finder.homography(two_cups)
+    assert still is not None and np.allclose(still, whole)
+    assert finder.hidden == (CORNER_NAMES[1], CORNER_NAMES[2]) and finder.last_problem is None
+    # The camera moved: the same cups on another view of the board find nothing.
+    other = board_photo(rng, CARDS, BOARD)
+    whole_other = BoardFinder(BOARD.size)
+    assert whole_other.homography(other.image) is not None
+    moved = cup_over(cup_over(other.image, whole_other.last_markers[1], rng), whole_other.last_markers[2], rng)
+    assert finder.homography(moved) is None
+    assert finder.last_problem == f"{NOT_SEEN}: {CORNER_NAMES[1]}, {CORNER_NAMES[2]}" and finder.hidden == ()
