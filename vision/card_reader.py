@@ -348,7 +348,7 @@ def slots_beside(board: BoardSpec) -> list[set[int]]:
 
 def out_of_view(outlines: dict[int, tuple[tuple[float, float], ...]], shape: tuple[int, ...]) -> set[int]:
     """The slots (by index in `outlines`' order) reaching past the frame's edge: with a marker hidden the board
-    is found from the other three (`BoardFinder.homography`), and the corner it hides may lie out of view, its
+    is found from the others (`BoardFinder.homography`), and the corner it hides may lie out of view, its
     slots' missing part filled with the frame's edge pixels, which read as any card."""
     height, width = shape[:2]
     return {index for index, corners in enumerate(outlines.values())

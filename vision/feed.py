@@ -760,8 +760,8 @@ class CameraFeed:
         Without it a camera aimed past the board, or a marker peeled off or under
         a cup, read no card all game and nobody learnt why. A hand passing is
         motion and is never read, so only a board hidden while all is still counts.
-        Read from three markers, the cards are read on, but a fourth that stays
-        hidden is one more cup or peeled corner from reading nothing.
+        With a marker or two hidden the cards are read on, but one more cup or
+        peeled corner and nothing is read.
         """
         if reading is not None:
             if self._board_misses >= BOARD_MISSES:

@@ -2,7 +2,7 @@
 camera starts does not hide the board.
 
 `BoardFinder` learns each marker's corners in board cells from a frame showing
-all four and finds the board from three with them (`markers.LEARNT_FIT`). Kept
+all four and finds the board from the others with them (`markers.LEARNT_FIT`). Kept
 in memory only, a marker that peeled off overnight, or a cup standing on one
 when the kiosk started in the morning, left the cards unread all day: no frame
 ever showed the four. The places are written to the taught folder when first
