@@ -135,13 +135,16 @@ def board_photo(
     askew: tuple[float, float] = (0.0, 0.0),
     glare: int = 0,
     arm: bool = False,
+    moved: tuple[float, float, float] = (0.0, 0.0, 0.0),
 ) -> BoardPhoto:
     """``palette``: the cards printed in a café's own colours (`render_board`); the same seed gives the same
     photo with or without it, but for the cards' colours. ``askew``: each card laid by hand, up to so many cells
     off its slot each way and turned up to so many degrees (`render_board`); (0, 0) draws nothing for it, so a
     seed's photos stay as they were. ``glare``: so many spots of a lamp's glare off glossy cards, each on a random
     slot (`add_glare`); none draws nothing, as for ``askew``. ``arm``: an arm held still over the board
-    (`add_arm`), drawn before the light, blur and noise fall on the photo."""
+    (`add_arm`), drawn before the light, blur and noise fall on the photo. ``moved``: the board slid so many
+    cells east and south and turned so many degrees clockwise about its middle on the table once the camera was
+    placed, which stays where it was (the same seed and ``moved`` (0, 0, 0) give the unmoved photo)."""
     width, height = size
     layout = random_layout(rng, cards, board, empty_share, empty_slots)
     cell_px = 24
@@ -171,6 +174,11 @@ def board_photo(
         if seen.min() >= 6 and seen[:, 0].max() <= width - 6 and seen[:, 1].max() <= height - 6:
             break
         scale *= 0.96
+    if moved != (0.0, 0.0, 0.0):
+        middle = to_img[0, 2] + board.size * cell_px / 2
+        slide = cv2.getRotationMatrix2D((middle, middle), -moved[2], 1.0)
+        slide[:, 2] += np.array(moved[:2]) * cell_px
+        warp = warp @ np.vstack([slide, [0.0, 0.0, 1.0]])
     table = np.empty((height, width, 3), np.uint8)
     table[:] = rng.integers(60, 160, 3)
     img = cv2.warpPerspective(flat, warp, (width, height), dst=table, borderMode=cv2.BORDER_TRANSPARENT,

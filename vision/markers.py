@@ -69,9 +69,11 @@ MARKER_SEARCH_SIDE = 800  # a bigger frame is searched for the markers shrunk to
 # 2.6-3.0 px.
 LEARNT_FIT = 1.5
 # Two markers hidden (a box lid on one side of the board, arms resting on two corners) leave eight corners, which
-# any homography fits: nothing is left over to check it by. But where the camera and the board have not moved,
-# the last homography still holds, and the two markers seen show it: each of their corners within LEARNT_FIT of
-# where the last homography puts its learnt place (a board moved by more than that at a marker is refused).
+# a homography fitted to them alone bends to fit: nothing far from them would check it. But the board lies on the
+# table, so where the camera has not moved, a board slid or turned on the table (bumped by a player) moves only in
+# the table's plane: the last homography times a rigid motion of the board's cells, three numbers fitted to the
+# eight corners (`rigid_motion`), each corner then within LEARNT_FIT of where the fit puts its learnt place. A
+# camera moved or tilted changes the board's size or foreshortening in the frame, which no rigid motion fits.
 
 
 def detector_parameters() -> cv2.aruco.DetectorParameters:
@@ -177,8 +179,8 @@ class BoardFinder:
 
     def _from_fewer(self, grey: np.ndarray, found: dict[int, np.ndarray], scale: float) -> np.ndarray | None:
         """The homography from three markers' corners at their learnt places in board cells, or with two the last
-        homography where they show it still holds; else None (leaving `last_problem` as the search for four set
-        it)."""
+        homography moved as the board moved on the table; else None (leaving `last_problem` as the search for four
+        set it)."""
         learnt = self.marker_cells or {}
         seen = [i for i in MARKER_IDS if i in found and i in learnt]
         if len(seen) < 2 or not (self.last_problem or "").startswith(NOT_SEEN):
@@ -186,7 +188,10 @@ class BoardFinder:
         cells = np.concatenate([learnt[i] for i in seen]).astype(np.float32)
         pixels = _refined(grey, np.concatenate([found[i] for i in seen]).astype(np.float32), scale)
         if len(seen) == 2:
-            homography = self.last_homography
+            if self.last_homography is None:
+                return None
+            on_table = cv2.perspectiveTransform(pixels[None].astype(np.float64), np.linalg.inv(self.last_homography))
+            homography = self.last_homography @ rigid_motion(cells.astype(np.float64), on_table[0])
         else:
             homography, _ = cv2.findHomography(cells, pixels, 0)
         if homography is None or abs(np.linalg.det(homography)) < 1e-12:
@@ -200,13 +205,25 @@ class BoardFinder:
         return homography
 
 
+def rigid_motion(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """The turn and shift (no scaling) taking points ``before`` nearest to ``after`` in least squares, as a 3x3
+    matrix: how a board slid on the table moved, in its own cells."""
+    middle_before, middle_after = before.mean(axis=0), after.mean(axis=0)
+    u, _, vt = np.linalg.svd((before - middle_before).T @ (after - middle_after))
+    turn = vt.T @ np.diag([1.0, np.sign(np.linalg.det(vt.T @ u.T))]) @ u.T
+    motion = np.eye(3)
+    motion[:2, :2] = turn
+    motion[:2, 2] = middle_after - turn @ middle_before
+    return motion
+
+
 def hidden_text(hidden: tuple[str, ...]) -> str:
     """What the table is told of a marker the board is found without (`BoardFinder.hidden`)."""
     if len(hidden) == 1:
         return (f"board marker not seen: {hidden[0]} (a cup on it, or peeled off?): the path cards are read from "
                 "the other three")
-    return (f"board markers hidden: {', '.join(hidden)} (something on them?): the path cards are read where the "
-            "board last lay, until the camera or the board moves")
+    return (f"board markers hidden: {', '.join(hidden)} (something on them?): the path cards are read from the "
+            "other two while the camera stays where it is")
 
 
 def _shrunk(grey: np.ndarray, scale: float) -> np.ndarray:
