@@ -243,15 +243,12 @@ def _refined(grey: np.ndarray, points: np.ndarray, scale: float) -> np.ndarray:
 OUTLINE_SCALE_BELOW = 400  # frames with a longer side than this are searched at half size
 
 
-def board_outline(frame: np.ndarray) -> np.ndarray | None:
-    """The board with its markers as a convex polygon (N x 2, frame pixels), or None under three markers.
+def coarse_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
+    """The board's markers found quickly, by id: each one's four corners in frame pixels.
 
-    The temple die is looked for beside the board, not on it: the board under
-    the same camera is a far bigger blob than the die and was read as one. This
-    only has to say where the board is, so it looks at half size with one
-    threshold window (about 2 ms against 17 for `BoardFinder`'s sub-pixel look
-    on a 640x480 board). A hand or a cup may hide one marker; the other three
-    give the fourth, the board being a parallelogram seen from above.
+    Only where the board lies is wanted of them (`board_outline`, `paper_white`), so
+    this looks at half size with one threshold window (about 2 ms against 17 for
+    `BoardFinder`'s sub-pixel look on a 640x480 board).
     """
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame[:, :, :3], cv2.COLOR_BGR2GRAY)
     scale = 0.5 if max(grey.shape[:2]) > OUTLINE_SCALE_BELOW else 1.0
@@ -264,6 +261,19 @@ def board_outline(frame: np.ndarray) -> np.ndarray | None:
     for quad, marker_id in zip(corners, [] if ids is None else ids.ravel(), strict=True):
         if int(marker_id) in MARKER_IDS:
             quads.setdefault(int(marker_id), quad.reshape(4, 2) / scale)
+    return quads
+
+
+def board_outline(frame: np.ndarray, quads: dict[int, np.ndarray] | None = None) -> np.ndarray | None:
+    """The board with its markers as a convex polygon (N x 2, frame pixels), or None under three markers.
+
+    The temple die is looked for beside the board, not on it: the board under
+    the same camera is a far bigger blob than the die and was read as one. A
+    hand or a cup may hide one marker; the other three give the fourth, the
+    board being a parallelogram seen from above. ``quads``: `coarse_markers`
+    already found in the frame.
+    """
+    quads = dict(coarse_markers(frame) if quads is None else quads)
     if len(quads) < 3:
         return None
     for missing in (i for i in MARKER_IDS if i not in quads):
@@ -277,3 +287,32 @@ def board_outline(frame: np.ndarray) -> np.ndarray | None:
     ring = side * np.stack([np.cos(turns), np.sin(turns)], 1)
     points = np.concatenate([corner + ring for quad in quads.values() for corner in quad])
     return cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
+
+
+# The marker sheet leaves a white margin one module (a sixth of the marker's side) wide round each marker, which a
+# café keeps visible (its instructions): paper, so whatever colour it shows is the light's. PAPER_RING is the band
+# of it sampled, as scales of the marker's square about its middle (clear of the black border and of the cut edge).
+PAPER_RING = (1.08, 1.25)
+MIN_PAPER_PIXELS = 12
+
+
+def paper_white(frame: np.ndarray, quads: dict[int, np.ndarray]) -> np.ndarray | None:
+    """The BGR of the paper round the markers (the median of each marker's, then of those), or None when fewer
+    than two markers show enough of it."""
+    whites = []
+    height, width = frame.shape[:2]
+    for quad in quads.values():
+        middle = quad.mean(axis=0)
+        inner, outer = ((quad - middle) * scale + middle for scale in PAPER_RING)
+        x0, y0 = np.floor(outer.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(outer.max(axis=0)).astype(int) + 1
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        ring = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(ring, np.round(outer - (x0, y0)).astype(np.int32), 1)
+        cv2.fillConvexPoly(ring, np.round(inner - (x0, y0)).astype(np.int32), 0)
+        pixels = frame[y0:y1, x0:x1][ring > 0]
+        if len(pixels) >= MIN_PAPER_PIXELS:
+            whites.append(np.median(pixels, axis=0))
+    return np.median(whites, axis=0).astype(np.float32) if len(whites) >= 2 else None
