@@ -9,6 +9,8 @@ printed size does not matter.
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -289,30 +291,31 @@ def board_outline(frame: np.ndarray, quads: dict[int, np.ndarray] | None = None)
     return cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
 
 
-# The marker sheet leaves a white margin one module (a sixth of the marker's side) wide round each marker, which a
-# café keeps visible (its instructions): paper, so whatever colour it shows is the light's. PAPER_RING is the band
-# of it sampled, as scales of the marker's square about its middle (clear of the black border and of the cut edge).
-PAPER_RING = (1.08, 1.25)
-MIN_PAPER_PIXELS = 12
+# A marker's white modules are the sheet's paper, unprinted, whatever margin a café cut round it or stuck it on:
+# whatever colour they show is the light's (a mix with the black ink round them, blurred in, keeps that colour's
+# proportions, the ink being grey too). Each is sampled at PAPER_SPOTS across its middle, as shares of the module.
+PAPER_SPOTS = (0.35, 0.5, 0.65)
+
+
+@functools.cache
+def _paper_modules(marker_id: int) -> np.ndarray:
+    """Where a marker's white modules are sampled, in modules across its printed square (0..6 each way)."""
+    rows, cols = np.nonzero(marker_bits(marker_id) == 0)
+    spots = np.array([(dx, dy) for dy in PAPER_SPOTS for dx in PAPER_SPOTS])
+    return np.concatenate([np.column_stack([cols, rows]) + spot for spot in spots]).astype(np.float32)
 
 
 def paper_white(frame: np.ndarray, quads: dict[int, np.ndarray]) -> np.ndarray | None:
-    """The BGR of the paper round the markers (the median of each marker's, then of those), or None when fewer
-    than two markers show enough of it."""
-    whites = []
+    """The BGR of the markers' paper (the median over each marker's white modules, then over the markers), or
+    None when fewer than two markers are in view."""
     height, width = frame.shape[:2]
-    for quad in quads.values():
-        middle = quad.mean(axis=0)
-        inner, outer = ((quad - middle) * scale + middle for scale in PAPER_RING)
-        x0, y0 = np.floor(outer.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(outer.max(axis=0)).astype(int) + 1
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
-        if x1 <= x0 or y1 <= y0:
-            continue
-        ring = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillConvexPoly(ring, np.round(outer - (x0, y0)).astype(np.int32), 1)
-        cv2.fillConvexPoly(ring, np.round(inner - (x0, y0)).astype(np.int32), 0)
-        pixels = frame[y0:y1, x0:x1][ring > 0]
-        if len(pixels) >= MIN_PAPER_PIXELS:
-            whites.append(np.median(pixels, axis=0))
+    square = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float32)
+    whites = []
+    for marker_id, quad in quads.items():
+        to_frame = cv2.getPerspectiveTransform(square, quad.astype(np.float32))
+        spots = cv2.perspectiveTransform(_paper_modules(marker_id)[None], to_frame)[0]
+        xs, ys = np.round(spots).astype(int).T
+        inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+        if inside.all():
+            whites.append(np.median(frame[ys, xs], axis=0))
     return np.median(whites, axis=0).astype(np.float32) if len(whites) >= 2 else None
