@@ -160,9 +160,11 @@ def unit_grids(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
 FACE_VIEW = 128  # px across the square the top face is looked for in
 
 
-def face_sample(frame: np.ndarray, die: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray, float] | None:
+def face_sample(frame: np.ndarray, die: tuple[float, float, float], white: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray, float] | None:
     """(median BGR of the top face's background, normalised glyph mask, share of the face under glare), or None
-    when no top face is there.
+    when no top face is there; looked for as white light would show it where ``white``, the light's colour, is
+    known (`white_balanced`).
 
     The top face is the hull of the region of one colour round the die's middle,
     and the glyph is what differs inside it. A fixed disc round the middle, used
@@ -178,7 +180,8 @@ def face_sample(frame: np.ndarray, die: tuple[float, float, float]) -> tuple[np.
     """
     cx, cy, r = die
     side = max(16, round(r * 2))
-    view = lifted(cv2.getRectSubPix(frame, (side, side), (cx, cy)), VIEW_DIM_BELOW, VIEW_TARGET)
+    view = white_balanced(cv2.getRectSubPix(frame, (side, side), (cx, cy)), white)
+    view = lifted(view, VIEW_DIM_BELOW, VIEW_TARGET)
     shrink = cv2.INTER_AREA if side > FACE_VIEW else cv2.INTER_LINEAR
     view = cv2.resize(view, (FACE_VIEW, FACE_VIEW), interpolation=shrink)
     lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -302,25 +305,23 @@ def top_face(frame: np.ndarray) -> TopFace | None:
     frame = lifted(frame, DIM_BELOW, DIM_TARGET)
     quads = coarse_markers(frame)
     die = find_die(frame, board_outline(frame, quads))
-    sample = None if die is None else face_sample(frame, die)
-    if sample is None:
-        return None
-    bgr, glyph, glare = sample
-    return TopFace(die, white_balanced(bgr, paper_white(frame, quads)), glyph, glare)
+    sample = None if die is None else face_sample(frame, die, paper_white(frame, quads))
+    return None if sample is None else TopFace(die, *sample)
 
 
-def white_balanced(bgr: np.ndarray, white: np.ndarray | None) -> np.ndarray:
-    """A colour as white light would show it, the light's colour being ``white`` (BGR; None: unknown, as seen).
+def white_balanced(image: np.ndarray, white: np.ndarray | None) -> np.ndarray:
+    """A BGR picture as white light would show it, the light's colour being ``white`` (None: unknown, as seen).
 
     Each channel is scaled so that ``white`` would come out grey at its own mean level. A bulb's warm light
-    (BGR gains 0.55, 0.85, 1.3) showed the white face nearer the red face's rendered colour than the white one's:
-    of 45 faces beside the board, 35 read their colour right, 21 at two thirds of that light; 45 and 45 so
-    balanced. A die taught by day read 11 of its 15 faces' colours right under the bulb, 15 so balanced; and
-    teaching refused a white face under the bulb as looking red.
+    (BGR gains 0.55, 0.85, 1.3) showed the white face nearer the red face's rendered colour than the white one's,
+    and hid some faces' glyphs: of 45 faces beside the board, 35 read their colour right and 42 their value, 21
+    and 43 at two thirds of that light; 45 of each so balanced (a cool light, 1.4, 1.0, 0.6: values 39 -> 44). A
+    die taught by day read 11 of its 15 faces' colours right under the bulb, 15 so balanced; and teaching refused
+    a white face under the bulb as looking red.
     """
     if white is None:
-        return bgr
-    return np.clip(bgr * (float(white.mean()) / np.maximum(white, 1.0)), 0, 255).astype(np.float32)
+        return image
+    return cv2.convertScaleAbs(image * (float(white.mean()) / np.maximum(white, 1.0)).astype(np.float32))
 
 
 def normalise_glyph(mask: np.ndarray) -> np.ndarray:
