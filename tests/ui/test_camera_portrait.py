@@ -159,11 +159,14 @@ def test_a_picture_turned_upright_and_long_advice_keep_the_teach_controls_in_the
 def test_turning_the_display_rearranges_the_camera_screen_and_turning_it_back_restores_it(
     launch: Any, tmp_path: Path, window_size: Any
 ) -> None:
-    _app, screen = on_camera(launch, tmp_path)
+    app, screen = on_camera(launch, tmp_path)
     ids = screen.ids
     # The folder of frames plays two seconds: once it has ended the reading under the picture says so and stays
-    # as it is. Ending between the two looks, it took a line more in one of them (a slow machine's CI run).
-    assert until(lambda: "the last" in ids.seen.text, 20), ids.seen.text
+    # as it is. Ending between the two looks, it took a line more in one of them (a slow machine's CI run); and
+    # the end is said in the feed's words first, then in the app's once the controller has passed its report on
+    # (`input_problems`), a line longer.
+    assert until(lambda: "the last" in ids.seen.text and "played to its end" in app.input_problems.get("camera", ""),
+                 20), (ids.seen.text, app.input_problems)
     advance(3)
 
     def rectangles() -> dict[str, Box]:
