@@ -93,6 +93,30 @@ def add_glare(image: np.ndarray, near: np.ndarray, rng: np.random.Generator, cel
         spot += 300.0 * shine  # past white: the camera clips it
 
 
+def _light(levels: np.ndarray) -> np.ndarray:
+    """sRGB levels (0-255) as light (0-1): light adds up in these terms, not in the picture's levels."""
+    v = np.clip(levels.astype(np.float32) / 255.0, 0.0, 1.0)
+    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+
+
+def _levels(light: np.ndarray) -> np.ndarray:
+    """`_light`'s inverse, as 8-bit levels."""
+    light = np.clip(light, 0.0, 1.0)
+    encoded = np.where(light <= 0.0031308, light * 12.92, 1.055 * light ** (1 / 2.4) - 0.055)
+    return np.clip(np.round(encoded * 255.0), 0, 255).astype(np.uint8)
+
+
+def veiled(image: np.ndarray, veil: float, ink: float = 0.0) -> np.ndarray:
+    """The photo seen through a veil of scattered light (a smeared lens, a lamp shining into it): each pixel's light
+    mixed with the picture's own light blurred by 25 px, ``veil`` of it. ``ink``: printed black reflecting that
+    share of the paper's light first (the drawings draw it at 0; real ink reflects about 0.05, which a camera shows
+    at about a quarter of the paper's level)."""
+    paper = max(float(np.percentile(image, 97)), 1.0)
+    light = ink + (1.0 - ink) * _light(image.astype(np.float32) * (255.0 / paper))
+    light = light * (1.0 - veil) + cv2.GaussianBlur(light, (0, 0), 25) * veil
+    return _levels(light * (paper / 255.0) ** 2.2)
+
+
 def add_arm(image: np.ndarray, slots: list[np.ndarray], rng: np.random.Generator) -> frozenset[int]:
     """An arm reaching in from an edge of the frame to lay or straighten a card, drawn in place: a skin-coloured
     band about a card wide, from a random point of a frame edge to a hand over a random slot (``slots``: each

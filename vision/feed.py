@@ -51,6 +51,7 @@ from vision.view_check import (
     restless_advice,
     small_temple_die,
     too_dark,
+    washed_out_board,
 )
 from vision.yolo_labels import iou
 
@@ -371,6 +372,7 @@ class CameraFeed:
         self._small: tuple[int, int] | None = None  # the last settled d6 dice's size when they look small
         self._blurred: float | None = None  # the last settled d6 dice's sharpness when they look out of focus
         self._board_blurred: float | None = None  # the board markers' sharpness at the last read, when too soft
+        self._board_washed: float | None = None  # the markers' black against their white at the last read, when high
         if mode is None:
             return
         dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
@@ -419,6 +421,13 @@ class CameraFeed:
         """The board markers' sharpness at the last board read while it looks out of focus
         (`view_check.blurred_board`): its slots are then misread, and the camera screen asks for focus."""
         return self._board_blurred if self._outlines else None
+
+    @property
+    def washed_out_board(self) -> float | None:
+        """How bright the board markers' black is beside their white at the last board read, while it is so high
+        (`view_check.washed_out_board`) that cards are taken for covered: the camera screen asks for the lens to
+        be wiped."""
+        return self._board_washed if self._outlines else None
 
     @property
     def restless(self) -> float | None:
@@ -730,6 +739,7 @@ class CameraFeed:
         finder = getattr(reader, "finder", None)
         self._keep_places(getattr(finder, "marker_cells", None), getattr(getattr(reader, "board", None), "size", 0))
         self._board_blurred = blurred_board(frame, getattr(finder, "last_markers", None))
+        self._board_washed = washed_out_board(frame, getattr(finder, "last_markers", None))
         self._board_seen(reading, getattr(reader, "last_problem", None), getattr(finder, "hidden", ()))
         covered = self._covered.update(reading)
         if covered:

@@ -298,24 +298,51 @@ PAPER_SPOTS = (0.35, 0.5, 0.65)
 
 
 @functools.cache
-def _paper_modules(marker_id: int) -> np.ndarray:
-    """Where a marker's white modules are sampled, in modules across its printed square (0..6 each way)."""
-    rows, cols = np.nonzero(marker_bits(marker_id) == 0)
-    spots = np.array([(dx, dy) for dy in PAPER_SPOTS for dx in PAPER_SPOTS])
+def _module_spots(marker_id: int, black: bool) -> np.ndarray:
+    """Where a marker's white (or black) modules are sampled, in modules across its printed square (0..6 each
+    way); a black module only at its middle, so that the white paper round a marker, blurred in, stays out."""
+    rows, cols = np.nonzero(marker_bits(marker_id) == int(black))
+    shares = (0.5,) if black else PAPER_SPOTS
+    spots = np.array([(dx, dy) for dy in shares for dx in shares])
     return np.concatenate([np.column_stack([cols, rows]) + spot for spot in spots]).astype(np.float32)
+
+
+def _module_samples(frame: np.ndarray, quads: dict[int, np.ndarray], black: bool) -> dict[int, np.ndarray]:
+    """Each marker's white (or black) modules as BGR samples, for the markers wholly inside the frame."""
+    height, width = frame.shape[:2]
+    square = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float32)
+    samples = {}
+    for marker_id, quad in quads.items():
+        to_frame = cv2.getPerspectiveTransform(square, quad.astype(np.float32))
+        spots = cv2.perspectiveTransform(_module_spots(marker_id, black)[None], to_frame)[0]
+        xs, ys = np.round(spots).astype(int).T
+        if ((xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)).all():
+            samples[marker_id] = frame[ys, xs].astype(np.float32)
+    return samples
 
 
 def paper_white(frame: np.ndarray, quads: dict[int, np.ndarray]) -> np.ndarray | None:
     """The BGR of the markers' paper (the median over each marker's white modules, then over the markers), or
     None when fewer than two markers are in view."""
-    height, width = frame.shape[:2]
-    square = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float32)
-    whites = []
-    for marker_id, quad in quads.items():
-        to_frame = cv2.getPerspectiveTransform(square, quad.astype(np.float32))
-        spots = cv2.perspectiveTransform(_paper_modules(marker_id)[None], to_frame)[0]
-        xs, ys = np.round(spots).astype(int).T
-        inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-        if inside.all():
-            whites.append(np.median(frame[ys, xs], axis=0))
+    whites = [np.median(spots, axis=0) for spots in _module_samples(frame, quads, black=False).values()]
     return np.median(whites, axis=0).astype(np.float32) if len(whites) >= 2 else None
+
+
+def ink_share(frame: np.ndarray, quads: dict[int, np.ndarray]) -> float | None:
+    """How bright the markers' printed black is beside their paper, in grey levels (each marker's median black
+    over its median white, then the median over the markers); None with fewer than two markers in view.
+
+    Ink reflects a few percent of the light paper does, which a camera shows at about a sixth to a third of the
+    paper's level; a veil of scattered light (a smeared lens, a lamp shining into it) or a print come out grey
+    lifts it further, and every card printed or seen so loses contrast with it.
+    """
+    blacks = _module_samples(frame, quads, black=True)
+    whites = _module_samples(frame, quads, black=False)
+    both = blacks.keys() & whites.keys()
+    if len(both) < 2:
+        return None
+
+    def grey(samples: np.ndarray) -> float:
+        return float(np.median(cv2.cvtColor(samples[None], cv2.COLOR_BGR2GRAY)))
+
+    return round(float(np.median([grey(blacks[marker]) / max(grey(whites[marker]), 1.0) for marker in both])), 3)

@@ -27,7 +27,7 @@ from vision.readings import sure_text
 from vision.sources import quiet_opencv
 from vision.taught import DIE_FILE
 from vision.temple_die import GLARE_SHARE, TaughtDieUnreadable, TempleDieReader, TopFace, die_faces, top_face
-from vision.view_check import SLOT_WANTED, small_slots, small_temple_die
+from vision.view_check import SLOT_WANTED, small_slots, small_temple_die, washed_out_board
 
 
 class TeachRefused(ValueError):
@@ -226,6 +226,12 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
         if across is not None
         else []
     )
+    washed = washed_out_board(as_bgr(frame), reader.finder.last_markers) if homography is not None else None
+    if washed is not None:
+        advice.append(
+            f"the board looks washed out in this view (its markers' black {washed:.0%} as bright as their white): "
+            "cards are read as covered through such a veil: wipe the camera's lens and turn lamps away from it"
+        )
     if reader.taught_unmarked:  # a board whose bare slots are paler than the house one's, not taught as such
         advice.append(
             f"slot {slot} matches a bare slot by its colours and shows no printed marks, only paper brighter than "

@@ -7,7 +7,7 @@ reader found and read 0.62 of the dice, darkened to an eighth 0.25 (against
 0.96 as photographed). Both are told by `vision watch` and on the app's camera
 screen beside the dice's size (`d6_reader.small_dice_size`), and so are a
 temple board so far away that its slots are small in the frame
-(`small_slots`) and a temple die as far (`small_temple_die`); the
+(`small_slots`), a temple die as far (`small_temple_die`) and a board seen washed out (`washed_out_board`); the
 thresholds and the measurements behind them are in docs/vision.md, "Is the
 picture good enough".
 """
@@ -23,12 +23,19 @@ import numpy as np
 from vision.d6_reader import Box, dice_look_small, side
 from vision.die_crops import CROP_MARGIN, crop_die
 from vision.mains import rolling_bands_mains
+from vision.markers import ink_share
 
 DARK_BELOW = 40  # the picture's 95th-percentile grey level: darker than any photo of the three sets (60 and up)
 BLURRED_BELOW = 0.15  # the dice's median sharpness: no photo of the three sets scores under it
 BOARD_BLURRED_BELOW = 0.2  # the board markers' median sharpness: rendered boards under it lose slots
 SHARPNESS_CROP = 48  # the crop the sharpness is measured on, so a die's size in the frame does not count
 DARK_EVERY = 30  # frames between two looks at the light (one a second at 30 frames/s)
+# The board markers' black at this share of their paper or more (`markers.ink_share`): a lens smeared, a lamp
+# shining into it, or a print come out grey. Of 480 slots of rendered boards with ink as a camera shows it (a
+# share of 0.25-0.35), 9 read covered; seen through a veil of scattered light (`board_photos.veiled`), 27 at a share
+# of 0.37, 44 at 0.42, 49 at 0.46 and 66 at 0.53, where cards began to be read wrong (docs/vision.md, "Is the
+# picture good enough").
+WASHED_OUT_FROM = 0.4
 SMALL_SLOT = 28  # px across a slot: the card reader read every slot of boards seen with slots of 29 px and more
 SLOT_WANTED = 30  # what a café is asked to mount for
 SMALL_TEMPLE_DIE = 0.1  # of the frame's long side, a temple die's box: rendered dice under it were misread
@@ -142,6 +149,17 @@ def blurred_board(frame: np.ndarray, markers: Mapping[int, np.ndarray] | None) -
     """The board's `board_sharpness` when it is under `BOARD_BLURRED_BELOW`, else None."""
     level = board_sharpness(frame, markers)
     return level if level is not None and level < BOARD_BLURRED_BELOW else None
+
+
+def washed_out_board(frame: np.ndarray, markers: Mapping[int, np.ndarray] | None) -> float | None:
+    """The markers' `ink_share` when it is `WASHED_OUT_FROM` or more, else None (None too with under two markers).
+
+    A veil of light over the lens lifts every dark colour of the cards towards their paper, so the card reader
+    takes cards for covered, and worse; no one at the table sees it, and wiping the lens or turning a lamp away
+    mends it.
+    """
+    share = ink_share(frame, dict(markers)) if markers else None
+    return share if share is not None and share >= WASHED_OUT_FROM else None
 
 
 def small_slots(outlines: Mapping[int, Sequence[tuple[float, float]]] | None) -> int | None:

@@ -27,7 +27,7 @@ from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.feed import untouched
 from vision.frames import as_bgr, unusable_text
-from vision.markers import hidden_text
+from vision.markers import hidden_text, ink_share
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
 from vision.sources import (
@@ -53,6 +53,7 @@ from vision.view_check import (
     IN_TERMINAL,
     RESTLESS_SECONDS,
     SLOT_WANTED,
+    WASHED_OUT_FROM,
     board_sharpness,
     brightest,
     dice_sharpness,
@@ -237,6 +238,13 @@ def _blurred_text(level: float) -> str:
             "or more): focus the camera on the tray")
 
 
+def _washed_out_text(share: float) -> str:
+    """A veil over the lens lifts the cards' dark colours towards their paper, and they read as covered."""
+    return (f"the board looks washed out (its markers' black {share:.0%} as bright as their white; a clear picture "
+            f"shows under {WASHED_OUT_FROM:.0%}): wipe the camera's lens and turn lamps away from it (or, if the "
+            "markers came out grey from the printer, print them darker), or cards read as covered")
+
+
 class PictureFaults:
     """What is wrong with the picture for its reader (`view_check`), told as it appears. A dark or blurred
     picture is told again once it is mended, so an owner turning a lamp on or a lens ring hears that it
@@ -282,6 +290,11 @@ class PictureFaults:
                                   f"the board looks out of focus (sharpness {_short_of(level)} at its markers; "
                                   f"{BOARD_BLURRED_BELOW:.2f} or more wanted): focus the camera on the board, or "
                                   "its cards are misread", f"the board is in focus now (sharpness {level:.2f})")
+        share = ink_share(frame, getattr(finder, "last_markers", None) or {}) if finder is not None else None
+        if share is not None:
+            lines += self._change("board washed out", share >= WASHED_OUT_FROM, _washed_out_text(share),
+                                  f"the board looks clear now (its markers' black {share:.0%} as bright as their "
+                                  "white)")
         return lines
 
 

@@ -510,6 +510,18 @@ def test_a_board_out_of_focus_asks_for_the_camera_to_be_focused(launch: Any, tmp
         screen.ids.advice.text
 
 
+def test_a_washed_out_board_asks_for_the_lens_to_be_wiped(launch: Any, tmp_path: Path) -> None:
+    from vision.board_photos import veiled
+
+    smeared = veiled(board_frame({3: sorted(BY_ID)[4]}), 0.3, ink=0.05)
+    app = launch(camera=frames(tmp_path / "board", smeared, copies=300))
+    assert app.new_game("temple", ["red", "blue"])
+    screen = open_camera(app)
+    assert until(lambda: "Board washed out" in screen.ids.advice.text, 20), screen.ids.advice.text
+    assert re.search(r"Board washed out \(its markers' black \d+% as bright as their white\): wipe the camera's lens, "
+                     r"turn lamps away from it", screen.ids.advice.text)
+
+
 def test_a_board_far_from_the_camera_asks_for_it_closer(launch: Any, tmp_path: Path) -> None:
     from tests.vision.test_view_check import far_board
 

@@ -929,6 +929,22 @@ def test_a_board_out_of_focus_is_measured_for_the_camera_screen() -> None:
     assert seen[-1] is None  # focused again
 
 
+def test_a_washed_out_board_is_measured_for_the_camera_screen() -> None:
+    """A smeared lens lifts the cards' dark colours: the screen asks for it to be wiped, and stops once it is."""
+    from vision.board_photos import veiled
+
+    clear = board_frame({3: sorted(BY_ID)[4]})
+    smeared = veiled(clear, 0.3, ink=0.05)
+    seen: list = []
+    feed = CameraFeed(lambda: Frames([*[smeared] * 8, *hand_over(clear), *[clear] * 8]), lambda _o: None,
+                      mode="cards", fps=None, card_interval=0, on_frame=lambda _n: seen.append(feed.washed_out_board))
+    with feed:
+        assert feed.ended.wait(30)
+    seen.append(feed.washed_out_board)
+    assert any(share is not None and 0.45 < share < 0.7 for share in seen[:8]), seen
+    assert seen[-1] is None  # wiped
+
+
 class QueuedCamera:
     """A live camera at 60 fps behind a driver queue of four frames, as V4L2 keeps them: a frame made while
     the queue is full is dropped, and a read takes the oldest one waiting (or waits for the next)."""

@@ -81,6 +81,18 @@ def test_teaching_from_a_camera_too_far_away_is_done_with_advice(tmp_path: Path)
     assert small.advice.startswith("the die is only ") and "mount the camera closer (80 px or more)" in small.advice
 
 
+def test_teaching_through_a_smeared_lens_is_done_with_advice(tmp_path: Path) -> None:
+    """The photo is stored, and the café hears what else the veil costs it and how to mend it."""
+    from tests.vision.test_feed import BY_ID, board_frame
+    from vision.board_photos import veiled
+
+    card = sorted(BY_ID)[4]
+    taught = teach_card(veiled(board_frame({3: card}), 0.3, ink=0.05), 3, card, tmp_path / "cards")
+    assert taught.path.exists()
+    assert taught.advice.startswith("the board looks washed out in this view (its markers' black ")
+    assert "read as covered through such a veil: wipe the camera's lens and turn lamps away from it" in taught.advice
+
+
 def test_a_card_named_in_other_case_is_the_decks_and_a_slot_read_as_another_card_is_said(
         board: np.ndarray, tmp_path: Path) -> None:
     """"p01" was refused as unknown; P05 taught from a slot that plainly held P01 went without a word.

@@ -241,6 +241,10 @@ class CameraScreen(Screen):
             lines.append("Dice out of focus: focus the camera on the tray")
         if getattr(feed, "blurred_board", None):
             lines.append("Board out of focus: focus the camera on the board")
+        washed = getattr(feed, "washed_out_board", None)
+        if washed:
+            lines.append(f"Board washed out (its markers' black {washed:.0%} as bright as their white): wipe the "
+                         "camera's lens, turn lamps away from it")
         slots = small_slots(getattr(feed, "slots_in_view", None))
         if slots is not None:
             lines.append(f"Slots only {slots} px across: mount the camera closer to the board "
