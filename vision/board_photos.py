@@ -18,6 +18,7 @@ import numpy as np
 
 from vision.card_catalogue import BoardSpec, CardSpec
 from vision.card_render import IDOL_COLOURS, render_board
+from vision.frames import to_levels, to_light, toned
 
 
 @dataclass(frozen=True)
@@ -93,28 +94,11 @@ def add_glare(image: np.ndarray, near: np.ndarray, rng: np.random.Generator, cel
         spot += 300.0 * shine  # past white: the camera clips it
 
 
-def _light(levels: np.ndarray) -> np.ndarray:
-    """sRGB levels (0-255) as light (0-1): light adds up in these terms, not in the picture's levels."""
-    v = np.clip(levels.astype(np.float32) / 255.0, 0.0, 1.0)
-    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
-
-
-def _levels(light: np.ndarray) -> np.ndarray:
-    """`_light`'s inverse, as 8-bit levels."""
-    light = np.clip(light, 0.0, 1.0)
-    encoded = np.where(light <= 0.0031308, light * 12.92, 1.055 * light ** (1 / 2.4) - 0.055)
-    return np.clip(np.round(encoded * 255.0), 0, 255).astype(np.uint8)
-
-
-def veiled(image: np.ndarray, veil: float, ink: float = 0.0) -> np.ndarray:
+def veiled(image: np.ndarray, veil: float) -> np.ndarray:
     """The photo seen through a veil of scattered light (a smeared lens, a lamp shining into it): each pixel's light
-    mixed with the picture's own light blurred by 25 px, ``veil`` of it. ``ink``: printed black reflecting that
-    share of the paper's light first (the drawings draw it at 0; real ink reflects about 0.05, which a camera shows
-    at about a quarter of the paper's level)."""
-    paper = max(float(np.percentile(image, 97)), 1.0)
-    light = ink + (1.0 - ink) * _light(image.astype(np.float32) * (255.0 / paper))
-    light = light * (1.0 - veil) + cv2.GaussianBlur(light, (0, 0), 25) * veil
-    return _levels(light * (paper / 255.0) ** 2.2)
+    mixed with the picture's own light blurred by 25 px, ``veil`` of it."""
+    light = to_light(image)
+    return to_levels(light * (1.0 - veil) + cv2.GaussianBlur(light, (0, 0), 25) * veil)
 
 
 def add_arm(image: np.ndarray, slots: list[np.ndarray], rng: np.random.Generator) -> frozenset[int]:
@@ -160,6 +144,7 @@ def board_photo(
     glare: int = 0,
     arm: bool = False,
     moved: tuple[float, float, float] = (0.0, 0.0, 0.0),
+    ink: float = 0.0,
 ) -> BoardPhoto:
     """``palette``: the cards printed in a café's own colours (`render_board`); the same seed gives the same
     photo with or without it, but for the cards' colours. ``askew``: each card laid by hand, up to so many cells
@@ -168,7 +153,9 @@ def board_photo(
     slot (`add_glare`); none draws nothing, as for ``askew``. ``arm``: an arm held still over the board
     (`add_arm`), drawn before the light, blur and noise fall on the photo. ``moved``: the board slid so many
     cells east and south and turned so many degrees clockwise about its middle on the table once the camera was
-    placed, which stays where it was (the same seed and ``moved`` (0, 0, 0) give the unmoved photo)."""
+    placed, which stays where it was (the same seed and ``moved`` (0, 0, 0) give the unmoved photo). ``ink``: the
+    board, cards and markers printed with black reflecting that share of the paper's light (`frames.toned`), as
+    real ink does (about 0.05) where the drawings draw it at 0; 0 draws as before."""
     width, height = size
     layout = random_layout(rng, cards, board, empty_share, empty_slots)
     cell_px = 24
@@ -178,6 +165,8 @@ def board_photo(
         else None
     )
     flat, to_img = render_board(board, layout, cell_px, palette=palette, askew=laid)
+    if ink:
+        flat = toned(flat, ink)
     pawned = add_pawns(flat, to_img, board, rng, int(rng.integers(0, pawns + 1)), max_cover)
     side = flat.shape[0]
     # Camera: turned a little, slightly oblique, as large as the frame allows with the markers in view.

@@ -25,9 +25,9 @@ import numpy as np
 from vision.card_catalogue import BoardSpec, CardSpec, appearance_groups, load_temple_board, load_temple_cards
 from vision.card_cover import READ_COVERED, covered_cell, mend_covered, unexplained_share
 from vision.card_render import EMPTY_SLOT, SAND, render_card
-from vision.frames import as_bgr, image_file
+from vision.frames import as_bgr, image_file, toned
 from vision.marker_places import load_places
-from vision.markers import BoardFinder
+from vision.markers import BoardFinder, ink_light
 from vision.readings import BoardReading, SlotReading
 from vision.taught import write_whole
 
@@ -153,6 +153,7 @@ DENOISE = 6.0
 EVEN_MARGIN = 0.2
 EVEN_OFF = 0.1
 EVEN_CELLS = 4
+INK_STEP = 0.01
 
 
 def normalise(card: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
@@ -372,11 +373,14 @@ class References:
     # For a card printed plain all over (`plain_look`'s marked share under PLAIN_CARD), the sureness of its
     # `grid_lines`, which the slot it is read in must show a share of (`CardReader._lines_hidden`); 0.0 for others.
     lines_sure: list[float] = field(default_factory=list)
+    # Each drawing as drawn (MATCH_SIZE), None for a taught photo: drawings are `frames.toned` to the camera's ink.
+    drawings: list[np.ndarray | None] = field(default_factory=list)
 
-    def add(self, card_id: str | None, card_image: np.ndarray) -> None:
+    def add(self, card_id: str | None, card_image: np.ndarray, drawn: bool = False) -> None:
         small = cv2.resize(card_image, (MATCH_SIZE, MATCH_SIZE), interpolation=cv2.INTER_AREA)
         self.ids.append(card_id)
         self.images.append(normalise(small))
+        self.drawings.append(small if drawn else None)
         look = plain_look(small)
         dark, sure = grid_lines(card_image) if card_id is None or look[1] < PLAIN_CARD else (0.0, 0.0)
         self.looks.append((*look, dark if card_id is None else 0.0))
@@ -388,6 +392,7 @@ class References:
         self.images = [self.images[i] for i in keep]
         self.looks = [self.looks[i] for i in keep]
         self.lines_sure = [self.lines_sure[i] for i in keep]
+        self.drawings = [self.drawings[i] for i in keep]
         self.add(card_id, card_image)
 
     def bare_looks(self) -> list[tuple[float, float, float]]:
@@ -395,8 +400,11 @@ class References:
         a café taught (`plain_look`, `grid_lines`)."""
         return [look for cid, look in zip(self.ids, self.looks, strict=True) if cid is None]
 
-    def stack(self) -> np.ndarray:
-        return np.stack(self.images).reshape(len(self.images), -1).astype(np.float32)
+    def stack(self, ink: float = 0.0) -> np.ndarray:
+        """The references as rows, the drawings among them `toned` to ``ink`` (taught photos are as seen)."""
+        images = [image if drawing is None or ink <= 0.0 else normalise(toned(drawing, ink))
+                  for image, drawing in zip(self.images, self.drawings, strict=True)]
+        return np.stack(images).reshape(len(images), -1).astype(np.float32)
 
 
 def rendered_references(cards: list[CardSpec], with_empty: bool = True) -> References:
@@ -404,9 +412,9 @@ def rendered_references(cards: list[CardSpec], with_empty: bool = True) -> Refer
     groups = appearance_groups(cards)
     for card in cards:
         if groups[card.id] == card.id:
-            refs.add(card.id, render_card(card, MATCH_SIZE * 2))
+            refs.add(card.id, render_card(card, MATCH_SIZE * 2), drawn=True)
     if with_empty:
-        refs.add(None, render_card(None, MATCH_SIZE * 2))
+        refs.add(None, render_card(None, MATCH_SIZE * 2), drawn=True)
     return refs
 
 
@@ -429,6 +437,7 @@ class CardReader:
             if sum(g == first for g in self.groups.values()) > 1
         }
         self.refs = rendered_references(self.cards)
+        self._ink = 0.0  # the ink's light the drawings are `toned` to: the camera's, as last measured
         self.finder = BoardFinder(self.board.size)
         self.beside = slots_beside(self.board)
         cell = CORNER_CELL_PX  # the middles of the board's bare cells on `flat_board` (`noise`)
@@ -452,7 +461,7 @@ class CardReader:
 
     def _restack(self) -> None:
         """The references as one matrix for `score_many`, and which of its rows are bare-slot references."""
-        self._matrix = self.refs.stack()
+        self._matrix = self.refs.stack(self._ink)
         self._bare = np.array([cid is None for cid in self.refs.ids], bool)
         self._ids = np.array(self.refs.ids, object)
 
@@ -518,6 +527,13 @@ class CardReader:
         spread = np.abs(grey - cv2.blur(grey, (3, 3)))[self._bare_middles]
         return 1.48 * float(np.median(spread)) / max(float(np.median(path.mean(1))), 8.0)
 
+    def _tone_to(self, frame: np.ndarray) -> None:
+        """Tone the drawings to the ink the markers show in ``frame``, once it differs by INK_STEP or more."""
+        ink = ink_light(frame, self.finder.last_markers or {})
+        if ink is not None and abs(ink - self._ink) >= INK_STEP:
+            self._ink = ink
+            self._restack()
+
     def _quietened(self, frame: np.ndarray, homography: np.ndarray, flat: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
         """The frame and its `flat_board`, blurred by NOISY_BLUR where its noise is over NOISY."""
@@ -545,7 +561,7 @@ class CardReader:
         return difference >= BOARD_CONTRAST * max(float(path_colour.sum()), 1.0)
 
     @staticmethod
-    def slot_white(slot_images: list[np.ndarray]) -> np.ndarray:
+    def slot_white(slot_images: list[np.ndarray], ink: float = 0.0) -> np.ndarray:
         """A white from the slots alone, for a board whose data has no corner cards.
 
         A slot's bright pixels are either path or bare slot, and under a moderate
@@ -555,7 +571,7 @@ class CardReader:
         works at any fill level, but a strong cast could tip grey towards sand, which
         the corner path cannot be fooled by.
         """
-        known = np.array([SAND, EMPTY_SLOT], np.float32)
+        known = toned(np.array([SAND, EMPTY_SLOT], np.float32), ink).astype(np.float32)
         known_chroma = known / known.sum(1, keepdims=True)
         votes = []
         for img in slot_images:
@@ -576,10 +592,10 @@ class CardReader:
         """
         pixels = self.corner_path_pixels(flat)
         if len(pixels) < MIN_CORNER_PIXELS:
-            return self.slot_white(slot_images)
+            return self.slot_white(slot_images, self._ink)
         # The median shrugs off a pawn or a glare spot on one corner.
         observed = np.maximum(np.median(pixels, axis=0), 8.0)
-        return observed * 255.0 / np.array(SAND, np.float32)
+        return observed * 255.0 / toned(np.array(SAND, np.float32), self._ink).astype(np.float32)
 
     def slot_light(self, flat: np.ndarray) -> list[float]:
         """How brightly each slot is lit against the board as a whole (`light_white`'s light), 1.0 where unknown.
@@ -802,6 +818,7 @@ class CardReader:
             self.last_problem = self.finder.last_problem or NO_BOARD
             self.last_outlines = None
             return None
+        self._tone_to(frame)
         frame, flat = self._quietened(frame, homography, flat)
         self.last_problem = None
         self.last_outlines = self.slot_outlines(homography)
@@ -859,6 +876,7 @@ class CardReader:
         flat = self.flat_board(frame, homography)
         if not self.board_seen(flat):
             raise ValueError(NO_BOARD)
+        self._tone_to(frame)
         frame, flat = self._quietened(frame, homography, flat)
         index = slots.index(slot_number)
         if index in out_of_view(self.slot_outlines(homography), frame.shape):  # found without a marker

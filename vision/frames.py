@@ -164,6 +164,26 @@ def quietened(frame: np.ndarray, above: float, sigma: float) -> np.ndarray:
     return cv2.GaussianBlur(frame, (0, 0), sigma) if noise_level(frame) > above else frame
 
 
+def to_light(levels: np.ndarray) -> np.ndarray:
+    """8-bit sRGB levels as light (0-1): light adds up in these terms (a veil, an ink's reflection), not in the
+    picture's levels."""
+    v = np.clip(np.asarray(levels, np.float32) / 255.0, 0.0, 1.0)
+    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+
+
+def to_levels(light: np.ndarray) -> np.ndarray:
+    """`to_light`'s inverse, as 8-bit levels."""
+    light = np.clip(light, 0.0, 1.0)
+    encoded = np.where(light <= 0.0031308, light * 12.92, 1.055 * light ** (1 / 2.4) - 0.055)
+    return np.clip(np.round(encoded * 255.0), 0, 255).astype(np.uint8)
+
+
+def toned(drawing: np.ndarray, ink: float) -> np.ndarray:
+    """A drawing as printed: its black reflecting ``ink`` of the paper's light (`markers.ink_light`; real ink
+    about 0.05, which a camera shows at about a quarter of the paper's level), every colour lifted alike in light."""
+    return to_levels(ink + (1.0 - ink) * to_light(drawing))
+
+
 def as_bgr(frame: object) -> np.ndarray | None:
     """The frame as 8-bit BGR, or None when it is not an image any reader can use."""
     if not isinstance(frame, np.ndarray) or frame.size == 0:

@@ -14,6 +14,8 @@ import functools
 import cv2
 import numpy as np
 
+from vision.frames import to_light
+
 DICTIONARY = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)
 CORNER_NAMES = ("north-west", "north-east", "south-east", "south-west")
@@ -328,6 +330,17 @@ def paper_white(frame: np.ndarray, quads: dict[int, np.ndarray]) -> np.ndarray |
     return np.median(whites, axis=0).astype(np.float32) if len(whites) >= 2 else None
 
 
+def _ink_and_paper(frame: np.ndarray, quads: dict[int, np.ndarray]) -> list[tuple[float, float]]:
+    """Each marker's median black and median white module, in grey levels (markers wholly in the frame)."""
+    blacks = _module_samples(frame, quads, black=True)
+    whites = _module_samples(frame, quads, black=False)
+
+    def grey(samples: np.ndarray) -> float:
+        return float(np.median(cv2.cvtColor(samples[None], cv2.COLOR_BGR2GRAY)))
+
+    return [(grey(blacks[marker]), grey(whites[marker])) for marker in sorted(blacks.keys() & whites.keys())]
+
+
 def ink_share(frame: np.ndarray, quads: dict[int, np.ndarray]) -> float | None:
     """How bright the markers' printed black is beside their paper, in grey levels (each marker's median black
     over its median white, then the median over the markers); None with fewer than two markers in view.
@@ -336,13 +349,16 @@ def ink_share(frame: np.ndarray, quads: dict[int, np.ndarray]) -> float | None:
     paper's level; a veil of scattered light (a smeared lens, a lamp shining into it) or a print come out grey
     lifts it further, and every card printed or seen so loses contrast with it.
     """
-    blacks = _module_samples(frame, quads, black=True)
-    whites = _module_samples(frame, quads, black=False)
-    both = blacks.keys() & whites.keys()
-    if len(both) < 2:
+    levels = _ink_and_paper(frame, quads)
+    if len(levels) < 2:
         return None
+    return round(float(np.median([black / max(white, 1.0) for black, white in levels])), 3)
 
-    def grey(samples: np.ndarray) -> float:
-        return float(np.median(cv2.cvtColor(samples[None], cv2.COLOR_BGR2GRAY)))
 
-    return round(float(np.median([grey(blacks[marker]) / max(grey(whites[marker]), 1.0) for marker in both])), 3)
+def ink_light(frame: np.ndarray, quads: dict[int, np.ndarray]) -> float | None:
+    """The markers' black as a share of their paper's light (`frames.to_light`), as `ink_share` takes it in
+    levels: what a drawing's black is lifted by to look as the camera sees ink (`card_reader.toned`)."""
+    levels = _ink_and_paper(frame, quads)
+    if len(levels) < 2:
+        return None
+    return float(np.median([to_light(black) / max(float(to_light(white)), 1e-4) for black, white in levels]))

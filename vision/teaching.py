@@ -230,7 +230,7 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
     if washed is not None:
         advice.append(
             f"the board looks washed out in this view (its markers' black {washed:.0%} as bright as their white): "
-            "cards are read as covered through such a veil: wipe the camera's lens and turn lamps away from it"
+            "cards are misread through so thick a veil: wipe the camera's lens and turn lamps away from it"
         )
     if reader.taught_unmarked:  # a board whose bare slots are paler than the house one's, not taught as such
         advice.append(

@@ -239,10 +239,10 @@ def _blurred_text(level: float) -> str:
 
 
 def _washed_out_text(share: float) -> str:
-    """A veil over the lens lifts the cards' dark colours towards their paper, and they read as covered."""
+    """A veil over the lens lifts the cards' dark colours towards their paper, until they are misread."""
     return (f"the board looks washed out (its markers' black {share:.0%} as bright as their white; a clear picture "
             f"shows under {WASHED_OUT_FROM:.0%}): wipe the camera's lens and turn lamps away from it (or, if the "
-            "markers came out grey from the printer, print them darker), or cards read as covered")
+            "markers came out grey from the printer, print them darker), or cards are misread")
 
 
 class PictureFaults:

@@ -513,7 +513,7 @@ def test_a_board_out_of_focus_asks_for_the_camera_to_be_focused(launch: Any, tmp
 def test_a_washed_out_board_asks_for_the_lens_to_be_wiped(launch: Any, tmp_path: Path) -> None:
     from vision.board_photos import veiled
 
-    smeared = veiled(board_frame({3: sorted(BY_ID)[4]}), 0.3, ink=0.05)
+    smeared = veiled(board_frame({3: sorted(BY_ID)[4]}), 0.6)
     app = launch(camera=frames(tmp_path / "board", smeared, copies=300))
     assert app.new_game("temple", ["red", "blue"])
     screen = open_camera(app)

@@ -87,10 +87,10 @@ def test_teaching_through_a_smeared_lens_is_done_with_advice(tmp_path: Path) -> 
     from vision.board_photos import veiled
 
     card = sorted(BY_ID)[4]
-    taught = teach_card(veiled(board_frame({3: card}), 0.3, ink=0.05), 3, card, tmp_path / "cards")
+    taught = teach_card(veiled(board_frame({3: card}), 0.6), 3, card, tmp_path / "cards")
     assert taught.path.exists()
     assert taught.advice.startswith("the board looks washed out in this view (its markers' black ")
-    assert "read as covered through such a veil: wipe the camera's lens and turn lamps away from it" in taught.advice
+    assert "misread through so thick a veil: wipe the camera's lens and turn lamps away from it" in taught.advice
 
 
 def test_a_card_named_in_other_case_is_the_decks_and_a_slot_read_as_another_card_is_said(
