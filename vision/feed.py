@@ -425,8 +425,8 @@ class CameraFeed:
     @property
     def washed_out_board(self) -> float | None:
         """How bright the board markers' black is beside their white at the last board read, while it is so high
-        (`view_check.washed_out_board`) that cards are taken for covered: the camera screen asks for the lens to
-        be wiped."""
+        (`view_check.washed_out_board`) that cards are misread however the reader allows for it: the camera
+        screen asks for the lens to be wiped."""
         return self._board_washed if self._outlines else None
 
     @property

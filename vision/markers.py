@@ -357,7 +357,7 @@ def ink_share(frame: np.ndarray, quads: dict[int, np.ndarray]) -> float | None:
 
 def ink_light(frame: np.ndarray, quads: dict[int, np.ndarray]) -> float | None:
     """The markers' black as a share of their paper's light (`frames.to_light`), as `ink_share` takes it in
-    levels: what a drawing's black is lifted by to look as the camera sees ink (`card_reader.toned`)."""
+    levels: what a drawing's black is lifted by to look as the camera sees ink (`frames.toned`)."""
     levels = _ink_and_paper(frame, quads)
     if len(levels) < 2:
         return None
