@@ -849,7 +849,8 @@ class CardReader:
         shadowed = {j for i in covered for j in self.beside[i]} - covered
         covered |= unseen
         slots = [SlotReading(slot.slot, card, 0.0, covered=True) if index in covered
-                 else SlotReading(slot.slot, card, min(confidence, BESIDE_COVERED) if index in shadowed else confidence)
+                 else SlotReading(slot.slot, card, min(confidence, BESIDE_COVERED), beside_covered=True)
+                 if index in shadowed else SlotReading(slot.slot, card, confidence)
                  for index, (slot, (card, confidence)) in enumerate(zip(self.board.slots, matches, strict=True))]
         return BoardReading(tuple(slots))
 

@@ -2,9 +2,10 @@
 
 A covered slot keeps the card it had (`SlotReading.covered`), so a cup left on
 a card, or a café's deck not taught yet (every slot matching no card), kept the
-camera from seeing cards laid there, and nobody learnt why. A hand laying a
-card covers a slot for a moment: only slots covered for ``after`` reads in a
-row are told.
+camera from seeing cards laid there, and nobody learnt why; nor why a card
+laid beside it was not taken (the slots beside a covered one wait with it,
+`SlotReading.beside_covered`). A hand laying a card covers a slot for a
+moment: only slots covered for ``after`` reads in a row are told.
 """
 
 from __future__ import annotations
@@ -14,11 +15,18 @@ from typing import Any
 CLEAR_TEXT = "no slot looks covered now: the path cards are read"
 
 
-def covered_text(slots: tuple[int, ...]) -> str:
-    """What a person hears of slots that stay covered."""
-    named = f"slot {slots[0]}" if len(slots) == 1 else f"slots {', '.join(map(str, slots[:-1]))} and {slots[-1]}"
-    return (f"{named} read covered: something lies over the card (a cup, a hand?), or the café's cards are not "
-            "taught yet; the table keeps the cards it saw there until they read clear")
+def _named(slots: tuple[int, ...]) -> str:
+    return f"slot {slots[0]}" if len(slots) == 1 else f"slots {', '.join(map(str, slots[:-1]))} and {slots[-1]}"
+
+
+def covered_text(slots: tuple[int, ...], beside: tuple[int, ...] = ()) -> str:
+    """What a person hears of slots that stay covered, and of the slots beside them, which wait with them: a card
+    laid there meanwhile is not taken, and the café should know why."""
+    told = (f"{_named(slots)} read covered: something lies over the card (a cup, a hand?), or the café's cards are "
+            "not taught yet; the table keeps the cards it saw there until they read clear")
+    if not beside:
+        return told
+    return f"{told}, and reads no card laid in {_named(beside)} beside {'it' if len(slots) == 1 else 'them'} meanwhile"
 
 
 class CoveredNotice:
@@ -39,7 +47,8 @@ class CoveredNotice:
         self._last = now
         if now and self._count == self.after and now != self._told:
             self._told = now
-            return covered_text(now)
+            beside = tuple(s.slot for s in getattr(reading, "slots", ()) if getattr(s, "beside_covered", False) is True)
+            return covered_text(now, beside)
         if not now and self._told:
             self._told = ()
             return CLEAR_TEXT

@@ -59,6 +59,9 @@ class SlotReading:
     covered: bool = False
     """Something lies over most of the slot (a hand, an arm): ``card`` is what the rest of it looks like, at
     confidence 0, so that the slot keeps the card it had."""
+    beside_covered: bool = False
+    """A slot beside a covered one: what covers its neighbour may reach over its edge too little to be seen, so it
+    is read at confidence 0 too and keeps the card it had."""
 
 
 @dataclass(frozen=True)

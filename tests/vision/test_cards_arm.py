@@ -62,6 +62,7 @@ def test_the_slots_beside_a_covered_slot_are_read_unsure() -> None:
     assert hidden[2].covered
     for index in (1, 3):
         assert (hidden[index].card, hidden[index].confidence, hidden[index].covered) == (laid[index].card, 0.0, False)
+        assert hidden[index].beside_covered and not laid[index].beside_covered
     assert hidden[4] == laid[4]
 
 
@@ -156,7 +157,8 @@ def test_the_table_hears_when_slots_stay_covered_and_when_they_clear(tmp_path: P
         assert feed.ended.wait(30)
     notes = [o.detail for o in seen.queue if isinstance(o, LinkChanged) and "covered" in o.detail]
     assert notes == ["slot 3 read covered: something lies over the card (a cup, a hand?), or the café's cards are "
-                     "not taught yet; the table keeps the cards it saw there until they read clear",
+                     "not taught yet; the table keeps the cards it saw there until they read clear, and reads no "
+                     "card laid in slots 2 and 4 beside it meanwhile",
                      "no slot looks covered now: the path cards are read"]
     cards = [o.slots for o in seen.queue if isinstance(o, CardsSeen)]
     assert cards == [{3: "P17", 5: "P07"}]  # laid once; the hand changed nothing
@@ -174,5 +176,6 @@ def test_watch_says_when_slots_stay_covered_and_when_they_clear(tmp_path: Path, 
     lines = [line for line in capsys.readouterr().out.splitlines() if "slot 3" in line or "covered" in line]
     assert lines == ["frame 3: slot 3 now holds P17 (100% sure)",
                      "frame 11: slot 3 read covered: something lies over the card (a cup, a hand?), or the café's "
-                     "cards are not taught yet; the table keeps the cards it saw there until they read clear",
+                     "cards are not taught yet; the table keeps the cards it saw there until they read clear, and "
+                     "reads no card laid in slots 2 and 4 beside it meanwhile",
                      "frame 13: no slot looks covered now: the path cards are read"]  # a hand of two frames: not told
