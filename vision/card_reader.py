@@ -153,7 +153,7 @@ DENOISE = 6.0
 EVEN_MARGIN = 0.2
 EVEN_OFF = 0.1
 EVEN_CELLS = 4
-INK_STEP = 0.01
+INK_STEP = 0.02
 
 
 def normalise(card: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:

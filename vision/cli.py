@@ -47,6 +47,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="use a made-up deck instead of the temple data's cards (on its board)")
     p.add_argument("--arm", action="store_true",
                    help="draw an arm held still over the board in every photo (a hand laying a card)")
+    p.add_argument("--ink", type=between(0.0, 0.5, "shares (of the paper's light)"), default=0.0,
+                   help="print board, cards and markers with black reflecting this share of the paper's light, as "
+                   "real ink does (about 0.05; default 0, black as drawn)")
+    p.add_argument("--veil", type=between(0.0, 0.9, "shares (of the picture's light)"), default=0.0,
+                   help="see every photo through a veil of scattered light, this share of it (a smeared lens, a lamp "
+                   "shining into it; default 0)")
     p.set_defaults(func=cmd_eval_cards)
 
     p = sub.add_parser("eval-temple-die", help="score the temple die reader on seeded rendered faces")
@@ -259,7 +265,8 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
 
     deck = deck_to_score(cafe_dir(args), args.synthetic_deck, _warn)
     reader = CardReader(deck.cards, deck.board)
-    score = evaluate_cards(reader, deck.cards, deck.board, frames=args.frames, seed=args.seed, arm=args.arm)
+    score = evaluate_cards(reader, deck.cards, deck.board, frames=args.frames, seed=args.seed, arm=args.arm,
+                           ink=args.ink, veil=args.veil)
     by_laid = ", ".join(f"{laid}: {acc}" for laid, acc in score.accuracy_by_laid().items())
     details = [deck.line(), f"frames whose board was not found: {score.unread_frames}; found with a marker hidden: "
                f"{score.markers_hidden}",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.board_photos import board_photo, random_empty_slots
+from vision.board_photos import board_photo, random_empty_slots, veiled
 from vision.card_catalogue import (
     BoardSpec,
     CardSpec,
@@ -102,12 +102,15 @@ def evaluate_cards(
     max_cover: float = 0.15,
     assembling_share: float = 0.5,
     arm: bool = False,
+    ink: float = 0.0,
+    veil: float = 0.0,
 ) -> CardScore:
     """Slots count as right when the read card looks the same as the placed one (same cells).
 
     A share `assembling_share` of the frames (spread evenly) shows a partly laid board;
     their number of cards steps through 0..12 in turn, so every stage is scored. With
-    ``arm`` each photo has an arm held over the board (`board_photo`).
+    ``arm`` each photo has an arm held over the board, with ``ink`` it is printed with
+    real ink's black (`board_photo`), and with ``veil`` seen through a veil (`veiled`).
     """
     rng = np.random.default_rng(seed)
     score = CardScore()
@@ -118,9 +121,10 @@ def evaluate_cards(
         if int((index + 1) * assembling_share) > int(index * assembling_share):
             empty_slots = random_empty_slots(rng, board, assembling % (len(board.slots) + 1))
             assembling += 1
-        photo = board_photo(rng, cards, board, max_cover=max_cover, empty_slots=empty_slots, arm=arm)
+        photo = board_photo(rng, cards, board, max_cover=max_cover, empty_slots=empty_slots, arm=arm, ink=ink)
+        image = veiled(photo.image, veil) if veil else photo.image
         start = time.perf_counter()
-        reading = reader.read(photo.image)
+        reading = reader.read(image)
         score.seconds += time.perf_counter() - start
         score.frames += 1
         score.slots += len(photo.truth)

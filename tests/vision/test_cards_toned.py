@@ -3,8 +3,12 @@ light over the lens, lift every dark colour of a card in the camera's picture wh
 
 from __future__ import annotations
 
-import numpy as np
+import json
 
+import numpy as np
+import pytest
+
+from companion.cli import main
 from vision.board_photos import BoardPhoto, board_photo, veiled
 from vision.card_catalogue import load_temple_board, load_temple_cards
 from vision.card_reader import CardReader
@@ -51,3 +55,11 @@ def test_a_drawn_board_leaves_the_drawings_as_they_are() -> None:
     drawn = reader.refs.stack()
     assert reader.read(board_photo(np.random.default_rng(33), CARDS, BOARD).image) is not None
     assert np.array_equal(reader._matrix, drawn)
+
+
+def test_eval_cards_prints_boards_with_real_ink_and_through_a_veil(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "eval-cards", "--frames", "12", "--ink", "0.05", "--veil", "0.3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["slot_accuracy"] >= 0.98  # 0.81 untoned, over 200 frames
+    with pytest.raises(SystemExit):
+        main(["vision", "eval-cards", "--veil", "1.5"])
+    assert "'1.5' is not a number of shares (of the picture's light) from 0 to 0.9" in capsys.readouterr().err
