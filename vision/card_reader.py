@@ -153,6 +153,8 @@ DENOISE = 6.0
 EVEN_MARGIN = 0.2
 EVEN_OFF = 0.1
 EVEN_CELLS = 4
+# The drawings are toned again (`_tone_to`, about 10 ms) once the markers' ink moves by this much: eval-cards with
+# a veil (`--ink 0.05 --veil 0.3`) read the same slots with steps of 0.01 and 0.04.
 INK_STEP = 0.02
 
 
