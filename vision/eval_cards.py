@@ -23,7 +23,8 @@ from vision.card_catalogue import (
     load_temple_cards,
     synthetic_catalogue,
 )
-from vision.card_reader import CardReader, SlotTracker
+from vision.card_reader import CardReader
+from vision.slot_tracker import SlotTracker
 from vision.teaching import temple_data
 
 SYNTHETIC = "a made-up deck (--synthetic-deck)"

@@ -380,7 +380,7 @@ class CameraFeed:
             reader = Checked(dice, self._reader(dice), self._told.discard)
             self.settler = dice_settler(reader if self._tray.whole else TrayReader(reader), gate=self.gate)
         if mode in ("temple", "cards"):
-            from vision.card_reader import SlotTracker
+            from vision.slot_tracker import SlotTracker
 
             self._reader("cards")
             self.tracker = SlotTracker()

@@ -21,7 +21,7 @@ import numpy as np
 from companion.cli import cafe_dir
 from companion.observations import CONFIRM_BELOW
 from vision.card_catalogue import catalogue_from_data
-from vision.card_reader import CardReader, SlotTracker
+from vision.card_reader import CardReader
 from vision.cli import picture_settings
 from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
@@ -30,6 +30,7 @@ from vision.frames import as_bgr, unusable_text
 from vision.markers import hidden_text, ink_share
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
+from vision.slot_tracker import SlotTracker
 from vision.sources import (
     FrameSource,
     RetryingSource,

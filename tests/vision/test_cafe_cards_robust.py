@@ -26,9 +26,10 @@ from companion.cli import main as companion_main
 from companion.observations import CardsSeen, LinkChanged
 from vision.board_photos import board_photo
 from vision.card_catalogue import TEMPLE_DATA, BoardSpec, load_temple_board, load_temple_cards
-from vision.card_reader import EMPTY, CardReader, SlotTracker
+from vision.card_reader import EMPTY, CardReader
 from vision.card_render import EMPTY_SLOT, HOLE, SAND, SAND_EDGE, render_board
 from vision.feed import CameraFeed
+from vision.slot_tracker import SlotTracker
 from vision.teaching import TeachRefused, teach_card, teach_die_face, temple_data
 from vision.temple_die_render import render_temple_die
 

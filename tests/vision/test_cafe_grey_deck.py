@@ -19,8 +19,9 @@ import pytest
 
 from vision.board_photos import board_photo
 from vision.card_catalogue import appearance_groups, load_temple_board, load_temple_cards
-from vision.card_reader import CardReader, SlotTracker
+from vision.card_reader import CardReader
 from vision.card_render import HOLE, SAND, SAND_EDGE
+from vision.slot_tracker import SlotTracker
 
 CARDS = load_temple_cards()
 BOARD = load_temple_board()

@@ -14,11 +14,12 @@ from vision.card_catalogue import (
     load_temple_cards,
     synthetic_catalogue,
 )
-from vision.card_reader import NO_BOARD, CardReader, SlotTracker
+from vision.card_reader import NO_BOARD, CardReader
 from vision.card_render import render_board
 from vision.eval_cards import evaluate_cards
 from vision.markers import OUT_OF_PLACE, marker_image
 from vision.readings import BoardReading, SlotReading
+from vision.slot_tracker import SlotTracker
 
 
 @pytest.fixture(scope="module")

@@ -21,8 +21,9 @@ from tests.vision.test_cafe_cards_robust import AS_SENT, BOARD, BY_ID, CARDS, pr
 from tests.vision.test_cafe_cards_robust import photo as photo_file
 from vision.board_photos import board_photo
 from vision.card_catalogue import appearance_groups
-from vision.card_reader import CardReader, SlotTracker
+from vision.card_reader import CardReader
 from vision.card_render import SAND
+from vision.slot_tracker import SlotTracker
 
 
 def test_an_arm_held_over_the_board_is_not_taken_for_cards() -> None:

@@ -19,8 +19,9 @@ from tests.vision.test_cafe_cards_robust import BOARD, CARDS
 from tests.vision.test_cafe_cards_robust import photo as photo_file
 from vision.board_photos import board_photo
 from vision.card_catalogue import appearance_groups
-from vision.card_reader import CardReader, SlotTracker
+from vision.card_reader import CardReader
 from vision.card_render import card_placement
+from vision.slot_tracker import SlotTracker
 
 
 def read_boards(tmp_path: Path, boards: int, seed: int, **photo: Any) -> tuple[int, int, list, int]:

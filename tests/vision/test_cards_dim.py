@@ -7,7 +7,8 @@ import numpy as np
 
 from vision.board_photos import board_photo
 from vision.card_catalogue import load_temple_board, load_temple_cards
-from vision.card_reader import NOISY, CardReader, SlotTracker
+from vision.card_reader import NOISY, CardReader
+from vision.slot_tracker import SlotTracker
 
 CARDS, BOARD = load_temple_cards(), load_temple_board()
 

@@ -12,9 +12,9 @@ from companion.controller import Controller
 from companion.observations import CardsSeen, DieRead, LinkChanged, RollStarted
 from companion.session import Session
 from tests.vision.test_feed import Frames, die_at, tumbling
-from vision.card_reader import SlotTracker
 from vision.feed import CameraFeed
 from vision.readings import BoardReading, DieReading, SlotReading
+from vision.slot_tracker import SlotTracker
 
 NOT_CONFIDENCES = [float("nan"), float("inf"), -0.1, 1.5, 95, None, "0.9", True]
 

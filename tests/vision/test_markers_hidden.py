@@ -9,8 +9,9 @@ import pytest
 
 from vision.board_photos import board_photo
 from vision.card_catalogue import load_temple_board, load_temple_cards
-from vision.card_reader import CardReader, SlotTracker
+from vision.card_reader import CardReader
 from vision.markers import CORNER_NAMES, MARKER_IDS, NOT_SEEN, BoardFinder
+from vision.slot_tracker import SlotTracker
 
 CARDS, BOARD = load_temple_cards(), load_temple_board()
 
