@@ -154,9 +154,9 @@ def blurred_board(frame: np.ndarray, markers: Mapping[int, np.ndarray] | None) -
 def washed_out_board(frame: np.ndarray, markers: Mapping[int, np.ndarray] | None) -> float | None:
     """The markers' `ink_share` when it is `WASHED_OUT_FROM` or more, else None (None too with under two markers).
 
-    A veil of light over the lens lifts every dark colour of the cards towards their paper, so the card reader
-    takes cards for covered, and worse; no one at the table sees it, and wiping the lens or turning a lamp away
-    mends it.
+    A veil of light over the lens lifts every dark colour of the cards towards their paper; the card reader
+    allows for as much of it as the markers show (`CardReader._tone_to`), up to a point past which cards are
+    misread. No one at the table sees it, and wiping the lens or turning a lamp away mends it.
     """
     share = ink_share(frame, dict(markers)) if markers else None
     return share if share is not None and share >= WASHED_OUT_FROM else None
