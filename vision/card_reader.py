@@ -38,7 +38,7 @@ from vision.card_looks import (
 from vision.card_render import EMPTY_SLOT, SAND
 from vision.frames import as_bgr, image_file, toned
 from vision.marker_places import load_places
-from vision.markers import BoardFinder, ink_light
+from vision.markers import BoardFinder, ink_seen
 from vision.readings import BoardReading, SlotReading
 from vision.taught import write_whole
 
@@ -176,6 +176,9 @@ class CardReader:
         self.taught_unmarked = False  # the last `teach` took its slot for a card by its brightness alone
         # Where each slot lay in the last frame whose markers were all found: its corners in frame pixels.
         self.last_outlines: dict[int, tuple[tuple[float, float], ...]] | None = None
+        # The markers' black against their paper where the board was last seen (`InkSeen.share`), for
+        # `view_check.washed_out`.
+        self.last_ink_share: float | None = None
         self.taught_cards: list[str] = []  # the card of each taught photo read in, and the photos passed over
         self.taught_skipped: list[str] = []
         # Why the taught folder could not be read at all (the cards are then read by their drawings), or None.
@@ -256,10 +259,12 @@ class CardReader:
         return 1.48 * float(np.median(spread)) / max(float(np.median(path.mean(1))), 8.0)
 
     def _tone_to(self, frame: np.ndarray) -> None:
-        """Tone the drawings to the ink the markers show in ``frame``, once it differs by INK_STEP or more."""
-        ink = ink_light(frame, self.finder.last_markers or {})
-        if ink is not None and abs(ink - self._ink) >= INK_STEP:
-            self._ink = ink
+        """Tone the drawings to the ink the markers show in ``frame``, once it differs by INK_STEP or more; keep
+        how bright that ink shows (`last_ink_share`)."""
+        seen = ink_seen(frame, self.finder.last_markers or {})
+        self.last_ink_share = None if seen is None else seen.share
+        if seen is not None and abs(seen.light - self._ink) >= INK_STEP:
+            self._ink = seen.light
             self._restack()
 
     def _quietened(self, frame: np.ndarray, homography: np.ndarray, flat: np.ndarray
@@ -544,7 +549,7 @@ class CardReader:
         flat = None if homography is None else self.flat_board(frame, homography)
         if flat is None or not self.board_seen(flat):
             self.last_problem = self.finder.last_problem or NO_BOARD
-            self.last_outlines = None
+            self.last_outlines = self.last_ink_share = None
             return None
         self._tone_to(frame)
         frame, flat = self._quietened(frame, homography, flat)

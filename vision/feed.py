@@ -51,7 +51,7 @@ from vision.view_check import (
     restless_advice,
     small_temple_die,
     too_dark,
-    washed_out_board,
+    washed_out,
 )
 from vision.yolo_labels import iou
 
@@ -425,7 +425,7 @@ class CameraFeed:
     @property
     def washed_out_board(self) -> float | None:
         """How bright the board markers' black is beside their white at the last board read, while it is so high
-        (`view_check.washed_out_board`) that cards are misread however the reader allows for it: the camera
+        (`view_check.washed_out`) that cards are misread however the reader allows for it: the camera
         screen asks for the lens to be wiped."""
         return self._board_washed if self._outlines else None
 
@@ -739,7 +739,7 @@ class CameraFeed:
         finder = getattr(reader, "finder", None)
         self._keep_places(getattr(finder, "marker_cells", None), getattr(getattr(reader, "board", None), "size", 0))
         self._board_blurred = blurred_board(frame, getattr(finder, "last_markers", None))
-        self._board_washed = washed_out_board(frame, getattr(finder, "last_markers", None))
+        self._board_washed = washed_out(getattr(reader, "last_ink_share", None))
         self._board_seen(reading, getattr(reader, "last_problem", None), getattr(finder, "hidden", ()))
         covered = self._covered.update(reading)
         if covered:

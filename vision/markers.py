@@ -10,6 +10,7 @@ printed size does not matter.
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -330,35 +331,31 @@ def paper_white(frame: np.ndarray, quads: dict[int, np.ndarray]) -> np.ndarray |
     return np.median(whites, axis=0).astype(np.float32) if len(whites) >= 2 else None
 
 
-def _ink_and_paper(frame: np.ndarray, quads: dict[int, np.ndarray]) -> list[tuple[float, float]]:
-    """Each marker's median black and median white module, in grey levels (markers wholly in the frame)."""
+class InkSeen(NamedTuple):
+    """How bright the markers' printed black is beside their paper (each marker's median black module middle and
+    median white module, the median over the markers seen).
+
+    Ink reflects a few percent of the light paper does, which a camera shows at about a sixth to a third of the
+    paper's level; a veil of scattered light (a smeared lens, a lamp shining into it) or a print come out grey lifts
+    it further, and every card printed or seen so loses contrast with it.
+    """
+
+    share: float  # in grey levels, as the picture shows it (`view_check.washed_out`)
+    light: float  # in light (`frames.to_light`): what a drawing's black is lifted by (`frames.toned`)
+
+
+def ink_seen(frame: np.ndarray, quads: dict[int, np.ndarray]) -> InkSeen | None:
+    """`InkSeen` in ``frame``, or None with fewer than two markers wholly in it."""
     blacks = _module_samples(frame, quads, black=True)
     whites = _module_samples(frame, quads, black=False)
+    both = sorted(blacks.keys() & whites.keys())
+    if len(both) < 2:
+        return None
 
     def grey(samples: np.ndarray) -> float:
         return float(np.median(cv2.cvtColor(samples[None], cv2.COLOR_BGR2GRAY)))
 
-    return [(grey(blacks[marker]), grey(whites[marker])) for marker in sorted(blacks.keys() & whites.keys())]
-
-
-def ink_share(frame: np.ndarray, quads: dict[int, np.ndarray]) -> float | None:
-    """How bright the markers' printed black is beside their paper, in grey levels (each marker's median black
-    over its median white, then the median over the markers); None with fewer than two markers in view.
-
-    Ink reflects a few percent of the light paper does, which a camera shows at about a sixth to a third of the
-    paper's level; a veil of scattered light (a smeared lens, a lamp shining into it) or a print come out grey
-    lifts it further, and every card printed or seen so loses contrast with it.
-    """
-    levels = _ink_and_paper(frame, quads)
-    if len(levels) < 2:
-        return None
-    return round(float(np.median([black / max(white, 1.0) for black, white in levels])), 3)
-
-
-def ink_light(frame: np.ndarray, quads: dict[int, np.ndarray]) -> float | None:
-    """The markers' black as a share of their paper's light (`frames.to_light`), as `ink_share` takes it in
-    levels: what a drawing's black is lifted by to look as the camera sees ink (`frames.toned`)."""
-    levels = _ink_and_paper(frame, quads)
-    if len(levels) < 2:
-        return None
-    return float(np.median([to_light(black) / max(float(to_light(white)), 1e-4) for black, white in levels]))
+    levels = [(grey(blacks[marker]), grey(whites[marker])) for marker in both]
+    share = float(np.median([black / max(white, 1.0) for black, white in levels]))
+    light = float(np.median([to_light(black) / max(float(to_light(white)), 1e-4) for black, white in levels]))
+    return InkSeen(round(share, 3), light)

@@ -27,7 +27,7 @@ from vision.readings import sure_text
 from vision.sources import quiet_opencv
 from vision.taught import DIE_FILE
 from vision.temple_die import GLARE_SHARE, TaughtDieUnreadable, TempleDieReader, TopFace, die_faces, top_face
-from vision.view_check import SLOT_WANTED, small_slots, small_temple_die, washed_out_board
+from vision.view_check import SLOT_WANTED, small_slots, small_temple_die, washed_out
 
 
 class TeachRefused(ValueError):
@@ -226,7 +226,7 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
         if across is not None
         else []
     )
-    washed = washed_out_board(as_bgr(frame), reader.finder.last_markers) if homography is not None else None
+    washed = washed_out(reader.last_ink_share)
     if washed is not None:
         advice.append(
             f"the board looks washed out in this view (its markers' black {washed:.0%} as bright as their white): "

@@ -7,7 +7,7 @@ reader found and read 0.62 of the dice, darkened to an eighth 0.25 (against
 0.96 as photographed). Both are told by `vision watch` and on the app's camera
 screen beside the dice's size (`d6_reader.small_dice_size`), and so are a
 temple board so far away that its slots are small in the frame
-(`small_slots`), a temple die as far (`small_temple_die`) and a board seen washed out (`washed_out_board`); the
+(`small_slots`), a temple die as far (`small_temple_die`) and a board seen washed out (`washed_out`); the
 thresholds and the measurements behind them are in docs/vision.md, "Is the
 picture good enough".
 """
@@ -23,14 +23,13 @@ import numpy as np
 from vision.d6_reader import Box, dice_look_small, side
 from vision.die_crops import CROP_MARGIN, crop_die
 from vision.mains import rolling_bands_mains
-from vision.markers import ink_share
 
 DARK_BELOW = 40  # the picture's 95th-percentile grey level: darker than any photo of the three sets (60 and up)
 BLURRED_BELOW = 0.15  # the dice's median sharpness: no photo of the three sets scores under it
 BOARD_BLURRED_BELOW = 0.2  # the board markers' median sharpness: rendered boards under it lose slots
 SHARPNESS_CROP = 48  # the crop the sharpness is measured on, so a die's size in the frame does not count
 DARK_EVERY = 30  # frames between two looks at the light (one a second at 30 frames/s)
-# The board markers' black at this share of their paper or more (`markers.ink_share`): a lens smeared, a lamp
+# The board markers' black at this share of their paper or more (`markers.InkSeen.share`): a lens smeared, a lamp
 # shining into it. The card reader tones its drawings to the ink the markers show (`CardReader._tone_to`), so of 480
 # slots of rendered boards printed with real ink's black (a share of 0.25) and seen through a veil of scattered light
 # (`board_photos.veiled`), 479 were read right at a share of 0.52, 477 at 0.59, 470 at 0.66 (one wrong surely enough
@@ -151,14 +150,14 @@ def blurred_board(frame: np.ndarray, markers: Mapping[int, np.ndarray] | None) -
     return level if level is not None and level < BOARD_BLURRED_BELOW else None
 
 
-def washed_out_board(frame: np.ndarray, markers: Mapping[int, np.ndarray] | None) -> float | None:
-    """The markers' `ink_share` when it is `WASHED_OUT_FROM` or more, else None (None too with under two markers).
+def washed_out(share: float | None) -> float | None:
+    """The markers' black against their paper (`CardReader.last_ink_share`) when it is `WASHED_OUT_FROM` or more,
+    else None (None too where the board was not seen).
 
     A veil of light over the lens lifts every dark colour of the cards towards their paper; the card reader
     allows for as much of it as the markers show (`CardReader._tone_to`), up to a point past which cards are
     misread. No one at the table sees it, and wiping the lens or turning a lamp away mends it.
     """
-    share = ink_share(frame, dict(markers)) if markers else None
     return share if share is not None and share >= WASHED_OUT_FROM else None
 
 

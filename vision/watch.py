@@ -27,7 +27,7 @@ from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.feed import untouched
 from vision.frames import as_bgr, unusable_text
-from vision.markers import hidden_text, ink_share
+from vision.markers import hidden_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
 from vision.slot_tracker import SlotTracker
@@ -291,7 +291,7 @@ class PictureFaults:
                                   f"the board looks out of focus (sharpness {_short_of(level)} at its markers; "
                                   f"{BOARD_BLURRED_BELOW:.2f} or more wanted): focus the camera on the board, or "
                                   "its cards are misread", f"the board is in focus now (sharpness {level:.2f})")
-        share = ink_share(frame, getattr(finder, "last_markers", None) or {}) if finder is not None else None
+        share = getattr(reader, "last_ink_share", None) if self.kind == "cards" else None
         if share is not None:
             lines += self._change("board washed out", share >= WASHED_OUT_FROM, _washed_out_text(share),
                                   f"the board looks clear now (its markers' black {share:.0%} as bright as their "
