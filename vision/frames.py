@@ -179,7 +179,7 @@ def to_levels(light: np.ndarray) -> np.ndarray:
 
 
 def toned(drawing: np.ndarray, ink: float) -> np.ndarray:
-    """A drawing as printed: its black reflecting ``ink`` of the paper's light (`markers.ink_light`; real ink
+    """A drawing as printed: its black reflecting ``ink`` of the paper's light (`markers.InkSeen.light`; real ink
     about 0.05, which a camera shows at about a quarter of the paper's level), every colour lifted alike in light.
     As 8-bit levels, looked up level by level (a reader tones its whole deck at once when the light changes)."""
     table = to_levels(ink + (1.0 - ink) * to_light(np.arange(256)))
