@@ -19,6 +19,8 @@ INSTRUCTIONS = [
     "Table Companion - temple board markers",
     "",
     "1. Print at 100% (no 'fit to page'); cut out the four squares along the thin grey lines.",
+    "   Print in black on matte paper, on the printer that printed the cards if they are your own:",
+    "   the camera judges how the cards' ink looks by the markers' black and white.",
     "2. Stick each marker just OUTSIDE the board, diagonally off the corner named under it,",
     "   so that one black corner of the marker touches the board's corner. Any rotation works.",
     "   North is the edge with slots 1-3; going clockwise: north-east, south-east, south-west.",

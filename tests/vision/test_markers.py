@@ -33,6 +33,7 @@ def test_pdf_is_well_formed(tmp_path: Path) -> None:
     black = sum(int(marker_bits(i).sum()) for i in range(4))
     assert stream.count(b"re f") == black
     assert b"north-west" in stream
+    assert b"on the printer that printed the cards" in stream  # the card reader tones its drawings to their ink
 
 
 def test_markers_are_found_at_any_rotation() -> None:
