@@ -101,6 +101,20 @@ def veiled(image: np.ndarray, veil: float) -> np.ndarray:
     return to_levels(light * (1.0 - veil) + cv2.GaussianBlur(light, (0, 0), 25) * veil)
 
 
+def shadowed(image: np.ndarray, rng: np.random.Generator, depth: float) -> np.ndarray:
+    """The photo with a hard shadow's band across it (the camera's arm, or a player's, under a spotlight): a straight
+    band an eighth to over a quarter of the frame's height wide, at any angle, through the middle part of the frame,
+    its edges blurred by 2 px; inside it the light is ``depth`` less (0.85: a sixth of the light is left)."""
+    height, width = image.shape[:2]
+    turn = rng.uniform(0.0, np.pi)
+    middle = np.array([width, height]) / 2.0 + rng.uniform(-0.16, 0.16, 2) * width
+    across = rng.uniform(0.125, 0.3) * height
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    distance = np.abs((xs - middle[0]) * np.cos(turn) + (ys - middle[1]) * np.sin(turn))
+    band = cv2.GaussianBlur((distance < across / 2).astype(np.float32), (0, 0), 2)
+    return to_levels(to_light(image) * (1.0 - depth * band)[:, :, None])
+
+
 def add_arm(image: np.ndarray, slots: list[np.ndarray], rng: np.random.Generator) -> frozenset[int]:
     """An arm reaching in from an edge of the frame to lay or straighten a card, drawn in place: a skin-coloured
     band about a card wide, from a random point of a frame edge to a hand over a random slot (``slots``: each

@@ -53,6 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--veil", type=between(0.0, 0.9, "shares (of the picture's light)"), default=0.0,
                    help="see every photo through a veil of scattered light, this share of it (a smeared lens, a lamp "
                    "shining into it; default 0)")
+    p.add_argument("--shadow", type=between(0.0, 0.95, "shares (of the light)"), default=0.0,
+                   help="lay a hard shadow's band across every photo, taking this share of the light away (an arm "
+                   "under a spotlight; 0.85 leaves a sixth; default 0)")
     p.set_defaults(func=cmd_eval_cards)
 
     p = sub.add_parser("eval-temple-die", help="score the temple die reader on seeded rendered faces")
@@ -266,12 +269,13 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
     deck = deck_to_score(cafe_dir(args), args.synthetic_deck, _warn)
     reader = CardReader(deck.cards, deck.board)
     score = evaluate_cards(reader, deck.cards, deck.board, frames=args.frames, seed=args.seed, arm=args.arm,
-                           ink=args.ink, veil=args.veil)
+                           ink=args.ink, veil=args.veil, shadow=args.shadow)
     by_laid = ", ".join(f"{laid}: {acc}" for laid, acc in score.accuracy_by_laid().items())
     details = [deck.line(), f"frames whose board was not found: {score.unread_frames}; found with a marker hidden: "
                f"{score.markers_hidden}",
                f"slot accuracy by cards laid: {by_laid}",
-               f"slots read wrong surely enough to be taken: {score.sure_wrong}; read as covered: {score.covered}"]
+               f"slots read right surely enough to be taken: {score.sure_right}; wrong so surely: {score.sure_wrong}; "
+               f"read as covered: {score.covered}"]
     if args.json:  # its keys are fixed, so which deck was scored goes to stderr
         print(deck.line(), file=sys.stderr)
     return _report(score.summary(), args.json, details)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.board_photos import board_photo, random_empty_slots, veiled
+from vision.board_photos import board_photo, random_empty_slots, shadowed, veiled
 from vision.card_catalogue import (
     BoardSpec,
     CardSpec,
@@ -79,6 +79,8 @@ class CardScore:
     """Slots read wrong surely enough for the tracker to take (`SlotTracker.counts`): what the table would act on."""
     covered: int = 0
     """Slots read as covered (a hand or an arm over them), which the tracker leaves as they were."""
+    sure_right: int = 0
+    """Slots read right surely enough for the tracker to take, and not covered: a card laid there is taken."""
     seconds: float = 0.0
     by_laid: dict[int, list[int]] = field(default_factory=dict)
     """cards laid on the board -> [right slots, slots] over the frames with that many."""
@@ -105,15 +107,19 @@ def evaluate_cards(
     arm: bool = False,
     ink: float = 0.0,
     veil: float = 0.0,
+    shadow: float = 0.0,
 ) -> CardScore:
     """Slots count as right when the read card looks the same as the placed one (same cells).
 
     A share `assembling_share` of the frames (spread evenly) shows a partly laid board;
     their number of cards steps through 0..12 in turn, so every stage is scored. With
     ``arm`` each photo has an arm held over the board, with ``ink`` it is printed with
-    real ink's black (`board_photo`), and with ``veil`` seen through a veil (`veiled`).
+    real ink's black (`board_photo`), with ``veil`` seen through a veil (`veiled`), and
+    with ``shadow`` a hard shadow's band of that depth lies across it (`shadowed`, drawn
+    from a generator of its own, so the photos are the seed's photos without it).
     """
     rng = np.random.default_rng(seed)
+    shadows = np.random.default_rng([seed, 1])
     score = CardScore()
     taken = SlotTracker()
     assembling = 0
@@ -123,7 +129,8 @@ def evaluate_cards(
             empty_slots = random_empty_slots(rng, board, assembling % (len(board.slots) + 1))
             assembling += 1
         photo = board_photo(rng, cards, board, max_cover=max_cover, empty_slots=empty_slots, arm=arm, ink=ink)
-        image = veiled(photo.image, veil) if veil else photo.image
+        image = shadowed(photo.image, shadows, shadow) if shadow else photo.image
+        image = veiled(image, veil) if veil else image
         start = time.perf_counter()
         reading = reader.read(image)
         score.seconds += time.perf_counter() - start
@@ -142,4 +149,5 @@ def evaluate_cards(
             laid[0] += right
             score.sure_wrong += not right and taken.counts(slot.confidence)
             score.covered += slot.covered
+            score.sure_right += right and not slot.covered and taken.counts(slot.confidence)
     return score

@@ -125,7 +125,8 @@ def test_eval_cards_and_watch_say_what_an_arm_does(tmp_path: Path, capsys) -> No
     covered slot with ? and says what it means."""
     assert companion_main(["vision", "eval-cards", "--arm", "--frames", "20"]) == 0
     out = capsys.readouterr().out
-    assert "slots read wrong surely enough to be taken: " in out and "; read as covered: " in out
+    assert "slots read right surely enough to be taken: " in out and "; wrong so surely: " in out
+    assert "; read as covered: " in out
     # The first photo's arm hides a marker before the board was seen whole; a later one's after.
     assert "frames whose board was not found: 1; found with a marker hidden: 1" in out, out
     flat, to_img = printed_board({3: "P17"})
