@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
@@ -36,7 +36,7 @@ from vision.card_looks import (
     taught_reference,
 )
 from vision.card_render import EMPTY_SLOT, SAND
-from vision.card_shadow import RIM_AROUND, drawing_bgr, edge_goes_on, lifted, shadow_edges
+from vision.card_shadow import RIM_AROUND, ShadowEdge, drawing_bgr, edge_goes_on, lifted, shadow_edges
 from vision.frames import as_bgr, image_file, toned
 from vision.marker_places import load_places
 from vision.markers import BoardFinder, ink_seen
@@ -128,7 +128,7 @@ INK_STEP = 0.02
 # surely, or its card leaves it unexplained, against the SHADOW_AMONG references it matched best and the best bare
 # slot's (a bare slot in deep shadow matched dark cards better), each fit tried in turn. On `eval-cards --shadow
 # 0.85` (a band of shadow leaving a sixth of the light across each photo; seeds 21 and 33, 100 photos each) 245 of
-# 2,400 slots were read covered and 1,679 right surely enough for the tracker, 1 wrong so surely; now 53 and 2,214,
+# 2,400 slots were read covered and 1,679 right surely enough for the tracker, 1 wrong so surely; now 53 and 2,211,
 # none (2,374 and 3 covered without the shadow, either way). eval-cards' own photos lift no slot, with or without
 # ink and a veil; with an arm over the board, 2 of 2,400.
 SHADOW_RETRY = 0.5
@@ -506,12 +506,7 @@ class CardReader:
             among = np.argsort(scores[index])[:SHADOW_AMONG]
             if bare.size:
                 among = np.union1d(among, bare[np.argmin(scores[index, bare])])
-            rimmed = None
-            for edge in shadow_edges(images[index], [self._drawings_bgr[row] for row in among]):
-                if rimmed is None:
-                    rimmed = self.slot_image(frame, homography, index, MATCH_SIZE, RIM_AROUND)
-                if not edge_goes_on(rimmed, edge):
-                    continue
+            for edge in self._shadows_across(frame, homography, index, images[index], among):
                 query = seen_lab(lifted(images[index], edge.light(MATCH_SIZE)), white).ravel()
                 row = self._distances(query[None], self._matrix)[0]
                 fitted = among[edge.drawing]
@@ -520,6 +515,17 @@ class CardReader:
                     queries[index], scores[index] = query, row
                     break
         return out
+
+    def _shadows_across(self, frame: np.ndarray, homography: np.ndarray, index: int, seen: np.ndarray,
+                        rows: np.ndarray) -> Iterator[ShadowEdge]:
+        """The shadow edges across slot ``index`` (``seen``: its image) against the references ``rows``
+        (`card_shadow.shadow_edges`, best first) that go on beside the slot (`edge_goes_on`)."""
+        rimmed = None
+        for edge in shadow_edges(seen, [self._drawings_bgr[row] for row in rows]):
+            if rimmed is None:
+                rimmed = self.slot_image(frame, homography, index, MATCH_SIZE, RIM_AROUND)
+            if edge_goes_on(rimmed, edge):
+                yield edge
 
     def _rows_of(self, card: str | None) -> np.ndarray:
         """The rows of `_matrix` that are references of ``card`` (None: the bare slot's)."""
@@ -685,6 +691,11 @@ class CardReader:
                 self.taught_unmarked = self.unmarked(large, white, light)
         image = np.clip(large.astype(np.float32) * (255.0 / white), 0, 255).astype(np.uint8)
         target = self._reference_of(card_id)
+        edge = next(self._shadows_across(frame, homography, index, images[index], self._rows_of(target)), None)
+        if edge is not None:
+            raise ValueError(f"a shadow's edge crosses slot {slot_number} (its dark side {edge.darker:.0%} as "
+                             "light as the rest), and a photo taught so would keep it: turn the lamp or move what "
+                             "casts it so the light falls evenly on the board, then teach the card again")
         cells = self._cells_of(target)
         covered = None if as_printed else self._covered(image, slot_number, card_id, cells)
         if covered:

@@ -32,7 +32,7 @@ from vision.card_looks import CHROMA_WEIGHT
 # pixels apart through the slot; a side with fewer than SPLIT_LEAST of the slot's pixels is no side.
 SPLIT_TURNS = 24
 SPLIT_STEP = 1.0
-SPLIT_LEAST = 0.08
+SPLIT_LEAST = 0.15
 # Edges within GRID_TURN degrees of the card's own and GRID_NEAR pixels of its edges or the lines between its cells
 # are not tried: there the print itself steps from path to hole, or the slot to the board's edge beside it, which a
 # fit takes for a shadow's edge (a bare slot lifted to a card of holes along one side).
