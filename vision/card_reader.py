@@ -499,13 +499,10 @@ class CardReader:
         reference than the slot did from its best one, and that reference's card explains it. Each lifted slot's row
         in ``queries`` and ``scores`` is replaced."""
         out = list(matches)
-        bare = np.flatnonzero(self._bare)
         for index, (card, sure) in enumerate(matches):
             if sure >= SHADOW_RETRY and not self._unexplained(queries[index], card):
                 continue
-            among = np.argsort(scores[index])[:SHADOW_AMONG]
-            if bare.size:
-                among = np.union1d(among, bare[np.argmin(scores[index, bare])])
+            among = self._shadow_among(scores[index])
             for edge in self._shadows_across(frame, homography, index, images[index], among):
                 query = seen_lab(lifted(images[index], edge.light(MATCH_SIZE)), white).ravel()
                 row = self._distances(query[None], self._matrix)[0]
@@ -515,6 +512,13 @@ class CardReader:
                     queries[index], scores[index] = query, row
                     break
         return out
+
+    def _shadow_among(self, scores: np.ndarray) -> np.ndarray:
+        """The references a slot (``scores``: its row) is fitted against for a shadow: the SHADOW_AMONG it matched
+        best and the best bare slot's."""
+        among = np.argsort(scores)[:SHADOW_AMONG]
+        bare = np.flatnonzero(self._bare)
+        return np.union1d(among, bare[np.argmin(scores[bare])]) if bare.size else among
 
     def _shadows_across(self, frame: np.ndarray, homography: np.ndarray, index: int, seen: np.ndarray,
                         rows: np.ndarray) -> Iterator[ShadowEdge]:
@@ -638,11 +642,11 @@ class CardReader:
         covered = self._covered_slots(queries, matches, lambda i: self._askew_places(frame, homography, i, white),
                                       lines_hidden)
         # An arm over one slot hides a little of the slots beside it, too little to be seen, enough to mislead.
-        shadowed = {j for i in covered for j in self.beside[i]} - covered
+        waiting = {j for i in covered for j in self.beside[i]} - covered
         covered |= unseen
         slots = [SlotReading(slot.slot, card, 0.0, covered=True) if index in covered
                  else SlotReading(slot.slot, card, min(confidence, BESIDE_COVERED), beside_covered=True)
-                 if index in shadowed else SlotReading(slot.slot, card, confidence)
+                 if index in waiting else SlotReading(slot.slot, card, confidence)
                  for index, (slot, (card, confidence)) in enumerate(zip(self.board.slots, matches, strict=True))]
         return BoardReading(tuple(slots))
 
