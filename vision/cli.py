@@ -62,6 +62,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
     p.add_argument("--frames", type=count(1), default=320, help="die faces to render and read (default 320)")
     p.add_argument("--seed", type=count(0), default=11, help="seed of the renders: the same seed, the same faces")
+    p.add_argument("--shadow", type=between(0.0, 0.95, "shares (of the light)"), default=0.0,
+                   help="lay a hard shadow's band across every render, taking this share of the light away "
+                   "(default 0)")
     p.set_defaults(func=cmd_eval_temple_die)
 
     p = sub.add_parser("bench", help="ms per 640x480 frame for each reader, and settle latency on a recorded video")
@@ -285,9 +288,11 @@ def cmd_eval_temple_die(args: argparse.Namespace) -> int:
     from vision.eval_temple_die import evaluate_temple_die
     from vision.temple_die import TempleDieReader
 
-    score = evaluate_temple_die(TempleDieReader.from_renders(), frames=args.frames, seed=args.seed)
+    score = evaluate_temple_die(TempleDieReader.from_renders(), frames=args.frames, seed=args.seed,
+                                shadow=args.shadow)
     misreads = ", ".join(f"{shown} as {read} x{n}" for (shown, read), n in score.confusions.most_common())
-    return _report(score.summary(), args.json, [f"values read wrong: {misreads or 'none'}"])
+    return _report(score.summary(), args.json, [f"values read wrong: {misreads or 'none'}",
+                                                f"faces read wrong surely enough to be applied: {score.applied_wrong}"])
 
 
 # ---------------------------------------------------------------- bench

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from companion.observations import CONFIRM_BELOW
+from vision.board_photos import shadowed
 from vision.temple_die import TempleDieReader, die_faces
 from vision.temple_die_render import render_temple_die
 
@@ -25,6 +27,8 @@ class TempleDieScore:
     colour_right: int = 0
     unread: int = 0
     seconds: float = 0.0
+    applied_wrong: int = 0
+    """Faces read wrong (value or colour) surely enough to be applied without the confirm tap (CONFIRM_BELOW)."""
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
     """(shown value, read value) -> frames, for the values read wrong (read value "-" when no die was found)."""
 
@@ -40,9 +44,13 @@ class TempleDieScore:
         }
 
 
-def evaluate_temple_die(reader: TempleDieReader, frames: int = 320, seed: int = 11) -> TempleDieScore:
-    """Half the frames 320x240 with the die 45-60 px across its top, half 640x480 at twice that."""
+def evaluate_temple_die(reader: TempleDieReader, frames: int = 320, seed: int = 11,
+                        shadow: float = 0.0) -> TempleDieScore:
+    """Half the frames 320x240 with the die 45-60 px across its top, half 640x480 at twice that; with ``shadow``, a
+    hard shadow's band of that depth across each (`board_photos.shadowed`, drawn from a generator of its own, so the
+    renders are the seed's)."""
     rng = np.random.default_rng(seed)
+    shadows = np.random.default_rng([seed, 1])
     faces = sorted(die_faces())
     score = TempleDieScore()
     for index in range(frames):
@@ -51,6 +59,7 @@ def evaluate_temple_die(reader: TempleDieReader, frames: int = 320, seed: int = 
         size = (640, 480) if close else (320, 240)
         edge = float(rng.uniform(45, 60)) * (2 if close else 1)
         image, _ = render_temple_die(rng, value, colour, size=size, edge=edge)
+        image = shadowed(image, shadows, shadow) if shadow else image
         start = time.perf_counter()
         readings = reader.read(image)
         score.seconds += time.perf_counter() - start
@@ -65,4 +74,5 @@ def evaluate_temple_die(reader: TempleDieReader, frames: int = 320, seed: int = 
         else:
             score.confusions[(value, str(got.value))] += 1
         score.colour_right += got.face == colour
+        score.applied_wrong += (str(got.value) != value or got.face != colour) and got.confidence >= CONFIRM_BELOW
     return score

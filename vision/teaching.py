@@ -295,6 +295,11 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, dat
             f"glare lies on the die's top face ({face.glare:.0%} of it): turn the die or move the lamp so that "
             "no bright spot lies on the face, and show it again"
         )
+    if face.shadow_edge:  # half the face in shadow, its glyph would be taught split
+        raise TeachRefused(
+            "the die lies in or beside a shadow across the tray (a lamp past the camera's arm?): move the die "
+            "into even light, or the lamp, and show the face again"
+        )
     seen = reader.colour_of(face.bgr)
     if seen != colour:
         raise TeachRefused(f"the face shown looks {seen}, not {colour}: check the colour and the die on the tray")

@@ -67,6 +67,11 @@ def die_faces(data_dir: Path | None = None) -> set[tuple[str, str]]:
 # ---------------------------------------------------------------- reading
 
 MAX_DIE_SHARE = 0.8  # of the frame's short side: a blob wider than this is no die
+TRAY_APART = 30  # Lab distance from the tray's colour at which a pixel differs from it
+# A die in or beside a shadow's band across the tray (`_in_a_shadow`): some of its top face may lie in the shadow
+# and some not, and a glyph so split was read as another value; such a face is read at most SHADOW_CONFIDENCE
+# surely (asked) and not taught.
+SHADOW_CONFIDENCE = 0.5
 
 
 def find_die(frame: np.ndarray, ignore: np.ndarray | None = None) -> tuple[float, float, float] | None:
@@ -76,24 +81,44 @@ def find_die(frame: np.ndarray, ignore: np.ndarray | None = None) -> tuple[float
     `ignore` is a polygon (frame pixels) where no die is looked for and the tray
     is not sampled: the temple board, when its markers are in view.
     """
+    return find_die_in_light(frame, ignore)[0]
+
+
+def find_die_in_light(frame: np.ndarray, ignore: np.ndarray | None = None
+                      ) -> tuple[tuple[float, float, float] | None, bool]:
+    """`find_die`, and whether the die was found in or beside a shadow's band (`_in_a_shadow`): its top face may
+    be half in it."""
     small_scale = 320 / max(frame.shape[:2])
     if min(frame.shape[:2]) * small_scale < MIN_SIDE:
         # A strip this thin holds no blob both as large as a die (40 px) and narrower than MAX_DIE_SHARE of
         # it; and shrunk to under a pixel, it made OpenCV's resize raise.
-        return None
+        return None, False
     small = cv2.resize(frame, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA)
     keep = np.ones(small.shape[:2], np.uint8)
     if ignore is not None:
         cv2.fillPoly(keep, [np.round(ignore * small_scale).astype(np.int32)], 0)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    differs = (tray_distance(lab, keep.astype(bool)) > 30).astype(np.uint8) & keep
+    differs = (tray_distance(lab, keep.astype(bool)) > TRAY_APART).astype(np.uint8) & keep
     # A die on a tray of its own colour differs from it only in part, but its faces' edges
     # still show. On a smooth tray the busy areas join the die; on a grained one, busy
     # all over, they would join the die to the whole tray, so only colour counts there.
     light = cv2.GaussianBlur(lab[:, :, 0], (0, 0), 1.0)
     edges = cv2.magnitude(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
     busy = (cv2.GaussianBlur(edges, (0, 0), 3.0) > 25).astype(np.uint8) & keep
-    mask = differs | busy if busy.mean() < 0.15 else differs
+    wide, die = _largest_blob(differs | busy if busy.mean() < 0.15 else differs, differs, small.shape)
+    in_a_shadow = die is None and wide is not None
+    if in_a_shadow:
+        die = _in_a_shadow(lab, differs, wide)
+    if die is None:
+        return None, False
+    x, y, r = die
+    return (x / small_scale, y / small_scale, r / small_scale), in_a_shadow
+
+
+def _largest_blob(mask: np.ndarray, differs: np.ndarray, shape: tuple[int, ...]
+                  ) -> tuple[np.ndarray | None, tuple[float, float, float] | None]:
+    """The blobs of ``mask`` (cleaned) left out for being wider than a die, as one mask (None when there are
+    none), and the circle (cx, cy, radius) round the largest die-sized one (None when there is none)."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
@@ -104,13 +129,26 @@ def find_die(frame: np.ndarray, ignore: np.ndarray | None = None) -> tuple[float
     # Nor is a blob wider than most of the frame's short side: that is a board, a sheet or a
     # hand (the die at its largest in a tray camera is under half of it).
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    areas[extent > MAX_DIE_SHARE * min(small.shape[:2])] = 0
+    wide = (extent > MAX_DIE_SHARE * min(shape[:2])) & (areas > 0)
+    wide[0] = False
+    areas[wide] = 0
     areas[0] = 0
     best = int(areas.argmax())
+    left_out = np.isin(labels, np.flatnonzero(wide)).astype(np.uint8) if wide.any() else None
     if areas[best] < 40:
-        return None
+        return left_out, None
     (x, y), r = cv2.minEnclosingCircle(cv2.findNonZero((labels == best).astype(np.uint8)))
-    return x / small_scale, y / small_scale, r / small_scale
+    return left_out, (x, y, r)
+
+
+def _in_a_shadow(lab: np.ndarray, differs: np.ndarray, wide: np.ndarray) -> tuple[float, float, float] | None:
+    """The die looked for again where a blob wider than a die was left out: a shadow's band across the tray
+    (a lamp past the camera's arm) differs from the lit tray as much as the die does, and a die lying in it or
+    touching it joined it and went with it. Inside, what lies near the band's own colour (its median) is tray too.
+    A die found so lay by the band, whose edge may cross its top face."""
+    band = np.median(lab[wide > 0], axis=0)
+    shadow = (np.sqrt(((lab - band) ** 2).sum(axis=2)) <= TRAY_APART).astype(np.uint8)
+    return _largest_blob(differs & (1 - shadow), differs, lab.shape)[1]
 
 
 def tray_distance(lab: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
@@ -283,6 +321,7 @@ class TopFace:
     bgr: np.ndarray
     glyph: np.ndarray
     glare: float = 0.0  # the share of the face under a lamp's glare (`glare_share`)
+    shadow_edge: bool = False  # the die lies in or beside a shadow's band (`find_die_in_light`)
 
     @property
     def blank(self) -> bool:
@@ -304,9 +343,9 @@ def top_face(frame: np.ndarray) -> TopFace | None:
         return None
     frame = lifted(frame, DIM_BELOW, DIM_TARGET)
     quads = coarse_markers(frame)
-    die = find_die(frame, board_outline(frame, quads))
+    die, shadow_edge = find_die_in_light(frame, board_outline(frame, quads))
     sample = None if die is None else face_sample(frame, die, paper_white(frame, quads))
-    return None if sample is None else TopFace(die, *sample)
+    return None if sample is None else TopFace(die, *sample, shadow_edge=shadow_edge)
 
 
 def white_balanced(image: np.ndarray, white: np.ndarray | None) -> np.ndarray:
@@ -410,10 +449,10 @@ class TempleDieReader:
 
     def teach(self, frame: np.ndarray, value: str, colour: str) -> bool:
         """Learn one shown face; False when no die was found in the frame (or it is not a usable image), no
-        value could be made out on its top face, or glare lies on it."""
+        value could be made out on its top face, or glare or a shadow's edge may lie on it."""
         face_name(value, colour)  # refused before the frame is looked at, whatever it shows
         face = top_face(frame)
-        if face is None or face.blank or face.glare > GLARE_SHARE:
+        if face is None or face.blank or face.glare > GLARE_SHARE or face.shadow_edge:
             return False
         self.learn(face, value, colour)
         return True
@@ -454,6 +493,8 @@ class TempleDieReader:
             confidence = min(confidence, GREY_CONFIDENCE)
         if face.glare > GLARE_SHARE:
             confidence = min(confidence, GLARE_CONFIDENCE)
+        if face.shadow_edge:
+            confidence = min(confidence, SHADOW_CONFIDENCE)
         cx, cy, r = face.die
         number: int | str = int(value) if value.isdigit() else value
         return [DieReading(number, colour, confidence, (cx - r, cy - r, cx + r, cy + r))]
