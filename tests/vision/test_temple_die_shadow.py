@@ -20,18 +20,12 @@ import pytest
 
 from companion.cli import main as companion_main
 from companion.observations import CONFIRM_BELOW
+from tests.vision.test_cafe_cards_robust import photo
 from vision.eval_temple_die import evaluate_temple_die
 from vision.frames import to_levels, to_light
 from vision.teaching import TeachRefused, teach_die_face
 from vision.temple_die import SHADOW_CONFIDENCE, TempleDieReader, top_face
 from vision.temple_die_render import render_temple_die
-
-
-def photo(path: Path, image: np.ndarray) -> np.ndarray:
-    assert cv2.imwrite(str(path), image)
-    read = cv2.imread(str(path))
-    assert read is not None
-    return read
 
 
 def under_band(image: np.ndarray, through: tuple[float, float], across: float, depth: float = 0.8) -> np.ndarray:
