@@ -297,8 +297,9 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, dat
         )
     if face.shadow_edge:  # half the face in shadow, its glyph would be taught split
         raise TeachRefused(
-            "the die lies in or beside a shadow across the tray (a lamp past the camera's arm?): move the die "
-            "into even light, or the lamp, and show the face again"
+            "the die lies in or beside a shadow across the tray (a lamp past the camera's arm?), or against "
+            "something wider than itself (the board, a sheet): move it into even light on the open tray, or the "
+            "lamp, and show the face again"
         )
     seen = reader.colour_of(face.bgr)
     if seen != colour:
