@@ -36,7 +36,7 @@ from vision.card_looks import (
     taught_reference,
 )
 from vision.card_render import EMPTY_SLOT, SAND
-from vision.card_shadow import RIM_AROUND, ShadowEdge, drawing_bgr, edge_goes_on, lifted, shadow_edges
+from vision.card_shadow import RIM_AROUND, ShadowEdge, drawing_bgr, edge_goes_on, shadow_edges, unshadowed
 from vision.frames import as_bgr, image_file, toned
 from vision.marker_places import load_places
 from vision.markers import BoardFinder, ink_seen
@@ -504,7 +504,7 @@ class CardReader:
                 continue
             among = self._shadow_among(scores[index])
             for edge in self._shadows_across(frame, homography, index, images[index], among):
-                query = seen_lab(lifted(images[index], edge.light(MATCH_SIZE)), white).ravel()
+                query = seen_lab(unshadowed(images[index], edge.light(MATCH_SIZE)), white).ravel()
                 row = self._distances(query[None], self._matrix)[0]
                 fitted = among[edge.drawing]
                 if row[fitted] <= scores[index].min() and not self._unexplained(query, self._ids[fitted]):

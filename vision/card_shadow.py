@@ -172,6 +172,6 @@ def edge_goes_on(rimmed: np.ndarray, edge: ShadowEdge) -> bool:
     return bool(np.median(dark) <= np.median(lit) * (1.0 + edge.darker) / 2.0)
 
 
-def lifted(seen: np.ndarray, light: np.ndarray) -> np.ndarray:
+def unshadowed(seen: np.ndarray, light: np.ndarray) -> np.ndarray:
     """``seen`` with a shadow's ``light`` (`ShadowEdge.light`) taken off."""
     return np.clip(seen.astype(np.float32) / light[:, :, None], 0, 255)

@@ -21,7 +21,7 @@ from tests.vision.test_cafe_cards_robust import BOARD, BY_ID, CARDS
 from vision.board_photos import board_photo, shadowed
 from vision.card_reader import CardReader
 from vision.card_render import render_card
-from vision.card_shadow import RIM_AROUND, ShadowEdge, edge_goes_on, lifted, shadow_edges
+from vision.card_shadow import RIM_AROUND, ShadowEdge, edge_goes_on, shadow_edges, unshadowed
 from vision.eval_cards import evaluate_cards
 from vision.frames import to_levels, to_light
 from vision.slot_tracker import SlotTracker
@@ -53,7 +53,7 @@ def test_a_shadow_edge_across_a_card_is_found_and_lifted() -> None:
     edge = edges[0]
     assert abs(np.degrees(edge.turn) - 35.0) <= 8.0 and abs(edge.offset - 3.0) <= 1.5, edge
     assert 0.55 <= edge.darker <= 0.7, edge.darker  # a third of the light is about 0.6 of the level
-    shown = np.abs(lifted(seen, edge.light(SIDE)) - drawing.astype(np.float32)).mean()
+    shown = np.abs(unshadowed(seen, edge.light(SIDE)) - drawing.astype(np.float32)).mean()
     assert shown < 6.0, shown
     assert np.abs(seen.astype(np.float32) - drawing).mean() > 20.0
 
