@@ -492,15 +492,15 @@ class CardReader:
 
     def _shadow_lifted(self, frame: np.ndarray, homography: np.ndarray, images: list[np.ndarray],
                        white: np.ndarray, scores: np.ndarray, matches: list[tuple[str | None, float]],
-                       queries: np.ndarray) -> list[tuple[str | None, float]]:
-        """`matches` with each slot read less than SHADOW_RETRY surely, or left unexplained by its card, read again
-        with a shadow's edge lifted off it (`card_shadow`), where one fitted against the SHADOW_AMONG references it
-        matched best and the best bare slot's goes on beside the slot, and the lifted slot lies no farther from that
-        reference than the slot did from its best one, and that reference's card explains it. Each lifted slot's row
-        in ``queries`` and ``scores`` is replaced."""
+                       queries: np.ndarray, explained: list[bool]) -> list[tuple[str | None, float]]:
+        """`matches` with each slot read less than SHADOW_RETRY surely, or left unexplained by its card (``explained``,
+        for each slot: not `_unexplained`), read again with a shadow's edge lifted off it (`card_shadow`), where one
+        fitted against the SHADOW_AMONG references it matched best and the best bare slot's goes on beside the slot,
+        and the lifted slot lies no farther from that reference than the slot did from its best one, and that
+        reference's card explains it. Each lifted slot's row in ``queries`` and ``scores`` is replaced."""
         out = list(matches)
-        for index, (card, sure) in enumerate(matches):
-            if sure >= SHADOW_RETRY and not self._unexplained(queries[index], card):
+        for index, (_, sure) in enumerate(matches):
+            if sure >= SHADOW_RETRY and explained[index]:
                 continue
             among = self._shadow_among(scores[index])
             for edge in self._shadows_across(frame, homography, index, images[index], among):
@@ -571,9 +571,11 @@ class CardReader:
         return np.stack([wide[y : y + MATCH_SIZE, x : x + MATCH_SIZE].ravel() for x, y in ASKEW_PLACES])
 
     def _covered_slots(self, queries: np.ndarray, matches: list[tuple[str | None, float]],
-                       places: Callable[[int], np.ndarray], lines_hidden: Callable[[int, float], bool]) -> set[int]:
+                       places: Callable[[int], np.ndarray], lines_hidden: Callable[[int, float], bool],
+                       unexplained: Callable[[int, str | None], bool]) -> set[int]:
         """The slots something covers (a hand, an arm reaching across): most of the slot's pixels lie far from
-        every reference of the card it read as (`unexplained_share`), at its place and at each of ``places(index)``
+        every reference of the card it read as (`unexplained_share`), at its place (``unexplained(index, card)``:
+        `_unexplained`) and at each of ``places(index)``
         beside it (a card laid askew lies off its drawing's holes), or it read as a card printed plain whose lines
         it does not show (``lines_hidden(index, reference sureness)``)."""
         covered = set()
@@ -582,7 +584,7 @@ class CardReader:
             if rows.size == 0:
                 continue
             # Where the slot's own place leaves little unexplained, no place within reach leaves more.
-            if self._unexplained(queries[index], card) and unexplained_share(
+            if unexplained(index, card) and unexplained_share(
                 np.vstack([queries[index], places(index)]), self._matrix[rows], MATCH_SIZE
             ).min() > READ_COVERED:
                 covered.add(index)
@@ -635,12 +637,22 @@ class CardReader:
         def lines_hidden(index: int, sure: float) -> bool:
             return self._lines_hidden(frame, homography, index, white, light(index), sure)
 
-        matches = self._shadow_lifted(frame, homography, images, white, scores, [self._best(row) for row in scores],
-                                      queries)
+        first = [self._best(row) for row in scores]
+        # Whether each slot's first card explains it, asked before a shadow is looked for and again before a slot is
+        # taken as covered: measured once, and again only for a slot whose card or image changed in between.
+        first_queries = queries.copy()
+        explained = [not self._unexplained(query, card) for query, (card, _) in zip(queries, first, strict=True)]
+
+        def unexplained(index: int, card: str | None) -> bool:
+            if card == first[index][0] and np.array_equal(queries[index], first_queries[index], equal_nan=True):
+                return not explained[index]
+            return self._unexplained(queries[index], card)
+
+        matches = self._shadow_lifted(frame, homography, images, white, scores, first, queries, explained)
         matches = self._told_by_look(scores, matches, look)
         matches = self._laid_askew(frame, homography, white, scores, matches, queries)
         covered = self._covered_slots(queries, matches, lambda i: self._askew_places(frame, homography, i, white),
-                                      lines_hidden)
+                                      lines_hidden, unexplained)
         # An arm over one slot hides a little of the slots beside it, too little to be seen, enough to mislead.
         waiting = {j for i in covered for j in self.beside[i]} - covered
         covered |= unseen
