@@ -41,6 +41,7 @@ from vision.frames import as_bgr, image_file, toned
 from vision.marker_places import load_places
 from vision.markers import BoardFinder, ink_seen
 from vision.readings import BoardReading, SlotReading
+from vision.shadow_band import band_lifted
 from vision.taught import write_whole
 
 TRUNCATE = 25.0
@@ -608,6 +609,7 @@ class CardReader:
         if frame is None:
             self.last_problem = "no usable frame (empty, too small or not an image)"
             return None
+        frame = band_lifted(frame)  # a spotlight's shadow across the board, lifted off before anything is found
         homography = self.finder.homography(frame)
         flat = None if homography is None else self.flat_board(frame, homography)
         if flat is None or not self.board_seen(flat):
@@ -679,6 +681,7 @@ class CardReader:
         frame = as_bgr(frame)
         if frame is None:
             raise ValueError("no usable frame (empty, too small or not an image)")
+        frame = band_lifted(frame)  # taught as read
         homography = self.finder.homography(frame)
         if homography is None:
             raise ValueError(self.finder.last_problem or "board not found")

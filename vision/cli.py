@@ -37,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="score these d6 models (d6_detector.onnx, d6_classifier.onnx, d6_models.json and, if there, "
                    "d6_low_classifier.onnx and d6_low_detector.onnx; e.g. a rebuild's final/ folder) instead of the "
                    "shipped ones")
+    p.add_argument("--shadow", type=between(0.0, 0.95, "shares (of the light)"), default=0.0,
+                   help="lay a hard shadow's band across every photo, taking this share of the light away (a lamp "
+                   "past the camera's arm; 0.75 leaves a quarter; default 0)")
     p.set_defaults(func=cmd_eval_dice)
 
     p = sub.add_parser("eval-cards", help="score the temple card reader on seeded rendered board photos")
@@ -252,7 +255,7 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
         reader = D6Reader(model_dir=models, **({"mirror_below": 0.0} if args.no_mirror else {}))
     except ModelMissing as exc:  # missing, or unusable (`ModelUnusable`): a file cut short, settings unreadable
         return _fail(str(exc))
-    score = evaluate_folder(root, reader, tell, images)
+    score = evaluate_folder(root, reader, tell, images, args.shadow)
     if not score.images:
         return _fail(f"none of the {score.unreadable} image files under {root} could be used: "
                      f"{first_few(score.unreadable_files)}")

@@ -33,6 +33,7 @@ import numpy as np
 from vision.die_crops import CROP_MARGIN, CROP_SIZE, crop_die, crops_to_blob
 from vision.frames import as_bgr, lifted, quietened
 from vision.readings import Box, DieReading
+from vision.shadow_band import band_lifted
 from vision.yolo_labels import centre_inside, iou
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -77,6 +78,13 @@ DIM_TARGET = 160.0
 # is left as it is: a blur there gained a die and lost one elsewhere.
 NOISY = 11.0
 NOISY_BLUR = 1.0
+# A hard shadow's band across the tray (a spotlight past the camera's arm) is lifted off first (`shadow_band`).
+
+
+def prepared(frame: np.ndarray) -> np.ndarray:
+    """A BGR frame as the nets are shown it: a shadow's band lifted off, a dim picture lifted, a grainy one blurred."""
+    return quietened(lifted(band_lifted(frame), DIM_BELOW, DIM_TARGET), NOISY, NOISY_BLUR)
+
 GRID = 16  # the detector's coarsest stride: its input's sides are multiples of it
 BACKGROUND_CLASS = 6
 # A frame whose dice are seen from low down: LOW_VIEW_SHARE of them with no face over LOW_VIEW_UNSURE (the
@@ -570,7 +578,7 @@ class D6Reader:
         frame = as_bgr(frame)
         if frame is None:
             return []
-        frame = quietened(lifted(frame, DIM_BELOW, DIM_TARGET), NOISY, NOISY_BLUR)
+        frame = prepared(frame)
         boxes = [checked_box(box, frame.shape) for box in given]
         looked_at, looked_boxes = frame, boxes
         factors = unsqueeze_given(boxes)
@@ -587,7 +595,7 @@ class D6Reader:
         frame = as_bgr(frame)
         if frame is None:
             return []
-        frame = quietened(lifted(frame, DIM_BELOW, DIM_TARGET), NOISY, NOISY_BLUR)
+        frame = prepared(frame)
         readings = self._read_as_it_is(frame)
         factors = unsqueeze_found([r.box for r in readings], frame.shape)
         if factors is not None:

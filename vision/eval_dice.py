@@ -12,6 +12,7 @@ from typing import TextIO
 import numpy as np
 
 from companion.observations import CONFIRM_BELOW
+from vision.board_photos import shadowed
 from vision.d6_reader import D6Reader
 from vision.frames import as_bgr, decode_image, too_large
 from vision.pip_pattern import pip_pattern_box
@@ -20,6 +21,7 @@ from vision.sources import counted, first_few
 from vision.yolo_labels import LabelledImage, LabelUnreadable, centre_inside, iou, label_text, list_images, parse_labels
 
 MATCH_IOU = 0.5
+SHADOW_SEED = 7  # of the bands `--shadow` lays (`evaluate_folder`)
 
 
 def share(part: int, whole: int) -> float | None:
@@ -264,14 +266,17 @@ def read_image(path: Path) -> tuple[np.ndarray | None, str | None]:
 
 
 def evaluate_folder(root: Path, reader: D6Reader, tell: Callable[[str], None] | None = None,
-                    images: list[LabelledImage] | None = None) -> DiceScore:
+                    images: list[LabelledImage] | None = None, shadow: float = 0.0) -> DiceScore:
     """The reader's scores on every labelled image under root (or on `images`, listed from it already).
 
     An image that cannot be used (unreadable, too small, its label file
     unreadable) is skipped and named in `unreadable_files`, so one bad file
-    in a set of thousands costs its own score, not the whole run's.
+    in a set of thousands costs its own score, not the whole run's. With
+    ``shadow`` a hard shadow's band of that depth lies across every image
+    (`board_photos.shadowed`, drawn from SHADOW_SEED: the same set, the same bands).
     """
     score = DiceScore()
+    shadows = np.random.default_rng(SHADOW_SEED)
     items = list_images(root, tell) if images is None else images
     for done, item in enumerate(items):
         if tell:
@@ -292,6 +297,7 @@ def evaluate_folder(root: Path, reader: D6Reader, tell: Callable[[str], None] | 
             score.unreadable_files.append(f"{item.image.name} ({why or 'not a readable image'})")
             continue
         score.unlabelled_files += item.label is None
+        frame = shadowed(as_bgr(frame), shadows, shadow) if shadow else frame
         h, w = frame.shape[:2]
         problems: list[str] = []
         labelled = parse_labels(text, w, h, problems) if text is not None else []

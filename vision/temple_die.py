@@ -22,6 +22,7 @@ from vision.card_catalogue import TEMPLE_DATA
 from vision.frames import MIN_SIDE, as_bgr, colourless, lifted
 from vision.markers import board_outline, coarse_markers, paper_white
 from vision.readings import DieReading
+from vision.shadow_band import band_lifted
 from vision.taught import DIE_FILE, write_whole
 from vision.temple_die_render import FACE_COLOURS, render_temple_die
 
@@ -336,12 +337,14 @@ def top_face(frame: np.ndarray) -> TopFace | None:
     The temple game's camera sees the board too: the board is left out when its
     markers show, or it would be taken for the die (and taught as one); and the
     paper round its markers shows the light's colour, which the face's colour is
-    taken as seen under white light by (`white_balanced`).
+    taken as seen under white light by (`white_balanced`). A spotlight's band of
+    shadow across the tray is lifted off first (`shadow_band`): a die in it was
+    joined to it, or its face read by half its light.
     """
     frame = as_bgr(frame)
     if frame is None:
         return None
-    frame = lifted(frame, DIM_BELOW, DIM_TARGET)
+    frame = lifted(band_lifted(frame), DIM_BELOW, DIM_TARGET)
     quads = coarse_markers(frame)
     die, shadow_edge = find_die_in_light(frame, board_outline(frame, quads))
     sample = None if die is None else face_sample(frame, die, paper_white(frame, quads))

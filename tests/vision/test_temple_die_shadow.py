@@ -5,7 +5,9 @@ sheet, a hand). A shadow's band across the tray differs from the lit tray as muc
 in it or touching it joined it and was left out with it: with a band leaving a sixth of the light across each of
 `eval-temple-die`'s faces, 0.14 of values were read. Where a blob wider than a die was left out and no die found,
 the die is now looked for again with the band's own colour taken for tray too; a die found so may have half its
-top face in the shadow, so it is read at most 50% surely (asked) and not taught.
+top face in the shadow, so it is read at most 50% surely (asked) and not taught. Since session 52 a band with both
+its edges in view is lifted off the picture first (`shadow_band`), and the die in or by it read as in even light;
+the search within a shadow is left for the shadows that are no such band (one edge in view).
 
 Every picture is an image the test renders, writes as a PNG and reads back with OpenCV, as a camera's frame.
 """
@@ -39,39 +41,56 @@ def under_band(image: np.ndarray, through: tuple[float, float], across: float, d
     return to_levels(to_light(image) * (1.0 - depth * band)[:, :, None])
 
 
-def die_by_a_band(seed: int = 3, value: str = "4", colour: str = "red") -> np.ndarray:
-    """A die whose right edge a shadow's band 140 px wide covers, the rest of it lit."""
+def die_by_a_band(seed: int = 3, value: str = "4", colour: str = "red", across: float = 140.0) -> np.ndarray:
+    """A die whose right edge a shadow's band ``across`` px wide covers, the rest of it lit."""
     image, (cx, cy, radius) = render_temple_die(np.random.default_rng(seed), value, colour, edge=100.0)
-    return under_band(image, (cx + radius + 60.0, cy), 140.0)
+    return under_band(image, (cx + radius - 10.0 + across / 2, cy), across)
 
 
-def test_a_die_by_a_shadow_band_is_found_and_asked(tmp_path: Path) -> None:
-    """The band joined the die and both were left out as wider than a die: nothing was read. Now the die is read,
+def die_by_a_shadow(seed: int = 3, value: str = "4", colour: str = "red") -> np.ndarray:
+    """The same die with the band's far edge out of the picture: one edge in view, which is no band to lift
+    (`shadow_band`), so the die is looked for within the shadow."""
+    return die_by_a_band(seed, value, colour, across=1600.0)
+
+
+def test_a_die_by_a_shadow_band_is_lifted_read_and_taught(tmp_path: Path) -> None:
+    """With both of the band's edges in view the band is lifted off the picture: the die is read as in even light,
+    surely, and may be taught."""
+    reader = TempleDieReader.from_renders()
+    frame = photo(tmp_path / "band.png", die_by_a_band())
+    readings = reader.read(frame)
+    assert [(r.value, r.face) for r in readings] == [(4, "red")], readings
+    assert readings[0].confidence >= CONFIRM_BELOW
+    assert teach_die_face(frame, "4", "red", tmp_path / "taught").path.exists()
+
+
+def test_a_die_by_a_shadow_is_found_and_asked(tmp_path: Path) -> None:
+    """The shadow joined the die and both were left out as wider than a die: nothing was read. Now the die is read,
     its value right, and asked rather than applied."""
     reader = TempleDieReader.from_renders()
     clear, _ = render_temple_die(np.random.default_rng(3), "4", "red", edge=100.0)
     assert [(r.value, r.face) for r in reader.read(photo(tmp_path / "clear.png", clear))] == [(4, "red")]
-    readings = reader.read(photo(tmp_path / "band.png", die_by_a_band()))
+    readings = reader.read(photo(tmp_path / "shadow.png", die_by_a_shadow()))
     assert [(r.value, r.face) for r in readings] == [(4, "red")], readings
     assert readings[0].confidence <= SHADOW_CONFIDENCE < CONFIRM_BELOW
 
 
 def test_shadowed_faces_are_read_and_none_applied_wrong() -> None:
     """80 of `eval-temple-die`'s faces with a band across each leaving a sixth of the light: 6 values were read
-    right (the rest found no die); now 52, none read wrong surely enough to be applied. Without the band the faces
-    read as before."""
+    right (the rest found no die); 52 with the search within a shadow (session 51), 78 with the band lifted off,
+    none read wrong surely enough to be applied. Without the band the faces read as before."""
     reader = TempleDieReader.from_renders()
     shadowed = evaluate_temple_die(reader, frames=80, shadow=0.85)
-    assert shadowed.value_right >= 46, shadowed.summary()
+    assert shadowed.value_right >= 74, shadowed.summary()
     assert shadowed.applied_wrong == 0, shadowed.confusions
     clear = evaluate_temple_die(reader, frames=80)
     assert clear.value_right >= 78 and clear.applied_wrong == 0, clear.confusions
 
 
-def test_a_face_by_a_shadow_band_is_not_taught(tmp_path: Path) -> None:
+def test_a_face_by_a_shadow_is_not_taught(tmp_path: Path) -> None:
     """Half of the face in shadow would be taught as part of its glyph: the teach step says so and stores nothing,
     where the same face in even light is taught."""
-    frame = photo(tmp_path / "band.png", die_by_a_band())
+    frame = photo(tmp_path / "shadow.png", die_by_a_shadow())
     face = top_face(frame)
     assert face is not None and face.shadow_edge
     assert not TempleDieReader.from_renders().teach(frame, "4", "red")
