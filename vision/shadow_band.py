@@ -32,6 +32,7 @@ from vision.frames import to_levels, to_light
 # The coarse search: the frame shrunk to SEARCH_SIDE px on its long side, lines tried in SEARCH_TURNS directions
 # round a half turn, a px apart; a line's step is the log level STEP_AT px past it less STEP_AT px before it.
 SEARCH_SIDE = 96
+SEARCH_LEAST = 16  # px: a frame whose short side shrinks under this is not searched
 SEARCH_TURNS = 36
 STEP_AT = 2.0
 # Only pixels where the small frame's log level changes by SLOPE_LEAST a pixel or more (blurred by SLOPE_BLUR px
@@ -172,12 +173,15 @@ def _coarse_bands(frame: np.ndarray) -> list[tuple[np.ndarray, float, float]]:
     the edge out of it) in the frame's own pixels. The tray between its rims is a band to this search too, and
     scored better than a shadow across it in one photo of 40."""
     height, width = frame.shape[:2]
-    small = frame
-    while max(small.shape[:2]) >= 2 * SEARCH_SIDE:  # halved first: shrinking by area alone took 1.4 ms a frame
-        small = cv2.pyrDown(small)
     scale = SEARCH_SIDE / max(height, width)
-    small = cv2.resize(small, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-    scale = small.shape[1] / width
+    size = (round(width * scale), round(height * scale))
+    if min(size) < SEARCH_LEAST:  # a strip: no two edges of a band fit across it
+        return []
+    small = frame
+    while small.shape[0] >= 2 * size[1] and small.shape[1] >= 2 * size[0]:  # area alone took 1.4 ms a 640 px frame
+        small = cv2.pyrDown(small)
+    small = cv2.resize(small, size, interpolation=cv2.INTER_AREA)
+    scale = size[0] / width
     grey = cv2.GaussianBlur(np.log(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32) + 4.0), (0, 0), 0.7)
     lines = _search_lines(*grey.shape)
     # Each pixel where the light changes votes for the lines through it across its change's own direction (the

@@ -65,9 +65,12 @@ def test_a_tray_without_a_shadow_is_read_as_it_is(speckled: bool) -> None:
 
 def test_an_evenly_lit_empty_tray_and_tiny_frames_have_nothing_to_search() -> None:
     """An empty tray with nothing changing anywhere in it made the search's first version fail (no pixel to look
-    across); a strip too thin for a band and a die is not searched."""
+    across); a strip too thin for a band and a die is not searched, nor one so long that shrunk for the search it
+    would be under a pixel across."""
+    grain = np.random.default_rng(2).integers(0, 256, (48, 10000, 3), dtype=np.uint8)
     for frame in (np.full((480, 640, 3), 128, np.uint8), np.zeros((30, 640, 3), np.uint8),
-                  np.zeros((640, 1, 3), np.uint8), np.full((48, 48, 3), 200, np.uint8)):
+                  np.zeros((640, 1, 3), np.uint8), np.full((48, 48, 3), 200, np.uint8), grain,
+                  np.ascontiguousarray(grain.transpose(1, 0, 2))):
         assert band_lifted(frame) is frame
 
 
