@@ -76,6 +76,7 @@ SIDE_LEAST = 48
 # Each level's log light (`frames.to_light`), a shadow being the light times a share: on a blue tray in a band keeping
 # 0.15 of the light, the dark green channel, in the curve's straight foot, stepped 1.3 in log levels and blue 0.88.
 _LOG_LIGHT = np.log(to_light(np.arange(256)) + 1e-4).astype(np.float32)
+_LOG_LEVEL = np.log(np.arange(256) + 4.0).astype(np.float32)  # the coarse search's, in levels (cheaper, near enough)
 
 
 @dataclass(frozen=True)
@@ -177,12 +178,12 @@ def _coarse_bands(frame: np.ndarray) -> list[tuple[np.ndarray, float, float]]:
     size = (round(width * scale), round(height * scale))
     if min(size) < SEARCH_LEAST:  # a strip: no two edges of a band fit across it
         return []
-    small = frame
+    small = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     while small.shape[0] >= 2 * size[1] and small.shape[1] >= 2 * size[0]:  # area alone took 1.4 ms a 640 px frame
         small = cv2.pyrDown(small)
     small = cv2.resize(small, size, interpolation=cv2.INTER_AREA)
     scale = size[0] / width
-    grey = cv2.GaussianBlur(np.log(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32) + 4.0), (0, 0), 0.7)
+    grey = cv2.GaussianBlur(_LOG_LEVEL[small], (0, 0), 0.7)
     lines = _search_lines(*grey.shape)
     # Each pixel where the light changes votes for the lines through it across its change's own direction (the
     # nearest turns), with the step measured there: a tenth of the pixels, or less, instead of every pixel each turn.
