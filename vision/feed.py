@@ -49,6 +49,7 @@ from vision.view_check import (
     blurred_board,
     blurred_dice,
     restless_advice,
+    shadow_kept,
     small_temple_die,
     too_dark,
     washed_out,
@@ -244,6 +245,7 @@ class CameraFeed:
         self.errors = 0
         self.latest: Any = None  # the last frame read, for a screen that shows what the camera sees
         self.dark: int | None = None  # the picture's brightest level while it is too dark to read (`view_check`)
+        self.shadow: float | None = None  # the light a shadow's band keeps while one is lifted (`view_check`)
         self._reload = threading.Event()
         self._mains_asked: queue.SimpleQueue[tuple[int, list[str], threading.Event]] = queue.SimpleQueue()
         self.mains_answer_seconds = MAINS_ANSWER_SECONDS
@@ -666,6 +668,7 @@ class CameraFeed:
             board_moving = self.board_gate.still_count == 0 and not board_first
         if self.frames % DARK_EVERY == 1:  # a dark tray settles no dice, so the light is looked at on its own
             self.dark = too_dark(tray)
+            self.shadow = shadow_kept(tray if mode == "d6" else frame)  # where each reader looks
         if settled is not None:
             # d6 dice are judged in the tray, as the reader saw them; the temple die's face is read at the
             # camera's own resolution, so it is judged in the whole picture.

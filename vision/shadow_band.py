@@ -65,7 +65,7 @@ SAMPLES_LEAST = 15
 # the three colours' steps within COLOURS_AGREE of their mean (a shadow darkens every colour alike), the edges
 # parallel within PARALLEL_DEGREES.
 FITTED_LEAST = 0.15
-FITTED_MATCH = 0.2
+FITTED_MATCH = 0.3
 COLOURS_AGREE = 0.25
 PARALLEL_DEGREES = 4.0
 # Not lifted when more of the band's inside than of the frame outside it would be clipped (254 or more in a colour):
@@ -293,7 +293,7 @@ def _fitted_edge(frame: np.ndarray, normal: np.ndarray, offset: float, reach_px:
     fitted_offset = float(fitted @ np.array([x0, y0]))
     # Each colour's step, measured past the edge's blur on both sides of the fitted line.
     on_line = on_edge - ((on_edge @ fitted) - fitted_offset)[:, None] * fitted[None, :]
-    far = max(3.0 * softness + 1.5, 4.0)
+    far = max(2.5 * softness + 1.5, 4.0)
     ring = np.array([-far - 1.0, -far, far, far + 1.0])
     across = _sampled(frame, on_line, fitted, ring)
     steps = np.median(across[:, 2:].mean(axis=1) - across[:, :2].mean(axis=1), axis=0)

@@ -59,6 +59,7 @@ from vision.view_check import (
     brightest,
     dice_sharpness,
     restless_advice,
+    shadow_kept,
     small_slots,
     small_temple_die,
 )
@@ -221,6 +222,12 @@ def _dark_text(level: int) -> str:
             "dice misread")
 
 
+def _shadow_text(kept: float) -> str:
+    """The readers lift a lamp's band of shadow off the picture, but that was measured on drawn shadows only."""
+    return (f"a lamp's shadow lies across the picture (a band keeping {kept:.0%} of the light): the readers lift it "
+            "off, but readings are surer with the lamp turned or the camera's arm moved out of its light")
+
+
 def _restless_text(seconds: float, banded: bool, mains_hz: int, fps: float | None, tray_marked: bool) -> str:
     """A picture that never holds still settles nothing; what keeps it moving is for the café to mend."""
     return (f"the picture has not held still for {seconds:.0f} s, so nothing is read: "
@@ -275,6 +282,9 @@ class PictureFaults:
             level = brightest(frame)
             lines += self._change("dark", level < DARK_BELOW, _dark_text(level),
                                   f"the picture is light enough now (its brightest parts reach {level} of 255)")
+            kept = shadow_kept(frame)
+            lines += self._change("shadow", kept is not None, _shadow_text(kept or 0.0),
+                                  "no shadow's band lies across the picture now")
         if self.kind == "cards" and "slots" not in self.told:
             across = small_slots(getattr(reader, "last_outlines", None))
             if across is not None:

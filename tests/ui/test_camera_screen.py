@@ -19,6 +19,7 @@ from kivy.uix.label import Label
 import vision.teaching
 from tests.ui.conftest import advance, open_settings, tap, tap_at, until
 from tests.vision.test_feed import BY_ID, board_frame
+from vision.board_photos import shadowed
 from vision.teaching import TeachRefused
 from vision.temple_die_render import render_temple_die
 
@@ -453,6 +454,7 @@ def test_a_marked_tray_is_named_when_the_screen_opens_and_a_bad_one_in_the_file_
 @pytest.mark.parametrize("spoil, said", [
     (lambda image: cv2.GaussianBlur(image, (0, 0), 8), "Dice out of focus: focus the camera on the tray"),
     (lambda image: (image * 0.1).astype(np.uint8), "Picture too dark (its brightest parts "),
+    (lambda image: shadowed(image, np.random.default_rng(4), 0.75), "A lamp's shadow lies across the picture (2"),
 ])
 def test_a_blurred_or_dark_picture_asks_for_the_camera_to_be_mended(
     launch: Any, tmp_path: Path, spoil: Callable[[np.ndarray], np.ndarray], said: str

@@ -13,6 +13,7 @@ from vision.dice_render import render_dice_scene
 from vision.eval_dice import evaluate_folder
 from vision.frames import to_levels, to_light
 from vision.shadow_band import band_lifted, find_band
+from vision.view_check import shadow_kept
 
 
 def band_across(image: np.ndarray, centre: tuple[float, float], turn: float, width: float, depth: float) -> np.ndarray:
@@ -109,3 +110,28 @@ def test_dice_under_a_shadow_are_found_again(datasets, d6_reader) -> None:
     score = evaluate_folder(datasets / "d6-matteop65" / "valid", d6_reader, shadow=0.75)
     found = score.summary()
     assert found["precision"] >= 0.97 and found["recall"] >= 0.97, found
+
+
+def test_a_lifted_shadow_is_told_with_the_light_it_keeps() -> None:
+    """A café learns that a lamp's shadow lies across the picture (`view_check.shadow_kept`): a quarter of the light
+    kept, lifted; nothing said of a clear picture, nor of a stripe that is not lifted."""
+    tray = render_dice_scene(np.random.default_rng(2), 640, 480, count=4)[0]
+    assert shadow_kept(tray) is None
+    assert shadow_kept(shadowed(tray, np.random.default_rng(2), 0.75)) == pytest.approx(0.25, abs=0.03)
+    sheet = paper_with_stripe((110, 110, 110))
+    sheet[40:440, 265:375] = 225
+    assert shadow_kept(sheet) is None
+
+
+def test_watch_tells_a_shadow_once(tmp_path, capsys) -> None:
+    from companion.cli import main as companion_main
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    tray = render_dice_scene(np.random.default_rng(4), 640, 480, count=2, size_range=(50, 60))[0]
+    for index, frame in enumerate([tray, *[shadowed(tray, np.random.default_rng(4), 0.75)] * 3, tray]):
+        cv2.imwrite(str(folder / f"{index}.png"), frame)
+    assert companion_main(["vision", "watch", str(folder), "--every-frame"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("a lamp's shadow lies across the picture (a band keeping 2") == 1, out
+    assert "no shadow's band lies across the picture now" in out

@@ -252,6 +252,10 @@ class CameraScreen(Screen):
         dark = getattr(feed, "dark", None)
         if dark is not None:
             lines.append(f"Picture too dark (its brightest parts {dark} of 255): light the tray")
+        shadow = getattr(feed, "shadow", None)
+        if shadow is not None:
+            lines.append(f"A lamp's shadow lies across the picture ({shadow:.0%} of the light in it): lifted off, "
+                         "but read surer with the lamp or the camera's arm moved")
         restless = getattr(feed, "restless", None)
         if restless is not None:
             app = App.get_running_app()
