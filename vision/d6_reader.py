@@ -78,13 +78,6 @@ DIM_TARGET = 160.0
 # is left as it is: a blur there gained a die and lost one elsewhere.
 NOISY = 11.0
 NOISY_BLUR = 1.0
-# A hard shadow's band across the tray (a spotlight past the camera's arm) is lifted off first (`shadow_band`).
-
-
-def prepared(frame: np.ndarray) -> np.ndarray:
-    """A BGR frame as the nets are shown it: a shadow's band lifted off, a dim picture lifted, a grainy one blurred."""
-    return quietened(lifted(band_lifted(frame), DIM_BELOW, DIM_TARGET), NOISY, NOISY_BLUR)
-
 GRID = 16  # the detector's coarsest stride: its input's sides are multiples of it
 BACKGROUND_CLASS = 6
 # A frame whose dice are seen from low down: LOW_VIEW_SHARE of them with no face over LOW_VIEW_UNSURE (the
@@ -104,6 +97,12 @@ FOUND_SQUEEZE = 1.12
 FOUND_STRETCH = 1.7  # the most a found lean is squared to; a lean over it is stretched by itself
 SQUEEZED_DICE = 3
 MAX_STRETCH = 2.5
+
+
+def prepared(frame: np.ndarray) -> np.ndarray:
+    """A BGR frame as the nets are shown it: a hard shadow's band lifted off (a spotlight past the camera's arm,
+    `shadow_band`), a dim picture lifted, a grainy one blurred."""
+    return quietened(lifted(band_lifted(frame), DIM_BELOW, DIM_TARGET), NOISY, NOISY_BLUR)
 
 
 def side(box: Box) -> float:

@@ -105,6 +105,11 @@ class ShadowBand:
     out: BandEdge
 
     @property
+    def kept(self) -> float:
+        """The share of the light the band keeps, over the three colours."""
+        return float(1.0 / self.gains.mean())
+
+    @property
     def gains(self) -> np.ndarray:
         """What the band's light is multiplied by to be the light outside it, per colour (BGR), in light (not in the
         picture's levels, whose curve makes a dark colour step further than a light one)."""
@@ -134,9 +139,14 @@ class ShadowBand:
 
 def band_lifted(frame: np.ndarray) -> np.ndarray:
     """The frame with a shadow's band lifted off (`find_band`), or the frame itself when it shows none."""
+    return lift_band(frame)[0]
+
+
+def lift_band(frame: np.ndarray) -> tuple[np.ndarray, ShadowBand | None]:
+    """`band_lifted`, and the band lifted off (None when none was)."""
     band = find_band(frame)
     lifted = band.lifted(frame) if band is not None else None
-    return frame if lifted is None else lifted
+    return (frame, None) if lifted is None else (lifted, band)
 
 
 def find_band(frame: np.ndarray) -> ShadowBand | None:

@@ -23,7 +23,7 @@ import numpy as np
 from vision.d6_reader import Box, dice_look_small, side
 from vision.die_crops import CROP_MARGIN, crop_die
 from vision.mains import rolling_bands_mains
-from vision.shadow_band import find_band
+from vision.shadow_band import lift_band
 
 DARK_BELOW = 40  # the picture's 95th-percentile grey level: darker than any photo of the three sets (60 and up)
 BLURRED_BELOW = 0.15  # the dice's median sharpness: no photo of the three sets scores under it
@@ -99,10 +99,8 @@ def shadow_kept(frame: np.ndarray) -> float | None:
     """The share of the light a shadow's band across the picture keeps, while the readers lift one off it
     (`shadow_band`); None when they lift none. A café learns that a lamp's shadow lies there: the lift was measured
     on drawn shadows only, and a dark stripe of its own table would be lifted too."""
-    band = find_band(frame)
-    if band is None or band.lifted(frame) is None:
-        return None
-    return float(1.0 / band.gains.mean())
+    band = lift_band(frame)[1]
+    return None if band is None else band.kept
 
 
 def sharpness(crop: np.ndarray) -> float:
