@@ -7,22 +7,13 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.test_temple_die_shadow import under_band
 from vision.board_photos import shadowed
 from vision.d6_reader import prepared
 from vision.dice_render import render_dice_scene
 from vision.eval_dice import evaluate_folder
-from vision.frames import to_levels, to_light
 from vision.shadow_band import band_lifted, find_band
 from vision.view_check import shadow_kept
-
-
-def band_across(image: np.ndarray, centre: tuple[float, float], turn: float, width: float, depth: float) -> np.ndarray:
-    """The picture with a shadow's band (edges blurred by 2 px) through ``centre``, ``depth`` of its light taken."""
-    height, across = image.shape[:2]
-    ys, xs = np.mgrid[0:height, 0:across].astype(np.float32)
-    distance = np.abs((xs - centre[0]) * np.cos(turn) + (ys - centre[1]) * np.sin(turn))
-    band = cv2.GaussianBlur((distance < width / 2).astype(np.float32), (0, 0), 2)
-    return to_levels(to_light(image) * (1.0 - depth * band)[:, :, None])
 
 
 def in_band(image: np.ndarray, shadow: np.ndarray) -> np.ndarray:
@@ -52,7 +43,7 @@ def test_the_nets_are_shown_the_tray_lifted() -> None:
     """`prepared` is what the d6 reader reads (and `read_boxes`): the band is gone from it."""
     rng = np.random.default_rng(9)
     tray = render_dice_scene(rng, 640, 480, count=3)[0]
-    dark = band_across(tray, (320, 240), 0.7, 150, 0.8)
+    dark = under_band(tray, (320, 240), 150, 0.8, turn=0.7)
     band = in_band(tray, dark)
     assert np.abs(prepared(dark).astype(np.int16) - tray)[band].mean() < 5
 

@@ -30,12 +30,13 @@ from vision.temple_die import SHADOW_CONFIDENCE, TempleDieReader, top_face
 from vision.temple_die_render import render_temple_die
 
 
-def under_band(image: np.ndarray, through: tuple[float, float], across: float, depth: float = 0.8) -> np.ndarray:
-    """``image`` with a straight band of shadow ``across`` px wide, running top to bottom at a slant, whose middle
-    passes through ``through``; its light ``depth`` less, edges blurred by 2 px."""
+def under_band(image: np.ndarray, through: tuple[float, float], across: float, depth: float = 0.8,
+               turn: float = np.radians(20.0)) -> np.ndarray:
+    """``image`` with a straight band of shadow ``across`` px wide whose middle passes through ``through``, its
+    normal ``turn`` from the picture's x axis (20 degrees: running top to bottom at a slant); its light ``depth``
+    less, edges blurred by 2 px."""
     height, width = image.shape[:2]
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    turn = np.radians(20.0)
     distance = np.abs((xs - through[0]) * np.cos(turn) + (ys - through[1]) * np.sin(turn))
     band = cv2.GaussianBlur((distance < across / 2).astype(np.float32), (0, 0), 2)
     return to_levels(to_light(image) * (1.0 - depth * band)[:, :, None])
