@@ -105,14 +105,28 @@ def shadowed(image: np.ndarray, rng: np.random.Generator, depth: float) -> np.nd
     """The photo with a hard shadow's band across it (the camera's arm, or a player's, under a spotlight): a straight
     band an eighth to over a quarter of the frame's height wide, at any angle, through the middle part of the frame,
     its edges blurred by 2 px; inside it the light is ``depth`` less (0.85: a sixth of the light is left)."""
-    height, width = image.shape[:2]
+    return shaded(image, *band_drawn(rng, image.shape), depth)
+
+
+def band_drawn(rng: np.random.Generator, shape: tuple[int, ...]) -> tuple[float, np.ndarray, float]:
+    """Where `shadowed` lays its band in a picture of ``shape``: (the turn of its normal, its middle, its width)."""
+    height, width = shape[:2]
     turn = rng.uniform(0.0, np.pi)
     middle = np.array([width, height]) / 2.0 + rng.uniform(-0.16, 0.16, 2) * width
-    across = rng.uniform(0.125, 0.3) * height
+    return turn, middle, rng.uniform(0.125, 0.3) * height
+
+
+def shaded(image: np.ndarray, turn: float, middle: np.ndarray | tuple[float, float], across: float, depth: float,
+           one_edge: bool = False) -> np.ndarray:
+    """The photo with its light ``depth`` less in a straight band ``across`` px wide through ``middle``, its normal
+    ``turn`` from the x axis, edges blurred by 2 px; with ``one_edge``, from the band's first edge to the picture's
+    end (a shadow with one edge in view)."""
+    height, width = image.shape[:2]
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    distance = np.abs((xs - middle[0]) * np.cos(turn) + (ys - middle[1]) * np.sin(turn))
-    band = cv2.GaussianBlur((distance < across / 2).astype(np.float32), (0, 0), 2)
-    return to_levels(to_light(image) * (1.0 - depth * band)[:, :, None])
+    along = (xs - middle[0]) * np.cos(turn) + (ys - middle[1]) * np.sin(turn)
+    inside = along > -across / 2 if one_edge else np.abs(along) < across / 2
+    dark = cv2.GaussianBlur(inside.astype(np.float32), (0, 0), 2)
+    return to_levels(to_light(image) * (1.0 - depth * dark)[:, :, None])
 
 
 def add_arm(image: np.ndarray, slots: list[np.ndarray], rng: np.random.Generator) -> frozenset[int]:

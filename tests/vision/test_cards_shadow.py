@@ -18,7 +18,7 @@ import pytest
 
 from companion.cli import main as companion_main
 from tests.vision.test_cafe_cards_robust import BOARD, BY_ID, CARDS
-from vision.board_photos import board_photo, shadowed
+from vision.board_photos import band_drawn, board_photo, shaded, shadowed
 from vision.card_reader import CardReader
 from vision.card_render import render_card
 from vision.card_shadow import RIM_AROUND, ShadowEdge, edge_goes_on, shadow_edges, unshadowed
@@ -123,15 +123,7 @@ def test_eval_cards_lays_a_shadow_on_request(capsys) -> None:
 def beyond_edge(image: np.ndarray, seed: int, depth: float) -> np.ndarray:
     """``image`` darkened past the first edge of the band `shadowed` draws from ``seed``, to the picture's end: a
     shadow with one edge in view, which is no band to lift off the whole picture (`shadow_band`)."""
-    draw = np.random.default_rng(seed)
-    height, width = image.shape[:2]
-    turn = draw.uniform(0.0, np.pi)
-    middle = np.array([width, height]) / 2.0 + draw.uniform(-0.16, 0.16, 2) * width
-    across = draw.uniform(0.125, 0.3) * height
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    past = (xs - middle[0]) * np.cos(turn) + (ys - middle[1]) * np.sin(turn) > -across / 2
-    dark = cv2.GaussianBlur(past.astype(np.float32), (0, 0), 2)
-    return to_levels(to_light(image) * (1.0 - depth * dark)[:, :, None])
+    return shaded(image, *band_drawn(np.random.default_rng(seed), image.shape), depth, one_edge=True)
 
 
 def test_a_card_taught_under_a_shadow_edge_is_refused_and_nothing_stored(tmp_path: Path) -> None:

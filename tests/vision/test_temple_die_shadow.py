@@ -16,15 +16,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from companion.cli import main as companion_main
 from companion.observations import CONFIRM_BELOW
 from tests.vision.test_cafe_cards_robust import photo
+from vision.board_photos import shaded
 from vision.eval_temple_die import evaluate_temple_die
-from vision.frames import to_levels, to_light
 from vision.teaching import TeachRefused, teach_die_face
 from vision.temple_die import SHADOW_CONFIDENCE, TempleDieReader, top_face
 from vision.temple_die_render import render_temple_die
@@ -35,11 +34,7 @@ def under_band(image: np.ndarray, through: tuple[float, float], across: float, d
     """``image`` with a straight band of shadow ``across`` px wide whose middle passes through ``through``, its
     normal ``turn`` from the picture's x axis (20 degrees: running top to bottom at a slant); its light ``depth``
     less, edges blurred by 2 px."""
-    height, width = image.shape[:2]
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    distance = np.abs((xs - through[0]) * np.cos(turn) + (ys - through[1]) * np.sin(turn))
-    band = cv2.GaussianBlur((distance < across / 2).astype(np.float32), (0, 0), 2)
-    return to_levels(to_light(image) * (1.0 - depth * band)[:, :, None])
+    return shaded(image, turn, through, across, depth)
 
 
 def die_by_a_band(seed: int = 3, value: str = "4", colour: str = "red", across: float = 140.0) -> np.ndarray:
