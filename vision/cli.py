@@ -63,11 +63,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("eval-temple-die", help="score the temple die reader on seeded rendered faces")
     p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
-    p.add_argument("--frames", type=count(1), default=320, help="die faces to render and read (default 320)")
+    p.add_argument("--frames", type=count(1), help="die faces to render and read (default 320)")
     p.add_argument("--seed", type=count(0), default=11, help="seed of the renders: the same seed, the same faces")
     p.add_argument("--shadow", type=between(0.0, 0.95, "shares (of the light)"), default=0.0,
                    help="lay a hard shadow's band across every render, taking this share of the light away "
                    "(default 0)")
+    p.add_argument("--on-board", action="store_true",
+                   help="score the die rolled onto the board instead: turns of a drawn table, every other one the die "
+                   "rolled onto the board, the others only pawns moved (--frames turns, default 200)")
     p.set_defaults(func=cmd_eval_temple_die)
 
     p = sub.add_parser("bench", help="ms per 640x480 frame for each reader, and settle latency on a recorded video")
@@ -288,10 +291,18 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
 
 
 def cmd_eval_temple_die(args: argparse.Namespace) -> int:
-    from vision.eval_temple_die import evaluate_temple_die
+    from vision.eval_temple_die import evaluate_on_board, evaluate_temple_die
     from vision.temple_die import TempleDieReader
 
-    score = evaluate_temple_die(TempleDieReader.from_renders(), frames=args.frames, seed=args.seed,
+    if args.on_board:
+        if args.shadow:
+            return _fail("--on-board draws its table in even light: leave --shadow out")
+        board = evaluate_on_board(TempleDieReader.from_renders(), frames=args.frames or 200, seed=args.seed)
+        return _report(board.summary(), args.json, [
+            f"of {board.rolled} dice rolled onto the board: {board.right} read right, {board.wrong} wrong, "
+            f"{board.rolled - board.right - board.wrong} not read (enter those by hand)",
+            f"of {board.moves} turns where only pawns moved: {board.phantoms} read a die on the board"])
+    score = evaluate_temple_die(TempleDieReader.from_renders(), frames=args.frames or 320, seed=args.seed,
                                 shadow=args.shadow)
     misreads = ", ".join(f"{shown} as {read} x{n}" for (shown, read), n in score.confusions.most_common())
     return _report(score.summary(), args.json, [f"values read wrong: {misreads or 'none'}",

@@ -18,6 +18,7 @@ from companion.observations import CONFIRM_BELOW
 from vision.board_photos import shadowed
 from vision.temple_die import TempleDieReader, die_faces
 from vision.temple_die_render import render_temple_die
+from vision.temple_table_render import RolledDie, in_tray_place, on_board_place, temple_table
 
 
 @dataclass
@@ -75,4 +76,62 @@ def evaluate_temple_die(reader: TempleDieReader, frames: int = 320, seed: int = 
             score.confusions[(value, str(got.value))] += 1
         score.colour_right += got.face == colour
         score.applied_wrong += (str(got.value) != value or got.face != colour) and got.confidence >= CONFIRM_BELOW
+    return score
+
+
+@dataclass
+class OnBoardScore:
+    """The temple die rolled onto the board (`die_on_board`), on a drawn table (`temple_table_render`)."""
+
+    rolled: int = 0  # throws that came to rest on the board
+    right: int = 0  # of them, read right (value and colour)
+    wrong: int = 0  # of them, read wrong (every reading on the board is sure enough to be applied)
+    moves: int = 0  # still tables after only pawns moved, the die left beside the board
+    phantoms: int = 0  # of them, a die read on the board all the same
+    seconds: float = 0.0
+
+    def summary(self) -> dict[str, float | int]:
+        frames = self.rolled + self.moves
+        return {
+            "on_board_read": round(self.right / self.rolled, 4) if self.rolled else 0.0,
+            "on_board_wrong": self.wrong,
+            "phantoms": self.phantoms,
+            "ms_per_frame": round(1000 * self.seconds / frames, 2) if frames else 0.0,
+            "frames": frames,
+        }
+
+
+def evaluate_on_board(reader: TempleDieReader, frames: int = 200, seed: int = 11,
+                      pawn_radius: float = 14.0) -> OnBoardScore:
+    """Turns of the temple game under one camera: the die read beside the board (the board remembered without it),
+    then either rolled onto the board or left beside it while one or two of the pawns move; every other frame is
+    each. A reading after the pawns alone moved is a phantom roll."""
+    rng = np.random.default_rng(seed)
+    faces = sorted(die_faces())
+    idols = ("red", "blue", "green", "yellow")
+    score = OnBoardScore()
+    for index in range(frames):
+        edge = float(rng.uniform(50, 60))
+        pawns = [(on_board_place(rng, pawn_radius), idols[k % 4]) for k in range(int(rng.integers(2, 8)))]
+        beside = RolledDie("1", "white", in_tray_place(rng, edge), edge, float(rng.uniform(0, 360)))
+        reader.read(temple_table(rng, beside, tuple(pawns), pawn_radius=pawn_radius))
+        for _ in range(int(rng.integers(0 if index % 2 == 0 else 1, 3))):
+            moved = int(rng.integers(len(pawns)))
+            pawns[moved] = (on_board_place(rng, pawn_radius), pawns[moved][1])
+        value, colour = faces[(index // 2) % len(faces)]
+        rolled = RolledDie(value, colour, on_board_place(rng, edge), edge, float(rng.uniform(0, 360)))
+        after = temple_table(rng, rolled if index % 2 == 0 else None, tuple(pawns), pawn_radius=pawn_radius)
+        start = time.perf_counter()
+        readings = reader.read(after)
+        score.seconds += time.perf_counter() - start
+        if index % 2:
+            score.moves += 1
+            score.phantoms += bool(readings)
+            continue
+        score.rolled += 1
+        if readings:
+            got = readings[0]
+            is_right = str(got.value) == value and got.face == colour
+            score.right += is_right
+            score.wrong += not is_right
     return score

@@ -18,7 +18,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.observations import CONFIRM_BELOW
 from vision.card_catalogue import TEMPLE_DATA
+from vision.die_on_board import BoardMemory
 from vision.frames import MIN_SIDE, as_bgr, colourless, lifted
 from vision.markers import board_outline, coarse_markers, paper_white
 from vision.readings import DieReading
@@ -73,32 +75,45 @@ TRAY_APART = 30  # Lab distance from the tray's colour at which a pixel differs 
 # and some not, and a glyph so split was read as another value; such a face is read at most SHADOW_CONFIDENCE
 # surely (asked) and not taught.
 SHADOW_CONFIDENCE = 0.5
+# A die rolled onto the board is taken only when read this surely (`TempleDieReader.read`): of 100 rendered pawn
+# moves with the die away from the board, 7 left a face read at 0.37-0.68, and of 100 dice rolled onto it 95 were
+# read at 0.8 or more, all right.
+ON_BOARD_SURE = CONFIRM_BELOW  # applied without the confirm tap
 
 
-def find_die(frame: np.ndarray, ignore: np.ndarray | None = None) -> tuple[float, float, float] | None:
-    """The die as (cx, cy, radius): the largest blob that differs in colour from the tray (`tray_distance`),
-    grown on a smooth tray by the busy edges next to it.
-
-    `ignore` is a polygon (frame pixels) where no die is looked for and the tray
-    is not sampled: the temple board, when its markers are in view.
-    """
-    return find_die_in_light(frame, ignore)[0]
+SEARCH_SIDE = 320  # px of the long side the die is looked for at
 
 
-def find_die_in_light(frame: np.ndarray, ignore: np.ndarray | None = None
-                      ) -> tuple[tuple[float, float, float] | None, bool]:
-    """`find_die`, and whether the die was found in or beside a shadow's band (`_in_a_shadow`): its top face may
-    be half in it."""
-    small_scale = 320 / max(frame.shape[:2])
-    if min(frame.shape[:2]) * small_scale < MIN_SIDE:
+def search_lab(frame: np.ndarray) -> tuple[float, np.ndarray] | None:
+    """(scale, the frame shrunk by it to SEARCH_SIDE in Lab as float32): what the die is looked for in, beside the
+    board and on it; None for a strip too thin to hold a die."""
+    scale = SEARCH_SIDE / max(frame.shape[:2])
+    if min(frame.shape[:2]) * scale < MIN_SIDE:
         # A strip this thin holds no blob both as large as a die (40 px) and narrower than MAX_DIE_SHARE of
         # it; and shrunk to under a pixel, it made OpenCV's resize raise.
+        return None
+    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return scale, cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def find_die_in_light(frame: np.ndarray, ignore: np.ndarray | None = None,
+                      searched: tuple[float, np.ndarray] | None = None
+                      ) -> tuple[tuple[float, float, float] | None, bool]:
+    """The die as (cx, cy, radius), and whether it was found in or beside a shadow's band (`_in_a_shadow`): its top
+    face may be half in it. The die is the largest blob that differs in colour from the tray (`tray_distance`),
+    grown on a smooth tray by the busy edges next to it.
+
+    ``ignore`` is a polygon (frame pixels) where no die is looked for and the
+    tray is not sampled: the temple board, when its markers are in view.
+    ``searched``: `search_lab` of the frame, made already.
+    """
+    searched = searched or search_lab(frame)
+    if searched is None:
         return None, False
-    small = cv2.resize(frame, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA)
-    keep = np.ones(small.shape[:2], np.uint8)
+    small_scale, lab = searched
+    keep = np.ones(lab.shape[:2], np.uint8)
     if ignore is not None:
         cv2.fillPoly(keep, [np.round(ignore * small_scale).astype(np.int32)], 0)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     differs = (tray_distance(lab, keep.astype(bool)) > TRAY_APART).astype(np.uint8) & keep
     # A die on a tray of its own colour differs from it only in part, but its faces' edges
     # still show. On a smooth tray the busy areas join the die; on a grained one, busy
@@ -106,7 +121,7 @@ def find_die_in_light(frame: np.ndarray, ignore: np.ndarray | None = None
     light = cv2.GaussianBlur(lab[:, :, 0], (0, 0), 1.0)
     edges = cv2.magnitude(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
     busy = (cv2.GaussianBlur(edges, (0, 0), 3.0) > 25).astype(np.uint8) & keep
-    wide, die = _largest_blob(differs | busy if busy.mean() < 0.15 else differs, differs, small.shape)
+    wide, die = _largest_blob(differs | busy if busy.mean() < 0.15 else differs, differs, lab.shape)
     in_a_shadow = die is None and wide is not None
     if in_a_shadow:
         die = _in_a_shadow(lab, differs, wide)
@@ -323,6 +338,7 @@ class TopFace:
     glyph: np.ndarray
     glare: float = 0.0  # the share of the face under a lamp's glare (`glare_share`)
     shadow_edge: bool = False  # the die lies in or beside a shadow's band (`find_die_in_light`)
+    on_board: bool = False  # the die was rolled onto the board and found there (`die_on_board`)
 
     @property
     def blank(self) -> bool:
@@ -331,24 +347,54 @@ class TopFace:
         return not self.glyph.any()
 
 
-def top_face(frame: np.ndarray) -> TopFace | None:
-    """The die's top face sampled from a frame, or None when the frame is unusable or shows no die.
+@dataclass(frozen=True)
+class TableView:
+    """A temple table's frame made ready for the die's search: lifted out of a shadow's band and a dim room, with
+    the board's markers (`coarse_markers`), its outline (`board_outline`, None without a board), the light's
+    colour from the paper round the markers (`paper_white`) and the frame shrunk for the search (`search_lab`)."""
+
+    frame: np.ndarray
+    quads: dict[int, np.ndarray]
+    outline: np.ndarray | None
+    white: np.ndarray | None
+    searched: tuple[float, np.ndarray] | None
+
+    @classmethod
+    def of(cls, frame: np.ndarray) -> TableView:
+        frame = lifted(band_lifted(frame), DIM_BELOW, DIM_TARGET)
+        quads = coarse_markers(frame)
+        return cls(frame, quads, board_outline(frame, quads), paper_white(frame, quads), search_lab(frame))
+
+
+def top_face(frame: np.ndarray, view: TableView | None = None) -> TopFace | None:
+    """The die's top face sampled from a frame, or None when the frame is unusable or shows no die beside the board.
 
     The temple game's camera sees the board too: the board is left out when its
     markers show, or it would be taken for the die (and taught as one); and the
     paper round its markers shows the light's colour, which the face's colour is
     taken as seen under white light by (`white_balanced`). A spotlight's band of
     shadow across the tray is lifted off first (`shadow_band`): a die in it was
-    joined to it, or its face read by half its light.
+    joined to it, or its face read by half its light. ``view``: the frame so
+    prepared already.
     """
-    frame = as_bgr(frame)
-    if frame is None:
-        return None
-    frame = lifted(band_lifted(frame), DIM_BELOW, DIM_TARGET)
-    quads = coarse_markers(frame)
-    die, shadow_edge = find_die_in_light(frame, board_outline(frame, quads))
-    sample = None if die is None else face_sample(frame, die, paper_white(frame, quads))
+    if view is None:
+        frame = as_bgr(frame)
+        if frame is None:
+            return None
+        view = TableView.of(frame)
+    die, shadow_edge = find_die_in_light(view.frame, view.outline, view.searched)
+    sample = None if die is None else face_sample(view.frame, die, view.white)
     return None if sample is None else TopFace(die, *sample, shadow_edge=shadow_edge)
+
+
+def faces_on_board(view: TableView, board: BoardMemory) -> list[TopFace]:
+    """Top faces with a value on them among what is new on the board since ``board`` was remembered
+    (`die_on_board`): the die rolled onto the board, or a pawn or card a hand moved meanwhile."""
+    if view.outline is None or view.searched is None:
+        return []
+    samples = ((die, face_sample(view.frame, die, view.white))
+               for die in board.new_on_it(view.searched, view.quads, view.outline))
+    return [TopFace(die, *sample, on_board=True) for die, sample in samples if sample is not None and sample[1].any()]
 
 
 def white_balanced(image: np.ndarray, white: np.ndarray | None) -> np.ndarray:
@@ -437,6 +483,8 @@ class TempleDieReader:
     colours: dict[str, list[np.ndarray]] = field(default_factory=dict)
     _bank: list[tuple[str, np.ndarray]] = field(default_factory=list)
     _kept: dict[str, object] = field(default_factory=dict)  # what `load` found beside glyphs and colours
+    board: BoardMemory = field(default_factory=BoardMemory, repr=False, compare=False)
+    """The board as last seen with the die beside it, to find the die rolled onto it (`die_on_board`)."""
 
     @classmethod
     def from_renders(cls, seed: int = 20, per_face: int = 3) -> TempleDieReader:
@@ -482,11 +530,28 @@ class TempleDieReader:
         return taken
 
     def read(self, frame: np.ndarray) -> list[DieReading]:
-        """The die's top face as one reading (or none when no die is found or nothing is taught)."""
+        """The die's top face as one reading (or none when no die is found or nothing is taught).
+
+        A die read beside the board has the board remembered without it
+        (`board`); where none lies beside it, the one rolled onto the board is
+        looked for among what is new there, and taken only when read at least
+        ON_BOARD_SURE surely: pawns and cards move there between rolls too, and
+        a card seen where a pawn stood read as a face now and then, never so
+        surely (`die_on_board`).
+        """
         bgr = as_bgr(frame)
-        face = top_face(bgr) if self._bank else None
-        if face is None:
+        if bgr is None or not self._bank:
             return []
+        view = TableView.of(bgr)
+        face = top_face(bgr, view)
+        if face is not None:
+            self.board.remember(view.searched, view.quads, face.die[2])
+            return [self._reading(bgr, face)]
+        sure = [r for r in map(functools.partial(self._reading, bgr), faces_on_board(view, self.board))
+                if r.confidence >= ON_BOARD_SURE]
+        return [max(sure, key=lambda r: r.confidence)] if sure else []
+
+    def _reading(self, bgr: np.ndarray, face: TopFace) -> DieReading:
         ranked = sorted(self.scores(face.glyph).items(), key=lambda kv: -kv[1])
         value, score = ranked[0]
         runner = ranked[1][1] if len(ranked) > 1 else 0.0
@@ -500,7 +565,7 @@ class TempleDieReader:
             confidence = min(confidence, SHADOW_CONFIDENCE)
         cx, cy, r = face.die
         number: int | str = int(value) if value.isdigit() else value
-        return [DieReading(number, colour, confidence, (cx - r, cy - r, cx + r, cy + r))]
+        return DieReading(number, colour, confidence, (cx - r, cy - r, cx + r, cy + r))
 
     def scores(self, glyph: np.ndarray) -> dict[str, float]:
         """How well ``glyph`` matches each value taught, at its best rotation (1.0: the same glyph).

@@ -32,13 +32,26 @@ def render_temple_die(
     """
     width, height = size
     edge = edge or float(rng.uniform(60, 90))
-    angle = float(rng.uniform(0, 360)) if angle is None else angle
+    angle = float(rng.uniform(0, 360)) if angle is None else angle  # drawn first: a seed's renders stay as they were
     img = np.empty((height, width, 3), np.float32)
     img[:] = tray_colour(rng) if tray is None else tray
     img += rng.normal(0, 4, img.shape)
     radius = edge * 0.95
     cx = float(rng.uniform(radius + 5, width - radius - 5))
     cy = float(rng.uniform(radius + 5, height - radius - 5))
+    draw_die(img, rng, value, colour, (cx, cy), edge, angle)
+    img *= light_falloff(rng, width, height, slope)
+    img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.3, 1.0))) + rng.normal(0, 3, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8), (cx, cy, radius)
+
+
+def draw_die(img: np.ndarray, rng: np.random.Generator, value: str, colour: str, centre: tuple[float, float],
+             edge: float, angle: float | None = None) -> float:
+    """The die drawn onto a float BGR picture (a tray, or a board it was rolled onto) with its top face's
+    ``edge`` in px; returns the radius of its silhouette."""
+    cx, cy = centre
+    angle = float(rng.uniform(0, 360)) if angle is None else angle
+    radius = edge * 0.95
     rad = np.deg2rad(angle)
     # Silhouette: a hexagon of neighbouring faces, shaded, each red or white.
     hexagon = [(cx + radius * np.cos(rad + k * np.pi / 3), cy + radius * np.sin(rad + k * np.pi / 3)) for k in range(6)]
@@ -52,9 +65,7 @@ def render_temple_die(
     cv2.fillConvexPoly(img, top, FACE_COLOURS[colour], cv2.LINE_AA)
     glyph = draw_glyph(value, colour, int(edge * 0.42))
     paste_glyph(img, glyph, (cx, cy), angle)
-    img *= light_falloff(rng, width, height, slope)
-    img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.3, 1.0))) + rng.normal(0, 3, img.shape)
-    return np.clip(img, 0, 255).astype(np.uint8), (cx, cy, radius)
+    return radius
 
 
 def tray_colour(rng: np.random.Generator) -> np.ndarray:

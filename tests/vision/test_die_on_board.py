@@ -1,0 +1,153 @@
+"""The temple die rolled onto the board is read there (vision/die_on_board.py), and nothing else moved there is."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from companion.observations import CONFIRM_BELOW, DieRead
+from vision.card_catalogue import load_temple_board, load_temple_cards
+from vision.cli import main
+from vision.feed import CameraFeed
+from vision.temple_die import TableView, TempleDieReader
+from vision.temple_table_render import BOARD_AT, RolledDie, in_tray_place, on_board_place, temple_table
+
+
+@pytest.fixture(scope="module")
+def rendered() -> TempleDieReader:
+    return TempleDieReader.from_renders(per_face=2)
+
+
+def fresh(rendered: TempleDieReader) -> TempleDieReader:
+    """The rendered reader with no board remembered: each test its own table."""
+    reader = TempleDieReader()
+    reader.fill_from(rendered)
+    return reader
+
+
+def beside(rng: np.random.Generator, **table) -> np.ndarray:
+    return temple_table(rng, RolledDie("1", "white", in_tray_place(rng), 55.0, float(rng.uniform(0, 360))), **table)
+
+
+def onto_board(rng: np.random.Generator, value: str, colour: str, **table) -> tuple[np.ndarray, RolledDie]:
+    die = RolledDie(value, colour, on_board_place(rng), 55.0, float(rng.uniform(0, 360)))
+    return temple_table(rng, die, **table), die
+
+
+def within(box: tuple[float, float, float, float], die: RolledDie) -> bool:
+    return box[0] < die.centre[0] < box[2] and box[1] < die.centre[1] < box[3]
+
+
+def test_a_die_rolled_onto_the_board_is_read_there(rendered) -> None:
+    """The board was left out of the die's search: a die rolled onto it was not read at all, only its slot covered."""
+    rng = np.random.default_rng(1)
+    reader = fresh(rendered)
+    ((first,),) = [reader.read(beside(rng))]
+    assert (first.value, first.face) == (1, "white")
+    for value, colour in [("5", "red"), ("X", "white"), ("7", "red"), ("2", "white")]:
+        frame, die = onto_board(rng, value, colour)
+        (reading,) = reader.read(frame)
+        assert (str(reading.value), reading.face) == (value, colour) and within(reading.box, die)
+        assert reading.confidence >= CONFIRM_BELOW
+
+
+def test_without_a_board_seen_before_the_die_a_die_on_it_is_not_guessed(rendered) -> None:
+    """What is new on the board is measured against the board seen with the die beside it; with none seen yet (the
+    app started with the die lying on the board) nothing tells the die from the cards."""
+    frame, _ = onto_board(np.random.default_rng(2), "5", "red")
+    assert fresh(rendered).read(frame) == []
+
+
+def test_pawns_moved_with_the_die_away_are_no_roll(rendered) -> None:
+    """A pawn moved leaves a blob where it went and one where it stood, and a card seen where it stood was read
+    as a face now and then; a pawn the size of the die too."""
+    rng = np.random.default_rng(3)
+    reader = fresh(rendered)
+    for radius in (14.0, 50.0):
+        for _ in range(12):
+            pawns = [(on_board_place(rng, radius), idol) for idol in ("red", "blue", "green", "yellow")]
+            assert reader.read(beside(rng, pawns=tuple(pawns), pawn_radius=radius))
+            pawns[0] = (on_board_place(rng, radius), "red")
+            pawns[2] = (on_board_place(rng, radius), "green")
+            assert reader.read(temple_table(rng, None, tuple(pawns), pawn_radius=radius)) == []
+
+
+def test_path_cards_changed_with_the_die_away_are_no_roll(rendered) -> None:
+    rng = np.random.default_rng(4)
+    reader = fresh(rendered)
+    slots, deck = len(load_temple_board().slots), len(load_temple_cards())
+    for _ in range(12):
+        layout = [int(card) for card in rng.choice(deck, slots, replace=False)]
+        assert reader.read(beside(rng, layout=tuple(layout)))
+        layout[int(rng.integers(slots))] = int(rng.integers(deck))
+        layout[int(rng.integers(slots))] = int(rng.integers(deck))
+        assert reader.read(temple_table(rng, None, layout=tuple(layout))) == []
+
+
+def test_a_board_moved_since_is_not_compared_with_its_old_place(rendered) -> None:
+    """Markers found elsewhere than where they were remembered: the camera or the board moved, and what differs
+    from the memory is the move, not a die. (Slid whole, the board also differs all over, in one blob too wide to
+    be a die.)"""
+    rng = np.random.default_rng(5)
+    reader = fresh(rendered)
+    assert reader.read(beside(rng))
+    frame, die = onto_board(rng, "5", "red")
+    view = TableView.of(frame)
+    (cx, cy, _), *_ = reader.board.new_on_it(view.searched, view.quads, view.outline)
+    assert np.hypot(cx - die.centre[0], cy - die.centre[1]) < 8
+    moved = {marker: quad + (12.0, 0.0) for marker, quad in view.quads.items()}
+    assert reader.board.new_on_it(view.searched, moved, view.outline) == []
+    slid = frame.copy()
+    slid[:, :BOARD_AT[0] + 470] = np.roll(frame[:, :BOARD_AT[0] + 470], 12, axis=1)
+    assert reader.read(slid) == []
+
+
+def test_a_die_on_the_board_is_read_through_a_change_of_exposure(rendered) -> None:
+    """A camera's exposure moves every colour a little between the two frames: that is no change on the board."""
+    rng = np.random.default_rng(6)
+    reader = fresh(rendered)
+    assert reader.read(beside(rng))
+    frame, die = onto_board(rng, "3", "white", light=0.85)
+    (reading,) = reader.read(frame)
+    assert (reading.value, reading.face) == (3, "white") and within(reading.box, die)
+
+
+def test_the_feed_announces_a_die_rolled_onto_the_board() -> None:
+    """From the camera to the session: a roll beside the board, then one onto it, each announced once."""
+    rng = np.random.default_rng(7)
+    first = beside(rng)
+    second, _ = onto_board(rng, "6", "red")
+    hand = temple_table(rng, None)
+    hand[100:400, 200:700] = (120, 150, 200)  # an arm across the table: motion, the die in the hand
+
+    class Frames:
+        name = "frames"
+
+        def __init__(self) -> None:
+            self.frames = [hand, hand, *[first] * 6, hand, hand, *[second] * 6]
+            self.finished = False
+
+        def read(self) -> np.ndarray | None:
+            self.finished = not self.frames
+            return None if self.finished else self.frames.pop(0)
+
+        def close(self) -> None:
+            pass
+
+    seen: list = []
+    with CameraFeed(Frames, seen.append, mode="temple-die", fps=None,
+                    readers={"temple-die": TempleDieReader.from_renders(per_face=1)}) as feed:
+        assert feed.ended.wait(30)
+    assert [(o.value, (o.face or {}).get("colour")) for o in seen if isinstance(o, DieRead)] == [(1, "white"),
+                                                                                                 (6, "red")]
+
+
+def test_eval_temple_die_scores_the_die_rolled_onto_the_board(capsys) -> None:
+    assert main(["vision", "eval-temple-die", "--on-board", "--frames", "12", "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert set(scores) == {"on_board_read", "on_board_wrong", "phantoms", "ms_per_frame", "frames"}
+    assert scores["frames"] == 12 and scores["on_board_read"] >= 0.8 and scores["phantoms"] == scores["on_board_wrong"] == 0
+    assert main(["vision", "eval-temple-die", "--on-board", "--shadow", "0.5"]) == 2
+    assert "--on-board draws its table in even light" in capsys.readouterr().err
