@@ -10,7 +10,11 @@ moment: only slots covered for ``after`` reads in a row are told.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
+
+import cv2
+import numpy as np
 
 CLEAR_TEXT = "no slot looks covered now: the path cards are read"
 
@@ -19,14 +23,28 @@ def _named(slots: tuple[int, ...]) -> str:
     return f"slot {slots[0]}" if len(slots) == 1 else f"slots {', '.join(map(str, slots[:-1]))} and {slots[-1]}"
 
 
-def covered_text(slots: tuple[int, ...], beside: tuple[int, ...] = ()) -> str:
+def covered_text(slots: tuple[int, ...], beside: tuple[int, ...] = (), die_on: tuple[int, ...] = ()) -> str:
     """What a person hears of slots that stay covered, and of the slots beside them, which wait with them: a card
-    laid there meanwhile is not taken, and the café should know why."""
-    told = (f"{_named(slots)} read covered: something lies over the card (a cup, a hand?), or the café's cards are "
-            "not taught yet; the table keeps the cards it saw there until they read clear")
+    laid there meanwhile is not taken, and the café should know why. ``die_on``: the covered slots the temple die
+    was read lying on (`die_on_board`); a player hearing "a cup, a hand?" of them looked for a cup."""
+    if die_on and set(slots) <= set(die_on):
+        why = "the die lies on it" if len(slots) == 1 else "the die lies over them"
+    elif die_on:
+        why = (f"the die lies on {_named(die_on)}, and something else over the rest (a cup, a hand?), or the café's "
+               "cards are not taught yet")
+    else:
+        why = "something lies over the card (a cup, a hand?), or the café's cards are not taught yet"
+    told = f"{_named(slots)} read covered: {why}; the table keeps the cards it saw there until they read clear"
     if not beside:
         return told
     return f"{told}, and reads no card laid in {_named(beside)} beside {'it' if len(slots) == 1 else 'them'} meanwhile"
+
+
+def slots_under(dice: Iterable[Any], outlines: dict[int, Any] | None) -> frozenset[int]:
+    """The slots whose outline (frame pixels, as the card reader found them) holds the middle of a die's box."""
+    middles = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in dice]
+    return frozenset(slot for slot, outline in (outlines or {}).items()
+                     if any(cv2.pointPolygonTest(np.asarray(outline, np.float32), m, False) >= 0 for m in middles))
 
 
 class CoveredNotice:
@@ -38,8 +56,8 @@ class CoveredNotice:
         self._count = 0
         self._told: tuple[int, ...] = ()
 
-    def update(self, reading: Any) -> str | None:
-        """A reading of None (the board not seen) changes nothing."""
+    def update(self, reading: Any, die_on: frozenset[int] = frozenset()) -> str | None:
+        """A reading of None (the board not seen) changes nothing. ``die_on``: the slots the temple die lies on."""
         if reading is None:
             return None
         now = tuple(s.slot for s in getattr(reading, "slots", ()) if getattr(s, "covered", False) is True)
@@ -48,7 +66,7 @@ class CoveredNotice:
         if now and self._count == self.after and now != self._told:
             self._told = now
             beside = tuple(s.slot for s in getattr(reading, "slots", ()) if getattr(s, "beside_covered", False) is True)
-            return covered_text(now, beside)
+            return covered_text(now, beside, tuple(slot for slot in now if slot in die_on))
         if not now and self._told:
             self._told = ()
             return CLEAR_TEXT

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.observations import CardsSeen, DieRead, LinkChanged, Observation, RollStarted
-from vision.covered_notice import CoveredNotice
+from vision.covered_notice import CoveredNotice, slots_under
 from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
 from vision.marker_places import places_moved, save_places
@@ -744,7 +744,7 @@ class CameraFeed:
         self._board_blurred = blurred_board(frame, getattr(finder, "last_markers", None))
         self._board_washed = washed_out(getattr(reader, "last_ink_share", None))
         self._board_seen(reading, getattr(reader, "last_problem", None), getattr(finder, "hidden", ()))
-        covered = self._covered.update(reading)
+        covered = self._covered.update(reading, slots_under(self.dice_in_view, self._outlines))
         if covered:
             self._tell(LinkChanged(self.name, True, covered))
         changed = [s for s in self.tracker.update(reading) if s.card is not None]

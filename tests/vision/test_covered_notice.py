@@ -24,3 +24,25 @@ def test_only_slots_covered_read_after_read_are_told_once_and_their_clearing_too
             [board((3,), (2, 4))] * 2 + [board(())] + [board((3,), (2, 4))] * 4 + [None, board(())]]
     assert told[:6] == [None, None, None, None, None, covered_text((3,), (2, 4))]
     assert told[6:] == [None, None, CLEAR_TEXT]
+
+
+def test_slots_the_temple_die_lies_on_are_told_as_the_die_s() -> None:
+    """The die rolled onto the board covers a slot: "a cup, a hand?" sent a player looking for a cup."""
+    assert covered_text((5,), (4, 6), die_on=(5,)).startswith(
+        "slot 5 read covered: the die lies on it; the table keeps")
+    assert covered_text((5, 6), die_on=(5, 6)).startswith("slots 5 and 6 read covered: the die lies over them;")
+    assert covered_text((5, 9), die_on=(5,)).startswith(
+        "slots 5 and 9 read covered: the die lies on slot 5, and something else over the rest (a cup, a hand?)")
+    notice = CoveredNotice(after=2)
+    assert [notice.update(board((5,)), frozenset({5, 7})) for _ in range(2)] == [None, covered_text((5,), (),
+                                                                                                    (5,))]
+
+
+def test_the_slots_under_a_die_are_those_whose_outline_holds_its_middle() -> None:
+    from vision.covered_notice import slots_under
+    from vision.readings import DieReading
+
+    outlines = {1: ((0, 0), (100, 0), (100, 100), (0, 100)), 2: ((100, 0), (200, 0), (200, 100), (100, 100))}
+    die = DieReading(5, "red", 0.9, (120.0, 10.0, 180.0, 70.0))  # its middle in slot 2, its edge over slot 1
+    assert slots_under([die], outlines) == {2} and slots_under([], outlines) == set()
+    assert slots_under([die], None) == set()
