@@ -29,6 +29,7 @@ from vision.settle import dice_settler
 from vision.sources import CaptureSource
 from vision.temple_die import TempleDieReader
 from vision.temple_die_render import render_temple_die
+from vision.temple_table_render import RolledDie, in_tray_place, on_board_place, temple_table
 from vision.tray_area import TrayArea, TrayReader
 
 
@@ -195,6 +196,11 @@ def run_bench(repeat: int) -> tuple[dict[str, object], list[str]]:
     temple = TempleDieReader.from_renders(per_face=1)
     die_img, _ = render_temple_die(rng, "5", "red")
     results["temple_die_ms"] = time_ms(temple.read, die_img, repeat)
+    # The die rolled onto the board, on an 800x480 table with the board beside the tray (vision/die_on_board.py):
+    # read against the board as it lay when the die was last read beside it.
+    temple.read(temple_table(rng, RolledDie("2", "white", in_tray_place(rng))))
+    results["temple_die_on_board_ms"] = time_ms(temple.read, temple_table(rng, RolledDie("5", "red",
+                                                                                         on_board_place(rng))), repeat)
     # A network camera's frame: the markers are searched shrunk (vision.markers), the slots cut at full size.
     hd_photo = board_photo(rng, cards, board, size=(1920, 1080))
     results["cards_ms_12_slots_1080p"] = time_ms(card_reader.read, hd_photo.image, repeat)

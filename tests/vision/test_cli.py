@@ -99,7 +99,7 @@ def test_bench_reports_every_reader(capsys) -> None:
     assert main(["vision", "bench", "--json", "--repeat", "1"]) == 0
     result = json.loads(capsys.readouterr().out)
     for key in ("motion_gate_ms", "d6_ms_4_dice", "d6_ms_close_die", "d6_ms_low_view", "cards_ms_12_slots",
-                "cards_ms_12_slots_1080p", "temple_die_ms", "settle_ms"):
+                "cards_ms_12_slots_1080p", "temple_die_ms", "temple_die_on_board_ms", "settle_ms"):
         assert key in result
     assert 0 < result["settle_ms"] < 1000
 
