@@ -21,7 +21,8 @@ MOVED_MORE = 0.01
 moved, and every pixel of the board differs from its memory."""
 LARGEST_DIE = 0.35  # of the board's extent: a blob of changes wider than this is a hand's work (a card, a swept board)
 SMALLEST_DIE = 40  # px at SEARCH_SIDE, as the search beside the board
-TRIED = 3  # blobs looked at for a top face, largest first
+TRIED = 3  # places looked at for a top face, the largest blob's first
+JOINED = 1.15  # a blob this much wider than the die is also looked at round its thickest part
 SIZE_APART = 1.5
 """A blob of changes wider or narrower than this many times the die last read beside the board is something else:
 the die lies on the same table under the same camera. A pawn moved left blobs where it went and where it stood, and
@@ -89,10 +90,18 @@ class BoardMemory:
                  and max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) <= widest]
         blobs.sort(key=lambda i: -stats[i, cv2.CC_STAT_AREA])
         found = []
+        die = self._radius * scale
         for i in blobs:
-            (cx, cy), r = cv2.minEnclosingCircle(cv2.findNonZero((labels == i).astype(np.uint8)))
-            if 1 / SIZE_APART <= r / scale / self._radius <= SIZE_APART:
-                found.append((cx / scale, cy / scale, r / scale))
+            blob = (labels == i).astype(np.uint8)
+            (cx, cy), r = cv2.minEnclosingCircle(cv2.findNonZero(blob))
+            if not 1 / SIZE_APART <= r / die <= SIZE_APART:
+                continue
+            found.append((cx / scale, cy / scale, r / scale))
+            if r > JOINED * die:
+                # Something joined the die (a pawn moved against it): its middle is the blob's thickest part.
+                thickness = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
+                y, x = np.unravel_index(int(thickness.argmax()), thickness.shape)
+                found.append((x / scale, y / scale, self._radius))
         return found[:TRIED]
 
     def _still_in_place(self, quads: dict[int, np.ndarray], scale: float) -> bool:

@@ -76,8 +76,8 @@ TRAY_APART = 30  # Lab distance from the tray's colour at which a pixel differs 
 # surely (asked) and not taught.
 SHADOW_CONFIDENCE = 0.5
 # A die rolled onto the board is taken only when read this surely (`TempleDieReader.read`): of 100 rendered pawn
-# moves with the die away from the board, 7 left a face read at 0.37-0.68, and of 100 dice rolled onto it 95 were
-# read at 0.8 or more, all right.
+# moves with the die away from the board, 7 left a face read at 0.37-0.68 (1 once blobs unlike the die in size were
+# left out), and of 100 dice rolled onto it (`eval-temple-die --on-board`) 95 were read at 0.8 or more, all right.
 ON_BOARD_SURE = CONFIRM_BELOW  # applied without the confirm tap
 
 
