@@ -75,6 +75,16 @@ def test_pawns_moved_with_the_die_away_are_no_roll(rendered) -> None:
             assert reader.read(temple_table(rng, None, tuple(pawns), pawn_radius=radius)) == []
 
 
+def test_a_die_whose_blob_a_pawn_moved_joined_is_read(rendered) -> None:
+    """The fourth die of `eval-temple-die --on-board` lands on the corner path where a pawn had stood, and the board
+    the pawn uncovered joins its blob, whose middle is then off the die's: it was not read before the blob's
+    thickest part was looked at too."""
+    from vision.eval_temple_die import evaluate_on_board
+
+    score = evaluate_on_board(fresh(rendered), frames=8, seed=11)
+    assert (score.rolled, score.right, score.wrong, score.phantoms) == (4, 4, 0, 0)
+
+
 def test_path_cards_changed_with_the_die_away_are_no_roll(rendered) -> None:
     rng = np.random.default_rng(4)
     reader = fresh(rendered)
