@@ -34,21 +34,23 @@ def _centres(quads: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
 
 
 class BoardMemory:
-    """The board as last seen with the die beside it, and where its markers lay then."""
+    """The board as last seen with the die beside it (or, until the die was, as first seen without one), where its
+    markers lay then, and how big the die was."""
 
     def __init__(self) -> None:
         self._lab: np.ndarray | None = None
         self._scale = 0.0
         self._markers: dict[int, np.ndarray] = {}
-        self._radius = 0.0
+        self._radius = 0.0  # unknown until the die is read beside the board
 
     @property
     def empty(self) -> bool:
         return self._lab is None
 
-    def remember(self, searched: tuple[float, np.ndarray] | None, quads: dict[int, np.ndarray], radius: float
-                 ) -> None:
-        """The board of a frame whose die, ``radius`` px round, was read beside it, as the board without the die.
+    def remember(self, searched: tuple[float, np.ndarray] | None, quads: dict[int, np.ndarray],
+                 radius: float | None = None) -> None:
+        """The board of a frame whose die, ``radius`` px round, was read beside it, as the board without the die;
+        with no radius, the board of a frame where no die was read at all.
 
         ``searched``: (scale, the frame shrunk by it in Lab) as the die's search
         shrank it (`temple_die.search_lab`); ``quads``: the frame's markers as
@@ -58,7 +60,7 @@ class BoardMemory:
         if not quads or searched is None:
             return
         self._scale, self._lab = searched
-        self._radius = radius
+        self._radius = radius or self._radius
         self._markers = _centres(quads)
 
     def new_on_it(self, searched: tuple[float, np.ndarray], quads: dict[int, np.ndarray], outline: np.ndarray
@@ -94,10 +96,10 @@ class BoardMemory:
         for i in blobs:
             blob = (labels == i).astype(np.uint8)
             (cx, cy), r = cv2.minEnclosingCircle(cv2.findNonZero(blob))
-            if not 1 / SIZE_APART <= r / die <= SIZE_APART:
+            if die and not 1 / SIZE_APART <= r / die <= SIZE_APART:
                 continue
             found.append((cx / scale, cy / scale, r / scale))
-            if r > JOINED * die:
+            if die and r > JOINED * die:
                 # Something joined the die (a pawn moved against it): its middle is the blob's thickest part.
                 thickness = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
                 y, x = np.unravel_index(int(thickness.argmax()), thickness.shape)

@@ -537,7 +537,11 @@ class TempleDieReader:
         looked for among what is new there, and taken only when read at least
         ON_BOARD_SURE surely: pawns and cards move there between rolls too, and
         a card seen where a pawn stood read as a face now and then, never so
-        surely (`die_on_board`).
+        surely (`die_on_board`). Until a die is read beside the board, the
+        first frame read with no die in it is remembered instead (the app
+        started, the die in a hand), so the day's first roll may land on the
+        board. Only then: a memory replaced within the still frames read after
+        a roll would lose the die on the board from the next frame on.
         """
         bgr = as_bgr(frame)
         if bgr is None or not self._bank:
@@ -547,6 +551,9 @@ class TempleDieReader:
         if face is not None:
             self.board.remember(view.searched, view.quads, face.die[2])
             return [self._reading(bgr, face)]
+        if self.board.empty:
+            self.board.remember(view.searched, view.quads)
+            return []
         sure = [r for r in map(functools.partial(self._reading, bgr), faces_on_board(view, self.board))
                 if r.confidence >= ON_BOARD_SURE]
         return [max(sure, key=lambda r: r.confidence)] if sure else []

@@ -61,6 +61,21 @@ def test_without_a_board_seen_before_the_die_a_die_on_it_is_not_guessed(rendered
     assert fresh(rendered).read(frame) == []
 
 
+def test_the_first_roll_onto_the_board_is_read_after_a_table_seen_without_the_die(rendered) -> None:
+    """The app started with the die in a hand: the board first seen without it serves until the die is read beside
+    it, so the day's first roll may land on the board; on a table where every roll does, it serves all game."""
+    rng = np.random.default_rng(9)
+    reader = fresh(rendered)
+    pawns = [(on_board_place(rng, 14.0), idol) for idol in ("red", "blue", "green", "yellow")]
+    assert reader.read(temple_table(rng, None, tuple(pawns))) == []  # the die in a hand
+    for value, colour in [("3", "red"), ("X", "white"), ("7", "red")]:
+        pawns[1] = (on_board_place(rng, 14.0), "blue")
+        assert reader.read(temple_table(rng, None, tuple(pawns))) == []  # a pawn moved: no roll
+        frame, die = onto_board(rng, value, colour, pawns=tuple(pawns))
+        (reading,) = reader.read(frame)
+        assert (str(reading.value), reading.face) == (value, colour) and within(reading.box, die)
+
+
 def test_pawns_moved_with_the_die_away_are_no_roll(rendered) -> None:
     """A pawn moved leaves a blob where it went and one where it stood, and a card seen where it stood was read
     as a face now and then; a pawn the size of the die too."""
