@@ -5,9 +5,10 @@ far bigger blobs than the die and were read as one. A die rolled onto the board
 was then not read at all (the slot under it only read covered). On the board
 the die cannot be told from the cards by being unlike one plain tray, but it
 can by being new there: the board as the camera saw it the last time the die
-lay beside it holds everything but the die, and whatever hands moved since
-(a pawn, a card). Of what changed, a blob of a die's size whose middle holds a
-top face (`temple_die.face_sample`) is the die.
+lay beside it (or, before it ever did, the first time no die was in view)
+holds everything but the die, and whatever hands moved since (a pawn, a
+card). Of what changed, a blob of a die's size whose middle holds a top face
+(`temple_die.face_sample`) is the die.
 """
 
 from __future__ import annotations
