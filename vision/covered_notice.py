@@ -41,10 +41,15 @@ def covered_text(slots: tuple[int, ...], beside: tuple[int, ...] = (), die_on: t
 
 
 def slots_under(dice: Iterable[Any], outlines: dict[int, Any] | None) -> frozenset[int]:
-    """The slots whose outline (frame pixels, as the card reader found them) holds the middle of a die's box."""
-    middles = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in dice]
+    """The slots whose outline (frame pixels, as the card reader found them) holds the middle of a die's box, or a
+    point halfway from it to the box's edge: a die at a slot's edge covers the slot beside it too."""
+    points = []
+    for die in dice:
+        x0, y0, x1, y1 = die.box
+        x, y, half_x, half_y = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 4, (y1 - y0) / 4
+        points += [(x, y), (x - half_x, y), (x + half_x, y), (x, y - half_y), (x, y + half_y)]
     return frozenset(slot for slot, outline in (outlines or {}).items()
-                     if any(cv2.pointPolygonTest(np.asarray(outline, np.float32), m, False) >= 0 for m in middles))
+                     if any(cv2.pointPolygonTest(np.asarray(outline, np.float32), p, False) >= 0 for p in points))
 
 
 class CoveredNotice:

@@ -38,11 +38,13 @@ def test_slots_the_temple_die_lies_on_are_told_as_the_die_s() -> None:
                                                                                                     (5,))]
 
 
-def test_the_slots_under_a_die_are_those_whose_outline_holds_its_middle() -> None:
+def test_the_slots_under_a_die_are_those_it_lies_over_well_into() -> None:
     from vision.covered_notice import slots_under
     from vision.readings import DieReading
 
     outlines = {1: ((0, 0), (100, 0), (100, 100), (0, 100)), 2: ((100, 0), (200, 0), (200, 100), (100, 100))}
-    die = DieReading(5, "red", 0.9, (120.0, 10.0, 180.0, 70.0))  # its middle in slot 2, its edge over slot 1
+    die = DieReading(5, "red", 0.9, (130.0, 10.0, 190.0, 70.0))  # wholly in slot 2 but for its corner
     assert slots_under([die], outlines) == {2} and slots_under([], outlines) == set()
+    across = DieReading(5, "red", 0.9, (80.0, 10.0, 140.0, 70.0))  # its middle in slot 2, a third over slot 1
+    assert slots_under([across], outlines) == {1, 2}
     assert slots_under([die], None) == set()
