@@ -21,7 +21,7 @@ MOVED_MORE = 0.01
 """A marker further than this share of the frame's long side from where it was remembered: the camera or the board
 moved, and every pixel of the board differs from its memory."""
 LARGEST_DIE = 0.35  # of the board's extent: a blob of changes wider than this is a hand's work (a card, a swept board)
-SMALLEST_DIE = 40  # px at SEARCH_SIDE, as the search beside the board
+SMALLEST_DIE = 40  # px of area at the search's size (`temple_die.search_lab`), as beside the board
 TRIED = 3  # places looked at for a top face, the largest blob's first
 JOINED = 1.15  # a blob this much wider than the die is also looked at round its thickest part
 SIZE_APART = 1.5
@@ -40,7 +40,6 @@ class BoardMemory:
 
     def __init__(self) -> None:
         self._lab: np.ndarray | None = None
-        self._scale = 0.0
         self._markers: dict[int, np.ndarray] = {}
         self._radius = 0.0  # unknown until the die is read beside the board
 
@@ -60,7 +59,7 @@ class BoardMemory:
         """
         if not quads or searched is None:
             return
-        self._scale, self._lab = searched
+        self._lab = searched[1]
         self._radius = radius or self._radius
         self._markers = _centres(quads)
 

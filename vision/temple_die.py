@@ -338,7 +338,6 @@ class TopFace:
     glyph: np.ndarray
     glare: float = 0.0  # the share of the face under a lamp's glare (`glare_share`)
     shadow_edge: bool = False  # the die lies in or beside a shadow's band (`find_die_in_light`)
-    on_board: bool = False  # the die was rolled onto the board and found there (`die_on_board`)
 
     @property
     def blank(self) -> bool:
@@ -394,7 +393,8 @@ def faces_on_board(view: TableView, board: BoardMemory) -> list[TopFace]:
         return []
     samples = ((die, face_sample(view.frame, die, view.white))
                for die in board.new_on_it(view.searched, view.quads, view.outline))
-    return [TopFace(die, *sample, on_board=True) for die, sample in samples if sample is not None and sample[1].any()]
+    faces = (TopFace(die, *sample) for die, sample in samples if sample is not None)
+    return [face for face in faces if not face.blank]
 
 
 def white_balanced(image: np.ndarray, white: np.ndarray | None) -> np.ndarray:

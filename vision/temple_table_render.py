@@ -22,6 +22,7 @@ TRAY = (60.0, 70.0, 55.0)
 BOARD_AT = (10, 10)  # the board with its markers' sheet, 460 px square, lies here
 BOARD_SIDE = 460
 TRAY_LEFT = 480  # the tray is what lies right of this
+MARGIN_CELLS = 3.5  # the markers' sheet round the board, in the board's cells
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ def _flat_board(layout: tuple[int, ...] | None = None) -> np.ndarray:
     """The board with the house deck's card ``layout[i]`` in its i-th slot (default: card i)."""
     board, cards = load_temple_board(), load_temple_cards()
     laid = layout or tuple(range(len(board.slots)))
-    flat, _ = render_board(board, {s.slot: cards[laid[i]] for i, s in enumerate(board.slots)}, 20)
+    flat, _ = render_board(board, {s.slot: cards[laid[i]] for i, s in enumerate(board.slots)}, 20, MARGIN_CELLS)
     flat = cv2.resize(flat, (BOARD_SIDE, BOARD_SIDE), interpolation=cv2.INTER_AREA)
     flat.flags.writeable = False
     return flat
@@ -50,9 +51,8 @@ def board_cells() -> tuple[float, float, float]:
     """(left, top, side) in table pixels of the board's own square, inside the markers' margin: where a die rolled
     onto the board comes to rest."""
     board = load_temple_board()
-    margin_cells = 3.5  # render_board's default margin round the board
-    cell = BOARD_SIDE / (board.size + 2 * margin_cells)
-    return BOARD_AT[0] + margin_cells * cell, BOARD_AT[1] + margin_cells * cell, board.size * cell
+    cell = BOARD_SIDE / (board.size + 2 * MARGIN_CELLS)
+    return BOARD_AT[0] + MARGIN_CELLS * cell, BOARD_AT[1] + MARGIN_CELLS * cell, board.size * cell
 
 
 def temple_table(rng: np.random.Generator, die: RolledDie | None = None,

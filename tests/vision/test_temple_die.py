@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
 from vision.temple_die import TEMPLE_VALUES, TaughtDieUnreadable, TempleDieReader, top_face
 from vision.temple_die_render import render_temple_die
+from vision.temple_table_render import TRAY, RolledDie, in_tray_place, temple_table
 
 
 @pytest.fixture(scope="module")
@@ -147,30 +147,16 @@ def test_a_die_taught_one_face_so_far_reads_the_other_values_by_their_renders(ta
 
 # ---------------------------------------------------------------- the board under the same camera
 
-TRAY = (60.0, 70.0, 55.0)
-
-
 def board_and_tray(value: str | None, colour: str = "red", seed: int = 1) -> tuple[np.ndarray, tuple | None]:
     """The temple board (markers round it) on the left, the tray on the right with the die or without.
 
     Returns the frame and where the die lies in it (cx, cy, radius), as the app's one camera sees a temple table.
     """
-    from vision.card_catalogue import load_temple_board, load_temple_cards
-    from vision.card_render import render_board
-
     rng = np.random.default_rng(seed)
-    board, cards = load_temple_board(), load_temple_cards()
-    flat, _ = render_board(board, {s.slot: cards[s.slot] for s in board.slots}, 20)
-
-    def plain(width: int) -> np.ndarray:
-        return np.clip(np.full((480, width, 3), TRAY) + rng.normal(0, 4, (480, width, 3)), 0, 255).astype(np.uint8)
-
-    left = plain(480)
-    left[10:470, 10:470] = cv2.resize(flat, (460, 460), interpolation=cv2.INTER_AREA)
     if value is None:
-        return np.hstack([left, plain(320)]), None
-    right, (cx, cy, radius) = render_temple_die(rng, value, colour, size=(320, 480), edge=55.0, tray=TRAY, slope=0.0)
-    return np.hstack([left, right]), (cx + 480, cy, radius)
+        return temple_table(rng), None
+    die = RolledDie(value, colour, in_tray_place(rng), 55.0, float(rng.uniform(0, 360)))
+    return temple_table(rng, die), (*die.centre, die.edge * 0.95)
 
 
 def test_the_board_beside_the_tray_is_not_read_as_the_die(taught) -> None:
