@@ -63,14 +63,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("eval-temple-die", help="score the temple die reader on seeded rendered faces")
     p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
-    p.add_argument("--frames", type=count(1), help="die faces to render and read (default 320)")
+    p.add_argument("--frames", type=count(1),
+                   help="die faces to render and read (default 320; turns with --on-board, default 200)")
     p.add_argument("--seed", type=count(0), default=11, help="seed of the renders: the same seed, the same faces")
     p.add_argument("--shadow", type=between(0.0, 0.95, "shares (of the light)"), default=0.0,
                    help="lay a hard shadow's band across every render, taking this share of the light away "
                    "(default 0)")
     p.add_argument("--on-board", action="store_true",
                    help="score the die rolled onto the board instead: turns of a drawn table, every other one the die "
-                   "rolled onto the board, the others only pawns moved (--frames turns, default 200)")
+                   "rolled onto the board, the others only pawns moved")
     p.set_defaults(func=cmd_eval_temple_die)
 
     p = sub.add_parser("bench", help="ms per 640x480 frame for each reader, and settle latency on a recorded video")
