@@ -676,7 +676,8 @@ class CameraFeed:
             seen = frame.shape if self._tray.whole else read_shape(tray.shape)
             self._small = small_dice_size(boxes, seen) if mode == "d6" else small_temple_die(boxes, frame.shape)
             self._blurred = blurred_dice(tray, boxes) if mode == "d6" else None
-            self._dice(dataclasses.replace(settled, reading=placed(settled.reading, offset)))
+            touched = self.gate.moved_over(boxes, tray.shape)
+            self._dice(dataclasses.replace(settled, reading=placed(settled.reading, offset)), touched)
         if board_moving:
             self.card_reads = 0
         if self.tracker is not None and not board_moving:
@@ -691,7 +692,7 @@ class CameraFeed:
             # card reading too, so a path card laid went unseen for as long as the die's fault lasted.
             raise dice_fault
 
-    def _dice(self, settled: Settled) -> None:
+    def _dice(self, settled: Settled, touched: bool = True) -> None:
         """One reading per settled roll; several dice are reported as a count for the controller to refuse.
 
         `RollStarted` goes with the reading, not with the first motion: a hand
@@ -709,6 +710,12 @@ class CameraFeed:
         before, rolled = self._dice_placed, self._rolled
         self._dice_seen, self._rolled = dice, False
         kept = untouched(before, dice)
+        if kept is not None and not touched:
+            # Nothing moved over the dice: a hand that moved a pawn on the board under the temple game's camera,
+            # or passed beside the dice, left them as they lay, and had the table told they lay there after
+            # every pawn move.
+            self._dice_placed = dice
+            return
         if kept is not None:
             # Said either way: a die thrown into the tray's corner it lay in before lands where it lay,
             # and a player whose throw went unanswered must learn why.

@@ -80,6 +80,10 @@ class MotionGate:
         self.moving_for = 0.0
         self._still_at = self._seen_at = clock()
         self._compared: tuple[np.ndarray, np.ndarray] | None = None  # the last two frames compared, light matched
+        self._changed: np.ndarray | None = None  # the pixels that changed between them
+        # Where anything moved since the picture was last still (pixels of the gate's small copy), or None when
+        # a frame could not be compared (the first, an unusable one): then anywhere may have moved.
+        self.moved: np.ndarray | None = None
         self._banded: deque[bool] = deque(maxlen=BANDS_FRAMES)  # for each recent moving frame: bands, or motion
         self._gaps: deque[float] = deque(maxlen=2 * BANDS_FRAMES)  # seconds between recent frames
 
@@ -104,7 +108,7 @@ class MotionGate:
         until real frames are still again.
         """
         small = self._small(frame)
-        self._compared = None
+        self._compared = self._changed = None
         if small is None:
             self.previous = None
             return 1.0
@@ -117,7 +121,7 @@ class MotionGate:
         if gain != 1.0:
             before = np.clip(before.astype(np.float32) * gain, 0, 255).astype(np.uint8)
         self._compared = (small, before)
-        changed = cv2.absdiff(small, before) > self.pixel_delta
+        self._changed = changed = cv2.absdiff(small, before) > self.pixel_delta
         return float(np.count_nonzero(changed)) / changed.size
 
     def is_still(self, frame: np.ndarray) -> bool:
@@ -134,9 +138,15 @@ class MotionGate:
         else:
             self._gaps.append(gap)
         self._seen_at = now
+        was_still = self.still_count > 0
         self.last_motion = self.motion(frame)
         if self.last_motion > self.moving_fraction:
             self.still_count = 0
+            changed = self._changed
+            if changed is None or self.moved is None or was_still or self.moved.shape != changed.shape:
+                self.moved = None if changed is None else changed.copy()  # a motion begins
+            else:
+                self.moved |= changed
             if self._compared is not None:
                 self._banded.append(bands(*self._compared, self.pixel_delta))
         else:
@@ -144,6 +154,20 @@ class MotionGate:
             self._still_at = now
         self.moving_for = now - self._still_at
         return self.still_count >= self.still_frames
+
+    def moved_over(self, boxes: list, shape: tuple[int, ...]) -> bool:
+        """Whether anything moved over any of ``boxes`` (x0, y0, x1, y1 in pixels of frames of ``shape``, as the
+        gate is fed them) during the last motion: a hand reaching past dice to a pawn did not touch them."""
+        if self.moved is None:
+            return True
+        h, w = self.moved.shape
+        sy, sx = h / shape[0], w / shape[1]
+        for x0, y0, x1, y1 in boxes:
+            cols = slice(max(0, int(x0 * sx)), min(w, int(np.ceil(x1 * sx))))
+            rows = slice(max(0, int(y0 * sy)), min(h, int(np.ceil(y1 * sy))))
+            if self.moved[rows, cols].any():
+                return True
+        return False
 
     @property
     def banded(self) -> bool:

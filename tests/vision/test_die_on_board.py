@@ -191,3 +191,27 @@ def test_the_table_hears_the_slot_under_the_die_is_covered_by_the_die() -> None:
     assert [o.value for o in seen if isinstance(o, DieRead)] == [1, 4]
     notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "read covered" in o.detail]
     assert len(notes) == 1 and notes[0].startswith("slot 6 read covered: the die lies on it; the table keeps"), notes
+
+
+def test_a_pawn_moved_while_the_die_lies_beside_the_board_tells_nothing() -> None:
+    """The temple game's camera sees the board, so moving a pawn is motion to the die's reader too: the die, read
+    again where it lay, was told "the dice lie where they lay ...: not taken as a new roll" after every move."""
+    import cv2
+
+    from companion.observations import LinkChanged, RollStarted
+
+    rng = np.random.default_rng(10)
+    stood = on_board_place(rng, 14.0)
+    before = beside(rng, pawns=((stood, "red"),))
+    after = before.copy()
+    cv2.circle(after, (round(stood[0]), round(stood[1])), 15, (120, 178, 214), -1)  # lifted off its cell
+    cv2.circle(after, (300, 380), 14, (40, 40, 200), -1)  # and put down three cells on
+    hand = before.copy()
+    hand[60:420, 120:420] = (120, 150, 200)
+    frames = [hand, hand, *[before] * 6, hand, hand, *[after] * 6]
+    seen: list = []
+    with CameraFeed(lambda: Frames(frames), seen.append, mode="temple-die", fps=None,
+                    readers={"temple-die": TempleDieReader.from_renders(per_face=1)}) as feed:
+        assert feed.ended.wait(30)
+    assert [type(o).__name__ for o in seen if isinstance(o, (DieRead, RollStarted))] == ["RollStarted", "DieRead"]
+    assert not [o for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]

@@ -152,6 +152,23 @@ def test_a_hand_over_the_tray_is_not_a_second_roll(d6_reader) -> None:
     assert notes == ["the dice lie where they lay, 6: not taken as a new roll; roll again or enter the value by hand"]
 
 
+def test_a_hand_that_passes_beside_the_dice_is_not_told_about_them(d6_reader) -> None:
+    """Nothing moved over the die: it was told "the dice lie where they lay ...: roll again" all the same, and under
+    the temple game's camera, which sees the board too, after every pawn a player moved."""
+    still = die_at(1)
+    (die,) = d6_reader.read(still)
+    left = (die.box[0] + die.box[2]) / 2 > 320  # the hand passes on the other side of the tray
+    passing = []
+    for y in range(40, 480, 120):
+        shot = still.copy()
+        cv2.rectangle(shot, (10 if left else 450, y - 40), (190 if left else 630, y + 40), (120, 150, 200), -1)
+        passing.append(shot)
+    seen: list = []
+    camera_sees([*tumbling(7), *[still] * 6, *passing, *[still] * 8], seen.append, d6_reader)
+    assert dice_news(seen) == [("RollStarted", None), ("DieRead", 6)]
+    assert not [o for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]
+
+
 class ReadsSixThenFive:
     """A reader that calls the die a 6 three times (a settled vote), then a 5: a misread under other light."""
 

@@ -158,3 +158,21 @@ def test_a_lamps_bands_are_told_from_a_shaking_mount_a_shadow_and_an_arm() -> No
     assert gate.banded and gate.frame_rate == pytest.approx(30)  # the rate that tells 50 Hz mains' bands
     gate.reset()
     assert not gate.banded and gate.frame_rate is None  # a new camera, or one opened again, is judged afresh
+
+
+def test_the_gate_knows_where_the_last_motion_passed() -> None:
+    """A hand reaching past the dice to a pawn is motion, but it did not touch the dice (`CameraFeed` asks)."""
+    gate = MotionGate()
+    plain = np.full((480, 640, 3), 90, np.uint8)
+    dice = [(500.0, 300.0, 560.0, 360.0)]
+    assert gate.moved_over(dice, plain.shape)  # nothing compared yet: anything may have moved
+    hand = plain.copy()
+    hand[0:200, 0:250] = 200
+    for frame in (plain, plain, hand, hand, plain, plain):
+        gate.is_still(frame)
+    assert not gate.moved_over(dice, plain.shape) and gate.moved_over([(100.0, 100.0, 140.0, 140.0)], plain.shape)
+    over = plain.copy()
+    over[250:400, 450:600] = 200  # the next motion, over the dice: the last one is forgotten
+    for frame in (over, plain, plain):
+        gate.is_still(frame)
+    assert gate.moved_over(dice, plain.shape) and not gate.moved_over([(100.0, 100.0, 140.0, 140.0)], plain.shape)
