@@ -350,9 +350,12 @@ def _unusable_line(frame, source: FrameSource | None) -> str:
     return f"{path.name}: {unusable_text(frame)}" if path is not None else unusable_text(frame)
 
 
-def _settled_text(settled, lay_still: bool) -> str:
-    """A settled roll and what the table would do with it."""
-    if lay_still:
+def _settled_text(settled, lay_still: bool, touched: bool = True) -> str:
+    """A settled roll and what the table would do with it (``touched``: something moved over the dice since they
+    last lay still, `MotionGate.moved_over`)."""
+    if lay_still and not touched:
+        what = "the same dice where they lay, nothing moved over them: the table says nothing"
+    elif lay_still:
         what = "the same dice where they lay: not a new roll"
     elif len(settled.reading) > 1:  # the controller refuses them: every game here rolls one die at a time
         what = "every game here rolls one die, so the table would ask for the others to be taken out"
@@ -510,8 +513,8 @@ def watch(args: argparse.Namespace) -> int:
                     same = bool(dice) and untouched(last_dice, dice) is not None
                     if dice and (same or last_dice is None or len(dice) == 1):
                         last_dice = dice
-                    lines.append(_settled_text(settled, same))
                     boxes = [r.box for r in in_view]  # in the tray's view, as the reader saw them
+                    lines.append(_settled_text(settled, same, settler.gate.moved_over(boxes, view.shape)))
                     seen = shown.shape if tray.whole else read_shape(view.shape)
                     small = small_dice_size(boxes, seen) if args.reader == "dice" else None
                     if small and not small_told:

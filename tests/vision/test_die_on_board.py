@@ -215,3 +215,18 @@ def test_a_pawn_moved_while_the_die_lies_beside_the_board_tells_nothing() -> Non
         assert feed.ended.wait(30)
     assert [type(o).__name__ for o in seen if isinstance(o, (DieRead, RollStarted))] == ["RollStarted", "DieRead"]
     assert not [o for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]
+
+
+def test_watch_says_the_table_keeps_quiet_about_a_die_nothing_moved_over(tmp_path, capsys) -> None:
+    import cv2
+
+    rng = np.random.default_rng(10)
+    still = beside(rng)
+    hand = still.copy()
+    hand[60:420, 120:420] = (120, 150, 200)  # a hand over the board, moving a pawn
+    for n, frame in enumerate([hand, hand, *[still] * 6, hand, hand, *[still] * 6]):
+        cv2.imwrite(str(tmp_path / f"{n:03d}.png"), frame)
+    assert main(["vision", "watch", str(tmp_path), "--reader", "temple-die"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "settled" in line]
+    assert len(lines) == 2 and lines[0].endswith("the table would take it")
+    assert lines[1].endswith("the same dice where they lay, nothing moved over them: the table says nothing")
