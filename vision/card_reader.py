@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 
 import cv2
@@ -603,8 +603,14 @@ class CardReader:
         seen = self._seen(self.slot_image(frame, homography, index, LINE_SIZE), white, light)
         return lines_laid_askew(seen, lambda _, sure: sure >= need)[1] < need
 
-    def read(self, frame: np.ndarray) -> BoardReading | None:
-        """Every slot of the board, or None (with `last_problem`) when the markers are not all visible."""
+    def read(self, frame: np.ndarray, resting_on: Collection[int] = ()) -> BoardReading | None:
+        """Every slot of the board, or None (with `last_problem`) when the markers are not all visible.
+
+        ``resting_on``: slots (by number) where something known and small lies, the temple die read there
+        (`covered_notice.slots_under`). Such a slot reads covered as under a hand, but the slots beside it do
+        not wait with it: an arm over a slot hides a little of its neighbours, a die does not, and a path card
+        changed beside the die just rolled went untaken until the die was lifted.
+        """
         frame = as_bgr(frame)
         if frame is None:
             self.last_problem = "no usable frame (empty, too small or not an image)"
@@ -656,7 +662,8 @@ class CardReader:
         covered = self._covered_slots(queries, matches, lambda i: self._askew_places(frame, homography, i, white),
                                       lines_hidden, unexplained)
         # An arm over one slot hides a little of the slots beside it, too little to be seen, enough to mislead.
-        waiting = {j for i in covered for j in self.beside[i]} - covered
+        resting = {index for index, slot in enumerate(self.board.slots) if slot.slot in resting_on}
+        waiting = {j for i in covered - resting for j in self.beside[i]} - covered
         covered |= unseen
         slots = [SlotReading(slot.slot, card, 0.0, covered=True) if index in covered
                  else SlotReading(slot.slot, card, min(confidence, BESIDE_COVERED), beside_covered=True)

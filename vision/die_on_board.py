@@ -47,6 +47,11 @@ class BoardMemory:
     def empty(self) -> bool:
         return self._lab is None
 
+    @property
+    def die_radius(self) -> float:
+        """The die's radius (frame pixels) when last read beside the board; 0 before it was."""
+        return self._radius
+
     def remember(self, searched: tuple[float, np.ndarray] | None, quads: dict[int, np.ndarray],
                  radius: float | None = None) -> None:
         """The board of a frame whose die, ``radius`` px round, was read beside it, as the board without the die;

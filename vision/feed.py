@@ -105,9 +105,11 @@ class Checked:
         self.reader = reader
         self.worked = worked
 
-    def read(self, frame: Any) -> Any:
+    def read(self, frame: Any, **known: Any) -> Any:
+        """The reader's reading of ``frame``; ``known``: what the feed knows of it besides, passed on only when
+        given (a reader a test or a café made may take no more than the frame)."""
         try:
-            reading = self.reader.read(frame)
+            reading = self.reader.read(frame, **known)
         except Exception as error:
             raise ReaderFault(self.kind, f"{type(error).__name__}: {error}") from error
         if not is_reading(self.kind, reading):
@@ -743,7 +745,9 @@ class CameraFeed:
         an action: told to the table, the bare board at a game's start and every card lifted were answered
         aloud with "The cards seen match no change the game is waiting for"."""
         reader = self.readers["cards"]
-        reading = Checked("cards", reader, self._told.discard).read(frame)
+        # The die read on the board covers its slot: told as the die's, and no arm's, so the slots beside it are read.
+        under = slots_under(self.dice_in_view, self._outlines)
+        reading = Checked("cards", reader, self._told.discard).read(frame, **({"resting_on": under} if under else {}))
         self._outlines = getattr(reader, "last_outlines", None)
         self._covered_slots = frozenset(s.slot for s in getattr(reading, "slots", ()) if getattr(s, "covered", False))
         finder = getattr(reader, "finder", None)
@@ -751,7 +755,7 @@ class CameraFeed:
         self._board_blurred = blurred_board(frame, getattr(finder, "last_markers", None))
         self._board_washed = washed_out(getattr(reader, "last_ink_share", None))
         self._board_seen(reading, getattr(reader, "last_problem", None), getattr(finder, "hidden", ()))
-        covered = self._covered.update(reading, slots_under(self.dice_in_view, self._outlines))
+        covered = self._covered.update(reading, under)
         if covered:
             self._tell(LinkChanged(self.name, True, covered))
         changed = [s for s in self.tracker.update(reading) if s.card is not None]

@@ -215,10 +215,10 @@ FACE_VIEW = 128  # px across the square the top face is looked for in
 
 
 def face_sample(frame: np.ndarray, die: tuple[float, float, float], white: np.ndarray | None = None
-                ) -> tuple[np.ndarray, np.ndarray, float] | None:
-    """(median BGR of the top face's background, normalised glyph mask, share of the face under glare), or None
-    when no top face is there; looked for as white light would show it where ``white``, the light's colour, is
-    known (`white_balanced`).
+                ) -> tuple[np.ndarray, np.ndarray, float, tuple[float, float]] | None:
+    """(median BGR of the top face's background, normalised glyph mask, share of the face under glare, the face's
+    middle in frame pixels), or None when no top face is there; looked for as white light would show it where
+    ``white``, the light's colour, is known (`white_balanced`).
 
     The top face is the hull of the region of one colour round the die's middle,
     and the glyph is what differs inside it. A fixed disc round the middle, used
@@ -248,7 +248,11 @@ def face_sample(frame: np.ndarray, die: tuple[float, float, float], white: np.nd
         return None
     glyph = face_glyph(lab, inside)  # the minority of `inside`, so the background below is never empty
     face_bgr = np.median(view[inside & ~glyph], axis=0)
-    return face_bgr.astype(np.float32), normalise_glyph(glyph.astype(np.uint8)), glare_share(lab, region, inside, glyph)
+    rows, cols = np.nonzero(region)
+    to_frame = side / FACE_VIEW
+    middle = (cx + (cols.mean() - (FACE_VIEW - 1) / 2) * to_frame, cy + (rows.mean() - (FACE_VIEW - 1) / 2) * to_frame)
+    glyph_mask = normalise_glyph(glyph.astype(np.uint8))
+    return face_bgr.astype(np.float32), glyph_mask, glare_share(lab, region, inside, glyph), middle
 
 
 def glare_share(lab: np.ndarray, region: np.ndarray, inside: np.ndarray, glyph: np.ndarray) -> float:
@@ -383,7 +387,7 @@ def top_face(frame: np.ndarray, view: TableView | None = None) -> TopFace | None
         view = TableView.of(frame)
     die, shadow_edge = find_die_in_light(view.frame, view.outline, view.searched)
     sample = None if die is None else face_sample(view.frame, die, view.white)
-    return None if sample is None else TopFace(die, *sample, shadow_edge=shadow_edge)
+    return None if sample is None else TopFace(die, *sample[:3], shadow_edge=shadow_edge)
 
 
 def faces_on_board(view: TableView, board: BoardMemory) -> list[TopFace]:
@@ -393,7 +397,11 @@ def faces_on_board(view: TableView, board: BoardMemory) -> list[TopFace]:
         return []
     samples = ((die, face_sample(view.frame, die, view.white))
                for die in board.new_on_it(view.searched, view.quads, view.outline))
-    faces = (TopFace(die, *sample) for die, sample in samples if sample is not None)
+    # Placed by its top face's middle, at the size it had beside the board where known: a blob joined by a card
+    # changed beside the die, or a pawn moved off from beside it, is wider than the die and off its middle, and
+    # the die so boxed no longer lay where it lay, so a card laid beside it made it a new roll.
+    faces = (TopFace((*sample[3], board.die_radius or die[2]), *sample[:3]) for die, sample in samples
+             if sample is not None)
     return [face for face in faces if not face.blank]
 
 

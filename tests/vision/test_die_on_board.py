@@ -230,3 +230,31 @@ def test_watch_says_the_table_keeps_quiet_about_a_die_nothing_moved_over(tmp_pat
     lines = [line for line in capsys.readouterr().out.splitlines() if "settled" in line]
     assert len(lines) == 2 and lines[0].endswith("the table would take it")
     assert lines[1].endswith("the same dice where they lay, nothing moved over them: the table says nothing")
+
+
+def test_a_path_card_changed_beside_the_die_on_the_board_is_taken() -> None:
+    """The slots beside a covered one wait with it, for an arm over a slot hides a little of its neighbours; the
+    die read on the board is no arm, and a card changed beside the die just rolled went untaken until it was
+    lifted."""
+    from companion.observations import CardsSeen
+    from vision.card_reader import CardReader
+    from vision.feed import COVERED_READS
+
+    rng = np.random.default_rng(12)
+    cards = CardReader(load_temple_cards(), load_temple_board())
+    first = beside(rng)
+    assert cards.read(first) is not None
+    middle = np.mean(cards.last_outlines[6], axis=0)
+    die = RolledDie("4", "white", (float(middle[0]), float(middle[1])), 55.0, 40.0)
+    second = temple_table(rng, die)
+    changed = temple_table(rng, die, layout=(0, 1, 2, 3, 30, 5, 6, 7, 8, 9, 10, 11))  # slot 5 now holds P31
+    changed[:, :, :] = np.where(np.abs(changed.astype(int) - second).sum(2, keepdims=True) > 60, changed, second)
+    hand = temple_table(rng, None)
+    hand[100:400, 200:700] = (120, 150, 200)
+    frames = [hand, hand, *[first] * 8, hand, hand, *[second] * 8, hand, hand, *[changed] * (COVERED_READS + 6)]
+    seen: list = []
+    with CameraFeed(lambda: Frames(frames), seen.append, mode="temple", fps=None, card_interval=0,
+                    idle_card_interval=0, readers={"temple-die": TempleDieReader.from_renders(per_face=1)}) as feed:
+        assert feed.ended.wait(60)
+    assert [o.value for o in seen if isinstance(o, DieRead)] == [1, 4]
+    assert {5: "P31"} in [dict(o.slots) for o in seen if isinstance(o, CardsSeen)], seen
