@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 FACE_COLOURS = {"red": (40, 40, 190), "white": (225, 228, 230)}
+SILHOUETTE = 0.95  # the drawn die's radius round its middle, in edges of its top face
 GLYPH_COLOURS = {"red": (245, 245, 245), "white": (25, 25, 25)}
 
 
@@ -36,7 +37,7 @@ def render_temple_die(
     img = np.empty((height, width, 3), np.float32)
     img[:] = tray_colour(rng) if tray is None else tray
     img += rng.normal(0, 4, img.shape)
-    radius = edge * 0.95
+    radius = edge * SILHOUETTE
     cx = float(rng.uniform(radius + 5, width - radius - 5))
     cy = float(rng.uniform(radius + 5, height - radius - 5))
     draw_die(img, rng, value, colour, (cx, cy), edge, angle)
@@ -46,12 +47,11 @@ def render_temple_die(
 
 
 def draw_die(img: np.ndarray, rng: np.random.Generator, value: str, colour: str, centre: tuple[float, float],
-             edge: float, angle: float | None = None) -> float:
-    """The die drawn onto a float BGR picture (a tray, or a board it was rolled onto) with its top face's
-    ``edge`` in px; returns the radius of its silhouette."""
+             edge: float, angle: float) -> None:
+    """The die drawn onto a float BGR picture (a tray, or a board it was rolled onto), its top face's edge ``edge``
+    px long and turned ``angle`` degrees; its sides' shades are drawn from ``rng``."""
     cx, cy = centre
-    angle = float(rng.uniform(0, 360)) if angle is None else angle
-    radius = edge * 0.95
+    radius = edge * SILHOUETTE
     rad = np.deg2rad(angle)
     # Silhouette: a hexagon of neighbouring faces, shaded, each red or white.
     hexagon = [(cx + radius * np.cos(rad + k * np.pi / 3), cy + radius * np.sin(rad + k * np.pi / 3)) for k in range(6)]

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.card_catalogue import load_temple_board, load_temple_cards
 from vision.card_render import IDOL_COLOURS, render_board
-from vision.temple_die_render import draw_die
+from vision.temple_die_render import SILHOUETTE, draw_die
 
 TABLE_SIZE = (800, 480)
 TRAY = (60.0, 70.0, 55.0)
@@ -79,11 +79,11 @@ def temple_table(rng: np.random.Generator, die: RolledDie | None = None,
 def on_board_place(rng: np.random.Generator, edge: float = 55.0) -> tuple[float, float]:
     """A place on the board's own square for a die of ``edge`` to rest, wholly on it."""
     left, top, side = board_cells()
-    reach = edge * 0.95
+    reach = edge * SILHOUETTE
     return float(rng.uniform(left + reach, left + side - reach)), float(rng.uniform(top + reach, top + side - reach))
 
 
 def in_tray_place(rng: np.random.Generator, edge: float = 55.0) -> tuple[float, float]:
-    reach = edge * 0.95 + 5
+    reach = edge * SILHOUETTE + 5
     width, height = TABLE_SIZE
     return float(rng.uniform(TRAY_LEFT + reach, width - reach)), float(rng.uniform(reach, height - reach))

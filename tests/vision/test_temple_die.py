@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.temple_die import TEMPLE_VALUES, TaughtDieUnreadable, TempleDieReader, top_face
-from vision.temple_die_render import render_temple_die
+from vision.temple_die_render import SILHOUETTE, render_temple_die
 from vision.temple_table_render import TRAY, RolledDie, in_tray_place, temple_table
 
 
@@ -156,7 +156,7 @@ def board_and_tray(value: str | None, colour: str = "red", seed: int = 1) -> tup
     if value is None:
         return temple_table(rng), None
     die = RolledDie(value, colour, in_tray_place(rng), 55.0, float(rng.uniform(0, 360)))
-    return temple_table(rng, die), (*die.centre, die.edge * 0.95)
+    return temple_table(rng, die), (*die.centre, die.edge * SILHOUETTE)
 
 
 def test_the_board_beside_the_tray_is_not_read_as_the_die(taught) -> None:
