@@ -2,7 +2,9 @@
 
 The temple die is rolled beside the board and now and then onto it; the tests
 and `eval-temple-die --on-board` need both, from one fixed light and board, in
-frames drawn afresh (the camera's noise differs from frame to frame).
+frames drawn afresh: the camera's noise differs from frame to frame, and so do
+the shades of the die's sides, so a test wanting a die that did not move copies
+the frame it lies in.
 """
 
 from __future__ import annotations
