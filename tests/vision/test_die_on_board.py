@@ -41,6 +41,13 @@ def within(box: tuple[float, float, float, float], die: RolledDie) -> bool:
     return box[0] < die.centre[0] < box[2] and box[1] < die.centre[1] < box[3]
 
 
+def arm_over(frame: np.ndarray, rows: slice, cols: slice) -> np.ndarray:
+    """``frame`` with an arm held over part of it: motion between still views of the table."""
+    shown = frame.copy()
+    shown[rows, cols] = (120, 150, 200)
+    return shown
+
+
 def test_a_die_rolled_onto_the_board_is_read_there(rendered) -> None:
     """The board was left out of the die's search: a die rolled onto it was not read at all, only its slot covered."""
     rng = np.random.default_rng(1)
@@ -145,8 +152,7 @@ def test_the_feed_announces_a_die_rolled_onto_the_board() -> None:
     rng = np.random.default_rng(7)
     first = beside(rng)
     second, _ = onto_board(rng, "6", "red")
-    hand = temple_table(rng, None)
-    hand[100:400, 200:700] = (120, 150, 200)  # an arm across the table: motion, the die in the hand
+    hand = arm_over(temple_table(rng, None), slice(100, 400), slice(200, 700))  # the die in its hand
 
     seen: list = []
     frames = [hand, hand, *[first] * 6, hand, hand, *[second] * 6]
@@ -180,8 +186,7 @@ def test_the_table_hears_the_slot_under_the_die_is_covered_by_the_die() -> None:
     assert cards.read(first) is not None
     middle = np.mean(cards.last_outlines[6], axis=0)  # the die comes to rest on slot 6's card
     second = temple_table(rng, RolledDie("4", "white", (float(middle[0]), float(middle[1])), 55.0, 40.0))
-    hand = temple_table(rng, None)
-    hand[100:400, 200:700] = (120, 150, 200)
+    hand = arm_over(temple_table(rng, None), slice(100, 400), slice(200, 700))
 
     seen: list = []
     frames = [hand, hand, *[first] * 8, hand, hand, *[second] * (COVERED_READS + 10)]
@@ -206,8 +211,7 @@ def test_a_pawn_moved_while_the_die_lies_beside_the_board_tells_nothing() -> Non
     after = before.copy()
     cv2.circle(after, (round(stood[0]), round(stood[1])), 15, (120, 178, 214), -1)  # lifted off its cell
     cv2.circle(after, (300, 380), 14, (40, 40, 200), -1)  # and put down three cells on
-    hand = before.copy()
-    hand[60:420, 120:420] = (120, 150, 200)
+    hand = arm_over(before, slice(60, 420), slice(120, 420))
     frames = [hand, hand, *[before] * 6, hand, hand, *[after] * 6]
     seen: list = []
     with CameraFeed(lambda: Frames(frames), seen.append, mode="temple-die", fps=None,
@@ -222,8 +226,7 @@ def test_watch_says_the_table_keeps_quiet_about_a_die_nothing_moved_over(tmp_pat
 
     rng = np.random.default_rng(10)
     still = beside(rng)
-    hand = still.copy()
-    hand[60:420, 120:420] = (120, 150, 200)  # a hand over the board, moving a pawn
+    hand = arm_over(still, slice(60, 420), slice(120, 420))  # over the board, moving a pawn
     for n, frame in enumerate([hand, hand, *[still] * 6, hand, hand, *[still] * 6]):
         cv2.imwrite(str(tmp_path / f"{n:03d}.png"), frame)
     assert main(["vision", "watch", str(tmp_path), "--reader", "temple-die"]) == 0
@@ -249,8 +252,7 @@ def test_a_path_card_changed_beside_the_die_on_the_board_is_taken() -> None:
     second = temple_table(rng, die)
     changed = temple_table(rng, die, layout=(0, 1, 2, 3, 30, 5, 6, 7, 8, 9, 10, 11))  # slot 5 now holds P31
     changed[:, :, :] = np.where(np.abs(changed.astype(int) - second).sum(2, keepdims=True) > 60, changed, second)
-    hand = temple_table(rng, None)
-    hand[100:400, 200:700] = (120, 150, 200)
+    hand = arm_over(temple_table(rng, None), slice(100, 400), slice(200, 700))
     frames = [hand, hand, *[first] * 8, hand, hand, *[second] * 8, hand, hand, *[changed] * (COVERED_READS + 6)]
     seen: list = []
     with CameraFeed(lambda: Frames(frames), seen.append, mode="temple", fps=None, card_interval=0,
