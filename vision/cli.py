@@ -72,6 +72,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--on-board", action="store_true",
                    help="score the die rolled onto the board instead: turns of a drawn table, every other one the die "
                    "rolled onto the board, the others only pawns moved")
+    p.add_argument("--tray-marked", action="store_true",
+                   help="with --on-board: the drawn table's tray marked, as a café marks it on the camera screen")
     p.set_defaults(func=cmd_eval_temple_die)
 
     p = sub.add_parser("bench", help="ms per 640x480 frame for each reader, and settle latency on a recorded video")
@@ -292,13 +294,17 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
 
 
 def cmd_eval_temple_die(args: argparse.Namespace) -> int:
-    from vision.eval_temple_die import evaluate_on_board, evaluate_temple_die
+    from vision.eval_temple_die import MarkedTrayReader, evaluate_on_board, evaluate_temple_die
     from vision.temple_die import TempleDieReader
 
+    if args.on_board and args.shadow:
+        return _fail("--on-board draws its table in even light: leave --shadow out")
+    if args.tray_marked and not args.on_board:
+        return _fail("--tray-marked marks the tray of --on-board's drawn table: add --on-board")
     if args.on_board:
-        if args.shadow:
-            return _fail("--on-board draws its table in even light: leave --shadow out")
-        board = evaluate_on_board(TempleDieReader.from_renders(), frames=args.frames or 200, seed=args.seed)
+        reader = TempleDieReader.from_renders()
+        board = evaluate_on_board(MarkedTrayReader(reader) if args.tray_marked else reader,
+                                  frames=args.frames or 200, seed=args.seed)
         return _report(board.summary(), args.json, [
             f"of {board.rolled} dice rolled onto the board: {board.right} read right, {board.wrong} wrong, "
             f"{board.rolled - board.right - board.wrong} not read (enter those by hand)",

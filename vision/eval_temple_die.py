@@ -11,14 +11,18 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from companion.observations import CONFIRM_BELOW
+from vision.board_die import BoardDieReader
 from vision.board_photos import shadowed
+from vision.readings import DieReading
 from vision.temple_die import TempleDieReader, die_faces
 from vision.temple_die_render import render_temple_die
-from vision.temple_table_render import RolledDie, in_tray_place, on_board_place, temple_table
+from vision.temple_table_render import MARKED_TRAY, RolledDie, in_tray_place, on_board_place, temple_table
+from vision.tray_area import TrayReader, placed
 
 
 @dataclass
@@ -101,11 +105,28 @@ class OnBoardScore:
         }
 
 
-def evaluate_on_board(reader: TempleDieReader, frames: int = 200, seed: int = 11,
-                      pawn_radius: float = 14.0) -> OnBoardScore:
+class MarkedTrayReader:
+    """The die read as the table's feed reads it with the drawn table's tray marked: in the tray's cut alone, and
+    on the board over the whole picture (`board_die`). A frame with no die in the tray is taken as the tray having
+    moved (the die lifted out of it), which the feed's motion gate tells it."""
+
+    def __init__(self, reader: TempleDieReader) -> None:
+        self.in_tray = TrayReader(reader)
+        self.on_board = BoardDieReader(reader)
+
+    def read(self, frame: np.ndarray) -> list[DieReading]:
+        cut, offset = MARKED_TRAY.cut(frame)
+        dice = self.in_tray.read(cut)
+        self.on_board.follow(not dice, dice)
+        on_board = self.on_board.read(frame)  # with the die in the tray, the board is remembered without it
+        return placed(dice, offset) if dice else on_board
+
+
+def evaluate_on_board(reader: Any, frames: int = 200, seed: int = 11, pawn_radius: float = 14.0) -> OnBoardScore:
     """Turns of the temple game under one camera: the die read beside the board (the board remembered without it),
     then either rolled onto the board or left beside it while one or two of the pawns move; every other frame is
-    each. A reading after the pawns alone moved is a phantom roll."""
+    each. A reading after the pawns alone moved is a phantom roll. ``reader``: a `TempleDieReader`, or one as a
+    marked tray has it read (`MarkedTrayReader`)."""
     rng = np.random.default_rng(seed)
     faces = sorted(die_faces())
     idols = ("red", "blue", "green", "yellow")

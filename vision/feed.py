@@ -26,7 +26,7 @@ import reprlib
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.observations import CardsSeen, DieRead, LinkChanged, Observation, RollStarted
 from vision.covered_notice import CoveredNotice, slots_under
@@ -55,6 +55,9 @@ from vision.view_check import (
     washed_out,
 )
 from vision.yolo_labels import iou
+
+if TYPE_CHECKING:
+    from vision.board_die import BoardDieReader
 
 log = logging.getLogger(__name__)
 
@@ -355,6 +358,10 @@ class CameraFeed:
         self.tracker = None
         self.gate = self.make_gate()  # over what the dice reader sees: the marked tray, else the whole picture
         self.board_gate = self.gate  # over what the card reader sees: the whole picture
+        # With a tray marked, the temple die on the board: read over the whole picture, through the board's gate.
+        self._board_die: BoardDieReader | None = None
+        self.board_settler: Settler | None = None
+        self._die_on_board = False  # the dice last settled lie on the board, read by `board_settler`
         self._last_cards = 0.0
         self._board_misses = 0  # still board reads in a row without the board found
         self._hidden_reads = 0  # board reads in a row found with a marker hidden
@@ -383,12 +390,20 @@ class CameraFeed:
         if dice is not None:
             reader = Checked(dice, self._reader(dice), self._told.discard)
             self.settler = dice_settler(reader if self._tray.whole else TrayReader(reader), gate=self.gate)
+            if not self._tray.whole and hasattr(self._reader(dice), "on_board"):
+                # The temple die rolled past the marked tray onto the board is read there, over the whole picture.
+                from vision.board_die import BoardDieReader
+
+                self._board_die = BoardDieReader(self._reader(dice))
+                self.board_gate = self.make_gate()
+                self.board_settler = dice_settler(Checked(dice, self._board_die, self._told.discard),
+                                                  gate=self.board_gate)
         if mode in ("temple", "cards"):
             from vision.slot_tracker import SlotTracker
 
             self._reader("cards")
             self.tracker = SlotTracker()
-            if self.settler is not None and not self._tray.whole:
+            if self.settler is not None and not self._tray.whole and self.board_gate is self.gate:
                 # A hand over the board outside the tray is motion to the cards, not to the dice.
                 self.board_gate = self.make_gate()
 
@@ -663,11 +678,22 @@ class CameraFeed:
             self._moved_at = time.monotonic()
         elif not moving and self.settler is not None and self.settler.empty_reads:
             self._moved_at = None  # at rest with nothing in the tray: whatever moved before was no throw
+        if self._board_die is not None:
+            self._board_die.follow(moving, settled.reading if settled is not None else ())
         board_moving = moving
+        on_board = None
         if self.board_gate is not self.gate:
             board_first = self.board_gate.previous is None
-            self.board_gate.is_still(frame)
+            if self.board_settler is None:
+                self.board_gate.is_still(frame)
+            else:
+                try:
+                    on_board = self.board_settler.feed(frame)  # its gate is the board's: looked at once a frame
+                except ReaderFault as fault:
+                    dice_fault = dice_fault or fault
             board_moving = self.board_gate.still_count == 0 and not board_first
+            # A hand over the board may lift the die lying there: drawn no longer until read again.
+            self._rolled = self._rolled or (board_moving and self._die_on_board)
         if self.frames % DARK_EVERY == 1:  # a dark tray settles no dice, so the light is looked at on its own
             self.dark = too_dark(tray)
             self.shadow = shadow_kept(tray if mode == "d6" else frame)  # where each reader looks
@@ -679,7 +705,13 @@ class CameraFeed:
             self._small = small_dice_size(boxes, seen) if mode == "d6" else small_temple_die(boxes, frame.shape)
             self._blurred = blurred_dice(tray, boxes) if mode == "d6" else None
             touched = self.gate.moved_over(boxes, tray.shape)
+            self._die_on_board = False
             self._dice(dataclasses.replace(settled, reading=placed(settled.reading, offset)), touched)
+        if on_board is not None and on_board.reading:
+            boxes = [d.box for d in on_board.reading]
+            self._small = small_temple_die(boxes, frame.shape)
+            self._die_on_board = True
+            self._dice(on_board, self.board_gate.moved_over(boxes, frame.shape))
         if board_moving:
             self.card_reads = 0
         if self.tracker is not None and not board_moving:

@@ -559,10 +559,22 @@ class TempleDieReader:
         if face is not None:
             self.board.remember(view.searched, view.quads, face.die[2])
             return [self._reading(bgr, face)]
-        if self.board.empty:
-            self.board.remember(view.searched, view.quads)
+        return self.on_board(view, self.board)
+
+    def on_board(self, view: TableView, board: BoardMemory) -> list[DieReading]:
+        """The die rolled onto the board, read surely, among what is new there since ``board`` was remembered; a
+        ``board`` remembered yet is remembered now instead (the die in a hand, or on the board already).
+
+        Its own call for a café's marked tray (`board_die.BoardDieReader`): the
+        die is looked for beside the board in the tray alone, and on the board
+        over the whole picture.
+        """
+        if board.empty:
+            board.remember(view.searched, view.quads)
             return []
-        sure = [r for r in map(functools.partial(self._reading, bgr), faces_on_board(view, self.board))
+        if not self._bank:
+            return []
+        sure = [r for r in map(functools.partial(self._reading, view.frame), faces_on_board(view, board))
                 if r.confidence >= ON_BOARD_SURE]
         return [max(sure, key=lambda r: r.confidence)] if sure else []
 

@@ -18,12 +18,14 @@ import numpy as np
 from vision.card_catalogue import load_temple_board, load_temple_cards
 from vision.card_render import IDOL_COLOURS, render_board
 from vision.temple_die_render import SILHOUETTE, draw_die
+from vision.tray_area import TrayArea
 
 TABLE_SIZE = (800, 480)
 TRAY = (60.0, 70.0, 55.0)
 BOARD_AT = (10, 10)  # the board with its markers' sheet, 460 px square, lies here
 BOARD_SIDE = 460
 TRAY_LEFT = 480  # the tray is what lies right of this
+MARKED_TRAY = TrayArea(TRAY_LEFT / TABLE_SIZE[0], 0.0, 1.0, 1.0)  # the tray as a café would mark it on this table
 MARGIN_CELLS = 3.5  # the markers' sheet round the board, in the board's cells
 
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from companion.cli import cafe_dir
 from companion.observations import CONFIRM_BELOW
+from vision.board_die import BoardDieReader
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader
 from vision.cli import picture_settings
@@ -435,6 +436,8 @@ def watch(args: argparse.Namespace) -> int:
     every_frame = args.every_frame or one_photo
     in_tray = reader if tray.whole else TrayReader(reader)
     settler = dice_settler(in_tray) if args.reader != "cards" else None
+    board_die = BoardDieReader(reader) if args.reader == "temple-die" and not tray.whole else None
+    board_settler = dice_settler(board_die) if board_die is not None else None
     tracker = SlotTracker() if args.reader == "cards" else None
     covered = CoveredNotice(tracker.steady if tracker else 1)  # as the tracker takes a card: a few reads alike
     last_dice = None
@@ -505,6 +508,12 @@ def watch(args: argparse.Namespace) -> int:
             else:
                 view, offset = tray.cut(shown)
                 settled = settler.feed(view)
+                read_in, gate_of = view, settler.gate  # where the settled dice were read, and that view's gate
+                if board_die is not None:  # the temple die past the marked tray, on the board, as the feed reads it
+                    board_die.follow(settler.gate.still_count == 0, settled.reading if settled is not None else ())
+                    on_board = board_settler.feed(shown)
+                    if on_board is not None and on_board.reading and not (settled is not None and settled.reading):
+                        settled, read_in, offset, gate_of = on_board, shown, (0, 0), board_settler.gate
                 if settled is not None:
                     in_view = settled.reading
                     dice = placed(in_view, offset)
@@ -514,7 +523,7 @@ def watch(args: argparse.Namespace) -> int:
                     if dice and (same or last_dice is None or len(dice) == 1):
                         last_dice = dice
                     boxes = [r.box for r in in_view]  # in the tray's view, as the reader saw them
-                    lines.append(_settled_text(settled, same, settler.gate.moved_over(boxes, view.shape)))
+                    lines.append(_settled_text(settled, same, gate_of.moved_over(boxes, read_in.shape)))
                     seen = shown.shape if tray.whole else read_shape(view.shape)
                     small = small_dice_size(boxes, seen) if args.reader == "dice" else None
                     if small and not small_told:

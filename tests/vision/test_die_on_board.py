@@ -13,7 +13,8 @@ from vision.card_catalogue import load_temple_board, load_temple_cards
 from vision.cli import main
 from vision.feed import CameraFeed
 from vision.temple_die import TableView, TempleDieReader
-from vision.temple_table_render import BOARD_AT, RolledDie, in_tray_place, on_board_place, temple_table
+from vision.temple_table_render import BOARD_AT, MARKED_TRAY, RolledDie, in_tray_place, on_board_place, temple_table
+from vision.tray_area import WHOLE_PICTURE, TrayArea
 
 
 @pytest.fixture(scope="module")
@@ -173,7 +174,17 @@ def test_eval_temple_die_scores_the_die_rolled_onto_the_board(capsys) -> None:
     assert "--on-board draws its table in even light" in capsys.readouterr().err
 
 
-def test_the_table_hears_the_slot_under_the_die_is_covered_by_the_die() -> None:
+def test_eval_temple_die_scores_the_die_on_the_board_with_the_tray_marked(capsys) -> None:
+    assert main(["vision", "eval-temple-die", "--on-board", "--tray-marked", "--frames", "12", "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores["frames"] == 12 and scores["on_board_read"] >= 0.8
+    assert scores["phantoms"] == scores["on_board_wrong"] == 0
+    assert main(["vision", "eval-temple-die", "--tray-marked"]) == 2
+    assert "add --on-board" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("tray", [WHOLE_PICTURE, MARKED_TRAY], ids=["whole picture", "tray marked"])
+def test_the_table_hears_the_slot_under_the_die_is_covered_by_the_die(tray: TrayArea) -> None:
     """In the temple game the same camera reads the die and the cards: the slot the die lies on reads covered, and
     the table said "something lies over the card (a cup, a hand?)" of it."""
     from companion.observations import LinkChanged
@@ -191,7 +202,7 @@ def test_the_table_hears_the_slot_under_the_die_is_covered_by_the_die() -> None:
     seen: list = []
     frames = [hand, hand, *[first] * 8, hand, hand, *[second] * (COVERED_READS + 10)]
     with CameraFeed(lambda: Frames(frames), seen.append, mode="temple", fps=None, card_interval=0, idle_card_interval=0,
-                    readers={"temple-die": TempleDieReader.from_renders(per_face=1)}) as feed:
+                    readers={"temple-die": TempleDieReader.from_renders(per_face=1)}, tray=tray) as feed:
         assert feed.ended.wait(60)
     assert [o.value for o in seen if isinstance(o, DieRead)] == [1, 4]
     notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "read covered" in o.detail]
@@ -260,3 +271,69 @@ def test_a_path_card_changed_beside_the_die_on_the_board_is_taken() -> None:
         assert feed.ended.wait(60)
     assert [o.value for o in seen if isinstance(o, DieRead)] == [1, 4]
     assert {5: "P31"} in [dict(o.slots) for o in seen if isinstance(o, CardsSeen)], seen
+
+
+def announced(frames: list[np.ndarray], mode: str = "temple-die", **feed) -> list:
+    seen: list = []
+    with CameraFeed(lambda: Frames(frames), seen.append, mode=mode, fps=None, tray=MARKED_TRAY,
+                    readers={"temple-die": TempleDieReader.from_renders(per_face=1)}, **feed) as running:
+        assert running.ended.wait(60)
+    return seen
+
+
+def test_with_the_tray_marked_a_die_rolled_onto_the_board_is_read_there() -> None:
+    """A marked tray is all the die's reader saw: a die rolled past it onto the board went unread, the slot under it
+    covered, and the player heard nothing."""
+    from companion.observations import LinkChanged
+
+    rng = np.random.default_rng(7)
+    first = beside(rng)
+    second, _ = onto_board(rng, "6", "red")
+    third, die = onto_board(rng, "X", "white")
+    hand = arm_over(temple_table(rng, None), slice(100, 400), slice(200, 700))
+    # A hand over the board away from the die lying there (moving a pawn): no roll, and nothing said of the die.
+    away = arm_over(third, slice(20, 460), slice(300, 460) if die.centre[0] < 230 else slice(20, 180))
+    last = beside(rng)
+    seen = announced([hand, hand, *[first] * 6, hand, hand, *[second] * 6, hand, hand, *[third] * 6,
+                      away, away, *[third] * 6, hand, hand, *[last] * 6])
+    assert [(o.value, (o.face or {}).get("colour")) for o in seen if isinstance(o, DieRead)] == [
+        (1, "white"), (6, "red"), ("X", "white"), (1, "white")]
+    assert not [o for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]
+
+
+def test_with_the_tray_marked_pawns_moved_on_the_board_are_no_roll() -> None:
+    import cv2
+
+    from companion.observations import LinkChanged, RollStarted
+
+    rng = np.random.default_rng(10)
+    stood = on_board_place(rng, 14.0)
+    before = beside(rng, pawns=((stood, "red"),))
+    after = before.copy()
+    cv2.circle(after, (round(stood[0]), round(stood[1])), 15, (120, 178, 214), -1)  # lifted off its cell
+    cv2.circle(after, (300, 380), 14, (40, 40, 200), -1)  # and put down three cells on
+    empty_tray = temple_table(rng, None, pawns=((stood, "red"),))
+    moved = empty_tray.copy()
+    moved[:] = np.where(np.abs(after.astype(int) - before).sum(2, keepdims=True) > 0, after, empty_tray)
+    throw = arm_over(before, slice(100, 400), slice(500, 700))  # over the tray
+    hand = arm_over(before, slice(60, 420), slice(120, 420))  # over the board alone
+    seen = announced([throw, throw, *[before] * 6, hand, hand, *[after] * 6, *[empty_tray] * 8, hand, hand,
+                      *[moved] * 8], mode="temple", card_interval=0, idle_card_interval=0)
+    assert [type(o).__name__ for o in seen if isinstance(o, (DieRead, RollStarted))] == ["RollStarted", "DieRead"]
+    assert not [o for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]
+
+
+def test_watch_with_the_tray_marked_reads_the_die_on_the_board(tmp_path, capsys) -> None:
+    """`vision watch --tray` reads as the table's feed does: a café trying its marked tray sees the die rolled onto
+    the board read."""
+    import cv2
+
+    rng = np.random.default_rng(7)
+    hand = arm_over(temple_table(rng, None), slice(100, 400), slice(200, 700))
+    frames = [hand, hand, *[beside(rng)] * 6, hand, hand, *[onto_board(rng, "6", "red")[0]] * 6]
+    for n, frame in enumerate(frames):
+        cv2.imwrite(str(tmp_path / f"{n:03d}.png"), frame)
+    assert main(["vision", "watch", str(tmp_path), "--reader", "temple-die", "--tray", "0.6,0,1,1"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "settled" in line]
+    assert len(lines) == 2 and "1 on white" in lines[0] and "6 on red" in lines[1], lines
+    assert lines[1].endswith("the table would take it")
