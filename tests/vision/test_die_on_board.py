@@ -49,6 +49,18 @@ def arm_over(frame: np.ndarray, rows: slice, cols: slice) -> np.ndarray:
     return shown
 
 
+def pawn_moved(rng: np.random.Generator) -> tuple[tuple[float, float], np.ndarray, np.ndarray]:
+    """(where a red pawn stood, the table with the die beside the board, the same table with the pawn moved on)."""
+    import cv2
+
+    stood = on_board_place(rng, 14.0)
+    before = beside(rng, pawns=((stood, "red"),))
+    after = before.copy()
+    cv2.circle(after, (round(stood[0]), round(stood[1])), 15, (120, 178, 214), -1)  # lifted off its cell
+    cv2.circle(after, (300, 380), 14, (40, 40, 200), -1)  # and put down three cells on
+    return stood, before, after
+
+
 def test_a_die_rolled_onto_the_board_is_read_there(rendered) -> None:
     """The board was left out of the die's search: a die rolled onto it was not read at all, only its slot covered."""
     rng = np.random.default_rng(1)
@@ -212,16 +224,10 @@ def test_the_table_hears_the_slot_under_the_die_is_covered_by_the_die(tray: Tray
 def test_a_pawn_moved_while_the_die_lies_beside_the_board_tells_nothing() -> None:
     """The temple game's camera sees the board, so moving a pawn is motion to the die's reader too: the die, read
     again where it lay, was told "the dice lie where they lay ...: not taken as a new roll" after every move."""
-    import cv2
-
     from companion.observations import LinkChanged, RollStarted
 
     rng = np.random.default_rng(10)
-    stood = on_board_place(rng, 14.0)
-    before = beside(rng, pawns=((stood, "red"),))
-    after = before.copy()
-    cv2.circle(after, (round(stood[0]), round(stood[1])), 15, (120, 178, 214), -1)  # lifted off its cell
-    cv2.circle(after, (300, 380), 14, (40, 40, 200), -1)  # and put down three cells on
+    _, before, after = pawn_moved(rng)
     hand = arm_over(before, slice(60, 420), slice(120, 420))
     frames = [hand, hand, *[before] * 6, hand, hand, *[after] * 6]
     seen: list = []
@@ -302,16 +308,10 @@ def test_with_the_tray_marked_a_die_rolled_onto_the_board_is_read_there() -> Non
 
 
 def test_with_the_tray_marked_pawns_moved_on_the_board_are_no_roll() -> None:
-    import cv2
-
     from companion.observations import LinkChanged, RollStarted
 
     rng = np.random.default_rng(10)
-    stood = on_board_place(rng, 14.0)
-    before = beside(rng, pawns=((stood, "red"),))
-    after = before.copy()
-    cv2.circle(after, (round(stood[0]), round(stood[1])), 15, (120, 178, 214), -1)  # lifted off its cell
-    cv2.circle(after, (300, 380), 14, (40, 40, 200), -1)  # and put down three cells on
+    stood, before, after = pawn_moved(rng)
     empty_tray = temple_table(rng, None, pawns=((stood, "red"),))
     moved = empty_tray.copy()
     moved[:] = np.where(np.abs(after.astype(int) - before).sum(2, keepdims=True) > 0, after, empty_tray)
