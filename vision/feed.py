@@ -388,13 +388,14 @@ class CameraFeed:
             return
         dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
         if dice is not None:
-            reader = Checked(dice, self._reader(dice), self._told.discard)
+            own = self._reader(dice)
+            reader = Checked(dice, own, self._told.discard)
             self.settler = dice_settler(reader if self._tray.whole else TrayReader(reader), gate=self.gate)
-            if not self._tray.whole and hasattr(self._reader(dice), "on_board"):
+            if not self._tray.whole and hasattr(own, "on_board"):
                 # The temple die rolled past the marked tray onto the board is read there, over the whole picture.
                 from vision.board_die import BoardDieReader
 
-                self._board_die = BoardDieReader(self._reader(dice))
+                self._board_die = BoardDieReader(own)
                 self.board_gate = self.make_gate()
                 self.board_settler = dice_settler(Checked(dice, self._board_die, self._told.discard),
                                                   gate=self.board_gate)

@@ -588,7 +588,7 @@ class TempleDieReader:
 
     def on_board(self, view: TableView, board: BoardMemory) -> list[DieReading]:
         """The die rolled onto the board, read surely, among what is new there since ``board`` was remembered; a
-        ``board`` remembered yet is remembered now instead (the die in a hand, or on the board already).
+        ``board`` not remembered yet is remembered now instead (the die in a hand, or on the board already).
 
         Its own call for a café's marked tray (`board_die.BoardDieReader`): the
         die is looked for beside the board in the tray alone, and on the board
