@@ -293,6 +293,18 @@ def main_strokes(glyph: np.ndarray) -> np.ndarray:
     return np.isin(labels, np.flatnonzero(areas >= STROKES_KEPT * areas.max()) + 1)
 
 
+PARTS_CONFIDENCE = 0.5
+"""At most, for a glyph in more or fewer parts than every glyph taught for the value it matches: a stroke cut by glare
+or a shadow's edge (a 2 so cut was read as a 7 surely), or no die at all. A red card with a white letter on it lying
+beside the board was read as a 1 at 0.84, its letter's holes taken for the glyph, once its smallest part was left
+out (`main_strokes`); every value of the die is one part, and a café's die printed otherwise is taught so."""
+
+
+def glyph_parts(glyph: np.ndarray) -> int:
+    """How many separate parts a normalised glyph (`normalise_glyph`) shows."""
+    return cv2.connectedComponents((glyph > 0.5).astype(np.uint8), connectivity=8)[0] - 1
+
+
 def _strokes_kept(glyph: np.ndarray) -> np.ndarray:
     """A normalised glyph taught before small parts were left out (`main_strokes`), as it is taught now: otherwise
     a café's 6 taught with its underline matched the 6 now read without it less well than before."""
@@ -320,6 +332,13 @@ def top_face_region(lab: np.ndarray) -> np.ndarray | None:
     return max(regions, key=lambda region: region[1], default=(None, 0.0))[0]
 
 
+LEAST_TRIANGLE_FILL = 0.6
+"""The d20's top face is a triangle, and fills its smallest enclosing triangle nearly whole (1,273 faces of
+`eval-temple-die`'s renders, four runs: 1% under 0.82, the least 0.595); a square fills half of it at most and a disc
+0.6. Under this, a region is no top face: a path card or the draw pile lying beside the board (a card's back read as
+a die every time the die was lifted, offered as a roll)."""
+
+
 def colour_region(lab: np.ndarray, seed: np.ndarray, middle: np.ndarray) -> tuple[np.ndarray, float] | None:
     """The convex hull of the region of the seed's colour that overlaps the middle most, if face-sized,
     and how much of its smallest enclosing triangle it fills."""
@@ -345,7 +364,8 @@ def colour_region(lab: np.ndarray, seed: np.ndarray, middle: np.ndarray) -> tupl
     if not 0.04 <= area <= 0.3:
         return None
     triangle_area, _ = cv2.minEnclosingTriangle(hull.astype(np.float32))
-    return filled.astype(bool), float(filled.sum() / max(triangle_area, 1.0))
+    fill = float(filled.sum() / max(triangle_area, 1.0))
+    return None if fill < LEAST_TRIANGLE_FILL else (filled.astype(bool), fill)
 
 
 @functools.cache
@@ -581,7 +601,7 @@ class TempleDieReader:
             return []
         view = TableView.of(bgr)
         face = top_face(bgr, view)
-        if face is not None:
+        if face is not None and not face.blank:
             self.board.remember(view.searched, view.quads, face.die[2])
             return [self._reading(bgr, face)]
         return self.on_board(view, self.board)
@@ -615,6 +635,8 @@ class TempleDieReader:
             confidence = min(confidence, GLARE_CONFIDENCE)
         if face.shadow_edge:
             confidence = min(confidence, SHADOW_CONFIDENCE)
+        if glyph_parts(face.glyph) not in {glyph_parts(taught) for taught in self.examples.get(value, ())}:
+            confidence = min(confidence, PARTS_CONFIDENCE)
         cx, cy, r = face.die
         number: int | str = int(value) if value.isdigit() else value
         return DieReading(number, colour, confidence, (cx - r, cy - r, cx + r, cy + r))

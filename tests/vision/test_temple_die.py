@@ -234,3 +234,40 @@ def test_a_six_taught_with_its_underline_is_loaded_without_it(tmp_path) -> None:
     (loaded,) = TempleDieReader.load(tmp_path).examples["6"]
     assert loaded.shape == (GLYPH_SIZE, GLYPH_SIZE)
     assert np.abs(loaded - body).mean() < np.abs(underlined - body).mean() / 3
+
+
+def lying_beside_the_board(rng: np.random.Generator, thing: str) -> np.ndarray:
+    """The temple table with no die on it, and ``thing`` lying in the tray beside the board."""
+    import cv2
+
+    table = temple_table(rng, None)
+    x, y = int(rng.uniform(520, 700)), int(rng.uniform(20, 380))
+    tile = np.full((66, 66, 3), (40, 40, 190) if thing != "card back" else (150, 60, 40), np.uint8)
+    if thing == "card back":  # the draw pile: a plain back with a frame printed round it
+        cv2.rectangle(tile, (6, 6), (59, 59), (200, 200, 220), 2)
+    elif thing == "cup":  # seen from above: its rim, and the darker inside
+        tile[:] = table[y:y + 66, x:x + 66]
+        colour = tuple(float(v) for v in rng.uniform(60, 230, 3))
+        cv2.circle(tile, (33, 33), 32, colour, -1, cv2.LINE_AA)
+        cv2.circle(tile, (33, 33), 25, tuple(c * 0.7 for c in colour), -1, cv2.LINE_AA)
+    else:  # a square tile, or another game's card, with a white mark on it
+        cv2.putText(tile, "X" if thing == "square tile" else "R", (16, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.3,
+                    (235, 235, 240), 3, cv2.LINE_AA)
+    table[y:y + 66, x:x + 66] = tile
+    return table
+
+
+@pytest.mark.parametrize("thing", ["card back", "cup", "square tile"])
+def test_what_is_no_d20_s_top_face_beside_the_board_is_no_die(taught, thing: str) -> None:
+    """The die's top face is a triangle with a value on it. A square (the draw pile's back, a tile) or a disc with
+    nothing on it (a cup) was read as a die, "X" at 0%, whenever the die itself was lifted, and offered as a roll."""
+    rng = np.random.default_rng(4)
+    assert [taught.read(lying_beside_the_board(rng, thing)) for _ in range(12)] == [[]] * 12
+
+
+def test_a_card_with_a_white_letter_beside_the_board_is_asked_about_not_taken(taught) -> None:
+    """A red card with a white R: its letter's holes read as a 1 at 0.84 once a glyph's small parts were left out,
+    taken without asking. The glyph is in two parts where every 1 taught is one."""
+    rng = np.random.default_rng(4)
+    readings = [reading for _ in range(12) for reading in taught.read(lying_beside_the_board(rng, "card"))]
+    assert all(reading.confidence < CONFIRM_BELOW for reading in readings), readings
