@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+from companion.observations import CONFIRM_BELOW
 from companion.option_types import between, count, seconds
 from vision.mains import MAINS_HZ
 from vision.orientation import TURNS, Orientation
@@ -313,7 +314,9 @@ def cmd_eval_temple_die(args: argparse.Namespace) -> int:
                                 shadow=args.shadow)
     misreads = ", ".join(f"{shown} as {read} x{n}" for (shown, read), n in score.confusions.most_common())
     return _report(score.summary(), args.json, [f"values read wrong: {misreads or 'none'}",
-                                                f"faces read wrong surely enough to be applied: {score.applied_wrong}"])
+                                                f"faces read wrong surely enough to be applied: {score.applied_wrong}",
+                                                f"faces read right but asked for a tap (under {CONFIRM_BELOW:.0%} "
+                                                f"sure): {score.asked_right}"])
 
 
 # ---------------------------------------------------------------- bench

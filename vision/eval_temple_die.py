@@ -34,6 +34,8 @@ class TempleDieScore:
     seconds: float = 0.0
     applied_wrong: int = 0
     """Faces read wrong (value or colour) surely enough to be applied without the confirm tap (CONFIRM_BELOW)."""
+    asked_right: int = 0
+    """Faces read right but not surely enough to be applied: each costs the players a tap."""
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
     """(shown value, read value) -> frames, for the values read wrong (read value "-" when no die was found)."""
 
@@ -79,7 +81,9 @@ def evaluate_temple_die(reader: TempleDieReader, frames: int = 320, seed: int = 
         else:
             score.confusions[(value, str(got.value))] += 1
         score.colour_right += got.face == colour
-        score.applied_wrong += (str(got.value) != value or got.face != colour) and got.confidence >= CONFIRM_BELOW
+        right = str(got.value) == value and got.face == colour
+        score.applied_wrong += not right and got.confidence >= CONFIRM_BELOW
+        score.asked_right += right and got.confidence < CONFIRM_BELOW
     return score
 
 

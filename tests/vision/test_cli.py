@@ -56,6 +56,15 @@ def test_eval_temple_die_json(capsys) -> None:
         main(["vision", "eval-temple-die", "--frames", "0"])
 
 
+def test_eval_temple_die_says_how_many_right_faces_would_be_asked_about(capsys) -> None:
+    """What a reading under the confirm line costs is a tap: the count a café weighs against the faces read wrong."""
+    import re
+
+    assert main(["vision", "eval-temple-die", "--frames", "24"]) == 0
+    told = re.search(r"^faces read right but asked for a tap \(under 80% sure\): (\d+)$", capsys.readouterr().out, re.M)
+    assert told is not None and int(told.group(1)) <= 2
+
+
 def test_watch_reads_a_folder_of_board_photos(tmp_path: Path, capsys) -> None:
     cards, board = load_temple_cards(), load_temple_board()
     image, _ = render_board(board, {s.slot: cards[s.slot] for s in board.slots}, cell_px=20)
