@@ -61,6 +61,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+BIG_DIE_MODES = ("temple", "temple-die")
+"""Modes whose die is big enough in the picture (the temple d20, a fifth of a table frame across) that it never
+lands unseen by the motion gate; a d6 far from the camera, a few pixels across, may (`CameraFeed._dice`)."""
 Submit = Callable[[Observation], None]
 Mode = str | None
 """Which readers run: "d6", "temple" (temple die + cards), "temple-die", "cards", or None (only the link)."""
@@ -763,6 +766,12 @@ class CameraFeed:
             self._dice_placed = dice
             self._tell(LinkChanged(self.name, True, f"{faces(dice)} already lay in view when {self._began}: "
                                                     "not taken as a roll (roll to play)"))
+            return
+        if not touched and self._mode in BIG_DIE_MODES:
+            # The temple die cannot land without moving pixels the gate counts: read where nothing moved, it is
+            # something that lay there all along, a path card face up beside the board read as a die once the
+            # die was lifted (asked, or at 0.81 taken), as each time the die was lifted.
+            self._dice_placed = dice
             return
         if len(dice) == 1:  # told as a roll, it lies untouched from now on; several are refused, not rolled
             self._dice_placed = dice

@@ -351,11 +351,14 @@ def _unusable_line(frame, source: FrameSource | None) -> str:
     return f"{path.name}: {unusable_text(frame)}" if path is not None else unusable_text(frame)
 
 
-def _settled_text(settled, lay_still: bool, touched: bool = True) -> str:
+def _settled_text(settled, lay_still: bool, touched: bool = True, big_die: bool = False) -> str:
     """A settled roll and what the table would do with it (``touched``: something moved over the dice since they
-    last lay still, `MotionGate.moved_over`)."""
+    last lay still, `MotionGate.moved_over`; ``big_die``: the temple die, which never lands unseen by the gate,
+    `feed.BIG_DIE_MODES`)."""
     if lay_still and not touched:
         what = "the same dice where they lay, nothing moved over them: the table says nothing"
+    elif big_die and not touched:
+        what = "nothing moved over it, so it lay there all along: the table says nothing"
     elif lay_still:
         what = "the same dice where they lay: not a new roll"
     elif len(settled.reading) > 1:  # the controller refuses them: every game here rolls one die at a time
@@ -523,7 +526,8 @@ def watch(args: argparse.Namespace) -> int:
                     if dice and (same or last_dice is None or len(dice) == 1):
                         last_dice = dice
                     boxes = [r.box for r in in_view]  # in the tray's view, as the reader saw them
-                    lines.append(_settled_text(settled, same, gate_of.moved_over(boxes, read_in.shape)))
+                    lines.append(_settled_text(settled, same, gate_of.moved_over(boxes, read_in.shape),
+                                               args.reader == "temple-die"))
                     seen = shown.shape if tray.whole else read_shape(view.shape)
                     small = small_dice_size(boxes, seen) if args.reader == "dice" else None
                     if small and not small_told:

@@ -228,8 +228,9 @@ def test_a_pawn_moved_while_the_die_lies_beside_the_board_tells_nothing() -> Non
 
     rng = np.random.default_rng(10)
     _, before, after = pawn_moved(rng)
-    hand = arm_over(before, slice(60, 420), slice(120, 420))
-    frames = [hand, hand, *[before] * 6, hand, hand, *[after] * 6]
+    throw = arm_over(before, slice(0, 480), slice(480, 800))  # the die thrown into the tray
+    hand = arm_over(before, slice(60, 420), slice(120, 420))  # then a hand over the board alone
+    frames = [throw, throw, *[before] * 6, hand, hand, *[after] * 6]
     seen: list = []
     with CameraFeed(lambda: Frames(frames), seen.append, mode="temple-die", fps=None,
                     readers={"temple-die": TempleDieReader.from_renders(per_face=1)}) as feed:
@@ -243,8 +244,9 @@ def test_watch_says_the_table_keeps_quiet_about_a_die_nothing_moved_over(tmp_pat
 
     rng = np.random.default_rng(10)
     still = beside(rng)
+    throw = arm_over(still, slice(0, 480), slice(480, 800))  # the die thrown into the tray
     hand = arm_over(still, slice(60, 420), slice(120, 420))  # over the board, moving a pawn
-    for n, frame in enumerate([hand, hand, *[still] * 6, hand, hand, *[still] * 6]):
+    for n, frame in enumerate([throw, throw, *[still] * 6, hand, hand, *[still] * 6]):
         cv2.imwrite(str(tmp_path / f"{n:03d}.png"), frame)
     assert main(["vision", "watch", str(tmp_path), "--reader", "temple-die"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if "settled" in line]
@@ -281,7 +283,8 @@ def test_a_path_card_changed_beside_the_die_on_the_board_is_taken() -> None:
 
 def announced(frames: list[np.ndarray], mode: str = "temple-die", **feed) -> list:
     seen: list = []
-    with CameraFeed(lambda: Frames(frames), seen.append, mode=mode, fps=None, tray=MARKED_TRAY,
+    feed.setdefault("tray", MARKED_TRAY)
+    with CameraFeed(lambda: Frames(frames), seen.append, mode=mode, fps=None,
                     readers={"temple-die": TempleDieReader.from_renders(per_face=1)}, **feed) as running:
         assert running.ended.wait(60)
     return seen
@@ -337,3 +340,43 @@ def test_watch_with_the_tray_marked_reads_the_die_on_the_board(tmp_path, capsys)
     lines = [line for line in capsys.readouterr().out.splitlines() if "settled" in line]
     assert len(lines) == 2 and "1 on white" in lines[0] and "6 on red" in lines[1], lines
     assert lines[1].endswith("the table would take it")
+
+
+def discard_pile_beside() -> list[np.ndarray]:
+    """A roll beside the board, the die lifted, another roll; a path card lies face up in the tray's far corner all
+    along, read as a die (a 4 on white, 81% sure) while the die is away."""
+    from vision.card_catalogue import load_temple_cards
+    from vision.card_render import render_card
+
+    rng = np.random.default_rng(5)
+    card = render_card(load_temple_cards()[8], 66)[:, :, :3]
+
+    def with_card(frame: np.ndarray) -> np.ndarray:
+        frame = frame.copy()
+        frame[380:446, 700:766] = card
+        return frame
+
+    lying = with_card(temple_table(rng, RolledDie("5", "red", (580.0, 150.0), 55.0, 30.0)))
+    lifted = with_card(temple_table(rng, None))
+    again = with_card(temple_table(rng, RolledDie("2", "red", (600.0, 260.0), 55.0, 75.0)))
+    throw = arm_over(lifted, slice(60, 330), slice(500, 680))  # the hand over the die alone
+    return [throw, throw, *[lying] * 6, throw, throw, *[lifted] * 8, throw, throw, *[again] * 6]
+
+
+def test_something_read_where_nothing_moved_is_no_roll() -> None:
+    """The table took the path card as a roll each time the die was lifted. Nothing moved over it: it lay there."""
+    seen = announced(discard_pile_beside(), tray=WHOLE_PICTURE)
+    assert [(o.value, (o.face or {}).get("colour")) for o in seen if isinstance(o, DieRead)] == [
+        (5, "red"), (2, "red")]
+
+
+def test_watch_says_the_table_keeps_quiet_about_what_nothing_moved_over(tmp_path, capsys) -> None:
+    import cv2
+
+    for n, frame in enumerate(discard_pile_beside()):
+        cv2.imwrite(str(tmp_path / f"{n:03d}.png"), frame)
+    assert main(["vision", "watch", str(tmp_path), "--reader", "temple-die"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "settled" in line]
+    assert len(lines) == 3 and "4 on white" in lines[1], lines
+    assert lines[1].endswith("nothing moved over it, so it lay there all along: the table says nothing")
+    assert lines[2].endswith("the table would take it")
