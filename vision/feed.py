@@ -711,11 +711,13 @@ class CameraFeed:
             touched = self.gate.moved_over(boxes, tray.shape)
             self._die_on_board = False
             self._dice(dataclasses.replace(settled, reading=placed(settled.reading, offset)), touched)
+            self.gate.forget_moves()
         if on_board is not None and on_board.reading:
             boxes = [d.box for d in on_board.reading]
             self._small = small_temple_die(boxes, frame.shape)
             self._die_on_board = True
             self._dice(on_board, self.board_gate.moved_over(boxes, frame.shape))
+            self.board_gate.forget_moves()
         if board_moving:
             self.card_reads = 0
         if self.tracker is not None and not board_moving:

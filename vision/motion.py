@@ -81,8 +81,10 @@ class MotionGate:
         self._still_at = self._seen_at = clock()
         self._compared: tuple[np.ndarray, np.ndarray] | None = None  # the last two frames compared, light matched
         self._changed: np.ndarray | None = None  # the pixels that changed between them
-        # Where anything moved since the picture was last still (pixels of the gate's small copy), or None when
-        # a frame could not be compared (the first, an unusable one): then anywhere may have moved.
+        # Where anything moved since the readers last settled on what lies there (`forget_moves`), in pixels of
+        # the gate's small copy; None when a frame could not be compared (the first, an unusable one): then
+        # anywhere may have moved. Still frames between do not forget it: a throw whose hand paused for a frame
+        # above the tray moved the die's landing place in the motion before the pause.
         self.moved: np.ndarray | None = None
         self._banded: deque[bool] = deque(maxlen=BANDS_FRAMES)  # for each recent moving frame: bands, or motion
         self._gaps: deque[float] = deque(maxlen=2 * BANDS_FRAMES)  # seconds between recent frames
@@ -138,13 +140,12 @@ class MotionGate:
         else:
             self._gaps.append(gap)
         self._seen_at = now
-        was_still = self.still_count > 0
         self.last_motion = self.motion(frame)
         if self.last_motion > self.moving_fraction:
             self.still_count = 0
             changed = self._changed
-            if changed is None or self.moved is None or was_still or self.moved.shape != changed.shape:
-                self.moved = None if changed is None else changed.copy()  # a motion begins
+            if changed is None or self.moved is None or self.moved.shape != changed.shape:
+                self.moved = None if changed is None else changed.copy()
             else:
                 self.moved |= changed
             if self._compared is not None:
@@ -155,9 +156,14 @@ class MotionGate:
         self.moving_for = now - self._still_at
         return self.still_count >= self.still_frames
 
+    def forget_moves(self) -> None:
+        """What lies in view now has been read: motion counts again from here (`moved_over`)."""
+        if self.moved is not None:
+            self.moved[:] = False
+
     def moved_over(self, boxes: list, shape: tuple[int, ...]) -> bool:
         """Whether anything moved over any of ``boxes`` (x0, y0, x1, y1 in pixels of frames of ``shape``, as the
-        gate is fed them) during the last motion: a hand reaching past dice to a pawn did not touch them."""
+        gate is fed them) since `forget_moves`: a hand reaching past dice to a pawn did not touch them."""
         if self.moved is None:
             return True
         h, w = self.moved.shape

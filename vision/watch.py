@@ -528,6 +528,7 @@ def watch(args: argparse.Namespace) -> int:
                     boxes = [r.box for r in in_view]  # in the tray's view, as the reader saw them
                     lines.append(_settled_text(settled, same, gate_of.moved_over(boxes, read_in.shape),
                                                args.reader == "temple-die"))
+                    gate_of.forget_moves()
                     seen = shown.shape if tray.whole else read_shape(view.shape)
                     small = small_dice_size(boxes, seen) if args.reader == "dice" else None
                     if small and not small_told:

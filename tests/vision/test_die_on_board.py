@@ -380,3 +380,17 @@ def test_watch_says_the_table_keeps_quiet_about_what_nothing_moved_over(tmp_path
     assert len(lines) == 3 and "4 on white" in lines[1], lines
     assert lines[1].endswith("nothing moved over it, so it lay there all along: the table says nothing")
     assert lines[2].endswith("the table would take it")
+
+
+def test_a_throw_whose_hand_paused_above_the_tray_is_still_a_roll() -> None:
+    """Where the die lands moved in the motion before the hand paused for a frame; the motion after the pause (the
+    hand drawn back) did not cover it. Counted from the pause only, the die had lain there all along."""
+    rng = np.random.default_rng(6)
+    first = temple_table(rng, RolledDie("5", "red", (560.0, 120.0), 55.0, 30.0))
+    landed = temple_table(rng, RolledDie("2", "red", (700.0, 330.0), 55.0, 75.0))
+    throw = arm_over(first, slice(0, 480), slice(480, 800))
+    paused = arm_over(landed, slice(0, 150), slice(650, 800))  # the hand above the tray's far corner
+    drawn_back = arm_over(landed, slice(0, 150), slice(480, 600))
+    frames = [throw, throw, *[first] * 6, paused, paused, drawn_back, *[landed] * 6]
+    seen = announced(frames, tray=WHOLE_PICTURE)
+    assert [(o.value, (o.face or {}).get("colour")) for o in seen if isinstance(o, DieRead)] == [(5, "red"), (2, "red")]

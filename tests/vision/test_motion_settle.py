@@ -172,7 +172,11 @@ def test_the_gate_knows_where_the_last_motion_passed() -> None:
         gate.is_still(frame)
     assert not gate.moved_over(dice, plain.shape) and gate.moved_over([(100.0, 100.0, 140.0, 140.0)], plain.shape)
     over = plain.copy()
-    over[250:400, 450:600] = 200  # the next motion, over the dice: the last one is forgotten
+    over[250:400, 450:600] = 200  # the next motion, over the dice: the hand's is kept until what lies is read
     for frame in (over, plain, plain):
         gate.is_still(frame)
-    assert gate.moved_over(dice, plain.shape) and not gate.moved_over([(100.0, 100.0, 140.0, 140.0)], plain.shape)
+    assert gate.moved_over(dice, plain.shape) and gate.moved_over([(100.0, 100.0, 140.0, 140.0)], plain.shape)
+    gate.forget_moves()  # the dice read where they lie: motion counts from here
+    for frame in (hand, plain, plain):
+        gate.is_still(frame)
+    assert not gate.moved_over(dice, plain.shape) and gate.moved_over([(100.0, 100.0, 140.0, 140.0)], plain.shape)
