@@ -771,8 +771,8 @@ class CameraFeed:
             return
         if not touched and self._mode in BIG_DIE_MODES:
             # The temple die cannot land without moving pixels the gate counts: read where nothing moved, it is
-            # something that lay there all along, a path card face up beside the board read as a die once the
-            # die was lifted (asked, or at 0.81 taken), as each time the die was lifted.
+            # something that lay there all along. A path card face up beside the board was read as a die each
+            # time the die was lifted (one drawn card at 0.81, taken as a roll).
             self._dice_placed = dice
             return
         if len(dice) == 1:  # told as a roll, it lies untouched from now on; several are refused, not rolled

@@ -352,8 +352,8 @@ def _unusable_line(frame, source: FrameSource | None) -> str:
 
 
 def _settled_text(settled, lay_still: bool, touched: bool = True, big_die: bool = False) -> str:
-    """A settled roll and what the table would do with it (``touched``: something moved over the dice since they
-    last lay still, `MotionGate.moved_over`; ``big_die``: the temple die, which never lands unseen by the gate,
+    """A settled roll and what the table would do with it (``touched``: something moved over the dice since dice
+    were last read, `MotionGate.moved_over`; ``big_die``: the temple die, which never lands unseen by the gate,
     `feed.BIG_DIE_MODES`)."""
     if lay_still and not touched:
         what = "the same dice where they lay, nothing moved over them: the table says nothing"
