@@ -90,7 +90,8 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
             if players and game_id:
                 spec = {"game": game_id, "players": split_players(players), "profile": args.profile or "standard"}
             else:
-                spec = ask_new_game(_read, print, game_id)
+                # Live (hw play), the terminal's own reader of typed lines answers; a second one raced it.
+                spec = ask_new_game(terminal.ask or _read, print, game_id)
             if spec is None:
                 return None
             try:

@@ -207,6 +207,9 @@ class Terminal:
         self.controller = controller or Controller()
         self.controller.add_output(self.report)
         self.press = press
+        # Set by `run_live` while it runs: how a new game's questions are asked, through its one reader of
+        # the typed lines. A second reader beside it raced it for each line (see `run_live`).
+        self.ask: Callable[[str], str | None] | None = None
 
     def report(self, update: Update) -> None:
         """The terminal as a controller output: say what happened, whoever caused it."""
@@ -520,10 +523,27 @@ class Terminal:
                     _reading.clear()
                     return
 
+        def ask(prompt: str) -> str | None:
+            """The next typed line, for a question asked on this thread (a new game's): the reader's, not
+            stdin's. Read by a second reader, the answer to "Which game?" raced the first one, which took
+            the '1' for a roll of 1 in the game going on. Table inputs meanwhile wait in the controller."""
+            self.out.write(prompt)
+            self.out.flush()
+            while True:
+                try:
+                    item = inbox.get(timeout=0.5)  # with a timeout, for Ctrl-C as below
+                except queue.Empty:
+                    continue
+                if item is None:
+                    inbox.put(None)  # the input ended: the referee ends too, after this question
+                if item is None or isinstance(item, str):
+                    return item
+
         if not self._begin():
             return 0
         _reading.set()
         threading.Thread(target=forward, name=INPUT_THREAD, daemon=True).start()
+        self.ask = ask
         legal = self.show()
         while True:
             try:
@@ -545,6 +565,7 @@ class Terminal:
                 break
             legal = self._refresh(item, legal, before)
         self.controller.wake = None
+        self.ask = None
         self.say(self._goodbye())
         return 0
 

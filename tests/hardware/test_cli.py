@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -248,3 +249,29 @@ def test_play_turns_the_camera_picture_tells_it_the_mains_and_reads_the_tray_as_
     finally:
         detach()
     assert not started[0].running
+
+
+def test_the_answers_to_a_new_games_questions_in_hw_play_are_not_taken_as_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`new` asked its questions with a second reader of stdin while the live referee's own reader still
+    waited: the '1' typed for "Which game?" was taken as a roll of 1 in the game going on (journalled),
+    and 'red,blue' as the game's name."""
+    typed = iter(["new", "1", "red,blue", "", "q"])
+    lock = threading.Lock()
+
+    def slow_input(prompt: str = "") -> str:
+        print(prompt, end="", flush=True)
+        with lock:  # a person typing: each line a moment after the one before, to whoever waits first
+            time.sleep(0.2)
+            try:
+                return next(typed)
+            except StopIteration:
+                raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", slow_input)
+    journal = tmp_path / "j.sqlite3"
+    args = ["--game", "blackpool", "--players", "red,blue", "--new", "--journal", str(journal), "--buttons", "mock"]
+    assert main(["hw", "play", *args]) == 0
+    out = capsys.readouterr().out
+    assert "Which game?" in out and "rolls 1" not in out and "No game" not in out, out[-2000:]
