@@ -80,7 +80,7 @@ def test_lights(panel: Panel, say: Say, dwell: float) -> None:
 
 def self_test(
     config: Mapping[str, Any],
-    pin_factory: Callable[[], Any],
+    pin_factory: Callable[[], Any] | None,
     ports: list[str] | None,
     say: Say = print,
     timeout: float = 10.0,
@@ -90,20 +90,15 @@ def self_test(
     """Run the whole check; 0 when everything answered, 1 otherwise.
 
     ``pin_factory`` makes the factory, so a machine without GPIO (or a pin held by
-    another program) is one reported problem and the serial sensor is still checked.
+    another program) is one reported problem and the serial sensor is still checked;
+    None for a table without a button box, whose lights and buttons are not checked.
     """
     presses: queue.Queue[Observation] = queue.Queue()
     failures = 0
-    try:
-        panel = Panel(config, presses.put, pin_factory())
-    except HardwareUnavailable as error:
-        say(f"Lights and buttons: cannot start - {error.message}")
-        failures += 1
+    if pin_factory is None:
+        say("Lights and buttons: not checked (--buttons none)")
     else:
-        try:
-            failures += _test_panel(panel, presses, say, timeout, dwell, auto_press)
-        finally:
-            panel.close()
+        failures += _check_panel(config, pin_factory, presses, say, timeout, dwell, auto_press)
     say("Serial sensor:")
     candidates = ports if ports else sorted({p for pattern in PORT_PATTERNS for p in glob.glob(pattern)})
     if not candidates:
@@ -121,6 +116,22 @@ def self_test(
         failures += 1
     say("All wiring answered." if not failures else f"{failures} problem(s) found.")
     return 1 if failures else 0
+
+
+def _check_panel(
+    config: Mapping[str, Any], pin_factory: Callable[[], Any], presses: queue.Queue[Observation], say: Say,
+    timeout: float, dwell: float, auto_press: bool,
+) -> int:
+    """The lights and buttons: how many problems; a box that cannot start is one."""
+    try:
+        panel = Panel(config, presses.put, pin_factory())
+    except HardwareUnavailable as error:
+        say(f"Lights and buttons: cannot start - {error.message}")
+        return 1
+    try:
+        return _test_panel(panel, presses, say, timeout, dwell, auto_press)
+    finally:
+        panel.close()
 
 
 def _test_panel(

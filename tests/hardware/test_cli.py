@@ -275,3 +275,22 @@ def test_the_answers_to_a_new_games_questions_in_hw_play_are_not_taken_as_moves(
     assert main(["hw", "play", *args]) == 0
     out = capsys.readouterr().out
     assert "Which game?" in out and "rolls 1" not in out and "No game" not in out, out[-2000:]
+
+
+def test_self_test_without_a_button_box_checks_only_the_sensor(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--buttons none` (a table with a dice sensor and no button box) still opened GPIO: off the Pi the
+    check ended "1 problem(s) found" with a working sensor, and on a Pi it waited for buttons nobody wired."""
+    with SimulatedSensor() as sensor:
+        stop = threading.Event()
+        server = threading.Thread(target=lambda: [idle(sensor, 0.05) for _ in iter(stop.is_set, True)])
+        server.start()
+        try:
+            code = main(["hw", "test", "--buttons", "none", "--timeout", "0.05", "--dwell", "0",
+                         "--dice-sensor", sensor.path])
+        finally:
+            stop.set()
+            server.join()
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "GPIO" not in out and "press confirm" not in out
+    assert "Lights and buttons: not checked (--buttons none)" in out and "TC-DICE-SIM" in out
