@@ -481,6 +481,11 @@ class Controller:
                 return self._act(session, legal[self.selected % len(legal)])
             return Update("info", pending.text, pending=pending)
         if intent == "next":
+            if self.proposal is not None:
+                # Confirm takes the reading that waits, not a highlighted choice: "slot 2 ... confirm to open"
+                # lit here, and confirm then took the waiting card.
+                return Update("info", f"A reading waits for its tap: confirm takes it, undo drops it. "
+                              f"{self.proposal_text}", pending=pending)  # fmt: skip
             legal = session.legal()
             if not legal or pending.kind != "choose":  # confirm takes only a choice; a face or card would be a lie
                 return Update("info", pending.text, pending=pending)

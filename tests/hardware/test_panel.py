@@ -302,3 +302,32 @@ def test_next_while_a_roll_is_awaited_does_not_offer_what_confirm_will_not_take(
         assert controller.session.log == []
     finally:
         panel.close()
+
+
+def test_next_while_a_reading_waits_for_its_tap_says_confirm_takes_the_reading(
+    tmp_path: Path, factory: MockFactory
+) -> None:
+    """With a card read unsure waiting for its tap, next lit 'slot 2: ... confirm to open', and confirm then
+    took the waiting card instead: the button box said one thing and did another."""
+    import random
+
+    from companion.observations import CardsSeen
+
+    session = Session.new("temple", ["red", "blue"])
+    rng = random.Random(3)
+    while not (session.pending().kind == "choose" and any(a["type"] == "change" for a in session.legal())):
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    change = next(a for a in session.legal() if a["type"] == "change")
+    controller = Controller(session)
+    panel = Panel(config(tmp_path), controller.submit, factory)
+    try:
+        controller.handle(CardsSeen({change["slot"]: change["card"]}, "camera", confidence=0.5))
+        assert panel.press("next")
+        [update] = controller.pump()
+        assert update.kind == "info" and "select" not in {u.kind for u in [update]}
+        assert "confirm takes it, undo drops it" in update.text and f"card {change['card']}" in update.text
+        assert panel.press("confirm")
+        [step] = controller.pump()
+        assert step.kind == "step" and step.action == {"type": "change", "slot": change["slot"], "card": change["card"]}
+    finally:
+        panel.close()
