@@ -131,8 +131,8 @@ def load_config(path: Path | None = None) -> dict[str, Any]:
             raise InvalidData([f"{path}: no such wiring file"])
         return config
     try:
-        with path.open("rb") as file:
-            own = tomllib.load(file)
+        # Past a byte-order mark (Notepad's UTF-8): tomllib refused it as "Invalid statement" at line 1.
+        own = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise InvalidData([f"{path}: not a readable TOML file ({exc})"]) from None
     problems = SCHEMA(own, f"{path}:") or _colours_in_lower_case(own, f"{path}:")

@@ -331,3 +331,11 @@ def test_next_while_a_reading_waits_for_its_tap_says_confirm_takes_the_reading(
         assert step.kind == "step" and step.action == {"type": "change", "slot": change["slot"], "card": change["card"]}
     finally:
         panel.close()
+
+
+def test_a_wiring_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """Notepad saves UTF-8 with a byte-order mark; the file looked right and was refused as "Invalid statement
+    (at line 1, column 1)", so the button box did not start."""
+    path = tmp_path / "hardware.toml"
+    path.write_text("\ufeff[buttons]\nconfirm = 4\n", encoding="utf-8")
+    assert load_config(path)["buttons"]["confirm"] == 4
