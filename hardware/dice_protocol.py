@@ -93,6 +93,8 @@ def decode(line: bytes) -> Message:
     if start < 0:
         return BadLine("no start marker", raw)
     line = line[start:]  # noise before the marker (a half line glued to a whole one) is dropped
+    if len(line) > MAX_LINE:  # as when it comes in pieces (LineParser.feed): how it was read must not matter
+        return BadLine("line too long", raw[:MAX_LINE])
     star = line.rfind(b"*")
     if star < 0 or len(line) - star != 3:
         return BadLine("no checksum", raw)

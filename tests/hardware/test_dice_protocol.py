@@ -102,3 +102,16 @@ def test_noise_glued_to_a_line_split_anywhere_never_hides_it(noise: bytes, value
 
 def test_die_type_and_colour_are_read_in_any_case_like_the_message_name() -> None:
     assert decode(encode("die", "D20", 3, 100, "RED")[:-1]) == DieSettled("d20", 3, 1.0, "red")
+
+
+@given(st.integers(1, 400), st.sampled_from([("ERR", "jam", "x" * 300), ("DIE", "d6", "4" * 200, 100),
+                                              ("DIE", "d6", 4, 100, "r" * 200)]))
+def test_a_line_past_the_limit_is_dropped_however_it_arrives(chunk: int, fields: tuple) -> None:
+    """Only a run without a newline was held to MAX_LINE: the same long line arriving in one read (a slow
+    reader, a socket:// sensor) was taken, its 200-digit die value or 300-letter fault read out at the table."""
+    line = encode(*fields)
+    parser = LineParser()
+    messages = [m for start in range(0, len(line), chunk) for m in parser.feed(line[start : start + chunk])]
+    assert all(isinstance(m, BadLine) for m in messages), messages
+    assert "line too long" in {m.reason for m in messages}
+    assert parser.feed(encode("ROLL")) == [RollStart()]
