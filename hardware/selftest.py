@@ -142,27 +142,42 @@ def _test_panel(
     test_lights(panel, say, dwell)
     say("Buttons (press each one when asked):")
     for intent, button in panel.buttons.devices.items():
-        # The BCM name the wiring and pins.toml use (GPIO17); the pin info object printed as its repr.
-        info = getattr(button.pin, "info", None)
-        say(f"  press {intent} ({getattr(info, 'name', button.pin)}) ...")
+        say(f"  press {intent} ({_pin_name(button)}) ...")
         if auto_press:
             panel.press(intent)  # mock pins: the check presses for you
-        if _wait_press(presses, intent, timeout):
+        others = _wait_press(presses, intent, timeout)
+        if others is None:
             say(f"  {intent}: ok")
+            continue
+        failures += 1
+        # Another button heard meanwhile is most often two wires swapped: said, not silently swallowed.
+        heard = [f"{o} ({_pin_name(panel.buttons.devices[o])})" for o in others if o in panel.buttons.devices]
+        if heard:
+            say(f"  {intent}: NOT PRESSED within {timeout:g} s; {' and '.join(heard)} was pressed instead: "
+                "are their wires swapped?")
         else:
-            say(f"  {intent}: NOT PRESSED within {timeout:.0f} s - check the wiring")
-            failures += 1
+            say(f"  {intent}: NOT PRESSED within {timeout:g} s - check the wiring")
     return failures
 
 
-def _wait_press(presses: queue.Queue[Observation], intent: str, timeout: float) -> bool:
+def _pin_name(button: Any) -> str:
+    """The BCM name the wiring and pins.toml use (GPIO17); the pin info object printed as its repr."""
+    return str(getattr(getattr(button.pin, "info", None), "name", button.pin))
+
+
+def _wait_press(presses: queue.Queue[Observation], intent: str, timeout: float) -> list[str] | None:
+    """None once ``intent`` is pressed; else, at the timeout, the other buttons pressed meanwhile."""
     wanted = {intent, "settings"} if intent == "menu" else {intent}
+    others: list[str] = []
     end = time.monotonic() + timeout
     while (left := end - time.monotonic()) > 0:
         try:
             observation = presses.get(timeout=left)
         except queue.Empty:
-            return False
+            break
         if isinstance(observation, ButtonPressed) and observation.intent in wanted:
-            return True
-    return False
+            return None
+        if isinstance(observation, ButtonPressed):
+            name = "menu" if observation.intent == "settings" else observation.intent
+            others += [name] if name not in others else []
+    return others

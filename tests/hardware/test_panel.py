@@ -339,3 +339,21 @@ def test_a_wiring_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> N
     path = tmp_path / "hardware.toml"
     path.write_text("\ufeff[buttons]\nconfirm = 4\n", encoding="utf-8")
     assert load_config(path)["buttons"]["confirm"] == 4
+
+
+def test_the_self_test_names_a_button_pressed_instead_of_the_one_asked(factory: MockFactory) -> None:
+    """Confirm and undo wired to each other's pins: each press was swallowed while the other was waited for,
+    and both were reported "NOT PRESSED within 0 s" (a --timeout of 0.3) as if the buttons were dead."""
+    from hardware.selftest import self_test
+
+    said: list[str] = []
+
+    def say(text: str) -> None:
+        said.append(text)
+        if text.startswith("  press confirm"):  # the tester presses the button labelled confirm: undo's pin
+            factory.pin(27).drive_low()
+            factory.pin(27).drive_high()
+
+    self_test(load_config(), lambda: factory, ["/nonexistent"], say=say, timeout=0.3, dwell=0)
+    assert "  confirm: NOT PRESSED within 0.3 s; undo (GPIO27) was pressed instead: are their wires swapped?" in said
+    assert "  undo: NOT PRESSED within 0.3 s - check the wiring" in said  # its press came too early, and is said
