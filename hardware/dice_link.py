@@ -118,6 +118,7 @@ class DiceLink:
         self._thread: threading.Thread | None = None
         self._port: serial.SerialBase | None = None
         self._spoke = False  # the device sent a valid message since the port was last opened
+        self._garbled_said = False  # an unreadable line was reported, and no line has read since
 
     def start(self) -> DiceLink:
         self._thread = threading.Thread(target=self._run, name=f"dice-link {self.url}", daemon=True)
@@ -158,7 +159,7 @@ class DiceLink:
                 delay = min(delay * 2, self.backoff[1])
                 continue
             reported_down = False
-            self._spoke = False
+            self._spoke = self._garbled_said = False
             self._parser.reset()  # a half line from before the outage must not glue onto the next one
             self.counts["connects"] += 1
             self.submit(LinkChanged(self.source, True, f"{self.url} open"))
@@ -191,8 +192,16 @@ class DiceLink:
         if self.on_message is not None:
             self.on_message(message)
         if isinstance(message, BadLine):
+            # Said once until a line reads again: only counted, a wrong baud rate or a roll garbled on the
+            # cable left the table silent. The port's echo of our own query (loop://, echo on) is no news.
+            if not self._garbled_said and message.raw.strip() != QUERY.strip():
+                self._garbled_said = True
+                self.submit(LinkChanged(self.source, True, f"a line could not be read ({message.reason}); if a "
+                                        "roll did not come through, enter it by hand. If none reads, check the "
+                                        "sensor speaks 115200 baud"))  # fmt: skip
             return
         self._spoke = True
+        self._garbled_said = False
         observation = to_observation(message, self.source, self.tags)
         if observation is not None:
             self.submit(observation)

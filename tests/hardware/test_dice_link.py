@@ -236,3 +236,21 @@ def test_a_port_that_opens_and_drops_at_once_is_retried_with_back_off() -> None:
         server.close()
     # up, down, a wait that doubles up to its ceiling, and up again: never reopened straight away
     assert log[:9] == [True, False, 0.01, True, False, 0.02, True, False, 0.02]
+
+
+def test_unreadable_lines_are_said_once_until_a_line_reads(sensor: SimulatedSensor) -> None:
+    """A sensor at the wrong baud rate, or a line garbled on the cable, was counted and never said: the
+    table heard "connected", then nothing at all when the dice were thrown."""
+    controller = race_controller()
+    with DiceLink(sensor.path, controller.submit, backoff=FAST):
+        pump_until(controller, until_link(True))
+        sensor.write(b"\x8f\xfe\x13\xe0\xf8\n" * 3)  # 9600-baud bytes read at 115200
+        said = pump_until(controller, lambda u: u.kind == "link" and "could not be read" in u.text)[-1]
+        assert said.detail["up"] is True and "enter it by hand" in said.text
+        sensor.write(b"$DIE,d6,6,100*00\n")  # garbled on the cable: no second report until a line reads
+        sensor.roll(4)
+        updates = pump_until(controller, lambda u: u.kind == "step")
+        assert not any("could not be read" in u.text for u in updates)
+        sensor.write(b"$DIE,d6,6,100*00\n")
+        pump_until(controller, lambda u: u.kind == "link" and "checksum mismatch" in u.text)
+    assert [a["type"] for a in controller.session.log] == ["roll"]
