@@ -22,7 +22,7 @@ from companion.observations import LinkChanged, Observation, Update
 from companion.option_types import count, seconds
 from companion.registry import create, game_class, game_classes
 from companion.session import Session
-from companion.terminal import Terminal
+from companion.terminal import Terminal, split_players
 from hardware.dice_link import DiceLink
 from hardware.dice_protocol import Message, SlotReport
 from hardware.dice_sim import SimulatedSensor, idle, run_script
@@ -195,7 +195,8 @@ def cmd_hw_demo(args: argparse.Namespace) -> int:
     from companion.journal import Journal
 
     with tempfile.TemporaryDirectory() as folder, SimulatedSensor() as sensor:
-        session = Session.new(args.game, args.players.split(","), journal=Journal(Path(folder) / "demo.sqlite3"))
+        players = split_players(args.players)  # as `play` reads them: "red, blue" too
+        session = Session.new(args.game, players, journal=Journal(Path(folder) / "demo.sqlite3"))
         terminal = Terminal(session, lambda: None, sys.stdout)
         terminal.farewell = "Bye. The demo played on a scratch journal, which is gone with it."
         steps: queue.Queue[Update] = queue.Queue()

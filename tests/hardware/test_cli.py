@@ -294,3 +294,9 @@ def test_self_test_without_a_button_box_checks_only_the_sensor(capsys: pytest.Ca
     assert code == 0, out
     assert "GPIO" not in out and "press confirm" not in out
     assert "Lights and buttons: not checked (--buttons none)" in out and "TC-DICE-SIM" in out
+
+
+def test_demo_players_are_read_as_play_reads_them(capsys: pytest.CaptureFixture[str]) -> None:
+    """`hw play --players "red, blue"` plays; `hw demo` split on commas alone and refused "unknown colour ' blue'"."""
+    assert main(["hw", "demo", "--players", "red, blue", "--pause", "0"]) == 0
+    assert "Red rolls 6." in capsys.readouterr().out
