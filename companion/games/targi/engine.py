@@ -684,7 +684,9 @@ class Engine:
         kind = s.tasks[0].kind
         rule = "TG-B5" if kind == "silversmith" else "TG-B6"
         if (give, get) not in self.trades(s, p, kind):
-            same = kind == "trader" and len(give) == 1 and give[0][1] == 2 and get == ((give[0][0], 1),)
+            # Only goods (not gold) have a two-for-one at the Trader, so only they can ask for "the same kind".
+            same = (kind == "trader" and len(give) == 1 and give[0][0] in GOODS and give[0][1] == 2
+                    and get == ((give[0][0], 1),))  # fmt: skip
             if same:  # the seed's "1 other good"; TG-Q17 settles that it is always a different kind
                 raise refuse(f"At the Trader two {give[0][0]} buy one good of another kind, not {give[0][0]}.",
                              "TG-Q17")  # fmt: skip

@@ -101,3 +101,20 @@ def test_playing_or_discarding_the_held_card_outside_the_noble_cites_the_hand_cl
     s, _ = act(s, {"type": "use", "card": 1})
     s, _ = act(s, {"type": "play", "card": "T11", "pay": {"salt": 1}, "row": 1})
     assert s.supply(W).rows[0] == ("T11",) and s.supply(W).hand == ()
+
+
+# -- TG-B6: the Trader exchanges goods, never gold -------------------------------------------------------
+def test_two_gold_for_one_gold_at_the_trader_is_not_told_that_gold_buys_a_good() -> None:
+    """Gold is no good: the Trader's two-for-one is for dates, salt and pepper only (TG-B6).
+
+    The refusal used to cite TG-Q17 and say that two gold buy a good of another kind, which the Trader
+    never offers.
+    """
+    doc = actions_doc(W, targi=[(9, W)])
+    set_supply(doc, W, salt=3, gold=2)
+    s, _ = act(load(doc), {"type": "use", "card": 9})
+    err = refused(s, {"type": "trade", "give": {"gold": 2}, "get": {"gold": 1}}, "TG-B6")
+    assert "good of another kind" not in err.message
+    refused(s, {"type": "trade", "give": {"gold": 2}, "get": {"salt": 1}}, "TG-B6")
+    # two of a good for one of the same good still cites the decision that settles it
+    refused(s, {"type": "trade", "give": {"salt": 2}, "get": {"salt": 1}}, "TG-Q17")
