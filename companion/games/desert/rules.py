@@ -172,7 +172,9 @@ class DesertRace(Game):
             parts.append("agree trades")
         if piece.holds(FLASK):
             parts.append("redeem a Desert Flask")
-        return Pending("choose", mover, f"{title(mover)} on {space.name}: {', '.join(parts)}, or end the turn.")
+        # A Flask drunk here leaves the step with nothing else on offer: then ending the turn is all there is.
+        choices = f"{', '.join(parts)}, or end the turn" if parts else "end the turn"
+        return Pending("choose", mover, f"{title(mover)} on {space.name}: {choices}.")
 
     def _roll_extras(self, state: State) -> str:
         names = [card_name(a["card"]) for a in self._roll_step_uses(state) if a["type"] == "use"]

@@ -227,6 +227,19 @@ def test_a_flask_may_be_redeemed_at_any_choice_of_the_movers_own_turn() -> None:
     assert not ruling.legal and ruling.rules == ("DR-Q23",)
 
 
+def test_the_end_step_after_drinking_the_flask_reads_as_a_sentence() -> None:
+    """Redeeming the Flask at the end of the turn leaves only "end the turn" to do (DR-18).
+
+    The prompt used to keep the list of choices it no longer had and read "Black on Oasis Alcove: , or
+    end the turn."
+    """
+    state = position(GAME, {A: {"space": 0, "lives": 3, "items": [FLASK]}})
+    state, _ = act(GAME, state, roll(1))
+    assert GAME.pending(state).text == "Black on Oasis Alcove: redeem a Desert Flask, or end the turn."
+    state, _ = act(GAME, state, use(FLASK))
+    assert GAME.pending(state).text == "Black on Oasis Alcove: end the turn."
+
+
 def _move_rules(events: list) -> list[tuple[str, ...]]:
     return [e.rules for e in events if e.kind == "move"]
 
