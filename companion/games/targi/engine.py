@@ -777,7 +777,22 @@ class Engine:
         kind = "gold" if "gold" in card.params else "goods"
         n, vp = int(card.params[kind]), int(card.params["vp"])
         ev.append(Event("warning", f"{card.label}: each player loses {n} {kind} or {vp} VP.", ("TG-R2",)))
-        return evolve(s, stage="raid", queue=(s.start, s.other(s.start)), actor=None)
+        # TG-Q3 / TG-Q34: the raid strikes both players at once, so who cannot pay is judged on what each held
+        # when the robber came. Settling the start player's forfeit first handed its VP to the other player,
+        # who could then pay with it and leave the start player with nothing.
+        order = (s.start, s.other(s.start))
+        unable = [p for p in order if self.cannot_pay(s, p)]
+        before = s
+        for p in unable:
+            s = self.forfeit(s, p, ev, before)
+        return evolve(s, stage="raid", queue=tuple(p for p in order if p not in unable), actor=None)
+
+    def cannot_pay(self, s: State, p: str) -> bool:
+        """Whether ``p`` can pay neither raid option in full (and no tribe card spares them the raid)."""
+        if fx.raid_immune(self.cat, s.supply(p)):
+            return False
+        _kind, n, vp = self.raid_amounts(s, p)
+        return n > 0 and vp > 0 and not self.raid_options(s, p)
 
     def auto_raid(self, s: State, p: str, ev: Events) -> State | None:
         """Settle a raid payment that leaves no choice; None when the player must choose."""
@@ -794,15 +809,25 @@ class Engine:
             return self.pay_raid(s, p, options[0], ev)
         if options:
             return None
+        return evolve(self.forfeit(s, p, ev), queue=s.queue[1:])
+
+    def forfeit(self, s: State, p: str, ev: Events, before: State | None = None) -> State:
+        """``p`` cannot pay the raid in full: the opponent gains its VP (less any VP paid under partialPayment).
+
+        ``before`` is the position when the robber came: what ``p`` can hand over under partialPayment is what
+        they held then, not VP the other player's own forfeit has just brought them.
+        """
+        held = (before or s).supply(p)
+        vp = self.raid_amounts(s, p)[2]
         opponent = s.other(p)
-        paid = min(sup.vp, vp) if s.rules.partial_payment else 0
+        paid = min(held.vp, vp) if s.rules.partial_payment else 0
         if paid:
-            s = s.with_supply(p, evolve(sup, vp=sup.vp - paid))
+            s = s.with_supply(p, evolve(s.supply(p), vp=s.supply(p).vp - paid))
             ev.append(Event("penalty", f"{cap(p)} pays the {paid} VP they have.", ("TG-R3", "TG-Q3"), (p,)))
         s = s.with_supply(opponent, evolve(s.supply(opponent), vp=s.supply(opponent).vp + vp - paid))
         ev.append(Event("reward", f"{cap(p)} cannot pay the raid in full: {cap(opponent)} gains {vp - paid} VP.",
                         ("TG-R3", "TG-Q3"), (p, opponent)))  # fmt: skip
-        return evolve(s, queue=s.queue[1:])
+        return s
 
     def after_raid(self, s: State, ev: Events) -> State:
         if s.robber == self.cat.last_raid:

@@ -118,3 +118,41 @@ def test_two_gold_for_one_gold_at_the_trader_is_not_told_that_gold_buys_a_good()
     refused(s, {"type": "trade", "give": {"gold": 2}, "get": {"salt": 1}}, "TG-B6")
     # two of a good for one of the same good still cites the decision that settles it
     refused(s, {"type": "trade", "give": {"salt": 2}, "get": {"salt": 1}}, "TG-Q17")
+
+
+# -- TG-Q3 / TG-Q34: who can pay a raid is judged on what each player held when the robber came ------------
+def test_a_raid_nobody_can_pay_gives_each_player_the_others_vp() -> None:
+    """Neither player holds a good or a VP token when the First Raid comes: each gains the other's VP (TG-Q34).
+
+    The start player's forfeit used to reach the other player before that player paid, who then paid the raid
+    with that very VP, so the start player gained nothing.
+    """
+    doc = actions_doc(W, round_=3)  # robber on 3: the next round starts with the First Raid
+    set_supply(doc, W, dates=0, salt=0, pepper=0, vp=0, gold=0)
+    set_supply(doc, B, dates=0, salt=0, pepper=0, vp=0, gold=0)
+    s, events = act(load(doc), {"type": "done"})
+    assert s.robber == 5 and s.stage == "place"
+    assert (s.supply(W).vp, s.supply(B).vp) == (1, 1)
+    assert sum(1 for e in events if "TG-R3" in e.rules) == 2
+    assert not any(e.kind == "penalty" and "pays the raid" in e.text for e in events)
+
+
+def test_a_player_who_can_pay_still_pays_when_the_other_cannot() -> None:
+    """Only the player with nothing is let off; the other pays from their own stock and keeps the gain."""
+    doc = actions_doc(W, round_=3)
+    set_supply(doc, W, dates=0, salt=0, pepper=0, vp=0, gold=0)
+    set_supply(doc, B, dates=0, salt=0, pepper=0, vp=2, gold=0)
+    s, _ = act(load(doc), {"type": "done"})
+    # black (start player now) pays 1 VP, white could pay nothing and black also gains white's 1 VP
+    assert (s.supply(W).vp, s.supply(B).vp) == (0, 2)
+
+
+def test_partial_payment_hands_over_only_the_vp_held_when_the_raid_came() -> None:
+    """With raid.partialPayment both players short of the Third Raid's 2 VP hand over what they held (TG-Q3)."""
+    doc = actions_doc(W, round_=9, options={"raid.partialPayment": True})  # robber on 11: next is corner 12
+    set_supply(doc, W, dates=0, salt=0, pepper=0, vp=0, gold=0)
+    set_supply(doc, B, dates=0, salt=0, pepper=0, vp=1, gold=0)
+    s, _ = act(load(doc), {"type": "done"})
+    assert s.robber == 13
+    # black gives its 1 VP and white gains the other 1; white gives nothing and black gains 2
+    assert (s.supply(W).vp, s.supply(B).vp) == (1, 2)
