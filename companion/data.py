@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,9 @@ def read_json(path: Path) -> Any:
         raise InvalidData([f"{path}: not valid JSON at {where}: {_json_fault(exc)}"]) from None
     except RecursionError:  # "[[[[..." thousands deep: the reader recurses once a level, and the referee crashed
         raise InvalidData([f"{path}: lists or objects nested too deeply to be game data or a record"]) from None
+    except ValueError:  # a whole number thousands of digits long (a key held down): Python will not convert it
+        digits = sys.get_int_max_str_digits()
+        raise InvalidData([f"{path}: a number too long to read (more than {digits} digits)"]) from None
 
 
 def _json_fault(exc: json.JSONDecodeError) -> str:

@@ -96,6 +96,8 @@ def test_a_count_of_games_must_be_one_or_more(count: str, capsys: pytest.Capture
         ('{"format": "FORMAT", "game": "race", "start": 5, "actions": []}', "start of the game must be an object"),
         ('{"format": "FORMAT", "game": "race", "start": {"players": ["red", "blue"]}, "actions": 7}',
          "actions must be a list"),
+        ('{"format": "FORMAT", "game": "race", "start": {"players": ["red", "blue"]}, "actions": [{"type": "roll", '
+         '"value": ' + "6" * 5000 + "}]}", "a number too long to read (more than 4300 digits)"),
     ],
 )
 def test_replay_of_a_broken_record_says_what_is_wrong(

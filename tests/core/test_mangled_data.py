@@ -98,6 +98,9 @@ def test_a_file_saved_with_a_byte_order_mark_or_as_utf16_is_read(encoding: str, 
         ('{"game": "Désert"}'.encode("latin-1"), "cards.json: not UTF-8 text (byte 11 is 0xe9)"),
         (b'{"collection": [1, 2,]}', "line 1, column 22: a comma before ']'"),
         (b'{"game": "desert",\n}', "line 2, column 1: a comma before '}'"),
+        # A key held down, or a paste gone wrong: Python refuses the number, and that ValueError crashed every
+        # start of the kiosk (with a game in progress on the file) and `data validate` with a traceback.
+        (b'{"game": "desert", "schema": ' + b"9" * 5000 + b"}", "cards.json: a number too long to read"),
     ],
 )
 def test_an_unreadable_file_is_named_with_what_to_fix(content: bytes, expected: str, tmp_path: Path) -> None:
