@@ -89,6 +89,10 @@ class JournalUnavailable(CompanionError, OSError):
     code = "journal_unavailable"
 
 
+class JournalForeign(JournalUnavailable):
+    """The file is a database this companion must not write: another program's, or a newer companion's journal."""
+
+
 class JournalInUse(JournalUnavailable):
     """Another companion (the kiosk, a terminal referee) is writing this journal now."""
 

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.errors import JournalDamaged, JournalInUse, JournalUnavailable
+from companion.errors import JournalDamaged, JournalForeign, JournalInUse, JournalUnavailable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -39,6 +39,40 @@ CREATE TABLE IF NOT EXISTS steps (
     PRIMARY KEY (game_id, seq)
 ) STRICT;
 """
+
+
+JOURNAL_VERSION = 1  # kept in PRAGMA user_version; journals from before it was kept have 0 and are this version
+JOURNAL_COLUMNS = {
+    "games": frozenset({"id", "game", "start", "data", "started", "status"}),
+    "steps": frozenset({"game_id", "seq", "op", "action", "at"}),
+}
+
+
+def _not_ours(db: sqlite3.Connection) -> str | None:
+    """Why the database must not be written as this version's journal, or None when it may.
+
+    Opening used to switch any database to WAL and add our tables and
+    columns to it: another program's database named by ``--journal`` by
+    mistake, or a journal a newer companion wrote before the table went back
+    to an older checkout, was changed, and then every new game was refused
+    with SQLite's words ("no such column: status", "NOT NULL constraint
+    failed"). Raises ``sqlite3.DatabaseError`` for a file that is no database.
+    """
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > JOURNAL_VERSION:
+        return (f"was written by a newer Table Companion (journal version {version}; this one knows "
+                f"version {JOURNAL_VERSION} and older)")  # fmt: skip
+    query = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name"
+    tables = [name for (name,) in db.execute(query)]
+    for table, needed in JOURNAL_COLUMNS.items():
+        if table in tables:
+            missing = needed - {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            if missing:
+                return f"is not a Table Companion journal (its {table} table has no {', '.join(sorted(missing))})"
+    if tables and not JOURNAL_COLUMNS.keys() & set(tables):
+        shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+        return f"is not a Table Companion journal (its tables are {shown})"
+    return None
 
 
 def _now() -> str:
@@ -65,6 +99,8 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
         journal.claim()
     except JournalInUse as refusal:  # its game is the other table's: never carried, or two tables would part
         return Journal(), f"{refusal.message}; this table keeps its own game only until it closes."
+    except JournalForeign as refusal:  # not this version's to read or write: nothing of it is carried
+        return Journal(), f"{refusal.message}; this table keeps its game only until the app closes."
     except JournalUnavailable as refusal:  # a table that cannot journal still referees, and says so
         journal = Journal()
         carried = _carry(_read_active(path), journal)
@@ -261,11 +297,16 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalUnavailable(f"the journal {self.path} cannot be opened: {exc}") from None
         try:
+            foreign = _not_ours(self._db)  # before WAL is switched on: that writes to the file too
+            if foreign is not None:
+                self._db.close()
+                raise JournalForeign(f"{self.path} {foreign}, so it is left as it is")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
             self._add_digests_column()
+            self._mark_version()
             (verdict,) = self._db.execute("PRAGMA quick_check").fetchone()
         except sqlite3.OperationalError as exc:  # cannot open or write (permissions, read-only, disk full)
             self._db.close()
@@ -337,6 +378,13 @@ class Journal:
                 self._digests = "digests"
             except sqlite3.OperationalError:
                 pass
+
+    def _mark_version(self) -> None:
+        """Mark the journal as this version's, so an older companion leaves it alone (not when read-only)."""
+        (version,) = self._db.execute("PRAGMA user_version").fetchone()
+        if version < JOURNAL_VERSION:
+            with suppress(sqlite3.OperationalError):
+                self._db.execute(f"PRAGMA user_version = {JOURNAL_VERSION}")
 
     def claim(self) -> None:
         """Hold the journal for this process alone, or raise `JournalInUse` naming the process that does.

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import JournalDamaged
-from companion.journal import Journal, open_journal
+from companion.journal import JOURNAL_VERSION, Journal, open_journal
 from companion.session import Session, open_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -222,3 +222,60 @@ def test_a_journal_held_by_another_table_is_not_shared(tmp_path: Path) -> None:
     journal, note = open_journal(path)
     assert journal.kept_on_disk and note == "" and journal.active_game() is not None
     journal.close()
+
+
+def file_bytes(path: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(path.parent.iterdir()) if p.name.startswith(path.name)}
+
+
+def test_a_journal_from_a_newer_companion_is_left_as_it_is(tmp_path: Path) -> None:
+    """After going back to an older checkout the table wrote into the newer journal (a column added, the
+    WAL switched on) and then refused every new game with "cannot be written: NOT NULL constraint failed"."""
+    path = tmp_path / "journal.sqlite3"
+    blackpool_journal(path)
+    raw = sqlite3.connect(path, isolation_level=None)
+    raw.execute("PRAGMA journal_mode=DELETE")
+    raw.execute("ALTER TABLE steps ADD COLUMN said_by TEXT NOT NULL DEFAULT ''")
+    raw.execute("PRAGMA user_version = 9")
+    raw.close()
+    before = file_bytes(path)
+
+    journal, session, note = open_table(path)
+    assert not journal.kept_on_disk and session is None
+    assert "was written by a newer Table Companion (journal version 9" in note and "left as it is" in note
+    assert "only until the app closes" in note
+    assert Session.new("blackpool", ["red", "blue"], journal=journal).pending().kind == "roll"
+    journal.close()
+    assert file_bytes(path) == before
+
+
+def test_a_database_that_is_not_a_journal_is_left_as_it_is(tmp_path: Path) -> None:
+    """`--journal` naming another program's database: it gained a steps table and a column, and every new game
+    was refused with "cannot be written: no such column: status" after "the game in progress could not be resumed"."""
+    path = tmp_path / "scores.sqlite3"
+    raw = sqlite3.connect(path, isolation_level=None)
+    raw.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT, score INT)")
+    raw.execute("INSERT INTO games VALUES (1, 'chess', 5)")
+    raw.close()
+    before = file_bytes(path)
+
+    journal, session, note = open_table(path)
+    assert not journal.kept_on_disk and session is None
+    assert "is not a Table Companion journal" in note and "could not be resumed" not in note
+    assert Session.new("blackpool", ["red", "blue"], journal=journal).pending().kind == "roll"
+    journal.close()
+    assert file_bytes(path) == before
+
+
+def test_journals_are_marked_with_their_version_and_older_ones_open(tmp_path: Path) -> None:
+    """A journal from before the version mark (user_version 0) is this version's: it opens, resumes and is marked."""
+    path = tmp_path / "journal.sqlite3"
+    session = blackpool_journal(path)
+    raw = sqlite3.connect(path, isolation_level=None)
+    raw.execute("PRAGMA user_version = 0")
+    raw.close()
+    journal, resumed, note = open_table(path)
+    assert note == "" and resumed is not None and resumed.log == session.log
+    journal.close()
+    (version,) = sqlite3.connect(path).execute("PRAGMA user_version").fetchone()
+    assert version == JOURNAL_VERSION
