@@ -238,7 +238,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not path.is_file():  # exporting reads; it must not leave an empty journal behind
         print(f"No journal at {path}.", file=sys.stderr)
         return 1
-    journal = Journal(path)
+    journal = Journal.for_reading(path)  # writes nothing: a journal on a card gone read-only is read too
     # `--id 0` is an id, not "none given": it exported the latest game instead of saying there is no game 0.
     entry = journal.read_game(args.id) if args.id is not None else journal.latest_game()
     if entry is None:

@@ -343,6 +343,52 @@ class Journal:
         journal._digests = "digests" if "digests" in columns else "NULL"
         return journal
 
+    @classmethod
+    def for_reading(cls, path: str | Path) -> Journal:
+        """The journal at ``path`` opened to read its games, without writing anything to it or beside it.
+
+        ``companion export`` opened the journal as a table does, which writes
+        (WAL, the schema, the version mark): the recovery the operations guide
+        gives for a card gone read-only then failed with "attempt to write a
+        readonly database". With a ``-wal`` beside it (the service running,
+        or a power cut) its committed steps are read through it; without one
+        the file is read as immutable. Raises `JournalDamaged` or
+        `JournalForeign` as opening for the table would, and
+        `JournalUnavailable` when the file cannot be read at all.
+        """
+        wal = Path(f"{path}-wal")
+        failure = "no way to open it read-only"
+        for query in ("mode=ro", "immutable=1") if wal.exists() else ("immutable=1",):
+            db = None
+            try:
+                db = sqlite3.connect(f"{Path(path).absolute().as_uri()}?{query}", uri=True, isolation_level=None,
+                                     check_same_thread=False)  # fmt: skip
+                foreign = _not_ours(db)
+                tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                (verdict,) = db.execute("PRAGMA quick_check").fetchone()
+            except sqlite3.DatabaseError as exc:
+                if db is not None:
+                    db.close()
+                if isinstance(exc, sqlite3.OperationalError):  # mode=ro in a read-only folder without its -shm
+                    failure = str(exc)
+                    continue
+                raise JournalDamaged(f"{path} cannot be read as a journal: {exc}") from None
+            if foreign is not None or verdict != "ok":
+                db.close()
+                if foreign is not None:
+                    raise JournalForeign(f"{path} {foreign}, so it is left as it is")
+                found = "; ".join(line for line in verdict.splitlines() if not line.startswith("***"))
+                raise JournalDamaged(f"{path} cannot be read as a journal: {found}")
+            if "games" not in tables:  # an empty file: a journal that holds no game yet
+                db.close()
+                return cls()
+            journal = cls.__new__(cls)
+            journal.path, journal._lock, journal._db = str(path), None, db
+            columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+            journal._digests = "digests" if "digests" in columns else "NULL"
+            return journal
+        raise JournalUnavailable(f"the journal {path} cannot be read: {failure}")
+
     def require_writable(self) -> None:
         """Raise `JournalUnavailable` (and close) now, not at the first step, when the file cannot be written.
 

@@ -279,3 +279,24 @@ def test_journals_are_marked_with_their_version_and_older_ones_open(tmp_path: Pa
     journal.close()
     (version,) = sqlite3.connect(path).execute("PRAGMA user_version").fetchone()
     assert version == JOURNAL_VERSION
+
+
+def test_export_reads_a_journal_on_a_card_gone_read_only(tmp_path: Path) -> None:
+    """The recovery the operations guide gives for a card gone read-only failed: "the journal ... cannot be
+    opened: attempt to write a readonly database", as opening for export switched on WAL and wrote the schema."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "journal.sqlite3"
+    session = blackpool_journal(path)
+    before = file_bytes(path)
+    folder.chmod(0o555)
+    try:
+        done = subprocess.run(
+            unprivileged([sys.executable, "-m", "companion", "export", "-", "--journal", str(path)]),
+            capture_output=True, text=True, timeout=120, cwd=ROOT,
+        )
+    finally:
+        folder.chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["actions"] == session.log
+    assert file_bytes(path) == before
