@@ -443,7 +443,8 @@ class Journal:
         """
         if not self.kept_on_disk or self._lock is not None:
             return
-        lock_path = Path(f"{self.path}.lock")
+        # Beside the file itself: named after a link to it, a second table got a lock of its own.
+        lock_path = Path(f"{Path(self.path).resolve()}.lock")
         try:
             handle = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError:

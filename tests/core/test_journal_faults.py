@@ -300,3 +300,18 @@ def test_export_reads_a_journal_on_a_card_gone_read_only(tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["actions"] == session.log
     assert file_bytes(path) == before
+
+
+def test_a_journal_reached_through_a_link_is_held_by_one_table_too(tmp_path: Path) -> None:
+    """The lock file was named after the path as given: a terminal referee started on a link to the kiosk's
+    journal got a lock of its own and appended to the kiosk's game."""
+    path = tmp_path / "data" / "journal.sqlite3"
+    link = tmp_path / "journal.sqlite3"
+    path.parent.mkdir()
+    kiosk, note = open_journal(path)
+    assert kiosk.kept_on_disk and note == ""
+    link.symlink_to(path)
+    second, note = open_journal(link)
+    assert not second.kept_on_disk and "is in use by another companion" in note
+    second.close()
+    kiosk.close()
