@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.errors import BadRequest, CompanionError, InvalidPosition, NothingToUndo
+from companion.errors import BadRequest, CompanionError, InvalidPosition, NothingToUndo, quoted
 from companion.game import Action, Event, Game, Pending, Ruling, State, action_keys, normalize_action, unknown_keys
 from companion.journal import Journal, JournalGame, open_journal
 from companion.registry import create
@@ -341,8 +341,14 @@ def replay_record(record: Mapping[str, Any], cafe_dir: Any = None) -> Session:
     if not isinstance(record["actions"], list):
         raise BadRequest("the game record's actions must be a list")
     session = Session.from_start(record["game"], record["start"], cafe_dir)
-    for action in record["actions"]:
-        session.act(action)
+    total = len(record["actions"])
+    for number, action in enumerate(record["actions"], 1):
+        try:
+            session.act(action)
+        except CompanionError as refusal:  # "a d6 shows 1 to 6" alone left a table searching hundreds of actions
+            refusal.message = f"action {number} of {total} in the record ({quoted(action)}): {refusal.message}"
+            refusal.args = (refusal.message,)
+            raise
     final = record.get("final")
     if final is not None and session.document() != final:
         raise InvalidPosition(["replaying the record does not reach its recorded final position"])

@@ -74,6 +74,20 @@ def test_export_of_a_game_that_no_longer_replays_keeps_its_actions(
     assert "1 to 6" in capsys.readouterr().err
 
 
+def test_replay_names_the_action_of_the_record_that_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record of hundreds of actions with one mistyped said only "a d6 shows 1 to 6": which one?"""
+    session = Session.new("race", ["red", "blue"])
+    for action in ({"type": "roll", "value": 6}, {"type": "advance"}, {"type": "roll", "value": 2}):
+        session.act(action)
+    record = session.export()
+    record["actions"][2] = {"type": "roll", "value": 9}
+    (tmp_path / "game.json").write_text(json.dumps(record))
+    assert main(["replay", str(tmp_path / "game.json")]) == 1
+    assert "action 3 of 3 in the record ({'type': 'roll', 'value': 9}): " in capsys.readouterr().err
+
+
 def test_export_without_a_journal_says_so_and_creates_none(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "nowhere" / "j.sqlite3"
     assert main(["export", str(tmp_path / "game.json"), "--journal", str(missing)]) == 1
