@@ -93,6 +93,7 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
     table never loses its game in silence to a damaged page elsewhere or to a
     card gone read-only.
     """
+    _finish_swap(path)
     try:
         journal = Journal(path)
         journal.require_writable()
@@ -109,7 +110,7 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
         active = _read_active(path)  # read before the file is moved, while its WAL is still beside it
         kept = _unused_name(path.with_name(f"{path.name}.damaged-{datetime.now(UTC):%Y%m%d-%H%M%S}"))
         try:
-            _set_aside(path, kept)
+            carried = _swap(path, kept, active)
         except OSError as exc:  # a read-only folder: crashing here would restart the kiosk for ever
             journal = Journal()
             carried = _carry(active, journal)
@@ -119,7 +120,6 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
                 f"this table keeps its game only until the app closes.{carried}"
             )
         journal, note = open_journal(path)
-        carried = _carry(active, journal)
         begun = f"{damage.message}. It is kept as {kept.name} and a new journal is begun.{carried}"
         return journal, f"{begun} {note}".strip()
     return _archive_when_large(journal, path) if archive else (journal, "")
@@ -147,13 +147,12 @@ def _archive_when_large(journal: Journal, path: Path) -> tuple[Journal, str]:
     journal.close()
     grown = f"The journal had grown to {size // (1024 * 1024)} MB"
     try:
-        _set_aside(path, kept)
+        carried = _swap(path, kept, active)
     except OSError as exc:
         journal, note = open_journal(path, archive=False)
         why = exc.strerror or str(exc)
         return journal, f"{grown} and could not be renamed ({why}); starting slows as it grows. {note}".strip()
     journal, note = open_journal(path, archive=False)
-    carried = _carry(active, journal)
     moved = f"{grown}: its games are kept in {kept.name} (read by companion export --journal) and a new one is begun."
     return journal, f"{moved}{carried} {note}".strip()
 
@@ -172,6 +171,69 @@ def _unused_name(kept: Path) -> Path:
         number += 1
         candidate = kept.with_name(f"{kept.name}-{number}")
     return candidate
+
+
+def _fresh_name(path: Path) -> Path:
+    """Where the journal that replaces ``path`` is written whole before it takes the name."""
+    return path.with_name(f".{path.name}.new")
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("-wal", "-shm", ""):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def _swap(path: Path, kept: Path, active: JournalGame | None) -> str:
+    """Move the journal at ``path`` to ``kept`` and put in its place a new one holding ``active``; the note's sentence.
+
+    The game used to be copied into the new journal after the old one had
+    moved: a power cut between the two left a new journal without it, and the
+    table came up at home with its game only in the file set aside. Now the
+    new journal is written whole under a dotted name first and renamed into
+    place last; `_finish_swap` completes a swap cut off between the two
+    renames at the next start. ``OSError`` (``JournalUnavailable`` too) says
+    nothing was moved.
+    """
+    fresh = _fresh_name(path)
+    _remove(fresh)
+    carried = ""
+    if active is not None:
+        try:
+            made = Journal(fresh)
+            try:
+                carried = _carry(active, made)
+            finally:
+                made.close()  # the last connection folds its WAL in: the file stands alone
+            if not carried:
+                raise JournalUnavailable(f"the game in progress could not be written to {fresh}")
+        except BaseException:
+            _remove(fresh)
+            raise
+    try:
+        _set_aside(path, kept)
+    except OSError:  # nothing moved; anything harsher than this (the power gone) is `_finish_swap`'s
+        _remove(fresh)
+        raise
+    if fresh.exists():
+        fresh.rename(path)
+    return carried
+
+
+def _finish_swap(path: Path) -> None:
+    """Complete, or undo, a `_swap` a power cut or crash stopped.
+
+    With the journal still at ``path`` the swap never began and the new file
+    is dropped; with ``path`` gone the old journal had moved and the new one,
+    already whole, takes its name.
+    """
+    fresh = _fresh_name(path)
+    with suppress(OSError):
+        if not fresh.exists():
+            return
+        if path.exists() or path.is_symlink():
+            _remove(fresh)
+        else:
+            fresh.rename(path)
 
 
 def _set_aside(path: Path, kept: Path) -> None:

@@ -111,3 +111,64 @@ def test_a_journal_that_cannot_be_renamed_stays_and_its_game_goes_on(
     assert session is not None and session.document() == before.document()
     assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".sqlite3") == ["journal.sqlite3"]
     assert path.stat().st_size >= size
+
+
+class PowerCut(BaseException):
+    """The plug pulled: nothing after this point of the start-up runs."""
+
+
+def start_cut_after_the_move(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A start-up that loses power just after the journal was moved aside."""
+    real = journal_module._set_aside
+
+    def set_aside_then_cut(part: Path, kept: Path) -> None:
+        real(part, kept)
+        raise PowerCut
+
+    with monkeypatch.context() as patched, pytest.raises(PowerCut):
+        patched.setattr(journal_module, "_set_aside", set_aside_then_cut)
+        open_table(path)
+
+
+def test_a_power_cut_just_after_the_grown_journal_moved_keeps_the_game_in_progress(
+    tmp_path: Path, small_limit: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game was copied into the new journal only after the old one had moved: a power cut between the two
+    left a new journal without it, and the next start came up at home with the game only in the kept file."""
+    path = tmp_path / "journal.sqlite3"
+    before = journal_of_games(path, finished=40)
+    start_cut_after_the_move(path, monkeypatch)
+
+    journal, session, _note = open_table(path)
+    assert session is not None and session.log == before.log
+    journal.close()
+    assert path.stat().st_size < small_limit
+    names = sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock"))
+    assert names == [f"journal-{datetime.now(UTC):%Y%m%d}.sqlite3", "journal.sqlite3"]
+
+
+def test_a_power_cut_just_after_a_damaged_journal_moved_keeps_the_game_in_progress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    old = journal.begin_game("blackpool", {"kind": "new", "players": ["red", "blue"]}, {}, {})
+    raw = sqlite3.connect(path, isolation_level=None)
+    raw.executemany(
+        "INSERT INTO steps VALUES (?, ?, 'act', ?, 'then')",
+        [(old, seq, json.dumps({"type": "roll", "value": 1 + seq % 6})) for seq in range(1, 400)],
+    )
+    session = played(journal, 5)
+    (first_leaf,) = raw.execute(
+        "SELECT pageno FROM dbstat WHERE name = 'steps' AND pagetype = 'leaf' ORDER BY path LIMIT 1"
+    ).fetchone()
+    raw.close()
+    journal.close()
+    with path.open("r+b") as file:  # the oldest rows of the old game: far from the game on the table
+        file.seek((first_leaf - 1) * 4096)
+        file.write(b"\xff" * 64)
+    start_cut_after_the_move(path, monkeypatch)
+
+    journal, resumed, _note = open_table(path)
+    assert resumed is not None and resumed.log == session.log
+    journal.close()
