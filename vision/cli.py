@@ -457,14 +457,13 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
     café's X on red was refused."""
     from companion.cli import cafe_dir
     from vision.taught import default_taught_dir
-    from vision.teaching import TeachRefused, die_faces_of, teach_die_face, temple_data
+    from vision.teaching import TeachRefused, die_faces_of, face_refused, teach_die_face, temple_data
 
     value = args.value.strip().upper()
     data = temple_data(cafe_dir(args), _warn)
-    faces = die_faces_of(data)
-    if (value, args.colour) not in faces:  # before the camera is opened for nothing
-        return _fail(f"the temple die has no {value} on {args.colour}; "
-                     f"its faces are {', '.join(f'{v} on {c}' for v, c in sorted(faces))}")
+    refused = face_refused(value, args.colour, die_faces_of(data))
+    if refused:  # before the camera is opened for nothing
+        return _fail(refused)
     frame, problem = _first_frame(args.source, picture_settings(args).orientation)
     if frame is None:
         return _fail(problem or "no frame")

@@ -256,6 +256,17 @@ def die_faces_of(data: Any) -> set[tuple[str, str]]:
         return die_faces()
 
 
+def face_refused(value: str, colour: str, faces: set[tuple[str, str]]) -> str | None:
+    """Why ``value`` on ``colour`` is no face of the die with ``faces`` (`die_faces_of`), or None; the same words
+    for the camera screen and the command line, which checks before it opens the camera."""
+    if (value, colour) in faces:
+        return None
+    listed = ", ".join(f"{v} on {c}" for v, c in sorted(faces))
+    if not value:  # the value not picked or typed: "the temple die has no  on red" said nothing
+        return f"no value given: say which value the face shows; its faces are {listed}"
+    return f"the temple die has no {value} on {colour}; its faces are {listed}"
+
+
 def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, data: Any = None) -> Taught:
     """Add the face on top of the die in view to the café's die as ``value`` on ``colour``, a face of ``data``'s
     die (`die_faces_of`; the house die without data).
@@ -265,12 +276,9 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, dat
     Whatever is refused leaves the taught file as it was.
     """
     value = value.strip().upper()
-    faces = die_faces_of(data)
-    if (value, colour) not in faces:
-        listed = ", ".join(f"{v} on {c}" for v, c in sorted(faces))
-        if not value:  # the camera screen's value not picked yet: "the temple die has no  on red" said nothing
-            raise TeachRefused(f"no value given: say which value the face shows; its faces are {listed}")
-        raise TeachRefused(f"the temple die has no {value} on {colour}; its faces are {listed}")
+    refused = face_refused(value, colour, die_faces_of(data))
+    if refused:
+        raise TeachRefused(refused)
     reader = _taught_die(folder)  # a file not to be taught on is refused before the picture is looked at
     bgr = as_bgr(frame)
     if bgr is None:

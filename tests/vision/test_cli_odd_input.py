@@ -1,0 +1,31 @@
+"""The commands given odd values, flags that do nothing without another, and sources with nothing in them: each is
+answered in one sentence that says what is wrong, never in silence or in words that say nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tests.vision.test_cli_robust import AS_SENT
+from vision.cli import main
+from vision.temple_die_render import render_temple_die
+
+
+def die_photo(path: Path) -> Path:
+    image, _ = render_temple_die(np.random.default_rng(3), "3", "red", size=(640, 480), edge=90.0)
+    cv2.imwrite(str(path), image)
+    return path
+
+
+def test_teach_die_without_a_value_says_so(tmp_path: Path, capsys) -> None:
+    """`--value ''` answered "the temple die has no  on red", which names nothing; the camera screen says this."""
+    photo = die_photo(tmp_path / "die.png")
+    for value in ("", "  "):
+        assert main(["vision", "teach-die", str(photo), "--value", value, "--colour", "red",
+                     "--out", str(tmp_path / "taught"), *AS_SENT]) == 2
+        err = capsys.readouterr().err
+        assert "vision: no value given: say which value the face shows; its faces are 1 on red" in err
+        assert "has no  on" not in err
+    assert not (tmp_path / "taught").exists()
