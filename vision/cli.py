@@ -23,6 +23,7 @@ from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayAreaRefused
 # The sizes the marker sheet prints a marker at: at 65 mm, two to a row and two rows under the instructions
 # keep their cut lines 10 mm inside an A4 page, clear of the edge most printers cannot print on.
 MARKER_MM = (15.0, 65.0)
+KEEP_FRAMES = 1000  # the frames `watch --save` keeps without --keep
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -96,8 +97,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=seconds, default=0.0, help="give up after N s without a frame (0: never)")
     p.add_argument("--save", type=named_folder, metavar="DIR",
                    help="also write each frame that gave a reading into DIR, what was read drawn on it (frame-N.jpg)")
-    p.add_argument("--keep", type=count(1), default=1000, metavar="N",
-                   help="with --save, keep only the newest N frames this run wrote (default 1000, 30-55 MB at 640x480)")
+    p.add_argument("--keep", type=count(1), default=None, metavar="N",
+                   help=f"with --save, keep only the newest N frames this run wrote (default {KEEP_FRAMES}, 30-55 MB "
+                   "at 640x480)")
     picture_options(p)
     live_options(p)
     p.set_defaults(func=cmd_watch)

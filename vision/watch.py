@@ -23,7 +23,7 @@ from companion.observations import CONFIRM_BELOW
 from vision.board_die import BoardDieReader
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader
-from vision.cli import picture_settings
+from vision.cli import KEEP_FRAMES, picture_settings
 from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.feed import untouched
@@ -381,6 +381,8 @@ def watch(args: argparse.Namespace) -> int:
     """
     if not args.source.strip():  # retried every 2 s for ever otherwise: a typo, not a camera to wait for
         raise WatchRefused("SOURCE is empty: give 0 (a camera index), picamera, a URL, a video file or a folder")
+    if args.keep is not None and args.save is None:  # passed over, it left an owner waiting for frames never saved
+        raise WatchRefused("--keep N counts the frames --save DIR keeps: add --save DIR, or leave --keep out")
     if args.taught is None:
         default = default_taught_dir()
         try:
@@ -447,7 +449,7 @@ def watch(args: argparse.Namespace) -> int:
     small_told = False  # dice too small in the view are told once
     faults = PictureFaults(args.reader, mains_hz, not tray.whole)
     frames = reports = unusable = 0
-    shots = SavedFrames(args.save, args.keep) if args.save is not None else None
+    shots = SavedFrames(args.save, args.keep or KEEP_FRAMES) if args.save is not None else None
     save_failed = False  # a full or pulled card is said once, and reading goes on
     last_problem = None
     markers: str | None = ""  # what the card reader last said of the markers, told again only when it changes

@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tests.vision.test_cli_robust import AS_SENT
+from tests.vision.test_cli_robust import AS_SENT, WATCH
 from vision.cli import main
 from vision.temple_die_render import render_temple_die
 
@@ -29,3 +29,13 @@ def test_teach_die_without_a_value_says_so(tmp_path: Path, capsys) -> None:
         assert "vision: no value given: say which value the face shows; its faces are 1 on red" in err
         assert "has no  on" not in err
     assert not (tmp_path / "taught").exists()
+
+
+def test_keep_without_save_is_refused(tmp_path: Path, capsys) -> None:
+    """`--keep 50` without `--save` was passed over in silence: no frame was saved, and nothing said why."""
+    photo = die_photo(tmp_path / "die.png")
+    assert main(["vision", "watch", str(photo), "--keep", "50", *WATCH]) == 2
+    captured = capsys.readouterr()
+    assert "vision: --keep N counts the frames --save DIR keeps: add --save DIR, or leave --keep out" in captured.err
+    assert "frame 1" not in captured.out
+
