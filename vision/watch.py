@@ -383,6 +383,13 @@ def watch(args: argparse.Namespace) -> int:
         raise WatchRefused("SOURCE is empty: give 0 (a camera index), picamera, a URL, a video file or a folder")
     if args.keep is not None and args.save is None:  # passed over, it left an owner waiting for frames never saved
         raise WatchRefused("--keep N counts the frames --save DIR keeps: add --save DIR, or leave --keep out")
+    if args.reader == "cards":
+        # The board's markers lie wherever the board does, so the cards are read over the whole picture: a tray
+        # given was passed over in silence, and one saved on the camera screen was said as where dice are read.
+        if args.tray is not None and not args.tray.whole:
+            raise WatchRefused("--tray marks where dice are read; the cards are read over the whole picture (the "
+                               "board's markers lie wherever the board does): leave --tray out")
+        args.tray = WHOLE_PICTURE
     if args.taught is None:
         default = default_taught_dir()
         try:
@@ -433,8 +440,6 @@ def watch(args: argparse.Namespace) -> int:
         return opened[-1]
 
     orientation, mains_hz, tray = picture_settings(args)
-    if args.reader == "cards":
-        tray = WHOLE_PICTURE  # the board's markers lie wherever the board does
     source = RetryingSource(opener, args.source, mains_hz=mains_hz)
     # A single photo never holds still for several frames: read it as it is.
     one_photo = any(isinstance(each, SingleImageSource) for each in opened)

@@ -3,12 +3,14 @@ answered in one sentence that says what is wrong, never in silence or in words t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from tests.vision.test_cli_robust import AS_SENT, WATCH
+from tests.vision.test_feed import board_frame
 from vision.cli import main
 from vision.temple_die_render import render_temple_die
 
@@ -38,4 +40,31 @@ def test_keep_without_save_is_refused(tmp_path: Path, capsys) -> None:
     captured = capsys.readouterr()
     assert "vision: --keep N counts the frames --save DIR keeps: add --save DIR, or leave --keep out" in captured.err
     assert "frame 1" not in captured.out
+
+
+def test_a_tray_given_to_the_card_reader_is_refused(tmp_path: Path, capsys) -> None:
+    """`--reader cards --tray ...` read the whole picture in silence, the owner sure the board was read in the
+    tray alone."""
+    board = tmp_path / "board.png"
+    cv2.imwrite(str(board), board_frame({3: "P07"}))
+    assert main(["vision", "watch", str(board), "--reader", "cards", *AS_SENT, "--mains", "0",
+                 "--tray", "0.2,0.2,0.8,0.8"]) == 2
+    assert "--tray marks where dice are read; the cards are read over the whole picture" in capsys.readouterr().err
+    assert main(["vision", "watch", str(board), "--reader", "cards", *WATCH]) == 0  # `--tray whole` says no more
+
+
+def test_the_card_reader_does_not_claim_the_saved_tray(tmp_path: Path, monkeypatch, capsys) -> None:
+    """With a tray marked on the camera screen, `watch --reader cards` said "Dice read in the tray marked at
+    20-80% across...", though it reads no dice and reads the board over the whole picture."""
+    settings = tmp_path / "ui.json"
+    settings.write_text(json.dumps({"tray_area": [0.2, 0.2, 0.8, 0.8]}))
+    monkeypatch.setenv("COMPANION_UI_SETTINGS", str(settings))
+    board = tmp_path / "board.png"
+    cv2.imwrite(str(board), board_frame({3: "P07"}))
+    assert main(["vision", "watch", str(board), "--reader", "cards", *AS_SENT, "--mains", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "frame 1: slot" in out and "Dice read in" not in out
+    photo = die_photo(tmp_path / "die.png")  # the dice readers still take it, and say so
+    assert main(["vision", "watch", str(photo), "--reader", "temple-die", *AS_SENT, "--mains", "0"]) == 0
+    assert "Dice read in the tray marked at 20-80% across" in capsys.readouterr().out
 

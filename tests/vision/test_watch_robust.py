@@ -180,7 +180,8 @@ def test_a_deep_camera_frame_is_converted_once(monkeypatch, capsys) -> None:
     for reader, extra in (("dice", []), ("dice", ["--every-frame"]), ("cards", []), ("temple-die", [])):
         calls.clear()
         camera_gives(monkeypatch, [deep] * 4)
-        assert main(["vision", "watch", "0", "--reader", reader, *extra, *WATCH[:-1], "0.2,0.2,0.8,0.8"]) == 0
+        tray = "whole" if reader == "cards" else "0.2,0.2,0.8,0.8"  # the cards are read over the whole picture
+        assert main(["vision", "watch", "0", "--reader", reader, *extra, *WATCH[:-1], tray]) == 0
         assert calls == [(480, 640, 3)] * 4, (reader, extra, calls)  # the whole frame, once: its white level
     capsys.readouterr()
 
