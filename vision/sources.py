@@ -84,6 +84,8 @@ def quiet_opencv(errors_too: bool = False) -> Iterator[None]:
 class CaptureSource:
     """cv2.VideoCapture over a device index, a stream URL or a video file."""
 
+    first: np.ndarray | None = None  # a file's first frame, read to open it, handed out first
+
     def __init__(self, target: int | str, width: int | None = None, height: int | None = None) -> None:
         self.name = shown(str(target))
         # A URL is a stream whatever it ends in: IP cameras serve "http://.../video.mjpg".
@@ -106,6 +108,15 @@ class CaptureSource:
             # setting ignore it.
             self.capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         self.finished = False
+        if not self.live:
+            # A recording stopped before its first frame opens like any video: watch said only "0 frames read".
+            with quiet_opencv():
+                ok, frame = self.capture.read()
+            if not (ok and frame is not None and frame.size):
+                self.capture.release()
+                raise SourceError(f"video file {target} holds no frame this OpenCV can decode (empty, or cut short "
+                                  "before its first frame)")
+            self.first = frame
         self.device = device_path(target) if self.live else None
         self.mains = V4L2Mains(self.device) if self.device else None
 
@@ -133,6 +144,9 @@ class CaptureSource:
     def read(self) -> np.ndarray | None:
         if self.finished:
             return None
+        if self.first is not None:
+            frame, self.first = self.first, None
+            return frame
         with quiet_opencv():  # a stalled stream's timeout is our SourceError, not also an FFmpeg warning
             ok, frame = self.capture.read()
         if ok and frame is not None and frame.size:

@@ -68,3 +68,23 @@ def test_the_card_reader_does_not_claim_the_saved_tray(tmp_path: Path, monkeypat
     assert main(["vision", "watch", str(photo), "--reader", "temple-die", *AS_SENT, "--mains", "0"]) == 0
     assert "Dice read in the tray marked at 20-80% across" in capsys.readouterr().out
 
+
+def test_a_video_without_a_frame_is_named_as_such(tmp_path: Path, capsys) -> None:
+    """A recording stopped before its first frame: `watch` said only "0 frames read", the teach steps "no frame
+    from empty.avi", and neither said why."""
+    video = tmp_path / "empty.avi"
+    cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 30, (640, 480)).release()
+    assert video.stat().st_size > 0  # a header, no frame
+    said = f"video file {video} holds no frame this OpenCV can decode (empty, or cut short before its first frame)"
+    assert main(["vision", "watch", str(video), *WATCH]) == 2
+    assert f"vision: {said}" in capsys.readouterr().err
+    assert main(["vision", "teach-die", str(video), "--value", "3", "--colour", "red",
+                 "--out", str(tmp_path / "taught"), *AS_SENT]) == 2
+    assert f"vision: {said}" in capsys.readouterr().err
+    one = tmp_path / "one.avi"  # a video of one frame still gives it
+    writer = cv2.VideoWriter(str(one), cv2.VideoWriter_fourcc(*"MJPG"), 30, (640, 480))
+    writer.write(cv2.imread(str(die_photo(tmp_path / "die.png"))))
+    writer.release()
+    assert main(["vision", "watch", str(one), "--reader", "temple-die", "--every-frame", *WATCH]) == 0
+    out = capsys.readouterr().out
+    assert "frame 1: die shows 3 on red" in out and "1 frame read" in out
