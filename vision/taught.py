@@ -35,11 +35,15 @@ def temple_die_reader(taught: Path | None) -> tuple[TempleDieReader, str | None]
     must not leave the table without a die reader: the rendered faces read a
     house die well, and the note says why the café's own teaching is not used.
     """
+    from vision.teaching import not_a_folder
     from vision.temple_die import TaughtDieUnreadable, TempleDieReader
 
     rendered = TempleDieReader.from_renders()
     if taught is None:
         return rendered, None
+    unusable = not_a_folder(taught)
+    if unusable:  # the card reader said so; the die was read by its drawings in silence
+        return rendered, f"the taught folder {taught}: {unusable}; reading the die with its rendered faces"
     path = taught / DIE_FILE
     try:
         # A folder named past the file system's limit, or one the table may not look into, raised here out

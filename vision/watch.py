@@ -395,6 +395,8 @@ def watch(args: argparse.Namespace) -> int:
         try:
             if default.is_dir():
                 args.taught = default  # what the café taught is what the table's camera uses
+            elif unusable := not_a_folder(default):  # a file, a drive not plugged in: the table's readers say it
+                print(f"the taught folder {default}: {unusable}; reading by the drawings", file=sys.stderr)
         except (OSError, ValueError) as exc:  # $COMPANION_TAUGHT_DIR past the name limit: an OSError out of watch
             why = getattr(exc, "strerror", None) or exc
             print(f"the taught folder {default} cannot be read ({why}); reading by the drawings", file=sys.stderr)

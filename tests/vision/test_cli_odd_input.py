@@ -88,3 +88,29 @@ def test_a_video_without_a_frame_is_named_as_such(tmp_path: Path, capsys) -> Non
     assert main(["vision", "watch", str(one), "--reader", "temple-die", "--every-frame", *WATCH]) == 0
     out = capsys.readouterr().out
     assert "frame 1: die shows 3 on red" in out and "1 frame read" in out
+
+
+def test_a_taught_folder_that_is_no_folder_is_said_by_the_die_reader_and_watch(tmp_path: Path, monkeypatch,
+                                                                                  capsys) -> None:
+    """The taught folder a link to a drive not plugged in, or a file: the card reader said so, but the temple die
+    reader and `watch` read the die by its drawings in silence, the café's taught die unused and nobody told."""
+    from vision.taught import temple_die_reader
+
+    photo = die_photo(tmp_path / "die.png")
+    unplugged = tmp_path / "unplugged"
+    unplugged.symlink_to(tmp_path / "usb" / "taught")
+    a_file = tmp_path / "a-file"
+    a_file.write_bytes(b"")
+    for folder, why in ((unplugged, f"it is a link to {tmp_path / 'usb' / 'taught'}, which is not there (a drive "
+                                    "not plugged in?)"),
+                        (a_file, "it is a file, not a folder"),
+                        (a_file / "taught", f"{a_file} is a file, not a folder")):
+        reader, note = temple_die_reader(folder)
+        assert note == f"the taught folder {folder}: {why}; reading the die with its rendered faces"
+        assert reader.read(cv2.imread(str(photo)))[0].value == 3  # read on by the drawings
+        monkeypatch.setenv("COMPANION_TAUGHT_DIR", str(folder))
+        assert main(["vision", "watch", str(photo), "--reader", "temple-die", *WATCH]) == 0
+        captured = capsys.readouterr()
+        assert f"the taught folder {folder}: {why}; reading by the drawings" in captured.err
+        assert "frame 1: die shows 3 on red" in captured.out
+    assert temple_die_reader(tmp_path / "nothing-taught-yet")[1] is None  # no folder yet: nothing to say
