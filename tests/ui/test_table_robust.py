@@ -77,6 +77,31 @@ def test_a_double_tap_that_wakes_the_attract_screen_takes_no_choice(start: Any, 
     assert app.root.current == "table" and session.log == []
 
 
+def test_a_double_tap_on_start_over_a_game_in_play_only_asks(start: Any, double_taps: None) -> None:
+    """Start over an unfinished game asks for a second tap; a double tap gave it at once, and the game in
+    play was set aside before anyone could read the question."""
+    from tests.ui.test_app import pick_targi
+
+    session = Session.new("blackpool", ["yellow", "red"])
+    session.act({"type": "roll", "value": 6})
+    app = start(session)
+    app.show("home")
+    advance(3)
+    home = app.root.get_screen("home")
+    pick_targi(home)
+    kivy_postproc_modules["doubletap"].touches.clear()  # the colours tapped just before are no first tap
+    x, y = home.ids.start.to_window(*home.ids.start.center)
+    real_tap(x, y)
+    real_tap(x, y)
+    advance(3)
+    assert app.controller.session is session and app.root.current == "home"
+    assert "tap Start again" in home.ids.note.text
+    advance(20)  # a deliberate second tap, later, is the answer
+    kivy_postproc_modules["doubletap"].touches.clear()
+    real_tap(x, y)
+    advance(3)
+    assert app.root.current == "table" and app.game_id == "targi"
+
 def test_the_pin_pad_asked_again_from_itself_cancels_to_the_screen_before(start: Any) -> None:
     """The button box's menu hold while the pad was up made Cancel return to the pad: no way back to the table."""
     app = start(Session.new("blackpool", ["yellow", "red"]), kiosk=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from kivy.app import App
@@ -22,6 +23,20 @@ class HomeScreen(UprightScreen):
     # table shows too: "Targi needs 2 players" stayed in red under another game's prompt after Resume.
     note = StringProperty("")
     confirming: tuple[str, tuple[str, ...]] | None = None  # the choice Start was tapped for once, over a game
+    asked_at = 0.0  # when Start last asked for its second tap, on the clock of a touch's time_start
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """The second tap of a double tap whose first tap asked "tap Start again" is no answer to it.
+
+        A double tap on Start over a game in play set that game aside at once: the
+        first tap asked, the second (a fraction of a second later) answered, and
+        nobody at the table had read the question.
+        """
+        first_tap = touch.time_start - getattr(touch, "double_tap_time", 0)
+        if self.confirming is not None and getattr(touch, "is_double_tap", False) and first_tap < self.asked_at:
+            return True
+        return super().on_touch_down(touch)
+
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
         self.confirming = None
@@ -81,6 +96,7 @@ class HomeScreen(UprightScreen):
             # One tap set aside a game in play for good (the app resumes only the latest game), so a stray
             # tap on Start ended a table's evening. The second tap, on the same choice, is the answer.
             self.confirming = choice
+            self.asked_at = time.time()
             self.note = f"{unfinished}: tap Start again to set it aside and begin, or Resume to go back to it."
             return
         self.confirming = None
