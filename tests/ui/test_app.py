@@ -180,6 +180,25 @@ def test_attract_screen_keeps_the_game(start: Any) -> None:
     assert app.board.document == before and app.controller.session is session
 
 
+def test_the_attract_screen_does_not_call_a_finished_game_in_progress(start: Any) -> None:
+    """Over a won game it read "Targi in progress - The game is over. ... White wins."."""
+    session = Session.new("targi", ["white", "black"])
+    rng = random.Random(2)
+    while not session.pending().is_over:
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    app = start(session, kiosk=True)
+    app.idle.last -= 10_000
+    app._check_idle(0)
+    advance(2)
+    status = app.root.get_screen("attract").ids.status.text
+    assert "in progress" not in status
+    assert status.startswith("Targi finished") and "wins" in status
+    assert app.play_again()  # a fresh game on the table, a step in: in progress again
+    app.act(app.choices[0])
+    app.show("attract")
+    advance(2)
+    assert app.root.get_screen("attract").ids.status.text.startswith("Targi in progress - ")
+
 def test_one_tap_new_game(start: Any) -> None:
     app = start(Session.new("blackpool", ["yellow", "red"]), kiosk=True)
     app.settings.last_game, app.settings.last_players = "blackpool", ["yellow", "red"]
