@@ -235,3 +235,15 @@ def test_marked_and_tapped_spaces_keep_their_words_readable(canvas: Widget) -> N
     for _, word in marked_words:
         if word.inside(box):  # the tapped space's words are as dark as the plain drawing's: seen, not covered
             assert ink_pixels(marked_pixels, canvas, word, (0, 0, 0)) >= 3, word.text
+
+
+def test_the_order_roll_off_is_headed_without_a_round_number(canvas: Widget) -> None:
+    """Before the first round the panel read "Round  -  -  roll for order", dashes where a number belongs."""
+    canvas.size = (390, 390)
+    session = Session.new("desert", ["black", "purple", "pink"])
+    headers = [d.text for d in words_drawn(canvas, session) if "order" in d.text]
+    assert headers == ["Roll for order"]
+    for value in (6, 2, 1):  # the roll-off: Black's 6 is highest, and Black starts round 1
+        session.act({"type": "roll", "value": value})
+    headers = [d.text for d in words_drawn(canvas, session) if "Round" in d.text or "order" in d.text]
+    assert headers == ["Round 1  -  Black to play"]

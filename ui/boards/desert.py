@@ -291,6 +291,8 @@ def _draw_panel(
         header = f"{str(winner).capitalize()} wins!"
     elif mover:
         header = f"Round {round_no}  -  {str(mover).capitalize()} to play"
+    elif not document.get("round"):  # the roll-off before the first round: "Round  -  -  roll for order" read wrong
+        header = "Roll for order"
     else:
         header = f"Round {round_no}  -  roll for order"
     header_h = unit * 0.1
