@@ -204,3 +204,25 @@ def test_the_next_list_opens_at_its_top_after_a_pick_was_scrolled_into_view(star
     moves = list(reversed(table.ids.choices.children))
     assert len(moves) == 5 and "Yellow 1" in moves[0].text
     assert shown_whole(moves[0], table.ids.choice_scroll), "the first move is out of sight"
+
+
+def test_a_choice_under_the_scroll_bar_is_taken_by_a_tap_on_its_edge(start: Any) -> None:
+    """The temple's die pad over its card plays scrolls at 800x480: the bar lies over the 7s and the card
+    plays' right ends, and a tap there moved the list (the bar taken for a handle) instead of rolling."""
+    from kivy.tests.common import UnitTestTouch
+
+    session = mid_game("temple")
+    app = start(session)
+    table = app.root.get_screen("table")
+    advance(4)
+    scroll = table.ids.choice_scroll
+    assert scroll.children[0].height > scroll.height, "this position's list no longer scrolls at 800x480"
+    seven = next(b for b in table.buttons() if b.text == "7" and b.action["face"]["colour"] == "white")
+    assert seven.width >= 40
+    x, y = seven.to_window(seven.right - 3, seven.center_y)  # the button's own edge, as a finger may take it
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    advance(1)
+    touch.touch_up()
+    advance(2)
+    assert session.log[-1] == {"type": "roll", "value": 7, "face": {"colour": "white"}}
