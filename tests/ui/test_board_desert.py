@@ -247,3 +247,31 @@ def test_the_order_roll_off_is_headed_without_a_round_number(canvas: Widget) -> 
         session.act({"type": "roll", "value": value})
     headers = [d.text for d in words_drawn(canvas, session) if "Round" in d.text or "order" in d.text]
     assert headers == ["Round 1  -  Black to play"]
+
+
+def luminance(rgb_pixel: tuple[int, int, int]) -> float:
+    r, g, b = rgb_pixel
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+
+@pytest.mark.parametrize("kind, mark", [("collection", "asked"), ("scared", "marked"), ("secret_passage", "marked")])
+def test_a_mark_shows_on_a_space_of_its_own_colour(canvas: Widget, kind: str, mark: str) -> None:
+    """An item space tapped "why not here?" was edged red on red, and a gold mark on a yellow space was gold on
+    gold: the table could not see which space the answer or the choice was about."""
+    canvas.size = (390, 390)
+    session = Session.new("desert", ["black", "pink", "teal"])
+    space = next(s for s in session.game.data["board"]["spaces"] if s["type"] == kind)
+    index = next(i for i, s in enumerate(session.game.data["board"]["spaces"]) if s is space)
+    doc = session.document()
+    plain = render(canvas, session, doc)
+    canvas.canvas.clear()
+    marks = {"asked": space["id"]} if mark == "asked" else {"marked": frozenset({space["id"]})}
+    desert.draw(canvas, BoardView(session.game, doc, [], **marks))
+    shown = bytes(canvas.export_as_image().texture.pixels)
+    x, y, cell, _ = space_box(canvas, session, index)
+    contrast = max(
+        abs(luminance(pixel(shown, canvas, px, py)) - luminance(pixel(plain, canvas, px, py)))
+        for px in range(int(x) + 1, int(x + cell) - 1)
+        for py in range(int(y) + 1, int(y + cell) - 1)
+    )
+    assert contrast >= 0.2, f"the {mark} {kind} space's frame differs from the space by {contrast:.2f} in brightness"

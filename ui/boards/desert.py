@@ -192,11 +192,14 @@ def draw(widget: Any, view: Any) -> None:
             if strong:
                 Color(*HIGHLIGHT, 0.45)
                 Rectangle(pos=(x0 + col * cell, y0 + row * cell), size=(cell, cell))
-            Color(*(HIGHLIGHT if marked else ASKED), 1 if strong or asked else 0.8)  # asked: red, nothing may go there
             edge = cell * (0.12 if strong else 0.1 if asked else 0.05)
-            Line(
-                rectangle=(x0 + col * cell + edge, y0 + row * cell + edge, cell - 2 * edge, cell - 2 * edge), width=edge
-            )
+            frame = (x0 + col * cell + edge, y0 + row * cell + edge, cell - 2 * edge, cell - 2 * edge)
+            # A dark rim either side, as Blackpool's rings have: gold on the yellow "-2" spaces and red on the red
+            # item spaces were the space's own colour, and the table could not see which space was meant.
+            Color(0, 0, 0, 0.85)
+            Line(rectangle=frame, width=edge + max(1.5, cell * 0.03))
+            Color(*(HIGHLIGHT if marked else ASKED), 1 if strong or asked else 0.8)  # asked: red, nothing may go there
+            Line(rectangle=frame, width=edge)
         for i, space in enumerate(spaces):
             col, row = slots[i]
             crowded = len(by_space.get(i, ())) > 3
