@@ -36,6 +36,8 @@ rsync -a --delete --exclude .venv --exclude .git --exclude __pycache__ "$SRC"/ "
 "$DEST/.venv/bin/python" -m pip install -q -c "$DEST/constraints.txt" "$DEST[pi]"
 chown -R root:root "$DEST"
 install -d -o "$USER_NAME" -g "$USER_NAME" /var/lib/table-companion
+# The unit's COMPANION_CAFE_DIR: empty until a café copies its own data in (house data until then).
+install -d -o "$USER_NAME" -g "$USER_NAME" /var/lib/table-companion/cafe
 
 install -m 0644 "$DEST/systemd/table-companion.service" /etc/systemd/system/table-companion.service
 # Bound the system log on the SD card (journald's default allows 10% of the card, up to 4 GB).

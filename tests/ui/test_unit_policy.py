@@ -57,6 +57,15 @@ def test_the_pi_camera_loads_inside_the_kiosks_venv() -> None:
     assert any(pin.startswith("simplejpeg==") for pin in pins) and any(pin.startswith("numpy==2.") for pin in pins)
 
 
+def test_the_setup_makes_the_cafe_folder_the_unit_names() -> None:
+    """The unit names $COMPANION_CAFE_DIR, and a folder named there that is not there is reported: on a fresh
+    install every kiosk start, and every command the operations guide gives, said it was not a folder."""
+    cafe = unit_environment()["COMPANION_CAFE_DIR"]
+    setup = (SYSTEMD / "setup-pi.sh").read_text()
+    made = [line for line in setup.splitlines() if line.startswith("install -d ") and line.split()[-1] == cafe]
+    assert made and '-o "$USER_NAME"' in made[0]
+
+
 # The kiosk as the unit runs it, whose main loop then hangs three seconds after its first tick (Kivy's clock
 # counts a delay from its last tick, before the loop from the import: the hang came 0.4 s after READY on a
 # machine that took 2.6 s to start, with one ping between).
