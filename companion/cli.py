@@ -11,6 +11,7 @@ import io
 import json
 import logging
 import os
+import shlex
 import sys
 import time
 from collections import Counter
@@ -100,6 +101,9 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
                 print(f"  {error.message}")
 
     terminal = Terminal(session, make_session, sys.stdout)
+    if args.journal and Path(args.journal).resolve() != default_journal_path().resolve():
+        # A bare `companion play` opens the default journal and would never find this game.
+        terminal.resume_command = f"companion play --journal {shlex.quote(args.journal)}"
     if attach is None:
         return terminal.run(iter(lambda: _read("? "), None))
     detach = attach(terminal)

@@ -204,6 +204,7 @@ class Terminal:
         self.make_session = make_session
         self.out = out
         self.farewell: str | None = None  # said on quitting instead of the journal's promise (a demo's)
+        self.resume_command: str | None = None  # set when a bare `companion play` would not find this journal
         self.controller = controller or Controller()
         self.controller.add_output(self.report)
         self.press = press
@@ -498,6 +499,8 @@ class Terminal:
             return self.farewell
         journal = self.session.journal
         if journal is not None and journal.kept_on_disk:
+            if self.resume_command is not None:
+                return f"Bye. The game is kept; to resume it: {self.resume_command}"
             return "Bye. The game is kept; 'companion play' resumes it."
         return "Bye. This game was kept in memory only (no journal file could be written), so it ends here."
 

@@ -146,6 +146,27 @@ def test_play_resumes_from_its_journal(tmp_path: Path, monkeypatch: pytest.Monke
     assert resumed is not None and resumed.document()["positions"] == [2, 0]
 
 
+def test_quitting_a_game_on_a_named_journal_says_how_to_resume_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """README's hardware demo by hand plays on --journal /tmp/demo.sqlite3: its goodbye sent the player to a bare
+    'companion play', which opens the default journal and never finds that game."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("COMPANION_JOURNAL", raising=False)
+    named = tmp_path / "demo game.sqlite3"
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "--game", "race", "--players", "red,blue", "--journal", str(named)]) == 0
+    assert f"The game is kept; to resume it: companion play --journal '{named}'" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "--game", "race", "--players", "red,blue"]) == 0
+    assert "'companion play' resumes it" in capsys.readouterr().out
+    by_variable = tmp_path / "cafe.sqlite3"
+    monkeypatch.setenv("COMPANION_JOURNAL", str(by_variable))  # the default journal, named by the variable
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "--game", "race", "--players", "red,blue", "--journal", str(by_variable)]) == 0
+    assert "'companion play' resumes it" in capsys.readouterr().out
+
+
 def test_data_validate_names_file_entry_and_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["data", "template", "blackpool", str(tmp_path)]) == 0
     folder = tmp_path / "blackpool"
