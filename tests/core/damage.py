@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import copy
+import json
 import random
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
+from companion.journal import Journal
 from companion.protocol import Referee
 from companion.registry import create
 from companion.simulate import random_players
@@ -51,3 +56,25 @@ def random_position(game_id: str, rng: random.Random, max_steps: int) -> Referee
             break
         assert referee.handle({"cmd": "act", "action": rng.choice(legal)})["ok"]
     return referee
+
+
+def old_game_of_many_steps(path: Path, journal: Journal, game_id: str) -> None:
+    """An abandoned game of 400 rolls in the journal: enough pages that its oldest lie far from the game played."""
+    old = journal.begin_game(game_id, {"kind": "new", "players": ["red", "blue"]}, {}, {})
+    with closing(sqlite3.connect(path, isolation_level=None)) as raw:
+        raw.executemany(
+            "INSERT INTO steps VALUES (?, ?, 'act', ?, 'then')",
+            [(old, seq, json.dumps({"type": "roll", "value": 1 + seq % 6})) for seq in range(1, 400)],
+        )
+
+
+def spoil_oldest_steps(path: Path) -> None:
+    """Overwrite the start of the steps table's first leaf page in a closed journal: damage the quick check
+    finds, far from the rows of a game begun after many steps of an older one."""
+    with closing(sqlite3.connect(path, isolation_level=None)) as raw:
+        (first_leaf,) = raw.execute(
+            "SELECT pageno FROM dbstat WHERE name = 'steps' AND pagetype = 'leaf' ORDER BY path LIMIT 1"
+        ).fetchone()
+    with path.open("r+b") as file:
+        file.seek((first_leaf - 1) * 4096)
+        file.write(b"\xff" * 64)

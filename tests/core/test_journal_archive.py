@@ -14,6 +14,7 @@ import pytest
 import companion.journal as journal_module
 from companion.journal import Journal
 from companion.session import Session, open_table
+from tests.core.damage import old_game_of_many_steps, spoil_oldest_steps
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -152,21 +153,10 @@ def test_a_power_cut_just_after_a_damaged_journal_moved_keeps_the_game_in_progre
 ) -> None:
     path = tmp_path / "journal.sqlite3"
     journal = Journal(path)
-    old = journal.begin_game("blackpool", {"kind": "new", "players": ["red", "blue"]}, {}, {})
-    raw = sqlite3.connect(path, isolation_level=None)
-    raw.executemany(
-        "INSERT INTO steps VALUES (?, ?, 'act', ?, 'then')",
-        [(old, seq, json.dumps({"type": "roll", "value": 1 + seq % 6})) for seq in range(1, 400)],
-    )
+    old_game_of_many_steps(path, journal, "blackpool")
     session = played(journal, 5)
-    (first_leaf,) = raw.execute(
-        "SELECT pageno FROM dbstat WHERE name = 'steps' AND pagetype = 'leaf' ORDER BY path LIMIT 1"
-    ).fetchone()
-    raw.close()
     journal.close()
-    with path.open("r+b") as file:  # the oldest rows of the old game: far from the game on the table
-        file.seek((first_leaf - 1) * 4096)
-        file.write(b"\xff" * 64)
+    spoil_oldest_steps(path)
     start_cut_after_the_move(path, monkeypatch)
 
     journal, resumed, _note = open_table(path)

@@ -20,6 +20,7 @@ import pytest
 from companion.errors import JournalDamaged
 from companion.journal import JOURNAL_VERSION, Journal, open_journal
 from companion.session import Session, open_table
+from tests.core.damage import old_game_of_many_steps, spoil_oldest_steps
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -173,23 +174,12 @@ def test_a_damaged_page_of_an_old_game_keeps_the_game_in_progress(tmp_path: Path
     """Damage anywhere set the whole journal aside and the table lost the game it was playing."""
     path = tmp_path / "journal.sqlite3"
     journal = Journal(path)
-    old = journal.begin_game("race", {"kind": "new", "players": ["red", "blue"]}, {}, {})
-    raw = sqlite3.connect(path, isolation_level=None)
-    raw.executemany(
-        "INSERT INTO steps VALUES (?, ?, 'act', ?, 'then')",
-        [(old, seq, json.dumps({"type": "roll", "value": 1 + seq % 6})) for seq in range(1, 400)],
-    )
+    old_game_of_many_steps(path, journal, "race")
     session = Session.new("race", ["red", "blue"], journal=journal)
     for action in ({"type": "roll", "value": 3}, {"type": "advance"}, {"type": "roll", "value": 5}):
         session.act(action)
-    (first_leaf,) = raw.execute(
-        "SELECT pageno FROM dbstat WHERE name = 'steps' AND pagetype = 'leaf' ORDER BY path LIMIT 1"
-    ).fetchone()
-    raw.close()
     journal.close()
-    with path.open("r+b") as file:  # the oldest rows of the old game: far from the game on the table
-        file.seek((first_leaf - 1) * 4096)
-        file.write(b"\xff" * 64)
+    spoil_oldest_steps(path)  # the oldest rows of the old game: far from the game on the table
 
     journal, resumed, note = open_table(path)
     assert "cannot be read as a journal" in note and "It is kept as journal.sqlite3.damaged-" in note

@@ -320,8 +320,8 @@ def pick_targi(home: Any) -> None:
         tap(button(parent, text))
 
 
-def test_starting_a_new_game_over_one_in_play_asks_for_a_second_tap(start: Any) -> None:
-    """One tap on Start set the game in play aside for good: the app resumes only the latest game."""
+def targi_picked_over_blackpool_in_play(start: Any) -> tuple[Any, Session, Any]:
+    """The app, its Blackpool game one roll in, and the home screen with Targi picked to start instead."""
     session = Session.new("blackpool", ["yellow", "red"])
     session.act({"type": "roll", "value": 6})
     app = start(session)
@@ -329,6 +329,12 @@ def test_starting_a_new_game_over_one_in_play_asks_for_a_second_tap(start: Any) 
     advance(3)
     home = app.root.get_screen("home")
     pick_targi(home)
+    return app, session, home
+
+
+def test_starting_a_new_game_over_one_in_play_asks_for_a_second_tap(start: Any) -> None:
+    """One tap on Start set the game in play aside for good: the app resumes only the latest game."""
+    app, session, home = targi_picked_over_blackpool_in_play(start)
     tap(home.ids.start)
     assert app.root.current == "home" and app.controller.session is session
     assert "Blackpool on the table is not finished (1 step played)" in home.ids.note.text

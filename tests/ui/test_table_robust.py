@@ -80,15 +80,9 @@ def test_a_double_tap_that_wakes_the_attract_screen_takes_no_choice(start: Any, 
 def test_a_double_tap_on_start_over_a_game_in_play_only_asks(start: Any, double_taps: None) -> None:
     """Start over an unfinished game asks for a second tap; a double tap gave it at once, and the game in
     play was set aside before anyone could read the question."""
-    from tests.ui.test_app import pick_targi
+    from tests.ui.test_app import targi_picked_over_blackpool_in_play
 
-    session = Session.new("blackpool", ["yellow", "red"])
-    session.act({"type": "roll", "value": 6})
-    app = start(session)
-    app.show("home")
-    advance(3)
-    home = app.root.get_screen("home")
-    pick_targi(home)
+    app, session, home = targi_picked_over_blackpool_in_play(start)
     kivy_postproc_modules["doubletap"].touches.clear()  # the colours tapped just before are no first tap
     x, y = home.ids.start.to_window(*home.ids.start.center)
     real_tap(x, y)
