@@ -256,6 +256,21 @@ def _set_aside(path: Path, kept: Path) -> None:
         raise
 
 
+def _read_only_queries(path: str | Path) -> tuple[str, ...]:
+    """How to open the journal at ``path`` to read it, in the order to try.
+
+    With a WAL beside it (the service running, a power cut) its committed
+    steps are read through it; without one, the file is read as immutable,
+    which creates no -wal or -shm beside it (nor needs to, in a read-only folder).
+    """
+    return ("mode=ro", "immutable=1") if Path(f"{path}-wal").exists() else ("immutable=1",)
+
+
+def _connect_read_only(path: str | Path, query: str) -> sqlite3.Connection:
+    return sqlite3.connect(f"{Path(path).absolute().as_uri()}?{query}", uri=True, isolation_level=None,
+                           check_same_thread=False)  # fmt: skip
+
+
 def _read_active(path: Path) -> JournalGame | None:
     """The game in progress as a read-only look at ``path`` finds it, or None when none can be read whole.
 
@@ -263,10 +278,7 @@ def _read_active(path: Path) -> JournalGame | None:
     damaged file; its steps must be numbered 1, 2, 3, ... without a gap, or a
     damaged page may have taken some of them and the game is not carried.
     """
-    # With a WAL beside it (a power cut), its committed steps are read through it; without one, the
-    # file is read as immutable, which creates no -wal or -shm beside it (nor needs to, in a read-only folder).
-    wal = Path(f"{path}-wal")
-    for query in ("mode=ro", "immutable=1") if wal.exists() else ("immutable=1",):
+    for query in _read_only_queries(path):
         try:
             reader = Journal.read_only(path, query)
         except sqlite3.Error:
@@ -389,19 +401,21 @@ class Journal:
     @classmethod
     def read_only(cls, path: str | Path, query: str = "mode=ro") -> Journal:
         """A journal opened only to read (``mode=ro`` or ``immutable=1``): no schema, no checks, no writes."""
-        journal = cls.__new__(cls)
-        journal.path = str(path)
-        journal._lock = None
-        uri = f"{Path(path).absolute().as_uri()}?{query}"
-        journal._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        db = _connect_read_only(path, query)
         try:
-            columns = {row[1] for row in journal._db.execute("PRAGMA table_info(games)")}
+            return cls._reading(path, db)
         except sqlite3.Error:
-            journal._db.close()
+            db.close()
             raise
+
+    @classmethod
+    def _reading(cls, path: str | Path, db: sqlite3.Connection) -> Journal:
+        """A journal that reads through ``db``, opened read-only; `sqlite3.OperationalError` when it has no games."""
+        columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
         if not columns:
-            journal._db.close()
             raise sqlite3.OperationalError("no games table")
+        journal = cls.__new__(cls)
+        journal.path, journal._lock, journal._db = str(path), None, db
         journal._digests = "digests" if "digests" in columns else "NULL"
         return journal
 
@@ -418,13 +432,11 @@ class Journal:
         `JournalForeign` as opening for the table would, and
         `JournalUnavailable` when the file cannot be read at all.
         """
-        wal = Path(f"{path}-wal")
         failure = "no way to open it read-only"
-        for query in ("mode=ro", "immutable=1") if wal.exists() else ("immutable=1",):
+        for query in _read_only_queries(path):
             db = None
             try:
-                db = sqlite3.connect(f"{Path(path).absolute().as_uri()}?{query}", uri=True, isolation_level=None,
-                                     check_same_thread=False)  # fmt: skip
+                db = _connect_read_only(path, query)
                 foreign = _not_ours(db)
                 tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
                 (verdict,) = db.execute("PRAGMA quick_check").fetchone()
@@ -444,11 +456,7 @@ class Journal:
             if "games" not in tables:  # an empty file: a journal that holds no game yet
                 db.close()
                 return cls()
-            journal = cls.__new__(cls)
-            journal.path, journal._lock, journal._db = str(path), None, db
-            columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
-            journal._digests = "digests" if "digests" in columns else "NULL"
-            return journal
+            return cls._reading(path, db)
         raise JournalUnavailable(f"the journal {path} cannot be read: {failure}")
 
     def require_writable(self) -> None:
