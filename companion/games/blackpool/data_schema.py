@@ -181,6 +181,20 @@ def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[s
     for zone in ZONE_ORDER:
         if board["blackforce"][zone] >= 6 and zone != "centre":
             problems.append(f"{where}: blackforce.{zone} of {board['blackforce'][zone]} would stop every roll")
+    # The engine brings a traveller out on one more than the centre's pull (Board.exit_roll), moving that
+    # many squares: the rules fix that roll at a six on the board and a 5 in the glossary draft.
+    if board["blackforce"]["centre"] != 5:
+        problems.append(
+            f"{where}: blackforce.centre is {board['blackforce']['centre']}; only a six, one more than the "
+            "centre's pull, brings a traveller out onto the sixth square of its path, so the pull must be 5 "
+            "(BP-C7, BP-Q20)"
+        )
+    if board["draftBlackforce"]["centre"] != 4:
+        problems.append(
+            f"{where}: draftBlackforce.centre is {board['draftBlackforce']['centre']}; in the glossary draft "
+            "exactly a 5, one more than the centre's pull, brings a traveller out (a six never does), so the "
+            "pull must be 4 (BP-Q6)"
+        )
     return problems
 
 

@@ -169,3 +169,35 @@ def test_every_clause_the_code_cites_exists() -> None:
     for source in code.glob("*.py"):
         cited |= set(re.findall(r'"(BP-[A-Z0-9]+)"', source.read_text()))
     assert cited and not [c for c in cited if c not in GAME.rulebook]
+
+
+@pytest.mark.parametrize(
+    ("table", "pull", "expected"),
+    [
+        ("draftBlackforce", 5, "draftBlackforce.centre is 5; in the glossary draft exactly a 5"),
+        ("draftBlackforce", 6, "draftBlackforce.centre is 6; in the glossary draft exactly a 5"),
+        ("blackforce", 6, "blackforce.centre is 6; only a six"),
+        ("blackforce", 4, "blackforce.centre is 4; only a six"),
+    ],
+)
+def test_a_centre_pull_the_exit_roll_cannot_beat_is_refused(
+    tmp_path: Path, table: str, pull: int, expected: str
+) -> None:
+    """A traveller leaves the centre on one more than its pull: the board's six, the draft's 5.
+
+    A café centre pull of 5 in the draft table let nobody out (a six never brings one out there):
+    every glossary-draft game ran for ever. One of 4 or 6 on the board brought a traveller out on
+    a six to path square 5 or 7, not the sixth square the cited clauses promise.
+    """
+    board = house("board")
+    board[table]["centre"] = pull
+    folder = tmp_path / "blackpool"
+    folder.mkdir()
+    (folder / "board.json").write_text(json.dumps(board))
+    found = validate_path(tmp_path, game_classes())
+    assert len(found) == 1 and found[0].startswith("blackpool set (board given): board.json: ")
+    assert expected in found[0]
+    assert ("(BP-Q6)" if table == "draftBlackforce" else "(BP-C7, BP-Q20)") in found[0]
+    with pytest.raises(InvalidData) as err:
+        load_data(BLACKPOOL, tmp_path)
+    assert [f"blackpool set (board given): {p}" for p in err.value.problems] == found
