@@ -25,8 +25,9 @@ BORDER_CODES = ("NOBLE", "CARAVAN", "TRIBAL_EXPANSION", "FATA_MORGANA", "SILVERS
 HOOK_ACTIONS = (*(c for c in BORDER_CODES if c != "RAID"), "GOODS_CARD", "TRIBE_CARD")
 HOOKS = ("placement", "intersections", "actions", "raids", "limits", "hand", "display", "final")
 ENDGAME_PER = ("symbol", "gold", "goods", "row", "cards")
-GOODS_TOTAL = 19
-TRIBE_TOTAL = 45
+# The opening centre (TG-1): goods on the corners and the middle, tribe cards between, all face down at first.
+LAYOUT = ("goods", "tribe", "goods", "tribe", "goods", "tribe", "goods", "tribe", "goods")
+COUNT_MAX = 99  # copies of one card; the house decks (19 goods, 45 tribe cards) are our own design, not the rules
 
 Bundle = tuple[tuple[str, int], ...]
 
@@ -134,7 +135,7 @@ GOODS_SCHEMA = Obj(
         "cards": ListOf(
             Obj(
                 {"id": Str(), "label": Str(), "yield": MapOf(Int(0, 5), Enum(*RESOURCES, "choice"))},
-                {"count": Int(1, GOODS_TOTAL)},
+                {"count": Int(1, COUNT_MAX)},
             ),
             1,
             unique_by="id",
@@ -156,7 +157,7 @@ TRIBE_SCHEMA = Obj(
                     "vp": Int(1, 3),
                     "effects": ListOf(_effect),
                 },
-                {"count": Int(1, TRIBE_TOTAL)},
+                {"count": Int(1, COUNT_MAX)},
             ),
             1,
             unique_by="id",
@@ -191,16 +192,16 @@ def cross_check(files: Mapping[str, Any]) -> list[str]:
     for code in ("NOBLE", "CARAVAN", "TRIBAL_EXPANSION"):
         if codes.count(code) != 1:
             problems.append(f"border.json: needs exactly one {code} card, found {codes.count(code)}")
-    goods_total = sum(c.get("count", 1) for c in files["goods"]["cards"])
-    if goods_total != GOODS_TOTAL:
-        problems.append(f"goods.json: the deck holds {goods_total} cards, a Targi goods deck has {GOODS_TOTAL}")
+    for deck in ("goods", "tribe"):
+        total, needed = sum(c.get("count", 1) for c in files[deck]["cards"]), LAYOUT.count(deck)
+        if total < needed:
+            problems.append(
+                f"{deck}.json: the deck holds {total} cards; the opening centre alone lays {needed} {deck} cards (TG-1)"
+            )
     for card in files["goods"]["cards"]:
         y = card["yield"]
         if not any(y.values()):
             problems.append(f"goods.json card {card['id']!r}: the yield gives nothing")
-    tribe_total = sum(c.get("count", 1) for c in files["tribe"]["cards"])
-    if tribe_total != TRIBE_TOTAL:
-        problems.append(f"tribe.json: the deck holds {tribe_total} cards, a Targi tribe deck has {TRIBE_TOTAL}")
     for card in files["tribe"]["cards"]:
         for i, alt in enumerate(card["cost"]):
             if not any(alt.values()):

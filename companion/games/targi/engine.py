@@ -13,7 +13,7 @@ from companion.errors import IllegalAction, InvalidAction
 from companion.game import Event, Pending
 from companion.games.targi import effects as fx
 from companion.games.targi.board import EDGE_CARDS, OPPOSITE, intersections, same_line
-from companion.games.targi.cards import CORNERS, GOODS, Bundle, Catalog, bundle, bundle_text
+from companion.games.targi.cards import CORNERS, GOODS, LAYOUT, Bundle, Catalog, bundle, bundle_text
 from companion.games.targi.scoring import result
 from companion.games.targi.state import (
     Deck,
@@ -32,8 +32,6 @@ from companion.games.targi.state import (
 
 Events = list[Event]
 Action = dict[str, Any]
-
-LAYOUT = ("goods", "tribe", "goods", "tribe", "goods", "tribe", "goods", "tribe", "goods")
 
 
 def goods_combos(n: int, have: tuple[int, int, int] | None = None) -> list[Bundle]:

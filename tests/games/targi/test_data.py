@@ -57,12 +57,12 @@ def test_cross_checks_catch_a_wrong_ring_and_deck_size() -> None:
     files = house_set()
     files["border"]["cards"][0]["action"] = {"code": "RAID", "k": 1, "goods": 1, "vp": 1}  # card 1 is no corner
     files["border"]["cards"][3]["action"] = {"code": "TRADER"}  # corner 4 without a raid
-    files["goods"]["cards"].pop()
+    files["goods"]["cards"] = files["goods"]["cards"][:2]
     files["tribe"]["cards"][0]["id"] = "G01"
     problems = set_problems(Targi, files, {})
     text = "\n".join(problems)
     assert "card no 1" in text and "card no 4" in text and "NOBLE" in text
-    assert "goods.json: the deck holds 18" in text and "'G01' is used in both" in text
+    assert "goods.json: the deck holds 4 cards" in text and "'G01' is used in both" in text
 
 
 def test_an_endgame_count_per_symbol_must_name_its_symbol(tmp_path: Path) -> None:
@@ -120,3 +120,39 @@ def test_rulebook_cites_exist_and_are_our_own_words() -> None:
             mine = re.findall(r"[a-z0-9']+", clause["text"].lower())
             for i in range(len(mine) - 11):
                 assert tuple(mine[i:i + 12]) not in runs, clause["id"]
+
+
+def test_a_cafe_deck_of_another_size_is_played_and_one_too_small_to_set_up_is_refused(tmp_path: Path) -> None:
+    """The house decks' 19 and 45 cards are our own design, not the rules: a café's copy may hold more or fewer.
+
+    A goods deck with a card added and a tribe deck with one lost were refused ("a Targi goods
+    deck has 19"), though the engine plays any deck that can lay the opening centre (TG-1).
+    """
+    from companion.cli import main
+    from companion.session import Session
+
+    folder = tmp_path / "targi"
+    folder.mkdir()
+    goods, tribe = house("goods"), house("tribe")
+    goods["cards"].append({"id": "G99", "label": "Spice Caravan", "yield": {"pepper": 2, "salt": 1}, "count": 5})
+    lost = tribe["cards"].pop(5)["id"]
+    (folder / "goods.json").write_text(json.dumps(goods))
+    (folder / "tribe.json").write_text(json.dumps(tribe))
+    assert validate_path(tmp_path, game_classes()) == []
+    session = Session.new("targi", ["white", "black"], cafe_dir=tmp_path)
+    assert session.game.data.sources["goods"] == str(folder / "goods.json")
+    drawn = {a["card"] for a in session.legal() if a["type"] == "draw"}
+    assert "G99" in drawn and lost not in drawn
+    deck = dict(session.game.to_document(session.state)["decks"]["goods"]["piles"][0]["cards"])
+    assert deck["G99"] == 5 and sum(deck.values()) == 24
+    assert main(["--cafe", str(tmp_path), "simulate", "--game", "targi", "--games", "3", "--seed", "1"]) == 0
+
+    goods["cards"] = [dict(goods["cards"][0], count=4)]  # the opening centre lays 5 goods cards face down
+    (folder / "goods.json").write_text(json.dumps(goods))
+    found = validate_path(tmp_path, game_classes())
+    assert found == [
+        "targi set (goods, tribe given): goods.json: the deck holds 4 cards; the opening centre alone lays 5 "
+        "goods cards (TG-1)"
+    ]
+    with pytest.raises(InvalidData):
+        load_data(Targi, tmp_path)
