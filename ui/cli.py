@@ -210,6 +210,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_screenshots(args: argparse.Namespace) -> int:
+    from companion.cli import cafe_dir
     from companion.registry import game_classes
 
     unknown = sorted(set(args.game or ()) - set(game_classes()))
@@ -220,7 +221,7 @@ def cmd_screenshots(args: argparse.Namespace) -> int:
     _prepare_kivy(*sizes[0], offscreen=True)
     from ui.shots import render_all
 
-    written = render_all(Path(args.dir), args.game, sizes)
+    written = render_all(Path(args.dir), args.game, sizes, cafe_dir(args))
     print(f"{len(written)} screenshots in {args.dir}")
     return 0
 

@@ -34,16 +34,16 @@ def default_players(game_id: str) -> list[str]:
     return list(cls.colours[:count]) if cls.colours else [f"Player {i}" for i in range(1, count + 1)]
 
 
-def mid_game(game_id: str, journal: Journal | None = None, seed: int = 7) -> Session:
-    """Halfway through a seeded random game, so drawings show pieces spread over the board."""
+def mid_game(game_id: str, journal: Journal | None = None, seed: int = 7, cafe_dir: Path | None = None) -> Session:
+    """Halfway through a seeded random game, so drawings show pieces spread over the board (on ``cafe_dir``'s data)."""
     rng = random.Random(seed)
-    trial = Session.new(game_id, default_players(game_id))
+    trial = Session.new(game_id, default_players(game_id), cafe_dir=cafe_dir)
     for _ in range(MAX_STEPS):
         legal = trial.legal()
         if trial.pending().is_over or not legal:
             break
         trial.act(trial.game.sim_choose(trial.state, legal, rng))
-    session = Session.new(game_id, default_players(game_id), journal=journal)
+    session = Session.new(game_id, default_players(game_id), journal=journal, cafe_dir=cafe_dir)
     for action in trial.log[: len(trial.log) // 2]:
         session.act(action)
     return session
@@ -173,9 +173,15 @@ def _settle(frames: int = 3) -> Iterator[None]:
 
 
 def render_all(
-    out: Path, games: list[str] | None = None, sizes: Sequence[tuple[int, int]] = ((800, 480), (1280, 800))
+    out: Path,
+    games: list[str] | None = None,
+    sizes: Sequence[tuple[int, int]] = ((800, 480), (1280, 800)),
+    cafe_dir: Path | None = None,
 ) -> list[Path]:
     """Every screen of every game (or ``games``) at each window size in ``sizes``, as PNGs in ``out``.
+
+    Games are played on the data the table would use (``cafe_dir``'s files where it has them), so a
+    café sees its own board drawn.
 
     Sizes beyond the usual two (a portrait 480x800) are how a layout fault
     that only shows on another screen is found before a table finds it.
@@ -206,7 +212,7 @@ def render_all(
             yield from shoot(f"home-{size}")
             for game_id in ids:
                 try:
-                    session = mid_game(game_id)
+                    session = mid_game(game_id, cafe_dir=cafe_dir)
                 except Exception as error:  # a game still being written must not stop the review of the rest
                     print(f"{game_id}: no mid-game position ({error})", file=sys.stderr)
                     continue

@@ -252,3 +252,32 @@ def test_screenshots_of_a_game_that_does_not_exist_are_refused(tmp_path: Path, c
 
     assert cmd_screenshots(argparse.Namespace(dir=str(tmp_path), game=["blackpool", "nosuch"])) == 2
     assert "no game nosuch" in capsys.readouterr().err and not list(tmp_path.iterdir())
+
+
+def test_screenshots_draw_the_cafe_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`companion --cafe DIR ui screenshots` drew the house boards: a café checking its own board saw ours."""
+    import argparse
+    import json
+
+    import ui.cli
+    import ui.shots
+    from companion import registry
+    from companion.cli import main
+    from ui.shots import mid_game
+
+    monkeypatch.setattr(registry, "_instances", {})
+    cafe = tmp_path / "cafe"
+    assert main(["data", "template", "ttd", str(cafe)]) == 0
+    board_file = cafe / "ttd" / "board.json"
+    board = json.loads(board_file.read_text(encoding="utf-8"))
+    board["cells"] = [c for c in board["cells"] if c["r"] < 9]  # a café board four rows shorter
+    board_file.write_text(json.dumps(board), encoding="utf-8")
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(ui.cli, "_prepare_kivy", lambda *a, **k: None)
+    monkeypatch.setattr(ui.shots, "render_all", lambda *a: calls.append(a) or [])
+    shots = argparse.Namespace(dir=str(tmp_path / "shots"), game=["ttd"], size=None, cafe=str(cafe))
+    assert ui.cli.cmd_screenshots(shots) == 0
+    assert calls and calls[0][-1] == cafe
+    session = mid_game("ttd", cafe_dir=cafe)
+    assert session.game.data.sources["board"] == str(board_file)
+    assert session.game.data["board"]["cells"] == board["cells"] and len(session.log) > 10
