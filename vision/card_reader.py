@@ -42,6 +42,7 @@ from vision.marker_places import load_places
 from vision.markers import BoardFinder, ink_seen
 from vision.readings import BoardReading, SlotReading
 from vision.shadow_band import band_lifted
+from vision.sources import first_few
 from vision.taught import write_whole
 
 TRUNCATE = 25.0
@@ -134,6 +135,15 @@ INK_STEP = 0.02
 # ink and a veil; with an arm over the board, 2 of 2,400.
 SHADOW_RETRY = 0.5
 SHADOW_AMONG = 8
+# What a taught photo must be to be taken for a card (`unfit_photo`). Teaching writes squares of LINE_SIZE (60 px,
+# 20 a cell of the card's 3 x 3) of the slot as the camera saw it. A photo of the house P42 shrunk to 6 px (two
+# pixels a cell) still read right, shrunk to 4 or 5 px it read as P08; a café's own crop is about square, and one
+# squeezed to 3:1 still read right, since it is stretched back to a square. A bare slot's photo, the flattest that
+# teaching writes, spreads 13 levels or more in each colour between its 1st and 99th percentile; one colour
+# filled flat by hand spreads none.
+PHOTO_SMALLEST = 6
+PHOTO_LONGEST = 4.0
+PHOTO_FLAT = 2
 
 
 def slots_beside(board: BoardSpec) -> list[set[int]]:
@@ -151,6 +161,21 @@ def out_of_view(outlines: dict[int, tuple[tuple[float, float], ...]], shape: tup
     height, width = shape[:2]
     return {index for index, corners in enumerate(outlines.values())
             if any(not (0.0 <= x <= width - 1 and 0.0 <= y <= height - 1) for x, y in corners)}
+
+
+def unfit_photo(image: np.ndarray) -> str | None:
+    """Why a taught photo (BGR, as `frames.image_file` reads it) cannot be a card's photo as teaching writes
+    one, or None (PHOTO_SMALLEST, PHOTO_LONGEST and PHOTO_FLAT say why each line lies where it does)."""
+    height, width = image.shape[:2]
+    size = f"{width} x {height} pixels"
+    if min(height, width) < PHOTO_SMALLEST:
+        return f"{size}, too small to hold the card's 3 x 3 cells"
+    if max(height, width) > PHOTO_LONGEST * min(height, width):
+        return f"{size}, far from the square a card is"
+    low, high = np.percentile(image.reshape(-1, 3), (1, 99), axis=0)
+    if float(np.max(high - low)) <= PHOTO_FLAT:
+        return "one flat colour, no card printed on it"
+    return None
 
 
 class CardCovered(ValueError):
@@ -192,6 +217,9 @@ class CardReader:
         self.last_ink_share: float | None = None
         self.taught_cards: list[str] = []  # the card of each taught photo read in, and the photos passed over
         self.taught_skipped: list[str] = []
+        # Those of them that cannot be a card's photo (`unfit_photo`), said to the table as well as by `watch`.
+        self.taught_unfit: list[str] = []
+        self.photos_problem: str | None = None
         # Why the taught folder could not be read at all (the cards are then read by their drawings), or None.
         self.taught_problem: str | None = None
         # Where the board's markers lie on it, as the table's camera last kept them (`vision.marker_places`), and
@@ -836,6 +864,11 @@ class CardReader:
             if image is None:
                 self.taught_skipped.append(f"{path.name} (not a readable image)")
                 continue
+            unfit = unfit_photo(image)
+            if unfit:  # a hand edit or a copy gone wrong replaced the card's drawing, and the card read wrong
+                self.taught_skipped.append(f"{path.name} ({unfit})")
+                self.taught_unfit.append(f"{path.name} ({unfit})")
+                continue
             self.taught_cards.append(card_id)
             target = self._reference_of(card_id)
             image = taught_reference(image, self._cells_of(target))
@@ -846,4 +879,7 @@ class CardReader:
                 replaced.add(target)
             count += 1
         self._restack()
+        if self.taught_unfit:  # the card is read by its drawing, or its other photos
+            self.photos_problem = (f"taught photos in {folder} that cannot be a card's are passed over: "
+                                   f"{first_few(self.taught_unfit)}; teach those cards again")
         return count
