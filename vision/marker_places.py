@@ -19,13 +19,21 @@ from pathlib import Path
 import numpy as np
 
 from companion.paths import write_whole
-from vision.markers import MARKER_IDS
+from vision.markers import CORNER_NAMES, MARKER_IDS, goes_round
 
 PLACES_FILE = "board_markers.json"
 # Learnt again from every frame showing all four, the places wander by a few hundredths of a cell with the
 # camera's noise; a move of a quarter of a cell is a marker stuck again, worth writing down.
 PLACES_MOVED = 0.25
 SCHEMA = 1
+# Places no marker can have are refused (`misplaced`), as a hand edit may give them. The places are learnt through
+# the homography that puts each marker's corner nearest the board's middle on the board's own corner
+# (`BoardFinder.homography`): that corner lies on it to 0.03 cells at most (20 camera-like photos at 640x480 and
+# three times that), so a marker with no corner within PLACE_OFF of its board corner is not where one is learnt.
+# Seen through that homography a marker's four corners go round it as on the frame (`markers.goes_round`), and a
+# marker touching its corner is far smaller than the board, so no corner lies a board's width beyond the board
+# (checked first, so that 1e300 is refused before any sum).
+PLACE_OFF = 0.5
 
 
 def load_places(folder: Path | None, board_size: int) -> tuple[dict[int, np.ndarray] | None, str | None]:
@@ -44,7 +52,25 @@ def load_places(folder: Path | None, board_size: int) -> tuple[dict[int, np.ndar
     places = _places(document, board_size)
     if places is None:
         return None, f"{path}: not a file of the board's marker places; learning them again from a view of all four"
+    wrong = misplaced(places, board_size)
+    if wrong:  # a hand edit: with a marker hidden the board went unseen, or was said stuck wrong, without a word
+        return None, f"{path}: {wrong}, a place no marker can have; learning them again from a view of all four"
     return places, None
+
+
+def misplaced(places: dict[int, np.ndarray], board_size: int) -> str | None:
+    """Which marker lies where `save_places` never puts one, or None (PLACE_OFF says what it puts where)."""
+    size = float(board_size)
+    board_corners = np.array([[0.0, 0.0], [size, 0.0], [size, size], [0.0, size]])
+    for i in MARKER_IDS:
+        corners, name = places[i], f"the {CORNER_NAMES[i]} marker"
+        if np.any(corners < -size) or np.any(corners > 2 * size):
+            return f"{name} lies more than the board's width off the board"
+        if np.linalg.norm(corners - board_corners[i], axis=1).min() > PLACE_OFF:
+            return f"{name} does not touch its corner of the board"
+        if not goes_round(corners):
+            return f"{name} has no area, or its corners are out of turn"
+    return None
 
 
 def _places(document: object, board_size: int) -> dict[int, np.ndarray] | None:

@@ -3,13 +3,18 @@ reader, the temple die reader, `watch` and the table's camera feed meet them.
 
 - A taught card photo of 1 x 1 pixels, one pixel high or one flat colour replaced the card's drawing, and the
   card lying there was then read as another, 21% sure, without a word.
+- A hand-edited `board_markers.json` with places no marker can have (all zeros, far off the board, 1e300, the four
+  on top of each other) was taken without a note: with a marker hidden the board was "not seen", or "stick each
+  marker at its own corner" where the markers were stuck right, and 1e300 raised numpy's overflow warnings.
 
 Every file is written here with OpenCV or as JSON and read back by the readers as the table reads it.
 """
 
 from __future__ import annotations
 
+import json
 import queue
+import warnings
 from pathlib import Path
 
 import cv2
@@ -17,10 +22,11 @@ import numpy as np
 import pytest
 
 from companion.observations import CardsSeen, LinkChanged
-from tests.vision.test_feed import board_frame, write_frames
-from vision.card_reader import CardReader
+from tests.vision.test_feed import board_frame, cup_on_marker, write_frames
+from vision.card_reader import NO_BOARD, CardReader
 from vision.cli import main as vision_main
 from vision.feed import CameraFeed
+from vision.marker_places import PLACES_FILE, load_places
 
 LAID = {3: "P42", 5: "P07"}
 
@@ -85,3 +91,71 @@ def test_the_feed_and_watch_say_a_taught_photo_that_cannot_be_a_card(tmp_path: P
     out, err = capsys.readouterr()
     assert "slot 3 P42" in out and "P42__0.png (1 x 1 pixels" in out + err
 
+
+
+def learnt_places(frame: np.ndarray) -> dict[int, np.ndarray]:
+    """The places the reader learns from ``frame``, which shows all four markers."""
+    reader = CardReader()
+    assert reader.read(frame) is not None and reader.finder.marker_cells is not None
+    return reader.finder.marker_cells
+
+
+def misplaced() -> dict[str, callable]:
+    """Hand edits of the places learnt (marker id -> 4 x 2 corners in cells) no marker can have."""
+    return {
+        "all zeros": lambda learnt: {i: np.zeros((4, 2)) for i in learnt},
+        "far off the board": lambda learnt: {i: corners - 40.0 for i, corners in learnt.items()},
+        "1e300": lambda learnt: {i: corners * 1e300 + 1e300 for i, corners in learnt.items()},
+        "on top of each other": lambda learnt: {i: learnt[0] for i in learnt},
+        "a marker turned inside out": lambda learnt: {**learnt, 2: learnt[2][::-1]},
+    }
+
+
+def write_places(folder: Path, places: dict[int, np.ndarray]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    document = {"schema": 1, "board_size": 15, "markers": {str(i): places[i].tolist() for i in sorted(places)}}
+    (folder / PLACES_FILE).write_text(json.dumps(document), encoding="utf-8")
+    return folder / PLACES_FILE
+
+
+@pytest.mark.parametrize("edit", list(misplaced()))
+def test_marker_places_no_marker_can_have_are_refused_with_a_note(tmp_path: Path, edit: str) -> None:
+    laid = board_frame(LAID)
+    path = write_places(tmp_path / "taught", misplaced()[edit](learnt_places(laid)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's overflow warnings, in the log of every start
+        kept, note = load_places(tmp_path / "taught", 15)
+        assert kept is None and note is not None and note.startswith(f"{path}: "), note
+        assert note.endswith("learning them again from a view of all four")
+        reader = CardReader(taught_dir=tmp_path / "taught")
+        assert reader.places_problem == note and reader.finder.marker_cells is None
+        assert reader.read(cup_on_marker(laid)) is None
+    assert reader.last_problem != NO_BOARD and reader.last_problem.startswith("board markers not seen: north-east")
+
+
+def test_marker_places_as_learnt_are_kept(tmp_path: Path) -> None:
+    laid = board_frame(LAID)
+    write_places(tmp_path / "taught", learnt_places(laid))
+    kept, note = load_places(tmp_path / "taught", 15)
+    assert note is None and kept is not None
+    reading = CardReader(taught_dir=tmp_path / "taught").read(cup_on_marker(laid))
+    assert reading is not None and {s.slot: s.card for s in reading.slots if s.slot in LAID} == LAID
+
+
+def test_the_table_says_marker_places_refused_and_writes_them_again_from_all_four(tmp_path: Path) -> None:
+    laid = board_frame(LAID)
+    learnt = learnt_places(laid)
+    path = write_places(tmp_path / "taught", misplaced()["on top of each other"](learnt))
+    frames = write_frames(tmp_path / "frames", [cup_on_marker(laid)] * 3 + [laid] * 4)
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(str(frames), seen.put, mode="cards", fps=None, card_interval=0,
+                    taught_dir=tmp_path / "taught") as feed:
+        assert feed.ended.wait(15)
+    told = list(seen.queue)
+    notes = [o.detail for o in told if isinstance(o, LinkChanged) and o.detail.startswith(str(path))]
+    assert len(notes) == 1, [o.detail for o in told if isinstance(o, LinkChanged)]
+    assert not any(isinstance(o, LinkChanged) and NO_BOARD in o.detail for o in told)
+    assert [o.slots for o in told if isinstance(o, CardsSeen)] == [LAID]
+    rewritten, note = load_places(tmp_path / "taught", 15)
+    assert note is None and rewritten is not None
+    assert all(np.allclose(rewritten[i], learnt[i], atol=0.05) for i in learnt)
