@@ -87,8 +87,15 @@ class Settings:
         alone; either is logged (journald) by name. ``set_aside=False`` only
         reads: a command that never saves leaves the file for the app.
         """
-        if path is None or not path.is_file():
+        if path is None:
             return cls()
+        try:
+            if not path.is_file():
+                # A folder named by $COMPANION_UI_SETTINGS (the one meant to hold ui.json) was passed over without
+                # a word, and every save then failed. Not set aside: it is no file a hand edit broke.
+                return cls._unusable(path, "is a folder, not a settings file") if path.is_dir() else cls()
+        except OSError as exc:  # a name past the file system's limit raised out of the kiosk's start
+            return cls._unusable(path, f"cannot be read ({exc.strerror or exc})")
         try:
             raw = json.loads(path.read_bytes().decode("utf-8-sig"))
         except (OSError, ValueError) as exc:
@@ -127,6 +134,15 @@ class Settings:
         # A command that only reads still says so: its picture would otherwise differ from the app's unexplained.
         settings.note = (_set_aside(path, why) if set_aside else
                          f"Settings file {path} {why}; the defaults are used (the app sets it aside at its start).")
+        return settings
+
+    @classmethod
+    def _unusable(cls, path: Path, why: str) -> Settings:
+        """The defaults, for a settings path no file can be read or saved at; said, and logged, by its whole path."""
+        log.warning("settings %s %s; defaults are used", path, why)
+        settings = cls()
+        settings.note = (f"Settings file {path} {why}; the defaults are used, and changes on the settings screen "
+                         "hold only until the app restarts.")
         return settings
 
     def save(self, path: Path | None) -> None:

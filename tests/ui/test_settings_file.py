@@ -120,3 +120,35 @@ def test_a_command_that_only_reads_a_broken_file_leaves_it_and_says_so(tmp_path:
     assert loaded == Settings()
     assert path.read_text() == '{bad json' and [p.name for p in tmp_path.iterdir()] == ["ui.json"]
     assert "ui.json cannot be read" in loaded.note and "defaults are used" in loaded.note
+
+
+def test_a_settings_path_naming_a_folder_is_said_not_passed_over(tmp_path: Path) -> None:
+    """``$COMPANION_UI_SETTINGS`` naming a folder (the folder meant to hold ui.json) loaded the defaults without a
+    word, and every save on the settings screen then failed with "Is a directory"."""
+    folder = tmp_path / "settings"
+    folder.mkdir()
+    for set_aside in (True, False):
+        loaded = Settings.load(folder, set_aside=set_aside)
+        assert loaded == Settings()
+        assert loaded.note.startswith(f"Settings file {folder} is a folder, not a settings file; the defaults")
+    assert [p.name for p in tmp_path.iterdir()] == ["settings"]  # the folder is not set aside
+
+
+def test_a_settings_path_past_the_name_limit_is_said_not_raised(tmp_path: Path) -> None:
+    """``Path.is_file`` raised "File name too long" out of `Settings.load`: a kiosk must always start."""
+    path = tmp_path / ("x" * 300) / "ui.json"
+    loaded = Settings.load(path)
+    assert loaded == Settings() and "cannot be read (File name too long)" in loaded.note
+
+
+def test_watch_says_a_settings_path_naming_a_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    import cv2
+
+    from tests.vision.test_feed import board_frame
+    from vision.cli import main
+
+    monkeypatch.setenv("COMPANION_UI_SETTINGS", str(tmp_path))
+    board = tmp_path / "board.png"
+    assert cv2.imwrite(str(board), board_frame({3: "P07"}))
+    assert main(["vision", "watch", str(board), "--reader", "cards", "--mains", "0"]) == 0
+    assert f"Settings file {tmp_path} is a folder, not a settings file" in capsys.readouterr().err
