@@ -717,8 +717,15 @@ class TempleDieReader:
             )
         # An empty list is a value or colour not taught: kept as taught, an empty colour was averaged into
         # NaN and crashed every reading, and an empty value kept its rendered glyphs from filling in.
+        # A glyph is a mask centred and scaled (`normalise_glyph`): from 0 to 1, and never empty, as teaching
+        # refuses a face with no value made out (`TopFace.blank`). A hand edit of 1e30, a glyph below 0 or one with
+        # nothing drawn was taken, and that value never read again.
         for value, glyphs in data.get("glyphs", {}).items():
-            for glyph in map(_strokes_kept, _arrays(glyphs, (GLYPH_SIZE, GLYPH_SIZE), f"{path}: glyphs.{value}")):
+            where = f"{path}: glyphs.{value}"
+            stored = _arrays(glyphs, (GLYPH_SIZE, GLYPH_SIZE), where, top=1)
+            if any(not glyph.any() for glyph in stored):
+                raise TaughtDieUnreadable(f"{where}: a glyph with nothing drawn, which teaching never stores")
+            for glyph in map(_strokes_kept, stored):
                 reader.examples.setdefault(value, []).append(glyph)
                 reader._bank.append((value, rotations(glyph)))
         for colour, values in data.get("colours", {}).items():

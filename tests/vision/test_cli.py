@@ -417,7 +417,8 @@ def test_teach_die_will_not_write_over_a_damaged_taught_file(tmp_path: Path, cap
     out.mkdir()
     (out / "temple_die.json").write_text('{"glyphs": {"3": "x"}}')
     assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "white", "--out", str(out)]) == 2
-    assert "glyphs.3: expected a list of 32 x 32 numbers each; move the file aside" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "glyphs.3: expected a list of 32 x 32 numbers from 0 to 1 each; move the file aside" in err
     assert (out / "temple_die.json").read_text() == '{"glyphs": {"3": "x"}}'
 
 

@@ -6,6 +6,8 @@ reader, the temple die reader, `watch` and the table's camera feed meet them.
 - A hand-edited `board_markers.json` with places no marker can have (all zeros, far off the board, 1e300, the four
   on top of each other) was taken without a note: with a marker hidden the board was "not seen", or "stick each
   marker at its own corner" where the markers were stuck right, and 1e300 raised numpy's overflow warnings.
+- A hand-edited `temple_die.json` whose glyph held values no glyph has (1e30, below 0) or nothing drawn was taken:
+  that value was never read again (a 5 read as a 3, 55% sure), and 1e30 raised numpy's overflow warning.
 
 Every file is written here with OpenCV or as JSON and read back by the readers as the table reads it.
 """
@@ -27,6 +29,9 @@ from vision.card_reader import NO_BOARD, CardReader
 from vision.cli import main as vision_main
 from vision.feed import CameraFeed
 from vision.marker_places import PLACES_FILE, load_places
+from vision.taught import temple_die_reader
+from vision.temple_die import GLYPH_SIZE, TempleDieReader
+from vision.temple_die_render import render_temple_die
 
 LAID = {3: "P42", 5: "P07"}
 
@@ -159,3 +164,39 @@ def test_the_table_says_marker_places_refused_and_writes_them_again_from_all_fou
     rewritten, note = load_places(tmp_path / "taught", 15)
     assert note is None and rewritten is not None
     assert all(np.allclose(rewritten[i], learnt[i], atol=0.05) for i in learnt)
+
+
+def a_five(folder: Path) -> np.ndarray:
+    """A photo of the die showing 5 on white, written to ``folder`` and read back."""
+    image, _ = render_temple_die(np.random.default_rng(5), "5", "white", edge=60)
+    assert cv2.imwrite(str(folder / "five.png"), image)
+    return cv2.imread(str(folder / "five.png"))
+
+
+@pytest.mark.parametrize("edit", ["1e30", "below 0", "nothing drawn"])
+def test_a_taught_glyph_no_face_can_have_is_refused_and_the_die_read_by_its_drawings(tmp_path: Path,
+                                                                                    edit: str) -> None:
+    five = a_five(tmp_path)
+    taught = TempleDieReader()
+    assert taught.teach(five, "5", "white")
+    glyph = taught.examples["5"][0]
+    taught.examples["5"][0] = {"1e30": glyph * 1e30, "below 0": -glyph,
+                               "nothing drawn": np.zeros((GLYPH_SIZE, GLYPH_SIZE), np.float32)}[edit]
+    path = taught.save(tmp_path / "taught")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reader, note = temple_die_reader(tmp_path / "taught")
+        reading = reader.read(five)
+    assert note is not None and note.startswith(f"{path}: glyphs.5: "), note
+    assert note.endswith("reading the die with its rendered faces")
+    assert [(r.value, r.face) for r in reading] == [(5, "white")] and reading[0].confidence >= 0.8
+
+
+def test_a_die_taught_as_teaching_writes_it_is_still_read(tmp_path: Path) -> None:
+    five = a_five(tmp_path)
+    taught = TempleDieReader()
+    assert taught.teach(five, "5", "white")
+    taught.save(tmp_path / "taught")
+    reader, note = temple_die_reader(tmp_path / "taught")
+    assert note is None and len(reader.examples["5"]) == 1
+    assert [(r.value, r.face) for r in reader.read(five)] == [(5, "white")]

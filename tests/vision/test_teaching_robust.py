@@ -87,8 +87,9 @@ def test_a_stored_colour_out_of_range_is_named_not_cast(tmp_path: Path) -> None:
     and teach-die blamed the die on the tray ("the face shown looks white, not red")."""
     folder = tmp_path / "taught"
     folder.mkdir()
-    glyph = np.zeros((GLYPH_SIZE, GLYPH_SIZE)).tolist()
-    (folder / DIE_FILE).write_text(json.dumps({"glyphs": {"3": [glyph]}, "colours": {"red": [[1e9, -5, 3]]}}))
+    glyph = np.zeros((GLYPH_SIZE, GLYPH_SIZE))
+    glyph[8:24, 12:20] = 1.0  # something drawn: an empty glyph is refused first
+    (folder / DIE_FILE).write_text(json.dumps({"glyphs": {"3": [glyph.tolist()]}, "colours": {"red": [[1e9, -5, 3]]}}))
     before = (folder / DIE_FILE).read_bytes()
     with pytest.raises(TaughtDieUnreadable, match=r"colours\.red: expected a list of 3 numbers from 0 to 255"):
         TempleDieReader.load(folder)

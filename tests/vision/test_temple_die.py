@@ -47,8 +47,8 @@ def test_teach_save_load_round_trip(tmp_path) -> None:
     [
         ("{not json", "cannot be read"),
         ('["glyphs"]', 'expected an object with "glyphs" and "colours"'),
-        ('{"glyphs": {"4": "x"}}', "glyphs.4: expected a list of 32 x 32 numbers each"),
-        ('{"glyphs": {"4": [[1, 2], [3]]}}', "glyphs.4: expected a list of 32 x 32 numbers each"),
+        ('{"glyphs": {"4": "x"}}', "glyphs.4: expected a list of 32 x 32 numbers from 0 to 1 each"),
+        ('{"glyphs": {"4": [[1, 2], [3]]}}', "glyphs.4: expected a list of 32 x 32 numbers from 0 to 1 each"),
         ('{"colours": {"red": [[1, 2]]}}', "colours.red: expected a list of 3 numbers from 0 to 255 each"),
         ('{"glyphs": {"9": []}}', "'9' is no value or colour of the temple die"),
         ('{"colours": {"blue": []}}', "'blue' is no value or colour of the temple die"),
