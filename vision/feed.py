@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import queue
 import reprlib
 import threading
@@ -34,7 +35,7 @@ from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
 from vision.marker_places import places_moved, save_places
 from vision.markers import hidden_text
-from vision.motion import MotionGate
+from vision.motion import MotionGate, picture_shift
 from vision.orientation import UPRIGHT, Orientation
 from vision.readings import BoardReading, DieReading
 from vision.settle import Settled, Settler, dice_settler, unit_confidence
@@ -161,6 +162,23 @@ def untouched(before: Any, now: Any) -> list[DieReading] | None:
     return matched
 
 
+def camera_moved(before: Any, now: Any, picture: Any, now_picture: Any) -> tuple[list[DieReading], float] | None:
+    """The dice of `before` that the dice settled `now` are, and how far the picture moved, when the whole
+    picture moved with them since `before` lay in `picture` (`motion.picture_shift`: the camera knocked, its
+    mount nudged); else None.
+
+    A camera knocked moves every die in the picture: a die some 25 px off its
+    place was told as a new roll, and applied to the next player.
+    """
+    if before is None or picture is None or now_picture is None:
+        return None
+    shift = picture_shift(picture, now_picture, [d.box for d in (*before, *now)])
+    if shift is None:
+        return None
+    kept = untouched(placed(before, shift), now)
+    return None if kept is None else (kept, math.hypot(*shift))
+
+
 def scaled(dice: Any, across: float, down: float) -> Any:
     """Dice boxed in a picture scaled by `across` and `down` (None stays None)."""
     if dice is None:
@@ -251,6 +269,7 @@ class CameraFeed:
                                      mains_hz=mains_hz)
         self.frames = 0
         self.errors = 0
+        self._picture: Any = None  # the frame being read, whose dice `_dice` is told of
         self.latest: Any = None  # the last frame read, for a screen that shows what the camera sees
         self.dark: int | None = None  # the picture's brightest level while it is too dark to read (`view_check`)
         self.shadow: float | None = None  # the light a shadow's band keeps while one is lifted (`view_check`)
@@ -379,6 +398,7 @@ class CameraFeed:
         # The dice that lie untouched where they are: lying there when reading began, or the last die told as
         # a roll. Several dice told at once (refused: a game rolls one die) do not replace them.
         self._dice_placed: Any = None
+        self._placed_picture: Any = None  # the frame the dice placed were read in (`_camera_moved`)
         self._began = "the camera began reading"  # what started these readers, for the dice lying in view then
         self._shape: tuple[int, ...] | None = None  # the size of the frames these readers have seen
         self._outlines: dict[int, Any] | None = None  # where the slots lay at the last board read
@@ -649,6 +669,7 @@ class CameraFeed:
             shape = getattr(raw, "shape", None)
             raise ValueError(f"the camera sends frames no reader can use ({shape}, {getattr(raw, 'dtype', type(raw))})")
         reshaped = self._resized(frame.shape[:2])
+        self._picture = frame  # the frame whose dice `_dice` is told of
         mode = self._current_mode()
         data = self._current_data()
         other_data = self._data_read is not UNSEEN and data is not self._data_read
@@ -750,22 +771,27 @@ class CameraFeed:
         before, rolled = self._dice_placed, self._rolled
         self._dice_seen, self._rolled = dice, False
         kept = untouched(before, dice)
+        moved = camera_moved(before, dice, self._placed_picture, self._picture) if kept is None else None
+        if moved is not None:
+            kept, shift = moved
         if kept is not None and not touched:
             # Nothing moved over the dice: a hand that moved a pawn on the board under the temple game's camera,
             # or passed beside the dice, left them as they lay, and had the table told they lay there after
             # every pawn move.
-            self._dice_placed = dice
+            self._place(dice)
             return
         if kept is not None:
             # Said either way: a die thrown into the tray's corner it lay in before lands where it lay,
             # and a player whose throw went unanswered must learn why.
-            self._dice_placed = dice
+            self._place(dice)
             now = faces(dice) if faces(dice) == faces(kept) else f"now read {faces(dice)} (was {faces(kept)})"
-            self._tell(LinkChanged(self.name, True, f"the dice lie where they lay, {now}: not taken as a new "
-                                                    "roll; roll again or enter the value by hand"))
+            knocked = (f"the picture moved {shift:.0f} px (the camera was knocked?), but " if moved is not None
+                       else "")
+            self._tell(LinkChanged(self.name, True, f"{knocked}the dice lie where they lay, {now}: not taken as a "
+                                                    "new roll; roll again or enter the value by hand"))
             return
         if before is None and not rolled:
-            self._dice_placed = dice
+            self._place(dice)
             self._tell(LinkChanged(self.name, True, f"{faces(dice)} already lay in view when {self._began}: "
                                                     "not taken as a roll (roll to play)"))
             return
@@ -773,16 +799,21 @@ class CameraFeed:
             # The temple die cannot land without moving pixels the gate counts: read where nothing moved, it is
             # something that lay there all along. A path card face up beside the board was read as a die each
             # time the die was lifted (one drawn card at 0.81, taken as a roll).
-            self._dice_placed = dice
+            self._place(dice)
             return
         if len(dice) == 1:  # told as a roll, it lies untouched from now on; several are refused, not rolled
-            self._dice_placed = dice
+            self._place(dice)
         if rolled:
             self._tell(RollStarted(self.name))
         reading = max(dice, key=lambda r: plain_confidence(r.confidence))
         face = {"colour": reading.face} if reading.face else None
         confidence = plain_confidence(settled.confidence)
         self._tell(DieRead(reading.value, self.name, confidence, face, dice=len(dice), thrown_at=thrown))
+
+    def _place(self, dice: Any) -> None:
+        """Keep ``dice`` as the dice lying untouched, and the picture they lie in (`_camera_moved`)."""
+        self._dice_placed = dice
+        self._placed_picture = self._picture.copy() if self._picture is not None else None
 
     def _cards(self, frame: Any) -> None:
         """Slots whose steady card changed to a card. One that emptied is the first half of a change, never

@@ -197,3 +197,59 @@ class MotionGate:
         self.still_count = 0
         self.moving_for = 0.0
         self._still_at = self._seen_at = self.clock()
+
+
+SHIFT_WIDTH = 320  # px: the width two still pictures are compared at for a camera that moved
+SHIFT_LEAST = 2.0  # px of the frame: a picture moved less than this has not moved
+SHIFT_EXPLAINS = 0.5  # the change left once the picture is moved back, at most, of the change before
+SHIFT_CHANGE = 1.0  # grey levels of mean change the shift must take away: less is the camera's noise
+
+
+def _shift_view(frame: np.ndarray, scale: float) -> np.ndarray:
+    """A frame as `picture_shift` compares it: grey, scaled and softened."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    small = cv2.resize(grey, (SHIFT_WIDTH, max(1, round(grey.shape[0] * scale))), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small.astype(np.float32), (0, 0), 1.0)
+
+
+def picture_shift(before: np.ndarray, now: np.ndarray, keep_out: list = ()) -> tuple[float, float] | None:
+    """How far the whole picture moved between two still frames of one size, in their pixels (x, y), when the
+    camera was moved (bumped, its mount nudged); None when it was not, or nothing in view tells.
+
+    The table, the tray's grain and its edges all move by one shift; a die
+    thrown moves alone. The shift must explain the change: moved back by it,
+    the picture before must be the picture now (allowing for a change of the
+    light) everywhere but in the ``keep_out`` boxes (the dice, where they lay
+    and where they lie), so a die is never what it follows. A plain tray with
+    nothing in view but the dice tells nothing, and gives None.
+    """
+    if before.shape[:2] != now.shape[:2] or before.shape[1] < 16 or before.shape[0] < 16:
+        return None
+    scale = SHIFT_WIDTH / before.shape[1]
+    old, new = _shift_view(before, scale), _shift_view(now, scale)
+    lit = old > 16
+    if np.count_nonzero(lit) < lit.size // 4:
+        return None  # a dark picture: nothing to match
+    old *= float(np.median(new[lit] / old[lit]))  # a lamp dimmed meanwhile is no change of place
+    window = cv2.createHanningWindow((old.shape[1], old.shape[0]), cv2.CV_32F)
+    (dx, dy), _ = cv2.phaseCorrelate(old.copy(), new.copy(), window)  # it windows its inputs in place
+    h, w = old.shape
+    edge_x, edge_y = int(abs(dx)) + 2, int(abs(dy)) + 2
+    if np.hypot(dx, dy) < SHIFT_LEAST * scale or 4 * edge_x >= w or 4 * edge_y >= h:
+        return None
+    moved = cv2.warpAffine(old, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h))
+    judged = np.zeros((h, w), bool)
+    judged[edge_y:h - edge_y, edge_x:w - edge_x] = True
+    for x0, y0, x1, y1 in keep_out:
+        grow = 0.2 * max(x1 - x0, y1 - y0)
+        for ox, oy in ((0.0, 0.0), (dx / scale, dy / scale)):  # where it was, and where the shift takes it
+            cols = slice(max(0, int((x0 + ox - grow) * scale)), max(0, min(w, int(np.ceil((x1 + ox + grow) * scale)))))
+            rows = slice(max(0, int((y0 + oy - grow) * scale)), max(0, min(h, int(np.ceil((y1 + oy + grow) * scale)))))
+            judged[rows, cols] = False
+    if np.count_nonzero(judged) < judged.size // 4:
+        return None
+    change = float(np.mean(np.abs(new - old)[judged]))
+    left = float(np.mean(np.abs(new - moved)[judged]))
+    if change - left < SHIFT_CHANGE or left > change * SHIFT_EXPLAINS:
+        return None
+    return dx / scale, dy / scale

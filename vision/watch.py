@@ -26,7 +26,7 @@ from vision.card_reader import CardReader
 from vision.cli import KEEP_FRAMES, picture_settings
 from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
-from vision.feed import untouched
+from vision.feed import camera_moved, untouched
 from vision.frames import as_bgr, unusable_text
 from vision.markers import hidden_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
@@ -453,6 +453,7 @@ def watch(args: argparse.Namespace) -> int:
     tracker = SlotTracker() if args.reader == "cards" else None
     covered = CoveredNotice(tracker.steady if tracker else 1)  # as the tracker takes a card: a few reads alike
     last_dice = None
+    last_picture = None  # the picture last_dice lay in, for a camera knocked meanwhile
     small_told = False  # dice too small in the view are told once
     faults = PictureFaults(args.reader, mains_hz, not tray.whole)
     frames = reports = unusable = 0
@@ -532,8 +533,10 @@ def watch(args: argparse.Namespace) -> int:
                     # As the table's feed takes it: dice all lying where the dice last taken lay (some perhaps
                     # lifted out) are no roll; several read at once (refused) do not become the dice lying there.
                     same = bool(dice) and untouched(last_dice, dice) is not None
+                    # A camera knocked moves the dice with the whole picture: no roll either (`feed.camera_moved`).
+                    same = same or (bool(dice) and camera_moved(last_dice, dice, last_picture, shown) is not None)
                     if dice and (same or last_dice is None or len(dice) == 1):
-                        last_dice = dice
+                        last_dice, last_picture = dice, shown.copy()
                     boxes = [r.box for r in in_view]  # in the tray's view, as the reader saw them
                     lines.append(_settled_text(settled, same, gate_of.moved_over(boxes, read_in.shape),
                                                args.reader == "temple-die"))
