@@ -74,6 +74,14 @@ def _shown(value: Any, face: Mapping[str, Any] | None) -> str:
     return f"{value}" + (" " + " ".join(str(v) for v in face.values()) if face else "")
 
 
+def _joined(first: CardsSeen | None, then: CardsSeen | None) -> CardsSeen | None:
+    """Cards seen at two moments as one reading: the later card for a slot, and the less sure confidence."""
+    if first is None or then is None:
+        return then or first
+    return replace(then, slots={**first.slots, **then.slots}, confidence=min(first.confidence, then.confidence),
+                   twins={**first.twins, **then.twins})
+
+
 class Controller:
     def __init__(
         self,
@@ -364,6 +372,19 @@ class Controller:
         clause; a drawn card laid in another slot than the one the game fills
         is refused, or the game's board and the table's would part.
         """
+        asked = self._asked_slot(session)
+        if asked is not None:
+            # A card waits for its tap: cards laid in other slots meanwhile wait with it. Judged now, a draw laid
+            # in the next slot was told "goes into slot 10: move it there", where the card asked about lay, and
+            # was never read again once the tap was given.
+            others = {s: c for s, c in seen.slots.items() if s != asked and c is not None}
+            if others:
+                self._cards_later = _joined(self._cards_later, replace(seen, slots=others))
+            if asked not in seen.slots:
+                cards = ", ".join(f"slot {s} {c}" for s, c in sorted(others.items())) or "An emptied slot"
+                return Update("info", f"Seen: {cards}; taken up once slot {asked}'s card is confirmed.",
+                              pending=session.pending())
+            seen = replace(seen, slots={asked: seen.slots[asked]})
         legal = session.legal()
         pending = session.pending()
         drawing = pending.kind == "draw"
@@ -405,7 +426,7 @@ class Controller:
             later = replace(seen, slots=rest) if rest else None
             if self._unsure(seen.confidence):
                 update = self._propose(session, match, f"Slot {slot} looks like card {card}. Tap to confirm.")
-                self._cards_later = later
+                self._cards_later = _joined(self._cards_later, later)
                 return update
             update = self._act(session, match)
             if later is not None:
@@ -421,6 +442,18 @@ class Controller:
                 text = f"Slots {', '.join(map(str, kept))} hold the cards the game has there."
             return Update("info", text, pending=session.pending())
         return Update("unapplied", "The cards seen match no change the game is waiting for.", pending=session.pending())
+
+    def _asked_slot(self, session: Session) -> int | None:
+        """The slot of the card that waits for its tap, if a card's reading waits."""
+        proposal = self.proposal
+        if proposal is None:
+            return None
+        if proposal.get("type") == "change" and isinstance(proposal.get("slot"), int):
+            return proposal["slot"]
+        if proposal.get("type") == "draw":
+            lands = self._draw_lands(session, proposal)
+            return lands[0] if lands is not None else None
+        return None
 
     @staticmethod
     def _slots(session: Session) -> list[Any] | None:
