@@ -108,7 +108,7 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
         return terminal.run(iter(lambda: _read("? "), None))
     detach = attach(terminal)
     try:
-        return terminal.run_live(lambda: _read("? "))
+        return terminal.run_live(lambda: _read(""), prompt="? ")  # the helper reading lines writes no prompt
     finally:
         detach()
 

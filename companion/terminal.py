@@ -504,15 +504,23 @@ class Terminal:
             return "Bye. The game is kept; 'companion play' resumes it."
         return "Bye. This game was kept in memory only (no journal file could be written), so it ends here."
 
-    def run_live(self, read_line: Callable[[], str | None]) -> int:
+    def run_live(self, read_line: Callable[[], str | None], prompt: str = "") -> int:
         """Typed lines and table inputs as they come: one loop sleeps on both, so neither waits for the other.
 
         ``read_line`` blocks (it is ``input``), so it runs on a helper thread that
-        only forwards lines; all game work stays on this thread.
+        only forwards lines; all game work stays on this thread. That thread writes
+        nothing: ``prompt`` is written here, once the answer to a line is on screen.
+        Written by the helper each time it began to wait, it stood before a new
+        game's questions ("Which game? ? ") and above the answers to every line.
         """
         inbox: queue.Queue[str | object | None] = queue.Queue()
         wake = object()
         self.controller.wake = lambda: inbox.put(wake)
+
+        def ready() -> None:
+            if prompt:
+                self.out.write(prompt)
+                self.out.flush()
 
         def forward() -> None:
             while True:
@@ -548,6 +556,7 @@ class Terminal:
         threading.Thread(target=forward, name=INPUT_THREAD, daemon=True).start()
         self.ask = ask
         legal = self.show()
+        ready()
         while True:
             try:
                 # With a timeout: Ctrl-C may land on the input or a sensor thread, and Python runs its
@@ -558,15 +567,18 @@ class Terminal:
             if item is wake:
                 if self.pump():
                     legal = self.show()
+                    ready()
                 continue
             if item is None or not isinstance(item, str):
                 break
             if not item.strip():
+                ready()
                 continue
             before = self._position()
             if not self._line(item, legal):
                 break
             legal = self._refresh(item, legal, before)
+            ready()
         self.controller.wake = None
         self.ask = None
         self.say(self._goodbye())

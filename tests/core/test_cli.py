@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import sqlite3
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from companion.cli import main
+from companion.cli import add_play_arguments, cmd_play, main
 from companion.journal import Journal
 from companion.session import RECORD_FORMAT, Session
 
@@ -252,3 +255,35 @@ def test_bench_times_the_cafe_data(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(cli, "bench_game", lambda game, **kw: seen.append(game.data.sources) or real(game, **kw))
     assert main(["--cafe", str(tmp_path), "bench", "--game", "targi", "--games", "1"]) == 0
     assert seen and str(tmp_path / "targi" / "goods.json") in seen[0].values()
+
+
+def test_live_play_asks_each_question_once_without_the_referees_prompt_beside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hw play` (the live referee) read its lines on a helper thread that wrote its '? ' each time it began
+    to wait, so `new` showed "?   1. Blackpool ..." or "Which game? ? " on the screen: a prompt stood before
+    every question asked, and the player could not tell which one the typed answer went to."""
+    typed = iter(["new", "race", "red,blue", "", "q"])
+    lock = threading.Lock()
+
+    def typing(prompt: str = "") -> str:
+        print(prompt, end="", flush=True)
+        with lock:  # a person typing: each line a moment after the one before, echoed by the terminal
+            time.sleep(0.3)
+            try:
+                line = next(typed)
+            except StopIteration:
+                raise EOFError from None
+            print(line, flush=True)
+            return line
+
+    monkeypatch.setattr("builtins.input", typing)
+    parser = argparse.ArgumentParser()
+    add_play_arguments(parser)
+    args = parser.parse_args(["--game", "race", "--players", "red,blue", "--new", "--journal", str(tmp_path / "j.db")])
+    assert cmd_play(args, attach=lambda terminal: lambda: None) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "Which game? race" in lines, lines
+    assert any(line.endswith("(comma separated): red,blue") and "?" not in line for line in lines), lines
+    prompts = [line for line in lines if line.startswith("?")]
+    assert prompts == ["? new", "? q"], prompts
