@@ -189,6 +189,31 @@ def _which(matches: list[Action], typed: str, legal: list[Action]) -> str:
     return " or ".join(shown[:6]) if shown else f"'{CHOICE_MARK}' and its number"
 
 
+def _example(legal: list[Action], kind: str | None) -> str:
+    """Words that take the last choice and no other, to show under a long list.
+
+    Its first word and last number ("white 13,12") used to be shown whether or not
+    they singled it out: beside Targi's 45 tribe cards "drawn 1" fitted 40 of them.
+    Beside a draw the card as the table shows it ("T45") comes first.
+    """
+    last = legal[-1]
+    words = list(dict.fromkeys(_tokens(last["text"]))) or ["..."]
+    numbers = [w for w in words if any(c.isdigit() for c in w)]
+    candidates = [" ".join(dict.fromkeys([words[0], *numbers[-1:]]))]
+    if kind is not None and last.get("type") == kind:
+        candidates.insert(0, str(last.get("value", last.get("card"))))
+    candidates += [*words, *(f"{a} {b}" for i, a in enumerate(words) for b in words[i + 1 :])]
+    for candidate in candidates:
+        typed = candidate.lower()
+        if kind is not None and any(typed in _keys(a) for a in legal):
+            if sum(typed in _keys(a) for a in legal) == 1:
+                return candidate
+            continue
+        if sum(_fits(_tokens(typed), a["text"]) for a in legal) == 1 and _number(typed) is None:
+            return candidate
+    return candidates[0]
+
+
 class Terminal:
     """Typed lines and table inputs share one controller, so every input lights, speaks and journals alike."""
 
@@ -273,8 +298,7 @@ class Terminal:
             self.say(f"  Type what the table shows ({shown}). {how}.")
         self.list_choices(legal, SHOWN)
         if len(legal) > SHOWN:
-            words = _tokens(legal[-1]["text"]) or ["..."]  # its first word and its last number: "white 13,12"
-            example = " ".join(dict.fromkeys([words[0], *[w for w in words if any(c.isdigit() for c in w)][-1:]]))
+            example = _example(legal, pending.kind if pending.kind in CHANCE else None)
             self.say(f"  ... and {len(legal) - SHOWN} more: 'all' lists them; or type words of one, e.g. '{example}'.")
         return legal
 

@@ -163,3 +163,24 @@ def test_the_line_reader_stops_counting_once_its_input_has_ended() -> None:
     while terminal.input_still_waiting() and time.monotonic() < deadline:
         time.sleep(0.01)  # the reader reads its end of input after the referee has quit
     assert not terminal.input_still_waiting()
+
+
+@pytest.mark.parametrize("game, players", [("targi", ["white", "black"]), ("ttd", ["red", "black", "orange"])])
+def test_the_example_under_a_long_list_takes_exactly_one_choice(game: str, players: list[str]) -> None:
+    """Targi's set-up asks for one of 45 tribe cards and said "type words of one, e.g. 'drawn 1'": those words
+    fit 40 of them, so the example typed as shown took nothing and asked for more words."""
+    import re
+
+    session = Session.new(game, players)
+    for _ in range(40):
+        legal = session.legal()
+        if len(legal) > 30:
+            text = run(session, ["q"])
+            example = re.search(r"more: 'all' lists them; or type words of one, e.g. '(.*)'\.", text)
+            assert example is not None, text[-800:]
+            steps = len(session.log)
+            answer = run(session, [example.group(1), "q"])
+            assert len(session.log) == steps + 1, answer[-800:]  # the example took one choice
+            return
+        session.act(legal[0])
+    pytest.fail("no long list came")
