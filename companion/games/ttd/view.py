@@ -22,6 +22,8 @@ def describe(game: ThroughTheDesert, state: TtdState) -> list[str]:
         + ", ".join(f"{game.colour_letters[c]}={cid}" for c, cid in enumerate(game.colour_ids))
     )
     lines.append("Key: Kn leader (player n), kn camel, @n guide, ^ mountain, P oasis, 1-3 water hole, . sand, ~ unused")
+    # A hex is named (q,r): row r, and q counted cell by cell along the row from the q its label gives.
+    lines.append("Hex (q,r): the row r, then count along it from the q shown at its start")
     rows: dict[int, list[tuple[int, int]]] = {}
     for h, (q, r) in enumerate(board.coords):
         rows.setdefault(r, []).append((q + (r - (r & 1)) // 2, h))
@@ -33,7 +35,8 @@ def describe(game: ThroughTheDesert, state: TtdState) -> list[str]:
         for col in range(min_col, min_col + width):
             h = cells.get(col)
             text += f"{_cell(game, state, board, h):<4}"
-        lines.append(f"r{r:>3} " + text.rstrip())
+        first_q = min_col - (r - (r & 1)) // 2  # the q of the row's first drawn cell
+        lines.append(f"r{r:>3} q{first_q:>3} " + text.rstrip())
     if state.phase in ("leaders", "camels"):
         lines.append(f"To act: {state.player} (camels placed this turn: {state.placed})")
     lines.append("Supply: " + ", ".join(f"{cid} {state.supply[c]}" for c, cid in enumerate(game.colour_ids)))

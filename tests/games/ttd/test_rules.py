@@ -293,3 +293,30 @@ def test_pass_while_water_holes_are_entered_cites_the_setup_order() -> None:
     state = game.setup([R, B], options(game))
     assert state.phase == "waterholes"
     assert_refused(game, state, {"type": "pass"}, "TTD-1")
+
+
+def test_the_text_board_says_where_each_row_starts_so_a_hex_named_in_a_choice_can_be_found() -> None:
+    """The terminal offers "Pink leader to (-1,2)" and "(6,12)", but its drawing numbered only the rows: nothing
+    told a player which cell of row 2 was q -1, so no choice could be found on the board."""
+    import re
+
+    from companion.session import Session
+
+    session = Session.new("ttd", ["red", "black"])
+    while session.state.phase == "waterholes":
+        session.act(session.legal()[0])
+    legal = session.legal()
+    for wanted in (legal[22], legal[len(legal) // 2], legal[-1]):  # (-1,2), the middle, the far corner
+        q, r = wanted["hex"]
+        here = Session.new("ttd", ["red", "black"])
+        for action in session.log:
+            here.act(action)
+        here.act(wanted)
+        lines = here.game.describe(here.state)
+        row = next(line for line in lines if re.match(rf"r\s*{r} ", line))
+        label = re.match(r"r\s*\d+ q\s*(-?\d+) (.*)$", row)
+        assert label is not None, row
+        first, cells = int(label.group(1)), label.group(2)
+        cells = cells[2:] if r & 1 else cells  # odd rows are drawn half a cell to the right
+        letter = here.game.colour_letters[here.game.colour_ids.index(wanted["colour"])]
+        assert cells[4 * (q - first) : 4 * (q - first) + 2] == letter + "1", (wanted, row)
