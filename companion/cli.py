@@ -78,8 +78,17 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
     journal, session, note = open_table(Path(args.journal or default_journal_path()), cafe, resume=not args.new)
     if note:
         print(note)
+    named = args.journal and Path(args.journal).resolve() != default_journal_path().resolve()
+    resume = f"companion play --journal {shlex.quote(args.journal)}" if named else "companion play"
+    if session is not None and args.game in game_classes() and session.game.id != args.game:
+        # Starting another game sets this one aside for good; only --new says so (the help, README).
+        title = game_class(args.game).title
+        print(f"A {session.game.title} game is in progress ({len(session.log)} steps); it is kept. "
+              f"'{resume}' resumes it; add --new to set it aside and start {title} instead.")
+        journal.close()
+        return 1
     if session is not None and args.game and session.game.id != args.game:
-        session = None
+        session = None  # no such game: named as such below, and the game in progress stays as it is
     if session is not None:
         print(f"Resuming the {session.game.title} game in progress ({len(session.log)} steps so far).")
     wanted = [args.game]
@@ -101,9 +110,8 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
                 print(f"  {error.message}")
 
     terminal = Terminal(session, make_session, sys.stdout)
-    if args.journal and Path(args.journal).resolve() != default_journal_path().resolve():
-        # A bare `companion play` opens the default journal and would never find this game.
-        terminal.resume_command = f"companion play --journal {shlex.quote(args.journal)}"
+    if named:  # a bare `companion play` opens the default journal and would never find this game
+        terminal.resume_command = resume
     if attach is None:
         return terminal.run(iter(lambda: _read("? "), None))
     detach = attach(terminal)

@@ -287,3 +287,25 @@ def test_live_play_asks_each_question_once_without_the_referees_prompt_beside_it
     assert any(line.endswith("(comma separated): red,blue") and "?" not in line for line in lines), lines
     prompts = [line for line in lines if line.startswith("?")]
     assert prompts == ["? new", "? q"], prompts
+
+
+def test_play_for_another_game_keeps_the_game_in_progress_unless_told_new(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With a Blackpool game in progress, `companion play --game targi --players white,black` set it aside without
+    a word: the next `companion play --game blackpool` asked for players, and the table's game was gone."""
+    journal = tmp_path / "j.sqlite3"
+    session = Session.new("blackpool", ["red", "blue"], journal=Journal(journal))
+    session.act({"type": "roll", "value": 6})
+    session.journal.close()  # the table's referee has quit; a journal is held by one referee at a time
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "--game", "targi", "--players", "white,black", "--journal", str(journal)]) == 1
+    out = capsys.readouterr().out
+    assert "Blackpool game is in progress (1 steps)" in out and "--new" in out, out
+    resumed = Session.resume(Journal(journal))
+    assert resumed is not None and resumed.game.id == "blackpool" and len(resumed.log) == 1
+    resumed.journal.close()
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "--game", "targi", "--players", "white,black", "--new", "--journal", str(journal)]) == 0
+    started = Session.resume(Journal(journal))
+    assert started is not None and started.game.id == "targi"  # --new sets it aside, as the help says
