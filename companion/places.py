@@ -148,8 +148,11 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
     candidates = moved_to(offered, place)
     if not candidates:
         placed = [action for action in offered if place_of(action) is not None]
-        if not placed:
-            return Ruling(False, "Nothing is placed on the board at this point of the game.", ())
+        if not placed:  # a roll or draw comes first: say so, with the clauses every answer to it rests on
+            each = [session.check(action).rules for action in offered]
+            rules = tuple(rule for rule in each[0] if all(rule in other for other in each)) or each[0]
+            asked = session.pending().text.rstrip(".")
+            return Ruling(False, f"Nothing is placed on the board at this point of the game: first, {asked}.", rules)
         # The offered places are of another kind ("2,2" asked while Targi go on border cards 1-16):
         # the clauses that allow them say where things go now.
         kinds = sorted({place_field(action) or "" for action in placed})

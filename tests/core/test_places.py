@@ -255,3 +255,12 @@ def test_a_targi_card_is_asked_about_only_with_actions_of_its_own_kind() -> None
     assert border.rules == ("TG-A2",) and "slot" not in border.text
     centre = explain_place(session, (1, 1))
     assert centre.rules == ("TG-A3",) and "card 1" not in centre.text.replace("centre 1-1", "")
+
+
+def test_why_while_a_roll_is_asked_for_says_what_comes_first_and_cites_its_clause() -> None:
+    """`why d4` at the start of a Blackpool turn said only "Nothing is placed on the board at this point of the
+    game", citing no clause and not saying that the oracle is rolled first."""
+    session = Session.new("blackpool", ["red", "blue"])
+    ruling = explain_place(session, "d4")
+    assert not ruling.legal and "Red: roll the oracle" in ruling.text, ruling.text
+    assert ruling.rules == ("BP-3",)
