@@ -12,6 +12,7 @@ import queue
 import re
 import textwrap
 import threading
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -135,6 +136,24 @@ def _reported(legal: list[Action], kind: str) -> list[str]:
     """
     values = (str(a.get("value", a.get("card"))) for a in legal if a.get("type") == kind)
     return list(dict.fromkeys(values))
+
+
+def _listed(legal: list[Action], kind: str) -> list[str]:
+    """What the table may report, each as it is typed: a value shown on several faces with its face.
+
+    The temple die's prompt listed "X, 1, 2, ..., 7"; each number typed as listed
+    fitted a red face and a white one, and every roll took a second line.
+    """
+    actions = [a for a in legal if a.get("type") == kind]
+    counts = Counter(str(a.get("value", a.get("card"))) for a in actions)
+    shown = []
+    for action in actions:
+        value = str(action.get("value", action.get("card")))
+        face = action.get("face")
+        if counts[value] > 1 and isinstance(face, dict) and "value" in action:
+            value = " ".join([*(str(v) for v in face.values()), value])  # 'red 4', as the choice reads
+        shown.append(value)
+    return list(dict.fromkeys(shown))
 
 
 def _instead_example(legal: list[Action], kind: str) -> int:
@@ -290,7 +309,7 @@ class Terminal:
             return []
         legal = self.session.legal()
         if pending.kind in CHANCE:
-            values = _reported(legal, pending.kind)
+            values = _listed(legal, pending.kind)
             shown = ", ".join(values[:40]) + (", ..." if len(values) > 40 else "")
             bare = "A bare number is the roll; a" if pending.kind == "roll" else "A"
             example = _label(_instead_example(legal, pending.kind), True)

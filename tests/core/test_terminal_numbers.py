@@ -136,3 +136,22 @@ def test_help_and_the_check_command_know_the_mark() -> None:
     session = reach("desert", ["black", "purple"], lambda s: s.pending().kind == "roll" and len(s.legal()) > 6)
     text = run(session, ["check #7"])
     assert "LEGAL:" in text
+
+
+def test_the_temple_roll_prompt_lists_each_face_as_it_is_typed() -> None:
+    """The temple die shows 1 to 7 on red and on white faces, and the prompt said "Type what the table shows
+    (X, 1, 2, 3, 4, 5, 6, 7)": each number typed as listed was answered "That fits several faces; say which",
+    so every roll of the game took two lines."""
+    import re
+
+    session = reach("temple", ["red", "blue"], lambda s: s.pending().kind == "roll")
+    text = run(session, [])
+    listed = re.search(r"Type what the table shows \((.*?)\)\. ", text)
+    assert listed is not None, text[-600:]
+    faces = listed.group(1).split(", ")
+    assert "red 4" in faces and "white 4" in faces and "X" in faces, faces
+    for face in faces:
+        again = reach("temple", ["red", "blue"], lambda s: s.pending().kind == "roll")
+        steps = len(again.log)
+        answer = run(again, [face])
+        assert len(again.log) == steps + 1 and "fits several" not in answer, (face, answer[-400:])
