@@ -131,7 +131,7 @@ def spoken_step(step: str, prompt: str) -> str:
     then the game-over prompt names them again. Each part of the prompt already heard is left out: a whole
     sentence, word for word; its opening "Green rolled 1:" if the step ends with those words ("rolls" heard
     as "rolled"); the rest after a long opening ("The game is over: the last blue camel has been placed.").
-    Who is to act next is never left out: an opening of one or two words ("Black:", "Red roll:") stays
+    Who is to act next is never left out: an opening of one or two words ("Black:", "Blue:") stays
     unless the whole sentence was said, and "Black: roll the die." is not "Black rolls the die."
     """
     if not step.strip():

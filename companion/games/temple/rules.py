@@ -246,7 +246,9 @@ class TempleGame(Game):
             extra = "" if self._ak_in_discard(state) else " (or play the Ah Kinchil card)"
             return Pending("roll", player, f"{name}: roll the die{extra}.", die=DIE_ID)
         if phase == "change":
-            return Pending("choose", player, f"Red roll: {name}, replace one path card with one from your hand.")
+            rolled = f"red {state.roll[0]}" if state.roll else "a red number"  # the die's face, not the player Red
+            return Pending("choose", player, f"{name}: {rolled} rolled; first replace one path card with one from "
+                                             "your hand.")
         if phase == "move":
             return Pending("choose", player, f"{name}: move a pawn {state.roll[0]}.")
         task = state.tasks[0]

@@ -6,6 +6,7 @@ die's "red 4". Those stay lower case; a colour standing for a player ("blue's tu
 
 from __future__ import annotations
 
+import random
 import re
 
 from companion.session import Session
@@ -34,3 +35,23 @@ def test_the_wrong_player_refusal_names_the_player() -> None:
         session.act({k: v for k, v in session.legal()[0].items() if k != "text"})
     ruling = session.check({**{k: v for k, v in session.legal()[0].items() if k != "text"}, "player": "blue"})
     assert not ruling.legal and ruling.text.startswith("It is not Blue's turn to act: Red")
+
+
+def test_the_card_change_prompt_opens_with_the_player_who_changes_a_card() -> None:
+    """With Red and Blue playing, Blue's red roll asked "Red roll: Blue, replace one path card ...": read out
+    or on screen it opened with Red, as if Red had rolled or were to act."""
+    session, rng = Session.new("temple", ["red", "blue"]), random.Random(3)
+    seen = []
+    for _ in range(400):
+        pending = session.pending()
+        if pending.is_over:
+            break
+        if session.legal()[0]["type"] == "change":
+            seen.append((pending.player, pending.text))
+        reds = [a for a in session.legal() if a.get("face") == {"colour": "red"}]  # each roll a red face
+        choice = rng.choice(reds or session.legal())
+        session.act({k: v for k, v in choice.items() if k != "text"})
+    assert {player for player, _ in seen} == {"red", "blue"}, seen
+    for player, text in seen:
+        assert text.startswith(f"{player.capitalize()}: "), text
+        assert "red " in text and "replace one path card" in text, text  # the die's red face, as it showed
