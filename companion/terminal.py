@@ -41,7 +41,7 @@ HELP = """\
   check <n>       ruling on choice n;  check {json}  ruling on any action
   why <place>     what may happen at a hex (5,5), slot (3) or space (dawn), or why nothing may
   do {json}       apply an action written as JSON
-  rules [words]   search the rulebook;  rule <id>  one clause
+  rules [words]   the rulebook's clauses (those that mention the words);  rule <id>  one clause
   board           show the position again
   new             abandon this game and start another
   press <button>  press a table button: confirm, undo, next, menu, settings
@@ -389,8 +389,12 @@ class Terminal:
         assert self.session is not None
         rulebook = self.session.game.rulebook
         found = rulebook.search(words) if words else rulebook.clauses
-        for clause in found[:12]:
+        shown = found[:12] if words else found  # without words: the whole index, which was cut at 12 unsaid
+        for clause in shown:
             self.say(f"  {clause.id}  {clause.title}")
+        if len(found) > len(shown):
+            self.say(f"  ... and {len(found) - len(shown)} more: add a word to narrow them; 'rules' alone lists every "
+                     "clause.")
         if not found:
             self.say("  No clause mentions that.")
 

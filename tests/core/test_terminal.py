@@ -184,3 +184,16 @@ def test_the_example_under_a_long_list_takes_exactly_one_choice(game: str, playe
             return
         session.act(legal[0])
     pytest.fail("no long list came")
+
+
+def test_rules_lists_every_clause_and_a_search_says_when_it_shows_only_some() -> None:
+    """'rules' showed the first 12 of Blackpool's 60 clauses and 'rules six' 12 of its matches, and neither said
+    that more existed: BP-C2 onwards could not be found from the terminal without knowing its id."""
+    session = Session.new("blackpool", ["red", "blue"])
+    clauses = session.game.rulebook.clauses
+    text = run(session, ["rules", "q"])
+    assert all(f"  {clause.id}  {clause.title}" in text for clause in clauses)
+    found = session.game.rulebook.search("six")
+    assert len(found) > 12
+    text = run(session, ["rules six", "q"])
+    assert f"... and {len(found) - 12} more" in text and "add a word" in text
