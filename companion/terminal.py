@@ -34,7 +34,7 @@ HELP = """\
   #<number>       take the numbered choice at any time (e.g. #7 beside a roll)
   <words>         take the one choice whose text has these words (e.g. green 3,0)
   all             list every choice, when there are too many to show each time
-  <value>/<card>  when a roll or draw is pending: type what the table shows (e.g. 4, x red, gust);
+  <value>/<card>  when a roll or draw is pending: type what the table shows (e.g. 4, red 4, gust);
                   a bare number is then the roll, never a choice: choices are listed as #1, #2, ...
   u / undo        take back the last step (also corrects a misread roll)
   redo            put it back
@@ -101,7 +101,7 @@ def _fits(typed: list[str], text: str) -> bool:
 
 
 def _keys(action: Action) -> set[str]:
-    """Words a player might type for a roll or draw: '4', 'x red', a card id or its name."""
+    """Words a player might type for a roll or draw: '4', '4 red', a card id or its name."""
     keys = set()
     for field in ("value", "card"):
         if field in action:

@@ -155,3 +155,21 @@ def test_the_temple_roll_prompt_lists_each_face_as_it_is_typed() -> None:
         steps = len(again.log)
         answer = run(again, [face])
         assert len(again.log) == steps + 1 and "fits several" not in answer, (face, answer[-400:])
+
+
+def test_each_value_help_gives_as_an_example_is_taken_where_it_is_asked_for() -> None:
+    """help's example 'x red' was "Not understood" beside the temple die, whose X is a white face."""
+    import re
+
+    examples = re.search(r"type what the table shows \(e\.g\. (.*?)\);", HELP)
+    assert examples is not None, HELP
+    where = {
+        "4": reach("blackpool", ["red", "blue"], lambda s: s.pending().kind == "roll"),
+        "gust": reach("blackpool", ["red", "blue"], lambda s: s.pending().kind == "draw"
+                      and any(a.get("card") == "gust_of_force" for a in s.legal())),
+    }
+    for example in examples.group(1).split(", "):
+        session = where.get(example) or reach("temple", ["red", "blue"], lambda s: s.pending().kind == "roll")
+        steps = len(session.log)
+        answer = run(session, [example])
+        assert len(session.log) == steps + 1, (example, answer[-300:])
