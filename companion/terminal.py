@@ -101,14 +101,17 @@ def _fits(typed: list[str], text: str) -> bool:
 
 
 def _keys(action: Action) -> set[str]:
-    """Words a player might type for a roll or draw: '4', '4 red', a card id or its name."""
+    """Words a player might type for a roll or draw: '4', 'red 4' or '4 red', a card id or its name."""
     keys = set()
     for field in ("value", "card"):
         if field in action:
             keys.add(str(action[field]).lower())
     face = action.get("face")
     if isinstance(face, dict) and "value" in action:
-        keys.add(" ".join([str(action["value"])] + [str(v) for v in face.values()]).lower())
+        faces = [str(v) for v in face.values()]
+        keys.add(" ".join([str(action["value"]), *faces]).lower())
+        # 'red 1' as the prompt lists it: read as words it also fitted "Play the Ah Kinchil card: Red 1 ..."
+        keys.add(" ".join([*faces, str(action["value"])]).lower())
     keys.add(str(action.get("text", "")).lower())
     return keys
 
@@ -199,7 +202,7 @@ def _which(matches: list[Action], typed: str, legal: list[Action]) -> str:
     shown = []
     for i, mine in enumerate(keys):
         others = set().union(*(k for j, k in enumerate(keys) if j != i))
-        own = sorted(mine - others, key=lambda key: (len(key), key))
+        own = sorted(mine - others, key=lambda key: (len(key), key[:1].isdigit(), key))  # "red 1", as listed
         number = next((n for n, a in enumerate(legal, 1) if a is matches[i]), None)
         if own:
             shown.append(f"'{own[0]}'")

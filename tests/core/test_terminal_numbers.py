@@ -127,7 +127,7 @@ def test_marks_without_a_number_and_huge_numbers_are_answered_not_taken() -> Non
     assert text.count("Not understood: '#' takes a choice's number, e.g. '#1'.") == 2
     assert "no choice #999999999...: the choices are numbered #1 to #" in text
     assert "-3 is not a value the die can show now" in text
-    assert "That fits several faces; say which: '4 red' or '4 white'." in text  # 04 is the die's 4
+    assert "That fits several faces; say which: 'red 4' or 'white 4'." in text  # 04 is the die's 4
     assert len(session.log) == steps
 
 
@@ -173,3 +173,16 @@ def test_each_value_help_gives_as_an_example_is_taken_where_it_is_asked_for() ->
         steps = len(session.log)
         answer = run(session, [example])
         assert len(session.log) == steps + 1, (example, answer[-300:])
+
+
+def test_a_face_typed_as_listed_is_the_roll_beside_a_card_naming_a_pawn_alike() -> None:
+    """Beside the temple die's 'red 1' stood "Play the Ah Kinchil card: Red 1 forward ...": 'red 1', typed as
+    the prompt lists the face, was answered "That fits 2 choices" instead of being the roll."""
+
+    def offered(s: Session) -> bool:
+        return s.pending().kind == "roll" and any("Red 1 " in a["text"] for a in s.legal() if a["type"] != "roll")
+
+    session = reach("temple", ["red", "blue"], offered)
+    wanted = next(a for a in session.legal() if a.get("value") == 1 and a.get("face") == {"colour": "red"})
+    answer = run(session, ["red 1"])
+    assert session.log[-1] == taken(wanted), answer[-400:]

@@ -78,7 +78,7 @@ def test_a_value_several_faces_show_is_answered_with_words_that_tell_them_apart(
         session.act(rng.choice(session.legal()))
     steps = len(session.log)
     text = run(session, ["1"])
-    assert "That fits several faces; say which: '1 red' or '1 white'." in text
+    assert "That fits several faces; say which: 'red 1' or 'white 1'." in text
     assert len(session.log) == steps
     run(session, ["1 white"])
     assert session.log[-1] == {"type": "roll", "value": 1, "face": {"colour": "white"}}
