@@ -16,7 +16,7 @@ from companion.games.targi import effects as fx
 from companion.games.targi.cards import CORNERS, Catalog
 from companion.games.targi.engine import Engine
 from companion.games.targi.recount import recount
-from companion.games.targi.scoring import breakdown, result
+from companion.games.targi.scoring import breakdown, result, score_words
 from companion.games.targi.state import slot_name
 
 
@@ -126,7 +126,7 @@ class Targi(Game):
             for k, row in enumerate(sup.rows):
                 lines.append(f"  row {k + 1}: " + (", ".join(f"{cat.tribe[c].label} ({cat.tribe[c].symbol})"
                                                               for c in row) or "-"))  # fmt: skip
-            lines.append(f"  score so far: {breakdown(cat, sup)}")
+            lines.append(f"  {'final score' if state.stage == 'over' else 'score so far'}: {score_words(cat, sup)}")
         lines.append("Next: " + self.pending(state).text)
         return lines
 

@@ -62,6 +62,13 @@ def breakdown(cat: Catalog, supply: Supply) -> dict[str, int]:
     return parts
 
 
+def score_words(cat: Catalog, supply: Supply) -> str:
+    """The breakdown as the text board shows it: the table read a Python dictionary there."""
+    parts = breakdown(cat, supply)
+    return (f"{parts['total']} ({parts['tokens']} from VP tokens, {parts['cards']} from tribe cards, "
+            f"{parts['card_bonuses']} from card bonuses, {parts['rows']} from rows)")  # fmt: skip
+
+
 def result(cat: Catalog, state: State) -> dict[str, Any]:
     """The winner by total, then most gold, then most goods; otherwise a draw."""
     scores = {p: breakdown(cat, state.supply(p)) for p in state.players}

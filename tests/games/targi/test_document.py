@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -85,3 +86,12 @@ def test_describe_is_readable() -> None:
     lines = game().describe(load(actions_doc(W, targi=[(13, W)], markers=[(1, 2, W)])))
     text = "\n".join(lines)
     assert "round 2" in text and "Caravan" in text and "white:" in text and "Next:" in text
+
+
+def test_the_text_board_says_the_score_in_words_and_final_once_over() -> None:
+    """The text board showed each player's score as a Python dictionary, and 'so far' after the game ended."""
+    state = load(actions_doc(W, targi=[(13, W)], markers=[(1, 2, W)]))
+    text = "\n".join(game().describe(state))
+    assert "score so far: " in text and "from VP tokens" in text and "{" not in text
+    over = "\n".join(game().describe(replace(state, stage="over")))
+    assert "final score: " in over and "so far" not in over
