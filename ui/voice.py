@@ -77,6 +77,9 @@ HEX = re.compile(rf"\(({NUMBER}),({NUMBER})\)")
 CELL = re.compile(r"\[(\d+),(\d+)\](?: \(slot (\d+) r\d+c\d+\))?")
 # Targi's centre cards "centre 2-1" (row-column, as the tag on the card reads): "two dash one" aloud.
 CENTRE = re.compile(r"\b([Cc]entre) (\d)-(\d)\b")
+# Fata Morgana's "from centre 3-2 to 3-1" names the second card without "centre": left to RANGE it was said
+# "to 3 to 1", heard as die faces; it is said "to centre 3 1".
+CENTRE_TO = re.compile(r"\b([Cc]entre \d-\d) to (\d-\d)\b")
 # A range of die faces "4-6 keeps it": "four dash six" aloud.
 RANGE = re.compile(r"\b(\d+)-(\d+)\b")
 # A card's inventory id beside its name, "Date Sacks (G04)", "(T41, tent, ...)": the name says it already.
@@ -97,6 +100,7 @@ def spoken_form(text: str) -> str:
     text = CLAUSES.sub("", text)
     text = HEX.sub(lambda m: f"hex {_number(m[1])}, {_number(m[2])}", text)
     text = CELL.sub(lambda m: f"column {m[1]}, row {m[2]}" + (f" (slot {m[3]})" if m[3] else ""), text)
+    text = CENTRE_TO.sub(r"\1 to centre \2", text)
     text = CENTRE.sub(r"\1 \2 \3", text)
     text = RANGE.sub(r"\1 to \2", text)
     text = CARD_ID.sub("", text)

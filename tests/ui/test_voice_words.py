@@ -135,3 +135,12 @@ def test_the_last_step_names_the_winner_once(start: Any) -> None:
     assert app.game_over
     heard = spoken_now(app)
     assert heard.count("wins") == 1 and heard.endswith("The game is over.")
+
+
+def test_a_tribe_marker_moved_between_centre_cards_is_not_heard_as_a_range() -> None:
+    """Fata Morgana's "from centre 3-2 to 3-1" names the second card without "centre": it was said "from
+    centre 3 2 to 3 to 1", the destination heard as a range of die faces."""
+    step = "Black moves a tribe marker from centre 3-2 to 3-1."
+    assert spoken_form(step) == "Black moves a tribe marker from centre 3 2 to centre 3 1."
+    assert spoken_form("Move the marker from centre 2-2 to 1-2") == "Move the marker from centre 2 2 to centre 1 2"
+    assert spoken_form("Sand Thief: Black rolls to keep it (4-6 keeps it).").endswith("(4 to 6 keeps it).")
