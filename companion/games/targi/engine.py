@@ -610,10 +610,10 @@ class Engine:
         s = self.card_effects(s, p, cid, ev)
         if len(sup.cards) == 12 and s.ender is None:
             s = evolve(s, ender=p)
-            more = " finishes their actions," if s.rules.finish_own else ""
-            tail = " and the other player still takes their turn" if s.start == p else ""
+            own = "finishes their actions" if s.rules.finish_own else "stops now"
+            tail = ", and the other player still takes their turn" if s.start == p else ""
             ev.append(Event("warning", f"{cap(p)} plays their twelfth tribe card: the game ends after this round "
-                            f"({cap(p)}{more or ' stops now'}{tail}).", ("TG-END2", "TG-Q24"), (p,)))  # fmt: skip
+                            f"({cap(p)} {own}{tail}).", ("TG-END2", "TG-Q24"), (p,)))  # fmt: skip
         return s
 
     def card_effects(self, s: State, p: str, cid: str, ev: Events) -> State:

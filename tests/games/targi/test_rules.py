@@ -386,6 +386,24 @@ def test_twelfth_card_by_second_player_ends_after_limits() -> None:
     assert res["breakdown"][B]["cards"] == sum(game().cat.tribe[c].vp for c in s.supply(B).cards)
 
 
+def test_twelfth_card_warning_reads_whole_for_every_player_and_option() -> None:
+    """The second player's twelfth card was announced "... ends after this round (Black finishes their
+    actions,)." with an empty clause after the comma."""
+    said = {}
+    for actor in (W, B):
+        for finish in (True, False):
+            s = load(twelfth_position(actor, options={"end.finishOwnActions": finish}))
+            _, events = run(s, {"type": "use", "slot": [1, 2]},
+                            {"type": "play", "card": "T41", "pay": {"salt": 1, "pepper": 1}, "row": 3})
+            said[actor, finish] = next(e.text for e in events if "TG-END2" in e.rules)
+    name = {W: "White", B: "Black"}
+    for (actor, finish), text in said.items():
+        assert ",)" not in text and ", )" not in text, text
+        assert text.endswith(").") and f"({name[actor]} " in text
+        assert ("finishes their actions" in text) == finish and ("stops now" in text) == (not finish)
+        assert ("the other player still takes their turn" in text) == (actor == W)
+
+
 def test_limits_can_be_skipped_at_game_end() -> None:
     doc = twelfth_position(B, options={"limits.applyAtGameEnd": False})
     set_supply(doc, B, dates=9, salt=5, pepper=5, gold=5)
