@@ -58,6 +58,13 @@ FLASK_STEPS = (ROLL, END, OFFER, SNEAKERS_STEP, SHIELD, CLOAK_STEP)
 CARD_RULE = {COMPASS: "DR-17", FLASK: "DR-18", SUNSHIELD: "DR-19", SNEAKERS: "DR-20", CLOAK: "DR-21"}
 
 
+
+def _kind(space: Any) -> str:
+    """A space's kind beside its name on a Vortex choice, in words ("secret_passage" was shown as spelt in
+    the board file), and left out where the name says it already ("Secret Passage")."""
+    kind = space.type.replace("_", " ")
+    return "" if kind in space.name.lower() else f" ({kind})"
+
 class DesertRace(Game):
     id = "desert"
     title = "Desert lap race (Secret Passage)"
@@ -218,7 +225,7 @@ class DesertRace(Game):
             return [{"type": "steal", "card": c, "text": f"{title(step.actor)} took the {card_name(c)}"}
                     for c in sorted(set(state.piece(step.victim).items))]
         if kind == VORTEX_STEP:
-            return [{"type": "relocate", "space": s.id, "text": f"Send {title(step.victim)} to {s.name} ({s.type})"}
+            return [{"type": "relocate", "space": s.id, "text": f"Send {title(step.victim)} to {s.name}{_kind(s)}"}
                     for s in self.board.spaces if self._vortex_allowed(state, s.index)]
         assert kind == END
         out: list[Action] = [{"type": "end", "text": "End the turn"}, *self._flask_offer(piece)]

@@ -280,3 +280,16 @@ def test_sneakers_declined_for_a_judged_roll_are_not_asked_again_for_its_move() 
     state, events = act(GAME, state, {"type": "decline"})
     assert state.step.kind != "sneakers" and state.piece(A).space == 11 and SNEAKERS in state.piece(A).items
     assert _move_rules(events) == [("DR-13",)]
+
+
+def test_vortex_choices_name_each_space_in_words() -> None:
+    """With the Secret Passage open to the Vortex, its choice read "Send Black to Secret Passage
+    (secret_passage)": the board file's type id, underscore and all, on the button and in the voice."""
+    state = position(HOUSE, {A: {"space": 4, "lives": 3}, B: {"lives": 8}}, step={"kind": "draw", "mode": "mystery"},
+                     options={"vortex_allow_passage": True})
+    state, _ = act(HOUSE, state, draw("mystery", "desert_vortex"))
+    texts = [a["text"] for a in HOUSE.legal_actions(state) if a["type"] == "relocate"]
+    assert any("Secret Passage" in t for t in texts)
+    assert not [t for t in texts if "_" in t]
+    assert "Send Black to Secret Passage" in texts  # the name says the kind already
+    assert "Send Black to Cobra Pit (scared)" in texts  # other kinds are words and stay
