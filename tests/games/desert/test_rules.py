@@ -293,3 +293,23 @@ def test_vortex_choices_name_each_space_in_words() -> None:
     assert not [t for t in texts if "_" in t]
     assert "Send Black to Secret Passage" in texts  # the name says the kind already
     assert "Send Black to Cobra Pit (scared)" in texts  # other kinds are words and stay
+
+
+def test_a_sunshield_refused_says_why_in_words() -> None:
+    """A refused Amulet ended "at the moment the options allow (after)." (or "(either)"): the option's
+    value read out, and on the Guardian's Test, where a house option turns the Amulet off, the reason given
+    was the timing, not the Guardian."""
+    before = {A: {"space": 7, "items": [SUNSHIELD]}}
+    attempt = {"kind": "roll", "mode": "attempt"}
+    for timing in ("after", "either", "before"):
+        state = position(GAME, {A: {"space": 4, "items": [SUNSHIELD]}}, step={"kind": "roll", "mode": "move"},
+                         options={"sunshield_timing": timing})
+        ruling = GAME.check(state, use(SUNSHIELD))
+        assert not ruling.legal and ruling.rules == ("DR-Q8",)
+        assert f"({timing})" not in ruling.text and "options allow" not in ruling.text
+    state = position(GAME, before, step=attempt, options={"sunshield_timing": "after"})
+    assert "after a failed attempt roll" in GAME.check(state, use(SUNSHIELD)).text
+    guardian = {A: {"space": 31, "items": [SUNSHIELD]}}
+    state = position(HOUSE, guardian, step=attempt, options={"sunshield_on_guardian": False})
+    ruling = HOUSE.check(state, use(SUNSHIELD))
+    assert not ruling.legal and "Guardian's Test" in ruling.text
