@@ -549,6 +549,10 @@ class Engine:
             s = s.with_supply(p, s.supply(p).add(gc.gain))
             ev.append(Event("reward", f"{cap(p)} takes {bundle_text(gc.gain)} ({gc.label}, {where}).", rules, (p,)))
         if gc.choice:
+            if not gc.gain:  # named here, as a card that gives goods is: drawn at the Caravan it was only "Done."
+                goods = f"{gc.choice} good{'s' if gc.choice > 1 else ''}"
+                text = f"{cap(p)} takes {gc.label} ({where}): {goods} of their choice."
+                ev.append(Event("reward", text, rules, (p,)))
             s = evolve(s, tasks=(Task("goods", n=gc.choice, source=gc.label), *s.tasks))
         return s
 

@@ -146,6 +146,17 @@ def test_caravan_draw_lists_only_cards_that_can_still_come() -> None:
     assert s.supply(W).pepper == pepper + 1 and dict(s.goods.discard) == {"G10": 1}
 
 
+def test_a_choice_card_drawn_at_the_caravan_is_announced() -> None:
+    """Open Market drawn for the Caravan made no announcement: the table heard "Done." and then "White: choose
+    1 good.", never which card it had entered, where every other goods card is named with what it gives."""
+    s = load(actions_doc(W, targi=[(13, W)]))
+    s, _ = act(s, {"type": "use", "card": 13})
+    _, events = act(s, {"type": "draw", "deck": "goods", "card": "G10"})
+    said = " ".join(e.text for e in events)
+    assert "Open Market" in said and "White" in said and "1 good" in said
+    assert all(e.rules for e in events)
+
+
 def test_tribal_expansion_hold_then_full_hand() -> None:
     doc = actions_doc(W, targi=[(14, W)], markers=[(1, 2, W)])
     s = load(doc)
