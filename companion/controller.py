@@ -564,7 +564,7 @@ class Controller:
             # A reading made for the position before no longer fits.
             self.proposal = self._cards_later = self._by_hand = None
             self._new_list()
-            text = " ".join(e.text for e in step.events)
+            text = " ".join(e.text for e in step.events) or "Done."  # as the step said when first taken
             self._changed(text)
             return Update("redo", text, tuple(step.events), session.pending(), step.action)
         if touch.intent == "confirm" and self.proposal is not None:

@@ -297,3 +297,21 @@ def test_a_report_from_a_link_that_stays_up_is_not_told_as_a_new_connection() ->
     assert controller.handle(LinkChanged("camera", False, "cable out")).text == "camera lost: cable out"
     assert controller.handle(LinkChanged("camera", True, "camera 0 open")).text == "camera connected: camera 0 open"
     assert controller.links == {"camera": True}
+
+
+def test_a_redo_of_a_step_that_made_no_announcement_still_says_something() -> None:
+    """A desert roll with Sandstorm Sneakers in hand announces nothing of its own (the question about the
+    Sneakers says the roll); taken back and redone it was announced as "", an empty line on the screen's list,
+    where taking it had said "Done."."""
+    from companion.games.desert.board import SNEAKERS
+    from companion.registry import create
+    from tests.games.desert.helpers import A, position
+
+    game = create("desert")
+    session = Session.load("desert", game.to_document(position(game, {A: {"space": 4, "items": [SNEAKERS]}})))
+    controller = Controller(session)
+    step = controller.handle(Touch("act", {"type": "roll", "value": 3}))
+    assert step.kind == "step" and not step.events and step.text == "Done."
+    controller.handle(Touch("undo"))
+    redo = controller.handle(Touch("redo"))
+    assert redo.kind == "redo" and redo.text.strip()
