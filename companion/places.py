@@ -158,8 +158,14 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         kinds = sorted({place_field(action) or "" for action in placed})
         where = " or ".join(PLACE_FIELDS[kind] for kind in kinds)
         rules = _union(session.check(action).rules for action in placed[:SHOWN_ALLOWED])
-        examples = ", ".join(json.dumps(place_to_json(p)) for p in list(dict.fromkeys(map(place_of, placed)))[:3])
-        text = f"Nothing may be done there now: what may be done now happens on {where}, such as {examples}."
+        # Each example is an offered action in the game's own words: a place spelt as JSON ("[2, 1]") was shown
+        # and spoken where Targi's table says "centre 2-1".
+        first_at: dict[Hashable, Action] = {}
+        for action in placed:
+            first_at.setdefault(place_of(action), action)
+        examples = "; ".join(str(action.get("text") or place_to_json(place))
+                             for place, action in list(first_at.items())[:3])  # fmt: skip
+        text = f"Nothing may be done there now: what may be done now happens on {where}, such as: {examples}."
         return Ruling(False, text, rules)
     _, refused, rest = SPOKEN.get(place_field(candidates[0]) or "", PLAIN)
     groups: dict[tuple[str, ...], list[str]] = {}

@@ -50,7 +50,23 @@ def test_a_targi_border_card_is_a_place_to_ask_about() -> None:
     assert explain_place(session, 3).legal
     centre = explain_place(session, place_from_text("2,2"))  # Targi go on the border cards only
     assert not centre.legal and centre.rules == ("TG-P1",)
-    assert centre.text.endswith("what may be done now happens on cards, such as 3, 5, 6.")
+    assert centre.text.endswith("happens on cards, such as: Place a Targi on 3 (Silversmith); Place a Targi on 5 "
+                                "(Salt Pans); Place a Targi on 6 (Fata Morgana).")  # fmt: skip
+
+
+def test_places_offered_of_another_kind_are_named_in_the_games_words() -> None:
+    """A border card asked about while Targi's centre cards were offered was answered 'such as [2, 1]': the
+    place spelt as the protocol writes it, shown and spoken, where the table says 'centre 2-1'."""
+    session = Session.new("targi", ["white", "black"])
+    for card in ("G01", "T41", "G02", "T42", "G03", "T43", "G04", "T44", "G06"):
+        session.act({"type": "draw", "deck": "goods" if card.startswith("G") else "tribe", "card": card})
+    for card in (2, 3, 5, 6, 7, 9):  # white's three Targi on 2, 5 and 7; black's on 3, 6 and 9
+        session.act({"type": "place", "card": card})
+    for card in (2, 5, 7):  # white's border cards used: centre cards alone are left to use
+        session.act({"type": "use", "card": card})
+    ruling = explain_place(session, 3)
+    assert not ruling.legal and ruling.text.endswith(
+        "on slots, such as: Use Leather Workshop (T41) at centre 1-2; Use Night Camp (T44) at centre 3-2.")
 
 
 def test_each_kind_of_placed_action_is_moved_once_and_placeless_ones_are_left_out() -> None:
