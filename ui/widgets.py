@@ -9,6 +9,7 @@ from kivy.clock import Clock
 from kivy.logger import Logger
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectProperty
 from kivy.uix.button import Button
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from ui.boards import drawer_for, generic, placer_for
@@ -65,6 +66,20 @@ class BoardWidget(Widget):
             Logger.exception("Board: drawing failed, showing text")
             self.canvas.clear()
             generic.draw(self, self.view)
+
+
+class SteadyScrollView(ScrollView):
+    """A ScrollView that holds one binding of its bar colour however often its content moves (every list in the .kv).
+
+    Kivy 2.3's ``update_from_scroll`` binds ``bar_color`` again at every call and lets go of one binding when
+    the bar fades half a second later. A step rebuilds the table's choices and announcements within a frame, so
+    each step left a binding more (200 bytes): about 600 a game, 2-3 MB of a kiosk's memory a café day, never
+    given back, and a longer list walked at every scroll.
+    """
+
+    def update_from_scroll(self, *largs: Any) -> None:
+        self.funbind("bar_color", self._change_bar_color)  # nothing to let go of when the bar has faded
+        super().update_from_scroll(*largs)
 
 
 class ChoiceButton(Button):

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from kivy.core.window import Window
 from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 
 from companion.session import Session
 from tests.ui import test_portrait
@@ -257,7 +258,7 @@ def test_turning_the_display_rearranges_each_screen_and_turning_it_back_restores
     assert not screen.portrait
 
     window_size((480, 800))
-    lists = [w for w in screen.walk() if type(w).__name__ == "ScrollView"]
+    lists = [w for w in screen.walk() if isinstance(w, ScrollView)]
     scrolling = [] if name in ("home", "settings") else lists
     assert screen.portrait and not faults(screen, scrolling)
 

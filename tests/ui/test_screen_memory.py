@@ -11,6 +11,7 @@ grow is the app's own.
 from __future__ import annotations
 
 import gc
+import random
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 from kivy.base import EventLoop
 from kivy.graphics.opengl import glFinish
 from kivy.graphics.texture import Texture, TextureRegion
+from kivy.uix.scrollview import ScrollView
 
 from companion.session import Session
 
@@ -105,3 +107,23 @@ def test_rulebook_keeps_its_labels_between_visits(start: Any) -> None:
     texts = [label.text for label in screen.ids.clauses.children]
     assert texts and not any("BP-" in text for text in texts)
     assert screen.ids.count.text == f"{len(texts)} clauses"
+
+
+def test_a_day_of_steps_leaves_each_list_one_scroll_bar_binding(start: Any) -> None:
+    """Kivy 2.3's ScrollView binds its bar colour again each time its content moves, and lets go of one binding
+    when the bar fades: a step rebuilds the choices and the announcements in one frame, so each step left one
+    binding more on the table's lists (about 600 a game, 120 kB: 2-3 MB a café day, never given back).
+    """
+    app = start(Session.new("blackpool", ["yellow", "red"]))
+    rng = random.Random(5)
+    lists = [w for screen in app.root.screens for w in screen.walk(restrict=True) if isinstance(w, ScrollView)]
+    assert len(lists) >= 7
+    for _ in range(40):
+        session = app.controller.session
+        if session.pending().is_over:
+            assert app.new_game("blackpool", ["yellow", "red"])
+            continue
+        app.act(session.game.sim_choose(session.state, session.legal(), rng))
+        frames(1)
+    held = [len(scroll.get_property_observers("bar_color")) for scroll in lists]
+    assert max(held) <= 1, f"bar colour bindings held by each list after 40 steps: {held}"
