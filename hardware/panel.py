@@ -61,7 +61,7 @@ def make_pin_factory(kind: str) -> Any:
     if kind == "mock":
         from gpiozero.pins.mock import MockFactory
 
-        return MockFactory()
+        return MockFactory(pin_class=_forgetful_mock_pin())
     with warnings.catch_warnings(record=True) as heard:
         warnings.simplefilter("always")
         try:
@@ -74,6 +74,28 @@ def make_pin_factory(kind: str) -> Any:
     for warning in heard:  # a usable but limited driver (gpiozero's native one) still says so
         warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
     return Device.pin_factory
+
+
+MOCK_STATES_KEPT = 64  # a simulated pin's latest changes, kept for a look in a debugger
+
+
+def _forgetful_mock_pin() -> type:
+    """gpiozero's mock pin keeping only its last `MOCK_STATES_KEPT` changes.
+
+    The kiosk runs the simulated button box unless the unit says ``--buttons gpio``, and gpiozero's own mock
+    pin keeps every change it ever made, for tests to compare: each turn's light added one to a list never
+    emptied, about 250 a game for as long as the kiosk ran.
+    """
+    from collections import deque
+
+    from gpiozero.pins.mock import MockPin
+
+    class ForgetfulMockPin(MockPin):
+        def clear_states(self) -> None:
+            super().clear_states()
+            self.states = deque(self.states, maxlen=MOCK_STATES_KEPT)
+
+    return ForgetfulMockPin
 
 
 def _open(part: str, pin: object, make: Callable[[], D]) -> D:

@@ -357,3 +357,22 @@ def test_the_self_test_names_a_button_pressed_instead_of_the_one_asked(factory: 
     self_test(load_config(), lambda: factory, ["/nonexistent"], say=say, timeout=0.3, dwell=0)
     assert "  confirm: NOT PRESSED within 0.3 s; undo (GPIO27) was pressed instead: are their wires swapped?" in said
     assert "  undo: NOT PRESSED within 0.3 s - check the wiring" in said  # its press came too early, and is said
+
+
+def test_the_simulated_button_box_forgets_its_lights_past_changes(tmp_path: Path) -> None:
+    """The kiosk runs the simulated box unless told --buttons gpio, and gpiozero's mock pins keep every change
+    they made: each turn's light added one to a list never emptied (about 250 a game, for as long as the kiosk
+    ran). The simulated box keeps only the latest few."""
+    pins = make_pin_factory("mock")
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    panel = Panel(config(tmp_path), controller.submit, pins)
+    controller.add_output(panel.lights)
+    try:
+        for turn in range(2000):
+            panel.lights.show(("red", "blue")[turn % 2])
+        assert lit(pins) == (False, False, True)  # blue's turn, shown as ever
+        held = {number: len(pins.pin(number).states) for number in RGB}
+        assert max(held.values()) <= 64, f"states kept per light pin after 2000 turns: {held}"
+    finally:
+        panel.close()
+        pins.close()
