@@ -6,6 +6,7 @@ measured and photographed is exactly what a table sees.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -115,22 +116,56 @@ def resident_mb() -> float:
     return 0.0
 
 
+HELD = ("rss_mb", "objects", "widgets", "clock_events", "open_files", "threads")  # what the soak counts after each game
+
+
+def held_now() -> dict[str, float]:
+    """What a kiosk holds now, each of which must stop growing once every game has been played.
+
+    Memory alone hid a leak of 200 bytes a step (Kivy's scroll bar bindings): the Python objects showed it.
+    Open files and threads are Linux's counts (0 where /proc is absent).
+    """
+    import gc
+    import threading
+
+    from kivy.clock import Clock
+    from kivy.uix.widget import Widget
+
+    gc.collect()
+    objects = gc.get_objects()
+    widgets = 0
+    for thing in objects:
+        with contextlib.suppress(ReferenceError):  # a weak proxy whose widget has gone
+            widgets += isinstance(thing, Widget)
+    try:
+        files = len(os.listdir("/proc/self/fd"))
+    except OSError:
+        files = 0
+    return {"rss_mb": round(resident_mb(), 1), "objects": len(objects), "widgets": widgets,
+            "clock_events": len(Clock.get_events()), "open_files": files, "threads": threading.active_count()}
+
+
 def play_games_after_first_screen(app: Any, games: int, seed: int = 1) -> None:
     """For the soak benchmark: random games through the table, one step a frame, every game in turn.
 
-    Prints the memory held after each game as one JSON line at the end: a
+    Prints what is held after each game (`held_now`) as one JSON line at the end: a
     kiosk plays all day without a restart, so growth per game is what counts.
+    Each frame is finished (glFinish) as a real display's swap finishes it: the
+    offscreen window's does not, and Mesa's llvmpipe then kept every frame's
+    drawing (docs/ui.md, "Memory over a day"), which is no memory of the app's.
     """
     from kivy.clock import Clock
+    from kivy.graphics.opengl import glFinish
 
     order = sorted(game_classes())
     rng = random.Random(seed)
-    report: dict[str, list[Any]] = {"games": [], "steps": [], "rss_mb": []}
+    report: dict[str, list[Any]] = {"games": [], "steps": [], **{what: [] for what in HELD}}
     played = {"games": 0, "steps": 0}
 
     def tick(_dt: float) -> bool | None:
         if app.first_screen_wall is None:
             return None
+        glFinish()
         session = app.controller.session
         if session is not None and not session.pending().is_over:
             app.act(session.game.sim_choose(session.state, session.legal(), rng))
@@ -139,7 +174,8 @@ def play_games_after_first_screen(app: Any, games: int, seed: int = 1) -> None:
         if session is not None:
             report["games"].append(session.game.id)
             report["steps"].append(played["steps"])
-            report["rss_mb"].append(round(resident_mb(), 1))
+            for what, count in held_now().items():
+                report[what].append(count)
         if played["games"] == games:
             print(json.dumps(report))
             sys.stdout.flush()
@@ -327,10 +363,24 @@ def soak(games: int) -> list[str]:
         began = time.perf_counter()
         report = run_ui(Path(tmp) / "journal.sqlite3", env, "--new", "--bench-games", str(games), timeout=None)
         took = time.perf_counter() - began
-    rss, kinds = report["rss_mb"], len(set(report["games"]))
-    lines = [f"soak: {games} games ({report['steps'][-1]} steps) in {took:.0f} s, every game in turn"]
-    lines.append("memory after each game (MB): " + " ".join(f"{mb:.0f}" for mb in rss))
-    if len(rss) > kinds:  # growth once every game's data, drawings and caches are in
-        per_game = (rss[-1] - rss[kinds - 1]) / (len(rss) - kinds)
-        lines.append(f"after the first {kinds} games: {rss[kinds - 1]:.0f} MB, then {per_game:+.2f} MB a game")
+    return soak_lines(report, took)
+
+
+SOAK_WORDS = {"rss_mb": "memory (MB)", "objects": "Python objects", "widgets": "widgets",
+              "clock_events": "Clock events", "open_files": "open files", "threads": "threads"}
+
+
+def soak_lines(report: dict[str, list[Any]], took: float) -> list[str]:
+    """What `ui bench --soak` prints of a report from `play_games_after_first_screen`: each count after each game,
+    and its growth a game once every game has been played once (its data, drawings and caches are in)."""
+    kinds = len(set(report["games"]))
+    lines = [f"soak: {len(report['games'])} games ({report['steps'][-1]} steps) in {took:.0f} s, every game in turn"]
+    for what, words in SOAK_WORDS.items():
+        counts = report.get(what) or []
+        if not counts:
+            continue
+        lines.append(f"{words} after each game: " + " ".join(f"{count:.0f}" for count in counts))
+        if len(counts) > kinds:
+            per_game = (counts[-1] - counts[kinds - 1]) / (len(counts) - kinds)
+            lines.append(f"  after the first {kinds} games: {counts[kinds - 1]:.0f}, then {per_game:+.2f} a game")
     return lines

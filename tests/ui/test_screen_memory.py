@@ -22,6 +22,7 @@ from kivy.graphics.texture import Texture, TextureRegion
 from kivy.uix.scrollview import ScrollView
 
 from companion.session import Session
+from ui.shots import HELD, held_now, soak_lines
 
 STATUS = Path("/proc/self/status")
 PAIRS = [
@@ -127,3 +128,30 @@ def test_a_day_of_steps_leaves_each_list_one_scroll_bar_binding(start: Any) -> N
         frames(1)
     held = [len(scroll.get_property_observers("bar_color")) for scroll in lists]
     assert max(held) <= 1, f"bar colour bindings held by each list after 40 steps: {held}"
+
+
+def test_the_soak_counts_what_a_kiosk_holds(start: Any) -> None:
+    """`ui bench --soak` reports more than memory: the scroll bar bindings' leak showed only in the objects held."""
+    app = start(Session.new("blackpool", ["yellow", "red"]))
+    held = held_now()
+    assert set(held) == set(HELD)
+    assert held["widgets"] >= sum(len(list(screen.walk(restrict=True))) for screen in app.root.screens)
+    assert held["objects"] > held["widgets"] > 0
+    assert held["clock_events"] >= 2  # the app's own: its tick and its idle check
+    assert held["threads"] >= 1
+    if STATUS.exists():
+        assert held["open_files"] > 0 and held["rss_mb"] > 0
+
+
+def test_the_soak_report_gives_each_counts_growth_a_game_once_every_game_was_played() -> None:
+    report = {"games": ["ttd", "temple", "ttd", "temple", "ttd"], "steps": [100, 250, 380, 500, 610],
+              "rss_mb": [200.0, 230.0, 231.0, 231.5, 232.0], "objects": [9000, 9500, 9600, 9700, 9800],
+              "widgets": [900, 950, 950, 950, 950], "clock_events": [7, 6, 7, 6, 6],
+              "open_files": [40, 78, 78, 78, 78], "threads": [7, 7, 7, 7, 7]}
+    lines = soak_lines(report, 61.0)
+    assert lines[0] == "soak: 5 games (610 steps) in 61 s, every game in turn"
+    assert "memory (MB) after each game: 200 230 231 232 232" in lines
+    assert lines[lines.index("Python objects after each game: 9000 9500 9600 9700 9800") + 1] == (
+        "  after the first 2 games: 9500, then +100.00 a game")
+    assert "widgets after each game: 900 950 950 950 950" in lines
+    assert lines[lines.index("open files after each game: 40 78 78 78 78") + 1].endswith("then +0.00 a game")
