@@ -6,8 +6,6 @@ import argparse
 import io
 import json
 import sqlite3
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ import pytest
 from companion.cli import add_play_arguments, cmd_play, main
 from companion.journal import Journal
 from companion.session import RECORD_FORMAT, Session
+from tests.typist import slow_typist
 
 
 def test_simulate_reports_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
@@ -263,21 +262,7 @@ def test_live_play_asks_each_question_once_without_the_referees_prompt_beside_it
     """`hw play` (the live referee) read its lines on a helper thread that wrote its '? ' each time it began
     to wait, so `new` showed "?   1. Blackpool ..." or "Which game? ? " on the screen: a prompt stood before
     every question asked, and the player could not tell which one the typed answer went to."""
-    typed = iter(["new", "race", "red,blue", "", "q"])
-    lock = threading.Lock()
-
-    def typing(prompt: str = "") -> str:
-        print(prompt, end="", flush=True)
-        with lock:  # a person typing: each line a moment after the one before, echoed by the terminal
-            time.sleep(0.3)
-            try:
-                line = next(typed)
-            except StopIteration:
-                raise EOFError from None
-            print(line, flush=True)
-            return line
-
-    monkeypatch.setattr("builtins.input", typing)
+    monkeypatch.setattr("builtins.input", slow_typist(["new", "race", "red,blue", "", "q"], 0.3, echo=True))
     parser = argparse.ArgumentParser()
     add_play_arguments(parser)
     args = parser.parse_args(["--game", "race", "--players", "red,blue", "--new", "--journal", str(tmp_path / "j.db")])

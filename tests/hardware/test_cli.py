@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ import pytest
 from companion.cli import main
 from hardware.dice_sim import SimulatedSensor, idle
 from hardware.selftest import probe
+from tests.typist import slow_typist
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -257,19 +257,7 @@ def test_the_answers_to_a_new_games_questions_in_hw_play_are_not_taken_as_moves(
     """`new` asked its questions with a second reader of stdin while the live referee's own reader still
     waited: the '1' typed for "Which game?" was taken as a roll of 1 in the game going on (journalled),
     and 'red,blue' as the game's name."""
-    typed = iter(["new", "1", "red,blue", "", "q"])
-    lock = threading.Lock()
-
-    def slow_input(prompt: str = "") -> str:
-        print(prompt, end="", flush=True)
-        with lock:  # a person typing: each line a moment after the one before, to whoever waits first
-            time.sleep(0.2)
-            try:
-                return next(typed)
-            except StopIteration:
-                raise EOFError from None
-
-    monkeypatch.setattr("builtins.input", slow_input)
+    monkeypatch.setattr("builtins.input", slow_typist(["new", "1", "red,blue", "", "q"], 0.2))
     journal = tmp_path / "j.sqlite3"
     args = ["--game", "blackpool", "--players", "red,blue", "--new", "--journal", str(journal), "--buttons", "mock"]
     assert main(["hw", "play", *args]) == 0
