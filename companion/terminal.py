@@ -137,8 +137,12 @@ def _reported(legal: list[Action], kind: str) -> list[str]:
     and a card one may play instead of rolling (the desert's Flask) is no value
     the die shows, though it was listed among them.
     """
-    values = (str(a.get("value", a.get("card"))) for a in legal if a.get("type") == kind)
-    return list(dict.fromkeys(values))
+    return list(dict.fromkeys(_shows(a) for a in legal if a.get("type") == kind))
+
+
+def _shows(action: Action) -> str:
+    """What the table shows for a roll or draw: the die's value or the card."""
+    return str(action.get("value", action.get("card")))
 
 
 def _listed(legal: list[Action], kind: str) -> list[str]:
@@ -148,10 +152,10 @@ def _listed(legal: list[Action], kind: str) -> list[str]:
     fitted a red face and a white one, and every roll took a second line.
     """
     actions = [a for a in legal if a.get("type") == kind]
-    counts = Counter(str(a.get("value", a.get("card"))) for a in actions)
+    counts = Counter(_shows(a) for a in actions)
     shown = []
     for action in actions:
-        value = str(action.get("value", action.get("card")))
+        value = _shows(action)
         face = action.get("face")
         if counts[value] > 1 and isinstance(face, dict) and "value" in action:
             value = " ".join([*(str(v) for v in face.values()), value])  # 'red 4', as the choice reads
@@ -223,7 +227,7 @@ def _example(legal: list[Action], kind: str | None) -> str:
     numbers = [w for w in words if any(c.isdigit() for c in w)]
     candidates = [" ".join(dict.fromkeys([words[0], *numbers[-1:]]))]
     if kind is not None and last.get("type") == kind:
-        candidates.insert(0, str(last.get("value", last.get("card"))))
+        candidates.insert(0, _shows(last))
     candidates += [*words, *(f"{a} {b}" for i, a in enumerate(words) for b in words[i + 1 :])]
     for candidate in candidates:
         typed = candidate.lower()
