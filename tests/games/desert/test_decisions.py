@@ -1,0 +1,137 @@
+"""Desert decisions of DECISIONS.md 1.2 that no worked case plays through, each on the test board B.
+
+The ones a table argues about: what landing, passing and being sent back do, and when the game is won.
+"""
+
+from __future__ import annotations
+
+from tests.games.desert.helpers import A, B, act, game_b, position, roll, rules_of, run, use
+
+GAME = game_b()
+COMPASS = "golden_compass"
+SNEAKERS = "sandstorm_sneakers"
+DUNE = {"kind": "dune"}
+ATTEMPT = {"kind": "roll", "mode": "attempt"}
+
+
+def test_dr_q2_a_dune_shift_onto_the_passage_enters_it() -> None:
+    state = position(GAME, {A: {"space": 8, "lap": True, "items": [COMPASS]}}, step=DUNE)
+    state, events = act(GAME, state, roll(4))
+    assert GAME.pending(state).result == {"winner": A}
+    assert "DR-Q29" in rules_of(events)
+
+
+def test_dr_q2_passing_over_the_passage_does_nothing() -> None:
+    state = position(GAME, {A: {"space": 11, "lap": True, "items": [COMPASS]}})
+    state, _ = act(GAME, state, roll(2))
+    assert state.piece(A).space == 13 and GAME.pending(state).kind != "over"
+
+
+def test_dr_q6_after_three_failures_the_roll_is_a_move_not_another_attempt() -> None:
+    state = position(GAME, {A: {"space": 7, "failures": 3}})
+    assert GAME.flow.free_exit(state, A)
+    before = GAME.to_document(state)
+    ruling = GAME.check(state, {"type": "attempt"})
+    assert not ruling.legal and ruling.rules == ("DR-Q6",)
+    assert GAME.to_document(state) == before
+
+
+def test_dr_q7_q9_sneakers_do_not_turn_a_three_into_a_guardian_pass() -> None:
+    state = position(GAME, {A: {"space": 10, "items": [SNEAKERS]}, B: {"space": 13}}, step=ATTEMPT)
+    state, _ = act(GAME, state, roll(3))
+    piece = state.piece(A)
+    assert (piece.space, piece.failures, piece.items) == (10, 1, (SNEAKERS,))
+    assert GAME.pending(state).player == B
+
+
+def test_dr_q9_a_passed_roll_doubled_by_sneakers_is_judged_on_its_face() -> None:
+    """An odd face fails "even" even though doubling it would make it even."""
+    state = position(GAME, {A: {"space": 9, "items": [SNEAKERS]}, B: {"space": 13}}, step=ATTEMPT)
+    state, _ = act(GAME, state, roll(3))
+    assert state.piece(A).space == 9 and state.piece(A).failures == 1
+    assert SNEAKERS in state.piece(A).items
+
+
+def test_dr_q12_the_dune_shift_destination_is_resolved() -> None:
+    state = position(GAME, {A: {"space": 1, "lives": 5}}, step=DUNE)
+    state, events = act(GAME, state, roll(4))  # even: forward onto Scared!
+    assert (state.piece(A).space, state.piece(A).lives) == (0, 3)
+    assert "DR-12" in rules_of(events)
+
+
+def test_dr_q38_a_backward_dune_shift_onto_a_challenge_offers_an_attempt() -> None:
+    state = position(GAME, {A: {"space": 8}}, step=DUNE)
+    state, _ = act(GAME, state, roll(1))  # odd: one back onto Four Up
+    assert state.piece(A).space == 7 and state.step.kind == "offer"
+    state, _ = run(GAME, state, {"type": "attempt"}, roll(5))
+    assert state.piece(A).space == 12
+
+
+def test_dr_q19_scared_teleport_gives_no_lap() -> None:
+    state = position(GAME, {A: {"space": 3, "lives": 5}})
+    state, _ = act(GAME, state, roll(2))
+    assert (state.piece(A).space, state.piece(A).lap) == (0, False)
+
+
+def test_dr_q21_one_life_on_scared_goes_to_zero_not_below() -> None:
+    state = position(GAME, {A: {"space": 3, "lives": 1}})
+    state, _ = act(GAME, state, roll(2))
+    assert (state.piece(A).lives, state.piece(A).out) == (0, True)
+
+
+def test_dr_q20_a_knockout_keeps_the_skipped_turns_owed() -> None:
+    state = position(GAME, {A: {"space": 3, "lives": 2, "skip": 1}, B: {"space": 13}})
+    state, _ = act(GAME, state, roll(2))
+    assert state.piece(A).out and state.piece(A).skip == 1
+    state, events = act(GAME, state, roll(1))  # B ends the round; A comes back, and its turn is skipped
+    assert (state.piece(A).lives, state.piece(A).out, state.piece(A).skip) == (3, False, 0)
+    assert GAME.pending(state).player == B and {"DR-6", "DR-24"} <= rules_of(events)
+
+
+def test_dr_q22_lives_given_above_ten_are_lost() -> None:
+    state = position(GAME, {A: {"space": 6, "lives": 5}, B: {"lives": 9}}, step={"kind": "end", "trading": True})
+    state, events = act(GAME, state, {"type": "trade", "with": B, "give": {"lives": 3}})
+    assert (state.piece(A).lives, state.piece(B).lives) == (2, 10)
+    assert "DR-Q22" in rules_of(events)
+
+
+def test_dr_q25_pieces_share_a_space() -> None:
+    state = position(GAME, {A: {"space": 0}, B: {"space": 1}})
+    state, _ = act(GAME, state, roll(1))
+    assert state.piece(A).space == state.piece(B).space == 1
+
+
+def test_dr_q29_a_chain_onto_the_passage_wins_at_once() -> None:
+    state = position(GAME, {A: {"space": 7, "lap": True, "items": [COMPASS]}}, step=ATTEMPT)
+    state, events = act(GAME, state, roll(5))
+    assert GAME.pending(state).result == {"winner": A} and "DR-Q29" in rules_of(events)
+
+
+def test_dr_q30_passing_over_scared_and_a_challenge_does_nothing() -> None:
+    state = position(GAME, {A: {"space": 4, "lives": 5}})
+    state, _ = act(GAME, state, roll(4))  # over Scared!, Green and Four Up to Safe 8
+    assert (state.piece(A).space, state.piece(A).lives, state.piece(A).failures) == (8, 5, 0)
+    assert GAME.pending(state).player == B
+
+
+def test_dr_q32_landing_on_desert_dawn_later_is_safe() -> None:
+    state = position(GAME, {A: {"space": 15, "lives": 4}})
+    state, _ = act(GAME, state, roll(1))
+    assert (state.piece(A).space, state.piece(A).lives, state.piece(A).lap) == (0, 4, True)
+    assert GAME.pending(state).player == B
+
+
+def test_dr_q37_a_missed_turn_on_a_challenge_keeps_the_count() -> None:
+    state = position(GAME, {A: {"space": 7, "failures": 2, "skip": 1}, B: {"space": 13}}, turn=B)
+    state, _ = act(GAME, state, roll(1))  # B; A's turn is skipped, B again
+    assert GAME.pending(state).player == B
+    assert state.piece(A).failures == 2 and state.piece(A).skip == 0
+    state, _ = act(GAME, state, roll(1))
+    assert GAME.pending(state).player == A and state.piece(A).failures == 2
+
+
+def test_dr_q23_the_sneakers_refused_on_another_players_turn() -> None:
+    state = position(GAME, {A: {"space": 0}, B: {"space": 1, "items": [SNEAKERS]}})
+    state, _ = act(GAME, state, roll(1))
+    ruling = GAME.check(state, {**use(SNEAKERS), "player": B})
+    assert not ruling.legal
