@@ -1,0 +1,73 @@
+"""Temple decisions of DECISIONS.md 5.2 that no worked case plays through, on the test deck."""
+
+from __future__ import annotations
+
+from tests.games.temple.fixtures import act, doc, game, pawns_of, red, rules_of, state, white
+
+
+def _stairs(*pairs: tuple[int, str]) -> list[str]:
+    slots = doc()["slots"]
+    for index, card in pairs:
+        slots[index] = card
+    return slots
+
+
+def test_ru_q22_landing_on_an_occupied_stairway_sends_the_occupant_back_then_climbs() -> None:
+    s = state(slots=_stairs((1, "STA"), (4, "STB")), pawns={"red": [[4, 1], "entrance"], "blue": [[7, 1], "entrance"]})
+    s, _ = act(s, white(3))
+    s, events = act(s, {"type": "move", "pawn": "red1", "to": [7, 1]})
+    assert pawns_of(s)["blue"][0] != [7, 1]
+    assert "RU-12" in rules_of(events)
+    assert pawns_of(s)["red"][0] == [13, 7]  # the only other stairway: taken without a question
+    assert "RU-22" in rules_of(events)
+
+
+def test_ru_q22_own_pawn_on_the_stairway_is_sent_back_too() -> None:
+    s = state(slots=_stairs((1, "STA"), (4, "STB")), pawns={"red": [[4, 1], [7, 1]]})
+    s, _ = act(s, white(3))
+    s, _ = act(s, {"type": "move", "pawn": "red1", "to": [7, 1]})
+    assert pawns_of(s)["red"] == [[13, 7], "entrance"]
+
+
+def test_ru_q29_a_pawn_cut_off_on_a_brick_stays_put() -> None:
+    s = state(turn="blue", pawns={"red": [[4, 1], "entrance"]})
+    s, _ = act(s, red(3))
+    s, _ = act(s, {"type": "change", "slot": 2, "card": "HOLES"})  # the lane beyond the pawn falls away
+    assert pawns_of(s)["red"][0] == [4, 1]
+
+
+def test_ru_q14_both_colours_sent_back_by_one_change_each_to_their_own_place() -> None:
+    s = state(turn="blue", pawns={"red": [[4, 1], "entrance"], "blue": [[5, 1], "entrance"]})
+    s, _ = act(s, red(3))
+    s, events = act(s, {"type": "change", "slot": 1, "card": "HOLES"})
+    after = pawns_of(s)
+    assert after["red"][0] == "entrance"
+    assert after["blue"][0] == [1, 13]  # blue's Ah Kinchil marker, behind it on blue's lap
+    sent = [e.players[0] for e in events if e.players and e.kind != "move" and "RU-17" in e.rules]
+    movers = [p for p in sent if p in ("red", "blue")]
+    assert movers and movers[0] == "blue"  # the changer's pawn first, then in seat order
+
+
+def test_ru_q30_idol_and_stairway_cells_are_walked_through() -> None:
+    s = state(slots=_stairs((1, "IDR")), pawns={"red": [[4, 1], "entrance"]})
+    s, _ = act(s, white(3))
+    legal = game().legal_actions(s)
+    assert [a["to"] for a in legal] == [[7, 1]] and [6, 1] in legal[0]["route"]
+    s = state(slots=_stairs((1, "STA")), pawns={"red": [[4, 1], "entrance"]})
+    s, _ = act(s, white(4))
+    legal = game().legal_actions(s)
+    assert [a["to"] for a in legal] == [[8, 1]] and [7, 1] in legal[0]["route"]
+
+
+def test_ru_q28_play_goes_round_the_seats_from_the_highest_roller() -> None:
+    players = ["red", "blue", "green"]
+    s = state(players=players, phase="first_roll", first_roll={"contenders": players, "rolls": []})
+    s, _ = act(s, white(2))
+    s, _ = act(s, white(6))
+    s, _ = act(s, white(3))
+    assert s.current == "blue"
+    order = []
+    for _ in range(3):
+        order.append(s.current)
+        s, _ = act(s, {"type": "roll", "value": "X", "face": {"colour": "white"}})
+    assert order == ["blue", "green", "red"]
