@@ -1,0 +1,32 @@
+"""Blackpool decisions of DECISIONS.md 3.2 that no worked case plays through, on the house 9x9 board."""
+
+from __future__ import annotations
+
+from tests.games.blackpool.helpers import GAME, Y, act, at, legal_moves, move, play, position, roll
+
+
+def test_bp_q11_squares_passed_over_may_be_occupied() -> None:
+    state = position({"yellow-1": Y(25), "yellow-2": Y(26), "red-1": Y(27), "red-2": Y(28)})
+    state, _ = play(state, roll(5), move("yellow-1"))  # over its own traveller and two reds
+    assert at(state, "yellow-1") == Y(30)
+
+
+def test_bp_q34_landing_exactly_on_path_square_one_is_a_normal_move() -> None:
+    state = position({"yellow-2": Y(3)})
+    state, _ = play(state, roll(2), move("yellow-2"))  # pulled back 2 in ring 4
+    assert at(state, "yellow-2") == Y(1)
+
+
+def test_bp_q35_a_camp_takes_a_traveller_whose_colour_is_already_there() -> None:
+    state = position({"yellow-1": "camp", "yellow-2": Y(58)})
+    state, _ = play(state, roll(5), move("yellow-2"))
+    assert at(state, "yellow-1") == at(state, "yellow-2") == "camp"
+    assert not GAME.pending(state).is_over and state.turn == "red"
+
+
+def test_bp_q36_on_the_edge_a_one_still_goes_forward() -> None:
+    state = position({"yellow-1": Y(50)})
+    state, _ = act(state, roll(1))
+    assert legal_moves(state) == [move("yellow-1")]  # the only way to go; nothing else may be chosen
+    state, _ = act(state, move("yellow-1"))
+    assert at(state, "yellow-1") == Y(51)
