@@ -5,7 +5,8 @@ The ones a table argues about: what landing, passing and being sent back do, and
 
 from __future__ import annotations
 
-from tests.games.desert.helpers import A, B, act, game_b, position, roll, rules_of, run, use
+from companion.registry import create
+from tests.games.desert.helpers import A, B, act, draw, game_b, position, roll, rules_of, run, use
 
 GAME = game_b()
 COMPASS = "golden_compass"
@@ -135,3 +136,40 @@ def test_dr_q23_the_sneakers_refused_on_another_players_turn() -> None:
     state, _ = act(GAME, state, roll(1))
     ruling = GAME.check(state, {**use(SNEAKERS), "player": B})
     assert not ruling.legal
+
+
+def test_dr_q26_q34_a_whisper_drawn_in_a_chain_ends_the_chain_and_skips_the_next_turn() -> None:
+    house = create("desert")
+    state = position(house, {A: {"space": "rocky_ridge"}, B: {"space": "dawn"}}, step=ATTEMPT)
+    state, _ = act(house, state, roll(5))  # 4 or more: on five to Whispering Winds (a Mystery space)
+    assert house.board.spaces[state.piece(A).space].id == "whispering_winds"
+    assert house.pending(state).kind == "draw"
+    state, events = act(house, state, draw("mystery", "desert_whisper"))
+    assert state.piece(A).skip == 1 and "DR-Q26" in rules_of(events)
+    assert state.step.kind != "offer" and state.step.mode != "attempt"  # no further attempt: the chain is over
+    if house.pending(state).kind == "end":
+        state, _ = act(house, state, {"type": "end"})
+    order = []
+    for value in (3, 6, 1):  # B to Oasis Alcove, B to Golden Dune (both safe), then A
+        order.append(house.pending(state).player)
+        state, _ = act(house, state, roll(value))
+    assert order == [B, B, A]
+
+
+def test_dr_q13_the_drawer_with_the_most_lives_chooses_and_gains_no_lap_at_dawn() -> None:
+    state = position(GAME, {A: {"space": 4, "lives": 8}, B: {"lives": 5}}, step={"kind": "draw", "mode": "mystery"})
+    state, _ = act(GAME, state, draw("mystery", "desert_vortex"))
+    assert GAME.pending(state).player == A
+    state, _ = act(GAME, state, {"type": "relocate", "space": "dawn"})
+    assert (state.piece(A).space, state.piece(A).lap) == (0, False)
+
+
+def test_dr_q14_a_drawer_who_wins_the_thief_roll_off_loses_nothing() -> None:
+    state = position(GAME, {A: {"space": 4, "lives": 7, "items": [SNEAKERS]}, B: {"lives": 7}},
+                     step={"kind": "draw", "mode": "mystery"})
+    state, _ = act(GAME, state, draw("mystery", "sand_thief"))
+    assert state.step.kind == "rolloff" and set(state.step.contenders) == {A, B}
+    rolls = {A: 6, B: 2}
+    while state.step.kind == "rolloff":
+        state, _ = act(GAME, state, roll(rolls[GAME.pending(state).player]))
+    assert state.piece(A).items == (SNEAKERS,) and state.piece(B).items == ()
