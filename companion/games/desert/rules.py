@@ -467,6 +467,9 @@ class DesertRace(Game):
                                 ("DR-19", "DR-Q8"), (mover,)))
             return replace(state, step=replace(step, shield=True))
         if card == SNEAKERS:
+            if step.kind == DUNE and not state.options.sneakers_affect_dune_shift:
+                # Told "once your roll is known", a player rolled the Shift and was never asked (DR-Q9).
+                raise refuse("Sandstorm Sneakers double a movement roll, never a Dune Shift.", "DR-Q9")
             if step.kind != SNEAKERS_STEP:
                 raise refuse("Sandstorm Sneakers are redeemed once your roll is known, before you move.", "DR-Q9")
             state = flow.spend(state, mover, SNEAKERS)

@@ -173,3 +173,17 @@ def test_dr_q14_a_drawer_who_wins_the_thief_roll_off_loses_nothing() -> None:
     while state.step.kind == "rolloff":
         state, _ = act(GAME, state, roll(rolls[GAME.pending(state).player]))
     assert state.piece(A).items == (SNEAKERS,) and state.piece(B).items == ()
+
+
+def test_dr_q9_sneakers_asked_for_at_a_dune_shift_are_refused_for_the_shift_itself() -> None:
+    """The refusal used to say "once your roll is known": the player rolled the Shift and was never asked."""
+    state = position(GAME, {A: {"space": 1, "items": [SNEAKERS]}}, step=DUNE)
+    ruling = GAME.check(state, use(SNEAKERS))
+    assert not ruling.legal and ruling.rules == ("DR-Q9",)
+    assert "Dune Shift" in ruling.text and "roll is known" not in ruling.text
+    state, _ = act(GAME, state, roll(2))
+    assert (state.piece(A).space, state.piece(A).items) == (3, (SNEAKERS,))
+    shifted = position(GAME, {A: {"space": 1, "items": [SNEAKERS]}}, step=DUNE,
+                       options={"sneakers_affect_dune_shift": True})
+    shifted, _ = act(GAME, shifted, roll(2))
+    assert shifted.step.kind == "sneakers"
