@@ -734,6 +734,13 @@ class Blackpool(Game):
         if not side_ok:
             whose = f"one of {who}'s own travellers" if outward else "an opponent's traveller"
             raise refuse(f"{card.name} acts on {whose}, not {name}.", "BP-Q23")
+        # Name the real reason before blaming the square: a frozen traveller or one off the board had every
+        # square refused as "not a free diagonal square", which the table could see was untrue.
+        if t.frozen:
+            raise refuse(f"{name} is frozen: a diagonal step does not move it until it is awakened.", "BP-Q26")
+        if not effects.on_board(t):
+            where = "in the centre" if t.at == CENTRE else "in camp"
+            raise refuse(f"{name} is {where}: a diagonal step moves a traveller on the board.", rule)
         if square not in effects.step_squares(self.board, state, t.id, outward):
             direction = "out" if outward else "in"
             raise refuse(

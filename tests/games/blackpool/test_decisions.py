@@ -30,3 +30,24 @@ def test_bp_q36_on_the_edge_a_one_still_goes_forward() -> None:
     assert legal_moves(state) == [move("yellow-1")]  # the only way to go; nothing else may be chosen
     state, _ = act(state, move("yellow-1"))
     assert at(state, "yellow-1") == Y(51)
+
+
+def test_bp_q26_a_diagonal_step_at_a_frozen_traveller_says_it_is_frozen() -> None:
+    """The refusal used to call e3, a free square diagonally in on Yellow's path, not a free diagonal square."""
+    state = position({"red-1": Y(6), "yellow-1": {"at": Y(29), "frozen": True}, "yellow-2": Y(30)}, turn="red")
+    state, _ = play(state, roll(6), {"type": "coin", "deck": "curse"},
+                    {"type": "draw", "deck": "curse", "card": "diagonal_step_down"})
+    assert "e3" in GAME.board.diagonal_in[Y(29)] and {"type": "target", "traveller": "yellow-1", "square": "e3"} \
+        not in legal_moves(state)
+    before = GAME.to_document(state)
+    ruling = GAME.check(state, {"type": "target", "traveller": "yellow-1", "square": "e3"})
+    assert not ruling.legal and ruling.rules == ("BP-Q26",) and "frozen" in ruling.text
+    assert GAME.to_document(state) == before
+
+
+def test_bp_q25_a_diagonal_step_at_a_traveller_in_camp_says_where_it_is() -> None:
+    state = position({"red-1": Y(6), "yellow-1": "camp", "yellow-2": Y(30)}, turn="red")
+    state, _ = play(state, roll(6), {"type": "coin", "deck": "curse"},
+                    {"type": "draw", "deck": "curse", "card": "diagonal_step_down"})
+    ruling = GAME.check(state, {"type": "target", "traveller": "yellow-1", "square": "e3"})
+    assert not ruling.legal and ruling.rules == ("BP-Q25",) and "in camp" in ruling.text
