@@ -44,3 +44,12 @@ def test_tg_q21_a_card_goes_to_the_leftmost_free_place_of_the_chosen_row() -> No
     assert not ruling.legal and ruling.rules == ("TG-T4",)
     s, _ = act(s, {"type": "play", "card": "T04", "pay": {"gold": 1}, "row": 2})
     assert s.supply(W).rows == (("T10", "T11", "T12", "T14"), ("T02", "T04"), ())
+
+
+def test_tg_q26_gold_decides_a_tie_before_goods() -> None:
+    doc = doc_of(fresh())
+    doc.update(stage="over", actor=None)
+    set_supply(doc, W, vp=40, gold=3, dates=0, salt=0, pepper=0)
+    set_supply(doc, B, vp=40, gold=2, dates=9, salt=0, pepper=0)
+    res = game().pending(load(doc)).result
+    assert res["winner"] == W and res["decided_by"] == "gold"
