@@ -402,6 +402,9 @@ class Blackpool(Game):
         if t.at == CAMP:
             return f"{name} is already in camp."
         if t.at == CENTRE:
+            if self._draft(state):  # a six brings nobody out in the draft, so "bring it out" would mislead
+                exit_roll = self.board.exit_roll(True)
+                return f"{name} is in the centre; in the glossary draft only a {exit_roll} brings it out."
             return f"{name} is in the centre: bring it out instead."
         if t.frozen:
             return f"{name} is frozen and stays until it is awakened."
@@ -529,7 +532,8 @@ class Blackpool(Game):
             if isinstance(p, str):
                 # The clause is the reason the traveller cannot go, as on any other roll: frozen (BP-C10),
                 # home (BP-Q7); only a traveller in the centre is answered by the six's own options.
-                rule = "BP-C10" if t.frozen else ("BP-Q7" if t.at == CAMP else "BP-C7")
+                centre_rule = "BP-Q6" if self._draft(state) else "BP-C7"
+                rule = "BP-C10" if t.frozen else ("BP-Q7" if t.at == CAMP else centre_rule)
                 raise refuse(p, rule)
         else:
             p = self.roll_plan(state, work, t, state.roll or 0)
@@ -590,7 +594,9 @@ class Blackpool(Game):
         draft = self._draft(state)
         exit_roll = self.board.exit_roll(draft)
         if state.phase == "move" and not (draft and state.roll == exit_roll):
-            raise refuse(f"Only a roll of {exit_roll} brings a traveller out of the centre.", "BP-D4")
+            # The draft's exit roll is its own clause: BP-D4 speaks of a six, which would contradict "a 5" here.
+            rule = "BP-Q6" if draft else "BP-D4"
+            raise refuse(f"Only a roll of {exit_roll} brings a traveller out of the centre.", rule)
         self._expect(state, "six", "move")
         if state.phase == "six" and draft:
             raise refuse(f"In the glossary draft a {exit_roll}, not a six, brings a traveller out.", "BP-Q6")

@@ -249,6 +249,25 @@ def test_glossary_draft_bp_q6() -> None:
     assert not ruling.legal and ruling.rules == ("BP-Q6",)
 
 
+def test_the_glossary_draft_cites_its_own_exit_roll_bp_q6() -> None:
+    """In the draft a 5 brings a traveller out; refusals about leaving the centre must say so and cite BP-Q6.
+
+    BP-D4 says a six brings one out, so citing it beside "only a roll of 5" contradicted itself, and a six
+    once answered a centre traveller with "bring it out instead", the very thing the draft refuses on a six.
+    """
+    state = position({"yellow-1": Y(3)}, options={"variant.glossaryDraft": True})
+    four, _ = act(state, roll(4))
+    ruling = GAME.check(four, {"type": "bring_out", "traveller": "yellow-2"})
+    assert not ruling.legal and ruling.rules == ("BP-Q6",) and "5" in ruling.text
+    six, _ = act(state, roll(6))
+    ruling = GAME.check(six, move("yellow-2"))
+    assert not ruling.legal and ruling.rules == ("BP-Q6",), ruling
+    assert "bring it out instead" not in ruling.text and "5" in ruling.text
+    standard, _ = act(position({"yellow-1": Y(3)}), roll(6))
+    ruling = GAME.check(standard, move("yellow-2"))
+    assert not ruling.legal and ruling.rules == ("BP-C7",) and "bring it out instead" in ruling.text
+
+
 # -- cards -----------------------------------------------------------------------
 
 
