@@ -295,8 +295,8 @@ class Game(ABC):
         except IllegalAction as refusal:
             return Ruling(False, refusal.message, (refusal.rule,) if refusal.rule else ())
         rules = tuple(dict.fromkeys(r for e in events for r in e.rules))
-        text = " ".join(e.text for e in events) or "Allowed."
-        return Ruling(True, f"Allowed. {text}".strip(), rules)
+        text = " ".join(e.text for e in events)
+        return Ruling(True, f"Allowed. {text}" if text else "Allowed.", rules)  # not "Allowed. Allowed."
 
     # -- optional views -------------------------------------------------------
     def describe(self, state: State) -> list[str]:

@@ -283,8 +283,16 @@ class Flow:
             events.append(Event("info", f"{title(player)} moves on from {self.board.name(state.piece(player).space)} "
                                 "with a normal roll after the failed attempts.", ("DR-14", "DR-Q5"), (player,)))
         if state.piece(player).holds(SNEAKERS):
-            return replace(state, step=Step(SNEAKERS_STEP, mode="move", value=value))
+            return self.ask_sneakers(state, "move", value, events)
         return self.move(state, player, value, True, "move", events)
+
+    def ask_sneakers(self, state: State, mode: str, value: int, events: list[Event]) -> State:
+        """Stop to ask about the Sneakers, saying so: an entered roll that announced nothing gave the table no
+        line to read and the referee's ruling on it no clause to cite."""
+        player = state.mover
+        events.append(Event("info", f"{title(player)} rolled {value}; Sandstorm Sneakers could make it {2 * value}.",
+                            ("DR-20", "DR-Q9"), (player,)))
+        return replace(state, step=Step(SNEAKERS_STEP, mode=mode, value=value))
 
     def attempt_roll(self, state: State, value: int, events: list[Event]) -> State:
         player = state.mover
@@ -295,7 +303,7 @@ class Flow:
                                 "requirement aside.", ("DR-19", "DR-Q8"), (player,)))
             return self.passed(state, value, True, events)
         if state.options.sneakers_affect_challenge_test and state.piece(player).holds(SNEAKERS):
-            return replace(state, step=Step(SNEAKERS_STEP, mode="test", value=value))
+            return self.ask_sneakers(state, "test", value, events)
         return self.judge(state, value, True, events)
 
     def judge(self, state: State, value: int, sneakers_ok: bool, events: list[Event]) -> State:
@@ -320,7 +328,7 @@ class Flow:
         if sneakers_ok and state.piece(player).holds(SNEAKERS):
             # Mode "chain", not "move": the question must not lose where the move comes from, so the
             # announcement after it still cites the challenge clause (DR-13) rather than plain movement.
-            return replace(state, step=Step(SNEAKERS_STEP, mode="chain", value=distance))
+            return self.ask_sneakers(state, "chain", distance, events)
         return self.move(state, player, distance, True, "chain", events)
 
     def failed(self, state: State, value: int, events: list[Event]) -> State:

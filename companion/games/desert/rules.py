@@ -358,7 +358,7 @@ class DesertRace(Game):
             return flow.attempt_roll(state, value, events)
         if step.kind == DUNE:
             if state.options.sneakers_affect_dune_shift and state.piece(state.mover).holds(SNEAKERS):
-                return replace(state, step=Step(SNEAKERS_STEP, mode="dune", value=value))
+                return self.flow.ask_sneakers(state, "dune", value, events)
             return self._dune_move(state, value, value, events)
         assert step.kind == SAVE
         if value >= 4:
@@ -511,6 +511,8 @@ class DesertRace(Game):
     def _do_attempt(self, state: State, action: Action, events: list[Event]) -> State:
         step = state.step
         if step.kind == OFFER:
+            where = self.board.name(state.piece(state.mover).space)
+            events.append(Event("info", f"{title(state.mover)} attempts {where}.", ("DR-13", "DR-Q4"), (state.mover,)))
             return replace(state, step=Step(ROLL, mode="attempt"))
         if step.kind == ROLL and any(a["type"] == "attempt" for a in self._roll_step_uses(state)):
             events.append(Event("info", f"{title(state.mover)} tries the challenge again.", ("DR-Q6",),
