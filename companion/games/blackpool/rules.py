@@ -66,7 +66,7 @@ OPTION_SPECS = (
         "six.noMoveCoinAllowed",
         True,
         (True, False),
-        "With a six and no move to make, the player may still spend a coin instead of rolling again.",
+        "A six that gives no move still lets the player spend a coin rather than roll again.",
         "BP-Q18",
     ),
     OptionSpec(

@@ -44,7 +44,7 @@ OPTIONS = (
         "first_roll_x",
         "lowest",
         ("lowest", "reroll"),
-        "First-player roll: X ranks below every number (lowest) or does not count and is rolled again (reroll).",
+        "First-player roll: X counts lowest of all (lowest), or is thrown again as if it had not happened (reroll).",
         "RU-Q6",
     ),
     OptionSpec(

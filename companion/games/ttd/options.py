@@ -77,8 +77,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         "opening",
         "two_each",
         ("two_each", "first_two_one"),
-        "two_each: every turn places two camels; first_two_one: in the first round of camel placement the "
-        "a single camel each for the first two seats (one reading of a garbled sentence)",
+        "two_each: every turn places two camels; first_two_one: the first two seats place a single camel "
+        "each on their first camel turn (one reading of a garbled sentence)",
         "TD-Q9",
     ),
     OptionSpec(

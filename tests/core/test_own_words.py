@@ -1,0 +1,51 @@
+"""The project words the rules its own way: no 8-word run shared with the rule texts (tools/shared_runs.py).
+
+The rule texts live outside the project (/work/shared/rules); where they are
+not on the machine the check is skipped, as the per-game rulebook checks are.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = Path("/work/shared/rules")
+
+
+def load_tool() -> ModuleType:
+    """tools/ is not a package; the module is registered first because its dataclass looks itself up."""
+    spec = importlib.util.spec_from_file_location("shared_runs", ROOT / "tools" / "shared_runs.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["shared_runs"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_no_sentence_of_the_rule_texts_is_copied_into_the_project() -> None:
+    if not (RULES / "DECISIONS.md").exists():
+        pytest.skip("the shared rule texts are not on this machine")
+    tool = load_tool()
+    runs = tool.find_runs(ROOT, RULES, 8)
+    copied = [str(r) for r in runs if " ".join(r.words) not in tool.ALLOWED]
+    assert copied == []
+
+
+def test_the_tool_finds_a_copied_run_through_changed_case_and_punctuation(tmp_path: Path) -> None:
+    tool = load_tool()
+    rules = _write(tmp_path / "rules.txt", "Roll the die, then move your piece that many spaces.")
+    grams = tool.reference_grams([rules], 8)
+    mine = "# ROLL the die -- then move your piece: that many\n# spaces (ours)"
+    runs = list(tool.shared_runs("x.py", mine, grams, 8))
+    assert [(r.line, len(r.words)) for r in runs] == [(1, 10)]
+    assert not list(tool.shared_runs("x.py", "roll the die and then move the piece that far", grams, 8))
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path

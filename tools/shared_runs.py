@@ -1,0 +1,137 @@
+"""Find wording the project shares with the rule texts: runs of 8 or more consecutive words.
+
+The project paraphrases the rules in its own words (DECISIONS.md, project
+decision 7); a rule sentence pasted into a rulebook summary, a doc or a
+message would be copied text, and a long shared run is how one shows. Case and
+punctuation are ignored (curly quotes, dashes and apostrophes alike), so a
+copy with a changed comma is still found. Short runs of game terms ("the
+Golden Compass", "a roll of 6") are well below the threshold.
+
+    python tools/shared_runs.py                 # every tracked file against /work/shared/rules
+    python tools/shared_runs.py --words 10 --rules /path/to/rules
+
+Prints one line per run (file:line, length, the words) and the count; exits 1
+when a run is found that is not in ALLOWED: lists of the games' own names
+(spaces, cards, actions), tables of numbers, data keys that happen to spell a
+rule's words, and test names taken from the worked cases' titles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = Path("/work/shared/rules")
+TEXT_SUFFIXES = {".py", ".json", ".md", ".kv", ".txt", ".toml", ".cfg", ".conf", ".service", ".sh", ".tc", ""}
+WORD = re.compile(r"[a-z0-9]+")
+# Runs that are names and numbers, not sentences: each as its normalised words.
+ALLOWED = frozenset(
+    {
+        "carrier forward 6 3 5 3 4 2 3 2 2 1 1 0",  # Blackpool's loaded-carrier table
+        "start safe collection mystery life trade scared challenge secret passage",  # desert space types
+        "oasis alcove golden dune hidden oasis pyramids base pharaohs tomb diamond oasis jewel of the desert",
+        "spaces index 0 id dawn name desert dawn type start",  # board.json keys around a space name
+        "challenge pred gte k 4 attemptlimit 3 index",
+        "challenge pred eq k 6 attemptlimit null index",
+        "golden compass desert flask sunshield amulet sandstorm sneakers mirage cloak",  # the card names
+        "sand thief desert whisper dune shift desert vortex camels blessing",
+        "noble caravan tribal expansion fata morgana silversmith trader gain",  # Targi border card names
+        "cards no 1 label noble action code noble no",
+        "2 22 3 26 4 30 5 30",  # camels per player count
+        "bp at15 card with nothing to act on",  # worked-case titles as test names
+        "bp at18 diagonal step down from ring 4",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Run:
+    path: str
+    line: int
+    words: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {len(self.words)} words: {' '.join(self.words)}"
+
+
+def words_with_lines(text: str) -> list[tuple[str, int]]:
+    """Each word, lower-cased with apostrophes dropped (so "you're" and "you’re" agree), and its line."""
+    text = text.lower().replace("\u2019", "").replace("'", "").replace("\u2018", "")
+    out: list[tuple[str, int]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        out.extend((w, number) for w in WORD.findall(line))
+    return out
+
+
+def reference_grams(sources: Iterable[Path], size: int) -> set[tuple[str, ...]]:
+    grams: set[tuple[str, ...]] = set()
+    for source in sources:
+        words = [w for w, _ in words_with_lines(source.read_text(encoding="utf-8", errors="replace"))]
+        grams.update(tuple(words[i : i + size]) for i in range(len(words) - size + 1))
+    return grams
+
+
+def shared_runs(path: str, text: str, grams: set[tuple[str, ...]], size: int) -> Iterator[Run]:
+    """Maximal runs of ``size`` or more words of ``text`` that each lie in some reference window."""
+    words = words_with_lines(text)
+    hits = [tuple(w for w, _ in words[i : i + size]) in grams for i in range(len(words) - size + 1)]
+    i = 0
+    while i < len(hits):
+        if not hits[i]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(hits) and hits[j + 1]:
+            j += 1
+        yield Run(path, words[i][1], tuple(w for w, _ in words[i : j + size]))
+        i = j + 1
+
+
+def project_files(root: Path) -> list[Path]:
+    command = ["git", "ls-files", "--cached", "--others", "--exclude-standard"]  # new files before their commit too
+    listed = subprocess.run(command, cwd=root, capture_output=True, text=True, check=True).stdout
+    return [root / name for name in listed.splitlines() if Path(name).suffix in TEXT_SUFFIXES]
+
+
+def find_runs(root: Path, rules: Path, size: int) -> list[Run]:
+    """Every shared run in the files git tracks under ``root``; FileNotFoundError without the rule texts."""
+    sources = [*sorted(rules.glob("*.txt")), rules / "DECISIONS.md"]
+    if len(sources) < 2 or not sources[-1].exists():
+        raise FileNotFoundError(f"no rule texts under {rules}")
+    grams = reference_grams(sources, size)
+    runs: list[Run] = []
+    for path in project_files(root):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue  # model weights and other binaries
+        runs.extend(shared_runs(str(path.relative_to(root)), text, grams, size))
+    return runs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rules", type=Path, default=RULES, help="folder of the rule texts and DECISIONS.md")
+    parser.add_argument("--words", type=int, default=8, help="shortest run reported (default 8)")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the project checkout to scan")
+    args = parser.parse_args(argv)
+    try:
+        runs = find_runs(args.root, args.rules, args.words)
+    except FileNotFoundError as missing:
+        print(missing, file=sys.stderr)
+        return 2
+    copied = [r for r in runs if " ".join(r.words) not in ALLOWED]
+    for run in runs:
+        print(run, "(names, allowed)" if run not in copied else "")
+    print(f"{len(runs)} runs of {args.words}+ shared words; {len(copied)} not on the allowed list")
+    return 1 if copied else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
