@@ -100,6 +100,24 @@ def Enum(*choices: Any) -> Check:  # noqa: N802
     return check
 
 
+def HexColour() -> Check:  # noqa: N802
+    """A colour a screen can draw, written ``#rrggbb`` as every paint program shows it.
+
+    Names ("lilac", "sand") would need a table of our own that a café cannot
+    see or extend; six hex digits say exactly what is meant.
+    """
+
+    def check(value: Any, path: str) -> list[str]:
+        if not isinstance(value, str):
+            return [f"{label(path)}: expected a colour written #rrggbb, found {_type_name(value)}"]
+        digits = value[1:]
+        if len(value) != 7 or value[0] != "#" or any(ch not in "0123456789abcdefABCDEF" for ch in digits):
+            return [f"{label(path)}: {value!r} is not a colour written #rrggbb (such as \"#c8a2c8\")"]
+        return []
+
+    return check
+
+
 def OneOf(*checks: Check, expected: str | None = None) -> Check:  # noqa: N802
     """Accept a value any one alternative accepts.
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from kivy.uix.widget import Widget
@@ -14,6 +16,7 @@ from ui.boards import has_drawing, ttd
 from ui.shots import mid_game
 
 SIZES = ((390, 390), (650, 650), (640, 400))
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -92,3 +95,34 @@ def test_odd_documents_do_not_break_the_drawing(canvas: Widget) -> None:
     render(canvas, session, doc)
     doc.pop("pieces"), doc.pop("waterholes"), doc.pop("supply", None)
     render(canvas, session, doc)
+
+
+def test_a_cafe_camel_colour_is_drawn_in_the_colour_its_data_names(canvas: Widget, tmp_path: Path) -> None:
+    """Lilac is in no colour table of the app: drawn grey until camels.json could say #b57edc."""
+    camels = json.loads((ROOT / "companion/games/ttd/data/camels.json").read_text())
+    camels["colours"][0] = {"id": "lilac", "name": "lilac", "letter": "L", "colour": "#b57edc"}
+    camels["colours"][1] = {"id": "sand", "name": "sand", "letter": "S"}  # no colour: drawn as before
+    (tmp_path / "ttd").mkdir()
+    (tmp_path / "ttd" / "camels.json").write_text(json.dumps(camels), encoding="utf-8")
+    session = Session.new("ttd", ["red", "black"], cafe_dir=tmp_path)
+    doc = copy.deepcopy(session.document())
+    free = [
+        (c["q"], c["r"])
+        for c in session.game.data["board"]["cells"]
+        if c["type"] == "sand" and c["region"] == "main" and not c.get("oasis") and not c.get("waterhole")
+    ]
+    canvas.size = (650, 650)
+    geometry = frame(canvas, session, 2)
+    lilac, sand, blue = free[0], free[len(free) // 2], free[-1]
+    for where, colour in ((lilac, "lilac"), (sand, "sand"), (blue, "blue")):
+        doc["pieces"].append({"hex": list(where), "player": "red", "colour": colour, "leader": False})
+    pixels = render(canvas, session, doc)
+
+    def body(where: tuple[int, int]) -> tuple[int, int, int]:
+        x, y = geometry.centre(*where)
+        return pixel(pixels, canvas, x + geometry.size * 0.47, y)  # between the owner's dot and the edge
+
+    assert close(body(lilac), (181 / 255, 126 / 255, 220 / 255))
+    assert close(body(sand), (0.7, 0.7, 0.7))
+    assert close(body(blue), ttd.CAMEL_RGB["blue"])
+    assert ttd.camel_paints(camels)["lilac"] == (181 / 255, 126 / 255, 220 / 255)

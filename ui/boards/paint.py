@@ -29,6 +29,16 @@ def rgb(name: str) -> tuple[float, float, float]:
     return PIECE_RGB.get(str(name).lower(), (0.7, 0.7, 0.7))
 
 
+def hex_rgb(code: object) -> tuple[float, float, float] | None:
+    """``#rrggbb`` from a café's data file as 0-1 channels; None for anything else (a drawing never raises)."""
+    if not isinstance(code, str) or len(code) != 7 or code[0] != "#":
+        return None
+    try:
+        return tuple(int(code[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+    except ValueError:
+        return None
+
+
 def ink_for(name: str) -> tuple[float, float, float]:
     """Black text on light pieces, white on dark ones: contrast from a metre away."""
     r, g, b = rgb(name)

@@ -18,7 +18,7 @@ from typing import Any
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
 
 from ui.boards import provisional_scores
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, rgb
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, hex_rgb, rgb
 
 SQRT3 = math.sqrt(3)
 SAND = (0.72, 0.6, 0.38)
@@ -38,6 +38,20 @@ CAMEL_RGB = {  # the game's camels are pastel; these stay apart from each other 
 
 def camel_rgb(colour: str) -> tuple[float, float, float]:
     return CAMEL_RGB.get(str(colour).lower(), rgb(colour))
+
+
+def camel_paints(camels: Mapping[str, Any]) -> dict[str, tuple[float, float, float]]:
+    """Each camel colour id, in the data's order, with the colour it is drawn in.
+
+    A café's own ``colour`` (``#rrggbb``) in camels.json comes first: a box
+    with, say, lilac camels names a colour outside every table here, which
+    was drawn grey, five such colours all the same grey.
+    """
+    paints = {}
+    for entry in camels.get("colours") or ():
+        if isinstance(entry, Mapping) and "id" in entry:
+            paints[str(entry["id"])] = hex_rgb(entry.get("colour")) or camel_rgb(str(entry["id"]))
+    return paints
 
 
 def hex_key(raw: Any) -> tuple[int, int] | None:
@@ -150,6 +164,7 @@ def draw(widget: Any, view: Any) -> None:
             values[key] = site.get("value")
     pieces = [p for p in document.get("pieces") or [] if isinstance(p, Mapping) and hex_key(p.get("hex"))]
     taken = {hex_key(p.get("hex")) for p in pieces}
+    paints = camel_paints(view.game.data["camels"])
 
     with widget.canvas:
         Color(*BACKGROUND, 1)
@@ -158,7 +173,7 @@ def draw(widget: Any, view: Any) -> None:
             _draw_cell(cell, centre(cell["q"], cell["r"]), size, len(players), in_play, values, taken)
         for piece in pieces:
             q, r = hex_key(piece["hex"]) or (0, 0)
-            _draw_piece(piece, centre(q, r), size, piece.get("player") == document.get("turn"))
+            _draw_piece(piece, centre(q, r), size, piece.get("player") == document.get("turn"), paints)
         for q, r in (key for key in view.marked if key != view.focus and hex_key(key)):
             Color(*HIGHLIGHT, 0.8)
             Line(points=hex_points(*centre(q, r), size * 0.8), close=True, width=max(1.2, size * 0.08))
@@ -177,7 +192,7 @@ def draw(widget: Any, view: Any) -> None:
             document,
             players,
             provisional_scores(view),
-            [str(c["id"]) for c in view.game.data["camels"]["colours"]],
+            paints,
         )
 
 
@@ -234,10 +249,17 @@ def _draw_palm(cx: float, cy: float, size: float) -> None:
         Ellipse(pos=(cx + dx * size - r, cy + size * (0.28 - abs(dx) * 0.4) - r * 0.7), size=(2 * r, 1.4 * r))
 
 
-def _draw_piece(piece: Mapping[str, Any], at: tuple[float, float], size: float, to_play: bool) -> None:
+def _draw_piece(
+    piece: Mapping[str, Any],
+    at: tuple[float, float],
+    size: float,
+    to_play: bool,
+    paints: Mapping[str, tuple[float, float, float]],
+) -> None:
     cx, cy = at
     owner = rgb(str(piece.get("player")))
     colour = str(piece.get("colour"))
+    body = paints.get(colour) or camel_rgb(colour)
     r = size * 0.6
     if colour == "guide":  # the as-written single guide: the rider alone, in the rider colour
         disc(cx, cy, r, owner, (1, 1, 1), max(1.5, size * 0.12))
@@ -245,10 +267,10 @@ def _draw_piece(piece: Mapping[str, Any], at: tuple[float, float], size: float, 
     if piece.get("leader"):
         ring = max(2.0, size * 0.2)
         disc(cx, cy, r + ring, owner, (1, 1, 1) if to_play else (0, 0, 0), 1.5)
-        disc(cx, cy, r - ring * 0.2, camel_rgb(colour), (0, 0, 0), 1.0)
+        disc(cx, cy, r - ring * 0.2, body, (0, 0, 0), 1.0)
         disc(cx, cy, size * 0.26, owner, (0, 0, 0), 0)
     else:
-        disc(cx, cy, r, camel_rgb(colour), (0, 0, 0), 1.2)
+        disc(cx, cy, r, body, (0, 0, 0), 1.2)
         # The owner's centre, edged in black: at 0.2 of the hex it was a 3 px dot, and a red dot and an
         # orange one on a pink camel could not be told apart from a metre away.
         disc(cx, cy, size * 0.34, owner, (0, 0, 0), 1.0)
@@ -259,7 +281,7 @@ def _draw_strip(
     document: Mapping[str, Any],
     players: list[str],
     scores: Mapping[str, Any],
-    colour_ids: list[str],
+    paints: Mapping[str, tuple[float, float, float]],
 ) -> None:
     """Totals first (who leads), the parts second, camels left per colour last (the game ends when one runs out)."""
     x, y, w, h = box
@@ -295,10 +317,10 @@ def _draw_strip(
     supply = document.get("supply") or {}
     cy = top - row_h * (len(players) + 0.5)
     fitted_text(x + row_h * 0.2, cy, "Left:", font * 0.85, w * 0.14, (0.85, 0.85, 0.85), anchor="left")
-    slot = (w * 0.86) / max(1, len(colour_ids))
-    for i, colour in enumerate(colour_ids):
+    slot = (w * 0.86) / max(1, len(paints))
+    for i, (colour, body) in enumerate(paints.items()):
         sx = x + w * 0.14 + slot * i
-        disc(sx + row_h * 0.35, cy, row_h * 0.3, camel_rgb(colour), (0, 0, 0), 1.0)
+        disc(sx + row_h * 0.35, cy, row_h * 0.3, body, (0, 0, 0), 1.0)
         left = supply.get(colour)
         ink = (1, 0.45, 0.4) if isinstance(left, int) and left <= 3 else (1, 1, 1)
         fitted_text(sx + row_h * 0.8, cy, "-" if left is None else str(left), font, slot - row_h * 0.9, ink,

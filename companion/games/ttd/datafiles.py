@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.schema import Bool, Enum, Int, ListOf, MapOf, Obj, Str, header
+from companion.schema import Bool, Enum, HexColour, Int, ListOf, MapOf, Obj, Str, header
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 
@@ -37,7 +37,7 @@ CAMELS_SCHEMA = Obj(
     {
         **header("ttd", "camels"),
         "colours": ListOf(
-            Obj({"id": Str(), "name": Str()}, {"letter": Str()}),
+            Obj({"id": Str(), "name": Str()}, {"letter": Str(), "colour": HexColour()}),
             5,
             5,
             unique_by="id",
@@ -86,6 +86,11 @@ def cross_problems(files: Mapping[str, Any]) -> list[str]:
     letters = [c.get("letter") for c in camels["colours"] if c.get("letter")]
     if len(set(letters)) != len(letters):
         problems.append("camels.json colours: two colours share one letter")
+    drawn = [str(c["colour"]).lower() for c in camels["colours"] if c.get("colour")]
+    if len(set(drawn)) != len(drawn):
+        problems.append(
+            "camels.json colours: two colours share one drawing colour; the screen could not tell them apart"
+        )
     for n in PLAYER_COUNTS:
         if str(n) not in supply:
             problems.append(f"camels.json supply_by_players: no entry for {n} players")

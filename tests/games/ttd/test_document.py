@@ -200,3 +200,29 @@ def test_rulebook_does_not_copy_the_rule_text() -> None:
         mine = re.findall(r"[a-z0-9']+", clause.text.lower())
         for i in range(len(mine) - 11):
             assert " ".join(mine[i : i + 12]) not in runs, clause.id
+
+
+def test_a_cafe_names_the_colour_its_camels_are_drawn_in(tmp_path: Path) -> None:
+    """A camel colour of the café's own box may say how to draw it; a slip in it is refused by name."""
+    camels = json.loads((ROOT / "companion/games/ttd/data/camels.json").read_text())
+    camels["colours"][0] = {"id": "lilac", "name": "lilac", "letter": "L", "colour": "#B57EDC"}
+    path = write(tmp_path, "camels", camels)
+    assert validate_path(path, game_classes()) == []
+    assert load_data(ThroughTheDesert, tmp_path).files["camels"]["colours"][0]["colour"] == "#B57EDC"
+    for bad_value, said in (
+        ("lilac", "camels.json: colours[0] (id 'lilac').colour: 'lilac' is not a colour written #rrggbb"),
+        ("#b57ed", "'#b57ed' is not a colour written #rrggbb"),
+        ("#b57edg", "'#b57edg' is not a colour written #rrggbb"),
+        (200, "colour: expected a colour written #rrggbb, found integer"),
+    ):
+        camels["colours"][0]["colour"] = bad_value
+        write(tmp_path, "camels", camels)
+        with pytest.raises(InvalidData) as bad:
+            load_data(ThroughTheDesert, tmp_path)
+        assert any(said in p for p in bad.value.problems), bad.value.problems
+    camels["colours"][0]["colour"] = "#b57edc"
+    camels["colours"][1]["colour"] = "#B57EDC"
+    write(tmp_path, "camels", camels)
+    with pytest.raises(InvalidData) as bad:
+        load_data(ThroughTheDesert, tmp_path)
+    assert "camels.json colours: two colours share one drawing colour" in " | ".join(bad.value.problems)
