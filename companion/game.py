@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -302,6 +302,14 @@ class Game(ABC):
     def describe(self, state: State) -> list[str]:
         """Lines that show the position in a terminal; games override with a readable view."""
         return [f"{k}: {v}" for k, v in self.to_document(state).items()]
+
+    def place_named(self, state: State, words: str) -> Hashable | None:
+        """The board place a player names in the game's own words, or None where the words name none.
+
+        A typed "why" names a place as the table calls it: Targi's players say
+        "Noble", not "card 1". Games whose places are their ids need nothing here.
+        """
+        return None
 
     def score(self, state: State) -> dict[str, Any] | None:
         """A provisional score breakdown for games with scoring; None when there is none."""

@@ -39,7 +39,7 @@ HELP = """\
   u / undo        take back the last step (also corrects a misread roll)
   redo            put it back
   check <n>       ruling on choice n;  check {json}  ruling on any action
-  why <place>     what may happen at a hex (5,5), slot (3) or space (dawn), or why nothing may
+  why <place>     what may happen at a hex (5,5), slot (3), space (dawn) or card (noble), or why nothing may
   do {json}       apply an action written as JSON
   rules [words]   the rulebook's clauses (those that mention the words);  rule <id>  one clause
   board           show the position again
@@ -466,7 +466,11 @@ class Terminal:
             verdict = "LEGAL" if ruling.legal else "NOT LEGAL"
             self.say(f"  {verdict}: {ruling.text}  [{', '.join(ruling.rules)}]")
         elif word == "why":
-            ruling = explain_place(self.session, place_from_text(rest))
+            place = place_from_text(rest)
+            if isinstance(place, str):  # a name the table uses ("noble"), or else an id the game knows as such
+                named = self.session.game.place_named(self.session.state, place)
+                place = place if named is None else named
+            ruling = explain_place(self.session, place)
             verdict = "ALLOWED" if ruling.legal else "NOT ALLOWED"
             cite = f"  [{', '.join(ruling.rules)}]" if ruling.rules else ""
             self.say(f"  {verdict}: {ruling.text}{cite}")

@@ -54,6 +54,28 @@ def test_a_targi_border_card_is_a_place_to_ask_about() -> None:
                                 "(Salt Pans); Place a Targi on 6 (Fata Morgana).")  # fmt: skip
 
 
+def test_a_targi_card_named_by_its_name_is_answered_like_its_number() -> None:
+    """`why noble` was answered as a place no action could move to ("what may be done now happens on
+    cards, such as ..."), even while Salt Pans, asked the same way, was open to a Targi."""
+    session = Session.new("targi", ["white", "black"])
+    for card in ("G01", "T41", "G02", "T42", "G03", "T43", "G04", "T44", "G06"):
+        session.act({"type": "draw", "deck": "goods" if card.startswith("G") else "tribe", "card": card})
+
+    def why(words: str) -> str:
+        out = io.StringIO()
+        Terminal(session, lambda: None, out).run(iter([f"why {words}", "q"]))
+        return next(line for line in out.getvalue().splitlines() if "ALLOWED" in line)
+
+    assert why("noble") == why("1") == (
+        "  NOT ALLOWED: Nothing may be done there. Card 1 (Noble) holds the robber this round.  [TG-P2]")
+    assert why("the Salt  Pans") == "  ALLOWED: Allowed there: Place a Targi on 5 (Salt Pans).  [TG-P1]"
+    assert why("card 4") == why("First Raid") == why("4")
+    assert why("centre 2-2") == why("center 2 - 2") == why("2-2") == why("2,2")
+    assert session.game.place_named(session.state, "Leather Workshop") == (1, 2)  # T41, face up at centre 1-2
+    assert session.game.place_named(session.state, "nowhere") is None
+    assert session.log[-1] == {"type": "draw", "deck": "goods", "card": "G06"}  # asking changed nothing
+
+
 def test_places_offered_of_another_kind_are_named_in_the_games_words() -> None:
     """A border card asked about while Targi's centre cards were offered was answered 'such as [2, 1]': the
     place spelt as the protocol writes it, shown and spoken, where the table says 'centre 2-1'."""

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -100,6 +101,30 @@ class Targi(Game):
     # -- views -------------------------------------------------------------
     def score(self, state: State) -> dict[str, Any]:
         return {p: breakdown(self.cat, state.supply(p)) for p in state.players}
+
+    def place_named(self, state: State, words: str) -> Hashable | None:
+        """A border card by its name ("noble", "the Salt Pans", "card 5"); a central card as the table shows
+        it ("centre 2-1", "2-1") or by the name of the card face up there.
+
+        The table reads names, not numbers: "why noble" got the answer meant
+        for a place no action could be moved to, even where Noble was open.
+        """
+        said = " ".join(words.lower().replace("center", "centre").split())
+        said = said.removeprefix("the ")
+        centre = re.fullmatch(r"(?:centre ?)?([1-3]) ?- ?([1-3])", said)
+        if centre:
+            return int(centre[1]), int(centre[2])
+        numbered = re.fullmatch(r"card ?(\d{1,3})", said)
+        if numbered:
+            return int(numbered[1])
+        for n, card in self.cat.border.items():
+            if card.label.lower() == said:
+                return n
+        for i, slot in enumerate(state.centre):
+            shown = slot.card and (self.cat.goods.get(slot.card) or self.cat.tribe.get(slot.card))
+            if shown and said in (shown.label.lower(), shown.id.lower()):
+                return i // 3 + 1, i % 3 + 1
+        return None
 
     def describe(self, state: State) -> list[str]:
         cat = self.cat
