@@ -37,6 +37,11 @@ def bundle(mapping: Mapping[str, int]) -> Bundle:
     return tuple((r, int(mapping[r])) for r in RESOURCES if mapping.get(r))
 
 
+def goods_count(n: int) -> str:
+    """``n`` goods as said aloud: "1 good", "3 goods" (the table heard "loses 1 goods")."""
+    return f"{n} good" if n == 1 else f"{n} goods"
+
+
 def bundle_text(b: Bundle | Mapping[str, int]) -> str:
     return _bundle_text(tuple(b.items()) if isinstance(b, Mapping) else b)
 
@@ -310,7 +315,7 @@ class Catalog:
         card = self.goods[card_id]
         parts = [bundle_text(card.gain)] if card.gain else []
         if card.choice:
-            parts.append(f"{card.choice} good{'s' if card.choice > 1 else ''} of choice")
+            parts.append(f"{goods_count(card.choice)} of choice")
         return f"{card.label} ({card_id}): " + " + ".join(parts)
 
     def _tribe_text(self, card_id: str) -> str:

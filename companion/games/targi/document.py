@@ -15,7 +15,7 @@ from typing import Any
 from companion.errors import InvalidPosition
 from companion.games.targi import effects as fx
 from companion.games.targi.board import EDGE_CARDS
-from companion.games.targi.cards import CORNERS, RESOURCES, Catalog
+from companion.games.targi.cards import CORNERS, RESOURCES, Catalog, goods_count
 from companion.games.targi.state import (
     DRAW_WHY,
     STAGES,
@@ -257,7 +257,7 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
             sup = supplies[pl.index(p)]
             if sup.goods <= fx.goods_limit(cat, sup):
                 # TG-E2: only a player above the goods limit has goods to give back
-                r.fail(f"queue: {p} holds {sup.goods} goods, within the limit, and has nothing to return")
+                r.fail(f"queue: {p} holds {goods_count(sup.goods)}, within the limit, and has nothing to return")
 
     # centre
     centre: list[Slot] = []

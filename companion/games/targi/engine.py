@@ -13,7 +13,7 @@ from companion.errors import IllegalAction, InvalidAction
 from companion.game import Event, Pending
 from companion.games.targi import effects as fx
 from companion.games.targi.board import EDGE_CARDS, OPPOSITE, intersections, same_line
-from companion.games.targi.cards import CORNERS, GOODS, LAYOUT, Bundle, Catalog, bundle, bundle_text
+from companion.games.targi.cards import CORNERS, GOODS, LAYOUT, Bundle, Catalog, bundle, bundle_text, goods_count
 from companion.games.targi.scoring import result
 from companion.games.targi.state import (
     Deck,
@@ -117,7 +117,7 @@ class Engine:
         if s.stage == "limits":
             p = s.queue[0]
             extra = s.supply(p).goods - fx.goods_limit(self.cat, s.supply(p))
-            return Pending("choose", p, f"{cap(p)}: return {extra} goods to the supply (end-of-round limit).")
+            return Pending("choose", p, f"{cap(p)}: return {goods_count(extra)} to the supply (end-of-round limit).")
         task = s.tasks[0] if s.tasks else None
         if task is None:
             return Pending("choose", s.actor, f"{cap(s.actor)}: carry out an action, or finish your actions.")
@@ -125,7 +125,7 @@ class Engine:
             where = "top of the" if task.why != "use" else f"face-down card at centre {slot_name(task.slot or 0)} from"
             return Pending("draw", s.actor, f"Turn up the {where} {task.deck} deck and enter it.", deck=task.deck)
         texts = {
-            "goods": f"{cap(s.actor)}: choose {task.n} good{'s' if task.n > 1 else ''}.",
+            "goods": f"{cap(s.actor)}: choose {goods_count(task.n)}.",
             "tribe": f"{cap(s.actor)}: play, hold or discard the tribe card.",
             "fata": f"{cap(s.actor)}: move a tribe marker (Fata Morgana), or finish.",
             "silversmith": f"{cap(s.actor)}: make one exchange at the Silversmith, or finish.",
@@ -406,8 +406,8 @@ class Engine:
         options = self.raid_options(s, p)
         if pay not in options:
             kind, n, vp = self.raid_amounts(s, p)
-            what = "good" if kind == "goods" and n == 1 else kind  # "1 good of any kind", not "1 goods"
-            raise refuse(f"This raid takes {n} {what} or {vp} VP, paid in full from what {cap(p)} has; "
+            what = goods_count(n) if kind == "goods" else f"{n} {kind}"  # "1 good of any kind", not "1 goods"
+            raise refuse(f"This raid takes {what} or {vp} VP, paid in full from what {cap(p)} has; "
                          f"{bundle_text(pay)} is not one of those.", "TG-R2")  # fmt: skip
         return self.pay_raid(s, p, pay, ev)
 
@@ -438,7 +438,7 @@ class Engine:
         sup = s.supply(p)
         extra = sup.goods - fx.goods_limit(self.cat, sup)
         if sum(n for _, n in goods) != extra or not sup.can_pay(goods):
-            raise refuse(f"{cap(p)} must return exactly {extra} goods from those they hold.", "TG-E2")
+            raise refuse(f"{cap(p)} must return exactly {goods_count(extra)} from those they hold.", "TG-E2")
         s = s.with_supply(p, sup.add(goods, -1))
         ev.append(Event("penalty", f"{cap(p)} returns {bundle_text(goods)} to keep within the limit.", ("TG-E2",),
                         (p,)))  # fmt: skip
@@ -550,7 +550,7 @@ class Engine:
             ev.append(Event("reward", f"{cap(p)} takes {bundle_text(gc.gain)} ({gc.label}, {where}).", rules, (p,)))
         if gc.choice:
             if not gc.gain:  # named here, as a card that gives goods is: drawn at the Caravan it was only "Done."
-                goods = f"{gc.choice} good{'s' if gc.choice > 1 else ''}"
+                goods = goods_count(gc.choice)
                 text = f"{cap(p)} takes {gc.label} ({where}): {goods} of their choice."
                 ev.append(Event("reward", text, rules, (p,)))
             s = evolve(s, tasks=(Task("goods", n=gc.choice, source=gc.label), *s.tasks))
@@ -560,7 +560,7 @@ class Engine:
         goods = as_bundle(a.get("goods"), GOODS, "goods")
         task = self.task_of(s, "goods", "No choice of goods is open now.", "TG-G1")
         if sum(n for _, n in goods) != task.n:
-            raise refuse(f"{cap(p)} chooses exactly {task.n} good{'s' if task.n > 1 else ''} here.", "TG-G1")
+            raise refuse(f"{cap(p)} chooses exactly {goods_count(task.n)} here.", "TG-G1")
         s = s.with_supply(p, s.supply(p).add(goods))
         ev.append(Event("reward", f"{cap(p)} chooses {bundle_text(goods)} ({task.source}).", ("TG-G1",), (p,)))
         return evolve(s, tasks=s.tasks[1:])
@@ -778,7 +778,8 @@ class Engine:
         card = self.cat.border[s.robber]
         kind = "gold" if "gold" in card.params else "goods"
         n, vp = int(card.params[kind]), int(card.params["vp"])
-        ev.append(Event("warning", f"{card.label}: each player loses {n} {kind} or {vp} VP.", ("TG-R2",)))
+        loss = goods_count(n) if kind == "goods" else f"{n} gold"
+        ev.append(Event("warning", f"{card.label}: each player loses {loss} or {vp} VP.", ("TG-R2",)))
         # TG-Q3 / TG-Q34: the raid strikes both players at once, so who cannot pay is judged on what each held
         # when the robber came. Settling the start player's forfeit first handed its VP to the other player,
         # who could then pay with it and leave the start player with nothing.

@@ -490,3 +490,19 @@ def test_trader_two_for_one_of_the_same_good_cites_the_decision() -> None:
     s, _ = act(s, {"type": "use", "card": 9})
     refused(s, {"type": "trade", "give": {"salt": 2}, "get": {"salt": 1}}, "TG-Q17")
     refused(s, {"type": "trade", "give": {"salt": 2}, "get": {"gold": 1}}, "TG-B6")
+
+
+def test_one_good_is_said_as_one_good() -> None:
+    """The table read "First Raid: each player loses 1 goods" and "return 1 goods to the supply"."""
+    s = load(raid_position())
+    _, events = act(s, {"type": "done"})
+    assert "First Raid: each player loses 1 good or 1 VP." in [e.text for e in events]
+    doc = doc_of(fresh())
+    doc.update(round=3, robber=3, start=W, actor=None, stage="limits", queue=[W])
+    set_supply(doc, W, dates=5, salt=4, pepper=2)  # 11 goods: one over the limit
+    s = load(doc)
+    assert game().pending(s).text == "White: return 1 good to the supply (end-of-round limit)."
+    with pytest.raises(IllegalAction, match=r"^White must return exactly 1 good from those they hold\.$"):
+        game().apply(s, {"type": "return", "goods": {"dates": 2}})
+    set_supply(doc, W, dates=5, salt=4, pepper=3)
+    assert game().pending(load(doc)).text == "White: return 2 goods to the supply (end-of-round limit)."
