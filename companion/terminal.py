@@ -68,6 +68,7 @@ def input_still_waiting() -> bool:
 
 LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check", "why", "all"})
 SHOWN = 30  # choices listed after each step; Through the Desert offers hundreds, a wall no one reads
+GAME_OVER = re.compile(r"\bgame (?:is )?over\b", re.IGNORECASE)
 TOKEN = re.compile(r"[\w,+\-]+")  # "(3,0)" is one token, so 3,0 never matches (13,0)
 
 
@@ -312,7 +313,9 @@ class Terminal:
         self.say("")
         self.say(f"> {pending.text}")
         if pending.is_over:
-            self.say("  The game is over. 'u' takes back the last step, 'new' starts another, 'q' quits.")
+            # Through the Desert's and Targi's own words already say the game is over: not twice in a row.
+            over = "" if GAME_OVER.search(pending.text) else "The game is over. "
+            self.say(f"  {over}'u' takes back the last step, 'new' starts another, 'q' quits.")
             return []
         legal = self.session.legal()
         if pending.kind in CHANCE:

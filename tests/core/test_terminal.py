@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -197,3 +198,23 @@ def test_rules_lists_every_clause_and_a_search_says_when_it_shows_only_some() ->
     assert len(found) > 12
     text = run(session, ["rules six", "q"])
     assert f"... and {len(found) - 12} more" in text and "add a word" in text
+
+
+@pytest.mark.parametrize(("game", "players"), [("ttd", ["red", "black"]), ("targi", ["white", "black"])])
+def test_the_end_of_a_game_is_said_once(game: str, players: list[str]) -> None:
+    """At the end the terminal said "> The game is over: ..." and then "The game is over. 'u' takes back ...";
+    Targi's text board had said it a third time ("Next: The game is over. ...") above them."""
+    session = Session.new(game, players)
+    rng = random.Random(3)
+    while not session.pending().is_over:
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    text = run(session, ["q"])
+    assert text.lower().count("game is over") == 1, text
+    assert f"> {session.pending().text}\n  'u' takes back the last step, 'new' starts another, 'q' quits.\n" in text
+    assert "Next:" not in text
+
+
+def test_a_game_whose_end_says_only_who_won_is_still_said_to_be_over() -> None:
+    session = Session.load("race", {"game": "race", "players": ["red", "blue"], "positions": [10, 0]})
+    text = run(session, ["4", "1", "q"])  # red rolls 4 and advances to 14, past the goal
+    assert "  The game is over. 'u' takes back the last step, 'new' starts another, 'q' quits.\n" in text

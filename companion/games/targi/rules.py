@@ -152,7 +152,8 @@ class Targi(Game):
                 lines.append(f"  row {k + 1}: " + (", ".join(f"{cat.tribe[c].label} ({cat.tribe[c].symbol})"
                                                               for c in row) or "-"))  # fmt: skip
             lines.append(f"  {'final score' if state.stage == 'over' else 'score so far'}: {score_words(cat, sup)}")
-        lines.append("Next: " + self.pending(state).text)
+        # No "Next: ..." line: the terminal's prompt and the table screen's say what is pending right under the
+        # board, and the text board said it a second time after every step.
         return lines
 
     def invariants(self, state: State) -> list[str]:
