@@ -419,14 +419,15 @@ class DesertRace(Game):
         i = DECKS[deck].index(card)
         if deck == "collection":
             if not state.collection[i]:
-                raise refuse(f"No {card_name(card)} is left in the Collection pile.", "DR-Q16")
+                raise refuse(f"No {card_name(card)} card is left in the Collection pile.", "DR-Q16")
             state = replace(state, collection=add(state.collection, i, -1))
             state = state.with_piece(mover, items=state.piece(mover).adding(card))
-            events.append(Event("reward", f"{title(mover)} draws a {card_name(card)} and keeps it.", ("DR-8", "DR-16",
-                                CARD_RULE[card]), (mover,)))
+            # A card's name, never "a" before it: the table heard "draws a Sandstorm Sneakers".
+            events.append(Event("reward", f"{title(mover)} draws {card_name(card)} and keeps the card.",
+                                ("DR-8", "DR-16", CARD_RULE[card]), (mover,)))
             return self.flow.after(state, events)
         if not state.mystery[i]:
-            raise refuse(f"No {card_name(card)} is left in the Mystery pile.", "DR-Q16")
+            raise refuse(f"No {card_name(card)} card is left in the Mystery pile.", "DR-Q16")
         state = replace(state, mystery=add(state.mystery, i, -1), mystery_discard=add(state.mystery_discard, i, 1))
         events.append(Event("info", f"{title(mover)} draws {card_name(card)}.", ("DR-9", "DR-22"), (mover,)))
         return self.flow.mystery(state, card, events)
@@ -441,7 +442,7 @@ class DesertRace(Game):
         step = state.step
         mover = state.mover if state.current >= 0 else None
         if mover is None or step.kind in (ROLLOFF, STEAL, SAVE, VORTEX_STEP):
-            raise refuse(f"A {card_name(card)} is redeemed only by the player whose turn it is, at its moment.",
+            raise refuse(f"The {card_name(card)} card is redeemed only by the player whose turn it is, at its moment.",
                          "DR-Q23")
         if not state.piece(mover).holds(card):
             raise refuse(f"{title(mover)} holds no {card_name(card)}.", rule)
@@ -597,13 +598,14 @@ class DesertRace(Game):
         for who, piece, cards in ((mover, me, give), (partner, other, get)):
             for card in set(cards):
                 if piece.items.count(card) < cards.count(card):
-                    raise refuse(f"{title(who)} does not hold {cards.count(card)} {card_name(card)} to trade.",
-                                 "DR-11")
+                    n = cards.count(card)
+                    held = f"{n} {card_name(card)} card{'' if n == 1 else 's'}"
+                    raise refuse(f"{title(who)} does not hold {held} to trade.", "DR-11")
         mine = me.lives - give_lives + get_lives
         theirs = other.lives - get_lives + give_lives
         for who, lives in ((mover, mine), (partner, theirs)):
             if lives < 1:
-                raise refuse(f"Refused: {title(who)} would be left with {lives} Lives; no trade may take a player "
+                raise refuse(f"{title(who)} would be left with {lives} Lives; no trade may take a player "
                              "below 1 Life.", "DR-11")
         items_me = list(me.items)
         for card in give:

@@ -313,3 +313,26 @@ def test_a_sunshield_refused_says_why_in_words() -> None:
     state = position(HOUSE, guardian, step=attempt, options={"sunshield_on_guardian": False})
     ruling = HOUSE.check(state, use(SUNSHIELD))
     assert not ruling.legal and "Guardian's Test" in ruling.text
+
+
+def test_card_names_are_said_without_an_article_and_refusals_once() -> None:
+    """The table heard "Purple draws a Sandstorm Sneakers", "A Sandstorm Sneakers is redeemed only ...", "does
+    not hold 2 Desert Flask to trade" and, from the terminal, "Refused: Refused: Black would be left ..."."""
+    state = position(GAME, {A: {"space": 3}}, step={"kind": "draw", "mode": "collection"})
+    _, events = act(GAME, state, draw("collection", SNEAKERS))
+    assert f"{A.capitalize()} draws Sandstorm Sneakers and keeps the card." in [e.text for e in events]
+    state = position(GAME, {A: {"space": 3, "items": [SNEAKERS] * 4}},
+                     step={"kind": "draw", "mode": "collection"})
+    assert GAME.check(state, draw("collection", SNEAKERS)).text == (
+        "No Sandstorm Sneakers card is left in the Collection pile.")
+    state = position(GAME, {A: {"space": 6, "items": [FLASK]}, B: {"items": [SNEAKERS], "lives": 1}},
+                     step={"kind": "end", "trading": True})
+    assert GAME.check(state, {"type": "trade", "with": B, "give": {"items": [FLASK, FLASK]}}).text == (
+        f"{A.capitalize()} does not hold 2 Desert Flask cards to trade.")
+    assert GAME.check(state, {"type": "trade", "with": B, "get": {"items": [SUNSHIELD]}}).text == (
+        f"{B.capitalize()} does not hold 1 Sunshield Amulet card to trade.")
+    assert GAME.check(state, {"type": "trade", "with": B, "get": {"lives": 1}}).text == (
+        f"{B.capitalize()} would be left with 0 Lives; no trade may take a player below 1 Life.")
+    rolloff = GAME.setup([A, B, C], GAME.resolve_options({}))
+    assert GAME.check(rolloff, use(SNEAKERS)).text == (
+        "The Sandstorm Sneakers card is redeemed only by the player whose turn it is, at its moment.")
