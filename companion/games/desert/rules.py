@@ -643,13 +643,14 @@ class DesertRace(Game):
             if piece.out:
                 flags.append("OUT this round")
             if piece.skip:
-                flags.append(f"misses {piece.skip} turn(s)")
+                flags.append(f"misses {piece.skip} turn{'' if piece.skip == 1 else 's'}")
             if space.challenge is not None and piece.failures:
-                flags.append(f"{piece.failures} failed attempt(s) here")
+                flags.append(f"{piece.failures} failed attempt{'' if piece.failures == 1 else 's'} here")
             items = ", ".join(card_name(c) for c in piece.items) or "no items"
             extra = f" [{'; '.join(flags)}]" if flags else ""
             where = f"{piece.space:>2} {space.name:<20}"
-            lines.append(f"  {title(player):<7} {where} {piece.lives:>2} Lives  {items}{extra}")
+            lives = f"{piece.lives:>2} {'Life ' if piece.lives == 1 else 'Lives'}"  # the column stays lined up
+            lines.append(f"  {title(player):<7} {where} {lives}  {items}{extra}")
         lines.append("  Collection pile: " + ", ".join(f"{card_name(c)} {n}" for c, n in
                                                        zip(COLLECTION_CARDS, state.collection, strict=True)))
         lines.append("  Mystery pile: " + ", ".join(f"{card_name(c)} {n}" for c, n in

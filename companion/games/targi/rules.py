@@ -146,8 +146,10 @@ class Targi(Game):
             lines.append("Centre: " + " | ".join(cells))
         for p in state.players:
             sup = state.supply(p)
-            lines.append(f"{p}: {sup.dates} dates, {sup.salt} salt, {sup.pepper} pepper, {sup.gold} gold, "
-                         f"{sup.vp} VP tokens; hand: {', '.join(cat.card_label(c) for c in sup.hand) or 'empty'}")
+            dates = f"{sup.dates} date{'' if sup.dates == 1 else 's'}"  # "1 dates" read as a slip
+            tokens = f"{sup.vp} VP token{'' if sup.vp == 1 else 's'}"
+            lines.append(f"{p}: {dates}, {sup.salt} salt, {sup.pepper} pepper, {sup.gold} gold, "
+                         f"{tokens}; hand: {', '.join(cat.card_label(c) for c in sup.hand) or 'empty'}")
             for k, row in enumerate(sup.rows):
                 lines.append(f"  row {k + 1}: " + (", ".join(f"{cat.tribe[c].label} ({cat.tribe[c].symbol})"
                                                               for c in row) or "-"))  # fmt: skip

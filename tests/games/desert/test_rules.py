@@ -336,3 +336,16 @@ def test_card_names_are_said_without_an_article_and_refusals_once() -> None:
     rolloff = GAME.setup([A, B, C], GAME.resolve_options({}))
     assert GAME.check(rolloff, use(SNEAKERS)).text == (
         "The Sandstorm Sneakers card is redeemed only by the player whose turn it is, at its moment.")
+
+
+def test_the_text_board_counts_in_words() -> None:
+    """The board read "1 Lives", "misses 1 turn(s)" and "1 failed attempt(s) here"."""
+    attempt = {"kind": "roll", "mode": "attempt"}
+    state = position(GAME, {A: {"space": 10, "lives": 1, "failures": 1}, B: {"space": 2, "lives": 2, "skip": 2}},
+                     step=attempt)
+    rows = GAME.describe(state)[1:3]
+    assert rows[0].endswith(" 1 Life   no items [1 failed attempt here]"), rows
+    assert rows[1].endswith(" 2 Lives  no items [misses 2 turns]"), rows
+    state = position(GAME, {A: {"space": 10, "failures": 2}, B: {"skip": 1}}, step=attempt)
+    rows = GAME.describe(state)[1:3]
+    assert rows[0].endswith("[2 failed attempts here]") and rows[1].endswith("[misses 1 turn]"), rows

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from companion.errors import InvalidPosition
-from tests.games.targi.helpers import B, W, actions_doc, doc_of, fresh, game, load, run
+from tests.games.targi.helpers import B, W, actions_doc, doc_of, fresh, game, load, run, set_supply
 
 
 def round_trip(state) -> None:
@@ -96,3 +96,15 @@ def test_the_text_board_says_the_score_in_words_and_final_once_over() -> None:
     assert "score so far: " in text and "from VP tokens" in text and "{" not in text
     over = "\n".join(game().describe(replace(state, stage="over")))
     assert "final score: " in over and "so far" not in over
+
+
+def test_the_text_board_says_one_date_and_one_vp_token() -> None:
+    """The text board read "white: 1 dates, ..., 1 VP tokens"."""
+    doc = actions_doc(W)
+    set_supply(doc, W, dates=1, salt=2, pepper=0, gold=1, vp=1)
+    set_supply(doc, B, dates=2, salt=1, pepper=1, gold=0, vp=2)
+    lines = game().describe(load(doc))
+    assert next(x for x in lines if x.startswith("white:")).startswith(
+        "white: 1 date, 2 salt, 0 pepper, 1 gold, 1 VP token; hand:")
+    assert next(x for x in lines if x.startswith("black:")).startswith(
+        "black: 2 dates, 1 salt, 1 pepper, 0 gold, 2 VP tokens; hand:")
