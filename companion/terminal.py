@@ -107,6 +107,7 @@ def _keys(action: Action) -> set[str]:
     for field in ("value", "card"):
         if field in action:
             keys.add(str(action[field]).lower())
+            keys.add(str(action[field]).lower().replace("_", " "))  # 'gust of force', as the prompt lists it
     face = action.get("face")
     if isinstance(face, dict) and "value" in action:
         faces = [str(v) for v in face.values()]
@@ -142,8 +143,12 @@ def _reported(legal: list[Action], kind: str) -> list[str]:
 
 
 def _shows(action: Action) -> str:
-    """What the table shows for a roll or draw: the die's value or the card."""
-    return str(action.get("value", action.get("card")))
+    """What the table shows for a roll or draw: the die's value or the card, a card id spelt as words.
+
+    The prompt listed "desert_flask, sunshield_amulet" and "gust_of_force": the
+    data's ids, not anything printed on a card; "gust of force" is typed as is.
+    """
+    return str(action.get("value", action.get("card"))).replace("_", " ")
 
 
 def _listed(legal: list[Action], kind: str) -> list[str]:

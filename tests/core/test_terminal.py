@@ -218,3 +218,18 @@ def test_a_game_whose_end_says_only_who_won_is_still_said_to_be_over() -> None:
     session = Session.load("race", {"game": "race", "players": ["red", "blue"], "positions": [10, 0]})
     text = run(session, ["4", "1", "q"])  # red rolls 4 and advances to 14, past the goal
     assert "  The game is over. 'u' takes back the last step, 'new' starts another, 'q' quits.\n" in text
+
+
+def test_a_draw_lists_cards_as_words_not_data_ids() -> None:
+    """Beside a Blackpool or Desert Race draw the prompt listed 'gust_of_force' and 'desert_flask'."""
+    for game, players in (("blackpool", ["red", "blue"]), ("desert", ["black", "purple"])):
+        session = Session.new(game, players)
+        rng = random.Random(5)
+        while not (session.pending().kind == "draw" and any("_" in str(a.get("card")) for a in session.legal())):
+            session.act(session.game.sim_choose(session.state, session.legal(), rng))
+        prompt = next(line for line in run(session, ["q"]).splitlines() if "Type what the table shows" in line)
+        assert "_" not in prompt, prompt
+        card = next(a for a in session.legal() if "_" in str(a.get("card")))
+        steps = len(session.log)
+        text = run(session, [card["card"].replace("_", " "), "q"])
+        assert len(session.log) == steps + 1 and session.log[-1]["card"] == card["card"], text
