@@ -233,3 +233,19 @@ def test_a_draw_lists_cards_as_words_not_data_ids() -> None:
         steps = len(session.log)
         text = run(session, [card["card"].replace("_", " "), "q"])
         assert len(session.log) == steps + 1 and session.log[-1]["card"] == card["card"], text
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("blackpool", ["red", "blue"]), ("desert", ["black", "purple"]), ("targi", ["white", "black"]),
+     ("temple", ["red", "blue"]), ("ttd", ["red", "black"])],
+)
+def test_the_prompt_is_said_once_after_each_step(game: str, players: list[str]) -> None:
+    """Targi's and Blackpool's text boards ended in "Next: ..." / "Now: ...", the very words of the prompt
+    printed on the next line, after every step of the game."""
+    session = Session.new(game, players)
+    rng = random.Random(2)
+    for _ in range(12):
+        text = run(session, ["q"])
+        assert text.count(session.pending().text) == 1, text
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))

@@ -89,7 +89,8 @@ def describe_state(game: Blackpool, state: State) -> list[str]:
         size = state.deck_size(game.catalogue, deck)
         deck_parts.append(f"{deck} {size} left" + (f" ({', '.join(names)})" if names else ""))
     lines.append("Decks: " + "; ".join(deck_parts))
-    lines.append("Now: " + game.pending(state).text)
+    # No "Now: ..." line: the terminal's prompt and the table screen's say what is pending right under it,
+    # and the terminal showed it twice after every step (three times at the end, with the winner's event).
     return lines
 
 

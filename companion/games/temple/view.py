@@ -57,5 +57,5 @@ def describe(game: TempleGame, state: TempleState) -> list[str]:
     lines.append(f"draw pile {state.pile}, discard {len(state.discard)}: {' '.join(state.discard) or '-'}")
     if state.roll is not None:
         lines.append(f"roll: {state.roll[1]} {state.roll[0]}")
-    lines.append(f"next: {game.pending(state).text}")
+    # No "next: ..." line: the prompt under the board (terminal and table screen) says it; it was said twice.
     return lines

@@ -193,7 +193,7 @@ def test_describe_shows_grid_players_and_decks() -> None:
     assert "Yellow (to play): coins 3" in text
     assert "carrying Red 1" in text and "frozen" in text
     assert "curse 2 left (Reset, Diagonal Step Down)" in text
-    assert text.splitlines()[-1] == "Now: Yellow: roll the oracle."
+    assert text.splitlines()[-1].startswith("Decks: ") and "Now:" not in text  # the prompt under it says it
 
 
 def test_pending_texts_for_each_phase() -> None:
