@@ -22,6 +22,7 @@ from pathlib import Path
 from companion.bench import bench_game
 from companion.data import default_cafe_dir, house_dir, read_json, validate_path
 from companion.errors import CompanionError, InvalidData
+from companion.finished import FinishedGame, finished_game
 from companion.journal import Journal, open_journal
 from companion.option_types import folder, positive
 from companion.paths import env_or, user_data_dir, write_whole
@@ -93,6 +94,7 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
         print(f"Resuming the {session.game.title} game in progress ({len(session.log)} steps so far).")
     wanted = [args.game]
     players = getattr(args, "players", None)
+    offer = _last_game_offer(journal, cafe) if session is None and not args.new else []
 
     def make_session() -> Session | None:
         while True:
@@ -101,13 +103,20 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
                 spec = {"game": game_id, "players": split_players(players), "profile": args.profile or "standard"}
             else:
                 # Live (hw play), the terminal's own reader of typed lines answers; a second one raced it.
-                spec = ask_new_game(terminal.ask or _read, print, game_id)
+                back = offer[0].title if offer and game_id is None else None
+                spec = ask_new_game(terminal.ask or _read, print, game_id, back)
             if spec is None:
                 return None
             try:
-                return Session.new(spec["game"], spec["players"], None, spec["profile"], journal, cafe)
+                if spec.get("last") and offer:
+                    print("  Back in the last game: 'u' takes back its last steps.")
+                    return offer.pop().reopen(journal)
+                made = Session.new(spec["game"], spec["players"], None, spec["profile"], journal, cafe)
             except CompanionError as error:
                 print(f"  {error.message}")
+                continue
+            offer.clear()  # the journal's last game is this one now
+            return made
 
     terminal = Terminal(session, make_session, sys.stdout)
     if named:  # a bare `companion play` opens the default journal and would never find this game
@@ -119,6 +128,22 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
         return terminal.run_live(lambda: _read(""), prompt="? ")  # the helper reading lines writes no prompt
     finally:
         detach()
+
+
+def _last_game_offer(journal: Journal, cafe: Path | None) -> list[FinishedGame]:
+    """Name the journal's finished last game; it is offered (as a one-item list) when it may be gone back into.
+
+    A finished game is never resumed into play, but after a restart its misread
+    winning roll could not be taken back any more (`companion.finished`).
+    """
+    last = finished_game(journal, cafe)
+    if last is None:
+        return []
+    print(last.words())
+    if not last.reopenable:
+        print(f"  It cannot be gone back into: {last.why_not}.")
+        return []
+    return [last]
 
 
 def add_play_arguments(play: argparse.ArgumentParser) -> None:
@@ -133,7 +158,11 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
 def cmd_referee(args: argparse.Namespace) -> int:
     journal, note = open_journal(Path(args.journal)) if args.journal else (None, "")
     referee = Referee(journal, cafe_dir(args))
-    for line in (note, referee.note):  # stdout carries the protocol only
+    last = finished_game(journal, referee.cafe_dir) if referee.session is None else None
+    told = last.words() if last is not None else ""
+    if last is not None and last.reopenable:
+        told += ' {"cmd": "reopen"} goes back into it.'
+    for line in (note, referee.note, told):  # stdout carries the protocol only
         if line:
             print(f"companion: {line}", file=sys.stderr)
     serve(referee, sys.stdin.buffer, sys.stdout)

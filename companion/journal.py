@@ -604,6 +604,18 @@ class Journal:
         row = self._read("SELECT id FROM games ORDER BY id DESC LIMIT 1").fetchone()
         return self.read_game(row[0]) if row else None
 
+    def last_step_at(self, game_id: int) -> str | None:
+        """When the game's last step was written (when it began, for one without steps), as journalled.
+
+        For a finished game this is when it finished: the table offers to go
+        back into it only the same café day (`companion.finished`).
+        """
+        row = self._read(
+            "SELECT COALESCE((SELECT at FROM steps WHERE game_id = ? ORDER BY seq DESC LIMIT 1), started) "
+            "FROM games WHERE id = ?", game_id, game_id
+        ).fetchone()
+        return row[0] if row else None
+
     def _read(self, sql: str, *params: Any) -> _Rows:
         """All rows of a query, or ``JournalDamaged`` when SQLite cannot give them.
 

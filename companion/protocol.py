@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 from companion.errors import BadRequest, CompanionError, InvalidData, NoGame
+from companion.finished import finished_game
 from companion.journal import Journal
 from companion.places import explain_place, place_from_json
 from companion.registry import create, game_classes
@@ -100,6 +101,8 @@ class Referee:
             "rules": self._rules,
             "score": self._score,
             "export": lambda r: {"record": self._need().export()},
+            "last": self._last,
+            "reopen": self._reopen,
         }
 
     # -- entry points -----------------------------------------------------
@@ -167,6 +170,19 @@ class Referee:
         document = _field(request, "state", dict)
         self.session = Session.load(game_id, document, self.journal, self.cafe_dir)
         return {"game": game_id}
+
+    def _last(self, request: Mapping[str, Any]) -> Answer:
+        """The journal's latest game when it is finished, with whether it may be gone back into (else null)."""
+        last = finished_game(self.journal, self.cafe_dir)
+        return {"last": last.to_dict() if last is not None else None}
+
+    def _reopen(self, request: Mapping[str, Any]) -> Answer:
+        """Go back into the finished last game, so undo takes back its last steps (a misread winning roll)."""
+        last = finished_game(self.journal, self.cafe_dir)
+        if last is None:
+            raise NoGame("no finished last game to go back into: the journal's latest game is not over")
+        self.session = last.reopen(self.journal)
+        return {"game": last.entry.game}
 
     def _state(self, request: Mapping[str, Any]) -> Answer:
         return {"state": self._need().document()}

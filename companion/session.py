@@ -115,6 +115,9 @@ class Session:
                 raise InvalidPosition([f"journal step {number} ({op!r}) has no {_STEP_NEEDS.get(op, 'known op')}"])
         session.journal = journal
         session._game_id = entry.id
+        # Replay does not pass through `_record`: a finished game gone back into kept the opening's "not over",
+        # and its first undo left the journal's row "over", so the reopened game was lost again at the next start.
+        session._over = session.pending().is_over
         return session
 
     def _begin(self, journal: Journal | None) -> Session:

@@ -564,6 +564,10 @@ class Terminal:
         if self.farewell is not None:
             return self.farewell
         journal = self.session.journal
+        if journal is not None and journal.kept_on_disk and self.session.pending().is_over:
+            # Never resumed into play: the next start names it and offers to go back into it, this café day.
+            command = self.resume_command or "companion play"
+            return f"Bye. The finished game is kept; '{command}' shows its result and can go back into it today."
         if journal is not None and journal.kept_on_disk:
             if self.resume_command is not None:
                 return f"Bye. The game is kept; to resume it: {self.resume_command}"
@@ -661,18 +665,26 @@ def split_players(text: str) -> list[str]:
 
 
 def ask_new_game(
-    ask: Callable[[str], str | None], say: Callable[[str], None], game_id: str | None
+    ask: Callable[[str], str | None], say: Callable[[str], None], game_id: str | None, last: str | None = None
 ) -> dict[str, Any] | None:
-    """Ask which game, which players and which profile; None when the player gives up."""
+    """Ask which game, which players and which profile; None when the player gives up.
+
+    With ``last`` (the title of the journal's finished last game) the answer
+    'last' goes back into that game instead, given as ``{"last": True}``.
+    """
     classes = game_classes()
     if game_id is None:
         ids = list(classes)
         for i, gid in enumerate(ids, 1):
             say(f"  {i}. {classes[gid].title} ({gid})")
+        if last is not None:
+            say(f"  last: back into the last game ({last}), to take back its last steps")
         answer = ask("Which game? ")
         if answer is None:
             return None
         answer = answer.strip()
+        if last is not None and answer.lower() == "last":
+            return {"last": True}
         number = _number(answer)
         game_id = ids[number - 1] if number is not None and 1 <= number <= len(ids) else answer
     if game_id not in classes:

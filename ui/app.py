@@ -23,6 +23,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.controller import Controller
 from companion.errors import CompanionError
+from companion.finished import FinishedGame, verdict
 from companion.journal import Journal
 from companion.observations import Touch, Update
 from companion.places import place_of
@@ -66,6 +67,7 @@ class CompanionApp(App):
     can_redo = BooleanProperty(False)
     game_over = BooleanProperty(False)  # the table then offers the next game instead of moves
     resume_text = StringProperty("")
+    last_game_text = StringProperty("")  # home: the last game's result when it is over, on the table or in the journal
     kiosk = BooleanProperty(False)
     voice_note = StringProperty("")
     last_spoken = StringProperty("")  # as espeak-ng was given it (`spoken_form`), not as the screen shows it
@@ -86,11 +88,13 @@ class CompanionApp(App):
         clock: Callable[[], float] = time.monotonic,
         input_sources: Mapping[str, str | None] | None = None,
         default_cafe_dir: Path | None = None,
+        last_game: FinishedGame | None = None,
         **kwargs: Any,
     ) -> None:
         """``input_sources`` are the command line's words for this run (``buttons``, ``serial``, ``camera``):
         each given one wins over the saved settings until the next start. ``default_cafe_dir`` is
         what an empty café setting means (the standard café folder, or None for house data).
+        ``last_game`` is the journal's finished last game, shown at home while no game is on the table.
         """
         super().__init__(**kwargs)
         self.controller = controller
@@ -101,6 +105,7 @@ class CompanionApp(App):
         self.kiosk = kiosk
         self.cafe_dir = cafe_dir
         self.default_cafe_dir = default_cafe_dir
+        self.last_game = last_game
         self.input_sources = {name: str(word) for name, word in (input_sources or {}).items() if word}
         self.inputs_on = dict(self.settings.inputs)  # this run's switches: the saved ones, flags laid over
         for name in ("serial", "camera"):
@@ -308,6 +313,7 @@ class CompanionApp(App):
         except CompanionError as error:
             self.status = error.message
             return False
+        self.last_game = None  # the journal's latest game is this one now
         self.settings.last_game, self.settings.last_players = game_id, list(players)
         try:
             self.settings.save(self.settings_path)
@@ -338,6 +344,19 @@ class CompanionApp(App):
         return self.new_game(session.game.id, list(start["players"]), start.get("profile"))
 
     def resume(self) -> None:
+        """Back to the game on the table, or into the journal's finished last game, where undo takes back its
+        last steps: after a restart, a misread winning roll could otherwise never be corrected."""
+        finished = self.last_game
+        if self.controller.session is None and finished is not None:
+            try:
+                session = finished.reopen(self.journal)
+            except CompanionError as refusal:
+                self.status = refusal.message[:1].upper() + refusal.message[1:] + "."
+                return
+            self.last_game = None
+            self.announcements = []
+            self.controller.set_session(session)
+            self.status = "The last game is back: Undo takes back its last steps."
         self.show("table" if self.controller.session else "home")
 
     def save_settings(self, **changes: Any) -> str:
@@ -639,7 +658,21 @@ class CompanionApp(App):
             self.board = BoardView(session.game, session.document(), session.game.describe(session.state), last=last)
             self.can_undo, self.can_redo = session.can_undo, session.can_redo
             self.game_over = pending.is_over
-        self.resume_text = (
-            f"Resume {self.game_title} ({len(session.log)} step{'' if len(session.log) == 1 else 's'})"
-            if session and not session.pending().is_over else ""
-        )
+        self._refresh_home(session)
+
+    def _refresh_home(self, session: Session | None) -> None:
+        """Home's way back: Resume for a game in play; for a finished one (on the table, or the journal's last
+        after a restart) its result and a way back into it, never into play on its own."""
+        finished = self.last_game if session is None else None
+        if session is not None and not self.game_over:
+            steps = len(session.log)
+            self.resume_text = f"Resume {self.game_title} ({steps} step{'' if steps == 1 else 's'})"
+            self.last_game_text = ""
+        elif session is not None:
+            self.resume_text = f"Back to {self.game_title} (finished)"
+            self.last_game_text = f"Last game: {self.game_title}. {verdict(self.prompt)}"
+        elif finished is not None:
+            self.resume_text = f"Back to {finished.title} (finished)" if finished.reopenable else ""
+            self.last_game_text = finished.headline()
+        else:
+            self.resume_text = self.last_game_text = ""

@@ -124,6 +124,7 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
     """The app wired to a journal, a controller and the saved settings (Kivy must be prepared)."""
     from companion.cli import cafe_dir, default_journal_path
     from companion.controller import Controller
+    from companion.finished import finished_game
     from companion.session import open_table
     from ui.app import CompanionApp
     from ui.settings import Settings, default_settings_path, existing_folder
@@ -134,7 +135,10 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
     cafe = existing_folder(settings.cafe_dir) or standard  # a removed stick must not stop the kiosk
     gone = _missing_cafe(settings.cafe_dir, standard)
     journal_path = journal_path or Path(getattr(args, "journal", None) or default_journal_path())
-    journal, session, note = open_table(journal_path, cafe, resume=not getattr(args, "new", False))
+    resume = not getattr(args, "new", False)
+    journal, session, note = open_table(journal_path, cafe, resume=resume)
+    # A finished game is never resumed into play: home names it and offers to go back into it (the same café day)
+    last = finished_game(journal, cafe) if resume and session is None else None
     controller = Controller(session)
     given = {
         "buttons": getattr(args, "buttons", None),
@@ -150,6 +154,7 @@ def build_app(args: argparse.Namespace, kiosk: bool = False, journal_path: Path 
         cafe_dir=cafe,
         input_sources=given,
         default_cafe_dir=standard,
+        last_game=last,
     )
     app.apply_inputs()  # the same path a saved switch takes, so start-up and the settings screen agree
     note = " ".join(filter(None, (settings.note, note, gone)))

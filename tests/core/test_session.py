@@ -18,6 +18,7 @@ from companion.errors import (
     JournalUnavailable,
     NothingToUndo,
 )
+from companion.finished import finished_game
 from companion.journal import Journal
 from companion.observations import Touch
 from companion.registry import game_class
@@ -250,14 +251,26 @@ def test_a_journal_action_without_a_type_is_refused_as_a_typed_one_would_be(tmp_
     assert session is None and 'needs a string "type"' in note
 
 
-def test_finished_games_are_not_resumed_but_undo_reopens_them(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "j.sqlite3")
+def test_finished_games_are_not_resumed_but_can_be_gone_back_into_after_a_restart(tmp_path: Path) -> None:
+    """A misread winning roll, then a restart: the game was gone for good, its last roll beyond any undo."""
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
     session = Session.load("race", {"game": "race", "players": ["red", "blue"], "positions": [10, 0]}, journal)
     play(session, {"type": "roll", "value": 5}, {"type": "advance"})
     assert session.pending().is_over
-    assert Session.resume(journal) is None
-    session.undo()
-    assert Session.resume(journal) is not None
+    journal.close()  # the app restarts
+
+    journal = Journal(path)
+    assert Session.resume(journal) is None  # never back into play on its own
+    last = finished_game(journal)
+    assert last is not None and last.reopenable and last.result == "red wins."
+    again = last.reopen(journal)
+    assert again.pending().is_over and again.can_undo
+    assert again.undo().note == "Taken back: red advances to 15."
+    assert again.undo().note.startswith("Correction: the roll entered last")
+    journal.close()  # and again: the game is in play once more, at the roll to enter again
+    resumed = Session.resume(Journal(path))
+    assert resumed is not None and resumed.log == [] and resumed.pending().kind == "roll"
 
 
 def test_record_export_replays_to_the_same_position() -> None:

@@ -1,4 +1,5 @@
-"""Home: pick a game and the players (tap colours in turn order), or resume the game in progress."""
+"""Home: pick a game and the players (tap colours in turn order), resume the game in progress, or go back into
+the last game when it is over (its result shown), to take back a misread last roll."""
 
 from __future__ import annotations
 

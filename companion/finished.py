@@ -1,0 +1,148 @@
+"""The journal's last game when it finished: shown at start-up, and gone back into only the same café day.
+
+A finished game is never resumed into play: the table starts at home (the
+terminal at its question). Yet when the winning roll was misread and the app
+then restarted (the kiosk's watchdog, a power cut, the owner), nobody could
+take that roll back any more, and the result was gone from the screen. So the
+start names the last game, who won and when it finished, and offers to go
+back into it, where undo takes back its last steps as during play (the
+game's first undo marks it in play again in the journal).
+
+Only a game of this café day may be gone back into; an older one is shown as
+a result alone, so the morning's first table does not inherit last night's
+dispute. The café day begins at `CAFE_DAY_STARTS` local time, so a game that
+ended after midnight still belongs to its evening. A finishing time later than
+the clock (a Pi without a clock of its own keeps its last saved time until the
+network sets it, which is what it shows right after a power cut) counts as
+this café day; one that cannot be read does not.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from companion.errors import CompanionError, JournalDamaged, NoGame
+from companion.journal import Journal, JournalGame
+from companion.registry import game_class
+from companion.session import Session
+
+CAFE_DAY_STARTS = 5  # the hour (local time) a café day begins: before it, it is still the evening before
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """The last game, finished: what to show, and the replayed game to go back into when that is allowed."""
+
+    entry: JournalGame
+    title: str
+    result: str  # the game's own closing words (who won); "" when its steps no longer replay
+    finished: datetime | None  # local time; None when the journal's time cannot be read
+    when: str  # "at 22:14", or "on Tue 3 Dec at 22:14" before this café day
+    why_not: str  # why it cannot be gone back into; "" when it can
+    _session: Session | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def reopenable(self) -> bool:
+        return not self.why_not
+
+    def words(self) -> str:
+        """One line for the home screen and the terminal: which game, when it finished, who won."""
+        steps = len(self.entry.steps)
+        said = f" {self.result}" if self.result else ""
+        return f"Last game: {self.title}, finished {self.when} ({steps} step{'' if steps == 1 else 's'}).{said}"
+
+    def headline(self) -> str:
+        """The home screen's shorter line: which game, when it finished, and the sentence naming who won."""
+        said = f" {verdict(self.result)}" if self.result else ""
+        return f"Last game: {self.title}, finished {self.when}.{said}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """For the referee protocol's ``last`` command."""
+        finished = self.finished.isoformat(timespec="seconds") if self.finished else None
+        return {"game": self.entry.game, "title": self.title, "steps": len(self.entry.steps), "result": self.result,
+                "finished": finished, "reopen": self.reopenable, "why_not": self.why_not}  # fmt: skip
+
+    def reopen(self, journal: Journal | None) -> Session:
+        """The finished game, on its last position, journalling into ``journal`` from its next step on.
+
+        Raises `NoGame` saying why when it is shown as a result only.
+        """
+        if self.why_not or self._session is None:
+            raise NoGame(f"the last game ({self.title}) cannot be gone back into: {self.why_not}")
+        self._session.journal = journal
+        return self._session
+
+
+def verdict(text: str) -> str:
+    """The sentences of a game's closing words that say who won (or that nobody did), else all of them.
+
+    Through the Desert's and Targi's closing words give the whole score first:
+    on the home screen, beside the colours, the winner fell off the end.
+    """
+    sentences = re.split(r"(?<=[.!?])\s+", text.strip())
+    return " ".join(s for s in sentences if re.search(r"\bwin|\bdraw", s, re.IGNORECASE)) or text.strip()
+
+
+def cafe_day(moment: datetime) -> date:
+    """The café day a moment belongs to, in local time: from `CAFE_DAY_STARTS` to the same hour next day."""
+    return (moment.astimezone() - timedelta(hours=CAFE_DAY_STARTS)).date()
+
+
+def _read_time(text: str | None) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(text or "")
+    except ValueError:  # a row edited by hand
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
+
+
+def _when(finished: datetime | None, today: bool, now: datetime) -> str:
+    if finished is None:
+        return "at a time the journal does not say"
+    clock = f"{finished:%H:%M}"
+    year = f" {finished.year}" if finished.year != now.year else ""
+    return f"at {clock}" if today else f"on {finished:%a} {finished.day} {finished:%b}{year} at {clock}"
+
+
+def finished_game(journal: Journal | None, cafe_dir: Any = None, now: datetime | None = None) -> FinishedGame | None:
+    """The journal's latest game when it is finished (no newer game began since), else None.
+
+    Its steps are replayed here, once: for who won, and as the game to go
+    back into. A game whose steps no longer replay (its café data changed)
+    is still named, without a result, and cannot be gone back into.
+    """
+    if journal is None:
+        return None
+    try:
+        entry = journal.latest_game()
+        if entry is None or entry.status != "over":
+            return None
+        finished = _read_time(journal.last_step_at(entry.id))
+    except JournalDamaged:  # a damaged row is the resume's to report, in its words
+        return None
+    try:
+        title = game_class(entry.game).title
+    except CompanionError:
+        title = entry.game
+    moment = (now or datetime.now(UTC)).astimezone()
+    today = finished is not None and (finished > moment or cafe_day(finished) == cafe_day(moment))
+    session, result, why_not = None, "", ""
+    try:
+        session = Session.from_journal(entry, None, cafe_dir)
+        pending = session.pending()
+        result = pending.text if pending.is_over else ""
+        if not pending.is_over:
+            why_not = "its steps no longer end the game with this café data"
+    except CompanionError as refusal:
+        why_not = f"its steps no longer replay with this café data ({refusal.message})"
+    if not why_not and not today:
+        if finished is None:
+            why_not = "the journal does not say when it finished, so it is shown as a result only"
+        else:
+            why_not = (f"it finished before this café day began (at {CAFE_DAY_STARTS:02d}:00), "
+                       "so it is shown as a result only")  # fmt: skip
+    kept = session if not why_not else None
+    return FinishedGame(entry, title, result, finished, _when(finished, today, moment), why_not, kept)

@@ -1,0 +1,158 @@
+"""The journal's finished last game after a restart: named with its result, gone back into the same café day."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.finished import finished_game
+from companion.journal import Journal
+from companion.protocol import Referee
+from companion.session import Session
+
+WON = ({"type": "roll", "value": 5}, {"type": "advance"})  # red, at 10 of 12, wins
+
+
+def won_game(path: Path, finished: datetime | None = None) -> Path:
+    """A journal whose latest game red won, its steps written at ``finished`` (local time) when given."""
+    journal = Journal(path)
+    session = Session.load("race", {"game": "race", "players": ["red", "blue"], "positions": [10, 0]}, journal)
+    for action in WON:
+        session.act(action)
+    journal.close()
+    if finished is not None:
+        raw = sqlite3.connect(path)
+        raw.execute("UPDATE steps SET at = ?", (finished.isoformat(),))
+        raw.commit()
+        raw.close()
+    return path
+
+
+def local(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2026, 3, day, hour, minute).astimezone()
+
+
+@pytest.mark.parametrize(
+    ("now", "reopenable", "when"),
+    [
+        (local(10, 23, 30), True, "at 22:00"),
+        (local(11, 1, 30), True, "at 22:00"),  # after midnight: still the evening's café day
+        (local(11, 10), False, "on Tue 10 Mar at 22:00"),  # the next morning: a result only
+        (local(10, 8), True, "at 22:00"),  # the clock behind the journal (a Pi before the network set it)
+    ],
+)
+def test_the_last_game_may_be_gone_back_into_only_the_same_cafe_day(
+    tmp_path: Path, now: datetime, reopenable: bool, when: str
+) -> None:
+    journal = Journal(won_game(tmp_path / "j.sqlite3", local(10, 22)))
+    last = finished_game(journal, now=now)
+    assert last is not None and last.reopenable is reopenable and last.when == when
+    assert last.words() == f"Last game: Test race, finished {when} (2 steps). red wins."
+    if not reopenable:
+        assert last.why_not == "it finished before this café day began (at 05:00), so it is shown as a result only"
+        with pytest.raises(Exception, match="cannot be gone back into: it finished before this café day"):
+            last.reopen(journal)
+        assert journal.latest_game().status == "over"
+
+
+def test_a_finishing_time_that_cannot_be_read_is_shown_as_a_result_only(tmp_path: Path) -> None:
+    path = won_game(tmp_path / "j.sqlite3")
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE steps SET at = 'then'")  # a row edited by hand
+    raw.commit()
+    raw.close()
+    last = finished_game(Journal(path))
+    assert last is not None and not last.reopenable and last.result == "red wins."
+    assert "does not say when it finished" in last.why_not
+
+
+def test_nothing_is_offered_once_a_newer_game_began_or_while_one_is_in_play(tmp_path: Path) -> None:
+    path = won_game(tmp_path / "j.sqlite3")
+    journal = Journal(path)
+    assert finished_game(journal) is not None
+    Session.new("race", ["red", "blue"], journal=journal)  # the next table's game, not a step in yet
+    assert finished_game(journal) is None
+
+
+def test_a_journal_from_before_digests_and_versions_still_names_its_finished_game(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    raw = sqlite3.connect(path)
+    raw.executescript(
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, start TEXT NOT NULL, data TEXT NOT NULL,"
+        " started TEXT NOT NULL, status TEXT NOT NULL) STRICT;"
+        "CREATE TABLE steps (game_id INTEGER NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, op TEXT NOT NULL,"
+        " action TEXT, at TEXT NOT NULL, PRIMARY KEY (game_id, seq)) STRICT;"
+    )
+    start = {"kind": "load", "state": {"game": "race", "players": ["red", "blue"], "positions": [10, 0]}}
+    now = datetime.now().astimezone().isoformat()
+    raw.execute("INSERT INTO games VALUES (1, 'race', ?, '{}', ?, 'over')", (json.dumps(start), now))
+    rows = [(n, json.dumps(action), now) for n, action in enumerate(WON, 1)]
+    raw.executemany("INSERT INTO steps VALUES (1, ?, 'act', ?, ?)", rows)
+    raw.commit()
+    raw.close()
+    journal = Journal(path)
+    last = finished_game(journal)
+    assert last is not None and last.result == "red wins." and last.reopenable
+    last.reopen(journal).undo()
+    assert journal.active_game() is not None  # the undo put it back in play, in the old file
+
+
+def test_play_names_the_last_game_and_goes_back_into_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = won_game(tmp_path / "j.sqlite3")
+    monkeypatch.setattr("sys.stdin", io.StringIO("last\nu\nq\n"))
+    assert main(["play", "--journal", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Last game: Test race, finished at ")
+    assert "  last: back into the last game (Test race), to take back its last steps" in out
+    assert "The game is over. 'u' takes back the last step" in out and "Taken back: red advances to 15." in out
+    assert Session.resume(Journal(path)) is not None  # the undo put it back in play
+
+
+def test_play_says_bye_over_a_finished_game_without_promising_a_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = won_game(tmp_path / "j.sqlite3")
+    monkeypatch.setattr("sys.stdin", io.StringIO("last\nq\n"))
+    assert main(["play", "--journal", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Bye. The finished game is kept;" in out and "shows its result and can go back into it today" in out
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))  # a new game instead: no players given, so it ends
+    assert main(["play", "--journal", str(path)]) == 0
+    assert Journal(path).latest_game().status == "over"  # nothing was started, nothing changed
+
+
+def test_play_of_a_game_finished_yesterday_shows_it_and_offers_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = won_game(tmp_path / "j.sqlite3", datetime.now().astimezone() - timedelta(days=2))
+    monkeypatch.setattr("sys.stdin", io.StringIO("last\n"))
+    assert main(["play", "--journal", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "It cannot be gone back into: it finished before this café day" in out
+    assert "last: back into" not in out and "No game 'last'." in out
+
+
+def test_the_referee_protocol_names_and_reopens_the_last_game(tmp_path: Path) -> None:
+    journal = Journal(won_game(tmp_path / "j.sqlite3"))
+    referee = Referee(journal)
+    assert referee.session is None  # not resumed into play
+    last = referee.handle({"cmd": "last"})["last"]
+    assert last["game"] == "race" and last["result"] == "red wins." and last["reopen"] is True
+    assert last["steps"] == 2 and datetime.fromisoformat(last["finished"]).tzinfo is not None
+    answer = referee.handle({"cmd": "reopen"})
+    assert answer["ok"] and answer["pending"]["kind"] == "over"
+    assert referee.handle({"cmd": "undo"})["ok"] and referee.handle({"cmd": "undo"})["ok"]
+    assert referee.handle({"cmd": "pending"})["pending"]["kind"] == "roll"
+    refused = referee.handle({"cmd": "reopen"})  # the game is in play again: there is no finished last game
+    assert refused == {"ok": False, "error": {"code": "no_game", "message": (
+        "no finished last game to go back into: the journal's latest game is not over")}}
+    assert referee.handle({"cmd": "last"})["last"] is None
+    assert Referee().handle({"cmd": "last"}) == {"ok": True, "pending": None, "last": None}

@@ -1,0 +1,79 @@
+"""Home after a restart over a finished game: its result, and a way back into it to undo a misread last roll."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from companion.journal import Journal
+from companion.session import Session, open_table
+from tests.ui.conftest import advance, tap
+
+
+def won_targi(path: Path) -> Session:
+    journal = Journal(path)
+    session = Session.new("targi", ["white", "black"], journal=journal)
+    rng = random.Random(2)
+    while not session.pending().is_over:
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    journal.close()  # the app stops (watchdog, power cut): the next start finds the journal as it was
+    return session
+
+
+def test_a_restart_after_the_last_game_ended_shows_its_result_and_goes_back_into_it(
+    launch: Any, tmp_path: Path
+) -> None:
+    won = won_targi(tmp_path / "journal.sqlite3")
+    app = launch(new=False)
+    home = app.root.get_screen("home")
+    assert app.root.current == "home" and app.controller.session is None  # never back into play on its own
+    shown = home.ids.last_game.text
+    final = won.pending().text.removeprefix("The game is over. ")  # the score and who won, in the game's words
+    assert shown.startswith("Last game: Targi, finished at ") and shown.endswith(final)
+    assert home.ids.resume.text == "Back to Targi (finished)" and not home.ids.resume.disabled
+    tap(home.ids.resume)
+    table = app.root.get_screen("table")
+    assert app.root.current == "table" and app.game_over and app.controller.session.log == won.log
+    assert app.status == "The last game is back: Undo takes back its last steps."
+    tap(table.ids.undo)
+    assert not app.game_over and app.controller.session.log == won.log[:-1]
+    app.show("home")
+    advance(3)
+    assert home.ids.resume.text.startswith("Resume Targi (") and home.ids.last_game.text == ""
+    app.journal.close()  # and the next restart resumes it as the game in play it is again
+    journal, session, _ = open_table(tmp_path / "journal.sqlite3")
+    assert session is not None and session.log == won.log[:-1]
+    journal.close()
+
+
+def test_a_game_finished_before_this_cafe_day_is_shown_as_a_result_only(launch: Any, tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    won = won_targi(path)
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE steps SET at = ?", ((datetime.now().astimezone() - timedelta(days=2)).isoformat(),))
+    raw.commit()
+    raw.close()
+    app = launch(new=False)
+    home = app.root.get_screen("home")
+    assert home.ids.last_game.text.startswith("Last game: Targi, finished on ")
+    assert home.ids.last_game.text.endswith(won.pending().text.removeprefix("The game is over. "))
+    assert home.ids.resume.disabled and home.ids.resume.text == "No game in progress"
+
+
+def test_a_game_just_won_on_the_table_is_named_at_home_with_the_way_back(start: Any) -> None:
+    """Home over a finished game said "No game in progress", with no way back to the table to undo."""
+    session = Session.new("targi", ["white", "black"])
+    rng = random.Random(2)
+    while not session.pending().is_over:
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    app = start(session)
+    app.show("home")
+    advance(3)
+    home = app.root.get_screen("home")
+    final = session.pending().text.removeprefix("The game is over. ")  # the score and who won
+    assert home.ids.last_game.text == f"Last game: Targi. {final}"
+    tap(home.ids.resume)
+    assert app.root.current == "table" and app.controller.session is session
