@@ -184,6 +184,9 @@ class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    # The clause that fixes the player count, cited when a count outside it is refused, so the table
+    # sees the decision behind "needs 2 to 6 players" as it does for every other refusal.
+    players_rule: ClassVar[str | None] = None
     colours: ClassVar[tuple[str, ...]] = ()
     dice: ClassVar[tuple[DieSpec, ...]] = ()
     decks: ClassVar[tuple[str, ...]] = ()
@@ -246,7 +249,7 @@ class Game(ABC):
         if not cls.min_players <= len(players) <= cls.max_players:
             low, high = cls.min_players, cls.max_players
             wanted = str(low) if low == high else f"{low} to {high}"  # "takes 2-2 players" read as a typo
-            raise BadRequest(f"{cls.title} needs {wanted} players, not {len(players)}")
+            raise BadRequest(f"{cls.title} needs {wanted} players, not {len(players)}", cls.players_rule)
         if len(set(players)) != len(players):
             raise BadRequest("each player must be named once")
         if cls.colours:

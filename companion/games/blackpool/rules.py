@@ -131,6 +131,7 @@ class Blackpool(Game):
     title: ClassVar[str] = "Blackpool"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    players_rule: ClassVar[str | None] = "BP-Q31"
     colours: ClassVar[tuple[str, ...]] = COLOURS
     dice: ClassVar[tuple[DieSpec, ...]] = (ORACLE,)
     decks: ClassVar[tuple[str, ...]] = DECKS

@@ -70,6 +70,7 @@ class DesertRace(Game):
     title = "Desert lap race (Secret Passage)"
     min_players = 2
     max_players = 6
+    players_rule = "DR-Q36"
     colours = ("black", "purple", "pink", "brown", "grey", "teal")
     dice = (D6,)
     decks = ("collection", "mystery")

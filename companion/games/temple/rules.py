@@ -156,6 +156,7 @@ class TempleGame(Game):
     title: ClassVar[str] = "Temple path-card race (Ruin)"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    players_rule: ClassVar[str | None] = "RU-Q31"
     colours: ClassVar[tuple[str, ...]] = COLOURS
     dice: ClassVar[tuple[DieSpec, ...]] = (_house_die(),)
     decks: ClassVar[tuple[str, ...]] = (DECK_ID,)

@@ -56,6 +56,7 @@ class ThroughTheDesert(Game):
     title: ClassVar[str] = "Through the Desert"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
+    players_rule: ClassVar[str | None] = "TD-Q3"
     colours: ClassVar[tuple[str, ...]] = PLAYER_COLOURS
     decks: ClassVar[tuple[str, ...]] = ("waterholes",)
     option_specs = OPTION_SPECS

@@ -187,3 +187,18 @@ def test_dr_q9_sneakers_asked_for_at_a_dune_shift_are_refused_for_the_shift_itse
                        options={"sneakers_affect_dune_shift": True})
     shifted, _ = act(GAME, shifted, roll(2))
     assert shifted.step.kind == "sneakers"
+
+
+def test_dr_q36_one_or_seven_players_are_refused_with_the_clause_and_the_game_goes_on() -> None:
+    from companion.protocol import Referee
+
+    referee = Referee()
+    assert referee.handle({"cmd": "new", "game": "desert", "players": [A, B]})["ok"]
+    before = referee.handle({"cmd": "state"})["state"]
+    for players in ([A], ["black", "purple", "pink", "brown", "grey", "teal", "black"]):
+        answer = referee.handle({"cmd": "new", "game": "desert", "players": players})
+        error = answer["error"]
+        assert error["code"] == "bad_request" and error["rule"] == "DR-Q36"
+        assert f"2 to 6 players, not {len(players)}" in error["message"]
+        assert referee.handle({"cmd": "state"})["state"] == before  # the game on the table is untouched
+

@@ -71,3 +71,18 @@ def test_ru_q28_play_goes_round_the_seats_from_the_highest_roller() -> None:
         order.append(s.current)
         s, _ = act(s, {"type": "roll", "value": "X", "face": {"colour": "white"}})
     assert order == ["blue", "green", "red"]
+
+
+def test_ru_q31_one_or_five_players_are_refused_with_the_clause_and_the_game_goes_on() -> None:
+    from companion.protocol import Referee
+
+    referee = Referee()
+    assert referee.handle({"cmd": "new", "game": "temple", "players": ["red", "blue"]})["ok"]
+    before = referee.handle({"cmd": "state"})["state"]
+    for players in (["red"], ["red", "blue", "green", "yellow", "red"]):
+        error = referee.handle({"cmd": "new", "game": "temple", "players": players})["error"]
+        assert error["code"] == "bad_request" and error["rule"] == "RU-Q31"
+        assert f"2 to 4 players, not {len(players)}" in error["message"]
+        assert referee.handle({"cmd": "state"})["state"] == before
+    assert referee.handle({"cmd": "rules", "game": "temple", "clause": "RU-Q31"})["ok"]
+

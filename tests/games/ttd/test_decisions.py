@@ -23,8 +23,9 @@ def test_td_q3_two_to_five_players() -> None:
     game = create("ttd")
     seats = ["red", "black", "orange", "purple", "brown"]
     for players in (seats[:1], [*seats, "red"]):
-        with pytest.raises(BadRequest, match="2 to 5 players"):
+        with pytest.raises(BadRequest, match="2 to 5 players") as refused:
             game.setup(players, game.resolve_options({}))
+        assert refused.value.rule == "TD-Q3"
     for count in (2, 5):
         assert len(game.setup(seats[:count], game.resolve_options({})).players) == count
 
@@ -38,3 +39,4 @@ def test_td_q25_a_tie_for_the_most_points_is_a_shared_win() -> None:
     result = game.pending(state).result
     assert result["totals"][R] == result["totals"][B]
     assert result["winners"] == [R, B] and result["winner"] is None
+
