@@ -838,6 +838,15 @@ class TempleGame(Game):
                     f"{label} must use the whole roll of {steps}: a longer route exists, so it cannot stop at {place}.",
                     "RU-Q16",
                 )
+        near = moves.reachable(board, self.layout(state), colour, start, steps, False, "orthogonal", walls=False)
+        if to not in near:
+            # Audit: a place simply out of reach (the chamber from another colour's steps, the far side of the
+            # board) was refused as a walk "entering a space twice", which nobody at the table could make sense of.
+            return refuse(
+                f"{label} cannot reach {place} with a roll of {steps}: no route of {steps} steps or fewer "
+                "over path spaces leads there.",
+                "RU-10",
+            )
         return refuse(
             f"{label} cannot reach {place} with a roll of {steps} along orthogonal steps without "
             "entering a space twice.",

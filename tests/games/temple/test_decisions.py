@@ -73,6 +73,19 @@ def test_ru_q28_play_goes_round_the_seats_from_the_highest_roller() -> None:
     assert order == ["blue", "green", "red"]
 
 
+def _session_on_the_test_deck(tmp_path, **changes):
+    """The test deck laid in a café folder, and a red-blue position loaded through the session."""
+    import json
+
+    from companion.session import Session
+    from tests.games.temple.fixtures import deck_cards
+
+    (tmp_path / "temple").mkdir(exist_ok=True)
+    cards = {"game": "temple", "kind": "cards", "schema": 1, "ahKinchil": {"id": "AK"}, "cards": deck_cards()}
+    (tmp_path / "temple" / "cards.json").write_text(json.dumps(cards), encoding="utf-8")
+    return Session.load("temple", doc(slots=[f"OPEN{i:02d}" for i in range(1, 13)], **changes), None, tmp_path)
+
+
 def test_ru_q31_one_or_five_players_are_refused_with_the_clause_and_the_game_goes_on() -> None:
     from companion.protocol import Referee
 
@@ -86,3 +99,35 @@ def test_ru_q31_one_or_five_players_are_refused_with_the_clause_and_the_game_goe
         assert referee.handle({"cmd": "state"})["state"] == before
     assert referee.handle({"cmd": "rules", "game": "temple", "clause": "RU-Q31"})["ok"]
 
+
+def test_ru_q34_the_wall_of_a_colour_nobody_plays_hinders_no_one(tmp_path) -> None:
+    """Red and Blue play; the green wall between the south-east corner and slot 7 is crossed like open ground."""
+    session = _session_on_the_test_deck(tmp_path, pawns={"red": [[12, 14], "entrance"]})
+    session.act(white(1))
+    assert {"type": "move", "pawn": "red1", "to": [11, 14]} in [
+        {k: v for k, v in a.items() if k not in ("text", "route")} for a in session.legal()
+    ]
+    session.act({"type": "move", "pawn": "red1", "to": [11, 14]})
+    assert session.document()["pawns"]["red"][0] == [11, 14]
+
+
+def test_ru_q34_the_steps_of_a_colour_nobody_plays_lead_no_one_up(tmp_path) -> None:
+    """A red pawn at the foot of the green steps: no move climbs them, and asking says why in plain words."""
+    session = _session_on_the_test_deck(tmp_path, pawns={"red": [[12, 12], "entrance"]})
+    session.act(white(3))
+    ends = [a["to"] for a in session.legal() if a["pawn"] == "red1"]
+    assert ends and all(isinstance(end, list) for end in ends)  # ring cells only: no step, no chamber
+    ruling = session.check({"type": "move", "pawn": "red1", "to": "chamber"})
+    assert not ruling.legal and ruling.rules == ("RU-10",)
+    assert "twice" not in ruling.text and "3" in ruling.text  # it is out of reach, not a walk that loops
+
+
+def test_ru_q34_the_ah_kinchil_marker_of_a_colour_nobody_plays_is_plain_path(tmp_path) -> None:
+    """Yellow's marker in the north-east corner: a red pawn stops on it and nothing happens."""
+    session = _session_on_the_test_deck(tmp_path, pawns={"red": [[11, 1], "entrance"]})
+    session.act(white(2))
+    events = session.act({"type": "move", "pawn": "red1", "to": [13, 1]}).events
+    assert [e.kind for e in events] == ["move"]
+    assert session.document()["pawns"]["red"][0] == [13, 1] and session.pending().player == "blue"
+    ruling = session.check({"type": "ahkinchil", "pawn": "red1"})  # Blue's card on Red 1: only a red marker counts
+    assert not ruling.legal and ruling.rules == ("RU-Q23",) and "not past its Ah Kinchil marker" in ruling.text
