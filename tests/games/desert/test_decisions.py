@@ -189,6 +189,17 @@ def test_dr_q9_sneakers_asked_for_at_a_dune_shift_are_refused_for_the_shift_itse
     assert shifted.step.kind == "sneakers"
 
 
+def _house_session(pieces: dict[str, dict[str, object]], step: dict[str, object], turn: str = A):
+    """A position on the house board, loaded through the session as a table would load it."""
+    from companion.session import Session
+
+    document = Session.new("desert", [A, B]).document()
+    document.update(round=1, first=A, turn=turn, step=step)
+    for player, fields in pieces.items():
+        document["pieces"][player].update(fields)
+    return Session.load("desert", document)
+
+
 def test_dr_q36_one_or_seven_players_are_refused_with_the_clause_and_the_game_goes_on() -> None:
     from companion.protocol import Referee
 
@@ -202,3 +213,37 @@ def test_dr_q36_one_or_seven_players_are_refused_with_the_clause_and_the_game_go
         assert f"2 to 6 players, not {len(players)}" in error["message"]
         assert referee.handle({"cmd": "state"})["state"] == before  # the game on the table is untouched
 
+
+def test_dr_q5_the_count_starts_again_after_a_piece_left_its_challenge_by_scared() -> None:
+    """Three failures on Rocky Ridge, a free exit onto Scorpion Nest (Scared!), and back on Rocky Ridge later:
+    the first attempt of the new visit is attempt 1 of 3, and failing it is no free exit."""
+    session = _house_session({A: {"space": "rocky_ridge", "failures": 3}}, {"kind": "roll", "mode": "move"})
+    events = session.act(roll(2)).events  # the free exit, two spaces onto Scared!
+    assert {"DR-Q5", "DR-12"} <= rules_of(events)
+    piece = session.document()["pieces"][A]
+    assert (piece["space"], piece["failures"], piece["lives"]) == ("dawn", 0, 3)
+    session.act(roll(1))  # Pink
+    session.act(roll(5))  # Black, from Desert Dawn back onto Rocky Ridge
+    session.act({"type": "attempt"})
+    assert "attempt 1 of 3" in session.pending().text
+    events = session.act(roll(1)).events
+    assert session.document()["pieces"][A]["failures"] == 1
+    assert any("failed attempt 1 of 3" in e.text for e in events)
+
+
+def test_dr_q5_the_count_starts_again_after_a_vortex_sends_the_piece_back_to_its_challenge() -> None:
+    """No move leaves a challenge by Vortex directly, so the piece passes Twin Dunes on its last attempt,
+    draws the Vortex on Mirage Pool and is sent back: a new visit, counted from nothing."""
+    session = _house_session({A: {"space": "twin_dunes", "failures": 2, "lives": 7}}, ATTEMPT)
+    assert "attempt 3 of 3" in session.pending().text
+    session.act(roll(6))  # even: passed, six on to Mirage Pool, a Mystery space
+    session.act(draw("mystery", "desert_vortex"))
+    assert session.pending().player == A  # the most Lives: Black chooses for itself (DR-Q13)
+    session.act({"type": "relocate", "space": "twin_dunes"})
+    assert session.document()["pieces"][A]["failures"] == 0
+    session.act({"type": "attempt"})
+    assert "attempt 1 of 3" in session.pending().text
+    session.act(roll(1))
+    piece = session.document()["pieces"][A]
+    assert (piece["space"], piece["failures"]) == ("twin_dunes", 1)
+    assert session.pending().player == B

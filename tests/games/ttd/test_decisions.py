@@ -40,3 +40,26 @@ def test_td_q25_a_tie_for_the_most_points_is_a_shared_win() -> None:
     assert result["totals"][R] == result["totals"][B]
     assert result["winners"] == [R, B] and result["winner"] is None
 
+
+@pytest.mark.parametrize(
+    ("profile", "seats", "rounds"),
+    [("standard", ["red", "black", "orange"], 5), ("standard", ["purple", "red", "black", "orange", "brown"], 4),
+     ("as-written", ["red", "black", "orange"], 1)],
+)
+def test_td_q8_leaders_go_out_one_per_player_per_pass(profile: str, seats: list[str], rounds: int) -> None:
+    """Five leaders each (four with five players, TD-Q7), or one guide each as written: always a full pass
+    round the table before anyone places a second, and the first seat opens the camels (TD-Q20)."""
+    from companion.session import Session
+
+    session = Session.new("ttd", seats, profile=profile)
+    while session.state.phase == "waterholes":
+        session.act(session.legal()[0])
+    placed = []
+    while session.state.phase == "leaders":
+        placed.append(session.pending().player)
+        later = next(p for p in seats if p != placed[-1])
+        ruling = session.check({**{k: v for k, v in session.legal()[0].items() if k != "text"}, "player": later})
+        assert not ruling.legal  # nobody jumps the pass
+        session.act(session.legal()[0])
+    assert placed == seats * rounds
+    assert session.state.phase == "camels" and session.pending().player == seats[0]
