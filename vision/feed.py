@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import math
 import queue
 import reprlib
 import threading
@@ -33,9 +32,10 @@ from companion.observations import CardsSeen, DieRead, LinkChanged, Observation,
 from vision.covered_notice import CoveredNotice, slots_under
 from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
+from vision.knock import Beyond, camera_moved, gate_beyond, untouched
 from vision.marker_places import places_moved, save_places
 from vision.markers import hidden_text
-from vision.motion import MotionGate, picture_shift
+from vision.motion import MotionGate
 from vision.orientation import UPRIGHT, Orientation
 from vision.readings import BoardReading, DieReading
 from vision.settle import Settled, Settler, dice_settler, unit_confidence
@@ -55,7 +55,6 @@ from vision.view_check import (
     too_dark,
     washed_out,
 )
-from vision.yolo_labels import iou
 
 if TYPE_CHECKING:
     from vision.board_die import BoardDieReader
@@ -76,7 +75,6 @@ BOARD_MISSES = 5  # still board reads without the markers before the table is to
 # Still board reads with the same slots covered before the table is told: the ten quick reads after motion and three
 # a second apart, so a hand held still while laying a card is not announced, a cup or an untaught deck is.
 COVERED_READS = 13
-SAME_PLACE = 0.5  # overlap (IoU) of a die's box with its box before at which it has not moved
 MAINS_ANSWER_SECONDS = 1.0  # how long a screen waits for the camera to take the mains frequency
 READER_NAMES = {"d6": "d6 reader", "temple-die": "temple die reader", "cards": "card reader"}
 FRAME = "frame"  # a fault of the frame itself (or of the feed), not of one reader
@@ -135,48 +133,6 @@ def plain_confidence(value: Any) -> float:
     were taken as sure too; they are no share either (`settle.unit_confidence`).
     """
     return unit_confidence(value)
-
-
-def untouched(before: Any, now: Any) -> list[DieReading] | None:
-    """The dice of `before` that the dice settled `now` are, each lying where one of them lay; None when a die
-    of `now` lies where none of `before` did (a die thrown, or laid in).
-
-    A hand reaching over the tray to move a pawn is motion, and the dice settle
-    again once it has gone; read as a new roll, the same die was applied a
-    second time. Values are not compared: a die that has not moved has not
-    changed its face, so another value is a misread, no roll either. Dice only
-    taken away leave the others untouched: a player who set her own die in the
-    tray beside the last roll's (two dice: refused) and lifted it out again
-    left that die, which never moved, and it was told as her roll.
-    """
-    if before is None or len(now) > len(before):
-        return None
-    left = list(before)
-    matched = []
-    for die in now:
-        same = max(left, key=lambda d: iou(d.box, die.box))
-        if iou(same.box, die.box) < SAME_PLACE:
-            return None
-        left.remove(same)
-        matched.append(same)
-    return matched
-
-
-def camera_moved(before: Any, now: Any, picture: Any, now_picture: Any) -> tuple[list[DieReading], float] | None:
-    """The dice of `before` that the dice settled `now` are, and how far the picture moved, when the whole
-    picture moved with them since `before` lay in `picture` (`motion.picture_shift`: the camera knocked, its
-    mount nudged); else None.
-
-    A camera knocked moves every die in the picture: a die some 25 px off its
-    place was told as a new roll, and applied to the next player.
-    """
-    if before is None or picture is None or now_picture is None:
-        return None
-    shift = picture_shift(picture, now_picture, [d.box for d in (*before, *now)])
-    if shift is None:
-        return None
-    kept = untouched(placed(before, shift), now)
-    return None if kept is None else (kept, math.hypot(*shift))
 
 
 def scaled(dice: Any, across: float, down: float) -> Any:
@@ -731,13 +687,15 @@ class CameraFeed:
             self._blurred = blurred_dice(tray, boxes) if mode == "d6" else None
             touched = self.gate.moved_over(boxes, tray.shape)
             self._die_on_board = False
-            self._dice(dataclasses.replace(settled, reading=placed(settled.reading, offset)), touched)
+            self._dice(dataclasses.replace(settled, reading=placed(settled.reading, offset)), touched,
+                       gate_beyond(self.gate, offset, tray.shape))
             self.gate.forget_moves()
         if on_board is not None and on_board.reading:
             boxes = [d.box for d in on_board.reading]
             self._small = small_temple_die(boxes, frame.shape)
             self._die_on_board = True
-            self._dice(on_board, self.board_gate.moved_over(boxes, frame.shape))
+            self._dice(on_board, self.board_gate.moved_over(boxes, frame.shape),
+                       gate_beyond(self.board_gate, (0, 0), frame.shape))
             self.board_gate.forget_moves()
         if board_moving:
             self.card_reads = 0
@@ -753,7 +711,7 @@ class CameraFeed:
             # card reading too, so a path card laid went unseen for as long as the die's fault lasted.
             raise dice_fault
 
-    def _dice(self, settled: Settled, touched: bool = True) -> None:
+    def _dice(self, settled: Settled, touched: bool = True, beyond: Beyond | None = None) -> None:
         """One reading per settled roll; several dice are reported as a count for the controller to refuse.
 
         `RollStarted` goes with the reading, not with the first motion: a hand
@@ -762,7 +720,8 @@ class CameraFeed:
         Dice already lying there when reading begins (the app restarted, a new
         game, a face just taught, the picture changed shape) were no roll of
         this game: they are named, not applied. Dice that all lie where dice lay
-        before, some perhaps taken away (`untouched`), are no roll either.
+        before, some perhaps taken away (`untouched`), are no roll either, nor dice that moved only with a
+        camera knocked (`knock.camera_moved`; ``beyond`` says whether anything else moved in view meanwhile).
         """
         dice, thrown = settled.reading, self._moved_at
         self._moved_at = None
@@ -771,9 +730,9 @@ class CameraFeed:
         before, rolled = self._dice_placed, self._rolled
         self._dice_seen, self._rolled = dice, False
         kept = untouched(before, dice)
-        moved = camera_moved(before, dice, self._placed_picture, self._picture) if kept is None else None
+        moved = camera_moved(before, dice, self._placed_picture, self._picture, beyond) if kept is None else None
         if moved is not None:
-            kept, shift = moved
+            kept = moved.dice
         if kept is not None and not touched:
             # Nothing moved over the dice: a hand that moved a pawn on the board under the temple game's camera,
             # or passed beside the dice, left them as they lay, and had the table told they lay there after
@@ -785,8 +744,7 @@ class CameraFeed:
             # and a player whose throw went unanswered must learn why.
             self._place(dice)
             now = faces(dice) if faces(dice) == faces(kept) else f"now read {faces(dice)} (was {faces(kept)})"
-            knocked = (f"the picture moved {shift:.0f} px (the camera was knocked?), but " if moved is not None
-                       else "")
+            knocked = moved.words() if moved is not None else ""
             self._tell(LinkChanged(self.name, True, f"{knocked}the dice lie where they lay, {now}: not taken as a "
                                                     "new roll; roll again or enter the value by hand"))
             return

@@ -175,6 +175,20 @@ class MotionGate:
                 return True
         return False
 
+    def moved_beyond(self, boxes: list, shape: tuple[int, ...]) -> bool:
+        """Whether anything moved outside all of ``boxes`` (as for `moved_over`) since `forget_moves`: a hand
+        coming into view, a die thrown in. A camera knocked over a plain tray moves only the dice's own places."""
+        if self.moved is None:
+            return True
+        h, w = self.moved.shape
+        sy, sx = h / shape[0], w / shape[1]
+        left = self.moved.copy()
+        for x0, y0, x1, y1 in boxes:
+            cols = slice(max(0, int(x0 * sx)), max(0, min(w, int(np.ceil(x1 * sx)))))
+            rows = slice(max(0, int(y0 * sy)), max(0, min(h, int(np.ceil(y1 * sy)))))
+            left[rows, cols] = False
+        return bool(left.any())
+
     @property
     def banded(self) -> bool:
         """Whether most of the recent moving frames were light bands rolling through a still picture (a lamp
@@ -253,3 +267,42 @@ def picture_shift(before: np.ndarray, now: np.ndarray, keep_out: list = ()) -> t
     if change - left < SHIFT_CHANGE or left > change * SHIFT_EXPLAINS:
         return None
     return dx / scale, dy / scale
+
+
+SHIFT_SEEN = 2 * SHIFT_CHANGE  # grey levels of mean change a picture moved by a shift would show, to tell it
+
+
+def picture_stayed(before: np.ndarray, now: np.ndarray, shift: tuple[float, float], keep_out: list = ()) -> bool:
+    """Whether the picture outside the ``keep_out`` boxes shows it did not move by ``shift`` between two still
+    frames of one size: moved so, it would have changed plainly (it has grain or edges enough), yet it changed
+    by less than half of that. A plain tray with nothing else in view shows nothing either way: False.
+
+    Where `picture_shift` finds no shift, this tells a picture that held still (the dice
+    moved on their own: thrown) from one that cannot tell (the dice must, `knock.moved_together`).
+    """
+    if before.shape[:2] != now.shape[:2] or before.shape[1] < 16 or before.shape[0] < 16:
+        return False
+    scale = SHIFT_WIDTH / before.shape[1]
+    old, new = _shift_view(before, scale), _shift_view(now, scale)
+    lit = old > 16
+    if np.count_nonzero(lit) < lit.size // 4:
+        return False
+    old *= float(np.median(new[lit] / old[lit]))
+    h, w = old.shape
+    dx, dy = shift[0] * scale, shift[1] * scale
+    edge_x, edge_y = int(abs(dx)) + 2, int(abs(dy)) + 2
+    if 4 * edge_x >= w or 4 * edge_y >= h:
+        return False
+    moved = cv2.warpAffine(old, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h))
+    judged = np.zeros((h, w), bool)
+    judged[edge_y:h - edge_y, edge_x:w - edge_x] = True
+    for x0, y0, x1, y1 in keep_out:
+        grow = 0.2 * max(x1 - x0, y1 - y0)
+        cols = slice(max(0, int((x0 - grow) * scale)), max(0, min(w, int(np.ceil((x1 + grow) * scale)))))
+        rows = slice(max(0, int((y0 - grow) * scale)), max(0, min(h, int(np.ceil((y1 + grow) * scale)))))
+        judged[rows, cols] = False
+    if np.count_nonzero(judged) < judged.size // 4:
+        return False
+    would = float(np.mean(np.abs(moved - old)[judged]))
+    change = float(np.mean(np.abs(new - old)[judged]))
+    return would >= SHIFT_SEEN and change <= would * SHIFT_EXPLAINS

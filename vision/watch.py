@@ -26,8 +26,8 @@ from vision.card_reader import CardReader
 from vision.cli import KEEP_FRAMES, picture_settings
 from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
-from vision.feed import camera_moved, untouched
 from vision.frames import as_bgr, unusable_text
+from vision.knock import camera_moved, gate_beyond, untouched
 from vision.markers import hidden_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
@@ -533,8 +533,10 @@ def watch(args: argparse.Namespace) -> int:
                     # As the table's feed takes it: dice all lying where the dice last taken lay (some perhaps
                     # lifted out) are no roll; several read at once (refused) do not become the dice lying there.
                     same = bool(dice) and untouched(last_dice, dice) is not None
-                    # A camera knocked moves the dice with the whole picture: no roll either (`feed.camera_moved`).
-                    same = same or (bool(dice) and camera_moved(last_dice, dice, last_picture, shown) is not None)
+                    # A camera knocked moves the dice with the whole picture: no roll either (`knock.camera_moved`).
+                    beyond = gate_beyond(gate_of, offset, read_in.shape)  # in the view its gate watched
+                    knock = camera_moved(last_dice, dice, last_picture, shown, beyond) if dice and not same else None
+                    same = same or knock is not None
                     if dice and (same or last_dice is None or len(dice) == 1):
                         last_dice, last_picture = dice, shown.copy()
                     boxes = [r.box for r in in_view]  # in the tray's view, as the reader saw them

@@ -1,0 +1,213 @@
+"""Dice that lie where they lay: untouched, or moved only because the camera was knocked.
+
+A hand reaching past the dice, or a camera knocked on its mount, ends in a
+still picture with the same dice in it; told as a roll, the next player was
+given a value nobody threw. Two kinds of evidence tell a knock. The picture
+round the dice moved by one shift (`motion.picture_shift`): the table, the
+tray's grain and edges. On a plain tray with nothing else in view that says
+nothing, and the dice themselves must tell (`moved_together`): all of them,
+the same faces turned the same way, moved by one common vector, with nothing
+else moving in view on the way. A throw moves the dice apart, turns them,
+and brings a hand or a die in over the picture's edge.
+
+A single die is the hard case: thrown again it may land on the same face a
+little way off. It is then taken as a knock only when its face is also turned
+as it was (within a few degrees), it moved no farther than a knock moves a
+picture, and nothing came into view on the way; a roll missed so is said on
+the status line ("roll again or enter the value by hand"), which a player
+mends with one throw, while a roll nobody threw moves a pawn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.frames import as_bgr
+from vision.motion import MotionGate, picture_shift, picture_stayed
+from vision.readings import Box, DieReading
+from vision.tray_area import placed
+from vision.yolo_labels import iou
+
+SAME_PLACE = 0.5  # overlap (IoU) of a die's box with its box before at which it has not moved
+KNOCK_FARTHEST = 0.2  # of the picture's long side: a knock moves the picture less; a die thrown may land anywhere
+TOGETHER = 0.15  # of a die's side: how far one die may be from where the common vector puts it (box jitter)
+LOOK_SAME = 0.95  # correlation of a die's picture with its picture before, moved: the same face turned the same way
+LOOK_SEARCH = 0.15  # of a die's side, at least 3 px: how far about its expected place its picture is looked for
+
+Beyond = Callable[[list[Box]], bool]
+"""Whether anything moved in view outside these boxes (frame pixels) since the dice were last read."""
+
+
+@dataclass(frozen=True)
+class Knock:
+    """The dice lying as before a knock, how far they moved, and what told it: "picture" or "dice"."""
+
+    dice: list[DieReading]
+    shift: tuple[float, float]
+    told_by: str
+
+    @property
+    def distance(self) -> float:
+        return math.hypot(*self.shift)
+
+    def words(self) -> str:
+        """The start of the status line's sentence."""
+        if self.told_by == "picture":
+            return f"the picture moved {self.distance:.0f} px (the camera was knocked?), but "
+        return (f"the dice moved {self.distance:.0f} px all together, each face turned as before (the camera "
+                "was knocked?): ")
+
+
+def gate_beyond(gate: MotionGate, offset: tuple[int, int], shape: tuple[int, ...]) -> Beyond:
+    """`Beyond` as ``gate`` saw it, watching a view of ``shape`` whose top left corner lies at ``offset`` in the
+    frame (the marked tray; the whole picture at (0, 0))."""
+    ox, oy = offset
+    return lambda boxes: gate.moved_beyond([(x0 - ox, y0 - oy, x1 - ox, y1 - oy) for x0, y0, x1, y1 in boxes], shape)
+
+
+def untouched(before: Any, now: Any) -> list[DieReading] | None:
+    """The dice of `before` that the dice settled `now` are, each lying where one of them lay; None when a die
+    of `now` lies where none of `before` did (a die thrown, or laid in).
+
+    A hand reaching over the tray to move a pawn is motion, and the dice settle
+    again once it has gone; read as a new roll, the same die was applied a
+    second time. Values are not compared: a die that has not moved has not
+    changed its face, so another value is a misread, no roll either. Dice only
+    taken away leave the others untouched: a player who set her own die in the
+    tray beside the last roll's (two dice: refused) and lifted it out again
+    left that die, which never moved, and it was told as her roll.
+    """
+    if before is None or len(now) > len(before):
+        return None
+    left = list(before)
+    matched = []
+    for die in now:
+        same = max(left, key=lambda d: iou(d.box, die.box))
+        if iou(same.box, die.box) < SAME_PLACE:
+            return None
+        left.remove(same)
+        matched.append(same)
+    return matched
+
+
+def camera_moved(before: Any, now: Any, picture: Any, now_picture: Any, beyond: Beyond | None = None) -> Knock | None:
+    """The dice of `before` that the dice settled `now` are, when the camera was knocked since `before` lay in
+    `picture`: the whole picture moved with them (`motion.picture_shift`), or, where the picture round them
+    cannot tell, the dice moved together (`moved_together`); else None.
+
+    A camera knocked moves every die in the picture: a die some 25 px off its
+    place was told as a new roll, and applied to the next player. ``beyond``
+    says whether anything else moved in view on the way; without it the dice
+    alone do not tell a knock.
+    """
+    if before is None or picture is None or now_picture is None or not now:
+        return None
+    shift = picture_shift(picture, now_picture, [d.box for d in (*before, *now)])
+    if shift is not None:
+        kept = untouched(placed(before, shift), now)
+        return None if kept is None else Knock(kept, shift, "picture")
+    if beyond is None:
+        return None
+    return moved_together(before, now, picture, now_picture, beyond)
+
+
+def moved_together(before: Sequence[DieReading], now: Sequence[DieReading], picture: Any, now_picture: Any,
+                   beyond: Beyond) -> Knock | None:
+    """The dice of `before`, when every die of `now` is one of them moved by one common vector, showing the
+    same face turned the same way, nothing else moved in view, and the picture round them does not show it
+    stayed where it was; else None.
+    """
+    if len(now) != len(before) or not now:
+        return None
+    old, new = as_bgr(picture), as_bgr(now_picture)
+    if old is None or new is None or old.shape != new.shape:
+        return None
+    pairs = _paired(before, now)
+    if pairs is None:
+        return None
+    moves = np.array([_centre(n.box) - _centre(b.box) for b, n in pairs])
+    shift = moves.mean(axis=0)
+    farthest = KNOCK_FARTHEST * max(old.shape[:2])
+    if not 2.0 <= float(np.hypot(*shift)) <= farthest:
+        return None  # unmoved dice are `untouched`'s; a knock moves the picture less far
+    for (b, _), move in zip(pairs, moves, strict=True):
+        if np.hypot(*(move - shift)) > max(3.0, TOGETHER * _side(b.box)):
+            return None  # the dice moved apart: thrown
+    dx, dy = float(shift[0]), float(shift[1])
+    if beyond([_swept(b.box, n.box) for b, n in pairs]):
+        return None  # something came into view, or moved elsewhere in it: a hand, a die thrown
+    if picture_stayed(old, new, (dx, dy), [d.box for d in (*before, *now)]):
+        return None  # the table round the dice shows it has not moved
+    old_grey, new_grey = cv2.cvtColor(old, cv2.COLOR_BGR2GRAY), cv2.cvtColor(new, cv2.COLOR_BGR2GRAY)
+    found = [seen_moved(old_grey, new_grey, b.box, (dx, dy)) for b, _ in pairs]
+    if any(move is None for move in found):
+        return None  # a face turned otherwise: thrown, landing on the same value
+    # Measured by each die's whole picture rather than by its box, which the reader draws a few px loose or tight.
+    dx, dy = (float(v) for v in np.mean(found, axis=0))
+    return Knock([b for b, _ in pairs], (dx, dy), "dice")
+
+
+def seen_moved(before: np.ndarray, now: np.ndarray, box: Box, shift: tuple[float, float]) -> tuple[int, int] | None:
+    """How far the die boxed ``box`` in grey ``before`` moved, when it is found in grey ``now`` about ``shift``
+    away as the same picture: the same face turned the same way (a face turned a few degrees moves its pips
+    off their places); else None."""
+    h, w = before.shape[:2]
+    x0, y0, x1, y1 = (round(v) for v in box)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < 6 or y1 - y0 < 6:
+        return None
+    reach = max(3, round(LOOK_SEARCH * _side(box)))
+    sx0, sy0 = round(x0 + shift[0]) - reach, round(y0 + shift[1]) - reach
+    sx1, sy1 = round(x1 + shift[0]) + reach, round(y1 + shift[1]) + reach
+    if sx0 < 0 or sy0 < 0 or sx1 > w or sy1 > h:
+        return None  # partly out of the picture: not seen whole
+    score = cv2.matchTemplate(now[sy0:sy1, sx0:sx1], before[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED)
+    _, best, _, (bx, by) = cv2.minMaxLoc(np.nan_to_num(score, nan=-1.0))
+    return (sx0 + bx - x0, sy0 + by - y0) if best >= LOOK_SAME else None
+
+
+def _paired(before: Sequence[DieReading], now: Sequence[DieReading]) -> list[tuple[DieReading, DieReading]] | None:
+    """Each die of `now` with the die of `before` showing the same face that the first die's move puts nearest
+    it; None when a face has no such die."""
+    first = now[0]
+    best = None
+    for start in (b for b in before if _face(b) == _face(first)):
+        move = _centre(first.box) - _centre(start.box)
+        left, pairs = list(before), []
+        for die in now:
+            same = [b for b in left if _face(b) == _face(die)]
+            if not same:
+                break
+            near = min(same, key=lambda b: float(np.hypot(*(_centre(b.box) + move - _centre(die.box)))))
+            left.remove(near)
+            pairs.append((near, die))
+        else:
+            spread = sum(float(np.hypot(*(_centre(n.box) - _centre(b.box) - move))) for b, n in pairs)
+            if best is None or spread < best[0]:
+                best = (spread, pairs)
+    return None if best is None else best[1]
+
+
+def _face(die: DieReading) -> tuple[str, str]:
+    return str(die.value), die.face or ""
+
+
+def _centre(box: Box) -> np.ndarray:
+    return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], np.float64)
+
+
+def _side(box: Box) -> float:
+    return max(1.0, min(box[2] - box[0], box[3] - box[1]))
+
+
+def _swept(a: Box, b: Box) -> Box:
+    """The box round a die's way from ``a`` to ``b``, grown by a quarter of its side (its blur, its shadow)."""
+    grow = 0.25 * _side(a)
+    return (min(a[0], b[0]) - grow, min(a[1], b[1]) - grow, max(a[2], b[2]) + grow, max(a[3], b[3]) + grow)
+
