@@ -452,7 +452,7 @@ class CompanionApp(App):
                 continue
             try:
                 thing = inputs.start(self.controller, name, source, self.camera_orientation(), self.settings.mains_hz,
-                                     self.camera_tray())
+                                     self.camera_tray(), self._tray_followed)
             except Exception as error:  # e.g. no GPIO, no OpenCV: report it, keep the rest running
                 log.warning("%s (%s) did not start: %s", name, source, error)
                 problems[name] = f"{inputs.LABELS[name]} could not start ({source}): {error}"
@@ -509,6 +509,15 @@ class CompanionApp(App):
         if running is not None:
             running[1].tray = tray
         return self._kept(f"Dice read in {tray.words()}", "the tray area")
+
+    def _tray_followed(self, tray: TrayArea) -> None:
+        """The camera moved the marked tray with its knocked picture (`CameraFeed._follow_knock`): kept, on
+        Kivy's thread, so the next start reads dice where the tray lies now, not where it lay before the knock."""
+        def keep(_dt: float) -> None:
+            self.settings.tray_area = tray.as_list()
+            log.info("%s", self._kept(f"Dice read in {tray.words()}, moved with the knocked camera", "the tray area"))
+
+        Clock.schedule_once(keep, 0)
 
     def set_mains(self, hz: int) -> str:
         """Tell the running camera the mains frequency and keep it; the sentence for the camera screen."""

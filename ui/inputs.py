@@ -53,14 +53,15 @@ class Gate:
 
 
 def start(controller: Controller, name: str, spec: str, orientation: Orientation = UPRIGHT, mains_hz: int = 0,
-          tray: TrayArea = WHOLE_PICTURE) -> Any:
+          tray: TrayArea = WHOLE_PICTURE, on_tray: Callable[[TrayArea], None] | None = None) -> Any:
     """One input, running when this returns; raises when it cannot start, for the caller to report.
 
     ``spec`` is the button pin factory (``mock`` or ``gpio``), the serial port or
     the camera source word; ``orientation`` puts the camera's picture upright
     (`vision.orientation.Orientation`), ``mains_hz`` is told to the camera
     against flickering light (`vision.mains`) and ``tray`` is where it reads dice
-    (`vision.tray_area`). A port or camera that cannot be opened does not
+    (`vision.tray_area`), told through ``on_tray`` (on the camera's thread) when
+    it moved with a knocked camera's picture. A port or camera that cannot be opened does not
     raise: its adapter reports the failure through the controller and retries.
     """
     if name == "buttons":
@@ -79,7 +80,7 @@ def start(controller: Controller, name: str, spec: str, orientation: Orientation
         from vision.feed import start_camera
 
         return start_camera(spec, controller.submit, lambda: controller.session, orientation=orientation,
-                            mains_hz=mains_hz, tray=tray)
+                            mains_hz=mains_hz, tray=tray, on_tray=on_tray)
     raise ValueError(f"no input called {name!r}")
 
 

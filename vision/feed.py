@@ -32,7 +32,7 @@ from companion.observations import CardsSeen, DieRead, LinkChanged, Observation,
 from vision.covered_notice import CoveredNotice, slots_under
 from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
-from vision.knock import Beyond, camera_moved, gate_beyond, untouched
+from vision.knock import Beyond, Knock, camera_moved, followed_tray, gate_beyond, untouched
 from vision.marker_places import places_moved, save_places
 from vision.markers import hidden_text
 from vision.motion import MotionGate
@@ -196,6 +196,7 @@ class CameraFeed:
         tray: TrayArea = WHOLE_PICTURE,
         mains_hz: int = 0,
         mends: Mends = ON_SCREEN,
+        on_tray: Callable[[TrayArea], None] | None = None,
     ) -> None:
         self.spec = source
         self.submit = submit
@@ -220,6 +221,8 @@ class CameraFeed:
         self._orientation = orientation
         self.tray = tray  # where dice are read, in the upright picture; may change while the feed runs, likewise
         self._tray = tray
+        # Told the marked tray moved with a knocked camera's picture (`_follow_knock`), so the front end keeps it.
+        self.on_tray = on_tray
         opener = source if callable(source) else (lambda: open_source(source))
         self.source = RetryingSource(opener, str(source) if not callable(source) else name, retry_seconds,
                                      mains_hz=mains_hz)
@@ -731,8 +734,10 @@ class CameraFeed:
         self._dice_seen, self._rolled = dice, False
         kept = untouched(before, dice)
         moved = camera_moved(before, dice, self._placed_picture, self._picture, beyond) if kept is None else None
+        followed = ""
         if moved is not None:
             kept = moved.dice
+            followed = self._follow_knock(moved)
         if kept is not None and not touched:
             # Nothing moved over the dice: a hand that moved a pawn on the board under the temple game's camera,
             # or passed beside the dice, left them as they lay, and had the table told they lay there after
@@ -746,7 +751,7 @@ class CameraFeed:
             now = faces(dice) if faces(dice) == faces(kept) else f"now read {faces(dice)} (was {faces(kept)})"
             knocked = moved.words() if moved is not None else ""
             self._tell(LinkChanged(self.name, True, f"{knocked}the dice lie where they lay, {now}: not taken as a "
-                                                    "new roll; roll again or enter the value by hand"))
+                                                    f"new roll; roll again or enter the value by hand{followed}"))
             return
         if before is None and not rolled:
             self._place(dice)
@@ -767,6 +772,33 @@ class CameraFeed:
         face = {"colour": reading.face} if reading.face else None
         confidence = plain_confidence(settled.confidence)
         self._tell(DieRead(reading.value, self.name, confidence, face, dice=len(dice), thrown_at=thrown))
+
+    def _follow_knock(self, knock: Knock) -> str:
+        """Keep a marked tray on the tray after the camera was knocked; what the table is told of it.
+
+        Left where it was, the area lay off the tray by the knock: dice thrown
+        against the far wall went unread, and the table round the near wall was
+        watched. A shift the whole picture measured (`motion.picture_shift`) is
+        the tray's own, and the area moves with it. One only the dice told (a
+        plain tray, nothing else in view) is the dice's, and one that would take
+        the area past the picture's edge cannot be followed: the café is asked
+        to mark the tray again.
+        """
+        if self._tray.whole or self._picture is None:
+            return ""
+        area, told = followed_tray(self._tray, knock, self._picture.shape)
+        if not told:
+            return f". Check the marked tray: if it no longer lies on the tray, {self.mends.mark_tray} again"
+        self.tray = self._tray = area
+        self.gate.rebase(area.cut(self._picture)[0])  # the tray where it lies now is no motion
+        if self.settler is not None:
+            self.settler.history.clear()
+        if self.on_tray is not None:
+            try:
+                self.on_tray(area)
+            except Exception as error:  # the front end's keeping must not stop the camera
+                log.warning("keeping the moved tray: %s", error)
+        return f". {told[0].upper()}{told[1:]}"
 
     def _place(self, dice: Any) -> None:
         """Keep ``dice`` as the dice lying untouched, and the picture they lie in (`_camera_moved`)."""

@@ -31,7 +31,7 @@ import numpy as np
 from vision.frames import as_bgr
 from vision.motion import MotionGate, picture_shift, picture_stayed
 from vision.readings import Box, DieReading
-from vision.tray_area import placed
+from vision.tray_area import TrayArea, placed
 from vision.yolo_labels import iou
 
 SAME_PLACE = 0.5  # overlap (IoU) of a die's box with its box before at which it has not moved
@@ -211,3 +211,12 @@ def _swept(a: Box, b: Box) -> Box:
     grow = 0.25 * _side(a)
     return (min(a[0], b[0]) - grow, min(a[1], b[1]) - grow, max(a[2], b[2]) + grow, max(a[3], b[3]) + grow)
 
+
+def followed_tray(tray: TrayArea, knock: Knock, shape: tuple[int, ...]) -> tuple[TrayArea, str]:
+    """A marked tray after ``knock`` in a picture of ``shape``, and what to say of it: moved with the picture
+    when the whole picture measured the shift (it is the tray's own); left, with nothing said, when only the
+    dice told it (the shift is theirs) or the moved area would leave the picture (`TrayArea.shifted`)."""
+    area = tray.shifted(knock.shift[0] / shape[1], knock.shift[1] / shape[0])
+    if tray.whole or knock.told_by != "picture" or area is None:
+        return tray, ""
+    return area, f"the marked tray moved with the picture: dice are read in {area.words()}"

@@ -156,6 +156,13 @@ class MotionGate:
         self.moving_for = now - self._still_at
         return self.still_count >= self.still_frames
 
+    def rebase(self, frame: np.ndarray) -> None:
+        """Compare the next frame with ``frame``, not with the last one fed: the view the gate watches moved on
+        the picture (a marked tray following a knocked camera), so what it showed before is no motion."""
+        small = self._small(frame)
+        if small is not None:
+            self.previous = small
+
     def forget_moves(self) -> None:
         """What lies in view now has been read: motion counts again from here (`moved_over`)."""
         if self.moved is not None:

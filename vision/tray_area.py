@@ -156,6 +156,17 @@ class TrayArea:
             area = area.turned()
         return area.mirrored() if after.mirror else area
 
+    def shifted(self, across: float, down: float) -> TrayArea | None:
+        """The same tray once the picture moved by ``across`` and ``down`` (shares of its width and height: a
+        camera knocked, `knock.camera_moved`); None when part of it would then lie outside the picture, where
+        no shift can follow it, and the whole picture stays the whole picture."""
+        if self.whole:
+            return self
+        sides = (self.left + across, self.top + down, self.right + across, self.bottom + down)
+        if not all(-0.0005 <= v <= 1.0005 for v in sides):
+            return None
+        return _rounded(*(min(1.0, max(0.0, v)) for v in sides))
+
     def words(self) -> str:
         """For a screen or a log: "the whole picture", or "the tray marked at 5-44% across, 0-39% down"."""
         if self.whole:

@@ -27,7 +27,7 @@ from vision.cli import KEEP_FRAMES, picture_settings
 from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.frames import as_bgr, unusable_text
-from vision.knock import camera_moved, gate_beyond, untouched
+from vision.knock import camera_moved, followed_tray, gate_beyond, untouched
 from vision.markers import hidden_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
@@ -543,6 +543,13 @@ def watch(args: argparse.Namespace) -> int:
                     lines.append(_settled_text(settled, same, gate_of.moved_over(boxes, read_in.shape),
                                                args.reader == "temple-die"))
                     gate_of.forget_moves()
+                    if knock is not None and not tray.whole:  # the marked tray as the feed keeps it (`_follow_knock`)
+                        tray, told = followed_tray(tray, knock, shown.shape)
+                        if told:
+                            settler.gate.rebase(tray.cut(shown)[0])
+                            settler.history.clear()
+                        lines.append(told or "check the marked tray: if it no longer lies on the tray, give --tray "
+                                             "again")
                     seen = shown.shape if tray.whole else read_shape(view.shape)
                     small = small_dice_size(boxes, seen) if args.reader == "dice" else None
                     if small and not small_told:
