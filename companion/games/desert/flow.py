@@ -470,6 +470,8 @@ class Flow:
 
     def vortex_chooser(self, state: State, chooser: str, events: list[Event]) -> State:
         player = state.mover
-        events.append(Event("info", f"Desert Vortex: {title(chooser)} has the most Lives and chooses where "
-                            f"{title(player)} goes.", ("DR-26", "DR-Q13"), (chooser, player)))
+        # The drawer may be the chooser (DR-Q13): then they are named once, in words and in ``players``.
+        whom, who = ("to go", (player,)) if chooser == player else (f"{title(player)} goes", (chooser, player))
+        events.append(Event("info", f"Desert Vortex: {title(chooser)} has the most Lives and chooses where {whom}.",
+                            ("DR-26", "DR-Q13"), who))
         return replace(state, step=Step(VORTEX_STEP, victim=player, actor=chooser))

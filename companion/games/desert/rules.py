@@ -172,8 +172,8 @@ class DesertRace(Game):
             return Pending("roll", step.victim, f"{title(step.victim)} rolls to keep the Golden Compass from "
                            f"{title(step.actor)} (4-6 keeps it, 1-3 loses it).", die="d6")
         if kind == VORTEX_STEP:
-            return Pending("choose", step.actor, f"Desert Vortex: {title(step.actor)} chooses the space "
-                           f"{title(step.victim)} is moved to.")
+            whom = "to move to" if step.actor == step.victim else f"{title(step.victim)} is moved to"
+            return Pending("choose", step.actor, f"Desert Vortex: {title(step.actor)} chooses the space {whom}.")
         assert kind == END
         parts = []
         if step.trading:
@@ -552,8 +552,12 @@ class DesertRace(Game):
         index = self.board.by_id[space_id]
         if not self._vortex_allowed(state, index):
             raise refuse("The Desert Vortex may not send a piece onto the Secret Passage.", "DR-Q13")
-        events.append(Event("move", f"{title(step.actor)} sends {title(step.victim)} to {self.board.name(index)}.",
-                            ("DR-26", "DR-Q13"), (step.victim, step.actor)))
+        if step.actor == step.victim:  # the drawer chose for themself (DR-Q13): one name, not "Black sends Black"
+            text, who = f"{title(step.actor)} chooses to go to {self.board.name(index)}.", (step.victim,)
+        else:
+            text, who = f"{title(step.actor)} sends {title(step.victim)} to {self.board.name(index)}.", (
+                step.victim, step.actor)
+        events.append(Event("move", text, ("DR-26", "DR-Q13"), who))
         state = state.with_piece(step.victim, space=index, failures=0)
         return self.flow.land(state, step.victim, "vortex", events)
 

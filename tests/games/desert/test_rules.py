@@ -349,3 +349,25 @@ def test_the_text_board_counts_in_words() -> None:
     state = position(GAME, {A: {"space": 10, "failures": 2}, B: {"skip": 1}}, step=attempt)
     rows = GAME.describe(state)[1:3]
     assert rows[0].endswith("[2 failed attempts here]") and rows[1].endswith("[misses 1 turn]"), rows
+
+
+def test_a_drawer_who_chooses_their_own_vortex_space_is_named_once() -> None:
+    """The drawer with most Lives chooses for themself (DR-Q13); the table read "Black sends Black to Scared!"
+    and the event listed Black twice."""
+    state = position(GAME, {A: {"space": 4, "lives": 9}, B: {"lives": 3}}, step={"kind": "draw", "mode": "mystery"})
+    state, events = act(GAME, state, draw("mystery", "desert_vortex"))
+    pending = GAME.pending(state)
+    assert pending.player == A and pending.text.count("Black") == 1
+    assert all(len(set(e.players)) == len(e.players) for e in events)
+    assert all(e.text.count("Black") <= 1 for e in events), [e.text for e in events]
+    state, events = act(GAME, state, {"type": "relocate", "space": "scared"})
+    moved = events[0]
+    assert moved.players == (A,) and moved.text == "Black chooses to go to Scared!."
+    assert "DR-Q13" in moved.rules and state.piece(A).space == 0
+
+
+def test_a_vortex_chooser_for_someone_else_still_names_both() -> None:
+    state = position(GAME, {A: {"space": 4, "lives": 3}, B: {"lives": 8}}, step={"kind": "draw", "mode": "mystery"})
+    state, events = act(GAME, state, draw("mystery", "desert_vortex"))
+    state, events = act(GAME, state, {"type": "relocate", "space": "scared"})
+    assert events[0].players == (A, B) and events[0].text.startswith("Pink sends Black to Scared!")
