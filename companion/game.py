@@ -314,6 +314,15 @@ class Game(ABC):
         """
         return None
 
+    def unknown_place(self, state: State, place: Hashable) -> str | None:
+        """How this game's places are named, when ``place`` is none of them; None when it is one.
+
+        A typed `why xyz` at a name the board does not have was answered as if
+        it were a place where nothing may happen now, and the table never
+        learnt that the name was wrong. Games that cannot tell answer None.
+        """
+        return None
+
     def score(self, state: State) -> dict[str, Any] | None:
         """A provisional score breakdown for games with scoring; None when there is none."""
         return None

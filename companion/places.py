@@ -14,8 +14,8 @@ import json
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol
 
-from companion.errors import BadRequest, CompanionError
-from companion.game import Action, Pending, Ruling
+from companion.errors import BadRequest, CompanionError, quoted
+from companion.game import Action, Game, Pending, Ruling, State
 
 # Action fields naming where it happens, in the order an action with two is read. A card counts only
 # by its number on the board (Targi's border cards); a card id such as "P07" or "desert_flask" is a card
@@ -102,6 +102,26 @@ def place_from_text(text: str) -> Hashable:
     if not text:
         raise BadRequest("say which place: a hex such as 5,5, a slot or card number, a space or a traveller id")
     return text
+
+
+def typed_place(game: Game, state: State, text: str) -> Hashable:
+    """A place as typed after `why`: in the game's own words first ("noble", "Cool Cave"), else as
+    ``place_from_text`` reads it; refused when the board has no such place (``known_place``)."""
+    named = game.place_named(state, text) if text.strip() else None
+    place = named if named is not None else place_from_text(text)
+    known_place(game, state, place, text.strip())
+    return place
+
+
+def known_place(game: Game, state: State, place: Hashable, said: str) -> None:
+    """Refuse a place the game's board does not have, saying how its places are named.
+
+    Without this, `why xyz` got the answer for a real place where nothing may
+    happen now ("first, roll the die"), and a mistyped name looked like a rule.
+    """
+    how = game.unknown_place(state, place)
+    if how is not None:
+        raise BadRequest(f"there is no place called {quoted(said)} on the {game.title} board; {how}")
 
 
 def same_kind(here: Hashable | None, there: Hashable) -> bool:

@@ -17,7 +17,7 @@ from typing import Any, BinaryIO, TextIO
 from companion.errors import BadRequest, CompanionError, InvalidData, NoGame
 from companion.finished import finished_game
 from companion.journal import Journal
-from companion.places import explain_place, place_from_json
+from companion.places import explain_place, known_place, place_from_json
 from companion.registry import create, game_classes
 from companion.session import Session, Step, resume_game
 
@@ -198,8 +198,11 @@ class Referee:
         return {"ruling": self._need().check(_field(request, "action", dict)).to_dict()}
 
     def _explain(self, request: Mapping[str, Any]) -> Answer:
-        place = place_from_json(_field(request, "place", (list, int, str)))
-        return {"ruling": explain_place(self._need(), place).to_dict()}
+        session = self._need()
+        raw = _field(request, "place", (list, int, str))
+        place = place_from_json(raw)
+        known_place(session.game, session.state, place, raw if isinstance(raw, str) else json.dumps(raw))
+        return {"ruling": explain_place(session, place).to_dict()}
 
     def _rules(self, request: Mapping[str, Any]) -> Answer:
         game_id = _field(request, "game", str, required=False)

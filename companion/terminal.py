@@ -20,7 +20,7 @@ from companion.controller import Controller
 from companion.errors import BadRequest, CompanionError
 from companion.game import Action, Event
 from companion.observations import ButtonPressed, Touch, Update
-from companion.places import explain_place, place_from_text
+from companion.places import explain_place, typed_place
 from companion.protocol import parse_json
 from companion.registry import game_classes
 from companion.session import Session
@@ -474,10 +474,7 @@ class Terminal:
             verdict = "LEGAL" if ruling.legal else "NOT LEGAL"
             self.say(f"  {verdict}: {ruling.text}  [{', '.join(ruling.rules)}]")
         elif word == "why":
-            place = place_from_text(rest)
-            if isinstance(place, str):  # a name the table uses ("noble"), or else an id the game knows as such
-                named = self.session.game.place_named(self.session.state, place)
-                place = place if named is None else named
+            place = typed_place(self.session.game, self.session.state, rest)
             ruling = explain_place(self.session, place)
             verdict = "ALLOWED" if ruling.legal else "NOT ALLOWED"
             cite = f"  [{', '.join(ruling.rules)}]" if ruling.rules else ""

@@ -302,3 +302,37 @@ def test_why_while_a_roll_is_asked_for_says_what_comes_first_and_cites_its_claus
     ruling = explain_place(session, "d4")
     assert not ruling.legal and "Red: roll the oracle" in ruling.text, ruling.text
     assert ruling.rules == ("BP-3",)
+
+
+FIVE = {
+    "targi": (["white", "black"], ["noble", "16", "centre 2-1", "3,3"], "a border card is named by its number"),
+    "desert": (["black", "pink"], ["dawn", "Cool Cave", "12", "the Last Outpost"], "a space is named by its number"),
+    "ttd": (["red", "black", "orange"], ["5,5", "(0,0)"], "a hex is named by its two numbers"),
+    "temple": (["red", "blue"], ["3", "7,0"], "a card slot is named by its number"),
+    "blackpool": (["red", "blue"], ["red-1", "Blue 3", "D4", "centre"], "a traveller is named by its colour"),
+}
+
+
+@pytest.mark.parametrize("game", sorted(FIVE))
+def test_why_at_a_name_the_board_lacks_says_so_and_how_places_are_named(game: str) -> None:
+    """`why xyz` in Targi got the answer for a real place where nothing may happen yet ("first, set up the
+    centre"), so a mistyped name read like a rule; places the game does name still get their ruling."""
+    players, names, how = FIVE[game]
+    session = Session.new(game, players)
+    rng = random.Random(2)
+    for _ in range(12):  # past the set-up, into the game itself
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    before, log = session.document(), list(session.log)
+    out = io.StringIO()
+    Terminal(session, lambda: None, out).run(iter(["why xyz", "why 99,99", *(f"why {n}" for n in names), "q"]))
+    answers = [line for line in out.getvalue().splitlines() if "ALLOWED" in line or "Refused" in line]
+    assert len(answers) == 2 + len(names), answers
+    assert "no place called 'xyz'" in answers[0] and how in answers[0], answers[0]
+    assert "no place called '99,99'" in answers[1]
+    for name, answer in zip(names, answers[2:], strict=True):
+        assert "no place called" not in answer, (name, answer)
+    assert session.document() == before and session.log == log
+    referee = Referee()
+    referee.session = session
+    refused = referee.handle({"cmd": "explain", "place": "xyz"})
+    assert refused["error"]["code"] == "bad_request" and how in refused["error"]["message"]

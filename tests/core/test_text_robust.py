@@ -44,8 +44,9 @@ def test_why_with_a_number_thousands_of_digits_long_is_refused_in_words() -> Non
     assert session.document() == before and session.log == []
 
 
-@pytest.mark.parametrize(("game_id", "clause"), [("blackpool", "BP-Q30"), ("temple", "RU-16"), ("ttd", "TTD-5")])
-def test_why_after_the_game_has_ended_says_so_with_the_clause(game_id: str, clause: str) -> None:
+@pytest.mark.parametrize(("game_id", "clause", "place"),
+                         [("blackpool", "BP-Q30", "red-1"), ("temple", "RU-16", 3), ("ttd", "TTD-5", [5, 5])])
+def test_why_after_the_game_has_ended_says_so_with_the_clause(game_id: str, clause: str, place: object) -> None:
     """It said 'Nothing is placed on the board at this point of the game', naming neither the end nor a rule."""
     session = finished(game_id)
     steps = len(session.log)
@@ -54,7 +55,7 @@ def test_why_after_the_game_has_ended_says_so_with_the_clause(game_id: str, clau
     assert "The game is over" in ruling.text and "Nothing is placed" not in ruling.text
     referee = Referee()
     referee.session = session
-    answer = referee.handle({"cmd": "explain", "place": "red-1"})
+    answer = referee.handle({"cmd": "explain", "place": place})  # a place of this board: "red-1" is Blackpool's
     assert answer["ruling"]["rules"] == [clause] and "The game is over" in answer["ruling"]["text"]
     assert len(session.log) == steps
 

@@ -9,7 +9,8 @@ needs a target, ``target``. ``over`` ends the game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from companion.errors import BadRequest, InvalidAction, InvalidPosition
@@ -791,6 +792,23 @@ class Blackpool(Game):
         return state.evolve(turn=nxt, phase="roll", roll=None, six_chain=0, deck=None, card=None)
 
     # -- views and checks ---------------------------------------------------------
+    def place_named(self, state: State, words: str) -> Hashable | None:
+        """A traveller as the table reads it ("Red 2", "red2") or a square typed in capitals ("D4")."""
+        said = "".join(words.lower().split())
+        piece = re.fullmatch(r"([a-z]+)-?(\d)", said)
+        if piece and f"{piece[1]}-{piece[2]}" in state.by_id:
+            return f"{piece[1]}-{piece[2]}"
+        return said if said in self.board.squares else None
+
+    def unknown_place(self, state: State, place: Hashable) -> str | None:
+        """Moves name travellers; a square (or the centre, or camp) is a place on the board too."""
+        if isinstance(place, str) and (place in state.by_id or place in self.board.squares or place in (CENTRE, CAMP)):
+            return None
+        first = next(iter(state.by_id))
+        square = next(iter(self.board.squares))
+        return (f"a traveller is named by its colour and number, such as {first}, and a square as the board marks it, "
+                f"such as {square}")
+
     def describe(self, state: State) -> list[str]:
         return describe_state(self, state)
 

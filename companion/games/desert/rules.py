@@ -7,7 +7,7 @@ in flow.py. Every refusal names the clause of our rulebook it rests on.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -637,6 +637,24 @@ class DesertRace(Game):
         return state
 
     # -- views and random play ------------------------------------------------------------
+    def place_named(self, state: State, words: str) -> Hashable | None:
+        """A space as the board view shows it: its number ("12") or its name ("Cool Cave"), or its id typed
+        with spaces ("cool cave"); the view never shows the ids the actions carry."""
+        said = " ".join(words.lower().split()).removeprefix("the ")
+        if said.isdecimal() and len(said) < 4:
+            return self.board.spaces[int(said)].id if int(said) < self.board.size else None
+        for space in self.board.spaces:
+            if said in (space.name.lower(), space.id.replace("_", " ")):
+                return space.id
+        return None
+
+    def unknown_place(self, state: State, place: Hashable) -> str | None:
+        if isinstance(place, str) and place in self.board.by_id:
+            return None
+        first, last = self.board.spaces[0], self.board.spaces[-1]
+        return (f"a space is named by its number on the board view, 0 to {self.board.size - 1}, by its name, "
+                f"such as {first.name} or {last.name}, or by its id, such as {first.id}")
+
     def describe(self, state: State) -> list[str]:
         turn = title(state.mover) if state.current >= 0 else "(order roll-off)"
         lines = [f"Round {state.round or '-'}; turn: {turn}"]

@@ -126,6 +126,17 @@ class Targi(Game):
                 return i // 3 + 1, i % 3 + 1
         return None
 
+    def unknown_place(self, state: State, place: Hashable) -> str | None:
+        """Border cards go by number, centre cards by (row, column) from 1 to 3; anything else is named wrong."""
+        if isinstance(place, int) and place in self.cat.border:
+            return None
+        if isinstance(place, tuple) and len(place) == 2 and all(v in (1, 2, 3) for v in place):
+            return None
+        first, last = min(self.cat.border), max(self.cat.border)
+        names = " or ".join(self.cat.border[n].label for n in (first, first + 4) if n in self.cat.border)
+        return (f"a border card is named by its number, {first} to {last}, or its name, such as {names}; "
+                "a centre card as centre 1-1 to centre 3-3, or by the name of the card face up there")
+
     def describe(self, state: State) -> list[str]:
         cat = self.cat
         lines = [f"Targi - round {state.round}, robber on card {state.robber} ({cat.border[state.robber].label}), "

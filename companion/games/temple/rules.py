@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -1050,6 +1050,17 @@ class TempleGame(Game):
             raise InvalidAction(str(exc)) from None
 
     # disputes, views, checks -----------------------------------------------------------
+    def unknown_place(self, state: TempleState, place: Hashable) -> str | None:
+        """A card slot by its number; a cell as x,y (as the drawing numbers its margins) is a place too."""
+        size = self.board.size
+        if isinstance(place, int) and place in self.board.slot_numbers:
+            return None
+        if isinstance(place, tuple) and len(place) == 2 and all(isinstance(v, int) and 0 <= v < size for v in place):
+            return None
+        slots = self.board.slot_numbers
+        return (f"a card slot is named by its number, {min(slots)} to {max(slots)}; a cell by its column and row, "
+                f"0,0 to {size - 1},{size - 1}")
+
     def describe(self, state: TempleState) -> list[str]:
         from companion.games.temple.view import describe
 

@@ -10,7 +10,7 @@ or when nobody can place a camel any more.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -755,6 +755,14 @@ class ThroughTheDesert(Game):
         return self.next_turn(new), events
 
     # -- views and checks --------------------------------------------------------------
+    def unknown_place(self, state: TtdState, place: Hashable) -> str | None:
+        """Every place is a hex of the board file, in play at this player count or not."""
+        board = self.board_of(state)
+        if isinstance(place, tuple) and place in board.index:
+            return None
+        q, r = board.coords[len(board.coords) // 2]
+        return f"a hex is named by its two numbers as the board view shows them, such as {q},{r}"
+
     def describe(self, state: TtdState) -> list[str]:
         return view.describe(self, state)
 
