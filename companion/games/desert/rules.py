@@ -587,7 +587,8 @@ class DesertRace(Game):
         give, give_lives = self._bundle(action.get("give"), "give")
         get, get_lives = self._bundle(action.get("get"), "get")
         if not (give or get or give_lives or get_lives):
-            raise malformed("a trade must exchange at least one card or Life")
+            # Well formed, but a trade is a swap of items and/or Lives (DR-11): one of nothing is no trade.
+            raise refuse("A trade must exchange at least one card or Life.", "DR-11")
         step = state.step
         if step.kind != END or not step.trading:
             raise refuse("Trades are made only by the player on a green Trading space, during that turn.", "DR-Q22")

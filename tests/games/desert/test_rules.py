@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import InvalidAction
+from companion.errors import IllegalAction, InvalidAction
 from companion.games.desert.board import COMPASS, FLASK, SNEAKERS, SUNSHIELD
 from companion.registry import create
 from tests.games.desert.helpers import A, B, C, act, draw, game_b, position, roll, rules_of, run, use
@@ -371,3 +371,16 @@ def test_a_vortex_chooser_for_someone_else_still_names_both() -> None:
     state, events = act(GAME, state, draw("mystery", "desert_vortex"))
     state, events = act(GAME, state, {"type": "relocate", "space": "scared"})
     assert events[0].players == (A, B) and events[0].text.startswith("Pink sends Black to Scared!")
+
+
+def test_an_empty_trade_is_refused_with_the_trading_clause() -> None:
+    """"a trade must exchange at least one card or Life" cited no clause, and `check` raised instead of ruling.
+    A trade swaps items and/or Lives (DR-11), so one that swaps nothing is refused under it."""
+    state = position(GAME, {A: {"space": 6, "items": [FLASK]}}, step={"kind": "end", "trading": True})
+    for empty in ({"type": "trade", "with": B}, {"type": "trade", "with": B, "give": {"items": [], "lives": 0}}):
+        ruling = GAME.check(state, empty)
+        assert not ruling.legal and ruling.rules == ("DR-11",), ruling
+        assert ruling.text == "A trade must exchange at least one card or Life."
+        with pytest.raises(IllegalAction) as refused:
+            GAME.apply(state, empty)
+        assert refused.value.rule == "DR-11"
