@@ -606,7 +606,8 @@ class Blackpool(Game):
         if t.colour != state.turn:
             raise refuse(f"{traveller_name(t.id)} is not {cap(state.turn)}'s to move.", "BP-6")
         if t.at != CENTRE:
-            raise refuse(f"{traveller_name(t.id)} is not in the centre.", "BP-Q20")
+            # Which travellers may come out is BP-D4 (those waiting in the centre); BP-Q20 is where they land.
+            raise refuse(f"{traveller_name(t.id)} is not in the centre.", "BP-D4")
         if t.frozen:
             raise refuse(f"{traveller_name(t.id)} is frozen and stays until it is awakened.", "BP-C10")
         work = Work(state)

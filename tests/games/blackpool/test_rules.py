@@ -169,6 +169,15 @@ def test_only_a_six_brings_out_bp_d4() -> None:
     assert not ruling.legal and ruling.rules == ("BP-Q7",)
 
 
+def test_a_traveller_already_out_is_not_brought_out_bp_d4() -> None:
+    """Bringing out a traveller on the board cited BP-Q20, which says where one lands, not which may come out:
+    only those waiting in the centre do (BP-D4)."""
+    state = position({"yellow-1": Y(25)})
+    state, _ = act(state, roll(6))
+    ruling = GAME.check(state, {"type": "bring_out", "traveller": "yellow-1"})
+    assert not ruling.legal and ruling.rules == ("BP-D4",) and ruling.text == "Yellow 1 is not in the centre."
+
+
 def blocked_six(**options):
     return position(
         {
