@@ -29,7 +29,7 @@ from companion.paths import env_or, user_data_dir, write_whole
 from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
 from companion.session import Session, export_game, open_table, replay_record
-from companion.simulate import SimulationError, play_random_game
+from companion.simulate import SimulationError, outcome, play_random_game
 from companion.terminal import Terminal, ask_new_game, input_still_waiting, split_players
 
 
@@ -191,12 +191,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 errors.append(f"{type(error).__name__}: {error}")
                 continue
             steps.append(run.steps)
-            result = run.result or {}
-            winners[str(result.get("winner", result.get("winners", "none")))] += 1
+            winners[outcome(run.result)] += 1
         elapsed = time.perf_counter() - started
         mean = sum(steps) / len(steps) if steps else 0
         print(f"{game_id}: {args.games} games, {len(errors)} errors, {mean:.0f} actions per game, {elapsed:.1f} s")
-        print(f"  results: {dict(winners.most_common(8))}")
+        print(f"  results: {', '.join(f'{ending}: {n}' for ending, n in winners.most_common(8)) or 'none finished'}")
         for error in errors[:5]:
             print(f"  ERROR: {error}")
         failed = failed or bool(errors)

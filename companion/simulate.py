@@ -31,6 +31,27 @@ class GameRun:
     log: list[dict[str, Any]] = field(default_factory=list)
 
 
+def outcome(result: dict[str, Any] | None) -> str:
+    """How a finished game ended, in words for the simulate report.
+
+    Printed as ``str(result.get("winner"))`` a desert race stopped at its round
+    limit counted under "None", and a tie under a Python list.
+    """
+    result = result or {}
+    winner = result.get("winner")
+    if isinstance(winner, str):
+        return winner
+    winners = [str(w) for w in result.get("winners") or []]
+    if len(winners) > 1:
+        return f"tie: {', '.join(winners[:-1])} and {winners[-1]}"
+    if winners:
+        return winners[0]
+    if result.get("draw"):
+        return "draw"
+    reason = result.get("reason")
+    return f"no winner ({reason})" if reason else "no winner"
+
+
 def random_players(game: Game, rng: random.Random) -> list[str]:
     count = rng.randint(game.min_players, game.max_players)
     if game.colours:

@@ -13,6 +13,7 @@ import pytest
 from companion.cli import add_play_arguments, cmd_play, main
 from companion.journal import Journal
 from companion.session import RECORD_FORMAT, Session
+from companion.simulate import outcome
 from tests.typist import slow_typist
 
 
@@ -294,3 +295,19 @@ def test_play_for_another_game_keeps_the_game_in_progress_unless_told_new(
     assert main(["play", "--game", "targi", "--players", "white,black", "--new", "--journal", str(journal)]) == 0
     started = Session.resume(Journal(journal))
     assert started is not None and started.game.id == "targi"  # --new sets it aside, as the help says
+
+
+def test_simulate_results_read_as_words_not_a_python_dict(capsys: pytest.CaptureFixture[str]) -> None:
+    """A desert race stopped at its round limit printed "results: {'brown': 2, 'black': 1, 'None': 1}"."""
+    assert main(["simulate", "--game", "desert", "--games", "4", "--seed", "1"]) == 0
+    line = next(row for row in capsys.readouterr().out.splitlines() if "results:" in row)
+    assert "None" not in line and "{" not in line and "'" not in line, line
+    assert "no winner (round limit reached): 1" in line, line
+
+
+def test_each_kind_of_ending_is_named_in_words() -> None:
+    assert outcome({"winner": "red"}) == "red"
+    assert outcome({"winner": None, "winners": ["red", "black"]}) == "tie: red and black"
+    assert outcome({"winner": None, "draw": True}) == "draw"
+    assert outcome({"winner": None, "reason": "round limit reached"}) == "no winner (round limit reached)"
+    assert outcome(None) == outcome({}) == "no winner"
