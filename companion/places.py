@@ -107,7 +107,9 @@ def place_from_text(text: str) -> Hashable:
 def typed_place(game: Game, state: State, text: str) -> Hashable:
     """A place as typed after `why`: in the game's own words first ("noble", "Cool Cave"), else as
     ``place_from_text`` reads it; refused when the board has no such place (``known_place``)."""
-    named = game.place_named(state, text) if text.strip() else None
+    if not text.strip():  # the general "a hex such as 5,5, a slot ..." named places no board of this game has
+        raise BadRequest(f"say which place: {game.unknown_place(state, '') or 'a place as the board names it'}")
+    named = game.place_named(state, text)
     place = named if named is not None else place_from_text(text)
     known_place(game, state, place, text.strip())
     return place

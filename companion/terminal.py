@@ -285,6 +285,9 @@ class Terminal:
             self.say(f"  [{update.text}]")
         elif update.kind == "select":
             self.say(f"  -> {update.text}  (confirm takes it)")
+        elif update.kind == "menu":  # the touchscreen opens a screen; said bare here, it read only "menu"
+            self.say(f"  The {update.text} button opens the touchscreen's {update.text}; the terminal has none: "
+                     "'new' starts another game, 'help' lists the commands.")
         elif update.kind != "new_game":
             self.say(f"  {update.text}")
 
@@ -345,6 +348,10 @@ class Terminal:
 
     def list_choices(self, legal: list[Action], limit: int | None = None) -> None:
         """The choices as they are typed: '#7' while a roll or draw is asked for, where a bare 7 is the roll."""
+        if not legal:  # 'all' after the last step printed nothing at all
+            assert self.session is not None
+            self.say(f"  There is nothing to choose now. {self.session.pending().text}")
+            return
         chance = self.chance() is not None
         for i, action in enumerate(legal[:limit], 1):
             self.say(f"  {_label(i, chance):>3}. {action['text']}")

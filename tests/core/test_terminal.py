@@ -249,3 +249,17 @@ def test_the_prompt_is_said_once_after_each_step(game: str, players: list[str]) 
         text = run(session, ["q"])
         assert text.count(session.pending().text) == 1, text
         session.act(session.game.sim_choose(session.state, session.legal(), rng))
+
+
+def test_odd_commands_before_the_first_step_and_after_the_end_each_say_something() -> None:
+    """`all` after the last step printed nothing; the menu button printed a bare "menu"; a bare `why` in
+    Targi listed hexes, spaces and travellers, none of which Targi has."""
+    session = Session.load("race", {"game": "race", "players": ["red", "blue"], "positions": [10, 0]})
+    text = run(session, ["4", "1", "all", "q"])
+    assert "There is nothing to choose now. " in text
+    session = Session.new("targi", ["white", "black"])
+    text = run(session, ["press menu", "press settings", "why", "q"])
+    assert "The menu button opens the touchscreen's menu; the terminal has none" in text
+    assert "The settings button opens the touchscreen's settings" in text
+    assert "Refused: say which place: a border card is named by its number" in text and "traveller" not in text
+    assert session.log == []
