@@ -445,7 +445,8 @@ class Blackpool(Game):
         action = normalize_action(action)
         handler = self._handlers.get(action["type"])
         if handler is None:
-            raise InvalidAction(f"unknown action type {action['type']!r}; types: {', '.join(self._handlers)}", "BP-Q31")
+            # A mistyped action, not a rule: BP-Q31 (player count and turn order) was cited here.
+            raise InvalidAction(f"unknown action type {action['type']!r}; types: {', '.join(self._handlers)}")
         if state.phase == "over":
             raise refuse("The game is over: " + self._result_text(state), "BP-Q30")
         player = action.get("player")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import IllegalAction
+from companion.errors import IllegalAction, InvalidAction
 from tests.games.blackpool.helpers import GAME, R, Y, act, at, legal_moves, move, play, position, roll, rules_of
 
 COIN_CURSE = {"type": "coin", "deck": "curse"}
@@ -479,6 +479,15 @@ def test_turn_skips_finished_players_bp_q30() -> None:
     )
     state, _ = act(state, roll(2))
     assert GAME.pending(state).player == "red"
+
+
+def test_an_unknown_action_type_cites_no_clause() -> None:
+    """`do {"type": "pass"}` was refused citing BP-Q31, the player count and turn order decision: a mistyped
+    action is not a rule, and Dispute opened a clause that says nothing about it."""
+    state = position({"yellow-1": Y(25)})
+    with pytest.raises(InvalidAction) as refusal:
+        act(state, {"type": "pass"})
+    assert refusal.value.rule is None and "types: roll, move" in refusal.value.message
 
 
 def test_only_the_player_to_act_may_act_bp_q31() -> None:
