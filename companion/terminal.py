@@ -696,7 +696,9 @@ def ask_new_game(
         return None
     game_cls = classes[game_id]
     colours = f" from {', '.join(game_cls.colours)}" if game_cls.colours else ""
-    answer = ask(f"Players in turn order, {game_cls.min_players}-{game_cls.max_players}{colours} (comma separated): ")
+    low, high = game_cls.min_players, game_cls.max_players
+    count = str(low) if low == high else f"{low} to {high}"  # Targi's "2-2" read as a typo, as check_players says
+    answer = ask(f"Players in turn order, {count}{colours} (comma separated): ")
     if answer is None:
         return None
     players = split_players(answer)

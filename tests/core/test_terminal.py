@@ -263,3 +263,23 @@ def test_odd_commands_before_the_first_step_and_after_the_end_each_say_something
     assert "The settings button opens the touchscreen's settings" in text
     assert "Refused: say which place: a border card is named by its number" in text and "traveller" not in text
     assert session.log == []
+
+
+def test_the_new_game_questions_give_the_player_count_in_words() -> None:
+    """Targi's question read "Players in turn order, 2-2 from white, black", like a typo."""
+    from companion.terminal import ask_new_game
+
+    asked: list[str] = []
+    answers = iter(["white, black", ""])
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        return next(answers)
+
+    assert ask_new_game(ask, lambda _: None, "targi") == {"game": "targi", "players": ["white", "black"],
+                                                          "profile": "standard"}
+    assert asked[0] == "Players in turn order, 2 from white, black (comma separated): "
+    asked.clear()
+    answers = iter(["red, blue", ""])
+    ask_new_game(ask, lambda _: None, "blackpool")
+    assert asked[0].startswith("Players in turn order, 2 to 4 from ")
