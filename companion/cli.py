@@ -24,7 +24,7 @@ from companion.data import default_cafe_dir, house_dir, read_json, validate_path
 from companion.errors import CompanionError, InvalidData
 from companion.finished import FinishedGame, finished_game
 from companion.journal import Journal, open_journal
-from companion.option_types import folder, positive
+from companion.option_types import folder, named, positive
 from companion.paths import env_or, user_data_dir, write_whole
 from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
@@ -146,12 +146,16 @@ def _last_game_offer(journal: Journal, cafe: Path | None) -> list[FinishedGame]:
     return [last]
 
 
+JOURNAL_FILE = "a journal file's path (leave --journal out for the default one)"
+
+
 def add_play_arguments(play: argparse.ArgumentParser) -> None:
     """The options of ``play``, shared with adapters that start the referee with their inputs attached."""
     play.add_argument("--game", help="game id; asked when missing")
     play.add_argument("--players", help="comma-separated players in turn order (with --game: no questions asked)")
     play.add_argument("--profile", help="rule profile for a new game (default: standard)")
-    play.add_argument("--journal", help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
+    play.add_argument("--journal", type=named(JOURNAL_FILE),
+                      help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
     play.add_argument("--new", action="store_true", help="start a new game even if one is in progress")
 
 
@@ -337,7 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=cmd_play)
 
     referee = sub.add_parser("referee", help="JSON lines protocol on stdin/stdout")
-    referee.add_argument("--journal", help="journal file; the game in progress there is resumed")
+    referee.add_argument("--journal", type=named(JOURNAL_FILE),
+                         help="journal file; the game in progress there is resumed")
     referee.set_defaults(func=cmd_referee)
 
     simulate = sub.add_parser("simulate", help="random complete games with contract checks")
@@ -357,12 +362,12 @@ def build_parser() -> argparse.ArgumentParser:
     data = sub.add_parser("data", help="validate, locate or copy game data files")
     data_sub = data.add_subparsers(dest="data_command", required=True)
     validate = data_sub.add_parser("validate", help="check a data file or folder")
-    validate.add_argument("path")
+    validate.add_argument("path", type=named("a data file's or folder's path (. for the one you are in)"))
     which = data_sub.add_parser("which", help="say which data each game uses")
     which.add_argument("game", nargs="?")
     template = data_sub.add_parser("template", help="copy a game's house data into a café folder to edit")
     template.add_argument("game")
-    template.add_argument("dir")
+    template.add_argument("dir", type=named("the café folder's path (. for the one you are in)"))
     data.set_defaults(func=cmd_data)
 
     rules = sub.add_parser("rules", help="browse a game's rulebook")
@@ -372,13 +377,13 @@ def build_parser() -> argparse.ArgumentParser:
     rules.set_defaults(func=cmd_rules)
 
     export = sub.add_parser("export", help="write a game record from the journal")
-    export.add_argument("out", help="file, or - for stdout")
-    export.add_argument("--journal")
+    export.add_argument("out", type=named("a file's path, or - for stdout"), help="file, or - for stdout")
+    export.add_argument("--journal", type=named(JOURNAL_FILE))
     export.add_argument("--id", type=journal_id, help="journal game id (default: the latest)")
     export.set_defaults(func=cmd_export)
 
     replay = sub.add_parser("replay", help="replay a game record and confirm its final position")
-    replay.add_argument("record")
+    replay.add_argument("record", type=named("a game record's path (companion export writes one)"))
     replay.set_defaults(func=cmd_replay)
 
     for plugin in entry_points(group="companion.commands"):

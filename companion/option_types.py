@@ -44,14 +44,19 @@ def between(low: float, high: float, unit: str) -> Callable[[str], float]:
     return parse
 
 
+MAX_SECONDS = 86400.0
+"""A day: no wait of a command is meant to be longer, and past about 3e11 years a sleep is an OverflowError
+traceback (``hw test --dwell 1e20`` ended in one)."""
+
+
 def seconds(text: str) -> float:
     """A duration: a negative or endless one would only surface later, as a sleep() traceback or a wait for ever."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
+    if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to {MAX_SECONDS:.0f} (a day)")
     return value
 
 
@@ -60,6 +65,31 @@ def folder(text: str) -> str:
     if not Path(text).is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
     return text
+
+
+def named(what: str) -> Callable[[str], str]:
+    """A name that must name something: an empty ``--journal ''`` or ``--dice-sensor ''`` (a shell variable
+    left unset) read as "none given", and the command ran on the default journal or without its sensor."""
+
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"it is empty: give {what}")
+        return text
+
+    return parse
+
+
+def file_path(what: str) -> Callable[[str], str]:
+    """A file to read or write, named and not a folder: ``hw teach --tags /tmp`` said "Is a directory
+    (/tmp.tmp)", naming a file nobody gave, and ``hw play --tags DIR`` read no tags at all, in silence."""
+    nonempty = named(what)
+
+    def parse(text: str) -> str:
+        if Path(nonempty(text)).is_dir():
+            raise argparse.ArgumentTypeError(f"{text!r} is a folder: give {what}")
+        return text
+
+    return parse
 
 
 positive = count(1)

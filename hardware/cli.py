@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.cli import add_play_arguments, cmd_play, tolerant_stdin
 from companion.observations import LinkChanged, Observation, Update
-from companion.option_types import count, seconds
+from companion.option_types import count, file_path, named, seconds
 from companion.registry import create, game_class, game_classes
 from companion.session import Session
 from companion.terminal import Terminal, split_players
@@ -247,20 +247,27 @@ def cmd_hw_demo(args: argparse.Namespace) -> int:
                 session.journal.close()
 
 
+PORT = "a serial port such as /dev/ttyUSB0, or a pyserial URL such as loop://"
+TAG_FILE = "a tag file's path (leave --tags out for the default one)"
+CAMERA = "a camera source: 0, picamera, a URL, a video or a folder"
+
+
 def register(subparsers: Any) -> None:
     hw = subparsers.add_parser("hw", help="table hardware: buttons, lights, the serial dice sensor")
     sub = hw.add_subparsers(dest="hw_command", required=True)
 
     def hardware_options(parser: argparse.ArgumentParser, buttons: str) -> None:
-        parser.add_argument("--dice-sensor", metavar="URL", help="serial port or pyserial URL (/dev/ttyUSB0, loop://)")
+        parser.add_argument("--dice-sensor", metavar="URL", type=named(PORT),
+                            help="serial port or pyserial URL (/dev/ttyUSB0, loop://)")
         parser.add_argument("--buttons", choices=("gpio", "mock", "none"), default=buttons, help="button box pins")
-        parser.add_argument("--hardware-config", metavar="TOML", help="pin map (default: the user data dir)")
+        parser.add_argument("--hardware-config", metavar="TOML", type=named("a pin map file's path"),
+                            help="pin map (default: the user data dir)")
 
     play = sub.add_parser("play", help="the terminal referee with the sensor and buttons attached")
     add_play_arguments(play)
     hardware_options(play, "none")
-    play.add_argument("--tags", help="temple tag file (default: the user data dir)")
-    play.add_argument("--camera", metavar="SOURCE",
+    play.add_argument("--tags", type=file_path(TAG_FILE), help="temple tag file (default: the user data dir)")
+    play.add_argument("--camera", metavar="SOURCE", type=named(CAMERA),
                       help="camera reading dice and cards: 0, picamera, a URL, a video or a folder (default: none)")
     picture_options(play)
     live_options(play)
@@ -271,7 +278,8 @@ def register(subparsers: Any) -> None:
     sim.add_argument("--random", type=count(0), default=0, metavar="N", help="then N random d6 rolls")
     sim.add_argument("--interval", type=seconds, default=3.0, help="seconds between random rolls")
     sim.add_argument("--delay", type=seconds, default=0.0, help="seconds to wait before the script")
-    sim.add_argument("--link", help="also make this symlink to the pty (a stable name across unplug/plug)")
+    sim.add_argument("--link", type=named("the path of the link to make"),
+                     help="also make this symlink to the pty (a stable name across unplug/plug)")
     sim.add_argument("--seed", type=int)
     sim.add_argument("--exit", action="store_true", help="exit after the script instead of staying plugged in")
     sim.set_defaults(func=cmd_simulate_dice)
@@ -293,10 +301,10 @@ def register(subparsers: Any) -> None:
 
     teach = sub.add_parser("teach", help="link temple tag ids to card ids (kept in the user data dir)")
     teach.add_argument("--game", default="temple")
-    teach.add_argument("--dice-sensor", metavar="URL", help="teach from slot reports on this port")
+    teach.add_argument("--dice-sensor", metavar="URL", type=named(PORT), help="teach from slot reports on this port")
     teach.add_argument("--tag")
     teach.add_argument("--card")
-    teach.add_argument("--tags", help="tag file (default: the user data dir)")
+    teach.add_argument("--tags", type=file_path(TAG_FILE), help="tag file (default: the user data dir)")
     teach.set_defaults(func=cmd_hw_teach)
 
     demo = sub.add_parser("demo", help="a scripted Blackpool turn: simulated sensor roll, simulated button press")

@@ -9,10 +9,9 @@ data checked by ``companion data validate``.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
-from companion.paths import env_or, user_data_dir
+from companion.paths import env_or, user_data_dir, write_whole
 
 
 def default_tags_path(game_id: str = "temple") -> Path:
@@ -56,7 +55,7 @@ class TagMap:
         self.save()
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_suffix(".tmp")
-        temporary.write_text(json.dumps({"tags": self.links}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(temporary, self.path)
+        """Written whole (``write_whole``): a file of its own beside the tag file, named ``<stem>.tmp``, was left
+        behind when the rename failed (``--tags`` naming a folder), and with no suffix to swap ``--tags /tmp``
+        wrote ``/tmp.tmp``."""
+        write_whole(self.path, (json.dumps({"tags": self.links}, indent=1, sort_keys=True) + "\n").encode())

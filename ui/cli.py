@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from companion.option_types import positive
+from companion.option_types import named, positive
 
 SIZES = ((800, 480), (1280, 800))
 
@@ -52,7 +52,8 @@ def window_size(text: str) -> tuple[int, int]:
 
 def _run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kiosk", action="store_true", help="full screen, exits only with the PIN, attract screen")
-    parser.add_argument("--journal", help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
+    parser.add_argument("--journal", type=named("a journal file's path (leave --journal out for the default one)"),
+                        help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
     parser.add_argument(
         "--size", type=window_size, default="1280x800", help="window size when not full screen, WxH (default: 1280x800)"
     )
@@ -62,9 +63,11 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         choices=("mock", "gpio", "none"),
         help="button box for this run: simulated, real GPIO, or none (default: simulated, on or off as in settings)",
     )
-    parser.add_argument("--dice-sensor", help="serial port of the dice sensor, switched on for this run "
+    parser.add_argument("--dice-sensor", type=named("a serial port such as /dev/ttyUSB0"),
+                        help="serial port of the dice sensor, switched on for this run "
                         "(default: the port and switch in settings)")
     parser.add_argument("--camera", metavar="SOURCE",
+                        type=named("a camera source: 0, picamera, a URL, a video or a folder"),
                         help="camera reading dice and cards, switched on for this run: 0, picamera, a URL, "
                         "a video or a folder (default: the source and switch in settings)")
     parser.add_argument("--bench-exit", action="store_true", help=argparse.SUPPRESS)

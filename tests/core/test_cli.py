@@ -311,3 +311,28 @@ def test_each_kind_of_ending_is_named_in_words() -> None:
     assert outcome({"winner": None, "draw": True}) == "draw"
     assert outcome({"winner": None, "reason": "round limit reached"}) == "no winner (round limit reached)"
     assert outcome(None) == outcome({}) == "no winner"
+
+
+@pytest.mark.parametrize("argv", [["play"], ["referee"], ["export", "-"]])
+def test_an_empty_journal_name_is_refused_not_taken_as_none(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COMPANION_JOURNAL", str(tmp_path / "default.sqlite3"))
+    with pytest.raises(SystemExit) as usage:
+        main([*argv, "--journal", ""])
+    assert usage.value.code == 2
+    assert "argument --journal: it is empty: give a journal file's path" in capsys.readouterr().err
+    assert not (tmp_path / "default.sqlite3").exists()  # the default journal was not opened instead
+
+
+@pytest.mark.parametrize("argv", [["data", "validate", ""], ["data", "template", "race", ""], ["export", ""],
+                                  ["replay", ""]])
+def test_an_empty_path_is_refused_not_taken_as_the_working_folder(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`data template race ""` wrote the house files into whatever folder the shell stood in."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as usage:
+        main(argv)
+    assert usage.value.code == 2 and ": it is empty: give " in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())

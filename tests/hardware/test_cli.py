@@ -96,7 +96,9 @@ def test_a_bad_simulator_script_step_is_named_and_the_rest_still_plays() -> None
     ("argv", "expected"),
     [
         (["bench", "--rolls", "0"], "argument --rolls: '0' is not a whole number of 1 or more"),
-        (["test", "--dwell", "-1"], "argument --dwell: '-1' is not a number of seconds (0 or more)"),
+        (["test", "--dwell", "-1"], "argument --dwell: '-1' is not a number of seconds from 0 to 86400 (a day)"),
+        (["test", "--dwell", "1e20"], "argument --dwell: '1e20' is not a number of seconds from 0 to 86400"),
+        (["simulate-dice", "--delay", "86401"], "argument --delay: '86401' is not a number of seconds from 0"),
         (["test", "--timeout", "inf"], "argument --timeout: 'inf' is not a number of seconds"),
         (["demo", "--pause", "-0.5"], "argument --pause: '-0.5' is not a number of seconds"),
         (["simulate-dice", "--interval", "nan"], "argument --interval: 'nan' is not a number of seconds"),
@@ -107,6 +109,45 @@ def test_odd_numbers_are_refused_by_name(argv: list[str], expected: str, capsys:
     with pytest.raises(SystemExit) as usage:
         main(["hw", *argv])
     assert usage.value.code == 2 and expected in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["hw", "play", "--game", "race", "--players", "a,b"], "--dice-sensor"),
+        (["hw", "play"], "--camera"),
+        (["hw", "play"], "--tags"),
+        (["hw", "play"], "--journal"),
+        (["hw", "test", "--buttons", "none"], "--dice-sensor"),
+        (["hw", "test"], "--hardware-config"),
+        (["hw", "teach"], "--dice-sensor"),
+        (["hw", "teach", "--tag", "04A1", "--card", "P05"], "--tags"),
+        (["hw", "simulate-dice", "--exit"], "--link"),
+        (["ui", "run"], "--dice-sensor"),
+        (["ui", "run"], "--camera"),
+        (["ui"], "--journal"),
+    ],
+)
+def test_an_empty_name_is_refused_not_taken_as_none(
+    argv: list[str], option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--dice-sensor ""` (a shell variable left unset) ran the referee without its sensor, and said nothing."""
+    with pytest.raises(SystemExit) as usage:
+        main([*argv, option, ""])
+    assert usage.value.code == 2 and f"argument {option}: it is empty: give " in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["teach", "--tag", "04A1", "--card", "P05"], ["play"]])
+def test_a_tag_file_that_is_a_folder_is_refused_by_name(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--tags DIR` said "Is a directory (DIR.tmp)" and left that file behind; `hw play` read no tags, in silence."""
+    (tmp_path / "tags").mkdir()
+    with pytest.raises(SystemExit) as usage:
+        main(["hw", *argv, "--tags", str(tmp_path / "tags")])
+    err = capsys.readouterr().err
+    assert usage.value.code == 2 and f"argument --tags: '{tmp_path / 'tags'}' is a folder: give" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tags"]
 
 
 def test_bench_of_a_game_without_a_die_says_which_games_have_one(capsys: pytest.CaptureFixture[str]) -> None:

@@ -120,6 +120,14 @@ def test_a_tag_file_saved_with_a_byte_order_mark_keeps_its_links(tmp_path: Path)
     assert TagMap.load(path).card("04A1") == "P05"
 
 
+def test_a_tag_file_that_cannot_be_replaced_leaves_no_file_of_its_own_beside_it(tmp_path: Path) -> None:
+    """Its save wrote ``<stem>.tmp`` and left it when the rename failed; the next teach could not tell it apart."""
+    (tmp_path / "temple-tags.json").mkdir()
+    with pytest.raises(OSError):
+        TagMap(tmp_path / "temple-tags.json").teach("04A1", "P05")
+    assert [p.name for p in tmp_path.iterdir()] == ["temple-tags.json"]
+
+
 def test_a_sensor_plugged_in_again_without_an_unplug_is_followed_by_the_reader(sensor: SimulatedSensor) -> None:
     """A script's "plug" alone left the old pty open: the reader stayed on it and the roll was never read."""
     heard: queue.Queue = queue.Queue()
