@@ -19,6 +19,7 @@ from companion.journal import Journal, JournalGame, open_journal
 from companion.registry import create
 
 RECORD_FORMAT = "table-companion-record"
+RECORD_VERSION = 1  # the record layout this companion writes and reads; a newer one may mean its fields otherwise
 _STEP_NEEDS = {"act": "action object", "redo": "undone step to redo"}  # what a journal row of each op must have
 CHANCE_TYPES = frozenset({"roll", "draw"})
 
@@ -265,7 +266,7 @@ class Session:
         """A self-contained game record: how it started, every action, and where it ended."""
         return {
             "format": RECORD_FORMAT,
-            "version": 1,
+            "version": RECORD_VERSION,
             "game": self.game.id,
             "start": self.start,
             "data": self.game.data.sources,
@@ -285,7 +286,7 @@ def export_game(entry: JournalGame, cafe_dir: Any = None) -> tuple[dict[str, Any
     except CompanionError as refusal:
         record = {
             "format": RECORD_FORMAT,
-            "version": 1,
+            "version": RECORD_VERSION,
             "game": entry.game,
             "start": entry.start,
             "data": entry.data,
@@ -334,10 +335,22 @@ def open_table(journal_path: Path, cafe_dir: Any = None, resume: bool = True) ->
     return journal, session, " ".join(filter(None, (note, resume_note)))
 
 
+def _check_record_version(version: object) -> None:
+    """A record from a newer companion is refused by its version, not replayed as this one's layout: read so,
+    it was confirmed or refused on fields this version does not know. A hand-made record without one is read
+    as this version's."""
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise BadRequest(f"the game record's version must be a whole number 1 or more, not {quoted(version)}")
+    if version > RECORD_VERSION:
+        raise BadRequest(f"the game record was written by a newer Table Companion (record version {version}; this "
+                         f"one reads version {RECORD_VERSION}): replay it there")
+
+
 def replay_record(record: Mapping[str, Any], cafe_dir: Any = None) -> Session:
     """Rebuild a session from an exported record; refuses one whose end does not match."""
     if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
         raise BadRequest(f"not a game record (expected format {RECORD_FORMAT!r})")
+    _check_record_version(record.get("version", RECORD_VERSION))
     for key in ("game", "start", "actions"):
         if key not in record:
             raise BadRequest(f"the game record lacks {key!r}")

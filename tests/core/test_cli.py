@@ -115,6 +115,10 @@ def test_a_count_of_games_must_be_one_or_more(count: str, capsys: pytest.Capture
          "actions must be a list"),
         ('{"format": "FORMAT", "game": "race", "start": {"players": ["red", "blue"]}, "actions": [{"type": "roll", '
          '"value": ' + "6" * 5000 + "}]}", "a number too long to read (more than 4300 digits)"),
+        ('{"format": "FORMAT", "version": 2, "game": "race", "start": {"players": ["red", "blue"]}, "actions": []}',
+         "written by a newer Table Companion (record version 2; this one reads version 1)"),
+        ('{"format": "FORMAT", "version": "1", "game": "race", "start": {"players": ["red", "blue"]}, "actions": []}',
+         "the game record's version must be a whole number 1 or more, not '1'"),
     ],
 )
 def test_replay_of_a_broken_record_says_what_is_wrong(
