@@ -75,15 +75,17 @@ def cmd_hw_play(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate_dice(args: argparse.Namespace) -> int:
-    """Play a dice sensor on a pty until interrupted (or until the script ends with --exit)."""
+    """Play a dice sensor on a pty until interrupted (or until the script ends with --exit); 1 when a script step
+    could not be played, though the others were."""
     sensor = SimulatedSensor(Path(args.link) if args.link else None).plug()
     print(sensor.path, flush=True)
+    bad = 0
     if args.link:
         print(f"  (a link to {sensor.tty_path}; it survives 'unplug'/'plug' in a script)", flush=True)
     try:
         idle(sensor, args.delay)
         if args.script:
-            run_script(sensor, args.script, lambda s: print(s, flush=True))
+            bad = run_script(sensor, args.script, lambda s: print(s, flush=True))
         rng = random.Random(args.seed)
         for _ in range(args.random):
             idle(sensor, args.interval)
@@ -97,7 +99,7 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
         pass
     finally:
         sensor.unplug()
-    return 0
+    return 1 if bad else 0
 
 
 def cmd_hw_test(args: argparse.Namespace) -> int:

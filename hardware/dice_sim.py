@@ -18,6 +18,7 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.option_types import MAX_SECONDS
 from hardware.dice_protocol import encode
 
 MODEL = "TC-DICE-SIM"
@@ -132,13 +133,15 @@ def idle(sensor: SimulatedSensor, seconds: float) -> None:
 STEPS = "roll V [die] [confidence] [colour], slot N TAG|-, err CODE TEXT, id, raw TEXT, half, wait S, unplug, plug"
 
 
-def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] = print) -> None:
-    """Play a script: steps separated by ';' or newlines (see docs/hardware.md).
+def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] = print) -> int:
+    """Play a script: steps separated by ';' or newlines (see docs/hardware.md); returns how many steps were bad.
 
     A step it cannot play (a typo, a missing number) is named and skipped: the simulated
-    sensor stays plugged in for the steps after it, as a real one would.
+    sensor stays plugged in for the steps after it, as a real one would. The count lets
+    the command end non-zero, so a test script driving it learns a step never played.
     """
     rng = random.Random()
+    bad = 0
     for step in script.replace("\n", ";").split(";"):
         try:
             played = _play_step(sensor, step, rng, say)
@@ -147,18 +150,27 @@ def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] 
         except ValueError as error:  # also a quote left open, or text the ASCII wire cannot carry
             say(f"bad script step {step.strip()!r}: {error}; steps: {STEPS}")
         else:
+            if played is None:
+                bad += 1
+                continue
             if played:
                 say(f"sim: {step.strip()}")
+            continue
+        bad += 1
+    return bad
 
 
-def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random, say: Callable[[str], None]) -> bool:
-    """One script step; False when there was nothing to play."""
+def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random, say: Callable[[str], None]) -> bool | None:
+    """One script step; False when there was nothing to play, None for an unknown step (named here)."""
     words = shlex.split(step)
     if not words:
         return False
     verb, args = words[0].lower(), words[1:]
     if verb == "wait":
-        idle(sensor, float(args[0]))
+        seconds = float(args[0])
+        if not 0 <= seconds <= MAX_SECONDS:  # "wait -1" passed in silence, "wait nan" too, "wait 1e20" never ended
+            raise ValueError(f"a wait is 0 to {MAX_SECONDS:.0f} seconds")
+        idle(sensor, seconds)
     elif verb == "roll":
         value: int | str = args[0] if args and args[0] != "?" else str(rng.randint(1, 6))
         value = int(value) if str(value).isdigit() else value
@@ -182,5 +194,5 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random, say: Call
         say(f"plugged in again at {sensor.path} ({sensor.tty_path})")
     else:
         say(f"unknown script step {step.strip()!r}; steps: {STEPS}")
-        return False
+        return None
     return True

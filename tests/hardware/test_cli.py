@@ -81,11 +81,15 @@ def test_simulate_dice_prints_its_pty_and_plays_the_script() -> None:
     assert first.startswith("/dev/pts/") and "sim: roll 3" in rest
 
 
-def test_a_bad_simulator_script_step_is_named_and_the_rest_still_plays() -> None:
-    script = "wait; slot x AA; roll 4 'open; err caf\u00e9; roll 3"
+def test_a_bad_simulator_script_step_is_named_the_rest_still_plays_and_the_exit_says_so() -> None:
+    """A bad step ended 0, as if the whole script had played: a test driving the simulator never learnt otherwise."""
+    script = "wait; slot x AA; roll 4 'open; err caf\u00e9; jump; wait -1; wait nan; roll 3"
     command = [sys.executable, "-m", "companion", "hw", "simulate-dice", "--script", script, "--exit"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "unknown script step 'jump'" in done.stdout
+    assert "bad script step 'wait -1': a wait is 0 to 86400 seconds" in done.stdout
+    assert "bad script step 'wait nan': a wait is 0 to 86400 seconds" in done.stdout
     assert "bad script step 'wait': a value is missing" in done.stdout
     assert "bad script step 'slot x AA': invalid literal" in done.stdout
     assert "No closing quotation" in done.stdout and "bad script step 'err caf\u00e9'" in done.stdout
