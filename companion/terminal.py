@@ -66,6 +66,32 @@ def input_still_waiting() -> bool:
     return _reading.is_set()
 
 
+def start_reading(read_line: Callable[[], str | None], inbox: queue.Queue[Any],
+                  stopped: Callable[[Exception], None]) -> None:
+    """Forward typed lines from ``read_line`` (which blocks) into ``inbox`` on a helper thread, None at the end.
+
+    A command that also waits on a sensor must see a typed line as soon as it
+    comes, not at its next question; the helper is marked for
+    ``input_still_waiting``, so the process ends though it still waits.
+    ``stopped`` hears an input source that broke, which ends the input too.
+    """
+
+    def forward() -> None:
+        while True:
+            try:
+                line = read_line()
+            except Exception as error:  # a broken input source ends the reading; it must not hang the command
+                stopped(error)
+                line = None
+            inbox.put(line)
+            if line is None:
+                _reading.clear()
+                return
+
+    _reading.set()
+    threading.Thread(target=forward, name=INPUT_THREAD, daemon=True).start()
+
+
 LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check", "why", "all"})
 SHOWN = 30  # choices listed after each step; Through the Desert offers hundreds, a wall no one reads
 GAME_OVER = re.compile(r"\bgame (?:is )?over\b", re.IGNORECASE)
@@ -596,18 +622,6 @@ class Terminal:
                 self.out.write(prompt)
                 self.out.flush()
 
-        def forward() -> None:
-            while True:
-                try:
-                    line = read_line()
-                except Exception as error:  # a broken input source ends the session; it must not hang it
-                    self.say(f"  input stopped: {error}")
-                    line = None
-                inbox.put(line)
-                if line is None:
-                    _reading.clear()
-                    return
-
         def ask(prompt: str) -> str | None:
             """The next typed line, for a question asked on this thread (a new game's): the reader's, not
             stdin's. Read by a second reader, the answer to "Which game?" raced the first one, which took
@@ -626,8 +640,7 @@ class Terminal:
 
         if not self._begin():
             return 0
-        _reading.set()
-        threading.Thread(target=forward, name=INPUT_THREAD, daemon=True).start()
+        start_reading(read_line, inbox, lambda error: self.say(f"  input stopped: {error}"))
         self.ask = ask
         legal = self.show()
         ready()

@@ -22,7 +22,7 @@ from companion.observations import LinkChanged, Observation, Update
 from companion.option_types import count, file_path, named, seconds
 from companion.registry import create, game_class, game_classes
 from companion.session import Session
-from companion.terminal import Terminal, split_players
+from companion.terminal import Terminal, split_players, start_reading
 from hardware.dice_link import DiceLink
 from hardware.dice_protocol import Message, SlotReport
 from hardware.dice_sim import SimulatedSensor, idle, run_script
@@ -147,7 +147,9 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
         print("Give --tag TAG --card CARD, or --dice-sensor URL to teach from the board.", file=sys.stderr)
         return 2
     tolerant_stdin()  # card ids are typed in answer; a stray non-UTF-8 byte must not end the teaching
-    reports: queue.Queue[SlotReport] = queue.Queue()
+    # Tags and typed lines in one queue, so a 'q' typed while no card lies on the board ends the teaching then,
+    # not once a tag is next laid (its answer was read only after a tag's question).
+    inbox: queue.Queue[SlotReport | str | None] = queue.Queue()
 
     shown: list[bool | None] = [None]
 
@@ -163,31 +165,60 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
         """Only what the prompt asks about is queued: on a garbage stream every bad line piled up for as long
         as the prompt stood open (tens of megabytes an hour at 115200 baud)."""
         if isinstance(message, SlotReport) and message.tag is not None:
-            reports.put(message)
+            inbox.put(message)
+
+    asked: list[SlotReport] = []  # the tag whose card is asked for, then those laid meanwhile
+
+    def ask_next() -> None:
+        if asked:
+            tag, slot = asked[0].tag, asked[0].slot
+            current = tags.card(tag)  # type: ignore[arg-type]  # only tagged reports are queued
+            print(f"tag {tag} (slot {slot}){' is ' + current if current else ''}: card? ", end="", flush=True)
 
     link = DiceLink(args.dice_sensor, link_state, on_message=slot_report)
     try:
         link.start()  # inside the try: a Ctrl-C right after the port's first report still ends quietly
+        start_reading(_typed_line, inbox, lambda error: print(f"  input stopped: {error}", flush=True))
         while True:
             try:
                 # Not a bare get(): the kernel may hand Ctrl-C to the link's thread, and a main thread
                 # blocked without a timeout would then never run Python's handler and never end.
-                message = reports.get(timeout=0.5)
+                item = inbox.get(timeout=0.5)
             except queue.Empty:
                 continue
-            current = tags.card(message.tag)  # type: ignore[arg-type]  # only tagged reports are queued
-            answer = input(f"tag {message.tag} (slot {message.slot}){' is ' + current if current else ''}: card? ")
-            if answer.strip().lower() == "q":
+            if item is None:  # the input ended
                 return 0
-            if answer.strip() in known:
-                tags.teach(message.tag, answer.strip())
+            if isinstance(item, SlotReport):
+                asked.append(item)
+                if len(asked) == 1:
+                    ask_next()
+                continue
+            answer = item.strip()
+            if answer.lower() == "q":
+                return 0
+            if not asked:
+                if answer:
+                    print(f"  no card lies on a slot yet: lay {answer} on one first (q to stop)", flush=True)
+                continue
+            if answer in known:
+                tags.teach(asked[0].tag, answer)  # type: ignore[arg-type]
                 print(f"  saved ({tags.path})")
-            elif answer.strip():
-                print(f"  no card {answer.strip()!r}")
-    except (EOFError, KeyboardInterrupt):
+            elif answer:
+                print(f"  no card {answer!r}")
+            asked.pop(0)
+            ask_next()
+    except KeyboardInterrupt:
         return 0
     finally:
         link.stop()
+
+
+def _typed_line() -> str | None:
+    """A line typed in answer, None when the input ends (the prompt is written by the teaching loop)."""
+    try:
+        return input()
+    except EOFError:
+        return None
 
 
 def cmd_hw_demo(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -190,6 +191,66 @@ def test_teaching_from_a_port_that_cannot_open_says_so(tmp_path: Path) -> None:
             teach.kill()  # a teach that did not end must not hold the run until pytest's own timeout
         assert code == 0
     assert any("[sensor not connected: cannot open" in line and "no-port" in line for line in lines), lines
+
+
+def read_until(stream: Any, marker: str) -> str:
+    """What a child wrote up to and including ``marker``, a character at a time: a prompt ends with no newline."""
+    seen = ""
+    while not seen.endswith(marker):
+        char = stream.read(1)
+        assert char, f"the output ended before {marker!r}: {seen[-300:]!r}"
+        seen += char
+    return seen
+
+
+def test_teaching_ends_on_q_typed_before_any_tag_is_laid(tmp_path: Path) -> None:
+    """The 'q' was read only as the answer to the next tag's question: with no card on the board, it did nothing."""
+    command = ["hw", "teach", "--tags", str(tmp_path / "t.json"), "--dice-sensor", str(tmp_path / "no-port")]
+    with subprocess.Popen(
+        [sys.executable, "-m", "companion", *command], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True, preexec_fn=as_from_a_terminal,
+    ) as teach:
+        guard = threading.Timer(30, teach.kill)  # a teach deaf to its q would otherwise hold the run
+        guard.start()
+        try:
+            read_until(teach.stdout, "cannot open")
+            teach.stdin.write("P05\nq\n")
+            teach.stdin.flush()
+            code = teach.wait(timeout=30)
+            rest = teach.stdout.read()
+        finally:
+            guard.cancel()
+            teach.kill()
+    assert code == 0 and "no card lies on a slot yet: lay P05 on one first" in rest
+    assert not (tmp_path / "t.json").exists()
+
+
+def test_teaching_asks_for_each_tag_laid_and_saves_the_answer(tmp_path: Path, sensor: SimulatedSensor) -> None:
+    tags = tmp_path / "t.json"
+    command = ["hw", "teach", "--tags", str(tags), "--dice-sensor", sensor.path]
+    with subprocess.Popen(
+        [sys.executable, "-m", "companion", *command], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True, preexec_fn=as_from_a_terminal,
+    ) as teach:
+        guard = threading.Timer(30, teach.kill)
+        guard.start()
+        try:
+            read_until(teach.stdout, "[sensor connected")
+            sensor.slot(3, "04A1")
+            sensor.slot(5, "04A2")
+            read_until(teach.stdout, "tag 04A1 (slot 3): card? ")
+            teach.stdin.write("P05\n")
+            teach.stdin.flush()
+            read_until(teach.stdout, "tag 04A2 (slot 5): card? ")  # laid while the first was asked
+            teach.stdin.write("NOPE\nq\n")
+            teach.stdin.flush()
+            code = teach.wait(timeout=30)
+            rest = teach.stdout.read()
+        finally:
+            guard.cancel()
+            teach.kill()
+    assert code == 0 and "no card 'NOPE'" in rest
+    assert json.loads(tags.read_text())["tags"] == {"04A1": "P05"}
 
 
 def interrupt_other_threads(pid: int) -> int:
