@@ -221,14 +221,55 @@ def _typed_line() -> str | None:
         return None
 
 
+def _demo_players(game_id: str) -> list[str]:
+    """Red and blue where the game has them (Blackpool's demo, as the README shows it), else its first two colours."""
+    colours = list(game_class(game_id).colours)
+    return ["red", "blue"] if {"red", "blue"} <= set(colours) else colours[:2]
+
+
+def _demo_refusal(game_id: str, players: list[str] | None = None, roll: int = 6) -> str | None:
+    """Why the demo's script (a roll, then confirm on the choice it brings) cannot play ``game_id``, if it cannot.
+
+    Played on a new game without a journal, before anything is shown. A roll
+    the game refuses is left to the script, which names the referee's reason.
+    """
+    session = Session.new(game_id, players or _demo_players(game_id))
+    if session.pending().kind != "roll":
+        return "does not begin with a roll"
+    rolled = [a for a in session.legal() if a.get("value") == roll]
+    if not rolled:
+        return None
+    session.act({key: value for key, value in rolled[0].items() if key != "text"})
+    after = session.pending()
+    if after.kind == "choose":
+        return None
+    return f"asks for no choice after its first roll (next: {after.text.rstrip('.')})"
+
+
 def cmd_hw_demo(args: argparse.Namespace) -> int:
-    """A Blackpool turn through the terminal referee from a simulated roll and a simulated button press."""
+    """A turn (Blackpool's unless --game) through the terminal referee from a simulated roll and button press.
+
+    Its players are red and blue, or the game's first two colours where it has
+    not those, unless --players names them:
+    "red,blue" for every game ended Through the Desert's demo at once on an
+    unknown colour. A game that does not begin with a roll is refused by name,
+    as is one whose first roll brings no choice for the confirm button: the demo
+    ended 1 after the board was shown, or waited 10 s for a step that never came.
+    """
     import tempfile
 
     from companion.journal import Journal
 
+    game_cls = game_class(args.game)
+    # as `play` reads them: "red, blue" too
+    players = split_players(args.players) if args.players else _demo_players(game_cls.id)
+    refusal = _demo_refusal(game_cls.id, players, args.roll)
+    if refusal:
+        plays = ", ".join(gid for gid in sorted(game_classes()) if not _demo_refusal(gid))
+        print(f"companion: the demo rolls a die, then confirm takes the first choice the roll brings; "
+              f"{game_cls.title} {refusal}. The demo plays: {plays}", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as folder, SimulatedSensor() as sensor:
-        players = split_players(args.players)  # as `play` reads them: "red, blue" too
         session = Session.new(args.game, players, journal=Journal(Path(folder) / "demo.sqlite3"))
         terminal = Terminal(session, lambda: None, sys.stdout)
         terminal.farewell = "Bye. The demo played on a scratch journal, which is gone with it."
@@ -342,7 +383,7 @@ def register(subparsers: Any) -> None:
 
     demo = sub.add_parser("demo", help="a scripted Blackpool turn: simulated sensor roll, simulated button press")
     demo.add_argument("--game", default="blackpool")
-    demo.add_argument("--players", default="red,blue")
+    demo.add_argument("--players", help="comma-separated players (default: red,blue, or the game's first two colours)")
     demo.add_argument("--roll", type=int, default=6, help="the sensor's roll (a 6 brings a runner out)")
     demo.add_argument("--pause", type=seconds, default=0.5, help="seconds between the scripted steps")
     demo.set_defaults(func=cmd_hw_demo)

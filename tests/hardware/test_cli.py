@@ -394,3 +394,17 @@ def test_demo_players_are_read_as_play_reads_them(capsys: pytest.CaptureFixture[
     """`hw play --players "red, blue"` plays; `hw demo` split on commas alone and refused "unknown colour ' blue'"."""
     assert main(["hw", "demo", "--players", "red, blue", "--pause", "0"]) == 0
     assert "Red rolls 6." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("game", "why"), [("desert", "asks for no choice after its first roll"),
+                                           ("temple", "does not begin with a roll"),
+                                           ("ttd", "does not begin with a roll")])
+def test_a_demo_of_a_game_its_script_cannot_play_is_refused_before_it_starts(
+    game: str, why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hw demo --game desert` ended 1 on "unknown colour 'red'"; with desert's colours it waited 10 s for a choice
+    the roll-off never brings, and temple's showed its board before its roll was refused."""
+    assert main(["hw", "demo", "--game", game, "--pause", "0"]) == 2
+    out, err = capsys.readouterr()
+    assert f"{why}" in err and "The demo plays: blackpool" in err and not out
+
