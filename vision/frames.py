@@ -9,6 +9,8 @@ frame no reader can use be told apart from a frame with nothing in it.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -79,14 +81,44 @@ def too_large(data: bytes) -> str | None:
             f"{MAX_PIXELS / 1e6:.0f} read: save it smaller")
 
 
+@contextlib.contextmanager
+def quiet_opencv(errors_too: bool = False) -> Iterator[None]:
+    """Keep OpenCV's own warnings about a missing camera out of the log (and its errors, ``errors_too``).
+
+    A kiosk retries an unplugged camera every few seconds all day; OpenCV would
+    write two backend warnings each time, next to our one plain SourceError.
+    The teach step silences errors too: a cut-short photo's "PNG input buffer
+    is incomplete" read as though teaching had failed, though the photo is
+    passed over all the same.
+    """
+    logging = cv2.utils.logging
+    level = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT if errors_too else logging.LOG_LEVEL_ERROR)
+    try:
+        yield
+    finally:
+        logging.setLogLevel(level)
+
+
 def decode_image(data: bytes) -> np.ndarray | None:
-    """A picture file's bytes as BGR, or None when they are no image OpenCV can read or `too_large` to read."""
+    """A picture file's bytes as BGR, or None when they are no image OpenCV can read or `too_large` to read.
+
+    OpenCV's own lines are kept off stderr: a TIFF of 32-bit float samples
+    (a scientific camera's, an export from an editor) wrote a warning of its
+    own beside our sentence. Its colour reader cannot take one; read as it is
+    and scaled as a deep camera's frame is (`as_bgr`), it is a picture like any.
+    """
     if too_large(data) is not None:
         return None
-    try:
-        return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    except cv2.error:  # an empty file, among others
-        return None
+    buffer = np.frombuffer(data, np.uint8)
+    with quiet_opencv(errors_too=True):
+        try:
+            image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
+            if image is None and data[:4] in (b"II*\x00", b"MM\x00*"):  # a TIFF: maybe of samples IMREAD_COLOR refuses
+                image = as_bgr(cv2.imdecode(buffer, cv2.IMREAD_UNCHANGED))
+        except cv2.error:  # an empty file, among others
+            return None
+    return image
 
 
 def image_file(path: Path) -> np.ndarray | None:

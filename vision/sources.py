@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import stat
+import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit
@@ -20,7 +22,7 @@ from urllib.request import url2pathname
 import cv2
 import numpy as np
 
-from vision.frames import image_file, image_problem
+from vision.frames import image_file, image_problem, quiet_opencv
 from vision.mains import V4L2Mains, device_path, picamera_flicker
 from vision.yolo_labels import IMAGE_SUFFIXES
 
@@ -60,25 +62,6 @@ class FrameSource(Protocol):
         ...
 
     def close(self) -> None: ...
-
-
-@contextlib.contextmanager
-def quiet_opencv(errors_too: bool = False) -> Iterator[None]:
-    """Keep OpenCV's own warnings about a missing camera out of the log (and its errors, ``errors_too``).
-
-    A kiosk retries an unplugged camera every few seconds all day; OpenCV would
-    write two backend warnings each time, next to our one plain SourceError.
-    The teach step silences errors too: a cut-short photo's "PNG input buffer
-    is incomplete" read as though teaching had failed, though the photo is
-    passed over all the same.
-    """
-    logging = cv2.utils.logging
-    level = logging.getLogLevel()
-    logging.setLogLevel(logging.LOG_LEVEL_SILENT if errors_too else logging.LOG_LEVEL_ERROR)
-    try:
-        yield
-    finally:
-        logging.setLogLevel(level)
 
 
 class CaptureSource:
@@ -330,6 +313,8 @@ def open_source(spec: str | int) -> FrameSource:
     if text.startswith("/dev/") and not Path(text).exists():  # a device path: a camera, not a file
         raise SourceError(f"camera {text} is not there (unplugged, or another number: see ls /dev/video*)")
     path = Path(text)
+    if not_a_camera(path):  # /dev/null, a serial port, a disk: tried as a camera every 2 s for ever
+        raise SourceRefused(f"{text} is a device but not a camera (see ls /dev/video*), nor a video, image or folder")
     if path.is_dir():
         return FolderSource(path)
     if path.is_fifo() or path.is_socket():  # opened, it waits for a writer for ever: watch hung until killed
@@ -341,6 +326,21 @@ def open_source(spec: str | int) -> FrameSource:
     if path.exists() or path.suffix.lower() in VIDEO_SUFFIXES:
         return CaptureSource(text)
     raise SourceError(f"{text!r} is not a camera index, URL, video file, image or folder")
+
+
+V4L2_MAJOR = 81  # Linux's device number of every video4linux device, /dev/video* and /dev/v4l/... alike
+
+
+def not_a_camera(path: Path) -> bool:
+    """Whether ``path`` is a device that no wait makes a camera: a block device, or on Linux a character
+    device outside video4linux. Elsewhere a character device may be a camera, and is tried as one."""
+    try:
+        status = path.stat()
+    except (OSError, ValueError):
+        return False
+    if stat.S_ISBLK(status.st_mode):
+        return True
+    return stat.S_ISCHR(status.st_mode) and sys.platform.startswith("linux") and os.major(status.st_rdev) != V4L2_MAJOR
 
 
 def is_device(spec: str) -> bool:

@@ -114,3 +114,21 @@ def test_a_taught_folder_that_is_no_folder_is_said_by_the_die_reader_and_watch(t
         assert f"the taught folder {folder}: {why}; reading by the drawings" in captured.err
         assert "frame 1: die shows 3 on red" in captured.out
     assert temple_die_reader(tmp_path / "nothing-taught-yet")[1] is None  # no folder yet: nothing to say
+
+
+def test_a_float_tiff_is_read_and_opencv_says_nothing_of_its_own(tmp_path: Path, capfd) -> None:
+    """A TIFF of 32-bit float samples was "not a readable image", under OpenCV's own "[ WARN ...] Sorry, can not
+    handle images with 32-bit samples" on stderr; it is a picture like a deep camera's frame."""
+    photo = cv2.imread(str(die_photo(tmp_path / "die.png")))
+    cv2.imwrite(str(tmp_path / "die.tiff"), photo.astype(np.float32) / 255)
+    assert main(["vision", "watch", str(tmp_path / "die.tiff"), "--reader", "temple-die", *WATCH]) == 0
+    out, err = capfd.readouterr()
+    assert "frame 1: die shows 3 on red" in out and err == ""
+
+
+def test_a_video_without_a_frame_gets_our_sentence_alone(tmp_path: Path, capfd) -> None:
+    video = tmp_path / "empty.avi"
+    cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 30, (640, 480)).release()
+    assert main(["vision", "watch", str(video), *WATCH]) == 2
+    err = capfd.readouterr().err
+    assert err.startswith("vision: video file") and len(err.splitlines()) == 1, err

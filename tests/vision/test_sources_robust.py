@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -194,3 +195,17 @@ def test_files_whose_names_are_not_utf8_are_read_or_refused_never_fatal(tmp_path
     video.write_bytes(b"not a video")
     with pytest.raises(SourceRefused, match="not UTF-8 text"):
         open_source(str(video))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux device numbers")
+@pytest.mark.parametrize("device", ["/dev/null", "/dev/zero"])
+def test_a_device_that_is_no_camera_is_refused_for_good(device: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`watch /dev/null` was tried as an unplugged camera every 2 s for ever ("cannot open camera /dev/null")."""
+    with pytest.raises(SourceRefused, match=f"{device} is a device but not a camera"):
+        open_source(device)
+    source = RetryingSource(lambda: open_source(device), device)
+    assert source.read() is None and source.lasting  # the app's feed says waiting will not mend it
+    from vision.cli import main
+
+    assert main(["vision", "watch", device, "--turn", "0", "--no-mirror", "--mains", "0", "--tray", "whole"]) == 2
+    assert f"vision: {device} is a device but not a camera" in capsys.readouterr().err
