@@ -6,14 +6,34 @@ still catch them sensibly (python-chess does the same with ``IllegalMoveError``)
 
 from __future__ import annotations
 
+import json
+
 SHOWN_CHARS = 40  # of a value quoted back in a refusal
 
 
 def quoted(value: object) -> str:
     """A value as a refusal quotes it, cut short: a name pasted a megabyte long came back whole, a wall of
-    text in the terminal and a megabyte answer from the referee."""
-    text = repr(value)
+    text in the terminal and a megabyte answer from the referee.
+
+    Text is quoted as before ('red'); anything else is written as the JSON it
+    came as (null, true, {"a": 1}): "not None" and "not {'a': 1}" answered a
+    client in Python's words for what it had sent.
+    """
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError):  # not JSON's (a tuple key, NaN), or a number too long to write out
+            text = _python_words(value)
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
+
+
+def _python_words(value: object) -> str:
+    try:
+        return repr(value)
+    except ValueError:  # an int of more digits than Python will write
+        return "a number too long to show"
 
 
 class CompanionError(Exception):

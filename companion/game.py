@@ -142,7 +142,7 @@ def normalize_action(action: object) -> Action:
         # Left out, the player is whoever is to act; named, it must be a name, or a null would pass every
         # game's turn check as "no player said" while the journal keeps a key that means nothing.
         who = action["player"]
-        raise InvalidAction(f'"player" names a player, not {who!r}; leave it out to mean whoever is to act')
+        raise InvalidAction(f'"player" names a player, not {quoted(who)}; leave it out to mean whoever is to act')
     return {k: v for k, v in action.items() if k != "text"}
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
-from companion.errors import BadRequest, CompanionError, InvalidData, NoGame
+from companion.errors import BadRequest, CompanionError, InvalidData, NoGame, quoted
 from companion.finished import finished_game
 from companion.journal import Journal
 from companion.places import explain_place, known_place, place_from_json
@@ -59,12 +59,6 @@ def parse_json(text: str) -> Any:
         raise BadRequest(f"the line holds a number too long to read (more than {digits} digits)") from None
 
 
-def _short(value: object, limit: int = 40) -> str:
-    """An echo of what was sent that stays short however long the input was."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _field(request: Mapping[str, Any], key: str, kind: type | tuple[type, ...], required: bool = True) -> Any:
     if key not in request:
         if required:
@@ -74,7 +68,7 @@ def _field(request: Mapping[str, Any], key: str, kind: type | tuple[type, ...], 
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         kinds = kind if isinstance(kind, tuple) else (kind,)
         names = " or ".join(TYPE_NAMES.get(k, k.__name__) for k in kinds)
-        raise BadRequest(f"{key!r} must be {names}, not {_short(value)}")
+        raise BadRequest(f"{key!r} must be {names}, not {quoted(value)}")
     return value
 
 
@@ -124,7 +118,7 @@ class Referee:
                 raise BadRequest('a request must be a JSON object such as {"cmd": "pending"}')
             cmd = request.get("cmd")
             if not isinstance(cmd, str) or cmd not in self._commands:
-                raise BadRequest(f"unknown command {_short(cmd)}; commands: {', '.join(self._commands)}")
+                raise BadRequest(f"unknown command {quoted(cmd)}; commands: {', '.join(self._commands)}")
             answer = self._commands[cmd](request)
             return {"ok": True, "pending": self._pending(), **answer}
         except CompanionError as error:

@@ -7,6 +7,7 @@ Legal actions are taken from random positions and broken field by field
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -91,3 +92,28 @@ def test_a_player_that_names_nobody_is_refused_the_same_by_every_game(game_id: s
     answer = referee.handle({"cmd": "act", "action": {**action, "player": who}})
     assert answer["error"]["code"] == "invalid_action" and '"player" names a player' in answer["error"]["message"]
     assert referee.session.document() == before
+
+
+PYTHON_WORDS = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|\{'|\['|'\w+': ")
+
+
+@pytest.mark.parametrize("game_id", sorted(game_classes()))
+def test_refusals_quote_what_was_sent_as_json_not_in_pythons_words(game_id: str) -> None:
+    """A "value": null was refused as "not None", {"a": 1} as "not {'a': 1}": words of the referee's own language,
+    not of the JSON the client sent."""
+    rng = random.Random(5)
+    game = create(game_id)
+    said = []
+    for _ in range(4):
+        referee = Referee()
+        referee.handle({"cmd": "new", "game": game_id, "players": random_players(game, rng)})
+        for _step in range(80):
+            legal = referee.handle({"cmd": "legal"})["legal"]
+            if not legal:
+                break
+            for _try in range(4):
+                answer = referee.handle({"cmd": "act", "action": mangle(rng.choice(legal), rng)})
+                if not answer["ok"]:
+                    said.append(answer["error"]["message"])
+            referee.handle({"cmd": "act", "action": rng.choice(legal)})
+    assert said and not [text for text in said if PYTHON_WORDS.search(text)]

@@ -128,6 +128,16 @@ def test_a_mistyped_field_names_the_type_wanted_and_what_came() -> None:
     assert error == {"code": "bad_request", "message": "'clause' must be a string, not 3"}
 
 
+def test_what_came_is_quoted_as_the_json_it_came_as() -> None:
+    """"unknown command None" and "not {'x': 1}" answered a JSON client in Python's words."""
+    referee = Referee()
+    assert referee.handle_line('{"cmd": null}')["error"]["message"].startswith("unknown command null; commands:")
+    act = started()
+    assert ask(act, {"cmd": "act", "action": [{"x": 1}]})["error"]["message"] == (
+        '\'action\' must be an object, not [{"x": 1}]')
+    assert ask(act, {"cmd": "check", "action": True})["error"]["message"] == "'action' must be an object, not true"
+
+
 def test_nan_infinity_and_huge_numbers_are_refused_as_not_json() -> None:
     """Python's reader takes NaN; journalled and echoed back, it breaks every strict JSON reader."""
     referee = started()

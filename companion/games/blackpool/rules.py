@@ -13,7 +13,7 @@ import re
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from companion.errors import BadRequest, InvalidAction, InvalidPosition
+from companion.errors import BadRequest, InvalidAction, InvalidPosition, quoted
 from companion.game import Action, DieSpec, Event, Game, GameData, OptionSpec, Pending, normalize_action, refuse
 from companion.games.blackpool import effects
 from companion.games.blackpool.board import CAMP, CENTRE, Board
@@ -446,13 +446,13 @@ class Blackpool(Game):
         handler = self._handlers.get(action["type"])
         if handler is None:
             # A mistyped action, not a rule: BP-Q31 (player count and turn order) was cited here.
-            raise InvalidAction(f"unknown action type {action['type']!r}; types: {', '.join(self._handlers)}")
+            raise InvalidAction(f"unknown action type {quoted(action['type'])}; types: {', '.join(self._handlers)}")
         if state.phase == "over":
             raise refuse("The game is over: " + self._result_text(state), "BP-Q30")
         player = action.get("player")
         if player is not None:
             if player not in state.players:
-                raise InvalidAction(f"{player!r} is not playing; players: {', '.join(state.players)}")
+                raise InvalidAction(f"{quoted(player)} is not playing; players: {', '.join(state.players)}")
             if player != state.turn:
                 raise refuse(f"It is {cap(state.turn)}'s turn, not {cap(player)}'s.", "BP-Q31")
         return handler(state, action)
@@ -476,13 +476,13 @@ class Blackpool(Game):
             raise InvalidAction(f'this action needs a "{key}" such as "{state.turn}-1"')
         t = state.by_id.get(tid)
         if t is None:
-            raise InvalidAction(f"no traveller {tid!r} in this game; travellers are named like {state.turn}-1")
+            raise InvalidAction(f"no traveller {quoted(tid)} in this game; travellers are named like {state.turn}-1")
         return t
 
     def _act_roll(self, state: State, action: Action) -> tuple[State, list[Event]]:
         value = action.get("value")
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-            raise InvalidAction(f"the oracle shows 1 to 6, not {value!r}", "BP-Q5")
+            raise InvalidAction(f"the oracle shows 1 to 6, not {quoted(value)}", "BP-Q5")
         self._expect(state, "roll")
         who = cap(state.turn)
         events = [Event("info", f"{who} rolls {value}.", ("BP-3",), (state.turn,))]
@@ -620,7 +620,7 @@ class Blackpool(Game):
     def _act_coin(self, state: State, action: Action) -> tuple[State, list[Event]]:
         deck = action.get("deck")
         if deck not in DECKS:
-            raise InvalidAction(f'"deck" must be "charm" or "curse", not {deck!r}')
+            raise InvalidAction(f'"deck" must be "charm" or "curse", not {quoted(deck)}')
         if state.phase == "move":
             # The roll in hand is not a six; the reason is the coin rule, not "choose a traveller".
             raise refuse(f"A coin is spent only on a six; {cap(state.turn)} rolled {state.roll}.", "BP-Q21")
@@ -639,9 +639,9 @@ class Blackpool(Game):
     def _act_draw(self, state: State, action: Action) -> tuple[State, list[Event]]:
         deck, cid = action.get("deck"), action.get("card")
         if deck not in DECKS:
-            raise InvalidAction(f'"deck" must be "charm" or "curse", not {deck!r}')
+            raise InvalidAction(f'"deck" must be "charm" or "curse", not {quoted(deck)}')
         if cid not in self.catalogue:
-            raise InvalidAction(f"no card {cid!r}; cards: {', '.join(self.catalogue.order)}")
+            raise InvalidAction(f"no card {quoted(cid)}; cards: {', '.join(self.catalogue.order)}")
         self._expect(state, "draw")
         card = self.catalogue[cid]
         if deck != state.deck:
@@ -680,7 +680,7 @@ class Blackpool(Game):
             raise InvalidAction('"travellers" must be a list of traveller ids')
         for tid in order:
             if tid not in state.by_id:
-                raise InvalidAction(f"no traveller {tid!r} in this game")
+                raise InvalidAction(f"no traveller {quoted(tid)} in this game")
         self._expect(state, "target")
         card = self.catalogue[state.card or ""]
         if card.effect != "gust":
@@ -702,7 +702,7 @@ class Blackpool(Game):
         if effect == "reset":
             colour = action.get("opponent")
             if colour not in self.colours:
-                raise InvalidAction(f'Reset needs an "opponent" colour, not {colour!r}')
+                raise InvalidAction(f'Reset needs an "opponent" colour, not {quoted(colour)}')
             if colour not in effects.opponents(state):
                 raise refuse(f"{card.name} must be played on an opponent still in the game.", "BP-Q29")
             travellers, notes = effects.resolve_reset(self.board, state, colour)
@@ -738,7 +738,7 @@ class Blackpool(Game):
         if square == self.board.centre_square:
             square = CENTRE
         if square != CENTRE and square not in self.board.squares:
-            raise InvalidAction(f"no square {square!r} on this board")
+            raise InvalidAction(f"no square {quoted(square)} on this board")
         outward = effect == "step_out"
         side_ok = (t.colour == state.turn) if outward else (t.colour in effects.opponents(state))
         if not side_ok:

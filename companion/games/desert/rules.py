@@ -11,7 +11,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from companion.errors import BadRequest
+from companion.errors import BadRequest, quoted
 from companion.game import Action, DieSpec, Event, Game, GameData, Pending, malformed, normalize_action, refuse
 from companion.games.desert import document
 from companion.games.desert.board import (
@@ -325,15 +325,15 @@ class DesertRace(Game):
         kind = action["type"]
         handler = getattr(self, f"_do_{kind}", None)
         if handler is None:
-            raise malformed(f"unknown action type {kind!r}; types: roll, draw, use, decline, attempt, stop, steal, "
-                            "relocate, trade, end")
+            raise malformed(f"unknown action type {quoted(kind)}; types: roll, draw, use, decline, attempt, stop, "
+                            "steal, relocate, trade, end")
         if state.step.kind == OVER:
             raise refuse("The game is over.", "DR-28")
         pending = self.pending(state)
         if "player" in action:
             who = action["player"]
             if who not in state.players:
-                raise malformed(f"unknown player {who!r}; players: {', '.join(state.players)}")
+                raise malformed(f"unknown player {quoted(who)}; players: {', '.join(state.players)}")
             if who != pending.player:
                 raise refuse(f"It is not {title(who)}'s move: {pending.text}", "DR-3")
         events: list[Event] = []
@@ -407,9 +407,9 @@ class DesertRace(Game):
     def _do_draw(self, state: State, action: Action, events: list[Event]) -> State:
         deck, card = action.get("deck"), action.get("card")
         if not isinstance(deck, str) or deck not in DECKS:
-            raise malformed(f"unknown deck {deck!r}; decks: collection, mystery")
+            raise malformed(f"unknown deck {quoted(deck)}; decks: collection, mystery")
         if not isinstance(card, str) or card not in DECKS[deck]:
-            raise malformed(f"{card!r} is not a {deck} card; cards: {', '.join(DECKS[deck])}")
+            raise malformed(f"{quoted(card)} is not a {deck} card; cards: {', '.join(DECKS[deck])}")
         step = state.step
         if step.kind != DRAW:
             raise self._not_now(state, "A draw", "DR-8" if deck == "collection" else "DR-9")
@@ -436,7 +436,7 @@ class DesertRace(Game):
     def _do_use(self, state: State, action: Action, events: list[Event]) -> State:
         card = action.get("card")
         if card not in COLLECTION_CARDS:
-            raise malformed(f"{card!r} is not a Collection card; cards: {', '.join(COLLECTION_CARDS)}")
+            raise malformed(f"{quoted(card)} is not a Collection card; cards: {', '.join(COLLECTION_CARDS)}")
         rule = CARD_RULE[card]
         if card == COMPASS:
             raise refuse("The Golden Compass is never redeemed: it is held to win.", "DR-Q17")
@@ -534,7 +534,7 @@ class DesertRace(Game):
     def _do_steal(self, state: State, action: Action, events: list[Event]) -> State:
         card = action.get("card")
         if card not in COLLECTION_CARDS:
-            raise malformed(f"{card!r} is not a Collection card; cards: {', '.join(COLLECTION_CARDS)}")
+            raise malformed(f"{quoted(card)} is not a Collection card; cards: {', '.join(COLLECTION_CARDS)}")
         step = state.step
         if step.kind != STEAL:
             raise self._not_now(state, "Taking a card", "DR-23")
@@ -545,7 +545,7 @@ class DesertRace(Game):
     def _do_relocate(self, state: State, action: Action, events: list[Event]) -> State:
         space_id = action.get("space")
         if not isinstance(space_id, str) or space_id not in self.board.by_id:
-            raise malformed(f"unknown space {space_id!r}")
+            raise malformed(f"unknown space {quoted(space_id)}")
         step = state.step
         if step.kind != VORTEX_STEP:
             raise self._not_now(state, "Relocating a piece", "DR-26")

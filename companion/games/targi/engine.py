@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.errors import IllegalAction, InvalidAction
+from companion.errors import IllegalAction, InvalidAction, quoted
 from companion.game import Event, Pending
 from companion.games.targi import effects as fx
 from companion.games.targi.board import EDGE_CARDS, OPPOSITE, intersections, same_line
@@ -51,7 +51,7 @@ def as_bundle(value: Any, allowed: tuple[str, ...], field: str) -> Bundle:
         raise InvalidAction(f'"{field}" must be an object of resource counts, e.g. {{"salt": 2}}')
     for key, n in value.items():
         if key not in allowed:
-            raise InvalidAction(f'"{field}" names {key!r}; allowed: {", ".join(allowed)}')
+            raise InvalidAction(f'"{field}" names {quoted(key)}; allowed: {", ".join(allowed)}')
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise InvalidAction(f'"{field}".{key} must be a whole number of at least 0')
     return bundle(value)
@@ -343,21 +343,21 @@ class Engine:
         kind = a["type"]
         handler = HANDLERS.get(kind)
         if handler is None:
-            raise InvalidAction(f"unknown action type {kind!r}; types: {', '.join(HANDLERS)}")
+            raise InvalidAction(f"unknown action type {quoted(kind)}; types: {', '.join(HANDLERS)}")
         if s.stage == "over":
             raise refuse("The game is over; no more actions.", "TG-S1")
         pend = self.pending(s)
         who = a.get("player")
         if who is not None and pend.kind == "choose" and who != pend.player:
             if who not in s.players:
-                raise InvalidAction(f"unknown player {who!r}; players: {', '.join(s.players)}")
+                raise InvalidAction(f"unknown player {quoted(who)}; players: {', '.join(s.players)}")
             raise refuse(f"It is {cap(pend.player)}'s turn to decide, not {cap(who)}'s.", "TG-TURN")
         if kind == "draw":
             deck, card = a.get("deck"), a.get("card")
             if deck not in ("goods", "tribe"):
                 raise InvalidAction('"deck" must be "goods" or "tribe"')
             if not isinstance(card, str) or card not in self.cat.deck_cards[deck]:
-                raise InvalidAction(f"{card!r} is not a card of the {deck} deck")
+                raise InvalidAction(f"{quoted(card)} is not a card of the {deck} deck")
             if pend.kind != "draw":
                 raise refuse("No card is waiting to be turned up now.", "TG-DRAW")
         elif pend.kind == "draw":
@@ -573,7 +573,7 @@ class Engine:
     def tribe_card_arg(self, s: State, a: Action) -> tuple[Task, str]:
         card = a.get("card")
         if not isinstance(card, str) or card not in self.cat.tribe:
-            raise InvalidAction(f"{card!r} is not a tribe card")
+            raise InvalidAction(f"{quoted(card)} is not a tribe card")
         open_task = s.stage == "actions" and s.tasks and s.tasks[0].kind == "tribe"
         if not open_task and s.actor is not None and card in s.supply(s.actor).hand:
             # TG-T2: the card in hand is played or dropped only through the Noble; TG-T1 (deciding on a

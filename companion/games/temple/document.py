@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import BadRequest, InvalidPosition
+from companion.errors import BadRequest, InvalidPosition, quoted
 from companion.games.temple.board import Board
 from companion.games.temple.state import PHASES, Task, TempleState, pawn_name
 from companion.schema import is_known
@@ -45,7 +45,7 @@ def parse_location(board: Board, colour: str, value: Any) -> int:
         k = int(value[4:])
         if 1 <= k <= len(geo.steps):
             return geo.steps[k - 1]
-        raise ValueError(f"{colour} has steps 1-{len(geo.steps)}, not {value!r}")
+        raise ValueError(f"{colour} has steps 1-{len(geo.steps)}, not {quoted(value)}")
     if (
         isinstance(value, list | tuple)
         and len(value) == 2
@@ -55,7 +55,7 @@ def parse_location(board: Board, colour: str, value: Any) -> int:
         if 0 <= x < board.size and 0 <= y < board.size and board.node(x, y) in board.ring:
             return board.node(x, y)
         raise ValueError(f"{list(value)} is not a space of the temple path")
-    raise ValueError(f'{value!r} is not a location ([x, y], "entrance", "stepN" or "chamber")')
+    raise ValueError(f'{quoted(value)} is not a location ([x, y], "entrance", "stepN" or "chamber")')
 
 
 def parse_pawn(state: TempleState, value: Any) -> tuple[str, int]:
@@ -63,7 +63,7 @@ def parse_pawn(state: TempleState, value: Any) -> tuple[str, int]:
     if isinstance(value, str) and value[-1:] in ("1", "2") and value[:-1] in state.players:
         return value[:-1], int(value[-1]) - 1
     names = ", ".join(pawn_name(c, i) for c in state.players for i in (0, 1))
-    raise ValueError(f"no pawn {value!r} in play; pawns: {names}")
+    raise ValueError(f"no pawn {quoted(value)} in play; pawns: {names}")
 
 
 def to_document(game: TempleGame, state: TempleState) -> dict[str, Any]:

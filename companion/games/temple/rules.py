@@ -14,7 +14,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from companion.errors import InvalidAction
+from companion.errors import InvalidAction, quoted
 from companion.game import Action, DieSpec, Event, Game, GameData, OptionSpec, Pending, normalize_action, refuse
 from companion.games.temple import document, moves
 from companion.games.temple.board import COLOURS, Board, Layout
@@ -313,7 +313,8 @@ class TempleGame(Game):
         }.get(kind)
         if handler is None:
             raise InvalidAction(
-                f"unknown action type {kind!r}; types: draw, roll, ahkinchil, change, skip_change, move, stair, order"
+                f"unknown action type {quoted(kind)}; types: draw, roll, ahkinchil, change, skip_change, move, stair, "
+                "order"
             )
         pending = self.pending(state)
         expected = {
@@ -334,7 +335,7 @@ class TempleGame(Game):
         who = action.get("player")
         if who is not None and (not isinstance(who, str) or who not in state.players):
             # A colour nobody plays is a slip of the pen, not a question of whose turn it is.
-            raise InvalidAction(f"{who!r} is not playing; players: {', '.join(state.players)}", "RU-28")
+            raise InvalidAction(f"{quoted(who)} is not playing; players: {', '.join(state.players)}", "RU-28")
         if who is not None and pending.player is not None and who != pending.player:
             # Named as the table says it ("Blue"), like every other text; the id is for actions only.
             raise refuse(f"It is not {who.capitalize()}'s turn to act: {pending.text}", "RU-28")
@@ -355,7 +356,7 @@ class TempleGame(Game):
     # assembly -------------------------------------------------------------
     def _apply_draw(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
         if action.get("deck", DECK_ID) != DECK_ID:
-            raise InvalidAction(f"the temple has one deck, {DECK_ID!r}, not {action.get('deck')!r}", "RU-2")
+            raise InvalidAction(f"the temple has one deck, {quoted(DECK_ID)}, not {quoted(action.get('deck'))}", "RU-2")
         card = action.get("card")
         if not isinstance(card, str):
             raise InvalidAction('a draw needs "card": a card id')
@@ -366,7 +367,7 @@ class TempleGame(Game):
             )
             return state
         if card not in self.board.cards:
-            raise InvalidAction(f"no path card {card!r} in the temple deck", "RU-2")
+            raise InvalidAction(f"no path card {quoted(card)} in the temple deck", "RU-2")
         if card in state.slots:
             raise refuse(f"{card} is already in slot {state.slots.index(card) + 1}.", "RU-3")
         slots = list(state.slots)
@@ -389,7 +390,7 @@ class TempleGame(Game):
     def _read_roll(self, action: Action) -> tuple[Any, str]:
         value = action.get("value")
         if value != "X" and (isinstance(value, bool) or not isinstance(value, int)):
-            raise InvalidAction(f'a roll needs "value": "X" or a number, not {value!r}', "RU-2")
+            raise InvalidAction(f'a roll needs "value": "X" or a number, not {quoted(value)}', "RU-2")
         face = action.get("face")
         colour = face.get("colour") if isinstance(face, Mapping) else None
         if colour is None and value == "X":
@@ -578,7 +579,7 @@ class TempleGame(Game):
         number = action.get("slot")
         if isinstance(number, bool) or number not in board.slot_numbers:
             raise InvalidAction(
-                f"slot must be one of {min(board.slot_numbers)}-{max(board.slot_numbers)}, not {number!r}"
+                f"slot must be one of {min(board.slot_numbers)}-{max(board.slot_numbers)}, not {quoted(number)}"
             )
         card = action.get("card")
         if not isinstance(card, str):
@@ -586,7 +587,7 @@ class TempleGame(Game):
         if card == board.ak_card:
             raise refuse("The Ah Kinchil card never goes into a slot; it is played instead of rolling.", "RU-Q24")
         if card not in board.cards:
-            raise InvalidAction(f"no path card {card!r} in the temple deck", "RU-2")
+            raise InvalidAction(f"no path card {quoted(card)} in the temple deck", "RU-2")
         if card in state.slots:
             raise refuse(
                 f"{card} is already on the board, in slot {board.slot_numbers[state.slots.index(card)]}.", "RU-7"

@@ -14,7 +14,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from companion.errors import InvalidAction
+from companion.errors import InvalidAction, quoted
 from companion.game import Action, Event, Game, GameData, Pending, refuse
 from companion.games.ttd import document, scoring, view
 from companion.games.ttd.board import Board, bits, build_board
@@ -391,7 +391,7 @@ class ThroughTheDesert(Game):
     def parse_colour(self, action: Mapping[str, Any]) -> int:
         raw = action.get("colour")
         if not isinstance(raw, str) or raw not in self.colour_index:
-            raise InvalidAction(f"unknown camel colour {raw!r}; colours: {', '.join(self.colour_ids)}")
+            raise InvalidAction(f"unknown camel colour {quoted(raw)}; colours: {', '.join(self.colour_ids)}")
         return self.colour_index[raw]
 
     def check_turn(self, state: TtdState, action: Mapping[str, Any]) -> None:
@@ -399,7 +399,7 @@ class ThroughTheDesert(Game):
         if who is None:
             return
         if who not in state.players:
-            raise InvalidAction(f"{who!r} is not playing; players: {', '.join(state.players)}")
+            raise InvalidAction(f"{quoted(who)} is not playing; players: {', '.join(state.players)}")
         if state.phase in ("leaders", "camels") and who != state.player:
             raise refuse(f"It is {state.player.capitalize()}'s turn, not {str(who).capitalize()}'s.", "TTD-T")
 
@@ -413,7 +413,7 @@ class ThroughTheDesert(Game):
             "pass": self.apply_pass,
         }.get(kind)  # type: ignore[arg-type]
         if handler is None:
-            raise InvalidAction(f"unknown action type {kind!r}; types: draw, leader, camel, pass")
+            raise InvalidAction(f"unknown action type {quoted(kind)}; types: draw, leader, camel, pass")
         self.check_turn(state, action)
         return handler(state, action)
 
@@ -437,10 +437,10 @@ class ThroughTheDesert(Game):
 
     def apply_draw(self, state: TtdState, action: Mapping[str, Any]) -> tuple[TtdState, list[Event]]:
         if action.get("deck") != "waterholes":
-            raise InvalidAction(f"unknown deck {action.get('deck')!r}; the only deck is 'waterholes'")
+            raise InvalidAction(f"unknown deck {quoted(action.get('deck'))}; the only deck is 'waterholes'")
         card = action.get("card")
         if not isinstance(card, str) or card not in self.token_ids:
-            raise InvalidAction(f"unknown water-hole token {card!r}; tokens: {', '.join(self.token_ids)}")
+            raise InvalidAction(f"unknown water-hole token {quoted(card)}; tokens: {', '.join(self.token_ids)}")
         value = self.token_ids[card]
         if state.phase != "waterholes":
             self.refuse_if_over(state)
