@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("dir", help="a set (with <split>/images, <split>/labels) or one split")
     p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
     p.add_argument("--no-mirror", action="store_true", help="never reread an unsure crop mirrored")
-    p.add_argument("--models", metavar="FOLDER",
+    p.add_argument("--models", metavar="FOLDER", type=named_folder,
                    help="score these d6 models (d6_detector.onnx, d6_classifier.onnx, d6_models.json and, if there, "
                    "d6_low_classifier.onnx and d6_low_detector.onnx; e.g. a rebuild's final/ folder) instead of the "
                    "shipped ones")

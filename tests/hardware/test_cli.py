@@ -155,6 +155,20 @@ def test_a_tag_file_that_is_a_folder_is_refused_by_name(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tags"]
 
 
+@pytest.mark.parametrize(("argv", "what"), [(["ui", "screenshots", ""], "argument dir"),
+                                            (["vision", "eval-dice", ".", "--models", ""], "argument --models")])
+def test_an_empty_folder_name_is_refused_not_taken_as_the_working_folder(
+    argv: list[str], what: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`ui screenshots ""` wrote into whatever folder the shell stood in; `eval-dice --models ""` scored the
+    shipped models, as though the option had been left out."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as usage:
+        main(argv)
+    assert usage.value.code == 2 and f"{what}: " in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
 def test_bench_of_a_game_without_a_die_says_which_games_have_one(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hw", "bench", "--game", "targi", "--rolls", "2"]) == 2
     err = capsys.readouterr().err
