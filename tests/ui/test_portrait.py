@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from kivy.core.window import Window
 from kivy.uix.button import Button
+from kivy.uix.label import Label
 
 from companion.session import Session
 from tests.ui.conftest import advance, tap
@@ -24,6 +25,8 @@ from ui.shots import default_players, long_list, mid_game
 
 PORTRAIT = [(480, 800), (600, 1024), (800, 1280)]
 GAMES = ("blackpool", "desert", "ttd", "targi", "temple")
+FINGER = 48  # px: 9 mm on the 7 inch display (about 130 px an inch); the table's buttons are 60-64 at 800x480
+READABLE = 16  # px: the smallest text on the table upright (17-24 at 800x480)
 AREAS = ("board", "prompt", "status", "narrowing", "choice_scroll", "announcements_scroll")
 
 
@@ -84,15 +87,18 @@ def faults(table: Any) -> list[str]:
 def test_the_board_spans_the_top_and_nothing_overlaps_on_a_portrait_screen(
     game_id: str, size: tuple[int, int], start: Any, window_size: Any
 ) -> None:
-    """Top to bottom: the board (a square of the window's width), prompt, choices, announcements, bottom bar."""
-    window_size(size)
+    """Top to bottom: the board (the window's width, and no smaller than on the same display in landscape),
+    prompt, choices, announcements, bottom bar."""
+    window_size((size[1], size[0]))  # the same display in landscape
     app = start(mid_game(game_id))
     app.show("table")
     advance(4)
     table = app.root.get_screen("table")
     board, prompt, scroll = table.ids.board, table.ids.prompt, table.ids.choice_scroll
+    beside = min(board.size)
+    window_size(size)
     assert board.width >= Window.width * 0.96, f"the board is {board.width:.0f} px wide in a {Window.width} px window"
-    assert board.height >= board.width * 0.9, f"{board.size} leaves the board short of its square"
+    assert min(board.size) >= beside, f"{board.size} upright, {beside:.0f} px square beside the choices"
     assert window_box(board)[1] >= window_box(prompt)[3] - 0.5, "the prompt is not under the board"
     assert window_box(prompt)[1] >= window_box(scroll)[3] - 0.5, "the choices are not under the prompt"
     assert window_box(scroll)[1] >= window_box(table.ids.announcements_scroll)[3] - 0.5
@@ -102,6 +108,31 @@ def test_the_board_spans_the_top_and_nothing_overlaps_on_a_portrait_screen(
     assert not found, f"{game_id} at {size[0]}x{size[1]}:\n" + "\n".join(found)
     first = table.buttons()[0] if table.buttons() else None
     assert first is None or shown_whole(first, scroll), "not even the first choice shows"
+
+
+@pytest.mark.parametrize("size", PORTRAIT)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_table_is_sized_for_a_finger_and_readable_on_a_portrait_screen(
+    game_id: str, size: tuple[int, int], start: Any, window_size: Any
+) -> None:
+    """Every button a finger's size, every text readable: sized by the width alone (app.u 0.6 at 480x800),
+    the choices and the bottom bar were 36-38 px high and the words 11-14 px."""
+    window_size(size)
+    app = start(mid_game(game_id))
+    app.show("table")
+    app.status = "The camera sees no picture."
+    app.announcements = [{"text": "Yellow rolls 1. Nothing of Yellow's can move with a 1.", "rules": ["BP-5"]}]
+    advance(4)
+    table = app.root.get_screen("table")
+    texts = [w for w in table.walk(restrict=True)  # buttons are labels too
+             if isinstance(w, Label) and w.text and w.opacity and w.width > 0.5 and w.height > 0.5]
+    assert table.ids.status in texts and table.ids.announcements in texts
+    assert game_id != "ttd" or (table.ids.hint in texts and table.ids.list_all in texts)
+    small = [f"{w.text[:40]!r} is {w.font_size:.1f} px" for w in texts if w.font_size < READABLE]
+    pokes = [f"{w.text!r} is {w.width:.0f}x{w.height:.0f} px" for w in texts
+             if isinstance(w, Button) and min(w.size) < FINGER]
+    assert not small + pokes, f"{game_id} at {size[0]}x{size[1]}:\n" + "\n".join(small + pokes)
+    assert not faults(table)
 
 
 @pytest.mark.parametrize("size", PORTRAIT)

@@ -9,13 +9,14 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
-from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.places import place_of
 from ui.boards import placer_for
 from ui.choices import EVERYWHERE, Arrangement, DiePad, arrange, die_pad, face_colour, face_label, reveal
+from ui.screens.upright import UprightScreen
 from ui.widgets import BoardWidget, ChoiceButton
 
 __all__ = ["BoardWidget", "TableScreen"]
@@ -31,8 +32,14 @@ def citation(entry: dict[str, Any]) -> str:
     return entry["text"] + (f"  [{', '.join(rules)}]" if rules else "")
 
 
-class TableScreen(Screen):
-    """Shows the legal actions as buttons, or, when there are hundreds, as marks on the board to tap."""
+class TableScreen(UprightScreen):
+    """Shows the legal actions as buttons, or, when there are hundreds, as marks on the board to tap.
+
+    Upright, the board goes on top and the rest is sized in the table's own unit (table.kv), so the choices
+    it makes here are given that unit (`made_in`, `fit`).
+    """
+
+    made_in = ("die_pad", "choices")  # the boxes whose buttons are made here
 
     choices = ListProperty([])
     board = ObjectProperty(None, allownone=True)  # the app's BoardView, before this screen marks it
@@ -50,7 +57,6 @@ class TableScreen(Screen):
     short_labels = BooleanProperty(False)  # every label fits half a narrow panel: two columns show twice as many
     pad_columns = NumericProperty(1)  # the die pad's width in buttons (its longest row)
     has_pad = BooleanProperty(False)
-    portrait = BooleanProperty(False)  # taller than wide (a display mounted upright): the board goes on top
     arrangement = Arrangement([])
     focus: Hashable | None = None
     asked: Hashable | None = None  # a place tapped where nothing is offered: the board rings it while it is answered
@@ -222,12 +228,12 @@ class TableScreen(Screen):
         grid = self.ids.choices
         grid.clear_widgets()
         if self.game_over:  # the table's next step is the next game
-            again = ChoiceButton(text=f"Play again: new {app.game_title}, same players")
+            again = self._choice(text=f"Play again: new {app.game_title}, same players")
             again.bind(on_release=lambda _b: app.play_again())
             grid.add_widget(again)
             self.has_buttons = True
         for action in listed:
-            button = ChoiceButton(
+            button = self._choice(
                 text=str(action.get("text") or action.get("type")), action=action, chosen=action == self.highlighted
             )
             button.bind(on_release=lambda b: app.act(b.action))
@@ -248,11 +254,17 @@ class TableScreen(Screen):
                     grid.add_widget(Widget(size_hint_y=None, height=1))
                     continue
                 colours = FACE_COLOURS.get(face_colour(action))
-                button = ChoiceButton(text=face_label(action), action=action, chosen=action == self.highlighted)
+                button = self._choice(text=face_label(action), action=action, chosen=action == self.highlighted)
                 if colours:
                     button.tint, button.ink = colours
                 button.bind(on_release=lambda b: app.act(b.action))
                 grid.add_widget(button)
+
+    def _choice(self, **kwargs: Any) -> ChoiceButton:
+        """A choice button in the table's unit (table.kv, <TableChoice>)."""
+        button = Factory.TableChoice(**kwargs)
+        self.fit(button)
+        return button
 
     def buttons(self) -> list[ChoiceButton]:
         """Every choice on show, die pad first: what the button box lights and a test taps."""
