@@ -15,15 +15,17 @@ import pytest
 from kivy.app import App
 from kivy.core.window import Window
 from kivy.uix.button import Button
+from kivy.uix.label import Label
 
 from tests.ui import test_portrait
-from tests.ui.conftest import advance, until
+from tests.ui.conftest import advance, tap, until
 from tests.ui.test_camera_screen import frames, open_camera
 from tests.ui.test_camera_screen import (
     test_the_tray_is_marked_by_two_taps_on_the_picture_and_far_dice_are_read_in_it as tray_marked_by_taps,
 )
+from tests.ui.test_home_settings_portrait import cut, seen
 from tests.ui.test_layout import window_box
-from tests.ui.test_portrait import PORTRAIT, inside, overlap
+from tests.ui.test_portrait import FINGER, PORTRAIT, READABLE, inside, overlap
 from tests.vision.test_feed import BY_ID, board_frame
 from ui.screens.camera import CameraScreen
 from ui.settings import Settings
@@ -75,9 +77,12 @@ def landscape_buttons(screen: Any) -> dict[str, tuple[float, float]]:
 
 
 def small_buttons(screen: Any, landscape: dict[str, tuple[float, float]], u: float) -> list[str]:
-    """Buttons smaller than in landscape: sizes scale with the unit, so compared at landscape size times it."""
-    return [f"{name} {screen.ids[name].size} < {w * u:.0f}x{h * u:.0f}" for name, (w, h) in landscape.items()
-            if screen.ids[name].width < w * u - 1 or screen.ids[name].height < h * u - 1]
+    """Buttons lower than in landscape (sizes scale with the unit, so compared at landscape size times it), or
+    narrower than a finger: a row's width is the window's, shared with the spaces between its buttons, which
+    grow with the screen's own unit."""
+    return [f"{name} {screen.ids[name].size} < {min(w * u, FINGER):.0f}x{h * u:.0f}"
+            for name, (w, h) in landscape.items()
+            if screen.ids[name].width < min(w * u, FINGER) - 1 or screen.ids[name].height < h * u - 1]
 
 
 def on_camera(launch: Any, tmp_path: Path, settings: Settings | None = None) -> tuple[Any, Any]:
@@ -109,6 +114,7 @@ def test_the_picture_spans_the_top_and_the_teach_controls_stand_under_it_on_a_po
     assert ids.frame.height == pytest.approx(shown[1], abs=1), "the frame keeps a band beside the picture"
     boxes = areas(screen)
     order = ["heading", "frame", "seen", "picture_buttons", "controls", "note", "bottom bar"]
+    order = [name for name in order if name != "note" or screen.note]  # upright, an empty note takes no room
     for upper, lower in pairwise(order):
         assert boxes[upper][1] >= boxes[lower][3] - 0.5, f"{lower} {boxes[lower]} is not under {upper} {boxes[upper]}"
     assert ids.controls.width >= Window.width * 0.96, "the teach controls keep a narrow column"
@@ -202,3 +208,27 @@ def test_the_tray_is_marked_by_two_taps_on_the_picture_on_a_portrait_screen(
 
     tray_marked_by_taps(launch_upright, tmp_path)
     assert App.get_running_app().root.get_screen("camera").portrait
+
+
+@pytest.mark.parametrize("size", PORTRAIT)
+def test_the_camera_screen_is_sized_for_a_finger_and_readable_on_a_portrait_screen(
+    size: tuple[int, int], launch: Any, tmp_path: Path, window_size: Any
+) -> None:
+    """Sized by the width alone (app.u 0.6 at 480x800), its buttons, the slot, card and face lists and the rows
+    they open were 31-38 px high and its words 11-13 px; now every one a finger's 48 px, no word under 16 px
+    or shortened, and the picture still across the full width."""
+    _app, screen = on_camera(launch, tmp_path)
+    in_portrait(screen, size, window_size)
+    screen.note = "Taught P05 from slot 3."
+    tap(screen.ids.tray)  # "Whole picture": the longer word
+    advance(3)
+    tap(screen.ids.slot)  # its list open, as an owner picking a slot sees it
+    rows = [w for w in screen.ids.slot._dropdown.container.children if isinstance(w, Button)]
+    texts = [w for w in seen(screen) if isinstance(w, Label)] + rows
+    assert screen.ids.tray.text == "Whole picture" and rows
+    found = [f"{w.text[:40]!r} is {w.font_size:.1f} px" for w in texts if w.font_size < READABLE]
+    found += [f"{w.text!r} is {w.height:.0f} px high" for w in texts if isinstance(w, Button) and w.height < FINGER]
+    found += [text for w in texts if w not in rows and (text := cut(w))]
+    assert not found, f"at {size[0]}x{size[1]}:\n" + "\n".join(found)
+    assert screen.ids.frame.width >= Window.width * 0.96
+    screen.ids.slot._dropdown.dismiss()

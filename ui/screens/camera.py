@@ -22,9 +22,9 @@ from kivy.clock import Clock
 from kivy.graphics import Color, InstructionGroup, Line, Rectangle
 from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
-from kivy.uix.screenmanager import Screen
 
 from companion.observations import CONFIRM_BELOW
+from ui.screens.upright import UprightScreen
 from vision.mains import MAINS_HZ
 from vision.orientation import Orientation
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text
@@ -108,7 +108,12 @@ def shown_rectangle(box: Quad, frame_size: tuple[int, int], shown_pos: tuple[flo
     return left, bottom, right - left, top - bottom
 
 
-class CameraScreen(Screen):
+class CameraScreen(UprightScreen):
+    """The picture with what the camera reads over it, and the controls that teach it a café's cards and die.
+
+    Upright, the picture goes on top and the rest is sized in the screen's own unit (camera.kv).
+    """
+
     note = StringProperty("")
     refused = BooleanProperty(False)  # the note says why something was not done: shown apart from a success
     mains_text = StringProperty(mains_button_text(0))
@@ -118,7 +123,6 @@ class CameraScreen(Screen):
     # the same slot and card are picked, the teach button takes the card as printed.
     printed_offer = StringProperty("")
     marking = BooleanProperty(False)  # the next taps on the picture mark the tray's corners
-    portrait = BooleanProperty(False)  # taller than wide (a display mounted upright): the picture goes on top
     _corner: tuple[float, float] | None = None  # the tray's first corner tapped, as shares of the picture
     slots = ListProperty([])
     cards = ListProperty([])
