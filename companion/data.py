@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.errors import InvalidData
+from companion.errors import InvalidData, quoted
 from companion.game import Game, GameData
 from companion.paths import env_or, user_data_dir
 from companion.rulebook import rulebook_schema
@@ -74,7 +74,7 @@ def _json_fault(exc: json.JSONDecodeError) -> str:
     """The decoder's complaint, with the usual hand-editing slip (a comma before ``]`` or ``}``) said plainly."""
     before = exc.doc[: exc.pos].rstrip()
     if exc.doc[exc.pos : exc.pos + 1] in ("]", "}") and before.endswith(","):
-        return f"a comma before {exc.doc[exc.pos]!r} (JSON allows no comma after the last entry)"
+        return f"a comma before {quoted(exc.doc[exc.pos])} (JSON allows no comma after the last entry)"
     return exc.msg
 
 
@@ -82,11 +82,11 @@ def file_problems(game_cls: type[Game], kind: str, content: Any, where: str) -> 
     """Schema problems of one file; the header must say which game and kind it is."""
     schema = look_up(schemas(game_cls), kind)
     if schema is None:
-        return [f"{where}: {game_cls.id} has no data kind {kind!r}; kinds: {', '.join(schemas(game_cls))}"]
+        return [f"{where}: {game_cls.id} has no data kind {quoted(kind)}; kinds: {', '.join(schemas(game_cls))}"]
     problems = schema(content, f"{where}:")
     if isinstance(content, dict) and (content.get("game"), content.get("kind")) != (game_cls.id, kind):
-        found = f"game {content.get('game')!r} kind {content.get('kind')!r}"
-        problems.insert(0, f"{where}: header says {found}, expected {game_cls.id!r} {kind!r}")
+        found = f"game {quoted(content.get('game'))} kind {quoted(content.get('kind'))}"
+        problems.insert(0, f"{where}: header says {found}, expected {quoted(game_cls.id)} {quoted(kind)}")
     return problems
 
 
@@ -206,7 +206,7 @@ def validate_path(path: Path, game_classes: Mapping[str, type[Game]]) -> list[st
             continue
         game_cls = look_up(game_classes, content["game"])
         if game_cls is None:
-            problems.append(f"{file}: unknown game {content['game']!r}; games: {', '.join(game_classes)}")
+            problems.append(f"{file}: unknown game {quoted(content['game'])}; games: {', '.join(game_classes)}")
             continue
         own = file_problems(game_cls, content["kind"], content, str(file))
         problems.extend(own)

@@ -172,9 +172,9 @@ def unknown_keys(action: Action, keys: Mapping[str, frozenset[str]]) -> InvalidA
     extra = sorted(set(action) - known - {"player"})  # any action may name its player; the game checks it
     if not extra:
         return None
-    unknown = ", ".join(repr(k) for k in extra)
+    unknown = ", ".join(quoted(k) for k in extra)
     takes = ", ".join(sorted(known - {"type"}))
-    return InvalidAction(f"a {action['type']!r} action has no {unknown}; it takes only {takes or 'its type'}")
+    return InvalidAction(f"a {quoted(action['type'])} action has no {unknown}; it takes only {takes or 'its type'}")
 
 
 class Game(ABC):
@@ -231,10 +231,10 @@ class Game(ABC):
             spec = specs.get(key)
             if spec is None:
                 known = ", ".join(specs) or "none"
-                raise BadRequest(f"{cls.id} has no option {key!r}; options: {known}")
+                raise BadRequest(f"{cls.id} has no option {quoted(key)}; options: {known}")
             if value not in spec.choices:
-                allowed = ", ".join(repr(c) for c in spec.choices)
-                raise BadRequest(f"option {key!r} cannot be {value!r}; allowed: {allowed}")
+                allowed = ", ".join(quoted(c) for c in spec.choices)
+                raise BadRequest(f"option {quoted(key)} cannot be {quoted(value)}; allowed: {allowed}")
             resolved[key] = value
         return resolved
 
@@ -255,7 +255,7 @@ class Game(ABC):
         if cls.colours:
             unknown = [p for p in players if p not in cls.colours]
             if unknown:
-                raise BadRequest(f"unknown colour {unknown[0]!r}; colours: {', '.join(cls.colours)}")
+                raise BadRequest(f"unknown colour {quoted(unknown[0])}; colours: {', '.join(cls.colours)}")
         return players
 
     @classmethod

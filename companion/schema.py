@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Mapping
 from typing import Any
 
+from companion.errors import quoted
+
 Check = Callable[[Any, str], list[str]]
 
 
@@ -94,8 +96,10 @@ def Bool() -> Check:  # noqa: N802
 def Enum(*choices: Any) -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
         if isinstance(value, bool) and not any(isinstance(c, bool) for c in choices):
-            return [f"{label(path)}: {value!r} is not one of {', '.join(map(repr, choices))}"]
-        return [] if value in choices else [f"{label(path)}: {value!r} is not one of {', '.join(map(repr, choices))}"]
+            return [f"{label(path)}: {quoted(value)} is not one of {', '.join(map(quoted, choices))}"]
+        if value in choices:
+            return []
+        return [f"{label(path)}: {quoted(value)} is not one of {', '.join(map(quoted, choices))}"]
 
     return check
 
@@ -112,7 +116,7 @@ def HexColour() -> Check:  # noqa: N802
             return [f"{label(path)}: expected a colour written #rrggbb, found {_type_name(value)}"]
         digits = value[1:]
         if len(value) != 7 or value[0] != "#" or any(ch not in "0123456789abcdefABCDEF" for ch in digits):
-            return [f"{label(path)}: {value!r} is not a colour written #rrggbb (such as \"#c8a2c8\")"]
+            return [f"{label(path)}: {quoted(value)} is not a colour written #rrggbb (such as \"#c8a2c8\")"]
         return []
 
     return check
@@ -135,7 +139,7 @@ def OneOf(*checks: Check, expected: str | None = None) -> Check:  # noqa: N802
                 return []
             first = first if first is not None else problems
         if expected is not None:
-            return [f"{label(path)}: {value!r} is not {expected}"]
+            return [f"{label(path)}: {quoted(value)} is not {expected}"]
         return first or []
 
     return check
@@ -155,9 +159,9 @@ def ListOf(item: Check, min_len: int = 0, max_len: int | None = None, unique_by:
             entry_path = f"{path}[{i}]"
             if unique_by and isinstance(entry, Mapping) and isinstance(entry.get(unique_by), str | int):
                 key = entry[unique_by]
-                entry_path = f"{path}[{i}] ({unique_by} {key!r})"
+                entry_path = f"{path}[{i}] ({unique_by} {quoted(key)})"
                 if key in seen:
-                    problems.append(f"{entry_path}: {unique_by} {key!r} appears twice")
+                    problems.append(f"{entry_path}: {unique_by} {quoted(key)} appears twice")
                 seen.add(key)
             problems.extend(item(entry, entry_path))
         return problems
@@ -172,7 +176,7 @@ def MapOf(value_check: Check, key_check: Check | None = None) -> Check:  # noqa:
         problems: list[str] = []
         for key, entry in value.items():
             if key_check:
-                problems.extend(key_check(key, f"{path} key {key!r}"))
+                problems.extend(key_check(key, f"{path} key {quoted(key)}"))
             problems.extend(value_check(entry, child(path, key)))
         return problems
 
@@ -185,13 +189,13 @@ def Obj(required: Mapping[str, Check], optional: Mapping[str, Check] | None = No
     def check(value: Any, path: str) -> list[str]:
         if not isinstance(value, dict):
             return [f"{label(path)}: expected an object, found {_type_name(value)}"]
-        problems = [f"{label(path)}: missing field {key!r}" for key in required if key not in value]
+        problems = [f"{label(path)}: missing field {quoted(key)}" for key in required if key not in value]
         for key, entry in value.items():
             sub = required.get(key) or optional.get(key)
             if sub is not None:
                 problems.extend(sub(entry, child(path, key)))
             elif not extra:
-                problems.append(f"{label(path)}: unknown field {key!r}")
+                problems.append(f"{label(path)}: unknown field {quoted(key)}")
         return problems
 
     return check

@@ -73,7 +73,7 @@ class Session:
         if not isinstance(document, Mapping):
             raise InvalidPosition(["the position document must be a JSON object"])
         if document.get("game", game_id) != game_id:
-            raise InvalidPosition([f"the document is a {document.get('game')!r} position, not {game_id!r}"])
+            raise InvalidPosition([f"the document is a {quoted(document.get('game'))} position, not {quoted(game_id)}"])
         state = game.from_document(document)
         start = {"kind": "load", "state": game.to_document(state)}
         return cls(game, start, state)._begin(journal)
@@ -113,7 +113,8 @@ class Session:
             elif op == "redo" and session._redo:
                 session._redo_step()
             else:  # only an edited or damaged row reads like this: name it rather than guess
-                raise InvalidPosition([f"journal step {number} ({op!r}) has no {_STEP_NEEDS.get(op, 'known op')}"])
+                needs = _STEP_NEEDS.get(op, "known op")
+                raise InvalidPosition([f"journal step {number} ({quoted(op)}) has no {needs}"])
         session.journal = journal
         session._game_id = entry.id
         # Replay does not pass through `_record`: a finished game gone back into kept the opening's "not over",
@@ -349,11 +350,11 @@ def _check_record_version(version: object) -> None:
 def replay_record(record: Mapping[str, Any], cafe_dir: Any = None) -> Session:
     """Rebuild a session from an exported record; refuses one whose end does not match."""
     if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
-        raise BadRequest(f"not a game record (expected format {RECORD_FORMAT!r})")
+        raise BadRequest(f"not a game record (expected format {quoted(RECORD_FORMAT)})")
     _check_record_version(record.get("version", RECORD_VERSION))
     for key in ("game", "start", "actions"):
         if key not in record:
-            raise BadRequest(f"the game record lacks {key!r}")
+            raise BadRequest(f"the game record lacks {quoted(key)}")
     if not isinstance(record["actions"], list):
         raise BadRequest("the game record's actions must be a list")
     session = Session.from_start(record["game"], record["start"], cafe_dir)

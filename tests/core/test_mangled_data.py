@@ -60,8 +60,8 @@ def test_damaged_data_files_get_problems_not_crashes(game_id: str, tmp_path: Pat
 @pytest.mark.parametrize(
     ("header", "expected"),
     [
-        ({"game": ["blackpool"], "kind": "board"}, "unknown game ['blackpool']"),
-        ({"game": "blackpool", "kind": {"board": 1}}, "has no data kind {'board': 1}"),
+        ({"game": ["blackpool"], "kind": "board"}, 'unknown game ["blackpool"]'),
+        ({"game": "blackpool", "kind": {"board": 1}}, 'has no data kind {"board": 1}'),
     ],
 )
 def test_a_header_naming_no_game_or_kind_is_reported(header: dict, expected: str, tmp_path: Path) -> None:
@@ -74,7 +74,7 @@ def test_a_targi_effect_whose_code_is_an_object_is_reported(tmp_path: Path) -> N
     tribe = read_json(house_dir(game_classes()["targi"]) / "tribe.json")
     tribe["cards"][0]["effects"][0]["code"] = {"gold": 1}
     problems = validate_path(cafe_with(tmp_path, "targi", "tribe", tribe), game_classes())
-    assert any("{'gold': 1} is not one of" in p for p in problems), problems
+    assert any('{"gold": 1} is not one of' in p for p in problems), problems
 
 
 def house_text(game_id: str, kind: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.errors import quoted
 from companion.games.blackpool.board import WATER, ZONE_ORDER, ZONES
 from companion.games.blackpool.cards import DECKS, EFFECT_DECK
 from companion.schema import Enum, Int, ListOf, MapOf, Obj, Str, header
@@ -101,7 +102,7 @@ def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[s
         seen: set[str] = set()
         for i, sid in enumerate(path):
             if sid not in squares:
-                problems.append(f"{label}[{i}]: no square {sid!r}")
+                problems.append(f"{label}[{i}]: no square {quoted(sid)}")
                 continue
             zone = squares[sid]["zone"]
             if zone in ("centre", "camp"):
@@ -134,7 +135,7 @@ def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[s
     camp_squares: dict[str, str] = {}
     for colour, sid in board["camps"].items():
         if sid not in squares:
-            problems.append(f"{where}: camps.{colour}: no square {sid!r}")
+            problems.append(f"{where}: camps.{colour}: no square {quoted(sid)}")
             continue
         if squares[sid]["zone"] != "camp":
             problems.append(f"{where}: camps.{colour}: {sid} has zone {squares[sid]['zone']}, not camp")
@@ -154,21 +155,21 @@ def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[s
                 continue
             if c not in path:
                 problems.append(
-                    f'{where}: startCircles.{colour}[{i}]: {c!r} is neither "centre" nor on the {colour} path'
+                    f'{where}: startCircles.{colour}[{i}]: {quoted(c)} is neither "centre" nor on the {colour} path'
                 )
 
     rank = {sid: ZONE_ORDER.index(s["zone"]) for sid, s in squares.items() if s["zone"] in ZONE_ORDER}
     for key, step in (("diagonalOut", 1), ("diagonalIn", -1)):
         for sid, targets in board[key].items():
             if sid not in squares:
-                problems.append(f"{where}: {key}: no square {sid!r}")
+                problems.append(f"{where}: {key}: no square {quoted(sid)}")
                 continue
             if sid not in rank or squares[sid]["zone"] == "centre":
                 problems.append(f"{where}: {key}.{sid}: diagonal steps start only from ring or edge squares")
                 continue
             for t in targets:
                 if t not in squares:
-                    problems.append(f"{where}: {key}.{sid}: no square {t!r}")
+                    problems.append(f"{where}: {key}.{sid}: no square {quoted(t)}")
                     continue
                 if squares[t]["zone"] == "camp":
                     problems.append(f"{where}: {key}.{sid}: {t} is a camp; a diagonal step never reaches a camp")

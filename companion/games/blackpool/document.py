@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import BadRequest
+from companion.errors import BadRequest, quoted
 from companion.games.blackpool.board import CAMP, CENTRE, WATER
 from companion.games.blackpool.cards import DECKS
 from companion.games.blackpool.state import (
@@ -54,7 +54,7 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
         return None, ["the position must be a JSON object"]
     problems: list[str] = []
     if doc.get("game") != game.id:
-        problems.append(f'"game" must be {game.id!r}, found {doc.get("game")!r}')
+        problems.append(f'"game" must be {quoted(game.id)}, found {quoted(doc.get("game"))}')
     players = doc.get("players")
     if not isinstance(players, list) or not players:
         return None, [*problems, '"players" must be a non-empty list of colours']
@@ -76,27 +76,27 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
 
     turn = doc.get("turn")
     if turn not in players:
-        problems.append(f'"turn" must be one of the players ({", ".join(players)}), found {turn!r}')
+        problems.append(f'"turn" must be one of the players ({", ".join(players)}), found {quoted(turn)}')
         turn = players[0]
     phase = doc.get("phase", "roll")
     if phase not in PHASES:
-        problems.append(f'"phase" must be one of {", ".join(PHASES)}, found {phase!r}')
+        problems.append(f'"phase" must be one of {", ".join(PHASES)}, found {quoted(phase)}')
         phase = "roll"
     roll = doc.get("roll")
     if roll is not None and (isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 6):
-        problems.append(f'"roll" must be null or 1 to 6, found {roll!r}')
+        problems.append(f'"roll" must be null or 1 to 6, found {quoted(roll)}')
         roll = None
     six_chain = doc.get("sixChain", 0)
     if isinstance(six_chain, bool) or not isinstance(six_chain, int) or six_chain < 0:
-        problems.append(f'"sixChain" must be a whole number 0 or more, found {six_chain!r}')
+        problems.append(f'"sixChain" must be a whole number 0 or more, found {quoted(six_chain)}')
         six_chain = 0
     deck = doc.get("deck")
     if deck is not None and deck not in DECKS:
-        problems.append(f'"deck" must be null, "charm" or "curse", found {deck!r}')
+        problems.append(f'"deck" must be null, "charm" or "curse", found {quoted(deck)}')
         deck = None
     card = doc.get("card")
     if card is not None and card not in game.catalogue:
-        problems.append(f'"card" must be null or a card id ({", ".join(game.catalogue.order)}), found {card!r}')
+        problems.append(f'"card" must be null or a card id ({", ".join(game.catalogue.order)}), found {quoted(card)}')
         card = None
 
     coins_doc = doc.get("coins", {})
@@ -107,12 +107,12 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
     for p in players:
         value = coins_doc.get(p, START_COINS)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= START_COINS:
-            problems.append(f"coins of {p} must be 0 to {START_COINS}, found {value!r}")
+            problems.append(f"coins of {p} must be 0 to {START_COINS}, found {quoted(value)}")
             value = 0
         coins.append(value)
     for key in coins_doc:
         if key not in players:
-            problems.append(f"coins given for {key!r}, who is not playing")
+            problems.append(f"coins given for {quoted(key)}, who is not playing")
 
     travellers = _travellers(game, doc.get("travellers"), players, problems)
     decks = _decks(game, doc.get("decks", {}), problems)
@@ -124,7 +124,7 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
     else:
         for p in finished_doc:
             if p not in players or p in finished:
-                problems.append(f"finished lists {p!r}, which is not a player or is listed twice")
+                problems.append(f"finished lists {quoted(p)}, which is not a player or is listed twice")
             else:
                 finished.append(p)
     if travellers is None:
@@ -158,7 +158,7 @@ def _travellers(game: Blackpool, raw: Any, players: list[str], problems: list[st
     if len(raw) != len(expected) or not raw.keys() <= set(expected):
         for tid in raw:
             if tid not in expected:
-                problems.append(f"traveller {tid!r} is not in this game (travellers: {', '.join(expected)})")
+                problems.append(f"traveller {quoted(tid)} is not in this game (travellers: {', '.join(expected)})")
     out: list[Traveller] = []
     for tid in expected:
         colour, _, number = tid.partition("-")
@@ -173,12 +173,12 @@ def _travellers(game: Blackpool, raw: Any, players: list[str], problems: list[st
             continue
         if not entry.keys() <= _TRAVELLER_KEYS:
             unknown = sorted(k for k in entry if k not in _TRAVELLER_KEYS)
-            problems.append(f"traveller {tid} has unknown fields {unknown}")
+            problems.append(f"traveller {tid} has unknown fields {', '.join(map(quoted, unknown))}")
         at = entry.get("at")
         if at == game.board.centre_square:
             at = CENTRE
         if at not in (CENTRE, CAMP) and not is_known(at, game.board.squares):
-            problems.append(f'traveller {tid} is at {at!r}, which is not a square, "centre" or "camp"')
+            problems.append(f'traveller {tid} is at {quoted(at)}, which is not a square, "centre" or "camp"')
             at = CENTRE
         on = entry.get("on")
         if on is not None and not isinstance(on, str):
@@ -199,21 +199,21 @@ def _decks(game: Blackpool, raw: Any, problems: list[str]) -> tuple[tuple[str, i
         raw = {}
     for deck, cards in raw.items():
         if deck not in DECKS:
-            problems.append(f"decks: unknown deck {deck!r}")
+            problems.append(f"decks: unknown deck {quoted(deck)}")
             continue
         if not isinstance(cards, dict):
             problems.append(f"decks.{deck} must be an object of card id -> cards left")
             continue
         for cid, n in cards.items():
             if cid not in game.catalogue:
-                problems.append(f"decks.{deck}: unknown card {cid!r}")
+                problems.append(f"decks.{deck}: unknown card {quoted(cid)}")
                 continue
             card = game.catalogue[cid]
             if card.deck != deck:
                 problems.append(f"decks.{deck}: {cid} belongs to the {card.deck} deck")
                 continue
             if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= card.count:
-                problems.append(f"decks.{deck}.{cid} must be 0 to {card.count}, found {n!r}")
+                problems.append(f"decks.{deck}.{cid} must be 0 to {card.count}, found {quoted(n)}")
                 continue
             given[cid] = n
     return tuple((cid, given.get(cid, game.catalogue[cid].count)) for cid in game.catalogue.order)
@@ -324,7 +324,7 @@ def _rider_problems(t: Traveller, by_id: dict[str, Traveller], riders: dict[str,
     """Faults of one riding traveller; ``riders`` collects carrier -> rider across calls."""
     carrier = by_id.get(t.on or "")
     if carrier is None:
-        return [f"{t.id} rides on {t.on!r}, which is not a traveller in this game"]
+        return [f"{t.id} rides on {quoted(t.on)}, which is not a traveller in this game"]
     if carrier.id == t.id:
         return [f"{t.id} cannot ride on itself"]
     problems: list[str] = []

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import quoted
 from companion.schema import Enum, Int, ListOf, MapOf, Obj, Str, header
 
 SPACE_TYPES = ("start", "safe", "collection", "mystery", "life", "trade", "scared", "challenge", "secret_passage")
@@ -166,7 +167,7 @@ def _cross_board(board: Mapping[str, Any]) -> list[str]:
     problems: list[str] = []
     spaces = board["spaces"]
     for i, space in enumerate(spaces):
-        where = f"board.json spaces[{i}] ({space['id']!r})"
+        where = f"board.json spaces[{i}] ({quoted(space['id'])})"
         if space["index"] != i:
             problems.append(f"{where}: index {space['index']} but it is entry {i}; list the loop in order from 0")
         challenge = space.get("challenge")
@@ -177,7 +178,7 @@ def _cross_board(board: Mapping[str, Any]) -> list[str]:
         if challenge is not None:
             pred = challenge["pred"]
             if pred in ("gte", "lte", "eq") and not 1 <= challenge.get("k", 0) <= 6:
-                problems.append(f"{where}: predicate {pred!r} needs a 'k' from 1 to 6")
+                problems.append(f"{where}: predicate {quoted(pred)} needs a 'k' from 1 to 6")
             if pred == "in" and not challenge.get("values"):
                 problems.append(f"{where}: predicate 'in' needs a list of 'values'")
             if pred == "in" and any(v > 6 for v in challenge.get("values", ())):
@@ -197,7 +198,7 @@ def _cross_board(board: Mapping[str, Any]) -> list[str]:
     for kind in ("start", "secret_passage"):
         count = sum(1 for s in spaces if s["type"] == kind)
         if count != 1:
-            problems.append(f"board.json: needs exactly one space of type {kind!r}, found {count}")
+            problems.append(f"board.json: needs exactly one space of type {quoted(kind)}, found {count}")
     # The Golden Compass only ever comes from the Collection deck, drawn on a red space (DR-8): a loop
     # without one plays on for ever, as a deck without a Compass would (_cross_cards).
     if not any(s["type"] == "collection" for s in spaces):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import InvalidPosition
+from companion.errors import InvalidPosition, quoted
 from companion.games.desert.board import (
     CLOAK,
     COLLECTION_CARDS,
@@ -96,7 +96,7 @@ def to_document(board: Board, state: State) -> dict[str, Any]:
 
 def _int(value: Any, where: str, low: int, high: int, problems: list[str]) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        problems.append(f"{where}: expected a whole number, found {value!r}")
+        problems.append(f"{where}: expected a whole number, found {quoted(value)}")
         return low
     if not low <= value <= high:
         problems.append(f"{where}: {value} is outside {low}..{high}")
@@ -105,7 +105,7 @@ def _int(value: Any, where: str, low: int, high: int, problems: list[str]) -> in
 
 def _bool(value: Any, where: str, problems: list[str]) -> bool:
     if not isinstance(value, bool):
-        problems.append(f"{where}: expected true or false, found {value!r}")
+        problems.append(f"{where}: expected true or false, found {quoted(value)}")
         return False
     return value
 
@@ -114,7 +114,7 @@ def _player(value: Any, where: str, players: tuple[str, ...], problems: list[str
     if value is None and allow_none:
         return -1
     if value not in players:
-        problems.append(f"{where}: {value!r} is not a player ({', '.join(players)})")
+        problems.append(f"{where}: {quoted(value)} is not a player ({', '.join(players)})")
         return -1
     return players.index(value)
 
@@ -124,7 +124,7 @@ def _pieces(board: Board, raw: Any, players: tuple[str, ...], problems: list[str
         problems.append("pieces: expected an object keyed by player")
         return tuple(Piece() for _ in players)
     for extra in set(raw) - set(players):
-        problems.append(f"pieces: {extra!r} is not a player")
+        problems.append(f"pieces: {quoted(extra)} is not a player")
     pieces = []
     for player in players:
         entry = raw.get(player)
@@ -134,10 +134,10 @@ def _pieces(board: Board, raw: Any, players: tuple[str, ...], problems: list[str
             pieces.append(Piece())
             continue
         for key in set(entry) - {"space", "lives", "items", "lap", "skip", "out", "failures"}:
-            problems.append(f"{where}: unknown field {key!r}")
+            problems.append(f"{where}: unknown field {quoted(key)}")
         space = entry.get("space")
         if not is_known(space, board.by_id):
-            problems.append(f"{where}.space: unknown space {space!r}")
+            problems.append(f"{where}.space: unknown space {quoted(space)}")
         lives = _int(entry.get("lives"), f"{where}.lives", 0, 10, problems)
         items = entry.get("items", [])
         if not isinstance(items, list) or any(c not in COLLECTION_CARDS for c in items):
@@ -162,7 +162,7 @@ def _pile(raw: Any, ids: tuple[str, ...], where: str, problems: list[str]) -> tu
         problems.append(f"{where}: expected an object of card counts")
         return None
     for extra in set(raw) - set(ids):
-        problems.append(f"{where}: {extra!r} is not a card of this deck")
+        problems.append(f"{where}: {quoted(extra)} is not a card of this deck")
     return tuple(_int(raw.get(c, 0), f"{where}.{c}", 0, 99, problems) for c in ids)
 
 
@@ -171,7 +171,7 @@ def _step(raw: Any, players: tuple[str, ...], problems: list[str]) -> Step:
         problems.append(f"step: needs a 'kind', one of {', '.join(STEP_KINDS)}")
         return Step(OVER)
     for key in set(raw) - {"kind", "mode", "value", "shield", "contenders", "rolls", "victim", "actor", "trading"}:
-        problems.append(f"step: unknown field {key!r}")
+        problems.append(f"step: unknown field {quoted(key)}")
     kind = raw["kind"]
     mode = raw.get("mode", "")
     if kind in STEP_MODES and mode not in STEP_MODES[kind]:
@@ -189,7 +189,7 @@ def _step(raw: Any, players: tuple[str, ...], problems: list[str]) -> Step:
     for key in ("victim", "actor"):
         value = raw.get(key, "")
         if value != "" and value not in players:
-            problems.append(f"step.{key}: {value!r} is not a player")
+            problems.append(f"step.{key}: {quoted(value)} is not a player")
             value = ""
         names[key] = value
     return Step(
@@ -211,10 +211,10 @@ def from_document(game: DesertRace, doc: Any) -> State:
         raise InvalidPosition(["the position must be a JSON object"])
     problems: list[str] = []
     if doc.get("game") != "desert":
-        problems.append(f"game: expected 'desert', found {doc.get('game')!r}")
+        problems.append(f"game: expected 'desert', found {quoted(doc.get('game'))}")
     known = {"game", "players", "options", "profile", "round", "first", "turn", "pieces", "collection", "mystery",
              "tried", "partners", "step", "winner"}
-    problems.extend(f"unknown field {k!r}" for k in doc if k not in known)
+    problems.extend(f"unknown field {quoted(k)}" for k in doc if k not in known)
     raw_players = doc.get("players")
     if (not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players)
             or not game.min_players <= len(raw_players) <= game.max_players):
@@ -223,7 +223,7 @@ def from_document(game: DesertRace, doc: Any) -> State:
     players = tuple(raw_players)
     if len(set(players)) != len(players):
         problems.append("players: a colour appears twice")
-    problems.extend(f"players: unknown colour {p!r}" for p in players if p not in game.colours)
+    problems.extend(f"players: unknown colour {quoted(p)}" for p in players if p not in game.colours)
     raw_options = doc.get("options", {})
     option_faults = option_problems(raw_options)
     problems.extend(option_faults)
@@ -248,7 +248,7 @@ def from_document(game: DesertRace, doc: Any) -> State:
         partners = []
     winner = doc.get("winner")
     if winner is not None and winner not in players:
-        problems.append(f"winner: {winner!r} is not a player")
+        problems.append(f"winner: {quoted(winner)} is not a player")
         winner = None
     state = State(
         players=players,

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from companion.errors import quoted
 from companion.game import OptionSpec
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
@@ -138,11 +139,11 @@ def option_problems(values: object) -> list[str]:
     if not isinstance(values, Mapping):
         return ["options: expected an object"]
     specs = {o.key: o for o in OPTION_SPECS}
-    problems = [f"options: unknown option {k!r}" for k in values if k not in specs]
+    problems = [f"options: unknown option {quoted(k)}" for k in values if k not in specs]
     for key, value in values.items():
         spec = specs.get(key)
         if spec is None:
             continue
         if value not in spec.choices or isinstance(value, bool) != isinstance(spec.default, bool):
-            problems.append(f"options.{key}: {value!r} is not one of {', '.join(map(repr, spec.choices))}")
+            problems.append(f"options.{key}: {quoted(value)} is not one of {', '.join(map(quoted, spec.choices))}")
     return problems

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from companion.errors import quoted
 from companion.schema import Bool, Check, Enum, Int, ListOf, MapOf, Obj, Str, header, is_known
 
 GOODS = ("dates", "salt", "pepper")
@@ -106,7 +107,7 @@ def _coded(table: Mapping[str, tuple[dict[str, Check], dict[str, Check]]], field
             return [f"{path}: expected an object"]
         code = value.get(field)
         if not is_known(code, table):
-            return [f"{path}.{field}: {code!r} is not one of {', '.join(table)}"]
+            return [f"{path}.{field}: {quoted(code)} is not one of {', '.join(table)}"]
         required, optional = table[code]
         return Obj({field: Enum(code), **required}, optional)(value, path)
 
@@ -206,24 +207,25 @@ def cross_check(files: Mapping[str, Any]) -> list[str]:
     for card in files["goods"]["cards"]:
         y = card["yield"]
         if not any(y.values()):
-            problems.append(f"goods.json card {card['id']!r}: the yield gives nothing")
+            problems.append(f"goods.json card {quoted(card['id'])}: the yield gives nothing")
     for card in files["tribe"]["cards"]:
         for i, alt in enumerate(card["cost"]):
             if not any(alt.values()):
-                problems.append(f"tribe.json card {card['id']!r}: cost option {i + 1} is empty")
+                problems.append(f"tribe.json card {quoted(card['id'])}: cost option {i + 1} is empty")
         for i, effect in enumerate(card["effects"]):
             # Scoring reads "symbol" only when counting per symbol: left out there the card scores
             # nothing, and given with another "per" it is ignored; either way the café meant otherwise.
             if effect["code"] != "endgame" or (effect["per"] == "symbol") == ("symbol" in effect):
                 continue
-            where = f"tribe.json card {card['id']!r}: effects[{i}]"
+            where = f"tribe.json card {quoted(card['id'])}: effects[{i}]"
             if effect["per"] == "symbol":
                 problems.append(f"{where}: an endgame count per symbol must name the 'symbol' ({', '.join(SYMBOLS)})")
             else:
-                problems.append(f"{where}: 'symbol' is read only with per 'symbol', not with per {effect['per']!r}")
+                per = quoted(effect["per"])
+                problems.append(f"{where}: 'symbol' is read only with per 'symbol', not with per {per}")
     shared = {c["id"] for c in files["goods"]["cards"]} & {c["id"] for c in files["tribe"]["cards"]}
     for card_id in sorted(shared):
-        problems.append(f"card id {card_id!r} is used in both goods.json and tribe.json")
+        problems.append(f"card id {quoted(card_id)} is used in both goods.json and tribe.json")
     return problems
 
 

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from companion.errors import InvalidPosition
+from companion.errors import InvalidPosition, quoted
 from companion.games.targi import effects as fx
 from companion.games.targi.board import EDGE_CARDS
 from companion.games.targi.cards import CORNERS, RESOURCES, Catalog, goods_count
@@ -118,7 +118,7 @@ class _Reader:
 
     def int_(self, value: Any, where: str, lo: int = 0, hi: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(f"{where}: expected a whole number, found {value!r}")
+            self.fail(f"{where}: expected a whole number, found {quoted(value)}")
             return lo
         if value < lo or (hi is not None and value > hi):
             self.fail(f"{where}: {value} is outside {lo}..{hi if hi is not None else 'any'}")
@@ -141,11 +141,11 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
     r = _Reader()
     doc = r.obj(doc, "document")
     if doc.get("game") != "targi":
-        r.fail(f"game: expected 'targi', found {doc.get('game')!r}")
+        r.fail(f"game: expected 'targi', found {quoted(doc.get('game'))}")
     players = doc.get("players")
     if not (isinstance(players, list) and len(players) == 2 and all(p in colours for p in players)
             and players[0] != players[1]):  # fmt: skip
-        r.fail(f"players: expected two different colours out of {', '.join(colours)}, found {players!r}")
+        r.fail(f"players: expected two different colours out of {', '.join(colours)}, found {quoted(players)}")
         raise InvalidPosition(r.problems)
     pl: tuple[str, str] = (players[0], players[1])
     profile = doc.get("profile", "standard")
@@ -159,7 +159,7 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
 
     stage = doc.get("stage")
     if stage not in STAGES:
-        r.fail(f"stage: {stage!r} is not one of {', '.join(STAGES)}")
+        r.fail(f"stage: {quoted(stage)} is not one of {', '.join(STAGES)}")
         stage = "actions"
     rnd = r.int_(doc.get("round"), "round", 0, 12)
     robber = r.int_(doc.get("robber"), "robber", 1, 16)
@@ -173,7 +173,7 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
         if value is None and optional:
             return None
         if value not in pl:
-            r.fail(f"{where}: {value!r} is not a player")
+            r.fail(f"{where}: {quoted(value)} is not a player")
             return None
         return value
 
@@ -204,7 +204,7 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
                 r.fail(f"supplies.{p}.rows[{k}]: a row holds at most 4 cards, not {len(row)}")
         unknown = [c for c in (*hand, *(c for row in rows for c in row)) if not is_known(c, cat.tribe)]
         for c in unknown:
-            r.fail(f"supplies.{p}: {c!r} is not a tribe card")
+            r.fail(f"supplies.{p}: {quoted(c)} is not a tribe card")
         if unknown:  # reported above; the checks below count the known cards only
             hand = tuple(c for c in hand if is_known(c, cat.tribe))
             rows = tuple(tuple(c for c in row if is_known(c, cat.tribe)) for row in rows)
@@ -232,7 +232,7 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
         ok = isinstance(sl, list) and len(sl) == 2 and all(isinstance(v, int) and 1 <= v <= 3 for v in sl)
         p = player_field(m.get("player"), f"markers[{k}].player", False)
         if not ok:
-            r.fail(f"markers[{k}].slot: expected [row, column] from 1 to 3, found {sl!r}")
+            r.fail(f"markers[{k}].slot: expected [row, column] from 1 to 3, found {quoted(sl)}")
         elif p:
             markers.append((slot_index(sl[0], sl[1]), p))
     if len({i for i, _ in markers}) != len(markers):
@@ -274,7 +274,7 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
             c = cell["card"]
             deck = "goods" if is_known(c, cat.goods) else "tribe" if is_known(c, cat.tribe) else None
             if deck is None:
-                r.fail(f"{where}: unknown card {c!r}")
+                r.fail(f"{where}: unknown card {quoted(c)}")
                 centre.append(Slot())
             else:
                 centre.append(Slot(deck, c, 0))
@@ -292,7 +292,7 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
         t = r.obj(t, f"tasks[{k}]")
         kind = t.get("kind")
         if kind not in TASK_KINDS:
-            r.fail(f"tasks[{k}].kind: {kind!r} is not one of {', '.join(TASK_KINDS)}")
+            r.fail(f"tasks[{k}].kind: {quoted(kind)} is not one of {', '.join(TASK_KINDS)}")
             continue
         if kind == "draw":
             deck = t.get("deck")
@@ -379,7 +379,7 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
                     r.fail(f"{name} card {cid}: {counted[cid]} counted in the position, the deck has {card.count}")
             for cid in counted:
                 if cid not in cat.deck_cards[name]:
-                    r.fail(f"{name} card {cid!r}: not in the {name} deck")
+                    r.fail(f"{name} card {quoted(cid)}: not in the {name} deck")
 
     if r.problems:
         raise InvalidPosition(r.problems)
@@ -397,7 +397,7 @@ def _read_ms(r: _Reader, value: Any, where: str, known: Mapping[str, Any]) -> tu
     out = []
     for cid, n in value.items():
         if cid not in known:
-            r.fail(f"{where}: {cid!r} is not a card of this deck")
+            r.fail(f"{where}: {quoted(cid)} is not a card of this deck")
             continue
         n = r.int_(n, f"{where}.{cid}", 1)
         if n > 0:

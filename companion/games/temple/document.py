@@ -106,7 +106,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
     if not isinstance(doc, Mapping):
         raise InvalidPosition(["the position must be a JSON object"])
     if doc.get("game") != game.id:
-        problems.append(f"game must be {game.id!r}, not {doc.get('game')!r}")
+        problems.append(f"game must be {quoted(game.id)}, not {quoted(doc.get('game'))}")
     players: list[str] = []
     try:
         players = game.check_players(doc.get("players", []))
@@ -122,12 +122,12 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
         problems.append(f"options: {exc.message}")
     phase = doc.get("phase")
     if phase not in PHASES:
-        problems.append(f"phase {phase!r} is not one of {', '.join(PHASES)}")
+        problems.append(f"phase {quoted(phase)} is not one of {', '.join(PHASES)}")
     turn = 0
     if doc.get("turn") in players:
         turn = players.index(doc["turn"])
     elif players:
-        problems.append(f"turn {doc.get('turn')!r} is not a player")
+        problems.append(f"turn {quoted(doc.get('turn'))} is not a player")
 
     # --- slots and cards ---
     slots_raw = doc.get("slots")
@@ -145,7 +145,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
             if card == board.ak_card:
                 problems.append(f"slot {i + 1} holds the Ah Kinchil card, which never goes into a slot")
             elif not is_known(card, known):
-                problems.append(f"slot {i + 1} holds unknown card {card!r}")
+                problems.append(f"slot {i + 1} holds unknown card {quoted(card)}")
             elif card in seen:
                 problems.append(f"card {card} is in slot {seen[card] + 1} and slot {i + 1}")
             else:
@@ -163,7 +163,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
     else:
         for card in discard_raw:
             if card != board.ak_card and not is_known(card, known):
-                problems.append(f"discard holds unknown card {card!r}")
+                problems.append(f"discard holds unknown card {quoted(card)}")
             elif card in slots:
                 problems.append(f"card {card} is both in a slot and in the discard pile")
             elif card in discard:
@@ -175,14 +175,14 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
     for colour in players:
         count = hands_raw.get(colour) if isinstance(hands_raw, Mapping) else None
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 3:
-            problems.append(f"hands.{colour} must be a count from 0 to 3, not {count!r}")
+            problems.append(f"hands.{colour} must be a count from 0 to 3, not {quoted(count)}")
             count = 0
         elif phase == "assembly" and count:
             problems.append(f"hands.{colour}: no cards are dealt before assembly ends")
         hands.append(count)
     pile = doc.get("pile")
     if isinstance(pile, bool) or not isinstance(pile, int) or pile < 0:
-        problems.append(f"pile must be a count of cards, not {pile!r}")
+        problems.append(f"pile must be a count of cards, not {quoted(pile)}")
         pile = 0
     on_board = sum(1 for c in slots if c is not None)
     total = game.total_cards
@@ -242,7 +242,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
     if roll_raw is not None:
         outcome = (roll_raw.get("value"), roll_raw.get("colour")) if isinstance(roll_raw, Mapping) else None
         if not is_known(outcome, game.outcomes):
-            problems.append(f"roll {roll_raw!r} is not a face of the die")
+            problems.append(f"roll {quoted(roll_raw)} is not a face of the die")
         else:
             roll = outcome
     if phase in ("change", "move", "resolve") and roll is None:
@@ -263,14 +263,14 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
                 problems.append(f"first_roll.{name} must be a list")
         for c in contenders_raw if isinstance(contenders_raw, list) else []:
             if c not in players:
-                problems.append(f"first_roll.contenders names {c!r}, not a player")
+                problems.append(f"first_roll.contenders names {quoted(c)}, not a player")
             else:
                 contenders.append(c)
         for entry in rolls_raw if isinstance(rolls_raw, list) else []:
             if not (isinstance(entry, list) and len(entry) == 2 and entry[0] in contenders):
-                problems.append(f"first_roll.rolls entry {entry!r} is not [contender, value]")
+                problems.append(f"first_roll.rolls entry {quoted(entry)} is not [contender, value]")
             elif not is_known(entry[1], {v for v, _ in game.outcomes}):
-                problems.append(f"first_roll.rolls entry {entry!r} is not a value of the die")
+                problems.append(f"first_roll.rolls entry {quoted(entry)} is not a value of the die")
             else:
                 first_rolls.append((entry[0], entry[1]))
     if phase == "first_roll" and not contenders:
@@ -285,14 +285,14 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
             tasks.append(task)
     after = doc.get("after", "")
     if after not in ("", "move", "end"):
-        problems.append(f'after must be "", "move" or "end", not {after!r}')
+        problems.append(f'after must be "", "move" or "end", not {quoted(after)}')
     if (phase == "resolve") != bool(tasks_raw):
         problems.append("tasks are pending exactly in phase resolve")
     if phase == "resolve" and not after:
         problems.append('phase resolve needs "after": "move" or "end"')
     winner = doc.get("winner")
     if winner is not None and winner not in players:
-        problems.append(f"winner {winner!r} is not a player")
+        problems.append(f"winner {quoted(winner)} is not a player")
     if (phase == "over") != (winner is not None):
         problems.append("a winner is named exactly when the phase is over")
     if winner in players and any(n != board.chamber for n in pawns[players.index(winner)]):
@@ -335,7 +335,7 @@ def _parse_task(game: TempleGame, players: list[str], raw: Any, where: str, prob
         if isinstance(name, str) and name[:-1] in players and name[-1:] in ("1", "2"):
             parsed.append((name[:-1], int(name[-1]) - 1))
         else:
-            problems.append(f"{where}: no pawn {name!r} in play")
+            problems.append(f"{where}: no pawn {quoted(name)} in play")
             return None
     colours = {c for c, _ in parsed}
     if len(colours) != 1:
@@ -347,7 +347,7 @@ def _parse_task(game: TempleGame, players: list[str], raw: Any, where: str, prob
         return None
     chooser = raw.get("chooser")
     if chooser not in players:
-        problems.append(f"{where}.chooser {chooser!r} is not a player")
+        problems.append(f"{where}.chooser {quoted(chooser)} is not a player")
         return None
     node = -1
     if raw["kind"] == "stair":

@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
+from companion.errors import quoted
 from companion.games.temple.board import CELL_KINDS, COLOURS, MAX_STEPS, OUT_VECTORS, slot_cells
 from companion.schema import Enum, Int, ListOf, MapOf, Obj, OneOf, Str, header
 
@@ -360,7 +361,7 @@ def _lap_start_problems(
 def cards_problems(cards: Mapping[str, Any]) -> list[str]:
     ids = {c["id"] for c in cards["cards"]}
     if cards["ahKinchil"]["id"] in ids:
-        return [f"cards.json: the Ah Kinchil card id {cards['ahKinchil']['id']!r} is also a path card id"]
+        return [f"cards.json: the Ah Kinchil card id {quoted(cards['ahKinchil']['id'])} is also a path card id"]
     return []
 
 

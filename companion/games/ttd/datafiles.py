@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.errors import quoted
 from companion.schema import Bool, Enum, HexColour, Int, ListOf, MapOf, Obj, Str, header
 
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -71,13 +72,13 @@ def cross_problems(files: Mapping[str, Any]) -> list[str]:
             problems.append(f"{where}: the same hex as cells[{seen[xy]}]")
         seen.setdefault(xy, i)
         if cell["region"] not in regions:
-            problems.append(f"{where}: unknown region {cell['region']!r}; regions: {', '.join(regions)}")
+            problems.append(f"{where}: unknown region {quoted(cell['region'])}; regions: {', '.join(regions)}")
             continue
         if cell["type"] == "mountain" and (cell.get("waterhole") or cell.get("oasis")):
             problems.append(f"{where}: a mountain cannot hold a water hole or an oasis")
         stray = sorted(set(cell.get("oasis", ())) - regions[cell["region"]])
         if stray:
-            problems.append(f"{where}: palm for {stray} players, but region {cell['region']!r} is not used then")
+            problems.append(f"{where}: palm for {stray} players, but region {quoted(cell['region'])} is not used then")
     supply = camels["supply_by_players"]
     total_tokens = sum(t["count"] for t in tokens["tokens"])
     values = [t["value"] for t in tokens["tokens"]]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import BadRequest, InvalidPosition
+from companion.errors import BadRequest, InvalidPosition, quoted
 from companion.games.ttd.board import Board, bits
 from companion.games.ttd.options import OPTION_SPECS, Rules, profile_of
 from companion.games.ttd.state import COLOURS, EMPTY, GUIDE, PHASES, SLOTS, TtdState, derive, slot
@@ -85,7 +85,7 @@ def _hex(board: Board, raw: Any, where: str, reader: _Reader) -> int | None:
         or len(raw) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw)
     ):
-        reader.add(f"{where}: hex must be [q, r], found {raw!r}")
+        reader.add(f"{where}: hex must be [q, r], found {quoted(raw)}")
         return None
     h = look_up(board.index, (raw[0], raw[1]))
     if h is None:
@@ -118,7 +118,7 @@ def from_document(game: ThroughTheDesert, doc: Mapping[str, Any]) -> TtdState:
     if not isinstance(doc, Mapping):
         raise InvalidPosition(["the position must be a JSON object"])
     if doc.get("game") != game.id:
-        reader.add(f"game: expected {game.id!r}, found {doc.get('game')!r}")
+        reader.add(f"game: expected {quoted(game.id)}, found {quoted(doc.get('game'))}")
     raw_players = doc.get("players")
     try:
         players = tuple(game.check_players(raw_players if isinstance(raw_players, list) else []))
@@ -130,7 +130,7 @@ def from_document(game: ThroughTheDesert, doc: Mapping[str, Any]) -> TtdState:
     board = game.board(n)
     phase = doc.get("phase")
     if phase not in PHASES:
-        reader.add(f"phase: {phase!r} is not one of {', '.join(PHASES)}")
+        reader.add(f"phase: {quoted(phase)} is not one of {', '.join(PHASES)}")
         phase = "camels"
 
     values = _read_waterholes(game, board, doc, phase, reader)
@@ -162,7 +162,7 @@ def from_document(game: ThroughTheDesert, doc: Mapping[str, Any]) -> TtdState:
     if isinstance(doc_supply, Mapping):
         for c, cid in enumerate(game.colour_ids):
             if cid in doc_supply and doc_supply[cid] != max(supply[c], 0):
-                reader.add(f"supply: {cid} says {doc_supply[cid]}, but the pieces leave {supply[c]}")
+                reader.add(f"supply: {cid} says {quoted(doc_supply[cid])}, but the pieces leave {supply[c]}")
     if phase == "camels" and not end and any(s == 0 for s in supply) and rules.end_timing == "immediate":
         reader.add("phase: a colour's supply is empty, so the game should be over")
     if reader.problems:
@@ -212,7 +212,8 @@ def _read_waterholes(game, board: Board, doc, phase: str, reader: _Reader) -> tu
         if value is None:
             continue
         if not is_known(value, game.token_counts):
-            reader.add(f"{where}: value {value!r} is not a token value ({', '.join(map(str, game.token_counts))})")
+            values_named = ", ".join(map(str, game.token_counts))
+            reader.add(f"{where}: value {quoted(value)} is not a token value ({values_named})")
             continue
         if values[h]:
             reader.add(f"{where}: {board.label(h)} is listed twice")
@@ -247,7 +248,7 @@ def _read_pieces(game, board: Board, doc, players, rules: Rules, phase: str, rea
         is_leader = entry.get("leader", False)
         ok = True
         if player not in players:
-            reader.add(f"{where}: unknown player {player!r}")
+            reader.add(f"{where}: unknown player {quoted(player)}")
             ok = False
         if colour == GUIDE_ID:
             c = GUIDE
@@ -263,7 +264,7 @@ def _read_pieces(game, board: Board, doc, players, rules: Rules, phase: str, rea
                 reader.add(f"{where}: with one_guide leaders a coloured camel cannot be a leader")
                 ok = False
         else:
-            reader.add(f"{where}: unknown colour {colour!r}")
+            reader.add(f"{where}: unknown colour {quoted(colour)}")
             ok = False
         if not isinstance(is_leader, bool):
             reader.add(f"{where}: leader must be true or false")
@@ -375,11 +376,11 @@ def _read_hands(game, doc, players, rules: Rules, cells, leaders, phase: str, re
             for cid in hand_raw:
                 c = GUIDE if cid == GUIDE_ID else look_up(game.colour_index, cid)
                 if c is None or c not in start:
-                    reader.add(f"leaders_in_hand.{player}: {cid!r} is not one of {player}'s leaders")
+                    reader.add(f"leaders_in_hand.{player}: {quoted(cid)} is not one of {player}'s leaders")
                 elif c in placed[p]:
                     reader.add(f"leaders_in_hand.{player}: the {cid} leader is also on the board")
                 elif c in hand_list:
-                    reader.add(f"leaders_in_hand.{player}: {cid!r} listed twice")
+                    reader.add(f"leaders_in_hand.{player}: {quoted(cid)} listed twice")
                 else:
                     hand_list.append(c)
             hand = tuple(c for c in start if c in hand_list)
@@ -403,7 +404,7 @@ def _read_hands(game, doc, players, rules: Rules, cells, leaders, phase: str, re
         else:
             c = GUIDE if cid == GUIDE_ID else look_up(game.colour_index, cid, -2)
             if c == -2 or c not in placed[p]:
-                reader.add(f"first_leaders.{player}: {cid!r} is not a leader {player} has on the board")
+                reader.add(f"first_leaders.{player}: {quoted(cid)} is not a leader {player} has on the board")
                 c = -1
         firsts.append(c)
     if rules.leader_first_round_unique and not rules.guide and phase == "leaders":
@@ -418,7 +419,7 @@ def _read_hands(game, doc, players, rules: Rules, cells, leaders, phase: str, re
 def _int_field(doc, key: str, low: int, high: int, default: int, reader: _Reader) -> int:
     value = doc.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        reader.add(f"{key}: expected an integer from {low} to {high}, found {value!r}")
+        reader.add(f"{key}: expected an integer from {low} to {high}, found {quoted(value)}")
         return default
     return value
 
@@ -426,7 +427,7 @@ def _int_field(doc, key: str, low: int, high: int, default: int, reader: _Reader
 def _read_turn(doc, players, phase: str, reader: _Reader) -> tuple[int, int, int, int]:
     turn = doc.get("turn", players[0])
     if turn not in players:
-        reader.add(f"turn: {turn!r} is not a player")
+        reader.add(f"turn: {quoted(turn)} is not a player")
         turn = players[0]
     current = players.index(turn)
     placed = _int_field(doc, "placed_this_turn", 0, 2 if phase == "over" else 1, 0, reader)
@@ -456,7 +457,7 @@ def _read_water(game, board: Board, doc, players, values, cells, reader: _Reader
     for p, player in enumerate(players):
         given = raw.get(player, [])
         if not isinstance(given, list) or tuple(sorted(v for v in given if isinstance(v, int))) != derived[p]:
-            reader.add(f"water.{player}: says {given!r}, but the pieces on water holes give {list(derived[p])}")
+            reader.add(f"water.{player}: says {quoted(given)}, but the pieces on water holes give {list(derived[p])}")
     return derived
 
 
