@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion.errors import quoted
 from companion.paths import write_whole, xdg_base
 from vision.mains import MAINS_HZ
 from vision.orientation import TURNS
@@ -110,8 +111,8 @@ class Settings:
                 continue
             value = _as_type(raw[f.name], getattr(defaults, f.name), f.name in NUMBER_AS_TEXT)
             if value is None or (f.name in VALID and not VALID[f.name](value)):
-                log.warning("settings %s: %s = %r ignored; the default %r is used",
-                            path, f.name, raw[f.name], getattr(defaults, f.name))
+                log.warning("settings %s: %s = %s ignored; the default %s is used",
+                            path, f.name, quoted(raw[f.name]), quoted(getattr(defaults, f.name)))
                 ignored.append(f.name)
                 continue
             kept[f.name] = value
@@ -120,7 +121,7 @@ class Settings:
         # "false" is not off, nor 1 on; said like any other value of the wrong type, not dropped unexplained.
         for name, on in switches.items():
             if not isinstance(on, bool):
-                log.warning("settings %s: inputs.%s = %r ignored; the default is used", path, name, on)
+                log.warning("settings %s: inputs.%s = %s ignored; the default is used", path, name, quoted(on))
                 ignored.append(f"inputs.{name}")
         settings.inputs = {**defaults.inputs, **{k: v for k, v in switches.items() if isinstance(v, bool)}}
         if ignored:

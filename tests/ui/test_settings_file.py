@@ -41,7 +41,8 @@ def test_hand_edited_values_a_person_would_write_are_taken_and_wrong_ones_named(
     assert loaded.kiosk_pin == "4321" and loaded.camera_source == "0"
     assert loaded.idle_seconds == 120 and loaded.voice_speed == 150
     assert loaded.inputs["camera"] is False and loaded.inputs["buttons"] is False
-    assert "idle_seconds = True ignored" in caplog.text and "voice_speed = 'fast' ignored" in caplog.text
+    assert "idle_seconds = true ignored" in caplog.text and "voice_speed = 'fast' ignored" in caplog.text
+    assert "True" not in caplog.text, "a value from ui.json is quoted as the file spells it"
 
 
 @pytest.mark.parametrize("pin", ["  ", "", " 4321", "abcd", "12 34", "١٢٣٤"])
