@@ -9,6 +9,7 @@ replay of the same actions always reaches the same position.
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,20 @@ Action = dict[str, Any]
 EVENT_KINDS = frozenset({"info", "move", "penalty", "reward", "warning", "win"})
 PENDING_KINDS = frozenset({"roll", "draw", "choose", "over"})
 
+# A full stop straight after a "!", "?" or a lone "." that already ended the sentence, before a space or the end.
+_DOUBLED_STOP = re.compile(r"(?<=[!?])\.(?=\s|$)|(?<=[^.]\.)\.(?=\s|$)")
+
+
+def one_stop(text: str) -> str:
+    """The text with each sentence ended once.
+
+    Sentences end with a name more often than not ("... goes to Cobra Pit."), and a
+    café may name a space "Scared!" or "Who Knows?": the sentence's own full
+    stop then read "goes to Scared!." on the screen and in the voice's pauses. Events,
+    prompts, rulings and refusals pass through here, so no game has to remember.
+    """
+    return _DOUBLED_STOP.sub("", text) if isinstance(text, str) else text
+
 
 @dataclass(frozen=True)
 class Event:
@@ -37,6 +52,7 @@ class Event:
     def __post_init__(self) -> None:
         if self.kind not in EVENT_KINDS:
             raise ValueError(f"unknown event kind {self.kind!r}")
+        object.__setattr__(self, "text", one_stop(self.text))
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "players": list(self.players), "text": self.text, "rules": list(self.rules)}
@@ -60,6 +76,7 @@ class Pending:
             raise ValueError("a roll, and only a roll, names its die")
         if (self.kind == "draw") != (self.deck is not None):
             raise ValueError("a draw, and only a draw, names its deck")
+        object.__setattr__(self, "text", one_stop(self.text))
 
     @property
     def is_over(self) -> bool:
@@ -83,6 +100,9 @@ class Ruling:
     legal: bool
     text: str
     rules: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", one_stop(self.text))
 
     def to_dict(self) -> dict[str, Any]:
         return {"legal": self.legal, "text": self.text, "rules": list(self.rules)}
@@ -338,11 +358,11 @@ class Game(ABC):
 
 def refuse(message: str, rule: str) -> IllegalAction:
     """Build the refusal a game raises; kept short so rule code reads as rules."""
-    return IllegalAction(message, rule)
+    return IllegalAction(one_stop(message), rule)
 
 
 def malformed(message: str, rule: str | None = None) -> InvalidAction:
-    return InvalidAction(message, rule)
+    return InvalidAction(one_stop(message), rule)
 
 
 __all__ = [

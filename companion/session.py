@@ -14,7 +14,18 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadRequest, CompanionError, InvalidPosition, NothingToUndo, quoted
-from companion.game import Action, Event, Game, Pending, Ruling, State, action_keys, normalize_action, unknown_keys
+from companion.game import (
+    Action,
+    Event,
+    Game,
+    Pending,
+    Ruling,
+    State,
+    action_keys,
+    normalize_action,
+    one_stop,
+    unknown_keys,
+)
 from companion.journal import Journal, JournalGame, open_journal
 from companion.registry import create
 
@@ -247,7 +258,7 @@ class Session:
         if action.get("type") in CHANCE_TYPES:
             kind = "roll" if action["type"] == "roll" else "card"
             return f"Correction: the {kind} entered last{said} is withdrawn; enter what the table really shows."
-        return f"Taken back: {what}." if what else "The last action is taken back."
+        return one_stop(f"Taken back: {what}.") if what else "The last action is taken back."
 
     def _record(self, op: str, after: State, action: Action | None = None) -> None:
         """Journal a step leading to ``after``, with the game's new status in the same commit when it changes.

@@ -362,7 +362,7 @@ def test_a_drawer_who_chooses_their_own_vortex_space_is_named_once() -> None:
     assert all(e.text.count("Black") <= 1 for e in events), [e.text for e in events]
     state, events = act(GAME, state, {"type": "relocate", "space": "scared"})
     moved = events[0]
-    assert moved.players == (A,) and moved.text == "Black chooses to go to Scared!."
+    assert moved.players == (A,) and moved.text == "Black chooses to go to Scared!"
     assert "DR-Q13" in moved.rules and state.piece(A).space == 0
 
 
