@@ -220,7 +220,7 @@ class Game(ABC):
 
     def __init__(self, data: GameData) -> None:
         self.data = data
-        self.rulebook = Rulebook.from_data(self.id, data["rulebook"])
+        self.rulebook = Rulebook.from_data(self.id, data["rulebook"], self.title)
 
     # -- metadata -----------------------------------------------------------
     @classmethod

@@ -173,7 +173,7 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         if not placed:  # a roll or draw comes first: say so, with the clauses every answer to it rests on
             each = [session.check(action).rules for action in offered]
             rules = tuple(rule for rule in each[0] if all(rule in other for other in each)) or each[0]
-            asked = session.pending().text.rstrip(".")
+            asked = _after_first(session.pending())
             return Ruling(False, f"Nothing is placed on the board at this point of the game: first, {asked}.", rules)
         # The offered places are of another kind ("2,2" asked while Targi go on border cards 1-16):
         # the clauses that allow them say where things go now.
@@ -210,6 +210,25 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
     if len(groups) > SHOWN_GROUPS:
         reasons.append(f"And {len(groups) - SHOWN_GROUPS} more reasons.")
     return Ruling(False, " ".join([refused, *reasons]).strip(), _union(groups))
+
+
+def _after_first(pending: Pending) -> str:
+    """What is asked now, worded to follow "first, ": an opening verb in lower case ("first, set up the
+    centre"), a name kept as it is ("first, Black: roll", "first, Dune Shift: Black rolls").
+
+    "first, Set up the centre" read as a capital in mid-sentence. A name is the player asked, a word
+    before a colon, or a capitalised word followed by another.
+    """
+    text = pending.text.rstrip(".")
+    words = text.split(maxsplit=2)
+    if not words:
+        return text
+    named = (
+        (pending.player is not None and words[0].rstrip(":").lower() == str(pending.player).lower())
+        or words[0].endswith(":")
+        or (len(words) > 1 and words[1][:1].isupper())
+    )
+    return text if named else text[:1].lower() + text[1:]
 
 
 def _nothing_offered(session: Checks) -> Ruling:

@@ -44,19 +44,22 @@ class Clause:
 
 
 class Rulebook:
-    def __init__(self, game: str, title: str, clauses: list[Clause]) -> None:
+    def __init__(self, game: str, title: str, clauses: list[Clause], game_title: str = "") -> None:
         self.game = game
         self.title = title
+        # The game as the table knows it ("Through the Desert"): "ttd has no rule clause" named it by the id
+        # only a protocol client types.
+        self.game_title = game_title or game
         self.clauses = clauses
         self._by_id = {c.id: c for c in clauses}
 
     @classmethod
-    def from_data(cls, game: str, data: Mapping[str, Any]) -> Rulebook:
+    def from_data(cls, game: str, data: Mapping[str, Any], game_title: str = "") -> Rulebook:
         clauses = [
             Clause(c["id"], c["title"], c["text"], c.get("section", ""), tuple(c.get("see", ())))
             for c in data["clauses"]
         ]
-        return cls(game, data["title"], clauses)
+        return cls(game, data["title"], clauses, game_title)
 
     def __contains__(self, clause_id: str) -> bool:
         return clause_id in self._by_id
@@ -65,7 +68,7 @@ class Rulebook:
         try:
             return self._by_id[clause_id]
         except KeyError:
-            raise BadRequest(f"{self.game} has no rule clause {quoted(clause_id)}") from None
+            raise BadRequest(f"{self.game_title} has no rule clause {quoted(clause_id)}") from None
 
     def search(self, words: str) -> list[Clause]:
         """Clauses holding every word, for the rulebook screen and the terminal."""

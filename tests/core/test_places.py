@@ -304,6 +304,16 @@ def test_why_while_a_roll_is_asked_for_says_what_comes_first_and_cites_its_claus
     assert ruling.rules == ("BP-3",)
 
 
+def test_what_comes_first_reads_as_one_sentence() -> None:
+    """Targi's opening answered "first, Set up the centre: ...", a capital in mid-sentence; a player asked
+    first keeps the capital of their name."""
+    session = Session.new("targi", ["white", "black"])
+    ruling = explain_place(session, 5)
+    assert not ruling.legal and "first, set up the centre: turn up" in ruling.text, ruling.text
+    blackpool = explain_place(Session.new("blackpool", ["red", "blue"]), "d4")
+    assert "first, Red: roll the oracle" in blackpool.text, blackpool.text
+
+
 FIVE = {
     "targi": (["white", "black"], ["noble", "16", "centre 2-1", "3,3"], "a border card is named by its number"),
     "desert": (["black", "pink"], ["dawn", "Cool Cave", "12", "the Last Outpost"], "a space is named by its number"),

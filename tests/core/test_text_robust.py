@@ -91,10 +91,16 @@ def test_an_unknown_clause_id_is_echoed_short() -> None:
     referee = Referee()
     answer = referee.handle({"cmd": "rules", "game": "blackpool", "clause": long_id})
     assert answer["error"]["code"] == "bad_request" and len(json.dumps(answer)) < 300
-    assert answer["error"]["message"].startswith("blackpool has no rule clause 'xxx")
+    assert answer["error"]["message"].startswith("Blackpool has no rule clause 'xxx")
     session = Session.new("blackpool", ["red", "blue"])
     text = run(session, ["rule " + long_id])
-    assert "Refused: blackpool has no rule clause 'xxx" in text and len(text) < 20_000
+    assert "Refused: Blackpool has no rule clause 'xxx" in text and len(text) < 20_000
+
+
+def test_an_unknown_clause_names_the_game_by_its_title() -> None:
+    """"ttd has no rule clause 'X'" named the game by the id only a protocol client types."""
+    answer = Referee().handle({"cmd": "rules", "game": "ttd", "clause": "TTD-99"})
+    assert answer["error"]["message"] == "Through the Desert has no rule clause 'TTD-99'", answer
 
 
 @pytest.mark.parametrize("request_", [
