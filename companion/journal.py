@@ -104,10 +104,10 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
         return Journal(), f"{refusal.message}; this table keeps its game only until the app closes."
     except JournalUnavailable as refusal:  # a table that cannot journal still referees, and says so
         journal = Journal()
-        carried = _carry(_read_active(path), journal)
+        carried = _carry(_read_to_carry(path), journal)
         return journal, f"{refusal.message}; this table keeps its game only until the app closes.{carried}"
     except JournalDamaged as damage:
-        active = _read_active(path)  # read before the file is moved, while its WAL is still beside it
+        active = _read_to_carry(path)  # read before the file is moved, while its WAL is still beside it
         kept = _unused_name(path.with_name(f"{path.name}.damaged-{datetime.now(UTC):%Y%m%d-%H%M%S}"))
         try:
             carried = _swap(path, kept, active)
@@ -133,14 +133,15 @@ def _archive_when_large(journal: Journal, path: Path) -> tuple[Journal, str]:
     card, against the service's start-up limit). Past the size, the file is
     renamed beside itself with the day's date, whole (closing the last
     connection folds its WAL in), and a new journal begun; the game in
-    progress is copied into it and goes on. Old games stay readable with
-    ``companion export --journal`` on the renamed file.
+    progress is copied into it and goes on (or the last game, finished, see
+    `game_to_carry`). Old games stay readable with ``companion export
+    --journal`` on the renamed file.
     """
     try:
         size = path.stat().st_size
         if size < ARCHIVE_AT_BYTES:
             return journal, ""
-        active = journal.active_game()
+        active = game_to_carry(journal)
     except (OSError, JournalDamaged):  # a damaged row is the resume's to report, in its words
         return journal, ""
     kept = _unused_name(path.with_name(f"{path.stem}-{datetime.now(UTC):%Y%m%d}{path.suffix}"))
@@ -184,7 +185,8 @@ def _remove(path: Path) -> None:
 
 
 def _swap(path: Path, kept: Path, active: JournalGame | None) -> str:
-    """Move the journal at ``path`` to ``kept`` and put in its place a new one holding ``active``; the note's sentence.
+    """Move the journal at ``path`` to ``kept`` and put in its place a new one holding ``active`` (the game
+    `game_to_carry` chose); the note's sentence.
 
     The game used to be copied into the new journal after the old one had
     moved: a power cut between the two left a new journal without it, and the
@@ -205,7 +207,7 @@ def _swap(path: Path, kept: Path, active: JournalGame | None) -> str:
             finally:
                 made.close()  # the last connection folds its WAL in: the file stands alone
             if not carried:
-                raise JournalUnavailable(f"the game in progress could not be written to {fresh}")
+                raise JournalUnavailable(f"the last game could not be written to {fresh}")
         except BaseException:
             _remove(fresh)
             raise
@@ -271,8 +273,24 @@ def _connect_read_only(path: str | Path, query: str) -> sqlite3.Connection:
                            check_same_thread=False)  # fmt: skip
 
 
-def _read_active(path: Path) -> JournalGame | None:
-    """The game in progress as a read-only look at ``path`` finds it, or None when none can be read whole.
+def game_to_carry(journal: Journal) -> JournalGame | None:
+    """The game a new journal must start with: the one in progress, else the last game when it is finished.
+
+    Only the game in progress used to move, and the game that had just
+    finished vanished at that start from the home screen and from ``play``,
+    which offer to go back into it the same café day (`companion.finished`):
+    a misread winning roll could then no longer be taken back.
+    """
+    active = journal.active_game()
+    if active is not None:
+        return active
+    latest = journal.latest_game()
+    return latest if latest is not None and latest.status == "over" else None
+
+
+def _read_to_carry(path: Path) -> JournalGame | None:
+    """The game to carry (`game_to_carry`) as a read-only look at ``path`` finds it, or None when none can be
+    read whole.
 
     Read-only, so it works on a card gone read-only and changes nothing in a
     damaged file; its steps must be numbered 1, 2, 3, ... without a gap, or a
@@ -284,7 +302,7 @@ def _read_active(path: Path) -> JournalGame | None:
         except sqlite3.Error:
             continue
         try:
-            entry = reader.active_game()
+            entry = game_to_carry(reader)
             if entry is None:
                 return None
             count, last = reader._db.execute(
@@ -299,13 +317,15 @@ def _read_active(path: Path) -> JournalGame | None:
 
 
 def _carry(entry: JournalGame | None, journal: Journal) -> str:
-    """Copy the game in progress into ``journal``; the sentence for the table's note, or "" when there is none."""
+    """Copy the game to carry into ``journal``; the sentence for the table's note, or "" when there is none."""
     if entry is None:
         return ""
     try:
         journal.adopt(entry)
     except JournalUnavailable:
         return ""
+    if entry.status == "over":
+        return f" The last game ({entry.game}, finished after {len(entry.steps)} steps) was read from it too."
     return f" The game in progress ({entry.game}, {len(entry.steps)} steps) was read from it and goes on."
 
 
@@ -328,6 +348,7 @@ class JournalGame:
     status: str
     steps: list[tuple[str, dict[str, Any] | None]]
     digests: dict[str, str] = field(default_factory=dict)  # the data's content when the game began (none before)
+    times: list[str] = field(default_factory=list)  # when each step was written, as journalled
 
     def actions(self) -> list[dict[str, Any]]:
         """The actions in force after the last step, from the rows alone, without the rules.
@@ -560,19 +581,28 @@ class Journal:
         return int(cursor.lastrowid or 0)
 
     def adopt(self, entry: JournalGame) -> int:
-        """Copy a game and all its steps from another journal in one transaction, as the game in progress."""
+        """Copy a game and all its steps from another journal in one transaction, as the latest game.
+
+        A finished game stays finished and the rest is in progress. The steps keep
+        the times they were written: a finished game's last one is when it
+        finished, which decides whether it may be gone back into (stamped with the
+        time it was copied, last night's game read as finished this morning).
+        """
+        status = "over" if entry.status == "over" else "active"
         with self._transaction():
             self._db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'active'")
             cursor = self._db.execute(
-                "INSERT INTO games (game, start, data, digests, started, status) VALUES (?, ?, ?, ?, ?, 'active')",
-                (entry.game, json.dumps(entry.start), json.dumps(entry.data), json.dumps(entry.digests), entry.started),
-            )
+                "INSERT INTO games (game, start, data, digests, started, status) VALUES (?, ?, ?, ?, ?, ?)",
+                (entry.game, json.dumps(entry.start), json.dumps(entry.data), json.dumps(entry.digests),
+                 entry.started, status),
+            )  # fmt: skip
             game_id = int(cursor.lastrowid or 0)
+            times = entry.times if len(entry.times) == len(entry.steps) else [_now()] * len(entry.steps)
             self._db.executemany(
                 "INSERT INTO steps (game_id, seq, op, action, at) VALUES (?, ?, ?, ?, ?)",
                 [
-                    (game_id, seq, op, json.dumps(action) if action is not None else None, _now())
-                    for seq, (op, action) in enumerate(entry.steps, start=1)
+                    (game_id, seq, op, json.dumps(action) if action is not None else None, at)
+                    for seq, ((op, action), at) in enumerate(zip(entry.steps, times, strict=True), start=1)
                 ],
             )
         return game_id
@@ -636,12 +666,12 @@ class Journal:
         if row is None:
             return None
         try:
-            steps = [
-                (op, json.loads(action) if action is not None else None)
-                for op, action in self._read("SELECT op, action FROM steps WHERE game_id = ? ORDER BY seq", game_id)
-            ]
+            rows = self._read("SELECT op, action, at FROM steps WHERE game_id = ? ORDER BY seq", game_id)
+            steps = [(op, json.loads(action) if action is not None else None) for op, action, _at in rows]
             digests = json.loads(row[6]) if row[6] else {}
-            return JournalGame(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], steps, digests)
+            times = [str(at) for _op, _action, at in rows]
+            return JournalGame(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], steps, digests,
+                               times)  # fmt: skip
         except json.JSONDecodeError:
             why = f"game {game_id} has a row that is not JSON"
             raise JournalDamaged(f"{self.path} cannot be read as a journal: {why}") from None

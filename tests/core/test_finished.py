@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+import companion.journal as journal_module
 from companion.cli import main
 from companion.finished import finished_game
 from companion.journal import Journal
 from companion.protocol import Referee
-from companion.session import Session
+from companion.session import Session, open_table
+from tests.core.damage import old_game_of_many_steps, spoil_oldest_steps
 
 WON = ({"type": "roll", "value": 5}, {"type": "advance"})  # red, at 10 of 12, wins
 
@@ -156,3 +158,41 @@ def test_the_referee_protocol_names_and_reopens_the_last_game(tmp_path: Path) ->
         "no finished last game to go back into: the journal's latest game is not over")}}
     assert referee.handle({"cmd": "last"})["last"] is None
     assert Referee().handle({"cmd": "last"}) == {"ok": True, "pending": None, "last": None}
+
+
+def journal_with_an_old_game_then_won(path: Path, finished: datetime) -> None:
+    """An abandoned game of many steps, then the last game, which red won at ``finished``."""
+    journal = Journal(path)
+    old_game_of_many_steps(path, journal, "race")
+    session = Session.load("race", {"game": "race", "players": ["red", "blue"], "positions": [10, 0]}, journal)
+    for action in WON:
+        session.act(action)
+    journal.close()
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE steps SET at = ? WHERE game_id = (SELECT MAX(id) FROM games)", (finished.isoformat(),))
+    raw.commit()
+    raw.close()
+
+
+@pytest.mark.parametrize("how", ["grown", "damaged"])
+def test_the_finished_last_game_is_carried_into_a_new_journal_with_its_finishing_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """Archiving a grown journal, or setting a damaged one aside, carried only a game in progress: the game
+    that had just finished vanished from the home screen at that start, and could no longer be gone back into."""
+    path = tmp_path / "journal.sqlite3"
+    journal_with_an_old_game_then_won(path, local(10, 22))
+    if how == "grown":
+        monkeypatch.setattr(journal_module, "ARCHIVE_AT_BYTES", 4096)
+    else:
+        spoil_oldest_steps(path)
+    journal, session, note = open_table(path)
+    moved = "its games are kept in" if how == "grown" else "It is kept as journal.sqlite3.damaged-"
+    assert moved in note and "The last game (race, finished after 2 steps) was read from it too." in note, note
+    assert session is None  # a finished game is not resumed into play
+    last = finished_game(journal, now=local(10, 23, 30))
+    assert last is not None and last.words() == "Last game: Test race, finished at 22:00 (2 steps). red wins."
+    assert last.reopenable  # still this café day: its finishing time came across, not the time it was carried
+    last.reopen(journal).undo()
+    journal.close()
+    assert Session.resume(Journal(path)) is not None  # back in play, in the new journal on disk
