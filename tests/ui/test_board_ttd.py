@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from kivy.uix.widget import Widget
 
 from companion.session import Session
 from tests.ui.drawing import on_window, pixel, render
-from ui.boards import has_drawing, ttd
+from ui.boards import BoardView, has_drawing, ttd
 from ui.shots import mid_game
 
 SIZES = ((390, 390), (650, 650), (640, 400))
@@ -126,3 +127,23 @@ def test_a_cafe_camel_colour_is_drawn_in_the_colour_its_data_names(canvas: Widge
     assert close(body(sand), (0.7, 0.7, 0.7))
     assert close(body(blue), ttd.CAMEL_RGB["blue"])
     assert ttd.camel_paints(camels)["lilac"] == (181 / 255, 126 / 255, 220 / 255)
+
+
+def test_a_full_map_is_drawn_in_a_bounded_number_of_draws(canvas: Widget) -> None:
+    """Each hex, edge and camel disc was a draw of its own (about a thousand late in a game), and the GL driver
+    keeps buffers for every one (40-70 kB each under Mesa's llvmpipe): a kiosk's memory stepped up whenever a
+    game reached a fuller map. Gathered by colour, the map is a few dozen draws however many camels stand."""
+    from kivy.graphics.instructions import VertexInstruction
+
+    session = Session.new("ttd", ["red", "black", "orange", "purple", "brown"])
+    rng = random.Random(5)
+    while not session.pending().is_over and session.legal():
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    doc = session.document()
+    assert len(doc["pieces"]) > 60  # a full map: the game ran to its end
+    marked = frozenset((c["q"], c["r"]) for c in session.game.data["board"]["cells"])  # every hex outlined
+    canvas.size = (650, 650)
+    canvas.canvas.clear()
+    ttd.draw(canvas, BoardView(session.game, doc, [], marked=marked))
+    draws = sum(isinstance(i, VertexInstruction) for i in canvas.canvas.children)
+    assert draws <= 120, draws  # the score strip's texts and discs are most of them

@@ -11,14 +11,15 @@ leader is what a player looks for when checking where a caravan may grow.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
+from kivy.graphics import Color, Line, Mesh, Rectangle
 
-from ui.boards import provisional_scores
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, hex_rgb, rgb
+from ui.boards import paint, provisional_scores
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, fitted_text, hex_rgb, rgb
+from ui.boards.shapes import Shapes
 
 SQRT3 = math.sqrt(3)
 SAND = (0.72, 0.6, 0.38)
@@ -166,17 +167,25 @@ def draw(widget: Any, view: Any) -> None:
     taken = {hex_key(p.get("hex")) for p in pieces}
     paints = camel_paints(view.game.data["camels"])
 
+    shapes, later = Shapes(), []  # the map's shapes in a few meshes; the few lines and texts over them after
+    for cell in cells:
+        _draw_cell(cell, centre(cell["q"], cell["r"]), size, len(players), in_play, values, taken, shapes, later)
+    for piece in pieces:
+        q, r = hex_key(piece["hex"]) or (0, 0)
+        _draw_piece(piece, centre(q, r), size, piece.get("player") == document.get("turn"), paints, shapes)
+
     with widget.canvas:
         Color(*BACKGROUND, 1)
         Rectangle(pos=widget.pos, size=widget.size)
-        for cell in cells:
-            _draw_cell(cell, centre(cell["q"], cell["r"]), size, len(players), in_play, values, taken)
-        for piece in pieces:
-            q, r = hex_key(piece["hex"]) or (0, 0)
-            _draw_piece(piece, centre(q, r), size, piece.get("player") == document.get("turn"), paints)
+        shapes.draw()
+        for draw_over in later:
+            draw_over()
+        marks = Shapes()  # a hundred hexes may be marked at a leader's placement
         for q, r in (key for key in view.marked if key != view.focus and hex_key(key)):
-            Color(*HIGHLIGHT, 0.8)
-            Line(points=hex_points(*centre(q, r), size * 0.8), close=True, width=max(1.2, size * 0.08))
+            half = max(1.2, size * 0.08) / SQRT3 * 2  # a Line's width is half its thickness; corners reach further
+            at = centre(q, r)
+            marks.ring(0, (*HIGHLIGHT, 0.8), hex_points(*at, size * 0.8 + half), hex_points(*at, size * 0.8 - half))
+        marks.draw()
         if view.focus is not None and hex_key(view.focus):
             fill_hex(*centre(*view.focus), size * 0.9, HIGHLIGHT, 0.45)
             Color(*HIGHLIGHT, 1)
@@ -204,7 +213,11 @@ def _draw_cell(
     in_play: set[str],
     values: Mapping[tuple[int, int], Any],
     taken: set[Any],
+    shapes: Shapes,
+    later: list[Callable[[], Any]],
 ) -> None:
+    """A hex's ground, edge and what stands printed on it, into ``shapes`` (layers 0-3); its ring and figure
+    into ``later``, drawn over every shape (no camel stands on either)."""
     cx, cy = at
     key = (cell["q"], cell["r"])
     used = str(cell.get("region")) in in_play
@@ -218,35 +231,54 @@ def _draw_cell(
         ground = PALM_GROUND
     else:
         ground = SAND
-    fill_hex(cx, cy, size * 0.97, ground)
-    Color(*(EDGE if used else (0.3, 0.3, 0.32)), 1)
-    Line(points=hex_points(cx, cy, size), close=True, width=1)
+    shapes.polygon(0, ground, hex_points(cx, cy, size * 0.97))
+    shapes.outline(1, EDGE if used else (0.3, 0.3, 0.32), hex_points(cx, cy, size))
     if not used:
         return
     if cell.get("type") == "mountain":
-        Color(0.75, 0.7, 0.66, 1)
         h = size * 0.55
-        Mesh(vertices=[cx - h, cy - h * 0.6, 0, 0, cx + h, cy - h * 0.6, 0, 0, cx, cy + h * 0.75, 0, 0],
-             indices=[0, 1, 2], mode="triangles")
+        shapes.polygon(2, (0.75, 0.7, 0.66), [cx - h, cy - h * 0.6, cx + h, cy - h * 0.6, cx, cy + h * 0.75])
     elif palm:
-        _draw_palm(cx, cy, size)
+        _draw_palm(cx, cy, size, shapes)
     elif site and key in taken:
-        Color(*WATER, 1)  # the token was taken by the piece standing here
-        Line(points=hex_points(cx, cy, size * 0.86), close=True, width=max(1.5, size * 0.12))
+        ring = hex_points(cx, cy, size * 0.86)  # the token was taken by the piece standing here
+        later.append(lambda: (Color(*WATER, 1), Line(points=ring, close=True, width=max(1.5, size * 0.12))))
     elif site:
         value = values.get(key)
-        disc(cx, cy, size * 0.62, WATER, (1, 1, 1), max(1.0, size * 0.06))
-        fitted_text(cx, cy, "?" if value is None else str(value), size * 1.05, size * 1.1, (1, 1, 1), bold=True)
+        disc(cx, cy, size * 0.62, WATER, (1, 1, 1), max(1.0, size * 0.06), shapes, 2)
+        figure = "?" if value is None else str(value)
+        later.append(lambda: fitted_text(cx, cy, figure, size * 1.05, size * 1.1, (1, 1, 1), bold=True))
 
 
-def _draw_palm(cx: float, cy: float, size: float) -> None:
+def disc(
+    cx: float,
+    cy: float,
+    r: float,
+    fill: tuple[float, float, float],
+    outline: tuple[float, float, float],
+    edge: float,
+    shapes: Shapes,
+    layer: int,
+) -> None:
+    """``paint.disc`` gathered into ``shapes``: the rim in ``layer``, the fill over it in the next."""
+    if edge > 0:
+        shapes.ellipse(layer, outline, cx, cy, r + edge, r + edge)
+    shapes.ellipse(layer + 1, fill, cx, cy, r, r)
+
+
+def _draw_palm(cx: float, cy: float, size: float, shapes: Shapes) -> None:
     """A trunk and a crown: an oasis reads as a tree at a glance, unlike a letter."""
-    Color(0.4, 0.25, 0.1, 1)
-    Line(points=[cx, cy - size * 0.55, cx + size * 0.08, cy + size * 0.2], width=max(1.2, size * 0.09))
-    Color(0.05, 0.4, 0.1, 1)
+    half = max(1.2, size * 0.09)  # a Line's width is half its thickness
+    (x0, y0), (x1, y1) = (cx, cy - size * 0.55), (cx + size * 0.08, cy + size * 0.2)
+    length = math.hypot(x1 - x0, y1 - y0)
+    nx, ny = -(y1 - y0) / length * half, (x1 - x0) / length * half
+    trunk = (0.4, 0.25, 0.1)
+    shapes.polygon(2, trunk, [x0 + nx, y0 + ny, x0 - nx, y0 - ny, x1 - nx, y1 - ny, x1 + nx, y1 + ny])
+    for x, y in ((x0, y0), (x1, y1)):  # a Line's round caps
+        shapes.ellipse(2, trunk, x, y, half, half)
     for dx in (-0.28, 0.0, 0.28):
         r = size * 0.26
-        Ellipse(pos=(cx + dx * size - r, cy + size * (0.28 - abs(dx) * 0.4) - r * 0.7), size=(2 * r, 1.4 * r))
+        shapes.ellipse(3, (0.05, 0.4, 0.1), cx + dx * size, cy + size * (0.28 - abs(dx) * 0.4), r, 0.7 * r)
 
 
 def _draw_piece(
@@ -255,25 +287,27 @@ def _draw_piece(
     size: float,
     to_play: bool,
     paints: Mapping[str, tuple[float, float, float]],
+    shapes: Shapes,
 ) -> None:
+    """A camel's discs into ``shapes`` (layers 4-9, over the map): no two camels' discs overlap."""
     cx, cy = at
     owner = rgb(str(piece.get("player")))
     colour = str(piece.get("colour"))
     body = paints.get(colour) or camel_rgb(colour)
     r = size * 0.6
     if colour == "guide":  # the as-written single guide: the rider alone, in the rider colour
-        disc(cx, cy, r, owner, (1, 1, 1), max(1.5, size * 0.12))
+        disc(cx, cy, r, owner, (1, 1, 1), max(1.5, size * 0.12), shapes, 4)
         return
     if piece.get("leader"):
         ring = max(2.0, size * 0.2)
-        disc(cx, cy, r + ring, owner, (1, 1, 1) if to_play else (0, 0, 0), 1.5)
-        disc(cx, cy, r - ring * 0.2, body, (0, 0, 0), 1.0)
-        disc(cx, cy, size * 0.26, owner, (0, 0, 0), 0)
+        disc(cx, cy, r + ring, owner, (1, 1, 1) if to_play else (0, 0, 0), 1.5, shapes, 4)
+        disc(cx, cy, r - ring * 0.2, body, (0, 0, 0), 1.0, shapes, 6)
+        disc(cx, cy, size * 0.26, owner, (0, 0, 0), 0, shapes, 8)
     else:
-        disc(cx, cy, r, body, (0, 0, 0), 1.2)
+        disc(cx, cy, r, body, (0, 0, 0), 1.2, shapes, 4)
         # The owner's centre, edged in black: at 0.2 of the hex it was a 3 px dot, and a red dot and an
         # orange one on a pink camel could not be told apart from a metre away.
-        disc(cx, cy, size * 0.34, owner, (0, 0, 0), 1.0)
+        disc(cx, cy, size * 0.34, owner, (0, 0, 0), 1.0, shapes, 6)
 
 
 def _draw_strip(
@@ -300,7 +334,7 @@ def _draw_strip(
         if player == turn or player in winners:
             Color(*HIGHLIGHT, 1)
             Line(rectangle=(x, cy - row_h / 2 + 1, w, row_h - 2), width=1.5)
-        disc(x + row_h * 0.6, cy, row_h * 0.3, rgb(player), (1, 1, 1), 1.2)
+        paint.disc(x + row_h * 0.6, cy, row_h * 0.3, rgb(player), (1, 1, 1), 1.2)
         name = player.capitalize() + (" wins" if player in winners else "")
         fitted_text(x + row_h * 1.1, cy, name, font, w * 0.24, (1, 1, 1), anchor="left", bold=True)
         total = totals.get(player)
@@ -320,7 +354,7 @@ def _draw_strip(
     slot = (w * 0.86) / max(1, len(paints))
     for i, (colour, body) in enumerate(paints.items()):
         sx = x + w * 0.14 + slot * i
-        disc(sx + row_h * 0.35, cy, row_h * 0.3, body, (0, 0, 0), 1.0)
+        paint.disc(sx + row_h * 0.35, cy, row_h * 0.3, body, (0, 0, 0), 1.0)
         left = supply.get(colour)
         ink = (1, 0.45, 0.4) if isinstance(left, int) and left <= 3 else (1, 1, 1)
         fitted_text(sx + row_h * 0.8, cy, "-" if left is None else str(left), font, slot - row_h * 0.9, ink,
