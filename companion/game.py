@@ -197,6 +197,49 @@ def unknown_keys(action: Action, keys: Mapping[str, frozenset[str]]) -> InvalidA
     return InvalidAction(f"a {quoted(action['type'])} action has no {unknown}; it takes only {takes or 'its type'}")
 
 
+def json_kind(value: object) -> str:
+    """A value's kind in JSON's words, as a refusal names it to a client that sent JSON."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, (list, tuple)) else "an object"
+
+
+def action_kinds(legal: Sequence[Action]) -> dict[tuple[str, str], frozenset[str]]:
+    """The JSON kinds each key of each type of offered action holds, ``text`` aside."""
+    kinds: dict[tuple[str, str], set[str]] = {}
+    for action in legal:
+        for key, value in action.items():
+            if key != "text":
+                kinds.setdefault((action["type"], key), set()).add(json_kind(value))
+    return {where: frozenset(names) for where, names in kinds.items()}
+
+
+def wrong_kind(action: Action, kinds: Mapping[tuple[str, str], frozenset[str]]) -> InvalidAction | None:
+    """The refusal for a value of a kind no offered action of this type holds there, if any.
+
+    Games read values with ``.get`` and compare, so ``{"slot": 1.0}`` equalled
+    slot 1 and was applied, announced and journalled as "slot 1.0". The
+    offered actions show each key's kinds, as they show its keys for
+    ``unknown_keys``; a type not offered now is left to the game, and
+    ``player`` to ``normalize_action``.
+    """
+    for key, value in action.items():
+        known = kinds.get((action["type"], key))
+        if key in ("type", "player") or known is None or json_kind(value) in known:
+            continue
+        wanted = " or ".join(sorted(known))
+        return InvalidAction(f'"{key}" of a {action["type"]!r} action must be {wanted}, not {json_kind(value)}')
+    return None
+
+
 class Game(ABC):
     """Base of every rule set; subclasses declare metadata and the pure methods."""
 
@@ -377,8 +420,11 @@ __all__ = [
     "Ruling",
     "State",
     "action_keys",
+    "action_kinds",
+    "json_kind",
     "malformed",
     "normalize_action",
     "refuse",
     "unknown_keys",
+    "wrong_kind",
 ]

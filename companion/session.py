@@ -22,9 +22,11 @@ from companion.game import (
     Ruling,
     State,
     action_keys,
+    action_kinds,
     normalize_action,
     one_stop,
     unknown_keys,
+    wrong_kind,
 )
 from companion.journal import Journal, JournalGame, open_journal
 from companion.registry import create
@@ -57,6 +59,7 @@ class Session:
         self._legal_of: State | None = None  # the state ``_legal`` was worked out for
         self._legal: list[Action] = []
         self._legal_keys: dict[str, frozenset[str]] = {}
+        self._legal_kinds: dict[tuple[str, str], frozenset[str]] = {}
 
     # -- starting ---------------------------------------------------------
     @classmethod
@@ -168,10 +171,14 @@ class Session:
         if self._legal_of is not state:
             self._legal, self._legal_of = self.game.legal_actions(state), state
             self._legal_keys = action_keys(self._legal)
+            self._legal_kinds = action_kinds(self._legal)
         return list(self._legal)
 
     def check(self, action: object) -> Ruling:
-        return self.game.check(self.state, self._well_formed(action))
+        clean = self._well_formed(action)
+        ruling = self.game.check(self.state, clean)
+        self._refuse_odd_kinds(clean, ruling.legal)
+        return ruling
 
     def document(self) -> dict[str, Any]:
         return self.game.to_document(self.state)
@@ -181,6 +188,7 @@ class Session:
         """Apply, journal, then return what to announce: in that order, always."""
         clean = self._well_formed(action)
         state, events = self.game.apply(self.state, clean)
+        self._refuse_odd_kinds(clean, True)
         self._record("act", state, clean)
         self._states.append(state)
         self._log.append(clean)
@@ -217,6 +225,18 @@ class Session:
         if problem is not None:
             raise problem
         return clean
+
+    def _refuse_odd_kinds(self, clean: Action, allowed: bool) -> None:
+        """Refuse an action the game allowed although a value is of a kind no offered action holds there.
+
+        Asked after the game, so a refusal the game gives keeps its clause
+        (a die read as 3.0 is refused on the die's clause); this only stops
+        what a game let through by comparing loosely, such as the temple's
+        ``"slot": 1.0``, announced and journalled as "slot 1.0".
+        """
+        odd = wrong_kind(clean, self._legal_kinds) if allowed else None
+        if odd is not None:
+            raise odd
 
     def _apply(self, action: Action) -> None:
         action = normalize_action(action)  # a journal row is checked as a typed action is: it may be edited
