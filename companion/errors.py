@@ -15,25 +15,22 @@ def quoted(value: object) -> str:
     """A value as a refusal quotes it, cut short: a name pasted a megabyte long came back whole, a wall of
     text in the terminal and a megabyte answer from the referee.
 
-    Text is quoted as before ('red'); anything else is written as the JSON it
-    came as (null, true, {"a": 1}): "not None" and "not {'a': 1}" answered a
-    client in Python's words for what it had sent.
+    Names keep their quotes ('red'); anything else is written as the JSON it
+    came as (null, true, [1, 2], {"v": 1}), since a client that sent null
+    was told "not None" and a list of dicts came back in Python's spelling.
     """
     if isinstance(value, str):
         text = repr(value)
+    elif isinstance(value, int) and value.bit_length() > 3 * SHOWN_CHARS:  # past Python's 4300-digit limit too
+        text = f"a number of about {int(value.bit_length() * 0.30103)} digits"
     else:
         try:
-            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError):  # not JSON's (a tuple key, NaN), or a number too long to write out
-            text = _python_words(value)
+            text = json.dumps(value, ensure_ascii=False, default=repr)
+        except ValueError:  # a whole number too long to write out, deep inside
+            text = "a value too large to show"
+        except RecursionError:
+            text = "a value nested too deeply to show"
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
-
-
-def _python_words(value: object) -> str:
-    try:
-        return repr(value)
-    except ValueError:  # an int of more digits than Python will write
-        return "a number too long to show"
 
 
 class CompanionError(Exception):

@@ -88,7 +88,7 @@ def test_replay_names_the_action_of_the_record_that_is_refused(
     record["actions"][2] = {"type": "roll", "value": 9}
     (tmp_path / "game.json").write_text(json.dumps(record))
     assert main(["replay", str(tmp_path / "game.json")]) == 1
-    assert 'action 3 of 3 in the record ({"type": "roll", "value": 9}): ' in capsys.readouterr().err
+    assert 'action 3 of 3 in the record ({"type": "roll", "value": 9}): ' in capsys.readouterr().err  # as in the file
 
 
 def test_export_without_a_journal_says_so_and_creates_none(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

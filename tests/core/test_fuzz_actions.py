@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
@@ -22,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.errors import CompanionError, quoted
 from companion.game import action_kinds, json_kind
 from companion.journal import open_journal
 from companion.protocol import Referee
@@ -33,14 +35,17 @@ from companion.simulate import random_players
 
 GAMES = ["blackpool", "desert", "targi", "temple", "ttd"]
 POSITIONS = 3  # per game, after 0 to 40 random legal steps
-PYTHON_WORDS = ("{'", "['", "None", "True", "False", "Traceback", "nan", "inf")
+# Python's spelling of what came as JSON, outside the quotes around what was sent ("None of" is English).
+PYTHON_WORDS = re.compile(r"\bNone\b(?! of)|\bTrue\b|\bFalse\b|Traceback|\bnan\b|\binf\b")
+PYTHON_MAPS = re.compile(r"(?<![\w'])[\[{]'")  # {'a': 1} or ['a'], not a quoted '{'
+SENT = re.compile(r"'[^']*(?:'|\.\.\.)|\"[^\"]*(?:\"|\.\.\.)")  # a quoted value, or one cut short
 FUZZ = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 odd_scalars = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(min_value=-(10**30), max_value=10**30),
-    st.sampled_from([0, -1, -(2**63), 2**63, 10**100]),
+    st.sampled_from([0, -1, -(2**63), 2**63, 10**100, 10**400]),
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(max_size=20),
     st.sampled_from(["", " ", "x" * 5000, "🎲" * 300, "red\u0000", "ÄÖÜ", "\u202eder"]),
@@ -114,11 +119,15 @@ def mangled(draw: st.DrawFn, legal: list[dict], elsewhere: list[dict]) -> object
     return action
 
 
+def python_spelling(message: str) -> bool:
+    return bool(PYTHON_MAPS.search(message) or PYTHON_WORDS.search(SENT.sub("", message)))
+
+
 def assert_readable(error: dict[str, Any]) -> None:
     message = error["message"]
     assert error["code"] in {"bad_request", "invalid_action", "illegal_action"}, error
     assert isinstance(message, str) and message.strip(), error
-    assert not any(word in message for word in PYTHON_WORDS), error
+    assert not python_spelling(message), error
     assert len(message) < 600, error
 
 
@@ -129,6 +138,42 @@ def plain(value: object) -> bool:
     except ValueError:
         return False
     return True
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_broken_actions_are_refused_readably_and_change_nothing(game_id: str, tables: dict[str, list[Table]]) -> None:
+    others = [t for g, ts in tables.items() if g != game_id for t in ts]
+    elsewhere = [a for t in others for a in t.referee.handle({"cmd": "legal"})["legal"]]
+
+    @FUZZ
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        table = data.draw(st.sampled_from(tables[game_id]))
+        referee = table.referee
+        legal = referee.handle({"cmd": "legal"})["legal"]
+        action = data.draw(mangled(legal, elsewhere))
+        before, rows = referee.session.document(), table.rows()
+        try:
+            ruling = referee.session.check(action)
+        except CompanionError as refusal:
+            assert_readable(refusal.to_dict())
+        else:
+            assert ruling.legal or not python_spelling(ruling.text), ruling
+        answers = [referee.handle({"cmd": "act", "action": action})]
+        if not answers[0]["ok"] and plain(action):
+            line = json.dumps({"cmd": "act", "action": action})
+            answers.append(referee.handle_line(line))
+        for answer in answers:
+            if answer["ok"]:
+                assert plain(answer["action"]), answer
+                assert referee.handle({"cmd": "undo"})["ok"]
+                assert referee.session.document() == before
+                return
+            assert_readable(answer["error"])
+            assert referee.session.document() == before
+            assert table.rows() == rows
+
+    run()
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -169,3 +214,15 @@ def test_a_slot_sent_as_a_decimal_is_refused_by_name() -> None:
             "code": "invalid_action",
             "message": "\"slot\" of a 'change' action must be a whole number, not a number",
         }, answer
+
+
+def test_a_refusal_quotes_what_was_sent_in_json_and_cut_short() -> None:
+    """A client that sent null was told "not None", and a 5000-digit number could not be quoted at all."""
+    referee = Referee()
+    assert referee.handle({"cmd": "new", "game": "blackpool", "players": ["red", "blue"]})["ok"]
+    answer = referee.handle({"cmd": "act", "action": {"type": "roll", "value": None}})
+    assert answer["error"]["message"] == "the oracle shows 1 to 6, not null"
+    answer = referee.handle({"cmd": "act", "action": {"type": "roll", "value": [{"v": True}]}})
+    assert answer["error"]["message"] == 'the oracle shows 1 to 6, not [{"v": true}]'
+    assert quoted(10**5000) == "a number of about 5000 digits"
+    assert quoted("x" * 100) == "'" + "x" * 36 + "..."

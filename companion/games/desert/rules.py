@@ -325,8 +325,10 @@ class DesertRace(Game):
         kind = action["type"]
         handler = getattr(self, f"_do_{kind}", None)
         if handler is None:
-            raise malformed(f"unknown action type {quoted(kind)}; types: roll, draw, use, decline, attempt, stop, "
-                            "steal, relocate, trade, end")
+            raise malformed(
+                f"unknown action type {quoted(kind)}; types: roll, draw, use, decline, attempt, stop, steal, "
+                "relocate, trade, end"
+            )
         if state.step.kind == OVER:
             raise refuse("The game is over.", "DR-28")
         pending = self.pending(state)

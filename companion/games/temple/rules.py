@@ -313,8 +313,8 @@ class TempleGame(Game):
         }.get(kind)
         if handler is None:
             raise InvalidAction(
-                f"unknown action type {quoted(kind)}; types: draw, roll, ahkinchil, change, skip_change, move, stair, "
-                "order"
+                f"unknown action type {quoted(kind)}; "
+                "types: draw, roll, ahkinchil, change, skip_change, move, stair, order"
             )
         pending = self.pending(state)
         expected = {
