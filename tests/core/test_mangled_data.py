@@ -65,9 +65,14 @@ def test_damaged_data_files_get_problems_not_crashes(game_id: str, tmp_path: Pat
     ],
 )
 def test_a_header_naming_no_game_or_kind_is_reported(header: dict, expected: str, tmp_path: Path) -> None:
+    """A draft outside a café's game folders is checked as its header says, so the header must name both."""
     board = {**read_json(house_dir(game_classes()["blackpool"]) / "board.json"), **header}
-    problems = validate_path(cafe_with(tmp_path, "blackpool", "board", board), game_classes())
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "drafts" / "board.json").write_text(json.dumps(board))
+    problems = validate_path(tmp_path / "drafts", game_classes())
     assert any(expected in p for p in problems), problems
+    in_place = validate_path(cafe_with(tmp_path, "blackpool", "board", board), game_classes())
+    assert any("header says game" in p for p in in_place), in_place  # in its game's folder: checked as read
 
 
 def test_a_targi_effect_whose_code_is_an_object_is_reported(tmp_path: Path) -> None:
