@@ -106,7 +106,7 @@ def mangled(draw: st.DrawFn, legal: list[dict], elsewhere: list[dict]) -> object
     if how == "whole":
         return draw(odd_values)
     for _ in range(draw(st.integers(1, 3))):
-        change = draw(st.sampled_from(["drop", "add", "retype", "retype", "nest"]))
+        change = draw(st.sampled_from(["drop", "add", "retype", "retype", "nest", "inside"]))
         key = draw(st.sampled_from(sorted(action) or ["type"]))
         if change == "drop":
             action.pop(key, None)
@@ -114,6 +114,14 @@ def mangled(draw: st.DrawFn, legal: list[dict], elsewhere: list[dict]) -> object
             action[draw(st.sampled_from(["extra", "valeu", "player", "hex", "slot", "card", "to"]))] = draw(odd_values)
         elif change == "retype":
             action[key] = draw(odd_values)
+        elif change == "inside" and isinstance(action.get(key), (dict, list)) and action[key]:
+            # Inside a trade's "give", a payment or a hex: {"give": {"items": [null]}}, {"hex": [2, -1e300]}.
+            inner = action[key] = json.loads(json.dumps(action[key]))
+            spot = draw(st.sampled_from(sorted(inner) if isinstance(inner, dict) else range(len(inner))))
+            if isinstance(inner[spot], list) and inner[spot] and draw(st.booleans()):
+                inner[spot][draw(st.integers(0, len(inner[spot]) - 1))] = draw(odd_values)
+            else:
+                inner[spot] = draw(odd_values)
         else:
             action[key] = draw(st.sampled_from([[action.get(key)], {"v": action.get(key)}, [[action.get(key)]]]))
     return action

@@ -392,6 +392,10 @@ class TempleGame(Game):
         if value != "X" and (isinstance(value, bool) or not isinstance(value, int)):
             raise InvalidAction(f'a roll needs "value": "X" or a number, not {quoted(value)}', "RU-2")
         face = action.get("face")
+        if isinstance(face, Mapping) and set(face) - {"colour"}:
+            # Anything beside the colour was journalled with the roll and echoed back, meaning nothing.
+            extra = ", ".join(quoted(k) for k in sorted(set(face) - {"colour"}))
+            raise InvalidAction(f'a roll\'s "face" holds only its "colour", not {extra}', "RU-2")
         colour = face.get("colour") if isinstance(face, Mapping) else None
         if colour is None and value == "X":
             colour = next((c for v, c in self.outcomes if v == "X"), "white")

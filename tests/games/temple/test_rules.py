@@ -83,6 +83,13 @@ def test_a_face_the_die_lacks_is_malformed() -> None:
         act(state(), {"type": "roll", "value": "seven", "face": {"colour": "red"}})
 
 
+@pytest.mark.parametrize("face", [{"colour": "white", "note": "x"}, {"colour": "red", "zzz": float("nan")}])
+def test_a_face_holding_more_than_its_colour_is_malformed(face: dict) -> None:
+    """It was taken, and the roll journalled with whatever else the face held (a NaN too, from Python)."""
+    with pytest.raises(InvalidAction, match=r'"face" holds only its "colour", not \'(note|zzz)\''):
+        act(state(), {"type": "roll", "value": 3, "face": face})
+
+
 def test_only_the_pending_player_may_act() -> None:
     refused(state(), {**white(3), "player": "blue"}, "RU-28")
 
