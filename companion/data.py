@@ -84,9 +84,32 @@ def file_problems(game_cls: type[Game], kind: str, content: Any, where: str) -> 
     if schema is None:
         return [f"{where}: {game_cls.id} has no data kind {quoted(kind)}; kinds: {', '.join(schemas(game_cls))}"]
     problems = schema(content, f"{where}:")
+    if kind == "rulebook" and not problems:
+        problems = _rulebook_problems(game_cls, content, where)
     if isinstance(content, dict) and (content.get("game"), content.get("kind")) != (game_cls.id, kind):
         found = f"game {quoted(content.get('game'))} kind {quoted(content.get('kind'))}"
         problems.insert(0, f"{where}: header says {found}, expected {quoted(game_cls.id)} {quoted(kind)}")
+    return problems
+
+
+def _rulebook_problems(game_cls: type[Game], content: Mapping[str, Any], where: str) -> list[str]:
+    """A café rulebook must keep every clause id of the house one, and its "see" must name its own clauses.
+
+    Rulings cite the house ids: a café that dropped one while rewording had
+    its refusals cite a clause the dispute screen and ``rules`` could not
+    show, which the validator called valid.
+    """
+    ids = [clause["id"] for clause in content["clauses"]]
+    house = read_json(house_dir(game_cls) / "rulebook.json")
+    missing = [clause["id"] for clause in house["clauses"] if clause["id"] not in ids]
+    problems = []
+    if missing:
+        shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more" if len(missing) > 8 else "")
+        problems.append(f"{where}: clauses: no clause {shown}, which rulings cite; keep each id and reword its text")
+    for i, clause in enumerate(content["clauses"]):
+        unknown = [ref for ref in clause.get("see", []) if ref not in ids]
+        if unknown:
+            problems.append(f"{where}: clauses[{i}] (id {clause['id']!r}).see: no clause {', '.join(unknown)}")
     return problems
 
 

@@ -31,7 +31,7 @@ from companion.simulate import random_players
 from tests.core.damage import places
 
 GAMES = ["blackpool", "desert", "targi", "temple", "ttd"]
-KINDS = [(g, k) for g in GAMES for k in schemas(game_classes()[g]) if k != "rulebook"]
+KINDS = [(g, k) for g in GAMES for k in schemas(game_classes()[g])]
 FUZZ = settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 ODD = [None, True, False, 0, -1, 1.5, -(10**30), 10**30, 10**400, 1e308, "", "x" * 300, "🐪", [], {}, [[]], {"a": {}}]
 FOLDERS = itertools.count()
@@ -163,3 +163,18 @@ def test_a_data_file_the_game_never_reads_is_named(tmp_path: Path) -> None:
         f"{copy_}: never read; the desert game reads only rulebook.json, board.json, cards.json from this folder"
     ]
     assert create("desert", tmp_path).data.sources["board"] == "house:desert/board.json"
+
+
+def test_a_cafe_rulebook_that_drops_a_cited_clause_is_refused(tmp_path: Path) -> None:
+    """Rewording the rules, a café dropped BP-Q5: "valid", and every refused die cited a clause nobody could read."""
+    book = read_json(house_dir(game_classes()["blackpool"]) / "rulebook.json")
+    book["clauses"] = [c for c in book["clauses"] if c["id"] != "BP-Q5"]
+    book["clauses"][0]["see"] = ["BP-99"]
+    (tmp_path / "blackpool").mkdir()
+    where = tmp_path / "blackpool" / "rulebook.json"
+    where.write_text(json.dumps(book), encoding="utf-8")
+    problems = validate_path(tmp_path, game_classes())
+    assert problems[0] == f"{where}: clauses: no clause BP-Q5, which rulings cite; keep each id and reword its text"
+    assert f"{where}: clauses[0] (id {book['clauses'][0]['id']!r}).see: no clause BP-99" in problems
+    answer = Referee(cafe_dir=tmp_path).handle({"cmd": "new", "game": "blackpool", "players": ["red", "blue"]})
+    assert answer["error"]["code"] == "invalid_data" and answer["error"]["problems"] == problems
