@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.places import LONG_LIST, PLACE_FIELDS, place_of
+from ui.reach import Nearby
 
 LIST_LIMIT = LONG_LIST  # more buttons than this and the board is the faster way to choose
 PAGE = 60  # longer lists come in pages: sixty buttons build in a blink, six hundred take seconds
@@ -58,6 +59,12 @@ def arrange(
     if can_point and focus in places:
         here = [a for a in choices if place_of(a) == focus]
         hint = f"{len(here)} here. Tap another marked {place_word(choices)} to change."
+        return _paged(here, page, hint, marks, focus, back=True)
+    if can_point and isinstance(focus, Nearby) and focus.places <= places:
+        # A finger between marked places: their choices side by side, since each names its place.
+        here = [a for a in choices if place_of(a) in focus.places]
+        word = place_word(choices)
+        hint = f"Which one? {len(focus.places)} {PLACE_FIELDS.get(word, 'places')} under the finger."
         return _paged(here, page, hint, marks, focus, back=True)
     if not pointing:
         return _paged(list(choices), page, "", marks, None, back=False)

@@ -7,22 +7,26 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.logger import Logger
-from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectProperty
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.button import Button
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from ui.boards import drawer_for, generic, placer_for
+from ui.reach import reached
 
 
 class BoardWidget(Widget):
-    """Redraws the position whenever the view or the widget's size changes; a tap names the place under it.
+    """Redraws the position whenever the view or the widget's size changes; a tap names the place it meant.
 
-    ``on_place`` fires with the hex, slot or space tapped (None off the places),
-    for boards whose drawing has a ``place_at``.
+    ``on_place`` fires, for boards whose drawing has a ``place_at``, with the
+    marked place nearest the finger, a ``Nearby`` when several are about as
+    near, else the hex, slot or space under it (None off the places): a
+    fingertip covers several of the smallest places (``ui/reach.py``).
     """
 
     view = ObjectProperty(None, allownone=True)
+    unit = NumericProperty(1.0)  # the table's unit, which the drawing is sized in: a finger's reach follows it
     __events__ = ("on_place",)
 
     def __init__(self, **kwargs: Any) -> None:
@@ -37,7 +41,8 @@ class BoardWidget(Widget):
         if placer is None:
             return False
         try:
-            place = placer(self, self.view, *touch.pos)
+            view = self.view
+            place = reached(lambda x, y: placer(self, view, x, y), *touch.pos, view.marked, self.unit)
         except Exception:  # like a drawing, a hit test that trips on odd data must not close the app
             Logger.exception("Board: finding the tapped place failed")
             return False

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ui.boards import generic
+from ui.reach import Nearby
 
 
 @dataclass(frozen=True)
@@ -27,9 +28,17 @@ class BoardView:
     document: dict[str, Any]
     lines: list[str] = field(default_factory=list)
     marked: frozenset[Hashable] = frozenset()  # places where a legal action happens, outlined
-    focus: Hashable | None = None  # the place whose actions are listed, outlined strongest
+    focus: Hashable | None = None  # the place whose actions are listed (a Nearby: several), outlined strongest
     asked: Hashable | None = None  # a place asked "why not here?" about, outlined red
     last: Hashable | None = None  # where the last step happened (the camel just placed), ringed white
+
+
+def focused(view: Any) -> frozenset[Hashable]:
+    """The places drawn as the one listed: the focus, or each of the places a finger was as near (``Nearby``)."""
+    focus = getattr(view, "focus", None)
+    if isinstance(focus, Nearby):
+        return focus.places
+    return frozenset() if focus is None else frozenset({focus})
 
 
 def provisional_scores(view: BoardView) -> dict[str, Any]:

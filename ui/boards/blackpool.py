@@ -21,6 +21,7 @@ from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 
+from ui.boards import focused
 from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, ink_for, measure, rgb, text
 
 ZONE_RGB = {
@@ -127,6 +128,20 @@ def pieces(widget: Any, view: Any) -> list[Piece]:
     return out
 
 
+_hit_cache: list[Any] = [None, None]  # (view, widget box) -> pieces: the last position asked about
+
+
+def _hit_pieces(widget: Any, view: Any) -> list[Piece]:
+    """The pieces, kept while the view and the widget's box stay: a tap's reach asks a few hundred times
+    (``ui/reach.py``), and laying the pieces out again each time made a tap take 40 ms here."""
+    box = (widget.x, widget.y, widget.width, widget.height)
+    key, drawn = _hit_cache
+    if key is None or key[0] is not view or key[1] != box:
+        drawn = pieces(widget, view)
+        _hit_cache[:] = [(view, box), drawn]
+    return drawn
+
+
 def place_at(widget: Any, view: Any, x: float, y: float) -> str | None:
     """The traveller a tap names, by its id as the actions spell it ("red-1"); None away from every piece.
 
@@ -136,7 +151,7 @@ def place_at(widget: Any, view: Any, x: float, y: float) -> str | None:
     Squares are no place: a diagonal step names its square too, but as a
     choice among the stepping piece's buttons, found by tapping the piece.
     """
-    drawn = pieces(widget, view)
+    drawn = _hit_pieces(widget, view)
     for piece in reversed(drawn):  # the last drawn is the one seen on top
         if (x - piece.x) ** 2 + (y - piece.y) ** 2 <= (piece.r + OUTLINE) ** 2:
             return piece.id
@@ -208,7 +223,7 @@ def _mark_kind(view: Any, place: Hashable) -> str | None:
     """
     if place == getattr(view, "asked", None):
         return "asked"
-    if place == getattr(view, "focus", None):
+    if place in focused(view):
         return "focus"
     if place in (getattr(view, "marked", None) or ()):
         return "marked"

@@ -17,6 +17,7 @@ from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 
+from ui.boards import focused
 from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, measure, rgb
 
 TYPE_RGB = {
@@ -188,7 +189,7 @@ def draw(widget: Any, view: Any) -> None:
             if not (marked or asked):
                 continue
             col, row = slots[i]
-            strong = space["id"] == view.focus
+            strong = space["id"] in focused(view)
             if strong:
                 Color(*HIGHLIGHT, 0.45)
                 Rectangle(pos=(x0 + col * cell, y0 + row * cell), size=(cell, cell))

@@ -30,7 +30,7 @@ from kivy.graphics import Color, Line, Mesh, Rectangle
 from companion.games.targi.board import POSITION
 from companion.games.targi.cards import SYMBOLS
 from companion.games.targi.state import slot_name
-from ui.boards import provisional_scores
+from ui.boards import focused, provisional_scores
 from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fit_text, measure, rgb
 
 Box = tuple[float, float, float, float]  # x, y, w, h
@@ -252,7 +252,7 @@ def _mark_kind(view: Any, place: Place) -> str | None:
     """
     if place == view.asked:
         return "asked"
-    if place == view.focus:
+    if place in focused(view):
         return "focus"
     if place in view.marked:
         return "marked"

@@ -20,6 +20,7 @@ from typing import Any
 from kivy.graphics import Color, Line, Mesh, Rectangle
 
 from companion.games.temple.board import slot_cells, slot_transform
+from ui.boards import focused
 from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fit_text, fitted_text, ink_for, rgb, text
 
 PATH_CARD = (0.87, 0.78, 0.58)
@@ -112,7 +113,7 @@ def _marks(frame: Frame, board: Mapping[str, Any], view: Any) -> None:
     for spec in board["slots"]:
         cells = slot_cells(tuple(spec["origin"]), spec["out"])
         if spec["slot"] in view.marked:
-            strong = spec["slot"] == view.focus
+            strong = spec["slot"] in focused(view)
             Color(*HIGHLIGHT, 1 if strong else 0.75)
             _block_outline(frame, cells, frame.cell * (0.16 if strong else 0.07))
         elif spec["slot"] == view.asked:

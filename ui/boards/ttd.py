@@ -17,7 +17,7 @@ from typing import Any
 
 from kivy.graphics import Color, Line, Mesh, Rectangle
 
-from ui.boards import paint, provisional_scores
+from ui.boards import focused, paint, provisional_scores
 from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, fitted_text, hex_rgb, rgb
 from ui.boards.shapes import Shapes
 
@@ -133,15 +133,40 @@ def _frame(widget: Any, view: Any) -> MapFrame:
     return map_frame(list(view.game.data["board"].get("cells", [])), widget.width, widget.height, len(players))
 
 
+NEIGHBOURS = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+_hit_cache: list[Any] = [None, None]  # (cells, width, height, players) -> (frame, hexes): the last board asked
+
+
+def _hit_frame(widget: Any, view: Any) -> tuple[MapFrame, frozenset[tuple[int, int]]]:
+    """The frame and the map's hexes, kept while the board and its size stay: a tap's reach asks a few hundred
+    times (``ui/reach.py``), and working the frame out from 234 cells took 1 ms each time."""
+    cells = view.game.data["board"].get("cells", [])
+    key = (cells, widget.width, widget.height, len(view.document.get("players") or []))
+    cached_key, cached = _hit_cache
+    if cached_key is None or cached_key[0] is not cells or cached_key[1:] != key[1:]:
+        hexes = frozenset((c["q"], c["r"]) for c in cells)
+        cached = (_frame(widget, view), hexes)
+        _hit_cache[:] = [key, cached]
+    return cached
+
+
 def place_at(widget: Any, view: Any, x: float, y: float) -> tuple[int, int] | None:
     """The hex under a tap, as ``(q, r)``; None off the map (the score strip, the margins)."""
-    frame = _frame(widget, view)
+    frame, hexes = _hit_frame(widget, view)
+    # The hex whose centre is nearest, by inverting MapFrame.centre and rounding; its neighbours too,
+    # for a point off the map's edge that is still within reach of an edge hex.
+    fr = (frame.oy - (y - widget.y)) / (1.5 * frame.size)
+    fq = (x - widget.x - frame.ox) / (SQRT3 * frame.size) - fr / 2
+    q0, r0 = round(fq), round(fr)
     best, best_d = None, frame.size * 0.95  # inside the hex, give or take its corners
-    for cell in view.game.data["board"].get("cells", []):
-        cx, cy = frame.centre(cell["q"], cell["r"])
+    for dq, dr in NEIGHBOURS:
+        q, r = q0 + dq, r0 + dr
+        if (q, r) not in hexes:
+            continue
+        cx, cy = frame.centre(q, r)
         d = math.hypot(widget.x + cx - x, widget.y + cy - y)
         if d < best_d:
-            best, best_d = (cell["q"], cell["r"]), d
+            best, best_d = (q, r), d
     return best
 
 
@@ -180,17 +205,18 @@ def draw(widget: Any, view: Any) -> None:
         shapes.draw()
         for draw_over in later:
             draw_over()
+        strong = focused(view)
         marks = Shapes()  # a hundred hexes may be marked at a leader's placement
-        for q, r in (key for key in view.marked if key != view.focus and hex_key(key)):
+        for q, r in (key for key in view.marked if key not in strong and hex_key(key)):
             half = max(1.2, size * 0.08) / SQRT3 * 2  # a Line's width is half its thickness; corners reach further
             at = centre(q, r)
             marks.ring(0, (*HIGHLIGHT, 0.8), hex_points(*at, size * 0.8 + half), hex_points(*at, size * 0.8 - half))
         marks.draw()
-        if view.focus is not None and hex_key(view.focus):
-            fill_hex(*centre(*view.focus), size * 0.9, HIGHLIGHT, 0.45)
+        for q, r in (key for key in strong if hex_key(key)):
+            fill_hex(*centre(q, r), size * 0.9, HIGHLIGHT, 0.45)
             Color(*HIGHLIGHT, 1)
-            Line(points=hex_points(*centre(*view.focus), size * 0.95), close=True, width=max(2.0, size * 0.2))
-        if view.last is not None and hex_key(view.last) and view.last != view.focus:
+            Line(points=hex_points(*centre(q, r), size * 0.95), close=True, width=max(2.0, size * 0.2))
+        if view.last is not None and hex_key(view.last) and view.last not in strong:
             Color(1, 1, 1, 0.9)
             Line(points=hex_points(*centre(*view.last), size * 0.92), close=True, width=max(1.5, size * 0.1))
         if view.asked is not None and hex_key(view.asked):

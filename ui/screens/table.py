@@ -16,6 +16,7 @@ from kivy.uix.widget import Widget
 from companion.places import place_of
 from ui.boards import placer_for
 from ui.choices import EVERYWHERE, Arrangement, DiePad, arrange, die_pad, face_colour, face_label, reveal
+from ui.reach import Nearby
 from ui.screens.upright import UprightScreen
 from ui.widgets import BoardWidget, ChoiceButton
 
@@ -181,8 +182,14 @@ class TableScreen(UprightScreen):
     def point(self, place: Hashable | None) -> None:
         """A tap on a marked place lists what may happen there; on any other place, the table hears why not.
 
-        A tap off the places clears the list.
+        A tap off the places clears the list. A finger as near one marked place
+        as another (a ``Nearby``) lists what may happen at each: the buttons
+        name their places, so the table picks rather than the app guessing.
         """
+        if isinstance(place, Nearby):
+            self.focus, self.page, self.asked = place, 0, None
+            self.rearrange()
+            return
         if place is not None and place not in self.arrangement.marked:
             App.get_running_app().explain(place)
         offered = {place_of(action) for action in self.choices}
