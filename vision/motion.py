@@ -244,31 +244,19 @@ def picture_shift(before: np.ndarray, now: np.ndarray, keep_out: list = ()) -> t
     and where they lie), so a die is never what it follows. A plain tray with
     nothing in view but the dice tells nothing, and gives None.
     """
-    if before.shape[:2] != now.shape[:2] or before.shape[1] < 16 or before.shape[0] < 16:
+    views = _matched_views(before, now)
+    if views is None:
         return None
-    scale = SHIFT_WIDTH / before.shape[1]
-    old, new = _shift_view(before, scale), _shift_view(now, scale)
-    lit = old > 16
-    if np.count_nonzero(lit) < lit.size // 4:
-        return None  # a dark picture: nothing to match
-    old *= float(np.median(new[lit] / old[lit]))  # a lamp dimmed meanwhile is no change of place
+    old, new, scale = views
     window = cv2.createHanningWindow((old.shape[1], old.shape[0]), cv2.CV_32F)
     (dx, dy), _ = cv2.phaseCorrelate(old.copy(), new.copy(), window)  # it windows its inputs in place
-    h, w = old.shape
-    edge_x, edge_y = int(abs(dx)) + 2, int(abs(dy)) + 2
-    if np.hypot(dx, dy) < SHIFT_LEAST * scale or 4 * edge_x >= w or 4 * edge_y >= h:
+    if np.hypot(dx, dy) < SHIFT_LEAST * scale:
         return None
-    moved = cv2.warpAffine(old, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h))
-    judged = np.zeros((h, w), bool)
-    judged[edge_y:h - edge_y, edge_x:w - edge_x] = True
-    for x0, y0, x1, y1 in keep_out:
-        grow = 0.2 * max(x1 - x0, y1 - y0)
-        for ox, oy in ((0.0, 0.0), (dx / scale, dy / scale)):  # where it was, and where the shift takes it
-            cols = slice(max(0, int((x0 + ox - grow) * scale)), max(0, min(w, int(np.ceil((x1 + ox + grow) * scale)))))
-            rows = slice(max(0, int((y0 + oy - grow) * scale)), max(0, min(h, int(np.ceil((y1 + oy + grow) * scale)))))
-            judged[rows, cols] = False
-    if np.count_nonzero(judged) < judged.size // 4:
+    # the dice's boxes where they lay, and where the shift takes them
+    judged = _judged(old.shape, (dx, dy), keep_out, scale, ((0.0, 0.0), (dx / scale, dy / scale)))
+    if judged is None:
         return None
+    moved = cv2.warpAffine(old, np.float32([[1, 0, dx], [0, 1, dy]]), (old.shape[1], old.shape[0]))
     change = float(np.mean(np.abs(new - old)[judged]))
     left = float(np.mean(np.abs(new - moved)[judged]))
     if change - left < SHIFT_CHANGE or left > change * SHIFT_EXPLAINS:
@@ -287,29 +275,50 @@ def picture_stayed(before: np.ndarray, now: np.ndarray, shift: tuple[float, floa
     Where `picture_shift` finds no shift, this tells a picture that held still (the dice
     moved on their own: thrown) from one that cannot tell (the dice must, `knock.moved_together`).
     """
-    if before.shape[:2] != now.shape[:2] or before.shape[1] < 16 or before.shape[0] < 16:
+    views = _matched_views(before, now)
+    if views is None:
         return False
+    old, new, scale = views
+    dx, dy = shift[0] * scale, shift[1] * scale
+    judged = _judged(old.shape, (dx, dy), keep_out, scale, ((0.0, 0.0),))
+    if judged is None:
+        return False
+    moved = cv2.warpAffine(old, np.float32([[1, 0, dx], [0, 1, dy]]), (old.shape[1], old.shape[0]))
+    would = float(np.mean(np.abs(moved - old)[judged]))
+    change = float(np.mean(np.abs(new - old)[judged]))
+    return would >= SHIFT_SEEN and change <= would * SHIFT_EXPLAINS
+
+
+def _matched_views(before: np.ndarray, now: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """The two still frames small and grey, ``before`` brought to ``now``'s light (a lamp dimmed meanwhile is
+    no change of place), and their scale; None when they cannot be compared (sizes differ, too small, dark)."""
+    if before.shape[:2] != now.shape[:2] or before.shape[1] < 16 or before.shape[0] < 16:
+        return None
     scale = SHIFT_WIDTH / before.shape[1]
     old, new = _shift_view(before, scale), _shift_view(now, scale)
     lit = old > 16
     if np.count_nonzero(lit) < lit.size // 4:
-        return False
+        return None  # a dark picture: nothing to match
     old *= float(np.median(new[lit] / old[lit]))
-    h, w = old.shape
-    dx, dy = shift[0] * scale, shift[1] * scale
-    edge_x, edge_y = int(abs(dx)) + 2, int(abs(dy)) + 2
+    return old, new, scale
+
+
+def _judged(
+    shape: tuple[int, ...], shift: tuple[float, float], keep_out: list, scale: float,
+    offsets: tuple[tuple[float, float], ...],
+) -> np.ndarray | None:
+    """Where the small views are compared: clear of the edges the shift brings in and of the ``keep_out`` boxes
+    (grown a fifth, at each of ``offsets`` in full-frame pixels); None when too little is left to judge."""
+    h, w = shape[:2]
+    edge_x, edge_y = int(abs(shift[0])) + 2, int(abs(shift[1])) + 2
     if 4 * edge_x >= w or 4 * edge_y >= h:
-        return False
-    moved = cv2.warpAffine(old, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h))
+        return None
     judged = np.zeros((h, w), bool)
     judged[edge_y:h - edge_y, edge_x:w - edge_x] = True
     for x0, y0, x1, y1 in keep_out:
         grow = 0.2 * max(x1 - x0, y1 - y0)
-        cols = slice(max(0, int((x0 - grow) * scale)), max(0, min(w, int(np.ceil((x1 + grow) * scale)))))
-        rows = slice(max(0, int((y0 - grow) * scale)), max(0, min(h, int(np.ceil((y1 + grow) * scale)))))
-        judged[rows, cols] = False
-    if np.count_nonzero(judged) < judged.size // 4:
-        return False
-    would = float(np.mean(np.abs(moved - old)[judged]))
-    change = float(np.mean(np.abs(new - old)[judged]))
-    return would >= SHIFT_SEEN and change <= would * SHIFT_EXPLAINS
+        for ox, oy in offsets:
+            cols = slice(max(0, int((x0 + ox - grow) * scale)), max(0, min(w, int(np.ceil((x1 + ox + grow) * scale)))))
+            rows = slice(max(0, int((y0 + oy - grow) * scale)), max(0, min(h, int(np.ceil((y1 + oy + grow) * scale)))))
+            judged[rows, cols] = False
+    return judged if np.count_nonzero(judged) >= judged.size // 4 else None

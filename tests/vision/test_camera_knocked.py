@@ -37,11 +37,19 @@ class Table:
 
     def view(self, die: tuple[int, tuple[float, float], float] | None = None, at: tuple[int, int] = (0, 0),
              light: float = 1.0) -> np.ndarray:
+        return self.shot(self.scene(die), at, light)
+
+    def scene(self, die: tuple[int, tuple[float, float], float] | None) -> np.ndarray:
+        """The whole table with the die (value, centre in the view, angle) lying on it."""
         img = self.table.copy()
         if die is not None:
             value, (cx, cy), angle = die
             face = draw_face(value, SIZE, (245, 245, 245), (20, 20, 20))
             paste_rotated(img, face, (cx + MARGIN, cy + MARGIN), angle)
+        return img
+
+    def shot(self, img: np.ndarray, at: tuple[int, int], light: float = 1.0) -> np.ndarray:
+        """What a camera at ``at`` takes of ``img``: its view, a little noise and blur."""
         x, y = MARGIN + at[0], MARGIN + at[1]
         shot = img[y:y + HEIGHT, x:x + WIDTH].astype(np.float32) * light
         shot += self.noise.normal(0, 2.0, shot.shape)

@@ -27,7 +27,7 @@ FELT = (70.0, 120.0, 50.0)  # BGR: a green felt tray filling the view
 SKIN = (120, 160, 215)
 
 
-class PlainTray:
+class PlainTray(Table):
     """A felt tray of one colour under a lamp's soft pool of light, filling the camera's view."""
 
     def __init__(self, seed: int = 5) -> None:
@@ -41,26 +41,11 @@ class PlainTray:
              hand: float = 0.0) -> np.ndarray:
         """What the camera at ``at`` sees; ``hand`` is how far (0..1) a hand reaches in from the bottom edge
         towards the picture's middle, drawn over the die."""
-        img = self.table.copy()
-        if die is not None:
-            value, (cx, cy), angle = die
-            paste_rotated(img, draw_face(value, SIZE, (245, 245, 245), (20, 20, 20)), (cx + MARGIN, cy + MARGIN),
-                          angle)
+        img = self.scene(die)
         if hand > 0:
             tip = int(HEIGHT + 2 * MARGIN - hand * (HEIGHT / 2 + MARGIN + 60))
             cv2.rectangle(img, (MARGIN + 200, tip), (MARGIN + 330, HEIGHT + 2 * MARGIN), SKIN, -1)
-        x, y = MARGIN + at[0], MARGIN + at[1]
-        shot = img[y:y + HEIGHT, x:x + WIDTH] + self.noise.normal(0, 2.0, (HEIGHT, WIDTH, 3))
-        return np.clip(cv2.GaussianBlur(shot, (0, 0), 0.6), 0, 255).astype(np.uint8)
-
-    def throw(self, value: int, centre: tuple[float, float], angle: float, still: int = 45) -> list[np.ndarray]:
-        rng = np.random.default_rng(value * 100 + int(centre[0]))
-        start = (centre[0] + 150, centre[1] + 40)
-        frames = []
-        for t in np.linspace(0, 1, 10):
-            on_its_way = (start[0] + (centre[0] - start[0]) * t, start[1] + (centre[1] - start[1]) * t)
-            frames.append(self.view((int(rng.integers(1, 7)), on_its_way, float(rng.uniform(0, 90)))))
-        return frames + [self.view((value, centre, angle)) for _ in range(still)]
+        return self.shot(img, at)
 
 
 FIVE = (5, (260.0, 220.0), 20.0)
