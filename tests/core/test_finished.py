@@ -17,6 +17,7 @@ from companion.journal import Journal
 from companion.protocol import Referee
 from companion.session import Session, open_table
 from tests.core.damage import old_game_of_many_steps, spoil_oldest_steps
+from tests.core.test_session import OLD_LAYOUT
 
 WON = ({"type": "roll", "value": 5}, {"type": "advance"})  # red, at 10 of 12, wins
 
@@ -85,12 +86,7 @@ def test_nothing_is_offered_once_a_newer_game_began_or_while_one_is_in_play(tmp_
 def test_a_journal_from_before_digests_and_versions_still_names_its_finished_game(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     raw = sqlite3.connect(path)
-    raw.executescript(
-        "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, start TEXT NOT NULL, data TEXT NOT NULL,"
-        " started TEXT NOT NULL, status TEXT NOT NULL) STRICT;"
-        "CREATE TABLE steps (game_id INTEGER NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, op TEXT NOT NULL,"
-        " action TEXT, at TEXT NOT NULL, PRIMARY KEY (game_id, seq)) STRICT;"
-    )
+    raw.executescript(OLD_LAYOUT)
     start = {"kind": "load", "state": {"game": "race", "players": ["red", "blue"], "positions": [10, 0]}}
     now = datetime.now().astimezone().isoformat()
     raw.execute("INSERT INTO games VALUES (1, 'race', ?, '{}', ?, 'over')", (json.dumps(start), now))

@@ -307,14 +307,20 @@ def test_a_game_resumed_on_cafe_data_edited_since_it_began_says_so(
     assert session is not None and "its data changed since it began: cards (" in note and str(cards) in note
 
 
+# The journal's tables as written before data digests and versions (an old kiosk's file).
+OLD_LAYOUT = (
+    "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, start TEXT NOT NULL, data TEXT NOT NULL,"
+    " started TEXT NOT NULL, status TEXT NOT NULL) STRICT;"
+    "CREATE TABLE steps (game_id INTEGER NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, op TEXT NOT NULL,"
+    " action TEXT, at TEXT NOT NULL, PRIMARY KEY (game_id, seq)) STRICT;"
+)
+
+
 def test_a_journal_from_before_data_digests_opens_and_resumes(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     raw = sqlite3.connect(path)
     raw.executescript(
-        "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, start TEXT NOT NULL, data TEXT NOT NULL,"
-        " started TEXT NOT NULL, status TEXT NOT NULL) STRICT;"
-        "CREATE TABLE steps (game_id INTEGER NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, op TEXT NOT NULL,"
-        " action TEXT, at TEXT NOT NULL, PRIMARY KEY (game_id, seq)) STRICT;"
+        OLD_LAYOUT +
         """INSERT INTO games VALUES (1, 'race', '{"players": ["red", "blue"]}', '{}', 'then', 'active');"""
         """INSERT INTO steps VALUES (1, 1, 'act', '{"type": "roll", "value": 4}', 'then');"""
     )

@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -188,21 +190,28 @@ def as_from_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def test_teaching_from_a_port_that_cannot_open_says_so(tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "companion", "hw", "teach", "--tags", str(tmp_path / "t.json")]
+@contextmanager
+def teaching(*args: str) -> Iterator[subprocess.Popen]:
+    """``companion hw teach ARGS`` as a child with pipes, killed after 30 s at most: a teach deaf to what it is
+    sent would otherwise block a read, and the run, for good."""
     with subprocess.Popen(
-        [*command, "--dice-sensor", str(tmp_path / "no-port")], cwd=ROOT, stdin=subprocess.PIPE,
+        [sys.executable, "-m", "companion", "hw", "teach", *args], cwd=ROOT, stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal,
     ) as teach:
-        guard = threading.Timer(30, teach.kill)  # a silent teach would otherwise block readline for good
+        guard = threading.Timer(30, teach.kill)
         guard.start()
         try:
-            lines = [teach.stdout.readline() for _ in range(2)]  # the prompt, then the port's state
-            teach.send_signal(signal.SIGINT)
-            code = teach.wait(timeout=30)
+            yield teach
         finally:
             guard.cancel()
-            teach.kill()  # a teach that did not end must not hold the run until pytest's own timeout
+            teach.kill()
+
+
+def test_teaching_from_a_port_that_cannot_open_says_so(tmp_path: Path) -> None:
+    with teaching("--tags", str(tmp_path / "t.json"), "--dice-sensor", str(tmp_path / "no-port")) as teach:
+        lines = [teach.stdout.readline() for _ in range(2)]  # the prompt, then the port's state
+        teach.send_signal(signal.SIGINT)
+        code = teach.wait(timeout=30)
         assert code == 0
     assert any("[sensor not connected: cannot open" in line and "no-port" in line for line in lines), lines
 
@@ -219,50 +228,30 @@ def read_until(stream: Any, marker: str) -> str:
 
 def test_teaching_ends_on_q_typed_before_any_tag_is_laid(tmp_path: Path) -> None:
     """The 'q' was read only as the answer to the next tag's question: with no card on the board, it did nothing."""
-    command = ["hw", "teach", "--tags", str(tmp_path / "t.json"), "--dice-sensor", str(tmp_path / "no-port")]
-    with subprocess.Popen(
-        [sys.executable, "-m", "companion", *command], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        text=True, preexec_fn=as_from_a_terminal,
-    ) as teach:
-        guard = threading.Timer(30, teach.kill)  # a teach deaf to its q would otherwise hold the run
-        guard.start()
-        try:
-            read_until(teach.stdout, "cannot open")
-            teach.stdin.write("P05\nq\n")
-            teach.stdin.flush()
-            code = teach.wait(timeout=30)
-            rest = teach.stdout.read()
-        finally:
-            guard.cancel()
-            teach.kill()
+    with teaching("--tags", str(tmp_path / "t.json"), "--dice-sensor", str(tmp_path / "no-port")) as teach:
+        read_until(teach.stdout, "cannot open")
+        teach.stdin.write("P05\nq\n")
+        teach.stdin.flush()
+        code = teach.wait(timeout=30)
+        rest = teach.stdout.read()
     assert code == 0 and "no card lies on a slot yet: lay P05 on one first" in rest
     assert not (tmp_path / "t.json").exists()
 
 
 def test_teaching_asks_for_each_tag_laid_and_saves_the_answer(tmp_path: Path, sensor: SimulatedSensor) -> None:
     tags = tmp_path / "t.json"
-    command = ["hw", "teach", "--tags", str(tags), "--dice-sensor", sensor.path]
-    with subprocess.Popen(
-        [sys.executable, "-m", "companion", *command], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        text=True, preexec_fn=as_from_a_terminal,
-    ) as teach:
-        guard = threading.Timer(30, teach.kill)
-        guard.start()
-        try:
-            read_until(teach.stdout, "[sensor connected")
-            sensor.slot(3, "04A1")
-            sensor.slot(5, "04A2")
-            read_until(teach.stdout, "tag 04A1 (slot 3): card? ")
-            teach.stdin.write("P05\n")
-            teach.stdin.flush()
-            read_until(teach.stdout, "tag 04A2 (slot 5): card? ")  # laid while the first was asked
-            teach.stdin.write("NOPE\nq\n")
-            teach.stdin.flush()
-            code = teach.wait(timeout=30)
-            rest = teach.stdout.read()
-        finally:
-            guard.cancel()
-            teach.kill()
+    with teaching("--tags", str(tags), "--dice-sensor", sensor.path) as teach:
+        read_until(teach.stdout, "[sensor connected")
+        sensor.slot(3, "04A1")
+        sensor.slot(5, "04A2")
+        read_until(teach.stdout, "tag 04A1 (slot 3): card? ")
+        teach.stdin.write("P05\n")
+        teach.stdin.flush()
+        read_until(teach.stdout, "tag 04A2 (slot 5): card? ")  # laid while the first was asked
+        teach.stdin.write("NOPE\nq\n")
+        teach.stdin.flush()
+        code = teach.wait(timeout=30)
+        rest = teach.stdout.read()
     assert code == 0 and "no card 'NOPE'" in rest
     assert json.loads(tags.read_text())["tags"] == {"04A1": "P05"}
 
