@@ -95,9 +95,8 @@ def Bool() -> Check:  # noqa: N802
 
 def Enum(*choices: Any) -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
-        if isinstance(value, bool) and not any(isinstance(c, bool) for c in choices):
-            return [f"{label(path)}: {quoted(value)} is not one of {', '.join(map(quoted, choices))}"]
-        if value in choices:
+        # true == 1 in Python: a bool is one of the choices only when a bool is among them
+        if value in choices and (not isinstance(value, bool) or any(isinstance(c, bool) for c in choices)):
             return []
         return [f"{label(path)}: {quoted(value)} is not one of {', '.join(map(quoted, choices))}"]
 
