@@ -236,7 +236,7 @@ def wrong_kind(action: Action, kinds: Mapping[tuple[str, str], frozenset[str]]) 
         if key in ("type", "player") or known is None or json_kind(value) in known:
             continue
         wanted = " or ".join(sorted(known))
-        return InvalidAction(f'"{key}" of a {action["type"]!r} action must be {wanted}, not {json_kind(value)}')
+        return InvalidAction(f'"{key}" of a {quoted(action["type"])} action must be {wanted}, not {json_kind(value)}')
     return None
 
 

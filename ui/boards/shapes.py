@@ -35,10 +35,7 @@ class Shapes:
         corners = len(points) // 2
         if corners < 3:
             return
-        vertices, indices = self._room(self._fills, layer, colour, corners)
-        first = len(vertices) // 4
-        for i in range(corners):
-            vertices += [points[2 * i], points[2 * i + 1], 0, 0]
+        indices, first = self._add(self._fills, layer, colour, points)
         for i in range(1, corners - 1):
             indices += [first, first + i, first + i + 1]
 
@@ -68,10 +65,8 @@ class Shapes:
         corners = len(points) // 2
         if corners < 2:
             return
-        vertices, indices = self._room(self._lines, layer, colour, corners)
-        first = len(vertices) // 4
+        indices, first = self._add(self._lines, layer, colour, points)
         for i in range(corners):
-            vertices += [points[2 * i], points[2 * i + 1], 0, 0]
             indices += [first + i, first + (i + 1) % corners]
 
     def draw(self) -> None:
@@ -87,10 +82,16 @@ class Shapes:
                         Mesh(vertices=vertices, indices=indices, mode=mode)
 
     @staticmethod
-    def _room(store: Store, layer: int, colour: Sequence[float], corners: int) -> tuple[list[float], list[int]]:
-        """The vertex and index lists a shape of ``corners`` corners in this layer and colour goes on."""
+    def _add(store: Store, layer: int, colour: Sequence[float], points: Sequence[float]) -> tuple[list[int], int]:
+        """Put a shape's corners on its layer and colour's mesh; that mesh's index list, for the shape's own
+        indices, and the number of its first corner there."""
+        corners = len(points) // 2
         rgba = (*colour, 1.0) if len(colour) == 3 else tuple(colour)
         meshes = store.setdefault((layer, rgba), [])
         if not meshes or len(meshes[-1][0]) // 4 + corners > MAX_VERTICES:
             meshes.append(([], []))
-        return meshes[-1]
+        vertices, indices = meshes[-1]
+        first = len(vertices) // 4
+        for i in range(corners):
+            vertices += [points[2 * i], points[2 * i + 1], 0, 0]
+        return indices, first
