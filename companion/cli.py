@@ -109,8 +109,9 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
                 return None
             try:
                 if spec.get("last") and offer:
+                    back = offer.pop().reopen(journal)  # the café day judged now: the question may have waited
                     print("  Back in the last game: 'u' takes back its last steps.")
-                    return offer.pop().reopen(journal)
+                    return back
                 made = Session.new(spec["game"], spec["players"], None, spec["profile"], journal, cafe)
             except CompanionError as error:
                 print(f"  {error.message}")

@@ -14,13 +14,16 @@ dispute. The café day begins at `CAFE_DAY_STARTS` local time, so a game that
 ended after midnight still belongs to its evening. A finishing time later than
 the clock (a Pi without a clock of its own keeps its last saved time until the
 network sets it, which is what it shows right after a power cut) counts as
-this café day; one that cannot be read does not.
+this café day; one that cannot be read does not. The day is judged again
+when the game is gone back into, on the clock of that moment: a table that
+started at 23:00 (or on a clock the owner set forward since) and stood at
+home overnight let the morning's first table into last night's game.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -65,15 +68,26 @@ class FinishedGame:
         return {"game": self.entry.game, "title": self.title, "steps": len(self.entry.steps), "result": self.result,
                 "finished": finished, "reopen": self.reopenable, "why_not": self.why_not}  # fmt: skip
 
-    def reopen(self, journal: Journal | None) -> Session:
+    def as_of(self, now: datetime | None = None) -> FinishedGame:
+        """This game as judged at ``now`` (the clock's time when None): after the café day it finished in,
+        a result only, with its date in ``when``."""
+        moment = _moment(now)
+        if self.why_not or _same_cafe_day(self.finished, moment):
+            return self
+        return replace(self, when=_when(self.finished, False, moment), why_not=_too_old(self.finished), _session=None)
+
+    def reopen(self, journal: Journal | None, now: datetime | None = None) -> Session:
         """The finished game, on its last position, journalling into ``journal`` from its next step on.
 
-        Raises `NoGame` saying why when it is shown as a result only.
+        Raises `NoGame` saying why when it is shown as a result only, the café
+        day judged at ``now`` (the clock's time when None), not when the game
+        was first named.
         """
-        if self.why_not or self._session is None:
-            raise NoGame(f"the last game ({self.title}) cannot be gone back into: {self.why_not}")
-        self._session.journal = journal
-        return self._session
+        judged = self.as_of(now)
+        if judged.why_not or judged._session is None:
+            raise NoGame(f"the last game ({self.title}) cannot be gone back into: {judged.why_not}")
+        judged._session.journal = journal
+        return judged._session
 
 
 def verdict(text: str) -> str:
@@ -89,6 +103,22 @@ def verdict(text: str) -> str:
 def cafe_day(moment: datetime) -> date:
     """The café day a moment belongs to, in local time: from `CAFE_DAY_STARTS` to the same hour next day."""
     return (moment.astimezone() - timedelta(hours=CAFE_DAY_STARTS)).date()
+
+
+def _moment(now: datetime | None) -> datetime:
+    return (now or datetime.now(UTC)).astimezone()
+
+
+def _same_cafe_day(finished: datetime | None, moment: datetime) -> bool:
+    """Whether a game that finished at ``finished`` may be gone back into at ``moment``: the same café day,
+    or a finishing time later than the clock (a clock that went back since)."""
+    return finished is not None and (finished > moment or cafe_day(finished) == cafe_day(moment))
+
+
+def _too_old(finished: datetime | None) -> str:
+    if finished is None:
+        return "the journal does not say when it finished, so it is shown as a result only"
+    return f"it finished before this café day began (at {CAFE_DAY_STARTS:02d}:00), so it is shown as a result only"
 
 
 def _read_time(text: str | None) -> datetime | None:
@@ -127,8 +157,8 @@ def finished_game(journal: Journal | None, cafe_dir: Any = None, now: datetime |
         title = game_class(entry.game).title
     except CompanionError:
         title = entry.game
-    moment = (now or datetime.now(UTC)).astimezone()
-    today = finished is not None and (finished > moment or cafe_day(finished) == cafe_day(moment))
+    moment = _moment(now)
+    today = _same_cafe_day(finished, moment)
     session, result, why_not = None, "", ""
     try:
         session = Session.from_journal(entry, None, cafe_dir)
@@ -139,10 +169,6 @@ def finished_game(journal: Journal | None, cafe_dir: Any = None, now: datetime |
     except CompanionError as refusal:
         why_not = f"its steps no longer replay with this café data ({refusal.message})"
     if not why_not and not today:
-        if finished is None:
-            why_not = "the journal does not say when it finished, so it is shown as a result only"
-        else:
-            why_not = (f"it finished before this café day began (at {CAFE_DAY_STARTS:02d}:00), "
-                       "so it is shown as a result only")  # fmt: skip
+        why_not = _too_old(finished)
     kept = session if not why_not else None
     return FinishedGame(entry, title, result, finished, _when(finished, today, moment), why_not, kept)

@@ -352,6 +352,8 @@ class CompanionApp(App):
                 session = finished.reopen(self.journal)
             except CompanionError as refusal:
                 self.status = refusal.message[:1].upper() + refusal.message[1:] + "."
+                self.last_game = finished.as_of()  # past its café day now: home shows it dated, with no way back
+                self._refresh_home(None)
                 return
             self.last_game = None
             self.announcements = []

@@ -64,6 +64,21 @@ def test_the_last_game_may_be_gone_back_into_only_the_same_cafe_day(
         assert journal.latest_game().status == "over"
 
 
+def test_the_cafe_day_is_judged_again_when_the_game_is_gone_back_into(tmp_path: Path) -> None:
+    """Named at 23:30 (a start, or a clock the owner set forward since), the game was still gone back into
+    the next morning by the first table: the café day was judged only when the game was first named."""
+    journal = Journal(won_game(tmp_path / "j.sqlite3", local(10, 22)))
+    last = finished_game(journal, now=local(10, 23, 30))
+    assert last is not None and last.reopenable
+    with pytest.raises(Exception, match="cannot be gone back into: it finished before this café day began"):
+        last.reopen(journal, now=local(11, 10))
+    assert journal.latest_game().status == "over"
+    later = last.as_of(local(11, 10))
+    assert not later.reopenable and later.when == "on Tue 10 Mar at 22:00" and last.as_of(local(11, 1)) is last
+    last.reopen(journal, now=local(11, 1, 30)).undo()  # after midnight, still its evening: back in play
+    assert journal.active_game() is not None
+
+
 def test_a_finishing_time_that_cannot_be_read_is_shown_as_a_result_only(tmp_path: Path) -> None:
     path = won_game(tmp_path / "j.sqlite3")
     raw = sqlite3.connect(path)
@@ -189,6 +204,6 @@ def test_the_finished_last_game_is_carried_into_a_new_journal_with_its_finishing
     last = finished_game(journal, now=local(10, 23, 30))
     assert last is not None and last.words() == "Last game: Test race, finished at 22:00 (2 steps). red wins."
     assert last.reopenable  # still this café day: its finishing time came across, not the time it was carried
-    last.reopen(journal).undo()
+    last.reopen(journal, now=local(10, 23, 30)).undo()
     journal.close()
     assert Session.resume(Journal(path)) is not None  # back in play, in the new journal on disk

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from companion.finished import finished_game
 from companion.journal import Journal
 from companion.session import Session, open_table
 from tests.ui.conftest import advance, tap
@@ -77,3 +78,29 @@ def test_a_game_just_won_on_the_table_is_named_at_home_with_the_way_back(start: 
     assert home.ids.last_game.text == f"Last game: Targi. {final}"
     tap(home.ids.resume)
     assert app.root.current == "table" and app.controller.session is session
+
+
+def test_back_into_the_last_game_after_its_cafe_day_ended_is_refused_and_home_dates_it(
+    launch: Any, tmp_path: Path
+) -> None:
+    """Home judged the café day once, at start: a table started at 23:00 (or on a clock set forward since)
+    that stood at home overnight let the morning's first tap on Back into last night's game."""
+    path = tmp_path / "journal.sqlite3"
+    won_targi(path)
+    evening = datetime.now().astimezone() - timedelta(days=2)
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE steps SET at = ?", (evening.isoformat(),))
+    raw.commit()
+    raw.close()
+    app = launch(new=False)
+    app.last_game = finished_game(app.journal, now=evening + timedelta(minutes=5))  # named that evening
+    app._refresh_home(None)
+    advance(3)
+    home = app.root.get_screen("home")
+    assert home.ids.resume.text == "Back to Targi (finished)"
+    assert home.ids.last_game.text.startswith("Last game: Targi, finished at ")
+    tap(home.ids.resume)  # two days later
+    assert app.root.current == "home" and app.controller.session is None
+    assert app.status.startswith("The last game (Targi) cannot be gone back into: it finished before this café day")
+    assert home.ids.resume.disabled and app.last_game_text.startswith("Last game: Targi, finished on ")
+    assert Journal(path).latest_game().status == "over"
