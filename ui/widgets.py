@@ -87,6 +87,26 @@ class SteadyScrollView(ScrollView):
         super().update_from_scroll(*largs)
 
 
+def shown_now() -> float:
+    """When something comes on screen, on the clock `first_tap_at` answers on (monotonic)."""
+    return time.monotonic()
+
+
+def first_tap_at(touch: Any) -> float:
+    """When the first tap of ``touch``'s double tap (``touch`` itself, if it is no double tap) began, on the
+    monotonic clock, so it can be held against `shown_now`.
+
+    Kivy stamps a touch with the wall clock (``time_start``), and the screens
+    held it against the wall clock's time they came on screen: once the
+    owner set the clock back an hour, every double tap on a screen shown
+    before that lost its second tap for the hour (Undo, Undo took back one
+    step). A touch's age, read on the wall clock the instant it arrives,
+    does not care where the clock stands.
+    """
+    age = time.time() - touch.time_start + getattr(touch, "double_tap_time", 0)
+    return time.monotonic() - age
+
+
 class ChoiceButton(Button):
     """One legal action; the whole action travels with it so a tap forwards it unchanged."""
 
@@ -97,7 +117,7 @@ class ChoiceButton(Button):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.shown_at = time.time()  # the clock of a touch's time_start
+        self.shown_at = shown_now()
 
     def on_touch_down(self, touch: Any) -> bool:
         """The second tap of a double tap is swallowed by a button that was not there at the first.
@@ -106,7 +126,7 @@ class ChoiceButton(Button):
         so the second landed on whatever choice now sat there: a double tap on
         "Oracle shows 6" also brought out Yellow 3, a move nobody had read.
         """
-        first_tap = touch.time_start - getattr(touch, "double_tap_time", 0)
-        if getattr(touch, "is_double_tap", False) and first_tap < self.shown_at and self.collide_point(*touch.pos):
+        before = getattr(touch, "is_double_tap", False) and first_tap_at(touch) < self.shown_at
+        if before and self.collide_point(*touch.pos):
             return True
         return super().on_touch_down(touch)

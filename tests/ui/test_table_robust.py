@@ -4,7 +4,8 @@ the game moving on under an open dispute, a typed action nested too deep. None m
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -95,6 +96,42 @@ def test_a_double_tap_on_start_over_a_game_in_play_only_asks(start: Any, double_
     real_tap(x, y)
     advance(3)
     assert app.root.current == "table" and app.game_id == "targi"
+
+@pytest.fixture
+def clock_set_back(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], None]:
+    """``clock_set_back(seconds)``: the wall clock, Kivy's touch stamps included, jumps back (the owner sets it)."""
+    import kivy.input.motionevent
+    import kivy.input.postproc.doubletap
+
+    def set_back(seconds: float) -> None:
+        real = time.time
+        wall = lambda: real() - seconds  # noqa: E731
+        for module in (time, kivy.input.motionevent, kivy.input.postproc.doubletap):
+            monkeypatch.setattr(module, "time", wall)
+
+    return set_back
+
+
+def test_a_double_tap_on_undo_after_the_clock_was_set_back_takes_back_two_steps(
+    start: Any, double_taps: None, clock_set_back: Callable[[float], None]
+) -> None:
+    """The table held a touch's wall-clock stamp against the wall clock's time it came on screen: after the
+    clock was set back an hour, each double tap lost its second tap for that hour (Undo, Undo undid one step)."""
+    session = Session.new("blackpool", ["yellow", "red"])
+    app = start(session)
+    session.act({"type": "roll", "value": 6})
+    app.controller.set_session(session)  # the two steps shown as play shows them
+    session.act(session.legal()[0])
+    app.controller.set_session(session)
+    advance(3)
+    table = app.root.get_screen("table")
+    clock_set_back(3600)
+    x, y = table.ids.undo.to_window(*table.ids.undo.center)
+    real_tap(x, y)
+    real_tap(x, y)
+    advance(3)
+    assert session.log == []
+
 
 def test_the_pin_pad_asked_again_from_itself_cancels_to_the_screen_before(start: Any) -> None:
     """The button box's menu hold while the pad was up made Cancel return to the pad: no way back to the table."""

@@ -3,7 +3,6 @@ the last game when it is over (its result shown), to take back a misread last ro
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from kivy.app import App
@@ -13,6 +12,7 @@ from kivy.properties import ListProperty, StringProperty
 from companion.errors import CompanionError
 from companion.registry import game_class
 from ui.screens.upright import UprightScreen
+from ui.widgets import first_tap_at, shown_now
 
 
 class HomeScreen(UprightScreen):
@@ -24,7 +24,7 @@ class HomeScreen(UprightScreen):
     # table shows too: "Targi needs 2 players" stayed in red under another game's prompt after Resume.
     note = StringProperty("")
     confirming: tuple[str, tuple[str, ...]] | None = None  # the choice Start was tapped for once, over a game
-    asked_at = 0.0  # when Start last asked for its second tap, on the clock of a touch's time_start
+    asked_at = 0.0  # when Start last asked for its second tap (`shown_now`)
 
     def on_touch_down(self, touch: Any) -> bool:
         """The second tap of a double tap whose first tap asked "tap Start again" is no answer to it.
@@ -33,8 +33,8 @@ class HomeScreen(UprightScreen):
         first tap asked, the second (a fraction of a second later) answered, and
         nobody at the table had read the question.
         """
-        first_tap = touch.time_start - getattr(touch, "double_tap_time", 0)
-        if self.confirming is not None and getattr(touch, "is_double_tap", False) and first_tap < self.asked_at:
+        asking = self.confirming is not None and getattr(touch, "is_double_tap", False)
+        if asking and first_tap_at(touch) < self.asked_at:
             return True
         return super().on_touch_down(touch)
 
@@ -97,7 +97,7 @@ class HomeScreen(UprightScreen):
             # One tap set aside a game in play for good (the app resumes only the latest game), so a stray
             # tap on Start ended a table's evening. The second tap, on the same choice, is the answer.
             self.confirming = choice
-            self.asked_at = time.time()
+            self.asked_at = shown_now()
             self.note = f"{unfinished}: tap Start again to set it aside and begin, or Resume to go back to it."
             return
         self.confirming = None

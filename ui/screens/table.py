@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Hashable
 from typing import Any
 
@@ -18,7 +17,7 @@ from ui.boards import placer_for
 from ui.choices import EVERYWHERE, Arrangement, DiePad, arrange, die_pad, face_colour, face_label, reveal
 from ui.reach import Nearby
 from ui.screens.upright import UprightScreen
-from ui.widgets import BoardWidget, ChoiceButton
+from ui.widgets import BoardWidget, ChoiceButton, first_tap_at, shown_now
 
 __all__ = ["BoardWidget", "TableScreen"]
 
@@ -63,10 +62,10 @@ class TableScreen(UprightScreen):
     asked: Hashable | None = None  # a place tapped where nothing is offered: the board rings it while it is answered
     page = 0
     can_point = BooleanProperty(False)  # the board answers taps with places
-    entered_at = 0.0  # when the table last came on screen, on the clock of a touch's time_start
+    entered_at = 0.0  # when the table last came on screen (`shown_now`)
 
     def on_enter(self, *_args: Any) -> None:
-        self.entered_at = time.time()
+        self.entered_at = shown_now()
 
     def on_touch_down(self, touch: Any) -> bool:
         """The second tap of a double tap begun on another screen is swallowed.
@@ -76,8 +75,7 @@ class TableScreen(UprightScreen):
         screen rolled a 4 for the game. A double tap on a screen's button that
         leads here ("Back to the table") landed on Undo or a choice the same way.
         """
-        first_tap = touch.time_start - getattr(touch, "double_tap_time", 0)
-        if getattr(touch, "is_double_tap", False) and first_tap < self.entered_at:
+        if getattr(touch, "is_double_tap", False) and first_tap_at(touch) < self.entered_at:
             return True
         return super().on_touch_down(touch)
 
