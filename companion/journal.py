@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import JournalDamaged, JournalForeign, JournalInUse, JournalUnavailable
+from companion.paths import unused_name
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -159,19 +160,9 @@ def _archive_when_large(journal: Journal, path: Path) -> tuple[Journal, str]:
 
 
 def _unused_name(kept: Path) -> Path:
-    """``kept``, or ``kept-2``, ``kept-3``, ... when a journal set aside before already has that name.
-
-    The name is the clock's second, and a Pi without a clock of its own boots
-    at the same time (1970, or fake-hwclock's last saved time) until NTP
-    answers: a second damaged journal took the first one's name, and the
-    rename replaced the copy kept for recovery by hand (and a stale ``-wal``
-    of it could sit beside the new one and be replayed into it).
-    """
-    candidate, number = kept, 1
-    while any(Path(f"{candidate}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
-        number += 1
-        candidate = kept.with_name(f"{kept.name}-{number}")
-    return candidate
+    """``kept`` or a numbered name beside it no journal set aside (nor its ``-wal`` or ``-shm``) has taken
+    (`unused_name`): a stale ``-wal`` of an older copy could sit beside the new one and be replayed into it."""
+    return unused_name(kept, ("", "-wal", "-shm"))
 
 
 def _fresh_name(path: Path) -> Path:

@@ -116,3 +116,21 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(handle)
+
+
+def unused_name(kept: Path, companions: tuple[str, ...] = ("",)) -> Path:
+    """``kept``, or ``kept-2``, ``kept-3``, ... when a file set aside before already has that name.
+
+    Files set aside (a damaged journal, a broken settings file) are named by
+    the clock, and a Pi without a clock of its own boots at the same time
+    (1970, or fake-hwclock's last saved time) until the network or the owner
+    sets it: the second copy took the first one's name, and the rename
+    replaced the copy kept for recovery by hand. ``companions`` are the
+    suffixes of files that go with it (a journal's ``-wal`` and ``-shm``):
+    a name is used when any of them is.
+    """
+    candidate, number = kept, 1
+    while any(Path(f"{candidate}{suffix}").exists() for suffix in companions):
+        number += 1
+        candidate = kept.with_name(f"{kept.name}-{number}")
+    return candidate

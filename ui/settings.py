@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import quoted
-from companion.paths import write_whole, xdg_base
+from companion.paths import unused_name, write_whole, xdg_base
 from vision.mains import MAINS_HZ
 from vision.orientation import TURNS
 from vision.tray_area import TrayArea, TrayAreaRefused
@@ -182,7 +182,7 @@ def _as_type(value: Any, default: Any, number_as_text: bool) -> Any:
 
 def _set_aside(path: Path, why: str) -> str:
     """Rename a broken file beside itself and log it; the sentence for the screen."""
-    kept = path.with_name(f"{path.name}.broken-{datetime.now(UTC):%Y%m%d-%H%M%S}")
+    kept = unused_name(path.with_name(f"{path.name}.broken-{datetime.now(UTC):%Y%m%d-%H%M%S}"))
     try:
         path.rename(kept)
     except OSError as exc:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+import ui.settings
 from ui.settings import Settings, default_settings_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,6 +28,28 @@ def test_a_hand_edit_that_does_not_parse_is_kept_not_overwritten_by_the_next_sav
     kept = [p for p in tmp_path.iterdir() if p.name.startswith("ui.json.broken-")]
     assert [p.read_text() for p in kept] == [edit]
     assert json.loads(path.read_text())["last_game"] == "blackpool"
+
+
+def test_a_second_broken_settings_file_at_the_same_clock_second_keeps_the_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Pi without a clock boots at the same time every time: the second broken ui.json set aside took the
+    first one's name, and the rename replaced the copy of the café's first edit, kept to be mended."""
+
+    class BootClock(datetime):
+        @classmethod
+        def now(cls, tz: object = None) -> datetime:  # type: ignore[override]
+            return datetime(1970, 1, 1, 0, 0, 12, tzinfo=UTC)
+
+    monkeypatch.setattr(ui.settings, "datetime", BootClock)
+    path = tmp_path / "ui.json"
+    edits = ['{"kiosk_pin": "8642",}', '{"kiosk_pin": "8642" "voice": false}']
+    for edit in edits:  # one boot each
+        path.write_text(edit)
+        assert Settings.load(path) == Settings()
+    kept = sorted(p for p in tmp_path.iterdir() if p.name.startswith("ui.json.broken-"))
+    assert [p.name for p in kept] == ["ui.json.broken-19700101-000012", "ui.json.broken-19700101-000012-2"]
+    assert [p.read_text() for p in kept] == edits
 
 
 def test_hand_edited_values_a_person_would_write_are_taken_and_wrong_ones_named(
