@@ -174,6 +174,19 @@ class Controller:
         self._changed("a new game began")
         return self._publish(Update("new_game", session.pending().text, pending=session.pending()))
 
+    def set_aside(self) -> None:
+        """No game on the table any more, as after a restart over a finished game: what was queued or
+        waiting for it is dropped with it, link reports aside. Nothing is published: the owner of the
+        session (the app) shows what comes instead."""
+        if self.session is None:
+            return
+        self._drop_queued_readings()
+        self.session = None
+        self.proposal = self._cards_later = self._by_hand = None
+        self._new_list()
+        self._settled.clear()
+        self._changed("the game was set aside")
+
     def _drop_queued_readings(self) -> None:
         """Forget what was queued for the game before, so its die does not become the new game's first roll.
 

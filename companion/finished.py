@@ -72,7 +72,7 @@ class FinishedGame:
         """This game as judged at ``now`` (the clock's time when None): after the café day it finished in,
         a result only, with its date in ``when``."""
         moment = _moment(now)
-        if self.why_not or _same_cafe_day(self.finished, moment):
+        if self.why_not or same_cafe_day(self.finished, moment):
             return self
         return replace(self, when=_when(self.finished, False, moment), why_not=_too_old(self.finished), _session=None)
 
@@ -109,9 +109,9 @@ def _moment(now: datetime | None) -> datetime:
     return (now or datetime.now(UTC)).astimezone()
 
 
-def _same_cafe_day(finished: datetime | None, moment: datetime) -> bool:
-    """Whether a game that finished at ``finished`` may be gone back into at ``moment``: the same café day,
-    or a finishing time later than the clock (a clock that went back since)."""
+def same_cafe_day(finished: datetime | None, moment: datetime) -> bool:
+    """Whether a game that finished at ``finished`` may be gone back into at ``moment`` (both aware): the
+    same café day, or a finishing time later than the clock (a clock that went back since)."""
     return finished is not None and (finished > moment or cafe_day(finished) == cafe_day(moment))
 
 
@@ -158,7 +158,7 @@ def finished_game(journal: Journal | None, cafe_dir: Any = None, now: datetime |
     except CompanionError:
         title = entry.game
     moment = _moment(now)
-    today = _same_cafe_day(finished, moment)
+    today = same_cafe_day(finished, moment)
     session, result, why_not = None, "", ""
     try:
         session = Session.from_journal(entry, None, cafe_dir)

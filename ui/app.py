@@ -12,6 +12,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterable, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.controller import Controller
 from companion.errors import CompanionError
-from companion.finished import FinishedGame, verdict
+from companion.finished import FinishedGame, finished_game, same_cafe_day, verdict
 from companion.journal import Journal
 from companion.observations import Touch, Update
 from companion.places import place_of
@@ -123,6 +124,7 @@ class CompanionApp(App):
         self.started_at = clock()
         self.first_screen_at: float | None = None
         self.first_screen_wall: float | None = None
+        self._over_at: datetime | None = None  # when the game on the table finished (wall clock), while it is over
         self._seq = 0
         self._lit_by_reading = False  # `highlighted` is a reading waiting for its tap
         self._checking = False
@@ -199,8 +201,29 @@ class CompanionApp(App):
         self.idle.touched(self.clock())
 
     def _check_idle(self, _dt: float) -> None:
+        self._close_cafe_day()
         if self.kiosk and self.root and self.root.current not in ("attract",) and self.idle.expired(self.clock()):
             self.show("attract")
+
+    def _close_cafe_day(self, now: datetime | None = None) -> None:
+        """A finished game still on the table once its café day is over (05:00, on the clock of ``now``)
+        is set aside as a restart would set it aside: home names it, dated, as a result only.
+
+        The café day was judged only at start: a kiosk left running overnight
+        kept last night's finished game on the table, and the morning's first
+        table could take its winning roll back with one tap on Undo (or the
+        button box's), from the attract screen's "finished" too.
+        """
+        if self._over_at is None or self.controller.session is None:
+            return
+        if same_cafe_day(self._over_at, (now or datetime.now(UTC)).astimezone()):
+            return
+        self.controller.set_aside()
+        self.last_game = finished_game(self.journal, self.cafe_dir, now)  # a result only now
+        self.announcements, self.status = [], ""  # home's line names the game and when it finished
+        self.refresh()
+        if self.root is not None and self.root.current in ("table", "dispute"):
+            self.show("home")
 
     def wake(self) -> None:
         """Leave the attract screen where the game left off: nothing of the game was touched."""
@@ -358,6 +381,7 @@ class CompanionApp(App):
             self.last_game = None
             self.announcements = []
             self.controller.set_session(session)
+            self._over_at = finished.finished or self._over_at  # its café day is the one it finished in
             self.status = "The last game is back: Undo takes back its last steps."
         self.show("table" if self.controller.session else "home")
 
@@ -660,6 +684,7 @@ class CompanionApp(App):
             self.game_id = self.game_title = self.prompt = ""
             self.choices, self.board = [], None
             self.can_undo = self.can_redo = self.game_over = False
+            self._over_at = None
         else:
             pending = session.pending()
             self.game_id, self.game_title = session.game.id, session.game.title
@@ -669,6 +694,10 @@ class CompanionApp(App):
             self.board = BoardView(session.game, session.document(), session.game.describe(session.state), last=last)
             self.can_undo, self.can_redo = session.can_undo, session.can_redo
             self.game_over = pending.is_over
+            if not pending.is_over:
+                self._over_at = None
+            elif self._over_at is None:
+                self._over_at = datetime.now(UTC)
         self._refresh_home(session)
 
     def _refresh_home(self, session: Session | None) -> None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from companion.finished import finished_game
 from companion.journal import Journal
+from companion.observations import Touch
 from companion.session import Session, open_table
 from tests.ui.conftest import advance, tap
 
@@ -104,3 +105,42 @@ def test_back_into_the_last_game_after_its_cafe_day_ended_is_refused_and_home_da
     assert app.status.startswith("The last game (Targi) cannot be gone back into: it finished before this café day")
     assert home.ids.resume.disabled and app.last_game_text.startswith("Last game: Targi, finished on ")
     assert Journal(path).latest_game().status == "over"
+
+
+def test_a_finished_game_left_on_a_running_table_is_set_aside_when_its_cafe_day_ends(
+    launch: Any, tmp_path: Path
+) -> None:
+    """The café day was judged only at start: a kiosk left running overnight kept last night's game on the
+    table (Back, the attract screen's "finished"), and the morning's first tap on Undo took its winning roll
+    back."""
+    won = won_targi(tmp_path / "journal.sqlite3")
+    app = launch(new=False)
+    home = app.root.get_screen("home")
+    tap(home.ids.resume)  # back into it, as a table correcting a misread last roll would
+    assert app.root.current == "table" and app.game_over
+    now = datetime.now(UTC)
+    app._close_cafe_day(now + timedelta(minutes=5))
+    assert app.root.current == "table" and app.controller.session is not None  # the same café day: it stays
+    app._close_cafe_day(now + timedelta(days=1))  # the next morning
+    advance(3)
+    assert app.root.current == "home" and app.controller.session is None and not app.can_undo
+    assert home.ids.last_game.text.startswith("Last game: Targi, finished on ")
+    assert home.ids.resume.disabled
+    assert Journal(tmp_path / "journal.sqlite3").latest_game().status == "over" and len(won.log) > 1
+
+
+def test_a_game_won_on_a_running_table_is_set_aside_the_next_morning(start: Any, tmp_path: Path) -> None:
+    """The same for a game that ended on this table, not gone back into: its finish is when the app saw it."""
+    journal = Journal(tmp_path / "journal.sqlite3")  # the app's own journal file
+    session = Session.new("targi", ["white", "black"], journal=journal)
+    rng = random.Random(2)
+    while not session.pending().is_over:
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    app = start(session)
+    assert app.root.current == "table" and app.game_over
+    app._close_cafe_day(datetime.now(UTC) + timedelta(days=1))
+    advance(3)
+    assert app.root.current == "home" and app.controller.session is None
+    assert app.last_game_text.startswith("Last game: Targi, finished on ")
+    app.controller.handle(Touch("undo"))  # the button box's undo too
+    assert Journal(tmp_path / "journal.sqlite3").latest_game().status == "over"
