@@ -12,7 +12,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +124,7 @@ class CompanionApp(App):
         self.started_at = clock()
         self.first_screen_at: float | None = None
         self.first_screen_wall: float | None = None
-        self._over_at: datetime | None = None  # when the game on the table finished (wall clock), while it is over
+        self._over_since: float | None = None  # when the game on the table finished (`clock`), while it is over
         self._seq = 0
         self._lit_by_reading = False  # `highlighted` is a reading waiting for its tap
         self._checking = False
@@ -206,17 +206,20 @@ class CompanionApp(App):
             self.show("attract")
 
     def _close_cafe_day(self, now: datetime | None = None) -> None:
-        """A finished game still on the table once its café day is over (05:00, on the clock of ``now``)
+        """A finished game still on the table once its café day is over (05:00, on the wall clock's ``now``)
         is set aside as a restart would set it aside: home names it, dated, as a result only.
 
         The café day was judged only at start: a kiosk left running overnight
         kept last night's finished game on the table, and the morning's first
         table could take its winning roll back with one tap on Undo (or the
-        button box's), from the attract screen's "finished" too.
+        button box's), from the attract screen's "finished" too. How long ago
+        it finished is told on the app's monotonic clock, so the owner setting
+        the wall clock forward does not end a game that finished minutes ago.
         """
-        if self._over_at is None or self.controller.session is None:
+        if self._over_since is None or self.controller.session is None:
             return
-        if same_cafe_day(self._over_at, (now or datetime.now(UTC)).astimezone()):
+        moment = (now or datetime.now(UTC)).astimezone()
+        if same_cafe_day(moment - timedelta(seconds=self.clock() - self._over_since), moment):
             return
         self.controller.set_aside()
         self.last_game = finished_game(self.journal, self.cafe_dir, now)  # a result only now
@@ -381,7 +384,8 @@ class CompanionApp(App):
             self.last_game = None
             self.announcements = []
             self.controller.set_session(session)
-            self._over_at = finished.finished or self._over_at  # its café day is the one it finished in
+            if finished.finished is not None:  # its café day is the one it finished in, not the one it came back
+                self._over_since = self.clock() - (datetime.now(UTC) - finished.finished).total_seconds()
             self.status = "The last game is back: Undo takes back its last steps."
         self.show("table" if self.controller.session else "home")
 
@@ -684,7 +688,7 @@ class CompanionApp(App):
             self.game_id = self.game_title = self.prompt = ""
             self.choices, self.board = [], None
             self.can_undo = self.can_redo = self.game_over = False
-            self._over_at = None
+            self._over_since = None
         else:
             pending = session.pending()
             self.game_id, self.game_title = session.game.id, session.game.title
@@ -695,9 +699,9 @@ class CompanionApp(App):
             self.can_undo, self.can_redo = session.can_undo, session.can_redo
             self.game_over = pending.is_over
             if not pending.is_over:
-                self._over_at = None
-            elif self._over_at is None:
-                self._over_at = datetime.now(UTC)
+                self._over_since = None
+            elif self._over_since is None:
+                self._over_since = self.clock()
         self._refresh_home(session)
 
     def _refresh_home(self, session: Session | None) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ from companion.journal import Journal
 from companion.observations import Touch
 from companion.session import Session, open_table
 from tests.ui.conftest import advance, tap
+
+NIGHT = timedelta(hours=30)  # longer than any café day, summer time changes included
 
 
 def won_targi(path: Path) -> Session:
@@ -119,9 +122,11 @@ def test_a_finished_game_left_on_a_running_table_is_set_aside_when_its_cafe_day_
     tap(home.ids.resume)  # back into it, as a table correcting a misread last roll would
     assert app.root.current == "table" and app.game_over
     now = datetime.now(UTC)
-    app._close_cafe_day(now + timedelta(minutes=5))
+    app._close_cafe_day(now)
     assert app.root.current == "table" and app.controller.session is not None  # the same café day: it stays
-    app._close_cafe_day(now + timedelta(days=1))  # the next morning
+    night = NIGHT.total_seconds()
+    app.clock = lambda: time.monotonic() + night
+    app._close_cafe_day(now + NIGHT)  # the next morning
     advance(3)
     assert app.root.current == "home" and app.controller.session is None and not app.can_undo
     assert home.ids.last_game.text.startswith("Last game: Targi, finished on ")
@@ -138,7 +143,12 @@ def test_a_game_won_on_a_running_table_is_set_aside_the_next_morning(start: Any,
         session.act(session.game.sim_choose(session.state, session.legal(), rng))
     app = start(session)
     assert app.root.current == "table" and app.game_over
-    app._close_cafe_day(datetime.now(UTC) + timedelta(days=1))
+    now = datetime.now(UTC)
+    app._close_cafe_day(now + NIGHT)  # the owner sets the wall clock forward: it finished a moment ago all the same
+    assert app.root.current == "table" and app.controller.session is session
+    night = NIGHT.total_seconds()
+    app.clock = lambda: time.monotonic() + night
+    app._close_cafe_day(now + NIGHT)  # a night later
     advance(3)
     assert app.root.current == "home" and app.controller.session is None
     assert app.last_game_text.startswith("Last game: Targi, finished on ")
