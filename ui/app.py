@@ -122,8 +122,9 @@ class CompanionApp(App):
         self.clock = clock
         self.idle = IdleClock(self.settings.idle_seconds, clock())
         self.started_at = clock()
+        # When the first screen was drawn, on the machine's monotonic clock (not ``clock``), which `ui bench`'s
+        # own process reads too: timed on the wall clock, a start-up during a clock set came out negative.
         self.first_screen_at: float | None = None
-        self.first_screen_wall: float | None = None
         self._over_since: float | None = None  # when the game on the table finished (`clock`), while it is over
         self._seq = 0
         self._lit_by_reading = False  # `highlighted` is a reading waiting for its tap
@@ -179,8 +180,7 @@ class CompanionApp(App):
         Clock.schedule_once(self._first_drawn, 0)  # callbacks run before drawing: wait one more frame
 
     def _first_drawn(self, _dt: float) -> None:
-        self.first_screen_at = self.clock()
-        self.first_screen_wall = time.time()
+        self.first_screen_at = time.monotonic()
         watchdog.notify("READY=1")
 
     def _tick(self, _dt: float) -> None:

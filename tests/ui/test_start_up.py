@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,3 +25,13 @@ def test_the_app_starts_when_its_home_cannot_hold_kivys_folder(tmp_path: Path) -
     )
     assert done.returncode == 0, done.stderr
     assert '"screen": "home"' in done.stdout
+
+
+def test_the_start_up_benchmark_times_the_first_screen_on_the_machines_monotonic_clock(tmp_path: Path) -> None:
+    """`ui bench` took the child's wall-clock time of its first screen minus its own: a clock set during
+    the run (by hand, or the network's first answer) gave a start-up of hours, or a negative one."""
+    from ui.shots import bench_env, run_ui
+
+    before = time.monotonic()
+    report = run_ui(tmp_path / "j.sqlite3", bench_env(tmp_path), "--bench-exit")
+    assert before < report["first_screen"] < time.monotonic()
