@@ -321,3 +321,19 @@ def test_a_redo_of_a_step_that_made_no_announcement_still_says_something() -> No
     controller.handle(Touch("undo"))
     redo = controller.handle(Touch("redo"))
     assert redo.kind == "redo" and redo.text.strip()
+
+
+def test_a_game_set_aside_takes_what_waited_for_it_along_and_leaves_the_links() -> None:
+    """The app sets a finished game aside when its café day is over: a reading queued or waiting for it
+    must not be confirmed into nothing, and the sensors' link reports still arrive."""
+    controller, _ = make()
+    controller.handle(DieRead(3, "camera", 0.5))  # waits for its confirm
+    controller.submit(DieRead(5, "serial"))
+    controller.submit(LinkChanged("serial", True))
+    controller.set_aside()
+    assert controller.session is None and controller.proposal is None
+    assert [update.kind for update in controller.pump()] == ["link"]
+    answer = controller.handle(ButtonPressed("confirm"))
+    assert answer.kind == "refused" and "no game" in answer.text
+    controller.set_aside()  # nothing on the table: nothing to do
+    assert controller.session is None
