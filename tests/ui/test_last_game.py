@@ -97,7 +97,7 @@ def test_back_into_the_last_game_after_its_cafe_day_ended_is_refused_and_home_da
     raw.commit()
     raw.close()
     app = launch(new=False)
-    app.last_game = finished_game(app.journal, now=evening + timedelta(minutes=5))  # named that evening
+    app.last_game = finished_game(app.journal, now=evening)  # named that evening, as it finished
     app._refresh_home(None)
     advance(3)
     home = app.root.get_screen("home")
