@@ -164,8 +164,9 @@ class Voice:
     Speech is slower than a table: a few quick steps, and above all a sensor
     or camera repeating a reading the game cannot take, would queue sentences
     faster than espeak-ng says them, and the kiosk would talk for hours about
-    moments long gone. So a sentence already waiting is not queued twice, and
-    past ``MAX_WAITING`` the oldest waiting one gives way.
+    moments long gone. So a sentence already waiting is not queued twice (it
+    moves to the end, as the newest), and past ``MAX_WAITING`` the oldest
+    waiting one gives way.
     """
 
     def __init__(self, enabled: bool = True, speed: int = 150, runner: Runner | None = None) -> None:
@@ -214,7 +215,9 @@ class Voice:
             return False
         with self._changed:
             if text in self._waiting and not asked:
-                return False
+                # Said once, and as the newest: left where it waited, an undo, redo, undo run ended on the
+                # redo's sentence, and the table heard the step as done while the board showed it undone.
+                self._waiting.remove(text)
             if len(self._waiting) >= MAX_WAITING:
                 self._waiting.popleft()
             self._waiting.append(text)

@@ -1,0 +1,65 @@
+"""Announcements piling up behind the sentence being said: the table hears the present, and the newest last.
+
+A gate holds the first sentence "being said" (no timing), so the queue fills exactly as it does behind a
+long sentence at the table; releasing it lets the worker say what is left.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from tests.ui.conftest import Spoken
+from ui.voice import MAX_WAITING, Voice
+
+
+class Held(Spoken):
+    """A fake espeak-ng that holds its first sentence until released."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.busy, self.release = threading.Event(), threading.Event()
+
+    def __call__(self, cmd: Any) -> None:
+        self.busy.set()
+        self.release.wait(10)
+        super().__call__(cmd)
+
+
+def said_after(voice: Voice, held: Held) -> list[str]:
+    held.release.set()
+    voice.wait()
+    voice.stop()
+    return held.lines
+
+
+def test_an_undo_redo_run_ends_on_what_the_table_now_shows() -> None:
+    """Undo, redo, undo, redo, undo pressed quickly: the last sentence heard is the last undo's.
+
+    The undo's sentence was still waiting from the first press, so the last press was not queued again and
+    the redo's sentence came after it: the table heard the step said as done while the board had it undone.
+    """
+    held = Held()
+    voice = Voice(runner=held)
+    voice.say("Red 1 goes forward 4 from c4 (ring 3) to f3 (ring 3).", key=0)
+    assert held.busy.wait(10)
+    undo = "Taken back: Red 1 goes forward 4. Red rolled 4: choose the traveller to move."
+    redo = "Red 1 goes forward 4. Green: roll the oracle."
+    for key, sentence in enumerate([undo, redo, undo, redo, undo], start=1):
+        voice.say(sentence, key=key)
+    heard = said_after(voice, held)
+    assert heard[-1] == undo, heard
+    assert heard.count(undo) == 1 and heard.count(redo) == 1  # each waiting sentence still said once
+
+
+def test_a_long_run_keeps_the_queue_short_and_the_newest_last() -> None:
+    """Thirty distinct announcements behind one long sentence: four wait, the newest of them said last."""
+    held = Held()
+    voice = Voice(runner=held)
+    voice.say("The game is over.", key=0)
+    assert held.busy.wait(10)
+    for key in range(1, 31):
+        voice.say(f"Taken back: step {key}.", key=key)
+        assert len(voice._waiting) <= MAX_WAITING
+    heard = said_after(voice, held)
+    assert heard == ["The game is over.", *(f"Taken back: step {key}." for key in range(27, 31))]
