@@ -117,6 +117,7 @@ class CompanionApp(App):
         self.running_inputs: dict[str, tuple[str, Any]] = {}  # name -> (the source it runs from, the object)
         self._closing: list[threading.Thread] = []  # cameras let go of, closing on threads of their own
         self.voice = voice or Voice(self.settings.voice, self.settings.voice_speed)
+        self.voice.on_problem = self._voice_problem
         self.voice_note = self.voice.note()
         self.pin = PinGate(self.settings.kiosk_pin)
         self.clock = clock
@@ -539,6 +540,16 @@ class CompanionApp(App):
         if running is not None:
             running[1].tray = tray
         return self._kept(f"Dice read in {tray.words()}", "the tray area")
+
+    def _voice_problem(self, problem: str) -> None:
+        """Speech failed (or works again), told from the voice's thread: shown on Kivy's. The table's status
+        line says a failure once, when it is found; the settings screen says it until a sentence is heard."""
+        def show(_dt: float) -> None:
+            self.voice_note = self.voice.note()
+            if problem:
+                self.status = problem
+
+        Clock.schedule_once(show, 0)
 
     def _tray_followed(self, tray: TrayArea) -> None:
         """The camera moved the marked tray with its knocked picture (`CameraFeed._follow_knock`): kept, on

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import shutil
 import subprocess
@@ -11,6 +12,8 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 # Says one espeak-ng command line. A runner may say it and return when done (the tests' fakes), or start it
 # and return the ``subprocess.Popen``, as the real one does: the voice then waits for that process itself and
@@ -30,9 +33,25 @@ STOP_SECONDS = 1.0  # how long quitting waits for the voice in all: espeak-ng en
 
 
 def _run(cmd: Sequence[str]) -> subprocess.Popen[bytes]:
-    """Start espeak-ng and return at once, so the sentence can be cut (``Voice.stop``)."""
+    """Start espeak-ng and return at once, so the sentence can be cut (``Voice.stop``). Its complaints are
+    kept (``trouble``): without a sound card it says them and still exits 0."""
     return subprocess.Popen(list(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+                            stderr=subprocess.PIPE)
+
+
+# What espeak-ng (or ALSA under it) says when the table hears nothing: "ALSA lib confmisc.c:855:(parse_card)
+# cannot find card '0'" without a sound card, "Error: The specified espeak-ng voice does not exist.".
+TROUBLE = re.compile(r"error|cannot|can't|unable|not exist", re.IGNORECASE)
+ALSA_PLACE = re.compile(r"^ALSA lib \S+:\d+:\(\w+\)\s*")
+
+
+def trouble(returncode: int | None, stderr: bytes) -> str:
+    """Why a finished espeak-ng said nothing, in a few words; "" when it worked."""
+    lines = [ALSA_PLACE.sub("", line).strip() for line in stderr.decode("utf-8", "replace").splitlines()]
+    said = next((line for line in lines if TROUBLE.search(line)), "").rstrip(".")
+    if returncode:
+        return f"{said} (exit {returncode})" if said else f"exit {returncode}"
+    return said
 
 
 def _end(process: subprocess.Popen[bytes], seconds: float) -> None:
@@ -154,6 +173,7 @@ def spoken_step(step: str, prompt: str) -> str:
     return " ".join([step.strip(), *kept])
 
 
+FAILED = "Speech failed ({}): announcements are shown but not spoken."
 MAX_WAITING = 4  # sentences queued behind the one being spoken; older ones are dropped past this
 KEYS_KEPT = 256  # event keys remembered as spoken; the app's keys only grow, so older ones never recur
 
@@ -169,7 +189,10 @@ class Voice:
     waiting one gives way.
     """
 
-    def __init__(self, enabled: bool = True, speed: int = 150, runner: Runner | None = None) -> None:
+    def __init__(self, enabled: bool = True, speed: int = 150, runner: Runner | None = None,
+                 on_problem: Callable[[str], None] | None = None) -> None:
+        """``on_problem`` hears each change of ``problem`` (on the voice's thread, or the caller's for a
+        missing espeak-ng): the app shows it."""
         self.binary = espeak_path()
         self.enabled = enabled
         self.speed = speed
@@ -182,6 +205,9 @@ class Voice:
         self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
         self._process: subprocess.Popen[bytes] | None = None  # the espeak-ng saying the current sentence
+        self.on_problem = on_problem
+        self.problem = ""  # why the last sentence was not heard, for the settings screen; "" once one is
+        self._logged = False  # the first problem of a run is logged; a sound card gone would log every sentence
 
     @property
     def available(self) -> bool:
@@ -191,7 +217,25 @@ class Voice:
         """What the settings screen says about speech."""
         if not self.available:
             return "espeak-ng is not installed: announcements are shown but not spoken (sudo apt install espeak-ng)."
-        return "Speech through espeak-ng."
+        return self.problem or "Speech through espeak-ng."
+
+    def _outcome(self, problem: str) -> None:
+        """Keep whether the last sentence was heard; a change is told to ``on_problem``, the first problem logged.
+
+        A failing espeak-ng (no sound card, removed, a broken voice) was passed over in silence: the table
+        heard nothing, and nothing said why.
+        """
+        with self._changed:
+            if problem == self.problem:
+                return
+            self.problem = problem
+            first = bool(problem) and not self._logged
+            self._logged = self._logged or first
+        if first:
+            log.warning("%s", problem)
+        if self.on_problem is not None:
+            with contextlib.suppress(Exception):  # the referee goes on whatever the screen makes of it
+                self.on_problem(problem)
 
     def say(self, text: str, key: object = None) -> bool:
         """Queue ``text`` unless ``key`` was already spoken; returns whether it was queued."""
@@ -211,7 +255,10 @@ class Voice:
 
     def _enqueue(self, text: str, asked: bool = False) -> bool:
         """``asked``: a player asked to hear it again, which is said even while the same sentence waits."""
-        if not (self.enabled and self.available):
+        if not self.enabled:
+            return False
+        if not self.available:
+            self._outcome(self.note())  # said once: the note never changes while espeak-ng stays missing
             return False
         with self._changed:
             if text in self._waiting and not asked:
@@ -238,9 +285,12 @@ class Voice:
                 text = self._waiting.popleft()
                 self._speaking = True
             try:
-                self._speak(text, closing)
-            except Exception:  # a missing sound card must never stop the referee
-                pass
+                problem = self._speak(text, closing)
+            except Exception as error:  # espeak-ng removed or unreadable: it must never stop the referee
+                problem = FAILED.format(f"espeak-ng could not start: {error}")
+            try:
+                if not closing.is_set():  # a sentence cut at quit is no failure
+                    self._outcome(problem)
             finally:
                 with self._changed:
                     if not closing.is_set():  # once stopped, the voice's state is no longer this worker's
@@ -248,10 +298,11 @@ class Voice:
                         self._speaking = False
                     self._changed.notify_all()
 
-    def _speak(self, text: str, closing: threading.Event) -> None:
+    def _speak(self, text: str, closing: threading.Event) -> str:
+        """Say ``text``; why it was not heard, or ""."""
         started = self._runner([self.binary or "espeak-ng", "-s", str(self.speed), END_OF_OPTIONS, text])
         if not isinstance(started, subprocess.Popen):
-            return  # a runner that said it already
+            return ""  # a runner that said it already
         with self._changed:
             cut = closing.is_set()  # stop came while it was starting, and found no process to end
             if not cut:
@@ -259,10 +310,16 @@ class Voice:
         if cut:
             _end(started, STOP_SECONDS)
         try:
-            started.wait(SPEAKING_SECONDS)
+            _, err = started.communicate(timeout=SPEAKING_SECONDS)  # reads what it says while it speaks
         except subprocess.TimeoutExpired:
             _end(started, STOP_SECONDS)
             started.wait()  # reaped here if not by _end: no zombie left behind
+            return ""  # cut after a minute: it spoke, if slowly
+        except (OSError, ValueError):  # its pipe closed under it by stop: a cut sentence
+            started.wait()
+            return ""
+        said = trouble(started.returncode if started.returncode and started.returncode > 0 else 0, err or b"")
+        return FAILED.format(f"espeak-ng: {said}") if said else ""
 
     def wait(self) -> None:
         """Block until everything queued was spoken (tests, and letting a last sentence be heard on purpose)."""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import tempfile
 import time
 
@@ -88,6 +90,27 @@ class Spoken:
 
     def __call__(self, cmd: Any) -> None:
         self.lines.append(cmd[-1])
+
+
+@pytest.fixture
+def espeak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A folder put first on PATH; a test writes its own ``espeak-ng`` there. Whatever it started is killed after."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    yield folder
+    pids = folder / "pids"
+    for line in pids.read_text().split() if pids.is_file() else []:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(line), signal.SIGKILL)
+
+
+def stand_in(folder: Path, body: str) -> None:
+    """``espeak-ng`` as a shell script: notes its pid and the sentence (its last argument), then runs ``body``."""
+    script = folder / "espeak-ng"
+    script.write_text(f'#!/bin/sh\necho $$ >> "{folder}/pids"\nfor said; do :; done\n'
+                      f'echo "$said" >> "{folder}/said"\n{body}\n')
+    script.chmod(0o755)
 
 
 def make_app(tmp_path: Path, session: Session | None = None, kiosk: bool = False) -> Any:

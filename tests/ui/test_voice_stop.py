@@ -9,15 +9,14 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
 import subprocess
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from tests.ui.conftest import Spoken
+from tests.ui.conftest import Spoken, stand_in
 from ui.voice import Voice
 
 QUIT_SECONDS = 2.0  # the old stop took 5 s and more on a long sentence; the new one well under 1 s
@@ -39,27 +38,6 @@ def read_when_written(path: Path, seconds: float = 10.0) -> str:
             return path.read_text()
         time.sleep(0.02)
     raise AssertionError(f"{path.name} was never written: the stand-in for espeak-ng did not start")
-
-
-@pytest.fixture
-def espeak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A folder put first on PATH; a test writes its own ``espeak-ng`` there. Whatever it started is killed after."""
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
-    yield folder
-    pids = folder / "pids"
-    for line in pids.read_text().split() if pids.is_file() else []:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(int(line), signal.SIGKILL)
-
-
-def stand_in(folder: Path, body: str) -> None:
-    """``espeak-ng`` as a shell script: notes its pid and the sentence (its last argument), then runs ``body``."""
-    script = folder / "espeak-ng"
-    script.write_text(f'#!/bin/sh\necho $$ >> "{folder}/pids"\nfor said; do :; done\n'
-                      f'echo "$said" >> "{folder}/said"\n{body}\n')
-    script.chmod(0o755)
 
 
 def stop_timed(voice: Voice) -> float:
