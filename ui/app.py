@@ -116,7 +116,7 @@ class CompanionApp(App):
             self.inputs_on["buttons"] = self.input_sources["buttons"] != "none"
         self.running_inputs: dict[str, tuple[str, Any]] = {}  # name -> (the source it runs from, the object)
         self._closing: list[threading.Thread] = []  # cameras let go of, closing on threads of their own
-        self.voice = voice or Voice(self.settings.voice, self.settings.voice_speed)
+        self.voice = voice or Voice(self.settings.voice, self.settings.voice_speed, volume=self.settings.voice_volume)
         self.voice.on_problem = self._voice_problem
         self.voice_note = self.voice.note()
         self.pin = PinGate(self.settings.kiosk_pin)
@@ -434,6 +434,7 @@ class CompanionApp(App):
             saved = f"Not saved ({error.strerror or error}): the changes hold until the app restarts."
         self.cafe_dir = cafe
         self.voice.enabled, self.voice.speed = self.settings.voice, self.settings.voice_speed
+        self.voice.volume = self.settings.voice_volume
         self.pin.pin = self.settings.kiosk_pin
         self.idle.limit = self.settings.idle_seconds
         self.apply_inputs()

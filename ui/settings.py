@@ -22,11 +22,15 @@ INPUT_SOURCES = ("touch", "buttons", "serial", "camera")
 # Words a minute the settings screen's slider offers. A hand-edited 1500 (for 150) made espeak-ng gabble each
 # sentence in a fifth of a second and 100000 say nothing at all, while the slider's knob sat off its track.
 VOICE_SPEEDS = (80, 260)
+# espeak-ng's loudness (its -a, 100 its own default) the slider offers: up to twice as loud for a noisy café, and
+# never down to nothing, which would be Silent without saying so.
+VOICE_VOLUMES = (20, 200)
 VALID = {  # beyond the type: a PIN the pad cannot type would lock staff out, a picture turns by quarters only
     "kiosk_pin": lambda pin: pin.isascii() and pin.isdigit(),  # the pad has 0-9 alone: no "", " 1234" or "abcd"
     "camera_turn": lambda turn: turn in TURNS,
     "mains_hz": lambda hz: hz in MAINS_HZ,
     "voice_speed": lambda speed: VOICE_SPEEDS[0] <= speed <= VOICE_SPEEDS[1],
+    "voice_volume": lambda volume: VOICE_VOLUMES[0] <= volume <= VOICE_VOLUMES[1],
     "tray_area": lambda area: _tray_area_ok(area),
 }
 NUMBER_AS_TEXT = frozenset({"kiosk_pin", "camera_source"})  # text fields a number spells: a PIN, a camera index
@@ -62,6 +66,7 @@ class Settings:
     )
     voice: bool = True
     voice_speed: int = 150
+    voice_volume: int = 100  # espeak-ng's -a; 100 as loud as espeak-ng speaks by itself
     cafe_dir: str = ""
     serial_port: str = ""  # the dice sensor's port when the command line names none
     camera_source: str = ""  # the camera's source word (0, picamera, a URL, a folder) likewise

@@ -70,13 +70,13 @@ def _end(process: subprocess.Popen[bytes], seconds: float) -> None:
         process.wait(seconds / 2)
 
 
-def render_wav(text: str, out: Path, speed: int = 150) -> Path:
+def render_wav(text: str, out: Path, speed: int = 150, volume: int = 100) -> Path:
     """Write speech to a WAV file: how tests (and a café without speakers) check the voice works."""
     binary = espeak_path()
     if binary is None:
         raise FileNotFoundError("espeak-ng is not installed")
-    subprocess.run([binary, "-s", str(speed), "-w", str(out), END_OF_OPTIONS, text], check=True, capture_output=True,
-                   timeout=60)
+    subprocess.run([binary, "-s", str(speed), "-a", str(volume), "-w", str(out), END_OF_OPTIONS, text], check=True,
+                   capture_output=True, timeout=60)
     return out
 
 
@@ -190,12 +190,13 @@ class Voice:
     """
 
     def __init__(self, enabled: bool = True, speed: int = 150, runner: Runner | None = None,
-                 on_problem: Callable[[str], None] | None = None) -> None:
+                 on_problem: Callable[[str], None] | None = None, volume: int = 100) -> None:
         """``on_problem`` hears each change of ``problem`` (on the voice's thread, or the caller's for a
         missing espeak-ng): the app shows it."""
         self.binary = espeak_path()
         self.enabled = enabled
         self.speed = speed
+        self.volume = volume  # espeak-ng's -a: a noisy café turns it up
         self.last = ""
         self._runner = runner or _run
         self._spoken: OrderedDict[object, None] = OrderedDict()
@@ -300,7 +301,8 @@ class Voice:
 
     def _speak(self, text: str, closing: threading.Event) -> str:
         """Say ``text``; why it was not heard, or ""."""
-        started = self._runner([self.binary or "espeak-ng", "-s", str(self.speed), END_OF_OPTIONS, text])
+        started = self._runner([self.binary or "espeak-ng", "-s", str(self.speed), "-a", str(self.volume),
+                                END_OF_OPTIONS, text])
         if not isinstance(started, subprocess.Popen):
             return ""  # a runner that said it already
         with self._changed:

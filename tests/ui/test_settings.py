@@ -296,3 +296,41 @@ def test_a_game_that_no_longer_replays_leaves_the_table_at_home(launch: Any, tmp
     app = launch(new=False)
     assert app.root.current == "home" and app.controller.session is None
     assert app.status.startswith("The game in progress could not be resumed")
+
+
+def test_silent_and_the_loudness_survive_a_restart_and_a_save(launch: Any, tmp_path: Path) -> None:
+    """A noisy café turns espeak-ng up (its -a) in ui.json; Silent and the loudness outlast a Save and a restart.
+
+    There was no loudness at all: the voice spoke at espeak-ng's own level, whatever the room's noise.
+    """
+    from companion.controller import Controller
+    from ui.app import CompanionApp
+
+    app = launch('{"voice": true, "voice_volume": 180}')
+    said: list[list[str]] = []
+    app.voice._runner = lambda cmd: said.append(list(cmd))  # no espeak-ng process from a test
+    assert app.voice.volume == 180
+    app.voice.say("Red rolls 4.")
+    app.voice.wait()
+    assert said[-1][said[-1].index("-a") + 1] == "180"
+    screen = open_settings(app)
+    tap(screen.ids.voice)  # Silent
+    tap(screen.ids.save)
+    assert saved(tmp_path)["voice"] is False and saved(tmp_path)["voice_volume"] == 180
+    assert not app.voice.say("Red rolls 5.")
+
+    path = settings_file(tmp_path)
+    restarted = CompanionApp(Controller(None), None, Settings.load(path), path)  # what the next start reads
+    assert not restarted.voice.enabled and restarted.voice.volume == 180
+    app.show("home")
+    assert open_settings(app).ids.voice.state == "normal"
+
+
+@pytest.mark.parametrize(("volume", "kept"), [(1000, 100), (0, 100), (-5, 100), (20, 20), (200, 200)])
+def test_a_loudness_espeak_cannot_use_is_named_and_left_at_the_default(tmp_path: Path, volume: int,
+                                                                      kept: int) -> None:
+    """0 would be Silent without saying so; past 200 espeak-ng distorts."""
+    path = tmp_path / "ui.json"
+    path.write_text(json.dumps({"voice_volume": volume}))
+    loaded = Settings.load(path)
+    assert loaded.voice_volume == kept and ("voice_volume" in loaded.note) == (volume != kept)
