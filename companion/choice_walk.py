@@ -11,11 +11,14 @@ IO, so the controller, the terminal and tests share it.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from companion.game import Action
 from companion.places import LONG_LIST, PLACE_FIELDS, place_of
+
+# How the game calls a place (`Game.place_words`), or None where its field and value say it.
+Words = Callable[[Hashable], str | None]
 
 
 @dataclass(frozen=True)
@@ -31,8 +34,11 @@ class Pick:
     take: bool = False
 
 
-def place_label(offered: Sequence[Action], place: Hashable) -> str:
-    """A place in the words of its field: '(5,5)' for a hex, 'slot 3', 'space dawn'."""
+def place_label(offered: Sequence[Action], place: Hashable, words: Words | None = None) -> str:
+    """A place in the game's words ('Desert Dawn'), else in those of its field: '(5,5)' for a hex, 'slot 3'."""
+    named = words(place) if words is not None else None
+    if named:
+        return named
     field = next((f for f in PLACE_FIELDS for a in offered if place_of(a) == place and f in a), "place")
     if field == "hex" and isinstance(place, tuple):
         return "(" + ",".join(map(str, place)) + ")"
@@ -63,8 +69,10 @@ class ChoiceWalk:
         places = list(dict.fromkeys(p for p in map(place_of, legal) if p is not None))
         return [*places, *(a for a in legal if place_of(a) is None)]
 
-    def next(self, legal: Sequence[Action]) -> Pick | None:
-        """Move on one: the next action of an opened place, else the next place or placeless action."""
+    def next(self, legal: Sequence[Action], words: Words | None = None) -> Pick | None:
+        """Move on one: the next action of an opened place, else the next place or placeless action.
+
+        ``words`` names a place as the game does (`Game.place_words`)."""
         if not legal:
             return None
         if self.opened is not None:
@@ -75,9 +83,9 @@ class ChoiceWalk:
             self.opened, self.inside = None, -1  # past the last one: on to the following place
         entries = self._entries(legal)
         self.entry = (self.entry + 1) % len(entries)
-        return self._pick(legal, entries[self.entry])
+        return self._pick(legal, entries[self.entry], words)
 
-    def confirm(self, legal: Sequence[Action]) -> Pick | None:
+    def confirm(self, legal: Sequence[Action], words: Words | None = None) -> Pick | None:
         """What confirm does now: the picked action (to be taken), or the first action of the picked place."""
         if not legal:
             return None
@@ -85,19 +93,19 @@ class ChoiceWalk:
             here = _at(legal, self.opened)
             if 0 <= self.inside < len(here):
                 return Pick(str(here[self.inside]["text"]), here[self.inside], self.opened, take=True)
-            return self.next(legal)
+            return self.next(legal, words)
         entries = self._entries(legal)
         if self.entry < 0:  # nothing picked yet: show the first place rather than take an action unseen
-            return self.next(legal)
+            return self.next(legal, words)
         entry = entries[self.entry % len(entries)]
         if isinstance(entry, dict):
             return Pick(str(entry["text"]), entry, take=True)
         self.opened, self.inside = entry, -1
-        return self.next(legal)
+        return self.next(legal, words)
 
-    def _pick(self, legal: Sequence[Action], entry: Hashable | Action) -> Pick:
+    def _pick(self, legal: Sequence[Action], entry: Hashable | Action, words: Words | None) -> Pick:
         if isinstance(entry, dict):
             return Pick(str(entry["text"]), entry)
         count = len(_at(legal, entry))
         noun = "choice" if count == 1 else "choices"
-        return Pick(f"{place_label(legal, entry)}: {count} {noun}; confirm to open", place=entry)
+        return Pick(f"{place_label(legal, entry, words)}: {count} {noun}; confirm to open", place=entry)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.choice_walk import ChoiceWalk, Pick
+from companion.choice_walk import ChoiceWalk, Pick, Words
 from companion.errors import CompanionError, NoGame
 from companion.game import Action, Pending, normalize_action
 from companion.observations import (
@@ -522,7 +522,7 @@ class Controller:
             if pending.kind == "roll" and self.app_dice is not None:
                 return self._act(session, session.game.sim_choose(session.state, legal, self.app_dice), by_hand=True)
             if pending.kind == "choose" and ChoiceWalk.by_place(legal):
-                return self._walk(session, self.walk.confirm(legal))
+                return self._walk(session, self.walk.confirm(legal, self._place_words(session)))
             if pending.kind == "choose" and legal:
                 return self._act(session, legal[self.selected % len(legal)])
             return Update("info", pending.text, pending=pending)
@@ -536,7 +536,7 @@ class Controller:
             if not legal or pending.kind != "choose":  # confirm takes only a choice; a face or card would be a lie
                 return Update("info", pending.text, pending=pending)
             if ChoiceWalk.by_place(legal):
-                return self._walk(session, self.walk.next(legal))
+                return self._walk(session, self.walk.next(legal, self._place_words(session)))
             self.selected = (self.selected + 1) % len(legal)
             return Update("select", legal[self.selected]["text"], pending=pending, action=legal[self.selected])
         if intent == "undo":
@@ -544,6 +544,10 @@ class Controller:
         if intent in ("menu", "settings"):
             return Update("menu", intent, pending=pending, detail={"intent": intent})
         return Update("refused", f"unknown button intent {intent!r}", pending=pending)
+
+    @staticmethod
+    def _place_words(session: Session) -> Words:
+        return lambda place: session.game.place_words(session.state, place)
 
     def _new_list(self) -> None:
         self.selected = 0

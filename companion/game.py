@@ -377,6 +377,11 @@ class Game(ABC):
         """
         return None
 
+    def place_words(self, state: State, place: Hashable) -> str | None:
+        """A board place as the table calls it, where its id is no name: the button box's walk says (and the
+        voice reads) it. None: the place's field and value say it ("(5,5)", "slot 3")."""
+        return None
+
     def unknown_place(self, state: State, place: Hashable) -> str | None:
         """How this game's places are named, when ``place`` is none of them; None when it is one.
 

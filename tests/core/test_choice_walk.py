@@ -52,6 +52,21 @@ def test_place_labels_use_the_games_own_field() -> None:
     assert place_label([{"hex": [5, 5]}], (5, 5)) == "(5,5)"
     assert place_label([{"slot": 3, "card": "P01"}], 3) == "slot 3"
     assert place_label([{"space": "dawn"}], "dawn") == "space dawn"
+    assert place_label([{"space": "dawn"}], "dawn", {"dawn": "Desert Dawn"}.get) == "Desert Dawn"
+
+
+def test_the_walk_names_a_desert_space_as_the_board_prints_it() -> None:
+    """Desert Vortex sends a player to any of 39 spaces, walked place by place: the box lit, and the voice said,
+    "space merchants_stall: 1 choice", the space's id, where the board prints Merchant's Stall."""
+    session = Session.new("desert", ["black", "purple", "pink"])
+    rng = random.Random(1)
+    while not ChoiceWalk.by_place(session.legal()):
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    controller = Controller(session)
+    said = [controller.handle(ButtonPressed("next")).text for _ in range(len(session.legal()))]
+    assert said[0] == "Desert Dawn: 1 choice; confirm to open"
+    assert "Merchant's Stall: 1 choice; confirm to open" in said
+    assert not any("_" in text or text.startswith("space ") for text in said), said
 
 
 def test_the_button_box_reaches_any_placement_of_hundreds_in_few_presses() -> None:

@@ -651,6 +651,12 @@ class DesertRace(Game):
                 return space.id
         return None
 
+    def place_words(self, state: State, place: Hashable) -> str | None:
+        """A space by the name the board prints: the walk said "space merchants_stall" for Merchant's Stall."""
+        if isinstance(place, str) and place in self.board.by_id:
+            return self.board.spaces[self.board.by_id[place]].name
+        return None
+
     def unknown_place(self, state: State, place: Hashable) -> str | None:
         if isinstance(place, str) and place in self.board.by_id:
             return None
