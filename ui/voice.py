@@ -194,7 +194,7 @@ class Voice:
         """``on_problem`` hears each change of ``problem`` (on the voice's thread, or the caller's for a
         missing espeak-ng): the app shows it."""
         self.binary = espeak_path()
-        self.enabled = enabled
+        self._enabled = enabled
         self.speed = speed
         self.volume = volume  # espeak-ng's -a: a noisy café turns it up
         self.last = ""
@@ -208,7 +208,31 @@ class Voice:
         self._process: subprocess.Popen[bytes] | None = None  # the espeak-ng saying the current sentence
         self.on_problem = on_problem
         self.problem = ""  # why the last sentence was not heard, for the settings screen; "" once one is
+        self._hushes = 0  # times Silent cut speech: a sentence begun before the latest is not said
         self._logged = False  # the first problem of a run is logged; a sound card gone would log every sentence
+
+    @property
+    def enabled(self) -> bool:
+        return self._enabled
+
+    @enabled.setter
+    def enabled(self, on: bool) -> None:
+        """Silent (the settings screen's switch) is silent at once: the sentence being said is cut and those
+        waiting are dropped. They were all said, half a minute and more, after the owner had saved Silent."""
+        self._enabled = on
+        if not on:
+            self.hush()
+
+    def hush(self) -> None:
+        """Cut the sentence being said and drop those waiting, without waiting for anything: from Kivy's thread.
+        The worker reaps the ended espeak-ng and waits for the next sentence."""
+        with self._changed:
+            self._waiting.clear()
+            self._hushes += 1  # a sentence starting now is cut as soon as its espeak-ng is there
+            process = self._process
+        if process is not None:
+            with contextlib.suppress(OSError):
+                process.terminate()
 
     @property
     def available(self) -> bool:
@@ -284,9 +308,10 @@ class Voice:
                 if closing.is_set():
                     return
                 text = self._waiting.popleft()
+                hushes = self._hushes
                 self._speaking = True
             try:
-                problem = self._speak(text, closing)
+                problem = self._speak(text, closing, hushes)
             except Exception as error:  # espeak-ng removed or unreadable: it must never stop the referee
                 problem = FAILED.format(f"espeak-ng could not start: {error}")
             try:
@@ -299,14 +324,15 @@ class Voice:
                         self._speaking = False
                     self._changed.notify_all()
 
-    def _speak(self, text: str, closing: threading.Event) -> str:
+    def _speak(self, text: str, closing: threading.Event, hushes: int = 0) -> str:
         """Say ``text``; why it was not heard, or ""."""
         started = self._runner([self.binary or "espeak-ng", "-s", str(self.speed), "-a", str(self.volume),
                                 END_OF_OPTIONS, text])
         if not isinstance(started, subprocess.Popen):
             return ""  # a runner that said it already
         with self._changed:
-            cut = closing.is_set()  # stop came while it was starting, and found no process to end
+            # stop or Silent came while it was starting, and found no process to end
+            cut = closing.is_set() or self._hushes != hushes
             if not cut:
                 self._process = started
         if cut:

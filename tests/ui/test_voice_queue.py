@@ -7,9 +7,12 @@ long sentence at the table; releasing it lets the worker say what is left.
 from __future__ import annotations
 
 import threading
+import time
+from pathlib import Path
 from typing import Any
 
-from tests.ui.conftest import Spoken
+from tests.ui.conftest import Spoken, stand_in
+from tests.ui.test_voice_stop import gone, read_when_written
 from ui.voice import MAX_WAITING, Voice
 
 
@@ -63,3 +66,36 @@ def test_a_long_run_keeps_the_queue_short_and_the_newest_last() -> None:
         assert len(voice._waiting) <= MAX_WAITING
     heard = said_after(voice, held)
     assert heard == ["The game is over.", *(f"Taken back: step {key}." for key in range(27, 31))]
+
+
+def test_silent_drops_what_waits_at_once() -> None:
+    """Saved Silent while four sentences waited behind a long one: they were all said after it."""
+    held = Held()
+    voice = Voice(runner=held)
+    voice.say("The game is over.", key=0)
+    assert held.busy.wait(10)
+    for key in range(1, 5):
+        voice.say(f"Taken back: step {key}.", key=key)
+    voice.enabled = False
+    assert said_after(voice, held) == ["The game is over."]
+
+
+def test_silent_cuts_the_sentence_being_said(espeak: Path) -> None:
+    """A real process stands in for espeak-ng mid-sentence: Silent ends it without waiting (Kivy's thread)."""
+    stand_in(espeak, "exec sleep 60")
+    voice = Voice()
+    voice.say("Black places a blue camel on hex minus 4, 12. The game is over.")
+    pid = int(read_when_written(espeak / "pids"))
+    voice.enabled = False
+    ended = time.monotonic() + 10  # it used to speak on for the whole 60 s
+    while not gone(pid) and time.monotonic() < ended:
+        time.sleep(0.02)
+    assert gone(pid), "espeak-ng went on speaking after Silent was saved"
+    voice.wait()
+    assert voice.problem == ""  # a sentence cut on purpose is no failure
+    stand_in(espeak, "exit 0")
+    voice.enabled = True
+    voice.say("Red rolls 4.")  # and speech comes back with the switch
+    voice.wait()
+    assert (espeak / "said").read_text().splitlines()[-1] == "Red rolls 4."
+    voice.stop()
