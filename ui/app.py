@@ -41,6 +41,9 @@ from vision.tray_area import TrayArea
 log = logging.getLogger(__name__)
 
 SPOKEN_KINDS = frozenset({"step", "undo", "redo", "ruling", "refused", "confirm", "new_game", "unapplied", "select"})
+# Updates after which nothing said before still holds: an undo took back the step being announced (the table
+# heard it out, seconds long, and then that it was taken back), a redo the undo, a new game the old one.
+STALE_AFTER = frozenset({"undo", "redo", "new_game"})
 MAX_ANNOUNCEMENTS = 30
 TOUCH_OFF = "Touch is off: use the buttons (owner: Settings)."  # short: players read it mid-game
 INPUT_DOWN = "{} not reading: tap what it would have read (owner: Settings)."  # short: players read it mid-game
@@ -669,6 +672,8 @@ class CompanionApp(App):
             if update.kind in ("step", "undo", "redo") and update.pending is not None:
                 spoken = spoken_step(update.text, update.pending.text)  # the prompt without what the step said
             spoken = spoken_form(spoken)  # the screen's words as espeak-ng should say them
+            if update.kind in STALE_AFTER:
+                self.voice.hush()  # what is being said, and what waits, speaks of a position no longer there
             self.voice.say(spoken, key=self._seq)
             self.last_spoken = spoken
         self.refresh()

@@ -11,8 +11,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.ui.conftest import Spoken, stand_in
+from companion.controller import Controller
+from companion.journal import Journal
+from companion.session import Session
+from tests.ui.conftest import Spoken, advance, stand_in
 from tests.ui.test_voice_stop import gone, read_when_written
+from ui.settings import Settings
 from ui.voice import MAX_WAITING, Voice
 
 
@@ -99,3 +103,29 @@ def test_silent_cuts_the_sentence_being_said(espeak: Path) -> None:
     voice.wait()
     assert (espeak / "said").read_text().splitlines()[-1] == "Red rolls 4."
     voice.stop()
+
+
+def test_an_undo_cuts_the_announcement_of_the_step_it_takes_back(espeak: Path, running: list[Any],
+                                                                 tmp_path: Path) -> None:
+    """A misread roll undone at once: the step's sentence (and the prompt after it) was said to its end, then
+    that it was taken back. The undo's sentence is said at once instead."""
+    from ui.app import CompanionApp
+
+    stand_in(espeak, "exec sleep 60")  # the step's sentence, long
+    session = Session.new("blackpool", ["yellow", "red"])
+    app = CompanionApp(Controller(session), Journal(tmp_path / "journal.sqlite3"), Settings(), tmp_path / "ui.json")
+    app._run_prepare()
+    running.append(app)
+    advance(3)
+    app.act(app.controller.session.legal()[0])
+    pid = int(read_when_written(espeak / "pids"))
+    stand_in(espeak, "exit 0")  # the undo's sentence
+    app.undo()
+    ended = time.monotonic() + 10  # the step's sentence ran its whole 60 s before
+    while not gone(pid) and time.monotonic() < ended:
+        time.sleep(0.02)
+    assert gone(pid), "the undone step was still being announced"
+    app.voice.wait()
+    heard = (espeak / "said").read_text().splitlines()
+    assert heard[-1] == app.last_spoken and heard[-1].startswith("Correction:"), heard
+    assert app.voice.problem == ""  # cut on purpose: no failure to report
