@@ -208,7 +208,7 @@ class Voice:
         self._process: subprocess.Popen[bytes] | None = None  # the espeak-ng saying the current sentence
         self.on_problem = on_problem
         self.problem = ""  # why the last sentence was not heard, for the settings screen; "" once one is
-        self._hushes = 0  # times Silent cut speech: a sentence begun before the latest is not said
+        self._hushes = 0  # times speech was cut (Silent, an undo): a sentence begun before the latest is not said
         self._logged = False  # the first problem of a run is logged; a sound card gone would log every sentence
 
     @property
