@@ -65,6 +65,12 @@ def _kind(space: Any) -> str:
     kind = space.type.replace("_", " ")
     return "" if kind in space.name.lower() else f" ({kind})"
 
+def _lost_above_ten(extra: int) -> str:
+    """The Lives a trade would carry past the cap of ten, counted in a sentence that agrees with its
+    number: a player told "the 1 above 10 are lost" hears a slip, not a ruling."""
+    return "the one above 10 is lost" if extra == 1 else f"the {extra} above 10 are lost"
+
+
 class DesertRace(Game):
     id = "desert"
     title = "Desert lap race (Secret Passage)"
@@ -635,8 +641,8 @@ class DesertRace(Game):
                             (mover, partner)))
         for who, lives in ((mover, mine), (partner, theirs)):
             if lives > 10:
-                events.append(Event("warning", f"{title(who)} would hold {lives} Lives; the {lives - 10} above 10 "
-                                    "are lost.", ("DR-5", "DR-Q22"), (who,)))
+                events.append(Event("warning", f"{title(who)} would hold {lives} Lives; "
+                                    f"{_lost_above_ten(lives - 10)}.", ("DR-5", "DR-Q22"), (who,)))
         return state
 
     # -- views and random play ------------------------------------------------------------

@@ -94,6 +94,13 @@ def test_dr_q22_lives_given_above_ten_are_lost() -> None:
     state, events = act(GAME, state, {"type": "trade", "with": B, "give": {"lives": 3}})
     assert (state.piece(A).lives, state.piece(B).lives) == (2, 10)
     assert "DR-Q22" in rules_of(events)
+    assert any("the 2 above 10 are lost" in e.text for e in events)
+
+
+def test_dr_q22_one_life_above_ten_is_counted_as_one() -> None:
+    state = position(GAME, {A: {"space": 6, "lives": 5}, B: {"lives": 10}}, step={"kind": "end", "trading": True})
+    _, events = act(GAME, state, {"type": "trade", "with": B, "give": {"lives": 1}})
+    assert any(e.text.endswith("would hold 11 Lives; the one above 10 is lost.") for e in events)
 
 
 def test_dr_q25_pieces_share_a_space() -> None:
