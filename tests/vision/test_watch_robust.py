@@ -214,5 +214,6 @@ def test_sources_reopened_all_day_are_not_all_kept(monkeypatch, capsys) -> None:
     monkeypatch.setattr(vision.watch, "RetryingSource", functools.partial(RetryingSource, retry_seconds=0.0))
     assert main(["vision", "watch", "http://camera.invalid/video", "--timeout", "0.5", *WATCH]) == 1
     out = capsys.readouterr().out
-    assert len(alive) > 20 and most <= 2, (len(alive), most)
+    # Only a few reopenings are needed to tell "kept" from "let go"; a loaded machine manages about 20 in 0.5 s.
+    assert len(alive) >= 5 and most <= 2, (len(alive), most)
     assert out.count("source problem: stream stopped sending frames") == 1  # said once, not every reopening
