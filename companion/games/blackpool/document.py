@@ -262,7 +262,7 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
     if phase in ("move", "six") and state.roll is None:
         problems.append(f'phase "{phase}" needs the roll in hand')
     if phase == "move" and state.roll is not None and not problems and not game.roll_choices(state):
-        problems.append(f"phase \"move\" waits for a move, but nothing of {state.turn}'s can move with a {state.roll}")
+        problems.append(f'phase "move" waits for a move, but nothing of {state.turn}\'s can move with a {state.roll}')
     if phase == "six" and state.roll != 6:
         problems.append('phase "six" needs "roll": 6')
     if phase == "six" and state.six_chain < 1:
@@ -306,10 +306,14 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
         if p not in done and not (placings and phase == "over" and p == state.finished[-1]):
             problems.append(f"{p} is listed as finished but not all its travellers are in camp")
     if phase == "over":
-        if not state.finished:
-            problems.append('phase "over" needs a winner in "finished"')
-        if placings and len(state.finished) != len(state.players):
-            problems.append("with continueForPlacings, a finished game lists every player in finished")
+        from companion.games.blackpool.effects import stranded
+
+        racing = [p for p in state.players if p not in state.finished]
+        if not (racing and stranded(state, game.catalogue) == racing):  # else nobody left can finish (BP-Q30)
+            if not state.finished:
+                problems.append('phase "over" needs a winner in "finished", or every player racing stranded')
+            if placings and len(state.finished) != len(state.players):
+                problems.append("with continueForPlacings, a finished game lists every player in finished")
     else:
         if state.finished and not placings:
             problems.append("a player has finished, so the game is over")

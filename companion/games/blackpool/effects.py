@@ -161,6 +161,32 @@ def reset_targets(board: Board, state: State) -> list[str]:
     return [c for c in opponents(state) if resolve_reset(board, state, c)[0] != state.travellers]
 
 
+def stranded(state: State, catalogue: Any) -> list[str]:
+    """Players still racing who can never finish: a traveller of theirs is frozen and no card left can thaw it.
+
+    A frozen traveller moves only when awakened (BP-Q26), or, with
+    ``freeze.resetMoves``, when a rival's Reset thaws it (BP-Q28); cards are
+    played once each (BP-Q21) and only with a coin, which nobody earns back.
+    The house decks hold one Freeze and one Awaken, so at most one player is
+    ever stranded, but a café deck with two Freezes stranded every player in
+    some games, and the table rolled the oracle for ever.
+    """
+    racing = [p for p in state.players if p not in state.finished]
+    cards_left = {effect: 0 for effect in EFFECT_RULE}
+    for cid, n in state.decks:
+        cards_left[catalogue[cid].effect] += n
+    with_coins = {p for p in racing if state.coins_of(p) > 0}
+    any_awakens = state.opts["awaken.anyFrozen"]
+    resets_thaw = state.opts["freeze.resetMoves"]
+
+    def can_thaw(p: str) -> bool:
+        awakener = p in with_coins or (any_awakens and bool(with_coins))
+        resetter = resets_thaw and bool(with_coins - {p})
+        return (cards_left["awaken"] > 0 and awakener) or (cards_left["reset"] > 0 and resetter)
+
+    return [p for p in racing if any(t.frozen for t in state.own(p)) and not can_thaw(p)]
+
+
 def set_frozen(state: State, tid: str, frozen: bool) -> tuple[Traveller, ...]:
     return tuple(
         t if t.id != tid else Traveller(t.id, t.colour, t.number, t.at, t.on, frozen) for t in state.travellers

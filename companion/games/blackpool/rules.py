@@ -226,9 +226,13 @@ class Blackpool(Game):
         out: dict[str, Any] = {"winner": state.finished[0] if state.finished else None}
         if state.opts["continueForPlacings"]:
             out["placings"] = list(state.finished)
+        if state.phase == "over" and self._all_stranded(state):
+            out["reason"] = "no player still racing can finish"
         return out
 
     def _result_text(self, state: State) -> str:
+        if state.phase == "over" and self._all_stranded(state):
+            return self._stranded_text(state)
         if not state.finished:
             return "The game is over."
         text = f"{cap(state.finished[0])} has all three travellers in camp and wins."
@@ -455,7 +459,31 @@ class Blackpool(Game):
                 raise InvalidAction(f"{quoted(player)} is not playing; players: {', '.join(state.players)}")
             if player != state.turn:
                 raise refuse(f"It is {cap(state.turn)}'s turn, not {cap(player)}'s.", "BP-Q31")
-        return handler(state, action)
+        after, events = handler(state, action)
+        return self._end_if_stranded(after, events)
+
+    def _end_if_stranded(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
+        """End the game when no player still racing can finish (BP-Q30), instead of rolling for ever.
+
+        Checked only when a turn is to start: a card being drawn with the last
+        coin may be the Awaken that thaws the traveller.
+        """
+        if state.phase != "roll" or not self._all_stranded(state):
+            return state, events
+        events.append(Event("win", self._stranded_text(state), ("BP-Q30", "BP-Q26", "BP-Q21")))
+        return state.evolve(phase="over", roll=None, deck=None, card=None, six_chain=0), events
+
+    def _all_stranded(self, state: State) -> bool:
+        racing = [p for p in state.players if p not in state.finished]
+        return bool(racing) and effects.stranded(state, self.catalogue) == racing
+
+    def _stranded_text(self, state: State) -> str:
+        frozen = [traveller_name(t.id) for t in state.travellers if t.frozen and t.colour not in state.finished]
+        names = ", ".join(frozen)
+        verb = "is" if len(frozen) == 1 else "are"
+        ending = "Nobody wins." if not state.finished else "The places already won stand."
+        thaw = "no card, or no coin, left to thaw"
+        return f"No player still racing can finish: {names} {verb} frozen with {thaw} them. {ending}"
 
     def _expect(self, state: State, *phases: str) -> None:
         if state.phase in phases:

@@ -1,0 +1,68 @@
+"""Blackpool on a café's own decks: counts the house decks never reach (two Freezes) still make a game that ends."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from companion.data import house_dir, read_json
+from companion.game import normalize_action
+from companion.games.blackpool.rules import Blackpool
+from companion.registry import create
+
+
+def cafe_game(tmp_path: Path, **counts: int) -> Any:
+    """The game on a café folder whose cards.json sets the given card counts."""
+    cards = read_json(house_dir(Blackpool) / "cards.json")
+    for card in cards["cards"]:
+        card["count"] = counts.get(card["id"], card["count"])
+    (tmp_path / "blackpool").mkdir()
+    (tmp_path / "blackpool" / "cards.json").write_text(json.dumps(cards), encoding="utf-8")
+    return create("blackpool", tmp_path)
+
+
+def position(game: Any, coins: dict[str, int], decks: dict[str, dict[str, int]]) -> Any:
+    """Yellow and red each with two travellers home and the third frozen on its path; yellow to roll."""
+    travellers = {}
+    for colour in ("yellow", "red"):
+        travellers[f"{colour}-1"] = {"at": "camp"}
+        travellers[f"{colour}-2"] = {"at": "camp"}
+        travellers[f"{colour}-3"] = {"at": game.board.paths[colour][30], "frozen": True}
+    return game.from_document(
+        {
+            "game": "blackpool",
+            "players": ["yellow", "red"],
+            "turn": "yellow",
+            "phase": "roll",
+            "travellers": travellers,
+            "coins": coins,
+            "decks": decks,
+        }
+    )
+
+
+EMPTY = {
+    "charm": {"gust_of_force": 0, "awaken": 0, "diagonal_step_up": 0},
+    "curse": {"freeze": 0, "reset": 0, "diagonal_step_down": 0},
+}
+
+
+def test_a_game_where_no_one_can_finish_ends_without_a_winner(tmp_path: Path) -> None:
+    game = cafe_game(tmp_path, freeze=2)  # both Freezes played, the one Awaken spent: nothing left to thaw
+    state = position(game, {"yellow": 0, "red": 0}, {**EMPTY, "charm": {**EMPTY["charm"], "gust_of_force": 1}})
+    state, events = game.apply(state, normalize_action({"type": "roll", "value": 3}))
+    pending = game.pending(state)
+    assert pending.is_over
+    assert pending.result == {"winner": None, "reason": "no player still racing can finish"}
+    assert "Yellow 3, Red 3 are frozen" in pending.text and "Nobody wins" in pending.text
+    assert events[-1].rules == ("BP-Q30", "BP-Q26", "BP-Q21")
+    assert game.from_document(json.loads(json.dumps(game.to_document(state)))) == state  # the journal resumes it
+
+
+def test_an_awaken_someone_can_still_draw_keeps_the_game_going(tmp_path: Path) -> None:
+    game = cafe_game(tmp_path, freeze=2)
+    decks = {**EMPTY, "charm": {**EMPTY["charm"], "gust_of_force": 1, "awaken": 1}}
+    state = position(game, {"yellow": 0, "red": 1}, decks)  # red's coin may still bring red its Awaken
+    state, _ = game.apply(state, normalize_action({"type": "roll", "value": 3}))
+    assert not game.pending(state).is_over and state.turn == "red"
