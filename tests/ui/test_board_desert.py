@@ -164,6 +164,24 @@ def test_short_names_pick_a_word_no_other_space_shares() -> None:
     }
 
 
+def test_short_names_skip_dashes_and_marks_a_cafe_writes_between_words() -> None:
+    """A café's names with a dash or a middle dot between words were drawn as "—" and "·" on their spaces."""
+    spaces = [
+        {"id": "a", "name": "Hafen — Ostmole"},
+        {"id": "b", "name": "Hafen — Westmole"},
+        {"id": "c", "name": "Oase · Brunnen (Nord)"},
+        {"id": "d", "name": "Oase · Palmen"},
+        {"id": "e", "name": "— ✓ —"},
+    ]
+    assert desert.short_names(spaces) == {
+        "a": "Ostmole",
+        "b": "Westmole",
+        "c": "Nord",  # without its brackets
+        "d": "Palmen",
+        "e": "— ✓ —",  # nothing to pick: the whole name
+    }
+
+
 def ink_pixels(pixels: bytes, widget: Widget, box: Words, ink: tuple[float, float, float]) -> int:
     """How many pixels inside a drawn word's rectangle are (near) the word's own ink colour."""
     want = tuple(round(c * 255) for c in ink)

@@ -12,6 +12,7 @@ name does not fit a space at 800x480, and one word is enough to match.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -93,6 +94,16 @@ def _stem(word: str) -> str:
     return word.removesuffix("s") if len(word) > 3 else word
 
 
+def _bare(word: str) -> str:
+    """A word of a name without the marks round it; a dash, a dot or a sign alone is no word at all.
+
+    A café's "Oase der Stille · Nordtor" had its space drawn as "·", and
+    "Hafen — Ost" as "—": the shortest "word" no other space shares, which
+    no player could look for.
+    """
+    return re.sub(r"^[\W_]+|[\W_]+$", "", word)
+
+
 def short_names(spaces: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Space id -> the word of its name drawn in the space.
 
@@ -102,7 +113,9 @@ def short_names(spaces: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     drawn whole, shrunk to fit.
     """
     words = {
-        str(s.get("id")): [w for w in str(s.get("name") or s.get("id")).split() if w.lower() not in SMALL_WORDS]
+        str(s.get("id")): [
+            w for w in map(_bare, str(s.get("name") or s.get("id")).split()) if w and w.lower() not in SMALL_WORDS
+        ]
         for s in spaces
     }
     counts: dict[str, int] = {}
@@ -112,7 +125,7 @@ def short_names(spaces: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     out = {}
     for space in spaces:
         key = str(space.get("id"))
-        own = [w.strip(",.:;!?") for w in words[key] if counts[_stem(w)] == 1]
+        own = [w for w in words[key] if counts[_stem(w)] == 1]
         out[key] = min(own, key=len) if own else str(space.get("name") or key)
     return out
 
