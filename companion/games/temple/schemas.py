@@ -369,6 +369,10 @@ def die_problems(die: Mapping[str, Any]) -> list[str]:
     # A 0 moves no pawn (RU-10), so a die of only X and 0 faces plays for ever, as one of only X would.
     if not any(f["value"] != "X" and f["value"] > 0 for f in die["faces"]):
         return ["die.json: no face shows a number from 1 to 7, so no pawn could ever move"]
+    # Only a red roll changes a path card (RU-Q7): on an all-white die the opening cards stay for the whole
+    # game, and where they block a colour's way round nobody finished (7 of 20 random games ran for ever).
+    if not any(f["colour"] == "red" for f in die["faces"]):
+        return ["die.json: no face is red, so no path card is ever changed: a way the opening cards block stays so"]
     return []
 
 

@@ -104,6 +104,17 @@ def test_a_die_whose_numbers_are_all_zero_is_refused(tmp_path: Path) -> None:
         load_data(TempleGame, write_cafe(tmp_path, "die", die))
 
 
+def test_a_die_without_a_red_face_is_refused_and_one_red_face_is_enough(tmp_path: Path) -> None:
+    """Only a red roll changes a path card: on an all-white café die a path the opening cards block stays so."""
+    die = house("die")
+    for face in die["faces"]:
+        face["colour"] = "white"
+    with pytest.raises(InvalidData, match="no face is red, so no path card is ever changed"):
+        load_data(TempleGame, write_cafe(tmp_path, "die", die))
+    die["faces"][5]["colour"] = "red"
+    assert load_data(TempleGame, write_cafe(tmp_path, "die", die)).files["die"] == die
+
+
 @pytest.mark.parametrize("value", ["x", "3", 8, 2.5])
 def test_a_die_face_that_is_neither_a_number_nor_x_says_what_is_allowed(value: object, tmp_path: Path) -> None:
     """ "expected an integer, found text" misled for "x", where the text "X" is allowed too."""
