@@ -20,6 +20,7 @@ from companion.game import Game, GameData
 from companion.paths import env_or, user_data_dir
 from companion.rulebook import rulebook_schema
 from companion.schema import Obj, look_up
+from companion.screen_font import font_problems
 
 
 def default_cafe_dir() -> Path:
@@ -86,6 +87,8 @@ def file_problems(game_cls: type[Game], kind: str, content: Any, where: str) -> 
     problems = schema(content, f"{where}:")
     if kind == "rulebook" and not problems:
         problems = _rulebook_problems(game_cls, content, where)
+    if not problems:
+        problems = font_problems(content, where)
     if isinstance(content, dict) and (content.get("game"), content.get("kind")) != (game_cls.id, kind):
         found = f"game {quoted(content.get('game'))} kind {quoted(content.get('kind'))}"
         problems.insert(0, f"{where}: header says {found}, expected {quoted(game_cls.id)} {quoted(kind)}")

@@ -15,7 +15,7 @@ import pytest
 
 from companion import registry
 from companion.cli import main
-from companion.data import validate_path
+from companion.data import house_dir, load_data, read_json, validate_path
 from companion.errors import InvalidData
 from companion.journal import Journal
 from companion.protocol import Referee
@@ -170,3 +170,28 @@ def test_the_rules_of_the_game_in_progress_stay_its_own_after_a_rulebook_edit(ca
     assert referee.handle({"cmd": "new", "game": "temple", "players": ["red", "blue"]})["ok"]
     edited = referee.handle({"cmd": "rules", "clause": "RU-1"})["clause"]["text"]
     assert edited == "Edited by the café after the game began."
+
+
+def test_a_name_the_screen_cannot_draw_is_refused_by_file_place_and_character(tmp_path: Path) -> None:
+    """A café's Tifinagh tribe label and a "☀" in a space's name were drawn as empty boxes on the table."""
+    targi, desert = game_classes()["targi"], game_classes()["desert"]
+    tribe = read_json(house_dir(targi) / "tribe.json")
+    tribe["cards"][1]["label"] = "ⵜⴰⵎⴰⵣⵉⵖⵜ"
+    tribe["cards"][2]["label"] = "Ελληνικά, русский, Dattelpalme à l'oasis"  # drawn as written
+    board = read_json(house_dir(desert) / "board.json")
+    board["spaces"][4]["name"] = "Düne ☀"
+    for game, kind, content in (("targi", "tribe", tribe), ("desert", "board", board)):
+        (tmp_path / game).mkdir()
+        (tmp_path / game / f"{kind}.json").write_text(json.dumps(content, ensure_ascii=False), encoding="utf-8")
+    found = validate_path(tmp_path, game_classes())
+    assert found == [
+        f"{tmp_path / 'desert' / 'board.json'}: spaces[4].name: 'Düne ☀' holds '☀' (U+2600), which the touchscreen's"
+        " font cannot draw (it would show an empty box); write it in Latin letters with their usual accents, Greek or"
+        " Cyrillic",
+        f"{tmp_path / 'targi' / 'tribe.json'}: cards[1].label: 'ⵜⴰⵎⴰⵣⵉⵖⵜ' holds 'ⵜ' (U+2D5C), 'ⴰ' (U+2D30),"
+        " 'ⵎ' (U+2D4E), 'ⵣ' (U+2D63), 'ⵉ' (U+2D49), which the touchscreen's font cannot draw (it would show an"
+        " empty box); write it in Latin letters with their usual accents, Greek or Cyrillic",
+    ]
+    with pytest.raises(InvalidData) as refused:  # and the table will not start the game on it either
+        load_data(targi, tmp_path)
+    assert "cards[1].label" in refused.value.problems[0]

@@ -1,0 +1,73 @@
+"""Which characters the touchscreen can draw, so a café's names are checked before a table shows boxes.
+
+The screen writes every text in Kivy's bundled Roboto, which covers Latin
+(with its accents), Greek and Cyrillic but no other script and few signs: a
+café's tribe card labelled in Tifinagh, a Blackpool card named with a
+Japanese word or a desert space ending in "☀" was drawn as empty boxes while
+the validator called the file valid. The table below is Roboto's own
+character map (Regular and Bold hold the same characters); a UI test reads
+the font file and checks it still matches, so a font change cannot leave it
+stale. Plain data, no Kivy: the validator runs without a screen.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+# Inclusive code point ranges of Roboto-Regular.ttf as bundled with Kivy 2.3.
+ROBOTO_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0000, 0x0000), (0x0002, 0x0002), (0x000D, 0x000D), (0x0020, 0x007E), (0x00A0, 0x017F), (0x018F, 0x018F),
+    (0x0192, 0x0192), (0x01A0, 0x01A1), (0x01AF, 0x01B0), (0x01F0, 0x01F0), (0x01FA, 0x01FF), (0x0218, 0x021B),
+    (0x0237, 0x0237), (0x0259, 0x0259), (0x02BC, 0x02BC), (0x02C6, 0x02C7), (0x02C9, 0x02C9), (0x02D8, 0x02DD),
+    (0x02F3, 0x02F3), (0x0300, 0x0301), (0x0303, 0x0303), (0x0309, 0x0309), (0x030F, 0x030F), (0x0323, 0x0323),
+    (0x0384, 0x038A), (0x038C, 0x038C), (0x038E, 0x03A1), (0x03A3, 0x03CE), (0x03D1, 0x03D2), (0x03D6, 0x03D6),
+    (0x0400, 0x0486), (0x0488, 0x0513), (0x1E00, 0x1E01), (0x1E3E, 0x1E3F), (0x1E80, 0x1E85), (0x1EA0, 0x1EF9),
+    (0x1F4D, 0x1F4D), (0x2000, 0x200B), (0x2010, 0x2011), (0x2013, 0x2015), (0x2017, 0x201E), (0x2020, 0x2022),
+    (0x2025, 0x2027), (0x2030, 0x2030), (0x2032, 0x2033), (0x2039, 0x203A), (0x203C, 0x203C), (0x2044, 0x2044),
+    (0x2074, 0x2074), (0x207F, 0x207F), (0x20A3, 0x20A4), (0x20A6, 0x20AC), (0x20B1, 0x20B1), (0x20B9, 0x20BA),
+    (0x20BC, 0x20BD), (0x2105, 0x2105), (0x2113, 0x2113), (0x2116, 0x2116), (0x2122, 0x2122), (0x2126, 0x2126),
+    (0x212E, 0x212E), (0x215B, 0x215E), (0x2202, 0x2202), (0x2206, 0x2206), (0x220F, 0x220F), (0x2211, 0x2212),
+    (0x221A, 0x221A), (0x221E, 0x221E), (0x222B, 0x222B), (0x2248, 0x2248), (0x2260, 0x2260), (0x2264, 0x2265),
+    (0x25CA, 0x25CA), (0xEE01, 0xEE02), (0xF6C3, 0xF6C3), (0xFB01, 0xFB04), (0xFEFF, 0xFEFF), (0xFFFC, 0xFFFD),
+)  # fmt: skip
+_STARTS = [start for start, _ in ROBOTO_RANGES]
+
+# Fields whose text the screen shows: names and labels of spaces, cards, camels and regions, rule clauses.
+SHOWN_KEYS = ("name", "label", "title", "text")
+
+
+def drawable(char: str) -> bool:
+    i = bisect_right(_STARTS, ord(char)) - 1
+    return i >= 0 and ord(char) <= ROBOTO_RANGES[i][1]
+
+
+def undrawable(text: str) -> list[str]:
+    """The distinct characters of ``text`` the screen would draw as empty boxes, in order of appearance."""
+    return list(dict.fromkeys(c for c in text if not c.isspace() and not drawable(c)))
+
+
+def font_problems(content: object, where: str) -> list[str]:
+    """Each shown text of a data file holding characters the screen cannot draw, named by its place."""
+    problems: list[str] = []
+
+    def walk(value: object, path: str) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                place = f"{path}.{key}" if path else str(key)
+                if key in SHOWN_KEYS and isinstance(item, str):
+                    missing = undrawable(item)
+                    if missing:
+                        chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:5])
+                        problems.append(
+                            f"{where}: {place}: {item[:60]!r} holds {chars}, which the touchscreen's font cannot "
+                            "draw (it would show an empty box); write it in Latin letters with their usual accents, "
+                            "Greek or Cyrillic"
+                        )
+                else:
+                    walk(item, place)
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, f"{path}[{i}]")
+
+    walk(content, "")
+    return problems
