@@ -164,14 +164,17 @@ def test_short_names_pick_a_word_no_other_space_shares() -> None:
     }
 
 
-def test_short_names_skip_dashes_and_marks_a_cafe_writes_between_words() -> None:
-    """A café's names with a dash or a middle dot between words were drawn as "—" and "·" on their spaces."""
+def test_short_names_skip_dashes_marks_and_small_words_of_a_cafes_language() -> None:
+    """A café's names were drawn as "—" and "·" (the marks between words), or "der" and "am" (its small words)."""
     spaces = [
         {"id": "a", "name": "Hafen — Ostmole"},
         {"id": "b", "name": "Hafen — Westmole"},
         {"id": "c", "name": "Oase · Brunnen (Nord)"},
         {"id": "d", "name": "Oase · Palmen"},
         {"id": "e", "name": "— · —"},
+        {"id": "f", "name": "Quelle der Stille"},
+        {"id": "g", "name": "Tor am Meer"},
+        {"id": "h", "name": "puits du désert"},
     ]
     assert desert.short_names(spaces) == {
         "a": "Ostmole",
@@ -179,6 +182,9 @@ def test_short_names_skip_dashes_and_marks_a_cafe_writes_between_words() -> None
         "c": "Nord",  # without its brackets
         "d": "Palmen",
         "e": "— · —",  # nothing to pick: the whole name
+        "f": "Quelle",  # a capitalised word before the shorter small word "der"
+        "g": "Tor",  # not "am"
+        "h": "du",  # no capital anywhere: the shortest word of its own
     }
 
 

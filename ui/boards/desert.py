@@ -109,8 +109,9 @@ def short_names(spaces: Sequence[Mapping[str, Any]]) -> dict[str, str]:
 
     The shortest word no other space's name shares (near enough: "Dune" and
     "Dunes" count as shared), so a player reading "Whispering Winds" looks
-    for "Winds" and finds exactly one space; a name with no such word is
-    drawn whole, shrunk to fit.
+    for "Winds" and finds exactly one space; a capitalised word first, so a
+    café's "Oase der Stille" is "Oase", not "der"; a name with no such word
+    is drawn whole, shrunk to fit.
     """
     words = {
         str(s.get("id")): [
@@ -126,7 +127,10 @@ def short_names(spaces: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     for space in spaces:
         key = str(space.get("id"))
         own = [w for w in words[key] if counts[_stem(w)] == 1]
-        out[key] = min(own, key=len) if own else str(space.get("name") or key)
+        # Names are written in title case, where only the small words start in lower case, in any language:
+        # "Oase der Stille" was drawn "der" and "Brunnen am Hafen" "am", which SMALL_WORDS (English) let through.
+        capitals = [w for w in own if w[0].isupper() or w[0].isdigit()]
+        out[key] = min(capitals or own, key=len) if own else str(space.get("name") or key)
     return out
 
 
