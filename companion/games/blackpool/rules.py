@@ -481,7 +481,7 @@ class Blackpool(Game):
         frozen = [traveller_name(t.id) for t in state.travellers if t.frozen and t.colour not in state.finished]
         names = ", ".join(frozen)
         verb = "is" if len(frozen) == 1 else "are"
-        ending = "Nobody wins." if not state.finished else "The places already won stand."
+        ending = f"{cap(state.finished[0])} wins; the places already taken stand." if state.finished else "Nobody wins."
         thaw = "no card, or no coin, left to thaw"
         return f"No player still racing can finish: {names} {verb} frozen with {thaw} them. {ending}"
 

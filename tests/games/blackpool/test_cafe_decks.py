@@ -66,3 +66,18 @@ def test_an_awaken_someone_can_still_draw_keeps_the_game_going(tmp_path: Path) -
     state = position(game, {"yellow": 0, "red": 1}, decks)  # red's coin may still bring red its Awaken
     state, _ = game.apply(state, normalize_action({"type": "roll", "value": 3}))
     assert not game.pending(state).is_over and state.turn == "red"
+
+
+def test_with_placings_the_places_taken_stand_when_the_rest_are_stranded(tmp_path: Path) -> None:
+    game = cafe_game(tmp_path, freeze=2)
+    state = position(game, {"yellow": 0, "red": 0}, {**EMPTY, "charm": {**EMPTY["charm"], "gust_of_force": 1}})
+    document = game.to_document(state)
+    document["players"] = ["yellow", "red", "blue"]
+    document["options"] = {"continueForPlacings": True}
+    document["travellers"].update({f"blue-{n}": {"at": "camp"} for n in (1, 2, 3)})
+    document["finished"] = ["blue"]
+    state = game.from_document(document)
+    state, _ = game.apply(state, normalize_action({"type": "roll", "value": 2}))
+    pending = game.pending(state)
+    assert pending.result == {"winner": "blue", "placings": ["blue"], "reason": "no player still racing can finish"}
+    assert pending.text.endswith("Blue wins; the places already taken stand.")
