@@ -673,6 +673,8 @@ class DesertRace(Game):
     def describe(self, state: State) -> list[str]:
         turn = title(state.mover) if state.current >= 0 else "(order roll-off)"
         lines = [f"Round {state.round or '-'}; turn: {turn}"]
+        # As wide as the longest name stood on: a café's long space name pushed its row's columns out of line.
+        width = max([20] + [len(self.board.spaces[piece.space].name) for piece in state.pieces])
         for player, piece in zip(state.players, state.pieces, strict=True):
             space = self.board.spaces[piece.space]
             flags = []
@@ -686,7 +688,7 @@ class DesertRace(Game):
                 flags.append(f"{piece.failures} failed attempt{'' if piece.failures == 1 else 's'} here")
             items = ", ".join(card_name(c) for c in piece.items) or "no items"
             extra = f" [{'; '.join(flags)}]" if flags else ""
-            where = f"{piece.space:>2} {space.name:<20}"
+            where = f"{piece.space:>2} {space.name:<{width}}"
             lives = f"{piece.lives:>2} {'Life ' if piece.lives == 1 else 'Lives'}"  # the column stays lined up
             lines.append(f"  {title(player):<7} {where} {lives}  {items}{extra}")
         lines.append("  Collection pile: " + ", ".join(f"{card_name(c)} {n}" for c, n in

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import IllegalAction, InvalidAction
+from companion.game import GameData
 from companion.games.desert.board import COMPASS, FLASK, SNEAKERS, SUNSHIELD
+from companion.games.desert.rules import DesertRace
 from companion.registry import create
-from tests.games.desert.helpers import A, B, C, act, draw, game_b, position, roll, rules_of, run, use
+from tests.games.desert.helpers import A, B, C, act, board_b, draw, game_b, position, roll, rules_of, run, use
 
 GAME = game_b()
 HOUSE = create("desert")
@@ -349,6 +351,16 @@ def test_the_text_board_counts_in_words() -> None:
     state = position(GAME, {A: {"space": 10, "failures": 2}, B: {"skip": 1}}, step=attempt)
     rows = GAME.describe(state)[1:3]
     assert rows[0].endswith("[2 failed attempts here]") and rows[1].endswith("[misses 1 turn]"), rows
+
+
+def test_the_text_board_keeps_its_columns_under_a_cafes_long_space_name() -> None:
+    """A café's 45-letter space name pushed its row's Lives and items out of line with the other rows."""
+    board = board_b()
+    board["spaces"][2]["name"] = "Karawanserei an der Straße nach Timbuktu (Ost)"
+    game = DesertRace(GameData({**game_b().data.files, "board": board}))
+    rows = game.describe(position(game, {A: {"space": 2}, B: {"space": 3}}))[1:3]
+    assert rows[0].index("Lives") == rows[1].index("Lives"), rows
+    assert "Karawanserei an der Straße nach Timbuktu (Ost)" in rows[0]
 
 
 def test_a_drawer_who_chooses_their_own_vortex_space_is_named_once() -> None:
