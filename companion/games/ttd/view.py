@@ -21,7 +21,10 @@ def describe(game: ThroughTheDesert, state: TtdState) -> list[str]:
         + "   Camels: "
         + ", ".join(f"{game.colour_letters[c]}={cid}" for c, cid in enumerate(game.colour_ids))
     )
-    lines.append("Key: Kn leader (player n), kn camel, @n guide, ^ mountain, P oasis, 1-3 water hole, . sand, ~ unused")
+    values = "/".join(str(v) for v in sorted(game.token_counts))  # a café's tokens may be worth 1, 2 and 4
+    lines.append(
+        f"Key: Kn leader (player n), kn camel, @n guide, ^ mountain, P oasis, {values} water hole, . sand, ~ unused"
+    )
     # A hex is named (q,r): row r, and q counted cell by cell along the row from the q its label gives.
     lines.append("Hex (q,r): the row r, then count along it from the q shown at its start")
     rows: dict[int, list[tuple[int, int]]] = {}

@@ -320,3 +320,20 @@ def test_the_text_board_says_where_each_row_starts_so_a_hex_named_in_a_choice_ca
         cells = cells[2:] if r & 1 else cells  # odd rows are drawn half a cell to the right
         letter = here.game.colour_letters[here.game.colour_ids.index(wanted["colour"])]
         assert cells[4 * (q - first) : 4 * (q - first) + 2] == letter + "1", (wanted, row)
+
+
+def test_the_text_boards_key_names_the_cafes_own_water_hole_values(tmp_path) -> None:
+    """A café's tokens worth 1, 2 and 4 were keyed "1-3 water hole" while the board showed 4s."""
+    import json
+
+    from companion.data import house_dir, read_json
+    from companion.games.ttd.rules import ThroughTheDesert
+    from companion.registry import create
+
+    tokens = read_json(house_dir(ThroughTheDesert) / "waterholes.json")
+    tokens["tokens"][2]["value"] = 4
+    (tmp_path / "ttd").mkdir()
+    (tmp_path / "ttd" / "waterholes.json").write_text(json.dumps(tokens), encoding="utf-8")
+    game = create("ttd", tmp_path)
+    key = next(line for line in game.describe(game.setup(["red", "black"], options(game))) if line.startswith("Key"))
+    assert ", 1/2/4 water hole, " in key
