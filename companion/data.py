@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import sys
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,23 @@ def read_json(path: Path) -> Any:
     except ValueError:  # a whole number thousands of digits long (a key held down): Python will not convert it
         digits = sys.get_int_max_str_digits()
         raise InvalidData([f"{path}: a number too long to read (more than {digits} digits)"]) from None
+
+
+def composed(content: Any) -> Any:
+    """A data file with every text in Unicode's composed form (NFC): "ü" one character, not "u" and an accent.
+
+    Names copied out of a PDF rulebook, or saved by some editors, arrive
+    decomposed; the screen's font has no glyph for a lone accent and drew
+    "Düne" as "Du" and an empty box. Composed, the text reads the same and
+    the screen draws it.
+    """
+    if isinstance(content, str):
+        return unicodedata.normalize("NFC", content)
+    if isinstance(content, list):
+        return [composed(item) for item in content]
+    if isinstance(content, dict):
+        return {composed(key): composed(value) for key, value in content.items()}
+    return content
 
 
 def _json_fault(exc: json.JSONDecodeError) -> str:
@@ -173,7 +191,7 @@ def load_data(game_cls: type[Game], cafe_dir: Path | None = None) -> GameData:
     for kind in schemas(game_cls):
         cafe_file = cafe_game / f"{kind}.json" if cafe_game else None
         path = cafe_file if cafe_file is not None and _present(cafe_file) else house_dir(game_cls) / f"{kind}.json"
-        files[kind] = read_json(path)
+        files[kind] = composed(read_json(path))
         sources[kind] = str(path) if path == cafe_file else f"house:{game_cls.id}/{kind}.json"
     problems = set_problems(game_cls, files, sources)
     if problems:
@@ -248,7 +266,7 @@ def validate_path(path: Path, game_classes: Mapping[str, type[Game]]) -> list[st
     by_game: dict[str, dict[str, tuple[Any, str]]] = {}
     for file in paths:
         try:
-            content = read_json(file)
+            content = composed(read_json(file))
         except InvalidData as exc:
             problems.extend(exc.problems)
             continue

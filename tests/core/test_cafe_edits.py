@@ -195,3 +195,16 @@ def test_a_name_the_screen_cannot_draw_is_refused_by_file_place_and_character(tm
     with pytest.raises(InvalidData) as refused:  # and the table will not start the game on it either
         load_data(targi, tmp_path)
     assert "cards[1].label" in refused.value.problems[0]
+
+
+def test_a_name_written_decomposed_is_read_composed_and_drawn(tmp_path: Path) -> None:
+    """ "Düne" pasted from a PDF as "u" plus a separate accent: the screen's font has no lone accent to draw."""
+    import unicodedata
+
+    desert = game_classes()["desert"]
+    board = read_json(house_dir(desert) / "board.json")
+    board["spaces"][4]["name"] = unicodedata.normalize("NFD", "Düne à l'Oasis")
+    (tmp_path / "desert").mkdir()
+    (tmp_path / "desert" / "board.json").write_text(json.dumps(board, ensure_ascii=False), encoding="utf-8")
+    assert validate_path(tmp_path, game_classes()) == []
+    assert load_data(desert, tmp_path).files["board"]["spaces"][4]["name"] == "D\u00fcne \u00e0 l'Oasis"
