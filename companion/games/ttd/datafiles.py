@@ -84,9 +84,7 @@ def cross_problems(files: Mapping[str, Any]) -> list[str]:
     values = [t["value"] for t in tokens["tokens"]]
     if len(set(values)) != len(values):
         problems.append("waterholes.json tokens: two entries share one value")
-    letters = [c.get("letter") for c in camels["colours"] if c.get("letter")]
-    if len(set(letters)) != len(letters):
-        problems.append("camels.json colours: two colours share one letter")
+    problems.extend(_letter_problems(camels["colours"]))
     drawn = [str(c["colour"]).lower() for c in camels["colours"] if c.get("colour")]
     if len(set(drawn)) != len(drawn):
         problems.append(
@@ -108,4 +106,32 @@ def cross_problems(files: Mapping[str, Any]) -> list[str]:
             )
         if len(sand) < 6 * n:
             problems.append(f"board.json: only {len(sand)} sand hexes in play with {n} players")
+    return problems
+
+
+def _letter_problems(colours: list[dict[str, Any]]) -> list[str]:
+    """Each camel colour needs a letter of its own on the text board: one letter, upper-cased there.
+
+    A colour without a ``letter`` shows its id's first letter, so a café's
+    "pink" and "purple" both showed as P; "l" and "L" passed as different
+    letters though the board writes both as L; and "LL" or "ß" (upper-cased
+    "SS") pushed the text board's columns out of line.
+    """
+    problems: list[str] = []
+    shown: dict[str, list[str]] = {}
+    for i, colour in enumerate(colours):
+        letter = colour.get("letter") or colour["id"][:1]
+        if "letter" in colour and (len(letter.upper()) != 1 or not letter.isalpha()):
+            problems.append(
+                f"camels.json: colours[{i}] (id {quoted(colour['id'])}).letter: {quoted(letter)} must be one "
+                "letter, which the text board writes before a player number"
+            )
+            continue
+        shown.setdefault(letter.upper(), []).append(colour["id"])
+    for letter, ids in shown.items():
+        if len(ids) > 1:
+            problems.append(
+                f"camels.json colours: {' and '.join(map(quoted, ids))} both show as {letter} on the text board "
+                "(a colour without a letter shows its id's first letter); give each a letter of its own"
+            )
     return problems

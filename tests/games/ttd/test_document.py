@@ -226,3 +226,35 @@ def test_a_cafe_names_the_colour_its_camels_are_drawn_in(tmp_path: Path) -> None
     with pytest.raises(InvalidData) as bad:
         load_data(ThroughTheDesert, tmp_path)
     assert "camels.json colours: two colours share one drawing colour" in " | ".join(bad.value.problems)
+
+
+def test_each_camel_colour_shows_a_letter_of_its_own_on_the_text_board(tmp_path: Path) -> None:
+    """A café's "purple" without a letter showed as P beside "pink" given none either; "l" passed beside "L"."""
+    house = json.loads((ROOT / "companion/games/ttd/data/camels.json").read_text())
+    for colours, said in (
+        (
+            [{"id": "pink", "name": "pink"}, {"id": "purple", "name": "purple"}],
+            "camels.json colours: 'pink' and 'purple' both show as P on the text board",
+        ),
+        (
+            [{"id": "lilac", "name": "lilac", "letter": "l"}, {"id": "lime", "name": "lime", "letter": "L"}],
+            "camels.json colours: 'lilac' and 'lime' both show as L on the text board",
+        ),
+        (
+            [{"id": "lilac", "name": "lilac", "letter": "LL"}, {"id": "lime", "name": "lime", "letter": "M"}],
+            "camels.json: colours[0] (id 'lilac').letter: 'LL' must be one letter",
+        ),
+        (
+            [{"id": "lilac", "name": "lilac", "letter": "ß"}, {"id": "lime", "name": "lime", "letter": "M"}],
+            "camels.json: colours[0] (id 'lilac').letter: 'ß' must be one letter",
+        ),
+    ):
+        camels = {**house, "colours": colours + house["colours"][2:]}
+        write(tmp_path, "camels", camels)
+        with pytest.raises(InvalidData) as bad:
+            load_data(ThroughTheDesert, tmp_path)
+        assert any(said in p for p in bad.value.problems), bad.value.problems
+    camels = {**house, "colours": [{"id": "pink", "name": "pink"}, {"id": "purple", "name": "purple", "letter": "V"}]}
+    camels["colours"] += house["colours"][2:]
+    write(tmp_path, "camels", camels)
+    assert validate_path(tmp_path, game_classes()) == []
