@@ -299,3 +299,28 @@ def test_a_mark_shows_on_a_space_of_its_own_colour(canvas: Widget, kind: str, ma
         for py in range(int(y) + 1, int(y + cell) - 1)
     )
     assert contrast >= 0.2, f"the {mark} {kind} space's frame differs from the space by {contrast:.2f} in brightness"
+
+
+def test_a_cafe_space_is_drawn_in_the_colour_its_board_prints(canvas: Widget, tmp_path) -> None:
+    """A café's Mystery spaces printed purple were drawn in the rules' blue, so players looked for a blue space."""
+    import json
+
+    from companion.data import house_dir, read_json
+    from companion.errors import InvalidData
+    from companion.games.desert.rules import DesertRace
+
+    board = read_json(house_dir(DesertRace) / "board.json")
+    mystery = next(i for i, s in enumerate(board["spaces"]) if s["type"] == "mystery")
+    board["spaces"][mystery]["colour"] = "#6a1b9a"
+    (tmp_path / "desert").mkdir()
+    (tmp_path / "desert" / "board.json").write_text(json.dumps(board), encoding="utf-8")
+    session = Session.new("desert", ["black", "pink"], cafe_dir=tmp_path)
+    canvas.size = (650, 650)
+    pixels = render(canvas, session)
+    x, y, cell, _ = space_box(canvas, session, mystery)
+    assert pixel(pixels, canvas, x + cell * 0.1, y + cell * 0.5) == (0x6A, 0x1B, 0x9A)
+    assert desert.space_ink(board["spaces"][mystery]) == (1, 1, 1)  # white words on the dark purple
+    board["spaces"][mystery]["colour"] = "#6a1b9"
+    (tmp_path / "desert" / "board.json").write_text(json.dumps(board), encoding="utf-8")
+    with pytest.raises(InvalidData, match="'#6a1b9' is not a colour written #rrggbb"):
+        Session.new("desert", ["black", "pink"], cafe_dir=tmp_path)

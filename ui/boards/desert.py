@@ -19,7 +19,7 @@ from typing import Any
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 
 from ui.boards import focused
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, measure, rgb
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, hex_rgb, ink_on, measure, rgb
 
 TYPE_RGB = {
     "start": (0.97, 0.88, 0.6),
@@ -229,10 +229,22 @@ def draw(widget: Any, view: Any) -> None:
         _draw_panel(inner, document, spaces, index_of, mover, winner)
 
 
+def space_rgb(space: Mapping[str, Any]) -> tuple[float, float, float]:
+    """The colour a café's board prints the space in (``"#rrggbb"``), else its type's colour from the rules."""
+    return hex_rgb(space.get("colour")) or TYPE_RGB.get(str(space.get("type")), (0.6, 0.6, 0.6))
+
+
+def space_ink(space: Mapping[str, Any]) -> tuple[float, float, float]:
+    """White words on the dark spaces, black on the light ones, whichever colour the space is drawn in."""
+    if hex_rgb(space.get("colour")) is None:
+        return (1, 1, 1) if str(space.get("type")) in DARK_TYPES else (0, 0, 0)
+    return ink_on(space_rgb(space))
+
+
 def _fill_space(space: Mapping[str, Any], x: float, y: float, cell: float) -> None:
     """The space's colour, and the red frame of the two spaces the race is about."""
     kind = str(space.get("type"))
-    Color(*TYPE_RGB.get(kind, (0.6, 0.6, 0.6)), 1)
+    Color(*space_rgb(space), 1)
     Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
     challenge = space.get("challenge") if isinstance(space.get("challenge"), Mapping) else None
     if kind == "secret_passage" or (challenge is not None and challenge.get("attemptLimit", 3) is None):
@@ -248,8 +260,7 @@ def _label_space(space: Mapping[str, Any], name: str, x: float, y: float, cell: 
     label, since the texts find a space by its name and the colour still
     tells its type.
     """
-    kind = str(space.get("type"))
-    ink = (1, 1, 1) if kind in DARK_TYPES else (0, 0, 0)
+    ink = space_ink(space)
     label = space_label(space)
     if crowded:
         label_y = y + cell * (1 + LABEL_CROWDED) / 2 + 1

@@ -41,7 +41,12 @@ def hex_rgb(code: object) -> tuple[float, float, float] | None:
 
 def ink_for(name: str) -> tuple[float, float, float]:
     """Black text on light pieces, white on dark ones: contrast from a metre away."""
-    r, g, b = rgb(name)
+    return ink_on(rgb(name))
+
+
+def ink_on(paint: tuple[float, float, float]) -> tuple[float, float, float]:
+    """Black text on a light colour, white on a dark one."""
+    r, g, b = paint
     return (0, 0, 0) if 0.3 * r + 0.59 * g + 0.11 * b > 0.5 else (1, 1, 1)
 
 

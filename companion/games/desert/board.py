@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import quoted
-from companion.schema import Enum, Int, ListOf, MapOf, Obj, Str, header
+from companion.schema import Enum, HexColour, Int, ListOf, MapOf, Obj, Str, header
 
 SPACE_TYPES = ("start", "safe", "collection", "mystery", "life", "trade", "scared", "challenge", "secret_passage")
 PREDICATES = ("even", "odd", "gte", "lte", "eq", "in")
@@ -60,6 +60,18 @@ def _limit(value: Any, path: str) -> list[str]:
     return Int(1, 99)(value, path)
 
 
+def _colour(value: Any, path: str) -> list[str]:
+    """A space's colour: a name, as the house board writes them, or ``#rrggbb``, which the screen draws.
+
+    A café whose printed spaces are coloured otherwise than the rules say
+    gives the colour as ``#rrggbb``; one that starts so but is not such a
+    colour is a slip, refused rather than drawn in the house colour.
+    """
+    if isinstance(value, str) and value.startswith("#"):
+        return HexColour()(value, path)
+    return Str()(value, path)
+
+
 CHALLENGE_SCHEMA = Obj(
     {"pred": Enum(*PREDICATES)},
     {"k": Int(1, 99), "values": ListOf(Int(1, 99), 1), "attemptLimit": _limit, "label": Str()},
@@ -71,7 +83,7 @@ BOARD_SCHEMA = Obj(
         "spaces": ListOf(
             Obj(
                 {"index": Int(0), "id": Str(), "name": Str(), "type": Enum(*SPACE_TYPES)},
-                {"challenge": CHALLENGE_SCHEMA, "colour": Str()},
+                {"challenge": CHALLENGE_SCHEMA, "colour": _colour},
             ),
             2,
             unique_by="id",
