@@ -3,7 +3,8 @@
 The ring is laid out from the board file (any length a café gives it), so the
 drawing follows the data rather than a picture of one printed board. Space
 colours follow the rule text's colour names (red Collection, blue Mystery, ...),
-which is how players at the table find a space on the real board. The
+or a café board's own ``#rrggbb``, which is how players at the table find a
+space on the real board. The
 referee's texts name spaces ("Rolled 3: move to Twin Dunes"), so each space
 also carries one word of its name, the shortest no other space shares: a whole
 name does not fit a space at 800x480, and one word is enough to match.
