@@ -1,0 +1,194 @@
+"""The user-facing pages read as a new user and a café owner read them: literally.
+
+A café owner types the command lines as printed (README, docs/operations.md, docs/hardware.md,
+docs/ui.md, docs/vision.md, docs/architecture.md, docs/games/*.md): a page naming an option or a
+sub-command the parser does not have, or a value it refuses, leaves the reader with a usage error
+instead of a table. So each line, its ``[optional]`` parts included and its ``a|b`` alternatives taken
+in turn, must parse with the real parser here. A game page's position document, options table and
+profiles, and the error codes docs/architecture.md lists, are held to the code the same way
+(docs/protocol.md has its own test, test_protocol_doc.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from companion import errors
+from companion.cli import build_parser
+from companion.registry import create, game_classes
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md"))]
+PAGES.remove("docs/protocol.md")  # its requests are JSON lines, checked by test_protocol_doc.py
+
+# What a reader puts where a page writes a placeholder (folders that exist, as the parser checks some).
+FILL = {
+    "PATH": str(ROOT / "companion/games/blackpool/data"), "DIR": str(ROOT / "docs"), "OUT": str(ROOT / "docs"),
+    "FOLDER": str(ROOT / "vision/models"), "FILE": "journal.sqlite3", "TOML": str(ROOT / "hardware/pins.toml"),
+    "URL": "loop://", "PORT": "loop://", "SOURCE": "0", "GAME": "blackpool", "ID": "blackpool", "NAME": "standard",
+    "WORDS": "six", "N": "1", "S": "1", "V": "4", "D": "0.8", "HZ": "50", "ROLLS": "100", "GAMES": "2",
+    "DEGREES": "90", "WxH": "800x480", "OUT.pdf": "sheet.pdf", "L,T,R,B": "0.25,0.2,0.75,0.8",
+    "<command>": "data which",
+}
+
+
+def _code(text: str) -> list[tuple[str, bool]]:
+    """The page's command lines, each with whether it is whole: indented code (a trailing backslash
+    continues it) is a line to type as it stands; an inline code span may name a command in passing
+    (`companion export`), so it need not carry the arguments the command requires."""
+    lines, held = [], ""
+    for line in text.splitlines():
+        if not line.startswith("    "):
+            held = ""
+            continue
+        line = held + line.strip()
+        held = line[:-1] + " " if line.endswith("\\") else ""
+        if not held:
+            lines.append((line, True))
+    prose = "\n".join(line for line in text.splitlines() if not line.startswith("    "))
+    lines += [(span.replace("\n", " "), False) for span in re.findall(r"`([^`]+)`", prose)]
+    return lines
+
+
+def _command(line: str) -> str | None:
+    """The ``companion`` part of a line (after a path, ``sudo`` and ``env``; before a comment or a pipe)."""
+    line = re.split(r"\s{2,}#|\s{3,}(?![-\[])|\s+\|\s|\s>\s", line)[0]
+    found = re.search(r"^.*(?:^|[\s/])companion((?: [^\s].*)?)$", line)
+    if found is None or not found.group(1).strip() or "..." in found.group(1):
+        return None
+    rest = found.group(1).strip()
+    if not re.match(r"(--cafe |\[--cafe )?\[?-?-?[a-z]", rest) or rest.startswith(("as ", "is ", "says ")):
+        return None
+    return rest
+
+
+def _variants(command: str) -> list[list[str]]:
+    """The argument lists a reader may type from one documented line."""
+    command = command.replace("--[no-]", "--")
+    for placeholder, value in sorted(FILL.items(), key=lambda kv: -len(kv[0])):
+        command = re.sub(rf"(?<![\w-]){re.escape(placeholder)}(?![\w-])", value, command)
+    command = command.replace("[", " ").replace("]", " ")
+    words = shlex.split(command)
+    choices = [word.split("|") if "|" in word and " " not in word else [word] for word in words]
+    return [list(pick) for pick in itertools.product(*choices)]
+
+
+def documented() -> list[tuple[str, str, bool]]:
+    found = []
+    for page in PAGES:
+        for line, whole in _code((ROOT / page).read_text(encoding="utf-8")):
+            command = _command(line)
+            if command is not None and (page, command, whole) not in found:
+                found.append((page, command, whole))
+    return found
+
+
+COMMANDS = documented()
+
+
+@pytest.fixture(scope="module")
+def parser():
+    return build_parser()  # once: it loads every adapter's commands
+# Said of a span naming a command in passing; anything else (a wrong option, sub-command or value) is not.
+INCOMPLETE = re.compile(r"the following arguments are required|expected one argument$|required: COMMAND")
+
+
+def test_the_pages_show_the_commands_a_user_types() -> None:
+    shown = {command.split()[0] for _, command, _ in COMMANDS}
+    assert {"play", "referee", "simulate", "bench", "rules", "data", "export", "replay", "hw", "ui", "vision"} <= shown
+    assert sum(whole for _, _, whole in COMMANDS) > 40
+
+
+@pytest.mark.parametrize(("page", "command", "whole"), COMMANDS, ids=[f"{p}: {c}"[:70] for p, c, _ in COMMANDS])
+def test_each_documented_command_line_parses(page: str, command: str, whole: bool, parser) -> None:
+    for argv in _variants(command):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            try:
+                parser.parse_args(argv)
+            except SystemExit:
+                said = err.getvalue().strip().splitlines()[-1]
+                if whole or not INCOMPLETE.search(said):
+                    pytest.fail(f"{page}: `companion {' '.join(argv)}` is refused: {said}")
+
+
+def test_the_setup_script_takes_the_two_commands_the_readme_shows() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"^    \./tc (\w+)", readme, re.M))
+    branches = set(re.findall(r"^\s+(\w+)\) setup;", (ROOT / "tc").read_text(encoding="utf-8"), re.M))
+    assert shown == {"start", "test"} and shown <= branches, (shown, branches)
+
+
+# -- docs/games/<id>.md -----------------------------------------------------------------------------------
+
+def _page(game_id: str) -> str:
+    return (ROOT / "docs" / "games" / f"{game_id}.md").read_text(encoding="utf-8")
+
+
+def _section(text: str, title: str) -> str:
+    return text.split(f"\n## {title}", 1)[1].split("\n## ", 1)[0]
+
+
+def _written_out(document: dict, game) -> dict:
+    """The page's abbreviated document made whole as its text says: `"...": ...` in the options stands
+    for the rest (resolved when left out); in a Targi pile, for the deck's cards not shown elsewhere."""
+    document["options"].pop("...", None)
+    for kind, deck in document.get("decks", {}).items():
+        for pile in deck.get("piles", ()):
+            if pile["cards"].pop("...", None) is None:
+                continue
+            try:
+                game.from_document(document)
+            except errors.InvalidPosition as refused:
+                for card, counted, held in re.findall(
+                    rf"{kind} card (\w+): (\d+) counted in the position, the deck has (\d+)", str(refused)
+                ):
+                    pile["cards"][card] = pile["cards"].get(card, 0) + int(held) - int(counted)
+    return document
+
+
+@pytest.mark.parametrize("game_id", sorted(game_classes()))
+def test_the_position_document_on_each_game_page_loads_and_reads_back(game_id: str) -> None:
+    section = _section(_page(game_id), "Position document")
+    shown = json.loads(re.search(r"```json\n(.*?)```", section, re.S).group(1))
+    game = create(game_id)
+    document = _written_out(shown, game)
+    state = game.from_document(document)  # raises InvalidPosition with every problem if the page is wrong
+    back = game.to_document(state)
+    assert {key: back[key] for key in document if key != "options"} == {
+        key: value for key, value in document.items() if key != "options"
+    }
+    assert all(back["options"][key] == value for key, value in document["options"].items())
+
+
+@pytest.mark.parametrize("game_id", sorted(game_classes()))
+def test_the_options_table_on_each_game_page_is_the_games_own(game_id: str) -> None:
+    section = _section(_page(game_id), "Options and profiles")
+    table = {}
+    for row in section.splitlines():
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].startswith("`"):
+            table[cells[0].strip("`")] = re.match(r"`([^`]*)`", cells[1]).group(1)
+    metadata = game_classes()[game_id].metadata()
+    options = {option["key"]: option["default"] for option in metadata["options"]}
+    assert set(table) == set(options)
+    for key, default in options.items():  # a page writes `opposite` or `"ride"` for the same string
+        assert table[key] in (json.dumps(default), str(default)), (key, table[key], default)
+    profiles = set(re.findall(r"`([\w-]+)`", section.split("Profiles", 1)[1].split("\n\n", 1)[0]))
+    assert set(metadata["profiles"]) <= profiles
+
+
+def test_the_error_codes_the_architecture_page_lists_are_every_one() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"`([a-z]+(?:_[a-z]+)+)`", text.split("Errors are typed", 1)[1].split("\n\n", 1)[0]))
+    codes = {cls.code for cls in vars(errors).values()
+             if isinstance(cls, type) and issubclass(cls, errors.CompanionError) and cls is not errors.CompanionError}
+    assert listed == codes, (sorted(codes - listed), sorted(listed - codes))
