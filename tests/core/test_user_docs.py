@@ -192,3 +192,32 @@ def test_the_error_codes_the_architecture_page_lists_are_every_one() -> None:
     codes = {cls.code for cls in vars(errors).values()
              if isinstance(cls, type) and issubclass(cls, errors.CompanionError) and cls is not errors.CompanionError}
     assert listed == codes, (sorted(codes - listed), sorted(listed - codes))
+
+
+def test_the_targi_page_lists_the_house_cards_as_the_data_has_them() -> None:
+    """A café transcribing its own deck starts from these tables: every border, goods and tribe card, as shipped."""
+    section = _section(_page("targi"), "House data (our own design)")
+    data = {kind: {card.get("id", card.get("no")): card for card in create("targi").data[kind]["cards"]}
+            for kind in ("border", "goods", "tribe")}
+    shown: dict[str, set] = {"border": set(), "goods": set(), "tribe": set()}
+    for row in section.splitlines():
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        if cells[0].isdigit():
+            card = data["border"][int(cells[0])]
+            action = {key: value for key, value in card["action"].items() if key != "code"}
+            assert (cells[1], cells[2].strip("`"), action) == (
+                card["label"], card["action"]["code"], json.loads(cells[3]) if cells[3] else {})
+            shown["border"].add(int(cells[0]))
+        elif re.fullmatch(r"G\d+", cells[0]):
+            card = data["goods"][cells[0]]
+            shown_card = (cells[1], json.loads(cells[2].strip("`")), int(cells[3]))
+            assert shown_card == (card["label"], card["yield"], card.get("count", 1)), cells[0]
+            shown["goods"].add(cells[0])
+        elif re.fullmatch(r"T\d+", cells[0]):
+            card = data["tribe"][cells[0]]
+            costs = [json.loads(cost) for cost in cells[3].strip("`").split(" / ")]
+            effects = [json.loads(span) for span in re.findall(r"`(\{[^`]*\})`", cells[5])]
+            assert (cells[1], cells[2], costs, int(cells[4]), effects) == (
+                card["label"], card["symbol"], card["cost"], card["vp"], card.get("effects", [])), cells[0]
+            shown["tribe"].add(cells[0])
+    assert shown == {kind: set(cards) for kind, cards in data.items()}
