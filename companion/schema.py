@@ -44,7 +44,10 @@ def look_up(table: Mapping[Any, Any], key: Any, default: Any = None) -> Any:
 
 
 def _type_name(value: Any) -> str:
-    return {dict: "object", list: "list", str: "text", bool: "true/false", int: "integer", float: "number"}.get(
+    """What was found, in the file's words: ``null`` and ``false`` as written there, not Python's NoneType."""
+    if value is None or isinstance(value, bool):
+        return quoted(value)
+    return {dict: "object", list: "list", str: "text", int: "integer", float: "number"}.get(
         type(value), type(value).__name__
     )
 

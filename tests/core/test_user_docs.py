@@ -221,3 +221,23 @@ def test_the_targi_page_lists_the_house_cards_as_the_data_has_them() -> None:
                 card["label"], card["symbol"], card["cost"], card["vp"], card.get("effects", [])), cells[0]
             shown["tribe"].add(cells[0])
     assert shown == {kind: set(cards) for kind, cards in data.items()}
+
+
+def test_the_validator_names_a_wrong_value_as_the_cafe_file_spells_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/operations.md: `companion data validate` quotes a wrong value as the file spells it (`null`, `true`).
+    A board's `"width": null` was answered "expected an integer, found NoneType", Python's word for it."""
+    from companion.cli import main
+
+    assert main(["data", "template", "blackpool", str(tmp_path)]) == 0
+    board = tmp_path / "blackpool" / "board.json"
+    data = json.loads(board.read_text(encoding="utf-8"))
+    data["width"], data["height"] = None, False
+    board.write_text(json.dumps(data), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["data", "validate", str(tmp_path)]) == 1
+    said = capsys.readouterr().out
+    assert "width: expected an integer, found null" in said, said
+    assert "height: expected an integer, found false" in said, said
+    assert "NoneType" not in said
