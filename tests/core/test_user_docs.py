@@ -72,7 +72,7 @@ def _command(line: str) -> str | None:
 
 def _variants(command: str) -> list[list[str]]:
     """The argument lists a reader may type from one documented line."""
-    command = command.replace("--[no-]", "--")
+    command = command.replace("--[no-]", "--").replace("--card ID", "--card P07")  # a card id, not a game id
     for placeholder, value in sorted(FILL.items(), key=lambda kv: -len(kv[0])):
         command = re.sub(rf"(?<![\w-]){re.escape(placeholder)}(?![\w-])", value, command)
     command = command.replace("[", " ").replace("]", " ")
