@@ -241,3 +241,16 @@ def test_the_validator_names_a_wrong_value_as_the_cafe_file_spells_it(
     assert "width: expected an integer, found null" in said, said
     assert "height: expected an integer, found false" in said, said
     assert "NoneType" not in said
+
+
+def test_every_environment_variable_the_code_reads_is_in_the_docs_and_no_other() -> None:
+    """A café sets these in a unit file or a shell: one the pages never name cannot be found, one they name
+    that nothing reads is set in vain."""
+    read = set()
+    for package in ("companion", "hardware", "vision", "ui"):
+        for source in (ROOT / package).rglob("*.py"):
+            read |= set(re.findall(r"[\"'](COMPANION_[A-Z_]+)[\"']", source.read_text(encoding="utf-8")))
+    named = set()
+    for page in PAGES:
+        named |= set(re.findall(r"\b(COMPANION_[A-Z_]+)\b", (ROOT / page).read_text(encoding="utf-8")))
+    assert read and read == named, (sorted(read - named), sorted(named - read))
