@@ -83,6 +83,19 @@ def _now() -> str:
 ARCHIVE_AT_BYTES = 64 * 1024 * 1024  # about 1,900 games; a start then reads it whole in well under a second here
 
 
+def first_fault(verdict: str) -> str:
+    """``PRAGMA quick_check``'s answer as a note can carry it: the first fault and how many more.
+
+    SQLite lists up to 100, one for each cell of a spoilt page, and the home screen and the log
+    showed them all, 3,600 characters before the line saying the file was kept and a new one begun.
+    """
+    faults = [line for line in verdict.splitlines() if line.strip() and not line.startswith("***")]
+    if len(faults) < 2:
+        return faults[0] if faults else verdict
+    more = len(faults) - 1
+    return f"{faults[0]} (and {more} more {'fault' if more == 1 else 'faults'})"
+
+
 def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
     """The journal at ``path``, and a note for the table when a damaged one had to be set aside.
 
@@ -402,8 +415,7 @@ class Journal:
             raise JournalDamaged(f"{self.path} cannot be read as a journal: {exc}") from None
         if verdict != "ok":
             self._db.close()
-            found = "; ".join(line for line in verdict.splitlines() if not line.startswith("***"))
-            raise JournalDamaged(f"{self.path} cannot be read as a journal: {found}")
+            raise JournalDamaged(f"{self.path} cannot be read as a journal: {first_fault(verdict)}")
 
     @property
     def kept_on_disk(self) -> bool:
@@ -463,8 +475,7 @@ class Journal:
                 db.close()
                 if foreign is not None:
                     raise JournalForeign(f"{path} {foreign}, so it is left as it is")
-                found = "; ".join(line for line in verdict.splitlines() if not line.startswith("***"))
-                raise JournalDamaged(f"{path} cannot be read as a journal: {found}")
+                raise JournalDamaged(f"{path} cannot be read as a journal: {first_fault(verdict)}")
             if "games" not in tables:  # an empty file: a journal that holds no game yet
                 db.close()
                 return cls()

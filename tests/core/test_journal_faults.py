@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Opens the table on the journal named by argv[1] as the kiosk does, then takes one step.
 OPEN_AND_STEP = """
 import json, sys
+from contextlib import closing
 from pathlib import Path
 from companion.controller import Controller
 from companion.observations import Touch
@@ -305,3 +308,21 @@ def test_a_journal_reached_through_a_link_is_held_by_one_table_too(tmp_path: Pat
     assert not second.kept_on_disk and "is in use by another companion" in note
     second.close()
     kiosk.close()
+
+
+def test_a_page_of_spoilt_cells_is_named_by_its_first_fault_not_all_hundred(tmp_path: Path) -> None:
+    """SQLite's check lists up to 100 faults, one a cell: the home screen's note and the log carried all of them,
+    3,600 characters, before the words saying the file was kept and a new journal begun."""
+    path = tmp_path / "journal.sqlite3"
+    blackpool_journal(path, steps=150)
+    with closing(sqlite3.connect(path)) as raw:
+        (page,) = raw.execute("SELECT pageno FROM dbstat WHERE name = 'steps' AND pagetype = 'leaf'").fetchone()
+        (size,) = raw.execute("PRAGMA page_size").fetchone()
+    with path.open("r+b") as file:
+        file.seek(size * (page - 1) + 40)  # past the page header: every cell's offset points off the page
+        file.write(b"\xff" * (size - 40))
+
+    _journal, session, note = open_table(path)
+    assert session is None and "cannot be read as a journal: On tree page" in note
+    assert re.search(r"Offset 65535 out of range [\d.]+ \(and \d\d more faults\)\. It is kept as journal", note), note
+    assert note.count("On tree page") == 1 and len(note) < 400, note
