@@ -62,6 +62,8 @@ def seconds(text: str) -> float:
 
 def folder(text: str) -> str:
     """An existing folder: a mistyped --cafe would otherwise referee the house data in silence."""
+    if not text.strip():  # `--cafe "$CAFE"` with CAFE unset: Path("") is the working folder, and was passed over
+        raise argparse.ArgumentTypeError("it is empty: give a café folder's path (. for the one you are in)")
     if not Path(text).is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
     return text

@@ -254,3 +254,17 @@ def test_every_environment_variable_the_code_reads_is_in_the_docs_and_no_other()
     for page in PAGES:
         named |= set(re.findall(r"\b(COMPANION_[A-Z_]+)\b", (ROOT / page).read_text(encoding="utf-8")))
     assert read and read == named, (sorted(read - named), sorted(named - read))
+
+
+def test_an_empty_cafe_folder_is_refused_as_the_readme_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """README: a folder given empty (a shell variable left unset) is refused by name, not read as left out.
+    `companion --cafe "" data which` named the default café folder's files as the ones in use."""
+    from companion.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as usage:
+        main(["--cafe", "", "data", "which"])
+    assert usage.value.code == 2
+    assert "argument --cafe: it is empty: give a café folder's path" in capsys.readouterr().err
