@@ -105,7 +105,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("markers", help="write the printable sheet of the four board markers")
-    p.add_argument("out", type=Path, help="OUT.pdf")
+    p.add_argument("out", type=sheet_name, help="OUT.pdf")
     p.add_argument("--size-mm", type=between(*MARKER_MM, "millimetres"), default=50.0,
                    help=f"printed side of each marker, {MARKER_MM[0]:g} to {MARKER_MM[1]:g} mm (two to a row on A4)")
     p.set_defaults(func=cmd_markers)
@@ -155,6 +155,13 @@ def named_folder(text: str) -> Path:
     """A folder the user named: an empty name is the working folder, which was then written into unasked."""
     if not text.strip():
         raise argparse.ArgumentTypeError("the folder name is empty: give a folder's path (. for the one you are in)")
+    return Path(text)
+
+
+def sheet_name(text: str) -> Path:
+    """The marker sheet's file: an empty name was taken for the working folder and refused as "." not being a PDF."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the file name is empty: give the sheet's name, ending in .pdf")
     return Path(text)
 
 

@@ -256,15 +256,21 @@ def test_every_environment_variable_the_code_reads_is_in_the_docs_and_no_other()
     assert read and read == named, (sorted(read - named), sorted(named - read))
 
 
-def test_an_empty_cafe_folder_is_refused_as_the_readme_says(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--cafe", "", "data", "which"], "argument --cafe: it is empty: give a café folder's path"),
+    (["vision", "markers", ""], "argument out: the file name is empty: give the sheet's name, ending in .pdf"),
+])
+def test_an_empty_file_or_folder_name_is_refused_by_name_as_the_readme_says(
+    argv: list[str], said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """README: a folder given empty (a shell variable left unset) is refused by name, not read as left out.
-    `companion --cafe "" data which` named the default café folder's files as the ones in use."""
+    """README: a file or folder given empty (a shell variable left unset) is refused by name, not read as left
+    out. `companion --cafe "" data which` named the default café folder's files as the ones in use, and
+    `vision markers ""` refused "." as no PDF."""
     from companion.cli import main
 
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as usage:
-        main(["--cafe", "", "data", "which"])
+        main(argv)
     assert usage.value.code == 2
-    assert "argument --cafe: it is empty: give a café folder's path" in capsys.readouterr().err
+    assert said in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
