@@ -700,6 +700,8 @@ def ask_new_game(
         if answer is None:
             return None
         answer = answer.strip()
+        # The game as the list shows it, its name or its id in any case: "Targi" was "No game 'Targi'." and the end.
+        answer = {name.lower(): gid for gid in ids for name in (gid, classes[gid].title)}.get(answer.lower(), answer)
         if last is not None and answer.lower() == "last":
             return {"last": True}
         number = _number(answer)

@@ -274,3 +274,22 @@ def test_an_empty_file_or_folder_name_is_refused_by_name_as_the_readme_says(
     assert usage.value.code == 2
     assert said in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("typed", ["Targi", "TARGI", " targi ", "3"])
+def test_the_game_menu_takes_a_game_as_it_lists_it(typed: str) -> None:
+    """`companion play` lists "3. Targi (targi)": the name as shown was answered "No game 'Targi'." and the
+    command ended, where the number and the id were taken."""
+    from companion.terminal import ask_new_game
+
+    answers = iter([typed, "white,black", ""])
+    said: list[str] = []
+    spec = ask_new_game(lambda _prompt: next(answers), said.append, None)
+    assert spec is not None and spec["game"] == "targi", said
+
+
+def test_the_game_menu_takes_a_long_title_as_listed_too() -> None:
+    from companion.terminal import ask_new_game
+
+    answers = iter(["through the desert", "red,black", ""])
+    assert ask_new_game(lambda _prompt: next(answers), lambda _line: None, None)["game"] == "ttd"
