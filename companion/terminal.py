@@ -716,7 +716,8 @@ def ask_new_game(
     answer = ask(f"Players in turn order, {count}{colours} (comma separated): ")
     if answer is None:
         return None
-    players = split_players(answer)
+    # The colours as the question lists them, in any case: "Red, Blue" was refused as unknown colour 'Red'.
+    players = [next((c for c in game_cls.colours if c.lower() == name.lower()), name) for name in split_players(answer)]
     profile = "standard"
     if len(game_cls.profiles) > 1:
         answer = ask(f"Profile ({', '.join(game_cls.profiles)}) [standard]: ")

@@ -293,3 +293,13 @@ def test_the_game_menu_takes_a_long_title_as_listed_too() -> None:
 
     answers = iter(["through the desert", "red,black", ""])
     assert ask_new_game(lambda _prompt: next(answers), lambda _line: None, None)["game"] == "ttd"
+
+
+def test_the_players_question_takes_colours_in_any_case() -> None:
+    """The question lists "yellow, red, green, blue"; "Red, Blue" was "unknown colour 'Red'" and back to the menu."""
+    from companion.terminal import ask_new_game
+
+    answers = iter(["Red, BLUE", ""])
+    said: list[str] = []
+    spec = ask_new_game(lambda _prompt: next(answers), said.append, "blackpool")
+    assert spec is not None and spec["players"] == ["red", "blue"], said
