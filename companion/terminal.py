@@ -722,4 +722,5 @@ def ask_new_game(
     if len(game_cls.profiles) > 1:
         answer = ask(f"Profile ({', '.join(game_cls.profiles)}) [standard]: ")
         profile = (answer or "").strip() or "standard"
+        profile = next((name for name in game_cls.profiles if name.lower() == profile.lower()), profile)
     return {"game": game_id, "players": players, "profile": profile}

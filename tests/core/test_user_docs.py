@@ -295,11 +295,12 @@ def test_the_game_menu_takes_a_long_title_as_listed_too() -> None:
     assert ask_new_game(lambda _prompt: next(answers), lambda _line: None, None)["game"] == "ttd"
 
 
-def test_the_players_question_takes_colours_in_any_case() -> None:
-    """The question lists "yellow, red, green, blue"; "Red, Blue" was "unknown colour 'Red'" and back to the menu."""
+def test_the_players_and_profile_questions_take_what_they_list_in_any_case() -> None:
+    """The questions list "yellow, red, green, blue" and "standard, ..., strict-edge": "Red, Blue" was "unknown
+    colour 'Red'" and "Standard" "no profile 'Standard'", each time back to the game menu."""
     from companion.terminal import ask_new_game
 
-    answers = iter(["Red, BLUE", ""])
+    answers = iter(["Red, BLUE", "Strict-Edge"])
     said: list[str] = []
     spec = ask_new_game(lambda _prompt: next(answers), said.append, "blackpool")
-    assert spec is not None and spec["players"] == ["red", "blue"], said
+    assert spec == {"game": "blackpool", "players": ["red", "blue"], "profile": "strict-edge"}, said
