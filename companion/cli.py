@@ -438,7 +438,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv if argv is not None else sys.argv[1:] or default_command())
+    given = argv if argv is not None else sys.argv[1:]
+    args = parser.parse_args(given or default_command())
+    if args.command is None and given:  # `companion --cafe DIR` alone: what `companion` alone starts, on DIR
+        args = parser.parse_args([*given, *default_command()])
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

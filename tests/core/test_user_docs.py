@@ -304,3 +304,18 @@ def test_the_players_and_profile_questions_take_what_they_list_in_any_case() -> 
     said: list[str] = []
     spec = ask_new_game(lambda _prompt: next(answers), said.append, "blackpool")
     assert spec == {"game": "blackpool", "players": ["red", "blue"], "profile": "strict-edge"}, said
+
+
+def test_the_cafe_option_alone_starts_what_companion_alone_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """README: `companion --cafe DIR <command>`; with no command, `companion` starts the app (or the terminal
+    referee). `companion --cafe DIR` printed the usage and ended with status 2 instead of starting on DIR."""
+    import companion.cli
+    from companion.cli import main
+
+    assert main(["data", "template", "targi", str(tmp_path)]) == 0
+    monkeypatch.setattr(companion.cli, "default_command", lambda: ["data", "which", "targi"])  # the start, seen
+    capsys.readouterr()
+    assert main(["--cafe", str(tmp_path)]) == 0
+    assert str(tmp_path / "targi" / "border.json") in capsys.readouterr().out
