@@ -28,6 +28,7 @@ from companion.session import Session
 # Updates after which the position and the choices are shown again.
 CHANGES = frozenset({"step", "undo", "redo", "new_game"})
 BUTTONS = ("confirm", "undo", "next", "menu", "settings")
+QUIT = ("q", "quit", "exit")  # end the terminal, during play and at the new game's questions alike
 
 HELP = """\
   <number>        take the numbered choice (while a roll or draw is asked for: see below)
@@ -484,7 +485,7 @@ class Terminal:
         assert self.session is not None
         word, _, rest = line.strip().partition(" ")
         word = word.lower()
-        if word in ("q", "quit", "exit"):
+        if word in QUIT:
             return False
         if word in ("h", "help", "?"):
             self.say(HELP)
@@ -702,6 +703,8 @@ def ask_new_game(
         answer = answer.strip()
         # The game as the list shows it, its name or its id in any case: "Targi" was "No game 'Targi'." and the end.
         answer = {name.lower(): gid for gid in ids for name in (gid, classes[gid].title)}.get(answer.lower(), answer)
+        if answer.lower() in QUIT:  # as during play, not a game mistyped ("No game 'q'.")
+            return None
         if last is not None and answer.lower() == "last":
             return {"last": True}
         number = _number(answer)
@@ -714,7 +717,7 @@ def ask_new_game(
     low, high = game_cls.min_players, game_cls.max_players
     count = str(low) if low == high else f"{low} to {high}"  # Targi's "2-2" read as a typo, as check_players says
     answer = ask(f"Players in turn order, {count}{colours} (comma separated): ")
-    if answer is None:
+    if answer is None or answer.strip().lower() in QUIT:
         return None
     # The colours as the question lists them, in any case: "Red, Blue" was refused as unknown colour 'Red'.
     players = [next((c for c in game_cls.colours if c.lower() == name.lower()), name) for name in split_players(answer)]

@@ -319,3 +319,22 @@ def test_the_cafe_option_alone_starts_what_companion_alone_starts(
     capsys.readouterr()
     assert main(["--cafe", str(tmp_path)]) == 0
     assert str(tmp_path / "targi" / "border.json") in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("typed", ["q", "Quit"])
+def test_q_at_the_game_menu_quits_as_help_says_q_does(typed: str) -> None:
+    """`help` says q quits; at "Which game?" it was answered "No game 'q'." as if it were a game mistyped."""
+    from companion.terminal import ask_new_game
+
+    said: list[str] = []
+    assert ask_new_game(lambda _prompt: typed, said.append, None) is None
+    assert not any("No game" in line for line in said), said
+
+
+def test_q_at_the_players_question_quits_too() -> None:
+    """It was read as one player, "needs 2 to 4 players, not 1", and the game menu came back."""
+    from companion.terminal import ask_new_game
+
+    said: list[str] = []
+    assert ask_new_game(lambda _prompt: "q", said.append, "blackpool") is None
+    assert said == []
