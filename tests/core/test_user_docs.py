@@ -5,12 +5,15 @@ docs/ui.md, docs/vision.md, docs/architecture.md, docs/games/*.md): a page namin
 sub-command the parser does not have, or a value it refuses, leaves the reader with a usage error
 instead of a table. So each line, its ``[optional]`` parts included and its ``a|b`` alternatives taken
 in turn, must parse with the real parser here. A game page's position document, options table and
-profiles, and the error codes docs/architecture.md lists, are held to the code the same way
-(docs/protocol.md has its own test, test_protocol_doc.py).
+profiles, the Targi page's card tables, the error codes docs/architecture.md lists and the environment
+variables the pages name are held to the code the same way (docs/protocol.md has its own test,
+test_protocol_doc.py); so are a few things README promises the user at the keyboard: empty names refused
+by name, and the terminal's first questions answered as they list their choices, `q` quitting.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import itertools
@@ -92,13 +95,13 @@ def documented() -> list[tuple[str, str, bool]]:
 
 
 COMMANDS = documented()
+# Said of a span naming a command in passing; anything else (a wrong option, sub-command or value) is not.
+INCOMPLETE = re.compile(r"the following arguments are required|expected one argument$|required: COMMAND")
 
 
 @pytest.fixture(scope="module")
-def parser():
+def parser() -> argparse.ArgumentParser:
     return build_parser()  # once: it loads every adapter's commands
-# Said of a span naming a command in passing; anything else (a wrong option, sub-command or value) is not.
-INCOMPLETE = re.compile(r"the following arguments are required|expected one argument$|required: COMMAND")
 
 
 def test_the_pages_show_the_commands_a_user_types() -> None:
@@ -108,7 +111,9 @@ def test_the_pages_show_the_commands_a_user_types() -> None:
 
 
 @pytest.mark.parametrize(("page", "command", "whole"), COMMANDS, ids=[f"{p}: {c}"[:70] for p, c, _ in COMMANDS])
-def test_each_documented_command_line_parses(page: str, command: str, whole: bool, parser) -> None:
+def test_each_documented_command_line_parses(
+    page: str, command: str, whole: bool, parser: argparse.ArgumentParser
+) -> None:
     for argv in _variants(command):
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
