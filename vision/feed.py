@@ -32,7 +32,7 @@ from companion.observations import CardsSeen, DieRead, LinkChanged, Observation,
 from vision.covered_notice import CoveredNotice, slots_under
 from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
-from vision.knock import Beyond, Knock, camera_moved, followed_tray, gate_beyond, untouched
+from vision.knock import Beyond, Knock, TableAtRest, camera_moved, followed_tray, gate_beyond, rest_words, untouched
 from vision.marker_places import places_moved, save_places
 from vision.markers import hidden_text
 from vision.motion import MotionGate
@@ -358,6 +358,9 @@ class CameraFeed:
         # a roll. Several dice told at once (refused: a game rolls one die) do not replace them.
         self._dice_placed: Any = None
         self._placed_picture: Any = None  # the frame the dice placed were read in (`_camera_moved`)
+        # The whole picture when the marked tray was last at rest, read (dice placed, or nothing in it): what a
+        # tray that settles empty is compared with for a knock (`_at_rest`).
+        self._rest = TableAtRest()
         self._began = "the camera began reading"  # what started these readers, for the dice lying in view then
         self._shape: tuple[int, ...] | None = None  # the size of the frames these readers have seen
         self._outlines: dict[int, Any] | None = None  # where the slots lay at the last board read
@@ -649,10 +652,13 @@ class CameraFeed:
         first = self.gate.previous is None or reshaped  # nothing to compare with: no throw seen
         dice_fault: ReaderFault | None = None
         if self.settler is not None:
+            reads = self.settler.reads
             try:
                 settled = self.settler.feed(tray)
             except ReaderFault as fault:  # the dice reader's fault is said below; the board is still read
                 settled, dice_fault = None, fault
+            if self.settler.reads != reads and self.settler.empty_reads and not self._tray.whole:
+                self._at_rest(frame, offset, tray.shape)  # the marked tray was read, and no dice are in it
         else:
             settled = None
             self.gate.is_still(frame)
@@ -804,6 +810,30 @@ class CameraFeed:
         """Keep ``dice`` as the dice lying untouched, and the picture they lie in (`_camera_moved`)."""
         self._dice_placed = dice
         self._placed_picture = self._picture.copy() if self._picture is not None else None
+        self._rest.keep(self._placed_picture)
+
+    def _at_rest(self, frame: Any, offset: tuple[int, int], shape: tuple[int, ...]) -> None:
+        """The marked tray settled with no dice in it: compare the picture with the one it last rested in, and
+        follow a knock, or ask for the tray to be marked again (`knock.knocked_at_rest`).
+
+        The picture was compared only when dice settled, so a camera knocked while
+        the tray was empty, or knocked so the dice left the marked area, kept the
+        area where it was, off the tray: the next roll was missed, or read in part.
+        On the first read after motion, and on an idle tray's reads only when the
+        picture changed since it rested (`knock.TableAtRest`).
+        """
+        x0, y0, x1, y1 = self._tray.pixels(frame.shape)
+        knock = self._rest.knock(frame, self._dice_placed, (x0, y0, x1, y1), gate_beyond(self.gate, offset, shape),
+                                 self.settler is not None and self.settler.empty_reads == 1)
+        if knock is None:
+            return
+        if knock.told_by == "picture" and self._dice_placed:
+            # The dice lying there, if they still do, moved with the picture: a throw is told from them there.
+            self._dice_placed = placed(self._dice_placed, knock.shift)
+            self._placed_picture = self._rest.picture
+        followed = self._follow_knock(knock)
+        self.gate.forget_moves()  # the knock is told: the dice read in the moved tray are no new motion's
+        self._tell(LinkChanged(self.name, True, f"{rest_words(knock)}{followed}"))
 
     def _cards(self, frame: Any) -> None:
         """Slots whose steady card changed to a card. One that emptied is the first half of a change, never

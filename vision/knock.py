@@ -16,6 +16,11 @@ as it was (within a few degrees), it moved no farther than a knock moves a
 picture, and nothing came into view on the way; a roll missed so is said on
 the status line ("roll again or enter the value by hand"), which a player
 mends with one throw, while a roll nobody threw moves a pawn.
+
+A marked tray that settles with no dice in it is compared too (`knocked_at_rest`):
+a knock while the tray is empty, or one that carries the dice out of the marked
+area, settles no dice, and left untold the area stayed off the tray, where the
+next roll was missed or read in part.
 """
 
 from __future__ import annotations
@@ -153,19 +158,26 @@ def moved_together(before: Sequence[DieReading], now: Sequence[DieReading], pict
     return Knock([b for b, _ in pairs], (dx, dy), "dice")
 
 
-def seen_moved(before: np.ndarray, now: np.ndarray, box: Box, shift: tuple[float, float]) -> tuple[int, int] | None:
+def seen_moved(before: np.ndarray, now: np.ndarray, box: Box, shift: tuple[float, float],
+               reach: int | None = None) -> tuple[int, int] | None:
     """How far the die boxed ``box`` in grey ``before`` moved, when it is found in grey ``now`` about ``shift``
     away as the same picture: the same face turned the same way (a face turned a few degrees moves its pips
-    off their places); else None."""
+    off their places); else None. ``reach``: how far about that place it is looked for, in px (a few px by
+    default; `carried_out` looks as far as a knock moves a picture)."""
     h, w = before.shape[:2]
     x0, y0, x1, y1 = (round(v) for v in box)
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     if x1 - x0 < 6 or y1 - y0 < 6:
         return None
-    reach = max(3, round(LOOK_SEARCH * _side(box)))
+    wide = reach is not None
+    reach = reach if reach is not None else max(3, round(LOOK_SEARCH * _side(box)))
     sx0, sy0 = round(x0 + shift[0]) - reach, round(y0 + shift[1]) - reach
     sx1, sy1 = round(x1 + shift[0]) + reach, round(y1 + shift[1]) + reach
-    if sx0 < 0 or sy0 < 0 or sx1 > w or sy1 > h:
+    if wide:  # a wide look stops at the picture's edge
+        sx0, sy0, sx1, sy1 = max(0, sx0), max(0, sy0), min(w, sx1), min(h, sy1)
+        if sx1 - sx0 < x1 - x0 or sy1 - sy0 < y1 - y0:
+            return None
+    elif sx0 < 0 or sy0 < 0 or sx1 > w or sy1 > h:
         return None  # partly out of the picture: not seen whole
     score = cv2.matchTemplate(now[sy0:sy1, sx0:sx1], before[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED)
     _, best, _, (bx, by) = cv2.minMaxLoc(np.nan_to_num(score, nan=-1.0))
@@ -220,3 +232,134 @@ def followed_tray(tray: TrayArea, knock: Knock, shape: tuple[int, ...]) -> tuple
     if tray.whole or knock.told_by != "picture" or area is None:
         return tray, ""
     return area, f"the marked tray moved with the picture: dice are read in {area.words()}"
+
+
+REST_CHANGE = 1.0  # grey levels of mean change (64x48, light matched) from the tray's rest picture worth comparing
+TINY = (64, 48)
+
+
+class TableAtRest:
+    """The whole picture the marked tray last rested in, read (dice placed, or nothing there), and when a tray
+    read empty since is worth comparing with it for a knock (`knocked_at_rest`).
+
+    The first read after motion always is (a knock is motion to the gate where
+    the tray's walls or the table's marks move). A knock too smooth for the gate,
+    or a camera arm sagging a little at a time, is found at the reads of an idle
+    tray (two a second), each first looked at 64x48 px for 0.1 ms: only a
+    picture that changed since it rested (a grey level on average, light
+    matched) is compared, and after a comparison that found nothing, only once
+    it has changed as much again from the picture then compared, so a sunbeam or
+    a cup set down without a hand the gate saw is compared once, not twice a
+    second all day.
+    """
+
+    def __init__(self) -> None:
+        self.picture: Any = None
+        self._tiny: np.ndarray | None = None
+        self._tried: np.ndarray | None = None  # the tiny picture last compared in vain
+
+    def keep(self, picture: Any) -> None:
+        """``picture`` (a copy nobody else changes) is the picture the tray rests in now."""
+        self.picture, self._tried = picture, None
+        self._tiny = _tiny(picture) if picture is not None else None
+
+    def knock(self, now: np.ndarray, lying: Sequence[DieReading] | None, area: Box, beyond: Beyond | None,
+              after_motion: bool) -> Knock | None:
+        """The knock since the tray last rested, told when it rests again in ``now`` with no dice read in it
+        (``after_motion``: on the first read since the gate saw motion); else None."""
+        if self.picture is None or self._tiny is None or self.picture.shape != now.shape:
+            self.keep(now.copy())
+            return None
+        if not after_motion:
+            tiny = _tiny(now)
+            if _changed(self._tiny, tiny) < REST_CHANGE:
+                return None
+            if self._tried is not None and _changed(self._tried, tiny) < REST_CHANGE:
+                return None  # compared in vain already, and no more changed since
+            self._tried = tiny
+        knock = knocked_at_rest(self.picture, now, lying, area, beyond)
+        if knock is not None or after_motion:  # after motion, what lies still now is the table at rest
+            self.keep(now.copy())
+        return knock
+
+
+def _tiny(picture: np.ndarray) -> np.ndarray:
+    return cv2.resize(picture, TINY, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _changed(before: np.ndarray, now: np.ndarray) -> float:
+    """Mean change in grey levels between two tiny pictures, ``before`` brought to ``now``'s light as a whole."""
+    gain = float(now.sum()) / max(1.0, float(before.sum()))
+    return float(np.mean(np.abs(now - before * gain)))
+
+
+def knocked_at_rest(rest: Any, now: Any, lying: Sequence[DieReading] | None, area: Box,
+                    beyond: Beyond | None = None) -> Knock | None:
+    """The camera knocked since the still picture ``rest``, told when the marked tray (``area``, frame pixels)
+    settles in the still picture ``now`` with no dice in it; ``lying``: the dice last taken as lying there
+    (perhaps lifted out since), whose places are no table to compare. None when nothing tells a knock.
+
+    The picture is compared only when the dice settle, so a knock while the tray
+    was empty, or one that carried the dice out of the marked area, was measured
+    by nothing: the area stayed where it was, off the tray, and the next roll was
+    read in the wrong place or missed. The whole picture tells it as for dice
+    (`motion.picture_shift`: the table round the tray, its walls, all moved by one
+    shift; a hand held still, a cup set down or a lamp dimmed moves no picture).
+    Where it cannot (a plain tray filling the view), dice carried out of the area
+    are looked for beside it (`carried_out`). Done once a still period, when the
+    tray's first read comes back empty, so a tray at rest pays nothing for it.
+    """
+    if rest is None or now is None:
+        return None
+    lying = list(lying or ())
+    shift = picture_shift(rest, now, [d.box for d in lying])
+    if shift is not None:
+        return Knock(lying, shift, "picture")
+    if not lying or beyond is None:
+        return None
+    return carried_out(lying, rest, now, area, beyond)
+
+
+def carried_out(before: Sequence[DieReading], picture: Any, now_picture: Any, area: Box,
+                beyond: Beyond) -> Knock | None:
+    """The dice of ``before``, when each is found in ``now_picture`` moved by one common vector out of the marked
+    ``area`` (frame pixels), the same face turned the same way, nothing else moved in view on the way, and the
+    picture round them does not show it stayed; else None (`moved_together`, for dice no longer read).
+
+    A hand that lifts a die out takes it away, or lays it down turned otherwise,
+    and comes in over the tray's edge wider than the die's own way: no knock.
+    """
+    old, new = as_bgr(picture), as_bgr(now_picture)
+    if old is None or new is None or old.shape != new.shape:
+        return None
+    old_grey, new_grey = cv2.cvtColor(old, cv2.COLOR_BGR2GRAY), cv2.cvtColor(new, cv2.COLOR_BGR2GRAY)
+    farthest = KNOCK_FARTHEST * max(old.shape[:2])
+    found = [seen_moved(old_grey, new_grey, d.box, (0.0, 0.0), round(farthest)) for d in before]
+    if any(move is None for move in found):
+        return None  # a die gone (lifted out), or turned: no knock
+    moves = np.array(found, np.float64)
+    shift = moves.mean(axis=0)
+    if not 2.0 <= float(np.hypot(*shift)) <= farthest:
+        return None
+    if any(np.hypot(*(move - shift)) > max(3.0, TOGETHER * _side(d.box))
+           for d, move in zip(before, moves, strict=True)):
+        return None  # moved apart: not one picture moved
+    dx, dy = float(shift[0]), float(shift[1])
+    now = placed(before, (dx, dy))
+    x0, y0, x1, y1 = area
+    if all(x0 <= c[0] <= x1 and y0 <= c[1] <= y1 for c in (_centre(d.box) for d in now)):
+        return None  # still in the area: the reader's to read there, not carried out
+    if beyond([_swept(b.box, n.box) for b, n in zip(before, now, strict=True)]):
+        return None  # a hand came in over the tray's edge
+    if picture_stayed(old, new, (dx, dy), [d.box for d in (*before, *now)]):
+        return None
+    return Knock(list(before), (dx, dy), "dice")
+
+
+def rest_words(knock: Knock) -> str:
+    """The status line's sentence for `knocked_at_rest`, before what becomes of the marked tray."""
+    if knock.told_by == "picture":
+        return (f"the picture moved {knock.distance:.0f} px while no dice were read in the marked tray (the camera "
+                "was knocked?)")
+    return (f"the dice moved {knock.distance:.0f} px all together, out of the marked tray, each face turned as "
+            "before (the camera was knocked?)")

@@ -27,7 +27,7 @@ from vision.cli import KEEP_FRAMES, picture_settings
 from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.frames import as_bgr, unusable_text
-from vision.knock import camera_moved, followed_tray, gate_beyond, untouched
+from vision.knock import TableAtRest, camera_moved, followed_tray, gate_beyond, rest_words, untouched
 from vision.markers import hidden_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
@@ -454,6 +454,7 @@ def watch(args: argparse.Namespace) -> int:
     covered = CoveredNotice(tracker.steady if tracker else 1)  # as the tracker takes a card: a few reads alike
     last_dice = None
     last_picture = None  # the picture last_dice lay in, for a camera knocked meanwhile
+    at_rest = TableAtRest()  # the picture the marked tray last rested in, read, for a knock while it was empty
     small_told = False  # dice too small in the view are told once
     faults = PictureFaults(args.reader, mains_hz, not tray.whole)
     frames = reports = unusable = 0
@@ -520,7 +521,23 @@ def watch(args: argparse.Namespace) -> int:
                     lines.append(told)
             else:
                 view, offset = tray.cut(shown)
+                reads = settler.reads
                 settled = settler.feed(view)
+                if settler.reads != reads and settler.empty_reads and not tray.whole:
+                    # The tray read empty: a knock meanwhile moved the picture with no dice to tell it, as the
+                    # table's feed judges it (`CameraFeed._at_rest`).
+                    knock = at_rest.knock(shown, last_dice, tray.pixels(shown.shape),
+                                          gate_beyond(settler.gate, offset, view.shape), settler.empty_reads == 1)
+                    if knock is not None:
+                        if knock.told_by == "picture" and last_dice:
+                            last_dice, last_picture = placed(last_dice, knock.shift), at_rest.picture
+                        tray, told = followed_tray(tray, knock, shown.shape)
+                        if told:
+                            settler.gate.rebase(tray.cut(shown)[0])
+                            settler.history.clear()
+                        settler.gate.forget_moves()
+                        lines.append(f"{rest_words(knock)}: " + (told or "check the marked tray: if it no longer lies "
+                                                                          "on the tray, give --tray again"))
                 read_in, gate_of = view, settler.gate  # where the settled dice were read, and that view's gate
                 if board_die is not None:  # the temple die past the marked tray, on the board, as the feed reads it
                     board_die.follow(settler.gate.still_count == 0, settled.reading if settled is not None else ())
@@ -539,6 +556,7 @@ def watch(args: argparse.Namespace) -> int:
                     same = same or knock is not None
                     if dice and (same or last_dice is None or len(dice) == 1):
                         last_dice, last_picture = dice, shown.copy()
+                        at_rest.keep(last_picture)
                     boxes = [r.box for r in in_view]  # in the tray's view, as the reader saw them
                     lines.append(_settled_text(settled, same, gate_of.moved_over(boxes, read_in.shape),
                                                args.reader == "temple-die"))
