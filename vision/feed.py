@@ -697,7 +697,8 @@ class CameraFeed:
             touched = self.gate.moved_over(boxes, tray.shape)
             self._die_on_board = False
             self._dice(dataclasses.replace(settled, reading=placed(settled.reading, offset)), touched,
-                       gate_beyond(self.gate, offset, tray.shape))
+                       gate_beyond(self.gate, offset, tray.shape),
+                       None if self._tray.whole else self._tray.pixels(frame.shape))
             self.gate.forget_moves()
         if on_board is not None and on_board.reading:
             boxes = [d.box for d in on_board.reading]
@@ -720,7 +721,8 @@ class CameraFeed:
             # card reading too, so a path card laid went unseen for as long as the die's fault lasted.
             raise dice_fault
 
-    def _dice(self, settled: Settled, touched: bool = True, beyond: Beyond | None = None) -> None:
+    def _dice(self, settled: Settled, touched: bool = True, beyond: Beyond | None = None,
+              area: tuple[int, int, int, int] | None = None) -> None:
         """One reading per settled roll; several dice are reported as a count for the controller to refuse.
 
         `RollStarted` goes with the reading, not with the first motion: a hand
@@ -730,7 +732,8 @@ class CameraFeed:
         game, a face just taught, the picture changed shape) were no roll of
         this game: they are named, not applied. Dice that all lie where dice lay
         before, some perhaps taken away (`untouched`), are no roll either, nor dice that moved only with a
-        camera knocked (`knock.camera_moved`; ``beyond`` says whether anything else moved in view meanwhile).
+        camera knocked (`knock.camera_moved`; ``beyond`` says whether anything else moved in view meanwhile,
+        ``area`` where the marked tray lies, in frame pixels).
         """
         dice, thrown = settled.reading, self._moved_at
         self._moved_at = None
@@ -739,7 +742,7 @@ class CameraFeed:
         before, rolled = self._dice_placed, self._rolled
         self._dice_seen, self._rolled = dice, False
         kept = untouched(before, dice)
-        moved = camera_moved(before, dice, self._placed_picture, self._picture, beyond) if kept is None else None
+        moved = camera_moved(before, dice, self._placed_picture, self._picture, beyond, area) if kept is None else None
         followed = ""
         if moved is not None:
             kept = moved.dice

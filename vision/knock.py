@@ -101,15 +101,19 @@ def untouched(before: Any, now: Any) -> list[DieReading] | None:
     return matched
 
 
-def camera_moved(before: Any, now: Any, picture: Any, now_picture: Any, beyond: Beyond | None = None) -> Knock | None:
+def camera_moved(before: Any, now: Any, picture: Any, now_picture: Any, beyond: Beyond | None = None,
+                 area: Box | None = None) -> Knock | None:
     """The dice of `before` that the dice settled `now` are, when the camera was knocked since `before` lay in
     `picture`: the whole picture moved with them (`motion.picture_shift`), or, where the picture round them
-    cannot tell, the dice moved together (`moved_together`); else None.
+    cannot tell, the dice moved together (`moved_together`), or were carried over the side of the marked tray
+    ``area`` (frame pixels, `carried_out`); else None.
 
     A camera knocked moves every die in the picture: a die some 25 px off its
     place was told as a new roll, and applied to the next player. ``beyond``
     says whether anything else moved in view on the way; without it the dice
-    alone do not tell a knock.
+    alone do not tell a knock. A die carried half over the marked tray's side
+    is read in part, as another face (a 5 as a 6 or a 2), and was applied as a
+    roll nobody threw.
     """
     if before is None or picture is None or now_picture is None or not now:
         return None
@@ -119,7 +123,10 @@ def camera_moved(before: Any, now: Any, picture: Any, now_picture: Any, beyond: 
         return None if kept is None else Knock(kept, shift, "picture")
     if beyond is None:
         return None
-    return moved_together(before, now, picture, now_picture, beyond)
+    together = moved_together(before, now, picture, now_picture, beyond)
+    if together is not None or area is None:
+        return together
+    return carried_out(before, picture, now_picture, area, beyond)
 
 
 def moved_together(before: Sequence[DieReading], now: Sequence[DieReading], picture: Any, now_picture: Any,
@@ -322,9 +329,10 @@ def knocked_at_rest(rest: Any, now: Any, lying: Sequence[DieReading] | None, are
 
 def carried_out(before: Sequence[DieReading], picture: Any, now_picture: Any, area: Box,
                 beyond: Beyond) -> Knock | None:
-    """The dice of ``before``, when each is found in ``now_picture`` moved by one common vector out of the marked
-    ``area`` (frame pixels), the same face turned the same way, nothing else moved in view on the way, and the
-    picture round them does not show it stayed; else None (`moved_together`, for dice no longer read).
+    """The dice of ``before``, when each is found in ``now_picture`` moved by one common vector, one of them at
+    least over the side of the marked ``area`` (frame pixels), the same face turned the same way, nothing else
+    moved in view on the way, and the picture round them does not show it stayed; else None (`moved_together`,
+    for dice no longer read, or read in part).
 
     A hand that lifts a die out takes it away, or lays it down turned otherwise,
     and comes in over the tray's edge wider than the die's own way: no knock.
@@ -347,8 +355,8 @@ def carried_out(before: Sequence[DieReading], picture: Any, now_picture: Any, ar
     dx, dy = float(shift[0]), float(shift[1])
     now = placed(before, (dx, dy))
     x0, y0, x1, y1 = area
-    if all(x0 <= c[0] <= x1 and y0 <= c[1] <= y1 for c in (_centre(d.box) for d in now)):
-        return None  # still in the area: the reader's to read there, not carried out
+    if all(x0 <= d.box[0] and y0 <= d.box[1] and d.box[2] <= x1 and d.box[3] <= y1 for d in now):
+        return None  # still wholly in the area: the reader's to read there, not carried out
     if beyond([_swept(b.box, n.box) for b, n in zip(before, now, strict=True)]):
         return None  # a hand came in over the tray's edge
     if picture_stayed(old, new, (dx, dy), [d.box for d in (*before, *now)]):

@@ -552,7 +552,9 @@ def watch(args: argparse.Namespace) -> int:
                     same = bool(dice) and untouched(last_dice, dice) is not None
                     # A camera knocked moves the dice with the whole picture: no roll either (`knock.camera_moved`).
                     beyond = gate_beyond(gate_of, offset, read_in.shape)  # in the view its gate watched
-                    knock = camera_moved(last_dice, dice, last_picture, shown, beyond) if dice and not same else None
+                    area = None if tray.whole or read_in is shown else tray.pixels(shown.shape)
+                    knock = (camera_moved(last_dice, dice, last_picture, shown, beyond, area) if dice and not same
+                             else None)
                     same = same or knock is not None
                     if dice and (same or last_dice is None or len(dice) == 1):
                         last_dice, last_picture = dice, shown.copy()

@@ -60,15 +60,15 @@ EDGE_FIVE = (5, (415.0, 300.0), 20.0)  # lying by the marked area's right side (
 SHOVE = (-40, -6)  # the knocked camera's view: the 5 appears 40 px right, over the area's side
 
 
-def carried_knock(table: Table, tmp_path: Path) -> str:
+def carried_knock(table: Table, tmp_path: Path, shove: tuple[int, int] = SHOVE) -> str:
     """The 5 thrown and lying by the area's side; the camera knocked so that the 5 lies half out of the area;
     still again; the 5 taken out and a 3 thrown into the tray."""
     frames = [table.view() for _ in range(20)] + table.throw(*EDGE_FIVE)
-    frames += [table.view(EDGE_FIVE, at=(SHOVE[0] * k // 3, SHOVE[1] * k // 3)) for k in (1, 2)]
-    frames += [table.view(EDGE_FIVE, at=SHOVE) for _ in range(45)]
-    frames += [table.view(at=SHOVE) for _ in range(10)]
-    frames += thrown_in(table, SHOVE, (3, (330.0, 250.0), 81.0))
-    return recorded(tmp_path / f"carried-{type(table).__name__}.avi", frames)
+    frames += [table.view(EDGE_FIVE, at=(shove[0] * k // 3, shove[1] * k // 3)) for k in (1, 2)]
+    frames += [table.view(EDGE_FIVE, at=shove) for _ in range(45)]
+    frames += [table.view(at=shove) for _ in range(10)]
+    frames += thrown_in(table, shove, (3, (330.0, 250.0), 81.0))
+    return recorded(tmp_path / f"carried-{type(table).__name__}-{shove[0]}.avi", frames)
 
 
 def test_dice_carried_half_out_of_the_marked_tray_by_a_knock(tmp_path: Path) -> None:
@@ -95,6 +95,18 @@ def test_dice_carried_out_of_a_plain_marked_tray_ask_for_it_to_be_marked_again(t
                      "camera was knocked?). Check the marked tray: if it no longer lies on the tray, mark the tray "
                      "again"], notes
     assert [a["value"] for a in session.log] == [5, 3]
+
+
+def test_a_die_read_in_part_over_a_plain_marked_tray_s_side_is_no_roll(tmp_path: Path) -> None:
+    """Carried 30 px, the 5 lies over the area's side and is read in part, as a 6: offered to the table as a roll
+    nobody threw. Found moved as one picture over the side, it is the 5 that lay there."""
+    session, seen, kept, final = play(carried_knock(PlainTray(), tmp_path, (-30, -6)), MARKED)
+    assert [o.value for o in seen if isinstance(o, DieRead)] == [5, 3]
+    assert [a["value"] for a in session.log] == [5, 3]
+    notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "knocked" in o.detail]
+    assert len(notes) == 1 and notes[0].startswith("the dice moved 31 px all together"), notes
+    assert notes[0].endswith("Check the marked tray: if it no longer lies on the tray, mark the tray again")
+    assert final == MARKED and kept == []
 
 
 def with_hand(table: Table, die: tuple[int, tuple[float, float], float] | None, reach: float,
