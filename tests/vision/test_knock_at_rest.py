@@ -184,3 +184,19 @@ def test_watch_follows_a_knock_while_the_tray_was_empty(tmp_path: Path, capsys: 
             f"tray moved with the picture: dice are read in {moved.words()}") in out, out
     said = [line.split("sure: ", 1)[1] for line in out.splitlines() if "settled" in line]
     assert said == ["the table would take it"], said
+
+
+def test_a_camera_arm_sagging_a_little_at_a_time_is_followed(tmp_path: Path) -> None:
+    """A pixel every few frames is no motion to the gate, so no still period ever began: the idle tray's reads
+    compare the picture once it has changed, and the area follows it step by step onto the tray."""
+    table = Table()
+    frames = [table.view() for _ in range(20)]
+    frames += [table.view(at=(round(AT[0] * k / 84), round(AT[1] * k / 84))) for k in range(1, 85)]
+    frames += [table.view(at=AT) for _ in range(30)] + thrown_in(table, AT, THREE)
+    session, seen, kept, final = play(recorded(tmp_path / "sagging.avi", frames), MARKED)
+    wanted = knocked_tray()
+    assert all(abs(a - b) <= 3 / 640 for a, b in zip(final.as_list(), wanted, strict=True)), (final, wanted)
+    assert kept and kept[-1] == final
+    notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "knocked" in o.detail]
+    assert notes and all(n.startswith("the picture moved") for n in notes), notes
+    assert [a["value"] for a in session.log] == [3]
