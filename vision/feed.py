@@ -758,9 +758,10 @@ class CameraFeed:
             # and a player whose throw went unanswered must learn why.
             self._place(dice)
             now = faces(dice) if faces(dice) == faces(kept) else f"now read {faces(dice)} (was {faces(kept)})"
-            knocked = moved.words() if moved is not None else ""
-            self._tell(LinkChanged(self.name, True, f"{knocked}the dice lie where they lay, {now}: not taken as a "
-                                                    f"new roll; roll again or enter the value by hand{followed}"))
+            # After a knock nobody threw, so "roll again" would ask for a throw nobody owes.
+            knocked, answer = ((moved.words(), "not taken as a roll") if moved is not None else
+                               ("", "not taken as a new roll; roll again or enter the value by hand"))
+            self._tell(LinkChanged(self.name, True, f"{knocked}the dice lie where they lay, {now}: {answer}{followed}"))
             return
         if before is None and not rolled:
             self._place(dice)

@@ -111,6 +111,7 @@ def test_a_die_lying_still_while_the_camera_is_knocked_is_not_a_new_roll(tmp_pat
     assert [a["value"] for a in session.log] == [5, 5]  # the throw, then the real second throw; no knock between
     notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]
     assert len(notes) == 1 and notes[0].startswith("the picture moved 28 px (the camera was knocked?)")
+    assert notes[0].endswith(": not taken as a roll")  # nobody threw, so nobody is asked to throw again
 
 
 def test_watch_says_a_knocked_camera_is_no_roll(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
