@@ -43,7 +43,7 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
         closers: list[Callable[[], None]] = []
         if args.buttons != "none":
             panel = Panel(_config(args), terminal.controller.submit, make_pin_factory(args.buttons))
-            terminal.controller.add_output(panel.lights)
+            panel.lights.follow(terminal.controller)
             terminal.press = panel.press
             closers.append(panel.close)
         if args.dice_sensor:
@@ -278,7 +278,7 @@ def cmd_hw_demo(args: argparse.Namespace) -> int:
         terminal.controller.add_output(lambda u: steps.put(u) if u.kind in kinds else None)
         finished: list[bool] = []
         panel = Panel(load_config(), terminal.controller.submit, make_pin_factory("mock"))
-        terminal.controller.add_output(panel.lights)
+        panel.lights.follow(terminal.controller)
         terminal.press = panel.press
         link = DiceLink(sensor.path, terminal.controller.submit)
 

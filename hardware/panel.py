@@ -17,7 +17,9 @@ from typing import Any, TypeVar
 
 from gpiozero import LED, RGBLED, Button, Buzzer, Device
 
+from companion.controller import Controller
 from companion.errors import CompanionError
+from companion.game import Pending
 from companion.observations import ButtonPressed, Observation, Update
 
 Submit = Callable[[Observation], None]
@@ -238,14 +240,28 @@ class Lights:
         for name, led in self.leds.items():
             led.value = 1 if name == colour else 0
 
-    def __call__(self, update: Update) -> None:
-        self._end_flash()
-        pending = update.pending
+    def follow(self, controller: Controller) -> None:
+        """Listen to ``controller`` from now on, lighting the turn of the game it already holds.
+
+        The lights hear only updates, and a game resumed at start-up (or a
+        button box switched on from the settings screen mid-game) publishes
+        none until the next move: the box stayed dark while blue was to play.
+        """
+        controller.add_output(self)
+        session = controller.session
+        self._light(session.pending() if session is not None else None)
+
+    def _light(self, pending: Pending | None) -> None:
         colour = None
         if pending is not None and not pending.is_over and pending.player:
             colour = str(pending.player).lower()
         self.colour = colour
         self.show(colour)
+
+    def __call__(self, update: Update) -> None:
+        self._end_flash()
+        self._light(update.pending)
+        colour = self.colour
         if any(getattr(event, "kind", None) == "penalty" for event in update.events):
             self._start_flash(colour or "white")
         if update.kind in ("refused", "unapplied") and self.buzzer is not None:

@@ -69,7 +69,7 @@ def start(controller: Controller, name: str, spec: str, orientation: Orientation
         from hardware.pins import load_config
 
         panel = Panel(load_config(None), controller.submit, make_pin_factory(spec))
-        controller.add_output(panel.lights)
+        panel.lights.follow(controller)  # lit for the game already on the table, not dark until its next move
         return panel
     if name == "serial":
         from hardware.dice_link import DiceLink

@@ -376,3 +376,28 @@ def test_the_simulated_button_box_forgets_its_lights_past_changes(tmp_path: Path
     finally:
         panel.close()
         pins.close()
+
+
+def test_a_button_box_started_on_a_resumed_game_lights_whose_turn_it_is() -> None:
+    """The lights heard only updates, and a game resumed at start-up (or the box switched on from the settings
+    screen mid-game) published none: the box stayed dark while blue was to play, until someone moved."""
+    from ui import inputs
+
+    resumed = {"game": "race", "players": ["red", "blue"], "positions": [0, 0], "turn": 1}
+    controller = Controller(Session.load("race", resumed))
+    panel = inputs.start(controller, "buttons", "mock")
+    try:
+        assert lit(panel.pin_factory) == (False, False, True)  # blue's turn, before any move
+        controller.handle(DieRead(2, "serial"))
+        controller.handle(Touch("act", {"type": "hold"}))
+        assert lit(panel.pin_factory) == (True, False, False)  # and it follows the game as before
+    finally:
+        inputs.stop(controller, panel)
+    controller = Controller()  # no game yet: dark, and lit once one begins
+    panel = inputs.start(controller, "buttons", "mock")
+    try:
+        assert lit(panel.pin_factory) == (False, False, False)
+        controller.set_session(Session.new("race", ["red", "blue"]))
+        assert lit(panel.pin_factory) == (True, False, False)
+    finally:
+        inputs.stop(controller, panel)
