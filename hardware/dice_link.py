@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 
@@ -31,6 +32,14 @@ from hardware.tags import TagMap
 
 Submit = Callable[[Observation], None]
 QUERY = encode("ID?")
+# After this long without a byte, a sensor that has answered "$ID?" before is asked again, and one that then
+# says nothing for ANSWER_SECONDS is reported silent (hung, or its board lost power behind the USB adapter).
+QUIET_SECONDS = 15.0
+ANSWER_SECONDS = 5.0
+
+
+class Silent(serial.SerialException):
+    """The port is open but the device behind it stopped answering: the reader reopens it, as after a failure."""
 
 
 def open_port(url: str, baudrate: int = 115200) -> serial.SerialBase:
@@ -103,6 +112,7 @@ class DiceLink:
         baudrate: int = 115200,
         backoff: tuple[float, float] = (0.1, 2.0),
         on_message: Callable[[Message], None] | None = None,
+        silence: tuple[float, float] = (QUIET_SECONDS, ANSWER_SECONDS),
     ) -> None:
         self.url = url
         self.submit = submit
@@ -111,6 +121,7 @@ class DiceLink:
         self.baudrate = baudrate
         self.backoff = backoff
         self.on_message = on_message
+        self.silence = silence
         self.counts: Counter[str] = Counter()
         self.ident: Ident | None = None
         self._parser = LineParser()
@@ -119,6 +130,9 @@ class DiceLink:
         self._port: serial.SerialBase | None = None
         self._spoke = False  # the device sent a valid message since the port was last opened
         self._garbled_said = False  # an unreadable line was reported, and no line has read since
+        self._answers = False  # the device has answered "$ID?": its silence after one is news
+        self._asked_at: float | None = None  # when "$ID?" went out to a quiet port, until something came back
+        self._silent = False  # reported silent, and nothing valid heard since
 
     def start(self) -> DiceLink:
         self._thread = threading.Thread(target=self._run, name=f"dice-link {self.url}", daemon=True)
@@ -162,12 +176,19 @@ class DiceLink:
             self._spoke = self._garbled_said = False
             self._parser.reset()  # a half line from before the outage must not glue onto the next one
             self.counts["connects"] += 1
-            self.submit(LinkChanged(self.source, True, f"{self.url} open"))
+            if not self._silent:  # reopened to wake a silent device: "connected" would say it is back
+                self.submit(LinkChanged(self.source, True, f"{self.url} open"))
             try:
                 if not ask_ident(port):
                     self.counts["query not sent"] += 1
                 self._read(port)
+            except Silent as silence:
+                self.counts["silences"] += 1
+                if not self._silent:  # said once, not at every reopen while it stays silent
+                    self._silent = True
+                    self.submit(LinkChanged(self.source, False, str(silence)))
             except (serial.SerialException, OSError) as error:
+                self._silent = False
                 self.submit(LinkChanged(self.source, False, f"{self.url}: {error}"))
                 reported_down = True
             finally:
@@ -178,15 +199,42 @@ class DiceLink:
             delay = min(delay * 2, self.backoff[1])
 
     def _read(self, port: serial.SerialBase) -> None:
+        """Read until stopped; raises `Silent` when a device that answers "$ID?" stops answering it.
+
+        A sensor whose firmware hung, or whose board lost power behind its USB
+        adapter, leaves the port open and quiet: the table heard "connected" and
+        then nothing when the dice were thrown. A quiet port is normal (no one
+        is rolling): it is asked after `silence`'s first figure of quiet, and
+        only a device that has answered such a query is judged by its answer.
+        The query sent on connecting does not count: a board reset by the
+        opening of its port (an Arduino's) says who it is on power-up anyway.
+        """
+        quiet, answer = self.silence
+        heard = time.monotonic()
         while not self._stop.is_set():
             data = port.read(port.in_waiting or 1)
-            if not data:
-                continue
-            for message in self._parser.feed(data):
-                self._deliver(message)
+            now = time.monotonic()
+            if data:
+                heard = now
+                for message in self._parser.feed(data):
+                    self._deliver(message)
+                self._asked_at = None  # it answered, or at least it speaks
+            elif self._asked_at is not None and now - self._asked_at >= answer:
+                self._asked_at = None
+                if self._answers:
+                    raise Silent(f"{self.url}: the sensor has not answered for {answer:g} s though it did before; "
+                                 "it may have hung or lost power (check its cable and power). Its port is reopened "
+                                 "until it answers; enter rolls by hand meanwhile")  # fmt: skip
+            elif self._asked_at is None and now - heard >= quiet:
+                heard = now
+                if ask_ident(port):
+                    self._asked_at = now
+                else:
+                    self.counts["query not sent"] += 1
 
     def _deliver(self, message: Message) -> None:
         self.counts[type(message).__name__] += 1
+        known = self.ident
         if isinstance(message, Ident):
             self.ident = message
         if self.on_message is not None:
@@ -202,6 +250,15 @@ class DiceLink:
             return
         self._spoke = True
         self._garbled_said = False
+        if self._silent:
+            self._silent = False
+            self.submit(LinkChanged(self.source, True, f"{self.url}: the sensor answers again"))
+        if isinstance(message, Ident):
+            if self._asked_at is not None:
+                self._answers = True
+                self.counts["answers"] += 1
+            if message == known:  # its answer to a query while quiet: no news for the table
+                return
         observation = to_observation(message, self.source, self.tags)
         if observation is not None:
             self.submit(observation)

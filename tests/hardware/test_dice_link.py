@@ -254,3 +254,44 @@ def test_unreadable_lines_are_said_once_until_a_line_reads(sensor: SimulatedSens
         sensor.write(b"$DIE,d6,6,100*00\n")
         pump_until(controller, lambda u: u.kind == "link" and "checksum mismatch" in u.text)
     assert [a["type"] for a in controller.session.log] == ["roll"]
+
+
+def test_a_sensor_that_goes_silent_is_said_once_reopened_and_welcomed_back(sensor: SimulatedSensor) -> None:
+    """A sensor whose firmware hung (or whose board lost power behind its USB adapter) leaves its port open and
+    quiet: the table heard "connected", then nothing at all when the dice were thrown."""
+    controller = race_controller()
+    with DiceLink(sensor.path, controller.submit, backoff=FAST, silence=(0.2, 0.2)) as link:
+        pump_until(controller, until_link(True))
+        while not link.counts["answers"]:  # it answers "$ID?" while quiet, so its silence will be news
+            sensor.answer_queries(0.05)
+            controller.pump()
+        quiet_since = link.counts["connects"]
+        silent = pump_until(controller, until_link(False))[-1]
+        assert "has not answered for 0.2 s though it did before" in silent.text and "enter rolls by hand" in silent.text
+        meanwhile = []
+        while link.counts["connects"] < quiet_since + 3:  # reopened, and still quiet, again and again
+            meanwhile += controller.wait_and_pump(0.05)
+        assert not [u.text for u in meanwhile if u.kind == "link"]  # said once: no connected/lost at each reopen
+        back: list = []
+        while not any("answers again" in u.text for u in back):
+            sensor.answer_queries(0.05)
+            back += controller.pump()
+        assert [u.detail["up"] for u in back if u.kind == "link"] == [True]
+        assert link.counts["Ident"] >= 2 and not any("firmware" in u.text for u in back)  # its answers are no news
+        sensor.roll(5)
+        step = pump_until(controller, lambda u: u.kind == "step")[-1]
+    assert step.action == {"type": "roll", "value": 5}
+
+
+def test_a_sensor_that_never_answers_the_query_is_not_called_silent(sensor: SimulatedSensor) -> None:
+    """Firmware that only prints (no "$ID?" support) is quiet between throws, as any sensor is: no report."""
+    controller = race_controller()
+    with DiceLink(sensor.path, controller.submit, backoff=FAST, silence=(0.05, 0.05)) as link:
+        pump_until(controller, until_link(True))
+        sensor.ident()  # on power-up only
+        pump_until(controller, lambda u: "firmware" in u.text)
+        threading.Event().wait(0.5)  # quiet, many times over the silence figures
+        sensor.roll(2)
+        updates = pump_until(controller, lambda u: u.kind == "step")
+    assert link.counts["answers"] == link.counts["silences"] == 0 and link.counts["connects"] == 1
+    assert not [u for u in updates if u.kind == "link"]
