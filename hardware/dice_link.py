@@ -13,6 +13,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 import serial
 
@@ -36,6 +37,28 @@ QUERY = encode("ID?")
 # says nothing for ANSWER_SECONDS is reported silent (hung, or its board lost power behind the USB adapter).
 QUIET_SECONDS = 15.0
 ANSWER_SECONDS = 5.0
+
+
+BY_ID = Path("/dev/serial/by-id")  # udev's names for serial devices by their USB identity, same after a re-plug
+
+
+def stable_name(device: str, folder: Path = BY_ID) -> Path | None:
+    """The link in ``folder`` that points at ``device`` now, if ``device`` is a path outside it; else None.
+
+    A café may give the port as ``/dev/ttyACM0``. Unplugged and plugged back
+    while the reader still held it, the sensor comes back as ``/dev/ttyACM1``,
+    and a reader retrying the old name waits forever; udev's by-id link
+    follows the device itself.
+    """
+    if "://" in device:
+        return None
+    try:
+        if os.path.realpath(Path(device).parent) == os.path.realpath(folder):
+            return None  # already a stable name
+        real = os.path.realpath(device)
+        return next((entry for entry in sorted(folder.iterdir()) if os.path.realpath(entry) == real), None)
+    except OSError:
+        return None
 
 
 class Silent(serial.SerialException):
@@ -113,6 +136,7 @@ class DiceLink:
         backoff: tuple[float, float] = (0.1, 2.0),
         on_message: Callable[[Message], None] | None = None,
         silence: tuple[float, float] = (QUIET_SECONDS, ANSWER_SECONDS),
+        by_id: Path = BY_ID,
     ) -> None:
         self.url = url
         self.submit = submit
@@ -122,6 +146,8 @@ class DiceLink:
         self.backoff = backoff
         self.on_message = on_message
         self.silence = silence
+        self.by_id = by_id
+        self.stable: Path | None = None  # udev's by-id name of the device last opened at `url`
         self.counts: Counter[str] = Counter()
         self.ident: Ident | None = None
         self._parser = LineParser()
@@ -163,8 +189,9 @@ class DiceLink:
         delay = self.backoff[0]
         reported_down = False
         while not self._stop.is_set():
+            target = self._target()
             try:
-                port = open_port(self.url, self.baudrate)
+                port = open_port(target, self.baudrate)
             except (serial.SerialException, OSError, ValueError) as error:
                 if not reported_down:
                     self.submit(LinkChanged(self.source, False, f"cannot open {self.url}: {error}"))
@@ -176,8 +203,14 @@ class DiceLink:
             self._spoke = self._garbled_said = False
             self._parser.reset()  # a half line from before the outage must not glue onto the next one
             self.counts["connects"] += 1
+            if target == self.url or os.path.realpath(target) == os.path.realpath(self.url):
+                self.stable = stable_name(self.url, self.by_id) or self.stable
+                opened = f"{self.url} open"
+            else:
+                opened = (f"{self.url} is gone, but the sensor is back as {os.path.realpath(target)}, found by its "
+                          f"stable name {target}; give that name as the port to find it directly after re-plugging")
             if not self._silent:  # reopened to wake a silent device: "connected" would say it is back
-                self.submit(LinkChanged(self.source, True, f"{self.url} open"))
+                self.submit(LinkChanged(self.source, True, opened))
             try:
                 if not ask_ident(port):
                     self.counts["query not sent"] += 1
@@ -197,6 +230,15 @@ class DiceLink:
                 delay = self.backoff[0]
             self._stop.wait(delay)
             delay = min(delay * 2, self.backoff[1])
+
+    def _target(self) -> str:
+        """Where to open the sensor: its udev by-id name once known and there, else `url` as given.
+
+        The stable name comes first: the old kernel name may meanwhile belong to another device.
+        """
+        if self.stable is not None and os.path.exists(self.stable):
+            return str(self.stable)
+        return self.url
 
     def _read(self, port: serial.SerialBase) -> None:
         """Read until stopped; raises `Silent` when a device that answers "$ID?" stops answering it.

@@ -295,3 +295,34 @@ def test_a_sensor_that_never_answers_the_query_is_not_called_silent(sensor: Simu
         updates = pump_until(controller, lambda u: u.kind == "step")
     assert link.counts["answers"] == link.counts["silences"] == 0 and link.counts["connects"] == 1
     assert not [u for u in updates if u.kind == "link"]
+
+
+def test_a_sensor_back_under_another_kernel_name_is_found_by_its_udev_by_id_name(tmp_path: Path) -> None:
+    """Given as /dev/ttyACM0 and re-plugged while the reader still held it, a sensor comes back as /dev/ttyACM1:
+    the reader retried the old name for the rest of the day. udev's by-id name follows the device itself.
+
+    Here the kernel's names are links to ptys too, so the test does not hang on how ptys are numbered.
+    """
+    by_id, dev = tmp_path / "by-id", tmp_path / "dev"
+    by_id.mkdir()
+    dev.mkdir()
+    sim = SimulatedSensor(by_id / "usb-TC_Dice_Tower_0001-if00").plug()
+    (dev / "ttyACM0").symlink_to(sim.tty_path)
+    controller = race_controller()
+    try:
+        with DiceLink(str(dev / "ttyACM0"), controller.submit, backoff=FAST, by_id=by_id) as link:
+            pump_until(controller, until_link(True))
+            assert link.stable == sim.link
+            sim.unplug()
+            (dev / "ttyACM0").unlink()
+            pump_until(controller, until_link(False))
+            sim.plug()  # a new pty behind the by-id name: the kernel's ttyACM1
+            (dev / "ttyACM1").symlink_to(sim.tty_path)
+            back = pump_until(controller, until_link(True))[-1]
+            assert f"ttyACM0 is gone, but the sensor is back as {sim.tty_path}" in back.text
+            assert f"found by its stable name {sim.link}" in back.text
+            sim.roll(6)
+            step = pump_until(controller, lambda u: u.kind == "step")[-1]
+    finally:
+        sim.unplug()
+    assert step.action == {"type": "roll", "value": 6}
