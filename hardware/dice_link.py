@@ -159,6 +159,11 @@ class DiceLink:
         self._answers = False  # the device has answered "$ID?": its silence after one is news
         self._asked_at: float | None = None  # when "$ID?" went out to a quiet port, until something came back
         self._silent = False  # reported silent, and nothing valid heard since
+        # What the device said last on this connection, to know a line it sends again (`_repeat`).
+        self._last: Message | None = None
+        self._die: DieSettled | None = None  # the die settled since the last $ROLL
+        self._slots: dict[int, str | None] = {}
+        self._repeat_said = False
 
     def start(self) -> DiceLink:
         self._thread = threading.Thread(target=self._run, name=f"dice-link {self.url}", daemon=True)
@@ -200,7 +205,9 @@ class DiceLink:
                 delay = min(delay * 2, self.backoff[1])
                 continue
             reported_down = False
-            self._spoke = self._garbled_said = False
+            self._spoke = self._garbled_said = self._repeat_said = False
+            self._last = self._die = None
+            self._slots.clear()
             self._parser.reset()  # a half line from before the outage must not glue onto the next one
             self.counts["connects"] += 1
             if target == self.url or os.path.realpath(target) == os.path.realpath(self.url):
@@ -295,6 +302,8 @@ class DiceLink:
         if self._silent:
             self._silent = False
             self.submit(LinkChanged(self.source, True, f"{self.url}: the sensor answers again"))
+        if self._repeat(message):
+            return
         if isinstance(message, Ident):
             if self._asked_at is not None:
                 self._answers = True
@@ -304,3 +313,39 @@ class DiceLink:
         observation = to_observation(message, self.source, self.tags)
         if observation is not None:
             self.submit(observation)
+
+    def _repeat(self, message: Message) -> bool:
+        """Whether ``message`` says again what the device said already, with nothing between that changes it.
+
+        A die is settled once per throw ($ROLL starts the next), a slot holds
+        its tag until another report: a second copy of either (firmware that
+        sends each line twice, or repeats its state) is not news. Passed on, an
+        undo of a misread roll ("correct it by hand") was undone at once by the
+        same line sent again, and a repeating sensor filled the status line.
+        The first repeat in a run is said, with what to do if it was a throw.
+        """
+        last, self._last = self._last, message
+        if isinstance(message, RollStart):
+            self._die = None
+            repeated = isinstance(last, RollStart)
+        elif isinstance(message, DieSettled):
+            repeated, self._die = message == self._die, message
+        elif isinstance(message, SlotReport):
+            repeated = message.slot in self._slots and self._slots[message.slot] == message.tag
+            self._slots[message.slot] = message.tag
+        else:
+            repeated = isinstance(message, SensorFault) and message == last
+        if not repeated:
+            self._repeat_said = False
+            return False
+        self.counts["repeats"] += 1
+        if not self._repeat_said and isinstance(message, DieSettled | SlotReport):
+            self._repeat_said = True
+            if isinstance(message, DieSettled):
+                what = (f"the sensor sent its reading {message.value} again without the dice moving (no $ROLL "
+                        "before it), so it is not taken twice; if that was a new throw, roll again or enter it by hand")
+            else:
+                what = (f"the reader under slot {message.slot} reported {message.tag or 'it empty'} again; "
+                        "a card is taken once per laying")
+            self.submit(LinkChanged(self.source, True, what))
+        return True

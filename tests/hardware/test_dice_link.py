@@ -11,7 +11,7 @@ from pathlib import Path
 
 from companion.controller import Controller
 from companion.journal import Journal
-from companion.observations import CardsSeen, DieRead, LinkChanged, Touch
+from companion.observations import ButtonPressed, CardsSeen, DieRead, LinkChanged, Touch
 from companion.session import Session
 from hardware.dice_link import DiceLink, to_observation
 from hardware.dice_protocol import BadLine, DieSettled, SlotReport, encode
@@ -326,3 +326,29 @@ def test_a_sensor_back_under_another_kernel_name_is_found_by_its_udev_by_id_name
     finally:
         sim.unplug()
     assert step.action == {"type": "roll", "value": 6}
+
+
+def test_a_line_sent_again_is_taken_once_said_once_and_never_undoes_an_undo(sensor: SimulatedSensor) -> None:
+    """Firmware that sends each line twice, or floods its state: the undo of a misread 4 was undone at once by
+    the same line sent again (red rolled 4 once more), and every copy put a message on the status line."""
+    controller = race_controller()
+    with DiceLink(sensor.path, controller.submit, backoff=FAST) as link:
+        pump_until(controller, until_link(True))
+        sensor.roll(4)
+        pump_until(controller, lambda u: u.kind == "step")
+        assert controller.handle(ButtonPressed("undo")).kind == "undo"  # the sensor misread: a 5 lay there
+        for _ in range(2000):  # the same settled die, again and again
+            sensor.send("DIE", "d6", 4, 100)
+        said = pump_until(controller, lambda u: u.kind == "link" and "again" in u.text)
+        assert "reading 4 again without the dice moving" in said[-1].text and "enter it by hand" in said[-1].text
+        while link.counts["repeats"] < 2000:
+            said += controller.wait_and_pump(0.05)
+        said += controller.pump()
+        assert len(said) == 1 and controller.session.log == []  # one word for 2000 copies, and the undo holds
+        controller.handle(Touch("act", {"type": "roll", "value": 5}))
+        sensor.roll(3)  # the dice moved: a new throw is read, even a 4 would be
+        for _ in range(3):
+            sensor.slot(2, "04A1")  # a tag reader repeating its slot
+        updates = pump_until(controller, lambda u: u.kind == "link" and "reported 04A1 again" in u.text)
+    links = [u.text for u in updates if u.kind == "link"]
+    assert len(links) == 2 and "unknown tag 04A1" in links[0] and link.counts["repeats"] == 2002
