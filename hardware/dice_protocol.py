@@ -12,9 +12,14 @@ checksum fails) is reported as :class:`BadLine` and otherwise ignored.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 MAX_LINE = 160  # bytes; a longer run without a newline is noise, not a message
+# Around a line, not part of it: blanks, and NULs, which some firmware writes as a string's terminator and a
+# USB adapter reads from a line held low at power-up.
+PADDING = b" \t\r\n\x00"
+LINE_END = re.compile(rb"[\r\n]")
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,7 @@ def _value(text: str) -> int | str:
 def decode(line: bytes) -> Message:
     """One line without its newline into a message; never raises."""
     raw = line
-    line = line.strip()
+    line = line.strip(PADDING)
     start = line.rfind(b"$")
     if start < 0:
         return BadLine("no start marker", raw)
@@ -153,15 +158,23 @@ class LineParser:
         self._buffer.clear()
 
     def feed(self, data: bytes) -> list[Message]:
+        """The messages completed by ``data``; a line ends at a newline, or at a carriage return.
+
+        Firmware ending its lines with a lone CR (``Serial.print("...\\r")``) had
+        every line held as one endless half line: no roll was ever read, and the
+        table was told to check the baud rate. A line of padding alone (a NUL
+        after each newline) is nothing, not an unreadable line at every roll.
+        """
         self._buffer += data
         messages: list[Message] = []
         while True:
-            end = self._buffer.find(b"\n")
-            if end < 0:
+            found = LINE_END.search(self._buffer)
+            if found is None:
                 break
+            end = found.start()
             line = bytes(self._buffer[:end])
             del self._buffer[: end + 1]
-            if line.strip():
+            if line.strip(PADDING):
                 messages.append(decode(line))
         if len(self._buffer) > MAX_LINE:
             # Noise with no newline (a wrong baud rate, boot chatter) may be followed by the start of a

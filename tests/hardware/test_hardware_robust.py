@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.controller import Controller
-from companion.observations import DieRead, LinkChanged
+from companion.observations import DieRead, LinkChanged, Touch
 from companion.session import Session
 from hardware.dice_link import DiceLink
 from hardware.dice_protocol import BadLine, DieSettled, LineParser, checksum, decode
@@ -138,3 +138,25 @@ def test_a_sensor_plugged_in_again_without_an_unplug_is_followed_by_the_reader(s
         assert first(heard, LinkChanged).up is True  # ...and the reader found the new one behind the same name
         sensor.roll(4)
         assert first(heard, DieRead).value == 4
+
+
+@pytest.mark.parametrize(
+    ("ending", "what"),
+    [(b"\r", "a lone carriage return"), (b"\n\x00", "a NUL after each newline"), (b"\x00\r\n", "a NUL before it")],
+)
+def test_a_sensor_ending_its_lines_its_own_way_has_every_roll_read_and_nothing_called_unreadable(
+    sensor: SimulatedSensor, ending: bytes, what: str
+) -> None:
+    """A lone CR held every line as one endless half line (no roll read, and "check the baud rate"); a NUL
+    written as a string's terminator was an unreadable line said at every roll, or the roll itself lost."""
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    with DiceLink(sensor.path, controller.submit, backoff=FAST) as link:
+        pump_until(controller, until_link(True))
+        updates = []
+        for value in (3, 5):
+            for body in (("ROLL",), ("DIE", "d6", value, 100)):
+                sensor.write(framed(",".join(map(str, body))) + ending)
+            updates += pump_until(controller, lambda u: u.kind == "step")
+            controller.handle(Touch("act", {"type": "hold"}))
+    assert [a.get("value") for a in controller.session.log if a["type"] == "roll"] == [3, 5], what
+    assert not [u.text for u in updates if u.kind == "link"] and link.counts["BadLine"] == 0
