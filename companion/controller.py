@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.choice_walk import ChoiceWalk, Pick, Words
-from companion.errors import CompanionError, NoGame
+from companion.errors import CompanionError, NoGame, quoted
 from companion.game import Action, Pending, normalize_action
 from companion.observations import (
     CONFIRM_BELOW,
@@ -109,6 +109,8 @@ class Controller:
         self._cards_later: CardsSeen | None = None
         self._changes = 0  # changes of the game or of the waiting reading, for taps made before they showed
         self._change_text = ""  # what the last change was, when it was a step
+        self._lit = 0  # moves of the button box's highlight, for a confirm pressed before the screen showed one
+        self._lit_text = ""  # what the last move lit
         self.clock = clock  # the readers' clock: a throw's start (`DieRead.thrown_at`) is told on it
         self._rolling_since: dict[str, float] = {}  # a sensor's throw in the air: when it said it began
         self._by_hand: tuple[float, str] | None = None  # the last roll, when it was entered by hand: when, and what
@@ -148,6 +150,7 @@ class Controller:
         is answered, not taken (`_unseen`).
         """
         shown = self._changes  # the game and the waiting reading as the players last saw them
+        lit = self._lit  # and the choice the button box had lit
         updates: list[Update] = []
         while limit is None or len(updates) < limit:
             if first is not None:
@@ -158,7 +161,11 @@ class Controller:
                 except queue.Empty:
                     break
             unseen = self._changes != shown and _changes_the_game(observation)
-            updates.append(self._answer(observation, unseen))
+            # Next and confirm pressed together (or confirm before the screen redrew): confirm took the choice
+            # next had just lit, which nobody had seen. Only what confirm takes moved; other taps stand.
+            relit = not unseen and self._lit != lit and isinstance(observation, ButtonPressed) and (
+                observation.intent in ("confirm", "roll")) and self.proposal is None
+            updates.append(self._answer(observation, unseen, relit))
         return updates
 
     def add_output(self, output: Output) -> None:
@@ -217,11 +224,16 @@ class Controller:
         """
         return self._answer(observation)
 
-    def _answer(self, observation: Observation, unseen: bool = False) -> Update:
-        """`handle`, for a tap that came after a change the screen had not yet shown (`unseen`) too."""
+    def _answer(self, observation: Observation, unseen: bool = False, relit: bool = False) -> Update:
+        """`handle`, for a tap that came after a change the screen had not yet shown (`unseen`) too, or a
+        confirm pressed after the button box lit another choice the screen had not shown (`relit`)."""
         problem = malformed(observation)
         if unseen and not problem:
             problem = self._unseen(observation)
+        elif relit and not problem:
+            problem = (f"This press of {quoted(getattr(observation, 'intent', ''))} was not taken: the button box lit "
+                       f"{self._lit_text} just before it, and the screen had not shown that yet. Look again, "
+                       "then press confirm again if that is the choice meant.")
         try:
             update = Update("refused", problem, pending=self._pending()) if problem else self._dispatch(observation)
         except CompanionError as error:
@@ -538,6 +550,7 @@ class Controller:
             if ChoiceWalk.by_place(legal):
                 return self._walk(session, self.walk.next(legal, self._place_words(session)))
             self.selected = (self.selected + 1) % len(legal)
+            self._relit(legal[self.selected]["text"])
             return Update("select", legal[self.selected]["text"], pending=pending, action=legal[self.selected])
         if intent == "undo":
             return self._undo(session)
@@ -548,6 +561,11 @@ class Controller:
     @staticmethod
     def _place_words(session: Session) -> Words:
         return lambda place: session.game.place_words(session.state, place)
+
+    def _relit(self, text: str) -> None:
+        """Count a move of the highlight that confirm takes (`_batch`), and say what it lit."""
+        self._lit += 1
+        self._lit_text = quoted(text)
 
     def _new_list(self) -> None:
         self.selected = 0
@@ -561,6 +579,7 @@ class Controller:
         if pick.take and pick.action is not None:
             return self._act(session, pick.action)
         detail = {"place": place_to_json(pick.place)}
+        self._relit(pick.text)
         return Update("select", pick.text, pending=pending, action=pick.action, detail=detail)
 
     def _touch(self, session: Session, touch: Touch) -> Update:

@@ -89,10 +89,11 @@ def test_a_button_press_becomes_a_session_action(tmp_path: Path, factory: MockFa
         controller.handle(DieRead(3, "serial"))
         factory.pin(22).drive_low()  # next: highlight "Hold"
         factory.pin(22).drive_high()
+        assert [u.kind for u in controller.pump()] == ["select"]  # shown
         factory.pin(17).drive_low()  # confirm: take it
         factory.pin(17).drive_high()
         updates = controller.pump()
-        assert [u.kind for u in updates] == ["select", "step"]
+        assert [u.kind for u in updates] == ["step"]
         assert controller.session.log[-1] == {"type": "hold"}
         assert lit(factory) == (False, False, True)  # blue's turn now
         factory.pin(27).drive_low()  # undo
@@ -401,3 +402,26 @@ def test_a_button_box_started_on_a_resumed_game_lights_whose_turn_it_is() -> Non
         assert lit(panel.pin_factory) == (True, False, False)
     finally:
         inputs.stop(controller, panel)
+
+
+def test_next_and_confirm_pressed_together_take_no_choice_nobody_saw(tmp_path: Path, factory: MockFactory) -> None:
+    """Both reached the controller before the screen redrew (a palm across the box, or confirm pressed as next
+    was): confirm took the choice next had just lit, which no one had seen or heard."""
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    panel = Panel(config(tmp_path), controller.submit, factory)
+    try:
+        controller.handle(DieRead(3, "serial"))
+        first = controller.session.legal()[0]["text"]
+        for pin in (22, 17):  # next, confirm: in one pump of the table's loop
+            factory.pin(pin).drive_low()
+            factory.pin(pin).drive_high()
+        lit, press = controller.pump()
+        assert lit.kind == "select" and lit.text != first and press.kind == "refused"
+        assert press.text.startswith(f"This press of 'confirm' was not taken: the button box lit {lit.text!r} just")
+        assert controller.session.log == [{"type": "roll", "value": 3}]
+        factory.pin(17).drive_low()  # seen now: confirm takes it
+        factory.pin(17).drive_high()
+        [step] = controller.pump()
+        assert step.kind == "step" and controller.session.log[-1] == {"type": "hold"}
+    finally:
+        panel.close()
