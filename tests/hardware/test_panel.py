@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import threading
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -423,5 +424,32 @@ def test_next_and_confirm_pressed_together_take_no_choice_nobody_saw(tmp_path: P
         factory.pin(17).drive_high()
         [step] = controller.pump()
         assert step.kind == "step" and controller.session.log[-1] == {"type": "hold"}
+    finally:
+        panel.close()
+
+
+def test_buttons_held_down_for_minutes_are_one_press_each_and_the_others_still_work(factory: MockFactory) -> None:
+    """Something resting on confirm all afternoon, and the menu button held through a long pause."""
+    heard: queue.Queue = queue.Queue()
+    wiring = load_config()
+    wiring["buttons"]["hold_seconds"] = 0.05
+    panel = Panel(wiring, heard.put, factory)
+    clock = panel.buttons.clock = Clock()
+    confirm, undo, menu = factory.pin(17), factory.pin(27), factory.pin(23)
+    try:
+        clock.edges(confirm, "L")
+        assert heard.get(timeout=5) == ButtonPressed("confirm")  # taken as it goes down, once
+        menu.drive_low()
+        assert heard.get(timeout=5) == ButtonPressed("settings")
+        for _ in range(3):  # minutes pass; undo is tapped now and then
+            clock.now += 120
+            clock.edges(undo, "L")
+            clock.now += 0.1
+            clock.edges(undo, "H")
+        threading.Event().wait(0.3)  # many hold times over: the menu hold is not said again
+        clock.now += 120
+        clock.edges(confirm, "HLH")  # let go at last, with a bounce
+        clock.edges(menu, "H")
+        assert [o.intent for o in drain(heard)] == ["undo", "undo", "undo"]
     finally:
         panel.close()
