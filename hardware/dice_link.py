@@ -201,6 +201,7 @@ class DiceLink:
                 if not reported_down:
                     self.submit(LinkChanged(self.source, False, f"cannot open {self.url}: {error}"))
                     reported_down = True
+                    self._silent = False  # gone, not silent: once it opens again, that is said
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff[1])
                 continue
@@ -265,12 +266,14 @@ class DiceLink:
             now = time.monotonic()
             if data:
                 heard = now
-                for message in self._parser.feed(data):
+                messages = self._parser.feed(data)
+                for message in messages:
                     self._deliver(message)
-                self._asked_at = None  # it answered, or at least it speaks
+                if messages:  # it answered, or at least it speaks (the bytes of an answer come in pieces)
+                    self._asked_at = None
             elif self._asked_at is not None and now - self._asked_at >= answer:
-                self._asked_at = None
-                if self._answers:
+                asked, self._asked_at = self._asked_at, None
+                if self._answers and heard <= asked:  # not a byte since: bytes without a line are noise, said so
                     raise Silent(f"{self.url}: the sensor has not answered for {answer:g} s though it did before; "
                                  "it may have hung or lost power (check its cable and power). Its port is reopened "
                                  "until it answers; enter rolls by hand meanwhile")  # fmt: skip

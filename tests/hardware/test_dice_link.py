@@ -283,6 +283,22 @@ def test_a_sensor_that_goes_silent_is_said_once_reopened_and_welcomed_back(senso
     assert step.action == {"type": "roll", "value": 5}
 
 
+def test_a_silent_sensor_unplugged_and_plugged_back_is_said_connected_again(sensor: SimulatedSensor) -> None:
+    """The café owner re-plugs the silent sensor: "cannot open" was said, then nothing once it was back."""
+    controller = race_controller()
+    with DiceLink(sensor.path, controller.submit, backoff=FAST, silence=(0.2, 0.2)) as link:
+        pump_until(controller, until_link(True))
+        while not link.counts["answers"]:
+            sensor.answer_queries(0.05)
+            controller.pump()
+        pump_until(controller, lambda u: u.kind == "link" and "has not answered" in u.text)
+        sensor.unplug()
+        pump_until(controller, lambda u: u.kind == "link" and "cannot open" in u.text)
+        sensor.plug()
+        back = pump_until(controller, until_link(True))[-1]
+    assert back.text.endswith(f"connected: {sensor.path} open")
+
+
 def test_a_sensor_that_never_answers_the_query_is_not_called_silent(sensor: SimulatedSensor) -> None:
     """Firmware that only prints (no "$ID?" support) is quiet between throws, as any sensor is: no report."""
     controller = race_controller()
