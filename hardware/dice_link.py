@@ -37,6 +37,8 @@ QUERY = encode("ID?")
 # says nothing for ANSWER_SECONDS is reported silent (hung, or its board lost power behind the USB adapter).
 QUIET_SECONDS = 15.0
 ANSWER_SECONDS = 5.0
+# Unreadable lines after this long without one are a new burst (the next throw at a wrong baud rate): said again.
+GARBLED_GAP_SECONDS = 5.0
 
 
 BY_ID = Path("/dev/serial/by-id")  # udev's names for serial devices by their USB identity, same after a re-plug
@@ -156,6 +158,8 @@ class DiceLink:
         self._port: serial.SerialBase | None = None
         self._spoke = False  # the device sent a valid message since the port was last opened
         self._garbled_said = False  # an unreadable line was reported, and no line has read since
+        self._garbled_at = 0.0  # when the last unreadable line came
+        self.clock: Callable[[], float] = time.monotonic
         self._answers = False  # the device has answered "$ID?": its silence after one is news
         self._asked_at: float | None = None  # when "$ID?" went out to a quiet port, until something came back
         self._silent = False  # reported silent, and nothing valid heard since
@@ -260,10 +264,10 @@ class DiceLink:
         opening of its port (an Arduino's) says who it is on power-up anyway.
         """
         quiet, answer = self.silence
-        heard = time.monotonic()
+        heard = self.clock()
         while not self._stop.is_set():
             data = port.read(port.in_waiting or 1)
-            now = time.monotonic()
+            now = self.clock()
             if data:
                 heard = now
                 messages = self._parser.feed(data)
@@ -294,7 +298,11 @@ class DiceLink:
         if isinstance(message, BadLine):
             # Said once until a line reads again: only counted, a wrong baud rate or a roll garbled on the
             # cable left the table silent. The port's echo of our own query (loop://, echo on) is no news.
-            if not self._garbled_said and message.raw.strip() != QUERY.strip():
+            # A new burst after a pause is said again: at a wrong baud rate every throw is garbled, and
+            # after the first one the table heard nothing at all for the rest of the day.
+            now, last = self.clock(), self._garbled_at
+            self._garbled_at = now
+            if (not self._garbled_said or now - last >= GARBLED_GAP_SECONDS) and message.raw.strip() != QUERY.strip():
                 self._garbled_said = True
                 self.submit(LinkChanged(self.source, True, f"a line could not be read ({message.reason}); if a "
                                         "roll did not come through, enter it by hand. If none reads, check the "

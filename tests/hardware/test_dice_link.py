@@ -368,3 +368,24 @@ def test_a_line_sent_again_is_taken_once_said_once_and_never_undoes_an_undo(sens
         updates = pump_until(controller, lambda u: u.kind == "link" and "reported 04A1 again" in u.text)
     links = [u.text for u in updates if u.kind == "link"]
     assert len(links) == 2 and "unknown tag 04A1" in links[0] and link.counts["repeats"] == 2002
+
+
+def test_at_a_wrong_baud_rate_each_garbled_throw_is_said_not_only_the_first(sensor: SimulatedSensor) -> None:
+    """Said once until a line reads, and at a wrong baud rate no line ever reads: after the first throw the
+    table heard nothing at all, throw after throw, for the rest of the day."""
+    now = [1000.0]
+    controller = race_controller()
+    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
+    link.clock = lambda: now[0]  # the gaps between throws, without waiting for them
+    with link:
+        pump_until(controller, until_link(True))
+        said = []
+        for gap in (0, 1, 30, 2, 30):  # a throw's garbled burst, after each pause
+            now[0] += gap
+            count = link.counts["BadLine"]
+            sensor.write(b"\x8f\xfe\x13\xe0\xf8\n" * 3)  # 9600-baud bytes read at 115200
+            while link.counts["BadLine"] < count + 3:
+                said += controller.wait_and_pump(0.05)
+        said += controller.pump()
+    texts = [u.text for u in said if u.kind == "link"]
+    assert len(texts) == 3 and all("check the sensor speaks 115200 baud" in t for t in texts)  # 1st, after 30 s, 30 s
