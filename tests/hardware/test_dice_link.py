@@ -293,7 +293,7 @@ def test_a_silent_sensor_unplugged_and_plugged_back_is_said_connected_again(sens
             controller.pump()
         pump_until(controller, lambda u: u.kind == "link" and "has not answered" in u.text)
         sensor.unplug()
-        pump_until(controller, lambda u: u.kind == "link" and "cannot open" in u.text)
+        pump_until(controller, until_link(False))  # "cannot open", or the read failing if it was open just then
         sensor.plug()
         back = pump_until(controller, until_link(True))[-1]
     assert back.text.endswith(f"connected: {sensor.path} open")
@@ -304,8 +304,6 @@ def test_a_sensor_that_never_answers_the_query_is_not_called_silent(sensor: Simu
     controller = race_controller()
     with DiceLink(sensor.path, controller.submit, backoff=FAST, silence=(0.05, 0.05)) as link:
         pump_until(controller, until_link(True))
-        sensor.ident()  # on power-up only
-        pump_until(controller, lambda u: "firmware" in u.text)
         threading.Event().wait(0.5)  # quiet, many times over the silence figures
         sensor.roll(2)
         updates = pump_until(controller, lambda u: u.kind == "step")
