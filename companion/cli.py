@@ -21,7 +21,7 @@ from pathlib import Path
 
 from companion.bench import bench_game
 from companion.data import default_cafe_dir, house_dir, read_json, validate_path
-from companion.errors import CompanionError, InvalidData
+from companion.errors import CompanionError, InvalidData, quoted
 from companion.finished import FinishedGame, finished_game
 from companion.journal import Journal, open_journal
 from companion.option_types import folder, named, positive
@@ -56,6 +56,8 @@ def _read(prompt: str) -> str | None:
     try:
         return input(prompt)
     except EOFError:
+        if prompt:  # the input ended at a question: what is said next starts on a line of its own
+            print()
         return None
 
 
@@ -74,6 +76,11 @@ Attach = Callable[[Terminal], Callable[[], None]]
 
 def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
     """The terminal referee; ``attach`` wires table inputs (an adapter's ``hw play``) to its controller."""
+    if args.game is not None and args.game not in game_classes():
+        # Refused before anything is opened or asked: `--game nope` asked "Which game?" on a pipe that may never
+        # answer, and a script went on as if it had started a game (exit 0).
+        print(f"companion: {unknown_game(args.game)}", file=sys.stderr)
+        return 2
     tolerant_stdin()
     cafe = cafe_dir(args)
     journal, session, note = open_table(Path(args.journal or default_journal_path()), cafe, resume=not args.new)
@@ -114,6 +121,9 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
                     return back
                 made = Session.new(spec["game"], spec["players"], None, spec["profile"], journal, cafe)
             except CompanionError as error:
+                if players and game_id:  # all given on the command line: nobody is there to answer a question
+                    journal.close()
+                    raise
                 print(f"  {error.message}")
                 continue
             offer.clear()  # the journal's last game is this one now
@@ -123,12 +133,25 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
     if named:  # a bare `companion play` opens the default journal and would never find this game
         terminal.resume_command = resume
     if attach is None:
-        return terminal.run(iter(lambda: _read("? "), None))
-    detach = attach(terminal)
-    try:
-        return terminal.run_live(lambda: _read(""), prompt="? ")  # the helper reading lines writes no prompt
-    finally:
-        detach()
+        code = terminal.run(iter(lambda: _read("? "), None))
+    else:
+        detach = attach(terminal)
+        try:
+            code = terminal.run_live(lambda: _read(""), prompt="? ")  # the helper reading lines writes no prompt
+        finally:
+            detach()
+    if terminal.session is None:  # the questions went unanswered (input closed) or named no game
+        print("companion: no game was started; 'companion play --game ID --players A,B' starts one "
+              "without questions.", file=sys.stderr)
+        journal.close()
+        return 1
+    return code
+
+
+def unknown_game(game_id: str) -> str:
+    """Why ``game_id`` names no game, with every game a table can play, by id and by name."""
+    listed = "".join(f"\n  {gid:<10} {cls.title}" for gid, cls in game_classes().items())
+    return f"no game {quoted(game_id)}; the games are:{listed}"
 
 
 def _last_game_offer(journal: Journal, cafe: Path | None) -> list[FinishedGame]:

@@ -340,3 +340,44 @@ def test_an_empty_path_is_refused_not_taken_as_the_working_folder(
         main(argv)
     assert usage.value.code == 2 and ": it is empty: give " in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_play_for_no_such_game_is_refused_with_the_games_and_asks_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`companion play --game nope` asked "Which game?" and waited on a script's open pipe; it ended 0 after all."""
+    import subprocess
+    import sys
+
+    journal = tmp_path / "j.sqlite3"
+    command = [sys.executable, "-m", "tests.core.run_with_race", "play", "--game", "nope", "--journal", str(journal)]
+    # stdin a pipe that stays open and never answers: a question asked would wait until the timeout.
+    done = subprocess.run(command, stdin=subprocess.PIPE, capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 2 and "Which game?" not in done.stdout, (done.stdout, done.stderr)
+    assert done.stderr.startswith("companion: no game 'nope'; the games are:\n"), done.stderr
+    assert "  blackpool  Blackpool\n" in done.stderr and "  race       Test race\n" in done.stderr, done.stderr
+    assert not journal.exists()  # nothing was opened for it
+
+
+@pytest.mark.parametrize("players", ["red", "red,red", "red,pink"])
+def test_play_with_game_and_players_given_ends_on_their_refusal_instead_of_asking(
+    players: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--game race --players red` said the race needs two players, then asked "Which game?" and ended 0."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\nred,blue\nq\n"))  # answers a question, were one asked
+    assert main(["play", "--game", "race", "--players", players, "--journal", str(tmp_path / "j.sqlite3")]) == 1
+    captured = capsys.readouterr()
+    assert "Which game?" not in captured.out and captured.err.startswith("companion: "), captured
+    assert Journal(tmp_path / "j.sqlite3").latest_game() is None
+
+
+def test_play_whose_questions_go_unanswered_says_no_game_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`companion play </dev/null` ended 0 with "Which game? " as its last words, as if a game had been played."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--journal", str(tmp_path / "j.sqlite3")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.endswith("Which game? \n"), captured.out
+    assert captured.err.startswith("companion: no game was started; 'companion play --game ID --players A,B'")

@@ -138,7 +138,7 @@ def test_play_says_bye_over_a_finished_game_without_promising_a_resume(
     out = capsys.readouterr().out
     assert "Bye. The finished game is kept;" in out and "shows its result and can go back into it today" in out
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))  # a new game instead: no players given, so it ends
-    assert main(["play", "--journal", str(path)]) == 0
+    assert main(["play", "--journal", str(path)]) == 1  # and says no game was started
     assert Journal(path).latest_game().status == "over"  # nothing was started, nothing changed
 
 
@@ -147,7 +147,7 @@ def test_play_of_a_game_finished_yesterday_shows_it_and_offers_nothing(
 ) -> None:
     path = won_game(tmp_path / "j.sqlite3", datetime.now().astimezone() - timedelta(days=2))
     monkeypatch.setattr("sys.stdin", io.StringIO("last\n"))
-    assert main(["play", "--journal", str(path)]) == 0
+    assert main(["play", "--journal", str(path)]) == 1  # no game was started
     out = capsys.readouterr().out
     assert "It cannot be gone back into: it finished before this café day" in out
     assert "last: back into" not in out and "No game 'last'." in out
