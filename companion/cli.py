@@ -24,7 +24,7 @@ from companion.data import default_cafe_dir, house_dir, read_json, validate_path
 from companion.errors import CompanionError, InvalidData, quoted
 from companion.finished import FinishedGame, finished_game
 from companion.journal import Journal, open_journal
-from companion.option_types import folder, named, positive
+from companion.option_types import count, folder, named, positive
 from companion.paths import env_or, user_data_dir, write_whole
 from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
@@ -353,6 +353,12 @@ def journal_id(text: str) -> int:
     return value
 
 
+# The most random games one run takes: about ten a second per game here (fewer on a Pi), so 10000 is a night's
+# soak and a hundred million ran until Ctrl-C. The bench times every call of each game, a lot slower.
+MAX_SIMULATED = 10_000
+MAX_BENCHED = 1_000
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion: a referee beside the board.")
     parser.add_argument(
@@ -371,14 +377,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     simulate = sub.add_parser("simulate", help="random complete games with contract checks")
     simulate.add_argument("--game", default="all")
-    simulate.add_argument("--games", type=positive, default=100)
+    simulate.add_argument("--games", type=count(1, MAX_SIMULATED), default=100,
+                          help=f"random games per game (default 100, at most {MAX_SIMULATED})")
     simulate.add_argument("--seed", type=int, default=1)
     simulate.add_argument("--profile", help="rule profile (default: a random one per game)")
     simulate.set_defaults(func=cmd_simulate)
 
     bench = sub.add_parser("bench", help="latency of legal/act/check and games per second")
     bench.add_argument("--game", default="all")
-    bench.add_argument("--games", type=positive, default=30, help="random games whose positions are timed")
+    bench.add_argument("--games", type=count(1, MAX_BENCHED), default=30,
+                       help=f"random games whose positions are timed (default 30, at most {MAX_BENCHED})")
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)

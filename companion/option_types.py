@@ -13,17 +13,24 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.errors import quoted
 
-def count(minimum: int) -> Callable[[str], int]:
-    """A number of things, at least ``minimum``: ``--rolls 0`` would end in a median of nothing."""
+
+def count(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """A number of things, at least ``minimum``: ``--rolls 0`` would end in a median of nothing.
+
+    With ``maximum``, no more than that: ``simulate --games 100000000`` ran for days, until Ctrl-C, where the
+    usage line could have said at once how many a run may take.
+    """
+    said = f"from {minimum} to {maximum}" if maximum is not None else f"of {minimum} or more"
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             value = minimum - 1
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of {minimum} or more")
+        if value < minimum or (maximum is not None and value > maximum):
+            raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number {said}")
         return value
 
     return parse
@@ -38,7 +45,7 @@ def between(low: float, high: float, unit: str) -> Callable[[str], float]:
         except ValueError:
             value = math.nan
         if not low <= value <= high:  # nan fails here too
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit} from {low:g} to {high:g}")
+            raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of {unit} from {low:g} to {high:g}")
         return value
 
     return parse
@@ -56,7 +63,9 @@ def seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to {MAX_SECONDS:.0f} (a day)")
+        raise argparse.ArgumentTypeError(
+            f"{quoted(text)} is not a number of seconds from 0 to {MAX_SECONDS:.0f} (a day)"
+        )
     return value
 
 

@@ -324,6 +324,9 @@ def cmd_hw_demo(args: argparse.Namespace) -> int:
 PORT = "a serial port such as /dev/ttyUSB0, or a pyserial URL such as loop://"
 TAG_FILE = "a tag file's path (leave --tags out for the default one)"
 CAMERA = "a camera source: 0, picamera, a URL, a video or a folder"
+# The most rolls one run plays: a bench roll takes about 30 ms over a pty, so this is minutes; ten million ran
+# until Ctrl-C.
+MAX_ROLLS = 10_000
 
 
 def register(subparsers: Any) -> None:
@@ -349,7 +352,8 @@ def register(subparsers: Any) -> None:
 
     sim = sub.add_parser("simulate-dice", help="play a dice sensor on a new pty and print its path")
     sim.add_argument("--script", help="steps like 'roll 4; wait 1; slot 3 04A1; unplug; wait 2; plug'")
-    sim.add_argument("--random", type=count(0), default=0, metavar="N", help="then N random d6 rolls")
+    sim.add_argument("--random", type=count(0, MAX_ROLLS), default=0, metavar="N",
+                     help=f"then N random d6 rolls (at most {MAX_ROLLS})")
     sim.add_argument("--interval", type=seconds, default=3.0, help="seconds between random rolls")
     sim.add_argument("--delay", type=seconds, default=0.0, help="seconds to wait before the script")
     sim.add_argument("--link", type=named("the path of the link to make"),
@@ -367,7 +371,7 @@ def register(subparsers: Any) -> None:
 
     bench = sub.add_parser("bench", help="serial line to action applied: median and p99 over a real pty")
     bench.add_argument("--game", default="blackpool")
-    bench.add_argument("--rolls", type=count(1), default=300)
+    bench.add_argument("--rolls", type=count(1, MAX_ROLLS), default=300, help=f"default 300, at most {MAX_ROLLS}")
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--no-journal", action="store_true", help="leave out the durable journal commit")
     bench.add_argument("--json", action="store_true")

@@ -15,9 +15,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from companion.option_types import named, positive
+from companion.option_types import count, named
 
 SIZES = ((800, 480), (1280, 800))
+MAX_SOAK_GAMES = 1_000  # games a soak plays through the app, seconds each: a million ran until Ctrl-C
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,8 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     shots.set_defaults(func=cmd_screenshots)
     bench = sub.add_parser("bench", help="time from start to first screen, memory, and table steps")
-    bench.add_argument("--soak", type=positive, metavar="GAMES",
-                       help="instead: play GAMES random games through the app and report memory after each")
+    bench.add_argument("--soak", type=count(1, MAX_SOAK_GAMES), metavar="GAMES",
+                       help="instead: play GAMES random games through the app and report memory after each "
+                       f"(at most {MAX_SOAK_GAMES})")
     bench.set_defaults(func=cmd_bench)
 
 

@@ -24,6 +24,11 @@ from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayAreaRefused
 # keep their cut lines 10 mm inside an A4 page, clear of the edge most printers cannot print on.
 MARKER_MM = (15.0, 65.0)
 KEEP_FRAMES = 1000  # the frames `watch --save` keeps without --keep
+# The most renders an evaluation reads (a board photo takes about a quarter of a second, so an hour's worth),
+# reads the bench times per reader, and dice a soak throws (ten café days): a million of any ran until Ctrl-C.
+MAX_FRAMES = 10_000
+MAX_REPEAT = 1_000
+MAX_SOAK_ROLLS = 15_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("eval-cards", help="score the temple card reader on seeded rendered board photos")
     p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
-    p.add_argument("--frames", type=count(1), default=200, help="board photos to render and read (default 200)")
+    p.add_argument("--frames", type=count(1, MAX_FRAMES), default=200,
+                   help=f"board photos to render and read (default 200, at most {MAX_FRAMES})")
     p.add_argument("--seed", type=count(0), default=8, help="seed of the photos: the same seed, the same photos")
     p.add_argument("--synthetic-deck", action="store_true",
                    help="use a made-up deck instead of the temple data's cards (on its board)")
@@ -65,8 +71,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("eval-temple-die", help="score the temple die reader on seeded rendered faces")
     p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
-    p.add_argument("--frames", type=count(1),
-                   help="die faces to render and read (default 320; turns with --on-board, default 200)")
+    p.add_argument("--frames", type=count(1, MAX_FRAMES),
+                   help=f"die faces to render and read (default 320; turns with --on-board, default 200; at most "
+                   f"{MAX_FRAMES})")
     p.add_argument("--seed", type=count(0), default=11, help="seed of the renders: the same seed, the same faces")
     p.add_argument("--shadow", type=between(0.0, 0.95, "shares (of the light)"), default=0.0,
                    help="lay a hard shadow's band across every render, taking this share of the light away "
@@ -80,10 +87,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("bench", help="ms per 640x480 frame for each reader, and settle latency on a recorded video")
     p.add_argument("--json", action="store_true", help="print the timings as one JSON object")
-    p.add_argument("--repeat", type=count(1), default=30, help="reads timed per reader (default 30)")
-    p.add_argument("--soak", type=count(1), metavar="ROLLS",
+    p.add_argument("--repeat", type=count(1, MAX_REPEAT), default=30,
+                   help=f"reads timed per reader (default 30, at most {MAX_REPEAT})")
+    p.add_argument("--soak", type=count(1, MAX_SOAK_ROLLS), metavar="ROLLS",
                    help="instead: throw ROLLS dice through the feed, controller and a journalled game, "
-                        "memory after each hundred (1500 is about a café's day of rolls)")
+                        f"memory after each hundred (1500 is about a café's day of rolls; at most {MAX_SOAK_ROLLS})")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("watch", help="print readings live from a source (camera index, URL, video, image folder)")

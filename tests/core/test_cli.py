@@ -98,11 +98,32 @@ def test_export_without_a_journal_says_so_and_creates_none(tmp_path: Path, capsy
     assert not missing.parent.exists()
 
 
-@pytest.mark.parametrize("count", ["0", "-5", "many"])
-def test_a_count_of_games_must_be_one_or_more(count: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
+@pytest.mark.parametrize("count", ["0", "-5", "many", "10001", "1" * 5000])
+def test_a_count_of_games_must_be_within_its_range(count: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--games 100000000` ran for days, until Ctrl-C: the usage line says the range at once instead."""
+    with pytest.raises(SystemExit) as usage:
         main(["simulate", "--game", "race", "--games", count])
-    assert "is not a whole number of 1 or more" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert usage.value.code == 2 and "is not a whole number from 1 to 10000" in err, err
+    assert len(err) < 400  # a number thousands of digits long is not written back whole
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["bench", "--games", "1001"], "argument --games: '1001' is not a whole number from 1 to 1000"),
+    (["hw", "bench", "--rolls", "10001"], "argument --rolls: '10001' is not a whole number from 1 to 10000"),
+    (["hw", "simulate-dice", "--random", "10001"], "argument --random: '10001' is not a whole number from 0 to 10000"),
+    (["vision", "eval-cards", "--frames", "10001"], "argument --frames: '10001' is not a whole number from 1 to 10000"),
+    (["vision", "eval-temple-die", "--frames", "1e9"], "argument --frames: '1e9' is not a whole number from 1 to"),
+    (["vision", "bench", "--repeat", "1001"], "argument --repeat: '1001' is not a whole number from 1 to 1000"),
+    (["vision", "bench", "--soak", "15001"], "argument --soak: '15001' is not a whole number from 1 to 15000"),
+    (["ui", "bench", "--soak", "1001"], "argument --soak: '1001' is not a whole number from 1 to 1000"),
+])
+def test_every_count_that_runs_a_while_has_a_ceiling(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as usage:
+        main(argv)
+    assert usage.value.code == 2 and said in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

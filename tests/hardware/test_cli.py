@@ -102,14 +102,14 @@ def test_a_bad_simulator_script_step_is_named_the_rest_still_plays_and_the_exit_
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        (["bench", "--rolls", "0"], "argument --rolls: '0' is not a whole number of 1 or more"),
+        (["bench", "--rolls", "0"], "argument --rolls: '0' is not a whole number from 1 to 10000"),
         (["test", "--dwell", "-1"], "argument --dwell: '-1' is not a number of seconds from 0 to 86400 (a day)"),
         (["test", "--dwell", "1e20"], "argument --dwell: '1e20' is not a number of seconds from 0 to 86400"),
         (["simulate-dice", "--delay", "86401"], "argument --delay: '86401' is not a number of seconds from 0"),
         (["test", "--timeout", "inf"], "argument --timeout: 'inf' is not a number of seconds"),
         (["demo", "--pause", "-0.5"], "argument --pause: '-0.5' is not a number of seconds"),
         (["simulate-dice", "--interval", "nan"], "argument --interval: 'nan' is not a number of seconds"),
-        (["simulate-dice", "--random", "-2"], "argument --random: '-2' is not a whole number of 0 or more"),
+        (["simulate-dice", "--random", "-2"], "argument --random: '-2' is not a whole number from 0 to 10000"),
     ],
 )
 def test_odd_numbers_are_refused_by_name(argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -450,8 +450,8 @@ def test_watch_refuses_an_empty_source_at_once(capsys) -> None:
     [
         (["eval-cards", "--frames", "1", "--seed", "-5"], "argument --seed: '-5' is not a whole number of 0 or more"),
         (["eval-temple-die", "--seed", "x"], "argument --seed: 'x' is not a whole number of 0 or more"),
-        (["eval-cards", "--frames", "0"], "argument --frames: '0' is not a whole number of 1 or more"),
-        (["bench", "--repeat", "0"], "argument --repeat: '0' is not a whole number of 1 or more"),
+        (["eval-cards", "--frames", "0"], "argument --frames: '0' is not a whole number from 1 to 10000"),
+        (["bench", "--repeat", "0"], "argument --repeat: '0' is not a whole number from 1 to 1000"),
         (["markers", "out.pdf", "--size-mm", "200"], "'200' is not a number of millimetres from 15"),
         (["markers", "out.pdf", "--size-mm", "nan"], "argument --size-mm: 'nan' is not a number of millimetres"),
     ],
