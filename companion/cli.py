@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 from companion.bench import bench_game
 from companion.data import default_cafe_dir, house_dir, read_json, validate_path
@@ -132,14 +133,22 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
     terminal = Terminal(session, make_session, sys.stdout)
     if named:  # a bare `companion play` opens the default journal and would never find this game
         terminal.resume_command = resume
-    if attach is None:
-        code = terminal.run(iter(lambda: _read("? "), None))
-    else:
-        detach = attach(terminal)
-        try:
-            code = terminal.run_live(lambda: _read(""), prompt="? ")  # the helper reading lines writes no prompt
-        finally:
-            detach()
+    try:
+        if attach is None:
+            code = terminal.run(iter(lambda: _read("? "), None))
+        else:
+            detach = attach(terminal)
+            try:
+                code = terminal.run_live(lambda: _read(""), prompt="? ")  # the helper reading lines writes no prompt
+            finally:
+                detach()
+    except KeyboardInterrupt:
+        # Ctrl-C at the prompt: the same goodbye as 'q' (the game is kept, how to resume it), on a line of its own.
+        print()
+        if terminal.session is not None:
+            print(terminal.goodbye())
+        journal.close()
+        return 130
     if terminal.session is None:  # the questions went unanswered (input closed) or named no game
         print("companion: no game was started; 'companion play --game ID --players A,B' starts one "
               "without questions.", file=sys.stderr)
@@ -201,7 +210,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     import random
 
     ids = list(game_classes()) if args.game == "all" else [game_class(args.game).id]
-    failed = False
+    failed = stopped = False
     for game_id in ids:
         game = create(game_id, cafe_dir(args))
         rng = random.Random(args.seed)
@@ -209,34 +218,57 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         errors: list[str] = []
         steps: list[int] = []
         winners: Counter[str] = Counter()
-        for _ in range(args.games):
-            try:
-                run = play_random_game(game, rng, profile=args.profile)
-            except (SimulationError, CompanionError) as error:
-                errors.append(str(error))
-                continue
-            except Exception as error:  # a crash in the rules is a finding, not a reason to stop
-                errors.append(f"{type(error).__name__}: {error}")
-                continue
-            steps.append(run.steps)
-            winners[outcome(run.result)] += 1
+        try:
+            for _ in range(args.games):
+                try:
+                    run = play_random_game(game, rng, profile=args.profile)
+                except (SimulationError, CompanionError) as error:
+                    errors.append(str(error))
+                    continue
+                except Exception as error:  # a crash in the rules is a finding, not a reason to stop
+                    errors.append(f"{type(error).__name__}: {error}")
+                    continue
+                steps.append(run.steps)
+                winners[outcome(run.result)] += 1
+        except KeyboardInterrupt:  # the games played so far are reported, not thrown away with a bare exit
+            stopped = True
         elapsed = time.perf_counter() - started
         mean = sum(steps) / len(steps) if steps else 0
-        print(f"{game_id}: {args.games} games, {len(errors)} errors, {mean:.0f} actions per game, {elapsed:.1f} s")
+        played = f"{len(steps) + len(errors)} of {args.games} games (stopped by Ctrl-C)" if stopped else (
+            f"{args.games} games")
+        print(f"{game_id}: {played}, {len(errors)} errors, {mean:.0f} actions per game, {elapsed:.1f} s")
         print(f"  results: {', '.join(f'{ending}: {n}' for ending, n in winners.most_common(8)) or 'none finished'}")
         for error in errors[:5]:
             print(f"  ERROR: {error}")
         failed = failed or bool(errors)
+        if stopped:
+            if game_id != ids[-1]:
+                print(f"  not simulated: {', '.join(ids[ids.index(game_id) + 1:])}")
+            return 130
     return 1 if failed else 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     ids = list(game_classes()) if args.game == "all" else [game_class(args.game).id]
     cafe = cafe_dir(args)  # the data the table referees on, a café's own included
-    report = {game_id: bench_game(create(game_id, cafe), games=args.games, seed=args.seed) for game_id in ids}
-    if args.json:
+    report: dict[str, dict[str, Any]] = {}
+    try:
+        for game_id in ids:
+            report[game_id] = bench_game(create(game_id, cafe), games=args.games, seed=args.seed)
+    except KeyboardInterrupt:  # the games timed so far are reported; only the one cut short is lost
+        if not report:
+            raise
+        print(f"companion: bench stopped (Ctrl-C); not timed: {', '.join(ids[len(report):])}", file=sys.stderr)
+        _print_bench(report, args.json)
+        return 130
+    _print_bench(report, args.json)
+    return 0
+
+
+def _print_bench(report: dict[str, dict[str, Any]], as_json: bool) -> None:
+    if as_json:
         print(json.dumps({"games": report}, indent=2))
-        return 0
+        return
     print(f"{'game':<10} {'call':<6} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} {'calls':>7}")
     for game_id, numbers in report.items():
         for call in ("legal", "act", "check", "final_score"):
@@ -246,7 +278,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
             figures = f"{n['median_ms']:>10.3f} {n['p99_ms']:>8.3f} {n['max_ms']:>8.3f} {n['calls']:>7}"
             print(f"{game_id:<10} {call:<6} {figures}")
         print(f"{game_id:<10} random games per second: {numbers['games_per_s']}")
-    return 0
 
 
 def cmd_data(args: argparse.Namespace) -> int:
@@ -481,7 +512,9 @@ def _run(argv: list[str] | None) -> int:
     except CompanionError as error:
         print(f"companion: {error.message}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # said, so a café owner who pressed it knows the command heard it and stopped
+        command = " ".join(filter(None, (args.command, getattr(args, f"{args.command}_command", None))))
+        print(f"companion: {command} stopped (Ctrl-C)", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader of a pipe (`| head`) stopped early: nothing went wrong here, so no traceback.

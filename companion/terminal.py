@@ -587,10 +587,10 @@ class Terminal:
             if not self._line(line, legal):
                 break
             legal = self._refresh(line, legal, before)
-        self.say(self._goodbye())
+        self.say(self.goodbye())
         return 0
 
-    def _goodbye(self) -> str:
+    def goodbye(self) -> str:
         """Promise a resume only when the journal is a file: one kept in memory ends with the process."""
         if self.farewell is not None:
             return self.farewell
@@ -669,7 +669,7 @@ class Terminal:
             ready()
         self.controller.wake = None
         self.ask = None
-        self.say(self._goodbye())
+        self.say(self.goodbye())
         return 0
 
 

@@ -402,3 +402,77 @@ def test_play_whose_questions_go_unanswered_says_no_game_started(
     captured = capsys.readouterr()
     assert captured.out.endswith("Which game? \n"), captured.out
     assert captured.err.startswith("companion: no game was started; 'companion play --game ID --players A,B'")
+
+
+def test_ctrl_c_in_simulate_reports_the_games_played_so_far(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C ended `simulate` with exit 130 and not a word: the games it had played were thrown away."""
+    from companion import cli
+
+    real, calls = cli.play_random_game, []
+
+    def interrupted_on_the_fourth(*args, **kwargs):  # as Python raises it when Ctrl-C lands mid-game
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "play_random_game", interrupted_on_the_fourth)
+    assert main(["simulate", "--games", "50"]) == 130
+    out = capsys.readouterr().out
+    first = next(iter(cli.game_classes()))
+    assert out.startswith(f"{first}: 3 of 50 games (stopped by Ctrl-C), 0 errors, "), out
+    assert "  results: " in out and "  not simulated: " in out and "Traceback" not in out
+
+
+def test_ctrl_c_in_bench_reports_the_games_timed_and_any_command_says_it_stopped(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion import cli
+
+    real, timed = cli.bench_game, []
+
+    def interrupted_on_the_second(game, **kwargs):
+        if timed:
+            raise KeyboardInterrupt
+        timed.append(game.id)
+        return real(game, **{**kwargs, "games": 1})
+
+    monkeypatch.setattr(cli, "bench_game", interrupted_on_the_second)
+    assert main(["bench", "--games", "5"]) == 130
+    captured = capsys.readouterr()
+    assert f"{timed[0]:<10} random games per second:" in captured.out
+    assert captured.err.startswith("companion: bench stopped (Ctrl-C); not timed: "), captured.err
+
+    def stopped(args):
+        raise KeyboardInterrupt
+
+    parser = cli.build_parser()  # any command: here `rules`, stopped as it starts
+    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    parser._subparsers._group_actions[0].choices["rules"].set_defaults(func=stopped)
+    assert main(["rules", "race"]) == 130
+    assert capsys.readouterr().err == "companion: rules stopped (Ctrl-C)\n"
+
+
+class _CtrlC(io.StringIO):
+    """Typed lines, then Ctrl-C at the next prompt (as input() raises it)."""
+
+    def readline(self, *args) -> str:
+        line = super().readline(*args)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_at_the_prompt_ends_play_with_its_goodbye_not_a_bare_exit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C at '? ' left "^Ccompanion: play stopped" at most, and never said the game was kept or how to resume."""
+    journal = tmp_path / "j.sqlite3"
+    monkeypatch.setattr("sys.stdin", _CtrlC("4\n"))
+    assert main(["play", "--game", "race", "--players", "red,blue", "--journal", str(journal)]) == 130
+    out = capsys.readouterr().out
+    assert out.endswith(f"? \nBye. The game is kept; to resume it: companion play --journal {journal}\n"), out[-300:]
+    resumed = Session.resume(Journal(journal))
+    assert resumed is not None and len(resumed.log) == 1
