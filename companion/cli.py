@@ -318,7 +318,8 @@ def cmd_data(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    rulebook = create(args.game, cafe_dir(args)).rulebook
+    game = create(args.game, cafe_dir(args))
+    rulebook = game.rulebook
     if args.clause:
         clause = rulebook.clause(args.clause)
         print(f"{clause.id}  {clause.title}\n\n{clause.text}")
@@ -327,7 +328,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     for clause in found:
         print(f"{clause.id:<10} {clause.title}")
     if not found:  # a search that matched nothing printed nothing and succeeded, as if the book were empty
-        print(f"companion: no {args.game} clause mentions {args.search!r}", file=sys.stderr)
+        print(f"companion: no {game.title} clause mentions {quoted(args.search or '')}", file=sys.stderr)
         return 1
     return 0
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from companion.errors import CompanionError, JournalDamaged, NoGame
 from companion.journal import Journal, JournalGame
-from companion.registry import game_class
+from companion.registry import title_of
 from companion.session import Session
 
 CAFE_DAY_STARTS = 5  # the hour (local time) a café day begins: before it, it is still the evening before
@@ -153,10 +153,7 @@ def finished_game(journal: Journal | None, cafe_dir: Any = None, now: datetime |
         finished = _read_time(journal.last_step_at(entry.id))
     except JournalDamaged:  # a damaged row is the resume's to report, in its words
         return None
-    try:
-        title = game_class(entry.game).title
-    except CompanionError:
-        title = entry.game
+    title = title_of(entry.game)
     moment = _moment(now)
     today = same_cafe_day(finished, moment)
     session, result, why_not = None, "", ""

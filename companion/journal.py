@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.errors import JournalDamaged, JournalForeign, JournalInUse, JournalUnavailable
 from companion.paths import unused_name
+from companion.registry import title_of
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -328,9 +329,10 @@ def _carry(entry: JournalGame | None, journal: Journal) -> str:
         journal.adopt(entry)
     except JournalUnavailable:
         return ""
+    title = title_of(entry.game)  # the notes are read at the table, where games go by their names
     if entry.status == "over":
-        return f" The last game ({entry.game}, finished after {len(entry.steps)} steps) was read from it too."
-    return f" The game in progress ({entry.game}, {len(entry.steps)} steps) was read from it and goes on."
+        return f" The last game ({title}, finished after {len(entry.steps)} steps) was read from it too."
+    return f" The game in progress ({title}, {len(entry.steps)} steps) was read from it and goes on."
 
 
 class _Rows(list[Any]):

@@ -43,6 +43,13 @@ def game_classes() -> dict[str, type[Game]]:
     return {**_discovered(), **{gid: type(game) for gid, game in _installed.items()}}
 
 
+def title_of(game_id: str) -> str:
+    """A game's name as the table reads it ("Through the Desert", not ``ttd``); the id itself for a game this
+    install does not have (an old journal's)."""
+    game_cls = game_classes().get(game_id)
+    return game_cls.title if game_cls is not None else game_id
+
+
 def game_class(game_id: object) -> type[Game]:
     classes = game_classes()
     if not isinstance(game_id, str) or game_id not in classes:

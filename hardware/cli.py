@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli import add_play_arguments, cmd_play, tolerant_stdin
+from companion.errors import quoted
 from companion.observations import LinkChanged, Observation, Update
 from companion.option_types import count, file_path, named, seconds
 from companion.registry import create, game_class, game_classes
@@ -115,9 +116,11 @@ def cmd_hw_test(args: argparse.Namespace) -> int:
 def cmd_hw_bench(args: argparse.Namespace) -> int:
     from hardware.bench import bench_sensor
 
-    if not game_class(args.game).dice:
+    game_cls = game_class(args.game)
+    if not game_cls.dice:
         rolled = ", ".join(gid for gid, cls in sorted(game_classes().items()) if cls.dice)
-        print(f"companion: {args.game} has no die to roll; bench a game that has one: {rolled}", file=sys.stderr)
+        print(f"companion: {game_cls.title} ({game_cls.id}) has no die to roll; bench a game that has one: {rolled}",
+              file=sys.stderr)
         return 2
     result = bench_sensor(args.game, args.rolls, journal=not args.no_journal, seed=args.seed)
     if args.json:
@@ -138,7 +141,7 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
         return 2
     if args.tag:
         if args.card not in known:
-            print(f"No card {args.card!r} in the {args.game} data.", file=sys.stderr)
+            print(f"No card {quoted(args.card)} in the {game_class(args.game).title} data.", file=sys.stderr)
             return 1
         tags.teach(args.tag, args.card)
         print(f"tag {args.tag} -> card {args.card}  ({tags.path})")
@@ -204,7 +207,7 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
                 tags.teach(asked[0].tag, answer)  # type: ignore[arg-type]
                 print(f"  saved ({tags.path})")
             elif answer:
-                print(f"  no card {answer!r}")
+                print(f"  no card {quoted(answer)}")
             asked.pop(0)
             ask_next()
     except KeyboardInterrupt:

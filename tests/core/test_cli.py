@@ -476,3 +476,9 @@ def test_ctrl_c_at_the_prompt_ends_play_with_its_goodbye_not_a_bare_exit(
     assert out.endswith(f"? \nBye. The game is kept; to resume it: companion play --journal {journal}\n"), out[-300:]
     resumed = Session.resume(Journal(journal))
     assert resumed is not None and len(resumed.log) == 1
+
+
+def test_a_search_that_finds_nothing_names_the_game_as_the_table_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "no race clause mentions ..." with the game's id."""
+    assert main(["rules", "race", "--search", "zebra"]) == 1
+    assert capsys.readouterr().err == "companion: no Test race clause mentions 'zebra'\n"

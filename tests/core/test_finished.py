@@ -199,7 +199,7 @@ def test_the_finished_last_game_is_carried_into_a_new_journal_with_its_finishing
         spoil_oldest_steps(path)
     journal, session, note = open_table(path)
     moved = "its games are kept in" if how == "grown" else "It is kept as journal.sqlite3.damaged-"
-    assert moved in note and "The last game (race, finished after 2 steps) was read from it too." in note, note
+    assert moved in note and "The last game (Test race, finished after 2 steps) was read from it too." in note, note
     assert session is None  # a finished game is not resumed into play
     last = finished_game(journal, now=local(10, 23, 30))
     assert last is not None and last.words() == "Last game: Test race, finished at 22:00 (2 steps). red wins."

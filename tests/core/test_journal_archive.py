@@ -51,7 +51,7 @@ def test_a_grown_journal_is_kept_whole_and_the_game_goes_on_in_a_new_one(tmp_pat
     journal, session, note = open_table(path)
     kept = tmp_path / f"journal-{datetime.now(UTC):%Y%m%d}.sqlite3"
     assert f"its games are kept in {kept.name}" in note and "a new one is begun" in note
-    assert "The game in progress (blackpool, 7 steps) was read from it and goes on." in note
+    assert "The game in progress (Blackpool, 7 steps) was read from it and goes on." in note
     assert session is not None and session.document() == before.document()
     session.act(session.legal()[0])  # and it is journalled in the new file
     journal.close()

@@ -92,7 +92,7 @@ def test_a_read_only_journal_file_resumes_its_game_in_memory_and_says_so(tmp_pat
     path.chmod(0o444)
     found = open_unprivileged(path)
     assert found["steps"] == 5 and found["step"] == "step"
-    assert "only until the app closes" in found["note"] and "(blackpool, 5 steps) was read from it" in found["note"]
+    assert "only until the app closes" in found["note"] and "(Blackpool, 5 steps) was read from it" in found["note"]
 
 
 def test_a_read_only_shm_left_by_another_user_resumes_in_memory(tmp_path: Path) -> None:
@@ -186,7 +186,7 @@ def test_a_damaged_page_of_an_old_game_keeps_the_game_in_progress(tmp_path: Path
 
     journal, resumed, note = open_table(path)
     assert "cannot be read as a journal" in note and "It is kept as journal.sqlite3.damaged-" in note
-    assert "(race, 3 steps) was read from it and goes on" in note
+    assert "(Test race, 3 steps) was read from it and goes on" in note
     assert resumed is not None and resumed.log == session.log
     resumed.act({"type": "advance"})
     journal.close()

@@ -174,7 +174,7 @@ def test_an_empty_folder_name_is_refused_not_taken_as_the_working_folder(
 def test_bench_of_a_game_without_a_die_says_which_games_have_one(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hw", "bench", "--game", "targi", "--rolls", "2"]) == 2
     err = capsys.readouterr().err
-    assert "companion: targi has no die to roll; bench a game that has one: blackpool, desert," in err
+    assert "companion: Targi (targi) has no die to roll; bench a game that has one: blackpool, desert," in err
 
 
 def test_teach_a_tag_without_its_card_asks_for_the_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
