@@ -115,7 +115,7 @@ def test_an_unknown_game_or_profile_is_echoed_short(request_: dict) -> None:
 def test_rules_search_that_finds_nothing_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     """It printed nothing and succeeded, as if the rulebook were empty."""
     assert main(["rules", "blackpool", "--search", "zzzq"]) == 1
-    assert "no blackpool clause mentions 'zzzq'" in capsys.readouterr().err
+    assert "no Blackpool clause mentions 'zzzq'" in capsys.readouterr().err
     assert main(["rules", "blackpool", "--search", "oracle"]) == 0
 
 
