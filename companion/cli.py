@@ -381,7 +381,7 @@ def journal_id(text: str) -> int:
     traceback."""
     value = positive(text)
     if value > 2**63 - 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a game id this journal could hold")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a game id this journal could hold")
     return value
 
 

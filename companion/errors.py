@@ -30,6 +30,8 @@ def quoted(value: object) -> str:
             text = "a value too large to show"
         except RecursionError:
             text = "a value nested too deeply to show"
+        except TypeError:  # a mapping keyed by what JSON cannot key by (a reader's tuple); raised out of a refusal
+            text = repr(value)
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 

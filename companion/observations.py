@@ -13,6 +13,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.errors import quoted
+
 BUTTON_INTENTS = frozenset({"confirm", "undo", "next", "menu", "settings", "roll"})
 # A camera or sensor reading less sure than this waits for a player's tap instead of being applied, and so does
 # one whose confidence is no number from 0 to 1 (NaN, a percent): it says nothing about how sure the reader is.
@@ -111,39 +113,40 @@ def malformed(observation: object) -> str | None:
     roll of 3.0) is not checked here: the game's refusal cites its clause.
     """
     if not isinstance(observation, Observation):
-        return f"not an observation: {observation!r}"
+        plain = observation is None or isinstance(observation, str | int | float | list | dict)
+        return f"not an observation: {quoted(observation) if plain else type(observation).__name__}"
     source = getattr(observation, "source", "")
     if not isinstance(source, str):
-        return f"an input must be named, not {source!r}"
+        return f"an input must be named, not {quoted(source)}"
     what = f"a {'die' if isinstance(observation, DieRead) else 'card'} reading from {source}"
     if isinstance(observation, DieRead | CardsSeen) and not _number(observation.confidence):
-        return f"{what} has confidence {observation.confidence!r}; it must be a number from 0 to 1"
+        return f"{what} has confidence {quoted(observation.confidence)}; it must be a number from 0 to 1"
     if isinstance(observation, DieRead):
         face = observation.face
         if face is not None and not (isinstance(face, Mapping) and all(isinstance(k, str) for k in face)):
-            return f'{what} has face {face!r}; it must name its data, such as {{"colour": "red"}}'
+            return f'{what} has face {quoted(face)}; it must name its data, such as {{"colour": "red"}}'
         if observation.die is not None and not isinstance(observation.die, str):
-            return f'{what} names its die {observation.die!r}; it must be a name such as "d6"'
+            return f'{what} names its die {quoted(observation.die)}; it must be a name such as "d6"'
         if not _whole(observation.dice) or observation.dice < 1:
-            return f"{what} counts {observation.dice!r} dice; it must be a whole number, 1 or more"
+            return f"{what} counts {quoted(observation.dice)} dice; it must be a whole number, 1 or more"
         thrown = observation.thrown_at
         if thrown is not None and not (_number(thrown) and math.isfinite(thrown)):
-            return f"{what} says its throw began at {thrown!r}; it must be a time in seconds, or None"
+            return f"{what} says its throw began at {quoted(thrown)}; it must be a time in seconds, or be left unset"
     if isinstance(observation, CardsSeen):
         if not isinstance(observation.slots, Mapping):
-            return f"{what} has slots {observation.slots!r}; it must map slot numbers to cards"
+            return f"{what} has slots {quoted(observation.slots)}; it must map slot numbers to cards"
         for slot, card in observation.slots.items():
             if not _whole(slot):
-                return f"{what} names slot {slot!r}; a slot is a whole number (1, 2, ...)"
+                return f"{what} names slot {quoted(slot)}; a slot is a whole number (1, 2, ...)"
             if card is not None and not isinstance(card, str):
-                return f"{what} has {card!r} in slot {slot}; a card is named by its id, such as \"P01\""
+                return f"{what} has {quoted(card)} in slot {slot}; a card is named by its id, such as \"P01\""
         twins = observation.twins
         if not isinstance(twins, Mapping) or not all(
             isinstance(alike, tuple | list) and all(isinstance(c, str) for c in alike) for alike in twins.values()
         ):
-            return f"{what} has twins {twins!r}; it must map a card id to the ids that look like it"
+            return f"{what} has twins {quoted(twins)}; it must map a card id to the ids that look like it"
     if isinstance(observation, ButtonPressed | Touch) and not isinstance(observation.intent, str):
-        return f"an intent must be a word such as \"confirm\", not {observation.intent!r}"
+        return f"an intent must be a word such as \"confirm\", not {quoted(observation.intent)}"
     return None
 
 

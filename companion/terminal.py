@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from companion.controller import Controller
-from companion.errors import BadRequest, CompanionError
+from companion.errors import BadRequest, CompanionError, quoted
 from companion.game import Action, Event
 from companion.observations import ButtonPressed, Touch, Update
 from companion.places import explain_place, typed_place
@@ -528,7 +528,7 @@ class Terminal:
     def press_button(self, intent: str) -> None:
         """A button from the keyboard: through the (mock) pins when wired, else straight to the controller."""
         if intent not in BUTTONS:
-            self.say(f"  No button {intent!r}; buttons: {', '.join(BUTTONS)}.")
+            self.say(f"  No button {quoted(intent)}; buttons: {', '.join(BUTTONS)}.")
             return
         if self.press is None or not self.press(intent):
             self.controller.submit(ButtonPressed(intent, "keyboard"))
@@ -710,7 +710,7 @@ def ask_new_game(
         number = _number(answer)
         game_id = ids[number - 1] if number is not None and 1 <= number <= len(ids) else answer
     if game_id not in classes:
-        say(f"  No game {game_id!r}.")
+        say(f"  No game {quoted(game_id)}.")
         return None
     game_cls = classes[game_id]
     colours = f" from {', '.join(game_cls.colours)}" if game_cls.colours else ""

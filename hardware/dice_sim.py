@@ -18,6 +18,7 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.errors import quoted
 from companion.option_types import MAX_SECONDS
 from hardware.dice_protocol import encode
 
@@ -146,9 +147,9 @@ def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] 
         try:
             played = _play_step(sensor, step, rng, say)
         except IndexError:
-            say(f"bad script step {step.strip()!r}: a value is missing; steps: {STEPS}")
+            say(f"bad script step {quoted(step.strip())}: a value is missing; steps: {STEPS}")
         except ValueError as error:  # also a quote left open, or text the ASCII wire cannot carry
-            say(f"bad script step {step.strip()!r}: {error}; steps: {STEPS}")
+            say(f"bad script step {quoted(step.strip())}: {error}; steps: {STEPS}")
         else:
             if played is None:
                 bad += 1
@@ -193,6 +194,6 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random, say: Call
         sensor.plug()
         say(f"plugged in again at {sensor.path} ({sensor.tty_path})")
     else:
-        say(f"unknown script step {step.strip()!r}; steps: {STEPS}")
+        say(f"unknown script step {quoted(step.strip())}; steps: {STEPS}")
         return None
     return True

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from companion.errors import quoted
 from companion.option_types import count, named
 
 SIZES = ((800, 480), (1280, 800))
@@ -48,7 +49,7 @@ def window_size(text: str) -> tuple[int, int]:
     """'800x480' as (800, 480), checked before Kivy starts: argparse names the option in its usage line."""
     width, sep, height = str(text).lower().partition("x")
     if not (sep and width.isdigit() and height.isdigit() and 200 <= int(width) <= 8000 and 200 <= int(height) <= 8000):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a window size such as 800x480 (200 to 8000 each way)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a window size such as 800x480 (200 to 8000 each way)")
     return int(width), int(height)
 
 

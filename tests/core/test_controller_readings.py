@@ -137,23 +137,29 @@ def test_a_confidence_that_is_no_number_from_0_to_1_is_asked(tmp_path: Path, con
 MALFORMED = [
     ("temple", CardsSeen({"1": "P01"}, "camera", 0.95), "names slot '1'; a slot is a whole number"),
     ("temple", CardsSeen({1.0: "P01"}, "camera", 0.95), "names slot 1.0"),
-    ("temple", CardsSeen({True: "P01"}, "camera", 0.95), "names slot True"),
+    ("temple", CardsSeen({True: "P01"}, "camera", 0.95), "names slot true"),
     ("temple", CardsSeen({1: "P01", "2": "P02"}, "camera", 0.95), "names slot '2'"),
     ("temple", CardsSeen({1: 7}, "camera", 0.95), "has 7 in slot 1; a card is named by its id"),
-    ("temple", CardsSeen({1: "P01"}, "camera", None), "has confidence None; it must be a number"),
-    ("temple", CardsSeen({1: "P01"}, "camera", 0.9, twins=None), "has twins None"),
-    ("blackpool", DieRead(3, "camera", None), "a die reading from camera has confidence None"),
+    ("temple", CardsSeen({1: "P01"}, "camera", None), "has confidence null; it must be a number"),
+    ("temple", CardsSeen({1: "P01"}, "camera", 0.9, twins=None), "has twins null"),
+    # Spelt as the JSON the rest of the project quotes (null, true), not Python's None and True; a key JSON cannot
+    # hold raised TypeError out of the quoting itself.
+    ("temple", CardsSeen({1: "P01"}, "camera", 0.9, twins={("P01",): 5}), "has twins {('P01',): 5}"),
+    ("temple", CardsSeen({1: "P01"}, "camera", 0.9, twins={"P01": [None]}), 'has twins {"P01": [null]}'),
+    ("blackpool", DieRead(3, "camera", None), "a die reading from camera has confidence null"),
     ("blackpool", DieRead(3, "camera", "0.9"), "has confidence '0.9'"),
     ("blackpool", DieRead(3, "camera", 0.9, "blue"), "has face 'blue'; it must name its data"),
-    ("blackpool", DieRead(3, "camera", 0.9, dice=None), "counts None dice"),
+    ("blackpool", DieRead(3, "camera", 0.9, dice=None), "counts null dice"),
     ("blackpool", DieRead(3, "serial", 0.9, die=6), "names its die 6"),
     ("blackpool", DieRead(3, 7, 0.9), "an input must be named, not 7"),
-    ("blackpool", DieRead(3, "camera", 0.9, thrown_at=float("nan")), "says its throw began at nan"),
+    ("blackpool", DieRead(3, "camera", 0.9, thrown_at=float("nan")), "says its throw began at NaN"),
     ("blackpool", DieRead(3, "camera", 0.9, thrown_at="now"), "says its throw began at 'now'"),
     ("blackpool", Touch("act", "roll 3"), "an action must be a JSON object"),
     ("blackpool", Touch("check", "3"), "an action must be a JSON object"),
     ("blackpool", ButtonPressed(None), "an intent must be a word"),
     ("blackpool", "roll 3", "not an observation: 'roll 3'"),
+    ("blackpool", {"value": 3}, 'not an observation: {"value": 3}'),
+    ("blackpool", Update("step", "x"), "not an observation: Update"),
 ]
 
 

@@ -283,3 +283,12 @@ def test_the_new_game_questions_give_the_player_count_in_words() -> None:
     answers = iter(["red, blue", ""])
     ask_new_game(ask, lambda _: None, "blackpool")
     assert asked[0].startswith("Players in turn order, 2 to 4 from ")
+
+
+def test_a_game_name_pasted_a_megabyte_long_is_quoted_back_cut_short() -> None:
+    """'No game ...' wrote the whole paste back, a wall of text where one line was meant."""
+    from companion.terminal import ask_new_game
+
+    said: list[str] = []
+    assert ask_new_game(lambda prompt: "x" * 1_000_000, said.append, None) is None
+    assert said[-1].startswith("  No game 'xxx") and len(said[-1]) < 80, said[-1][:100]
