@@ -77,6 +77,30 @@ def _not_ours(db: sqlite3.Connection) -> str | None:
     return None
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+SNIFFED_BYTES = 4096  # a database's first page holds NUL bytes in its header and padding; a text file holds none
+
+
+def _text_not_journal(path: Path) -> str | None:
+    """Why the file at ``path`` is text someone wrote rather than a journal, or None when it may be one.
+
+    A file SQLite cannot read was taken for a damaged journal: moved aside as
+    ``NAME.damaged-...`` and a new journal written in its place, so
+    ``--journal game.json`` (a record from ``companion export``) or a mistyped
+    path to notes or a config file had that file replaced. A damaged journal
+    keeps SQLite's header, or is zeros where a card lost its pages; text has
+    neither, and is refused as no journal, left as it is.
+    """
+    try:
+        with path.open("rb") as file:
+            head = file.read(SNIFFED_BYTES)
+    except OSError:  # not there yet, or unreadable: SQLite's own error says which
+        return None
+    if not head or head.startswith(SQLITE_HEADER) or b"\x00" in head:
+        return None
+    return "is not a journal but a text file (a game record or notes?)"
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -393,6 +417,9 @@ class Journal:
                 where.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise JournalUnavailable(f"no folder for the journal {where}: {exc.strerror or exc}") from None
+            text = _text_not_journal(where)
+            if text is not None:
+                raise JournalForeign(f"{where} {text}, so it is left as it is")
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
@@ -458,6 +485,9 @@ class Journal:
         `JournalForeign` as opening for the table would, and
         `JournalUnavailable` when the file cannot be read at all.
         """
+        text = _text_not_journal(Path(path))
+        if text is not None:
+            raise JournalForeign(f"{path} {text}, so it is left as it is")
         failure = "no way to open it read-only"
         for query in _read_only_queries(path):
             db = None

@@ -156,7 +156,7 @@ def test_referee_on_a_damaged_journal_says_so_on_stderr_and_serves(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     journal_path = tmp_path / "j.sqlite3"
-    journal_path.write_bytes(b"noise" * 1000)
+    journal_path.write_bytes(b"noise\x00" * 1000)  # binary, as a card's lost pages are: text is no journal at all
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b'{"cmd": "pending"}\n')))
     assert main(["referee", "--journal", str(journal_path)]) == 0
     out, err = capsys.readouterr()
@@ -482,3 +482,19 @@ def test_a_search_that_finds_nothing_names_the_game_as_the_table_does(capsys: py
     """It said "no race clause mentions ..." with the game's id."""
     assert main(["rules", "race", "--search", "zebra"]) == 1
     assert capsys.readouterr().err == "companion: no Test race clause mentions 'zebra'\n"
+
+
+@pytest.mark.parametrize("text", ['{"format": "table-companion-game", "actions": []}\n', "root:x:0:0:root:/root\n"])
+def test_a_text_file_named_as_the_journal_is_left_as_it_is_not_set_aside_and_replaced(
+    text: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`play --journal game.json` took the record for a damaged journal: it became game.json.damaged-... and a new
+    journal was written as game.json. A mistyped path to any text file (a config file) was swapped out alike."""
+    named = tmp_path / "game.json"
+    named.write_text(text)
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    main(["play", "--game", "race", "--players", "red,blue", "--journal", str(named)])
+    assert f"{named} is not a journal but a text file" in capsys.readouterr().out
+    assert named.read_text() == text and [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    assert main(["export", "-", "--journal", str(named)]) == 1
+    assert "is not a journal but a text file" in capsys.readouterr().err

@@ -86,7 +86,7 @@ def test_a_second_damaged_journal_at_the_same_clock_second_keeps_the_first(tmp_p
     path = tmp_path / "journal.sqlite3"
     notes = []
     for boot in (1, 2):
-        path.write_bytes(f"damaged on boot {boot}. ".encode() * 200)
+        path.write_bytes((f"damaged on boot {boot}. ".encode() + b"\x00") * 200)
         journal, _session, note = open_table(path)
         journal.close()
         notes.append(note)

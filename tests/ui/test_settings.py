@@ -262,7 +262,7 @@ def test_touch_off_without_a_running_button_box_still_plays(launch: Any, tmp_pat
 
 def test_a_damaged_journal_does_not_stop_the_table(launch: Any, tmp_path: Path) -> None:
     """A kiosk restarts on its own: a journal SQLite cannot read is set aside and the home screen says so."""
-    (tmp_path / "journal.sqlite3").write_bytes(b"not a database, a failing SD card's noise" * 100)
+    (tmp_path / "journal.sqlite3").write_bytes(b"not a database, a failing SD card's noise\x00" * 100)
     app = launch(new=False)
     assert app.root.current == "home"
     assert "cannot be read as a journal" in app.status and "kept as journal.sqlite3.damaged-" in app.status
