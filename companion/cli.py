@@ -154,6 +154,8 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
               "without questions.", file=sys.stderr)
         journal.close()
         return 1
+    if code == 0 and not journal.kept_on_disk:
+        return 1  # the goodbye said the game ended with the process: no journal file could be written
     return code
 
 

@@ -498,3 +498,15 @@ def test_a_text_file_named_as_the_journal_is_left_as_it_is_not_set_aside_and_rep
     assert named.read_text() == text and [p.name for p in tmp_path.iterdir()] == ["game.json"]
     assert main(["export", "-", "--journal", str(named)]) == 1
     assert "is not a journal but a text file" in capsys.readouterr().err
+
+
+def test_play_on_a_journal_that_cannot_be_written_ends_non_zero(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The game was refereed from memory and lost at the end, as the goodbye said, yet the exit status was 0."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    monkeypatch.setattr("sys.stdin", io.StringIO("4\nq\n"))
+    assert main(["play", "--game", "race", "--players", "red,blue", "--journal", str(blocker / "j.sqlite3")]) == 1
+    out = capsys.readouterr().out
+    assert f"no folder for the journal {blocker / 'j.sqlite3'}" in out and "kept in memory only" in out
