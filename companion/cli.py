@@ -402,12 +402,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="the terminal referee (resumes the game in progress)")
     add_play_arguments(play)
-    play.set_defaults(func=cmd_play)
+    play.set_defaults(func=cmd_play, reads_input=True)
 
     referee = sub.add_parser("referee", help="JSON lines protocol on stdin/stdout")
     referee.add_argument("--journal", type=named(JOURNAL_FILE),
                          help="journal file; the game in progress there is resumed")
-    referee.set_defaults(func=cmd_referee)
+    referee.set_defaults(func=cmd_referee, reads_input=True)
 
     simulate = sub.add_parser("simulate", help="random complete games with contract checks")
     simulate.add_argument("--game", default="all")
@@ -501,6 +501,27 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
+def command_name(args: argparse.Namespace) -> str:
+    """The command as typed: "hw bench", not "hw"."""
+    return " ".join(filter(None, (args.command, getattr(args, f"{args.command}_command", None))))
+
+
+def _closed_streams(args: argparse.Namespace) -> str | None:
+    """Why the command cannot run with the standard streams it was given (a shell's ``<&-`` or ``>&-``), if so.
+
+    Python sets a closed stream to None: `play` and `referee` then ended in a traceback at their first
+    read ("lost sys.stdin") or write, and every other command printed into nothing and succeeded. A command
+    marked ``reads_input`` needs its input; all but one marked ``output_optional`` (the app) need their output.
+    """
+    command = command_name(args)
+    if sys.stdin is None and getattr(args, "reads_input", False):
+        return (f"{command} reads its standard input, which is closed; give it a terminal, a pipe or a file "
+                "(</dev/null for no input)")
+    if sys.stdout is None and not getattr(args, "output_optional", False):
+        return f"{command} writes to its standard output, which is closed; give it a terminal, a pipe or a file"
+    return None
+
+
 def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     given = argv if argv is not None else sys.argv[1:]
@@ -510,13 +531,17 @@ def _run(argv: list[str] | None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    closed = _closed_streams(args)
+    if closed:
+        print(f"companion: {closed}", file=sys.stderr)
+        return 1
     try:
         return int(args.func(args) or 0)
     except CompanionError as error:
         print(f"companion: {error.message}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # said, so a café owner who pressed it knows the command heard it and stopped
-        command = " ".join(filter(None, (args.command, getattr(args, f"{args.command}_command", None))))
+        command = command_name(args)
         print(f"companion: {command} stopped (Ctrl-C)", file=sys.stderr)
         return 130
     except BrokenPipeError:

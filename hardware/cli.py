@@ -351,7 +351,7 @@ def register(subparsers: Any) -> None:
                       help="camera reading dice and cards: 0, picamera, a URL, a video or a folder (default: none)")
     picture_options(play)
     live_options(play)
-    play.set_defaults(func=cmd_hw_play)
+    play.set_defaults(func=cmd_hw_play, reads_input=True)
 
     sim = sub.add_parser("simulate-dice", help="play a dice sensor on a new pty and print its path")
     sim.add_argument("--script", help="steps like 'roll 4; wait 1; slot 3 04A1; unplug; wait 2; plug'")

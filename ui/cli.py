@@ -76,7 +76,7 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bench-exit", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--bench-steps", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--bench-games", type=int, default=0, help=argparse.SUPPRESS)
-    parser.set_defaults(func=cmd_run)
+    parser.set_defaults(func=cmd_run, output_optional=True)  # a window: its words go to the screen
 
 
 def use_writable_kivy_home() -> None:

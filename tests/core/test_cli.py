@@ -510,3 +510,24 @@ def test_play_on_a_journal_that_cannot_be_written_ends_non_zero(
     assert main(["play", "--game", "race", "--players", "red,blue", "--journal", str(blocker / "j.sqlite3")]) == 1
     out = capsys.readouterr().out
     assert f"no folder for the journal {blocker / 'j.sqlite3'}" in out and "kept in memory only" in out
+
+
+@pytest.mark.parametrize(("closed", "argv", "said"), [
+    (0, ["play", "--game", "race", "--players", "red,blue"], "companion: play reads its standard input, which is closed"),
+    (0, ["referee"], "companion: referee reads its standard input, which is closed"),
+    (1, ["rules", "race"], "companion: rules writes to its standard output, which is closed"),
+])
+def test_a_closed_standard_stream_is_named_not_a_traceback(
+    closed: int, argv: list[str], said: str, tmp_path: Path
+) -> None:
+    """`companion play <&-` ended in "RuntimeError: input(): lost sys.stdin", `referee <&-` in an AttributeError;
+    `rules race >&-` printed into nothing and ended 0."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COMPANION_JOURNAL": str(tmp_path / "j.sqlite3")}
+    done = subprocess.run([sys.executable, "-m", "tests.core.run_with_race", *argv], stderr=subprocess.PIPE,
+                          stdout=subprocess.DEVNULL if closed == 0 else None, text=True, timeout=60, env=env,
+                          cwd=Path(__file__).resolve().parents[2], preexec_fn=lambda: os.close(closed))
+    assert done.returncode == 1 and done.stderr.startswith(said) and "Traceback" not in done.stderr, done.stderr
