@@ -322,7 +322,7 @@ def cmd_data(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     game = create(args.game, cafe_dir(args))
     rulebook = game.rulebook
-    if args.clause:
+    if args.clause is not None:  # an empty one ("") is refused by name; it listed the whole book
         clause = rulebook.clause(args.clause)
         print(f"{clause.id}  {clause.title}\n\n{clause.text}")
         return 0

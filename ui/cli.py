@@ -226,7 +226,9 @@ def cmd_screenshots(args: argparse.Namespace) -> int:
 
     unknown = sorted(set(args.game or ()) - set(game_classes()))
     if unknown:  # rendered nothing for them and still succeeded, so a typo looked like a review done
-        print(f"companion: no game {', '.join(unknown)}; games: {', '.join(game_classes())}", file=sys.stderr)
+        from companion.cli import unknown_game
+
+        print(f"companion: {unknown_game(unknown[0])}", file=sys.stderr)
         return 2
     sizes = args.size or list(SIZES)
     _prepare_kivy(*sizes[0], offscreen=True)

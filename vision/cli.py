@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from companion.observations import CONFIRM_BELOW
-from companion.option_types import between, count, seconds
+from companion.option_types import between, count, named, seconds
 from vision.mains import MAINS_HZ
 from vision.orientation import TURNS, Orientation
 from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayAreaRefused

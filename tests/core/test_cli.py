@@ -513,7 +513,8 @@ def test_play_on_a_journal_that_cannot_be_written_ends_non_zero(
 
 
 @pytest.mark.parametrize(("closed", "argv", "said"), [
-    (0, ["play", "--game", "race", "--players", "red,blue"], "companion: play reads its standard input, which is closed"),
+    (0, ["play", "--game", "race", "--players", "red,blue"],
+     "companion: play reads its standard input, which is closed"),
     (0, ["referee"], "companion: referee reads its standard input, which is closed"),
     (1, ["rules", "race"], "companion: rules writes to its standard output, which is closed"),
 ])
@@ -531,3 +532,9 @@ def test_a_closed_standard_stream_is_named_not_a_traceback(
                           stdout=subprocess.DEVNULL if closed == 0 else None, text=True, timeout=60, env=env,
                           cwd=Path(__file__).resolve().parents[2], preexec_fn=lambda: os.close(closed))
     assert done.returncode == 1 and done.stderr.startswith(said) and "Traceback" not in done.stderr, done.stderr
+
+
+def test_an_empty_clause_is_refused_not_taken_for_the_whole_book(capsys: pytest.CaptureFixture[str]) -> None:
+    """`rules race ""` (a shell variable never set) listed every clause and ended 0."""
+    assert main(["rules", "race", ""]) == 1
+    assert capsys.readouterr().err == "companion: Test race has no rule clause ''\n"

@@ -251,7 +251,7 @@ def test_screenshots_of_a_game_that_does_not_exist_are_refused(tmp_path: Path, c
     from ui.cli import cmd_screenshots
 
     assert cmd_screenshots(argparse.Namespace(dir=str(tmp_path), game=["blackpool", "nosuch"])) == 2
-    assert "no game nosuch" in capsys.readouterr().err and not list(tmp_path.iterdir())
+    assert "no game 'nosuch'; the games are:" in capsys.readouterr().err and not list(tmp_path.iterdir())
 
 
 def test_screenshots_draw_the_cafe_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
