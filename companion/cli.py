@@ -186,7 +186,7 @@ JOURNAL_FILE = "a journal file's path (leave --journal out for the default one)"
 
 def add_play_arguments(play: argparse.ArgumentParser) -> None:
     """The options of ``play``, shared with adapters that start the referee with their inputs attached."""
-    play.add_argument("--game", help="game id; asked when missing")
+    play.add_argument("--game", help=f"game id ({GAME_IDS}); asked when missing")
     play.add_argument("--players", help="comma-separated players in turn order (with --game: no questions asked)")
     play.add_argument("--profile", help="rule profile for a new game (default: standard)")
     play.add_argument("--journal", type=named(JOURNAL_FILE),
@@ -390,6 +390,8 @@ def journal_id(text: str) -> int:
 # The most random games one run takes: about ten a second per game here (fewer on a Pi), so 10000 is a night's
 # soak and a hundred million ran until Ctrl-C. The bench times every call of each game, a lot slower.
 MAX_SIMULATED = 10_000
+# Named in the help as examples: listing the registry there would import every game for each `--help`.
+GAME_IDS = "blackpool, desert, targi, temple, ttd"
 MAX_BENCHED = 1_000
 
 
@@ -410,46 +412,50 @@ def build_parser() -> argparse.ArgumentParser:
     referee.set_defaults(func=cmd_referee, reads_input=True)
 
     simulate = sub.add_parser("simulate", help="random complete games with contract checks")
-    simulate.add_argument("--game", default="all")
+    simulate.add_argument("--game", default="all", help=f"game id ({GAME_IDS}), or all (the default)")
     simulate.add_argument("--games", type=count(1, MAX_SIMULATED), default=100,
                           help=f"random games per game (default 100, at most {MAX_SIMULATED})")
-    simulate.add_argument("--seed", type=int, default=1)
+    simulate.add_argument("--seed", type=int, default=1, help="the same seed plays the same games (default 1)")
     simulate.add_argument("--profile", help="rule profile (default: a random one per game)")
     simulate.set_defaults(func=cmd_simulate)
 
     bench = sub.add_parser("bench", help="latency of legal/act/check and games per second")
-    bench.add_argument("--game", default="all")
+    bench.add_argument("--game", default="all", help=f"game id ({GAME_IDS}), or all (the default)")
     bench.add_argument("--games", type=count(1, MAX_BENCHED), default=30,
                        help=f"random games whose positions are timed (default 30, at most {MAX_BENCHED})")
-    bench.add_argument("--seed", type=int, default=1)
-    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--seed", type=int, default=1, help="the same seed times the same positions (default 1)")
+    bench.add_argument("--json", action="store_true", help="print the timings as one JSON object")
     bench.set_defaults(func=cmd_bench)
 
     data = sub.add_parser("data", help="validate, locate or copy game data files")
     data_sub = data.add_subparsers(dest="data_command", required=True)
     validate = data_sub.add_parser("validate", help="check a data file or folder")
-    validate.add_argument("path", type=named("a data file's or folder's path (. for the one you are in)"))
+    validate.add_argument("path", type=named("a data file's or folder's path (. for the one you are in)"),
+                          help="a game's data file, or a café folder (one folder per game inside)")
     which = data_sub.add_parser("which", help="say which data each game uses")
-    which.add_argument("game", nargs="?")
+    which.add_argument("game", nargs="?", help=f"game id ({GAME_IDS}); every game when left out")
     template = data_sub.add_parser("template", help="copy a game's house data into a café folder to edit")
-    template.add_argument("game")
-    template.add_argument("dir", type=named("the café folder's path (. for the one you are in)"))
+    template.add_argument("game", help=f"game id ({GAME_IDS})")
+    template.add_argument("dir", type=named("the café folder's path (. for the one you are in)"),
+                          help="the café folder: the files go into DIR/GAME")
     data.set_defaults(func=cmd_data)
 
     rules = sub.add_parser("rules", help="browse a game's rulebook")
-    rules.add_argument("game")
-    rules.add_argument("clause", nargs="?")
-    rules.add_argument("--search")
+    rules.add_argument("game", help=f"game id ({GAME_IDS})")
+    rules.add_argument("clause", nargs="?", help="a clause id such as BP-C5; every clause is listed without one")
+    rules.add_argument("--search", metavar="WORDS", help="only the clauses that mention all these words")
     rules.set_defaults(func=cmd_rules)
 
     export = sub.add_parser("export", help="write a game record from the journal")
     export.add_argument("out", type=named("a file's path, or - for stdout"), help="file, or - for stdout")
-    export.add_argument("--journal", type=named(JOURNAL_FILE))
+    export.add_argument("--journal", type=named(JOURNAL_FILE),
+                        help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
     export.add_argument("--id", type=journal_id, help="journal game id (default: the latest)")
     export.set_defaults(func=cmd_export)
 
     replay = sub.add_parser("replay", help="replay a game record and confirm its final position")
-    replay.add_argument("record", type=named("a game record's path (companion export writes one)"))
+    replay.add_argument("record", type=named("a game record's path (companion export writes one)"),
+                        help="a game record's file, as companion export writes it")
     replay.set_defaults(func=cmd_replay)
 
     for plugin in entry_points(group="companion.commands"):

@@ -28,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = ui.add_subparsers(dest="ui_command")
     _run_options(sub.add_parser("run", help="start the app (resumes the game in progress)"))
     shots = sub.add_parser("screenshots", help="render every screen of every game in both sizes to PNG")
-    shots.add_argument("dir", type=named("a folder's path for the screenshots (. for the one you are in)"))
+    shots.add_argument("dir", type=named("a folder's path for the screenshots (. for the one you are in)"),
+                       help="the folder the PNG files are written into")
     shots.add_argument("--game", action="append", help="only these games (repeatable)")
     shots.add_argument(
         "--size",

@@ -96,7 +96,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("watch", help="print readings live from a source (camera index, URL, video, image folder)")
     p.add_argument("source", help='0, "picamera", rtsp://..., video.avi, a folder of images or one image')
-    p.add_argument("--reader", choices=["dice", "cards", "temple-die"], default="dice")
+    p.add_argument("--reader", choices=["dice", "cards", "temple-die"], default="dice",
+                   help="what to read: dice (default), cards (the temple's path cards) or temple-die")
     p.add_argument("--taught", type=named_folder,
                    help="folder with taught cards / die (default: where the teach commands store them, if any)")
     p.add_argument("--frames", type=count(0), default=0, help="stop after this many frames (0: until the source ends)")
@@ -132,7 +133,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("teach-die", help="show one face of the temple die to the camera and say what it is")
     p.add_argument("source", help="where the die is seen: 0, picamera, a URL, a video, an image or a folder")
     p.add_argument("--value", required=True, help="X or a number, as on the die's data (X, 1..7 for the house die)")
-    p.add_argument("--colour", required=True, choices=["red", "white"])
+    p.add_argument("--colour", required=True, choices=["red", "white"], help="the face's colour: red or white")
     p.add_argument("--out", type=named_folder,
                    help="folder whose temple_die.json grows with each face (default: the one the camera feed reads)")
     picture_options(p)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import add_play_arguments, cmd_play, main
+from companion.cli import add_play_arguments, build_parser, cmd_play, main
 from companion.journal import Journal
 from companion.session import RECORD_FORMAT, Session
 from companion.simulate import outcome
@@ -538,3 +538,22 @@ def test_an_empty_clause_is_refused_not_taken_for_the_whole_book(capsys: pytest.
     """`rules race ""` (a shell variable never set) listed every clause and ended 0."""
     assert main(["rules", "race", ""]) == 1
     assert capsys.readouterr().err == "companion: Test race has no rule clause ''\n"
+
+
+def test_every_argument_of_every_command_says_what_it_is_for() -> None:
+    """`companion rules --help` showed "game", "clause" and "--search SEARCH" and no word on any of them."""
+    from companion import cli, registry
+
+    silent: list[str] = []
+
+    def walk(parser: argparse.ArgumentParser, name: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub, subparser in action.choices.items():
+                    walk(subparser, f"{name} {sub}")
+            elif not action.help and not isinstance(action, argparse._HelpAction):
+                silent.append(f"{name} {'/'.join(action.option_strings) or action.dest}")
+
+    walk(build_parser(), "companion")
+    assert silent == []
+    assert ", ".join(sorted(registry._discovered())) == cli.GAME_IDS  # the help's list is every packaged game
