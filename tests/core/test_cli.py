@@ -557,3 +557,18 @@ def test_every_argument_of_every_command_says_what_it_is_for() -> None:
     walk(build_parser(), "companion")
     assert silent == []
     assert ", ".join(sorted(registry._discovered())) == cli.GAME_IDS  # the help's list is every packaged game
+
+
+def test_simulate_with_a_profile_a_game_lacks_is_refused_once_not_failed_per_game(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`simulate --game race --profile nope` printed an ERROR per game and ended 1, as if the rules had failed;
+    with every game, a profile one of them has failed all the others."""
+    assert main(["simulate", "--game", "race", "--profile", "nope", "--games", "3"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == "companion: Test race has no profile 'nope'; its profiles: standard, long\n"
+    assert "ERROR" not in captured.out
+    assert main(["simulate", "--profile", "long", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("not simulated (no profile 'long'): blackpool, desert, targi, temple, ttd\n"), out
+    assert "race: 2 games, 0 errors" in out and "ERROR" not in out
