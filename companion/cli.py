@@ -101,18 +101,20 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
     if session is not None:
         print(f"Resuming the {session.game.title} game in progress ({len(session.log)} steps so far).")
     wanted = [args.game]
+    profiles = [args.profile]  # the command line's, for its first game only: 'new' later asks again
     players = getattr(args, "players", None)
     offer = _last_game_offer(journal, cafe) if session is None and not args.new else []
 
     def make_session() -> Session | None:
         while True:
             game_id = wanted.pop() if wanted else None
+            profile = profiles.pop() if profiles else None
             if players and game_id:
                 spec = {"game": game_id, "players": split_players(players), "profile": args.profile or "standard"}
             else:
                 # Live (hw play), the terminal's own reader of typed lines answers; a second one raced it.
                 back = offer[0].title if offer and game_id is None else None
-                spec = ask_new_game(terminal.ask or _read, print, game_id, back)
+                spec = ask_new_game(terminal.ask or _read, print, game_id, back, profile)
             if spec is None:
                 return None
             try:

@@ -683,12 +683,15 @@ def split_players(text: str) -> list[str]:
 
 
 def ask_new_game(
-    ask: Callable[[str], str | None], say: Callable[[str], None], game_id: str | None, last: str | None = None
+    ask: Callable[[str], str | None], say: Callable[[str], None], game_id: str | None, last: str | None = None,
+    profile: str | None = None,
 ) -> dict[str, Any] | None:
     """Ask which game, which players and which profile; None when the player gives up.
 
     With ``last`` (the title of the journal's finished last game) the answer
     'last' goes back into that game instead, given as ``{"last": True}``.
+    A ``profile`` already given (``play --profile``) is not asked again: the
+    question stood beside it and an empty answer played standard instead.
     """
     classes = game_classes()
     if game_id is None:
@@ -721,6 +724,8 @@ def ask_new_game(
         return None
     # The colours as the question lists them, in any case: "Red, Blue" was refused as unknown colour 'Red'.
     players = [next((c for c in game_cls.colours if c.lower() == name.lower()), name) for name in split_players(answer)]
+    if profile is not None:
+        return {"game": game_id, "players": players, "profile": profile}
     profile = "standard"
     if len(game_cls.profiles) > 1:
         answer = ask(f"Profile ({', '.join(game_cls.profiles)}) [standard]: ")

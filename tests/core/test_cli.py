@@ -572,3 +572,15 @@ def test_simulate_with_a_profile_a_game_lacks_is_refused_once_not_failed_per_gam
     out = capsys.readouterr().out
     assert out.startswith("not simulated (no profile 'long'): blackpool, desert, targi, temple, ttd\n"), out
     assert "race: 2 games, 0 errors" in out and "ERROR" not in out
+
+
+def test_a_profile_given_on_the_command_line_is_played_not_asked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`play --game race --profile long` without --players asked "Profile (standard, long) [standard]:" after the
+    players, and the Enter that followed played standard: the option was dropped in silence."""
+    journal = tmp_path / "j.sqlite3"
+    monkeypatch.setattr("sys.stdin", io.StringIO("red,blue\n\nq\n"))
+    assert main(["play", "--game", "race", "--profile", "long", "--journal", str(journal)]) == 0
+    assert "Profile (" not in capsys.readouterr().out
+    assert Journal(journal).latest_game().start["profile"] == "long"
