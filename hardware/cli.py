@@ -123,13 +123,16 @@ def cmd_hw_bench(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     result = bench_sensor(args.game, args.rolls, journal=not args.no_journal, seed=args.seed)
+    code = 130 if result["stopped"] else 0  # Ctrl-C: the rolls measured so far are still reported
     if args.json:
         print(json.dumps(result))
-        return 0
+        return code
     where = "with the durable journal commit" if result["journal"] else "without a journal"
-    print(f"serial line to action applied ({result['game']}, {result['rolls']} rolls over a pty, {where}):")
+    rolls = f"{result['rolls']} of {args.rolls} rolls (stopped by Ctrl-C)" if result["stopped"] else (
+        f"{result['rolls']} rolls")
+    print(f"serial line to action applied ({result['game']}, {rolls} over a pty, {where}):")
     print(f"  median {result['median_ms']:.2f} ms   p99 {result['p99_ms']:.2f} ms   max {result['max_ms']:.2f} ms")
-    return 0
+    return code
 
 
 def cmd_hw_teach(args: argparse.Namespace) -> int:

@@ -411,3 +411,24 @@ def test_a_demo_of_a_game_its_script_cannot_play_is_refused_before_it_starts(
     out, err = capsys.readouterr()
     assert f"{why}" in err and "The demo plays: blackpool" in err and not out
 
+
+
+def test_ctrl_c_in_hw_bench_reports_the_rolls_measured_so_far(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C ended `hw bench --rolls 10000` with exit 130 and no figure: the rolls it had timed were lost."""
+    from hardware import bench
+
+    real, waits = bench._wait_for, []
+
+    def interrupted_at_the_fourth_roll(controller, kind, timeout=10.0):  # the link, then info and step per roll
+        waits.append(kind)
+        if len(waits) == 8:
+            raise KeyboardInterrupt
+        return real(controller, kind, timeout)
+
+    monkeypatch.setattr(bench, "_wait_for", interrupted_at_the_fourth_roll)
+    assert main(["hw", "bench", "--rolls", "50"]) == 130
+    out = capsys.readouterr().out
+    assert "(blackpool, 3 of 50 rolls (stopped by Ctrl-C) over a pty, with the durable journal commit):" in out, out
+    assert "  median " in out
