@@ -700,18 +700,22 @@ def ask_new_game(
             say(f"  {i}. {classes[gid].title} ({gid})")
         if last is not None:
             say(f"  last: back into the last game ({last}), to take back its last steps")
-        answer = ask("Which game? ")
-        if answer is None:
-            return None
-        answer = answer.strip()
-        # The game as the list shows it, its name or its id in any case: "Targi" was "No game 'Targi'." and the end.
-        answer = {name.lower(): gid for gid in ids for name in (gid, classes[gid].title)}.get(answer.lower(), answer)
-        if answer.lower() in QUIT:  # as during play, not a game mistyped ("No game 'q'.")
-            return None
-        if last is not None and answer.lower() == "last":
-            return {"last": True}
-        number = _number(answer)
-        game_id = ids[number - 1] if number is not None and 1 <= number <= len(ids) else answer
+        while game_id not in classes:  # a typo is asked again: it ended `play` with "no game was started"
+            if game_id is not None:
+                say(f"  No game {quoted(game_id)}: type its number (1 to {len(ids)}) or its id.")
+            answer = ask("Which game? ")
+            if answer is None:
+                return None
+            answer = answer.strip()
+            # The game as the list shows it, its name or its id in any case: "Targi" was "No game 'Targi'." and
+            # the end.
+            answer = {name.lower(): gid for gid in ids for name in (gid, classes[gid].title)}.get(answer.lower(), answer)
+            if answer.lower() in QUIT:  # as during play, not a game mistyped ("No game 'q'.")
+                return None
+            if last is not None and answer.lower() == "last":
+                return {"last": True}
+            number = _number(answer)
+            game_id = ids[number - 1] if number is not None and 1 <= number <= len(ids) else answer
     if game_id not in classes:
         say(f"  No game {quoted(game_id)}.")
         return None

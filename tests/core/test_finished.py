@@ -150,7 +150,7 @@ def test_play_of_a_game_finished_yesterday_shows_it_and_offers_nothing(
     assert main(["play", "--journal", str(path)]) == 1  # no game was started
     out = capsys.readouterr().out
     assert "It cannot be gone back into: it finished before this café day" in out
-    assert "last: back into" not in out and "No game 'last'." in out
+    assert "last: back into" not in out and "No game 'last': type its number" in out
 
 
 def test_the_referee_protocol_names_and_reopens_the_last_game(tmp_path: Path) -> None:

@@ -114,7 +114,7 @@ def test_bytes_that_are_not_utf8_are_not_understood_not_a_traceback(tmp_path: Pa
     assert out.count("red rolled 4.") == 1  # the garbled line was not read as a 4
     entry = Journal(path).latest_game()
     assert entry is not None and len(entry.steps) == 1
-    assert "No game '³'." in play("--new", typed="³\n".encode(), code=1)  # '³' passes str.isdigit; int() refused it
+    assert "No game '³': type its number" in play("--new", typed="³\n".encode(), code=1)  # '³' passes str.isdigit; int() refused it
 
 
 def test_a_sensor_reading_the_rules_refuse_is_shown_with_its_clause() -> None:
@@ -290,5 +290,19 @@ def test_a_game_name_pasted_a_megabyte_long_is_quoted_back_cut_short() -> None:
     from companion.terminal import ask_new_game
 
     said: list[str] = []
-    assert ask_new_game(lambda prompt: "x" * 1_000_000, said.append, None) is None
-    assert said[-1].startswith("  No game 'xxx") and len(said[-1]) < 80, said[-1][:100]
+    answers = iter(["x" * 1_000_000])
+    assert ask_new_game(lambda prompt: next(answers, None), said.append, None) is None
+    assert said[-1].startswith("  No game 'xxx") and len(said[-1]) < 100, said[-1][:120]
+
+
+def test_a_game_typed_wrong_is_asked_again_not_the_end_of_play() -> None:
+    """A typo at "Which game?" ended `companion play` ("no game was started"): the player had to start it again."""
+    from companion.terminal import ask_new_game
+
+    said: list[str] = []
+    answers = iter(["chess", "0", "race", "red,blue", ""])
+    spec = ask_new_game(lambda prompt: next(answers, None), said.append, None)
+    assert spec == {"game": "race", "players": ["red", "blue"], "profile": "standard"}
+    ids = len([line for line in said if line.startswith("  ") and ". " in line])
+    assert f"  No game 'chess': type its number (1 to {ids}) or its id." in said
+    assert f"  No game '0': type its number (1 to {ids}) or its id." in said
