@@ -114,7 +114,8 @@ def test_bytes_that_are_not_utf8_are_not_understood_not_a_traceback(tmp_path: Pa
     assert out.count("red rolled 4.") == 1  # the garbled line was not read as a 4
     entry = Journal(path).latest_game()
     assert entry is not None and len(entry.steps) == 1
-    assert "No game '³': type its number" in play("--new", typed="³\n".encode(), code=1)  # '³' passes str.isdigit; int() refused it
+    # '³' passes str.isdigit; int() refused it
+    assert "No game '³': type its number" in play("--new", typed="³\n".encode(), code=1)
 
 
 def test_a_sensor_reading_the_rules_refuse_is_shown_with_its_clause() -> None:
