@@ -352,6 +352,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     path = Path(args.journal or default_journal_path())
+    if path.is_dir():  # it said "No journal at DIR.", as if nothing were there
+        print(f"companion: {path} is a folder, not a journal file: name the journal file in it", file=sys.stderr)
+        return 1
     if not path.is_file():  # exporting reads; it must not leave an empty journal behind
         print(f"No journal at {path}.", file=sys.stderr)
         return 1

@@ -584,3 +584,9 @@ def test_a_profile_given_on_the_command_line_is_played_not_asked_again(
     assert main(["play", "--game", "race", "--profile", "long", "--journal", str(journal)]) == 0
     assert "Profile (" not in capsys.readouterr().out
     assert Journal(journal).latest_game().start["profile"] == "long"
+
+
+def test_export_from_a_folder_says_it_is_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", "-", "--journal", str(tmp_path)]) == 1
+    said = f"companion: {tmp_path} is a folder, not a journal file: name the journal file in it\n"
+    assert capsys.readouterr().err == said
