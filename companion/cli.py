@@ -307,7 +307,8 @@ def cmd_data(args: argparse.Namespace) -> int:
         return 1 if problems else 0
     if args.data_command == "which":
         refused = False
-        for game_id in [args.game] if args.game else list(game_classes()):
+        # Checked first: an unknown name was printed whole as a heading ("NAME:") before it was refused.
+        for game_id in [game_class(args.game).id] if args.game is not None else list(game_classes()):
             print(f"{game_id}:")
             try:
                 sources = create(game_id, cafe_dir(args)).data.sources

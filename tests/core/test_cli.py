@@ -590,3 +590,12 @@ def test_export_from_a_folder_says_it_is_a_folder(tmp_path: Path, capsys: pytest
     assert main(["export", "-", "--journal", str(tmp_path)]) == 1
     said = f"companion: {tmp_path} is a folder, not a journal file: name the journal file in it\n"
     assert capsys.readouterr().err == said
+
+
+@pytest.mark.parametrize("name", ["nope", "", "x" * 10_000])
+def test_data_which_refuses_a_game_that_is_not_there_before_naming_it_as_a_heading(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["data", "which", name]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("companion: no game '") and len(captured.err) < 200
