@@ -284,7 +284,7 @@ class Game(ABC):
         """Defaults, then the profile, then explicit options; refuse unknown keys and values."""
         profile = profile or "standard"
         if profile not in cls.profiles:
-            raise BadRequest(f"{cls.id} has no profile {quoted(profile)}; profiles: {', '.join(cls.profiles)}")
+            raise BadRequest(f"{cls.title} has no profile {quoted(profile)}; profiles: {', '.join(cls.profiles)}")
         if options is not None and not isinstance(options, Mapping):
             raise BadRequest("options must be an object of option -> value")
         specs = {o.key: o for o in cls.option_specs}

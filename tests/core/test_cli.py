@@ -599,3 +599,13 @@ def test_data_which_refuses_a_game_that_is_not_there_before_naming_it_as_a_headi
     assert main(["data", "which", name]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("companion: no game '") and len(captured.err) < 200
+
+
+def test_a_profile_the_game_lacks_is_refused_naming_the_game_as_the_table_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`play --game race --players red,blue --profile zzz` said "race has no profile 'zzz'", by the game's id."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    argv = ["play", "--game", "race", "--players", "red,blue", "--profile", "zzz", "--journal", str(tmp_path / "j")]
+    assert main(argv) == 1
+    assert capsys.readouterr().err == "companion: Test race has no profile 'zzz'; profiles: standard, long\n"
