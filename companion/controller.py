@@ -251,7 +251,7 @@ class Controller:
     def _unseen(self, observation: Observation) -> str:
         """Why a tap or button press was not taken: the game changed just before it, before any screen showed it."""
         tap = isinstance(observation, Touch)
-        what = "tap" if tap else f"press of {getattr(observation, 'intent', '')!r}"
+        what = "tap" if tap else f"press of {quoted(getattr(observation, 'intent', ''))}"
         change = f"the game changed just before it ({self._change_text})" if self._change_text else (
             "a new reading came just before it")
         return (f"This {what} was not taken: {change}, and the screen had not shown that yet. "
@@ -556,7 +556,7 @@ class Controller:
             return self._undo(session)
         if intent in ("menu", "settings"):
             return Update("menu", intent, pending=pending, detail={"intent": intent})
-        return Update("refused", f"unknown button intent {intent!r}", pending=pending)
+        return Update("refused", f"unknown button intent {quoted(intent)}", pending=pending)
 
     @staticmethod
     def _place_words(session: Session) -> Words:
@@ -613,7 +613,7 @@ class Controller:
             return Update("refused", f"No reading waits for a tap, so nothing was {touch.intent}ed: a reading "
                           "waiting for its tap is dropped once the game moves on (the roll entered by hand, an "
                           f"undo, a new game). Now: {session.pending().text}", pending=session.pending())
-        return Update("refused", f"nothing to do for {touch.intent!r}", pending=session.pending())
+        return Update("refused", f"nothing to do for {quoted(touch.intent)}", pending=session.pending())
 
     def _drop_reading(self, session: Session, text: str) -> Update:
         """Forget the reading that waited for its tap, and the cards read with it."""

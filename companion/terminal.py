@@ -709,7 +709,8 @@ def ask_new_game(
             answer = answer.strip()
             # The game as the list shows it, its name or its id in any case: "Targi" was "No game 'Targi'." and
             # the end.
-            answer = {name.lower(): gid for gid in ids for name in (gid, classes[gid].title)}.get(answer.lower(), answer)
+            named = {name.lower(): gid for gid in ids for name in (gid, classes[gid].title)}
+            answer = named.get(answer.lower(), answer)
             if answer.lower() in QUIT:  # as during play, not a game mistyped ("No game 'q'.")
                 return None
             if last is not None and answer.lower() == "last":

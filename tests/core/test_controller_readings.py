@@ -424,3 +424,12 @@ def test_a_roll_the_camera_applied_is_not_one_entered_by_hand(tmp_path: Path) ->
     to_next_roll(controller)
     # The hand entry no longer holds a reading back once a reading was applied after it.
     assert controller.handle(DieRead(4, "camera", 0.95, thrown_at=99.0)).kind == "step"
+
+
+def test_an_unknown_intent_pasted_long_is_quoted_back_cut_short(tmp_path: Path) -> None:
+    """A button or touch intent no one knows came back whole in the refusal, however long it was."""
+    controller, _ = table(tmp_path)
+    for observation in (ButtonPressed("x" * 100_000), Touch("y" * 100_000)):
+        refused = controller.handle(observation)
+        assert refused.kind == "refused" and len(refused.text) < 200, refused.text[:300]
+    assert journalled(tmp_path) == []
