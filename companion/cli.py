@@ -414,6 +414,15 @@ GAME_IDS = "blackpool, desert, targi, temple, ttd"
 MAX_BENCHED = 1_000
 
 
+def usage(parser: argparse.ArgumentParser) -> int:
+    """A command group given without its command (`companion hw`): its commands and what each does, exit 2.
+
+    argparse said only "the following arguments are required: hw_command", a name from the code.
+    """
+    parser.print_help(sys.stderr)
+    return 2
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion: a referee beside the board.")
     parser.add_argument(
@@ -447,7 +456,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(func=cmd_bench)
 
     data = sub.add_parser("data", help="validate, locate or copy game data files")
-    data_sub = data.add_subparsers(dest="data_command", required=True)
+    data_sub = data.add_subparsers(dest="data_command")
+    data.set_defaults(func=lambda args: usage(data))
     validate = data_sub.add_parser("validate", help="check a data file or folder")
     validate.add_argument("path", type=named("a data file's or folder's path (. for the one you are in)"),
                           help="a game's data file, or a café folder (one folder per game inside)")
@@ -457,7 +467,8 @@ def build_parser() -> argparse.ArgumentParser:
     template.add_argument("game", help=f"game id ({GAME_IDS})")
     template.add_argument("dir", type=named("the café folder's path (. for the one you are in)"),
                           help="the café folder: the files go into DIR/GAME")
-    data.set_defaults(func=cmd_data)
+    for command in (validate, which, template):
+        command.set_defaults(func=cmd_data)
 
     rules = sub.add_parser("rules", help="browse a game's rulebook")
     rules.add_argument("game", help=f"game id ({GAME_IDS})")

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.cli import add_play_arguments, cmd_play, tolerant_stdin
+from companion.cli import add_play_arguments, cmd_play, tolerant_stdin, usage
 from companion.errors import quoted
 from companion.observations import LinkChanged, Observation, Update
 from companion.option_types import count, file_path, named, seconds
@@ -337,7 +337,8 @@ MAX_ROLLS = 10_000
 
 def register(subparsers: Any) -> None:
     hw = subparsers.add_parser("hw", help="table hardware: buttons, lights, the serial dice sensor")
-    sub = hw.add_subparsers(dest="hw_command", required=True)
+    sub = hw.add_subparsers(dest="hw_command")
+    hw.set_defaults(func=lambda args: usage(hw))
 
     def hardware_options(parser: argparse.ArgumentParser, buttons: str) -> None:
         parser.add_argument("--dice-sensor", metavar="URL", type=named(PORT),

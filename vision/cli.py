@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+from companion.cli import usage
 from companion.observations import CONFIRM_BELOW
 from companion.option_types import between, count, named, seconds
 from vision.mains import MAINS_HZ
@@ -34,7 +35,7 @@ MAX_SOAK_ROLLS = 15_000
 def register(subparsers: argparse._SubParsersAction) -> None:
     vision = subparsers.add_parser("vision", help="camera readers: dice, temple die, temple path cards")
     sub = vision.add_subparsers(dest="vision_command", metavar="COMMAND")
-    vision.set_defaults(func=lambda args: _usage(vision))
+    vision.set_defaults(func=lambda args: usage(vision))
 
     p = sub.add_parser("eval-dice", help="score the d6 reader on a folder in the photo sets' YOLO layout")
     p.add_argument("dir", help="a set (with <split>/images, <split>/labels) or one split")
@@ -226,11 +227,6 @@ def picture_settings(args: argparse.Namespace) -> Picture:
 
 def _warn(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
-
-
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
-    return 2
 
 
 def _fail(message: str) -> int:

@@ -609,3 +609,14 @@ def test_a_profile_the_game_lacks_is_refused_naming_the_game_as_the_table_does(
     argv = ["play", "--game", "race", "--players", "red,blue", "--profile", "zzz", "--journal", str(tmp_path / "j")]
     assert main(argv) == 1
     assert capsys.readouterr().err == "companion: Test race has no profile 'zzz'; profiles: standard, long\n"
+
+
+@pytest.mark.parametrize(("group", "commands"), [("data", "{validate,which,template}"),
+                                                 ("hw", "{play,simulate-dice,test,bench,teach,demo}")])
+def test_a_command_group_without_its_command_lists_its_commands(
+    group: str, commands: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`companion hw` said "the following arguments are required: hw_command", a name from the code."""
+    assert main([group]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: companion {group} [-h] {commands} ...") and "_command" not in err, err
