@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.bench import bench_game
 from companion.data import default_cafe_dir, house_dir, read_json, validate_path
-from companion.errors import CompanionError, InvalidData, quoted
+from companion.errors import CompanionError, InvalidData, UnknownGame, quoted
 from companion.finished import FinishedGame, finished_game
 from companion.journal import Journal, open_journal
 from companion.option_types import count, folder, named, positive
@@ -573,6 +573,11 @@ def _run(argv: list[str] | None) -> int:
         return 1
     try:
         return int(args.func(args) or 0)
+    except UnknownGame as error:  # a --game or GAME argument naming none: every game by id and name, as play says
+        given = getattr(args, "game", None)
+        wrong = isinstance(given, str) and given not in game_classes()
+        print(f"companion: {unknown_game(given) if wrong else error.message}", file=sys.stderr)
+        return 1
     except CompanionError as error:
         print(f"companion: {error.message}", file=sys.stderr)
         return 1
