@@ -103,18 +103,20 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
     wanted = [args.game]
     profiles = [args.profile]  # the command line's, for its first game only: 'new' later asks again
     players = getattr(args, "players", None)
+    listed = [players]  # --players without --game: taken once the game is chosen, as --profile is
     offer = _last_game_offer(journal, cafe) if session is None and not args.new else []
 
     def make_session() -> Session | None:
         while True:
             game_id = wanted.pop() if wanted else None
             profile = profiles.pop() if profiles else None
+            named_players = listed.pop() if listed else None
             if players and game_id:
                 spec = {"game": game_id, "players": split_players(players), "profile": args.profile or "standard"}
             else:
                 # Live (hw play), the terminal's own reader of typed lines answers; a second one raced it.
                 back = offer[0].title if offer and game_id is None else None
-                spec = ask_new_game(terminal.ask or _read, print, game_id, back, profile)
+                spec = ask_new_game(terminal.ask or _read, print, game_id, back, profile, named_players)
             if spec is None:
                 return None
             try:
@@ -189,7 +191,8 @@ JOURNAL_FILE = "a journal file's path (leave --journal out for the default one)"
 def add_play_arguments(play: argparse.ArgumentParser) -> None:
     """The options of ``play``, shared with adapters that start the referee with their inputs attached."""
     play.add_argument("--game", help=f"game id ({GAME_IDS}); asked when missing")
-    play.add_argument("--players", help="comma-separated players in turn order (with --game: no questions asked)")
+    play.add_argument("--players", help="comma-separated players in turn order (with --game: no questions asked; "
+                      "without, taken once the game is chosen)")
     play.add_argument("--profile", help="rule profile for a new game (default: standard)")
     play.add_argument("--journal", type=named(JOURNAL_FILE),
                       help="journal file (default: $COMPANION_JOURNAL or the user data dir)")

@@ -684,14 +684,15 @@ def split_players(text: str) -> list[str]:
 
 def ask_new_game(
     ask: Callable[[str], str | None], say: Callable[[str], None], game_id: str | None, last: str | None = None,
-    profile: str | None = None,
+    profile: str | None = None, players: str | None = None,
 ) -> dict[str, Any] | None:
     """Ask which game, which players and which profile; None when the player gives up.
 
     With ``last`` (the title of the journal's finished last game) the answer
     'last' goes back into that game instead, given as ``{"last": True}``.
-    A ``profile`` already given (``play --profile``) is not asked again: the
-    question stood beside it and an empty answer played standard instead.
+    A ``profile`` or ``players`` already given (``play --profile``,
+    ``--players``) is not asked again: the question stood beside it, and the
+    answer typed (an Enter: standard) replaced the option in silence.
     """
     classes = game_classes()
     if game_id is None:
@@ -709,8 +710,8 @@ def ask_new_game(
             answer = answer.strip()
             # The game as the list shows it, its name or its id in any case: "Targi" was "No game 'Targi'." and
             # the end.
-            named = {name.lower(): gid for gid in ids for name in (gid, classes[gid].title)}
-            answer = named.get(answer.lower(), answer)
+            by_name = {name.lower(): gid for gid in ids for name in (gid, classes[gid].title)}
+            answer = by_name.get(answer.lower(), answer)
             if answer.lower() in QUIT:  # as during play, not a game mistyped ("No game 'q'.")
                 return None
             if last is not None and answer.lower() == "last":
@@ -724,16 +725,16 @@ def ask_new_game(
     colours = f" from {', '.join(game_cls.colours)}" if game_cls.colours else ""
     low, high = game_cls.min_players, game_cls.max_players
     count = str(low) if low == high else f"{low} to {high}"  # Targi's "2-2" read as a typo, as check_players says
-    answer = ask(f"Players in turn order, {count}{colours} (comma separated): ")
+    answer = players if players is not None else ask(f"Players in turn order, {count}{colours} (comma separated): ")
     if answer is None or answer.strip().lower() in QUIT:
         return None
     # The colours as the question lists them, in any case: "Red, Blue" was refused as unknown colour 'Red'.
-    players = [next((c for c in game_cls.colours if c.lower() == name.lower()), name) for name in split_players(answer)]
+    named = [next((c for c in game_cls.colours if c.lower() == name.lower()), name) for name in split_players(answer)]
     if profile is not None:
-        return {"game": game_id, "players": players, "profile": profile}
+        return {"game": game_id, "players": named, "profile": profile}
     profile = "standard"
     if len(game_cls.profiles) > 1:
         answer = ask(f"Profile ({', '.join(game_cls.profiles)}) [standard]: ")
         profile = (answer or "").strip() or "standard"
         profile = next((name for name in game_cls.profiles if name.lower() == profile.lower()), profile)
-    return {"game": game_id, "players": players, "profile": profile}
+    return {"game": game_id, "players": named, "profile": profile}

@@ -624,3 +624,14 @@ def test_a_command_group_without_its_command_lists_its_commands(
     assert main([group]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"usage: companion {group} [-h] {commands} ...") and "_command" not in err, err
+
+
+def test_players_given_without_a_game_are_taken_once_the_game_is_chosen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`play --players red,blue` asked which game, then asked the players again: --players was dropped."""
+    journal = tmp_path / "j.sqlite3"
+    monkeypatch.setattr("sys.stdin", io.StringIO("race\n\nq\n"))
+    assert main(["play", "--players", "red,blue", "--journal", str(journal)]) == 0
+    assert "Players in turn order" not in capsys.readouterr().out
+    assert Journal(journal).latest_game().start["players"] == ["red", "blue"]
