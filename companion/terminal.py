@@ -658,6 +658,8 @@ class Terminal:
                     ready()
                 continue
             if item is None or not isinstance(item, str):
+                if prompt:  # the input ended at the prompt: the goodbye goes on a line of its own, not after '? '
+                    self.out.write("\n")
                 break
             if not item.strip():
                 ready()

@@ -307,3 +307,10 @@ def test_a_game_typed_wrong_is_asked_again_not_the_end_of_play() -> None:
     ids = len([line for line in said if line.startswith("  ") and ". " in line])
     assert f"  No game 'chess': type its number (1 to {ids}) or its id." in said
     assert f"  No game '0': type its number (1 to {ids}) or its id." in said
+
+
+def test_the_live_referee_says_goodbye_on_its_own_line_when_the_input_ends() -> None:
+    """`hw play </dev/null` ended with "? Bye. The game is kept ...": the goodbye stood after the prompt."""
+    out = io.StringIO()
+    Terminal(Session.new("race", ["red", "blue"]), lambda: None, out).run_live(lambda: None, prompt="? ")
+    assert "? \nBye. " in out.getvalue() and "? Bye" not in out.getvalue()
