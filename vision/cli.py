@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from companion.cli import usage
 from companion.observations import CONFIRM_BELOW
-from companion.option_types import between, count, named, seconds
+from companion.option_types import between, count, seconds
 from vision.mains import MAINS_HZ
 from vision.orientation import TURNS, Orientation
 from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayAreaRefused
