@@ -382,6 +382,16 @@ class Game(ABC):
         voice reads) it. None: the place's field and value say it ("(5,5)", "slot 3")."""
         return None
 
+    def pieces_at(self, state: State, place: Hashable) -> list[Hashable] | None:
+        """For a game whose actions name pieces, not squares: the pieces a finger on square ``place`` asks
+        about (those whose move now would end there, then those standing there); None when ``place`` is
+        no such square, or the game's actions name their places themselves.
+
+        Blackpool's moves name a traveller (the roll decides where it goes), so `why c2` was put to the
+        game as a traveller called 'c2' and answered "no traveller 'c2' in this game", with no clause.
+        """
+        return None
+
     def unknown_place(self, state: State, place: Hashable) -> str | None:
         """How this game's places are named, when ``place`` is none of them; None when it is one.
 

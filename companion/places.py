@@ -37,6 +37,11 @@ class Checks(Protocol):
     """What the answer needs of a session: the offered actions, a ruling on any action, and (for a game
     that has ended) what is pending and the steps taken."""
 
+    game: Game
+
+    @property
+    def state(self) -> State: ...
+
     def legal(self) -> list[Action]: ...
 
     def check(self, action: object) -> Ruling: ...
@@ -167,7 +172,23 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         more = f" and {len(here) - SHOWN_ALLOWED} more" if len(here) > SHOWN_ALLOWED else ""
         allowed = SPOKEN.get(place_field(here[0]) or "", PLAIN)[0]
         return Ruling(True, f"{allowed}: {listed}{more}.", rules)
-    candidates = moved_to(offered, place)
+    pieces = session.game.pieces_at(session.state, place) if any(place_of(a) is not None for a in offered) else None
+    if pieces:  # a square on a board whose actions name pieces: the answer for each piece it concerns
+        # Every piece's answer, allowed or not: "why can't Yellow 1 land here?" is the question even when
+        # Yellow 2, standing there, may move.
+        rulings = [explain_place(session, piece) for piece in pieces]
+        by_reason: dict[tuple[bool, tuple[str, ...]], list[Ruling]] = {}
+        for ruling in rulings:  # three rivals' pieces in the centre, refused by one clause: one reason
+            by_reason.setdefault((ruling.legal, ruling.rules), []).append(ruling)
+        texts = []
+        for (legal, _), same in list(by_reason.items())[:SHOWN_GROUPS]:
+            others = len(same) - 1
+            also = f" The same rule holds for {others} other {'piece' if others == 1 else 'pieces'} there." \
+                if others and not legal else ""
+            texts.append(f"{same[0].text.rstrip('.')}.{also}" if not legal or not others
+                         else " ".join(f"{r.text.rstrip('.')}." for r in same))
+        return Ruling(any(ruling.legal for ruling in rulings), " ".join(texts), _union(r.rules for r in rulings))
+    candidates = moved_to(offered, place) if pieces is None else []  # [] here: nothing stands or lands there
     if not candidates:
         placed = [action for action in offered if place_of(action) is not None]
         if not placed:  # a roll or draw comes first: say so, with the clauses every answer to it rests on

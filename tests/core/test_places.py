@@ -346,3 +346,54 @@ def test_why_at_a_name_the_board_lacks_says_so_and_how_places_are_named(game: st
     referee.session = session
     refused = referee.handle({"cmd": "explain", "place": "xyz"})
     assert refused["error"]["code"] == "bad_request" and how in refused["error"]["message"]
+
+
+def blackpool_blocked_on_c2() -> Session:
+    """Yellow rolled 3: Yellow 1 on b4 would land on c2, where Yellow 2 stands; Red waits in the centre."""
+    travellers = {
+        "yellow-1": {"at": "b4"}, "yellow-2": {"at": "c2"}, "yellow-3": {"at": "c3"},
+        "red-1": {"at": "centre"}, "red-2": {"at": "centre"}, "red-3": {"at": "centre"},
+    }
+    document = {"game": "blackpool", "players": ["yellow", "red"], "turn": "yellow", "phase": "move", "roll": 3}
+    return Session.load("blackpool", {**document, "travellers": travellers})
+
+
+def test_a_blackpool_square_is_answered_for_the_travellers_it_concerns() -> None:
+    """`why c2`: the square Yellow 1 cannot land on was answered "no traveller 'c2' in this game", no clause."""
+    session = blackpool_blocked_on_c2()
+    before = session.document()
+    square = explain_place(session, place_from_text("c2"))
+    assert square.text == ("Yellow 1 cannot land on c2 (ring 2): a traveller of its own colour is there. "
+                           "Allowed: Yellow 2: forward 3 to f2 (ring 2).")
+    assert square.legal and square.rules[0] == "BP-7"
+    stays = explain_place(session, "c3")  # Yellow 3 stands there: its own answer, the equal pull
+    assert stays.text == "Yellow 3 stays: the roll equals the pull of c3 (ring 3)." and stays.rules == ("BP-5",)
+    for centre in ("centre", "e5"):  # the middle square is the centre: three rivals, one reason
+        ruling = explain_place(session, centre)
+        assert ruling.text == "Red 1 is not Yellow's to move. The same rule holds for 2 other pieces there."
+        assert ruling.rules == ("BP-6",)
+    empty = explain_place(session, "h8")  # nothing stands or lands there: what the roll does allow
+    assert not empty.legal and empty.rules and "Yellow 2: forward 3 to f2" in empty.text
+    assert session.document() == before
+
+
+def test_a_blackpool_square_through_the_referee_and_the_terminal() -> None:
+    referee = Referee()
+    state = blackpool_blocked_on_c2().document()
+    assert referee.handle({"cmd": "load", "game": "blackpool", "state": state})["ok"]
+    ruling = referee.handle({"cmd": "explain", "place": "c2"})["ruling"]
+    assert "Yellow 1 cannot land on c2" in ruling["text"] and "BP-7" in ruling["rules"]
+    assert "no traveller" not in referee.handle({"cmd": "explain", "place": "centre"})["ruling"]["text"]
+
+
+def test_a_centre_traveller_is_told_the_roll_that_brings_it_out() -> None:
+    """"only the exit roll brings it out" named no number; a player who has not read the rules asks "which?"."""
+    session = blackpool_blocked_on_c2()
+    document = {**session.document(), "roll": 5}
+    ruling = Session.load("blackpool", document).check({"type": "move", "traveller": "yellow-1"})
+    assert ruling.legal
+    travellers = {**document["travellers"], "yellow-1": {"at": "centre", "on": None, "frozen": False}}
+    ruling = Session.load("blackpool", {**document, "travellers": travellers}).check(
+        {"type": "move", "traveller": "yellow-1"})
+    assert ruling.text == "Yellow 1 is in the centre, and a roll of 5 cannot move it: only a 6 brings it out."
+    assert ruling.rules == ("BP-Q7",)

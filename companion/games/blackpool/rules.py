@@ -354,7 +354,10 @@ class Blackpool(Game):
         if t.at == CAMP:
             return f"{name} is already in camp."
         if t.at == CENTRE:
-            return f"{name} is in the centre; only the exit roll brings it out."
+            exit_roll = self.board.exit_roll(self._draft(state))
+            if roll == exit_roll:  # the glossary draft's 5: the bring-out is the move
+                return f"{name} is in the centre: the {roll} brings it out, as a bring-out, not a move."
+            return f"{name} is in the centre, and a roll of {roll} cannot move it: only a {exit_roll} brings it out."
         if t.frozen:
             return f"{name} is frozen and stays until it is awakened."
         pull = self.board.pull(t.at, self._draft(state))
@@ -829,6 +832,25 @@ class Blackpool(Game):
         if piece and f"{piece[1]}-{piece[2]}" in state.by_id:
             return f"{piece[1]}-{piece[2]}"
         return said if said in self.board.squares else None
+
+    def pieces_at(self, state: State, place: Hashable) -> list[Hashable] | None:
+        """A square asked about stands for the travellers it concerns: first the player's own whose move for
+        the roll in hand (or a six's move, bring-out or card step) would end there, then any standing there."""
+        if not isinstance(place, str) or place not in (*self.board.squares, CENTRE, CAMP):
+            return None
+        if place in self.board.squares and self.board.squares[place].zone == "centre":
+            place = CENTRE  # the middle square is where the centre's travellers wait
+        work = Work(state)
+        plans: list[Plan | str] = []
+        if state.phase == "move" and state.roll is not None:
+            plans = [self.roll_plan(state, work, t, state.roll) for t in state.own(state.turn)]
+        elif state.phase == "six":
+            plans = [self.six_plan(state, work, t) for t in state.own(state.turn)]
+            plans += self.bring_out_plans(state, work) if not self._draft(state) else []
+        landing = [p.traveller for p in plans if isinstance(p, Plan) and p.dest == place]
+        stepping = [a["traveller"] for a in self.legal_actions(state) if a.get("square") == place]
+        standing = sorted((t for t in state.travellers if t.at == place), key=lambda t: t.colour != state.turn)
+        return list(dict.fromkeys(landing + stepping + [t.id for t in standing]))
 
     def unknown_place(self, state: State, place: Hashable) -> str | None:
         """Moves name travellers; a square (or the centre, or camp) is a place on the board too."""
