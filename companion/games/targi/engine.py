@@ -598,7 +598,17 @@ class Engine:
             options = " or ".join(bundle_text(c) for c in card.costs)
             raise refuse(f"{card.label} costs {options}; {bundle_text(pay)} is not one of its options.", "TG-T3")
         if not sup.can_pay(pay):
-            raise refuse(f"{cap(p)} cannot pay {bundle_text(pay)} for {card.label}.", "TG-Q20")
+            # "cannot pay" alone left the table counting goods: say what is held, and what may be done instead.
+            held = ", ".join(f"{getattr(sup, r)} {'date' if r == 'dates' and getattr(sup, r) == 1 else r}"
+                             for r, n in pay if getattr(sup, r) < n)
+            if task.source == "noble":
+                instead = "the held card may be discarded instead"
+            elif len(sup.hand) < fx.hand_size(self.cat, sup):
+                instead = "a card that cannot be paid for is kept in hand or discarded"
+            else:
+                instead = "a card that cannot be paid for is discarded when the hand is full"
+            raise refuse(f"{cap(p)} has {held}, not enough to pay {bundle_text(pay)} for {card.label}; {instead}.",
+                         "TG-Q20")
         if len(sup.rows[row - 1]) >= 4:
             raise refuse(f"Row {row} of {cap(p)}'s display already holds four cards.", "TG-T4")
         rows = tuple((*r, cid) if k == row - 1 else r for k, r in enumerate(sup.rows))

@@ -197,6 +197,28 @@ def test_unpayable_card_must_be_held_or_discarded() -> None:
     refused(s, {"type": "play", "card": "T07", "pay": {"gold": 2}, "row": 1}, "TG-Q20")
 
 
+def test_an_unpayable_card_says_what_is_held_and_what_may_be_done_instead() -> None:
+    """"White cannot pay 2 gold for Clay Channel" left the table counting goods and asking what now."""
+    doc = actions_doc(W, markers=[(1, 2, W)])
+    set_centre(doc, 1, 2, "T07")  # Clay Channel: 2 dates + 2 salt, or 2 gold
+    set_supply(doc, W, dates=1, salt=2, gold=0)
+    s, _ = act(load(doc), {"type": "use", "slot": [1, 2]})
+    error = refused(s, {"type": "play", "card": "T07", "pay": {"dates": 2, "salt": 2}, "row": 1}, "TG-Q20")
+    assert error.message == ("White has 1 date, not enough to pay 2 dates, 2 salt for Clay Channel; "
+                             "a card that cannot be paid for is kept in hand or discarded.")
+    set_supply(doc, W, dates=1, salt=2, gold=0, hand=["T02"])  # the hand is full: discarding is what is left
+    s, _ = act(load(doc), {"type": "use", "slot": [1, 2]})
+    error = refused(s, {"type": "play", "card": "T07", "pay": {"gold": 2}, "row": 1}, "TG-Q20")
+    assert error.message == ("White has 0 gold, not enough to pay 2 gold for Clay Channel; "
+                             "a card that cannot be paid for is discarded when the hand is full.")
+    noble = actions_doc(W, targi=[(1, W), (15, W)], round_=2)  # the held card, at the Noble
+    set_supply(noble, W, dates=0, hand=["T02"])  # Rope and Bucket: 1 date
+    s, _ = act(load(noble), {"type": "use", "card": 1})
+    error = refused(s, {"type": "play", "card": "T02", "pay": {"dates": 1}, "row": 1}, "TG-Q20")
+    assert error.message == ("White has 0 dates, not enough to pay 1 date for Rope and Bucket; "
+                             "the held card may be discarded instead.")
+
+
 def test_noble_plays_or_discards_the_held_card() -> None:
     doc = actions_doc(W, targi=[(1, W), (15, W)], round_=2)
     set_supply(doc, W, hand=["T02"])
