@@ -21,7 +21,13 @@ from companion.game import Action, Game, Pending, Ruling, State
 # by its number on the board (Targi's border cards); a card id such as "P07" or "desert_flask" is a card
 # in hand or drawn, not a place. A traveller is Blackpool's piece by its id ("red-1"): its actions name
 # the piece, not a square (the roll decides where it goes), so a finger on the piece is the question.
-PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces", "card": "cards", "traveller": "travellers"}
+# A move's end ("to": a temple pawn's cell, a Targi marker's new crossing) is where it happens too: without it a
+# finger on a temple cell heard "Nothing is placed on the board at this point" while a pawn was to be moved there.
+PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces", "card": "cards", "traveller": "travellers",
+                "to": "places"}
+# The way to an action's place (a temple move's "route"): it belongs to that place, so a move put elsewhere goes
+# without it and the game judges the new end by every way there, not by a route that ends somewhere else.
+WAY_FIELDS = {"route"}
 NUMBERED_ONLY = {"card"}
 NAMED_ONLY = {"traveller"}  # a piece is named by its id: slot 3 asked about is never moved onto a "traveller"
 # How an answer speaks of a place, per field: (allowed, refused, the rest refused). A piece is not somewhere,
@@ -150,7 +156,7 @@ def moved_to(offered: Sequence[Mapping[str, Any]], place: Hashable) -> list[Acti
         field = place_field(action)
         if field is None or not same_kind(place_of(action), place) or place_of({field: place_to_json(place)}) is None:
             continue  # no such place for this action: a card's number is never a (row, col) centre card
-        candidate = {key: value for key, value in action.items() if key != "text"}
+        candidate = {key: value for key, value in action.items() if key != "text" and key not in WAY_FIELDS}
         candidate[field] = place_to_json(place)
         moved.setdefault(json.dumps(candidate, sort_keys=True), candidate)
     return list(moved.values())

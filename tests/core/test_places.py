@@ -397,3 +397,39 @@ def test_a_centre_traveller_is_told_the_roll_that_brings_it_out() -> None:
         {"type": "move", "traveller": "yellow-1"})
     assert ruling.text == "Yellow 1 is in the centre, and a roll of 5 cannot move it: only a 6 brings it out."
     assert ruling.rules == ("BP-Q7",)
+
+
+def temple_red_rolled_one() -> Session:
+    """Red rolled a white 1: Red 1 stands on [4,2] in slot 1, Red 2 waits at its Entrance Circles."""
+    document = {
+        "game": "temple", "players": ["red", "blue"], "phase": "move", "turn": "red",
+        "slots": [f"P{i:02d}" for i in range(1, 13)], "pawns": {"red": [[4, 2], "entrance"],
+                                                               "blue": ["entrance", "entrance"]},
+        "hands": {"red": 3, "blue": 3}, "pile": 32, "discard": [], "roll": {"value": 1, "colour": "white"},
+        "first_roll": {"contenders": [], "rolls": []}, "tasks": [], "after": "", "winner": None,
+    }
+    return Session.load("temple", document)
+
+
+def test_a_temple_cell_a_pawn_may_or_may_not_move_to_is_answered_by_the_move_there() -> None:
+    """A move names the cell it ends on ("to"): `why 6,2` heard "Nothing is placed on the board at this point of
+    the game: first, Red: move a pawn 1." while Red was to put a pawn on the board."""
+    session = temple_red_rolled_one()
+    before = session.document()
+    far = explain_place(session, place_from_text("6,2"))
+    assert not far.legal and far.rules == ("RU-10",)
+    assert far.text == ("Nothing may be done there. Red 1 cannot reach [6,2] (slot 2 r2c0) with a roll of 1: no single "
+                        "step over path spaces leads there. The same rule rules out 1 other choice there.")
+    own = explain_place(session, (4, 2))  # where Red 1 stands, and out of Red 2's reach: each reason, cited
+    assert own.rules == ("RU-11", "RU-10") and "Red 1 already stands on [4,2]" in own.text
+    near = explain_place(session, (4, 1))
+    assert near.legal and near.text == "Allowed there: Red 1 to [4,1] (slot 1 r1c1) in 1."
+    assert session.document() == before
+
+
+def test_a_moves_end_is_where_it_happens_and_its_route_stays_behind() -> None:
+    """A Fata Morgana marker's new crossing and a temple pawn's cell ("to") are where those moves happen."""
+    assert place_of({"type": "move_marker", "from": [2, 1], "to": [1, 1]}) == (1, 1)
+    assert place_of({"type": "move", "pawn": "red1", "to": [4, 1], "route": [[4, 1]]}) == (4, 1)
+    offered = [{"type": "move", "pawn": "red1", "to": [4, 1], "route": [[4, 1]], "text": "Red 1 to [4,1]"}]
+    assert moved_to(offered, (6, 2)) == [{"type": "move", "pawn": "red1", "to": [6, 2]}]  # the route stays behind

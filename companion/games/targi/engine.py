@@ -234,7 +234,7 @@ class Engine:
         if task.kind == "fata":
             moves: list[Action] = [
                 {"type": "move_marker", "from": slot_list(a), "to": slot_list(b),
-                 "text": f"Move the marker from centre {slot_name(a)} to {slot_name(b)}"}
+                 "text": f"Move the marker from centre {slot_name(a)} to centre {slot_name(b)}"}
                 for a, b in self.fata_moves(s, p)
             ]  # fmt: skip
             return [*moves, {"type": "finish", "text": "Leave the markers where they are"}]

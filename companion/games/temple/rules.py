@@ -848,8 +848,9 @@ class TempleGame(Game):
             # Audit: a place simply out of reach (the chamber from another colour's steps, the far side of the
             # board) was refused as a walk "entering a space twice", which nobody at the table could make sense of.
             return refuse(
-                f"{label} cannot reach {place} with a roll of {steps}: no route of {steps} steps or fewer "
-                "over path spaces leads there.",
+                f"{label} cannot reach {place} with a roll of {steps}: "
+                + ("no single step" if steps == 1 else f"no route of {steps} steps or fewer")
+                + " over path spaces leads there.",
                 "RU-10",
             )
         return refuse(
