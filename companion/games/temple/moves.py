@@ -155,7 +155,7 @@ def route_problem(
     if len(route) > steps:
         return "it is longer than the roll"
     if must_use_full and len(route) != best:
-        return f"it uses {len(route)} steps where {best} are possible"
+        return f"it uses {len(route)} {'step' if len(route) == 1 else 'steps'} where {best} are possible"
     if not route:
         return "it is empty"
     return None

@@ -140,7 +140,7 @@ def _route_rule(problem: str) -> str:
     """
     if "wall" in problem:
         return "RU-14"
-    if "steps where" in problem:
+    if "are possible" in problem:  # "uses 1 step where 3 are possible"
         return "RU-Q16"
     if "longer than the roll" in problem:
         return "RU-10"

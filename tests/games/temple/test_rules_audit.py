@@ -27,7 +27,7 @@ def test_a_route_that_stops_short_cites_the_whole_roll_decision() -> None:
     s, _ = act(state(slots=OPEN_ALL, pawns={"red": [[4, 1], "entrance"]}), white(3))
     assert game().check(s, {"type": "move", "pawn": "red1", "to": [5, 1]}).legal
     message = refused(s, {"type": "move", "pawn": "red1", "to": [5, 1], "route": [[5, 1]]}, "RU-Q16")
-    assert "1 steps where 3" in message
+    assert "it uses 1 step where 3 are possible" in message
 
 
 def test_a_route_longer_than_the_roll_cites_the_count() -> None:
