@@ -756,9 +756,14 @@ class Blackpool(Game):
             return self._close_card(state.evolve(travellers=effects.set_frozen(state, t.id, False)), events)
         if effect == "freeze":
             if t.id not in effects.freeze_targets(state):
-                raise refuse(
-                    f"Freeze acts on an opponent's traveller on the board that is not frozen; not {name}.", rule
-                )
+                # Each reason on its own: "...on the board that is not frozen; not Red 3" left the table
+                # guessing which of the three Red 3 had failed (it was waiting in the centre).
+                if t.colour == state.turn:
+                    raise refuse(f"Freeze acts on an opponent's traveller, not {name}.", rule)
+                if t.frozen:
+                    raise refuse(f"{name} is already frozen.", rule)
+                where = "waits in the centre" if t.at == CENTRE else "is home in camp"
+                raise refuse(f"{name} {where}: Freeze acts only on a traveller out on the board.", rule)
             events = [
                 Event("penalty", f"{name} is frozen on {self._where(state, t.id)}.", ("BP-C10", rule), (t.colour,))
             ]

@@ -337,6 +337,11 @@ def test_freeze_targets_only_opponents_on_the_board_bp_q26() -> None:
     assert legal_moves(state) == [{"type": "target", "traveller": "red-1"}]
     ruling = GAME.check(state, {"type": "target", "traveller": "yellow-1"})
     assert not ruling.legal and ruling.rules == ("BP-Q26",)
+    assert ruling.text == "Freeze acts on an opponent's traveller, not Yellow 1."
+    # Each reason said on its own: "...on the board that is not frozen; not Red 2" named none of them.
+    waiting = GAME.check(state, {"type": "target", "traveller": "red-2"})
+    assert waiting.text == "Red 2 waits in the centre: Freeze acts only on a traveller out on the board."
+    assert waiting.rules == ("BP-Q26",)
 
 
 def test_frozen_rider_is_not_carried_bp_q26() -> None:
