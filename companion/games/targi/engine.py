@@ -702,8 +702,13 @@ class Engine:
             if same:  # the seed's "1 other good"; TG-Q17 settles that it is always a different kind
                 raise refuse(f"At the Trader two {give[0][0]} buy one good of another kind, not {give[0][0]}.",
                              "TG-Q17")  # fmt: skip
+            # Name what is on offer: "not an exchange the Trader offers" left the table to work out the rates
+            # and what the player's goods allow.
+            offers = [f"{bundle_text(g)} for {bundle_text(t)}" for g, t in self.trades(s, p, kind)]
+            shown = " or ".join(offers[:4]) + (f" and {len(offers) - 4} more" if len(offers) > 4 else "")
+            now = f"; {cap(p)} may give {shown}" if offers else ""  # an open exchange always has one, so far
             raise refuse(f"Giving {bundle_text(give)} for {bundle_text(get)} is not an exchange the "
-                         f"{kind.title()} offers {cap(p)} now.", rule)  # fmt: skip
+                         f"{kind.title()} offers {cap(p)} now{now}.", rule)  # fmt: skip
         s = s.with_supply(p, s.supply(p).add(give, -1).add(get))
         ev.append(Event("reward", f"{cap(p)} gives {bundle_text(give)} for {bundle_text(get)}.", (rule,), (p,)))
         if kind == "silversmith":

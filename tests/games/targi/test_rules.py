@@ -514,6 +514,20 @@ def test_trader_two_for_one_of_the_same_good_cites_the_decision() -> None:
     refused(s, {"type": "trade", "give": {"salt": 2}, "get": {"gold": 1}}, "TG-B6")
 
 
+def test_an_exchange_the_trader_does_not_offer_says_what_it_does() -> None:
+    """"...is not an exchange the Trader offers White now" left the table working out the rates themselves."""
+    doc = actions_doc(W, targi=[(9, W)], round_=2)
+    set_supply(doc, W, dates=0, salt=2, pepper=0)
+    s, _ = act(load(doc), {"type": "use", "card": 9})
+    error = refused(s, {"type": "trade", "give": {"salt": 1}, "get": {"gold": 1}}, "TG-B6")
+    assert error.message == ("Giving 1 salt for 1 gold is not an exchange the Trader offers White now; "
+                             "White may give 2 salt for 1 date or 2 salt for 1 pepper.")
+    set_supply(doc, W, dates=0, salt=3, pepper=0)
+    s, _ = act(load(doc), {"type": "use", "card": 9})
+    error = refused(s, {"type": "trade", "give": {"salt": 2}, "get": {"gold": 1}}, "TG-B6")
+    assert error.message.endswith("; White may give 3 salt for 1 gold or 2 salt for 1 date or 2 salt for 1 pepper.")
+
+
 def test_one_good_is_said_as_one_good() -> None:
     """The table read "First Raid: each player loses 1 goods" and "return 1 goods to the supply"."""
     s = load(raid_position())
