@@ -20,7 +20,7 @@ from companion.games.blackpool.board import CAMP, CENTRE, Board
 from companion.games.blackpool.cards import DECKS, Catalogue
 from companion.games.blackpool.data_schema import DATA_SCHEMAS, cross_check
 from companion.games.blackpool.document import document_of, state_of
-from companion.games.blackpool.moves import CARRIER_BACK, CARRIER_FORWARD, Plan, Work, execute, plan
+from companion.games.blackpool.moves import CARRIER_BACK, CARRIER_FORWARD, Plan, Work, execute, landing_problem, plan
 from companion.games.blackpool.state import (
     START_COINS,
     TRAVELLERS_PER_COLOUR,
@@ -705,6 +705,25 @@ class Blackpool(Game):
             return state, events
         return self._end_turn(state), events
 
+    def _step_refusal(self, state: State, t: Traveller, square: str, outward: bool, rule: str) -> tuple[str, str]:
+        """Why a diagonal step may not go to ``square``, the one reason that holds, with its clause.
+
+        "must be a free diagonal square one ring in on its path" named three conditions and left the
+        table to find which failed, and which squares the step could reach instead.
+        """
+        name, direction = traveller_name(t.id), "out" if outward else "in"
+        table = self.board.diagonal_out if outward else self.board.diagonal_in
+        diagonals = [CENTRE if sq == self.board.centre_square else sq for sq in table.get(t.at, ())]
+        target = self.board.label(square)
+        if square not in diagonals:
+            reach = " or ".join(self.board.label(d) for d in diagonals) or "no square"
+            return (f"{name} cannot step to {target}: from {self._where(state, t.id)} a step {direction} "
+                    f"reaches only {reach}.", rule)
+        if square != CENTRE and (self.board.zone(square) == "camp" or not self.board.on_path(t.colour, square)):
+            return f"{name} cannot step to {target}: it is not on {cap(t.colour)}'s path.", rule
+        problem = landing_problem(self.board, Work(state), t.id, square, (), state.opts)
+        return problem or (f"{name} cannot step to {target}.", rule)
+
     def _act_order(self, state: State, action: Action) -> tuple[State, list[Event]]:
         order = action.get("travellers")
         if not isinstance(order, list) or not all(isinstance(x, str) for x in order):
@@ -788,11 +807,7 @@ class Blackpool(Game):
             where = "in the centre" if t.at == CENTRE else "in camp"
             raise refuse(f"{name} is {where}: a diagonal step moves a traveller on the board.", rule)
         if square not in effects.step_squares(self.board, state, t.id, outward):
-            direction = "out" if outward else "in"
-            raise refuse(
-                f"{name} cannot step to {square}: it must be a free diagonal square one ring {direction} on its path.",
-                rule,
-            )
+            raise refuse(*self._step_refusal(state, t, square, outward, rule))
         travellers, notes = effects.resolve_step(self.board, state, t.id, square)
         kind = "move" if outward else "penalty"
         events = [Event(kind, " ".join(notes), ("BP-C9", rule), (t.colour,))]

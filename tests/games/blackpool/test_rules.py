@@ -328,6 +328,12 @@ def test_diagonal_step_up_from_ring_2_stays_on_own_path() -> None:
     assert offered == [Y(50)]
     ruling = GAME.check(state, {"type": "target", "traveller": "yellow-1", "square": "a6"})
     assert not ruling.legal and ruling.rules == ("BP-Q25",)
+    # The one reason that holds, not "it must be a free diagonal square one ring out on its path".
+    assert ruling.text == "Yellow 1 cannot step to a6 (edge): it is not on Yellow's path."
+    far = GAME.check(state, {"type": "target", "traveller": "yellow-1", "square": "c6"})
+    assert far.text == ("Yellow 1 cannot step to c6 (ring 3): from b5 (ring 2) a step out reaches only "
+                        "a4 (edge) or a6 (edge).")
+    assert far.rules == ("BP-Q25",)
     wrong_side = GAME.check(state, {"type": "target", "traveller": "red-1", "square": "a6"})
     assert not wrong_side.legal and wrong_side.rules == ("BP-Q23",)
 
