@@ -612,9 +612,11 @@ class DesertRace(Game):
         for who, piece, cards in ((mover, me, give), (partner, other, get)):
             for card in set(cards):
                 if piece.items.count(card) < cards.count(card):
-                    n = cards.count(card)
-                    held = f"{n} {card_name(card)} card{'' if n == 1 else 's'}"
-                    raise refuse(f"{title(who)} does not hold {held} to trade.", "DR-11")
+                    # "does not hold 1 Sandstorm Sneakers card" read as a count gone wrong: say what is held.
+                    n, has = cards.count(card), piece.items.count(card)
+                    held = (f"holds no {card_name(card)} to trade" if not has
+                            else f"holds {has} {card_name(card)}, not the {n} in this trade")
+                    raise refuse(f"{title(who)} {held}.", "DR-11")
         mine = me.lives - give_lives + get_lives
         theirs = other.lives - get_lives + give_lives
         for who, lives in ((mover, mine), (partner, theirs)):

@@ -330,9 +330,9 @@ def test_card_names_are_said_without_an_article_and_refusals_once() -> None:
     state = position(GAME, {A: {"space": 6, "items": [FLASK]}, B: {"items": [SNEAKERS], "lives": 1}},
                      step={"kind": "end", "trading": True})
     assert GAME.check(state, {"type": "trade", "with": B, "give": {"items": [FLASK, FLASK]}}).text == (
-        f"{A.capitalize()} does not hold 2 Desert Flask cards to trade.")
+        f"{A.capitalize()} holds 1 Desert Flask, not the 2 in this trade.")
     assert GAME.check(state, {"type": "trade", "with": B, "get": {"items": [SUNSHIELD]}}).text == (
-        f"{B.capitalize()} does not hold 1 Sunshield Amulet card to trade.")
+        f"{B.capitalize()} holds no Sunshield Amulet to trade.")  # not "does not hold 1 Sunshield Amulet card"
     assert GAME.check(state, {"type": "trade", "with": B, "get": {"lives": 1}}).text == (
         f"{B.capitalize()} would be left with 0 Lives; no trade may take a player below 1 Life.")
     rolloff = GAME.setup([A, B, C], GAME.resolve_options({}))
