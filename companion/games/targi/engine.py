@@ -99,6 +99,18 @@ class Engine:
             goods=goods, tribe=tribe,
         )  # fmt: skip
 
+    def turn_reason(self, s: State) -> str:
+        """Why the player named is the one to decide, for "why is it not my turn?": the start player places
+        first and alternates, and carries out every action before the other player acts (TG-P1, TG-A1)."""
+        start = cap(s.start)
+        if s.stage == "place":
+            return f" Targi go down one at a time in turn, {start} (the start player this round) first."
+        if s.stage == "actions" and s.actor == s.start:
+            return f" {start} is the start player this round and carries out every action first."
+        if s.stage == "actions":
+            return f" {start}, the start player this round, has finished; now {cap(s.actor)} acts."
+        return ""
+
     # ------------------------------------------------------------------ pending
     def pending(self, s: State) -> Pending:
         if s.stage == "over":
@@ -351,7 +363,8 @@ class Engine:
         if who is not None and pend.kind == "choose" and who != pend.player:
             if who not in s.players:
                 raise InvalidAction(f"unknown player {quoted(who)}; players: {', '.join(s.players)}")
-            raise refuse(f"It is {cap(pend.player)}'s turn to decide, not {cap(who)}'s.", "TG-TURN")
+            raise refuse(f"It is {cap(pend.player)}'s turn to decide, not {cap(who)}'s.{self.turn_reason(s)}",
+                         "TG-TURN")
         if kind == "draw":
             deck, card = a.get("deck"), a.get("card")
             if deck not in ("goods", "tribe"):

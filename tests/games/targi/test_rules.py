@@ -97,7 +97,9 @@ def test_no_allowed_card_leaves_the_targi_off_the_board() -> None:
 
 def test_placement_turns_alternate_and_turn_is_enforced() -> None:
     s = fresh()
-    refused(s, {"type": "place", "card": 2, "player": B}, "TG-TURN")
+    error = refused(s, {"type": "place", "card": 2, "player": B}, "TG-TURN")
+    assert error.message == ("It is White's turn to decide, not Black's. Targi go down one at a time in turn, "
+                             "White (the start player this round) first.")
     s, events = act(s, {"type": "place", "card": 2, "player": W})
     assert s.actor == B and events[0].kind == "move"
     refused(s, {"type": "place", "card": 10}, "TG-P5")
@@ -324,10 +326,14 @@ def test_face_down_central_card_cannot_be_used() -> None:
 def test_start_player_acts_first_then_the_other() -> None:
     doc = actions_doc(W, targi=[(2, W), (5, B)])
     s = load(doc)
-    refused(s, {"type": "use", "card": 5, "player": B}, "TG-TURN")
+    error = refused(s, {"type": "use", "card": 5, "player": B}, "TG-TURN")  # "why is it not my turn?"
+    assert error.message == ("It is White's turn to decide, not Black's. White is the start player this round "
+                             "and carries out every action first.")
     refused(s, {"type": "use", "card": 5}, "TG-A2")
     s, _ = act(s, {"type": "use", "card": 2})
     assert s.actor == B  # white has nothing left: black's turn
+    error = refused(s, {"type": "done", "player": W}, "TG-TURN")
+    assert error.message.endswith(" White, the start player this round, has finished; now Black acts.")
     s, _ = act(s, {"type": "use", "card": 5})
     assert s.stage == "place" and s.round == 3 and s.start == B
 
