@@ -135,11 +135,16 @@ def plan(board: Board, work: Work, tid: str, kind: str, steps: int, opts: dict[s
     return Plan(tid, kind, abs(steps), dest, carried)
 
 
-def execute(board: Board, work: Work, tid: str, dest: str, carry: bool, opts: dict[str, Any]) -> list[str]:
+def execute(
+    board: Board, work: Work, tid: str, dest: str, carry: bool, opts: dict[str, Any], rules: list[str] | None = None
+) -> list[str]:
     """Move ``tid`` to ``dest``; return sentences about riders, landing and who stayed behind.
 
-    Assumes the landing was checked. With ``carry`` False (cards) the riders stay.
+    Assumes the landing was checked. With ``carry`` False (cards) the riders stay. ``rules``, when given,
+    collects the clause of each sentence: "Red 1 stays on b6: a rider is never carried onto the edge" was
+    announced citing only BP-5, and the table asking why Red 1 was left behind found no clause.
     """
+    cited: list[str] = [] if rules is None else rules
     notes: list[str] = []
     mover = work.t[tid]
     above = work.above(tid)
@@ -147,10 +152,13 @@ def execute(board: Board, work: Work, tid: str, dest: str, carry: bool, opts: di
     behind = above[len(carried) :]
     if behind:
         work.set(behind[0], on=mover.on)
-        why = "cards move only the traveller they name" if not carry else _stay_reason(board, work.t[behind[0]], dest)
+        why, rule = ("cards move only the traveller they name", ("BP-C9",)) if not carry \
+            else _stay_reason(board, work.t[behind[0]], dest)
         notes.append(f"{traveller_name(behind[0])} stays on {board.label(mover.at)}: {why}.")
+        cited.extend(rule)
     if mover.on is not None:
         notes.append(f"{traveller_name(tid)} leaves {traveller_name(mover.on)}.")
+        cited.extend(("BP-C5", "BP-Q17"))  # a rider steps off under its own power
     new_on: str | None = None
     if dest not in (CENTRE, CAMP):
         occupants = [o for o in work.occupants(dest) if o != tid]
@@ -160,24 +168,29 @@ def execute(board: Board, work: Work, tid: str, dest: str, carry: bool, opts: di
             top = next(o for o in occupants if o not in under)
             new_on = top
             notes.append(f"{traveller_name(tid)} rides on {traveller_name(top)}.")
+            cited.append("BP-7")
         elif occupants:
             notes.append(f"{traveller_name(tid)} shares {board.label(dest)} with {traveller_name(occupants[0])}.")
+            cited.append("BP-Q13")
     work.set(tid, at=dest, on=new_on)
     for rid in carried:
         if dest == CENTRE:
             work.set(rid, at=CENTRE, on=None)
             notes.append(f"{traveller_name(rid)} is carried back to the centre too, and riding ends there.")
+            cited.append("BP-Q15")
         else:
             work.set(rid, at=dest)
             notes.append(f"{traveller_name(rid)} rides along.")
+            cited.extend(("BP-7", "BP-C5"))
     return notes
 
 
-def _stay_reason(board: Board, rider: Traveller, dest: str) -> str:
+def _stay_reason(board: Board, rider: Traveller, dest: str) -> tuple[str, tuple[str, ...]]:
+    """Why a rider is not carried along, and the clauses that say so."""
     if rider.frozen:
-        return "it is frozen"
+        return "it is frozen", ("BP-C10", "BP-Q26")
     if dest == CAMP:
-        return "nobody rides into a camp"
+        return "nobody rides into a camp", ("BP-C4", "BP-Q16")
     if dest != CENTRE and board.zone(dest) == "edge":
-        return "a rider is never carried onto the edge"
-    return "that square is not on its own path"
+        return "a rider is never carried onto the edge", ("BP-C5", "BP-Q16")
+    return "that square is not on its own path", ("BP-Q14",)

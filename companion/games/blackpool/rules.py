@@ -592,7 +592,10 @@ class Blackpool(Game):
     def _do_move(self, state: State, work: Work, p: Plan) -> tuple[State, list[Event]]:
         t = work.t[p.traveller]
         before = self.board.label(t.at)
-        notes = execute(self.board, work, p.traveller, p.dest, True, state.opts)
+        # Heavy is what it was when it set off: a rider left behind on the edge still made it go by the table.
+        heavy = bool(work.above(p.traveller)) and p.kind != "out"
+        cited: list[str] = []
+        notes = execute(self.board, work, p.traveller, p.dest, True, state.opts, cited)
         name = traveller_name(p.traveller)
         dest = self.board.label(p.dest)
         if p.kind == "out":
@@ -606,12 +609,9 @@ class Blackpool(Game):
             rules = ("BP-5", "BP-C3") if p.dest == CAMP else ("BP-5",)
             if p.kind == "six":
                 rules = ("BP-C7",)
-        if work.above(p.traveller) or p.carried:
-            rules = (*rules, "BP-C6")
-        if any("rides" in n for n in notes):
-            rules = (*rules, "BP-7", "BP-C5")
-        if p.dest == CENTRE and p.carried:
-            rules = (*rules, "BP-Q15")
+        if heavy and (p.kind != "six" or state.opts["six.carrierUsesTable"]):
+            rules = (*rules, "BP-C6") if p.kind != "six" else (*rules, "BP-C6", "BP-Q10")
+        rules = (*rules, *cited)
         events = [Event("move", " ".join([text, *notes]), tuple(dict.fromkeys(rules)), (state.turn,))]
         new = state.evolve(travellers=work.travellers())
         new, won = self._check_finish(new, events)

@@ -81,13 +81,18 @@ def test_rider_not_carried_onto_the_edge_bp_q16() -> None:
     assert at(state, "yellow-1") == Y(50)
     assert at(state, "red-1") == Y(47) and state.by_id["red-1"].on is None
     assert "never carried onto the edge" in events[-1].text
+    # "Why only 3 for a 5, and why is Red 1 left behind?": the heavy table and the edge rule, both cited
+    # (the announcement cited BP-5 alone once the rider had stayed behind).
+    assert {"BP-C6", "BP-C5", "BP-Q16"} <= set(events[-1].rules)
 
 
 def test_rider_moves_off_by_normal_distance_bp_q17() -> None:
     state = position({"red-1": Y(25), "yellow-1": {"at": Y(25), "on": "red-1"}})
-    state, _ = play(state, roll(4), move("yellow-1"))
+    state, events = play(state, roll(4), move("yellow-1"))
     assert at(state, "yellow-1") == Y(29) and state.by_id["yellow-1"].on is None
     assert at(state, "red-1") == Y(25)
+    assert "Yellow 1 leaves Red 1." in events[-1].text and {"BP-C5", "BP-Q17"} <= set(events[-1].rules)
+    assert "BP-C6" not in events[-1].rules  # the rider is not heavy: the normal distance
 
 
 def test_rider_may_take_the_six_move_bp_q39() -> None:
@@ -117,7 +122,7 @@ def test_edge_ride_default_bp_q13() -> None:
 def test_edge_coexist_bp_q13() -> None:
     state, events = play(edge_position("coexist"), roll(3), move("yellow-1"))
     assert at(state, "yellow-1") == Y(56) and state.by_id["yellow-1"].on is None
-    assert "shares" in events[-1].text
+    assert "shares" in events[-1].text and "BP-Q13" in events[-1].rules
     state, _ = play(state, roll(2), move("red-1"))
     assert at(state, "yellow-1") == Y(56)
 
