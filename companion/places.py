@@ -190,9 +190,12 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         for (legal, _), same in list(by_reason.items())[:SHOWN_GROUPS]:
             others = len(same) - 1
             also = f" The same rule holds for {others} other {'piece' if others == 1 else 'pieces'} there." \
-                if others and not legal else ""
-            texts.append(f"{same[0].text.rstrip('.')}.{also}" if not legal or not others
-                         else " ".join(f"{r.text.rstrip('.')}." for r in same))
+                if others else ""
+            if legal:  # "Allowed: A; B; C." rather than "Allowed: A. Allowed: B. Allowed: C."
+                shown = [same[0].text.rstrip("."), *(r.text.removeprefix("Allowed: ").rstrip(".") for r in same[1:])]
+                texts.append("; ".join(shown) + ".")
+            else:
+                texts.append(f"{same[0].text.rstrip('.')}.{also}")
         return Ruling(any(ruling.legal for ruling in rulings), " ".join(texts), _union(r.rules for r in rulings))
     candidates = moved_to(offered, place) if pieces is None else []  # [] here: nothing stands or lands there
     if not candidates:

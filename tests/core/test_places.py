@@ -433,3 +433,15 @@ def test_a_moves_end_is_where_it_happens_and_its_route_stays_behind() -> None:
     assert place_of({"type": "move", "pawn": "red1", "to": [4, 1], "route": [[4, 1]]}) == (4, 1)
     offered = [{"type": "move", "pawn": "red1", "to": [4, 1], "route": [[4, 1]], "text": "Red 1 to [4,1]"}]
     assert moved_to(offered, (6, 2)) == [{"type": "move", "pawn": "red1", "to": [6, 2]}]  # the route stays behind
+
+
+def test_a_blackpool_square_with_several_pieces_allowed_says_allowed_once() -> None:
+    """`why e5` after a six read "Allowed: Bring Yellow 1 out ... Allowed: Bring Yellow 2 out ... Allowed: ..."."""
+    session = Session.new("blackpool", ["yellow", "red"])
+    session.act({"type": "roll", "value": 6})
+    ruling = explain_place(session, "e5")
+    assert ruling.legal and ruling.text == (
+        "Allowed: Bring Yellow 1 out of the centre to d6 (ring 4); Bring Yellow 2 out of the centre to d6 (ring 4); "
+        "Bring Yellow 3 out of the centre to d6 (ring 4). Red 1 is not Yellow's to move. "
+        "The same rule holds for 2 other pieces there.")
+    assert ruling.rules == ("BP-8", "BP-Q20", "BP-D4", "BP-6")
