@@ -180,23 +180,7 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         return Ruling(True, f"{allowed}: {listed}{more}.", rules)
     pieces = session.game.pieces_at(session.state, place) if any(place_of(a) is not None for a in offered) else None
     if pieces:  # a square on a board whose actions name pieces: the answer for each piece it concerns
-        # Every piece's answer, allowed or not: "why can't Yellow 1 land here?" is the question even when
-        # Yellow 2, standing there, may move.
-        rulings = [explain_place(session, piece) for piece in pieces]
-        by_reason: dict[tuple[bool, tuple[str, ...]], list[Ruling]] = {}
-        for ruling in rulings:  # three rivals' pieces in the centre, refused by one clause: one reason
-            by_reason.setdefault((ruling.legal, ruling.rules), []).append(ruling)
-        texts = []
-        for (legal, _), same in list(by_reason.items())[:SHOWN_GROUPS]:
-            others = len(same) - 1
-            also = f" The same rule holds for {others} other {'piece' if others == 1 else 'pieces'} there." \
-                if others else ""
-            if legal:  # "Allowed: A; B; C." rather than "Allowed: A. Allowed: B. Allowed: C."
-                shown = [same[0].text.rstrip("."), *(r.text.removeprefix("Allowed: ").rstrip(".") for r in same[1:])]
-                texts.append("; ".join(shown) + ".")
-            else:
-                texts.append(f"{same[0].text.rstrip('.')}.{also}")
-        return Ruling(any(ruling.legal for ruling in rulings), " ".join(texts), _union(r.rules for r in rulings))
+        return _pieces_ruling(session, pieces)
     candidates = moved_to(offered, place) if pieces is None else []  # [] here: nothing stands or lands there
     if not candidates:
         placed = [action for action in offered if place_of(action) is not None]
@@ -240,6 +224,30 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
     if len(groups) > SHOWN_GROUPS:
         reasons.append(f"And {len(groups) - SHOWN_GROUPS} more reasons.")
     return Ruling(False, " ".join([refused, *reasons]).strip(), _union(groups))
+
+
+def _pieces_ruling(session: Checks, pieces: Sequence[Hashable]) -> Ruling:
+    """The answer for a square as the answers for the pieces it concerns (``Game.pieces_at``), grouped.
+
+    Every piece's answer, allowed or not: "why can't Yellow 1 land here?" is the question even when
+    Yellow 2, standing there, may move. Three rivals' pieces refused by one clause read as one reason,
+    and pieces allowed read "Allowed: A; B; C", not "Allowed: A. Allowed: B. Allowed: C."
+    """
+    rulings = [explain_place(session, piece) for piece in pieces]
+    by_reason: dict[tuple[bool, tuple[str, ...]], list[Ruling]] = {}
+    for ruling in rulings:
+        by_reason.setdefault((ruling.legal, ruling.rules), []).append(ruling)
+    texts = []
+    for (legal, _), same in list(by_reason.items())[:SHOWN_GROUPS]:
+        if legal:
+            shown = [same[0].text.rstrip("."), *(r.text.removeprefix("Allowed: ").rstrip(".") for r in same[1:])]
+            texts.append("; ".join(shown) + ".")
+            continue
+        others = len(same) - 1
+        kind = "piece" if others == 1 else "pieces"
+        also = f" The same rule holds for {others} other {kind} there." if others else ""
+        texts.append(f"{same[0].text.rstrip('.')}.{also}")
+    return Ruling(any(ruling.legal for ruling in rulings), " ".join(texts), _union(r.rules for r in rulings))
 
 
 def _after_first(pending: Pending) -> str:
