@@ -22,9 +22,22 @@ INPUT_SOURCES = ("touch", "buttons", "serial", "camera")
 # Words a minute the settings screen's slider offers. A hand-edited 1500 (for 150) made espeak-ng gabble each
 # sentence in a fifth of a second and 100000 say nothing at all, while the slider's knob sat off its track.
 VOICE_SPEEDS = (80, 260)
-# espeak-ng's loudness (its -a, 100 its own default) the slider offers: up to twice as loud for a noisy café, and
-# never down to nothing, which would be Silent without saying so.
+# espeak-ng's loudness (its -a, 100 its own default) the settings screen's - and + offer: up to twice as loud
+# for a noisy café, and never down to nothing, which would be Silent without saying so.
 VOICE_VOLUMES = (20, 200)
+VOLUME_STEP = 20  # the settings screen's - and + move by this, on a grid from 20: 100 is a step, nine up to 200
+
+
+def volume_step(volume: int, steps: int) -> int:
+    """``volume`` moved ``steps`` places on the screen's grid of loudness, kept in ``VOICE_VOLUMES``.
+
+    A hand-edited level off the grid (150) goes to the step beside it (160 up, 140 down), not 20 past it.
+    """
+    low, high = VOICE_VOLUMES
+    below = (volume - low) // VOLUME_STEP  # the step at or under it
+    on_grid = (volume - low) % VOLUME_STEP == 0
+    place = below + steps if steps > 0 or on_grid else below + steps + 1
+    return max(low, min(high, low + place * VOLUME_STEP))
 VALID = {  # beyond the type: a PIN the pad cannot type would lock staff out, a picture turns by quarters only
     "kiosk_pin": lambda pin: pin.isascii() and pin.isdigit(),  # the pad has 0-9 alone: no "", " 1234" or "abcd"
     "camera_turn": lambda turn: turn in TURNS,

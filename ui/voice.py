@@ -200,7 +200,9 @@ class Voice:
         self.last = ""
         self._runner = runner or _run
         self._spoken: OrderedDict[object, None] = OrderedDict()
-        self._waiting: deque[str] = deque()
+        # each sentence with the loudness it is said at: None for ``volume`` as it is then (a saved change
+        # applies to what waits), a number for a settings screen's sample of a loudness not yet saved
+        self._waiting: deque[tuple[str, int | None]] = deque()
         self._speaking = False
         self._closing = threading.Event()  # the running worker's own: one left behind by stop never resumes
         self._changed = threading.Condition()
@@ -278,21 +280,32 @@ class Voice:
     def repeat_last(self) -> bool:
         return self._enqueue(self.last, asked=True) if self.last else False
 
-    def _enqueue(self, text: str, asked: bool = False) -> bool:
-        """``asked``: a player asked to hear it again, which is said even while the same sentence waits."""
-        if not self.enabled:
+    def sample(self, text: str, volume: int) -> bool:
+        """Say ``text`` at ``volume`` now: the settings screen's loudness buttons, so a café owner hears a level
+        before saving it. What was being said, and what waits, is cut (``hush``): a tap heard only after a
+        sentence of the game is no answer to the tap, and taps in a row leave only the last level to hear.
+        Said even while the voice is Silent, since the owner asked for it (the screen asks only while its own
+        switch shows Spoken); never kept as the sentence **Repeat** says again."""
+        self.hush()
+        return self._enqueue(text, asked=True, volume=volume, wanted=True)
+
+    def _enqueue(self, text: str, asked: bool = False, volume: int | None = None, wanted: bool = False) -> bool:
+        """``asked``: a player asked to hear it again, which is said even while the same sentence waits.
+        ``volume``: a loudness for this sentence alone; ``wanted``: said even while the voice is Silent."""
+        if not self.enabled and not wanted:
             return False
         if not self.available:
             self._outcome(self.note())  # said once: the note never changes while espeak-ng stays missing
             return False
+        entry = (text, volume)
         with self._changed:
-            if text in self._waiting and not asked:
+            if entry in self._waiting and not asked:
                 # Said once, and as the newest: left where it waited, an undo, redo, undo run ended on the
                 # redo's sentence, and the table heard the step as done while the board showed it undone.
-                self._waiting.remove(text)
+                self._waiting.remove(entry)
             if len(self._waiting) >= MAX_WAITING:
                 self._waiting.popleft()
-            self._waiting.append(text)
+            self._waiting.append(entry)
             if self._thread is None:
                 self._closing = threading.Event()
                 self._thread = threading.Thread(target=self._work, args=(self._closing,), name="voice", daemon=True)
@@ -307,11 +320,11 @@ class Voice:
                     self._changed.wait()
                 if closing.is_set():
                     return
-                text = self._waiting.popleft()
+                text, volume = self._waiting.popleft()
                 hushes = self._hushes
                 self._speaking = True
             try:
-                problem = self._speak(text, closing, hushes)
+                problem = self._speak(text, closing, hushes, volume)
             except Exception as error:  # espeak-ng removed or unreadable: it must never stop the referee
                 problem = FAILED.format(f"espeak-ng could not start: {error}")
             try:
@@ -324,9 +337,10 @@ class Voice:
                         self._speaking = False
                     self._changed.notify_all()
 
-    def _speak(self, text: str, closing: threading.Event, hushes: int = 0) -> str:
-        """Say ``text``; why it was not heard, or ""."""
-        started = self._runner([self.binary or "espeak-ng", "-s", str(self.speed), "-a", str(self.volume),
+    def _speak(self, text: str, closing: threading.Event, hushes: int = 0, volume: int | None = None) -> str:
+        """Say ``text`` (at ``volume``, else the voice's own); why it was not heard, or ""."""
+        loudness = self.volume if volume is None else volume
+        started = self._runner([self.binary or "espeak-ng", "-s", str(self.speed), "-a", str(loudness),
                                 END_OF_OPTIONS, text])
         if not isinstance(started, subprocess.Popen):
             return ""  # a runner that said it already

@@ -180,8 +180,13 @@ def test_each_setting_stands_over_its_control_on_a_portrait_screen(
     names = [w for w in screen.walk() if type(w).__name__ == "SettingLabel"]
     assert [n.text for n in names] == ["Inputs", "Sensor port", "Camera source", "Voice", "Café data", "New PIN"]
     for name in names:
-        controls = [window_box(w) for w in name.parent.children if w is not name]
+        # a name's row: Voice's holds the name's own line (the loudness's - and + beside it) over the switch
+        row = name.parent if name.parent.parent is screen.ids.rows else name.parent.parent
+        controls = [window_box(w) for w in row.children if name not in list(w.walk())]
         assert all(box[3] <= window_box(name)[1] + 0.5 for box in controls), f"{name.text} is not above its control"
         span = max(box[2] for box in controls) - min(box[0] for box in controls)
         assert span >= Window.width * 0.85, f"{name.text}'s control is {span:.0f} px wide in {Window.width}"
     assert window_box(screen.ids.pin)[1] < Window.height / 2, "the settings leave the lower half empty"
+    voice = next(n for n in names if n.text == "Voice")
+    for control in (screen.ids.softer, screen.ids.louder):  # beside the name, on its line
+        assert window_box(control)[0] >= window_box(voice)[2] and control.height >= test_portrait.FINGER

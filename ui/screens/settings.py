@@ -6,10 +6,11 @@ from typing import Any
 
 from kivy.app import App
 from kivy.factory import Factory
+from kivy.properties import NumericProperty
 
 from ui import inputs
 from ui.screens.upright import UprightScreen
-from ui.settings import INPUT_SOURCES
+from ui.settings import INPUT_SOURCES, volume_step
 
 FLAGS = {"serial": "--dice-sensor", "camera": "--camera"}
 HINTS = {"serial": "e.g. /dev/ttyACM0", "camera": "0, picamera, a URL, a video or an image folder"}
@@ -17,6 +18,8 @@ HINTS = {"serial": "e.g. /dev/ttyACM0", "camera": "0, picamera, a URL, a video o
 
 class SettingsScreen(UprightScreen):
     made_in = ("inputs",)  # the boxes whose buttons are made here
+    # The loudness shown beside Voice (espeak-ng's -a), kept by Save: a café owner could set it only in ui.json.
+    volume = NumericProperty(100)
 
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
@@ -32,6 +35,7 @@ class SettingsScreen(UprightScreen):
             box.add_widget(button)
         self.ids.voice.state = "down" if s.voice else "normal"
         self.ids.speed.value = s.voice_speed
+        self.volume = s.voice_volume
         self.ids.cafe.text = s.cafe_dir
         for name, field in (("serial", self.ids.serial_port), ("camera", self.ids.camera_source)):
             field.text = s.serial_port if name == "serial" else s.camera_source
@@ -41,6 +45,17 @@ class SettingsScreen(UprightScreen):
         self.ids.pin.text = ""
         self.ids.note.text = ""
 
+    def louder(self, steps: int) -> None:
+        """- or + beside Voice: the next level, said at once at that level, so the owner hears it before Save.
+
+        Not while the screen's switch shows Silent: a sample would speak for a table about to be silent.
+        """
+        self.volume = volume_step(int(self.volume), steps)
+        if self.ids.voice.state != "down":
+            self.ids.note.text = f"Loudness {self.volume}, saved with Save; switch to Spoken to hear it."
+            return
+        self.ids.note.text = ""
+        App.get_running_app().voice.sample(f"Loudness {self.volume}.", self.volume)
 
     def save(self) -> None:
         app = App.get_running_app()
@@ -48,6 +63,7 @@ class SettingsScreen(UprightScreen):
             "inputs": {b.source: b.state == "down" for b in self.ids.inputs.children},
             "voice": self.ids.voice.state == "down",
             "voice_speed": int(self.ids.speed.value),
+            "voice_volume": int(self.volume),
             "cafe_dir": self.ids.cafe.text.strip(),
             "serial_port": self.ids.serial_port.text.strip(),
             "camera_source": self.ids.camera_source.text.strip(),
