@@ -201,3 +201,21 @@ def test_a_centre_pull_the_exit_roll_cannot_beat_is_refused(
     with pytest.raises(InvalidData) as err:
         load_data(BLACKPOOL, tmp_path)
     assert [f"blackpool set (board given): {p}" for p in err.value.problems] == found
+
+
+@pytest.mark.parametrize(("table", "zone", "pull"), [("blackforce", "ring3", 5), ("draftBlackforce", "ring4", 4)])
+def test_a_water_ring_pulling_as_hard_as_the_centre_is_refused(
+    tmp_path: Path, table: str, zone: str, pull: int
+) -> None:
+    """A ring pulling as much as the centre lets a traveller on only on the exit roll and pulls it back on
+    nearly every other: it drifts back into the centre. A café board with every ring at 5 left 20 of 20
+    random games running after 5,000 actions."""
+    board = house("board")
+    board[table][zone] = pull
+    folder = tmp_path / "blackpool"
+    folder.mkdir()
+    (folder / "board.json").write_text(json.dumps(board))
+    found = validate_path(tmp_path, game_classes())
+    assert len(found) == 1
+    assert f"board.json: {table}.{zone} of {pull} is not below the centre's {pull}" in found[0]
+    assert "(BP-4, BP-C1)" in found[0]
