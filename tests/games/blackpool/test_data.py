@@ -217,5 +217,5 @@ def test_a_water_ring_pulling_as_hard_as_the_centre_is_refused(
     (folder / "board.json").write_text(json.dumps(board))
     found = validate_path(tmp_path, game_classes())
     assert len(found) == 1
-    assert f"board.json: {table}.{zone} of {pull} is not below the centre's {pull}" in found[0]
+    assert f"board.json: {table}.{zone} of {pull} is not below the centre's {pull}, as the rings' pulls are" in found[0]
     assert "(BP-4, BP-C1)" in found[0]
