@@ -309,7 +309,8 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
         from companion.games.blackpool.effects import stranded
 
         racing = [p for p in state.players if p not in state.finished]
-        if not (racing and stranded(state, game.catalogue) == racing):  # else nobody left can finish (BP-Q30)
+        # else nobody left can finish (BP-Q30)
+        if not (racing and stranded(game.board, state, game.catalogue) == racing):
             if not state.finished:
                 problems.append('phase "over" needs a winner in "finished", or every player racing stranded')
             if placings and len(state.finished) != len(state.players):

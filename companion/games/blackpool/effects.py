@@ -161,16 +161,8 @@ def reset_targets(board: Board, state: State) -> list[str]:
     return [c for c in opponents(state) if resolve_reset(board, state, c)[0] != state.travellers]
 
 
-def stranded(state: State, catalogue: Any) -> list[str]:
-    """Players still racing who can never finish: a traveller of theirs is frozen and no card left can thaw it.
-
-    A frozen traveller moves only when awakened (BP-Q26), or, with
-    ``freeze.resetMoves``, when a rival's Reset thaws it (BP-Q28); cards are
-    played once each (BP-Q21) and only with a coin, which nobody earns back.
-    The house decks hold one Freeze and one Awaken, so at most one player is
-    ever stranded, but a café deck with two Freezes stranded every player in
-    some games, and the table rolled the oracle for ever.
-    """
+def _thaw_check(state: State, catalogue: Any) -> Any:
+    """Whether a player's frozen travellers can still be thawed by a card left and a coin to draw it."""
     racing = [p for p in state.players if p not in state.finished]
     cards_left = {effect: 0 for effect in EFFECT_RULE}
     for cid, n in state.decks:
@@ -184,7 +176,49 @@ def stranded(state: State, catalogue: Any) -> list[str]:
         resetter = resets_thaw and bool(with_coins - {p})
         return (cards_left["awaken"] > 0 and awakener) or (cards_left["reset"] > 0 and resetter)
 
-    return [p for p in racing if any(t.frozen for t in state.own(p)) and not can_thaw(p)]
+    return can_thaw
+
+
+def blocked_exits(board: Board, state: State, catalogue: Any) -> dict[str, str]:
+    """Racing players with a traveller in the centre whose way out is shut for good, with the square.
+
+    Only the exit roll brings a traveller out, onto one square of its path (BP-Q20), and it cannot land
+    where two travellers stand (BP-7). Two frozen travellers there that no card left can thaw never
+    move (BP-Q26), so the traveller in the centre never leaves. A rival's Reset brings a traveller out
+    only to a starting circle off the centre, which a café board may have: then the way is not shut.
+    """
+    can_thaw = _thaw_check(state, catalogue)
+    resets_left = any(n > 0 and catalogue[cid].effect == "reset" for cid, n in state.decks)
+    found: dict[str, str] = {}
+    for p in state.players:
+        if p in state.finished or not any(t.at == CENTRE for t in state.own(p)):
+            continue
+        circles_out = any(c not in (CENTRE, board.centre_square) for c in board.start_circles[p])
+        rival_coins = any(state.coins_of(q) > 0 for q in state.players if q != p and q not in state.finished)
+        if circles_out and resets_left and rival_coins:
+            continue
+        exit_square = board.step(p, CENTRE, board.exit_roll(bool(state.opts["variant.glossaryDraft"])))
+        stuck = [t for t in state.travellers if t.at == exit_square and t.frozen and not can_thaw(t.colour)]
+        if len(stuck) >= 2:
+            found[p] = exit_square
+    return found
+
+
+def stranded(board: Board, state: State, catalogue: Any) -> list[str]:
+    """Players still racing who can never finish: a traveller of theirs is frozen and no card left can thaw
+    it, or one waits in the centre behind an exit blocked for good (``blocked_exits``).
+
+    A frozen traveller moves only when awakened (BP-Q26), or, with
+    ``freeze.resetMoves``, when a rival's Reset thaws it (BP-Q28); cards are
+    played once each (BP-Q21) and only with a coin, which nobody earns back.
+    The house decks hold one Freeze and one Awaken, so at most one player is
+    ever frozen for good, but a café deck with two Freezes stranded every player in
+    some games, and the table rolled the oracle for ever.
+    """
+    racing = [p for p in state.players if p not in state.finished]
+    can_thaw = _thaw_check(state, catalogue)
+    blocked = blocked_exits(board, state, catalogue)
+    return [p for p in racing if p in blocked or (any(t.frozen for t in state.own(p)) and not can_thaw(p))]
 
 
 def set_frozen(state: State, tid: str, frozen: bool) -> tuple[Traveller, ...]:

@@ -473,12 +473,15 @@ class Blackpool(Game):
         """
         if state.phase != "roll" or not self._all_stranded(state):
             return state, events
-        events.append(Event("win", self._stranded_text(state), ("BP-Q30", "BP-Q26", "BP-Q21")))
+        rules = ("BP-Q30", "BP-Q26", "BP-Q21")
+        if effects.blocked_exits(self.board, state, self.catalogue):
+            rules += ("BP-Q20", "BP-7")
+        events.append(Event("win", self._stranded_text(state), rules))
         return state.evolve(phase="over", roll=None, deck=None, card=None, six_chain=0), events
 
     def _all_stranded(self, state: State) -> bool:
         racing = [p for p in state.players if p not in state.finished]
-        return bool(racing) and effects.stranded(state, self.catalogue) == racing
+        return bool(racing) and effects.stranded(self.board, state, self.catalogue) == racing
 
     def _stranded_text(self, state: State) -> str:
         frozen = [traveller_name(t.id) for t in state.travellers if t.frozen and t.colour not in state.finished]
@@ -486,7 +489,13 @@ class Blackpool(Game):
         verb = "is" if len(frozen) == 1 else "are"
         ending = f"{cap(state.finished[0])} wins; the places already taken stand." if state.finished else "Nobody wins."
         thaw = "no card, or no coin, left to thaw"
-        return f"No player still racing can finish: {names} {verb} frozen with {thaw} them. {ending}"
+        shut = []
+        for colour, square in effects.blocked_exits(self.board, state, self.catalogue).items():
+            waiting = ", ".join(traveller_name(t.id) for t in state.own(colour) if t.at == CENTRE)
+            shut.append(f"{waiting} can never leave the centre: {self.board.label(square)}, where it would come out, "
+                        "holds two of them")
+        blocked = "".join(f"; {line}" for line in shut)
+        return f"No player still racing can finish: {names} {verb} frozen with {thaw} them{blocked}. {ending}"
 
     def _expect(self, state: State, *phases: str) -> None:
         if state.phase in phases:
