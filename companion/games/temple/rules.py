@@ -175,6 +175,9 @@ class TempleGame(Game):
         self.face_weights: dict[tuple[Any, str], int] = {o: faces.count(o) for o in self.outcomes}
         self.total_cards = len(self.board.cards) + 1
         self._cell_names: dict[int, str] = {}
+        numbers = {v for v, _ in self.outcomes if v != "X"}
+        # With one number on the die every numbered first-player roll ties; only X can break it (RU-Q6).
+        self.one_number: int | None = next(iter(numbers)) if len(numbers) == 1 else None
 
     @classmethod
     def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
@@ -435,7 +438,19 @@ class TempleGame(Game):
 
     def _first_roll(self, state: TempleState, value: Any, events: list[Event]) -> TempleState:
         player = self._next_first_roller(state)
-        if value == "X" and state.option["first_roll_x"] == "reroll":
+        if value == "X" and state.option["first_roll_x"] == "reroll" and self.one_number is not None:
+            # Thrown again, an X left two players on a die whose numbers all show one value tied for ever
+            # (15 to 17 of 30 random games never began); so it counts lowest, as RU-Q6 ranks it by default.
+            events.append(
+                Event(
+                    "info",
+                    f"{player.capitalize()} rolls X. It counts lowest here instead of being thrown again: every "
+                    f"number on this die is a {self.one_number}, so only an X can break a tie.",
+                    ("RU-5", "RU-Q6"),
+                    (player,),
+                )
+            )
+        elif value == "X" and state.option["first_roll_x"] == "reroll":
             events.append(
                 Event(
                     "info",
@@ -446,7 +461,10 @@ class TempleGame(Game):
             )
             return state
         rolls = (*state.first_rolls, (player, value))
-        events.append(Event("info", f"{player.capitalize()} rolls {value} for the first turn.", ("RU-5",), (player,)))
+        if not (value == "X" and state.option["first_roll_x"] == "reroll"):  # else said above
+            events.append(
+                Event("info", f"{player.capitalize()} rolls {value} for the first turn.", ("RU-5",), (player,))
+            )
         if len(rolls) < len(state.contenders):
             return state.but(first_rolls=rolls)
         rank = {p: (-1 if v == "X" else v) for p, v in rolls}
