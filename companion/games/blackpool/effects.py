@@ -6,6 +6,7 @@ nothing to work on is used up and does nothing (clarification 8).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import permutations
 from typing import Any
 
@@ -161,13 +162,13 @@ def reset_targets(board: Board, state: State) -> list[str]:
     return [c for c in opponents(state) if resolve_reset(board, state, c)[0] != state.travellers]
 
 
-def _thaw_check(state: State, catalogue: Any) -> Any:
-    """Whether a player's frozen travellers can still be thawed by a card left and a coin to draw it."""
-    racing = [p for p in state.players if p not in state.finished]
+def _thaw_check(state: State, catalogue: Any, spenders: set[str]) -> Callable[[str], bool]:
+    """Whether a player's frozen travellers can still be thawed: a card left, and a coin one of the
+    ``spenders`` can still put down to draw it."""
     cards_left = {effect: 0 for effect in EFFECT_RULE}
     for cid, n in state.decks:
         cards_left[catalogue[cid].effect] += n
-    with_coins = {p for p in racing if state.coins_of(p) > 0}
+    with_coins = {p for p in spenders if state.coins_of(p) > 0}
     any_awakens = state.opts["awaken.anyFrozen"]
     resets_thaw = state.opts["freeze.resetMoves"]
 
@@ -179,29 +180,61 @@ def _thaw_check(state: State, catalogue: Any) -> Any:
     return can_thaw
 
 
-def blocked_exits(board: Board, state: State, catalogue: Any) -> dict[str, str]:
-    """Racing players with a traveller in the centre whose way out is shut for good, with the square.
-
-    Only the exit roll brings a traveller out, onto one square of its path (BP-Q20), and it cannot land
-    where two travellers stand (BP-7). Two frozen travellers there that no card left can thaw never
-    move (BP-Q26), so the traveller in the centre never leaves. A rival's Reset brings a traveller out
-    only to a starting circle off the centre, which a café board may have: then the way is not shut.
-    """
-    can_thaw = _thaw_check(state, catalogue)
+def _shut_exits(
+    board: Board, state: State, catalogue: Any, can_thaw: Callable[[str], bool], spenders: set[str]
+) -> dict[str, str]:
+    """Racing players with a traveller in the centre whose exit square is shut for good (see ``blocked_exits``)."""
     resets_left = any(n > 0 and catalogue[cid].effect == "reset" for cid, n in state.decks)
+    exit_roll = board.exit_roll(bool(state.opts["variant.glossaryDraft"]))
     found: dict[str, str] = {}
     for p in state.players:
         if p in state.finished or not any(t.at == CENTRE for t in state.own(p)):
             continue
         circles_out = any(c not in (CENTRE, board.centre_square) for c in board.start_circles[p])
-        rival_coins = any(state.coins_of(q) > 0 for q in state.players if q != p and q not in state.finished)
-        if circles_out and resets_left and rival_coins:
+        if circles_out and resets_left and any(state.coins_of(q) > 0 for q in spenders - {p}):
             continue
-        exit_square = board.step(p, CENTRE, board.exit_roll(bool(state.opts["variant.glossaryDraft"])))
-        stuck = [t for t in state.travellers if t.at == exit_square and t.frozen and not can_thaw(t.colour)]
-        if len(stuck) >= 2:
-            found[p] = exit_square
+        square = board.step(p, CENTRE, exit_roll)
+        stuck = [t for t in state.travellers if t.at == square and t.frozen and not can_thaw(t.colour)]
+        if len(stuck) >= 2 or any(t.colour == p for t in stuck):
+            found[p] = square
     return found
+
+
+def _for_good(board: Board, state: State, catalogue: Any) -> tuple[Callable[[str], bool], dict[str, str]]:
+    """Who can still thaw, and whose centre exit is shut, once the coins that can never be spent are set aside.
+
+    Without ``six.noMoveCoinAllowed`` a coin is spent only on a six that also gives a move (BP-Q18), so a
+    player all of whose travellers left are frozen for good or shut in the centre never spends one: with
+    that coin counted, a Reset only it could draw kept a two-player game going for ever.
+    """
+    spenders = {p for p in state.players if p not in state.finished}
+    while True:
+        can_thaw = _thaw_check(state, catalogue, spenders)
+        shut = _shut_exits(board, state, catalogue, can_thaw, spenders)
+        if state.opts["six.noMoveCoinAllowed"]:
+            return can_thaw, shut
+        idle = {
+            p
+            for p in spenders
+            if all(
+                t.at == CAMP or (t.frozen and not can_thaw(p)) or (t.at == CENTRE and p in shut) for t in state.own(p)
+            )
+        }
+        if not idle:
+            return can_thaw, shut
+        spenders -= idle
+
+
+def blocked_exits(board: Board, state: State, catalogue: Any) -> dict[str, str]:
+    """Racing players with a traveller in the centre whose way out is shut for good, with the square.
+
+    Only the exit roll brings a traveller out, onto one square of its path (BP-Q20), and it cannot land
+    where two travellers stand, or on its own colour (BP-7). Frozen travellers there that no card left can
+    thaw never move (BP-Q26), so the traveller in the centre never leaves. A rival's Reset brings a
+    traveller out only to a starting circle off the centre, which a café board may have: then the way is
+    not shut.
+    """
+    return _for_good(board, state, catalogue)[1]
 
 
 def stranded(board: Board, state: State, catalogue: Any) -> list[str]:
@@ -216,9 +249,8 @@ def stranded(board: Board, state: State, catalogue: Any) -> list[str]:
     some games, and the table rolled the oracle for ever.
     """
     racing = [p for p in state.players if p not in state.finished]
-    can_thaw = _thaw_check(state, catalogue)
-    blocked = blocked_exits(board, state, catalogue)
-    return [p for p in racing if p in blocked or (any(t.frozen for t in state.own(p)) and not can_thaw(p))]
+    can_thaw, shut = _for_good(board, state, catalogue)
+    return [p for p in racing if p in shut or (any(t.frozen for t in state.own(p)) and not can_thaw(p))]
 
 
 def set_frozen(state: State, tid: str, frozen: bool) -> tuple[Traveller, ...]:

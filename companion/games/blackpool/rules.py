@@ -488,12 +488,14 @@ class Blackpool(Game):
         names = ", ".join(frozen)
         verb = "is" if len(frozen) == 1 else "are"
         ending = f"{cap(state.finished[0])} wins; the places already taken stand." if state.finished else "Nobody wins."
-        thaw = "no card, or no coin, left to thaw"
+        thaw = "no card, or no coin that can still be spent, left to thaw"
         shut = []
         for colour, square in effects.blocked_exits(self.board, state, self.catalogue).items():
             waiting = ", ".join(traveller_name(t.id) for t in state.own(colour) if t.at == CENTRE)
-            shut.append(f"{waiting} can never leave the centre: {self.board.label(square)}, where it would come out, "
-                        "holds two of them")
+            shut.append(
+                f"{waiting} can never leave the centre: {self.board.label(square)}, where it would come out, "
+                "is held by frozen travellers"
+            )
         blocked = "".join(f"; {line}" for line in shut)
         return f"No player still racing can finish: {names} {verb} frozen with {thaw} them{blocked}. {ending}"
 

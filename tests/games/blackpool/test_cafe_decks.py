@@ -105,7 +105,7 @@ def test_a_centre_exit_shut_by_two_frozen_travellers_strands_the_one_waiting_the
     state, events = game.apply(state, normalize_action({"type": "roll", "value": 2}))
     pending = game.pending(state)
     assert pending.is_over and pending.result == {"winner": None, "reason": "no player still racing can finish"}
-    shut = "Yellow 3 can never leave the centre: d6 (ring 4), where it would come out, holds two of them"
+    shut = "Yellow 3 can never leave the centre: d6 (ring 4), where it would come out, is held by frozen travellers"
     assert shut in pending.text
     assert events[-1].rules == ("BP-Q30", "BP-Q26", "BP-Q21", "BP-Q20", "BP-7")
     assert game.from_document(json.loads(json.dumps(game.to_document(state)))) == state
@@ -132,3 +132,37 @@ def test_a_centre_exit_one_frozen_traveller_holds_is_still_open(tmp_path: Path) 
     )
     state, _ = game.apply(state, normalize_action({"type": "roll", "value": 2}))
     assert not game.pending(state).is_over and state.turn == "yellow"
+
+
+def test_a_coin_that_can_never_be_spent_thaws_nobody(tmp_path: Path) -> None:
+    """Without six.noMoveCoinAllowed a coin is spent only on a six that gives a move (BP-Q18). Red's last
+    traveller waits in the centre behind Red 1, frozen on red's exit square: red never moves again, so its
+    coin never draws the Reset that could thaw Green 2, and the two rolled for ever (1 of 200 random games
+    on a café deck of four Freezes)."""
+    game = cafe_game(tmp_path, freeze=4)
+    document = {
+        "game": "blackpool",
+        "players": ["red", "green"],
+        "options": {**dict(game.profiles["alternatives"])},
+        "turn": "green",
+        "phase": "roll",
+        "travellers": {
+            "red-1": {"at": game.board.step("red", "centre", 6), "frozen": True},
+            "red-2": {"at": "camp"},
+            "red-3": {"at": "centre"},
+            "green-1": {"at": "camp"},
+            "green-2": {"at": "f7", "frozen": True},
+            "green-3": {"at": "camp"},
+        },
+        "coins": {"red": 1, "green": 0},
+        "decks": {
+            "charm": {"gust_of_force": 1, "awaken": 0, "diagonal_step_up": 0},
+            "curse": {"freeze": 1, "reset": 1, "diagonal_step_down": 1},
+        },
+    }
+    state = game.from_document(document)
+    state, events = game.apply(state, normalize_action({"type": "roll", "value": 3}))
+    assert game.pending(state).is_over and "Green 2" in events[-1].text and "Nobody wins" in events[-1].text
+    document["options"]["six.noMoveCoinAllowed"] = True  # red may spend it on a six, and draw the Reset
+    state, _ = game.apply(game.from_document(document), normalize_action({"type": "roll", "value": 3}))
+    assert not game.pending(state).is_over
