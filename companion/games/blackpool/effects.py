@@ -249,6 +249,8 @@ def stranded(board: Board, state: State, catalogue: Any) -> list[str]:
     some games, and the table rolled the oracle for ever.
     """
     racing = [p for p in state.players if p not in state.finished]
+    if not any(t.frozen for t in state.travellers):  # the common case, asked after every step
+        return []
     can_thaw, shut = _for_good(board, state, catalogue)
     return [p for p in racing if p in shut or (any(t.frozen for t in state.own(p)) and not can_thaw(p))]
 
