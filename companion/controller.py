@@ -172,14 +172,18 @@ class Controller:
         self.outputs.append(output)
 
     def set_session(self, session: Session) -> Update:
-        if self.session is not None and self.session is not session:
-            self._drop_queued_readings()  # what is queued was read for the game before this one
+        late: list[Observation] = []
+        if self.session is not session:
+            # What is queued was read, or pressed, for the game (or the screen) before this one.
+            late = self._drop_queued_readings(readings=self.session is not None)
         self.session = session
         self.proposal = self._cards_later = self._by_hand = None
         self._new_list()
         self._settled.clear()
         self._changed("a new game began")
-        return self._publish(Update("new_game", session.pending().text, pending=session.pending()))
+        update = self._publish(Update("new_game", session.pending().text, pending=session.pending()))
+        self._refuse_late(late)
+        return update
 
     def set_aside(self) -> None:
         """No game on the table any more, as after a restart over a finished game: what was queued or
@@ -187,30 +191,43 @@ class Controller:
         session (the app) shows what comes instead."""
         if self.session is None:
             return
-        self._drop_queued_readings()
+        late = self._drop_queued_readings()
         self.session = None
         self.proposal = self._cards_later = self._by_hand = None
         self._new_list()
         self._settled.clear()
         self._changed("the game was set aside")
+        self._refuse_late(late)
 
-    def _drop_queued_readings(self) -> None:
-        """Forget what was queued for the game before, so its die does not become the new game's first roll.
+    def _drop_queued_readings(self, readings: bool = True) -> list[Observation]:
+        """Forget what was queued for the game before, so its die does not become the new game's first roll;
+        the taps and presses that would have changed that game are returned, to be answered (`_refuse_late`).
 
         The terminal asks a new game's questions without pumping, so a die read
         meanwhile waited in the queue. Link reports are kept: they describe the
-        sensors, which stay the same from game to game.
+        sensors, which stay the same from game to game; with ``readings`` False
+        (no game before) everything else is kept too.
+        A confirm pressed just as a new game started was dropped here without a
+        word, and the player could not tell whether the box had heard it.
         """
-        kept = []
+        kept, late = [], []
         while True:
             try:
                 observation = self._inbox.get_nowait()
             except queue.Empty:
                 break
-            if isinstance(observation, LinkChanged):
+            if _changes_the_game(observation):
+                late.append(observation)
+            elif isinstance(observation, LinkChanged) or not readings:
                 kept.append(observation)
         for observation in kept:
             self._inbox.put(observation)
+        return late
+
+    def _refuse_late(self, late: list[Observation]) -> None:
+        """Say, for each tap or press made for the game just replaced, that it was not taken and why."""
+        for observation in late:
+            self._publish(Update("refused", self._unseen(observation), pending=self._pending()))
 
     # -- dispatch ---------------------------------------------------------
     def handle(self, observation: Observation) -> Update:

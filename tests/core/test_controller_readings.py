@@ -433,3 +433,23 @@ def test_an_unknown_intent_pasted_long_is_quoted_back_cut_short(tmp_path: Path) 
         refused = controller.handle(observation)
         assert refused.kind == "refused" and len(refused.text) < 200, refused.text[:300]
     assert journalled(tmp_path) == []
+
+
+@pytest.mark.parametrize("before", ["a game", "no game"])
+def test_a_confirm_pressed_just_as_a_new_game_starts_is_answered_not_dropped(tmp_path: Path, before: str) -> None:
+    """A confirm (or undo) queued while the new game was being set up vanished without a word; the player
+    could not tell whether the button box had heard it. It is said, after the new game, and nothing moves."""
+    controller = table(tmp_path)[0] if before == "a game" else Controller()
+    heard: list[Update] = []
+    controller.add_output(heard.append)
+    controller.submit(ButtonPressed("confirm"))
+    controller.submit(Touch("undo"))
+    controller.submit(LinkChanged("serial", False, "cable out"))
+    desert = Session.new("desert", PLAYERS["desert"], journal=Journal(tmp_path / "journal.sqlite3"))
+    controller.set_session(desert)
+    assert [u.kind for u in heard] == ["new_game", "refused", "refused"]
+    assert heard[1].text.startswith("This press of 'confirm' was not taken: the game changed just before it "
+                                    "(a new game began), and the screen had not shown that yet.")
+    assert heard[2].text.startswith("This tap was not taken: the game changed just before it (a new game began)")
+    assert [u.kind for u in controller.pump()] == ["link"]  # the sensor's own report still comes
+    assert desert.log == []
