@@ -24,6 +24,7 @@ from companion.errors import CompanionError, NoGame, quoted
 from companion.game import Action, Pending, normalize_action
 from companion.observations import (
     CONFIRM_BELOW,
+    HELD_PREFIX,
     ButtonPressed,
     CardsSeen,
     DieRead,
@@ -295,6 +296,8 @@ class Controller:
             self._settled.pop(observation.source, None)
             self._rolling_since[observation.source] = self.clock()
             return Update("info", "Dice rolling.", pending=self._pending())
+        if isinstance(observation, ButtonPressed) and observation.intent.startswith(HELD_PREFIX):
+            return self._held(observation.intent.removeprefix(HELD_PREFIX))
         session = self._need_session()
         if isinstance(observation, DieRead):
             return self._die_read(session, observation)
@@ -574,6 +577,12 @@ class Controller:
         if intent in ("menu", "settings"):
             return Update("menu", intent, pending=pending, detail={"intent": intent})
         return Update("refused", f"unknown button intent {quoted(intent)}", pending=pending)
+
+    def _held(self, button: str) -> Update:
+        """A button still down seconds after its press (something resting on it): said once, changing nothing."""
+        return Update("info", f"The {button} button seems held down (is something resting on it?): that counts as "
+                      "one press, and it does nothing more until it is let go. The other buttons still work.",
+                      pending=self._pending(), detail={"held": button})
 
     @staticmethod
     def _place_words(session: Session) -> Words:

@@ -73,6 +73,9 @@ class ButtonPressed:
     source: str = "buttons"
 
 
+HELD_PREFIX = "held "  # ButtonPressed("held confirm"): the button has stayed down past the box's stuck_seconds
+
+
 @dataclass(frozen=True)
 class Touch:
     """An intent from the touch screen: act, check, undo, redo, confirm, reject, or explain a board place."""

@@ -20,7 +20,7 @@ from gpiozero import LED, RGBLED, Button, Buzzer, Device
 from companion.controller import Controller
 from companion.errors import CompanionError
 from companion.game import Pending
-from companion.observations import ButtonPressed, Observation, Update
+from companion.observations import HELD_PREFIX, ButtonPressed, Observation, Update
 
 Submit = Callable[[Observation], None]
 TAP_INTENTS = ("confirm", "undo", "next")
@@ -125,6 +125,7 @@ class Buttons:
         self.submit = submit
         self.bounce = float(config.get("bounce_ms", 30)) / 1000
         self.hold_seconds = float(config.get("hold_seconds", 2.0))
+        self.stuck_seconds = float(config.get("stuck_seconds", 5.0))
         self.clock: Callable[[], float] = time.monotonic
         self.devices: dict[str, Button] = {}
         self.held = threading.Event()  # set when the menu hold fired; Panel.press waits on it
@@ -142,7 +143,7 @@ class Buttons:
             raise
 
     def _button(self, intent: str, pin: int, pin_factory: Any) -> Button:
-        hold = {"hold_time": self.hold_seconds} if intent == "menu" else {}
+        hold = {"hold_time": self.hold_seconds if intent == "menu" else self.stuck_seconds}
         button = _open(
             f"buttons.{intent}",
             pin,
@@ -155,6 +156,9 @@ class Buttons:
         else:
             button.when_pressed = lambda: self._pressed(intent) and self.submit(ButtonPressed(intent))
             button.when_released = lambda: self._released(intent)
+            # Once per hold (gpiozero repeats it only with hold_repeat): a cup resting on confirm was one press
+            # and then silence, and the table could not tell why the box seemed dead to that button.
+            button.when_held = lambda: self.submit(ButtonPressed(f"{HELD_PREFIX}{intent}"))
         return button
 
     def _pressed(self, name: str) -> bool:

@@ -25,7 +25,7 @@ SCHEMA = Obj(
         "buttons": Obj(
             {},
             {"confirm": PIN, "undo": PIN, "next": PIN, "menu": PIN, "bounce_ms": Int(0, 1000),
-             "hold_seconds": Number(0.01, 30)},
+             "hold_seconds": Number(0.01, 30), "stuck_seconds": Number(0.01, 600)},
         ),
         "lights": Obj(
             {},

@@ -453,3 +453,27 @@ def test_buttons_held_down_for_minutes_are_one_press_each_and_the_others_still_w
         assert [o.intent for o in drain(heard)] == ["undo", "undo", "undo"]
     finally:
         panel.close()
+
+
+def test_a_button_resting_pressed_is_said_held_once_and_changes_nothing(factory: MockFactory) -> None:
+    """A cup on confirm was one press and then silence: the table could not tell why the button seemed dead."""
+    wiring = load_config()
+    wiring["buttons"]["stuck_seconds"] = 0.05
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    heard: queue.Queue = queue.Queue()
+    panel = Panel(wiring, heard.put, factory)
+    confirm = factory.pin(17)
+    try:
+        confirm.drive_low()
+        assert heard.get(timeout=5) == ButtonPressed("confirm")
+        held = heard.get(timeout=5)
+        assert held == ButtonPressed("held confirm")
+        threading.Event().wait(0.3)  # many stuck times over: said once per hold
+        assert heard.empty()
+        update = controller.handle(held)
+        assert update.kind == "info" and update.detail == {"held": "confirm"}
+        assert update.text.startswith("The confirm button seems held down (is something resting on it?)")
+        assert controller.session.log == []  # nothing taken
+        assert Controller().handle(held).kind == "info"  # said with no game on the table too
+    finally:
+        panel.close()
