@@ -55,6 +55,7 @@ def _same_action(offered: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
 
 GAME_TAPS = frozenset({"act", "confirm", "reject", "undo", "redo"})  # Touch intents that change the game
 GAME_PRESSES = frozenset({"confirm", "roll", "undo"})  # ButtonPressed intents that change the game
+PLAYING_PRESSES = GAME_PRESSES | {"next"}  # and those that play, moving the highlight confirm takes
 
 
 def _changes_the_game(observation: Observation) -> bool:
@@ -115,6 +116,9 @@ class Controller:
         self.clock = clock  # the readers' clock: a throw's start (`DieRead.thrown_at`) is told on it
         self._rolling_since: dict[str, float] = {}  # a sensor's throw in the air: when it said it began
         self._by_hand: tuple[float, str] | None = None  # the last roll, when it was entered by hand: when, and what
+        # Asked before a button press may play (`_button`): None lets it, else the answer's kind and words. The
+        # app's, as only it knows whether the game is on screen; a terminal referee always shows the game.
+        self.button_gate: Callable[[str], tuple[str, str] | None] | None = None
 
     # -- the edge ---------------------------------------------------------
     def submit(self, observation: Observation) -> None:
@@ -547,6 +551,10 @@ class Controller:
     # -- intents ----------------------------------------------------------
     def _button(self, session: Session, intent: str) -> Update:
         pending = session.pending()
+        if intent in PLAYING_PRESSES and self.button_gate is not None:
+            barred = self.button_gate(intent)
+            if barred is not None:  # the game is not on screen: nobody would see what the press did
+                return Update(barred[0], barred[1], pending=pending, detail={"off_table": intent})
         if intent in ("confirm", "roll"):
             if self.proposal is not None:
                 return self._confirm(session)

@@ -48,6 +48,11 @@ MAX_ANNOUNCEMENTS = 30
 TOUCH_OFF = "Touch is off: use the buttons (owner: Settings)."  # short: players read it mid-game
 INPUT_DOWN = "{} not reading: tap what it would have read (owner: Settings)."  # short: players read it mid-game
 CLOSING_SECONDS = inputs.CLOSE_SECONDS  # at exit, for every input together and the cameras Save let go
+# The owner's screens, behind the PIN in a kiosk: a button press there is refused, the screen left as it is.
+OWNER_SCREENS = {"settings": "settings", "pin": "PIN", "camera": "camera"}
+BACK_TO_TABLE = "Back to the table: that press of {} was not taken, as the game was not on screen. Press again to play."
+OFF_TABLE = ("The button box plays only while the table shows: that press of {} changed nothing while the {} screen "
+             "was open. Leave it to play on.")
 BOTH_OFF = (
     "Touch and the button box cannot both be off: the dice sensor and the camera only read dice and cards, "
     "so nobody could choose a move. Nothing saved."
@@ -135,6 +140,7 @@ class CompanionApp(App):
         self._checking = False
         self._ping_every = watchdog.ping_interval()
         controller.add_output(self.on_update)
+        controller.button_gate = self._button_gate
 
     # -- lifecycle ---------------------------------------------------------
     def build(self) -> ScreenManager:
@@ -624,12 +630,41 @@ class CompanionApp(App):
     def games(self) -> list[dict[str, Any]]:
         return [cls.metadata() for cls in game_classes().values()]
 
+    def _button_gate(self, intent: str) -> tuple[str, str] | None:
+        """Whether a press of confirm, undo or next may play now: only while the table shows the game.
+
+        The buttons acted on the game behind the home or settings screen, so a
+        press while the owner edited the settings changed a game nobody was
+        looking at. On a players' screen (home, the attract screen, the rules,
+        a dispute) the press brings the table back instead (`on_update`); on
+        the owner's screens it is refused and the screen is left alone.
+        """
+        screen = self.root.current if self.root is not None else "table"
+        if screen == "table":
+            return None
+        if screen in OWNER_SCREENS:
+            return "refused", OFF_TABLE.format(intent, OWNER_SCREENS[screen])
+        return "info", BACK_TO_TABLE.format(intent)
+
+    def _off_table(self, update: Update) -> None:
+        """A press not played because the game was not on screen: the table back, or the owner's screen told."""
+        if update.kind == "info":
+            self.wake()
+            return
+        screen = self.root.current_screen if self.root is not None else None
+        if screen is not None and hasattr(screen, "note"):  # the camera screen's own line
+            screen.note = update.text
+        elif screen is not None and "note" in screen.ids:  # the settings screen's
+            screen.ids.note.text = update.text
+
     # -- the output --------------------------------------------------------
     def on_update(self, update: Update) -> None:
         """Every controller result lands here (main loop), whatever input caused it."""
         self._seq += 1
         if update.kind == "link":
             self._link_changed(update)
+        if "off_table" in update.detail:
+            self._off_table(update)
         if update.kind == "menu":  # the button box's menu key
             self.request("settings" if update.detail.get("intent") == "settings" else "home")
         if update.kind == "select":  # shown, so a player pressing next sees what confirm will take

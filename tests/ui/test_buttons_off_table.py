@@ -1,0 +1,48 @@
+"""The button box plays only while the table shows the game: real offscreen window, gpiozero mock pins."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.session import Session
+from tests.ui.conftest import advance, open_settings
+
+
+def pumped(app: Any, done: Callable[[], bool]) -> bool:
+    """Frames until ``done``: the app's own loop pumps what the button box queued, no sleeping."""
+    for _ in range(200):
+        if done():
+            return True
+        advance(1)
+    return done()
+
+
+def test_a_press_off_the_table_changes_no_game_nobody_is_looking_at(start: Any) -> None:
+    """An undo pressed while the owner edited the settings took back a step on the game behind them."""
+    from ui import inputs
+
+    session = Session.new("blackpool", ["yellow", "red"])
+    session.act({"type": "roll", "value": 6})
+    app = start(session)
+    panel = inputs.start(app.controller, "buttons", "mock")
+    app.hardware.append(panel)
+    settings = open_settings(app)
+    assert app.root.current == "settings"
+    assert panel.press("undo") and panel.press("next")
+    assert pumped(app, lambda: "while the settings screen was open" in settings.ids.note.text)
+    assert settings.ids.note.text.startswith("The button box plays only while the table shows: that press of ")
+    assert app.root.current == "settings" and len(session.log) == 1  # refused, the owner's screen left alone
+    assert "Leave it to play on." in app.status  # and the table's status line says it when it comes back
+
+    app.show("home")
+    advance()
+    assert panel.press("undo")
+    assert pumped(app, lambda: app.root.current == "table")  # a player's screen: the table comes back
+    assert app.status == ("Back to the table: that press of undo was not taken, as the game was not on screen. "
+                          "Press again to play.")
+    assert len(session.log) == 1  # not taken: nobody saw what it would take back
+
+    assert panel.press("undo")  # on the table, it plays as ever
+    assert pumped(app, lambda: not session.log)
+    assert app.announcements[0]["kind"] == "undo"
