@@ -21,24 +21,10 @@ from companion.controller import Controller
 from companion.errors import CompanionError
 from companion.game import Pending
 from companion.observations import HELD_PREFIX, ButtonPressed, Observation, Update
+from hardware.signals import PATTERNS, RGB_LIGHTS, Signal, assign
 
 Submit = Callable[[Observation], None]
 TAP_INTENTS = ("confirm", "undo", "next")
-
-# Channel values for a plain (non-PWM) RGB LED: each channel is on or off.
-COLOURS: dict[str, tuple[int, int, int]] = {
-    "red": (1, 0, 0),
-    "green": (0, 1, 0),
-    "blue": (0, 0, 1),
-    "yellow": (1, 1, 0),
-    "orange": (1, 1, 0),
-    "purple": (1, 0, 1),
-    "pink": (1, 0, 1),
-    "cyan": (0, 1, 1),
-    "white": (1, 1, 1),
-}
-UNKNOWN = (1, 1, 1)  # a player who is not a colour still gets a light
-
 
 D = TypeVar("D")
 
@@ -202,7 +188,12 @@ class Buttons:
 
 
 class Lights:
-    """Whose turn it is, in their colour; a few flashes on a penalty; a beep on a refusal."""
+    """Whose turn it is, in their colour; a few flashes on a penalty; a beep on a refusal.
+
+    A colour with no light of its own shows as the nearest one, blinking or winking
+    (`hardware.signals`), chosen with the other colours of the game on the table so
+    no two players of it look alike.
+    """
 
     def __init__(self, config: Mapping[str, Any], buzzer: Mapping[str, Any] | None = None, pin_factory: Any = None):
         self.mode = config.get("mode", "rgb")
@@ -232,17 +223,39 @@ class Lights:
             self._close_devices()
             raise
         self.colour: str | None = None
+        self.shown: Signal | None = None  # what the lights show now (None: dark)
+        self._controller: Controller | None = None  # whose game's colours are told apart (`follow`)
         self.flash_done = threading.Event()
         self.flash_done.set()
         self._stop_flash = threading.Event()
         self._flasher: threading.Thread | None = None
 
+    def signal(self, colour: str) -> Signal | None:
+        """How ``colour`` shows, told apart from the other colours of the game on the table; None: no light."""
+        session = self._controller.session if self._controller is not None else None
+        colours: list[str] = []
+        if session is not None:
+            players = session.start.get("players") if isinstance(session.start, dict) else None
+            colours = [*session.game.colours, *(str(p) for p in players or ())]
+        lights = RGB_LIGHTS if self.rgb is not None else self.leds
+        return assign([*colours, colour], lights).get(colour.lower())
+
     def show(self, colour: str | None) -> None:
-        """Light one colour (None: dark)."""
+        """Light one colour (None: dark): its light steady, or blinking for a colour without one of its own."""
+        signal = self.signal(colour) if colour else None
+        self.shown = signal
+        timing = PATTERNS[signal.pattern] if signal is not None else None
         if self.rgb is not None:
-            self.rgb.color = COLOURS.get(colour, UNKNOWN) if colour else (0, 0, 0)
+            on = RGB_LIGHTS[signal.light] if signal is not None else (0, 0, 0)
+            if timing is None:
+                self.rgb.color = on
+            else:
+                self.rgb.blink(*timing, on_color=on, off_color=(0, 0, 0), background=True)
         for name, led in self.leds.items():
-            led.value = 1 if name == colour else 0
+            if signal is not None and name == signal.light and timing is not None:
+                led.blink(*timing, background=True)
+            else:
+                led.value = 1 if signal is not None and name == signal.light else 0
 
     def follow(self, controller: Controller) -> None:
         """Listen to ``controller`` from now on, lighting the turn of the game it already holds.
@@ -252,6 +265,7 @@ class Lights:
         none until the next move: the box stayed dark while blue was to play.
         """
         controller.add_output(self)
+        self._controller = controller
         session = controller.session
         self._light(session.pending() if session is not None else None)
 

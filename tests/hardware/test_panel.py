@@ -477,3 +477,72 @@ def test_a_button_resting_pressed_is_said_held_once_and_changes_nothing(factory:
         assert Controller().handle(held).kind == "info"  # said with no game on the table too
     finally:
         panel.close()
+
+
+DEFAULT_LEDS = ("red", "green", "blue", "yellow")
+
+
+def test_every_player_colour_of_every_game_has_a_signal_of_its_own() -> None:
+    """One LED per colour left the desert race's teal, brown, grey, pink, purple and black dark; the RGB LED
+    showed black, grey, brown and teal all as white, and purple and pink alike."""
+    from companion.registry import game_classes
+    from hardware.signals import RGB_LIGHTS, assign
+
+    for game in game_classes().values():
+        for lights in (RGB_LIGHTS, DEFAULT_LEDS, ("red", "blue")):
+            signals = assign(game.colours, lights)
+            assert set(signals) == set(game.colours), (game.id, lights)
+            if len(game.colours) <= 3 * len(lights):  # steady, blink and wink on each light
+                assert len(set(signals.values())) == len(game.colours), (game.id, lights, signals)
+
+
+def wait_for_changes(pin, count: int = 4) -> bool:
+    """Until a blinking pin has gone on and off a few times (no timing asserted: only that it does)."""
+    for _ in range(100):
+        if len(pin.states) >= count:
+            return True
+        threading.Event().wait(0.05)
+    return False
+
+
+def test_a_colour_without_its_own_led_blinks_the_nearest_one(tmp_path: Path, factory: MockFactory) -> None:
+    players = ["teal", "pink", "black"]
+    controller = Controller(Session.new("desert", players))
+    panel = Panel(config(tmp_path, '[lights]\nmode = "per_colour"\n'), controller.submit, factory)
+    try:
+        panel.lights.follow(controller)
+        assert panel.lights.shown == ("green", "blink")  # teal to move: the green LED, blinking
+        green = factory.pin(6)
+        green.clear_states()
+        assert wait_for_changes(green)
+        assert lit(factory, (5, 13, 19)) == (False, False, False)
+        for colour, expected in (("pink", ("red", "blink")), ("black", ("blue", "wink"))):
+            panel.lights.show(colour)
+            assert panel.lights.shown == expected, colour
+        panel.lights.show("teal")
+        assert panel.lights.shown == ("green", "blink")
+        panel.lights.show(None)
+        assert lit(factory, (5, 6, 13, 19)) == (False,) * 4 and panel.lights.shown is None
+    finally:
+        panel.close()
+
+
+def test_the_rgb_led_tells_the_desert_colours_apart(tmp_path: Path, factory: MockFactory) -> None:
+    controller = Controller(Session.new("desert", ["black", "purple", "pink", "brown", "grey", "teal"]))
+    panel = Panel(config(tmp_path), controller.submit, factory)
+    try:
+        panel.lights.follow(controller)
+        shown = {}
+        for colour in ("black", "purple", "pink", "brown", "grey", "teal"):
+            panel.lights.show(colour)
+            shown[colour] = panel.lights.shown
+        assert shown == {"black": ("white", "wink"), "purple": ("magenta", "steady"), "pink": ("magenta", "blink"),
+                         "brown": ("red", "blink"), "grey": ("white", "blink"), "teal": ("cyan", "steady")}
+        panel.lights.show("teal")
+        assert lit(factory) == (False, True, True)  # green and blue: cyan, no longer white
+        panel.lights.show("grey")
+        red = factory.pin(5)
+        red.clear_states()
+        assert wait_for_changes(red)  # white, blinking
+    finally:
+        panel.close()
