@@ -15,7 +15,7 @@ from typing import Any
 
 import serial
 
-from companion.observations import HELD_PREFIX, ButtonPressed, Observation
+from companion.observations import ButtonPressed, Observation
 from hardware.dice_link import QUERY, ask_ident, open_port
 from hardware.dice_protocol import BadLine, Ident, LineParser
 from hardware.panel import HardwareUnavailable, Panel
@@ -177,7 +177,7 @@ def _wait_press(presses: queue.Queue[Observation], intent: str, timeout: float) 
             break
         if isinstance(observation, ButtonPressed) and observation.intent in wanted:
             return None
-        if isinstance(observation, ButtonPressed) and not observation.intent.startswith(HELD_PREFIX):
+        if isinstance(observation, ButtonPressed):
             name = "menu" if observation.intent == "settings" else observation.intent
             others += [name] if name not in others else []
     return others

@@ -546,3 +546,22 @@ def test_the_rgb_led_tells_the_desert_colours_apart(tmp_path: Path, factory: Moc
         assert wait_for_changes(red)  # white, blinking
     finally:
         panel.close()
+
+
+def test_the_self_test_does_not_name_a_button_resting_pressed_as_another_pressed(factory: MockFactory) -> None:
+    """Confirm left down (a cup on it) was named at each later button as pressed instead: 'wires swapped?'."""
+    from hardware.selftest import self_test
+
+    wiring = load_config()
+    wiring["buttons"]["stuck_seconds"] = 0.05
+    said: list[str] = []
+
+    def say(text: str) -> None:
+        said.append(text)
+        if text.startswith("  press confirm"):
+            factory.pin(17).drive_low()  # and left down
+
+    self_test(wiring, lambda: factory, ["/nonexistent"], say=say, timeout=1, dwell=0)
+    assert "  confirm: ok" in said
+    assert "  undo: NOT PRESSED within 1 s - check the wiring" in said
+    assert not [line for line in said if "instead" in line], said
