@@ -50,6 +50,7 @@ def test_buttons_switch_off_and_back_on_while_a_game_runs(launch: Any, tmp_path:
     again = app.running_inputs["buttons"][1]
     assert again is not panel and again.lights in app.controller.outputs
     session = app.controller.session
+    app.show("table")  # the box plays only while the table shows the game
     assert session.log and again.press("undo")
     assert until(lambda: not session.log)  # the new box reaches the game
     assert saved(tmp_path)["inputs"]["buttons"] is True and app.inputs_note == ""
@@ -209,6 +210,8 @@ def test_touch_off_leaves_the_game_to_the_buttons_and_on_again_restores_taps(lau
     assert "Touch is off" in app.root.get_screen("dispute").ids.ruling.text  # a check is not sent either
 
     panel = app.running_inputs["buttons"][1]
+    assert panel.press("undo") and until(lambda: app.root.current == "table")  # off the table: it comes back
+    assert len(session.log) == before[0]
     assert panel.press("undo") and until(lambda: not session.log)  # the button box still drives the game
 
     app.kiosk = True  # the owner gets back in through the PIN with touch off
