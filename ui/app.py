@@ -639,6 +639,9 @@ class CompanionApp(App):
         a dispute) the press brings the table back instead (`on_update`); on
         the owner's screens it is refused and the screen is left alone.
         """
+        # A press is someone at the table, as a touch is: a game played on the box alone went to the attract
+        # screen mid-game after idle_seconds, and the next press only brought it back.
+        self.idle.touched(self.clock())
         screen = self.root.current if self.root is not None else "table"
         if screen == "table":
             return None

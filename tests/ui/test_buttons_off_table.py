@@ -46,3 +46,21 @@ def test_a_press_off_the_table_changes_no_game_nobody_is_looking_at(start: Any) 
     assert panel.press("undo")  # on the table, it plays as ever
     assert pumped(app, lambda: not session.log)
     assert app.announcements[0]["kind"] == "undo"
+
+
+def test_a_game_played_on_the_button_box_alone_does_not_go_to_the_attract_screen(start: Any) -> None:
+    """Only touches counted as someone at the table: the kiosk showed its attract screen mid-game."""
+    from ui import inputs
+
+    session = Session.new("blackpool", ["yellow", "red"])
+    app = start(session, kiosk=True)
+    panel = inputs.start(app.controller, "buttons", "mock")
+    app.hardware.append(panel)
+    app.show("table")
+    app.idle.touched(app.clock() - 10 * app.idle.limit)  # nobody has touched the screen for long
+    assert app.idle.expired(app.clock())
+    assert app.status == "" and panel.press("next")
+    assert pumped(app, lambda: bool(app.status))  # answered: the press reached the table
+    assert not app.idle.expired(app.clock())
+    app._check_idle(0)
+    assert app.root.current == "table"
