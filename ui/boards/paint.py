@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from typing import Any
+
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Rectangle
 
@@ -23,6 +26,32 @@ PIECE_RGB = {
 BACKGROUND = (0.07, 0.07, 0.09)
 HIGHLIGHT = (1.0, 0.85, 0.2)  # what may be tapped now, the same gold on every board
 ASKED = (0.95, 0.3, 0.25)  # a place asked about where nothing may happen: the red of a refusal
+
+
+LABELS_KEPT = 600  # rendered texts kept for the next drawing: a board's texts and size probes, a few boards' worth
+_labels: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+
+
+def label(words: str, size: float, bold: bool = False, width: float | None = None, halign: str = "left") -> Any:
+    """``words`` rendered (a Kivy core label with its texture), the same one again for the same words and font.
+
+    A board is drawn again at every step, each text a texture of its own: the temple's and Blackpool's boards
+    rendered 150-180 labels a step, nearly all as the step before (the coordinates, the square names), and
+    made as many textures for the GL driver to take in. A label already rendered is used as it is; the
+    least recently used give way beyond ``LABELS_KEPT``, so a day of games holds no more. The class in use
+    is part of the key, so a test that swaps ``CoreLabel`` for its own sees every label it draws rendered.
+    """
+    key = (CoreLabel, words, size, bold, width, halign)
+    made = _labels.get(key)
+    if made is None:
+        made = CoreLabel(text=words, font_size=size, bold=bold, text_size=(width, None), halign=halign)
+        made.refresh()
+        _labels[key] = made
+        if len(_labels) > LABELS_KEPT:
+            _labels.popitem(last=False)
+    else:
+        _labels.move_to_end(key)
+    return made
 
 
 def rgb(name: str) -> tuple[float, float, float]:
@@ -61,15 +90,14 @@ def text(
     bold: bool = False,
 ) -> tuple[float, float]:
     """Draw ``words`` at (x, y) on the canvas in the current context; returns the drawn size."""
-    label = CoreLabel(text=words, font_size=max(6, size), bold=bold, text_size=(width, None) if width else (None, None))
-    label.refresh()
-    w, h = label.texture.size
+    made = label(words, max(6, size), bold, width or None)
+    w, h = made.texture.size
     if anchor == "center":
         x, y = x - w / 2, y - h / 2
     elif anchor == "topleft":
         y = y - h
     Color(*colour, 1)
-    Rectangle(texture=label.texture, pos=(x, y), size=(w, h))
+    Rectangle(texture=made.texture, pos=(x, y), size=(w, h))
     return w, h
 
 
@@ -94,29 +122,25 @@ def fit_text(
     while True:
         widest = 0
         for word in words.split():  # a single word wider than the box would be broken mid-word: shrink first
-            probe = CoreLabel(text=word, font_size=size, bold=bold)
-            probe.refresh()
-            widest = max(widest, probe.texture.size[0])
-        label = CoreLabel(text=words, font_size=size, bold=bold, text_size=(w, None), halign=halign)
-        label.refresh()
-        tw, th = label.texture.size
+            widest = max(widest, label(word, size, bold).texture.size[0])
+        made = label(words, size, bold, w, halign)
+        tw, th = made.texture.size
         if (widest <= w and th <= h) or size <= min_size:
             break
         size = max(min_size, size * 0.9)
     if widest > w:
         # A word wider than the box even at the smallest size: Kivy's wrapping broke it mid-word ("came" over
         # "l"), which reads as two words. Lines break only at spaces here, and the word is cut at the edge below.
-        label = CoreLabel(text=_wrap_at_spaces(words, w, size, bold), font_size=size, bold=bold, halign=halign)
-        label.refresh()
-        tw, th = label.texture.size
+        made = label(_wrap_at_spaces(words, w, size, bold), size, bold, halign=halign)
+        tw, th = made.texture.size
     Color(*colour, 1)
     if tw <= w and th <= h:
-        Rectangle(texture=label.texture, pos=(x + (w - tw) / 2, y + (h - th) / 2), size=(tw, th))
+        Rectangle(texture=made.texture, pos=(x + (w - tw) / 2, y + (h - th) / 2), size=(tw, th))
     else:  # even the minimum font overflows: show the top-left part that fits rather than spill over neighbours
         u, v = min(1.0, w / tw), min(1.0, h / th)
         cw, ch = tw * u, th * v
         coords = (0, v, u, v, u, 0, 0, 0)  # label textures are stored upside down
-        Rectangle(texture=label.texture, pos=(x + (w - cw) / 2, y + (h - ch) / 2), size=(cw, ch), tex_coords=coords)
+        Rectangle(texture=made.texture, pos=(x + (w - cw) / 2, y + (h - ch) / 2), size=(cw, ch), tex_coords=coords)
     return size
 
 
@@ -153,9 +177,7 @@ def disc(
 
 def measure(words: str, size: float, bold: bool = False) -> tuple[float, float]:
     """The size ``words`` would take, so a layout can shrink text before drawing instead of letting it overflow."""
-    label = CoreLabel(text=words, font_size=max(6, size), bold=bold)
-    label.refresh()
-    return label.texture.size
+    return label(words, max(6, size), bold).texture.size
 
 
 def fitted_text(
@@ -201,12 +223,11 @@ def _clipped(
     bold: bool,
 ) -> tuple[float, float]:
     """``words`` from ``left``, only their first ``width`` pixels: what does not fit is left off, not overdrawn."""
-    label = CoreLabel(text=words, font_size=max(6, size), bold=bold)
-    label.refresh()
-    tw, th = label.texture.size
+    made = label(words, max(6, size), bold)
+    tw, th = made.texture.size
     u = min(1.0, width / tw)
     bottom = {"center": y - th / 2, "left": y - th / 2, "right": y - th / 2, "topleft": y - th}.get(anchor, y)
     Color(*colour, 1)
     coords = (0, 1, u, 1, u, 0, 0, 0)  # label textures are stored upside down
-    Rectangle(texture=label.texture, pos=(left, bottom), size=(tw * u, th), tex_coords=coords)
+    Rectangle(texture=made.texture, pos=(left, bottom), size=(tw * u, th), tex_coords=coords)
     return tw * u, th

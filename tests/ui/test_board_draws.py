@@ -1,0 +1,79 @@
+"""What the temple's and Blackpool's boards leave on the canvas at every step: texts rendered once, few draws.
+
+A board is drawn again at every step. Each text was rendered afresh (150-180 labels a step on these two
+boards, each a new texture for the GL driver) though nearly all were the step before's, and every cell,
+square and patch was a draw of its own (about 380 and 300), for each of which the driver keeps buffers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from kivy.graphics import Rectangle
+from kivy.uix.widget import Widget
+
+from companion.session import Session
+from tests.ui.drawing import on_window
+from ui.boards import BoardView, drawer_for, paint
+from ui.shots import mid_game
+
+GAMES = ("temple", "blackpool")
+
+
+@pytest.fixture
+def canvas() -> Iterator[Widget]:
+    yield from on_window((398, 398))  # the board beside the choices at 800x480
+
+
+@pytest.fixture(scope="module")
+def middles() -> dict[str, Session]:
+    return {game: mid_game(game) for game in GAMES}
+
+
+def draw(widget: Widget, session: Session) -> list[Any]:
+    """The board's drawing of ``session`` afresh, as the table redraws it; its canvas's instructions."""
+    widget.canvas.clear()
+    view = BoardView(session.game, session.document(), session.game.describe(session.state))
+    drawer_for(session.game.id)(widget, view)
+    return list(widget.canvas.children)
+
+
+def textures(instructions: list[Any]) -> list[Any]:
+    """The texts' textures, in drawing order (shapes have Kivy's blank texture, which is no label's)."""
+    rendered = {id(made.texture) for made in paint._labels.values()}
+    return [i.texture for i in instructions if isinstance(i, Rectangle) and id(i.texture) in rendered]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_drawing_the_same_position_again_renders_no_text(
+    canvas: Widget, middles: dict[str, Session], game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second drawing of a position uses the first one's textures: no label is rendered again."""
+    rendered: list[str] = []
+
+    class Counted(paint.CoreLabel):  # type: ignore[misc, valid-type]
+        def refresh(self) -> None:
+            super().refresh()
+            rendered.append(str(self.text))
+
+    monkeypatch.setattr(paint, "CoreLabel", Counted)
+    first = textures(draw(canvas, middles[game]))
+    assert len(first) > 40 and rendered  # coordinates or square names, pieces' numbers, the strip
+    rendered.clear()
+    again = textures(draw(canvas, middles[game]))
+    assert rendered == []
+    assert [id(t) for t in again] == [id(t) for t in first]
+
+
+def test_the_labels_kept_are_bounded(canvas: Widget) -> None:
+    """A day of games, each with texts of its own (a café's names, every count), holds no more labels than
+    ``LABELS_KEPT``; the least recently drawn give way first."""
+    with canvas.canvas:
+        for k in range(paint.LABELS_KEPT + 50):
+            paint.text(10, 10, f"count {k}", 12)
+        paint.text(10, 10, "count 60", 12)  # drawn again: the most recent now
+    assert len(paint._labels) == paint.LABELS_KEPT
+    kept = [key[1] for key in paint._labels]
+    assert "count 0" not in kept and kept[-1] == "count 60" and f"count {paint.LABELS_KEPT + 49}" in kept
