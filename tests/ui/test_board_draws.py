@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from kivy.graphics import Rectangle
+from kivy.graphics.instructions import VertexInstruction
 from kivy.uix.widget import Widget
 
 from companion.session import Session
@@ -77,3 +78,18 @@ def test_the_labels_kept_are_bounded(canvas: Widget) -> None:
     assert len(paint._labels) == paint.LABELS_KEPT
     kept = [key[1] for key in paint._labels]
     assert "count 0" not in kept and kept[-1] == "count 60" and f"count {paint.LABELS_KEPT + 49}" in kept
+
+
+# Draws on the canvas (each a Kivy vertex instruction) mid-game, where there were 306 on Blackpool's board: the
+# 81 squares and the names' patches are a mesh a colour now, the texts and the pieces as before.
+MOST_DRAWS = {"blackpool": 150}
+
+
+@pytest.mark.parametrize("game", sorted(MOST_DRAWS))
+def test_a_board_mid_game_is_drawn_in_few_draws(canvas: Widget, middles: dict[str, Session], game: str) -> None:
+    """The GL driver keeps buffers for every draw on a canvas (40-70 kB each under Mesa's llvmpipe), and the
+    allocator keeps a game's peak: the squares, cells and patches that never move are gathered by colour."""
+    for size in ((398, 398), (1003, 1003)):  # beside the choices at 800x480 and at 1920x1080
+        canvas.size = size
+        draws = sum(isinstance(i, VertexInstruction) for i in draw(canvas, middles[game]))
+        assert draws <= MOST_DRAWS[game], (size, draws)

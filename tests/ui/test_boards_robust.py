@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Iterator
@@ -9,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kivy.graphics import Ellipse
+from kivy.graphics import Ellipse, Mesh
 from kivy.uix.widget import Widget
 
 from companion.data import house_dir
@@ -38,14 +39,28 @@ def square() -> Iterator[Widget]:
     yield from on_window(SQUARE_BOARD)
 
 
+def shapes_drawn(widget: Widget) -> Iterator[tuple[float, float, float]]:
+    """(cx, cy, r) of every disc on the canvas, as a Kivy ``Ellipse`` or as a polygon of a mesh
+    (``ui/boards/shapes.py``: each polygon a fan of triangles from its first corner)."""
+    for instruction in widget.canvas.children:
+        if isinstance(instruction, Ellipse):
+            (x, y), (w, h) = instruction.pos, instruction.size
+            yield x + w / 2, y + h / 2, w / 2
+        elif isinstance(instruction, Mesh) and instruction.mode == "triangles":
+            points = instruction.vertices
+            firsts = [*sorted(set(instruction.indices[0::3])), len(points) // 4]
+            for start, end in itertools.pairwise(firsts):
+                xs, ys = points[4 * start : 4 * end : 4], points[4 * start + 1 : 4 * end + 1 : 4]
+                if len(xs) < 12:  # a polygon of a few corners: a square or a patch, no disc
+                    continue
+                cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
+                yield cx, cy, max(math.hypot(x - cx, y - cy) for x, y in zip(xs, ys, strict=True))
+
+
 def discs_below(widget: Widget, top: float) -> list[tuple[float, float, float]]:
     """(cx, cy, r) of every disc drawn under ``top``, concentric rims and fills merged into one."""
     out: list[tuple[float, float, float]] = []
-    for instruction in widget.canvas.children:
-        if not isinstance(instruction, Ellipse):
-            continue
-        (x, y), (w, h) = instruction.pos, instruction.size
-        cx, cy, r = x + w / 2, y + h / 2, w / 2
+    for cx, cy, r in shapes_drawn(widget):
         if cy > top:
             continue
         same = next((k for k, (ox, oy, _) in enumerate(out) if math.hypot(ox - cx, oy - cy) < 0.5), None)

@@ -15,14 +15,15 @@ taken for a ringed one.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.graphics import Color, Ellipse, Line
 
 from ui.boards import focused
 from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, ink_for, measure, rgb, text
+from ui.boards.shapes import KIVY_SEGMENTS, Shapes
 
 ZONE_RGB = {
     "edge": (0.82, 0.76, 0.6),
@@ -171,31 +172,43 @@ def draw(widget: Any, view: Any) -> None:
     drawn = pieces(widget, view)
 
     with widget.canvas:
-        Color(*BACKGROUND, 1)
-        Rectangle(pos=widget.pos, size=widget.size)
+        # The squares and the names' patches are a few meshes, one a colour, rather than a draw each (the GL
+        # driver keeps buffers for every draw); the rings, pieces and texts keep their own order over them.
+        ground = Shapes()
+        ground.rectangle(0, BACKGROUND, widget.x, widget.y, widget.width, widget.height)
         for square in board["squares"]:
             x, y = grid.origin(square)
-            owner = camp_owner.get(square["id"])
-            Color(*(rgb(owner) if owner else ZONE_RGB.get(square["zone"], (0.5, 0.5, 0.5))), 1)
-            Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
+            ground.rectangle(1, _fill(square, camp_owner), x + 1, y + 1, cell - 2, cell - 2)
+        ground.draw()
         # The rings go on before the names and the pieces: neither a name nor a neighbour is ever covered.
         for piece in drawn:
             _ring(piece, _mark_kind(view, piece.id))
+        patches, names = Shapes(), []
         for square in board["squares"]:
             if square["id"] == centre and crowded:
                 continue  # "the centre" in the texts; its crowd of pieces would leave a scrap of its name
             x, y = grid.origin(square)
-            owner = camp_owner.get(square["id"])
-            fill = rgb(owner) if owner else ZONE_RGB.get(square["zone"], (0.5, 0.5, 0.5))
-            label_ink = (0, 0, 0) if square["zone"] in ("edge", "ring2") or owner else (1, 1, 1)
-            _name(square["id"], x, y, cell, label_ink, fill)
+            label_ink = (0, 0, 0) if square["zone"] in ("edge", "ring2") or camp_owner.get(square["id"]) else (1, 1, 1)
+            names.append(_name(square["id"], x, y, cell, label_ink, _fill(square, camp_owner), patches))
+        patches.draw()
+        for write in names:
+            write()
         for piece in drawn:
             _draw_piece(piece)
         _draw_players((widget.x, widget.y, widget.width, grid.strip_h), view.document, board["camps"])
 
 
-def _name(name: str, x: float, y: float, cell: float, ink: tuple[float, float, float], fill: Any) -> None:
-    """A square's name in its top-left corner, on a patch of the square's own colour.
+def _fill(square: Mapping[str, Any], camp_owner: Mapping[str, str]) -> tuple[float, float, float]:
+    """A square's colour: its camp's player's, else its zone's."""
+    owner = camp_owner.get(square["id"])
+    return rgb(owner) if owner else ZONE_RGB.get(square["zone"], (0.5, 0.5, 0.5))
+
+
+def _name(
+    name: str, x: float, y: float, cell: float, ink: tuple[float, float, float], fill: Any, patches: Shapes
+) -> Callable[[], Any]:
+    """A square's name in its top-left corner, on a patch of the square's own colour (put in ``patches``);
+    returns the drawing of the name, for after every patch.
 
     The texts name squares ("forward 3 to e3"): the name is as large as the
     corner left free of pieces allows. The patch is invisible on a bare
@@ -209,9 +222,8 @@ def _name(name: str, x: float, y: float, cell: float, ink: tuple[float, float, f
         w, h = measure(name, size, True)
     left, bottom = x + 3, y + cell * (1 - LABEL / 2) - 1 - h / 2
     top, right = min(bottom + h, y + cell - 1), min(left + w, x + cell - 1)  # inside the square: the grid lines stay
-    Color(*fill, 1)
-    Rectangle(pos=(left, max(bottom, y + 1)), size=(right - left, top - max(bottom, y + 1)))
-    text(left, bottom, name, size, ink, anchor="bottomleft", bold=True)
+    patches.rectangle(0, fill, left, max(bottom, y + 1), right - left, top - max(bottom, y + 1))
+    return lambda: text(left, bottom, name, size, ink, anchor="bottomleft", bold=True)
 
 
 def _mark_kind(view: Any, place: Hashable) -> str | None:
@@ -295,19 +307,23 @@ def _draw_players(
     rows, columns = strip_grid(w, h, len(players) + (1 if left else 0))
     segment, row_h = w / columns, h / rows
     u = min(row_h, segment / PLAYER_W)  # one player's height: disc, coin and pips all scale with it
+    discs, counts = Shapes(), []  # side by side, none over another: a few meshes, then the coins' counts on them
     for k, player in enumerate(players):
         sx, sy = x + (k % columns) * segment, y + h - (k // columns + 1) * row_h
         if player == document.get("turn"):
             Color(*HIGHLIGHT, 1)
             Line(rectangle=(sx + 2, sy + 2, segment - 4, row_h - 4), width=1.5)
         cy = sy + row_h / 2
-        disc(sx + u * 0.35, cy, u * 0.25, rgb(player), (1, 1, 1), 1.2)
+        discs.disc(0, sx + u * 0.35, cy, u * 0.25, rgb(player), (1, 1, 1), 1.2, KIVY_SEGMENTS)
         # Coins as a gold coin with its count (words shrank unreadably in a quarter of a 400 px board).
-        disc(sx + u * 0.95, cy, u * 0.28, COIN_RGB, (0, 0, 0), 1.0)
-        text(sx + u * 0.95, cy, str(coins.get(player, 0)), u * 0.34, (0, 0, 0), bold=True)
+        discs.disc(0, sx + u * 0.95, cy, u * 0.28, COIN_RGB, (0, 0, 0), 1.0, KIVY_SEGMENTS)
+        counts.append((sx + u * 0.95, cy, str(coins.get(player, 0))))
         for i in range(3):  # travellers home, one pip each, filled in the player's colour
-            disc(sx + u * (1.48 + 0.32 * i), cy, u * 0.12, rgb(player) if i < home.get(player, 0) else BACKGROUND,
-                 (1, 1, 1), 1.0)  # fmt: skip
+            pip = rgb(player) if i < home.get(player, 0) else BACKGROUND
+            discs.disc(0, sx + u * (1.48 + 0.32 * i), cy, u * 0.12, pip, (1, 1, 1), 1.0, KIVY_SEGMENTS)
+    discs.draw()
+    for cx, cy, count in counts:
+        text(cx, cy, count, u * 0.34, (0, 0, 0), bold=True)
     if left:
         words = "  ".join(f"{name} {n}" for name, n in left.items())
         k = len(players)

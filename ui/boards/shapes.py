@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from kivy.graphics import Color, Mesh
 
 Colour = tuple[float, float, float, float]
+KIVY_SEGMENTS = 180  # a Kivy Ellipse's own
 MAX_VERTICES = 60_000  # a mesh's indices are 16-bit: a longer list goes on in a second mesh
 Store = dict[tuple[int, Colour], list[tuple[list[float], list[int]]]]  # (layer, colour): its meshes' data
 
@@ -39,16 +40,49 @@ class Shapes:
         for i in range(1, corners - 1):
             indices += [first, first + i, first + i + 1]
 
-    def ellipse(self, layer: int, colour: Sequence[float], cx: float, cy: float, rx: float, ry: float) -> None:
-        """An ellipse centred on (cx, cy), filled; smooth to well under a pixel at a board's sizes."""
+    def ellipse(
+        self,
+        layer: int,
+        colour: Sequence[float],
+        cx: float,
+        cy: float,
+        rx: float,
+        ry: float,
+        segments: int | None = None,
+    ) -> None:
+        """An ellipse centred on (cx, cy), filled; smooth to well under a pixel at a board's sizes.
+
+        ``segments=KIVY_SEGMENTS`` gives the very pixels of a Kivy ``Ellipse`` of that box, for a drawing
+        turned into meshes that should look exactly as before.
+        """
         if rx <= 0 or ry <= 0:
             return
-        segments = max(12, min(64, int(max(rx, ry) * 2)))
+        segments = segments or max(12, min(64, int(max(rx, ry) * 2)))
         points: list[float] = []
         for k in range(segments):
             angle = 2 * math.pi * k / segments
             points += [cx + rx * math.sin(angle), cy + ry * math.cos(angle)]
         self.polygon(layer, colour, points)
+
+    def rectangle(self, layer: int, colour: Sequence[float], x: float, y: float, w: float, h: float) -> None:
+        """An upright rectangle from its lower-left corner and size, filled: a Kivy ``Rectangle`` without texture."""
+        self.polygon(layer, colour, [x, y, x + w, y, x + w, y + h, x, y + h])
+
+    def disc(
+        self,
+        layer: int,
+        cx: float,
+        cy: float,
+        r: float,
+        fill: Sequence[float],
+        outline: Sequence[float],
+        edge: float,
+        segments: int | None = None,
+    ) -> None:
+        """``paint.disc`` gathered here: the rim in ``layer``, the fill over it in the next (no rim at ``edge`` 0)."""
+        if edge > 0:
+            self.ellipse(layer, outline, cx, cy, r + edge, r + edge, segments)
+        self.ellipse(layer + 1, fill, cx, cy, r, r, segments)
 
     def ring(self, layer: int, colour: Sequence[float], outer: Sequence[float], inner: Sequence[float]) -> None:
         """The band between two polygons of as many corners, ``inner`` inside ``outer``: a thick outline whose

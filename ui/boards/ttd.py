@@ -271,25 +271,9 @@ def _draw_cell(
         later.append(lambda: (Color(*WATER, 1), Line(points=ring, close=True, width=max(1.5, size * 0.12))))
     elif site:
         value = values.get(key)
-        disc(cx, cy, size * 0.62, WATER, (1, 1, 1), max(1.0, size * 0.06), shapes, 2)
+        shapes.disc(2, cx, cy, size * 0.62, WATER, (1, 1, 1), max(1.0, size * 0.06))
         figure = "?" if value is None else str(value)
         later.append(lambda: fitted_text(cx, cy, figure, size * 1.05, size * 1.1, (1, 1, 1), bold=True))
-
-
-def disc(
-    cx: float,
-    cy: float,
-    r: float,
-    fill: tuple[float, float, float],
-    outline: tuple[float, float, float],
-    edge: float,
-    shapes: Shapes,
-    layer: int,
-) -> None:
-    """``paint.disc`` gathered into ``shapes``: the rim in ``layer``, the fill over it in the next."""
-    if edge > 0:
-        shapes.ellipse(layer, outline, cx, cy, r + edge, r + edge)
-    shapes.ellipse(layer + 1, fill, cx, cy, r, r)
 
 
 def _draw_palm(cx: float, cy: float, size: float, shapes: Shapes) -> None:
@@ -322,18 +306,18 @@ def _draw_piece(
     body = paints.get(colour) or camel_rgb(colour)
     r = size * 0.6
     if colour == "guide":  # the as-written single guide: the rider alone, in the rider colour
-        disc(cx, cy, r, owner, (1, 1, 1), max(1.5, size * 0.12), shapes, 4)
+        shapes.disc(4, cx, cy, r, owner, (1, 1, 1), max(1.5, size * 0.12))
         return
     if piece.get("leader"):
         ring = max(2.0, size * 0.2)
-        disc(cx, cy, r + ring, owner, (1, 1, 1) if to_play else (0, 0, 0), 1.5, shapes, 4)
-        disc(cx, cy, r - ring * 0.2, body, (0, 0, 0), 1.0, shapes, 6)
-        disc(cx, cy, size * 0.26, owner, (0, 0, 0), 0, shapes, 8)
+        shapes.disc(4, cx, cy, r + ring, owner, (1, 1, 1) if to_play else (0, 0, 0), 1.5)
+        shapes.disc(6, cx, cy, r - ring * 0.2, body, (0, 0, 0), 1.0)
+        shapes.disc(8, cx, cy, size * 0.26, owner, (0, 0, 0), 0)
     else:
-        disc(cx, cy, r, body, (0, 0, 0), 1.2, shapes, 4)
+        shapes.disc(4, cx, cy, r, body, (0, 0, 0), 1.2)
         # The owner's centre, edged in black: at 0.2 of the hex it was a 3 px dot, and a red dot and an
         # orange one on a pink camel could not be told apart from a metre away.
-        disc(cx, cy, size * 0.34, owner, (0, 0, 0), 1.0, shapes, 6)
+        shapes.disc(6, cx, cy, size * 0.34, owner, (0, 0, 0), 1.0)
 
 
 def _draw_strip(
