@@ -17,11 +17,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kivy.graphics import Color, Line, Mesh, Rectangle
+from kivy.graphics import Color, Line
 
 from companion.games.temple.board import slot_cells, slot_transform
 from ui.boards import focused
 from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fit_text, fitted_text, ink_for, rgb, text
+from ui.boards.shapes import Shapes
 
 PATH_CARD = (0.87, 0.78, 0.58)
 PATH_PRINTED = (0.74, 0.66, 0.5)  # corner blocks are printed on the board: a shade darker than cards
@@ -133,12 +134,13 @@ def draw(widget: Any, view: Any) -> None:
     printed = set(kinds)
     kinds.update(slot_kinds(board, cards, doc.get("slots") or []))
     with widget.canvas:
-        Color(*BACKGROUND, 1)
-        Rectangle(pos=widget.pos, size=widget.size)
-        Color(*FLOOR, 1)
+        # What lies flat and never overlaps (the ground, the cells, the steps, the strip's chips) is a few meshes,
+        # one a colour, rather than a draw each: the GL driver keeps buffers for every draw on a canvas.
+        ground = Shapes()
+        ground.rectangle(0, BACKGROUND, widget.x, widget.y, widget.width, widget.height)
         x, y = frame.corner(0, board["size"])
-        Rectangle(pos=(x, y), size=(frame.cell * board["size"],) * 2)
-        _ring(frame, board, kinds, printed)
+        ground.rectangle(1, FLOOR, x, y, frame.cell * board["size"], frame.cell * board["size"])
+        _ring(frame, board, kinds, printed, ground)
         _middle(frame, board, doc)
         _walls(frame, board)
         _entrances(frame, board, doc)
@@ -148,22 +150,24 @@ def draw(widget: Any, view: Any) -> None:
         _strip(frame, board, doc)
 
 
-def _ring(frame: Frame, board: Mapping[str, Any], kinds: Mapping[Cell, str], printed: set[Cell]) -> None:
-    """Every ring cell from its card or corner; empty slots (during assembly) stay dark outlines."""
+def _ring(
+    frame: Frame, board: Mapping[str, Any], kinds: Mapping[Cell, str], printed: set[Cell], ground: Shapes
+) -> None:
+    """Every ring cell from its card or corner (into ``ground``, drawn here); empty slots (during assembly) stay
+    dark outlines."""
     c = frame.cell
     for (x, y), kind in kinds.items():
         sx, sy = frame.corner(x, y + 1)
-        Color(*(PATH_PRINTED if (x, y) in printed else PATH_CARD), 1)
-        Rectangle(pos=(sx, sy), size=(c, c))
+        ground.rectangle(2, PATH_PRINTED if (x, y) in printed else PATH_CARD, sx, sy, c, c)
         if kind == "hole":
-            Color(*HOLE, 1)
-            Rectangle(pos=(sx + c * 0.08, sy + c * 0.08), size=(c * 0.84, c * 0.84))
+            ground.rectangle(3, HOLE, sx + c * 0.08, sy + c * 0.08, c * 0.84, c * 0.84)
         elif kind == "stair":
-            _stair(sx, sy, c)
+            _stair(sx, sy, c, ground)
         elif kind.startswith("idol:"):
             colour = kind[5:]
             is_ak = (x, y) in printed
-            _diamond(sx + c / 2, sy + c / 2, c * (0.42 if is_ak else 0.34), rgb(colour), ring=is_ak)
+            _diamond(sx + c / 2, sy + c / 2, c * (0.42 if is_ak else 0.34), rgb(colour), ground, ring=is_ak)
+    ground.draw()
     # card edges: one outline per slot, the corner blocks too, so the twelve cards read as cards
     Color(*CARD_EDGE, 1)
     width = max(1.0, c * 0.06)
@@ -215,28 +219,22 @@ def _block_outline(frame: Frame, cells: Sequence[Cell], width: float) -> None:
     Line(rectangle=(x, y, (max(xs) - min(xs) + 1) * side, (max(ys) - min(ys) + 1) * side), width=width)
 
 
-def _stair(x: float, y: float, c: float) -> None:
+def _stair(x: float, y: float, c: float, ground: Shapes) -> None:
     """Three treads climbing left to right: a stairway is recognised by shape, not colour."""
-    Color(*STAIR, 1)
     for k in range(3):
-        h = c * 0.22 * (k + 1)
-        Rectangle(pos=(x + c * (0.14 + 0.24 * k), y + c * 0.12), size=(c * 0.22, h))
+        ground.rectangle(3, STAIR, x + c * (0.14 + 0.24 * k), y + c * 0.12, c * 0.22, c * 0.22 * (k + 1))
 
 
-def _diamond(cx: float, cy: float, r: float, colour: tuple[float, float, float], ring: bool = False) -> None:
+def _diamond(
+    cx: float, cy: float, r: float, colour: tuple[float, float, float], ground: Shapes, ring: bool = False
+) -> None:
     """An idol marker: a diamond, so it is never mistaken for a round pawn; Ah Kinchil's gets a gold rim."""
 
-    def shape(radius: float) -> None:
-        Mesh(
-            vertices=[cx, cy + radius, 0, 0, cx + radius, cy, 0, 0, cx, cy - radius, 0, 0, cx - radius, cy, 0, 0],
-            indices=[0, 1, 2, 2, 3, 0],
-            mode="triangles",
-        )
+    def shape(layer: int, paint: tuple[float, float, float], radius: float) -> None:
+        ground.polygon(layer, paint, [cx, cy + radius, cx + radius, cy, cx, cy - radius, cx - radius, cy])
 
-    Color(*(GOLD if ring else (0, 0, 0)), 1)
-    shape(r + max(1.5, r * (0.28 if ring else 0.18)))
-    Color(*colour, 1)
-    shape(r)
+    shape(3, GOLD if ring else (0, 0, 0), r + max(1.5, r * (0.28 if ring else 0.18)))
+    shape(4, colour, r)
 
 
 def _middle(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> None:
@@ -249,18 +247,20 @@ def _middle(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> N
         points = [frame.centre(spec["steps"]["foot"]), *(frame.centre(s) for s in steps), (chx, chy)]
         Color(*rgb(colour), 0.9)
         Line(points=[v for p in points for v in p], width=max(1.0, c * 0.08))
-        for k, step in enumerate(steps):
+    # The steps and the chamber after every colour's line, and their numbers on them: none overlaps another.
+    blocks, numbers = Shapes(), []
+    for colour, spec in board["colours"].items():
+        for k, step in enumerate(tuple(cell) for cell in spec["steps"]["cells"]):
             sx, sy = frame.corner(step[0], step[1] + 1)
-            Color(0, 0, 0, 1)
-            Rectangle(pos=(sx + c * 0.04, sy + c * 0.04), size=(c * 0.92, c * 0.92))
-            Color(*rgb(colour), 1)
-            Rectangle(pos=(sx + c * 0.1, sy + c * 0.1), size=(c * 0.8, c * 0.8))
-            text(sx + c / 2, sy + c / 2, str(k + 1), c * 0.5, ink_for(colour), bold=True)
+            blocks.rectangle(0, (0, 0, 0), sx + c * 0.04, sy + c * 0.04, c * 0.92, c * 0.92)
+            blocks.rectangle(1, rgb(colour), sx + c * 0.1, sy + c * 0.1, c * 0.8, c * 0.8)
+            numbers.append((sx + c / 2, sy + c / 2, str(k + 1), ink_for(colour)))
     half = c * 1.3
-    Color(0, 0, 0, 1)
-    Rectangle(pos=(chx - half - 2, chy - half - 2), size=(2 * half + 4, 2 * half + 4))
-    Color(*GOLD, 1)
-    Rectangle(pos=(chx - half, chy - half), size=(2 * half, 2 * half))
+    blocks.rectangle(0, (0, 0, 0), chx - half - 2, chy - half - 2, 2 * half + 4, 2 * half + 4)
+    blocks.rectangle(1, GOLD, chx - half, chy - half, 2 * half, 2 * half)
+    blocks.draw()
+    for x, y, number, ink in numbers:
+        text(x, y, number, c * 0.5, ink, bold=True)
     inside = _chamber_pawns(doc)
     if not inside:
         fit_text((chx - half, chy - half, 2 * half, 2 * half), "Treasure Chamber", c * 0.55, (0.2, 0.12, 0), bold=True)
@@ -377,25 +377,27 @@ def _strip(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> No
     turn = doc.get("turn") if doc.get("phase") not in ("assembly", "first_roll", "over") else None
     room = right - x - c * (3.4 + 3.6)  # leave the pile and the roll their room, whatever the player count
     chip = max(c * 1.0, min(c * 1.9, room / max(1, len(players)) - c * 0.35))
+    chips, counts = Shapes(), []  # side by side: a mesh a colour, then the counts on them
     for colour in players:
         if colour == turn:
-            Color(1, 1, 1, 1)
-            Rectangle(pos=(x - 3, y - 3), size=(chip + 6, h + 6))
-        Color(*rgb(colour), 1)
-        Rectangle(pos=(x, y), size=(chip, h))
+            chips.rectangle(0, (1, 1, 1), x - 3, y - 3, chip + 6, h + 6)
+        chips.rectangle(1, rgb(colour), x, y, chip, h)
         count = hands.get(colour, "?") if isinstance(hands, Mapping) else "?"
-        text(x + chip / 2, y + h / 2, str(count), size * 1.1, ink_for(colour), bold=True)
+        counts.append((x + chip / 2, str(count), ink_for(colour)))
         x += chip + c * 0.35
     winner = doc.get("winner")
+    roll = doc.get("roll")
+    face = str(roll.get("colour") or "white") if isinstance(roll, Mapping) and not winner else None
+    rw = c * 3.4
+    if face is not None:  # the roll's colour matters (red lets the player change a card): show it
+        chips.rectangle(1, rgb(face), right - rw - c * 0.2, y, rw, h)
+    chips.draw()
+    for cx, count, ink in counts:
+        text(cx, y + h / 2, count, size * 1.1, ink, bold=True)
     if winner:
         fit_text((x + c * 0.2, y, right - x - c * 0.4, h), f"{str(winner).capitalize()} wins", size, bold=True)
         return
-    roll = doc.get("roll")
-    if isinstance(roll, Mapping):  # the roll's colour matters (red lets the player change a card): show it
-        face = str(roll.get("colour") or "white")
-        rw = c * 3.4
-        Color(*rgb(face), 1)
-        Rectangle(pos=(right - rw - c * 0.2, y), size=(rw, h))
+    if isinstance(roll, Mapping) and face is not None:
         fit_text(
             (right - rw - c * 0.1, y, rw - c * 0.2, h), f"Roll {roll.get('value', '?')}", size, ink_for(face), True
         )
