@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 
@@ -105,6 +107,44 @@ def test_every_face_of_the_temple_die_shows_without_scrolling(start: Any) -> Non
     before = len(session.log)
     tap(red_five)
     assert session.log[before:] == [{"type": "roll", "value": 5, "face": {"colour": "red"}}]
+
+
+@pytest.fixture
+def wide() -> Iterator[None]:
+    """The 800x480 window the other tests expect, restored after a test on a 16:9 monitor's size."""
+    yield
+    Window.size = (800, 480)
+    advance(3)
+
+
+def lines_of(button: Any) -> int:
+    """How many lines a choice's text takes in its button."""
+    probe = CoreLabel(text=button.text, font_size=button.font_size, text_size=(button.text_size[0], None))
+    probe.refresh()
+    return len(probe._cached_lines)
+
+
+def test_the_temples_card_plays_read_in_two_lines_on_a_16_9_monitor(start: Any, wide: None) -> None:
+    """The wide panel of a 16:9 monitor took two columns, and each card play beside the die pad wrapped to four
+    lines of three or four words ("Play the Ah Kinchil / card: Red 1 forward to / its Ah Kinchil marker /
+    [13,13] (corner)"), the fourth under the list's edge; across the panel each reads in two lines. Short
+    choices keep their two columns there."""
+    session = mid_game("temple")
+    plays = [a for a in session.legal() if a["type"] != "roll"]
+    assert plays and all(len(a["text"]) > 70 for a in plays)
+    app = start(session)
+    table = app.root.get_screen("table")
+    for size in ((1280, 720), (1920, 1080)):
+        Window.size = size
+        advance(4)
+        listed = [b for b in table.buttons() if b.action.get("type") != "roll"]
+        assert [b.action for b in listed] == plays
+        assert table.ids.choices.cols == 1, size
+        assert [lines_of(b) for b in listed] == [2] * len(plays), size
+        assert all(b.width > table.ids.choices.width * 0.9 for b in listed), size
+    app.controller.set_session(mid_game("ttd"))
+    advance(4)
+    assert table.ids.choices.cols == 2  # "Pink camel to (14,0)" and the like: half the panel each
 
 
 def test_a_four_line_prompt_stays_on_screen(start: Any) -> None:

@@ -23,6 +23,7 @@ __all__ = ["BoardWidget", "TableScreen"]
 
 SHORT_LABEL = 16  # characters that fit a half-width button at 800x480
 TWO_LINE_BUTTONS = 6  # three rows of half-width buttons on two lines each still fit at 800x480
+LONG_LABEL = 60  # characters past three lines of a half-width button on a 16:9 monitor (about 20 a line)
 # A die pad's buttons in the colour of the face they stand for: (background, text).
 FACE_COLOURS = {"red": ((0.72, 0.12, 0.1, 1), (1, 1, 1, 1)), "white": ((0.93, 0.92, 0.88, 1), (0.1, 0.1, 0.1, 1))}
 
@@ -55,6 +56,7 @@ class TableScreen(UprightScreen):
     game_over = BooleanProperty(False)  # offer the next game where the moves were
     announcements = ListProperty([])  # the app's, newest first: a new one means someone is playing
     short_labels = BooleanProperty(False)  # every label fits half a narrow panel: two columns show twice as many
+    long_labels = BooleanProperty(False)  # a label would wrap to four lines in half a wide panel: one column
     pad_columns = NumericProperty(1)  # the die pad's width in buttons (its longest row)
     has_pad = BooleanProperty(False)
     arrangement = Arrangement([])
@@ -228,6 +230,10 @@ class TableScreen(UprightScreen):
         self.short_labels = bool(texts) and (
             longest <= SHORT_LABEL or (len(texts) <= TWO_LINE_BUTTONS and longest <= 2 * SHORT_LABEL + 4)
         )
+        # On a 16:9 monitor the wide panel takes two columns, where the temple's card plays ("Play the Ah Kinchil
+        # card: Green 1 forward to its Ah Kinchil marker [1,1] (corner)") and Targi's drawn cards wrapped to four
+        # lines of three or four words each; across the panel they read in two.
+        self.long_labels = longest > LONG_LABEL
         app = App.get_running_app()
         self._fill_pad(pad, app)
         grid = self.ids.choices
