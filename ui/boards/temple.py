@@ -111,18 +111,18 @@ def _marks(frame: Frame, board: Mapping[str, Any], view: Any) -> None:
 
     A slot asked "why not?" about is edged red.
     """
+    bands = Shapes()  # a card change may mark all twelve slots
     for spec in board["slots"]:
         cells = slot_cells(tuple(spec["origin"]), spec["out"])
         if spec["slot"] in view.marked:
             strong = spec["slot"] in focused(view)
-            Color(*HIGHLIGHT, 1 if strong else 0.75)
-            _block_outline(frame, cells, frame.cell * (0.16 if strong else 0.07))
+            width = frame.cell * (0.16 if strong else 0.07)
+            _block_band(frame, cells, width, bands, (*HIGHLIGHT, 1 if strong else 0.75), layer=1 if strong else 0)
         elif spec["slot"] == view.asked:
-            Color(*ASKED, 1)
-            _block_outline(frame, cells, frame.cell * 0.12)
+            _block_band(frame, cells, frame.cell * 0.12, bands, (*ASKED, 1))
         elif spec["slot"] == view.last:  # the card just laid or changed
-            Color(1, 1, 1, 0.9)
-            _block_outline(frame, cells, frame.cell * 0.08)
+            _block_band(frame, cells, frame.cell * 0.08, bands, (1, 1, 1, 0.9))
+    bands.draw()
 
 
 def draw(widget: Any, view: Any) -> None:
@@ -169,15 +169,15 @@ def _ring(
             _diamond(sx + c / 2, sy + c / 2, c * (0.42 if is_ak else 0.34), rgb(colour), ground, ring=is_ak)
     ground.draw()
     # card edges: one outline per slot, the corner blocks too, so the twelve cards read as cards
-    Color(*CARD_EDGE, 1)
+    edges = Shapes()
     width = max(1.0, c * 0.06)
     blocks = [(tuple(s["origin"]), s["out"]) for s in board["slots"]]
     for spec, out in blocks:
-        cells = slot_cells(spec, out)
-        _block_outline(frame, cells, width)
+        _block_band(frame, slot_cells(spec, out), width, edges)
     for corner in board["corners"]:
         x0, y0 = corner["origin"]
-        _block_outline(frame, [(x0 + i, y0 + j) for i in range(3) for j in range(3)], width)
+        _block_band(frame, [(x0 + i, y0 + j) for i in range(3) for j in range(3)], width, edges)
+    edges.draw()
     # slot numbers just inside each card, where the referee's texts name them ("slot 4 r1c0")
     inner = {tuple(cell) for spec in board["colours"].values() for cell in spec["steps"]["cells"]}
     for spec in board["slots"]:
@@ -212,11 +212,23 @@ def _coordinates(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any])
             fitted_text(px, py, str(k), c * 0.6, c * 0.95, EDGE_INK)
 
 
-def _block_outline(frame: Frame, cells: Sequence[Cell], width: float) -> None:
+def _block_band(
+    frame: Frame, cells: Sequence[Cell], width: float, shapes: Shapes, colour: Any = CARD_EDGE, layer: int = 0
+) -> None:
+    """The edge round a block of cells into ``shapes``: the band a ``Line(rectangle=..., width=width)`` draws,
+    ``width`` out and in from the edge, its outer corners rounded as the line's joints are (the same pixels)."""
     xs, ys = [x for x, _ in cells], [y for _, y in cells]
     x, y = frame.corner(min(xs), max(ys) + 1)
-    side = frame.cell
-    Line(rectangle=(x, y, (max(xs) - min(xs) + 1) * side, (max(ys) - min(ys) + 1) * side), width=width)
+    w, h = (max(xs) - min(xs) + 1) * frame.cell, (max(ys) - min(ys) + 1) * frame.cell
+    outer: list[float] = []
+    inner: list[float] = []
+    steps = 10  # Kivy's joint_precision
+    for (px, py), start in (((x + w, y + h), 0.0), ((x, y + h), 90.0), ((x, y), 180.0), ((x + w, y), 270.0)):
+        for k in range(steps + 1):
+            angle = math.radians(start + 90.0 * k / steps)
+            outer += [px + width * math.cos(angle), py + width * math.sin(angle)]
+            inner += [px - width * (1 if px > x + w / 2 else -1), py - width * (1 if py > y + h / 2 else -1)]
+    shapes.ring(layer, colour, outer, inner)
 
 
 def _stair(x: float, y: float, c: float, ground: Shapes) -> None:
@@ -278,6 +290,7 @@ def _pawn_places(doc: Mapping[str, Any]) -> list[tuple[str, list[Any]]]:
 def _walls(frame: Frame, board: Mapping[str, Any]) -> None:
     """A colour's wall as a thick bar in its colour on the edge between the two cells it separates."""
     c = frame.cell
+    bars = Shapes()  # each bar as the band a Line(cap="none") of that width draws: its width is half the band's
     for colour, spec in board["colours"].items():
         for a, b in spec.get("wall", []):
             (ax, ay), (bx, by) = a, b
@@ -287,10 +300,11 @@ def _walls(frame: Frame, board: Mapping[str, Any]) -> None:
             else:
                 ey = max(ay, by)
                 p, q = frame.corner(ax, ey), frame.corner(ax + 1, ey)
-            Color(0, 0, 0, 1)
-            Line(points=[*p, *q], width=max(2.0, c * 0.16), cap="none")
-            Color(*rgb(colour), 1)
-            Line(points=[*p, *q], width=max(1.2, c * 0.09), cap="none")
+            for layer, paint, half in ((0, (0, 0, 0), max(2.0, c * 0.16)), (1, rgb(colour), max(1.2, c * 0.09))):
+                nx, ny = (0.0, half) if p[1] == q[1] else (half, 0.0)
+                bars.polygon(layer, paint, [p[0] - nx, p[1] - ny, q[0] - nx, q[1] - ny, q[0] + nx, q[1] + ny,
+                                            p[0] + nx, p[1] + ny])  # fmt: skip
+    bars.draw()
 
 
 def _entrance_spots(frame: Frame, board: Mapping[str, Any], circle: Sequence[int]) -> list[tuple[float, float]]:
