@@ -9,7 +9,7 @@ from unittest.mock import patch
 
 from kivy.base import EventLoop
 from kivy.core.window import Window
-from kivy.graphics import Rectangle
+from kivy.graphics import Mesh, Rectangle
 from kivy.uix.widget import Widget
 
 from companion.session import Session
@@ -94,10 +94,22 @@ def words_drawn(widget: Any, session: Session, document: dict[str, Any] | None =
         render(widget, session, document)
     out = []
     for instruction in widget.canvas.children:
-        if isinstance(instruction, Rectangle) and id(instruction.texture) in made:
-            label = made[id(instruction.texture)]
-            if label.text:
-                (x, y), (w, h) = instruction.pos, instruction.size
-                full = (float(label.texture.size[0]), float(label.texture.size[1]))
-                out.append(Words(str(label.text), x - widget.x, y - widget.y, w, h, label.laid_out, full))
+        if id(getattr(instruction, "texture", None)) not in made or not made[id(instruction.texture)].text:
+            continue
+        label = made[id(instruction.texture)]
+        full = (float(label.texture.size[0]), float(label.texture.size[1]))
+        for x, y, w, h in quads(instruction):
+            out.append(Words(str(label.text), x - widget.x, y - widget.y, w, h, label.laid_out, full))
     return out
+
+
+def quads(instruction: Any) -> list[tuple[float, float, float, float]]:
+    """(x, y, w, h) of each place a text's texture is drawn by ``instruction``: a ``Rectangle``, or a ``Mesh``
+    of the texts sharing that texture (``paint.Texts``: four corners a text, the lower left first)."""
+    if isinstance(instruction, Rectangle):
+        (x, y), (w, h) = instruction.pos, instruction.size
+        return [(x, y, w, h)]
+    if isinstance(instruction, Mesh):
+        v = instruction.vertices
+        return [(v[k], v[k + 1], v[k + 4] - v[k], v[k + 9] - v[k + 1]) for k in range(0, len(v), 16)]
+    return []

@@ -51,7 +51,7 @@ def test_opening_and_mid_game_draw(size: tuple[int, int], middle: Session) -> No
         assert render(widget, opening)
         assert len(widget.canvas.children) > 100  # cells, cards, steps, pawns: not the one-label text fallback
         render(widget, middle)
-        assert len(widget.canvas.children) > 300
+        assert len(widget.canvas.children) > 200  # the cells and texts gathered into meshes (test_board_draws.py)
     finally:
         Window.remove_widget(widget)
 

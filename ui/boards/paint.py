@@ -6,7 +6,7 @@ from collections import OrderedDict
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Rectangle
+from kivy.graphics import Color, Ellipse, Mesh, Rectangle
 
 PIECE_RGB = {
     "yellow": (0.98, 0.84, 0.1),
@@ -54,6 +54,52 @@ def label(words: str, size: float, bold: bool = False, width: float | None = Non
     return made
 
 
+class Texts:
+    """Texts gathered by texture and colour, each group drawn as one textured mesh instead of a draw a text.
+
+    Every draw on a canvas holds buffers in the GL driver; the temple's 56 edge coordinates are 15 textures
+    ("0" to "14"), so 15 draws. Texts gathered in one lose their order among themselves: gather texts that do
+    not overlap (a row of numbers), then ``draw`` them inside ``with widget.canvas``.
+    """
+
+    def __init__(self) -> None:
+        self._groups: dict[tuple[int, tuple[float, ...]], tuple[Any, list[float], list[int]]] = {}
+
+    def add(
+        self,
+        texture: Any,
+        colour: tuple[float, ...],
+        pos: tuple[float, float],
+        size: tuple[float, float],
+        tex_coords: tuple[float, ...] | None = None,
+    ) -> None:
+        """A ``Rectangle(texture=texture, pos=pos, size=size, tex_coords=...)`` drawn in ``colour``, later."""
+        (x, y), (w, h) = pos, size
+        u = tex_coords or texture.tex_coords
+        _, vertices, indices = self._groups.setdefault((id(texture), tuple(colour)), (texture, [], []))
+        first = len(vertices) // 4
+        vertices += [x, y, u[0], u[1], x + w, y, u[2], u[3], x + w, y + h, u[4], u[5], x, y + h, u[6], u[7]]
+        indices += [first, first + 1, first + 2, first + 2, first + 3, first]
+
+    def draw(self) -> None:
+        for (_, colour), (texture, vertices, indices) in self._groups.items():
+            Color(*colour, 1)
+            Mesh(vertices=vertices, indices=indices, mode="triangles", texture=texture)
+
+
+def _quad(into: Texts | None, texture: Any, colour: tuple[float, ...], pos: tuple[float, float],
+          size: tuple[float, float], tex_coords: tuple[float, ...] | None = None) -> None:  # fmt: skip
+    """A text's rectangle: drawn now, or gathered ``into`` a ``Texts``."""
+    if into is not None:
+        into.add(texture, colour, pos, size, tex_coords)
+        return
+    Color(*colour, 1)
+    if tex_coords is None:
+        Rectangle(texture=texture, pos=pos, size=size)
+    else:
+        Rectangle(texture=texture, pos=pos, size=size, tex_coords=tex_coords)
+
+
 def rgb(name: str) -> tuple[float, float, float]:
     return PIECE_RGB.get(str(name).lower(), (0.7, 0.7, 0.7))
 
@@ -88,16 +134,16 @@ def text(
     anchor: str = "center",
     width: float | None = None,
     bold: bool = False,
+    into: Texts | None = None,
 ) -> tuple[float, float]:
-    """Draw ``words`` at (x, y) on the canvas in the current context; returns the drawn size."""
+    """Draw ``words`` at (x, y) on the canvas in the current context (or gather it ``into``); returns its size."""
     made = label(words, max(6, size), bold, width or None)
     w, h = made.texture.size
     if anchor == "center":
         x, y = x - w / 2, y - h / 2
     elif anchor == "topleft":
         y = y - h
-    Color(*colour, 1)
-    Rectangle(texture=made.texture, pos=(x, y), size=(w, h))
+    _quad(into, made.texture, colour, (x, y), (w, h))
     return w, h
 
 
@@ -189,6 +235,7 @@ def fitted_text(
     colour: tuple[float, float, float] = (1, 1, 1),
     anchor: str = "center",
     bold: bool = False,
+    into: Texts | None = None,
 ) -> tuple[float, float]:
     """Like ``text`` but never wider than ``max_width``: long names shrink rather than spill onto neighbours.
 
@@ -204,12 +251,12 @@ def fitted_text(
         # Still too wide at the smallest size (a café's one-word space name of 20 letters in a 36 px space):
         # drawn whole, it ran across its neighbours' labels and off the board, so its end is cut instead.
         left = x - max_width / 2 if anchor == "center" else x - max_width if anchor == "right" else x
-        return _clipped(left, y, words, size, max_width, colour, anchor, bold)
+        return _clipped(left, y, words, size, max_width, colour, anchor, bold, into)
     if anchor == "left":
-        return text(x, y - h / 2, words, size, colour, anchor="bottomleft", bold=bold)
+        return text(x, y - h / 2, words, size, colour, anchor="bottomleft", bold=bold, into=into)
     if anchor == "right":
-        return text(x - w, y - h / 2, words, size, colour, anchor="bottomleft", bold=bold)
-    return text(x, y, words, size, colour, anchor=anchor, bold=bold)
+        return text(x - w, y - h / 2, words, size, colour, anchor="bottomleft", bold=bold, into=into)
+    return text(x, y, words, size, colour, anchor=anchor, bold=bold, into=into)
 
 
 def _clipped(
@@ -221,13 +268,13 @@ def _clipped(
     colour: tuple[float, float, float],
     anchor: str,
     bold: bool,
+    into: Texts | None = None,
 ) -> tuple[float, float]:
     """``words`` from ``left``, only their first ``width`` pixels: what does not fit is left off, not overdrawn."""
     made = label(words, max(6, size), bold)
     tw, th = made.texture.size
     u = min(1.0, width / tw)
     bottom = {"center": y - th / 2, "left": y - th / 2, "right": y - th / 2, "topleft": y - th}.get(anchor, y)
-    Color(*colour, 1)
     coords = (0, 1, u, 1, u, 0, 0, 0)  # label textures are stored upside down
-    Rectangle(texture=made.texture, pos=(left, bottom), size=(tw * u, th), tex_coords=coords)
+    _quad(into, made.texture, colour, (left, bottom), (tw * u, th), coords)
     return tw * u, th

@@ -21,7 +21,7 @@ from kivy.graphics import Color, Line
 
 from companion.games.temple.board import slot_cells, slot_transform
 from ui.boards import focused
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fit_text, fitted_text, ink_for, rgb, text
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, disc, fit_text, fitted_text, ink_for, rgb, text
 from ui.boards.shapes import Shapes
 
 PATH_CARD = (0.87, 0.78, 0.58)
@@ -204,12 +204,14 @@ def _coordinates(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any])
     c = frame.cell
     circles = [spot for _, spots in _circles(frame, board, doc) for spot in spots]
     out = 0.55  # cells beyond the board edge, where the Entrance Circles sit too
+    numbers = Texts()  # each number four times round the board: a draw a number, not one each
     for k in range(size):
         for bx, by in ((k + 0.5, -out), (k + 0.5, size + out), (-out, k + 0.5), (size + out, k + 0.5)):
             px, py = frame.corner(bx, by)
             if any(abs(px - sx) < c * 0.95 and abs(py - sy) < c * 0.95 for sx, sy in circles):
                 continue
-            fitted_text(px, py, str(k), c * 0.6, c * 0.95, EDGE_INK)
+            fitted_text(px, py, str(k), c * 0.6, c * 0.95, EDGE_INK, into=numbers)
+    numbers.draw()
 
 
 def _block_band(
@@ -271,8 +273,10 @@ def _middle(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> N
     blocks.rectangle(0, (0, 0, 0), chx - half - 2, chy - half - 2, 2 * half + 4, 2 * half + 4)
     blocks.rectangle(1, GOLD, chx - half, chy - half, 2 * half, 2 * half)
     blocks.draw()
+    figures = Texts()  # "1" to "3" on each colour's steps
     for x, y, number, ink in numbers:
-        text(x, y, number, c * 0.5, ink, bold=True)
+        text(x, y, number, c * 0.5, ink, bold=True, into=figures)
+    figures.draw()
     inside = _chamber_pawns(doc)
     if not inside:
         fit_text((chx - half, chy - half, 2 * half, 2 * half), "Treasure Chamber", c * 0.55, (0.2, 0.12, 0), bold=True)
