@@ -116,7 +116,7 @@ def resident_mb() -> float:
     return 0.0
 
 
-HELD = ("rss_mb", "objects", "widgets", "clock_events", "open_files", "threads")  # what the soak counts after each game
+HELD = ("rss_mb", "objects", "widgets", "clock_events", "open_files", "threads", "board_draws")  # after each game
 
 
 def held_now() -> dict[str, float]:
@@ -142,7 +142,22 @@ def held_now() -> dict[str, float]:
     except OSError:
         files = 0
     return {"rss_mb": round(resident_mb(), 1), "objects": len(objects), "widgets": widgets,
-            "clock_events": len(Clock.get_events()), "open_files": files, "threads": threading.active_count()}
+            "clock_events": len(Clock.get_events()), "open_files": files, "threads": threading.active_count(),
+            "board_draws": board_draws()}
+
+
+def board_draws() -> int:
+    """Draws on the table's board now (its canvas's vertex instructions): the GL driver keeps buffers for each,
+    and the allocator keeps a game's peak (docs/ui.md, "Memory over a day"). 0 without a running app."""
+    from kivy.app import App
+    from kivy.graphics.instructions import VertexInstruction
+
+    app = App.get_running_app()
+    try:
+        board = app.root.get_screen("table").ids.board
+    except Exception:  # no app, or no table screen yet: nothing drawn
+        return 0
+    return sum(isinstance(instruction, VertexInstruction) for instruction in board.canvas.children)
 
 
 def play_games_after_first_screen(app: Any, games: int, seed: int = 1) -> None:
@@ -367,7 +382,8 @@ def soak(games: int) -> list[str]:
 
 
 SOAK_WORDS = {"rss_mb": "memory (MB)", "objects": "Python objects", "widgets": "widgets",
-              "clock_events": "Clock events", "open_files": "open files", "threads": "threads"}
+              "clock_events": "Clock events", "open_files": "open files", "threads": "threads",
+              "board_draws": "draws on the board"}
 
 
 def soak_lines(report: dict[str, list[Any]], took: float) -> list[str]:

@@ -133,8 +133,11 @@ def test_a_day_of_steps_leaves_each_list_one_scroll_bar_binding(start: Any) -> N
 def test_the_soak_counts_what_a_kiosk_holds(start: Any) -> None:
     """`ui bench --soak` reports more than memory: the scroll bar bindings' leak showed only in the objects held."""
     app = start(Session.new("blackpool", ["yellow", "red"]))
+    app.show("table")
+    frames(3)
     held = held_now()
     assert set(held) == set(HELD)
+    assert 20 < held["board_draws"] < 200  # the board's own draws, drawn as the table shows it
     assert held["widgets"] >= sum(len(list(screen.walk(restrict=True))) for screen in app.root.screens)
     assert held["objects"] > held["widgets"] > 0
     assert held["clock_events"] >= 2  # the app's own: its tick and its idle check
