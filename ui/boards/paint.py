@@ -28,7 +28,7 @@ HIGHLIGHT = (1.0, 0.85, 0.2)  # what may be tapped now, the same gold on every b
 ASKED = (0.95, 0.3, 0.25)  # a place asked about where nothing may happen: the red of a refusal
 
 
-LABELS_KEPT = 600  # rendered texts kept for the next drawing: a board's texts and size probes, a few boards' worth
+LABELS_KEPT = 256  # rendered texts kept for the next drawing: a board's texts and size probes (Targi's first, 151)
 _labels: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
 
