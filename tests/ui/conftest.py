@@ -125,6 +125,20 @@ def make_app(tmp_path: Path, session: Session | None = None, kiosk: bool = False
     return app
 
 
+def spoken_step(tmp_path: Path, running: list[Any]) -> Any:
+    """A Blackpool table speaking through whatever ``espeak-ng`` the test put on PATH, one step played: the
+    step's sentence is on its way when this returns."""
+    from ui.app import CompanionApp
+
+    session = Session.new("blackpool", ["yellow", "red"])
+    app = CompanionApp(Controller(session), Journal(tmp_path / "journal.sqlite3"), Settings(), tmp_path / "ui.json")
+    app._run_prepare()
+    running.append(app)
+    advance(3)
+    app.act(app.controller.session.legal()[0])
+    return app
+
+
 @pytest.fixture
 def running() -> Iterator[list[Any]]:
     """Apps started with ``start`` are stopped and taken off the window afterwards."""

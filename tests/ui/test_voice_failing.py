@@ -14,11 +14,7 @@ from typing import Any
 
 import pytest
 
-from companion.controller import Controller
-from companion.journal import Journal
-from companion.session import Session
-from tests.ui.conftest import advance, stand_in
-from ui.settings import Settings
+from tests.ui.conftest import advance, spoken_step, stand_in
 from ui.voice import Voice
 
 NO_CARD = """cat >&2 <<'ALSA'
@@ -95,15 +91,8 @@ def test_espeak_missing_or_removed_is_said_once(espeak: Path, monkeypatch: pytes
 def test_the_table_is_told_once_and_play_goes_on(espeak: Path, running: list[Any], tmp_path: Path) -> None:
     """Through the app: the status line says it after the first step, the next step's words replace it, and the
     settings screen keeps saying it."""
-    from ui.app import CompanionApp
-
     stand_in(espeak, NO_CARD)
-    session = Session.new("blackpool", ["yellow", "red"])
-    app = CompanionApp(Controller(session), Journal(tmp_path / "journal.sqlite3"), Settings(), tmp_path / "ui.json")
-    app._run_prepare()
-    running.append(app)
-    advance(3)
-    app.act(app.controller.session.legal()[0])
+    app = spoken_step(tmp_path, running)
     app.voice.wait()
     advance(2)
     assert "Speech failed" in app.status and "cannot find card '0'" in app.status

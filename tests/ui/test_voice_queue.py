@@ -11,12 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.controller import Controller
-from companion.journal import Journal
-from companion.session import Session
-from tests.ui.conftest import Spoken, advance, stand_in
+from tests.ui.conftest import Spoken, spoken_step, stand_in
 from tests.ui.test_voice_stop import gone, read_when_written
-from ui.settings import Settings
 from ui.voice import MAX_WAITING, Voice
 
 
@@ -109,15 +105,8 @@ def test_an_undo_cuts_the_announcement_of_the_step_it_takes_back(espeak: Path, r
                                                                  tmp_path: Path) -> None:
     """A misread roll undone at once: the step's sentence (and the prompt after it) was said to its end, then
     that it was taken back. The undo's sentence is said at once instead."""
-    from ui.app import CompanionApp
-
     stand_in(espeak, "exec sleep 60")  # the step's sentence, long
-    session = Session.new("blackpool", ["yellow", "red"])
-    app = CompanionApp(Controller(session), Journal(tmp_path / "journal.sqlite3"), Settings(), tmp_path / "ui.json")
-    app._run_prepare()
-    running.append(app)
-    advance(3)
-    app.act(app.controller.session.legal()[0])
+    app = spoken_step(tmp_path, running)
     pid = int(read_when_written(espeak / "pids"))
     stand_in(espeak, "exit 0")  # the undo's sentence
     app.undo()
