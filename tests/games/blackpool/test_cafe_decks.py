@@ -83,16 +83,12 @@ def test_with_placings_the_places_taken_stand_when_the_rest_are_stranded(tmp_pat
     assert pending.text.endswith("Blue wins; the places already taken stand.")
 
 
-def test_a_centre_exit_shut_by_two_frozen_travellers_strands_the_one_waiting_there(tmp_path: Path) -> None:
-    """Yellow 3 waits in the centre; d6, where a six brings it out, holds Red 3 carrying Green 3, both
-    frozen for good. Only the frozen travellers were counted as stranded, so yellow rolled for ever."""
-    game = cafe_game(tmp_path, freeze=2)
-    exit_square = game.board.step("yellow", "centre", 6)
+def yellow_in_the_centre(exit_square: str, green_3: dict[str, Any]) -> dict[str, Any]:
+    """Yellow 3 waits in the centre with three coins, Red 3 lies frozen on the square a six brings it out to,
+    and Green 3 is wherever the test puts it; the rest are at camp, and Green is to roll."""
     travellers: dict[str, Any] = {f"{c}-{n}": {"at": "camp"} for c in ("yellow", "red", "green") for n in (1, 2)}
-    travellers["yellow-3"] = {"at": "centre"}
-    travellers["red-3"] = {"at": exit_square, "frozen": True}
-    travellers["green-3"] = {"at": exit_square, "on": "red-3", "frozen": True}
-    document = {
+    travellers.update({"yellow-3": {"at": "centre"}, "red-3": {"at": exit_square, "frozen": True}, "green-3": green_3})
+    return {
         "game": "blackpool",
         "players": ["yellow", "red", "green"],
         "turn": "green",
@@ -101,7 +97,14 @@ def test_a_centre_exit_shut_by_two_frozen_travellers_strands_the_one_waiting_the
         "coins": {"yellow": 3, "red": 0, "green": 0},
         "decks": {**EMPTY, "charm": {**EMPTY["charm"], "gust_of_force": 1}},
     }
-    state = game.from_document(document)
+
+
+def test_a_centre_exit_shut_by_two_frozen_travellers_strands_the_one_waiting_there(tmp_path: Path) -> None:
+    """Yellow 3 waits in the centre; d6, where a six brings it out, holds Red 3 carrying Green 3, both
+    frozen for good. Only the frozen travellers were counted as stranded, so yellow rolled for ever."""
+    game = cafe_game(tmp_path, freeze=2)
+    exit_square = game.board.step("yellow", "centre", 6)
+    state = game.from_document(yellow_in_the_centre(exit_square, {"at": exit_square, "on": "red-3", "frozen": True}))
     state, events = game.apply(state, normalize_action({"type": "roll", "value": 2}))
     pending = game.pending(state)
     assert pending.is_over and pending.result == {"winner": None, "reason": "no player still racing can finish"}
@@ -115,21 +118,7 @@ def test_a_centre_exit_one_frozen_traveller_holds_is_still_open(tmp_path: Path) 
     """With one frozen traveller on the exit square Yellow 3 can still come out and ride it (BP-7)."""
     game = cafe_game(tmp_path, freeze=2)
     exit_square = game.board.step("yellow", "centre", 6)
-    travellers: dict[str, Any] = {f"{c}-{n}": {"at": "camp"} for c in ("yellow", "red", "green") for n in (1, 2)}
-    travellers["yellow-3"] = {"at": "centre"}
-    travellers["red-3"] = {"at": exit_square, "frozen": True}
-    travellers["green-3"] = {"at": game.board.paths["green"][20], "frozen": True}
-    state = game.from_document(
-        {
-            "game": "blackpool",
-            "players": ["yellow", "red", "green"],
-            "turn": "green",
-            "phase": "roll",
-            "travellers": travellers,
-            "coins": {"yellow": 3, "red": 0, "green": 0},
-            "decks": {**EMPTY, "charm": {**EMPTY["charm"], "gust_of_force": 1}},
-        }
-    )
+    state = game.from_document(yellow_in_the_centre(exit_square, {"at": game.board.paths["green"][20], "frozen": True}))
     state, _ = game.apply(state, normalize_action({"type": "roll", "value": 2}))
     assert not game.pending(state).is_over and state.turn == "yellow"
 
