@@ -24,9 +24,11 @@ import numpy as np
 from vision.card_catalogue import BoardSpec, CardSpec, appearance_groups, load_temple_board, load_temple_cards
 from vision.card_cover import READ_COVERED, covered_cell, unexplained_share
 from vision.card_looks import (
+    CLIPPED_COLOUR_SHARE,
     LINE_SIZE,
     LINES_SURE,
     MATCH_SIZE,
+    clipped_colour_share,
     grid_lines,
     lines_laid_askew,
     lines_printed,
@@ -743,6 +745,12 @@ class CardReader:
                     raise ValueError(f"slot {slot_number} looks empty: lay {card_id} in slot {slot_number}, "
                                      "or give the slot it lies in")
                 self.taught_unmarked = self.unmarked(large, white, light)
+        clipped = clipped_colour_share(large)
+        if clipped > CLIPPED_COLOUR_SHARE:  # its hue lost: taught so, the deck's cards read as others, surely
+            raise ValueError(f"slot {slot_number} is too brightly lit in this view: the camera clips {clipped:.0%} of "
+                             "the card at full brightness in some of its colours, so the photo would not show the "
+                             "print's own colours: dim the lamp over the board or lower the camera's exposure, then "
+                             "teach the card again")
         image = np.clip(large.astype(np.float32) * (255.0 / white), 0, 255).astype(np.uint8)
         target = self._reference_of(card_id)
         edge = next(self._shadows_across(frame, homography, index, images[index], self._rows_of(target)), None)

@@ -134,8 +134,10 @@ def test_a_card_printed_in_pale_mint_is_taught_and_then_read(tmp_path: Path) -> 
 
 def test_in_uneven_light_bare_slots_are_refused_and_mint_prints_taught(tmp_path: Path) -> None:
     """What tells a print from a bare slot holds in a café's light: one side of the board up to twice as bright as
-    the other, a colour cast, blur and noise. Every bare slot is still refused, and every mint card taught."""
+    the other, a colour cast, blur and noise. Every bare slot is still refused, and every mint card taught but those
+    the camera clips near the lamp."""
     rng = np.random.default_rng(4)
+    clipped = 0
     ids = sorted(BY_ID)
     for n in range(4):
         cards = {slot: ids[int(i)] for slot, i in zip((1, 5, 9, 11), rng.choice(len(ids), 4, replace=False),
@@ -148,7 +150,12 @@ def test_in_uneven_light_bare_slots_are_refused_and_mint_prints_taught(tmp_path:
             with pytest.raises(ValueError, match=f"slot {slot} looks empty"):
                 reader.teach(frame, slot, "P07")
         for slot, card in cards.items():
-            assert reader.teach(frame, slot, card).shape == (60, 60, 3), (n, slot, card)
+            try:
+                assert reader.teach(frame, slot, card).shape == (60, 60, 3), (n, slot, card)
+            except ValueError as error:  # a mint print near the lamp, clipped (test_teach_clipped), and only that
+                assert str(error).startswith(f"slot {slot} is too brightly lit in this view"), (n, slot, card, error)
+                clipped += 1
+    assert clipped <= 5, clipped  # of 16 prints: those lit 1.1 times or more, their green past 255
 
 
 def test_cards_printed_in_the_bare_slots_grey_are_taught_and_bare_slots_still_refused() -> None:

@@ -80,10 +80,11 @@ def test_a_bare_slot_with_a_pawn_in_it_is_refused_as_a_bare_slot_photo() -> None
 @pytest.mark.parametrize("palette", [None, GREY, MINT], ids=["house", "grey", "mint"])
 def test_pawn_free_photos_are_never_refused_and_pawned_cards_are(palette: dict | None) -> None:
     """`eval-cards`' board photos (uneven light, casts, blur, noise) of 20 full boards, every slot taught in turn:
-    nothing is refused where no pawn stands, and where one stands wholly on a plain cell it is refused."""
+    nothing is refused where no pawn stands but a slot whose print the camera clips in a colour, and where a pawn
+    stands wholly on a plain cell it is refused."""
     rng = np.random.default_rng(31)
     reader = CardReader()
-    clean_refused, pawns_refused, pawns_taught = [], 0, 0
+    clean_refused, pawns_refused, pawns_taught, clipped = [], 0, 0, 0
     for n in range(20):
         shot = board_photo(rng, CARDS, BOARD, empty_slots=frozenset(), palette=palette, pawns=3)
         for slot, card in sorted(shot.truth.items()):
@@ -92,6 +93,9 @@ def test_pawn_free_photos_are_never_refused_and_pawned_cards_are(palette: dict |
                 why = None
             except ValueError as error:
                 why = str(error)
+                if why.startswith(f"slot {slot} is too brightly lit in this view"):  # clipped (test_teach_clipped)
+                    clipped += 1
+                    continue
                 assert why.startswith(f"something lies on the card in slot {slot}: "), why
             if slot in shot.pawned:
                 pawns_refused += why is not None
@@ -100,6 +104,9 @@ def test_pawn_free_photos_are_never_refused_and_pawned_cards_are(palette: dict |
                 clean_refused.append((n, slot, card, why))
     assert clean_refused == []
     assert pawns_refused >= 3 * pawns_taught, (pawns_refused, pawns_taught)
+    # Of 240 slots, those lit brightest, where the camera clips a print's paper in one colour: 2 of the house print's,
+    # 34 of the mint print's (its green is 235 where the house sand's brightest is 214).
+    assert clipped <= (40 if palette is MINT else 3), clipped
 
 
 def test_a_print_with_coloured_marks_on_its_plain_cells_is_taught() -> None:
