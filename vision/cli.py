@@ -140,6 +140,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     picture_options(p)
     p.set_defaults(func=cmd_teach_die)
 
+    p = sub.add_parser("untaught-face", help="take back the face of the temple die last taught as a value and colour")
+    p.add_argument("--value", required=True, help="the value it was taught as (X or a number)")
+    p.add_argument("--colour", required=True, choices=["red", "white"])
+    p.add_argument("--out", type=named_folder,
+                   help="folder holding temple_die.json (default: the one the camera feed reads)")
+    p.set_defaults(func=cmd_untaught_face)
+
 
 def picture_options(p: argparse.ArgumentParser) -> None:
     """A camera mounted sideways or upside down, or sending its picture mirrored, as the app's camera screen sets it."""
@@ -486,6 +493,20 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
     except TeachRefused as exc:
         return _teach_refused(exc, frame)
     return _said_taught(taught)
+
+
+def cmd_untaught_face(args: argparse.Namespace) -> int:
+    """Takes one face back out of the café's die (`teaching.take_back_face`): a face taught under the wrong value
+    was undone only by teaching the whole die again."""
+    from vision.taught import default_taught_dir
+    from vision.teaching import TeachRefused, take_back_face
+
+    try:
+        taken = take_back_face(args.value, args.colour, args.out or default_taught_dir())
+    except TeachRefused as exc:
+        return _fail(str(exc))
+    print(f"{taken.what}: {taken.path}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

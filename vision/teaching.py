@@ -341,6 +341,43 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, dat
     return Taught(f"{value} on {colour} ({taught} faces taught so far)", path, "; ".join(advice))
 
 
+def take_back_face(value: str, colour: str, folder: Path) -> Taught:
+    """Take the face last taught as ``value`` on ``colour`` out of the café's die in ``folder``: its glyph, and the
+    colour sample stored last for ``colour``.
+
+    One face taught under the wrong value (the teach step's "this face matches
+    the 3 taught before") or from a poor photo could only be undone by moving
+    the whole file aside and teaching every face again. Faces are stored in the
+    order taught, so the last glyph of a value is the face taught last as it;
+    colour samples are kept per colour, not per face, so the last one of the
+    colour is taken with it (the mean of the rest stays near it either way).
+    """
+    value = value.strip().upper()
+    with _storing(folder):
+        reader = _taught_die(folder)  # a file that cannot be read is refused, never saved over as empty
+        glyphs = reader.examples.get(value, [])
+        if not glyphs:
+            taught = ", ".join(sorted(reader.examples)) or "none"
+            raise TeachRefused(f"no face was taught as {value!r} in {folder / DIE_FILE}; nothing was taken back "
+                               f"(values taught: {taught})")
+        glyphs.pop()
+        if not glyphs:
+            del reader.examples[value]
+        last = max(i for i, (taught, _) in enumerate(reader._bank) if taught == value)
+        del reader._bank[last]
+        shades = reader.colours.get(colour, [])
+        if shades:
+            shades.pop()
+            if not shades:
+                del reader.colours[colour]
+        try:
+            path = reader.save(folder)
+        except (OSError, ValueError) as error:
+            raise _cannot_write(folder, error) from None
+    left = sum(len(v) for v in reader.examples.values())
+    return Taught(f"the last face taught as {value} on {colour} taken back ({left} faces taught so far)", path)
+
+
 SAME_FACE = 0.92  # a glyph's match with a taught one from which the two are taken for the same face (docs/vision.md)
 
 
