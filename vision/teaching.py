@@ -335,8 +335,9 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, dat
         other, score = like
         advice.append(
             f"this face matches the {other} taught before ({round(100 * score)}% alike); if it shows "
-            f"{other}, it is now taught as both and reads as either: move {path} aside and teach the "
-            "die again"
+            f"{other}, it is now taught as both and reads as either: take this face back alone ("
+            f"companion vision untaught-face --value {value} --colour {colour}), or move {path} aside and teach "
+            "the die again"
         )
     return Taught(f"{value} on {colour} ({taught} faces taught so far)", path, "; ".join(advice))
 

@@ -37,7 +37,9 @@ def test_a_face_taught_under_the_wrong_value_is_taken_back_alone(tmp_path: Path,
         assert teach(face(tmp_path, "3", seed), "3", out) == 0
         assert teach(face(tmp_path, "5", seed + 10), "5", out) == 0
     assert teach(face(tmp_path, "5", 30), "3", out) == 0  # the slip: a 5 shown, 3 picked
-    assert "this face matches the 5 taught before" in capsys.readouterr().out
+    advice = capsys.readouterr().out
+    assert "this face matches the 5 taught before" in advice
+    assert "take this face back alone (companion vision untaught-face --value 3 --colour white)" in advice
     stored = json.loads((out / "temple_die.json").read_text())
     assert [len(stored["glyphs"][v]) for v in ("3", "5")] == [3, 2] and len(stored["colours"]["white"]) == 5
 

@@ -311,8 +311,8 @@ def test_a_face_taught_again_under_another_value_is_said(tmp_path: Path) -> None
     other = teach_die_face(die_photo(tmp_path, seed=9), "5", "red", folder)
     assert other.advice.startswith("this face matches the 3 taught before (")
     assert other.advice.endswith(
-        f"if it shows 3, it is now taught as both and reads as either: move "
-        f"{folder / DIE_FILE} aside and teach the die again"
+        f"if it shows 3, it is now taught as both and reads as either: take this face back alone (companion "
+        f"vision untaught-face --value 5 --colour red), or move {folder / DIE_FILE} aside and teach the die again"
     )
     white = teach_die_face(die_photo(tmp_path, "5", "white", seed=10), "5", "white", folder)
     assert white.advice == ""  # a 5 after a 5 taught by mistake is the 5's own
