@@ -241,8 +241,14 @@ class Lights:
         return assign([*colours, colour], lights).get(colour.lower())
 
     def show(self, colour: str | None) -> None:
-        """Light one colour (None: dark): its light steady, or blinking for a colour without one of its own."""
+        """Light one colour (None: dark): its light steady, or blinking for a colour without one of its own.
+
+        The signal already shown is left running: every update lights whose turn it is, and each started the
+        blink again from its "on", so a blinking player's light looked irregular while moves came quickly.
+        """
         signal = self.signal(colour) if colour else None
+        if signal == self.shown:
+            return
         self.shown = signal
         timing = PATTERNS[signal.pattern] if signal is not None else None
         if self.rgb is not None:

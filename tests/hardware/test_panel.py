@@ -565,3 +565,31 @@ def test_the_self_test_does_not_name_a_button_resting_pressed_as_another_pressed
     assert "  confirm: ok" in said
     assert "  undo: NOT PRESSED within 1 s - check the wiring" in said
     assert not [line for line in said if "instead" in line], said
+
+
+def test_a_blinking_player_keeps_its_rhythm_through_updates_that_do_not_change_it(
+    tmp_path: Path, factory: MockFactory
+) -> None:
+    """Every update started the blink again from its "on": teal's light looked irregular while moves came quickly.
+
+    gpiozero's blink runs on its own thread with the real clock, so what is checked is that the blink is not
+    restarted: the same thread keeps running through updates for the same player.
+    """
+    players = ["teal", "pink", "black"]
+    controller = Controller(Session.new("desert", players))
+    panel = Panel(config(tmp_path, '[lights]\nmode = "per_colour"\n'), controller.submit, factory)
+    try:
+        panel.lights.follow(controller)
+        green = panel.lights.leds["green"]
+        blinking = green._blink_thread
+        assert panel.lights.shown == ("green", "blink") and blinking is not None
+        for _ in range(5):  # a press that changes no turn, a refusal: each an update lighting teal's turn again
+            assert controller.handle(ButtonPressed("next")).pending.player == "teal"
+            assert controller.handle(DieRead(9, "sensor")).kind in ("refused", "unapplied")
+        assert green._blink_thread is blinking and blinking.is_alive()
+        panel.lights.show("pink")  # another signal does change it
+        assert green._blink_thread is None and panel.lights.shown == ("red", "blink")
+        panel.lights.show("teal")
+        assert green._blink_thread is not None and green._blink_thread is not blinking
+    finally:
+        panel.close()
