@@ -588,8 +588,9 @@ class Controller:
 
     def _held(self, button: str) -> Update:
         """A button still down seconds after its press (something resting on it): said once, changing nothing."""
-        return Update("info", f"The {button} button seems held down (is something resting on it?): that counts as "
-                      "one press, and it does nothing more until it is let go. The other buttons still work.",
+        once = "its hold opened the settings once" if button == "menu" else "that counts as one press"
+        return Update("info", f"The {button} button seems held down (is something resting on it?): {once}, and it "
+                      "does nothing more until it is let go. The other buttons still work.",
                       pending=self._pending(), detail={"held": button})
 
     @staticmethod

@@ -129,7 +129,10 @@ class Buttons:
             raise
 
     def _button(self, intent: str, pin: int, pin_factory: Any) -> Button:
-        hold = {"hold_time": self.hold_seconds if intent == "menu" else self.stuck_seconds}
+        # The menu's hold repeats once: its first firing is the settings, its second (`_menu_held`) the same
+        # "seems held" the other buttons say after stuck_seconds.
+        hold = {"hold_time": self.hold_seconds, "hold_repeat": True} if intent == "menu" else {
+            "hold_time": self.stuck_seconds}
         button = _open(
             f"buttons.{intent}",
             pin,
@@ -172,9 +175,23 @@ class Buttons:
     def _menu_pressed(self) -> None:
         if self._pressed("menu"):
             self._held = False
+            button = self.devices["menu"]
+            button.hold_time, button.hold_repeat = self.hold_seconds, True  # as `_menu_held` found them
 
     def _menu_held(self) -> None:
+        """The settings at hold_seconds; then, still down at stuck_seconds, said once to seem held.
+
+        The menu button resting pressed opened the settings and then said nothing, where confirm, undo
+        and next said they seemed held: the owner could not tell why a tap of menu did nothing afterwards.
+        gpiozero reads the hold time afresh before each wait, so the second wait is the rest of stuck_seconds.
+        """
+        button = self.devices["menu"]
+        if self._held:
+            button.hold_repeat = False  # once per hold, as for the other buttons
+            self.submit(ButtonPressed(f"{HELD_PREFIX}menu"))
+            return
         self._held = True
+        button.hold_time = max(self.stuck_seconds - self.hold_seconds, 0.0)
         self.submit(ButtonPressed("settings"))
         self.held.set()  # after the submit: whoever waits on it may look for the press at once
 

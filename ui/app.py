@@ -654,11 +654,15 @@ class CompanionApp(App):
         if update.kind == "info":
             self.wake()
             return
+        self._screen_note(update.text)
+
+    def _screen_note(self, text: str) -> None:
+        """Say ``text`` on the note line of the screen shown, for a screen that has one."""
         screen = self.root.current_screen if self.root is not None else None
-        if screen is not None and hasattr(screen, "note"):  # the camera screen's own line
-            screen.note = update.text
+        if screen is not None and hasattr(screen, "note"):  # the camera and home screens' own line
+            screen.note = text
         elif screen is not None and "note" in screen.ids:  # the settings screen's
-            screen.ids.note.text = update.text
+            screen.ids.note.text = text
 
     # -- the output --------------------------------------------------------
     def on_update(self, update: Update) -> None:
@@ -670,6 +674,10 @@ class CompanionApp(App):
             self._off_table(update)
         if update.kind == "menu":  # the button box's menu key
             self.request("settings" if update.detail.get("intent") == "settings" else "home")
+        if "held" in update.detail and self.root is not None and self.root.current in OWNER_SCREENS:
+            # The menu button resting pressed opened the settings and said it seemed held only on the table's
+            # status line, behind the screen the owner was looking at.
+            self._screen_note(update.text)
         if update.kind == "select":  # shown, so a player pressing next sees what confirm will take
             self.highlighted = dict(update.action or {}) or None
             place = update.detail.get("place")

@@ -479,6 +479,33 @@ def test_a_button_resting_pressed_is_said_held_once_and_changes_nothing(factory:
         panel.close()
 
 
+def test_the_menu_button_resting_pressed_opens_the_settings_then_is_said_held_once(factory: MockFactory) -> None:
+    """Confirm, undo and next said they seemed held after stuck_seconds; the menu button only opened the settings."""
+    wiring = load_config()
+    wiring["buttons"].update(hold_seconds=0.05, stuck_seconds=0.15)
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    heard: queue.Queue = queue.Queue()
+    panel = Panel(wiring, heard.put, factory)
+    menu = factory.pin(23)
+    try:
+        for _ in range(2):  # and again on the next hold: each hold starts over
+            menu.drive_low()
+            assert heard.get(timeout=5) == ButtonPressed("settings")  # its hold, as ever
+            held = heard.get(timeout=5)
+            assert held == ButtonPressed("held menu")
+            threading.Event().wait(0.4)  # many stuck times over: said once per hold
+            menu.drive_high()
+            threading.Event().wait(0.05)
+            assert heard.empty()
+        update = controller.handle(held)
+        assert update.kind == "info" and update.detail == {"held": "menu"}
+        assert update.text.startswith("The menu button seems held down (is something resting on it?): its hold "
+                                      "opened the settings once, and it does nothing more until it is let go.")
+        assert controller.session.log == []
+    finally:
+        panel.close()
+
+
 DEFAULT_LEDS = ("red", "green", "blue", "yellow")
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.session import Session
-from tests.ui.conftest import advance, open_settings
+from tests.ui.conftest import advance, open_settings, until
 
 
 def pumped(app: Any, done: Callable[[], bool]) -> bool:
@@ -64,3 +64,25 @@ def test_a_game_played_on_the_button_box_alone_does_not_go_to_the_attract_screen
     assert not app.idle.expired(app.clock())
     app._check_idle(0)
     assert app.root.current == "table"
+
+
+def test_the_menu_button_resting_pressed_is_said_held_on_the_settings_it_opened(start: Any) -> None:
+    """Its hold opened the settings and then nothing: only confirm, undo and next said they seemed held."""
+    from ui import inputs
+
+    session = Session.new("blackpool", ["yellow", "red"])
+    app = start(session)
+    panel = inputs.start(app.controller, "buttons", "mock")
+    app.hardware.append(panel)
+    panel.buttons.hold_seconds, panel.buttons.stuck_seconds = 0.05, 0.15
+    menu = panel.buttons.devices["menu"].pin
+    menu.drive_low()  # a box leaning on it
+    try:
+        assert until(lambda: app.root.current == "settings")
+        settings = app.root.get_screen("settings")
+        assert until(lambda: "seems held" in settings.ids.note.text)
+    finally:
+        menu.drive_high()
+    assert settings.ids.note.text.startswith("The menu button seems held down (is something resting on it?): its "
+                                             "hold opened the settings once")
+    assert app.root.current == "settings" and not session.log
