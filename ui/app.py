@@ -53,6 +53,9 @@ OWNER_SCREENS = {"settings": "settings", "pin": "PIN", "camera": "camera"}
 BACK_TO_TABLE = "Back to the table: that press of {} was not taken, as the game was not on screen. Press again to play."
 OFF_TABLE = ("The button box plays only while the table shows: that press of {} changed nothing while the {} screen "
              "was open. Leave it to play on.")
+# Home while someone taps a game or colours: bringing the table back lost the new game's choices half made.
+CHOOSING = ("The button box plays only while the table shows: that press of {} changed nothing while a new game "
+            "was being chosen. Resume goes back to the game; Start new game begins the one chosen.")
 BOTH_OFF = (
     "Touch and the button box cannot both be off: the dice sensor and the camera only read dice and cards, "
     "so nobody could choose a move. Nothing saved."
@@ -647,6 +650,8 @@ class CompanionApp(App):
             return None
         if screen in OWNER_SCREENS:
             return "refused", OFF_TABLE.format(intent, OWNER_SCREENS[screen])
+        if screen == "home" and self.root.get_screen("home").choosing:
+            return "refused", CHOOSING.format(intent)  # on home's note line (`_off_table`), the choices kept
         return "info", BACK_TO_TABLE.format(intent)
 
     def _off_table(self, update: Update) -> None:
@@ -707,6 +712,8 @@ class CompanionApp(App):
         self.status = self.controller.proposal_text if waiting else update.text if update.kind in shown else ""
         if update.kind == "link" and not waiting:  # the controller says "camera lost: ..." to a log as to a screen
             self.status = self.status[:1].upper() + self.status[1:]
+        if "off_table" in update.detail and self.root is not None and self.root.current == "home":
+            self.status = ""  # home's own note says it: on the table's status line it would outlive the choosing
         pointed = update.kind == "ruling" and "place" in update.detail  # asked at the table, answered there
         if update.kind in ("step", "redo", "undo", "refused", "confirm") or pointed:
             entry = {"text": update.text, "rules": list(update.rules), "kind": update.kind}

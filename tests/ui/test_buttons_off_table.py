@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.session import Session
-from tests.ui.conftest import advance, open_settings, until
+from tests.ui.conftest import advance, open_settings, tap, until
 
 
 def pumped(app: Any, done: Callable[[], bool]) -> bool:
@@ -86,3 +86,45 @@ def test_the_menu_button_resting_pressed_is_said_held_on_the_settings_it_opened(
     assert settings.ids.note.text.startswith("The menu button seems held down (is something resting on it?): its "
                                              "hold opened the settings once")
     assert app.root.current == "settings" and not session.log
+
+
+def test_a_press_while_a_new_game_is_being_chosen_keeps_the_choices(start: Any) -> None:
+    """With a game on the table, a press on home brought that table back mid-choice: the owner lost the new game's
+    players and game, tapped a moment before."""
+    from ui import inputs
+
+    session = Session.new("blackpool", ["yellow", "red"])
+    session.act({"type": "roll", "value": 6})
+    app = start(session)
+    panel = inputs.start(app.controller, "buttons", "mock")
+    app.hardware.append(panel)
+    app.show("home")
+    advance()
+    home = app.root.get_screen("home")
+    game = next(b for b in home.ids.games.children if b.game_id == "temple")
+    tap(game)
+    advance()
+    colours = {b.player: b for b in home.ids.colours.children}
+    tap(colours["blue"])
+    tap(colours["green"])
+    advance()
+    assert (home.chosen_game, home.players) == ("temple", ["blue", "green"])
+
+    assert panel.press("undo") and panel.press("confirm")
+    assert pumped(app, lambda: "while a new game was being chosen" in home.note)
+    assert home.note == ("The button box plays only while the table shows: that press of confirm changed nothing "
+                         "while a new game was being chosen. Resume goes back to the game; Start new game begins "
+                         "the one chosen.")
+    assert app.root.current == "home" and (home.chosen_game, home.players) == ("temple", ["blue", "green"])
+    assert len(session.log) == 1 and app.status == ""  # the game left alone; the note is home's, not the table's
+
+    home.start()  # the choice carries on where it was: Start asks once over the game on the table
+    assert home.confirming == ("temple", ("blue", "green"))
+
+    app.show("table")
+    advance()
+    app.show("home")  # opened afresh, nothing tapped yet: a press still brings the table back
+    advance()
+    assert panel.press("undo")
+    assert pumped(app, lambda: app.root.current == "table")
+    assert len(session.log) == 1

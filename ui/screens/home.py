@@ -25,6 +25,9 @@ class HomeScreen(UprightScreen):
     note = StringProperty("")
     confirming: tuple[str, tuple[str, ...]] | None = None  # the choice Start was tapped for once, over a game
     asked_at = 0.0  # when Start last asked for its second tap (`shown_now`)
+    # Whether someone has tapped a game or a colour since this screen opened: a new game is being chosen, and a
+    # press of the button box is refused here (`CompanionApp._button_gate`) rather than bringing back the table.
+    choosing = False
 
     def on_touch_down(self, touch: Any) -> bool:
         """The second tap of a double tap whose first tap asked "tap Start again" is no answer to it.
@@ -48,13 +51,19 @@ class HomeScreen(UprightScreen):
             button.game_id = meta["id"]
             button.shorten, button.font = False, 19  # long titles wrap to two lines
             self.fit(button)
-            button.bind(on_release=lambda b: self.pick_game(b.game_id))
+            button.bind(on_release=lambda b: self.tap_game(b.game_id))
             games.add_widget(button)
         known = {meta["id"] for meta in app.games()}
         # The first of these that is still a game: a last game the café no longer has (a game removed, a hand
         # edit of ui.json) picked nothing, and home showed no game lit, no colours and "no game ''" on Start.
         wanted = (self.chosen_game, app.settings.last_game, app.game_id)
         self.pick_game(next((game for game in wanted if game in known), app.games()[0]["id"]))
+        self.choosing = False  # the game lit on opening is the screen's guess, not anyone's choice
+
+    def tap_game(self, game_id: str) -> None:
+        """A game tapped: someone is choosing a new game."""
+        self.choosing = True
+        self.pick_game(game_id)
 
     def pick_game(self, game_id: str) -> None:
         app = App.get_running_app()
@@ -82,6 +91,7 @@ class HomeScreen(UprightScreen):
 
 
     def toggle_player(self, button: Any) -> None:
+        self.choosing = True
         self.note = ""  # "needs 2 players, not 0" is out of date after a tap
         self.confirming = None
         if button.state == "down":
