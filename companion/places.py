@@ -187,8 +187,8 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         if not placed:  # a roll or draw comes first: say so, with the clauses every answer to it rests on
             each = [session.check(action).rules for action in offered]
             rules = tuple(rule for rule in each[0] if all(rule in other for other in each)) or each[0]
-            asked = _after_first(session.pending())
-            return Ruling(False, f"Nothing is placed on the board at this point of the game: first, {asked}.", rules)
+            return Ruling(False, f"Nothing is placed on the board at this point of the game{_first(session.pending())}",
+                          rules)
         # The offered places are of another kind ("2,2" asked while Targi go on border cards 1-16):
         # the clauses that allow them say where things go now.
         kinds = sorted({place_field(action) or "" for action in placed})
@@ -248,6 +248,20 @@ def _pieces_ruling(session: Checks, pieces: Sequence[Hashable]) -> Ruling:
         also = f" The same rule holds for {others} other {kind} there." if others else ""
         texts.append(f"{same[0].text.rstrip('.')}.{also}")
     return Ruling(any(ruling.legal for ruling in rulings), " ".join(texts), _union(r.rules for r in rulings))
+
+
+def _first(pending: Pending) -> str:
+    """What comes first, to follow "Nothing is placed on the board at this point of the game".
+
+    A roll or draw reads ": first, Black: roll the die ...". A choice is the game's own question
+    as a sentence of its own: after "first, " the desert's "Black on Caravan Market: redeem a
+    Desert Flask, or end the turn" read as a broken sentence, and "Black is on Rocky Ridge ...:
+    attempt it now ...?" ended a statement with a question mark.
+    """
+    if pending.kind in ("roll", "draw"):
+        return f": first, {_after_first(pending)}."
+    text = pending.text.strip()
+    return f"; a choice comes first. {text if text[-1:] in '.?!' else text + '.'}"
 
 
 def _after_first(pending: Pending) -> str:

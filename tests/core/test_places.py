@@ -445,3 +445,23 @@ def test_a_blackpool_square_with_several_pieces_allowed_says_allowed_once() -> N
         "Bring Yellow 3 out of the centre to d6 (ring 4). Red 1 is not Yellow's to move. "
         "The same rule holds for 2 other pieces there.")
     assert ruling.rules == ("BP-8", "BP-Q20", "BP-D4", "BP-6")
+
+
+def test_a_desert_choice_pending_reads_as_a_sentence_of_its_own() -> None:
+    """With a choice pending and nothing placed, `why` said "...: first, Black on Nomad Camp: redeem a
+    Desert Flask, or end the turn." The choice now stands as its own sentence, after the one that says so."""
+    session = Session.new("desert", ["black", "purple"])
+    rng = random.Random(0)
+    while not (session.pending().kind == "choose" and " on " in session.pending().text.split(":")[0]):
+        session.act(rng.choice(session.legal()))
+    pending = session.pending()
+    ruling = explain_place(session, "s5")
+    assert not ruling.legal and ruling.rules
+    assert "first, " not in ruling.text
+    said = "Nothing is placed on the board at this point of the game; a choice comes first."
+    assert ruling.text == f"{said} {pending.text}"
+
+
+def test_a_roll_pending_still_says_what_comes_first() -> None:
+    ruling = explain_place(Session.new("blackpool", ["red", "blue"]), "d4")
+    assert ": first, " in ruling.text and ruling.text.endswith(".")
