@@ -260,6 +260,11 @@ class Game(ABC):
     # Random play stops with an error after this many actions: a game that
     # never ends is a rule bug the simulator must report.
     sim_max_steps: ClassVar[int] = 5000
+    # The clauses each part of ``score`` rests on, by its key ("water", "rows", "total"), so a table asking
+    # how a score came about hears the rule beside each number (companion/scoresheet.py).
+    score_rules: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    # A race keeps no score: the clauses that say who wins, cited beside where each player stands.
+    win_rules: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, data: GameData) -> None:
         self.data = data

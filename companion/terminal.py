@@ -23,6 +23,7 @@ from companion.observations import ButtonPressed, Touch, Update
 from companion.places import explain_place, typed_place
 from companion.protocol import parse_json
 from companion.registry import game_classes
+from companion.scoresheet import score_lines
 from companion.session import Session
 
 # Updates after which the position and the choices are shown again.
@@ -45,6 +46,8 @@ HELP = """\
   do {json}       apply an action written as JSON
   rules [words]   the rulebook's clauses (those that mention the words);  rule <id>  one clause
   board           show the position again
+  score           how each player's score so far is made up, part by part, with the clauses
+                  (the protocol's score); in a race, where each player stands
   new             abandon this game and start another
   press <button>  press a table button: confirm, undo, next, menu, settings
   help / q        this text / quit (the game stays in the journal)"""
@@ -94,7 +97,7 @@ def start_reading(read_line: Callable[[], str | None], inbox: queue.Queue[Any],
     threading.Thread(target=forward, name=INPUT_THREAD, daemon=True).start()
 
 
-LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check", "why", "all"})
+LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check", "why", "all", "score"})
 SHOWN = 30  # choices listed after each step; Through the Desert offers hundreds, a wall no one reads
 GAME_OVER = re.compile(r"\bgame (?:is )?over\b", re.IGNORECASE)
 TOKEN = re.compile(r"[\w,+\-]+")  # "(3,0)" is one token, so 3,0 never matches (13,0)
@@ -498,6 +501,9 @@ class Terminal:
             self.press_button(rest.strip().lower())
         elif word == "board":
             pass
+        elif word == "score":
+            for text in score_lines(self.session.game, self.session.state, self.session.pending().is_over):
+                self.say(f"  {text}")
         elif word == "all":
             self.list_choices(legal)
         elif word == "rules":

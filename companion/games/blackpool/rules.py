@@ -129,6 +129,7 @@ def cap(colour: str) -> str:
 
 class Blackpool(Game):
     id: ClassVar[str] = "blackpool"
+    win_rules: ClassVar[tuple[str, ...]] = ("BP-1",)
     title: ClassVar[str] = "Blackpool"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4

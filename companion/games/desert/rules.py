@@ -73,6 +73,7 @@ def _lost_above_ten(extra: int) -> str:
 
 class DesertRace(Game):
     id = "desert"
+    win_rules = ("DR-28", "DR-Q29")
     title = "Desert lap race (Secret Passage)"
     min_players = 2
     max_players = 6

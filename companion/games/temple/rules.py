@@ -153,6 +153,7 @@ class TempleGame(Game):
     """Rules of the temple race bound to a board, a deck and a die."""
 
     id: ClassVar[str] = "temple"
+    win_rules: ClassVar[tuple[str, ...]] = ("RU-1", "RU-16")
     title: ClassVar[str] = "Temple path-card race (Ruin)"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4

@@ -53,6 +53,10 @@ class ActionTexts:
 
 class ThroughTheDesert(Game):
     id: ClassVar[str] = "ttd"
+    score_rules: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "total": ("TTD-4", "TTD-4e"), "water": ("TTD-4a",), "oases": ("TTD-4b", "TD-Q14"),
+        "areas": ("TTD-4c", "TD-Q16"), "longest": ("TTD-4d", "TD-Q17"),
+    }
     title: ClassVar[str] = "Through the Desert"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
