@@ -715,6 +715,7 @@ class TempleGame(Game):
         layout = self.layout(state)
         steps = state.roll[0]
         opt = state.option
+        occupied = self._occupied(state)
         out: list[Action] = []
         for i, node in enumerate(state.pawns[state.turn]):
             if node == board.chamber:
@@ -725,17 +726,33 @@ class TempleGame(Game):
                 found = self._moves(state, colour, node, steps)
                 label = pawn_label(colour, i)
                 cached = layout._moves[key] = [
-                    {
-                        "type": "move",
-                        "pawn": pawn_name(colour, i),
-                        "to": document.location_doc(board, colour, end),
-                        "route": [document.location_doc(board, colour, n) for n in route],
-                        "text": f"{label} to {self.where(colour, end)} in {len(route)}",
-                    }
+                    (
+                        end,
+                        {
+                            "type": "move",
+                            "pawn": pawn_name(colour, i),
+                            "to": document.location_doc(board, colour, end),
+                            "route": [document.location_doc(board, colour, n) for n in route],
+                            "text": f"{label} to {self.where(colour, end)} in {len(route)}",
+                        },
+                    )
                     for end, route in found.items()
                 ]
-            out.extend(dict(a) for a in cached)
+            for end, action in cached:  # who stands where changes without the moves changing: never cached
+                occupant = occupied.get(end)
+                text = action["text"] if occupant is None else f"{action['text']}{self._sends_back(colour, occupant)}"
+                out.append({**action, "text": text})
         return out
+
+    @staticmethod
+    def _sends_back(colour: str, occupant: tuple[str, int]) -> str:
+        """What a move onto a pawn's cell adds to the choice, with the clauses `_apply_move` cites for it.
+
+        Only checking the move said that the pawn there goes back: the listed
+        choice read like any other, and a player learnt of it once it was done.
+        """
+        rules = ("RU-12", "RU-Q18") if occupant[0] == colour else ("RU-12",)
+        return f", sending {pawn_label(*occupant)} back [{', '.join(rules)}]"
 
     def _to_move(self, state: TempleState, events: list[Event]) -> TempleState:
         state = state.but(phase="move", tasks=(), after="")

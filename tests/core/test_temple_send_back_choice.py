@@ -1,0 +1,48 @@
+"""A temple move onto another pawn's cell says, as a choice, that the pawn there goes back, with the clause."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from companion.protocol import Referee
+from companion.session import Session
+from companion.terminal import Terminal
+
+
+def landing_on_a_pawn() -> tuple[Session, dict]:
+    """A temple game (seed 0) at the first move that lands on a pawn, and that move as offered."""
+    session = Session.new("temple", ["red", "blue"])
+    rng = random.Random(0)
+    while True:
+        for action in session.legal():
+            if action["type"] == "move" and "lands on" in session.check(_bare(action)).text:
+                return session, action
+        session.act(rng.choice(session.legal()))
+
+
+def _bare(action: dict) -> dict:
+    return {key: value for key, value in action.items() if key != "text"}
+
+
+def test_the_listed_move_says_the_pawn_it_lands_on_goes_back() -> None:
+    """Only `check` said so ("Red 2 lands on Red 1. Red 1 goes back ..."); the choice read like any other move."""
+    session, action = landing_on_a_pawn()
+    ruling = session.check(_bare(action))
+    landed = ruling.text.split(" lands on ")[1].split(".")[0]  # "Red 1"
+    assert action["text"].endswith(f", sending {landed} back [RU-12, RU-Q18]") or action["text"].endswith(
+        f", sending {landed} back [RU-12]"
+    )
+    others = [a for a in session.legal() if a["type"] == "move" and "lands on" not in session.check(_bare(a)).text]
+    assert others and not any("sending" in a["text"] for a in others)
+
+
+def test_the_protocol_and_the_terminal_list_it_so() -> None:
+    session, action = landing_on_a_pawn()
+    assert "back [RU-12" in action["text"]
+    referee = Referee()
+    referee.session = session
+    assert action["text"] in [a["text"] for a in referee.handle({"cmd": "legal"})["legal"]]
+    out = io.StringIO()
+    Terminal(session, lambda: None, out).run(iter(["board", "all"]))
+    assert f". {action['text']}" in out.getvalue()
