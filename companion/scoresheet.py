@@ -33,7 +33,7 @@ def score_lines(game: Game, state: State, over: bool) -> list[str]:
                 lines.append(f"  {key.replace('_', ' ')} {_points(part)}{_details(part)}{_cite(game, key)}")
     winners = scored.get("winners")
     if isinstance(winners, Sequence) and winners:
-        lines.append(f"{'Top' if over else 'Leading'}: {', '.join(_title(w) for w in winners)}{_cite(game, 'total')}")
+        lines.append(f"{_top(over, len(winners))}: {', '.join(_title(w) for w in winners)}{_cite(game, 'total')}")
     return lines
 
 
@@ -45,6 +45,14 @@ def _standings(game: Game, state: State, over: bool) -> list[str]:
     cited = f"  [{', '.join(game.win_rules)}]" if game.win_rules else ""
     head = f"{game.title} keeps no points: it is a race{', and it is over' if over else ''}. Where each player stands:"
     return [head + cited, *(f"  {line}" for line in mine)]
+
+
+def _top(over: bool, sharing: int) -> str:
+    """Who is ahead, said so that a tie reads as one: "Leading: Red, Black" at an even start read as two
+    leaders of one contest, each ahead of the other."""
+    if sharing > 1:
+        return "Sharing the top" if over else "Level in the lead"
+    return "Top" if over else "Leading"
 
 
 def _title(player: object) -> str:

@@ -55,6 +55,12 @@ def test_through_the_desert_score_gives_the_protocols_breakdown_with_clauses() -
             assert f"colour {entry['colour']}, length {entry['length']}, points {entry['points']}" in shown[at + 4]
 
 
+def test_players_level_at_the_top_are_said_to_be_level() -> None:
+    """Before any camel is placed every total is 0: it said "Leading: Red, Black, Orange"."""
+    shown = said(typed(Session.new("ttd", ["red", "black", "orange"]), "score"))
+    assert shown[-1] == "  Level in the lead: Red, Black, Orange  [TTD-4, TTD-4e]"
+
+
 def test_targi_score_gives_each_part_with_its_clause() -> None:
     session = played("targi", ["white", "black"], 400)
     referee = Referee()
