@@ -21,8 +21,8 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.registry import create
 from vision.card_catalogue import catalogue_from_data
-from vision.card_reader import EMPTY, CardCovered, CardReader
-from vision.frames import as_bgr, colourless, unusable_text
+from vision.card_reader import EMPTY, CardCovered, CardReader, unfit_photo
+from vision.frames import as_bgr, colourless, image_file, unusable_text
 from vision.readings import sure_text
 from vision.sources import quiet_opencv
 from vision.taught import DIE_FILE
@@ -267,9 +267,11 @@ def face_refused(value: str, colour: str, faces: set[tuple[str, str]]) -> str | 
     return f"the temple die has no {value} on {colour}; its faces are {listed}"
 
 
-def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, data: Any = None) -> Taught:
+def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, data: Any = None,
+                   take_back: str = "") -> Taught:
     """Add the face on top of the die in view to the café's die as ``value`` on ``colour``, a face of ``data``'s
-    die (`die_faces_of`; the house die without data).
+    die (`die_faces_of`; the house die without data). ``take_back`` says how the face is taken back alone where
+    the teaching was asked (the camera screen's button); the command line's own command by default.
 
     The face's colour is checked against what the reader sees: taught under the
     wrong colour, one face would pull every later reading of that colour astray.
@@ -336,8 +338,8 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, dat
         advice.append(
             f"this face matches the {other} taught before ({round(100 * score)}% alike); if it shows "
             f"{other}, it is now taught as both and reads as either: take this face back alone ("
-            f"companion vision untaught-face --value {value} --colour {colour}), or move {path} aside and teach "
-            "the die again"
+            f"{take_back or f'companion vision untaught-face --value {value} --colour {colour}'}), or move {path} "
+            "aside and teach the die again"
         )
     return Taught(f"{value} on {colour} ({taught} faces taught so far)", path, "; ".join(advice))
 
@@ -377,6 +379,39 @@ def take_back_face(value: str, colour: str, folder: Path) -> Taught:
             raise _cannot_write(folder, error) from None
     left = sum(len(v) for v in reader.examples.values())
     return Taught(f"the last face taught as {value} on {colour} taken back ({left} faces taught so far)", path)
+
+
+def take_back_card(path: Path, folder: Path) -> Taught:
+    """Take back the card photo ``path`` in ``folder`` that a teach step stored and named (`Taught.path`).
+
+    A photo taught from the wrong slot or under the wrong card could be taken
+    back only by finding and deleting its ``P07__1.png`` by hand. As with the
+    die's file (`take_back_face`), what cannot be read is refused and left as
+    it was: a photo no longer a card's photo (damaged, or written over by
+    hand since) is not what was taught, and the café looks at it first. Only a
+    file in ``folder`` itself and named as a teach step names it is taken,
+    never one a link leads to.
+    """
+    name = path.name
+    stem, _, number = path.stem.rpartition("__")
+    if path.parent != folder or path.suffix != ".png" or not stem or not number.isdigit():
+        raise TeachRefused(f"{path} is not a card photo a teach step stored in {folder}; nothing was taken back")
+    with _storing(folder):
+        try:
+            if path.is_symlink() or not path.is_file():
+                raise TeachRefused(f"{path} is no longer there as the photo taught (removed or replaced by a "
+                                   "link?); nothing was taken back")
+            image = image_file(path)
+            unfit = "not a readable image" if image is None else unfit_photo(image)
+            if unfit:
+                raise TeachRefused(f"{path} is not the card photo taught ({unfit}): it was left as it was; "
+                                   "look at it, and delete it by hand if it is not wanted")
+            path.unlink()
+        except TeachRefused:
+            raise
+        except (OSError, ValueError) as error:  # a read-only folder, a name past the file system's limit
+            raise _cannot_write(folder, error) from None
+    return Taught(f"the photo of {stem} ({name}) taken back", path)
 
 
 SAME_FACE = 0.92  # a glyph's match with a taught one from which the two are taken for the same face (docs/vision.md)

@@ -34,8 +34,8 @@ window_size = test_portrait.window_size  # the fixture that turns the window, an
 Box = tuple[float, float, float, float]
 # Top to bottom in portrait; each folds away while it has nothing to say (the two lines under the picture).
 AREAS = ("frame", "seen", "advice", "picture_buttons", "controls")
-BUTTONS = ("turn", "mirror", "slot", "card", "teach_card", "value", "red", "white", "teach_face", "mains", "tray",
-           "back")
+BUTTONS = ("turn", "mirror", "slot", "card", "teach_card", "value", "red", "white", "teach_face", "take_back", "mains",
+           "tray", "back")
 
 
 def areas(screen: Any) -> dict[str, Box]:

@@ -49,6 +49,7 @@ LONGEST_WORD = 30  # characters of one word (a path, a URL) kept in the picture 
 LONGEST_TEXT = 300  # characters the empty picture frame holds in its smaller font, at any window size
 # Dice seen at a slant are read best with their sides below their tops (vision/orientation.py).
 UPRIGHT_HINT = "Turn it until the table's far side is at the top."
+TAKE_BACK_HINT = "tap Take back"  # a face taught under the wrong value, in the app: the button, not the command line
 
 
 def cut_middle(text: str, most: int) -> str:
@@ -123,6 +124,7 @@ class CameraScreen(UprightScreen):
     # the same slot and card are picked, the teach button takes the card as printed.
     printed_offer = StringProperty("")
     marking = BooleanProperty(False)  # the next taps on the picture mark the tray's corners
+    can_take_back = BooleanProperty(False)  # a card photo or die face was taught in this visit and not taken back
     _corner: tuple[float, float] | None = None  # the tray's first corner tapped, as shares of the picture
     slots = ListProperty([])
     cards = ListProperty([])
@@ -136,6 +138,8 @@ class CameraScreen(UprightScreen):
 
     def __init__(self, **kwargs: Any) -> None:
         self._numbers: dict[tuple[int, int], Texture] = {}  # slot numbers rendered, by (number, font size)
+        # What was taught in this visit, in order, each with what takes it back (`take_back`).
+        self._taught: list[tuple[str, Callable[[], Any]]] = []
         super().__init__(**kwargs)
 
     def on_pre_enter(self, *_args: Any) -> None:
@@ -156,6 +160,8 @@ class CameraScreen(UprightScreen):
             told += [f"Dice read in {tray.words()}"] * (not tray.whole)
             told += [getattr(self.feed(), "mains_note", "")]
             self.note = " ".join(f"{line[:1].upper()}{line[1:]}." for line in told if line)
+            self._taught.clear()  # a new visit: what was taught in the last one is not this owner's slip
+            self.can_take_back = False
         self._told_away = False
         self._here = True
         self.ids.mirror.state = "down" if orientation.mirror else "normal"
@@ -419,27 +425,65 @@ class CameraScreen(UprightScreen):
         self.note = f"{app.turn_camera(orientation)} {UPRIGHT_HINT}"
 
     def teach_card(self) -> None:
-        from vision.teaching import teach_card
+        from vision.teaching import take_back_card, teach_card
 
         slot, card, data = self.ids.slot.text, self.ids.card.text, self.data()
         printed = self.printed_offer == f"{slot}:{card}"
         self._asked = f"{slot}:{card}"
         self._teach(lambda frame, folder: teach_card(frame, int(slot), card, folder, data, printed),
-                    "this card as printed" if printed else "this card")
+                    "this card as printed" if printed else "this card",
+                    lambda taught, folder: lambda: take_back_card(taught.path, folder))
 
     def teach_face(self) -> None:
-        from vision.teaching import teach_die_face
+        from vision.teaching import take_back_face, teach_die_face
 
         value, colour = self.ids.value.text, "red" if self.ids.red.state == "down" else "white"
         data = self.data()  # checked against the die the table referees on, a café's own included
-        self._teach(lambda frame, folder: teach_die_face(frame, value, colour, folder, data), "this face")
+        self._teach(lambda frame, folder: teach_die_face(frame, value, colour, folder, data, TAKE_BACK_HINT),
+                    "this face", lambda _taught, folder: lambda: take_back_face(value, colour, folder))
 
-    def _teach(self, teach: Callable[[Any, Any], Any], what: str) -> None:
+    def take_back(self) -> None:
+        """Take back the last card photo or die face taught in this visit, on a thread as it was taught.
+
+        Before, a photo taught from the wrong slot or a face under the wrong
+        value was taken back only over SSH (`companion vision untaught-face`,
+        or deleting the photo's file by hand). Taken back or refused, it leaves
+        the list: a refusal says why and what to do by hand, and the button
+        moves on to what was taught before it.
+        """
+        if self.teaching or not self._taught:
+            return
+        what, undo = self._taught.pop()
+        self.can_take_back = bool(self._taught)
+        self.teaching = True
+        self.note = f"Taking back {what.split(' (')[0]}..."  # "3 on red", without the count of faces then
+        # Not a daemon, as a teaching: the app closing right after the tap still lets the file be written whole.
+        threading.Thread(target=self._work_back, args=(undo,), name="camera-take-back").start()
+
+    def _work_back(self, undo: Callable[[], Any]) -> None:
+        """The taking back itself, off Kivy's thread (it may wait on another teach step's lock); nothing escapes."""
+        from vision.teaching import TeachRefused
+
+        taken = False
+        try:
+            said = undo().what  # "the photo of P07 (P07__1.png) taken back"
+            note = f"{said[:1].upper()}{said[1:]}. The camera reads without it from now on."
+            taken = True
+        except TeachRefused as error:
+            note = f"Not taken back: {error}."
+        except Exception as error:
+            log.exception("taking back from the camera screen failed")
+            note = f"Not taken back: {str(error) or type(error).__name__} (the log has the details)."
+        Clock.schedule_once(lambda _dt: self._answer(note, taken))
+
+    def _teach(self, teach: Callable[[Any, Any], Any], what: str,
+               undo: Callable[[Any, Any], Callable[[], Any]]) -> None:
         """Teach from the latest frame on a thread; the note says it is teaching, then what happened or why not.
 
         One teaching at a time: a second tap would teach the same card twice (two
         photos) or race the first on the die's file. Everything the teaching
         needs from the widgets is read here, on Kivy's thread, before it starts.
+        ``undo`` gives, for what was taught (`Taught`) and its folder, what takes it back (`take_back`).
         """
         from vision.taught import default_taught_dir
 
@@ -456,10 +500,12 @@ class CameraScreen(UprightScreen):
         self.teaching = True
         self.note = f"Teaching {what}..."
         # Not a daemon: the app closing right after the tap still lets the photo or face be stored.
-        worker = threading.Thread(target=self._work, args=(teach, frame, default_taught_dir()), name="camera-teach")
+        worker = threading.Thread(target=self._work, args=(teach, undo, frame, default_taught_dir()),
+                                  name="camera-teach")
         worker.start()
 
-    def _work(self, teach: Callable[[Any, Any], Any], frame: Any, folder: Any) -> None:
+    def _work(self, teach: Callable[[Any, Any], Any], undo: Callable[[Any, Any], Callable[[], Any]], frame: Any,
+              folder: Any) -> None:
         """The teaching itself, off Kivy's thread; its answer goes back through the clock, which is thread-safe.
 
         Nothing may escape: a thread that died unanswered would leave the teach
@@ -467,13 +513,14 @@ class CameraScreen(UprightScreen):
         """
         from vision.teaching import TeachRefused
 
-        taught, printed = False, False
+        taught, printed, undone = False, False, None
         try:
             result = teach(frame, folder)
             note = f"Taught {result.what}. The camera reads with it from now on."
             if result.advice:
                 note = f"{note} But {result.advice}."
             taught = True
+            undone = (result.what, undo(result, folder))
         except TeachRefused as error:
             note = f"Not taught: {error}"
             if error.may_be_printed:
@@ -484,9 +531,10 @@ class CameraScreen(UprightScreen):
         except Exception as error:
             log.exception("teaching from the camera screen failed")
             note = f"Not taught: {str(error) or type(error).__name__} (the log has the details)."
-        Clock.schedule_once(lambda _dt: self._answer(note, taught, printed))
+        Clock.schedule_once(lambda _dt: self._answer(note, taught, printed, undone))
 
-    def _answer(self, note: str, taught: bool, printed: bool = False) -> None:
+    def _answer(self, note: str, taught: bool, printed: bool = False,
+                undone: tuple[str, Callable[[], Any]] | None = None) -> None:
         """On Kivy's thread: the buttons back, the note, and the running feed told to read with what was taught.
 
         The feed asked is the one running now, not the one at the tap: the
@@ -495,6 +543,9 @@ class CameraScreen(UprightScreen):
         self.teaching = False
         self.note = note
         self.printed_offer = self._asked if printed else ""
+        if undone is not None:
+            self._taught.append(undone)
+            self.can_take_back = True
         self._told_away = not self._here
         feed = self.feed()
         if taught and feed is not None:
