@@ -257,6 +257,9 @@ class Game(ABC):
     profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = {"standard": {}}
     # Data files besides the rulebook, each with its schema (see companion.schema).
     data_schemas: ClassVar[Mapping[str, Check]] = {}
+    # Data kinds whose entries' ids the screen shows as they are (the temple's card ids on its card buttons), so
+    # the validator checks them against the screen's font as it does names.
+    ids_shown: ClassVar[frozenset[str]] = frozenset()
     # Random play stops with an error after this many actions: a game that
     # never ends is a rule bug the simulator must report.
     sim_max_steps: ClassVar[int] = 5000

@@ -46,15 +46,19 @@ def undrawable(text: str) -> list[str]:
     return list(dict.fromkeys(c for c in text if not c.isspace() and not drawable(c)))
 
 
-def font_problems(content: object, where: str) -> list[str]:
-    """Each shown text of a data file holding characters the screen cannot draw, named by its place."""
+def font_problems(content: object, where: str, keys: tuple[str, ...] = SHOWN_KEYS) -> list[str]:
+    """Each shown text of a data file holding characters the screen cannot draw, named by its place.
+
+    ``keys`` are the fields the screen shows: names and labels everywhere, and
+    ids too in the files whose ids are written on the screen (a temple card's).
+    """
     problems: list[str] = []
 
     def walk(value: object, path: str) -> None:
         if isinstance(value, dict):
             for key, item in value.items():
                 place = f"{path}.{key}" if path else str(key)
-                if key in SHOWN_KEYS and isinstance(item, str):
+                if key in keys and isinstance(item, str):
                     missing = undrawable(item)
                     if missing:
                         chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:5])

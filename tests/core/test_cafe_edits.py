@@ -208,3 +208,23 @@ def test_a_name_written_decomposed_is_read_composed_and_drawn(tmp_path: Path) ->
     (tmp_path / "desert" / "board.json").write_text(json.dumps(board, ensure_ascii=False), encoding="utf-8")
     assert validate_path(tmp_path, game_classes()) == []
     assert load_data(desert, tmp_path).files["board"]["spaces"][4]["name"] == "D\u00fcne \u00e0 l'Oasis"
+
+
+def test_a_temple_card_id_the_screen_cannot_draw_is_refused_as_names_are(tmp_path: Path) -> None:
+    """A temple card's id is written on its card button; a café's "P✓1" showed an empty box there."""
+    temple = game_classes()["temple"]
+    cards = read_json(house_dir(temple) / "cards.json")
+    cards["cards"][0]["id"] = "P✓1"
+    cards["ahKinchil"]["id"] = "Ἀ✦"
+    (tmp_path / "temple").mkdir()
+    (tmp_path / "temple" / "cards.json").write_text(json.dumps(cards, ensure_ascii=False), encoding="utf-8")
+    where = tmp_path / "temple" / "cards.json"
+    found = validate_path(tmp_path, game_classes())
+    assert found == [
+        f"{where}: ahKinchil.id: 'Ἀ✦' holds 'Ἀ' (U+1F08), '✦' (U+2726), which the touchscreen's font cannot draw (it"
+        " would show an empty box); write it in Latin letters with their usual accents, Greek or Cyrillic",
+        f"{where}: cards[0].id: 'P✓1' holds '✓' (U+2713), which the touchscreen's font cannot draw (it would show an"
+        " empty box); write it in Latin letters with their usual accents, Greek or Cyrillic",
+    ]
+    with pytest.raises(InvalidData):
+        load_data(temple, tmp_path)

@@ -164,6 +164,7 @@ class TempleGame(Game):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTIONS
     profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = {"standard": {}, "alternatives": ALTERNATIVES}
     data_schemas: ClassVar[Mapping[str, Any]] = SCHEMAS
+    ids_shown: ClassVar[frozenset[str]] = frozenset({"cards"})  # "P07" is written on its card's button
     sim_max_steps: ClassVar[int] = 20000
 
     def __init__(self, data: GameData) -> None:
