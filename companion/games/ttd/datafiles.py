@@ -14,6 +14,7 @@ from companion.errors import quoted
 from companion.schema import Bool, Enum, HexColour, Int, ListOf, MapOf, Obj, Str, header
 
 PLAYER_COUNTS = (2, 3, 4, 5)
+PLAYER_COLOURS = ("red", "black", "orange", "purple", "brown")  # the riders': players are named by them
 
 BOARD_SCHEMA = Obj(
     {
@@ -85,6 +86,7 @@ def cross_problems(files: Mapping[str, Any]) -> list[str]:
     if len(set(values)) != len(values):
         problems.append("waterholes.json tokens: two entries share one value")
     problems.extend(_letter_problems(camels["colours"]))
+    problems.extend(_rider_colour_problems(camels["colours"]))
     drawn = [str(c["colour"]).lower() for c in camels["colours"] if c.get("colour")]
     if len(set(drawn)) != len(drawn):
         problems.append(
@@ -134,4 +136,29 @@ def _letter_problems(colours: list[dict[str, Any]]) -> list[str]:
                 f"camels.json colours: {' and '.join(map(quoted, ids))} both show as {letter} on the text board "
                 "(a colour without a letter shows its id's first letter); give each a letter of its own"
             )
+    return problems
+
+
+def _rider_colour_problems(colours: list[dict[str, Any]]) -> list[str]:
+    """A camel colour may not be called by a rider's colour: camels and players are two sets of colours.
+
+    The rules give the camels five colours of their own and each player
+    riders in the player's colour, set on camels of every colour (TTD-1d);
+    what a player may not touch is another player's camel of the same camel
+    colour (TTD-3b). A café's "orange" camels beside the Orange player made
+    "orange's orange caravan" of every text, and on the board the owner's
+    orange dot sat on an orange camel and could not be seen.
+    """
+    problems: list[str] = []
+    for i, colour in enumerate(colours):
+        for field in ("id", "name"):
+            word = str(colour[field]).strip().lower()
+            if word in PLAYER_COLOURS:
+                problems.append(
+                    f"camels.json: colours[{i}] (id {quoted(colour['id'])}).{field}: {quoted(colour[field])} is "
+                    f"also a player's (rider) colour, and camel colours and player colours must stay apart on the "
+                    f"board and in its texts (TTD-1d, TTD-3b); players are {', '.join(PLAYER_COLOURS)}: call the "
+                    "camels by another colour"
+                )
+                break
     return problems

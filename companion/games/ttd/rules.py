@@ -18,12 +18,10 @@ from companion.errors import InvalidAction, quoted
 from companion.game import Action, Event, Game, GameData, Pending, refuse
 from companion.games.ttd import document, scoring, view
 from companion.games.ttd.board import Board, bits, build_board
-from companion.games.ttd.datafiles import SCHEMAS, cross_problems
+from companion.games.ttd.datafiles import PLAYER_COLOURS, SCHEMAS, cross_problems
 from companion.games.ttd.options import OPTION_SPECS, PROFILES, Rules
 from companion.games.ttd.recount import recount_problems
 from companion.games.ttd.state import COLOURS, EMPTY, GUIDE, SLOTS, TtdState, derive, slot, with_piece
-
-PLAYER_COLOURS = ("red", "black", "orange", "purple", "brown")
 
 # Why a game ended, as stored in ``state.end``, for the two ends that are not a colour selling out.
 END_NOBODY_CAN_PLACE = "no player can place a camel any more"

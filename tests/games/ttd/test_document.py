@@ -229,12 +229,12 @@ def test_a_cafe_names_the_colour_its_camels_are_drawn_in(tmp_path: Path) -> None
 
 
 def test_each_camel_colour_shows_a_letter_of_its_own_on_the_text_board(tmp_path: Path) -> None:
-    """A café's "purple" without a letter showed as P beside "pink" given none either; "l" passed beside "L"."""
+    """A café's "plum" without a letter showed as P beside "pink" given none either; "l" passed beside "L"."""
     house = json.loads((ROOT / "companion/games/ttd/data/camels.json").read_text())
     for colours, said in (
         (
-            [{"id": "pink", "name": "pink"}, {"id": "purple", "name": "purple"}],
-            "camels.json colours: 'pink' and 'purple' both show as P on the text board",
+            [{"id": "pink", "name": "pink"}, {"id": "plum", "name": "plum"}],
+            "camels.json colours: 'pink' and 'plum' both show as P on the text board",
         ),
         (
             [{"id": "lilac", "name": "lilac", "letter": "l"}, {"id": "lime", "name": "lime", "letter": "L"}],
@@ -254,7 +254,26 @@ def test_each_camel_colour_shows_a_letter_of_its_own_on_the_text_board(tmp_path:
         with pytest.raises(InvalidData) as bad:
             load_data(ThroughTheDesert, tmp_path)
         assert any(said in p for p in bad.value.problems), bad.value.problems
-    camels = {**house, "colours": [{"id": "pink", "name": "pink"}, {"id": "purple", "name": "purple", "letter": "V"}]}
+    camels = {**house, "colours": [{"id": "pink", "name": "pink"}, {"id": "plum", "name": "plum", "letter": "V"}]}
     camels["colours"] += house["colours"][2:]
     write(tmp_path, "camels", camels)
     assert validate_path(tmp_path, game_classes()) == []
+
+
+def test_a_camel_colour_called_by_a_players_colour_is_refused_naming_file_camel_and_colour(tmp_path: Path) -> None:
+    """A café's orange camels beside the Orange player: the owner's orange dot vanished on its orange camel."""
+    house = json.loads((ROOT / "companion/games/ttd/data/camels.json").read_text())
+    camels = {**house, "colours": [*house["colours"][:2], {"id": "orange", "name": "orange", "letter": "O"}]}
+    camels["colours"] += [{"id": "sky", "name": "Purple", "letter": "P"}, house["colours"][4]]
+    path = write(tmp_path, "camels", camels)
+    found = validate_path(tmp_path, game_classes())
+    rules = "(TTD-1d, TTD-3b); players are red, black, orange, purple, brown: call the camels by another colour"
+    assert found == [
+        f"ttd set (camels given): camels.json: colours[2] (id 'orange').id: 'orange' is also a player's (rider)"
+        f" colour, and camel colours and player colours must stay apart on the board and in its texts {rules}",
+        f"ttd set (camels given): camels.json: colours[3] (id 'sky').name: 'Purple' is also a player's (rider)"
+        f" colour, and camel colours and player colours must stay apart on the board and in its texts {rules}",
+    ], path
+    with pytest.raises(InvalidData) as refused:  # and the table will not start the game on it either
+        load_data(ThroughTheDesert, tmp_path)
+    assert "colours[2] (id 'orange').id: 'orange' is also a player's (rider) colour" in refused.value.problems[0]
