@@ -21,7 +21,7 @@ from companion.game import Game, GameData
 from companion.paths import env_or, user_data_dir
 from companion.rulebook import rulebook_schema
 from companion.schema import Obj, look_up
-from companion.screen_font import SHOWN_KEYS, font_problems
+from companion.screen_font import SHOWN_KEYS, font_problems, length_problems
 
 
 def default_cafe_dir() -> Path:
@@ -107,7 +107,7 @@ def file_problems(game_cls: type[Game], kind: str, content: Any, where: str) -> 
         problems = _rulebook_problems(game_cls, content, where)
     if not problems:
         shown = (*SHOWN_KEYS, "id") if kind in game_cls.ids_shown else SHOWN_KEYS
-        problems = font_problems(content, where, shown)
+        problems = font_problems(content, where, shown) + length_problems(content, where)
     if isinstance(content, dict) and (content.get("game"), content.get("kind")) != (game_cls.id, kind):
         found = f"game {quoted(content.get('game'))} kind {quoted(content.get('kind'))}"
         problems.insert(0, f"{where}: header says {found}, expected {quoted(game_cls.id)} {quoted(kind)}")

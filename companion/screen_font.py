@@ -13,6 +13,7 @@ stale. Plain data, no Kivy: the validator runs without a screen.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 
 # Inclusive code point ranges of Roboto-Regular.ttf as bundled with Kivy 2.3.
 ROBOTO_RANGES: tuple[tuple[int, int], ...] = (
@@ -34,6 +35,9 @@ _STARTS = [start for start, _ in ROBOTO_RANGES]
 
 # Fields whose text the screen shows: names and labels of spaces, cards, camels and regions, rule clauses.
 SHOWN_KEYS = ("name", "label", "title", "text")
+# The most characters a card's, space's or other entry's name or label may have: its choice buttons stay within
+# three lines at 800x480 and 480x800 even in capitals (68 fit so; 60 leaves room for longer choice texts).
+NAME_LIMIT = 60
 
 
 def drawable(char: str) -> bool:
@@ -53,25 +57,49 @@ def font_problems(content: object, where: str, keys: tuple[str, ...] = SHOWN_KEY
     ids too in the files whose ids are written on the screen (a temple card's).
     """
     problems: list[str] = []
+    for place, item, _ in shown_texts(content, keys):
+        missing = undrawable(item)
+        if missing:
+            chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:5])
+            problems.append(
+                f"{where}: {place}: {item[:60]!r} holds {chars}, which the touchscreen's font cannot "
+                "draw (it would show an empty box); write it in Latin letters with their usual accents, "
+                "Greek or Cyrillic"
+            )
+    return problems
 
-    def walk(value: object, path: str) -> None:
+
+def length_problems(content: object, where: str) -> list[str]:
+    """Each name or label of a card, space or other entry longer than a choice button shows whole.
+
+    Such names are written into the table's choices ("Use Pepper Pouch (G03)
+    at centre 3-1", "Rolled 4: move to Mirage Pool"): a café's 219-character
+    card name made a button taller than the list it sits in, its foot cut
+    off. ``NAME_LIMIT`` keeps the longest such choice, even in capitals,
+    within three lines at 800x480 and 480x800 (tests/ui/test_layout.py
+    measures it with the screen's font).
+    """
+    return [
+        f"{where}: {place}: {item[:40]!r}... is {len(item)} characters long; a name shown on the table's buttons may"
+        f" have at most {NAME_LIMIT} (a longer one runs past three lines of its button); shorten it"
+        for place, item, in_list in shown_texts(content, ("name", "label"))
+        if in_list and len(item) > NAME_LIMIT
+    ]
+
+
+def shown_texts(content: object, keys: tuple[str, ...]) -> Iterator[tuple[str, str, bool]]:
+    """(place, text, whether it names an entry of a list) for each text under ``keys`` in a data file."""
+
+    def walk(value: object, path: str, in_list: bool) -> Iterator[tuple[str, str, bool]]:
         if isinstance(value, dict):
             for key, item in value.items():
                 place = f"{path}.{key}" if path else str(key)
                 if key in keys and isinstance(item, str):
-                    missing = undrawable(item)
-                    if missing:
-                        chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:5])
-                        problems.append(
-                            f"{where}: {place}: {item[:60]!r} holds {chars}, which the touchscreen's font cannot "
-                            "draw (it would show an empty box); write it in Latin letters with their usual accents, "
-                            "Greek or Cyrillic"
-                        )
+                    yield place, item, in_list
                 else:
-                    walk(item, place)
+                    yield from walk(item, place, False)
         elif isinstance(value, list):
             for i, item in enumerate(value):
-                walk(item, f"{path}[{i}]")
+                yield from walk(item, f"{path}[{i}]", True)
 
-    walk(content, "")
-    return problems
+    return walk(content, "", False)

@@ -20,6 +20,7 @@ from companion.errors import InvalidData
 from companion.journal import Journal
 from companion.protocol import Referee
 from companion.registry import create, game_classes
+from companion.screen_font import NAME_LIMIT
 from companion.session import Session
 
 
@@ -228,3 +229,28 @@ def test_a_temple_card_id_the_screen_cannot_draw_is_refused_as_names_are(tmp_pat
     ]
     with pytest.raises(InvalidData):
         load_data(temple, tmp_path)
+
+
+def test_a_name_longer_than_a_button_shows_is_refused_with_the_limit(tmp_path: Path) -> None:
+    """A café's 219-character card name ran off the foot of its button; a board's own title is not on a button."""
+    blackpool, desert = game_classes()["blackpool"], game_classes()["desert"]
+    cards = read_json(house_dir(blackpool) / "cards.json")
+    cards["cards"][0]["name"] = ("Gust of Force, the great wind that blows every traveller along the pier " * 4)[:219]
+    board = read_json(house_dir(desert) / "board.json")
+    board["spaces"][4]["name"] = "D" * NAME_LIMIT  # at the limit: taken
+    board["spaces"][5]["name"] = "E" * (NAME_LIMIT + 1)
+    for game, kind, content in (("blackpool", "cards", cards), ("desert", "board", board)):
+        (tmp_path / game).mkdir(exist_ok=True)
+        (tmp_path / game / f"{kind}.json").write_text(json.dumps(content), encoding="utf-8")
+    found = validate_path(tmp_path, game_classes())
+    assert found == [
+        f"{tmp_path / 'blackpool' / 'cards.json'}: cards[0].name: 'Gust of Force, the great wind that blows'... is"
+        f" 219 characters long; a name shown on the table's buttons may have at most {NAME_LIMIT} (a longer one runs"
+        " past three lines of its button); shorten it",
+        f"{tmp_path / 'desert' / 'board.json'}: spaces[5].name: '{'E' * 40}'... is {NAME_LIMIT + 1} characters long;"
+        f" a name shown on the table's buttons may have at most {NAME_LIMIT} (a longer one runs past three lines of"
+        " its button); shorten it",
+    ]
+    with pytest.raises(InvalidData) as refused:
+        load_data(blackpool, tmp_path)
+    assert "is 219 characters long" in refused.value.problems[0]

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 
+from companion.data import house_dir, read_json, validate_path
+from companion.registry import game_classes
+from companion.screen_font import NAME_LIMIT
 from companion.session import Session
 from tests.ui.conftest import advance, tap
 from tests.ui.test_app import button
@@ -266,3 +271,27 @@ def test_a_choice_under_the_scroll_bar_is_taken_by_a_tap_on_its_edge(start: Any)
     touch.touch_up()
     advance(2)
     assert session.log[-1] == {"type": "roll", "value": 7, "face": {"colour": "white"}}
+
+
+def test_a_cafe_name_at_the_validators_limit_keeps_its_button_within_three_lines(
+    start: Any, wide: None, tmp_path: Path
+) -> None:
+    """A 219-character card name made its button taller than the list and cut its foot off; the validator now
+    refuses names over ``NAME_LIMIT``. A name at the limit, in wide capitals, in Targi's longest kind of choice
+    ("Use ... (G03) at centre 3-1") still reads whole in three lines at 800x480 and 480x800."""
+    targi = game_classes()["targi"]
+    goods = read_json(house_dir(targi) / "goods.json")
+    name = ("WANDERING MOUNTAIN WELL OF MOMENTS WHEN WOMEN MOVE " * 2)[:NAME_LIMIT]
+    goods["cards"] = [{**card, "label": name} if card["label"] == "Pepper Pouch" else card for card in goods["cards"]]
+    (tmp_path / "cafe" / "targi").mkdir(parents=True)
+    (tmp_path / "cafe" / "targi" / "goods.json").write_text(json.dumps(goods), encoding="utf-8")
+    assert validate_path(tmp_path / "cafe", game_classes()) == []
+    app = start(mid_game("targi", cafe_dir=tmp_path / "cafe"))
+    table = app.root.get_screen("table")
+    for size in ((800, 480), (480, 800)):
+        Window.size = size
+        advance(4)
+        (button,) = [b for b in table.buttons() if name in b.text]
+        assert len(button.text) > NAME_LIMIT + 20, button.text
+        assert lines_of(button) <= 3, size
+        assert button.height <= table.ids.choice_scroll.height * 0.5, size
