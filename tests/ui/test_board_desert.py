@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
@@ -13,6 +15,8 @@ import pytest
 from kivy.graphics import Line, Rectangle
 from kivy.uix.widget import Widget
 
+from companion.data import house_dir, read_json, validate_path
+from companion.registry import game_classes
 from companion.session import Session
 from tests.ui.drawing import Words, on_window, pixel, render, words_drawn
 from ui.boards import BoardView, desert, has_drawing, paint
@@ -324,3 +328,46 @@ def test_a_cafe_space_is_drawn_in_the_colour_its_board_prints(canvas: Widget, tm
     (tmp_path / "desert" / "board.json").write_text(json.dumps(board), encoding="utf-8")
     with pytest.raises(InvalidData, match="'#6a1b9' is not a colour written #rrggbb"):
         Session.new("desert", ["black", "pink"], cafe_dir=tmp_path)
+
+
+def long_loop(cafe: Path, extra: int) -> Path:
+    """A café board of 40 + ``extra`` spaces: the house loop with plain spaces of new names put in after space 19."""
+    board = read_json(house_dir(game_classes()["desert"]) / "board.json")
+    plain = [s for s in board["spaces"] if s["type"] in ("safe", "life", "mystery", "collection", "scared", "trade")]
+    added = [
+        {**plain[i % len(plain)], "id": f"added_{i}", "name": f"Crossing {chr(65 + i % 26)}{i // 26 or ''}"}
+        for i in range(extra)
+    ]
+    board["spaces"] = board["spaces"][:20] + added + board["spaces"][20:]
+    for i, space in enumerate(board["spaces"]):
+        space["index"] = i
+    (cafe / "desert").mkdir(parents=True, exist_ok=True)
+    (cafe / "desert" / "board.json").write_text(json.dumps(board), encoding="utf-8")
+    assert validate_path(cafe, game_classes()) == []
+    return cafe
+
+
+@pytest.mark.parametrize("size", [(398, 398), (470, 422)])  # the board at 800x480 and upright at 480x800
+def test_a_long_cafe_loop_drops_the_words_it_cannot_fit_and_shows_numbers(
+    canvas: Widget, size: tuple[int, int], tmp_path: Path
+) -> None:
+    """A 72-space café loop left 20 px spaces, every word on them shrunk to 6 px and cut: none could be read.
+    A space too small for a readable word shows its number (board.json's ``index``) instead; none is smaller."""
+    canvas.size = size
+    session = Session.new("desert", ["black", "pink"], cafe_dir=long_loop(tmp_path / "cafe", 32))
+    spaces = session.game.board.spaces
+    assert len(spaces) == 72
+    drawn = words_drawn(canvas, session)
+    numbered = 0
+    for space in spaces:
+        box = space_box(canvas, session, space.index)
+        assert box[2] < 24, box  # 20-23 px spaces
+        here = [d for d in drawn if d.inside(box)]
+        assert all(d.h >= 9 and d.cut == 0 for d in here), (space.name, here)  # an 8 px font or larger, whole
+        numbered += any(d.text == str(space.index) for d in here)
+        assert word_of(space.name, here) or any(d.text == str(space.index) for d in here), (space.name, here)
+    assert numbered > 60
+    house = Session.new("desert", ["black", "pink"])  # the house loop of 40 keeps a word of every name
+    drawn = words_drawn(canvas, house)
+    for space in house.game.board.spaces:
+        assert word_of(space.name, [d for d in drawn if d.inside(space_box(canvas, house, space.index))]), space.name

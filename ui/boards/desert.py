@@ -20,7 +20,18 @@ from typing import Any
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 
 from ui.boards import focused
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, hex_rgb, ink_on, measure, rgb
+from ui.boards.paint import (
+    ASKED,
+    BACKGROUND,
+    HIGHLIGHT,
+    disc,
+    fitted_text,
+    fitting_size,
+    hex_rgb,
+    ink_on,
+    measure,
+    rgb,
+)
 
 TYPE_RGB = {
     "start": (0.97, 0.88, 0.6),
@@ -59,6 +70,9 @@ ITEM_RGB = {
     "mirage_cloak": (0.75, 0.6, 0.95),
 }
 LABEL_CROWDED = 0.76  # a space with more than three pawns gives them this share of its height, name squeezed above
+# The smallest font a space's words are drawn in: below it, on a café's long loop (72 spaces leave 20 px spaces at
+# 800x480), a word is left off and the space shows its number instead, which a player can count to on the board.
+READABLE_FONT = 8
 PAWN_Y = 0.5  # centre of the pawn row, as a share of the space: between the type label above and the name below
 SMALL_WORDS = {"a", "an", "and", "of", "the"}
 
@@ -265,12 +279,30 @@ def _label_space(space: Mapping[str, Any], name: str, x: float, y: float, cell: 
     label = space_label(space)
     if crowded:
         label_y = y + cell * (1 + LABEL_CROWDED) / 2 + 1
-        fitted_text(x + cell / 2, label_y, name or label, cell * 0.24, cell * 0.9, ink, bold=True)
+        shown = name if readable(name, cell * 0.24, cell * 0.9) else label
+        if readable(shown, cell * 0.24, cell * 0.9):
+            fitted_text(x + cell / 2, label_y, shown, cell * 0.24, cell * 0.9, ink, bold=True)
+        else:
+            _number(space, x, y, cell, ink)
         return
-    if label:
+    if label and readable(label, cell * 0.27, cell * 0.9):
         fitted_text(x + cell / 2, y + cell * 0.84, label, cell * 0.27, cell * 0.9, ink, bold=True)
-    if name:
+    if name and readable(name, cell * 0.29, cell * 0.96):
         fitted_text(x + cell / 2, y + cell * 0.16, name, cell * 0.29, cell * 0.96, ink, bold=True)
+    elif name:
+        _number(space, x, y, cell, ink)
+
+
+def readable(words: str, size: float, max_width: float) -> bool:
+    """Whether ``words`` fit ``max_width`` at a font that can still be read (``READABLE_FONT`` px or more)."""
+    return bool(words) and fitting_size(words, size, max_width, bold=True) >= READABLE_FONT
+
+
+def _number(space: Mapping[str, Any], x: float, y: float, cell: float, ink: tuple[float, float, float]) -> None:
+    """A space too small for its word shows its number on the loop (``index`` in board.json), which still fits."""
+    size = max(READABLE_FONT, cell * 0.42)
+    fitted_text(x + cell / 2, y + max(cell * 0.2, size * 0.6), str(space.get("index", "")), size, cell * 0.96, ink,
+                bold=True)  # fmt: skip
 
 
 def _draw_pawns(

@@ -226,6 +226,20 @@ def measure(words: str, size: float, bold: bool = False) -> tuple[float, float]:
     return label(words, max(6, size), bold).texture.size
 
 
+def fitting_size(words: str, size: float, max_width: float, bold: bool = False) -> float:
+    """The font size ``fitted_text`` draws ``words`` in: ``size``, or smaller until they fit ``max_width`` (6 at least).
+
+    A drawing asks first when a text shrunk that far could not be read, to leave it off instead.
+    """
+    w, _ = measure(words, size, bold)
+    while w > max_width > 0 and size > 6:
+        # Kivy renders whole font sizes, so one step in proportion could leave the text a few pixels too wide,
+        # and the cut took the last figure off ("longest 25" read "longest 2"): step down until it fits.
+        size = max(6.0, min(size - 1, size * max_width / w))
+        w, _ = measure(words, size, bold)
+    return size
+
+
 def fitted_text(
     x: float,
     y: float,
@@ -241,12 +255,8 @@ def fitted_text(
 
     ``anchor`` also accepts "left" (x is the left edge, y the vertical middle) and "right" (x the right edge).
     """
+    size = fitting_size(words, size, max_width, bold)
     w, h = measure(words, size, bold)
-    while w > max_width > 0 and size > 6:
-        # Kivy renders whole font sizes, so one step in proportion could leave the text a few pixels too wide,
-        # and the cut took the last figure off ("longest 25" read "longest 2"): step down until it fits.
-        size = max(6.0, min(size - 1, size * max_width / w))
-        w, h = measure(words, size, bold)
     if w > max_width > 0:
         # Still too wide at the smallest size (a café's one-word space name of 20 letters in a 36 px space):
         # drawn whole, it ran across its neighbours' labels and off the board, so its end is cut instead.
