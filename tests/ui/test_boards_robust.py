@@ -101,22 +101,25 @@ def cafe_desert(tmp_path: Path, rename: dict[str, str]) -> Session:
 
 
 def test_a_long_one_word_space_name_stays_in_its_space(square: Widget, tmp_path: Path) -> None:
-    """A café's space named in one long word is cut at its space's edge, not drawn over its neighbours.
+    """A café's space named in one long word is not drawn over its neighbours, nor cut too small to read.
 
-    The space's word shrinks to 6 px at the least; wider than its space even
-    then, it was drawn whole and ran across the next spaces' labels and off
-    the board.
+    Drawn whole, it ran across the next spaces' labels and off the board;
+    then it was shrunk to 6 px and cut at its space's edge, which nobody
+    could read. A word that does not fit at a readable size gives way to the
+    space's number (board.json's ``index``), inside its space.
     """
     long_name = "Sandsturmschluchtenwanderweg"
     session = cafe_desert(tmp_path, {"palm_spring": long_name})
     drawn = words_drawn(square, session)
-    label = next(d for d in drawn if d.text == long_name)
+    assert not [d for d in drawn if d.text == long_name]
     spaces = session.game.data["board"]["spaces"]
-    cell, x0, _, cols, rows = desert.ring_frame(square, len(spaces))
+    cell, x0, y0, cols, rows = desert.ring_frame(square, len(spaces))
     index = next(i for i, s in enumerate(spaces) if s["id"] == "palm_spring")
-    col, _ = desert.ring_slots(cols, rows)[index]
-    left = x0 + col * cell
-    assert left - 0.5 <= label.x and label.x + label.w <= left + cell + 0.5
+    col, row = desert.ring_slots(cols, rows)[index]
+    left, bottom = x0 + col * cell, y0 + row * cell
+    here = [d for d in drawn if d.inside((left, bottom, cell, cell))]
+    assert str(spaces[index]["index"]) in [d.text for d in here]
+    assert all(left - 0.5 <= d.x and d.x + d.w <= left + cell + 0.5 and d.h >= 9 for d in here), here
 
 
 GAMES = ("blackpool", "desert", "ttd", "targi", "temple")
