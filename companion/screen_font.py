@@ -74,8 +74,8 @@ def length_problems(content: object, where: str) -> list[str]:
 
     Such names are written into the table's choices ("Use Pepper Pouch (G03)
     at centre 3-1", "Rolled 4: move to Mirage Pool"): a café's 219-character
-    card name made a button taller than the list it sits in, its foot cut
-    off. ``NAME_LIMIT`` keeps the longest such choice, even in capitals,
+    card name made a button seven lines high, most of the list it sits in
+    (reported cut off at its foot). ``NAME_LIMIT`` keeps the longest such choice, even in capitals,
     within three lines at 800x480 and 480x800 (tests/ui/test_layout.py
     measures it with the screen's font).
     """
