@@ -46,3 +46,29 @@ def test_the_protocol_and_the_terminal_list_it_so() -> None:
     out = io.StringIO()
     Terminal(session, lambda: None, out).run(iter(["board", "all"]))
     assert f". {action['text']}" in out.getvalue()
+
+
+def ak_onto_a_pawn() -> tuple[Session, dict]:
+    """Red to roll on the house board (seed 0) with Blue 1 on red's Ah Kinchil marker, and Red 1's card play."""
+    session = Session.new("temple", ["red", "blue"])
+    rng = random.Random(0)
+    while session.document()["phase"] != "roll":
+        session.act(rng.choice(session.legal()))
+    document = session.document()
+    assert document["turn"] == "red"
+    document["pawns"]["blue"][0] = [13, 13]  # red's Ah Kinchil marker, the SE corner
+    session = Session.load("temple", document)
+    play = next(a for a in session.legal() if a["type"] == "ahkinchil" and a["pawn"] == "red1")
+    return session, play
+
+
+def test_the_ah_kinchil_play_onto_a_pawn_is_listed_so_by_the_protocol_and_the_terminal() -> None:
+    """The card play read "... Ah Kinchil marker [13,13] (corner)" only; Blue 1 went back unannounced (RU-Q23)."""
+    session, play = ak_onto_a_pawn()
+    assert play["text"].endswith("[13,13] (corner), sending Blue 1 back [RU-Q23]")
+    referee = Referee()
+    referee.session = session
+    assert play["text"] in [a["text"] for a in referee.handle({"cmd": "legal"})["legal"]]
+    out = io.StringIO()
+    Terminal(session, lambda: None, out).run(iter(["board", "all"]))
+    assert f". {play['text']}" in out.getvalue()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.core.test_temple_send_back_choice import landing_on_a_pawn
+from tests.core.test_temple_send_back_choice import ak_onto_a_pawn, landing_on_a_pawn
 from tests.ui.conftest import advance
 
 
@@ -19,3 +19,15 @@ def test_the_button_for_a_move_onto_a_pawn_says_it_goes_back(start: Any) -> None
         table.next_page()
         texts += [b.text for b in table.buttons()]
     assert action["text"] in texts and "back [RU-12" in action["text"]
+
+
+def test_the_button_for_an_ah_kinchil_play_onto_a_pawn_says_it_goes_back(start: Any) -> None:
+    session, play = ak_onto_a_pawn()
+    app = start(session)
+    table = app.root.get_screen("table")
+    advance(4)
+    texts = [b.text for b in table.buttons()]
+    while table.page + 1 < table.arrangement.pages:
+        table.next_page()
+        texts += [b.text for b in table.buttons()]
+    assert play["text"] in texts and play["text"].endswith("sending Blue 1 back [RU-Q23]")

@@ -130,6 +130,15 @@ ALTERNATIVES = {
 }
 
 
+STAIR_ONTO_PAWN = ("RU-23", "RU-Q22")  # a stairway trip ends where a pawn stands (own pawn included)
+AK_ONTO_PAWN = ("RU-Q23",)  # the Ah Kinchil card moves a pawn onto a taken marker (ak_occupied = bump)
+
+
+def _landing_rules(colour: str, occupant: tuple[str, int]) -> tuple[str, ...]:
+    """The clauses of a move ending on a pawn: RU-Q18 too when that pawn is the mover's own."""
+    return ("RU-12", "RU-Q18") if occupant[0] == colour else ("RU-12",)
+
+
 def _route_rule(problem: str) -> str:
     """The clause a refused route breaks.
 
@@ -509,14 +518,16 @@ class TempleGame(Game):
 
     def _ak_actions(self, state: TempleState) -> list[Action]:
         out = []
+        occupied = self._occupied(state)
         for colour, i, marker in self._ak_targets(state):
             verb = "forward" if colour == state.current else "back"
+            occupant = occupied.get(marker)
             out.append(
                 {
                     "type": "ahkinchil",
                     "pawn": pawn_name(colour, i),
                     "text": f"Play the Ah Kinchil card: {pawn_label(colour, i)} {verb} to its Ah Kinchil marker"
-                    f" {self.where(colour, marker)}",
+                    f" {self.where(colour, marker)}{self._sends_back(occupant, AK_ONTO_PAWN)}",
                 }
             )
         return out
@@ -554,7 +565,7 @@ class TempleGame(Game):
         events.append(Event("reward" if colour == player else "penalty", text, ("RU-25", "RU-21"), (player, colour)))
         state = state.with_pawn(colour, i, marker)  # first, as in a send-back (see _send_back)
         if occupant is not None:
-            state = self._send_back(state, [occupant], events, ("RU-Q23",))
+            state = self._send_back(state, [occupant], events, AK_ONTO_PAWN)
         state = state.but(discard=(*state.discard, board.ak_card))
         state = self._draw_one(state, state.turn, events, just_played=True)
         return self._end_turn(state, events)
@@ -741,18 +752,21 @@ class TempleGame(Game):
                 ]
             for end, action in cached:  # who stands where changes without the moves changing: never cached
                 occupant = occupied.get(end)
-                text = action["text"] if occupant is None else f"{action['text']}{self._sends_back(colour, occupant)}"
-                out.append({**action, "text": text})
+                rules = () if occupant is None else _landing_rules(colour, occupant)
+                out.append({**action, "text": f"{action['text']}{self._sends_back(occupant, rules)}"})
         return out
 
     @staticmethod
-    def _sends_back(colour: str, occupant: tuple[str, int]) -> str:
-        """What a move onto a pawn's cell adds to the choice, with the clauses `_apply_move` cites for it.
+    def _sends_back(occupant: tuple[str, int] | None, rules: tuple[str, ...]) -> str:
+        """What a choice ending on a pawn adds to its text, with the clauses its ruling cites for the send-back.
 
-        Only checking the move said that the pawn there goes back: the listed
-        choice read like any other, and a player learnt of it once it was done.
+        Moves, stairway trips and the Ah Kinchil card all use it: only checking
+        the choice said that the pawn there goes back; the listed choice read
+        like any other, and a player learnt of it once it was done. Nothing
+        (an empty text) when nobody stands there.
         """
-        rules = ("RU-12", "RU-Q18") if occupant[0] == colour else ("RU-12",)
+        if occupant is None:
+            return ""
         return f", sending {pawn_label(*occupant)} back [{', '.join(rules)}]"
 
     def _to_move(self, state: TempleState, events: list[Event]) -> TempleState:
@@ -844,7 +858,7 @@ class TempleGame(Game):
                 Event(
                     "penalty",
                     f"{label} lands on {pawn_label(*occupant)}.",
-                    ("RU-12", "RU-Q18") if occupant[0] == colour else ("RU-12",),
+                    _landing_rules(colour, occupant),
                     (occupant[0],),
                 )
             )
@@ -1007,7 +1021,7 @@ class TempleGame(Game):
         state = state.with_pawn(colour, i, dest)
         if occupant is not None:
             events.append(
-                Event("penalty", f"{pawn_label(*occupant)} was on that stairway.", ("RU-23", "RU-Q22"), (occupant[0],))
+                Event("penalty", f"{pawn_label(*occupant)} was on that stairway.", STAIR_ONTO_PAWN, (occupant[0],))
             )
             state = self._send_back(state, [occupant], events, ("RU-23",))
         return state
@@ -1016,12 +1030,14 @@ class TempleGame(Game):
         task = state.tasks[0]
         if task.kind == "stair":
             i = task.pawns[0]
+            occupied = self._occupied(state)
             return [
                 {
                     "type": "stair",
                     "pawn": pawn_name(task.colour, i),
                     "to": list(self.board.xy(s)),
-                    "text": f"{pawn_label(task.colour, i)} to the stairway at {self.where(task.colour, s)}",
+                    "text": f"{pawn_label(task.colour, i)} to the stairway at {self.where(task.colour, s)}"
+                    f"{self._sends_back(occupied.get(s), STAIR_ONTO_PAWN)}",
                 }
                 for s in self._stair_destinations(state, task.colour, task.node)
             ]
