@@ -1,4 +1,4 @@
-"""What the temple's and Blackpool's boards leave on the canvas at every step: texts rendered once, few draws.
+"""What the temple's, Blackpool's and Targi's boards leave on the canvas at every step: texts rendered once, few draws.
 
 A board is drawn again at every step. Each text was rendered afresh (150-180 labels a step on these two
 boards, each a new texture for the GL driver) though nearly all were the step before's, and every cell,
@@ -19,7 +19,7 @@ from tests.ui.drawing import on_window
 from ui.boards import BoardView, drawer_for, paint
 from ui.shots import mid_game
 
-GAMES = ("temple", "blackpool")
+GAMES = ("temple", "blackpool", "targi")
 
 
 @pytest.fixture
@@ -83,8 +83,10 @@ def test_the_labels_kept_are_bounded(canvas: Widget) -> None:
 # Draws on the canvas (each a Kivy vertex instruction) mid-game, where there were 306 on Blackpool's board and 384
 # on the temple's: the squares, the names' patches, the cells, holes, stairs, idols, steps and the strips' chips
 # are a mesh a colour now, and the temple's coordinates and step numbers a mesh a figure; the other texts, the
-# lines and the pieces as before.
-MOST_DRAWS = {"blackpool": 150, "temple": 115}
+# lines and the pieces as before. Targi's board was 224 (248 at 1003 px, its printed names then shown): each card's
+# edge, face, band, tag chip and frame, each tile and chip a rectangle, every text and piece a draw; now its shapes are
+# a mesh a layer and colour, its texts a mesh a texture and colour, its pieces a mesh a colour (114 and 138).
+MOST_DRAWS = {"blackpool": 150, "temple": 115, "targi": 140}
 
 
 @pytest.mark.parametrize("game", sorted(MOST_DRAWS))
@@ -103,3 +105,13 @@ def test_the_temples_marked_slots_add_no_draw_each(canvas: Widget, middles: dict
     plain = sum(isinstance(i, VertexInstruction) for i in draw(canvas, middles["temple"]))
     marked = draw(canvas, middles["temple"], marked=frozenset(range(1, 13)), focus=3, last=5)
     assert sum(isinstance(i, VertexInstruction) for i in marked) <= plain + 2
+
+
+def test_targis_marked_cards_add_no_draw_each(canvas: Widget, middles: dict[str, Session]) -> None:
+    """Every card offered (a Targi's placing offers most of the border) was a frame of four rectangles and a seam,
+    five draws a card: the frames are a mesh a colour now, whatever the number of cards marked."""
+    session = middles["targi"]
+    plain = sum(isinstance(i, VertexInstruction) for i in draw(canvas, session))
+    everywhere = frozenset(range(1, 17)) | {(r, c) for r in (1, 2, 3) for c in (1, 2, 3)}
+    marked = draw(canvas, session, marked=everywhere, focus=(2, 2), asked=None, last=5)
+    assert sum(isinstance(i, VertexInstruction) for i in marked) <= plain + 5

@@ -155,11 +155,13 @@ def fit_text(
     bold: bool = False,
     halign: str = "center",
     min_size: float = 7,
+    into: Texts | None = None,
 ) -> float:
     """Draw ``words`` centred in ``box`` (x, y, w, h), wrapped at spaces and shrunk until nothing is cut off.
 
     Card labels and panel captions come from café data of any length, so a
     drawing cannot know in advance which font size fits; returns the size used.
+    ``into`` gathers the text there (``Texts``) instead of drawing it now.
     """
     x, y, w, h = box
     if w < 2 or h < 2 or not words:
@@ -179,14 +181,13 @@ def fit_text(
         # "l"), which reads as two words. Lines break only at spaces here, and the word is cut at the edge below.
         made = label(_wrap_at_spaces(words, w, size, bold), size, bold, halign=halign)
         tw, th = made.texture.size
-    Color(*colour, 1)
     if tw <= w and th <= h:
-        Rectangle(texture=made.texture, pos=(x + (w - tw) / 2, y + (h - th) / 2), size=(tw, th))
+        _quad(into, made.texture, colour, (x + (w - tw) / 2, y + (h - th) / 2), (tw, th))
     else:  # even the minimum font overflows: show the top-left part that fits rather than spill over neighbours
         u, v = min(1.0, w / tw), min(1.0, h / th)
         cw, ch = tw * u, th * v
         coords = (0, v, u, v, u, 0, 0, 0)  # label textures are stored upside down
-        Rectangle(texture=made.texture, pos=(x + (w - cw) / 2, y + (h - ch) / 2), size=(cw, ch), tex_coords=coords)
+        _quad(into, made.texture, colour, (x + (w - cw) / 2, y + (h - ch) / 2), (cw, ch), coords)
     return size
 
 
