@@ -12,13 +12,13 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
-from kivy.graphics import Line, Rectangle
+from kivy.graphics import Line
 from kivy.uix.widget import Widget
 
 from companion.data import house_dir, read_json, validate_path
 from companion.registry import game_classes
 from companion.session import Session
-from tests.ui.drawing import Words, on_window, pixel, render, words_drawn
+from tests.ui.drawing import Words, on_window, pixel, quads, render, words_drawn
 from ui.boards import BoardView, desert, has_drawing, paint
 from ui.boards.paint import rgb
 from ui.shots import mid_game
@@ -215,10 +215,11 @@ def drawn_with_words(widget: Widget, view: BoardView) -> tuple[bytes, list[tuple
     widget.canvas.clear()
     with patch.object(paint, "CoreLabel", Remembered):
         desert.draw(widget, view)
-    drawn = [
-        (k, Words(str(made[id(i.texture)].text), i.pos[0] - widget.x, i.pos[1] - widget.y, i.size[0], i.size[1]))
+    drawn = [  # a text alone or in a mesh of the texts sharing its texture
+        (k, Words(str(made[id(i.texture)].text), x - widget.x, y - widget.y, w, h))
         for k, i in enumerate(widget.canvas.children)
-        if isinstance(i, Rectangle) and id(i.texture) in made and made[id(i.texture)].text
+        if id(getattr(i, "texture", None)) in made and made[id(i.texture)].text
+        for x, y, w, h in quads(i)
     ]
     return bytes(widget.export_as_image().texture.pixels), drawn
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line, Rectangle
@@ -24,6 +24,7 @@ from ui.boards.paint import (
     ASKED,
     BACKGROUND,
     HIGHLIGHT,
+    Texts,
     disc,
     fitted_text,
     fitting_size,
@@ -32,6 +33,7 @@ from ui.boards.paint import (
     measure,
     rgb,
 )
+from ui.boards.shapes import Shapes
 
 TYPE_RGB = {
     "start": (0.97, 0.88, 0.6),
@@ -75,6 +77,21 @@ LABEL_CROWDED = 0.76  # a space with more than three pawns gives them this share
 READABLE_FONT = 8
 PAWN_Y = 0.5  # centre of the pawn row, as a share of the space: between the type label above and the name below
 SMALL_WORDS = {"a", "an", "and", "of", "the"}
+
+
+class Board:
+    """What the drawing puts on the canvas, gathered so that it goes on in a few draws instead of one a shape.
+
+    The board was 157-164 draws, each space's colour, each word and each panel row and chip one of its own.
+    Spaces, the panel's rows and chips never overlap, so their colours are a mesh a colour (``flat``); the
+    red frames, the marks, the acting row's rim and the panel's pawns go on over them (``over``, in the order
+    drawn), then every word (a mesh a texture and colour), then the pawns on the ring, as before.
+    """
+
+    def __init__(self) -> None:
+        self.flat = Shapes()
+        self.over: list[Callable[[], None]] = []
+        self.texts = Texts()
 
 
 def challenge_label(challenge: Mapping[str, Any]) -> str:
@@ -208,12 +225,18 @@ def draw(widget: Any, view: Any) -> None:
     for player, piece in player_pieces(document):
         by_space.setdefault(index_of.get(piece.get("space"), 0), []).append((player, piece))
 
+    board = Board()
     with widget.canvas:
         Color(*BACKGROUND, 1)
         Rectangle(pos=widget.pos, size=widget.size)
         for i, space in enumerate(spaces):
             col, row = slots[i]
-            _fill_space(space, x0 + col * cell, y0 + row * cell, cell)
+            _fill_space(space, x0 + col * cell, y0 + row * cell, cell, board)
+        inner = (x0 + cell * 1.15, y0 + cell * 1.15, cell * (cols - 2.3), cell * (rows - 2.3))
+        _draw_panel(inner, document, spaces, index_of, mover, winner, board)  # inside the ring: no overlap
+        board.flat.draw()
+        for draw_over in board.over:
+            draw_over()
         # The marks go between a space's colour and its words: drawn over the words, the gold frame cut
         # every marked space's labels in half and blanked the tapped one, the very space being chosen.
         for i, space in enumerate(spaces):  # where a legal move may go, gold edged; the one listed, thick
@@ -236,12 +259,12 @@ def draw(widget: Any, view: Any) -> None:
         for i, space in enumerate(spaces):
             col, row = slots[i]
             crowded = len(by_space.get(i, ())) > 3
-            _label_space(space, names.get(str(space.get("id")), ""), x0 + col * cell, y0 + row * cell, cell, crowded)
+            name = names.get(str(space.get("id")), "")
+            _label_space(space, name, x0 + col * cell, y0 + row * cell, cell, crowded, board.texts)
+        board.texts.draw()
         for i, here in by_space.items():
             col, row = slots[i]
             _draw_pawns(here, x0 + col * cell, y0 + row * cell, cell, mover, winner)
-        inner = (x0 + cell * 1.15, y0 + cell * 1.15, cell * (cols - 2.3), cell * (rows - 2.3))
-        _draw_panel(inner, document, spaces, index_of, mover, winner)
 
 
 def space_rgb(space: Mapping[str, Any]) -> tuple[float, float, float]:
@@ -256,18 +279,24 @@ def space_ink(space: Mapping[str, Any]) -> tuple[float, float, float]:
     return ink_on(space_rgb(space))
 
 
-def _fill_space(space: Mapping[str, Any], x: float, y: float, cell: float) -> None:
+def _fill_space(space: Mapping[str, Any], x: float, y: float, cell: float, board: Board) -> None:
     """The space's colour, and the red frame of the two spaces the race is about."""
     kind = str(space.get("type"))
-    Color(*space_rgb(space), 1)
-    Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
+    board.flat.rectangle(0, space_rgb(space), x + 1, y + 1, cell - 2, cell - 2)
     challenge = space.get("challenge") if isinstance(space.get("challenge"), Mapping) else None
     if kind == "secret_passage" or (challenge is not None and challenge.get("attemptLimit", 3) is None):
-        Color(0.75, 0.05, 0.05, 1)  # the two spaces the race is about: the Guardian's Test and the goal
-        Line(rectangle=(x + 3, y + 3, cell - 6, cell - 6), width=max(1.5, cell * 0.05))
+        board.over.append(lambda: _red_frame(x, y, cell))
 
 
-def _label_space(space: Mapping[str, Any], name: str, x: float, y: float, cell: float, crowded: bool) -> None:
+def _red_frame(x: float, y: float, cell: float) -> None:
+    """The two spaces the race is about, the Guardian's Test and the goal, framed red inside their colour."""
+    Color(0.75, 0.05, 0.05, 1)
+    Line(rectangle=(x + 3, y + 3, cell - 6, cell - 6), width=max(1.5, cell * 0.05))
+
+
+def _label_space(
+    space: Mapping[str, Any], name: str, x: float, y: float, cell: float, crowded: bool, texts: Texts | None = None
+) -> None:
     """Type label along the top, the name's word along the bottom, the pawns between them.
 
     A crowded space (four pawns or more, at the start mostly) needs its
@@ -281,16 +310,16 @@ def _label_space(space: Mapping[str, Any], name: str, x: float, y: float, cell: 
         label_y = y + cell * (1 + LABEL_CROWDED) / 2 + 1
         shown = name if readable(name, cell * 0.24, cell * 0.9) else label
         if readable(shown, cell * 0.24, cell * 0.9):
-            fitted_text(x + cell / 2, label_y, shown, cell * 0.24, cell * 0.9, ink, bold=True)
+            fitted_text(x + cell / 2, label_y, shown, cell * 0.24, cell * 0.9, ink, bold=True, into=texts)
         else:
-            _number(space, x, y, cell, ink)
+            _number(space, x, y, cell, ink, texts)
         return
     if label and readable(label, cell * 0.27, cell * 0.9):
-        fitted_text(x + cell / 2, y + cell * 0.84, label, cell * 0.27, cell * 0.9, ink, bold=True)
+        fitted_text(x + cell / 2, y + cell * 0.84, label, cell * 0.27, cell * 0.9, ink, bold=True, into=texts)
     if name and readable(name, cell * 0.29, cell * 0.96):
-        fitted_text(x + cell / 2, y + cell * 0.16, name, cell * 0.29, cell * 0.96, ink, bold=True)
+        fitted_text(x + cell / 2, y + cell * 0.16, name, cell * 0.29, cell * 0.96, ink, bold=True, into=texts)
     elif name:
-        _number(space, x, y, cell, ink)
+        _number(space, x, y, cell, ink, texts)
 
 
 def readable(words: str, size: float, max_width: float) -> bool:
@@ -298,11 +327,13 @@ def readable(words: str, size: float, max_width: float) -> bool:
     return bool(words) and fitting_size(words, size, max_width, bold=True) >= READABLE_FONT
 
 
-def _number(space: Mapping[str, Any], x: float, y: float, cell: float, ink: tuple[float, float, float]) -> None:
+def _number(
+    space: Mapping[str, Any], x: float, y: float, cell: float, ink: tuple[float, float, float], texts: Texts | None
+) -> None:
     """A space too small for its word shows its number on the loop (``index`` in board.json), which still fits."""
     size = max(READABLE_FONT, cell * 0.42)
     fitted_text(x + cell / 2, y + max(cell * 0.2, size * 0.6), str(space.get("index", "")), size, cell * 0.96, ink,
-                bold=True)  # fmt: skip
+                bold=True, into=texts)  # fmt: skip
 
 
 def _draw_pawns(
@@ -344,6 +375,7 @@ def _draw_panel(
     index_of: Mapping[str, int],
     mover: str | None,
     winner: str | None,
+    board: Board,
 ) -> None:
     """One row per player inside the ring: what a player asks the referee most (Lives, items, lap, out)."""
     x, y, w, h = box
@@ -361,7 +393,7 @@ def _draw_panel(
     else:
         header = f"Round {round_no}  -  roll for order"
     header_h = unit * 0.1
-    fitted_text(x + w / 2, top - header_h / 2, header, unit * 0.065, w, HIGHLIGHT, bold=True)
+    fitted_text(x + w / 2, top - header_h / 2, header, unit * 0.065, w, HIGHLIGHT, bold=True, into=board.texts)
     players = player_pieces(document)
     if not players:
         return
@@ -370,7 +402,7 @@ def _draw_panel(
     for k, (player, piece) in enumerate(players):
         row_top = top - header_h - gap - k * row_h
         _draw_player_row(
-            (x, row_top - row_h + gap / 2, w, row_h - gap / 2), player, piece, spaces, index_of, player == mover
+            (x, row_top - row_h + gap / 2, w, row_h - gap / 2), player, piece, spaces, index_of, player == mover, board
         )
 
 
@@ -381,34 +413,43 @@ def _draw_player_row(
     spaces: Sequence[Mapping[str, Any]],
     index_of: Mapping[str, int],
     to_play: bool,
+    board: Board,
 ) -> None:
     x, y, w, h = box
     out = bool(piece.get("out"))
-    Color(*((0.2, 0.2, 0.22) if not out else (0.12, 0.12, 0.13)), 1)
-    Rectangle(pos=(x, y), size=(w, h))
-    if to_play:
-        Color(*HIGHLIGHT, 1)
-        Line(rectangle=(x + 1, y + 1, w - 2, h - 2), width=max(1.5, h * 0.04))
+    board.flat.rectangle(0, (0.2, 0.2, 0.22) if not out else (0.12, 0.12, 0.13), x, y, w, h)
     line1, line2 = y + h * 0.72, y + h * 0.28
     big = h * 0.34
     r = h * 0.3
-    disc(x + h * 0.45, y + h / 2, r, rgb(player) if not out else (0.35, 0.35, 0.35), (1, 1, 1), 1.5)
+
+    def rim_and_pawn() -> None:
+        if to_play:
+            Color(*HIGHLIGHT, 1)
+            Line(rectangle=(x + 1, y + 1, w - 2, h - 2), width=max(1.5, h * 0.04))
+        disc(x + h * 0.45, y + h / 2, r, rgb(player) if not out else (0.35, 0.35, 0.35), (1, 1, 1), 1.5)
+
+    board.over.append(rim_and_pawn)
+    texts = board.texts
     left = x + h * 0.9
     right = x + w - h * 0.15
     dim = (0.6, 0.6, 0.6)
     lives = int(piece.get("lives", 0) or 0)
     lives_text = "OUT this round" if out else f"{lives} {'Life' if lives == 1 else 'Lives'}"
     lives_ink = (1, 0.45, 0.4) if out or lives <= 1 else (1, 1, 1)
-    lives_w, _ = fitted_text(right, line1, lives_text, big, (right - left) * 0.55, lives_ink, anchor="right", bold=True)
+    lives_w, _ = fitted_text(
+        right, line1, lives_text, big, (right - left) * 0.55, lives_ink, anchor="right", bold=True, into=texts
+    )
     fitted_text(left, line1, str(player).capitalize(), big, right - left - lives_w - h * 0.3,
-                dim if out else (1, 1, 1), anchor="left", bold=True)
+                dim if out else (1, 1, 1), anchor="left", bold=True, into=texts)
     index = index_of.get(piece.get("space"), 0)
     if piece.get("lap"):
         lap_text, lap_ink = "lap done", (0.45, 0.95, 0.5)
     else:
         lap_text, lap_ink = f"lap {index}/{len(spaces)}", (0.85, 0.85, 0.85)
-    lap_w, _ = fitted_text(right, line2, lap_text, big * 0.8, (right - left) * 0.3, lap_ink, anchor="right", bold=True)
-    _draw_items(left, line2, right - lap_w - h * 0.2 - left, h * 0.36, piece, spaces, index)
+    lap_w, _ = fitted_text(
+        right, line2, lap_text, big * 0.8, (right - left) * 0.3, lap_ink, anchor="right", bold=True, into=texts
+    )
+    _draw_items(left, line2, right - lap_w - h * 0.2 - left, h * 0.36, piece, spaces, index, board)
 
 
 def _draw_items(
@@ -419,6 +460,7 @@ def _draw_items(
     piece: Mapping[str, Any],
     spaces: Sequence[Mapping[str, Any]],
     index: int,
+    board: Board,
 ) -> None:
     """Items as coloured chips (a Compass is what wins), then any turn-affecting notes.
 
@@ -455,18 +497,26 @@ def _draw_items(
         scale = 1.0
     x = left
     for word, fill in chips:
-        x += _chip(x, cy, word, size * scale, left + width - x, fill, chip_h, pad * scale) + gap
+        x += _chip(x, cy, word, size * scale, left + width - x, fill, chip_h, pad * scale, board) + gap
     # Parts that do not fit at a readable size are left off from the end, rather than the whole note
     # shrunk to 5 px: "2 failed" squeezed beside an item count could not be read from the chair.
     while len(notes) > 1 and measure("  ".join(notes), size)[0] > left + width - x:
         notes.pop()
     note = "  ".join(notes)
     if note and measure(note, size * 0.75)[0] <= left + width - x:  # unreadably small helps nobody
-        fitted_text(x, cy, note, size, left + width - x, (0.8, 0.8, 0.8), anchor="left")
+        fitted_text(x, cy, note, size, left + width - x, (0.8, 0.8, 0.8), anchor="left", into=board.texts)
 
 
 def _chip(
-    x: float, cy: float, word: str, size: float, budget: float, fill: tuple[float, float, float], h: float, pad: float
+    x: float,
+    cy: float,
+    word: str,
+    size: float,
+    budget: float,
+    fill: tuple[float, float, float],
+    h: float,
+    pad: float,
+    board: Board,
 ) -> float:
     """A label on the item's colour; returns its width so the next chip follows it."""
     tw, _ = measure(word, size, True)
@@ -474,7 +524,6 @@ def _chip(
         size = max(6.0, size * (budget - 2 * pad) / max(tw, 1))
         tw, _ = measure(word, size, True)
     cw = tw + 2 * pad
-    Color(*fill, 1)
-    Rectangle(pos=(x, cy - h / 2), size=(cw, h))
-    fitted_text(x + cw / 2, cy, word, size, cw, (0, 0, 0), bold=True)
+    board.flat.rectangle(1, fill, x, cy - h / 2, cw, h)  # over its row
+    fitted_text(x + cw / 2, cy, word, size, cw, (0, 0, 0), bold=True, into=board.texts)
     return cw
