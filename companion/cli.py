@@ -29,6 +29,7 @@ from companion.option_types import count, folder, named, positive
 from companion.paths import env_or, user_data_dir, write_whole
 from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
+from companion.registry import unknown_game as registry_unknown_game
 from companion.session import Session, export_game, open_table, replay_record
 from companion.simulate import SimulationError, outcome, play_random_game
 from companion.terminal import Terminal, ask_new_game, input_still_waiting, split_players
@@ -164,9 +165,8 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
 
 
 def unknown_game(game_id: str) -> str:
-    """Why ``game_id`` names no game, with every game a table can play, by id and by name."""
-    listed = "".join(f"\n  {gid:<10} {cls.title}" for gid, cls in game_classes().items())
-    return f"no game {quoted(game_id)}; the games are:{listed}"
+    """Why ``game_id`` names no game, every game listed a line each, by id and by name (`registry.unknown_game`)."""
+    return registry_unknown_game(game_id, columns=True)
 
 
 def _last_game_offer(journal: Journal, cafe: Path | None) -> list[FinishedGame]:

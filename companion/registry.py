@@ -50,10 +50,24 @@ def title_of(game_id: str) -> str:
     return game_cls.title if game_cls is not None else game_id
 
 
+def unknown_game(game_id: object, columns: bool = False) -> str:
+    """Why ``game_id`` names no game, with every game a table can play by id and by name: a protocol client
+    (one line, ``ttd - Through the Desert; ...``) or a terminal (``columns``, one game a line) is told which to send.
+
+    Ids alone ("games: blackpool, desert, ...") left "ttd" and "desert" to be guessed at.
+    """
+    classes = game_classes()
+    if columns:
+        listed = "".join(f"\n  {gid:<10} {cls.title}" for gid, cls in classes.items())
+    else:
+        listed = " " + "; ".join(f"{gid} - {cls.title}" for gid, cls in classes.items())
+    return f"no game {quoted(game_id)}; the games are:{listed}"
+
+
 def game_class(game_id: object) -> type[Game]:
     classes = game_classes()
     if not isinstance(game_id, str) or game_id not in classes:
-        raise UnknownGame(f"no game {quoted(game_id)}; games: {', '.join(classes)}")
+        raise UnknownGame(unknown_game(game_id))
     return classes[game_id]
 
 

@@ -6,6 +6,7 @@ import io
 import json
 
 from companion.protocol import Referee, serve
+from companion.registry import title_of
 
 
 def ask(referee: Referee, request: object) -> dict:
@@ -181,3 +182,12 @@ def test_the_session_in_docs_protocol_md_answers_as_written() -> None:
             answer = referee.handle(json.loads(line[2:]))
         else:
             assert answer == json.loads(line[2:])
+
+
+def test_an_unknown_game_is_refused_with_every_game_by_id_and_name() -> None:
+    """The refusal listed ids alone ("games: blackpool, desert, ..."): a client was left to guess what "ttd" is."""
+    answer = Referee().handle({"cmd": "new", "game": "chess", "players": ["a", "b"]})
+    message = answer["error"]["message"]
+    assert answer["error"]["code"] == "unknown_game" and message.startswith("no game 'chess'; the games are: ")
+    for game_id in ("blackpool", "ttd"):
+        assert f"{game_id} - {title_of(game_id)}" in message
