@@ -210,6 +210,10 @@ def cmd_referee(args: argparse.Namespace) -> int:
         if line:
             print(f"companion: {line}", file=sys.stderr)
     serve(referee, sys.stdin.buffer, sys.stdout)
+    if journal is not None and not journal.kept_on_disk:
+        # As play does: the note above said the game lives in memory only; a script must not take it as journalled.
+        print(f"companion: nothing was journalled in {args.journal}: the game ended with the process", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -635,3 +635,19 @@ def test_players_given_without_a_game_are_taken_once_the_game_is_chosen(
     assert main(["play", "--players", "red,blue", "--journal", str(journal)]) == 0
     assert "Players in turn order" not in capsys.readouterr().out
     assert Journal(journal).latest_game().start["players"] == ["red", "blue"]
+
+
+def test_referee_on_a_journal_that_cannot_be_written_says_so_and_ends_non_zero(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The referee answered from memory and lost the game at the end, yet exited 0, so a script took it as kept."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    journal = blocker / "j.sqlite3"
+    request = b'{"cmd": "new", "game": "race", "players": ["red", "blue"]}\n'
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(request)))
+    assert main(["referee", "--journal", str(journal)]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["ok"] is True, captured.out
+    assert captured.err.startswith(f"companion: no folder for the journal {journal}")
+    assert f"nothing was journalled in {journal}" in captured.err
