@@ -152,6 +152,10 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
     if not args.dice_sensor:
         print("Give --tag TAG --card CARD, or --dice-sensor URL to teach from the board.", file=sys.stderr)
         return 2
+    if sys.stdin is None:  # `<&-`: it said "input stopped: input(): lost sys.stdin" and ended 0, having taught nothing
+        print("companion: hw teach reads the card ids typed in answer from its standard input, which is closed; "
+              "run it at a terminal, or link one tag with --tag TAG --card CARD", file=sys.stderr)
+        return 1
     tolerant_stdin()  # card ids are typed in answer; a stray non-UTF-8 byte must not end the teaching
     # Tags and typed lines in one queue, so a 'q' typed while no card lies on the board ends the teaching then,
     # not once a tag is next laid (its answer was read only after a tag's question).
@@ -174,6 +178,7 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
             inbox.put(message)
 
     asked: list[SlotReport] = []  # the tag whose card is asked for, then those laid meanwhile
+    taught = 0  # this run's links: an input that ends before any taught nothing, which must not end 0
 
     def ask_next() -> None:
         if asked:
@@ -193,7 +198,14 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
             except queue.Empty:
                 continue
             if item is None:  # the input ended
-                return 0
+                if taught:
+                    return 0
+                if asked:  # the card question stands unanswered on stdout: the reason starts a line of its own
+                    print(flush=True)
+                print(f"companion: hw teach: the input ended before any card id was typed, so no tag was taught "
+                      f"({tags.path} is as it was); type the ids at a terminal, or link one tag with "
+                      "--tag TAG --card CARD", file=sys.stderr)
+                return 1
             if isinstance(item, SlotReport):
                 asked.append(item)
                 if len(asked) == 1:
@@ -208,6 +220,7 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
                 continue
             if answer in known:
                 tags.teach(asked[0].tag, answer)  # type: ignore[arg-type]
+                taught += 1
                 print(f"  saved ({tags.path})")
             elif answer:
                 print(f"  no card {quoted(answer)}")

@@ -238,6 +238,21 @@ def test_teaching_ends_on_q_typed_before_any_tag_is_laid(tmp_path: Path) -> None
     assert not (tmp_path / "t.json").exists()
 
 
+@pytest.mark.parametrize("closed", [False, True])
+def test_teaching_whose_input_ends_before_any_card_taught_nothing_and_says_so(tmp_path: Path, closed: bool) -> None:
+    """With its input at an end (</dev/null) or closed (<&-), teaching ended 0 ("input stopped: input(): lost
+    sys.stdin" for the closed one): a setup script went on as if the tags were taught."""
+    tags = tmp_path / "t.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "hw", "teach", "--tags", str(tags), "--dice-sensor",
+         str(tmp_path / "no-port")], cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+        preexec_fn=(lambda: os.close(0)) if closed else None,
+    )
+    said = "which is closed" if closed else "the input ended before any card id was typed, so no tag was taught"
+    assert done.returncode == 1 and said in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert "input stopped" not in done.stdout and not tags.exists()
+
+
 def test_teaching_asks_for_each_tag_laid_and_saves_the_answer(tmp_path: Path, sensor: SimulatedSensor) -> None:
     tags = tmp_path / "t.json"
     with teaching("--tags", str(tags), "--dice-sensor", sensor.path) as teach:
