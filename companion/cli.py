@@ -76,8 +76,9 @@ def tolerant_stdin() -> None:
 Attach = Callable[[Terminal], Callable[[], None]]
 
 
-def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
-    """The terminal referee; ``attach`` wires table inputs (an adapter's ``hw play``) to its controller."""
+def cmd_play(args: argparse.Namespace, attach: Attach | None = None, resume_as: str | None = None) -> int:
+    """The terminal referee; ``attach`` wires table inputs (an adapter's ``hw play``) to its controller, and
+    ``resume_as`` is the command that resumes with them (a bare `companion play` would resume without)."""
     if args.game is not None and args.game not in game_classes():
         # Refused before anything is opened or asked: `--game nope` asked "Which game?" on a pipe that may never
         # answer, and a script went on as if it had started a game (exit 0).
@@ -89,7 +90,7 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
     if note:
         print(note)
     named = args.journal and Path(args.journal).resolve() != default_journal_path().resolve()
-    resume = f"companion play --journal {shlex.quote(args.journal)}" if named else "companion play"
+    resume = resume_as or (f"companion play --journal {shlex.quote(args.journal)}" if named else "companion play")
     if session is not None and args.game in game_classes() and session.game.id != args.game:
         # Starting another game sets this one aside for good; only --new says so (the help, README).
         title = game_class(args.game).title
@@ -136,7 +137,7 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None) -> int:
             return made
 
     terminal = Terminal(session, make_session, sys.stdout)
-    if named:  # a bare `companion play` opens the default journal and would never find this game
+    if named or resume_as:  # a bare `companion play` opens the default journal and would never find this game
         terminal.resume_command = resume
     try:
         if attach is None:

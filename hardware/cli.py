@@ -11,6 +11,7 @@ import functools
 import json
 import queue
 import random
+import shlex
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -72,7 +73,32 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
 
 
 def cmd_hw_play(args: argparse.Namespace) -> int:
-    return cmd_play(args, attach_hardware(args))
+    return cmd_play(args, attach_hardware(args), resume_command(args))
+
+
+def resume_command(args: argparse.Namespace) -> str:
+    """The `hw play` that resumes this game at this table: the same journal, café data, sensor, buttons, tags,
+    camera and picture settings given.
+
+    The goodbye said `companion play --journal ...`, which resumes the game with no sensor, buttons or camera.
+    """
+    from companion.cli import default_journal_path
+
+    words = ["companion", *(["--cafe", str(args.cafe)] if args.cafe else []), "hw", "play"]
+    if args.journal and Path(args.journal).resolve() != default_journal_path().resolve():
+        words += ["--journal", str(args.journal)]
+    for flag, value in (("--dice-sensor", args.dice_sensor), ("--hardware-config", args.hardware_config),
+                        ("--tags", args.tags), ("--camera", args.camera), ("--turn", args.turn),
+                        ("--mains", args.mains)):
+        if value is not None:
+            words += [flag, str(value)]
+    if args.buttons != "none":
+        words += ["--buttons", args.buttons]
+    if args.mirror is not None:
+        words.append("--mirror" if args.mirror else "--no-mirror")
+    if args.tray is not None:
+        words += ["--tray", ",".join(f"{share:g}" for share in args.tray.as_list()) or "whole"]
+    return shlex.join(words)
 
 
 def cmd_simulate_dice(args: argparse.Namespace) -> int:

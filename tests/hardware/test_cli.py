@@ -447,3 +447,22 @@ def test_ctrl_c_in_hw_bench_reports_the_rolls_measured_so_far(
     out = capsys.readouterr().out
     assert "(blackpool, 3 of 50 rolls (stopped by Ctrl-C) over a pty, with the durable journal commit):" in out, out
     assert "  median " in out
+
+
+def test_the_hw_play_goodbye_names_the_hw_play_that_resumes_the_same_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The goodbye said 'companion play --journal ...', which resumes the game without its sensor and buttons."""
+    import shlex
+
+    from companion.cli import build_parser
+
+    monkeypatch.setattr("builtins.input", slow_typist(["q"], 0.2))
+    setup = ["--journal", str(tmp_path / "j j.sqlite3"), "--dice-sensor", "loop://", "--buttons", "mock",
+             "--turn", "90", "--no-mirror", "--tray", "10%,20%,60%,90%"]
+    assert main(["hw", "play", "--game", "blackpool", "--players", "red,blue", *setup]) == 0
+    said = capsys.readouterr().out.rsplit("to resume it: ", 1)[1].strip()
+    assert said.startswith("companion hw play --journal ") and "companion play" not in said, said
+    given = build_parser().parse_args(shlex.split(said)[1:])
+    for option in ("journal", "dice_sensor", "buttons", "turn", "mirror", "tray"):
+        assert getattr(given, option) == getattr(build_parser().parse_args(["hw", "play", *setup]), option), option
