@@ -10,6 +10,7 @@ from __future__ import annotations
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -20,6 +21,7 @@ from companion.session import Session
 from vision.board_photos import board_photo
 from vision.card_catalogue import load_temple_board, load_temple_cards
 from vision.card_reader import CardReader
+from vision.ctrl_c import until_ctrl_c
 from vision.d6_reader import D6Reader, ModelMissing
 from vision.dice_render import render_dice_scene, render_far_dice_scene, render_far_tray_scene
 from vision.feed import CameraFeed
@@ -148,60 +150,66 @@ def idle_cost(reader, fps: int = 30, seconds: int = 60) -> dict[str, float]:
     return {"idle_reads_per_minute": settler.reads, "idle_ms_per_second": round(elapsed * 1000 / seconds, 1)}
 
 
-def run_bench(repeat: int) -> tuple[dict[str, object], list[str]]:
-    """(timings by name, readers skipped and why); a timing is (median, best) ms."""
+def run_bench(repeat: int) -> tuple[dict[str, object], list[str], bool]:
+    """(timings by name, readers skipped and why, whether a Ctrl-C stopped it); a timing is (median, best) ms.
+
+    After a Ctrl-C the timings taken so far are kept: the command prints them as partial (`vision.ctrl_c`).
+    """
     repeat = max(1, repeat)
     rng = np.random.default_rng(1)
     results: dict[str, object] = {}
     skipped: list[str] = []
-    gate = MotionGate()
-    scene, _, _ = render_dice_scene(rng, 640, 480, count=4)
-    results["motion_gate_ms"] = time_ms(gate.is_still, scene, repeat)
-    try:
-        d6 = D6Reader()
-        results["d6_ms_1_die"] = time_ms(d6.read, render_dice_scene(rng, 640, 480, count=1)[0], repeat)
-        results["d6_ms_4_dice"] = time_ms(d6.read, scene, repeat)
-        many = render_dice_scene(rng, 640, 480, count=10, size_range=(28, 40))[0]
-        results["d6_ms_10_dice"] = time_ms(d6.read, many, repeat)
-        # One die filling a third of the frame: the reader also takes its second, near look.
-        close = render_dice_scene(np.random.default_rng(2), 640, 480, count=1, size_range=(190, 210))[0]
-        results["d6_ms_close_die"] = time_ms(d6.read, close, repeat)
-        # Eight dice seen from 20-35 degrees above the table: the low-view nets read the frame again.
-        low = render_oblique_scene(np.random.default_rng(12), elevation=(20, 35))[0]
-        results["d6_ms_low_view"] = time_ms(d6.read, low, repeat)
-        # Six dice in a photo squeezed from twice as wide, as photo sets store photos: read again stretched back.
-        wide = render_dice_scene(np.random.default_rng(13), 1280, 480, count=6, size_range=(70, 90))[0]
-        squeezed = cv2.resize(wide, (640, 480), interpolation=cv2.INTER_AREA)
-        results["d6_ms_squeezed"] = time_ms(d6.read, squeezed, repeat)
-        # Eight dice 10-13 px across: the reader also takes its second, 640 px look, over the whole
-        # frame when they are strewn across it, over the tray and its surroundings when they lie in one.
-        results["d6_ms_far_dice"] = time_ms(d6.read, render_far_dice_scene(np.random.default_rng(3))[0], repeat)
-        far_tray, _, (x0, y0, x1, y1) = render_far_tray_scene(np.random.default_rng(4))
-        results["d6_ms_far_tray"] = time_ms(d6.read, far_tray, repeat)
-        # The same frame with its tray marked (vision/tray_area.py), a little wider than the tray, as a finger marks it.
-        marked = TrayArea.from_corners(((x0 - 12) / 640, (y0 - 12) / 480), ((x1 + 12) / 640, (y1 + 12) / 480))
-        results["d6_ms_far_tray_marked"] = time_ms(TrayReader(d6).read, marked.cut(far_tray)[0], repeat)
-        fast = D6Reader(mirror_below=0.0)
-        results["d6_ms_1_die_no_mirror"] = time_ms(fast.read, render_dice_scene(rng, 640, 480, count=1)[0], repeat)
-        results["d6_ms_4_dice_no_mirror"] = time_ms(fast.read, scene, repeat)
-        results.update(settle_latency(d6))
-        results.update(idle_cost(d6))
-        results.update(announce_latency(d6))
-    except ModelMissing as exc:
-        skipped.append(f"d6 reader skipped: {exc}")
-    cards, board = load_temple_cards(), load_temple_board()
-    card_reader = CardReader(cards, board)
-    photo = board_photo(rng, cards, board)
-    results["cards_ms_12_slots"] = time_ms(card_reader.read, photo.image, repeat)
-    temple = TempleDieReader.from_renders(per_face=1)
-    die_img, _ = render_temple_die(rng, "5", "red")
-    results["temple_die_ms"] = time_ms(temple.read, die_img, repeat)
-    # The die rolled onto the board, on an 800x480 table with the board beside the tray (vision/die_on_board.py):
-    # read against the board as it lay when the die was last read beside it.
-    temple.read(temple_table(rng, RolledDie("2", "white", in_tray_place(rng))))
-    results["temple_die_on_board_ms"] = time_ms(temple.read, temple_table(rng, RolledDie("5", "red",
-                                                                                         on_board_place(rng))), repeat)
-    # A network camera's frame: the markers are searched shrunk (vision.markers), the slots cut at full size.
-    hd_photo = board_photo(rng, cards, board, size=(1920, 1080))
-    results["cards_ms_12_slots_1080p"] = time_ms(card_reader.read, hd_photo.image, repeat)
-    return results, skipped
+    run = SimpleNamespace(stopped=False)
+    with until_ctrl_c(run):
+        gate = MotionGate()
+        scene, _, _ = render_dice_scene(rng, 640, 480, count=4)
+        results["motion_gate_ms"] = time_ms(gate.is_still, scene, repeat)
+        try:
+            d6 = D6Reader()
+            results["d6_ms_1_die"] = time_ms(d6.read, render_dice_scene(rng, 640, 480, count=1)[0], repeat)
+            results["d6_ms_4_dice"] = time_ms(d6.read, scene, repeat)
+            many = render_dice_scene(rng, 640, 480, count=10, size_range=(28, 40))[0]
+            results["d6_ms_10_dice"] = time_ms(d6.read, many, repeat)
+            # One die filling a third of the frame: the reader also takes its second, near look.
+            close = render_dice_scene(np.random.default_rng(2), 640, 480, count=1, size_range=(190, 210))[0]
+            results["d6_ms_close_die"] = time_ms(d6.read, close, repeat)
+            # Eight dice seen from 20-35 degrees above the table: the low-view nets read the frame again.
+            low = render_oblique_scene(np.random.default_rng(12), elevation=(20, 35))[0]
+            results["d6_ms_low_view"] = time_ms(d6.read, low, repeat)
+            # Six dice in a photo squeezed from twice as wide, as photo sets store photos: read again stretched back.
+            wide = render_dice_scene(np.random.default_rng(13), 1280, 480, count=6, size_range=(70, 90))[0]
+            squeezed = cv2.resize(wide, (640, 480), interpolation=cv2.INTER_AREA)
+            results["d6_ms_squeezed"] = time_ms(d6.read, squeezed, repeat)
+            # Eight dice 10-13 px across: the reader also takes its second, 640 px look, over the whole
+            # frame when they are strewn across it, over the tray and its surroundings when they lie in one.
+            results["d6_ms_far_dice"] = time_ms(d6.read, render_far_dice_scene(np.random.default_rng(3))[0], repeat)
+            far_tray, _, (x0, y0, x1, y1) = render_far_tray_scene(np.random.default_rng(4))
+            results["d6_ms_far_tray"] = time_ms(d6.read, far_tray, repeat)
+            # The same frame with its tray marked (vision/tray_area.py), a little wider than the tray, as a finger
+            # marks it.
+            marked = TrayArea.from_corners(((x0 - 12) / 640, (y0 - 12) / 480), ((x1 + 12) / 640, (y1 + 12) / 480))
+            results["d6_ms_far_tray_marked"] = time_ms(TrayReader(d6).read, marked.cut(far_tray)[0], repeat)
+            fast = D6Reader(mirror_below=0.0)
+            results["d6_ms_1_die_no_mirror"] = time_ms(fast.read, render_dice_scene(rng, 640, 480, count=1)[0], repeat)
+            results["d6_ms_4_dice_no_mirror"] = time_ms(fast.read, scene, repeat)
+            results.update(settle_latency(d6))
+            results.update(idle_cost(d6))
+            results.update(announce_latency(d6))
+        except ModelMissing as exc:
+            skipped.append(f"d6 reader skipped: {exc}")
+        cards, board = load_temple_cards(), load_temple_board()
+        card_reader = CardReader(cards, board)
+        photo = board_photo(rng, cards, board)
+        results["cards_ms_12_slots"] = time_ms(card_reader.read, photo.image, repeat)
+        temple = TempleDieReader.from_renders(per_face=1)
+        die_img, _ = render_temple_die(rng, "5", "red")
+        results["temple_die_ms"] = time_ms(temple.read, die_img, repeat)
+        # The die rolled onto the board, on an 800x480 table with the board beside the tray (vision/die_on_board.py):
+        # read against the board as it lay when the die was last read beside it.
+        temple.read(temple_table(rng, RolledDie("2", "white", in_tray_place(rng))))
+        on_board = temple_table(rng, RolledDie("5", "red", on_board_place(rng)))
+        results["temple_die_on_board_ms"] = time_ms(temple.read, on_board, repeat)
+        # A network camera's frame: the markers are searched shrunk (vision.markers), the slots cut at full size.
+        hd_photo = board_photo(rng, cards, board, size=(1920, 1080))
+        results["cards_ms_12_slots_1080p"] = time_ms(card_reader.read, hd_photo.image, repeat)
+    return results, skipped, run.stopped

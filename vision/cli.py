@@ -17,6 +17,7 @@ from typing import NamedTuple
 from companion.cli import usage
 from companion.observations import CONFIRM_BELOW
 from companion.option_types import between, count, seconds
+from vision.ctrl_c import partial
 from vision.mains import MAINS_HZ
 from vision.orientation import TURNS, Orientation
 from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayAreaRefused
@@ -244,17 +245,27 @@ def _fail(message: str) -> int:
 # ---------------------------------------------------------------- eval
 
 
-def _report(summary: dict[str, float | int | None], as_json: bool, details: list[str]) -> int:
+def _said_partial(stopped: str, as_json: bool) -> int:
+    """Say first that the figures are of a part (`vision.ctrl_c.partial`), on stderr beside JSON, whose keys are
+    fixed; the exit status: 130 after a Ctrl-C, as `simulate` and `hw bench` end, else 0."""
+    if stopped:
+        print(f"{'vision: ' if as_json else ''}partial: {stopped}", file=sys.stderr if as_json else sys.stdout)
+    return 130 if stopped else 0
+
+
+def _report(summary: dict[str, float | int | None], as_json: bool, details: list[str], stopped: str = "") -> int:
     """An eval's numbers: exactly the summary as one JSON object (null for a share of nothing), or one per line
-    and then the details."""
+    and then the details. ``stopped`` (`vision.ctrl_c.partial`): the numbers are of the part measured before a
+    Ctrl-C, said first (on stderr beside JSON, whose keys are fixed), and the exit status is 130."""
+    code = _said_partial(stopped, as_json)
     if as_json:
         print(json.dumps(summary))
-        return 0
+        return code
     for key, value in summary.items():
         print(f"{key:15} {'none to count' if value is None else value}")
     for line in details:
         print(line)
-    return 0
+    return code
 
 
 def cmd_eval_dice(args: argparse.Namespace) -> int:
@@ -284,13 +295,14 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
     except ModelMissing as exc:  # missing, or unusable (`ModelUnusable`): a file cut short, settings unreadable
         return _fail(str(exc))
     score = evaluate_folder(root, reader, tell, images, args.shadow)
-    if not score.images:
+    stopped = partial(score.images + score.unreadable, len(images), "images") if score.stopped else ""
+    if not score.images and not score.stopped:
         return _fail(f"none of the {score.unreadable} image files under {root} could be used: "
                      f"{first_few(score.unreadable_files)}")
     if args.json:  # its keys are fixed, so what was left out goes to stderr
         for line in score.skips():
             print(line, file=sys.stderr)
-    return _report(score.summary(), args.json, score.breakdown() + score.skips())
+    return _report(score.summary(), args.json, score.breakdown() + score.skips(), stopped)
 
 
 def cmd_eval_cards(args: argparse.Namespace) -> int:
@@ -312,7 +324,8 @@ def cmd_eval_cards(args: argparse.Namespace) -> int:
                f"read as covered: {score.covered}"]
     if args.json:  # its keys are fixed, so which deck was scored goes to stderr
         print(deck.line(), file=sys.stderr)
-    return _report(score.summary(), args.json, details)
+    stopped = partial(score.frames, args.frames, "board photos") if score.stopped else ""
+    return _report(score.summary(), args.json, details, stopped)
 
 
 def cmd_eval_temple_die(args: argparse.Namespace) -> int:
@@ -325,19 +338,22 @@ def cmd_eval_temple_die(args: argparse.Namespace) -> int:
         return _fail("--tray-marked marks the tray of --on-board's drawn table: add --on-board")
     if args.on_board:
         reader = TempleDieReader.from_renders()
-        board = evaluate_on_board(MarkedTrayReader(reader) if args.tray_marked else reader,
-                                  frames=args.frames or 200, seed=args.seed)
+        turns = args.frames or 200
+        board = evaluate_on_board(MarkedTrayReader(reader) if args.tray_marked else reader, frames=turns,
+                                  seed=args.seed)
         return _report(board.summary(), args.json, [
             f"of {board.rolled} dice rolled onto the board: {board.right} read right, {board.wrong} wrong, "
             f"{board.rolled - board.right - board.wrong} not read (enter those by hand)",
-            f"of {board.moves} turns where only pawns moved: {board.phantoms} read a die on the board"])
-    score = evaluate_temple_die(TempleDieReader.from_renders(), frames=args.frames or 320, seed=args.seed,
-                                shadow=args.shadow)
+            f"of {board.moves} turns where only pawns moved: {board.phantoms} read a die on the board"],
+            partial(board.rolled + board.moves, turns, "turns") if board.stopped else "")
+    faces = args.frames or 320
+    score = evaluate_temple_die(TempleDieReader.from_renders(), frames=faces, seed=args.seed, shadow=args.shadow)
     misreads = ", ".join(f"{shown} as {read} x{n}" for (shown, read), n in score.confusions.most_common())
     return _report(score.summary(), args.json, [f"values read wrong: {misreads or 'none'}",
                                                 f"faces read wrong surely enough to be applied: {score.applied_wrong}",
                                                 f"faces read right but asked for a tap (under {CONFIRM_BELOW:.0%} "
-                                                f"sure): {score.asked_right}"])
+                                                f"sure): {score.asked_right}"],
+                   partial(score.frames, faces, "die faces") if score.stopped else "")
 
 
 # ---------------------------------------------------------------- bench
@@ -350,22 +366,24 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.soak:
         try:
-            lines = soak_lines(args.soak)
+            lines, stopped = soak_lines(args.soak)
         except ModelMissing as exc:
             return _fail(str(exc))
         print("\n".join(lines))
-        return 0
-    results, skipped = run_bench(args.repeat)
+        return 130 if stopped else 0
+    results, skipped, stopped = run_bench(args.repeat)
     for note in skipped:
         print(note, file=sys.stderr)
+    code = _said_partial(f"{len(results)} timings taken (stopped by Ctrl-C; the others not)" if stopped else "",
+                         args.json)
     if args.json:
         print(json.dumps(results))
-    else:
-        print("timings: median ms, best ms per 640x480 frame")
-        for key, value in results.items():
-            shown = f"{value[0]:8.2f} {value[1]:8.2f}" if isinstance(value, tuple) else value
-            print(f"{key:23} {shown}")
-    return 0
+        return code
+    print("timings: median ms, best ms per 640x480 frame")
+    for key, value in results.items():
+        shown = f"{value[0]:8.2f} {value[1]:8.2f}" if isinstance(value, tuple) else value
+        print(f"{key:23} {shown}")
+    return code
 
 
 # ---------------------------------------------------------------- live

@@ -24,6 +24,7 @@ from vision.card_catalogue import (
     synthetic_catalogue,
 )
 from vision.card_reader import CardReader
+from vision.ctrl_c import until_ctrl_c
 from vision.slot_tracker import SlotTracker
 from vision.teaching import temple_data
 
@@ -84,6 +85,8 @@ class CardScore:
     seconds: float = 0.0
     by_laid: dict[int, list[int]] = field(default_factory=dict)
     """cards laid on the board -> [right slots, slots] over the frames with that many."""
+    stopped: bool = False
+    """By Ctrl-C: the frames read so far are scored, the rest not (`vision.ctrl_c`)."""
 
     def summary(self) -> dict[str, float | int]:
         return {
@@ -123,31 +126,32 @@ def evaluate_cards(
     score = CardScore()
     taken = SlotTracker()
     assembling = 0
-    for index in range(frames):
-        empty_slots = None
-        if int((index + 1) * assembling_share) > int(index * assembling_share):
-            empty_slots = random_empty_slots(rng, board, assembling % (len(board.slots) + 1))
-            assembling += 1
-        photo = board_photo(rng, cards, board, max_cover=max_cover, empty_slots=empty_slots, arm=arm, ink=ink)
-        image = shadowed(photo.image, shadows, shadow) if shadow else photo.image
-        image = veiled(image, veil) if veil else image
-        start = time.perf_counter()
-        reading = reader.read(image)
-        score.seconds += time.perf_counter() - start
-        score.frames += 1
-        score.slots += len(photo.truth)
-        laid = score.by_laid.setdefault(sum(card is not None for card in photo.truth.values()), [0, 0])
-        laid[1] += len(photo.truth)
-        if reading is None:
-            score.unread_frames += 1
-            continue
-        score.markers_hidden += bool(reader.finder.hidden)
-        for slot in reading.slots:
-            card = photo.truth.get(slot.slot)
-            right = slot.card == (reader.groups.get(card, card) if card else None)
-            score.right += right
-            laid[0] += right
-            score.sure_wrong += not right and taken.counts(slot.confidence)
-            score.covered += slot.covered
-            score.sure_right += right and not slot.covered and taken.counts(slot.confidence)
+    with until_ctrl_c(score):
+        for index in range(frames):
+            empty_slots = None
+            if int((index + 1) * assembling_share) > int(index * assembling_share):
+                empty_slots = random_empty_slots(rng, board, assembling % (len(board.slots) + 1))
+                assembling += 1
+            photo = board_photo(rng, cards, board, max_cover=max_cover, empty_slots=empty_slots, arm=arm, ink=ink)
+            image = shadowed(photo.image, shadows, shadow) if shadow else photo.image
+            image = veiled(image, veil) if veil else image
+            start = time.perf_counter()
+            reading = reader.read(image)
+            score.seconds += time.perf_counter() - start
+            score.frames += 1
+            score.slots += len(photo.truth)
+            laid = score.by_laid.setdefault(sum(card is not None for card in photo.truth.values()), [0, 0])
+            laid[1] += len(photo.truth)
+            if reading is None:
+                score.unread_frames += 1
+                continue
+            score.markers_hidden += bool(reader.finder.hidden)
+            for slot in reading.slots:
+                card = photo.truth.get(slot.slot)
+                right = slot.card == (reader.groups.get(card, card) if card else None)
+                score.right += right
+                laid[0] += right
+                score.sure_wrong += not right and taken.counts(slot.confidence)
+                score.covered += slot.covered
+                score.sure_right += right and not slot.covered and taken.counts(slot.confidence)
     return score

@@ -13,6 +13,7 @@ import numpy as np
 
 from companion.observations import CONFIRM_BELOW
 from vision.board_photos import shadowed
+from vision.ctrl_c import until_ctrl_c
 from vision.d6_reader import D6Reader
 from vision.frames import as_bgr, decode_image, too_large
 from vision.pip_pattern import pip_pattern_box
@@ -55,6 +56,7 @@ class DiceScore:
     asked_by_kind: Counter = field(default_factory=Counter)
     # Dice whose value the image's readings hold, boxes aside (per image, the values read and labelled in common).
     values_in_common: int = 0
+    stopped: bool = False  # by Ctrl-C: the images read so far are scored, the rest not (`vision.ctrl_c`)
 
     def summary(self) -> dict[str, float | int | None]:
         """The scores; a share with nothing to count (no labelled die, no detection) is None, not 0: photos
@@ -278,47 +280,49 @@ def evaluate_folder(root: Path, reader: D6Reader, tell: Callable[[str], None] | 
     score = DiceScore()
     shadows = np.random.default_rng(SHADOW_SEED)
     items = list_images(root, tell) if images is None else images
-    for done, item in enumerate(items):
-        if tell:
-            tell(f"read {done} of {len(items)} images")
-        frame, why = read_image(item.image)
-        text = None
-        if frame is not None and as_bgr(frame) is None:
-            why = f"{frame.shape[1]}x{frame.shape[0]} px, too small"  # no dice at all, unlike its label's
-        elif frame is not None and item.label:
-            try:
-                text = label_text(item.label)
-            except OSError as exc:
-                why = f"its label file {item.label.name} cannot be read: {exc.strerror or exc}"
-            except LabelUnreadable as exc:
-                why = f"its label file {item.label.name} {exc}"
-        if frame is None or why:
-            score.unreadable += 1
-            score.unreadable_files.append(f"{item.image.name} ({why or 'not a readable image'})")
-            continue
-        score.unlabelled_files += item.label is None
-        frame = shadowed(as_bgr(frame), shadows, shadow) if shadow else frame
-        h, w = frame.shape[:2]
-        problems: list[str] = []
-        labelled = parse_labels(text, w, h, problems) if text is not None else []
-        score.bad_labels += [f"{item.label.name} {problem}" for problem in problems]
-        start = time.perf_counter()
-        found = reader.read(frame)
-        score.seconds += time.perf_counter() - start
-        given = reader.read_boxes(frame, [d.box for d in labelled])
-        pips = [pip_pattern_box(frame, f.box, f.value) for f in found]
-        score.images += 1
-        score.dice += len(labelled)
-        score.read_right += sum(g.value == t.value for g, t in zip(given, labelled, strict=True))
-        matched = match(found, labelled, pips)
-        right = sum(found[i].value == labelled[j].value for i, j in matched)
-        score.by_pips += sum(
-            found[i].value == labelled[j].value and iou(found[i].box, labelled[j].box) < MATCH_IOU for i, j in matched
-        )
-        tally_misses(score, found, labelled, matched)
-        tally_asks(score, found, labelled, matched)
-        score.values_in_common += values_in_common(found, labelled)
-        score.found_right += right
-        score.detections += len(found)
-        score.images_right += right == len(labelled) == len(found)
+    with until_ctrl_c(score):
+        for done, item in enumerate(items):
+            if tell:
+                tell(f"read {done} of {len(items)} images")
+            frame, why = read_image(item.image)
+            text = None
+            if frame is not None and as_bgr(frame) is None:
+                why = f"{frame.shape[1]}x{frame.shape[0]} px, too small"  # no dice at all, unlike its label's
+            elif frame is not None and item.label:
+                try:
+                    text = label_text(item.label)
+                except OSError as exc:
+                    why = f"its label file {item.label.name} cannot be read: {exc.strerror or exc}"
+                except LabelUnreadable as exc:
+                    why = f"its label file {item.label.name} {exc}"
+            if frame is None or why:
+                score.unreadable += 1
+                score.unreadable_files.append(f"{item.image.name} ({why or 'not a readable image'})")
+                continue
+            score.unlabelled_files += item.label is None
+            frame = shadowed(as_bgr(frame), shadows, shadow) if shadow else frame
+            h, w = frame.shape[:2]
+            problems: list[str] = []
+            labelled = parse_labels(text, w, h, problems) if text is not None else []
+            score.bad_labels += [f"{item.label.name} {problem}" for problem in problems]
+            start = time.perf_counter()
+            found = reader.read(frame)
+            score.seconds += time.perf_counter() - start
+            given = reader.read_boxes(frame, [d.box for d in labelled])
+            pips = [pip_pattern_box(frame, f.box, f.value) for f in found]
+            score.images += 1
+            score.dice += len(labelled)
+            score.read_right += sum(g.value == t.value for g, t in zip(given, labelled, strict=True))
+            matched = match(found, labelled, pips)
+            right = sum(found[i].value == labelled[j].value for i, j in matched)
+            score.by_pips += sum(
+                found[i].value == labelled[j].value and iou(found[i].box, labelled[j].box) < MATCH_IOU
+                for i, j in matched
+            )
+            tally_misses(score, found, labelled, matched)
+            tally_asks(score, found, labelled, matched)
+            score.values_in_common += values_in_common(found, labelled)
+            score.found_right += right
+            score.detections += len(found)
+            score.images_right += right == len(labelled) == len(found)
     return score

@@ -18,6 +18,7 @@ import numpy as np
 from companion.observations import CONFIRM_BELOW
 from vision.board_die import BoardDieReader
 from vision.board_photos import shadowed
+from vision.ctrl_c import until_ctrl_c
 from vision.readings import DieReading
 from vision.temple_die import TempleDieReader, die_faces
 from vision.temple_die_render import render_temple_die
@@ -38,6 +39,8 @@ class TempleDieScore:
     """Faces read right but not surely enough to be applied: each costs the players a tap."""
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
     """(shown value, read value) -> frames, for the values read wrong (read value "-" when no die was found)."""
+    stopped: bool = False
+    """By Ctrl-C: the faces read so far are scored, the rest not (`vision.ctrl_c`)."""
 
     def summary(self) -> dict[str, float | int]:
         def share(n: int) -> float:
@@ -60,30 +63,31 @@ def evaluate_temple_die(reader: TempleDieReader, frames: int = 320, seed: int = 
     shadows = np.random.default_rng([seed, 1])
     faces = sorted(die_faces())
     score = TempleDieScore()
-    for index in range(frames):
-        value, colour = faces[index % len(faces)]
-        close = (index // len(faces)) % 2 == 1
-        size = (640, 480) if close else (320, 240)
-        edge = float(rng.uniform(45, 60)) * (2 if close else 1)
-        image, _ = render_temple_die(rng, value, colour, size=size, edge=edge)
-        image = shadowed(image, shadows, shadow) if shadow else image
-        start = time.perf_counter()
-        readings = reader.read(image)
-        score.seconds += time.perf_counter() - start
-        score.frames += 1
-        if not readings:
-            score.unread += 1
-            score.confusions[(value, "-")] += 1
-            continue
-        got = readings[0]
-        if str(got.value) == value:
-            score.value_right += 1
-        else:
-            score.confusions[(value, str(got.value))] += 1
-        score.colour_right += got.face == colour
-        right = str(got.value) == value and got.face == colour
-        score.applied_wrong += not right and got.confidence >= CONFIRM_BELOW
-        score.asked_right += right and got.confidence < CONFIRM_BELOW
+    with until_ctrl_c(score):
+        for index in range(frames):
+            value, colour = faces[index % len(faces)]
+            close = (index // len(faces)) % 2 == 1
+            size = (640, 480) if close else (320, 240)
+            edge = float(rng.uniform(45, 60)) * (2 if close else 1)
+            image, _ = render_temple_die(rng, value, colour, size=size, edge=edge)
+            image = shadowed(image, shadows, shadow) if shadow else image
+            start = time.perf_counter()
+            readings = reader.read(image)
+            score.seconds += time.perf_counter() - start
+            score.frames += 1
+            if not readings:
+                score.unread += 1
+                score.confusions[(value, "-")] += 1
+                continue
+            got = readings[0]
+            if str(got.value) == value:
+                score.value_right += 1
+            else:
+                score.confusions[(value, str(got.value))] += 1
+            score.colour_right += got.face == colour
+            right = str(got.value) == value and got.face == colour
+            score.applied_wrong += not right and got.confidence >= CONFIRM_BELOW
+            score.asked_right += right and got.confidence < CONFIRM_BELOW
     return score
 
 
@@ -97,6 +101,7 @@ class OnBoardScore:
     moves: int = 0  # still tables after only pawns moved, the die left beside the board
     phantoms: int = 0  # of them, a die read on the board all the same
     seconds: float = 0.0
+    stopped: bool = False  # by Ctrl-C: the turns read so far are scored, the rest not (`vision.ctrl_c`)
 
     def summary(self) -> dict[str, float | int]:
         frames = self.rolled + self.moves
@@ -135,28 +140,29 @@ def evaluate_on_board(reader: Any, frames: int = 200, seed: int = 11, pawn_radiu
     faces = sorted(die_faces())
     idols = ("red", "blue", "green", "yellow")
     score = OnBoardScore()
-    for index in range(frames):
-        edge = float(rng.uniform(50, 60))
-        pawns = [(on_board_place(rng, pawn_radius), idols[k % 4]) for k in range(int(rng.integers(2, 8)))]
-        beside = RolledDie("1", "white", in_tray_place(rng, edge), edge, float(rng.uniform(0, 360)))
-        reader.read(temple_table(rng, beside, tuple(pawns), pawn_radius=pawn_radius))
-        for _ in range(int(rng.integers(0 if index % 2 == 0 else 1, 3))):
-            moved = int(rng.integers(len(pawns)))
-            pawns[moved] = (on_board_place(rng, pawn_radius), pawns[moved][1])
-        value, colour = faces[(index // 2) % len(faces)]
-        rolled = RolledDie(value, colour, on_board_place(rng, edge), edge, float(rng.uniform(0, 360)))
-        after = temple_table(rng, rolled if index % 2 == 0 else None, tuple(pawns), pawn_radius=pawn_radius)
-        start = time.perf_counter()
-        readings = reader.read(after)
-        score.seconds += time.perf_counter() - start
-        if index % 2:
-            score.moves += 1
-            score.phantoms += bool(readings)
-            continue
-        score.rolled += 1
-        if readings:
-            got = readings[0]
-            is_right = str(got.value) == value and got.face == colour
-            score.right += is_right
-            score.wrong += not is_right
+    with until_ctrl_c(score):
+        for index in range(frames):
+            edge = float(rng.uniform(50, 60))
+            pawns = [(on_board_place(rng, pawn_radius), idols[k % 4]) for k in range(int(rng.integers(2, 8)))]
+            beside = RolledDie("1", "white", in_tray_place(rng, edge), edge, float(rng.uniform(0, 360)))
+            reader.read(temple_table(rng, beside, tuple(pawns), pawn_radius=pawn_radius))
+            for _ in range(int(rng.integers(0 if index % 2 == 0 else 1, 3))):
+                moved = int(rng.integers(len(pawns)))
+                pawns[moved] = (on_board_place(rng, pawn_radius), pawns[moved][1])
+            value, colour = faces[(index // 2) % len(faces)]
+            rolled = RolledDie(value, colour, on_board_place(rng, edge), edge, float(rng.uniform(0, 360)))
+            after = temple_table(rng, rolled if index % 2 == 0 else None, tuple(pawns), pawn_radius=pawn_radius)
+            start = time.perf_counter()
+            readings = reader.read(after)
+            score.seconds += time.perf_counter() - start
+            if index % 2:
+                score.moves += 1
+                score.phantoms += bool(readings)
+                continue
+            score.rolled += 1
+            if readings:
+                got = readings[0]
+                is_right = str(got.value) == value and got.face == colour
+                score.right += is_right
+                score.wrong += not is_right
     return score

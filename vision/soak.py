@@ -30,6 +30,7 @@ from companion.controller import Controller
 from companion.journal import Journal
 from companion.observations import Touch
 from companion.session import Session
+from vision.ctrl_c import partial, until_ctrl_c
 from vision.d6_reader import D6Reader
 from vision.dice_render import render_dice_scene
 from vision.feed import CameraFeed
@@ -83,6 +84,7 @@ class SoakReport:
     missed: int = 0  # not applied: refused, or no reading within the wait
     games: int = 1
     peak_mb: list[float] = field(default_factory=list)
+    stopped: bool = False  # by Ctrl-C: the rolls thrown so far are reported (`vision.ctrl_c`)
 
 
 def peak_mb() -> float:
@@ -136,7 +138,7 @@ def camera_soak(rolls: int, block: int = 100, seed: int = 1, wait: float = 10.0)
         controller = Controller(Session.new(GAME, list(PLAYERS), journal=journal))
         feed = CameraFeed(lambda: tray, controller.submit, mode="d6", fps=None, readers={"d6": D6Reader()})
         began = time.perf_counter()
-        with feed.start():
+        with feed.start(), until_ctrl_c(report):
             for n in range(rolls):
                 _to_next_roll(controller, pick, journal, report)
                 image, _, (value,) = resting[n % SCENES]
@@ -146,16 +148,19 @@ def camera_soak(rolls: int, block: int = 100, seed: int = 1, wait: float = 10.0)
                 report.rolls += 1
                 if report.rolls % block == 0 or report.rolls == rolls:
                     report.peak_mb.append(round(peak_mb(), 1))
+        if report.stopped and report.rolls % block:  # the memory after the last rolls thrown, a block cut short
+            report.peak_mb.append(round(peak_mb(), 1))
         took = time.perf_counter() - began
         journal.close()
     return report, took, feed.frames
 
 
-def soak_lines(rolls: int, block: int = 100) -> list[str]:
-    """What `bench --soak` prints."""
+def soak_lines(rolls: int, block: int = 100) -> tuple[list[str], bool]:
+    """What `bench --soak` prints, and whether a Ctrl-C stopped it (what was thrown until then is printed)."""
     report, took, frames = camera_soak(rolls, block)
+    thrown = partial(report.rolls, rolls, "rolls") if report.stopped else f"{report.rolls} rolls"
     lines = [
-        f"camera soak: {report.rolls} rolls ({frames} frames) in {took:.0f} s through the feed, the controller "
+        f"camera soak: {thrown} ({frames} frames) in {took:.0f} s through the feed, the controller "
         f"and a journalled {GAME} session ({counted(report.games, 'game')})",
         f"read right {report.right}, wrong {report.wrong}, not applied {report.missed}; "
         f"{report.asked} asked for a tap before they were applied",
@@ -164,4 +169,4 @@ def soak_lines(rolls: int, block: int = 100) -> list[str]:
     if len(report.peak_mb) > 1:
         per = (report.peak_mb[-1] - report.peak_mb[0]) / (report.rolls - block)
         lines.append(f"after the first {block}: {1000 * per:+.1f} kB a roll")
-    return lines
+    return lines, report.stopped

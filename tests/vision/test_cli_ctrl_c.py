@@ -1,0 +1,107 @@
+"""Ctrl-C in a long vision measurement prints what was measured so far, marked partial, and exits 130.
+
+Each stopped with a reader made to raise KeyboardInterrupt (as Ctrl-C does) after a few reads: they said only
+"vision ... stopped (Ctrl-C)", and the minutes of reading before were lost.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.cli import main
+from tests.vision.test_eval_dice_robust import write_split
+
+
+def stop_after(monkeypatch: pytest.MonkeyPatch, cls: type, reads: int) -> None:
+    """``cls.read`` reads ``reads`` times, then raises KeyboardInterrupt as a Ctrl-C would during the next read."""
+    real = cls.read
+    done = [0]
+
+    def read(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if done[0] == reads:
+            raise KeyboardInterrupt
+        done[0] += 1
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(cls, "read", read)
+
+
+def test_eval_dice_stopped_scores_the_images_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from vision.d6_reader import D6Reader
+
+    split = write_split(tmp_path, 5)
+    stop_after(monkeypatch, D6Reader, 2)
+    assert main(["vision", "eval-dice", str(split)]) == 130
+    out = capsys.readouterr().out
+    assert out.startswith("partial: 2 of 5 images (stopped by Ctrl-C)\n"), out
+    assert "\nimages          2\n" in out and "\ndice            6\n" in out, out
+
+
+def test_eval_dice_stopped_keeps_its_json_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from vision.d6_reader import D6Reader
+
+    split = write_split(tmp_path, 4)
+    stop_after(monkeypatch, D6Reader, 1)
+    assert main(["vision", "eval-dice", str(split), "--json"]) == 130
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["images"] == 1
+    assert "vision: partial: 1 of 4 images (stopped by Ctrl-C)" in captured.err
+
+
+def test_eval_cards_stopped_scores_the_photos_read(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from vision.card_reader import CardReader
+
+    stop_after(monkeypatch, CardReader, 3)
+    assert main(["vision", "eval-cards", "--frames", "120"]) == 130
+    out = capsys.readouterr().out
+    assert out.startswith("partial: 3 of 120 board photos (stopped by Ctrl-C)\n") and "\nframes          3\n" in out
+
+
+@pytest.mark.parametrize(("extra", "reads", "said"), [
+    ([], 5, "partial: 5 of 320 die faces (stopped by Ctrl-C)"),
+    (["--on-board", "--frames", "40"], 5, "partial: 2 of 40 turns (stopped by Ctrl-C)"),  # two reads a turn
+])
+def test_eval_temple_die_stopped_scores_the_faces_read(
+    extra: list[str], reads: int, said: str, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    from vision.temple_die import TempleDieReader
+
+    reader = TempleDieReader.from_renders()  # taught before the reads are counted
+    monkeypatch.setattr(TempleDieReader, "from_renders", classmethod(lambda cls, *a, **k: reader))
+    stop_after(monkeypatch, TempleDieReader, reads)
+    assert main(["vision", "eval-temple-die", *extra]) == 130
+    out = capsys.readouterr().out
+    assert out.startswith(said + "\n"), out
+
+
+def test_bench_stopped_prints_the_timings_taken(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from vision.card_reader import CardReader
+
+    stop_after(monkeypatch, CardReader, 0)  # the cards' timing, after the motion gate's and the d6 reader's
+    assert main(["vision", "bench", "--repeat", "1"]) == 130
+    out = capsys.readouterr().out
+    assert out.startswith("partial: ") and "timings taken (stopped by Ctrl-C; the others not)" in out, out
+    assert "motion_gate_ms" in out and "d6_ms_4_dice" in out and "cards_ms_12_slots" not in out
+
+
+def test_bench_soak_stopped_reports_the_rolls_thrown(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from vision.soak import ScriptedTray
+
+    real = ScriptedTray.throw
+    thrown = [0]
+
+    def throw(self: ScriptedTray, *args: Any) -> None:
+        if thrown[0] == 2:
+            raise KeyboardInterrupt
+        thrown[0] += 1
+        real(self, *args)
+
+    monkeypatch.setattr(ScriptedTray, "throw", throw)
+    assert main(["vision", "bench", "--soak", "150"]) == 130
+    out = capsys.readouterr().out
+    assert "camera soak: 2 of 150 rolls (stopped by Ctrl-C) (" in out, out
+    assert "peak memory after each 100 rolls (MB): " in out
