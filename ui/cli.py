@@ -244,6 +244,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     _prepare_kivy(*SIZES[0], offscreen=True)
     from ui.shots import bench, soak
 
-    for line in soak(args.soak) if args.soak else bench():
+    lines, stopped = soak(args.soak) if args.soak else (bench(), False)
+    for line in lines:
         print(line)
-    return 0
+    return 130 if stopped else 0  # Ctrl-C: the games played until then are reported

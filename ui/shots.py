@@ -163,8 +163,9 @@ def board_draws() -> int:
 def play_games_after_first_screen(app: Any, games: int, seed: int = 1) -> None:
     """For the soak benchmark: random games through the table, one step a frame, every game in turn.
 
-    Prints what is held after each game (`held_now`) as one JSON line at the end: a
-    kiosk plays all day without a restart, so growth per game is what counts.
+    Prints what is held after each game (`held_now`) as a JSON line then (``{"soak_game": ...}``, `soak_games`),
+    so a soak stopped by Ctrl-C still reports the games played (it printed one report at the end, lost with
+    the rest): a kiosk plays all day without a restart, so growth per game is what counts.
     Each frame is finished (glFinish) as a real display's swap finishes it: the
     offscreen window's does not, and Mesa's llvmpipe then kept every frame's
     drawing (docs/ui.md, "Memory over a day"), which is no memory of the app's.
@@ -174,7 +175,6 @@ def play_games_after_first_screen(app: Any, games: int, seed: int = 1) -> None:
 
     order = sorted(game_classes())
     rng = random.Random(seed)
-    report: dict[str, list[Any]] = {"games": [], "steps": [], **{what: [] for what in HELD}}
     played = {"games": 0, "steps": 0}
 
     def tick(_dt: float) -> bool | None:
@@ -187,13 +187,9 @@ def play_games_after_first_screen(app: Any, games: int, seed: int = 1) -> None:
             played["steps"] += 1
             return None
         if session is not None:
-            report["games"].append(session.game.id)
-            report["steps"].append(played["steps"])
-            for what, count in held_now().items():
-                report[what].append(count)
-        if played["games"] == games:
-            print(json.dumps(report))
+            print(json.dumps({"soak_game": {"game": session.game.id, "steps": played["steps"], **held_now()}}))
             sys.stdout.flush()
+        if played["games"] == games:
             app.stop()
             return False
         game_id = order[played["games"] % len(order)]
@@ -371,14 +367,40 @@ def bench(runs: int = 3) -> list[str]:
     return lines
 
 
-def soak(games: int) -> list[str]:
-    """Play ``games`` random games through the real app in a fresh process; memory after each, summed up."""
-    with tempfile.TemporaryDirectory() as tmp:
-        env = bench_env(Path(tmp))
+def soak_games(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
+    """What the soak's app held after each game, as it prints it (`play_games_after_first_screen`)."""
+    for line in lines:
+        if line.startswith('{"soak_game"'):
+            yield json.loads(line)["soak_game"]
+
+
+def soak(games: int) -> tuple[list[str], bool]:
+    """Play ``games`` random games through the real app in a fresh process; memory after each, summed up; and
+    whether a Ctrl-C stopped it, the games played until then reported (it printed only "stopped")."""
+    report: dict[str, list[Any]] = {"games": [], "steps": [], **{what: [] for what in HELD}}
+    stopped = False
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryFile("w+") as said:
+        command = [sys.executable, "-m", "companion", "ui", "run", "--new", "--bench-games", str(games), "--size",
+                   "800x480", "--journal", str(Path(tmp) / "journal.sqlite3")]
         began = time.perf_counter()
-        report = run_ui(Path(tmp) / "journal.sqlite3", env, "--new", "--bench-games", str(games), timeout=None)
+        # Kivy's log goes to a file, not a pipe: a pipe nobody read while the games went on would fill and stall it.
+        with subprocess.Popen(command, env=bench_env(Path(tmp)), stdout=subprocess.PIPE, stderr=said,
+                              text=True) as child:
+            assert child.stdout is not None
+            try:
+                for held in soak_games(iter(child.stdout.readline, "")):
+                    report["games"].append(held.pop("game"))
+                    for what, count in held.items():
+                        report.setdefault(what, []).append(count)
+            except KeyboardInterrupt:  # the app got the Ctrl-C too, on a terminal; from elsewhere it is ended here
+                stopped = True
+                child.kill()
+            code = child.wait()
         took = time.perf_counter() - began
-    return soak_lines(report, took)
+        if code and not stopped:
+            said.seek(0)
+            raise subprocess.CalledProcessError(code, command, stderr=said.read())
+    return soak_lines(report, took, games if stopped else None), stopped
 
 
 SOAK_WORDS = {"rss_mb": "memory (MB)", "objects": "Python objects", "widgets": "widgets",
@@ -386,11 +408,15 @@ SOAK_WORDS = {"rss_mb": "memory (MB)", "objects": "Python objects", "widgets": "
               "board_draws": "draws on the board"}
 
 
-def soak_lines(report: dict[str, list[Any]], took: float) -> list[str]:
+def soak_lines(report: dict[str, list[Any]], took: float, asked: int | None = None) -> list[str]:
     """What `ui bench --soak` prints of a report from `play_games_after_first_screen`: each count after each game,
-    and its growth a game once every game has been played once (its data, drawings and caches are in)."""
+    and its growth a game once every game has been played once (its data, drawings and caches are in).
+    ``asked``: the games asked for, when a Ctrl-C stopped the soak before they were all played."""
     kinds = len(set(report["games"]))
-    lines = [f"soak: {len(report['games'])} games ({report['steps'][-1]} steps) in {took:.0f} s, every game in turn"]
+    played = f"{len(report['games'])} games" if asked is None else (
+        f"{len(report['games'])} of {asked} games (stopped by Ctrl-C)")
+    steps = report["steps"][-1] if report["steps"] else 0
+    lines = [f"soak: {played} ({steps} steps) in {took:.0f} s, every game in turn"]
     for what, words in SOAK_WORDS.items():
         counts = report.get(what) or []
         if not counts:

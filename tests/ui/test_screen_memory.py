@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +159,25 @@ def test_the_soak_report_gives_each_counts_growth_a_game_once_every_game_was_pla
         "  after the first 2 games: 9500, then +100.00 a game")
     assert "widgets after each game: 900 950 950 950 950" in lines
     assert lines[lines.index("open files after each game: 40 78 78 78 78") + 1].endswith("then +0.00 a game")
+
+
+def test_a_soak_stopped_by_ctrl_c_reports_the_games_played(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`ui bench --soak` printed only "stopped" after a Ctrl-C: its one report came at the end. The real app
+    plays; the Ctrl-C comes once its first game's counts are read."""
+    import ui.shots
+    from companion.cli import main
+
+    real = ui.shots.soak_games
+
+    def first_game_then_ctrl_c(lines: Any) -> Any:
+        games = real(lines)
+        yield next(games)
+        raise KeyboardInterrupt  # as soon as the first game is counted, not after the second is played
+
+    monkeypatch.setattr(ui.shots, "soak_games", first_game_then_ctrl_c)
+    assert main(["ui", "bench", "--soak", "5"]) == 130
+    out = capsys.readouterr().out
+    assert re.search(r"^soak: 1 of 5 games \(stopped by Ctrl-C\) \(\d+ steps\) in \d+ s", out), out
+    assert re.search(r"\nmemory \(MB\) after each game: \d+\n", out), out
