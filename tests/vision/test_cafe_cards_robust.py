@@ -87,9 +87,10 @@ def straight_view(flat: np.ndarray, seed: int = 0) -> np.ndarray:
     return np.clip(frame + noise, 0, 255).astype(np.uint8)
 
 
-def camera_view(flat: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def camera_view(flat: np.ndarray, rng: np.random.Generator, light: np.ndarray | None = None) -> np.ndarray:
     """The flat board as a café's camera sees it: turned and a little oblique, lit unevenly with a colour cast
-    (one side up to twice as bright as the other), blurred and noisy, as `eval-cards`' board photos are."""
+    (one side up to twice as bright as the other), blurred and noisy, as `eval-cards`' board photos are.
+    ``light``: the light's gains on a 3 x 3 grid over the frame, spread smoothly between them; random when None."""
     side = flat.shape[0]
     angle = np.deg2rad(rng.uniform(-10, 10))
     turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
@@ -100,7 +101,8 @@ def camera_view(flat: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     table = np.full((480, 640, 3), 110, np.uint8)
     image = cv2.warpPerspective(flat, warp, (640, 480), dst=table, borderMode=cv2.BORDER_TRANSPARENT,
                                 flags=cv2.INTER_AREA).astype(np.float32)
-    gain = cv2.resize(rng.uniform(0.65, 1.25, (3, 3)).astype(np.float32), (640, 480), interpolation=cv2.INTER_CUBIC)
+    grid = rng.uniform(0.65, 1.25, (3, 3)) if light is None else light
+    gain = cv2.resize(np.asarray(grid, np.float32), (640, 480), interpolation=cv2.INTER_CUBIC)
     image = image * gain[:, :, None] * rng.uniform(0.9, 1.1, 3)
     image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.4, 1.1)) + rng.normal(0, rng.uniform(2, 5), image.shape)
     return np.clip(image, 0, 255).astype(np.uint8)
