@@ -143,7 +143,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("untaught-face", help="take back the face of the temple die last taught as a value and colour")
     p.add_argument("--value", required=True, help="the value it was taught as (X or a number)")
-    p.add_argument("--colour", required=True, choices=["red", "white"])
+    p.add_argument("--colour", required=True, choices=["red", "white"], help="the background it was taught on")
     p.add_argument("--out", type=named_folder,
                    help="folder holding temple_die.json (default: the one the camera feed reads)")
     p.set_defaults(func=cmd_untaught_face)
