@@ -72,3 +72,29 @@ def test_the_ah_kinchil_play_onto_a_pawn_is_listed_so_by_the_protocol_and_the_te
     out = io.StringIO()
     Terminal(session, lambda: None, out).run(iter(["board", "all"]))
     assert f". {play['text']}" in out.getvalue()
+
+
+def change_sending_back() -> tuple[Session, dict]:
+    """A temple game (seed 0) at the first red roll with a change that sends a pawn back, and that change."""
+    session = Session.new("temple", ["red", "blue"])
+    rng = random.Random(0)
+    while legal := session.legal():
+        for action in legal:
+            if action["type"] == "change" and ", sending " in action["text"]:
+                return session, action
+        session.act(rng.choice(legal))
+    raise AssertionError("the game ended without a change choice saying it sends a pawn back")
+
+
+def test_a_change_that_sends_a_pawn_back_is_listed_so_by_the_protocol_and_the_terminal() -> None:
+    """The change read "Slot 4: P03 out, P17 in" only; the pawn on the new hole went back unannounced (RU-17)."""
+    session, change = change_sending_back()
+    assert "back [RU-17" in change["text"]
+    sent = change["text"].split(", sending ")[1].split(" back")[0]  # "Red 1"
+    assert f"{sent} goes back" in session.check(_bare(change)).text
+    referee = Referee()
+    referee.session = session
+    assert change["text"] in [a["text"] for a in referee.handle({"cmd": "legal"})["legal"]]
+    out = io.StringIO()
+    Terminal(session, lambda: None, out).run(iter(["board", "all"]))
+    assert f". {change['text']}" in out.getvalue()

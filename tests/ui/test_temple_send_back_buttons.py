@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.core.test_temple_send_back_choice import ak_onto_a_pawn, landing_on_a_pawn
+from tests.core.test_temple_send_back_choice import ak_onto_a_pawn, change_sending_back, landing_on_a_pawn
 from tests.ui.conftest import advance
 
 
@@ -31,3 +31,17 @@ def test_the_button_for_an_ah_kinchil_play_onto_a_pawn_says_it_goes_back(start: 
         table.next_page()
         texts += [b.text for b in table.buttons()]
     assert play["text"] in texts and play["text"].endswith("sending Blue 1 back [RU-Q23]")
+
+
+def test_the_button_for_a_change_onto_a_pawn_says_it_goes_back(start: Any) -> None:
+    session, change = change_sending_back()
+    app = start(session)
+    table = app.root.get_screen("table")
+    advance(4)
+    table.point(change["slot"])  # hundreds of changes: the table marks the slots and a tap lists one's
+    advance(2)
+    texts = [b.text for b in table.buttons()]
+    while table.page + 1 < table.arrangement.pages and change["text"] not in texts:
+        table.next_page()
+        texts += [b.text for b in table.buttons()]
+    assert change["text"] in texts and "back [RU-17" in change["text"]

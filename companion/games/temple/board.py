@@ -211,11 +211,19 @@ class Board:
 
     # -- layouts ---------------------------------------------------------------
     def layout(self, slots: tuple[str | None, ...]) -> Layout:
-        found = self._layouts.get(slots)
+        """The layout of these cards, cached; the least recently used goes first when the cache is full.
+
+        A change choice that moves pawns is played out on its own layout to be
+        labelled (a dozen or two per red roll): clearing the whole cache when it
+        filled threw away the position's own layout and its move lists with them.
+        """
+        layouts = self._layouts
+        found = layouts.pop(slots, None)
         if found is None:
-            if len(self._layouts) > 512:
-                self._layouts.clear()
-            found = self._layouts[slots] = Layout(self, slots)
+            if len(layouts) >= 512:
+                del layouts[next(iter(layouts))]
+            found = Layout(self, slots)
+        layouts[slots] = found
         return found
 
 

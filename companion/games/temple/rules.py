@@ -132,6 +132,11 @@ ALTERNATIVES = {
 
 STAIR_ONTO_PAWN = ("RU-23", "RU-Q22")  # a stairway trip ends where a pawn stands (own pawn included)
 AK_ONTO_PAWN = ("RU-Q23",)  # the Ah Kinchil card moves a pawn onto a taken marker (ak_occupied = bump)
+CHANGE_OFF_PATH = ("RU-17",)  # a changed card puts a hole under a pawn
+CHANGE_ONTO_STAIR = ("RU-22", "RU-Q10")  # a changed card puts a stairway under a pawn, which must take it
+# What every send-back cites for where the pawn goes; a change choice names only why pawns go (the rest).
+SEND_BACK_HOW = frozenset({"RU-18", "RU-Q11", "RU-20", "RU-21"})
+PLAIN = frozenset({"path", "hole"})  # cells a send-back or a stairway trip never looks at
 
 
 def _landing_rules(colour: str, occupant: tuple[str, int]) -> tuple[str, ...]:
@@ -527,7 +532,7 @@ class TempleGame(Game):
                     "type": "ahkinchil",
                     "pawn": pawn_name(colour, i),
                     "text": f"Play the Ah Kinchil card: {pawn_label(colour, i)} {verb} to its Ah Kinchil marker"
-                    f" {self.where(colour, marker)}{self._sends_back(occupant, AK_ONTO_PAWN)}",
+                    f" {self.where(colour, marker)}{self._sends_back([occupant], AK_ONTO_PAWN)}",
                 }
             )
         return out
@@ -578,16 +583,42 @@ class TempleGame(Game):
         return [i for i, nodes in enumerate(self.board.slot_nodes) if not own.intersection(nodes)]
 
     def _change_actions(self, state: TempleState) -> list[Action]:
+        """Every slot with every card not known to be elsewhere, each saying what it does to the pawns there.
+
+        Cached with the move lists (on the layout), under who stands where: a
+        change played out for its text costs a layout of its own.
+        """
+        key = ("changes", state.pawns, state.turn, state.discard, state.hands[state.turn] > 0, state.options)
+        cache = self.layout(state)._moves
+        cached = cache.get(key)
+        if cached is None:
+            cached = cache[key] = self._list_changes(state)
+        return [dict(a) for a in cached]
+
+    def _list_changes(self, state: TempleState) -> list[Action]:
+        board = self.board
         out: list[Action] = []
         if state.hands[state.turn] > 0:
             blocked = set(state.slots) | set(state.discard)
-            cards = [c for c in self.board.card_order if c not in blocked]
+            cards = [c for c in board.card_order if c not in blocked]
+            standing = {node for _, _, node in state.all_pawns()}
             for i in self._allowed_slots(state):
-                number = self.board.slot_numbers[i]
+                number = board.slot_numbers[i]
                 head = f"Slot {number}: {state.slots[i]} out, "
-                out.extend(
-                    {"type": "change", "slot": number, "card": card, "text": head + card + " in"} for card in cards
-                )
+                under = [k for k, node in enumerate(board.slot_nodes[i]) if node in standing]
+                told: dict[tuple[str, ...], str] = {}
+                for card in cards:
+                    cells = board.cards[card]
+                    # Only a hole or a stairway under a pawn does anything to it (an island keeps it, RU-Q29).
+                    said = ""
+                    if any(cells[k] in ("hole", "stair") for k in under):
+                        # Send-backs and stairway trips go by what stands under the pawns, the idol markers and
+                        # the stairways, not by the plain cells elsewhere: cards alike in those are told once.
+                        alike = tuple(c if k in under or c not in PLAIN else "" for k, c in enumerate(cells))
+                        said = told.get(alike)
+                        if said is None:
+                            said = told[alike] = self._change_effects(state, i, card)
+                    out.append({"type": "change", "slot": number, "card": card, "text": f"{head}{card} in{said}"})
         if state.option["change_optional"] or not out:
             out.append({"type": "skip_change", "text": "Leave the path as it is"})
         return out
@@ -671,7 +702,16 @@ class TempleGame(Game):
         return state.but(pile=pile, discard=discard, hands=tuple(hands))
 
     def _after_change(self, state: TempleState, index: int, events: list[Event]) -> TempleState:
-        """Pawns on a new hole go back; pawns on a new stairway must take it (RU-Q10 order)."""
+        """Pawns on a new hole go back; pawns on a new stairway must take it (RU-Q10 order); then the move."""
+        state = self._settle_change(state, index, events)
+        return state if state.tasks else self._after_tasks(state, events)  # tasks left: a choice waits
+
+    def _settle_change(self, state: TempleState, index: int, events: list[Event]) -> TempleState:
+        """What the card now in slot ``index`` does to the pawns there, up to the first choice it asks for.
+
+        The change choices are labelled from this very code (``_change_effects``), so a
+        choice cannot say one thing and the change do another.
+        """
         board = self.board
         layout = self.layout(state)
         nodes = set(board.slot_nodes[index])
@@ -690,17 +730,62 @@ class TempleGame(Game):
                     Event(
                         "warning",
                         f"The new card leaves {' and '.join(pawn_label(colour, i) for i in off)} off the path.",
-                        ("RU-17",),
+                        CHANGE_OFF_PATH,
                         (colour,),
                     )
                 )
-                state = self._send_back(state, [(colour, i) for i in off], events, ("RU-17",))
+                state = self._send_back(state, [(colour, i) for i in off], events, CHANGE_OFF_PATH)
             for i, n in enumerate(pair):
                 if n in nodes and layout.kind(n) == "stair":
                     chooser = colour if state.option["stair_owner_chooses"] else state.current
+                    events.append(
+                        Event(
+                            "info",
+                            f"The new card puts {pawn_label(colour, i)} on a secret stairway: it takes it"
+                            " if there is another.",
+                            CHANGE_ONTO_STAIR,
+                            (colour,),
+                        )
+                    )
                     stairs.append(Task("stair", colour, (i,), n, chooser))
-        state = state.but(tasks=(*backs, *stairs), after="move")
-        return self._resolve(state, events)
+        return self._run_tasks(state.but(tasks=(*backs, *stairs), after="move"), events)
+
+    def _change_effects(self, state: TempleState, index: int, card: str) -> str:
+        """What a change choice adds to its text: the pawns it sends back or up a stairway, with the clauses.
+
+        Audit: a card putting a hole under a pawn sent it back with no word in the
+        choice; the players learnt it once the change was made. The change is played
+        out by ``_settle_change`` on a copy; ``_change_actions`` asks only when the card
+        puts a hole or a stairway under a pawn (else nothing happens).
+        """
+        slots = list(state.slots)
+        slots[index] = card
+        events: list[Event] = []
+        after = self._settle_change(state.but(slots=tuple(slots)), index, events)
+        back_rules = [r for e in events if e.kind in ("warning", "penalty") for r in e.rules if r not in SEND_BACK_HOW]
+        travellers: list[tuple[str, int]] = []
+        back: list[tuple[str, int]] = []
+        for task in after.tasks:
+            if task.kind == "stair":
+                travellers.append((task.colour, task.pawns[0]))
+            else:  # the owner picks which of the two takes the nearer marker (RU-Q13)
+                back.extend((task.colour, i) for i in task.pawns)
+                back_rules.extend((*CHANGE_OFF_PATH, "RU-19", "RU-Q13"))
+        stair_rules = [r for e in events if e.kind == "move" for r in e.rules]
+        stairs = set(self.layout(after).stairs)
+        for colour, i, node in state.all_pawns():
+            now = after.pawn_at(colour, i)
+            if now == node or (colour, i) in back:
+                continue
+            # A send-back ends on an idol marker or the Entrance Circles, a stairway trip on a stairway.
+            (travellers if now in stairs else back).append((colour, i))
+        text = self._sends_back(back, tuple(dict.fromkeys(back_rules)))
+        if travellers:
+            rules = tuple(dict.fromkeys([*CHANGE_ONTO_STAIR, *stair_rules]))
+            who = " and ".join(pawn_label(*p) for p in travellers)
+            verb = "takes" if len(travellers) == 1 else "take"
+            text += f", {who} {verb} a secret stairway [{', '.join(rules)}]"
+        return text
 
     # moves ----------------------------------------------------------------------------
     def _moves(self, state: TempleState, colour: str, node: int, steps: int, walls: bool = True) -> dict:
@@ -753,21 +838,22 @@ class TempleGame(Game):
             for end, action in cached:  # who stands where changes without the moves changing: never cached
                 occupant = occupied.get(end)
                 rules = () if occupant is None else _landing_rules(colour, occupant)
-                out.append({**action, "text": f"{action['text']}{self._sends_back(occupant, rules)}"})
+                out.append({**action, "text": f"{action['text']}{self._sends_back([occupant], rules)}"})
         return out
 
     @staticmethod
-    def _sends_back(occupant: tuple[str, int] | None, rules: tuple[str, ...]) -> str:
-        """What a choice ending on a pawn adds to its text, with the clauses its ruling cites for the send-back.
+    def _sends_back(occupants: Sequence[tuple[str, int] | None], rules: tuple[str, ...]) -> str:
+        """What a choice sending pawns back adds to its text, with the clauses its ruling cites for the send-back.
 
-        Moves, stairway trips and the Ah Kinchil card all use it: only checking
-        the choice said that the pawn there goes back; the listed choice read
-        like any other, and a player learnt of it once it was done. Nothing
-        (an empty text) when nobody stands there.
+        Moves, stairway trips, the Ah Kinchil card and card changes all use it: only
+        checking the choice said that the pawn there goes back; the listed choice
+        read like any other, and a player learnt of it once it was done. Nothing
+        (an empty text) when nobody goes back.
         """
-        if occupant is None:
+        pawns = [p for p in occupants if p is not None]
+        if not pawns:
             return ""
-        return f", sending {pawn_label(*occupant)} back [{', '.join(rules)}]"
+        return f", sending {' and '.join(pawn_label(*p) for p in pawns)} back [{', '.join(rules)}]"
 
     def _to_move(self, state: TempleState, events: list[Event]) -> TempleState:
         state = state.but(phase="move", tasks=(), after="")
@@ -977,6 +1063,16 @@ class TempleGame(Game):
 
     def _resolve(self, state: TempleState, events: list[Event]) -> TempleState:
         """Carry out queued effects until one needs a choice, then go on with the turn."""
+        state = self._run_tasks(state, events)
+        return state if state.tasks else self._after_tasks(state, events)
+
+    def _after_tasks(self, state: TempleState, events: list[Event]) -> TempleState:
+        if state.after == "move":
+            return self._to_move(state, events)
+        return self._end_turn(state, events)
+
+    def _run_tasks(self, state: TempleState, events: list[Event]) -> TempleState:
+        """Carry out queued effects until one needs a choice (phase resolve, tasks left) or none is left."""
         while state.tasks:
             task = state.tasks[0]
             if task.kind == "back":
@@ -1001,9 +1097,7 @@ class TempleGame(Game):
             else:
                 state = self._teleport(state, task, dests[0], events)
             state = state.but(tasks=state.tasks[1:])
-        if state.after == "move":
-            return self._to_move(state, events)
-        return self._end_turn(state, events)
+        return state
 
     def _teleport(self, state: TempleState, task: Task, dest: int, events: list[Event]) -> TempleState:
         colour, i = task.colour, task.pawns[0]
@@ -1037,7 +1131,7 @@ class TempleGame(Game):
                     "pawn": pawn_name(task.colour, i),
                     "to": list(self.board.xy(s)),
                     "text": f"{pawn_label(task.colour, i)} to the stairway at {self.where(task.colour, s)}"
-                    f"{self._sends_back(occupied.get(s), STAIR_ONTO_PAWN)}",
+                    f"{self._sends_back([occupied.get(s)], STAIR_ONTO_PAWN)}",
                 }
                 for s in self._stair_destinations(state, task.colour, task.node)
             ]

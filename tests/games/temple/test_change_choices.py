@@ -1,0 +1,118 @@
+"""A card change that moves pawns says so where it is offered, as a move onto a pawn does.
+
+A red roll's change choices read "Slot 3: COR03 out, HOLEMID in" whatever the new card
+did to the pawns standing in the slot: a hole under a pawn sent it back (RU-17), a
+stairway made it travel (RU-Q10), and the players learnt it only once the change was made.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from tests.games.temple.fixtures import act, doc, game, pawns_of, red, rules_of, state
+from tests.games.temple.test_worked_cases import _three_stairs
+
+
+def _changes(s: Any) -> dict[tuple[int, str], str]:
+    return {(a["slot"], a["card"]): a["text"] for a in game().legal_actions(s) if a["type"] == "change"}
+
+
+def _clauses(text: str) -> set[str]:
+    return set(text.rsplit("[", 1)[1].rstrip("]").split(", "))
+
+
+def test_a_card_putting_a_hole_under_a_pawn_says_it_sends_it_back() -> None:
+    # RU-AT04's position: Red 1 at [10, 1], card r1c1 of slot 3; HOLEMID has a hole there, OPEN12 does not.
+    s = state(slots=["COR01", "IDR", "COR03", *doc()["slots"][3:]], turn="blue", pawns={"red": [[10, 1], "entrance"]})
+    s, _ = act(s, red(3))
+    offered = _changes(s)
+    hole = offered[(3, "HOLEMID")]
+    assert hole == "Slot 3: COR03 out, HOLEMID in, sending Red 1 back [RU-17]"
+    assert offered[(3, "END")].endswith(", sending Red 1 back [RU-17]")
+    assert offered[(3, "OPEN12")] == "Slot 3: COR03 out, OPEN12 in"
+    assert not any("sending" in text for (slot, _), text in offered.items() if slot != 3)
+    after, events = act(s, {"type": "change", "slot": 3, "card": "HOLEMID"})
+    assert pawns_of(after)["red"][0] == [6, 1]
+    assert _clauses(hole) <= rules_of(events)
+
+
+def test_both_pawns_of_a_colour_on_new_holes_are_named_with_the_pair_clauses() -> None:
+    for pair_order in ("furtherAheadFirst", "ownerChooses"):
+        s = state(turn="blue", pawns={"red": [[10, 1], [9, 1]]}, options={"pair_order": pair_order})
+        s, _ = act(s, red(3))
+        text = _changes(s)[(3, "END")]
+        assert text.endswith(", sending Red 1 and Red 2 back [RU-17, RU-19, RU-Q13]"), text
+
+
+def test_the_players_own_pawn_is_named_too() -> None:
+    s = state(pawns={"red": [[10, 1], "entrance"]})
+    s, _ = act(s, red(3))
+    assert _changes(s)[(3, "HOLEMID")].endswith(", sending Red 1 back [RU-17]")
+
+
+def test_a_card_putting_a_stairway_under_a_pawn_says_it_must_take_it() -> None:
+    # Red 1 on [13, 7], card r1c1 of slot 5; stairways stand at [7, 1] and [7, 13]: Red picks one.
+    slots = _three_stairs()
+    slots[4] = "OPEN12"
+    s = state(slots=slots, turn="blue", pawns={"red": [[13, 7], "entrance"]})
+    s, _ = act(s, red(3))
+    text = _changes(s)[(5, "STB")]
+    assert text == "Slot 5: OPEN12 out, STB in, Red 1 takes a secret stairway [RU-22, RU-Q10]"
+    after, _ = act(s, {"type": "change", "slot": 5, "card": "STB"})
+    assert after.phase == "resolve" and after.tasks[0].kind == "stair"
+
+
+def test_a_stairway_trip_onto_a_pawn_names_both() -> None:
+    # One other stairway, at [7, 1], where Blue 1 stands: the trip is made at once and Blue 1 goes back.
+    slots = _three_stairs()
+    slots[4], slots[7] = "OPEN12", "OPEN13"
+    s = state(slots=slots, turn="blue", pawns={"red": [[13, 7], "entrance"], "blue": [[7, 1], "entrance"]})
+    s, _ = act(s, red(3))
+    text = _changes(s)[(5, "STB")]
+    assert text.endswith(
+        ", sending Blue 1 back [RU-23, RU-Q22], Red 1 takes a secret stairway [RU-22, RU-Q10, RU-Q21]"
+    )
+    after, events = act(s, {"type": "change", "slot": 5, "card": "STB"})
+    assert pawns_of(after)["red"][0] == [7, 1] and pawns_of(after)["blue"][0] != [7, 1]
+    assert _clauses(text) <= rules_of(events)
+
+
+def _named(text: str) -> set[str]:
+    """The pawns a change choice names ("Red 1", ...), sent back or taking a stairway."""
+    names = set()
+    for part in re.sub(r" \[[^]]*\]", "", text).split(", ")[2:]:
+        for who in part.replace("sending ", "").split(" back")[0].split(" takes")[0].split(" take ")[0].split(" and "):
+            names.add(who.strip())
+    return names
+
+
+def test_every_change_choice_names_exactly_the_pawns_the_change_moves() -> None:
+    """Random games on the house data, every profile: each offered change, made, moves just the pawns it names."""
+    from companion.registry import create
+
+    house = create("temple")
+    rng = random.Random(3)
+    checked = said = 0
+    for game_no in range(6):
+        profile = sorted(house.profiles)[game_no % 2]
+        s = house.setup(["red", "blue", "green", "yellow"], house.resolve_options({}, profile))
+        for _ in range(3000):
+            if house.pending(s).is_over or checked > 4000:
+                break
+            legal = house.legal_actions(s)
+            if s.phase == "change":
+                before = {(c, i): n for c, i, n in s.all_pawns()}
+                for action in legal:
+                    if action["type"] != "change":
+                        continue
+                    after, _ = house.apply(s, {k: v for k, v in action.items() if k != "text"})
+                    moved = {f"{c.capitalize()} {i + 1}" for c, i, n in after.all_pawns() if before[(c, i)] != n}
+                    waiting = {f"{t.colour.capitalize()} {i + 1}" for t in after.tasks for i in t.pawns}
+                    named = _named(action["text"]) if action["text"].count(",") > 1 else set()
+                    assert named == moved | waiting, (action["text"], moved, waiting)
+                    checked += 1
+                    said += bool(named)
+            s, _ = house.apply(s, house.sim_choose(s, legal, rng))
+    assert said > 20, said
