@@ -9,7 +9,7 @@ Entrance Circles, so a visited set fits in a short list of flags.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -217,12 +217,24 @@ class Board:
         labelled (a dozen or two per red roll): clearing the whole cache when it
         filled threw away the position's own layout and its move lists with them.
         """
+        return self._cached(slots, lambda: Layout(self, slots))
+
+    def layout_with(self, base: Layout, index: int, card: str) -> Layout:
+        """``base`` with ``card`` in slot ``index`` (0-based), cached like any layout.
+
+        Built from ``base`` by redoing the slot's nine cells, not the whole board: a
+        change choice is played out on such a layout to be labelled.
+        """
+        slots = (*base.slots[:index], card, *base.slots[index + 1 :])
+        return self._cached(slots, lambda: base.swapped(index, card, slots))
+
+    def _cached(self, slots: tuple[str | None, ...], build: Callable[[], Layout]) -> Layout:
         layouts = self._layouts
         found = layouts.pop(slots, None)
         if found is None:
             if len(layouts) >= 512:
                 del layouts[next(iter(layouts))]
-            found = Layout(self, slots)
+            found = build()
         layouts[slots] = found
         return found
 
@@ -239,9 +251,35 @@ class Layout:
             kinds.update(zip(nodes, cells, strict=True))
         self.kinds = kinds
         walk = list(board.base_walkable)
-        stairs = []
+        stairs: list[int] = []
         idols: dict[str, list[int]] = {c: [] for c in COLOURS}
-        for node, kind in kinds.items():
+        self._fill(kinds.items(), walk, stairs, idols)
+        self._keep(walk, stairs, idols)
+
+    def swapped(self, index: int, card: str, slots: tuple[str | None, ...]) -> Layout:
+        """This layout with ``card`` in slot ``index``: the other cells' walkability, stairways and idols kept."""
+        board = self.board
+        nodes = board.slot_nodes[index]
+        cells = board.cards[card]
+        new = Layout.__new__(Layout)
+        new.board, new.slots = board, slots
+        new.kinds = {**self.kinds, **dict(zip(nodes, cells, strict=True))}
+        gone = set(nodes)
+        walk = list(self.walkable)
+        stairs = [n for n in self.stairs if n not in gone]
+        idols = {c: [n for n in v if n not in gone] for c, v in self.idols.items()}
+        for node in nodes:
+            walk[node] = False
+        new._fill(zip(nodes, cells, strict=True), walk, stairs, idols)
+        new._keep(walk, stairs, idols)
+        return new
+
+    @staticmethod
+    def _fill(
+        cells: Iterable[tuple[int, str]], walk: list[bool], stairs: list[int], idols: dict[str, list[int]]
+    ) -> None:
+        """Mark what these (node, kind) cells add: walkable ground, stairways and idol markers."""
+        for node, kind in cells:
             if kind == "path":
                 walk[node] = True
             elif kind == "stair":
@@ -250,9 +288,11 @@ class Layout:
             elif kind != "hole":
                 walk[node] = True
                 idols.setdefault(kind[5:], []).append(node)
+
+    def _keep(self, walk: list[bool], stairs: list[int], idols: dict[str, list[int]]) -> None:
         self.walkable: tuple[bool, ...] = tuple(walk)
         self.stairs: tuple[int, ...] = tuple(sorted(stairs))
-        self.idols: dict[str, tuple[int, ...]] = {c: tuple(v) for c, v in idols.items()}
+        self.idols: dict[str, tuple[int, ...]] = {c: tuple(sorted(v)) for c, v in idols.items()}
         self._moves: dict[tuple[Any, ...], Any] = {}
 
     @cached_property

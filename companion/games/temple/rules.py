@@ -758,10 +758,9 @@ class TempleGame(Game):
         out by ``_settle_change`` on a copy; ``_change_actions`` asks only when the card
         puts a hole or a stairway under a pawn (else nothing happens).
         """
-        slots = list(state.slots)
-        slots[index] = card
+        swapped = self.board.layout_with(self.layout(state), index, card)  # so _settle_change finds it built
         events: list[Event] = []
-        after = self._settle_change(state.but(slots=tuple(slots)), index, events)
+        after = self._settle_change(state.but(slots=swapped.slots), index, events)
         back_rules = [r for e in events if e.kind in ("warning", "penalty") for r in e.rules if r not in SEND_BACK_HOW]
         travellers: list[tuple[str, int]] = []
         back: list[tuple[str, int]] = []

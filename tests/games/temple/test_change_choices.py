@@ -116,3 +116,25 @@ def test_every_change_choice_names_exactly_the_pawns_the_change_moves() -> None:
                     said += bool(named)
             s, _ = house.apply(s, house.sim_choose(s, legal, rng))
     assert said > 20, said
+
+
+def test_a_layout_built_from_another_with_one_card_changed_is_the_layout_built_whole() -> None:
+    """The change choices are played out on layouts built from the position's by one slot; they must not differ."""
+    from companion.games.temple.board import Layout
+    from companion.registry import create
+
+    board = create("temple").board
+    rng = random.Random(5)
+    for _ in range(200):
+        slots = tuple(rng.sample(board.card_order, 12))
+        index = rng.randrange(12)
+        card = rng.choice([c for c in board.card_order if c not in slots])
+        made = board.layout(slots).swapped(index, card, (*slots[:index], card, *slots[index + 1 :]))
+        whole = Layout(board, made.slots)
+        assert (made.kinds, made.walkable, made.stairs, made.idols) == (
+            whole.kinds,
+            whole.walkable,
+            whole.stairs,
+            whole.idols,
+        )
+        assert made.idols_by_progress == whole.idols_by_progress
