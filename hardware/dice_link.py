@@ -78,7 +78,9 @@ def open_port(url: str, baudrate: int = 115200) -> serial.SerialBase:
     """
     try:
         return serial.serial_for_url(url, baudrate=baudrate, timeout=0.1)
-    except serial.SerialException:
+    except serial.SerialException as error:
+        if error.errno:  # pyserial's own words name the port twice: "[Errno 2] could not open port X: [Errno 2] ..."
+            raise serial.SerialException(os.strerror(error.errno)) from error
         raise
     except Exception as error:  # whatever the URL handler raised, the port did not open
         raise serial.SerialException(f"not a usable port or URL ({type(error).__name__}: {error})") from error

@@ -51,6 +51,20 @@ def test_a_mistyped_port_url_is_reported_and_retried_not_a_silently_dead_reader(
     assert probe(url, wait=0.1).startswith("cannot open: not a usable port or URL")  # hw test: a line, no traceback
 
 
+def test_a_missing_device_is_said_in_a_few_words(tmp_path: Path) -> None:
+    """pyserial's text named the port twice with two errno tags: "cannot open X: [Errno 2] could not open port X:
+    [Errno 2] No such file or directory: 'X'" on the status line and in hw test."""
+    missing = str(tmp_path / "ttyACM9")
+    heard: queue.Queue = queue.Queue()
+    link = DiceLink(missing, heard.put, backoff=FAST).start()
+    try:
+        down = first(heard, LinkChanged)
+    finally:
+        link.stop()
+    assert isinstance(down, LinkChanged) and down.detail == f"cannot open {missing}: No such file or directory"
+    assert probe(missing, wait=0.1) == "cannot open: No such file or directory"
+
+
 def fill_what_the_device_never_reads(sensor: SimulatedSensor) -> None:
     """The host-to-device queue of the pty, full: firmware that prints but never reads its port."""
     fd = os.open(sensor.tty_path, os.O_RDWR | os.O_NONBLOCK | os.O_NOCTTY)
