@@ -139,6 +139,15 @@ def spoken_step(tmp_path: Path, running: list[Any]) -> Any:
     return app
 
 
+def button_box(app: Any) -> Any:
+    """A simulated button box wired to ``app``'s controller, stopped with the app (``app.hardware``)."""
+    from ui import inputs
+
+    panel = inputs.start(app.controller, "buttons", "mock")
+    app.hardware.append(panel)
+    return panel
+
+
 @pytest.fixture
 def running() -> Iterator[list[Any]]:
     """Apps started with ``start`` are stopped and taken off the window afterwards."""

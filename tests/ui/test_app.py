@@ -9,7 +9,7 @@ from typing import Any
 from kivy.core.window import Window
 
 from companion.session import Session
-from tests.ui.conftest import PIN, advance, tap, until
+from tests.ui.conftest import PIN, advance, button_box, tap, until
 
 
 def button(container: Any, text: str) -> Any:
@@ -211,13 +211,10 @@ def test_one_tap_new_game(start: Any) -> None:
 
 
 def test_simulated_button_box_reaches_the_screen(start: Any) -> None:
-    from ui import inputs
-
     session = Session.new("blackpool", ["yellow", "red"])
     session.act({"type": "roll", "value": 6})
     app = start(session)
-    panel = inputs.start(app.controller, "buttons", "mock")
-    app.hardware.append(panel)
+    panel = button_box(app)
     assert panel.press("undo")  # from the button box's own thread in real life; queued either way
     for _ in range(200):  # the app's main loop pumps the queue; no sleeping, just frames
         if not session.log:

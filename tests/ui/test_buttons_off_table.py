@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.session import Session
-from tests.ui.conftest import advance, open_settings, tap, until
+from tests.ui.conftest import advance, button_box, open_settings, tap, until
 
 
 def pumped(app: Any, done: Callable[[], bool]) -> bool:
@@ -20,13 +20,10 @@ def pumped(app: Any, done: Callable[[], bool]) -> bool:
 
 def test_a_press_off_the_table_changes_no_game_nobody_is_looking_at(start: Any) -> None:
     """An undo pressed while the owner edited the settings took back a step on the game behind them."""
-    from ui import inputs
-
     session = Session.new("blackpool", ["yellow", "red"])
     session.act({"type": "roll", "value": 6})
     app = start(session)
-    panel = inputs.start(app.controller, "buttons", "mock")
-    app.hardware.append(panel)
+    panel = button_box(app)
     settings = open_settings(app)
     assert app.root.current == "settings"
     assert panel.press("undo") and panel.press("next")
@@ -50,12 +47,9 @@ def test_a_press_off_the_table_changes_no_game_nobody_is_looking_at(start: Any) 
 
 def test_a_game_played_on_the_button_box_alone_does_not_go_to_the_attract_screen(start: Any) -> None:
     """Only touches counted as someone at the table: the kiosk showed its attract screen mid-game."""
-    from ui import inputs
-
     session = Session.new("blackpool", ["yellow", "red"])
     app = start(session, kiosk=True)
-    panel = inputs.start(app.controller, "buttons", "mock")
-    app.hardware.append(panel)
+    panel = button_box(app)
     app.show("table")
     app.idle.touched(app.clock() - 10 * app.idle.limit)  # nobody has touched the screen for long
     assert app.idle.expired(app.clock())
@@ -68,12 +62,9 @@ def test_a_game_played_on_the_button_box_alone_does_not_go_to_the_attract_screen
 
 def test_the_menu_button_resting_pressed_is_said_held_on_the_settings_it_opened(start: Any) -> None:
     """Its hold opened the settings and then nothing: only confirm, undo and next said they seemed held."""
-    from ui import inputs
-
     session = Session.new("blackpool", ["yellow", "red"])
     app = start(session)
-    panel = inputs.start(app.controller, "buttons", "mock")
-    app.hardware.append(panel)
+    panel = button_box(app)
     panel.buttons.hold_seconds, panel.buttons.stuck_seconds = 0.05, 0.15
     menu = panel.buttons.devices["menu"].pin
     menu.drive_low()  # a box leaning on it
@@ -91,13 +82,10 @@ def test_the_menu_button_resting_pressed_is_said_held_on_the_settings_it_opened(
 def test_a_press_while_a_new_game_is_being_chosen_keeps_the_choices(start: Any) -> None:
     """With a game on the table, a press on home brought that table back mid-choice: the owner lost the new game's
     players and game, tapped a moment before."""
-    from ui import inputs
-
     session = Session.new("blackpool", ["yellow", "red"])
     session.act({"type": "roll", "value": 6})
     app = start(session)
-    panel = inputs.start(app.controller, "buttons", "mock")
-    app.hardware.append(panel)
+    panel = button_box(app)
     app.show("home")
     advance()
     home = app.root.get_screen("home")

@@ -15,8 +15,7 @@ from kivy.tests.common import UnitTestTouch
 
 from companion.observations import DieRead
 from companion.session import Session
-from tests.ui.conftest import PIN, advance, tap, until
-from ui import inputs
+from tests.ui.conftest import PIN, advance, button_box, tap, until
 
 
 @pytest.fixture
@@ -174,8 +173,7 @@ def test_a_game_played_on_the_button_box_keeps_the_attract_screen_away(start: An
     session = Session.new("blackpool", ["yellow", "red"])
     app = start(session, kiosk=True)
     app.controller.app_dice = random.Random(1)  # confirm rolls for the table, as the button box's own die
-    panel = inputs.start(app.controller, "buttons", "mock")
-    app.hardware.append(panel)
+    panel = button_box(app)
     for steps in range(1, 4):
         app.idle.last -= app.idle.limit + 1  # the screen untouched for longer than the kiosk waits
         assert panel.press("confirm")
