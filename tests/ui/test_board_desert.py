@@ -12,7 +12,7 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
-from kivy.graphics import Line
+from kivy.graphics import Color, Mesh
 from kivy.uix.widget import Widget
 
 from companion.data import house_dir, read_json, validate_path
@@ -225,14 +225,16 @@ def drawn_with_words(widget: Widget, view: BoardView) -> tuple[bytes, list[tuple
 
 
 def frames_in(widget: Widget, box: tuple[float, float, float, float]) -> list[int]:
-    """Places in the canvas of the outlines drawn within a space's square (its marks, its red frame)."""
+    """Places in the canvas of the marks' dark rims (a mesh of every mark's, in the rims' colour) on a space."""
     x, y, w, h = box
-    out = []
+    out, colour = [], None
     for k, instruction in enumerate(widget.canvas.children):
-        if isinstance(instruction, Line) and instruction.points:
-            xs, ys = instruction.points[0::2], instruction.points[1::2]
-            inside_x = x <= min(xs) - widget.x and max(xs) - widget.x <= x + w
-            if inside_x and y <= min(ys) - widget.y and max(ys) - widget.y <= y + h:
+        if isinstance(instruction, Color):
+            colour = tuple(round(c, 3) for c in instruction.rgba)
+        elif isinstance(instruction, Mesh) and colour == desert.DARK_RIM:
+            v = instruction.vertices
+            corners = [(v[i] - widget.x, v[i + 1] - widget.y) for i in range(0, len(v), 4)]
+            if any(x < cx < x + w and y < cy < y + h for cx, cy in corners):
                 out.append(k)
     return out
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.graphics import Color, Rectangle
 
 from ui.boards import focused
 from ui.boards.paint import (
@@ -25,7 +25,6 @@ from ui.boards.paint import (
     BACKGROUND,
     HIGHLIGHT,
     Texts,
-    disc,
     fitted_text,
     fitting_size,
     hex_rgb,
@@ -33,7 +32,7 @@ from ui.boards.paint import (
     measure,
     rgb,
 )
-from ui.boards.shapes import Shapes
+from ui.boards.shapes import KIVY_SEGMENTS, Shapes, Triangle, circle_points, frame_triangles, line_triangles
 
 TYPE_RGB = {
     "start": (0.97, 0.88, 0.6),
@@ -84,14 +83,17 @@ class Board:
 
     The board was 157-164 draws, each space's colour, each word and each panel row and chip one of its own.
     Spaces, the panel's rows and chips never overlap, so their colours are a mesh a colour (``flat``); the
-    red frames, the marks, the acting row's rim and the panel's pawns go on over them (``over``, in the order
-    drawn), then every word (a mesh a texture and colour), then the pawns on the ring, as before.
+    red frames, the acting row's rim and the panel's pawns go on over them (``over``), then the marks
+    (``marks``), every word (a mesh a texture and colour), and the pawns on the ring (``pawns``), each a
+    mesh a layer and colour whose layers keep the order the shapes were drawn in one by one.
     """
 
     def __init__(self) -> None:
         self.flat = Shapes()
-        self.over: list[Callable[[], None]] = []
+        self.over = Shapes()
+        self.marks = Shapes()
         self.texts = Texts()
+        self.pawns = Shapes()
 
 
 def challenge_label(challenge: Mapping[str, Any]) -> str:
@@ -235,36 +237,23 @@ def draw(widget: Any, view: Any) -> None:
         inner = (x0 + cell * 1.15, y0 + cell * 1.15, cell * (cols - 2.3), cell * (rows - 2.3))
         _draw_panel(inner, document, spaces, index_of, mover, winner, board)  # inside the ring: no overlap
         board.flat.draw()
-        for draw_over in board.over:
-            draw_over()
+        board.over.draw()
         # The marks go between a space's colour and its words: drawn over the words, the gold frame cut
         # every marked space's labels in half and blanked the tapped one, the very space being chosen.
-        for i, space in enumerate(spaces):  # where a legal move may go, gold edged; the one listed, thick
-            marked, asked = space["id"] in view.marked, space["id"] == view.asked
-            if not (marked or asked):
-                continue
-            col, row = slots[i]
-            strong = space["id"] in focused(view)
-            if strong:
-                Color(*HIGHLIGHT, 0.45)
-                Rectangle(pos=(x0 + col * cell, y0 + row * cell), size=(cell, cell))
-            edge = cell * (0.12 if strong else 0.1 if asked else 0.05)
-            frame = (x0 + col * cell + edge, y0 + row * cell + edge, cell - 2 * edge, cell - 2 * edge)
-            # A dark rim either side, as Blackpool's rings have: gold on the yellow "-2" spaces and red on the red
-            # item spaces were the space's own colour, and the table could not see which space was meant.
-            Color(0, 0, 0, 0.85)
-            Line(rectangle=frame, width=edge + max(1.5, cell * 0.03))
-            Color(*(HIGHLIGHT if marked else ASKED), 1 if strong or asked else 0.8)  # asked: red, nothing may go there
-            Line(rectangle=frame, width=edge)
+        _mark_spaces(view, spaces, slots, (x0, y0, cell), board.marks)
+        board.marks.draw()
         for i, space in enumerate(spaces):
             col, row = slots[i]
             crowded = len(by_space.get(i, ())) > 3
             name = names.get(str(space.get("id")), "")
             _label_space(space, name, x0 + col * cell, y0 + row * cell, cell, crowded, board.texts)
         board.texts.draw()
+        on_ring = []
         for i, here in by_space.items():
             col, row = slots[i]
-            _draw_pawns(here, x0 + col * cell, y0 + row * cell, cell, mover, winner)
+            on_ring += _draw_pawns(here, x0 + col * cell, y0 + row * cell, cell, mover, winner)
+        _lay_pawns(on_ring, board.pawns)
+        board.pawns.draw()
 
 
 def space_rgb(space: Mapping[str, Any]) -> tuple[float, float, float]:
@@ -285,13 +274,106 @@ def _fill_space(space: Mapping[str, Any], x: float, y: float, cell: float, board
     board.flat.rectangle(0, space_rgb(space), x + 1, y + 1, cell - 2, cell - 2)
     challenge = space.get("challenge") if isinstance(space.get("challenge"), Mapping) else None
     if kind == "secret_passage" or (challenge is not None and challenge.get("attemptLimit", 3) is None):
-        board.over.append(lambda: _red_frame(x, y, cell))
+        # The two spaces the race is about, the Guardian's Test and the goal, framed red inside their colour.
+        board.over.line(0, (0.75, 0.05, 0.05), _rectangle(x + 3, y + 3, cell - 6, cell - 6), max(1.5, cell * 0.05),
+                        close=True)  # fmt: skip
 
 
-def _red_frame(x: float, y: float, cell: float) -> None:
-    """The two spaces the race is about, the Guardian's Test and the goal, framed red inside their colour."""
-    Color(0.75, 0.05, 0.05, 1)
-    Line(rectangle=(x + 3, y + 3, cell - 6, cell - 6), width=max(1.5, cell * 0.05))
+def _rectangle(x: float, y: float, w: float, h: float) -> list[float]:
+    """The corners a Kivy ``Line(rectangle=...)`` goes through."""
+    return [x, y, x + w, y, x + w, y + h, x, y + h]
+
+
+# The marks' layers: a mark's dark rim reaches past its space (1.5 px at 800x480), under the next marked space's
+# own and over the one marked before it, as when each mark was drawn whole in turn.
+BEFORE, WASH, RIM, EDGE, AFTER = range(5)
+DARK_RIM = (0.0, 0.0, 0.0, 0.85)
+
+
+def _mark_spaces(
+    view: Any, spaces: Sequence[Mapping[str, Any]], slots: Sequence[tuple[int, int]],
+    grid: tuple[float, float, float], marks: Shapes,
+) -> None:  # fmt: skip
+    """Where a legal move may go, gold edged; the one listed washed gold and edged thick; one asked about, red.
+
+    Each mark was two lines and a wash of its own, so a Desert Vortex marking every space drew about 75 times.
+    They are a few meshes now, to the same pixels: what a mark's rim puts on its own space is drawn with every
+    mark's (``RIM``), and what it puts on a space marked after it goes under that space's mark (``BEFORE``),
+    on one marked before it over that one's (``AFTER``). Kivy draws a see-through line through the stencil,
+    each pixel once, which ``frame_triangles`` does without it.
+    """
+    x0, y0, cell = grid
+    chosen = [i for i, space in enumerate(spaces) if space["id"] in view.marked or space["id"] == view.asked]
+    rank = {slots[i]: k for k, i in enumerate(chosen)}
+    strong_ones = focused(view)
+    washed = {slots[i] for i in chosen if spaces[i]["id"] in strong_ones}
+    for k, i in enumerate(chosen):
+
+        def keep(at: tuple[int, int], k: int = k) -> bool:
+            """Whether the rim may go on a square with its own: its own, or one not marked before it nor washed."""
+            return at not in rank or rank[at] == k or (rank[at] > k and at not in washed)
+
+        space = spaces[i]
+        marked, asked = space["id"] in view.marked, space["id"] == view.asked
+        col, row = slots[i]
+        strong = space["id"] in strong_ones
+        if strong:
+            marks.rectangle(WASH, (*HIGHLIGHT, 0.45), x0 + col * cell, y0 + row * cell, cell, cell)
+        edge = cell * (0.12 if strong else 0.1 if asked else 0.05)
+        frame = (x0 + col * cell + edge, y0 + row * cell + edge, cell - 2 * edge, cell - 2 * edge)
+        # A dark rim either side, as Blackpool's rings have: gold on the yellow "-2" spaces and red on the red
+        # item spaces were the space's own colour, and the table could not see which space was meant.
+        for at, pieces in _by_cell(frame_triangles(*frame, edge + max(1.5, cell * 0.03)), grid, keep).items():
+            marks.triangles(RIM if at is None else BEFORE if rank[at] > k else AFTER, DARK_RIM, pieces)
+        gold = (*(HIGHLIGHT if marked else ASKED), 1 if strong or asked else 0.8)  # asked: red, nothing may go there
+        marks.triangles(EDGE, gold, frame_triangles(*frame, edge))
+
+
+def _by_cell(
+    triangles: Sequence[Triangle], grid: tuple[float, float, float], keep: Callable[[tuple[int, int]], bool]
+) -> dict[tuple[int, int] | None, list[Triangle]]:
+    """``triangles`` by the (column, row) of the ring's square each lies on, cut along the grid where they lie
+    on a square that is not ``keep``'s; None gathers the triangles and pieces on squares that ``keep`` accepts.
+
+    Cut pieces may differ from the whole triangle in a pixel whose middle lies within the rasteriser's
+    precision (1/256 px) of its edge, so only what must be cut is cut.
+    """
+    x0, y0, cell = grid
+    out: dict[tuple[int, int] | None, list[Triangle]] = {}
+    for triangle in triangles:
+        xs, ys = triangle[0::2], triangle[1::2]
+        cols = range(math.floor((min(xs) - x0) / cell), math.floor((max(xs) - x0) / cell) + 1)
+        rows = range(math.floor((min(ys) - y0) / cell), math.floor((max(ys) - y0) / cell) + 1)
+        if all(keep((col, row)) for col in cols for row in rows):
+            out.setdefault(None, []).append(triangle)
+            continue
+        for col in cols:
+            for row in rows:
+                box = (x0 + col * cell, y0 + row * cell, x0 + (col + 1) * cell, y0 + (row + 1) * cell)
+                piece = _clip(list(zip(xs, ys, strict=True)), box)
+                at = None if keep((col, row)) else (col, row)
+                for j in range(1, len(piece) - 1):
+                    out.setdefault(at, []).append((*piece[0], *piece[j], *piece[j + 1]))
+    return out
+
+
+def _clip(polygon: list[tuple[float, float]], box: tuple[float, float, float, float]) -> list[tuple[float, float]]:
+    """The part of a convex polygon inside ``box`` (left, bottom, right, top): Sutherland and Hodgman's way."""
+    for axis, bound, keep_below in ((0, box[0], False), (0, box[2], True), (1, box[1], False), (1, box[3], True)):
+        if not polygon:
+            break
+        inside = [(p[axis] <= bound) if keep_below else (p[axis] >= bound) for p in polygon]
+        cut: list[tuple[float, float]] = []
+        for j, point in enumerate(polygon):
+            before, was_in = polygon[j - 1], inside[j - 1]
+            if inside[j] != was_in:
+                t = (bound - before[axis]) / (point[axis] - before[axis])
+                other = before[1 - axis] + t * (point[1 - axis] - before[1 - axis])
+                cut.append((bound, other) if axis == 0 else (other, bound))
+            if inside[j]:
+                cut.append(point)
+        polygon = cut
+    return polygon
 
 
 def _label_space(
@@ -336,6 +418,24 @@ def _number(
                 bold=True, into=texts)  # fmt: skip
 
 
+class Pawn(NamedTuple):
+    """A pawn on the ring as drawn: where, how big, whose, and whether it is haloed (to move, or the winner)."""
+
+    cx: float
+    cy: float
+    radius: float
+    player: str
+    out: bool
+    haloed: bool
+
+    @property
+    def reach(self) -> float:
+        """How far from its middle the pawn's halo or rim goes."""
+        if self.haloed:
+            return self.radius + max(2.5, self.radius * 0.45)
+        return self.radius + (1.5 if self.out else 2.5)
+
+
 def _draw_pawns(
     here: list[tuple[str, Mapping[str, Any]]],
     x: float,
@@ -343,7 +443,7 @@ def _draw_pawns(
     cell: float,
     mover: str | None,
     winner: str | None,
-) -> None:
+) -> list[Pawn]:
     """Every pawn on a space stays visible: up to three in a row between the labels, more in a small grid."""
     count = len(here)
     columns = min(3, count) if count > 1 else 1
@@ -352,20 +452,42 @@ def _draw_pawns(
     bottom = y + cell * (PAWN_Y - 0.22 if rows == 1 else 0.04)
     slot_w, slot_h = area_w / columns, area_h / rows
     radius = min(slot_w * 0.38, slot_h * 0.46, cell * 0.17)
+    out = []
     for k, (player, piece) in enumerate(here):
         cx = x + (cell - area_w) / 2 + slot_w * (k % columns + 0.5)
         cy = bottom + area_h - slot_h * (k // columns + 0.5)
-        if player in (mover, winner):
-            Color(*HIGHLIGHT, 1)
+        out.append(Pawn(cx, cy, radius, player, bool(piece.get("out")), player in (mover, winner)))
+    return out
+
+
+PAWN_LAYERS = 4  # a pawn's halo, rim, fill and an out pawn's ring
+
+
+def _lay_pawns(pawns: Sequence[Pawn], shapes: Shapes) -> None:
+    """The pawns in a few meshes, each over the pawns drawn before it that it touches, as when drawn one by one.
+
+    Small pawns side by side overlap (three on a 42 px space: each rim over the one before), so a pawn goes
+    a stage above every pawn before it that it touches; pawns apart share a stage, and a stage's halos,
+    rims and fills are a mesh a colour.
+    """
+    stages: list[int] = []
+    for k, pawn in enumerate(pawns):
+        touched = [
+            stages[j] for j, other in enumerate(pawns[:k])
+            if math.dist((pawn.cx, pawn.cy), (other.cx, other.cy)) < pawn.reach + other.reach + 1
+        ]  # fmt: skip
+        stages.append(max(touched) + 1 if touched else 0)
+        layer, cx, cy, radius = PAWN_LAYERS * stages[-1], pawn.cx, pawn.cy, pawn.radius
+        if pawn.haloed:
             halo = radius + max(2.5, radius * 0.45)
-            Ellipse(pos=(cx - halo, cy - halo), size=(2 * halo, 2 * halo))
-        if piece.get("out"):
-            disc(cx, cy, radius, (0.35, 0.35, 0.35), (1, 1, 1), 1.5)
-            Color(*rgb(player), 1)
-            Line(circle=(cx, cy, radius * 0.7), width=max(1.2, radius * 0.25))
-        else:
-            disc(cx, cy, radius + 1.5, (1, 1, 1), (0, 0, 0), 1.0)  # white rim: black pawns on red and blue
-            disc(cx, cy, radius, rgb(player), (1, 1, 1), 0)
+            shapes.ellipse(layer, HIGHLIGHT, cx, cy, halo, halo, KIVY_SEGMENTS)
+        if pawn.out:
+            shapes.disc(layer + 1, cx, cy, radius, (0.35, 0.35, 0.35), (1, 1, 1), 1.5, KIVY_SEGMENTS)
+            ring = line_triangles(circle_points(cx, cy, radius * 0.7), max(1.2, radius * 0.25))
+            shapes.triangles(layer + 3, rgb(pawn.player), ring)
+        else:  # a white rim in a black one: black pawns on the red and blue spaces
+            shapes.disc(layer + 1, cx, cy, radius + 1.5, (1, 1, 1), (0, 0, 0), 1.0, KIVY_SEGMENTS)
+            shapes.ellipse(layer + 3, rgb(pawn.player), cx, cy, radius, radius, KIVY_SEGMENTS)
 
 
 def _draw_panel(
@@ -422,13 +544,10 @@ def _draw_player_row(
     big = h * 0.34
     r = h * 0.3
 
-    def rim_and_pawn() -> None:
-        if to_play:
-            Color(*HIGHLIGHT, 1)
-            Line(rectangle=(x + 1, y + 1, w - 2, h - 2), width=max(1.5, h * 0.04))
-        disc(x + h * 0.45, y + h / 2, r, rgb(player) if not out else (0.35, 0.35, 0.35), (1, 1, 1), 1.5)
-
-    board.over.append(rim_and_pawn)
+    if to_play:
+        board.over.line(0, HIGHLIGHT, _rectangle(x + 1, y + 1, w - 2, h - 2), max(1.5, h * 0.04), close=True)
+    board.over.disc(1, x + h * 0.45, y + h / 2, r, rgb(player) if not out else (0.35, 0.35, 0.35), (1, 1, 1), 1.5,
+                    KIVY_SEGMENTS)  # fmt: skip
     texts = board.texts
     left = x + h * 0.9
     right = x + w - h * 0.15
