@@ -374,3 +374,44 @@ def test_a_long_cafe_loop_drops_the_words_it_cannot_fit_and_shows_numbers(
     drawn = words_drawn(canvas, house)
     for space in house.game.board.spaces:
         assert word_of(space.name, [d for d in drawn if d.inside(space_box(canvas, house, space.index))]), space.name
+
+
+def colour_pixels(pixels: bytes, widget: Widget, colour: tuple[float, float, float], band: float) -> int:
+    """How many pixels in ``colour`` lie in the board's top, right or bottom band ``band`` px wide: the ring and
+    the lane inside it, clear of the players' panel's discs at its left."""
+    want = bytes(round(c * 255) for c in colour)
+    width, height = int(widget.width), int(widget.height)
+    return sum(
+        pixels[(row * width + x) * 4 : (row * width + x) * 4 + 3] == want
+        for row in range(height)
+        for x in range(width)
+        if x >= width - band or row < band or row >= height - band
+    )
+
+
+@pytest.mark.parametrize("size", [(398, 398), (470, 422)])  # the board at 800x480 and upright at 480x800
+def test_pawns_on_a_long_cafe_loop_can_be_told_apart(canvas: Widget, size: tuple[int, int], tmp_path: Path) -> None:
+    """On a 72-space loop (21 px spaces at 800x480) a pawn was 7 px across its colour, three on a space 5 px: from
+    the chairs, rims with a dot inside. A pawn there is now as big as a lone pawn on the house loop (12 px across),
+    and pawns sharing a space fan into a lane inside the ring, each showing its colour."""
+    canvas.size = size
+    session = Session.new(
+        "desert", ["black", "purple", "pink", "brown", "grey", "teal"], cafe_dir=long_loop(tmp_path / "cafe", 32)
+    )
+    document = copy.deepcopy(session.document())
+    spaces = [space.id for space in session.game.board.spaces]
+    where = {"black": 45, "purple": 45, "pink": 45, "brown": 27, "grey": 60, "teal": 60}  # right, top, bottom
+    for player, index in where.items():
+        document["pieces"][player]["space"] = spaces[index]
+    document["turn"] = "purple"  # haloed, in the middle of a stack
+    pixels = render(canvas, session, document)
+    cell = space_box(canvas, session, 0)[2]
+    for player, index in where.items():
+        seen = colour_pixels(pixels, canvas, rgb(player), cell * 2.2)
+        assert seen >= (90 if index == 27 else 35), (player, seen)
+    document["pieces"] = {p: {**piece, "space": spaces[0]} for p, piece in document["pieces"].items()}
+    pixels = render(canvas, session, document)  # all six on the start, a corner: a crescent of each at least
+    band = int(cell * 2.2)
+    corner = {bytes(pixels[(row * size[0] + x) * 4 : (row * size[0] + x) * 4 + 3])
+              for row in range(size[1] - band, size[1]) for x in range(band)}  # fmt: skip
+    assert all(bytes(round(c * 255) for c in rgb(player)) in corner for player in where)

@@ -234,7 +234,9 @@ def draw(widget: Any, view: Any) -> None:
         for i, space in enumerate(spaces):
             col, row = slots[i]
             _fill_space(space, x0 + col * cell, y0 + row * cell, cell, board)
-        inner = (x0 + cell * 1.15, y0 + cell * 1.15, cell * (cols - 2.3), cell * (rows - 2.3))
+        small = cell * 0.17 < PAWN_READABLE  # a long café loop: its pawns stack into a lane inside the ring
+        inset = PAWN_LANE if small else 1.15
+        inner = (x0 + cell * inset, y0 + cell * inset, cell * (cols - 2 * inset), cell * (rows - 2 * inset))
         _draw_panel(inner, document, spaces, index_of, mover, winner, board)  # inside the ring: no overlap
         board.flat.draw()
         board.over.draw()
@@ -251,7 +253,12 @@ def draw(widget: Any, view: Any) -> None:
         on_ring = []
         for i, here in by_space.items():
             col, row = slots[i]
-            on_ring += _draw_pawns(here, x0 + col * cell, y0 + row * cell, cell, mover, winner)
+            if small:
+                inward = (_inward(col, cols), _inward(row, rows))
+                box = (x0 + col * cell, y0 + row * cell, cell, cell * (inset - 0.5))
+                on_ring += _stack_pawns(here, box, inward, mover, winner)
+            else:
+                on_ring += _draw_pawns(here, x0 + col * cell, y0 + row * cell, cell, mover, winner)
         _lay_pawns(on_ring, board.pawns)
         board.pawns.draw()
 
@@ -461,6 +468,42 @@ def _draw_pawns(
 
 
 PAWN_LAYERS = 4  # a pawn's halo, rim, fill and an out pawn's ring
+# A pawn's radius on a space too small for it (a lone pawn on the house loop at 800x480 is 6.1 px): on a café's long
+# loop (72 spaces: 21 px spaces at 800x480) the pawns were 3.6 px across their colour, three on a space 2.5 px.
+PAWN_READABLE = 6.0
+PAWN_LANE = 2.2  # such a loop's panel starts this many spaces in (1.15 otherwise), leaving its pawns a lane
+
+
+def _inward(at: int, count: int) -> int:
+    """The way from a ring square at column (or row) ``at`` of ``count`` to the ring's middle: 1, -1 or 0."""
+    return 1 if at == 0 else -1 if at == count - 1 else 0
+
+
+def _stack_pawns(
+    here: list[tuple[str, Mapping[str, Any]]],
+    box: tuple[float, float, float, float],
+    inward: tuple[int, int],
+    mover: str | None,
+    winner: str | None,
+) -> list[Pawn]:
+    """Pawns on a space too small for them: the first whole on its space, the others behind it, fanned towards
+    the ring's middle like a stack of coins, each showing a crescent of its colour in the lane before the panel.
+
+    ``box`` is the space's (x, y, side) and how far the lane reaches in from the space's middle; ``inward``
+    the way to the ring's middle (a corner's both ways).
+    """
+    x, y, cell, room = box
+    radius = min(PAWN_READABLE, cell * 0.3)
+    dx, dy = inward
+    norm = math.hypot(dx, dy) or 1.0
+    room *= norm  # a corner's lane runs to the panel's corner: the diagonal is longer
+    count = len(here)
+    step = min(radius * 1.25, (room - radius - 2.5) / (count - 1)) if count > 1 else 0.0
+    pawns = []
+    for k, (player, piece) in enumerate(here):
+        cx, cy = x + cell / 2 + dx / norm * step * k, y + cell / 2 + dy / norm * step * k
+        pawns.append(Pawn(cx, cy, radius, player, bool(piece.get("out")), player in (mover, winner)))
+    return pawns[::-1]  # the one on the space drawn last, whole
 
 
 def _lay_pawns(pawns: Sequence[Pawn], shapes: Shapes) -> None:
