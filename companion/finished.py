@@ -14,7 +14,9 @@ dispute. The café day begins at `CAFE_DAY_STARTS` local time, so a game that
 ended after midnight still belongs to its evening. A finishing time later than
 the clock (a Pi without a clock of its own keeps its last saved time until the
 network sets it, which is what it shows right after a power cut) counts as
-this café day; one that cannot be read does not. The day is judged again
+this café day, up to `CLOCK_BEHIND_AT_MOST` ahead of it; one further ahead
+was written by a clock set wrong (a year typed ahead, then corrected), and one
+that cannot be read, are shown as a result only. The day is judged again
 when the game is gone back into, on the clock of that moment: a table that
 started at 23:00 (or on a clock the owner set forward since) and stood at
 home overnight let the morning's first table into last night's game.
@@ -33,6 +35,12 @@ from companion.registry import title_of
 from companion.session import Session
 
 CAFE_DAY_STARTS = 5  # the hour (local time) a café day begins: before it, it is still the evening before
+# How far a finishing time may lie ahead of the clock and still count as this café day. A power cut sets a
+# Pi's clock back to its last hourly save (fake-hwclock), so the evening's last game ends up to an hour
+# "in the future"; a clock set an hour or a few wrong (a timezone slip) and corrected is covered too. A time
+# further ahead was stamped by a clock set wrong by days or a year: counted as today, that game stayed open
+# to Undo on every start until the next game began.
+CLOCK_BEHIND_AT_MOST = timedelta(hours=12)
 
 
 @dataclass(frozen=True)
@@ -74,7 +82,8 @@ class FinishedGame:
         moment = _moment(now)
         if self.why_not or same_cafe_day(self.finished, moment):
             return self
-        return replace(self, when=_when(self.finished, False, moment), why_not=_too_old(self.finished), _session=None)
+        why_not = _too_old(self.finished, moment)
+        return replace(self, when=_when(self.finished, False, moment), why_not=why_not, _session=None)
 
     def reopen(self, journal: Journal | None, now: datetime | None = None) -> Session:
         """The finished game, on its last position, journalling into ``journal`` from its next step on.
@@ -111,13 +120,21 @@ def _moment(now: datetime | None) -> datetime:
 
 def same_cafe_day(finished: datetime | None, moment: datetime) -> bool:
     """Whether a game that finished at ``finished`` may be gone back into at ``moment`` (both aware): the
-    same café day, or a finishing time later than the clock (a clock that went back since)."""
-    return finished is not None and (finished > moment or cafe_day(finished) == cafe_day(moment))
+    same café day, or a finishing time later than the clock by at most `CLOCK_BEHIND_AT_MOST` (a clock that
+    went back since, as after a power cut)."""
+    if finished is None:
+        return False
+    return cafe_day(finished) == cafe_day(moment) or timedelta(0) < finished - moment <= CLOCK_BEHIND_AT_MOST
 
 
-def _too_old(finished: datetime | None) -> str:
+def _too_old(finished: datetime | None, moment: datetime) -> str:
     if finished is None:
         return "the journal does not say when it finished, so it is shown as a result only"
+    if finished - moment > CLOCK_BEHIND_AT_MOST:
+        ahead = finished - moment
+        by = f"{ahead.days} days" if ahead.days > 1 else f"{ahead.total_seconds() / 3600:.0f} hours"
+        return (f"its finishing time is {by} ahead of the clock (set wrong then, or now), "
+                "so it is shown as a result only")  # fmt: skip
     return f"it finished before this café day began (at {CAFE_DAY_STARTS:02d}:00), so it is shown as a result only"
 
 
@@ -166,6 +183,6 @@ def finished_game(journal: Journal | None, cafe_dir: Any = None, now: datetime |
     except CompanionError as refusal:
         why_not = f"its steps no longer replay with this café data ({refusal.message})"
     if not why_not and not today:
-        why_not = _too_old(finished)
+        why_not = _too_old(finished, moment)
     kept = session if not why_not else None
     return FinishedGame(entry, title, result, finished, _when(finished, today, moment), why_not, kept)

@@ -79,6 +79,31 @@ def test_the_cafe_day_is_judged_again_when_the_game_is_gone_back_into(tmp_path: 
     assert journal.active_game() is not None
 
 
+@pytest.mark.parametrize(
+    ("finished", "reopenable", "when"),
+    [
+        (local(10, 23), True, "at 23:00"),  # a power cut set the clock back to its last hourly save
+        (local(11, 9), True, "at 09:00"),  # a clock a timezone off (11 hours), corrected the same evening
+        (datetime(2027, 3, 10, 22).astimezone(), False, "on Wed 10 Mar 2027 at 22:00"),  # a year typed ahead
+        (local(12, 22), False, "on Thu 12 Mar at 22:00"),  # two days ahead
+    ],
+)
+def test_a_finishing_time_far_ahead_of_the_clock_is_a_result_only(
+    tmp_path: Path, finished: datetime, reopenable: bool, when: str
+) -> None:
+    """A clock typed a year ahead and then corrected left that game "in the future": counted as today, it
+    stayed open to Undo on every start, for a year or until the next game began."""
+    journal = Journal(won_game(tmp_path / "j.sqlite3", finished))
+    now = local(10, 22, 30)
+    last = finished_game(journal, now=now)
+    assert last is not None and last.reopenable is reopenable and last.when == when, (last.why_not, last.when)
+    if not reopenable:
+        assert last.why_not.startswith("its finishing time is ") and "ahead of the clock" in last.why_not
+        with pytest.raises(Exception, match="cannot be gone back into: its finishing time is"):
+            last.reopen(journal, now=now)
+        assert journal.latest_game().status == "over"
+
+
 def test_a_finishing_time_that_cannot_be_read_is_shown_as_a_result_only(tmp_path: Path) -> None:
     path = won_game(tmp_path / "j.sqlite3")
     raw = sqlite3.connect(path)
