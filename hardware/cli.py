@@ -103,10 +103,16 @@ def resume_command(args: argparse.Namespace) -> str:
 
 def cmd_simulate_dice(args: argparse.Namespace) -> int:
     """Play a dice sensor on a pty until interrupted (or until the script ends with --exit); 1 when a script step
-    could not be played, though the others were."""
+    could not be played, though the others were.
+
+    Ctrl-C ends it as it ends every other command, with exit 130 (`companion.cli.main` says it stopped), after
+    saying how many of the random rolls were played when it came mid-way; it ended 0, so a script driving the
+    simulator could not tell a run cut short from one played out.
+    """
     sensor = SimulatedSensor(Path(args.link) if args.link else None).plug()
     print(sensor.path, flush=True)
     bad = 0
+    rolled = 0
     if args.link:
         print(f"  (a link to {sensor.tty_path}; it survives 'unplug'/'plug' in a script)", flush=True)
     try:
@@ -118,12 +124,15 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
             idle(sensor, args.interval)
             value = rng.randint(1, 6)
             sensor.roll(value)
+            rolled += 1
             print(f"sim: roll {value}", flush=True)
         if not args.exit:
             while True:
                 sensor.answer_queries(1.0)
     except KeyboardInterrupt:
-        pass
+        if rolled < args.random:
+            print(f"sim: stopped (Ctrl-C) after {rolled} of {args.random} random rolls", flush=True)
+        raise
     finally:
         sensor.unplug()
     return 1 if bad else 0

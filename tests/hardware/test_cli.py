@@ -84,6 +84,45 @@ def test_simulate_dice_prints_its_pty_and_plays_the_script() -> None:
     assert first.startswith("/dev/pts/") and "sim: roll 3" in rest
 
 
+def test_ctrl_c_ends_the_dice_simulator_with_130_like_every_other_command() -> None:
+    """It ended 0 on Ctrl-C, so a script driving the simulator could not tell it had been stopped."""
+    command = [sys.executable, "-m", "companion", "hw", "simulate-dice", "--script", "roll 2"]
+    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          preexec_fn=as_from_a_terminal) as running:  # fmt: skip
+        guard = threading.Timer(30, running.kill)
+        guard.start()
+        try:
+            pty = running.stdout.readline().strip()
+            # Its script played: plugged in and waiting, where Ctrl-C is the normal way to end it.
+            assert running.stdout.readline() == "sim: roll 2\n"
+            running.send_signal(signal.SIGINT)
+            code = running.wait(timeout=30)
+        finally:
+            guard.cancel()
+            running.kill()
+        said = running.stderr.read()
+    assert pty.startswith("/dev/pts/") and code == 130, (pty, code, said)
+    assert said == "companion: hw simulate-dice stopped (Ctrl-C)\n"
+
+
+def test_ctrl_c_during_the_random_rolls_says_how_many_were_played(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    played = []
+
+    def roll(self: SimulatedSensor, value: int, *args: Any, **kwargs: Any) -> None:
+        if len(played) == 2:
+            raise KeyboardInterrupt  # as Ctrl-C during the third roll
+        played.append(value)
+
+    monkeypatch.setattr(SimulatedSensor, "roll", roll)
+    assert main(["hw", "simulate-dice", "--random", "5", "--interval", "0", "--seed", "1", "--exit"]) == 130
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[1:] == [f"sim: roll {v}" for v in played] + [
+        "sim: stopped (Ctrl-C) after 2 of 5 random rolls"]
+    assert "hw simulate-dice stopped (Ctrl-C)" in captured.err
+
+
 def test_a_bad_simulator_script_step_is_named_the_rest_still_plays_and_the_exit_says_so() -> None:
     """A bad step ended 0, as if the whole script had played: a test driving the simulator never learnt otherwise."""
     script = "wait; slot x AA; roll 4 'open; err caf\u00e9; jump; wait -1; wait nan; roll 3"
