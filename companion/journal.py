@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -105,7 +106,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-ARCHIVE_AT_BYTES = 64 * 1024 * 1024  # about 1,900 games; a start then reads it whole in well under a second here
+ARCHIVE_AT_BYTES = 64 * 1024 * 1024  # about 1,600 games; a start then reads it whole in well under a second here
+# Free space on the journal's card below which every start says so (journald, capped to keep 1 GB free, has
+# stopped logging by then): at 40 games a day the journals take about 1.7 MB a day, and a full card refuses
+# every step of every game.
+LOW_ROOM_BYTES = 512 * 1024 * 1024
 
 
 def first_fault(verdict: str) -> str:
@@ -162,6 +167,41 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
         begun = f"{damage.message}. It is kept as {kept.name} and a new journal is begun.{carried}"
         return journal, f"{begun} {note}".strip()
     return _archive_when_large(journal, path) if archive else (journal, "")
+
+
+def kept_journals(path: Path) -> list[Path]:
+    """The journals set aside beside ``path`` (grown ones with their date, damaged ones), oldest name first."""
+    try:
+        grown = path.parent.glob(f"{path.stem}-*{path.suffix}*")
+        damaged = path.parent.glob(f"{path.name}.damaged-*")
+        found = {kept for kept in [*grown, *damaged] if not kept.name.endswith(("-wal", "-shm", ".lock"))}
+        return sorted(kept for kept in found if kept.is_file())
+    except OSError:
+        return []
+
+
+def room_note(path: Path) -> str:
+    """A sentence for the start-up note when the card holding the journal is nearly full, else "".
+
+    Nothing else told a café its card was filling: the journals set aside
+    at 64 MB are never deleted by the companion (a wrong clock must not throw
+    away a game), and once the card is full every step is refused ("database
+    or disk is full") and the table cannot play. Said while there is still
+    room, with what the journal folder holds that may be deleted.
+    """
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:  # no folder (the journal runs in memory and says why): nothing to measure
+        return ""
+    if free >= LOW_ROOM_BYTES:
+        return ""
+    mb = 1024 * 1024
+    kept = kept_journals(path)
+    held = sum(file.stat().st_size for file in kept if file.exists())
+    what = (f"{len(kept)} older journal{'' if len(kept) == 1 else 's'} ({held // mb} MB) beside it may be deleted, "
+            f"oldest first ({kept[0].name})") if kept else "no older journal lies beside it to delete"  # fmt: skip
+    return (f"The card holding the journal has only {free // mb} MB free: once it is full no step can be written "
+            f"and the table cannot play. {what[0].upper()}{what[1:]}.")
 
 
 def _archive_when_large(journal: Journal, path: Path) -> tuple[Journal, str]:

@@ -28,7 +28,7 @@ from companion.game import (
     unknown_keys,
     wrong_kind,
 )
-from companion.journal import Journal, JournalGame, open_journal
+from companion.journal import Journal, JournalGame, open_journal, room_note
 from companion.registry import create
 
 RECORD_FORMAT = "table-companion-record"
@@ -364,7 +364,8 @@ def open_table(journal_path: Path, cafe_dir: Any = None, resume: bool = True) ->
     """The journal and the game in progress at start-up, and a note for the table when either failed."""
     journal, note = open_journal(journal_path)
     session, resume_note = resume_game(journal, cafe_dir) if resume else (None, "")
-    return journal, session, " ".join(filter(None, (note, resume_note)))
+    room = room_note(journal_path) if journal.kept_on_disk else ""
+    return journal, session, " ".join(filter(None, (note, resume_note, room)))
 
 
 def _check_record_version(version: object) -> None:

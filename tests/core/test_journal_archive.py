@@ -162,3 +162,30 @@ def test_a_power_cut_just_after_a_damaged_journal_moved_keeps_the_game_in_progre
     journal, resumed, _note = open_table(path)
     assert resumed is not None and resumed.log == session.log
     journal.close()
+
+
+def test_a_card_nearly_full_is_said_at_start_with_the_journals_that_may_be_deleted(
+    tmp_path: Path, small_limit: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing said the card was filling: the kept journals are never deleted by the companion, and a full card
+    refuses every step ("database or disk is full"), so the table stopped playing without warning."""
+    path = tmp_path / "journal.sqlite3"
+    journal_of_games(path, finished=40)
+    monkeypatch.setattr(journal_module, "LOW_ROOM_BYTES", 1 << 62)  # whatever this disk has free is too little
+
+    journal, session, note = open_table(path)
+    journal.close()
+    kept = tmp_path / f"journal-{datetime.now(UTC):%Y%m%d}.sqlite3"
+    assert session is not None and f"its games are kept in {kept.name}" in note
+    assert "The card holding the journal has only " in note
+    assert " MB free: once it is full no step can be written and the table cannot play. " in note
+    assert note.endswith(f"1 older journal (0 MB) beside it may be deleted, oldest first ({kept.name}).")
+
+    kept.unlink()
+    journal, _session, note = open_table(path)
+    journal.close()
+    assert note.endswith("and the table cannot play. No older journal lies beside it to delete.")
+    monkeypatch.setattr(journal_module, "LOW_ROOM_BYTES", 0)
+    journal, _session, note = open_table(path)
+    journal.close()
+    assert note == ""
