@@ -200,8 +200,9 @@ def room_note(path: Path) -> str:
     held = sum(file.stat().st_size for file in kept if file.exists())
     what = (f"{len(kept)} older journal{'' if len(kept) == 1 else 's'} ({held // mb} MB) beside it may be deleted, "
             f"oldest first ({kept[0].name})") if kept else "no older journal lies beside it to delete"  # fmt: skip
-    return (f"The card holding the journal has only {free // mb} MB free: once it is full no step can be written "
-            f"and the table cannot play. {what[0].upper()}{what[1:]}.")
+    room = (f"has only {free // mb} MB free: once it is full" if free >= mb else "is full:")  # fmt: skip
+    return (f"The card holding the journal {room} no step can be written and the table cannot play. "
+            f"{what[0].upper()}{what[1:]}.")
 
 
 def _archive_when_large(journal: Journal, path: Path) -> tuple[Journal, str]:

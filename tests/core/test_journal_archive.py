@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -189,3 +190,16 @@ def test_a_card_nearly_full_is_said_at_start_with_the_journals_that_may_be_delet
     journal, _session, note = open_table(path)
     journal.close()
     assert note == ""
+
+
+def test_a_full_card_is_said_to_be_full(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It said "has only 0 MB free: once it is full ..." of a card already full."""
+    path = tmp_path / "journal.sqlite3"
+    journal_of_games(path, finished=1)
+    full = shutil.disk_usage(tmp_path)._replace(free=0)
+    monkeypatch.setattr(journal_module.shutil, "disk_usage", lambda _folder: full)
+    journal, session, note = open_table(path)
+    journal.close()
+    assert session is not None and note == (
+        "The card holding the journal is full: no step can be written and the table cannot play. "
+        "No older journal lies beside it to delete.")
