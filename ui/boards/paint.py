@@ -8,22 +8,9 @@ from typing import Any
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Mesh, Rectangle
 
-PIECE_RGB = {
-    "yellow": (0.98, 0.84, 0.1),
-    "red": (0.9, 0.15, 0.15),
-    "green": (0.1, 0.7, 0.25),
-    "blue": (0.2, 0.45, 0.95),
-    "white": (0.95, 0.95, 0.95),
-    "black": (0.1, 0.1, 0.1),
-    "orange": (0.98, 0.55, 0.1),
-    "purple": (0.6, 0.3, 0.8),
-    "pink": (0.95, 0.5, 0.75),
-    "brown": (0.55, 0.35, 0.2),
-    "grey": (0.6, 0.6, 0.62),
-    "gray": (0.6, 0.6, 0.62),
-    "teal": (0.0, 0.62, 0.62),
-}
-BACKGROUND = (0.07, 0.07, 0.09)
+from companion.colours import BACKGROUND, hex_rgb  # noqa: F401 - the boards take them from here
+from companion.colours import piece_rgb as rgb
+
 HIGHLIGHT = (1.0, 0.85, 0.2)  # what may be tapped now, the same gold on every board
 ASKED = (0.95, 0.3, 0.25)  # a place asked about where nothing may happen: the red of a refusal
 
@@ -98,20 +85,6 @@ def _quad(into: Texts | None, texture: Any, colour: tuple[float, ...], pos: tupl
         Rectangle(texture=texture, pos=pos, size=size)
     else:
         Rectangle(texture=texture, pos=pos, size=size, tex_coords=tex_coords)
-
-
-def rgb(name: str) -> tuple[float, float, float]:
-    return PIECE_RGB.get(str(name).lower(), (0.7, 0.7, 0.7))
-
-
-def hex_rgb(code: object) -> tuple[float, float, float] | None:
-    """``#rrggbb`` from a café's data file as 0-1 channels; None for anything else (a drawing never raises)."""
-    if not isinstance(code, str) or len(code) != 7 or code[0] != "#":
-        return None
-    try:
-        return tuple(int(code[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
-    except ValueError:
-        return None
 
 
 def ink_for(name: str) -> tuple[float, float, float]:

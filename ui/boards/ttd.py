@@ -17,42 +17,17 @@ from typing import Any
 
 from kivy.graphics import Color, Line, Mesh, Rectangle
 
+from companion.games.ttd.paints import CAMEL_RGB, SAND, camel_paints, camel_rgb  # noqa: F401 - tests read them here
 from ui.boards import focused, paint, provisional_scores
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, fitted_text, hex_rgb, rgb
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, fitted_text, rgb
 from ui.boards.shapes import Shapes
 
 SQRT3 = math.sqrt(3)
-SAND = (0.72, 0.6, 0.38)
 MOUNTAIN = (0.36, 0.31, 0.28)
 PALM_GROUND = (0.42, 0.7, 0.35)
 UNUSED = (0.2, 0.2, 0.22)
 WATER = (0.1, 0.42, 0.85)
 EDGE = (0.45, 0.37, 0.22)
-CAMEL_RGB = {  # the game's camels are pastel; these stay apart from each other and from the sand
-    "pink": (0.98, 0.6, 0.8),
-    "green": (0.55, 0.9, 0.45),
-    "yellow": (0.99, 0.93, 0.35),
-    "blue": (0.5, 0.75, 1.0),
-    "white": (0.98, 0.98, 0.98),
-}
-
-
-def camel_rgb(colour: str) -> tuple[float, float, float]:
-    return CAMEL_RGB.get(str(colour).lower(), rgb(colour))
-
-
-def camel_paints(camels: Mapping[str, Any]) -> dict[str, tuple[float, float, float]]:
-    """Each camel colour id, in the data's order, with the colour it is drawn in.
-
-    A café's own ``colour`` (``#rrggbb``) in camels.json comes first: a box
-    with, say, lilac camels names a colour outside every table here, which
-    was drawn grey, five such colours all the same grey.
-    """
-    paints = {}
-    for entry in camels.get("colours") or ():
-        if isinstance(entry, Mapping) and "id" in entry:
-            paints[str(entry["id"])] = hex_rgb(entry.get("colour")) or camel_rgb(str(entry["id"]))
-    return paints
 
 
 def hex_key(raw: Any) -> tuple[int, int] | None:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.colours import APART, BACKGROUND, delta_e, hex_code, hex_rgb, piece_rgb
 from companion.errors import quoted
 from companion.schema import Enum, HexColour, Int, ListOf, MapOf, Obj, Str, header
 
@@ -234,10 +235,44 @@ def _cross_cards(cards: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def cross_check(files: Mapping[str, Any]) -> list[str]:
+def _paint_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[str]:
+    """A space's ``#rrggbb`` the screen would draw too like a pawn, or like the screen around the loop (CIEDE2000).
+
+    A café gives its spaces the colours of its printed board; one near black
+    (``#141414``) left a hole in the drawn loop, and a space in a player's
+    colour hid that player's pawn but for its white rim. A colour a little
+    off the print still finds the space on the real board.
+    """
+    problems: list[str] = []
+    need = f"(CIEDE2000; the screen needs {APART:g} or more)"
+    for i, space in enumerate(board["spaces"]):
+        paint = hex_rgb(space.get("colour"))
+        if paint is None:
+            continue
+        where = f"board.json spaces[{i}] ({quoted(space['id'])}).colour: {quoted(space['colour'])} is"
+        distance = delta_e(paint, BACKGROUND)
+        if distance < APART:
+            problems.append(
+                f"{where} {distance:.1f} from the screen's background ({hex_code(BACKGROUND)}) {need}: the space "
+                "would not show on the drawn loop; choose a lighter colour"
+            )
+        for player in colours:
+            pawn = piece_rgb(player)
+            distance = delta_e(paint, pawn)
+            if distance < APART:
+                problems.append(
+                    f"{where} {distance:.1f} from the {player} player's pawn ({hex_code(pawn)}) {need}: "
+                    f"a {player} pawn on that space could not be seen; choose a colour further from {player}"
+                )
+    return problems
+
+
+def cross_check(files: Mapping[str, Any], colours: tuple[str, ...] = ()) -> list[str]:
+    """Faults between entries and files; ``colours`` are the players' colours the pawns are drawn in."""
     problems: list[str] = []
     if "board" in files:
         problems.extend(_cross_board(files["board"]))
+        problems.extend(_paint_problems(files["board"], colours))
     if "cards" in files:
         problems.extend(_cross_cards(files["cards"]))
     return problems

@@ -93,7 +93,7 @@ class DesertRace(Game):
 
     @classmethod
     def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
-        return cross_check(files)
+        return cross_check(files, cls.colours)
 
     # -- setup and documents -------------------------------------------------------
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:

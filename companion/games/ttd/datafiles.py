@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.colours import APART, delta_e, hex_code, piece_rgb
 from companion.errors import quoted
+from companion.games.ttd.paints import SAND, camel_paints
 from companion.schema import Bool, Enum, HexColour, Int, ListOf, MapOf, Obj, Str, header
 
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -87,11 +89,7 @@ def cross_problems(files: Mapping[str, Any]) -> list[str]:
         problems.append("waterholes.json tokens: two entries share one value")
     problems.extend(_letter_problems(camels["colours"]))
     problems.extend(_rider_colour_problems(camels["colours"]))
-    drawn = [str(c["colour"]).lower() for c in camels["colours"] if c.get("colour")]
-    if len(set(drawn)) != len(drawn):
-        problems.append(
-            "camels.json colours: two colours share one drawing colour; the screen could not tell them apart"
-        )
+    problems.extend(_paint_problems(camels))
     for n in PLAYER_COUNTS:
         if str(n) not in supply:
             problems.append(f"camels.json supply_by_players: no entry for {n} players")
@@ -161,4 +159,59 @@ def _rider_colour_problems(colours: list[dict[str, Any]]) -> list[str]:
                     "camels by another colour"
                 )
                 break
+    return problems
+
+
+def _paint_problems(camels: Mapping[str, Any]) -> list[str]:
+    """Camel colours the screen would draw too like a rider, the sand or another camel colour (CIEDE2000).
+
+    Names were checked, drawing colours were not: a café's camel ``#e02828``
+    beside the red rider's ``#e62626`` passed, and the red owner's dot on such
+    a camel, and the camel among red riders' camels, could not be told apart.
+    Each colour is measured as the board draws it (``paints.camel_paints``: a
+    café's ``colour``, else the one its id is drawn in).
+    """
+    problems: list[str] = []
+    paints = camel_paints(camels)
+    entries = {str(c["id"]): (i, c) for i, c in enumerate(camels["colours"])}
+    need = f"(CIEDE2000; the screen needs {APART:g} or more)"
+
+    def place(cid: str) -> str:
+        i, entry = entries[cid]
+        where = f"camels.json: colours[{i}] (id {quoted(cid)})"
+        if "colour" in entry:
+            return f"{where}.colour: {quoted(entry['colour'])} is"
+        return f"{where}: drawn {hex_code(paints[cid])} (it gives no \"colour\"), which is"
+
+    def fix(cid: str) -> str:
+        return "choose another colour" if "colour" in entries[cid][1] else 'give it a "colour" written #rrggbb'
+
+    for cid, paint in paints.items():
+        # a camel drawn as its id names a rider colour (id "orange") is refused by its name already
+        named = "colour" not in entries[cid][1] and cid.strip().lower() in PLAYER_COLOURS
+        for player in () if named else PLAYER_COLOURS:
+            rider = piece_rgb(player)
+            distance = delta_e(paint, rider)
+            if distance < APART:
+                problems.append(
+                    f"{place(cid)} {distance:.1f} from the {player} player's riders ({hex_code(rider)}) {need}: "
+                    f"a {player} rider on such a camel, and such a camel among {player}'s, cannot be told apart "
+                    f"(TTD-1d, TTD-3b); {fix(cid)}"
+                )
+        distance = delta_e(paint, SAND)
+        if distance < APART:
+            problems.append(
+                f"{place(cid)} {distance:.1f} from the sand ({hex_code(SAND)}) the camels stand on {need}: "
+                f"the camels would hardly show on the board; {fix(cid)}"
+            )
+    ids = list(paints)
+    for k, one in enumerate(ids):
+        for two in ids[k + 1 :]:
+            distance = delta_e(paints[one], paints[two])
+            if distance < APART:
+                problems.append(
+                    f"camels.json colours: {quoted(one)} ({hex_code(paints[one])}) and {quoted(two)} "
+                    f"({hex_code(paints[two])}) are drawn {distance:.1f} apart {need}: the screen could not tell "
+                    "their caravans apart; give one a \"colour\" written #rrggbb further from the other"
+                )
     return problems

@@ -174,3 +174,37 @@ def test_a_guardian_that_does_not_demand_a_six_is_refused(tmp_path: Path) -> Non
     assert any("guardians_test" in p and "only with a 6" in p for p in caught.value.problems)
     guardian["challenge"] = {"pred": "in", "values": [6], "attemptLimit": None}  # still exactly a 6
     load_data(DesertRace, _cafe(tmp_path, "board", board))
+
+
+def test_a_space_colour_drawn_like_a_pawn_or_the_screen_is_refused(tmp_path: Path) -> None:
+    """A café's ``#rrggbb`` was checked for its spelling only: a teal space hid the teal pawn, a near-black one itself.
+
+    The refusal names the space, both colours and their CIEDE2000 distance; the deep purple of a café's printed
+    Mystery spaces (15.2 from the purple pawn) still passes.
+    """
+    house = json.loads((house_dir(DesertRace) / "board.json").read_text(encoding="utf-8"))
+    mystery = next(i for i, s in enumerate(house["spaces"]) if s["type"] == "mystery")
+    for colour, said in (
+        (
+            "#009a9a",
+            f"board.json spaces[{mystery}] ('shifting_sands').colour: '#009a9a' is 1.3 from the teal player's pawn "
+            "(#009e9e) (CIEDE2000; the screen needs 10 or more): a teal pawn on that space could not be seen; "
+            "choose a colour further from teal",
+        ),
+        (
+            "#141414",
+            f"board.json spaces[{mystery}] ('shifting_sands').colour: '#141414' is 3.4 from the screen's background "
+            "(#121217) (CIEDE2000; the screen needs 10 or more): the space would not show on the drawn loop; "
+            "choose a lighter colour",
+        ),
+    ):
+        board = json.loads(json.dumps(house))
+        board["spaces"][mystery]["colour"] = colour
+        with pytest.raises(InvalidData) as caught:
+            load_data(DesertRace, _cafe(tmp_path, "board", board))
+        assert said in caught.value.problems
+        assert f"desert set (board given): {said}" in validate_path(tmp_path / "desert", game_classes())
+    board = json.loads(json.dumps(house))
+    board["spaces"][mystery]["colour"] = "#6a1b9a"
+    loaded = load_data(DesertRace, _cafe(tmp_path, "board", board))
+    assert loaded.files["board"]["spaces"][mystery]["colour"] == "#6a1b9a"

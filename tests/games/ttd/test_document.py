@@ -225,7 +225,55 @@ def test_a_cafe_names_the_colour_its_camels_are_drawn_in(tmp_path: Path) -> None
     write(tmp_path, "camels", camels)
     with pytest.raises(InvalidData) as bad:
         load_data(ThroughTheDesert, tmp_path)
-    assert "camels.json colours: two colours share one drawing colour" in " | ".join(bad.value.problems)
+    assert "camels.json colours: 'lilac' (#b57edc) and 'green' (#b57edc) are drawn 0.0 apart" in " | ".join(
+        bad.value.problems
+    )
+
+
+def test_a_camel_colour_drawn_like_a_rider_the_sand_or_another_camel_is_refused(tmp_path: Path) -> None:
+    """Names were checked, drawing colours not: a camel #e02828 passed beside the red rider's #e62626.
+
+    Each refusal names the file, the entry, both colours and their CIEDE2000 distance; nearby colours a
+    café may really have (a lilac 14.4 from the purple rider) still pass.
+    """
+    house = json.loads((ROOT / "companion/games/ttd/data/camels.json").read_text())
+    for colour, said in (
+        (
+            "#e02828",
+            "camels.json: colours[0] (id 'rose').colour: '#e02828' is 1.2 from the red player's riders (#e62626) "
+            "(CIEDE2000; the screen needs 10 or more): a red rider on such a camel, and such a camel among red's, "
+            "cannot be told apart (TTD-1d, TTD-3b); choose another colour",
+        ),
+        ("#8c5a33", "'#8c5a33' is 0.5 from the brown player's riders (#8c5933)"),
+        ("#1c1c1c", "'#1c1c1c' is 0.8 from the black player's riders (#1a1a1a)"),
+        (
+            "#b89a62",
+            "camels.json: colours[0] (id 'rose').colour: '#b89a62' is 0.3 from the sand (#b89961) the camels "
+            "stand on (CIEDE2000; the screen needs 10 or more): the camels would hardly show on the board",
+        ),
+        ("#f5f5f5", "'rose' (#f5f5f5) and 'white' (#fafafa) are drawn 1.0 apart"),
+    ):
+        camels = json.loads(json.dumps(house))
+        camels["colours"][0] = {"id": "rose", "name": "rose", "letter": "R", "colour": colour}
+        path = write(tmp_path, "camels", camels)
+        with pytest.raises(InvalidData) as bad:
+            load_data(ThroughTheDesert, tmp_path)
+        assert any(said in p for p in bad.value.problems), bad.value.problems
+        assert any(said in p for p in validate_path(path, game_classes())), colour
+    camels = json.loads(json.dumps(house))
+    camels["colours"][0] = {"id": "crimson", "name": "crimson", "letter": "C"}  # no colour: drawn the unknown grey
+    camels["colours"][1] = {"id": "scarlet", "name": "scarlet", "letter": "S"}
+    write(tmp_path, "camels", camels)
+    with pytest.raises(InvalidData) as bad:
+        load_data(ThroughTheDesert, tmp_path)
+    assert bad.value.problems == [
+        "camels.json colours: 'crimson' (#b2b2b2) and 'scarlet' (#b2b2b2) are drawn 0.0 apart (CIEDE2000; the "
+        'screen needs 10 or more): the screen could not tell their caravans apart; give one a "colour" written '
+        "#rrggbb further from the other"
+    ]
+    camels["colours"][0]["colour"] = "#b57edc"  # lilac: 14.4 from the purple rider, clearly another colour
+    write(tmp_path, "camels", camels)
+    assert load_data(ThroughTheDesert, tmp_path).files["camels"]["colours"][0]["colour"] == "#b57edc"
 
 
 def test_each_camel_colour_shows_a_letter_of_its_own_on_the_text_board(tmp_path: Path) -> None:
