@@ -20,7 +20,7 @@ from companion.errors import InvalidData, quoted
 from companion.game import Game, GameData
 from companion.paths import env_or, user_data_dir
 from companion.rulebook import rulebook_schema
-from companion.schema import Obj, look_up
+from companion.schema import Obj, child, label, look_up
 from companion.screen_font import SHOWN_KEYS, font_problems, length_problems
 
 
@@ -60,8 +60,13 @@ def read_json(path: Path) -> Any:
         raise InvalidData(
             [f"{path}: not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x}); save it with the UTF-8 encoding"]
         ) from None
+    text = text.removeprefix("\ufeff")
     try:
-        return json.loads(text.removeprefix("\ufeff"))
+        content = json.loads(text, object_pairs_hook=_object, parse_constant=_not_a_number)
+    except _NotJSONNumber as exc:
+        where = _line_and_column(text, text.find(exc.word))
+        said = f"{exc.word} is not a number JSON allows; write a number"
+        raise InvalidData([f"{path}: not valid JSON at {where}: {said}"]) from None
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
         raise InvalidData([f"{path}: not valid JSON at {where}: {_json_fault(exc)}"]) from None
@@ -70,6 +75,69 @@ def read_json(path: Path) -> Any:
     except ValueError:  # a whole number thousands of digits long (a key held down): Python will not convert it
         digits = sys.get_int_max_str_digits()
         raise InvalidData([f"{path}: a number too long to read (more than {digits} digits)"]) from None
+    twice = _written_twice(content, f"{path}:")
+    if twice:
+        raise InvalidData(twice)
+    return content
+
+
+class _NotJSONNumber(ValueError):
+    def __init__(self, word: str) -> None:
+        super().__init__(word)
+        self.word = word
+
+
+def _not_a_number(word: str) -> Any:
+    """``NaN`` and ``Infinity`` are not JSON, though Python's reader takes them; a number field would get one."""
+    raise _NotJSONNumber(word)
+
+
+class _Twice(dict):  # type: ignore[type-arg]
+    """An object in which a key was written twice: the keys, each with the value written first."""
+
+    twice: dict[str, Any]
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object as JSON reads it (the last value of a key), marked when a key was written twice.
+
+    A JSON reader keeps the last of two values of one key without a word: a
+    café that wrote ``"golden_compass": 1`` and, further down the object,
+    ``"golden_compass": 0`` was told nobody could ever win, looking at its 1.
+    """
+    made: dict[str, Any] = {}
+    first: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in made and key not in first:
+            first[key] = made[key]
+        made[key] = value
+    if not first:
+        return made
+    marked = _Twice(made)
+    marked.twice = first
+    return marked
+
+
+def _written_twice(content: Any, path: str) -> list[str]:
+    """Each key written twice in one object, by its place in the file and both values."""
+    problems: list[str] = []
+    if isinstance(content, _Twice):
+        for key, first in content.twice.items():
+            problems.append(
+                f"{label(path)}: {quoted(key)} is written twice in one object ({quoted(first)}, then "
+                f"{quoted(content[key])}); a JSON reader keeps only the last, so delete the one not meant"
+            )
+    if isinstance(content, dict):
+        for key, value in content.items():
+            problems.extend(_written_twice(value, child(path, key)))
+    elif isinstance(content, list):
+        for i, value in enumerate(content):
+            problems.extend(_written_twice(value, f"{path}[{i}]"))
+    return problems
+
+
+def _line_and_column(text: str, index: int) -> str:
+    return f"line {text.count(chr(10), 0, index) + 1}, column {index - text.rfind(chr(10), 0, index)}"
 
 
 def composed(content: Any) -> Any:
@@ -90,7 +158,21 @@ def composed(content: Any) -> Any:
 
 
 def _json_fault(exc: json.JSONDecodeError) -> str:
-    """The decoder's complaint, with the usual hand-editing slip (a comma before ``]`` or ``}``) said plainly."""
+    """The decoder's complaint, with the usual hand-editing slips said plainly.
+
+    A comma before ``]`` or ``}``; a tab typed, or a line broken, inside a
+    name, which the decoder called "Invalid control character at" and no more.
+    """
+    if exc.msg.startswith("Invalid control character"):
+        found = exc.doc[exc.pos : exc.pos + 1]
+        fixes = {
+            "\t": "a tab inside quotes, which JSON text cannot hold; type a space (or \\t) instead",
+            "\n": "a line break inside quotes, which JSON text cannot hold; join the text onto one line, or close "
+            "the quotes left open before it",
+        }
+        fixes["\r"] = fixes["\n"]
+        other = f"control character {ord(found):#04x} inside quotes, which JSON text cannot hold; delete it"
+        return fixes.get(found, other)
     before = exc.doc[: exc.pos].rstrip()
     if exc.doc[exc.pos : exc.pos + 1] in ("]", "}") and before.endswith(","):
         return f"a comma before {quoted(exc.doc[exc.pos])} (JSON allows no comma after the last entry)"

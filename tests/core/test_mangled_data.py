@@ -106,6 +106,18 @@ def test_a_file_saved_with_a_byte_order_mark_or_as_utf16_is_read(encoding: str, 
         # A key held down, or a paste gone wrong: Python refuses the number, and that ValueError crashed every
         # start of the kiosk (with a game in progress on the file) and `data validate` with a traceback.
         (b'{"game": "desert", "schema": ' + b"9" * 5000 + b"}", "cards.json: a number too long to read"),
+        # A tab typed, or a line broken, inside a name: the decoder said "Invalid control character at" and stopped.
+        (
+            b'{"label": "Caf\xc3\xa9\tcopy"}',
+            "line 1, column 16: a tab inside quotes, which JSON text cannot hold; type a space (or \\t) instead",
+        ),
+        (
+            b'{"label": "Caf\xc3\xa9\r\n copy"}',
+            "line 1, column 16: a line break inside quotes, which JSON text cannot hold; join the text onto one "
+            "line, or close the quotes left open before it",
+        ),
+        # Python's reader takes NaN and Infinity, which are not JSON: a count would have been NaN.
+        (b'{"game": "desert",\r\n "schema": NaN}', "line 2, column 12: NaN is not a number JSON allows"),
     ],
 )
 def test_an_unreadable_file_is_named_with_what_to_fix(content: bytes, expected: str, tmp_path: Path) -> None:
@@ -190,3 +202,22 @@ def test_a_game_in_progress_survives_its_cafe_file_becoming_unreadable(
     journal, session, note = next_start()
     assert session is not None and len(session.log) == 1 and note == ""
     journal.close()
+
+
+def test_a_key_written_twice_in_one_object_is_named_with_both_values(tmp_path: Path) -> None:
+    """A JSON reader keeps the last of two values in silence: "golden_compass": 1 and, below it, 0, read as 0.
+
+    The café was told nobody could ever win while its file said 1; now both places and values are named.
+    """
+    cards = house_text("desert", "cards").replace('"golden_compass": ', '"golden_compass": 1, "golden_compass": ', 1)
+    house = read_json(house_dir(game_classes()["desert"]) / "cards.json")
+    (tmp_path / "desert").mkdir()
+    (tmp_path / "desert" / "cards.json").write_text(cards, encoding="utf-8")
+    said = (
+        f"{tmp_path / 'desert' / 'cards.json'}: collection: 'golden_compass' is written twice in one object (1, then "
+        f"{house['collection']['golden_compass']}); a JSON reader keeps only the last, so delete the one not meant"
+    )
+    assert validate_path(tmp_path, game_classes()) == [said]
+    with pytest.raises(InvalidData) as refused:
+        load_data(game_classes()["desert"], tmp_path)
+    assert refused.value.problems == [said]
