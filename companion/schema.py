@@ -7,7 +7,8 @@ Each schema node is a callable ``(value, path) -> list[str]``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
+import difflib
+from collections.abc import Callable, Container, Iterable, Mapping
 from typing import Any
 
 from companion.errors import quoted
@@ -52,6 +53,38 @@ def _type_name(value: Any) -> str:
     )
 
 
+def likely(word: Any, choices: Iterable[Any]) -> str | None:
+    """The choice a hand-typed ``word`` most likely meant: the same letters in another case, or a near spelling.
+
+    A café typing ``"nmae"`` for ``"name"`` was told both "missing field
+    'name'" and "unknown field 'nmae'", and left to see they were one slip.
+    """
+    if not isinstance(word, str):
+        return None
+    names = [c for c in choices if isinstance(c, str) and c != word]
+    same = [c for c in names if c.lower() == word.strip().lower()]
+    if same:
+        return same[0]
+    close = difflib.get_close_matches(word, names, n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
+def _unquote_hint(value: Any, *readings: type) -> str:
+    """``; write 3 without quotes`` when text holds what the field wants (``"3"``, ``"true"``), else nothing."""
+    if not isinstance(value, str):
+        return ""
+    text = value.strip()
+    if bool in readings and text in ("true", "false"):
+        return f"; write {text} without quotes"
+    for reading in (r for r in readings if r is not bool):
+        try:
+            reading(text)
+        except ValueError:
+            continue
+        return f"; write {text} without quotes" if text and len(text) <= 20 else ""
+    return ""
+
+
 def Str(nonempty: bool = True) -> Check:  # noqa: N802 - schema constructors read like types
     def check(value: Any, path: str) -> list[str]:
         if not isinstance(value, str):
@@ -66,7 +99,7 @@ def Str(nonempty: bool = True) -> Check:  # noqa: N802 - schema constructors rea
 def Int(minimum: int | None = None, maximum: int | None = None) -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
         if isinstance(value, bool) or not isinstance(value, int):
-            return [f"{label(path)}: expected an integer, found {_type_name(value)}"]
+            return [f"{label(path)}: expected an integer, found {_type_name(value)}{_unquote_hint(value, int)}"]
         if minimum is not None and value < minimum:
             return [f"{label(path)}: {value} is below the minimum {minimum}"]
         if maximum is not None and value > maximum:
@@ -81,7 +114,7 @@ def Number(minimum: float, maximum: float) -> Check:  # noqa: N802
 
     def check(value: Any, path: str) -> list[str]:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            return [f"{label(path)}: expected a number, found {_type_name(value)}"]
+            return [f"{label(path)}: expected a number, found {_type_name(value)}{_unquote_hint(value, int, float)}"]
         if not minimum <= value <= maximum:
             return [f"{label(path)}: {value} is outside {minimum} to {maximum}"]
         return []
@@ -91,7 +124,9 @@ def Number(minimum: float, maximum: float) -> Check:  # noqa: N802
 
 def Bool() -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
-        return [] if isinstance(value, bool) else [f"{label(path)}: expected true or false, found {_type_name(value)}"]
+        if isinstance(value, bool):
+            return []
+        return [f"{label(path)}: expected true or false, found {_type_name(value)}{_unquote_hint(value, bool)}"]
 
     return check
 
@@ -101,7 +136,9 @@ def Enum(*choices: Any) -> Check:  # noqa: N802
         # true == 1 in Python: a bool is one of the choices only when a bool is among them
         if value in choices and (not isinstance(value, bool) or any(isinstance(c, bool) for c in choices)):
             return []
-        return [f"{label(path)}: {quoted(value)} is not one of {', '.join(map(quoted, choices))}"]
+        meant = likely(value, choices)
+        hint = f"; is it {quoted(meant)}?" if meant is not None else ""
+        return [f"{label(path)}: {quoted(value)} is not one of {', '.join(map(quoted, choices))}{hint}"]
 
     return check
 
@@ -153,7 +190,9 @@ def ListOf(item: Check, min_len: int = 0, max_len: int | None = None, unique_by:
             return [f"{label(path)}: expected a list, found {_type_name(value)}"]
         problems: list[str] = []
         if len(value) < min_len:
-            problems.append(f"{label(path)}: needs at least {min_len} entries, has {len(value)}")
+            problems.append(
+                f"{label(path)}: needs at least {min_len} {'entry' if min_len == 1 else 'entries'}, has {len(value)}"
+            )
         if max_len is not None and len(value) > max_len:
             problems.append(f"{label(path)}: holds at most {max_len} entries, has {len(value)}")
         seen: set[Any] = set()
@@ -191,11 +230,27 @@ def Obj(required: Mapping[str, Check], optional: Mapping[str, Check] | None = No
     def check(value: Any, path: str) -> list[str]:
         if not isinstance(value, dict):
             return [f"{label(path)}: expected an object, found {_type_name(value)}"]
-        problems = [f"{label(path)}: missing field {quoted(key)}" for key in required if key not in value]
+        absent = [key for key in (*required, *optional) if key not in value]
+        meant: dict[str, str] = {}  # an unknown field: the absent one it is most likely a slip for
+        if not extra:
+            for key in value:
+                if key not in required and key not in optional:
+                    guess = likely(key, [a for a in absent if a not in meant.values()])
+                    if guess is not None:
+                        meant[key] = guess
+        renamed = set(meant.values())
+        problems = [
+            f"{label(path)}: missing field {quoted(key)}" for key in required if key not in value and key not in renamed
+        ]
         for key, entry in value.items():
             sub = required.get(key) or optional.get(key)
             if sub is not None:
                 problems.extend(sub(entry, child(path, key)))
+            elif key in meant:
+                which = ", which is missing" if meant[key] in required else ""
+                problems.append(
+                    f"{label(path)}: unknown field {quoted(key)}: is it {quoted(meant[key])}{which}? rename it"
+                )
             elif not extra:
                 problems.append(f"{label(path)}: unknown field {quoted(key)}")
         return problems
