@@ -20,7 +20,7 @@ from companion.errors import InvalidData, quoted
 from companion.game import Game, GameData
 from companion.paths import env_or, user_data_dir
 from companion.rulebook import rulebook_schema
-from companion.schema import Obj, child, label, look_up
+from companion.schema import Obj, child, label, likely, look_up
 from companion.screen_font import SHOWN_KEYS, font_problems, length_problems
 
 
@@ -51,7 +51,7 @@ def read_json(path: Path) -> Any:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise InvalidData([f"{path}: cannot be read ({exc.strerror or exc})"]) from None
+        raise InvalidData([unreadable(path, exc)]) from None
     if not raw.strip():
         raise InvalidData([f"{path}: the file is empty"])
     try:
@@ -138,6 +138,25 @@ def _written_twice(content: Any, path: str) -> list[str]:
 
 def _line_and_column(text: str, index: int) -> str:
     return f"line {text.count(chr(10), 0, index) + 1}, column {index - text.rfind(chr(10), 0, index)}"
+
+
+def unreadable(path: Path | str, exc: OSError) -> str:
+    """Why a café file or folder cannot be read, and what to do about it.
+
+    The system's reason alone ("Is a directory", "No such file or directory"
+    for a file the café can see listed) left the café to guess the remedy.
+    """
+    said = f"{path}: cannot be read ({exc.strerror or exc})"
+    if isinstance(exc, IsADirectoryError):
+        return f"{said}: a folder has this file's name; put the file itself here, or take the folder away"
+    if isinstance(exc, PermissionError):
+        return (
+            f"{said}: the table's user may not read it; let everyone read it (chmod a+r on a file, a+rx on a "
+            "folder), or copy it in again as that user"
+        )
+    if isinstance(exc, FileNotFoundError) and Path(path).is_symlink():
+        return f"{said}: it is a link to {os.readlink(path)}, which is not there; put the file itself here"
+    return said
 
 
 def composed(content: Any) -> Any:
@@ -299,14 +318,27 @@ def _json_files(folder: Path, problems: list[str]) -> list[Path]:
     "valid" or "no files" about files it never saw would mislead the café.
     """
 
-    def unreadable(error: OSError) -> None:
-        problems.append(f"{error.filename}: cannot be read ({error.strerror or error})")
+    def refused(error: OSError) -> None:
+        problems.append(unreadable(error.filename, error))
 
     found: list[Path] = []
-    for root, folders, files in os.walk(folder, onerror=unreadable):
-        # A folder named like a data file is listed too, so it is reported rather than passed over.
-        found.extend(Path(root) / name for name in folders + files if name.endswith(".json"))
+    for root, folders, files in os.walk(folder, onerror=refused):
+        # A folder named like a data file is listed too, so it is reported rather than passed over; so is a
+        # "board.JSON", or the "board.json.txt" Notepad saves, which the game would pass over for the house file.
+        found.extend(Path(root) / name for name in folders + files if name.lower().endswith((".json", ".json.txt")))
     return sorted(found)
+
+
+def _never_read(file: Path, game_cls: type[Game]) -> str | None:
+    """Why a file in a game's folder of a café is passed over by the game (it uses the house file instead)."""
+    names = [f"{kind}.json" for kind in schemas(game_cls)]
+    if file.name in names:
+        return None
+    meant = likely(file.name, names)
+    hint = f"; is it {meant}? rename it" if meant else ""
+    if meant and file.name.lower().endswith(".txt"):
+        hint += " (Notepad adds .txt, and Windows hides it unless file name extensions are shown)"
+    return f"{file}: never read; the {game_cls.id} game reads only {', '.join(names)} from this folder{hint}"
 
 
 def _read_as(file: Path, content: Any, game_classes: Mapping[str, type[Game]]) -> tuple[type[Game], str] | list[str]:
@@ -321,10 +353,9 @@ def _read_as(file: Path, content: Any, game_classes: Mapping[str, type[Game]]) -
     """
     located = look_up(game_classes, file.parent.name)
     if located is not None:
-        kinds = schemas(located)
-        if file.stem not in kinds:
-            names = ", ".join(f"{kind}.json" for kind in kinds)
-            return [f"{file}: never read; the {located.id} game reads only {names} from this folder"]
+        never = _never_read(file, located)
+        if never:
+            return [never]
         return located, file.stem
     head_problems = Obj({"game": lambda v, p: [], "kind": lambda v, p: []}, extra=True)(content, str(file))
     if head_problems:
@@ -348,6 +379,11 @@ def validate_path(path: Path, game_classes: Mapping[str, type[Game]]) -> list[st
         return [f"{path}: no JSON data files found"]
     by_game: dict[str, dict[str, tuple[Any, str]]] = {}
     for file in paths:
+        located = look_up(game_classes, file.parent.name)
+        never = _never_read(file, located) if located is not None else None
+        if never:  # said before its content: the game passes over the file, whatever it holds
+            problems.append(never)
+            continue
         try:
             content = composed(read_json(file))
         except InvalidData as exc:

@@ -133,7 +133,10 @@ def test_a_folder_where_a_data_file_belongs_is_refused_not_swapped_for_house_dat
     """The validator refuses it, so the game must too: quietly refereeing the house board misleads the table."""
     (tmp_path / "blackpool" / "board.json").mkdir(parents=True)
     board = tmp_path / "blackpool" / "board.json"
-    assert validate_path(tmp_path, game_classes()) == [f"{board}: cannot be read (Is a directory)"]
+    assert validate_path(tmp_path, game_classes()) == [
+        f"{board}: cannot be read (Is a directory): a folder has this file's name; put the file itself here, or "
+        "take the folder away"
+    ]
     with pytest.raises(InvalidData, match=re.escape(f"{board}: cannot be read")):
         load_data(game_classes()["blackpool"], tmp_path)
 
@@ -141,8 +144,13 @@ def test_a_folder_where_a_data_file_belongs_is_refused_not_swapped_for_house_dat
 def test_a_broken_link_where_a_data_file_belongs_is_refused(tmp_path: Path) -> None:
     (tmp_path / "blackpool").mkdir()
     (tmp_path / "blackpool" / "cards.json").symlink_to(tmp_path / "gone.json")
-    with pytest.raises(InvalidData, match=re.escape(f"{tmp_path / 'blackpool' / 'cards.json'}: cannot be read")):
+    said = (
+        f"{tmp_path / 'blackpool' / 'cards.json'}: cannot be read (No such file or directory): it is a link to "
+        f"{tmp_path / 'gone.json'}, which is not there; put the file itself here"
+    )
+    with pytest.raises(InvalidData, match=re.escape(said)):
         load_data(game_classes()["blackpool"], tmp_path)
+    assert validate_path(tmp_path, game_classes()) == [said]
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file whatever its mode")
@@ -171,7 +179,46 @@ def test_an_unreadable_folder_is_reported_not_passed_over(tmp_path: Path, monkey
 
     monkeypatch.setattr(os, "scandir", scandir)
     problems = validate_path(tmp_path, game_classes())
-    assert problems == [f"{tmp_path / 'blackpool'}: cannot be read (Permission denied)"]
+    assert problems == [
+        f"{tmp_path / 'blackpool'}: cannot be read (Permission denied): the table's user may not read it; let "
+        "everyone read it (chmod a+r on a file, a+rx on a folder), or copy it in again as that user"
+    ]
+
+
+def test_a_data_file_the_table_may_not_read_says_how_to_let_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As root every file reads, so the refusal is staged; "Permission denied" alone did not say what to do."""
+    (tmp_path / "ttd").mkdir()
+    (tmp_path / "ttd" / "camels.json").write_text(house_text("ttd", "camels"), encoding="utf-8")
+    real = Path.read_bytes
+
+    def read_bytes(path: Path) -> bytes:
+        if path.name == "camels.json" and path.parent.parent == tmp_path:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    said = (
+        f"{tmp_path / 'ttd' / 'camels.json'}: cannot be read (Permission denied): the table's user may not read "
+        "it; let everyone read it (chmod a+r on a file, a+rx on a folder), or copy it in again as that user"
+    )
+    assert validate_path(tmp_path, game_classes()) == [said]
+    with pytest.raises(InvalidData) as refused:
+        load_data(game_classes()["ttd"], tmp_path)
+    assert refused.value.problems == [said]
+
+
+@pytest.mark.parametrize("name", ["board.json.txt", "Board.json", "board.JSON", "board (1).json"])
+def test_a_data_file_saved_under_another_name_is_named_with_the_one_the_game_reads(name: str, tmp_path: Path) -> None:
+    """Notepad's "board.json.txt" (Windows hides the .txt) was passed over in silence: "no JSON data files
+    found" from the validator while the game went on with the house board. Its content does not matter."""
+    (tmp_path / "desert").mkdir()
+    (tmp_path / "desert" / name).write_text("{not even JSON", encoding="utf-8")
+    problems = validate_path(tmp_path, game_classes())
+    assert problems == [
+        f"{tmp_path / 'desert' / name}: never read; the desert game reads only rulebook.json, board.json, "
+        "cards.json from this folder; is it board.json? rename it"
+        + (" (Notepad adds .txt, and Windows hides it unless file name extensions are shown)" if ".txt" in name else "")
+    ]
 
 
 def test_a_game_in_progress_survives_its_cafe_file_becoming_unreadable(
