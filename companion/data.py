@@ -20,7 +20,7 @@ from companion.errors import InvalidData, quoted
 from companion.game import Game, GameData
 from companion.paths import env_or, user_data_dir
 from companion.rulebook import rulebook_schema
-from companion.schema import Obj, child, label, likely, look_up
+from companion.schema import Obj, child, label, likely, look_up, meant_hint
 from companion.screen_font import SHOWN_KEYS, font_problems, length_problems
 
 
@@ -230,9 +230,8 @@ def _rulebook_problems(game_cls: type[Game], content: Mapping[str, Any], where: 
         shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more" if len(missing) > 8 else "")
         problems.append(f"{where}: clauses: no clause {shown}, which rulings cite; keep each id and reword its text")
     for i, clause in enumerate(content["clauses"]):
-        unknown = [ref for ref in clause.get("see", []) if ref not in ids]
-        if unknown:
-            problems.append(f"{where}: clauses[{i}] (id {clause['id']!r}).see: no clause {', '.join(unknown)}")
+        for ref in (ref for ref in clause.get("see", []) if ref not in ids):
+            problems.append(f"{where}: clauses[{i}] (id {clause['id']!r}).see: no clause {ref}{meant_hint(ref, ids)}")
     return problems
 
 

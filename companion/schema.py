@@ -65,8 +65,21 @@ def likely(word: Any, choices: Iterable[Any]) -> str | None:
     same = [c for c in names if c.lower() == word.strip().lower()]
     if same:
         return same[0]
-    close = difflib.get_close_matches(word, names, n=1, cutoff=0.75)
-    return close[0] if close else None
+    scored = sorted(((difflib.SequenceMatcher(None, word, c).ratio(), c) for c in names), reverse=True)
+    if not scored or scored[0][0] < 0.75 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None  # nothing near, or two as near (TD-Q2O for TD-Q20 or TD-Q27): a guess would mislead
+    return scored[0][1]
+
+
+def no_such(what: str, value: Any, known: Iterable[Any]) -> str:
+    """``no square 'C5'; is it 'c5'?``: a reference to an id the file lacks, with the id most likely meant."""
+    return f"no {what} {quoted(value)}{meant_hint(value, known)}"
+
+
+def meant_hint(value: Any, known: Iterable[Any]) -> str:
+    """``; is it 'c5'?`` when one of ``known`` is most likely what ``value`` was typed for, else nothing."""
+    meant = likely(value, known)
+    return f"; is it {quoted(meant)}?" if meant is not None else ""
 
 
 def _unquote_hint(value: Any, *readings: type) -> str:

@@ -160,7 +160,8 @@ def test_a_data_file_the_game_never_reads_is_named(tmp_path: Path) -> None:
     copy_ = tmp_path / "desert" / "board (1).json"
     copy_.write_bytes((house_dir(game_classes()["desert"]) / "board.json").read_bytes())
     assert validate_path(tmp_path, game_classes()) == [
-        f"{copy_}: never read; the desert game reads only rulebook.json, board.json, cards.json from this folder"
+        f"{copy_}: never read; the desert game reads only rulebook.json, board.json, cards.json from this folder; "
+        "is it board.json? rename it"
     ]
     assert create("desert", tmp_path).data.sources["board"] == "house:desert/board.json"
 

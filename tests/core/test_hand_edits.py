@@ -26,7 +26,8 @@ def edited(tmp_path: Path, game_id: str, kind: str, change) -> list[str]:
     folder = cafe / game_id
     folder.mkdir()
     (folder / f"{kind}.json").write_text(json.dumps(content), encoding="utf-8")
-    problems = validate_path(folder / f"{kind}.json", game_classes())
+    # Faults across files are said "<game> set (<kinds> given): ..." by the validator, plainly at game start.
+    problems = [p.removeprefix(f"{game_id} set ({kind} given): ") for p in validate_path(folder, game_classes())]
     with pytest.raises(InvalidData) as refused:  # the same problems stop the game starting
         load_data(game_classes()[game_id], cafe)
     assert refused.value.problems == problems
@@ -76,4 +77,25 @@ def test_a_number_or_truth_in_quotes_is_told_to_lose_them(tmp_path: Path) -> Non
 def test_a_list_emptied_says_how_many_entries_it_needs(tmp_path: Path) -> None:
     assert edited(tmp_path, "ttd", "waterholes", lambda c: c.update(tokens=[])) == [
         "waterholes.json: tokens: needs at least 1 entry, has 0"
+    ]
+
+
+def test_a_reference_to_an_id_the_file_lacks_names_the_one_most_likely_meant(tmp_path: Path) -> None:
+    """A square, region or clause typed in the wrong case, or a letter off, was only "no square 'F6'"."""
+    problems = edited(tmp_path, "blackpool", "board", lambda c: c["paths"]["red"].__setitem__(1, "F6"))
+    assert "board.json: paths.red[1]: no square 'F6'; is it 'f6'?" in problems
+    problems = edited(tmp_path, "blackpool", "board", lambda c: c["camps"].update(red="i99"))
+    assert "board.json: camps.red: no square 'i99'; is it 'i9'?" in problems
+    problems = edited(tmp_path, "ttd", "board", lambda c: c["cells"][0].update(region="Main"))
+    assert any("unknown region 'Main'; is it 'main'?; regions: main" in p for p in problems), problems
+
+    def see_wrong(book: dict, ref: str) -> None:
+        book["clauses"][0]["see"] = [ref]
+
+    assert edited(tmp_path, "ttd", "rulebook", lambda c: see_wrong(c, "TDQ20")) == [
+        "rulebook.json: clauses[0] (id 'TTD-T').see: no clause TDQ20; is it 'TD-Q20'?"
+    ]
+    # TD-Q2O (a capital O for the zero) is as near TD-Q20 as TD-Q21 to TD-Q27: no guess rather than a wrong one.
+    assert edited(tmp_path, "ttd", "rulebook", lambda c: see_wrong(c, "TD-Q2O")) == [
+        "rulebook.json: clauses[0] (id 'TTD-T').see: no clause TD-Q2O"
     ]

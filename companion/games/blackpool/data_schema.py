@@ -14,7 +14,7 @@ from typing import Any
 from companion.errors import quoted
 from companion.games.blackpool.board import WATER, ZONE_ORDER, ZONES
 from companion.games.blackpool.cards import DECKS, EFFECT_DECK
-from companion.schema import Enum, Int, ListOf, MapOf, Obj, Str, header
+from companion.schema import Enum, Int, ListOf, MapOf, Obj, Str, header, no_such
 
 ZONE_PULLS = Obj({z: Int(0, 6) for z in ZONE_ORDER})
 
@@ -102,7 +102,7 @@ def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[s
         seen: set[str] = set()
         for i, sid in enumerate(path):
             if sid not in squares:
-                problems.append(f"{label}[{i}]: no square {quoted(sid)}")
+                problems.append(f"{label}[{i}]: {no_such('square', sid, squares)}")
                 continue
             zone = squares[sid]["zone"]
             if zone in ("centre", "camp"):
@@ -135,7 +135,7 @@ def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[s
     camp_squares: dict[str, str] = {}
     for colour, sid in board["camps"].items():
         if sid not in squares:
-            problems.append(f"{where}: camps.{colour}: no square {quoted(sid)}")
+            problems.append(f"{where}: camps.{colour}: {no_such('square', sid, squares)}")
             continue
         if squares[sid]["zone"] != "camp":
             problems.append(f"{where}: camps.{colour}: {sid} has zone {squares[sid]['zone']}, not camp")
@@ -162,14 +162,14 @@ def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[s
     for key, step in (("diagonalOut", 1), ("diagonalIn", -1)):
         for sid, targets in board[key].items():
             if sid not in squares:
-                problems.append(f"{where}: {key}: no square {quoted(sid)}")
+                problems.append(f"{where}: {key}: {no_such('square', sid, squares)}")
                 continue
             if sid not in rank or squares[sid]["zone"] == "centre":
                 problems.append(f"{where}: {key}.{sid}: diagonal steps start only from ring or edge squares")
                 continue
             for t in targets:
                 if t not in squares:
-                    problems.append(f"{where}: {key}.{sid}: no square {quoted(t)}")
+                    problems.append(f"{where}: {key}.{sid}: {no_such('square', t, squares)}")
                     continue
                 if squares[t]["zone"] == "camp":
                     problems.append(f"{where}: {key}.{sid}: {t} is a camp; a diagonal step never reaches a camp")

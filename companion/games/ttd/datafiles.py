@@ -13,7 +13,7 @@ from typing import Any
 from companion.colours import APART, delta_e, hex_code, piece_rgb
 from companion.errors import quoted
 from companion.games.ttd.paints import SAND, camel_paints
-from companion.schema import Bool, Enum, HexColour, Int, ListOf, MapOf, Obj, Str, header
+from companion.schema import Bool, Enum, HexColour, Int, ListOf, MapOf, Obj, Str, header, meant_hint
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 PLAYER_COLOURS = ("red", "black", "orange", "purple", "brown")  # the riders': players are named by them
@@ -75,7 +75,8 @@ def cross_problems(files: Mapping[str, Any]) -> list[str]:
             problems.append(f"{where}: the same hex as cells[{seen[xy]}]")
         seen.setdefault(xy, i)
         if cell["region"] not in regions:
-            problems.append(f"{where}: unknown region {quoted(cell['region'])}; regions: {', '.join(regions)}")
+            hint = meant_hint(cell["region"], regions)
+            problems.append(f"{where}: unknown region {quoted(cell['region'])}{hint}; regions: {', '.join(regions)}")
             continue
         if cell["type"] == "mountain" and (cell.get("waterhole") or cell.get("oasis")):
             problems.append(f"{where}: a mountain cannot hold a water hole or an oasis")
