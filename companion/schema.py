@@ -197,7 +197,15 @@ def OneOf(*checks: Check, expected: str | None = None) -> Check:  # noqa: N802
     return check
 
 
-def ListOf(item: Check, min_len: int = 0, max_len: int | None = None, unique_by: str | None = None) -> Check:  # noqa: N802
+def ListOf(  # noqa: N802
+    item: Check, min_len: int = 0, max_len: int | None = None, unique_by: str | None = None, distinct: str | None = None
+) -> Check:
+    """A list; ``unique_by`` names the id field no two entries share, ``distinct`` a shown name no two may share.
+
+    Names are compared as a player reads them, case and spacing aside: two
+    desert spaces both called "Oasis" left "move to Oasis" naming neither.
+    """
+
     def check(value: Any, path: str) -> list[str]:
         if not isinstance(value, list):
             return [f"{label(path)}: expected a list, found {_type_name(value)}"]
@@ -218,9 +226,31 @@ def ListOf(item: Check, min_len: int = 0, max_len: int | None = None, unique_by:
                     problems.append(f"{entry_path}: {unique_by} {quoted(key)} appears twice")
                 seen.add(key)
             problems.extend(item(entry, entry_path))
+        if distinct:
+            problems.extend(_same_names(value, path, distinct, unique_by))
         return problems
 
     return check
+
+
+def _same_names(entries: list[Any], path: str, field: str, unique_by: str | None) -> list[str]:
+    problems: list[str] = []
+    named: dict[str, str] = {}
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, Mapping) or not isinstance(entry.get(field), str):
+            continue
+        ident = entry.get(unique_by) if unique_by else None
+        place = f"{path}[{i}]" + (f" ({unique_by} {quoted(ident)})" if isinstance(ident, str | int) else "")
+        key = " ".join(entry[field].split()).casefold()
+        if key in named:
+            problems.append(
+                f"{label(place)}.{field}: {quoted(entry[field])} is also the {field} of "
+                f"{named[key].rpartition(': ')[2]}; the "
+                f"table's texts and buttons tell entries apart by {field}, so give each its own"
+            )
+        else:
+            named[key] = place
+    return problems
 
 
 def MapOf(value_check: Check, key_check: Check | None = None) -> Check:  # noqa: N802

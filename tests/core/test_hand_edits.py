@@ -99,3 +99,20 @@ def test_a_reference_to_an_id_the_file_lacks_names_the_one_most_likely_meant(tmp
     assert edited(tmp_path, "ttd", "rulebook", lambda c: see_wrong(c, "TD-Q2O")) == [
         "rulebook.json: clauses[0] (id 'TTD-T').see: no clause TD-Q2O"
     ]
+
+
+def test_two_entries_the_table_names_alike_are_refused(tmp_path: Path) -> None:
+    """Two desert spaces called "Desert Dawn" made "move to Desert Dawn" name neither; two camel colours
+    called "pink" made "Red's pink caravan" do the same. Case and spacing do not make a name another."""
+
+    def rename_second(key: str, to: str):
+        return lambda c: c[key][1].update(name=to)
+
+    assert edited(tmp_path, "desert", "board", rename_second("spaces", "desert  DAWN")) == [
+        "board.json: spaces[1] (id 'palm_spring').name: 'desert  DAWN' is also the name of spaces[0] (id 'dawn'); "
+        "the table's texts and buttons tell entries apart by name, so give each its own"
+    ]
+    assert edited(tmp_path, "ttd", "camels", rename_second("colours", "Pink")) == [
+        "camels.json: colours[1] (id 'green').name: 'Pink' is also the name of colours[0] (id 'pink'); the table's "
+        "texts and buttons tell entries apart by name, so give each its own"
+    ]

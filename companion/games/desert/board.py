@@ -88,6 +88,7 @@ BOARD_SCHEMA = Obj(
             ),
             2,
             unique_by="id",
+            distinct="name",
         ),
     },
     {"label": Str(), "loop": Enum(True), "note": Str()},

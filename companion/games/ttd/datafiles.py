@@ -45,6 +45,7 @@ CAMELS_SCHEMA = Obj(
             5,
             5,
             unique_by="id",
+            distinct="name",
         ),
         "supply_by_players": MapOf(Int(1, 200), Enum("2", "3", "4", "5")),
     },
