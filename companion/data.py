@@ -93,39 +93,48 @@ def _not_a_number(word: str) -> Any:
 
 
 class _Twice(dict):  # type: ignore[type-arg]
-    """An object in which a key was written twice: the keys, each with the value written first."""
+    """An object in which a key was written again with another value: each such key, with all its values."""
 
-    twice: dict[str, Any]
+    twice: dict[str, list[Any]]
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An object as JSON reads it (the last value of a key), marked when a key was written twice.
+    """An object as JSON reads it (the last value of a key), marked when a key was written again differently.
 
     A JSON reader keeps the last of two values of one key without a word: a
     café that wrote ``"golden_compass": 1`` and, further down the object,
     ``"golden_compass": 0`` was told nobody could ever win, looking at its 1.
+    A key written twice with one value (a line pasted twice) reads the same
+    either way and passes.
     """
     made: dict[str, Any] = {}
-    first: dict[str, Any] = {}
+    values: dict[str, list[Any]] = {}
     for key, value in pairs:
-        if key in made and key not in first:
-            first[key] = made[key]
         made[key] = value
-    if not first:
+        values.setdefault(key, []).append(value)
+    twice = {key: found for key, found in values.items() if len({_spelling(v) for v in found}) > 1}
+    if not twice:
         return made
     marked = _Twice(made)
-    marked.twice = first
+    marked.twice = twice
     return marked
 
 
+def _spelling(value: Any) -> str:
+    """A value as JSON writes it, so ``true`` and ``1`` (equal in Python) differ."""
+    return json.dumps(value, sort_keys=True)
+
+
 def _written_twice(content: Any, path: str) -> list[str]:
-    """Each key written twice in one object, by its place in the file and both values."""
+    """Each key written again with another value in one object, by its place in the file and all its values."""
     problems: list[str] = []
     if isinstance(content, _Twice):
-        for key, first in content.twice.items():
+        for key, found in content.twice.items():
+            times = "twice" if len(found) == 2 else f"{len(found)} times"
+            written = ", then ".join(map(quoted, found))
             problems.append(
-                f"{label(path)}: {quoted(key)} is written twice in one object ({quoted(first)}, then "
-                f"{quoted(content[key])}); a JSON reader keeps only the last, so delete the one not meant"
+                f"{label(path)}: {quoted(key)} is written {times} in one object ({written}); a JSON reader keeps "
+                "only the last, so keep only the one meant"
             )
     if isinstance(content, dict):
         for key, value in content.items():

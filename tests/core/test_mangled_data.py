@@ -262,9 +262,15 @@ def test_a_key_written_twice_in_one_object_is_named_with_both_values(tmp_path: P
     (tmp_path / "desert" / "cards.json").write_text(cards, encoding="utf-8")
     said = (
         f"{tmp_path / 'desert' / 'cards.json'}: collection: 'golden_compass' is written twice in one object (1, then "
-        f"{house['collection']['golden_compass']}); a JSON reader keeps only the last, so delete the one not meant"
+        f"{house['collection']['golden_compass']}); a JSON reader keeps only the last, so keep only the one meant"
     )
     assert validate_path(tmp_path, game_classes()) == [said]
     with pytest.raises(InvalidData) as refused:
         load_data(game_classes()["desert"], tmp_path)
     assert refused.value.problems == [said]
+    # The same value twice (a line pasted twice) reads the same either way; true and 1 are not the same.
+    once = house_text("desert", "cards").replace('"golden_compass": ', '"golden_compass": 3, "golden_compass": ', 1)
+    (tmp_path / "desert" / "cards.json").write_text(once, encoding="utf-8")
+    assert validate_path(tmp_path, game_classes()) == []
+    (tmp_path / "desert" / "cards.json").write_text('{"game": "desert", "schema": true, "schema": 1}', encoding="utf-8")
+    assert "'schema' is written twice in one object (true, then 1)" in validate_path(tmp_path, game_classes())[0]
