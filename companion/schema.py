@@ -112,7 +112,10 @@ def Str(nonempty: bool = True) -> Check:  # noqa: N802 - schema constructors rea
 def Int(minimum: int | None = None, maximum: int | None = None) -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
         if isinstance(value, bool) or not isinstance(value, int):
-            return [f"{label(path)}: expected an integer, found {_type_name(value)}{_unquote_hint(value, int)}"]
+            hint = _unquote_hint(value, int)
+            if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:  # 2.0, as a spreadsheet saves
+                hint = f" {value!r}; write {int(value)}, without the decimal point"
+            return [f"{label(path)}: expected an integer, found {_type_name(value)}{hint}"]
         if minimum is not None and value < minimum:
             return [f"{label(path)}: {value} is below the minimum {minimum}"]
         if maximum is not None and value > maximum:

@@ -69,6 +69,10 @@ def test_a_number_or_truth_in_quotes_is_told_to_lose_them(tmp_path: Path) -> Non
     assert edited(tmp_path, "ttd", "board", lambda c: c.update(house="true")) == [
         "board.json: house: expected true or false, found text; write true without quotes"
     ]
+    assert edited(tmp_path, "ttd", "waterholes", lambda c: c["tokens"][0].update(count=15.0)) == [
+        "waterholes.json: tokens[0] (id '1').count: expected an integer, found number 15.0; write 15, without the "
+        "decimal point"
+    ]
     assert edited(tmp_path, "ttd", "waterholes", lambda c: c["tokens"][0].update(count="fifteen")) == [
         "waterholes.json: tokens[0] (id '1').count: expected an integer, found text"
     ]
