@@ -62,7 +62,15 @@ def read_json(path: Path) -> Any:
         ) from None
     text = text.removeprefix("\ufeff")
     try:
-        content = json.loads(text, object_pairs_hook=_object, parse_constant=_not_a_number)
+        marked: list[bool] = []  # whether any object had a key written twice: only then is the tree walked
+
+        def read_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+            made = _object(pairs)
+            if isinstance(made, _Twice):
+                marked.append(True)
+            return made
+
+        content = json.loads(text, object_pairs_hook=read_object, parse_constant=_not_a_number)
     except _NotJSONNumber as exc:
         where = _line_and_column(text, text.find(exc.word))
         said = f"{exc.word} is not a number JSON allows; write a number"
@@ -75,7 +83,7 @@ def read_json(path: Path) -> Any:
     except ValueError:  # a whole number thousands of digits long (a key held down): Python will not convert it
         digits = sys.get_int_max_str_digits()
         raise InvalidData([f"{path}: a number too long to read (more than {digits} digits)"]) from None
-    twice = _written_twice(content, f"{path}:")
+    twice = _written_twice(content, f"{path}:") if marked else []
     if twice:
         raise InvalidData(twice)
     return content
@@ -107,7 +115,9 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     A key written twice with one value (a line pasted twice) reads the same
     either way and passes.
     """
-    made: dict[str, Any] = {}
+    made = dict(pairs)
+    if len(made) == len(pairs):  # no key twice: nearly every object
+        return made
     values: dict[str, list[Any]] = {}
     for key, value in pairs:
         made[key] = value
