@@ -249,6 +249,41 @@ class TempleGame(Game):
         k = board.slot_nodes[slot].index(node)
         return f"[{x},{y}] (slot {board.slot_numbers[slot]} r{k // 3}c{k % 3})"
 
+    def stairway(self, colour: str, node: int) -> str:
+        """A secret stairway as a player finds it on the table: "the secret stairway at [7,1] (slot 2 r1c1)".
+
+        Audit: "Red 1 takes a secret stairway", "pick the stairway Red 1 takes" and "was on that
+        stairway" left a table with several stairways on the board asking which one.
+        """
+        return f"the secret stairway at {self.where(colour, node)}"
+
+    def _stair_way(self, colour: str, start: int, dest: int) -> str:
+        """Where a trip from the stairway at ``start`` to the one at ``dest`` takes the pawn: forward or back
+        along its own lap, as the Ah Kinchil card's choices say it ("forward to its Ah Kinchil marker")."""
+        progress = self.board.progress[colour]
+        if progress[dest] > progress[start]:
+            return "forward"
+        return "back" if progress[dest] < progress[start] else "across"
+
+    def _stair_leads(self, state: TempleState, colour: str, node: int, mover: tuple[str, int]) -> str:
+        """What a move ending on the stairway at ``node`` adds to its text: where the stairway leads.
+
+        One other stairway: the trip is made at once, so the text names the destination and the
+        pawn standing there, who goes back (not ``mover``, which has left its space). Several: how
+        many there are to pick from. None: the pawn stays (RU-24).
+        """
+        dests = self._stair_destinations(state, colour, node)
+        if not dests:
+            return ", on a secret stairway with no other to reach: it stays [RU-24]"
+        if len(dests) > 1:
+            return f", then up the secret stairway there to one of {len(dests)} others [RU-22]"
+        occupant = self._occupied(state).get(dests[0])
+        return (
+            f", then up the secret stairway there {self._stair_way(colour, node, dests[0])} to"
+            f" {self.where(colour, dests[0])} [RU-22, RU-Q21]"
+            f"{self._sends_back([None if occupant == mover else occupant], STAIR_ONTO_PAWN)}"
+        )
+
     # -- what happens next -----------------------------------------------------
     def pending(self, state: TempleState) -> Pending:
         phase = state.phase
@@ -274,7 +309,12 @@ class TempleGame(Game):
         task = state.tasks[0]
         if task.kind == "stair":
             who = pawn_label(task.colour, task.pawns[0])
-            return Pending("choose", task.chooser, f"{task.chooser.capitalize()}: pick the stairway {who} takes.")
+            return Pending(
+                "choose",
+                task.chooser,
+                f"{task.chooser.capitalize()}: {who} is on {self.stairway(task.colour, task.node)};"
+                " pick the stairway it comes out at.",
+            )
         return Pending("choose", task.chooser, f"{task.colour.capitalize()}: which pawn takes the nearer marker?")
 
     def legal_actions(self, state: TempleState) -> list[Action]:
@@ -741,8 +781,8 @@ class TempleGame(Game):
                     events.append(
                         Event(
                             "info",
-                            f"The new card puts {pawn_label(colour, i)} on a secret stairway: it takes it"
-                            " if there is another.",
+                            f"The new card puts {pawn_label(colour, i)} on {self.stairway(colour, n)}: it takes"
+                            " it if there is another.",
                             CHANGE_ONTO_STAIR,
                             (colour,),
                         )
@@ -781,9 +821,17 @@ class TempleGame(Game):
         text = self._sends_back(back, tuple(dict.fromkeys(back_rules)))
         if travellers:
             rules = tuple(dict.fromkeys([*CHANGE_ONTO_STAIR, *stair_rules]))
-            who = " and ".join(pawn_label(*p) for p in travellers)
-            verb = "takes" if len(travellers) == 1 else "take"
-            text += f", {who} {verb} a secret stairway [{', '.join(rules)}]"
+            trips = []
+            for colour, i in travellers:
+                node = state.pawn_at(colour, i)
+                now = after.pawn_at(colour, i)
+                if now == node:  # waiting for its owner's (or the changer's) pick
+                    count = len(self._stair_destinations(after, colour, node))
+                    leads = f" to one of {count} others"
+                else:
+                    leads = f" {self._stair_way(colour, node, now)} to {self.where(colour, now)}"
+                trips.append(f"{pawn_label(colour, i)} takes {self.stairway(colour, node)}{leads}")
+            text += f", {', '.join(trips)} [{', '.join(rules)}]"
         return text
 
     # moves ----------------------------------------------------------------------------
@@ -812,6 +860,7 @@ class TempleGame(Game):
         steps = state.roll[0]
         opt = state.option
         occupied = self._occupied(state)
+        stairs = set(layout.stairs)
         out: list[Action] = []
         for i, node in enumerate(state.pawns[state.turn]):
             if node == board.chamber:
@@ -837,7 +886,10 @@ class TempleGame(Game):
             for end, action in cached:  # who stands where changes without the moves changing: never cached
                 occupant = occupied.get(end)
                 rules = () if occupant is None else _landing_rules(colour, occupant)
-                out.append({**action, "text": f"{action['text']}{self._sends_back([occupant], rules)}"})
+                text = f"{action['text']}{self._sends_back([occupant], rules)}"
+                if end in stairs:  # where it leads depends on the other stairways' pawns: never cached either
+                    text += self._stair_leads(state, colour, end, (colour, i))
+                out.append({**action, "text": text})
         return out
 
     @staticmethod
@@ -1087,8 +1139,8 @@ class TempleGame(Game):
                 events.append(
                     Event(
                         "info",
-                        f"{pawn_label(task.colour, i)} is on a secret stairway, but no other "
-                        "stairway is there to reach: it stays.",
+                        f"{pawn_label(task.colour, i)} is on {self.stairway(task.colour, task.node)}, but no"
+                        " other stairway is there to reach: it stays.",
                         ("RU-24",),
                         (task.colour,),
                     )
@@ -1114,7 +1166,12 @@ class TempleGame(Game):
         state = state.with_pawn(colour, i, dest)
         if occupant is not None:
             events.append(
-                Event("penalty", f"{pawn_label(*occupant)} was on that stairway.", STAIR_ONTO_PAWN, (occupant[0],))
+                Event(
+                    "penalty",
+                    f"{pawn_label(*occupant)} was on the stairway at {self.where(occupant[0], dest)}.",
+                    STAIR_ONTO_PAWN,
+                    (occupant[0],),
+                )
             )
             state = self._send_back(state, [occupant], events, ("RU-23",))
         return state
@@ -1124,15 +1181,20 @@ class TempleGame(Game):
         if task.kind == "stair":
             i = task.pawns[0]
             occupied = self._occupied(state)
+            progress = self.board.progress[task.colour]
             return [
                 {
                     "type": "stair",
                     "pawn": pawn_name(task.colour, i),
                     "to": list(self.board.xy(s)),
-                    "text": f"{pawn_label(task.colour, i)} to the stairway at {self.where(task.colour, s)}"
-                    f"{self._sends_back([occupied.get(s)], STAIR_ONTO_PAWN)}",
+                    "text": f"{pawn_label(task.colour, i)} {self._stair_way(task.colour, task.node, s)} to the"
+                    f" stairway at {self.where(task.colour, s)}{self._sends_back([occupied.get(s)], STAIR_ONTO_PAWN)}",
                 }
-                for s in self._stair_destinations(state, task.colour, task.node)
+                # Furthest along the pawn's lap first: in board order ([5,1], [7,2], [14,4], [1,6], ...) the
+                # list jumped about the temple.
+                for s in sorted(
+                    self._stair_destinations(state, task.colour, task.node), key=lambda s: -progress[s]
+                )
             ]
         return [
             {
@@ -1147,16 +1209,27 @@ class TempleGame(Game):
         task = state.tasks[0]
         colour, i = self._read_pawn(state, action.get("pawn"))
         if (colour, i) != (task.colour, task.pawns[0]):
-            raise refuse(f"{pawn_label(task.colour, task.pawns[0])} is the pawn taking a stairway now.", "RU-22")
+            raise refuse(
+                f"{pawn_label(task.colour, task.pawns[0])} is the pawn taking"
+                f" {self.stairway(task.colour, task.node)} now.",
+                "RU-22",
+            )
         try:
             dest = document.parse_location(self.board, colour, action.get("to"))
         except ValueError as exc:
             raise InvalidAction(f'"to": {exc}') from None
         if dest not in self._stair_destinations(state, colour, task.node):
             if dest == task.node:
-                raise refuse("The pawn must go to another stairway.", "RU-22")
+                raise refuse(
+                    f"{pawn_label(colour, i)} is on {self.stairway(colour, dest)}; it must go to another stairway.",
+                    "RU-22",
+                )
             if self.layout(state).kind(dest) == "stair":
-                raise refuse("That stairway is more than half a lap away, across the pawn's own wall.", "RU-Q21")
+                raise refuse(
+                    f"The stairway at {self.where(colour, dest)} is more than half a lap away from"
+                    f" {pawn_label(colour, i)}, across its own wall.",
+                    "RU-Q21",
+                )
             raise refuse(f"There is no secret stairway at {self.where(colour, dest)}.", "RU-22")
         state = self._teleport(state, task, dest, events)
         return self._resolve(state.but(tasks=state.tasks[1:]), events)

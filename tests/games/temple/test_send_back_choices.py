@@ -35,7 +35,7 @@ def test_a_stairway_onto_a_pawn_says_it_goes_back_with_the_clauses_the_trip_cite
     s = _at_the_stairway(blue=[[13, 7], "entrance"])
     offered = _offered(s, "stair")
     onto, free = offered["red1[13, 7]"]["text"], offered["red1[7, 13]"]["text"]
-    assert onto.startswith("Red 1 to the stairway at [13,7]")
+    assert onto.startswith("Red 1 forward to the stairway at [13,7]")
     assert onto.endswith(", sending Blue 1 back [RU-23, RU-Q22]")
     assert "sending" not in free
     after, events = act(s, offered["red1[13, 7]"])
