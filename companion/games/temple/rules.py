@@ -1281,7 +1281,14 @@ class TempleGame(Game):
         if isinstance(place, int) and place in self.board.slot_numbers:
             return None
         if isinstance(place, tuple) and len(place) == 2 and all(isinstance(v, int) and 0 <= v < size for v in place):
-            return None
+            if self.board.node(*place) in self.board.ring:
+                return None
+            # Audit: `why 4,8` answered 'Nothing may be done there. "to": [4, 8] is not a space of the temple
+            # path.', the action's JSON field and all; the middle holds the steps and the chamber, no cells.
+            x, y = self.board.xy(min(self.board.ring))
+            return (f"{place[0]},{place[1]} is inside the ring of path cards, not a cell of the path (the final steps"
+                    f" and the Treasure Chamber are drawn there but are no cells); path cells go round the edge of the"
+                    f" board, such as {x},{y}")
         slots = self.board.slot_numbers
         return (f"a card slot is named by its number, {min(slots)} to {max(slots)}; a cell by its column and row, "
                 f"0,0 to {size - 1},{size - 1}")

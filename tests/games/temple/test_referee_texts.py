@@ -1,0 +1,39 @@
+"""Texts a picky referee met playing whole temple games at the terminal, each said the way the table needs it."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from companion.protocol import Referee
+from companion.session import Session
+from companion.terminal import Terminal
+
+
+def _moving() -> Session:
+    """A house game a few turns in, a move pending."""
+    session = Session.new("temple", ["red", "blue"])
+    rng = random.Random(4)
+    while session.state.phase != "move" or session.state.pawns == session.game.setup(["red", "blue"], {}).pawns:
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session
+
+
+def test_why_inside_the_ring_says_it_is_no_cell_of_the_path_without_the_actions_json() -> None:
+    """`why 4,8` answered 'Nothing may be done there. "to": [4, 8] is not a space of the temple path.'."""
+    session = _moving()
+    before = session.document()
+    out = io.StringIO()
+    Terminal(session, lambda: None, out).run(iter(["why 4,8", "why 3,3", "why 7,0", "q"]))
+    answers = [line for line in out.getvalue().splitlines() if "ALLOWED" in line or "Refused" in line]
+    assert len(answers) == 3, answers
+    for answer, cell in zip(answers[:2], ("4,8", "3,3"), strict=True):
+        assert f"Refused: there is no place called '{cell}'" in answer, answer
+        assert f"{cell} is inside the ring of path cards, not a cell of the path" in answer, answer
+        assert '"to"' not in answer
+    assert "no place called" not in answers[2]  # a path cell still gets its ruling
+    assert session.document() == before
+    referee = Referee()
+    referee.session = session
+    refused = referee.handle({"cmd": "explain", "place": [4, 8]})
+    assert refused["error"]["code"] == "bad_request" and "inside the ring" in refused["error"]["message"]
