@@ -19,6 +19,17 @@ def cell_symbol(kind: str) -> str:
     return SYMBOLS.get(kind, "?")
 
 
+def standing(game: TempleGame, colour: str, node: int) -> str:
+    """Where a pawn is, with the word English puts before the place: "in the Treasure Chamber", "on red step 2".
+
+    Audit: every place took "at", and the board and the score read "Red 2 at the Treasure Chamber".
+    """
+    place = game.where(colour, node)
+    if node == game.board.chamber:
+        return f"in {place}"
+    return f"on {place}" if game.board.step_colour(node) else f"at {place}"
+
+
 def describe(game: TempleGame, state: TempleState) -> list[str]:
     board = game.board
     layout = game.layout(state)
@@ -49,9 +60,8 @@ def describe(game: TempleGame, state: TempleState) -> list[str]:
     slots = ", ".join(f"{n}:{c or '-'}" for n, c in zip(board.slot_numbers, state.slots, strict=True))
     lines.append(f"slots: {slots}")
     for seat, colour in enumerate(state.players):
-        places = "; ".join(
-            f"{pawn_label(colour, i)} at {game.where(colour, n)}" for i, n in enumerate(state.pawns[seat])
-        )
+        pair = enumerate(state.pawns[seat])
+        places = "; ".join(f"{pawn_label(colour, i)} {standing(game, colour, n)}" for i, n in pair)
         marker = "*" if seat == state.turn and state.phase not in ("assembly", "first_roll", "over") else " "
         lines.append(f"{marker} {colour:<6} hand {state.hands[seat]}  {places}")
     lines.append(f"draw pile {state.pile}, discard {len(state.discard)}: {' '.join(state.discard) or '-'}")

@@ -37,3 +37,14 @@ def test_why_inside_the_ring_says_it_is_no_cell_of_the_path_without_the_actions_
     referee.session = session
     refused = referee.handle({"cmd": "explain", "place": [4, 8]})
     assert refused["error"]["code"] == "bad_request" and "inside the ring" in refused["error"]["message"]
+
+
+def test_the_board_says_in_the_chamber_and_on_a_step() -> None:
+    """The pawn lines of `board` and `score` read "Red 2 at the Treasure Chamber" and "Red 1 at red step 2"."""
+    from tests.games.temple.fixtures import game, state
+
+    lines = game().describe(state(pawns={"red": ["step2", "chamber"], "blue": [[7, 1], "entrance"]}))
+    (red,) = [line for line in lines if line.lstrip("* ").startswith("red ")]
+    (blue,) = [line for line in lines if line.lstrip("* ").startswith("blue ")]
+    assert red.endswith("Red 1 on red step 2; Red 2 in the Treasure Chamber"), red
+    assert blue.endswith("Blue 1 at [7,1] (slot 2 r1c1); Blue 2 at its Entrance Circles"), blue
