@@ -975,7 +975,8 @@ class TempleGame(Game):
             route = parsed
         rules = ["RU-10", "RU-11"]
         if len(route) < steps and to != board.chamber:
-            rules.append("RU-13")
+            # Audit: a pawn stopping early by choice (must_use_full = false) was told it had hit a dead end.
+            rules.append("RU-Q16" if self._stops_by_choice(state, colour, start, steps) else "RU-13")
         if to == board.chamber:
             rules.append("RU-15")
         if steps == 1:
@@ -1004,6 +1005,14 @@ class TempleGame(Game):
         if self.layout(state).kind(to) == "stair" and board.is_cell(to):
             tasks = (Task("stair", colour, (i,), to, colour),)
         return self._resolve(state.but(tasks=tasks, after="end"), events)
+
+    def _stops_by_choice(self, state: TempleState, colour: str, start: int, steps: int) -> bool:
+        """Whether a route of the whole count exists, so a shorter move is the option's choice, not a dead end."""
+        if state.option["must_use_full"]:
+            return False
+        opt = state.option["roll1_mode"]
+        full = moves.reachable(self.board, self.layout(state), colour, start, steps, True, opt)
+        return any(len(route) == steps for end, route in full.items() if end != self.board.chamber)
 
     def _why_not(self, state: TempleState, colour: str, i: int, start: int, to: int, steps: int) -> Exception:
         board = self.board

@@ -48,3 +48,21 @@ def test_the_board_says_in_the_chamber_and_on_a_step() -> None:
     (blue,) = [line for line in lines if line.lstrip("* ").startswith("blue ")]
     assert red.endswith("Red 1 on red step 2; Red 2 in the Treasure Chamber"), red
     assert blue.endswith("Blue 1 at [7,1] (slot 2 r1c1); Blue 2 at its Entrance Circles"), blue
+
+
+def test_stopping_early_by_choice_cites_the_option_not_a_dead_end() -> None:
+    """With must_use_full = false, "Blue 1 moves 1 from its Entrance Circles to [14,5]" on a 3 cited RU-13,
+    the dead-end rule, though a route of 3 lay open."""
+    from tests.games.temple.fixtures import act, doc, rules_of, state, white
+    from tests.games.temple.test_rules import OPEN_ALL
+
+    s = state(slots=OPEN_ALL, pawns={"red": [[5, 1], "entrance"]}, options={"must_use_full": False})
+    s, _ = act(s, white(3))
+    _, events = act(s, {"type": "move", "pawn": "red1", "to": [6, 1], "route": [[6, 1]]})
+    assert "RU-Q16" in rules_of(events) and "RU-13" not in rules_of(events)
+    # A real dead end still cites RU-13: slot 2 starts with a hole two spaces ahead of [3, 1].
+    d = state(slots=["COR01", "END", *doc()["slots"][2:]], pawns={"red": [[3, 1], "entrance"]},
+              options={"must_use_full": False})
+    d, _ = act(d, white(5))
+    _, events = act(d, {"type": "move", "pawn": "red1", "to": [5, 1]})
+    assert "RU-13" in rules_of(events) and "RU-Q16" not in rules_of(events)
