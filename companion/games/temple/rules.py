@@ -1105,7 +1105,12 @@ class TempleGame(Game):
             state = state.with_pawn(c, i, target)
             if occupant is not None:
                 events.append(
-                    Event("penalty", f"{pawn_label(*occupant)} stood on that marker.", ("RU-Q12",), (occupant[0],))
+                    Event(
+                        "penalty",
+                        f"{pawn_label(*occupant)} stood on the marker at {self.where(c, target)}.",
+                        ("RU-Q12",),
+                        (occupant[0],),
+                    )
                 )
                 state = self._send_back(state, [occupant], events, ("RU-Q12",))
             moving.discard((c, i))

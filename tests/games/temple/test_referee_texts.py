@@ -66,3 +66,18 @@ def test_stopping_early_by_choice_cites_the_option_not_a_dead_end() -> None:
     d, _ = act(d, white(5))
     _, events = act(d, {"type": "move", "pawn": "red1", "to": [5, 1]})
     assert "RU-13" in rules_of(events) and "RU-Q16" not in rules_of(events)
+
+
+def test_a_bumped_marker_is_named_not_that_marker() -> None:
+    """With send_back_occupied = bump the table heard "Blue 1 stood on that marker." after another sentence."""
+    from tests.games.temple.fixtures import REST, act, state, white
+
+    b = state(
+        slots=["IDR", "IDR2", "COR03", *REST],
+        pawns={"red": [[10, 1], "entrance"], "blue": [[8, 1], [5, 1]]},
+        turn="blue",
+        options={"send_back_occupied": "bump"},
+    )
+    b, _ = act(b, white(5))
+    _, events = act(b, {"type": "move", "pawn": "blue2", "to": [10, 1]})
+    assert "Blue 1 stood on the marker at [8,1] (slot 2 r1c2)." in [e.text for e in events]
