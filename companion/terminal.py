@@ -232,6 +232,26 @@ def _not_reported(typed: str, number: int, legal: list[Action], kind: str) -> st
     return f"{head}; {tail}"
 
 
+def _no_face(typed: str, legal: list[Action]) -> str:
+    """Why a typed face ('red 9' beside the temple die) is no roll, and the faces that are.
+
+    It was answered "Not understood. Type 'help' for the commands.", as if the
+    line were no roll at all, while a bare '9' is told the values the die shows.
+    """
+    shown = typed if len(typed) <= 12 else typed[:9] + "..."
+    faces = list(dict.fromkeys(_face_words(a) for a in legal if a.get("type") == "roll"))
+    listed = ", ".join(faces[:16]) + (", ..." if len(faces) > 16 else "")
+    return f"the die has no face '{shown}'; it shows {listed}"
+
+
+def _face_words(action: Action) -> str:
+    """A roll as the prompt lists it: 'red 4' (the face's colour, then its value), 'X', '5'."""
+    face, value = action.get("face"), str(action.get("value"))
+    if isinstance(face, dict) and value != "X":
+        return " ".join([*map(str, face.values()), value])
+    return value
+
+
 def _which(matches: list[Action], typed: str, legal: list[Action]) -> str:
     """What to type for each face a value fits: 'red 1' or 'white 1'; '#N' for a face no words single out.
 
@@ -434,6 +454,9 @@ class Terminal:
             more = f" and {len(fitting) - 6} more" if len(fitting) > 6 else ""
             how = f"'{_label(fitting[0][0], chance)}'" if chance else "its number"
             self.say(f"  That fits {len(fitting)} choices ({listed}{more}): add a word, or type {how}.")
+            return None
+        if kind == "roll" and re.search(r"\d", lowered):  # 'red 9', 'white 0': a face this die does not have
+            self.say(f"  Not understood: {_no_face(lowered, legal)}.")
             return None
         self.say("  Not understood. Type 'help' for the commands.")
         return None

@@ -56,6 +56,18 @@ def test_a_number_the_temple_die_cannot_show_takes_no_choice() -> None:
     assert session.log[-1] == taken(legal[7])
 
 
+def test_a_face_the_temple_die_lacks_is_named_with_the_faces_it_has() -> None:
+    """'red 9' and 'white 0' beside the temple die were answered "Not understood. Type 'help' for the commands."."""
+    session = reach("temple", ["red", "blue"], lambda s: s.pending().kind == "roll")
+    steps = len(session.log)
+    text = run(session, ["red 9", "White 0"])
+    assert len(session.log) == steps
+    faces = "X, red 1, white 1, red 2, white 2, red 3, white 3, red 4, white 4, red 5, white 5, red 6, white 6"
+    assert f"Not understood: the die has no face 'red 9'; it shows {faces}, red 7, white 7." in text
+    assert "Not understood: the die has no face 'white 0'; it shows X, red 1," in text
+    assert "Type 'help' for the commands" not in text
+
+
 def test_a_bare_number_beside_a_desert_roll_is_the_roll_never_the_flask() -> None:
     def flask_beside_a_roll(s: Session) -> bool:
         return s.pending().kind == "roll" and any(a["type"] != "roll" for a in s.legal())
