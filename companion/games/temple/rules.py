@@ -1004,6 +1004,16 @@ class TempleGame(Game):
         tasks: tuple[Task, ...] = ()
         if self.layout(state).kind(to) == "stair" and board.is_cell(to):
             tasks = (Task("stair", colour, (i,), to, colour),)
+            others = len(self._stair_destinations(state, colour, to))
+            if others > 1:  # the choice's "then up the secret stairway there to one of 2 others" [RU-22], ruled
+                events.append(
+                    Event(
+                        "info",
+                        f"{label} ends on {self.stairway(colour, to)}: it comes out at one of the {others} others.",
+                        ("RU-22",),
+                        (colour,),
+                    )
+                )
         return self._resolve(state.but(tasks=tasks, after="end"), events)
 
     def _stops_by_choice(self, state: TempleState, colour: str, start: int, steps: int) -> bool:

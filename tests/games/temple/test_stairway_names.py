@@ -157,3 +157,29 @@ def test_a_stairway_across_the_wall_is_named_in_the_refusal() -> None:
         "The stairway at [1,7] (slot 11 r1c1) is more than half a lap away from Red 1, across its own wall."
     )
     assert far.rules == ("RU-Q21",)
+
+
+def test_every_move_choice_cites_only_clauses_its_ruling_cites() -> None:
+    """A move ending on a stairway with several others read "..., then up the secret stairway there to one of
+    2 others [RU-22]", and the ruling on it (the dispute screen, `check`) said only that the pawn moved."""
+    import random
+
+    from companion.registry import create
+
+    house = create("temple")
+    rng = random.Random(8)
+    seen = 0
+    for game_no in range(4):
+        profile = sorted(house.profiles)[game_no % 2]
+        s = house.setup(["red", "blue", "green"], house.resolve_options({}, profile))
+        for _ in range(1500):
+            if house.pending(s).is_over:
+                break
+            legal = house.legal_actions(s)
+            for action in legal:
+                if action["type"] in ("move", "stair", "change") and "stairway" in action["text"]:
+                    _, events = house.apply(s, {k: v for k, v in action.items() if k != "text"})
+                    assert set(_clauses(action["text"])) <= rules_of(events), action["text"]
+                    seen += 1
+            s, _ = house.apply(s, house.sim_choose(s, legal, rng))
+    assert seen > 50, seen
