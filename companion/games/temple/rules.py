@@ -564,8 +564,12 @@ class TempleGame(Game):
     def _ak_actions(self, state: TempleState) -> list[Action]:
         out = []
         occupied = self._occupied(state)
+        progress = self.board.progress
         for colour, i, marker in self._ak_targets(state):
-            verb = "forward" if colour == state.current else "back"
+            # Audit: an own pawn already past its marker was offered "forward to its Ah Kinchil marker" (RU-Q23
+            # lets it go back, pointless as that is); the card says which way the pawn would really go.
+            ahead = progress[colour][marker] > progress[colour][state.pawn_at(colour, i)]
+            verb = "forward" if ahead else "back"
             occupant = occupied.get(marker)
             out.append(
                 {

@@ -81,3 +81,15 @@ def test_a_bumped_marker_is_named_not_that_marker() -> None:
     b, _ = act(b, white(5))
     _, events = act(b, {"type": "move", "pawn": "blue2", "to": [10, 1]})
     assert "Blue 1 stood on the marker at [8,1] (slot 2 r1c2)." in [e.text for e in events]
+
+
+def test_the_ah_kinchil_card_says_back_for_an_own_pawn_past_its_marker() -> None:
+    """Red's marker is the SE corner [13, 13], half a lap on; Red 2 on slot 8 is past it, and the card offered
+    "Red 2 forward to its Ah Kinchil marker"."""
+    from tests.games.temple.fixtures import game, state
+    from tests.games.temple.test_rules import OPEN_ALL
+
+    s = state(slots=OPEN_ALL, pawns={"red": [[7, 1], [7, 13]]})
+    texts = {a["pawn"]: a["text"] for a in game().legal_actions(s) if a["type"] == "ahkinchil"}
+    assert texts["red1"] == "Play the Ah Kinchil card: Red 1 forward to its Ah Kinchil marker [13,13] (corner)"
+    assert texts["red2"] == "Play the Ah Kinchil card: Red 2 back to its Ah Kinchil marker [13,13] (corner)"
