@@ -922,20 +922,37 @@ class TempleGame(Game):
         return state
 
     def _boxed_in(self, state: TempleState) -> Event:
-        """Why no pawn can take a step: holes all round, or only the player's own wall between it and a space.
+        """Why no pawn can take a step, pawn by pawn: holes all round, its own wall, or (a roll of 1 read as
+        the next column) no open space in that column.
 
         Cited as dead ends (RU-13) it left a table asking why pawns at the
         Entrance Circles, whose entry cells a corridor card had made holes,
-        could not even start.
+        could not even start. Audit: it read "No pawn of Blue can take a step"
+        with Blue 2 in the chamber, gave one reason for two pawns boxed in
+        differently, and blamed the wall when a roll of 1 under
+        ``nextColumnAny3`` found the next column all holes.
         """
-        colour, name = state.current, state.current.capitalize()
-        pawns = [node for node in state.pawns[state.turn] if node != self.board.chamber]
-        if any(self._moves(state, colour, node, state.roll[0], walls=False) for node in pawns):
-            why, rule = f"the {colour} wall is in the way", "RU-14"
-        else:
-            why, rule = "every space next to them is a hole", "RU-11"
-        text = f"No pawn of {name} can take a step: {why}; the turn ends."
-        return Event("warning", text, (rule, "RU-Q26"), (colour,))
+        colour = state.current
+        reasons: dict[tuple[str, str], list[str]] = {}
+        for i, node in enumerate(state.pawns[state.turn]):
+            if node != self.board.chamber:
+                reasons.setdefault(self._stuck(state, colour, node), []).append(pawn_label(colour, i))
+        parts = []
+        for (why, _), who in reasons.items():
+            pronoun = "them" if len(who) > 1 else "it"
+            names = f"Neither {who[0]} nor {who[1]} can" if len(who) > 1 else f"{who[0]} cannot"
+            parts.append(f"{names} take a step: {why.format(pronoun)}")
+        rules = tuple(dict.fromkeys([*(rule for _, rule in reasons), "RU-Q26"]))
+        return Event("warning", f"{'; '.join(parts)}; the turn ends.", rules, (colour,))
+
+    def _stuck(self, state: TempleState, colour: str, node: int) -> tuple[str, str]:
+        """Why a pawn with no move is stuck, and the clause: ``{}`` stands for "it" or "them"."""
+        steps = state.roll[0]
+        if steps == 1 and state.option["roll1_mode"] == "nextColumnAny3":
+            return "none of the three spaces of the next column is open to {}", "RU-Q17"
+        if self._moves(state, colour, node, steps, walls=False):
+            return f"the {colour} wall is in the way", "RU-14"
+        return "every space next to {} is a hole", "RU-11"
 
     def _apply_move(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
         board = self.board

@@ -93,3 +93,39 @@ def test_the_ah_kinchil_card_says_back_for_an_own_pawn_past_its_marker() -> None
     texts = {a["pawn"]: a["text"] for a in game().legal_actions(s) if a["type"] == "ahkinchil"}
     assert texts["red1"] == "Play the Ah Kinchil card: Red 1 forward to its Ah Kinchil marker [13,13] (corner)"
     assert texts["red2"] == "Play the Ah Kinchil card: Red 2 back to its Ah Kinchil marker [13,13] (corner)"
+
+
+def test_a_lost_move_says_pawn_by_pawn_what_boxes_it_in() -> None:
+    """It read "No pawn of Red can take a step: the red wall is in the way" for a pawn behind its wall and one
+    at the Entrance Circles facing holes, and the same with the other pawn in the chamber."""
+    from tests.games.temple.fixtures import REST, act, state, white
+
+    walled = state(slots=["HOLEMID", "COR02", "COR03", *REST], pawns={"red": [[3, 1], "entrance"]})
+    _, events = act(walled, white(2))
+    [boxed] = [e for e in events if e.kind == "warning"]
+    assert boxed.text == (
+        "Red 1 cannot take a step: the red wall is in the way; "
+        "Red 2 cannot take a step: every space next to it is a hole; the turn ends."
+    )
+    assert boxed.rules == ("RU-14", "RU-11", "RU-Q26")
+    _, events = act(state(pawns={"red": ["entrance", "chamber"]}), white(2))
+    [boxed] = [e for e in events if e.kind == "warning"]
+    assert boxed.text == "Red 1 cannot take a step: every space next to it is a hole; the turn ends."
+    _, events = act(state(), white(2))
+    [boxed] = [e for e in events if e.kind == "warning"]
+    assert boxed.text == "Neither Red 1 nor Red 2 can take a step: every space next to them is a hole; the turn ends."
+
+
+def test_a_roll_of_1_with_the_next_column_closed_does_not_blame_the_wall() -> None:
+    """Under roll1_mode = nextColumnAny3 a pawn whose next column is all holes was told its wall was in the way."""
+    from tests.games.temple.fixtures import REST, act, state, white
+
+    # [5, 1] on a corridor, slot 2 begins with holes; the way back to [4, 1] is open.
+    s = state(slots=["COR01", "END", "COR03", *REST], pawns={"red": [[5, 1], "chamber"]},
+              options={"roll1_mode": "nextColumnAny3"})
+    _, events = act(s, white(1))
+    [boxed] = [e for e in events if e.kind == "warning"]
+    assert boxed.text == (
+        "Red 1 cannot take a step: none of the three spaces of the next column is open to it; the turn ends."
+    )
+    assert boxed.rules == ("RU-Q17", "RU-Q26")

@@ -392,4 +392,4 @@ def test_a_turn_with_no_step_to_take_says_what_boxes_the_pawns_in() -> None:
     walled = state(slots=["HOLEMID", "COR02", "COR03", *REST], pawns={"red": [[3, 1], "entrance"]})
     _, events = act(walled, white(2))  # [3, 1] has holes on three sides and the red wall on the fourth
     [boxed] = [e for e in events if e.kind == "warning"]
-    assert "red wall is in the way" in boxed.text and boxed.rules == ("RU-14", "RU-Q26")
+    assert "red wall is in the way" in boxed.text and boxed.rules == ("RU-14", "RU-11", "RU-Q26")  # Red 2: holes
