@@ -315,7 +315,12 @@ class TempleGame(Game):
                 f"{task.chooser.capitalize()}: {who} is on {self.stairway(task.colour, task.node)};"
                 " pick the stairway it comes out at.",
             )
-        return Pending("choose", task.chooser, f"{task.colour.capitalize()}: which pawn takes the nearer marker?")
+        return Pending(
+            "choose",
+            task.chooser,
+            f"{task.colour.capitalize()}: the new card leaves both {task.colour} pawns off the path; which goes back"
+            " to the nearer marker?",
+        )
 
     def legal_actions(self, state: TempleState) -> list[Action]:
         phase = state.phase
@@ -1242,13 +1247,24 @@ class TempleGame(Game):
                 )
             ]
         return [
-            {
-                "type": "order",
-                "first": pawn_name(task.colour, i),
-                "text": f"{pawn_label(task.colour, i)} takes the nearer marker",
-            }
+            {"type": "order", "first": pawn_name(task.colour, i), "text": self._order_text(state, task.colour, i)}
             for i in task.pawns
         ]
+
+    def _order_text(self, state: TempleState, colour: str, first: int) -> str:
+        """A pair-order choice as it plays out: where each of the two pawns goes, and who else goes back.
+
+        Audit: "Red 1 takes the nearer marker" named no marker, and the table had to work out the two.
+        """
+        after = self._send_back(state, [(colour, first), (colour, 1 - first)], [], CHANGE_OFF_PATH)
+        entrance = self.board.colours[colour].entrance
+        parts = []
+        for i in (first, 1 - first):
+            node = after.pawn_at(colour, i)
+            place = "its Entrance Circles" if node == entrance else f"its idol marker at {self.where(colour, node)}"
+            parts.append(f"{pawn_label(colour, i)} back to {place}")
+        bumped = [(c, i) for c, i, n in state.all_pawns() if c != colour and after.pawn_at(c, i) != n]
+        return ", ".join(parts) + self._sends_back(bumped, ("RU-Q12",))
 
     def _apply_stair(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
         task = state.tasks[0]

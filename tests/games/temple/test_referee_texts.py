@@ -129,3 +129,23 @@ def test_a_roll_of_1_with_the_next_column_closed_does_not_blame_the_wall() -> No
         "Red 1 cannot take a step: none of the three spaces of the next column is open to it; the turn ends."
     )
     assert boxed.rules == ("RU-Q17", "RU-Q26")
+
+
+def test_the_pair_order_choice_names_where_each_pawn_goes() -> None:
+    """pair_order = ownerChooses asked "Red: which pawn takes the nearer marker?" with the choices "Red 1 takes
+    the nearer marker" and "Red 2 takes the nearer marker": no marker was named."""
+    from tests.games.temple.fixtures import REST, act, game, pawns_of, red, state
+
+    s = state(slots=["IDR", "IDR2", "COR03", *REST], turn="blue", pawns={"red": [[10, 1], [9, 1]]},
+              options={"pair_order": "ownerChooses"})
+    s, _ = act(s, red(3))
+    s, _ = act(s, {"type": "change", "slot": 3, "card": "END"})
+    assert game().pending(s).text == (
+        "Red: the new card leaves both red pawns off the path; which goes back to the nearer marker?"
+    )
+    offered = {a["first"]: a for a in game().legal_actions(s)}
+    assert offered["red2"]["text"] == (
+        "Red 2 back to its idol marker at [8,1] (slot 2 r1c2), Red 1 back to its idol marker at [3,1] (slot 1 r1c0)"
+    )
+    after, _ = act(s, offered["red2"])
+    assert pawns_of(after)["red"] == [[3, 1], [8, 1]]
