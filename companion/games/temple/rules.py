@@ -1291,7 +1291,11 @@ class TempleGame(Game):
                     f" {pawn_label(colour, i)}, across its own wall.",
                     "RU-Q21",
                 )
-            raise refuse(f"There is no secret stairway at {self.where(colour, dest)}.", "RU-22")
+            # The way out is named too: `why` on a cell answered only what is not there.
+            dests = [self.where(colour, s) for s in self._stair_destinations(state, colour, task.node)]
+            ways = f"{', '.join(dests[:-1])} or {dests[-1]}" if len(dests) > 1 else "".join(dests)
+            out = f"; {pawn_label(colour, i)} comes out at {ways}" if ways else ""
+            raise refuse(f"There is no secret stairway at {self.where(colour, dest)}{out}.", "RU-22")
         state = self._teleport(state, task, dest, events)
         return self._resolve(state.but(tasks=state.tasks[1:]), events)
 

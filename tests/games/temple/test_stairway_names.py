@@ -183,3 +183,13 @@ def test_every_move_choice_cites_only_clauses_its_ruling_cites() -> None:
                     seen += 1
             s, _ = house.apply(s, house.sim_choose(s, legal, rng))
     assert seen > 50, seen
+
+
+def test_why_at_a_cell_with_no_stairway_names_the_ways_out() -> None:
+    """`why 3,13` during a stairway choice answered only "There is no secret stairway at [3,13] (...)"."""
+    s = _on_the_first_stairway()
+    ruling = game().check(s, {"type": "stair", "pawn": "red1", "to": [3, 13]})
+    assert ruling.text == (
+        f"There is no secret stairway at [3,13] (slot 9 r1c2); Red 1 comes out at {STB} or {STC}."
+    )
+    assert ruling.rules == ("RU-22",)
