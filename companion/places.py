@@ -24,7 +24,7 @@ from companion.game import Action, Game, Pending, Ruling, State
 # A move's end ("to": a temple pawn's cell, a Targi marker's new crossing) is where it happens too: without it a
 # finger on a temple cell heard "Nothing is placed on the board at this point" while a pawn was to be moved there.
 PLACE_FIELDS = {"hex": "hexes", "slot": "slots", "space": "spaces", "card": "cards", "traveller": "travellers",
-                "to": "places"}
+                "to": "spaces"}
 # The way to an action's place (a temple move's "route"): it belongs to that place, so a move put elsewhere goes
 # without it and the game judges the new end by every way there, not by a route that ends somewhere else.
 WAY_FIELDS = {"route"}

@@ -23,11 +23,15 @@ PAGE = 60  # longer lists come in pages: sixty buttons build in a blink, six hun
 EVERYWHERE = "everywhere"  # the focus of 'List all': every legal action, in pages
 
 
+# A field whose name is no word a player would tap: the temple's moves and stairway trips name their end "to".
+TAPPED = {"to": "space"}
+
+
 def place_word(choices: Sequence[Mapping[str, Any]]) -> str:
-    """What a player taps, in the game's own word: 'hex', 'slot' or 'space'."""
+    """What a player taps, in the game's own word: 'hex', 'slot' or 'space' (the temple's "to": 'space')."""
     for name in PLACE_FIELDS:
         if any(name in action for action in choices):
-            return name
+            return TAPPED.get(name, name)
     return "place"
 
 

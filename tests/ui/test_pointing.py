@@ -240,3 +240,36 @@ def test_an_unmarked_hex_among_hundreds_of_marks_says_why_not(start: Any) -> Non
     tap_hex(app, *unmarked[0])
     assert app.announcements[0]["kind"] == "ruling" and app.announcements[0]["rules"]
     assert table.arrangement.focus is None and len(table.ids.choices.children) == 0
+
+
+def long_temple_move() -> Session:
+    """A temple move with more ends than the table lists (a roll of 7 on open cards: up to 58)."""
+    for seed in range(40):
+        session, rng = Session.new("temple", ["red", "blue", "green"]), random.Random(seed)
+        while not session.pending().is_over:
+            if session.state.phase == "move" and len(session.legal()) > 30:
+                return session
+            session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    raise AssertionError("no temple game offered a long move list")
+
+
+def test_a_long_temple_move_list_is_chosen_on_the_map_space_by_space(start: Any) -> None:
+    """The temple's board answered taps with slots only: a move list put on the map marked nothing, its hint
+    read "tap a to on the board", and only 'List all' reached a move."""
+    session = long_temple_move()
+    legal = session.legal()
+    app = open_on(start, session)
+    table = app.root.get_screen("table")
+    board = table.ids.board
+    places = {place_of(a) for a in legal}
+    assert len(table.ids.choices.children) == 0
+    assert "marked spaces: tap a space on the board" in table.ids.hint.text, table.ids.hint.text
+    assert board.view.marked == places
+    wanted = legal[len(legal) // 2]
+    place = place_of(wanted)
+    tap_at(board, *spot_of(board, place))
+    here = [b.action for b in table.ids.choices.children]
+    assert sorted(map(str, here)) == sorted(str(a) for a in legal if place_of(a) == place)
+    assert board.view.focus == place
+    tap(button(table.ids.choices, wanted["text"]))
+    assert session.log[-1] == {k: v for k, v in wanted.items() if k != "text"}

@@ -14,7 +14,7 @@ number shows on at least one side wherever an Entrance Circle covers the other.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from kivy.graphics import Color, Line
@@ -95,23 +95,64 @@ class Frame:
         return self.corner(cell[0] + 0.5, cell[1] + 0.5)
 
 
-def place_at(widget: Any, view: Any, x: float, y: float) -> int | None:
-    """The slot number of the card under a tap; None on a corner block, the middle or the strip."""
+def place_at(widget: Any, view: Any, x: float, y: float) -> Hashable | None:
+    """The place under a tap, as the offered actions spell it: a slot number while cards change (and whenever
+    no space is offered); a space while pawns move or take a stairway: ``(x, y)`` on the ring, ``"stepK"``
+    on the mover's own steps, ``"chamber"``; None on a corner block, the middle or the strip.
+
+    Audit: only slots answered, so a move list longer than the table lists (a roll of 7 offers up to 58
+    ends) was put on the map with nothing marked and nothing to tap: "34 choices at 17 marked places:
+    tap a to on the board.", and only 'List all' reached a move.
+    """
     board = view.game.data["board"]
     frame = Frame(widget, int(board["size"]))
     cell = (math.floor((x - frame.x0) / frame.cell), math.floor((frame.top - y) / frame.cell))
+    if any(not isinstance(place, int) for place in view.marked):
+        for place, spot in _spaces(board, view, view.marked).items():
+            if spot == cell:
+                return place
+        if cell in _ring_cells(board):  # a space where nothing may go: asked "why not here?" as a space
+            return cell
     for spec in board["slots"]:
         if cell in slot_cells(tuple(spec["origin"]), spec["out"]):
             return int(spec["slot"])
     return None
 
 
-def _marks(frame: Frame, board: Mapping[str, Any], view: Any) -> None:
-    """Gold edges round the slots a legal change may go to; the one whose changes are listed, thick.
+def _ring_cells(board: Mapping[str, Any]) -> set[Cell]:
+    return {tuple(cell) for station in board["loop"] for cell in station}  # type: ignore[misc]
 
-    A slot asked "why not?" about is edged red.
+
+def _spaces(board: Mapping[str, Any], view: Any, places: Iterable[Hashable]) -> dict[Hashable, Cell]:
+    """Each of ``places`` that is a space and the board cell it is drawn on: ring cells as themselves, the
+    mover's steps on their step cells, the chamber on its cell (the middle of its square)."""
+    mover = board["colours"].get(str(view.document.get("turn")), {})
+    steps = [tuple(cell) for cell in mover.get("steps", {}).get("cells", [])]
+    out: dict[Hashable, Cell] = {}
+    for place in places:
+        if isinstance(place, tuple) and len(place) == 2:
+            out[place] = (int(place[0]), int(place[1]))
+        elif place == "chamber":
+            out[place] = (int(board["chamber"][0]), int(board["chamber"][1]))
+        elif isinstance(place, str) and place.startswith("step") and place[4:].isdigit():
+            k = int(place[4:])
+            if 1 <= k <= len(steps):
+                out[place] = (int(steps[k - 1][0]), int(steps[k - 1][1]))
+    return out
+
+
+def _marks(frame: Frame, board: Mapping[str, Any], view: Any) -> None:
+    """Gold edges round the slots a legal change may go to, or round the spaces a move or a stairway trip may
+    end on; the one whose choices are listed, thick. A slot or space asked "why not?" about is edged red.
     """
     bands = Shapes()  # a card change may mark all twelve slots
+    for place, cell in _spaces(board, view, view.marked).items():  # a move's or a stairway trip's ends
+        strong = place in focused(view)
+        width = frame.cell * (0.16 if strong else 0.07)
+        _block_band(frame, [cell], width, bands, (*HIGHLIGHT, 1 if strong else 0.75), layer=1 if strong else 0)
+    if view.asked is not None and view.asked not in view.marked:
+        for cell in _spaces(board, view, [view.asked]).values():
+            _block_band(frame, [cell], frame.cell * 0.12, bands, (*ASKED, 1))
     for spec in board["slots"]:
         cells = slot_cells(tuple(spec["origin"]), spec["out"])
         if spec["slot"] in view.marked:
