@@ -8,6 +8,7 @@ for, a bare number is what the table shows and a choice is typed '#7'.
 
 from __future__ import annotations
 
+import json
 import queue
 import re
 import textwrap
@@ -418,6 +419,24 @@ class Terminal:
             self.say(f"  Not understood: {_no_choice(typed, legal, mark)}.")
         return None
 
+    def alike(self, actions: list[Action]) -> bool:
+        """Whether these actions come to the very same thing: the same position after, announced alike.
+
+        The temple's first-player roll compares numbers only, and '5' was answered "That fits several
+        faces; say which: 'red 5' or 'white 5'" for every player at every game's start.
+        """
+        assert self.session is not None
+        game, state = self.session.game, self.session.state
+        outcomes = set()
+        for action in actions:
+            try:
+                after, events = game.apply(state, {k: v for k, v in action.items() if k != "text"})
+            except CompanionError:
+                return False
+            document = json.dumps(game.to_document(after), sort_keys=True, default=str)
+            outcomes.add((document, tuple((e.kind, e.text, e.rules) for e in events)))
+        return len(outcomes) == 1
+
     def pick(self, line: str, legal: list[Action]) -> Action | None:
         """The action a typed line names: a choice by its number, what the table shows, or words of a choice.
 
@@ -434,7 +453,7 @@ class Terminal:
         if kind is not None:
             typed = lowered if number is None or any(lowered in _keys(a) for a in legal) else str(number)
             matches = [a for a in legal if typed in _keys(a)]  # '04' is the 4 the die shows
-            if len(matches) == 1:
+            if len(matches) == 1 or (len(matches) > 1 and self.alike(matches)):
                 return matches[0]
             if len(matches) > 1:
                 self.say(f"  That fits several faces; say which: {_which(matches, typed, legal)}.")

@@ -133,7 +133,8 @@ def test_with_no_roll_or_draw_asked_for_a_bare_number_is_still_the_choice() -> N
 
 
 def test_marks_without_a_number_and_huge_numbers_are_answered_not_taken() -> None:
-    session = reach("temple", ["red", "blue"], lambda s: s.pending().kind == "roll")
+    # A turn's roll, where the colour counts; the first-player roll compares numbers only (see below).
+    session = reach("temple", ["red", "blue"], lambda s: s.pending().kind == "roll" and s.state.phase == "roll")
     steps = len(session.log)
     text = run(session, ["#", "# red", "#" + "9" * 5000, "-3", "04"])
     assert text.count("Not understood: '#' takes a choice's number, e.g. '#1'.") == 2
@@ -198,3 +199,17 @@ def test_a_face_typed_as_listed_is_the_roll_beside_a_card_naming_a_pawn_alike() 
     wanted = next(a for a in session.legal() if a.get("value") == 1 and a.get("face") == {"colour": "red"})
     answer = run(session, ["red 1"])
     assert session.log[-1] == taken(wanted), answer[-400:]
+
+
+def test_a_number_two_faces_show_is_taken_where_their_colour_makes_no_difference() -> None:
+    """The temple's first-player roll compares numbers only, yet '5' was answered "That fits several faces;
+    say which: 'red 5' or 'white 5'." for every player at the start of every game; on a turn's roll, where
+    red changes a card and white does not, the question stays."""
+    session = reach("temple", ["red", "blue"], lambda s: s.state.phase == "first_roll")
+    steps = len(session.log)
+    text = run(session, ["5", "3"])
+    assert "fits several" not in text and len(session.log) == steps + 2
+    assert "Red rolls 5 for the first turn." in text and "Blue rolls 3 for the first turn." in text
+    assert session.state.phase == "roll"
+    text = run(session, ["5"])
+    assert "That fits several faces; say which: 'red 5' or 'white 5'." in text and len(session.log) == steps + 2

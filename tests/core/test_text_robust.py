@@ -75,7 +75,7 @@ def test_a_value_several_faces_show_is_answered_with_words_that_tell_them_apart(
     """The hint was any one key of the first face in set order: often '1' again, for a typed '1'."""
     session = Session.new("temple", ["red", "blue"])
     rng = random.Random(0)
-    while session.pending().kind != "roll":
+    while session.state.phase != "roll":  # a turn's roll: in the first-player roll only the number counts
         session.act(rng.choice(session.legal()))
     steps = len(session.log)
     text = run(session, ["1"])
