@@ -420,18 +420,24 @@ class ThroughTheDesert(Game):
         return handler(state, action)
 
     @staticmethod
-    def end_clause(state: TtdState) -> str:
-        """The clause behind the reason this game ended.
+    def end_rules(state: TtdState) -> tuple[str, ...]:
+        """The clauses behind the reason this game ends (``state.end``).
 
         TTD-5 is only the end by a colour's last camel. A game that stopped because every player in a row
-        had to pass ended under TTD-3f, and the optional no-tokens-left end is TD-Q18's; a refusal after
-        such an end must cite that clause, not the sold-out colour's.
+        had to pass ended under TTD-3f, and the optional no-tokens-left end is TD-Q18's alone; the
+        announcement of such an end, its warning one turn ahead and any refusal after it must cite that
+        clause, not the sold-out colour's.
         """
         if state.end == END_NOBODY_CAN_PLACE:
-            return "TTD-3f"
+            return ("TTD-3f",)
         if state.end == END_TOKENS_GONE:
-            return "TD-Q18"
-        return "TTD-5"
+            return ("TD-Q18",)
+        return ("TTD-5", "TD-Q18")
+
+    @classmethod
+    def end_clause(cls, state: TtdState) -> str:
+        """The one clause a refusal after the end cites: the first of ``end_rules``."""
+        return cls.end_rules(state)[0]
 
     def refuse_if_over(self, state: TtdState) -> None:
         if state.phase == "over":
@@ -693,7 +699,7 @@ class ThroughTheDesert(Game):
             return self.finish(new, events)
         if new.end and not state.end:
             events.append(
-                Event("warning", f"The game ends after this turn: {new.end}.", ("TTD-5", "TD-Q18"), (player,))
+                Event("warning", f"The game ends after this turn: {new.end}.", self.end_rules(new), (player,))
             )
         if new.placed >= self.turn_quota(new):
             new = self.next_turn(new)
@@ -704,15 +710,13 @@ class ThroughTheDesert(Game):
         nxt = (state.current + 1) % n
         return replace(state, current=nxt, placed=0, round=state.round + (1 if nxt == 0 else 0))
 
-    def finish(
-        self, state: TtdState, events: list[Event], rules: tuple[str, ...] = ("TTD-5", "TD-Q18")
-    ) -> tuple[TtdState, list[Event]]:
-        """End the game; ``rules`` are the clauses of the reason it ends (a colour sold out by default)."""
+    def finish(self, state: TtdState, events: list[Event]) -> tuple[TtdState, list[Event]]:
+        """End the game for the reason in ``state.end``, announced with that reason's clauses (``end_rules``)."""
         over = replace(state, phase="over")
         result = self.result(over)
         events = [
             *events,
-            Event("info", f"The game ends: {state.end}.", rules),
+            Event("info", f"The game ends: {state.end}.", self.end_rules(state)),
             Event("win", final_sentence(result), ("TTD-4", "TTD-4e", "TD-Q25"), tuple(result["winners"])),
         ]
         return over, events
@@ -747,11 +751,10 @@ class ThroughTheDesert(Game):
         events = [Event("info", text, ("TTD-3f", "TD-Q12"), (state.player,))]
         new = replace(state, passes=passes)
         if passes >= len(state.players):
-            # Ending because nobody can place is our TTD-3f, not the sold-out colour of TTD-5, unless a colour
-            # had already run out (end_of_turn) and that is the reason given.
-            ended_by_passing = not new.end
+            # Ending because nobody can place is our TTD-3f, not the sold-out colour of TTD-5, unless an end
+            # was already due (end_of_turn) and that is the reason given, with its own clauses.
             new = replace(new, end=new.end or END_NOBODY_CAN_PLACE)
-            return self.finish(new, events, ("TTD-3f",) if ended_by_passing else ("TTD-5", "TD-Q18"))
+            return self.finish(new, events)
         if new.end:
             return self.finish(new, events)
         return self.next_turn(new), events

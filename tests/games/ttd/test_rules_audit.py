@@ -59,6 +59,28 @@ def test_after_the_last_token_is_taken_refusals_cite_the_option_decision() -> No
     assert refused_rule(game, state, camel("pink", 1, 2)) == "TD-Q18"
 
 
+@pytest.mark.parametrize("timing", ["immediate", "end_of_turn"])
+def test_the_last_token_ending_is_announced_under_the_option_decision_not_the_sold_out_colour(timing) -> None:
+    """TD-Q18's optional trigger ends the game; no colour ran out, so TTD-5 must not be cited.
+
+    The refusals after such an end already cited TD-Q18; the announcement ("The game ends: ...") and,
+    under end_of_turn, the warning one camel ahead cited TTD-5, the clause of a colour's last camel.
+    """
+    game = patch_game()
+    pieces = [(0, 2, R, "pink", True), (3, 4, R, "green", True), (3, 5, R, "green", False), (5, 1, B, "pink", True)]
+    state = position(game, [R, B], pieces, opts={"end_when_tokens_gone": True, "end_timing": timing})
+    state, events = act(game, state, camel("pink", 1, 1))  # takes the last token on the board
+    if timing == "end_of_turn":
+        warning = next(e for e in events if e.kind == "warning")
+        assert warning.text == "The game ends after this turn: no water-hole token is left on the board."
+        assert warning.rules == ("TD-Q18",)
+        state, events = act(game, state, camel("pink", 1, 2))
+    assert state.phase == "over" and all(s > 0 for s in state.supply)
+    ending = next(e for e in events if e.text.startswith("The game ends: "))
+    assert ending.rules == ("TD-Q18",)
+    assert all("TTD-5" not in e.rules for e in events)
+
+
 # -- leaders: where a leader may stand is TTD-1e, the hexes closed to camels are TTD-3c ----------------
 def test_a_leader_on_a_closed_hex_cites_the_leader_clause() -> None:
     game = patch_game()
