@@ -17,6 +17,7 @@ from companion.games.targi import effects as fx
 from companion.games.targi.board import EDGE_CARDS
 from companion.games.targi.cards import CORNERS, RESOURCES, Catalog, goods_count
 from companion.games.targi.state import (
+    CHOICE_WHY,
     DRAW_WHY,
     STAGES,
     TASK_KINDS,
@@ -71,6 +72,8 @@ def to_document(s: State) -> dict[str, Any]:
             out.update(cards=list(t.cards), source=t.source)
         if t.kind == "goods":
             out.update(n=t.n, source=t.source)
+            if t.why:
+                out["why"] = t.why
         return out
 
     return {
@@ -316,7 +319,12 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
                 continue
             tasks.append(Task("tribe", cards=cards, source=source))
         elif kind == "goods":
-            tasks.append(Task("goods", n=r.int_(t.get("n"), f"tasks[{k}].n", 1, 5), source=str(t.get("source", ""))))
+            why = t.get("why", "")
+            if why not in CHOICE_WHY:
+                r.fail(f"tasks[{k}].why: a choice of goods comes from {'/'.join(w for w in CHOICE_WHY if w)}")
+                continue
+            n = r.int_(t.get("n"), f"tasks[{k}].n", 1, 5)
+            tasks.append(Task("goods", why=why, n=n, source=str(t.get("source", ""))))
         else:
             tasks.append(Task(kind))
     if tasks and stage != "actions":

@@ -33,6 +33,12 @@ from companion.games.targi.state import (
 Events = list[Event]
 Action = dict[str, Any]
 
+# The clauses of a choice of goods, by where it comes from (Task.why): TG-G1 is the goods cards' clause, so
+# a border card such as the house Crossroads Well cites TG-B7 and a tribe card's one-time gain TG-T5.
+CHOICE_RULES: dict[str, tuple[str, ...]] = {
+    "": ("TG-G1",), "goods": ("TG-G1",), "border": ("TG-B7",), "tribe": ("TG-T5", "TG-FX"),
+}  # fmt: skip
+
 
 def goods_combos(n: int, have: tuple[int, int, int] | None = None) -> list[Bundle]:
     """Every distinct way to make n goods (within ``have`` when given)."""
@@ -537,7 +543,7 @@ class Engine:
             ev.append(Event("reward", f"{cap(p)} takes {bundle_text(gain)}.", ("TG-B7",), (p,)))
             return s
         if code == "GAIN_CHOICE":
-            return evolve(s, tasks=(Task("goods", n=int(card.params["goods"]), source=card.label),))
+            return evolve(s, tasks=(Task("goods", why="border", n=int(card.params["goods"]), source=card.label),))
         raise AssertionError(f"border code {code}")
 
     def use_central_card(self, s: State, p: str, i: int, deck: str, card: str, ev: Events) -> State:
@@ -566,16 +572,17 @@ class Engine:
                 goods = goods_count(gc.choice)
                 text = f"{cap(p)} takes {gc.label} ({where}): {goods} of their choice."
                 ev.append(Event("reward", text, rules, (p,)))
-            s = evolve(s, tasks=(Task("goods", n=gc.choice, source=gc.label), *s.tasks))
+            s = evolve(s, tasks=(Task("goods", why="goods", n=gc.choice, source=gc.label), *s.tasks))
         return s
 
     def do_take(self, s: State, a: Action, p: str, ev: Events) -> State:
         goods = as_bundle(a.get("goods"), GOODS, "goods")
         task = self.task_of(s, "goods", "No choice of goods is open now.", "TG-G1")
+        rules = CHOICE_RULES[task.why]
         if sum(n for _, n in goods) != task.n:
-            raise refuse(f"{cap(p)} chooses exactly {goods_count(task.n)} here.", "TG-G1")
+            raise refuse(f"{cap(p)} chooses exactly {goods_count(task.n)} here.", rules[0])
         s = s.with_supply(p, s.supply(p).add(goods))
-        ev.append(Event("reward", f"{cap(p)} chooses {bundle_text(goods)} ({task.source}).", ("TG-G1",), (p,)))
+        ev.append(Event("reward", f"{cap(p)} chooses {bundle_text(goods)} ({task.source}).", rules, (p,)))
         return evolve(s, tasks=s.tasks[1:])
 
     def task_of(self, s: State, kind: str, message: str, rule: str) -> Task:
@@ -653,7 +660,7 @@ class Engine:
                 ev.append(Event("reward", f"{card.label} gives {cap(p)} {bundle_text(gain)} at once.",
                                 ("TG-T5", "TG-FX"), (p,)))  # fmt: skip
             elif e.code == "gain_choice":
-                choices.append(Task("goods", n=int(e.params["goods"]), source=card.label))
+                choices.append(Task("goods", why="tribe", n=int(e.params["goods"]), source=card.label))
         if choices:
             s = evolve(s, tasks=(*choices, *s.tasks))
         return s

@@ -27,6 +27,9 @@ def evolve(obj: T, **changes: Any) -> T:
 STAGES = ("reveal", "raid", "place", "actions", "limits", "over")
 TASK_KINDS = ("draw", "goods", "tribe", "fata", "silversmith", "trader")
 DRAW_WHY = ("caravan", "expansion", "use")
+# Where a choice of goods comes from, so taking them cites that clause: a border card (TG-B7), a goods
+# card (TG-G1) or a tribe card's effect (TG-T5); "" in documents written before it was kept (read as goods).
+CHOICE_WHY = ("", "border", "goods", "tribe")
 
 
 # -- multisets of card ids ---------------------------------------------------------------
@@ -136,7 +139,7 @@ class Task:
 
     kind: str
     deck: str | None = None  # draw: which deck
-    why: str = ""  # draw: caravan, expansion, or use (a face-down central card being used)
+    why: str = ""  # draw: caravan, expansion, or use (a face-down central card); goods: border, goods or tribe
     slot: int | None = None  # draw "use": the central slot
     cards: tuple[str, ...] = ()  # tribe: the card(s) to decide on
     source: str = ""  # tribe: expansion, centre or noble; goods: what gives the choice

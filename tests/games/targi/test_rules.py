@@ -353,7 +353,7 @@ def test_goods_giving_border_cards() -> None:
     sup = s.supply(W)
     assert (sup.dates, sup.gold) == (4, 2)
     assert legal_types(s) == {"take"}
-    refused(s, {"type": "take", "goods": {"salt": 2}}, "TG-G1")
+    refused(s, {"type": "take", "goods": {"salt": 2}}, "TG-B7")  # a border card: TG-G1 is the goods cards' clause
 
 
 def test_action_bonus_and_one_time_gains() -> None:

@@ -6,7 +6,19 @@ import pytest
 
 from companion.errors import InvalidPosition
 from companion.games.targi.state import evolve
-from tests.games.targi.helpers import B, W, act, actions_doc, doc_of, fresh, game, load, refused, set_supply
+from tests.games.targi.helpers import (
+    B,
+    W,
+    act,
+    actions_doc,
+    doc_of,
+    fresh,
+    game,
+    load,
+    refused,
+    set_centre,
+    set_supply,
+)
 
 
 # -- TG-P1: three Targi per player -----------------------------------------------------------
@@ -156,3 +168,50 @@ def test_partial_payment_hands_over_only_the_vp_held_when_the_raid_came() -> Non
     assert s.robber == 13
     # black gives its 1 VP and white gains the other 1; white gives nothing and black gains 2
     assert (s.supply(W).vp, s.supply(B).vp) == (1, 2)
+
+
+# -- goods of one's choice: the clause of the card that gives the choice ------------------------------
+def _choice_from(source: str):
+    """A position with a choice of goods open: from border card 10 (Crossroads Well, a house GAIN_CHOICE),
+    from Open Market (G10) at centre 1-1, or from Dew Collector's one-time gain (T06) played from 1-2."""
+    if source == "border":
+        s = load(actions_doc(W, targi=[(10, W)]))
+        s, _ = act(s, {"type": "use", "card": 10})
+    elif source == "goods":
+        doc = actions_doc(W, markers=[(1, 1, W)])
+        set_centre(doc, 1, 1, "G10")
+        s, _ = act(load(doc), {"type": "use", "slot": [1, 1]})
+    else:
+        doc = actions_doc(W, markers=[(1, 2, W)])
+        set_centre(doc, 1, 2, "T06")
+        s, _ = act(load(doc), {"type": "use", "slot": [1, 2]})
+        s, _ = act(s, {"type": "play", "card": "T06", "pay": {"pepper": 2}, "row": 1})
+    assert s.tasks and s.tasks[0].kind == "goods"
+    return s
+
+
+@pytest.mark.parametrize(
+    ("source", "rules", "n"),
+    [("border", ("TG-B7",), 1), ("goods", ("TG-G1",), 1), ("tribe", ("TG-T5", "TG-FX"), 2)],
+)
+def test_a_choice_of_goods_cites_the_card_that_gives_it(source, rules, n) -> None:
+    """TG-G1 is the goods cards' clause. Crossroads Well's one good of choice is a border card's (TG-B7) and
+    Dew Collector's two a tribe card's one-time gain (TG-T5); both cited TG-G1, in the refusal of a wrong
+    count and in the announcement of the goods taken. The source survives a document round trip."""
+    s = _choice_from(source)
+    s = load(doc_of(s))
+    refused(s, {"type": "take", "goods": {"salt": n + 1}}, rules[0])
+    s, events = act(s, {"type": "take", "goods": {"salt": n}})
+    taken = [e for e in events if e.text.startswith("White chooses")]
+    assert len(taken) == 1 and taken[0].rules == rules
+
+
+def test_a_choice_of_goods_from_an_older_document_reads_as_a_goods_card() -> None:
+    doc = doc_of(_choice_from("border"))
+    assert doc["tasks"][0]["why"] == "border"
+    del doc["tasks"][0]["why"]
+    refused(load(doc), {"type": "take", "goods": {"salt": 2}}, "TG-G1")
+    doc["tasks"][0]["why"] = "raid"
+    with pytest.raises(InvalidPosition) as err:
+        load(doc)
+    assert any("tasks[0].why" in p for p in err.value.problems)
