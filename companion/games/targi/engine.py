@@ -363,7 +363,7 @@ class Engine:
         if handler is None:
             raise InvalidAction(f"unknown action type {quoted(kind)}; types: {', '.join(HANDLERS)}")
         if s.stage == "over":
-            raise refuse("The game is over; no more actions.", "TG-S1")
+            raise refuse(*self.over_refusal(s))
         pend = self.pending(s)
         who = a.get("player")
         if who is not None and pend.kind == "choose" and who != pend.player:
@@ -385,6 +385,17 @@ class Engine:
         s = getattr(self, handler)(s, a, pend.player or "", ev)
         s = self.settle(s, ev)
         return s, ev
+
+    @staticmethod
+    def over_refusal(s: State) -> tuple[str, str]:
+        """Why nothing may be done after the end, with the clause of the way this game ended.
+
+        TG-S1 (the final count) was cited, which says how the score is made, not that play has stopped:
+        a full display ends the game under TG-END2, the robber's lap under TG-END1.
+        """
+        if s.ender is not None:
+            return (f"The game is over: {cap(s.ender)} laid their twelfth tribe card; no more actions.", "TG-END2")
+        return "The game is over: the robber has completed its lap; no more actions.", "TG-END1"
 
     # -- the table's inputs
     def do_draw(self, s: State, a: Action, p: str, ev: Events) -> State:

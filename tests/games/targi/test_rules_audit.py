@@ -16,9 +16,11 @@ from tests.games.targi.helpers import (
     game,
     load,
     refused,
+    run,
     set_centre,
     set_supply,
 )
+from tests.games.targi.test_rules import twelfth_position
 
 
 # -- TG-P1: three Targi per player -----------------------------------------------------------
@@ -215,3 +217,24 @@ def test_a_choice_of_goods_from_an_older_document_reads_as_a_goods_card() -> Non
     with pytest.raises(InvalidPosition) as err:
         load(doc)
     assert any("tasks[0].why" in p for p in err.value.problems)
+
+
+# -- after the end: the clause of the way the game ended, not the final count ------------------------
+def test_after_a_full_display_actions_cite_the_twelfth_card_ending() -> None:
+    """TG-S1 says how the final score is made; that play has stopped is TG-END2 (or TG-END1, below)."""
+    s = load(twelfth_position(W))
+    play = {"type": "play", "card": "T41", "pay": {"salt": 1, "pepper": 1}, "row": 3}
+    s, _ = run(s, {"type": "use", "slot": [1, 2]}, play, {"type": "use", "card": 2}, {"type": "use", "card": 5})
+    assert s.stage == "over" and s.ender == W
+    error = refused(s, {"type": "done"}, "TG-END2")
+    assert error.message == "The game is over: White laid their twelfth tribe card; no more actions."
+    refused(s, {"type": "place", "card": 2}, "TG-END2")
+
+
+def test_after_the_robbers_lap_actions_cite_the_robber_ending() -> None:
+    doc = actions_doc(W, targi=[(15, W)], round_=12)
+    set_supply(doc, B, gold=1)
+    s, _ = run(load(doc), {"type": "done"}, {"type": "pay", "pay": {"gold": 1}}, {"type": "pay", "pay": {"gold": 1}})
+    assert s.stage == "over" and s.robber == 16 and s.ender is None
+    error = refused(s, {"type": "pay", "pay": {"vp": 3}}, "TG-END1")
+    assert error.message == "The game is over: the robber has completed its lap; no more actions."
