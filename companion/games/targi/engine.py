@@ -456,8 +456,17 @@ class Engine:
         problem = self.placement_problem(s, p, n)
         if problem:
             raise refuse(*problem)
+        before = s
         s = evolve(s, targi=tuple(sorted((*s.targi, (n, p)))), actor=s.other(p))
         ev.append(Event("move", f"{cap(p)} places a Targi on card {n} ({self.cat.border[n].label}).", ("TG-P1",), (p,)))
+        # TG-Q9: a player left with no allowed card keeps the rest of their Targi off the board; placements
+        # only close cards, so this happens once a round per player and is said then, not passed over in silence.
+        for q in (s.other(p), p):
+            left = fx.TARGI - self.placed(s, q)
+            if left and self.can_place(before, q) and not self.can_place(s, q):
+                rest = f"{left} Targi stay" if left > 1 else "their last Targi stays"
+                ev.append(Event("info", f"{cap(q)} has no card left where a Targi may stand: {rest} off the board "
+                                "this round.", ("TG-P1", "TG-Q9"), (q,)))  # fmt: skip
         return s
 
     # -- limits

@@ -238,3 +238,31 @@ def test_after_the_robbers_lap_actions_cite_the_robber_ending() -> None:
     assert s.stage == "over" and s.robber == 16 and s.ender is None
     error = refused(s, {"type": "pay", "pay": {"vp": 3}}, "TG-END1")
     assert error.message == "The game is over: the robber has completed its lap; no more actions."
+
+
+# -- TG-Q9: a Targi left off the board is said, once ------------------------------------------------
+def test_a_player_left_without_an_allowed_card_is_told_their_targi_stay_off() -> None:
+    """Black's remaining Targi were skipped in silence: the table never heard why Black placed no more."""
+    doc = doc_of(fresh(profile="as-written"))  # a Targi closes its whole row and column to the opponent
+    doc.update(round=10, robber=13, start=B, actor=B)
+    doc["targi"] = [{"card": n, "player": W} for n in (1, 5)]
+    s = load(doc)
+    s, events = act(s, {"type": "place", "card": 14})
+    assert not [e for e in events if "TG-Q9" in e.rules]  # black may still take card 10
+    s, events = act(s, {"type": "place", "card": 9})  # white's 9 closes row 4 and column 3: 10 too
+    said = [e for e in events if "TG-Q9" in e.rules]
+    assert [(e.text, e.rules, e.players) for e in said] == [
+        ("Black has no card left where a Targi may stand: 2 Targi stay off the board this round.",
+         ("TG-P1", "TG-Q9"), (B,))]  # fmt: skip
+    assert s.stage == "actions" and sum(1 for _, p in s.targi if p == B) == 1
+
+
+def test_a_player_who_closes_their_own_last_card_is_told_their_last_targi_stays_off() -> None:
+    doc = doc_of(fresh(profile="as-written"))
+    doc.update(round=10, robber=13, start=B, actor=B)
+    doc["targi"] = [{"card": n, "player": W} for n in (1, 2, 5)] + [{"card": 9, "player": B}]
+    s = load(doc)
+    assert [a["card"] for a in game().legal_actions(s)] == [14]
+    s, events = act(s, {"type": "place", "card": 14})
+    said = [e.text for e in events if "TG-Q9" in e.rules]
+    assert said == ["Black has no card left where a Targi may stand: their last Targi stays off the board this round."]
