@@ -572,7 +572,8 @@ class ThroughTheDesert(Game):
             Event("move", f"{name} places the {what} on {board.label(h)}.", ("TTD-1d", "TTD-1e"), (state.player,))
         ]
         if state.values[h]:
-            new, more = self.take_water(new, board, p, h)
+            # Only the leader_on_waterhole option (TD-Q7) lets a leader stand here: TTD-3d is the camel's clause.
+            new, more = self.take_water(new, board, p, h, ("TTD-3d", "TD-Q7", "TD-Q13"))
             events.extend(more)
         # A leader (or guide) is a piece of the wall like any camel (TD-Q6), so it can close an area by itself
         # against the edge or a mountain; under immediate timing that area is claimed now, as a camel's would be.
@@ -618,14 +619,17 @@ class ThroughTheDesert(Game):
         text = f"All leaders are placed. {state.players[0].capitalize()} begins placing camels, two per turn."
         return new, [Event("info", text, ("TTD-3", "TD-Q20"))]
 
-    def take_water(self, state: TtdState, board: Board, p: int, h: int) -> tuple[TtdState, list[Event]]:
+    def take_water(
+        self, state: TtdState, board: Board, p: int, h: int, rules: tuple[str, ...] = ("TTD-3d", "TD-Q13")
+    ) -> tuple[TtdState, list[Event]]:
+        """The piece just put on ``h`` takes its token; ``rules`` are a camel's clauses unless a leader took it."""
         value = state.values[h]
         water = list(state.water)
         water[p] = tuple(sorted((*water[p], value)))
         new = replace(state, water=tuple(water))
         worth = f"{value}" if state.rules.waterhole_value == "printed" else f"{value} (scoring 1 under flat values)"
         text = f"{state.players[p].capitalize()} takes the water hole at {board.label(h)} worth {worth}."
-        new_events = [Event("reward", text, ("TTD-3d", "TD-Q13"), (state.players[p],))]
+        new_events = [Event("reward", text, rules, (state.players[p],))]
         if (
             state.phase == "camels"
             and state.rules.end_when_tokens_gone

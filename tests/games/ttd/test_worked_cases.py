@@ -92,7 +92,9 @@ def test_TD_AT05_leader_restrictions() -> None:  # noqa: N802
     # ...but allowed for the guide as written; the guide then takes the token.
     after, events = act(game, written, {"type": "leader", "hex": [3, 5]})
     assert after.water[0] == (2,)
-    assert any("TTD-3d" in e.rules for e in events)
+    # TTD-3d is the camel's clause; a leader stands on a water hole only by TD-Q7's option, so that is cited too.
+    taken = [e for e in events if e.kind == "reward"]
+    assert len(taken) == 1 and taken[0].rules == ("TTD-3d", "TD-Q7", "TD-Q13")
 
 
 def test_TD_AT09_no_false_end_at_setup() -> None:  # noqa: N802
