@@ -386,8 +386,7 @@ class Engine:
         s = self.settle(s, ev)
         return s, ev
 
-    @staticmethod
-    def over_refusal(s: State) -> tuple[str, str]:
+    def over_refusal(self, s: State) -> tuple[str, str]:
         """Why nothing may be done after the end, with the clause of the way this game ended.
 
         TG-S1 (the final count) was cited, which says how the score is made, not that play has stopped:
@@ -395,7 +394,9 @@ class Engine:
         """
         if s.ender is not None:
             return (f"The game is over: {cap(s.ender)} laid their twelfth tribe card; no more actions.", "TG-END2")
-        return "The game is over: the robber has completed its lap; no more actions.", "TG-END1"
+        if s.robber == self.cat.last_raid:
+            return "The game is over: the robber has completed its lap; no more actions.", "TG-END1"
+        return "The game is over; no more actions.", "TG-END1"  # a position loaded as over, the robber elsewhere
 
     # -- the table's inputs
     def do_draw(self, s: State, a: Action, p: str, ev: Events) -> State:

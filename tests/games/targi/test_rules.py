@@ -457,7 +457,8 @@ def test_actions_after_the_end_are_refused() -> None:
     doc.update(stage="over", actor=None)
     s = load(doc)
     assert game().legal_actions(s) == []
-    refused(s, {"type": "done"}, "TG-END1")  # no twelfth card was laid: the robber's lap ended it
+    error = refused(s, {"type": "done"}, "TG-END1")  # no twelfth card was laid: the robber's lap ended it
+    assert error.message == "The game is over; no more actions."  # loaded as over: the robber is not on 16
 
 
 def test_malformed_actions_are_invalid() -> None:
