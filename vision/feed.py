@@ -833,7 +833,7 @@ class CameraFeed:
             return
         if knock.told_by == "picture" and self._dice_placed:
             # The dice lying there, if they still do, moved with the picture: a throw is told from them there.
-            self._dice_placed = placed(self._dice_placed, knock.shift)
+            self._dice_placed = knock.carried(self._dice_placed)
             self._placed_picture = self._rest.picture
         followed = self._follow_knock(knock)
         self.gate.forget_moves()  # the knock is told: the dice read in the moved tray are no new motion's

@@ -21,6 +21,11 @@ A marked tray that settles with no dice in it is compared too (`knocked_at_rest`
 a knock while the tray is empty, or one that carries the dice out of the marked
 area, settles no dice, and left untold the area stayed off the tray, where the
 next roll was missed or read in part.
+
+A camera turned or tilted on its mount rather than slid moves each part of the
+picture by another amount, so no one shift explains it: where the shift finds
+nothing, the picture's own turn is looked for (`picture_turn.picture_turn`),
+and the marked tray follows it as it follows a shift (`followed_tray`).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import numpy as np
 
 from vision.frames import as_bgr
 from vision.motion import MotionGate, picture_shift, picture_stayed
+from vision.picture_turn import Turn, picture_turn
 from vision.readings import Box, DieReading
 from vision.tray_area import TrayArea, placed
 from vision.yolo_labels import iou
@@ -51,20 +57,30 @@ Beyond = Callable[[list[Box]], bool]
 
 @dataclass(frozen=True)
 class Knock:
-    """The dice lying as before a knock, how far they moved, and what told it: "picture" or "dice"."""
+    """The dice lying as before a knock, how far they moved, and what told it: "picture" or "dice"; ``turn``: how
+    the picture turned or tilted, when no one shift explained it (``shift`` is then its middle's)."""
 
     dice: list[DieReading]
     shift: tuple[float, float]
     told_by: str
+    turn: Turn | None = None
 
     @property
     def distance(self) -> float:
         return math.hypot(*self.shift)
 
+    def moved(self) -> str:
+        """What the picture did: "moved 28 px", "turned 4 degrees clockwise and moved 12 px"."""
+        return self.turn.words() if self.turn is not None else f"moved {self.distance:.0f} px"
+
+    def carried(self, dice: Sequence[DieReading]) -> list[DieReading]:
+        """``dice`` (frame px before the knock) where the picture carried them."""
+        return self.turn.placed(dice) if self.turn is not None else placed(dice, self.shift)
+
     def words(self) -> str:
         """The start of the status line's sentence."""
         if self.told_by == "picture":
-            return f"the picture moved {self.distance:.0f} px (the camera was knocked?), but "
+            return f"the picture {self.moved()} (the camera was knocked?), but "
         return (f"the dice moved {self.distance:.0f} px all together, each face turned as before (the camera "
                 "was knocked?): ")
 
@@ -117,10 +133,15 @@ def camera_moved(before: Any, now: Any, picture: Any, now_picture: Any, beyond: 
     """
     if before is None or picture is None or now_picture is None or not now:
         return None
-    shift = picture_shift(picture, now_picture, [d.box for d in (*before, *now)])
+    boxes = [d.box for d in (*before, *now)]
+    shift = picture_shift(picture, now_picture, boxes)
     if shift is not None:
         kept = untouched(placed(before, shift), now)
         return None if kept is None else Knock(kept, shift, "picture")
+    turn = picture_turn(picture, now_picture, boxes)
+    if turn is not None:
+        kept = untouched(turn.placed(before), now)
+        return None if kept is None else Knock(kept, turn.shift, "picture", turn)
     if beyond is None:
         return None
     together = moved_together(before, now, picture, now_picture, beyond)
@@ -234,9 +255,25 @@ def _swept(a: Box, b: Box) -> Box:
 def followed_tray(tray: TrayArea, knock: Knock, shape: tuple[int, ...]) -> tuple[TrayArea, str]:
     """A marked tray after ``knock`` in a picture of ``shape``, and what to say of it: moved with the picture
     when the whole picture measured the shift (it is the tray's own); left, with nothing said, when only the
-    dice told it (the shift is theirs) or the moved area would leave the picture (`TrayArea.shifted`)."""
-    area = tray.shifted(knock.shift[0] / shape[1], knock.shift[1] / shape[0])
-    if tray.whole or knock.told_by != "picture" or area is None:
+    dice told it (the shift is theirs) or the moved area would leave the picture (`TrayArea.shifted`).
+
+    A picture turned or tilted moves the tray's corners each its own way: the
+    area becomes the upright box round them (`TrayArea.around`), which holds
+    the whole tray and a little of the table. Turned farther than a nudge
+    turns a camera (`Turn.followable`), that box would take in much of the
+    table: left, with nothing said, for the café to mark again.
+    """
+    if tray.whole or knock.told_by != "picture":
+        return tray, ""
+    if knock.turn is None:
+        area = tray.shifted(knock.shift[0] / shape[1], knock.shift[1] / shape[0])
+    elif knock.turn.followable:
+        x0, y0, x1, y1 = (float(v) for v in tray.pixels(shape))
+        corners = knock.turn.points([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        area = TrayArea.around([(x / shape[1], y / shape[0]) for x, y in corners])
+    else:
+        area = None
+    if area is None:
         return tray, ""
     return area, f"the marked tray moved with the picture: dice are read in {area.words()}"
 
@@ -319,9 +356,13 @@ def knocked_at_rest(rest: Any, now: Any, lying: Sequence[DieReading] | None, are
     if rest is None or now is None:
         return None
     lying = list(lying or ())
-    shift = picture_shift(rest, now, [d.box for d in lying])
+    boxes = [d.box for d in lying]
+    shift = picture_shift(rest, now, boxes)
     if shift is not None:
         return Knock(lying, shift, "picture")
+    turn = picture_turn(rest, now, boxes)
+    if turn is not None:  # turned or tilted rather than slid
+        return Knock(lying, turn.shift, "picture", turn)
     if not lying or beyond is None:
         return None
     return carried_out(lying, rest, now, area, beyond)
@@ -367,7 +408,6 @@ def carried_out(before: Sequence[DieReading], picture: Any, now_picture: Any, ar
 def rest_words(knock: Knock) -> str:
     """The status line's sentence for `knocked_at_rest`, before what becomes of the marked tray."""
     if knock.told_by == "picture":
-        return (f"the picture moved {knock.distance:.0f} px while no dice were read in the marked tray (the camera "
-                "was knocked?)")
+        return f"the picture {knock.moved()} while no dice were read in the marked tray (the camera was knocked?)"
     return (f"the dice moved {knock.distance:.0f} px all together, out of the marked tray, each face turned as "
             "before (the camera was knocked?)")

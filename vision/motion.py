@@ -244,7 +244,7 @@ def picture_shift(before: np.ndarray, now: np.ndarray, keep_out: list = ()) -> t
     and where they lie), so a die is never what it follows. A plain tray with
     nothing in view but the dice tells nothing, and gives None.
     """
-    views = _matched_views(before, now)
+    views = matched_views(before, now)
     if views is None:
         return None
     old, new, scale = views
@@ -275,7 +275,7 @@ def picture_stayed(before: np.ndarray, now: np.ndarray, shift: tuple[float, floa
     Where `picture_shift` finds no shift, this tells a picture that held still (the dice
     moved on their own: thrown) from one that cannot tell (the dice must, `knock.moved_together`).
     """
-    views = _matched_views(before, now)
+    views = matched_views(before, now)
     if views is None:
         return False
     old, new, scale = views
@@ -289,7 +289,7 @@ def picture_stayed(before: np.ndarray, now: np.ndarray, shift: tuple[float, floa
     return would >= SHIFT_SEEN and change <= would * SHIFT_EXPLAINS
 
 
-def _matched_views(before: np.ndarray, now: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
+def matched_views(before: np.ndarray, now: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
     """The two still frames small and grey, ``before`` brought to ``now``'s light (a lamp dimmed meanwhile is
     no change of place), and their scale; None when they cannot be compared (sizes differ, too small, dark)."""
     if before.shape[:2] != now.shape[:2] or before.shape[1] < 16 or before.shape[0] < 16:

@@ -167,6 +167,16 @@ class TrayArea:
             return None
         return _rounded(*(min(1.0, max(0.0, v)) for v in sides))
 
+    @classmethod
+    def around(cls, points: Sequence[tuple[float, float]]) -> TrayArea | None:
+        """The upright area round ``points`` (shares of the picture: a marked tray's corners once the camera
+        turned or tilted, `knock.followed_tray`); None when one lies outside the picture, where the tray can no
+        longer be followed whole."""
+        xs, ys = [float(p[0]) for p in points], [float(p[1]) for p in points]
+        if not all(-0.0005 <= v <= 1.0005 for v in (*xs, *ys)):
+            return None
+        return _rounded(*(min(1.0, max(0.0, v)) for v in (min(xs), min(ys), max(xs), max(ys))))
+
     def words(self) -> str:
         """For a screen or a log: "the whole picture", or "the tray marked at 5-44% across, 0-39% down"."""
         if self.whole:

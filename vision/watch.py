@@ -530,7 +530,7 @@ def watch(args: argparse.Namespace) -> int:
                                           gate_beyond(settler.gate, offset, view.shape), settler.empty_reads == 1)
                     if knock is not None:
                         if knock.told_by == "picture" and last_dice:
-                            last_dice, last_picture = placed(last_dice, knock.shift), at_rest.picture
+                            last_dice, last_picture = knock.carried(last_dice), at_rest.picture
                         tray, told = followed_tray(tray, knock, shown.shape)
                         if told:
                             settler.gate.rebase(tray.cut(shown)[0])

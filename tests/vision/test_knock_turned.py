@@ -1,0 +1,230 @@
+"""A camera turned or tilted on its mount rather than slid: no one shift explains the picture.
+
+The marked tray stayed where it was, off the tray, and the next roll was read
+in part or missed. Videos written here (MJPG, real OpenCV) through the real
+feed into a real controller and a journalled Blackpool session, and through
+`vision watch`; the table, tray and dice drawn by the project's render helpers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.observations import DieRead, LinkChanged
+from tests.vision.test_camera_knocked import HEIGHT, MARGIN, SIZE, WIDTH, Table, recorded
+from tests.vision.test_knock_plain_tray import PlainTray
+from tests.vision.test_knock_tray import MARKED, play
+from vision.cli import main
+from vision.dice_render import draw_face, paste_rotated
+from vision.knock import Knock, followed_tray
+from vision.picture_turn import Turn, picture_turn
+from vision.tray_area import TrayArea
+
+Die = tuple[int, tuple[float, float], float]
+
+
+def camera(angle: float = 0.0, scale: float = 1.0, tilt: float = 0.0, at: tuple[float, float] = (0, 0)) -> np.ndarray:
+    """The homography taking a point of the picture before to where the camera, turned ``angle`` degrees (the
+    picture turns anticlockwise), drawn ``scale`` times larger, tilted by ``tilt`` (one side of the picture
+    drawn nearer) and slid to ``at`` on the table, sees it."""
+    centre = (WIDTH / 2, HEIGHT / 2)
+    turn = np.vstack([cv2.getRotationMatrix2D(centre, angle, scale), [0.0, 0.0, 1.0]])
+    lean = np.eye(3)
+    lean[2, 1] = tilt
+    about = np.array([[1.0, 0.0, -centre[0]], [0.0, 1.0, -centre[1]], [0.0, 0.0, 1.0]])
+    slide = np.array([[1.0, 0.0, -at[0]], [0.0, 1.0, -at[1]], [0.0, 0.0, 1.0]])
+    return np.linalg.inv(about) @ lean @ about @ turn @ slide
+
+
+def seen(table: Table, moved: np.ndarray, lying: Die | None = None, thrown: Die | None = None,
+         light: float = 1.0, hand: float = 0.0) -> np.ndarray:
+    """What the camera moved by ``moved`` (`camera`) sees: ``lying`` lies on the table and moves with the
+    picture, ``thrown`` lands at its place in the picture seen (drawn after the camera moved)."""
+    img = table.scene(lying)
+    if hand > 0:
+        tip = int(img.shape[0] - hand * 300)
+        cv2.rectangle(img, (380, tip), (520, img.shape[0]), (120, 160, 215), -1)
+    onto = np.array([[1.0, 0.0, MARGIN], [0.0, 1.0, MARGIN], [0.0, 0.0, 1.0]])
+    whole = onto @ moved @ np.linalg.inv(onto)  # the same move on the table drawn round the view
+    img = cv2.warpPerspective(img, whole, (img.shape[1], img.shape[0]), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REFLECT)
+    if thrown is not None:
+        value, (cx, cy), angle = thrown
+        paste_rotated(img, draw_face(value, SIZE, (245, 245, 245), (20, 20, 20)), (cx + MARGIN, cy + MARGIN), angle)
+    return table.shot(img, (0, 0), light)
+
+
+def moved_area(area: TrayArea, moved: np.ndarray) -> list[float]:
+    """The upright box round the marked area's corners moved by ``moved``, as shares of the picture."""
+    x0, y0, x1, y1 = area.pixels((HEIGHT, WIDTH))
+    corners = cv2.perspectiveTransform(np.float64([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]]), moved)
+    xs, ys = corners[:, 0, 0] / WIDTH, corners[:, 0, 1] / HEIGHT
+    return [float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())]
+
+
+def near(area: list[float], wanted: list[float], px: float = 3.0) -> bool:
+    return all(abs(a - b) * WIDTH <= px for a, b in zip(area, wanted, strict=True))
+
+
+TURN_AND_SLIDE = camera(4.0, at=(-24, -14))  # the picture turns, and slides right and down
+THREE = (3, (440.0, 365.0), 81.0)  # landing over the marked area's corner as it was (448, 384 px)
+
+
+def thrown_in(table: Table, moved: np.ndarray, die: Die) -> list[np.ndarray]:
+    """A die thrown in from beside the tray, seen by the moved camera, then lying still."""
+    value, (cx, cy), _ = die
+    frames = [seen(table, moved, thrown=(value, (cx + 150 - 15 * k, cy + 30 - 3 * k), 9.0 * k)) for k in range(10)]
+    return frames + [seen(table, moved, thrown=die) for _ in range(45)]
+
+
+def empty_turn(table: Table, tmp_path: Path, moved: np.ndarray = TURN_AND_SLIDE, die: Die = THREE) -> str:
+    """The marked tray empty and still; the camera turned between two frames; still again; a die thrown."""
+    frames = [seen(table, camera()) for _ in range(20)]
+    frames += [seen(table, moved) for _ in range(30)]
+    frames += thrown_in(table, moved, die)
+    return recorded(tmp_path / f"turned-{type(table).__name__}.avi", frames)
+
+
+def knocked_notes(seen_: list) -> list[str]:
+    return [o.detail for o in seen_ if isinstance(o, LinkChanged) and "knocked" in o.detail]
+
+
+def test_a_marked_tray_follows_a_camera_turned_while_the_tray_was_empty(tmp_path: Path) -> None:
+    """Turned 4 degrees and slid: no one shift explains the picture, so nothing was said and the area stayed off
+    the tray; the 3 thrown into the tray's corner was read in part or missed. Now the area is the box round the
+    tray's corners as the camera sees them, kept by the front end, and the 3 is read."""
+    session, told, kept, final = play(empty_turn(Table(), tmp_path), MARKED)
+    assert near(final.as_list(), moved_area(MARKED, TURN_AND_SLIDE)), (final, moved_area(MARKED, TURN_AND_SLIDE))
+    assert kept == [final]
+    assert knocked_notes(told) == [
+        "the picture turned 4 degrees anticlockwise and moved 28 px while no dice were read in the marked tray (the "
+        f"camera was knocked?). The marked tray moved with the picture: dice are read in {final.words()}"]
+    assert [o.value for o in told if isinstance(o, DieRead)] == [3]
+    assert [a["value"] for a in session.log] == [3]
+
+
+TILTED = camera(0.0, 1.02, 0.0001, at=(-10, -6))  # the camera tipped a few degrees: the far side drawn smaller
+
+
+def test_a_marked_tray_follows_a_camera_tilted_while_the_tray_was_empty(tmp_path: Path) -> None:
+    """Tipped a few degrees, the camera sees the tray's near side larger, its far side smaller: no one shift."""
+    session, told, kept, final = play(empty_turn(Table(), tmp_path, TILTED, (3, (330.0, 250.0), 40.0)), MARKED)
+    assert near(final.as_list(), moved_area(MARKED, TILTED)), (final, moved_area(MARKED, TILTED))
+    assert kept == [final]
+    notes = knocked_notes(told)
+    assert len(notes) == 1 and notes[0].startswith("the picture tilted"), notes
+    assert notes[0].endswith(f"The marked tray moved with the picture: dice are read in {final.words()}")
+    assert [a["value"] for a in session.log] == [3]
+
+
+FIVE = (5, (260.0, 220.0), 20.0)
+TURNED = camera(3.0, at=(-24, -14))
+
+
+def lying_turn(table: Table, tmp_path: Path) -> str:
+    """A 5 thrown into the marked tray and lying still; the camera turned 3 degrees and slid; still again; the
+    5 taken out and a 3 thrown."""
+    frames = [seen(table, camera()) for _ in range(20)] + table.throw(*FIVE)
+    frames += [seen(table, TURNED, lying=FIVE) for _ in range(45)]
+    frames += [seen(table, TURNED) for _ in range(10)] + thrown_in(table, TURNED, THREE)
+    return recorded(tmp_path / "lying-turned.avi", frames)
+
+
+def test_a_die_lying_while_the_camera_is_turned_is_no_roll(tmp_path: Path) -> None:
+    """The 5 moved with the turned picture: told as a new roll, Blue was given Red's 5. Now it lies where it
+    lay, the marked tray follows the picture, and the 3 thrown next is read."""
+    session, told, kept, final = play(lying_turn(Table(), tmp_path), MARKED)
+    assert [a["value"] for a in session.log] == [5, 3]
+    notes = [o.detail for o in told if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]
+    assert len(notes) == 1, notes
+    assert notes[0].startswith("the picture turned 3 degrees anticlockwise and moved 28 px (the camera was knocked?), "
+                               "but the dice lie where they lay"), notes
+    assert notes[0].endswith(f"The marked tray moved with the picture: dice are read in {final.words()}")
+    assert near(final.as_list(), moved_area(MARKED, TURNED)) and kept == [final]
+
+
+def test_the_turn_is_measured_only_when_the_whole_picture_turned() -> None:
+    """Turned, tipped or slid with a turn, the picture's corners are found within 3 px; an ordinary roll, a hand
+    held still over the table, a lamp dimmed, a game board slid and turned on the still table, or a plain tray
+    that shows nothing to follow, are no turn."""
+    table = Table()
+    before = seen(table, camera(), lying=FIVE)
+    boxes = [(232.0, 192.0, 288.0, 248.0)]
+    corners = [(0.0, 0.0), (640.0, 0.0), (640.0, 480.0), (0.0, 480.0)]
+    for moved in (camera(4.0), camera(-6.0, at=(10, -20)), TURN_AND_SLIDE, TILTED, camera(0.0, 1.05)):
+        turn = picture_turn(before, seen(table, moved, lying=FIVE), boxes)
+        assert turn is not None and turn.followable
+        wanted = cv2.perspectiveTransform(np.float64([[c] for c in corners]), moved).reshape(-1, 2)
+        assert np.abs(np.array(turn.points(corners)) - wanted).max() < 3.0, (turn.points(corners), wanted)
+    thrown = (3, (450.0, 330.0), 60.0)
+    for after in (seen(table, camera(), lying=FIVE), seen(table, camera(), lying=FIVE, light=0.8),
+                  seen(table, camera(), thrown=thrown), seen(table, camera(), lying=FIVE, hand=0.6)):
+        assert picture_turn(before, after, [*boxes, (415.0, 295.0, 485.0, 365.0)]) is None
+    board = with_board(table, 0.0, 0)
+    for angle, dx in ((5.0, 0), (3.0, 20), (8.0, -10)):
+        assert picture_turn(board, with_board(table, angle, dx)) is None
+    plain = PlainTray()
+    assert picture_turn(seen(plain, camera()), seen(plain, TURN_AND_SLIDE)) is None
+
+
+def with_board(table: Table, angle: float, dx: int) -> np.ndarray:
+    """The still table with a game board on it (a third of the view, a grid printed on it), turned ``angle``
+    degrees and slid ``dx`` px by a player."""
+    board = table.table[:300, :360].copy()
+    board[::30] = 20
+    board[:, ::30] = 20
+    img = table.scene(None)
+    place = cv2.getRotationMatrix2D((180, 150), angle, 1.0)
+    place[:, 2] += (140 + dx, 100)
+    on = cv2.warpAffine(np.ones((300, 360), np.uint8), place, (img.shape[1], img.shape[0])) > 0
+    img[on] = cv2.warpAffine(board, place, (img.shape[1], img.shape[0]))[on]
+    return table.shot(img, (0, 0))
+
+
+def test_a_marked_tray_turned_too_far_is_asked_to_be_marked_again() -> None:
+    """Turned 15 degrees, the box round the tray's corners would take in much of the table: the area is left,
+    with nothing said of it, and the table asks for the tray to be marked again."""
+    for moved, follows in ((camera(15.0), False), (camera(0.0, 1.3), False), (camera(6.0), True)):
+        turn = Turn(tuple(float(v) for v in (moved / moved[2, 2]).ravel()), (WIDTH, HEIGHT))
+        area, told = followed_tray(MARKED, Knock([], turn.shift, "picture", turn), (HEIGHT, WIDTH))
+        if follows:
+            assert area != MARKED and told == f"the marked tray moved with the picture: dice are read in {area.words()}"
+        else:
+            assert (area, told) == (MARKED, "")
+    off = camera(8.0, at=(-200, 0))  # the tray's corners would leave the picture
+    turn = Turn(tuple(float(v) for v in off.ravel()), (WIDTH, HEIGHT))
+    assert followed_tray(MARKED, Knock([], turn.shift, "picture", turn), (HEIGHT, WIDTH)) == (MARKED, "")
+    assert Turn(tuple(float(v) for v in camera(15.0).ravel()), (WIDTH, HEIGHT)).words() == \
+        "turned 15 degrees anticlockwise"
+
+
+def test_watch_follows_a_turned_camera_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`vision watch --tray` says what the table says, and reads the throw in the moved tray."""
+    assert main(["vision", "watch", empty_turn(Table(), tmp_path), "--tray", "0.15,0.2,0.7,0.8"]) == 0
+    out = capsys.readouterr().out
+    assert ("the picture turned 4 degrees anticlockwise and moved 28 px while no dice were read in the marked tray "
+            "(the camera was knocked?): the marked tray moved with the picture: dice are read in the tray marked at")\
+        in out, out
+    said = [line.split("sure: ", 1)[1] for line in out.splitlines() if "settled" in line]
+    assert said == ["the table would take it"], said
+
+
+def test_hands_light_and_rolls_leave_a_marked_tray_where_it_is_with_a_turn_looked_for(tmp_path: Path) -> None:
+    """A hand reaching in and resting a moment, the lamp dimmed, a die thrown and another beside it, the dice
+    moved by a hand: nothing is said of a camera, and the area stays."""
+    table = Table()
+    two = (2, (200.0, 300.0), 30.0)
+    frames = [seen(table, camera()) for _ in range(20)]
+    frames += [seen(table, camera(), hand=k / 5) for k in (1, 2, 3, 4)] + [seen(table, camera(), hand=0.8)] * 30
+    frames += [seen(table, camera()) for _ in range(30)] + [seen(table, camera(), light=0.8) for _ in range(30)]
+    frames += table.throw(*FIVE)
+    frames += [seen(table, camera(), lying=FIVE, hand=min(k, 10 - k) / 5) for k in range(1, 10)]
+    frames += [seen(table, camera(), lying=two) for _ in range(40)]
+    session, told, kept, final = play(recorded(tmp_path / "no-turn.avi", frames), MARKED)
+    assert final == MARKED and kept == []
+    assert not knocked_notes(told)
+    assert [a["value"] for a in session.log] == [5, 2]
