@@ -261,7 +261,40 @@ def picture_shift(before: np.ndarray, now: np.ndarray, keep_out: list = ()) -> t
     left = float(np.mean(np.abs(new - moved)[judged]))
     if change - left < SHIFT_CHANGE or left > change * SHIFT_EXPLAINS:
         return None
+    if worse_somewhere(np.abs(new - old), np.abs(new - moved), judged):
+        return None  # part of the picture stayed: something on the table moved, not the camera
     return dx / scale, dy / scale
+
+
+MOVE_CELLS = (4, 3)  # across, down: the picture is judged in each of these cells, as well as whole
+
+
+def move_cells(shape: tuple[int, ...]) -> list[tuple[slice, slice]]:
+    """A small view of ``shape`` cut into `MOVE_CELLS`: the rows and columns of each cell."""
+    h, w = shape[:2]
+    across, down = MOVE_CELLS
+    return [(slice(h * j // down, h * (j + 1) // down), slice(w * i // across, w * (i + 1) // across))
+            for j in range(down) for i in range(across)]
+
+
+def worse_somewhere(change: np.ndarray, left: np.ndarray, judged: np.ndarray) -> bool:
+    """Whether, in any cell (`move_cells`) with a quarter of it ``judged``, the picture moved back explains the
+    picture now worse than its standing still does: ``left`` (the change left once moved back) exceeds
+    ``change`` (the change as it stands) there by half a grey level on average.
+
+    A game board slid or turned by a player beside the tray is most of what
+    changed in view and moves as one picture, so the whole picture's change
+    followed it: a rendered board, a third of the view, slid 16 px, and the
+    marked tray moved with it, off the tray. The table round the board stayed,
+    and there the move makes the picture worse. Moved with a knocked camera,
+    every part of the picture is explained (a plain part neither way).
+    """
+    for rows, cols in move_cells(judged.shape):
+        here = judged[rows, cols]
+        if np.count_nonzero(here) >= here.size // 4 and (
+                float(np.mean(left[rows, cols][here])) > float(np.mean(change[rows, cols][here])) + SHIFT_CHANGE / 2):
+            return True
+    return False
 
 
 SHIFT_SEEN = 2 * SHIFT_CHANGE  # grey levels of mean change a picture moved by a shift would show, to tell it

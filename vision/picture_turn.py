@@ -33,7 +33,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.motion import SHIFT_CHANGE, SHIFT_EXPLAINS, SHIFT_LEAST, matched_views
+from vision.motion import MOVE_CELLS, SHIFT_CHANGE, SHIFT_EXPLAINS, SHIFT_LEAST, matched_views, worse_somewhere
 
 TURN_POINTS = 200  # grain points tracked, at most
 TURN_SPACING = 8  # px of the small view between two points tracked
@@ -43,7 +43,6 @@ TRACKED_BACK = 0.5  # px of the small view: a point tracked there and back must 
 FIT_TOLERANCE = 1.0  # px of the small view (2 of a 640 px frame): a point this far off the fit disagrees
 LEAST_POINTS = 30  # points agreeing on the fit, at least: fewer is the grain of a plain tray, or noise
 AGREE = 0.6  # share of the points tracked that must agree: the table moved, not a hand or a cup on it
-CELLS = (4, 3)  # across, down: points are spread over them, and the fit judged in each
 FOLLOW_TURN = 10.0  # degrees: a marked tray turned farther is asked to be marked again
 FOLLOW_SCALE = (0.85, 1.18)  # the picture this much smaller or larger at most: else marked again
 WORDS_TURN = 0.5  # degrees, WORDS_SCALE a share, WORDS_TILT a share of a side: less goes unsaid
@@ -205,13 +204,8 @@ def picture_turn(before: np.ndarray, now: np.ndarray, keep_out: Sequence[Any] = 
         return None
     if float(np.mean(left[judged])) > float(np.mean(change[judged])) * SHIFT_EXPLAINS:
         return None
-    # Nowhere may the fit explain the picture worse than its standing still does: a game board slid and turned
-    # on a still table is most of what changed, and the fit follows it, but the table round it stayed.
-    for rows, cols in _cells(old.shape):
-        here = judged[rows, cols]
-        if np.count_nonzero(here) >= here.size // 4 and (
-                float(np.mean(left[rows, cols][here])) > float(np.mean(change[rows, cols][here])) + SHIFT_CHANGE / 2):
-            return None
+    if worse_somewhere(change, left, judged):
+        return None  # a game board slid and turned on a still table: the fit follows it, the table stayed
     return turn
 
 
@@ -233,22 +227,14 @@ def _fitted(old: np.ndarray, new: np.ndarray, found: np.ndarray, levels: int = T
     return fit
 
 
-def _cells(shape: tuple[int, ...]) -> list[tuple[slice, slice]]:
-    """The small view of ``shape`` cut into `CELLS` (across, down): rows and columns of each."""
-    h, w = shape[:2]
-    across, down = CELLS
-    return [(slice(h * j // down, h * (j + 1) // down), slice(w * i // across, w * (i + 1) // across))
-            for j in range(down) for i in range(across)]
-
-
 def _spread(found: np.ndarray | None, shape: tuple[int, ...]) -> np.ndarray:
     """The strongest points ``found`` (strongest first, as the finder gives them), at most an even share of
-    `TURN_POINTS` in each cell (`_cells`): a board's printed grid, its corners the strongest in view, would
+    `TURN_POINTS` in each cell (`motion.move_cells`): a board's printed grid, its corners the strongest in view, would
     otherwise be all the points tracked, and the fit would follow the board."""
     if found is None:
         return np.empty((0, 1, 2), np.float32)
     h, w = shape[:2]
-    across, down = CELLS
+    across, down = MOVE_CELLS
     share = TURN_POINTS // (across * down)
     cell = (np.minimum(found[:, 0, 1] * down // h, down - 1) * across
             + np.minimum(found[:, 0, 0] * across // w, across - 1)).astype(int)

@@ -21,6 +21,7 @@ from tests.vision.test_knock_tray import MARKED, play
 from vision.cli import main
 from vision.dice_render import draw_face, paste_rotated
 from vision.knock import Knock, followed_tray
+from vision.motion import picture_shift
 from vision.picture_turn import Turn, picture_turn
 from vision.tray_area import TrayArea
 
@@ -165,24 +166,46 @@ def test_the_turn_is_measured_only_when_the_whole_picture_turned() -> None:
                   seen(table, camera(), thrown=thrown), seen(table, camera(), lying=FIVE, hand=0.6)):
         assert picture_turn(before, after, [*boxes, (415.0, 295.0, 485.0, 365.0)]) is None
     board = with_board(table, 0.0, 0)
-    for angle, dx in ((5.0, 0), (3.0, 20), (8.0, -10)):
+    for angle, dx in ((5.0, 0), (3.0, 20), (8.0, -10), (0.0, 15)):
         assert picture_turn(board, with_board(table, angle, dx)) is None
+        assert picture_shift(board, with_board(table, angle, dx)) is None
     plain = PlainTray()
     assert picture_turn(seen(plain, camera()), seen(plain, TURN_AND_SLIDE)) is None
 
 
-def with_board(table: Table, angle: float, dx: int) -> np.ndarray:
-    """The still table with a game board on it (a third of the view, a grid printed on it), turned ``angle``
-    degrees and slid ``dx`` px by a player."""
-    board = table.table[:300, :360].copy()
+def with_board(table: Table, angle: float, dx: int, dy: int = 0, at: tuple[int, int] = (140, 100),
+               hand: bool = False) -> np.ndarray:
+    """The still table with a game board on it (a third of the view, a grid printed on it) lying at ``at`` (its
+    top left corner on the table), turned ``angle`` degrees and slid ``dx``, ``dy`` px by a player, whose
+    ``hand`` may be on it."""
+    board = table.table[:300, :340].copy()
     board[::30] = 20
     board[:, ::30] = 20
     img = table.scene(None)
-    place = cv2.getRotationMatrix2D((180, 150), angle, 1.0)
-    place[:, 2] += (140 + dx, 100)
-    on = cv2.warpAffine(np.ones((300, 360), np.uint8), place, (img.shape[1], img.shape[0])) > 0
+    place = cv2.getRotationMatrix2D((170, 150), angle, 1.0)
+    place[:, 2] += (at[0] + dx, at[1] + dy)
+    on = cv2.warpAffine(np.ones((300, 340), np.uint8), place, (img.shape[1], img.shape[0])) > 0
     img[on] = cv2.warpAffine(board, place, (img.shape[1], img.shape[0]))[on]
+    if hand:
+        cv2.rectangle(img, (at[0] + dx + 150, at[1] + 200), (at[0] + dx + 260, img.shape[0]), (120, 160, 215), -1)
     return table.shot(img, (0, 0))
+
+
+BESIDE = TrayArea(0.05, 0.1, 0.45, 0.6)  # a tray marked on the left; the board lies on the right
+
+
+def test_a_board_slid_beside_the_marked_tray_is_no_knock(tmp_path: Path) -> None:
+    """A player nudges the game board beside the tray 16 px: the board, a third of the view, was most of what
+    changed and moved as one picture, so the empty tray's comparison took it for the camera, and the marked
+    area followed the board, off the tray. The table round the board stayed, and tells it."""
+    table = Table()
+    frames = [with_board(table, 0.0, 0, at=(340, 160)) for _ in range(30)]
+    frames += [with_board(table, 0.0, -3 * k, -k, (340, 160), hand=True) for k in range(1, 6)]
+    frames += [with_board(table, 0.0, -15, -5, (340, 160)) for _ in range(40)]
+    frames += [with_board(table, 2.0, -15, -5, (340, 160)) for _ in range(40)]  # and turned a little
+    _, told, kept, final = play(recorded(tmp_path / "board.avi", frames), BESIDE)
+    assert final == BESIDE and kept == []
+    assert not knocked_notes(told)
 
 
 def test_a_marked_tray_turned_too_far_is_asked_to_be_marked_again() -> None:
