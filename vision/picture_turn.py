@@ -43,6 +43,7 @@ TRACKED_BACK = 0.5  # px of the small view: a point tracked there and back must 
 FIT_TOLERANCE = 1.0  # px of the small view (2 of a 640 px frame): a point this far off the fit disagrees
 LEAST_POINTS = 30  # points agreeing on the fit, at least: fewer is the grain of a plain tray, or noise
 AGREE = 0.6  # share of the points tracked that must agree: the table moved, not a hand or a cup on it
+FAR_TURNS = (12.0, -12.0, 24.0, -24.0)  # degrees the picture before is turned to look again for a turn so far
 FOLLOW_TURN = 10.0  # degrees: a marked tray turned farther is asked to be marked again
 FOLLOW_SCALE = (0.85, 1.18)  # the picture this much smaller or larger at most: else marked again
 WORDS_TURN = 0.5  # degrees, WORDS_SCALE a share, WORDS_TILT a share of a side: less goes unsaid
@@ -176,6 +177,15 @@ def picture_turn(before: np.ndarray, now: np.ndarray, keep_out: Sequence[Any] = 
     if len(found) < LEAST_POINTS:
         return None
     fit = _fitted(old8, new8, found)
+    for angle in FAR_TURNS if fit is None else ():
+        # Turned farther than the tracker follows (its patches turned with the picture): looked for again from
+        # the picture before turned so far, to tell the café the tray must be marked again.
+        turned = np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), [0.0, 0.0, 1.0]])
+        fit = _fitted(cv2.warpPerspective(old8, turned, (w, h), borderMode=cv2.BORDER_REPLICATE), new8,
+                      cv2.perspectiveTransform(found.astype(np.float64), turned).astype(np.float32))
+        if fit is not None:
+            fit = fit @ turned
+            break
     if fit is None:
         return None  # the table's points do not move as one picture
     # Tracked again from the picture before moved by that fit: each patch now lies turned as it lies now, and

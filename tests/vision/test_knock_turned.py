@@ -251,3 +251,14 @@ def test_hands_light_and_rolls_leave_a_marked_tray_where_it_is_with_a_turn_looke
     assert final == MARKED and kept == []
     assert not knocked_notes(told)
     assert [a["value"] for a in session.log] == [5, 2]
+
+
+def test_a_camera_turned_far_asks_for_the_tray_to_be_marked_again(tmp_path: Path) -> None:
+    """Turned 15 degrees, the tracker lost the table's points (their patches turned with the picture) and nothing
+    was said: the area stayed, off the tray. Now the turn is found, and the café asked to mark the tray again."""
+    far = camera(15.0, at=(-10, 8))
+    _, told, kept, final = play(empty_turn(Table(), tmp_path, far, (3, (330.0, 250.0), 40.0)), MARKED)
+    assert final == MARKED and kept == []
+    assert knocked_notes(told) == [
+        "the picture turned 15 degrees anticlockwise and moved 13 px while no dice were read in the marked tray (the "
+        "camera was knocked?). Check the marked tray: if it no longer lies on the tray, mark the tray again"]
