@@ -103,7 +103,7 @@ class Turn:
         w, h = self.size
         tl, tr, br, bl = (np.array(p) for p in self.points([(0, 0), (w, 0), (w, h), (0, h)]))
         sides = [(np.linalg.norm(tr - tl), np.linalg.norm(br - bl)), (np.linalg.norm(bl - tl), np.linalg.norm(br - tr))]
-        return max(abs(a / b - 1.0) for a, b in sides if b > 0)
+        return max((abs(a / b - 1.0) for a, b in sides if b > 0), default=0.0)
 
     @property
     def moved(self) -> float:
@@ -198,6 +198,8 @@ def picture_turn(before: np.ndarray, now: np.ndarray, keep_out: Sequence[Any] = 
         fit = again @ fit
     small = np.array([[sx, 0.0, (sx - 1) / 2], [0.0, sy, (sy - 1) / 2], [0.0, 0.0, 1.0]])  # frame px to small's
     to_frame = np.linalg.inv(small) @ fit @ small
+    if not np.all(np.isfinite(to_frame)) or abs(to_frame[2, 2]) < 1e-9:
+        return None  # no picture moves so (points fitted along one line)
     turn = Turn(tuple(float(v) for v in (to_frame / to_frame[2, 2]).ravel()), (before.shape[1], before.shape[0]))
     if turn.moved < SHIFT_LEAST:
         return None  # the picture stayed: whatever changed moved on the table

@@ -262,3 +262,11 @@ def test_a_camera_turned_far_asks_for_the_tray_to_be_marked_again(tmp_path: Path
     assert knocked_notes(told) == [
         "the picture turned 15 degrees anticlockwise and moved 13 px while no dice were read in the marked tray (the "
         "camera was knocked?). Check the marked tray: if it no longer lies on the tray, mark the tray again"]
+
+
+def test_a_turn_that_flattens_the_picture_is_said_not_raised() -> None:
+    """A fit that draws the picture onto one point has no sides to compare for a tilt: said, and not followed."""
+    flat = Turn((0.0, 0.0, 320.0, 0.0, 0.0, 240.0, 0.0, 0.0, 1.0), (WIDTH, HEIGHT))
+    assert flat.tilt == 0.0 and not flat.followable
+    assert flat.words() == "shrank 100%"
+    assert followed_tray(MARKED, Knock([], flat.shift, "picture", flat), (HEIGHT, WIDTH)) == (MARKED, "")
