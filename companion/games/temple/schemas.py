@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.errors import quoted
 from companion.games.temple.board import CELL_KINDS, COLOURS, MAX_STEPS, OUT_VECTORS, slot_cells
+from companion.games.temple.step_checks import steps_problems
 from companion.schema import Enum, Int, ListOf, MapOf, Obj, OneOf, Str, header
 
 GAME_ID = "temple"
@@ -104,7 +105,8 @@ def board_problems(board: Mapping[str, Any]) -> list[str]:
                 problems.append(f"board.json: {name} overlaps {owner[cell]} at {list(cell)}")
             owner[cell] = name
     ak_idols: dict[str, list[str]] = {}
-    for corner in board["corners"]:
+    printed: dict[tuple[int, int], tuple[str, str]] = {}
+    for index, corner in enumerate(board["corners"]):
         x0, y0 = corner["origin"]
         for r, row in enumerate(corner["cells"]):
             for c, kind in enumerate(row):
@@ -115,6 +117,7 @@ def board_problems(board: Mapping[str, Any]) -> list[str]:
                 elif cell in owner:
                     problems.append(f"board.json: {name} overlaps {owner[cell]} at {list(cell)}")
                 owner[cell] = name
+                printed.setdefault(cell, (kind, f"corners[{index}] ({name}) cells[{r}][{c}]"))
                 if kind.startswith("idol:"):
                     ak_idols.setdefault(kind[5:], []).append(f"{name} {list(cell)}")
     for colour in COLOURS:
@@ -152,9 +155,6 @@ def board_problems(board: Mapping[str, Any]) -> list[str]:
                 problems.append(f"{where}.entrance.entry {raw} is not a ring cell")
         if _xy(spec["steps"]["foot"]) not in owner:
             problems.append(f"{where}.steps.foot {spec['steps']['foot']} is not a ring cell")
-        for raw in spec["steps"]["cells"]:
-            if _xy(raw) in owner or not inside(_xy(raw)):
-                problems.append(f"{where}.steps.cells {raw} must be a cell inside the ring, where the steps are drawn")
         for a, b in spec["wall"]:
             if _xy(a) not in owner or _xy(b) not in owner:
                 problems.append(f"{where}.wall {[a, b]} names a cell off the ring")
@@ -163,6 +163,7 @@ def board_problems(board: Mapping[str, Any]) -> list[str]:
     # Drawing faults: they do not stop the lap checks below, which need only the cells above to be sound.
     drawing = [p for colour in COLOURS if colour in board["colours"] for p in _circle_problems(board, colour)]
     drawing.extend(_shared_places(board))
+    drawing.extend(steps_problems(board, owner, printed))
     if not problems:
         problems.extend(_loop_order_problems(board))
     if not problems:

@@ -341,3 +341,117 @@ def test_an_x_is_still_thrown_again_where_the_die_has_numbers_that_can_break_a_t
         state, _ = game.apply(state, game.legal_actions(state)[0])
     after, events = game.apply(state, {"type": "roll", "value": "X", "face": {"colour": "white"}})
     assert after == state and "does not count: roll again" in events[0].text
+
+
+def red_steps(*cells: list[int]) -> object:
+    def edit(board: dict) -> None:
+        board["colours"]["red"]["steps"]["cells"] = [list(c) for c in cells]
+
+    return edit
+
+
+def blue_step_on_reds(board: dict) -> None:
+    board["colours"]["blue"]["steps"]["cells"] = [[11, 3], [10, 4], [5, 5]]
+
+
+def hole_under_reds_foot(board: dict) -> None:
+    board["corners"][0]["cells"][2][2] = "hole"  # corner NW, origin [0, 0]: the cell [2, 2]
+
+
+def reds_steps_reversed(board: dict) -> None:
+    board["colours"]["red"]["steps"]["cells"].reverse()
+
+
+STEPS = "colours.red.steps"
+
+
+@pytest.mark.parametrize(
+    ("mistake", "said"),
+    [
+        (
+            red_steps([3, 3], [5, 5], [4, 4]),
+            [
+                f"{STEPS}.cells [5, 5] (step 2) does not touch step 1 [3, 3]; each step must be next to the one below "
+                "it (side or corner): move it, or add the steps between",
+                f"{STEPS}.cells [4, 4] (step 3, the top one) is not next to the Treasure Chamber, drawn over [6, 6] "
+                "to [8, 8] round [7, 7]; the top step must touch it (side or corner): move it, or add the steps "
+                "between",
+            ],
+        ),
+        (
+            red_steps([4, 4], [5, 5]),
+            [
+                f"{STEPS}.cells [4, 4] (step 1) does not touch the foot [2, 2]; each step must be next to the one "
+                "below it (side or corner): move it, or add the steps between"
+            ],
+        ),
+        (
+            reds_steps_reversed,
+            [
+                f"{STEPS}.cells are listed from the chamber down ([5, 5] first, [3, 3] beside the foot [2, 2] last); "
+                "list them bottom first, from the foot up, as a pawn climbs them"
+            ],
+        ),
+        (
+            red_steps([3, 3], [4, 4], [5, 25]),
+            [
+                f"{STEPS}.cells [5, 25] (step 3) is off the 15x15 board; steps are drawn inside the ring, from the "
+                "foot [2, 2] to the Treasure Chamber"
+            ],
+        ),
+        (
+            red_steps([3, 3], [4, 4], [5, 5], [6, 6]),
+            [
+                f"{STEPS}.cells [6, 6] (step 4) lies under the Treasure Chamber, drawn over [6, 6] to [8, 8] round "
+                "[7, 7], which would hide it; end the steps on a cell next to the chamber"
+            ],
+        ),
+        (
+            red_steps([3, 3], [4, 4], [4, 4], [5, 5]),
+            [f"{STEPS}.cells [4, 4] is step 2 and step 3; give each step a cell of its own"],
+        ),
+        (
+            blue_step_on_reds,
+            [
+                "colours.blue.steps.cells [5, 5] (step 3) is red's step 3 too; two colours' steps cannot share a "
+                "cell: give each colour its own"
+            ],
+        ),
+        (
+            hole_under_reds_foot,
+            [
+                f"{STEPS}.foot [2, 2] is a hole (corners[0] (corner NW) cells[2][2]), so a red pawn could never "
+                "reach its steps (RU-15); make that cell path, or put the foot on a path cell of the ring's inner lane"
+            ],
+        ),
+    ],
+    ids=["gap", "first-step-off-foot", "top-first", "off-board", "under-chamber", "one-cell-twice", "shared", "hole"],
+)
+def test_final_steps_that_are_not_one_stairway_from_foot_to_chamber_are_refused(
+    mistake: object, said: list[str], tmp_path: Path
+) -> None:
+    """The referee climbs the steps in the order listed; the screen draws them where listed: the two must agree.
+
+    Each of these was valid before: the table then showed steps with gaps, steps running down into the
+    ring, a step hidden by the chamber, one cell for two steps, or a foot no pawn could stand on.
+    """
+    board = house("board")
+    mistake(board)  # type: ignore[operator]
+    assert refusals(tmp_path, board) == [SET + s for s in said]
+    with pytest.raises(InvalidData, match="steps"):
+        load_data(TempleGame, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [
+        [[3, 3], [4, 3], [5, 4], [5, 5]],  # a bend
+        [[3, 3], [4, 3], [5, 3], [5, 4], [5, 5]],  # side by side, round a corner
+        [[3, 3], [3, 4], [4, 4], [4, 5], [5, 5], [5, 6]],  # six steps, the top one beside the chamber's edge
+        [[3, 3], [4, 4], [5, 5], [6, 5]],  # along the chamber's edge to its top step
+    ],
+)
+def test_odd_but_unbroken_final_steps_are_accepted(cells: list[list[int]], tmp_path: Path) -> None:
+    board = house("board")
+    board["colours"]["red"]["steps"]["cells"] = cells
+    assert refusals(tmp_path, board) == []
