@@ -30,6 +30,21 @@ def standing(game: TempleGame, colour: str, node: int) -> str:
     return f"on {place}" if game.board.step_colour(node) else f"at {place}"
 
 
+def steps_key(game: TempleGame) -> str:
+    """The key's words for the step numbers: how many steps each colour has on this board.
+
+    A café board may give its colours 1 to 6 steps each; the key once said
+    "1-3" whatever the board, so a player on a taller stairway read its top
+    steps as someone else's.
+    """
+    counts = {colour: len(geo.steps) for colour, geo in game.board.colours.items()}
+    top = max(counts.values())
+    numbers = "1 final step" if top == 1 else f"1-{top} final steps"
+    if len(set(counts.values())) == 1:
+        return numbers
+    return f"{numbers} ({', '.join(f'{colour} {n}' for colour, n in counts.items())})"
+
+
 def describe(game: TempleGame, state: TempleState) -> list[str]:
     board = game.board
     layout = game.layout(state)
@@ -53,7 +68,7 @@ def describe(game: TempleGame, state: TempleState) -> list[str]:
             else:
                 row.append(cell_symbol(layout.kind(node)))
         lines.append(f"{y:>3} " + "".join(row))
-    lines.append("key: . path  # hole  S stairway  r/b/g/y idol marker  R/B/G/Y pawn  1-3 final steps  C chamber")
+    lines.append(f"key: . path  # hole  S stairway  r/b/g/y idol marker  R/B/G/Y pawn  {steps_key(game)}  C chamber")
     in_chamber = [f"{pawn_label(c, i)}" for c, i, n in state.all_pawns() if n == board.chamber]
     if in_chamber:
         lines.append(f"in the Treasure Chamber: {', '.join(in_chamber)}")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
+from companion.data import house_dir, load_data
 from companion.errors import InvalidPosition
+from companion.games.temple.rules import TempleGame
 from companion.registry import create
 from companion.simulate import play_random_game
 from tests.conformance import assert_document_round_trips
@@ -97,3 +100,17 @@ def test_describe_draws_the_board() -> None:
     assert any("R" in line for line in lines[1:16])
     assert any(line.lstrip("* ").startswith("red") for line in lines)
     assert not any(line.startswith("next:") for line in lines)  # the prompt under the board tells the player
+
+
+def test_the_terminal_key_counts_the_steps_of_the_board_in_play(tmp_path: Path) -> None:
+    """A café board with 4 red and 6 blue steps: the key said "1-3 final steps" whatever the board."""
+    assert "1-3 final steps  C chamber" in game().describe(state())[16]
+    board = json.loads((house_dir(TempleGame) / "board.json").read_text(encoding="utf-8"))
+    board["colours"]["red"]["steps"]["cells"] = [[3, 3], [4, 3], [5, 4], [5, 5]]
+    board["colours"]["blue"]["steps"]["cells"] = [[11, 3], [11, 4], [10, 4], [10, 5], [9, 5], [9, 6]]
+    (tmp_path / "temple").mkdir()
+    (tmp_path / "temple" / "board.json").write_text(json.dumps(board), encoding="utf-8")
+    cafe = TempleGame(load_data(TempleGame, tmp_path))
+    lines = cafe.describe(cafe.setup(["red", "blue"], cafe.resolve_options({})))
+    assert "1-6 final steps (red 4, blue 6, green 3, yellow 3)  C chamber" in lines[16]
+    assert lines[5][4:] == "###  3    32###"  # red's third step at [5, 4], blue's third and second at [10, 4], [11, 4]
