@@ -465,3 +465,27 @@ def test_a_desert_choice_pending_reads_as_a_sentence_of_its_own() -> None:
 def test_a_roll_pending_still_says_what_comes_first() -> None:
     ruling = explain_place(Session.new("blackpool", ["red", "blue"]), "d4")
     assert ": first, " in ruling.text and ruling.text.endswith(".")
+
+
+def test_a_temple_final_step_or_the_chamber_is_asked_about_by_the_cell_it_is_drawn_on() -> None:
+    """The steps and the chamber are drawn on cells inside the ring, and players point at them there;
+    `why 4,4` on red's second step heard "[4, 4] is not a space of the temple path" beside the choice
+    "Red 1 to red step 2 in 3"."""
+    position = {
+        "game": "temple", "players": ["red", "blue"], "options": {}, "phase": "roll", "turn": "red",
+        "slots": [f"P{i:02d}" for i in range(13, 25)],
+        "pawns": {"red": [[1, 2], "entrance"], "blue": ["entrance", "entrance"]},
+        "hands": {"red": 3, "blue": 3}, "pile": 32, "discard": [], "roll": None,
+        "first_roll": {"contenders": [], "rolls": []}, "tasks": [], "after": "", "winner": None,
+    }  # fmt: skip
+    session = Session.load("temple", position)
+    session.act({"type": "roll", "value": 3, "face": {"colour": "white"}})
+    assert "Red 1 to red step 2 in 3" in [a["text"] for a in session.legal()]
+    step = explain_place(session, place_from_text("4,4"))  # red's steps climb [3,3] [4,4] [5,5] from its foot [2,2]
+    assert step.legal and "to red step 2" in step.text
+    chamber = explain_place(session, place_from_text("7,7"))
+    assert not chamber.legal and "cannot reach the Treasure Chamber with a roll of 3" in chamber.text
+    blue = explain_place(session, place_from_text("11,3"))
+    assert not blue.legal and "[11, 3] is blue step 1, which only blue pawns climb (RU-15)" in blue.text
+    session.act({"type": "move", "pawn": "red1", "to": [4, 4]})
+    assert session.document()["pawns"]["red"][0] == "step2"

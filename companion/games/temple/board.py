@@ -160,6 +160,19 @@ class Board:
     def is_cell(self, node: int) -> bool:
         return 0 <= node < self.cell_count
 
+    def drawn_inside(self, x: int, y: int) -> tuple[str, int] | None:
+        """What is drawn on a cell inside the ring: (colour, step number from 1) of a final step, ("chamber", 0)
+        for the 3 x 3 cells the Treasure Chamber covers, or None.
+
+        Players point at the steps and the chamber by the cells they are drawn on; moves and
+        documents name them "stepN" and "chamber" (``document.parse_location``).
+        """
+        for colour, geo in self.colours.items():
+            if (x, y) in geo.step_cells:
+                return colour, geo.step_cells.index((x, y)) + 1
+        cx, cy = self.chamber_cell
+        return ("chamber", 0) if max(abs(x - cx), abs(y - cy)) <= 1 else None
+
     def step_colour(self, node: int) -> tuple[str, int] | None:
         """(colour, step number from 1) of a final-step node, or None."""
         return self._step_of.get(node)

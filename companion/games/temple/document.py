@@ -54,6 +54,14 @@ def parse_location(board: Board, colour: str, value: Any) -> int:
         x, y = value
         if 0 <= x < board.size and 0 <= y < board.size and board.node(x, y) in board.ring:
             return board.node(x, y)
+        # The steps and the chamber may be named by the cells they are drawn on, as a player points at them.
+        drawn = board.drawn_inside(x, y)
+        if drawn is not None and drawn[0] == "chamber":
+            return board.chamber
+        if drawn is not None and drawn[0] == colour:
+            return geo.steps[drawn[1] - 1]
+        if drawn is not None:
+            raise ValueError(f"{list(value)} is {drawn[0]} step {drawn[1]}, which only {drawn[0]} pawns climb (RU-15)")
         raise ValueError(f"{list(value)} is not a space of the temple path")
     raise ValueError(f'{quoted(value)} is not a location ([x, y], "entrance", "stepN" or "chamber")')
 
