@@ -635,7 +635,9 @@ class Controller:
             # A reading made for the position before no longer fits.
             self.proposal = self._cards_later = self._by_hand = None
             self._new_list()
-            text = " ".join(e.text for e in step.events) or "Done."  # as the step said when first taken
+            # Said as the step said when first taken, after "Put back:" as an undo's words start "Taken back:":
+            # bare, the redone step read on the table's list as a new move nobody had made.
+            text = "Put back: " + (" ".join(e.text for e in step.events) or "Done.")
             self._changed(text)
             return Update("redo", text, tuple(step.events), session.pending(), step.action)
         if touch.intent == "confirm" and self.proposal is not None:
