@@ -129,8 +129,9 @@ def test_a_finished_game_offers_the_next_one_with_the_same_players(start: Any) -
         session.act(session.game.sim_choose(session.state, session.legal(), rng))
     app = start(session)
     table = app.root.get_screen("table")
-    (again,) = table.ids.choices.children
+    again, other = reversed(table.ids.choices.children)
     assert again.text == "Play again: new Targi, same players"
+    assert other.text == "Choose another game or other players"
     tap(again)
     fresh = app.controller.session
     assert fresh is not session and fresh.game.id == "targi" and fresh.log == []

@@ -10,6 +10,8 @@ from kivy.core.window import Window
 
 from companion.session import Session
 from tests.ui.conftest import advance, tap
+from tests.ui.test_app import button
+from tests.ui.test_layout import shown_whole, window_box
 
 SIZES = [(800, 480), (480, 800), (1280, 720)]
 
@@ -47,3 +49,26 @@ def test_redo_is_announced_as_the_step_put_back(start: Any) -> None:
     tap(table.ids.redo)
     first = table.ids.announcements.text.splitlines()[0]
     assert first.startswith(f"Put back: {taken}"), first
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_finished_game_offers_another_game_beside_play_again(start: Any, sized: Any, size: tuple[int, int]) -> None:
+    """At a game's end the table offered "Play again" alone: the way to Through the Desert after Targi was
+    Menu, which a family at their first game's end did not read as "choose the next game"."""
+    sized(size)
+    app = start(finished("targi", ["white", "black"]))
+    table = app.root.get_screen("table")
+    other = button(table.ids.choices, "Choose another game or other players")
+    again = button(table.ids.choices, "Play again: new Targi, same players")
+    for shown in (again, other):
+        assert shown_whole(shown, table.ids.choice_scroll)
+        _, bottom, _, top = window_box(shown)
+        assert round(top - bottom) >= 48 and shown.font_size >= 16
+    tap(other)
+    assert app.root.current == "home"
+    home = app.root.get_screen("home")
+    tap(button(home.ids.games, "Through the Desert"))
+    for colour in ("Red", "Black", "Orange"):
+        tap(button(home.ids.colours, colour))
+    tap(home.ids.start)
+    assert app.root.current == "table" and app.controller.session.game.id == "ttd"

@@ -242,6 +242,11 @@ class TableScreen(UprightScreen):
             again = self._choice(text=f"Play again: new {app.game_title}, same players")
             again.bind(on_release=lambda _b: app.play_again())
             grid.add_widget(again)
+            # The way to another game or other players: only Menu led there, a word a family at their first
+            # game's end did not read as "choose the next game".
+            other = self._choice(text="Choose another game or other players")
+            other.bind(on_release=lambda _b: app.show("home"))
+            grid.add_widget(other)
             self.has_buttons = True
         for action in listed:
             button = self._choice(
