@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pytest
+from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 
 from companion.session import Session
@@ -72,3 +73,35 @@ def test_a_finished_game_offers_another_game_beside_play_again(start: Any, sized
         tap(button(home.ids.colours, colour))
     tap(home.ids.start)
     assert app.root.current == "table" and app.controller.session.game.id == "ttd"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_start_without_players_says_to_tap_their_colours(start: Any, sized: Any, size: tuple[int, int]) -> None:
+    """A family that tapped Through the Desert and then Start read "Through the Desert needs 2 to 5 players,
+    not 0", with nothing saying the colour buttons were the players nor which clause said so."""
+    sized(size)
+    app = start()
+    home = app.root.get_screen("home")
+    tap(button(home.ids.games, "Through the Desert"))
+    assert home.ids.limits.text == "2-5 players: tap their colours in turn order"
+    tap(home.ids.start)
+    note = home.ids.note
+    assert note.text == ("Through the Desert needs 2 to 5 players, not 0: tap a colour for each player, in turn "
+                         "order, then Start new game. [TD-Q3]")
+    for label in (home.ids.limits, note):
+        label.texture_update()
+        assert label.font_size >= 16
+        _, bottom, _, top = window_box(label)
+        assert bottom >= 0 and top <= Window.height
+    assert note.texture_size[1] <= note.height  # whole, not cut at the buttons
+    limits = home.ids.limits
+    probe = CoreLabel(text=limits.text, font_size=limits.font_size)  # the whole line, unshortened
+    probe.refresh()
+    assert probe.texture.size[0] <= limits.width
+    tap(button(home.ids.colours, "Red"))
+    assert note.text == ""
+    tap(home.ids.start)
+    assert "needs 2 to 5 players, not 1: tap a colour for each player" in note.text
+    tap(button(home.ids.colours, "Black"))
+    tap(home.ids.start)
+    assert app.root.current == "table" and app.controller.session.start["players"] == ["red", "black"]

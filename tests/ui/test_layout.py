@@ -232,7 +232,7 @@ def test_a_game_for_exactly_two_says_two_players(start: Any) -> None:
     app = start()
     home = app.root.get_screen("home")
     tap(button(home.ids.games, "Targi"))
-    assert home.ids.limits.text.startswith("2 players;"), home.ids.limits.text
+    assert home.ids.limits.text.startswith("2 players:"), home.ids.limits.text
 
 
 def test_the_next_list_opens_at_its_top_after_a_pick_was_scrolled_into_view(start: Any) -> None:

@@ -87,7 +87,8 @@ class HomeScreen(UprightScreen):
             colours.add_widget(button)
         low, high = meta["players"]["min"], meta["players"]["max"]
         count = str(low) if low == high else f"{low}-{high}"  # "2-2 players" read like a typo
-        self.ids.limits.text = f"{count} players; tap in turn order"
+        # "tap in turn order" did not say what to tap: the buttons under it are the players
+        self.ids.limits.text = f"{count} players: tap their {'colours' if meta['colours'] else 'names'} in turn order"
 
 
     def toggle_player(self, button: Any) -> None:
@@ -111,8 +112,30 @@ class HomeScreen(UprightScreen):
             self.note = f"{unfinished}: tap Start again to set it aside and begin, or Resume to go back to it."
             return
         self.confirming = None
+        wrong = self.players_refused()
+        if wrong:
+            self.note = wrong
+            return
         if not app.new_game(self.chosen_game, list(self.players)):
             self.note, app.status = app.status, ""  # the refusal concerns this screen, not the game on the table
+
+    def players_refused(self) -> str:
+        """Why the colours tapped cannot start the game, with what to do and the clause; "" when they can.
+
+        "Targi needs 2 players, not 0" alone left a family who had tapped the
+        game and then Start wondering what a player was here: nothing said the
+        colours above were the players, to be tapped in turn order.
+        """
+        try:
+            game_class(self.chosen_game).check_players(list(self.players))
+        except CompanionError as refusal:
+            cite = f" [{refusal.rule}]" if refusal.rule else ""
+            low, high = game_class(self.chosen_game).min_players, game_class(self.chosen_game).max_players
+            if low <= len(self.players) <= high:
+                return refusal.message + cite
+            button = "a colour" if game_class(self.chosen_game).colours else "a name"
+            return f"{refusal.message}: tap {button} for each player, in turn order, then Start new game.{cite}"
+        return ""
 
     @staticmethod
     def unfinished_game() -> str:
@@ -125,8 +148,4 @@ class HomeScreen(UprightScreen):
 
     def could_start(self) -> bool:
         """Whether the players picked suit the game picked: if not, its refusal says so at the first tap."""
-        try:
-            game_class(self.chosen_game).check_players(list(self.players))
-        except CompanionError:
-            return False
-        return True
+        return not self.players_refused()
