@@ -639,7 +639,9 @@ class Controller:
             # bare, the redone step read on the table's list as a new move nobody had made.
             text = "Put back: " + (" ".join(e.text for e in step.events) or "Done.")
             self._changed(text)
-            return Update("redo", text, tuple(step.events), session.pending(), step.action)
+            # With the step's clauses, as when first taken: the table's line for it had lost its [TTD-1c].
+            rules = tuple(dict.fromkeys(r for e in step.events for r in e.rules))
+            return Update("redo", text, tuple(step.events), session.pending(), step.action, rules)
         if touch.intent == "confirm" and self.proposal is not None:
             return self._confirm(session)
         if touch.intent == "reject" and self.proposal is not None:

@@ -52,6 +52,20 @@ def test_redo_is_announced_as_the_step_put_back(start: Any) -> None:
     assert first.startswith(f"Put back: {taken}"), first
 
 
+def test_redo_cites_the_clauses_the_step_cited(start: Any) -> None:
+    """The step's line ends "[TTD-1c]"; put back by Redo, the same words came without their clause."""
+    app = start(Session.new("ttd", ["red", "black", "orange"]))
+    table = app.root.get_screen("table")
+    tap(table.buttons()[0])
+    rules = app.announcements[0]["rules"]
+    assert rules
+    tap(table.ids.undo)
+    tap(table.ids.redo)
+    assert app.announcements[0]["rules"] == rules
+    assert table.ids.announcements.text.startswith("Put back: ")
+    assert table.ids.announcements.text.split("\n")[0].endswith(f"[{', '.join(rules)}]")
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_finished_game_offers_another_game_beside_play_again(start: Any, sized: Any, size: tuple[int, int]) -> None:
     """At a game's end the table offered "Play again" alone: the way to Through the Desert after Targi was
