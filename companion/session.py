@@ -276,8 +276,10 @@ class Session:
     def _undo_note(action: Action, what: str = "") -> str:
         said = f" ({what})" if what else ""
         if action.get("type") in CHANCE_TYPES:
-            kind = "roll" if action["type"] == "roll" else "card"
-            return f"Correction: the {kind} entered last{said} is withdrawn; enter what the table really shows."
+            # A draw is not always a card: Through the Desert's is a water-hole token, and "the card entered
+            # last (Water hole at (5,3): a token worth 3)" sent a table looking for a card it never had.
+            kind = "the roll" if action["type"] == "roll" else "what was"
+            return f"Correction: {kind} entered last{said} is withdrawn; enter what the table really shows."
         return one_stop(f"Taken back: {what}.") if what else "The last action is taken back."
 
     def _record(self, op: str, after: State, action: Action | None = None) -> None:

@@ -119,3 +119,15 @@ def test_start_without_players_says_to_tap_their_colours(start: Any, sized: Any,
     tap(button(home.ids.colours, "Black"))
     tap(home.ids.start)
     assert app.root.current == "table" and app.controller.session.start["players"] == ["red", "black"]
+
+
+def test_undoing_a_water_hole_token_does_not_call_it_a_card(start: Any) -> None:
+    """Through the Desert's water holes are tokens; the undo said "the card entered last (Water hole at (2,0):
+    a token worth 1)", and a family looked for a card."""
+    app = start(Session.new("ttd", ["red", "black", "orange"]))
+    table = app.root.get_screen("table")
+    tap(table.buttons()[0])
+    tap(table.ids.undo)
+    said = table.ids.announcements.text.splitlines()[0]
+    assert said.startswith("Correction: what was entered last (Water hole at (2,0): a token worth 1) is withdrawn")
+    assert "card" not in said
