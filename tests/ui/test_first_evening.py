@@ -131,3 +131,36 @@ def test_undoing_a_water_hole_token_does_not_call_it_a_card(start: Any) -> None:
     said = table.ids.announcements.text.splitlines()[0]
     assert said.startswith("Correction: what was entered last (Water hole at (2,0): a token worth 1) is withdrawn")
     assert "card" not in said
+
+
+def hexes(session: Session) -> dict[str, tuple[int, int]]:
+    """A bare sand hex in play and a hex of the unused strip, on a three-player board."""
+    board = session.game.board_of(session.state)
+    bare = next(h for h in range(board.size) if (board.in_play >> h) & 1 and not (
+        (board.site_mask | board.mountain | board.palm_mask) >> h) & 1)
+    unused = next(h for h in range(board.size) if not (board.in_play >> h) & 1)
+    return {"bare": board.coords[bare], "unused": board.coords[unused]}
+
+
+def test_a_tap_on_bare_sand_while_water_holes_are_entered_says_it_has_none(start: Any) -> None:
+    """Asked why not, bare sand in the middle of the map answered "(q,r) is not a water-hole site in use with
+    this many players", as if the player count had hidden a water hole there."""
+    from tests.ui.test_pointing import tap_hex
+
+    session = Session.new("ttd", ["red", "black", "orange"])
+    app = start(session)
+    table = app.root.get_screen("table")
+    first = app.board.game.board_of(session.state).label(session.game.next_site(session.state))
+    found = hexes(session)
+    tap_hex(app, *found["bare"])
+    said = table.ids.announcements.text.splitlines()[0]
+    q, r = found["bare"]
+    assert f"({q},{r}) has no water hole: tokens go only on the water-hole sites." in said, said
+    assert f"The token to enter now is the one at {first}." in said and said.endswith("[TTD-1c]")
+    assert "in use with this many players" not in said
+    tap_hex(app, *found["unused"])
+    said = table.ids.announcements.text.splitlines()[0]
+    q, r = found["unused"]
+    assert f"({q},{r}) lies in the region not used with 3 players: no token goes there." in said, said
+    assert said.endswith("[TTD-1a]")
+    assert session.log == []

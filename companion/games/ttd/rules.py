@@ -457,7 +457,7 @@ class ThroughTheDesert(Game):
         if "hex" in action:
             h = self.parse_hex(board, action, "TTD-1c")
             if not (board.site_mask >> h) & 1:
-                raise refuse(f"{board.label(h)} is not a water-hole site in use with this many players.", "TTD-1c")
+                self.no_site_refusal(state, board, h)
             if state.values[h]:
                 raise refuse(f"The water hole at {board.label(h)} already holds a {state.values[h]}.", "TTD-1c")
         else:
@@ -504,6 +504,23 @@ class ThroughTheDesert(Game):
                     raise refuse(f"{label} touches {who} leader at {board.label(n)}; leaders keep apart.", "TD-Q7")
         if c != GUIDE:
             self.rival_refusal(state, board, p, c, h, what)
+
+    def no_site_refusal(self, state: TtdState, board: Board, h: int) -> None:
+        """Why no token goes on hex ``h``, which is no water-hole site in use, and where the next one goes.
+
+        One sentence served every such hex: "(-6,12) is not a water-hole site in
+        use with this many players" was said of bare sand in the middle of the
+        map, and a table looked for a water hole that the player count had hidden.
+        """
+        label, players = board.label(h), len(state.players)
+        nxt = self.next_site(state)
+        now = f" The token to enter now is the one at {board.label(nxt)}." if nxt is not None else ""
+        if not (board.in_play >> h) & 1:
+            raise refuse(f"{label} lies in the region not used with {players} players: no token goes there.{now}",
+                         "TTD-1a")
+        if (board.palm_mask >> h) & 1:
+            raise refuse(f"{label} holds an oasis with {players} players: no token goes there.{now}", "TTD-1b")
+        raise refuse(f"{label} has no water hole: tokens go only on the water-hole sites.{now}", "TTD-1c")
 
     def hex_refusal(self, state: TtdState, board: Board, h: int, rule: str = "TTD-3c") -> None:
         """Hexes no piece may take at all: ``rule`` is TTD-3c for a camel, TTD-1e for a leader; TTD-1a for both."""
