@@ -285,7 +285,7 @@ class Voice:
         before saving it. What was being said, and what waits, is cut (``hush``): a tap heard only after a
         sentence of the game is no answer to the tap, and taps in a row leave only the last level to hear.
         Said even while the voice is Silent, since the owner asked for it (the screen asks only while its own
-        switch shows Spoken); never kept as the sentence **Repeat** says again."""
+        switch shows Spoken); never kept as the sentence **Say again** says again."""
         self.hush()
         return self._enqueue(text, asked=True, volume=volume, wanted=True)
 

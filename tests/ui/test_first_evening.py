@@ -164,3 +164,35 @@ def test_a_tap_on_bare_sand_while_water_holes_are_entered_says_it_has_none(start
     assert f"({q},{r}) lies in the region not used with 3 players: no token goes there." in said, said
     assert said.endswith("[TTD-1a]")
     assert session.log == []
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_button_that_speaks_again_says_so(start: Any, sized: Any, size: tuple[int, int]) -> None:
+    """"Repeat", between Redo and Dispute, read as "do the last move again" to a family that had just used Undo
+    and Redo; it says the last announcement again, and now its word says that, whole at every size."""
+    sized(size)
+    app = start(Session.new("targi", ["white", "black"]))
+    table = app.root.get_screen("table")
+    tap(table.buttons()[0])
+    app.voice.wait()
+    steps = len(app.controller.session.log)
+    for screen, again in (("table", table.ids.repeat), ("dispute", app.root.get_screen("dispute").ids.repeat)):
+        app.show(screen)
+        advance(3)
+        assert again.text == "Say again"
+        for word in again.text.split():  # each word whole on its line, the lines inside the button
+            probe = CoreLabel(text=word, font_size=again.font_size, bold=True)
+            probe.refresh()
+            assert probe.texture.size[0] <= again.text_size[0], (screen, word, again.text_size)
+        if again.shorten:  # kept to one line: the whole of it must fit, or it is drawn "Say ag..."
+            probe = CoreLabel(text=again.text, font_size=again.font_size, bold=True)
+            probe.refresh()
+            assert probe.texture.size[0] <= again.text_size[0], (screen, again.text_size)
+        assert again.texture_size[1] <= again.height
+        _, bottom, _, top = window_box(again)
+        assert round(top - bottom) >= 48 and again.font_size >= 16
+        heard = len(app.spoken.lines)
+        tap(again)
+        app.voice.wait()
+        assert len(app.spoken.lines) == heard + 1 and app.spoken.lines[-1] == app.spoken.lines[-2]
+    assert len(app.controller.session.log) == steps  # no move was made again
