@@ -385,6 +385,11 @@ class Game(ABC):
         """
         return None
 
+    # How the game's texts call each kind of place (an action's field: "slot", "card"), where the plain word
+    # of `companion.places` is not the table's: Targi's centre cards are "slot"s in its actions, and "what may
+    # be done now happens on slots" named nothing on its board.
+    place_kinds: ClassVar[Mapping[str, str]] = {}
+
     def place_words(self, state: State, place: Hashable) -> str | None:
         """A board place as the table calls it, where its id is no name: the button box's walk says (and the
         voice reads) it. None: the place's field and value say it ("(5,5)", "slot 3")."""

@@ -192,7 +192,8 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         # The offered places are of another kind ("2,2" asked while Targi go on border cards 1-16):
         # the clauses that allow them say where things go now.
         kinds = sorted({place_field(action) or "" for action in placed})
-        where = " or ".join(PLACE_FIELDS[kind] for kind in kinds)
+        own = getattr(session.game, "place_kinds", {})
+        where = " or ".join(own.get(kind) or PLACE_FIELDS[kind] for kind in kinds)
         rules = _union(session.check(action).rules for action in placed[:SHOWN_ALLOWED])
         # Each example is an offered action in the game's own words: a place spelt as JSON ("[2, 1]") was shown
         # and spoken where Targi's table says "centre 2-1".

@@ -50,8 +50,8 @@ def test_a_targi_border_card_is_a_place_to_ask_about() -> None:
     assert explain_place(session, 3).legal
     centre = explain_place(session, place_from_text("2,2"))  # Targi go on the border cards only
     assert not centre.legal and centre.rules == ("TG-P1",)
-    assert centre.text.endswith("happens on cards, such as: Place a Targi on 3 (Silversmith); Place a Targi on 5 "
-                                "(Salt Pans); Place a Targi on 6 (Fata Morgana).")  # fmt: skip
+    assert centre.text.endswith("happens on border cards, such as: Place a Targi on 3 (Silversmith); Place a Targi "
+                                "on 5 (Salt Pans); Place a Targi on 6 (Fata Morgana).")  # fmt: skip
 
 
 def test_a_targi_card_named_by_its_name_is_answered_like_its_number() -> None:
@@ -88,7 +88,7 @@ def test_places_offered_of_another_kind_are_named_in_the_games_words() -> None:
         session.act({"type": "use", "card": card})
     ruling = explain_place(session, 3)
     assert not ruling.legal and ruling.text.endswith(
-        "on slots, such as: Use Leather Workshop (T41) at centre 1-2; Use Night Camp (T44) at centre 3-2.")
+        "on centre cards, such as: Use Leather Workshop (T41) at centre 1-2; Use Night Camp (T44) at centre 3-2.")
 
 
 def test_each_kind_of_placed_action_is_moved_once_and_placeless_ones_are_left_out() -> None:

@@ -10,7 +10,7 @@ from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 
 from companion.session import Session
-from tests.ui.conftest import advance, tap
+from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.test_app import button
 from tests.ui.test_layout import shown_whole, window_box
 
@@ -196,3 +196,25 @@ def test_the_button_that_speaks_again_says_so(start: Any, sized: Any, size: tupl
         app.voice.wait()
         assert len(app.spoken.lines) == heard + 1 and app.spoken.lines[-1] == app.spoken.lines[-2]
     assert len(app.controller.session.log) == steps  # no move was made again
+
+
+def test_a_tap_on_a_raid_corner_names_where_things_happen_as_the_board_does(start: Any) -> None:
+    """Tapped during the actions, a raid corner answered "what may be done now happens on cards or slots":
+    the board has border cards and centre cards, and no slot."""
+    from tests.ui.test_board_targi import middle_of
+
+    session = Session.new("targi", ["white", "black"])
+    rng = random.Random(1)
+    placed = [{"type": "none"}]
+    while not placed or not all("slot" in a for a in placed):  # only centre cards to use: nothing on a border card
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+        placed = [a for a in session.legal() if "slot" in a or ("card" in a and isinstance(a["card"], int))]
+    app = start(session)
+    table = app.root.get_screen("table")
+    widget = table.ids.board
+    tap_at(widget, *middle_of(widget, 12))  # Third Raid: a corner, never a place to act
+    said = table.ids.announcements.text.splitlines()[0]
+    assert "Nothing may be done there now: what may be done now happens on " in said, said
+    kinds = said.split("happens on ", 1)[1].split(", such as", 1)[0]
+    assert "centre cards" in kinds and "slot" not in kinds, kinds
+    assert said.rstrip().endswith("]")  # with the clauses

@@ -38,6 +38,7 @@ class Targi(Game):
     max_players = 2
     colours = ("white", "black")
     decks = ("goods", "tribe")
+    place_kinds = {"card": "border cards", "slot": "centre cards"}  # as the table's texts call them
     option_specs = (
         OptionSpec("placement.forbid", "opposite", ("opposite", "line"),
                    "Which border cards an opponent's Targi forbids: only the one directly opposite, or (as written) "
