@@ -199,7 +199,7 @@ def test_the_button_that_speaks_again_says_so(start: Any, sized: Any, size: tupl
 
 
 def test_a_tap_on_a_raid_corner_names_where_things_happen_as_the_board_does(start: Any) -> None:
-    """Tapped during the actions, a raid corner answered "what may be done now happens on cards or slots":
+    """Tapped during the actions, a raid corner answered "what may be done now happens on slots":
     the board has border cards and centre cards, and no slot."""
     from tests.ui.test_board_targi import middle_of
 
