@@ -324,7 +324,21 @@ class CompanionApp(App):
         self._submit(Touch("confirm"))
 
     def repeat_last(self) -> None:
-        self.voice.repeat_last()
+        """**Say again**: the last announcement spoken again (the prompt, when nothing has been said yet), or on
+        the status line why nothing is heard.
+
+        With the voice Silent (or espeak-ng missing, said once already) the tap
+        did nothing at all, and a table took the button for broken.
+        """
+        if not self.voice.last and self.prompt and self.voice.enabled:  # nothing said yet: the question asked now
+            if self.voice.say(spoken_form(self.prompt)):
+                return
+        elif self.voice.repeat_last():
+            return
+        if not self.voice.enabled:
+            self.status = "The voice is Silent (owner: Settings), so nothing is said: the announcements are below."
+        elif not self.voice.available:
+            self.status = self.voice.note()
 
     def touch_blocked(self) -> bool:
         """Taps leave the game alone only while the button box runs, so a box that failed to start

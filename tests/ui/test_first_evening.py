@@ -13,6 +13,7 @@ from companion.session import Session
 from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.test_app import button
 from tests.ui.test_layout import shown_whole, window_box
+from ui.voice import spoken_form
 
 SIZES = [(800, 480), (480, 800), (1280, 720)]
 
@@ -218,3 +219,20 @@ def test_a_tap_on_a_raid_corner_names_where_things_happen_as_the_board_does(star
     kinds = said.split("happens on ", 1)[1].split(", such as", 1)[0]
     assert "centre cards" in kinds and "slot" not in kinds, kinds
     assert said.rstrip().endswith("]")  # with the clauses
+
+
+def test_say_again_with_the_voice_silent_says_why_nothing_is_heard(start: Any) -> None:
+    """A tap on it with the voice Silent did nothing at all: no sound, no word, and the button looked broken."""
+    app = start(Session.new("targi", ["white", "black"]))
+    table = app.root.get_screen("table")
+    tap(table.ids.repeat)  # nothing said yet: the question on the screen
+    app.voice.wait()
+    assert app.spoken.lines == [spoken_form(app.prompt)] and not table.ids.status.text  # said once
+    tap(table.buttons()[0])
+    app.voice.enabled = False
+    heard = len(app.spoken.lines)
+    tap(table.ids.repeat)
+    app.voice.wait()
+    assert len(app.spoken.lines) == heard
+    assert table.ids.status.text.startswith("The voice is Silent (owner: Settings), so nothing is said")
+    assert table.ids.status.height > 0 and table.ids.status.font_size >= 16
