@@ -337,7 +337,7 @@ class DesertRace(Game):
                 "relocate, trade, end"
             )
         if state.step.kind == OVER:
-            raise refuse("The game is over.", "DR-28")
+            raise refuse(*self._over_refusal(state))
         pending = self.pending(state)
         if "player" in action:
             who = action["player"]
@@ -348,6 +348,21 @@ class DesertRace(Game):
         events: list[Event] = []
         new = handler(state, action, events)
         return new, events
+
+    @staticmethod
+    def _over_refusal(state: State) -> tuple[str, str]:
+        """Why nothing may be done after the end, with the clause of the way this game ended.
+
+        DR-28 (the win through the Secret Passage) was cited after a game stopped at the round limit,
+        which nobody won: the table asking why looked up a win that never happened. The limit is DR-Q35.
+        """
+        if state.winner:
+            return (f"The game is over: {title(state.winner)} entered the Secret Passage with the Golden "
+                    "Compass after a full lap and won; no more actions.", "DR-28")
+        limit = state.options.max_rounds
+        rounds = f" ({limit})" if limit is not None else ""
+        return (f"The game is over: the round limit{rounds} was reached with no winner; no more actions.",
+                "DR-Q35")
 
     def _not_now(self, state: State, what: str, rule: str = "DR-3") -> Exception:
         return refuse(f"{what} is not possible now. {self.pending(state).text}", rule)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from companion.errors import IllegalAction
 from companion.games.desert.board import COMPASS, FLASK
 from tests.games.desert.helpers import A, B, C, act, draw, game_b, position, roll, run
 
@@ -38,3 +41,21 @@ def test_an_opening_tie_still_cites_the_first_player_decision() -> None:
     state = GAME.setup([A, B], GAME.resolve_options({}))
     state, events = run(GAME, state, roll(3), roll(3))
     assert "DR-Q24" in _tie_rules(events)
+
+
+def test_an_action_after_the_round_limit_cites_the_limit_not_the_passage_win_dr_q35() -> None:
+    """DR-Q35 ends a game nobody won at the round limit; DR-28 (the Secret Passage win) was cited instead."""
+    state = position(GAME, {A: {"space": 13}, B: {"space": 13}}, turn=B, options={"max_rounds": 20}, round=20)
+    state, _ = act(GAME, state, roll(1))
+    with pytest.raises(IllegalAction) as refused:
+        act(GAME, state, roll(3))
+    assert refused.value.rule == "DR-Q35"
+    assert "round limit (20)" in refused.value.message and "no winner" in refused.value.message
+
+
+def test_an_action_after_a_win_names_the_winner_and_cites_the_win_dr_28() -> None:
+    state = position(GAME, {A: {"space": 11, "lap": True, "items": [COMPASS]}})
+    state, _ = act(GAME, state, roll(1))
+    with pytest.raises(IllegalAction) as refused:
+        act(GAME, state, roll(3))
+    assert refused.value.rule == "DR-28" and "Black entered the Secret Passage" in refused.value.message
