@@ -197,15 +197,20 @@ class DesertRace(Game):
             names.append("another attempt at the challenge")
         return f" (or first: {', '.join(names)})" if names else ""
 
-    def _no_sunshield(self, state: State) -> str:
-        """Why the Amulet is not taken now, in words: the option's value ("(either)") was read out as it is spelt."""
+    def _no_sunshield(self, state: State) -> tuple[str, str]:
+        """Why the Amulet is not taken now, in words, with its clause: the option's value ("(either)") was read
+        out as it is spelt, and a second Amulet for an attempt already set aside was told the timing rule, though
+        the player stood exactly where the timing allows one."""
         opts = state.options
         space = self.board.spaces[state.piece(state.mover).space]
+        if state.step.kind == ROLL and state.step.mode == "attempt" and state.step.shield:
+            return (f"{title(state.mover)} has already redeemed a Sunshield Amulet for this attempt at {space.name}: "
+                    "it passes whatever the roll, and one Amulet sets aside one challenge.", "DR-19")
         if state.step.mode == "attempt" and space.is_guardian and not opts.sunshield_on_guardian:
-            return f"At this table a Sunshield Amulet does not work on {space.name}."
+            return f"At this table a Sunshield Amulet does not work on {space.name}.", "DR-Q8"
         when = {"before": "before the attempt roll", "after": "after a failed attempt roll"}.get(
             opts.sunshield_timing, "before the attempt roll or after a failed one")
-        return f"A Sunshield Amulet is redeemed only for a challenge attempt, {when}."
+        return f"A Sunshield Amulet is redeemed only for a challenge attempt, {when}.", "DR-Q8"
 
     def _roll_step_uses(self, state: State) -> list[Action]:
         """Non-roll choices offered while the turn's roll is awaited."""
@@ -487,7 +492,7 @@ class DesertRace(Game):
             offered = any(a["type"] == "use" and a["card"] == SUNSHIELD for a in self._roll_step_uses(state)) \
                 if step.kind == ROLL else False
             if not offered:
-                raise refuse(self._no_sunshield(state), "DR-Q8")
+                raise refuse(*self._no_sunshield(state))
             state = flow.spend(state, mover, SUNSHIELD)
             events.append(Event("reward", f"{title(mover)} redeems the Sunshield Amulet: the coming attempt passes.",
                                 ("DR-19", "DR-Q8"), (mover,)))

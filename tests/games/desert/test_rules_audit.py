@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import IllegalAction
-from companion.games.desert.board import COMPASS, FLASK
-from tests.games.desert.helpers import A, B, C, act, draw, game_b, position, roll, run
+from companion.games.desert.board import COMPASS, FLASK, SUNSHIELD
+from tests.games.desert.helpers import A, B, C, act, draw, game_b, position, roll, run, use
 
 GAME = game_b()
 
@@ -59,3 +59,20 @@ def test_an_action_after_a_win_names_the_winner_and_cites_the_win_dr_28() -> Non
     with pytest.raises(IllegalAction) as refused:
         act(GAME, state, roll(3))
     assert refused.value.rule == "DR-28" and "Black entered the Secret Passage" in refused.value.message
+
+
+def test_a_second_sunshield_for_an_attempt_already_set_aside_says_so_dr_19() -> None:
+    """It was refused by the timing rule (DR-Q8), though the player stood before the attempt roll, where the timing
+    allows an Amulet: the reason is that the Amulet already redeemed passes this attempt whatever the roll."""
+    state = position(GAME, {A: {"space": 7, "items": [SUNSHIELD, SUNSHIELD]}},
+                     step={"kind": "roll", "mode": "attempt"})
+    state, _ = act(GAME, state, use(SUNSHIELD))
+    with pytest.raises(IllegalAction) as refused:
+        act(GAME, state, use(SUNSHIELD))
+    assert refused.value.rule == "DR-19"
+    assert "already redeemed a Sunshield Amulet for this attempt" in refused.value.message
+    assert state.piece(A).items == (SUNSHIELD,)
+    plain = position(GAME, {A: {"space": 3, "items": [SUNSHIELD]}})  # not on a challenge: the timing rule still
+    with pytest.raises(IllegalAction) as timing:
+        act(GAME, plain, use(SUNSHIELD))
+    assert timing.value.rule == "DR-Q8"
