@@ -206,8 +206,14 @@ class DesertRace(Game):
         if state.step.kind == ROLL and state.step.mode == "attempt" and state.step.shield:
             return (f"{title(state.mover)} has already redeemed a Sunshield Amulet for this attempt at {space.name}: "
                     "it passes whatever the roll, and one Amulet sets aside one challenge.", "DR-19")
-        if state.step.mode == "attempt" and space.is_guardian and not opts.sunshield_on_guardian:
+        facing = state.step.kind == OFFER or state.step.mode == "attempt"
+        if facing and space.is_guardian and not opts.sunshield_on_guardian:
             return f"At this table a Sunshield Amulet does not work on {space.name}.", "DR-Q8"
+        if state.step.kind == OFFER and opts.sunshield_timing in ("before", "either"):
+            # Told "only before the attempt roll" while standing before it, the player heard a rule that
+            # did not hold: the attempt is chosen first, and the Amulet is then offered with its roll.
+            return (f"{title(state.mover)} has not chosen to attempt {space.name} yet: choose the attempt, and the "
+                    "Sunshield Amulet is then redeemed before its roll.", "DR-Q8")
         when = {"before": "before the attempt roll", "after": "after a failed attempt roll"}.get(
             opts.sunshield_timing, "before the attempt roll or after a failed one")
         return f"A Sunshield Amulet is redeemed only for a challenge attempt, {when}.", "DR-Q8"
@@ -501,6 +507,10 @@ class DesertRace(Game):
             if step.kind == DUNE and not state.options.sneakers_affect_dune_shift:
                 # Told "once your roll is known", a player rolled the Shift and was never asked (DR-Q9).
                 raise refuse("Sandstorm Sneakers double a movement roll, never a Dune Shift.", "DR-Q9")
+            if step.kind == SHIELD and not state.options.sneakers_affect_challenge_test:
+                # "once your roll is known, before you move" was said with the roll known and no move made.
+                raise refuse("Sandstorm Sneakers double how far a move goes, never the roll a challenge judges; if "
+                             "the Sunshield Amulet passes this attempt, they are offered for its move.", "DR-Q9")
             if step.kind != SNEAKERS_STEP:
                 raise refuse("Sandstorm Sneakers are redeemed once your roll is known, before you move.", "DR-Q9")
             state = flow.spend(state, mover, SNEAKERS)

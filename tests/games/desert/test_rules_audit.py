@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import IllegalAction
-from companion.games.desert.board import COMPASS, FLASK, SUNSHIELD
+from companion.games.desert.board import COMPASS, FLASK, SNEAKERS, SUNSHIELD
 from tests.games.desert.helpers import A, B, C, act, draw, game_b, position, roll, run, use
 
 GAME = game_b()
@@ -76,3 +76,28 @@ def test_a_second_sunshield_for_an_attempt_already_set_aside_says_so_dr_19() -> 
     with pytest.raises(IllegalAction) as timing:
         act(GAME, plain, use(SUNSHIELD))
     assert timing.value.rule == "DR-Q8"
+
+
+def test_a_sunshield_at_the_challenge_offer_says_to_choose_the_attempt_first_dr_q8() -> None:
+    """At the offer the player stands before the attempt roll, so 'only before the attempt roll' named a timing
+    that held; the reason is that the attempt is not chosen yet (the Amulet comes with its roll)."""
+    state, _ = act(GAME, position(GAME, {A: {"space": 6, "items": [SUNSHIELD]}}), roll(1))
+    assert state.step.kind == "offer"
+    with pytest.raises(IllegalAction) as refused:
+        act(GAME, state, use(SUNSHIELD))
+    assert refused.value.rule == "DR-Q8" and "has not chosen to attempt Four Up yet" in refused.value.message
+    state, _ = act(GAME, state, {"type": "attempt"})
+    state, events = act(GAME, state, use(SUNSHIELD))  # and so it is, once the attempt is chosen
+    assert "DR-19" in {r for e in events for r in e.rules} and state.step.shield
+
+
+def test_sneakers_after_a_failed_attempt_say_they_never_double_the_judged_roll_dr_q9() -> None:
+    """Refused as 'redeemed once your roll is known, before you move' with the roll known and no move made."""
+    state = position(GAME, {A: {"space": 7, "items": [SNEAKERS, SUNSHIELD]}}, step={"kind": "roll", "mode": "attempt"})
+    state, _ = act(GAME, state, roll(2))
+    assert state.step.kind == "shield"
+    with pytest.raises(IllegalAction) as refused:
+        act(GAME, state, use(SNEAKERS))
+    assert refused.value.rule == "DR-Q9" and "never the roll a challenge judges" in refused.value.message
+    state, _ = act(GAME, state, use(SUNSHIELD))
+    assert state.step.kind == "sneakers" and state.step.mode == "chain"  # offered for the move, as the text says
