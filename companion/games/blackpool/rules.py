@@ -580,6 +580,13 @@ class Blackpool(Game):
                 # home (BP-Q7); only a traveller in the centre is answered by the six's own options.
                 centre_rule = "BP-Q6" if self._draft(state) else "BP-C7"
                 rule = "BP-C10" if t.frozen else ("BP-Q7" if t.at == CAMP else centre_rule)
+                if t.at == CENTRE and not t.frozen and not self._draft(state):
+                    # "bring it out instead" was said when the six could not bring it out: its exit square held
+                    # its own colour or two travellers, and the table looked for a bring-out that was not offered.
+                    out = plan(self.board, work, t.id, "out", self.board.exit_roll(False), state.opts)
+                    if not out.legal:
+                        raise refuse(f"{traveller_name(t.id)} is in the centre, and the six cannot bring it out: "
+                                     f"{out.problem}", out.rule or "BP-Q20")
                 raise refuse(p, rule)
         else:
             p = self.roll_plan(state, work, t, state.roll or 0)

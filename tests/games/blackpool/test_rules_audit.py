@@ -6,6 +6,9 @@ test files did not reach (riders and cards, freeze and the centre, the end of th
 
 from __future__ import annotations
 
+import pytest
+
+from companion.errors import IllegalAction
 from tests.games.blackpool.helpers import GAME, Y, act, at, play, position, roll, rules_of
 
 COIN_CHARM = {"type": "coin", "deck": "charm"}
@@ -69,3 +72,23 @@ def test_bring_out_onto_a_lone_opponent_rides_it_bp_q20_bp_7() -> None:
     again, _ = act(state, roll(5))  # red now carries Yellow 1: heavy, forward 3 for a 5
     offered = GAME.legal_actions(again)
     assert any(a.get("traveller") == "red-1" and "forward 3" in a["text"] for a in offered)
+
+
+def test_a_six_move_for_a_traveller_shut_in_the_centre_names_the_blocked_exit_bp_7() -> None:
+    """'Yellow 1 is in the centre: bring it out instead.' was the answer while its exit square held Yellow 2,
+    so no bring-out was offered; the answer now names the exit and the landing rule that shuts it."""
+    state, _ = play(position({"yellow-2": Y(6)}), roll(6))
+    assert all(a["type"] != "bring_out" for a in GAME.legal_actions(state))
+    with pytest.raises(IllegalAction) as refused:
+        act(state, {"type": "move", "traveller": "yellow-1"})
+    assert refused.value.rule == "BP-7"
+    assert "the six cannot bring it out" in refused.value.message and "its own colour" in refused.value.message
+    full = position({"red-1": Y(6), "green-1": {"at": Y(6), "on": "red-1"}}, players=("yellow", "red", "green"))
+    full, _ = play(full, roll(6))
+    with pytest.raises(IllegalAction) as two:
+        act(full, {"type": "move", "traveller": "yellow-1"})
+    assert two.value.rule == "BP-7" and "already holds two" in two.value.message
+    open_exit, _ = play(position({"yellow-2": Y(9)}), roll(6))  # a free exit: the six's own option is the answer
+    with pytest.raises(IllegalAction) as free:
+        act(open_exit, {"type": "move", "traveller": "yellow-1"})
+    assert free.value.rule == "BP-C7" and "bring it out instead" in free.value.message
