@@ -580,17 +580,12 @@ class Blackpool(Game):
                 # home (BP-Q7); only a traveller in the centre is answered by the six's own options.
                 centre_rule = "BP-Q6" if self._draft(state) else "BP-C7"
                 rule = "BP-C10" if t.frozen else ("BP-Q7" if t.at == CAMP else centre_rule)
-                if t.at == CENTRE and not t.frozen and not self._draft(state):
-                    # "bring it out instead" was said when the six could not bring it out: its exit square held
-                    # its own colour or two travellers, and the table looked for a bring-out that was not offered.
-                    out = plan(self.board, work, t.id, "out", self.board.exit_roll(False), state.opts)
-                    if not out.legal:
-                        raise refuse(f"{traveller_name(t.id)} is in the centre, and the six cannot bring it out: "
-                                     f"{out.problem}", out.rule or "BP-Q20")
+                self._refuse_shut_exit(state, work, t)
                 raise refuse(p, rule)
         else:
             p = self.roll_plan(state, work, t, state.roll or 0)
             if isinstance(p, str):
+                self._refuse_shut_exit(state, work, t)
                 rule = "BP-C10" if t.frozen else ("BP-5" if t.at not in (CENTRE, CAMP) else "BP-Q7")
                 if "forward 0" in p:
                     rule = "BP-C6"
@@ -607,6 +602,22 @@ class Blackpool(Game):
         if not p.legal:
             raise refuse(p.problem or "That move cannot be made.", p.rule or "BP-7")
         return self._do_move(state, work, p)
+
+    def _refuse_shut_exit(self, state: State, work: Work, t: Traveller) -> None:
+        """On the exit roll (a six; the glossary draft's 5), refuse a move of a traveller in the centre whose exit
+        square is shut with the landing rule that shuts it.
+
+        "Bring it out instead" (or "the 5 brings it out, as a bring-out") was said while its exit square held
+        its own colour or two travellers, and the table looked for a bring-out that was not offered.
+        """
+        draft = self._draft(state)
+        exit_roll = self.board.exit_roll(draft)
+        if t.at != CENTRE or t.frozen or state.roll != exit_roll or (state.phase == "six") == draft:
+            return
+        out = plan(self.board, work, t.id, "out", exit_roll, state.opts)
+        if not out.legal:
+            raise refuse(f"{traveller_name(t.id)} is in the centre, and the {exit_roll} cannot bring it out: "
+                         f"{out.problem}", out.rule or "BP-Q20")
 
     def _do_move(self, state: State, work: Work, p: Plan) -> tuple[State, list[Event]]:
         t = work.t[p.traveller]

@@ -82,7 +82,7 @@ def test_a_six_move_for_a_traveller_shut_in_the_centre_names_the_blocked_exit_bp
     with pytest.raises(IllegalAction) as refused:
         act(state, {"type": "move", "traveller": "yellow-1"})
     assert refused.value.rule == "BP-7"
-    assert "the six cannot bring it out" in refused.value.message and "its own colour" in refused.value.message
+    assert "the 6 cannot bring it out" in refused.value.message and "its own colour" in refused.value.message
     full = position({"red-1": Y(6), "green-1": {"at": Y(6), "on": "red-1"}}, players=("yellow", "red", "green"))
     full, _ = play(full, roll(6))
     with pytest.raises(IllegalAction) as two:
@@ -92,3 +92,14 @@ def test_a_six_move_for_a_traveller_shut_in_the_centre_names_the_blocked_exit_bp
     with pytest.raises(IllegalAction) as free:
         act(open_exit, {"type": "move", "traveller": "yellow-1"})
     assert free.value.rule == "BP-C7" and "bring it out instead" in free.value.message
+
+
+def test_the_glossary_drafts_5_for_a_traveller_shut_in_the_centre_names_the_blocked_exit_bp_7() -> None:
+    """In the draft a 5 brings travellers out (BP-Q6); with the exit square holding Yellow 2 the answer was
+    'the 5 brings it out, as a bring-out, not a move', and no bring-out was offered."""
+    draft = {"variant.glossaryDraft": True}
+    state, _ = play(position({"yellow-2": Y(5)}, options=draft), roll(5))
+    assert all(a["type"] != "bring_out" for a in GAME.legal_actions(state))
+    with pytest.raises(IllegalAction) as refused:
+        act(state, {"type": "move", "traveller": "yellow-1"})
+    assert refused.value.rule == "BP-7" and "the 5 cannot bring it out" in refused.value.message
