@@ -422,7 +422,9 @@ class Flow:
     def thief_found(self, state: State, thief: str, events: list[Event]) -> State:
         player = state.mover
         if thief == player:
-            events.append(Event("info", f"Sand Thief: {title(player)} has the most Lives, so nothing is taken.",
+            # After a tie the drawer won the roll-off: "has the most Lives" was said of a player who only tied.
+            why = "wins the roll-off" if state.step.kind == ROLLOFF else "has the most Lives"
+            events.append(Event("info", f"Sand Thief: {title(player)} {why}, so nothing is taken.",
                                 ("DR-23", "DR-Q14"), (player,)))
             return self.after(state, events)
         kinds = sorted(set(state.piece(player).items))
@@ -472,6 +474,7 @@ class Flow:
         player = state.mover
         # The drawer may be the chooser (DR-Q13): then they are named once, in words and in ``players``.
         whom, who = ("to go", (player,)) if chooser == player else (f"{title(player)} goes", (chooser, player))
-        events.append(Event("info", f"Desert Vortex: {title(chooser)} has the most Lives and chooses where {whom}.",
+        why = "wins the roll-off" if state.step.kind == ROLLOFF else "has the most Lives"  # a tie was rolled off
+        events.append(Event("info", f"Desert Vortex: {title(chooser)} {why} and chooses where {whom}.",
                             ("DR-26", "DR-Q13"), who))
         return replace(state, step=Step(VORTEX_STEP, victim=player, actor=chooser))

@@ -101,3 +101,16 @@ def test_sneakers_after_a_failed_attempt_say_they_never_double_the_judged_roll_d
     assert refused.value.rule == "DR-Q9" and "never the roll a challenge judges" in refused.value.message
     state, _ = act(GAME, state, use(SUNSHIELD))
     assert state.step.kind == "sneakers" and state.step.mode == "chain"  # offered for the move, as the text says
+
+
+def test_a_roll_off_winner_is_said_to_win_the_roll_off_not_to_have_most_lives_dr_23_dr_q13() -> None:
+    """Tied players roll off (DR-23, DR-Q13); the winner was announced as having 'the most Lives', untrue of a tie."""
+    thief = position(GAME, {A: {"space": 3, "lives": 6, "items": [FLASK]}, B: {"lives": 6}})
+    _, events = run(GAME, thief, roll(1), draw("mystery", "sand_thief"), roll(5), roll(2))
+    assert "Sand Thief: Black wins the roll-off, so nothing is taken." in [e.text for e in events]
+    vortex = position(GAME, {A: {"space": 3, "lives": 6}, B: {"lives": 6}})
+    _, events = run(GAME, vortex, roll(1), draw("mystery", "desert_vortex"), roll(2), roll(5))
+    assert "Desert Vortex: Pink wins the roll-off and chooses where Black goes." in [e.text for e in events]
+    alone = position(GAME, {A: {"space": 3, "lives": 7}, B: {"lives": 6}})  # no tie: the most Lives it is
+    _, events = run(GAME, alone, roll(1), draw("mystery", "desert_vortex"))
+    assert any("Black has the most Lives and chooses where to go" in e.text for e in events)
