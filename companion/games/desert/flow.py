@@ -234,10 +234,16 @@ class Flow:
                 return replace(state, step=Step(CLOAK_STEP))
             return self.scare(state, player, events)
         if kind == "challenge":
-            return self.face_challenge(state, player, events)
+            return self.face_challenge(state, player, via, events)
         return self.after(state, events)
 
-    def face_challenge(self, state: State, player: str, events: list[Event]) -> State:
+    def face_challenge(self, state: State, player: str, via: str, events: list[Event]) -> State:
+        """A challenge landed on: attempt it at once (or offer to), or leave the first attempt to the next turn.
+
+        ``attempt_on_landing: next_turn`` reads DR-Q4's open question, a challenge reached by an ordinary
+        move; a challenge reached by a passed one is the chain, which the rules let the player try at once
+        (DR-13), so it is never put off: the chain stopped there and the turn passed.
+        """
         opts = state.options
         space = self.board.spaces[state.piece(player).space]
         challenge = space.challenge
@@ -247,7 +253,7 @@ class Flow:
         events.append(Event("info", f"{space.name} is a challenge: roll {challenge.wording} to go on ({limit}).",
                             rules, (player,)))
         state = replace(state, tried=0)
-        if opts.attempt_on_landing == "next_turn":
+        if opts.attempt_on_landing == "next_turn" and via != "chain":
             events.append(Event("info", f"{title(player)} makes the first attempt next turn.", ("DR-Q4",), (player,)))
             return self.after(state, events)
         if opts.chain_optional:

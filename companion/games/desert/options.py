@@ -25,7 +25,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("passage_via_vortex", True, (True, False), "Whether being put on the Secret Passage by a Desert "
                "Vortex counts as entering it.", "DR-Q2"),
     OptionSpec("attempt_on_landing", "immediate", ("immediate", "next_turn"), "When the first attempt at a "
-               "challenge is made: at once on landing, or on the next turn.", "DR-Q4"),
+               "challenge is made: at once on landing, or on the next turn (a challenge reached by the chain from a "
+               "passed one is still tried at once).", "DR-Q4"),
     OptionSpec("chain_optional", True, (True, False), "Whether a player who lands on a challenge may decline the "
                "immediate attempt (the turn then ends and nothing is counted).", "DR-Q4"),
     OptionSpec("attempts_per_turn", 1, (1, 3), "Attempts at a challenge per turn: one (a failure ends the turn) "

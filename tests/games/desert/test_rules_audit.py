@@ -6,6 +6,7 @@ import pytest
 
 from companion.errors import IllegalAction
 from companion.games.desert.board import COMPASS, FLASK, SNEAKERS, SUNSHIELD
+from companion.registry import create
 from tests.games.desert.helpers import A, B, C, act, draw, game_b, position, roll, run, use
 
 GAME = game_b()
@@ -114,3 +115,18 @@ def test_a_roll_off_winner_is_said_to_win_the_roll_off_not_to_have_most_lives_dr
     alone = position(GAME, {A: {"space": 3, "lives": 7}, B: {"lives": 6}})  # no tie: the most Lives it is
     _, events = run(GAME, alone, roll(1), draw("mystery", "desert_vortex"))
     assert any("Black has the most Lives and chooses where to go" in e.text for e in events)
+
+
+def test_with_attempts_put_off_to_the_next_turn_the_chain_still_goes_on_at_once_dr_13() -> None:
+    """attempt_on_landing next_turn (DR-Q4) is about a challenge reached by an ordinary move; a passed challenge
+    that lands on another is the chain, tried at once (DR-13). The chain stopped there and the turn passed."""
+    house = create("desert")
+    options = {"attempt_on_landing": "next_turn"}
+    state = position(house, {A: {"space": 11}}, step={"kind": "roll", "mode": "attempt"}, options=options)
+    state, events = act(house, state, roll(4))  # Twin Dunes (even) passed: on to Sheer Cliff, another challenge
+    assert house.board.spaces[state.piece(A).space].name == "Sheer Cliff"
+    assert state.step.kind == "offer" and house.pending(state).player == A
+    assert not any("next turn" in e.text for e in events)
+    plain = position(house, {A: {"space": 10}}, options=options)  # an ordinary move onto it: put off, as chosen
+    plain, events = act(house, plain, roll(1))
+    assert house.pending(plain).player == B and "DR-Q4" in {r for e in events for r in e.rules}
