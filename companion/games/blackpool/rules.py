@@ -637,8 +637,8 @@ class Blackpool(Game):
         else:
             text = f"{name} goes forward {p.steps} from {before} to {dest}."
             rules = ("BP-5", "BP-C3") if p.dest == CAMP else ("BP-5",)
-            if p.kind == "six":
-                rules = ("BP-C7",)
+            if p.kind == "six":  # a six that runs past the camp ends there too (BP-C3), as any other move
+                rules = ("BP-C7", "BP-C3") if p.dest == CAMP else ("BP-C7",)
         if heavy and (p.kind != "six" or state.opts["six.carrierUsesTable"]):
             rules = (*rules, "BP-C6") if p.kind != "six" else (*rules, "BP-C6", "BP-Q10")
         rules = (*rules, *cited)

@@ -103,3 +103,15 @@ def test_the_glossary_drafts_5_for_a_traveller_shut_in_the_centre_names_the_bloc
     with pytest.raises(IllegalAction) as refused:
         act(state, {"type": "move", "traveller": "yellow-1"})
     assert refused.value.rule == "BP-7" and "the 5 cannot bring it out" in refused.value.message
+
+
+def test_a_six_that_runs_past_the_camp_cites_the_camp_clause_bp_c3() -> None:
+    """Four squares from camp, a six ends in camp: the move cited only BP-C7 (the six's options), so 'why camp,
+    with two squares to spare?' found no clause; an ordinary move there cites BP-C3."""
+    state = position({"yellow-1": Y(56)})
+    state, events = play(state, roll(6), {"type": "move", "traveller": "yellow-1"})
+    assert at(state, "yellow-1") == "camp"
+    moved = next(e for e in events if e.kind == "move")
+    assert {"BP-C7", "BP-C3"} <= set(moved.rules)
+    _, events = play(position({"yellow-1": Y(57)}), roll(5), {"type": "move", "traveller": "yellow-1"})
+    assert "BP-C3" in next(e for e in events if e.kind == "move").rules  # as before
