@@ -238,7 +238,12 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
             home[t.colour] = home.get(t.colour, 0) + 1
             if t.frozen:
                 problems.append(f"{t.id} is in camp and cannot be frozen")
-        elif at != CENTRE:
+        elif at == CENTRE:
+            if t.frozen:
+                # Freeze acts on a traveller out on the board, and nothing moves a frozen one (BP-Q26): a carrier
+                # dragged into the centre leaves a frozen rider behind, and a step in refuses a frozen traveller.
+                problems.append(f"{t.id} waits in the centre and cannot be frozen")
+        else:
             occupied.setdefault(at, []).append(t)
             if at not in index[t.colour]:
                 if board.zone(at) in ("camp", "centre"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import IllegalAction
+from companion.errors import IllegalAction, InvalidPosition
 from tests.games.blackpool.helpers import GAME, Y, act, at, play, position, roll, rules_of
 
 COIN_CHARM = {"type": "coin", "deck": "charm"}
@@ -115,3 +115,13 @@ def test_a_six_that_runs_past_the_camp_cites_the_camp_clause_bp_c3() -> None:
     assert {"BP-C7", "BP-C3"} <= set(moved.rules)
     _, events = play(position({"yellow-1": Y(57)}), roll(5), {"type": "move", "traveller": "yellow-1"})
     assert "BP-C3" in next(e for e in events if e.kind == "move").rules  # as before
+
+
+def test_a_position_with_a_frozen_traveller_in_the_centre_is_refused_bp_q26() -> None:
+    """Nothing puts a frozen traveller in the centre (Freeze acts on the board; a frozen rider is left behind by its
+    carrier; a step in refuses it); loaded anyway, a six told it 'bring it out instead' citing BP-C10."""
+    doc = GAME.to_document(position({"yellow-2": Y(9)}))
+    doc["travellers"]["red-1"] = {"at": "centre", "frozen": True}
+    with pytest.raises(InvalidPosition) as refused:
+        GAME.from_document(doc)
+    assert "red-1 waits in the centre and cannot be frozen" in refused.value.problems
