@@ -395,6 +395,12 @@ class Game(ABC):
         voice reads) it. None: the place's field and value say it ("(5,5)", "slot 3")."""
         return None
 
+    def choice_words(self, state: State, action: Action) -> str | None:
+        """An action named without its place, as the table tells it from others at the same place ("green
+        camel"), for a `why` that lists the other choices one rule rules out there; None: the fields in which
+        those choices differ name them ("Blue 2", "P05")."""
+        return None
+
     def pieces_at(self, state: State, place: Hashable) -> list[Hashable] | None:
         """For a game whose actions name pieces, not squares: the pieces a finger on square ``place`` asks
         about (those whose move now would end there, then those standing there); None when ``place`` is

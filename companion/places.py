@@ -11,6 +11,7 @@ own refusals with their clauses; nothing here knows a rule.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -37,6 +38,7 @@ PLAIN = ("Allowed there", "Nothing may be done there.", "there")
 LONG_LIST = 24  # more actions than this and places come first: on the table's map and in the button box's walk
 SHOWN_GROUPS = 3  # distinct reasons spelt out; a table cannot read more at a glance
 SHOWN_ALLOWED = 5  # allowed actions named; the table's buttons list them all
+SHOWN_CHOICES = 5  # other choices one reason rules out, named; the rest are counted
 
 
 class Checks(Protocol):
@@ -205,8 +207,10 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         text = f"Nothing may be done there now: what may be done now happens on {where}, such as: {examples}."
         return Ruling(False, text, rules)
     _, refused, rest = SPOKEN.get(place_field(candidates[0]) or "", PLAIN)
+    names = choice_names(session, candidates)
     groups: dict[tuple[str, ...], list[str]] = {}
-    for candidate in candidates:
+    named: dict[tuple[str, ...], list[str]] = {}
+    for candidate, name in zip(candidates, names, strict=True):
         try:
             ruling = session.check(candidate)
         except CompanionError as error:  # a place this game's actions cannot name (slot 13 of 12)
@@ -214,17 +218,64 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         if ruling.legal:  # the game allows it though it was not offered: say so rather than hide it
             return ruling
         groups.setdefault(ruling.rules, []).append(ruling.text)
+        named.setdefault(ruling.rules, []).append(name)
     reasons = []
     for rules, texts in list(groups.items())[:SHOWN_GROUPS]:
-        more = len(texts) - 1
+        others = named[rules][1:]
         # Refusals that cite no clause (a place the game cannot even name) share a reason, not a rule.
         same = "rule" if rules else "reason"
-        also = f" The same {same} rules out {more} other {'choice' if more == 1 else 'choices'} {rest}." if more else ""
+        # Each other choice by name: "rules out 3 other choices" after a reason that named one camel left a
+        # referee counting four (the colour refused by another rule too) and asking which three were meant.
+        if len(set(texts)) == 1 and others:  # one sentence for each: it names none of them, so name them all
+            every = f"both choices {rest}" if len(texts) == 2 else f"all {len(texts)} choices {rest}"
+            also = f" That rules out {every}: {_listed(named[rules])}."
+        elif others:
+            also = (f" The same {same} rules out {len(others)} other {'choice' if len(others) == 1 else 'choices'}"
+                    f" {rest} too: {_listed(others)}.")
+        else:
+            also = ""
         cited = f" [{', '.join(rules)}]" if rules and len(groups) > 1 else ""  # one reason: cited once, below
         reasons.append(f"{texts[0].rstrip('.')}.{cited}{also}")
     if len(groups) > SHOWN_GROUPS:
         reasons.append(f"And {len(groups) - SHOWN_GROUPS} more reasons.")
     return Ruling(False, " ".join([refused, *reasons]).strip(), _union(groups))
+
+
+def choice_names(session: Checks, candidates: Sequence[Action]) -> list[str]:
+    """Each candidate (``moved_to``) named as the table tells it from the others moved to the same place.
+
+    The game names it where it can (``Game.choice_words``: "green camel"); otherwise by the values of the
+    fields in which the candidates differ ("Blue 2" for a pawn "blue2", "P05" for a card), since the place
+    they share says nothing about which choice is meant.
+    """
+    keys = dict.fromkeys(key for candidate in candidates for key in candidate)
+    differ = [key for key in keys
+              if len({json.dumps(c.get(key), sort_keys=True) for c in candidates}) > 1]  # fmt: skip
+    names = []
+    for candidate in candidates:
+        words = session.game.choice_words(session.state, candidate)
+        if not words:
+            words = " ".join(_value_words(candidate.get(key)) for key in differ if key in candidate)
+        names.append(words or str(candidate.get("type", "choice")).replace("_", " "))
+    return names
+
+
+def _value_words(value: object) -> str:
+    """An action field's value as words: a piece id "blue2" or "red-1" as "Blue 2", "bring_out" as "bring out"."""
+    if isinstance(value, str):
+        piece = re.fullmatch(r"([a-z]+)-?(\d+)", value)
+        return f"{piece[1].capitalize()} {piece[2]}" if piece else value.replace("_", " ")
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _listed(names: Sequence[str]) -> str:
+    """Names as a sentence lists them ("a, b and c"), the first SHOWN_CHOICES of them and a count of the rest."""
+    shown = list(names[:SHOWN_CHOICES])
+    if len(names) > SHOWN_CHOICES:
+        return f"{', '.join(shown)} and {len(names) - SHOWN_CHOICES} more"
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _pieces_ruling(session: Checks, pieces: Sequence[Hashable]) -> Ruling:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,39 @@ def test_a_hex_no_caravan_touches_is_refused_once_per_reason_with_its_clause() -
     assert not ruling.legal and ruling.rules == ("TTD-3a",)
     assert ruling.text.startswith("Nothing may be done there. (0,0) does not touch Red's")
     assert "rules out 4 other choices there" in ruling.text  # five colours, one reason: one sentence
+
+
+def test_an_occupied_hex_names_every_camel_its_one_reason_rules_out() -> None:
+    """"(1,0) is already taken ... The same rule rules out 4 other choices there." named no camel at all:
+    the one sentence is every colour's answer, so the table hears which colours it stops."""
+    session = camel_turn()
+    taken = tuple(session.document()["pieces"][0]["hex"])
+    colours = list(dict.fromkeys(a["colour"] for a in session.legal()))
+    ruling = explain_place(session, taken)
+    assert not ruling.legal and ruling.rules == ("TTD-3c",)
+    named = ", ".join(f"{c} camel" for c in colours[:-1]) + f" and {colours[-1]} camel"
+    assert ruling.text.endswith(f" That rules out all {len(colours)} choices there: {named}.")
+
+
+def test_other_choices_one_rule_rules_out_are_named_apart_from_those_another_rule_refuses() -> None:
+    """A referee counted four where "the same rule rules out 3 other choices" followed a colour refused by
+    another rule: the three are named, and the colour the other rule refuses is not among them."""
+    session = camel_turn()
+    colours = list(dict.fromkeys(a["colour"] for a in session.legal()))
+    for q in range(-6, 14):
+        for r in range(0, 14):
+            ruling = explain_place(session, (q, r))
+            if "TTD-3b" in ruling.text and "TTD-3a" in ruling.text:
+                break
+        else:
+            continue
+        break
+    alone = next(c for c in colours if f"A {c} camel on" in ruling.text)
+    said = re.search(r"The same rule rules out (\d+) other choices there too: ([^.]*)\.", ruling.text)
+    assert said is not None
+    count, listed = int(said[1]), said[2].replace(" and ", ", ").split(", ")
+    assert f"{alone} camel" not in listed and len(listed) == count == len(colours) - 2
+    assert all(name.endswith(" camel") and name.split()[0] in colours for name in listed)
 
 
 def test_a_hex_with_offered_camels_says_which() -> None:
@@ -419,7 +453,7 @@ def test_a_temple_cell_a_pawn_may_or_may_not_move_to_is_answered_by_the_move_the
     far = explain_place(session, place_from_text("6,2"))
     assert not far.legal and far.rules == ("RU-10",)
     assert far.text == ("Nothing may be done there. Red 1 cannot reach [6,2] (slot 2 r2c0) with a roll of 1: no single "
-                        "step over path spaces leads there. The same rule rules out 1 other choice there.")
+                        "step over path spaces leads there. The same rule rules out 1 other choice there too: Red 2.")
     own = explain_place(session, (4, 2))  # where Red 1 stands, and out of Red 2's reach: each reason, cited
     assert own.rules == ("RU-11", "RU-10") and "Red 1 already stands on [4,2]" in own.text
     near = explain_place(session, (4, 1))

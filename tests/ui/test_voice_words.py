@@ -19,7 +19,8 @@ def test_clause_ids_are_left_out_of_speech() -> None:
     """A ruling with two reasons cites each: "[TTD-3b]" was said "T T D three b" between them."""
     ruling = (
         "Nothing may be done there. A pink camel on (7,10) would touch Orange's pink piece at (8,10). [TTD-3b] "
-        "(7,10) does not touch Black's green caravan. [TTD-3a] The same rule rules out 3 other choices there."
+        "(7,10) does not touch Black's green caravan. [TTD-3a] The same rule rules out 3 other choices there too: "
+        "yellow camel, blue camel and white camel."
     )
     said = spoken_form(ruling)
     assert "TTD" not in said and "[" not in said

@@ -789,6 +789,16 @@ class ThroughTheDesert(Game):
         q, r = board.coords[len(board.coords) // 2]
         return f"a hex is named by its two numbers as the board view shows them, such as {q},{r}"
 
+    def choice_words(self, state: TtdState, action: Action) -> str | None:
+        """A camel or leader by colour ("green camel"), a water-hole token by its worth: what `why` at a hex
+        lists as the other choices one rule rules out there."""
+        kind, colour, card = action.get("type"), action.get("colour"), action.get("card")
+        if kind in ("camel", "leader") and isinstance(colour, str):
+            return f"{colour} {kind}"
+        if kind == "draw" and isinstance(card, str) and card in self.token_ids:
+            return f"water hole worth {self.token_ids[card]}"
+        return None
+
     def describe(self, state: TtdState) -> list[str]:
         return view.describe(self, state)
 
