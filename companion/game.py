@@ -401,6 +401,14 @@ class Game(ABC):
         those choices differ name them ("Blue 2", "P05")."""
         return None
 
+    def place_within(self, state: State, place: Hashable) -> tuple[Hashable, str] | None:
+        """The place of another kind that holds ``place``, and how the table says so, or None.
+
+        A temple cell lies on the card in a slot: `why 6,13` while cards are changed was answered
+        "what may be done now happens on slots" without saying which slot the cell belongs to.
+        """
+        return None
+
     def pieces_at(self, state: State, place: Hashable) -> list[Hashable] | None:
         """For a game whose actions name pieces, not squares: the pieces a finger on square ``place`` asks
         about (those whose move now would end there, then those standing there); None when ``place`` is

@@ -191,6 +191,11 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
             rules = tuple(rule for rule in each[0] if all(rule in other for other in each)) or each[0]
             return Ruling(False, f"Nothing is placed on the board at this point of the game{_first(session.pending())}",
                           rules)
+        within = session.game.place_within(session.state, place)
+        if within is not None and any(same_kind(place_of(action), within[0]) for action in placed):
+            # A temple cell while cards are changed: the answer is its slot's, said as the slot's.
+            inner = explain_place(session, within[0])
+            return Ruling(inner.legal, f"{within[1]}. {inner.text}", inner.rules)
         # The offered places are of another kind ("2,2" asked while Targi go on border cards 1-16):
         # the clauses that allow them say where things go now.
         kinds = sorted({place_field(action) or "" for action in placed})

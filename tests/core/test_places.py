@@ -433,6 +433,23 @@ def test_a_centre_traveller_is_told_the_roll_that_brings_it_out() -> None:
     assert ruling.rules == ("BP-Q7",)
 
 
+def test_a_temple_cell_while_cards_are_changed_is_answered_as_its_slot() -> None:
+    """`why 6,13` while a path card is to be changed said "what may be done now happens on slots" and
+    never which slot holds that cell: the answer is now the slot's, after naming it."""
+    session = Session.new("temple", ["red", "blue"])
+    rng = random.Random(1)
+    while session.legal()[0]["type"] != "change":
+        session.act(rng.choice(session.legal()))
+    before = session.document()
+    cell = explain_place(session, place_from_text("6,13"))
+    slot = explain_place(session, 8)
+    assert cell.text == f"[6,13] is on the card in slot 8 (r1c2). {slot.text}"
+    assert (cell.legal, cell.rules) == (slot.legal, slot.rules) == (True, ("RU-7",))
+    corner = explain_place(session, (0, 0))  # on no slot: where things happen now, as before
+    assert not corner.legal and "happens on slots" in corner.text
+    assert session.document() == before
+
+
 def temple_red_rolled_one() -> Session:
     """Red rolled a white 1: Red 1 stands on [4,2] in slot 1, Red 2 waits at its Entrance Circles."""
     document = {
