@@ -215,15 +215,24 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
     names = choice_names(session, candidates)
     groups: dict[tuple[str, ...], list[str]] = {}
     named: dict[tuple[str, ...], list[str]] = {}
+    allowed: list[tuple[Ruling, str]] = []
     for candidate, name in zip(candidates, names, strict=True):
         try:
             ruling = session.check(candidate)
         except CompanionError as error:  # a place this game's actions cannot name (slot 13 of 12)
             ruling = Ruling(False, error.message, (error.rule,) if error.rule else ())
-        if ruling.legal:  # the game allows it though it was not offered: say so rather than hide it
-            return ruling
+        if ruling.legal:
+            allowed.append((ruling, name))
+            continue
         groups.setdefault(ruling.rules, []).append(ruling.text)
         named.setdefault(ruling.rules, []).append(name)
+    if allowed:  # the game allows it though it was not offered: say so rather than hide it
+        if len(allowed) == 1:
+            return allowed[0][0]
+        # Each allowed choice: the first one's outcome alone ("Allowed. Water hole at (6,11): a token worth 1.")
+        # read as though the site held a 1, when any token the table lays there would do.
+        said = SPOKEN.get(place_field(candidates[0]) or "", PLAIN)[0]
+        return Ruling(True, f"{said}: {_listed([name for _, name in allowed])}.", _union(r.rules for r, _ in allowed))
     reasons = []
     for rules, texts in list(groups.items())[:SHOWN_GROUPS]:
         others = named[rules][1:]

@@ -150,6 +150,22 @@ def test_other_choices_one_rule_rules_out_are_named_apart_from_those_another_rul
     assert all(name.endswith(" camel") and name.split()[0] in colours for name in listed)
 
 
+def test_a_later_water_hole_site_names_every_token_the_game_accepts_there() -> None:
+    """The game takes the tokens in any order, so `why` at a site after the one asked for is allowed; it
+    answered with the first token's outcome alone ("Water hole at (6,11): a token worth 1."), as though
+    that site held a 1."""
+    session = Session.new("ttd", ["red", "black"])
+    board = session.game.board_of(session.state)
+    later = board.hex_json(board.sites[3])
+    before = session.document()
+    ruling = explain_place(session, tuple(later))
+    worths = sorted({session.game.token_ids[a["card"]] for a in session.legal()})
+    assert ruling.legal and ruling.rules == ("TTD-1c", "TD-Q23")
+    assert ruling.text == ("Allowed there: " + ", ".join(f"water hole worth {w}" for w in worths[:-1])
+                           + f" and water hole worth {worths[-1]}.")
+    assert session.document() == before
+
+
 def test_a_hex_with_offered_camels_says_which() -> None:
     session = camel_turn()
     wanted = session.legal()[0]
