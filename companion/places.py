@@ -240,7 +240,9 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         same = "rule" if rules else "reason"
         # Each other choice by name: "rules out 3 other choices" after a reason that named one camel left a
         # referee counting four (the colour refused by another rule too) and asking which three were meant.
-        if len(set(texts)) == 1 and others:  # one sentence for each: it names none of them, so name them all
+        if len(set(texts)) == 1 and place_field(candidates[0]) in NAMED_ONLY:
+            also = ""  # a piece's one answer for every kind of move: "both choices for it: bring out and move" is noise
+        elif len(set(texts)) == 1 and others:  # one sentence for each: it names none of them, so name them all
             every = f"both choices {rest}" if len(texts) == 2 else f"all {len(texts)} choices {rest}"
             also = f" That rules out {every}: {_listed(named[rules])}."
         elif others:
@@ -303,15 +305,16 @@ def _pieces_ruling(session: Checks, pieces: Sequence[Hashable]) -> Ruling:
     by_reason: dict[tuple[bool, tuple[str, ...]], list[Ruling]] = {}
     for ruling in rulings:
         by_reason.setdefault((ruling.legal, ruling.rules), []).append(ruling)
+    named = dict(zip((id(ruling) for ruling in rulings), pieces, strict=True))
     texts = []
     for (legal, _), same in list(by_reason.items())[:SHOWN_GROUPS]:
         if legal:
             shown = [same[0].text.rstrip("."), *(r.text.removeprefix("Allowed: ").rstrip(".") for r in same[1:])]
             texts.append("; ".join(shown) + ".")
             continue
-        others = len(same) - 1
-        kind = "piece" if others == 1 else "pieces"
-        also = f" The same rule holds for {others} other {kind} there." if others else ""
+        # Each other piece by name: "holds for 2 other pieces there" left the table asking which two.
+        others = [_value_words(named[id(ruling)]) for ruling in same[1:]]
+        also = f" The same rule holds for {_listed(others)} there." if others else ""
         texts.append(f"{same[0].text.rstrip('.')}.{also}")
     return Ruling(any(ruling.legal for ruling in rulings), " ".join(texts), _union(r.rules for r in rulings))
 

@@ -420,7 +420,7 @@ def test_a_blackpool_square_is_answered_for_the_travellers_it_concerns() -> None
     assert stays.text == "Yellow 3 stays: the roll equals the pull of c3 (ring 3)." and stays.rules == ("BP-5",)
     for centre in ("centre", "e5"):  # the middle square is the centre: three rivals, one reason
         ruling = explain_place(session, centre)
-        assert ruling.text == "Red 1 is not Yellow's to move. The same rule holds for 2 other pieces there."
+        assert ruling.text == "Red 1 is not Yellow's to move. The same rule holds for Red 2 and Red 3 there."
         assert ruling.rules == ("BP-6",)
     empty = explain_place(session, "h8")  # nothing stands or lands there: what the roll does allow
     assert not empty.legal and empty.rules and "Yellow 2: forward 3 to f2" in empty.text
@@ -510,8 +510,11 @@ def test_a_blackpool_square_with_several_pieces_allowed_says_allowed_once() -> N
     assert ruling.legal and ruling.text == (
         "Allowed: Bring Yellow 1 out of the centre to d6 (ring 4); Bring Yellow 2 out of the centre to d6 (ring 4); "
         "Bring Yellow 3 out of the centre to d6 (ring 4). Red 1 is not Yellow's to move. "
-        "The same rule holds for 2 other pieces there.")
+        "The same rule holds for Red 2 and Red 3 there.")
     assert ruling.rules == ("BP-8", "BP-Q20", "BP-D4", "BP-6")
+    # A rival's piece has one answer for every kind of move: "The same rule rules out 1 other choice for it"
+    # left the table asking which choice, and naming them ("bring out and move") told it nothing more.
+    assert explain_place(session, "red-1").text == "Red 1 is not Yellow's to move."
 
 
 def test_a_desert_choice_pending_reads_as_a_sentence_of_its_own() -> None:
