@@ -189,8 +189,11 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         if not placed:  # a roll or draw comes first: say so, with the clauses every answer to it rests on
             each = [session.check(action).rules for action in offered]
             rules = tuple(rule for rule in each[0] if all(rule in other for other in each)) or each[0]
-            return Ruling(False, f"Nothing is placed on the board at this point of the game{_first(session.pending())}",
-                          rules)
+            # "Nothing is placed on the board" read as a contradiction while the board was being laid (the
+            # temple's "first, draw a card for slot 1", Targi's "turn up the goods card at centre 1-1"): the
+            # draw decides where, so no place is the player's to choose.
+            said = f"No place is chosen on the board at this point of the game{_first(session.pending())}"
+            return Ruling(False, said, rules)
         within = session.game.place_within(session.state, place)
         if within is not None and any(same_kind(place_of(action), within[0]) for action in placed):
             # A temple cell while cards are changed: the answer is its slot's, said as the slot's.
@@ -320,7 +323,7 @@ def _pieces_ruling(session: Checks, pieces: Sequence[Hashable]) -> Ruling:
 
 
 def _first(pending: Pending) -> str:
-    """What comes first, to follow "Nothing is placed on the board at this point of the game".
+    """What comes first, to follow "No place is chosen on the board at this point of the game".
 
     A roll or draw reads ": first, Black: roll the die ...". A choice is the game's own question
     as a sentence of its own: after "first, " the desert's "Black on Caravan Market: redeem a

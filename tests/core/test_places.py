@@ -47,7 +47,7 @@ def test_a_targi_border_card_is_a_place_to_ask_about() -> None:
     session.act({"type": "place", "card": 2})
     ruling = explain_place(session, place_from_text("2"))
     assert not ruling.legal and ruling.rules and ruling.rules[0].startswith("TG-")
-    assert "Nothing is placed on the board" not in ruling.text
+    assert "No place is chosen on the board" not in ruling.text
     assert explain_place(session, 3).legal
     centre = explain_place(session, place_from_text("2,2"))  # Targi go on the border cards only
     assert not centre.legal and centre.rules == ("TG-P1",)
@@ -185,7 +185,18 @@ def test_a_place_the_game_cannot_name_is_refused_by_its_own_message() -> None:
 def test_a_game_with_nothing_placed_now_says_so() -> None:
     session = Session.new("blackpool", ["red", "blue"])
     ruling = explain_place(session, "d4")
-    assert not ruling.legal and "Nothing is placed on the board" in ruling.text
+    assert not ruling.legal and "No place is chosen on the board" in ruling.text
+
+
+@pytest.mark.parametrize(("game", "players", "place"), [("temple", ["red", "blue"], 3),
+                                                        ("targi", ["white", "black"], 3)])
+def test_laying_the_board_from_draws_is_not_called_nothing_placed(game: str, players: list[str], place: int) -> None:
+    """`why 3` while the temple's path cards (or Targi's centre) are laid said "Nothing is placed on the board
+    at this point of the game: first, draw a card for slot 1", a card placed on the board in the same breath."""
+    session = Session.new(game, players)
+    ruling = explain_place(session, place)
+    assert not ruling.legal and "Nothing is placed" not in ruling.text
+    assert ruling.text.startswith("No place is chosen on the board at this point of the game: first, ")
 
 
 def test_explaining_through_the_controller_changes_neither_game_nor_journal(tmp_path: Path) -> None:
@@ -528,7 +539,7 @@ def test_a_desert_choice_pending_reads_as_a_sentence_of_its_own() -> None:
     ruling = explain_place(session, "s5")
     assert not ruling.legal and ruling.rules
     assert "first, " not in ruling.text
-    said = "Nothing is placed on the board at this point of the game; a choice comes first."
+    said = "No place is chosen on the board at this point of the game; a choice comes first."
     assert ruling.text == f"{said} {pending.text}"
 
 

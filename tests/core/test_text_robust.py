@@ -52,7 +52,7 @@ def test_why_after_the_game_has_ended_says_so_with_the_clause(game_id: str, clau
     steps = len(session.log)
     ruling = explain_place(session, (5, 5))
     assert not ruling.legal and ruling.rules == (clause,)
-    assert "The game is over" in ruling.text and "Nothing is placed" not in ruling.text
+    assert "The game is over" in ruling.text and "No place is chosen" not in ruling.text
     referee = Referee()
     referee.session = session
     answer = referee.handle({"cmd": "explain", "place": place})  # a place of this board: "red-1" is Blackpool's
