@@ -166,6 +166,20 @@ def test_a_later_water_hole_site_names_every_token_the_game_accepts_there() -> N
     assert session.document() == before
 
 
+def test_a_water_hole_asked_about_while_leaders_are_placed_reads_in_one_bracket() -> None:
+    """"A leader may not stand on a water hole ((2,0))." read two brackets deep; said as the oasis one is."""
+    session = Session.new("ttd", ["red", "black"])
+    while session.legal()[0]["type"] != "leader":
+        session.act(session.legal()[0])
+    board = session.game.board_of(session.state)
+    site = board.hex_json(board.sites[0])
+    ruling = explain_place(session, tuple(site))
+    label = f"({site[0]},{site[1]})"
+    assert not ruling.legal and ruling.rules == ("TD-Q7",) and "((" not in ruling.text
+    said = f"Nothing may be done there. A leader may not stand on a water hole, and {label} is one."
+    assert ruling.text.startswith(said)
+
+
 def test_a_hex_with_offered_camels_says_which() -> None:
     session = camel_turn()
     wanted = session.legal()[0]

@@ -494,9 +494,10 @@ class ThroughTheDesert(Game):
         if (board.palm_adjacent >> h) & 1:
             raise refuse(f"A {what} may not stand next to an oasis, and {label} touches one.", "TTD-1e")
         if not rules.leader_on_waterhole and (board.site_mask >> h) & 1:
-            raise refuse(f"A {what} may not stand on a water hole ({label}).", "TD-Q7")
+            # Said as the oasis refusal is: "a water hole ((2,0))" read two brackets deep.
+            raise refuse(f"A {what} may not stand on a water hole, and {label} is one.", "TD-Q7")
         if not rules.leader_near_waterhole and (board.site_adjacent >> h) & 1:
-            raise refuse(f"A {what} may not stand next to a water hole ({label}).", "TD-Q7")
+            raise refuse(f"A {what} may not stand next to a water hole, and {label} touches one.", "TD-Q7")
         if not rules.leader_near_leader:
             for n in board.neighbours[h]:
                 if n in state.leaders:
