@@ -484,7 +484,7 @@ def test_a_temple_cell_while_cards_are_changed_is_answered_as_its_slot() -> None
     before = session.document()
     cell = explain_place(session, place_from_text("6,13"))
     slot = explain_place(session, 8)
-    assert cell.text == f"[6,13] is on the card in slot 8 (r1c2). {slot.text}"
+    assert cell.text == f"[6,13] is on the card in slot 8. {slot.text}"
     assert (cell.legal, cell.rules) == (slot.legal, slot.rules) == (True, ("RU-7",))
     corner = explain_place(session, (0, 0))  # on no slot: where things happen now, as before
     assert not corner.legal and "happens on slots" in corner.text

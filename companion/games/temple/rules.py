@@ -1359,7 +1359,7 @@ class TempleGame(Game):
                 f"0,0 to {size - 1},{size - 1}")
 
     def place_within(self, state: TempleState, place: Hashable) -> tuple[Hashable, str] | None:
-        """A path cell's card slot ("[6,13] is on the card in slot 8 (r1c2)"); None for a corner."""
+        """A path cell's card slot ("[6,13] is on the card in slot 8"); None for a corner."""
         size = self.board.size
         if not (isinstance(place, tuple) and len(place) == 2 and all(isinstance(v, int) and 0 <= v < size
                                                                      for v in place)):  # fmt: skip
@@ -1368,8 +1368,8 @@ class TempleGame(Game):
         slot = self.board.slot_of.get(node)
         if slot is None:
             return None
-        number, k = self.board.slot_numbers[slot], self.board.slot_nodes[slot].index(node)
-        return number, f"[{place[0]},{place[1]}] is on the card in slot {number} (r{k // 3}c{k % 3})"
+        number = self.board.slot_numbers[slot]  # no "r1c2": the voice would spell it out, and the slot is the answer
+        return number, f"[{place[0]},{place[1]}] is on the card in slot {number}"
 
     def describe(self, state: TempleState) -> list[str]:
         from companion.games.temple.view import describe
