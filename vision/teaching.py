@@ -34,10 +34,13 @@ class TeachRefused(ValueError):
     """Why nothing was taught: a wrong slot, card or face, no board or die in view, a folder that will not take it
     (or that another teach step keeps locked)."""
 
-    def __init__(self, message: str, may_be_printed: bool = False) -> None:
+    def __init__(self, message: str, may_be_printed: bool = False, again: bool = False) -> None:
         super().__init__(message)
         self.may_be_printed = may_be_printed
         """Refused for a colour on the card that may be the café's own print: teaching it as printed takes it."""
+        self.again = again
+        """Refused for the folder's sake alone (another step held it, it would not be written), the photo or face
+        untouched: the same step may be tried again as it is."""
 
 
 @dataclass(frozen=True)
@@ -94,15 +97,19 @@ def _why(folder: Path, error: OSError | ValueError) -> str:
 
 def _cannot_write(folder: Path, error: OSError | ValueError) -> TeachRefused:
     """One wording for both teach commands and the camera screen."""
-    return TeachRefused(f"cannot write to {folder}: {_why(folder, error)}")
+    return TeachRefused(f"cannot write to {folder}: {_why(folder, error)}", again=True)
 
 
 STORING_WAIT = 5.0  # seconds a teach step waits for another one storing in the same folder before it refuses
 STORING_POLL = 0.05
 
 
+TAUGHT_AGAIN = "nothing was taught: show it again once that one is done"
+TAKEN_BACK_AGAIN = "nothing was taken back: take it back again once that one is done"
+
+
 @contextmanager
-def _storing(folder: Path) -> Iterator[None]:
+def _storing(folder: Path, nothing_done: str = TAUGHT_AGAIN) -> Iterator[None]:
     """Held by every teach step, in every process, from reading what ``folder`` holds to writing it back.
 
     The command line and the camera screen (or two apps) teaching at once each
@@ -112,7 +119,7 @@ def _storing(folder: Path) -> Iterator[None]:
     among the taught ones or needs creating (a read-only folder is refused by
     the write, as before), and a step that dies lets go of it with its process.
     The wait is bounded: a refusal tells a café more than a camera screen
-    stuck on "Teaching...".
+    stuck on "Teaching...". ``nothing_done`` ends that refusal: what was not done, and when to try again.
     """
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -129,8 +136,7 @@ def _storing(folder: Path) -> Iterator[None]:
                 if time.monotonic() >= deadline:
                     raise TeachRefused(
                         f"another teach step (the camera screen or a teach command) has kept {folder} locked "
-                        f"for over {STORING_WAIT:g} seconds while storing there; nothing was taught: show it "
-                        "again once that one is done"
+                        f"for over {STORING_WAIT:g} seconds while storing there; {nothing_done}", again=True
                     ) from None
                 time.sleep(STORING_POLL)
             except OSError as error:  # no locks on this file system: refused in words, not raised
@@ -356,7 +362,7 @@ def take_back_face(value: str, colour: str, folder: Path) -> Taught:
     colour is taken with it (the mean of the rest stays near it either way).
     """
     value = value.strip().upper()
-    with _storing(folder):
+    with _storing(folder, TAKEN_BACK_AGAIN):
         reader = _taught_die(folder)  # a file that cannot be read is refused, never saved over as empty
         glyphs = reader.examples.get(value, [])
         if not glyphs:
@@ -396,7 +402,7 @@ def take_back_card(path: Path, folder: Path) -> Taught:
     stem, _, number = path.stem.rpartition("__")
     if path.parent != folder or path.suffix != ".png" or not stem or not number.isdigit():
         raise TeachRefused(f"{path} is not a card photo a teach step stored in {folder}; nothing was taken back")
-    with _storing(folder):
+    with _storing(folder, TAKEN_BACK_AGAIN):
         try:
             if path.is_symlink() or not path.is_file():
                 raise TeachRefused(f"{path} is no longer there as the photo taught (removed or replaced by a "

@@ -107,3 +107,26 @@ def test_a_new_visit_has_nothing_to_take_back(launch: Any, tmp_path: Path, taugh
     assert screen.ids.take_back.disabled
     screen.take_back()  # a tap that lands before the screen has redrawn
     assert not screen.teaching and (taught_dir_of_the_test / f"{card}__0.png").is_file()
+
+
+def test_a_take_back_refused_while_another_teach_holds_the_folder_is_offered_again(
+    launch: Any, tmp_path: Path, taught_dir_of_the_test: Path, monkeypatch: Any
+) -> None:
+    """Refused because the command line (or another app) was storing there, the photo was untouched, yet it left
+    the list: the button went off and the photo could then be taken back only by deleting it by hand."""
+    from tests.vision.test_teaching_at_once import held_elsewhere
+
+    monkeypatch.setattr("vision.teaching.STORING_WAIT", 0.2)
+    card = sorted(BY_ID)[4]
+    _app, screen = on_camera_with_card(launch, tmp_path, card)
+    teach(screen, "teach_card")
+    photo = taught_dir_of_the_test / f"{card}__0.png"
+    with held_elsewhere(taught_dir_of_the_test):
+        said = take_back(screen)
+    assert said.startswith("Not taken back: another teach step (the camera screen or a teach command) has kept "), said
+    assert said.endswith("nothing was taken back: take it back again once that one is done. "
+                         "Take back offers it again."), said
+    assert photo.is_file() and screen.refused
+    assert not screen.ids.take_back.disabled, "still this visit's, and still there"
+    assert take_back(screen).startswith(f"The photo of {card} ({card}__0.png) taken back.")
+    assert not photo.exists() and screen.ids.take_back.disabled

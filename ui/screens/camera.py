@@ -447,34 +447,39 @@ class CameraScreen(UprightScreen):
 
         Before, a photo taught from the wrong slot or a face under the wrong
         value was taken back only over SSH (`companion vision untaught-face`,
-        or deleting the photo's file by hand). Taken back or refused, it leaves
-        the list: a refusal says why and what to do by hand, and the button
-        moves on to what was taught before it.
+        or deleting the photo's file by hand). Taken back, or refused for what
+        it is (a photo damaged since), it leaves the list: a refusal says why
+        and what to do by hand, and the button moves on to what was taught
+        before it. Refused for the folder alone (another teach step held it,
+        it would not be written) it stays, and the button offers it again.
         """
         if self.teaching or not self._taught:
             return
-        what, undo = self._taught.pop()
+        item = self._taught.pop()
         self.can_take_back = bool(self._taught)
         self.teaching = True
-        self.note = f"Taking back {what.split(' (')[0]}..."  # "3 on red", without the count of faces then
+        self.note = f"Taking back {item[0].split(' (')[0]}..."  # "3 on red", without the count of faces then
         # Not a daemon, as a teaching: the app closing right after the tap still lets the file be written whole.
-        threading.Thread(target=self._work_back, args=(undo,), name="camera-take-back").start()
+        threading.Thread(target=self._work_back, args=(item,), name="camera-take-back").start()
 
-    def _work_back(self, undo: Callable[[], Any]) -> None:
+    def _work_back(self, item: tuple[str, Callable[[], Any]]) -> None:
         """The taking back itself, off Kivy's thread (it may wait on another teach step's lock); nothing escapes."""
         from vision.teaching import TeachRefused
 
-        taken = False
+        taken, kept = False, None
         try:
-            said = undo().what  # "the photo of P07 (P07__1.png) taken back"
+            said = item[1]().what  # "the photo of P07 (P07__1.png) taken back"
             note = f"{said[:1].upper()}{said[1:]}. The camera reads without it from now on."
             taken = True
         except TeachRefused as error:
             note = f"Not taken back: {error}."
+            if error.again:  # untouched: offered again, where it was forgotten and the folder then kept it for good
+                kept = item
+                note = f"{note} Take back offers it again."
         except Exception as error:
             log.exception("taking back from the camera screen failed")
             note = f"Not taken back: {str(error) or type(error).__name__} (the log has the details)."
-        Clock.schedule_once(lambda _dt: self._answer(note, taken))
+        Clock.schedule_once(lambda _dt: self._answer(note, taken, undone=kept))
 
     def _teach(self, teach: Callable[[Any, Any], Any], what: str,
                undo: Callable[[Any, Any], Callable[[], Any]]) -> None:
