@@ -148,6 +148,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="folder holding temple_die.json (default: the one the camera feed reads)")
     p.set_defaults(func=cmd_untaught_face)
 
+    p = sub.add_parser("untaught-card", help="take back the photo last taught of a temple card, or one named photo")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--card", help="the card id it was taught as, e.g. P07: its photo taught last is taken back")
+    which.add_argument("--photo", metavar="FILE",
+                       help="the photo's file as teach-card named it (P07__1.png, or its whole path)")
+    p.add_argument("--out", type=named_folder,
+                   help="folder holding the taught photos (default: the one the camera feed reads)")
+    p.set_defaults(func=cmd_untaught_card)
+
 
 def picture_options(p: argparse.ArgumentParser) -> None:
     """A camera mounted sideways or upside down, or sending its picture mirrored, as the app's camera screen sets it."""
@@ -524,6 +533,39 @@ def cmd_untaught_face(args: argparse.Namespace) -> int:
     except TeachRefused as exc:
         return _fail(str(exc))
     print(f"{taken.what}: {taken.path}")
+    return 0
+
+
+def cmd_untaught_card(args: argparse.Namespace) -> int:
+    """Takes one card photo back out of the taught folder (`teaching.take_back_card`): a photo taught from the
+    wrong slot or as the wrong card was undone only by finding and deleting its file by hand."""
+    from vision.taught import default_taught_dir
+    from vision.teaching import TeachRefused, last_photo_of, photo_card, take_back_card
+
+    folder = args.out or default_taught_dir()
+    try:
+        if args.photo is not None:
+            named = Path(args.photo)
+            if not args.photo.strip():
+                return _fail("--photo is empty: give the photo's file name, as teach-card named it (P07__1.png)")
+            # The whole path teach-card printed names its folder; a bare name lies in the taught folder.
+            path = named if named.parent != Path() else folder / named
+            folder = path.parent if args.out is None else folder
+        elif not args.card.strip():
+            return _fail("--card is empty: give the card id the photo was taught as (P07)")
+        else:
+            path = last_photo_of(args.card, folder)
+        taken = take_back_card(path, folder)
+    except TeachRefused as exc:
+        return _fail(str(exc))
+    card = photo_card(path.name)
+    try:
+        left = sum(photo_card(other.name) == card for other in folder.iterdir())
+    except OSError:
+        left = None
+    after = ("" if left is None else f" ({left} photo{'s' * (left != 1)} of {card} left)" if left
+             else f" (no photo of {card} left: it is read by its drawing)")
+    print(f"{taken.what}{after}: {taken.path}")
     return 0
 
 

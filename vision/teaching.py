@@ -24,7 +24,7 @@ from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import EMPTY, CardCovered, CardReader, unfit_photo
 from vision.frames import as_bgr, colourless, image_file, unusable_text
 from vision.readings import sure_text
-from vision.sources import quiet_opencv
+from vision.sources import first_few, quiet_opencv
 from vision.taught import DIE_FILE
 from vision.temple_die import GLARE_SHARE, TaughtDieUnreadable, TempleDieReader, TopFace, die_faces, top_face
 from vision.view_check import SLOT_WANTED, small_slots, small_temple_die, washed_out
@@ -178,9 +178,11 @@ def unfit_for_a_file(card_id: str) -> str | None:
 
 
 def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: Any = None,
-               as_printed: bool = False) -> Taught:
+               as_printed: bool = False, take_back: str = "") -> Taught:
     """Store the card lying in ``slot`` as the café's photo of ``card_id``, a card of ``data`` (the house deck);
     ``as_printed`` takes a colour refused as lying on the card for the café's own print (`CardReader.teach`).
+    ``take_back`` says how the photo is taken back where the teaching was asked (the camera screen's button);
+    the command line's own command by default.
 
     What the slot read as beforehand is said when it was another card, read
     surely: a café's own print may well read as nothing it knows, but a slot
@@ -238,13 +240,15 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
             f"the board looks washed out in this view (its markers' black {washed:.0%} as bright as their white): "
             "cards are misread through so thick a veil: wipe the camera's lens and turn lamps away from it"
         )
+    # Said where the photo may be a slip: taught on, a second answer stored beside the wrong one kept both.
+    back = f"take this photo back ({take_back or f'companion vision untaught-card --photo {path}'})"
     if reader.taught_unmarked:  # a board whose bare slots are paler than the house one's, not taught as such
         advice.append(
             f"slot {slot} matches a bare slot by its colours and shows no printed marks, only paper brighter than "
-            f"a bare slot: if no card lies there, move {path} aside and teach a photo of a bare slot as {EMPTY}"
+            f"a bare slot: if no card lies there, {back} and teach a photo of a bare slot as {EMPTY}"
         )
     if read_as:
-        advice.append(f"{read_as}; if {seen.card} lies there, teach it as {seen.card} instead")
+        advice.append(f"{read_as}; if {seen.card} lies there, {back} and teach it as {seen.card} instead")
     return Taught(f"{card_id} from slot {slot}", path, "; ".join(advice))
 
 
@@ -399,8 +403,8 @@ def take_back_card(path: Path, folder: Path) -> Taught:
     never one a link leads to.
     """
     name = path.name
-    stem, _, number = path.stem.rpartition("__")
-    if path.parent != folder or path.suffix != ".png" or not stem or not number.isdigit():
+    stem = photo_card(name)
+    if path.parent != folder or stem is None:
         raise TeachRefused(f"{path} is not a card photo a teach step stored in {folder}; nothing was taken back")
     with _storing(folder, TAKEN_BACK_AGAIN):
         try:
@@ -418,6 +422,44 @@ def take_back_card(path: Path, folder: Path) -> Taught:
         except (OSError, ValueError) as error:  # a read-only folder, a name past the file system's limit
             raise _cannot_write(folder, error) from None
     return Taught(f"the photo of {stem} ({name}) taken back", path)
+
+
+def photo_card(name: str) -> str | None:
+    """The card a photo's file name says it shows, as a teach step names it (``P07__1.png``: P07), else None."""
+    stem, _, number = name.removesuffix(".png").rpartition("__")
+    return stem if name.endswith(".png") and stem and number.isdigit() else None
+
+
+def last_photo_of(card_id: str, folder: Path) -> Path:
+    """The photo of ``card_id`` stored last in ``folder`` (its case or spaces may differ: "p07" finds P07's), or
+    why there is none, for `take_back_card`.
+
+    Last by when it was written, not by its number: after a café deletes
+    ``P07__0.png`` the next photo of P07 takes that number again, so the
+    highest number is not always the newest photo.
+    """
+    try:
+        with os.scandir(folder) as entries:
+            photos = [(entry.stat(follow_symlinks=False).st_mtime_ns, entry.name, photo_card(entry.name))
+                      for entry in entries if photo_card(entry.name) is not None]
+    except FileNotFoundError:  # nothing taught there yet, unless it is a link to a drive not plugged in
+        unusable = not_a_folder(folder)
+        if unusable:
+            raise TeachRefused(f"cannot read {folder}: {unusable}; nothing was taken back") from None
+        photos = []
+    except (OSError, ValueError) as error:
+        raise TeachRefused(f"cannot read {folder}: {_why(folder, error)}; nothing was taken back") from None
+    cards = sorted({card for _, _, card in photos if card is not None})
+    wanted = card_id.strip()
+    if wanted not in cards:
+        same = [card for card in cards if card.casefold() == wanted.casefold()]
+        wanted = same[0] if len(same) == 1 else wanted
+    mine = [(when, int(name.removesuffix(".png").rpartition("__")[2]), name)
+            for when, name, card in photos if card == wanted]
+    if not mine:
+        raise TeachRefused(f"no photo was taught as {card_id!r} in {folder}; nothing was taken back (cards "
+                           f"taught there: {first_few(cards, 10) or 'none'})")
+    return folder / max(mine)[2]
 
 
 SAME_FACE = 0.92  # a glyph's match with a taught one from which the two are taken for the same face (docs/vision.md)

@@ -130,3 +130,20 @@ def test_a_take_back_refused_while_another_teach_holds_the_folder_is_offered_aga
     assert not screen.ids.take_back.disabled, "still this visit's, and still there"
     assert take_back(screen).startswith(f"The photo of {card} ({card}__0.png) taken back.")
     assert not photo.exists() and screen.ids.take_back.disabled
+
+
+def test_a_card_linked_to_the_wrong_id_names_the_button_and_is_taken_back_by_it(
+    launch: Any, tmp_path: Path, taught_dir_of_the_test: Path
+) -> None:
+    """P13 picked for the P01 lying in slot 3: the answer said to teach it as P01 instead, and so taught the P13
+    photo of P01 stayed beside it, both read. Now it says to take it back first, with the button at hand."""
+    _app, screen = on_camera_with_card(launch, tmp_path, "P01")
+    screen.ids.card.text = "P13"
+    said = teach(screen, "teach_card")
+    assert said.startswith("Taught P13 from slot 3. The camera reads with it from now on. But slot 3 read as P01 "
+                           "before ("), said
+    assert said.endswith("if P01 lies there, take this photo back (tap Take back) and teach it as P01 instead."), said
+    assert take_back(screen).startswith("The photo of P13 (P13__0.png) taken back.")
+    screen.ids.card.text = "P01"
+    assert teach(screen, "teach_card").startswith("Taught P01 from slot 3. The camera reads with it from now on.")
+    assert sorted(p.name for p in taught_dir_of_the_test.iterdir()) == ["P01__0.png"]

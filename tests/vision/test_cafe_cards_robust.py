@@ -211,7 +211,8 @@ def test_a_board_with_pale_bare_slots_is_held_against_its_taught_bare_slot(tmp_p
     slip = teach_card(frame, 4, "P07", folder)
     assert slip.advice == (
         f"slot 4 matches a bare slot by its colours and shows no printed marks, only paper brighter than a bare "
-        f"slot: if no card lies there, move {folder / 'P07__0.png'} aside and teach a photo of a bare slot as {EMPTY}"
+        f"slot: if no card lies there, take this photo back (companion vision untaught-card --photo "
+        f"{folder / 'P07__0.png'}) and teach a photo of a bare slot as {EMPTY}"
     )
     slip.path.unlink()
     assert teach_card(frame, 5, EMPTY, folder).path == folder / f"{EMPTY}__0.png"

@@ -1,56 +1,85 @@
-"""One card photo taken back by the teach steps' own code (`teaching.take_back_card`), as a face is taken back.
+"""`vision untaught-card`: a card photo taught from the wrong slot or as the wrong card, taken back from the
+command line as the camera screen's Take back does, with the same safety.
 
-Before, a photo taught from the wrong slot was undone only by deleting its `P07__1.png` by hand. Photos are
-written by the teach step from a rendered board frame and read back with OpenCV.
+Before, a photo taught with `vision teach-card` was undone only by finding and deleting its `P07__1.png` by hand.
+The boards are rendered, written as PNG files and read back with OpenCV; the photos are the teach step's own.
 """
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import cv2
-import numpy as np
 import pytest
 
-from tests.vision.test_feed import BY_ID, board_frame
-from vision.card_reader import CardReader
-from vision.teaching import TeachRefused, take_back_card, teach_card
+from tests.vision.test_feed import board_frame
+from vision.cli import main
 
 
-def test_a_taught_photo_is_taken_back_and_the_reader_reads_without_it(tmp_path: Path) -> None:
-    card = sorted(BY_ID)[4]
+@pytest.fixture
+def board(tmp_path: Path) -> Path:
+    path = tmp_path / "board.png"
+    assert cv2.imwrite(str(path), board_frame({3: "P05", 8: "P07"}))
+    return path
+
+
+def teach(board: Path, slot: int, card: str, out: Path) -> Path:
+    assert main(["vision", "teach-card", str(board), "--slot", str(slot), "--card", card, "--out", str(out)]) == 0
+    return max(out.iterdir(), key=lambda p: p.stat().st_mtime_ns)
+
+
+def untaught(*args: str) -> int:
+    return main(["vision", "untaught-card", *args])
+
+
+def test_the_photo_last_taught_of_a_card_is_taken_back_and_the_others_kept(
+    tmp_path: Path, board: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "taught"
-    taught = [teach_card(board_frame({3: card}), 3, card, out) for _ in range(2)]
-    assert [t.path.name for t in taught] == [f"{card}__0.png", f"{card}__1.png"]
-    said = take_back_card(taught[1].path, out)
-    assert said.what == f"the photo of {card} ({card}__1.png) taken back" and said.path == taught[1].path
-    assert not taught[1].path.exists() and taught[0].path.is_file()
-    assert CardReader(taught_dir=out).taught_cards == [card]
+    first, second = teach(board, 3, "P05", out), teach(board, 3, "P05", out)
+    seven = teach(board, 8, "P07", out)
+    os.utime(first, ns=(time.time_ns(), time.time_ns() + 10**9))  # written last: P05__0.png freed and taught again
+    kept = second.read_bytes()
+    capsys.readouterr()
+
+    assert untaught("--card", "p05", "--out", str(out)) == 0  # the deck's case need not be typed
+    assert capsys.readouterr().out == f"the photo of P05 (P05__0.png) taken back (1 photo of P05 left): {first}\n"
+    assert not first.exists() and second.read_bytes() == kept and seven.is_file()
+    assert untaught("--photo", "P07__0.png", "--out", str(out)) == 0
+    assert capsys.readouterr().out.startswith(
+        "the photo of P07 (P07__0.png) taken back (no photo of P07 left: it is read by its drawing): ")
+    assert untaught("--photo", str(second)) == 0  # the whole path teach-card printed names its folder
+    assert sorted(out.iterdir()) == []
 
 
-def test_a_damaged_photo_a_link_or_a_file_not_taught_is_refused_and_left(tmp_path: Path) -> None:
-    card = sorted(BY_ID)[4]
+def test_what_cannot_be_taken_back_is_said_with_exit_status_2_and_left_as_it_was(
+    tmp_path: Path, board: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "taught"
-    photo = teach_card(board_frame({3: card}), 3, card, out).path
-    assert cv2.imwrite(str(photo), np.full((60, 60, 3), 128, np.uint8))  # painted over by hand
-    painted = photo.read_bytes()
-    with pytest.raises(TeachRefused, match=r"is not the card photo taught \(one flat colour, no card printed on "
-                                           r"it\): it was left as it was"):
-        take_back_card(photo, out)
-    assert photo.read_bytes() == painted
-    photo.write_bytes(b"")
-    with pytest.raises(TeachRefused, match=r"\(not a readable image\)"):
-        take_back_card(photo, out)
-    assert photo.read_bytes() == b""
-
-    photo.unlink()
-    elsewhere = tmp_path / "kept.png"
-    elsewhere.write_bytes(b"the cafe's own")
-    photo.symlink_to(elsewhere)
-    with pytest.raises(TeachRefused, match="no longer there as the photo taught"):
-        take_back_card(photo, out)
-    assert photo.is_symlink() and elsewhere.read_bytes() == b"the cafe's own"
-    for other in (elsewhere, out / "notes.png", out / "temple_die.json"):
-        with pytest.raises(TeachRefused, match="is not a card photo a teach step stored"):
-            take_back_card(other, out)
-    assert elsewhere.is_file()
+    photo = teach(board, 3, "P05", out)
+    photo.write_bytes(b"\x89PNG cut short")
+    capsys.readouterr()
+    refusals = {
+        ("--card", "P05"): f"vision: {photo} is not the card photo taught (not a readable image): it was left as it "
+                           "was; look at it, and delete it by hand if it is not wanted\n",
+        ("--card", "P09"): f"vision: no photo was taught as 'P09' in {out}; nothing was taken back (cards taught "
+                           "there: P05)\n",
+        ("--card", " "): "vision: --card is empty: give the card id the photo was taught as (P07)\n",
+        ("--photo", ""): "vision: --photo is empty: give the photo's file name, as teach-card named it (P07__1.png)\n",
+        ("--photo", str(board)): f"vision: {board} is not a card photo a teach step stored in {out}; nothing was "
+                                 "taken back\n",
+    }
+    for args, said in refusals.items():
+        assert untaught(*args, "--out", str(out)) == 2, args
+        assert capsys.readouterr().err == said
+    assert photo.read_bytes() == b"\x89PNG cut short"
+    (tmp_path / "drive").symlink_to(tmp_path / "unplugged")
+    assert untaught("--card", "P05", "--out", str(tmp_path / "drive")) == 2
+    assert capsys.readouterr().err == (f"vision: cannot read {tmp_path / 'drive'}: it is a link to "
+                                       f"{tmp_path / 'unplugged'}, which is not there (a drive not plugged in?); "
+                                       "nothing was taken back\n")
+    with pytest.raises(SystemExit) as both:
+        untaught("--card", "P05", "--photo", photo.name)
+    assert both.value.code == 2 and "not allowed with argument" in capsys.readouterr().err

@@ -12,6 +12,7 @@ import pytest
 from vision.card_catalogue import load_temple_board, load_temple_cards
 from vision.card_reader import CardReader
 from vision.card_render import render_board
+from vision.cli import main
 from vision.teaching import TeachRefused, teach_card
 
 
@@ -112,7 +113,12 @@ def test_a_card_named_in_other_case_is_the_decks_and_a_slot_read_as_another_card
     slip = teach_card(board, 3, alike, folder)
     assert slip.path.exists()
     assert slip.advice.startswith(f"slot 3 read as {cards[0].id} before (")
-    assert slip.advice.endswith(f"if {cards[0].id} lies there, teach it as {cards[0].id} instead")
+    assert slip.advice.endswith(f"if {cards[0].id} lies there, take this photo back (companion vision untaught-card "
+                                f"--photo {slip.path}) and teach it as {cards[0].id} instead")
+    # Taught as P01 on top of the slip, both photos would be read: the command the advice names takes it back.
+    command = slip.advice.split("(companion ")[-1].split(")")[0].split()
+    assert main(command) == 0 and not slip.path.exists()
+    assert sorted(p.name for p in folder.iterdir()) == [f"{cards[0].id}__0.png"]
 
 
 def test_a_die_face_is_not_taught_from_a_grey_picture(tmp_path: Path) -> None:

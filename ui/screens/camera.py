@@ -49,7 +49,8 @@ LONGEST_WORD = 30  # characters of one word (a path, a URL) kept in the picture 
 LONGEST_TEXT = 300  # characters the empty picture frame holds in its smaller font, at any window size
 # Dice seen at a slant are read best with their sides below their tops (vision/orientation.py).
 UPRIGHT_HINT = "Turn it until the table's far side is at the top."
-TAKE_BACK_HINT = "tap Take back"  # a face taught under the wrong value, in the app: the button, not the command line
+# A face taught under the wrong value, a card photo as the wrong card, in the app: the button, not the command line.
+TAKE_BACK_HINT = "tap Take back"
 
 
 def cut_middle(text: str, most: int) -> str:
@@ -430,7 +431,7 @@ class CameraScreen(UprightScreen):
         slot, card, data = self.ids.slot.text, self.ids.card.text, self.data()
         printed = self.printed_offer == f"{slot}:{card}"
         self._asked = f"{slot}:{card}"
-        self._teach(lambda frame, folder: teach_card(frame, int(slot), card, folder, data, printed),
+        self._teach(lambda frame, folder: teach_card(frame, int(slot), card, folder, data, printed, TAKE_BACK_HINT),
                     "this card as printed" if printed else "this card",
                     lambda taught, folder: lambda: take_back_card(taught.path, folder))
 
