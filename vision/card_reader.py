@@ -35,6 +35,7 @@ from vision.card_looks import (
     plain_look,
     rendered_references,
     seen_lab,
+    stored_clipped,
     taught_reference,
 )
 from vision.card_render import EMPTY_SLOT, SAND
@@ -190,6 +191,35 @@ def out_of_view(outlines: dict[int, tuple[tuple[float, float], ...]], shape: tup
             if any(not (0.0 <= x <= width - 1 and 0.0 <= y <= height - 1) for x, y in corners)}
 
 
+def clipped_words(folder: Path | None, names: list[str]) -> str:
+    """Which cards to teach again, their photos named ``names`` stored clipped (`stored_clipped`) in ``folder``
+    (left unsaid for None: the camera screen's owner has no use for a path): the one sentence `watch`, the teach
+    steps, the table's status line and the camera screen say."""
+    cards = sorted({name.removesuffix(".png").rsplit("__", 1)[0] for name in names})
+    where = f" in {folder}" if folder is not None else ""
+    return (f"teach {first_few(cards, 10)} again: {'their photos' if len(names) != 1 else 'its photo'} "
+            f"({first_few(names)}){where} {'were' if len(names) != 1 else 'was'} stored by an older version with "
+            "part of the colours cut off, and pale cards so stored are misread; each is set aside as its card "
+            "is taught again")
+
+
+def clipped_photos(folder: Path) -> list[str]:
+    """The names of the card photos in ``folder`` stored clipped (`stored_clipped`), without making a reader (which
+    renders the deck's drawings first): for the camera screen, on entering. A folder or photo that cannot be read
+    is passed over here; the reader says why where it reads them."""
+    try:
+        with os.scandir(folder) as entries:
+            names = sorted(entry.name for entry in entries if fnmatch.fnmatchcase(entry.name, "*__*.png"))
+    except (OSError, ValueError):
+        return []
+    clipped = []
+    for name in names:
+        image = image_file(folder / name)
+        if image is not None and unfit_photo(image) is None and stored_clipped(image):
+            clipped.append(name)
+    return clipped
+
+
 def unfit_photo(image: np.ndarray) -> str | None:
     """Why a taught photo (BGR, as `frames.image_file` reads it) cannot be a card's photo as teaching writes
     one, or None (PHOTO_SMALLEST, PHOTO_LONGEST and PHOTO_FLAT say why each line lies where it does)."""
@@ -247,6 +277,10 @@ class CardReader:
         # Those of them that cannot be a card's photo (`unfit_photo`), said to the table as well as by `watch`.
         self.taught_unfit: list[str] = []
         self.photos_problem: str | None = None
+        # The photos read in that an older teach step stored clipped (`stored_clipped`): read still, but to be taught
+        # again, which `clipped_problem` says.
+        self.taught_clipped: list[str] = []
+        self.clipped_problem: str | None = None
         # Why the taught folder could not be read at all (the cards are then read by their drawings), or None.
         self.taught_problem: str | None = None
         # Where the board's markers lie on it, as the table's camera last kept them (`vision.marker_places`), and
@@ -903,6 +937,8 @@ class CardReader:
                 self.taught_unfit.append(f"{path.name} ({unfit})")
                 continue
             self.taught_cards.append(card_id)
+            if stored_clipped(image):
+                self.taught_clipped.append(path.name)
             target = self._reference_of(card_id)
             image = taught_reference(image, self._cells_of(target))
             if target in replaced:
@@ -915,4 +951,6 @@ class CardReader:
         if self.taught_unfit:  # the card is read by its drawing, or its other photos
             self.photos_problem = (f"taught photos in {folder} that cannot be a card's are passed over: "
                                    f"{first_few(self.taught_unfit)}; teach those cards again")
+        if self.taught_clipped:
+            self.clipped_problem = clipped_words(Path(folder), self.taught_clipped)
         return count

@@ -326,7 +326,8 @@ class CameraFeed:
                 cards, board = catalogue_from_data(self._data_read)
                 reader = self.readers[kind] = CardReader(cards, board, taught_dir=self.taught_dir)
                 self._places = reader.finder.marker_cells
-                for problem in (reader.taught_problem, reader.photos_problem, reader.places_problem):
+                for problem in (reader.taught_problem, reader.photos_problem, reader.places_problem,
+                                reader.clipped_problem):
                     if problem:  # read on with the drawn cards, as the die does, and say why
                         log.warning("%s", problem)
                         self._tell(LinkChanged(self.name, True, problem))

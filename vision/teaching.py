@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 
 from companion.errors import CompanionError
+from companion.paths import unused_name
 from companion.registry import create
 from vision.card_catalogue import catalogue_from_data
-from vision.card_reader import EMPTY, CardCovered, CardReader, unfit_photo
+from vision.card_reader import EMPTY, CardCovered, CardReader, clipped_words, unfit_photo
 from vision.frames import as_bgr, colourless, image_file, unusable_text
 from vision.readings import sure_text
 from vision.sources import first_few, quiet_opencv
@@ -224,6 +225,7 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
             path = reader.save_taught(folder, card_id, image)
         except (OSError, ValueError) as error:
             raise _cannot_write(folder, error) from None
+        aside, clipped = _set_aside_clipped(reader, folder, card_id)
     homography = reader.finder.homography(as_bgr(frame))  # found again: `teach` keeps its own to itself
     across = small_slots(reader.slot_outlines(homography)) if homography is not None else None
     advice = (
@@ -249,7 +251,33 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
         )
     if read_as:
         advice.append(f"{read_as}; if {seen.card} lies there, {back} and teach it as {seen.card} instead")
+    advice += aside
+    if clipped:
+        advice.append(clipped_words(folder, clipped))
     return Taught(f"{card_id} from slot {slot}", path, "; ".join(advice))
+
+
+def _set_aside_clipped(reader: CardReader, folder: Path, card_id: str) -> tuple[list[str], list[str]]:
+    """Set aside the photos of ``card_id`` an older teach step stored clipped (`CardReader.taught_clipped`), now that
+    it is taught again: what was set aside (or could not be), in words, and the clipped photos of other cards left.
+
+    Kept beside the new photo, a clipped one was read still and still said to be taught again, however often
+    the café taught it. It is renamed ``P07__0.png.clipped``, which the reader passes over, never deleted.
+    """
+    said, others = [], []
+    for name in reader.taught_clipped:
+        if photo_card(name) != card_id:
+            others.append(name)
+            continue
+        kept = unused_name(folder / f"{name}.clipped")
+        try:
+            os.rename(folder / name, kept)
+        except OSError as error:
+            said.append(f"{name}, stored clipped by an older version, could not be set aside "
+                        f"({error.strerror or error}): move it out of {folder} by hand")
+        else:
+            said.append(f"{name}, stored clipped by an older version, was set aside as {kept.name}")
+    return said, others
 
 
 def die_faces_of(data: Any) -> set[tuple[str, str]]:

@@ -81,7 +81,7 @@ def _make_reader(kind: str, taught: Path | None, cafe: Path | None = None):
     if kind == "cards":
         data = temple_data(cafe, lambda why: print(why, file=sys.stderr, flush=True))
         reader = CardReader(*catalogue_from_data(data), taught_dir=taught)
-        for problem in (reader.taught_problem, reader.places_problem):
+        for problem in (reader.taught_problem, reader.places_problem, reader.clipped_problem):
             if problem:  # read on by the drawings, as the table would, and say why
                 print(problem, file=sys.stderr, flush=True)
         return reader

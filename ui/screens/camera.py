@@ -160,6 +160,7 @@ class CameraScreen(UprightScreen):
             tray = App.get_running_app().camera_tray()
             told += [f"Dice read in {tray.words()}"] * (not tray.whole)
             told += [getattr(self.feed(), "mains_note", "")]
+            told += [self.clipped_note()]
             self.note = " ".join(f"{line[:1].upper()}{line[1:]}." for line in told if line)
             self._taught.clear()  # a new visit: what was taught in the last one is not this owner's slip
             self.can_take_back = False
@@ -169,6 +170,16 @@ class CameraScreen(UprightScreen):
         self.mains_text = mains_button_text(App.get_running_app().settings.mains_hz)
         self.show_frame(0)
         self._clock = Clock.schedule_interval(self.show_frame, PREVIEW_SECONDS)
+
+    @staticmethod
+    def clipped_note() -> str:
+        """Which cards to teach again, their photos stored clipped by an older version (`card_reader.
+        stored_clipped`), or "": the owner teaching here had no word of it, and the table read them on."""
+        from vision.card_reader import clipped_photos, clipped_words
+        from vision.taught import default_taught_dir
+
+        clipped = clipped_photos(default_taught_dir())
+        return clipped_words(None, clipped) if clipped else ""
 
     def on_note(self, _screen: Any, note: str) -> None:
         """Kept here, not in the .kv: Kivy never re-ran the .kv's `root.note.startswith(...)`, so every

@@ -1,0 +1,35 @@
+"""The camera screen names the cards whose photos an older version stored clipped, and teaching one again there
+sets its clipped photo aside. A real offscreen window; the camera is a folder of real PNG frames, and the clipped
+photos are made as the older teach step made them (tests/vision/test_clipped_photos.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import cv2
+import pytest
+
+from tests.ui.conftest import until
+from tests.ui.test_camera_screen import frames, open_camera, teach
+from tests.vision.test_clipped_photos import taught_by_an_older_version
+
+
+def test_the_screen_says_which_cards_to_teach_again_and_teaching_one_sets_its_clipped_photo_aside(
+    launch: Any, tmp_path: Path, taught_dir_of_the_test: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board, folder = taught_by_an_older_version(tmp_path, monkeypatch)
+    assert folder == taught_dir_of_the_test
+    screen = open_camera(launch(camera=frames(tmp_path / "camera", cv2.imread(str(board)))))
+    assert until(lambda: screen.live)
+    assert screen.note == ("Teach P15, P17, P29, P33 again: their photos (P15__0.png, P17__0.png, P29__0.png, "
+                           "P33__0.png) were stored by an older version with part of the colours cut off, and pale "
+                           "cards so stored are misread; each is set aside as its card is taught again."), screen.note
+    assert not screen.refused  # said as a thing to do, not as a refusal
+
+    screen.ids.slot.text, screen.ids.card.text = "6", "P33"
+    said = teach(screen, "teach_card")
+    assert said.startswith("Taught P33 from slot 6."), said
+    assert "P33__0.png, stored clipped by an older version, was set aside as P33__0.png.clipped" in said
+    assert "teach P15, P17, P29 again" in said
+    assert (folder / "P33__0.png.clipped").is_file() and (folder / "P33__1.png").is_file()
