@@ -253,7 +253,7 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
         advice.append(f"{read_as}; if {seen.card} lies there, {back} and teach it as {seen.card} instead")
     advice += aside
     if clipped:
-        advice.append(clipped_words(folder, clipped))
+        advice.append(clipped_words(None, clipped))  # the folder is the new photo's, named with it
     return Taught(f"{card_id} from slot {slot}", path, "; ".join(advice))
 
 

@@ -10,7 +10,8 @@ from typing import Any
 import cv2
 import pytest
 
-from tests.ui.conftest import until
+from tests.ui.conftest import advance, until
+from tests.ui.test_camera_portrait import faults
 from tests.ui.test_camera_screen import frames, open_camera, teach
 from tests.vision.test_clipped_photos import taught_by_an_older_version
 
@@ -33,3 +34,26 @@ def test_the_screen_says_which_cards_to_teach_again_and_teaching_one_sets_its_cl
     assert "P33__0.png, stored clipped by an older version, was set aside as P33__0.png.clipped" in said
     assert "teach P15, P17, P29 again" in said
     assert (folder / "P33__0.png.clipped").is_file() and (folder / "P33__1.png").is_file()
+
+
+def test_a_long_answer_scrolls_in_two_lines_and_leaves_the_teach_controls_where_they_are(
+    launch: Any, tmp_path: Path, taught_dir_of_the_test: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 800x480 a note of three lines or more (a slip's advice beside the photos to teach again: seven) pushed
+    the teach controls over the heading and off the top of the window, and squeezed the picture to a strip."""
+    board, _folder = taught_by_an_older_version(tmp_path, monkeypatch)
+    screen = open_camera(launch(camera=frames(tmp_path / "camera", cv2.imread(str(board)))))
+    assert until(lambda: screen.live)
+    picture = screen.ids.preview.norm_image_size[1]
+    screen.ids.slot.text, screen.ids.card.text = "6", "P29"  # P33 lies there: a slip, and clipped photos besides
+    said = teach(screen, "teach_card")
+    advance(3)
+    assert "if P33 lies there, take this photo back" in said and "teach P15, P17, P33 again" in said
+    note, view = screen.ids.note, screen.ids.note_scroll
+    assert note.height > 3 * view.height / 2 and view.scroll_y == 1, "the rest scrolls, its start in view"
+    assert faults(screen) == []
+    assert screen.ids.preview.norm_image_size[1] == picture, "the picture keeps its size"
+    view.scroll_y = 0
+    screen.note = "Not taught: slot 13 is not on the board; its slots are 1, 2, 3."
+    advance(3)
+    assert view.scroll_y == 1 and view.height == note.height

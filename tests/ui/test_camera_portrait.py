@@ -43,7 +43,7 @@ def areas(screen: Any) -> dict[str, Box]:
     ids = screen.ids
     boxes = {name: window_box(ids[name]) for name in AREAS}
     boxes["heading"] = window_box(ids.main.parent.children[-1])
-    boxes["note"] = window_box(ids.note)
+    boxes["note"] = window_box(ids.note_scroll)  # the note's view: a long one scrolls in it
     boxes["bottom bar"] = window_box(ids.back.parent)
     return {name: box for name, box in boxes.items() if box[2] - box[0] > 0.5 and box[3] - box[1] > 0.5}
 

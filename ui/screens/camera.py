@@ -183,8 +183,11 @@ class CameraScreen(UprightScreen):
 
     def on_note(self, _screen: Any, note: str) -> None:
         """Kept here, not in the .kv: Kivy never re-ran the .kv's `root.note.startswith(...)`, so every
-        refusal ("Not taught: ...") stayed in the colour of the success before it."""
+        refusal ("Not taught: ...") stayed in the colour of the success before it. A new note is shown from its
+        start: the note scrolls past four lines, and one scrolled down began in mid-sentence."""
         self.refused = note.startswith(REFUSALS)
+        if "note_scroll" in self.ids:
+            self.ids.note_scroll.scroll_y = 1
 
     def on_leave(self, *_args: Any) -> None:
         self._here = False
