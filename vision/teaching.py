@@ -51,6 +51,8 @@ class Taught:
     what: str
     path: Path
     advice: str = ""  # what to mend at the camera for surer readings, or to check in what was taught
+    # A photo taught before as another card that the advice says shows this one (`teach_card`): to take back too.
+    suspect: Path | None = None
 
 
 READ_SURELY = 0.5  # a slot read this surely as another card before teaching is said
@@ -191,6 +193,10 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
     It is read as the table's camera reads it, with the photos taught so far:
     read by the drawings alone, a café's print taught as P04 and then, the
     same card, as P05 went without a word, and read as either from then on.
+    Where the slot read so by a photo taught as that other card while the
+    drawings read it as ``card_id``, that photo is the slip (P13 taught for
+    the P01 lying there, then P01 taught to mend it): it is named to be taken
+    back (`Taught.suspect`), where the advice said to take back the right one.
     """
     cards, board = catalogue_from_data(data)
     with quiet_opencv(errors_too=True):  # a broken photo there is passed over, as the camera passes it over
@@ -249,12 +255,39 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
             f"slot {slot} matches a bare slot by its colours and shows no printed marks, only paper brighter than "
             f"a bare slot: if no card lies there, {back} and teach a photo of a bare slot as {EMPTY}"
         )
-    if read_as:
+    suspect = _slip_taught_before(frame, slot, card_id, seen.card, folder, cards, board) if read_as else None
+    if suspect is not None:
+        advice.append(
+            f"{read_as}, by the photo taught as {seen.card} ({suspect.name}), where the drawings read {card_id}: "
+            f"if {card_id} lies there, that photo shows it too and pulls its readings to {seen.card}: take that "
+            f"photo back ({take_back or f'companion vision untaught-card --photo {suspect}'})"
+        )
+    elif read_as:
         advice.append(f"{read_as}; if {seen.card} lies there, {back} and teach it as {seen.card} instead")
     advice += aside
     if clipped:
         advice.append(clipped_words(None, clipped))  # the folder is the new photo's, named with it
-    return Taught(f"{card_id} from slot {slot}", path, "; ".join(advice))
+    return Taught(f"{card_id} from slot {slot}", path, "; ".join(advice), suspect)
+
+
+def _slip_taught_before(frame: np.ndarray, slot: int, card_id: str, other: str, folder: Path, cards: Any,
+                        board: Any) -> Path | None:
+    """The photo of ``other`` taught last, where ``slot`` read as ``other`` with the taught photos but reads
+    surely as ``card_id`` by the drawings alone: that photo was taught from this card, else None.
+
+    Read by its drawings a second time only when the slot read as another card, so a teach pays for it only
+    when it has something to say.
+    """
+    with quiet_opencv(errors_too=True):
+        drawings = CardReader(cards, board)
+        drawn = drawings.read(frame)
+    seen = next((s for s in drawn.slots if s.slot == slot), None) if drawn is not None else None
+    if seen is None or seen.card != drawings.groups.get(card_id, card_id) or seen.confidence < READ_SURELY:
+        return None
+    try:
+        return last_photo_of(other, folder)
+    except TeachRefused:  # the photo is gone since: nothing to name
+        return None
 
 
 def _set_aside_clipped(reader: CardReader, folder: Path, card_id: str) -> tuple[list[str], list[str]]:

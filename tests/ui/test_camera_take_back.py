@@ -147,3 +147,23 @@ def test_a_card_linked_to_the_wrong_id_names_the_button_and_is_taken_back_by_it(
     screen.ids.card.text = "P01"
     assert teach(screen, "teach_card").startswith("Taught P01 from slot 3. The camera reads with it from now on.")
     assert sorted(p.name for p in taught_dir_of_the_test.iterdir()) == ["P01__0.png"]
+
+
+def test_a_slip_mended_by_teaching_the_right_card_names_the_wrong_photo_and_take_back_takes_it(
+    launch: Any, tmp_path: Path, taught_dir_of_the_test: Path
+) -> None:
+    """P13 taught for the P01 lying in slot 3, then P01 taught to mend it: the slot read as P13 by that photo, and
+    the answer said to take back the P01 photo just taught, and teach it as P13."""
+    _app, screen = on_camera_with_card(launch, tmp_path, "P01")
+    screen.ids.card.text = "P13"
+    teach(screen, "teach_card")
+    screen.ids.card.text = "P01"
+    said = teach(screen, "teach_card")
+    assert said.startswith("Taught P01 from slot 3. The camera reads with it from now on. But slot 3 read as P13 "
+                           "before (100% sure), by the photo taught as P13 (P13__0.png), where the drawings read "
+                           "P01: if P01 lies there, that photo shows it too and pulls its readings to P13: take that "
+                           "photo back (tap Take back)."), said
+    assert take_back(screen).startswith("The photo of P13 (P13__0.png) taken back.")
+    assert sorted(p.name for p in taught_dir_of_the_test.iterdir()) == ["P01__0.png"]
+    assert take_back(screen).startswith("The photo of P01 (P01__0.png) taken back.")  # P13's item went with it
+    assert screen.ids.take_back.disabled

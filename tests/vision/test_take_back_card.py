@@ -83,3 +83,21 @@ def test_what_cannot_be_taken_back_is_said_with_exit_status_2_and_left_as_it_was
     with pytest.raises(SystemExit) as both:
         untaught("--card", "P05", "--photo", photo.name)
     assert both.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+
+
+def test_a_slip_mended_by_teaching_the_right_card_names_the_wrong_photo_to_take_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The advice said to take back the right photo just taught (the slot read as P13 by the slip's own photo)."""
+    board = tmp_path / "p01.png"
+    assert cv2.imwrite(str(board), board_frame({3: "P01"}))
+    out = tmp_path / "taught"
+    slip = teach(board, 3, "P13", out)
+    capsys.readouterr()
+    right = teach(board, 3, "P01", out)
+    advice = capsys.readouterr().out.splitlines()[1]
+    assert advice == (f"slot 3 read as P13 before (100% sure), by the photo taught as P13 (P13__0.png), where the "
+                      f"drawings read P01: if P01 lies there, that photo shows it too and pulls its readings to P13: "
+                      f"take that photo back (companion vision untaught-card --photo {slip})")
+    assert main(advice.rsplit("(companion ", 1)[1].rstrip(")").split()) == 0
+    assert sorted(out.iterdir()) == [right]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from kivy.app import App
@@ -447,7 +448,7 @@ class CameraScreen(UprightScreen):
         self._asked = f"{slot}:{card}"
         self._teach(lambda frame, folder: teach_card(frame, int(slot), card, folder, data, printed, TAKE_BACK_HINT),
                     "this card as printed" if printed else "this card",
-                    lambda taught, folder: lambda: take_back_card(taught.path, folder))
+                    lambda taught, folder: partial(take_back_card, taught.path, folder))
 
     def teach_face(self) -> None:
         from vision.teaching import take_back_face, teach_die_face
@@ -531,16 +532,19 @@ class CameraScreen(UprightScreen):
         Nothing may escape: a thread that died unanswered would leave the teach
         buttons off until the app restarts.
         """
-        from vision.teaching import TeachRefused
+        from vision.teaching import TeachRefused, take_back_card
 
-        taught, printed, undone = False, False, None
+        taught, printed, undone = False, False, []
         try:
             result = teach(frame, folder)
             note = f"Taught {result.what}. The camera reads with it from now on."
             if result.advice:
                 note = f"{note} But {result.advice}."
             taught = True
-            undone = (result.what, undo(result, folder))
+            undone.append((result.what, undo(result, folder)))
+            suspect = getattr(result, "suspect", None)
+            if suspect is not None:  # the photo the advice says to take back: the next Take back takes it
+                undone.append((f"the photo {suspect.name}", partial(take_back_card, suspect, folder)))
         except TeachRefused as error:
             note = f"Not taught: {error}"
             if error.may_be_printed:
@@ -554,7 +558,7 @@ class CameraScreen(UprightScreen):
         Clock.schedule_once(lambda _dt: self._answer(note, taught, printed, undone))
 
     def _answer(self, note: str, taught: bool, printed: bool = False,
-                undone: tuple[str, Callable[[], Any]] | None = None) -> None:
+                undone: list[tuple[str, Callable[[], Any]]] | tuple[str, Callable[[], Any]] | None = None) -> None:
         """On Kivy's thread: the buttons back, the note, and the running feed told to read with what was taught.
 
         The feed asked is the one running now, not the one at the tap: the
@@ -563,8 +567,13 @@ class CameraScreen(UprightScreen):
         self.teaching = False
         self.note = note
         self.printed_offer = self._asked if printed else ""
-        if undone is not None:
-            self._taught.append(undone)
+        if undone:
+            undone = undone if isinstance(undone, list) else [undone]
+            # A photo of this visit named again (the slip a later teach found) is taken back once, at its new place.
+            photos = {undo.args[0] for _, undo in undone if isinstance(undo, partial)}
+            self._taught[:] = [item for item in self._taught
+                               if not (isinstance(item[1], partial) and item[1].args[0] in photos)]
+            self._taught.extend(undone)
             self.can_take_back = True
         self._told_away = not self._here
         feed = self.feed()
