@@ -7,6 +7,7 @@ and stored the same way, in the folder the camera feed reads (`vision.taught`).
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import time
@@ -98,9 +99,20 @@ def _why(folder: Path, error: OSError | ValueError) -> str:
     return not_a_folder(folder) or getattr(error, "strerror", None) or str(error)
 
 
+# What a café can do about the OS's reason, where "Read-only file system" alone left the owner at the touchscreen
+# none the wiser (docs/operations.md has the rest).
+WRITE_HINTS = {
+    errno.EROFS: "its drive has turned read-only (an SD card that is failing does so; docs/operations.md says how to "
+                 "check): what was taught before is still read",
+    errno.ENOSPC: "its drive is full: make room on it (pictures kept by vision watch --save, copies of journals) "
+                  "and try again",
+}
+
+
 def _cannot_write(folder: Path, error: OSError | ValueError) -> TeachRefused:
     """One wording for both teach commands and the camera screen."""
-    return TeachRefused(f"cannot write to {folder}: {_why(folder, error)}", again=True)
+    hint = WRITE_HINTS.get(getattr(error, "errno", None))
+    return TeachRefused(f"cannot write to {folder}: {_why(folder, error)}{f'; {hint}' if hint else ''}", again=True)
 
 
 STORING_WAIT = 5.0  # seconds a teach step waits for another one storing in the same folder before it refuses

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import errno
 import json
+import os
+import re
 from pathlib import Path
 
 import cv2
@@ -361,3 +363,28 @@ def test_broken_photos_in_the_taught_folder_are_passed_over_quietly(tmp_path: Pa
     taught = teach_card(photo(tmp_path / "board.png", board_frame({3: "P05"})), 3, "P05", folder)
     assert taught.path == folder / "P05__0.png"
     assert capfd.readouterr().err == ""
+
+
+@pytest.mark.parametrize(("code", "said"), [
+    (errno.EROFS, "Read-only file system; its drive has turned read-only (an SD card that is failing does so; "
+                  "docs/operations.md says how to check): what was taught before is still read"),
+    (errno.ENOSPC, "No space left on device; its drive is full: make room on it (pictures kept by vision watch "
+                   "--save, copies of journals) and try again"),
+])
+def test_a_drive_gone_read_only_or_full_is_said_with_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, said: str
+) -> None:
+    """"Read-only file system" alone told a café owner at the touchscreen nothing of what to do next."""
+    folder = tmp_path / "taught"
+    before = one_face_file(folder)
+    board = photo(tmp_path / "board.png", board_frame({3: "P05"}))
+
+    def refused(*_args: object, **_kwargs: object) -> None:
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr("companion.paths.tempfile.mkstemp", refused)
+    for teach in (lambda: teach_die_face(die_photo(tmp_path), "3", "red", folder),
+                  lambda: teach_card(board, 3, "P05", folder)):
+        with pytest.raises(TeachRefused, match=f"^cannot write to {re.escape(str(folder))}: {re.escape(said)}$"):
+            teach()
+    assert [p.name for p in folder.iterdir()] == [DIE_FILE] and (folder / DIE_FILE).read_bytes() == before
