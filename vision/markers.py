@@ -222,6 +222,14 @@ def rigid_motion(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     return motion
 
 
+def in_view_text(problem: str) -> str:
+    """A board not found, with what to do where markers were missed: the finder names only the markers it
+    missed, which told a café teaching a card with the board half out of view nothing of what to mend."""
+    if problem.startswith(NOT_SEEN):
+        return f"{problem} (the whole board and the four markers round it must be in view)"
+    return problem
+
+
 def hidden_text(hidden: tuple[str, ...]) -> str:
     """What the table is told of a marker the board is found without (`BoardFinder.hidden`)."""
     if len(hidden) == 1:

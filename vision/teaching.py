@@ -25,6 +25,7 @@ from companion.registry import create
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import EMPTY, CardCovered, CardReader, clipped_words, unfit_photo
 from vision.frames import as_bgr, colourless, image_file, unusable_text
+from vision.markers import in_view_text
 from vision.readings import sure_text
 from vision.sources import first_few, quiet_opencv
 from vision.taught import DIE_FILE
@@ -230,7 +231,7 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
         # A refusal for what lies on the card may be the wrong card named: its idol on a cell the named card
         # prints plain.
         covered = isinstance(error, CardCovered)
-        said = f"{error}; {read_as}" if read_as and covered else str(error)
+        said = f"{error}; {read_as}" if read_as and covered else in_view_text(str(error))
         raise TeachRefused(said, may_be_printed=covered) from None
     unnamed = unfit_for_a_file(card_id)
     if unnamed:

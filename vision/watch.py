@@ -28,7 +28,7 @@ from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.frames import as_bgr, unusable_text
 from vision.knock import TableAtRest, camera_moved, followed_tray, gate_beyond, rest_words, untouched
-from vision.markers import hidden_text
+from vision.markers import hidden_text, in_view_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
 from vision.slot_tracker import SlotTracker
@@ -183,9 +183,7 @@ def _hidden_text(reader) -> str | None:
 
 def _markers_text(problem: str | None) -> str:
     """The card reader's problem with what to do about it: the reader says only which markers it misses."""
-    if problem and problem.startswith("board markers not seen"):
-        return f"{problem} (the whole board and the four markers round it must be in view)"
-    return problem or "all four board markers in view"
+    return in_view_text(problem) if problem else "all four board markers in view"
 
 
 def _small_dice_text(size: tuple[int, int], shape, whole: bool = True) -> str:

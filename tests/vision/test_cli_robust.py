@@ -202,3 +202,18 @@ def test_a_settings_file_that_cannot_be_read_is_said_not_passed_over(tmp_path: P
     err = capsys.readouterr().err
     assert f"Settings file {settings} cannot be read" in err and "defaults are used" in err
     assert settings.read_text() == "{bad json"  # left for the app to set aside
+
+
+def test_a_board_half_out_of_view_is_refused_with_what_to_mend(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """"board markers not seen: north-west" named the marker and left the café to guess what to do."""
+    frame = board_frame({3: "P05"})
+    frame[:120, :160] = 120  # the board's north-west corner off the picture's edge, or under a cloth
+    photo = tmp_path / "half.png"
+    assert cv2.imwrite(str(photo), frame)
+    out = tmp_path / "taught"
+    assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P05", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == ("vision: board markers not seen: north-west (the whole board and the four "
+                                       "markers round it must be in view)\n")
+    assert not out.exists() or not any(out.iterdir())

@@ -101,3 +101,4 @@ def test_a_slip_mended_by_teaching_the_right_card_names_the_wrong_photo_to_take_
                       f"take that photo back (companion vision untaught-card --photo {slip})")
     assert main(advice.rsplit("(companion ", 1)[1].rstrip(")").split()) == 0
     assert sorted(out.iterdir()) == [right]
+
