@@ -4,12 +4,14 @@ photos are made as the older teach step made them (tests/vision/test_clipped_pho
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
 import cv2
 import pytest
 
+import vision.card_reader
 from tests.ui.conftest import advance, until
 from tests.ui.test_camera_portrait import faults
 from tests.ui.test_camera_screen import frames, open_camera, teach
@@ -21,8 +23,17 @@ def test_the_screen_says_which_cards_to_teach_again_and_teaching_one_sets_its_cl
 ) -> None:
     board, folder = taught_by_an_older_version(tmp_path, monkeypatch)
     assert folder == taught_dir_of_the_test
+    looked_on: list[threading.Thread] = []
+    look = vision.card_reader.clipped_photos
+
+    def clipped_photos(where: Path) -> list[str]:
+        looked_on.append(threading.current_thread())
+        return look(where)
+
+    monkeypatch.setattr(vision.card_reader, "clipped_photos", clipped_photos)
     screen = open_camera(launch(camera=frames(tmp_path / "camera", cv2.imread(str(board)))))
-    assert until(lambda: screen.live)
+    assert until(lambda: screen.live and "again" in screen.note)
+    assert looked_on and threading.main_thread() not in looked_on, "the photos were read on Kivy's thread"
     assert screen.note == ("Teach P15, P17, P29, P33 again: their photos (P15__0.png, P17__0.png, P29__0.png, "
                            "P33__0.png) were stored by an older version with part of the colours cut off, and pale "
                            "cards so stored are misread; each is set aside as its card is taught again."), screen.note
@@ -43,7 +54,7 @@ def test_a_long_answer_scrolls_in_two_lines_and_leaves_the_teach_controls_where_
     the teach controls over the heading and off the top of the window, and squeezed the picture to a strip."""
     board, _folder = taught_by_an_older_version(tmp_path, monkeypatch)
     screen = open_camera(launch(camera=frames(tmp_path / "camera", cv2.imread(str(board)))))
-    assert until(lambda: screen.live)
+    assert until(lambda: screen.live and "again" in screen.note)  # the photos to teach again, said first
     picture = screen.ids.preview.norm_image_size[1]
     screen.ids.slot.text, screen.ids.card.text = "6", "P29"  # P33 lies there: a slip, and clipped photos besides
     said = teach(screen, "teach_card")

@@ -161,8 +161,10 @@ class CameraScreen(UprightScreen):
             tray = App.get_running_app().camera_tray()
             told += [f"Dice read in {tray.words()}"] * (not tray.whole)
             told += [getattr(self.feed(), "mains_note", "")]
-            told += [self.clipped_note()]
             self.note = " ".join(f"{line[:1].upper()}{line[1:]}." for line in told if line)
+            # Read off Kivy's thread: a café's deck of photos takes a moment, and the screen would freeze on entering.
+            threading.Thread(target=self._look_for_clipped, args=(self.note,), name="camera-clipped",
+                             daemon=True).start()
             self._taught.clear()  # a new visit: what was taught in the last one is not this owner's slip
             self.can_take_back = False
         self._told_away = False
@@ -172,15 +174,26 @@ class CameraScreen(UprightScreen):
         self.show_frame(0)
         self._clock = Clock.schedule_interval(self.show_frame, PREVIEW_SECONDS)
 
-    @staticmethod
-    def clipped_note() -> str:
+    def _look_for_clipped(self, entry: str) -> None:
         """Which cards to teach again, their photos stored clipped by an older version (`card_reader.
-        stored_clipped`), or "": the owner teaching here had no word of it, and the table read them on."""
+        stored_clipped`), added to the note ``entry`` while it stands: the owner teaching here had no word of them,
+        and the table read them on. On a thread of its own; nothing escapes it."""
         from vision.card_reader import clipped_photos, clipped_words
         from vision.taught import default_taught_dir
 
-        clipped = clipped_photos(default_taught_dir())
-        return clipped_words(None, clipped) if clipped else ""
+        try:
+            clipped = clipped_photos(default_taught_dir())
+        except Exception:  # a word the screen can do without: never a thread's traceback instead
+            log.exception("looking for clipped card photos failed")
+            return
+        if clipped:
+            said = clipped_words(None, clipped)
+            Clock.schedule_once(lambda _dt: self._tell_clipped(entry, f"{said[:1].upper()}{said[1:]}."))
+
+    def _tell_clipped(self, entry: str, said: str) -> None:
+        """Added to the note only while it is still the one said on entering: an answer since is not covered."""
+        if self._here and self.note == entry and not self.teaching:
+            self.note = f"{entry} {said}" if entry else said
 
     def on_note(self, _screen: Any, note: str) -> None:
         """Kept here, not in the .kv: Kivy never re-ran the .kv's `root.note.startswith(...)`, so every
