@@ -104,18 +104,18 @@ def clipped_colour_share(card: np.ndarray, at: int = CLIPPED_COLOUR_AT) -> float
     return float((some & (card.min(2) < CLIPPED_AT)).mean()) if card.size else 0.0
 
 
-# Before session 58 the teach step clipped a stored photo at 255 right after dividing it by the board's white
+# Until session 57 the teach step clipped a stored photo at 255 right after dividing it by the board's white
 # (`card_reader.taught_image`), and the photos stay so on disk. A photo stored since is lowered until at most 1% of
 # it passes 250, so no more than 1% of it can lie at 255 (0.3% at most on 36 photos of the house, mint and grey decks
 # taught under a lamp, in uneven light and in bright light); of the same photos stored the old way, mint ones held
-# 0.2 to 0.65 of their pixels at 255 in one colour and under CLIPPED_AT in another, and those of 0.31 or more were
-# read wrong surely, or drew their look-alikes' slots (docs/vision.md). A photo with more than STORED_CLIPPED_SHARE so
-# clipped is named as one to teach again (`stored_clipped`).
+# 0.2 to 0.65 of their pixels at 255 in one colour and under CLIPPED_AT in another, and 6 of the 12 were read wrong
+# surely, or drew their look-alikes' slots, on 8 board photos read again: all of them at 0.31 or more
+# (docs/vision.md). A photo with more than STORED_CLIPPED_SHARE so clipped is named as one to teach again.
 STORED_CLIPPED_SHARE = 0.1
 
 
 def stored_clipped(photo: np.ndarray) -> bool:
-    """Whether a taught photo (BGR, as stored) was clipped by the teach step of before session 58, its hue lost."""
+    """Whether a taught photo (BGR, as stored) was clipped by the teach step before session 57's fix, its hue lost."""
     return clipped_colour_share(photo, 255) > STORED_CLIPPED_SHARE
 
 
