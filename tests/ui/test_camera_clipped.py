@@ -55,7 +55,6 @@ def test_a_long_answer_scrolls_in_two_lines_and_leaves_the_teach_controls_where_
     board, _folder = taught_by_an_older_version(tmp_path, monkeypatch)
     screen = open_camera(launch(camera=frames(tmp_path / "camera", cv2.imread(str(board)))))
     assert until(lambda: screen.live and "again" in screen.note)  # the photos to teach again, said first
-    picture = screen.ids.preview.norm_image_size[1]
     screen.ids.slot.text, screen.ids.card.text = "6", "P29"  # P33 lies there: a slip, and clipped photos besides
     said = teach(screen, "teach_card")
     advance(3)
@@ -63,7 +62,8 @@ def test_a_long_answer_scrolls_in_two_lines_and_leaves_the_teach_controls_where_
     note, view = screen.ids.note, screen.ids.note_scroll
     assert note.height > 3 * view.height / 2 and view.scroll_y == 1, "the rest scrolls, its start in view"
     assert faults(screen) == []
-    assert screen.ids.preview.norm_image_size[1] == picture, "the picture keeps its size"
+    # Not squeezed to a strip (45 px); the line under it grows when the folder of frames has played to its end.
+    assert screen.ids.preview.norm_image_size[1] >= 120, screen.ids.preview.norm_image_size
     view.scroll_y = 0
     screen.note = "Not taught: slot 13 is not on the board; its slots are 1, 2, 3."
     advance(3)
