@@ -318,6 +318,8 @@ def _set_aside_clipped(reader: CardReader, folder: Path, card_id: str) -> tuple[
         kept = unused_name(folder / f"{name}.clipped")
         try:
             os.rename(folder / name, kept)
+        except FileNotFoundError:  # set aside or taken back by another step since the reader read it in
+            continue
         except OSError as error:
             said.append(f"{name}, stored clipped by an older version, could not be set aside "
                         f"({error.strerror or error}): move it out of {folder} by hand")
