@@ -244,7 +244,7 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
             path = reader.save_taught(folder, card_id, image)
         except (OSError, ValueError) as error:
             raise _cannot_write(folder, error) from None
-        aside, clipped = _set_aside_clipped(reader, folder, card_id)
+        aside, clipped = _set_aside_clipped(reader, folder, card_id, path)
     homography = reader.finder.homography(as_bgr(frame))  # found again: `teach` keeps its own to itself
     across = small_slots(reader.slot_outlines(homography)) if homography is not None else None
     advice = (
@@ -303,17 +303,21 @@ def _slip_taught_before(frame: np.ndarray, slot: int, card_id: str, other: str, 
         return None
 
 
-def _set_aside_clipped(reader: CardReader, folder: Path, card_id: str) -> tuple[list[str], list[str]]:
+def _set_aside_clipped(reader: CardReader, folder: Path, card_id: str, new: Path) -> tuple[list[str], list[str]]:
     """Set aside the photos of ``card_id`` an older teach step stored clipped (`CardReader.taught_clipped`), now that
     it is taught again: what was set aside (or could not be), in words, and the clipped photos of other cards left.
 
     Kept beside the new photo, a clipped one was read still and still said to be taught again, however often
     the café taught it. It is renamed ``P07__0.png.clipped``, which the reader passes over, never deleted.
+    ``new``, the photo just stored, is never taken for one: a clipped photo removed since the reader read it in
+    leaves its name free for the new photo.
     """
     said, others = [], []
     for name in reader.taught_clipped:
         if photo_card(name) != card_id:
             others.append(name)
+            continue
+        if name == new.name:
             continue
         kept = unused_name(folder / f"{name}.clipped")
         try:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import vision.card_reader
+import vision.teaching
 from tests.vision.test_cafe_cards_robust import MINT, camera_view, photo, printed_board
 from tests.vision.test_teach_clipped import LAMP_OVER_THE_MIDDLE
 from vision.card_looks import stored_clipped
@@ -113,3 +114,25 @@ def test_the_table_is_told_which_cards_to_teach_again_and_reads_on(
     assert [o.detail for o in told if isinstance(o, LinkChanged) and o.detail.startswith("teach ")] == [
         CardReader(taught_dir=folder).clipped_problem]
     assert any(isinstance(o, CardsSeen) for o in told)  # not refused: read on with them
+
+
+def test_a_clipped_photo_gone_since_it_was_read_in_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Taken back by the command line while the camera screen taught the card: the new photo took its free name
+    and was set aside in its place."""
+    board, folder = taught_by_an_older_version(tmp_path, monkeypatch)
+    made = vision.teaching.CardReader
+
+    def read_in_then_gone(*args: object, **kwargs: object) -> CardReader:
+        reader = made(*args, **kwargs)
+        (folder / "P29__0.png").unlink(missing_ok=True)
+        return reader
+
+    monkeypatch.setattr(vision.teaching, "CardReader", read_in_then_gone)
+    taught = teach_card(cv2.imread(str(board)), 1, "P29", folder)
+    assert "P29__0.png" not in taught.advice and "by hand" not in taught.advice, taught.advice
+    assert "teach P15, P17, P33 again" in taught.advice
+    # The new photo took the freed name P29__0.png, and was set aside in its place as clipped.
+    assert taught.path == folder / "P29__0.png" and taught.path.is_file()
+    assert not (folder / "P29__0.png.clipped").exists()
