@@ -23,6 +23,7 @@ from companion.errors import CompanionError
 from companion.paths import unused_name
 from companion.registry import create
 from vision.card_catalogue import catalogue_from_data
+from vision.card_looks import stored_clipped
 from vision.card_reader import EMPTY, CardCovered, CardReader, clipped_words, unfit_photo
 from vision.frames import as_bgr, colourless, image_file, unusable_text
 from vision.markers import in_view_text
@@ -317,7 +318,8 @@ def _set_aside_clipped(reader: CardReader, folder: Path, card_id: str, new: Path
         if photo_card(name) != card_id:
             others.append(name)
             continue
-        if name == new.name:
+        image = image_file(folder / name) if name != new.name else None
+        if image is None or not stored_clipped(image):  # looked at again under the lock: another's photo since?
             continue
         kept = unused_name(folder / f"{name}.clipped")
         try:

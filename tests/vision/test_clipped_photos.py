@@ -136,3 +136,27 @@ def test_a_clipped_photo_gone_since_it_was_read_in_is_passed_over(
     # The new photo took the freed name P29__0.png, and was set aside in its place as clipped.
     assert taught.path == folder / "P29__0.png" and taught.path.is_file()
     assert not (folder / "P29__0.png.clipped").exists()
+
+
+def test_a_photo_taught_since_under_a_clipped_ones_name_is_not_set_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clipped P29__0.png taken back, and P29 taught again from elsewhere, while this teach step looked: the
+    name the reader read in as clipped holds a good photo now, which is kept."""
+    board, folder = taught_by_an_older_version(tmp_path, monkeypatch)
+    good = tmp_path / "good.png"
+    made = vision.teaching.CardReader
+
+    def read_in_then_replaced(*args: object, **kwargs: object) -> CardReader:
+        reader = made(*args, **kwargs)
+        monkeypatch.setattr(vision.teaching, "CardReader", made)  # the other step's teach is a plain one
+        (folder / "P29__0.png").unlink()
+        teach_card(cv2.imread(str(board)), 1, "P29", tmp_path / "elsewhere")
+        (tmp_path / "elsewhere" / "P29__0.png").rename(good)
+        (folder / "P29__0.png").write_bytes(good.read_bytes())
+        return reader
+
+    monkeypatch.setattr(vision.teaching, "CardReader", read_in_then_replaced)
+    taught = teach_card(cv2.imread(str(board)), 1, "P29", folder)
+    assert taught.path == folder / "P29__1.png" and "P29__0.png" not in taught.advice, taught.advice
+    assert (folder / "P29__0.png").read_bytes() == good.read_bytes()
