@@ -22,6 +22,7 @@ from typing import Any
 from companion.errors import JournalDamaged, JournalForeign, JournalInUse, JournalUnavailable
 from companion.paths import unused_name
 from companion.registry import title_of
+from companion.wal import beside_damage
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -333,9 +334,15 @@ def _read_only_queries(path: str | Path) -> tuple[str, ...]:
 
     With a WAL beside it (the service running, a power cut) its committed
     steps are read through it; without one, the file is read as immutable,
-    which creates no -wal or -shm beside it (nor needs to, in a read-only folder).
+    which creates no -wal or -shm beside it (nor needs to, in a read-only folder). Nor through a WAL beside
+    a main file of 0 bytes: SQLite deletes such a log even on a read-only connection, and a damaged journal
+    lost it before it could be set aside.
     """
-    return ("mode=ro", "immutable=1") if Path(f"{path}-wal").exists() else ("immutable=1",)
+    main, wal = Path(path), Path(f"{path}-wal")
+    with suppress(OSError):
+        if wal.exists() and main.stat().st_size > 0:
+            return ("mode=ro", "immutable=1")
+    return ("immutable=1",)
 
 
 def _connect_read_only(path: str | Path, query: str) -> sqlite3.Connection:
@@ -461,6 +468,9 @@ class Journal:
             text = _text_not_journal(where)
             if text is not None:
                 raise JournalForeign(f"{where} {text}, so it is left as it is")
+            beside = beside_damage(where)  # before SQLite opens it: it would pass over the log, or delete it
+            if beside is not None:
+                raise JournalDamaged(f"{where} cannot be read as a journal: {beside}")
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
@@ -529,6 +539,9 @@ class Journal:
         text = _text_not_journal(Path(path))
         if text is not None:
             raise JournalForeign(f"{path} {text}, so it is left as it is")
+        beside = beside_damage(Path(path))
+        if beside is not None:
+            raise JournalDamaged(f"{path} cannot be read as a journal: {beside}")
         failure = "no way to open it read-only"
         for query in _read_only_queries(path):
             db = None

@@ -326,3 +326,89 @@ def test_a_page_of_spoilt_cells_is_named_by_its_first_fault_not_all_hundred(tmp_
     assert session is None and "cannot be read as a journal: On tree page" in note
     assert re.search(r"Offset 65535 out of range [\d.]+ \(and \d\d more faults\)\. It is kept as journal", note), note
     assert note.count("On tree page") == 1 and len(note) < 400, note
+
+
+def cut_power_mid_game(path: Path, at: Path) -> Session:
+    """A journal as a power cut leaves it at ``at``: 4 steps made before a restart (in the main file),
+    6 more since (only in its -wal, which the restart's clean close had folded in and begun again)."""
+    blackpool_journal(path, steps=4)
+    journal = Journal(path)
+    session = Session.resume(journal)
+    for _ in range(6):
+        session.act(session.legal()[0])
+    at.mkdir()
+    for suffix in ("", "-wal", "-shm"):  # the files as they are on the card while the table runs
+        shutil.copy(f"{path}{suffix}", at / f"{path.name}{suffix}")
+    journal.close()
+    return session
+
+
+@pytest.mark.parametrize("offset", range(32))
+def test_a_wal_header_damaged_in_any_byte_is_set_aside_saying_what_was_lost(tmp_path: Path, offset: int) -> None:
+    """SQLite passes over a WAL whose header fails its checks (magic, version, page size, checksum) and
+    the table resumed 4 steps in, not 10, without a word; the log was gone at the first clean close."""
+    played = cut_power_mid_game(tmp_path / "live.sqlite3", tmp_path / "card")
+    path = tmp_path / "card" / "live.sqlite3"
+    wal = Path(f"{path}-wal")
+    damaged = bytearray(wal.read_bytes())
+    damaged[offset] ^= 0x10
+    wal.write_bytes(damaged)
+
+    journal, session, note = open_table(path)
+    assert "cannot be read as a journal: its write-ahead log (live.sqlite3-wal) is damaged (" in note, note
+    assert "the last 6 writes in it (a step or a new game each), which SQLite would have passed over" in note
+    assert "It is kept as live.sqlite3.damaged-" in note
+    assert "The game in progress (Blackpool, 4 steps) was read from it and goes on." in note
+    assert session is not None and session.log == played.log[:4]
+    kept = [p for p in path.parent.iterdir() if p.name.startswith("live.sqlite3.damaged-")]
+    assert [p.read_bytes() for p in kept if p.name.endswith("-wal")] == [bytes(damaged)]  # for recovery by hand
+    session.act(session.legal()[0])
+    journal.close()
+    assert len(Session.resume(Journal(path)).log) == 5  # the new journal goes on from there
+
+
+def test_a_wal_header_damaged_after_its_frames_were_copied_loses_nothing_and_says_nothing(tmp_path: Path) -> None:
+    """A log whose every write is already in the main file loses nothing when passed over (a header torn
+    as the log was begun again): no note, no file set aside."""
+    path = tmp_path / "live.sqlite3"
+    blackpool_journal(path, steps=4)
+    journal = Journal(path)
+    session = Session.resume(journal)
+    for _ in range(6):
+        session.act(session.legal()[0])
+    journal._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    card = tmp_path / "card"
+    card.mkdir()
+    for suffix in ("", "-wal"):
+        shutil.copy(f"{path}{suffix}", card / f"{path.name}{suffix}")
+    journal.close()
+    with open(card / "live.sqlite3-wal", "r+b") as file:
+        file.write(b"\x00" * 8)
+
+    _journal, resumed, note = open_table(card / "live.sqlite3")
+    assert note == "" and resumed is not None and resumed.log == session.log
+    assert not [p for p in card.iterdir() if ".damaged-" in p.name]
+
+
+def test_a_main_file_cut_to_nothing_beside_its_wal_is_set_aside_not_begun_empty(tmp_path: Path) -> None:
+    """SQLite deletes the WAL beside a main file of 0 bytes and began an empty journal without a word,
+    even when only reading it (export): the table's games were gone and nothing said so."""
+    cut_power_mid_game(tmp_path / "live.sqlite3", tmp_path / "card")
+    path = tmp_path / "card" / "live.sqlite3"
+    path.write_bytes(b"")
+    wal = Path(f"{path}-wal").read_bytes()
+
+    with pytest.raises(JournalDamaged, match="it is empty"):
+        Journal.for_reading(path)
+    assert Path(f"{path}-wal").read_bytes() == wal  # export read nothing and deleted nothing
+
+    journal, session, note = open_table(path)
+    assert session is None
+    assert f"cannot be read as a journal: it is empty (0 bytes) beside a write-ahead log of {len(wal)} bytes" in note
+    assert "It is kept as live.sqlite3.damaged-" in note and "a new journal is begun" in note
+    kept = [p for p in path.parent.iterdir() if p.name.startswith("live.sqlite3.damaged-")]
+    assert [p.read_bytes() for p in kept if p.name.endswith("-wal")] == [wal]
+    fresh = Session.new("blackpool", ["red", "blue"], journal=journal)  # the table still starts and plays
+    fresh.act(fresh.legal()[0])
+    journal.close()
+    assert len(Session.resume(Journal(path)).log) == 1
