@@ -1,7 +1,8 @@
 """A journal's write-ahead log read from its bytes, before SQLite opens it and can pass over what it lost.
 
-SQLite treats a WAL whose header fails its checks as empty, and deletes the
-WAL beside a main file of 0 bytes: both in silence, and both at open, so a
+SQLite treats a WAL whose header fails its checks as empty, stops reading it
+at the first frame that fails its checksum, and deletes the WAL beside a main
+file of 0 bytes: all in silence, and all at open, so a
 card that garbled the log's first bytes (or lost the main file's pages) had
 the table resume an older position, or none, with the evidence gone by the
 time anyone looked. The checks follow SQLite's file-format document
@@ -13,6 +14,7 @@ commit" is not 0 ends a transaction.
 
 from __future__ import annotations
 
+import sqlite3
 import struct
 from pathlib import Path
 
@@ -21,6 +23,7 @@ WAL_VERSION = 3007000
 WAL_HEADER_BYTES = 32
 FRAME_HEADER_BYTES = 24
 PAGE_SIZES = frozenset(1 << shift for shift in range(9, 17))  # 512 ... 65536
+WAL_INDEX_MX_FRAME_AT = 16  # the -shm's header: how many frames SQLite found whole
 DB_PAGE_SIZE_AT = 16  # where the main file's header keeps its page size (1 meaning 65536)
 
 
@@ -61,42 +64,43 @@ def _main_page_size(main: Path) -> int | None:
     return size if size in PAGE_SIZES else None
 
 
-def _transactions(wal: bytes, page_size: int) -> list[dict[int, bytes]]:
-    """The committed transactions of the log's current run, each as the pages it wrote, in order.
+def _transactions(wal: bytes, page_size: int, salts: bytes) -> list[tuple[int, dict[int, bytes]]]:
+    """The committed transactions of the log's run marked by ``salts``: each as its commit frame's number and
+    the pages it wrote, in order.
 
-    The header may be what is damaged, so the run is told by the salts of
-    frame 1 (every frame of a run carries them) rather than the header's; a
-    frame that is cut short or carries other salts ends it, and frames after
-    the last commit (a transaction cut off by a power cut) are left out.
+    Every frame of a run carries its salts, so frames with others (of an
+    older run, or damaged) are passed by and the run read on to the end of
+    the file; frames after the last commit (a transaction cut off by a power
+    cut) are left out.
     """
     frame = FRAME_HEADER_BYTES + page_size
-    salts = wal[WAL_HEADER_BYTES + 8 : WAL_HEADER_BYTES + 16]
-    done: list[dict[int, bytes]] = []
+    done: list[tuple[int, dict[int, bytes]]] = []
     pending: dict[int, bytes] = {}
-    for at in range(WAL_HEADER_BYTES, len(wal) - frame + 1, frame):
+    for number, at in enumerate(range(WAL_HEADER_BYTES, len(wal) - frame + 1, frame), start=1):
         page, size_after = struct.unpack(">2I", wal[at : at + 8])
         if wal[at + 8 : at + 16] != salts or page == 0:
-            break
+            continue
         pending[page] = wal[at + FRAME_HEADER_BYTES : at + frame]
         if size_after:
-            done.append(pending)
+            done.append((number, pending))
             pending = {}
     return done
 
 
-def writes_missing(main: Path, wal: bytes, page_size: int) -> int:
-    """How many of the log's committed transactions the main file lacks: the ones a passed-over log loses.
+def writes_missing(main: Path, transactions: list[tuple[int, dict[int, bytes]]], page_size: int, read: int) -> int:
+    """How many of the log's committed transactions neither SQLite reads (those up to frame ``read``) nor the
+    main file holds: the ones lost when SQLite opens the journal.
 
     A checkpoint copies the log's transactions, oldest first, into the main
-    file; the count is of those after the last one whose pages (with all
-    before it) the main file already holds.
+    file; those up to the last one whose pages (with all before it) the main
+    file already holds are not lost, whatever became of the log.
     """
-    transactions = _transactions(wal, page_size)
+    kept = sum(1 for commit, _pages in transactions if commit <= read)
     differing: set[int] = set()
     copied = 0
     try:
         with main.open("rb") as file:
-            for number, pages in enumerate(transactions, start=1):
+            for number, (_commit, pages) in enumerate(transactions, start=1):
                 for page, image in pages.items():
                     file.seek((page - 1) * page_size)
                     if file.read(page_size) == image:
@@ -106,8 +110,30 @@ def writes_missing(main: Path, wal: bytes, page_size: int) -> int:
                 if not differing:
                     copied = number
     except OSError:
-        return len(transactions)
-    return len(transactions) - copied
+        return len(transactions) - kept
+    return len(transactions) - max(kept, copied)
+
+
+def frames_sqlite_reads(main: Path) -> int | None:
+    """How many of the log's frames SQLite takes as written (``mxFrame`` in the WAL-index header of the
+    ``-shm``, after a read-only look has rebuilt it from the log), or None when it cannot be told.
+
+    SQLite stops at the first frame that fails its checksum: every frame
+    after it is passed over, committed or not.
+    """
+    try:
+        db = sqlite3.connect(f"{main.absolute().as_uri()}?mode=ro", uri=True)
+        try:
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            with Path(f"{main}-shm").open("rb") as file:
+                index = file.read(WAL_INDEX_MX_FRAME_AT + 4)
+        finally:
+            db.close()
+    except (sqlite3.Error, OSError):
+        return None
+    if len(index) < WAL_INDEX_MX_FRAME_AT + 4:
+        return None
+    return int(struct.unpack_from("=I", index, WAL_INDEX_MX_FRAME_AT)[0])  # in the machine's byte order
 
 
 def beside_damage(main: Path) -> str | None:
@@ -115,7 +141,11 @@ def beside_damage(main: Path) -> str | None:
 
     A WAL with a damaged header is reported only when the main file lacks
     some of the transactions in it: a header torn by a power cut while the
-    log was being begun again holds only what was already copied.
+    log was being begun again holds only what was already copied. A frame
+    SQLite stops at is damage, not a power cut, only when two commits or
+    more follow it: each commit is synced (``synchronous=FULL``) before the
+    next write begins, so the frame was written whole once. A damaged frame
+    in the last write alone looks like that write cut off, and is left so.
     """
     wal_path = Path(f"{main}-wal")
     try:
@@ -127,14 +157,26 @@ def beside_damage(main: Path) -> str | None:
                 size = wal_path.stat().st_size
                 return (f"it is empty (0 bytes) beside a write-ahead log of {size} bytes ({wal_path.name}): "
                         "the journal's own pages are gone, with every game in it")  # fmt: skip
-            if fault is None:  # a header alone is all SQLite writes before the first frame: nothing in it yet
-                return None
             file.seek(0)
             wal = file.read()
     except OSError:  # no WAL (the journal was closed cleanly) or no main file: SQLite's own errors say the rest
         return None
     page_size = _main_page_size(main)
-    lost = writes_missing(main, wal, page_size) if page_size else None
+    if page_size is None:
+        return None if fault is None else _lost_note(wal_path, fault, None)
+    if fault is not None:  # the header may be what is damaged: the run is told by frame 1's salts
+        transactions = _transactions(wal, page_size, wal[WAL_HEADER_BYTES + 8 : WAL_HEADER_BYTES + 16])
+        return _lost_note(wal_path, fault, writes_missing(main, transactions, page_size, read=0))
+    transactions = _transactions(wal, page_size, wal[16:24])
+    read = frames_sqlite_reads(main)
+    if read is None or sum(1 for commit, _pages in transactions if commit > read) < 2:
+        return None  # one write at most past what SQLite reads: the one a power cut may have cut off
+    fault = f"frame {read + 1} or one soon after fails its checksum, and writes made later follow it"
+    return _lost_note(wal_path, fault, writes_missing(main, transactions, page_size, read))
+
+
+def _lost_note(wal_path: Path, fault: str, lost: int | None) -> str | None:
+    """The note's words for a damaged log, or None when it held nothing the main file lacks."""
     if lost == 0:
         return None
     what = ("some of its last writes" if lost is None else

@@ -412,3 +412,44 @@ def test_a_main_file_cut_to_nothing_beside_its_wal_is_set_aside_not_begun_empty(
     fresh.act(fresh.legal()[0])
     journal.close()
     assert len(Session.resume(Journal(path)).log) == 1
+
+
+FRAME = 24 + 4096  # a frame of the WAL: its header, then one page
+
+
+@pytest.mark.parametrize("offset", [*range(32, 32 + 24), 32 + 24 + 7, 32 + FRAME - 1, 32 + 4 * FRAME + 1000])
+def test_a_damaged_frame_with_writes_after_it_is_set_aside_saying_what_was_lost(tmp_path: Path, offset: int) -> None:
+    """SQLite stops reading the WAL at the first frame that fails its checksum: a byte gone wrong in an early
+    frame dropped every step after it in silence. Steps made after it prove it was written whole once."""
+    cut_power_mid_game(tmp_path / "live.sqlite3", tmp_path / "card")
+    path = tmp_path / "card" / "live.sqlite3"
+    wal = Path(f"{path}-wal")
+    damaged = bytearray(wal.read_bytes())
+    assert len(damaged) == 32 + 12 * FRAME  # two frames a step
+    damaged[offset] ^= 0x10
+    wal.write_bytes(damaged)
+
+    journal, session, note = open_table(path)
+    assert session is not None and len(session.log) < 10
+    lost = 10 - len(session.log)
+    assert "cannot be read as a journal: its write-ahead log (live.sqlite3-wal) is damaged (frame " in note, note
+    named = lost + 1 if offset in range(36, 40) else lost  # a damaged commit mark makes frame 1 look a write
+    assert f"the last {named} writes in it (a step or a new game each), which SQLite would have passed over" in note
+    assert f"The game in progress (Blackpool, {len(session.log)} steps) was read from it and goes on." in note
+    kept = [p for p in path.parent.iterdir() if p.name.startswith("live.sqlite3.damaged-")]
+    assert [p.read_bytes() for p in kept if p.name.endswith("-wal")] == [bytes(damaged)]
+    journal.close()
+
+
+def test_a_power_cut_mid_frame_resumes_the_last_whole_step_without_a_note(tmp_path: Path) -> None:
+    """A step cut off by a power cut was never announced: losing it is right, and says nothing."""
+    played = cut_power_mid_game(tmp_path / "live.sqlite3", tmp_path / "card")
+    path = tmp_path / "card" / "live.sqlite3"
+    wal = Path(f"{path}-wal")
+    torn = bytearray(wal.read_bytes())[: 32 + 11 * FRAME + 1000]  # the last step's commit frame cut short
+    torn[32 + 10 * FRAME + 24 :] = bytes(range(256)) * (len(torn) // 256) + bytes(len(torn) % 256)
+    del torn[32 + 11 * FRAME + 1000 :]
+    wal.write_bytes(torn)
+
+    _journal, session, note = open_table(path)
+    assert note == "" and session is not None and session.log == played.log[:9]
