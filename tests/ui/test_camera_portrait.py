@@ -232,3 +232,39 @@ def test_the_camera_screen_is_sized_for_a_finger_and_readable_on_a_portrait_scre
     assert not found, f"at {size[0]}x{size[1]}:\n" + "\n".join(found)
     assert screen.ids.frame.width >= Window.width * 0.96
     screen.ids.slot._dropdown.dismiss()
+
+
+TOUCH_DISPLAY_2 = (720, 1280)  # the Pi Touch Display 2 upright: 7 inch, about 210 px an inch, a 9 mm finger 74 px
+
+
+def test_on_the_touch_display_2_upright_the_camera_screen_is_sized_as_the_table_beside_it(
+    launch: Any, tmp_path: Path, window_size: Any
+) -> None:
+    """At 720x1280 the screen took app.u, the width's (0.9): 54 px rows and 18 px words, where the table on the
+    same display has 72 px choices and 24 px words (its unit 1.2), and a band 300 px high left empty under the
+    teach controls. In the table's unit its rows are the table's choices' height, its words no smaller, and the
+    picture still spans the width at its own proportions with everything under it in the window."""
+    app, screen = on_camera(launch, tmp_path)
+    landscape = landscape_buttons(screen)
+    in_portrait(screen, TOUCH_DISPLAY_2, window_size)
+    app.show("table")  # a screen takes the window's size while it shows
+    advance(3)
+    table_u = app.root.get_screen("table").u
+    screen = open_camera(app)
+    choice, smallest_text = table_u * 60, table_u * 20  # a TableChoice's height; the table's smallest words upright
+    assert (choice, smallest_text) == (pytest.approx(72), pytest.approx(24))
+    screen.note = "Taught P05 from slot 3."
+    advance(3)
+    buttons = {name: screen.ids[name].height for name in BUTTONS}
+    low = {name: round(height) for name, height in buttons.items() if height < choice - 1}
+    assert not low, f"rows lower than the table's {choice:.0f} px choices: {low}"
+    texts = [w for w in seen(screen) if isinstance(w, Label)]
+    small = [f"{w.text[:30]!r} {w.font_size:.0f} px" for w in texts if w.font_size < smallest_text - 0.5]
+    assert not small, small
+    found = faults(screen) + small_buttons(screen, landscape, table_u) + [text for w in texts if (text := cut(w))]
+    assert not found, "\n".join(found)
+    shown = screen.ids.preview.norm_image_size
+    assert shown[0] >= Window.width * 0.96 and shown[1] == pytest.approx(shown[0] * 3 / 4, abs=1), shown
+    boxes = areas(screen)
+    empty = boxes["note"][1] - boxes["bottom bar"][3]  # the band between the last control and the bottom bar
+    assert empty < Window.height * 0.1, f"{empty:.0f} px left empty above the bottom bar"
