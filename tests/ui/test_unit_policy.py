@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import contextlib
 import os
 import signal
 import socket
@@ -66,20 +67,21 @@ def test_the_setup_makes_the_cafe_folder_the_unit_names() -> None:
     assert made and '-o "$USER_NAME"' in made[0]
 
 
-# The kiosk as the unit runs it, whose main loop then hangs three seconds after its first tick (Kivy's clock
-# counts a delay from its last tick, before the loop from the import: the hang came 0.4 s after READY on a
-# machine that took 2.6 s to start, with one ping between).
+# The kiosk as the unit runs it, whose main loop hangs once the test has had its pings and asks for it by a
+# file (HANG; the loop writes HANG + "ed" as it hangs). A hang timed from the first tick had to come late enough
+# for pings first on a loaded machine (6 s, all of it waited; at 3 s it came 0.4 s after READY on a machine that
+# took 2.6 s to start, with one ping between).
 HANGING_KIOSK = """
-import argparse, time
+import argparse, os, time
 from ui.cli import _prepare_kivy, build_app
 _prepare_kivy(800, 480, offscreen=True)
 from kivy.clock import Clock
 app = build_app(argparse.Namespace(journal=None, new=False, buttons="none", dice_sensor=None, camera=None), kiosk=True)
-first_tick = []
 def stuck_in_the_main_loop(_dt):
-    first_tick[:] = first_tick or [time.monotonic()]
-    while time.monotonic() - first_tick[0] >= 6:  # late enough for pings first on a loaded machine
-        time.sleep(0.1)
+    if os.path.exists(os.environ["HANG"]):
+        open(os.environ["HANG"] + "ed", "w").close()
+        while True:
+            time.sleep(0.1)
 Clock.schedule_interval(stuck_in_the_main_loop, 0.1)
 app.run()
 """
@@ -94,7 +96,7 @@ def test_a_hung_screen_stops_the_watchdog_pings_and_its_kill_logs_where_it_hung(
         **os.environ, **python_env,
         "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "KIVY_HOME": str(tmp_path / "kivy"), "SDL_VIDEODRIVER": "offscreen",
-        "NOTIFY_SOCKET": str(notify), "WATCHDOG_USEC": "1000000",
+        "NOTIFY_SOCKET": str(notify), "WATCHDOG_USEC": "1000000", "HANG": str(tmp_path / "hang"),
     }
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
         server.bind(str(notify))
@@ -105,7 +107,15 @@ def test_a_hung_screen_stops_the_watchdog_pings_and_its_kill_logs_where_it_hung(
             while b"READY=1" not in server.recv(256):
                 pass
             pings = 0
-            server.settimeout(4)  # pings every 0.5 s until the hang at 6 s; none for 4 s after it
+            while pings < 2:  # pings every 0.5 s from the main loop
+                pings += server.recv(256) == b"WATCHDOG=1"
+            (tmp_path / "hang").touch()  # the main loop hangs at its next tick
+            server.settimeout(0.1)
+            while not (tmp_path / "hanged").exists():
+                assert app.poll() is None, app.stderr.read()
+                with contextlib.suppress(TimeoutError):
+                    server.recv(256)
+            server.settimeout(2)  # none for 2 s (4 pings' time) after the hang
             try:
                 while True:
                     if server.recv(256) == b"WATCHDOG=1":
