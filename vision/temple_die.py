@@ -517,6 +517,27 @@ def _arrays(values: object, shape: tuple[int, ...], where: str, top: float | Non
     return arrays
 
 
+def teachable(face: TopFace | None) -> bool:
+    """A face found with a value made out, and no glare or shadow's edge that may lie on it (`teach`)."""
+    return face is not None and not face.blank and face.glare <= GLARE_SHARE and not face.shadow_edge
+
+
+@functools.cache
+def rendered_faces(seed: int, per_face: int) -> tuple[tuple[TopFace, str, str], ...]:
+    """The rendered faces `TempleDieReader.teach` takes, sampled, with their value and colour: the same on every
+    call, since the renders are seeded, so made once (each reader learns copies of them)."""
+    taught = []
+    rng = np.random.default_rng(seed)
+    for value in TEMPLE_VALUES:
+        for colour in FACE_COLOURS:
+            for _ in range(per_face):
+                img, _ = render_temple_die(rng, value, colour, size=(320, 240), edge=float(rng.uniform(45, 60)))
+                face = top_face(img)
+                if teachable(face):
+                    taught.append((face, value, colour))
+    return tuple(taught)
+
+
 def rotations(glyph: np.ndarray) -> np.ndarray:
     centre = (GLYPH_SIZE / 2, GLYPH_SIZE / 2)
     out = [
@@ -541,14 +562,14 @@ class TempleDieReader:
 
     @classmethod
     def from_renders(cls, seed: int = 20, per_face: int = 3) -> TempleDieReader:
-        """A reader taught with rendered faces: what works before a café teaches its own die."""
+        """A reader taught with rendered faces: what works before a café teaches its own die.
+
+        The faces are rendered and sampled once per process (`rendered_faces`, about 2.5 s of CPU here, far more
+        on a Pi): every reader made after, as when the feed switches back to the die, is taught them at once.
+        """
         reader = cls()
-        rng = np.random.default_rng(seed)
-        for value in TEMPLE_VALUES:
-            for colour in FACE_COLOURS:
-                for _ in range(per_face):
-                    img, _ = render_temple_die(rng, value, colour, size=(320, 240), edge=float(rng.uniform(45, 60)))
-                    reader.teach(img, value, colour)
+        for face, value, colour in rendered_faces(seed, per_face):
+            reader.learn(TopFace(face.die, face.bgr.copy(), face.glyph.copy()), value, colour)
         return reader
 
     def teach(self, frame: np.ndarray, value: str, colour: str) -> bool:
@@ -556,7 +577,7 @@ class TempleDieReader:
         value could be made out on its top face, or glare or a shadow's edge may lie on it."""
         face_name(value, colour)  # refused before the frame is looked at, whatever it shows
         face = top_face(frame)
-        if face is None or face.blank or face.glare > GLARE_SHARE or face.shadow_edge:
+        if not teachable(face):
             return False
         self.learn(face, value, colour)
         return True

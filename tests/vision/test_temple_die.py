@@ -271,3 +271,29 @@ def test_a_card_with_a_white_letter_beside_the_board_is_asked_about_not_taken(ta
     rng = np.random.default_rng(4)
     readings = [reading for _ in range(12) for reading in taught.read(lying_beside_the_board(rng, "card"))]
     assert all(reading.confidence < CONFIRM_BELOW for reading in readings), readings
+
+
+def test_the_rendered_faces_are_made_once_and_each_reader_learns_its_own_copy(monkeypatch) -> None:
+    """Each reader of the rendered die rendered and sampled its 48 faces again, about 2.5 s of CPU (the feed
+    switching back to the die, each `watch`); now a later one is taught the faces the first sampled, as it would
+    have sampled them, and a reader taught more never changes another's."""
+    import vision.temple_die as temple_die
+
+    taught_one_by_one = TempleDieReader()
+    rng = np.random.default_rng(5)
+    for value in TEMPLE_VALUES:
+        for colour in ("red", "white"):
+            img, _ = render_temple_die(rng, value, colour, size=(320, 240), edge=float(rng.uniform(45, 60)))
+            taught_one_by_one.teach(img, value, colour)
+    first = TempleDieReader.from_renders(seed=5, per_face=1)
+    monkeypatch.setattr(temple_die, "render_temple_die", lambda *_a, **_k: pytest.fail("rendered again"))
+    second = TempleDieReader.from_renders(seed=5, per_face=1)
+    for reader in (first, second):
+        assert reader.examples.keys() == taught_one_by_one.examples.keys()
+        for value, glyphs in taught_one_by_one.examples.items():
+            assert all(np.array_equal(a, b) for a, b in zip(reader.examples[value], glyphs, strict=True))
+        assert all(np.array_equal(a, b) for a, b in zip(reader.colours["red"], taught_one_by_one.colours["red"],
+                                                        strict=True))
+    first.examples["X"][0][:] = 0
+    first.colours["red"][0][:] = 0
+    assert second.examples["X"][0].any() and second.colours["red"][0].any()
