@@ -468,12 +468,9 @@ def test_a_blurred_or_dark_picture_asks_for_the_camera_to_be_mended(
 
 
 def test_a_picture_that_never_holds_still_asks_for_a_steady_camera(launch: Any, tmp_path: Path) -> None:
-    from tests.vision.test_feed import die_at, shaking
+    from tests.vision.test_feed import die_at, shaking, write_frames
 
-    folder = tmp_path / "shaking"
-    folder.mkdir()
-    for index, frame in enumerate(shaking(die_at(1), 200)):
-        cv2.imwrite(str(folder / f"{index:03d}.png"), frame)
+    folder = write_frames(tmp_path / "shaking", shaking(die_at(1), 200))
     app = launch(camera=str(folder))
     app.running_inputs["camera"][1].restless_after = 1.0
     screen = open_camera(app)
@@ -481,22 +478,25 @@ def test_a_picture_that_never_holds_still_asks_for_a_steady_camera(launch: Any, 
     assert "so nothing is read: steady the camera's mount" in screen.ids.advice.text
 
 
+@pytest.fixture(scope="module")
+def bands(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A still picture under a lamp's rolling bands, 200 frames: written once for the tests that read it."""
+    from tests.vision.test_feed import die_at, rolling_bands, write_frames
+
+    return write_frames(tmp_path_factory.mktemp("bands") / "bands", rolling_bands(die_at(1), 200, 0.2))
+
+
 @pytest.mark.parametrize(("rate", "said"), [
     (None, "a flickering lamp rolls bands through it: set Mains to the mains frequency here, 50 or 60 Hz"),
     (25.0, "a lamp on 60 Hz mains rolls bands through it (at 25 frames a second only those roll): set Mains to 60 Hz"),
 ])
 def test_a_lamps_bands_ask_for_the_mains_frequency(
-        launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rate: float | None, said: str) -> None:
-    from tests.vision.test_feed import die_at, rolling_bands
+        launch: Any, bands: Path, monkeypatch: pytest.MonkeyPatch, rate: float | None, said: str) -> None:
     from vision.feed import CameraFeed
 
     # A folder's pace is the feed's own; a live camera's rate (here as a camera at 25 frames a second) names the mains.
     monkeypatch.setattr(CameraFeed, "camera_rate", property(lambda _feed: rate))
-    folder = tmp_path / "bands"
-    folder.mkdir()
-    for index, frame in enumerate(rolling_bands(die_at(1), 200, 0.2)):
-        cv2.imwrite(str(folder / f"{index:03d}.png"), frame)
-    app = launch(camera=str(folder))
+    app = launch(camera=str(bands))
     app.running_inputs["camera"][1].restless_after = 1.0
     screen = open_camera(app)
     assert until(lambda: "Picture not still for " in screen.ids.advice.text, 20), screen.ids.advice.text

@@ -680,12 +680,11 @@ def test_watch_says_when_the_picture_never_holds_still_and_when_it_does(
     tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import vision.watch
-    from tests.vision.test_feed import die_at, shaking
+    from tests.vision.test_feed import die_at, shaking, write_frames
 
     monkeypatch.setattr(vision.watch, "RESTLESS_SECONDS", 0.3)
-    for index, frame in enumerate([*shaking(die_at(1), 120), *[die_at(1)] * 10]):
-        cv2.imwrite(str(tmp_path / f"{index:03d}.png"), frame)
-    assert main(["vision", "watch", str(tmp_path)]) == 0
+    folder = write_frames(tmp_path / "frames", [*shaking(die_at(1), 120), *[die_at(1)] * 10])
+    assert main(["vision", "watch", str(folder)]) == 0
     out = capsys.readouterr().out
     restless = [line for line in out.splitlines() if "not held still" in line]
     assert len(restless) == 1 and "s, so nothing is read: steady the camera's mount" in restless[0]
