@@ -16,7 +16,7 @@ def test_a_tray_moved_with_a_knocked_camera_is_kept_in_the_settings(launch: Any,
     """Left as saved, the next start read dice where the tray lay before the knock."""
     from ui.settings import Settings
 
-    app = launch(Settings(tray_area=MARKED.as_list()), camera=knocked(Table(), tmp_path))
+    app = launch(Settings(tray_area=MARKED.as_list()), camera=knocked(Table, tmp_path))
 
     def saved() -> list:
         return json.loads(settings_file(tmp_path).read_text())["tray_area"]

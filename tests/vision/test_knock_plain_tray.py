@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from companion.observations import DieRead, LinkChanged
-from tests.vision.test_camera_knocked import HEIGHT, MARGIN, SIZE, WIDTH, Table, play, recorded
+from tests.vision.test_camera_knocked import HEIGHT, MARGIN, SIZE, WIDTH, Table, play, recorded, recorded_once
 from vision.cli import main
 from vision.dice_render import draw_face, paste_rotated
 from vision.knock import moved_together
@@ -54,12 +54,15 @@ FIVE = (5, (260.0, 220.0), 20.0)
 def knocked_video(tmp_path: Path) -> str:
     """A 5 thrown and lying still; the camera knocked 28 px; still again; then a real throw elsewhere that
     shows 5 again."""
-    tray = PlainTray()
-    frames = [tray.view() for _ in range(20)] + tray.throw(*FIVE)
-    frames += [tray.view(FIVE, at=(-8 * k, -5 * k)) for k in (1, 2, 3)]
-    frames += [tray.view(FIVE, at=(-24, -14)) for _ in range(45)]
-    frames += tray.throw(5, (440.0, 330.0), 50.0)
-    return recorded(tmp_path / "knocked-plain.avi", frames)
+
+    def frames() -> list[np.ndarray]:
+        tray = PlainTray()
+        frames = [tray.view() for _ in range(20)] + tray.throw(*FIVE)
+        frames += [tray.view(FIVE, at=(-8 * k, -5 * k)) for k in (1, 2, 3)]
+        frames += [tray.view(FIVE, at=(-24, -14)) for _ in range(45)]
+        return frames + tray.throw(5, (440.0, 330.0), 50.0)
+
+    return recorded_once("knocked-plain.avi", tmp_path, frames)
 
 
 def test_a_camera_knocked_over_a_plain_tray_is_no_roll(tmp_path: Path) -> None:

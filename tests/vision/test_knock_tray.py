@@ -10,13 +10,14 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from companion.controller import Controller
 from companion.journal import Journal
 from companion.observations import DieRead, LinkChanged
 from companion.session import Session
-from tests.vision.test_camera_knocked import HEIGHT, WIDTH, Table, recorded
+from tests.vision.test_camera_knocked import HEIGHT, WIDTH, Table, recorded_once
 from tests.vision.test_knock_plain_tray import FIVE, PlainTray
 from vision.cli import main
 from vision.feed import CameraFeed
@@ -26,18 +27,23 @@ MARKED = TrayArea(0.15, 0.2, 0.7, 0.8)  # round the 5 at (260, 220)
 KNOCK = (24, 14)  # px the picture moves: the camera's view slides up and left on the table
 
 
-def knocked(table: Table | PlainTray, tmp_path: Path) -> str:
-    """The 5 thrown into the tray and lying still; the camera knocked; still again; then a 3 thrown."""
-    at = (-KNOCK[0], -KNOCK[1])
-    frames = [table.view() for _ in range(20)] + table.throw(*FIVE)
-    frames += [table.view(FIVE, at=(at[0] * k // 3, at[1] * k // 3)) for k in (1, 2)]
-    frames += [table.view(FIVE, at=at) for _ in range(45)]
-    # The 3 thrown from beside the tray, seen by the knocked camera; the 5 taken out first.
-    frames += [table.view(at=at) for _ in range(10)]
-    for k in range(10):
-        frames.append(table.view((3, (480.0 - 15 * k, 330.0 - 3 * k), 9.0 * k), at=at))
-    frames += [table.view((3, (330.0, 300.0), 81.0), at=at) for _ in range(45)]
-    return recorded(tmp_path / f"{type(table).__name__}.avi", frames)
+def knocked(kind: type[Table], tmp_path: Path) -> str:
+    """The 5 thrown into the tray (a ``kind`` of table, `Table` or `PlainTray`) and lying still; the camera
+    knocked; still again; then a 3 thrown."""
+
+    def frames() -> list[np.ndarray]:
+        table = kind()
+        at = (-KNOCK[0], -KNOCK[1])
+        frames = [table.view() for _ in range(20)] + table.throw(*FIVE)
+        frames += [table.view(FIVE, at=(at[0] * k // 3, at[1] * k // 3)) for k in (1, 2)]
+        frames += [table.view(FIVE, at=at) for _ in range(45)]
+        # The 3 thrown from beside the tray, seen by the knocked camera; the 5 taken out first.
+        frames += [table.view(at=at) for _ in range(10)]
+        for k in range(10):
+            frames.append(table.view((3, (480.0 - 15 * k, 330.0 - 3 * k), 9.0 * k), at=at))
+        return frames + [table.view((3, (330.0, 300.0), 81.0), at=at) for _ in range(45)]
+
+    return recorded_once(f"{kind.__name__}.avi", tmp_path, frames)
 
 
 def knocked_tray() -> list[float]:
@@ -75,7 +81,7 @@ def play(video: str, tray: TrayArea) -> tuple[Session, list, list[TrayArea], Tra
 def test_a_marked_tray_moves_with_the_picture_of_a_knocked_camera(tmp_path: Path) -> None:
     """The picture measured the knock: the marked area moves with it, is handed to the front end to keep,
     and the table is told where dice are read now; the next throw is read as before."""
-    session, seen, kept, final = play(knocked(Table(), tmp_path), MARKED)
+    session, seen, kept, final = play(knocked(Table, tmp_path), MARKED)
     assert near(final.as_list(), knocked_tray()) and kept == [final]
     notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]
     assert len(notes) == 1, notes  # the tray moving on the picture is no motion that settles the dice again
@@ -87,7 +93,7 @@ def test_a_marked_tray_moves_with_the_picture_of_a_knocked_camera(tmp_path: Path
 
 def test_a_marked_tray_is_asked_again_when_only_the_dice_told_the_knock(tmp_path: Path) -> None:
     """On a plain tray only the dice measured the knock: the area is left as it was, and the café asked."""
-    session, seen, kept, final = play(knocked(PlainTray(), tmp_path), MARKED)
+    session, seen, kept, final = play(knocked(PlainTray, tmp_path), MARKED)
     assert final == MARKED and kept == []
     notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]
     assert len(notes) == 1 and notes[0].startswith("the dice moved 28 px all together"), notes
@@ -104,7 +110,7 @@ def test_the_marked_area_follows_a_shift_only_while_it_stays_in_the_picture() ->
 
 def test_watch_follows_the_marked_tray_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`vision watch --tray` says what the feed does, and reads the next throw in the moved tray."""
-    assert main(["vision", "watch", knocked(Table(), tmp_path), "--tray", "0.15,0.2,0.7,0.8"]) == 0
+    assert main(["vision", "watch", knocked(Table, tmp_path), "--tray", "0.15,0.2,0.7,0.8"]) == 0
     out = capsys.readouterr().out
     said = [line.split("sure: ", 1)[1] for line in out.splitlines() if "settled" in line]
     assert said == ["the table would take it", "the same dice where they lay: not a new roll",
