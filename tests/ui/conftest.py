@@ -26,6 +26,9 @@ from kivy.config import Config
 
 Config.set("graphics", "width", "800")
 Config.set("graphics", "height", "480")
+# No antialiasing: Mesa's llvmpipe drew each frame in about half the CPU time (every test draws hundreds of
+# frames), and no test looks at the window's edges smoothed.
+Config.set("graphics", "multisamples", "0")
 Config.set("graphics", "min_state_time", "0")  # buttons release at once, no timing in tests
 Config.set("input", "mouse", "mouse,disable_multitouch")
 
