@@ -904,9 +904,14 @@ def test_a_still_board_is_read_seldom_until_something_moves(tmp_path: Path) -> N
         str(folder), lambda o: None, mode="cards", fps=30, card_interval=0, idle_card_interval=1.0,
         readers={"cards": cards},
     )
+    started = time.monotonic()
     with feed:
-        assert feed.ended.wait(20)
-    assert CARD_READS_AFTER_MOTION <= cards.calls <= CARD_READS_AFTER_MOTION + 6  # not 119
+        assert feed.ended.wait(60)
+    # The idle rate is once a second of the clock, so a loaded machine that plays the four seconds slowly may
+    # read a few more times; unthrottled it would be one read a frame (119).
+    seconds = time.monotonic() - started
+    assert CARD_READS_AFTER_MOTION <= cards.calls <= CARD_READS_AFTER_MOTION + seconds / 1.0 + 2, (cards.calls, seconds)
+    assert cards.calls < 60
 
 
 class _Noted(_Blind):
