@@ -86,9 +86,9 @@ def gather(
                 break
             session = restart()
             continue
-        for action in legal:
-            pool.setdefault(_key(action), action)
-        offered = {_key(a) for a in legal}
+        offered = {_key(action): action for action in legal}  # each key made once: most of the gathering's time
+        for key, action in offered.items():
+            pool.setdefault(key, action)
         seen = list(pool.values())
         for _ in range(probes):
             probe = _perturb(rng.choice(seen), rng, players)
