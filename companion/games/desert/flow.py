@@ -261,10 +261,16 @@ class Flow:
         return replace(state, step=Step(ROLL, mode="attempt"))
 
     def scare(self, state: State, player: str, events: list[Event]) -> State:
+        """Scared!: two Lives are due, but Lives stop at 0 (DR-Q21), so the text says what was really lost."""
         piece = state.piece(player)
         lives = max(0, piece.lives - 2)
-        events.append(Event("penalty", f"Scared! {title(player)} loses 2 Lives ({lives} left) and runs back to "
-                            "Desert Dawn.", ("DR-12", "DR-Q19", "DR-Q21"), (player,)))
+        lost = piece.lives - lives
+        floor = lost < 2
+        lost_text = f"{lost} Life" if lost == 1 else f"{lost} Lives"
+        note = "; Lives stop at 0" if floor else ""
+        rules = ("DR-12", "DR-Q19", "DR-Q21") if floor else ("DR-12", "DR-Q19")
+        events.append(Event("penalty", f"Scared! {title(player)} loses {lost_text} ({lives} left{note}) and runs "
+                            "back to Desert Dawn.", rules, (player,)))
         state = state.with_piece(player, lives=lives, space=0, failures=0)
         if lives == 0:
             return self.knockout(state, player, events)
