@@ -471,6 +471,15 @@ class Engine:
         return s
 
     # -- limits
+    def limit_rules(self, s: State) -> tuple[str, ...]:
+        """The clauses behind a carry-over limit: TG-E2, and TG-Q18 too when this round is the game's last.
+
+        The last round is the one a twelfth tribe card ended, or the one before the robber's final raid;
+        limits there apply only because TG-Q18 says they still do before scoring.
+        """
+        final = s.ender is not None or s.robber + 1 == self.cat.last_raid
+        return ("TG-E2", "TG-Q18") if final else ("TG-E2",)
+
     def do_return(self, s: State, a: Action, p: str, ev: Events) -> State:
         goods = as_bundle(a.get("goods"), GOODS, "goods")
         if s.stage != "limits":
@@ -480,8 +489,8 @@ class Engine:
         if sum(n for _, n in goods) != extra or not sup.can_pay(goods):
             raise refuse(f"{cap(p)} must return exactly {goods_count(extra)} from those they hold.", "TG-E2")
         s = s.with_supply(p, sup.add(goods, -1))
-        ev.append(Event("penalty", f"{cap(p)} returns {bundle_text(goods)} to keep within the limit.", ("TG-E2",),
-                        (p,)))  # fmt: skip
+        ev.append(Event("penalty", f"{cap(p)} returns {bundle_text(goods)} to keep within the limit.",
+                        self.limit_rules(s), (p,)))  # fmt: skip
         return evolve(s, queue=s.queue[1:])
 
     # -- actions
@@ -945,7 +954,7 @@ class Engine:
             if sup.gold > limit:
                 s = s.with_supply(p, evolve(sup, gold=limit))
                 ev.append(Event("penalty", f"{cap(p)} returns {sup.gold - limit} gold (at most {limit} carried over).",
-                                ("TG-E2",), (p,)))  # fmt: skip
+                                self.limit_rules(s), (p,)))  # fmt: skip
             if sup.goods > fx.goods_limit(self.cat, sup):
                 queue.append(p)
         return evolve(s, stage="limits", queue=tuple(queue))

@@ -101,6 +101,39 @@ def test_limits_off_still_apply_between_earlier_rounds() -> None:
     assert s.stage == "limits" and s.supply(W).gold == 3
 
 
+def _limit_rules(events) -> list[tuple[str, ...]]:
+    return [e.rules for e in events if e.kind == "penalty" and "TG-E2" in e.rules]
+
+
+def test_limits_at_the_end_of_round_twelve_cite_tg_q18_too() -> None:
+    """Limits after the last round apply only because TG-Q18 says so; they cited TG-E2 alone."""
+    doc = actions_doc(W, targi=[(15, W)], round_=12)
+    set_supply(doc, W, dates=6, salt=6, pepper=6, gold=5)
+    s, events = act(load(doc), {"type": "done"})
+    assert _limit_rules(events) == [("TG-E2", "TG-Q18")]  # the gold
+    _, events = act(s, game().legal_actions(s)[0])
+    assert _limit_rules(events) == [("TG-E2", "TG-Q18")]  # the goods
+
+
+def test_limits_after_the_twelfth_tribe_card_cite_tg_q18_too() -> None:
+    doc = twelfth_position(B)
+    set_supply(doc, B, dates=8, salt=3, pepper=2)
+    s, _ = run(load(doc), {"type": "use", "slot": [1, 2]},
+               {"type": "play", "card": "T41", "pay": {"salt": 1, "pepper": 1}, "row": 3},
+               {"type": "use", "card": 2})  # fmt: skip
+    _, events = act(s, {"type": "return", "goods": {"dates": 3}})
+    assert _limit_rules(events) == [("TG-E2", "TG-Q18")]
+
+
+def test_limits_between_earlier_rounds_cite_tg_e2_alone() -> None:
+    doc = actions_doc(W, targi=[(14, W)], round_=11)
+    set_supply(doc, W, dates=6, salt=6, pepper=6, gold=5)
+    s, events = act(load(doc), {"type": "done"})
+    assert _limit_rules(events) == [("TG-E2",)]
+    _, events = act(s, game().legal_actions(s)[0])
+    assert _limit_rules(events) == [("TG-E2",)]
+
+
 # -- TG-T2: the held card is dealt with only at the Noble ------------------------------------------
 def test_playing_or_discarding_the_held_card_outside_the_noble_cites_the_hand_clause() -> None:
     doc = actions_doc(W, targi=[(9, W)])
