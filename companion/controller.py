@@ -635,9 +635,7 @@ class Controller:
             # A reading made for the position before no longer fits.
             self.proposal = self._cards_later = self._by_hand = None
             self._new_list()
-            # Said as the step said when first taken, after "Put back:" as an undo's words start "Taken back:":
-            # bare, the redone step read on the table's list as a new move nobody had made.
-            text = "Put back: " + (" ".join(e.text for e in step.events) or "Done.")
+            text = step.note  # "Put back: " and what the step said when first taken (`Session._redo_note`)
             self._changed(text)
             # With the step's clauses, as when first taken: the table's line for it had lost its [TTD-1c].
             rules = tuple(dict.fromkeys(r for e in step.events for r in e.rules))

@@ -211,7 +211,7 @@ class Session:
         self._redo.pop()
         self._states.append(state)
         self._log.append(action)
-        return Step(action, events)
+        return Step(action, events, self._redo_note(events))
 
     def _well_formed(self, action: object) -> Action:
         """A typed or sent action, refused if it carries keys its type lacks.
@@ -271,6 +271,15 @@ class Session:
         except Exception:  # only words for a note: the undo itself has happened
             return ""
         return next((str(e.text).rstrip(".") for e in events if e.text), "")
+
+    @staticmethod
+    def _redo_note(events: list[Event]) -> str:
+        """A redo said as the step said when first taken, after "Put back:" as an undo's words start "Taken back:".
+
+        Bare, the redone step read on the table's list, the terminal and a client's log as a new move nobody
+        had made; every output takes these words from here.
+        """
+        return "Put back: " + (" ".join(e.text for e in events) or "Done.")
 
     @staticmethod
     def _undo_note(action: Action, what: str = "") -> str:

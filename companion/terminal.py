@@ -323,7 +323,11 @@ class Terminal:
 
     def report(self, update: Update) -> None:
         """The terminal as a controller output: say what happened, whoever caused it."""
-        if update.kind in ("step", "redo"):
+        if update.kind == "redo" and update.events:
+            # Said as the touchscreen says it: bare, the redone step's lines read as a new move.
+            self.say("  Put back:")
+            self.announce(list(update.events))
+        elif update.kind in ("step", "redo"):
             if update.events:
                 self.announce(list(update.events))
             else:
