@@ -409,6 +409,16 @@ class Game(ABC):
         """
         return None
 
+    def place_elsewhere(self, state: State, place: Hashable, offered: Sequence[Action]) -> Ruling | None:
+        """The answer at ``place`` when what is ``offered`` now goes to places of another kind, or None.
+
+        None gives the general answer ("what may be done now happens on slots, such as ..."), citing the
+        clauses of a few examples. The temple says more: a corner cell asked about while cards are changed
+        is on no slot, and its clauses gathered from sample moves ("sending Blue 2 back", a stairway) were
+        cited as where moves go.
+        """
+        return None
+
     def pieces_at(self, state: State, place: Hashable) -> list[Hashable] | None:
         """For a game whose actions name pieces, not squares: the pieces a finger on square ``place`` asks
         about (those whose move now would end there, then those standing there); None when ``place`` is

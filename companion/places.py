@@ -199,6 +199,9 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
             # A temple cell while cards are changed: the answer is its slot's, said as the slot's.
             inner = explain_place(session, within[0])
             return Ruling(inner.legal, f"{within[1]}. {inner.text}", inner.rules)
+        own = session.game.place_elsewhere(session.state, place, placed)
+        if own is not None:
+            return own
         # The offered places are of another kind ("2,2" asked while Targi go on border cards 1-16):
         # the clauses that allow them say where things go now.
         kinds = sorted({place_field(action) or "" for action in placed})

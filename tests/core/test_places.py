@@ -486,8 +486,8 @@ def test_a_temple_cell_while_cards_are_changed_is_answered_as_its_slot() -> None
     slot = explain_place(session, 8)
     assert cell.text == f"[6,13] is on the card in slot 8. {slot.text}"
     assert (cell.legal, cell.rules) == (slot.legal, slot.rules) == (True, ("RU-7",))
-    corner = explain_place(session, (0, 0))  # on no slot: where things happen now, as before
-    assert not corner.legal and "happens on slots" in corner.text
+    corner = explain_place(session, (0, 0))  # on no slot: said so, with what the change allows
+    assert not corner.legal and "is on a corner, on no slot" in corner.text and corner.rules == ("RU-2", "RU-7")
     assert session.document() == before
 
 

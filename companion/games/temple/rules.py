@@ -15,7 +15,18 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from companion.errors import InvalidAction, quoted
-from companion.game import Action, DieSpec, Event, Game, GameData, OptionSpec, Pending, normalize_action, refuse
+from companion.game import (
+    Action,
+    DieSpec,
+    Event,
+    Game,
+    GameData,
+    OptionSpec,
+    Pending,
+    Ruling,
+    normalize_action,
+    refuse,
+)
 from companion.games.temple import document, moves
 from companion.games.temple.board import COLOURS, Board, Layout
 from companion.games.temple.schemas import SCHEMAS, cross_check
@@ -1370,6 +1381,38 @@ class TempleGame(Game):
             return None
         number = self.board.slot_numbers[slot]  # no "r1c2": the voice would spell it out, and the slot is the answer
         return number, f"[{place[0]},{place[1]}] is on the card in slot {number}"
+
+    def place_elsewhere(self, state: TempleState, place: Hashable, offered: Sequence[Action]) -> Ruling | None:
+        """A corner cell during a card change, a slot during a move: what it is, and where the choice goes now.
+
+        Audit: a corner got "what may be done now happens on slots", as though it were on one; a slot during
+        the move got "happens on spaces" and six clauses gathered from sample moves (send-backs, stairways).
+        """
+        board = self.board
+        name = state.current.capitalize()
+        if state.phase == "change" and isinstance(place, tuple) and len(place) == 2:
+            node = board.node(*place)
+            if node not in board.ring or node in board.slot_of:
+                return None
+            slots = sorted({int(a["slot"]) for a in offered if a.get("type") == "change"})
+            every = slots == sorted(board.slot_numbers)
+            listed = ", ".join(str(n) for n in slots[:-1]) + (" or " if len(slots) > 1 else "") + str(slots[-1])
+            which = f"any slot ({slots[0]} to {slots[-1]})" if every else f"slot {listed}"
+            return Ruling(False, f"Nothing may be done there now: [{place[0]},{place[1]}] is on a corner, on no "
+                                 f"slot; corners are printed on the board and never change. {name}'s card change "
+                                 f"takes the card out of {which} and puts one from their hand in its place.",
+                          ("RU-2", "RU-7"))  # fmt: skip
+        if state.phase == "move" and isinstance(place, int) and place in board.slot_numbers:
+            ends = [a for a in offered if a.get("type") == "move"]
+            if not ends:
+                return None
+            pawn, to = document.parse_pawn(state, ends[0]["pawn"]), ends[0]["to"]
+            example = self.where(state.current, document.parse_location(board, pawn[0], to))
+            count = f"{state.roll[0]} space" + ("" if state.roll[0] == 1 else "s")
+            return Ruling(False, f"Nothing may be done at slot {place} now: {name} moves a pawn {count}, and a move "
+                                 f"ends on a space, such as {example}, not on a slot.",
+                          ("RU-10", "RU-11"))  # fmt: skip
+        return None
 
     def describe(self, state: TempleState) -> list[str]:
         from companion.games.temple.view import describe

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 
+from companion.places import explain_place
 from companion.protocol import Referee
 from companion.session import Session
 from companion.terminal import Terminal
@@ -149,3 +150,40 @@ def test_the_pair_order_choice_names_where_each_pawn_goes() -> None:
     )
     after, _ = act(s, offered["red2"])
     assert pawns_of(after)["red"] == [[3, 1], [8, 1]]
+
+
+def _changing() -> Session:
+    """A house game at a red roll's card change."""
+    session = Session.new("temple", ["red", "blue"])
+    rng = random.Random(0)
+    while session.state.phase != "change":
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session
+
+
+def test_why_a_corner_during_a_card_change_says_it_is_on_no_slot_and_what_the_change_allows() -> None:
+    """`why 0,0` while cards are changed answered "what may be done now happens on slots", as though the corner
+    lay on one, citing the send-back clauses of sample changes."""
+    session = _changing()
+    name = session.state.current.capitalize()
+    for cell in ((0, 0), (13, 1)):
+        ruling = explain_place(session, cell)
+        assert not ruling.legal and ruling.rules == ("RU-2", "RU-7"), ruling
+        assert ruling.text == (f"Nothing may be done there now: [{cell[0]},{cell[1]}] is on a corner, on no slot; "
+                               f"corners are printed on the board and never change. {name}'s card change takes the "
+                               "card out of any slot (1 to 12) and puts one from their hand in its place.")
+    assert explain_place(session, (6, 13)).text.startswith("[6,13] is on the card in slot 8. Allowed there")
+
+
+def test_why_a_slot_during_a_move_is_short_and_cites_where_moves_go() -> None:
+    """`why 3` in the move phase said "happens on spaces" with three sample moves and cited up to six clauses
+    gathered from them (send-backs, stairways): RU-10 and RU-11 say where a move goes."""
+    session = _moving()
+    before = session.document()
+    roll = session.state.roll[0]
+    ruling = explain_place(session, 3)
+    assert not ruling.legal and ruling.rules == ("RU-10", "RU-11"), ruling
+    assert ruling.text.startswith(f"Nothing may be done at slot 3 now: {session.state.current.capitalize()} moves "
+                                  f"a pawn {roll} space"), ruling.text
+    assert ruling.text.endswith(", not on a slot.") and ruling.text.count(";") == 0, ruling.text
+    assert session.document() == before
