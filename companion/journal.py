@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion.dbheader import HEADER_BYTES, header_fault, mended
 from companion.errors import JournalDamaged, JournalForeign, JournalInUse, JournalUnavailable
 from companion.paths import unused_name
 from companion.registry import title_of
@@ -101,6 +103,22 @@ def _text_not_journal(path: Path) -> str | None:
     if not head or head.startswith(SQLITE_HEADER) or b"\x00" in head:
         return None
     return "is not a journal but a text file (a game record or notes?)"
+
+
+def _header_damage(path: Path) -> str | None:
+    """Why the journal at ``path`` cannot be read for a damaged database header (`header_fault`), or None.
+
+    Checked before SQLite opens the file: its own answers to a flipped byte
+    there ("unsupported file format", "attempt to write a readonly
+    database", a journal version in the millions read as a newer companion's)
+    read as a file the table cannot use or must not touch, never as damage.
+    """
+    try:
+        with path.open("rb") as file:
+            fault = header_fault(file.read(HEADER_BYTES))
+    except OSError:  # not there yet, or unreadable: SQLite's own error says which
+        return None
+    return None if fault is None else f"its database header (the first {HEADER_BYTES} bytes) is damaged: {fault}"
 
 
 def _now() -> str:
@@ -372,6 +390,8 @@ def _read_to_carry(path: Path) -> JournalGame | None:
     Read-only, so it works on a card gone read-only and changes nothing in a
     damaged file; its steps must be numbered 1, 2, 3, ... without a gap, or a
     damaged page may have taken some of them and the game is not carried.
+    When SQLite cannot read it (a damaged header: "file is not a database"),
+    a copy with the header mended (`_read_mended`) is read instead.
     """
     for query in _read_only_queries(path):
         try:
@@ -379,17 +399,59 @@ def _read_to_carry(path: Path) -> JournalGame | None:
         except sqlite3.Error:
             continue
         try:
-            entry = game_to_carry(reader)
-            if entry is None:
-                return None
-            count, last = reader._db.execute(
-                "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM steps WHERE game_id = ?", (entry.id,)
-            ).fetchone()
-            return entry if count == last == len(entry.steps) else None
+            return _whole_game(reader)
         except (sqlite3.Error, JournalDamaged):
             continue
         finally:
             reader.close()
+    return _read_mended(path)
+
+
+def _whole_game(reader: Journal) -> JournalGame | None:
+    """`game_to_carry` of ``reader``, or None when its steps are not numbered 1, 2, 3, ... without a gap."""
+    entry = game_to_carry(reader)
+    if entry is None:
+        return None
+    count, last = reader._db.execute(
+        "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM steps WHERE game_id = ?", (entry.id,)
+    ).fetchone()
+    return entry if count == last == len(entry.steps) else None
+
+
+def _read_mended(path: Path) -> JournalGame | None:
+    """The game to carry read from a copy of the journal (with its WAL) whose header is `mended`, or None.
+
+    A flipped byte in the first 100 bytes ("file is not a database",
+    "unsupported file format") stopped SQLite reading any of it, and the game
+    in progress was lost with the file set aside though every row of it was
+    whole. The copy is made in a temporary folder, so the file set aside
+    stays as it was found. The game is trusted as from the file itself
+    (`_whole_game`): every row read, its steps without a gap; a header mended
+    wrongly (another page size) reads as no database at all.
+    """
+    wal = Path(f"{path}-wal")
+    try:
+        with path.open("rb") as file:
+            head = file.read(HEADER_BYTES)
+        size = path.stat().st_size
+        if len(head) < HEADER_BYTES:
+            return None
+        with tempfile.TemporaryDirectory(prefix="companion-journal-") as folder:
+            copy = Path(folder) / path.name
+            shutil.copyfile(path, copy)
+            if wal.exists():
+                shutil.copyfile(wal, f"{copy}-wal")
+            with copy.open("r+b") as file:
+                file.write(mended(head, size, wal.exists()))
+            for query in _read_only_queries(copy):
+                with suppress(sqlite3.Error, JournalDamaged):
+                    reader = Journal.read_only(copy, query)
+                    try:
+                        return _whole_game(reader)
+                    finally:
+                        reader.close()
+    except OSError:
+        return None
     return None
 
 
@@ -468,6 +530,9 @@ class Journal:
             text = _text_not_journal(where)
             if text is not None:
                 raise JournalForeign(f"{where} {text}, so it is left as it is")
+            header = _header_damage(where)
+            if header is not None:
+                raise JournalDamaged(f"{where} cannot be read as a journal: {header}")
             beside = beside_damage(where)  # before SQLite opens it: it would pass over the log, or delete it
             if beside is not None:
                 raise JournalDamaged(f"{where} cannot be read as a journal: {beside}")
@@ -539,7 +604,7 @@ class Journal:
         text = _text_not_journal(Path(path))
         if text is not None:
             raise JournalForeign(f"{path} {text}, so it is left as it is")
-        beside = beside_damage(Path(path))
+        beside = _header_damage(Path(path)) or beside_damage(Path(path))
         if beside is not None:
             raise JournalDamaged(f"{path} cannot be read as a journal: {beside}")
         failure = "no way to open it read-only"

@@ -1,0 +1,122 @@
+"""A byte gone wrong in the journal's 100-byte database header, on real SQLite files.
+
+SQLite answered some flips with "unsupported file format" or "attempt to write
+a readonly database" (the table ran from memory and the game played was lost at
+the next restart), some with a journal version in the millions (refused as a
+newer companion's, the game not carried), and some with "file is not a
+database" (set aside, the game lost with it though every row was whole).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.errors import JournalDamaged
+from companion.journal import Journal
+from companion.session import open_table
+from tests.core.test_journal_faults import blackpool_journal, file_bytes
+
+AMBIGUOUS = 63  # the journal version's last byte: 1 becomes 17, as a newer companion's journal could say
+
+
+def flipped(tmp_path: Path, offset: int, mask: int = 0x10) -> tuple[Path, bytes]:
+    """A closed journal holding a Blackpool game of 5 steps, with one bit of its header flipped."""
+    source = tmp_path / "source" / "journal.sqlite3"
+    if not source.exists():
+        source.parent.mkdir()
+        blackpool_journal(source, steps=5)
+    path = tmp_path / f"card{offset}-{mask}" / "journal.sqlite3"
+    path.parent.mkdir()
+    damaged = bytearray(source.read_bytes())
+    damaged[offset] ^= mask
+    path.write_bytes(damaged)
+    return path, bytes(damaged)
+
+
+def kept_copies(path: Path) -> list[Path]:
+    return [p for p in path.parent.iterdir() if ".damaged-" in p.name and not p.name.endswith(("-wal", "-shm"))]
+
+
+@pytest.mark.parametrize("offset", [o for o in range(100) if o != AMBIGUOUS])
+def test_a_flip_in_any_header_byte_keeps_the_game_in_progress_on_disk(tmp_path: Path, offset: int) -> None:
+    """Whatever the byte, the table resumes its 5 steps in a journal on disk, and a step made then survives
+    the next restart; a damaged file is kept beside it byte for byte, and said so."""
+    path, damaged = flipped(tmp_path, offset)
+    journal, session, note = open_table(path)
+    assert journal.kept_on_disk, note
+    assert session is not None and len(session.log) == 5, note
+    kept = kept_copies(path)
+    if kept:
+        assert "cannot be read as a journal" in note and f"It is kept as {kept[0].name}" in note
+        assert "The game in progress (Blackpool, 5 steps) was read from it and goes on." in note
+        assert kept[0].read_bytes() == damaged
+    else:
+        assert note == "" and path.read_bytes() == damaged  # a byte SQLite does not read: nothing to say
+    session.act(session.legal()[0])
+    journal.close()
+    _journal, again, note = open_table(path)
+    assert again is not None and len(again.log) == 6 and note == ""
+    _journal.close()
+
+
+@pytest.mark.parametrize(("offset", "named"), [
+    (47, "its schema format number ends in 20, not 1 to 4"),
+    (18, "its file format versions (18, 2) are not 1 or 2"),
+    (62, "its journal version is 4097, which no Table Companion writes"),
+    (0, "its first 16 bytes are not the ones every SQLite file begins with"),
+    (17, "its page size (4112) is not a power of two"),
+])  # fmt: skip
+def test_a_damaged_header_is_named_and_set_aside_not_taken_for_a_folder_or_a_newer_journal(
+    tmp_path: Path, offset: int, named: str
+) -> None:
+    path, _damaged = flipped(tmp_path, offset)
+    journal, session, note = open_table(path)
+    assert f"cannot be read as a journal: its database header (the first 100 bytes) is damaged: {named}" in note
+    assert "only until the app closes" not in note and "newer" not in note
+    assert session is not None and len(session.log) == 5 and len(kept_copies(path)) == 1
+    journal.close()
+    with pytest.raises(JournalDamaged, match="its database header"):  # export names it too
+        Journal.for_reading(kept_copies(path)[0])
+
+
+def test_text_read_as_utf16_is_damage_not_a_malformed_schema(tmp_path: Path) -> None:
+    """All 8 bits of the encoding's last byte flipped made SQLite read every name as UTF-16: "malformed
+    database schema", and the game was lost with the file."""
+    path, _damaged = flipped(tmp_path, 59, mask=0xFF)
+    journal, session, note = open_table(path)
+    assert "its text encoding ends in 254, which reads as UTF-16" in note
+    assert session is not None and len(session.log) == 5
+    journal.close()
+
+
+@pytest.mark.parametrize("version", [2, 17, 255])
+def test_a_journal_a_newer_companion_could_have_written_is_still_left_as_it_is(tmp_path: Path, version: int) -> None:
+    path = tmp_path / "journal.sqlite3"
+    blackpool_journal(path)
+    raw = sqlite3.connect(path, isolation_level=None)
+    raw.execute("PRAGMA journal_mode=DELETE")
+    raw.execute(f"PRAGMA user_version = {version}")
+    raw.close()
+    before = file_bytes(path)
+    journal, session, note = open_table(path)
+    assert not journal.kept_on_disk and session is None
+    assert f"was written by a newer Table Companion (journal version {version};" in note and "left as it is" in note
+    journal.close()
+    assert file_bytes(path) == before and not kept_copies(path)
+
+
+def test_a_damaged_header_over_pages_that_are_damaged_too_carries_nothing(tmp_path: Path) -> None:
+    """A mended header cannot mend pages: with the games table's root spoilt too, the file is set aside for
+    its header and no game is carried (nor does the start fail)."""
+    path, damaged = flipped(tmp_path, 47)
+    spoilt = bytearray(damaged)
+    spoilt[4096 : 4096 + 64] = b"\xff" * 64  # page 2, a table's root
+    path.write_bytes(spoilt)
+    journal, session, note = open_table(path)
+    assert session is None and "is damaged: its schema format number" in note and "goes on" not in note
+    journal.close()
+    shutil.rmtree(path.parent)
