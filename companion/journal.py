@@ -121,6 +121,25 @@ def _header_damage(path: Path) -> str | None:
     return None if fault is None else f"its database header (the first {HEADER_BYTES} bytes) is damaged: {fault}"
 
 
+def _foreign_read_only(path: Path) -> str | None:
+    """`_not_ours` of the file at ``path`` asked through a read-only connection, or None when it cannot be asked.
+
+    Asked through the table's own connection, a newer companion's journal
+    found with its WAL beside it (a power cut, or that companion still
+    running) was changed all the same: closing the last connection copies the
+    WAL into the file and deletes it and the ``-shm``. A read-only connection
+    leaves all three as they are.
+    """
+    for query in _read_only_queries(path):
+        with suppress(sqlite3.Error):
+            db = _connect_read_only(path, query)
+            try:
+                return _not_ours(db)
+            finally:
+                db.close()
+    return None
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -536,6 +555,9 @@ class Journal:
             beside = beside_damage(where)  # before SQLite opens it: it would pass over the log, or delete it
             if beside is not None:
                 raise JournalDamaged(f"{where} cannot be read as a journal: {beside}")
+            foreign = _foreign_read_only(where)
+            if foreign is not None:
+                raise JournalForeign(f"{where} {foreign}, so it is left as it is")
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:

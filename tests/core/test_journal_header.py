@@ -17,7 +17,7 @@ import pytest
 
 from companion.errors import JournalDamaged
 from companion.journal import Journal
-from companion.session import open_table
+from companion.session import Session, open_table
 from tests.core.test_journal_faults import blackpool_journal, file_bytes
 
 AMBIGUOUS = 63  # the journal version's last byte: 1 becomes 17, as a newer companion's journal could say
@@ -120,3 +120,25 @@ def test_a_damaged_header_over_pages_that_are_damaged_too_carries_nothing(tmp_pa
     assert session is None and "is damaged: its schema format number" in note and "goes on" not in note
     journal.close()
     shutil.rmtree(path.parent)
+
+
+def test_a_newer_journal_found_with_its_wal_keeps_its_wal_and_its_file(tmp_path: Path) -> None:
+    """Asked through the table's own connection, the newer journal was changed anyway: closing it copied the
+    WAL (a step the newer companion made before a power cut) into the file and deleted the WAL."""
+    source = tmp_path / "newer.sqlite3"
+    journal = Journal(source)
+    session = Session.new("blackpool", ["red", "blue"], journal=journal)
+    journal._db.execute("PRAGMA user_version = 2")  # as a newer companion marks it
+    session.act(session.legal()[0])
+    card = tmp_path / "card"
+    card.mkdir()
+    for suffix in ("", "-wal", "-shm"):  # as a power cut leaves them
+        shutil.copy(f"{source}{suffix}", card / f"journal.sqlite3{suffix}")
+    journal.close()
+    path = card / "journal.sqlite3"
+    main, wal = path.read_bytes(), Path(f"{path}-wal").read_bytes()
+
+    opened, resumed, note = open_table(path)
+    opened.close()
+    assert resumed is None and "was written by a newer Table Companion (journal version 2;" in note
+    assert path.read_bytes() == main and Path(f"{path}-wal").read_bytes() == wal
