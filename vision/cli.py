@@ -475,8 +475,9 @@ def _teach_refused(problem: object, frame) -> int:
 
 
 def _said_taught(taught) -> int:
-    """What a teach command stored and where, and what to mend at the camera when the view was poor."""
-    print(f"taught {taught.what}: {taught.path}")
+    """What a teach command stored and where, and what to mend at the camera when the view was poor; or, where
+    the card's photo was all but taught before (`Taught.kept`), that nothing was stored and which photo was kept."""
+    print(f"{taught.what}: {taught.path}" if getattr(taught, "kept", False) else f"taught {taught.what}: {taught.path}")
     if taught.advice:
         print(taught.advice)
     return 0

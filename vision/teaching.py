@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from companion.errors import CompanionError
@@ -56,9 +57,21 @@ class Taught:
     advice: str = ""  # what to mend at the camera for surer readings, or to check in what was taught
     # A photo taught before as another card that the advice says shows this one (`teach_card`): to take back too.
     suspect: Path | None = None
+    # No photo stored: ``path`` is the card's photo taught before that this one matched (`same_photo_taught`), and
+    # ``what`` says so whole.
+    kept: bool = False
 
 
 READ_SURELY = 0.5  # a slot read this surely as another card before teaching is said
+# A card taught again from the same slot under the same light stored a second photo all but the first one: one more
+# reference to compare at every reading, for nothing. Two stored photos are as far apart as their mean difference,
+# in levels of 255, once each is blurred by SAME_PHOTO_BLUR px (the sensor's noise, which differs from frame to frame,
+# left out). Measured on rendered camera views of the house, mint and grey decks (`camera_view`, three slots, two
+# views): the same view with fresh noise of 3 and 5 levels lay 0.85 to 1.6 apart (34 pairs); the same slot under
+# another uneven light 1.1 to 36 (82 pairs: 5 under 3.0, 3 under SAME_PHOTO, where that light fell on the slot
+# as before). A lamp dimmed or warmed as a whole changes nothing stored: photos are divided by the board's white.
+SAME_PHOTO = 2.0
+SAME_PHOTO_BLUR = 1.0
 
 
 def temple_data(cafe_dir: Path | None, warn: Callable[[str], None] | None = None) -> Any:
@@ -241,8 +254,9 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
             "stored where the camera never reads it: rename the card in the café's cards.json"
         )
     with _storing(folder):  # another step's photo of the card may take the first free name meanwhile
+        same = same_photo_taught(folder, card_id, image)
         try:
-            path = reader.save_taught(folder, card_id, image)
+            path = same[0] if same is not None else reader.save_taught(folder, card_id, image)
         except (OSError, ValueError) as error:
             raise _cannot_write(folder, error) from None
         aside, clipped = _set_aside_clipped(reader, folder, card_id, path)
@@ -281,7 +295,46 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
     advice += aside
     if clipped:
         advice.append(clipped_words(None, clipped))  # the folder is the new photo's, named with it
+    if same is not None:
+        what = (f"{card_id} is already taught from slot {slot} under this light: this photo matches {path.name}, "
+                f"taught before ({same[1]:.1f} levels apart), so that one was kept and no second one stored, which "
+                f"would only be compared at every reading for nothing; for surer readings teach {card_id} under "
+                "other light or from another slot")
+        return Taught(what, path, "; ".join(advice), suspect, kept=True)
     return Taught(f"{card_id} from slot {slot}", path, "; ".join(advice), suspect)
+
+
+def photos_apart(one: np.ndarray, other: np.ndarray) -> float | None:
+    """How far apart two stored card photos lie (SAME_PHOTO says how far is the same photo again), None where
+    they differ in size (stored by hand, or by another version) and cannot be laid on each other."""
+    if one.shape != other.shape:
+        return None
+    blurred = [cv2.GaussianBlur(image.astype(np.float32), (0, 0), SAME_PHOTO_BLUR) for image in (one, other)]
+    return float(np.abs(blurred[0] - blurred[1]).mean())
+
+
+def same_photo_taught(folder: Path, card_id: str, image: np.ndarray) -> tuple[Path, float] | None:
+    """The photo of ``card_id`` in ``folder`` that ``image`` (as `CardReader.teach` returns it) all but repeats,
+    and how far apart they lie; None when none does. Looked at under the teach steps' lock, before storing.
+
+    A photo stored clipped by an older version (`stored_clipped`) is never one: the card is taught again to
+    replace it. Nor is one the reader passes over (`unfit_photo`), or a link.
+    """
+    try:
+        with os.scandir(folder) as entries:
+            names = sorted(entry.name for entry in entries
+                           if photo_card(entry.name) == card_id and not entry.is_symlink())
+    except (OSError, ValueError):  # saving says why the folder will not do
+        return None
+    best: tuple[Path, float] | None = None
+    for name in names:
+        stored = image_file(folder / name)
+        if stored is None or unfit_photo(stored) is not None or stored_clipped(stored):
+            continue
+        apart = photos_apart(stored, image)
+        if apart is not None and apart <= SAME_PHOTO and (best is None or apart < best[1]):
+            best = (folder / name, apart)
+    return best
 
 
 def _slip_taught_before(frame: np.ndarray, slot: int, card_id: str, other: str, folder: Path, cards: Any,

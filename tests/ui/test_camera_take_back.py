@@ -13,6 +13,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.ui.conftest import advance, tap, until
 from tests.ui.test_camera_screen import frames, on_camera_with_card, open_camera, teach
@@ -29,9 +30,26 @@ def take_back(screen: Any) -> str:
     return screen.note
 
 
-def test_the_card_photos_taught_in_this_visit_are_taken_back_last_first(
+def test_the_same_card_taught_again_under_the_same_light_keeps_its_photo_and_offers_no_second_take_back(
     launch: Any, tmp_path: Path, taught_dir_of_the_test: Path
 ) -> None:
+    """A second tap on Teach stored a second, all but identical photo, compared at every reading for nothing."""
+    card = sorted(BY_ID)[4]
+    _app, screen = on_camera_with_card(launch, tmp_path, card)
+    assert teach(screen, "teach_card").startswith(f"Taught {card} from slot 3.")
+    said = teach(screen, "teach_card")
+    assert said.startswith(f"{card} is already taught from slot 3 under this light: this photo matches {card}__0.png, "
+                           "taught before ("), said
+    assert "so that one was kept and no second one stored" in said and "Taught" not in said
+    assert sorted(p.name for p in taught_dir_of_the_test.iterdir()) == [f"{card}__0.png"]
+    assert take_back(screen).startswith(f"The photo of {card} ({card}__0.png) taken back.")
+    assert screen.ids.take_back.disabled, "the photo kept was offered once, as taught once"
+
+
+def test_the_card_photos_taught_in_this_visit_are_taken_back_last_first(
+    launch: Any, tmp_path: Path, taught_dir_of_the_test: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("vision.teaching.SAME_PHOTO", -1.0)  # the same frame twice: both stored, as in other light
     card = sorted(BY_ID)[4]
     app, screen = on_camera_with_card(launch, tmp_path, card)
     assert screen.ids.take_back.disabled, "nothing taught yet, nothing to take back"

@@ -144,6 +144,7 @@ def test_a_photo_taught_since_under_a_clipped_ones_name_is_not_set_aside(
     """The clipped P29__0.png taken back, and P29 taught again from elsewhere, while this teach step looked: the
     name the reader read in as clipped holds a good photo now, which is kept."""
     board, folder = taught_by_an_older_version(tmp_path, monkeypatch)
+    monkeypatch.setattr(vision.teaching, "SAME_PHOTO", -1.0)  # the other step's photo is this one's: kept apart
     good = tmp_path / "good.png"
     made = vision.teaching.CardReader
 

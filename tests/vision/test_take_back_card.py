@@ -35,9 +35,10 @@ def untaught(*args: str) -> int:
 
 
 def test_the_photo_last_taught_of_a_card_is_taken_back_and_the_others_kept(
-    tmp_path: Path, board: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, board: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "taught"
+    monkeypatch.setattr("vision.teaching.SAME_PHOTO", -1.0)  # one board twice: both stored, as under other light
     first, second = teach(board, 3, "P05", out), teach(board, 3, "P05", out)
     seven = teach(board, 8, "P07", out)
     os.utime(first, ns=(time.time_ns(), time.time_ns() + 10**9))  # written last: P05__0.png freed and taught again

@@ -86,6 +86,7 @@ def _teach_photos(folder: str, frame: np.ndarray, card: str, rounds: int, barrie
     import vision.teaching as teaching
 
     teaching.STORING_WAIT = MEETING
+    teaching.SAME_PHOTO = -1.0  # one photo taught over and over: each stored, as photos under other light are
     teach = teaching.CardReader.teach
 
     def teach_then_meet(reader: Any, *args: Any, **kwargs: Any) -> np.ndarray:

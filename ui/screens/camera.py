@@ -550,11 +550,14 @@ class CameraScreen(UprightScreen):
         taught, printed, undone = False, False, []
         try:
             result = teach(frame, folder)
-            note = f"Taught {result.what}. The camera reads with it from now on."
+            kept = getattr(result, "kept", False)  # the same photo taught before: nothing new to take back
+            note = (f"{result.what[:1].upper()}{result.what[1:]}." if kept
+                    else f"Taught {result.what}. The camera reads with it from now on.")
             if result.advice:
                 note = f"{note} But {result.advice}."
             taught = True
-            undone.append((result.what, undo(result, folder)))
+            if not kept:
+                undone.append((result.what, undo(result, folder)))
             suspect = getattr(result, "suspect", None)
             if suspect is not None:  # the photo the advice says to take back: the next Take back takes it
                 undone.append((f"the photo {suspect.name}", partial(take_back_card, suspect, folder)))
