@@ -551,12 +551,50 @@ def take_back_card(path: Path, folder: Path) -> Taught:
             if unfit:
                 raise TeachRefused(f"{path} is not the card photo taught ({unfit}): it was left as it was; "
                                    "look at it, and delete it by hand if it is not wanted")
+            written = path.stat().st_mtime_ns
             path.unlink()
         except TeachRefused:
             raise
         except (OSError, ValueError) as error:  # a read-only folder, a name past the file system's limit
             raise _cannot_write(folder, error) from None
-    return Taught(f"the photo of {stem} ({name}) taken back", path)
+        back = _put_back_clipped(folder, stem, written)
+    return Taught(f"the photo of {stem} ({name}) taken back{''.join(f'; {said}' for said in back)}", path)
+
+
+def _put_back_clipped(folder: Path, card_id: str, written: int) -> list[str]:
+    """Put back the photos of ``card_id`` that teaching it set aside as clipped (`_set_aside_clipped`) when the
+    photo taken back was stored (at ``written``, ns): what was put back, or could not be, in words.
+
+    Taken back, the new photo left the card read by its drawing alone, with its
+    old photo kept aside as ``P07__0.png.clipped`` for good: take-back undid half
+    of the teaching. A photo is set aside just after the new one is written, so
+    its rename (its ctime) falls at or after the new photo's mtime; one set aside
+    by an earlier teaching falls before it and stays aside.
+    """
+    said = []
+    try:
+        with os.scandir(folder) as entries:
+            aside = sorted((entry.name, entry.stat(follow_symlinks=False).st_ctime_ns) for entry in entries
+                           if ".png.clipped" in entry.name and not entry.is_symlink())
+    except (OSError, ValueError):
+        return said
+    for name, when in aside:
+        photo, _, rest = name.rpartition(".clipped")
+        numbered = rest == "" or (rest[:1] == "-" and rest[1:].isdigit())  # `unused_name`'s "-2", "-3", ...
+        if photo_card(photo) != card_id or not numbered or when < written:
+            continue
+        target = folder / photo
+        if target.exists() or target.is_symlink():
+            said.append(f"{name}, set aside when it was taught, was left aside: {photo} holds another photo now")
+            continue
+        try:
+            os.rename(folder / name, target)
+        except OSError as error:
+            said.append(f"{name}, set aside when it was taught, could not be put back ({error.strerror or error})")
+        else:
+            said.append(f"{photo}, set aside as stored clipped when it was taught, put back (teach {card_id} "
+                        "again to replace it)")
+    return said
 
 
 def photo_card(name: str) -> str | None:
