@@ -492,8 +492,9 @@ def board_photo(tmp_path: Path) -> Path:
     return tmp_path / "board.png"
 
 
-def test_teach_card_never_writes_over_a_photo_taught_before(tmp_path: Path, capsys) -> None:
+def test_teach_card_never_writes_over_a_photo_taught_before(tmp_path: Path, capsys, monkeypatch) -> None:
     """With P01__0.png deleted and P01__1.png kept, counting the photos named the next one P01__1.png."""
+    monkeypatch.setattr("vision.teaching.SAME_PHOTO", -1.0)  # one photo twice: both stored, as under other light
     photo = board_photo(tmp_path)
     out = tmp_path / "cafe"
     out.mkdir()
