@@ -129,9 +129,3 @@ def ciede2000(one: RGB, two: RGB) -> float:
     return math.sqrt(
         (dlp / s_l) ** 2 + (dcp / s_c) ** 2 + (dhp / s_h) ** 2 + r_t * (dcp / s_c) * (dhp / s_h)
     )
-
-
-def too_close(colour: RGB, others: dict[str, RGB], apart: float = APART) -> list[tuple[str, RGB, float]]:
-    """Each of ``others`` (name: colour) less than ``apart`` from ``colour``, with the distance, closest first."""
-    near = [(name, other, delta_e(colour, other)) for name, other in others.items()]
-    return sorted((entry for entry in near if entry[2] < apart), key=lambda entry: entry[2])
