@@ -11,6 +11,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
+from difflib import SequenceMatcher
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -105,6 +106,22 @@ RANGE = re.compile(r"\b(\d+)-(\d+)\b")
 # A card known only by its id (the temple's "P27 goes into slot 1") keeps it.
 CARD_ID = re.compile(r" \([A-Z]\d{2}\)|(?<=\()[A-Z]\d{2}, ")
 VP = re.compile(r"\b(1 )?VP\b")
+# Targi's tribe-card symbol "targia" was "tar-juh" (espeak-ng's soft g); "targhia" is said "tar-gee-a".
+TARGIA = re.compile(r"\b([Tt])argia\b")
+# A correction names what it withdraws in brackets, a whole step long ("(Purple rolls 4: the Guardian's Test
+# needs a 6; Purple stays and the turn ends)"): heard inside its sentence, 28 words went by before "is
+# withdrawn" said what the sentence was about. Said after it, the instruction its own sentence.
+WITHDRAWN = re.compile(r"^(Correction: .* entered last) \((.+)\) is withdrawn; (\w)(.*)$")
+LONG_BRACKET = 8  # words: a bracket this long closing a sentence (the question a stray die read came during) is
+# a sentence of its own, as heard
+LONG_WORDS = 25  # words without a stop: more than a listener follows; split at a colon or semicolon
+# An "Allowed there:" list names the same place or card in every choice ("Pink leader to hex 4, 9; Green leader
+# to hex 4, 9; ...", "Slot 2: P15 out, P02 in; Slot 2: P15 out, P04 in; ..."): after the first choice, the words
+# it shares with the first at its start, or at its end from its hex or cell on, are left out.
+ALLOWED = re.compile(r"^(Allowed(?: there)?: )(.*?)( and \d+ more)?([.!?]?)$")
+PLACE_WORDS = frozenset({"to", "at", "on", "from", "in", "into"})
+PLACES = frozenset({"hex", "column"})  # as said above: "in" of "P08 in, sending Red 1 back" is no place
+MORE = 3  # shared ending words, at least, to leave out
 
 
 def _number(text: str) -> str:
@@ -124,7 +141,101 @@ def spoken_form(text: str) -> str:
     text = RANGE.sub(r"\1 to \2", text)
     text = CARD_ID.sub("", text)
     text = VP.sub(lambda m: "1 victory point" if m[1] else "victory points", text)
-    return text
+    text = TARGIA.sub(lambda m: f"{m[1]}arghia", text)
+    said = []
+    for sentence in _sentences(text):
+        sentence = ALLOWED.sub(_allowed, sentence)
+        sentence = WITHDRAWN.sub(lambda m: f"{m[1]} is withdrawn: {m[2]}. {m[3].upper()}{m[4]}", sentence)
+        said.extend(_sentences(_bracket_apart(sentence)))
+    return " ".join(_split_long(s) for s in _merged(said)) if said else text
+
+
+def _spans(text: str) -> list[re.Match[str]]:
+    return list(re.finditer(r"[A-Za-z0-9']+", text))
+
+
+def _balanced(text: str) -> bool:
+    return text.count("(") == text.count(")")
+
+
+def _allowed(m: re.Match[str]) -> str:
+    """One "Allowed there:" list with each choice after the first said without what it shares with the first."""
+    items = m[2].split("; ")
+    if len(items) < 2:
+        return m[0]
+    first = _words(items[0])
+    kept = [items[0]]
+    for item in items[1:]:
+        spans = _spans(item)
+        words = [s[0].lower() for s in spans]
+        shared = min(len(first), len(words))
+        same = next((i for i in range(shared) if first[i] != words[i]), shared)
+        if 2 <= same < len(words) and _balanced(item[:spans[same].start()]):
+            item = item[spans[same].start():]
+            spans, words = _spans(item), words[same:]
+        end = 0
+        while end < min(len(first), len(words)) and first[-1 - end] == words[-1 - end]:
+            end += 1
+        place = next((i for i in range(len(words) - end, len(words) - 1)
+                      if words[i] in PLACE_WORDS and words[i + 1] in PLACES), None)
+        if place is not None and place > 0 and len(words) - place >= MORE and _balanced(item[spans[place].start():]):
+            item = item[:spans[place].start()].rstrip(" ,;:(")
+        kept.append(item)
+    return f"{m[1]}{'; '.join(kept)}{m[3] or ''}{m[4]}"
+
+
+def _bracket_apart(sentence: str) -> str:
+    """A long bracket closing ``sentence`` and holding a sentence (the question asked now) said after it."""
+    body = sentence.rstrip(".!?")
+    if not body.endswith(")"):
+        return sentence
+    depth = 0
+    for i in range(len(body) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(body[i], 0)
+        if depth == 0:
+            break
+    inner = body[i + 1:-1].strip()
+    if depth or i == 0 or len(_words(inner)) < LONG_BRACKET or inner[-1:] not in ".!?":
+        return sentence  # a list in brackets ("(the roll entered by hand, an undo, a new game)") stays in its place
+    return f"{body[:i].rstrip(' ,;:')}. {inner[:1].upper()}{inner[1:]}"
+
+
+def _merged(sentences: list[str]) -> list[str]:
+    """Two sentences alike but for whose they are said once: "White's and Black's Targi make no crossing: ...".
+    Only a possessive is joined: "Teal misses this turn" twice would be "Teal and Black misses"."""
+    out: list[str] = []
+    for sentence in sentences:
+        head, _, rest = sentence.partition(" ")
+        if out and rest and len(_words(rest)) >= 3:
+            last_head, _, last_rest = out[-1].partition(" ")
+            if last_rest == rest and head.endswith("'s") and last_head.endswith("'s") and head[:1].isupper():
+                out[-1] = f"{last_head} and {head} {rest}"
+                continue
+        out.append(sentence)
+    return out
+
+
+def _split_long(sentence: str) -> str:
+    """``sentence`` over ``LONG_WORDS`` words cut into sentences where it pauses: at a colon (a semicolon when it
+    has none), outside brackets, leaving four words at least on either side. A list ("such as: A; B; C",
+    "Allowed there: A; B") is not cut between its choices, nor before them."""
+    if len(_words(sentence)) <= LONG_WORDS:
+        return sentence
+    listing = re.search(r"(?:such as|^Allowed(?: there)?):", sentence)
+    depth, cuts = 0, []
+    for i, ch in enumerate(sentence):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth or ch not in ":;" or sentence[i + 1:i + 2] != " " or (listing and i >= listing.end() - 1):
+            continue
+        if len(_words(sentence[:i])) >= 4 and len(_words(sentence[i + 1:])) >= 4:
+            cuts.append(i)
+    cuts = [i for i in cuts if sentence[i] == ":"] or cuts
+    if not cuts:
+        return sentence
+    middle = len(sentence) / 2
+    cut = min(cuts, key=lambda i: abs(i - middle))
+    rest = sentence[cut + 1:].strip()
+    return f"{_split_long(sentence[:cut].rstrip() + '.')} {_split_long(rest[:1].upper() + rest[1:])}"
 
 
 def _words(text: str, loose: bool = False) -> list[str]:
@@ -146,6 +257,40 @@ def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
 
 
+HEARD_RUN = 6  # words in a row just said, at least, for a part of the prompt to count as heard
+
+
+def _longest_run(part: list[str], said: list[str]) -> int:
+    """The most words of ``part`` in a row that ``said`` has in the same order."""
+    return SequenceMatcher(None, part, said, autojunk=False).find_longest_match(0, len(part), 0, len(said)).size
+
+
+def _without_heard(sentence: str, step: str) -> str:
+    """``sentence`` without its semicolon parts that ``step`` just said, in other words around the same place
+    ("Yellow 1 ends on the secret stairway at [0,4] (slot 12 r0c1): ..." then "Yellow: Yellow 1 is on the secret
+    stairway at [0,4] (slot 12 r0c1); pick the stairway it comes out at."): a part goes when six of its words in
+    a row, two thirds of it at least, were just said. A short opening ("Yellow:", "Sand Thief:") and one part
+    at least stay: who acts, and what is asked."""
+    lead, colon, rest = sentence.partition(": ")
+    if not colon or len(_words(lead)) > 2:
+        lead, colon, rest = "", "", sentence
+    parts = rest.split("; ")
+    said = _words(step)
+
+    def heard(part: str) -> bool:
+        words = _words(part)
+        run = _longest_run(words, said)
+        return run >= HEARD_RUN and 3 * run >= 2 * len(words)
+
+    kept = [part for part in parts if not heard(part)]
+    if len(kept) in (0, len(parts)):
+        return sentence
+    body = "; ".join(kept)
+    if body[-1:] not in ".!?" and sentence[-1:] in ".!?":
+        body += sentence[-1]
+    return f"{lead}{colon}{body}" if colon else body[:1].upper() + body[1:]
+
+
 def spoken_step(step: str, prompt: str) -> str:
     """A step and the next prompt as one announcement, without the prompt saying again what the step just said.
 
@@ -155,7 +300,9 @@ def spoken_step(step: str, prompt: str) -> str:
     sentence, word for word; its opening "Green rolled 1:" if the step ends with those words ("rolls" heard
     as "rolled"); the rest after a long opening ("The game is over: the last blue camel has been placed.").
     Who is to act next is never left out: an opening of one or two words ("Black:", "Blue:") stays
-    unless the whole sentence was said, and "Black: roll the die." is not "Black rolls the die."
+    unless the whole sentence was said, and "Black: roll the die." is not "Black rolls the die." A part of a
+    sentence between semicolons goes when the step said it in other words around the same place or card
+    (`_without_heard`); what the prompt asks stays.
     """
     if not step.strip():
         return prompt.strip()
@@ -169,6 +316,8 @@ def spoken_step(step: str, prompt: str) -> str:
             sentence = lead.rstrip(".!?") + "."
         elif colon and len(_words(lead)) >= 3 and _within(lead, last, loose=True) and rest:
             sentence = rest[:1].upper() + rest[1:]
+        else:
+            sentence = _without_heard(sentence, step)
         kept.append(sentence)
     return " ".join([step.strip(), *kept])
 
