@@ -106,6 +106,8 @@ RANGE = re.compile(r"\b(\d+)-(\d+)\b")
 # A card known only by its id (the temple's "P27 goes into slot 1") keeps it.
 CARD_ID = re.compile(r" \([A-Z]\d{2}\)|(?<=\()[A-Z]\d{2}, ")
 VP = re.compile(r"\b(1 )?VP\b")
+# The temple's path cards, known by their ids alone: "P07" was "p zero seven" beside "P32", "p thirty-two".
+PATH_CARD = re.compile(r"\bP0(\d)\b")
 # Targi's tribe-card symbol "targia" was "tar-juh" (espeak-ng's soft g); "targhia" is said "tar-gee-a".
 TARGIA = re.compile(r"\b([Tt])argia\b")
 # A correction names what it withdraws in brackets, a whole step long ("(Purple rolls 4: the Guardian's Test
@@ -147,7 +149,8 @@ def spoken_form(text: str) -> str:
         sentence = ALLOWED.sub(_allowed, sentence)
         sentence = WITHDRAWN.sub(lambda m: f"{m[1]} is withdrawn: {m[2]}. {m[3].upper()}{m[4]}", sentence)
         said.extend(_sentences(_bracket_apart(sentence)))
-    return " ".join(_split_long(s) for s in _merged(said)) if said else text
+    text = " ".join(_split_long(s) for s in _merged(said)) if said else text
+    return PATH_CARD.sub(r"P \1", text)  # last: a list's choices are told apart by their ids' words
 
 
 def _spans(text: str) -> list[re.Match[str]]:

@@ -59,6 +59,14 @@ def test_targi_centre_cards_ranges_card_ids_and_points() -> None:
     assert spoken_form("P27 goes into slot 1.") == "P27 goes into slot 1."
 
 
+def test_a_path_card_id_is_said_without_its_leading_zero() -> None:
+    """ "P07" was "p zero seven", "P32" "p thirty-two": the ids are said alike, as numbers."""
+    assert spoken_form("Red replaces P07 in slot 3 with P44; P07 goes to the discard pile.") == (
+        "Red replaces P 7 in slot 3 with P44; P 7 goes to the discard pile.")
+    assert spoken_form("Allowed there: Slot 2: P15 out, P02 in; Slot 2: P15 out, P04 in.") == (
+        "Allowed there: Slot 2: P15 out, P 2 in; P 4 in.")
+
+
 def test_the_prompt_does_not_repeat_the_step() -> None:
     assert spoken_step("Green rolls 1.", "Green rolled 1: choose the traveller to move.") == (
         "Green rolls 1. Choose the traveller to move."
@@ -192,7 +200,7 @@ def test_a_list_of_choices_names_their_shared_place_once() -> None:
     temple = ("Allowed there: Slot 2: P37 out, P02 in, sending Red 1 back; Slot 2: P37 out, P04 in; Slot 2: P37 out, "
               "P08 in, sending Red 1 back and 20 more.")
     assert spoken_form(temple) == (
-        "Allowed there: Slot 2: P37 out, P02 in, sending Red 1 back; P04 in; P08 in, sending Red 1 back and 20 more.")
+        "Allowed there: Slot 2: P37 out, P 2 in, sending Red 1 back; P 4 in; P 8 in, sending Red 1 back and 20 more.")
     assert spoken_form("Allowed: Red 1 to [5,1] (slot 1 r1c1) in 4; Red 2 to [5,1] (slot 1 r1c1) in 4.") == (
         "Allowed: Red 1 to column 5, row 1 (slot 1) in 4; Red 2.")
 
