@@ -50,6 +50,7 @@ class Words:
     h: float
     lines: tuple[str, ...] = ()  # the lines Kivy laid the text out in, to find a word it broke in two
     full: tuple[float, float] = (0.0, 0.0)  # the whole text's size: a drawn rectangle smaller shows only part
+    size: float = 0.0  # the font size it was rendered at, in px: what a player at the table has to read
 
     @property
     def broken(self) -> bool:
@@ -99,7 +100,8 @@ def words_drawn(widget: Any, session: Session, document: dict[str, Any] | None =
         label = made[id(instruction.texture)]
         full = (float(label.texture.size[0]), float(label.texture.size[1]))
         for x, y, w, h in quads(instruction):
-            out.append(Words(str(label.text), x - widget.x, y - widget.y, w, h, label.laid_out, full))
+            size = float(label.options["font_size"])
+            out.append(Words(str(label.text), x - widget.x, y - widget.y, w, h, label.laid_out, full, size))
     return out
 
 

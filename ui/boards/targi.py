@@ -3,7 +3,13 @@
 Labels, yields and costs come from the game's data files (a café's own copy
 is drawn with its own numbers); where a border card sits is the game
 package's ``POSITION``. Panels show what a player checks at a glance: goods,
-gold, victory points, the held card and the 3x4 tribe display by symbol.
+gold, the score so far, the held cards and the 3x4 tribe display by symbol.
+
+Every text is in one type size, laid out in lines of it (``Layout.text``: 16
+px on the 800x480 board, where texts sized to their cards came out 8-13 px):
+so each card says what it does in the longest of its forms that fits
+(``pick``), and the panels' letters and colours for goods and symbols are
+the legend of the shorter ones.
 
 Places are labelled as the referee's texts name them: border cards by number
 ("card 11"), centre cards by a row-column tag in their corner ("centre 2-1",
@@ -31,7 +37,7 @@ from companion.games.targi.board import POSITION
 from companion.games.targi.cards import SYMBOLS
 from companion.games.targi.state import slot_name
 from ui.boards import focused, provisional_scores
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fit_text, measure, rgb
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fit_text, measure, rgb, text
 from ui.boards.shapes import KIVY_SEGMENTS, Shapes
 
 Box = tuple[float, float, float, float]  # x, y, w, h
@@ -119,25 +125,27 @@ def _short_symbols(symbols: Sequence[str]) -> dict[str, str]:
 
 
 SHORT_SYMBOL = _short_symbols(SYMBOLS)
-SYMBOL_MIN_SIZE = 7.0  # fit_text's smallest size: below it a symbol's name gives way to its letters
+SYMBOL_MIN_SIZE = 7.0  # fit_text's smallest size on a board too small for the readable one
 
 
-def symbol_names(width: float) -> Mapping[str, str]:
-    """The words for symbols on tiles ``width`` wide: full names if every one fits on a line, else letters.
+def symbol_names(width: float, size: float = SYMBOL_MIN_SIZE) -> Mapping[str, str]:
+    """The words for symbols in boxes ``width`` wide: full names if every one fits on a line at ``size``, else letters.
 
     Decided for all symbols at once, so one display never mixes "well" with
     "C" for camel: a player reads a row's symbols against each other (and a
-    held card against the rows it may join).
+    held card against the rows it may join). At 800x480 the tiles and the
+    centre cards' bands are 26-32 px across at 16 px text: letters there, names
+    on larger screens.
     """
-    if _widest_symbol() <= width:
+    if _widest_symbol(round(size, 1)) <= width:
         return {symbol: symbol for symbol in SYMBOLS}
     return SHORT_SYMBOL
 
 
 @cache
-def _widest_symbol() -> float:
-    """The widest symbol name at the smallest size, measured once: a board has 30 tiles and redraws each step."""
-    return max(measure(symbol, SYMBOL_MIN_SIZE, True)[0] for symbol in SYMBOLS)
+def _widest_symbol(size: float) -> float:
+    """The widest symbol name at ``size``, measured once a size: a board has 30 tiles and redraws each step."""
+    return max(measure(symbol, size, True)[0] for symbol in SYMBOLS)
 
 
 def _ink(fill: Sequence[float]) -> tuple[float, float, float]:
@@ -153,22 +161,65 @@ def amounts(resources: Mapping[str, Any], sep: str = " ") -> str:
     return sep.join(parts)
 
 
-def short_cost(cost: Sequence[Mapping[str, Any]]) -> str:
+def short_amounts(resources: Mapping[str, Any]) -> str:
+    """'+1D +1P': a yield in the letters of the panels' goods chips, for a card too narrow for the words."""
+    parts = [f"+{resources[k]}{LETTER[k]}" for k in LETTER if resources.get(k)]
+    if resources.get("choice"):
+        parts.append(f"+{resources['choice']} any")
+    return " ".join(parts)
+
+
+def short_cost(cost: Sequence[Mapping[str, Any]], sep: str = " / ") -> str:
     """A tribe card's cost options in letters ('2S 1D / 1G'): the same letters as the players' panels."""
-    return " / ".join(" ".join(f"{opt[k]}{LETTER[k]}" for k in LETTER if opt.get(k)) for opt in cost)
+    return sep.join(" ".join(f"{opt[k]}{LETTER[k]}" for k in LETTER if opt.get(k)) for opt in cost)
 
 
-def border_word(card: Mapping[str, Any]) -> str:
-    """A short label for a border card: what it does, since that is what players look for."""
+Lines = tuple[str, ...]  # a text's lines, top to bottom
+# Each action's words, longest first: a card shows the first whose every line fits it at the board's text
+# size. At 800x480 a border card is 74-78 px across for 16 px text, where "Silversmith" is 80 px.
+ACTION_FORMS: dict[str, tuple[Lines, ...]] = {
+    "NOBLE": (("Noble",),),
+    "CARAVAN": (("Caravan",),),
+    "TRADER": (("Trader",),),
+    "SILVERSMITH": (("Silversmith",), ("Silver-", "smith"), ("Smith",)),
+    "TRIBAL_EXPANSION": (("Tribal Expansion",), ("Tribal", "Expansion"), ("Expansion",), ("Expand",)),
+    "FATA_MORGANA": (("Fata Morgana",), ("Fata", "Morgana"), ("Fata M.",)),
+}
+
+
+def border_forms(card: Mapping[str, Any]) -> tuple[Lines, ...]:
+    """What a border card does, in words from the longest to the shortest: players look for what a card gives.
+
+    A gain spells its goods out, one a line where there is room ("+1 dates",
+    "+1 pepper"), else in the panels' letters ("+1D +1P"); an action its name,
+    shortened only where the card is too narrow for it. The printed name is
+    in every answer about the card ("Place a Targi on 3 (Silversmith)").
+    """
     action = card.get("action") or {}
     code = action.get("code", "")
     if code == "GAIN":
-        return amounts(action.get("gain") or {}, "\n")
+        gain = action.get("gain") or {}
+        words = amounts(gain, "\n").split("\n")
+        return (tuple(words), (amounts(gain),), (short_amounts(gain),), tuple(short_amounts(gain).split()))
     if code == "GAIN_CHOICE":
-        return f"+{action.get('goods', 1)} any good"
+        n = action.get("goods", 1)
+        return ((f"+{n} any good",), (f"+{n} any", "good"), (f"+{n} any",))
     if code == "RAID":
-        return "Raid"
-    return ACTION_WORD.get(code, str(card.get("label", code)))
+        return ((f"Raid {action.get('k', '')}".strip(),),)
+    return ACTION_FORMS.get(code, ((str(card.get("label", code)),),))
+
+
+def border_word(card: Mapping[str, Any]) -> str:
+    """A border card's words at their fullest, one line a line."""
+    return "\n".join(border_forms(card)[0])
+
+
+def pick(forms: Sequence[Lines], width: float, lines: int, size: float, bold: bool = True) -> Lines:
+    """The first of ``forms`` with at most ``lines`` lines, each no wider than ``width`` at ``size``; else the last."""
+    for form in forms:
+        if len(form) <= lines and all(measure(line, size, bold)[0] <= width for line in form):
+            return form
+    return forms[-1]
 
 
 def catalogue(data: Any) -> dict[str, dict[str, Any]]:
@@ -180,12 +231,29 @@ def catalogue(data: Any) -> dict[str, dict[str, Any]]:
     return out
 
 
+TEXT = 16.0  # px: the board's text at 800x480, the smallest a player reads from a chair at the 7 inch display
+# The board's shares at 800x480 (398 px square), in px: each row of text 19-20 px high at 16 px type.
+COLUMNS = (74.0, 78.0, 78.0, 78.0, 74.0)  # the side columns' cards are a little narrower
+ROWS = (41.0, 60.0, 60.0, 60.0, 41.0)  # two lines on the top and bottom rows (number, what it gives); three between
+PANEL_H = 114.0  # a panel: five rows of 20 (name, goods, three display rows) and their gaps
+PANEL_W = 195.0
+GRID_W = sum(COLUMNS) + 4 * 3.0
+GRID_H = sum(ROWS) + 4 * 3.0
+
+
 class Layout:
-    """Where the 5x5 grid and the two panels go: side by side on a wide area, stacked on a square one."""
+    """Where the 5x5 grid and the two panels go: side by side on a wide area, stacked on a square one.
+
+    The cards of the top and bottom rows hold two lines (the number and what
+    the card gives), those between three (a centre card's band, its VP and
+    cost); the panels five. ``text`` is the board's type size: 16 px at
+    800x480, where it just fills those lines, and in proportion elsewhere.
+    """
 
     def __init__(self, widget: Any) -> None:
         x, y, w, h = widget.x, widget.y, widget.width, widget.height
-        pad = min(w, h) * 0.015
+        pad = max(1.5, min(w, h) * 0.005)
+        self.gap = max(2.0, min(w, h) * 0.0076)
         if w >= h * 1.45:
             gw = min(h, w * 0.6)
             self.grid: Box = (x + pad, y + pad, gw - 2 * pad, h - 2 * pad)
@@ -193,20 +261,25 @@ class Layout:
             half = (h - 3 * pad) / 2
             self.panels: list[Box] = [(px, y + 2 * pad + half, pw, half), (px, y + pad, pw, half)]
         else:
-            gh = h * 0.62
-            self.grid = (x + pad, y + h - gh + pad, w - 2 * pad, gh - 2 * pad)
+            ph = h * PANEL_H / (PANEL_H + GRID_H + 4 * 1.5)
+            self.grid = (x + pad, y + ph + 2 * pad, w - 2 * pad, h - ph - 3 * pad)
             half = (w - 3 * pad) / 2
-            ph = h - gh - pad
             self.panels = [(x + pad, y + pad, half, ph), (x + 2 * pad + half, y + pad, half, ph)]
-        _, _, gw2, gh2 = self.grid
-        self.gap = max(2.0, min(gw2, gh2) * 0.012)
-        self.cw = (gw2 - 4 * self.gap) / 5
-        self.ch = (gh2 - 4 * self.gap) / 5
+        gx, gy, gw2, gh2 = self.grid
+        self.cols = [c * (gw2 - 4 * self.gap) / sum(COLUMNS) for c in COLUMNS]
+        self.rows = [r * (gh2 - 4 * self.gap) / sum(ROWS) for r in ROWS]
+        self.lefts = [gx + sum(self.cols[:k]) + k * self.gap for k in range(5)]
+        self.tops = [gy + gh2 - sum(self.rows[:k]) - k * self.gap for k in range(5)]
+        self.cw, self.ch = min(self.cols), min(self.rows)
+        _, _, pw2, ph2 = self.panels[0]
+        scale = min(
+            *(have / want for have, want in zip(self.cols + self.rows, COLUMNS + ROWS, strict=True)),
+            pw2 / PANEL_W, ph2 / PANEL_H,
+        )
+        self.text = round(TEXT * scale, 1)  # Kivy renders whole sizes: 15.997 came out as 15
 
     def card(self, row: int, col: int) -> Box:
-        gx, gy, _, gh = self.grid
-        top = gy + gh
-        return (gx + col * (self.cw + self.gap), top - (row + 1) * self.ch - row * self.gap, self.cw, self.ch)
+        return (self.lefts[col], self.tops[row] - self.rows[row], self.cols[col], self.rows[row])
 
     def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
         """The grid (row, col) of the card under a point; a gap counts for the nearer card, off the grid None.
@@ -218,9 +291,9 @@ class Layout:
         half = self.gap / 2
         if not (gx - half <= x < gx + gw + half and gy - half < y <= gy + gh + half):
             return None
-        col = math.floor((x - gx + half) / (self.cw + self.gap))
-        row = math.floor((gy + gh - y + half) / (self.ch + self.gap))
-        return (min(max(row, 0), 4), min(max(col, 0), 4))
+        col = next((k for k in range(4, -1, -1) if x >= self.lefts[k] - half), 0)
+        row = next((k for k in range(4, -1, -1) if y <= self.tops[k] + half), 0)
+        return (row, col)
 
 
 def place_at(widget: Any, view: Any, x: float, y: float) -> Place | None:
@@ -241,6 +314,7 @@ def draw(widget: Any, view: Any) -> None:
     data = view.game.data
     doc = view.document
     layout = Layout(widget)
+    size = layout.text
     cards = catalogue(data)
     border = {int(c["no"]): c for c in data["border"].get("cards", [])}
     players = list(doc.get("players") or [])
@@ -248,7 +322,7 @@ def draw(widget: Any, view: Any) -> None:
     board = Board()
 
     def mark(box: Box, place: Place) -> Mark:
-        return lambda: _mark(box, _mark_kind(view, place), layout.gap, board.ground)
+        return lambda: _mark(box, _mark_kind(view, place), layout.gap, layout.cw * 0.7, board.ground)
 
     with widget.canvas:
         Color(*BACKGROUND, 1)
@@ -257,22 +331,24 @@ def draw(widget: Any, view: Any) -> None:
         for no, (row, col) in POSITION.items():
             box = layout.card(row, col)
             robber = doc.get("robber") == no
-            _border_card(box, no, border.get(no, {}), figures.get(no), robber, mark(box, no), board)
+            _border_card(box, no, border.get(no, {}), figures.get(no), robber, mark(box, no), size, board)
         markers = {}
         for m in doc.get("markers") or []:
             slot = m.get("slot") if isinstance(m, Mapping) else None
             if isinstance(slot, list | tuple) and len(slot) == 2:
                 markers[(int(slot[0]), int(slot[1]))] = m.get("player")
+        band_word = min(_band(layout.card(r, c), slot_name(0), size)[2] for r in (1, 2, 3) for c in (1, 2, 3))
+        bands = symbol_names(band_word - 4, size)  # every centre card's band alike, as the panels' tiles are
         for r, row in enumerate(doc.get("centre") or []):
             for c, entry in enumerate(row or []):
                 box = layout.card(r + 1, c + 1)
-                _centre_card(box, entry, cards, slot_name(r * 3 + c), mark(box, (r + 1, c + 1)), board)
+                _centre_card(box, entry, cards, slot_name(r * 3 + c), mark(box, (r + 1, c + 1)), size, bands, board)
                 if markers.get((r + 1, c + 1)):
-                    _marker(box, str(markers[(r + 1, c + 1)]), board)
+                    _marker(box, str(markers[(r + 1, c + 1)]), size, board)
         supplies = doc.get("supplies") or {}
         totals = _totals(view)
         for box, player in zip(layout.panels, players, strict=False):
-            _panel(box, player, supplies.get(player) or {}, doc, cards, totals.get(player), board)
+            _panel(box, player, supplies.get(player) or {}, doc, cards, totals.get(player), size, board)
         board.draw()
 
 
@@ -294,23 +370,25 @@ def _mark_kind(view: Any, place: Place) -> str | None:
     return None
 
 
-# Frame depth inside the card, as a share of the card's shorter side: the listed card's is the one seen first.
+# Frame depth inside the card, as a share of the board's card size: the listed card's is the one seen first.
 DEPTH = {"focus": 0.08, "asked": 0.07, "last": 0.05, "marked": 0.035}
 COLOUR = {"focus": HIGHLIGHT, "marked": HIGHLIGHT, "asked": ASKED, "last": LAST}
 
 
-def _mark(box: Box, kind: str | None, gap: float, ground: Shapes) -> None:
+def _mark(box: Box, kind: str | None, gap: float, depth: float, ground: Shapes) -> None:
     """A frame round a card: out into the dark gap, where gold, red and white read, and in over the card's rim.
 
     The card faces are sand and cream, near the gold of a mark; the part in
     the gap carries the colour, and a dark seam on its inner edge keeps it
     apart from the face. The listed card is washed gold too. Drawn before the
-    card's words, so no frame covers a number or a tag.
+    card's words, so no frame covers a number or a tag. ``depth`` is the same
+    for every card (the top and bottom rows' cards are lower than the rest),
+    so a frame's weight says its kind, not its card's shape.
     """
     if kind is None:
         return
     x, y, w, h = box
-    inner = max(2.0, min(w, h) * DEPTH[kind])
+    inner = max(2.0, depth * DEPTH[kind])
     outer = gap * 0.3  # short of the gap's middle: a dark seam keeps two framed neighbours two frames
     if kind == "focus":
         ground.rectangle(WASH, (*HIGHLIGHT, 0.35), x + inner, y + inner, w - 2 * inner, h - 2 * inner)
@@ -335,6 +413,17 @@ def _face(box: Box, fill: Sequence[float], ground: Shapes, edge: Sequence[float]
     ground.rectangle(FILL, fill, x + 1.5, y + 1.5, w - 3, h - 3)
 
 
+def _line(size: float) -> float:
+    """The height of a line of text at ``size`` (19 px at 16): the rows of the board are made of these."""
+    return float(measure("Ag", size)[1])
+
+
+def _lines_in(height: float, size: float) -> tuple[int, float]:
+    """How many lines of ``size`` text a card ``height`` high holds (two at least), and each line's height."""
+    n = max(2, int((height - 3) // _line(size)))
+    return n, (height - 3) / n
+
+
 def _figure(cx: float, cy: float, r: float, player: str, board: Board) -> None:
     """A Targi: a disc in the player's colour with a contrasting rim and head, so white and black both show."""
     fill = rgb(player)
@@ -343,93 +432,113 @@ def _figure(cx: float, cy: float, r: float, player: str, board: Board) -> None:
     board.pieces.disc(2, cx, cy + r * 0.75, r * 0.42, fill, rim, max(1.2, r * 0.14), KIVY_SEGMENTS)
 
 
-def _robber(cx: float, cy: float, r: float, board: Board) -> None:
-    def diamond(layer: int, colour: Sequence[float], s: float) -> None:
-        board.pieces.polygon(layer, colour, [cx, cy + s, cx + s, cy, cx, cy - s, cx - s, cy])
+def _robber(cx: float, cy: float, r: float, size: float, board: Board) -> None:
+    """The robber: a red octagon, white-rimmed, with an R at the board's text size, as high as a line of text.
 
-    diamond(0, (1, 1, 1), r + max(1.5, r * 0.18))
-    diamond(1, ROBBER, r)
-    # As tall as it is wide: on a portrait board the diamond is 7 px high and an R in a box r high was cut.
-    fit_text((cx - r * 0.6, cy - r * 0.6, r * 1.2, r * 1.2), "R", r, (1, 1, 1), bold=True, into=board.labels)
+    A diamond a line high left the R no room at a size a player reads; the
+    octagon holds it, and no Targi or tribe marker is drawn so.
+    """
+
+    def octagon(layer: int, colour: Sequence[float], s: float) -> None:
+        corners = [(math.cos(math.pi / 8 + k * math.pi / 4), math.sin(math.pi / 8 + k * math.pi / 4)) for k in range(8)]
+        board.pieces.polygon(layer, colour, [v for dx, dy in corners for v in (cx + dx * s, cy + dy * s)])
+
+    octagon(0, (1, 1, 1), r + max(1.5, r * 0.12))
+    octagon(1, ROBBER, r)
+    text(cx, cy, "R", size, (1, 1, 1), bold=True, into=board.labels)
 
 
 def _border_card(
-    box: Box, no: int, card: Mapping[str, Any], player: str | None, robber: bool, mark: Mark, board: Board
+    box: Box, no: int, card: Mapping[str, Any], player: str | None, robber: bool, mark: Mark, size: float,
+    board: Board,
 ) -> None:
-    """Number and short label as large as the card allows; the piece on it (Targi or robber) beside them."""
+    """The number on the top line with the piece on the card (Targi or robber) at its right; what it gives under it."""
     x, y, w, h = box
     action = card.get("action") or {}
     raid = action.get("code") == "RAID"
     _face(box, RAID_FACE if raid else BORDER_FACE, board.ground)
     mark()
     ink = (1, 1, 1) if raid else INK
-    word = f"Raid {action.get('k', '')}".strip() if raid else border_word(card)
-    occupied = player is not None or robber
-    r = min(h * 0.2, w * 0.14)
-    left_w = w * 0.34
-    if player is not None and robber:  # only with a card that lets a Targi join the robber: both on a bottom row
-        fit_text((x + 2, y + h * 0.55, left_w, h * 0.43), str(no), h * 0.3, ink, bold=True, into=board.texts)
-        fit_text((x + left_w, y + h * 0.5, w - left_w - 3, h * 0.48), word, h * 0.22, ink, bold=True, into=board.texts)
-        _robber(x + w * 0.3, y + h * 0.26, r, board)
-        _figure(x + w * 0.7, y + h * 0.26, r, player, board)
-        return
-    if w < h * 1.3:  # portrait cards (a wide screen): number and piece on top, the label across below
-        top_h = h * 0.34
-        fit_text((x + 2, y + h - top_h - 1, w * 0.45, top_h), str(no), h * 0.26, ink, bold=True, into=board.texts)
-        fit_text((x + 3, y + 3, w - 6, h - top_h - 6), word, h * 0.2, ink, bold=True, into=board.texts)
-        if occupied:
-            cx, cy = x + w * 0.72, y + h - top_h / 2 - 1
-            rr = min(r, top_h * 0.4)
-            if robber:
-                _robber(cx, cy, rr, board)
-            else:
-                _figure(cx, cy, rr, str(player), board)
-        return
-    number_h = h * (0.4 if occupied else 0.5)
-    fit_text((x + 2, y + h - number_h - 2, left_w, number_h), str(no), h * 0.3, ink, bold=True, into=board.texts)
-    small = h < 60
-    word_box = (x + left_w, y + (3 if small else h * 0.35), w - left_w - 3, h * (0.94 if small else 0.63))
-    fit_text(word_box, word, h * (0.3 if small else 0.24), ink, bold=True, into=board.texts)
-    if not small:  # the printed name too, where the card is big enough for it to read
-        name_box = (x + left_w, y + 3, w - left_w - 3, h * 0.32)
-        fit_text(name_box, str(card.get("label", "")), h * 0.15, ink, into=board.texts)
-    if occupied:
-        cx, cy = x + left_w / 2 + 1, y + h * 0.05 + r * 1.3
-        if robber:
-            _robber(cx, cy, r, board)
-        else:
-            _figure(cx, cy, r, str(player), board)
+    lines, lh = _lines_in(h, size)
+    top = y + h - 1.5 - lh
+    number_w = min(w * 0.45, measure(str(no), size, True)[0] + 2)
+    fit_text((x + 3, top, number_w, lh), str(no), size, ink, bold=True, into=board.texts)
+    r = lh * 0.4
+    cx, cy = x + w - 3 - r - 1.5, top + lh / 2
+    if player is not None:
+        _figure(cx, cy, r, player, board)
+        cx -= 2 * r + 4
+    if robber:
+        rr = lh * 0.5
+        _robber(cx - (rr - r), cy, rr, size, board)
+    form = pick(border_forms(card), w - 6, lines - 1, size)
+    fit_text((x + 3, y + 1.5, w - 6, h - 3 - lh), "\n".join(form), size, ink, bold=True, into=board.texts)
 
 
-def _tag(box: Box, name: str, board: Board) -> float:
+def _band(box: Box, name: str, size: float) -> tuple[float, float, float]:
+    """A centre card's top line: the tag's width, the line's height, and the room left for the symbol's word.
+
+    The room keeps a tribe marker's place free at the right end, marker or not,
+    so every card's word is chosen from the same room.
+    """
+    _, _, w, h = box
+    _, band_h = _lines_in(h, size)
+    tw = min(w * 0.45, measure(name, size, True)[0] + size * 0.3)
+    return tw, band_h, w - 3 - tw - 2 - (2 * _marker_r(band_h) + 4)
+
+
+def _tag(box: Box, name: str, size: float, board: Board) -> float:
     """The centre place's name ("2-1") on a dark chip in the card's top-left corner; returns the chip's width.
 
     The texts say "centre 2-1" for a card whose only other mark is what it
     gives; the chip sits over the heading band, which then starts right of it.
     """
-    x, y, w, h = box
-    th = max(10.0, min(h * 0.3, w * 0.24))
-    size = th * 0.82
-    tw = min(w * 0.4, measure(name, size, True)[0] + th * 0.5)
+    x, y, _, h = box
+    tw, th, _ = _band(box, name, size)
     board.ground.rectangle(CHIP, TAG, x + 1.5, y + h - 1.5 - th, tw, th)
     fit_text((x + 1.5, y + h - 1.5 - th, tw, th), name, size, TAG_INK, bold=True, into=board.texts)
     return tw
 
 
+def tribe_forms(card: Mapping[str, Any]) -> tuple[Lines, ...]:
+    """A tribe card's VP over its cost options, the options packed tighter where the card is narrow."""
+    vp = f"{card.get('vp', 0)} VP"
+    cost = card.get("cost") or []
+    forms = [(vp, short_cost(cost, sep)) for sep in (" / ", "/")]
+    packed = "/".join("".join(part.split()) for part in short_cost(cost).split(" / "))
+    return (*forms, (vp, packed), (f"{vp} {packed}",))
+
+
+def goods_forms(card: Mapping[str, Any], fallback: str) -> tuple[Lines, ...]:
+    """A goods card's yield, one good a line in words, else on one line, else in the panels' letters."""
+    gain = card.get("yield") or {}
+    if not any(gain.values()):
+        return ((fallback,),)
+    return (tuple(amounts(gain, "\n").split("\n")), (amounts(gain),), (short_amounts(gain),))
+
+
 def _centre_card(
-    box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]], name: str, mark: Mark, board: Board
+    box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]], name: str, mark: Mark, size: float,
+    bands: Mapping[str, str], board: Board,
 ) -> None:
     """Face-up goods or tribe card from its data; a face-down one as a back naming its deck; each tagged.
 
-    The frame (``mark``) goes on after the card's face and band, before its tag and words.
+    The top line is the tag and the tribe card's symbol (its name, or its
+    letters as on the panels' tiles where the names do not fit); the lines
+    under it what the card gives, or its VP over its cost. The card's name is
+    in the choices and answers about it ("Use Pepper Pouch (G03) at centre
+    3-1"). The frame (``mark``) goes on after the card's face and band, before
+    its tag and words.
     """
     x, y, w, h = box
+    lines, band_h = _lines_in(h, size)
+    body = (x + 2, y + 1.5, w - 4, h - 3 - band_h)
     if not isinstance(entry, Mapping):
         Color(0.4, 0.4, 0.4, 1)
         Line(rectangle=(x + 2, y + 2, w - 4, h - 4), width=1, dash_length=4, dash_offset=4)
         mark()
         if name:
-            _tag(box, name, board)
+            _tag(box, name, size, board)
         return
     if "face_down" in entry:
         _face(box, CARD_BACK, board.ground, (0.8, 0.7, 0.5))
@@ -437,47 +546,38 @@ def _centre_card(
             inset = _corners(x + k * w * 0.08, y + k * h * 0.08, w - 2 * k * w * 0.08, h - 2 * k * h * 0.08)
             board.ground.outline(BAND, (0.45, 0.3, 0.18), inset)
         mark()
-        fit_text(
-            (x + w * 0.1, y + h * 0.3, w * 0.8, h * 0.4),
-            str(entry.get("face_down", "")),
-            h * 0.22,
-            (0.95, 0.85, 0.6),
-            into=board.texts,
-        )
+        fit_text(body, str(entry.get("face_down", "")), size, (0.95, 0.85, 0.6), into=board.texts)
         if name:
-            _tag(box, name, board)
+            _tag(box, name, size, board)
         return
     card = cards.get(str(entry.get("card")), {})
-    small = h < 60 or w < 80  # small cards drop the name so the numbers that decide a turn stay readable
     _face(box, GOODS_FACE, board.ground)
     tribe = card.get("deck") == "tribe"
-    band_h = h * (0.32 if tribe else 0.24)
     colour = SYMBOL_RGB.get(str(card.get("symbol")), (0.6, 0.6, 0.6)) if tribe else BORDER_FACE
-    board.ground.rectangle(BAND, colour, x + 1.5, y + h - band_h, w - 3, band_h - 1.5)
+    board.ground.rectangle(BAND, colour, x + 1.5, y + h - 1.5 - band_h, w - 3, band_h)
     mark()
-    heading = str(card.get("symbol", "")) if tribe else "goods"
-    left = _tag(box, name, board) + 2 if name else 3
-    band = (x + left, y + h - band_h, w - left - 3, band_h)
-    fit_text(band, heading, band_h * 0.8, _ink(colour), True, into=board.texts)
-    if tribe:
-        stats = f"{card.get('vp', 0)} VP  {short_cost(card.get('cost') or [])}"
-    else:
-        stats = amounts(card.get("yield") or {}, "\n") or str(entry.get("card", ""))
-    body_h = h - band_h - 3
-    if small:
-        fit_text((x + 3, y + 2, w - 6, body_h), stats, h * 0.3, INK, bold=True, into=board.texts)
-        return
-    label_box = (x + 3, y + 2 + body_h * 0.5, w - 6, body_h * 0.5)
-    fit_text(label_box, str(card.get("label", "")), h * 0.18, INK, into=board.texts)
-    fit_text((x + 3, y + 2, w - 6, body_h * 0.5), stats, h * 0.21, INK, bold=True, into=board.texts)
+    left = _tag(box, name, size, board) + 3.5 if name else 3
+    _, _, room = _band(box, name or "", size)
+    symbol = str(card.get("symbol", ""))
+    heading = bands.get(symbol, symbol) if tribe else "goods" if measure("goods", size, True)[0] <= room - 4 else ""
+    fit_text((x + left, y + h - 1.5 - band_h, room, band_h), heading, size, _ink(colour), True, into=board.texts)
+    forms = tribe_forms(card) if tribe else goods_forms(card, str(entry.get("card", "")))
+    form = pick(forms, body[2], lines - 1, size)
+    fit_text(body, "\n".join(form), size, INK, bold=True, into=board.texts)
 
 
-def _marker(box: Box, player: str, board: Board) -> None:
-    """A tribe marker at the card's corner: it marks the crossing without hiding what the card gives."""
+def _marker_r(band_h: float) -> float:
+    return band_h * 0.38
+
+
+def _marker(box: Box, player: str, size: float, board: Board) -> None:
+    """A tribe marker at the right end of the card's top line, kept free for it: it hides no word."""
     x, y, w, h = box
-    r = min(w, h) * 0.16
+    _, band_h = _lines_in(h, size)
+    r = _marker_r(band_h)
     fill = rgb(player)
-    board.pieces.disc(0, x + w - r - 3, y + h - r - 3, r, fill, _ink(fill), max(1.5, r * 0.22), KIVY_SEGMENTS)
+    cx, cy = x + w - 1.5 - 2 - r, y + h - 1.5 - band_h / 2
+    board.pieces.disc(0, cx, cy, r, fill, _ink(fill), max(1.5, r * 0.22), KIVY_SEGMENTS)
 
 
 def _totals(view: Any) -> dict[str, Any]:
@@ -492,67 +592,68 @@ def _panel(
     doc: Mapping[str, Any],
     cards: Mapping[str, Mapping[str, Any]],
     total: Any,
+    size: float,
     board: Board,
 ) -> None:
-    """Name, goods, gold, VP, held card and the 3x4 display; the player to act is outlined."""
+    """Name, score, goods, the 3x4 display and the held cards, a line of text each; the player to act outlined."""
     x, y, w, h = box
     acting = doc.get("actor") == player and doc.get("stage") in ("place", "actions")
     Color(*(HIGHLIGHT if acting else (0.3, 0.3, 0.34)), 1)
     Line(rectangle=(x + 1, y + 1, w - 2, h - 2), width=2 if acting else 1)
-    pad = max(2.0, h * 0.025)
-    x, y, w, h = x + pad + 1, y + pad + 1, w - 2 * pad - 2, h - 2 * pad - 2
-    head_h = h * 0.2
+    gap = max(1.0, size / TEXT * 2)
+    x, y, w, h = x + gap + 1, y + gap + 1, w - 2 * gap - 2, h - 2 * gap - 2
+    rh = (h - 4 * gap) / 5
+
+    def row_y(k: int) -> float:
+        return y + h - (k + 1) * rh - k * gap
+
     fill = rgb(player)
     name = str(player).capitalize() + (" (start)" if doc.get("start") == player else "")
-    # name chip and VP
-    name_w = w * 0.62
-    board.ground.rectangle(FILL, fill, x, y + h - head_h, name_w, head_h)
-    fit_text((x + 2, y + h - head_h, name_w - 4, head_h), name, head_h * 0.75, _ink(fill), bold=True, into=board.texts)
+    name_w = w * 0.58
+    board.ground.rectangle(FILL, fill, x, row_y(0), name_w, rh)
+    fit_text((x + 2, row_y(0), name_w - 4, rh), name, size, _ink(fill), bold=True, into=board.texts)
     # The score so far: the VP tokens alone ("VP 5") read as the score and contradicted the final result.
-    _chip((x + name_w + pad, y + h - head_h, w - name_w - pad, head_h), "vp", supply.get("vp", 0),
-          f"{total} pts" if total is not None else None, board)
-    # goods and gold
-    res_y = y + h - 2 * head_h - pad
-    chip_w = (w - 3 * pad) / 4
-    for k, key in enumerate(("dates", "salt", "pepper", "gold")):
-        _chip((x + k * (chip_w + pad), res_y, chip_w, head_h), key, supply.get(key, 0), None, board)
+    _chip((x + name_w + gap, row_y(0), w - name_w - gap, rh), "vp", supply.get("vp", 0),
+          f"{total} pts" if total is not None else None, size, board)
+    chip_w = (w - 3 * gap) / 4
+    for k, key in enumerate(("dates", "salt", "pepper", "gold")):  # the letters the cards' yields and costs use
+        _chip((x + k * (chip_w + gap), row_y(1), chip_w, rh), key, supply.get(key, 0), None, size, board)
     # display (3 rows x 4, numbered as "play it in row 2" counts them) and the hand to its right
-    area_h = res_y - pad - y
-    hand_w = w * 0.2
-    rh = (area_h - 2 * pad) / 3
-    number_w = min(rh * 0.7, w * 0.07)
-    cw = (w - hand_w - number_w - 5 * pad) / 4
+    number_w = min(measure("3", size, True)[0] + 2, w * 0.08)
+    hand_w = min(max(measure("hand", size)[0] + 4, w * 0.18), w * 0.3)
+    cw = (w - hand_w - number_w - 5 * gap) / 4
     rows = supply.get("rows") or []
-    names = symbol_names(cw - 4)  # the display's and the hand's alike, so a held card reads as its row's do
+    names = symbol_names(cw - 4, size)  # the display's and the hand's alike, so a held card reads as its row's do
     for r in range(3):
         row = rows[r] if r < len(rows) and isinstance(rows[r], list) else []
-        row_y = y + area_h - (r + 1) * rh - r * pad
-        fit_text((x, row_y, number_w, rh), str(r + 1), rh * 0.62, (0.75, 0.75, 0.75), bold=True, into=board.texts)
+        ry = row_y(2 + r)
+        fit_text((x, ry, number_w, rh), str(r + 1), size, (0.75, 0.75, 0.75), bold=True, into=board.texts)
         for c in range(4):
-            cell = (x + number_w + c * (cw + pad), row_y, cw, rh)
-            _tile(cell, cards.get(str(row[c])) if c < len(row) else None, names, board)
+            cell = (x + number_w + gap + c * (cw + gap), ry, cw, rh)
+            _tile(cell, cards.get(str(row[c])) if c < len(row) else None, names, size, board)
     hx = x + w - hand_w
     hand = supply.get("hand") or []
-    label_h = rh * 0.6
-    fit_text((hx, y + area_h - label_h, hand_w, label_h), "hand", label_h * 0.7, (0.85, 0.85, 0.85), into=board.texts)
-    slot_h = (area_h - label_h - pad) / max(1, len(hand) or 1)
+    fit_text((hx, row_y(2), hand_w, rh), "hand", size, (0.85, 0.85, 0.85), into=board.texts)
+    room = row_y(2) - gap - y
     if not hand:
         Color(0.45, 0.45, 0.45, 1)
-        Line(rectangle=(hx + 1, y + 1, hand_w - 2, area_h - label_h - pad - 2), width=1, dash_length=4, dash_offset=4)
+        Line(rectangle=(hx + 1, y + 1, hand_w - 2, room - 2), width=1, dash_length=4, dash_offset=4)
+    slot_h = (room - gap * (len(hand) - 1)) / max(1, len(hand))
     for k, card_id in enumerate(hand):
-        hand_box = (hx, y + k * slot_h, hand_w, slot_h - (pad if k < len(hand) - 1 else 0))
-        _tile(hand_box, cards.get(str(card_id)), names, board)
+        _tile((hx, y + room - (k + 1) * slot_h - k * gap, hand_w, slot_h), cards.get(str(card_id)), names, size, board)
 
 
-def _chip(box: Box, key: str, amount: Any, words: str | None, board: Board) -> None:
+def _chip(box: Box, key: str, amount: Any, words: str | None, size: float, board: Board) -> None:
     x, y, w, h = box
     fill = RESOURCE_RGB[key]
     board.ground.rectangle(FILL, fill, x, y, w, h)
     words = words or f"{LETTER[key]} {amount}"
-    fit_text((x + 2, y, w - 4, h), words, h * 0.72, _ink(fill), bold=True, into=board.texts)
+    fit_text((x + 2, y, w - 4, h), words, size, _ink(fill), bold=True, into=board.texts)
 
 
-def _tile(box: Box, card: Mapping[str, Any] | None, names: Mapping[str, str] | None, board: Board) -> None:
+def _tile(
+    box: Box, card: Mapping[str, Any] | None, names: Mapping[str, str] | None, size: float, board: Board
+) -> None:
     """A display card as its symbol colour and name (row bonuses go by symbol); an empty place as an outline.
 
     ``names`` are the words for the symbols (``symbol_names``), chosen once for
@@ -565,6 +666,5 @@ def _tile(box: Box, card: Mapping[str, Any] | None, names: Mapping[str, str] | N
     colour = SYMBOL_RGB.get(str(card.get("symbol")), (0.6, 0.6, 0.6))
     _face(box, colour, board.ground, (0, 0, 0))
     symbol = str(card.get("symbol", card.get("id", "")))
-    words = (names or symbol_names(w - 4)).get(symbol, symbol)
-    inside = (x + 2, y + 1, w - 4, h - 2)
-    fit_text(inside, words, h * 0.42, _ink(colour), True, min_size=SYMBOL_MIN_SIZE, into=board.texts)
+    words = (names or symbol_names(w - 4, size)).get(symbol, symbol)
+    fit_text((x + 2, y, w - 4, h), words, size, _ink(colour), True, min_size=SYMBOL_MIN_SIZE, into=board.texts)

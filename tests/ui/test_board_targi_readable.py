@@ -1,0 +1,114 @@
+"""Targi's board read from a chair: every text on it 16 px or more on the 7 inch display, none cut or overlapping.
+
+At 800x480 (the 7 inch display, and the 5 inch, which has the same pixels)
+the table's board is 398x398, and 60 of the 72 texts it drew were under 16 px,
+the smallest 8: the display's symbols, a centre card's costs, the tags, the
+border cards' numbers and what they give. Each text is read back from the
+canvas with the font size it was rendered at (``words_drawn``).
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+from companion.games.targi.board import POSITION
+from companion.session import Session
+from tests.ui.conftest import advance
+from tests.ui.drawing import Words, words_drawn
+from tests.ui.test_boards_robust import misdrawn
+from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
+from ui.boards import targi as drawing
+from ui.shots import mid_game
+
+READABLE = 16.0  # px: the smallest text the table shows anywhere at 800x480 (and upright at 480x800)
+SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
+
+
+def crowded(session: Session) -> dict[str, Any]:
+    """The halfway position with everything a board can hold at once: a Targi beside the robber, both players'
+    tribe markers, a face-down and an emptied centre card, full displays, two held cards, two-figure counts."""
+    doc = session.document()
+    tribe = [c["id"] for c in session.game.data["tribe"]["cards"]]
+    centre = [list(row) for row in doc["centre"]]
+    centre[0][0] = {"face_down": "goods", "pile": 0}
+    centre[2][2] = None
+    supplies = {}
+    for k, (player, supply) in enumerate(doc["supplies"].items()):
+        rows = [tribe[k * 12 + r * 4 : k * 12 + r * 4 + 4] for r in range(3)]
+        supplies[player] = {**supply, "dates": 10, "salt": 10, "pepper": 10, "gold": 10, "vp": 12,
+                            "rows": rows, "hand": tribe[30 + 2 * k : 32 + 2 * k]}  # fmt: skip
+    robber = doc["robber"]
+    targi = [{"card": robber, "player": "white"}, *[t for t in doc["targi"] if t["card"] != robber]]
+    markers = [{"slot": [1, 2], "player": "white"}, {"slot": [3, 2], "player": "black"}]
+    return {**doc, "centre": centre, "supplies": supplies, "targi": targi, "markers": markers}
+
+
+def ended() -> Session:
+    """A seeded game played to its end: every tribe card bought so far in the displays, the final score."""
+    session = Session.new("targi", ["white", "black"])
+    rng = random.Random(11)
+    while not session.pending().is_over and session.legal():
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session
+
+
+def faults(widget: Any, drawn: list[Words]) -> list[str]:
+    """Texts under 16 px, cut or broken, lying over another text, or not inside one card or panel."""
+    layout = drawing.Layout(widget)
+    boxes = [layout.card(*cell) for cell in POSITION.values()]
+    boxes += [layout.card(r, c) for r in (1, 2, 3) for c in (1, 2, 3)] + list(layout.panels)
+    found = [f"{d.text!r} is {d.size:.1f} px" for d in drawn if d.size < READABLE]
+    found += misdrawn(drawn)
+    for a, b in combinations(drawn, 2):
+        if min(a.x + a.w, b.x + b.w) - max(a.x, b.x) > 0.5 and min(a.y + a.h, b.y + b.h) - max(a.y, b.y) > 0.5:
+            found.append(f"{a.text!r} and {b.text!r} overlap")
+
+    def within(d: Words, box: tuple[float, float, float, float]) -> bool:
+        x, y, w, h = box[0] - widget.x, box[1] - widget.y, box[2], box[3]  # the words are read widget-local
+        return x - 0.5 <= d.x and d.x + d.w <= x + w + 0.5 and y - 0.5 <= d.y and d.y + d.h <= y + h + 0.5
+
+    found += [f"{d.text!r} at {d.x:.0f},{d.y:.0f} runs out of its card" for d in drawn
+              if not any(within(d, box) for box in boxes)]  # fmt: skip
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_text_on_targis_board_reads_at_16_px_or_more(
+    size: tuple[int, int], start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """The table's own board at each display size: the opening, halfway, a crowded position and the end."""
+    window_size(size)
+    middle = mid_game("targi")
+    app = start(middle)
+    app.show("table")
+    advance(4)
+    board = app.root.get_screen("table").ids.board
+    opening = Session.new("targi", ["white", "black"])
+    last = ended()
+    found = []
+    for when, session, doc in (
+        ("opening", opening, None),
+        ("halfway", middle, None),
+        ("crowded", middle, crowded(middle)),
+        ("at the end", last, None),
+    ):
+        drawn = words_drawn(board, session, doc)
+        assert len(drawn) >= 60, f"{when}: the board's words were not all read back"
+        found += [f"{when}: {fault}" for fault in faults(board, drawn)]
+    assert not found, f"Targi's {board.width:.0f}x{board.height:.0f} board at {size[0]}x{size[1]}:\n" + "\n".join(found)
+
+
+def test_each_border_card_says_what_it_gives_in_the_longest_words_that_fit() -> None:
+    """Words where they fit, shorter forms where not, never a form wider than the card."""
+    spice = {"action": {"code": "GAIN", "gain": {"pepper": 1, "dates": 1}}}
+    smith = {"action": {"code": "SILVERSMITH"}}
+    wide, narrow = drawing.measure("+1 pepper", 16, True)[0], drawing.measure("+1D +1P", 16, True)[0]
+    assert drawing.pick(drawing.border_forms(spice), wide, 2, 16) == ("+1 dates", "+1 pepper")
+    assert drawing.pick(drawing.border_forms(spice), wide, 1, 16) == ("+1D +1P",)
+    assert drawing.pick(drawing.border_forms(spice), narrow, 2, 16) == ("+1D +1P",)
+    assert drawing.pick(drawing.border_forms(smith), 200, 1, 16) == ("Silversmith",)
+    assert drawing.pick(drawing.border_forms(smith), 70, 1, 16) == ("Smith",)
