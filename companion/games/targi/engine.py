@@ -494,6 +494,15 @@ class Engine:
         return evolve(s, queue=s.queue[1:])
 
     # -- actions
+    def lying_there(self, slot: Slot) -> str:
+        """', which holds Dune Dancer (T36, targia, 2 VP, costs 3 pepper or 1 date, 1 gold)': a face-up centre card in
+        full, for an answer about its place. The touchscreen's card shows its VP and costs in letters, not its name.
+        """
+        if slot.card is None:
+            return ""
+        card = slot.card
+        return f", which holds {self.cat.tribe_text(card) if card in self.cat.tribe else self.cat.goods_text(card)}"
+
     def need_action_phase(self, s: State, p: str, what: str) -> None:
         if s.stage != "actions":
             raise refuse(f"{what} only in the action phase.", "TG-A1")
@@ -507,7 +516,8 @@ class Engine:
             if s.tasks:
                 raise refuse("Finish the action in progress before starting another.", "TG-A4")
             if (n, p) not in s.targi:
-                raise refuse(f"{cap(p)} has no Targi on card {n} now.", "TG-A2")
+                # The card's printed name: the touchscreen's card shows only what it does, at times shortened.
+                raise refuse(f"{cap(p)} has no Targi on card {n} ({self.cat.border[n].label}) now.", "TG-A2")
             return self.use_border(s, p, n, ev)
         if "slot" not in a:
             raise InvalidAction('"use" needs a border "card" number or a central "slot" [row, column]')
@@ -515,9 +525,9 @@ class Engine:
         self.need_action_phase(s, p, "Cards are used")
         if s.tasks:
             raise refuse("Finish the action in progress before starting another.", "TG-A4")
-        if (i, p) not in s.markers:
-            raise refuse(f"{cap(p)} has no tribe marker on centre {slot_name(i)}.", "TG-A3")
         slot = s.centre[i]
+        if (i, p) not in s.markers:
+            raise refuse(f"{cap(p)} has no tribe marker on centre {slot_name(i)}{self.lying_there(slot)}.", "TG-A3")
         if slot.empty:
             raise refuse(f"Centre {slot_name(i)} holds no card to use.", "TG-Q28")
         if slot.face_down and not s.rules.allow_face_down:

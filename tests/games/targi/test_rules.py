@@ -513,6 +513,21 @@ def test_a_refusal_opening_with_a_player_writes_it_as_a_name() -> None:
     assert err.message.startswith("White has no Targi on card 3")
 
 
+def test_asking_about_a_card_one_cannot_use_names_it_in_full() -> None:
+    """The touchscreen's cards show what they do in few words ("Smith", "2 VP" over "3P/1D 1G"): a tap on one
+    asks why not, and the answer names the card, a centre card with its symbol, VP and costs in words."""
+    doc = actions_doc(W, targi=[(5, W)], round_=2)
+    set_centre(doc, 3, 2, "T36")
+    set_centre(doc, 2, 1, "G09")
+    s = load(doc)
+    assert refused(s, {"type": "use", "card": 3}, "TG-A2").message == "White has no Targi on card 3 (Silversmith) now."
+    assert refused(s, {"type": "use", "slot": [3, 2]}, "TG-A3").message == (
+        "White has no tribe marker on centre 3-2, which holds Dune Dancer (T36, targia, 2 VP, costs 3 pepper or "
+        "1 date, 1 gold).")
+    assert refused(s, {"type": "use", "slot": [2, 1]}, "TG-A3").message == (
+        "White has no tribe marker on centre 2-1, which holds Dates and Pepper (G09): 1 date, 1 pepper.")
+
+
 def test_trader_two_for_one_of_the_same_good_cites_the_decision() -> None:
     """Two goods for one good of the same kind is refused under TG-Q17, the decision that settles it."""
     s = load(actions_doc(W, targi=[(9, W)], round_=2))
