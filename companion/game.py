@@ -419,6 +419,27 @@ class Game(ABC):
         """
         return None
 
+    def where_rules(self, state: State, action: Action) -> tuple[str, ...]:
+        """The clause(s) saying that an offered action may be done now, and where: what a `why` at a place
+        no offered action goes to cites for what may be done instead.
+
+        Every clause of the game's ruling on a few sample actions was cited there: Targi's "Place a Targi on
+        3" brought the tribe-marker clauses its last placement sets off, a Blackpool move the riding and
+        heavy-table clauses, and the referee got a list of ids that did not say where play goes now. Each
+        game's ruling names the clause that allows the action first; a game whose first clause is not that
+        one says so here.
+        """
+        return self.check(state, action).rules[:1]
+
+    def closed_place(self, state: State, place: Hashable) -> Ruling | None:
+        """The game's own reason nothing may be done at ``place`` itself, when no action offered now goes to a
+        place of its kind ("Black has no tribe marker on centre 3-2"), or None.
+
+        Without it a centre card asked about while only border cards may be used heard where play goes
+        now, never why the card pointed at is closed.
+        """
+        return None
+
     def pieces_at(self, state: State, place: Hashable) -> list[Hashable] | None:
         """For a game whose actions name pieces, not squares: the pieces a finger on square ``place`` asks
         about (those whose move now would end there, then those standing there); None when ``place`` is

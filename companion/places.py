@@ -207,7 +207,12 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         kinds = sorted({place_field(action) or "" for action in placed})
         own = getattr(session.game, "place_kinds", {})
         where = " or ".join(own.get(kind) or PLACE_FIELDS[kind] for kind in kinds)
-        rules = _union(session.check(action).rules for action in placed[:SHOWN_ALLOWED])
+        # The clauses that say what may be done now and where, one ruling per kind of action: every clause of
+        # five sample actions ("Place a Targi" with the tribe-marker clauses its last placement sets off) gave
+        # a list of ids that did not explain the answer.
+        kind_of = {(action.get("type"), place_field(action)): action for action in placed}
+        rules = _union(session.game.where_rules(session.state, action) for action in kind_of.values())
+        closed = session.game.closed_place(session.state, place)
         # Each example is an offered action in the game's own words: a place spelt as JSON ("[2, 1]") was shown
         # and spoken where Targi's table says "centre 2-1".
         first_at: dict[Hashable, Action] = {}
@@ -215,6 +220,10 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
             first_at.setdefault(place_of(action), action)
         examples = "; ".join(str(action.get("text") or place_to_json(place))
                              for place, action in list(first_at.items())[:3])  # fmt: skip
+        if closed is not None:  # the place's own reason first, then where play goes now
+            text = (f"Nothing may be done there now: {closed.text.rstrip('.')}. What may be done now happens on "
+                    f"{where}, such as: {examples}.")
+            return Ruling(False, text, _union((closed.rules, rules)))
         text = f"Nothing may be done there now: what may be done now happens on {where}, such as: {examples}."
         return Ruling(False, text, rules)
     _, refused, rest = SPOKEN.get(place_field(candidates[0]) or "", PLAIN)

@@ -6,6 +6,7 @@ import io
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from companion.places import explain_place, moved_to, place_from_json, place_fro
 from companion.protocol import Referee
 from companion.session import Session
 from companion.terminal import Terminal
-from tests.games.blackpool.helpers import yellow_rolled_five
+from tests.games.blackpool.helpers import BOARD, yellow_rolled_five
 
 
 def camel_turn(journal: Journal | None = None) -> Session:
@@ -584,3 +585,101 @@ def test_a_temple_final_step_or_the_chamber_is_asked_about_by_the_cell_it_is_dra
     assert not blue.legal and "[11, 3] is blue step 1, which only blue pawns climb (RU-15)" in blue.text
     session.act({"type": "move", "pawn": "red1", "to": [4, 4]})
     assert session.document()["pawns"]["red"][0] == "step2"
+
+
+def _why(session: Session, words: str) -> str:
+    """The terminal's answer to `why <words>`, as a referee reads it."""
+    out = io.StringIO()
+    Terminal(session, lambda: None, out).run(iter([f"why {words}", "q"]))
+    return next(line for line in out.getvalue().splitlines() if "ALLOWED" in line)
+
+
+def _targi_until(wanted: Any, seed: int = 2) -> Session:
+    session = Session.new("targi", ["white", "black"])
+    rng = random.Random(seed)
+    while not wanted(session):
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session
+
+
+def test_why_a_centre_card_while_only_border_cards_may_be_used_says_why_the_card_is_closed() -> None:
+    """`why 3,2` while Black could use only border cards cited TG-A2 with TG-B4 and TG-B7, the clauses of
+    Fata Morgana and the goods cards among the samples, and never said why centre 3-2 was closed."""
+    session = _targi_until(lambda s: s.legal()[0].get("type") == "use" and "card" in s.legal()[0]
+                           and not any("slot" in a for a in s.legal()))  # fmt: skip
+    name = session.state.actor.capitalize()
+    line = _why(session, "3,2")
+    assert line.startswith(f"  NOT ALLOWED: Nothing may be done there now: {name} has no tribe marker on centre 3-2. "
+                           "What may be done now happens on border cards, such as: Use "), line
+    assert line.endswith("[TG-A3, TG-A2]"), line
+    border = explain_place(session, next(n for n in range(1, 17) if not any(a.get("card") == n
+                                                                              for a in session.legal())))
+    assert not border.legal and border.rules[0].startswith("TG-")  # a border card stays the game's own answer
+
+
+def test_why_a_centre_card_during_placement_cites_only_the_placing_clause() -> None:
+    """The last placement of a round sets off the tribe markers, so its ruling cites TG-M1, TG-A1 and TG-Q7;
+    gathered from sample placements they were cited for "why 2,2", which only TG-P1 answers."""
+    session = _targi_until(lambda s: s.legal()[0].get("type") == "place"
+                           and len(s.check(s.legal()[0]).rules) > 1)  # fmt: skip
+    ruling = explain_place(session, (2, 2))
+    assert not ruling.legal and ruling.rules == ("TG-P1",), ruling
+    assert "happens on border cards, such as: Place a Targi on" in ruling.text
+
+
+def test_why_a_border_card_during_fata_morgana_names_centre_cards_and_its_clause() -> None:
+    """Fata Morgana's marker move ends on a centre card ("to"): a border card asked about then heard "what
+    may be done now happens on spaces", a word for no place on Targi's board, citing TG-Q11 beside TG-B4."""
+    session = _targi_until(lambda s: s.legal()[0].get("type") == "move_marker", seed=1)
+    ruling = explain_place(session, 2)
+    assert not ruling.legal and ruling.rules == ("TG-B4",), ruling
+    assert "happens on centre cards, such as: Move the marker from centre " in ruling.text, ruling.text
+
+
+def _blackpool(phase: str, roll: int, travellers: dict[str, Any]) -> Session:
+    """Yellow to play with ``roll`` in ``phase``; every traveller not named waits in the centre."""
+    every = {f"{c}-{n}": travellers.get(f"{c}-{n}", {"at": "centre"}) for c in ("yellow", "red") for n in (1, 2, 3)}
+    document = {"game": "blackpool", "players": ["yellow", "red"], "turn": "yellow", "phase": phase, "roll": roll}
+    if phase == "six":
+        document["sixChain"] = 1
+    return Session.load("blackpool", {**document, "travellers": every})
+
+
+def test_why_an_empty_blackpool_square_says_no_traveller_would_end_there_and_cites_the_roll() -> None:
+    """`why c3` with a 5 rolled, no traveller on c3 and none of Yellow's landing there, answered "what may
+    be done now happens on travellers" citing every clause of the sample moves (BP-5, BP-C6, BP-C5, ...)."""
+    session = yellow_rolled_five()
+    assert _why(session, "c3") == (
+        "  NOT ALLOWED: Nothing may be done there now: no traveller stands on c3 (ring 3), and none of Yellow's "
+        "would end its move there: with the 5 rolled each goes as far as the roll and its ring's pull send it. "
+        "What may be done now happens on travellers, such as: " + "; ".join(
+            a["text"] for a in session.legal()[:3]) + ".  [BP-5]")  # fmt: skip
+    six = _blackpool("six", 6, {})
+    ruling = explain_place(six, "c3")
+    assert not ruling.legal and ruling.rules == ("BP-C7",), ruling  # not BP-8, BP-Q20 and BP-D4 of a bring-out
+    assert "none of Yellow's would end there with the six" in ruling.text, ruling.text
+
+
+def test_why_a_camp_square_answers_for_the_travellers_going_home_and_those_home() -> None:
+    """Yellow's camp is i1: a Yellow traveller whose roll took it home heard "Nothing may be done there now"
+    at i1, and Red's camp square said nothing of Red 3, home there."""
+    edge = BOARD.paths["yellow"][-3]  # three squares from home: a 5 on the edge (no pull) takes it into camp
+    travellers = {"yellow-1": {"at": edge}, "red-3": {"at": "camp"}}
+    session = _blackpool("move", 5, travellers)
+    home = explain_place(session, BOARD.camps["yellow"])
+    assert home.legal and "Yellow 1" in home.text and "camp" in home.text, home
+    red = explain_place(session, BOARD.camps["red"])
+    assert not red.legal and "Red 3" in red.text, red
+
+
+def test_why_a_slot_while_a_stairway_is_chosen_says_the_trip_goes_to_a_stairway() -> None:
+    """`why 1` while a pawn's stairway was chosen said "what may be done now happens on spaces", with the
+    trips and RU-Q21 beside RU-22."""
+    session = Session.new("temple", ["red", "blue"])
+    rng = random.Random(3)
+    while not (session.state.phase == "resolve" and session.legal()[0]["type"] == "stair"):
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    ruling = explain_place(session, 1)
+    assert not ruling.legal and ruling.rules == ("RU-22",), ruling
+    assert ruling.text.startswith("Nothing may be done at slot 1 now: ") and "secret stairway" in ruling.text
+    assert ruling.text.endswith(", not to a slot."), ruling.text

@@ -215,10 +215,13 @@ def test_a_tap_on_a_raid_corner_names_where_things_happen_as_the_board_does(star
     widget = table.ids.board
     tap_at(widget, *middle_of(widget, 12))  # Third Raid: a corner, never a place to act
     said = table.ids.announcements.text.splitlines()[0]
-    assert "Nothing may be done there now: what may be done now happens on " in said, said
+    # Why the corner is closed, then where play goes now: "Black has no Targi on card 12 now" read as though
+    # one might stand there.
+    assert "Nothing may be done there now: card 12 (" in said and "is a raid corner, where no Targi ever " \
+        "stands. What may be done now happens on " in said, said
     kinds = said.split("happens on ", 1)[1].split(", such as", 1)[0]
     assert "centre cards" in kinds and "slot" not in kinds, kinds
-    assert said.rstrip().endswith("]")  # with the clauses
+    assert said.rstrip().endswith("[TG-P4, TG-A3]"), said  # the corner's clause, then the centre cards' one
 
 
 def test_say_again_with_the_voice_silent_says_why_nothing_is_heard(start: Any) -> None:

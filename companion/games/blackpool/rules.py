@@ -14,7 +14,18 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from companion.errors import BadRequest, InvalidAction, InvalidPosition, quoted
-from companion.game import Action, DieSpec, Event, Game, GameData, OptionSpec, Pending, normalize_action, refuse
+from companion.game import (
+    Action,
+    DieSpec,
+    Event,
+    Game,
+    GameData,
+    OptionSpec,
+    Pending,
+    Ruling,
+    normalize_action,
+    refuse,
+)
 from companion.games.blackpool import effects
 from companion.games.blackpool.board import CAMP, CENTRE, Board
 from companion.games.blackpool.cards import DECKS, Catalogue
@@ -890,6 +901,9 @@ class Blackpool(Game):
             return None
         if place in self.board.squares and self.board.squares[place].zone == "centre":
             place = CENTRE  # the middle square is where the centre's travellers wait
+        # A camp's corner square is where its colour's travellers go home: `why a1` at Blue's camp heard
+        # "nothing may be done there" while a Blue traveller's roll took it home, and nothing of those home.
+        home = self.board.camp_colour.get(place) if isinstance(place, str) else None
         work = Work(state)
         plans: list[Plan | str] = []
         if state.phase == "move" and state.roll is not None:
@@ -897,10 +911,39 @@ class Blackpool(Game):
         elif state.phase == "six":
             plans = [self.six_plan(state, work, t) for t in state.own(state.turn)]
             plans += self.bring_out_plans(state, work) if not self._draft(state) else []
-        landing = [p.traveller for p in plans if isinstance(p, Plan) and p.dest == place]
+        landing = [p.traveller for p in plans
+                   if isinstance(p, Plan) and (p.dest == place or (p.dest == CAMP and home == state.turn))]
         stepping = [a["traveller"] for a in self.legal_actions(state) if a.get("square") == place]
-        standing = sorted((t for t in state.travellers if t.at == place), key=lambda t: t.colour != state.turn)
+        standing = sorted((t for t in state.travellers if t.at == place or (t.at == CAMP and t.colour == home)),
+                          key=lambda t: t.colour != state.turn)
         return list(dict.fromkeys(landing + stepping + [t.id for t in standing]))
+
+    def where_rules(self, state: State, action: Action) -> tuple[str, ...]:
+        """A six's three options (a six-square move, a bring-out, a card) all rest on BP-C7; otherwise the
+        clause the ruling leads with (a roll's move BP-5, a card's own clause)."""
+        return ("BP-C7",) if state.phase == "six" else super().where_rules(state, action)
+
+    def closed_place(self, state: State, place: Hashable) -> Ruling | None:
+        """A square where no traveller stands and none of the player's would end now: moves name travellers
+        and the roll decides where each goes, so the square is nobody's to choose.
+
+        `why c3` there heard "what may be done now happens on travellers" and every clause of a few sample
+        moves (riding, the heavy table, the camp), none saying why c3 was out of reach.
+        """
+        if not isinstance(place, str) or place not in self.board.squares:
+            return None
+        name, at = state.turn.capitalize(), self.board.label(place)
+        if state.phase == "move" and state.roll is not None:
+            return Ruling(False, f"no traveller stands on {at}, and none of {name}'s would end its move there: with "
+                                 f"the {state.roll} rolled each goes as far as the roll and its ring's pull send it",
+                          ("BP-5",))  # fmt: skip
+        if state.phase == "six":
+            return Ruling(False, f"no traveller stands on {at}, and none of {name}'s would end there with the six: "
+                                 f"a traveller moves six squares along its path or comes out of the centre onto it",
+                          ("BP-C7",))  # fmt: skip
+        if state.phase == "target":
+            return Ruling(False, f"no traveller stands on {at} for the card to act on", ("BP-C9",))
+        return None
 
     def unknown_place(self, state: State, place: Hashable) -> str | None:
         """Moves name travellers; a square (or the centre, or camp) is a place on the board too."""

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from companion.errors import BadRequest
-from companion.game import Action, Event, Game, GameData, OptionSpec, Pending, State
+from companion.game import Action, Event, Game, GameData, OptionSpec, Pending, Ruling, State
 from companion.games.targi import cards as cardmod
 from companion.games.targi import document
 from companion.games.targi import effects as fx
@@ -38,7 +38,8 @@ class Targi(Game):
     max_players = 2
     colours = ("white", "black")
     decks = ("goods", "tribe")
-    place_kinds = {"card": "border cards", "slot": "centre cards"}  # as the table's texts call them
+    # As the table's texts call them; Fata Morgana's move ("to") ends on a centre card, not on "spaces".
+    place_kinds = {"card": "border cards", "slot": "centre cards", "to": "centre cards"}
     option_specs = (
         OptionSpec("placement.forbid", "opposite", ("opposite", "line"),
                    "Which border cards an opponent's Targi forbids: only the one directly opposite, or (as written) "
@@ -128,6 +129,26 @@ class Targi(Game):
             if shown and said in (shown.label.lower(), shown.id.lower()):
                 return i // 3 + 1, i % 3 + 1
         return None
+
+    def closed_place(self, state: State, place: Hashable) -> Ruling | None:
+        """While actions are carried out: the game's refusal to use the card asked about ("Black has no tribe
+        marker on centre 3-2" [TG-A3], "no Targi on card 2" [TG-A2]), when nothing offered goes to its kind.
+
+        A centre card asked about while only border cards could be used heard where play goes now and
+        the border clauses, never that a centre card is used only under one's own tribe marker.
+        """
+        if state.stage != "actions" or state.tasks:  # a card turned up or a trade comes first (TG-A4)
+            return None
+        if isinstance(place, tuple):
+            ruling = self.check(state, {"type": "use", "slot": list(place)})
+        elif isinstance(place, int) and place in CORNERS:  # "no Targi on card 12 now" read as though one might be
+            return Ruling(False, f"card {place} ({self.cat.border[place].label}) is a raid corner, where no Targi "
+                                 "ever stands", ("TG-P4",))  # fmt: skip
+        elif isinstance(place, int):
+            ruling = self.check(state, {"type": "use", "card": place})
+        else:
+            return None
+        return None if ruling.legal else ruling
 
     def unknown_place(self, state: State, place: Hashable) -> str | None:
         """Border cards go by number, centre cards by (row, column) from 1 to 3; anything else is named wrong."""

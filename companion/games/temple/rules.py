@@ -1412,6 +1412,14 @@ class TempleGame(Game):
             return Ruling(False, f"Nothing may be done at slot {place} now: {name} moves a pawn {count}, and a move "
                                  f"ends on a space, such as {example}, not on a slot.",
                           ("RU-10", "RU-11"))  # fmt: skip
+        stairs = [a for a in offered if a.get("type") == "stair"]
+        if state.phase == "resolve" and stairs and isinstance(place, int) and place in board.slot_numbers:
+            # Audit: "what may be done now happens on spaces" with the stairway trips and RU-22 beside RU-Q21.
+            colour, i = document.parse_pawn(state, stairs[0]["pawn"])
+            example = self.where(colour, board.node(*stairs[0]["to"]))
+            return Ruling(False, f"Nothing may be done at slot {place} now: {pawn_label(colour, i)} is on a secret "
+                                 f"stairway and goes on to another stairway's space, such as {example}, "
+                                 f"not to a slot.", ("RU-22",))  # fmt: skip
         return None
 
     def describe(self, state: TempleState) -> list[str]:
