@@ -186,9 +186,11 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
     candidates = moved_to(offered, place) if pieces is None else []  # [] here: nothing stands or lands there
     if not candidates:
         placed = [action for action in offered if place_of(action) is not None]
-        if not placed:  # a roll or draw comes first: say so, with the clauses every answer to it rests on
-            each = [session.check(action).rules for action in offered]
-            rules = tuple(rule for rule in each[0] if all(rule in other for other in each)) or each[0]
+        if not placed:  # a roll or draw comes first: say so, with the clause that asks for it (``where_rules``)
+            # The clauses every answer shared, else the first answer's: the temple's "roll the die" cited what
+            # an X does (RU-9, RU-Q27) and Targi's last raid the scoring clauses its payment sets off.
+            kind_of = {action.get("type"): action for action in offered}
+            rules = _union(session.game.where_rules(session.state, action) for action in kind_of.values())
             # "Nothing is placed on the board" read as a contradiction while the board was being laid (the
             # temple's "first, draw a card for slot 1", Targi's "turn up the goods card at centre 1-1"): the
             # draw decides where, so no place is the player's to choose.

@@ -683,3 +683,27 @@ def test_why_a_slot_while_a_stairway_is_chosen_says_the_trip_goes_to_a_stairway(
     assert not ruling.legal and ruling.rules == ("RU-22",), ruling
     assert ruling.text.startswith("Nothing may be done at slot 1 now: ") and "secret stairway" in ruling.text
     assert ruling.text.endswith(", not to a slot."), ruling.text
+
+
+def _walk_until(game: str, players: list[str], wanted: Any, seed: int) -> Session:
+    session = Session.new(game, players)
+    rng = random.Random(seed)
+    while not wanted(session):
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session
+
+
+def test_why_while_a_roll_or_draw_comes_first_cites_the_clause_that_asks_for_it() -> None:
+    """"first, Red: roll the die" cited RU-9 and RU-Q27, what an X does (the first roll's answer, the answers
+    sharing no clause); Targi's last raid the scoring clauses its payment sets off; the desert's roll to move,
+    with Sandstorm Sneakers in hand, the Sneakers' DR-20 and DR-Q9."""
+    temple = _walk_until("temple", ["red", "blue"], lambda s: s.state.phase == "roll", 1)
+    ruling = explain_place(temple, 1)
+    assert ruling.rules == ("RU-6",) and ": roll the die (or play the Ah Kinchil card)" in ruling.text, ruling
+    assert _why(temple, "0,0").endswith("[RU-6]")
+    raid = _walk_until("targi", ["white", "black"], lambda s: "Last Raid" in s.pending().text, 1)
+    assert explain_place(raid, 2).rules == ("TG-R2",)
+    sneakers = _walk_until("desert", ["black", "pink"],
+                           lambda s: s.pending().text.startswith(f"{s.pending().player.title()}: roll the die to move")
+                           and "DR-20" in s.check(s.legal()[0]).rules, 1)  # fmt: skip
+    assert explain_place(sneakers, "dawn").rules == ("DR-4",)

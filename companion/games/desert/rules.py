@@ -191,6 +191,14 @@ class DesertRace(Game):
         choices = f"{', '.join(parts)}, or end the turn" if parts else "end the turn"
         return Pending("choose", mover, f"{title(mover)} on {space.name}: {choices}.")
 
+    def where_rules(self, state: State, action: Action) -> tuple[str, ...]:
+        """A roll to move rests on DR-4, a roll at a challenge on DR-13: the first roll's ruling led with the
+        Sneakers' DR-20 whenever the mover held them, as though the roll were asked for by the card."""
+        step = state.step
+        if step.kind == ROLL and action.get("type") == "roll":
+            return ("DR-4",) if step.mode == "move" else ("DR-13",)
+        return super().where_rules(state, action)
+
     def _roll_extras(self, state: State) -> str:
         names = [card_name(a["card"]) for a in self._roll_step_uses(state) if a["type"] == "use"]
         if any(a["type"] == "attempt" for a in self._roll_step_uses(state)):

@@ -418,6 +418,11 @@ class TempleGame(Game):
         new_state = handler(state, action, events)
         return new_state, events
 
+    def where_rules(self, state: TempleState, action: Action) -> tuple[str, ...]:
+        """The clause of the step asked for now: a roll (or the Ah Kinchil card instead) RU-6, not what an X
+        does; the card change RU-7, a move RU-10, a stairway RU-22."""
+        return (self._phase_rule(state),)
+
     def _phase_rule(self, state: TempleState) -> str:
         return {
             "assembly": "RU-3",
