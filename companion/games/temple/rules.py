@@ -1080,6 +1080,11 @@ class TempleGame(Game):
                 f"{label} cannot move onto its Entrance Circles; only a send-back returns it there.", "RU-Q32"
             )
         if not self.layout(state).walkable[to]:
+            # A corner's hole is printed (RU-H3): "is a hole" [RU-11] alone sent a table waiting for a card
+            # change to open it.
+            if to in board.printed:
+                return refuse(f"{place} is a hole printed on the board, never covered by a card; {label} cannot "
+                              "stand there.", "RU-H3")  # fmt: skip
             return refuse(f"{place} is a hole; {label} cannot stand there.", "RU-11")
         if to == start:
             return refuse(f"{label} already stands on {place}; a move leaves its space.", "RU-11")

@@ -153,6 +153,11 @@ def board_problems(board: Mapping[str, Any]) -> list[str]:
         for raw in spec["entrance"]["entry"]:
             if _xy(raw) not in owner:
                 problems.append(f"{where}.entrance.entry {raw} is not a ring cell")
+            elif printed.get(_xy(raw), ("",))[0] == "hole":  # a printed hole never opens: no pawn steps onto it
+                problems.append(
+                    f"{where}.entrance.entry {raw} is a hole ({printed[_xy(raw)][1]}), so no {colour} pawn could "
+                    f"ever step onto it from the Entrance Circles (RU-H3); make that cell path, or leave it out"
+                )
         if _xy(spec["steps"]["foot"]) not in owner:
             problems.append(f"{where}.steps.foot {spec['steps']['foot']} is not a ring cell")
         for a, b in spec["wall"]:
@@ -167,8 +172,9 @@ def board_problems(board: Mapping[str, Any]) -> list[str]:
     if not problems:
         problems.extend(_loop_order_problems(board))
     if not problems:
+        holes = {cell: where for cell, (kind, where) in printed.items() if kind == "hole"}
         for colour in COLOURS:
-            problems.extend(_lap_problems(board, colour, seen))
+            problems.extend(_lap_problems(board, colour, seen, holes))
     return problems + drawing
 
 
@@ -264,21 +270,54 @@ def _loop_order_problems(board: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def _lap_problems(board: Mapping[str, Any], colour: str, station: Mapping[tuple[int, int], int]) -> list[str]:
-    """With every cell walkable, a pawn must reach its foot from its entrance, and only the long way round."""
-    spec = board["colours"][colour]
-    walls = {(_xy(a), _xy(b)) for a, b in spec["wall"]} | {(_xy(b), _xy(a)) for a, b in spec["wall"]}
-    start = [_xy(c) for c in spec["entrance"]["entry"]]
-    # Breadth first, so each cell's value is its fewest steps from the entrance (the entry cell is step 1).
-    seen = dict.fromkeys(start, 1)
-    queue = deque(start)
+def _steps_from(
+    start: list[tuple[int, int]], cells: Any, walls: set[tuple[tuple[int, int], tuple[int, int]]]
+) -> dict[tuple[int, int], int]:
+    """Each of ``cells`` a pawn can walk to from ``start``, with its fewest steps (an entry cell is step 1)."""
+    seen = dict.fromkeys((cell for cell in start if cell in cells), 1)
+    queue = deque(seen)
     while queue:
         x, y = queue.popleft()
         for nxt in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if nxt in station and nxt not in seen and ((x, y), nxt) not in walls:
+            if nxt in cells and nxt not in seen and ((x, y), nxt) not in walls:
                 seen[nxt] = seen[(x, y)] + 1
                 queue.append(nxt)
+    return seen
+
+
+def _lap_problems(
+    board: Mapping[str, Any], colour: str, station: Mapping[tuple[int, int], int], holes: Mapping[tuple[int, int], str]
+) -> list[str]:
+    """A pawn must reach its foot from its entrance, and only the long way round: with every card cell
+    walkable (cards change), but never a hole printed on a corner (RU-H3), which stays for the whole game.
+
+    Counted over every cell, a café's corner whose printed holes cut the ring was valid, and no pawn of
+    a colour that must cross it could ever finish.
+    """
+    spec = board["colours"][colour]
+    walls = {(_xy(a), _xy(b)) for a, b in spec["wall"]} | {(_xy(b), _xy(a)) for a, b in spec["wall"]}
+    start = [_xy(c) for c in spec["entrance"]["entry"]]
+    seen = _steps_from(start, station, walls)
     foot = _xy(spec["steps"]["foot"])
+    if foot in seen and foot not in holes:  # a foot on a printed hole is refused on its own (steps_problems)
+        open_cells = {cell for cell in station if cell not in holes}
+        reached = _steps_from(start, open_cells, walls)
+        if foot not in reached:
+
+            def beside(cell: tuple[int, int]) -> list[tuple[int, int]]:
+                x, y = cell
+                return [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+
+            # The corners that cut: a printed hole with ground the pawn reaches on one side, and open ground it
+            # cannot reach on another.
+            cut = sorted({where.split(" cells[", 1)[0].split(" (", 1)[1].rstrip(")") for cell, where in holes.items()
+                          if any(n in reached for n in beside(cell))
+                          and any(n in open_cells and n not in reached for n in beside(cell))})  # fmt: skip
+            return [
+                f"board.json: colours.{colour}: the holes printed on {' and '.join(cut)} leave a {colour} pawn no "
+                f"way from its entrance round to the foot of its steps {list(foot)}, whatever cards lie in the "
+                f"slots (RU-H3); make a way across in path cells"
+            ]
     problems = []
     short_cut = False
     if foot not in seen:

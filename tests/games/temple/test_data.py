@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from pathlib import Path
 
@@ -455,3 +456,60 @@ def test_odd_but_unbroken_final_steps_are_accepted(cells: list[list[int]], tmp_p
     board = house("board")
     board["colours"]["red"]["steps"]["cells"] = cells
     assert refusals(tmp_path, board) == []
+
+
+def _nw_cut_off_from_slot_1(board: dict) -> dict:
+    """The NW corner's column next to slot 1 printed as holes, red's foot moved onto slot 12's inner lane (so
+    no foot is on a hole): only red, whose lap ends before the corner, could still finish."""
+    board["corners"][0]["cells"] = [["path", "path", "hole"], ["path", "idol:green", "hole"], ["path", "path", "hole"]]
+    board["colours"]["red"]["steps"]["foot"] = [2, 3]
+    return board
+
+
+def test_printed_corner_holes_that_cut_the_ring_are_refused_by_data_validate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A corner's printed holes never change (RU-H3), but the lap check walked every cell as path: a café
+    board whose NW corner cut the ring validated, and no blue, green or yellow pawn could ever finish."""
+    from companion.cli import main
+
+    assert main(["data", "template", "temple", str(tmp_path)]) == 0
+    folder = tmp_path / "temple"
+    board = _nw_cut_off_from_slot_1(json.loads((folder / "board.json").read_text()))
+    (folder / "board.json").write_text(json.dumps(board))
+    capsys.readouterr()
+    assert main(["data", "validate", str(folder)]) == 1
+    out = capsys.readouterr().out
+    for colour, foot in (("blue", [12, 2]), ("green", [12, 12]), ("yellow", [2, 12])):
+        assert (f"colours.{colour}: the holes printed on corner NW leave a {colour} pawn no way from its entrance "
+                f"round to the foot of its steps {foot}, whatever cards lie in the slots (RU-H3)") in out, out
+    assert "colours.red:" not in out
+
+
+def test_printed_corner_holes_beside_the_way_round_are_fine_and_never_walked_on(tmp_path: Path) -> None:
+    """A café printing with holes in the outer corner spaces plays: a pawn is refused there with the corner's
+    clause, saying the hole is printed (it read as any card's hole, to wait for a card change)."""
+    from companion.places import explain_place
+    from companion.session import Session
+
+    board = house("board")
+    board["corners"][0]["cells"][0][0] = "hole"  # [0, 0]
+    board["corners"][1]["cells"][0][2] = "hole"  # [14, 0]
+    assert refusals(tmp_path, board) == []
+    session = Session.new("temple", ["red", "blue"], cafe_dir=tmp_path)
+    rng = random.Random(3)
+    while session.state.phase != "move":
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    ruling = explain_place(session, (14, 0))
+    assert not ruling.legal and ruling.rules == ("RU-H3",), ruling
+    assert "[14,0] (corner) is a hole printed on the board, never covered by a card" in ruling.text, ruling.text
+    assert "RU-H3" in session.game.rulebook  # the clause a referee looks up
+
+
+def test_an_entry_cell_on_a_printed_hole_is_refused(tmp_path: Path) -> None:
+    board = house("board")
+    board["corners"][0]["cells"][0][2] = "hole"  # [2, 0], NW corner
+    board["colours"]["red"]["entrance"]["entry"] = [[2, 0], [3, 0]]
+    said = ("board.json: colours.red.entrance.entry [2, 0] is a hole (corners[0] (corner NW) cells[0][2]), so no "
+            "red pawn could ever step onto it from the Entrance Circles (RU-H3); make that cell path, or leave it out")
+    assert any(said in problem for problem in refusals(tmp_path, board))
