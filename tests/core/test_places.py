@@ -658,6 +658,10 @@ def test_why_an_empty_blackpool_square_says_no_traveller_would_end_there_and_cit
     ruling = explain_place(six, "c3")
     assert not ruling.legal and ruling.rules == ("BP-C7",), ruling  # not BP-8, BP-Q20 and BP-D4 of a bring-out
     assert "none of Yellow's would end there with the six" in ruling.text, ruling.text
+    # The camp as a whole, with nobody home: it heard only where play goes ("camp" is no square).
+    camp = explain_place(_blackpool("move", 5, {"yellow-1": {"at": "c3"}}), "camp")
+    assert camp.text.startswith("Nothing may be done there now: no traveller is in camp, and none of Yellow's "
+                                "would end its move there: with the 5 rolled") and camp.rules == ("BP-5",), camp
 
 
 def test_why_a_camp_square_answers_for_the_travellers_going_home_and_those_home() -> None:
@@ -707,3 +711,11 @@ def test_why_while_a_roll_or_draw_comes_first_cites_the_clause_that_asks_for_it(
                            lambda s: s.pending().text.startswith(f"{s.pending().player.title()}: roll the die to move")
                            and "DR-20" in s.check(s.legal()[0]).rules, 1)  # fmt: skip
     assert explain_place(sneakers, "dawn").rules == ("DR-4",)
+
+
+def test_why_a_raid_corner_while_border_cards_are_used_says_it_is_a_raid_corner() -> None:
+    """`why 4` while Black could use a border card answered "Black has no Targi on card 4 now" [TG-A2], as though
+    a Targi might stand on a raid corner."""
+    session = _targi_until(lambda s: any(isinstance(a.get("card"), int) and a["type"] == "use" for a in s.legal()))
+    assert _why(session, "first raid") == ("  NOT ALLOWED: Nothing may be done there. Card 4 (First Raid) is a raid "
+                                           "corner: no Targi may stand there, so it is never used.  [TG-P4]")

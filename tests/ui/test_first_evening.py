@@ -217,8 +217,8 @@ def test_a_tap_on_a_raid_corner_names_where_things_happen_as_the_board_does(star
     said = table.ids.announcements.text.splitlines()[0]
     # Why the corner is closed, then where play goes now: "Black has no Targi on card 12 now" read as though
     # one might stand there.
-    assert "Nothing may be done there now: card 12 (" in said and "is a raid corner, where no Targi ever " \
-        "stands. What may be done now happens on " in said, said
+    assert "Nothing may be done there now: Card 12 (" in said and "is a raid corner: no Targi may stand " \
+        "there, so it is never used. What may be done now happens on " in said, said
     kinds = said.split("happens on ", 1)[1].split(", such as", 1)[0]
     assert "centre cards" in kinds and "slot" not in kinds, kinds
     assert said.rstrip().endswith("[TG-P4, TG-A3]"), said  # the corner's clause, then the centre cards' one

@@ -930,19 +930,20 @@ class Blackpool(Game):
         `why c3` there heard "what may be done now happens on travellers" and every clause of a few sample
         moves (riding, the heavy table, the camp), none saying why c3 was out of reach.
         """
-        if not isinstance(place, str) or place not in self.board.squares:
+        if place == CAMP:  # `why camp` heard only where play goes, not that nobody is home or gets there
+            nobody, name = "no traveller is in camp", state.turn.capitalize()
+        elif isinstance(place, str) and place in self.board.squares:
+            nobody, name = f"no traveller stands on {self.board.label(place)}", state.turn.capitalize()
+        else:
             return None
-        name, at = state.turn.capitalize(), self.board.label(place)
         if state.phase == "move" and state.roll is not None:
-            return Ruling(False, f"no traveller stands on {at}, and none of {name}'s would end its move there: with "
-                                 f"the {state.roll} rolled each goes as far as the roll and its ring's pull send it",
-                          ("BP-5",))  # fmt: skip
+            return Ruling(False, f"{nobody}, and none of {name}'s would end its move there: with the {state.roll} "
+                                 f"rolled each goes as far as the roll and its ring's pull send it", ("BP-5",))
         if state.phase == "six":
-            return Ruling(False, f"no traveller stands on {at}, and none of {name}'s would end there with the six: "
-                                 f"a traveller moves six squares along its path or comes out of the centre onto it",
-                          ("BP-C7",))  # fmt: skip
+            return Ruling(False, f"{nobody}, and none of {name}'s would end there with the six: a traveller moves "
+                                 f"six squares along its path or comes out of the centre onto it", ("BP-C7",))
         if state.phase == "target":
-            return Ruling(False, f"no traveller stands on {at} for the card to act on", ("BP-C9",))
+            return Ruling(False, f"{nobody} for the card to act on", ("BP-C9",))
         return None
 
     def unknown_place(self, state: State, place: Hashable) -> str | None:

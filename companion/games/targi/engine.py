@@ -515,6 +515,9 @@ class Engine:
             self.need_action_phase(s, p, "Cards are used")
             if s.tasks:
                 raise refuse("Finish the action in progress before starting another.", "TG-A4")
+            if (n, p) not in s.targi and n in CORNERS:  # "no Targi on card 4 now" read as though one might be
+                label = f"Card {n} ({self.cat.border[n].label})"
+                raise refuse(f"{label} is a raid corner: no Targi may stand there, so it is never used.", "TG-P4")
             if (n, p) not in s.targi:
                 # The card's printed name: the touchscreen's card shows only what it does, at times shortened.
                 raise refuse(f"{cap(p)} has no Targi on card {n} ({self.cat.border[n].label}) now.", "TG-A2")

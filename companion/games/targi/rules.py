@@ -141,10 +141,7 @@ class Targi(Game):
             return None
         if isinstance(place, tuple):
             ruling = self.check(state, {"type": "use", "slot": list(place)})
-        elif isinstance(place, int) and place in CORNERS:  # "no Targi on card 12 now" read as though one might be
-            return Ruling(False, f"card {place} ({self.cat.border[place].label}) is a raid corner, where no Targi "
-                                 "ever stands", ("TG-P4",))  # fmt: skip
-        elif isinstance(place, int):
+        elif isinstance(place, int):  # a raid corner says so (TG-P4), as the use of any card does
             ruling = self.check(state, {"type": "use", "card": place})
         else:
             return None
