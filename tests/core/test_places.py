@@ -615,6 +615,8 @@ def test_why_a_centre_card_while_only_border_cards_may_be_used_says_why_the_card
     border = explain_place(session, next(n for n in range(1, 17) if not any(a.get("card") == n
                                                                               for a in session.legal())))
     assert not border.legal and border.rules[0].startswith("TG-")  # a border card stays the game's own answer
+    odd = explain_place(session, (7, 7))  # a place no board has, as a touch could send it: answered, not raised
+    assert not odd.legal and odd.rules == ("TG-A2",) and odd.text.startswith("Nothing may be done there now: what")
 
 
 def test_why_a_centre_card_during_placement_cites_only_the_placing_clause() -> None:

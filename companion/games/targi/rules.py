@@ -9,7 +9,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from companion.errors import BadRequest
+from companion.errors import BadRequest, CompanionError
 from companion.game import Action, Event, Game, GameData, OptionSpec, Pending, Ruling, State
 from companion.games.targi import cards as cardmod
 from companion.games.targi import document
@@ -140,10 +140,14 @@ class Targi(Game):
         if state.stage != "actions" or state.tasks:  # a card turned up or a trade comes first (TG-A4)
             return None
         if isinstance(place, tuple):
-            ruling = self.check(state, {"type": "use", "slot": list(place)})
+            action: Action = {"type": "use", "slot": list(place)}
         elif isinstance(place, int):  # a raid corner says so (TG-P4), as the use of any card does
-            ruling = self.check(state, {"type": "use", "card": place})
+            action = {"type": "use", "card": place}
         else:
+            return None
+        try:
+            ruling = self.check(state, action)
+        except CompanionError:  # no card of the board (a touch's place is checked nowhere before): no reason of its own
             return None
         return None if ruling.legal else ruling
 
