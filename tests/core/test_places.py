@@ -609,8 +609,9 @@ def test_why_a_centre_card_while_only_border_cards_may_be_used_says_why_the_card
                            and not any("slot" in a for a in s.legal()))  # fmt: skip
     name = session.state.actor.capitalize()
     line = _why(session, "3,2")
-    assert line.startswith(f"  NOT ALLOWED: Nothing may be done there now: {name} has no tribe marker on centre 3-2. "
-                           "What may be done now happens on border cards, such as: Use "), line
+    assert line.startswith(f"  NOT ALLOWED: Nothing may be done there now: {name} has no tribe marker on centre 3-2, "
+                           "which holds "), line
+    assert "). What may be done now happens on border cards, such as: Use " in line, line
     assert line.endswith("[TG-A3, TG-A2]"), line
     border = explain_place(session, next(n for n in range(1, 17) if not any(a.get("card") == n
                                                                               for a in session.legal())))
