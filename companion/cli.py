@@ -22,9 +22,9 @@ from typing import Any
 
 from companion.bench import bench_game
 from companion.data import default_cafe_dir, house_dir, read_json, validate_path
-from companion.errors import CompanionError, InvalidData, UnknownGame, quoted
+from companion.errors import CompanionError, InvalidData, JournalDamaged, UnknownGame, quoted
 from companion.finished import FinishedGame, finished_game
-from companion.journal import Journal, open_journal
+from companion.journal import Journal, kept_journals, open_journal, reading
 from companion.option_types import count, folder, named, positive
 from companion.paths import env_or, user_data_dir, write_whole
 from companion.protocol import Referee, serve
@@ -367,7 +367,20 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not path.is_file():  # exporting reads; it must not leave an empty journal behind
         print(f"No journal at {path}.", file=sys.stderr)
         return 1
-    journal = Journal.for_reading(path)  # writes nothing: a journal on a card gone read-only is read too
+    try:
+        # Writes nothing: a journal on a card gone read-only is read too, and one set aside for a damaged header
+        # through a mended copy, as the start reads it.
+        with reading(path) as (journal, how):
+            if how:
+                print(f"companion: {how}", file=sys.stderr)
+            return _export_from(journal, path, args)
+    except JournalDamaged as damage:
+        print(f"companion: {damage.message}{_damage_advice(path, damage.message)}", file=sys.stderr)
+        return 1
+
+
+def _export_from(journal: Journal, path: Path, args: argparse.Namespace) -> int:
+    """Write the record of the game ``--id`` names (the latest without one) from ``journal``, read at ``path``."""
     # `--id 0` is an id, not "none given": it exported the latest game instead of saying there is no game 0.
     entry = journal.read_game(args.id) if args.id is not None else journal.latest_game()
     if entry is None:
@@ -386,9 +399,19 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _damage_advice(path: Path, said: str) -> str:
+    """How to get the games out of a journal export cannot read, for the damage ``said`` names."""
+    if "write-ahead log" in said:
+        return (f". The file without its log holds every game but those writes: move {path.name}-wal and "
+                f"{path.name}-shm out of its folder (keep them), then export again")
+    return (". What it still holds can be saved with the sqlite3 tool (docs/operations.md, \"Recovering a "
+            "table\", the journal damaged row), then exported from the saved copy")
+
+
 def _kept_beside(path: Path) -> str:
-    """Where older games went when the journal outgrew its size: a fresh journal's export would say only "none"."""
-    kept = sorted(p.name for p in path.parent.glob(f"{path.stem}-*{path.suffix}") if p.is_file())
+    """Where older games went (a journal grown past its size, or set aside as damaged): a fresh journal's export
+    would say only "none"."""
+    kept = [p.name for p in kept_journals(path)]
     return f" Its older games are in {', '.join(kept)} (--journal that file)." if kept else ""
 
 

@@ -61,12 +61,14 @@ def header_fault(head: bytes) -> str | None:
     return None
 
 
-def mended(head: bytes, file_size: int, with_wal: bool) -> bytes:
+def mended(head: bytes, file_size: int, with_wal: bool, version: int) -> bytes:
     """The header with every field a journal always holds set to that value, for reading a copy of the file.
 
     The fields `header_fault` checks, the bytes reserved at the end of each
     page, and the page count (from the file's size, with the change counter
-    it is valid for) are set. The rest (freelist, schema cookie) cannot be
+    it is valid for) are set; a journal version no companion writes becomes
+    ``version`` (the reader's own), since the copy is read as a journal of
+    this version either way. The rest (freelist, schema cookie) cannot be
     known, and are left as found.
     """
     fixed = bytearray(head[:HEADER_BYTES])
@@ -84,4 +86,6 @@ def mended(head: bytes, file_size: int, with_wal: bool) -> bytes:
     if fixed[47] > 4:
         struct.pack_into(">I", fixed, 44, 4)
     struct.pack_into(">I", fixed, 56, 1)  # UTF-8, as every journal is written
+    if struct.unpack_from(">I", fixed, 60)[0] > NEWEST_PLAUSIBLE_VERSION:
+        struct.pack_into(">I", fixed, 60, version)
     return bytes(fixed)

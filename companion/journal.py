@@ -14,7 +14,7 @@ import shutil
 import sqlite3
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -443,25 +443,12 @@ def _read_mended(path: Path) -> JournalGame | None:
     A flipped byte in the first 100 bytes ("file is not a database",
     "unsupported file format") stopped SQLite reading any of it, and the game
     in progress was lost with the file set aside though every row of it was
-    whole. The copy is made in a temporary folder, so the file set aside
-    stays as it was found. The game is trusted as from the file itself
-    (`_whole_game`): every row read, its steps without a gap; a header mended
-    wrongly (another page size) reads as no database at all.
+    whole. The game is trusted as from the file itself (`_whole_game`): every
+    row read, its steps without a gap; a header mended wrongly (another page
+    size) reads as no database at all.
     """
-    wal = Path(f"{path}-wal")
     try:
-        with path.open("rb") as file:
-            head = file.read(HEADER_BYTES)
-        size = path.stat().st_size
-        if len(head) < HEADER_BYTES:
-            return None
-        with tempfile.TemporaryDirectory(prefix="companion-journal-") as folder:
-            copy = Path(folder) / path.name
-            shutil.copyfile(path, copy)
-            if wal.exists():
-                shutil.copyfile(wal, f"{copy}-wal")
-            with copy.open("r+b") as file:
-                file.write(mended(head, size, wal.exists()))
+        with _mended_copy(path) as copy:
             for query in _read_only_queries(copy):
                 with suppress(sqlite3.Error, JournalDamaged):
                     reader = Journal.read_only(copy, query)
@@ -472,6 +459,66 @@ def _read_mended(path: Path) -> JournalGame | None:
     except OSError:
         return None
     return None
+
+
+@contextmanager
+def _mended_copy(path: Path) -> Iterator[Path]:
+    """A copy of the journal at ``path`` (with its WAL) whose header is `mended`, in a temporary folder
+    removed afterwards, so the file (one set aside, kept for recovery) stays exactly as it was found.
+
+    ``OSError`` when the file cannot be read or is too short to hold a header.
+    """
+    wal = Path(f"{path}-wal")
+    with path.open("rb") as file:
+        head = file.read(HEADER_BYTES)
+    size = path.stat().st_size
+    if len(head) < HEADER_BYTES:
+        raise OSError(f"{path} is too short to hold a database header")
+    with tempfile.TemporaryDirectory(prefix="companion-journal-") as folder:
+        copy = Path(folder) / path.name
+        shutil.copyfile(path, copy)
+        if wal.exists():
+            shutil.copyfile(wal, f"{copy}-wal")
+        with copy.open("r+b") as file:
+            file.write(mended(head, size, wal.exists(), JOURNAL_VERSION))
+        yield copy
+
+
+@contextmanager
+def reading(path: Path) -> Iterator[tuple[Journal, str]]:
+    """The journal at ``path`` opened to read its games (`Journal.for_reading`), and a note, "" when none.
+
+    A journal whose database header is damaged (the start sets such a file
+    aside as ``journal.sqlite3.damaged-<date>`` and carries only its last game)
+    is read from a copy with the header `mended`, as the start reads it: ``companion
+    export`` on the kept file answered only that its header was damaged, and
+    a café's earlier games in it could not be had at all. The note says the
+    games came from a mended copy. Raises as `Journal.for_reading` does, naming
+    ``path`` (never the copy) when the copy cannot be read either.
+    """
+    header = _header_damage(path)
+    if header is None:
+        journal = Journal.for_reading(path)
+        try:
+            yield journal, ""
+        finally:
+            journal.close()
+        return
+    refusal = f"{path} cannot be read as a journal: {header}"
+    with ExitStack() as stack:
+        try:
+            copy = stack.enter_context(_mended_copy(path))
+        except OSError as error:
+            raise JournalDamaged(f"{refusal}; no mended copy could be made ({error.strerror or error})") from None
+        try:
+            journal = Journal.for_reading(copy)
+        except (JournalDamaged, JournalUnavailable) as error:
+            why = error.message.replace(f"{copy} cannot be read as a journal: ", "").replace(str(copy), path.name)
+            raise JournalDamaged(f"{refusal}; a copy with the header mended cannot be read either ({why})") from None
+        stack.callback(journal.close)
+        if journal.path == str(copy):
+            journal.path = str(path)  # a row found damaged later is named in the file the café knows
+        yield journal, f"{path.name}: {header}; read from a copy with the header mended (the file is left as it is)"
 
 
 def _carry(entry: JournalGame | None, journal: Journal) -> str:

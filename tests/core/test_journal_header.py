@@ -9,12 +9,14 @@ database" (set aside, the game lost with it though every row was whole).
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from companion.cli import main
 from companion.errors import JournalDamaged
 from companion.journal import Journal
 from companion.session import Session, open_table
@@ -79,7 +81,7 @@ def test_a_damaged_header_is_named_and_set_aside_not_taken_for_a_folder_or_a_new
     assert "only until the app closes" not in note and "newer" not in note
     assert session is not None and len(session.log) == 5 and len(kept_copies(path)) == 1
     journal.close()
-    with pytest.raises(JournalDamaged, match="its database header"):  # export names it too
+    with pytest.raises(JournalDamaged, match="its database header"):  # read as it is, never written to mend it
         Journal.for_reading(kept_copies(path)[0])
 
 
@@ -142,3 +144,70 @@ def test_a_newer_journal_found_with_its_wal_keeps_its_wal_and_its_file(tmp_path:
     opened.close()
     assert resumed is None and "was written by a newer Table Companion (journal version 2;" in note
     assert path.read_bytes() == main and Path(f"{path}-wal").read_bytes() == wal
+
+
+def three_games_then_damaged(tmp_path: Path, offset: int) -> tuple[Path, Path, bytes]:
+    """A journal of three Blackpool games (4, 5 and 6 steps, the last in progress) whose header byte ``offset``
+    went wrong, opened once as the start does: its path, the file set aside, and that file's bytes."""
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    for steps in (4, 5, 6):
+        session = Session.new("blackpool", ["red", "blue"], journal=journal)
+        for _ in range(steps):
+            session.act(session.legal()[0])
+    journal.close()
+    damaged = bytearray(path.read_bytes())
+    damaged[offset] ^= 0x10
+    path.write_bytes(damaged)
+    journal, _session, note = open_table(path)
+    journal.close()
+    (kept,) = kept_copies(path)
+    assert f"It is kept as {kept.name}" in note
+    return path, kept, bytes(damaged)
+
+
+@pytest.mark.parametrize("offset", [0, 17, 18, 47, 62])
+def test_export_reads_the_games_of_a_journal_set_aside_for_its_header_and_leaves_it_as_it_was(
+    tmp_path: Path, offset: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A café owner after last month's results got only "its database header ... is damaged": the start read
+    the game in progress through a mended copy, export read nothing of the file at all."""
+    _path, kept, damaged = three_games_then_damaged(tmp_path, offset)
+    record = tmp_path / "first.json"
+    assert main(["export", str(record), "--journal", str(kept), "--id", "1"]) == 0
+    said = capsys.readouterr()
+    assert len(json.loads(record.read_text())["actions"]) == 4 and "wrote" in said.out
+    assert f"companion: {kept.name}: its database header (the first 100 bytes) is damaged: " in said.err
+    assert "read from a copy with the header mended (the file is left as it is)" in said.err
+    assert main(["export", "-", "--journal", str(kept)]) == 0  # the latest: the game that was in progress
+    assert len(json.loads(capsys.readouterr().out)["actions"]) == 6
+    assert kept.read_bytes() == damaged
+    assert sorted(p.name for p in kept.parent.iterdir()) == ["first.json", "journal.sqlite3", kept.name,
+                                                              "journal.sqlite3.lock"]  # fmt: skip
+
+
+def test_export_of_a_game_the_new_journal_lacks_names_the_file_set_aside(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The new journal holds only the game carried over: `--id 2` there said only "holds no game 2"."""
+    path, kept, _damaged = three_games_then_damaged(tmp_path, 47)
+    assert main(["export", "-", "--journal", str(path), "--id", "2"]) == 1
+    said = capsys.readouterr().err
+    assert said == f"The journal holds no game 2. Its older games are in {kept.name} (--journal that file).\n"
+
+
+def test_export_of_a_set_aside_journal_whose_pages_are_damaged_too_says_how_to_save_what_it_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A mended header cannot mend pages: the refusal names both and the way to save what is left, with no
+    traceback and no temporary path."""
+    path, damaged = flipped(tmp_path, 47)
+    spoilt = bytearray(damaged)
+    spoilt[4096 : 4096 + 64] = b"\xff" * 64  # page 2, a table's root
+    path.write_bytes(spoilt)
+    assert main(["export", "-", "--journal", str(path)]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"companion: {path} cannot be read as a journal: its database header")
+    assert "; a copy with the header mended cannot be read either (" in said and "companion-journal-" not in said
+    assert "sqlite3 tool" in said and "Traceback" not in said
+    assert path.read_bytes() == bytes(spoilt)
