@@ -262,7 +262,14 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
             asked.pop(0)
             ask_next()
     except KeyboardInterrupt:
-        return 0
+        # Ended 0, so a setup script could not tell a teaching cut short from one the café ended with 'q'; now
+        # 130 as every command (`companion.cli` says it stopped), after what this run taught.
+        if asked:  # the card question stands unanswered on stdout: the summary starts a line of its own
+            print(flush=True)
+        done = (f"{taught} tag{'' if taught == 1 else 's'} taught this run, saved in {tags.path}" if taught else
+                f"no tag taught this run ({tags.path} is as it was)")  # fmt: skip
+        print(f"  stopped (Ctrl-C): {done}", flush=True)
+        raise
     finally:
         link.stop()
 

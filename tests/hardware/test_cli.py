@@ -235,7 +235,7 @@ def teaching(*args: str) -> Iterator[subprocess.Popen]:
     sent would otherwise block a read, and the run, for good."""
     with subprocess.Popen(
         [sys.executable, "-m", "companion", "hw", "teach", *args], cwd=ROOT, stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal,
     ) as teach:
         guard = threading.Timer(30, teach.kill)
         guard.start()
@@ -246,13 +246,17 @@ def teaching(*args: str) -> Iterator[subprocess.Popen]:
             teach.kill()
 
 
-def test_teaching_from_a_port_that_cannot_open_says_so(tmp_path: Path) -> None:
+def test_teaching_from_a_port_that_cannot_open_says_so_and_ctrl_c_ends_it_with_130(tmp_path: Path) -> None:
+    """Ctrl-C ended teaching with 0, as 'q' does: a setup script could not tell it had been cut short."""
     with teaching("--tags", str(tmp_path / "t.json"), "--dice-sensor", str(tmp_path / "no-port")) as teach:
         lines = [teach.stdout.readline() for _ in range(2)]  # the prompt, then the port's state
         teach.send_signal(signal.SIGINT)
         code = teach.wait(timeout=30)
-        assert code == 0
+        rest, said = teach.stdout.read(), teach.stderr.read()
     assert any("[sensor not connected: cannot open" in line and "no-port" in line for line in lines), lines
+    assert code == 130, (code, said)
+    assert rest == f"  stopped (Ctrl-C): no tag taught this run ({tmp_path / 't.json'} is as it was)\n"
+    assert said == "companion: hw teach stopped (Ctrl-C)\n" and not (tmp_path / "t.json").exists()
 
 
 def read_until(stream: Any, marker: str) -> str:
@@ -307,6 +311,31 @@ def test_teaching_asks_for_each_tag_laid_and_saves_the_answer(tmp_path: Path, se
         code = teach.wait(timeout=30)
         rest = teach.stdout.read()
     assert code == 0 and "no card 'NOPE'" in rest
+    assert json.loads(tags.read_text())["tags"] == {"04A1": "P05"}
+
+
+def test_ctrl_c_typed_at_the_terminal_mid_teaching_keeps_what_was_taught_and_ends_130(
+    tmp_path: Path, sensor: SimulatedSensor
+) -> None:
+    """At a real terminal, Ctrl-C typed while the next tag's card is asked: the tag answered before stays saved,
+    the summary says so on a line of its own, and the exit is 130 (it was 0, as for 'q')."""
+    from tests.at_a_terminal import AtTerminal
+
+    tags = tmp_path / "t.json"
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    with AtTerminal("hw", "teach", "--tags", str(tags), "--dice-sensor", sensor.path, env=env) as teach:
+        teach.read_until("[sensor connected")
+        sensor.slot(3, "04A1")
+        teach.read_until("tag 04A1 (slot 3): card? ")
+        teach.type("P05\n")
+        teach.read_until("  saved (")
+        sensor.slot(5, "04A2")
+        teach.read_until("tag 04A2 (slot 5): card? ")
+        teach.ctrl_c()
+        code, rest, said = teach.finish()
+    assert code == 130, (code, rest, said)
+    assert rest.endswith(f"\n  stopped (Ctrl-C): 1 tag taught this run, saved in {tags}\n"), rest
+    assert said == "companion: hw teach stopped (Ctrl-C)\n"
     assert json.loads(tags.read_text())["tags"] == {"04A1": "P05"}
 
 

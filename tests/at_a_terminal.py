@@ -1,0 +1,106 @@
+"""A ``companion`` command run at a real pseudo-terminal, for Ctrl-C as a person at the keyboard gives it.
+
+The command's standard input and output are the terminal (its controlling
+terminal, in a session of its own), so Ctrl-C typed into it reaches the
+command as the kernel's line discipline sends it: SIGINT to the foreground
+process group, not a signal aimed at one process by the test. Standard error
+goes to a file, to be read apart. A guard of 30 s ends a command that never
+answers, so a fault hangs no run; no outcome depends on timing.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+from types import TracebackType
+
+ROOT = Path(__file__).resolve().parents[1]
+GUARD_SECONDS = 30.0
+CTRL_C = b"\x03"
+
+
+class AtTerminal:
+    """``python -m companion ARGS`` with a pty for stdin and stdout; used as a context manager."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        self.master, slave = pty.openpty()
+        self.seen = ""
+        self._err = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115 (closed on exit)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion", *args], cwd=ROOT, env=env, stdin=slave, stdout=slave,
+            stderr=self._err, preexec_fn=_own_terminal,
+        )  # fmt: skip
+        os.close(slave)
+
+    def __enter__(self) -> AtTerminal:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.master)
+        self._err.close()
+
+    def read_until(self, marker: str) -> str:
+        """What the command wrote (``\\r\\n`` read as ``\\n``) up to and including ``marker``."""
+        deadline = time.monotonic() + GUARD_SECONDS
+        while marker not in self.seen:
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {marker!r} within {GUARD_SECONDS} s: {self.seen[-500:]!r}"
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready and not self._read_some():
+                raise AssertionError(f"the output ended before {marker!r}: {self.seen[-500:]!r}")
+        upto = self.seen.index(marker) + len(marker)
+        said, self.seen = self.seen[:upto], self.seen[upto:]
+        return said
+
+    def type(self, text: str) -> None:
+        os.write(self.master, text.encode())
+
+    def ctrl_c(self) -> None:
+        os.write(self.master, CTRL_C)
+
+    def finish(self) -> tuple[int, str, str]:
+        """Wait for the command to end: its exit status, the rest of what it wrote, and its standard error."""
+        deadline = time.monotonic() + GUARD_SECONDS
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.process.kill()
+                raise AssertionError(f"still running after {GUARD_SECONDS} s: {self.seen[-500:]!r}")
+            ready, _, _ = select.select([self.master], [], [], min(left, 0.2))
+            if ready:
+                if not self._read_some():
+                    break
+            elif self.process.poll() is not None:
+                break
+        code = self.process.wait(timeout=GUARD_SECONDS)
+        self._err.seek(0)
+        rest, self.seen = self.seen, ""
+        return code, rest, self._err.read()
+
+    def _read_some(self) -> bool:
+        try:
+            chunk = os.read(self.master, 4096)
+        except OSError:  # EIO: every holder of the terminal's other end has closed it
+            return False
+        self.seen += chunk.decode(errors="replace").replace("\r\n", "\n")
+        return bool(chunk)
+
+
+def _own_terminal() -> None:
+    """In the child: a session of its own whose controlling terminal is its stdin, and Ctrl-C's default action
+    (a run started in the background ignores SIGINT, and its children would inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
