@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from companion.cli import add_play_arguments, build_parser, cmd_play, main
 from companion.journal import Journal
 from companion.session import RECORD_FORMAT, Session
 from companion.simulate import outcome
+from tests.at_a_terminal import AtTerminal
 from tests.typist import slow_typist
 
 
@@ -651,3 +653,36 @@ def test_referee_on_a_journal_that_cannot_be_written_says_so_and_ends_non_zero(
     assert json.loads(captured.out)["ok"] is True, captured.out
     assert captured.err.startswith(f"companion: no folder for the journal {journal}")
     assert f"nothing was journalled in {journal}" in captured.err
+
+
+def terminal_env(tmp_path: Path) -> dict[str, str]:
+    """A command's surroundings with every file it keeps under ``tmp_path``."""
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"),
+           "COMPANION_JOURNAL": str(tmp_path / "j.sqlite3")}
+    env.pop("COMPANION_CAFE_DIR", None)
+    return env
+
+
+def test_ctrl_c_typed_at_the_terminal_at_the_first_question_says_no_game_was_started(tmp_path: Path) -> None:
+    """At "Which game?" Ctrl-C ended `play` with 130 and a bare new line: had a game begun, was one kept?"""
+    with AtTerminal("play", env=terminal_env(tmp_path)) as play:
+        play.read_until("(ttd)\n")
+        play.ctrl_c()
+        code, _rest, said = play.finish()
+    assert code == 130 and said.endswith("companion: play stopped (Ctrl-C); no game was started\n"), (code, said)
+    assert "Traceback" not in said
+
+
+def test_ctrl_c_typed_at_the_terminal_mid_game_says_goodbye_and_the_game_is_kept(tmp_path: Path) -> None:
+    env = terminal_env(tmp_path)
+    with AtTerminal("play", "--game", "blackpool", "--players", "red,blue", env=env) as play:
+        play.read_until("#6. Oracle shows 6\n")
+        play.type("4\n")
+        play.read_until("> Blue: roll the oracle.")  # the roll is journalled before it is announced
+        play.read_until("#6. Oracle shows 6\n")
+        play.ctrl_c()
+        code, rest, said = play.finish()
+    assert code == 130 and rest.endswith("\nBye. The game is kept; 'companion play' resumes it.\n"), (code, rest)
+    assert "Traceback" not in said and "stopped" not in said
+    kept = Journal.for_reading(tmp_path / "j.sqlite3").latest_game()
+    assert kept is not None and kept.status == "active" and kept.steps[0] == ("act", {"type": "roll", "value": 4})
