@@ -12,6 +12,8 @@ import os
 import signal
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +112,7 @@ def _prepare_kivy(width: int, height: int, fullscreen: bool = False, offscreen: 
         os.environ["SDL_VIDEODRIVER"] = "offscreen"
     use_writable_kivy_home()
     # SDL would turn SIGTERM into a window-close request, which the kiosk refuses: `systemctl stop`
-    # then waited out its 90 s timeout and killed the app. The signals are handled by `stop_on_signals`.
+    # then waited out its 90 s timeout and killed the app. The signals are handled by `stopping_on_signals`.
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
     import kivy
     from kivy.config import Config
@@ -186,25 +188,35 @@ def _missing_cafe(saved: str, standard: Path | None) -> str:
             "(or clear it in Settings).")
 
 
-def stop_on_signals(app: Any) -> None:
-    """SIGTERM (systemctl stop, restart) and SIGINT end the app cleanly, kiosk or not.
+@contextmanager
+def stopping_on_signals(app: Any) -> Iterator[list[int]]:
+    """SIGTERM (systemctl stop, restart) and SIGINT end the app cleanly, kiosk or not; yields the signals that
+    came, so Ctrl-C is told apart from a stop (it ends the command with 130, as every command; it ended 0).
 
     Only a person at the screen is held to the PIN; the service manager is not.
+    The handlers before are put back on leaving, so a Ctrl-C while the app
+    closes still ends the process.
     """
     from kivy.clock import Clock
 
-    def stop(_signum: int, _frame: Any) -> None:
+    got: list[int] = []
+
+    def stop(signum: int, _frame: Any) -> None:
+        got.append(signum)
         Clock.schedule_once(lambda _dt: app.stop(), 0)
 
-    for number in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(number, stop)
+    before = {number: signal.signal(number, stop) for number in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield got
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     width, height = args.size
     _prepare_kivy(width, height, fullscreen=args.kiosk)
     app = build_app(args, kiosk=args.kiosk)
-    stop_on_signals(app)
     if args.bench_exit:
         from ui.shots import exit_after_first_screen
 
@@ -217,8 +229,21 @@ def cmd_run(args: argparse.Namespace) -> int:
         from ui.shots import play_games_after_first_screen
 
         play_games_after_first_screen(app, args.bench_games)
-    app.run()
+    with stopping_on_signals(app) as got:
+        app.run()
+    if signal.SIGINT in got:
+        print(f"companion: ui run stopped (Ctrl-C){_left_behind(app)}", file=sys.stderr)
+        return 130
     return 0
+
+
+def _left_behind(app: Any) -> str:
+    """What became of the game on the table when the app stopped, as `play`'s goodbye says it ("" for none)."""
+    if app.controller.session is None:
+        return ""
+    if app.journal is not None and app.journal.kept_on_disk:
+        return "; the game is kept: the next start resumes it"
+    return "; the game was kept in memory only (no journal file could be written), so it ends here"
 
 
 def cmd_screenshots(args: argparse.Namespace) -> int:
@@ -233,9 +258,13 @@ def cmd_screenshots(args: argparse.Namespace) -> int:
         return 2
     sizes = args.size or list(SIZES)
     _prepare_kivy(*sizes[0], offscreen=True)
-    from ui.shots import render_all
+    from ui.shots import ShotsStopped, render_all
 
-    written = render_all(Path(args.dir), args.game, sizes, cafe_dir(args))
+    try:
+        written = render_all(Path(args.dir), args.game, sizes, cafe_dir(args))
+    except ShotsStopped as stop:  # the ones drawn are whole on disk; the rest were never begun
+        print(f"{len(stop.written)} screenshots in {args.dir} (stopped by Ctrl-C; the others not drawn)")
+        return 130
     print(f"{len(written)} screenshots in {args.dir}")
     return 0
 

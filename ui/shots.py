@@ -11,6 +11,7 @@ import json
 import os
 import random
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -236,6 +237,7 @@ def render_all(
     from kivy.core.window import Window
 
     from ui.app import CompanionApp
+    from ui.cli import stopping_on_signals
     from ui.settings import Settings
     from ui.voice import Voice
 
@@ -278,8 +280,24 @@ def render_all(
                 yield from shoot(f"{screen}-{size}")
 
     drive(app, steps())
-    app.run()
+    with stopping_on_signals(app) as got:
+        app.run()
+    if signal.SIGINT in got:
+        raise ShotsStopped(written)
     return written
+
+
+class ShotsStopped(KeyboardInterrupt):
+    """Ctrl-C stopped `render_all`; ``written`` are the screenshots drawn before it.
+
+    Ctrl-C used to land as KeyboardInterrupt wherever Python was, often in a
+    Kivy object's ``__dealloc__``, where it is printed as "Exception ignored"
+    with a traceback and dropped: the review went on to the end and ended 0.
+    """
+
+    def __init__(self, written: list[Path]) -> None:
+        super().__init__(f"{len(written)} screenshots drawn")
+        self.written = written
 
 
 def exit_after_first_screen(app: Any) -> None:
@@ -396,6 +414,7 @@ def soak(games: int) -> tuple[list[str], bool]:
                 stopped = True
                 child.kill()
             code = child.wait()
+            stopped = stopped or code == 130  # the app alone got the Ctrl-C, and said so by its exit
         took = time.perf_counter() - began
         if code and not stopped:
             said.seek(0)

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -242,6 +243,79 @@ def test_the_kiosk_stops_on_sigterm_though_it_refuses_to_close(tmp_path: Path) -
                 app.kill()
                 app.wait()
     assert "Traceback" not in app.stderr.read()
+
+
+def app_env(tmp_path: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "KIVY_HOME": str(tmp_path / "kivy"),
+        "SDL_VIDEODRIVER": "offscreen",
+    }
+
+
+def default_sigint() -> None:
+    """Ctrl-C's default action in the child: a run started in the background ignores SIGINT, and so would it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_ctrl_c_ends_the_app_with_130_saying_the_game_is_kept(tmp_path: Path) -> None:
+    """Ctrl-C ended `ui run` as `systemctl stop` does, with 0 and not a word, unlike every other command."""
+    from companion.journal import Journal
+    from companion.session import Session
+
+    journal = Journal(tmp_path / "j.sqlite3")
+    session = Session.new("blackpool", ["red", "blue"], journal=journal)
+    session.act(session.legal()[0])
+    journal.close()
+    notify = tmp_path / "notify"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(notify))
+        server.settimeout(90)
+        app = subprocess.Popen(
+            [sys.executable, "-m", "companion", "ui", "run", "--journal", str(tmp_path / "j.sqlite3")],
+            env={**app_env(tmp_path), "NOTIFY_SOCKET": str(notify)}, cwd=ROOT, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint,
+        )
+        try:
+            while b"READY=1" not in server.recv(256):
+                pass
+            app.send_signal(signal.SIGINT)
+            code = app.wait(timeout=30)
+        finally:
+            if app.poll() is None:
+                app.kill()
+                app.wait()
+    said = app.stderr.read()
+    assert code == 130, said
+    assert said.endswith("companion: ui run stopped (Ctrl-C); the game is kept: the next start resumes it\n"), said
+    assert "Traceback" not in said
+
+
+def test_ctrl_c_stops_the_screenshots_and_says_how_many_were_drawn(tmp_path: Path) -> None:
+    """Ctrl-C landed in a Kivy object's __dealloc__, printed as "Exception ignored" with a traceback and dropped:
+    every screenshot was still drawn and the command ended 0."""
+    shots = tmp_path / "shots"
+    with subprocess.Popen(
+        [sys.executable, "-m", "companion", "ui", "screenshots", str(shots)], env=app_env(tmp_path), cwd=ROOT,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint,
+    ) as running:
+        guard = threading.Timer(120, running.kill)
+        guard.start()
+        try:
+            while not (shots.is_dir() and any(shots.glob("*.png"))) and running.poll() is None:
+                time.sleep(0.05)  # polling for the first file; no outcome rests on the pause
+            running.send_signal(signal.SIGINT)
+            out, err = running.communicate(timeout=60)
+        finally:
+            guard.cancel()
+            running.kill()
+    drawn = len(list(shots.glob("*.png")))
+    assert running.returncode == 130, (out, err[-800:])
+    assert out == f"{drawn} screenshots in {shots} (stopped by Ctrl-C; the others not drawn)\n", out
+    assert 0 < drawn < 40 and "Traceback" not in err and "KeyboardInterrupt" not in err
 
 
 def test_screenshots_of_a_game_that_does_not_exist_are_refused(tmp_path: Path, capsys) -> None:
