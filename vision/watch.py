@@ -369,7 +369,8 @@ def _settled_text(settled, lay_still: bool, touched: bool = True, big_die: bool 
 
 
 def watch(args: argparse.Namespace) -> int:
-    """Read SOURCE until it ends, `--frames` or Ctrl-C; 0 when some frame was usable, 1 when none was.
+    """Read SOURCE until it ends, `--frames` or Ctrl-C; 0 when some frame was usable, 1 when none was, 130 after
+    Ctrl-C (what was read is summed up first).
 
     Raises `WatchRefused` for what waiting cannot mend: an empty SOURCE, a
     word that names no camera, picamera2 not installed, a file or folder that
@@ -462,6 +463,7 @@ def watch(args: argparse.Namespace) -> int:
     markers: str | None = ""  # what the card reader last said of the markers, told again only when it changes
     mains_note = ""  # what the camera made of the mains frequency, told when it changes
     last_frame_at = time.monotonic()
+    stopped = False
     try:
         while True:
             frame = source.read()
@@ -596,11 +598,11 @@ def watch(args: argparse.Namespace) -> int:
             reports += len(lines) if shown is not None else 0  # an unusable photo is no reading of the view
             if args.frames and frames >= args.frames:
                 break
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt:  # the usual end of a live watch: said, and ended 130 as every command (it ended 0)
+        stopped = True
     finally:
         source.close()
-    print(f"{counted(frames, 'frame')} read")
+    print(f"{counted(frames, 'frame')} read{' (stopped by Ctrl-C)' if stopped else ''}")
     if shots is not None:
         kept = f", the newest {len(shots.written)} kept" if shots.count > len(shots.written) else ""
         print(f"{counted(shots.count, 'frame')} with a reading saved in {args.save}{kept}")
@@ -616,4 +618,6 @@ def watch(args: argparse.Namespace) -> int:
     elif frames > unusable and not reports:
         print("no reading: the view never held still for long enough (a reading waits for several steady frames);"
               " for a folder of separate photos add --every-frame")
+    if stopped:
+        return 130
     return 0 if frames > unusable else 1

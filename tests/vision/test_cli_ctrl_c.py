@@ -105,3 +105,22 @@ def test_bench_soak_stopped_reports_the_rolls_thrown(monkeypatch: pytest.MonkeyP
     out = capsys.readouterr().out
     assert "camera soak: 2 of 150 rolls (stopped by Ctrl-C) (" in out, out
     assert "peak memory after each 100 rolls (MB): " in out
+
+
+def test_watch_stopped_says_what_it_read_and_ends_130(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """Ctrl-C, the usual end of a live watch, ended it 0: a script could not tell it from a source read to its end."""
+    import cv2
+
+    from vision.card_catalogue import load_temple_board, load_temple_cards
+    from vision.card_render import render_board
+    from vision.sources import FolderSource
+
+    cards, board = load_temple_cards(), load_temple_board()
+    image, _ = render_board(board, {s.slot: cards[s.slot] for s in board.slots}, cell_px=20)
+    for i in range(4):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), image)
+    stop_after(monkeypatch, FolderSource, 2)
+    assert main(["vision", "watch", str(tmp_path), "--reader", "cards", "--every-frame"]) == 130
+    captured = capsys.readouterr()
+    assert "\n2 frames read (stopped by Ctrl-C)\n" in captured.out, captured.out
+    assert captured.err == "" and "Traceback" not in captured.out
