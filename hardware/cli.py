@@ -172,7 +172,7 @@ def cmd_hw_bench(args: argparse.Namespace) -> int:
 
 def cmd_hw_teach(args: argparse.Namespace) -> int:
     """Link tags to cards: one pair from the command line, or each tag the reader reports, asked in turn."""
-    tags = TagMap.load(Path(args.tags) if args.tags else default_tags_path(args.game))
+    tags = TagMap.to_teach(Path(args.tags) if args.tags else default_tags_path(args.game))  # never over a non-tag file
     known = {a["card"] for a in Session.new(args.game, list(create(args.game).colours[:2])).legal() if "card" in a}
     if args.tag and not args.card:
         print(f"Give the card of tag {args.tag} with --card CARD.", file=sys.stderr)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from companion.data import read_json
+from companion.errors import CompanionError, InvalidData
 from companion.paths import env_or, user_data_dir, write_whole
 
 
@@ -44,6 +46,33 @@ class TagMap:
         if not isinstance(links, dict):
             return cls(path)
         return cls(path, {tag: card for tag, card in links.items() if isinstance(card, str)})
+
+    @classmethod
+    def to_teach(cls, path: Path) -> TagMap:
+        """The taught links to add to, or ``CompanionError`` naming why the file there is no tag file to write over.
+
+        `load` reads a broken file as no links, which is right for reading
+        (the table plays on, each tag asked again), but teaching then wrote its
+        one new link over the file: ``hw teach --tags notes.txt`` (a mistyped
+        path) replaced the notes, and a tag file mended wrongly by hand lost
+        every link it held, both with exit 0. A file not there yet, or empty, has nothing to lose.
+        """
+        try:
+            if not path.exists() or path.stat().st_size == 0:
+                return cls(path)
+            content = read_json(path)
+        except InvalidData as error:
+            why = error.message.removeprefix(f"{path}: ")
+            raise CompanionError(f"{path} cannot be read as a tag file ({why}); it is left as it is: mend it, "
+                                 "or name another file with --tags") from None
+        except OSError as error:
+            raise CompanionError(f"{path} cannot be read as a tag file ({error.strerror or error}); it is left as it "
+                                 "is") from None
+        links = content.get("tags") if isinstance(content, dict) else None
+        if not isinstance(links, dict) or not all(isinstance(card, str) for card in links.values()):
+            raise CompanionError(f'{path} is not a tag file (one holds {{"tags": {{"04A1": "P05", ...}}}}); it is '
+                                 "left as it is: mend it, or name another file with --tags")
+        return cls(path, links)
 
     def card(self, tag: str) -> str | None:
         return self.links.get(tag)

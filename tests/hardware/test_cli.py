@@ -77,6 +77,33 @@ def test_teach_links_a_tag_to_a_temple_card(tmp_path: Path, capsys: pytest.Captu
     assert main(["hw", "teach", "--tags", str(tags), "--tag", "04A2", "--card", "NOPE"]) == 1
 
 
+@pytest.mark.parametrize(("content", "said"), [
+    ("shopping: milk, eggs\n", "cannot be read as a tag file (not valid JSON at line 1, column 1: "),
+    ('{"tags": {"04A1": "P05",}}', "cannot be read as a tag file (not valid JSON at line 1, column 25: "),
+    ('{"players": ["red"]}', 'is not a tag file (one holds {"tags": {"04A1": "P05", ...}})'),
+    ('{"tags": {"04A1": null}}', "is not a tag file"),
+])  # fmt: skip
+def test_teaching_over_a_file_that_is_no_tag_file_leaves_it_as_it_is(
+    tmp_path: Path, content: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--tags notes.txt` (a mistyped path) had the notes replaced by one link, and a tag file mended wrongly by
+    hand lost every link in it: both read as no links, written over, exit 0."""
+    tags = tmp_path / "notes.txt"
+    tags.write_text(content, encoding="utf-8")
+    assert main(["hw", "teach", "--tags", str(tags), "--tag", "04A2", "--card", "P06"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"companion: {tags} {said}") and err.count("\n") == 1, err
+    assert err.endswith("it is left as it is: mend it, or name another file with --tags\n")
+    assert tags.read_text(encoding="utf-8") == content
+
+
+def test_teaching_into_an_empty_tag_file_writes_the_link(tmp_path: Path) -> None:
+    tags = tmp_path / "t.json"
+    tags.touch()  # nothing in it to lose
+    assert main(["hw", "teach", "--tags", str(tags), "--tag", "04A1", "--card", "P05"]) == 0
+    assert json.loads(tags.read_text())["tags"] == {"04A1": "P05"}
+
+
 def test_simulate_dice_prints_its_pty_and_plays_the_script() -> None:
     command = [sys.executable, "-m", "companion", "hw", "simulate-dice", "--script", "roll 3; wait 0.01", "--exit"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
