@@ -25,7 +25,7 @@ from companion.data import default_cafe_dir, house_dir, read_json, validate_path
 from companion.errors import CompanionError, InvalidData, JournalDamaged, UnknownGame, quoted
 from companion.finished import FinishedGame, finished_game
 from companion.journal import Journal, kept_journals, open_journal, reading
-from companion.option_types import count, folder, named, positive
+from companion.option_types import count, folder, folder_to_fill, named, positive
 from companion.paths import env_or, user_data_dir, write_whole
 from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
@@ -333,6 +333,10 @@ def cmd_data(args: argparse.Namespace) -> int:
     if args.data_command == "template":
         game_cls = game_class(args.game)
         target = Path(args.dir) / game_cls.id
+        if target.exists() and not target.is_dir():  # "File exists (DIR/ttd)", as if the folder were the fault
+            print(f"companion: {target} is a file where the game's folder goes: move it away, or give another "
+                  "café folder", file=sys.stderr)
+            return 1
         target.mkdir(parents=True, exist_ok=True)
         for file in sorted(house_dir(game_cls).glob("*.json")):
             if (target / file.name).exists():
@@ -498,7 +502,7 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("game", nargs="?", help=f"game id ({GAME_IDS}); every game when left out")
     template = data_sub.add_parser("template", help="copy a game's house data into a café folder to edit")
     template.add_argument("game", help=f"game id ({GAME_IDS})")
-    template.add_argument("dir", type=named("the café folder's path (. for the one you are in)"),
+    template.add_argument("dir", type=folder_to_fill("the café folder's path (. for the one you are in)"),
                           help="the café folder: the files go into DIR/GAME")
     for command in (validate, which, template):
         command.set_defaults(func=cmd_data)

@@ -103,4 +103,26 @@ def file_path(what: str) -> Callable[[str], str]:
     return parse
 
 
+
+def folder_to_fill(what: str) -> Callable[[str], str]:
+    """A folder to write into, made when missing; refused when it, or a folder it would be made in, is a file.
+
+    ``ui screenshots notes.txt`` said only "File exists (notes.txt)", and ``data template ttd notes.txt``
+    "Not a directory (notes.txt/ttd)", after the command had begun.
+    """
+    nonempty = named(what)
+
+    def parse(text: str) -> str:
+        path = Path(nonempty(text))
+        for place in (path, *path.parents):
+            if place.is_dir():
+                break
+            if place.exists() or place.is_symlink():
+                said = "it is" if place == path else f"{str(place)!r} in it is"
+                raise argparse.ArgumentTypeError(f"{text!r} cannot be a folder: {said} a file; give {what}")
+        return text
+
+    return parse
+
+
 positive = count(1)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import quoted
-from companion.option_types import count, named
+from companion.option_types import count, folder_to_fill, named
 
 SIZES = ((800, 480), (1280, 800))
 MAX_SOAK_GAMES = 1_000  # games a soak plays through the app, seconds each: a million ran until Ctrl-C
@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = ui.add_subparsers(dest="ui_command")
     _run_options(sub.add_parser("run", help="start the app (resumes the game in progress)"))
     shots = sub.add_parser("screenshots", help="render every screen of every game in both sizes to PNG")
-    shots.add_argument("dir", type=named("a folder's path for the screenshots (. for the one you are in)"),
+    shots.add_argument("dir", type=folder_to_fill("a folder's path for the screenshots (. for the one you are in)"),
                        help="the folder the PNG files are written into")
     shots.add_argument("--game", action="append", help="only these games (repeatable)")
     shots.add_argument(

@@ -258,9 +258,11 @@ def test_a_path_that_cannot_be_written_is_named_not_a_traceback(
 ) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
-    assert main(["data", "template", "ttd", str(blocker / "cafe")]) == 1
+    with pytest.raises(SystemExit) as usage:  # refused as it is read, before anything is copied
+        main(["data", "template", "ttd", str(blocker / "cafe")])
     err = capsys.readouterr().err
-    assert err.startswith("companion: ") and str(blocker) in err and "Traceback" not in err
+    assert usage.value.code == 2 and "companion data template: error: " in err
+    assert str(blocker) in err and "Traceback" not in err
 
 
 def test_a_cafe_folder_that_is_not_there_is_named_not_passed_over(
@@ -686,3 +688,28 @@ def test_ctrl_c_typed_at_the_terminal_mid_game_says_goodbye_and_the_game_is_kept
     assert "Traceback" not in said and "stopped" not in said
     kept = Journal.for_reading(tmp_path / "j.sqlite3").latest_game()
     assert kept is not None and kept.status == "active" and kept.steps[0] == ("act", {"type": "roll", "value": 4})
+
+
+@pytest.mark.parametrize("where", ["notes.txt", "notes.txt/cafe", "cafe/ttd"])
+def test_a_template_whose_folder_would_be_a_file_is_refused_by_name_before_copying(
+    tmp_path: Path, where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It said "Not a directory (notes.txt/ttd)" or "File exists (cafe/ttd)", errno's words for a folder it named."""
+    (tmp_path / "notes.txt").write_text("notes\n")
+    (tmp_path / "cafe").mkdir()
+    (tmp_path / "cafe" / "ttd").write_text("not a folder\n")
+    given = tmp_path / where.removesuffix("/ttd")
+    if where == "cafe/ttd":
+        assert main(["data", "template", "ttd", str(given)]) == 1
+        said = capsys.readouterr().err
+        assert said == f"companion: {given / 'ttd'} is a file where the game's folder goes: move it away, or give " \
+                       "another café folder\n"
+    else:
+        with pytest.raises(SystemExit) as usage:
+            main(["data", "template", "ttd", str(given)])
+        said = capsys.readouterr().err.splitlines()[-1]
+        assert usage.value.code == 2
+        file = "it is" if where == "notes.txt" else f"{str(tmp_path / 'notes.txt')!r} in it is"
+        assert said == (f"companion data template: error: argument dir: {str(given)!r} cannot be a folder: {file} a "
+                        "file; give the café folder's path (. for the one you are in)")
+    assert (tmp_path / "notes.txt").read_text() == "notes\n" and (tmp_path / "cafe" / "ttd").is_file()

@@ -318,6 +318,19 @@ def test_ctrl_c_stops_the_screenshots_and_says_how_many_were_drawn(tmp_path: Pat
     assert 0 < drawn < 40 and "Traceback" not in err and "KeyboardInterrupt" not in err
 
 
+def test_screenshots_into_a_file_are_refused_by_name_before_kivy_starts(tmp_path: Path, capsys) -> None:
+    """It said "File exists (notes.txt)" once the window system had started."""
+    from companion.cli import main
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("notes\n")
+    with pytest.raises(SystemExit) as usage:
+        main(["ui", "screenshots", str(notes)])
+    assert usage.value.code == 2 and notes.read_text() == "notes\n"
+    assert capsys.readouterr().err.endswith(f"argument dir: {str(notes)!r} cannot be a folder: it is a file; give a "
+                                            "folder's path for the screenshots (. for the one you are in)\n")
+
+
 def test_screenshots_of_a_game_that_does_not_exist_are_refused(tmp_path: Path, capsys) -> None:
     """`--game nosuch` rendered nothing for it and exited 0, so a typo passed for a finished review."""
     import argparse
