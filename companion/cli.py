@@ -374,6 +374,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"No journal at {path}.", file=sys.stderr)
         return 1
     try:
+        with path.open("rb"):
+            pass
+    except PermissionError as error:  # SQLite said only "unable to open database file"
+        print(f"companion: the journal {path} cannot be read ({error.strerror}): export it as the user that owns it "
+              "(the service's: sudo -u companion, docs/operations.md)", file=sys.stderr)
+        return 1
+    try:
         # Writes nothing: a journal on a card gone read-only is read too, and one set aside for a damaged header
         # through a mended copy, as the start reads it.
         with reading(path) as (journal, how):

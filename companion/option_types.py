@@ -114,12 +114,15 @@ def folder_to_fill(what: str) -> Callable[[str], str]:
 
     def parse(text: str) -> str:
         path = Path(nonempty(text))
-        for place in (path, *path.parents):
-            if place.is_dir():
-                break
-            if place.exists() or place.is_symlink():
-                said = "it is" if place == path else f"{str(place)!r} in it is"
-                raise argparse.ArgumentTypeError(f"{text!r} cannot be a folder: {said} a file; give {what}")
+        try:
+            for place in (path, *path.parents):
+                if place.is_dir():
+                    break
+                if place.exists() or place.is_symlink():
+                    said = "it is" if place == path else f"{str(place)!r} in it is"
+                    raise argparse.ArgumentTypeError(f"{text!r} cannot be a folder: {said} a file; give {what}")
+        except OSError:  # a folder that may not be looked into: the command's own attempt names it
+            pass
         return text
 
     return parse

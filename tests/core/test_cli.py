@@ -713,3 +713,26 @@ def test_a_template_whose_folder_would_be_a_file_is_refused_by_name_before_copyi
         assert said == (f"companion data template: error: argument dir: {str(given)!r} cannot be a folder: {file} a "
                         "file; give the café folder's path (. for the one you are in)")
     assert (tmp_path / "notes.txt").read_text() == "notes\n" and (tmp_path / "cafe" / "ttd").is_file()
+
+
+@pytest.mark.parametrize("command", [["data", "template", "ttd"], ["ui", "screenshots"]])
+def test_a_folder_to_write_into_inside_one_that_may_not_be_looked_into_is_named_not_a_traceback(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """Checking whether the folder was a file raised PermissionError out of argparse, a traceback."""
+    import subprocess
+    import sys
+
+    from tests.core.test_journal_faults import ROOT, unprivileged
+
+    shut = tmp_path / "shut"
+    shut.mkdir(mode=0o000)
+    try:
+        done = subprocess.run(unprivileged([sys.executable, "-m", "companion", *command, str(shut / "cafe")]),
+                              capture_output=True, text=True, timeout=120, cwd=ROOT,
+                              env={**os.environ, "SDL_VIDEODRIVER": "offscreen", "HOME": str(tmp_path)})
+    finally:
+        shut.chmod(0o755)
+    said = [line for line in done.stderr.splitlines() if not line.startswith("Config:")]
+    assert done.returncode == 1 and len(said) == 1, done.stderr
+    assert said[0].startswith(f"companion: Permission denied ({shut / 'cafe'}"), done.stderr

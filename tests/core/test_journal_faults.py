@@ -274,6 +274,20 @@ def test_journals_are_marked_with_their_version_and_older_ones_open(tmp_path: Pa
     assert version == JOURNAL_VERSION
 
 
+def test_export_of_a_journal_its_user_may_not_read_says_whose_it_is(tmp_path: Path) -> None:
+    """SQLite's "unable to open database file" was all a café owner running export as pi was told."""
+    path = tmp_path / "journal.sqlite3"
+    blackpool_journal(path)
+    path.chmod(0o200)
+    done = subprocess.run(
+        unprivileged([sys.executable, "-m", "companion", "export", "-", "--journal", str(path)]),
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (f"companion: the journal {path} cannot be read (Permission denied): export it as the user "
+                           "that owns it (the service's: sudo -u companion, docs/operations.md)\n")
+
+
 def test_export_reads_a_journal_on_a_card_gone_read_only(tmp_path: Path) -> None:
     """The recovery the operations guide gives for a card gone read-only failed: "the journal ... cannot be
     opened: attempt to write a readonly database", as opening for export switched on WAL and wrote the schema."""
