@@ -212,12 +212,26 @@ def cmd_referee(args: argparse.Namespace) -> int:
     for line in (note, referee.note, told):  # stdout carries the protocol only
         if line:
             print(f"companion: {line}", file=sys.stderr)
-    serve(referee, sys.stdin.buffer, sys.stdout)
+    try:
+        serve(referee, sys.stdin.buffer, sys.stdout)
+    except KeyboardInterrupt:  # "referee stopped" alone left a driver's author to guess whether the game was kept
+        print(f"companion: referee stopped (Ctrl-C){_referee_left(referee, journal, args.journal)}", file=sys.stderr)
+        return 130
     if journal is not None and not journal.kept_on_disk:
         # As play does: the note above said the game lives in memory only; a script must not take it as journalled.
         print(f"companion: nothing was journalled in {args.journal}: the game ended with the process", file=sys.stderr)
         return 1
     return 0
+
+
+def _referee_left(referee: Referee, journal: Journal | None, named: str | None) -> str:
+    """What became of the referee's game when it stopped, as `play`'s goodbye says it ("" for no game)."""
+    if referee.session is None:
+        return ""
+    if journal is not None and journal.kept_on_disk and named:
+        return f"; the game is kept: 'companion referee --journal {shlex.quote(named)}' resumes it"
+    why = "no journal file could be written" if named else "no --journal was given"
+    return f"; the game was kept in memory only ({why}), so it ends here"
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

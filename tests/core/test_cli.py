@@ -736,3 +736,21 @@ def test_a_folder_to_write_into_inside_one_that_may_not_be_looked_into_is_named_
     said = [line for line in done.stderr.splitlines() if not line.startswith("Config:")]
     assert done.returncode == 1 and len(said) == 1, done.stderr
     assert said[0].startswith(f"companion: Permission denied ({shut / 'cafe'}"), done.stderr
+
+
+@pytest.mark.parametrize("journalled", [True, False])
+def test_ctrl_c_typed_at_the_referee_says_whether_its_game_is_kept(tmp_path: Path, journalled: bool) -> None:
+    """"companion: referee stopped (Ctrl-C)" was all it said: was the game a driver had begun kept?"""
+    journal = tmp_path / "game journal.sqlite3"
+    named = ["--journal", str(journal)] if journalled else []
+    with AtTerminal("referee", *named, env=terminal_env(tmp_path)) as referee:
+        referee.type('{"cmd": "new", "game": "blackpool", "players": ["red", "blue"]}\n')
+        referee.read_until('"ok":true')
+        referee.read_until("\n")
+        referee.ctrl_c()
+        code, _rest, said = referee.finish()
+    kept = (f"the game is kept: 'companion referee --journal '{journal}'' resumes it" if journalled else
+            "the game was kept in memory only (no --journal was given), so it ends here")  # fmt: skip
+    assert code == 130 and said == f"companion: referee stopped (Ctrl-C); {kept}\n", (code, said)
+    if journalled:
+        assert Journal.for_reading(journal).latest_game().status == "active"
