@@ -537,7 +537,9 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write a game record from the journal")
     export.add_argument("out", type=named("a file's path, or - for stdout"), help="file, or - for stdout")
     export.add_argument("--journal", type=named(JOURNAL_FILE),
-                        help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
+                        help="journal file (default: $COMPANION_JOURNAL or the user data dir); one kept beside it, "
+                        "grown (journal-DATE.sqlite3) or set aside as damaged (journal.sqlite3.damaged-DATE), is "
+                        "read too, never written")
     export.add_argument("--id", type=journal_id, help="journal game id (default: the latest)")
     export.set_defaults(func=cmd_export)
 
