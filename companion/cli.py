@@ -380,6 +380,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.out is None and not args.list:  # argparse's own usage error (exit 2), as when OUT was required
+        args.parser.error("give the record's file (- for stdout), or --list to see the journal's games")
+    if args.list and (args.out is not None or args.id is not None):
+        args.parser.error("--list lists every game and writes no file: leave out " +
+                          " and ".join(filter(None, ("--id" if args.id is not None else "", args.out))))
     path = Path(args.journal or default_journal_path())
     if path.is_dir():  # it said "No journal at DIR.", as if nothing were there
         print(f"companion: {path} is a folder, not a journal file: name the journal file in it", file=sys.stderr)
@@ -407,7 +412,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _export_from(journal: Journal, path: Path, args: argparse.Namespace) -> int:
-    """Write the record of the game ``--id`` names (the latest without one) from ``journal``, read at ``path``."""
+    """Write the record of the game ``--id`` names (the latest without one) from ``journal``, read at ``path``;
+    with ``--list``, name every game in it instead."""
+    if args.list:
+        return _list_games(journal, path)
     # `--id 0` is an id, not "none given": it exported the latest game instead of saying there is no game 0.
     entry = journal.read_game(args.id) if args.id is not None else journal.latest_game()
     if entry is None:
@@ -423,6 +431,26 @@ def _export_from(journal: Journal, path: Path, args: argparse.Namespace) -> int:
         print(f"wrote {args.out}: {record['game']}, {len(record['actions'])} actions")
     if note:
         print(f"companion: game {entry.id}: {note}", file=sys.stderr)
+    return 0
+
+
+STATUS_WORDS = {"active": "in progress", "over": "finished", "abandoned": "set aside"}
+
+
+def _list_games(journal: Journal, path: Path) -> int:
+    """Every game in the journal, a line each: a café after last month's results knew no game's id to export."""
+    games = journal.summaries()
+    if not games:
+        print(f"The journal holds no game.{_kept_beside(path)}", file=sys.stderr)
+        return 1
+    print(f"{'id':>5}  {'game':<10} {'began (UTC)':<17} {'last step (UTC)':<17} {'steps':>5}  {'status':<11} players")
+    for game in games:
+        began, last = (when[:16].replace("T", " ") for when in (game.started, game.last_step_at))
+        status = STATUS_WORDS.get(game.status, game.status)
+        print(f"{game.id:>5}  {game.game:<10} {began:<17} {last:<17} {game.steps:>5}  {status:<11} "
+              f"{', '.join(game.players)}")
+    named = f" --journal {shlex.quote(str(path))}" if path != default_journal_path() else ""
+    print(f"'companion export FILE{named} --id ID' writes one out.{_kept_beside(path)}")
     return 0
 
 
@@ -535,13 +563,16 @@ def build_parser() -> argparse.ArgumentParser:
     rules.set_defaults(func=cmd_rules)
 
     export = sub.add_parser("export", help="write a game record from the journal")
-    export.add_argument("out", type=named("a file's path, or - for stdout"), help="file, or - for stdout")
+    export.add_argument("out", nargs="?", type=named("a file's path, or - for stdout"),
+                        help="file, or - for stdout (left out with --list)")
     export.add_argument("--journal", type=named(JOURNAL_FILE),
                         help="journal file (default: $COMPANION_JOURNAL or the user data dir); one kept beside it, "
                         "grown (journal-DATE.sqlite3) or set aside as damaged (journal.sqlite3.damaged-DATE), is "
                         "read too, never written")
     export.add_argument("--id", type=journal_id, help="journal game id (default: the latest)")
-    export.set_defaults(func=cmd_export)
+    export.add_argument("--list", action="store_true",
+                        help="list the journal's games (id, game, when, steps, players) instead of writing one")
+    export.set_defaults(func=cmd_export, parser=export)
 
     replay = sub.add_parser("replay", help="replay a game record and confirm its final position")
     replay.add_argument("record", type=named("a game record's path (companion export writes one)"),

@@ -575,6 +575,19 @@ class JournalGame:
         return log
 
 
+@dataclass(frozen=True)
+class GameSummary:
+    """One journalled game as a list of games names it (`Journal.summaries`)."""
+
+    id: int
+    game: str
+    status: str
+    started: str
+    last_step_at: str
+    steps: int
+    players: list[str]
+
+
 class Journal:
     def __init__(self, path: str | Path = ":memory:") -> None:
         """Open (or create) the journal; raises `JournalDamaged` for a file SQLite cannot read whole.
@@ -855,6 +868,23 @@ class Journal:
     def latest_game(self) -> JournalGame | None:
         row = self._read("SELECT id FROM games ORDER BY id DESC LIMIT 1").fetchone()
         return self.read_game(row[0]) if row else None
+
+    def summaries(self) -> list[GameSummary]:
+        """Every game in the journal, oldest first, without reading its steps: what `export --list` shows, so a
+        café can find last month's games by date and players and export them by id."""
+        rows = self._read(
+            "SELECT g.id, g.game, g.status, g.started, g.start, MAX(s.at), COUNT(s.seq) FROM games g "
+            "LEFT JOIN steps s ON s.game_id = g.id GROUP BY g.id ORDER BY g.id"
+        )
+        summaries = []
+        for game_id, game, status, started, start, last, steps in rows:
+            try:
+                players = json.loads(start).get("players")
+            except (TypeError, ValueError, AttributeError):
+                players = None
+            named = [str(p) for p in players] if isinstance(players, list) else []
+            summaries.append(GameSummary(game_id, game, status, started, last or started, steps, named))
+        return summaries
 
     def last_step_at(self, game_id: int) -> str | None:
         """When the game's last step was written (when it began, for one without steps), as journalled.

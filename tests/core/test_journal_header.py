@@ -211,3 +211,35 @@ def test_export_of_a_set_aside_journal_whose_pages_are_damaged_too_says_how_to_s
     assert "; a copy with the header mended cannot be read either (" in said and "companion-journal-" not in said
     assert "sqlite3 tool" in said and "Traceback" not in said
     assert path.read_bytes() == bytes(spoilt)
+
+
+def test_export_lists_the_games_of_a_journal_set_aside_so_last_months_can_be_found_by_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No command named a journal's games: a café after last month's results could only guess ids."""
+    path, kept, damaged = three_games_then_damaged(tmp_path, 47)
+    assert main(["export", "--list", "--journal", str(kept)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["id", "game", "began", "(UTC)", "last", "step", "(UTC)", "steps", "status", "players"]
+    rows = [line.split() for line in lines[1:4]]
+    assert [(r[0], r[1], r[6], r[7]) for r in rows] == [("1", "blackpool", "4", "set"), ("2", "blackpool", "5", "set"),
+                                                         ("3", "blackpool", "6", "in")]  # fmt: skip
+    assert all(line.endswith(" red, blue") for line in lines[1:4])
+    assert lines[4] == f"'companion export FILE --journal {kept} --id ID' writes one out."
+    assert kept.read_bytes() == damaged
+    assert main(["export", "--list", "--journal", str(path)]) == 0  # the new journal: its one game, and the kept file
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.endswith(f"Its older games are in {kept.name} (--journal that file).")
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    ([], "give the record's file (- for stdout), or --list to see the journal's games"),
+    (["-", "--list"], "--list lists every game and writes no file: leave out -"),
+    (["--list", "--id", "2"], "--list lists every game and writes no file: leave out --id"),
+])  # fmt: skip
+def test_export_without_a_file_or_with_list_and_a_file_is_a_usage_error(
+    tmp_path: Path, argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as usage:
+        main(["export", *argv, "--journal", str(tmp_path / "j.sqlite3")])
+    assert usage.value.code == 2 and capsys.readouterr().err.endswith(f"companion export: error: {said}\n")
