@@ -462,25 +462,26 @@ def _read_mended(path: Path) -> JournalGame | None:
 
 
 @contextmanager
-def _mended_copy(path: Path) -> Iterator[Path]:
-    """A copy of the journal at ``path`` (with its WAL) whose header is `mended`, in a temporary folder
-    removed afterwards, so the file (one set aside, kept for recovery) stays exactly as it was found.
+def _mended_copy(path: Path, mend: bool = True) -> Iterator[Path]:
+    """A copy of the journal at ``path`` (with its WAL) whose header is `mended` (unless ``mend`` is false), in a
+    temporary folder removed afterwards, so the file (one set aside, kept for recovery) stays exactly as found.
 
-    ``OSError`` when the file cannot be read or is too short to hold a header.
+    ``OSError`` when the file cannot be read or is too short to hold a header to mend.
     """
     wal = Path(f"{path}-wal")
     with path.open("rb") as file:
         head = file.read(HEADER_BYTES)
     size = path.stat().st_size
-    if len(head) < HEADER_BYTES:
+    if mend and len(head) < HEADER_BYTES:
         raise OSError(f"{path} is too short to hold a database header")
     with tempfile.TemporaryDirectory(prefix="companion-journal-") as folder:
         copy = Path(folder) / path.name
         shutil.copyfile(path, copy)
         if wal.exists():
             shutil.copyfile(wal, f"{copy}-wal")
-        with copy.open("r+b") as file:
-            file.write(mended(head, size, wal.exists(), JOURNAL_VERSION))
+        if mend:
+            with copy.open("r+b") as file:
+                file.write(mended(head, size, wal.exists(), JOURNAL_VERSION))
         yield copy
 
 
@@ -488,37 +489,42 @@ def _mended_copy(path: Path) -> Iterator[Path]:
 def reading(path: Path) -> Iterator[tuple[Journal, str]]:
     """The journal at ``path`` opened to read its games (`Journal.for_reading`), and a note, "" when none.
 
-    A journal whose database header is damaged (the start sets such a file
-    aside as ``journal.sqlite3.damaged-<date>`` and carries only its last game)
-    is read from a copy with the header `mended`, as the start reads it: ``companion
-    export`` on the kept file answered only that its header was damaged, and
-    a café's earlier games in it could not be had at all. The note says the
-    games came from a mended copy. Raises as `Journal.for_reading` does, naming
-    ``path`` (never the copy) when the copy cannot be read either.
+    A journal the start sets aside (``journal.sqlite3.damaged-<date>``) for a
+    damaged database header or write-ahead log is read as the start reads it
+    to carry its last game: from a copy, its header `mended`, its log read as
+    far as SQLite reads it. ``companion export`` on the kept file answered only
+    what was damaged, and a café's earlier games in it could not be had at all.
+    The note names the damage and says the games came from a copy. Raises as
+    `Journal.for_reading` does, naming ``path`` (never the copy) when the copy
+    cannot be read either.
     """
     header = _header_damage(path)
-    if header is None:
+    beside = beside_damage(path)
+    if header is None and beside is None:
         journal = Journal.for_reading(path)
         try:
             yield journal, ""
         finally:
             journal.close()
         return
-    refusal = f"{path} cannot be read as a journal: {header}"
+    faults = "; ".join(filter(None, (header, beside)))
+    refusal = f"{path} cannot be read as a journal: {faults}"
+    how = " and ".join(filter(None, ("with the header mended" if header else "",
+                                     "without those writes" if beside else "")))  # fmt: skip
     with ExitStack() as stack:
         try:
-            copy = stack.enter_context(_mended_copy(path))
+            copy = stack.enter_context(_mended_copy(path, mend=header is not None))
         except OSError as error:
-            raise JournalDamaged(f"{refusal}; no mended copy could be made ({error.strerror or error})") from None
+            raise JournalDamaged(f"{refusal}; no copy to read could be made ({error.strerror or error})") from None
         try:
-            journal = Journal.for_reading(copy)
+            journal = Journal.for_reading(copy, damage_known=True)
         except (JournalDamaged, JournalUnavailable) as error:
             why = error.message.replace(f"{copy} cannot be read as a journal: ", "").replace(str(copy), path.name)
-            raise JournalDamaged(f"{refusal}; a copy with the header mended cannot be read either ({why})") from None
+            raise JournalDamaged(f"{refusal}; a copy {how} cannot be read either ({why})") from None
         stack.callback(journal.close)
         if journal.path == str(copy):
             journal.path = str(path)  # a row found damaged later is named in the file the café knows
-        yield journal, f"{path.name}: {header}; read from a copy with the header mended (the file is left as it is)"
+        yield journal, f"{path.name}: {faults}; read from a copy {how} (the file is left as it is)"
 
 
 def _carry(entry: JournalGame | None, journal: Journal) -> str:
@@ -671,7 +677,7 @@ class Journal:
         return journal
 
     @classmethod
-    def for_reading(cls, path: str | Path) -> Journal:
+    def for_reading(cls, path: str | Path, damage_known: bool = False) -> Journal:
         """The journal at ``path`` opened to read its games, without writing anything to it or beside it.
 
         ``companion export`` opened the journal as a table does, which writes
@@ -681,12 +687,14 @@ class Journal:
         or a power cut) its committed steps are read through it; without one
         the file is read as immutable. Raises `JournalDamaged` or
         `JournalForeign` as opening for the table would, and
-        `JournalUnavailable` when the file cannot be read at all.
+        `JournalUnavailable` when the file cannot be read at all. With
+        ``damage_known`` (a copy of a damaged journal, `reading`) its header
+        and log are not judged again: SQLite reads what it can of them.
         """
         text = _text_not_journal(Path(path))
         if text is not None:
             raise JournalForeign(f"{path} {text}, so it is left as it is")
-        beside = _header_damage(Path(path)) or beside_damage(Path(path))
+        beside = None if damage_known else _header_damage(Path(path)) or beside_damage(Path(path))
         if beside is not None:
             raise JournalDamaged(f"{path} cannot be read as a journal: {beside}")
         failure = "no way to open it read-only"

@@ -381,31 +381,32 @@ def test_a_wal_header_damaged_in_any_byte_is_set_aside_saying_what_was_lost(tmp_
     assert len(Session.resume(Journal(path)).log) == 5  # the new journal goes on from there
 
 
-def test_export_of_a_journal_set_aside_for_its_wal_says_how_to_read_it_and_that_way_reads_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("offset", [0, 32 + 24 + 4096 + 100])  # the log's header; a byte in its second frame
+def test_export_reads_a_journal_set_aside_for_its_wal_as_the_start_read_it_and_leaves_it_as_it_was(
+    tmp_path: Path, offset: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Export on the kept file named the damaged log and stopped there; the way round it was in the guide only."""
+    """Export on the kept file named the damaged log and stopped there; now it reads a copy as the start did (the
+    steps before the damage), says which writes are missing, and the kept file and log stay byte for byte."""
     from companion.cli import main
 
     cut_power_mid_game(tmp_path / "live.sqlite3", tmp_path / "card")
     path = tmp_path / "card" / "live.sqlite3"
     wal = Path(f"{path}-wal")
     damaged = bytearray(wal.read_bytes())
-    damaged[0] ^= 0x10
+    damaged[offset] ^= 0x10
     wal.write_bytes(damaged)
-    open_table(path)[0].close()
+    _journal, carried, note = open_table(path)
+    _journal.close()
+    assert "is damaged" in note and carried is not None
     (kept,) = [p for p in path.parent.glob("live.sqlite3.damaged-*") if not p.name.endswith(("-wal", "-shm"))]
+    main_bytes = kept.read_bytes()
 
-    assert main(["export", "-", "--journal", str(kept)]) == 1
-    said = capsys.readouterr().err
-    assert f"its write-ahead log ({kept.name}-wal) is damaged" in said
-    assert f"move {kept.name}-wal and {kept.name}-shm out of its folder (keep them), then export again" in said
-    aside = tmp_path / "aside"
-    aside.mkdir()
-    for suffix in ("-wal", "-shm"):
-        Path(f"{kept}{suffix}").rename(aside / f"{kept.name}{suffix}")
     assert main(["export", "-", "--journal", str(kept)]) == 0
-    assert len(json.loads(capsys.readouterr().out)["actions"]) == 4
+    said = capsys.readouterr()
+    assert len(json.loads(said.out)["actions"]) == len(carried.log)
+    assert said.err.startswith(f"companion: {kept.name}: its write-ahead log ({kept.name}-wal) is damaged ("), said.err
+    assert said.err.endswith("; read from a copy without those writes (the file is left as it is)\n")
+    assert kept.read_bytes() == main_bytes and Path(f"{kept}-wal").read_bytes() == bytes(damaged)
 
 
 def test_a_wal_header_damaged_after_its_frames_were_copied_loses_nothing_and_says_nothing(tmp_path: Path) -> None:
