@@ -154,7 +154,7 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None, resume_as: 
         if terminal.session is not None:
             print(terminal.goodbye())
         else:  # stopped at the start's questions: it said nothing, so nobody knew whether a game had begun
-            print("companion: play stopped (Ctrl-C); no game was started", file=sys.stderr)
+            print(f"companion: {command_name(args)} stopped (Ctrl-C); no game was started", file=sys.stderr)
         journal.close()
         return 130
     if terminal.session is None:  # the questions went unanswered (input closed) or named no game

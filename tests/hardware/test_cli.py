@@ -366,6 +366,19 @@ def test_ctrl_c_typed_at_the_terminal_mid_teaching_keeps_what_was_taught_and_end
     assert json.loads(tags.read_text())["tags"] == {"04A1": "P05"}
 
 
+def test_ctrl_c_typed_at_the_first_question_of_hw_play_names_hw_play(tmp_path: Path) -> None:
+    from tests.at_a_terminal import AtTerminal
+
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    command = ["hw", "play", "--journal", str(tmp_path / "j.sqlite3"), "--buttons", "none", "--dice-sensor",
+               str(tmp_path / "no-port")]
+    with AtTerminal(*command, env=env) as play:
+        play.read_until("(ttd)\n")
+        play.ctrl_c()
+        code, _rest, said = play.finish()
+    assert code == 130 and said.endswith("companion: hw play stopped (Ctrl-C); no game was started\n"), (code, said)
+
+
 def interrupt_other_threads(pid: int) -> int:
     """Send Ctrl-C's signal to every thread of ``pid`` but its main one, as the kernel may; how many got it."""
     libc = ctypes.CDLL(None, use_errno=True)
