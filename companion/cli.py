@@ -668,7 +668,8 @@ def _run(argv: list[str] | None) -> int:
         given = getattr(args, "game", None)
         wrong = isinstance(given, str) and given not in game_classes()
         print(f"companion: {unknown_game(given) if wrong else error.message}", file=sys.stderr)
-        return 1
+        # A bad argument ends 2, as `play --game nope` and argparse do; a game named inside a file (a record) ends 1.
+        return 2 if wrong else 1
     except CompanionError as error:
         print(f"companion: {error.message}", file=sys.stderr)
         return 1

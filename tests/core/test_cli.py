@@ -42,8 +42,9 @@ def test_rules_lookup(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("argv", [["simulate", "--game", "chess"], ["bench", "--game", "chess"], ["rules", "chess"],
                                   ["data", "which", "chess"], ["hw", "bench", "--game", "chess"]])
 def test_unknown_game_is_a_clear_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    """Each command lists the games by id and name, as `play` does (they listed ids alone: "games: blackpool, ...")."""
-    assert main(argv) == 1
+    """Each command lists the games by id and name, as `play` does (they listed ids alone: "games: blackpool, ..."),
+    and ends 2, a bad argument, as `play` does (they ended 1, as for a refusal of what a file holds)."""
+    assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("companion: no game 'chess'; the games are:\n") and "  ttd        Through the Desert\n" in err
 
@@ -604,7 +605,7 @@ def test_export_from_a_folder_says_it_is_a_folder(tmp_path: Path, capsys: pytest
 def test_data_which_refuses_a_game_that_is_not_there_before_naming_it_as_a_heading(
     name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["data", "which", name]) == 1
+    assert main(["data", "which", name]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("companion: no game '") and len(captured.err) < 400
 
@@ -754,3 +755,15 @@ def test_ctrl_c_typed_at_the_referee_says_whether_its_game_is_kept(tmp_path: Pat
     assert code == 130 and said == f"companion: referee stopped (Ctrl-C); {kept}\n", (code, said)
     if journalled:
         assert Journal.for_reading(journal).latest_game().status == "active"
+
+
+def test_a_record_of_a_game_that_is_not_there_is_a_refusal_not_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The game is named inside the file, not on the command line: 1, as any refusal of a file's content."""
+    session = Session.new("race", ["red", "blue"])
+    record = session.export()
+    record["game"] = "chess"
+    (tmp_path / "game.json").write_text(json.dumps(record))
+    assert main(["replay", str(tmp_path / "game.json")]) == 1
+    assert "chess" in capsys.readouterr().err
