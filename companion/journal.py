@@ -498,6 +498,9 @@ def reading(path: Path) -> Iterator[tuple[Journal, str]]:
     `Journal.for_reading` does, naming ``path`` (never the copy) when the copy
     cannot be read either.
     """
+    text = _text_not_journal(path)  # before the header is judged: a text file has no SQLite header to mend
+    if text is not None:
+        raise JournalForeign(f"{path} {text}, so it is left as it is")
     header = _header_damage(path)
     beside = beside_damage(path)
     if header is None and beside is None:

@@ -767,3 +767,16 @@ def test_a_record_of_a_game_that_is_not_there_is_a_refusal_not_a_usage_error(
     (tmp_path / "game.json").write_text(json.dumps(record))
     assert main(["replay", str(tmp_path / "game.json")]) == 1
     assert "chess" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("size", [10, 5000])
+def test_export_from_a_text_file_says_it_is_no_journal_whatever_its_length(
+    tmp_path: Path, size: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Past 100 bytes a text file was taken for a journal whose header was damaged, and a mended copy of it tried."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text(("notes " * size)[:size] + "\n")
+    assert main(["export", "-", "--journal", str(notes)]) == 1
+    said = capsys.readouterr().err
+    assert said == f"companion: {notes} is not a journal but a text file (a game record or notes?), so it is left as " \
+                   "it is\n"
