@@ -401,7 +401,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 1
     try:
         # Writes nothing: a journal on a card gone read-only is read too, and one set aside for a damaged header
-        # through a mended copy, as the start reads it.
+        # or log through a copy, as the start reads it (`companion.journal.reading`).
         with reading(path) as (journal, how):
             if how:
                 print(f"companion: {how}", file=sys.stderr)
@@ -456,7 +456,7 @@ def _list_games(journal: Journal, path: Path) -> int:
 
 def _damage_advice(path: Path, said: str) -> str:
     """How to get the games out of a journal export cannot read, for the damage ``said`` names."""
-    if "write-ahead log" in said:
+    if "write-ahead log" in said:  # read through a copy as far as SQLite reads the log, and that failed too
         return (f". The file without its log holds every game but those writes: move {path.name}-wal and "
                 f"{path.name}-shm out of its folder (keep them), then export again")
     return (". What it still holds can be saved with the sqlite3 tool (docs/operations.md, \"Recovering a "
