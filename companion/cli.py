@@ -463,6 +463,29 @@ def _damage_advice(path: Path, said: str) -> str:
             "table\", the journal damaged row), then exported from the saved copy")
 
 
+def cmd_results(args: argparse.Namespace) -> int:
+    """Who won what over the last days: the journal lists no games by itself, and export takes an id."""
+    from companion.results import report, results
+
+    path = Path(args.journal or default_journal_path())
+    if path.is_dir():
+        print(f"companion: {path} is a folder, not a journal file: name the journal file in it", file=sys.stderr)
+        return 1
+    if not path.is_file():  # reading only: no empty journal is left behind
+        print(f"No journal at {path}.", file=sys.stderr)
+        return 1
+    journal = Journal.for_reading(path)
+    try:
+        for line in report(results(journal, args.days, cafe_dir(args)), args.days):
+            print(line)
+    finally:
+        journal.close()
+    kept = _kept_beside(path)
+    if kept:
+        print(kept.strip())
+    return 0
+
+
 def _kept_beside(path: Path) -> str:
     """Where older games went (a journal grown past its size, or set aside as damaged): a fresh journal's export
     would say only "none"."""
@@ -498,6 +521,8 @@ MAX_SIMULATED = 10_000
 # Named in the help as examples: listing the registry there would import every game for each `--help`.
 GAME_IDS = "blackpool, desert, targi, temple, ttd"
 MAX_BENCHED = 1_000
+# Each finished game listed is replayed for its winner's words; a year of a café's days is the most asked.
+MAX_RESULT_DAYS = 366
 
 
 def usage(parser: argparse.ArgumentParser) -> int:
@@ -573,6 +598,13 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--list", action="store_true",
                         help="list the journal's games (id, game, when, steps, players) instead of writing one")
     export.set_defaults(func=cmd_export, parser=export)
+
+    results_cmd = sub.add_parser("results", help="the games finished over the last days, and who won each")
+    results_cmd.add_argument("--days", type=count(1, MAX_RESULT_DAYS), default=7,
+                             help=f"café days back, today's included (default 7, at most {MAX_RESULT_DAYS})")
+    results_cmd.add_argument("--journal", type=named(JOURNAL_FILE),
+                             help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
+    results_cmd.set_defaults(func=cmd_results)
 
     replay = sub.add_parser("replay", help="replay a game record and confirm its final position")
     replay.add_argument("record", type=named("a game record's path (companion export writes one)"),

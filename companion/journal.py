@@ -882,10 +882,11 @@ class Journal:
 
     def summaries(self) -> list[GameSummary]:
         """Every game in the journal, oldest first, without reading its steps: what `export --list` shows, so a
-        café can find last month's games by date and players and export them by id."""
+        café can find last month's games by date and players and export them by id, and what `companion results`
+        sorts through. The last step is the last one written, not the latest time (a clock set back mid-game)."""
         rows = self._read(
-            "SELECT g.id, g.game, g.status, g.started, g.start, MAX(s.at), COUNT(s.seq) FROM games g "
-            "LEFT JOIN steps s ON s.game_id = g.id GROUP BY g.id ORDER BY g.id"
+            "SELECT g.id, g.game, g.status, g.started, g.start, (SELECT at FROM steps WHERE game_id = g.id "
+            "ORDER BY seq DESC LIMIT 1), (SELECT COUNT(*) FROM steps WHERE game_id = g.id) FROM games g ORDER BY g.id"
         )
         summaries = []
         for game_id, game, status, started, start, last, steps in rows:
