@@ -29,7 +29,7 @@ from vision.card_reader import EMPTY, CardCovered, CardReader, clipped_words, un
 from vision.frames import as_bgr, colourless, image_file, unusable_text
 from vision.markers import in_view_text
 from vision.readings import sure_text
-from vision.sources import first_few, quiet_opencv
+from vision.sources import counted, first_few, quiet_opencv
 from vision.taught import DIE_FILE
 from vision.temple_die import GLARE_SHARE, TaughtDieUnreadable, TempleDieReader, TopFace, die_faces, top_face
 from vision.view_check import SLOT_WANTED, small_slots, small_temple_die, washed_out
@@ -412,6 +412,33 @@ def face_refused(value: str, colour: str, faces: set[tuple[str, str]]) -> str | 
     return f"the temple die has no {value} on {colour}; its faces are {listed}"
 
 
+def taught_so_far(reader: TempleDieReader, faces: set[tuple[str, str]]) -> str:
+    """"3 faces taught so far; still read by their drawings: 1, 2, 5 and 6, and the white colour": how far the
+    café's teaching has come, and what is left to show.
+
+    "(1 faces taught so far)" told the owner teaching a die face by face neither
+    that a value is taught once for both colours nor when the die was done.
+    Glyphs are kept per value and colour samples per colour (`fill_from`), so
+    those are what is left; every face of the die's data counts.
+    """
+    taught = sum(len(v) for v in reader.examples.values())
+    said = f"{counted(taught, 'face')} taught so far"
+    values = sorted({value for value, _ in faces} - set(reader.examples), key=lambda v: (v != "X", v))
+    colours = sorted({colour for _, colour in faces} - set(reader.colours))
+    left = []
+    if values:
+        left.append(f"{'value' if len(values) == 1 else 'values'} {_listed(values)}")
+    if colours:
+        left.append(f"the {_listed(colours)} colour{'s' * (len(colours) > 1)}")
+    if not left:
+        return f"{said}: every value and colour of the die is taught"
+    return f"{said}; still read by their drawings: {', and '.join(left)}"
+
+
+def _listed(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, data: Any = None,
                    take_back: str = "") -> Taught:
     """Add the face on top of the die in view to the café's die as ``value`` on ``colour``, a face of ``data``'s
@@ -467,7 +494,6 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, dat
             path = reader.save(folder)
         except (OSError, ValueError) as error:
             raise _cannot_write(folder, error) from None
-    taught = sum(len(v) for v in reader.examples.values())
     cx, cy, radius = face.die
     small = small_temple_die([(cx - radius, cy - radius, cx + radius, cy + radius)], bgr.shape)
     advice = (
@@ -486,7 +512,7 @@ def teach_die_face(frame: np.ndarray, value: str, colour: str, folder: Path, dat
             f"{take_back or f'companion vision untaught-face --value {value} --colour {colour}'}), or move {path} "
             "aside and teach the die again"
         )
-    return Taught(f"{value} on {colour} ({taught} faces taught so far)", path, "; ".join(advice))
+    return Taught(f"{value} on {colour} ({taught_so_far(reader, die_faces_of(data))})", path, "; ".join(advice))
 
 
 def take_back_face(value: str, colour: str, folder: Path) -> Taught:
@@ -523,7 +549,7 @@ def take_back_face(value: str, colour: str, folder: Path) -> Taught:
         except (OSError, ValueError) as error:
             raise _cannot_write(folder, error) from None
     left = sum(len(v) for v in reader.examples.values())
-    return Taught(f"the last face taught as {value} on {colour} taken back ({left} faces taught so far)", path)
+    return Taught(f"the last face taught as {value} on {colour} taken back ({counted(left, 'face')} taught so far)", path)
 
 
 def take_back_card(path: Path, folder: Path) -> Taught:

@@ -248,7 +248,7 @@ def test_teach_die_takes_the_faces_of_the_cafes_own_die(tmp_path: Path, monkeypa
     out = tmp_path / "taught"
     teach = ["vision", "teach-die", str(face), "--value", "X", "--colour", "red", "--out", str(out), *AS_SENT]
     assert companion_main(["--cafe", str(cafe), *teach]) == 0
-    assert capsys.readouterr().out.startswith("taught X on red (1 faces taught so far)")
+    assert capsys.readouterr().out.startswith("taught X on red (1 face taught so far; ")
     assert companion_main(teach) == 2  # the house die has no X on red
     assert "the temple die has no X on red" in capsys.readouterr().err
     seven = tmp_path / "7_white.png"
@@ -263,7 +263,7 @@ def test_the_teach_step_checks_faces_against_the_die_of_the_data_given(tmp_path:
     """The app's camera screen teaches through `teach_die_face` too, with the game's data."""
     data = temple_data(cafe_with_own_die(tmp_path))
     image = photo(tmp_path / "x_red.png", render_temple_die(np.random.default_rng(3), "X", "red", edge=60)[0])
-    assert teach_die_face(image, "X", "red", tmp_path / "taught", data).what == "X on red (1 faces taught so far)"
+    assert teach_die_face(image, "X", "red", tmp_path / "taught", data).what.startswith("X on red (1 face taught so far; ")
     with pytest.raises(TeachRefused, match="the temple die has no X on red"):
         teach_die_face(image, "X", "red", tmp_path / "house")  # no data: the house die
     with pytest.raises(TeachRefused, match="the temple die has no 7 on white"):

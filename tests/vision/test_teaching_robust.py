@@ -55,6 +55,20 @@ def one_face_file(folder: Path, **extra: object) -> bytes:
 # ---------------------------------------------------------------- the taught die's file
 
 
+def test_each_face_taught_says_what_is_left_to_teach_until_the_die_is_done(tmp_path: Path) -> None:
+    """A die taught face by face answered "(1 faces taught so far)": neither that a value is taught once for both
+    colours, nor what was still read by its drawings, nor when the owner could stop."""
+    folder = tmp_path / "taught"
+    said = [teach_die_face(die_photo(tmp_path, value, colour), value, colour, folder).what
+            for value, colour in (("4", "red"), ("4", "white"), ("X", "white"), ("1", "red"), ("2", "white"),
+                                  ("3", "red"), ("5", "red"), ("6", "white"), ("7", "red"))]
+    assert said[0] == "4 on red (1 face taught so far; still read by their drawings: values X, 1, 2, 3, 5, 6 and 7, " \
+                      "and the white colour)"
+    assert said[1] == "4 on white (2 faces taught so far; still read by their drawings: values X, 1, 2, 3, 5, 6 and 7)"
+    assert said[7] == "6 on white (8 faces taught so far; still read by their drawings: value 7)"
+    assert said[8] == "7 on red (9 faces taught so far: every value and colour of the die is taught)"
+
+
 def test_a_value_or_colour_stored_with_no_examples_is_one_not_taught(tmp_path: Path) -> None:
     """An empty colour list was averaged into NaN: teaching and every reading of the die raised a numpy
     ValueError ("cannot reshape array of size 1"), the table's die reader with it."""
@@ -67,7 +81,7 @@ def test_a_value_or_colour_stored_with_no_examples_is_one_not_taught(tmp_path: P
     (reading,) = reader.read(die)
     assert (reading.value, reading.face) == (3, "red")  # the 3 read by its rendered glyphs, not by none
     taught = teach_die_face(die, "3", "red", folder)
-    assert taught.what == "3 on red (1 faces taught so far)"
+    assert taught.what == "3 on red (1 face taught so far; still read by their drawings: values X, 1, 2, 4, 5, 6 and 7, and the white colour)"
     assert TempleDieReader.load(folder).colours["red"][0].shape == (3,)
 
 
@@ -289,7 +303,7 @@ def test_deep_four_channel_and_huge_photos_teach_the_face_they_show(tmp_path: Pa
     }[kind]
     frame = photo(tmp_path / "face.png", made, cv2.IMREAD_UNCHANGED)
     taught = teach_die_face(frame, "3", "red", tmp_path / "taught")
-    assert taught.what == "3 on red (1 faces taught so far)"
+    assert taught.what.startswith("3 on red (1 face taught so far; ")
     reader, _ = temple_die_reader(tmp_path / "taught")
     (reading,) = reader.read(frame)
     assert (reading.value, reading.face) == (3, "red")
