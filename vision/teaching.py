@@ -549,7 +549,8 @@ def take_back_face(value: str, colour: str, folder: Path) -> Taught:
         except (OSError, ValueError) as error:
             raise _cannot_write(folder, error) from None
     left = sum(len(v) for v in reader.examples.values())
-    return Taught(f"the last face taught as {value} on {colour} taken back ({counted(left, 'face')} taught so far)", path)
+    return Taught(f"the last face taught as {value} on {colour} taken back ({counted(left, 'face')} taught so far)",
+                  path)
 
 
 def take_back_card(path: Path, folder: Path) -> Taught:

@@ -263,7 +263,8 @@ def test_the_teach_step_checks_faces_against_the_die_of_the_data_given(tmp_path:
     """The app's camera screen teaches through `teach_die_face` too, with the game's data."""
     data = temple_data(cafe_with_own_die(tmp_path))
     image = photo(tmp_path / "x_red.png", render_temple_die(np.random.default_rng(3), "X", "red", edge=60)[0])
-    assert teach_die_face(image, "X", "red", tmp_path / "taught", data).what.startswith("X on red (1 face taught so far; ")
+    taught = teach_die_face(image, "X", "red", tmp_path / "taught", data)
+    assert taught.what.startswith("X on red (1 face taught so far; ")
     with pytest.raises(TeachRefused, match="the temple die has no X on red"):
         teach_die_face(image, "X", "red", tmp_path / "house")  # no data: the house die
     with pytest.raises(TeachRefused, match="the temple die has no 7 on white"):

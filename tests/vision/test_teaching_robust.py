@@ -81,7 +81,8 @@ def test_a_value_or_colour_stored_with_no_examples_is_one_not_taught(tmp_path: P
     (reading,) = reader.read(die)
     assert (reading.value, reading.face) == (3, "red")  # the 3 read by its rendered glyphs, not by none
     taught = teach_die_face(die, "3", "red", folder)
-    assert taught.what == "3 on red (1 face taught so far; still read by their drawings: values X, 1, 2, 4, 5, 6 and 7, and the white colour)"
+    assert taught.what == ("3 on red (1 face taught so far; still read by their drawings: "
+                           "values X, 1, 2, 4, 5, 6 and 7, and the white colour)")
     assert TempleDieReader.load(folder).colours["red"][0].shape == (3,)
 
 
