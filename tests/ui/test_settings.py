@@ -337,3 +337,34 @@ def test_a_loudness_espeak_cannot_use_is_named_and_left_at_the_default(tmp_path:
     path.write_text(json.dumps({"voice_volume": volume}))
     loaded = Settings.load(path)
     assert loaded.voice_volume == kept and ("voice_volume" in loaded.note) == (volume != kept)
+
+
+def test_a_new_pin_is_typed_on_the_keypad_and_kept_with_the_other_changes(launch: Any, tmp_path: Path) -> None:
+    """The New PIN was a text field, and a kiosk's touchscreen shows no keyboard (Kivy's default keyboard mode
+    allows the system's alone): the PIN the docs say to change at once could not be typed without plugging a
+    keyboard into the Pi. Tapping it now opens the PIN keypad; what else was changed on the screen stays."""
+    from tests.ui.test_app import button
+
+    app = launch(Settings(kiosk_pin="1234"))
+    screen = open_settings(app)
+    screen.ids.speed.value = 190  # a faster voice, not saved yet
+    tap(screen.ids.pin)
+    assert app.root.current == "pin"
+    pad = app.root.get_screen("pin")
+    assert pad.message == "New PIN (4 digits or more)"
+    for key in "97":
+        tap(button(pad.ids.keypad, key))
+    tap(button(pad.ids.keypad, "OK"))
+    assert app.root.current == "pin" and pad.message == "At least 4 digits - try again"
+    for key in "97531":
+        tap(button(pad.ids.keypad, key))
+    tap(button(pad.ids.keypad, "OK"))
+    assert app.root.current == "settings" and screen.ids.pin.text == "97531"
+    assert screen.ids.speed.value == 190  # the unsaved change was not put back by the way through the pad
+    assert "tap Save" in screen.ids.note.text
+    tap(screen.ids.save)
+    assert saved(tmp_path)["kiosk_pin"] == "97531" and saved(tmp_path)["voice_speed"] == 190
+    assert app.unlock("97531") and not app.unlock("1234")
+    tap(screen.ids.pin)
+    tap(app.root.get_screen("pin").ids.cancel)  # Cancel goes back, nothing typed, nothing changed
+    assert app.root.current == "settings" and screen.ids.pin.text == "97531"

@@ -12,6 +12,7 @@ from kivy.properties import StringProperty
 from ui.screens.upright import UprightScreen
 
 ENTRY_LIMIT = 12  # digits the pad takes when the PIN is no longer: a stuck key cannot grow the entry for ever
+SHORTEST_PIN = 4  # a new PIN chosen on the pad has at least so many digits (the settings screen's rule)
 
 
 class PinScreen(UprightScreen):
@@ -29,9 +30,22 @@ class PinScreen(UprightScreen):
         the kiosk idled to its attract screen.
         """
         self._then = then
+        self._chosen: Callable[[str], None] | None = None
         if back != self.name:
             self._back = back
         self.entered, self.message = "", "Staff PIN"
+
+    def choose(self, then: Callable[[str], None], back: str = "settings") -> None:
+        """The pad for typing a new PIN: the digits go to ``then`` when OK is tapped, unchecked against the PIN.
+
+        The settings screen's New PIN was a text field, and a kiosk's touchscreen has no keyboard (Kivy shows
+        none by default): a café told to change the PIN "at once" could not type one without plugging a
+        keyboard into the Pi.
+        """
+        self._chosen = then
+        if back != self.name:
+            self._back = back
+        self.entered, self.message = "", f"New PIN ({SHORTEST_PIN} digits or more)"
 
     def press(self, key: str) -> None:
         if key == "clear":
@@ -50,6 +64,14 @@ class PinScreen(UprightScreen):
 
     def submit(self) -> None:
         app = App.get_running_app()
+        chosen = getattr(self, "_chosen", None)
+        if chosen is not None:
+            if len(self.entered) < SHORTEST_PIN:
+                self.entered, self.message = "", f"At least {SHORTEST_PIN} digits - try again"
+                return
+            digits, self.entered, self._chosen = self.entered, "", None
+            chosen(digits)
+            return
         if app.unlock(self.entered):
             self.entered = ""
             getattr(self, "_then", lambda: app.show("home"))()
@@ -57,7 +79,7 @@ class PinScreen(UprightScreen):
             self.entered, self.message = "", "Wrong PIN - try again"
 
     def cancel(self) -> None:
-        self.entered = ""
+        self.entered, self._chosen = "", None
         App.get_running_app().show(self._back)
 
     def on_kv_post(self, *_args: Any) -> None:

@@ -21,7 +21,12 @@ class SettingsScreen(UprightScreen):
     # The loudness shown beside Voice (espeak-ng's -a), kept by Save: a café owner could set it only in ui.json.
     volume = NumericProperty(100)
 
+    _keep_edits = False  # back from the keypad that types a new PIN: what was changed here stays unsaved
+
     def on_pre_enter(self, *_args: Any) -> None:
+        if self._keep_edits:
+            self._keep_edits = False
+            return
         app = App.get_running_app()
         s = app.settings
         box = self.ids.inputs
@@ -44,6 +49,20 @@ class SettingsScreen(UprightScreen):
             field.hint_text = f"{FLAGS[name]} {given} on the command line, for this run" if given else HINTS[name]
         self.ids.pin.text = ""
         self.ids.note.text = ""
+
+    def choose_pin(self) -> None:
+        """New PIN, tapped: the PIN keypad, as no keyboard shows on a kiosk's touchscreen (`PinScreen.choose`)."""
+        self.ids.pin.focus = False
+        self._keep_edits = True
+        app = App.get_running_app()
+        app.root.get_screen("pin").choose(self._pin_chosen, back=self.name)
+        app.show("pin")
+
+    def _pin_chosen(self, digits: str) -> None:
+        self._keep_edits = True
+        self.ids.pin.text = digits
+        App.get_running_app().show(self.name)
+        self.ids.note.text = "New PIN typed: tap Save to keep it."
 
     def louder(self, steps: int) -> None:
         """- or + beside Voice: the next level, said at once at that level, so the owner hears it before Save.
