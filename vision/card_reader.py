@@ -829,6 +829,11 @@ class CardReader:
         self._restack()
         return image
 
+    def rules_out(self, image: np.ndarray, slot_number: int, card_id: str) -> bool:
+        """Whether a slot's photo (as `teach` returns it) shows colour where ``card_id`` prints plain path or a
+        hole, much as `teach` refuses a card named for it: that card is not the one lying there."""
+        return self._covered(image, slot_number, card_id, self._cells_of(self._reference_of(card_id))) is not None
+
     @staticmethod
     def _covered(image: np.ndarray, slot_number: int, card_id: str,
                  cells: tuple[tuple[str, ...], ...] | None) -> str | None:

@@ -130,3 +130,31 @@ def test_a_die_face_is_not_taught_from_a_grey_picture(tmp_path: Path) -> None:
     with pytest.raises(TeachRefused, match="the picture has no colour"):
         teach_die_face(grey, "3", "red", tmp_path / "die")
     assert not (tmp_path / "die").exists()
+
+
+def test_a_cafe_deck_taught_card_by_card_is_not_told_each_card_may_be_a_slip(tmp_path: Path) -> None:
+    """A café's own print (mint paper) taught in slot order: an untaught card reads as the nearest card taught so
+    far, surely (its paper is nearer those photos than the drawings), and teaching it got "slot 4 read as P01
+    before (100% sure); if P01 lies there, take this photo back ... and teach it as P01 instead", for a P04 whose
+    green idol lies where P01 prints plain path: advice that undid a right teaching. It came for 2 of 12 cards."""
+    cards, board = load_temple_cards(), load_temple_board()
+    by_id = {card.id: card for card in cards}
+    laid = {slot.slot: by_id[f"P{slot.slot:02d}"] for slot in board.slots}
+    mint = {(120, 178, 214): (150, 205, 165)}  # the house path colour (BGR) printed as the café's mint
+    flat = render_board(board, laid, cell_px=24, palette=mint)[0]
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    frame[5:475, 85:555] = cv2.resize(flat, (470, 470), interpolation=cv2.INTER_AREA)
+    folder = tmp_path / "taught"
+    for slot in (3, 2, 1):
+        assert teach_card(frame, slot, f"P{slot:02d}", folder).advice == ""
+    reader = CardReader(cards, board, taught_dir=folder)
+    before = next(s for s in reader.read(frame).slots if s.slot == 4)
+    assert before.card == "P01" and before.confidence >= 0.5  # what the advice was given on
+    taught = teach_card(frame, 4, "P04", folder)
+    assert "read as P01" not in taught.advice, taught.advice
+    # A slot that does show the card read before still says so (P01 lying in slot 4, P13 named for it).
+    laid[4] = by_id["P01"]
+    slip_frame = frame.copy()
+    slip_frame[5:475, 85:555] = cv2.resize(render_board(board, laid, cell_px=24, palette=mint)[0], (470, 470),
+                                           interpolation=cv2.INTER_AREA)
+    assert teach_card(slip_frame, 4, "P13", folder).advice.startswith("slot 4 read as P01 before (")
