@@ -44,6 +44,8 @@ FIT_TOLERANCE = 1.0  # px of the small view (2 of a 640 px frame): a point this 
 LEAST_POINTS = 30  # points agreeing on the fit, at least: fewer is the grain of a plain tray, or noise
 AGREE = 0.6  # share of the points tracked that must agree: the table moved, not a hand or a cup on it
 FAR_TURNS = (12.0, -12.0, 24.0, -24.0)  # degrees the picture before is turned to look again for a turn so far
+TRIED_NEAR = 4.0  # degrees: a turn to look again from this near one tried already is not tried
+SPECTRUM_ANGLES = 360  # rows of the spectrum's polar picture, one a degree: a turn is measured to a tenth of one
 FOLLOW_TURN = 10.0  # degrees: a marked tray turned farther is asked to be marked again
 FOLLOW_SCALE = (0.85, 1.18)  # the picture this much smaller or larger at most: else marked again
 WORDS_TURN = 0.5  # degrees, WORDS_SCALE a share, WORDS_TILT a share of a side: less goes unsaid
@@ -177,15 +179,8 @@ def picture_turn(before: np.ndarray, now: np.ndarray, keep_out: Sequence[Any] = 
     if len(found) < LEAST_POINTS:
         return None
     fit = _fitted(old8, new8, found)
-    for angle in FAR_TURNS if fit is None else ():
-        # Turned farther than the tracker follows (its patches turned with the picture): looked for again from
-        # the picture before turned so far, to tell the café the tray must be marked again.
-        turned = np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), [0.0, 0.0, 1.0]])
-        fit = _fitted(cv2.warpPerspective(old8, turned, (w, h), borderMode=cv2.BORDER_REPLICATE), new8,
-                      cv2.perspectiveTransform(found.astype(np.float64), turned).astype(np.float32))
-        if fit is not None:
-            fit = fit @ turned
-            break
+    if fit is None:
+        fit = _far_fit(old, new, old8, new8, found)
     if fit is None:
         return None  # the table's points do not move as one picture
     # Tracked again from the picture before moved by that fit: each patch now lies turned as it lies now, and
@@ -219,6 +214,78 @@ def picture_turn(before: np.ndarray, now: np.ndarray, keep_out: Sequence[Any] = 
     if worse_somewhere(change, left, judged):
         return None  # a game board slid and turned on a still table: the fit follows it, the table stayed
     return turn
+
+
+def _far_fit(old: np.ndarray, new: np.ndarray, old8: np.ndarray, new8: np.ndarray,
+             found: np.ndarray) -> np.ndarray | None:
+    """The homography taking the small view ``old`` to ``new`` (``old8``, ``new8``: as bytes, for the tracker)
+    when the tracker found none from ``found`` (its
+    patches turned with the picture): looked for again from ``old`` turned by each of `_far_turns` and slid as
+    the two pictures then agree (phase correlation), so the café is told the tray must be marked again.
+
+    Where the tracker cannot follow the grain even so (grain as fine as the
+    camera's pixels, drawn anew at each turn), the turn the spectrum measured
+    and its slide are the fit: `picture_turn` then keeps it only if the
+    picture before, moved by it, is the picture now, as for any fit.
+    """
+    h, w = old.shape[:2]
+    window = cv2.createHanningWindow((w, h), cv2.CV_32F)
+    rough: tuple[float, np.ndarray] | None = None
+    for angle, measured in _far_turns(old, new):
+        turned = np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), [0.0, 0.0, 1.0]])
+        (dx, dy), agree = cv2.phaseCorrelate(cv2.warpPerspective(old, turned, (w, h)), new.copy(), window)
+        turned = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) @ turned
+        fit = _fitted(cv2.warpPerspective(old8, turned, (w, h), borderMode=cv2.BORDER_REPLICATE), new8,
+                      cv2.perspectiveTransform(found.astype(np.float64), turned).astype(np.float32))
+        if fit is not None:
+            return fit @ turned
+        if measured and (rough is None or agree > rough[0]):
+            rough = (agree, turned)
+    return None if rough is None else rough[1]
+
+
+def _far_turns(old: np.ndarray, new: np.ndarray) -> list[tuple[float, bool]]:
+    """The turns (degrees, as `cv2.getRotationMatrix2D` turns a picture) to look again from, when the tracker
+    found none, each with whether the spectra measured it: the turn the two pictures' spectra measure, either
+    way up, then `FAR_TURNS`, each unless one tried (or no turn) lies within `TRIED_NEAR` of it.
+
+    Tried only at 12 and 24 degrees, a camera turned 30 degrees or more on its
+    mount (swung round on its arm) was found by none, and nothing was said:
+    the marked tray stayed where it was, off the tray. The spectrum's
+    magnitude does not move with the picture, only turns with it (and is the
+    same turned half round), so its turn is measured wherever the camera
+    points: 30, 45, 90 or 180 degrees alike, in some 2 ms.
+    """
+    measured = _spectrum_turn(old, new)
+    tried: list[tuple[float, bool]] = [(0.0, False)]
+    for i, angle in enumerate((-measured, 180.0 - measured, *FAR_TURNS)):
+        angle = (angle + 180.0) % 360.0 - 180.0
+        if all(abs((angle - t + 180.0) % 360.0 - 180.0) >= TRIED_NEAR for t, _ in tried):
+            tried.append((angle, i < 2))
+    return tried[1:]
+
+
+def _spectrum_turn(old: np.ndarray, new: np.ndarray) -> float:
+    """Degrees the picture ``new`` is turned from ``old`` (clockwise as shown, as `Turn.angle`; one way up or
+    the other: less 180), measured on their middle squares' spectra drawn round their middle (Fourier-Mellin)."""
+    polar = [_polar_spectrum(view) for view in (old, new)]
+    (_, rows), _ = cv2.phaseCorrelate(polar[0], polar[1])
+    return float(rows) * 360.0 / SPECTRUM_ANGLES
+
+
+def _polar_spectrum(view: np.ndarray) -> np.ndarray:
+    """The magnitude of the middle square of ``view``'s spectrum (softened at its edges, log scaled), drawn
+    round its middle: a row for each degree, a column for each frequency between the lowest (the light's
+    unevenness) and the highest (the camera's noise) left out."""
+    h, w = view.shape[:2]
+    side = min(h, w)
+    top, left = (h - side) // 2, (w - side) // 2
+    square = view[top:top + side, left:left + side].astype(np.float32)
+    square = (square - float(square.mean())) * cv2.createHanningWindow((side, side), cv2.CV_32F)
+    magnitude = np.log1p(np.abs(np.fft.fftshift(np.fft.fft2(square)))).astype(np.float32)
+    polar = cv2.warpPolar(magnitude, (side // 2, SPECTRUM_ANGLES), (side / 2, side / 2), side / 2,
+                          cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)
+    return np.ascontiguousarray(polar[:, side // 16:side // 2 - side // 8])
 
 
 def _fitted(old: np.ndarray, new: np.ndarray, found: np.ndarray, levels: int = TRACK_LEVELS) -> np.ndarray | None:

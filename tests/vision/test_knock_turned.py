@@ -19,7 +19,7 @@ from tests.vision.test_camera_knocked import HEIGHT, MARGIN, SIZE, WIDTH, Table,
 from tests.vision.test_knock_plain_tray import PlainTray
 from tests.vision.test_knock_tray import MARKED, play
 from vision.cli import main
-from vision.dice_render import draw_face, paste_rotated
+from vision.dice_render import draw_face, paste_rotated, speckled_background
 from vision.knock import Knock, followed_tray
 from vision.motion import picture_shift
 from vision.picture_turn import Turn, picture_turn
@@ -270,3 +270,36 @@ def test_a_turn_that_flattens_the_picture_is_said_not_raised() -> None:
     assert flat.tilt == 0.0 and not flat.followable
     assert flat.words() == "shrank 100%"
     assert followed_tray(MARKED, Knock([], flat.shift, "picture", flat), (HEIGHT, WIDTH)) == (MARKED, "")
+
+
+class Granite(Table):
+    """A granite or terrazzo table (`speckled_background`): grains a few px across rather than the camera's own."""
+
+    def __init__(self, seed: int = 23) -> None:
+        super().__init__(seed)
+        self.table = speckled_background(np.random.default_rng(seed), WIDTH + 2 * MARGIN, HEIGHT + 2 * MARGIN)
+
+
+def test_a_camera_swung_round_30_degrees_or_more_is_found() -> None:
+    """Looked for again only at 12 and 24 degrees, a camera swung 30 degrees or more on its arm was found by
+    nothing. The spectrum measures the turn wherever the camera points; the picture before, turned so, must
+    still be the picture now."""
+    for kind, angles in ((Table, (30.0, 45.0, 90.0, 180.0, -50.0)), (Granite, (-35.0, -90.0, 135.0))):
+        table = kind()
+        before = seen(table, camera())
+        for angle in angles:
+            turn = picture_turn(before, seen(table, camera(angle, at=(-10, 8))))
+            assert turn is not None, (kind.__name__, angle)
+            assert abs((turn.angle + angle + 180.0) % 360.0 - 180.0) < 1.0, (kind.__name__, angle, turn.angle)
+            assert not turn.followable
+
+
+def test_a_camera_turned_40_degrees_asks_for_the_tray_to_be_marked_again(tmp_path: Path) -> None:
+    """Turned 40 degrees, nothing was said and the area stayed where it was, over a patch of table: the café
+    is asked to mark the tray again."""
+    far = camera(40.0, at=(-10, 8))
+    _, told, kept, final = play(empty_turn(Table(), tmp_path, far, (3, (330.0, 250.0), 40.0)), MARKED)
+    assert final == MARKED and kept == []
+    assert knocked_notes(told) == [
+        "the picture turned 40 degrees anticlockwise and moved 13 px while no dice were read in the marked tray (the "
+        "camera was knocked?). Check the marked tray: if it no longer lies on the tray, mark the tray again"]
