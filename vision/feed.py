@@ -32,7 +32,18 @@ from companion.observations import CardsSeen, DieRead, LinkChanged, Observation,
 from vision.covered_notice import CoveredNotice, slots_under
 from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
-from vision.knock import Beyond, Knock, TableAtRest, camera_moved, followed_tray, gate_beyond, rest_words, untouched
+from vision.knock import (
+    Beyond,
+    Knock,
+    TableAtRest,
+    camera_moved,
+    followed_tray,
+    gate_beyond,
+    rest_words,
+    thrown_knock,
+    thrown_words,
+    untouched,
+)
 from vision.marker_places import places_moved, save_places
 from vision.markers import hidden_text
 from vision.motion import MotionGate
@@ -775,6 +786,7 @@ class CameraFeed:
             # time the die was lifted (one drawn card at 0.81, taken as a roll).
             self._place(dice)
             return
+        rest = self._rest.picture  # the picture the tray last rested in, before this roll rests in it
         if len(dice) == 1:  # told as a roll, it lies untouched from now on; several are refused, not rolled
             self._place(dice)
         if rolled:
@@ -783,6 +795,14 @@ class CameraFeed:
         face = {"colour": reading.face} if reading.face else None
         confidence = plain_confidence(settled.confidence)
         self._tell(DieRead(reading.value, self.name, confidence, face, dice=len(dice), thrown_at=thrown))
+        # The camera knocked by the throw settles with the dice: the marked tray follows it as when the tray
+        # settles empty (`knock.thrown_knock`). Looked for once the roll is told, which it does not delay.
+        knock = None if self._tray.whole else thrown_knock(rest, self._picture, before, dice)
+        if knock is not None:
+            followed = self._follow_knock(knock)
+            if self._picture is not None:  # the picture the tray rests in now: the knock is not told again
+                self._rest.keep(self._picture.copy())
+            self._tell(LinkChanged(self.name, True, f"{thrown_words(knock)}{followed}"))
 
     def _follow_knock(self, knock: Knock) -> str:
         """Keep a marked tray on the tray after the camera was knocked; what the table is told of it.

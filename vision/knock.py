@@ -30,6 +30,7 @@ and the marked tray follows it as it follows a shift (`followed_tray`).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -133,15 +134,10 @@ def camera_moved(before: Any, now: Any, picture: Any, now_picture: Any, beyond: 
     """
     if before is None or picture is None or now_picture is None or not now:
         return None
-    boxes = [d.box for d in (*before, *now)]
-    shift = picture_shift(picture, now_picture, boxes)
-    if shift is not None:
-        kept = untouched(placed(before, shift), now)
-        return None if kept is None else Knock(kept, shift, "picture")
-    turn = picture_turn(picture, now_picture, boxes)
-    if turn is not None:
-        kept = untouched(turn.placed(before), now)
-        return None if kept is None else Knock(kept, turn.shift, "picture", turn)
+    moved = picture_moved(picture, now_picture, [d.box for d in (*before, *now)])
+    if moved is not None:
+        kept = untouched(moved.carried(before), now)
+        return None if kept is None else dataclasses.replace(moved, dice=kept)
     if beyond is None:
         return None
     together = moved_together(before, now, picture, now_picture, beyond)
@@ -356,16 +352,40 @@ def knocked_at_rest(rest: Any, now: Any, lying: Sequence[DieReading] | None, are
     if rest is None or now is None:
         return None
     lying = list(lying or ())
-    boxes = [d.box for d in lying]
-    shift = picture_shift(rest, now, boxes)
-    if shift is not None:
-        return Knock(lying, shift, "picture")
-    turn = picture_turn(rest, now, boxes)
-    if turn is not None:  # turned or tilted rather than slid
-        return Knock(lying, turn.shift, "picture", turn)
-    if not lying or beyond is None:
-        return None
+    knock = picture_moved(rest, now, [d.box for d in lying], lying)
+    if knock is not None or not lying or beyond is None:
+        return knock
     return carried_out(lying, rest, now, area, beyond)
+
+
+def picture_moved(before: Any, now: Any, keep_out: Sequence[Box], dice: Sequence[DieReading] = ()) -> Knock | None:
+    """The knock that moved the whole still picture ``before`` to the still picture ``now`` (slid,
+    `motion.picture_shift`, or else turned or tilted, `picture_turn.picture_turn`), the ``keep_out`` boxes (frame
+    px: dice where they lay and where they lie) left out, as a `Knock` of ``dice``; None when the picture did
+    not move as one."""
+    shift = picture_shift(before, now, list(keep_out))
+    if shift is not None:
+        return Knock(list(dice), shift, "picture")
+    turn = picture_turn(before, now, keep_out)
+    return None if turn is None else Knock(list(dice), turn.shift, "picture", turn)
+
+
+def thrown_knock(rest: Any, now: Any, before: Sequence[DieReading] | None,
+                 thrown: Sequence[DieReading]) -> Knock | None:
+    """The camera knocked, turned or tilted while ``thrown`` (a roll, read in the still picture ``now``) was
+    thrown: the whole picture moved from ``rest``, the one the marked tray last rested in, with the dice that
+    lay there then (``before``) and the dice thrown left out; None when it did not move as one.
+
+    A camera nudged by the hand that threw settles with the dice: the roll is
+    read, rightly, but the tray was compared only when dice lay still before
+    (`camera_moved`) or it settled empty (`knocked_at_rest`), so the marked
+    area stayed where it was, off the tray, and the next rolls were read in
+    part or missed. A roll on a camera that stayed put pays one comparison of
+    two small pictures, and the dice thrown are never what the picture follows.
+    """
+    if rest is None or now is None or not thrown:
+        return None
+    return picture_moved(rest, now, [d.box for d in (*(before or ()), *thrown)])
 
 
 def carried_out(before: Sequence[DieReading], picture: Any, now_picture: Any, area: Box,
@@ -403,6 +423,11 @@ def carried_out(before: Sequence[DieReading], picture: Any, now_picture: Any, ar
     if picture_stayed(old, new, (dx, dy), [d.box for d in (*before, *now)]):
         return None
     return Knock(list(before), (dx, dy), "dice")
+
+
+def thrown_words(knock: Knock) -> str:
+    """The status line's sentence for `thrown_knock`, before what becomes of the marked tray."""
+    return f"the picture {knock.moved()} as the dice were thrown (the camera was knocked?)"
 
 
 def rest_words(knock: Knock) -> str:

@@ -180,7 +180,7 @@ def picture_turn(before: np.ndarray, now: np.ndarray, keep_out: Sequence[Any] = 
         return None
     fit = _fitted(old8, new8, found)
     if fit is None:
-        fit = _far_fit(old, new, old8, new8, found)
+        fit = _far_fit(old, new, old8, new8, found, clear)
     if fit is None:
         return None  # the table's points do not move as one picture
     # Tracked again from the picture before moved by that fit: each patch now lies turned as it lies now, and
@@ -216,30 +216,34 @@ def picture_turn(before: np.ndarray, now: np.ndarray, keep_out: Sequence[Any] = 
     return turn
 
 
-def _far_fit(old: np.ndarray, new: np.ndarray, old8: np.ndarray, new8: np.ndarray,
-             found: np.ndarray) -> np.ndarray | None:
+def _far_fit(old: np.ndarray, new: np.ndarray, old8: np.ndarray, new8: np.ndarray, found: np.ndarray,
+             clear: np.ndarray) -> np.ndarray | None:
     """The homography taking the small view ``old`` to ``new`` (``old8``, ``new8``: as bytes, for the tracker)
-    when the tracker found none from ``found`` (its
-    patches turned with the picture): looked for again from ``old`` turned by each of `_far_turns` and slid as
-    the two pictures then agree (phase correlation), so the café is told the tray must be marked again.
+    when the tracker found none from ``found`` (its patches turned with the picture): looked for again from
+    ``old`` turned by each of `_far_turns` and slid as the two pictures then agree (phase correlation), so the
+    café is told the tray must be marked again. Both are measured where ``clear`` of the dice, which are
+    painted out (a die's edges and pips, stronger than a fine grain, turned the spectrum with the die).
 
     Where the tracker cannot follow the grain even so (grain as fine as the
-    camera's pixels, drawn anew at each turn), the turn the spectrum measured
-    and its slide are the fit: `picture_turn` then keeps it only if the
-    picture before, moved by it, is the picture now, as for any fit.
+    camera's pixels, drawn anew at each turn), a turn the spectrum measured
+    farther than a marked tray follows (`FOLLOW_TURN`) and its slide are the
+    fit: `picture_turn` then keeps it only if the picture before, moved by it,
+    is the picture now, as for any fit. It is not exact (a rendered 40 degree
+    turn with a die thrown was measured 45), so it is never followed.
     """
     h, w = old.shape[:2]
+    old, new = (np.where(clear, v, np.float32(np.mean(v[clear]))).astype(np.float32) for v in (old, new))
     window = cv2.createHanningWindow((w, h), cv2.CV_32F)
     rough: tuple[float, np.ndarray] | None = None
     for angle, measured in _far_turns(old, new):
         turned = np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), [0.0, 0.0, 1.0]])
-        (dx, dy), agree = cv2.phaseCorrelate(cv2.warpPerspective(old, turned, (w, h)), new.copy(), window)
+        (dx, dy), agree = cv2.phaseCorrelate(cv2.warpPerspective(old, turned, (w, h)), new, window)
         turned = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) @ turned
         fit = _fitted(cv2.warpPerspective(old8, turned, (w, h), borderMode=cv2.BORDER_REPLICATE), new8,
                       cv2.perspectiveTransform(found.astype(np.float64), turned).astype(np.float32))
         if fit is not None:
             return fit @ turned
-        if measured and (rough is None or agree > rough[0]):
+        if measured and abs(angle) > FOLLOW_TURN and (rough is None or agree > rough[0]):
             rough = (agree, turned)
     return None if rough is None else rough[1]
 

@@ -27,7 +27,16 @@ from vision.cli import KEEP_FRAMES, picture_settings
 from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.frames import as_bgr, unusable_text
-from vision.knock import TableAtRest, camera_moved, followed_tray, gate_beyond, rest_words, untouched
+from vision.knock import (
+    TableAtRest,
+    camera_moved,
+    followed_tray,
+    gate_beyond,
+    rest_words,
+    thrown_knock,
+    thrown_words,
+    untouched,
+)
 from vision.markers import hidden_text, in_view_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler
@@ -556,6 +565,9 @@ def watch(args: argparse.Namespace) -> int:
                     knock = (camera_moved(last_dice, dice, last_picture, shown, beyond, area) if dice and not same
                              else None)
                     same = same or knock is not None
+                    # A camera knocked by the throw itself: the roll is read, and the tray follows the picture.
+                    thrown = (thrown_knock(at_rest.picture, shown, last_dice, dice)
+                              if dice and not same and area is not None else None)
                     if dice and (same or last_dice is None or len(dice) == 1):
                         last_dice, last_picture = dice, shown.copy()
                         at_rest.keep(last_picture)
@@ -563,13 +575,17 @@ def watch(args: argparse.Namespace) -> int:
                     lines.append(_settled_text(settled, same, gate_of.moved_over(boxes, read_in.shape),
                                                args.reader == "temple-die"))
                     gate_of.forget_moves()
-                    if knock is not None and not tray.whole:  # the marked tray as the feed keeps it (`_follow_knock`)
-                        tray, told = followed_tray(tray, knock, shown.shape)
+                    if thrown is not None:
+                        at_rest.keep(shown.copy())  # the picture the tray rests in now: not told again
+                    followed = knock if knock is not None else thrown
+                    if followed is not None and not tray.whole:  # the tray as the feed keeps it (`_follow_knock`)
+                        tray, told = followed_tray(tray, followed, shown.shape)
                         if told:
                             settler.gate.rebase(tray.cut(shown)[0])
                             settler.history.clear()
-                        lines.append(told or "check the marked tray: if it no longer lies on the tray, give --tray "
-                                             "again")
+                        lines.append(("" if thrown is None else f"{thrown_words(thrown)}: ")
+                                     + (told or "check the marked tray: if it no longer lies on the tray, give --tray "
+                                                "again"))
                     seen = shown.shape if tray.whole else read_shape(view.shape)
                     small = small_dice_size(boxes, seen) if args.reader == "dice" else None
                     if small and not small_told:
