@@ -22,6 +22,7 @@ import argparse
 import re
 import subprocess
 import sys
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES = Path("/work/shared/rules")
 TEXT_SUFFIXES = {".py", ".json", ".md", ".kv", ".txt", ".toml", ".cfg", ".conf", ".service", ".sh", ".tc", ""}
 WORD = re.compile(r"[a-z0-9]+")
+ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|[ntr])")
+APOSTROPHES = {"'", "\u2018", "\u2019", "\u02bc"}
 # Runs that are names and numbers, not sentences: each as its normalised words.
 ALLOWED = frozenset(
     {
@@ -60,9 +63,22 @@ class Run:
         return f"{self.path}:{self.line}: {len(self.words)} words: {' '.join(self.words)}"
 
 
+def _unescape(match: re.Match[str]) -> str:
+    """What an escape in a string literal stands for, as far as words go (a line break is a space here)."""
+    code = match.group(1)
+    char = " " if code is None else chr(int(code, 16))
+    return char if char.isalnum() else "" if char in APOSTROPHES else " "
+
+
 def words_with_lines(text: str) -> list[tuple[str, int]]:
-    """Each word, lower-cased with apostrophes dropped (so "you're" and "you’re" agree), and its line."""
-    text = text.lower().replace("\u2019", "").replace("'", "").replace("\u2018", "")
+    """Each word, lower-cased with apostrophes and accents dropped (so "you're" and "you’re" agree), and its line.
+
+    A string literal's escapes are read as what they stand for: "you\\u2019re" in a JSON file or
+    "roll\\nthe die" in a Python string would otherwise hide a copied run behind a word that is not one.
+    """
+    text = ESCAPE.sub(_unescape, text)
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c) and c not in APOSTROPHES).lower()
     out: list[tuple[str, int]] = []
     for number, line in enumerate(text.splitlines(), 1):
         out.extend((w, number) for w in WORD.findall(line))
@@ -99,12 +115,17 @@ def project_files(root: Path) -> list[Path]:
     return [root / name for name in listed.splitlines() if Path(name).suffix in TEXT_SUFFIXES]
 
 
+def rule_sources(rules: Path) -> list[Path]:
+    """Every file of the rules folder: the texts, DECISIONS.md and the README that describes the games."""
+    sources = sorted(p for p in rules.iterdir() if p.is_file()) if rules.is_dir() else []
+    if not (rules / "DECISIONS.md").is_file() or len(sources) < 2:
+        raise FileNotFoundError(f"no rule texts under {rules}")
+    return sources
+
+
 def find_runs(root: Path, rules: Path, size: int) -> list[Run]:
     """Every shared run in the files git tracks under ``root``; FileNotFoundError without the rule texts."""
-    sources = [*sorted(rules.glob("*.txt")), rules / "DECISIONS.md"]
-    if len(sources) < 2 or not sources[-1].exists():
-        raise FileNotFoundError(f"no rule texts under {rules}")
-    grams = reference_grams(sources, size)
+    grams = reference_grams(rule_sources(rules), size)
     runs: list[Run] = []
     for path in project_files(root):
         try:

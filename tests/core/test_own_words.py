@@ -49,3 +49,23 @@ def test_the_tool_finds_a_copied_run_through_changed_case_and_punctuation(tmp_pa
 def _write(path: Path, text: str) -> Path:
     path.write_text(text)
     return path
+
+
+def test_a_copy_is_found_behind_string_escapes_and_accents(tmp_path: Path) -> None:
+    """JSON keeps "you\\u2019re" and Python "\\n" as written; read raw they made "u2019re" and "nthen" words."""
+    tool = load_tool()
+    rules = _write(tmp_path / "rules.txt", "You’re the café owner, then you move your piece that many spaces.")
+    grams = tool.reference_grams([rules], 8)
+    as_json = '{"text": "You\\u2019re the cafe owner,\\nthen you move your piece that many spaces."}'
+    runs = list(tool.shared_runs("x.json", as_json, grams, 8))
+    assert [(r.line, len(r.words)) for r in runs] == [(1, 12)]
+
+
+def test_every_file_of_the_rules_folder_is_a_source(tmp_path: Path) -> None:
+    """The folder's README describes each game in sentences of its own; it was not compared."""
+    for name in ("000_a.txt", "DECISIONS.md", "README.md"):
+        _write(tmp_path / name, "text")
+    tool = load_tool()
+    assert [p.name for p in tool.rule_sources(tmp_path)] == ["000_a.txt", "DECISIONS.md", "README.md"]
+    with pytest.raises(FileNotFoundError):
+        tool.rule_sources(tmp_path / "absent")
