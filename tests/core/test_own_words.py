@@ -13,6 +13,8 @@ from types import ModuleType
 
 import pytest
 
+from companion.registry import create, game_classes
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES = Path("/work/shared/rules")
 
@@ -33,6 +35,24 @@ def test_no_sentence_of_the_rule_texts_is_copied_into_the_project() -> None:
     tool = load_tool()
     runs = tool.find_runs(ROOT, RULES, 8)
     copied = [str(r) for r in runs if " ".join(r.words) not in tool.ALLOWED]
+    assert copied == []
+
+
+@pytest.mark.parametrize("game_id", sorted(game_classes()))
+def test_no_rule_sentence_appears_in_a_rulebook_as_the_screen_shows_it(game_id: str) -> None:
+    """The files hold each summary apart; a player reads id, title and text one after another.
+
+    Blackpool's starting-circle summary ended on a 6-word sentence of DECISIONS.md that, with the next
+    clause's id after it on screen, ran 8 words with the rule text (Targi's TG-Q32 and Desert Vortex alike);
+    the rulebook screen and `companion rules` show the clauses in this order.
+    """
+    if not (RULES / "DECISIONS.md").exists():
+        pytest.skip("the shared rule texts are not on this machine")
+    tool = load_tool()
+    book = create(game_id).rulebook
+    shown = "\n".join(f"{c.id}  {c.title}\n{c.text}" for c in book.clauses)
+    grams = tool.reference_grams(tool.rule_sources(RULES), 8)
+    copied = [str(r) for r in tool.shared_runs(f"{game_id} rulebook", shown, grams, 8)]
     assert copied == []
 
 
