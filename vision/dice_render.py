@@ -54,20 +54,22 @@ def draw_face(value: int, size: int, body: tuple[int, int, int], pip: tuple[int,
 def paste_rotated(canvas: np.ndarray, sprite: np.ndarray, centre: tuple[float, float], angle: float) -> None:
     """Alpha-blend a BGRA sprite onto a BGR canvas, rotated about its centre.
 
-    A byte canvas is blended only where the rotated sprite lies (its alpha's bounding box): elsewhere the blend
-    gave each pixel back as it was, over the whole picture in floats, about 9 times the work for a die 60 px
-    across on a 640x480 table. A float canvas is blended whole, as ever (the blend rounds all of it to bytes).
+    Blended only where the rotated sprite lies (its alpha's bounding box): elsewhere the blend gave each pixel
+    back as it was, over the whole picture in floats, about 9 times the work for a die 60 px across on a 640x480
+    table. A float canvas has the rest of its pixels rounded to bytes, as the whole-picture blend rounded them.
     """
     h, w = sprite.shape[:2]
     matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
     matrix[0, 2] += centre[0] - w / 2
     matrix[1, 2] += centre[1] - h / 2
     warped = cv2.warpAffine(sprite, matrix, (canvas.shape[1], canvas.shape[0]), flags=cv2.INTER_LINEAR)
-    if canvas.dtype == np.uint8:
-        x, y, box_w, box_h = cv2.boundingRect(np.ascontiguousarray(warped[:, :, 3]))
-        canvas, warped = canvas[y:y + box_h, x:x + box_w], warped[y:y + box_h, x:x + box_w]
+    x, y, box_w, box_h = cv2.boundingRect(np.ascontiguousarray(warped[:, :, 3]))
+    spot, warped = canvas[y:y + box_h, x:x + box_w], warped[y:y + box_h, x:x + box_w]
     alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
-    canvas[:] = (canvas * (1 - alpha) + warped[:, :, :3] * alpha).astype(np.uint8)
+    blended = (spot * (1 - alpha) + warped[:, :, :3] * alpha).astype(np.uint8)
+    if canvas.dtype != np.uint8:
+        canvas[:] = canvas.astype(np.uint8)
+    spot[:] = blended
 
 
 def background(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
