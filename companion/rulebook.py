@@ -71,8 +71,17 @@ class Rulebook:
             raise BadRequest(f"{self.game_title} has no rule clause {quoted(clause_id)}") from None
 
     def search(self, words: str) -> list[Clause]:
-        """Clauses holding every word, for the rulebook screen and the terminal."""
+        """Clauses holding every word, for the rulebook screen and the terminal.
+
+        Words that are all clause ids ("bp-q1", "TTD-3a TTD-T": what a ruling
+        cites) give exactly those clauses, in the order typed: as words,
+        "BP-Q1" also matched BP-Q10 to BP-Q19, and the clause a referee looked
+        up was one of eleven on the screen.
+        """
         terms = [w.lower() for w in words.split() if w]
+        by_id = {c.id.lower(): c for c in self.clauses}
+        if terms and all(t in by_id for t in terms):
+            return list({by_id[t].id: by_id[t] for t in terms}.values())
         return [c for c in self.clauses if all(t in f"{c.id} {c.title} {c.text}".lower() for t in terms)]
 
     def to_dict(self) -> dict[str, Any]:

@@ -25,6 +25,12 @@ def ruling_text(ruling: dict[str, Any]) -> str:
     return f"{verdict}: {text or 'the rules allow it now.'}\n{clauses}".strip()
 
 
+def rules_label(ruling: dict[str, Any]) -> str:
+    """The Rules button names the clauses it opens, so the referee knows the tap leads to the ruling's clause."""
+    cited = ruling.get("rules") or []
+    return f"Rules: {', '.join(cited)}" if cited else "Rules"
+
+
 class DisputeScreen(UprightScreen):
     """The offered actions come in pages like the table's list: hundreds of buttons took seconds to open.
 
@@ -42,10 +48,15 @@ class DisputeScreen(UprightScreen):
         # One rebuild a frame, after the table has let go of its open place for the new position.
         self._moved_on = Clock.create_trigger(lambda _dt: self.offer(keep_typing=True))
 
+    reading_rules = False  # the ruling's clauses were opened in the rulebook: coming back, the ruling stays
+
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
-        if "place" not in app.ruling:  # a place asked about at the table is what the referee came to read
+        # A place asked about at the table, or a ruling whose clauses were just read, is what the referee came
+        # (back) to read. A step taken meanwhile has cleared the ruling already.
+        if "place" not in app.ruling and not self.reading_rules:
             app.ruling = {}
+        self.reading_rules = False
         self.offer()
         app.bind(choices=self._choices_changed)
 
@@ -88,6 +99,14 @@ class DisputeScreen(UprightScreen):
         self.fill(button.action)
         App.get_running_app().check(button.action)
 
+
+    def open_rules(self) -> None:
+        """**Rules**: the rulebook opened on the clauses the ruling cites (the whole book without a ruling),
+        its Back leading here, to the same ruling and typed action."""
+        app = App.get_running_app()
+        self.reading_rules = True
+        self.manager.get_screen("rulebook").open_at(" ".join(app.ruling.get("rules") or []), back_to="dispute")
+        app.show("rulebook")
 
     def next_page(self) -> None:
         self.page += 1

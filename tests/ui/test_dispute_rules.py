@@ -1,0 +1,109 @@
+"""A table argues, and the referee settles it on the dispute screen, then reads the clause in the rules.
+
+Each game's disputed moment (a move refused, a roll nobody can roll, an
+action out of turn) is typed and checked; the ruling cites its clause with
+the clause's summary, **Rules: <id>** opens the rulebook on exactly that
+clause, and its Back returns to the dispute with the ruling still there.
+Before, the dispute screen had no way to the rules: Back to the table, Rules,
+typing the id (which as a word also listed BP-Q10 to BP-Q19 under BP-Q1),
+and the rules' Back led to the table, the ruling gone when Dispute was
+opened again.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from kivy.uix.label import Label
+
+from companion.session import Session
+from tests.ui import test_portrait
+from tests.ui.conftest import advance, tap
+from tests.ui.test_app import button
+from tests.ui.test_home_settings_portrait import faults, seen
+from ui.shots import default_players, mid_game
+
+window_size = test_portrait.window_size  # the fixture that sizes the window, and back to 800x480 after
+READABLE = 16  # px: the smallest text a referee reads at 800x480
+
+
+def camel_out_of_turn(session: Session) -> dict[str, Any]:
+    """Through the Desert: the next player places a camel before the player to move has finished."""
+    action = {k: v for k, v in session.legal()[0].items() if k != "text"}
+    return {**action, "player": next(p for p in default_players("ttd") if p != action["player"])}
+
+
+DISPUTES = {  # game: the action a player insists on, and the clause the ruling must cite
+    "ttd": (camel_out_of_turn, "TTD-T"),
+    "targi": (lambda _s: {"type": "use", "card": 2}, "TG-A2"),  # a card with none of the player's Targi
+    "blackpool": (lambda _s: {"type": "roll", "value": 7}, "BP-Q5"),  # the oracle "showed 7"
+    "desert": (lambda _s: {"type": "roll", "value": 9}, "DR-Q28"),
+    "temple": (lambda _s: {"type": "roll", "value": 4, "face": {"colour": "green"}}, "RU-2"),
+}
+
+
+def small_or_cut(screen: Any, scrolling: tuple[Any, ...]) -> list[str]:
+    small = [f"{w.text[:40]!r} is {w.font_size:.1f} px" for w in seen(screen)
+             if isinstance(w, Label) and w.font_size < READABLE]
+    return small + [f for f in faults(screen, scrolling=scrolling) if "overlap" not in f]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+@pytest.mark.parametrize("game_id", sorted(DISPUTES))
+def test_a_ruling_opens_its_clause_in_the_rules_and_comes_back(
+    game_id: str, size: tuple[int, int], start: Any, window_size: Any
+) -> None:
+    session = mid_game(game_id)
+    disputed, clause_id = DISPUTES[game_id]
+    action = disputed(session)
+    app = start(session)
+    window_size(size)
+    clause = session.game.rulebook.clause(clause_id)
+
+    tap(button(app.root.get_screen("table"), "Dispute"))  # tap 1
+    dispute = app.root.get_screen("dispute")
+    dispute.ids.typed.text = json.dumps(action)  # typed on the screen's keyboard
+    tap(dispute.ids.check)  # tap 2
+    ruling = dispute.ids.ruling.text
+    assert ruling.startswith("NOT ALLOWED") and f"{clause_id} {clause.title}: {clause.text}" in ruling, ruling
+    assert dispute.ids.rules.text == f"Rules: {clause_id}"
+    assert not small_or_cut(dispute, (dispute.ids.offered_scroll, dispute.ids.ruling_scroll))
+
+    tap(dispute.ids.rules)  # tap 3: the clause in the rulebook
+    assert app.root.current == "rulebook"
+    rulebook = app.root.get_screen("rulebook")
+    shown = [w.text for w in rulebook.ids.clauses.children]
+    assert len(shown) == 1 and shown[0].startswith(f"[b]{clause_id}  "), shown
+    assert rulebook.ids.count.text == "1 clause"
+    assert rulebook.ids.back.text == "Back to the dispute"
+    assert not small_or_cut(rulebook, (rulebook.ids.scroll,))
+
+    tap(rulebook.ids.back)  # tap 4: back to the ruling being settled
+    assert app.root.current == "dispute"
+    assert dispute.ids.ruling.text == ruling, "the ruling was lost on the way back from the rules"
+    assert json.loads(dispute.ids.typed.text) == action
+
+    tap(dispute.ids.back)  # the rules opened from the table lead back to the table
+    tap(button(app.root.get_screen("table"), "Rules"))
+    assert rulebook.ids.back.text == "Back to the table"
+    tap(rulebook.ids.back)
+    assert app.root.current == "table"
+    advance(2)
+
+
+def test_clause_ids_typed_in_the_search_find_exactly_those_clauses(start: Any) -> None:
+    """"bp-q1" found BP-Q1 and BP-Q10 to BP-Q19; two ids, as a ruling cites two, found nothing."""
+    app = start(Session.new("blackpool", default_players("blackpool")))
+    app.show("rulebook")
+    advance(3)
+    rulebook = app.root.get_screen("rulebook")
+    for typed, ids in (("bp-q1", ["BP-Q1"]), ("BP-Q5 BP-Q1", ["BP-Q5", "BP-Q1"])):
+        rulebook.ids.query.text = typed
+        advance(3)
+        shown = [w.text.split("  ")[0].removeprefix("[b]") for w in reversed(rulebook.ids.clauses.children)]
+        assert shown == ids, (typed, shown)
+    rulebook.ids.query.text = "oracle"  # words still search every clause's text
+    advance(3)
+    assert len(rulebook.ids.clauses.children) > 1
