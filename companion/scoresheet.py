@@ -37,6 +37,13 @@ def score_lines(game: Game, state: State, over: bool) -> list[str]:
     return lines
 
 
+def score_clauses(game: Game) -> tuple[str, ...]:
+    """Every clause the sheet cites, once each in the order of its parts: what a table disputing the end reads
+    in full (the touchscreen's dispute screen opens them in the rulebook)."""
+    cited = [rule for rules in game.score_rules.values() for rule in rules] if game.score_rules else []
+    return tuple(dict.fromkeys([*cited, *game.win_rules]))
+
+
 def _standings(game: Game, state: State, over: bool) -> list[str]:
     """A race's standings: the board's line for each player, as 'board' shows it, and the clauses that win it."""
     names = {str(player).lower() for player in getattr(state, "players", ())}

@@ -13,11 +13,14 @@ opened again.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
+from kivy.core.window import Window
 from kivy.uix.label import Label
 
+from companion.scoresheet import score_clauses, score_lines
 from companion.session import Session
 from tests.ui import test_portrait
 from tests.ui.conftest import advance, tap
@@ -107,3 +110,39 @@ def test_clause_ids_typed_in_the_search_find_exactly_those_clauses(start: Any) -
     rulebook.ids.query.text = "oracle"  # words still search every clause's text
     advance(3)
     assert len(rulebook.ids.clauses.children) > 1
+
+
+def finished(game_id: str) -> Session:
+    """A seeded random game played to its end."""
+    session = Session.new(game_id, default_players(game_id))
+    rng = random.Random(5)
+    while not session.pending().is_over:
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+@pytest.mark.parametrize("game_id", sorted(DISPUTES))
+def test_at_the_end_the_dispute_screen_shows_the_final_score_with_its_clauses(
+    game_id: str, size: tuple[int, int], start: Any, window_size: Any
+) -> None:
+    """"How did she get 31?", "who wins a tie?": once a game is over nothing is offered, and the screen asked
+    the referee to tap an action. It now shows the final score (a race's standings), each part beside its
+    clauses, across the whole width, and Rules opens those clauses."""
+    session = finished(game_id)
+    app = start(session)
+    window_size(size)
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    sheet = score_lines(session.game, session.state, over=True)
+    assert dispute.ids.ruling.text == "\n".join(sheet)
+    assert dispute.ids.ruling_scroll.width >= Window.width * 0.9, "the score beside an empty column"
+    cited = score_clauses(session.game)
+    assert cited and dispute.ids.rules.text in (f"Rules: {', '.join(cited)}", f"Rules: the {len(cited)} clauses cited")
+    assert not small_or_cut(dispute, (dispute.ids.offered_scroll, dispute.ids.ruling_scroll))
+
+    tap(dispute.ids.rules)
+    rulebook = app.root.get_screen("rulebook")
+    assert [w.text.split("  ")[0].removeprefix("[b]") for w in reversed(rulebook.ids.clauses.children)] == list(cited)
+    tap(rulebook.ids.back)
+    assert app.root.current == "dispute" and dispute.ids.ruling.text == "\n".join(sheet)

@@ -8,8 +8,9 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 
+from companion.scoresheet import score_clauses, score_lines
 from ui.choices import arrange
 from ui.screens.upright import UprightScreen
 
@@ -17,6 +18,8 @@ from ui.screens.upright import UprightScreen
 def ruling_text(ruling: dict[str, Any]) -> str:
     if not ruling:
         return "Tap an action, or type one below, to hear whether it is allowed and why."
+    if ruling.get("sheet"):  # the game is over: how it ended, not a verdict on an action
+        return str(ruling.get("text", ""))
     verdict = "ALLOWED" if ruling.get("legal") else "NOT ALLOWED"
     text = str(ruling.get("text", ""))
     while verdict == "ALLOWED" and text.startswith("Allowed."):  # "ALLOWED: Allowed. Allowed." said nothing
@@ -25,9 +28,24 @@ def ruling_text(ruling: dict[str, Any]) -> str:
     return f"{verdict}: {text or 'the rules allow it now.'}\n{clauses}".strip()
 
 
+def final_sheet(session: Any) -> dict[str, Any]:
+    """At the end, what the screen shows instead of a ruling: the final score, each part beside its clauses.
+
+    Nothing is offered once a game is over, and the screen asked the referee
+    to tap an action: a table disputing a score or a tie at the end found no
+    answer on the touchscreen (the terminal's `score` had it). The same lines
+    as the terminal's; the Rules button opens the clauses they cite.
+    """
+    lines = score_lines(session.game, session.state, over=True)
+    return {"sheet": True, "legal": True, "text": "\n".join(lines),  # the result itself is in the heading
+            "rules": list(score_clauses(session.game)), "clauses": []}
+
+
 def rules_label(ruling: dict[str, Any]) -> str:
     """The Rules button names the clauses it opens, so the referee knows the tap leads to the ruling's clause."""
     cited = ruling.get("rules") or []
+    if len(cited) > 3:  # a final score's nine ids were cut to "TTD-4c..." on the button
+        return f"Rules: the {len(cited)} clauses cited"
     return f"Rules: {', '.join(cited)}" if cited else "Rules"
 
 
@@ -38,6 +56,9 @@ class DisputeScreen(UprightScreen):
     """
     made_in = ("offered",)  # the boxes whose buttons are made here
 
+    # Whether any action is offered: in landscape the empty column at a game's end left the final score a
+    # column 450 px wide beside nothing.
+    has_offered = BooleanProperty(True)
     page_text = StringProperty("")  # "Next page (1 of 11)" when the offered actions fill more than one
     page = 0
     filled_for: tuple[str, int] | None = None  # the game and step the typed template was made for
@@ -85,6 +106,8 @@ class DisputeScreen(UprightScreen):
         now = (session.game.id, len(session.log)) if session is not None else None
         typed = self.ids.typed.text
         stale = now != self.filled_for and (not keep_typing or typed == self.template)
+        if session is not None and session.pending().is_over and not app.ruling:
+            app.ruling = final_sheet(session)
         if offered and (not typed or stale):
             # A template to edit: disputes are usually about a near miss of an offered action. Made
             # afresh for each position: another game's roll, checked here, was refused as unknown.
@@ -120,6 +143,7 @@ class DisputeScreen(UprightScreen):
         if shown.focus is None:  # no place open on the table (or 'List all'): every action, paged
             shown = arrange(app.choices, page=self.page, can_point=False)
         self.page = shown.page
+        self.has_offered = bool(shown.buttons)
         self.page_text = f"Next page ({shown.page + 1} of {shown.pages})" if shown.pages > 1 else ""
         grid = self.ids.offered
         grid.clear_widgets()
