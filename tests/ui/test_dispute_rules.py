@@ -146,3 +146,19 @@ def test_at_the_end_the_dispute_screen_shows_the_final_score_with_its_clauses(
     assert [w.text.split("  ")[0].removeprefix("[b]") for w in reversed(rulebook.ids.clauses.children)] == list(cited)
     tap(rulebook.ids.back)
     assert app.root.current == "dispute" and dispute.ids.ruling.text == "\n".join(sheet)
+
+
+def test_the_rules_left_for_the_table_do_not_bring_an_old_ruling_back_to_the_dispute(start: Any) -> None:
+    """A button box's press on the rules brings the table back; Dispute opened from there later showed the
+    ruling of the earlier dispute as if just checked."""
+    app = start(mid_game("blackpool"))
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    dispute.ids.typed.text = json.dumps({"type": "roll", "value": 7})
+    tap(dispute.ids.check)
+    assert "BP-Q5" in dispute.ids.ruling.text
+    tap(dispute.ids.rules)
+    app.show("table")  # what a press of the box's buttons does on a players' screen
+    advance(3)
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    assert dispute.ids.ruling.text.startswith("Tap an action"), dispute.ids.ruling.text

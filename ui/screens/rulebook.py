@@ -28,6 +28,10 @@ class RulebookScreen(UprightScreen):
         self.search(self.ids.query.text)
 
     def on_leave(self, *_args: Any) -> None:
+        if self.back_to == "dispute" and self.manager.current != "dispute":
+            # Left for the table (a button box's press, which brings the table back): the dispute opened
+            # later from there starts afresh, not on the ruling it held when the rules were opened.
+            self.manager.get_screen("dispute").reading_rules = False
         self.back_to = ""  # opened next from the table's Rules, Back goes to the table
 
     def open_at(self, words: str, back_to: str) -> None:
