@@ -26,6 +26,7 @@ from tests.ui import test_portrait
 from tests.ui.conftest import advance, tap
 from tests.ui.test_app import button
 from tests.ui.test_home_settings_portrait import faults, seen
+from tests.ui.test_layout import shown_whole
 from ui.shots import default_players, mid_game
 
 window_size = test_portrait.window_size  # the fixture that sizes the window, and back to 800x480 after
@@ -162,3 +163,22 @@ def test_the_rules_left_for_the_table_do_not_bring_an_old_ruling_back_to_the_dis
     advance(3)
     tap(button(app.root.get_screen("table"), "Dispute"))
     assert dispute.ids.ruling.text.startswith("Tap an action"), dispute.ids.ruling.text
+
+
+def test_in_landscape_the_rules_button_leaves_the_ruling_its_room(start: Any, window_size: Any) -> None:
+    """At 800x480 the Rules button stands between Back and Say again: under the ruling it cut Through the
+    Desert's two clauses 34 px short, where they had shown whole. Turned upright it goes under the ruling, and
+    back again."""
+    app = start(mid_game("ttd"))
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    tap(dispute.ids.offered.children[-1])
+    assert "TTD-3a" in dispute.ids.ruling.text and "TTD-3 " in dispute.ids.ruling.text
+    assert shown_whole(dispute.ids.ruling, dispute.ids.ruling_scroll), "the two clauses need a scroll"
+    assert [w.text for w in reversed(dispute.ids.rules.parent.children)] == [
+        "Back to the table", "Rules: TTD-3, TTD-3a", "Say again"]
+    assert not small_or_cut(dispute, (dispute.ids.offered_scroll, dispute.ids.ruling_scroll))
+    window_size((720, 1280))
+    assert dispute.ids.rules.parent == dispute.ids.ruling_column
+    window_size((800, 480))
+    assert dispute.ids.rules.parent == dispute.ids.back.parent

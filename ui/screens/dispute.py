@@ -71,6 +71,23 @@ class DisputeScreen(UprightScreen):
 
     reading_rules = False  # the ruling's clauses were opened in the rulebook: coming back, the ruling stays
 
+    def on_portrait(self, *args: Any) -> None:
+        """Rules goes under the ruling upright and between the bottom buttons in landscape (as pin.py moves
+        Cancel): each place is where the other arrangement had no room for it."""
+        super().on_portrait(*args)
+        self._place_rules()
+
+    def on_kv_post(self, *_args: Any) -> None:
+        self._place_rules()  # a window landscape from the start never changes `portrait`
+
+    def _place_rules(self) -> None:
+        if "rules" not in self.ids:
+            return
+        rules, home = self.ids.rules, self.ids.ruling_column if self.portrait else self.ids.foot
+        if rules.parent is not home:
+            rules.parent.remove_widget(rules)
+            home.add_widget(rules, index=0 if self.portrait else 1)  # landscape: between Back and Say again
+
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
         # A place asked about at the table, or a ruling whose clauses were just read, is what the referee came
