@@ -64,12 +64,13 @@ def hex_code(colour: RGB) -> str:
     return "#" + "".join(f"{round(max(0.0, min(1.0, c)) * 255):02x}" for c in colour)
 
 
+def linear(c: float) -> float:
+    """An sRGB channel decoded to linear light (IEC 61966-2-1)."""
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
 def lab(colour: RGB) -> RGB:
     """CIE L*a*b* of an sRGB colour, D65 white (IEC 61966-2-1 decoding, CIE 15 conversion)."""
-
-    def linear(c: float) -> float:
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
     r, g, b = (linear(c) for c in colour)
     x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
     y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
@@ -129,3 +130,30 @@ def ciede2000(one: RGB, two: RGB) -> float:
     return math.sqrt(
         (dlp / s_l) ** 2 + (dcp / s_c) ** 2 + (dhp / s_h) ** 2 + r_t * (dcp / s_c) * (dhp / s_h)
     )
+
+
+def luminance(colour: RGB) -> float:
+    """The relative luminance of an sRGB colour (WCAG 2), 0 for black to 1 for white: what contrast is made of."""
+    r, g, b = (linear(c) for c in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(one: RGB, two: RGB) -> float:
+    """The WCAG 2 contrast ratio of two colours, 1 (the same) to 21 (black on white).
+
+    Text wants 4.5 at least (WCAG AA), a shape such as a frame 3. CIEDE2000 says
+    whether two fills look different; it does not say whether words on a fill
+    can be read: white on the green pieces is 2.8 although the two are far apart.
+    """
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def ink(paint: RGB) -> RGB:
+    """Black or white, whichever reads better on ``paint``: words and rims drawn on a player's colour.
+
+    A brightness rule (0.3 R + 0.59 G + 0.11 B over a half) chose white on the
+    green and teal pieces, 2.8 and 3.3 to 1, where black gives 7.5 and 6.4.
+    """
+    black, white = (0.0, 0.0, 0.0), (1.0, 1.0, 1.0)
+    return black if contrast(paint, black) >= contrast(paint, white) else white

@@ -6,13 +6,29 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.event import EventDispatcher
 from kivy.factory import Factory
-from kivy.properties import ListProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, ListProperty, NumericProperty, StringProperty
 
+from companion.colours import ink, piece_rgb
 from companion.errors import CompanionError
 from companion.registry import game_class
 from ui.screens.upright import UprightScreen
 from ui.widgets import first_tap_at, shown_now
+
+
+class PlayerPaint(EventDispatcher):
+    """What a player's button on home is drawn with (home.kv, ``ColourToggle``); typed here, not in the kv rule,
+    whose canvas read ``ink`` before the rule had given it three channels."""
+
+    paint = ColorProperty((0.95, 0.75, 0.1))  # the player's piece colour; a player known by name alone lights yellow
+    ink = ColorProperty((0, 0, 0))  # black or white, whichever reads on ``paint`` (`companion.colours.ink`)
+    swatch = BooleanProperty(False)  # a swatch of ``paint`` shown while not picked (a player with a colour)
+    order = NumericProperty(0)  # the place in the turn order while picked, 1 first
+    word = StringProperty("")  # the colour's or the player's name
+
+
+Factory.register("PlayerPaint", cls=PlayerPaint)
 
 
 class HomeScreen(UprightScreen):
@@ -80,8 +96,12 @@ class HomeScreen(UprightScreen):
         colours.clear_widgets()
         names = meta["colours"] or [f"Player {i}" for i in range(1, meta["players"]["max"] + 1)]
         for name in names:
-            button = Factory.HomeToggle(text=name.capitalize())
+            button = Factory.ColourToggle()
+            button.word = name.capitalize()
             button.player = name
+            if meta["colours"]:
+                button.paint, button.swatch = piece_rgb(name), True
+            button.ink = ink(tuple(button.paint[:3]))
             self.fit(button)
             button.bind(on_release=self.toggle_player)
             colours.add_widget(button)
@@ -99,6 +119,11 @@ class HomeScreen(UprightScreen):
             self.players = [*self.players, button.player]
         else:
             self.players = [p for p in self.players if p != button.player]
+
+    def on_players(self, *_args: Any) -> None:
+        """Each picked button shows its place in the turn order: one taken out moves those after it up."""
+        for button in self.ids.colours.children if "colours" in self.ids else ():
+            button.order = self.players.index(button.player) + 1 if button.player in self.players else 0
 
     def start(self) -> None:
         app = App.get_running_app()
