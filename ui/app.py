@@ -65,6 +65,9 @@ BOTH_OFF = (
 class CompanionApp(App):
     title = "Table Companion"
     u = NumericProperty(1.0)  # layout unit: 1.0 at 800x480, so one .kv fits 7 and 10 inch screens
+    # The owner's scale over that unit (Settings, `display_scale`): 800x480 is a 7 inch display's, 130 px an
+    # inch, and a 5 inch display of as many pixels (190 px an inch) drew every button and word a third smaller.
+    scale = NumericProperty(1.0)
     game_id = StringProperty("")
     game_title = StringProperty("")
     prompt = StringProperty("")
@@ -131,6 +134,7 @@ class CompanionApp(App):
         self.voice.on_problem = self._voice_problem
         self.voice_note = self.voice.note()
         self.pin = PinGate(self.settings.kiosk_pin)
+        self.scale = self.settings.display_scale / 100
         self.clock = clock
         self.idle = IdleClock(self.settings.idle_seconds, clock())
         self.started_at = clock()
@@ -201,7 +205,10 @@ class CompanionApp(App):
         self.controller.pump()
 
     def _resize(self, _window: Any, size: tuple[int, int]) -> None:
-        self.u = min(size[0] / 800, size[1] / 480)
+        self.u = min(size[0] / 800, size[1] / 480) * self.scale
+
+    def on_scale(self, *_args: Any) -> None:
+        self._resize(Window, Window.size)
 
     # -- kiosk -------------------------------------------------------------
     def _on_request_close(self, *_args: Any, **_kwargs: Any) -> bool:
@@ -461,6 +468,7 @@ class CompanionApp(App):
         self.cafe_dir = cafe
         self.voice.enabled, self.voice.speed = self.settings.voice, self.settings.voice_speed
         self.voice.volume = self.settings.voice_volume
+        self.scale = self.settings.display_scale / 100
         self.pin.pin = self.settings.kiosk_pin
         self.idle.limit = self.settings.idle_seconds
         self.apply_inputs()

@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.errors import quoted
 from companion.option_types import count, folder_to_fill, named
+from ui.settings import DISPLAY_SCALES
 
 SIZES = ((800, 480), (1280, 800))
 MAX_SOAK_GAMES = 1_000  # games a soak plays through the app, seconds each: a million ran until Ctrl-C
@@ -40,6 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="WxH",
         help="window sizes instead of 800x480 and 1280x800 (repeatable), e.g. a portrait 480x800",
     )
+    shots.add_argument("--scale", type=count(*DISPLAY_SCALES), default=100, metavar="PERCENT",
+                       help=f"the owner's display scale (Settings) to draw at, {DISPLAY_SCALES[0]} to "
+                       f"{DISPLAY_SCALES[1]} (default 100); files are named ...-WxH-PERCENT.png unless 100")
     shots.set_defaults(func=cmd_screenshots)
     bench = sub.add_parser("bench", help="time from start to first screen, memory, and table steps")
     bench.add_argument("--soak", type=count(1, MAX_SOAK_GAMES), metavar="GAMES",
@@ -261,7 +265,7 @@ def cmd_screenshots(args: argparse.Namespace) -> int:
     from ui.shots import ShotsStopped, render_all
 
     try:
-        written = render_all(Path(args.dir), args.game, sizes, cafe_dir(args))
+        written = render_all(Path(args.dir), args.game, sizes, cafe_dir(args), args.scale)
     except ShotsStopped as stop:  # the ones drawn are whole on disk; the rest were never begun
         print(f"{len(stop.written)} screenshots in {args.dir} (stopped by Ctrl-C; the others not drawn)")
         return 130

@@ -26,6 +26,18 @@ VOICE_SPEEDS = (80, 260)
 # for a noisy café, and never down to nothing, which would be Silent without saying so.
 VOICE_VOLUMES = (20, 200)
 VOLUME_STEP = 20  # the settings screen's - and + move by this, on a grid from 20: 100 is a step, nine up to 200
+# The scale over the screen's own unit, in percent (Settings, `display_scale`): 100 for the 7 inch 800x480 display
+# and the larger ones; more for a smaller display of as many pixels. A 5 inch 800x480 would want 140 to match the
+# 7 inch, but at 130 the screens no longer fit 800x480 (the camera's teach controls over its heading, home's note
+# with no room); at 120 every screen was checked whole (tests/ui/test_display_scale.py).
+DISPLAY_SCALES = (100, 120)
+SCALE_STEP = 10  # the settings screen's - and + beside "Scale"
+
+
+def scale_step(percent: int, steps: int) -> int:
+    """``percent`` moved ``steps`` places of ``SCALE_STEP``, kept in ``DISPLAY_SCALES``."""
+    low, high = DISPLAY_SCALES
+    return max(low, min(high, percent + steps * SCALE_STEP))
 
 
 def volume_step(volume: int, steps: int) -> int:
@@ -44,6 +56,7 @@ VALID = {  # beyond the type: a PIN the pad cannot type would lock staff out, a 
     "mains_hz": lambda hz: hz in MAINS_HZ,
     "voice_speed": lambda speed: VOICE_SPEEDS[0] <= speed <= VOICE_SPEEDS[1],
     "voice_volume": lambda volume: VOICE_VOLUMES[0] <= volume <= VOICE_VOLUMES[1],
+    "display_scale": lambda scale: DISPLAY_SCALES[0] <= scale <= DISPLAY_SCALES[1],
     "tray_area": lambda area: _tray_area_ok(area),
 }
 NUMBER_AS_TEXT = frozenset({"kiosk_pin", "camera_source"})  # text fields a number spells: a PIN, a camera index
@@ -80,6 +93,7 @@ class Settings:
     voice: bool = True
     voice_speed: int = 150
     voice_volume: int = 100  # espeak-ng's -a; 100 as loud as espeak-ng speaks by itself
+    display_scale: int = 100  # percent over the screen's own unit: buttons and words larger on a small display
     cafe_dir: str = ""
     serial_port: str = ""  # the dice sensor's port when the command line names none
     camera_source: str = ""  # the camera's source word (0, picamera, a URL, a folder) likewise

@@ -225,6 +225,7 @@ def render_all(
     games: list[str] | None = None,
     sizes: Sequence[tuple[int, int]] = ((800, 480), (1280, 800)),
     cafe_dir: Path | None = None,
+    scale: int = 100,
 ) -> list[Path]:
     """Every screen of every game (or ``games``) at each window size in ``sizes``, as PNGs in ``out``.
 
@@ -232,7 +233,9 @@ def render_all(
     café sees its own board drawn.
 
     Sizes beyond the usual two (a portrait 480x800) are how a layout fault
-    that only shows on another screen is found before a table finds it.
+    that only shows on another screen is found before a table finds it, and
+    ``scale`` (the owner's display scale, percent) how one that only shows on a
+    small display drawn larger is.
     """
     from kivy.core.window import Window
 
@@ -243,7 +246,7 @@ def render_all(
 
     out.mkdir(parents=True, exist_ok=True)
     ids = games or list(game_classes())
-    app = CompanionApp(Controller(None), None, Settings(), None, voice=Voice(enabled=False))
+    app = CompanionApp(Controller(None), None, Settings(display_scale=scale), None, voice=Voice(enabled=False))
     written: list[Path] = []
 
     def shoot(name: str) -> Iterator[None]:
@@ -255,7 +258,7 @@ def render_all(
     def steps() -> Iterator[None]:
         for width, height in sizes:
             Window.size = (width, height)
-            size = f"{width}x{height}"
+            size = f"{width}x{height}" + (f"-{scale}" if scale != 100 else "")
             yield from _settle()
             app.show("home")
             yield from shoot(f"home-{size}")

@@ -16,6 +16,8 @@ from companion.registry import game_class
 from ui.screens.upright import UprightScreen
 from ui.widgets import first_tap_at, shown_now
 
+FINGER = 48  # px: a fingertip's 9 mm on the 7 inch display, the least a game's button shrinks to
+
 
 class PlayerPaint(EventDispatcher):
     """What a player's button on home is drawn with (home.kv, ``ColourToggle``); typed here, not in the kv rule,
@@ -66,15 +68,35 @@ class HomeScreen(UprightScreen):
             button = Factory.HomeToggle(text=meta["title"], group="game", allow_no_selection=False)
             button.game_id = meta["id"]
             button.shorten, button.font = False, 19  # long titles wrap to two lines
+            games.add_widget(button)
             self.fit(button)
             button.bind(on_release=lambda b: self.tap_game(b.game_id))
-            games.add_widget(button)
         known = {meta["id"] for meta in app.games()}
         # The first of these that is still a game: a last game the café no longer has (a game removed, a hand
         # edit of ui.json) picked nothing, and home showed no game lit, no colours and "no game ''" on Start.
         wanted = (self.chosen_game, app.settings.last_game, app.game_id)
         self.pick_game(next((game for game in wanted if game in known), app.games()[0]["id"]))
         self.choosing = False  # the game lit on opening is the screen's guess, not anyone's choice
+
+    def fit(self, *buttons: Any) -> None:
+        super().fit(*buttons)
+        self.fit_games()
+
+    def fit_games(self, *_args: Any) -> None:
+        """In landscape the games share their column's height, down to a finger's 48 px, before it scrolls.
+
+        At a display scale over 100% (Settings) five games at their usual height
+        no longer fit the column at 800x480, and Through the Desert lay hidden
+        under the list's edge for a table to find by scrolling. Upright the list
+        is as tall as its games (up to two fifths of the room), so it is left be.
+        """
+        games = self.ids.games.children if "games" in self.ids else []
+        room = 10000.0
+        if games and not self.portrait:
+            gap = self.ids.games.spacing[1]
+            room = max(FINGER, (self.ids.game_scroll.height - gap * (len(games) - 1)) / len(games))
+        for button in games:
+            button.room = room
 
     def tap_game(self, game_id: str) -> None:
         """A game tapped: someone is choosing a new game."""

@@ -10,7 +10,7 @@ from kivy.properties import NumericProperty
 
 from ui import inputs
 from ui.screens.upright import UprightScreen
-from ui.settings import INPUT_SOURCES, volume_step
+from ui.settings import DISPLAY_SCALES, INPUT_SOURCES, scale_step, volume_step
 
 FLAGS = {"serial": "--dice-sensor", "camera": "--camera"}
 HINTS = {"serial": "e.g. /dev/ttyACM0", "camera": "0, picamera, a URL, a video or an image folder"}
@@ -20,6 +20,8 @@ class SettingsScreen(UprightScreen):
     made_in = ("inputs",)  # the boxes whose buttons are made here
     # The loudness shown beside Voice (espeak-ng's -a), kept by Save: a café owner could set it only in ui.json.
     volume = NumericProperty(100)
+    # The display scale shown beside the heading, in percent, and applied to the whole app while it shows.
+    scale = NumericProperty(100)
 
     _keep_edits = False  # back from the keypad that types a new PIN: what was changed here stays unsaved
 
@@ -41,6 +43,7 @@ class SettingsScreen(UprightScreen):
         self.ids.voice.state = "down" if s.voice else "normal"
         self.ids.speed.value = s.voice_speed
         self.volume = s.voice_volume
+        self.scale = s.display_scale
         self.ids.cafe.text = s.cafe_dir
         for name, field in (("serial", self.ids.serial_port), ("camera", self.ids.camera_source)):
             field.text = s.serial_port if name == "serial" else s.camera_source
@@ -76,6 +79,20 @@ class SettingsScreen(UprightScreen):
         self.ids.note.text = ""
         App.get_running_app().voice.sample(f"Loudness {self.volume}.", self.volume)
 
+    def larger(self, steps: int) -> None:
+        """- or + beside the heading: every screen drawn a step smaller or larger at once, this one included, so
+        the owner sees the new size before Save keeps it."""
+        self.scale = scale_step(int(self.scale), steps)
+        App.get_running_app().scale = self.scale / 100
+        saved = App.get_running_app().settings.display_scale
+        self.ids.note.text = (f"Scale {self.scale}% ({DISPLAY_SCALES[0]} for the 7 inch display, more for a smaller "
+                              f"one): Save keeps it; Back goes back to {saved}%.")
+
+    def on_leave(self, *_args: Any) -> None:
+        """A scale tried and not saved goes back to the saved one, as the loudness does."""
+        app = App.get_running_app()
+        app.scale = app.settings.display_scale / 100
+
     def save(self) -> None:
         app = App.get_running_app()
         changes: dict[str, Any] = {
@@ -83,6 +100,7 @@ class SettingsScreen(UprightScreen):
             "voice": self.ids.voice.state == "down",
             "voice_speed": int(self.ids.speed.value),
             "voice_volume": int(self.volume),
+            "display_scale": int(self.scale),
             "cafe_dir": self.ids.cafe.text.strip(),
             "serial_port": self.ids.serial_port.text.strip(),
             "camera_source": self.ids.camera_source.text.strip(),

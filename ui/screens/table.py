@@ -69,6 +69,24 @@ class TableScreen(UprightScreen):
     def on_enter(self, *_args: Any) -> None:
         self.entered_at = shown_now()
 
+    @staticmethod
+    def announcement_room(column: float, taken: float, listed: float, u: float, scale: float, portrait: bool,
+                          has_buttons: bool) -> float:
+        """The most height the announcements take in the right-hand column: ``column`` high, ``taken`` by the
+        prompt and the lines over the choices, ``listed`` the height of the choices themselves.
+
+        The landscape column at 800x480 is exactly full at 100% (the six rolls under three announcements); at a
+        display scale over 100% (Settings) the announcements' 112 units left two rows of rolls in view and the
+        third to be dragged up. There they give the choices what these need, keeping a line and a half (30 units,
+        the newest first, the rest a scroll away; every announcement is spoken too);
+        a list that must scroll anyway leaves them their 112.
+        """
+        usual = u * (112 if has_buttons else 200)
+        if scale <= 1 or portrait or not has_buttons:
+            return usual
+        left = column - taken - listed - u * 24 - 2  # the column's four gaps of 6; 2 px so the list needs no bar
+        return usual if left < u * 30 else min(usual, left)
+
     def on_touch_down(self, touch: Any) -> bool:
         """The second tap of a double tap begun on another screen is swallowed.
 

@@ -1,0 +1,143 @@
+"""The owner's display scale: a small display of many pixels (a 5 inch 800x480) drawn larger, on every screen.
+
+The layout unit is 1.0 at 800x480, made for the 7 inch display (about 130 px
+an inch); a 5 inch display of as many pixels (about 190 px an inch) showed
+every button and word a third smaller, and nothing could make them larger.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.app import App
+
+from tests.ui import test_portrait
+from tests.ui.conftest import advance, open_settings, settings_file, tap
+from tests.ui.test_app import button
+from tests.ui.test_home_settings_portrait import faults
+from tests.ui.test_layout import rolls_under_full_announcements, shown_whole
+from ui.settings import Settings
+from ui.shots import mid_game
+
+window_size = test_portrait.window_size  # the fixture that resizes the window, and back to 800x480 after
+GAMES = test_portrait.GAMES
+SCALES = (100, 120)
+SIZES = ((800, 480), (480, 800))  # the 5 inch display, as mounted and upright
+
+
+def scaled(app: Any, percent: int) -> None:
+    app.scale = percent / 100
+    advance(8)
+
+
+def marked_up(fault: str) -> bool:
+    """A clause's height judged by a probe that renders its markup ("[b]...[/b]") as letters, a line too many."""
+    return fault.startswith("'[b]") and " px of height, has " in fault
+
+
+def lists(screen: Any, *names: str) -> tuple[Any, ...]:
+    """The screen's lists that are meant to scroll (a café's many games, sixty actions, a rulebook)."""
+    return tuple(screen.ids[name] for name in names)
+
+
+def test_the_scale_is_set_on_the_settings_screen_tried_at_once_and_kept_by_save(
+    launch: Any, tmp_path: Path
+) -> None:
+    """ui.json's display_scale sizes every screen from the start; + on the settings screen draws the app a
+    tenth larger at once, Back without Save goes back, Save keeps it for the next start."""
+    app = launch(Settings(display_scale=120))
+    assert app.u == pytest.approx(1.2) and app.scale == pytest.approx(1.2)
+    home = app.root.get_screen("home")
+    app.show("home")
+    advance(8)
+    assert home.ids.start.height == pytest.approx(64 * 1.2) and home.ids.start.font_size == pytest.approx(22 * 1.2)
+    screen = open_settings(app)
+    assert screen.ids.scale.text == "Scale 120%" and screen.ids.larger.disabled  # 120 is the most
+    tap(screen.ids.smaller)
+    tap(screen.ids.smaller)
+    assert app.u == pytest.approx(1.0) and screen.ids.save.height == pytest.approx(64)  # at once, this screen too
+    assert screen.ids.smaller.disabled and "Save keeps it; Back goes back to 120%" in screen.ids.note.text
+    tap(screen.ids.back)
+    assert app.u == pytest.approx(1.2), "a scale tried and not saved stayed"
+    screen = open_settings(app)
+    tap(screen.ids.smaller)
+    tap(screen.ids.save)
+    assert json.loads(settings_file(tmp_path).read_text())["display_scale"] == 110
+    tap(screen.ids.back)
+    assert app.u == pytest.approx(1.1)
+
+
+def test_a_scale_out_of_range_in_ui_json_is_named_and_100_used(launch: Any) -> None:
+    app = launch('{"display_scale": 300}')
+    assert app.scale == 1.0 and "display_scale" in app.settings.note
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
+@pytest.mark.parametrize("percent", SCALES)
+def test_home_settings_camera_pin_and_attract_fit_at_each_scale(
+    size: tuple[int, int], percent: int, start: Any, window_size: Any
+) -> None:
+    """Home with the desert race's colours picked (three of six), settings, the camera, the PIN pad and the
+    attract screen: nothing off the window or over another thing, no text cut, nothing under a finger's size."""
+    window_size(size)
+    app = start(mid_game("desert"), kiosk=True)
+    scaled(app, percent)
+    found = []
+    app.show("home")
+    advance(8)
+    home = app.root.get_screen("home")
+    tap(button(home.ids.games, "Desert lap race (Secret Passage)"))
+    for colour in ("Black", "Purple", "Pink"):
+        tap(button(home.ids.colours, colour))
+    found += [f"home: {f}" for f in faults(home, lists(home, "game_scroll"))]
+    for name, scrolling in (("settings", ("scroll",)), ("camera", ("note_scroll",)), ("attract", ()), ("pin", ())):
+        app.show(name)
+        advance(4)
+        screen = app.root.get_screen(name)
+        found += [f"{name}: {f}" for f in faults(screen, lists(screen, *scrolling))]
+    assert not found, f"at {size} {percent}%:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
+@pytest.mark.parametrize("percent", SCALES)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_table_dispute_and_rules_of_each_game_fit_at_each_scale(
+    size: tuple[int, int], percent: int, game_id: str, start: Any, window_size: Any
+) -> None:
+    """Each game's table mid-game, its dispute screen with a ruling and its rulebook: nothing off the window or
+    overlapping, no text cut (lists meant to scroll judged by the part in view)."""
+    window_size(size)
+    app = start(mid_game(game_id))
+    scaled(app, percent)
+    found = [f"table: {f}" for f in test_portrait.faults(app.root.get_screen("table"))]
+    app.show("dispute")
+    advance(8)
+    if app.choices:
+        app.check(app.choices[0])
+        advance(3)
+    dispute = app.root.get_screen("dispute")
+    found += [f"dispute: {f}" for f in faults(dispute, lists(dispute, "offered_scroll", "ruling_scroll"))]
+    app.show("rulebook")
+    advance(8)
+    rulebook = app.root.get_screen("rulebook")
+    found += [f"rulebook: {f}" for f in faults(rulebook, lists(rulebook, "scroll")) if not marked_up(f)]
+    assert not found, f"{game_id} at {size} {percent}%:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
+@pytest.mark.parametrize("percent", SCALES)
+def test_all_six_rolls_show_without_scrolling_at_each_scale(
+    size: tuple[int, int], percent: int, start: Any, window_size: Any
+) -> None:
+    """A roll is the commonest tap: at 120% the announcements' usual room left the third row of Blackpool's
+    rolls to be dragged into view at 800x480; they now give up what the rolls need, keeping a line and a half."""
+    window_size(size)
+    table, rolls = rolls_under_full_announcements(start)
+    scaled(App.get_running_app(), percent)
+    hidden = [b.text for b in rolls if not shown_whole(b, table.ids.choice_scroll)]
+    assert not hidden, f"{hidden} need a scroll at {size[0]}x{size[1]}, {percent}%"
+    assert not test_portrait.faults(table)
+    assert table.ids.announcements_scroll.height >= 30 * table.u - 0.5, "the announcements are gone"
