@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 from kivy.app import App
+from kivy.core.window import Window
 
 from tests.ui import test_portrait
 from tests.ui.conftest import advance, open_settings, settings_file, tap
 from tests.ui.test_app import button
-from tests.ui.test_home_settings_portrait import faults
-from tests.ui.test_layout import rolls_under_full_announcements, shown_whole
+from tests.ui.test_home_settings_portrait import faults, seen
+from tests.ui.test_layout import rolls_under_full_announcements, shown_whole, window_box
 from ui.settings import Settings
 from ui.shots import mid_game
 
@@ -29,6 +30,8 @@ SIZES = ((800, 480), (480, 800))  # the 5 inch display, as mounted and upright
 
 
 def scaled(app: Any, percent: int) -> None:
+    """The app at ``percent``, as saved (leaving the settings screen puts back the saved scale)."""
+    app.settings.display_scale = percent
     app.scale = percent / 100
     advance(8)
 
@@ -36,6 +39,13 @@ def scaled(app: Any, percent: int) -> None:
 def marked_up(fault: str) -> bool:
     """A clause's height judged by a probe that renders its markup ("[b]...[/b]") as letters, a line too many."""
     return fault.startswith("'[b]") and " px of height, has " in fault
+
+
+def sideways(screen: Any) -> list[str]:
+    """Anything running past the window's left or right, in a list or not: the lists scroll up and down only, and
+    ``faults`` judges what lies in one by its part in view, so a button pushed off the side was never seen."""
+    return [f"{getattr(w, 'text', '') or type(w).__name__!r} {window_box(w)} runs off the side"
+            for w in seen(screen) if window_box(w)[0] < -0.5 or window_box(w)[2] > Window.width + 0.5]
 
 
 def lists(screen: Any, *names: str) -> tuple[Any, ...]:
@@ -92,12 +102,13 @@ def test_home_settings_camera_pin_and_attract_fit_at_each_scale(
     tap(button(home.ids.games, "Desert lap race (Secret Passage)"))
     for colour in ("Black", "Purple", "Pink"):
         tap(button(home.ids.colours, colour))
-    found += [f"home: {f}" for f in faults(home, lists(home, "game_scroll"))]
+    found += [f"home: {f}" for f in faults(home) + sideways(home)]  # the five house games all in view
     for name, scrolling in (("settings", ("scroll",)), ("camera", ("note_scroll",)), ("attract", ()), ("pin", ())):
         app.show(name)
-        advance(4)
+        advance(8)
+        assert app.root.current == name, f"{name} did not open"
         screen = app.root.get_screen(name)
-        found += [f"{name}: {f}" for f in faults(screen, lists(screen, *scrolling))]
+        found += [f"{name}: {f}" for f in faults(screen, lists(screen, *scrolling)) + sideways(screen)]
     assert not found, f"at {size} {percent}%:\n" + "\n".join(found)
 
 
@@ -112,18 +123,22 @@ def test_the_table_dispute_and_rules_of_each_game_fit_at_each_scale(
     window_size(size)
     app = start(mid_game(game_id))
     scaled(app, percent)
-    found = [f"table: {f}" for f in test_portrait.faults(app.root.get_screen("table"))]
+    table = app.root.get_screen("table")
+    found = [f"table: {f}" for f in test_portrait.faults(table)]
+    found += [f"table: {b.text!r} is shortened" for b in table.ids.undo.parent.children if b.is_shortened]
     app.show("dispute")
     advance(8)
     if app.choices:
         app.check(app.choices[0])
         advance(3)
     dispute = app.root.get_screen("dispute")
-    found += [f"dispute: {f}" for f in faults(dispute, lists(dispute, "offered_scroll", "ruling_scroll"))]
+    wrong = faults(dispute, lists(dispute, "offered_scroll", "ruling_scroll")) + sideways(dispute)
+    found += [f"dispute: {f}" for f in wrong]
     app.show("rulebook")
     advance(8)
     rulebook = app.root.get_screen("rulebook")
-    found += [f"rulebook: {f}" for f in faults(rulebook, lists(rulebook, "scroll")) if not marked_up(f)]
+    wrong = faults(rulebook, lists(rulebook, "scroll")) + sideways(rulebook)
+    found += [f"rulebook: {f}" for f in wrong if not marked_up(f)]
     assert not found, f"{game_id} at {size} {percent}%:\n" + "\n".join(found)
 
 
