@@ -25,7 +25,7 @@ class PlayerPaint(EventDispatcher):
 
     paint = ColorProperty((0.95, 0.75, 0.1))  # the player's piece colour; a player known by name alone lights yellow
     ink = ColorProperty((0, 0, 0))  # black or white, whichever reads on ``paint`` (`companion.colours.ink`)
-    swatch = BooleanProperty(False)  # a swatch of ``paint`` shown while not picked (a player with a colour)
+    swatch = BooleanProperty(False)  # a bar of ``paint`` at the left while not picked (a player with a colour)
     order = NumericProperty(0)  # the place in the turn order while picked, 1 first
     word = StringProperty("")  # the colour's or the player's name
 
