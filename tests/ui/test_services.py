@@ -362,9 +362,9 @@ def test_screenshots_draw_the_cafe_data(tmp_path: Path, monkeypatch: pytest.Monk
     calls: list[tuple[Any, ...]] = []
     monkeypatch.setattr(ui.cli, "_prepare_kivy", lambda *a, **k: None)
     monkeypatch.setattr(ui.shots, "render_all", lambda *a: calls.append(a) or [])
-    shots = argparse.Namespace(dir=str(tmp_path / "shots"), game=["ttd"], size=None, cafe=str(cafe))
+    shots = argparse.Namespace(dir=str(tmp_path / "shots"), game=["ttd"], size=None, cafe=str(cafe), scale=100)
     assert ui.cli.cmd_screenshots(shots) == 0
-    assert calls and calls[0][-1] == cafe
+    assert calls and calls[0][3] == cafe and calls[0][4] == 100  # the folder, then the display scale
     session = mid_game("ttd", cafe_dir=cafe)
     assert session.game.data.sources["board"] == str(board_file)
     assert session.game.data["board"]["cells"] == board["cells"] and len(session.log) > 10
