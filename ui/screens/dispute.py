@@ -44,8 +44,8 @@ def final_sheet(session: Any) -> dict[str, Any]:
 def rules_label(ruling: dict[str, Any]) -> str:
     """The Rules button names the clauses it opens, so the referee knows the tap leads to the ruling's clause."""
     cited = ruling.get("rules") or []
-    if len(cited) > 3:  # a final score's nine ids were cut to "TTD-4c..." on the button
-        return f"Rules: the {len(cited)} clauses cited"
+    if len(cited) > 2:  # three ids were cut to "TG-Q..." in landscape's bottom row, a final score's nine to "TTD-4c..."
+        return f"Rules: {len(cited)} clauses"
     return f"Rules: {', '.join(cited)}" if cited else "Rules"
 
 
