@@ -57,6 +57,15 @@ FAR_LONG_SIDE = 640  # a second, finer look for dice far from the camera ...
 FAR_HINT = 14 / DETECTOR_LONG_SIDE  # ... taken when the dice found are, by median, under this share of the long side
 FAR_PEAK = 0.2  # fine-look peaks this strong, though too weak to be dice, mark where small dice may lie ...
 FAR_MARGIN = 0.2  # ... and the far look covers them and the dice found, this share of the long side around
+# A frame of a webcam's own size (1280x720, 1920x1080) with small dice in it: the fine look shrinks it four to six
+# times, so a heap of dice 30-45 px across comes back as one blob the classifier refuses, and the far look at
+# 640 px still sees them under 14 px. A frame HEAP_FRAME times the far look's side or longer whose fine look keeps
+# no die looks far round what it refused and its weak peaks; and where the far look's dice are still small at
+# its size, a frame FINER_FROM times its side or longer is looked at again at FINER_SCALE times it (capped at the
+# frame's own size), round the same places and those dice ("Frames bigger than the photo sets" in docs/vision.md).
+HEAP_FRAME = 2.0
+FINER_FROM = 1.5
+FINER_SCALE = 2
 DETECTOR_STRIDE = 4
 # An underexposed picture (a dim room, a camera whose exposure cannot go long enough): the nets learnt dice from
 # photos whose 95th-percentile grey is 60 or more, and found few in darker ones. d6-matteop65/valid at a quarter
@@ -616,8 +625,12 @@ class D6Reader:
         dice = [box for (box, _), kept in zip(candidates, keep, strict=True) if kept]
         weak = [box for box, score in peaks if score <= self.detection_threshold]
         looked_far = self._dice_look_far(frame, dice, weak)
+        if not looked_far and not dice and self._may_hide_a_heap(frame):
+            # A heap of small dice in a big frame is one blob at 320 px: refused, or a weak peak of a die's size.
+            weak = weak + [box for (box, _), kept in zip(candidates, keep, strict=True) if not kept]
+            looked_far = bool(weak)
         if looked_far:
-            far = self.detect_far(frame, dice + weak)
+            far = self._finer_if_small(frame, dice + weak, self.detect_far(frame, dice + weak))
             far_probs, far_keep = self._vet(frame, far)
             far_dice = [box for (box, _), kept in zip(far, far_keep, strict=True) if kept]
             # A die both looks found keeps the finer look's box; the fine look's other dice stay.
@@ -669,6 +682,27 @@ class D6Reader:
         never triggers this, so its rolls do not pay for the finer look.
         """
         return self.far_detector is not None and dice_look_small(dice or weak, frame.shape)
+
+    def _may_hide_a_heap(self, frame: np.ndarray) -> bool:
+        """Whether the frame is big enough (HEAP_FRAME times the far look's side) that its fine look, keeping no
+        die, may have shrunk a heap of small dice into a blob; a 640x480 camera's frames never are."""
+        return self.far_detector is not None and max(frame.shape[:2]) >= HEAP_FRAME * self.far_side
+
+    def _finer_if_small(self, frame: np.ndarray, around: list[Box],
+                        far: list[tuple[Box, float]]) -> list[tuple[Box, float]]:
+        """The far look's candidates, or, when its dice are still small at its size and the frame has the pixels
+        (FINER_FROM times the far look's side), a look at FINER_SCALE times that size round the same places.
+
+        A 640x480 frame never pays for it: the far look already sees it whole.
+        """
+        finer = min(max(frame.shape[:2]), FINER_SCALE * self.far_side)
+        if not far or finer < FINER_FROM * self.far_side:
+            return far
+        # Small at the far look's size as the fine look's dice are small at its own: under 14 px of its input.
+        as_if = tuple(round(n * self.long_side / self.far_side) for n in frame.shape[:2])
+        if not dice_look_small([box for box, _ in far], as_if):
+            return far
+        return self._look(self.far_detector, frame, finer, self.detection_threshold, around + [b for b, _ in far])
 
     def _may_hide_close_die(self, frame: np.ndarray, candidates: list[tuple[Box, float]], probs: np.ndarray,
                             keep: list[bool]) -> bool:
