@@ -152,8 +152,11 @@ class GameData:
         return self.files[kind]
 
 
-def normalize_action(action: object) -> Action:
-    """Accept an action as offered by ``legal`` (with its ``text``) or typed by hand."""
+def normalize_action(action: object, who_rule: str | None = None) -> Action:
+    """Accept an action as offered by ``legal`` (with its ``text``) or typed by hand.
+
+    ``who_rule`` is the game's clause on who may act, cited when ``player`` is not a name.
+    """
     if not isinstance(action, Mapping):
         raise InvalidAction("an action must be a JSON object")
     if not isinstance(action.get("type"), str):
@@ -162,7 +165,9 @@ def normalize_action(action: object) -> Action:
         # Left out, the player is whoever is to act; named, it must be a name, or a null would pass every
         # game's turn check as "no player said" while the journal keeps a key that means nothing.
         who = action["player"]
-        raise InvalidAction(f'"player" names a player, not {quoted(who)}; leave it out to mean whoever is to act')
+        raise InvalidAction(
+            f'"player" names a player, not {quoted(who)}; leave it out to mean whoever is to act', who_rule
+        )
     return {k: v for k, v in action.items() if k != "text"}
 
 
@@ -250,6 +255,12 @@ class Game(ABC):
     # The clause that fixes the player count, cited when a count outside it is refused, so the table
     # sees the decision behind "needs 2 to 6 players" as it does for every other refusal.
     players_rule: ClassVar[str | None] = None
+    # The clause naming what may be done on a turn, cited when an action is refused as malformed (an unknown
+    # type, a missing or mistyped field) and no action of its type is offered now to name a closer one: the
+    # brief asks every refusal for its clause, and "unknown action type 'pass'" came without one.
+    actions_rule: ClassVar[str | None] = None
+    # The clause saying who may act, cited when an action's "player" names nobody playing.
+    turn_rule: ClassVar[str | None] = None
     colours: ClassVar[tuple[str, ...]] = ()
     dice: ClassVar[tuple[DieSpec, ...]] = ()
     decks: ClassVar[tuple[str, ...]] = ()
@@ -365,7 +376,7 @@ class Game(ABC):
     def check(self, state: State, action: Action) -> Ruling:
         """A ruling on any well-formed action; games override for richer reasons."""
         try:
-            _, events = self.apply(state, normalize_action(action))
+            _, events = self.apply(state, normalize_action(action, self.turn_rule))
         except IllegalAction as refusal:
             return Ruling(False, refusal.message, (refusal.rule,) if refusal.rule else ())
         rules = tuple(dict.fromkeys(r for e in events for r in e.rules))

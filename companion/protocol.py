@@ -72,6 +72,16 @@ def _field(request: Mapping[str, Any], key: str, kind: type | tuple[type, ...], 
     return value
 
 
+def _action(request: Mapping[str, Any], session: Session) -> Any:
+    """The request's action object; missing or not an object, refused citing the game's clause on what a
+    turn may do, as a malformed action is (every refusal names its clause)."""
+    try:
+        return _field(request, "action", dict)
+    except BadRequest as error:
+        error.rule = session.game.actions_rule
+        raise
+
+
 class Referee:
     def __init__(self, journal: Journal | None = None, cafe_dir: Path | None = None) -> None:
         self.journal = journal
@@ -186,10 +196,11 @@ class Referee:
 
     def _act(self, request: Mapping[str, Any]) -> Answer:
         session = self._need()
-        return self._step(session.act(_field(request, "action", dict)))
+        return self._step(session.act(_action(request, session)))
 
     def _check(self, request: Mapping[str, Any]) -> Answer:
-        return {"ruling": self._need().check(_field(request, "action", dict)).to_dict()}
+        session = self._need()
+        return {"ruling": session.check(_action(request, session)).to_dict()}
 
     def _explain(self, request: Mapping[str, Any]) -> Answer:
         session = self._need()

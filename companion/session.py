@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.errors import BadRequest, CompanionError, InvalidPosition, NothingToUndo, quoted
+from companion.errors import BadRequest, CompanionError, InvalidAction, InvalidPosition, NothingToUndo, quoted
 from companion.game import (
     Action,
     Event,
@@ -175,9 +175,13 @@ class Session:
         return list(self._legal)
 
     def check(self, action: object) -> Ruling:
-        clean = self._well_formed(action)
-        ruling = self.game.check(self.state, clean)
-        self._refuse_odd_kinds(clean, ruling.legal)
+        try:
+            clean = self._well_formed(action)
+            ruling = self.game.check(self.state, clean)
+            self._refuse_odd_kinds(clean, ruling.legal)
+        except InvalidAction as refusal:
+            self._cite(refusal, action)
+            raise
         return ruling
 
     def document(self) -> dict[str, Any]:
@@ -186,9 +190,13 @@ class Session:
     # -- changing ---------------------------------------------------------
     def act(self, action: object) -> Step:
         """Apply, journal, then return what to announce: in that order, always."""
-        clean = self._well_formed(action)
-        state, events = self.game.apply(self.state, clean)
-        self._refuse_odd_kinds(clean, True)
+        try:
+            clean = self._well_formed(action)
+            state, events = self.game.apply(self.state, clean)
+            self._refuse_odd_kinds(clean, True)
+        except InvalidAction as refusal:
+            self._cite(refusal, action)
+            raise
         self._record("act", state, clean)
         self._states.append(state)
         self._log.append(clean)
@@ -219,12 +227,30 @@ class Session:
         Journal replay does not come through here: a row journalled before
         this check existed must still resume.
         """
-        clean = normalize_action(action)
+        clean = normalize_action(action, self.game.turn_rule)
         self.legal()
         problem = unknown_keys(clean, self._legal_keys)
         if problem is not None:
             raise problem
         return clean
+
+    def _cite(self, refusal: InvalidAction, action: object) -> None:
+        """The refusal of a malformed action, with the clause it comes from when the game gave none.
+
+        The brief asks every refusal for its clause, but a game's shape checks ("unknown action type
+        'pass'", a slot of '7', a colour of null) cited nothing. A type offered now cites the clause that
+        allows it here (``Game.where_rules``, as a `why` does); any other the game's clause on what a turn
+        may do (``Game.actions_rule``).
+        """
+        if refusal.rule:
+            return
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        offered = next((a for a in self.legal() if a["type"] == kind), None)
+        try:
+            where = self.game.where_rules(self.state, offered) if offered is not None else ()
+        except CompanionError:  # an offered action the game cannot rule on is its own bug; the turn clause stands
+            where = ()
+        refusal.rule = where[0] if where else self.game.actions_rule
 
     def _refuse_odd_kinds(self, clean: Action, allowed: bool) -> None:
         """Refuse an action the game allowed although a value is of a kind no offered action holds there.

@@ -221,6 +221,7 @@ def test_a_slot_sent_as_a_decimal_is_refused_by_name() -> None:
         assert answer["error"] == {
             "code": "invalid_action",
             "message": "\"slot\" of a 'change' action must be a whole number, not a number",
+            "rule": "RU-7",  # the change's own clause: every refusal names one
         }, answer
 
 

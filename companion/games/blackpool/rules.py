@@ -145,6 +145,8 @@ class Blackpool(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     players_rule: ClassVar[str | None] = "BP-Q31"
+    actions_rule: ClassVar[str | None] = "BP-3"  # a turn: the oracle's roll, then what it allows
+    turn_rule: ClassVar[str | None] = "BP-Q31"
     colours: ClassVar[tuple[str, ...]] = COLOURS
     dice: ClassVar[tuple[DieSpec, ...]] = (ORACLE,)
     decks: ClassVar[tuple[str, ...]] = DECKS
@@ -461,7 +463,7 @@ class Blackpool(Game):
 
     # -- apply ------------------------------------------------------------------------
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        action = normalize_action(action)
+        action = normalize_action(action, self.turn_rule)
         handler = self._handlers.get(action["type"])
         if handler is None:
             # A mistyped action, not a rule: BP-Q31 (player count and turn order) was cited here.
@@ -471,7 +473,9 @@ class Blackpool(Game):
         player = action.get("player")
         if player is not None:
             if player not in state.players:
-                raise InvalidAction(f"{quoted(player)} is not playing; players: {', '.join(state.players)}")
+                raise InvalidAction(
+                    f"{quoted(player)} is not playing; players: {', '.join(state.players)}", self.turn_rule
+                )
             if player != state.turn:
                 raise refuse(f"It is {cap(state.turn)}'s turn, not {cap(player)}'s.", "BP-Q31")
         after, events = handler(state, action)

@@ -78,6 +78,8 @@ class DesertRace(Game):
     min_players = 2
     max_players = 6
     players_rule = "DR-Q36"
+    actions_rule = "DR-3"  # the turn: roll, move, deal with the space
+    turn_rule = "DR-3"
     colours = ("black", "purple", "pink", "brown", "grey", "teal")
     dice = (D6,)
     decks = ("collection", "mystery")
@@ -347,7 +349,7 @@ class DesertRace(Game):
 
     # -- applying actions ---------------------------------------------------------------
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        action = normalize_action(action)
+        action = normalize_action(action, self.turn_rule)
         kind = action["type"]
         handler = getattr(self, f"_do_{kind}", None)
         if handler is None:
@@ -361,7 +363,7 @@ class DesertRace(Game):
         if "player" in action:
             who = action["player"]
             if who not in state.players:
-                raise malformed(f"unknown player {quoted(who)}; players: {', '.join(state.players)}")
+                raise malformed(f"unknown player {quoted(who)}; players: {', '.join(state.players)}", self.turn_rule)
             if who != pending.player:
                 raise refuse(f"It is not {title(who)}'s move: {pending.text}", "DR-3")
         events: list[Event] = []

@@ -368,7 +368,7 @@ class Engine:
         who = a.get("player")
         if who is not None and pend.kind == "choose" and who != pend.player:
             if who not in s.players:
-                raise InvalidAction(f"unknown player {quoted(who)}; players: {', '.join(s.players)}")
+                raise InvalidAction(f"unknown player {quoted(who)}; players: {', '.join(s.players)}", "TG-TURN")
             raise refuse(f"It is {cap(pend.player)}'s turn to decide, not {cap(who)}'s.{self.turn_reason(s)}",
                          "TG-TURN")
         if kind == "draw":

@@ -38,6 +38,8 @@ class Targi(Game):
     max_players = 2
     colours = ("white", "black")
     decks = ("goods", "tribe")
+    actions_rule = "TG-A1"  # the actions a player takes: one per own Targi and per own tribe marker
+    turn_rule = "TG-TURN"
     # As the table's texts call them; Fata Morgana's move ("to") ends on a centre card, not on "spaces".
     place_kinds = {"card": "border cards", "slot": "centre cards", "to": "centre cards"}
     option_specs = (

@@ -183,6 +183,8 @@ class TempleGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     players_rule: ClassVar[str | None] = "RU-Q31"
+    actions_rule: ClassVar[str | None] = "RU-6"  # a turn: roll, change a card if asked, move; or Ah Kinchil
+    turn_rule: ClassVar[str | None] = "RU-28"
     colours: ClassVar[tuple[str, ...]] = COLOURS
     dice: ClassVar[tuple[DieSpec, ...]] = (_house_die(),)
     decks: ClassVar[tuple[str, ...]] = (DECK_ID,)
@@ -374,7 +376,7 @@ class TempleGame(Game):
 
     # -- actions ----------------------------------------------------------------
     def apply(self, state: TempleState, action: Action) -> tuple[TempleState, list[Event]]:
-        action = normalize_action(action)
+        action = normalize_action(action, self.turn_rule)
         kind = action["type"]
         handler = {
             "draw": self._apply_draw,

@@ -59,6 +59,8 @@ class ThroughTheDesert(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
     players_rule: ClassVar[str | None] = "TD-Q3"
+    actions_rule: ClassVar[str | None] = "TTD-3"  # a turn: two camels from the supply
+    turn_rule: ClassVar[str | None] = "TTD-T"
     colours: ClassVar[tuple[str, ...]] = PLAYER_COLOURS
     decks: ClassVar[tuple[str, ...]] = ("waterholes",)
     option_specs = OPTION_SPECS
@@ -401,7 +403,7 @@ class ThroughTheDesert(Game):
         if who is None:
             return
         if who not in state.players:
-            raise InvalidAction(f"{quoted(who)} is not playing; players: {', '.join(state.players)}")
+            raise InvalidAction(f"{quoted(who)} is not playing; players: {', '.join(state.players)}", self.turn_rule)
         if state.phase in ("leaders", "camels") and who != state.player:
             raise refuse(f"It is {state.player.capitalize()}'s turn, not {str(who).capitalize()}'s.", "TTD-T")
 

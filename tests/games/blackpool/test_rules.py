@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import IllegalAction, InvalidAction
+from companion.session import Session
 from tests.games.blackpool.helpers import GAME, R, Y, act, at, legal_moves, move, play, position, roll, rules_of
 
 COIN_CURSE = {"type": "coin", "deck": "curse"}
@@ -497,13 +498,17 @@ def test_turn_skips_finished_players_bp_q30() -> None:
     assert GAME.pending(state).player == "red"
 
 
-def test_an_unknown_action_type_cites_no_clause() -> None:
-    """`do {"type": "pass"}` was refused citing BP-Q31, the player count and turn order decision: a mistyped
-    action is not a rule, and Dispute opened a clause that says nothing about it."""
+def test_an_unknown_action_type_cites_the_turn_not_the_player_count() -> None:
+    """`do {"type": "pass"}` was refused citing BP-Q31, the player count and turn order decision, which says
+    nothing about it. The game leaves the clause to the session, which cites what a turn is (BP-3)."""
     state = position({"yellow-1": Y(25)})
     with pytest.raises(InvalidAction) as refusal:
         act(state, {"type": "pass"})
     assert refusal.value.rule is None and "types: roll, move" in refusal.value.message
+    session = Session.load("blackpool", GAME.to_document(state))
+    with pytest.raises(InvalidAction) as refusal:
+        session.act({"type": "pass"})
+    assert refusal.value.rule == "BP-3" and "types: roll, move" in refusal.value.message
 
 
 def test_only_the_player_to_act_may_act_bp_q31() -> None:

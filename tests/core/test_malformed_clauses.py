@@ -1,0 +1,133 @@
+"""A malformed or impossible action is refused citing the clause it comes from, in every game.
+
+The brief asks every refusal for its clause; "unknown action type 'pass'" and
+hundreds of other shape refusals (a slot of '7', a colour of null, an extra key,
+a player nobody plays) came without one. Each is sent through the session and
+the referee protocol, at the opening, mid-game and after the end: the refusal
+names a clause of the game's rulebook, and the position is unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+
+from companion.errors import InvalidAction
+from companion.protocol import Referee
+from companion.registry import game_classes
+from companion.session import Session
+
+GAMES = sorted(game_classes())
+ODD_VALUES = [None, True, "7", 1.5, -1, 99, 10**20, [], [1, 2], {}, {"a": {"b": 1}}, "nobody"]
+WHEN = {"opening": 0, "mid-game": 25, "over": None}
+
+
+def shapes(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Malformed actions: unknown or missing types, each offered field missing, mistyped or out of range,
+    an extra key and a player nobody plays."""
+    out: list[dict[str, Any]] = [{"type": "pass"}, {"type": "zzz"}, {}, {"type": None}, {"type": 3},
+                                 {"type": ["roll"]}, {"type": {"a": 1}}]
+    seen: set[str] = set()
+    for action in legal:
+        if action["type"] in seen:
+            continue
+        seen.add(action["type"])
+        action = {k: v for k, v in action.items() if k != "text"}
+        out += [{**action, "bogus": 1}, {**action, "player": "nobody"}, {**action, "player": None}]
+        for key in action:
+            if key != "type":
+                out.append({k: v for k, v in action.items() if k != key})
+                out += [{**action, key: value} for value in ODD_VALUES]
+    return out
+
+
+@cache
+def session_at(game_id: str, when: str) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+    """The start and the actions that lead to a position: the opening, a few steps in, or a finished game."""
+    players = list(game_classes()[game_id].colours[:2])
+    session = Session.new(game_id, players)
+    rng = random.Random(2)
+    steps = WHEN[when]
+    while not session.pending().is_over and (steps is None or len(session.log) < steps):
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session.start, tuple(session.log)
+
+
+def rebuilt(game_id: str, when: str) -> Session:
+    start, actions = session_at(game_id, when)
+    session = Session.new(game_id, start["players"])
+    for action in actions:
+        session.act(action)
+    return session
+
+
+@pytest.mark.parametrize("when", list(WHEN))
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_malformed_action_is_refused_with_a_clause_through_the_session(game_id: str, when: str) -> None:
+    session = rebuilt(game_id, when)
+    book = session.game.rulebook
+    before = session.document()
+    tried = 0
+    for action in shapes(session.legal()):
+        for ask in (session.check, session.act):
+            try:
+                ruling = ask(action)
+            except InvalidAction as refusal:
+                tried += 1
+                assert refusal.rule, f"{game_id} ({when}): {action} refused without a clause: {refusal.message!r}"
+                assert refusal.rule in book, f"{game_id}: {action} cites {refusal.rule!r}, not in the rulebook"
+            except Exception as refusal:  # an illegal action: the rules' refusal, which always cites
+                assert getattr(refusal, "rule", None) in book, (game_id, when, action, refusal)
+            else:
+                if ask == session.act:  # a mangled value the game took as a right one: take it back
+                    session.undo()
+                else:
+                    assert ruling.legal or ruling.rules, (game_id, action, ruling)
+            assert session.document() == before, (game_id, when, action)
+    assert tried > 0
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_unknown_type_pass_cites_the_games_clause_on_a_turn(game_id: str) -> None:
+    """The referee's case: {"type": "pass"} where the game has no pass (or not now) names what a turn may do."""
+    session = rebuilt(game_id, "mid-game")
+    cls = game_classes()[game_id]
+    try:
+        session.act({"type": "zzz"})
+    except InvalidAction as refusal:
+        assert refusal.rule == cls.actions_rule and refusal.rule in session.game.rulebook
+    else:
+        raise AssertionError("an unknown action type was taken")
+
+
+@pytest.mark.parametrize("when", ["opening", "over"])
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_protocol_refuses_malformed_actions_with_a_rule(game_id: str, when: str) -> None:
+    start, actions = session_at(game_id, when)
+    referee = Referee()
+    assert referee.handle({"cmd": "new", "game": game_id, "players": start["players"]})["ok"]
+    for action in actions:
+        assert referee.handle({"cmd": "act", "action": action})["ok"]
+    before = referee.handle({"cmd": "state"})["state"]
+    legal = referee.handle({"cmd": "legal"})["legal"]
+    book = referee.session.game.rulebook
+    odd = [*shapes(legal)[:40], None, "pass", ["roll"], 3]  # the last four are not objects at all
+    for action in odd:
+        for cmd in ("check", "act"):
+            request = {"cmd": cmd, "action": action}
+            answer = referee.handle(request)
+            if answer["ok"]:
+                if cmd == "act":
+                    referee.handle({"cmd": "undo"})
+                else:
+                    assert answer["ruling"]["legal"] or answer["ruling"]["rules"], (request, answer)
+                continue
+            error = answer["error"]
+            assert error["code"] in {"bad_request", "invalid_action", "illegal_action"}, (request, answer)
+            assert error.get("rule") in book, f"{game_id} ({when}): {request} refused without a clause: {error}"
+    assert referee.handle({"cmd": "state"})["state"] == before
+    missing = referee.handle({"cmd": "act"})
+    assert missing["error"]["code"] == "bad_request" and missing["error"]["rule"] in book, missing
