@@ -9,6 +9,7 @@ names a clause of the game's rulebook, and the position is unchanged.
 
 from __future__ import annotations
 
+import io
 import random
 from functools import cache
 from typing import Any
@@ -19,6 +20,7 @@ from companion.errors import InvalidAction
 from companion.protocol import Referee
 from companion.registry import game_classes
 from companion.session import Session
+from companion.terminal import Terminal
 
 GAMES = sorted(game_classes())
 ODD_VALUES = [None, True, "7", 1.5, -1, 99, 10**20, [], [1, 2], {}, {"a": {"b": 1}}, "nobody"]
@@ -131,3 +133,15 @@ def test_the_protocol_refuses_malformed_actions_with_a_rule(game_id: str, when: 
     assert referee.handle({"cmd": "state"})["state"] == before
     missing = referee.handle({"cmd": "act"})
     assert missing["error"]["code"] == "bad_request" and missing["error"]["rule"] in book, missing
+
+
+def test_the_terminal_shows_the_clause_of_a_malformed_action() -> None:
+    """`do` and `check` of an action the game cannot read print its clause, as a rules refusal does."""
+    session = Session.new("temple", ["red", "blue"])
+    out = io.StringIO()
+    lines = ['do {"type": "pass"}', 'check {"type": "pass"}', 'do {"type": "draw"}', "q"]
+    Terminal(session, lambda: None, out).run(iter(lines))
+    text = out.getvalue()
+    assert text.count("Refused: unknown action type 'pass'") == 2 and text.count("[RU-6]") == 2, text
+    assert 'Refused: a draw needs "card": a card id  [RU-3]' in text, text  # the opening draw's own clause
+    assert session.log == []
