@@ -61,13 +61,14 @@ def test_why_after_the_game_has_ended_says_so_with_the_clause(game_id: str, clau
 
 
 def test_refusals_citing_no_clause_are_not_called_the_same_rule() -> None:
-    """A place the game cannot name (a hex of strings) is refused without a clause; 'the same rule' named none."""
+    """A place the game cannot name (a hex of strings) was refused without a clause, and 'the same rule' named
+    none; it now cites the clause that allows camels to be placed, and still says it rules out every choice."""
     session = Session.new("ttd", ["red", "black"])
     rng = random.Random(1)
     while session.legal()[0]["type"] != "camel":
         session.act(rng.choice(session.legal()))
     ruling = explain_place(session, ("1", "2"))
-    assert not ruling.legal and ruling.rules == ()
+    assert not ruling.legal and ruling.rules == ("TTD-3",)
     assert "The same rule" not in ruling.text and "That rules out all 5 choices there" in ruling.text
 
 

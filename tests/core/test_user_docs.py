@@ -38,7 +38,7 @@ FILL = {
     "FOLDER": str(ROOT / "vision/models"), "FILE": "journal.sqlite3", "TOML": str(ROOT / "hardware/pins.toml"),
     "URL": "loop://", "PORT": "loop://", "SOURCE": "0", "GAME": "blackpool", "ID": "blackpool", "NAME": "standard",
     "WORDS": "six", "N": "1", "S": "1", "V": "4", "D": "0.8", "HZ": "50", "ROLLS": "100", "GAMES": "2",
-    "DEGREES": "90", "WxH": "800x480", "OUT.pdf": "sheet.pdf", "L,T,R,B": "0.25,0.2,0.75,0.8",
+    "DEGREES": "90", "WxH": "800x480", "OUT.pdf": "sheet.pdf", "L,T,R,B": "0.25,0.2,0.75,0.8", "PERCENT": "120",
     "<command>": "data which",
 }
 
