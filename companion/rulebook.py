@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.errors import BadRequest, quoted
 from companion.schema import ListOf, Obj, Str, header
+from companion.wordforms import stem, words
 
 CLAUSE_SCHEMA = Obj(
     {"id": Str(), "title": Str(), "text": Str()},
@@ -52,6 +53,9 @@ class Rulebook:
         self.game_title = game_title or game
         self.clauses = clauses
         self._by_id = {c.id: c for c in clauses}
+        # Each clause's words and their stems, made once: the screen searches again on every letter typed.
+        self._words = [frozenset(words(f"{c.id} {c.title} {c.text}")) for c in clauses]
+        self._stems = [frozenset(map(stem, w)) for w in self._words]
 
     @classmethod
     def from_data(cls, game: str, data: Mapping[str, Any], game_title: str = "") -> Rulebook:
@@ -82,7 +86,22 @@ class Rulebook:
         by_id = {c.id.lower(): c for c in self.clauses}
         if terms and all(t in by_id for t in terms):
             return list({by_id[t].id: by_id[t] for t in terms}.values())
-        return [c for c in self.clauses if all(t in f"{c.id} {c.title} {c.text}".lower() for t in terms)]
+        return [c for i, c in enumerate(self.clauses) if all(self._holds(i, t) for t in terms)]
+
+    def _holds(self, index: int, term: str) -> bool:
+        """Whether clause ``index`` holds a lower-case search word, in any of its forms.
+
+        A word of letters matches a word of the clause that begins with it (the
+        screen searches as each letter is typed: "cam" already finds "camel")
+        or shares its stem ("tied" finds "tie", "paid" finds "pays"). Only at a
+        word's start: anywhere in the text, "card" found every "discard" and
+        "ends" every "depends". Anything else ("bp-q1", "2", "player's") is
+        looked for as typed, anywhere in the clause.
+        """
+        if not term.isalpha():
+            c = self.clauses[index]
+            return term in f"{c.id} {c.title} {c.text}".lower()
+        return stem(term) in self._stems[index] or any(w.startswith(term) for w in self._words[index])
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "title": self.title, "clauses": [c.to_dict() for c in self.clauses]}

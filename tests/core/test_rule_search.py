@@ -1,0 +1,73 @@
+"""The rulebook search finds a clause by the form of a word the referee types.
+
+"tied" found nothing in Blackpool, Targi or the temple game while "tie" found
+the tie clauses; "moved", "paid" and "camels" missed "move", "pay" and
+"camel" the same way. And, the words matched anywhere, "card" found every
+"discard" and "end" every "depends" and "sends".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.registry import create, game_classes
+from companion.wordforms import stem
+
+FORMS = [
+    ("tie", "tied", "ties", "tying"),
+    ("move", "moved", "moves", "moving"),
+    ("camel", "camels"),
+    ("pay", "pays", "paid", "paying"),
+    ("win", "wins", "won", "winning"),
+    ("roll", "rolls", "rolled", "rolling"),
+    ("place", "placed", "places", "placing"),
+    ("oasis", "oases"),
+    ("six", "sixes"),
+    ("stop", "stopped"),
+    ("party", "parties"),
+]
+
+
+@pytest.mark.parametrize("forms", FORMS, ids=lambda forms: forms[0])
+def test_the_forms_of_a_word_share_one_stem(forms: tuple[str, ...]) -> None:
+    assert {stem(w) for w in forms} == {stem(forms[0])}
+
+
+@pytest.mark.parametrize(("one", "other"), [("one", "on"), ("use", "us"), ("pass", "pa"), ("bonus", "bonu"),
+                                            ("thing", "th"), ("agreed", "agre")])
+def test_a_short_or_unlike_word_keeps_its_ending(one: str, other: str) -> None:
+    assert stem(one) != stem(other)
+
+
+@pytest.mark.parametrize(("game", "words"), [
+    ("blackpool", ["tie", "tied", "ties"]), ("targi", ["tie", "tied", "ties"]), ("temple", ["tie", "tied", "ties"]),
+    ("targi", ["pay", "paid", "pays"]), ("ttd", ["camel", "camels"]), ("blackpool", ["move", "moved", "moves"]),
+])
+def test_every_form_finds_the_clauses_of_the_word(game: str, words: list[str]) -> None:
+    book = create(game).rulebook
+    found = [[c.id for c in book.search(w)] for w in words]
+    assert found[0] and all(f == found[0] for f in found), dict(zip(words, found, strict=True))
+
+
+def test_a_word_is_found_at_the_start_of_a_word_not_inside_one() -> None:
+    """Typed letter by letter, "cam" already finds the camels; "card" no longer finds "discard" alone."""
+    assert create("ttd").rulebook.search("cam") == create("ttd").rulebook.search("camel")
+    targi = create("targi").rulebook
+    assert "TG-Q28" not in [c.id for c in targi.search("card")]  # it says "discard", never "card"
+    assert [c.id for c in create("blackpool").rulebook.search("end")] == [
+        c.id for c in create("blackpool").rulebook.search("ended")]
+
+
+@pytest.mark.parametrize("game", sorted(game_classes()))
+def test_a_clause_id_still_finds_exactly_that_clause(game: str) -> None:
+    book = create(game).rulebook
+    for clause in book.clauses:
+        assert [c.id for c in book.search(clause.id)] == [clause.id]
+        assert [c.id for c in book.search(clause.id.lower())] == [clause.id]
+
+
+def test_words_that_are_not_plain_letters_are_found_as_typed() -> None:
+    """A number or an id among words ("BP-Q1 six") is looked for as typed, anywhere, as before."""
+    book = create("blackpool").rulebook
+    assert {c.id for c in book.search("bp-q1 six")} <= {c.id for c in book.search("six")}
+    assert all("bp-q1" in c.id.lower() for c in book.search("bp-q1 six"))
