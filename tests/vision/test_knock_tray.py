@@ -19,6 +19,7 @@ from companion.observations import DieRead, LinkChanged
 from companion.session import Session
 from tests.vision.test_camera_knocked import HEIGHT, WIDTH, Table, recorded_once
 from tests.vision.test_knock_plain_tray import FIVE, PlainTray
+from vision import knock
 from vision.cli import main
 from vision.feed import CameraFeed
 from vision.tray_area import WHOLE_PICTURE, TrayArea
@@ -78,10 +79,16 @@ def play(video: str, tray: TrayArea) -> tuple[Session, list, list[TrayArea], Tra
     return session, seen, kept, final
 
 
-def test_a_marked_tray_moves_with_the_picture_of_a_knocked_camera(tmp_path: Path) -> None:
-    """The picture measured the knock: the marked area moves with it, is handed to the front end to keep,
-    and the table is told where dice are read now; the next throw is read as before."""
+def test_a_marked_tray_moves_with_the_picture_of_a_knocked_camera(tmp_path: Path, monkeypatch) -> None:
+    """The picture measured the knock as one shift (`motion.picture_shift`): the marked area moves with it, is
+    handed to the front end to keep, and the table is told where dice are read now; the next throw is read as
+    before. The turn search (`picture_turn`) finds the same slide as a turn of nothing, so it is watched: it
+    must never be what measured this knock, or the test would pass with the shift switched off."""
+    turns: list = []
+    look_for_turn = knock.picture_turn
+    monkeypatch.setattr(knock, "picture_turn", lambda *a: turns.append(look_for_turn(*a)) or turns[-1])
     session, seen, kept, final = play(knocked(Table, tmp_path), MARKED)
+    assert turns and not any(turns), turns  # looked for (the 3 thrown on a still camera), never found
     assert near(final.as_list(), knocked_tray()) and kept == [final]
     notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]
     assert len(notes) == 1, notes  # the tray moving on the picture is no motion that settles the dice again
@@ -89,6 +96,19 @@ def test_a_marked_tray_moves_with_the_picture_of_a_knocked_camera(tmp_path: Path
     assert notes[0].endswith(f"The marked tray moved with the picture: dice are read in {final.words()}")
     assert [o.value for o in seen if isinstance(o, DieRead)] == [5, 3]
     assert [a["value"] for a in session.log] == [5, 3]
+
+
+def test_a_camera_slid_is_measured_as_one_shift_not_as_a_turn() -> None:
+    """A slide is `picture_shift`'s: measured to a fraction of a pixel and said as "moved", with no turn fitted
+    (the turn search, costlier, is only for what no one shift explains)."""
+    table = Table()
+    lying = table.view(FIVE)
+    boxes = [(225.0, 185.0, 295.0, 255.0), (249.0, 199.0, 319.0, 269.0)]  # the 5 where it lay, where it lies
+    moved = knock.picture_moved(lying, table.view(FIVE, at=(-KNOCK[0], -KNOCK[1])), boxes)
+    assert moved is not None and moved.turn is None and moved.told_by == "picture"
+    assert abs(moved.shift[0] - KNOCK[0]) < 0.5 and abs(moved.shift[1] - KNOCK[1]) < 0.5, moved.shift
+    assert moved.moved() == "moved 28 px"
+    assert knock.picture_moved(lying, table.view(FIVE), boxes[:1]) is None  # a camera that stayed moved nothing
 
 
 def test_a_marked_tray_is_asked_again_when_only_the_dice_told_the_knock(tmp_path: Path) -> None:
