@@ -19,6 +19,7 @@ from companion.observations import DieRead, LinkChanged
 from tests.vision.test_camera_knocked import HEIGHT, MARGIN, SIZE, WIDTH, Table, recorded
 from tests.vision.test_knock_plain_tray import PlainTray
 from tests.vision.test_knock_tray import MARKED, play
+from vision import knock
 from vision.cli import main
 from vision.dice_render import draw_face, paste_rotated, speckled_background
 from vision.knock import Knock, followed_tray
@@ -326,6 +327,26 @@ def test_a_camera_turned_by_the_throw_moves_the_marked_tray_and_the_roll_is_read
         f"knocked?). The marked tray moved with the picture: dice are read in {final.words()}"]
     first = next(i for i, o in enumerate(told) if isinstance(o, DieRead))
     assert isinstance(told[first + 1], LinkChanged) and "knocked" in told[first + 1].detail  # the roll, then the tray
+
+
+def test_a_camera_slid_by_the_throw_moves_the_marked_tray_by_its_shift(tmp_path: Path, monkeypatch) -> None:
+    """Slid 28 px, not turned, by the hand that threw the 5: the whole picture's shift (`motion.picture_shift`)
+    measures it as the 5 settles (`knock.thrown_knock`), the tray follows to within a pixel, and the 3 thrown
+    into its corner is read. The turned throws above are measured by `picture_turn`; this is the slide's path,
+    so the turn search is watched and must find nothing (it would fit the slide too)."""
+    turns: list = []
+    look_for_turn = knock.picture_turn
+    monkeypatch.setattr(knock, "picture_turn", lambda *a: turns.append(look_for_turn(*a)) or turns[-1])
+    slid = camera(at=(-24, -14))
+    session, told, kept, final = play(turned_by_the_throw(Table(), tmp_path, slid), MARKED)
+    assert [a["value"] for a in session.log] == [5, 3]
+    assert near(final.as_list(), moved_area(MARKED, slid), px=1.0), (final, moved_area(MARKED, slid))
+    assert kept == [final]
+    notes = knocked_notes(told)  # the MJPG frames measure the 27.8 px slide within a pixel
+    assert len(notes) == 1 and re.fullmatch(
+        r"the picture moved 2[78] px as the dice were thrown \(the camera was knocked\?\)\. The marked tray moved "
+        r"with the picture: dice are read in " + re.escape(final.words()), notes[0]), notes
+    assert not any(turns), turns
 
 
 def test_a_camera_swung_far_by_the_throw_asks_for_the_tray_to_be_marked_again(tmp_path: Path) -> None:
