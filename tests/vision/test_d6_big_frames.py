@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.test_d6_reader import RecordingNet
 from vision.dice_render import background, render_dice_scene
 
 
@@ -34,20 +35,6 @@ def test_a_heap_of_small_dice_in_a_1080p_frame_is_found(d6_reader, tmp_path: Pat
     """The fine look kept no die here and the far look was never called: each heap came back as no dice."""
     frame, values = heap_on_a_big_table(seed, tmp_path)
     assert sorted(r.value for r in d6_reader.read(frame)) == sorted(values)
-
-
-class RecordingNet:
-    """Stands in for a cv2.dnn net and keeps the shape of each input it is given."""
-
-    def __init__(self, net) -> None:
-        self.net, self.shapes = net, []
-
-    def setInput(self, blob) -> None:  # noqa: N802 - cv2.dnn's name
-        self.shapes.append(blob.shape)
-        self.net.setInput(blob)
-
-    def forward(self):
-        return self.net.forward()
 
 
 @pytest.mark.parametrize("seed", [4, 10])
