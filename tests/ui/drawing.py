@@ -9,7 +9,7 @@ from unittest.mock import patch
 
 from kivy.base import EventLoop
 from kivy.core.window import Window
-from kivy.graphics import Mesh, Rectangle
+from kivy.graphics import Color, Mesh, Rectangle
 from kivy.uix.widget import Widget
 
 from companion.session import Session
@@ -51,6 +51,7 @@ class Words:
     lines: tuple[str, ...] = ()  # the lines Kivy laid the text out in, to find a word it broke in two
     full: tuple[float, float] = (0.0, 0.0)  # the whole text's size: a drawn rectangle smaller shows only part
     size: float = 0.0  # the font size it was rendered at, in px: what a player at the table has to read
+    colour: tuple[float, float, float] = (1.0, 1.0, 1.0)  # the colour it is drawn in (the canvas's Color before it)
 
     @property
     def broken(self) -> bool:
@@ -93,15 +94,18 @@ def words_drawn(widget: Any, session: Session, document: dict[str, Any] | None =
 
     with patch.object(paint, "CoreLabel", Remembered):
         render(widget, session, document)
-    out = []
+    out: list[Words] = []
+    colour = (1.0, 1.0, 1.0)
     for instruction in widget.canvas.children:
+        if isinstance(instruction, Color):
+            colour = (instruction.r, instruction.g, instruction.b)
         if id(getattr(instruction, "texture", None)) not in made or not made[id(instruction.texture)].text:
             continue
         label = made[id(instruction.texture)]
         full = (float(label.texture.size[0]), float(label.texture.size[1]))
         for x, y, w, h in quads(instruction):
             size = float(label.options["font_size"])
-            out.append(Words(str(label.text), x - widget.x, y - widget.y, w, h, label.laid_out, full, size))
+            out.append(Words(str(label.text), x - widget.x, y - widget.y, w, h, label.laid_out, full, size, colour))
     return out
 
 

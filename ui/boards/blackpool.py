@@ -22,7 +22,7 @@ from typing import Any
 from kivy.graphics import Color, Ellipse, Line
 
 from ui.boards import focused
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, ink_for, measure, rgb, text
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, ink, ink_for, measure, rgb, text
 from ui.boards.shapes import KIVY_SEGMENTS, Shapes
 
 ZONE_RGB = {
@@ -188,8 +188,8 @@ def draw(widget: Any, view: Any) -> None:
             if square["id"] == centre and crowded:
                 continue  # "the centre" in the texts; its crowd of pieces would leave a scrap of its name
             x, y = grid.origin(square)
-            label_ink = (0, 0, 0) if square["zone"] in ("edge", "ring2") or camp_owner.get(square["id"]) else (1, 1, 1)
-            names.append(_name(square["id"], x, y, cell, label_ink, _fill(square, camp_owner), patches))
+            fill = _fill(square, camp_owner)
+            names.append(_name(square["id"], x, y, cell, ink(fill), fill, patches))
         patches.draw()
         for write in names:
             write()

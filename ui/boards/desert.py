@@ -28,7 +28,7 @@ from ui.boards.paint import (
     fitted_text,
     fitting_size,
     hex_rgb,
-    ink_on,
+    ink,
     measure,
     rgb,
 )
@@ -45,7 +45,6 @@ TYPE_RGB = {
     "challenge": (0.97, 0.97, 0.97),
     "secret_passage": (0.9, 0.7, 0.1),
 }
-DARK_TYPES = {"collection", "mystery", "trade"}  # white labels on these, black elsewhere
 TYPE_LABEL = {
     "start": "GO",
     "safe": "safe",
@@ -269,10 +268,8 @@ def space_rgb(space: Mapping[str, Any]) -> tuple[float, float, float]:
 
 
 def space_ink(space: Mapping[str, Any]) -> tuple[float, float, float]:
-    """White words on the dark spaces, black on the light ones, whichever colour the space is drawn in."""
-    if hex_rgb(space.get("colour")) is None:
-        return (1, 1, 1) if str(space.get("type")) in DARK_TYPES else (0, 0, 0)
-    return ink_on(space_rgb(space))
+    """Black or white words, whichever has more contrast on the colour the space is drawn in (``ink``)."""
+    return ink(space_rgb(space))
 
 
 def _fill_space(space: Mapping[str, Any], x: float, y: float, cell: float, board: Board) -> None:
@@ -393,22 +390,22 @@ def _label_space(
     label, since the texts find a space by its name and the colour still
     tells its type.
     """
-    ink = space_ink(space)
+    words_ink = space_ink(space)
     label = space_label(space)
     if crowded:
         label_y = y + cell * (1 + LABEL_CROWDED) / 2 + 1
         shown = name if readable(name, cell * 0.24, cell * 0.9) else label
         if readable(shown, cell * 0.24, cell * 0.9):
-            fitted_text(x + cell / 2, label_y, shown, cell * 0.24, cell * 0.9, ink, bold=True, into=texts)
+            fitted_text(x + cell / 2, label_y, shown, cell * 0.24, cell * 0.9, words_ink, bold=True, into=texts)
         else:
-            _number(space, x, y, cell, ink, texts)
+            _number(space, x, y, cell, words_ink, texts)
         return
     if label and readable(label, cell * 0.27, cell * 0.9):
-        fitted_text(x + cell / 2, y + cell * 0.84, label, cell * 0.27, cell * 0.9, ink, bold=True, into=texts)
+        fitted_text(x + cell / 2, y + cell * 0.84, label, cell * 0.27, cell * 0.9, words_ink, bold=True, into=texts)
     if name and readable(name, cell * 0.29, cell * 0.96):
-        fitted_text(x + cell / 2, y + cell * 0.16, name, cell * 0.29, cell * 0.96, ink, bold=True, into=texts)
+        fitted_text(x + cell / 2, y + cell * 0.16, name, cell * 0.29, cell * 0.96, words_ink, bold=True, into=texts)
     elif name:
-        _number(space, x, y, cell, ink, texts)
+        _number(space, x, y, cell, words_ink, texts)
 
 
 def readable(words: str, size: float, max_width: float) -> bool:

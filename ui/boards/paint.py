@@ -8,7 +8,7 @@ from typing import Any
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Mesh, Rectangle
 
-from companion.colours import BACKGROUND, hex_rgb  # noqa: F401 - the boards take them from here
+from companion.colours import BACKGROUND, hex_rgb, ink  # noqa: F401 - the boards take them from here
 from companion.colours import piece_rgb as rgb
 
 HIGHLIGHT = (1.0, 0.85, 0.2)  # what may be tapped now, the same gold on every board
@@ -88,14 +88,8 @@ def _quad(into: Texts | None, texture: Any, colour: tuple[float, ...], pos: tupl
 
 
 def ink_for(name: str) -> tuple[float, float, float]:
-    """Black text on light pieces, white on dark ones: contrast from a metre away."""
-    return ink_on(rgb(name))
-
-
-def ink_on(paint: tuple[float, float, float]) -> tuple[float, float, float]:
-    """Black text on a light colour, white on a dark one."""
-    r, g, b = paint
-    return (0, 0, 0) if 0.3 * r + 0.59 * g + 0.11 * b > 0.5 else (1, 1, 1)
+    """The words on a named colour's pieces: black or white, whichever has more contrast (``ink``)."""
+    return ink(rgb(name))
 
 
 def text(

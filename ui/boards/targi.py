@@ -37,7 +37,7 @@ from companion.games.targi.board import POSITION
 from companion.games.targi.cards import SYMBOLS
 from companion.games.targi.state import slot_name
 from ui.boards import focused, provisional_scores
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fit_text, measure, rgb, text
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fit_text, ink, measure, rgb, text
 from ui.boards.shapes import KIVY_SEGMENTS, Shapes
 
 Box = tuple[float, float, float, float]  # x, y, w, h
@@ -146,11 +146,6 @@ def symbol_names(width: float, size: float = SYMBOL_MIN_SIZE) -> Mapping[str, st
 def _widest_symbol(size: float) -> float:
     """The widest symbol name at ``size``, measured once a size: a board has 30 tiles and redraws each step."""
     return max(measure(symbol, size, True)[0] for symbol in SYMBOLS)
-
-
-def _ink(fill: Sequence[float]) -> tuple[float, float, float]:
-    """Black on light fills, white on dark: the text must read from a metre."""
-    return (0, 0, 0) if 0.3 * fill[0] + 0.59 * fill[1] + 0.11 * fill[2] > 0.5 else (1, 1, 1)
 
 
 def amounts(resources: Mapping[str, Any], sep: str = " ") -> str:
@@ -427,7 +422,7 @@ def _lines_in(height: float, size: float) -> tuple[int, float]:
 def _figure(cx: float, cy: float, r: float, player: str, board: Board) -> None:
     """A Targi: a disc in the player's colour with a contrasting rim and head, so white and black both show."""
     fill = rgb(player)
-    rim = _ink(fill)
+    rim = ink(fill)
     board.pieces.disc(0, cx, cy - r * 0.25, r, fill, rim, max(1.5, r * 0.18), KIVY_SEGMENTS)
     board.pieces.disc(2, cx, cy + r * 0.75, r * 0.42, fill, rim, max(1.2, r * 0.14), KIVY_SEGMENTS)
 
@@ -458,11 +453,11 @@ def _border_card(
     raid = action.get("code") == "RAID"
     _face(box, RAID_FACE if raid else BORDER_FACE, board.ground)
     mark()
-    ink = (1, 1, 1) if raid else INK
+    number_ink = ink(RAID_FACE) if raid else INK  # black on the raid's rust, 5.1 to 1 (white was 4.1)
     lines, lh = _lines_in(h, size)
     top = y + h - 1.5 - lh
     number_w = min(w * 0.45, measure(str(no), size, True)[0] + 2)
-    fit_text((x + 3, top, number_w, lh), str(no), size, ink, bold=True, into=board.texts)
+    fit_text((x + 3, top, number_w, lh), str(no), size, number_ink, bold=True, into=board.texts)
     r = lh * 0.4
     cx, cy = x + w - 3 - r - 1.5, top + lh / 2
     if player is not None:
@@ -472,7 +467,7 @@ def _border_card(
         rr = lh * 0.5
         _robber(cx - (rr - r), cy, rr, size, board)
     form = pick(border_forms(card), w - 6, lines - 1, size)
-    fit_text((x + 3, y + 1.5, w - 6, h - 3 - lh), "\n".join(form), size, ink, bold=True, into=board.texts)
+    fit_text((x + 3, y + 1.5, w - 6, h - 3 - lh), "\n".join(form), size, number_ink, bold=True, into=board.texts)
 
 
 def _band(box: Box, name: str, size: float) -> tuple[float, float, float]:
@@ -560,7 +555,7 @@ def _centre_card(
     _, _, room = _band(box, name or "", size)
     symbol = str(card.get("symbol", ""))
     heading = bands.get(symbol, symbol) if tribe else "goods" if measure("goods", size, True)[0] <= room - 4 else ""
-    fit_text((x + left, y + h - 1.5 - band_h, room, band_h), heading, size, _ink(colour), True, into=board.texts)
+    fit_text((x + left, y + h - 1.5 - band_h, room, band_h), heading, size, ink(colour), True, into=board.texts)
     forms = tribe_forms(card) if tribe else goods_forms(card, str(entry.get("card", "")))
     form = pick(forms, body[2], lines - 1, size)
     fit_text(body, "\n".join(form), size, INK, bold=True, into=board.texts)
@@ -577,7 +572,7 @@ def _marker(box: Box, player: str, size: float, board: Board) -> None:
     r = _marker_r(band_h)
     fill = rgb(player)
     cx, cy = x + w - 1.5 - 2 - r, y + h - 1.5 - band_h / 2
-    board.pieces.disc(0, cx, cy, r, fill, _ink(fill), max(1.5, r * 0.22), KIVY_SEGMENTS)
+    board.pieces.disc(0, cx, cy, r, fill, ink(fill), max(1.5, r * 0.22), KIVY_SEGMENTS)
 
 
 def _totals(view: Any) -> dict[str, Any]:
@@ -611,7 +606,7 @@ def _panel(
     name = str(player).capitalize() + (" (start)" if doc.get("start") == player else "")
     name_w = w * 0.58
     board.ground.rectangle(FILL, fill, x, row_y(0), name_w, rh)
-    fit_text((x + 2, row_y(0), name_w - 4, rh), name, size, _ink(fill), bold=True, into=board.texts)
+    fit_text((x + 2, row_y(0), name_w - 4, rh), name, size, ink(fill), bold=True, into=board.texts)
     # The score so far: the VP tokens alone ("VP 5") read as the score and contradicted the final result.
     _chip((x + name_w + gap, row_y(0), w - name_w - gap, rh), "vp", supply.get("vp", 0),
           f"{total} pts" if total is not None else None, size, board)
@@ -648,7 +643,7 @@ def _chip(box: Box, key: str, amount: Any, words: str | None, size: float, board
     fill = RESOURCE_RGB[key]
     board.ground.rectangle(FILL, fill, x, y, w, h)
     words = words or f"{LETTER[key]} {amount}"
-    fit_text((x + 2, y, w - 4, h), words, size, _ink(fill), bold=True, into=board.texts)
+    fit_text((x + 2, y, w - 4, h), words, size, ink(fill), bold=True, into=board.texts)
 
 
 def _tile(
@@ -667,4 +662,4 @@ def _tile(
     _face(box, colour, board.ground, (0, 0, 0))
     symbol = str(card.get("symbol", card.get("id", "")))
     words = (names or symbol_names(w - 4, size)).get(symbol, symbol)
-    fit_text((x + 2, y, w - 4, h), words, size, _ink(colour), True, min_size=SYMBOL_MIN_SIZE, into=board.texts)
+    fit_text((x + 2, y, w - 4, h), words, size, ink(colour), True, min_size=SYMBOL_MIN_SIZE, into=board.texts)
