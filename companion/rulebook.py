@@ -11,12 +11,32 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import BadRequest, quoted
-from companion.schema import ListOf, Obj, Str, header
+from companion.schema import ListOf, Obj, Str, header, label
 from companion.wordforms import stem, words
+
+# The most characters of one keyword: a word or two a referee types into the search ("skip", "miss a turn").
+KEYWORD_LIMIT = 30
+
+
+def Keyword() -> Any:  # noqa: N802 - schema constructors read like types
+    """A clause's search word: text, not empty, and short, since a sentence there would match too much."""
+    text = Str()
+
+    def check(value: Any, path: str) -> list[str]:
+        problems = text(value, path)
+        if not problems and len(value) > KEYWORD_LIMIT:
+            return [
+                f"{label(path)}: {value[:40]!r} is {len(value)} characters long; a keyword is a word or two a referee "
+                f"would type into the search, at most {KEYWORD_LIMIT}; split it or shorten it"
+            ]
+        return problems
+
+    return check
+
 
 CLAUSE_SCHEMA = Obj(
     {"id": Str(), "title": Str(), "text": Str()},
-    {"section": Str(), "see": ListOf(Str()), "keywords": ListOf(Str())},
+    {"section": Str(), "see": ListOf(Str()), "keywords": ListOf(Keyword())},
 )
 
 
@@ -34,6 +54,8 @@ class Clause:
     text: str
     section: str = ""
     see: tuple[str, ...] = ()
+    # Words a referee would type that the summary does not use ("skip" for a lost turn): searched, never shown.
+    keywords: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "title": self.title, "text": self.text}
@@ -41,7 +63,13 @@ class Clause:
             out["section"] = self.section
         if self.see:
             out["see"] = list(self.see)
+        if self.keywords:
+            out["keywords"] = list(self.keywords)
         return out
+
+    def searched(self) -> str:
+        """The text a search looks in: id, title, summary and keywords."""
+        return " ".join((self.id, self.title, self.text, *self.keywords))
 
 
 class Rulebook:
@@ -54,13 +82,16 @@ class Rulebook:
         self.clauses = clauses
         self._by_id = {c.id: c for c in clauses}
         # Each clause's words and their stems, made once: the screen searches again on every letter typed.
-        self._words = [frozenset(words(f"{c.id} {c.title} {c.text}")) for c in clauses]
+        self._words = [frozenset(words(c.searched())) for c in clauses]
         self._stems = [frozenset(map(stem, w)) for w in self._words]
 
     @classmethod
     def from_data(cls, game: str, data: Mapping[str, Any], game_title: str = "") -> Rulebook:
         clauses = [
-            Clause(c["id"], c["title"], c["text"], c.get("section", ""), tuple(c.get("see", ())))
+            Clause(
+                c["id"], c["title"], c["text"], c.get("section", ""), tuple(c.get("see", ())),
+                tuple(c.get("keywords", ())),
+            )
             for c in data["clauses"]
         ]
         return cls(game, data["title"], clauses, game_title)
@@ -96,11 +127,11 @@ class Rulebook:
         or shares its stem ("tied" finds "tie", "paid" finds "pays"). Only at a
         word's start: anywhere in the text, "card" found every "discard" and
         "ends" every "depends". Anything else ("bp-q1", "2", "player's") is
-        looked for as typed, anywhere in the clause.
+        looked for as typed, anywhere in the clause. A clause's keywords count
+        as its words: "skip" finds the lost turn the summary calls "lose".
         """
         if not term.isalpha():
-            c = self.clauses[index]
-            return term in f"{c.id} {c.title} {c.text}".lower()
+            return term in self.clauses[index].searched().lower()
         return stem(term) in self._stems[index] or any(w.startswith(term) for w in self._words[index])
 
     def to_dict(self) -> dict[str, Any]:
