@@ -430,6 +430,15 @@ class Game(ABC):
         """
         return None
 
+    def over_rule(self, state: State) -> str | None:
+        """The clause of the way this finished game ended, which every refusal after the end cites.
+
+        A malformed action sent to a finished game ("pass", a missing field) cited the clause on what a
+        turn may do, as if play went on; the game's own refusal of a well-formed one already named how it
+        ended (BP-Q30, TG-END2). Asked only once the game is over; None: the game names no such clause.
+        """
+        return None
+
     def where_rules(self, state: State, action: Action) -> tuple[str, ...]:
         """The clause(s) saying that an offered action may be done now, and where: what a `why` at a place
         no offered action goes to cites for what may be done instead.

@@ -73,12 +73,12 @@ def _field(request: Mapping[str, Any], key: str, kind: type | tuple[type, ...], 
 
 
 def _action(request: Mapping[str, Any], session: Session) -> Any:
-    """The request's action object; missing or not an object, refused citing the game's clause on what a
-    turn may do, as a malformed action is (every refusal names its clause)."""
+    """The request's action object; missing or not an object, refused citing the clause a malformed action
+    cites (what a turn may do; once the game is over, the way it ended), as every refusal names its clause."""
     try:
         return _field(request, "action", dict)
     except BadRequest as error:
-        error.rule = session.game.actions_rule
+        error.rule = session.shape_rule()
         raise
 
 

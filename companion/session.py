@@ -234,14 +234,26 @@ class Session:
             raise problem
         return clean
 
+    def shape_rule(self) -> str | None:
+        """The clause a malformed action cites when no offered action of its type names a closer one: once the
+        game is over, the way it ended (``Game.over_rule``: BP-Q30, TG-END2), else what a turn may do
+        (``Game.actions_rule``). The referee's missing action and the table's empty tap cite it too."""
+        over = self.game.over_rule(self.state) if self.pending().is_over else None
+        return over or self.game.actions_rule
+
     def _cite(self, refusal: InvalidAction, action: object) -> None:
         """The refusal of a malformed action, with the clause it comes from when the game gave none.
 
         The brief asks every refusal for its clause, but a game's shape checks ("unknown action type
         'pass'", a slot of '7', a colour of null) cited nothing. A type offered now cites the clause that
         allows it here (``Game.where_rules``, as a `why` does); any other the game's clause on what a turn
-        may do (``Game.actions_rule``).
+        may do (``Game.actions_rule``). After the end any refusal cites the way the game ended: a 'pass' sent
+        to a finished Targi cited TG-A1, as if actions were still taken.
         """
+        over = self.game.over_rule(self.state) if self.pending().is_over else None
+        if over:
+            refusal.rule = over
+            return
         if refusal.rule:
             return
         kind = action.get("type") if isinstance(action, Mapping) else None
@@ -250,7 +262,7 @@ class Session:
             where = self.game.where_rules(self.state, offered) if offered is not None else ()
         except CompanionError:  # an offered action the game cannot rule on is its own bug; the turn clause stands
             where = ()
-        refusal.rule = where[0] if where else self.game.actions_rule
+        refusal.rule = where[0] if where else self.shape_rule()
 
     def _refuse_odd_kinds(self, clean: Action, allowed: bool) -> None:
         """Refuse an action the game allowed although a value is of a kind no offered action holds there.

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from companion.errors import InvalidAction
+from companion.errors import CompanionError, InvalidAction
 from companion.protocol import Referee
 from companion.registry import game_classes
 from companion.session import Session
@@ -145,3 +145,33 @@ def test_the_terminal_shows_the_clause_of_a_malformed_action() -> None:
     assert text.count("Refused: unknown action type 'pass'") == 2 and text.count("[RU-6]") == 2, text
     assert 'Refused: a draw needs "card": a card id  [RU-3]' in text, text  # the opening draw's own clause
     assert session.log == []
+
+
+# The way each game ends in the finished games above (seed 2, two players): what a refusal after the end cites.
+@pytest.mark.parametrize("game_id", GAMES)
+def test_after_the_end_every_refusal_cites_the_way_the_game_ended(game_id: str) -> None:
+    """A 'pass', an unknown type, a missing field or a player nobody plays, sent to a finished game, cite the
+    clause of its end (BP-Q30, TG-END2, ...), as a well-formed action there does, not the clause on a turn."""
+    session = rebuilt(game_id, "over")
+    ended = session.game.over_rule(session.state)
+    assert ended in session.game.rulebook and ended not in {session.game.actions_rule, session.game.turn_rule}
+    for action in ({"type": "pass"}, {"type": "zzz"}, {}, {"type": "roll", "player": "nobody"},
+                   {"type": "roll", "player": None}, {"type": "roll", "value": 1, "bogus": 1}):
+        for ask in (session.check, session.act):
+            try:
+                ruling = ask(action)
+            except CompanionError as refusal:  # malformed here; a game that has a roll refuses it as illegal
+                assert refusal.rule == ended, (game_id, action, refusal.message, refusal.rule)
+            else:
+                assert ask == session.check and ruling.rules == (ended,), (game_id, action, ruling)
+    referee = Referee()
+    start, actions = session_at(game_id, "over")
+    assert referee.handle({"cmd": "new", "game": game_id, "players": start["players"]})["ok"]
+    for action in actions:
+        assert referee.handle({"cmd": "act", "action": action})["ok"]
+    for request in ({"cmd": "act", "action": {"type": "pass"}}, {"cmd": "check", "action": {}}, {"cmd": "act"},
+                    {"cmd": "act", "action": "pass"}):
+        assert referee.handle(request)["error"]["rule"] == ended, (game_id, request)
+    out = io.StringIO()
+    Terminal(session, lambda: None, out).run(iter(['do {"type": "pass"}', "q"]))
+    assert f"[{ended}]" in out.getvalue(), out.getvalue()

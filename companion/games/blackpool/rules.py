@@ -461,6 +461,9 @@ class Blackpool(Game):
             n > 0 for cid, n in state.decks if self.catalogue[cid].deck in DECKS
         )
 
+    def over_rule(self, state: State) -> str | None:
+        return "BP-Q30"  # as the refusal of a well-formed action after the end (apply)
+
     # -- apply ------------------------------------------------------------------------
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         action = normalize_action(action, self.turn_rule)

@@ -370,6 +370,9 @@ class DesertRace(Game):
         new = handler(state, action, events)
         return new, events
 
+    def over_rule(self, state: State) -> str | None:
+        return self._over_refusal(state)[1]
+
     @staticmethod
     def _over_refusal(state: State) -> tuple[str, str]:
         """Why nothing may be done after the end, with the clause of the way this game ended.

@@ -100,6 +100,9 @@ class Targi(Game):
     def legal_actions(self, state: State) -> list[Action]:
         return self.engine.legal(state)
 
+    def over_rule(self, state: State) -> str | None:
+        return self.engine.over_refusal(state)[1]
+
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         new_state, events = self.engine.apply(state, action)
         return new_state, [replace(event, text=sentence(event.text)) for event in events]

@@ -375,6 +375,9 @@ class TempleGame(Game):
         return self.board.ak_card in state.discard
 
     # -- actions ----------------------------------------------------------------
+    def over_rule(self, state: TempleState) -> str | None:
+        return "RU-16"  # the win that ended it, as the refusal of a well-formed action after the end (apply)
+
     def apply(self, state: TempleState, action: Action) -> tuple[TempleState, list[Event]]:
         action = normalize_action(action, self.turn_rule)
         kind = action["type"]

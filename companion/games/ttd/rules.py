@@ -441,6 +441,9 @@ class ThroughTheDesert(Game):
         """The one clause a refusal after the end cites: the first of ``end_rules``."""
         return cls.end_rules(state)[0]
 
+    def over_rule(self, state: TtdState) -> str | None:
+        return self.end_clause(state)
+
     def refuse_if_over(self, state: TtdState) -> None:
         if state.phase == "over":
             raise refuse(f"The game is over: {state.end}.", self.end_clause(state))
