@@ -469,8 +469,13 @@ class Blackpool(Game):
         action = normalize_action(action, self.turn_rule)
         handler = self._handlers.get(action["type"])
         if handler is None:
-            # A mistyped action, not a rule: BP-Q31 (player count and turn order) was cited here.
-            raise InvalidAction(f"unknown action type {quoted(action['type'])}; types: {', '.join(self._handlers)}")
+            # A mistyped action, not a rule: BP-Q31 (player count and turn order) was cited here. A pass is the
+            # one the rules speak of: a move is compulsory (BP-Q33), and a turn with none passes by itself (BP-C2).
+            types = f"types: {', '.join(self._handlers)}"
+            if action["type"] == "pass":
+                raise InvalidAction("unknown action type 'pass': nobody may pass while a move exists, and a turn "
+                                    f"with no move passes by itself; {types}", "BP-Q33")
+            raise InvalidAction(f"unknown action type {quoted(action['type'])}; {types}")
         if state.phase == "over":
             raise refuse("The game is over: " + self._result_text(state), "BP-Q30")
         player = action.get("player")

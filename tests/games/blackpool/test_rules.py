@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from companion.errors import IllegalAction, InvalidAction
+from companion.protocol import Referee
 from companion.session import Session
+from companion.terminal import Terminal
 from tests.games.blackpool.helpers import GAME, R, Y, act, at, legal_moves, move, play, position, roll, rules_of
 
 COIN_CURSE = {"type": "coin", "deck": "curse"}
@@ -499,16 +503,39 @@ def test_turn_skips_finished_players_bp_q30() -> None:
 
 
 def test_an_unknown_action_type_cites_the_turn_not_the_player_count() -> None:
-    """`do {"type": "pass"}` was refused citing BP-Q31, the player count and turn order decision, which says
+    """`do {"type": "zzz"}` was refused citing BP-Q31, the player count and turn order decision, which says
     nothing about it. The game leaves the clause to the session, which cites what a turn is (BP-3)."""
     state = position({"yellow-1": Y(25)})
     with pytest.raises(InvalidAction) as refusal:
-        act(state, {"type": "pass"})
+        act(state, {"type": "zzz"})
     assert refusal.value.rule is None and "types: roll, move" in refusal.value.message
     session = Session.load("blackpool", GAME.to_document(state))
     with pytest.raises(InvalidAction) as refusal:
-        session.act({"type": "pass"})
+        session.act({"type": "zzz"})
     assert refusal.value.rule == "BP-3" and "types: roll, move" in refusal.value.message
+
+
+@pytest.mark.parametrize("when", ["before the roll", "after the roll"])
+def test_a_pass_cites_moving_is_compulsory_bp_q33(when: str) -> None:
+    """`{"type": "pass"}` cited BP-3 (the oracle's roll), which says nothing of passing; BP-Q33 does: a move
+    that exists must be made. The session, the referee and the terminal all cite it; nothing changes."""
+    state = position({"yellow-1": Y(25)})
+    if when == "after the roll":
+        state, _ = act(state, roll(2))
+    session = Session.load("blackpool", GAME.to_document(state))
+    before = session.document()
+    for ask in (session.check, session.act):
+        with pytest.raises(InvalidAction) as refusal:
+            ask({"type": "pass"})
+        assert refusal.value.rule == "BP-Q33" and "nobody may pass" in refusal.value.message, refusal.value
+    referee = Referee()
+    assert referee.handle({"cmd": "load", "game": "blackpool", "state": before})["ok"]
+    answer = referee.handle({"cmd": "act", "action": {"type": "pass"}})
+    assert answer["error"]["code"] == "invalid_action" and answer["error"]["rule"] == "BP-Q33", answer
+    out = io.StringIO()
+    Terminal(session, lambda: None, out).run(iter(['do {"type": "pass"}', "q"]))
+    assert "[BP-Q33]" in out.getvalue(), out.getvalue()
+    assert session.document() == before and session.log == []
 
 
 def test_only_the_player_to_act_may_act_bp_q31() -> None:
