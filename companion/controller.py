@@ -650,6 +650,14 @@ class Controller:
             return Update("refused", f"No reading waits for a tap, so nothing was {touch.intent}ed: a reading "
                           "waiting for its tap is dropped once the game moves on (the roll entered by hand, an "
                           f"undo, a new game). Now: {session.pending().text}", pending=session.pending())
+        if touch.intent in ("act", "check"):
+            # A tap to act or check that names no action is the referee's missing action: it cites the same
+            # clause (what a turn may do, or how a finished game ended), where it cited none.
+            rule = session.shape_rule()
+            return Update("refused", f"nothing to do for {quoted(touch.intent)}: the tap names no action",
+                          pending=session.pending(), rules=(rule,) if rule else ())
+        # An intent the table does not know, or "explain" with no place, is a fault of the screen's software, not
+        # a move the rules judge: no clause fits, and none is made up (docs/protocol.md, "Refusals without a clause").
         return Update("refused", f"nothing to do for {quoted(touch.intent)}", pending=session.pending())
 
     def _drop_reading(self, session: Session, text: str) -> Update:

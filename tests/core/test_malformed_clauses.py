@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
+from companion.controller import Controller
 from companion.errors import CompanionError, InvalidAction
+from companion.observations import Touch, Update
 from companion.protocol import Referee
 from companion.registry import game_classes
 from companion.session import Session
@@ -175,3 +177,33 @@ def test_after_the_end_every_refusal_cites_the_way_the_game_ended(game_id: str) 
     out = io.StringIO()
     Terminal(session, lambda: None, out).run(iter(['do {"type": "pass"}', "q"]))
     assert f"[{ended}]" in out.getvalue(), out.getvalue()
+
+
+@pytest.mark.parametrize("when", ["opening", "over"])
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_tap_naming_no_action_cites_the_clause_the_referee_cites(game_id: str, when: str) -> None:
+    """A touch 'act' or 'check' with no action was refused "nothing to do for 'act'" with no clause; it now
+    cites what the referee's missing action cites: the turn clause, or once over the way the game ended. A
+    tap the rules do not judge (an intent the table does not know) still cites none, as docs/protocol.md says."""
+    session = rebuilt(game_id, when)
+    before = session.document()
+    heard: list[Update] = []
+    controller = Controller(session, [heard.append])
+    expected = session.shape_rule()
+    assert expected == (session.game.over_rule(session.state) if when == "over" else session.game.actions_rule)
+    for intent in ("act", "check"):
+        update = controller.handle(Touch(intent))
+        assert update.kind == "refused" and update.rules == (expected,), (intent, update)
+        assert "the tap names no action" in update.text
+        assert referee_missing_action_rule(game_id, when) == expected
+    assert controller.handle(Touch("zzz")).rules == ()
+    assert session.document() == before and heard
+
+
+def referee_missing_action_rule(game_id: str, when: str) -> str | None:
+    start, actions = session_at(game_id, when)
+    referee = Referee()
+    referee.handle({"cmd": "new", "game": game_id, "players": start["players"]})
+    for action in actions:
+        referee.handle({"cmd": "act", "action": action})
+    return referee.handle({"cmd": "act"})["error"].get("rule")
