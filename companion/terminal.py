@@ -119,6 +119,20 @@ def _number(text: str) -> int | None:
     return int(text[:19])
 
 
+class NotUnderstood(ValueError):
+    """A typed line the terminal cannot take, with the clause behind what it meant when a rule governs that
+    (a face the die lacks, an action that is no JSON object); ``rule`` None: only the terminal's own words
+    were not followed (an unknown command, a choice number past the list)."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+def _cited(rule: str | None) -> str:
+    return f"  [{rule}]" if rule else ""
+
+
 def _no_choice(typed: str, legal: list[Action], mark: str = "") -> str:
     """Why a typed number is no choice, with the numbers that are, written as they are typed (``mark``: '#')."""
     shown = typed if len(typed) <= 12 else typed[:9] + "..."
@@ -463,7 +477,8 @@ class Terminal:
                 self.say(f"  That fits several faces; say which: {_which(matches, typed, legal)}.")
                 return None
             if number is not None:
-                self.say(f"  Not understood: {_not_reported(lowered, number, legal, kind)}.")
+                rule = self.chance_rule(number if kind == "roll" else lowered)
+                self.say(f"  Not understood: {_not_reported(lowered, number, legal, kind)}.{_cited(rule)}")
                 return None
         elif number is not None:  # a number past the list is no choice's words
             return self.numbered(lowered, legal)
@@ -479,10 +494,32 @@ class Terminal:
             self.say(f"  That fits {len(fitting)} choices ({listed}{more}): add a word, or type {how}.")
             return None
         if kind == "roll" and re.search(r"\d", lowered):  # 'red 9', 'white 0': a face this die does not have
-            self.say(f"  Not understood: {_no_face(lowered, legal)}.")
+            value = _number(re.findall(r"\d+", lowered)[0])
+            self.say(f"  Not understood: {_no_face(lowered, legal)}.{_cited(self.chance_rule(value))}")
             return None
         self.say("  Not understood. Type 'help' for the commands.")
         return None
+
+    def chance_rule(self, value: object) -> str | None:
+        """The clause behind a typed roll or card that is none the table may enter now: the game's own refusal
+        of it as the action asked for (the oracle shows 1 to 6: BP-Q5; a card the deck lacks: RU-2), else the
+        clause asking for this roll or draw. A typed '9' beside the oracle was "Not understood" with no clause,
+        while `do {"type": "roll", "value": 9}` cited BP-Q5."""
+        assert self.session is not None
+        session = self.session
+        kind = session.pending().kind
+        offered = next((a for a in session.legal() if a["type"] == kind), None)
+        if offered is None:
+            return session.shape_rule()
+        action = {k: v for k, v in offered.items() if k != "text"}
+        try:
+            ruling = session.check({**action, "value" if kind == "roll" else "card": value})
+            if not ruling.legal and ruling.rules:
+                return ruling.rules[0]
+            where = session.game.where_rules(session.state, action)
+        except CompanionError as refusal:
+            return refusal.rule or session.shape_rule()
+        return where[0] if where else session.shape_rule()
 
     def rules(self, words: str) -> None:
         assert self.session is not None
@@ -526,8 +563,9 @@ class Terminal:
             value = parse_json(text)
         except BadRequest as error:  # strict JSON: a NaN typed here must not reach the journal either
             raise ValueError(f"{usage} ({error.message})") from None
-        if not isinstance(value, dict):
-            raise ValueError(f"an action is a JSON object; {usage}")
+        if not isinstance(value, dict):  # cited as the referee cites an action that is no object
+            assert self.session is not None
+            raise NotUnderstood(f"an action is a JSON object; {usage}", self.session.shape_rule())
         return value
 
     def handle(self, line: str, legal: list[Action]) -> bool:
@@ -598,7 +636,7 @@ class Terminal:
             cite = f"  [{error.rule}]" if error.rule else ""
             self.say(f"  Refused: {error.message}{cite}")
         except ValueError as error:
-            self.say(f"  Not understood: {error}")
+            self.say(f"  Not understood: {error}{_cited(getattr(error, 'rule', None))}")
         return True
 
     def _position(self) -> tuple[Any, ...]:

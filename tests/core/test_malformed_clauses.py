@@ -207,3 +207,24 @@ def referee_missing_action_rule(game_id: str, when: str) -> str | None:
     for action in actions:
         referee.handle({"cmd": "act", "action": action})
     return referee.handle({"cmd": "act"})["error"].get("rule")
+
+
+def test_the_terminal_cites_the_clause_of_a_typed_roll_or_card_it_cannot_take() -> None:
+    """'9' or 'red 9' beside the oracle was "Not understood" with no clause, while the same roll sent with `do`
+    cited BP-Q5; a number naming no card of the temple's draw now cites RU-2, and `do "pass"` (no JSON object)
+    the turn clause, as the referee's non-object action does. The terminal's own words (an unknown command, a
+    choice number past the list) still cite none: no rule governs them."""
+    expected = {
+        "blackpool": {"9": "BP-Q5", "red 9": "BP-Q5", 'do "pass"': "BP-3"},
+        "desert": {"9": "DR-Q28", 'do ["roll"]': "DR-3"},
+        "temple": {"99": "RU-2", 'do "pass"': "RU-6"},
+    }
+    for game_id, cases in expected.items():
+        session = Session.new(game_id, list(game_classes()[game_id].colours[:2]))
+        for typed, rule in cases.items():
+            out = io.StringIO()
+            Terminal(session, lambda: None, out).run(iter([typed, "blah", "#99", "q"]))
+            said = [line for line in out.getvalue().splitlines() if "Not understood" in line]
+            assert said[0].endswith(f"  [{rule}]"), (game_id, typed, said)
+            assert not any("[" in line for line in said[1:]), (game_id, typed, said)  # no clause fits these
+        assert session.log == []
