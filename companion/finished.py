@@ -79,7 +79,7 @@ class FinishedGame:
     def as_of(self, now: datetime | None = None) -> FinishedGame:
         """This game as judged at ``now`` (the clock's time when None): after the café day it finished in,
         a result only, with its date in ``when``."""
-        moment = _moment(now)
+        moment = local_moment(now)
         if self.why_not or same_cafe_day(self.finished, moment):
             return self
         why_not = _too_old(self.finished, moment)
@@ -114,7 +114,8 @@ def cafe_day(moment: datetime) -> date:
     return (moment.astimezone() - timedelta(hours=CAFE_DAY_STARTS)).date()
 
 
-def _moment(now: datetime | None) -> datetime:
+def local_moment(now: datetime | None) -> datetime:
+    """``now`` (the clock when None) in local time: café days begin at a local hour."""
     return (now or datetime.now(UTC)).astimezone()
 
 
@@ -138,7 +139,8 @@ def _too_old(finished: datetime | None, moment: datetime) -> str:
     return f"it finished before this café day began (at {CAFE_DAY_STARTS:02d}:00), so it is shown as a result only"
 
 
-def _read_time(text: str | None) -> datetime | None:
+def read_time(text: str | None) -> datetime | None:
+    """A journalled time, aware; None for one that cannot be read, so a hand-edited row is passed over."""
     try:
         moment = datetime.fromisoformat(text or "")
     except ValueError:  # a row edited by hand
@@ -167,11 +169,11 @@ def finished_game(journal: Journal | None, cafe_dir: Any = None, now: datetime |
         entry = journal.latest_game()
         if entry is None or entry.status != "over":
             return None
-        finished = _read_time(journal.last_step_at(entry.id))
+        finished = read_time(journal.last_step_at(entry.id))
     except JournalDamaged:  # a damaged row is the resume's to report, in its words
         return None
     title = title_of(entry.game)
-    moment = _moment(now)
+    moment = local_moment(now)
     today = same_cafe_day(finished, moment)
     session, result, why_not = None, "", ""
     try:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from companion.errors import CompanionError
-from companion.finished import CAFE_DAY_STARTS, _moment, _read_time, cafe_day, verdict
+from companion.finished import CAFE_DAY_STARTS, cafe_day, local_moment, read_time, verdict
 from companion.journal import Journal, JournalGame
 from companion.registry import title_of
 from companion.session import Session
@@ -63,14 +63,14 @@ def _said(entry: JournalGame, cafe_dir: object) -> str:
 
 def results(journal: Journal, days: int, cafe_dir: object = None, now: datetime | None = None) -> Results:
     """The games whose last step fell in the last ``days`` café days, today's included."""
-    moment = _moment(now)
+    moment = local_moment(now)
     first_day = cafe_day(moment) - timedelta(days=days - 1)
     since = datetime(first_day.year, first_day.month, first_day.day, CAFE_DAY_STARTS).astimezone()
     finished: list[Result] = []
     abandoned, in_progress = 0, []
     for summary in journal.summaries():
         game_id, game, status = summary.id, summary.game, summary.status
-        at = _read_time(summary.last_step_at)
+        at = read_time(summary.last_step_at)
         if status == "active":
             in_progress.append(game_id)
             continue
