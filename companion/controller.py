@@ -9,6 +9,7 @@ the owner of the session calls ``pump`` from its main loop.
 
 from __future__ import annotations
 
+import json
 import logging
 import numbers
 import queue
@@ -35,7 +36,7 @@ from companion.observations import (
     Update,
     malformed,
 )
-from companion.places import explain_place, place_to_json
+from companion.places import explain_place, known_place, place_to_json
 from companion.session import Session
 
 Output = Callable[[Update], None]
@@ -625,6 +626,9 @@ class Controller:
             ruling = session.check(touch.action)
             return Update("ruling", ruling.text, pending=session.pending(), rules=ruling.rules, detail=ruling.to_dict())
         if touch.intent == "explain" and touch.place is not None:
+            # A place off the board is refused citing the board's clause, as the referee's `explain` and `why` are.
+            said = touch.place if isinstance(touch.place, str) else json.dumps(place_to_json(touch.place))
+            known_place(session.game, session.state, touch.place, said)
             ruling = explain_place(session, touch.place)
             detail = {**ruling.to_dict(), "place": place_to_json(touch.place)}
             return Update("ruling", ruling.text, pending=session.pending(), rules=ruling.rules, detail=detail)

@@ -479,6 +479,14 @@ class Game(ABC):
         """
         return None
 
+    def board_rule(self, state: State) -> str | None:
+        """The clause saying what this game's board is, which a place it does not have is refused citing.
+
+        `why xyz`, or an `explain` of a place off the board, was refused with no clause, as if the board's
+        extent were no rule; a place off the map is what that clause settles. None: the game names none.
+        """
+        return None
+
     def score(self, state: State) -> dict[str, Any] | None:
         """A provisional score breakdown for games with scoring; None when there is none."""
         return None

@@ -123,7 +123,10 @@ def typed_place(game: Game, state: State, text: str) -> Hashable:
     if not text.strip():  # the general "a hex such as 5,5, a slot ..." named places no board of this game has
         raise BadRequest(f"say which place: {game.unknown_place(state, '') or 'a place as the board names it'}")
     named = game.place_named(state, text)
-    place = named if named is not None else place_from_text(text)
+    try:
+        place = named if named is not None else place_from_text(text)
+    except BadRequest as error:  # a number thousands of digits long: a place off the board, as 99 is
+        raise BadRequest(error.message, game.board_rule(state)) from None
     known_place(game, state, place, text.strip())
     return place
 
@@ -133,10 +136,13 @@ def known_place(game: Game, state: State, place: Hashable, said: str) -> None:
 
     Without this, `why xyz` got the answer for a real place where nothing may
     happen now ("first, roll the die"), and a mistyped name looked like a rule.
+    The refusal cites the clause saying what the board is (``Game.board_rule``):
+    which places a board has is a rule of the game, and a place off it cited none.
     """
     how = game.unknown_place(state, place)
     if how is not None:
-        raise BadRequest(f"there is no place called {quoted(said)} on the {game.title} board; {how}")
+        raise BadRequest(f"there is no place called {quoted(said)} on the {game.title} board; {how}",
+                         game.board_rule(state))
 
 
 def same_kind(here: Hashable | None, there: Hashable) -> bool:

@@ -228,3 +228,47 @@ def test_the_terminal_cites_the_clause_of_a_typed_roll_or_card_it_cannot_take() 
             assert said[0].endswith(f"  [{rule}]"), (game_id, typed, said)
             assert not any("[" in line for line in said[1:]), (game_id, typed, said)  # no clause fits these
         assert session.log == []
+
+
+# The clause saying what each game's board is; Through the Desert's is the one its own refusal of a hex off the
+# map cites in each phase (a water-hole site, a leader's hex, a camel's), so the opening's is the water holes'.
+BOARD_RULES = {"blackpool": "BP-Q1", "desert": "DR-Q1", "targi": "TG-1", "temple": "RU-2"}
+TTD_PHASE_RULES = {"waterholes": "TTD-1c", "leaders": "TTD-1e", "camels": "TTD-3c", "over": "TTD-3c"}
+
+
+@pytest.mark.parametrize("when", list(WHEN))
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_place_off_the_board_cites_the_boards_clause(game_id: str, when: str) -> None:
+    """`why a,b` (a hex of letters), `why 99,99` or `explain` of "xyz" was a bad_request with no clause: which
+    places a board has is the clause saying what the board is (BP-Q1, DR-Q1, TG-1, RU-2, Through the Desert's
+    phase clause). A request that names no place at all (`{}`, `true`, `[]`, `[1.5, 2]`, a `why` with
+    nothing after it) is still the request's fault, and cites none, as docs/protocol.md says."""
+    session = rebuilt(game_id, when)
+    rule = TTD_PHASE_RULES[session.state.phase] if game_id == "ttd" else BOARD_RULES[game_id]
+    assert rule in session.game.rulebook
+    if when == "opening" and game_id == "ttd":
+        assert rule == "TTD-1c"
+    before, log = session.document(), list(session.log)
+
+    out = io.StringIO()
+    typed = ["why xyz", "why a,b", "why 99,99", "why -7", f"why {'9' * 5000}", "why", "q"]
+    Terminal(session, lambda: None, out).run(iter(typed))
+    refused = [line for line in out.getvalue().splitlines() if "Refused" in line or "Not understood" in line]
+    assert len(refused) == 6, refused
+    for line in refused[:5]:
+        assert line.endswith(f"  [{rule}]"), (game_id, when, line)
+    assert "[" not in refused[5], refused[5]  # `why` naming nothing: the line's fault, no rule's
+
+    referee = Referee()
+    referee.session = session
+    for place in ("xyz", ["a", "b"], [99, 99], -7, 10**30):
+        error = referee.handle({"cmd": "explain", "place": place})["error"]
+        assert error["code"] == "bad_request" and error.get("rule") == rule, (game_id, when, place, error)
+    for shape in ({}, True, [], [1.5, 2], None):
+        error = referee.handle({"cmd": "explain", "place": shape})["error"]
+        assert error["code"] == "bad_request" and "rule" not in error, (game_id, when, shape, error)
+
+    update = Controller(session, [lambda _: None]).handle(Touch("explain", place=(99, 99)))
+    assert update.kind == "refused" and update.rules == (rule,), (game_id, when, update)
+    assert session.document() == before and session.log == log
+    assert session.game.board_rule(session.state) == rule

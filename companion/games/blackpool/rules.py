@@ -958,6 +958,10 @@ class Blackpool(Game):
             return Ruling(False, f"{nobody} for the card to act on", ("BP-C9",))
         return None
 
+    def board_rule(self, state: State) -> str | None:
+        """BP-Q1: the board's squares (its grid, rings, centre and camps); a traveller id is named on it too."""
+        return "BP-Q1"
+
     def unknown_place(self, state: State, place: Hashable) -> str | None:
         """Moves name travellers; a square (or the centre, or camp) is a place on the board too."""
         if isinstance(place, str) and (place in state.by_id or place in self.board.squares or place in (CENTRE, CAMP)):

@@ -709,6 +709,10 @@ class DesertRace(Game):
             return self.board.spaces[self.board.by_id[place]].name
         return None
 
+    def board_rule(self, state: State) -> str | None:
+        """DR-Q1: the board is the loop of spaces of the board file, each with its id and name."""
+        return "DR-Q1"
+
     def unknown_place(self, state: State, place: Hashable) -> str | None:
         if isinstance(place, str) and place in self.board.by_id:
             return None

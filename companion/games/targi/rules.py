@@ -156,6 +156,10 @@ class Targi(Game):
             return None
         return None if ruling.legal else ruling
 
+    def board_rule(self, state: State) -> str | None:
+        """TG-1: sixteen border cards in a numbered ring round a 3x3 centre."""
+        return "TG-1"
+
     def unknown_place(self, state: State, place: Hashable) -> str | None:
         """Border cards go by number, centre cards by (row, column) from 1 to 3; anything else is named wrong."""
         if isinstance(place, int) and place in self.cat.border:

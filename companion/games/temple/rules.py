@@ -1366,6 +1366,10 @@ class TempleGame(Game):
             raise InvalidAction(str(exc)) from None
 
     # disputes, views, checks -----------------------------------------------------------
+    def board_rule(self, state: TempleState) -> str | None:
+        """RU-2: the ring of spaces three wide round the chamber, its corner blocks and twelve slots."""
+        return "RU-2"
+
     def unknown_place(self, state: TempleState, place: Hashable) -> str | None:
         """A card slot by its number; a cell as x,y (as the drawing numbers its margins) is a place too."""
         size = self.board.size

@@ -787,6 +787,12 @@ class ThroughTheDesert(Game):
         return self.next_turn(new), events
 
     # -- views and checks --------------------------------------------------------------
+    def board_rule(self, state: TtdState) -> str | None:
+        """The clause each phase's own refusal of a hex off the map cites (``parse_hex``): a water-hole site
+        TTD-1c, a leader's hex TTD-1e, a camel's TTD-3c (also once the game is over: no clause says more of
+        the map than that a hex off it takes no camel)."""
+        return {"waterholes": "TTD-1c", "leaders": "TTD-1e"}.get(state.phase, "TTD-3c")
+
     def unknown_place(self, state: TtdState, place: Hashable) -> str | None:
         """Every place is a hex of the board file, in play at this player count or not."""
         board = self.board_of(state)
