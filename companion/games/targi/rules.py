@@ -152,7 +152,7 @@ class Targi(Game):
             return None
         try:
             ruling = self.check(state, action)
-        except CompanionError:  # no card of the board (a touch's place is checked nowhere before): no reason of its own
+        except CompanionError:  # no card of the board (`explain_place` without `known_place`): no reason of its own
             return None
         return None if ruling.legal else ruling
 
