@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.errors import BadRequest, quoted
 from companion.schema import ListOf, Obj, Str, header, label
-from companion.wordforms import stem, words
+from companion.wordforms import FUNCTION_WORDS, stem, words
 
 # The most characters of one keyword: a word or two a referee types into the search ("skip", "miss a turn").
 KEYWORD_LIMIT = 30
@@ -112,11 +112,20 @@ class Rulebook:
         cites) give exactly those clauses, in the order typed: as words,
         "BP-Q1" also matched BP-Q10 to BP-Q19, and the clause a referee looked
         up was one of eleven on the screen.
+
+        Function words ("a", "the", "who") are left out when other words are
+        given: "who wins a tie" is looked up as "wins tie", since a clause
+        saying "equal top totals share the victory" holds no word starting
+        with "a" or "who" and was dropped. Typed alone ("a", the start of
+        "auction"), or with only other function words, they are searched as
+        any word is; and leaving out a word typed last only widens the list,
+        which the next letters narrow again ("miss a" lists what "miss" does).
         """
         terms = [w.lower() for w in words.split() if w]
         by_id = {c.id.lower(): c for c in self.clauses}
         if terms and all(t in by_id for t in terms):
             return list({by_id[t].id: by_id[t] for t in terms}.values())
+        terms = [t for t in terms if t not in FUNCTION_WORDS] or terms
         return [c for i, c in enumerate(self.clauses) if all(self._holds(i, t) for t in terms)]
 
     def _holds(self, index: int, term: str) -> bool:

@@ -24,6 +24,18 @@ IRREGULAR = {
     "oases": "oasis", "men": "man", "used": "use", "frozen": "freeze", "chosen": "choose",
 }
 
+# Words that carry the grammar of a typed question, not its subject ("miss a turn", "who wins the tie").
+# A search needs every word it is given, so each of these only lost clauses: "a" matched the start of almost
+# every word and "the" of most, and the few clauses with neither were dropped ("gain a life" missed the
+# desert's "Gain one Life", "who wins a tie" the Through the Desert winner). English only, as the house
+# rulebooks are; a word that says something about a rule ("no", "not", "out", "off", "one") is not here.
+FUNCTION_WORDS = frozenset({
+    "a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "from", "with", "into", "onto",
+    "is", "are", "was", "be", "it", "its", "and", "or", "if", "as", "so", "do", "does", "can",
+    "i", "me", "my", "we", "you", "your", "what", "when", "where", "who", "which", "why", "how",
+    "that", "this", "there",
+})
+
 WORD = re.compile(r"[^\W\d_]+")  # letters of any alphabet: a café's own rulebook may be German
 
 

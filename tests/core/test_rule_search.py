@@ -71,3 +71,36 @@ def test_words_that_are_not_plain_letters_are_found_as_typed() -> None:
     book = create("blackpool").rulebook
     assert {c.id for c in book.search("bp-q1 six")} <= {c.id for c in book.search("six")}
     assert all("bp-q1" in c.id.lower() for c in book.search("bp-q1 six"))
+
+
+@pytest.mark.parametrize(("game", "typed", "clause"), [
+    ("ttd", "who wins a tie", "TTD-4e"), ("ttd", "reach an oasis", "TTD-4b"), ("desert", "gain a life", "DR-27"),
+    ("temple", "roll the x", "RU-9"), ("blackpool", "ride on a traveller", "BP-C4"),
+])
+def test_a_function_word_does_not_drop_the_clause_the_phrase_asks_for(game: str, typed: str, clause: str) -> None:
+    """Every word must match, and the winner's clause holds no word starting with "a" or "who": it was dropped."""
+    assert clause in [c.id for c in create(game).rulebook.search(typed)]
+
+
+@pytest.mark.parametrize(("game", "typed", "content"), [
+    ("desert", "miss a turn", "miss turn"), ("targi", "end of a round", "end round"),
+    ("blackpool", "out of the centre", "out centre"), ("temple", "send a pawn back", "send pawn back"),
+    ("desert", "miss a", "miss"), ("desert", "the guardian's test", "guardian's test"),
+])
+def test_function_words_among_other_words_are_left_out(game: str, typed: str, content: str) -> None:
+    """"miss a" (the "a" perhaps the start of a word still being typed) lists what "miss" does, never fewer."""
+    book = create(game).rulebook
+    assert book.search(content) and book.search(typed) == book.search(content)
+
+
+def test_a_function_word_alone_is_still_searched_as_a_word() -> None:
+    """Typed alone, "a" may be the start of "auction": it narrows the list as any word does, and only function
+    words together ("of the") are all searched."""
+    desert = create("desert").rulebook
+    alone = [c.id for c in desert.search("a")]
+    assert "DR-2" in alone and "DR-27" not in alone  # "Gain one Life." has no word starting with "a"
+    ttd = create("ttd").rulebook
+    assert 0 < len(ttd.search("in")) < len(ttd.clauses)
+    both = ttd.search("of the")
+    assert both and both == [c for c in ttd.search("of") if c in ttd.search("the")]
+    assert [c.id for c in desert.search("DR-24 DR-27")] == ["DR-24", "DR-27"]
