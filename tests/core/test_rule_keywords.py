@@ -28,7 +28,7 @@ from companion.rulebook import KEYWORD_LIMIT
     ("ttd", "surrounded", "TTD-4c"), ("blackpool", "stuck", "BP-C2"), ("blackpool", "ties", "BP-Q9"),
     ("blackpool", "piggyback", "BP-7"), ("targi", "thief", "TG-R1"), ("targi", "stealing", "TG-R2"),
     ("temple", "stairs", "RU-22"), ("temple", "bumped", "RU-12"), ("temple", "skip", "RU-9"),
-    ("desert", "miss turn", "DR-24"),
+    ("desert", "miss turn", "DR-24"), ("targi", "place a targi on the robber", "TG-P2"),
 ])
 def test_a_house_keyword_finds_its_clause_in_any_form(game: str, typed: str, clause: str) -> None:
     assert clause in [c.id for c in create(game).rulebook.search(typed)]
