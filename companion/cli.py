@@ -323,11 +323,15 @@ def _print_bench(report: dict[str, dict[str, Any]], as_json: bool) -> None:
 
 def cmd_data(args: argparse.Namespace) -> int:
     if args.data_command == "validate":
-        problems = validate_path(Path(args.path), game_classes())
+        warnings: list[str] = []
+        problems = validate_path(Path(args.path), game_classes(), warnings)
         for problem in problems:
             print(problem)
+        for warning in warnings:  # the data plays the same: a warning leaves it valid
+            print(f"warning: {warning}")
         if not problems:
-            print(f"{args.path}: valid")
+            counted = f" ({len(warnings)} warning{'s' if len(warnings) > 1 else ''})" if warnings else ""
+            print(f"{args.path}: valid{counted}")
         return 1 if problems else 0
     if args.data_command == "which":
         refused = False

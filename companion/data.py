@@ -316,7 +316,10 @@ def load_data(game_cls: type[Game], cafe_dir: Path | None = None) -> GameData:
     problems = set_problems(game_cls, files, sources)
     if problems:
         raise InvalidData(problems)
-    return GameData(files, sources, {kind: content_digest(content) for kind, content in files.items()})
+    digests = {kind: content_digest(content) for kind, content in files.items()}
+    cafe_sources = {kind: where for kind, where in sources.items() if not where.startswith("house:")}
+    warnings = game_cls.board_warnings({k: files[k] for k in cafe_sources}, cafe_sources) if cafe_sources else []
+    return GameData(files, sources, digests, tuple(warnings))
 
 
 def content_digest(content: Any) -> str:
@@ -384,12 +387,16 @@ def _read_as(file: Path, content: Any, game_classes: Mapping[str, type[Game]]) -
     return game_cls, content["kind"]
 
 
-def validate_path(path: Path, game_classes: Mapping[str, type[Game]]) -> list[str]:
+def validate_path(
+    path: Path, game_classes: Mapping[str, type[Game]], warnings: list[str] | None = None
+) -> list[str]:
     """Validate a data file, or every JSON file under a folder, against its game.
 
     Each file is checked on its own and then together with the rest of its
     game's set (house files filling the gaps), so a café sees cross-file
-    faults such as a path naming a square its board lacks.
+    faults such as a path naming a square its board lacks. A valid set's
+    texts the board would draw too small (``Game.board_warnings``) go into
+    ``warnings``: the data is valid, the board just reads worse.
     """
     problems: list[str] = []
     paths = _json_files(path, problems) if path.is_dir() else [path]
@@ -423,5 +430,9 @@ def validate_path(path: Path, game_classes: Mapping[str, type[Game]]) -> list[st
         for kind, (content, where) in given.items():
             files[kind] = content
             sources[kind] = where
-        problems.extend(f"{game_id} set ({', '.join(sorted(given))} given): {p}" for p in game_cls.cross_check(files))
+        crossed = game_cls.cross_check(files)
+        problems.extend(f"{game_id} set ({', '.join(sorted(given))} given): {p}" for p in crossed)
+        if warnings is not None and not crossed:
+            own = {kind: content for kind, (content, _) in given.items()}
+            warnings.extend(game_cls.board_warnings(own, {kind: where for kind, (_, where) in given.items()}))
     return problems

@@ -147,6 +147,7 @@ class GameData:
     files: dict[str, Any]
     sources: dict[str, str] = field(default_factory=dict)
     digests: dict[str, str] = field(default_factory=dict)  # kind -> a short hash of the parsed content
+    warnings: tuple[str, ...] = ()  # texts its board would draw too small (``Game.board_warnings``): shown, not refused
 
     def __getitem__(self, kind: str) -> Any:
         return self.files[kind]
@@ -345,6 +346,16 @@ class Game(ABC):
         """Problems between files or entries (a path naming a missing square, say).
 
         Runs only after every file passed its schema, so it may index freely.
+        """
+        return []
+
+    @classmethod
+    def board_warnings(cls, files: Mapping[str, Any], sources: Mapping[str, str]) -> list[str]:
+        """Texts of a valid set that the board would draw under its readable size at 800x480, or cut.
+
+        Warnings, not problems: the game plays the same, only the board reads
+        worse. Measured with the screen font's own widths (``companion.screen_font``),
+        so no screen is needed; ``sources`` name each kind's file.
         """
         return []
 

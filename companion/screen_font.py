@@ -103,3 +103,37 @@ def shown_texts(content: object, keys: tuple[str, ...]) -> Iterator[tuple[str, s
                 yield from walk(item, f"{path}[{i}]", True)
 
     return walk(content, "", False)
+
+
+# Roboto Bold at 16 px as the screen draws it (a board's type at 800x480), for the characters of the words a
+# board writes from a café's numbers (Targi's "+2 dates", "+1D +1P", "2 VP", "3P/1D 1G", "Raid 2", "+1 any good").
+# A line's width is each character's step to the next (BOLD_16_STEP, less BOLD_16_CLOSER
+# for the pairs Roboto sets closer: "V" before "a", any character before "/") and then the last character's
+# own width (BOLD_16_ALONE): Kivy's measure gives exactly that for every such line. tests/ui measures it all
+# again with the screen's font, so a font change cannot leave it stale.
+BOLD_16_ALONE: dict[str, int] = {
+    ' ': 4, '+': 9, '/': 7, '0': 9, '1': 9, '2': 9, '3': 9, '4': 9, '5': 9, '6': 9, '7': 9, '8': 9,
+    '9': 9, 'D': 10, 'G': 11, 'P': 10, 'R': 10, 'S': 10, 'V': 11, 'a': 9, 'd': 9, 'e': 9, 'g': 9, 'i': 4,
+    'l': 4, 'n': 9, 'o': 9, 'p': 9, 'r': 6, 's': 8, 't': 6, 'y': 9,
+}  # fmt: skip
+BOLD_16_STEP: dict[str, int] = {
+    ' ': 4, '+': 9, '/': 7, '0': 9, '1': 9, '2': 9, '3': 9, '4': 9, '5': 9, '6': 9, '7': 9, '8': 9,
+    '9': 9, 'D': 10, 'G': 11, 'P': 10, 'R': 10, 'S': 10, 'V': 10, 'a': 9, 'd': 9, 'e': 9, 'g': 9, 'i': 4,
+    'l': 4, 'n': 9, 'o': 9, 'p': 9, 'r': 6, 's': 8, 't': 5, 'y': 8,
+}  # fmt: skip
+BOLD_16_CLOSER: dict[str, int] = {
+    ' /': 1, '+/': 1, '//': 3, '0/': 1, '1/': 1, '2/': 1, '3/': 1, '4/': 1, '5/': 1, '6/': 1, '7/': 1, '8/': 1,
+    '9/': 1, 'D/': 1, 'DV': 1, 'G/': 1, 'P/': 1, 'Pa': 1, 'Pd': 1, 'Pe': 1, 'Pg': 1, 'Po': 1, 'R/': 1, 'RV': 1,
+    'S/': 1, 'V/': 1, 'VG': 1, 'Va': 1, 'Vd': 1, 'Ve': 1, 'Vg': 1, 'Vo': 1, 'Vr': 1, 'Vy': 1, 'a/': 1, 'ay': 1,
+    'd/': 1, 'e/': 1, 'ey': 1, 'g/': 1, 'i/': 1, 'l/': 1, 'n/': 1, 'o/': 1, 'oy': 1, 'p/': 1, 'py': 1, 'r/': 1,
+    'ra': 1, 'rd': 1, 're': 1, 'rg': 1, 'ro': 1, 's/': 1, 't/': 1, 'to': 1, 'y/': 1, 'ya': 1, 'yd': 1, 'ye': 1,
+    'yg': 1, 'yo': 1,
+}  # fmt: skip
+
+
+def board_width(line: str) -> int | None:
+    """``line``'s width in px in the boards' 16 px bold type; None when it holds a character outside the table."""
+    if not line or any(c not in BOLD_16_ALONE for c in line):
+        return None
+    steps = sum(BOLD_16_STEP[c] - BOLD_16_CLOSER.get(line[i : i + 2], 0) for i, c in enumerate(line[:-1]))
+    return steps + BOLD_16_ALONE[line[-1]]

@@ -11,7 +11,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -382,6 +382,7 @@ class CompanionApp(App):
         self.announcements = []
         self.controller.set_session(session)
         self.show("table")
+        self.status = board_warning(session.game.data.warnings) or self.status
         return True
 
     def new_game_same_players(self) -> bool:
@@ -812,3 +813,15 @@ class CompanionApp(App):
             self.last_game_text = finished.headline()
         else:
             self.resume_text = self.last_game_text = ""
+
+
+def board_warning(warnings: Sequence[str]) -> str:
+    """The start's word on café data its board draws too small: the first text named, the rest counted ("" for none).
+
+    The game plays the same, so it starts; the café learns which card to
+    mend without a terminal (``companion data validate`` lists them all).
+    """
+    if not warnings:
+        return ""
+    more = f" (and {len(warnings) - 1} more: companion data validate lists them)" if len(warnings) > 1 else ""
+    return f"Warning: {warnings[0]}{more}"

@@ -33,7 +33,15 @@ from typing import Any
 
 from kivy.graphics import Color, Line, Rectangle
 
+from companion.games.targi import card_words as wording
 from companion.games.targi.board import POSITION
+from companion.games.targi.card_words import (
+    LETTER,
+    Lines,
+    border_forms,
+    goods_forms,
+    tribe_forms,
+)
 from companion.games.targi.cards import SYMBOLS
 from companion.games.targi.state import slot_name
 from ui.boards import focused, provisional_scores
@@ -97,7 +105,6 @@ RESOURCE_RGB = {
     "gold": (0.96, 0.78, 0.2),
     "vp": (0.3, 0.3, 0.36),
 }
-LETTER = {"dates": "D", "salt": "S", "pepper": "P", "gold": "G", "vp": "VP"}
 ACTION_WORD = {
     "NOBLE": "Noble",
     "CARAVAN": "Caravan",
@@ -148,62 +155,6 @@ def _widest_symbol(size: float) -> float:
     return max(measure(symbol, size, True)[0] for symbol in SYMBOLS)
 
 
-def amounts(resources: Mapping[str, Any], sep: str = " ") -> str:
-    """'+2 dates +1 salt' in the fixed resource order, so cards with the same yield read the same."""
-    parts = [f"+{resources[k]} {'VP' if k == 'vp' else k}" for k in LETTER if resources.get(k)]
-    if resources.get("choice"):
-        parts.append(f"+{resources['choice']} any")
-    return sep.join(parts)
-
-
-def short_amounts(resources: Mapping[str, Any]) -> str:
-    """'+1D +1P': a yield in the letters of the panels' goods chips, for a card too narrow for the words."""
-    parts = [f"+{resources[k]}{LETTER[k]}" for k in LETTER if resources.get(k)]
-    if resources.get("choice"):
-        parts.append(f"+{resources['choice']} any")
-    return " ".join(parts)
-
-
-def short_cost(cost: Sequence[Mapping[str, Any]], sep: str = " / ") -> str:
-    """A tribe card's cost options in letters ('2S 1D / 1G'): the same letters as the players' panels."""
-    return sep.join(" ".join(f"{opt[k]}{LETTER[k]}" for k in LETTER if opt.get(k)) for opt in cost)
-
-
-Lines = tuple[str, ...]  # a text's lines, top to bottom
-# Each action's words, longest first: a card shows the first whose every line fits it at the board's text
-# size. At 800x480 a border card is 74-78 px across for 16 px text, where "Silversmith" is 80 px.
-ACTION_FORMS: dict[str, tuple[Lines, ...]] = {
-    "NOBLE": (("Noble",),),
-    "CARAVAN": (("Caravan",),),
-    "TRADER": (("Trader",),),
-    "SILVERSMITH": (("Silversmith",), ("Silver-", "smith"), ("Smith",)),
-    "TRIBAL_EXPANSION": (("Tribal Expansion",), ("Tribal", "Expansion"), ("Expansion",), ("Expand",)),
-    "FATA_MORGANA": (("Fata Morgana",), ("Fata", "Morgana"), ("Fata M.",)),
-}
-
-
-def border_forms(card: Mapping[str, Any]) -> tuple[Lines, ...]:
-    """What a border card does, in words from the longest to the shortest: players look for what a card gives.
-
-    A gain spells its goods out, one a line where there is room ("+1 dates",
-    "+1 pepper"), else in the panels' letters ("+1D +1P"); an action its name,
-    shortened only where the card is too narrow for it. The printed name is
-    in every answer about the card ("Place a Targi on 3 (Silversmith)").
-    """
-    action = card.get("action") or {}
-    code = action.get("code", "")
-    if code == "GAIN":
-        gain = action.get("gain") or {}
-        words = amounts(gain, "\n").split("\n")
-        return (tuple(words), (amounts(gain),), (short_amounts(gain),), tuple(short_amounts(gain).split()))
-    if code == "GAIN_CHOICE":
-        n = action.get("goods", 1)
-        return ((f"+{n} any good",), (f"+{n} any", "good"), (f"+{n} any",))
-    if code == "RAID":
-        return ((f"Raid {action.get('k', '')}".strip(),),)
-    return ACTION_FORMS.get(code, ((str(card.get("label", code)),),))
-
-
 def border_word(card: Mapping[str, Any]) -> str:
     """A border card's words at their fullest, one line a line."""
     return "\n".join(border_forms(card)[0])
@@ -211,10 +162,18 @@ def border_word(card: Mapping[str, Any]) -> str:
 
 def pick(forms: Sequence[Lines], width: float, lines: int, size: float, bold: bool = True) -> Lines:
     """The first of ``forms`` with at most ``lines`` lines, each no wider than ``width`` at ``size``; else the last."""
-    for form in forms:
-        if len(form) <= lines and all(measure(line, size, bold)[0] <= width for line in form):
-            return form
-    return forms[-1]
+    return wording.pick(forms, width, lines, lambda line: measure(line, size, bold)[0])
+
+
+def card_words(forms: Sequence[Lines], box: Box, inset: float, size: float) -> tuple[Lines, bool]:
+    """The form a card ``box`` shows under its top line (``inset`` px of margin across), and whether it fits whole.
+
+    The café data check (``card_words.too_small``) makes the same choice in
+    the room this gives at 800x480 (``card_words.BORDER_WIDTH`` and the rest).
+    """
+    lines, _ = _lines_in(box[3], size)
+    form = pick(forms, box[2] - inset, lines - 1, size)
+    return form, wording.fits(form, box[2] - inset, lines - 1, lambda line: measure(line, size, True)[0])
 
 
 def catalogue(data: Any) -> dict[str, dict[str, Any]]:
@@ -454,7 +413,7 @@ def _border_card(
     _face(box, RAID_FACE if raid else BORDER_FACE, board.ground)
     mark()
     number_ink = ink(RAID_FACE) if raid else INK  # black on the raid's rust, 5.1 to 1 (white was 4.1)
-    lines, lh = _lines_in(h, size)
+    _, lh = _lines_in(h, size)
     top = y + h - 1.5 - lh
     number_w = min(w * 0.45, measure(str(no), size, True)[0] + 2)
     fit_text((x + 3, top, number_w, lh), str(no), size, number_ink, bold=True, into=board.texts)
@@ -466,7 +425,7 @@ def _border_card(
     if robber:
         rr = lh * 0.5
         _robber(cx - (rr - r), cy, rr, size, board)
-    form = pick(border_forms(card), w - 6, lines - 1, size)
+    form, _ = card_words(border_forms(card), box, 6, size)
     fit_text((x + 3, y + 1.5, w - 6, h - 3 - lh), "\n".join(form), size, number_ink, bold=True, into=board.texts)
 
 
@@ -495,23 +454,6 @@ def _tag(box: Box, name: str, size: float, board: Board) -> float:
     return tw
 
 
-def tribe_forms(card: Mapping[str, Any]) -> tuple[Lines, ...]:
-    """A tribe card's VP over its cost options, the options packed tighter where the card is narrow."""
-    vp = f"{card.get('vp', 0)} VP"
-    cost = card.get("cost") or []
-    forms = [(vp, short_cost(cost, sep)) for sep in (" / ", "/")]
-    packed = "/".join("".join(part.split()) for part in short_cost(cost).split(" / "))
-    return (*forms, (vp, packed), (f"{vp} {packed}",))
-
-
-def goods_forms(card: Mapping[str, Any], fallback: str) -> tuple[Lines, ...]:
-    """A goods card's yield, one good a line in words, else on one line, else in the panels' letters."""
-    gain = card.get("yield") or {}
-    if not any(gain.values()):
-        return ((fallback,),)
-    return (tuple(amounts(gain, "\n").split("\n")), (amounts(gain),), (short_amounts(gain),))
-
-
 def _centre_card(
     box: Box, entry: Any, cards: Mapping[str, Mapping[str, Any]], name: str, mark: Mark, size: float,
     bands: Mapping[str, str], board: Board,
@@ -526,7 +468,7 @@ def _centre_card(
     its tag and words.
     """
     x, y, w, h = box
-    lines, band_h = _lines_in(h, size)
+    _, band_h = _lines_in(h, size)
     body = (x + 2, y + 1.5, w - 4, h - 3 - band_h)
     if not isinstance(entry, Mapping):
         Color(0.4, 0.4, 0.4, 1)
@@ -557,7 +499,7 @@ def _centre_card(
     heading = bands.get(symbol, symbol) if tribe else "goods" if measure("goods", size, True)[0] <= room - 4 else ""
     fit_text((x + left, y + h - 1.5 - band_h, room, band_h), heading, size, ink(colour), True, into=board.texts)
     forms = tribe_forms(card) if tribe else goods_forms(card, str(entry.get("card", "")))
-    form = pick(forms, body[2], lines - 1, size)
+    form, _ = card_words(forms, box, 4, size)
     fit_text(body, "\n".join(form), size, INK, bold=True, into=board.texts)
 
 
@@ -663,3 +605,7 @@ def _tile(
     symbol = str(card.get("symbol", card.get("id", "")))
     words = (names or symbol_names(w - 4, size)).get(symbol, symbol)
     fit_text((x + 2, y, w - 4, h), words, size, ink(colour), True, min_size=SYMBOL_MIN_SIZE, into=board.texts)
+
+
+
+TABLE_BOARD = (398.0, 398.0)  # the table screen's board at 800x480, the smallest display (a UI test checks it)

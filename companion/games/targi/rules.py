@@ -14,6 +14,7 @@ from companion.game import Action, Event, Game, GameData, OptionSpec, Pending, R
 from companion.games.targi import cards as cardmod
 from companion.games.targi import document
 from companion.games.targi import effects as fx
+from companion.games.targi.card_words import too_small
 from companion.games.targi.cards import CORNERS, Catalog
 from companion.games.targi.engine import Engine
 from companion.games.targi.recount import recount
@@ -74,6 +75,10 @@ class Targi(Game):
     @classmethod
     def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
         return cardmod.cross_check(files)
+
+    @classmethod
+    def board_warnings(cls, files: Mapping[str, Any], sources: Mapping[str, str]) -> list[str]:
+        return too_small(files, sources)
 
     # -- the contract -------------------------------------------------------
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:
