@@ -153,10 +153,12 @@ def test_a_game_started_on_such_data_starts_and_says_which_card_to_mend(start: A
     app = start()
     app.cafe_dir = cafe_with_crowded_cards(tmp_path / "cafe")
     assert app.new_game("targi", ["white", "black"])
+    advance(3)
     assert app.root.current == "table"
     border = tmp_path / "cafe" / "targi" / "border.json"
     assert app.status.startswith(f"Warning: {border}: card 2 ('Palm Grove'): its action is drawn as '+5D +5S +5P +5G'")
     assert app.status.endswith("(and 3 more: companion data validate lists them)")
     app.cafe_dir = None
     assert app.new_game("targi", ["white", "black"])
+    advance(3)
     assert "Warning" not in app.status
