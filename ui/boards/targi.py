@@ -105,14 +105,6 @@ RESOURCE_RGB = {
     "gold": (0.96, 0.78, 0.2),
     "vp": (0.3, 0.3, 0.36),
 }
-ACTION_WORD = {
-    "NOBLE": "Noble",
-    "CARAVAN": "Caravan",
-    "TRIBAL_EXPANSION": "Expansion",
-    "FATA_MORGANA": "Fata Morgana",
-    "SILVERSMITH": "Silversmith",
-    "TRADER": "Trader",
-}
 
 
 def _short_symbols(symbols: Sequence[str]) -> dict[str, str]:
@@ -153,11 +145,6 @@ def symbol_names(width: float, size: float = SYMBOL_MIN_SIZE) -> Mapping[str, st
 def _widest_symbol(size: float) -> float:
     """The widest symbol name at ``size``, measured once a size: a board has 30 tiles and redraws each step."""
     return max(measure(symbol, size, True)[0] for symbol in SYMBOLS)
-
-
-def border_word(card: Mapping[str, Any]) -> str:
-    """A border card's words at their fullest, one line a line."""
-    return "\n".join(border_forms(card)[0])
 
 
 def pick(forms: Sequence[Lines], width: float, lines: int, size: float, bold: bool = True) -> Lines:
