@@ -73,6 +73,9 @@ LABEL_CROWDED = 0.76  # a space with more than three pawns gives them this share
 # The smallest font a space's words are drawn in: below it, on a café's long loop (72 spaces leave 20 px spaces at
 # 800x480), a word is left off and the space shows its number instead, which a player can count to on the board.
 READABLE_FONT = 8
+# The smallest font in the players' panel, where it fits (the panel at 800x480 and larger): what a player reads
+# from a chair on the 7 and 5 inch displays.
+PANEL_FONT = 16.0
 PAWN_Y = 0.5  # centre of the pawn row, as a share of the space: between the type label above and the name below
 SMALL_WORDS = {"a", "an", "and", "of", "the"}
 
@@ -580,8 +583,8 @@ def _draw_player_row(
     x, y, w, h = box
     out = bool(piece.get("out"))
     board.flat.rectangle(0, (0.2, 0.2, 0.22) if not out else (0.12, 0.12, 0.13), x, y, w, h)
-    line1, line2 = y + h * 0.72, y + h * 0.28
-    big = h * 0.34
+    line1, line2 = y + h * 0.75, y + h * 0.25  # two 16 px lines (19 px high) apart in a 43 px row
+    big = row_font(h)
     r = h * 0.3
 
     if to_play:
@@ -606,9 +609,16 @@ def _draw_player_row(
     else:
         lap_text, lap_ink = f"lap {index}/{len(spaces)}", (0.85, 0.85, 0.85)
     lap_w, _ = fitted_text(
-        right, line2, lap_text, big * 0.8, (right - left) * 0.3, lap_ink, anchor="right", bold=True, into=texts
+        right, line2, lap_text, big, (right - left) * 0.34, lap_ink, anchor="right", bold=True, into=texts
     )
-    _draw_items(left, line2, right - lap_w - h * 0.2 - left, h * 0.36, piece, spaces, index, board)
+    _draw_items(left, line2, right - lap_w - h * 0.2 - left, max(h * 0.36, big / 0.78), piece, spaces, index, board)
+
+
+def row_font(height: float) -> float:
+    """The font of a player's row ``height`` px high: a third of it, and never under ``PANEL_FONT`` where two lines
+    of that fit (six players at 800x480 have 46 px rows, whose third, 15 px, left "lap 0/40" at 12 px and
+    "no items" at 12 px: the counts a player asks the referee most, too small to read from a chair)."""
+    return max(height * 0.34, min(PANEL_FONT, height * 0.4))
 
 
 def _draw_items(
@@ -647,8 +657,10 @@ def _draw_items(
     note_w = measure(note, size)[0] + gap if note else 0.0
     natural = sum(measure(word, size, True)[0] + 2 * pad + gap for word, _ in chips)
     room = max(0.0, width - note_w)
+    if natural and size * room / natural < min(PANEL_FONT, size):  # the chips first; the note where it still fits
+        room = width
     scale = min(1.0, room / natural) if natural else 1.0
-    if scale < 0.75 and len(chips) > 1:
+    if (scale < 0.75 or size * scale < PANEL_FONT <= size) and len(chips) > 1:
         extra = sum(counts.values()) - (counts.get("golden_compass", 0) if chips[0][0].startswith("Compass") else 0)
         head = chips[:1] if chips[0][0].startswith(ITEM_SHORT["golden_compass"]) else []
         chips = head
@@ -662,7 +674,7 @@ def _draw_items(
     while len(notes) > 1 and measure("  ".join(notes), size)[0] > left + width - x:
         notes.pop()
     note = "  ".join(notes)
-    if note and measure(note, size * 0.75)[0] <= left + width - x:  # unreadably small helps nobody
+    if note and measure(note, size)[0] <= left + width - x:  # shrunk, it could not be read from the chair
         fitted_text(x, cy, note, size, left + width - x, (0.8, 0.8, 0.8), anchor="left", into=board.texts)
 
 

@@ -1,0 +1,90 @@
+"""The desert race's board read from a chair: the texts a player reads at the table 16 px or more at 800x480.
+
+At 800x480 (the 7 inch display, and the 5 inch, which has the same pixels)
+the table's board is 398x398, and upright at 480x800 470x422. Each text is
+read back from the canvas with the font size it was rendered at
+(``words_drawn``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from itertools import combinations
+from typing import Any
+
+import pytest
+from kivy.uix.widget import Widget
+
+from companion.session import Session
+from tests.ui.drawing import Words, on_window, words_drawn
+from tests.ui.test_boards_robust import misdrawn
+from ui.boards import desert
+from ui.shots import mid_game
+
+READABLE = 16.0  # px: the smallest text the table shows at 800x480
+SIZES = [(398, 398), (470, 422)]  # the board at 800x480, and upright at 480x800
+SIX = ["black", "purple", "pink", "brown", "grey", "teal"]
+
+
+@pytest.fixture
+def canvas() -> Iterator[Widget]:
+    yield from on_window()
+
+
+def panel_box(widget: Widget, session: Session) -> tuple[float, float, float, float]:
+    """The players' panel inside the ring (x, y, w, h), widget-local."""
+    cell, x0, y0, cols, rows = desert.ring_frame(widget, len(session.game.data["board"]["spaces"]))
+    return x0 - widget.x + cell, y0 - widget.y + cell, cell * (cols - 2), cell * (rows - 2)
+
+
+def busy(session: Session) -> dict[str, Any]:
+    """Six players with everything a row can hold: items, a lost turn, failed tries, one out, one lap done."""
+    doc = copy.deepcopy(session.document())
+    spaces = session.game.data["board"]["spaces"]
+    test = next(s["id"] for s in spaces if s["type"] == "challenge")
+    players = list(doc["pieces"])
+    rows = [
+        {"items": ["golden_compass", "desert_flask", "mirage_cloak"], "skip": 1},
+        {"lives": 0, "out": True},
+        {"items": ["sandstorm_sneakers"], "space": test, "failures": 2},
+        {"lap": True, "items": ["golden_compass"]},
+        {"items": ["desert_flask", "desert_flask"], "lives": 1},
+    ]
+    for player, row in zip(players, rows, strict=False):
+        doc["pieces"][player].update(row)
+    doc["round"], doc["turn"] = 12, players[-1]
+    return doc
+
+
+def panel_faults(widget: Widget, session: Session, doc: dict[str, Any] | None) -> list[str]:
+    """Texts in the panel under 16 px, cut or broken, lying over another text, or running out of the panel."""
+    x, y, w, h = panel_box(widget, session)
+    drawn: list[Words] = [d for d in words_drawn(widget, session, doc) if d.inside((x, y, w, h))]
+    assert len(drawn) >= 5, "the panel's words were not all read back"
+    found = [f"{d.text!r} is {d.size:.1f} px" for d in drawn if d.size < READABLE]
+    found += misdrawn(drawn)
+    for a, b in combinations(drawn, 2):
+        if min(a.x + a.w, b.x + b.w) - max(a.x, b.x) > 0.5 and min(a.y + a.h, b.y + b.h) - max(a.y, b.y) > 0.5:
+            found.append(f"{a.text!r} and {b.text!r} overlap")
+    found += [f"{d.text!r} runs out of the panel" for d in drawn
+              if d.x < x - 0.5 or d.x + d.w > x + w + 0.5 or d.y < y - 0.5 or d.y + d.h > y + h + 0.5]  # fmt: skip
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_players_panel_reads_at_16_px_or_more(canvas: Widget, size: tuple[int, int]) -> None:
+    """Each player's name, Lives, lap, items and notes, and the round, for two to six players.
+
+    Six players at 800x480 have 46 px rows: their names and Lives were 15 px,
+    "lap 0/40" and "no items" 12 px, an item chip 13 px.
+    """
+    canvas.size = size
+    found = []
+    for players in (SIX[:2], SIX[:4], SIX):
+        opening = Session.new("desert", players)
+        found += [f"{len(players)} players, opening: {f}" for f in panel_faults(canvas, opening, None)]
+        found += [f"{len(players)} players, busy: {f}" for f in panel_faults(canvas, opening, busy(opening))]
+    middle = mid_game("desert")
+    found += [f"halfway: {f}" for f in panel_faults(canvas, middle, None)]
+    assert not found, f"the desert race's {size[0]}x{size[1]} board:\n" + "\n".join(found)
