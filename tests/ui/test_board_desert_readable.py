@@ -88,3 +88,13 @@ def test_the_players_panel_reads_at_16_px_or_more(canvas: Widget, size: tuple[in
     middle = mid_game("desert")
     found += [f"halfway: {f}" for f in panel_faults(canvas, middle, None)]
     assert not found, f"the desert race's {size[0]}x{size[1]} board:\n" + "\n".join(found)
+
+
+def test_six_players_rows_keep_a_lost_turn_and_failed_tries_at_16_px(canvas: Widget) -> None:
+    """Items no longer fit at 16 px beside a note on a six-player row: a hand of three becomes the Compass and the
+    note (a lost turn changes the table's next turn), one item keeps its chip and the note goes only if it cannot
+    fit; "2 failed" beside Sneakers still fits."""
+    canvas.size = (398, 398)
+    opening = Session.new("desert", SIX)
+    texts = {d.text for d in words_drawn(canvas, opening, busy(opening))}
+    assert {"Compass", "misses 1 turn", "Sneakers", "2 failed", "Flask x2", "lap done"} <= texts, texts

@@ -657,7 +657,7 @@ def _draw_items(
     note_w = measure(note, size)[0] + gap if note else 0.0
     natural = sum(measure(word, size, True)[0] + 2 * pad + gap for word, _ in chips)
     room = max(0.0, width - note_w)
-    if natural and size * room / natural < min(PANEL_FONT, size):  # the chips first; the note where it still fits
+    if len(chips) == 1 and size * room / natural < min(PANEL_FONT, size):  # one chip first, the note if it fits
         room = width
     scale = min(1.0, room / natural) if natural else 1.0
     if (scale < 0.75 or size * scale < PANEL_FONT <= size) and len(chips) > 1:
