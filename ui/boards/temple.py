@@ -35,6 +35,7 @@ EDGE_INK = (0.72, 0.7, 0.66)  # coordinates round the board: quieter than the sl
 SLOT_INK = (0.9, 0.86, 0.76)
 MARGIN = 1.2  # cells round the 15 x 15 board for the Entrance Circles
 STRIP = 1.7  # cells below the board for hands, pile and roll
+TEXT = 16.0  # px: the smallest text a player reads from a chair at the 7 inch display (800x480, 20.8 px cells)
 
 Cell = tuple[int, int]
 Spots = list[tuple[float, float]]  # screen points
@@ -86,6 +87,9 @@ class Frame:
         total_h = self.cell * (span + STRIP)
         self.top = widget.y + (widget.height + total_h) / 2 - MARGIN * self.cell
         self.strip_y = self.top - (size + MARGIN + STRIP) * self.cell
+        # Every text on the board is in this size: 16 px at 800x480, in proportion on larger boards, and never
+        # taller than a cell (a label is 1.19 times its font size high), so a row of numbers never overlaps.
+        self.text = round(min(max(TEXT, self.cell * 0.77), self.cell * 0.84), 1)
 
     def corner(self, x: float, y: float) -> tuple[float, float]:
         """Screen position of the board point (x, y), in cell units from the north-west corner."""
@@ -231,7 +235,7 @@ def _ring(
         ):
             continue
         px, py = frame.centre(where)
-        fitted_text(px, py, str(spec["slot"]), c * 0.85, c * 1.3, SLOT_INK, bold=True)
+        fitted_text(px, py, str(spec["slot"]), max(frame.text, c * 0.85), c * 1.3, SLOT_INK, bold=True)
 
 
 def _coordinates(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> None:
@@ -251,7 +255,7 @@ def _coordinates(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any])
             px, py = frame.corner(bx, by)
             if any(abs(px - sx) < c * 0.95 and abs(py - sy) < c * 0.95 for sx, sy in circles):
                 continue
-            fitted_text(px, py, str(k), c * 0.6, c * 0.95, EDGE_INK, into=numbers)
+            fitted_text(px, py, str(k), frame.text, c * 0.95, EDGE_INK, into=numbers)
     numbers.draw()
 
 
@@ -304,23 +308,24 @@ def _middle(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> N
         Line(points=[v for p in points for v in p], width=max(1.0, c * 0.08))
     # The steps and the chamber after every colour's line, and their numbers on them: none overlaps another.
     blocks, numbers = Shapes(), []
+    stood_on = {(colour, at) for colour, places in _pawn_places(doc) for at in places if isinstance(at, str)}
     for colour, spec in board["colours"].items():
         for k, step in enumerate(tuple(cell) for cell in spec["steps"]["cells"]):
             sx, sy = frame.corner(step[0], step[1] + 1)
             blocks.rectangle(0, (0, 0, 0), sx + c * 0.04, sy + c * 0.04, c * 0.92, c * 0.92)
             blocks.rectangle(1, rgb(colour), sx + c * 0.1, sy + c * 0.1, c * 0.8, c * 0.8)
-            numbers.append((sx + c / 2, sy + c / 2, str(k + 1), ink_for(colour)))
+            if (colour, f"step{k + 1}") not in stood_on:  # a pawn there covers the step and shows its own number
+                numbers.append((sx + c / 2, sy + c / 2, str(k + 1), ink_for(colour)))
     half = c * 1.3
     blocks.rectangle(0, (0, 0, 0), chx - half - 2, chy - half - 2, 2 * half + 4, 2 * half + 4)
     blocks.rectangle(1, GOLD, chx - half, chy - half, 2 * half, 2 * half)
     blocks.draw()
     figures = Texts()  # "1" to "3" on each colour's steps
     for x, y, number, ink in numbers:
-        text(x, y, number, c * 0.5, ink, bold=True, into=figures)
+        text(x, y, number, frame.text, ink, bold=True, into=figures)
     figures.draw()
-    inside = _chamber_pawns(doc)
-    if not inside:
-        fit_text((chx - half, chy - half, 2 * half, 2 * half), "Treasure Chamber", c * 0.55, (0.2, 0.12, 0), bold=True)
+    # The gold square is the Treasure Chamber, where every colour's steps lead; its name, 8-11 px in two lines on
+    # the 62 px square at 800x480, is left off: "Chamber" alone is 66 px at 16 px, and the texts say "chamber".
 
 
 def _chamber_pawns(doc: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -382,15 +387,16 @@ def _entrances(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -
             Line(circle=(sx, sy, c * 0.44), width=max(1.0, c * 0.07))
 
 
-def _pawn(cx: float, cy: float, r: float, colour: str, number: int) -> None:
-    disc(cx, cy, r, rgb(colour), (1, 1, 1) if sum(rgb(colour)) < 0.9 else (0, 0, 0), edge=max(1.5, r * 0.16))
-    text(cx, cy, str(number), r * 1.25, ink_for(colour), bold=True)
+def _pawn(cx: float, cy: float, r: float, colour: str, number: int, size: float) -> None:
+    """A disc in the colour with its number (1 or 2) at the board's text size: the disc nearly fills its cell."""
+    disc(cx, cy, r, rgb(colour), (1, 1, 1) if sum(rgb(colour)) < 0.9 else (0, 0, 0), edge=max(1.5, r * 0.12))
+    text(cx, cy, str(number), size, ink_for(colour), bold=True)
 
 
 def _pawns(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> None:
     """Pawns on cells, on their own steps, waiting in their Entrance Circles, or in the chamber."""
     c = frame.cell
-    r = c * 0.38
+    r = c * 0.47  # the number at 16 px is 12 px of ink: a disc of 20 px round it at 800x480 (it was 16 px, 10 px)
     for colour, places in _pawn_places(doc):
         spec = board["colours"].get(colour)
         waiting = 0
@@ -401,23 +407,23 @@ def _pawns(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> No
                 steps = spec["steps"]["cells"]
                 cell = tuple(steps[k]) if 0 <= k < len(steps) else None
             if cell is not None:
-                _pawn(*frame.centre(cell), r, colour, i + 1)
+                _pawn(*frame.centre(cell), r, colour, i + 1, frame.text)
             elif at == "entrance" and spec is not None:
                 spots = _entrance_spots(frame, board, spec["entrance"]["circle"])
-                _pawn(*spots[min(waiting, len(spots) - 1)], r, colour, i + 1)
+                _pawn(*spots[min(waiting, len(spots) - 1)], r, colour, i + 1, frame.text)
                 waiting += 1
     inside = _chamber_pawns(doc)
     if inside:
         chx, chy = frame.centre(board["chamber"])
         cols = 2 if len(inside) <= 4 else 3
         rows = (len(inside) + cols - 1) // cols
-        step = c * 2.4 / max(cols, rows)
-        pr = min(r, step * 0.42)
+        step = min(c * 1.2, c * 2.9 / max(cols, rows))  # five pawns: three a row, the rows a label's height apart
+        pr = min(r, step * 0.47)
         for n, (colour, i) in enumerate(inside):
             row, col = divmod(n, cols)
             px = chx + (col - (cols - 1) / 2) * step
             py = chy + ((rows - 1) / 2 - row) * step
-            _pawn(px, py, pr, colour, i + 1)
+            _pawn(px, py, pr, colour, i + 1, frame.text)
 
 
 def _strip(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> None:
@@ -429,7 +435,7 @@ def _strip(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> No
     right, _ = frame.corner(board["size"] + MARGIN, 0)
     y = frame.strip_y + c * 0.15
     h = (STRIP - 0.3) * c
-    size = c * 0.78
+    size = max(frame.text, c * 0.78)
     x = left + c * 0.2
     w, _ = fitted_text(x, y + h / 2, "Hands", size, c * 3.2, (0.85, 0.85, 0.85), anchor="left")
     x += w + c * 0.3

@@ -1,0 +1,126 @@
+"""The temple board read from a chair: every text on it 16 px or more on the 7 inch display, none cut or overlapping.
+
+At 800x480 (the 7 inch display, and the 5 inch, which has the same pixels)
+the table's board is 398x398 and 69 of the 86 texts it drew halfway were under
+16 px: the coordinates round the edge (12 px), the pawns' numbers (10 px), the
+steps' numbers (10 px) and "Treasure Chamber" (8 px, in two lines). Each text
+is read back from the canvas with the font size it was rendered at
+(``words_drawn``).
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+from companion.session import Session
+from tests.ui.conftest import advance
+from tests.ui.drawing import Words, words_drawn
+from tests.ui.test_boards_robust import misdrawn
+from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
+from ui.boards import temple as drawing
+from ui.shots import mid_game
+
+READABLE = 16.0  # px: the smallest text the table shows anywhere at 800x480 (and upright at 480x800)
+SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
+PLAYERS = ["red", "blue", "green", "yellow"]
+
+
+def crowded(session: Session) -> dict[str, Any]:
+    """Four colours with a pawn everywhere a pawn can be at once: waiting at its entrance, on a ring cell, on each
+    step, five in the chamber (the most before both of one colour's pawns are in), a roll shown."""
+    doc = session.document()
+    board = session.game.data["board"]
+    path = [tuple(cell) for station in board["loop"] for cell in station]
+    pawns = {
+        "red": ["chamber", "entrance"],
+        "blue": ["chamber", "step1"],
+        "green": ["chamber", "step2"],
+        "yellow": ["chamber", list(path[5])],
+    }
+    doc = {**doc, "pawns": pawns, "hands": dict.fromkeys(PLAYERS, 3), "pile": 12}
+    doc["roll"] = {"colour": "red", "value": 7}
+    return doc
+
+
+def stepped(session: Session) -> dict[str, Any]:
+    """Pawns on every colour's third step and both of one colour's at its entrance: the numbers a pawn covers."""
+    doc = session.document()
+    pawns = {"red": ["step3", "step1"], "blue": ["entrance", "entrance"], "green": ["step3", "step2"],
+             "yellow": ["step1", "entrance"]}  # fmt: skip
+    return {**doc, "pawns": pawns}
+
+
+def ended() -> Session:
+    """A seeded four-player game played to its end: a winner named in the strip."""
+    session = Session.new("temple", PLAYERS)
+    rng = random.Random(5)
+    while not session.pending().is_over and session.legal():
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session
+
+
+def faults(widget: Any, drawn: list[Words]) -> list[str]:
+    """Texts under 16 px, cut or broken, lying over another text, or off the board."""
+    found = [f"{d.text!r} is {d.size:.1f} px" for d in drawn if d.size < READABLE]
+    found += misdrawn(drawn)
+    for a, b in combinations(drawn, 2):
+        if min(a.x + a.w, b.x + b.w) - max(a.x, b.x) > 0.5 and min(a.y + a.h, b.y + b.h) - max(a.y, b.y) > 0.5:
+            found.append(f"{a.text!r} at {a.x:.0f},{a.y:.0f} and {b.text!r} at {b.x:.0f},{b.y:.0f} overlap")
+    w, h = widget.width + 0.5, widget.height + 0.5
+    off = [d for d in drawn if d.x < -0.5 or d.y < -0.5 or d.x + d.w > w or d.y + d.h > h]
+    found += [f"{d.text!r} at {d.x:.0f},{d.y:.0f} runs off the board" for d in off]
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_text_on_the_temple_board_reads_at_16_px_or_more(
+    size: tuple[int, int],
+    start: Any,
+    window_size: Any,  # noqa: F811
+) -> None:
+    """The table's own board at each display size: the opening, halfway, crowded, pawns on steps, the end."""
+    window_size(size)
+    middle = mid_game("temple")
+    app = start(middle)
+    app.show("table")
+    advance(4)
+    board = app.root.get_screen("table").ids.board
+    four = Session.new("temple", PLAYERS)
+    found = []
+    for when, session, doc in (
+        ("opening", four, None),
+        ("halfway", middle, None),
+        ("crowded", four, crowded(four)),
+        ("on the steps", four, stepped(four)),
+        ("at the end", ended(), None),
+    ):
+        drawn = words_drawn(board, session, doc)
+        assert len(drawn) >= 40, f"{when}: the board's words were not all read back"
+        found += [f"{when}: {fault}" for fault in faults(board, drawn)]
+    assert not found, f"the temple's {board.width:.0f}x{board.height:.0f} board at {size[0]}x{size[1]}:\n" + "\n".join(
+        found
+    )
+
+
+def test_a_pawns_number_is_drawn_on_its_pawn(start: Any, window_size: Any) -> None:  # noqa: F811
+    """Each pawn's number lies inside its disc, so a player reads which pawn is which, not a number beside it."""
+    window_size((800, 480))
+    middle = mid_game("temple")
+    app = start(middle)
+    app.show("table")
+    advance(4)
+    board = app.root.get_screen("table").ids.board
+    frame = drawing.Frame(board, int(middle.game.data["board"]["size"]))
+    doc = middle.document()
+    numbers = [d for d in words_drawn(board, middle) if d.text in ("1", "2") and d.size >= READABLE]
+    for colour, places in doc["pawns"].items():
+        for i, at in enumerate(places):
+            if isinstance(at, list):
+                x, y = frame.centre(at)
+                x, y = x - board.x, y - board.y
+                assert any(abs(d.centre[0] - x) < 1 and abs(d.centre[1] - y) < 1 and d.text == str(i + 1)
+                           for d in numbers), f"{colour} {i + 1} at {at} has no readable number on it"  # fmt: skip
