@@ -18,7 +18,7 @@ import pytest
 
 from companion.session import Session
 from tests.ui.conftest import advance
-from tests.ui.drawing import Words, words_drawn
+from tests.ui.drawing import Words, pixel, render, words_drawn
 from tests.ui.test_boards_robust import misdrawn
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import temple as drawing
@@ -30,14 +30,14 @@ PLAYERS = ["red", "blue", "green", "yellow"]
 
 
 def crowded(session: Session) -> dict[str, Any]:
-    """Four colours with a pawn everywhere a pawn can be at once: waiting at its entrance, on a ring cell, on each
-    step, five in the chamber (the most before both of one colour's pawns are in), a roll shown."""
+    """Four colours with a pawn everywhere a pawn can be at once: waiting at its entrance, on a ring cell, on a step,
+    five in the chamber (the most there can be: the game ends as one colour's second pawn comes in), a roll shown."""
     doc = session.document()
     board = session.game.data["board"]
     path = [tuple(cell) for station in board["loop"] for cell in station]
     pawns = {
-        "red": ["chamber", "entrance"],
-        "blue": ["chamber", "step1"],
+        "red": ["chamber", "chamber"],
+        "blue": ["chamber", "entrance"],
         "green": ["chamber", "step2"],
         "yellow": ["chamber", list(path[5])],
     }
@@ -124,3 +124,22 @@ def test_a_pawns_number_is_drawn_on_its_pawn(start: Any, window_size: Any) -> No
                 x, y = x - board.x, y - board.y
                 assert any(abs(d.centre[0] - x) < 1 and abs(d.centre[1] - y) < 1 and d.text == str(i + 1)
                            for d in numbers), f"{colour} {i + 1} at {at} has no readable number on it"  # fmt: skip
+
+
+def test_five_pawns_in_the_chamber_stay_inside_it(start: Any, window_size: Any) -> None:  # noqa: F811
+    """The chamber's black rim shows all round with five pawns in: the larger pawns poked out over it."""
+    window_size((800, 480))
+    four = Session.new("temple", PLAYERS)
+    app = start(four)
+    app.show("table")
+    advance(4)
+    board = app.root.get_screen("table").ids.board
+    pixels = render(board, four, crowded(four))
+    frame = drawing.Frame(board, int(four.game.data["board"]["size"]))
+    chx, chy = frame.centre(four.game.data["board"]["chamber"])
+    chx, chy = chx - board.x, chy - board.y
+    rim = frame.cell * drawing.CHAMBER_HALF + 1  # the middle of the 2 px black rim round the gold
+    points = [(chx + t * rim, chy + side * rim) for side in (-1, 1) for t in (k / 10 - 0.9 for k in range(19))]
+    points += [(chx + side * rim, chy + t * rim) for side in (-1, 1) for t in (k / 10 - 0.9 for k in range(19))]
+    coloured = [(round(x), round(y)) for x, y in points if max(pixel(pixels, board, x, y)) > 60]
+    assert not coloured, f"pawns drawn over the chamber's rim at {coloured}"

@@ -35,6 +35,7 @@ EDGE_INK = (0.72, 0.7, 0.66)  # coordinates round the board: quieter than the sl
 SLOT_INK = (0.9, 0.86, 0.76)
 MARGIN = 1.2  # cells round the 15 x 15 board for the Entrance Circles
 STRIP = 1.7  # cells below the board for hands, pile and roll
+CHAMBER_HALF = 1.42  # cells from the chamber's middle to its gold edge: its 3 x 3 cells, clear of the steps' corners
 TEXT = 16.0  # px: the smallest text a player reads from a chair at the 7 inch display (800x480, 20.8 px cells)
 
 Cell = tuple[int, int]
@@ -316,7 +317,7 @@ def _middle(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> N
             blocks.rectangle(1, rgb(colour), sx + c * 0.1, sy + c * 0.1, c * 0.8, c * 0.8)
             if (colour, f"step{k + 1}") not in stood_on:  # a pawn there covers the step and shows its own number
                 numbers.append((sx + c / 2, sy + c / 2, str(k + 1), ink_for(colour)))
-    half = c * 1.3
+    half = c * CHAMBER_HALF
     blocks.rectangle(0, (0, 0, 0), chx - half - 2, chy - half - 2, 2 * half + 4, 2 * half + 4)
     blocks.rectangle(1, GOLD, chx - half, chy - half, 2 * half, 2 * half)
     blocks.draw()
@@ -417,11 +418,13 @@ def _pawns(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> No
         chx, chy = frame.centre(board["chamber"])
         cols = 2 if len(inside) <= 4 else 3
         rows = (len(inside) + cols - 1) // cols
-        step = min(c * 1.2, c * 2.9 / max(cols, rows))  # five pawns: three a row, the rows a label's height apart
-        pr = min(r, step * 0.47)
+        # five pawns: three a row, the rows a label's height apart, every disc inside the gold square
+        step = min(c * 1.2, c * 2.9 / max(cols, rows))
+        pr = min(r, step * 0.47, c * CHAMBER_HALF - step * (max(cols, rows) - 1) / 2)
         for n, (colour, i) in enumerate(inside):
             row, col = divmod(n, cols)
-            px = chx + (col - (cols - 1) / 2) * step
+            in_row = min(cols, len(inside) - row * cols)  # a shorter last row is centred under the full ones
+            px = chx + (col - (in_row - 1) / 2) * step
             py = chy + ((rows - 1) / 2 - row) * step
             _pawn(px, py, pr, colour, i + 1, frame.text)
 
