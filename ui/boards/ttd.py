@@ -19,7 +19,7 @@ from kivy.graphics import Color, Line, Mesh, Rectangle
 
 from companion.games.ttd.paints import CAMEL_RGB, SAND, camel_paints, camel_rgb  # noqa: F401 - tests read them here
 from ui.boards import focused, paint, provisional_scores
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, fitted_text, rgb
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fitted_text, rgb
 from ui.boards.shapes import Shapes
 
 SQRT3 = math.sqrt(3)
@@ -28,6 +28,9 @@ PALM_GROUND = (0.42, 0.7, 0.35)
 UNUSED = (0.2, 0.2, 0.22)
 WATER = (0.1, 0.42, 0.85)
 EDGE = (0.45, 0.37, 0.22)
+TEXT = 16.0  # px: the smallest text on the board, what a player reads from a chair at the 7 inch display (800x480)
+LINE = 18.5  # px: a row of the score strip at the least, 16 px text set solid (its 19 px label is blank at the ends)
+PARTS = (("water", "Water"), ("oases", "Oases"), ("areas", "Areas"), ("longest", "Long"))  # the strip's columns
 
 
 def hex_key(raw: Any) -> tuple[int, int] | None:
@@ -96,7 +99,10 @@ class MapFrame:
 def map_frame(cells: Sequence[Mapping[str, Any]], width: float, height: float, players: int) -> MapFrame:
     """Where the map goes in a width x height area, leaving the score strip its rows below it."""
     pad = min(width, height) * 0.01
+    # A heading row, a row a player and the camels left, each a 16 px line at least (5 players: 138 px), which
+    # the share below already leaves on the 7 and 5 inch displays: the hexes are as large as before the heading.
     min_strip = min(height * 0.38, max(height * 0.22, (players + 1) * height * 0.055))
+    min_strip = max(min_strip, (players + 2) * LINE + 2 * pad)
     size, left, top, map_w, map_h = layout(cells, width - 2 * pad, height - min_strip - 2 * pad)
     ox = (width - map_w) / 2 + left
     oy = height - pad - top
@@ -167,9 +173,10 @@ def draw(widget: Any, view: Any) -> None:
     taken = {hex_key(p.get("hex")) for p in pieces}
     paints = camel_paints(view.game.data["camels"])
 
-    shapes, later = Shapes(), []  # the map's shapes in a few meshes; the few lines and texts over them after
+    shapes, later, figures = Shapes(), [], Texts()  # the map's shapes in a few meshes; lines and texts over them
     for cell in cells:
-        _draw_cell(cell, centre(cell["q"], cell["r"]), size, len(players), in_play, values, taken, shapes, later)
+        at = centre(cell["q"], cell["r"])
+        _draw_cell(cell, at, size, len(players), in_play, values, taken, shapes, later, figures)
     for piece in pieces:
         q, r = hex_key(piece["hex"]) or (0, 0)
         _draw_piece(piece, centre(q, r), size, piece.get("player") == document.get("turn"), paints, shapes)
@@ -180,6 +187,7 @@ def draw(widget: Any, view: Any) -> None:
         shapes.draw()
         for draw_over in later:
             draw_over()
+        figures.draw()
         strong = focused(view)
         marks = Shapes()  # a hundred hexes may be marked at a leader's placement
         for q, r in (key for key in view.marked if key not in strong and hex_key(key)):
@@ -216,9 +224,10 @@ def _draw_cell(
     taken: set[Any],
     shapes: Shapes,
     later: list[Callable[[], Any]],
+    figures: Texts,
 ) -> None:
     """A hex's ground, edge and what stands printed on it, into ``shapes`` (layers 0-3); its ring and figure
-    into ``later``, drawn over every shape (no camel stands on either)."""
+    into ``later``, drawn over every shape (no camel stands on either), the figure gathered into ``figures``."""
     cx, cy = at
     key = (cell["q"], cell["r"])
     used = str(cell.get("region")) in in_play
@@ -246,9 +255,11 @@ def _draw_cell(
         later.append(lambda: (Color(*WATER, 1), Line(points=ring, close=True, width=max(1.5, size * 0.12))))
     elif site:
         value = values.get(key)
-        shapes.disc(2, cx, cy, size * 0.62, WATER, (1, 1, 1), max(1.0, size * 0.06))
+        shapes.disc(2, cx, cy, size * 0.75, WATER, (1, 1, 1), max(1.0, size * 0.06))
         figure = "?" if value is None else str(value)
-        later.append(lambda: fitted_text(cx, cy, figure, size * 1.05, size * 1.1, (1, 1, 1), bold=True))
+        # 16 px at least: a 12 px hex (800x480) holds a 16 px figure, 10 px wide, its digits 12 px high.
+        font = max(TEXT, size * 1.05)
+        later.append(lambda: fitted_text(cx, cy, figure, font, size * 1.6, (1, 1, 1), bold=True, into=figures))
 
 
 def _draw_palm(cx: float, cy: float, size: float, shapes: Shapes) -> None:
@@ -302,40 +313,64 @@ def _draw_strip(
     scores: Mapping[str, Any],
     paints: Mapping[str, tuple[float, float, float]],
 ) -> None:
-    """Totals first (who leads), the parts second, camels left per colour last (the game ends when one runs out)."""
+    """Totals first (who leads), the parts in columns under a heading, camels left per colour last (the game
+    ends when one runs out). Every text is 16 px at least: the parts were one line of words ("water 0  oases 5
+    areas 0  longest 25") shrunk to 11-13 px at 800x480, so their names are said once, in the heading."""
     x, y, w, h = box
     if w < 20 or h < 10 or not players:
         return
-    rows = len(players) + 1
+    texts = Texts()  # the strip's thirty-odd texts, a draw a texture and colour instead of a draw each
+    _strip_rows(x, y, w, h, document, players, scores, paints, texts)
+    texts.draw()
+
+
+def _strip_rows(
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    document: Mapping[str, Any],
+    players: list[str],
+    scores: Mapping[str, Any],
+    paints: Mapping[str, tuple[float, float, float]],
+    texts: Texts,
+) -> None:
+    """The strip's rows inside (x, y, w, h): rings and discs drawn now, texts gathered into ``texts``."""
+    rows = len(players) + 2
     row_h = min(h / rows, w * 0.085)
     top = y + h - (h - row_h * rows) / 2
     totals = scores.get("totals") or {}
     detail = scores.get("scores") or {}
     turn = document.get("turn") if document.get("phase") not in ("over", "waterholes") else None
     winners = (scores.get("winners") or []) if document.get("phase") == "over" else []
-    font = row_h * 0.62
+    font = max(TEXT, row_h * 0.62)
+    grey = (0.85, 0.85, 0.85)
+    name_x, total_right, parts_x = x + row_h * 1.1, x + w * 0.4, x + w * 0.42
+    column = (x + w - parts_x) / len(PARTS)
+    cy = top - row_h * 0.5
+    fitted_text(total_right, cy, "Total", font, total_right - name_x, grey, anchor="right", into=texts)
+    for i, (_key, heading) in enumerate(PARTS):
+        fitted_text(parts_x + column * (i + 0.5), cy, heading, font, column - 2, grey, into=texts)
     for k, player in enumerate(players):
-        cy = top - row_h * (k + 0.5)
-        if player == turn or player in winners:
+        cy = top - row_h * (k + 1.5)
+        if player == turn or player in winners:  # at the end the ring marks the winners, the status names them
             Color(*HIGHLIGHT, 1)
-            Line(rectangle=(x, cy - row_h / 2 + 1, w, row_h - 2), width=1.5)
+            # At the row's edges: 16 px names fill rows of 19-20 px, and a ring inside them crossed the letters.
+            Line(rectangle=(x, cy - row_h / 2, w, row_h), width=1.2)
         paint.disc(x + row_h * 0.6, cy, row_h * 0.3, rgb(player), (1, 1, 1), 1.2)
-        name = player.capitalize() + (" wins" if player in winners else "")
-        fitted_text(x + row_h * 1.1, cy, name, font, w * 0.24, (1, 1, 1), anchor="left", bold=True)
+        name = player.capitalize()
+        fitted_text(name_x, cy, name, font, w * 0.27, (1, 1, 1), anchor="left", bold=True, into=texts)
         total = totals.get(player)
-        fitted_text(x + w * 0.42, cy, "-" if total is None else str(total), font * 1.1, w * 0.1, HIGHLIGHT,
-                    anchor="right", bold=True)
+        fitted_text(total_right, cy, "-" if total is None else str(total), font, w * 0.1, HIGHLIGHT,
+                    anchor="right", bold=True, into=texts)
         parts = detail.get(player) or {}
-        words = "  ".join(
-            f"{label} {parts[key]['points']}"
-            for key, label in (("water", "water"), ("oases", "oases"), ("areas", "areas"), ("longest", "longest"))
-            if isinstance(parts.get(key), Mapping) and "points" in parts[key]
-        )
-        if words:
-            fitted_text(x + w * 0.45, cy, words, font * 0.8, w * 0.54, (0.85, 0.85, 0.85), anchor="left")
+        for i, (key, _heading) in enumerate(PARTS):
+            if isinstance(parts.get(key), Mapping) and "points" in parts[key]:
+                points = str(parts[key]["points"])
+                fitted_text(parts_x + column * (i + 0.5), cy, points, font, column - 2, grey, into=texts)
     supply = document.get("supply") or {}
-    cy = top - row_h * (len(players) + 0.5)
-    fitted_text(x + row_h * 0.2, cy, "Left:", font * 0.85, w * 0.14, (0.85, 0.85, 0.85), anchor="left")
+    cy = top - row_h * (len(players) + 1.5)
+    fitted_text(x + row_h * 0.2, cy, "Left:", font, w * 0.14, grey, anchor="left", into=texts)
     slot = (w * 0.86) / max(1, len(paints))
     for i, (colour, body) in enumerate(paints.items()):
         sx = x + w * 0.14 + slot * i
@@ -343,4 +378,4 @@ def _draw_strip(
         left = supply.get(colour)
         ink = (1, 0.45, 0.4) if isinstance(left, int) and left <= 3 else (1, 1, 1)
         fitted_text(sx + row_h * 0.8, cy, "-" if left is None else str(left), font, slot - row_h * 0.9, ink,
-                    anchor="left", bold=True)
+                    anchor="left", bold=True, into=texts)
