@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
-from itertools import combinations
 from typing import Any
 
 import pytest
@@ -18,11 +17,10 @@ from kivy.uix.widget import Widget
 
 from companion.session import Session
 from tests.ui.drawing import Words, on_window, words_drawn
-from tests.ui.test_boards_robust import misdrawn
+from tests.ui.test_boards_robust import unreadable
 from ui.boards import desert
 from ui.shots import mid_game
 
-READABLE = 16.0  # px: the smallest text the table shows at 800x480
 SIZES = [(398, 398), (470, 422)]  # the board at 800x480, and upright at 480x800
 SIX = ["black", "purple", "pink", "brown", "grey", "teal"]
 
@@ -62,11 +60,7 @@ def panel_faults(widget: Widget, session: Session, doc: dict[str, Any] | None) -
     x, y, w, h = panel_box(widget, session)
     drawn: list[Words] = [d for d in words_drawn(widget, session, doc) if d.inside((x, y, w, h))]
     assert len(drawn) >= 5, "the panel's words were not all read back"
-    found = [f"{d.text!r} is {d.size:.1f} px" for d in drawn if d.size < READABLE]
-    found += misdrawn(drawn)
-    for a, b in combinations(drawn, 2):
-        if min(a.x + a.w, b.x + b.w) - max(a.x, b.x) > 0.5 and min(a.y + a.h, b.y + b.h) - max(a.y, b.y) > 0.5:
-            found.append(f"{a.text!r} and {b.text!r} overlap")
+    found = unreadable(drawn)
     found += [f"{d.text!r} runs out of the panel" for d in drawn
               if d.x < x - 0.5 or d.x + d.w > x + w + 0.5 or d.y < y - 0.5 or d.y + d.h > y + h + 0.5]  # fmt: skip
     return found

@@ -10,7 +10,6 @@ canvas with the font size it was rendered at (``words_drawn``).
 from __future__ import annotations
 
 import random
-from itertools import combinations
 from typing import Any
 
 import pytest
@@ -19,12 +18,11 @@ from companion.games.targi.board import POSITION
 from companion.session import Session
 from tests.ui.conftest import advance
 from tests.ui.drawing import Words, words_drawn
-from tests.ui.test_boards_robust import misdrawn
+from tests.ui.test_boards_robust import unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import targi as drawing
 from ui.shots import mid_game
 
-READABLE = 16.0  # px: the smallest text the table shows anywhere at 800x480 (and upright at 480x800)
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 
 
@@ -61,11 +59,7 @@ def faults(widget: Any, drawn: list[Words]) -> list[str]:
     layout = drawing.Layout(widget)
     boxes = [layout.card(*cell) for cell in POSITION.values()]
     boxes += [layout.card(r, c) for r in (1, 2, 3) for c in (1, 2, 3)] + list(layout.panels)
-    found = [f"{d.text!r} is {d.size:.1f} px" for d in drawn if d.size < READABLE]
-    found += misdrawn(drawn)
-    for a, b in combinations(drawn, 2):
-        if min(a.x + a.w, b.x + b.w) - max(a.x, b.x) > 0.5 and min(a.y + a.h, b.y + b.h) - max(a.y, b.y) > 0.5:
-            found.append(f"{a.text!r} and {b.text!r} overlap")
+    found = unreadable(drawn)
 
     def within(d: Words, box: tuple[float, float, float, float]) -> bool:
         x, y, w, h = box[0] - widget.x, box[1] - widget.y, box[2], box[3]  # the words are read widget-local

@@ -11,7 +11,6 @@ is read back from the canvas with the font size it was rendered at
 from __future__ import annotations
 
 import random
-from itertools import combinations
 from typing import Any
 
 import pytest
@@ -19,12 +18,11 @@ import pytest
 from companion.session import Session
 from tests.ui.conftest import advance
 from tests.ui.drawing import Words, pixel, render, words_drawn
-from tests.ui.test_boards_robust import misdrawn
+from tests.ui.test_boards_robust import READABLE, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import temple as drawing
 from ui.shots import mid_game
 
-READABLE = 16.0  # px: the smallest text the table shows anywhere at 800x480 (and upright at 480x800)
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 PLAYERS = ["red", "blue", "green", "yellow"]
 
@@ -65,11 +63,7 @@ def ended() -> Session:
 
 def faults(widget: Any, drawn: list[Words]) -> list[str]:
     """Texts under 16 px, cut or broken, lying over another text, or off the board."""
-    found = [f"{d.text!r} is {d.size:.1f} px" for d in drawn if d.size < READABLE]
-    found += misdrawn(drawn)
-    for a, b in combinations(drawn, 2):
-        if min(a.x + a.w, b.x + b.w) - max(a.x, b.x) > 0.5 and min(a.y + a.h, b.y + b.h) - max(a.y, b.y) > 0.5:
-            found.append(f"{a.text!r} at {a.x:.0f},{a.y:.0f} and {b.text!r} at {b.x:.0f},{b.y:.0f} overlap")
+    found = unreadable(drawn)
     w, h = widget.width + 0.5, widget.height + 0.5
     off = [d for d in drawn if d.x < -0.5 or d.y < -0.5 or d.x + d.w > w or d.y + d.h > h]
     found += [f"{d.text!r} at {d.x:.0f},{d.y:.0f} runs off the board" for d in off]

@@ -11,7 +11,6 @@ is read back from the canvas with the font size it was rendered at.
 from __future__ import annotations
 
 import random
-from itertools import combinations
 from typing import Any
 
 import pytest
@@ -19,12 +18,11 @@ import pytest
 from companion.session import Session
 from tests.ui.conftest import advance
 from tests.ui.drawing import Words, words_drawn
-from tests.ui.test_boards_robust import misdrawn
+from tests.ui.test_boards_robust import unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, ttd
 from ui.shots import mid_game
 
-READABLE = 16.0  # px: the smallest text the table shows anywhere at 800x480 (and upright at 480x800)
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 FIVE = ["red", "black", "orange", "purple", "brown"]
 
@@ -43,11 +41,7 @@ def faults(widget: Any, session: Session, drawn: list[Words]) -> list[str]:
     outside its hex's box or a strip's text reaching up into the map."""
     doc = session.document()
     frame = ttd._frame(widget, BoardView(session.game, doc, []))
-    found = [f"{d.text!r} is {d.size:.1f} px" for d in drawn if d.size < READABLE]
-    found += misdrawn(drawn)
-    for a, b in combinations(drawn, 2):
-        if min(a.x + a.w, b.x + b.w) - max(a.x, b.x) > 0.5 and min(a.y + a.h, b.y + b.h) - max(a.y, b.y) > 0.5:
-            found.append(f"{a.text!r} and {b.text!r} overlap")
+    found = unreadable(drawn)
     width, height = widget.width + 0.5, widget.height + 0.5
     found += [f"{d.text!r} at {d.x:.0f},{d.y:.0f} runs off the board" for d in drawn
               if d.x < -0.5 or d.y < -0.5 or d.x + d.w > width or d.y + d.h > height]  # fmt: skip

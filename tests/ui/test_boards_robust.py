@@ -137,6 +137,20 @@ def misdrawn(drawn: list[Words]) -> list[str]:
     return faults + [f"{d.text!r} cut by {d.cut:.0f} px" for d in drawn if d.cut > MARGIN]
 
 
+READABLE = 16.0  # px: the smallest text a board shows at 800x480 (and upright at 480x800), read from a chair
+
+
+def unreadable(drawn: list[Words]) -> list[str]:
+    """Texts under ``READABLE``, broken or cut (``misdrawn``), or lying over another: what each board's
+    read-from-a-chair test refuses before its own checks of where its texts belong."""
+    found = [f"{d.text!r} is {d.size:.1f} px" for d in drawn if d.size < READABLE]
+    found += misdrawn(drawn)
+    for a, b in itertools.combinations(drawn, 2):
+        if min(a.x + a.w, b.x + b.w) - max(a.x, b.x) > 0.5 and min(a.y + a.h, b.y + b.h) - max(a.y, b.y) > 0.5:
+            found.append(f"{a.text!r} at {a.x:.0f},{a.y:.0f} and {b.text!r} at {b.x:.0f},{b.y:.0f} overlap")
+    return found
+
+
 def test_no_board_breaks_or_cuts_a_word_on_a_narrow_board(narrow: Widget) -> None:
     """Every board, at its opening and halfway, drawn tall and narrow.
 
