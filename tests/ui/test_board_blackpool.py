@@ -29,12 +29,10 @@ def test_each_camp_is_drawn_in_its_own_corner(canvas: Widget) -> None:
     """Blue's camp a1 bottom-left, yellow's i1 bottom-right: upside down, every path ran clockwise on screen."""
     session = Session.new("blackpool", ["yellow", "red"])
     pixels = render(canvas, session)
-    strip = canvas.height * blackpool.STRIP
-    cell = min(canvas.width, canvas.height - strip) / 9
-    x0, y0 = (canvas.width - 9 * cell) / 2, strip + (canvas.height - strip - 9 * cell) / 2
-    corners = {"blue": (0, 0), "yellow": (8, 0), "green": (0, 8), "red": (8, 8)}  # (column, row from the bottom)
-    for colour, (col, row) in corners.items():
-        x, y = x0 + (col + 0.5) * cell, y0 + (row + 0.15) * cell  # low in the square: under its label and pieces
+    cell, boxes = square_boxes(canvas, session)
+    corners = {"blue": "a1", "yellow": "i1", "green": "a9", "red": "i9"}
+    for colour, square in corners.items():
+        x, y = boxes[square][0] + 0.5 * cell, boxes[square][1] + 0.08 * cell  # low in the square: under its pieces
         assert pixel(pixels, canvas, x, y) == tuple(round(c * 255) for c in rgb(colour)), colour
 
 
@@ -44,27 +42,31 @@ def test_the_strip_shows_each_players_coins_and_travellers_home(canvas: Widget) 
     document = session.document()
     document["travellers"]["red-1"]["at"] = "camp"
     pixels = render(canvas, session, document)
-    h = canvas.height * blackpool.STRIP
-    segment = canvas.width / 3  # two players and the decks
+    grid = blackpool.Grid(canvas, session.game.data["board"], blackpool.slots(document))
+    h = grid.row_h
+    segment = canvas.width / grid.columns  # two players and the decks, in one row
+    top = grid.strip_h - h / 2
     gold = tuple(round(c * 255) for c in blackpool.COIN_RGB)
     for k in range(2):
-        assert pixel(pixels, canvas, k * segment + h * 0.95 + h * 0.2, h * 0.5) == gold  # the coin, beside its count
+        assert pixel(pixels, canvas, k * segment + h * 0.8 + h * 0.3, top) == gold  # the coin, beside its count
     red = tuple(round(c * 255) for c in rgb("red"))
-    assert pixel(pixels, canvas, segment + h * 1.48, h * 0.5) == red  # red's first pip: one traveller home
-    assert pixel(pixels, canvas, h * 1.48, h * 0.5) != tuple(round(c * 255) for c in rgb("yellow"))  # none home
+    assert pixel(pixels, canvas, segment + h * 1.38, top) == red  # red's first pip: one traveller home
+    assert pixel(pixels, canvas, h * 1.38, top) != tuple(round(c * 255) for c in rgb("yellow"))  # none home
+    counts = [d for d in words_drawn(canvas, session, document) if d.y + d.h <= grid.strip_h + 0.5]
+    assert {d.text for d in counts} == {"3", "charm 3 curse 3"}  # three coins each at the start
+    assert min(d.size for d in counts) >= blackpool.READABLE
 
 
 def square_boxes(canvas: Widget, session: Session) -> tuple[float, dict[str, tuple[float, float, float, float]]]:
     """The side of a square and each square's box (x, y, w, h) as the drawing lays them out."""
     board = session.game.data["board"]
-    strip = canvas.height * blackpool.STRIP
-    cell = min(canvas.width, canvas.height - strip) / 9
-    x0, y0 = (canvas.width - 9 * cell) / 2, strip + (canvas.height - strip - 9 * cell) / 2
-    return cell, {s["id"]: (x0 + s["x"] * cell, y0 + s["y"] * cell, cell, cell) for s in board["squares"]}
+    grid = blackpool.Grid(canvas, board, blackpool.slots(session.document()))
+    return grid.cell, {s["id"]: (*grid.origin(s), grid.cell, grid.cell) for s in board["squares"]}
 
 
-def test_square_names_the_texts_use_are_drawn_large_enough_to_read(canvas: Widget) -> None:
-    """ "Green 1: forward 3 to e3 (ring 3)": every square shows its name, a third of the square high."""
+def test_the_squares_the_texts_name_are_found_by_the_letters_and_numbers_along_the_edges(canvas: Widget) -> None:
+    """ "Green 1: forward 3 to e3 (ring 3)": column letters under the grid, row numbers left of it, as on a chess
+    board, each in line with its squares and the board's text size (each square's own name was 13 px at 800x480)."""
     session = Session.new("blackpool", ["yellow", "red", "green"])
     rng = random.Random(5)
     named: set[str] = set()
@@ -75,32 +77,17 @@ def test_square_names_the_texts_use_are_drawn_large_enough_to_read(canvas: Widge
         named.update(re.findall(r"\b[a-i][1-9]\b", " ".join(str(a.get("text")) for a in legal)))
         session.act(session.game.sim_choose(session.state, legal, rng))
     cell, boxes = square_boxes(canvas, session)
-    centre = next(s["id"] for s in session.game.data["board"]["squares"] if s["zone"] == "centre")
-    assert len(named) > 10 and named <= set(boxes) - {centre}  # "out of the centre", never by its square's name
-    drawn = words_drawn(canvas, session)
-    for square, box in boxes.items():
-        if square == centre:
-            continue
-        labels = [d for d in drawn if d.text == square and d.inside(box)]
-        assert labels, square
-        assert labels[0].h >= cell * 0.3, labels[0]  # it was a fifth of the square: 8 px at 800x480
-
-
-def test_a_lone_traveller_keeps_off_its_squares_name(canvas: Widget) -> None:
-    session = Session.new("blackpool", ["yellow", "red"])
-    document = session.document()
-    document["travellers"]["red-1"] = {**document["travellers"]["red-1"], "at": "c3"}
-    drawn = words_drawn(canvas, session, document)
-    _, boxes = square_boxes(canvas, session)
-    label = next(d for d in drawn if d.text == "c3" and d.inside(boxes["c3"]))
-    pieces = [e for e in canvas.canvas.children if isinstance(e, Ellipse) and _centre_in(e, boxes["c3"])]
-    assert pieces
-    for piece in pieces:
-        (ex, ey), (ew, _) = piece.pos, piece.size
-        cx, cy, r = ex + ew / 2, ey + ew / 2, ew / 2
-        nearest_x = min(max(cx, label.x), label.x + label.w)
-        nearest_y = min(max(cy, label.y), label.y + label.h)
-        assert (nearest_x - cx) ** 2 + (nearest_y - cy) ** 2 >= r**2 * 0.95, (label, piece.pos, piece.size)
+    assert len(named) > 10 and named <= set(boxes)
+    left, bottom = boxes["a1"][0], boxes["a1"][1]  # the grid's lower left corner
+    words = words_drawn(canvas, session)
+    letters = {d.text: d for d in words if d.text in "abcdefghi" and d.y + d.h <= bottom + 0.5 and d.x >= left}
+    numbers = {d.text: d for d in words if d.text in "123456789" and d.x + d.w <= left + 0.5 and d.y >= bottom}
+    assert len(letters) == len(numbers) == 9
+    for square in named:
+        x, y, _, _ = boxes[square]
+        letter, number = letters[square[0]], numbers[square[1]]
+        assert x <= letter.centre[0] <= x + cell and y <= number.centre[1] <= y + cell, square
+        assert min(letter.size, number.size) >= blackpool.READABLE
 
 
 def _centre_in(ellipse: Ellipse, box: tuple[float, float, float, float]) -> bool:
@@ -194,9 +181,8 @@ def test_a_tap_near_a_piece_means_it_and_one_away_from_every_piece_means_nothing
         x, y, w, h = boxes[square]
         for px, py in ((x + w / 2, y + h / 2), (x + 4, y + h - 4)):
             assert blackpool.place_at(canvas, view, px, py) is None, (square, px, py)
-    x, y, _, h = boxes["c6"]  # Yellow 2's own square, at its name: too far from the piece to mean it
-    assert blackpool.place_at(canvas, view, x + 4, y + h - 4) is None
-    assert blackpool.place_at(canvas, view, canvas.width / 2, canvas.height * blackpool.STRIP / 2) is None
+    strip = blackpool.Grid(canvas, session.game.data["board"], blackpool.slots(session.document())).strip_h
+    assert blackpool.place_at(canvas, view, canvas.width / 2, strip / 2) is None
 
 
 def close(colour: tuple[int, int, int], want: tuple[float, float, float], within: int = 40) -> bool:

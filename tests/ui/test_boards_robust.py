@@ -80,7 +80,7 @@ def test_blackpool_players_strip_fits_a_portrait_board(portrait: Widget) -> None
     """
     session = Session.new("blackpool", ["yellow", "red", "green", "blue"])
     render(portrait, session)
-    strip = portrait.height * blackpool.STRIP
+    strip = blackpool.Grid(portrait, session.game.data["board"], blackpool.slots(session.document())).strip_h
     discs = discs_below(portrait, strip)
     assert len(discs) == 4 * 5  # per player: its disc, its coin, three pips
     for cx, _, r in discs:

@@ -22,7 +22,19 @@ from typing import Any
 from kivy.graphics import Color, Ellipse, Line
 
 from ui.boards import focused
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, disc, fitted_text, ink, ink_for, measure, rgb, text
+from ui.boards.paint import (
+    ASKED,
+    BACKGROUND,
+    HIGHLIGHT,
+    Texts,
+    disc,
+    fitted_text,
+    ink,
+    ink_for,
+    measure,
+    rgb,
+    text,
+)
 from ui.boards.shapes import KIVY_SEGMENTS, Shapes
 
 ZONE_RGB = {
@@ -70,27 +82,65 @@ def stacks(document: Mapping[str, Any], camps: Mapping[str, str], centre: str) -
     return out
 
 
-STRIP = 0.1  # share of the height for the players' strip under the board
-LABEL = 0.33  # the square's name: its height as a share of the square, in the top-left corner
+STRIP = 0.1  # share of the height for the players' strip under a café board without chess-like names
+LABEL = 0.33  # a café square's name: its height as a share of the square, in the top-left corner
 COIN_RGB = (0.95, 0.78, 0.2)
 REACH = 0.5  # a tap this far from a piece's middle, in squares, still means it: a fingertip is wider than a piece
+READABLE = 16.0  # px: the smallest text on the board at 800x480, read from a chair (as Targi's)
+COUNT = 0.5  # a coin's count as a share of the strip's row height: the row is twice the board's text size
+
+
+def coordinates(board: Mapping[str, Any]) -> bool:
+    """Whether every square is named chess-like by its column and row ("e3" at x 4, y 2), as the house board is:
+    then the letters and numbers along the edges name every square, and no square needs its own name."""
+    return all(str(s["id"]) == f"{chr(97 + int(s['x']))}{int(s['y']) + 1}" for s in board["squares"]) and max(
+        board["width"], board["height"]) <= 26  # fmt: skip
 
 
 class Grid:
-    """Where the 9x9 grid goes in a widget: the same sums for the drawing and for a tap."""
+    """Where the 9x9 grid goes in a widget: the same sums for the drawing and for a tap.
 
-    def __init__(self, widget: Any, board: Mapping[str, Any]) -> None:
+    The board's texts are one size (``text``: 16 px on the 398 px board at
+    800x480, more on larger ones): the column letters under the grid, the row
+    numbers left of it, the pieces' numbers and the strip's counts. The strip
+    is as many rows of players (and the decks, two players wide) as the
+    board's width needs.
+    """
+
+    def __init__(self, widget: Any, board: Mapping[str, Any], slots: int = 3) -> None:
         width, height = board["width"], board["height"]
-        self.strip_h = widget.height * STRIP
-        side = min(widget.width, widget.height - self.strip_h)
-        self.cell = side / max(width, height)
+        self.text = max(READABLE, min(widget.width, widget.height) / 25)
+        self.row_h = self.text / COUNT
+        self.columns = max(1, min(max(1, slots), int(widget.width // (PLAYER_W * self.row_h))))
+        self.rows = math.ceil(max(1, slots) / self.columns)
+        self.strip_h = self.rows * self.row_h
+        self.edges = coordinates(board)
+        if self.edges:
+            self.band = measure("g", self.text, True)[1]  # the column letters' line under the grid
+            self.margin = measure("9" * len(str(height)), self.text, True)[0] + 6  # the row numbers' room, each side
+        else:  # a café's own names, drawn in each square
+            self.strip_h = widget.height * STRIP
+            self.band = self.margin = 0.0
+        room_h = widget.height - self.strip_h - self.band
+        side_w = widget.width - 2 * self.margin
+        self.cell = max(1.0, min(side_w / width, room_h / height))
         self.x0 = widget.x + (widget.width - self.cell * width) / 2
-        self.y0 = widget.y + self.strip_h + (widget.height - self.strip_h - self.cell * height) / 2
+        self.y0 = widget.y + self.strip_h + self.band + (room_h - self.cell * height) / 2
 
     def origin(self, square: Mapping[str, Any]) -> tuple[float, float]:
         # Row 1 at the bottom, as the board data and the terminal view have it: drawn the other way up,
         # every path ran clockwise on the screen where the rules say anti-clockwise.
         return self.x0 + square["x"] * self.cell, self.y0 + square["y"] * self.cell
+
+
+def slots(document: Mapping[str, Any]) -> int:
+    """The strip's slots: one a player, two for the decks' counts."""
+    decks = document.get("decks") or {}
+    return len(document.get("players") or []) + (2 if any(isinstance(v, Mapping) for v in decks.values()) else 0)
+
+
+def grid_for(widget: Any, view: Any) -> Grid:
+    return Grid(widget, view.game.data["board"], slots(view.document))
 
 
 @dataclass(frozen=True)
@@ -116,16 +166,19 @@ def pieces(widget: Any, view: Any) -> list[Piece]:
     A later piece lies on top of an earlier one it overlaps (a rider on its carrier).
     """
     board = view.game.data["board"]
-    grid = Grid(widget, board)
+    grid = grid_for(widget, view)
     centre = centre_of(board)
     by_square = stacks(view.document, board["camps"], centre)
     out = []
     for square in board["squares"]:
         x, y = grid.origin(square)
         piles = by_square.get(square["id"], [])
-        named = square["id"] != centre  # the texts call the centre "the centre": its pieces may cover its name
+        named = square["id"] != centre and not grid.edges  # a café square's name in its corner stays clear
         for i, stack in enumerate(piles):
-            out.extend(_stack_discs(stack, x, y, grid.cell, i, len(piles), clear_name=named))
+            if grid.edges and square["id"] != centre and len(piles) <= 3:
+                out.extend(_apart(stack, x, y, grid.cell, i, len(piles)))
+            else:
+                out.extend(_stack_discs(stack, x, y, grid.cell, i, len(piles), clear_name=named))
     return out
 
 
@@ -156,7 +209,7 @@ def place_at(widget: Any, view: Any, x: float, y: float) -> str | None:
     for piece in reversed(drawn):  # the last drawn is the one seen on top
         if (x - piece.x) ** 2 + (y - piece.y) ** 2 <= (piece.r + OUTLINE) ** 2:
             return piece.id
-    reach = Grid(widget, view.game.data["board"]).cell * REACH
+    reach = grid_for(widget, view).cell * REACH
     near = [(math.hypot(x - p.x, y - p.y), k, p) for k, p in enumerate(drawn)]
     near = [entry for entry in near if entry[0] <= max(reach, entry[2].r * 1.6)]
     return min(near, key=lambda entry: (entry[0], -entry[1]))[2].id if near else None
@@ -164,7 +217,7 @@ def place_at(widget: Any, view: Any, x: float, y: float) -> str | None:
 
 def draw(widget: Any, view: Any) -> None:
     board = view.game.data["board"]
-    grid = Grid(widget, board)
+    grid = grid_for(widget, view)
     cell = grid.cell
     camp_owner = {sq: colour for colour, sq in board["camps"].items()}
     centre = centre_of(board)
@@ -184,7 +237,7 @@ def draw(widget: Any, view: Any) -> None:
         for piece in drawn:
             _ring(piece, _mark_kind(view, piece.id))
         patches, names = Shapes(), []
-        for square in board["squares"]:
+        for square in board["squares"] if not grid.edges else ():
             if square["id"] == centre and crowded:
                 continue  # "the centre" in the texts; its crowd of pieces would leave a scrap of its name
             x, y = grid.origin(square)
@@ -193,9 +246,11 @@ def draw(widget: Any, view: Any) -> None:
         patches.draw()
         for write in names:
             write()
+        if grid.edges:
+            _draw_edges(grid, board)
         for piece in drawn:
-            _draw_piece(piece)
-        _draw_players((widget.x, widget.y, widget.width, grid.strip_h), view.document, board["camps"])
+            _draw_piece(piece, grid.text if grid.edges else 0.0)
+        _draw_players((widget.x, widget.y, widget.width, grid.strip_h), view.document, board["camps"], grid)
 
 
 def _fill(square: Mapping[str, Any], camp_owner: Mapping[str, str]) -> tuple[float, float, float]:
@@ -273,24 +328,72 @@ def _ring(piece: Piece, kind: str | None) -> None:
     Ellipse(pos=(piece.x - gap, piece.y - gap), size=(2 * gap, 2 * gap))
 
 
-def _draw_piece(piece: Piece) -> None:
-    """A disc in the traveller's colour with a black rim and its number; a frozen one with an ice rim inside."""
+def _draw_edges(grid: Grid, board: Mapping[str, Any]) -> None:
+    """The column letters under the grid and the row numbers left of it, at the board's text size.
+
+    Each square's name in its corner was a third of a square high, 13 px at
+    800x480 (81 texts under 16 px); "forward 3 to e3" is found as on a chess
+    board, and the squares are left to the pieces.
+    """
+    words, colour = Texts(), (0.85, 0.85, 0.85)
+    for x in range(int(board["width"])):
+        text(grid.x0 + (x + 0.5) * grid.cell, grid.y0 - grid.band / 2, chr(97 + x), grid.text, colour, bold=True,
+             into=words)  # fmt: skip
+    for y in range(int(board["height"])):
+        fitted_text(grid.x0 - 4, grid.y0 + (y + 0.5) * grid.cell, str(y + 1), grid.text, grid.margin, colour,
+                    anchor="right", bold=True, into=words)  # fmt: skip
+    words.draw()
+
+
+def _apart(stack: list[dict[str, Any]], x: float, y: float, cell: float, i: int, n: int) -> list[Piece]:
+    """Stack ``i`` of ``n`` (three at most) on a square of the house board, each piece large enough for a 16 px
+    number, no number's box over another's.
+
+    A lone piece fills most of its square; a carrier and its rider, or two
+    stacks, lie corner to corner (the first low and left), so neither number
+    hides under the other piece; three (a camp with everyone home) two low
+    and one high, each a number's width apart across.
+    """
+    if n == 3:
+        spots, radius = [(0.24, 0.27), (0.76, 0.27), (0.5, 0.75)][i : i + 1], cell * 0.23
+    elif n == 1 and len(stack) == 1:
+        spots, radius = [(0.5, 0.5)], cell * 0.42
+    else:
+        low, high = (0.28, 0.28), (0.72, 0.72)
+        spots, radius = ([low, high] if n == 1 else [low if i == 0 else high]), cell * 0.3
+    out = []
+    for level, piece in enumerate(stack):
+        sx, sy = spots[min(level, len(spots) - 1)]
+        above = max(0, level - (len(spots) - 1))  # riders beyond the spots: smaller, lifted, as before
+        out.append(Piece(str(piece["id"]), str(piece["colour"]), str(piece["number"]), bool(piece.get("frozen")),
+                         x + sx * cell, y + sy * cell + above * radius * 0.6, radius * 0.85**above))  # fmt: skip
+    return out
+
+
+def _draw_piece(piece: Piece, least: float = 0.0) -> None:
+    """A disc in the traveller's colour with a black rim and its number; a frozen one with an ice rim inside.
+
+    The number is ``least`` px at least (the board's text size) where the disc holds it."""
     disc(piece.x, piece.y, piece.r, rgb(piece.colour), (0, 0, 0), OUTLINE)
     if piece.frozen:
         Color(0, 0, 0, 1)
         Line(circle=(piece.x, piece.y, piece.r * 0.78), width=max(1.6, piece.r * 0.16))
         Color(*ICE, 1)
         Line(circle=(piece.x, piece.y, piece.r * 0.78), width=max(1.0, piece.r * 0.1))
-    text(piece.x, piece.y, piece.number, piece.r * 1.1, ink_for(piece.colour), bold=True)
+    size = piece.r * 1.1
+    if least and piece.r >= least * 0.5:  # a 16 px figure, 9x12 px of ink, fits a 16 px disc
+        size = max(size, least)
+    text(piece.x, piece.y, piece.number, size, ink_for(piece.colour), bold=True)
 
 
 def _draw_players(
-    box: tuple[float, float, float, float], document: Mapping[str, Any], camps: Mapping[str, str]
+    box: tuple[float, float, float, float], document: Mapping[str, Any], camps: Mapping[str, str], grid: Grid
 ) -> None:
     """Each player's coins and travellers home (a pip each), the one to play edged in gold, then the decks' cards.
 
     Coins are spent on the charm deck and never showed anywhere, though the
-    buttons count them ("Spend a coin on the charm deck (3 left)").
+    buttons count them ("Spend a coin on the charm deck (3 left)"). A row is
+    twice the board's text size high, so a coin's count is that size.
     """
     x, y, w, h = box
     players = [str(p) for p in document.get("players") or []]
@@ -304,8 +407,8 @@ def _draw_players(
     decks = document.get("decks") or {}
     left = {name: sum(v for v in cards.values() if isinstance(v, int)) for name, cards in decks.items()
             if isinstance(cards, Mapping)}  # fmt: skip
-    rows, columns = strip_grid(w, h, len(players) + (1 if left else 0))
-    segment, row_h = w / columns, h / rows
+    columns = grid.columns
+    segment, row_h = w / columns, h / grid.rows
     u = min(row_h, segment / PLAYER_W)  # one player's height: disc, coin and pips all scale with it
     discs, counts = Shapes(), []  # side by side, none over another: a few meshes, then the coins' counts on them
     for k, player in enumerate(players):
@@ -314,24 +417,25 @@ def _draw_players(
             Color(*HIGHLIGHT, 1)
             Line(rectangle=(sx + 2, sy + 2, segment - 4, row_h - 4), width=1.5)
         cy = sy + row_h / 2
-        discs.disc(0, sx + u * 0.35, cy, u * 0.25, rgb(player), (1, 1, 1), 1.2, KIVY_SEGMENTS)
+        discs.disc(0, sx + u * 0.2, cy, u * 0.14, rgb(player), (1, 1, 1), 1.2, KIVY_SEGMENTS)
         # Coins as a gold coin with its count (words shrank unreadably in a quarter of a 400 px board).
-        discs.disc(0, sx + u * 0.95, cy, u * 0.28, COIN_RGB, (0, 0, 0), 1.0, KIVY_SEGMENTS)
-        counts.append((sx + u * 0.95, cy, str(coins.get(player, 0))))
+        discs.disc(0, sx + u * 0.8, cy, u * 0.36, COIN_RGB, (0, 0, 0), 1.0, KIVY_SEGMENTS)
+        counts.append((sx + u * 0.8, cy, str(coins.get(player, 0))))
         for i in range(3):  # travellers home, one pip each, filled in the player's colour
             pip = rgb(player) if i < home.get(player, 0) else BACKGROUND
-            discs.disc(0, sx + u * (1.48 + 0.32 * i), cy, u * 0.12, pip, (1, 1, 1), 1.0, KIVY_SEGMENTS)
+            discs.disc(0, sx + u * (1.38 + 0.26 * i), cy, u * 0.1, pip, (1, 1, 1), 1.0, KIVY_SEGMENTS)
     discs.draw()
     for cx, cy, count in counts:
-        text(cx, cy, count, u * 0.34, (0, 0, 0), bold=True)
+        text(cx, cy, count, u * COUNT, (0, 0, 0), bold=True)
     if left:
-        words = "  ".join(f"{name} {n}" for name, n in left.items())
+        words = " ".join(f"{name} {n}" for name, n in left.items())
         k = len(players)
         sx, sy = x + (k % columns) * segment, y + h - (k // columns + 1) * row_h
-        fitted_text(sx + u * 0.2, sy + row_h / 2, words, u * 0.4, segment - u * 0.3, (0.8, 0.8, 0.8), anchor="left")
+        room = x + w - sx - u * 0.2  # the rest of the row: two players' room at least
+        fitted_text(sx + u * 0.1, sy + row_h / 2, words, u * COUNT, room, (0.8, 0.8, 0.8), anchor="left")
 
 
-PLAYER_W = 2.4  # a player's disc, coin and three pips side by side, in units of their height
+PLAYER_W = 2.05  # a player's disc, coin and three pips side by side, in units of their height
 
 
 def strip_grid(width: float, height: float, slots: int) -> tuple[int, int]:
