@@ -6,7 +6,8 @@ were under 16 px, the smallest 6: the 81 square names (13 px), the pieces'
 numbers (12 px), the coins' counts (11 px) and the decks' line. Each text is
 read back from the canvas with the font size it was rendered at
 (``words_drawn``). Left small: the numbers of the pieces crowded in the centre
-square (up to twelve in one square), drawn at a square's share as before.
+square when four or more stacks are there (all twelve at a four-player
+start), drawn at a square's share as before.
 """
 
 from __future__ import annotations
@@ -45,10 +46,13 @@ def faults(widget: Any, session: Session, drawn: list[Words]) -> list[str]:
     """Texts under 16 px (but the crowded centre's numbers), cut or broken, over another text, or off the board."""
     doc = session.document()
     view = BoardView(session.game, doc, session.game.describe(session.state))
-    in_centre = {str(t["id"]) for t in blackpool.travellers(doc) if t.get("at") == "centre"}
+    board = session.game.data["board"]
+    centre = blackpool.centre_of(board)
+    piles = blackpool.stacks(doc, board["camps"], centre).get(centre, [])
+    in_centre = {str(t["id"]) for pile in piles for t in pile} if len(piles) > 3 else set()
     crowd = [p for p in blackpool.pieces(widget, view) if p.id in in_centre]
 
-    def crowded(d: Words) -> bool:  # a number on a piece in the centre square
+    def crowded(d: Words) -> bool:  # a number on a piece in the centre square, crowded with four stacks or more
         x, y = d.centre
         return any(abs(x + widget.x - p.x) < 1 and abs(y + widget.y - p.y) < 1 for p in crowd)
 

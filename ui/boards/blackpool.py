@@ -175,7 +175,7 @@ def pieces(widget: Any, view: Any) -> list[Piece]:
         piles = by_square.get(square["id"], [])
         named = square["id"] != centre and not grid.edges  # a café square's name in its corner stays clear
         for i, stack in enumerate(piles):
-            if grid.edges and square["id"] != centre and len(piles) <= 3:
+            if grid.edges and len(piles) <= 3:  # the centre too, once no more than three stacks are left there
                 out.extend(_apart(stack, x, y, grid.cell, i, len(piles)))
             else:
                 out.extend(_stack_discs(stack, x, y, grid.cell, i, len(piles), clear_name=named))
