@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Iterator
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from kivy.graphics import Ellipse
@@ -293,3 +295,20 @@ def test_a_tap_on_a_frozen_traveller_is_refused_with_its_clause_and_one_that_may
     tap(table.ids.choices.children[0])
     assert session.log[-1] == {"type": "move", "traveller": "yellow-3"}
     assert widget.view.last == "yellow-3" and widget.view.asked is None
+
+
+def test_a_cafe_board_whose_squares_are_not_named_by_column_and_row_keeps_each_name_in_its_square(
+    canvas: Widget,
+) -> None:
+    """Letters and numbers along the edges name the house board's squares; a café's own names ("Pier 3") would
+    not be found by them, so each is written in its square as before, and no letter or row number is drawn."""
+    session = Session.new("blackpool", ["yellow", "red"])
+    house = session.game.data["board"]
+    assert blackpool.coordinates(house)
+    renamed = {**house, "squares": [{**s, "id": f"Pier {k}"} for k, s in enumerate(house["squares"])]}
+    assert not blackpool.coordinates(renamed)
+    data = session.game.data
+    with patch.object(session.game, "data", dataclasses.replace(data, files={**data.files, "board": renamed})):
+        drawn = {d.text for d in words_drawn(canvas, session)}
+    assert {f"Pier {k}" for k in range(81)} - {"Pier 40"} <= drawn  # the crowded centre's name gives way, as ever
+    assert not drawn & set("abcdefghi456789")  # no letters, no row numbers (pieces and coins go to 3)
