@@ -104,7 +104,9 @@ class Grid:
     800x480, more on larger ones): the column letters under the grid, the row
     numbers left of it, the pieces' numbers and the strip's counts. The strip
     is as many rows of players (and the decks, two players wide) as the
-    board's width needs.
+    board's width needs: on a portrait board (269 px wide, four players and
+    the decks) one row ran each player over the next's coin and the last off
+    the board.
     """
 
     def __init__(self, widget: Any, board: Mapping[str, Any], slots: int = 3) -> None:
@@ -436,23 +438,6 @@ def _draw_players(
 
 
 PLAYER_W = 2.05  # a player's disc, coin and three pips side by side, in units of their height
-
-
-def strip_grid(width: float, height: float, slots: int) -> tuple[int, int]:
-    """Rows and columns of the players' strip that draw its players largest without one running into the next.
-
-    A player's disc, coin and pips are 2.4 strip heights wide: on a portrait
-    screen (a board 269 px wide, four players and the decks in 54 px slots)
-    each ran over the next player's coin and the last off the board, over the
-    announcements beside it. Narrow slots take several rows, or shrink.
-    """
-    best = (0.0, 1, max(1, slots))
-    for rows in range(1, max(1, slots) + 1):
-        columns = math.ceil(slots / rows) if slots else 1
-        size = min(height / rows, width / columns / PLAYER_W)
-        if size > best[0] * 1.001:
-            best = (size, rows, columns)
-    return best[1], best[2]
 
 
 def _stack_discs(
