@@ -13,7 +13,6 @@ start), drawn at a square's share as before.
 from __future__ import annotations
 
 import random
-from itertools import combinations
 from typing import Any
 
 import pytest
@@ -22,12 +21,11 @@ from companion.session import Session
 from tests.ui.conftest import advance
 from tests.ui.drawing import Words, words_drawn
 from tests.ui.test_board_blackpool import frozen_and_riding
-from tests.ui.test_boards_robust import misdrawn
+from tests.ui.test_boards_robust import misdrawn, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, blackpool
 from ui.shots import mid_game
 
-READABLE = 16.0  # px: the smallest text the table shows at 800x480, as on Targi's board
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 
 
@@ -56,12 +54,7 @@ def faults(widget: Any, session: Session, drawn: list[Words]) -> list[str]:
         x, y = d.centre
         return any(abs(x + widget.x - p.x) < 1 and abs(y + widget.y - p.y) < 1 for p in crowd)
 
-    found = [f"{d.text!r} is {d.size:.1f} px at {d.x:.0f},{d.y:.0f}" for d in drawn
-             if d.size < READABLE and not crowded(d)]  # fmt: skip
-    found += misdrawn(drawn)
-    for a, b in combinations([d for d in drawn if not crowded(d)], 2):
-        if min(a.x + a.w, b.x + b.w) - max(a.x, b.x) > 0.5 and min(a.y + a.h, b.y + b.h) - max(a.y, b.y) > 0.5:
-            found.append(f"{a.text!r} and {b.text!r} overlap")
+    found = unreadable([d for d in drawn if not crowded(d)]) + misdrawn([d for d in drawn if crowded(d)])
     w, h = widget.width + 0.5, widget.height + 0.5
     found += [f"{d.text!r} at {d.x:.0f},{d.y:.0f} runs off the board" for d in drawn
               if d.x < -0.5 or d.y < -0.5 or d.x + d.w > w or d.y + d.h > h]  # fmt: skip
