@@ -68,7 +68,31 @@ class AtTerminal:
         os.write(self.master, text.encode())
 
     def ctrl_c(self) -> None:
+        """Ctrl-C once the command waits for what is typed, as a person presses it.
+
+        Typed the instant the command had written its answer, the key raced the command on its way into its
+        read: a SIGINT landing after Python last looked for signals but before the read began set Python's
+        flag and left the read blocked, so the command went on waiting (seen 1 in about 100 tries under
+        load, the process asleep in its terminal read with no signal pending). That gap lasts microseconds
+        for a person at the keyboard, so the test waits for the command to be asleep first.
+        """
+        self._wait_asleep()
         os.write(self.master, CTRL_C)
+
+    def _wait_asleep(self) -> None:
+        """Until every thread of the command sleeps, twice in a row 20 ms apart (Linux's /proc; elsewhere a pause)."""
+        tasks = Path(f"/proc/{self.process.pid}/task")
+        if not tasks.is_dir():
+            time.sleep(0.5)
+            return
+        deadline, calm = time.monotonic() + GUARD_SECONDS, 0
+        while calm < 2 and time.monotonic() < deadline:
+            try:
+                states = [(task / "stat").read_text().rsplit(")", 1)[1].split()[0] for task in tasks.iterdir()]
+            except OSError:  # a thread ended while it was read, or the command did
+                states = []
+            calm = calm + 1 if states and all(state == "S" for state in states) else 0
+            time.sleep(0.02)
 
     def finish(self) -> tuple[int, str, str]:
         """Wait for the command to end: its exit status, the rest of what it wrote, and its standard error."""
