@@ -18,13 +18,11 @@ from typing import Any
 import pytest
 
 from companion.session import Session
-from tests.ui.conftest import advance
 from tests.ui.drawing import Words, words_drawn
 from tests.ui.test_board_blackpool import frozen_and_riding
-from tests.ui.test_boards_robust import misdrawn, unreadable
+from tests.ui.test_boards_robust import misdrawn, off_board, table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, blackpool
-from ui.shots import mid_game
 
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 
@@ -55,9 +53,7 @@ def faults(widget: Any, session: Session, drawn: list[Words]) -> list[str]:
         return any(abs(x + widget.x - p.x) < 1 and abs(y + widget.y - p.y) < 1 for p in crowd)
 
     found = unreadable([d for d in drawn if not crowded(d)]) + misdrawn([d for d in drawn if crowded(d)])
-    w, h = widget.width + 0.5, widget.height + 0.5
-    found += [f"{d.text!r} at {d.x:.0f},{d.y:.0f} runs off the board" for d in drawn
-              if d.x < -0.5 or d.y < -0.5 or d.x + d.w > w or d.y + d.h > h]  # fmt: skip
+    found += off_board(widget, drawn)
     return found
 
 
@@ -66,12 +62,7 @@ def test_every_text_on_blackpools_board_reads_at_16_px_or_more(
     size: tuple[int, int], start: Any, window_size: Any  # noqa: F811
 ) -> None:
     """The table's own board at each display size: the opening, halfway, a rider on its carrier, the end."""
-    window_size(size)
-    middle = mid_game("blackpool")
-    app = start(middle)
-    app.show("table")
-    advance(4)
-    board = app.root.get_screen("table").ids.board
+    middle, board = table_board(start, window_size, size, "blackpool")
     found = []
     for when, session in (
         ("opening", Session.new("blackpool", ["yellow", "red", "green", "blue"])),

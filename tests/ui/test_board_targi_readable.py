@@ -16,12 +16,10 @@ import pytest
 
 from companion.games.targi.board import POSITION
 from companion.session import Session
-from tests.ui.conftest import advance
 from tests.ui.drawing import Words, words_drawn
-from tests.ui.test_boards_robust import unreadable
+from tests.ui.test_boards_robust import table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import targi as drawing
-from ui.shots import mid_game
 
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 
@@ -75,12 +73,7 @@ def test_every_text_on_targis_board_reads_at_16_px_or_more(
     size: tuple[int, int], start: Any, window_size: Any  # noqa: F811
 ) -> None:
     """The table's own board at each display size: the opening, halfway, a crowded position and the end."""
-    window_size(size)
-    middle = mid_game("targi")
-    app = start(middle)
-    app.show("table")
-    advance(4)
-    board = app.root.get_screen("table").ids.board
+    middle, board = table_board(start, window_size, size, "targi")
     opening = Session.new("targi", ["white", "black"])
     last = ended()
     found = []

@@ -18,7 +18,7 @@ import pytest
 from companion.session import Session
 from tests.ui.conftest import advance
 from tests.ui.drawing import Words, pixel, render, words_drawn
-from tests.ui.test_boards_robust import READABLE, unreadable
+from tests.ui.test_boards_robust import READABLE, off_board, table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import temple as drawing
 from ui.shots import mid_game
@@ -64,9 +64,7 @@ def ended() -> Session:
 def faults(widget: Any, drawn: list[Words]) -> list[str]:
     """Texts under 16 px, cut or broken, lying over another text, or off the board."""
     found = unreadable(drawn)
-    w, h = widget.width + 0.5, widget.height + 0.5
-    off = [d for d in drawn if d.x < -0.5 or d.y < -0.5 or d.x + d.w > w or d.y + d.h > h]
-    found += [f"{d.text!r} at {d.x:.0f},{d.y:.0f} runs off the board" for d in off]
+    found += off_board(widget, drawn)
     return found
 
 
@@ -77,12 +75,7 @@ def test_every_text_on_the_temple_board_reads_at_16_px_or_more(
     window_size: Any,  # noqa: F811
 ) -> None:
     """The table's own board at each display size: the opening, halfway, crowded, pawns on steps, the end."""
-    window_size(size)
-    middle = mid_game("temple")
-    app = start(middle)
-    app.show("table")
-    advance(4)
-    board = app.root.get_screen("table").ids.board
+    middle, board = table_board(start, window_size, size, "temple")
     four = Session.new("temple", PLAYERS)
     found = []
     for when, session, doc in (

@@ -16,12 +16,10 @@ from typing import Any
 import pytest
 
 from companion.session import Session
-from tests.ui.conftest import advance
 from tests.ui.drawing import Words, words_drawn
-from tests.ui.test_boards_robust import unreadable
+from tests.ui.test_boards_robust import off_board, table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, ttd
-from ui.shots import mid_game
 
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 FIVE = ["red", "black", "orange", "purple", "brown"]
@@ -42,9 +40,7 @@ def faults(widget: Any, session: Session, drawn: list[Words]) -> list[str]:
     doc = session.document()
     frame = ttd._frame(widget, BoardView(session.game, doc, []))
     found = unreadable(drawn)
-    width, height = widget.width + 0.5, widget.height + 0.5
-    found += [f"{d.text!r} at {d.x:.0f},{d.y:.0f} runs off the board" for d in drawn
-              if d.x < -0.5 or d.y < -0.5 or d.x + d.w > width or d.y + d.h > height]  # fmt: skip
+    found += off_board(widget, drawn)
     sites = [frame.centre(*site["hex"]) for site in doc.get("waterholes") or []]
     for d in drawn:
         cx, cy = d.centre
@@ -62,12 +58,7 @@ def test_every_text_on_through_the_deserts_board_reads_at_16_px_or_more(
     size: tuple[int, int], start: Any, window_size: Any  # noqa: F811
 ) -> None:
     """The table's own board at each display size: five players' opening, halfway, and a five-player end."""
-    window_size(size)
-    middle = mid_game("ttd")
-    app = start(middle)
-    app.show("table")
-    advance(4)
-    board = app.root.get_screen("table").ids.board
+    middle, board = table_board(start, window_size, size, "ttd")
     found = []
     for when, session in (("opening", Session.new("ttd", FIVE)), ("halfway", middle), ("at the end", ended())):
         drawn = words_drawn(board, session)

@@ -16,6 +16,7 @@ from kivy.uix.widget import Widget
 from companion.data import house_dir
 from companion.registry import game_class
 from companion.session import Session
+from tests.ui.conftest import advance
 from tests.ui.drawing import Words, on_window, render, words_drawn
 from ui.boards import blackpool, desert, paint, targi
 from ui.shots import default_players, mid_game
@@ -138,6 +139,23 @@ def misdrawn(drawn: list[Words]) -> list[str]:
 
 
 READABLE = 16.0  # px: the smallest text a board shows at 800x480 (and upright at 480x800), read from a chair
+
+
+def off_board(widget: Widget, drawn: list[Words]) -> list[str]:
+    """Texts running past the board's edges (the words are read widget-local)."""
+    w, h = widget.width + 0.5, widget.height + 0.5
+    return [f"{d.text!r} at {d.x:.0f},{d.y:.0f} runs off the board" for d in drawn
+            if d.x < -0.5 or d.y < -0.5 or d.x + d.w > w or d.y + d.h > h]  # fmt: skip
+
+
+def table_board(start: Any, window_size: Any, size: tuple[int, int], game_id: str) -> tuple[Session, Widget]:
+    """A game halfway, shown on the table at ``size``: the session and the table's own board widget."""
+    window_size(size)
+    middle = mid_game(game_id)
+    app = start(middle)
+    app.show("table")
+    advance(4)
+    return middle, app.root.get_screen("table").ids.board
 
 
 def unreadable(drawn: list[Words]) -> list[str]:
