@@ -8,6 +8,7 @@ Each schema node is a callable ``(value, path) -> list[str]``.
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Callable, Container, Iterable, Mapping
 from typing import Any
 
@@ -201,12 +202,21 @@ def OneOf(*checks: Check, expected: str | None = None) -> Check:  # noqa: N802
 
 
 def ListOf(  # noqa: N802
-    item: Check, min_len: int = 0, max_len: int | None = None, unique_by: str | None = None, distinct: str | None = None
+    item: Check,
+    min_len: int = 0,
+    max_len: int | None = None,
+    unique_by: str | None = None,
+    distinct: str | None = None,
+    copies: tuple[str, ...] = (),
 ) -> Check:
     """A list; ``unique_by`` names the id field no two entries share, ``distinct`` a shown name no two may share.
 
     Names are compared as a player reads them, case and spacing aside: two
     desert spaces both called "Oasis" left "move to Oasis" naming neither.
+    A deck's entries may share a name as copies of one card: ``copies`` names
+    the fields (a count, say) besides the id in which such copies may differ.
+    Entries alike in every other field pass (``copy_warnings`` says so); two
+    that differ are two cards under one name, and are refused.
     """
 
     def check(value: Any, path: str) -> list[str]:
@@ -230,30 +240,94 @@ def ListOf(  # noqa: N802
                 seen.add(key)
             problems.extend(item(entry, entry_path))
         if distinct:
-            problems.extend(_same_names(value, path, distinct, unique_by))
+            problems.extend(_same_names(value, path, distinct, unique_by, copies))
         return problems
 
     return check
 
 
-def _same_names(entries: list[Any], path: str, field: str, unique_by: str | None) -> list[str]:
-    problems: list[str] = []
-    named: dict[str, str] = {}
+def _place(path: str, i: int, entry: Mapping[str, Any], unique_by: str | None) -> str:
+    """``cards[3] (id 'gust_2')``: an entry by its index, and by its id where it has one."""
+    ident = entry.get(unique_by) if unique_by else None
+    return f"{path}[{i}]" + (f" ({unique_by} {quoted(ident)})" if isinstance(ident, str | int) else "")
+
+
+def _named_alike(
+    entries: list[Any], path: str, field: str, unique_by: str | None
+) -> list[tuple[int, str, int, str]]:
+    """Each entry whose ``field`` reads as an earlier entry's (case and spacing aside): its index and place, then
+    the first such entry's index and place."""
+    found: list[tuple[int, str, int, str]] = []
+    named: dict[str, tuple[int, str]] = {}
     for i, entry in enumerate(entries):
         if not isinstance(entry, Mapping) or not isinstance(entry.get(field), str):
             continue
-        ident = entry.get(unique_by) if unique_by else None
-        place = f"{path}[{i}]" + (f" ({unique_by} {quoted(ident)})" if isinstance(ident, str | int) else "")
+        place = _place(path, i, entry, unique_by)
         key = " ".join(entry[field].split()).casefold()
         if key in named:
-            problems.append(
-                f"{label(place)}.{field}: {quoted(entry[field])} is also the {field} of "
-                f"{named[key].rpartition(': ')[2]}; the "
-                f"table's texts and buttons tell entries apart by {field}, so give each its own"
-            )
+            found.append((i, place, *named[key]))
         else:
-            named[key] = place
+            named[key] = (i, place)
+    return found
+
+
+def _differing(a: Mapping[str, Any], b: Mapping[str, Any], alike: Container[str]) -> list[str]:
+    """The fields, but those in ``alike``, in which two entries differ as JSON writes them (true is not 1)."""
+    keys = sorted(k for k in {*a, *b} if k not in alike)
+    return [k for k in keys if json.dumps(a.get(k), sort_keys=True) != json.dumps(b.get(k), sort_keys=True)]
+
+
+def _and(words: list[str]) -> str:
+    """``deck, effect and params``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _same_names(
+    entries: list[Any], path: str, field: str, unique_by: str | None, copies: tuple[str, ...] = ()
+) -> list[str]:
+    problems: list[str] = []
+    for i, place, first, first_place in _named_alike(entries, path, field, unique_by):
+        other = first_place.rpartition(": ")[2]
+        if copies:
+            differ = _differing(entries[i], entries[first], {field, unique_by, *copies})
+            if not differ:
+                continue  # a copy of the first: warned of (copy_warnings), not refused
+            problems.append(
+                f"{label(place)}.{field}: {quoted(entries[i][field])} is also the {field} of {other}, a different "
+                f"card (its {_and(differ)} {'differs' if len(differ) == 1 else 'differ'}); the table's texts and "
+                "buttons tell cards apart by "
+                f"{field}, so give each its own (copies of one card are one entry with a count)"
+            )
+            continue
+        problems.append(
+            f"{label(place)}.{field}: {quoted(entries[i][field])} is also the {field} of {other}; the "
+            f"table's texts and buttons tell entries apart by {field}, so give each its own"
+        )
     return problems
+
+
+def copy_warnings(entries: list[Any], path: str, field: str, unique_by: str, copies: tuple[str, ...]) -> list[str]:
+    """Each entry of a valid deck that is a copy of an earlier one: the same ``field`` (a name) and alike but for
+    its ``unique_by`` and ``copies`` fields.
+
+    Such copies play the same, but the game lists and offers each under its
+    own id: a Blackpool deck with two "Gust of Force" entries offered two
+    buttons both saying "Top card: Gust of Force". A warning, as the play is
+    the same; one entry with the copies' count says it plainly.
+    """
+    warnings: list[str] = []
+    for i, place, first, first_place in _named_alike(entries, path, field, unique_by):
+        if _differing(entries[i], entries[first], {field, unique_by, *copies}):
+            continue  # two cards under one name: refused by the schema (ListOf's copies)
+        group = [first] + [j for j, _, f, _ in _named_alike(entries, path, field, unique_by) if f == first]
+        group = [j for j in group if not _differing(entries[j], entries[first], {field, unique_by, *copies})]
+        total = sum(entries[j].get("count", 1) for j in group) if "count" in copies else len(group)
+        warnings.append(
+            f"{label(place)}: a copy of {first_place.rpartition(': ')[2]} ({quoted(entries[first][field])}), alike "
+            f"but for its {unique_by}: it plays the same, but the table lists and offers each on its own under one "
+            f"name (a draw offers both); write that card once with \"count\": {total} and take this entry out"
+        )
+    return warnings
 
 
 def MapOf(value_check: Check, key_check: Check | None = None) -> Check:  # noqa: N802

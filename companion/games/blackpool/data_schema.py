@@ -14,7 +14,7 @@ from typing import Any
 from companion.errors import quoted
 from companion.games.blackpool.board import WATER, ZONE_ORDER, ZONES
 from companion.games.blackpool.cards import DECKS, EFFECT_DECK
-from companion.schema import Enum, Int, ListOf, MapOf, Obj, Str, header, no_such
+from companion.schema import Enum, Int, ListOf, MapOf, Obj, Str, copy_warnings, header, no_such
 
 ZONE_PULLS = Obj({z: Int(0, 6) for z in ZONE_ORDER})
 
@@ -47,12 +47,27 @@ CARD_SCHEMA = Obj(
     {"note": Str()},
 )
 
+# A card's entry may repeat another's name as a copy of it when it differs only here (and in its id): the draw's
+# buttons name a card by its name, so two different cards under one name are refused (schema.ListOf).
+CARD_COPIES = ("count", "note")
+
 CARDS_SCHEMA = Obj(
-    {**header("blackpool", "cards"), "cards": ListOf(CARD_SCHEMA, 1, unique_by="id")},
+    {
+        **header("blackpool", "cards"),
+        "cards": ListOf(CARD_SCHEMA, 1, unique_by="id", distinct="name", copies=CARD_COPIES),
+    },
     {"title": Str(), "note": Str()},
 )
 
 DATA_SCHEMAS = {"board": BOARD_SCHEMA, "cards": CARDS_SCHEMA}
+
+
+def copy_notes(files: Mapping[str, Any], sources: Mapping[str, str]) -> list[str]:
+    """A café deck's entries that are copies of an earlier card (``copy_warnings``); ``sources`` name the files."""
+    if "cards" not in files:
+        return []
+    where = f"{sources.get('cards', 'cards.json')}: cards"
+    return copy_warnings(files["cards"]["cards"], where, "name", "id", CARD_COPIES)
 
 
 def _adjacent(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:

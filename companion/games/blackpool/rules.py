@@ -29,7 +29,7 @@ from companion.game import (
 from companion.games.blackpool import effects
 from companion.games.blackpool.board import CAMP, CENTRE, Board
 from companion.games.blackpool.cards import DECKS, Catalogue
-from companion.games.blackpool.data_schema import DATA_SCHEMAS, cross_check
+from companion.games.blackpool.data_schema import DATA_SCHEMAS, copy_notes, cross_check
 from companion.games.blackpool.document import document_of, state_of
 from companion.games.blackpool.moves import CARRIER_BACK, CARRIER_FORWARD, Plan, Work, execute, landing_problem, plan
 from companion.games.blackpool.state import (
@@ -172,6 +172,10 @@ class Blackpool(Game):
     @classmethod
     def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
         return cross_check(files, COLOURS)
+
+    @classmethod
+    def board_warnings(cls, files: Mapping[str, Any], sources: Mapping[str, str]) -> list[str]:
+        return copy_notes(files, sources)
 
     # -- setup and documents ---------------------------------------------------
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:

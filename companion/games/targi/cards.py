@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from companion.errors import quoted
-from companion.schema import Bool, Check, Enum, Int, ListOf, MapOf, Obj, Str, header, is_known
+from companion.schema import Bool, Check, Enum, Int, ListOf, MapOf, Obj, Str, copy_warnings, header, is_known
 
 GOODS = ("dates", "salt", "pepper")
 RESOURCES = (*GOODS, "gold", "vp")
@@ -28,6 +28,7 @@ HOOKS = ("placement", "intersections", "actions", "raids", "limits", "hand", "di
 ENDGAME_PER = ("symbol", "gold", "goods", "row", "cards")
 # The opening centre (TG-1): goods on the corners and the middle, tribe cards between, all face down at first.
 LAYOUT = ("goods", "tribe", "goods", "tribe", "goods", "tribe", "goods", "tribe", "goods")
+CARD_COPIES = ("count",)  # a goods or tribe entry differing from another of its name only here is a copy of it
 COUNT_MAX = 99  # copies of one card; the house decks (19 goods, 45 tribe cards) are our own design, not the rules
 
 Bundle = tuple[tuple[str, int], ...]
@@ -130,6 +131,7 @@ BORDER_SCHEMA = Obj(
             16,
             16,
             unique_by="no",
+            distinct="label",
         ),
     },
     {"note": Str()},
@@ -145,6 +147,8 @@ GOODS_SCHEMA = Obj(
             ),
             1,
             unique_by="id",
+            distinct="label",
+            copies=CARD_COPIES,
         ),
     },
     {"note": Str()},
@@ -167,6 +171,8 @@ TRIBE_SCHEMA = Obj(
             ),
             1,
             unique_by="id",
+            distinct="label",
+            copies=CARD_COPIES,
         ),
     },
     {"note": Str()},
@@ -226,7 +232,44 @@ def cross_check(files: Mapping[str, Any]) -> list[str]:
     shared = {c["id"] for c in files["goods"]["cards"]} & {c["id"] for c in files["tribe"]["cards"]}
     for card_id in sorted(shared):
         problems.append(f"card id {quoted(card_id)} is used in both goods.json and tribe.json")
+    problems.extend(_labels_across(files))
     return problems
+
+
+def _labels_across(files: Mapping[str, Any]) -> list[str]:
+    """A label two files share: a goods and a tribe card, or a border card and a centre card, under one name.
+
+    The table names a place and a face-up card by its label ("why Salt
+    Pans"), reading the border first: a centre card labelled as a border card
+    could never be asked about by name, and a goods and a tribe card of one
+    label left "takes Salt Pans" saying neither which card nor what it gave.
+    """
+    first: dict[str, str] = {}
+    problems: list[str] = []
+    for kind, key in (("border", "no"), ("goods", "id"), ("tribe", "id")):
+        mine: dict[str, str] = {}
+        for card in files[kind]["cards"]:
+            name = " ".join(card["label"].split()).casefold()
+            where = f"{kind}.json card {'no ' if key == 'no' else ''}{quoted(card[key]) if key == 'id' else card[key]}"
+            if name in first:
+                problems.append(
+                    f"{where}: label {quoted(card['label'])} is also the label of {first[name]}; the table names "
+                    "border and centre cards by label, so give each its own"
+                )
+            mine.setdefault(name, where)
+        for name, where in mine.items():
+            first.setdefault(name, where)
+    return problems
+
+
+def copy_notes(files: Mapping[str, Any], sources: Mapping[str, str]) -> list[str]:
+    """A café's goods or tribe entries that are copies of an earlier card (``copy_warnings``)."""
+    notes: list[str] = []
+    for deck in ("goods", "tribe"):
+        if deck in files:
+            where = f"{sources.get(deck, deck + '.json')}: cards"
+            notes.extend(copy_warnings(files[deck]["cards"], where, "label", "id", CARD_COPIES))
+    return notes
 
 
 # -- the catalogue the engine reads ------------------------------------------------------

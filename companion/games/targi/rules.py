@@ -78,7 +78,7 @@ class Targi(Game):
 
     @classmethod
     def board_warnings(cls, files: Mapping[str, Any], sources: Mapping[str, str]) -> list[str]:
-        return too_small(files, sources)
+        return too_small(files, sources) + cardmod.copy_notes(files, sources)
 
     # -- the contract -------------------------------------------------------
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:
