@@ -394,9 +394,10 @@ def validate_path(
 
     Each file is checked on its own and then together with the rest of its
     game's set (house files filling the gaps), so a café sees cross-file
-    faults such as a path naming a square its board lacks. A valid set's
-    texts the board would draw too small (``Game.board_warnings``) go into
-    ``warnings``: the data is valid, the board just reads worse.
+    faults such as a path naming a square its board lacks. What of a valid
+    set reads worse (``Game.board_warnings``: texts the board would draw too
+    small, a card written again as a copy) goes into ``warnings``: the data is
+    valid and plays the same.
     """
     problems: list[str] = []
     paths = _json_files(path, problems) if path.is_dir() else [path]

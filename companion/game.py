@@ -147,7 +147,7 @@ class GameData:
     files: dict[str, Any]
     sources: dict[str, str] = field(default_factory=dict)
     digests: dict[str, str] = field(default_factory=dict)  # kind -> a short hash of the parsed content
-    warnings: tuple[str, ...] = ()  # texts its board would draw too small (``Game.board_warnings``): shown, not refused
+    warnings: tuple[str, ...] = ()  # what reads worse but plays (``Game.board_warnings``): shown, not refused
 
     def __getitem__(self, kind: str) -> Any:
         return self.files[kind]
@@ -351,10 +351,11 @@ class Game(ABC):
 
     @classmethod
     def board_warnings(cls, files: Mapping[str, Any], sources: Mapping[str, str]) -> list[str]:
-        """Texts of a valid set that the board would draw under its readable size at 800x480, or cut.
+        """What of a valid set plays the same but reads worse: texts the board would draw under its readable
+        size at 800x480, or cut; a card entry that is a copy of another (``schema.copy_warnings``).
 
-        Warnings, not problems: the game plays the same, only the board reads
-        worse. Measured with the screen font's own widths (``companion.screen_font``),
+        Warnings, not problems: the game plays the same, only the table reads
+        worse. Texts are measured with the screen font's own widths (``companion.screen_font``),
         so no screen is needed; ``sources`` name each kind's file.
         """
         return []

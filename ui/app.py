@@ -816,7 +816,7 @@ class CompanionApp(App):
 
 
 def board_warning(warnings: Sequence[str]) -> str:
-    """The start's word on café data its board draws too small: the first text named, the rest counted ("" for none).
+    """The start's word on café data that plays but reads worse: the first warning, the rest counted ("" for none).
 
     The game plays the same, so it starts; the café learns which card to
     mend without a terminal (``companion data validate`` lists them all).
