@@ -213,6 +213,7 @@ def ListOf(  # noqa: N802
 
     Names are compared as a player reads them, case and spacing aside: two
     desert spaces both called "Oasis" left "move to Oasis" naming neither.
+    ``distinct`` may be the id field itself, for ids a player types or hears.
     A deck's entries may share a name as copies of one card: ``copies`` names
     the fields (a count, say) besides the id in which such copies may differ.
     Entries alike in every other field pass (``copy_warnings`` says so); two
@@ -287,6 +288,8 @@ def _same_names(
 ) -> list[str]:
     problems: list[str] = []
     for i, place, first, first_place in _named_alike(entries, path, field, unique_by):
+        if field == unique_by and entries[i][field] == entries[first][field]:
+            continue  # the same id twice: said once, as appearing twice
         other = first_place.rpartition(": ")[2]
         if copies:
             differ = _differing(entries[i], entries[first], {field, unique_by, *copies})

@@ -5,6 +5,7 @@ the name printed on them: two Blackpool cards both called "Gust of Force", or
 two Targi border cards both called "Noble", passed validation while the table
 could not say which was meant. Copies of one card are normal in a deck, so an
 entry alike in all but its id is valid, with a warning to write a count.
+Ids a player types or hears are kept apart the same way, case aside.
 Each test edits a template the validator wrote (``data template``).
 """
 
@@ -24,13 +25,14 @@ Edit = Callable[[list[dict[str, Any]]], None]
 
 
 def validated(
-    folder: Path, game: str, kind: str, change: Edit, capsys: pytest.CaptureFixture[str]
+    folder: Path, game: str, kind: str, change: Edit, capsys: pytest.CaptureFixture[str], key: str = "cards"
 ) -> tuple[int, list[str]]:
-    """``data validate``'s exit code and lines for a template of ``game`` whose ``kind`` cards ``change`` edits."""
+    """``data validate``'s exit code and lines for a template of ``game`` whose ``kind`` list ``key`` (its cards)
+    ``change`` edits."""
     assert main(["data", "template", game, str(folder)]) == 0
     path = folder / game / f"{kind}.json"
     content = json.loads(path.read_text(encoding="utf-8"))
-    change(content["cards"])
+    change(content[key])
     path.write_text(json.dumps(content), encoding="utf-8")
     capsys.readouterr()
     code = main(["data", "validate", str(folder / game)])
@@ -129,4 +131,46 @@ def test_a_targi_label_two_files_share_is_refused_naming_both(
         "names border and centre cards by label, so give each its own",
         f"{given}tribe.json card 'T02': label 'NOBLE' is also the label of border.json card no 1; the table names "
         "border and centre cards by label, so give each its own",
+    ]
+
+
+def test_two_blackpool_squares_whose_ids_differ_only_in_case_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A square is typed in any case ("why C2" is c2): a square "C2" beside "c2" could never be asked about."""
+
+    def capital(squares: list[dict[str, Any]]) -> None:
+        squares[11]["id"] = squares[10]["id"].upper()
+
+    code, out = validated(tmp_path, "blackpool", "board", capital, capsys, "squares")
+    assert code == 1
+    assert out[0] == (
+        f"{tmp_path / 'blackpool' / 'board.json'}: squares[11] (id 'B2').id: 'B2' is also the id of squares[10] "
+        "(id 'b2'); the table's texts and buttons tell entries apart by id, so give each its own"
+    )
+
+
+def test_an_id_written_twice_is_said_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = validated(tmp_path, "temple", "cards", lambda cards: cards[1].update(id=cards[0]["id"]), capsys)
+    assert code == 1
+    assert out == [f"{tmp_path / 'temple' / 'cards.json'}: cards[1] (id 'P01'): id 'P01' appears twice"]
+
+
+def test_temple_card_ids_that_read_alike_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A path card's id is its name on its button and aloud: "p02" beside "P02" reads as one card."""
+    code, out = validated(tmp_path, "temple", "cards", lambda cards: cards[2].update(id="p02"), capsys)
+    assert code == 1
+    assert out == [
+        f"{tmp_path / 'temple' / 'cards.json'}: cards[2] (id 'p02').id: 'p02' is also the id of cards[1] (id 'P02'); "
+        "the table's texts and buttons tell entries apart by id, so give each its own"
+    ]
+
+    def ak_like_a_path_card(content: dict[str, Any]) -> None:
+        content["id"] = "p01"
+
+    code, out = validated(tmp_path / "ak", "temple", "cards", ak_like_a_path_card, capsys, "ahKinchil")
+    assert code == 1
+    assert out == [
+        "temple set (board, cards, die, rulebook given): cards.json: the Ah Kinchil card id 'p01' is also a path "
+        "card id ('P01' reads the same)"
     ]

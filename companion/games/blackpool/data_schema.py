@@ -25,7 +25,10 @@ BOARD_SCHEMA = Obj(
         "height": Int(3, 30),
         "blackforce": ZONE_PULLS,
         "draftBlackforce": ZONE_PULLS,
-        "squares": ListOf(Obj({"id": Str(), "x": Int(0), "y": Int(0), "zone": Enum(*ZONES)}), 9, unique_by="id"),
+        # A square is typed in any case ("why D4"): ids that differ only so would name one square for two.
+        "squares": ListOf(
+            Obj({"id": Str(), "x": Int(0), "y": Int(0), "zone": Enum(*ZONES)}), 9, unique_by="id", distinct="id"
+        ),
         "paths": MapOf(ListOf(Str(), 7)),
         "camps": MapOf(Str()),
         "startCircles": MapOf(ListOf(Str(), 3, 3)),

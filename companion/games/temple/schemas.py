@@ -57,7 +57,10 @@ CARDS = Obj(
     {
         **header(GAME_ID, "cards"),
         "ahKinchil": Obj({"id": Str()}, {"note": Str()}),
-        "cards": ListOf(Obj({"id": Str(), "cells": GRID}, {"note": Str()}), MIN_PATH_CARDS, unique_by="id"),
+        # A card's id is its name on its button and aloud ("P 7"): ids that differ only in case read as one.
+        "cards": ListOf(
+            Obj({"id": Str(), "cells": GRID}, {"note": Str()}), MIN_PATH_CARDS, unique_by="id", distinct="id"
+        ),
     },
     {"source": Str(), "note": Str()},
 )
@@ -399,9 +402,12 @@ def _lap_start_problems(
 
 
 def cards_problems(cards: Mapping[str, Any]) -> list[str]:
-    ids = {c["id"] for c in cards["cards"]}
-    if cards["ahKinchil"]["id"] in ids:
-        return [f"cards.json: the Ah Kinchil card id {quoted(cards['ahKinchil']['id'])} is also a path card id"]
+    ids = {" ".join(c["id"].split()).casefold(): c["id"] for c in cards["cards"]}
+    ak = cards["ahKinchil"]["id"]
+    same = ids.get(" ".join(ak.split()).casefold())
+    if same is not None:  # case aside, as the button and the voice show it
+        also = "" if same == ak else f" ({quoted(same)} reads the same)"
+        return [f"cards.json: the Ah Kinchil card id {quoted(ak)} is also a path card id{also}"]
     return []
 
 
