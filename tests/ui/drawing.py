@@ -52,6 +52,7 @@ class Words:
     full: tuple[float, float] = (0.0, 0.0)  # the whole text's size: a drawn rectangle smaller shows only part
     size: float = 0.0  # the font size it was rendered at, in px: what a player at the table has to read
     colour: tuple[float, float, float] = (1.0, 1.0, 1.0)  # the colour it is drawn in (the canvas's Color before it)
+    ink: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # (x, y, w, h) of its letters' pixels, no margin
 
     @property
     def broken(self) -> bool:
@@ -95,6 +96,7 @@ def words_drawn(widget: Any, session: Session, document: dict[str, Any] | None =
     with patch.object(paint, "CoreLabel", Remembered):
         render(widget, session, document)
     out: list[Words] = []
+    inked: dict[int, tuple[int, int, int, int]] = {}
     colour = (1.0, 1.0, 1.0)
     for instruction in widget.canvas.children:
         if isinstance(instruction, Color):
@@ -103,10 +105,27 @@ def words_drawn(widget: Any, session: Session, document: dict[str, Any] | None =
             continue
         label = made[id(instruction.texture)]
         full = (float(label.texture.size[0]), float(label.texture.size[1]))
+        if id(label) not in inked:
+            inked[id(label)] = ink(label)
+        left, top, right, bottom = inked[id(label)]
         for x, y, w, h in quads(instruction):
             size = float(label.options["font_size"])
-            out.append(Words(str(label.text), x - widget.x, y - widget.y, w, h, label.laid_out, full, size, colour))
+            x, y = x - widget.x, y - widget.y
+            box = (x + left, y + full[1] - bottom, min(right, w) - left, bottom - top)  # a cut text: its ink drawn
+            out.append(Words(str(label.text), x, y, w, h, label.laid_out, full, size, colour, box))
     return out
+
+
+def ink(label: Any) -> tuple[int, int, int, int]:
+    """Where a rendered label's letters are in its texture: (left, top, right, bottom) in pixels from its top
+    left, right and bottom exclusive. A texture holds a margin round the letters, so two labels whose textures
+    lie a pixel apart may hold letters five pixels apart, or one: a player sees the letters."""
+    w, h = (int(v) for v in label.texture.size)
+    alpha = label.texture.pixels[3::4]  # label textures are stored upside down: the first row is the top
+    seen = [[alpha[row * w + col] > 80 for col in range(w)] for row in range(h)]
+    rows = [row for row in range(h) if any(seen[row])]
+    cols = [col for col in range(w) if any(seen[row][col] for row in rows)]
+    return (cols[0], rows[0], cols[-1] + 1, rows[-1] + 1) if rows else (0, 0, 0, 0)
 
 
 def quads(instruction: Any) -> list[tuple[float, float, float, float]]:

@@ -1,4 +1,5 @@
-"""The temple board read from a chair: every text on it 16 px or more on the 7 inch display, none cut or overlapping.
+"""The temple board read from a chair: every text on it 16 px or more on the 7 inch display, none cut, overlapping
+or run together with its neighbour.
 
 At 800x480 (the 7 inch display, and the 5 inch, which has the same pixels)
 the table's board is 398x398 and 69 of the 86 texts it drew halfway were under
@@ -18,7 +19,7 @@ import pytest
 from companion.session import Session
 from tests.ui.conftest import advance
 from tests.ui.drawing import Words, pixel, render, words_drawn
-from tests.ui.test_boards_robust import READABLE, off_board, table_board, unreadable
+from tests.ui.test_boards_robust import READABLE, off_board, run_together, table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import temple as drawing
 from ui.shots import mid_game
@@ -62,9 +63,12 @@ def ended() -> Session:
 
 
 def faults(widget: Any, drawn: list[Words]) -> list[str]:
-    """Texts under 16 px, cut or broken, lying over another text, or off the board."""
+    """Texts under 16 px, cut or broken, lying over another text, off the board, or so close to another that the
+    two read as one: the column numbers 10 to 14 stood 4-5 px apart at 800x480 ("1011121314"), the slot numbers 10
+    and 12 7 px from a step's "2" ("122")."""
     found = unreadable(drawn)
     found += off_board(widget, drawn)
+    found += run_together(drawn)
     return found
 
 

@@ -169,6 +169,27 @@ def unreadable(drawn: list[Words]) -> list[str]:
     return found
 
 
+SIDE_GAP = 0.5  # of the font size: letters of two texts on a line closer than this read as one ("10" "11": "1011")
+LINE_GAP = 0.25  # of the font size: two texts one over the other closer than this read as one two-line text
+
+
+def run_together(drawn: list[Words]) -> list[str]:
+    """Pairs of texts whose letters come too close to read apart (``Words.ink``, the pixels, not the labels'
+    boxes): side by side, less than ``SIDE_GAP`` of the font size between them (the figures of one number stand
+    about a quarter apart); one over the other, less than ``LINE_GAP``. Two texts meant as one (a pawn's number on
+    its disc) are drawn as one text or apart."""
+    found = []
+    for a, b in itertools.combinations(drawn, 2):
+        size = max(a.size, b.size)
+        (ax, ay, aw, ah), (bx, by, bw, bh) = a.ink, b.ink
+        across = max(bx - (ax + aw), ax - (bx + bw))  # the gap between their letters, negative where they overlap
+        down = max(by - (ay + ah), ay - (by + bh))
+        if across < SIDE_GAP * size and down < LINE_GAP * size and aw * ah > 0 and bw * bh > 0:
+            gap = f"{across:.1f} px apart" if across >= down else f"{down:.1f} px over each other"
+            found.append(f"{a.text!r} at {a.x:.0f},{a.y:.0f} and {b.text!r} at {b.x:.0f},{b.y:.0f}: {gap}")
+    return found
+
+
 def test_no_board_breaks_or_cuts_a_word_on_a_narrow_board(narrow: Widget) -> None:
     """Every board, at its opening and halfway, drawn tall and narrow.
 

@@ -227,16 +227,28 @@ def _ring(
     # slot numbers just inside each card, where the referee's texts name them ("slot 4 r1c0")
     inner = {tuple(cell) for spec in board["colours"].values() for cell in spec["steps"]["cells"]}
     for spec in board["slots"]:
-        (x0, y0), (rx, ry), (cx, cy) = slot_transform(tuple(spec["origin"]), spec["out"])
-        where = (x0 + 3 * rx + cx, y0 + 3 * ry + cy)
-        if (
-            where in inner
-            or where in kinds
-            or abs(where[0] - board["chamber"][0]) + abs(where[1] - board["chamber"][1]) < 2
-        ):
+        where = _slot_number_cell(board, kinds, inner, tuple(spec["origin"]), spec["out"])
+        if where is not None:
+            px, py = frame.centre(where)
+            fitted_text(px, py, str(spec["slot"]), max(frame.text, c * 0.85), c * 1.3, SLOT_INK, bold=True)
+
+
+def _slot_number_cell(
+    board: Mapping[str, Any], kinds: Mapping[Cell, str], steps: set[Cell], origin: Cell, out: str
+) -> Cell | None:
+    """The floor cell for a slot's number: just inside the card, by its middle column, or by another of its columns
+    where a colour's step lies beside the middle one (the step's number beside it: "12" and red "2" read "122").
+    None where every one is a step, a card or by the chamber."""
+    (x0, y0), (rx, ry), (cx, cy) = slot_transform(origin, out)
+    chamber = board["chamber"]
+    for k in (1, 0, 2):
+        where = (x0 + 3 * rx + k * cx, y0 + 3 * ry + k * cy)
+        if where in steps or where in kinds or abs(where[0] - chamber[0]) + abs(where[1] - chamber[1]) < 2:
             continue
-        px, py = frame.centre(where)
-        fitted_text(px, py, str(spec["slot"]), max(frame.text, c * 0.85), c * 1.3, SLOT_INK, bold=True)
+        if k == 1 and any((where[0] + d, where[1]) in steps for d in (-1, 1)):
+            continue
+        return where
+    return None
 
 
 def _coordinates(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> None:
@@ -250,14 +262,31 @@ def _coordinates(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any])
     c = frame.cell
     circles = [spot for _, spots in _circles(frame, board, doc) for spot in spots]
     out = 0.55  # cells beyond the board edge, where the Entrance Circles sit too
-    numbers = Texts()  # each number four times round the board: a draw a number, not one each
+    numbers, dots = Texts(), Shapes()  # each number four times round the board: a draw a number, not one each
+    named = numbered_columns(size)
     for k in range(size):
         for bx, by in ((k + 0.5, -out), (k + 0.5, size + out), (-out, k + 0.5), (size + out, k + 0.5)):
             px, py = frame.corner(bx, by)
             if any(abs(px - sx) < c * 0.95 and abs(py - sy) < c * 0.95 for sx, sy in circles):
                 continue
-            fitted_text(px, py, str(k), frame.text, c * 0.95, EDGE_INK, into=numbers)
+            if bx < 0 or bx > size or k in named:
+                fitted_text(px, py, str(k), frame.text, c * 0.95, EDGE_INK, into=numbers)
+            else:  # a column between two numbered ones: a dot (a stroke read as a "1"), counted from either
+                dot = max(3.0, c * 0.16)
+                dots.rectangle(0, EDGE_INK, px - dot / 2, py - dot / 2, dot, dot)
+    dots.draw()
     numbers.draw()
+
+
+def numbered_columns(size: int) -> set[int]:
+    """The columns whose number is written above and below the board; the others get a dot.
+
+    Side by side, "10 11 12 13 14" stood 4-5 px apart at 800x480 (in proportion at every size), no more than the
+    figures of one number, and read as "1011121314". One-figure numbers stand well apart; from 10 on, every other
+    column is numbered, counted back from the last (14, 12, 10), so 11 and 13 are a dot between numbered
+    neighbours. The rows, one number above another, keep all theirs.
+    """
+    return {k for k in range(size) if k < 10 or (size - 1 - k) % 2 == 0}
 
 
 def _block_band(
