@@ -24,6 +24,7 @@ from companion.bench import bench_game
 from companion.data import default_cafe_dir, house_dir, read_json, validate_path
 from companion.errors import CompanionError, InvalidData, JournalDamaged, UnknownGame, quoted
 from companion.finished import FinishedGame, finished_game
+from companion.interruptible import interruptible_input
 from companion.journal import Journal, kept_journals, open_journal, reading
 from companion.option_types import count, folder, folder_to_fill, named, positive
 from companion.paths import env_or, user_data_dir, write_whole
@@ -213,7 +214,8 @@ def cmd_referee(args: argparse.Namespace) -> int:
         if line:
             print(f"companion: {line}", file=sys.stderr)
     try:
-        serve(referee, sys.stdin.buffer, sys.stdout)
+        with interruptible_input(sys.stdin.buffer) as stdin:  # a Ctrl-C landing just before a read stops it too
+            serve(referee, stdin, sys.stdout)
     except KeyboardInterrupt:  # "referee stopped" alone left a driver's author to guess whether the game was kept
         print(f"companion: referee stopped (Ctrl-C){_referee_left(referee, journal, args.journal)}", file=sys.stderr)
         return 130
