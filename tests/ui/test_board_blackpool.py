@@ -148,7 +148,8 @@ def seen_at(pixels: bytes, widget: Widget, piece: blackpool.Piece, drawn: list[b
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_tap_on_each_drawn_traveller_names_it(size: tuple[int, int]) -> None:
-    """Every traveller, tapped where its colour shows (a carrier below its rider, one of twelve in the centre)."""
+    """Every traveller, tapped where its colour shows (a carrier below its rider, one of twelve in the centre, and
+    each of the centre's crowd again in the tray beside the grid)."""
     window = on_window(size)
     widget = next(window)
     try:
@@ -156,7 +157,9 @@ def test_a_tap_on_each_drawn_traveller_names_it(size: tuple[int, int]) -> None:
             view = view_of(session)
             pixels = drawn_view(widget, view)
             drawn = blackpool.pieces(widget, view)
-            assert sorted(p.id for p in drawn) == sorted(session.document()["travellers"])
+            assert sorted({p.id for p in drawn}) == sorted(session.document()["travellers"])
+            crowd = blackpool.stacks(session.document(), view.game.data["board"]["camps"], "e5").get("e5", [])
+            assert len(drawn) - len(session.document()["travellers"]) == (sum(map(len, crowd)) if len(crowd) > 3 else 0)
             discs = [(e.pos[0] + e.size[0] / 2, e.pos[1] + e.size[1] / 2, e.size[0] / 2)
                      for e in widget.canvas.children if isinstance(e, Ellipse)]  # fmt: skip
             for piece in drawn:

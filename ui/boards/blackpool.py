@@ -181,6 +181,72 @@ def pieces(widget: Any, view: Any) -> list[Piece]:
                 out.extend(_apart(stack, x, y, grid.cell, i, len(piles)))
             else:
                 out.extend(_stack_discs(stack, x, y, grid.cell, i, len(piles), clear_name=named))
+    return out + tray(widget, grid, board, by_square.get(centre, []))
+
+
+def tray(widget: Any, grid: Grid, board: Mapping[str, Any], piles: list[list[dict[str, Any]]]) -> list[Piece]:
+    """The centre's crowd again, beside the grid at the board's text size: four stacks or more (all twelve
+    travellers at a four-player start) share the centre square as dots a fifth of a square across, too small
+    for a readable number, so each stack is drawn once more, in full, in a column right of the grid, level with
+    the centre square (or, on a board with no room there, in a row above the grid).
+
+    The column is the room the row numbers leave on the grid's other side (25 px at 800x480: a disc 20 px
+    across with its 16 px number); a rider sits on its carrier, touching it, and stacks lie a little apart.
+    Nothing on the grid moves or shrinks, so every square and piece is the size it was. Empty where the
+    centre holds three stacks or fewer (they are drawn full size in it), on a café board named square by
+    square, and where neither side has room (the dots then keep their small numbers, as before).
+    """
+    if not grid.edges or len(piles) <= 3:
+        return []
+    r = grid.text * TRAY
+    size = 2 * (r + OUTLINE)  # one piece across, its rim included
+    count = sum(len(stack) for stack in piles)
+    right = grid.x0 + int(board["width"]) * grid.cell
+    height = int(board["height"]) * grid.cell
+    # Between two stacks: a rider touches its carrier, stacks do not touch (less apart on a short grid).
+    gap = max(1.0, min(r * 0.4, (height - count * size) / (len(piles) - 1)))
+    length = count * size + (len(piles) - 1) * gap
+    free_x = widget.x + widget.width - right
+    free_y = widget.y + widget.height - (grid.y0 + height)
+    centre = next(s for s in board["squares"] if s["zone"] == "centre")
+    if free_x >= size + 2 and length <= height:  # a column, level with the centre square
+        cx, middle = right + free_x / 2, grid.origin(centre)[1] + grid.cell / 2
+        top = min(grid.y0 + height, max(grid.y0 + length, middle + length / 2))
+        return _column(piles, cx, top, r, size, gap)
+    if free_y >= size + 2:  # a row above the grid
+        return _rows(piles, widget.x + widget.width / 2, widget.width, grid.y0 + height + free_y / 2, r, size, gap)
+    return []
+
+
+TRAY = 0.62  # a piece's radius beside the grid as a share of the board's text size: 16 px figures on 20 px discs
+
+
+def _tray_piece(piece: Mapping[str, Any], x: float, y: float, r: float) -> Piece:
+    return Piece(str(piece["id"]), str(piece["colour"]), str(piece["number"]), bool(piece.get("frozen")), x, y, r)
+
+
+def _column(piles: list[list[dict[str, Any]]], cx: float, top: float, r: float, size: float, gap: float) -> list[Piece]:
+    """Stacks top down, each carrier under its riders (riders are drawn above their carrier on the squares too)."""
+    out = []
+    for stack in piles:
+        bottom = top - len(stack) * size
+        out.extend(_tray_piece(piece, cx, bottom + (level + 0.5) * size, r) for level, piece in enumerate(stack))
+        top = bottom - gap
+    return out
+
+
+def _rows(
+    piles: list[list[dict[str, Any]]], middle_x: float, width: float, middle_y: float, r: float, size: float, gap: float
+) -> list[Piece]:
+    """Stacks left to right on one line (a rider right of its carrier, touching it), centred over the grid;
+    none where they do not fit on one line."""
+    length = sum(len(stack) for stack in piles) * size + (len(piles) - 1) * gap
+    if length > width:
+        return []
+    out, x = [], middle_x - length / 2
+    for stack in piles:
+        out.extend(_tray_piece(piece, x + (level + 0.5) * size, middle_y, r) for level, piece in enumerate(stack))
+        x += len(stack) * size + gap
     return out
 
 
@@ -223,8 +289,10 @@ def draw(widget: Any, view: Any) -> None:
     cell = grid.cell
     camp_owner = {sq: colour for colour, sq in board["camps"].items()}
     centre = centre_of(board)
-    crowded = bool(stacks(view.document, board["camps"], centre).get(centre))
+    crowd = stacks(view.document, board["camps"], centre).get(centre, [])
     drawn = pieces(widget, view)
+    shelf = tray(widget, grid, board, crowd)
+    dots = {piece.id for piece in shelf}  # in the centre square as coloured dots, numbered in the tray beside it
 
     with widget.canvas:
         # The squares and the names' patches are a few meshes, one a colour, rather than a draw each (the GL
@@ -234,13 +302,15 @@ def draw(widget: Any, view: Any) -> None:
         for square in board["squares"]:
             x, y = grid.origin(square)
             ground.rectangle(1, _fill(square, camp_owner), x + 1, y + 1, cell - 2, cell - 2)
+        if shelf:
+            _tray_frame(grid, next(sq for sq in board["squares"] if sq["id"] == centre), shelf, ground)
         ground.draw()
         # The rings go on before the names and the pieces: neither a name nor a neighbour is ever covered.
         for piece in drawn:
             _ring(piece, _mark_kind(view, piece.id))
         patches, names = Shapes(), []
         for square in board["squares"] if not grid.edges else ():
-            if square["id"] == centre and crowded:
+            if square["id"] == centre and crowd:
                 continue  # "the centre" in the texts; its crowd of pieces would leave a scrap of its name
             x, y = grid.origin(square)
             fill = _fill(square, camp_owner)
@@ -250,8 +320,9 @@ def draw(widget: Any, view: Any) -> None:
             write()
         if grid.edges:
             _draw_edges(grid, board)
+        shelved = set(shelf)
         for piece in drawn:
-            _draw_piece(piece, grid.text if grid.edges else 0.0)
+            _draw_piece(piece, grid.text if grid.edges else 0.0, numbered=piece.id not in dots or piece in shelved)
         _draw_players((widget.x, widget.y, widget.width, grid.strip_h), view.document, board["camps"], grid)
 
 
@@ -372,16 +443,36 @@ def _apart(stack: list[dict[str, Any]], x: float, y: float, cell: float, i: int,
     return out
 
 
-def _draw_piece(piece: Piece, least: float = 0.0) -> None:
+def _tray_frame(grid: Grid, centre: Mapping[str, Any], shelf: list[Piece], ground: Shapes) -> None:
+    """The tray's ground in the centre square's colour, rimmed white, and the centre square rimmed white too
+    (in ``ground``): the two dark boxes with white rims read as one place drawn twice."""
+    pad = 2.0
+    left = min(p.x - p.r for p in shelf) - OUTLINE - pad
+    right = max(p.x + p.r for p in shelf) + OUTLINE + pad
+    bottom = min(p.y - p.r for p in shelf) - OUTLINE - pad
+    top = max(p.y + p.r for p in shelf) + OUTLINE + pad
+    x, y = grid.origin(centre)
+    for bx, by, bw, bh in ((left, bottom, right - left, top - bottom), (x + 1, y + 1, grid.cell - 2, grid.cell - 2)):
+        ground.rectangle(1, RIM, bx, by, bw, bh)
+        ground.rectangle(2, ZONE_RGB["centre"], bx + 1.5, by + 1.5, bw - 3, bh - 3)
+
+
+RIM = (1.0, 1.0, 1.0)  # the white rim round the crowded centre square and round its tray beside the grid
+
+
+def _draw_piece(piece: Piece, least: float = 0.0, numbered: bool = True) -> None:
     """A disc in the traveller's colour with a black rim and its number; a frozen one with an ice rim inside.
 
-    The number is ``least`` px at least (the board's text size) where the disc holds it."""
+    The number is ``least`` px at least (the board's text size) where the disc holds it; a dot in the crowded
+    centre has none (its number is in the tray beside the grid)."""
     disc(piece.x, piece.y, piece.r, rgb(piece.colour), (0, 0, 0), OUTLINE)
     if piece.frozen:
         Color(0, 0, 0, 1)
         Line(circle=(piece.x, piece.y, piece.r * 0.78), width=max(1.6, piece.r * 0.16))
         Color(*ICE, 1)
         Line(circle=(piece.x, piece.y, piece.r * 0.78), width=max(1.0, piece.r * 0.1))
+    if not numbered:
+        return
     size = piece.r * 1.1
     if least and piece.r >= least * 0.5:  # a 16 px figure, 9x12 px of ink, fits a 16 px disc
         size = max(size, least)
