@@ -5,9 +5,10 @@ the table's board is 398x398, and all 93 texts it drew halfway through a game
 were under 16 px, the smallest 6: the 81 square names (13 px), the pieces'
 numbers (12 px), the coins' counts (11 px) and the decks' line. Each text is
 read back from the canvas with the font size it was rendered at
-(``words_drawn``). Left small: the numbers of the pieces crowded in the centre
-square when four or more stacks are there (all twelve at a four-player
-start), drawn at a square's share as before.
+(``words_drawn``). The centre square crowded with four stacks or more (all
+twelve travellers at a four-player start) drew their numbers at 6 px, a fifth
+of a square; now every traveller's number is read at 16 px or more on a disc
+of its own, in the tray beside the grid for the centre's crowd.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pytest
 from companion.session import Session
 from tests.ui.drawing import Words, words_drawn
 from tests.ui.test_board_blackpool import frozen_and_riding
-from tests.ui.test_boards_robust import misdrawn, off_board, table_board, unreadable
+from tests.ui.test_boards_robust import READABLE, off_board, table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, blackpool
 
@@ -38,22 +39,37 @@ def ended() -> Session:
     return session
 
 
+def crowd_of_four() -> Session:
+    """A seeded four-player game at its first position with four to seven stacks left in the centre."""
+    session = Session.new("blackpool", ["yellow", "red", "green", "blue"])
+    rng = random.Random(5)
+    while sum(t["at"] == "centre" for t in session.document()["travellers"].values()) > 7:
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session
+
+
 def faults(widget: Any, session: Session, drawn: list[Words]) -> list[str]:
-    """Texts under 16 px (but the crowded centre's numbers), cut or broken, over another text, or off the board."""
+    """Texts under 16 px, cut or broken, over another text, or off the board; travellers whose number is nowhere
+    read at 16 px on their own disc; the centre's tray over the grid or off the board."""
     doc = session.document()
     view = BoardView(session.game, doc, session.game.describe(session.state))
+    found = unreadable(drawn) + off_board(widget, drawn)
+    discs = blackpool.pieces(widget, view)
+    for traveller in blackpool.travellers(doc):
+        mine = [p for p in discs if p.id == traveller["id"]]
+        on_a_disc = [d for d in drawn if any(abs(d.centre[0] + widget.x - p.x) < 1 and
+                                              abs(d.centre[1] + widget.y - p.y) < 1 for p in mine)]  # fmt: skip
+        if not [d for d in on_a_disc if d.text == str(traveller["number"]) and d.size >= READABLE]:
+            found.append(f"{traveller['id']}'s number is read nowhere at {READABLE:.0f} px: {mine}")
+    grid = blackpool.grid_for(widget, view)
     board = session.game.data["board"]
+    right = grid.x0 + board["width"] * grid.cell
     centre = blackpool.centre_of(board)
-    piles = blackpool.stacks(doc, board["camps"], centre).get(centre, [])
-    in_centre = {str(t["id"]) for pile in piles for t in pile} if len(piles) > 3 else set()
-    crowd = [p for p in blackpool.pieces(widget, view) if p.id in in_centre]
-
-    def crowded(d: Words) -> bool:  # a number on a piece in the centre square, crowded with four stacks or more
-        x, y = d.centre
-        return any(abs(x + widget.x - p.x) < 1 and abs(y + widget.y - p.y) < 1 for p in crowd)
-
-    found = unreadable([d for d in drawn if not crowded(d)]) + misdrawn([d for d in drawn if crowded(d)])
-    found += off_board(widget, drawn)
+    shelf = blackpool.tray(widget, grid, board, blackpool.stacks(doc, board["camps"], centre).get(centre, []))
+    for p in shelf:
+        reach = p.r + blackpool.OUTLINE
+        if p.x - reach < right or p.x + reach > widget.right or p.y - reach < widget.y or p.y + reach > widget.top:
+            found.append(f"{p.id} in the centre's tray lies over the grid or off the board")
     return found
 
 
@@ -68,6 +84,7 @@ def test_every_text_on_blackpools_board_reads_at_16_px_or_more(
         ("opening", Session.new("blackpool", ["yellow", "red", "green", "blue"])),
         ("halfway", middle),
         ("riding", frozen_and_riding()),
+        ("a crowd of four", crowd_of_four()),
         ("at the end", ended()),
     ):
         drawn = words_drawn(board, session)
