@@ -315,3 +315,30 @@ def test_a_cafe_board_whose_squares_are_not_named_by_column_and_row_keeps_each_n
         drawn = {d.text for d in words_drawn(canvas, session)}
     assert {f"Pier {k}" for k in range(81)} - {"Pier 40"} <= drawn  # the crowded centre's name gives way, as ever
     assert not drawn & set("abcdefghi456789")  # no letters, no row numbers (pieces and coins go to 3)
+
+
+TABLE_SPACING = 8.0  # px between the board and the prompt beside it at 800x480 (table.kv: 8 units)
+
+
+@pytest.mark.parametrize("kind", ["focus", "marked", "asked", "last"])
+def test_a_ring_in_the_centres_tray_stays_in_the_gap_beside_the_board(kind: str) -> None:
+    """The tray of the crowded centre lies in the 25 px the row numbers leave right of the grid, so a ring round
+    one of its pieces reaches past the board's edge; no further than the gap before the prompt. The listed
+    piece's glow reached 11 px past it, over the first letters of "Yellow rolled a six"."""
+    window = on_window((398, 398))
+    widget = next(window)
+    try:
+        session = crowded_centre()
+        marks = {"focus": {"focus": "yellow-2"}, "marked": {"marked": frozenset({"yellow-2"})},
+                 "asked": {"asked": "yellow-2"}, "last": {"last": "yellow-2"}}[kind]  # fmt: skip
+        view = view_of(session, **marks)
+        drawn_view(widget, view)
+        board = session.game.data["board"]
+        grid = blackpool.grid_for(widget, view)
+        crowd = blackpool.stacks(view.document, board["camps"], "e5")["e5"]
+        shelf = blackpool.tray(widget, grid, board, crowd)
+        assert "yellow-2" in {p.id for p in shelf}
+        furthest = max(e.pos[0] + e.size[0] for e in widget.canvas.children if isinstance(e, Ellipse))
+        assert widget.right < furthest <= widget.right + TABLE_SPACING, (kind, furthest - widget.right)
+    finally:
+        next(window, None)

@@ -306,8 +306,9 @@ def draw(widget: Any, view: Any) -> None:
             _tray_frame(grid, next(sq for sq in board["squares"] if sq["id"] == centre), shelf, ground)
         ground.draw()
         # The rings go on before the names and the pieces: neither a name nor a neighbour is ever covered.
-        for piece in drawn:
-            _ring(piece, _mark_kind(view, piece.id))
+        shelved = set(shelf)
+        for piece in drawn:  # no glow in the tray, at the board's edge: it reached over the announcements' words
+            _ring(piece, _mark_kind(view, piece.id), glow=piece not in shelved)
         patches, names = Shapes(), []
         for square in board["squares"] if not grid.edges else ():
             if square["id"] == centre and crowd:
@@ -320,7 +321,6 @@ def draw(widget: Any, view: Any) -> None:
             write()
         if grid.edges:
             _draw_edges(grid, board)
-        shelved = set(shelf)
         for piece in drawn:
             _draw_piece(piece, grid.text if grid.edges else 0.0, numbered=piece.id not in dots or piece in shelved)
         _draw_players((widget.x, widget.y, widget.width, grid.strip_h), view.document, board["camps"], grid)
@@ -377,13 +377,13 @@ RING = {"focus": (0.55, 4.0), "asked": (0.45, 3.0), "last": (0.35, 2.5), "marked
 RING_RGB = {"focus": HIGHLIGHT, "marked": HIGHLIGHT, "asked": ASKED, "last": LAST}
 
 
-def _ring(piece: Piece, kind: str | None) -> None:
+def _ring(piece: Piece, kind: str | None, glow: bool = True) -> None:
     """A coloured ring round a piece, black on both sides, so it reads on sand, water and the dark centre.
 
     Drawn as discs under the piece: a ring drawn on top would cover a
     rider's carrier or a neighbour in the crowded centre. The black gap
     inside keeps the gold of a mark apart from a yellow piece, which it
-    otherwise merges into. The listed piece also gets a faint gold glow.
+    otherwise merges into. The listed piece also gets a faint gold glow (with ``glow``).
     """
     if kind is None:
         return
@@ -392,7 +392,7 @@ def _ring(piece: Piece, kind: str | None) -> None:
     width = max(least * small, piece.r * share)
     gap = piece.r + OUTLINE + max(1.5 * small, piece.r * 0.12)
     outer = gap + width
-    if kind == "focus":
+    if kind == "focus" and glow:
         Color(*HIGHLIGHT, 0.35)
         glow = outer + width
         Ellipse(pos=(piece.x - glow, piece.y - glow), size=(2 * glow, 2 * glow))
