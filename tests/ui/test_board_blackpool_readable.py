@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from companion.session import Session
-from tests.ui.drawing import Words, words_drawn
+from tests.ui.drawing import Words, on_window, words_drawn
 from tests.ui.test_board_blackpool import frozen_and_riding
-from tests.ui.test_boards_robust import READABLE, off_board, table_board, unreadable
+from tests.ui.test_boards_robust import NARROW_BOARDS, READABLE, off_board, table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, blackpool
 
@@ -48,19 +48,26 @@ def crowd_of_four() -> Session:
     return session
 
 
-def faults(widget: Any, session: Session, drawn: list[Words]) -> list[str]:
-    """Texts under 16 px, cut or broken, over another text, or off the board; travellers whose number is nowhere
-    read at 16 px on their own disc; the centre's tray over the grid or off the board."""
+def numbers_unread(widget: Any, session: Session, drawn: list[Words]) -> list[str]:
+    """Travellers whose number is nowhere drawn at 16 px or more on a disc of their own."""
     doc = session.document()
-    view = BoardView(session.game, doc, session.game.describe(session.state))
-    found = unreadable(drawn) + off_board(widget, drawn)
-    discs = blackpool.pieces(widget, view)
+    discs = blackpool.pieces(widget, BoardView(session.game, doc, session.game.describe(session.state)))
+    found = []
     for traveller in blackpool.travellers(doc):
         mine = [p for p in discs if p.id == traveller["id"]]
         on_a_disc = [d for d in drawn if any(abs(d.centre[0] + widget.x - p.x) < 1 and
                                               abs(d.centre[1] + widget.y - p.y) < 1 for p in mine)]  # fmt: skip
         if not [d for d in on_a_disc if d.text == str(traveller["number"]) and d.size >= READABLE]:
             found.append(f"{traveller['id']}'s number is read nowhere at {READABLE:.0f} px: {mine}")
+    return found
+
+
+def faults(widget: Any, session: Session, drawn: list[Words]) -> list[str]:
+    """Texts under 16 px, cut or broken, over another text, or off the board; travellers whose number is nowhere
+    read at 16 px on their own disc; the centre's tray over the grid or off the board."""
+    doc = session.document()
+    view = BoardView(session.game, doc, session.game.describe(session.state))
+    found = unreadable(drawn) + off_board(widget, drawn) + numbers_unread(widget, session, drawn)
     grid = blackpool.grid_for(widget, view)
     board = session.game.data["board"]
     right = grid.x0 + board["width"] * grid.cell
@@ -92,3 +99,23 @@ def test_every_text_on_blackpools_board_reads_at_16_px_or_more(
         found += [f"{when}: {fault}" for fault in faults(board, session, drawn)]
     where = f"{board.width:.0f}x{board.height:.0f} board at {size[0]}x{size[1]}"
     assert not found, f"Blackpool's {where}:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("size", NARROW_BOARDS)
+def test_a_tall_narrow_board_shows_the_centres_crowd_in_rows_above_the_grid(size: tuple[int, int]) -> None:
+    """Where the grid fills the board's width, the row numbers leave no column beside it: the crowd's tray goes
+    in rows in the room above the grid instead (all twelve were 6 px there), inside the board."""
+    window = on_window(size)
+    widget = next(window)
+    try:
+        session = Session.new("blackpool", ["yellow", "red", "green", "blue"])
+        drawn = words_drawn(widget, session)
+        assert not numbers_unread(widget, session, drawn)
+        view = BoardView(session.game, session.document(), [])
+        grid = blackpool.grid_for(widget, view)
+        shelf = [p for p in blackpool.pieces(widget, view) if p.r >= grid.text / 2]
+        top = grid.y0 + 9 * grid.cell
+        assert len(shelf) == 12 and all(top < p.y - p.r and p.y + p.r < widget.top for p in shelf)
+        assert all(widget.x < p.x - p.r and p.x + p.r < widget.right for p in shelf)
+    finally:
+        next(window, None)

@@ -188,7 +188,7 @@ def tray(widget: Any, grid: Grid, board: Mapping[str, Any], piles: list[list[dic
     """The centre's crowd again, beside the grid at the board's text size: four stacks or more (all twelve
     travellers at a four-player start) share the centre square as dots a fifth of a square across, too small
     for a readable number, so each stack is drawn once more, in full, in a column right of the grid, level with
-    the centre square (or, on a board with no room there, in a row above the grid).
+    the centre square (or, on a tall narrow board with no room there, in rows above the grid).
 
     The column is the room the row numbers leave on the grid's other side (25 px at 800x480: a disc 20 px
     across with its 16 px number); a rider sits on its carrier, touching it, and stacks lie a little apart.
@@ -213,8 +213,8 @@ def tray(widget: Any, grid: Grid, board: Mapping[str, Any], piles: list[list[dic
         cx, middle = right + free_x / 2, grid.origin(centre)[1] + grid.cell / 2
         top = min(grid.y0 + height, max(grid.y0 + length, middle + length / 2))
         return _column(piles, cx, top, r, size, gap)
-    if free_y >= size + 2:  # a row above the grid
-        return _rows(piles, widget.x + widget.width / 2, widget.width, grid.y0 + height + free_y / 2, r, size, gap)
+    if free_y >= size + 2:  # rows above the grid (a tall narrow board)
+        return _rows(piles, (widget.x + 2, grid.y0 + height + 1, widget.width - 4, free_y - 2), r, size, r * 0.4)
     return []
 
 
@@ -236,17 +236,27 @@ def _column(piles: list[list[dict[str, Any]]], cx: float, top: float, r: float, 
 
 
 def _rows(
-    piles: list[list[dict[str, Any]]], middle_x: float, width: float, middle_y: float, r: float, size: float, gap: float
+    piles: list[list[dict[str, Any]]], box: tuple[float, float, float, float], r: float, size: float, gap: float
 ) -> list[Piece]:
-    """Stacks left to right on one line (a rider right of its carrier, touching it), centred over the grid;
-    none where they do not fit on one line."""
-    length = sum(len(stack) for stack in piles) * size + (len(piles) - 1) * gap
-    if length > width:
-        return []
-    out, x = [], middle_x - length / 2
+    """Stacks left to right (a rider right of its carrier, touching it) in lines as wide as ``box`` (x, y, w, h)
+    allows, each line centred, the lines at the foot of the box; none where they do not all fit."""
+    lines: list[list[list[dict[str, Any]]]] = [[]]
     for stack in piles:
-        out.extend(_tray_piece(piece, x + (level + 0.5) * size, middle_y, r) for level, piece in enumerate(stack))
-        x += len(stack) * size + gap
+        line = [*lines[-1], stack]
+        if lines[-1] and sum(map(len, line)) * size + (len(line) - 1) * gap > box[2]:
+            lines.append([stack])
+        else:
+            lines[-1] = line
+    if any(sum(map(len, line)) * size > box[2] for line in lines) or len(lines) * (size + gap) - gap > box[3]:
+        return []
+    out = []
+    top = box[1] + min(box[3], len(lines) * (size + gap) - gap + 2 * gap)  # just over the grid, not adrift above it
+    for k, line in enumerate(lines):
+        length = sum(map(len, line)) * size + (len(line) - 1) * gap
+        x, y = box[0] + (box[2] - length) / 2, top - k * (size + gap) - size / 2
+        for stack in line:
+            out.extend(_tray_piece(piece, x + (level + 0.5) * size, y, r) for level, piece in enumerate(stack))
+            x += len(stack) * size + gap
     return out
 
 
