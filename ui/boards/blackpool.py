@@ -4,7 +4,8 @@ Blackpool's actions name a piece, not a square (``{"type": "move",
 "traveller": "red-1"}``: the roll decides where it goes), so the place a tap
 names is a traveller (``place_at``): the piece under the finger, or the
 nearest within a finger's reach, since a piece is half a square across at
-most, a fifth in the crowded centre. The pieces with an offered action are
+most, a fifth in the crowded centre (whose pieces are also drawn full size
+in a tray beside the grid, ``tray``). The pieces with an offered action are
 ringed gold, the one listed in a thicker gold, one asked about ("why can't
 Red 2 move?") red, the one that moved last white; every ring lies under the
 square names and the pieces, so it never hides a name or a neighbour. A
@@ -277,8 +278,9 @@ def _hit_pieces(widget: Any, view: Any) -> list[Piece]:
 def place_at(widget: Any, view: Any, x: float, y: float) -> str | None:
     """The traveller a tap names, by its id as the actions spell it ("red-1"); None away from every piece.
 
-    A piece is half a square across at most (a fifth in the crowded centre),
-    smaller than a fingertip: the piece drawn on top under the finger wins
+    A piece is half a square across at most (a fifth in the crowded centre,
+    whose tray beside the grid holds each of them again, 20 px across at
+    800x480), smaller than a fingertip: the piece drawn on top under the finger wins
     (a rider over its carrier), else the nearest piece within half a square.
     Squares are no place: a diagonal step names its square too, but as a
     choice among the stepping piece's buttons, found by tapping the piece.
