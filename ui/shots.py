@@ -117,14 +117,34 @@ def resident_mb() -> float:
     return 0.0
 
 
-HELD = ("rss_mb", "objects", "widgets", "clock_events", "open_files", "threads", "board_draws")  # after each game
+HELD = ("rss_mb", "objects", "widgets", "clock_events", "open_files", "font_files", "other_files", "threads",
+        "board_draws")  # after each game
+FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
+
+
+def open_files() -> tuple[int, int]:
+    """The files this process holds open, and how many of them are fonts (Linux's /proc; 0, 0 where absent).
+
+    Kivy's SDL2 text keeps each font and size it has drawn open, up to 64 (then it closes the oldest):
+    they rise over a kiosk's first games as the boards fit their texts at sizes of their own, and are no
+    leak; any other file rising game after game would be (docs/ui.md, "Open files over a day")."""
+    try:
+        fds = os.listdir("/proc/self/fd")
+    except OSError:
+        return 0, 0
+    fonts = 0
+    for fd in fds:
+        with contextlib.suppress(OSError):  # the listing's own, closed once listed
+            fonts += os.readlink(f"/proc/self/fd/{fd}").endswith(FONT_SUFFIXES)
+    return len(fds), fonts
 
 
 def held_now() -> dict[str, float]:
     """What a kiosk holds now, each of which must stop growing once every game has been played.
 
     Memory alone hid a leak of 200 bytes a step (Kivy's scroll bar bindings): the Python objects showed it.
-    Open files and threads are Linux's counts (0 where /proc is absent).
+    Open files and threads are Linux's counts (0 where /proc is absent); the open files also split into the
+    fonts Kivy keeps (64 at most) and the rest (`open_files`).
     """
     import gc
     import threading
@@ -138,12 +158,10 @@ def held_now() -> dict[str, float]:
     for thing in objects:
         with contextlib.suppress(ReferenceError):  # a weak proxy whose widget has gone
             widgets += isinstance(thing, Widget)
-    try:
-        files = len(os.listdir("/proc/self/fd"))
-    except OSError:
-        files = 0
+    files, fonts = open_files()
     return {"rss_mb": round(resident_mb(), 1), "objects": len(objects), "widgets": widgets,
-            "clock_events": len(Clock.get_events()), "open_files": files, "threads": threading.active_count(),
+            "clock_events": len(Clock.get_events()), "open_files": files, "font_files": fonts,
+            "other_files": files - fonts, "threads": threading.active_count(),
             "board_draws": board_draws()}
 
 
@@ -426,7 +444,9 @@ def soak(games: int) -> tuple[list[str], bool]:
 
 
 SOAK_WORDS = {"rss_mb": "memory (MB)", "objects": "Python objects", "widgets": "widgets",
-              "clock_events": "Clock events", "open_files": "open files", "threads": "threads",
+              "clock_events": "Clock events", "open_files": "open files",
+              "font_files": "open fonts (Kivy keeps 64 at most)", "other_files": "open files but fonts",
+              "threads": "threads",
               "board_draws": "draws on the board"}
 
 
