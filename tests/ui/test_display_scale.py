@@ -32,10 +32,23 @@ SIZES = ((800, 480), (480, 800))  # the 5 inch display, as mounted and upright
 @pytest.fixture(autouse=True)
 def packaged_games_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """The five packaged games, as a table has them: tests/core installs its test race for the whole process, and
-    a worker that had run a core test first showed home six games, which 120% at 800x480 does not hold."""
+    a worker that had run a core test first showed home six games (`cafe_games` adds a café's on purpose)."""
     from companion import registry
 
     monkeypatch.setattr(registry, "_installed", {})
+
+
+CAFE_TITLES = ("Camel Cup (the café's copy)", "Test race 2", "Ticket to Ride Europe", "Azul", "Carcassonne and rivers")
+
+
+def cafe_games(monkeypatch: pytest.MonkeyPatch, count: int) -> None:
+    """``count`` games of a café's own beside the five packaged ones (`companion.registry.install`, as tests/core
+    installs its test race), with titles as long as the desert race's."""
+    from companion import registry
+    from tests.core.race_game import Race
+
+    made = [type(f"Race{i}", (Race,), {"id": f"race{i}", "title": title})() for i, title in enumerate(CAFE_TITLES)]
+    monkeypatch.setattr(registry, "_installed", {game.id: game for game in made[:count]})
 
 
 def scaled(app: Any, percent: int) -> None:
@@ -165,3 +178,49 @@ def test_all_six_rolls_show_without_scrolling_at_each_scale(
     assert not hidden, f"{hidden} need a scroll at {size[0]}x{size[1]}, {percent}%"
     assert not test_portrait.faults(table)
     assert table.ids.announcements_scroll.height >= 30 * table.u - 0.5, "the announcements are gone"
+
+
+@pytest.mark.parametrize("size", ((800, 480), (1024, 600), (480, 800)), ids=["800x480", "1024x600", "480x800"])
+@pytest.mark.parametrize("percent", (100, 110, 120))
+@pytest.mark.parametrize("extra", (1, 2))
+def test_a_cafes_sixth_and_seventh_game_show_on_home_without_a_scroll(
+    extra: int, percent: int, size: tuple[int, int], start: Any, window_size: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A café that installs a game or two of its own: at 120% at 800x480 the sixth lay half under the games'
+    list's foot, over Start's row, and the seventh out of sight until someone scrolled. The column wraps into
+    two when one cannot hold them all at a finger's 48 px; upright the rows share the list's room."""
+    from ui.screens.home import FINGER
+
+    cafe_games(monkeypatch, extra)
+    window_size(size)
+    app = start(mid_game("desert"), kiosk=True)
+    scaled(app, percent)
+    app.show("home")
+    advance(8)
+    home = app.root.get_screen("home")
+    tap(button(home.ids.games, "Desert lap race (Secret Passage)"))
+    for colour in ("Black", "Purple", "Pink"):
+        tap(button(home.ids.colours, colour))
+    found = faults(home) + sideways(home)  # the games' list not among those meant to scroll: every game in view
+    found += [f"{b.text!r} is {b.height:.0f} px high" for b in home.ids.games.children if b.height < FINGER - 0.5]
+    assert len(home.ids.games.children) == 5 + extra
+    assert not found, f"{5 + extra} games at {size} {percent}%:\n" + "\n".join(found)
+
+
+def test_ten_games_on_home_scroll_and_each_is_picked_by_a_tap(
+    start: Any, window_size: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More games than two columns hold at 48 px (upright at 120%, where the list has 45% of the room): the list
+    scrolls (the rest of home stays put), and each game is scrolled to and picked like any other."""
+    cafe_games(monkeypatch, 5)
+    window_size((480, 800))
+    app = start(mid_game("desert"), kiosk=True)
+    scaled(app, 120)
+    app.show("home")
+    advance(8)
+    home = app.root.get_screen("home")
+    for title in CAFE_TITLES:
+        tap(button(home.ids.games, title))
+        assert home.ids.limits.text.startswith("2-3 players"), title
+        assert not faults(home, lists(home, "game_scroll")) + sideways(home), title
+    assert home.ids.games.height > home.ids.game_scroll.height, "no scroll: make the list longer"

@@ -37,6 +37,7 @@ class HomeScreen(UprightScreen):
     made_in = ("games", "colours")  # the boxes whose buttons are made here
 
     chosen_game = StringProperty("")
+    game_cols = NumericProperty(1)  # the games' columns in landscape: two when one cannot hold them all (`fit_games`)
     players = ListProperty([])  # in the order tapped: that is the turn order
     # Why the last "Start new game" did not start one. Kept here, not in the app's status line, which the
     # table shows too: "Targi needs 2 players" stayed in red under another game's prompt after Resume.
@@ -82,21 +83,39 @@ class HomeScreen(UprightScreen):
         super().fit(*buttons)
         self.fit_games()
 
+    @staticmethod
+    def upright_room(height: float, scale: float) -> float:
+        """The most of the middle's ``height`` the games' list takes upright: two fifths, or 45% at a display
+        scale over 100% (at 0.4 Through the Desert lay under the list's edge at 120%)."""
+        return height * (0.4 if scale <= 1 else 0.45)
+
     def fit_games(self, *_args: Any) -> None:
-        """In landscape the games share their column's height, down to a finger's 48 px, before it scrolls.
+        """The games share their list's height, down to a finger's 48 px, before it scrolls.
 
         At a display scale over 100% (Settings) five games at their usual height
-        no longer fit the column at 800x480, and Through the Desert lay hidden
-        under the list's edge for a table to find by scrolling. Upright the list
-        is as tall as its games (up to two fifths of the room), so it is left be.
+        no longer fit the landscape column at 800x480, and Through the Desert lay
+        hidden under the list's edge for a table to find by scrolling. A café's
+        sixth game (`companion.registry.install`) at 120% then lay half under the
+        list's foot, and a seventh out of sight: a column that cannot hold them
+        all at 48 px wraps into two, titles on up to three lines. Upright, where
+        the list stands in two columns over the players, its rows share the
+        list's part of the room likewise. Only past that does the list scroll.
         """
-        games = self.ids.games.children if "games" in self.ids else []
-        room = 10000.0
-        if games and not self.portrait:
-            gap = self.ids.games.spacing[1]
-            room = max(FINGER, (self.ids.game_scroll.height - gap * (len(games) - 1)) / len(games))
+        if "games" not in self.ids:
+            return
+        grid, games = self.ids.games, self.ids.games.children
+        gap, count = grid.spacing[1], max(1, len(games))
+        if self.portrait:
+            cols, height = 2, self.upright_room(self.ids.middle.height, App.get_running_app().scale)
+        else:
+            height = self.ids.game_scroll.height
+            cols = 1 if (height - gap * (count - 1)) / count >= FINGER else 2
+        rows = -(-count // cols)
+        room = max(FINGER, (height - gap * (rows - 1)) / rows)
+        self.game_cols = cols if not self.portrait else self.game_cols
         for button in games:
             button.room = room
+            button.lines = 3 if cols == 2 and not self.portrait else 2
 
     def tap_game(self, game_id: str) -> None:
         """A game tapped: someone is choosing a new game."""
