@@ -28,8 +28,9 @@ VOICE_VOLUMES = (20, 200)
 VOLUME_STEP = 20  # the settings screen's - and + move by this, on a grid from 20: 100 is a step, nine up to 200
 # The scale over the screen's own unit, in percent (Settings, `display_scale`): 100 for the 7 inch 800x480 display
 # and the larger ones; more for a smaller display of as many pixels. A 5 inch 800x480 would want 140 to match the
-# 7 inch, but at 130 the screens no longer fit 800x480 (the camera's teach controls over its heading, home's note
-# with no room); at 120 every screen was checked whole (tests/ui/test_display_scale.py).
+# 7 inch, but from 130 the screens no longer fit (settings' camera hint and dispute's "Rules: ..." cut at 130; at 150
+# home's heading over its players' line, the attract title, the table's Dispute: docs/ui.md, "Why the limit stays
+# 120%"); at 120 every screen was checked whole (tests/ui/test_display_scale.py).
 DISPLAY_SCALES = (100, 120)
 SCALE_STEP = 10  # the settings screen's - and + beside "Scale"
 
