@@ -9,7 +9,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from companion.errors import BadRequest, CompanionError
+from companion.errors import CompanionError
 from companion.game import Action, Event, Game, GameData, OptionSpec, Pending, Ruling, State
 from companion.games.targi import cards as cardmod
 from companion.games.targi import document
@@ -41,6 +41,7 @@ class Targi(Game):
     decks = ("goods", "tribe")
     actions_rule = "TG-A1"  # the actions a player takes: one per own Targi and per own tribe marker
     turn_rule = "TG-TURN"
+    players_rule = "TG-1"  # two players, White and Black: a third, or one alone, is refused citing it
     # As the table's texts call them; Fata Morgana's move ("to") ends on a centre card, not on "spaces".
     place_kinds = {"card": "border cards", "slot": "centre cards", "to": "centre cards"}
     option_specs = (
@@ -82,9 +83,7 @@ class Targi(Game):
 
     # -- the contract -------------------------------------------------------
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:
-        players = self.check_players(players)
-        if len(players) != 2:
-            raise BadRequest("Targi is for exactly two players")
+        players = self.check_players(players)  # exactly two (min_players = max_players = 2), citing TG-1
         profile = "standard"
         for name, values in self.profiles.items():
             if all(options.get(k) == v for k, v in values.items()) and values:
