@@ -142,14 +142,33 @@ class Engine:
         if task.kind == "draw":
             where = "top of the" if task.why != "use" else f"face-down card at centre {slot_name(task.slot or 0)} from"
             return Pending("draw", s.actor, f"Turn up the {where} {task.deck} deck and enter it.", deck=task.deck)
+        if task.kind == "tribe":
+            return Pending("choose", s.actor, self.tribe_prompt(s, s.actor or "", task))
         texts = {
             "goods": f"{cap(s.actor)}: choose {goods_count(task.n)}.",
-            "tribe": f"{cap(s.actor)}: play, hold or discard the tribe card.",
             "fata": f"{cap(s.actor)}: move a tribe marker (Fata Morgana), or finish.",
             "silversmith": f"{cap(s.actor)}: make one exchange at the Silversmith, or finish.",
             "trader": f"{cap(s.actor)}: exchange at the Trader, or finish.",
         }
         return Pending("choose", s.actor, texts[task.kind])
+
+    def tribe_prompt(self, s: State, p: str, task: Task) -> str:
+        """What may be done with the tribe card at hand, and why a way is shut: "play, hold or discard" was asked
+        at the Noble (where a held card is not held again, TG-B1), with a full hand (TG-T2) and of a card the
+        player cannot pay for (TG-Q20), so the table tried what it was told and was refused."""
+        cards = " or ".join(self.cat.tribe[c].label for c in dict.fromkeys(task.cards))
+        what = f"the card in hand, {cards}" if task.source == "noble" else cards
+        kinds = {a["type"] for a in self.tribe_choices(s, p, task)}
+        verbs = [v for v in ("play", "hold", "discard") if v in kinds]
+        said = verbs[0] if len(verbs) == 1 else f"{', '.join(verbs[:-1])} or {verbs[-1]}"
+        why = []
+        if "play" not in kinds:
+            full = all(len(row) >= 4 for row in s.supply(p).rows)
+            why.append("the display is full" if full else f"{cap(p)} cannot pay for it")
+        if "hold" not in kinds and task.source != "noble":
+            why.append("the hand is full")
+        tail = f" ({' and '.join(why)})" if why else ""
+        return f"{cap(p)}: {said} {what}{tail}."
 
     def first_face_down(self, s: State) -> int:
         for i, slot in enumerate(s.centre):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.protocol import Referee
+from tests.games.targi.helpers import W, act, actions_doc, game, load, set_supply
 
 
 # -- TG-1: two players ---------------------------------------------------------------------------
@@ -18,3 +19,53 @@ def test_one_or_three_players_are_refused_with_the_set_up_clause_and_the_game_go
         assert referee.handle({"cmd": "state"})["state"] == before
     clause = referee.handle({"cmd": "rules", "game": "targi", "clause": "TG-1"})
     assert clause["ok"] and "two players" in str(clause)
+
+
+# -- TG-T1/TG-T2/TG-B1/TG-Q20: the prompt for a tribe card offers what may be done --------------------
+def _tribe_prompt(hand: list[str] = (), source: str = "centre", **supply: int) -> tuple[str, set[str]]:
+    if source == "noble":
+        doc = actions_doc(W, targi=[(1, W)])
+        action = {"type": "use", "card": 1}
+    else:
+        doc = actions_doc(W, markers=[(1, 2, W)])  # centre 1-2 holds Leather Workshop (1 salt, 1 pepper)
+        action = {"type": "use", "slot": [1, 2]}
+    set_supply(doc, W, hand=list(hand), **supply)
+    s, _ = act(load(doc), action)
+    return game().pending(s).text, {a["type"] for a in game().legal_actions(s)}
+
+
+def test_the_tribe_card_prompt_offers_all_three_ways_when_all_are_open() -> None:
+    assert _tribe_prompt() == ("White: play, hold or discard Leather Workshop.", {"play", "hold", "discard"})
+
+
+def test_the_tribe_card_prompt_leaves_out_holding_with_a_full_hand() -> None:
+    """It read "play, hold or discard the tribe card", and a hold was refused [TG-T2]."""
+    text, kinds = _tribe_prompt(hand=["T07"])
+    assert kinds == {"play", "discard"}
+    assert text == "White: play or discard Leather Workshop (the hand is full)."
+
+
+def test_the_tribe_card_prompt_says_when_the_card_cannot_be_paid_for() -> None:
+    text, kinds = _tribe_prompt(hand=["T07"], salt=0)
+    assert kinds == {"discard"}
+    assert text == "White: discard Leather Workshop (White cannot pay for it and the hand is full)."
+    text, kinds = _tribe_prompt(salt=0)
+    assert kinds == {"hold", "discard"}
+    assert text == "White: hold or discard Leather Workshop (White cannot pay for it)."
+
+
+def test_the_noble_prompt_names_the_held_card_and_never_offers_to_hold_it() -> None:
+    """At the Noble a held card is played or discarded, not held again [TG-B1]; it was offered "hold"."""
+    text, kinds = _tribe_prompt(hand=["T07"], source="noble")  # Clay Channel: 2 dates, 2 salt or 2 gold
+    assert kinds == {"play", "discard"}
+    assert text == "White: play or discard the card in hand, Clay Channel."
+    text, kinds = _tribe_prompt(hand=["T07"], source="noble", dates=0, gold=0)
+    assert kinds == {"discard"}
+    assert text == "White: discard the card in hand, Clay Channel (White cannot pay for it)."
+
+
+def test_the_tribe_card_prompt_says_a_full_display_shuts_playing() -> None:
+    rows = [["T10", "T11", "T12", "T14"], ["T01", "T02", "T03", "T05"], ["T19", "T20", "T21", "T23"]]
+    text, kinds = _tribe_prompt(rows=rows)
+    assert kinds == {"hold", "discard"}
+    assert text == "White: hold or discard Leather Workshop (the display is full)."
