@@ -994,10 +994,11 @@ class Engine:
     def game_over(self, s: State, ev: Events) -> State:
         s = evolve(s, stage="over", actor=None, queue=(), tasks=(), targi=(), markers=())
         res = result(self.cat, s)
-        if res["winner"] is None:
-            ev.append(Event("win", final_sentence(res, s.players), ("TG-S1", "TG-S3")))
-        else:
-            ev.append(Event("win", final_sentence(res, s.players), ("TG-S1", "TG-S2", "TG-S3"), (res["winner"],)))
+        # The count (TG-S1 with its row bonuses, TG-S2); the tie-breaks (TG-S3, gold and goods after the limits,
+        # TG-Q26) only when points were equal. A win on points cited the ties clause, a win on gold not TG-Q26.
+        rules = ("TG-S1", "TG-S2") if res["decided_by"] == "points" else ("TG-S1", "TG-S2", "TG-S3", "TG-Q26")
+        winners = () if res["winner"] is None else (res["winner"],)
+        ev.append(Event("win", final_sentence(res, s.players), rules, winners))
         return s
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from companion.protocol import Referee
-from tests.games.targi.helpers import W, act, actions_doc, game, load, set_supply
+from tests.games.targi.helpers import B, W, act, actions_doc, game, load, set_supply
 
 
 # -- TG-1: two players ---------------------------------------------------------------------------
@@ -69,3 +71,25 @@ def test_the_tribe_card_prompt_says_a_full_display_shuts_playing() -> None:
     text, kinds = _tribe_prompt(rows=rows)
     assert kinds == {"hold", "discard"}
     assert text == "White: hold or discard Leather Workshop (the display is full)."
+
+
+# -- TG-S1..S3, TG-Q26: the end announcement cites the tie-breaks only when points were equal ----------
+@pytest.mark.parametrize(
+    ("white", "black", "decided", "rules"),
+    [
+        ({"vp": 10, "gold": 0}, {"vp": 8, "gold": 0}, "points", ("TG-S1", "TG-S2")),
+        ({"vp": 2, "gold": 3}, {"vp": 2, "gold": 2}, "gold", ("TG-S1", "TG-S2", "TG-S3", "TG-Q26")),
+        ({"vp": 2, "gold": 2, "dates": 3}, {"vp": 2, "gold": 2}, "goods", ("TG-S1", "TG-S2", "TG-S3", "TG-Q26")),
+        ({"vp": 2, "gold": 2}, {"vp": 2, "gold": 2}, "draw", ("TG-S1", "TG-S2", "TG-S3", "TG-Q26")),
+    ],
+)
+def test_the_final_announcement_cites_the_tie_breaks_only_when_they_decide(white, black, decided, rules) -> None:
+    """A win on points cited TG-S3 (ties); a win on gold or goods did not cite TG-Q26 (counted after limits)."""
+    doc = actions_doc(W, targi=[(15, W)], round_=12)
+    set_supply(doc, W, **white)
+    set_supply(doc, B, **black)
+    s, events = act(load(doc), {"type": "done"})  # round 12 ends, the robber raids card 16 and the game ends
+    assert s.stage == "over"
+    assert game().pending(s).result["decided_by"] == decided
+    (win,) = [e for e in events if e.kind == "win"]
+    assert win.rules == rules
