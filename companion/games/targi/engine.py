@@ -589,7 +589,11 @@ class Engine:
             return evolve(s, tasks=(Task("draw", deck=deck, why="caravan" if deck == "goods" else "expansion"),))
         if code == "FATA_MORGANA":
             if not self.fata_moves(s, p):
-                ev.append(Event("info", f"{cap(p)} has no tribe marker that Fata Morgana could move.", ("TG-B4",)))
+                if any(owner == p for _, owner in s.markers):  # a marker, but every other card is taken or down
+                    ev.append(Event("info", f"{cap(p)}'s tribe marker has no free face-up centre card to move to, so "
+                                    "Fata Morgana does nothing.", ("TG-B4", "TG-Q11")))  # fmt: skip
+                else:
+                    ev.append(Event("info", f"{cap(p)} has no tribe marker that Fata Morgana could move.", ("TG-B4",)))
                 return s
             return evolve(s, tasks=(Task("fata"),))
         if code in ("SILVERSMITH", "TRADER"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.protocol import Referee
-from tests.games.targi.helpers import B, W, act, actions_doc, game, load, set_supply
+from tests.games.targi.helpers import B, W, act, actions_doc, game, load, set_centre, set_supply
 
 
 # -- TG-1: two players ---------------------------------------------------------------------------
@@ -93,3 +93,19 @@ def test_the_final_announcement_cites_the_tie_breaks_only_when_they_decide(white
     assert game().pending(s).result["decided_by"] == decided
     (win,) = [e for e in events if e.kind == "win"]
     assert win.rules == rules
+
+
+# -- TG-B4/TG-Q11: Fata Morgana with a marker but nowhere to move it ----------------------------------
+def test_fata_morgana_with_no_free_card_says_the_marker_has_nowhere_to_go() -> None:
+    """It said "White has no tribe marker that Fata Morgana could move" of a player whose marker stood there."""
+    doc = actions_doc(W, targi=[(6, W)], markers=[(1, 1, W), (1, 2, B), (1, 3, B)])
+    for r in (2, 3):
+        for c in (1, 2, 3):
+            set_centre(doc, r, c, None)  # both decks ran dry: the spaces stay empty
+    s, events = act(load(doc), {"type": "use", "card": 6})
+    (said,) = [e for e in events if "Fata Morgana" in e.text and e.kind == "info"]
+    assert said.text == "White's tribe marker has no free face-up centre card to move to, so Fata Morgana does nothing."
+    assert said.rules == ("TG-B4", "TG-Q11") and not s.tasks
+    doc["markers"] = [m for m in doc["markers"] if m["player"] == B]  # no marker at all: said as before
+    s, events = act(load(doc), {"type": "use", "card": 6})
+    assert "White has no tribe marker that Fata Morgana could move." in [e.text for e in events]
