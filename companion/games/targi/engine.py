@@ -737,7 +737,11 @@ class Engine:
             raise refuse("At the Noble a held card is played or discarded, not held again.", "TG-B1")
         sup = s.supply(p)
         if len(sup.hand) >= fx.hand_size(self.cat, sup):
-            raise refuse(f"{cap(p)} already holds a tribe card; a further card must be played or discarded.", "TG-T2")
+            # A tribe card (the house Caravan Bell) may widen the hand: "holds a tribe card" read wrong at two.
+            held = " and ".join(self.cat.tribe[c].label for c in sup.hand)
+            room = "a tribe card" if len(sup.hand) == 1 else f"{len(sup.hand)} tribe cards, as many as their hand takes"
+            raise refuse(f"{cap(p)} already holds {room} ({held}); a further card must be played or discarded.",
+                         "TG-T2")  # fmt: skip
         s = evolve(s.with_supply(p, evolve(sup, hand=(*sup.hand, cid))), tasks=s.tasks[1:])
         ev.append(Event("move", f"{cap(p)} keeps {self.cat.tribe[cid].label} in hand.", ("TG-T1", "TG-T2"), (p,)))
         return s

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.protocol import Referee
-from tests.games.targi.helpers import B, W, act, actions_doc, game, load, set_centre, set_supply
+from tests.games.targi.helpers import B, W, act, actions_doc, game, load, refused, set_centre, set_supply
 
 
 # -- TG-1: two players ---------------------------------------------------------------------------
@@ -109,3 +109,19 @@ def test_fata_morgana_with_no_free_card_says_the_marker_has_nowhere_to_go() -> N
     doc["markers"] = [m for m in doc["markers"] if m["player"] == B]  # no marker at all: said as before
     s, events = act(load(doc), {"type": "use", "card": 6})
     assert "White has no tribe marker that Fata Morgana could move." in [e.text for e in events]
+
+
+# -- TG-T2 with a wider hand (the house Caravan Bell) -----------------------------------------------------
+def test_a_hold_with_a_full_hand_of_two_says_two_cards_are_held() -> None:
+    """With the Caravan Bell's hand of two full, a hold was refused as "White already holds a tribe card"."""
+    doc = actions_doc(W, markers=[(1, 2, W)])
+    set_supply(doc, W, hand=["T07", "T02"], rows=[["T18"], [], []])
+    s, _ = act(load(doc), {"type": "use", "slot": [1, 2]})
+    err = refused(s, {"type": "hold", "card": "T41"}, "TG-T2")
+    assert err.message == ("White already holds 2 tribe cards, as many as their hand takes (Clay Channel and Rope "
+                           "and Bucket); a further card must be played or discarded.")
+    doc = actions_doc(W, markers=[(1, 2, W)])
+    set_supply(doc, W, hand=["T07"])
+    s, _ = act(load(doc), {"type": "use", "slot": [1, 2]})
+    err = refused(s, {"type": "hold", "card": "T41"}, "TG-T2")
+    assert err.message == "White already holds a tribe card (Clay Channel); a further card must be played or discarded."
