@@ -385,9 +385,9 @@ class Engine:
             raise refuse(*self.over_refusal(s))
         pend = self.pending(s)
         who = a.get("player")
+        if who is not None and who not in s.players:  # also on a card the table turns up: nobody plays 'red'
+            raise InvalidAction(f"unknown player {quoted(who)}; players: {', '.join(s.players)}", "TG-TURN")
         if who is not None and pend.kind == "choose" and who != pend.player:
-            if who not in s.players:
-                raise InvalidAction(f"unknown player {quoted(who)}; players: {', '.join(s.players)}", "TG-TURN")
             raise refuse(f"It is {cap(pend.player)}'s turn to decide, not {cap(who)}'s.{self.turn_reason(s)}",
                          "TG-TURN")
         if kind == "draw":

@@ -125,3 +125,19 @@ def test_a_hold_with_a_full_hand_of_two_says_two_cards_are_held() -> None:
     s, _ = act(load(doc), {"type": "use", "slot": [1, 2]})
     err = refused(s, {"type": "hold", "card": "T41"}, "TG-T2")
     assert err.message == "White already holds a tribe card (Clay Channel); a further card must be played or discarded."
+
+
+# -- TG-TURN: a card turned up in the name of a player nobody plays ------------------------------------
+def test_a_draw_naming_a_player_nobody_plays_is_refused_and_the_centre_stays_as_it_was() -> None:
+    """{"type": "draw", ..., "player": "red"} was taken as the table's draw, while every other action naming
+    'red' was refused; a draw naming White or Black (the table's hands) is still the table's."""
+    referee = Referee()
+    assert referee.handle({"cmd": "new", "game": "targi", "players": ["white", "black"]})["ok"]
+    before = referee.handle({"cmd": "state"})["state"]
+    draw = {"type": "draw", "deck": "goods", "card": "G01"}
+    answer = referee.handle({"cmd": "act", "action": {**draw, "player": "red"}})
+    assert answer["error"]["code"] == "invalid_action" and answer["error"]["rule"] == "TG-TURN"
+    assert "red" in answer["error"]["message"]
+    assert referee.handle({"cmd": "state"})["state"] == before
+    answer = referee.handle({"cmd": "act", "action": {**draw, "player": "black"}})
+    assert answer["ok"]
