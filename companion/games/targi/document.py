@@ -216,6 +216,17 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
             r.fail(f"supplies.{p}.hand: holds {len(hand)} cards; the hand limit is {fx.hand_size(cat, sup)}")
         supplies.append(sup)
 
+    # TG-END2: laying a twelfth tribe card ends the game with its round, and the first to lay one is the ender;
+    # an ender without a full display ended a game early, a full display without an ender let it run on
+    full = [p for p, sup in zip(pl, supplies, strict=False) if len(sup.cards) >= 12]
+    if ender is not None and ender in pl and ender not in full:
+        cards = len(supplies[pl.index(ender)].cards) if len(supplies) == len(pl) else 0
+        r.fail(f"ender: {ender} has {cards} tribe cards in the display; only the player who laid a twelfth card "
+               "ends the game")
+    if ender is None and full:
+        r.fail(f"ender: {full[0]}'s display is full (12 tribe cards), so the game ends with this round; "
+               "name the player who laid the twelfth card as ender")
+
     # pieces
     targi: list[tuple[int, str]] = []
     for k, t in enumerate(r.list_(doc.get("targi", []), "targi")):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from companion.errors import InvalidPosition
 from companion.protocol import Referee
 from tests.games.targi.helpers import B, W, act, actions_doc, game, load, refused, set_centre, set_supply
 
@@ -24,7 +27,7 @@ def test_one_or_three_players_are_refused_with_the_set_up_clause_and_the_game_go
 
 
 # -- TG-T1/TG-T2/TG-B1/TG-Q20: the prompt for a tribe card offers what may be done --------------------
-def _tribe_prompt(hand: list[str] = (), source: str = "centre", **supply: int) -> tuple[str, set[str]]:
+def _tribe_prompt(hand: list[str] = (), source: str = "centre", **supply: Any) -> tuple[str, set[str]]:
     if source == "noble":
         doc = actions_doc(W, targi=[(1, W)])
         action = {"type": "use", "card": 1}
@@ -32,6 +35,8 @@ def _tribe_prompt(hand: list[str] = (), source: str = "centre", **supply: int) -
         doc = actions_doc(W, markers=[(1, 2, W)])  # centre 1-2 holds Leather Workshop (1 salt, 1 pepper)
         action = {"type": "use", "slot": [1, 2]}
     set_supply(doc, W, hand=list(hand), **supply)
+    if len([c for row in supply.get("rows", []) for c in row]) == 12:
+        doc["ender"] = W  # a full display: White laid the twelfth card earlier this round
     s, _ = act(load(doc), action)
     return game().pending(s).text, {a["type"] for a in game().legal_actions(s)}
 
@@ -141,3 +146,28 @@ def test_a_draw_naming_a_player_nobody_plays_is_refused_and_the_centre_stays_as_
     assert referee.handle({"cmd": "state"})["state"] == before
     answer = referee.handle({"cmd": "act", "action": {**draw, "player": "black"}})
     assert answer["ok"]
+
+
+# -- TG-END2: the loader and the twelfth card -------------------------------------------------------------
+FULL = [["T10", "T11", "T12", "T14"], ["T01", "T02", "T03", "T05"], ["T19", "T20", "T21", "T23"]]
+
+
+def test_the_loader_refuses_an_ender_without_a_full_display() -> None:
+    """A document naming Black as ender with no tribe card laid loaded, and the game ended after the round."""
+    doc = actions_doc(W, targi=[(13, W)])
+    doc["ender"] = B
+    with pytest.raises(InvalidPosition) as err:
+        load(doc)
+    assert any(p.startswith("ender: black has 0 tribe cards") for p in err.value.problems)
+
+
+def test_the_loader_refuses_a_full_display_without_an_ender() -> None:
+    """A full display with no ender loaded, and the game ran on past the round that should have been its last."""
+    doc = actions_doc(W, targi=[(13, W)])
+    set_supply(doc, B, rows=FULL)
+    with pytest.raises(InvalidPosition) as err:
+        load(doc)
+    assert any(p.startswith("ender: black's display is full") for p in err.value.problems)
+    doc["ender"] = B
+    s, _ = act(load(doc), {"type": "done"})  # named, it loads and the game ends with this round
+    assert s.stage == "over"
