@@ -191,13 +191,20 @@ class Engine:
                         ("TG-D1", "TG-Q28")))  # fmt: skip
         return s
 
+    def deck_out(self, s: State, name: str) -> str:
+        """Why a deck gives no card: both it and its discard ran out, or (tribe.reshuffle off, TG-Q28) its discard
+        is not reused; "its discard is empty" was said of a tribe discard pile holding cards."""
+        if s.deck(name).discard:
+            return f"The {name} deck is empty and its discard pile is not reused (option tribe.reshuffle is off)"
+        return f"The {name} deck and its discard are empty"
+
     def take_face_down(self, s: State, name: str, index: int, ev: Events) -> State:
         """Lay a card of deck ``name`` face down on a central slot (or leave it empty)."""
         s = self.reshuffle(s, name, ev)
         deck = s.deck(name)
         if deck.current.in_pile <= 0:
-            ev.append(Event("warning", f"No {name} card is left to lay on centre {slot_name(index)}; it stays empty.",
-                            ("TG-D1", "TG-Q28")))  # fmt: skip
+            ev.append(Event("warning", f"{self.deck_out(s, name)}: no card to lay on centre {slot_name(index)}, so "
+                            "it stays empty.", ("TG-D1", "TG-Q28")))  # fmt: skip
             return s.with_slot(index, Slot())
         cur = deck.current
         s = s.with_deck(name, evolve(deck, piles=(*deck.piles[:-1], evolve(cur, down=cur.down + 1))))
@@ -583,8 +590,7 @@ class Engine:
             rule = "TG-B2" if code == "CARAVAN" else "TG-B3"
             s = self.reshuffle(s, deck, ev)
             if s.deck(deck).current.in_pile <= 0:
-                ev.append(Event("warning", f"The {deck} deck and its discard are empty: nothing to turn up.",
-                                (rule, "TG-Q28")))  # fmt: skip
+                ev.append(Event("warning", f"{self.deck_out(s, deck)}: nothing to turn up.", (rule, "TG-Q28")))
                 return s
             return evolve(s, tasks=(Task("draw", deck=deck, why="caravan" if deck == "goods" else "expansion"),))
         if code == "FATA_MORGANA":

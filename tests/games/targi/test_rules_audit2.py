@@ -171,3 +171,21 @@ def test_the_loader_refuses_a_full_display_without_an_ender() -> None:
     doc["ender"] = B
     s, _ = act(load(doc), {"type": "done"})  # named, it loads and the game ends with this round
     assert s.stage == "over"
+
+
+# -- TG-Q28: an empty tribe deck whose discard is not reused ----------------------------------------------
+def test_an_empty_tribe_deck_with_reshuffle_off_does_not_call_its_discard_empty() -> None:
+    """With tribe.reshuffle off the warnings said "The tribe deck and its discard are empty" of a discard
+    pile holding every card."""
+    doc = actions_doc(W, targi=[(14, W)], markers=[(1, 1, W)], options={"tribe.reshuffle": False})
+    tribe = doc["decks"]["tribe"]
+    tribe["discard"], tribe["piles"][-1]["cards"] = tribe["piles"][-1]["cards"], {}
+    s, events = act(load(doc), {"type": "use", "slot": [1, 1]})
+    assert ("The tribe deck is empty and its discard pile is not reused (option tribe.reshuffle is off): no card "
+            "to lay on centre 1-1, so it stays empty.") in [e.text for e in events]
+    s, events = act(s, {"type": "use", "card": 14})
+    said = [e for e in events if e.kind == "warning"]
+    assert [e.text for e in said] == ["The tribe deck is empty and its discard pile is not reused (option "
+                                      "tribe.reshuffle is off): nothing to turn up."]
+    assert said[0].rules == ("TG-B3", "TG-Q28")
+
