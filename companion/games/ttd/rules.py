@@ -506,8 +506,9 @@ class ThroughTheDesert(Game):
         if not rules.leader_near_leader:
             for n in board.neighbours[h]:
                 if n in state.leaders:
-                    who = self.piece_name(state, state.cells[n])
-                    raise refuse(f"{label} touches {who} leader at {board.label(n)}; leaders keep apart.", "TD-Q7")
+                    # piece_name says "Red's guide" or "Red's pink": only the latter wants " leader" after it
+                    who = self.piece_name(state, state.cells[n]) + ("" if rules.guide else " leader")
+                    raise refuse(f"{label} touches {who} at {board.label(n)}; {what}s keep apart.", "TD-Q7")
         if c != GUIDE:
             self.rival_refusal(state, board, p, c, h, what)
 
@@ -639,7 +640,8 @@ class ThroughTheDesert(Game):
             if state.leaders_left[q]:
                 return replace(state, current=q), []
         new = replace(state, phase="camels", current=0, placed=0, round=0, passes=0)
-        text = f"All leaders are placed. {state.players[0].capitalize()} begins placing camels, two per turn."
+        what = "guides" if state.rules.guide else "leaders"
+        text = f"All {what} are placed. {state.players[0].capitalize()} begins placing camels, two per turn."
         return new, [Event("info", text, ("TTD-3", "TD-Q20"))]
 
     def take_water(
@@ -720,8 +722,11 @@ class ThroughTheDesert(Game):
                 )
         new, more = self.claim_areas(new, board, h, p, ("TTD-4c", "TD-Q16"))
         events.extend(more)
-        if new.supply[c] == 0 and not new.end:
-            new = replace(new, end=f"the last {cname} camel has been placed")
+        if new.supply[c] == 0 and not state.end:
+            # The sold-out colour is the standard end (TTD-5); when the same camel also took the last token
+            # (end_when_tokens_gone), both are said, and the end cites TTD-5 rather than the option alone.
+            sold_out = f"the last {cname} camel has been placed"
+            new = replace(new, end=sold_out + (f" and {new.end}" if new.end else ""))
         if new.end and (state.rules.end_timing == "immediate" or new.placed >= self.turn_quota(new)):
             return self.finish(new, events)
         if new.end and not state.end:

@@ -98,3 +98,41 @@ def test_a_camel_on_a_closed_hex_still_cites_the_camel_clause() -> None:
     assert refused_rule(game, state, camel("pink", 6, 0)) == "TTD-3c"
     assert refused_rule(game, state, camel("pink", 5, 1)) == "TTD-3c"
     assert refused_rule(game, state, camel("pink", 9, 9)) == "TTD-3c"
+
+
+# -- simultaneous ends: one camel sells out a colour and takes the last token ---------------------------
+def test_the_last_camel_of_a_colour_on_the_last_token_ends_under_the_sold_out_clause_too() -> None:
+    """TTD-5 ends the game whenever a colour sells out; the optional last-token end (TD-Q18) must not hide it.
+
+    The end read "no water-hole token is left on the board" under TD-Q18 alone, though the same camel was
+    the last pink one and the standard end applied whatever the option said.
+    """
+    game = patch_game(supply=2)
+    pieces = [
+        (0, 2, R, "pink", True),
+        (1, 2, R, "pink", False),  # one pink camel left in the supply
+        (3, 4, R, "green", True),
+        (3, 5, R, "green", False),  # the water hole at (3,5) is already taken
+        (5, 1, B, "pink", True),
+    ]
+    state = position(game, [R, B], pieces, opts={"end_when_tokens_gone": True})
+    state, events = act(game, state, camel("pink", 1, 1))  # the last pink camel, on the last token
+    assert state.phase == "over" and state.supply[0] == 0
+    assert state.end == "the last pink camel has been placed and no water-hole token is left on the board"
+    ending = next(e for e in events if e.text.startswith("The game ends: "))
+    assert ending.rules == ("TTD-5", "TD-Q18")
+    assert refused_rule(game, state, camel("green", 2, 5)) == "TTD-5"
+
+
+# -- the as-written guide is called a guide -------------------------------------------------------------
+def test_guides_are_called_guides_when_they_touch_and_when_all_are_out() -> None:
+    """With one_guide leaders and leaders kept apart, texts said "Red's guide leader" and "All leaders"."""
+    game = patch_game()
+    state = fill_waterholes(game, game.setup([R, B], options(game, "as-written", leader_near_leader=False)), 2)
+    state, _ = act(game, state, {"type": "leader", "hex": [3, 3]})
+    with pytest.raises(IllegalAction) as refused:
+        act(game, state, {"type": "leader", "hex": [3, 2]})
+    assert refused.value.message == "(3,2) touches Red's guide at (3,3); guides keep apart."
+    assert refused.value.rule == "TD-Q7"
+    state, events = act(game, state, {"type": "leader", "hex": [0, 0]})
+    assert events[-1].text == "All guides are placed. Red begins placing camels, two per turn."
