@@ -183,12 +183,10 @@ class ThroughTheDesert(Game):
             )
         name = state.player.capitalize()
         if state.phase == "leaders":
-            if not self.leader_masks(state):
+            masks = self.leader_masks(state)
+            if not masks:
                 return Pending("choose", state.player, f"{name} cannot place a leader anywhere: pass.")
-            what = "guide" if state.rules.guide else "leader"
-            left = ", ".join(self.colour_names[c] for c in state.leaders_left[state.current] if c != GUIDE)
-            extra = f" (left: {left})" if left else ""
-            return Pending("choose", state.player, f"{name}: place a {what}{extra}.")
+            return Pending("choose", state.player, self.leader_prompt(state, [c for c, _ in masks]))
         if not self.camel_masks(state):
             if state.placed:
                 return Pending("choose", state.player, f"{name} cannot place a second camel: pass.")
@@ -198,6 +196,31 @@ class ThroughTheDesert(Game):
             return Pending("choose", state.player, f"{name}: place your only camel this turn (opening round).")
         # "your first camel" read oddly on a board full of them: it is the first of this turn's two
         return Pending("choose", state.player, f"{name}: place camel {state.placed + 1} of 2 this turn.")
+
+    def leader_prompt(self, state: TtdState, placeable: list[int]) -> str:
+        """Which leader to place now: the colours that may go out, when fewer than the leaders in hand.
+
+        "Red: place a leader (left: green, yellow, blue, white)" was said to the first of five players, who
+        may place only the white leader (TD-Q7), and to a player in the first round, whom the colours already
+        opened rule out: the colours the table reads must be the ones it may choose.
+        """
+        name = state.player.capitalize()
+        if state.rules.guide:
+            return f"{name}: place the guide."
+        hand = state.leaders_left[state.current]
+        left = ", ".join(self.colour_names[c] for c in hand)
+        if len(placeable) == len(hand):
+            return f"{name}: place a leader (left: {left})."
+        names = [self.colour_names[c] for c in placeable]
+        choice = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        opening = self.five_player_opening(state)
+        if opening is not None:
+            why = f"with five players the first leader is the colour {state.players[4].capitalize()} gave back"
+        elif state.rules.leader_first_round_unique and state.first_leaders[state.current] == -1:
+            why = "first round: a colour nobody has opened yet"
+        else:
+            why = "no hex is left for the others"
+        return f"{name}: place the {choice} leader ({why}; in hand: {left})."
 
     def result(self, state: TtdState) -> dict[str, Any]:
         out = scoring.breakdown(self.board_of(state), state, self.colour_ids)

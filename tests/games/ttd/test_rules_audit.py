@@ -136,3 +136,32 @@ def test_guides_are_called_guides_when_they_touch_and_when_all_are_out() -> None
     assert refused.value.rule == "TD-Q7"
     state, events = act(game, state, {"type": "leader", "hex": [0, 0]})
     assert events[-1].text == "All guides are placed. Red begins placing camels, two per turn."
+
+
+# -- the leader prompt names the colours that may go out now ---------------------------------------------
+def test_the_leader_prompt_names_only_the_colours_that_may_be_placed_now() -> None:
+    """The first of five players may place only the colour the fifth seat gave back (TD-Q7), and a first-round
+    leader only a colour nobody has opened; the prompt listed every leader in hand ("left: green, yellow, blue,
+    white"), so the table picked a colour the next tap refused."""
+    game = patch_game()
+    players = [R, B, "orange", "purple", "brown"]
+    state = fill_waterholes(game, game.setup(players, options(game)), 1)
+
+    def offered(state) -> list[str]:
+        return sorted({a["colour"] for a in game.legal_actions(state)})
+
+    assert offered(state) == ["white"]
+    assert game.pending(state).text == (
+        "Red: place the white leader (with five players the first leader is the colour Brown gave back; "
+        "in hand: green, yellow, blue, white)."
+    )
+    state, _ = act(game, state, {"type": "leader", "colour": "white", "hex": [0, 0]})
+    assert offered(state) == ["blue", "pink", "yellow"]
+    assert game.pending(state).text == (
+        "Black: place the pink, yellow or blue leader (first round: a colour nobody has opened yet; "
+        "in hand: pink, yellow, blue, white)."
+    )
+    for colour, hex_ in (("pink", [3, 0]), ("green", [0, 3]), ("yellow", [3, 3]), ("blue", [0, 6])):
+        state, _ = act(game, state, {"type": "leader", "colour": colour, "hex": hex_})
+    # The second round: every leader in hand may go out, and the prompt lists them as before.
+    assert game.pending(state).text == "Red: place a leader (left: green, yellow, blue)."
