@@ -165,3 +165,14 @@ def test_the_leader_prompt_names_only_the_colours_that_may_be_placed_now() -> No
         state, _ = act(game, state, {"type": "leader", "colour": colour, "hex": hex_})
     # The second round: every leader in hand may go out, and the prompt lists them as before.
     assert game.pending(state).text == "Red: place a leader (left: green, yellow, blue)."
+
+
+def test_the_clause_a_five_player_opening_refusal_cites_says_so() -> None:
+    """A first leader of the wrong colour with five players is refused citing TD-Q7, whose summary named the
+    returned colours but not that the game's first leader must be the fifth seat's: a table reading the clause
+    found no reason for the refusal."""
+    game = patch_game()
+    state = fill_waterholes(game, game.setup([R, B, "orange", "purple", "brown"], options(game)), 1)
+    rule = refused_rule(game, state, {"type": "leader", "colour": "green", "hex": [0, 0]})
+    assert rule == "TD-Q7"
+    assert "first leader of the game must be the colour the fifth seat returned" in game.rulebook.clause(rule).text
