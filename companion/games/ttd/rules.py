@@ -35,7 +35,7 @@ def final_sentence(result: dict[str, Any]) -> str:
     who = (
         f"{winners[0].capitalize()} wins"
         if len(winners) == 1
-        else "Shared win: " + " and ".join(w.capitalize() for w in winners)
+        else "Shared win: " + ", ".join(w.capitalize() for w in winners[:-1]) + f" and {winners[-1].capitalize()}"
     )
     return f"Final scores: {totals}. {who}."
 

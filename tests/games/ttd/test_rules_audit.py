@@ -176,3 +176,14 @@ def test_the_clause_a_five_player_opening_refusal_cites_says_so() -> None:
     rule = refused_rule(game, state, {"type": "leader", "colour": "green", "hex": [0, 0]})
     assert rule == "TD-Q7"
     assert "first leader of the game must be the colour the fifth seat returned" in game.rulebook.clause(rule).text
+
+
+# -- a shared win of three reads as a list ---------------------------------------------------------------
+def test_a_three_way_shared_win_is_said_as_a_list() -> None:
+    """Equal top totals share the win (TTD-4e, TD-Q25); three winners read "Red and Black and Orange"."""
+    game = patch_game()
+    pieces = [(0, 0, R, "pink", True), (3, 0, B, "green", True), (0, 4, "orange", "yellow", True)]
+    state = position(game, [R, B, "orange"], pieces, phase="over", end="no player can place a camel any more")
+    assert game.result(state)["winners"] == [R, B, "orange"]
+    said = game.pending(state).text
+    assert said.endswith("Final scores: Red 10, Black 10, Orange 10. Shared win: Red, Black and Orange.")
