@@ -187,3 +187,15 @@ def test_a_three_way_shared_win_is_said_as_a_list() -> None:
     assert game.result(state)["winners"] == [R, B, "orange"]
     said = game.pending(state).text
     assert said.endswith("Final scores: Red 10, Black 10, Orange 10. Shared win: Red, Black and Orange.")
+
+
+# -- the area clause says which of its conditions are the standard rules' alone ----------------------------
+def test_the_area_clause_keeps_palms_out_under_every_profile_as_the_engine_does() -> None:
+    """TTD-4c read "In the standard rules the wall must be one single caravan and the patch must not contain a
+    palm", so a table playing as written expected its palm pocket to score; no profile lets it (area_oasis)."""
+    game = patch_game()
+    text = game.rulebook.clause("TTD-4c").text
+    for profile in game.profiles:
+        assert options(game, profile)["area_oasis"] is False
+    assert "palm in it never scores, whichever rules are played" in text
+    assert "strip not in use" in text  # the unused strip walls an area in like the edge (TD-Q16)
