@@ -664,7 +664,16 @@ class ThroughTheDesert(Game):
                 return replace(state, current=q), []
         new = replace(state, phase="camels", current=0, placed=0, round=0, passes=0)
         what = "guides" if state.rules.guide else "leaders"
-        text = f"All {what} are placed. {state.players[0].capitalize()} begins placing camels, two per turn."
+        first = state.players[0].capitalize()
+        if state.rules.opening == "first_two_one":
+            # The opening reading of TD-Q9: "two per turn" was said to a first seat about to place one.
+            second = state.players[1].capitalize()
+            text = (
+                f"All {what} are placed. {first} begins placing camels: {first} and {second} place one each "
+                "this first round, then every turn places two."
+            )
+            return new, [Event("info", text, ("TTD-3", "TD-Q20", "TD-Q9"))]
+        text = f"All {what} are placed. {first} begins placing camels, two per turn."
         return new, [Event("info", text, ("TTD-3", "TD-Q20"))]
 
     def take_water(

@@ -199,3 +199,21 @@ def test_the_area_clause_keeps_palms_out_under_every_profile_as_the_engine_does(
         assert options(game, profile)["area_oasis"] is False
     assert "palm in it never scores, whichever rules are played" in text
     assert "strip not in use" in text  # the unused strip walls an area in like the edge (TD-Q16)
+
+
+# -- the opening reading of TD-Q9 is announced as played --------------------------------------------------
+def test_the_start_of_camel_placement_announces_the_single_camel_opening() -> None:
+    """With opening first_two_one the first two seats place one camel each in the first round; the start of
+    camel placement said "two per turn" to a first player whose turn then ended after one camel."""
+    game = patch_game()
+    state = fill_waterholes(game, game.setup([R, B], options(game, opening="first_two_one")), 1)
+    while state.phase == "leaders":  # each places the first leader offered, wherever the patch leaves room
+        state, events = act(game, state, game.legal_actions(state)[0])
+    start = events[-1]
+    assert start.text == (
+        "All leaders are placed. Red begins placing camels: Red and Black place one each this first round, "
+        "then every turn places two."
+    )
+    assert start.rules == ("TTD-3", "TD-Q20", "TD-Q9")
+    state, _ = act(game, state, game.legal_actions(state)[0])
+    assert state.player == B  # Red's turn ended after one camel, as announced
