@@ -707,7 +707,10 @@ class ThroughTheDesert(Game):
         label = board.label(h)
         if state.masks[slot(p, c)]:
             if not (state.reach[slot(p, c)] >> h) & 1:
-                raise refuse(f"{label} does not touch {name}'s {cname} caravan.", "TTD-3a")
+                # Beside the guide the table expects a camel to be welcome; say why not (TD-Q6: once per colour).
+                guide = state.rules.guide and (state.reach[slot(p, GUIDE)] >> h) & 1
+                more = f"; the guide starts a colour only once, and the {cname} caravan is begun" if guide else ""
+                raise refuse(f"{label} does not touch {name}'s {cname} caravan{more}.", "TTD-3a")
             return
         if state.rules.guide:
             if not (state.reach[slot(p, GUIDE)] >> h) & 1:

@@ -217,3 +217,20 @@ def test_the_start_of_camel_placement_announces_the_single_camel_opening() -> No
     assert start.rules == ("TTD-3", "TD-Q20", "TD-Q9")
     state, _ = act(game, state, game.legal_actions(state)[0])
     assert state.player == B  # Red's turn ended after one camel, as announced
+
+
+# -- as written, a begun colour no longer starts beside the guide ------------------------------------------
+def test_a_begun_colour_beside_the_guide_is_refused_saying_the_guide_starts_a_colour_once() -> None:
+    """TD-Q6: beside the guide only a colour not yet begun may start. A second pink camel beside the guide,
+    away from the pink caravan, was refused with "(1,2) does not touch Red's pink caravan." alone, and the
+    table, seeing it touch the guide the text allows camels beside, could not tell why."""
+    game = patch_game()
+    pieces = [(1, 3, R, "guide", True), (2, 3, R, "pink", False), (4, 0, B, "guide", True)]
+    state = position(game, [R, B], pieces, profile="as-written")
+    with pytest.raises(IllegalAction) as refused:
+        act(game, state, camel("pink", 0, 3))
+    assert refused.value.message == (
+        "(0,3) does not touch Red's pink caravan; the guide starts a colour only once, and the pink caravan is begun."
+    )
+    assert refused.value.rule == "TTD-3a"
+    state, _ = act(game, state, camel("green", 0, 3))  # a colour not begun may still start there
