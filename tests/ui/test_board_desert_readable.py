@@ -17,7 +17,7 @@ from kivy.uix.widget import Widget
 
 from companion.session import Session
 from tests.ui.drawing import Words, on_window, words_drawn
-from tests.ui.test_boards_robust import unreadable
+from tests.ui.test_boards_robust import off_board, unreadable
 from ui.boards import desert
 from ui.shots import mid_game
 
@@ -92,3 +92,37 @@ def test_six_players_rows_keep_a_lost_turn_and_failed_tries_at_16_px(canvas: Wid
     opening = Session.new("desert", SIX)
     texts = {d.text for d in words_drawn(canvas, opening, busy(opening))}
     assert {"Compass", "misses 1 turn", "Sneakers", "2 failed", "Flask x2", "lap done"} <= texts, texts
+
+
+def ring_faults(widget: Widget, session: Session, doc: dict[str, Any] | None) -> list[str]:
+    """Texts on the ring under 16 px, cut, broken, over another or off the board, and spaces without their number
+    (each space's number drawn in it, as the referee's texts give it: "Twin Dunes (12)")."""
+    x, y, w, h = panel_box(widget, session)
+    drawn = [d for d in words_drawn(widget, session, doc) if not d.inside((x, y, w, h))]
+    found = unreadable(drawn) + off_board(widget, drawn)
+    cell, x0, y0, cols, rows = desert.ring_frame(widget, len(session.game.data["board"]["spaces"]))
+    slots = desert.ring_slots(cols, rows)
+    for space in session.game.board.spaces:
+        col, row = slots[space.index]
+        box = (x0 - widget.x + col * cell, y0 - widget.y + row * cell, cell, cell)
+        here = [d for d in drawn if d.inside(box)]
+        if [d.text for d in here].count(str(space.index)) != 1:
+            found.append(f"{space.name} ({space.index}) shows {[d.text for d in here]}")
+        found += [f"{d.text!r} runs out of {space.name}" for d in here
+                  if d.x < box[0] - 0.5 or d.x + d.w > box[0] + cell + 0.5]  # fmt: skip
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_space_on_the_ring_shows_its_number_at_16_px_or_more(canvas: Widget, size: tuple[int, int]) -> None:
+    """The ring's 80 texts (a type label and a word of the name a space) were 8.7-10.5 px at 800x480: no word
+    of a name fits a 36 px space at 16 px ("Whispering" is 81 px). Each space now shows its number, 16 px,
+    which the referee's texts give beside its name; six pawns on the start leave it its number too."""
+    canvas.size = size
+    found = []
+    opening = Session.new("desert", SIX)
+    found += [f"six players, opening: {f}" for f in ring_faults(canvas, opening, None)]
+    found += [f"six players, busy: {f}" for f in ring_faults(canvas, opening, busy(opening))]
+    middle = mid_game("desert")
+    found += [f"halfway: {f}" for f in ring_faults(canvas, middle, None)]
+    assert not found, f"the desert race's {size[0]}x{size[1]} board:\n" + "\n".join(found)

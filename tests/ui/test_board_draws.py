@@ -94,8 +94,11 @@ def test_the_labels_kept_are_bounded(canvas: Widget) -> None:
 # The desert race's was 160: each space's colour, each space's words, each panel row and item chip a draw; then the
 # spaces, rows and chips a mesh a colour and the words a mesh a texture and colour (the "item" and "?" of every
 # such space one draw), the frames, marks and pawns as before (102 here); now the red frames, the panel's rim and
-# pawns and the pawns on the ring are meshes too (92, of which 67 are texts).
+# pawns and the pawns on the ring are meshes too (92, of which 67 are texts). Each space then got its number (16 px,
+# the texts' "Twin Dunes (12)"): 77 at 800x480, where the number stands for the type label and word; 132 at 1003 px,
+# where the 40 numbers come on top of the labels and words a large space still shows.
 MOST_DRAWS = {"blackpool": 150, "temple": 115, "targi": 140, "desert": 96}
+MOST_DRAWS_LARGE = {"desert": 135}  # at 1003 px, where a board shows more than at 398
 
 
 @pytest.mark.parametrize("game", sorted(MOST_DRAWS))
@@ -105,7 +108,8 @@ def test_a_board_mid_game_is_drawn_in_few_draws(canvas: Widget, middles: dict[st
     for size in ((398, 398), (1003, 1003)):  # beside the choices at 800x480 and at 1920x1080
         canvas.size = size
         draws = sum(isinstance(i, VertexInstruction) for i in draw(canvas, middles[game]))
-        assert draws <= MOST_DRAWS[game], (size, draws)
+        assert draws <= (MOST_DRAWS_LARGE.get(game, MOST_DRAWS[game]) if size[0] > 398 else MOST_DRAWS[game]), (
+            size, draws)
 
 
 def test_the_temples_marked_slots_add_no_draw_each(canvas: Widget, middles: dict[str, Session]) -> None:

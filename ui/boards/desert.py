@@ -4,10 +4,12 @@ The ring is laid out from the board file (any length a café gives it), so the
 drawing follows the data rather than a picture of one printed board. Space
 colours follow the rule text's colour names (red Collection, blue Mystery, ...),
 or a café board's own ``#rrggbb``, which is how players at the table find a
-space on the real board. The
-referee's texts name spaces ("Rolled 3: move to Twin Dunes"), so each space
-also carries one word of its name, the shortest no other space shares: a whole
-name does not fit a space at 800x480, and one word is enough to match.
+space on the real board. Each space carries its number on the loop (``index``
+in board.json, 0 the start) at 16 px or more, and the referee's texts give it
+beside the name ("Rolled 3: move to Twin Dunes (12)"): at 800x480 a space is
+36 px, where no word of a name can be read from a chair. Where a space has
+room (larger screens) its type label stands beside the number and one word of
+its name, the shortest no other space shares, along its foot.
 """
 
 from __future__ import annotations
@@ -69,14 +71,16 @@ ITEM_RGB = {
     "sandstorm_sneakers": (0.85, 0.75, 0.55),
     "mirage_cloak": (0.75, 0.6, 0.95),
 }
-LABEL_CROWDED = 0.76  # a space with more than three pawns gives them this share of its height, name squeezed above
-# The smallest font a space's words are drawn in: below it, on a café's long loop (72 spaces leave 20 px spaces at
-# 800x480), a word is left off and the space shows its number instead, which a player can count to on the board.
+# The smallest font a space's number is drawn in: below it, on a café's long loop (72 spaces leave 20 px spaces at
+# 800x480), the number shrinks to fit its space, never under this.
 READABLE_FONT = 8
+# The font of a space's number, type label and word where they fit: what a player reads from a chair on the 7 and
+# 5 inch displays (800x480), where the words and labels were 8.7-10.5 px. A larger space takes a quarter of its side.
+RING_FONT = 16.0
 # The smallest font in the players' panel, where it fits (the panel at 800x480 and larger): what a player reads
 # from a chair on the 7 and 5 inch displays.
 PANEL_FONT = 16.0
-PAWN_Y = 0.5  # centre of the pawn row, as a share of the space: between the type label above and the name below
+PAWN_SHARE = 0.17  # a lone pawn's radius as a share of its space's side
 SMALL_WORDS = {"a", "an", "and", "of", "the"}
 
 
@@ -222,7 +226,7 @@ def draw(widget: Any, view: Any) -> None:
     cell, x0, y0, cols, rows = ring_frame(widget, len(spaces))
     slots = ring_slots(cols, rows)
     index_of = {s["id"]: i for i, s in enumerate(spaces)}
-    names = short_names(spaces)
+    layout = ring_layout(spaces, cell)
     mover = document.get("turn")
     winner = document.get("winner")
     by_space: dict[int, list[tuple[str, Mapping[str, Any]]]] = {}
@@ -236,7 +240,7 @@ def draw(widget: Any, view: Any) -> None:
         for i, space in enumerate(spaces):
             col, row = slots[i]
             _fill_space(space, x0 + col * cell, y0 + row * cell, cell, board)
-        small = cell * 0.17 < PAWN_READABLE  # a long café loop: its pawns stack into a lane inside the ring
+        small = cell * PAWN_SHARE < PAWN_READABLE  # a long café loop: its pawns stack into a lane inside the ring
         inset = PAWN_LANE if small else 1.15
         inner = (x0 + cell * inset, y0 + cell * inset, cell * (cols - 2 * inset), cell * (rows - 2 * inset))
         _draw_panel(inner, document, spaces, index_of, mover, winner, board)  # inside the ring: no overlap
@@ -249,8 +253,7 @@ def draw(widget: Any, view: Any) -> None:
         for i, space in enumerate(spaces):
             col, row = slots[i]
             crowded = len(by_space.get(i, ())) > 3
-            name = names.get(str(space.get("id")), "")
-            _label_space(space, name, x0 + col * cell, y0 + row * cell, cell, crowded, board.texts)
+            _label_space(space, layout, x0 + col * cell, y0 + row * cell, cell, crowded, board.texts)
         board.texts.draw()
         on_ring = []
         for i, here in by_space.items():
@@ -260,7 +263,8 @@ def draw(widget: Any, view: Any) -> None:
                 box = (x0 + col * cell, y0 + row * cell, cell, cell * (inset - 0.5))
                 on_ring += _stack_pawns(here, box, inward, mover, winner)
             else:
-                on_ring += _draw_pawns(here, x0 + col * cell, y0 + row * cell, cell, mover, winner)
+                band = layout.pawn_band(spaces[i], y0 + row * cell, cell, len(here) > 3)
+                on_ring += _draw_pawns(here, x0 + col * cell, band, cell, mover, winner)
         _lay_pawns(on_ring, board.pawns)
         board.pawns.draw()
 
@@ -383,46 +387,81 @@ def _clip(polygon: list[tuple[float, float]], box: tuple[float, float, float, fl
     return polygon
 
 
-def _label_space(
-    space: Mapping[str, Any], name: str, x: float, y: float, cell: float, crowded: bool, texts: Texts | None = None
-) -> None:
-    """Type label along the top, the name's word along the bottom, the pawns between them.
+class RingLayout(NamedTuple):
+    """What each space of the ring carries at this size: its number always, the rest where it reads.
 
-    A crowded space (four pawns or more, at the start mostly) needs its
-    height for the pawns: its name moves to the top, in place of the type
-    label, since the texts find a space by its name and the colour still
-    tells its type.
+    ``font`` is the number's (and any label's and word's) size, ``line`` a line of it high; ``labels`` whether
+    every space's type label stands beside its number (all or none, so a player never wonders why one space
+    says "swap" and the next green one does not); ``names`` the word of each space's name drawn along its foot
+    where it fits, with room left for the pawns between.
+    """
+
+    font: float
+    line: float
+    labels: bool
+    names: Mapping[str, str]
+
+    def pawn_band(self, space: Mapping[str, Any], y: float, cell: float, crowded: bool) -> tuple[float, float]:
+        """The bottom and top of the room a space leaves its pawns: under its number, over its word if any."""
+        foot = self.line if self.names.get(str(space.get("id"))) and not crowded else 0.0
+        return y + 1 + foot, y + cell - 1 - min(self.line, cell * 0.6)
+
+
+def ring_font(cell: float) -> float:
+    """A space's words' font: ``RING_FONT``, or a quarter of a larger space's side."""
+    return max(RING_FONT, cell * 0.24)
+
+
+def space_number(space: Mapping[str, Any]) -> str:
+    """The number a space is drawn with: its ``index`` on the loop, the one the referee's texts give."""
+    return str(space.get("index", ""))
+
+
+def ring_layout(spaces: Sequence[Mapping[str, Any]], cell: float) -> RingLayout:
+    """Which of a space's words fit at ``ring_font`` (``RingLayout``): at 800x480 (36 px spaces) only numbers."""
+    font = ring_font(cell)
+    line = float(measure("0", font, True)[1])
+    room = cell * 0.92
+    gap = font * 0.3
+    labels = all(
+        measure(space_number(s), font, True)[0] + gap + measure(space_label(s), font, True)[0] <= room
+        for s in spaces if space_label(s)
+    )  # fmt: skip
+    names: dict[str, str] = {}
+    # A word along the foot leaves the pawns the middle: a lone pawn's disc and rim between two lines.
+    if cell - 2 - 2 * line >= 2 * cell * PAWN_SHARE + 4:
+        names = {
+            key: word for key, word in short_names(spaces).items() if measure(word, font, True)[0] <= cell * 0.96
+        }
+    return RingLayout(font, line, labels, names)
+
+
+def _label_space(
+    space: Mapping[str, Any], layout: RingLayout, x: float, y: float, cell: float, crowded: bool,
+    texts: Texts | None = None,
+) -> None:  # fmt: skip
+    """The number along the top (the type label beside it where every one fits), the word of the name along the
+    foot where it fits, the pawns between them.
+
+    A crowded space (four pawns or more, at the start mostly) needs its height for the pawns: its word is left
+    off, and its number still names it as the texts do.
     """
     words_ink = space_ink(space)
-    label = space_label(space)
-    if crowded:
-        label_y = y + cell * (1 + LABEL_CROWDED) / 2 + 1
-        shown = name if readable(name, cell * 0.24, cell * 0.9) else label
-        if readable(shown, cell * 0.24, cell * 0.9):
-            fitted_text(x + cell / 2, label_y, shown, cell * 0.24, cell * 0.9, words_ink, bold=True, into=texts)
-        else:
-            _number(space, x, y, cell, words_ink, texts)
-        return
-    if label and readable(label, cell * 0.27, cell * 0.9):
-        fitted_text(x + cell / 2, y + cell * 0.84, label, cell * 0.27, cell * 0.9, words_ink, bold=True, into=texts)
-    if name and readable(name, cell * 0.29, cell * 0.96):
-        fitted_text(x + cell / 2, y + cell * 0.16, name, cell * 0.29, cell * 0.96, words_ink, bold=True, into=texts)
-    elif name:
-        _number(space, x, y, cell, words_ink, texts)
-
-
-def readable(words: str, size: float, max_width: float) -> bool:
-    """Whether ``words`` fit ``max_width`` at a font that can still be read (``READABLE_FONT`` px or more)."""
-    return bool(words) and fitting_size(words, size, max_width, bold=True) >= READABLE_FONT
-
-
-def _number(
-    space: Mapping[str, Any], x: float, y: float, cell: float, ink: tuple[float, float, float], texts: Texts | None
-) -> None:
-    """A space too small for its word shows its number on the loop (``index`` in board.json), which still fits."""
-    size = max(READABLE_FONT, cell * 0.42)
-    fitted_text(x + cell / 2, y + max(cell * 0.2, size * 0.6), str(space.get("index", "")), size, cell * 0.96, ink,
-                bold=True, into=texts)  # fmt: skip
+    number = space_number(space)
+    top = y + cell - 1 - min(layout.line, cell * 0.6) / 2
+    label = space_label(space) if layout.labels else ""
+    if label:
+        fitted_text(x + cell * 0.04, top, number, layout.font, cell * 0.92, words_ink, anchor="left", bold=True,
+                    into=texts)  # fmt: skip
+        fitted_text(x + cell * 0.96, top, label, layout.font, cell * 0.92, words_ink, anchor="right", bold=True,
+                    into=texts)  # fmt: skip
+    else:
+        size = max(READABLE_FONT, fitting_size(number, layout.font, cell * 0.96, bold=True))
+        fitted_text(x + cell / 2, top, number, size, cell * 0.96, words_ink, bold=True, into=texts)
+    name = layout.names.get(str(space.get("id")), "")
+    if name and not crowded:
+        fitted_text(x + cell / 2, y + 1 + layout.line / 2, name, layout.font, cell * 0.96, words_ink, bold=True,
+                    into=texts)  # fmt: skip
 
 
 class Pawn(NamedTuple):
@@ -446,19 +485,20 @@ class Pawn(NamedTuple):
 def _draw_pawns(
     here: list[tuple[str, Mapping[str, Any]]],
     x: float,
-    y: float,
+    band: tuple[float, float],
     cell: float,
     mover: str | None,
     winner: str | None,
 ) -> list[Pawn]:
-    """Every pawn on a space stays visible: up to three in a row between the labels, more in a small grid."""
+    """Every pawn on a space stays visible: up to three in a row in the ``band`` (bottom, top) the space's words
+    leave, more in a small grid."""
     count = len(here)
     columns = min(3, count) if count > 1 else 1
     rows = math.ceil(count / columns)
-    area_w, area_h = cell * 0.94, cell * (0.44 if rows == 1 else LABEL_CROWDED)
-    bottom = y + cell * (PAWN_Y - 0.22 if rows == 1 else 0.04)
+    bottom, area_top = band
+    area_w, area_h = cell * 0.94, area_top - bottom
     slot_w, slot_h = area_w / columns, area_h / rows
-    radius = min(slot_w * 0.38, slot_h * 0.46, cell * 0.17)
+    radius = min(slot_w * 0.38, slot_h * 0.46, cell * PAWN_SHARE)
     out = []
     for k, (player, piece) in enumerate(here):
         cx = x + (cell - area_w) / 2 + slot_w * (k % columns + 0.5)
