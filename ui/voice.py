@@ -105,6 +105,10 @@ RANGE = re.compile(r"\b(\d+)-(\d+)\b")
 # A card's inventory id beside its name, "Date Sacks (G04)", "(T41, tent, ...)": the name says it already.
 # A card known only by its id (the temple's "P27 goes into slot 1") keeps it.
 CARD_ID = re.compile(r" \([A-Z]\d{2}\)|(?<=\()[A-Z]\d{2}, ")
+# The desert race's spaces are named with their number on the ring, "move to Twin Dunes (12)", "Cobra Pit (27,
+# scared)": a bracketed number after a name was said as a bare "twelve" tacked on; it is said "Twin Dunes, space
+# 12", as a player reads it off the ring. Only after a capitalised word: "the round limit (30)" is no space.
+SPACE_NUMBER = re.compile(r"\b([A-Z][\w']*)!? \((\d{1,3})((?:, [a-z ]+)?)\)(?=(\s\w)?)")
 VP = re.compile(r"\b(1 )?VP\b")
 # The temple's path cards, known by their ids alone: "P07" was "p zero seven" beside "P32", "p thirty-two".
 PATH_CARD = re.compile(r"\bP0(\d)\b")
@@ -142,6 +146,7 @@ def spoken_form(text: str) -> str:
     text = CENTRE.sub(r"\1 \2 \3", text)
     text = RANGE.sub(r"\1 to \2", text)
     text = CARD_ID.sub("", text)
+    text = SPACE_NUMBER.sub(lambda m: f"{m[1]}, space {m[2]}{m[3]}{',' if m[4] else ''}", text)
     text = VP.sub(lambda m: "1 victory point" if m[1] else "victory points", text)
     text = TARGIA.sub(lambda m: f"{m[1]}arghia", text)
     said = []

@@ -64,8 +64,8 @@ def test_the_walk_names_a_desert_space_as_the_board_prints_it() -> None:
         session.act(session.game.sim_choose(session.state, session.legal(), rng))
     controller = Controller(session)
     said = [controller.handle(ButtonPressed("next")).text for _ in range(len(session.legal()))]
-    assert said[0] == "Desert Dawn: 1 choice; confirm to open"
-    assert "Merchant's Stall: 1 choice; confirm to open" in said
+    assert said[0] == "Desert Dawn (0): 1 choice; confirm to open"
+    assert "Merchant's Stall (2): 1 choice; confirm to open" in said
     assert not any("_" in text or text.startswith("space ") for text in said), said
 
 

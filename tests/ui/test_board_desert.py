@@ -50,23 +50,6 @@ def space_centre(widget: Widget, session: Session, index: int) -> tuple[float, f
     return x + cell / 2, (bottom + top) / 2, cell
 
 
-def names_in_texts(session: Session, seed: int, steps: int) -> set[str]:
-    """The space names a seeded game's buttons, prompts and announcements use, as they use them."""
-    names = {s.name for s in session.game.board.spaces}
-    pattern = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
-    rng = random.Random(seed)
-    seen: set[str] = set()
-    for _ in range(steps):
-        legal = session.legal()
-        if session.pending().is_over or not legal:
-            break
-        texts = [session.pending().text, *(str(a.get("text")) for a in legal)]
-        result = session.act(session.game.sim_choose(session.state, legal, rng))
-        texts += [e.text for e in result.events]
-        seen.update(m.group(0) for t in texts for m in pattern.finditer(t))
-    return seen
-
-
 def word_of(name: str, drawn: list[Words]) -> Words | None:
     """A drawn label that is one whole word of ``name``."""
     words = set(name.split())
@@ -423,3 +406,26 @@ def test_pawns_on_a_long_cafe_loop_can_be_told_apart(canvas: Widget, size: tuple
     corner = {bytes(pixels[(row * size[0] + x) * 4 : (row * size[0] + x) * 4 + 3])
               for row in range(size[1] - band, size[1]) for x in range(band)}  # fmt: skip
     assert all(bytes(round(c * 255) for c in rgb(player)) in corner for player in where)
+
+
+def test_the_texts_give_each_space_they_name_the_number_the_ring_shows() -> None:
+    """At 800x480 the ring shows numbers, not names: "Rolled 3: move to Twin Dunes" could not be found on it.
+    Every prompt, button and announcement of a seeded game that names a space gives its number beside the name,
+    the number drawn in that space ("Twin Dunes (12)"; a Vortex choice "Cobra Pit (27, scared)")."""
+    session = Session.new("desert", ["black", "pink", "teal"])
+    spaces = {s.name: s.index for s in session.game.board.spaces}
+    names = "|".join(re.escape(n) for n in sorted(spaces, key=len, reverse=True))
+    pattern = re.compile(rf"({names})( \((\d+)[,)])?")
+    rng = random.Random(2)
+    seen = 0
+    for _ in range(300):
+        legal = session.legal()
+        if session.pending().is_over or not legal:
+            break
+        texts = [session.pending().text, *(str(a.get("text")) for a in legal)]
+        result = session.act(session.game.sim_choose(session.state, legal, rng))
+        for text in texts + [e.text for e in result.events]:
+            for m in pattern.finditer(text):
+                seen += 1
+                assert m[3] is not None and int(m[3]) == spaces[m[1]], (text, m[0])
+    assert seen > 100, seen

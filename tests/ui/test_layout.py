@@ -74,7 +74,9 @@ def test_all_six_rolls_show_without_scrolling_once_announcements_fill(start: Any
 
 
 def test_the_desert_races_six_rolls_show_without_scrolling(start: Any) -> None:
-    """Each roll names where it leads ("Rolled 4: move to Shifting Sands"): in one column only three showed."""
+    """Each roll names where it leads ("4: to Shifting Sands (4)"): in one column only three showed. With the
+    space's number beside its name, "Rolled 4: move to Shifting Sands (4)" took one column again (a name and
+    its number are a line of a half-width button; "Rolled 4: move to" a line more)."""
     session = Session.new("desert", ["black", "purple", "pink"])
     session.act({"type": "roll", "value": 6})  # the roll for the order of play: black starts
     for value in (2, 1):
@@ -83,7 +85,7 @@ def test_the_desert_races_six_rolls_show_without_scrolling(start: Any) -> None:
     table = app.root.get_screen("table")
     advance(4)
     rolls = [b for b in table.ids.choices.children if b.action.get("type") == "roll"]
-    assert len(rolls) == 6 and all("move to" in b.text for b in rolls)
+    assert len(rolls) == 6 and all(": to " in b.text for b in rolls)
     hidden = [b.text for b in rolls if not shown_whole(b, table.ids.choice_scroll)]
     assert not hidden, f"{hidden} need a scroll at 800x480"
     assert all(text_height(b) <= b.height for b in rolls), "a label is taller than its button"

@@ -147,6 +147,15 @@ class Space:
     challenge: Challenge | None = None
 
     @property
+    def label(self) -> str:
+        """The space as every text names it: its name and its number on the loop, "Twin Dunes (12)".
+
+        The touchscreen's ring at 800x480 has 36 px spaces, where no word of a name reads from a chair but
+        the number does at 16 px; the number finds the space on the screen, the name on the printed board.
+        """
+        return f"{self.name} ({self.index})"
+
+    @property
     def is_guardian(self) -> bool:
         return self.challenge is not None and self.challenge.limit is None
 
@@ -173,8 +182,19 @@ class Board:
             "mystery": tuple(cards["mystery"].get(c, 0) for c in MYSTERY_CARDS),
         }
 
-    def name(self, index: int) -> str:
-        return self.spaces[index].name
+    def label(self, index: int) -> str:
+        """The space at ``index`` as the texts name it (``Space.label``)."""
+        return self.spaces[index].label
+
+    @property
+    def start(self) -> str:
+        """Desert Dawn as the texts name it: a café's board may call its first space otherwise."""
+        return self.spaces[0].label
+
+    @property
+    def passage_label(self) -> str:
+        """The Secret Passage as the texts name it, with its number."""
+        return self.spaces[self.passage].label
 
 
 def _cross_board(board: Mapping[str, Any]) -> list[str]:

@@ -147,7 +147,7 @@ class Flow:
         for player, piece in zip(state.players, state.pieces, strict=True):
             if piece.out:
                 state = state.with_piece(player, out=False, lives=RESTART_LIVES, space=0, items=(), failures=0)
-                events.append(Event("info", f"Round {number}: {title(player)} is back at Desert Dawn with "
+                events.append(Event("info", f"Round {number}: {title(player)} is back at {self.board.start} with "
                                     f"{RESTART_LIVES} Lives and no items.", ("DR-6", "DR-Q20"), (player,)))
         return state
 
@@ -173,30 +173,30 @@ class Flow:
                 pos = (pos + 1) % size
                 if pos == 0 and not lap and (step < distance or opts.lap_count_landing_on_start):
                     lap = True
-                    notes.append(Event("reward", f"{title(player)} passes Desert Dawn: the lap is complete.",
+                    notes.append(Event("reward", f"{title(player)} passes {self.board.start}: the lap is complete.",
                                        ("DR-1", "DR-Q10"), (player,)))
                 if (step < distance and pos == self.board.passage and opts.passage_entry == "land_or_pass"
                         and lap and piece.holds(COMPASS)):
                     state = state.with_piece(player, space=pos, lap=lap, failures=0)
-                    events.append(Event("move", f"{title(player)} moves into the Secret Passage.", (*rules, "DR-Q2"),
-                                        (player,)))
+                    events.append(Event("move", f"{title(player)} moves into {self.board.passage_label}.",
+                                        (*rules, "DR-Q2"), (player,)))
                     events.extend(notes)
                     return self.win(state, player, events)
             else:
                 pos = (pos - 1) % size
                 if pos == size - 1 and lap and opts.lap_backward_undo:
                     lap = False
-                    notes.append(Event("warning", f"{title(player)} goes back over Desert Dawn: the lap no longer "
-                                       "counts.", ("DR-Q10",), (player,)))
+                    notes.append(Event("warning", f"{title(player)} goes back over {self.board.start}: the lap no "
+                                       "longer counts.", ("DR-Q10",), (player,)))
         state = state.with_piece(player, space=pos, lap=lap, failures=0)
         way = "forward" if forward else "back"
         events.append(Event("move", f"{title(player)} moves {spaces_word(distance)} {way} to "
-                            f"{self.board.name(pos)}.", rules, (player,)))
+                            f"{self.board.label(pos)}.", rules, (player,)))
         events.extend(notes)
         return self.land(state, player, via, events)
 
     def win(self, state: State, player: str, events: list[Event]) -> State:
-        events.append(Event("win", f"{title(player)} enters the Secret Passage with the Golden Compass after a "
+        events.append(Event("win", f"{title(player)} enters {self.board.passage_label} with the Golden Compass after a "
                             "full lap and wins!", ("DR-28", "DR-Q29"), (player,)))
         return replace(state, step=Step(OVER), winner=player)
 
@@ -211,15 +211,15 @@ class Flow:
             needs = (("a full lap", piece.lap), ("the Golden Compass", piece.holds(COMPASS)))
             missing = [m for m, ok in needs if not ok]
             why = f"without {' and '.join(missing)}" if missing else "by a Vortex placement, which does not count"
-            events.append(Event("info", f"The Secret Passage stays shut for {title(player)} ({why}); it "
+            events.append(Event("info", f"{self.board.passage_label} stays shut for {title(player)} ({why}); it "
                                 "acts as a safe space.", ("DR-28", "DR-Q2"), (player,)))
             return self.after(state, events)
         if via == "dune" and not opts.dune_shift_resolve:
-            events.append(Event("info", f"{space.name} is not resolved after a Dune Shift.", ("DR-Q12",), (player,)))
+            events.append(Event("info", f"{space.label} is not resolved after a Dune Shift.", ("DR-Q12",), (player,)))
             return self.after(state, events)
         kind = space.type
         if kind == "life":
-            state = self.gain(state, player, 1, space.name, ("DR-10",), events)
+            state = self.gain(state, player, 1, space.label, ("DR-10",), events)
             return self.after(state, events)
         if kind == "collection":
             return self.ask_draw(state, "collection", events)
@@ -250,7 +250,7 @@ class Flow:
         assert challenge is not None
         limit = "no attempt limit" if challenge.limit is None else f"up to {challenge.limit} attempts"
         rules = ("DR-15",) if space.is_guardian else ("DR-13",)
-        events.append(Event("info", f"{space.name} is a challenge: roll {challenge.wording} to go on ({limit}).",
+        events.append(Event("info", f"{space.label} is a challenge: roll {challenge.wording} to go on ({limit}).",
                             rules, (player,)))
         state = replace(state, tried=0)
         if opts.attempt_on_landing == "next_turn" and via != "chain":
@@ -270,7 +270,7 @@ class Flow:
         note = "; Lives stop at 0" if floor else ""
         rules = ("DR-12", "DR-Q19", "DR-Q21") if floor else ("DR-12", "DR-Q19")
         events.append(Event("penalty", f"Scared! {title(player)} loses {lost_text} ({lives} left{note}) and runs "
-                            "back to Desert Dawn.", rules, (player,)))
+                            f"back to {self.board.start}.", rules, (player,)))
         state = state.with_piece(player, lives=lives, space=0, failures=0)
         if lives == 0:
             return self.knockout(state, player, events)
@@ -292,7 +292,7 @@ class Flow:
     def movement_roll(self, state: State, value: int, events: list[Event]) -> State:
         player = state.mover
         if self.challenge_here(state, player) is not None:
-            events.append(Event("info", f"{title(player)} moves on from {self.board.name(state.piece(player).space)} "
+            events.append(Event("info", f"{title(player)} moves on from {self.board.label(state.piece(player).space)} "
                                 "with a normal roll after the failed attempts.", ("DR-14", "DR-Q5"), (player,)))
         if state.piece(player).holds(SNEAKERS):
             return self.ask_sneakers(state, "move", value, events)
@@ -325,7 +325,7 @@ class Flow:
         assert challenge is not None
         rules = ("DR-15",) if space.is_guardian else ("DR-13",)
         if challenge.passes(value):
-            events.append(Event("reward", f"{title(player)} rolls {value}: {space.name} is passed.", rules, (player,)))
+            events.append(Event("reward", f"{title(player)} rolls {value}: {space.label} is passed.", rules, (player,)))
             return self.passed(state, value, sneakers_ok, events)
         opts = state.options
         if (state.piece(player).holds(SUNSHIELD) and opts.sunshield_timing in ("after", "either")
@@ -358,14 +358,14 @@ class Flow:
         limit = challenge.limit or 0
         count = f"failed attempt {failures} of {limit}" if failures <= limit else "another failed attempt"
         if failures >= limit:
-            events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.name}. Next turn "
+            events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.label}. Next turn "
                                 f"{title(player)} rolls as normal and moves on.", ("DR-14", "DR-Q5"), (player,)))
             return self.advance(state, events)
         if state.options.attempts_per_turn > 1 and state.tried < state.options.attempts_per_turn:
-            events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.name}; another "
+            events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.label}; another "
                                 "attempt this turn.", ("DR-14", "DR-Q5"), (player,)))
             return replace(state, step=Step(ROLL, mode="attempt"))
-        events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.name}; the turn ends "
+        events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.label}; the turn ends "
                             "here.", ("DR-14", "DR-Q5"), (player,)))
         return self.advance(state, events)
 

@@ -59,11 +59,11 @@ CARD_RULE = {COMPASS: "DR-17", FLASK: "DR-18", SUNSHIELD: "DR-19", SNEAKERS: "DR
 
 
 
-def _kind(space: Any) -> str:
-    """A space's kind beside its name on a Vortex choice, in words ("secret_passage" was shown as spelt in
-    the board file), and left out where the name says it already ("Secret Passage")."""
+def _vortex_choice(space: Any) -> str:
+    """A space on a Vortex choice: its name, number and kind in words ("secret_passage" was shown as spelt in
+    the board file), the kind left out where the name says it already ("Secret Passage (37)")."""
     kind = space.type.replace("_", " ")
-    return "" if kind in space.name.lower() else f" ({kind})"
+    return space.label if kind in space.name.lower() else f"{space.name} ({space.index}, {kind})"
 
 def _lost_above_ten(extra: int) -> str:
     """The Lives a trade would carry past the cap of ten, counted in a sentence that agrees with its
@@ -143,7 +143,7 @@ class DesertRace(Game):
         if kind == ROLL:
             if step.mode == "move":
                 extra = self._roll_extras(state)
-                return Pending("roll", mover, f"{title(mover)}: roll the die to move from {space.name}{extra}.",
+                return Pending("roll", mover, f"{title(mover)}: roll the die to move from {space.label}{extra}.",
                                die="d6")
             challenge = space.challenge
             assert challenge is not None
@@ -151,23 +151,23 @@ class DesertRace(Game):
                      else "no attempt limit")
             shield = "; Sunshield Amulet redeemed, this attempt passes" if step.shield else ""
             extra = self._roll_extras(state)
-            return Pending("roll", mover, f"{title(mover)}: roll for {space.name} (needs {challenge.wording}; "
-                           f"{tries}{shield}){extra}.", die="d6")
+            return Pending("roll", mover, f"{title(mover)}: roll for {space.label}, needing {challenge.wording} "
+                           f"({tries}{shield}){extra}.", die="d6")
         if kind == OFFER:
             challenge = space.challenge
             assert challenge is not None
-            return Pending("choose", mover, f"{title(mover)} is on {space.name} (needs {challenge.wording}): "
+            return Pending("choose", mover, f"{title(mover)} is on {space.label}, needing {challenge.wording}: "
                            "attempt it now, or stop here and end the turn?")
         if kind == SNEAKERS_STEP:
             what = {"move": "move", "chain": "move", "test": "count for the challenge", "dune": "shift"}[step.mode]
             return Pending("choose", mover, f"{title(mover)} rolled {step.value}: redeem Sandstorm Sneakers to "
                            f"{what} {2 * step.value} instead?")
         if kind == SHIELD:
-            return Pending("choose", mover, f"{title(mover)} failed {space.name} with {step.value}: redeem the "
+            return Pending("choose", mover, f"{title(mover)} failed {space.label} with {step.value}: redeem the "
                            "Sunshield Amulet to pass anyway?")
         if kind == CLOAK_STEP:
-            return Pending("choose", mover, f"{title(mover)} is Scared! on {space.name}: redeem the Mirage Cloak "
-                           "to ignore the penalty (lose 2 Lives and go back to Desert Dawn)?")
+            return Pending("choose", mover, f"{title(mover)} is Scared! on {space.label}: redeem the Mirage Cloak "
+                           f"to ignore the penalty (lose 2 Lives and go back to {self.board.start})?")
         if kind == DRAW:
             name = "Collection" if step.mode == "collection" else "Mystery"
             return Pending("draw", mover, f"{title(mover)}: draw a {name} card and enter it.", deck=step.mode)
@@ -191,7 +191,7 @@ class DesertRace(Game):
             parts.append("redeem a Desert Flask")
         # A Flask drunk here leaves the step with nothing else on offer: then ending the turn is all there is.
         choices = f"{', '.join(parts)}, or end the turn" if parts else "end the turn"
-        return Pending("choose", mover, f"{title(mover)} on {space.name}: {choices}.")
+        return Pending("choose", mover, f"{title(mover)} on {space.label}: {choices}.")
 
     def where_rules(self, state: State, action: Action) -> tuple[str, ...]:
         """A roll to move rests on DR-4, a roll at a challenge on DR-13: the first roll's ruling led with the
@@ -214,15 +214,15 @@ class DesertRace(Game):
         opts = state.options
         space = self.board.spaces[state.piece(state.mover).space]
         if state.step.kind == ROLL and state.step.mode == "attempt" and state.step.shield:
-            return (f"{title(state.mover)} has already redeemed a Sunshield Amulet for this attempt at {space.name}: "
+            return (f"{title(state.mover)} has already redeemed a Sunshield Amulet for this attempt at {space.label}: "
                     "it passes whatever the roll, and one Amulet sets aside one challenge.", "DR-19")
         facing = state.step.kind == OFFER or state.step.mode == "attempt"
         if facing and space.is_guardian and not opts.sunshield_on_guardian:
-            return f"At this table a Sunshield Amulet does not work on {space.name}.", "DR-Q8"
+            return f"At this table a Sunshield Amulet does not work on {space.label}.", "DR-Q8"
         if state.step.kind == OFFER and opts.sunshield_timing in ("before", "either"):
             # Told "only before the attempt roll" while standing before it, the player heard a rule that
             # did not hold: the attempt is chosen first, and the Amulet is then offered with its roll.
-            return (f"{title(state.mover)} has not chosen to attempt {space.name} yet: choose the attempt, and the "
+            return (f"{title(state.mover)} has not chosen to attempt {space.label} yet: choose the attempt, and the "
                     "Sunshield Amulet is then redeemed before its roll.", "DR-Q8")
         when = {"before": "before the attempt roll", "after": "after a failed attempt roll"}.get(
             opts.sunshield_timing, "before the attempt roll or after a failed one")
@@ -238,10 +238,10 @@ class DesertRace(Game):
         if (state.step.mode == "attempt" and not state.step.shield and piece.holds(SUNSHIELD)
                 and opts.sunshield_timing in ("before", "either") and (opts.sunshield_on_guardian
                                                                        or not space.is_guardian)):
-            out.append({"type": "use", "card": SUNSHIELD, "text": f"Redeem Sunshield Amulet: pass {space.name} "
+            out.append({"type": "use", "card": SUNSHIELD, "text": f"Redeem Sunshield Amulet: pass {space.label} "
                         "with the coming roll"})
         if state.step.mode == "move" and opts.free_exit_optional and self.flow.free_exit(state, mover):
-            out.append({"type": "attempt", "text": f"Try {space.name} again instead of moving on"})
+            out.append({"type": "attempt", "text": f"Try {space.label} again instead of moving on"})
         return out
 
     def legal_actions(self, state: State) -> list[Action]:
@@ -264,7 +264,7 @@ class DesertRace(Game):
             return [{"type": "steal", "card": c, "text": f"{title(step.actor)} took the {card_name(c)}"}
                     for c in sorted(set(state.piece(step.victim).items))]
         if kind == VORTEX_STEP:
-            return [{"type": "relocate", "space": s.id, "text": f"Send {title(step.victim)} to {s.name}{_kind(s)}"}
+            return [{"type": "relocate", "space": s.id, "text": f"Send {title(step.victim)} to {_vortex_choice(s)}"}
                     for s in self.board.spaces if self._vortex_allowed(state, s.index)]
         assert kind == END
         out: list[Action] = [{"type": "end", "text": "End the turn"}, *self._flask_offer(piece)]
@@ -277,7 +277,7 @@ class DesertRace(Game):
         step = state.step
         kind = step.kind
         if kind == OFFER:
-            name = self.board.name(state.piece(state.mover).space)
+            name = self.board.label(state.piece(state.mover).space)
             return [{"type": "attempt", "text": f"Attempt {name} now"},
                     {"type": "stop", "text": "Stop here; the turn ends (no attempt counted)"}]
         if kind == SNEAKERS_STEP:
@@ -290,7 +290,7 @@ class DesertRace(Game):
                     {"type": "decline", "text": "Keep the Amulet: the attempt fails"}]
         assert kind == CLOAK_STEP
         return [{"type": "use", "card": CLOAK, "text": "Redeem Mirage Cloak: ignore Scared!"},
-                {"type": "decline", "text": "Keep the Cloak: lose 2 Lives and go back to Desert Dawn"}]
+                {"type": "decline", "text": f"Keep the Cloak: lose 2 Lives and go back to {self.board.start}"}]
 
     @staticmethod
     def _flask_offer(piece: Piece) -> list[Action]:
@@ -303,19 +303,19 @@ class DesertRace(Game):
         kind = step.kind
         if kind == ROLL and step.mode == "move":
             dest = (state.piece(state.mover).space + value) % self.board.size
-            return f"Rolled {value}: move to {self.board.name(dest)}"
+            return f"{value}: to {self.board.label(dest)}"
         if kind == ROLL:
             challenge = self.flow.challenge_here(state, state.mover)
             assert challenge is not None
             dest = (state.piece(state.mover).space + value) % self.board.size
             if step.shield or challenge.passes(value):
-                return f"Rolled {value}: pass, move to {self.board.name(dest)}"
-            return f"Rolled {value}: fail"
+                return f"{value}: pass, to {self.board.label(dest)}"
+            return f"{value}: fail"
         if kind == DUNE:
             pos = state.piece(state.mover).space
             dest = (pos + value if value % 2 == 0 else pos - value) % self.board.size
             way = "forward" if value % 2 == 0 else "back"
-            return f"Rolled {value}: {way} to {self.board.name(dest)}"
+            return f"{value}: {way} to {self.board.label(dest)}"
         if kind == SAVE:
             return f"Rolled {value}: {'keeps' if value >= 4 else 'loses'} the Compass"
         return f"Rolled {value}"
@@ -565,7 +565,7 @@ class DesertRace(Game):
     def _do_attempt(self, state: State, action: Action, events: list[Event]) -> State:
         step = state.step
         if step.kind == OFFER:
-            where = self.board.name(state.piece(state.mover).space)
+            where = self.board.label(state.piece(state.mover).space)
             events.append(Event("info", f"{title(state.mover)} attempts {where}.", ("DR-13", "DR-Q4"), (state.mover,)))
             return replace(state, step=Step(ROLL, mode="attempt"))
         if step.kind == ROLL and any(a["type"] == "attempt" for a in self._roll_step_uses(state)):
@@ -579,7 +579,7 @@ class DesertRace(Game):
     def _do_stop(self, state: State, action: Action, events: list[Event]) -> State:
         if state.step.kind != OFFER:
             raise self._not_now(state, "Stopping at a challenge", "DR-Q4")
-        events.append(Event("info", f"{title(state.mover)} stops at {self.board.name(state.piece(state.mover).space)}"
+        events.append(Event("info", f"{title(state.mover)} stops at {self.board.label(state.piece(state.mover).space)}"
                             " without an attempt; the turn ends.", ("DR-Q4",), (state.mover,)))
         return self.flow.advance(state, events)
 
@@ -603,11 +603,11 @@ class DesertRace(Game):
             raise self._not_now(state, "Relocating a piece", "DR-26")
         index = self.board.by_id[space_id]
         if not self._vortex_allowed(state, index):
-            raise refuse("The Desert Vortex may not send a piece onto the Secret Passage.", "DR-Q13")
+            raise refuse(f"The Desert Vortex may not send a piece onto {self.board.passage_label}.", "DR-Q13")
         if step.actor == step.victim:  # the drawer chose for themself (DR-Q13): one name, not "Black sends Black"
-            text, who = f"{title(step.actor)} chooses to go to {self.board.name(index)}.", (step.victim,)
+            text, who = f"{title(step.actor)} chooses to go to {self.board.label(index)}.", (step.victim,)
         else:
-            text, who = f"{title(step.actor)} sends {title(step.victim)} to {self.board.name(index)}.", (
+            text, who = f"{title(step.actor)} sends {title(step.victim)} to {self.board.label(index)}.", (
                 step.victim, step.actor)
         events.append(Event("move", text, ("DR-26", "DR-Q13"), who))
         state = state.with_piece(step.victim, space=index, failures=0)
@@ -706,7 +706,7 @@ class DesertRace(Game):
     def place_words(self, state: State, place: Hashable) -> str | None:
         """A space by the name the board prints: the walk said "space merchants_stall" for Merchant's Stall."""
         if isinstance(place, str) and place in self.board.by_id:
-            return self.board.spaces[self.board.by_id[place]].name
+            return self.board.spaces[self.board.by_id[place]].label
         return None
 
     def board_rule(self, state: State) -> str | None:

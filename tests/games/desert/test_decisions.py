@@ -261,7 +261,7 @@ def test_dr_q21_scared_at_one_life_says_one_life_was_lost() -> None:
     state = position(GAME, {A: {"space": 3, "lives": 1}})
     _, events = act(GAME, state, roll(2))
     scared = next(e for e in events if e.text.startswith("Scared!"))
-    assert scared.text == "Scared! Black loses 1 Life (0 left; Lives stop at 0) and runs back to Desert Dawn."
+    assert scared.text == "Scared! Black loses 1 Life (0 left; Lives stop at 0) and runs back to Desert Dawn (0)."
     assert "DR-Q21" in scared.rules
 
 
@@ -269,5 +269,5 @@ def test_scared_with_lives_to_spare_loses_two_and_cites_no_floor() -> None:
     state = position(GAME, {A: {"space": 3, "lives": 5}})
     _, events = act(GAME, state, roll(2))
     scared = next(e for e in events if e.text.startswith("Scared!"))
-    assert scared.text == "Scared! Black loses 2 Lives (3 left) and runs back to Desert Dawn."
+    assert scared.text == "Scared! Black loses 2 Lives (3 left) and runs back to Desert Dawn (0)."
     assert "DR-Q21" not in scared.rules and "DR-12" in scared.rules

@@ -237,9 +237,9 @@ def test_the_end_step_after_drinking_the_flask_reads_as_a_sentence() -> None:
     """
     state = position(GAME, {A: {"space": 0, "lives": 3, "items": [FLASK]}})
     state, _ = act(GAME, state, roll(1))
-    assert GAME.pending(state).text == "Black on Oasis Alcove: redeem a Desert Flask, or end the turn."
+    assert GAME.pending(state).text == "Black on Oasis Alcove (1): redeem a Desert Flask, or end the turn."
     state, _ = act(GAME, state, use(FLASK))
-    assert GAME.pending(state).text == "Black on Oasis Alcove: end the turn."
+    assert GAME.pending(state).text == "Black on Oasis Alcove (1): end the turn."
 
 
 def _move_rules(events: list) -> list[tuple[str, ...]]:
@@ -293,8 +293,8 @@ def test_vortex_choices_name_each_space_in_words() -> None:
     texts = [a["text"] for a in HOUSE.legal_actions(state) if a["type"] == "relocate"]
     assert any("Secret Passage" in t for t in texts)
     assert not [t for t in texts if "_" in t]
-    assert "Send Black to Secret Passage" in texts  # the name says the kind already
-    assert "Send Black to Cobra Pit (scared)" in texts  # other kinds are words and stay
+    assert "Send Black to Secret Passage (37)" in texts  # the name says the kind already
+    assert "Send Black to Cobra Pit (27, scared)" in texts  # other kinds are words and stay, beside the number
 
 
 def test_a_sunshield_refused_says_why_in_words() -> None:
@@ -374,7 +374,7 @@ def test_a_drawer_who_chooses_their_own_vortex_space_is_named_once() -> None:
     assert all(e.text.count("Black") <= 1 for e in events), [e.text for e in events]
     state, events = act(GAME, state, {"type": "relocate", "space": "scared"})
     moved = events[0]
-    assert moved.players == (A,) and moved.text == "Black chooses to go to Scared!"
+    assert moved.players == (A,) and moved.text == "Black chooses to go to Scared! (5)."
     assert "DR-Q13" in moved.rules and state.piece(A).space == 0
 
 

@@ -86,7 +86,7 @@ def test_a_sunshield_at_the_challenge_offer_says_to_choose_the_attempt_first_dr_
     assert state.step.kind == "offer"
     with pytest.raises(IllegalAction) as refused:
         act(GAME, state, use(SUNSHIELD))
-    assert refused.value.rule == "DR-Q8" and "has not chosen to attempt Four Up yet" in refused.value.message
+    assert refused.value.rule == "DR-Q8" and "has not chosen to attempt Four Up (7) yet" in refused.value.message
     state, _ = act(GAME, state, {"type": "attempt"})
     state, events = act(GAME, state, use(SUNSHIELD))  # and so it is, once the attempt is chosen
     assert "DR-19" in {r for e in events for r in e.rules} and state.step.shield
