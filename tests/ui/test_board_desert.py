@@ -429,3 +429,22 @@ def test_the_texts_give_each_space_they_name_the_number_the_ring_shows() -> None
                 seen += 1
                 assert m[3] is not None and int(m[3]) == spaces[m[1]], (text, m[0])
     assert seen > 100, seen
+
+
+def test_the_framed_spaces_words_stay_inside_their_red_frame_on_a_large_board(canvas: Widget) -> None:
+    """At 1920x1080 the Secret Passage's "37" and "SP" and the Guardian's Test's "6!" stood against the space's
+    sides, where the red frame ran through them ("6!" read "6"): their words now stand inside the frame."""
+    canvas.size = (1003, 1003)  # the board at 1920x1080
+    session = Session.new("desert", ["black", "pink"])
+    drawn = words_drawn(canvas, session)
+    spaces = session.game.data["board"]["spaces"]
+    framed = [s for s in spaces if desert.framed(s)]
+    assert len(framed) == 2
+    for space in framed:
+        x, y, cell, _ = space_box(canvas, session, space["index"])
+        edge = 3 + desert.frame_width(cell) / 2 + 0.5  # the frame's inner edge, from the space's side
+        here = [d for d in drawn if d.inside((x, y, cell, cell))]
+        assert {d.text for d in here} >= {str(space["index"]), desert.space_label(space)}, here
+        for d in here:
+            assert x + edge <= d.x and d.x + d.w <= x + cell - edge, (space["name"], d)
+            assert y + edge <= d.y and d.y + d.h <= y + cell - edge, (space["name"], d)

@@ -281,13 +281,21 @@ def space_ink(space: Mapping[str, Any]) -> tuple[float, float, float]:
 
 def _fill_space(space: Mapping[str, Any], x: float, y: float, cell: float, board: Board) -> None:
     """The space's colour, and the red frame of the two spaces the race is about."""
-    kind = str(space.get("type"))
     board.flat.rectangle(0, space_rgb(space), x + 1, y + 1, cell - 2, cell - 2)
-    challenge = space.get("challenge") if isinstance(space.get("challenge"), Mapping) else None
-    if kind == "secret_passage" or (challenge is not None and challenge.get("attemptLimit", 3) is None):
+    if framed(space):
         # The two spaces the race is about, the Guardian's Test and the goal, framed red inside their colour.
-        board.over.line(0, (0.75, 0.05, 0.05), _rectangle(x + 3, y + 3, cell - 6, cell - 6), max(1.5, cell * 0.05),
+        board.over.line(0, (0.75, 0.05, 0.05), _rectangle(x + 3, y + 3, cell - 6, cell - 6), frame_width(cell),
                         close=True)  # fmt: skip
+
+
+def framed(space: Mapping[str, Any]) -> bool:
+    """Whether the space is one the race is about, framed red: the Secret Passage or the Guardian's Test."""
+    challenge = space.get("challenge") if isinstance(space.get("challenge"), Mapping) else None
+    return space.get("type") == "secret_passage" or (challenge is not None and challenge.get("attemptLimit", 3) is None)
+
+
+def frame_width(cell: float) -> float:
+    return max(1.5, cell * 0.05)
 
 
 def _rectangle(x: float, y: float, w: float, h: float) -> list[float]:
@@ -403,8 +411,14 @@ class RingLayout(NamedTuple):
 
     def pawn_band(self, space: Mapping[str, Any], y: float, cell: float, crowded: bool) -> tuple[float, float]:
         """The bottom and top of the room a space leaves its pawns: under its number, over its word if any."""
-        foot = self.line if self.names.get(str(space.get("id"))) and not crowded else 0.0
-        return y + 1 + foot, y + cell - 1 - min(self.line, cell * 0.6)
+        inset = self.inset(space, cell)
+        foot = self.line + inset if self.names.get(str(space.get("id"))) and not crowded else 0.0
+        return y + 1 + foot, y + cell - 1 - inset - min(self.line, cell * 0.6)
+
+    def inset(self, space: Mapping[str, Any], cell: float) -> float:
+        """How far a framed space's words stand in from its edges where labels line them up against the sides:
+        at 1920x1080 the red frame ran through the Guardian's Test's "6!" and the Secret Passage's "37"."""
+        return 2 + frame_width(cell) if self.labels and framed(space) else 0.0
 
 
 def ring_font(cell: float) -> float:
@@ -421,10 +435,14 @@ def ring_layout(spaces: Sequence[Mapping[str, Any]], cell: float) -> RingLayout:
     """Which of a space's words fit at ``ring_font`` (``RingLayout``): at 800x480 (36 px spaces) only numbers."""
     font = ring_font(cell)
     line = float(measure("0", font, True)[1])
-    room = cell * 0.92
     gap = font * 0.3
+
+    def room(space: Mapping[str, Any]) -> float:
+        """The width between the number's left edge and the label's right edge (``_label_space``)."""
+        return cell - 2 * max(cell * 0.04, 4 + frame_width(cell) if framed(space) else 0.0)
+
     labels = all(
-        measure(space_number(s), font, True)[0] + gap + measure(space_label(s), font, True)[0] <= room
+        measure(space_number(s), font, True)[0] + gap + measure(space_label(s), font, True)[0] <= room(s)
         for s in spaces if space_label(s)
     )  # fmt: skip
     names: dict[str, str] = {}
@@ -448,20 +466,22 @@ def _label_space(
     """
     words_ink = space_ink(space)
     number = space_number(space)
-    top = y + cell - 1 - min(layout.line, cell * 0.6) / 2
+    inset = layout.inset(space, cell)
+    top = y + cell - 1 - inset - min(layout.line, cell * 0.6) / 2
     label = space_label(space) if layout.labels else ""
     if label:
-        fitted_text(x + cell * 0.04, top, number, layout.font, cell * 0.92, words_ink, anchor="left", bold=True,
+        side = max(cell * 0.04, inset + 2)  # inside a red frame: past the frame's inner edge
+        fitted_text(x + side, top, number, layout.font, cell - 2 * side, words_ink, anchor="left", bold=True,
                     into=texts)  # fmt: skip
-        fitted_text(x + cell * 0.96, top, label, layout.font, cell * 0.92, words_ink, anchor="right", bold=True,
+        fitted_text(x + cell - side, top, label, layout.font, cell - 2 * side, words_ink, anchor="right", bold=True,
                     into=texts)  # fmt: skip
     else:
         size = max(READABLE_FONT, fitting_size(number, layout.font, cell * 0.96, bold=True))
         fitted_text(x + cell / 2, top, number, size, cell * 0.96, words_ink, bold=True, into=texts)
     name = layout.names.get(str(space.get("id")), "")
     if name and not crowded:
-        fitted_text(x + cell / 2, y + 1 + layout.line / 2, name, layout.font, cell * 0.96, words_ink, bold=True,
-                    into=texts)  # fmt: skip
+        fitted_text(x + cell / 2, y + 1 + inset + layout.line / 2, name, layout.font, cell * 0.96, words_ink,
+                    bold=True, into=texts)  # fmt: skip
 
 
 class Pawn(NamedTuple):
