@@ -21,7 +21,7 @@ import pytest
 from companion.session import Session
 from tests.ui.drawing import Words, on_window, words_drawn
 from tests.ui.test_board_blackpool import frozen_and_riding
-from tests.ui.test_boards_robust import NARROW_BOARDS, READABLE, off_board, table_board, unreadable
+from tests.ui.test_boards_robust import NARROW_BOARDS, READABLE, off_board, run_together, table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, blackpool
 
@@ -67,7 +67,7 @@ def faults(widget: Any, session: Session, drawn: list[Words]) -> list[str]:
     read at 16 px on their own disc; the centre's tray over the grid or off the board."""
     doc = session.document()
     view = BoardView(session.game, doc, session.game.describe(session.state))
-    found = unreadable(drawn) + off_board(widget, drawn) + numbers_unread(widget, session, drawn)
+    found = unreadable(drawn) + off_board(widget, drawn) + numbers_unread(widget, session, drawn) + run_together(drawn)
     grid = blackpool.grid_for(widget, view)
     board = session.game.data["board"]
     right = grid.x0 + board["width"] * grid.cell

@@ -17,7 +17,7 @@ from kivy.uix.widget import Widget
 
 from companion.session import Session
 from tests.ui.drawing import Words, on_window, words_drawn
-from tests.ui.test_boards_robust import off_board, unreadable
+from tests.ui.test_boards_robust import off_board, run_together, unreadable
 from ui.boards import desert
 from ui.shots import mid_game
 
@@ -60,7 +60,7 @@ def panel_faults(widget: Widget, session: Session, doc: dict[str, Any] | None) -
     x, y, w, h = panel_box(widget, session)
     drawn: list[Words] = [d for d in words_drawn(widget, session, doc) if d.inside((x, y, w, h))]
     assert len(drawn) >= 5, "the panel's words were not all read back"
-    found = unreadable(drawn)
+    found = unreadable(drawn) + run_together(drawn)
     found += [f"{d.text!r} runs out of the panel" for d in drawn
               if d.x < x - 0.5 or d.x + d.w > x + w + 0.5 or d.y < y - 0.5 or d.y + d.h > y + h + 0.5]  # fmt: skip
     return found
@@ -99,7 +99,7 @@ def ring_faults(widget: Widget, session: Session, doc: dict[str, Any] | None) ->
     (each space's number drawn in it, as the referee's texts give it: "Twin Dunes (12)")."""
     x, y, w, h = panel_box(widget, session)
     drawn = [d for d in words_drawn(widget, session, doc) if not d.inside((x, y, w, h))]
-    found = unreadable(drawn) + off_board(widget, drawn)
+    found = unreadable(drawn) + off_board(widget, drawn) + run_together(drawn)
     cell, x0, y0, cols, rows = desert.ring_frame(widget, len(session.game.data["board"]["spaces"]))
     slots = desert.ring_slots(cols, rows)
     for space in session.game.board.spaces:
