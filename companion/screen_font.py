@@ -73,7 +73,7 @@ def length_problems(content: object, where: str) -> list[str]:
     """Each name or label of a card, space or other entry longer than a choice button shows whole.
 
     Such names are written into the table's choices ("Use Pepper Pouch (G03)
-    at centre 3-1", "Rolled 4: move to Mirage Pool"): a café's 219-character
+    at centre 3-1", "4: to Mirage Pool (9)"): a café's 219-character
     card name made a button seven lines high, most of the list it sits in
     (reported cut off at its foot). ``NAME_LIMIT`` keeps the longest such choice, even in capitals,
     within three lines at 800x480 and 480x800 (tests/ui/test_layout.py

@@ -105,7 +105,7 @@ RANGE = re.compile(r"\b(\d+)-(\d+)\b")
 # A card's inventory id beside its name, "Date Sacks (G04)", "(T41, tent, ...)": the name says it already.
 # A card known only by its id (the temple's "P27 goes into slot 1") keeps it.
 CARD_ID = re.compile(r" \([A-Z]\d{2}\)|(?<=\()[A-Z]\d{2}, ")
-# The desert race's spaces are named with their number on the ring, "move to Twin Dunes (12)", "Cobra Pit (27,
+# The desert race's spaces are named with their number on the ring, "move to Twin Dunes (11)", "Cobra Pit (27,
 # scared)": a bracketed number after a name was said as a bare "twelve" tacked on; it is said "Twin Dunes, space
 # 12", as a player reads it off the ring. Only after a capitalised word: "the round limit (30)" is no space.
 SPACE_NUMBER = re.compile(r"\b([A-Z][\w']*)!? \((\d{1,3})((?:, [a-z ]+)?)\)(?=(\s\w)?)")

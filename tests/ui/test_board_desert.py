@@ -411,7 +411,7 @@ def test_pawns_on_a_long_cafe_loop_can_be_told_apart(canvas: Widget, size: tuple
 def test_the_texts_give_each_space_they_name_the_number_the_ring_shows() -> None:
     """At 800x480 the ring shows numbers, not names: "Rolled 3: move to Twin Dunes" could not be found on it.
     Every prompt, button and announcement of a seeded game that names a space gives its number beside the name,
-    the number drawn in that space ("Twin Dunes (12)"; a Vortex choice "Cobra Pit (27, scared)")."""
+    the number drawn in that space ("Twin Dunes (11)"; a Vortex choice "Cobra Pit (27, scared)")."""
     session = Session.new("desert", ["black", "pink", "teal"])
     spaces = {s.name: s.index for s in session.game.board.spaces}
     names = "|".join(re.escape(n) for n in sorted(spaces, key=len, reverse=True))

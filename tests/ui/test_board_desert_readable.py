@@ -96,7 +96,7 @@ def test_six_players_rows_keep_a_lost_turn_and_failed_tries_at_16_px(canvas: Wid
 
 def ring_faults(widget: Widget, session: Session, doc: dict[str, Any] | None) -> list[str]:
     """Texts on the ring under 16 px, cut, broken, over another or off the board, and spaces without their number
-    (each space's number drawn in it, as the referee's texts give it: "Twin Dunes (12)")."""
+    (each space's number drawn in it, as the referee's texts give it: "Twin Dunes (11)")."""
     x, y, w, h = panel_box(widget, session)
     drawn = [d for d in words_drawn(widget, session, doc) if not d.inside((x, y, w, h))]
     found = unreadable(drawn) + off_board(widget, drawn) + run_together(drawn)

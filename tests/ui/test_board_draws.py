@@ -95,7 +95,7 @@ def test_the_labels_kept_are_bounded(canvas: Widget) -> None:
 # spaces, rows and chips a mesh a colour and the words a mesh a texture and colour (the "item" and "?" of every
 # such space one draw), the frames, marks and pawns as before (102 here); now the red frames, the panel's rim and
 # pawns and the pawns on the ring are meshes too (92, of which 67 are texts). Each space then got its number (16 px,
-# the texts' "Twin Dunes (12)"): 77 at 800x480, where the number stands for the type label and word; 132 at 1003 px,
+# the texts' "Twin Dunes (11)"): 77 at 800x480, where the number stands for the type label and word; 132 at 1003 px,
 # where the 40 numbers come on top of the labels and words a large space still shows.
 MOST_DRAWS = {"blackpool": 150, "temple": 115, "targi": 140, "desert": 96}
 MOST_DRAWS_LARGE = {"desert": 135}  # at 1003 px, where a board shows more than at 398

@@ -298,7 +298,7 @@ def test_a_desert_space_is_said_by_its_name_and_its_number_on_the_ring() -> None
     """The desert race's texts give a space's number beside its name, as the ring at 800x480 shows only the
     number: "(12)" was said as a bare "twelve" tacked on. A bracketed number after a lower-case word (a round
     limit) is no space and stays as it was."""
-    assert spoken_form("Rolled 3: move to Twin Dunes (12)") == "Rolled 3: move to Twin Dunes, space 12"
+    assert spoken_form("Rolled 3: move to Twin Dunes (11)") == "Rolled 3: move to Twin Dunes, space 11"
     assert spoken_form("Black moves on from Rocky Ridge (5) with a normal roll.") == (
         "Black moves on from Rocky Ridge, space 5, with a normal roll.")
     assert spoken_form("Send Pink to Cobra Pit (27, scared)") == "Send Pink to Cobra Pit, space 27, scared"

@@ -6,7 +6,7 @@ colours follow the rule text's colour names (red Collection, blue Mystery, ...),
 or a café board's own ``#rrggbb``, which is how players at the table find a
 space on the real board. Each space carries its number on the loop (``index``
 in board.json, 0 the start) at 16 px or more, and the referee's texts give it
-beside the name ("Rolled 3: move to Twin Dunes (12)"): at 800x480 a space is
+beside the name ("3: to Twin Dunes (11)" on a roll's button): at 800x480 a space is
 36 px, where no word of a name can be read from a chair. Where a space has
 room (larger screens) its type label stands beside the number and one word of
 its name, the shortest no other space shares, along its foot.

@@ -242,7 +242,7 @@ class TableScreen(UprightScreen):
         listed = pad.rest if pad else self.arrangement.buttons
         texts = [str(a.get("text") or a.get("type")) for a in listed]
         # At 800x480 one column showed three rolls of six ("Oracle shows 4" and up needed a scroll), and
-        # the desert's "Rolled 4: move to Shifting Sands" too: six labels of two half-width lines fit
+        # the desert's "4: to Shifting Sands (4)" too: six labels of two half-width lines fit
         # three rows, so they take two columns as well.
         longest = max(map(len, texts), default=0)
         self.short_labels = bool(texts) and (

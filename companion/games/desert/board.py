@@ -148,7 +148,7 @@ class Space:
 
     @property
     def label(self) -> str:
-        """The space as every text names it: its name and its number on the loop, "Twin Dunes (12)".
+        """The space as every text names it: its name and its number on the loop, "Twin Dunes (11)".
 
         The touchscreen's ring at 800x480 has 36 px spaces, where no word of a name reads from a chair but
         the number does at 16 px; the number finds the space on the screen, the name on the printed board.
