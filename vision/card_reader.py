@@ -762,6 +762,16 @@ class CardReader:
 
     # ---------------------------------------------------------------- teach
 
+    def not_taught_as(self, slot_number: int, card_id: str) -> str | None:
+        """Why no photo could teach `card_id` from `slot_number` (a card the deck has not, a slot not on the
+        board), or None: a mistake in what was named, told apart from what the picture refuses."""
+        if card_id not in self.groups and card_id != EMPTY:
+            return f"unknown card {card_id!r}; the deck has {', '.join(sorted(self.groups))}"
+        slots = [s.slot for s in self.board.slots]
+        if slot_number not in slots:
+            return f"slot {slot_number} is not on the board; its slots are {', '.join(map(str, slots))}"
+        return None
+
     def teach(self, frame: np.ndarray, slot_number: int, card_id: str, replace: bool = True,
               as_printed: bool = False) -> np.ndarray:
         """Learn a café's own card from a photo with it in `slot_number`; returns the cropped card image.
@@ -769,11 +779,9 @@ class CardReader:
         ``as_printed``: the café says what `_covered` would refuse as lying on the card (a mark of its own print
         on one cell, which no rule can tell from a pawn) is printed there; the photo is taken as it is.
         """
-        if card_id not in self.groups and card_id != EMPTY:
-            raise ValueError(f"unknown card {card_id!r}; the deck has {', '.join(sorted(self.groups))}")
-        slots = [s.slot for s in self.board.slots]
-        if slot_number not in slots:
-            raise ValueError(f"slot {slot_number} is not on the board; its slots are {', '.join(map(str, slots))}")
+        named = self.not_taught_as(slot_number, card_id)
+        if named:
+            raise ValueError(named)
         frame = as_bgr(frame)
         if frame is None:
             raise ValueError("no usable frame (empty, too small or not an image)")
@@ -786,7 +794,7 @@ class CardReader:
             raise ValueError(NO_BOARD)
         self._tone_to(frame)
         frame, flat = self._quietened(frame, homography, flat)
-        index = slots.index(slot_number)
+        index = [s.slot for s in self.board.slots].index(slot_number)
         if index in out_of_view(self.slot_outlines(homography), frame.shape):  # found without a marker
             raise ValueError(f"slot {slot_number} lies partly out of the picture: turn the camera so that the "
                              "whole board is in view")

@@ -2,7 +2,10 @@
 
 `register(subparsers)` adds the `vision` parser; each sub-command's handler takes
 the parsed args and returns the exit code. Handlers print a sentence and return
-non-zero on bad input instead of raising.
+non-zero on bad input instead of raising: 2 for a mistake in the command line
+itself (`_misused`, as argparse and `companion play --game nope` end), 1 for
+what the machine, its files or the camera would not give (`_fail`, as
+`companion` ends on a file it cannot read), 130 after Ctrl-C.
 """
 
 from __future__ import annotations
@@ -247,6 +250,16 @@ def _warn(message: str) -> None:
 
 
 def _fail(message: str) -> int:
+    """A problem met while running: a folder without images, a file that cannot be read or written, a camera that
+    gives no frame, nothing seen to teach. Said, and exit status 1, as every other command ends on one: the 2 it
+    ended with told a script (and the café owner reading `$?`) to mend a command line that was not at fault."""
+    print(f"vision: {message}", file=sys.stderr)
+    return 1
+
+
+def _misused(message: str) -> int:
+    """A mistake in the command line itself (a name left empty, flags that do not go together, a value the die or
+    deck has not): said, and exit status 2, as argparse ends on one."""
     print(f"vision: {message}", file=sys.stderr)
     return 2
 
@@ -284,10 +297,11 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
     from vision.yolo_labels import list_images
 
     if not args.dir.strip():
-        return _fail("eval-dice DIR is empty; give the folder of a photo set (\".\" for this one)")
+        return _misused("eval-dice DIR is empty; give the folder of a photo set (\".\" for this one)")
     root = Path(args.dir)
     if not root.is_dir():
-        return _fail(f"{root} is not a folder")
+        return _fail(f"{root} is {'a file, ' if root.is_file() else ''}not a folder: give the folder of a photo set "
+                     "(holding <split>/images and <split>/labels) or of one split")
     tell = progress_line(sys.stderr)
     images = list_images(root, tell)
     if not images:
@@ -298,7 +312,8 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
                      "(expected <split>/labels/<image name>.txt beside <split>/images)")
     models = Path(args.models) if args.models else None
     if models is not None and not models.is_dir():
-        return _fail(f"--models {models} is not a folder")
+        return _fail(f"--models {models} is not a folder: give the folder holding d6_detector.onnx, "
+                     "d6_classifier.onnx and d6_models.json (a rebuild's final/ folder), or leave --models out")
     try:
         reader = D6Reader(model_dir=models, **({"mirror_below": 0.0} if args.no_mirror else {}))
     except ModelMissing as exc:  # missing, or unusable (`ModelUnusable`): a file cut short, settings unreadable
@@ -342,9 +357,9 @@ def cmd_eval_temple_die(args: argparse.Namespace) -> int:
     from vision.temple_die import TempleDieReader
 
     if args.on_board and args.shadow:
-        return _fail("--on-board draws its table in even light: leave --shadow out")
+        return _misused("--on-board draws its table in even light: leave --shadow out")
     if args.tray_marked and not args.on_board:
-        return _fail("--tray-marked marks the tray of --on-board's drawn table: add --on-board")
+        return _misused("--tray-marked marks the tray of --on-board's drawn table: add --on-board")
     if args.on_board:
         reader = TempleDieReader.from_renders()
         turns = args.frames or 200
@@ -403,7 +418,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     try:
         return watch(args)
     except WatchRefused as exc:
-        return _fail(str(exc))
+        return (_misused if exc.misused else _fail)(str(exc))
 
 
 # ---------------------------------------------------------------- setup
@@ -413,11 +428,12 @@ def cmd_markers(args: argparse.Namespace) -> int:
     from vision.marker_sheet import write_marker_sheet
 
     if args.out.suffix.lower() != ".pdf":  # a PDF named sheet.png opens as a broken picture, or not at all
-        return _fail(f"{args.out}: the sheet is a PDF; give a name ending in .pdf")
+        return _misused(f"{args.out}: the sheet is a PDF; give a name ending in .pdf")
     try:
         path = write_marker_sheet(args.out, args.size_mm)
     except OSError as exc:
-        return _fail(f"cannot write {args.out}: {exc.strerror or exc}")
+        return _fail(f"cannot write {args.out}: {exc.strerror or exc}; give a name in a folder that is there and "
+                     "may be written to (. for the one you are in)")
     print(f"wrote {path}: print at 100%, stick marker 0 at the north-west corner, then clockwise")
     return 0
 
@@ -460,7 +476,12 @@ def _first_frame(spec: str, orientation: Orientation, tries: int = 30):
     if frame is not None:
         return frame, None
     skipped = skipped_note(source)
-    return None, f"no frame from {spec}" + (f" ({skipped})" if skipped else "")
+    if skipped:
+        return None, f"no frame from {spec} ({skipped})"
+    if source.live:  # a camera that opened and sent nothing: in use by the app, or not quite plugged in
+        return None, (f"no frame from {spec}: check that the camera is plugged in and that nothing else (the app: "
+                      "sudo systemctl stop companion) is using it, then try again")
+    return None, f"no frame from {spec}"
 
 
 def _teach_refused(problem: object, frame) -> int:
@@ -485,9 +506,13 @@ def _said_taught(taught) -> int:
 
 def cmd_teach_card(args: argparse.Namespace) -> int:
     from companion.cli import cafe_dir
+    from vision.sources import misnamed
     from vision.taught import default_taught_dir
     from vision.teaching import TeachRefused, teach_card, temple_data
 
+    wrong_source = misnamed(args.source)
+    if wrong_source:
+        return _misused(wrong_source)
     frame, problem = _first_frame(args.source, picture_settings(args).orientation)
     if frame is None:
         return _fail(problem or "no frame")
@@ -495,6 +520,8 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
         data = temple_data(cafe_dir(args), _warn)  # a café's own deck is taught by its own ids
         taught = teach_card(frame, args.slot, args.card, args.out or default_taught_dir(), data, args.as_printed)
     except TeachRefused as exc:
+        if exc.misused:  # a card or slot the deck and board have not: nothing in the picture would mend it
+            return _misused(str(exc))
         printed = "; if that colour is printed on the card itself, teach it with --as-printed"
         return _teach_refused(f"{exc}{printed if exc.may_be_printed else ''}", frame)
     return _said_taught(taught)
@@ -505,6 +532,7 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
     default one) where it has its own die.json, as its games are refereed on: checked against the house die, a
     café's X on red was refused."""
     from companion.cli import cafe_dir
+    from vision.sources import misnamed
     from vision.taught import default_taught_dir
     from vision.teaching import TeachRefused, die_faces_of, face_refused, teach_die_face, temple_data
 
@@ -512,7 +540,10 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
     data = temple_data(cafe_dir(args), _warn)
     refused = face_refused(value, args.colour, die_faces_of(data))
     if refused:  # before the camera is opened for nothing
-        return _fail(refused)
+        return _misused(refused)
+    wrong_source = misnamed(args.source)
+    if wrong_source:
+        return _misused(wrong_source)
     frame, problem = _first_frame(args.source, picture_settings(args).orientation)
     if frame is None:
         return _fail(problem or "no frame")
@@ -548,12 +579,12 @@ def cmd_untaught_card(args: argparse.Namespace) -> int:
         if args.photo is not None:
             named = Path(args.photo)
             if not args.photo.strip():
-                return _fail("--photo is empty: give the photo's file name, as teach-card named it (P07__1.png)")
+                return _misused("--photo is empty: give the photo's file name, as teach-card named it (P07__1.png)")
             # The whole path teach-card printed names its folder; a bare name lies in the taught folder.
             path = named if named.parent != Path() else folder / named
             folder = path.parent if args.out is None else folder
         elif not args.card.strip():
-            return _fail("--card is empty: give the card id the photo was taught as (P07)")
+            return _misused("--card is empty: give the card id the photo was taught as (P07)")
         else:
             path = last_photo_of(args.card, folder)
         taken = take_back_card(path, folder)

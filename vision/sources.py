@@ -378,6 +378,22 @@ def camera_index(text: str) -> int:
     return number
 
 
+def misnamed(spec: str) -> str | None:
+    """Why SOURCE, as typed, can name no source on any machine, or None: left empty, a camera number out of range,
+    a file:// URL of another host. A mistake in the command line, refused with exit status 2 as argparse refuses
+    one, where a file not there or a camera that will not open is a problem of the machine (exit status 1)."""
+    text = spec.strip()
+    if not text:
+        return "SOURCE is empty: give 0 (a camera index), picamera, a URL, a video file, an image or a folder"
+    try:
+        if is_number(text):
+            camera_index(text)
+        local_path(text)
+    except SourceError as exc:
+        return str(exc)
+    return None
+
+
 def local_path(spec: str) -> str:
     """SOURCE with a file:// URL taken as the path it names: played as a stream, a video never ended.
 

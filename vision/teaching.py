@@ -39,8 +39,12 @@ class TeachRefused(ValueError):
     """Why nothing was taught: a wrong slot, card or face, no board or die in view, a folder that will not take it
     (or that another teach step keeps locked)."""
 
-    def __init__(self, message: str, may_be_printed: bool = False, again: bool = False) -> None:
+    def __init__(self, message: str, may_be_printed: bool = False, again: bool = False,
+                 misused: bool = False) -> None:
         super().__init__(message)
+        self.misused = misused
+        """Refused for what the command line named (a card the deck has not, a slot not on the board), not for what
+        the camera saw: no other picture would take it (the command ends with exit status 2)."""
         self.may_be_printed = may_be_printed
         """Refused for a colour on the card that may be the café's own print: teaching it as printed takes it."""
         self.again = again
@@ -231,6 +235,9 @@ def teach_card(frame: np.ndarray, slot: int, card_id: str, folder: Path, data: A
         # to it says why.
         reader = CardReader(cards, board, taught_dir=folder)
     card_id = deck_id(reader, card_id)
+    named = reader.not_taught_as(slot, card_id)
+    if named:  # said before the picture is looked at: no view of the board would mend it
+        raise TeachRefused(named, misused=True)
     before = reader.read(frame)
     seen = next((s for s in before.slots if s.slot == slot), None) if before is not None else None
     other = seen is not None and seen.card not in (None, reader.groups.get(card_id, card_id))

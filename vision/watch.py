@@ -49,6 +49,7 @@ from vision.sources import (
     counted,
     first_few,
     is_device,
+    misnamed,
     open_source,
     skipped_note,
 )
@@ -76,7 +77,13 @@ from vision.view_check import (
 
 
 class WatchRefused(ValueError):
-    """A source or option `watch` cannot start with: said in one sentence, exit code 2."""
+    """A source or option `watch` cannot start with, said in one sentence: exit status 2 where the command line is
+    at fault (``misused``: an empty SOURCE, flags that do not go together), 1 where the machine is (a file not
+    there, a folder that cannot be made, a camera module not installed)."""
+
+    def __init__(self, message: str, misused: bool = False) -> None:
+        super().__init__(message)
+        self.misused = misused
 
 
 def _make_reader(kind: str, taught: Path | None, cafe: Path | None = None):
@@ -381,22 +388,25 @@ def watch(args: argparse.Namespace) -> int:
     """Read SOURCE until it ends, `--frames` or Ctrl-C; 0 when some frame was usable, 1 when none was, 130 after
     Ctrl-C (what was read is summed up first).
 
-    Raises `WatchRefused` for what waiting cannot mend: an empty SOURCE, a
-    word that names no camera, picamera2 not installed, a file or folder that
+    Raises `WatchRefused` for what waiting cannot mend: an empty SOURCE or
+    one that can name nothing (`sources.misnamed`), flags that do not go together
+    (those two `misused`, exit status 2), a word that names no camera, picamera2 not installed, a file or folder that
     is not there or not readable, a `--taught` that is not a folder or cannot be looked into, a reader
     that cannot start. A camera or URL that fails is retried, with its problem
     printed when it changes.
     """
-    if not args.source.strip():  # retried every 2 s for ever otherwise: a typo, not a camera to wait for
-        raise WatchRefused("SOURCE is empty: give 0 (a camera index), picamera, a URL, a video file or a folder")
+    wrong_source = misnamed(args.source)
+    if wrong_source:  # retried every 2 s for ever otherwise: a typo, not a camera to wait for
+        raise WatchRefused(wrong_source, misused=True)
     if args.keep is not None and args.save is None:  # passed over, it left an owner waiting for frames never saved
-        raise WatchRefused("--keep N counts the frames --save DIR keeps: add --save DIR, or leave --keep out")
+        raise WatchRefused("--keep N counts the frames --save DIR keeps: add --save DIR, or leave --keep out",
+                           misused=True)
     if args.reader == "cards":
         # The board's markers lie wherever the board does, so the cards are read over the whole picture: a tray
         # given was passed over in silence, and one saved on the camera screen was said as where dice are read.
         if args.tray is not None and not args.tray.whole:
             raise WatchRefused("--tray marks where dice are read; the cards are read over the whole picture (the "
-                               "board's markers lie wherever the board does): leave --tray out")
+                               "board's markers lie wherever the board does): leave --tray out", misused=True)
         args.tray = WHOLE_PICTURE
     if args.taught is None:
         default = default_taught_dir()
