@@ -333,5 +333,5 @@ def test_watch_says_why_a_taught_folder_cannot_be_read(tmp_path: Path, monkeypat
     assert f"the taught folder {tmp_path / LONG} cannot be read (File name too long)" in err
     monkeypatch.delenv("COMPANION_TAUGHT_DIR")
     assert companion_main(["vision", "watch", str(board), "--reader", "cards", "--taught", str(tmp_path / LONG),
-                           *AS_SENT]) == 2
+                           *AS_SENT]) == 1
     assert capsys.readouterr().err == f"vision: --taught {tmp_path / LONG} cannot be read: File name too long\n"

@@ -31,7 +31,7 @@ def test_markers_command_writes_a_pdf(tmp_path: Path, capsys) -> None:
     out = tmp_path / "sheet.pdf"
     assert main(["vision", "markers", str(out)]) == 0
     assert out.read_bytes().startswith(b"%PDF")
-    assert main(["vision", "markers", str(tmp_path / "no" / "dir" / "x.pdf")]) == 2
+    assert main(["vision", "markers", str(tmp_path / "no" / "dir" / "x.pdf")]) == 1
     assert "cannot write" in capsys.readouterr().err
     for name in ("sheet.png", "sheet"):  # a PDF under another name was written without a word
         assert main(["vision", "markers", str(tmp_path / name)]) == 2
@@ -81,10 +81,10 @@ def test_watch_waits_for_a_camera_but_not_for_a_file_that_is_not_there(capsys) -
     assert main(["vision", "watch", "/dev/video99", "--timeout", "0.3"]) == 1
     out = capsys.readouterr().out
     assert "source problem" in out and "camera /dev/video99 is not there" in out and "giving up" in out
-    assert main(["vision", "watch", "no-such-photo.png", "--timeout", "0.3"]) == 2
+    assert main(["vision", "watch", "no-such-photo.png", "--timeout", "0.3"]) == 1
     captured = capsys.readouterr()
     assert "image no-such-photo.png does not exist" in captured.err and "source problem" not in captured.out
-    assert main(["vision", "watch", "no-such-camera", "--timeout", "0.3"]) == 2
+    assert main(["vision", "watch", "no-such-camera", "--timeout", "0.3"]) == 1
     assert "'no-such-camera' is not a camera index, URL, video file, image or folder" in capsys.readouterr().err
 
 
@@ -97,7 +97,7 @@ def test_teach_card_from_an_image(tmp_path: Path, capsys) -> None:
                  "--out", str(out)]) == 0
     assert list(out.glob("*.png"))
     assert main(["vision", "teach-card", str(tmp_path / "missing.png"), "--slot", "3", "--card", "P01",
-                 "--out", str(out)]) == 2
+                 "--out", str(out)]) == 1
     capsys.readouterr()
     assert main(["vision", "teach-card", str(tmp_path / "board.png"), "--slot", "13", "--card", cards[0].id,
                  "--out", str(out)]) == 2
@@ -287,7 +287,7 @@ def test_watch_tells_a_washed_out_board_and_when_it_is_clear(tmp_path: Path, cap
 
 def test_watch_refuses_a_save_folder_it_cannot_make(tmp_path: Path, capsys) -> None:
     (tmp_path / "a-file").write_text("x")
-    assert main(["vision", "watch", str(tmp_path), "--save", str(tmp_path / "a-file" / "shots")]) == 2
+    assert main(["vision", "watch", str(tmp_path), "--save", str(tmp_path / "a-file" / "shots")]) == 1
     assert "--save " in capsys.readouterr().err
 
 
@@ -400,7 +400,7 @@ def test_teach_die_refuses_a_face_the_die_has_not_or_a_wrong_colour(tmp_path: Pa
     assert main(["vision", "teach-die", str(photo), "--value", "X", "--colour", "red", "--out", str(out)]) == 2
     assert "has no X on red" in capsys.readouterr().err
     assert main(["vision", "teach-die", str(photo), "--value", "9", "--colour", "white", "--out", str(out)]) == 2
-    assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "red", "--out", str(out)]) == 2
+    assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "red", "--out", str(out)]) == 1
     assert "looks white, not red" in capsys.readouterr().err and not out.exists()
     assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "white", "--out", str(out)]) == 0
     assert (out / "temple_die.json").exists()
@@ -416,7 +416,7 @@ def test_teach_die_will_not_write_over_a_damaged_taught_file(tmp_path: Path, cap
     out = tmp_path / "cafe"
     out.mkdir()
     (out / "temple_die.json").write_text('{"glyphs": {"3": "x"}}')
-    assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "white", "--out", str(out)]) == 2
+    assert main(["vision", "teach-die", str(photo), "--value", "3", "--colour", "white", "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert "glyphs.3: expected a list of 32 x 32 numbers from 0 to 1 each; move the file aside" in err
     assert (out / "temple_die.json").read_text() == '{"glyphs": {"3": "x"}}'
@@ -433,7 +433,7 @@ def test_watch_refuses_odd_numbers_and_a_taught_folder_that_is_not_there(tmp_pat
             main(["vision", "watch", str(photo), option, value])
         captured = capsys.readouterr()
         assert usage.value.code == 2 and said in captured.err and " read\n" not in captured.out
-    assert main(["vision", "watch", str(photo), "--taught", str(tmp_path / "cafe")]) == 2
+    assert main(["vision", "watch", str(photo), "--taught", str(tmp_path / "cafe")]) == 1
     captured = capsys.readouterr()
     assert "is not a folder" in captured.err and " read\n" not in captured.out
 
@@ -510,7 +510,7 @@ def test_teach_commands_say_when_out_cannot_be_written(tmp_path: Path, capsys, m
     photo = board_photo(tmp_path)
     a_file = tmp_path / "notes.txt"
     a_file.write_text("x")
-    assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(a_file)]) == 2
+    assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(a_file)]) == 1
     assert f"cannot write to {a_file}" in capsys.readouterr().err
     # A disk that fills mid-write (as root no folder refuses a write, so the write is told to fail).
     out = tmp_path / "cafe"
@@ -520,7 +520,7 @@ def test_teach_commands_say_when_out_cannot_be_written(tmp_path: Path, capsys, m
 
     with monkeypatch.context() as patched:
         patched.setattr("companion.paths.os.fsync", disk_full)
-        assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(out)]) == 2
+        assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(out)]) == 1
     captured = capsys.readouterr()
     assert "cannot write to" in captured.err and "taught" not in captured.out
     assert list(out.iterdir()) == []
@@ -529,7 +529,7 @@ def test_teach_commands_say_when_out_cannot_be_written(tmp_path: Path, capsys, m
 
     face = tmp_path / "face.png"
     cv2.imwrite(str(face), render_temple_die(np.random.default_rng(2), "3", "white")[0])
-    assert main(["vision", "teach-die", str(face), "--value", "3", "--colour", "white", "--out", str(a_file)]) == 2
+    assert main(["vision", "teach-die", str(face), "--value", "3", "--colour", "white", "--out", str(a_file)]) == 1
     assert f"cannot write to {a_file}" in capsys.readouterr().err
 
 
@@ -538,11 +538,11 @@ def test_teach_commands_name_what_was_wrong_with_the_source(tmp_path: Path, caps
     photos.mkdir()
     (photos / "empty.jpg").write_bytes(b"")
     out = tmp_path / "cafe"
-    assert main(["vision", "teach-card", str(photos), "--slot", "3", "--card", "P01", "--out", str(out)]) == 2
+    assert main(["vision", "teach-card", str(photos), "--slot", "3", "--card", "P01", "--out", str(out)]) == 1
     assert "not readable images: empty.jpg" in capsys.readouterr().err
     cv2.imwrite(str(tmp_path / "dot.png"), np.zeros((1, 1, 3), np.uint8))
     assert main(["vision", "teach-die", str(tmp_path / "dot.png"), "--value", "3", "--colour", "white",
-                 "--out", str(out)]) == 2
+                 "--out", str(out)]) == 1
     assert "no usable frame (1x1x3, uint8)" in capsys.readouterr().err and not out.exists()
 
 
@@ -568,7 +568,7 @@ def test_teach_die_keeps_the_faces_taught_before_when_the_card_is_full(tmp_path:
     run = subprocess.run([sys.executable, "-c", limit, "vision", "teach-die", str(faces[1]), "--value", "5",
                           "--colour", "white", "--out", str(out)], capture_output=True, text=True, timeout=120,
                          cwd=Path(__file__).resolve().parents[2])
-    assert run.returncode == 2 and "cannot write to" in run.stderr and "Traceback" not in run.stderr
+    assert run.returncode == 1 and "cannot write to" in run.stderr and "Traceback" not in run.stderr
     assert (out / "temple_die.json").read_bytes() == before
     assert sorted(p.name for p in out.iterdir()) == ["temple_die.json"]
 
@@ -643,7 +643,7 @@ def test_watch_and_teach_take_the_picture_as_the_camera_screen_turns_it(tmp_path
     assert f"slot 3 {cards[3].id}, slot 4 {cards[4].id}" in capsys.readouterr().out
     taught = tmp_path / "taught"
     teach = ["vision", "teach-card", str(photo), "--slot", "3", "--card", cards[3].id, "--out", str(taught)]
-    assert main(teach) == 2 and "seen mirrored" in capsys.readouterr().err
+    assert main(teach) == 1 and "seen mirrored" in capsys.readouterr().err
     assert main([*teach, "--turn", "180", "--mirror"]) == 0 and (taught / f"{cards[3].id}__0.png").is_file()
     with pytest.raises(SystemExit):
         main(["vision", "watch", str(photo), "--turn", "45"])

@@ -161,19 +161,19 @@ def test_eval_dice_scores_other_models_given_their_folder(tmp_path: Path, capsys
     assert {k: v for k, v in rebuilt.items() if k != "ms_per_image"} == {
         k: v for k, v in shipped.items() if k != "ms_per_image"}
     (copy / "d6_detector.onnx").write_bytes((MODEL_DIR / "d6_detector.onnx").read_bytes()[:1000])
-    assert main(["vision", "eval-dice", str(tmp_path / "set"), "--models", str(copy)]) == 2
+    assert main(["vision", "eval-dice", str(tmp_path / "set"), "--models", str(copy)]) == 1
     assert "cannot load the d6 models in" in capsys.readouterr().err
     (copy / "d6_detector.onnx").unlink()
-    assert main(["vision", "eval-dice", str(tmp_path / "set"), "--models", str(copy)]) == 2
+    assert main(["vision", "eval-dice", str(tmp_path / "set"), "--models", str(copy)]) == 1
     assert "d6_detector.onnx is missing" in capsys.readouterr().err
-    assert main(["vision", "eval-dice", str(tmp_path / "set"), "--models", str(tmp_path / "nope")]) == 2
+    assert main(["vision", "eval-dice", str(tmp_path / "set"), "--models", str(tmp_path / "nope")]) == 1
     assert "is not a folder" in capsys.readouterr().err
 
 
 def test_eval_dice_refuses_empty_or_missing_folders(tmp_path: Path, capsys) -> None:
-    assert main(["vision", "eval-dice", str(tmp_path)]) == 2
+    assert main(["vision", "eval-dice", str(tmp_path)]) == 1
     assert "no images" in capsys.readouterr().err
-    assert main(["vision", "eval-dice", str(tmp_path / "nope")]) == 2
+    assert main(["vision", "eval-dice", str(tmp_path / "nope")]) == 1
     assert "not a folder" in capsys.readouterr().err
 
 
@@ -625,7 +625,7 @@ def test_eval_dice_refuses_a_set_with_no_labels_or_no_readable_image(tmp_path: P
     for label in (tmp_path / "valid" / "labels").iterdir():
         label.unlink()
     (tmp_path / "valid" / "labels").rmdir()
-    assert main(["vision", "eval-dice", str(tmp_path), "--json"]) == 2
+    assert main(["vision", "eval-dice", str(tmp_path), "--json"]) == 1
     captured = capsys.readouterr()
     assert "none of the 3 images under" in captured.err and "has a label file" in captured.err and not captured.out
 
@@ -634,7 +634,7 @@ def test_eval_dice_refuses_a_set_with_no_labels_or_no_readable_image(tmp_path: P
     (broken / "labels").mkdir()
     (broken / "images" / "a.jpg").write_bytes(b"")
     (broken / "labels" / "a.txt").write_text("0 0.5 0.5 0.2 0.2\n")
-    assert main(["vision", "eval-dice", str(broken), "--json"]) == 2
+    assert main(["vision", "eval-dice", str(broken), "--json"]) == 1
     captured = capsys.readouterr()
     assert "none of the 1 image files under" in captured.err and "a.jpg (not a readable image)" in captured.err
     assert not captured.out

@@ -207,5 +207,5 @@ def test_a_device_that_is_no_camera_is_refused_for_good(device: str, capsys: pyt
     assert source.read() is None and source.lasting  # the app's feed says waiting will not mend it
     from vision.cli import main
 
-    assert main(["vision", "watch", device, "--turn", "0", "--no-mirror", "--mains", "0", "--tray", "whole"]) == 2
+    assert main(["vision", "watch", device, "--turn", "0", "--no-mirror", "--mains", "0", "--tray", "whole"]) == 1
     assert f"vision: {device} is a device but not a camera" in capsys.readouterr().err

@@ -55,13 +55,14 @@ def test_the_photo_last_taught_of_a_card_is_taken_back_and_the_others_kept(
     assert sorted(out.iterdir()) == []
 
 
-def test_what_cannot_be_taken_back_is_said_with_exit_status_2_and_left_as_it_was(
+def test_what_cannot_be_taken_back_is_said_and_left_as_it_was(
     tmp_path: Path, board: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "taught"
     photo = teach(board, 3, "P05", out)
     photo.write_bytes(b"\x89PNG cut short")
     capsys.readouterr()
+    # Exit status 1 for what the folder holds, 2 for a name left empty (a mistake in the command line).
     refusals = {
         ("--card", "P05"): f"vision: {photo} is not the card photo taught (not a readable image): it was left as it "
                            "was; look at it, and delete it by hand if it is not wanted\n",
@@ -73,11 +74,11 @@ def test_what_cannot_be_taken_back_is_said_with_exit_status_2_and_left_as_it_was
                                  "taken back\n",
     }
     for args, said in refusals.items():
-        assert untaught(*args, "--out", str(out)) == 2, args
+        assert untaught(*args, "--out", str(out)) == (2 if not args[1].strip() else 1), args
         assert capsys.readouterr().err == said
     assert photo.read_bytes() == b"\x89PNG cut short"
     (tmp_path / "drive").symlink_to(tmp_path / "unplugged")
-    assert untaught("--card", "P05", "--out", str(tmp_path / "drive")) == 2
+    assert untaught("--card", "P05", "--out", str(tmp_path / "drive")) == 1
     assert capsys.readouterr().err == (f"vision: cannot read {tmp_path / 'drive'}: it is a link to "
                                        f"{tmp_path / 'unplugged'}, which is not there (a drive not plugged in?); "
                                        "nothing was taken back\n")
