@@ -508,16 +508,16 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
     from companion.cli import cafe_dir
     from vision.sources import misnamed
     from vision.taught import default_taught_dir
-    from vision.teaching import TeachRefused, teach_card, temple_data
+    from vision.teaching import TeachRefused, card_refused, teach_card, temple_data
 
-    wrong_source = misnamed(args.source)
-    if wrong_source:
-        return _misused(wrong_source)
+    data = temple_data(cafe_dir(args), _warn)  # a café's own deck is taught by its own ids
+    wrong = card_refused(args.slot, args.card, data) or misnamed(args.source)
+    if wrong:  # before the camera is opened for nothing
+        return _misused(wrong)
     frame, problem = _first_frame(args.source, picture_settings(args).orientation)
     if frame is None:
         return _fail(problem or "no frame")
     try:
-        data = temple_data(cafe_dir(args), _warn)  # a café's own deck is taught by its own ids
         taught = teach_card(frame, args.slot, args.card, args.out or default_taught_dir(), data, args.as_printed)
     except TeachRefused as exc:
         if exc.misused:  # a card or slot the deck and board have not: nothing in the picture would mend it

@@ -189,6 +189,14 @@ def deck_id(reader: CardReader, card_id: str) -> str:
     return same[0] if len(same) == 1 else card_id
 
 
+def card_refused(slot: int, card_id: str, data: Any = None) -> str | None:
+    """Why no picture could teach ``card_id`` from ``slot`` on ``data``'s deck and board (`CardReader.not_taught_as`),
+    or None: the command line checks it before a camera is opened for nothing, as `face_refused` for the die."""
+    cards, board = catalogue_from_data(data)
+    reader = CardReader(cards, board)
+    return reader.not_taught_as(slot, deck_id(reader, card_id))
+
+
 PHOTO_ID_BYTES = 230  # a file name holds 255 bytes; the photo's "__0.png" and the aside file's dots take the rest
 
 

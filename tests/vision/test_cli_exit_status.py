@@ -95,6 +95,10 @@ MISUSED = [
      "unknown card 'ZZ9'; the deck has"),
     (["teach-card", "{t}/grey.png", "--slot", "99", "--card", "P01", "--out", "{t}/taught", *AS_SENT],
      "slot 99 is not on the board; its slots are 1, 2"),
+    # Before the camera is opened: a source that would fail is not reached.
+    (["teach-card", "{t}/no.png", "--slot", "3", "--card", "ZZ9", "--out", "{t}/taught", *AS_SENT], "unknown card"),
+    (["teach-card", "{t}/no.png", "--slot", "0", "--card", "p01", "--out", "{t}/taught", *AS_SENT],
+     "slot 0 is not on the board"),
     (["teach-die", "{t}/grey.png", "--value", "9", "--colour", "red", "--out", "{t}/taught", *AS_SENT],
      "the temple die has no 9 on red"),
     (["teach-die", "", *TEACH_DIE], "SOURCE is empty"),
