@@ -17,7 +17,7 @@ import pytest
 from companion.games.targi.board import POSITION
 from companion.session import Session
 from tests.ui.drawing import Words, words_drawn
-from tests.ui.test_boards_robust import table_board, unreadable
+from tests.ui.test_boards_robust import run_together, table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import targi as drawing
 
@@ -53,7 +53,14 @@ def ended() -> Session:
 
 
 def faults(widget: Any, drawn: list[Words]) -> list[str]:
-    """Texts under 16 px, cut or broken, lying over another text, or not inside one card or panel."""
+    """Texts under 16 px, cut or broken, lying over another text, run together with another in their card or
+    panel (``run_together``), or not inside one card or panel.
+
+    Texts in two cards are not held to ``run_together``'s spacing: the dark gap between the cards and both
+    cards' dark rims (6 px at 800x480, 8.4 at 720x1280) lie between them, so at 720x1280 a centre card's
+    cost ending at its right edge ("3D / 1D 1G") reads apart from the next card's starting at its left
+    ("2S 2P / 2G") though their letters are 11.7 px apart, under half the 28 px type.
+    """
     layout = drawing.Layout(widget)
     boxes = [layout.card(*cell) for cell in POSITION.values()]
     boxes += [layout.card(r, c) for r in (1, 2, 3) for c in (1, 2, 3)] + list(layout.panels)
@@ -63,6 +70,8 @@ def faults(widget: Any, drawn: list[Words]) -> list[str]:
         x, y, w, h = box[0] - widget.x, box[1] - widget.y, box[2], box[3]  # the words are read widget-local
         return x - 0.5 <= d.x and d.x + d.w <= x + w + 0.5 and y - 0.5 <= d.y and d.y + d.h <= y + h + 0.5
 
+    for box in boxes:
+        found += run_together([d for d in drawn if within(d, box)])
     found += [f"{d.text!r} at {d.x:.0f},{d.y:.0f} runs out of its card" for d in drawn
               if not any(within(d, box) for box in boxes)]  # fmt: skip
     return found

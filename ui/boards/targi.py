@@ -425,7 +425,19 @@ def _band(box: Box, name: str, size: float) -> tuple[float, float, float]:
     _, _, w, h = box
     _, band_h = _lines_in(h, size)
     tw = min(w * 0.45, measure(name, size, True)[0] + size * 0.3)
-    return tw, band_h, w - 3 - tw - 2 - (2 * _marker_r(band_h) + 4)
+    return tw, band_h, w - 3 - tw - _tag_gap(size) - (2 * _marker_r(band_h) + 4)
+
+
+def _tag_gap(size: float) -> float:
+    """The room between a centre card's tag chip and the word beside it on the band.
+
+    The tag's figures sit about 0.15 of the type size inside its chip; 2 px
+    more left "1-2" 7.7 px from a red band's "Te" at 800x480, under half the
+    type size, where two texts on a line start to read as one ("1-2Te").
+    With 0.35 of the size more, the word's letters start half the type size
+    or more from the tag's at every size, however the word sits in its room.
+    """
+    return max(2.0, size * 0.35)
 
 
 def _tag(box: Box, name: str, size: float, board: Board) -> float:
@@ -480,7 +492,7 @@ def _centre_card(
     colour = SYMBOL_RGB.get(str(card.get("symbol")), (0.6, 0.6, 0.6)) if tribe else BORDER_FACE
     board.ground.rectangle(BAND, colour, x + 1.5, y + h - 1.5 - band_h, w - 3, band_h)
     mark()
-    left = _tag(box, name, size, board) + 3.5 if name else 3
+    left = _tag(box, name, size, board) + 1.5 + _tag_gap(size) if name else 3
     _, _, room = _band(box, name or "", size)
     symbol = str(card.get("symbol", ""))
     heading = bands.get(symbol, symbol) if tribe else "goods" if measure("goods", size, True)[0] <= room - 4 else ""
