@@ -689,7 +689,9 @@ class Controller:
         self._new_list()  # a new list of legal actions: next starts again at its first
         self._settled.clear()
         self._changed(step.note)
-        return Update("undo", step.note, pending=session.pending(), action=step.action)
+        # With the clauses of what the note says was taken back (the step itself, its points, the end), as the
+        # step's own line cited them: the list on the screen showed the undo bare.
+        return Update("undo", step.note, pending=session.pending(), action=step.action, rules=step.rules)
 
     def _act(self, session: Session, action: Mapping[str, Any], by_hand: bool = False) -> Update:
         """Take an action; `by_hand` when no reader gave it (a tap, a typed line, the app's own die)."""

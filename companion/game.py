@@ -278,6 +278,11 @@ class Game(ABC):
     # The clauses each part of ``score`` rests on, by its key ("water", "rows", "total"), so a table asking
     # how a score came about hears the rule beside each number (companion/scoresheet.py).
     score_rules: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    # The parts of ``score`` a player wins during play and keeps (a water-hole token, an oasis, VP tokens, tribe
+    # cards), which an undo names when it takes them back (companion/takeback.py). Parts counted as if the game
+    # ended now (areas, longest caravans, row bonuses) move with every camel or card and are left out: a leader
+    # taken back is no 10 points handed back.
+    held_points: ClassVar[tuple[str, ...]] = ()
     # A race keeps no score: the clauses that say who wins, cited beside where each player stands.
     win_rules: ClassVar[tuple[str, ...]] = ()
 

@@ -236,6 +236,8 @@ class Referee:
             answer["action"] = step.action
         if step.note:
             answer["note"] = step.note
+        if step.rules:  # an undo's: the clauses of what its note says was taken back
+            answer["rules"] = list(step.rules)
         return answer
 
 

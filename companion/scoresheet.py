@@ -30,7 +30,7 @@ def score_lines(game: Game, state: State, over: bool) -> list[str]:
         lines.append(f"{_title(player)}: {parts.get('total')}{_cite(game, 'total')}")
         for key, part in parts.items():
             if key != "total":
-                lines.append(f"  {key.replace('_', ' ')} {_points(part)}{_details(part)}{_cite(game, key)}")
+                lines.append(f"  {key.replace('_', ' ')} {part_points(part)}{_details(part)}{_cite(game, key)}")
     winners = scored.get("winners")
     if isinstance(winners, Sequence) and winners:
         lines.append(f"{_top(over, len(winners))}: {', '.join(_title(w) for w in winners)}{_cite(game, 'total')}")
@@ -71,7 +71,8 @@ def _cite(game: Game, key: str) -> str:
     return f"  [{', '.join(rules)}]" if rules else ""
 
 
-def _points(part: Any) -> Any:
+def part_points(part: Any) -> Any:
+    """A score part's points: Through the Desert's parts are objects listing their items, Targi's bare numbers."""
     return part.get("points") if isinstance(part, Mapping) else part
 
 

@@ -30,6 +30,7 @@ from companion.game import (
 )
 from companion.journal import Journal, JournalGame, open_journal, room_note
 from companion.registry import create
+from companion.takeback import undone
 
 RECORD_FORMAT = "table-companion-record"
 RECORD_VERSION = 1  # the record layout this companion writes and reads; a newer one may mean its fields otherwise
@@ -44,6 +45,7 @@ class Step:
     action: Action | None
     events: list[Event]
     note: str = ""
+    rules: tuple[str, ...] = ()  # an undo's: the clauses of what its note says was taken back
 
 
 class Session:
@@ -207,8 +209,12 @@ class Session:
         if not self._log:
             raise NothingToUndo("nothing to undo: the game is at its opening position")
         self._record("undo", self._states[-2])
+        before = self.state
         action = self._undo()
-        return Step(action, [], self._undo_note(action, self._what_it_did(action)))
+        what, rules = self._what_it_did(action)
+        besides = undone(self.game, before, self.state)
+        note = " ".join([self._undo_note(action, what), *(text for text, _ in besides)])
+        return Step(action, [], note, tuple(dict.fromkeys([*rules, *(r for _, cited in besides for r in cited)])))
 
     def redo(self) -> Step:
         if not self._redo:
@@ -297,18 +303,21 @@ class Session:
         self._states.append(state)
         self._log.append(action)
 
-    def _what_it_did(self, action: Action) -> str:
-        """The first announcement the action made, replayed from the position before it.
+    def _what_it_did(self, action: Action) -> tuple[str, tuple[str, ...]]:
+        """The first announcement the action made, replayed from the position before it, and its clauses.
 
         "The last action is taken back" left a table asking which one; the
         game's own sentence ("Red moves pawn 2 to [4,5]") says it. Replaying is
-        pure and cheap; a game that cannot replay it gives no sentence.
+        pure and cheap; a game that cannot replay it gives no sentence. What
+        else the step did that the table must undo by hand (points, the end,
+        the turn) is compared apart (`companion.takeback`).
         """
         try:
             _, events = self.game.apply(self.state, action)
         except Exception:  # only words for a note: the undo itself has happened
-            return ""
-        return next((str(e.text).rstrip(".") for e in events if e.text), "")
+            return "", ()
+        first = next((e for e in events if e.text), None)
+        return (str(first.text).rstrip("."), tuple(first.rules)) if first else ("", ())
 
     @staticmethod
     def _redo_note(events: list[Event]) -> str:

@@ -346,6 +346,8 @@ class Terminal:
                 self.announce(list(update.events))
             else:
                 self.say(f"  {update.text}")
+        elif update.kind == "undo":  # the clauses of what was taken back, as the step's own line cited them
+            self.say(f"  {update.text}" + (f"  [{', '.join(update.rules)}]" if update.rules else ""))
         elif update.kind == "refused":
             cite = f"  [{', '.join(update.rules)}]" if update.rules else ""
             self.say(f"  Refused: {update.text}{cite}")

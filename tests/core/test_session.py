@@ -266,7 +266,7 @@ def test_finished_games_are_not_resumed_but_can_be_gone_back_into_after_a_restar
     assert last is not None and last.reopenable and last.result == "red wins."
     again = last.reopen(journal)
     assert again.pending().is_over and again.can_undo
-    assert again.undo().note == "Taken back: red advances to 15."
+    assert again.undo().note == "Taken back: red advances to 15. The game's end is taken back, and Red's win with it."
     assert again.undo().note.startswith("Correction: the roll entered last")
     journal.close()  # and again: the game is in play once more, at the roll to enter again
     resumed = Session.resume(Journal(path))

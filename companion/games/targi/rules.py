@@ -34,6 +34,7 @@ class Targi(Game):
     id = "targi"
     score_rules = {"total": ("TG-S1", "TG-S3"), "tokens": ("TG-S1",), "cards": ("TG-S1",),
                    "card_bonuses": ("TG-S1", "TG-T5"), "rows": ("TG-S2", "TG-Q22")}
+    held_points = ("tokens", "cards")  # VP tokens and the tribe cards' own VP; bonuses are counted at the end
     title = "Targi"
     min_players = 2
     max_players = 2

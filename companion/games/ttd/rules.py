@@ -55,6 +55,7 @@ class ThroughTheDesert(Game):
         "total": ("TTD-4", "TTD-4e"), "water": ("TTD-4a",), "oases": ("TTD-4b", "TD-Q14"),
         "areas": ("TTD-4c", "TD-Q16"), "longest": ("TTD-4d", "TD-Q17"),
     }
+    held_points: ClassVar[tuple[str, ...]] = ("water", "oases")  # taken as the camel arrives; the rest at the end
     title: ClassVar[str] = "Through the Desert"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5

@@ -1,0 +1,138 @@
+"""An undo names what it took back besides the step's first line: points handed back, the end, the turn.
+
+Undoing the Through the Desert camel that closed an oasis said "Taken back: Black places a pink camel on
+(0,4)." and nothing of the 5 points; undoing a winning step said nothing of the win. The score afterwards was
+right, but the table was never told to hand points back or that play goes on. Positions come from seeded
+random play through the rules (the simulator's own choices), so each game reaches its real consequences.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from collections.abc import Callable
+
+import pytest
+
+from companion.game import Event
+from companion.protocol import Referee
+from companion.registry import create
+from companion.session import Session, Step
+from companion.simulate import random_players
+from companion.terminal import Terminal
+
+Found = Callable[[Session, Step], bool]
+
+
+def play_until(game_id: str, seed: int, found: Found, limit: int = 3000) -> tuple[Session, Step]:
+    """A seeded random game, stopped just after the first step ``found`` picks."""
+    rng = random.Random(seed)
+    game = create(game_id)
+    session = Session.new(game_id, random_players(game, rng))
+    for _ in range(limit):
+        if session.pending().is_over:
+            break
+        action = game.sim_choose(session.state, session.legal(), rng)
+        step = session.act({k: v for k, v in action.items() if k != "text"})
+        if found(session, step):
+            return session, step
+    raise AssertionError(f"seed {seed} of {game_id} never reached the step looked for")
+
+
+def said(step: Step, words: str) -> Event | None:
+    return next((e for e in step.events if words in e.text), None)
+
+
+def ended(session: Session, step: Step) -> bool:
+    return session.pending().is_over
+
+
+def test_an_oasis_taken_back_hands_its_5_points_back_with_the_oasis_clause() -> None:
+    session, step = play_until("ttd", 3, lambda s, st: said(st, "reaches the oasis") is not None)
+    oasis = said(step, "reaches the oasis")
+    assert oasis is not None and oasis.kind == "reward"
+    who = oasis.players[0]
+    totals = session.game.score(session.state)["totals"]
+    undo = session.undo()
+    turn = "" if session.pending().player == who else f" Back to {who.capitalize()}'s turn."
+    assert undo.note == f"Taken back: {step.events[0].text} {who.capitalize()} gives back 5 points (oases).{turn}"
+    assert {"TTD-3", "TTD-4b", "TD-Q14"} <= set(undo.rules)  # the camel's own clause, and the oasis points'
+    # The provisional totals move with the longest caravans too (here by 10, 5 and 5): only the oasis is said.
+    assert session.game.score(session.state)["totals"] != totals
+    redo = session.redo()
+    assert redo.note == "Put back: " + " ".join(e.text for e in step.events)  # the 5 points said again
+
+
+def test_a_water_hole_taken_back_hands_its_token_back() -> None:
+    session, step = play_until("ttd", 3, lambda s, st: said(st, "takes the water hole") is not None)
+    taken = said(step, "takes the water hole")
+    assert taken is not None
+    worth = int(re.search(r"worth (\d)", taken.text)[1])
+    who = taken.text.split(" ")[0]
+    undo = session.undo()
+    assert f"{who} gives back {worth} point{'s' if worth > 1 else ''} (water)." in undo.note
+    assert "TTD-4a" in undo.rules
+
+
+def test_a_camel_that_scored_nothing_is_taken_back_in_one_line() -> None:
+    """Longest caravans and areas are counted as if the game ended now, so they move with every camel: a
+    leader or a plain camel taken back is no points handed back."""
+    session, step = play_until("ttd", 3, lambda s, st: len(st.events) == 1 and st.events[0].kind == "move")
+    turn = session.pending().player
+    undo = session.undo()
+    assert "point" not in undo.note
+    assert undo.note == f"Taken back: {step.events[0].text}" + (
+        "" if session.pending().player == turn else f" Back to {session.pending().player.capitalize()}'s turn.")
+
+
+def test_targi_vp_taken_back_is_handed_back() -> None:
+    session, step = play_until("targi", 1, lambda s, st: any(re.search(r"takes \d+ VP", e.text) for e in st.events))
+    taken = next(e for e in step.events if re.search(r"takes \d+ VP", e.text))
+    count = int(re.search(r"takes (\d+) VP", taken.text)[1])
+    who = taken.text.split(" ")[0]
+    undo = session.undo()
+    assert f"{who} gives back {count} point{'s' if count > 1 else ''} (tokens)." in undo.note
+    assert "TG-S1" in undo.rules
+
+
+@pytest.mark.parametrize("game_id", ["blackpool", "desert", "targi", "temple", "ttd"])
+def test_an_undone_end_says_the_end_and_the_win_are_taken_back(game_id: str) -> None:
+    session, step = play_until(game_id, 3, ended, limit=20000)
+    over = session.pending()
+    clause = session.game.over_rule(session.state)
+    result = over.result or {}
+    winners = result.get("winners") or ([result["winner"]] if result.get("winner") else [])
+    undo = session.undo()
+    assert not session.pending().is_over
+    assert "The game's end is taken back" in undo.note
+    for winner in winners:
+        assert winner.capitalize() in undo.note.split("The game's end is taken back")[1]
+    if clause:
+        assert clause in undo.rules
+    assert all(len(sentence.split()) < 25 for sentence in re.split(r"(?<=[.!?]) ", undo.note)[1:])
+    redo = session.redo()
+    assert session.pending().is_over and redo.note.startswith("Put back: ")
+    assert [e.text for e in redo.events] == [e.text for e in step.events]  # the end said again as first said
+
+
+def test_a_roll_corrected_across_a_turn_says_whose_turn_it_is_again() -> None:
+    session = Session.new("blackpool", ["yellow", "red"])
+    step = session.act({"type": "roll", "value": 4})  # nothing of Yellow's can move: the turn passes
+    assert session.pending().player == "red", [e.text for e in step.events]
+    undo = session.undo()
+    assert undo.note.endswith("enter what the table really shows. Back to Yellow's turn.")
+    assert "BP-Q31" in undo.rules
+
+
+def test_the_referee_and_the_terminal_cite_what_an_undo_took_back() -> None:
+    referee = Referee()
+    referee.handle({"cmd": "new", "game": "blackpool", "players": ["yellow", "red"]})
+    referee.handle({"cmd": "act", "action": {"type": "roll", "value": 4}})
+    answer = referee.handle({"cmd": "undo"})
+    assert answer["ok"] and answer["note"].endswith("Back to Yellow's turn.")
+    assert answer["rules"] == ["BP-3", "BP-Q31"]
+    out = io.StringIO()
+    terminal = Terminal(Session.new("blackpool", ["yellow", "red"]), lambda: None, out)
+    terminal.run(["4", "u", "q"])
+    assert "enter what the table really shows. Back to Yellow's turn.  [BP-3, BP-Q31]" in out.getvalue()
