@@ -212,7 +212,10 @@ class Session:
         before = self.state
         action = self._undo()
         what, rules = self._what_it_did(action)
-        besides = undone(self.game, before, self.state)
+        try:
+            besides = undone(self.game, before, self.state)
+        except Exception:  # only words, as `_what_it_did`'s: the undo is journalled and taken, and must say so
+            besides = []
         note = " ".join([self._undo_note(action, what), *(text for text, _ in besides)])
         return Step(action, [], note, tuple(dict.fromkeys([*rules, *(r for _, cited in besides for r in cited)])))
 

@@ -136,3 +136,17 @@ def test_the_referee_and_the_terminal_cite_what_an_undo_took_back() -> None:
     terminal = Terminal(Session.new("blackpool", ["yellow", "red"]), lambda: None, out)
     terminal.run(["4", "u", "q"])
     assert "enter what the table really shows. Back to Yellow's turn.  [BP-3, BP-Q31]" in out.getvalue()
+
+
+def test_an_undo_whose_consequences_fail_is_still_taken_and_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The undo is journalled before its words are made: a score that fails must not turn it into an error
+    answer for a step that was in fact taken back."""
+    session, step = play_until("ttd", 3, lambda s, st: said(st, "reaches the oasis") is not None)
+
+    def broken(state: object) -> None:
+        raise RuntimeError("a score that fails")
+
+    monkeypatch.setattr(session.game, "score", broken)
+    undo = session.undo()
+    assert undo.note == f"Taken back: {step.events[0].text}" and undo.rules == step.events[0].rules
+    assert session.can_redo
