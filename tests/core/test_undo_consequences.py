@@ -96,6 +96,17 @@ def test_targi_vp_taken_back_is_handed_back() -> None:
     assert "TG-S1" in undo.rules
 
 
+def test_targi_tribe_card_taken_back_hands_its_vp_back_and_a_raid_paid_in_vp_gives_it_back() -> None:
+    session, step = play_until("targi", 0, lambda s, st: said(st, "plays Tea Maker") is not None)
+    undo = session.undo()
+    assert undo.note == f"Taken back: {step.events[0].text} White gives back 1 point (cards)."
+    assert undo.rules[-1] == "TG-S1"  # after the card's own clauses, the clause its VP counts by
+    session, step = play_until("targi", 2, lambda s, st: said(st, "pays the raid: 1 VP") is not None)
+    undo = session.undo()
+    assert undo.note == "Taken back: Black pays the raid: 1 VP. Black gets back 1 point (tokens)."
+    assert undo.rules == ("TG-R2", "TG-Q3", "TG-S1")
+
+
 @pytest.mark.parametrize("game_id", ["blackpool", "desert", "targi", "temple", "ttd"])
 def test_an_undone_end_says_the_end_and_the_win_are_taken_back(game_id: str) -> None:
     session, step = play_until(game_id, 3, ended, limit=20000)
