@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -526,6 +526,42 @@ def malformed(message: str, rule: str | None = None) -> InvalidAction:
     return InvalidAction(one_stop(message), rule)
 
 
+def said_as(words: str) -> str:
+    """A place's name or id as a player says it: case, spacing, underscores and an opening "the" aside.
+
+    `why` was typed in lower case against a café's ids and names as written: a desert space
+    "Palm_Spring", a Blackpool square "C2" or a Targi card "The Salt  Pans" could never be asked
+    about. Both sides are read this way before they are compared (``place_called``).
+    """
+    return " ".join(words.replace("_", " ").split()).casefold().removeprefix("the ")
+
+
+def place_called(
+    words: str,
+    places: Iterable[tuple[Hashable, Iterable[str], str]],
+    how: str,
+    rule: str | None,
+    key: Callable[[str], str] = said_as,
+) -> Hashable | None:
+    """The one place of ``places`` (each: the place, the names and ids it goes by, how the table says it) that
+    ``words`` name, ``key`` reading both sides alike; None when none does.
+
+    Words that name two places (a desert space's id read as another's name, two Date Baskets face up in
+    Targi's centre) are refused naming each, with ``how`` to say which, citing ``rule`` (the board's
+    clause): the first found was answered, and the table heard a ruling on a place nobody pointed at.
+    """
+    said = key(words)
+    found: dict[Hashable, str] = {}
+    for place, names, spoken in places:
+        if said and any(key(name) == said for name in names):
+            found.setdefault(place, spoken)
+    if len(found) > 1:
+        *first, last = found.values()
+        raise BadRequest(f"{quoted(words.strip())} names more than one place: {', '.join(first)} and {last}; {how}",
+                         rule)
+    return next(iter(found), None)
+
+
 __all__ = [
     "Action",
     "CompanionError",
@@ -542,7 +578,9 @@ __all__ = [
     "json_kind",
     "malformed",
     "normalize_action",
+    "place_called",
     "refuse",
+    "said_as",
     "unknown_keys",
     "wrong_kind",
 ]

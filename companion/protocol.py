@@ -206,6 +206,9 @@ class Referee:
         session = self._need()
         raw = _field(request, "place", (list, int, str))
         place = place_from_json(raw)
+        if isinstance(place, str):  # a space, square or card as the table names it, case and spacing aside
+            named = session.game.place_named(session.state, place)
+            place = place if named is None else named
         known_place(session.game, session.state, place, raw if isinstance(raw, str) else json.dumps(raw))
         return {"ruling": explain_place(session, place).to_dict()}
 

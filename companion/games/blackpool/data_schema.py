@@ -8,11 +8,13 @@ carry a traveller off its own path).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import quoted
-from companion.games.blackpool.board import WATER, ZONE_ORDER, ZONES
+from companion.game import said_as
+from companion.games.blackpool.board import CAMP, CENTRE, WATER, ZONE_ORDER, ZONES
 from companion.games.blackpool.cards import DECKS, EFFECT_DECK
 from companion.schema import Enum, Int, ListOf, MapOf, Obj, Str, copy_warnings, header, no_such
 
@@ -86,6 +88,32 @@ def cross_check(files: Mapping[str, Any], colours: tuple[str, ...]) -> list[str]
     return problems
 
 
+def _typed_alike(squares: list[Mapping[str, Any]], colours: tuple[str, ...]) -> list[str]:
+    """Square ids a typed `why` (or the referee's explain) reads as another place: the centre, camp, a traveller
+    ("Red 1"), or another square once spaces are dropped ("c 2" beside "c2").
+
+    `why` reads a square as the table types it, case and spaces aside (``said_as``): a square "Centre" on a
+    ring answered for the centre's travellers, and one named "c 2" beside "c2" for neither.
+    Ids alike but for case are the schema's to refuse (``ListOf`` distinct), said once.
+    """
+    problems: list[str] = []
+    seen: dict[str, str] = {}
+    for square in squares:
+        sid = square["id"]
+        said = "".join(said_as(sid).split())
+        piece = re.fullmatch(r"([a-z]+)-?([1-3])", said)
+        if said in (CENTRE, CAMP) or (piece and piece[1] in colours):
+            other = f"traveller {piece[1]}-{piece[2]}" if piece else "the centre" if said == CENTRE else "camp"
+            problems.append(f"board.json: square {quoted(sid)} reads as {other}, which `why` and the texts name so; "
+                            "give the square another id")
+            continue
+        first = seen.setdefault(said, sid)
+        if first != sid and " ".join(first.split()).casefold() != " ".join(sid.split()).casefold():
+            problems.append(f"board.json: square {quoted(sid)} reads as square {quoted(first)}, spaces aside, as "
+                            "`why` is typed; give each its own id")
+    return problems
+
+
 def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[str]:
     where = "board.json"
     problems: list[str] = []
@@ -98,6 +126,7 @@ def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[s
         xy[key] = s["id"]
         if not (s["x"] < board["width"] and s["y"] < board["height"]):
             problems.append(f"{where}: square {s['id']} lies outside the {board['width']}x{board['height']} board")
+    problems.extend(_typed_alike(board["squares"], colours))
     centres = [s["id"] for s in board["squares"] if s["zone"] == "centre"]
     if len(centres) != 1:
         problems.append(f"{where}: the board needs exactly one centre square, found {len(centres)}")

@@ -9,7 +9,6 @@ needs a target, ``target``. ``over`` ends the game.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -24,7 +23,9 @@ from companion.game import (
     Pending,
     Ruling,
     normalize_action,
+    place_called,
     refuse,
+    said_as,
 )
 from companion.games.blackpool import effects
 from companion.games.blackpool.board import CAMP, CENTRE, Board
@@ -43,6 +44,11 @@ from companion.games.blackpool.state import (
 from companion.games.blackpool.view import describe_state
 
 COLOURS = ("yellow", "red", "green", "blue")
+
+
+def _squeezed(words: str) -> str:
+    """A square or traveller as typed or written, spaces dropped too: "c 2" is c2, "red 2" red2 (``said_as``)."""
+    return "".join(said_as(words).split())
 
 OPTION_SPECS = (
     OptionSpec("oracle.faces", 6, (6,), "The oracle is an ordinary six-sided die.", "BP-Q5"),
@@ -903,12 +909,13 @@ class Blackpool(Game):
 
     # -- views and checks ---------------------------------------------------------
     def place_named(self, state: State, words: str) -> Hashable | None:
-        """A traveller as the table reads it ("Red 2", "red2") or a square typed in capitals ("D4")."""
-        said = "".join(words.lower().split())
-        piece = re.fullmatch(r"([a-z]+)-?(\d)", said)
-        if piece and f"{piece[1]}-{piece[2]}" in state.by_id:
-            return f"{piece[1]}-{piece[2]}"
-        return said if said in self.board.squares else None
+        """A traveller as the table reads it ("Red 2", "red2"), a square in any case or spacing ("D4" for d4,
+        "c2" for a café's "C2"), the centre or camp. Both sides are read alike (``said_as``, spaces dropped):
+        a café's square ids in capitals could never be asked about, and words naming two are refused."""
+        pieces = ((t, (t, t.replace("-", "")), traveller_name(t)) for t in state.by_id)
+        squares = ((sq, (sq,), self.board.label(sq)) for sq in (*self.board.squares, CENTRE, CAMP))
+        how = "name a square as the board marks it, a traveller by its colour and number"
+        return place_called(words, (*pieces, *squares), how, self.board_rule(state), _squeezed)
 
     def pieces_at(self, state: State, place: Hashable) -> list[Hashable] | None:
         """A square asked about stands for the travellers it concerns: first the player's own whose move for

@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.colours import APART, BACKGROUND, delta_e, hex_code, hex_rgb, piece_rgb
 from companion.errors import quoted
+from companion.game import said_as
 from companion.schema import Enum, HexColour, Int, ListOf, MapOf, Obj, Str, header
 
 SPACE_TYPES = ("start", "safe", "collection", "mystery", "life", "trade", "scared", "challenge", "secret_passage")
@@ -227,6 +228,7 @@ def _cross_board(board: Mapping[str, Any]) -> list[str]:
                     f"{where}: a challenge with no attempt limit is the Guardian's Test, which is passed only "
                     "with a 6; give it {\"pred\": \"eq\", \"k\": 6} or an attempt limit"
                 )
+    problems.extend(_read_alike(spaces))
     if spaces and spaces[0]["type"] != "start":
         problems.append("board.json spaces[0]: the loop must begin with Desert Dawn, type 'start'")
     for kind in ("start", "secret_passage"):
@@ -240,6 +242,37 @@ def _cross_board(board: Mapping[str, Any]) -> list[str]:
             "board.json: needs at least one space of type 'collection'; without one nobody can take "
             "a Golden Compass, so nobody can ever win"
         )
+    return problems
+
+
+def _read_alike(spaces: list[Mapping[str, Any]]) -> list[str]:
+    """Spaces a typed `why` (or the referee's explain) could not tell apart: an id or name that reads as another
+    space's id or name, case, spacing, underscores and an opening "the" aside (``said_as``), or as a number.
+
+    `why cool cave` named a café's space "cool cave" and the space called "Cool Cave" alike; a name "12" read
+    as space 12. Two names alike as written are the schema's to refuse (``ListOf`` distinct), said once.
+    """
+    problems: list[str] = []
+    seen: dict[str, tuple[int, str]] = {}
+    for i, space in enumerate(spaces):
+        where = f"board.json spaces[{i}] ({quoted(space['id'])})"
+        for field in ("id", "name"):
+            said = said_as(space[field])
+            if said.isdecimal():
+                problems.append(f"{where}: {field} {quoted(space[field])} reads as a number, and `why {said}` asks "
+                                "about the space of that number on the loop; give it a word")
+                break
+            j, other = seen.setdefault(said, (i, field))
+            if j == i:
+                continue
+            if field == other == "name" and " ".join(space["name"].split()).casefold() == " ".join(
+                    spaces[j]["name"].split()).casefold():  # fmt: skip
+                continue  # two names alike: the schema's refusal says so
+            named = "" if other == "id" else f", {quoted(spaces[j][other])}"
+            problems.append(f"{where}: {field} {quoted(space[field])} reads as the {other} of spaces[{j}] "
+                            f"({quoted(spaces[j]['id'])}){named}; `why` names a space by its name or id, case, "
+                            "spacing and underscores aside, so give each its own")
+            break  # one clash said per space: its id and name alike would say it twice
     return problems
 
 

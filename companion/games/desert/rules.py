@@ -12,7 +12,19 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from companion.errors import BadRequest, quoted
-from companion.game import Action, DieSpec, Event, Game, GameData, Pending, malformed, normalize_action, refuse
+from companion.game import (
+    Action,
+    DieSpec,
+    Event,
+    Game,
+    GameData,
+    Pending,
+    malformed,
+    normalize_action,
+    place_called,
+    refuse,
+    said_as,
+)
 from companion.games.desert import document
 from companion.games.desert.board import (
     BOARD_SCHEMA,
@@ -694,14 +706,14 @@ class DesertRace(Game):
     # -- views and random play ------------------------------------------------------------
     def place_named(self, state: State, words: str) -> Hashable | None:
         """A space as the board view shows it: its number ("12") or its name ("Cool Cave"), or its id typed
-        with spaces ("cool cave"); the view never shows the ids the actions carry."""
-        said = " ".join(words.lower().split()).removeprefix("the ")
+        with spaces ("cool cave"); the view never shows the ids the actions carry. Names and ids are read
+        case, spacing and underscores aside on both sides (``said_as``): a café's "Palm_Spring" or "The  Oasis"
+        could not be asked about, and words naming two spaces are refused naming both."""
+        said = said_as(words)
         if said.isdecimal() and len(said) < 4:
             return self.board.spaces[int(said)].id if int(said) < self.board.size else None
-        for space in self.board.spaces:
-            if said in (space.name.lower(), space.id.replace("_", " ")):
-                return space.id
-        return None
+        spaces = ((space.id, (space.name, space.id), space.label) for space in self.board.spaces)
+        return place_called(words, spaces, "name one by its number on the board view", self.board_rule(state))
 
     def place_words(self, state: State, place: Hashable) -> str | None:
         """A space by the name the board prints: the walk said "space merchants_stall" for Merchant's Stall."""

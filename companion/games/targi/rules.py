@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from companion.errors import CompanionError
-from companion.game import Action, Event, Game, GameData, OptionSpec, Pending, Ruling, State
+from companion.game import Action, Event, Game, GameData, OptionSpec, Pending, Ruling, State, place_called, said_as
 from companion.games.targi import cards as cardmod
 from companion.games.targi import document
 from companion.games.targi import effects as fx
@@ -123,22 +123,22 @@ class Targi(Game):
         The table reads names, not numbers: "why noble" got the answer meant
         for a place no action could be moved to, even where Noble was open.
         """
-        said = " ".join(words.lower().replace("center", "centre").split())
-        said = said.removeprefix("the ")
+        said = said_as(words).replace("center", "centre")
         centre = re.fullmatch(r"(?:centre ?)?([1-3]) ?- ?([1-3])", said)
         if centre:
             return int(centre[1]), int(centre[2])
         numbered = re.fullmatch(r"card ?(\d{1,3})", said)
         if numbered:
             return int(numbered[1])
-        for n, card in self.cat.border.items():
-            if card.label.lower() == said:
-                return n
-        for i, slot in enumerate(state.centre):
-            shown = slot.card and (self.cat.goods.get(slot.card) or self.cat.tribe.get(slot.card))
-            if shown and said in (shown.label.lower(), shown.id.lower()):
-                return i // 3 + 1, i % 3 + 1
-        return None
+        # Labels and ids as a café writes them, read as typed (``said_as``): "Salt  Pans" with two spaces, or a
+        # tribe id "t41", could not be asked about; two copies of a goods card face up are named both.
+        border = ((n, (card.label,), f"card {n} ({card.label})") for n, card in self.cat.border.items())
+        shown = ((i, self.cat.goods.get(slot.card) or self.cat.tribe.get(slot.card)) for i, slot in
+                 enumerate(state.centre) if slot.card)  # fmt: skip
+        centre_cards = (((i // 3 + 1, i % 3 + 1), (card.label, card.id), f"centre {slot_name(i)} ({card.label})")
+                        for i, card in shown if card)  # fmt: skip
+        return place_called(words, (*border, *centre_cards), "name the card by its number or centre row-column",
+                            self.board_rule(state))
 
     def closed_place(self, state: State, place: Hashable) -> Ruling | None:
         """While actions are carried out: the game's refusal to use the card asked about ("Black has no tribe
