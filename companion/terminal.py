@@ -43,7 +43,7 @@ HELP = """\
   redo            put it back
   check <n>       ruling on choice n;  check {json}  ruling on any action
   why <place>     what may happen at a hex or cell (5,5), slot (3), space (dawn), card (noble),
-                  square (c2) or piece (red-1), or why nothing may
+                  square (c2) or piece (red-1), or why nothing may; names in any case or spacing
   do {json}       apply an action written as JSON
   rules [words]   the rulebook's clauses (those that mention the words);  rule <id>  one clause
   board           show the position again
