@@ -219,3 +219,31 @@ def test_blackpool_squares_a_typed_why_reads_as_another_place_are_refused(
     assert main(["data", "validate", str(folder / "blackpool")]) == 1
     out = capsys.readouterr().out.splitlines()
     assert any(message in line for line in out), out
+
+
+@pytest.mark.parametrize(
+    ("kind", "change", "message"),
+    [
+        ("border", lambda cards: cards[2].update(label="7"),
+         "border.json card no 3: label '7' reads as a card's number or centre place, which `why` takes before any "
+         "name; give it a word"),
+        ("tribe", lambda cards: cards[0].update(label="Centre 2-1"),
+         "tribe.json card 'T01': label 'Centre 2-1' reads as a card's number or centre place"),
+        ("tribe", lambda cards: cards[0].update(label="The Salt  Pans"),
+         "tribe.json card 'T01': label 'The Salt  Pans' is also the label of border.json card no 5"),
+    ],
+)  # fmt: skip
+def test_targi_labels_a_typed_why_reads_as_another_place_are_refused(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    kind: str,
+    change: Callable[[list[dict[str, Any]]], None],
+    message: str,
+) -> None:
+    """A border card labelled "7" was card 7 to `why 7`; a tribe card "The Salt Pans" beside border card 5 "Salt
+    Pans" passed, and `why the salt pans` could not say which was meant."""
+    folder = cafe(tmp_path, "targi", kind, lambda content: change(content["cards"]))
+    capsys.readouterr()
+    assert main(["data", "validate", str(folder / "targi")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert any(message in line for line in out), out

@@ -7,12 +7,14 @@ card text: the engine only ever reads codes and numbers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from companion.errors import quoted
+from companion.game import said_as
 from companion.schema import Bool, Check, Enum, Int, ListOf, MapOf, Obj, Str, copy_warnings, header, is_known
 
 GOODS = ("dates", "salt", "pepper")
@@ -236,11 +238,20 @@ def cross_check(files: Mapping[str, Any]) -> list[str]:
     return problems
 
 
+# How `why` reads a card by its place, before any label (``TargiGame.place_named``): "centre 2-1" or "2-1", "card 5";
+# a bare number or "2,1" is read as a number or a pair before a name too (``companion.places.place_from_text``).
+CENTRE_WORDS = re.compile(r"(?:centre ?)?([1-3]) ?- ?([1-3])")
+CARD_WORDS = re.compile(r"card ?(\d{1,3})")
+PLACE_WORDS = re.compile(r"(?:centre ?)?\d+ ?[-,] ?\d+|(?:card ?)?\d+")
+
+
 def _labels_across(files: Mapping[str, Any]) -> list[str]:
     """A label two files share: a goods and a tribe card, or a border card and a centre card, under one name.
 
     The table names a place and a face-up card by its label ("why Salt
-    Pans"), reading the border first: a centre card labelled as a border card
+    Pans"), read as `why` reads it (``said_as``, "The Salt  Pans" is "salt pans"), and a
+    label that reads as a number or centre place ("7", "card 7", "2-1") is read as that
+    place: such a card could never be asked about by name. A centre card labelled as a border card
     could never be asked about by name, and a goods and a tribe card of one
     label left "takes Salt Pans" saying neither which card nor what it gave.
     """
@@ -249,9 +260,14 @@ def _labels_across(files: Mapping[str, Any]) -> list[str]:
     for kind, key in (("border", "no"), ("goods", "id"), ("tribe", "id")):
         mine: dict[str, str] = {}
         for card in files[kind]["cards"]:
-            name = " ".join(card["label"].split()).casefold()
+            name = said_as(card["label"])  # as `why` reads it: "The Salt Pans" is "salt pans"
             where = f"{kind}.json card {'no ' if key == 'no' else ''}{quoted(card[key]) if key == 'id' else card[key]}"
-            if name in first:
+            if PLACE_WORDS.fullmatch(name.replace("center", "centre")):
+                problems.append(
+                    f"{where}: label {quoted(card['label'])} reads as a card's number or centre place, which `why` "
+                    "takes before any name; give it a word"
+                )
+            elif name in first:
                 problems.append(
                     f"{where}: label {quoted(card['label'])} is also the label of {first[name]}; the table names "
                     "border and centre cards by label, so give each its own"

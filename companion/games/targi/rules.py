@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
@@ -15,7 +14,7 @@ from companion.games.targi import cards as cardmod
 from companion.games.targi import document
 from companion.games.targi import effects as fx
 from companion.games.targi.card_words import too_small
-from companion.games.targi.cards import CORNERS, Catalog
+from companion.games.targi.cards import CARD_WORDS, CENTRE_WORDS, CORNERS, Catalog
 from companion.games.targi.engine import Engine
 from companion.games.targi.recount import recount
 from companion.games.targi.scoring import breakdown, result, score_words
@@ -124,10 +123,10 @@ class Targi(Game):
         for a place no action could be moved to, even where Noble was open.
         """
         said = said_as(words).replace("center", "centre")
-        centre = re.fullmatch(r"(?:centre ?)?([1-3]) ?- ?([1-3])", said)
+        centre = CENTRE_WORDS.fullmatch(said)
         if centre:
             return int(centre[1]), int(centre[2])
-        numbered = re.fullmatch(r"card ?(\d{1,3})", said)
+        numbered = CARD_WORDS.fullmatch(said)
         if numbered:
             return int(numbered[1])
         # Labels and ids as a café writes them, read as typed (``said_as``): "Salt  Pans" with two spaces, or a
