@@ -250,12 +250,25 @@ class Blackpool(Game):
         out: dict[str, Any] = {"winner": state.finished[0] if state.finished else None}
         if state.opts["continueForPlacings"]:
             out["placings"] = list(state.finished)
-        if state.phase == "over" and self._all_stranded(state):
+        if self._ended_stranded(state):
             out["reason"] = "no player still racing can finish"
         return out
 
+    def _ended_stranded(self, state: State) -> bool:
+        """Whether the game ended because nobody still racing could finish (BP-Q30), not by a win (BP-1).
+
+        A player who brought all three home ends the game (without placings) even when the rival left is
+        frozen for good; that win was announced as "No player still racing can finish: Red 2 is frozen ...
+        Yellow wins; the places already taken stand", with that reason in the result.
+        """
+        if state.phase != "over":
+            return False
+        placings = state.opts["continueForPlacings"]
+        won = len(state.finished) == len(state.players) if placings else bool(state.finished)
+        return not won and self._all_stranded(state)
+
     def _result_text(self, state: State) -> str:
-        if state.phase == "over" and self._all_stranded(state):
+        if self._ended_stranded(state):
             return self._stranded_text(state)
         if not state.finished:
             return "The game is over."

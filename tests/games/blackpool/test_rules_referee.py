@@ -1,0 +1,26 @@
+"""Blackpool refereed clause by clause against the rule text and DECISIONS.md section 3.
+
+Each test is a place where the engine said or did something the rules do not: the ending named, a
+clause cited, or a message that sent the table looking for something that was not there.
+"""
+
+from __future__ import annotations
+
+from tests.games.blackpool.helpers import GAME, Y, act, play, position, roll, rules_of
+
+
+def test_a_win_is_announced_as_a_win_though_the_rival_left_is_frozen_for_good_bp_1_bp_q30() -> None:
+    """Yellow brings the third traveller home while Red 2 is frozen with no Awaken left: the game ends on
+    Yellow's win (BP-1), not because nobody still racing can finish (the closing text said so, with
+    'the places already taken stand', and the result carried that reason)."""
+    state = position(
+        {"yellow-1": "camp", "yellow-2": "camp", "yellow-3": Y(57),
+         "red-1": "camp", "red-2": {"at": "c5", "frozen": True}, "red-3": "camp"},
+        coins={"yellow": 2, "red": 2},
+        decks={"charm": {"awaken": 0}, "curse": {"freeze": 0}},
+    )
+    state, events = play(state, roll(4), {"type": "move", "traveller": "yellow-3"})
+    pending = GAME.pending(state)
+    assert pending.is_over and pending.result == {"winner": "yellow"}
+    assert pending.text == "Yellow has all three travellers in camp and wins."
+    assert "BP-1" in rules_of(events)
