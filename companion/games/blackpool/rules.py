@@ -580,9 +580,14 @@ class Blackpool(Game):
             if self.six_moves(state):
                 return state, events
             if self._coin_possible(state) and state.opts["six.noMoveCoinAllowed"]:
-                events.append(
-                    Event("info", f"{who} has no move for the six: roll again or spend a coin.", ("BP-C7", "BP-Q18"))
-                )
+                # With six.maxChain reached there is no roll again to offer: "roll again or spend a coin" was
+                # said beside the one other choice, "no more re-rolls: end the turn".
+                if self._may_roll_again(state):
+                    text, rules = f"{who} has no move for the six: roll again or spend a coin.", ("BP-C7", "BP-Q18")
+                else:
+                    text = f"{who} has no move for the six and no re-roll left: spend a coin or end the turn."
+                    rules = ("BP-Q18", "BP-Q19")
+                events.append(Event("info", text, rules))
                 return state, events
             return self._after_six_without_move(state, events)
         state = state.evolve(roll=value, phase="move")

@@ -24,3 +24,22 @@ def test_a_win_is_announced_as_a_win_though_the_rival_left_is_frozen_for_good_bp
     assert pending.is_over and pending.result == {"winner": "yellow"}
     assert pending.text == "Yellow has all three travellers in camp and wins."
     assert "BP-1" in rules_of(events)
+
+
+def test_a_six_with_no_move_at_the_six_limit_offers_no_roll_again_bp_q19() -> None:
+    """With six.maxChain 2, the second six of a turn with nothing to move leaves a coin or the end of the
+    turn; it was announced as 'roll again or spend a coin' beside the choice 'no more re-rolls: end the turn'."""
+    state = position(
+        {"yellow-1": "camp", "yellow-2": "camp", "yellow-3": {"at": Y(50), "frozen": True}},
+        options={"six.maxChain": 2},
+        sixChain=1,
+    )
+    state, events = act(state, roll(6))
+    said = events[-1]
+    assert "roll again" not in said.text and "no re-roll left" in said.text
+    assert said.rules == ("BP-Q18", "BP-Q19")
+    offered = [a["text"] for a in GAME.legal_actions(state) if a["type"] == "reroll"]
+    assert offered == ["Nothing to move and no more re-rolls: end the turn"]
+    first = position({"yellow-1": "camp", "yellow-2": "camp", "yellow-3": {"at": Y(50), "frozen": True}},
+                     options={"six.maxChain": 2})
+    assert act(first, roll(6))[1][-1].text == "Yellow has no move for the six: roll again or spend a coin."
