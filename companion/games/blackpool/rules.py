@@ -681,7 +681,9 @@ class Blackpool(Game):
         dest = self.board.label(p.dest)
         if p.kind == "out":
             text = f"{name} comes out of the centre to {dest}."
-            rules: tuple[str, ...] = ("BP-8", "BP-Q20", "BP-D4")
+            # The draft's 5 onto path square 5 is its own clause: BP-8, BP-Q20 and BP-D4 speak of a six and the
+            # sixth square, and were cited beside a traveller brought out by a 5 onto the fifth.
+            rules: tuple[str, ...] = ("BP-Q6",) if self._draft(state) else ("BP-8", "BP-Q20", "BP-D4")
         elif p.kind == "back":
             text = f"The water pulls {name} back {p.steps} from {before} to {dest}."
             rules = ("BP-5", "BP-C3") if p.dest == CENTRE else ("BP-5",)

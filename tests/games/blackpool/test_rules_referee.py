@@ -43,3 +43,17 @@ def test_a_six_with_no_move_at_the_six_limit_offers_no_roll_again_bp_q19() -> No
     first = position({"yellow-1": "camp", "yellow-2": "camp", "yellow-3": {"at": Y(50), "frozen": True}},
                      options={"six.maxChain": 2})
     assert act(first, roll(6))[1][-1].text == "Yellow has no move for the six: roll again or spend a coin."
+
+
+def test_the_glossary_drafts_bring_out_cites_its_own_clause_bp_q6() -> None:
+    """In the draft a 5 brings a traveller out onto path square 5; the announcement cited BP-8, BP-Q20 and
+    BP-D4, which say a six brings one out onto the sixth square."""
+    state = position({"yellow-1": Y(10)}, options={"variant.glossaryDraft": True})
+    state, events = play(state, roll(5), {"type": "bring_out", "traveller": "yellow-2"})
+    assert events[-1].text == f"Yellow 2 comes out of the centre to {GAME.board.label(Y(5))}."
+    assert events[-1].rules == ("BP-Q6",)
+    ruling = GAME.check(act(position({"yellow-1": Y(10)}, options={"variant.glossaryDraft": True}), roll(5))[0],
+                        {"type": "bring_out", "traveller": "yellow-3"})
+    assert ruling.legal and ruling.rules == ("BP-Q6",)
+    _, events = play(position({"yellow-1": Y(10)}), roll(6), {"type": "bring_out", "traveller": "yellow-2"})
+    assert events[-1].rules == ("BP-8", "BP-Q20", "BP-D4")
