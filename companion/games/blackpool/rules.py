@@ -240,11 +240,31 @@ class Blackpool(Game):
         if state.phase == "move":
             return Pending("choose", state.turn, f"{who} rolled {state.roll}: choose the traveller to move.")
         if state.phase == "six":
-            return Pending("choose", state.turn, f"{who} rolled a six: move six, bring one out, or spend a coin.")
+            return Pending("choose", state.turn, f"{who} rolled a six: {self._six_choices(state)}.")
         if state.phase == "draw":
             return Pending("draw", state.turn, f"{who}: turn over the top {state.deck} card.", deck=state.deck)
         card = self.catalogue[state.card or ""]
         return Pending("choose", state.turn, f"{who}: choose what {card.name} acts on.")
+
+    def _six_choices(self, state: State) -> str:
+        """What this six allows, in the order of the rule (BP-8, BP-C7): only the choices on offer.
+
+        "move six, bring one out, or spend a coin" was said on every six: at the opening, with every traveller
+        in the centre, beside a player without coins, and in the glossary draft, where a six brings none out.
+        """
+        moves = self.six_moves(state)
+        choices = []
+        if any(p.kind == "six" for p in moves):
+            choices.append("move six")
+        if any(p.kind == "out" for p in moves):
+            choices.append("bring one out")
+        if self._coin_offers(state):
+            choices.append("spend a coin")
+        if not moves:
+            choices.append("roll again" if self._may_roll_again(state) else "end the turn")
+        if len(choices) == 1:
+            return choices[0]
+        return ", ".join(choices[:-1]) + (", or " if len(choices) > 2 else " or ") + choices[-1]
 
     def result(self, state: State) -> dict[str, Any]:
         out: dict[str, Any] = {"winner": state.finished[0] if state.finished else None}

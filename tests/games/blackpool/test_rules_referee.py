@@ -57,3 +57,23 @@ def test_the_glossary_drafts_bring_out_cites_its_own_clause_bp_q6() -> None:
     assert ruling.legal and ruling.rules == ("BP-Q6",)
     _, events = play(position({"yellow-1": Y(10)}), roll(6), {"type": "bring_out", "traveller": "yellow-2"})
     assert events[-1].rules == ("BP-8", "BP-Q20", "BP-D4")
+
+
+def test_a_six_names_only_the_choices_it_gives_bp_c7() -> None:
+    """The six's prompt listed 'move six, bring one out, or spend a coin' whatever the six allowed: at the
+    opening (all in the centre, nothing to move six), with no coins, in the draft (no bring-out on a six)."""
+    def prompt(state: object) -> str:
+        return GAME.pending(act(state, roll(6))[0]).text
+
+    assert prompt(position()) == "Yellow rolled a six: bring one out or spend a coin."
+    assert prompt(position({"yellow-1": Y(10)})) == "Yellow rolled a six: move six, bring one out, or spend a coin."
+    spent = position({"yellow-1": Y(10)}, coins={"yellow": 0, "red": 3},
+                     decks={"charm": {"gust_of_force": 0, "awaken": 0, "diagonal_step_up": 0}})
+    assert prompt(spent) == "Yellow rolled a six: move six or bring one out."
+    draft = position({"yellow-1": Y(10)}, options={"variant.glossaryDraft": True})
+    assert prompt(draft) == "Yellow rolled a six: move six or spend a coin."
+    stuck = position({"yellow-1": "camp", "yellow-2": "camp", "yellow-3": {"at": Y(50), "frozen": True}})
+    assert prompt(stuck) == "Yellow rolled a six: spend a coin or roll again."
+    limit = position({"yellow-1": "camp", "yellow-2": "camp", "yellow-3": {"at": Y(50), "frozen": True}},
+                     options={"six.maxChain": 1})
+    assert prompt(limit) == "Yellow rolled a six: spend a coin or end the turn."
