@@ -819,7 +819,10 @@ class Blackpool(Game):
         diagonals = [CENTRE if sq == self.board.centre_square else sq for sq in table.get(t.at, ())]
         target = self.board.label(square)
         if square not in diagonals:
-            reach = " or ".join(self.board.label(d) for d in diagonals) or "no square"
+            if not diagonals:  # "a step in reaches only no square" was said from a square no step leaves
+                return (f"{name} cannot step to {target}: no square lies diagonally one ring {direction} from "
+                        f"{self._where(state, t.id)}.", rule)
+            reach = " or ".join(self.board.label(d) for d in diagonals)
             return (f"{name} cannot step to {target}: from {self._where(state, t.id)} a step {direction} "
                     f"reaches only {reach}.", rule)
         if square != CENTRE and (self.board.zone(square) == "camp" or not self.board.on_path(t.colour, square)):

@@ -77,3 +77,15 @@ def test_a_six_names_only_the_choices_it_gives_bp_c7() -> None:
     limit = position({"yellow-1": "camp", "yellow-2": "camp", "yellow-3": {"at": Y(50), "frozen": True}},
                      options={"six.maxChain": 1})
     assert prompt(limit) == "Yellow rolled a six: spend a coin or end the turn."
+
+
+def test_a_diagonal_step_from_a_square_no_step_leaves_says_so_bp_q25() -> None:
+    """Diagonal Step Up on a traveller in a ring-2 corner (its one diagonal out is a camp) was refused with
+    'from b2 (ring 2) a step out reaches only no square'."""
+    state = position({"yellow-1": "b2", "yellow-2": Y(20)}, decks={"charm": {"gust_of_force": 0, "awaken": 0}},
+                     coins={"yellow": 1, "red": 3})
+    state, _ = play(state, roll(6), {"type": "coin", "deck": "charm"},
+                    {"type": "draw", "deck": "charm", "card": "diagonal_step_up"})
+    ruling = GAME.check(state, {"type": "target", "traveller": "yellow-1", "square": "a3"})
+    assert not ruling.legal and ruling.rules == ("BP-Q25",)
+    assert ruling.text == "Yellow 1 cannot step to a3 (edge): no square lies diagonally one ring out from b2 (ring 2)."
