@@ -89,3 +89,18 @@ def test_a_diagonal_step_from_a_square_no_step_leaves_says_so_bp_q25() -> None:
     ruling = GAME.check(state, {"type": "target", "traveller": "yellow-1", "square": "a3"})
     assert not ruling.legal and ruling.rules == ("BP-Q25",)
     assert ruling.text == "Yellow 1 cannot step to a3 (edge): no square lies diagonally one ring out from b2 (ring 2)."
+
+
+def test_diagonal_step_down_reaches_every_square_touching_corner_to_corner_one_ring_in_bp_q25() -> None:
+    """Clarification 9 and BP-Q25: a step in goes to a square diagonally one ring in, the player choosing when
+    there are two. On the house board a traveller on e3, the middle of ring 3's side, touches d4 and f4 of ring
+    4 corner to corner, yet no step in left it (Diagonal Step Down could never be played on it), and one on d8
+    could step only to e7, not c7."""
+    state = position({"yellow-1": Y(10), "red-1": "e3", "red-2": "d8"}, coins={"yellow": 3, "red": 2},
+                     decks={"curse": {"freeze": 0}})
+    state, _ = play(state, roll(6), {"type": "coin", "deck": "curse"},
+                    {"type": "draw", "deck": "curse", "card": "diagonal_step_down"})
+    offered = {(a["traveller"], a["square"]) for a in GAME.legal_actions(state)}
+    assert {("red-1", "d4"), ("red-1", "f4"), ("red-2", "c7"), ("red-2", "e7")} <= offered
+    state, events = act(state, {"type": "target", "traveller": "red-1", "square": "f4"})
+    assert state.by_id["red-1"].at == "f4" and events[-1].rules == ("BP-C9", "BP-Q25")
