@@ -71,7 +71,12 @@ def describe_state(game: Blackpool, state: State) -> list[str]:
         lines.append(label + "".join(cells).rstrip())
     if chess_ids:
         lines.append(("   " + "".join(chr(ord("a") + x).center(CELL) for x in range(board.width))).rstrip())
-    lines.append("Empty water squares show their pull; '.' is the edge; [Y:n] a camp with n home; * frozen.")
+    # The centre shows how many wait there, not its pull: "(C:6)" at the opening, beside rings showing 4, 3
+    # and 2, read as a pull of 6 while the legend said only that water squares show their pull.
+    lines.append(
+        "Empty water squares show their pull; '.' is the edge; [Y:n] a camp with n home; "
+        "(C:n) n waiting in the centre; * frozen."
+    )
     for p in state.players:
         marks = []
         if p == state.turn and state.phase != "over":

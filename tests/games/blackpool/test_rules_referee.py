@@ -104,3 +104,14 @@ def test_diagonal_step_down_reaches_every_square_touching_corner_to_corner_one_r
     assert {("red-1", "d4"), ("red-1", "f4"), ("red-2", "c7"), ("red-2", "e7")} <= offered
     state, events = act(state, {"type": "target", "traveller": "red-1", "square": "f4"})
     assert state.by_id["red-1"].at == "f4" and events[-1].rules == ("BP-C9", "BP-Q25")
+
+
+def test_the_text_boards_legend_says_the_centre_shows_who_waits_there_bp_4() -> None:
+    """The centre square reads '(C:6)' at the opening (six travellers waiting), beside ring squares showing
+    their pulls 4, 3 and 2; the legend said only that water squares show their pull, so the centre read as
+    pulling 6 (BP-4: it pulls 5)."""
+    lines = GAME.describe(position())
+    grid = "\n".join(lines[:9])
+    assert "(C:6)" in grid
+    legend = next(line for line in lines if "show their pull" in line)
+    assert "(C:n) n waiting in the centre" in legend
