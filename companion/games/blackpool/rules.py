@@ -631,9 +631,11 @@ class Blackpool(Game):
             raise refuse(f"Only a six gives another roll; {cap(state.turn)} rolled {state.roll}.", "BP-C7")
         self._expect(state, "six")
         if self.six_moves(state):
+            # The six's own choices, not all three: "choose a move, a bring-out or a coin" was said to a player
+            # without coins, or with nobody in the centre.
             raise refuse(
-                "A roll again comes only with the move-six option while a move is possible; choose a move, "
-                "a bring-out or a coin.",
+                "A roll again comes only with the move-six option while a move is possible; this six allows: "
+                f"{self._six_choices(state)}.",
                 "BP-C7",
             )
         return self._after_six_without_move(state, [])
@@ -875,7 +877,10 @@ class Blackpool(Game):
         name = traveller_name(t.id)
         if effect == "awaken":
             if t.id not in effects.awaken_targets(state):
-                why = "is not frozen" if not t.frozen else f"is not {who}'s"
+                # Whose it is comes first: "Awaken cannot act on Red 1: it is not frozen" let the table think a
+                # rival's frozen traveller could be awakened (only with awaken.anyFrozen, BP-Q27).
+                rival = t.colour != state.turn and not state.opts["awaken.anyFrozen"]
+                why = f"is not {who}'s" if rival else "is not frozen"
                 raise refuse(f"Awaken cannot act on {name}: it {why}.", rule)
             events = [Event("reward", f"{name} is awakened and may move again.", ("BP-C10", rule), (t.colour,))]
             return self._close_card(state.evolve(travellers=effects.set_frozen(state, t.id, False)), events)

@@ -115,3 +115,33 @@ def test_the_text_boards_legend_says_the_centre_shows_who_waits_there_bp_4() -> 
     assert "(C:6)" in grid
     legend = next(line for line in lines if "show their pull" in line)
     assert "(C:n) n waiting in the centre" in legend
+
+
+def test_awaken_aimed_at_a_rivals_traveller_says_whose_it_is_bp_q27() -> None:
+    """Awaken thaws one of the player's own travellers; aimed at a rival's traveller that is not frozen it was
+    refused as 'it is not frozen', as if a rival's frozen one could be awakened."""
+    spec = {"yellow-1": {"at": Y(10), "frozen": True}, "yellow-2": Y(20), "red-1": Y(30)}
+    state = position(spec, coins={"yellow": 3, "red": 2}, decks={"curse": {"freeze": 0}})
+    state, _ = play(state, roll(6), {"type": "coin", "deck": "charm"},
+                    {"type": "draw", "deck": "charm", "card": "awaken"})
+    ruling = GAME.check(state, {"type": "target", "traveller": "red-1"})
+    assert not ruling.legal and ruling.text == "Awaken cannot act on Red 1: it is not Yellow's."
+    assert ruling.rules == ("BP-Q27",)
+    own = GAME.check(state, {"type": "target", "traveller": "yellow-2"})
+    assert own.text == "Awaken cannot act on Yellow 2: it is not frozen."
+    anyone = position(spec, coins={"yellow": 3, "red": 2}, decks={"curse": {"freeze": 0}},
+                      options={"awaken.anyFrozen": True})
+    anyone, _ = play(anyone, roll(6), {"type": "coin", "deck": "charm"},
+                     {"type": "draw", "deck": "charm", "card": "awaken"})
+    assert GAME.check(anyone, {"type": "target", "traveller": "red-1"}).text.endswith("it is not frozen.")
+
+
+def test_a_roll_again_refused_on_a_six_names_the_choices_this_six_gives_bp_c7() -> None:
+    """A re-roll asked for while the six gives a move was answered 'choose a move, a bring-out or a coin',
+    to a player with no coin left."""
+    state = position({"yellow-1": Y(10)}, coins={"yellow": 0, "red": 3},
+                     decks={"charm": {"gust_of_force": 0, "awaken": 0, "diagonal_step_up": 0}})
+    state, _ = act(state, roll(6))
+    ruling = GAME.check(state, {"type": "reroll"})
+    assert not ruling.legal and ruling.rules == ("BP-C7",)
+    assert ruling.text.endswith("this six allows: move six or bring one out.")
