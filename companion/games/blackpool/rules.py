@@ -244,6 +244,8 @@ class Blackpool(Game):
         if state.phase == "draw":
             return Pending("draw", state.turn, f"{who}: turn over the top {state.deck} card.", deck=state.deck)
         card = self.catalogue[state.card or ""]
+        if card.effect == "gust":  # it blows every one of them: "choose what Gust of Force acts on" asked for one
+            return Pending("choose", state.turn, f"{who}: choose the order {card.name} blows your travellers in.")
         return Pending("choose", state.turn, f"{who}: choose what {card.name} acts on.")
 
     def _six_choices(self, state: State) -> str:

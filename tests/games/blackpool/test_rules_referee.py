@@ -145,3 +145,13 @@ def test_a_roll_again_refused_on_a_six_names_the_choices_this_six_gives_bp_c7() 
     ruling = GAME.check(state, {"type": "reroll"})
     assert not ruling.legal and ruling.rules == ("BP-C7",)
     assert ruling.text.endswith("this six allows: move six or bring one out.")
+
+
+def test_gust_of_force_asks_for_the_order_it_blows_in_bp_q24() -> None:
+    """Gust of Force moves each of the player's travellers in the water (clarification 9); the player picks
+    only the order (BP-Q24). The prompt asked 'choose what Gust of Force acts on', as if it moved one."""
+    state = position({"yellow-1": Y(10), "yellow-2": Y(20)})
+    state, _ = play(state, roll(6), {"type": "coin", "deck": "charm"},
+                    {"type": "draw", "deck": "charm", "card": "gust_of_force"})
+    assert GAME.pending(state).text == "Yellow: choose the order Gust of Force blows your travellers in."
+    assert {a["type"] for a in GAME.legal_actions(state)} == {"order"}
