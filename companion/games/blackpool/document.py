@@ -270,6 +270,9 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
         problems.append(f'phase "move" waits for a move, but nothing of {state.turn}\'s can move with a {state.roll}')
     if phase == "six" and state.roll != 6:
         problems.append('phase "six" needs "roll": 6')
+    if phase == "move" and state.roll == 6:
+        # Loaded as "move", a six lost its choices (BP-8): forward 6 with no roll again, no bring-out, no coin.
+        problems.append('a roll of 6 is decided in phase "six" (move six, bring one out or spend a coin), not "move"')
     if phase == "six" and state.six_chain < 1:
         problems.append('phase "six" needs "sixChain" of at least 1')
     if phase in ("roll", "draw", "target", "over") and state.roll is not None:

@@ -6,6 +6,9 @@ clause cited, or a message that sent the table looking for something that was no
 
 from __future__ import annotations
 
+import pytest
+
+from companion.errors import InvalidPosition
 from tests.games.blackpool.helpers import GAME, Y, act, play, position, roll, rules_of
 
 
@@ -155,3 +158,12 @@ def test_gust_of_force_asks_for_the_order_it_blows_in_bp_q24() -> None:
                     {"type": "draw", "deck": "charm", "card": "gust_of_force"})
     assert GAME.pending(state).text == "Yellow: choose the order Gust of Force blows your travellers in."
     assert {a["type"] for a in GAME.legal_actions(state)} == {"order"}
+
+
+def test_a_position_waiting_for_a_move_with_a_six_in_hand_is_refused_bp_8() -> None:
+    """A six is decided among its three options (rule 8); a position in phase "move" with roll 6 was loaded
+    and offered only 'forward 6' moves, without the roll again, the bring-out or the coin."""
+    with pytest.raises(InvalidPosition, match=r'a roll of 6 is decided in phase "six"'):
+        position({"yellow-1": Y(10)}, phase="move", roll=6)
+    five = position({"yellow-1": Y(10)}, phase="move", roll=5)
+    assert GAME.pending(five).text == "Yellow rolled 5: choose the traveller to move."
