@@ -355,7 +355,9 @@ class Blackpool(Game):
         for deck in DECKS:
             left = state.deck_size(self.catalogue, deck)
             if left:
-                out.append({"type": "coin", "deck": deck, "text": f"Spend a coin on the {deck} deck ({left} left)"})
+                # "(n left)" counts the cards here and the coins in the spending's announcement: say which.
+                cards = f"{left} card{'s' if left != 1 else ''} left"
+                out.append({"type": "coin", "deck": deck, "text": f"Spend a coin on the {deck} deck ({cards})"})
         return out
 
     def _target_offers(self, state: State) -> list[Action]:
@@ -770,7 +772,8 @@ class Blackpool(Game):
             raise refuse(f"The {deck} deck is empty: each card is played only once.", "BP-Q21")
         index = state.players.index(state.turn)
         new_coins = tuple(c - 1 if i == index else c for i, c in enumerate(state.coins))
-        text = f"{cap(state.turn)} spends a coin on the {deck} deck ({coins - 1} left)."
+        left = f"{coins - 1} coin{'s' if coins - 1 != 1 else ''} left"
+        text = f"{cap(state.turn)} spends a coin on the {deck} deck ({left})."
         events = [Event("info", text, ("BP-8", "BP-Q21"), (state.turn,))]
         return state.evolve(coins=new_coins, phase="draw", deck=deck, roll=None, six_chain=0), events
 

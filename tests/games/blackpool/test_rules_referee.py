@@ -167,3 +167,15 @@ def test_a_position_waiting_for_a_move_with_a_six_in_hand_is_refused_bp_8() -> N
         position({"yellow-1": Y(10)}, phase="move", roll=6)
     five = position({"yellow-1": Y(10)}, phase="move", roll=5)
     assert GAME.pending(five).text == "Yellow rolled 5: choose the traveller to move."
+
+
+def test_a_coin_says_whether_it_counts_cards_or_coins_bp_q21() -> None:
+    """The offer 'Spend a coin on the charm deck (1 left)' counted the cards in the deck, and the
+    announcement 'Yellow spends a coin on the charm deck (2 left)' the coins: one phrase, two counts."""
+    state = position({"yellow-1": Y(10)}, coins={"yellow": 3, "red": 1},
+                     decks={"charm": {"gust_of_force": 0, "awaken": 0}})
+    state, _ = act(state, roll(6))
+    offers = [a["text"] for a in GAME.legal_actions(state) if a["type"] == "coin"]
+    assert offers == ["Spend a coin on the charm deck (1 card left)", "Spend a coin on the curse deck (3 cards left)"]
+    _, events = act(state, {"type": "coin", "deck": "charm"})
+    assert events[-1].text == "Yellow spends a coin on the charm deck (2 coins left)."
