@@ -1016,6 +1016,11 @@ class Blackpool(Game):
             return Ruling(False, f"{nobody}, and none of {name}'s would end its move there: with the {state.roll} "
                                  f"rolled each goes as far as the roll and its ring's pull send it", ("BP-5",))
         if state.phase == "six":
+            if self._draft(state):  # the draft's six brings nobody out: "or comes out of the centre onto it" did
+                exit_roll = self.board.exit_roll(True)
+                return Ruling(False, f"{nobody}, and none of {name}'s would end there with the six: a traveller "
+                                     f"moves six squares along its path; in the glossary draft only a {exit_roll} "
+                                     "brings one out of the centre", ("BP-C7", "BP-Q6"))
             return Ruling(False, f"{nobody}, and none of {name}'s would end there with the six: a traveller moves "
                                  f"six squares along its path or comes out of the centre onto it", ("BP-C7",))
         if state.phase == "target":

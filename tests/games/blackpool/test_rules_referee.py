@@ -179,3 +179,21 @@ def test_a_coin_says_whether_it_counts_cards_or_coins_bp_q21() -> None:
     assert offers == ["Spend a coin on the charm deck (1 card left)", "Spend a coin on the curse deck (3 cards left)"]
     _, events = act(state, {"type": "coin", "deck": "charm"})
     assert events[-1].text == "Yellow spends a coin on the charm deck (2 coins left)."
+
+
+def test_why_at_an_empty_square_on_a_draft_six_does_not_promise_a_bring_out_bp_q6() -> None:
+    """In the glossary draft a six brings nobody out (only a 5 does); 'why e6' at the square a 5 would bring
+    a traveller out to was told that on the six a traveller 'comes out of the centre onto it'."""
+    from companion.places import explain_place, place_from_text
+    from companion.session import Session
+
+    travellers = {f"{c}-{n}": {"at": "centre"} for c in ("yellow", "red") for n in (1, 2, 3)}
+    travellers["yellow-1"] = {"at": Y(10)}
+    document = {"game": "blackpool", "players": ["yellow", "red"], "turn": "yellow", "phase": "roll",
+                "options": {"variant.glossaryDraft": True}, "travellers": travellers}
+    session = Session.load("blackpool", document)
+    session.act({"type": "roll", "value": 6})
+    ruling = explain_place(session, place_from_text(Y(5)))
+    assert not ruling.legal and "comes out of the centre onto it" not in ruling.text
+    assert "in the glossary draft only a 5 brings one out of the centre" in ruling.text
+    assert ruling.rules[:2] == ("BP-C7", "BP-Q6")
