@@ -197,3 +197,10 @@ def test_why_at_an_empty_square_on_a_draft_six_does_not_promise_a_bring_out_bp_q
     assert not ruling.legal and "comes out of the centre onto it" not in ruling.text
     assert "in the glossary draft only a 5 brings one out of the centre" in ruling.text
     assert ruling.rules[:2] == ("BP-C7", "BP-Q6")
+
+
+def test_the_end_of_game_clause_names_the_exit_shut_for_good_bp_q30() -> None:
+    """A game also ends when a traveller waits in the centre behind an exit held for good by frozen
+    travellers; that ending cites BP-Q30 first, whose summary spoke only of frozen travellers nobody thaws."""
+    summary = GAME.rulebook.clause("BP-Q30").text
+    assert "waiting in the centre" in summary and "held for good" in summary
