@@ -261,6 +261,27 @@ def test_every_environment_variable_the_code_reads_is_in_the_docs_and_no_other()
     assert read and read == named, (sorted(read - named), sorted(named - read))
 
 
+def test_a_command_run_as_the_service_user_sees_the_files_the_service_sees() -> None:
+    """docs/operations.md's commands over SSH (`sudo -u companion ... companion ...`) must set the unit's own
+    XDG_DATA_HOME, XDG_CONFIG_HOME and COMPANION_CAFE_DIR: without XDG_CONFIG_HOME, `vision teach-card` and
+    `teach-die` read the settings from the companion user's ~/.config, not the ui.json the camera screen
+    saved its Turn 90°, Mirror and tray in, and taught a sideways camera's card or die upside down; without
+    XDG_DATA_HOME, `hw test` checked the default pins, not the café's hardware.toml beside the journal."""
+    unit = (ROOT / "systemd/table-companion.service").read_text(encoding="utf-8")
+    service = dict(re.findall(r"^Environment=((?:XDG_\w+|COMPANION_\w+))=(\S+)$", unit, re.M))
+    assert {"XDG_DATA_HOME", "XDG_CONFIG_HOME", "COMPANION_CAFE_DIR"} <= set(service), service
+    lines = [
+        " ".join(span.split())
+        for page in PAGES
+        for span in re.findall(r"`([^`]+)`", (ROOT / page).read_text(encoding="utf-8"))
+        if re.match(r"sudo -u companion .*/companion \w", " ".join(span.split()))
+    ]
+    assert len(lines) >= 5, lines
+    for line in lines:
+        given = dict(re.findall(r"\b(XDG_\w+|COMPANION_\w+)=(\S+)", line.split("/companion ", 1)[0]))
+        assert given == service, f"{line!r} runs with {given}, the service with {service}"
+
+
 @pytest.mark.parametrize(("argv", "said"), [
     (["--cafe", "", "data", "which"], "argument --cafe: it is empty: give a café folder's path"),
     (["vision", "markers", ""], "argument out: the file name is empty: give the sheet's name, ending in .pdf"),
