@@ -482,7 +482,8 @@ def cmd_results(args: argparse.Namespace) -> int:
         return 1
     journal = Journal.for_reading(path)
     try:
-        for line in report(results(journal, args.days, cafe_dir(args)), args.days):
+        named = f" --journal {shlex.quote(str(path))}" if path != default_journal_path() else ""
+        for line in report(results(journal, args.days, cafe_dir(args)), args.days, named):
             print(line)
     finally:
         journal.close()

@@ -90,8 +90,9 @@ def results(journal: Journal, days: int, cafe_dir: object = None, now: datetime 
     return Results(since, finished, abandoned, in_progress)
 
 
-def report(found: Results, days: int) -> list[str]:
-    """The lines `companion results` prints."""
+def report(found: Results, days: int, journal_option: str = "") -> list[str]:
+    """The lines `companion results` prints; ``journal_option`` (`` --journal FILE``) goes into the export it
+    names when the journal listed is not the default one, or that export would read another journal."""
     period = "today's café day" if days == 1 else f"the last {days} café days"
     since = f"since {found.since:%a %d %b} {CAFE_DAY_STARTS:02d}:00"
     if not found.finished:
@@ -105,5 +106,6 @@ def report(found: Results, days: int) -> list[str]:
     if found.in_progress:
         lines.append(f"In play now: game {', '.join(str(i) for i in found.in_progress)}.")
     if found.finished:
-        lines.append("A game's whole record: companion export game.json --id N (N: the game's number above).")
+        lines.append(f"A game's whole record: companion export game.json{journal_option} --id N "
+                     "(N: the game's number above).")
     return lines

@@ -73,7 +73,19 @@ def test_the_command_prints_them_and_says_how_to_export_one(
     assert out.startswith("3 games finished in the last 30 café days")
     assert "game 1, Test race: red and blue." in out and verdict(sessions[3].pending().text) in out
     assert "1 more set aside unfinished" in out and "In play now: game 5." in out
-    assert "companion export game.json --id N" in out
+    assert "companion export game.json --journal " in out and " --id N" in out
+
+
+def test_the_export_it_names_reads_the_journal_it_listed(
+    week: tuple[Path, list[Session]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`results --journal journal-20260105.sqlite3` (a journal set aside, docs/operations.md) said to export a game
+    with `companion export game.json --id N`: typed as printed, that read the journal in use, another game or
+    none. It names the journal listed, as `export --list` does."""
+    path, _ = week
+    assert main(["results", "--journal", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"companion export game.json --journal {path} --id N" in out, out
 
 
 def test_without_a_journal_it_says_so_and_makes_none(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
