@@ -91,7 +91,10 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None, resume_as: 
     if note:
         print(note)
     named = args.journal and Path(args.journal).resolve() != default_journal_path().resolve()
-    resume = resume_as or (f"companion play --journal {shlex.quote(args.journal)}" if named else "companion play")
+    # The café folder too: without it the game resumed on the house data ("its data changed since it began").
+    cafe_given = getattr(args, "cafe", None)  # None from a parser of play's options alone
+    play = f"companion --cafe {shlex.quote(cafe_given)} play" if cafe_given else "companion play"
+    resume = resume_as or (f"{play} --journal {shlex.quote(args.journal)}" if named else play)
     if session is not None and args.game in game_classes() and session.game.id != args.game:
         # Starting another game sets this one aside for good; only --new says so (the help, README).
         title = game_class(args.game).title
@@ -138,7 +141,7 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None, resume_as: 
             return made
 
     terminal = Terminal(session, make_session, sys.stdout)
-    if named or resume_as:  # a bare `companion play` opens the default journal and would never find this game
+    if named or resume_as or cafe_given:  # a bare `companion play` opens the default journal and café folder
         terminal.resume_command = resume
     try:
         if attach is None:

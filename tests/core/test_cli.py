@@ -202,6 +202,24 @@ def test_quitting_a_game_on_a_named_journal_says_how_to_resume_it(
     assert "'companion play' resumes it" in capsys.readouterr().out
 
 
+def test_quitting_a_game_on_a_named_cafe_folder_says_to_resume_it_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """`companion --cafe DIR play ...` said 'companion play' (or 'companion play --journal FILE') resumes it:
+    typed as printed, the game resumed on the house data, "its data changed since it began", and went on with
+    the house board and cards instead of the café's. `hw play`'s goodbye names --cafe already."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("COMPANION_JOURNAL", raising=False)
+    cafe = tmp_path / "our cafe"
+    cafe.mkdir()
+    named = tmp_path / "demo.sqlite3"
+    for journal, resume in (([], f"companion --cafe '{cafe}' play"),
+                            (["--journal", str(named)], f"companion --cafe '{cafe}' play --journal {named}")):
+        monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+        assert main(["--cafe", str(cafe), "play", "--game", "race", "--players", "red,blue", *journal]) == 0
+        assert f"The game is kept; to resume it: {resume}\n" in capsys.readouterr().out
+
+
 def test_data_validate_names_file_entry_and_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["data", "template", "blackpool", str(tmp_path)]) == 0
     folder = tmp_path / "blackpool"
