@@ -61,9 +61,19 @@ def _code(text: str) -> list[tuple[str, bool]]:
     return lines
 
 
+# A span naming a sub-command with an option in passing, without `companion` before it (`hw bench --rolls`,
+# `vision eval-dice SET --shadow 0.75`): `bench --soak 500` on the vision page was the main `bench`, which has
+# no --soak, where `vision bench` was meant.
+SUB_COMMAND_IN_PASSING = re.compile(
+    r"^(?:play|referee|simulate|bench|rules|data|export|results|replay|hw|ui|vision) [^`]*--[a-z]"
+)
+
+
 def _command(line: str) -> str | None:
     """The ``companion`` part of a line (after a path, ``sudo`` and ``env``; before a comment or a pipe)."""
     line = re.split(r"\s{2,}#|\s{3,}(?![-\[])|\s+\|\s|\s>\s", line)[0]
+    if SUB_COMMAND_IN_PASSING.match(line) and "..." not in line:
+        return line
     found = re.search(r"^.*(?:^|[\s/])companion((?: [^\s].*)?)$", line)
     if found is None or not found.group(1).strip() or "..." in found.group(1):
         return None
