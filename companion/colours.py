@@ -33,6 +33,22 @@ PIECE_RGB: dict[str, RGB] = {
     "gray": (0.6, 0.6, 0.62),
     "teal": (0.0, 0.62, 0.62),
 }
+# The shape of each player colour's pieces, on every board, where colour alone would not do. About 1 man in 12
+# sees colours with one kind of cone missing or weak: simulated (Machado, Oliveira and Fernandes 2009), red and
+# green pieces are 7 apart in CIEDE2000 to a deuteranope, grey and teal 2 and red and brown 2.5 to a protanope,
+# green and blue 18 and purple and brown 16 to a tritanope, where 20 is about what a piece needs to be known at
+# a glance. So no two colours one game offers that come closer than that under any of the three share a shape:
+# the red player is a diamond and the green a square on every board, and the colour names stay true. A name not
+# here is a disc, as every piece was.
+PIECE_SHAPE: dict[str, str] = {
+    "red": "diamond",
+    "green": "square",
+    "purple": "square",
+    "grey": "square",
+    "gray": "square",
+    "teal": "diamond",
+}
+SHAPES = ("disc", "square", "diamond")
 BACKGROUND: RGB = (0.07, 0.07, 0.09)  # the screen behind every board
 UNKNOWN: RGB = (0.7, 0.7, 0.7)  # a colour name the screen has no colour for
 
@@ -57,6 +73,11 @@ def hex_rgb(code: object) -> RGB | None:
 def piece_rgb(name: str) -> RGB:
     """The screen colour of a named colour's pieces; grey for a name it has none for."""
     return PIECE_RGB.get(str(name).lower(), UNKNOWN)
+
+
+def piece_shape(name: str) -> str:
+    """The shape of a named colour's pieces (``SHAPES``): what tells two players apart to a colour-blind eye."""
+    return PIECE_SHAPE.get(str(name).lower(), "disc")
 
 
 def hex_code(colour: RGB) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
-from kivy.graphics import Ellipse
+from kivy.graphics import Ellipse, Mesh
 from kivy.uix.widget import Widget
 
 from companion.session import Session
@@ -18,7 +18,8 @@ from tests.games.blackpool.helpers import yellow_rolled_five
 from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.drawing import on_window, pixel, render, words_drawn
 from ui.boards import BoardView, blackpool
-from ui.boards.paint import ASKED, HIGHLIGHT, rgb
+from ui.boards.paint import ASKED, HIGHLIGHT, piece_shape, rgb
+from ui.boards.shapes import piece_points
 from ui.shots import mid_game
 
 
@@ -162,10 +163,16 @@ def test_a_tap_on_each_drawn_traveller_names_it(size: tuple[int, int]) -> None:
             assert len(drawn) - len(session.document()["travellers"]) == (sum(map(len, crowd)) if len(crowd) > 3 else 0)
             discs = [(e.pos[0] + e.size[0] / 2, e.pos[1] + e.size[1] / 2, e.size[0] / 2)
                      for e in widget.canvas.children if isinstance(e, Ellipse)]  # fmt: skip
+            corners = {(round(m.vertices[k], 2), round(m.vertices[k + 1], 2)) for m in widget.canvas.children
+                       if isinstance(m, Mesh) for k in range(0, len(m.vertices), 4)}  # fmt: skip
             for piece in drawn:
                 want = (piece.x, piece.y, piece.r)
-                on_canvas = [d for d in discs if max(abs(a - b) for a, b in zip(d, want, strict=True)) < 0.01]
-                assert on_canvas, piece  # the disc a tap is measured against is the one drawn
+                shaped = piece_points(piece_shape(piece.colour), piece.x, piece.y, piece.r)
+                if shaped:  # a square or diamond piece (colour-blind players): its corners are on the canvas
+                    on_canvas = all((round(shaped[k], 2), round(shaped[k + 1], 2)) in corners for k in (0, 2, 4, 6))
+                else:
+                    on_canvas = any(max(abs(a - b) for a, b in zip(d, want, strict=True)) < 0.01 for d in discs)
+                assert on_canvas, piece  # the shape a tap is measured against is the one drawn
                 x, y = seen_at(pixels, widget, piece, drawn)
                 assert blackpool.place_at(widget, view, widget.x + x, widget.y + y) == piece.id, (piece, x, y)
     finally:

@@ -67,7 +67,7 @@ def test_a_placed_camel_shows_in_its_colour(canvas: Widget, middle: Session) -> 
     )
     geometry = frame(canvas, session, len(doc["players"]))
     x, y = geometry.centre(*free)
-    x += geometry.size * 0.4  # beside the owner's dot, on the camel's own colour
+    x, y = x + geometry.size * 0.35, y + geometry.size * 0.35  # beside the owner's mark (a red diamond), on the camel
     before = render(canvas, session, doc)
     assert close(pixel(before, canvas, x, y), ttd.SAND)
     doc["pieces"].append({"hex": list(free), "player": "red", "colour": "green", "leader": False})

@@ -42,7 +42,8 @@ def square() -> Iterator[Widget]:
 
 def shapes_drawn(widget: Widget) -> Iterator[tuple[float, float, float]]:
     """(cx, cy, r) of every disc on the canvas, as a Kivy ``Ellipse`` or as a polygon of a mesh
-    (``ui/boards/shapes.py``: each polygon a fan of triangles from its first corner)."""
+    (``ui/boards/shapes.py``: each polygon a fan of triangles from its first corner), and of every square or
+    diamond piece (``piece_shape``), r as far as its corners reach."""
     for instruction in widget.canvas.children:
         if isinstance(instruction, Ellipse):
             (x, y), (w, h) = instruction.pos, instruction.size
@@ -52,10 +53,11 @@ def shapes_drawn(widget: Widget) -> Iterator[tuple[float, float, float]]:
             firsts = [*sorted(set(instruction.indices[0::3])), len(points) // 4]
             for start, end in itertools.pairwise(firsts):
                 xs, ys = points[4 * start : 4 * end : 4], points[4 * start + 1 : 4 * end + 1 : 4]
-                if len(xs) < 12:  # a polygon of a few corners: a square or a patch, no disc
-                    continue
                 cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
-                yield cx, cy, max(math.hypot(x - cx, y - cy) for x, y in zip(xs, ys, strict=True))
+                reach = [math.hypot(x - cx, y - cy) for x, y in zip(xs, ys, strict=True)]
+                if len(xs) < 12 and (len(xs) != 4 or max(reach) - min(reach) > 0.01):
+                    continue  # a polygon of a few corners but not a square or diamond piece: a patch, no disc
+                yield cx, cy, max(reach)
 
 
 def discs_below(widget: Widget, top: float) -> list[tuple[float, float, float]]:

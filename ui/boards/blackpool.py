@@ -33,10 +33,12 @@ from ui.boards.paint import (
     ink,
     ink_for,
     measure,
+    piece_shape,
     rgb,
     text,
 )
-from ui.boards.shapes import KIVY_SEGMENTS, Shapes
+from ui.boards.paint import piece as draw_piece
+from ui.boards.shapes import KIVY_SEGMENTS, Shapes, piece_inside, piece_reach, piece_within
 
 ZONE_RGB = {
     "edge": (0.82, 0.76, 0.6),
@@ -402,7 +404,7 @@ def _ring(piece: Piece, kind: str | None, glow: bool = True) -> None:
     share, least = RING[kind]
     small = min(1.0, piece.r / 10)  # the crowded centre's pieces are 4 px: a ring thinner than its piece, not a blob
     width = max(least * small, piece.r * share)
-    gap = piece.r + OUTLINE + max(1.5 * small, piece.r * 0.12)
+    gap = piece.r * piece_reach(piece_shape(piece.colour)) + OUTLINE + max(1.5 * small, piece.r * 0.12)
     outer = gap + width
     if kind == "focus" and glow:
         Color(*HIGHLIGHT, 0.35)
@@ -473,16 +475,18 @@ RIM = (1.0, 1.0, 1.0)  # the white rim round the crowded centre square and round
 
 
 def _draw_piece(piece: Piece, least: float = 0.0, numbered: bool = True) -> None:
-    """A disc in the traveller's colour with a black rim and its number; a frozen one with an ice rim inside.
+    """A disc in the traveller's colour (a square or diamond for some colours: ``piece_shape``) with a black rim
+    and its number; a frozen one with an ice rim inside.
 
     The number is ``least`` px at least (the board's text size) where the disc holds it; a dot in the crowded
     centre has none (its number is in the tray beside the grid)."""
-    disc(piece.x, piece.y, piece.r, rgb(piece.colour), (0, 0, 0), OUTLINE)
+    draw_piece(piece.x, piece.y, piece.r, piece.colour, edge=OUTLINE)
     if piece.frozen:
+        inside = piece.r * 0.78 * piece_inside(piece_shape(piece.colour))
         Color(0, 0, 0, 1)
-        Line(circle=(piece.x, piece.y, piece.r * 0.78), width=max(1.6, piece.r * 0.16))
+        Line(circle=(piece.x, piece.y, inside), width=max(1.6, piece.r * 0.16))
         Color(*ICE, 1)
-        Line(circle=(piece.x, piece.y, piece.r * 0.78), width=max(1.0, piece.r * 0.1))
+        Line(circle=(piece.x, piece.y, inside), width=max(1.0, piece.r * 0.1))
     if not numbered:
         return
     size = piece.r * 1.1
@@ -522,13 +526,16 @@ def _draw_players(
             Color(*HIGHLIGHT, 1)
             Line(rectangle=(sx + 2, sy + 2, segment - 4, row_h - 4), width=1.5)
         cy = sy + row_h / 2
-        discs.disc(0, sx + u * 0.2, cy, u * 0.14, rgb(player), (1, 1, 1), 1.2, KIVY_SEGMENTS)
+        shape = piece_shape(player)  # the player's own shape, as its travellers, within a disc's room
+        discs.piece(0, shape, sx + u * 0.2, cy, piece_within(shape, u * 0.14, 1.2), rgb(player), (1, 1, 1), 1.2,
+                    KIVY_SEGMENTS)  # fmt: skip
         # Coins as a gold coin with its count (words shrank unreadably in a quarter of a 400 px board).
         discs.disc(0, sx + u * 0.8, cy, u * 0.36, COIN_RGB, (0, 0, 0), 1.0, KIVY_SEGMENTS)
         counts.append((sx + u * 0.8, cy, str(coins.get(player, 0))))
         for i in range(3):  # travellers home, one pip each, filled in the player's colour
             pip = rgb(player) if i < home.get(player, 0) else BACKGROUND
-            discs.disc(0, sx + u * (1.38 + 0.26 * i), cy, u * 0.1, pip, (1, 1, 1), 1.0, KIVY_SEGMENTS)
+            discs.piece(0, shape, sx + u * (1.38 + 0.26 * i), cy, piece_within(shape, u * 0.1, 1.0), pip, (1, 1, 1),
+                        1.0, KIVY_SEGMENTS)  # fmt: skip
     discs.draw()
     for cx, cy, count in counts:
         text(cx, cy, count, u * COUNT, (0, 0, 0), bold=True)

@@ -8,8 +8,9 @@ from typing import Any
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Mesh, Rectangle
 
-from companion.colours import BACKGROUND, hex_rgb, ink  # noqa: F401 - the boards take them from here
+from companion.colours import BACKGROUND, hex_rgb, ink, piece_shape  # noqa: F401 - the boards take them from here
 from companion.colours import piece_rgb as rgb
+from ui.boards.shapes import Shapes
 
 HIGHLIGHT = (1.0, 0.85, 0.2)  # what may be tapped now, the same gold on every board
 ASKED = (0.95, 0.3, 0.25)  # a place asked about where nothing may happen: the red of a refusal
@@ -187,6 +188,26 @@ def disc(
     Ellipse(pos=(cx - r - edge, cy - r - edge), size=(2 * (r + edge), 2 * (r + edge)))
     Color(*fill, 1)
     Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+
+
+def piece(
+    cx: float,
+    cy: float,
+    r: float,
+    name: str,
+    fill: tuple[float, float, float] | None = None,
+    outline: tuple[float, float, float] = (0, 0, 0),
+    edge: float = 1.5,
+) -> None:
+    """A player's piece (or its mark in a panel) drawn now: ``disc`` in the shape of the colour ``name``
+    (``piece_shape``: a square, a diamond or a disc), filled in ``fill`` or the colour's own."""
+    shape = piece_shape(name)
+    if shape == "disc":
+        disc(cx, cy, r, fill or rgb(name), outline, edge)
+        return
+    drawn = Shapes()
+    drawn.piece(0, shape, cx, cy, r, fill or rgb(name), outline, edge)
+    drawn.draw()
 
 
 def measure(words: str, size: float, bold: bool = False) -> tuple[float, float]:

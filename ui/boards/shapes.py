@@ -87,6 +87,28 @@ class Shapes:
             self.ellipse(layer, outline, cx, cy, r + edge, r + edge, segments)
         self.ellipse(layer + 1, fill, cx, cy, r, r, segments)
 
+    def piece(
+        self,
+        layer: int,
+        shape: str,
+        cx: float,
+        cy: float,
+        r: float,
+        fill: Sequence[float],
+        outline: Sequence[float],
+        edge: float,
+        segments: int | None = None,
+    ) -> None:
+        """A player's piece in its colour's shape (``companion.colours.piece_shape``) where a disc of radius ``r``
+        would be: the rim in ``layer``, the fill in the next, as ``disc``."""
+        inner = piece_points(shape, cx, cy, r)
+        if inner is None:
+            self.disc(layer, cx, cy, r, fill, outline, edge, segments)
+            return
+        if edge > 0:
+            self.polygon(layer, outline, piece_points(shape, cx, cy, r, edge) or inner)
+        self.polygon(layer + 1, fill, inner)
+
     def ring(self, layer: int, colour: Sequence[float], outer: Sequence[float], inner: Sequence[float]) -> None:
         """The band between two polygons of as many corners, ``inner`` inside ``outer``: a thick outline whose
         corners do not overlap, so a see-through colour is even all round."""
@@ -143,6 +165,40 @@ class Shapes:
         for i in range(corners):
             vertices += [points[2 * i], points[2 * i + 1], 0, 0]
         return indices, first
+
+
+SQUARE = 0.88  # a square piece's half side over the disc's radius: as much colour as the disc (0.886 exactly)
+DIAMOND = 1.15  # a diamond's half diagonal: its number (16 px, 9x12 px of ink) still fits inside
+
+
+def piece_points(shape: str, cx: float, cy: float, r: float, edge: float = 0.0) -> list[float] | None:
+    """The corners of a square or diamond piece standing where a disc of radius ``r`` would, grown by a rim
+    ``edge`` wide all round; None for a disc (or a shape it does not know), which is drawn round."""
+    if shape == "square":
+        s = r * SQUARE + edge
+        return [cx - s, cy - s, cx + s, cy - s, cx + s, cy + s, cx - s, cy + s]
+    if shape == "diamond":
+        d = r * DIAMOND + edge * math.sqrt(2)
+        return [cx, cy - d, cx + d, cy, cx, cy + d, cx - d, cy]
+    return None
+
+
+def piece_reach(shape: str) -> float:
+    """How far a piece of ``shape`` reaches from its middle, over the disc's radius: a ring round it clears that."""
+    return {"square": SQUARE * math.sqrt(2), "diamond": DIAMOND}.get(shape, 1.0)
+
+
+def piece_within(shape: str, r: float, edge: float) -> float:
+    """The radius to give a piece of ``shape`` with a rim ``edge`` wide so that, rim and corners too, it reaches no
+    farther than a disc of radius ``r`` with that rim: a row of pips stays apart whatever their shape."""
+    if shape not in ("square", "diamond"):
+        return r
+    return max(0.0, (r + edge - edge * math.sqrt(2)) / piece_reach(shape))
+
+
+def piece_inside(shape: str) -> float:
+    """The radius of the largest circle inside a piece of ``shape``, over the disc's: a mark drawn in it stays in."""
+    return {"square": SQUARE, "diamond": DIAMOND / math.sqrt(2)}.get(shape, 1.0)
 
 
 def circle_points(cx: float, cy: float, r: float) -> list[float]:

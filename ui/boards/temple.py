@@ -21,7 +21,7 @@ from kivy.graphics import Color, Line
 
 from companion.games.temple.board import slot_cells, slot_transform
 from ui.boards import focused
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, disc, fit_text, fitted_text, ink_for, rgb, text
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fit_text, fitted_text, ink_for, piece, rgb, text
 from ui.boards.shapes import Shapes
 
 PATH_CARD = (0.87, 0.78, 0.58)
@@ -418,8 +418,9 @@ def _entrances(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -
 
 
 def _pawn(cx: float, cy: float, r: float, colour: str, number: int, size: float) -> None:
-    """A disc in the colour with its number (1 or 2) at the board's text size: the disc nearly fills its cell."""
-    disc(cx, cy, r, rgb(colour), (1, 1, 1) if sum(rgb(colour)) < 0.9 else (0, 0, 0), edge=max(1.5, r * 0.12))
+    """A disc in the colour (a square or diamond for some colours: ``piece_shape``) with its number (1 or 2) at
+    the board's text size: the disc nearly fills its cell."""
+    piece(cx, cy, r, colour, outline=(1, 1, 1) if sum(rgb(colour)) < 0.9 else (0, 0, 0), edge=max(1.5, r * 0.12))
     text(cx, cy, str(number), size, ink_for(colour), bold=True)
 
 

@@ -19,7 +19,7 @@ from kivy.graphics import Color, Line, Mesh, Rectangle
 
 from companion.games.ttd.paints import CAMEL_RGB, SAND, camel_paints, camel_rgb  # noqa: F401 - tests read them here
 from ui.boards import focused, paint, provisional_scores
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fitted_text, rgb
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fitted_text, piece_shape, rgb
 from ui.boards.shapes import Shapes
 
 SQRT3 = math.sqrt(3)
@@ -291,19 +291,20 @@ def _draw_piece(
     colour = str(piece.get("colour"))
     body = paints.get(colour) or camel_rgb(colour)
     r = size * 0.6
+    shape = piece_shape(str(piece.get("player")))  # a red rider is a diamond, a purple one a square: colour-blind
     if colour == "guide":  # the as-written single guide: the rider alone, in the rider colour
-        shapes.disc(4, cx, cy, r, owner, (1, 1, 1), max(1.5, size * 0.12))
+        shapes.piece(4, shape, cx, cy, r, owner, (1, 1, 1), max(1.5, size * 0.12))
         return
     if piece.get("leader"):
         ring = max(2.0, size * 0.2)
         shapes.disc(4, cx, cy, r + ring, owner, (1, 1, 1) if to_play else (0, 0, 0), 1.5)
         shapes.disc(6, cx, cy, r - ring * 0.2, body, (0, 0, 0), 1.0)
-        shapes.disc(8, cx, cy, size * 0.26, owner, (0, 0, 0), 0)
+        shapes.piece(8, shape, cx, cy, size * 0.26, owner, (0, 0, 0), 0)
     else:
         shapes.disc(4, cx, cy, r, body, (0, 0, 0), 1.2)
         # The owner's centre, edged in black: at 0.2 of the hex it was a 3 px dot, and a red dot and an
         # orange one on a pink camel could not be told apart from a metre away.
-        shapes.disc(6, cx, cy, size * 0.34, owner, (0, 0, 0), 1.0)
+        shapes.piece(6, shape, cx, cy, size * 0.34, owner, (0, 0, 0), 1.0)
 
 
 def _draw_strip(
@@ -357,7 +358,7 @@ def _strip_rows(
             Color(*HIGHLIGHT, 1)
             # At the row's edges: 16 px names fill rows of 19-20 px, and a ring inside them crossed the letters.
             Line(rectangle=(x, cy - row_h / 2, w, row_h), width=1.2)
-        paint.disc(x + row_h * 0.6, cy, row_h * 0.3, rgb(player), (1, 1, 1), 1.2)
+        paint.piece(x + row_h * 0.6, cy, row_h * 0.3, player, outline=(1, 1, 1), edge=1.2)  # its riders' shape
         name = player.capitalize()
         fitted_text(name_x, cy, name, font, w * 0.27, (1, 1, 1), anchor="left", bold=True, into=texts)
         total = totals.get(player)
