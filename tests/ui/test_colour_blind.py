@@ -132,3 +132,23 @@ def test_through_the_deserts_riders_are_marked_in_their_colours_shapes(canvas: W
         r = geometry.size * (0.26 if piece.get("leader") else 0.34)
         found.append((piece["player"], shape_at(pixels, canvas, x, y, r, piece_rgb(piece["player"]), letters)))
     checked(found)
+
+
+def test_the_temples_hand_chips_carry_their_colours_shapes(canvas: Widget) -> None:
+    """The row of hand sizes under the board: each colour's chip carries its pawns' shape beside the count."""
+    from unittest.mock import patch
+
+    marks: list[tuple[float, float, float, str, tuple[float, ...]]] = []
+
+    class Kept(temple_board.Shapes):  # type: ignore[misc, valid-type]
+        def piece(self, layer: int, shape: str, cx: float, cy: float, r: float, fill: Any, *rest: Any) -> None:
+            marks.append((cx, cy, r, shape, tuple(fill)))
+            super().piece(layer, shape, cx, cy, r, fill, *rest)
+
+    session = mid_game("temple", seed=6)
+    with patch.object(temple_board, "Shapes", Kept):
+        pixels, letters = drawn(canvas, session)
+    players = session.document()["players"]
+    assert [shape for *_, shape, _ in sorted(marks)] == [piece_shape(p) for p in players]
+    for cx, cy, r, shape, fill in marks:
+        assert shape_at(pixels, canvas, cx, cy, r, fill, letters) == shape  # type: ignore[arg-type]

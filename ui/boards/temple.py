@@ -21,8 +21,21 @@ from kivy.graphics import Color, Line
 
 from companion.games.temple.board import slot_cells, slot_transform
 from ui.boards import focused
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fit_text, fitted_text, ink_for, piece, rgb, text
-from ui.boards.shapes import Shapes
+from ui.boards.paint import (
+    ASKED,
+    BACKGROUND,
+    HIGHLIGHT,
+    Texts,
+    fit_text,
+    fitted_text,
+    ink_for,
+    measure,
+    piece,
+    piece_shape,
+    rgb,
+    text,
+)
+from ui.boards.shapes import Shapes, piece_within
 
 PATH_CARD = (0.87, 0.78, 0.58)
 PATH_PRINTED = (0.74, 0.66, 0.5)  # corner blocks are printed on the board: a shade darker than cards
@@ -480,8 +493,19 @@ def _strip(frame: Frame, board: Mapping[str, Any], doc: Mapping[str, Any]) -> No
         if colour == turn:
             chips.rectangle(0, (1, 1, 1), x - 3, y - 3, chip + 6, h + 6)
         chips.rectangle(1, rgb(colour), x, y, chip, h)
-        count = hands.get(colour, "?") if isinstance(hands, Mapping) else "?"
-        counts.append((x + chip / 2, str(count), ink_for(colour)))
+        count = str(hands.get(colour, "?") if isinstance(hands, Mapping) else "?")
+        # The colour's pawn shape in its ink, the count pushed right of it: a red chip and a green one are one
+        # colour to a deuteranope. Only where the count leaves it room (a chip is a cell wide at the least).
+        wide = measure(count, size * 1.1, True)[0]
+        room = chip - wide - 4
+        mark = min(h * 0.25, room / 2 - 2)
+        if mark >= 3:
+            shape = piece_shape(colour)
+            chips.piece(2, shape, x + room / 2, y + h / 2, piece_within(shape, mark, 0), ink_for(colour),
+                        ink_for(colour), 0)  # fmt: skip
+            counts.append((x + chip - 4 - wide / 2, count, ink_for(colour)))
+        else:
+            counts.append((x + chip / 2, count, ink_for(colour)))
         x += chip + c * 0.35
     winner = doc.get("winner")
     roll = doc.get("roll")
