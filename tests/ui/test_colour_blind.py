@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -152,3 +153,33 @@ def test_the_temples_hand_chips_carry_their_colours_shapes(canvas: Widget) -> No
     assert [shape for *_, shape, _ in sorted(marks)] == [piece_shape(p) for p in players]
     for cx, cy, r, shape, fill in marks:
         assert shape_at(pixels, canvas, cx, cy, r, fill, letters) == shape  # type: ignore[arg-type]
+
+
+def test_the_desert_races_pawns_are_drawn_in_their_colours_shapes(canvas: Widget) -> None:
+    """Purple and grey pawns (squares), teal (a diamond) and pink (a disc): four of the five pairs within 20
+    of each other to one eye or another, each pawn alone on its space."""
+    from unittest.mock import patch
+
+    from ui.boards import desert
+
+    players = ["purple", "teal", "pink", "grey"]
+    session = Session.new("desert", players)
+    rng = random.Random(3)
+    for _ in range(30):
+        legal = session.legal()
+        if session.pending().is_over or not legal:
+            break
+        session.act(session.game.sim_choose(session.state, legal, rng))
+    laid: list[Any] = []
+    lay = desert._lay_pawns
+
+    def keep(pawns: Any, shapes: Any) -> None:
+        laid.extend(pawns)
+        lay(pawns, shapes)
+
+    with patch.object(desert, "_lay_pawns", keep):
+        pixels, letters = drawn(canvas, session)
+    apart = [p for p in laid if all(q is p or math.dist((q.cx, q.cy), (p.cx, p.cy)) > 3 * p.radius for q in laid)]
+    alone = [p for p in apart if not p.out]
+    checked([(p.player, shape_at(pixels, canvas, p.cx, p.cy, p.radius, piece_rgb(p.player), letters))
+             for p in alone])  # fmt: skip

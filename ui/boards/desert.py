@@ -32,9 +32,19 @@ from ui.boards.paint import (
     hex_rgb,
     ink,
     measure,
+    piece_shape,
     rgb,
 )
-from ui.boards.shapes import KIVY_SEGMENTS, Shapes, Triangle, circle_points, frame_triangles, line_triangles
+from ui.boards.shapes import (
+    KIVY_SEGMENTS,
+    Shapes,
+    Triangle,
+    circle_points,
+    frame_triangles,
+    line_triangles,
+    piece_points,
+    piece_reach,
+)
 
 TYPE_RGB = {
     "start": (0.97, 0.88, 0.6),
@@ -496,10 +506,12 @@ class Pawn(NamedTuple):
 
     @property
     def reach(self) -> float:
-        """How far from its middle the pawn's halo or rim goes."""
+        """How far from its middle the pawn's halo or rim goes (a square or diamond pawn's rim, to its corners)."""
+        shape = "disc" if self.out else piece_shape(self.player)
+        corners = self.radius * piece_reach(shape) + 2.5 * math.sqrt(2) if shape != "disc" else 0.0
         if self.haloed:
-            return self.radius + max(2.5, self.radius * 0.45)
-        return self.radius + (1.5 if self.out else 2.5)
+            return max(corners, self.radius + max(2.5, self.radius * 0.45))
+        return max(corners, self.radius + (1.5 if self.out else 2.5))
 
 
 def _draw_pawns(
@@ -588,6 +600,10 @@ def _lay_pawns(pawns: Sequence[Pawn], shapes: Shapes) -> None:
             shapes.disc(layer + 1, cx, cy, radius, (0.35, 0.35, 0.35), (1, 1, 1), 1.5, KIVY_SEGMENTS)
             ring = line_triangles(circle_points(cx, cy, radius * 0.7), max(1.2, radius * 0.25))
             shapes.triangles(layer + 3, rgb(pawn.player), ring)
+        elif (shape := piece_shape(pawn.player)) != "disc":  # grey and purple squares, teal diamonds: colour-blind
+            shapes.polygon(layer + 1, (0, 0, 0), piece_points(shape, cx, cy, radius, 2.5) or [])
+            shapes.polygon(layer + 2, (1, 1, 1), piece_points(shape, cx, cy, radius, 1.5) or [])
+            shapes.polygon(layer + 3, rgb(pawn.player), piece_points(shape, cx, cy, radius) or [])
         else:  # a white rim in a black one: black pawns on the red and blue spaces
             shapes.disc(layer + 1, cx, cy, radius + 1.5, (1, 1, 1), (0, 0, 0), 1.0, KIVY_SEGMENTS)
             shapes.ellipse(layer + 3, rgb(pawn.player), cx, cy, radius, radius, KIVY_SEGMENTS)
@@ -649,8 +665,8 @@ def _draw_player_row(
 
     if to_play:
         board.over.line(0, HIGHLIGHT, _rectangle(x + 1, y + 1, w - 2, h - 2), max(1.5, h * 0.04), close=True)
-    board.over.disc(1, x + h * 0.45, y + h / 2, r, rgb(player) if not out else (0.35, 0.35, 0.35), (1, 1, 1), 1.5,
-                    KIVY_SEGMENTS)  # fmt: skip
+    board.over.piece(1, piece_shape(player), x + h * 0.45, y + h / 2, r, rgb(player) if not out else (0.35, 0.35, 0.35),
+                     (1, 1, 1), 1.5, KIVY_SEGMENTS)  # fmt: skip
     texts = board.texts
     left = x + h * 0.9
     right = x + w - h * 0.15
