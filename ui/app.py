@@ -31,7 +31,7 @@ from companion.places import place_of
 from companion.registry import game_classes
 from companion.session import Session
 from ui import inputs, watchdog
-from ui.boards import BoardView
+from ui.boards import BoardView, namer_for
 from ui.kiosk import ESCAPE_KEYS, IdleClock, PinGate
 from ui.settings import Settings, existing_folder
 from ui.voice import Voice, spoken_form, spoken_step
@@ -788,7 +788,10 @@ class CompanionApp(App):
             self.prompt = pending.text
             self.choices = session.legal()
             last = place_of(session.log[-1]) if session.log else None  # "where did Red just go?"
-            self.board = BoardView(session.game, session.document(), session.game.describe(session.state), last=last)
+            self.board = BoardView(
+                session.game, session.document(), session.game.describe(session.state), last=last,
+                named=self._named(session.game.id, pending.text),
+            )
             self.can_undo, self.can_redo = session.can_undo, session.can_redo
             self.game_over = pending.is_over
             if not pending.is_over:
@@ -796,6 +799,16 @@ class CompanionApp(App):
             elif self._over_since is None:
                 self._over_since = self.clock()
         self._refresh_home(session)
+
+    def _named(self, game_id: str, prompt: str) -> tuple[Hashable, ...]:
+        """The places the newest refusal or "why not here?" answer names, then the prompt's: a player told "(0,3)
+        touches Black at (1,3)" by the screen or the voice finds both on the map, which shows their names."""
+        namer = namer_for(game_id)
+        if namer is None:
+            return ()
+        newest = self.announcements[0] if self.announcements else {}
+        texts = [newest.get("text", ""), prompt] if newest.get("kind") in ("refused", "ruling") else [prompt]
+        return tuple(dict.fromkeys(place for text in texts for place in namer(str(text))))
 
     def _refresh_home(self, session: Session | None) -> None:
         """Home's way back: Resume for a game in play; for a finished one (on the table, or the journal's last

@@ -25,11 +25,12 @@ def on_window(size: tuple[int, int] | None = None) -> Iterator[Widget]:
     Window.remove_widget(widget)
 
 
-def render(widget: Any, session: Session, document: dict[str, Any] | None = None) -> bytes:
-    """Draw straight through the game's drawer (so a bug raises here instead of falling back to text)."""
+def render(widget: Any, session: Session, document: dict[str, Any] | None = None, **marks: Any) -> bytes:
+    """Draw straight through the game's drawer (so a bug raises here instead of falling back to text);
+    ``marks``: the view's other fields (``named``, ``asked`` ...), as the table gives them."""
     doc = document if document is not None else session.document()
     widget.canvas.clear()
-    drawer_for(session.game.id)(widget, BoardView(session.game, doc, session.game.describe(session.state)))
+    drawer_for(session.game.id)(widget, BoardView(session.game, doc, session.game.describe(session.state), **marks))
     return bytes(widget.export_as_image().texture.pixels)
 
 
@@ -78,7 +79,7 @@ class Words:
         return box[0] <= cx <= box[0] + box[2] and box[1] <= cy <= box[1] + box[3]
 
 
-def words_drawn(widget: Any, session: Session, document: dict[str, Any] | None = None) -> list[Words]:
+def words_drawn(widget: Any, session: Session, document: dict[str, Any] | None = None, **marks: Any) -> list[Words]:
     """Every text the drawing left on the canvas, read back from the canvas itself.
 
     Pixels cannot say what a label reads, so each label the paint helpers
@@ -94,7 +95,7 @@ def words_drawn(widget: Any, session: Session, document: dict[str, Any] | None =
             self.laid_out = tuple("".join(word.text for word in line.words) for line in self._cached_lines)
 
     with patch.object(paint, "CoreLabel", Remembered):
-        render(widget, session, document)
+        render(widget, session, document, **marks)
     out: list[Words] = []
     inked: dict[int, tuple[int, int, int, int]] = {}
     colour = (1.0, 1.0, 1.0)

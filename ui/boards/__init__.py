@@ -31,6 +31,9 @@ class BoardView:
     focus: Hashable | None = None  # the place whose actions are listed (a Nearby: several), outlined strongest
     asked: Hashable | None = None  # a place asked "why not here?" about, outlined red
     last: Hashable | None = None  # where the last step happened (the camel just placed), ringed white
+    # Places the prompt or the newest refusal or ruling names ("... touches Black at (4,6)"), first named first:
+    # a board whose places are named by coordinates (``places_named``) shows each one's name beside it.
+    named: tuple[Hashable, ...] = ()
 
 
 def focused(view: Any) -> frozenset[Hashable]:
@@ -52,6 +55,7 @@ def provisional_scores(view: BoardView) -> dict[str, Any]:
 
 Drawer = Callable[[Any, BoardView], None]
 Placer = Callable[[Any, BoardView, float, float], Hashable | None]
+Namer = Callable[[str], list[Hashable]]
 
 
 def drawer_for(game_id: str) -> Drawer:
@@ -72,3 +76,10 @@ def placer_for(game_id: str) -> Placer | None:
     """The drawing's tap-to-place function, or None for a board that only shows."""
     module = importlib.import_module(drawer_for(game_id).__module__)
     return getattr(module, "place_at", None)
+
+
+def namer_for(game_id: str) -> Namer | None:
+    """The drawing's ``places_named(text)``: the places a text names, for a board that shows them by their names
+    (Through the Desert's hexes "(4,6)"); None for a board whose places a text names as the board shows them."""
+    module = importlib.import_module(drawer_for(game_id).__module__)
+    return getattr(module, "places_named", None)

@@ -17,9 +17,10 @@ from typing import Any
 
 from kivy.graphics import Color, Line, Mesh, Rectangle
 
+from companion.games.ttd.board import hex_label, hexes_named
 from companion.games.ttd.paints import CAMEL_RGB, SAND, camel_paints, camel_rgb  # noqa: F401 - tests read them here
 from ui.boards import focused, paint, provisional_scores
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fitted_text, piece_shape, rgb
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fitted_text, measure, piece_shape, rgb
 from ui.boards.shapes import Shapes
 
 SQRT3 = math.sqrt(3)
@@ -30,6 +31,8 @@ WATER = (0.1, 0.42, 0.85)
 EDGE = (0.45, 0.37, 0.22)
 TEXT = 16.0  # px: the smallest text on the board, what a player reads from a chair at the 7 inch display (800x480)
 LINE = 18.5  # px: a row of the score strip at the least, 16 px text set solid (its 19 px label is blank at the ends)
+NAMED = (0.55, 0.9, 1.0)  # a place a text names: light blue, unlike gold (may be tapped), red (asked), white (last)
+NAMED_SHOWN = 3  # the places named beside the map's hexes at once: a refusal's two and the prompt's one
 PARTS = (("water", "Water"), ("oases", "Oases"), ("areas", "Areas"), ("longest", "Long"))  # the strip's columns
 
 
@@ -205,6 +208,8 @@ def draw(widget: Any, view: Any) -> None:
         if view.asked is not None and hex_key(view.asked):
             Color(*ASKED, 1)
             Line(points=hex_points(*centre(*view.asked), size * 0.9), close=True, width=max(2.0, size * 0.16))
+        figures_at = {key for key in values if key not in taken}  # the water holes still showing their figures
+        _draw_names(widget, frame, view, {(c["q"], c["r"]) for c in cells}, taken - {None}, figures_at)
         _draw_strip(
             (widget.x + pad, widget.y + pad, widget.width - 2 * pad, frame.strip_top - 2 * pad),
             document,
@@ -212,6 +217,97 @@ def draw(widget: Any, view: Any) -> None:
             provisional_scores(view),
             paints,
         )
+
+
+def places_named(text: str) -> list[tuple[int, int]]:
+    """The hexes a text names ("(0,3) touches Black at (1,3)"): the table puts them in ``BoardView.named``."""
+    return hexes_named(text)
+
+
+def _draw_names(
+    widget: Any,
+    frame: MapFrame,
+    view: Any,
+    hexes: set[tuple[int, int]],
+    camels: set[Any],
+    figures_at: set[tuple[int, int]],
+) -> None:
+    """Each place a text names (``view.named``) ringed, its name as the texts spell it ("(4,6)") in a tag beside it.
+
+    The map has no room for coordinates along its edges: at 800x480 it is 390 px wide on a 398 px board, and a
+    16 px row number needs 18. So the names come to the places instead: a player told "not allowed at (4,6)",
+    by the screen or the voice, sees "(4,6)" on the map where it is. A tag goes above, below, right or left of its
+    hex, the side covering the fewest camels and never a water hole's figure where another side does not, never
+    over another tag, the strip or the board's edges.
+    """
+    named = [key for key in (hex_key(k) for k in getattr(view, "named", ())) if key in hexes][:NAMED_SHOWN]
+    if not named:
+        return
+    size = frame.size
+    font = max(TEXT, size * 1.05)  # as the water holes' figures: 16 px at 800x480, larger on larger boards
+    crowd = [(*frame.centre(*key), 1) for key in camels] + [(*frame.centre(*key), 10) for key in figures_at]
+    taken: list[tuple[float, float, float, float]] = []
+    half = size * 0.6  # a named hex's middle, its camel: no tag lies over another named place
+    spots = [(x - half, y - half, 2 * half, 2 * half) for x, y in (frame.centre(*key) for key in named)]
+    Color(*NAMED, 1)
+    for q, r in named:  # the rings first: a tag lies over another named hex's ring, never under it
+        cx, cy = frame.centre(q, r)
+        Line(points=hex_points(widget.x + cx, widget.y + cy, size), close=True, width=max(1.5, size * 0.1))
+    texts = Texts()
+    for q, r in named:
+        cx, cy = frame.centre(q, r)
+        words = hex_label(q, r)
+        w, h = measure(words, font, bold=True)
+        others = [spot for key, spot in zip(named, spots, strict=True) if key != (q, r)]
+        box = _tag_place(widget, frame, cx, cy, w + 6, h, crowd, taken + others)
+        if box is None:
+            continue
+        taken.append(box)
+        x, y, bw, bh = box
+        Color(*BACKGROUND, 0.9)
+        Rectangle(pos=(widget.x + x, widget.y + y), size=(bw, bh))
+        Color(*NAMED, 1)
+        Line(rectangle=(widget.x + x, widget.y + y, bw, bh), width=1.2)
+        fitted_text(widget.x + x + bw / 2, widget.y + y + bh / 2, words, font, bw, (1, 1, 1), bold=True, into=texts)
+    texts.draw()
+
+
+def _tag_place(
+    widget: Any,
+    frame: MapFrame,
+    cx: float,
+    cy: float,
+    bw: float,
+    bh: float,
+    crowd: list[tuple[float, float, int]],
+    taken: list[tuple[float, float, float, float]],
+) -> tuple[float, float, float, float] | None:
+    """Where a bw x bh tag naming the hex centred at (cx, cy) goes (widget-relative x, y, w, h), or None.
+
+    ``crowd``: the centres of what a tag hides, each with its weight (a camel 1, a water hole's figure 10);
+    ``taken``: boxes no tag may cover (the tags already placed, the named hexes' middles).
+    """
+    size = frame.size
+    half_w = size * SQRT3 / 2
+    # Above or below: centred on the hex, else reaching right or left from its middle; slid onto the board.
+    along = [min(max(x, 1.0), widget.width - 1 - bw) for x in (cx - bw / 2, cx - half_w / 2, cx + half_w / 2 - bw)]
+    sides = [
+        *((x, cy + size * 0.9) for x in along),  # above the hex, over its top corner's tip, clear of a leader's ring
+        *((x, cy - size * 0.9 - bh) for x in along),  # below it
+        (cx + half_w + 1, cy - bh / 2),  # right
+        (cx - half_w - 1 - bw, cy - bh / 2),  # left
+    ]
+    best, fewest = None, math.inf
+    for x, y in sides:
+        if y < frame.strip_top or y + bh > widget.height - 1 or x < 1 or x + bw > widget.width - 1:
+            continue
+        if any(x < tx + tw and tx < x + bw and y < ty + th and ty < y + bh for tx, ty, tw, th in taken):
+            continue
+        m = size * 0.8  # a disc half under the tag is hidden as much as one under it; a figure reaches as far
+        covered = sum(k for px, py, k in crowd if x - m < px < x + bw + m and y - m < py < y + bh + m)
+        if covered < fewest:
+            best, fewest = (x, y, bw, bh), covered
+    return best
 
 
 def _draw_cell(

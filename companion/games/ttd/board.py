@@ -9,12 +9,32 @@ count.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 # Axial neighbour offsets (q, r), clockwise from east.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+# A hex as every text names it, "(5,1)", "(-1,12)": the board file's axial [q, r].
+HEX_NAME = re.compile(r"\((-?\d+),(-?\d+)\)")
+
+
+def hex_label(q: int, r: int) -> str:
+    """The name a text gives hex (q, r): the map on the screen shows the same words beside a place a text names."""
+    return f"({q},{r})"
+
+
+def hexes_named(text: str) -> list[tuple[int, int]]:
+    """The hexes ``text`` names, in the order it names them, each once: where the table's map labels them."""
+    found: list[tuple[int, int]] = []
+    for match in HEX_NAME.finditer(text):
+        key = (int(match[1]), int(match[2]))
+        if key not in found:
+            found.append(key)
+    return found
 
 
 # _BYTE_BITS[k][b]: the bit indices set in byte value b when it is the k-th byte of a mask.
@@ -112,7 +132,7 @@ def build_board(data: Mapping[str, Any], players: int) -> Board:
         players=players,
         coords=coords,
         index=index,
-        labels=tuple(f"({q},{r})" for q, r in coords),
+        labels=tuple(hex_label(q, r) for q, r in coords),
         neighbours=neighbours,
         nbr_mask=nbr_mask,
         mountain=mountain,

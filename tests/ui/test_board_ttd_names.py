@@ -1,0 +1,112 @@
+"""Through the Desert's map shows the places a text names: a player told "(1,0) ... at (2,0)" finds both.
+
+The referee's texts, its "why not here?" answers, its refusals and the voice
+name hexes by the board file's coordinates, "(q,r)", and the map labelled
+none: nothing on the screen led to (2,0). Coordinates along the map's edges
+have no room (at 800x480 the map is 390 px wide on the 398 px board, and a
+16 px "12" is 18 px wide), so the places come with their names: each hex the
+newest refusal or ruling, or the prompt, names is ringed and carries its name,
+16 px at least, beside it. Each text is read back from the canvas with the
+font size it was rendered at.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from companion.session import Session
+from tests.ui.conftest import tap
+from tests.ui.drawing import Words, words_drawn
+from tests.ui.test_app import button
+from tests.ui.test_boards_robust import READABLE, off_board, table_board, unreadable
+from tests.ui.test_pointing import open_on, tap_hex
+from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
+from ui.boards import BoardView, ttd
+from ui.shots import mid_game
+
+SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
+# Places a text may name, drawn together: the top edge with its neighbour (a refusal's "(1,0) ... at (2,0)"),
+# the bottom row's first hex, the far right (the strip unused by three players) and a hex among camels.
+NAMED = [(1, 0), (2, 0), (-6, 12), (17, 1), (4, 6)]
+
+
+def tags(board: Any, session: Session, named: tuple[Any, ...]) -> tuple[list[Words], list[str]]:
+    """The board's texts with ``named`` shown, and what is wrong: a name missing, under 16 px, cut, over another
+    name, its tag over another text's letters, off the board or in the score strip, or far from its hex (and the
+    board's own texts' faults)."""
+    drawn = words_drawn(board, session, named=named)
+    frame = ttd._frame(board, BoardView(session.game, session.document(), []))
+    names = {f"({q},{r})" for q, r in named}
+    found = unreadable([d for d in drawn if d.text not in names]) + off_board(board, drawn)
+    found += unreadable([d for d in drawn if d.text in names])  # the tags apart, each whole and 16 px or more
+    for tag in (d for d in drawn if d.text in names):
+        x, y, w, h = tag.x - 3, tag.y, tag.w + 6, tag.h  # the tag's dark box, 3 px each side of its text
+        for d in drawn:
+            ix, iy, iw, ih = d.ink
+            if d is not tag and min(x + w, ix + iw) - max(x, ix) > 0.5 and min(y + h, iy + ih) - max(y, iy) > 0.5:
+                found.append(f"{tag.text!r}'s tag hides {d.text!r}")
+    for q, r in named:
+        label = [d for d in drawn if d.text == f"({q},{r})"]
+        if len(label) != 1:
+            found.append(f"({q},{r}) is drawn {len(label)} times")
+            continue
+        (d,) = label
+        cx, cy = frame.centre(q, r)
+        if math.dist(d.centre, (cx, cy)) > frame.size * 3.2:
+            found.append(f"({q},{r})'s name is {math.dist(d.centre, (cx, cy)):.0f} px from its hex")
+        if d.y < frame.strip_top - 0.5:
+            found.append(f"({q},{r})'s name lies in the score strip")
+    return drawn, found
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_each_named_place_shows_its_name_beside_it_at_16_px_or_more(
+    size: tuple[int, int], start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """Three places at once, at the map's edges and in its crowd, on the table's own board at each display size."""
+    middle, board = table_board(start, window_size, size, "ttd")
+    found = []
+    for named in (tuple(NAMED[:3]), tuple(NAMED[2:])):
+        drawn, faults = tags(board, middle, named)
+        found += [f"{named}: {fault}" for fault in faults]
+        assert all(d.size >= READABLE for d in drawn if d.text in {f"({q},{r})" for q, r in named})
+    assert not found, f"at {size}, a {board.width:.0f}x{board.height:.0f} board:\n" + "\n".join(found)
+
+
+def test_a_tap_where_nothing_may_go_names_the_places_on_the_map(start: Any) -> None:
+    """At 800x480 a finger on (1,0) is told "(1,0) does not touch Red's pink caravan ... A yellow camel on
+    (1,0) would touch Orange's yellow piece at (2,0)": both hexes are named on the map, (1,0) first.
+
+    The names stay while the answer stands and go with the next step, whose camel is ringed instead.
+    """
+    session = mid_game("ttd")
+    app = open_on(start, session)
+    table = app.root.get_screen("table")
+    board = table.ids.board
+    assert board.view.named == ()  # "Red: place camel 1 of 2 this turn." names no place
+    tap_hex(app, 1, 0)
+    said = app.announcements[0]
+    assert said["kind"] == "ruling" and "(2,0)" in said["text"]
+    view = board.view
+    assert view.named == ((1, 0), (2, 0)) and view.asked == (1, 0)
+    drawn = words_drawn(board, session, named=view.named, marked=view.marked, asked=view.asked)  # as the table
+    names = {d.text: d for d in drawn if d.text in ("(1,0)", "(2,0)")}
+    assert set(names) == {"(1,0)", "(2,0)"} and all(d.size >= READABLE for d in names.values())
+    assert not tags(board, session, view.named)[1]
+
+    wanted = session.legal()[0]
+    tap_hex(app, *wanted["hex"])  # a lit hex among 24: its placements as buttons
+    tap(button(table.ids.choices, wanted["text"]))
+    assert board.view.named == () and board.view.last == tuple(wanted["hex"])
+
+
+def test_the_water_hole_to_enter_is_named_on_the_map(start: Any) -> None:
+    """"Water hole 1 of 22 at (2,0): enter the value ...": the prompt names the site, and so does the map."""
+    session = Session.new("ttd", ["red", "black", "orange"])
+    app = open_on(start, session)
+    assert app.prompt.startswith("Water hole 1 of 22 at (2,0)")
+    assert app.root.get_screen("table").ids.board.view.named == ((2, 0),)
+    assert ttd.places_named("(0,3) touches Black at (-1,12); (0,3) again") == [(0, 3), (-1, 12)]
