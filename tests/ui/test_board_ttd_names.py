@@ -21,6 +21,7 @@ from companion.session import Session
 from tests.ui.conftest import tap
 from tests.ui.drawing import Words, words_drawn
 from tests.ui.test_app import button
+from tests.ui.test_board_ttd_readable import ended
 from tests.ui.test_boards_robust import READABLE, off_board, table_board, unreadable
 from tests.ui.test_pointing import open_on, tap_hex
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
@@ -35,7 +36,7 @@ NAMED = [(1, 0), (2, 0), (-6, 12), (17, 1), (4, 6)]
 
 def tags(board: Any, session: Session, named: tuple[Any, ...]) -> tuple[list[Words], list[str]]:
     """The board's texts with ``named`` shown, and what is wrong: a name missing, under 16 px, cut, over another
-    name, its tag over another text's letters, off the board or in the score strip, or far from its hex (and the
+    name, its tag over another text's letters, off the board or in the score strip, or not beside its hex (and the
     board's own texts' faults)."""
     drawn = words_drawn(board, session, named=named)
     frame = ttd._frame(board, BoardView(session.game, session.document(), []))
@@ -55,8 +56,9 @@ def tags(board: Any, session: Session, named: tuple[Any, ...]) -> tuple[list[Wor
             continue
         (d,) = label
         cx, cy = frame.centre(q, r)
-        if math.dist(d.centre, (cx, cy)) > frame.size * 3.2:
-            found.append(f"({q},{r})'s name is {math.dist(d.centre, (cx, cy)):.0f} px from its hex")
+        near = (min(max(cx, d.x), d.x + d.w), min(max(cy, d.y), d.y + d.h))  # the name's point nearest the hex
+        if math.dist(near, (cx, cy)) > frame.size * 1.6:  # the tag touches its hex (from a corner: 1.5 sizes)
+            found.append(f"({q},{r})'s name is {math.dist(near, (cx, cy)):.0f} px from its hex's middle")
         if d.y < frame.strip_top - 0.5:
             found.append(f"({q},{r})'s name lies in the score strip")
     return drawn, found
@@ -69,9 +71,10 @@ def test_each_named_place_shows_its_name_beside_it_at_16_px_or_more(
     """Three places at once, at the map's edges and in its crowd, on the table's own board at each display size."""
     middle, board = table_board(start, window_size, size, "ttd")
     found = []
-    for named in (tuple(NAMED[:3]), tuple(NAMED[2:])):
-        drawn, faults = tags(board, middle, named)
-        found += [f"{named}: {fault}" for fault in faults]
+    full = ended()  # five players' full map: leaders and camels all round each named hex
+    for session, named in ((middle, tuple(NAMED[:3])), (middle, tuple(NAMED[2:])), (full, tuple(NAMED[1:4]))):
+        drawn, faults = tags(board, session, named)
+        found += [f"{len(session.document()['players'])} players, {named}: {fault}" for fault in faults]
         assert all(d.size >= READABLE for d in drawn if d.text in {f"({q},{r})" for q, r in named})
     assert not found, f"at {size}, a {board.width:.0f}x{board.height:.0f} board:\n" + "\n".join(found)
 

@@ -292,8 +292,8 @@ def _tag_place(
     # Above or below: centred on the hex, else reaching right or left from its middle; slid onto the board.
     along = [min(max(x, 1.0), widget.width - 1 - bw) for x in (cx - bw / 2, cx - half_w / 2, cx + half_w / 2 - bw)]
     sides = [
-        *((x, cy + size * 0.9) for x in along),  # above the hex, over its top corner's tip, clear of a leader's ring
-        *((x, cy - size * 0.9 - bh) for x in along),  # below it
+        *((x, cy + size * 0.95) for x in along),  # above the hex, over its top tip, clear of a leader's ring and rim
+        *((x, cy - size * 0.95 - bh) for x in along),  # below it
         (cx + half_w + 1, cy - bh / 2),  # right
         (cx - half_w - 1 - bw, cy - bh / 2),  # left
     ]
