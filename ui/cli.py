@@ -81,6 +81,7 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
                         help="camera reading dice and cards, switched on for this run: 0, picamera, a URL, "
                         "a video or a folder (default: the source and switch in settings)")
     parser.add_argument("--bench-exit", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--bench-start", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--bench-steps", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--bench-games", type=int, default=0, help=argparse.SUPPRESS)
     parser.set_defaults(func=cmd_run, output_optional=True)  # a window: its words go to the screen
@@ -221,10 +222,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     width, height = args.size
     _prepare_kivy(width, height, fullscreen=args.kiosk)
     app = build_app(args, kiosk=args.kiosk)
-    if args.bench_exit:
+    if args.bench_exit or args.bench_start:
         from ui.shots import exit_after_first_screen
 
-        exit_after_first_screen(app)
+        exit_after_first_screen(app, start_game=args.bench_start)
     if args.bench_steps:
         from ui.shots import time_steps_after_first_screen
 

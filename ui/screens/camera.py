@@ -30,7 +30,6 @@ from vision.mains import MAINS_HZ
 from vision.orientation import Orientation
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text
 from vision.tray_area import LEAST_SIDE, WHOLE_PICTURE, TrayArea, TrayAreaRefused
-from vision.view_check import ON_SCREEN, SLOT_WANTED, restless_advice, small_slots
 
 log = logging.getLogger(__name__)
 
@@ -267,6 +266,10 @@ class CameraScreen(UprightScreen):
     def advice(feed: Any) -> list[str]:
         """What the café should mend at the camera, from what the feed measured (`vision.view_check`): said
         apart from the readings, in amber, so a camera being set up shows at a glance what is wrong with it."""
+        # Here, not at the top: `vision.view_check` loads OpenCV and numpy, a sixth of the CPU time to the
+        # home screen on a table with no camera (docs/ui.md, "Start-up time"); a running feed has loaded them.
+        from vision.view_check import ON_SCREEN, SLOT_WANTED, restless_advice, small_slots
+
         lines = []
         small = getattr(feed, "small_dice", None)
         if small:
