@@ -7,6 +7,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+from tests.ui.conftest import advance, make_app
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,3 +56,23 @@ def test_the_home_screen_of_a_table_without_a_camera_loads_no_opencv_or_numpy(tm
     # Starting a game draws its board without them too; the camera, when switched on, loads them (`vision.feed`).
     assert report["game"] == "blackpool" and report["drawn"] > report["tapped"]
     assert report["after_start"]["loaded_when_needed"] == []
+
+
+def test_only_home_and_the_table_are_built_before_the_first_frame(running: list[Any], tmp_path: Path) -> None:
+    """All eight screens were built before anything was drawn, a quarter of the CPU time to the home screen,
+    for screens opened later if at all. The rest are built once the first frame is drawn, and any of them
+    asked for before that is built then: the table never finds one missing."""
+    from ui.screens import SCREENS
+
+    app = make_app(tmp_path)
+    app._run_prepare()
+    running.append(app)
+    assert [screen.name for screen in app.root.screens] == ["home", "table"]
+    assert app.root.current == "home" and app.root.has_screen("pin")
+    assert app.root.get_screen("pin").name == "pin"  # asked for early: built at once
+    advance(3)  # the first frame drawn, then the rest built
+    assert app.first_screen_at is not None and app.screens_built_at >= app.first_screen_at
+    assert sorted(screen.name for screen in app.root.screens) == sorted(SCREENS)
+    app.show("settings")
+    advance(1)
+    assert app.root.current_screen is app.root.get_screen("settings")
