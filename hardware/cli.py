@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.cli import add_play_arguments, cmd_play, tolerant_stdin, usage
 from companion.errors import quoted
@@ -25,13 +25,12 @@ from companion.option_types import count, file_path, named, seconds
 from companion.registry import create, game_class, game_classes
 from companion.session import Session
 from companion.terminal import Terminal, split_players, start_reading
-from hardware.dice_link import DiceLink
-from hardware.dice_protocol import Message, SlotReport
-from hardware.dice_sim import SimulatedSensor, idle, run_script
-from hardware.panel import Panel, make_pin_factory
 from hardware.pins import load_config
 from hardware.tags import TagMap, default_tags_path
 from vision.cli import live_options, picture_options, picture_settings
+
+if TYPE_CHECKING:
+    from hardware.dice_protocol import Message
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
@@ -40,6 +39,10 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
 
 def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[], None]]:
     """Wire the sensor and the button box to a terminal's controller; returns what undoes it."""
+    # Here, not at the top: every `companion` command, the app too, loads this module to list its sub-commands,
+    # and pyserial and gpiozero are needed only once a sensor or a button box is wired (docs/ui.md, "Start-up time").
+    from hardware.dice_link import DiceLink
+    from hardware.panel import Panel, make_pin_factory
 
     def attach(terminal: Terminal) -> Callable[[], None]:
         closers: list[Callable[[], None]] = []
@@ -109,6 +112,8 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
     saying how many of the random rolls were played when it came mid-way; it ended 0, so a script driving the
     simulator could not tell a run cut short from one played out.
     """
+    from hardware.dice_sim import SimulatedSensor, idle, run_script
+
     sensor = SimulatedSensor(Path(args.link) if args.link else None).plug()
     print(sensor.path, flush=True)
     bad = 0
@@ -139,6 +144,7 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
 
 
 def cmd_hw_test(args: argparse.Namespace) -> int:
+    from hardware.panel import make_pin_factory
     from hardware.selftest import self_test
 
     ports = [args.dice_sensor] if args.dice_sensor else None
@@ -172,6 +178,9 @@ def cmd_hw_bench(args: argparse.Namespace) -> int:
 
 def cmd_hw_teach(args: argparse.Namespace) -> int:
     """Link tags to cards: one pair from the command line, or each tag the reader reports, asked in turn."""
+    from hardware.dice_link import DiceLink
+    from hardware.dice_protocol import SlotReport
+
     tags = TagMap.to_teach(Path(args.tags) if args.tags else default_tags_path(args.game))  # never over a non-tag file
     known = {a["card"] for a in Session.new(args.game, list(create(args.game).colours[:2])).legal() if "card" in a}
     if args.tag and not args.card:
@@ -320,6 +329,9 @@ def cmd_hw_demo(args: argparse.Namespace) -> int:
     import tempfile
 
     from companion.journal import Journal
+    from hardware.dice_link import DiceLink
+    from hardware.dice_sim import SimulatedSensor
+    from hardware.panel import Panel, make_pin_factory
 
     game_cls = game_class(args.game)
     # as `play` reads them: "red, blue" too

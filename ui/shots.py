@@ -322,10 +322,11 @@ class ShotsStopped(KeyboardInterrupt):
         self.written = written
 
 
-# Loaded only when a camera starts (`vision.feed`) or its screen reads a feed: a table without a camera never needs
-# them, and at start-up they were a sixth of the CPU time to the home screen and 55 MB of its memory (docs/ui.md,
-# "Start-up time"). `ui bench` names any of them the first screen loaded, and a test holds it to none.
-LOADED_WHEN_NEEDED = ("cv2", "numpy")
+# OpenCV and numpy are loaded only when a camera starts (`vision.feed`) or its screen reads a feed, pyserial when a
+# dice sensor does: a table without them never needs them, and at start-up OpenCV and numpy were a sixth of the CPU
+# time to the home screen and 55 MB of its memory (docs/ui.md, "Start-up time"). `ui bench` names any of them the
+# first screen loaded, and a test holds it to none.
+LOADED_WHEN_NEEDED = ("cv2", "numpy", "serial")
 
 
 def start_figures() -> dict[str, Any]:

@@ -42,8 +42,9 @@ def test_the_start_up_benchmark_times_the_first_screen_on_the_machines_monotonic
 
 def test_the_home_screen_of_a_table_without_a_camera_loads_no_opencv_or_numpy(tmp_path: Path) -> None:
     """The camera screen imported `vision.view_check` at the top, and with it OpenCV and numpy: every start
-    paid for them before home was drawn (a sixth of its CPU time, 55 MB), camera or none. Checked by what the
-    real command has imported when home is drawn, not by a time, which a busy machine would make flaky."""
+    paid for them before home was drawn (a sixth of its CPU time, 55 MB), camera or none; and the hardware
+    commands' module, which every start loads to list them, imported pyserial with no dice sensor. Checked by
+    what the real command has imported when home is drawn, not by a time, which a busy machine would make flaky."""
     from ui.shots import LOADED_WHEN_NEEDED, run_ui
 
     env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_CAFE_DIR", "COMPANION_UI_SETTINGS")}
@@ -51,7 +52,7 @@ def test_the_home_screen_of_a_table_without_a_camera_loads_no_opencv_or_numpy(tm
                XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
     report = run_ui(tmp_path / "j.sqlite3", env, "--bench-start")
     assert report["screen"] == "home"
-    assert set(LOADED_WHEN_NEEDED) == {"cv2", "numpy"}
+    assert set(LOADED_WHEN_NEEDED) == {"cv2", "numpy", "serial"}
     assert report["loaded_when_needed"] == []
     # Starting a game draws its board without them too; the camera, when switched on, loads them (`vision.feed`).
     assert report["game"] == "blackpool" and report["drawn"] > report["tapped"]
