@@ -179,7 +179,7 @@ class DesertRace(Game):
                            "Sunshield Amulet to pass anyway?")
         if kind == CLOAK_STEP:
             return Pending("choose", mover, f"{title(mover)} is Scared! on {space.label}: redeem the Mirage Cloak "
-                           f"to ignore the penalty (lose 2 Lives and go back to {self.board.start})?")
+                           f"to ignore the penalty ({self._scare_cost(piece)})?")
         if kind == DRAW:
             name = "Collection" if step.mode == "collection" else "Mystery"
             return Pending("draw", mover, f"{title(mover)}: draw a {name} card and enter it.", deck=step.mode)
@@ -301,8 +301,19 @@ class DesertRace(Game):
             return [{"type": "use", "card": SUNSHIELD, "text": f"Redeem Sunshield Amulet: pass and move {step.value}"},
                     {"type": "decline", "text": "Keep the Amulet: the attempt fails"}]
         assert kind == CLOAK_STEP
+        piece = state.piece(state.mover)
+        # "Keep the Cloak" at 2 Lives or fewer promised a card the knockout then discarded with the rest (DR-6).
+        keep = "Keep the Cloak" if piece.lives > 2 else "Decline"
         return [{"type": "use", "card": CLOAK, "text": "Redeem Mirage Cloak: ignore Scared!"},
-                {"type": "decline", "text": f"Keep the Cloak: lose 2 Lives and go back to {self.board.start}"}]
+                {"type": "decline", "text": f"{keep}: {self._scare_cost(piece)}"}]
+
+    def _scare_cost(self, piece: Piece) -> str:
+        """What Scared! costs this piece if the Cloak stays in hand: with 2 Lives or fewer it is the last of them,
+        the round, and every Collection card, the Cloak itself too (DR-6), not just "lose 2 Lives"."""
+        if piece.lives > 2:
+            return f"lose 2 Lives and go back to {self.board.start}"
+        last = "the last Life" if piece.lives == 1 else f"the last {piece.lives} Lives"
+        return f"lose {last}, sit out the round and discard every card, the Cloak too"
 
     @staticmethod
     def _flask_offer(piece: Piece) -> list[Action]:
