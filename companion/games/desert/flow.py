@@ -358,8 +358,13 @@ class Flow:
         limit = challenge.limit or 0
         count = f"failed attempt {failures} of {limit}" if failures <= limit else "another failed attempt"
         if failures >= limit:
+            # With free_exit_optional the next turn also offers another try (DR-Q6): "rolls as normal and
+            # moves on" told the player the choice was gone.
+            then, rules = ((f"{title(player)} may roll as normal and move on, or try again", ("DR-14", "DR-Q6"))
+                           if state.options.free_exit_optional
+                           else (f"{title(player)} rolls as normal and moves on", ("DR-14", "DR-Q5")))
             events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.label}. Next turn "
-                                f"{title(player)} rolls as normal and moves on.", ("DR-14", "DR-Q5"), (player,)))
+                                f"{then}.", rules, (player,)))
             return self.advance(state, events)
         if state.options.attempts_per_turn > 1 and state.tried < state.options.attempts_per_turn:
             events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.label}; another "

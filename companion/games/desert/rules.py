@@ -159,8 +159,12 @@ class DesertRace(Game):
                                die="d6")
             challenge = space.challenge
             assert challenge is not None
-            tries = (f"attempt {piece.failures + 1} of {challenge.limit}" if challenge.limit is not None
-                     else "no attempt limit")
+            if challenge.limit is None:
+                tries = "no attempt limit"
+            elif piece.failures < challenge.limit:
+                tries = f"attempt {piece.failures + 1} of {challenge.limit}"
+            else:  # tried again after the free exit (DR-Q6): "attempt 4 of 3" read as a miscount
+                tries = f"an extra attempt after {piece.failures} failed"
             shield = "; Sunshield Amulet redeemed, this attempt passes" if step.shield else ""
             extra = self._roll_extras(state)
             return Pending("roll", mover, f"{title(mover)}: roll for {space.label}, needing {challenge.wording} "
