@@ -601,9 +601,18 @@ class DesertRace(Game):
             return replace(state, step=Step(ROLL, mode="attempt"))
         if step.kind == ROLL and step.mode == "move" and self.flow.free_exit(state, state.mover):
             raise refuse("After three failed attempts the next roll is a normal move.", "DR-Q6")
+        if step.kind == ROLL and step.mode == "attempt":
+            # "An attempt is not possible now", followed by the prompt to roll for the attempt, contradicted itself.
+            where = self.board.label(state.piece(state.mover).space)
+            raise refuse(f"{title(state.mover)} is already attempting {where}: the roll now is the attempt.", "DR-13")
         raise self._not_now(state, "An attempt", "DR-13")
 
     def _do_stop(self, state: State, action: Action, events: list[Event]) -> State:
+        if state.step.kind == ROLL and state.step.mode == "attempt":
+            # On a later turn the roll is the attempt: only the attempt on landing may be declined (DR-Q4).
+            where = self.board.label(state.piece(state.mover).space)
+            raise refuse(f"Only the attempt on landing may be declined; {title(state.mover)} now rolls for {where}.",
+                         "DR-Q4")
         if state.step.kind != OFFER:
             raise self._not_now(state, "Stopping at a challenge", "DR-Q4")
         events.append(Event("info", f"{title(state.mover)} stops at {self.board.label(state.piece(state.mover).space)}"
@@ -670,7 +679,11 @@ class DesertRace(Game):
             raise refuse("A trade must exchange at least one card or Life.", "DR-11")
         step = state.step
         if step.kind != END or not step.trading:
-            raise refuse("Trades are made only by the player on a green Trading space, during that turn.", "DR-Q22")
+            # With trade_any_time the refusal named only the green space, which this table does not need.
+            when = ("At this table trades are agreed at the end of a turn, once its move is dealt with."
+                    if state.options.trade_any_time
+                    else "Trades are agreed only at the end of a turn that stops on a green Trading space.")
+            raise refuse(when, "DR-Q22")
         mover = state.mover
         if partner == mover:
             raise refuse("A player cannot trade with themself.", "DR-11")
@@ -690,10 +703,12 @@ class DesertRace(Game):
                     raise refuse(f"{title(who)} {held}.", "DR-11")
         mine = me.lives - give_lives + get_lives
         theirs = other.lives - get_lives + give_lives
-        for who, lives in ((mover, mine), (partner, theirs)):
+        for who, lives, had in ((mover, mine, me.lives), (partner, theirs, other.lives)):
             if lives < 1:
-                raise refuse(f"{title(who)} would be left with {lives} Lives; no trade may take a player "
-                             "below 1 Life.", "DR-11")
+                # "would be left with -2 Lives" counted Lives nobody can hold: say what is held instead.
+                left = (f"would be left with {lives} Lives" if lives == 0
+                        else f"holds {had} {'Life' if had == 1 else 'Lives'}, fewer than this trade takes")
+                raise refuse(f"{title(who)} {left}; no trade may take a player below 1 Life.", "DR-11")
         items_me = list(me.items)
         for card in give:
             items_me.remove(card)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.games.desert.board import CLOAK, COMPASS
-from tests.games.desert.helpers import A, act, game_b, position, roll
+from tests.games.desert.helpers import A, B, act, game_b, position, roll
 
 GAME = game_b()
 
@@ -46,3 +46,39 @@ def test_a_try_again_after_the_free_exit_is_not_counted_past_the_limit_dr_q6() -
     plain = position(GAME, {A: {"space": 7, "failures": 2}}, step={"kind": "roll", "mode": "attempt"})
     _, events = act(GAME, plain, roll(1))
     assert any(e.text.endswith("Next turn Black rolls as normal and moves on.") for e in events)
+
+
+def test_an_attempt_or_a_stop_asked_for_at_the_attempt_roll_says_the_roll_is_the_attempt() -> None:
+    """At the attempt roll of a later turn, 'attempt' was refused as 'An attempt is not possible now. Black: roll
+    for Four Up ...' and 'stop' as 'Stopping at a challenge is not possible now': the one sentence denied what the
+    next asked for. The roll is the attempt (DR-13); only the attempt on landing may be declined (DR-Q4)."""
+    state = position(GAME, {A: {"space": 7}}, step={"kind": "roll", "mode": "attempt"})
+    ruling = GAME.check(state, {"type": "attempt"})
+    assert not ruling.legal and ruling.rules == ("DR-13",)
+    assert ruling.text == "Black is already attempting Four Up (7): the roll now is the attempt."
+    ruling = GAME.check(state, {"type": "stop"})
+    assert not ruling.legal and ruling.rules == ("DR-Q4",)
+    assert ruling.text == "Only the attempt on landing may be declined; Black now rolls for Four Up (7)."
+
+
+def test_a_trade_refused_out_of_its_window_names_the_window_this_table_uses_dr_q22() -> None:
+    """With trade_any_time a trade asked for before the roll was told trades belong to a green Trading space only,
+    which this table does not need; without it, the refusal says when in the turn trading happens."""
+    trade = {"type": "trade", "with": B, "give": {"lives": 1}}
+    anytime = position(GAME, {A: {"space": 1}}, options={"trade_any_time": True})
+    ruling = GAME.check(anytime, trade)
+    assert not ruling.legal and ruling.rules == ("DR-Q22",) and "green" not in ruling.text
+    assert ruling.text == "At this table trades are agreed at the end of a turn, once its move is dealt with."
+    on_green = position(GAME, {A: {"space": 6}})  # still on the green space the last turn stopped on
+    ruling = GAME.check(on_green, trade)
+    assert ruling.text == "Trades are agreed only at the end of a turn that stops on a green Trading space."
+
+
+def test_a_trade_of_more_lives_than_held_says_what_is_held_dr_11() -> None:
+    """Giving 3 Lives from 1 read 'Black would be left with -2 Lives'."""
+    state = position(GAME, {A: {"space": 6, "lives": 1}}, step={"kind": "end", "trading": True})
+    ruling = GAME.check(state, {"type": "trade", "with": B, "give": {"lives": 3}})
+    assert not ruling.legal and ruling.rules == ("DR-11",) and "-" not in ruling.text
+    assert ruling.text.startswith("Black holds 1 Life, fewer than this trade takes")
+    ruling = GAME.check(state, {"type": "trade", "with": B, "get": {"lives": 6}})
+    assert ruling.text.startswith("Pink holds 5 Lives, fewer than this trade takes")
