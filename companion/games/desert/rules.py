@@ -175,9 +175,13 @@ class DesertRace(Game):
             return Pending("choose", mover, f"{title(mover)} is on {space.label}, needing {challenge.wording}: "
                            "attempt it now, or stop here and end the turn?")
         if kind == SNEAKERS_STEP:
-            what = {"move": "move", "chain": "move", "test": "count for the challenge", "dune": "shift"}[step.mode]
-            return Pending("choose", mover, f"{title(mover)} rolled {step.value}: redeem Sandstorm Sneakers to "
-                           f"{what} {2 * step.value} instead?")
+            v = step.value
+            if step.mode == "test":  # "to count for the challenge 6 instead?" read as a challenge numbered 6
+                return Pending("choose", mover, f"{title(mover)} rolled {v} at {space.label}: redeem Sandstorm "
+                               f"Sneakers so the challenge judges {2 * v} (and a pass moves {2 * v}) instead?")
+            what = {"move": "move", "chain": "move", "dune": "shift"}[step.mode]
+            return Pending("choose", mover, f"{title(mover)} rolled {v}: redeem Sandstorm Sneakers to "
+                           f"{what} {2 * v} instead?")
         if kind == SHIELD:
             return Pending("choose", mover, f"{title(mover)} failed {space.label} with {step.value}: redeem the "
                            "Sunshield Amulet to pass anyway?")
@@ -337,6 +341,12 @@ class DesertRace(Game):
             dest = (state.piece(state.mover).space + value) % self.board.size
             if step.shield or challenge.passes(value):
                 return f"{value}: pass, to {self.board.label(dest)}"
+            piece = state.piece(state.mover)
+            if (state.options.sneakers_affect_challenge_test and piece.holds(SNEAKERS)
+                    and challenge.passes(2 * value)):
+                # Here the Sneakers are asked before the roll is judged (DR-Q9's option): "3: fail" was wrong
+                # for a roll the doubled 6 then passed.
+                return f"{value}: fail; {2 * value} with Sneakers passes"
             return f"{value}: fail"
         if kind == DUNE:
             pos = state.piece(state.mover).space

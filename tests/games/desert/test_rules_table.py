@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.desert.board import CLOAK, COMPASS
+from companion.games.desert.board import CLOAK, COMPASS, SNEAKERS
 from tests.games.desert.helpers import A, B, act, game_b, position, roll
 
 GAME = game_b()
@@ -82,3 +82,18 @@ def test_a_trade_of_more_lives_than_held_says_what_is_held_dr_11() -> None:
     assert ruling.text.startswith("Black holds 1 Life, fewer than this trade takes")
     ruling = GAME.check(state, {"type": "trade", "with": B, "get": {"lives": 6}})
     assert ruling.text.startswith("Pink holds 5 Lives, fewer than this trade takes")
+
+
+def test_with_sneakers_judged_the_question_and_the_roll_buttons_say_what_the_challenge_sees_dr_q9() -> None:
+    """With sneakers_affect_challenge_test the doubled roll is what the challenge judges: the question read 'redeem
+    Sandstorm Sneakers to count for the challenge 6 instead?', and the button for a 3 on 'even' said '3: fail'
+    although the Sneakers then asked for turn it into a pass."""
+    options = {"sneakers_affect_challenge_test": True}
+    state = position(GAME, {A: {"space": 9, "items": [SNEAKERS]}}, step={"kind": "roll", "mode": "attempt"},
+                     options=options)
+    assert "3: fail; 6 with Sneakers passes" in _texts(state)
+    state, _ = act(GAME, state, roll(3))
+    assert GAME.pending(state).text == ("Black rolled 3 at Even (9): redeem Sandstorm Sneakers so the challenge "
+                                        "judges 6 (and a pass moves 6) instead?")
+    plain = position(GAME, {A: {"space": 9, "items": [SNEAKERS]}}, step={"kind": "roll", "mode": "attempt"})
+    assert "3: fail" in _texts(plain)  # judged on its face (DR-Q9): the Sneakers change nothing here
