@@ -557,6 +557,11 @@ class DesertRace(Game):
             if step.kind == DUNE and not state.options.sneakers_affect_dune_shift:
                 # Told "once your roll is known", a player rolled the Shift and was never asked (DR-Q9).
                 raise refuse("Sandstorm Sneakers double a movement roll, never a Dune Shift.", "DR-Q9")
+            if step.kind == SHIELD and step.mode == "doubled":
+                # The Sneakers were asked about as this roll came in (the judged value, DR-Q9's option): told they
+                # are "redeemed once your roll is known, before you move", the player stood exactly there.
+                raise refuse("The Sandstorm Sneakers question for this roll was answered when it was rolled; one "
+                             "roll is doubled once, before it is judged.", "DR-Q9")
             if step.kind == SHIELD and not state.options.sneakers_affect_challenge_test:
                 # "once your roll is known, before you move" was said with the roll known and no move made.
                 raise refuse("Sandstorm Sneakers double how far a move goes, never the roll a challenge judges; if "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.desert.board import CLOAK, COMPASS, SNEAKERS
+from companion.games.desert.board import CLOAK, COMPASS, SNEAKERS, SUNSHIELD
 from tests.games.desert.helpers import A, B, act, game_b, position, roll
 
 GAME = game_b()
@@ -97,3 +97,18 @@ def test_with_sneakers_judged_the_question_and_the_roll_buttons_say_what_the_cha
                                         "judges 6 (and a pass moves 6) instead?")
     plain = position(GAME, {A: {"space": 9, "items": [SNEAKERS]}}, step={"kind": "roll", "mode": "attempt"})
     assert "3: fail" in _texts(plain)  # judged on its face (DR-Q9): the Sneakers change nothing here
+
+
+def test_sneakers_asked_again_after_a_judged_roll_failed_say_the_question_was_answered_dr_q9() -> None:
+    """With sneakers_affect_challenge_test the Sneakers are asked once, before the roll is judged. A second pair
+    asked for at the Sunshield question after the failure was told 'Sandstorm Sneakers are redeemed once your roll
+    is known, before you move', which is where the player stood."""
+    options = {"sneakers_affect_challenge_test": True}
+    state = position(GAME, {A: {"space": 9, "items": [SNEAKERS, SNEAKERS, SUNSHIELD]}},
+                     step={"kind": "roll", "mode": "attempt"}, options=options)
+    state, _ = act(GAME, state, roll(3))
+    state, _ = act(GAME, state, {"type": "decline"})  # 3 is judged on its face and fails: the Amulet is offered
+    assert state.step.kind == "shield"
+    ruling = GAME.check(state, {"type": "use", "card": SNEAKERS})
+    assert not ruling.legal and ruling.rules == ("DR-Q9",)
+    assert "once your roll is known" not in ruling.text and "was answered when it was rolled" in ruling.text
