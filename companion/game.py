@@ -338,12 +338,14 @@ class Game(ABC):
             low, high = cls.min_players, cls.max_players
             wanted = str(low) if low == high else f"{low} to {high}"  # "takes 2-2 players" read as a typo
             raise BadRequest(f"{cls.title} needs {wanted} players, not {len(players)}", cls.players_rule)
+        # A colour twice or one the game lacks rests on the same clause as the count: each game's names its colours.
         if len(set(players)) != len(players):
-            raise BadRequest("each player must be named once")
+            raise BadRequest("each player must be named once", cls.players_rule)
         if cls.colours:
             unknown = [p for p in players if p not in cls.colours]
             if unknown:
-                raise BadRequest(f"unknown colour {quoted(unknown[0])}; colours: {', '.join(cls.colours)}")
+                raise BadRequest(f"unknown colour {quoted(unknown[0])}; colours: {', '.join(cls.colours)}",
+                                 cls.players_rule)
         return players
 
     @classmethod

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from companion.errors import BadRequest
 from companion.games.desert.board import CLOAK, COMPASS, SNEAKERS, SUNSHIELD
 from tests.games.desert.helpers import A, B, act, game_b, position, roll
 
@@ -112,3 +115,12 @@ def test_sneakers_asked_again_after_a_judged_roll_failed_say_the_question_was_an
     ruling = GAME.check(state, {"type": "use", "card": SNEAKERS})
     assert not ruling.legal and ruling.rules == ("DR-Q9",)
     assert "once your roll is known" not in ruling.text and "was answered when it was rolled" in ruling.text
+
+
+def test_a_player_list_with_a_colour_twice_or_one_the_race_lacks_cites_the_players_clause_dr_q36() -> None:
+    """'each player must be named once' and "unknown colour 'red'" were refused with no clause, though DR-Q36 names
+    the race's six pawn colours as it names its two to six players."""
+    for players in (["black", "black"], ["black", "red"], ["black", "pink", "pink"]):
+        with pytest.raises(BadRequest) as refused:
+            GAME.check_players(players)
+        assert refused.value.rule == "DR-Q36"
