@@ -351,7 +351,9 @@ class Flow:
         failures = state.piece(player).failures + 1
         state = state.with_piece(player, failures=failures)
         if space.is_guardian:
-            events.append(Event("penalty", f"{title(player)} rolls {value}: the Guardian's Test needs a "
+            # The space by its board name: a café's unlimited challenge ("Sphinx Gate") was called "the
+            # Guardian's Test", a space its board does not have.
+            events.append(Event("penalty", f"{title(player)} rolls {value}: {space.label} needs a "
                                 f"{challenge.k}; {title(player)} stays and the turn ends.", ("DR-15", "DR-14"),
                                 (player,)))
             return self.advance(state, events)

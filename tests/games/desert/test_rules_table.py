@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from companion.data import load_data
 from companion.errors import BadRequest
+from companion.game import GameData
+from companion.games.desert import DesertRace
 from companion.games.desert.board import CLOAK, COMPASS, SNEAKERS, SUNSHIELD
-from tests.games.desert.helpers import A, B, act, game_b, position, roll
+from tests.games.desert.helpers import A, B, act, board_b, game_b, position, roll
 
 GAME = game_b()
 
@@ -124,3 +127,19 @@ def test_a_player_list_with_a_colour_twice_or_one_the_race_lacks_cites_the_playe
         with pytest.raises(BadRequest) as refused:
             GAME.check_players(players)
         assert refused.value.rule == "DR-Q36"
+
+
+def test_a_failed_try_at_a_cafes_unlimited_challenge_names_it_as_its_board_does_dr_15() -> None:
+    """A café's challenge with no attempt limit plays as the Guardian's Test (DR-15), but a failed try at one named
+    'Sphinx Gate' was told 'the Guardian's Test needs a 6', naming a space that board does not have."""
+    house = load_data(DesertRace)
+    files = dict(house.files)
+    board = board_b()
+    board["spaces"][10]["name"] = "Sphinx Gate"
+    files["board"] = board
+    cafe = DesertRace(GameData(files))
+    state = position(cafe, {A: {"space": 10}}, step={"kind": "roll", "mode": "attempt"})
+    _, events = act(cafe, state, roll(3))
+    said = next(e for e in events if "needs a 6" in e.text)
+    assert said.text == "Black rolls 3: Sphinx Gate (10) needs a 6; Black stays and the turn ends."
+    assert "Guardian" not in said.text and said.rules == ("DR-15", "DR-14")
