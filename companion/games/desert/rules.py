@@ -528,8 +528,16 @@ class DesertRace(Game):
         step = state.step
         mover = state.mover if state.current >= 0 else None
         if mover is None or step.kind in (ROLLOFF, STEAL, SAVE, VORTEX_STEP):
-            raise refuse(f"The {card_name(card)} card is redeemed only by the player whose turn it is, at its moment.",
-                         "DR-Q23")
+            # "redeemed only by the player whose turn it is" was said to that very player while their own Sand
+            # Thief or Vortex was settled: say what is being settled instead.
+            if mover is None:
+                text = ("No card is redeemed during the order roll-off: cards are redeemed on the owner's own turn, "
+                        "and play has not begun.")
+            else:
+                mystery = "Desert Vortex" if VORTEX_STEP in (step.kind, step.mode) else "Sand Thief"
+                text = (f"No card is redeemed while {title(mover)}'s {mystery} is settled: it takes effect at once, "
+                        "and the turn goes on after it.")
+            raise refuse(text, "DR-Q23")
         if not state.piece(mover).holds(card):
             raise refuse(f"{title(mover)} holds no {card_name(card)}.", rule)
         flow = self.flow

@@ -337,7 +337,8 @@ def test_card_names_are_said_without_an_article_and_refusals_once() -> None:
         f"{B.capitalize()} would be left with 0 Lives; no trade may take a player below 1 Life.")
     rolloff = GAME.setup([A, B, C], GAME.resolve_options({}))
     assert GAME.check(rolloff, use(SNEAKERS)).text == (
-        "The Sandstorm Sneakers card is redeemed only by the player whose turn it is, at its moment.")
+        "No card is redeemed during the order roll-off: cards are redeemed on the owner's own turn, and play has "
+        "not begun.")
 
 
 def test_the_text_board_counts_in_words() -> None:

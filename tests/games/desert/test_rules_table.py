@@ -8,8 +8,8 @@ from companion.data import load_data
 from companion.errors import BadRequest
 from companion.game import GameData
 from companion.games.desert import DesertRace
-from companion.games.desert.board import CLOAK, COMPASS, SNEAKERS, SUNSHIELD
-from tests.games.desert.helpers import A, B, act, board_b, game_b, position, roll
+from companion.games.desert.board import CLOAK, COMPASS, FLASK, SNEAKERS, SUNSHIELD
+from tests.games.desert.helpers import A, B, act, board_b, draw, game_b, position, roll, use
 
 GAME = game_b()
 
@@ -143,3 +143,18 @@ def test_a_failed_try_at_a_cafes_unlimited_challenge_names_it_as_its_board_does_
     said = next(e for e in events if "needs a 6" in e.text)
     assert said.text == "Black rolls 3: Sphinx Gate (10) needs a 6; Black stays and the turn ends."
     assert "Guardian" not in said.text and said.rules == ("DR-15", "DR-14")
+
+
+def test_a_card_asked_for_while_the_movers_own_mystery_card_is_settled_says_so_dr_q23() -> None:
+    """During the mover's own Sand Thief or Desert Vortex, a Flask was refused as 'redeemed only by the player whose
+    turn it is', said to the player whose turn it was: what stops it is the Mystery card being settled."""
+    state = position(GAME, {A: {"space": 4, "lives": 6, "items": [FLASK, COMPASS]}, B: {"lives": 6}},
+                     step={"kind": "draw", "mode": "mystery"})
+    thief, _ = act(GAME, state, draw("mystery", "sand_thief"))  # a tie for most Lives: a roll-off first
+    vortex, _ = act(GAME, state, draw("mystery", "desert_vortex"))
+    for settling, card in ((thief, "Sand Thief"), (vortex, "Desert Vortex")):
+        ruling = GAME.check(settling, use(FLASK))
+        assert not ruling.legal and ruling.rules == ("DR-Q23",)
+        assert ruling.text == (f"No card is redeemed while Black's {card} is settled: it takes effect at once, and "
+                               "the turn goes on after it.")
+        assert "whose turn it is" not in ruling.text
