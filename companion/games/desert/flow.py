@@ -249,7 +249,11 @@ class Flow:
         challenge = space.challenge
         assert challenge is not None
         limit = "no attempt limit" if challenge.limit is None else f"up to {challenge.limit} attempts"
-        rules = ("DR-15",) if space.is_guardian else ("DR-13",)
+        rules: tuple[str, ...] = ("DR-15",) if space.is_guardian else ("DR-13",)
+        if opts.attempt_on_landing == "immediate":
+            # Why the attempt comes at once: DR-13 says so only for the chain. An ordinary move rests on DR-Q4,
+            # a Dune Shift or a Vortex placement on DR-Q38, neither of which the ruling cited.
+            rules += {"move": ("DR-Q4",), "dune": ("DR-Q38",), "vortex": ("DR-Q38",)}.get(via, ())
         events.append(Event("info", f"{space.label} is a challenge: roll {challenge.wording} to go on ({limit}).",
                             rules, (player,)))
         state = replace(state, tried=0)

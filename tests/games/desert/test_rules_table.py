@@ -9,6 +9,7 @@ from companion.errors import BadRequest
 from companion.game import GameData
 from companion.games.desert import DesertRace
 from companion.games.desert.board import CLOAK, COMPASS, FLASK, SNEAKERS, SUNSHIELD
+from companion.registry import create
 from tests.games.desert.helpers import A, B, act, board_b, draw, game_b, position, roll, use
 
 GAME = game_b()
@@ -158,3 +159,25 @@ def test_a_card_asked_for_while_the_movers_own_mystery_card_is_settled_says_so_d
         assert ruling.text == (f"No card is redeemed while Black's {card} is settled: it takes effect at once, and "
                                "the turn goes on after it.")
         assert "whose turn it is" not in ruling.text
+
+
+def test_a_challenge_reached_otherwise_than_by_the_chain_cites_the_decision_that_brings_the_attempt() -> None:
+    """A challenge landed on is tried at once: DR-13 says so for the chain only; for an ordinary move it is DR-Q4 and
+    after a Dune Shift or a Vortex placement DR-Q38, which the ruling never cited."""
+    def challenge_rules(events: list) -> tuple[str, ...]:
+        return next(e.rules for e in events if "is a challenge" in e.text)
+
+    _, events = act(GAME, position(GAME, {A: {"space": 6}}), roll(1))
+    assert challenge_rules(events) == ("DR-13", "DR-Q4")
+    _, events = act(GAME, position(GAME, {A: {"space": 8}}, step={"kind": "dune"}), roll(1))
+    assert challenge_rules(events) == ("DR-13", "DR-Q38")
+    vortex = position(GAME, {A: {"space": 4}}, step={"kind": "vortex", "victim": A, "actor": A})
+    _, events = act(GAME, vortex, {"type": "relocate", "space": "guardian"})
+    assert challenge_rules(events) == ("DR-15", "DR-Q38")
+    house = create("desert")
+    chain = position(house, {A: {"space": 11}}, step={"kind": "roll", "mode": "attempt"})
+    _, events = act(house, chain, roll(4))  # Twin Dunes passed with 4: on to Sheer Cliff, the chain (DR-13)
+    assert challenge_rules(events) == ("DR-13",)
+    later = position(GAME, {A: {"space": 6}}, options={"attempt_on_landing": "next_turn"})
+    _, events = act(GAME, later, roll(1))
+    assert challenge_rules(events) == ("DR-13",)  # no attempt at once: DR-Q4's own line says it is put off
