@@ -33,7 +33,7 @@ from companion.registry import create, game_class, game_classes
 from companion.registry import unknown_game as registry_unknown_game
 from companion.session import Session, export_game, open_table, replay_record
 from companion.simulate import SimulationError, outcome, play_random_game
-from companion.terminal import Terminal, ask_new_game, input_still_waiting, split_players
+from companion.terminal import Terminal, ask_new_game, cited, input_still_waiting, split_players
 
 
 def default_journal_path() -> Path:
@@ -135,7 +135,7 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None, resume_as: 
                 if players and game_id:  # all given on the command line: nobody is there to answer a question
                     journal.close()
                     raise
-                print(f"  {error.message}")
+                print(f"  {error.message}{cited(error.rule)}")  # the clause, as the table's Start shows it
                 continue
             offer.clear()  # the journal's last game is this one now
             return made
@@ -713,7 +713,8 @@ def _run(argv: list[str] | None) -> int:
         # A bad argument ends 2, as `play --game nope` and argparse do; a game named inside a file (a record) ends 1.
         return 2 if wrong else 1
     except CompanionError as error:
-        print(f"companion: {error.message}", file=sys.stderr)
+        # With its clause: `play --players red,red` said "each player must be named once" and no rule.
+        print(f"companion: {error.message}{cited(error.rule)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # said, so a café owner who pressed it knows the command heard it and stopped
         command = command_name(args)

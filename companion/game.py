@@ -256,6 +256,10 @@ class Game(ABC):
     # The clause that fixes the player count, cited when a count outside it is refused, so the table
     # sees the decision behind "needs 2 to 6 players" as it does for every other refusal.
     players_rule: ClassVar[str | None] = None
+    # The clause naming the colours players take, one each, cited when a player list names a colour twice, a
+    # colour the game lacks or an empty one; None: ``players_rule`` says it too (the desert's DR-Q36 gives count
+    # and colours in one clause). "each player must be named once" came with no clause at all.
+    colours_rule: ClassVar[str | None] = None
     # The clause naming what may be done on a turn, cited when an action is refused as malformed (an unknown
     # type, a missing or mistyped field) and no action of its type is offered now to name a closer one: the
     # brief asks every refusal for its clause, and "unknown action type 'pass'" came without one.
@@ -306,7 +310,14 @@ class Game(ABC):
 
     @classmethod
     def resolve_options(cls, options: Mapping[str, Any] | None = None, profile: str | None = None) -> dict[str, Any]:
-        """Defaults, then the profile, then explicit options; refuse unknown keys and values."""
+        """Defaults, then the profile, then explicit options; refuse unknown keys and values.
+
+        A value the option cannot take cites the clause the option changes (its ``decision``), as a refusal
+        of play does: the table reads there what each value means. A value is one of the choices only as the
+        same JSON kind: ``1.0`` or ``1`` equalled ``true`` in Python, so a boolean option took a number and
+        ``attempts_per_turn: true`` was one attempt, journalled as ``true``. An unknown option, profile or a
+        non-object names no clause, since no rule speaks of it (docs/protocol.md, "Refusals without a clause").
+        """
         profile = profile or "standard"
         if profile not in cls.profiles:
             raise BadRequest(f"{cls.title} has no profile {quoted(profile)}; profiles: {', '.join(cls.profiles)}")
@@ -320,32 +331,42 @@ class Game(ABC):
             if spec is None:
                 known = ", ".join(specs) or "none"
                 raise BadRequest(f"{cls.id} has no option {quoted(key)}; options: {known}")
-            if value not in spec.choices:
+            if not any(value == c and json_kind(value) == json_kind(c) for c in spec.choices):
                 allowed = ", ".join(quoted(c) for c in spec.choices)
-                raise BadRequest(f"option {quoted(key)} cannot be {quoted(value)}; allowed: {allowed}")
+                raise BadRequest(f"option {quoted(key)} cannot be {quoted(value)}; allowed: {allowed}", spec.decision)
             resolved[key] = value
         return resolved
 
     @classmethod
     def check_players(cls, players: Sequence[str]) -> list[str]:
-        """Shared checks on a player list; games with free names skip the colour test."""
+        """Shared checks on a player list; games with free names skip the colour test.
+
+        The count cites ``players_rule``; a colour named twice, one the game lacks and an empty one cite
+        ``colours_rule`` (or ``players_rule`` where one clause says both). A list that is no list of strings
+        is a malformed request, before any rule is asked.
+        """
         if isinstance(players, str | bytes) or not isinstance(players, Sequence) or not all(
-            isinstance(p, str) and p for p in players
+            isinstance(p, str) for p in players
         ):
-            raise BadRequest("players must be a list of non-empty strings")
+            raise BadRequest("players must be a list of strings, one a player")
         players = list(players)
         if not cls.min_players <= len(players) <= cls.max_players:
             low, high = cls.min_players, cls.max_players
             wanted = str(low) if low == high else f"{low} to {high}"  # "takes 2-2 players" read as a typo
             raise BadRequest(f"{cls.title} needs {wanted} players, not {len(players)}", cls.players_rule)
-        # A colour twice or one the game lacks rests on the same clause as the count: each game's names its colours.
-        if len(set(players)) != len(players):
-            raise BadRequest("each player must be named once", cls.players_rule)
+        rule = cls.colours_rule or cls.players_rule
+        said = f"; colours: {', '.join(cls.colours)}" if cls.colours else ""
+        if not all(players):
+            raise BadRequest(f"player {players.index('') + 1} is empty: each player is named by a colour{said}"
+                             if cls.colours else f"player {players.index('') + 1} is empty: give each a name", rule)
+        twice = next((p for i, p in enumerate(players) if p in players[:i]), None)
+        if twice is not None:
+            each = "a colour of their own" if cls.colours else "a name of their own"
+            raise BadRequest(f"{quoted(twice)} is named twice: each player plays {each}", rule)
         if cls.colours:
             unknown = [p for p in players if p not in cls.colours]
             if unknown:
-                raise BadRequest(f"unknown colour {quoted(unknown[0])}; colours: {', '.join(cls.colours)}",
-                                 cls.players_rule)
+                raise BadRequest(f"unknown colour {quoted(unknown[0])}; colours: {', '.join(cls.colours)}", rule)
         return players
 
     @classmethod

@@ -129,7 +129,8 @@ class NotUnderstood(ValueError):
         self.rule = rule
 
 
-def _cited(rule: str | None) -> str:
+def cited(rule: str | None) -> str:
+    """A refusal's clause as the terminal writes it after the words ("  [BP-Q3]"); "" without one."""
     return f"  [{rule}]" if rule else ""
 
 
@@ -480,7 +481,7 @@ class Terminal:
                 return None
             if number is not None:
                 rule = self.chance_rule(number if kind == "roll" else lowered)
-                self.say(f"  Not understood: {_not_reported(lowered, number, legal, kind)}.{_cited(rule)}")
+                self.say(f"  Not understood: {_not_reported(lowered, number, legal, kind)}.{cited(rule)}")
                 return None
         elif number is not None:  # a number past the list is no choice's words
             return self.numbered(lowered, legal)
@@ -497,7 +498,7 @@ class Terminal:
             return None
         if kind == "roll" and re.search(r"\d", lowered):  # 'red 9', 'white 0': a face this die does not have
             value = _number(re.findall(r"\d+", lowered)[0])
-            self.say(f"  Not understood: {_no_face(lowered, legal)}.{_cited(self.chance_rule(value))}")
+            self.say(f"  Not understood: {_no_face(lowered, legal)}.{cited(self.chance_rule(value))}")
             return None
         self.say("  Not understood. Type 'help' for the commands.")
         return None
@@ -638,7 +639,7 @@ class Terminal:
             cite = f"  [{error.rule}]" if error.rule else ""
             self.say(f"  Refused: {error.message}{cite}")
         except ValueError as error:
-            self.say(f"  Not understood: {error}{_cited(getattr(error, 'rule', None))}")
+            self.say(f"  Not understood: {error}{cited(getattr(error, 'rule', None))}")
         return True
 
     def _position(self) -> tuple[Any, ...]:

@@ -374,7 +374,8 @@ class CompanionApp(App):
         try:
             session = Session.new(game_id, players, None, profile, self.journal, self.cafe_dir)
         except CompanionError as error:
-            self.status = error.message
+            # With its clause, as home's own check of the colours tapped shows it (a profile's option, a colour).
+            self.status = error.message + (f" [{error.rule}]" if error.rule else "")
             return False
         self.last_game = None  # the journal's latest game is this one now
         self.settings.last_game, self.settings.last_players = game_id, list(players)

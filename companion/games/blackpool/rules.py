@@ -151,6 +151,7 @@ class Blackpool(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     players_rule: ClassVar[str | None] = "BP-Q31"
+    colours_rule: ClassVar[str | None] = "BP-Q3"  # the four colours, each with its own camp
     actions_rule: ClassVar[str | None] = "BP-3"  # a turn: the oracle's roll, then what it allows
     turn_rule: ClassVar[str | None] = "BP-Q31"
     colours: ClassVar[tuple[str, ...]] = COLOURS
