@@ -354,3 +354,13 @@ def test_a_new_game_over_a_finished_or_untouched_one_starts_at_once(start: Any) 
     pick_targi(home)
     tap(home.ids.start)
     assert app.root.current == "table" and app.game_id == "targi"
+
+
+def test_a_start_refused_by_the_core_shows_its_clause(start: Any) -> None:
+    """The one-tap next table starts the colours remembered in ui.json; one named twice there was refused on
+    screen as "each player must be named once", with no clause, where home's own check cites one."""
+    app = start()
+    app.settings.last_game, app.settings.last_players = "blackpool", ["red", "red"]
+    assert not app.new_game_same_players()
+    assert app.status == "'red' is named twice: each player plays a colour of their own [BP-Q3]"
+    assert app.controller.session is None
