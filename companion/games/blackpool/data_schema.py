@@ -114,6 +114,26 @@ def _typed_alike(squares: list[Mapping[str, Any]], colours: tuple[str, ...]) -> 
     return problems
 
 
+def _crowded_circles(starting: Mapping[str, list[str]]) -> list[str]:
+    """Starting circles off the centre that put more on one square than the rules let stand there.
+
+    A square takes two travellers of different colours, the later riding (BP-7, BP-C3). Two travellers of
+    one colour on one circle passed ``data validate``; a game with that colour was then refused at its start
+    ("board data puts two red travellers on starting circle e6", no clause), and three colours on one circle
+    began a stack of three, one riding a rider.
+    """
+    problems: list[str] = []
+    for square, colours in starting.items():
+        twice = sorted({c for c in colours if colours.count(c) > 1})
+        for colour in twice:
+            problems.append(f"board.json: startCircles.{colour} lists {square} twice: two travellers of one colour "
+                            "cannot stand on one square (BP-Q4, BP-C3); give each its own circle or \"centre\"")
+        if not twice and len(colours) > 2:
+            problems.append(f"board.json: startCircles put {', '.join(colours)} travellers on {square}: a square "
+                            "holds two at most, one riding the other (BP-7, BP-C3)")
+    return problems
+
+
 def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[str]:
     where = "board.json"
     problems: list[str] = []
@@ -195,6 +215,7 @@ def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[s
         if s["zone"] == "camp" and sid not in camp_squares:
             problems.append(f"{where}: square {sid} is a camp but no colour owns it")
 
+    starting: dict[str, list[str]] = {}  # a square's colours, once per traveller starting there
     for colour, circles in board["startCircles"].items():
         path = set(board["paths"].get(colour, []))
         for i, c in enumerate(circles):
@@ -204,6 +225,8 @@ def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[s
                 problems.append(
                     f'{where}: startCircles.{colour}[{i}]: {quoted(c)} is neither "centre" nor on the {colour} path'
                 )
+            starting.setdefault(c, []).append(colour)
+    problems.extend(_crowded_circles(starting))
 
     rank = {sid: ZONE_ORDER.index(s["zone"]) for sid, s in squares.items() if s["zone"] in ZONE_ORDER}
     for key, step in (("diagonalOut", 1), ("diagonalIn", -1)):

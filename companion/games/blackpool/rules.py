@@ -217,7 +217,7 @@ class Blackpool(Game):
                 continue
             if t.at in seen:
                 if work.t[seen[t.at]].colour == t.colour:
-                    raise BadRequest(f"board data puts two {t.colour} travellers on starting circle {t.at}")
+                    raise BadRequest(f"board data puts two {t.colour} travellers on starting circle {t.at}", "BP-Q4")
                 work.set(tid, on=seen[t.at])
             seen[t.at] = tid
 

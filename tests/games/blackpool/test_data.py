@@ -90,6 +90,23 @@ def test_broken_camps_diagonals_and_circles_are_named() -> None:
     assert "startCircles.red[2]" in text
 
 
+
+def test_starting_circles_that_crowd_a_square_are_named() -> None:
+    """Two red travellers on one circle passed ``data validate``, and a game with red was then refused at its
+    start with no clause; three colours on one square began a stack of three (a rider ridden)."""
+    board = house("board")
+    red, blue, green = (board["paths"][c] for c in ("red", "blue", "green"))
+    shared = next(sid for sid in red if sid in blue and sid in green)
+    board["startCircles"]["red"] = [red[2], red[2], "centre"]
+    assert any(f"startCircles.red lists {red[2]} twice" in p and "(BP-Q4, BP-C3)" in p
+               for p in problems_with(board=board))
+    board = house("board")
+    for colour in ("red", "blue", "green"):
+        board["startCircles"][colour] = [shared, "centre", "centre"]
+    assert any(f"put red, green, blue travellers on {shared}" in p for p in problems_with(board=board))
+    board["startCircles"]["green"] = ["centre"] * 3  # two colours on one square: the later rides (BP-7)
+    assert problems_with(board=board) == []
+
 def test_schema_errors_are_named() -> None:
     board = house("board")
     del board["camps"]
