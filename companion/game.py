@@ -338,6 +338,24 @@ class Game(ABC):
         return resolved
 
     @classmethod
+    def kept_options(cls, options: object) -> object:
+        """Options as a journal or game record kept them, each value that equals a choice read as that choice.
+
+        Before ``resolve_options`` compared JSON kinds, ``1`` or ``1.0`` was taken for ``true`` and ``20.0`` for
+        ``20``, and journalled as sent: refused now, such a game could no longer be resumed or replayed. A value
+        that equals no choice is left for ``resolve_options`` to refuse.
+        """
+        if not isinstance(options, Mapping):
+            return options
+        specs = {o.key: o for o in cls.option_specs}
+        kept = dict(options)
+        for key, value in options.items():
+            spec = specs.get(key)
+            if spec is not None:
+                kept[key] = next((c for c in spec.choices if c == value), value)
+        return kept
+
+    @classmethod
     def check_players(cls, players: Sequence[str]) -> list[str]:
         """Shared checks on a player list; games with free names skip the colour test.
 

@@ -109,7 +109,7 @@ class Session:
             players = start.get("players")
             if not isinstance(players, list):
                 raise BadRequest("the start of the game must list its players")
-            state = game.setup(players, game.resolve_options(start.get("options"), None))
+            state = game.setup(players, game.resolve_options(game.kept_options(start.get("options")), None))
         return cls(game, dict(start), state)
 
     @classmethod

@@ -145,3 +145,17 @@ def test_the_terminal_question_names_the_clause_and_asks_again(
     out = capsys.readouterr().out
     assert "'red' is named twice: each player plays a colour of their own  [RU-Q31]" in out, out
 
+
+
+def test_a_game_begun_on_an_option_taken_by_equality_still_resumes(tmp_path: Path) -> None:
+    """Journals kept ``board_loop: 1.0`` and ``attempts_per_turn: true`` as sent, when they were taken: read
+    back, each is the choice it equalled, so the game resumes and replays rather than being refused."""
+    start = {"kind": "new", "players": ["black", "pink"], "profile": "standard",
+             "options": {"board_loop": 1.0, "passage_via_vortex": 0, "attempts_per_turn": True, "max_rounds": 20.0}}
+    session = Session.from_start("desert", start)
+    options = session.game.to_document(session.state)["options"]
+    assert (options["board_loop"], options["passage_via_vortex"], options["attempts_per_turn"],
+            options["max_rounds"]) == (True, False, 1, 20)
+    assert type(options["attempts_per_turn"]) is int and type(options["board_loop"]) is bool
+    with pytest.raises(BadRequest, match="cannot be 7"):  # a value that equals no choice is still refused
+        Session.from_start("desert", {**start, "options": {"max_rounds": 7}})
