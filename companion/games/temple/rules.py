@@ -146,13 +146,26 @@ AK_ONTO_PAWN = ("RU-Q23",)  # the Ah Kinchil card moves a pawn onto a taken mark
 CHANGE_OFF_PATH = ("RU-17",)  # a changed card puts a hole under a pawn
 CHANGE_ONTO_STAIR = ("RU-22", "RU-Q10")  # a changed card puts a stairway under a pawn, which must take it
 # What every send-back cites for where the pawn goes; a change choice names only why pawns go (the rest).
-SEND_BACK_HOW = frozenset({"RU-18", "RU-Q11", "RU-20", "RU-21"})
+SEND_BACK_HOW = frozenset({"RU-18", "RU-Q11", "RU-20", "RU-21", "RU-Q15", "RU-Q33"})
 PLAIN = frozenset({"path", "hole"})  # cells a send-back or a stairway trip never looks at
 
 
-def _landing_rules(colour: str, occupant: tuple[str, int]) -> tuple[str, ...]:
-    """The clauses of a move ending on a pawn: RU-Q18 too when that pawn is the mover's own."""
-    return ("RU-12", "RU-Q18") if occupant[0] == colour else ("RU-12",)
+def _landing_rules(colour: str, occupant: tuple[str, int], stair: bool = False, step: bool = False) -> tuple[str, ...]:
+    """The clauses of a move ending on a pawn: RU-Q18 too when that pawn is the mover's own.
+
+    Audit: a move ending on a pawn that stood on a secret stairway cited only RU-12, though the
+    rules give that case a clause of its own (RU-23: the pawn there goes back, then the mover takes
+    the stairway; RU-Q22: even your own); a pawn finishing on its own other pawn on the final steps
+    is RU-Q20's case.
+    """
+    rules = ["RU-12"]
+    if stair:
+        rules += STAIR_ONTO_PAWN
+    if occupant[0] == colour:
+        rules.append("RU-Q18")
+        if step:
+            rules.append("RU-Q20")
+    return tuple(rules)
 
 
 def _route_rule(problem: str) -> str:
@@ -915,12 +928,17 @@ class TempleGame(Game):
                 ]
             for end, action in cached:  # who stands where changes without the moves changing: never cached
                 occupant = occupied.get(end)
-                rules = () if occupant is None else _landing_rules(colour, occupant)
+                rules = () if occupant is None else self._landing(state, colour, occupant, end)
                 text = f"{action['text']}{self._sends_back([occupant], rules)}"
                 if end in stairs:  # where it leads depends on the other stairways' pawns: never cached either
                     text += self._stair_leads(state, colour, end, (colour, i))
                 out.append({**action, "text": text})
         return out
+
+    def _landing(self, state: TempleState, colour: str, occupant: tuple[str, int], end: int) -> tuple[str, ...]:
+        """``_landing_rules`` for a move by ``colour`` ending at ``end``, where ``occupant`` stands."""
+        stair = self.board.is_cell(end) and self.layout(state).kind(end) == "stair"
+        return _landing_rules(colour, occupant, stair, end in self.board.step_nodes)
 
     @staticmethod
     def _sends_back(occupants: Sequence[tuple[str, int] | None], rules: tuple[str, ...]) -> str:
@@ -1043,7 +1061,7 @@ class TempleGame(Game):
                 Event(
                     "penalty",
                     f"{label} lands on {pawn_label(*occupant)}.",
-                    _landing_rules(colour, occupant),
+                    self._landing(state, colour, occupant, to),
                     (occupant[0],),
                 )
             )
@@ -1150,6 +1168,13 @@ class TempleGame(Game):
                 target = node
                 break
             rules = [*why, "RU-18", "RU-Q11"]
+            # Audit: a pawn sent back from its final steps or off one of its own markers cited neither case's
+            # clause, and a table asked why it did not stay on the marker under it (RU-Q33) or where "behind"
+            # is from the steps (RU-Q15).
+            if here in board.colours[c].steps:
+                rules.append("RU-Q15")
+            elif here in layout.idols.get(c, ()):
+                rules.append("RU-Q33")
             if len(group) > 1:
                 rules.append("RU-19")
                 rules.append("RU-Q13")

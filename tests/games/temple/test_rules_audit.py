@@ -8,6 +8,7 @@ from companion.errors import IllegalAction, InvalidPosition
 from tests.games.temple.fixtures import act, doc, game, state, white
 
 OPEN_ALL = [f"OPEN{i:02d}" for i in range(1, 13)]
+REST_8 = [f"OPEN{i:02d}" for i in range(1, 9)]
 
 
 def refused(s, action, rule: str) -> str:
@@ -60,3 +61,55 @@ def test_two_pawns_of_a_colour_cannot_share_a_final_step() -> None:
     ok = state(pawns={"red": ["step2", "step3"]})
     assert g.invariants(ok) == []
     assert any("share" in p for p in g.invariants(ok._replace(pawns=((ok.pawns[0][0],) * 2, ok.pawns[1]))))
+
+
+def _move_and_rules(s, pawn: str, to) -> tuple[str, set[str], list]:
+    """The offered move's text, the clauses its ruling cites, and its events."""
+    action = next(a for a in game().legal_actions(s) if a["pawn"] == pawn and a["to"] == to)
+    ruling = game().check(s, action)
+    assert ruling.legal
+    _, events = act(s, action)
+    return action["text"], set(ruling.rules), events
+
+
+def test_landing_on_a_pawn_on_a_stairway_cites_the_stairway_clauses() -> None:
+    """A move ending on a stairway where a pawn stands is RU-23's case (and RU-Q22's), not only RU-12's."""
+    slots = ["COR01", "STA", "COR03", "STB", *REST_8]
+    s, _ = act(state(slots=slots, pawns={"red": [[4, 1], "entrance"], "blue": [[7, 1], "entrance"]}), white(3))
+    text, rules, events = _move_and_rules(s, "red1", [7, 1])
+    assert "sending Blue 1 back [RU-12, RU-23, RU-Q22]" in text
+    assert {"RU-12", "RU-23", "RU-Q22"} <= rules
+    landing = next(e for e in events if "lands on" in e.text)
+    assert landing.rules == ("RU-12", "RU-23", "RU-Q22")
+
+
+def test_landing_on_the_own_pawn_on_the_steps_cites_the_steps_decision() -> None:
+    """Finishing on the own other pawn on the final steps is RU-Q20's case; it is sent back from beyond the ring
+    (RU-Q15)."""
+    s, _ = act(state(slots=OPEN_ALL, pawns={"red": ["step1", [2, 1]]}), white(2))
+    text, rules, events = _move_and_rules(s, "red2", "step1")
+    assert text.endswith("sending Red 1 back [RU-12, RU-Q18, RU-Q20]")
+    assert {"RU-Q18", "RU-Q20", "RU-Q15"} <= rules
+    back = next(e for e in events if "goes back" in e.text)
+    assert "RU-Q15" in back.rules and "RU-Q33" not in back.rules
+
+
+def test_a_pawn_sent_back_off_its_own_marker_cites_that_decision() -> None:
+    """A pawn on one of its own markers goes to the one before (RU-Q33): a card's marker or the corner's."""
+    slots = ["COR01", "IDR", "COR03", *REST_8, "OPEN12"]
+    s, _ = act(state(slots=slots, turn="blue", pawns={"red": [[6, 1], "entrance"], "blue": [[8, 1], "entrance"]}),
+               white(2))  # fmt: skip
+    _, rules, events = _move_and_rules(s, "blue1", [6, 1])
+    back = next(e for e in events if "goes back" in e.text)
+    assert back.text == "Red 1 goes back to its Entrance Circles." and "RU-Q33" in back.rules and "RU-Q33" in rules
+    # Red's Ah Kinchil marker, the SE corner's middle: a pawn there goes back to the card's marker behind it.
+    s, _ = act(state(slots=slots, turn="blue", pawns={"red": [[13, 13], "entrance"], "blue": [[13, 11], "entrance"]}),
+               white(2))  # fmt: skip
+    _, _, events = _move_and_rules(s, "blue1", [13, 13])
+    back = next(e for e in events if "goes back" in e.text)
+    assert "idol marker at [6,1]" in back.text and "RU-Q33" in back.rules
+    # Off a hole the marker under it is gone: not RU-Q33's case.
+    s, _ = act(state(slots=OPEN_ALL, turn="blue", pawns={"red": [[6, 1], "entrance"], "blue": [[8, 1], "entrance"]}),
+               white(2))  # fmt: skip
+    _, _, events = _move_and_rules(s, "blue1", [6, 1])
+    assert "RU-Q33" not in next(e for e in events if "goes back" in e.text).rules
