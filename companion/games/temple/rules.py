@@ -328,8 +328,10 @@ class TempleGame(Game):
             return Pending("roll", player, f"{name}: roll the die{extra}.", die=DIE_ID)
         if phase == "change":
             rolled = f"red {state.roll[0]}" if state.roll else "a red number"  # the die's face, not the player Red
+            # Audit: with change_optional the text still said "first replace", as if leaving the path were refused.
+            may = ", or leave the path as it is" if state.option["change_optional"] else ""
             return Pending("choose", player, f"{name}: {rolled} rolled; first replace one path card with one from "
-                                             "your hand.")
+                                             f"your hand{may}.")
         if phase == "move":
             return Pending("choose", player, f"{name}: move a pawn {state.roll[0]}.")
         task = state.tasks[0]
@@ -524,8 +526,10 @@ class TempleGame(Game):
                     )
                 )
                 return self._to_move(state, events)
+            may = " (or leave the path as it is)" if state.option["change_optional"] else ""
             events.append(
-                Event("info", f"{name} rolls red {value}: first replace one path card.", ("RU-7", "RU-Q7"), (player,))
+                Event("info", f"{name} rolls red {value}: first replace one path card{may}.", ("RU-7", "RU-Q7"),
+                      (player,))
             )
             return state.but(phase="change")
         events.append(Event("info", f"{name} rolls white {value}: no card change.", ("RU-8",), (player,)))
@@ -1038,14 +1042,12 @@ class TempleGame(Game):
             if problem:
                 raise refuse(f"That route for {label} is not allowed: {problem}.", _route_rule(problem))
             route = parsed
-        rules = ["RU-10", "RU-11"]
+        rules = ["RU-10", *self._step_rules(state, start, route)]
         if len(route) < steps and to != board.chamber:
             # Audit: a pawn stopping early by choice (must_use_full = false) was told it had hit a dead end.
             rules.append("RU-Q16" if self._stops_by_choice(state, colour, start, steps) else "RU-13")
         if to == board.chamber:
             rules.append("RU-15")
-        if steps == 1:
-            rules.append("RU-27")
         events.append(
             Event(
                 "move",
@@ -1080,6 +1082,32 @@ class TempleGame(Game):
                     )
                 )
         return self._resolve(state.but(tasks=tasks, after="end"), events)
+
+    def _step_rules(self, state: TempleState, start: int, route: Sequence[int]) -> list[str]:
+        """The clauses of how a legal move stepped: leaving the Entrance Circles, orthogonal steps, a roll of 1.
+
+        Audit: under ``roll1_mode = nextColumnAny3`` a 1 taken diagonally was ruled by RU-11, the clause that
+        forbids diagonal steps, and RU-27 alone, though only the RU-Q17 option allows it; a move off the
+        Entrance Circles never said that the step onto the entry row is one of the count (RU-Q19).
+        """
+        board = self.board
+        rules = []
+        if start == board.colours[state.current].entrance:
+            rules.append("RU-Q19")
+        diagonal = False
+        here = start
+        for node in route:
+            if board.is_cell(here) and board.is_cell(node):
+                (x1, y1), (x2, y2) = board.xy(here), board.xy(node)
+                diagonal = diagonal or (x1 != x2 and y1 != y2)
+            here = node
+        if not diagonal:
+            rules.append("RU-11")
+        if len(route) == 1 and state.roll[0] == 1:
+            rules.append("RU-27")
+            if state.option["roll1_mode"] == "nextColumnAny3":
+                rules.append("RU-Q17")
+        return rules
 
     def _stops_by_choice(self, state: TempleState, colour: str, start: int, steps: int) -> bool:
         """Whether a route of the whole count exists, so a shorter move is the option's choice, not a dead end."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import IllegalAction, InvalidPosition
-from tests.games.temple.fixtures import act, doc, game, state, white
+from tests.games.temple.fixtures import act, doc, game, red, state, white
 
 OPEN_ALL = [f"OPEN{i:02d}" for i in range(1, 13)]
 REST_8 = [f"OPEN{i:02d}" for i in range(1, 9)]
@@ -113,3 +113,38 @@ def test_a_pawn_sent_back_off_its_own_marker_cites_that_decision() -> None:
                white(2))  # fmt: skip
     _, _, events = _move_and_rules(s, "blue1", [6, 1])
     assert "RU-Q33" not in next(e for e in events if "goes back" in e.text).rules
+
+
+def test_a_diagonal_one_under_the_next_column_option_cites_the_option_not_the_no_diagonal_clause() -> None:
+    """RU-11 forbids diagonal steps; a diagonal 1 is allowed only by RU-Q17's option, and the ruling says so."""
+    s, _ = act(
+        state(slots=OPEN_ALL, pawns={"red": [[4, 1], "entrance"]}, options={"roll1_mode": "nextColumnAny3"}), white(1)
+    )
+    diagonal = game().check(s, {"type": "move", "pawn": "red1", "to": [5, 0]})
+    assert diagonal.legal and "RU-Q17" in diagonal.rules and "RU-11" not in diagonal.rules
+    straight = game().check(s, {"type": "move", "pawn": "red1", "to": [5, 1]})
+    assert straight.legal and {"RU-11", "RU-27", "RU-Q17"} <= set(straight.rules)
+    # The default reading of a 1 is the ordinary step: no option to cite.
+    s, _ = act(state(slots=OPEN_ALL, pawns={"red": [[4, 1], "entrance"]}), white(1))
+    plain = game().check(s, {"type": "move", "pawn": "red1", "to": [5, 1]})
+    assert plain.rules == ("RU-10", "RU-11", "RU-27")
+
+
+def test_a_move_off_the_entrance_circles_cites_the_entry_step() -> None:
+    """The step from the circles onto the entry row is one of the count (RU-Q19)."""
+    s, _ = act(state(slots=OPEN_ALL), white(3))
+    ruling = game().check(s, next(a for a in game().legal_actions(s) if a["pawn"] == "red1"))
+    assert ruling.legal and "RU-Q19" in ruling.rules
+    s, _ = act(state(slots=OPEN_ALL, pawns={"red": [[4, 1], "entrance"]}), white(3))
+    ruling = game().check(s, next(a for a in game().legal_actions(s) if a["pawn"] == "red1"))
+    assert "RU-Q19" not in ruling.rules
+
+
+def test_an_optional_change_is_not_announced_as_compulsory() -> None:
+    """With change_optional the red roll's question and log offer leaving the path (RU-Q7), as legal does."""
+    s, events = act(state(slots=OPEN_ALL, options={"change_optional": True}), red(3))
+    assert game().pending(s).text.endswith("or leave the path as it is.")
+    assert "or leave the path as it is" in events[0].text
+    assert any(a["type"] == "skip_change" for a in game().legal_actions(s))
+    s, events = act(state(slots=OPEN_ALL), red(3))
+    assert "leave" not in game().pending(s).text and "leave" not in events[0].text
