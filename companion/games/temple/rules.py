@@ -324,7 +324,9 @@ class TempleGame(Game):
         player = state.current
         name = player.capitalize()
         if phase == "roll":
-            extra = "" if self._ak_in_discard(state) else " (or play the Ah Kinchil card)"
+            # Audit: offered whenever the card was not in the discard pile, even when it had no pawn to move (a
+            # pawn in the chamber, one on its marker, rivals not past theirs), and then every play was refused.
+            extra = " (or play the Ah Kinchil card)" if self._ak_targets(state) else ""
             return Pending("roll", player, f"{name}: roll the die{extra}.", die=DIE_ID)
         if phase == "change":
             rolled = f"red {state.roll[0]}" if state.roll else "a red number"  # the die's face, not the player Red
@@ -645,7 +647,12 @@ class TempleGame(Game):
             raise refuse(f"{label} is not past its Ah Kinchil marker, so the card cannot send it back there.", "RU-Q23")
         occupant = self._occupied(state).get(marker)
         if occupant is not None and state.option["ak_occupied"] == "forbid":
-            raise refuse(f"{pawn_label(*occupant)} stands on that marker.", "RU-Q23")
+            # Audit: "Blue 1 stands on that marker." named neither the marker nor why that stops the card.
+            raise refuse(
+                f"{pawn_label(*occupant)} stands on the {colour} Ah Kinchil marker {self.where(colour, marker)}, and"
+                f" under this game's rules (ak_occupied = forbid) the card cannot move {label} onto a taken marker.",
+                "RU-Q23",
+            )
         verb = "moves" if colour == player else "sends"
         text = (
             f"{player.capitalize()} plays the Ah Kinchil card: {label} moves to its Ah Kinchil marker "

@@ -148,3 +148,21 @@ def test_an_optional_change_is_not_announced_as_compulsory() -> None:
     assert any(a["type"] == "skip_change" for a in game().legal_actions(s))
     s, events = act(state(slots=OPEN_ALL), red(3))
     assert "leave" not in game().pending(s).text and "leave" not in events[0].text
+
+
+def test_the_ah_kinchil_card_is_not_offered_when_it_can_move_no_pawn() -> None:
+    """Red 1 in the chamber, Red 2 on its marker, Blue's pawns not past theirs: every play would be refused."""
+    s = state(slots=OPEN_ALL, pawns={"red": ["chamber", [13, 13]], "blue": [[1, 13], [13, 4]]})
+    assert not [a for a in game().legal_actions(s) if a["type"] == "ahkinchil"]
+    assert game().pending(s).text == "Red: roll the die."
+    s = state(slots=OPEN_ALL, pawns={"red": ["chamber", [4, 1]], "blue": [[1, 13], [13, 4]]})
+    assert game().pending(s).text == "Red: roll the die (or play the Ah Kinchil card)."
+
+
+def test_a_taken_ah_kinchil_marker_is_named_when_the_card_is_refused() -> None:
+    """With ak_occupied = forbid the refusal says whose marker, where, and why (it read "stands on that marker")."""
+    s = state(slots=OPEN_ALL, pawns={"red": [[4, 1], "entrance"], "blue": [[13, 13], "entrance"]},
+              options={"ak_occupied": "forbid"})  # fmt: skip
+    message = refused(s, {"type": "ahkinchil", "pawn": "red1"}, "RU-Q23")
+    assert message.startswith("Blue 1 stands on the red Ah Kinchil marker [13,13] (corner)")
+    assert "that marker" not in message and "cannot move Red 1" in message
