@@ -1146,6 +1146,18 @@ class TempleGame(Game):
             return refuse(f"{place} is a hole; {label} cannot stand there.", "RU-11")
         if to == start:
             return refuse(f"{label} already stands on {place}; a move leaves its space.", "RU-11")
+        if steps == 1 and state.option["roll1_mode"] == "nextColumnAny3":
+            # Audit: the check below walks without walls in ordinary steps, so a space beside the pawn but not in
+            # the next column ([4,0] from [4,1]) was refused as "The red wall blocks every route" [RU-14], with
+            # no wall near; what rules it out is the option's reading of a 1.
+            ends = [self.where(colour, n) for n in self._moves(state, colour, start, steps)]
+            where = (f"one of {', '.join(ends[:-1])} or {ends[-1]}" if len(ends) > 1 else ends[0]) if ends else ""
+            goes = f"it goes to {where}" if ends else "none of them is open to it"
+            return refuse(
+                f"With a roll of 1 {label} moves to a space of the next column clockwise, diagonals included, and"
+                f" {place} is not one: {goes}.",
+                "RU-Q17",
+            )
         if to in self._moves(state, colour, start, steps, walls=False):
             return refuse(f"The {colour} wall blocks every route from {self.where(colour, start)} to {place}.", "RU-14")
         if state.option["must_use_full"]:

@@ -166,3 +166,15 @@ def test_a_taken_ah_kinchil_marker_is_named_when_the_card_is_refused() -> None:
     message = refused(s, {"type": "ahkinchil", "pawn": "red1"}, "RU-Q23")
     assert message.startswith("Blue 1 stands on the red Ah Kinchil marker [13,13] (corner)")
     assert "that marker" not in message and "cannot move Red 1" in message
+
+
+def test_a_space_beside_the_pawn_but_not_in_the_next_column_is_not_blamed_on_the_wall() -> None:
+    """Under nextColumnAny3 a 1 goes to the next column (RU-Q17); [4,0] beside [4,1] was refused as walled off
+    (RU-14), with the red wall nowhere near."""
+    s, _ = act(
+        state(slots=OPEN_ALL, pawns={"red": [[4, 1], "entrance"]}, options={"roll1_mode": "nextColumnAny3"}), white(1)
+    )
+    for to in ([4, 0], [3, 1], [4, 2]):
+        message = refused(s, {"type": "move", "pawn": "red1", "to": to}, "RU-Q17")
+        assert "wall" not in message
+        assert message.endswith("it goes to one of [5,0] (slot 1 r0c2), [5,1] (slot 1 r1c2) or [5,2] (slot 1 r2c2).")
