@@ -815,7 +815,7 @@ class TempleGame(Game):
         for colour in order:
             pair = state.pawns[state.seat(colour)]
             off = [i for i, n in enumerate(pair) if n in nodes and not layout.walkable[n]]
-            if len(off) == 2 and state.option["pair_order"] == "ownerChooses":
+            if len(off) == 2 and state.option["pair_order"] == "ownerChooses" and self._order_matters(state, colour):
                 backs.append(Task("back", colour, (0, 1), -1, colour))
             elif off:
                 prog = board.progress[colour]
@@ -843,6 +843,16 @@ class TempleGame(Game):
                     )
                     stairs.append(Task("stair", colour, (i,), n, chooser))
         return self._run_tasks(state.but(tasks=(*backs, *stairs), after="move"), events)
+
+    def _order_matters(self, state: TempleState, colour: str) -> bool:
+        """Whether it makes a difference which of the colour's two pawns takes the nearer marker (RU-Q13).
+
+        Audit: with pair_order = ownerChooses the owner was asked "which goes back to the nearer marker?" even
+        when no marker lay behind either pawn, between two choices that both read "Red 1 back to its Entrance
+        Circles, Red 2 back to its Entrance Circles".
+        """
+        first = self._send_back(state, [(colour, 0), (colour, 1)], [], CHANGE_OFF_PATH)
+        return first.pawns != self._send_back(state, [(colour, 1), (colour, 0)], [], CHANGE_OFF_PATH).pawns
 
     def _change_effects(self, state: TempleState, index: int, card: str) -> str:
         """What a change choice adds to its text: the pawns it sends back or up a stairway, with the clauses.

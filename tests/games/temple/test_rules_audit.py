@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import IllegalAction, InvalidPosition
-from tests.games.temple.fixtures import act, doc, game, red, state, white
+from tests.games.temple.fixtures import act, doc, game, pawns_of, red, state, white
 
 OPEN_ALL = [f"OPEN{i:02d}" for i in range(1, 13)]
 REST_8 = [f"OPEN{i:02d}" for i in range(1, 9)]
@@ -178,3 +178,21 @@ def test_a_space_beside_the_pawn_but_not_in_the_next_column_is_not_blamed_on_the
         message = refused(s, {"type": "move", "pawn": "red1", "to": to}, "RU-Q17")
         assert "wall" not in message
         assert message.endswith("it goes to one of [5,0] (slot 1 r0c2), [5,1] (slot 1 r1c2) or [5,2] (slot 1 r2c2).")
+
+
+def test_the_owner_is_not_asked_which_pawn_goes_first_when_it_changes_nothing() -> None:
+    """pair_order = ownerChooses with no marker behind either pawn: both go home whichever goes first, so the
+    question ("which goes back to the nearer marker?", two choices reading alike) is not asked (RU-19, RU-Q13)."""
+    s = state(slots=OPEN_ALL, pawns={"red": [[4, 1], [5, 1]]}, options={"pair_order": "ownerChooses"})
+    s, _ = act(s, red(3))
+    after, events = act(s, {"type": "change", "slot": 1, "card": "HOLES"})
+    assert after.phase != "resolve"
+    assert pawns_of(after)["red"] == ["entrance", "entrance"]
+    assert [e.text for e in events if "goes back" in e.text] == [
+        "Red 2 goes back to its Entrance Circles.", "Red 1 goes back to its Entrance Circles."]  # fmt: skip
+    # With a red marker behind them (IDR's in slot 1 at [3,1]) it matters which pawn takes it: the owner chooses.
+    s = state(slots=["IDR", *OPEN_ALL[1:]], pawns={"red": [[7, 1], [8, 1]]},
+              options={"pair_order": "ownerChooses"})  # fmt: skip
+    s, _ = act(s, red(3))
+    after, _ = act(s, {"type": "change", "slot": 2, "card": "HOLES"})
+    assert after.phase == "resolve"
