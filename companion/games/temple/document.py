@@ -305,6 +305,14 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
         problems.append("a winner is named exactly when the phase is over")
     if winner in players and any(n != board.chamber for n in pawns[players.index(winner)]):
         problems.append(f"{winner} is named winner without both pawns in the Treasure Chamber")
+    # Audit: a player with both pawns in the chamber and no winner loaded, and play went on round them: the others
+    # moved on, and their own next turn ended in an empty "; the turn ends." before the win was seen.
+    for colour, pair in zip(players, pawns, strict=False):
+        if colour != winner and len(pair) == 2 and all(n == board.chamber for n in pair):
+            problems.append(
+                f"{colour} has both pawns in the Treasure Chamber, so {colour} has won (RU-16): the phase must be"
+                f" over with {colour} as the winner"
+            )
     if problems:
         raise InvalidPosition(problems)
     state = TempleState(

@@ -196,3 +196,13 @@ def test_the_owner_is_not_asked_which_pawn_goes_first_when_it_changes_nothing() 
     s, _ = act(s, red(3))
     after, _ = act(s, {"type": "change", "slot": 2, "card": "HOLES"})
     assert after.phase == "resolve"
+
+
+def test_a_position_with_a_finished_player_but_no_winner_is_refused() -> None:
+    """Both pawns in the chamber is a win at once (RU-16); such a document with play going on used to load, and
+    the player's next turn ended in an empty warning before the win was seen."""
+    with pytest.raises(InvalidPosition) as info:
+        game().from_document(doc(slots=OPEN_ALL, turn="blue", pawns={"red": ["chamber", "chamber"]}))
+    assert any("red has both pawns in the Treasure Chamber" in p and "RU-16" in p for p in info.value.problems)
+    won = doc(slots=OPEN_ALL, phase="over", winner="red", pawns={"red": ["chamber", "chamber"]})
+    assert game().from_document(won).winner == "red"
