@@ -300,6 +300,8 @@ class TempleGame(Game):
         """
         dests = self._stair_destinations(state, colour, node)
         if not dests:
+            if self._stairs_too_far(state, node):
+                return ", on a secret stairway whose others are all more than half a lap away: it stays [RU-24, RU-Q21]"
             return ", on a secret stairway with no other to reach: it stays [RU-24]"
         if len(dests) > 1:
             return f", then up the secret stairway there to one of {len(dests)} others [RU-22]"
@@ -1270,6 +1272,14 @@ class TempleGame(Game):
             out = [s for s in out if abs(prog[s] - prog[node]) <= half]
         return out
 
+    def _stairs_too_far(self, state: TempleState, node: int) -> bool:
+        """Whether other stairways lie on the board but ``stairs_respect_walls`` puts them all out of reach.
+
+        Audit: the pawn was said to have "no other stairway there to reach" [RU-24], the lone-stairway
+        clause, with another stairway in plain sight on the board; what kept it there is the RU-Q21 option.
+        """
+        return any(s != node for s in self.layout(state).stairs)
+
     def _resolve(self, state: TempleState, events: list[Event]) -> TempleState:
         """Carry out queued effects until one needs a choice, then go on with the turn."""
         state = self._run_tasks(state, events)
@@ -1294,12 +1304,18 @@ class TempleGame(Game):
             if len(dests) > 1:
                 return state.but(phase="resolve")
             if not dests:
+                far = self._stairs_too_far(state, task.node)
+                why = (
+                    "every other stairway is more than half a lap away along its lap, across its wall"
+                    if far
+                    else "no other stairway is there to reach"
+                )
                 events.append(
                     Event(
                         "info",
-                        f"{pawn_label(task.colour, i)} is on {self.stairway(task.colour, task.node)}, but no"
-                        " other stairway is there to reach: it stays.",
-                        ("RU-24",),
+                        f"{pawn_label(task.colour, i)} is on {self.stairway(task.colour, task.node)}, but {why}:"
+                        " it stays.",
+                        ("RU-24", "RU-Q21") if far else ("RU-24",),
                         (task.colour,),
                     )
                 )

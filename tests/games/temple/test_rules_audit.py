@@ -206,3 +206,24 @@ def test_a_position_with_a_finished_player_but_no_winner_is_refused() -> None:
     assert any("red has both pawns in the Treasure Chamber" in p and "RU-16" in p for p in info.value.problems)
     won = doc(slots=OPEN_ALL, phase="over", winner="red", pawns={"red": ["chamber", "chamber"]})
     assert game().from_document(won).winner == "red"
+
+
+def test_a_stairway_kept_out_of_reach_by_the_wall_option_says_so() -> None:
+    """With stairs_respect_walls the other stairway ([4,13], 31 stations on along Red's lap of 56) is out of reach
+    (RU-Q21); the choice and the log said "no other stairway" (RU-24) with one in plain sight."""
+    slots = list(OPEN_ALL)
+    slots[1], slots[8] = "STA", "STB"  # stairways at [7,1] and [4,13]
+    s, _ = act(state(slots=slots, pawns={"red": [[4, 1], "entrance"]}, options={"stairs_respect_walls": True}),
+               white(3))  # fmt: skip
+    action = next(a for a in game().legal_actions(s) if a["pawn"] == "red1" and a["to"] == [7, 1])
+    assert action["text"].endswith("whose others are all more than half a lap away: it stays [RU-24, RU-Q21]")
+    after, events = act(s, action)
+    stays = next(e for e in events if "it stays" in e.text)
+    assert "more than half a lap away" in stays.text and stays.rules == ("RU-24", "RU-Q21")
+    assert pawns_of(after)["red"][0] == [7, 1]
+    # A lone stairway is still RU-24 alone.
+    slots[8] = "OPEN09"
+    s, _ = act(state(slots=slots, pawns={"red": [[4, 1], "entrance"]}, options={"stairs_respect_walls": True}),
+               white(3))  # fmt: skip
+    action = next(a for a in game().legal_actions(s) if a["pawn"] == "red1" and a["to"] == [7, 1])
+    assert action["text"].endswith("with no other to reach: it stays [RU-24]")
