@@ -582,9 +582,39 @@ def test_a_temple_final_step_or_the_chamber_is_asked_about_by_the_cell_it_is_dra
     chamber = explain_place(session, place_from_text("7,7"))
     assert not chamber.legal and "cannot reach the Treasure Chamber with a roll of 3" in chamber.text
     blue = explain_place(session, place_from_text("11,3"))
-    assert not blue.legal and "[11, 3] is blue step 1, which only blue pawns climb (RU-15)" in blue.text
+    assert not blue.legal and "[11,3] is blue step 1: only blue pawns climb the blue steps" in blue.text
+    assert blue.rules == ("RU-15",)
     session.act({"type": "move", "pawn": "red1", "to": [4, 4]})
     assert session.document()["pawns"]["red"][0] == "step2"
+
+
+def test_a_temple_step_or_the_chamber_asked_about_at_the_terminal_and_the_protocol_is_a_place() -> None:
+    """The same through the interfaces: the check that a place is on the board (``known_place``) refused every cell
+    inside the ring, so `why 4,4` answered that the steps "are no cells" beside "Red 1 to red step 2 in 3"; another
+    colour's step is refused by RU-15, not as a malformed "to" under the move clause (RU-10)."""
+    position = {
+        "game": "temple", "players": ["red", "blue"], "options": {}, "phase": "roll", "turn": "red",
+        "slots": [f"P{i:02d}" for i in range(13, 25)],
+        "pawns": {"red": [[1, 2], "entrance"], "blue": ["entrance", "entrance"]},
+        "hands": {"red": 3, "blue": 3}, "pile": 32, "discard": [], "roll": None,
+        "first_roll": {"contenders": [], "rolls": []}, "tasks": [], "after": "", "winner": None,
+    }  # fmt: skip
+    session = Session.load("temple", position)
+    session.act({"type": "roll", "value": 3, "face": {"colour": "white"}})
+    step = _why(session, "4,4")
+    assert "ALLOWED: Allowed. Red 1 moves 3 from [1,2] (corner) to red step 2." in step
+    chamber = _why(session, "7,7")
+    assert "cannot reach the Treasure Chamber with a roll of 3" in chamber and chamber.endswith("[RU-10]")
+    blue = _why(session, "11,3")
+    assert "[11,3] is blue step 1: only blue pawns climb the blue steps, and Red 1 is a red pawn." in blue
+    assert blue.endswith("[RU-15]")
+    assert '"to"' not in blue
+    referee = Referee()
+    referee.handle({"cmd": "load", "game": "temple", "state": session.document()})
+    answer = referee.handle({"cmd": "explain", "place": [4, 4]})
+    assert answer["ok"] and answer["ruling"]["legal"], answer
+    inside = referee.handle({"cmd": "explain", "place": [4, 8]})  # inside the ring, neither step nor chamber
+    assert not inside["ok"] and inside["error"]["rule"] == "RU-2"
 
 
 def _why(session: Session, words: str) -> str:

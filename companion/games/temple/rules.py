@@ -1034,6 +1034,13 @@ class TempleGame(Game):
         try:
             to = document.parse_location(board, colour, action.get("to"))
         except ValueError as exc:
+            drawn = self._drawn_step(action.get("to"))
+            if drawn is not None and drawn[0] != colour:
+                # Audit: read as malformed input, the refusal cited the move clause (RU-10) and showed the JSON
+                # field, '"to": [11, 3] is blue step 1, which only blue pawns climb (RU-15)'.
+                (step_colour, k), (x, y) = drawn, action["to"]
+                raise refuse(f"[{x},{y}] is {step_colour} step {k}: only {step_colour} pawns climb the {step_colour}"
+                             f" steps, and {label} is a {colour} pawn.", "RU-15") from None
             raise InvalidAction(f'"to": {exc}') from None
         steps = state.roll[0]
         found = self._moves(state, colour, start, steps)
@@ -1127,6 +1134,15 @@ class TempleGame(Game):
             if state.option["roll1_mode"] == "nextColumnAny3":
                 rules.append("RU-Q17")
         return rules
+
+    def _drawn_step(self, value: Any) -> tuple[str, int] | None:
+        """(colour, step) of a final step named by the cell it is drawn on (``[11, 3]``), else None."""
+        size = self.board.size
+        if not (isinstance(value, list) and len(value) == 2 and all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v < size for v in value)):  # fmt: skip
+            return None
+        drawn = self.board.drawn_inside(*value)
+        return None if drawn is None or drawn[0] == "chamber" else drawn
 
     def _stops_by_choice(self, state: TempleState, colour: str, start: int, steps: int) -> bool:
         """Whether a route of the whole count exists, so a shorter move is the option's choice, not a dead end."""
@@ -1476,11 +1492,16 @@ class TempleGame(Game):
         if isinstance(place, tuple) and len(place) == 2 and all(isinstance(v, int) and 0 <= v < size for v in place):
             if self.board.node(*place) in self.board.ring:
                 return None
+            if self.board.drawn_inside(*place) is not None:
+                # Audit: a final step or the chamber named by the cell it is drawn on is a place moves take
+                # ("Red 1 to red step 2" goes to [4, 4]); refused here, `why 4,4` told the terminal, the protocol
+                # and the table that the steps "are no cells", beside that very choice.
+                return None
             # Audit: `why 4,8` answered 'Nothing may be done there. "to": [4, 8] is not a space of the temple
             # path.', the action's JSON field and all; the middle holds the steps and the chamber, no cells.
             x, y = self.board.xy(min(self.board.ring))
-            return (f"{place[0]},{place[1]} is inside the ring of path cards, not a cell of the path (the final steps"
-                    f" and the Treasure Chamber are drawn there but are no cells); path cells go round the edge of the"
+            return (f"{place[0]},{place[1]} is inside the ring of path cards, not a cell of the path nor one the"
+                    f" final steps or the Treasure Chamber are drawn on; path cells go round the edge of the"
                     f" board, such as {x},{y}")
         slots = self.board.slot_numbers
         return (f"a card slot is named by its number, {min(slots)} to {max(slots)}; a cell by its column and row, "
