@@ -7,6 +7,7 @@ and stored the same way, in the folder the camera feed reads (`vision.taught`).
 
 from __future__ import annotations
 
+import difflib
 import errno
 import fcntl
 import os
@@ -548,13 +549,18 @@ def take_back_face(value: str, colour: str, folder: Path) -> Taught:
     colour is taken with it (the mean of the rest stays near it either way).
     """
     value = value.strip().upper()
+
+    def not_taught(values: list[str]) -> TeachRefused:
+        return TeachRefused(f"no face was taught as {value!r} in {folder / DIE_FILE}; nothing was taken back "
+                            f"(values taught: {', '.join(values) or 'none'})")
+
+    if _never_made(folder):  # made only to say nothing was there, an empty taught folder was left behind
+        raise not_taught([])
     with _storing(folder, TAKEN_BACK_AGAIN):
         reader = _taught_die(folder)  # a file that cannot be read is refused, never saved over as empty
         glyphs = reader.examples.get(value, [])
         if not glyphs:
-            taught = ", ".join(sorted(reader.examples)) or "none"
-            raise TeachRefused(f"no face was taught as {value!r} in {folder / DIE_FILE}; nothing was taken back "
-                               f"(values taught: {taught})")
+            raise not_taught(sorted(reader.examples))
         glyphs.pop()
         if not glyphs:
             del reader.examples[value]
@@ -589,11 +595,14 @@ def take_back_card(path: Path, folder: Path) -> Taught:
     stem = photo_card(name)
     if path.parent != folder or stem is None:
         raise TeachRefused(f"{path} is not a card photo a teach step stored in {folder}; nothing was taken back")
+    if _never_made(folder):  # nothing taught there, and a take-back makes no folder
+        raise _no_such_photo(path, folder)
     with _storing(folder, TAKEN_BACK_AGAIN):
         try:
-            if path.is_symlink() or not path.is_file():
-                raise TeachRefused(f"{path} is no longer there as the photo taught (removed or replaced by a "
-                                   "link?); nothing was taken back")
+            if path.is_symlink():
+                raise TeachRefused(f"{path} is a link, not a photo a teach step stored; nothing was taken back")
+            if not path.is_file():
+                raise _no_such_photo(path, folder)
             image = image_file(path)
             unfit = "not a readable image" if image is None else unfit_photo(image)
             if unfit:
@@ -607,6 +616,31 @@ def take_back_card(path: Path, folder: Path) -> Taught:
             raise _cannot_write(folder, error) from None
         back = _put_back_clipped(folder, stem, written)
     return Taught(f"the photo of {stem} ({name}) taken back{''.join(f'; {said}' for said in back)}", path)
+
+
+def _never_made(folder: Path) -> bool:
+    """True when ``folder`` is not there at all, nor a link to nothing, nor in a file: nothing was ever taught in
+    it, and taking back must not create it (`_storing` makes the folder a teach step stores in)."""
+    try:
+        return not folder.exists() and not folder.is_symlink() and not_a_folder(folder) is None
+    except (OSError, ValueError):  # a name past the file system's limit: `_storing` says so
+        return False
+
+
+def _no_such_photo(path: Path, folder: Path) -> TeachRefused:
+    """No photo taught in ``folder`` bears ``path``'s name (never taught, a mistyped number, or deleted by hand),
+    with the taught names nearest to it, else those taught: "no longer there (removed or replaced by a link?)"
+    sent a café looking for a photo that had never been."""
+    try:
+        with os.scandir(folder) as entries:
+            photos = sorted(entry.name for entry in entries
+                            if photo_card(entry.name) is not None and not entry.is_symlink())
+    except (OSError, ValueError):
+        photos = []
+    near = difflib.get_close_matches(path.name, photos, n=3, cutoff=0.8)  # P07__5.png: P07__1.png, not P12__0.png
+    listed = (f"the nearest taught: {', '.join(near)}" if near else
+              f"photos taught there: {first_few(photos, 10)}" if photos else "no photo is taught there")
+    return TeachRefused(f"no photo taught in {folder} is named {path.name}; nothing was taken back ({listed})")
 
 
 def _put_back_clipped(folder: Path, card_id: str, written: int) -> list[str]:

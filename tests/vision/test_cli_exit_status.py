@@ -77,6 +77,8 @@ RUNTIME = [
     (["untaught-face", "--value", "3", "--colour", "red", "--out", "{t}/taught"], "no face was taught as '3'"),
     (["untaught-card", "--card", "P01", "--out", "{t}/taught"], "no photo was taught as 'P01'"),
     (["untaught-card", "--photo", "{t}/notes.txt", "--out", "{t}/taught"], "is not a card photo a teach step"),
+    (["untaught-card", "--photo", "P01__4.png", "--out", "{t}/taught"],
+     "no photo taught in {t}/taught is named P01__4.png; nothing was taken back (no photo is taught there)"),
 ]
 MISUSED = [
     (["eval-dice", " "], "eval-dice DIR is empty"),
@@ -117,7 +119,7 @@ def test_what_the_machine_would_not_give_ends_with_exit_status_1(
         argv: list[str], said: str, place: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, err = run(place, argv, capsys)
     assert code == 1 and err.startswith("vision: ") and said.replace("{t}", str(place)) in err, err
-    assert "Traceback" not in err and not list((place / "taught").glob("*"))  # nothing taught, nothing taken
+    assert "Traceback" not in err and not (place / "taught").exists()  # nothing taught, nothing taken, none made
 
 
 @pytest.mark.parametrize(("argv", "said"), MISUSED, ids=[" ".join(a[:2]).replace("{t}/", "") for a, _ in MISUSED])
@@ -143,3 +145,36 @@ def test_the_process_itself_ends_so(place: Path) -> None:
         done = subprocess.run([sys.executable, "-m", "companion", "vision", *argv], capture_output=True, text=True,
                               timeout=120, cwd=REPO)
         assert done.returncode == status and done.stderr.startswith("vision: "), done.stderr
+
+
+def test_a_photo_never_taught_is_said_so_with_the_names_nearest_it(
+        place: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"P07__5.png is no longer there as the photo taught (removed or replaced by a link?)" of a photo that never
+    was: the café looked for one removed, where it had mistyped the number."""
+    taught = place / "taught"
+    taught.mkdir()
+    for name in ("P07__0.png", "P07__1.png", "P12__0.png"):
+        cv2.imwrite(str(taught / name), np.full((60, 40, 3), 120, np.uint8))
+    code, err = run(place, ["untaught-card", "--photo", "P07__5.png", "--out", "{t}/taught"], capsys)
+    assert code == 1 and err == (f"vision: no photo taught in {taught} is named P07__5.png; nothing was taken back "
+                                 "(the nearest taught: P07__1.png, P07__0.png)\n")
+    code, err = run(place, ["untaught-card", "--photo", str(taught / "Q99__0.png")], capsys)
+    assert code == 1 and err == (f"vision: no photo taught in {taught} is named Q99__0.png; nothing was taken back "
+                                 "(photos taught there: P07__0.png, P07__1.png, P12__0.png)\n")
+    (taught / "P07__3.png").symlink_to(taught / "P07__0.png")
+    code, err = run(place, ["untaught-card", "--photo", "P07__3.png", "--out", "{t}/taught"], capsys)
+    assert code == 1 and err == (f"vision: {taught / 'P07__3.png'} is a link, not a photo a teach step stored; "
+                                 "nothing was taken back\n")
+    assert sorted(p.name for p in taught.iterdir()) == ["P07__0.png", "P07__1.png", "P07__3.png", "P12__0.png"]
+
+
+@pytest.mark.parametrize("argv", [["untaught-face", "--value", "3", "--colour", "red"],
+                                  ["untaught-card", "--photo", "P01__0.png"], ["untaught-card", "--card", "P01"]])
+def test_taking_back_from_a_folder_never_made_makes_none(
+        argv: list[str], place: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """untaught-face made the taught folder, empty, to say no face was taught there."""
+    for out in ("taught", "new/taught"):
+        code, err = run(place, [*argv, "--out", f"{{t}}/{out}"], capsys)
+        nothing_there = "none)" in err or "no photo is taught there)" in err
+        assert code == 1 and "nothing was taken back" in err and nothing_there, err
+        assert not (place / "taught").exists() and not (place / "new").exists()
