@@ -14,12 +14,13 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
 from companion.cli import usage
 from companion.observations import CONFIRM_BELOW
-from companion.option_types import between, count, seconds
+from companion.option_types import between, count, folder_to_fill, seconds
 from vision.ctrl_c import partial
 from vision.mains import MAINS_HZ
 from vision.orientation import TURNS, Orientation
@@ -109,7 +110,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--every-frame", action="store_true",
                    help="print each frame's reading without waiting for stillness (photos rather than a camera)")
     p.add_argument("--timeout", type=seconds, default=0.0, help="give up after N s without a frame (0: never)")
-    p.add_argument("--save", type=named_folder, metavar="DIR",
+    p.add_argument("--save", type=folder_to_write("a folder's path for the frames (. for the one you are in)"),
+                   metavar="DIR",
                    help="also write each frame that gave a reading into DIR, what was read drawn on it (frame-N.jpg)")
     p.add_argument("--keep", type=count(1), default=None, metavar="N",
                    help=f"with --save, keep only the newest N frames this run wrote (default {KEEP_FRAMES}, 30-55 MB "
@@ -130,7 +132,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--card", required=True, help="card id from the deck's data, e.g. P07")
     p.add_argument("--as-printed", action="store_true",
                    help="a colour refused as lying on the card is printed on it: teach the card as it is")
-    p.add_argument("--out", type=named_folder,
+    p.add_argument("--out", type=folder_to_write("a folder's path for the taught photos (. for the one you are in)"),
                    help="folder for taught photos (default: the one the camera feed reads)")
     picture_options(p)
     p.set_defaults(func=cmd_teach_card)
@@ -139,7 +141,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("source", help="where the die is seen: 0, picamera, a URL, a video, an image or a folder")
     p.add_argument("--value", required=True, help="X or a number, as on the die's data (X, 1..7 for the house die)")
     p.add_argument("--colour", required=True, choices=["red", "white"], help="the face's colour: red or white")
-    p.add_argument("--out", type=named_folder,
+    p.add_argument("--out", type=folder_to_write("a folder's path for the taught die (. for the one you are in)"),
                    help="folder whose temple_die.json grows with each face (default: the one the camera feed reads)")
     picture_options(p)
     p.set_defaults(func=cmd_teach_die)
@@ -186,6 +188,24 @@ def named_folder(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError("the folder name is empty: give a folder's path (. for the one you are in)")
     return Path(text)
+
+
+def folder_to_write(what: str) -> Callable[[str], Path]:
+    """A folder a command writes into (``watch --save``, the teach commands' ``--out``): named, and neither a
+    file nor in one, refused as the command line is read (`folder_to_fill`, as ``data template`` and ``ui
+    screenshots`` refuse it) rather than with exit status 1 once the picture had been read."""
+    fill = folder_to_fill(what)
+
+    def parse(text: str) -> Path:
+        path = named_folder(text)  # "the folder name is empty", as every vision folder option says it
+        try:
+            unplugged = any(place.is_symlink() and not place.exists() for place in (path, *path.parents))
+        except OSError:
+            unplugged = False
+        # A link to a drive not plugged in is no mistake in the command line: the command names it (exit 1).
+        return path if unplugged else Path(fill(text))
+
+    return parse
 
 
 def sheet_name(text: str) -> Path:

@@ -286,8 +286,8 @@ def test_watch_tells_a_washed_out_board_and_when_it_is_clear(tmp_path: Path, cap
 
 
 def test_watch_refuses_a_save_folder_it_cannot_make(tmp_path: Path, capsys) -> None:
-    (tmp_path / "a-file").write_text("x")
-    assert main(["vision", "watch", str(tmp_path), "--save", str(tmp_path / "a-file" / "shots")]) == 1
+    (tmp_path / "unplugged").symlink_to(tmp_path / "usb")  # a file in the way is refused as the command is read
+    assert main(["vision", "watch", str(tmp_path), "--save", str(tmp_path / "unplugged" / "shots")]) == 1
     assert "--save " in capsys.readouterr().err
 
 
@@ -508,10 +508,10 @@ def test_teach_card_never_writes_over_a_photo_taught_before(tmp_path: Path, caps
 
 def test_teach_commands_say_when_out_cannot_be_written(tmp_path: Path, capsys, monkeypatch) -> None:
     photo = board_photo(tmp_path)
-    a_file = tmp_path / "notes.txt"
-    a_file.write_text("x")
-    assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(a_file)]) == 1
-    assert f"cannot write to {a_file}" in capsys.readouterr().err
+    unplugged = tmp_path / "unplugged"  # a file in the way is refused as the command is read (exit 2)
+    unplugged.symlink_to(tmp_path / "usb" / "taught")
+    assert main(["vision", "teach-card", str(photo), "--slot", "3", "--card", "P01", "--out", str(unplugged)]) == 1
+    assert f"cannot write to {unplugged}: it is a link to" in capsys.readouterr().err
     # A disk that fills mid-write (as root no folder refuses a write, so the write is told to fail).
     out = tmp_path / "cafe"
 
@@ -529,8 +529,9 @@ def test_teach_commands_say_when_out_cannot_be_written(tmp_path: Path, capsys, m
 
     face = tmp_path / "face.png"
     cv2.imwrite(str(face), render_temple_die(np.random.default_rng(2), "3", "white")[0])
-    assert main(["vision", "teach-die", str(face), "--value", "3", "--colour", "white", "--out", str(a_file)]) == 1
-    assert f"cannot write to {a_file}" in capsys.readouterr().err
+    assert main(["vision", "teach-die", str(face), "--value", "3", "--colour", "white", "--out",
+                 str(unplugged)]) == 1
+    assert f"cannot write to {unplugged}: it is a link to" in capsys.readouterr().err
 
 
 def test_teach_commands_name_what_was_wrong_with_the_source(tmp_path: Path, capsys) -> None:

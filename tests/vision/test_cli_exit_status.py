@@ -33,6 +33,7 @@ def place(tmp_path: Path) -> Path:
     """A folder of things that go wrong: an empty folder, a text file, a damaged photo and video, a grey picture
     (no board, no die), photo sets without labels or readable photos."""
     (tmp_path / "empty").mkdir()
+    (tmp_path / "unplugged").symlink_to(tmp_path / "usb")
     (tmp_path / "notes.txt").write_text("x")
     (tmp_path / "bad.png").write_bytes(b"not a png")
     (tmp_path / "bad.avi").write_bytes(b"not a video")
@@ -67,7 +68,8 @@ RUNTIME = [
     (["watch", "{t}/bad.png", *WATCH], "not a readable image"),
     (["watch", "{t}/empty", *WATCH], "no images"),
     (["watch", "{t}/grey.png", "--taught", "{t}/notes.txt", *WATCH], "give the --out folder of the teach commands"),
-    (["watch", "{t}/grey.png", "--save", "{t}/notes.txt/frames", *WATCH], "cannot be made a folder"),
+    (["watch", "{t}/grey.png", "--save", "{t}/unplugged/frames", *WATCH],
+     "cannot be made a folder: {t}/unplugged is a link to {t}/usb, which is not there (a drive not plugged in?)"),
     (["teach-card", "{t}/no.png", *TEACH_CARD], "does not exist"),
     (["teach-card", "{t}/bad.png", *TEACH_CARD], "not a readable image"),
     (["teach-card", "{t}/grey.png", *TEACH_CARD], "board markers not seen"),
@@ -128,6 +130,39 @@ def test_a_mistake_in_the_command_line_still_ends_with_exit_status_2(
     code, err = run(place, argv, capsys)
     assert code == 2 and err.startswith("vision: ") and said in err, err
     assert not list((place / "taught").glob("*"))
+
+
+FRAMES = "a folder's path for the frames (. for the one you are in)"
+PHOTOS = "a folder's path for the taught photos (. for the one you are in)"
+DIE = "a folder's path for the taught die (. for the one you are in)"
+FOLDER_IN_A_FILE = [
+    (["watch", "{t}/grey.png", "--save", "{t}/notes.txt", *WATCH],
+     f"'{{t}}/notes.txt' cannot be a folder: it is a file; give {FRAMES}"),
+    (["watch", "{t}/grey.png", "--save", "{t}/notes.txt/frames", *WATCH],
+     f"'{{t}}/notes.txt/frames' cannot be a folder: '{{t}}/notes.txt' in it is a file; give {FRAMES}"),
+    (["teach-card", "{t}/grey.png", "--slot", "3", "--card", "P01", "--out", "{t}/notes.txt", *AS_SENT],
+     f"'{{t}}/notes.txt' cannot be a folder: it is a file; give {PHOTOS}"),
+    (["teach-die", "{t}/grey.png", "--value", "3", "--colour", "red", "--out", "{t}/notes.txt/die", *AS_SENT],
+     f"'{{t}}/notes.txt/die' cannot be a folder: '{{t}}/notes.txt' in it is a file; give {DIE}"),
+]
+
+
+@pytest.mark.parametrize(("argv", "said"), FOLDER_IN_A_FILE, ids=["save", "save-in", "teach-card", "teach-die"])
+def test_a_folder_to_write_into_that_is_a_file_is_refused_as_the_command_is_read(
+        argv: list[str], said: str, place: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As `data template` and `ui screenshots` refuse it: `watch --save notes.txt` and `teach-card --out
+    notes.txt` read the picture first and ended with exit status 1 ("cannot be made a folder", "cannot write
+    to"), a machine's problem, where the command line named a file."""
+    opened: list[str] = []
+    monkeypatch.setattr(vision.sources, "open_source", opened.append)  # no camera, nor file, is opened
+    with pytest.raises(SystemExit) as usage:
+        run(place, argv, capsys)
+    err = capsys.readouterr().err.splitlines()[-1]
+    option = "--save" if argv[0] == "watch" else "--out"
+    assert usage.value.code == 2 and err == (f"companion vision {argv[0]}: error: argument {option}: "
+                                             f"{said.replace('{t}', str(place))}"), err
+    assert opened == [] and (place / "notes.txt").read_text() == "x"
 
 
 def test_a_camera_that_opens_and_sends_nothing_says_what_to_check(

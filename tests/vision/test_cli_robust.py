@@ -114,24 +114,6 @@ def test_watch_plays_a_file_url_as_the_video_it_names(tmp_path: Path, capsys) ->
     assert "5 frames read" in out and "stream" not in out
 
 
-def test_a_file_where_a_folder_is_wanted_is_named_as_such(tmp_path: Path, capsys) -> None:
-    """The OS's "File exists" sent the café looking for a folder of that name."""
-    from vision.temple_die_render import render_temple_die
-
-    board, face, notes = tmp_path / "board.png", tmp_path / "face.png", tmp_path / "notes.txt"
-    cv2.imwrite(str(board), board_frame({3: CARD}))
-    cv2.imwrite(str(face), render_temple_die(np.random.default_rng(2), "3", "white")[0])
-    notes.write_text("x")
-    assert main(["vision", "teach-card", str(board), "--slot", "3", "--card", CARD, "--out", str(notes),
-                 *AS_SENT]) == 1
-    assert capsys.readouterr().err == f"vision: cannot write to {notes}: it is a file, not a folder\n"
-    assert main(["vision", "teach-die", str(face), "--value", "3", "--colour", "white", "--out",
-                 str(notes / "die"), *AS_SENT]) == 1
-    assert capsys.readouterr().err == f"vision: cannot write to {notes / 'die'}: {notes} is a file, not a folder\n"
-    assert main(["vision", "watch", str(board), "--save", str(notes), *WATCH]) == 1
-    assert capsys.readouterr().err == f"vision: --save {notes} cannot be made a folder: it is a file, not a folder\n"
-
-
 @pytest.mark.parametrize("argv", [
     ["teach-card", "board.png", "--slot", "3", "--card", CARD, "--out", ""],
     ["teach-die", "board.png", "--value", "3", "--colour", "white", "--out", " "],
