@@ -210,9 +210,19 @@ class Engine:
         s = s.with_deck(name, evolve(deck, piles=(*deck.piles[:-1], evolve(cur, down=cur.down + 1))))
         return s.with_slot(index, Slot(name, None, cur.gen))
 
+    def late_reveal(self, s: State) -> bool:
+        """Whether a face-down centre card may still be entered after the last round, though none is asked for.
+
+        Nothing uses it then (TG-Q25), but the table may turn the cards up as TG-E1 has it, and a game journalled
+        before the companion stopped asking entered them before the final raid: its steps must still replay to
+        the same end, for the results, an export and a resumed game.
+        """
+        return (s.ender is None and s.robber == self.cat.last_raid and s.stage in ("raid", "over")
+                and any(slot.face_down for slot in s.centre))  # fmt: skip
+
     def candidates(self, s: State) -> tuple[str, tuple[tuple[str, int], ...]]:
         """The deck the table draws from now, and the cards that could come."""
-        if s.stage == "reveal":
+        if s.stage == "reveal" or self.late_reveal(s):
             slot = s.centre[self.first_face_down(s)]
             pile = s.deck(slot.deck or "goods").pile(slot.gen)
             return slot.deck or "goods", pile.cards if pile else ()
@@ -388,7 +398,8 @@ class Engine:
         handler = HANDLERS.get(kind)
         if handler is None:
             raise InvalidAction(f"unknown action type {quoted(kind)}; types: {', '.join(HANDLERS)}")
-        if s.stage == "over":
+        late = kind == "draw" and self.late_reveal(s)
+        if s.stage == "over" and not late:
             raise refuse(*self.over_refusal(s))
         pend = self.pending(s)
         who = a.get("player")
@@ -403,7 +414,7 @@ class Engine:
                 raise InvalidAction('"deck" must be "goods" or "tribe"')
             if not isinstance(card, str) or card not in self.cat.deck_cards[deck]:
                 raise InvalidAction(f"{quoted(card)} is not a card of the {deck} deck")
-            if pend.kind != "draw":
+            if pend.kind != "draw" and not late:
                 raise refuse("No card is waiting to be turned up now.", "TG-DRAW")
         elif pend.kind == "draw":
             raise refuse(f"First turn up the {pend.deck} card and enter it.", "TG-DRAW")
@@ -433,12 +444,15 @@ class Engine:
         if not ms_has(cards, card):
             raise refuse(f"{self.cat.card_label(card)} cannot come now: every copy is already accounted for.",
                          "TG-DRAW")  # fmt: skip
-        if s.stage == "reveal":
+        if s.stage == "reveal" or self.late_reveal(s):
             i = self.first_face_down(s)
+            late = s.stage != "reveal"
             s = self.remove_drawn(s, deck, s.centre[i].gen, card, face_down=True)
             s = s.with_slot(i, Slot(deck, card, 0))
-            rule = "TG-1" if s.round == 0 else "TG-E1"
-            ev.append(Event("info", f"Centre {slot_name(i)} shows {self.cat.card_label(card)}.", (rule, "TG-DRAW")))
+            rule = "TG-1" if s.round == 0 else "TG-Q25" if late else "TG-E1"
+            tail = "; the last round is over, so it changes nothing" if late else ""
+            ev.append(Event("info", f"Centre {slot_name(i)} shows {self.cat.card_label(card)}{tail}.",
+                            (rule, "TG-DRAW")))  # fmt: skip
             return s
         task = s.tasks[0]
         s = evolve(s, tasks=s.tasks[1:])
@@ -863,8 +877,32 @@ class Engine:
                     return s
                 if s.ender is not None:
                     return self.game_over(s, ev)
+                if self.last_round(s):
+                    s = self.skip_last_reveal(s, ev)
+                    continue
                 s = evolve(s, stage="reveal", actor=None)
         raise AssertionError("settle did not come to rest")
+
+    def last_round(self, s: State) -> bool:
+        """Whether this round is the game's last by the robber: its next move is onto the final raid (TG-Q4).
+
+        The twelfth tribe card's round is last too, but ``ender`` says so (TG-END2)."""
+        return s.ender is None and s.robber + 1 == self.cat.last_raid
+
+    def skip_last_reveal(self, s: State, ev: Events) -> State:
+        """After the last round, on to the final raid without turning up the face-down centre cards.
+
+        TG-E1 turns them up for the next round's tribe markers, but none follows: the robber's next move is the
+        final raid and the game ends with it (TG-END1, TG-Q25), and the score counts no centre card (TG-S1).
+        The table was asked to turn up and enter each card used in round 12 before the raid could be paid.
+        """
+        down = sum(1 for slot in s.centre if slot.face_down)
+        if down:
+            cards = "the face-down centre card stays" if down == 1 else f"the {down} face-down centre cards stay"
+            them = "it" if down == 1 else "them"
+            ev.append(Event("info", f"Round {s.round} was the last: {cards} face down and need not be entered, as no "
+                            f"round follows to use {them}.", ("TG-Q25", "TG-E1")))  # fmt: skip
+        return self.begin_round(evolve(s, actor=None), ev)
 
     def begin_round(self, s: State, ev: Events) -> State:
         if s.round == 0:
