@@ -141,7 +141,10 @@ class Engine:
             return Pending("choose", s.actor, f"{cap(s.actor)}: carry out an action, or finish your actions.")
         if task.kind == "draw":
             where = "top of the" if task.why != "use" else f"face-down card at centre {slot_name(task.slot or 0)} from"
-            return Pending("draw", s.actor, f"Turn up the {where} {task.deck} deck and enter it.", deck=task.deck)
+            # A full display can take no card, so the table asked why it should turn one up: the action does (TG-B3).
+            why = " (Tribal Expansion turns one up even with a full display)" if (
+                task.why == "expansion" and self.display_full(s, s.actor or "")) else ""  # fmt: skip
+            return Pending("draw", s.actor, f"Turn up the {where} {task.deck} deck and enter it{why}.", deck=task.deck)
         if task.kind == "tribe":
             return Pending("choose", s.actor, self.tribe_prompt(s, s.actor or "", task))
         texts = {
@@ -151,6 +154,11 @@ class Engine:
             "trader": f"{cap(s.actor)}: exchange at the Trader, or finish.",
         }
         return Pending("choose", s.actor, texts[task.kind])
+
+    def display_full(self, s: State, p: str) -> bool:
+        """Whether ``p``'s display has no free place: no tribe card can be played (TG-Q21), and the game ends with
+        this round (TG-END2)."""
+        return all(len(row) >= 4 for row in s.supply(p).rows)
 
     def tribe_prompt(self, s: State, p: str, task: Task) -> str:
         """What may be done with the tribe card at hand, and why a way is shut: "play, hold or discard" was asked
@@ -163,8 +171,7 @@ class Engine:
         said = verbs[0] if len(verbs) == 1 else f"{', '.join(verbs[:-1])} or {verbs[-1]}"
         why = []
         if "play" not in kinds:
-            full = all(len(row) >= 4 for row in s.supply(p).rows)
-            why.append("the display is full" if full else f"{cap(p)} cannot pay for it")
+            why.append("the display is full" if self.display_full(s, p) else f"{cap(p)} cannot pay for it")
         if "hold" not in kinds and task.source != "noble":
             why.append("the hand is full")
         tail = f" ({' and '.join(why)})" if why else ""
@@ -606,6 +613,10 @@ class Engine:
             if s.deck(deck).current.in_pile <= 0:
                 ev.append(Event("warning", f"{self.deck_out(s, deck)}: nothing to turn up.", (rule, "TG-Q28")))
                 return s
+            if deck == "tribe" and self.display_full(s, p):
+                text = (f"{cap(p)}'s display is full, so the tribe card turned up can only be kept or discarded; "
+                        "Tribal Expansion still turns it up.")  # fmt: skip
+                ev.append(Event("info", text, ("TG-B3", "TG-Q21"), (p,)))
             return evolve(s, tasks=(Task("draw", deck=deck, why="caravan" if deck == "goods" else "expansion"),))
         if code == "FATA_MORGANA":
             if not self.fata_moves(s, p):

@@ -176,3 +176,42 @@ def test_the_button_box_offers_the_raid_after_the_last_round() -> None:
     assert "need not be entered" in spoken and "turn up" not in spoken.lower()
     walked = [controller.handle(ButtonPressed("next")) for _ in range(2)]
     assert {update.text for update in walked} == {"Pay 1 gold", "Pay 3 VP"}
+
+
+# -- the other way the game ends: the twelfth tribe card's round --------------------------------------------------
+TWELVE = [["T10", "T11", "T12", "T14"], ["T19", "T20", "T21", "T23"], ["T28", "T29", "T30", "T31"]]
+
+
+def test_after_the_twelfth_cards_round_nothing_is_turned_up_either() -> None:
+    """TG-END2: the round a twelfth card ends is scored at once; its face-down centre cards were never asked for."""
+    doc = actions_doc(W, targi=[(15, W)], markers=[(1, 1, W)], round_=6)
+    doc["done"], doc["ender"] = [B], W
+    set_supply(doc, W, rows=TWELVE)
+    s, _ = act(load(doc), {"type": "use", "slot": [1, 1]})
+    s, _ = act(s, {"type": "done"})
+    assert game().pending(s).kind == "over" and s.centre[0].face_down
+
+
+def test_tribal_expansion_with_a_full_display_says_why_the_card_is_still_turned_up() -> None:
+    """The card can only be kept or discarded and the game ends with the round, but the action turns one up
+    (TG-B3): the table was told to turn it up with no word of why, then offered "hold or discard"."""
+    g = game()
+    doc = actions_doc(W, targi=[(14, W)], round_=6)
+    doc["done"], doc["ender"] = [B], W
+    set_supply(doc, W, rows=TWELVE)
+    s, events = act(load(doc), {"type": "use", "card": 14})
+    said = [e for e in events if e.rules == ("TG-B3", "TG-Q21")]
+    assert [e.text for e in said] == ["White's display is full, so the tribe card turned up can only be kept or "
+                                      "discarded; Tribal Expansion still turns it up."]  # fmt: skip
+    pending = g.pending(s)
+    assert pending.kind == "draw" and pending.text == (
+        "Turn up the top of the tribe deck and enter it (Tribal Expansion turns one up even with a full display).")
+    s, _ = act(s, {"type": "draw", "deck": "tribe", "card": "T01"})
+    assert g.pending(s).text == "White: hold or discard Deep Cistern (the display is full)."
+
+
+def test_tribal_expansion_with_room_in_the_display_is_asked_for_plainly() -> None:
+    doc = actions_doc(W, targi=[(14, W)], round_=6)
+    s, events = act(load(doc), {"type": "use", "card": 14})
+    assert not any("TG-Q21" in e.rules for e in events)
+    assert game().pending(s).text == "Turn up the top of the tribe deck and enter it."
