@@ -113,6 +113,16 @@ def actions_doc(actor: str = W, targi: list[tuple[int, str]] = (), markers: list
     return doc
 
 
+def round_twelve(**supplies: dict[str, int]) -> dict[str, Any]:
+    """Round 12, White to act with a Targi on Council Fire and a tribe marker on the goods card at centre 1-1;
+    Black has finished. Using the goods card lays a tribe card face down there (TG-Q29)."""
+    doc = actions_doc(W, targi=[(15, W)], markers=[(1, 1, W)], round_=12)
+    doc["done"] = [B]
+    for player, values in supplies.items():
+        set_supply(doc, player, **values)
+    return doc
+
+
 def legal_types(state: Any) -> set[str]:
     return {a["type"] for a in game().legal_actions(state)}
 

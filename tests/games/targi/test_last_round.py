@@ -18,18 +18,8 @@ from companion.journal import Journal
 from companion.observations import ButtonPressed
 from companion.results import results
 from companion.session import Session, export_game, replay_record, resume_game
-from tests.games.targi.helpers import B, W, act, actions_doc, doc_of, game, load, set_supply
+from tests.games.targi.helpers import B, W, act, actions_doc, doc_of, game, load, round_twelve, set_supply
 from ui.voice import spoken_step
-
-
-def round_twelve(**supplies: dict[str, int]) -> dict[str, Any]:
-    """Round 12, White to act with a Targi on Council Fire and a tribe marker on the goods card at centre 1-1;
-    Black has finished. Using the goods card lays a tribe card face down there (TG-Q29)."""
-    doc = actions_doc(W, targi=[(15, W)], markers=[(1, 1, W)], round_=12)
-    doc["done"] = [B]
-    for player, values in supplies.items():
-        set_supply(doc, player, **values)
-    return doc
 
 
 def test_after_round_twelve_the_final_raid_comes_without_entering_centre_cards() -> None:
