@@ -412,7 +412,7 @@ class Engine:
         who = a.get("player")
         if who is not None and who not in s.players:  # also on a card the table turns up: nobody plays 'red'
             raise InvalidAction(f"unknown player {quoted(who)}; players: {', '.join(s.players)}", "TG-TURN")
-        if who is not None and pend.kind == "choose" and who != pend.player:
+        if who is not None and pend.kind == "choose" and who != pend.player and not late:  # a card is the table's
             raise refuse(f"It is {cap(pend.player)}'s turn to decide, not {cap(who)}'s.{self.turn_reason(s)}",
                          "TG-TURN")
         if kind == "draw":
@@ -524,7 +524,7 @@ class Engine:
         The last round is the one a twelfth tribe card ended, or the one before the robber's final raid;
         limits there apply only because TG-Q18 says they still do before scoring.
         """
-        final = s.ender is not None or s.robber + 1 == self.cat.last_raid
+        final = s.ender is not None or self.last_round(s)
         return ("TG-E2", "TG-Q18") if final else ("TG-E2",)
 
     def do_return(self, s: State, a: Action, p: str, ev: Events) -> State:
@@ -1038,7 +1038,7 @@ class Engine:
         s = evolve(s, targi=(), markers=(), actor=None, done=(), tasks=())
         if s.ender is not None and not s.rules.limits_at_end:
             return self.game_over(s, ev)
-        if not s.rules.limits_at_end and s.robber + 1 == self.cat.last_raid:
+        if not s.rules.limits_at_end and self.last_round(s):
             # TG-Q18 / TG-Q25: this was the last round (the robber's next move is the final raid, then the
             # game ends), so with limits.applyAtGameEnd off no limits apply here, as for the twelfth card.
             return evolve(s, stage="limits", queue=())

@@ -205,3 +205,13 @@ def test_tribal_expansion_with_room_in_the_display_is_asked_for_plainly() -> Non
     s, events = act(load(doc), {"type": "use", "card": 14})
     assert not any("TG-Q21" in e.rules for e in events)
     assert game().pending(s).text == "Turn up the top of the tribe deck and enter it."
+
+
+def test_a_card_entered_during_the_final_raid_is_the_tables_whoever_it_names() -> None:
+    """A draw is the table's (docs: a `draw` naming White or Black is still the table's): entered while Black is
+    to pay, one naming White was refused as White deciding out of turn."""
+    s, _ = act(load(round_twelve()), {"type": "use", "slot": [1, 1]})
+    s, _ = act(s, {"type": "done"})
+    s, events = act(s, {"type": "draw", "deck": "tribe", "card": "T05", "player": W})
+    assert events[0].rules == ("TG-Q25", "TG-DRAW") and s.centre[0].card == "T05"
+    assert game().pending(s).player == B
