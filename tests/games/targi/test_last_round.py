@@ -137,6 +137,8 @@ def test_a_card_entered_after_an_unasked_raid_ended_the_game_is_still_accepted(t
     assert session.pending().is_over and session.document()["centre"][0][0] == {"card": "T05"}
     ruling = session.check({"type": "draw", "deck": "tribe", "card": "T06"})
     assert not ruling.legal and ruling.rules == ("TG-END1",)
+    record, _ = export_game(entry)
+    assert replay_record(record).document() == record["final"]  # the card after the end, through `act`
     # the late entry tells the table it changes nothing, citing the decision
     g = game()
     s = load(doc)
