@@ -86,6 +86,20 @@ class SteadyScrollView(ScrollView):
         self.funbind("bar_color", self._change_bar_color)  # nothing to let go of when the bar has faded
         super().update_from_scroll(*largs)
 
+    def convert_distance_to_scroll(self, dx: float, dy: float) -> tuple[float, float]:
+        """No scroll up or down in a list whose content fits its height: Kivy 2.3 answers a whole scroll (1).
+
+        ``scroll_to`` subtracts that from ``scroll_y``, so bringing a button of a
+        list that fits "into view" dropped the whole list to its foot (Kivy lets
+        a short list overscroll), and the scroll effect sprang it back to the top
+        over the next second of wall clock: the button box's pick on a table of
+        six rolls sank 16 px and crept back, and a layout measured in that second
+        found home's games a pixel or two off their list's top, or at its foot.
+        """
+        sx, sy = super().convert_distance_to_scroll(dx, dy)
+        fits = self._viewport is None or self._viewport.height <= self.height
+        return sx, 0.0 if fits else sy
+
 
 def shown_now() -> float:
     """When something comes on screen, on the clock `first_tap_at` answers on (monotonic)."""

@@ -207,6 +207,27 @@ def test_a_cafes_sixth_and_seventh_game_show_on_home_without_a_scroll(
     assert not found, f"{5 + extra} games at {size} {percent}%:\n" + "\n".join(found)
 
 
+def test_a_game_scrolled_into_view_in_a_list_that_fits_leaves_the_list_where_it_lies(
+    start: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A list that fits needs no scroll to bring a game into view (``tap`` scrolls to what it taps, as a player
+    would). Kivy 2.3 dropped home's seven games to the list's foot, and its scroll effect sprang them back to the
+    top on the wall clock: measured in that second, under a busy full suite, the top row stood 1.5 px over the
+    list's top at 800x480 (`test_a_cafes_sixth_and_seventh_game_show_on_home_without_a_scroll`)."""
+    cafe_games(monkeypatch, 2)
+    app = start(mid_game("desert"), kiosk=True)
+    app.show("home")
+    advance(8)
+    home = app.root.get_screen("home")
+    scroll, games = home.ids.game_scroll, home.ids.games.children
+    assert home.ids.games.height < scroll.height, "seven games no longer fit home's list at 800x480"
+    before = [edge for b in games for edge in window_box(b)]
+    scroll.scroll_to(button(home.ids.games, "Desert lap race (Secret Passage)"), padding=0, animate=False)
+    assert scroll.scroll_y == 1
+    advance(2)
+    assert [edge for b in games for edge in window_box(b)] == pytest.approx(before)
+
+
 def test_ten_games_on_home_scroll_and_each_is_picked_by_a_tap(
     start: Any, window_size: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

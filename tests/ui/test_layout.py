@@ -253,6 +253,23 @@ def test_the_next_list_opens_at_its_top_after_a_pick_was_scrolled_into_view(star
     assert shown_whole(moves[0], table.ids.choice_scroll), "the first move is out of sight"
 
 
+def test_the_button_box_lighting_a_roll_in_a_list_that_fits_leaves_the_list_still(start: Any) -> None:
+    """Kivy 2.3's ``scroll_to`` takes a whole scroll off a list shorter than its room: the button box's pick
+    among Blackpool's six rolls sank the list 16 px to its foot, and the scroll effect crept it back up over the
+    next second of wall clock, the rolls moving under a finger reaching for one."""
+    app = start(Session.new("blackpool", ["yellow", "red"]))
+    table = app.root.get_screen("table")
+    advance(4)
+    scroll, rolls = table.ids.choice_scroll, table.buttons()
+    assert scroll.children[0].height < scroll.height, "Blackpool's six rolls no longer fit their list at 800x480"
+    before = [edge for b in rolls for edge in window_box(b)]
+    app.highlighted = rolls[-1].action
+    for frame in range(3):
+        advance(1)
+        assert [b.chosen for b in rolls] == [False] * 5 + [True]
+        assert [edge for b in rolls for edge in window_box(b)] == pytest.approx(before), f"moved at frame {frame}"
+
+
 def test_a_choice_under_the_scroll_bar_is_taken_by_a_tap_on_its_edge(start: Any) -> None:
     """The temple's die pad over its card plays scrolls at 800x480: the bar lies over the 7s and the card
     plays' right ends, and a tap there moved the list (the bar taken for a handle) instead of rolling."""
