@@ -140,6 +140,22 @@ class DieSpec:
         return {"id": self.id, "name": self.name, "faces": [dict(f) for f in self.faces]}
 
 
+@dataclass(frozen=True)
+class OnTable:
+    """One physical thing on the real table as the app keeps it, for an undo to say what to put back by hand.
+
+    ``at`` is where a piece stands, with the word English puts before the place ("on Twin Dunes (11)", "in
+    the centre", "on d6 (ring 4), frozen"), or how many of something its owner holds (5 Lives, 2 salt).
+    An undo that said only "Taken back: Red moves to Scared!" left the runner sent back to the start and the
+    2 Lives lost where the app no longer had them. ``rules``: the clause of the part; none cites the step's.
+    """
+
+    owner: str  # the player it belongs to, or "" for a thing of the board (the robber, a centre card)
+    name: str  # the piece as the table calls it ("Red 2", "runner", "Targi", "salt")
+    at: str | int
+    rules: tuple[str, ...] = ()
+
+
 @dataclass
 class GameData:
     """The parsed data files a game runs on, with where each came from."""
@@ -548,6 +564,13 @@ class Game(ABC):
     def score(self, state: State) -> dict[str, Any] | None:
         """A provisional score breakdown for games with scoring; None when there is none."""
         return None
+
+    def on_table(self, state: State) -> Mapping[Hashable, OnTable]:
+        """The physical pieces and counts of the real table, keyed so the same piece has the same key in
+        every position: an undo compares two positions and says what the players must put back by hand
+        (``companion.takeback``). Points a game keeps in ``held_points`` are said apart and left out here;
+        so are things the undone step's own line already names, such as a camel placed. Empty: nothing."""
+        return {}
 
     def invariants(self, state: State) -> list[str]:
         """Extra consistency checks the simulator runs after every step."""

@@ -99,12 +99,16 @@ def test_targi_vp_taken_back_is_handed_back() -> None:
 def test_targi_tribe_card_taken_back_hands_its_vp_back_and_a_raid_paid_in_vp_gives_it_back() -> None:
     session, step = play_until("targi", 0, lambda s, st: said(st, "plays Tea Maker") is not None)
     undo = session.undo()
-    assert undo.note == f"Taken back: {step.events[0].text} White gives back 1 point (cards)."
+    # The points, then the card and the goods paid for it, which the table puts back by hand (test_undo_by_hand).
+    assert undo.note == (f"Taken back: {step.events[0].text} White gives back 1 point (cards). "
+                         "Take back Tea Maker in White's display, row 1. Set White's salt back to 4 and pepper to 3.")
     assert undo.rules[-1] == "TG-S1"  # after the card's own clauses, the clause its VP counts by
     session, step = play_until("targi", 2, lambda s, st: said(st, "pays the raid: 1 VP") is not None)
     undo = session.undo()
-    assert undo.note == "Taken back: Black pays the raid: 1 VP. Black gets back 1 point (tokens)."
-    assert undo.rules == ("TG-R2", "TG-Q3", "TG-S1")
+    # Paid, the raid sent the robber on (TG-R4): it goes back to the corner by hand.
+    assert undo.note == ("Taken back: Black pays the raid: 1 VP. Black gets back 1 point (tokens). "
+                         "Put the robber back on card 4 (First Raid).")
+    assert undo.rules == ("TG-R2", "TG-Q3", "TG-S1", "TG-R1")
 
 
 @pytest.mark.parametrize("game_id", ["blackpool", "desert", "targi", "temple", "ttd"])

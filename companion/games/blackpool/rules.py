@@ -19,6 +19,7 @@ from companion.game import (
     Event,
     Game,
     GameData,
+    OnTable,
     OptionSpec,
     Pending,
     Ruling,
@@ -962,6 +963,31 @@ class Blackpool(Game):
         return state.evolve(turn=nxt, phase="roll", roll=None, six_chain=0, deck=None, card=None)
 
     # -- views and checks ---------------------------------------------------------
+    def on_table(self, state: State) -> dict[Hashable, OnTable]:
+        """Each traveller's square, what it rides and whether it is frozen (BP-2, BP-C10), each player's coins
+        (BP-Q21) and the cards in the decks or being played (BP-C8): what an undo has the table put back by hand
+        ("Put Red 2 back on d6 (ring 4), not frozen.", "Set Red's coins back to 3.")."""
+        out: dict[Hashable, OnTable] = {}
+        for t in state.travellers:
+            at = [f"{'in' if t.at in (CENTRE, CAMP) else 'on'} {self.board.label(t.at)}"]
+            if t.on:
+                at.append(f"riding {traveller_name(t.on)}")
+            if t.frozen:
+                at.append("frozen")
+            out[("traveller", t.id)] = OnTable(t.colour, traveller_name(t.id), ", ".join(at),
+                                               ("BP-C10",) if t.frozen else ("BP-2",))
+        for player in state.players:
+            out[("coins", player)] = OnTable(player, "coins", state.coins_of(player), ("BP-Q21",))
+        for cid, count in state.decks:
+            card = self.catalogue[cid]
+            for k in range(count):
+                out[("card", cid, k)] = OnTable("", card.name, f"in the {card.deck} deck", ("BP-C8",))
+        if state.card:
+            # Keyed as the card was in its deck, so an undone draw says "Put Reset back in the curse deck." once.
+            out[("card", state.card, state.remaining.get(state.card, 0))] = OnTable("", self.catalogue[state.card].name,
+                                                         f"face up in front of {state.turn.capitalize()}", ("BP-C8",))
+        return out
+
     def place_named(self, state: State, words: str) -> Hashable | None:
         """A traveller as the table reads it ("Red 2", "red2"), a square in any case or spacing ("D4" for d4,
         "c2" for a café's "C2"), the centre or camp. Both sides are read alike (``said_as``, spaces dropped):

@@ -18,6 +18,7 @@ from companion.game import (
     Event,
     Game,
     GameData,
+    OnTable,
     Pending,
     malformed,
     normalize_action,
@@ -784,6 +785,19 @@ class DesertRace(Game):
         first, last = self.board.spaces[0], self.board.spaces[-1]
         return (f"a space is named by its number on the board view, 0 to {self.board.size - 1}, by its name, "
                 f"such as {first.name} or {last.name}, or by its id, such as {first.id}")
+
+    def on_table(self, state: State) -> dict[Hashable, OnTable]:
+        """Each pawn's space (DR-4), Lives (DR-5) and Collection cards held (DR-16): what an undo has the table
+        put back by hand ("Put Red's pawn back on Twin Dunes (11).", "Set Red's Lives back to 5.")."""
+        out: dict[Hashable, OnTable] = {}
+        for player, piece in zip(state.players, state.pieces, strict=True):
+            out[("pawn", player)] = OnTable(player, "pawn", f"on {self.board.label(piece.space)}", ("DR-4",))
+        for player, piece in zip(state.players, state.pieces, strict=True):
+            out[("lives", player)] = OnTable(player, "Lives", piece.lives, ("DR-5",))
+            for card in sorted(set(piece.items)):
+                held = piece.items.count(card)
+                out[("card", player, card)] = OnTable(player, f"{card_name(card)} cards", held, ("DR-16",))
+        return out
 
     def describe(self, state: State) -> list[str]:
         turn = title(state.mover) if state.current >= 0 else "(order roll-off)"

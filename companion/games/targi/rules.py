@@ -9,7 +9,19 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from companion.errors import CompanionError
-from companion.game import Action, Event, Game, GameData, OptionSpec, Pending, Ruling, State, place_called, said_as
+from companion.game import (
+    Action,
+    Event,
+    Game,
+    GameData,
+    OnTable,
+    OptionSpec,
+    Pending,
+    Ruling,
+    State,
+    place_called,
+    said_as,
+)
 from companion.games.targi import cards as cardmod
 from companion.games.targi import document
 from companion.games.targi import effects as fx
@@ -174,6 +186,48 @@ class Targi(Game):
         names = " or ".join(self.cat.border[n].label for n in (first, first + 4) if n in self.cat.border)
         return (f"a border card is named by its number, {first} to {last}, or its name, such as {names}; "
                 "a centre card as centre 1-1 to centre 3-3, or by the name of the card face up there")
+
+    def on_table(self, state: State) -> dict[Hashable, OnTable]:
+        """The robber (TG-R1), each Targi (TG-P1) and tribe marker (TG-M1), the central cards face up or down
+        (TG-A3, TG-Q29), each player's display (TG-T4), hand (TG-T2), goods and gold, and the discard piles:
+        what an undo has the table put back by hand. VP tokens are points, said apart (``held_points``)."""
+        border, out = self.cat.border, {}
+        out[("robber",)] = OnTable("", "the robber", f"on card {state.robber} ({border[state.robber].label})",
+                                   ("TG-R1",))
+        for n, owner in state.targi:
+            out[("targi", n, owner)] = OnTable(owner, "Targi", f"on card {n} ({border[n].label})", ("TG-P1",))
+        for i, owner in state.markers:
+            out[("marker", i, owner)] = OnTable(owner, "tribe marker", f"on centre {slot_name(i)}", ("TG-M1",))
+        seen: Counter[str] = Counter()  # a card keeps its key wherever it goes: centre, display, hand, discard
+
+        def card(card_id: str, at: str, rules: tuple[str, ...]) -> None:
+            out[("card", card_id, seen[card_id])] = OnTable("", self._card_name(card_id), at, rules)
+            seen[card_id] += 1
+
+        for i, slot in enumerate(state.centre):
+            if slot.face_down:
+                out[("centre", i, "down")] = OnTable("", f"a face-down {slot.deck} card", f"on centre {slot_name(i)}",
+                                                     ("TG-Q29",))
+            elif slot.card:
+                card(slot.card, f"face up on centre {slot_name(i)}", ("TG-A3",))
+        for p in state.players:
+            supply, who = state.supply(p), p.capitalize()
+            for r, row in enumerate(supply.rows):
+                for held in row:
+                    card(held, f"in {who}'s display, row {r + 1}", ("TG-T4",))
+            for held in supply.hand:
+                card(held, f"in {who}'s hand", ("TG-T2",))
+            for resource in ("dates", "salt", "pepper", "gold"):
+                out[(resource, p)] = OnTable(p, resource, supply.amount(resource))
+        for deck in ("goods", "tribe"):
+            for card_id, count in state.deck(deck).discard:
+                for _ in range(count):
+                    card(card_id, f"on the {deck} discard pile", ("TG-D1",))
+        return out
+
+    def _card_name(self, card: str) -> str:
+        found = self.cat.goods.get(card) or self.cat.tribe.get(card)
+        return found.label if found else card
 
     def describe(self, state: State) -> list[str]:
         cat = self.cat

@@ -21,6 +21,7 @@ from companion.game import (
     Event,
     Game,
     GameData,
+    OnTable,
     OptionSpec,
     Pending,
     Ruling,
@@ -1559,6 +1560,25 @@ class TempleGame(Game):
                                  f"stairway and goes on to another stairway's space, such as {example}, "
                                  f"not to a slot.", ("RU-22",))  # fmt: skip
         return None
+
+    def on_table(self, state: TempleState) -> dict[Hashable, OnTable]:
+        """Each pawn's place (RU-10), each card in a slot (RU-7) or on the discard pile, the cards in each hand
+        and the draw pile (RU-26): what an undo has the table put back by hand ("Put Blue 2 back at its Entrance
+        Circles.", "Put card P05 back in slot 3."). The cards in a hand are hidden (RU-H2): only counted."""
+        from companion.games.temple.view import standing
+
+        out: dict[Hashable, OnTable] = {}
+        for colour, i, node in state.all_pawns():
+            out[("pawn", colour, i)] = OnTable(colour, pawn_label(colour, i), standing(self, colour, node), ("RU-10",))
+        for number, card in zip(self.board.slot_numbers, state.slots, strict=True):
+            if card is not None:
+                out[("card", card)] = OnTable("", f"card {card}", f"in slot {number}", ("RU-7",))
+        for card in state.discard:
+            out[("card", card)] = OnTable("", f"card {card}", "on the discard pile", ("RU-26",))
+        for colour, held in zip(state.players, state.hands, strict=True):
+            out[("hand", colour)] = OnTable(colour, "cards in hand", held, ("RU-26",))
+        out[("pile",)] = OnTable("", "the draw pile", state.pile, ("RU-26",))
+        return out
 
     def describe(self, state: TempleState) -> list[str]:
         from companion.games.temple.view import describe

@@ -1,0 +1,180 @@
+"""An undo says what the players must put back by hand on the real table, in the game's words, with clauses.
+
+The app took a step back, but the table did not: undoing a desert runner's landing on Scared! left its pawn at
+Desert Dawn and its 2 Lives gone, a temple pawn bumped to its Entrance Circles stayed there, a Targi goods card
+stayed in the discard pile, a Blackpool traveller stayed frozen. Positions come from seeded random play through
+the rules (the simulator's own choices), as in test_undo_consequences, so each game reaches its real steps.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from companion.game import Event
+from companion.registry import create
+from companion.session import Session, Step
+from companion.simulate import random_players
+from companion.takeback import MOST_SAID
+from tests.core.test_undo_consequences import Found, play_until, said
+
+
+def sentences(note: str) -> list[str]:
+    return re.split(r"(?<=[.!?]) (?=[A-Z])", note)
+
+
+def put_back(note: str) -> list[str]:
+    return [s for s in sentences(note) if s.startswith(("Put ", "Take back ", "Set "))]
+
+
+def event(step: Step, words: str) -> Event:
+    found = said(step, words)
+    assert found is not None
+    return found
+
+
+def test_desert_scared_undone_puts_the_pawn_back_and_sets_its_lives_back() -> None:
+    session, step = play_until("desert", 1, lambda s, st: said(st, "Scared!") is not None)
+    scared = event(step, "Scared!")
+    who = scared.players[0] if scared.players else re.search(r"Scared! (\w+)", scared.text)[1].lower()
+    game, before = session.game, session._states[-2]
+    piece = before.piece(who)
+    undo = session.undo()
+    title = who.capitalize()
+    assert f"Put {title}'s pawn back on {game.board.label(piece.space)}." in undo.note
+    assert f"Set {title}'s Lives back to {piece.lives}." in undo.note
+    assert {"DR-4", "DR-5"} <= set(undo.rules)
+
+
+def test_desert_card_drawn_undone_sets_the_card_back() -> None:
+    session, step = play_until("desert", 1, lambda s, st: said(st, "and keeps the card") is not None)
+    card = re.search(r"draws (.+) and keeps the card", event(step, "keeps the card").text)[1]
+    undo = session.undo()
+    assert re.search(rf"Set \w+'s {card} cards back to \d\.", undo.note), undo.note
+    assert "DR-16" in undo.rules
+
+
+def _sent_back(session: Session, step: Step) -> bool:
+    return any(" goes back to its " in e.text for e in step.events)
+
+
+def test_temple_a_pawn_sent_back_goes_back_where_it_stood() -> None:
+    session, step = play_until("temple", 2, _sent_back, limit=20000)
+    game, before = session.game, session._states[-2]
+    moved = [(c, i, n) for (c, i, n), (_, _, m) in zip(before.all_pawns(), session.state.all_pawns(), strict=True)
+             if n != m]
+    undo = session.undo()
+    from companion.games.temple.view import standing
+
+    named = step.events[0].text
+    for colour, i, node in moved:
+        label = f"{colour.capitalize()} {i + 1}"
+        where = standing(game, colour, node)
+        if label in named and where.partition(" ")[2] in named:
+            continue  # the step's own line already says where it came from
+        assert f"Put {label} back {where}." in undo.note or "as the board shows" in undo.note, undo.note
+    assert "RU-10" in undo.rules
+
+
+def test_temple_a_card_change_undone_puts_the_old_card_back_in_its_slot() -> None:
+    session, step = play_until("temple", 2, lambda s, st: said(st, "goes to the discard pile") is not None)
+    old, slot, new = re.search(r"replaces (\w+) in slot (\d+) with (\w+)", step.events[0].text).groups()
+    undo = session.undo()
+    assert f"Put card {old} back in slot {slot}." in undo.note
+    assert f"Take back card {new} in slot {slot}." in undo.note
+    assert {"RU-7", "RU-26"} <= set(undo.rules)
+
+
+def test_targi_a_placed_targi_is_not_said_twice_and_a_used_one_goes_back() -> None:
+    session, step = play_until("targi", 1, lambda s, st: said(st, "places a Targi") is not None)
+    undo = session.undo()
+    assert not put_back(undo.note) or "Targi" not in " ".join(put_back(undo.note)), undo.note  # its line says it
+    session, step = play_until("targi", 1, lambda s, st: said(st, "takes the Targi back") is not None)
+    card = re.search(r"uses (.+) \(card (\d+)\)", step.events[0].text)
+    who = step.events[0].text.split(" ")[0]
+    undo = session.undo()
+    assert f"Put {who}'s Targi back on card {card[2]} ({card[1]})." in undo.note
+    assert "TG-P1" in undo.rules
+
+
+def test_targi_a_goods_card_taken_goes_back_face_up_with_the_marker() -> None:
+    session, step = play_until("targi", 1, lambda s, st: re.search(r"takes .* \(.*, centre \d-\d\)", st.events[0].text)
+                               is not None)
+    who, label, centre = re.search(r"(\w+) takes .* \((.+), centre (\d-\d)\)", step.events[0].text).groups()
+    undo = session.undo()
+    back = put_back(undo.note)
+    assert back[:2] == [f"Put {who}'s tribe marker back on centre {centre}.",
+                        f"Put {label} back face up on centre {centre}."], undo.note
+    assert len(back) <= MOST_SAID
+    assert {"TG-M1", "TG-A3"} <= set(undo.rules)
+
+
+def test_targi_goods_chosen_are_set_back() -> None:
+    session, step = play_until("targi", 1, lambda s, st: said(st, "chooses 2 pepper") is not None)
+    who = step.events[0].text.split(" ")[0]
+    before = session._states[-2].supply(who.lower())
+    undo = session.undo()
+    assert f"Set {who}'s pepper back to {before.pepper}." in undo.note
+
+
+def _card_on(session: Session, step: Step) -> bool:
+    return bool(said(step, "is frozen on"))
+
+
+def test_blackpool_a_freeze_undone_thaws_the_traveller_and_gives_the_card_back() -> None:
+    session, step = play_until("blackpool", 5, _card_on, limit=20000)
+    name, place = re.search(r"(\w+ \d) is frozen on (.+?)\.", event(step, "is frozen on").text).groups()
+    player = session._states[-2].turn.capitalize()
+    undo = session.undo()
+    assert re.search(rf"Put {name} back on {re.escape(place)}(, riding \w+ \d)?, not frozen\.", undo.note), undo.note
+    assert f"Put Freeze back face up in front of {player}." in undo.note
+    assert {"BP-C10", "BP-C8"} <= set(undo.rules)
+
+
+def test_blackpool_a_coin_spent_is_set_back() -> None:
+    session, step = play_until("blackpool", 5, lambda s, st: said(st, "spends a coin") is not None, limit=20000)
+    who = step.events[0].text.split(" ")[0]
+    coins = session._states[-2].coins_of(who.lower())
+    undo = session.undo()
+    assert f"Set {who}'s coins back to {coins}." in undo.note
+    assert "BP-Q21" in undo.rules
+
+
+def test_blackpool_a_card_entered_by_mistake_goes_back_in_its_deck_once() -> None:
+    session, step = play_until("blackpool", 5, lambda s, st: st.action.get("type") == "draw", limit=20000)
+    card = session.game.catalogue[step.action["card"]]
+    undo = session.undo()
+    assert undo.note.count(card.name) == 2, undo.note  # the withdrawn entry, then where the card goes
+    assert f"Put {card.name} back in the {card.deck} deck." in undo.note
+
+
+@pytest.mark.parametrize("game_id", ["blackpool", "desert", "targi", "temple", "ttd"])
+def test_every_undo_says_at_most_a_few_short_put_back_sentences_each_cited(game_id: str) -> None:
+    """Read aloud, a long list is lost: past ``MOST_SAID`` the rest are summed up, and no sentence runs long."""
+    rng = random.Random(7)
+    game = create(game_id)
+    session = Session.new(game_id, random_players(game, rng))
+    seen = 0
+    for _ in range(600):
+        if session.pending().is_over:
+            break
+        action = game.sim_choose(session.state, session.legal(), rng)
+        session.act({k: v for k, v in action.items() if k != "text"})
+        undo = session.undo()
+        back = put_back(undo.note)
+        seen += len(back)
+        assert len(back) <= MOST_SAID, undo.note
+        assert all(len(s.split()) < 25 for s in back), undo.note
+        assert not back or undo.rules, undo.note
+        session.redo()
+    if game_id != "ttd":  # a camel placed is named by its own line; its game keeps nothing more to put back
+        assert seen > 0
+
+
+def test_a_game_with_nothing_on_table_says_nothing_more() -> None:
+    found: Found = lambda s, st: said(st, "places a") is not None  # noqa: E731
+    session, _ = play_until("ttd", 3, found)
+    assert session.game.on_table(session.state) == {}
+    assert not put_back(session.undo().note)
