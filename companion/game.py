@@ -154,6 +154,10 @@ class OnTable:
     name: str  # the piece as the table calls it ("Red 2", "runner", "Targi", "salt")
     at: str | int
     rules: tuple[str, ...] = ()
+    # A card or token whose face the table reads and enters (a card drawn, a token turned up): when that entry
+    # is withdrawn as misread, the thing stays where it really lies and only its name is entered again, so a
+    # correction does not have it put back; a pawn it moved, Lives or goods it gave, are put back all the same.
+    dealt: bool = False
 
 
 @dataclass

@@ -213,7 +213,7 @@ class Session:
         action = self._undo()
         what, rules = self._what_it_did(action)
         try:
-            besides = undone(self.game, before, self.state, rules, what)
+            besides = undone(self.game, before, self.state, rules, what, action.get("type") in CHANCE_TYPES)
         except Exception:  # only words, as `_what_it_did`'s: the undo is journalled and taken, and must say so
             besides = []
         note = " ".join([self._undo_note(action, what), *(text for text, _ in besides)])

@@ -23,14 +23,20 @@ Said = tuple[str, tuple[str, ...]]  # a sentence and the clauses it rests on
 
 
 def undone(
-    game: Game, before: State, after: State, step_rules: tuple[str, ...] = (), step_words: str = ""
+    game: Game,
+    before: State,
+    after: State,
+    step_rules: tuple[str, ...] = (),
+    step_words: str = "",
+    correction: bool = False,
 ) -> list[Said]:
     """The sentences an undo from ``before`` back to ``after`` adds: points, what to put back on the real table
     by hand, the end, whose turn it is again. ``step_rules`` and ``step_words``: the undone step's clauses,
-    which a thing put back cites when its game names none, and its first line, which may name a piece already."""
+    which a thing put back cites when its game names none, and its first line, which may name a piece already;
+    ``correction``: the step was a roll or draw entered, withdrawn as misread (``OnTable.dealt``)."""
     was, now = game.pending(before), game.pending(after)
     said = _points(game, before, after)
-    said += put_back(game, before, after, step_rules, step_words)
+    said += put_back(game, before, after, step_rules, step_words, correction)
     if was.is_over and not now.is_over:
         rule = game.over_rule(before)
         said.append((_end_words(was), (rule,) if rule else ()))
@@ -73,7 +79,12 @@ MOST_SAID = 4  # sentences of things to put back an undo says one by one; more a
 
 
 def put_back(
-    game: Game, before: State, after: State, step_rules: tuple[str, ...] = (), step_words: str = ""
+    game: Game,
+    before: State,
+    after: State,
+    step_rules: tuple[str, ...] = (),
+    step_words: str = "",
+    correction: bool = False,
 ) -> list[Said]:
     """What the players must put back by hand, from the game's ``on_table`` of both positions, in its words.
 
@@ -92,6 +103,8 @@ def put_back(
         old, new = was.get(key), now.get(key)
         thing = new or old
         assert thing is not None
+        if correction and thing.dealt:
+            continue
         cited = tuple(dict.fromkeys((*(old.rules if old else ()), *(new.rules if new else ())))) or step_rules
         if isinstance(thing.at, int):
             count = new.at if new is not None else 0

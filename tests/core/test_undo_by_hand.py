@@ -18,7 +18,7 @@ from companion.registry import create
 from companion.session import Session, Step
 from companion.simulate import random_players
 from companion.takeback import MOST_SAID
-from tests.core.test_undo_consequences import Found, play_until, said
+from tests.core.test_undo_consequences import play_until, said
 
 
 def sentences(note: str) -> list[str]:
@@ -48,12 +48,21 @@ def test_desert_scared_undone_puts_the_pawn_back_and_sets_its_lives_back() -> No
     assert {"DR-4", "DR-5"} <= set(undo.rules)
 
 
-def test_desert_card_drawn_undone_sets_the_card_back() -> None:
-    session, step = play_until("desert", 1, lambda s, st: said(st, "and keeps the card") is not None)
-    card = re.search(r"draws (.+) and keeps the card", event(step, "keeps the card").text)[1]
+def test_desert_a_card_spent_is_set_back_but_a_card_drawn_and_corrected_stays_in_hand() -> None:
+    session, step = play_until("desert", 3, lambda s, st: st.action.get("type") == "use")
+    card = step.action["card"]
+    who = session._states[-2].mover
+    held = session._states[-2].piece(who).items.count(card)
     undo = session.undo()
-    assert re.search(rf"Set \w+'s {card} cards back to \d\.", undo.note), undo.note
+    from companion.games.desert.flow import card_name
+
+    set_back = rf"Set {who.capitalize()}'s (.+ and )?{card_name(card)} cards (back )?to {held}\b"
+    assert re.search(set_back, undo.note), undo.note
     assert "DR-16" in undo.rules
+    # A draw withdrawn as misread: the card really drawn is in the player's hand; its name is entered again.
+    session, step = play_until("desert", 1, lambda s, st: said(st, "and keeps the card") is not None)
+    undo = session.undo()
+    assert undo.note.startswith("Correction:") and "cards back to" not in undo.note, undo.note
 
 
 def _sent_back(session: Session, step: Step) -> bool:
@@ -142,12 +151,19 @@ def test_blackpool_a_coin_spent_is_set_back() -> None:
     assert "BP-Q21" in undo.rules
 
 
-def test_blackpool_a_card_entered_by_mistake_goes_back_in_its_deck_once() -> None:
-    session, step = play_until("blackpool", 5, lambda s, st: st.action.get("type") == "draw", limit=20000)
-    card = session.game.catalogue[step.action["card"]]
+def test_blackpool_a_card_entered_by_mistake_stays_drawn_but_what_it_moved_goes_back() -> None:
+    """Gust of Force entered as drawn blew travellers on: withdrawn as misread, the card really drawn stays
+    face up (its name is entered again) and the travellers it moved go back."""
+    session, _ = play_until("blackpool", 5, lambda s, st: said(st, "plays Gust of Force") is not None, limit=20000)
+    before = session._states[-2]
+    moved = [t for t in before.travellers if session.state.by_id[t.id].at != t.at]
+    assert moved
     undo = session.undo()
-    assert undo.note.count(card.name) == 2, undo.note  # the withdrawn entry, then where the card goes
-    assert f"Put {card.name} back in the {card.deck} deck." in undo.note
+    assert undo.note.startswith("Correction:") and "Gust of Force back" not in undo.note, undo.note
+    from companion.games.blackpool.state import traveller_name
+
+    for t in moved:
+        assert f"Put {traveller_name(t.id)} back on {session.game.board.label(t.at)}" in undo.note, undo.note
 
 
 @pytest.mark.parametrize("game_id", ["blackpool", "desert", "targi", "temple", "ttd"])
@@ -169,12 +185,15 @@ def test_every_undo_says_at_most_a_few_short_put_back_sentences_each_cited(game_
         assert all(len(s.split()) < 25 for s in back), undo.note
         assert not back or undo.rules, undo.note
         session.redo()
-    if game_id != "ttd":  # a camel placed is named by its own line; its game keeps nothing more to put back
-        assert seen > 0
+    assert seen > 0
 
 
-def test_a_game_with_nothing_on_table_says_nothing_more() -> None:
-    found: Found = lambda s, st: said(st, "places a") is not None  # noqa: E731
-    session, _ = play_until("ttd", 3, found)
-    assert session.game.on_table(session.state) == {}
-    assert not put_back(session.undo().note)
+def test_ttd_a_water_hole_token_taken_back_goes_back_on_its_hole_and_a_misread_one_stays() -> None:
+    session, step = play_until("ttd", 3, lambda s, st: said(st, "takes the water hole") is not None)
+    where, worth = re.search(r"water hole at (\S+) worth (\d)", event(step, "takes the water hole").text).groups()
+    undo = session.undo()
+    assert f"Put the {worth}-point water-hole token back on {where}." in undo.note, undo.note
+    assert "TTD-4a" in undo.rules
+    session, step = play_until("ttd", 3, lambda s, st: st.action.get("type") == "draw")
+    undo = session.undo()
+    assert undo.note.startswith("Correction:") and "token back" not in undo.note and "Take back" not in undo.note

@@ -981,11 +981,12 @@ class Blackpool(Game):
         for cid, count in state.decks:
             card = self.catalogue[cid]
             for k in range(count):
-                out[("card", cid, k)] = OnTable("", card.name, f"in the {card.deck} deck", ("BP-C8",))
+                out[("card", cid, k)] = OnTable("", card.name, f"in the {card.deck} deck", ("BP-C8",), dealt=True)
         if state.card:
             # Keyed as the card was in its deck, so an undone draw says "Put Reset back in the curse deck." once.
             out[("card", state.card, state.remaining.get(state.card, 0))] = OnTable("", self.catalogue[state.card].name,
-                                                         f"face up in front of {state.turn.capitalize()}", ("BP-C8",))
+                                                         f"face up in front of {state.turn.capitalize()}", ("BP-C8",),
+                                                                  dealt=True)
         return out
 
     def place_named(self, state: State, words: str) -> Hashable | None:

@@ -201,13 +201,13 @@ class Targi(Game):
         seen: Counter[str] = Counter()  # a card keeps its key wherever it goes: centre, display, hand, discard
 
         def card(card_id: str, at: str, rules: tuple[str, ...]) -> None:
-            out[("card", card_id, seen[card_id])] = OnTable("", self._card_name(card_id), at, rules)
+            out[("card", card_id, seen[card_id])] = OnTable("", self._card_name(card_id), at, rules, dealt=True)
             seen[card_id] += 1
 
         for i, slot in enumerate(state.centre):
             if slot.face_down:
                 out[("centre", i, "down")] = OnTable("", f"a face-down {slot.deck} card", f"on centre {slot_name(i)}",
-                                                     ("TG-Q29",))
+                                                     ("TG-Q29",), dealt=True)
             elif slot.card:
                 card(slot.card, f"face up on centre {slot_name(i)}", ("TG-A3",))
         for p in state.players:

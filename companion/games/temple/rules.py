@@ -1572,12 +1572,12 @@ class TempleGame(Game):
             out[("pawn", colour, i)] = OnTable(colour, pawn_label(colour, i), standing(self, colour, node), ("RU-10",))
         for number, card in zip(self.board.slot_numbers, state.slots, strict=True):
             if card is not None:
-                out[("card", card)] = OnTable("", f"card {card}", f"in slot {number}", ("RU-7",))
+                out[("card", card)] = OnTable("", f"card {card}", f"in slot {number}", ("RU-7",), dealt=True)
         for card in state.discard:
-            out[("card", card)] = OnTable("", f"card {card}", "on the discard pile", ("RU-26",))
+            out[("card", card)] = OnTable("", f"card {card}", "on the discard pile", ("RU-26",), dealt=True)
         for colour, held in zip(state.players, state.hands, strict=True):
-            out[("hand", colour)] = OnTable(colour, "cards in hand", held, ("RU-26",))
-        out[("pile",)] = OnTable("", "the draw pile", state.pile, ("RU-26",))
+            out[("hand", colour)] = OnTable(colour, "cards in hand", held, ("RU-26",), dealt=True)
+        out[("pile",)] = OnTable("", "the draw pile", state.pile, ("RU-26",), dealt=True)
         return out
 
     def describe(self, state: TempleState) -> list[str]:

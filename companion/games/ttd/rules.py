@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from companion.errors import InvalidAction, quoted
-from companion.game import Action, Event, Game, GameData, Pending, refuse
+from companion.game import Action, Event, Game, GameData, OnTable, Pending, refuse
 from companion.games.ttd import document, scoring, view
 from companion.games.ttd.board import Board, bits, build_board
 from companion.games.ttd.datafiles import PLAYER_COLOURS, SCHEMAS, cross_problems
@@ -851,6 +851,18 @@ class ThroughTheDesert(Game):
         if kind == "draw" and isinstance(card, str) and card in self.token_ids:
             return f"water hole worth {self.token_ids[card]}"
         return None
+
+    def on_table(self, state: TtdState) -> dict[Hashable, OnTable]:
+        """The water-hole tokens still lying on their holes (TTD-4a): an undo that gives a token's points back
+        has it put back by hand ("Put the 3-point water-hole token back on (5,3)."). A camel taken back is named
+        by its step's own line; a token taken by a piece now on its hole is in its player's pile."""
+        board, out = self.board(len(state.players)), {}
+        for h in board.sites:
+            value = state.values[h]
+            if value and state.cells[h] == EMPTY:
+                out[("token", h)] = OnTable("", f"the {value}-point water-hole token", f"on {board.label(h)}",
+                                            ("TTD-4a",), dealt=True)
+        return out
 
     def describe(self, state: TtdState) -> list[str]:
         return view.describe(self, state)
