@@ -299,6 +299,18 @@ def _without_heard(sentence: str, step: str) -> str:
     return f"{lead}{colon}{body}" if colon else body[:1].upper() + body[1:]
 
 
+# An undo that gives the turn back ends "Back to Yellow's turn." (`companion.takeback`): on the screen and in
+# the protocol it says whose turn it is again, but heard just before the prompt "Yellow: roll the oracle." the
+# name came twice in a row, in two sentences saying one thing.
+TURN_BACK = re.compile(r"Back to (.+)'s turn\.")
+
+
+def _turn_said_by(sentence: str, prompt: str) -> bool:
+    """Whether ``sentence`` is an undo's "Back to X's turn." and ``prompt`` names X (as a name, capitalised)."""
+    back = TURN_BACK.fullmatch(sentence)
+    return back is not None and re.search(rf"(?<![\w'-]){re.escape(back[1])}(?![\w-])", prompt) is not None
+
+
 def spoken_step(step: str, prompt: str) -> str:
     """A step and the next prompt as one announcement, without the prompt saying again what the step just said.
 
@@ -310,10 +322,14 @@ def spoken_step(step: str, prompt: str) -> str:
     Who is to act next is never left out: an opening of one or two words ("Black:", "Blue:") stays
     unless the whole sentence was said, and "Black: roll the die." is not "Black rolls the die." A part of a
     sentence between semicolons goes when the step said it in other words around the same place or card
-    (`_without_heard`); what the prompt asks stays.
+    (`_without_heard`); what the prompt asks stays. An undo's "Back to Yellow's turn." is left out of the
+    step when the prompt names Yellow ("Yellow: roll the oracle."): the prompt says it.
     """
     if not step.strip():
         return prompt.strip()
+    first, *rest = _sentences(step) or [step]
+    if any(_turn_said_by(s, prompt) for s in rest):
+        step = " ".join([first, *(s for s in rest if not _turn_said_by(s, prompt))])
     last = _sentences(step)[-1] if _sentences(step) else step
     kept: list[str] = []
     for sentence in _sentences(prompt):
