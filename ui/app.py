@@ -750,7 +750,8 @@ class CompanionApp(App):
         if update.kind in SPOKEN_KINDS and not said_already:
             spoken = update.text
             if update.kind in ("step", "undo", "redo") and update.pending is not None:
-                spoken = spoken_step(update.text, update.pending.text)  # the prompt without what the step said
+                # the prompt without what the step said
+                spoken = spoken_step(update.text, update.pending.text, update.pending.is_over)
             spoken = spoken_form(spoken)  # the screen's words as espeak-ng should say them
             if update.kind in STALE_AFTER:
                 self.voice.hush()  # what is being said, and what waits, speaks of a position no longer there

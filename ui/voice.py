@@ -311,7 +311,16 @@ def _turn_said_by(sentence: str, prompt: str) -> bool:
     return back is not None and re.search(rf"(?<![\w'-]){re.escape(back[1])}(?![\w-])", prompt) is not None
 
 
-def spoken_step(step: str, prompt: str) -> str:
+def _told(sentence: str, step: str) -> bool:
+    """Whether each word of ``sentence`` of three letters or more was just said by ``step``, in any order and
+    form: "Pink wins." after "Pink enters Secret Passage ... and wins!", "The game ended at the round limit, no
+    winner." after "The round limit (30) is reached: the game ends with no winner."."""
+    said = set(_words(step, loose=True))
+    words = [w for w in _words(sentence, loose=True) if len(w) >= 3]
+    return bool(words) and all(w in said for w in words)
+
+
+def spoken_step(step: str, prompt: str, over: bool = False) -> str:
     """A step and the next prompt as one announcement, without the prompt saying again what the step just said.
 
     The screen shows them apart, so each is written whole; heard together they repeat each other: "Green
@@ -323,7 +332,9 @@ def spoken_step(step: str, prompt: str) -> str:
     unless the whole sentence was said, and "Black: roll the die." is not "Black rolls the die." A part of a
     sentence between semicolons goes when the step said it in other words around the same place or card
     (`_without_heard`); what the prompt asks stays. An undo's "Back to Yellow's turn." is left out of the
-    step when the prompt names Yellow ("Yellow: roll the oracle."): the prompt says it.
+    step when the prompt names Yellow ("Yellow: roll the oracle."): the prompt says it. ``over``: the prompt
+    is the game over's, after the step that ended the game (or its redo), and a sentence of it goes when the
+    step said all its words, in any order (`_told`): the desert race said "... and wins! Pink wins.".
     """
     if not step.strip():
         return prompt.strip()
@@ -333,7 +344,7 @@ def spoken_step(step: str, prompt: str) -> str:
     last = _sentences(step)[-1] if _sentences(step) else step
     kept: list[str] = []
     for sentence in _sentences(prompt):
-        if _within(sentence, step):
+        if _within(sentence, step) or (over and _told(sentence, step)):
             continue
         lead, colon, rest = sentence.partition(": ")
         if colon and len(_words(lead)) >= 3 and len(_words(rest)) >= 4 and _within(rest, step):

@@ -112,3 +112,50 @@ def test_the_protocol_keeps_the_turn_given_back(game_id: str) -> None:
     assert referee.handle({"cmd": "act", "action": action})["ok"]
     answer = referee.handle({"cmd": "undo"})
     assert answer["ok"] and answer["note"].endswith(f"Back to {who.capitalize()}'s turn.")
+
+
+def test_a_game_over_prompt_all_said_by_the_last_step_is_not_said_again() -> None:
+    won = "Pink enters Secret Passage (37) with the Golden Compass after a full lap and wins!"
+    assert spoken_step(won, "Pink wins.", over=True) == won
+    limit = "Teal ends the turn. The round limit (30) is reached: the game ends with no winner."
+    assert spoken_step(limit, "The game ended at the round limit, no winner.", over=True) == limit
+    # A word the step did not say keeps the sentence; and before the end, "Black: roll the die." is an order.
+    assert spoken_step(won, "Teal wins.", over=True) == f"{won} Teal wins."
+    assert spoken_step("Black rolls the die.", "Black: roll the die.") == "Black rolls the die. Black: roll the die."
+
+
+def _before_the_end(seed: int, options: dict[str, Any] | None = None) -> tuple[Session, dict[str, Any]]:
+    """A seeded desert race stopped before its last step, and that step."""
+    rng = random.Random(seed)
+    session = Session.new("desert", random_players(create("desert"), rng), options=options)
+    while True:
+        action = {k: v for k, v in session.game.sim_choose(session.state, session.legal(), rng).items() if k != "text"}
+        after, _ = session.game.apply(session.state, normalize_action(action))
+        if session.game.pending(after).is_over:
+            return session, action
+        session.act(action)
+
+
+@pytest.mark.parametrize(("seed", "options", "end"), [(2, None, "wins"), (2, {"max_rounds": 20}, "no winner")])
+def test_the_desert_race_says_its_end_once_after_the_last_step_and_its_redo(
+        start: Any, seed: int, options: dict[str, Any] | None, end: str) -> None:
+    """It said "... after a full lap and wins! Teal wins." and "... the game ends with no winner. The game ended
+    at the round limit, no winner.": the game-over prompt said again what the last step had just said."""
+    session, action = _before_the_end(seed, options)
+    app = start(session)
+    app.show("table")
+    advance(2)
+    app.act(action)
+    prompt = app.prompt
+    assert app.game_over and end in prompt  # the screen keeps the prompt
+    for presses in ((), ("undo", "redo")):
+        heard = _heard(app, *presses)
+        assert heard.count(end) == 1, heard
+        assert heard == app.last_spoken and app.prompt == prompt
+
+
+def _heard(app: Any, *presses: str) -> str:
+    for press in presses:
+        getattr(app, press)()
+    app.voice.wait()
+    return str(app.spoken.lines[-1])

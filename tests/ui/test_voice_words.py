@@ -278,7 +278,7 @@ def test_random_games_of_every_game_are_heard_plainly() -> None:
                 for update in updates:
                     text = update.text
                     if update.kind in ("step", "undo", "redo") and update.pending is not None:
-                        text = spoken_step(update.text, update.pending.text)
+                        text = spoken_step(update.text, update.pending.text, update.pending.is_over)
                     heard.add(spoken_form(text))
     assert len(heard) > 1000
     for said in heard:
