@@ -210,7 +210,10 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
         holes_allowed = {
             str(t["pawns"][0])[:-1]
             for t in tasks_raw
-            if isinstance(t, Mapping) and t.get("kind") == "back" and isinstance(t.get("pawns"), list) and t["pawns"]
+            if isinstance(t, Mapping)
+            and t.get("kind") in ("back", "off")
+            and isinstance(t.get("pawns"), list)
+            and t["pawns"]
         }
     occupied: dict[int, str] = {}
     for colour in players:
@@ -339,8 +342,12 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
 
 def _parse_task(game: TempleGame, players: list[str], raw: Any, where: str, problems: list[str]) -> Task | None:
     board = game.board
-    if not isinstance(raw, Mapping) or raw.get("kind") not in ("stair", "back"):
-        problems.append(f'{where} must be an object with kind "stair" or "back"')
+    if not isinstance(raw, Mapping) or raw.get("kind") not in ("stair", "back", "off"):
+        problems.append(f'{where} must be an object with kind "stair", "back" or "off"')
+        return None
+    if raw["kind"] == "off" and where == "tasks[0]":
+        # An "off" send-back waits behind a colour's pair choice (RU-Q14); first, nothing would be asked.
+        problems.append(f'{where}: an "off" send-back waits behind a choice, so it cannot come first')
         return None
     names = raw.get("pawns")
     if not isinstance(names, list) or not names:
@@ -357,7 +364,7 @@ def _parse_task(game: TempleGame, players: list[str], raw: Any, where: str, prob
     if len(colours) != 1:
         problems.append(f"{where}: its pawns must share one colour")
         return None
-    expected = 1 if raw["kind"] == "stair" else 2
+    expected = {"stair": 1, "back": 2, "off": len(parsed) if len(parsed) <= 2 else 2}[raw["kind"]]
     if len(parsed) != expected or len({i for _, i in parsed}) != expected:
         problems.append(f"{where}: a {raw['kind']} task names {expected} distinct pawn(s)")
         return None

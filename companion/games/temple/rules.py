@@ -818,7 +818,13 @@ class TempleGame(Game):
         for colour in order:
             pair = state.pawns[state.seat(colour)]
             off = [i for i, n in enumerate(pair) if n in nodes and not layout.walkable[n]]
-            if len(off) == 2 and state.option["pair_order"] == "ownerChooses" and self._order_matters(state, colour):
+            if off and backs:
+                # A choice of an earlier colour waits: this colour's send-back waits behind it (RU-Q14).
+                prog = board.progress[colour]
+                off.sort(key=lambda i: -prog[pair[i]])
+                events.append(self._waits_behind(backs[0].colour, colour, off))
+                backs.append(Task("off", colour, tuple(off), -1, colour))
+            elif len(off) == 2 and state.option["pair_order"] == "ownerChooses" and self._order_matters(state, colour):
                 backs.append(Task("back", colour, (0, 1), -1, colour))
             elif off:
                 prog = board.progress[colour]
@@ -847,6 +853,24 @@ class TempleGame(Game):
                     stairs.append(Task("stair", colour, (i,), n, chooser))
         return self._run_tasks(state.but(tasks=(*backs, *stairs), after="move"), events)
 
+    @staticmethod
+    def _waits_behind(chooser: str, colour: str, off: Sequence[int]) -> Event:
+        """The announcement that a colour's send-back waits for an earlier colour's pair choice (RU-Q14).
+
+        Audit: with pair_order = ownerChooses the later colours' pawns went back at once, before the owner's
+        choice, and with send_back_occupied = bump two pawns heading for one marker then ended the other way round
+        from RU-Q14's order (the active player first, then clockwise).
+        """
+        them = " and ".join(pawn_label(colour, i) for i in off)
+        goes = "it goes" if len(off) == 1 else "they go"
+        return Event(
+            "warning",
+            f"The new card leaves {them} off the path too; {goes} back once {chooser.capitalize()} has chosen,"
+            " as send-backs go colour by colour from the player whose turn it is.",
+            (*CHANGE_OFF_PATH, "RU-Q14"),
+            (colour,),
+        )
+
     def _order_matters(self, state: TempleState, colour: str) -> bool:
         """Whether it makes a difference which of the colour's two pawns takes the nearer marker (RU-Q13).
 
@@ -874,6 +898,8 @@ class TempleGame(Game):
         for task in after.tasks:
             if task.kind == "stair":
                 travellers.append((task.colour, task.pawns[0]))
+            elif task.kind == "off":  # waits behind an earlier colour's choice (RU-Q14)
+                back.extend((task.colour, i) for i in task.pawns)
             else:  # the owner picks which of the two takes the nearer marker (RU-Q13)
                 back.extend((task.colour, i) for i in task.pawns)
                 back_rules.extend((*CHANGE_OFF_PATH, "RU-19", "RU-Q13"))
@@ -1313,6 +1339,11 @@ class TempleGame(Game):
             task = state.tasks[0]
             if task.kind == "back":
                 return state.but(phase="resolve")
+            if task.kind == "off":
+                state = self._run_off(state, task, events)
+                if state.tasks and state.tasks[0].kind == "back":
+                    return state.but(phase="resolve")
+                continue
             i = task.pawns[0]
             if state.pawn_at(task.colour, i) != task.node:
                 state = state.but(tasks=state.tasks[1:])
@@ -1339,6 +1370,24 @@ class TempleGame(Game):
             else:
                 state = self._teleport(state, task, dests[0], events)
             state = state.but(tasks=state.tasks[1:])
+        return state
+
+    def _run_off(self, state: TempleState, task: Task, events: list[Event]) -> TempleState:
+        """A colour's send-back that waited behind an earlier colour's choice, carried out now (RU-Q14).
+
+        Its pair choice, if any, is judged only now: the send-backs before it may have changed which markers
+        are taken. Returns the state with the task done, or turned into the owner's choice at the head of tasks.
+        """
+        layout = self.layout(state)
+        board = self.board
+        colour = task.colour
+        off = [i for i in task.pawns if board.is_cell(n := state.pawn_at(colour, i)) and not layout.walkable[n]]
+        rest = state.tasks[1:]
+        if len(off) == 2 and state.option["pair_order"] == "ownerChooses" and self._order_matters(state, colour):
+            return state.but(tasks=(Task("back", colour, (0, 1), -1, colour), *rest))
+        state = state.but(tasks=rest)
+        if off:  # announced with the change (`_waits_behind`); each pawn's send-back cites RU-Q14 as well
+            state = self._send_back(state, [(colour, i) for i in off], events, (*CHANGE_OFF_PATH, "RU-Q14"))
         return state
 
     def _teleport(self, state: TempleState, task: Task, dest: int, events: list[Event]) -> TempleState:
@@ -1593,7 +1642,7 @@ class TempleGame(Game):
             problems.append("cards do not add up")
         layout = self.layout(state)
         seen: set[int] = set()
-        waiting = {t.colour for t in state.tasks if t.kind == "back"}
+        waiting = {t.colour for t in state.tasks if t.kind in ("back", "off")}
         for colour, i, node in state.all_pawns():
             if board.is_cell(node):
                 if node in seen:

@@ -19,8 +19,12 @@ class Task:
     """An effect still to carry out: a stairway to take, or a pair of pawns to send back.
 
     ``kind`` is "stair" (``pawns`` holds one pawn, ``node`` the stairway it
-    stood on when the task arose) or "back" (two pawns of one colour sent back
-    together, whose owner chooses which takes the nearer marker).
+    stood on when the task arose), "back" (two pawns of one colour sent back
+    together, whose owner chooses which takes the nearer marker) or "off" (one
+    or two pawns a card change left on a hole, sent back without a question once
+    the choice queued before them is made: RU-Q14 takes the colours one by one
+    from the active player, and with ``send_back_occupied = bump`` the order
+    decides who ends on a marker two pawns head for).
     """
 
     kind: str

@@ -1,0 +1,122 @@
+"""A card change that sends pawns of several colours back while one owner picks the pair order (RU-Q14).
+
+RU-Q14 takes the colours one by one from the active player, clockwise. With pair_order = ownerChooses the
+later colours' pawns went back at once, before the owner's choice; with send_back_occupied = bump two blue pawns
+heading for the blue Ah Kinchil marker then ended the other way round.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.errors import CompanionError, InvalidPosition
+from companion.session import replay_record
+from tests.games.temple.fixtures import act, game, pawns_of, red, state
+from tests.games.temple.test_rules import OPEN_ALL
+
+BUMP_AND_ASK = {"pair_order": "ownerChooses", "send_back_occupied": "bump"}
+
+
+def _red_changes_slot_2(players: list[str], pawns: dict, slot_1: str = "IDR") -> tuple:
+    """Red rolls red and puts HOLES into slot 2 (x 6-8 on the top edge), under the pawns standing there."""
+    s = state(players=players, slots=[slot_1, *OPEN_ALL[1:]], pawns=pawns, options=BUMP_AND_ASK)
+    s, _ = act(s, red(3))
+    return act(s, {"type": "change", "slot": 2, "card": "HOLES"})
+
+
+def test_the_other_colours_send_backs_wait_for_the_active_players_pair_choice() -> None:
+    """Both red pawns and Blue 1 fall into slot 2; Blue 2 stands on the red marker [3,1] (IDR, slot 1).
+
+    Red goes first (RU-Q14): the red pawn taking [3,1] bumps Blue 2 to the blue Ah Kinchil marker [1,13], and
+    then Blue 1, going back after it, takes [1,13] and bumps Blue 2 home. Sent back before Red's choice, Blue 1
+    took [1,13] first and Blue 2, bumped later, took it from Blue 1.
+    """
+    after, events = _red_changes_slot_2(["red", "blue"], {"red": [[7, 1], [8, 1]], "blue": [[6, 1], [3, 1]]})
+    assert after.phase == "resolve"
+    assert pawns_of(after)["blue"] == [[6, 1], [3, 1]]  # Blue 1 waits on its hole for Red's choice
+    waits = next(e for e in events if "off the path too" in e.text)
+    assert waits.text == ("The new card leaves Blue 1 off the path too; it goes back once Red has chosen, as"
+                          " send-backs go colour by colour from the player whose turn it is.")  # fmt: skip
+    assert waits.rules == ("RU-17", "RU-Q14")
+    assert game().to_document(after)["tasks"] == [
+        {"kind": "back", "pawns": ["red1", "red2"], "chooser": "red"},
+        {"kind": "off", "pawns": ["blue1"], "chooser": "blue"},
+    ]
+    done, events = act(after, {"type": "order", "first": "red1"})
+    assert pawns_of(done)["red"] == [[3, 1], "entrance"]
+    assert pawns_of(done)["blue"] == [[1, 13], "entrance"]
+    blue1 = next(e for e in events if e.text.startswith("Blue 1 goes back"))
+    assert "RU-Q14" in blue1.rules and "RU-17" in blue1.rules
+    # Blue 1 goes back after Red's pawns and Blue 2's bump, not before them.
+    texts = [e.text for e in events]
+    assert texts.index(blue1.text) > texts.index("Red 2 goes back to its Entrance Circles.")
+    assert texts.index(blue1.text) > texts.index("Blue 2 goes back to its idol marker at [1,13] (corner).")
+    assert texts[-2:] == ["Blue 2 stood on the marker at [1,13] (corner).", "Blue 2 goes back to its Entrance Circles."]
+    assert done.phase == "move"
+
+
+def test_the_change_choice_names_the_waiting_pawn_and_cites_rq14() -> None:
+    s = state(players=["red", "blue"], slots=["IDR", *OPEN_ALL[1:]], options=BUMP_AND_ASK,
+              pawns={"red": [[7, 1], [8, 1]], "blue": [[6, 1], [3, 1]]})  # fmt: skip
+    s, _ = act(s, red(3))
+    offered = next(a for a in game().legal_actions(s) if a.get("slot") == 2 and a.get("card") == "HOLES")
+    assert "Blue 1" in offered["text"] and "Red 1" in offered["text"] and "Red 2" in offered["text"]
+    assert "RU-Q14" in offered["text"].rsplit("[", 1)[1]
+
+
+def test_a_later_colour_waits_behind_a_non_active_owners_choice_while_an_earlier_one_goes_at_once() -> None:
+    """Red (active) first, then Blue's pair choice, then Green: Green 1 no longer goes before Blue chooses."""
+    after, _ = _red_changes_slot_2(
+        ["red", "blue", "green"],
+        {"red": [[6, 1], "entrance"], "blue": [[7, 1], [8, 1]], "green": [[6, 0], "entrance"]},
+        slot_1="IDB",  # a blue marker at [3,1] behind the blue pawns: which one takes it matters
+    )
+    assert pawns_of(after)["red"][0] == "entrance"  # Red's own send-back comes first and asks nothing
+    assert [(t.kind, t.colour) for t in after.tasks] == [("back", "blue"), ("off", "green")]
+    assert pawns_of(after)["green"][0] == [6, 0]
+    assert game().pending(after).player == "blue"
+    done, events = act(after, {"type": "order", "first": "blue2"})
+    assert pawns_of(done)["blue"] == [[1, 13], [3, 1]]
+    assert pawns_of(done)["green"][0] == [1, 1]  # the green Ah Kinchil marker, once Blue has chosen
+    assert "RU-Q14" in next(e for e in events if e.text.startswith("Green 1 goes back")).rules
+    assert not done.tasks  # red's pawns are boxed in at the entrance: the turn then ends (RU-Q26)
+
+
+def test_a_waiting_send_back_survives_the_position_document() -> None:
+    after, _ = _red_changes_slot_2(["red", "blue"], {"red": [[7, 1], [8, 1]], "blue": [[6, 1], [3, 1]]})
+    document = game().to_document(after)
+    assert game().from_document(document) == after
+    # Alone, an "off" task would leave the table in phase resolve with nothing asked.
+    document["tasks"] = document["tasks"][1:]
+    with pytest.raises(InvalidPosition) as info:
+        game().from_document(document)
+    assert any('"off" send-back waits behind a choice' in p for p in info.value.problems)
+
+
+def _record(name: str) -> dict:
+    """Game records exported by the companion before the change queued the later colours' send-backs.
+
+    Both start from a loaded house-data position (red pawns at [6,1] and [7,1], Blue 1 at [8,1]) with
+    send_back_occupied = bump and pair_order = ownerChooses; Red puts P02 into slot 2, chooses Red 1 for the
+    marker [3,1], moves, and Blue moves a pawn with a white 2. In "competing" Blue 2 stood on [3,1].
+    """
+    return json.loads((Path(__file__).parent / "records_before_rq14_queue.json").read_text(encoding="utf-8"))[name]
+
+
+def test_an_older_record_with_the_pair_choice_and_a_waiting_colour_still_replays() -> None:
+    """The order only changes where pawns go when two of them head for one marker; otherwise older records,
+    made while the other colours went back before the choice, replay to their recorded end."""
+    record = _record("apart")
+    assert replay_record(record).document() == record["final"]
+
+
+@pytest.mark.xfail(strict=True, raises=CompanionError, reason=(
+    "known gap: a game journalled before RU-Q14's order was followed, in which two pawns of one colour competed "
+    "for a marker under bump while another colour's pair choice waited, ends with the two pawns the other way "
+    "round; its later steps no longer fit (docs/games/temple.md, 'After a change')"))  # fmt: skip
+def test_an_older_record_where_two_pawns_competed_for_one_marker_replays() -> None:
+    record = _record("competing")
+    assert replay_record(record).document() == record["final"]
