@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import CompanionError, InvalidPosition
-from companion.session import replay_record
+from companion.session import Session, replay_record
 from tests.games.temple.fixtures import act, game, pawns_of, red, state
 from tests.games.temple.test_rules import OPEN_ALL
 
@@ -120,3 +120,32 @@ def test_an_older_record_with_the_pair_choice_and_a_waiting_colour_still_replays
 def test_an_older_record_where_two_pawns_competed_for_one_marker_replays() -> None:
     record = _record("competing")
     assert replay_record(record).document() == record["final"]
+
+
+def test_a_waiting_colour_with_both_pawns_off_is_asked_its_order_when_its_turn_comes() -> None:
+    """Red's pair choice first; Blue's two pawns (both on slot 2 too) wait, then Blue chooses as the markers stand."""
+    after, _ = _red_changes_slot_2(["red", "blue"], {"red": [[7, 1], [8, 1]], "blue": [[6, 1], [6, 0]]})
+    assert [(t.kind, t.colour, t.pawns) for t in after.tasks] == [("back", "red", (0, 1)), ("off", "blue", (0, 1))]
+    asked, _ = act(after, {"type": "order", "first": "red2"})
+    assert asked.phase == "resolve" and game().pending(asked).player == "blue"
+    assert pawns_of(asked)["blue"] == [[6, 1], [6, 0]]
+    done, _ = act(asked, {"type": "order", "first": "blue2"})
+    assert pawns_of(done)["red"] == ["entrance", [3, 1]]
+    assert pawns_of(done)["blue"] == ["entrance", [1, 13]]
+    assert done.phase == "move"
+
+
+def test_undo_and_redo_step_over_the_choice_and_the_waiting_send_back() -> None:
+    record = _record("competing")
+    session = Session.from_start("temple", record["start"])
+    for action in record["actions"][:2]:
+        session.act(action)
+    waiting = session.document()
+    assert [t["kind"] for t in waiting["tasks"]] == ["back", "off"]
+    session.act(record["actions"][2])
+    chosen = session.document()
+    assert chosen["pawns"]["blue"] == [[1, 13], "entrance"] and chosen["tasks"] == []
+    session.undo()
+    assert session.document() == waiting
+    session.redo()
+    assert session.document() == chosen
