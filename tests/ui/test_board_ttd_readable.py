@@ -17,7 +17,7 @@ import pytest
 
 from companion.session import Session
 from tests.ui.drawing import Words, words_drawn
-from tests.ui.test_boards_robust import off_board, table_board, unreadable
+from tests.ui.test_boards_robust import off_board, run_together, table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, ttd
 
@@ -39,7 +39,7 @@ def faults(widget: Any, session: Session, drawn: list[Words]) -> list[str]:
     outside its hex's box or a strip's text reaching up into the map."""
     doc = session.document()
     frame = ttd._frame(widget, BoardView(session.game, doc, []))
-    found = unreadable(drawn)
+    found = unreadable(drawn) + run_together(drawn)
     found += off_board(widget, drawn)
     sites = [frame.centre(*site["hex"]) for site in doc.get("waterholes") or []]
     for d in drawn:

@@ -20,7 +20,7 @@ from kivy.graphics import Color, Line, Mesh, Rectangle
 from companion.games.ttd.board import hex_label, hexes_named
 from companion.games.ttd.paints import CAMEL_RGB, SAND, camel_paints, camel_rgb  # noqa: F401 - tests read them here
 from ui.boards import focused, paint, provisional_scores
-from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fitted_text, measure, piece_shape, rgb
+from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fitted_text, fitting_size, measure, piece_shape, rgb
 from ui.boards.shapes import Shapes
 
 SQRT3 = math.sqrt(3)
@@ -210,8 +210,8 @@ def draw(widget: Any, view: Any) -> None:
             Line(points=hex_points(*centre(*view.asked), size * 0.9), close=True, width=max(2.0, size * 0.16))
         figures_at = {key for key in values if key not in taken}  # the water holes still showing their figures
         _draw_names(widget, frame, view, {(c["q"], c["r"]) for c in cells}, taken - {None}, figures_at)
-        _draw_strip(
-            (widget.x + pad, widget.y + pad, widget.width - 2 * pad, frame.strip_top - 2 * pad),
+        _draw_strip(  # from the board's foot to the map's margin: five players' rows need every pixel of it
+            (widget.x + pad, widget.y, widget.width - 2 * pad, frame.strip_top),
             document,
             players,
             provisional_scores(view),
@@ -445,9 +445,11 @@ def _strip_rows(
     name_x, total_right, parts_x = x + row_h * 1.1, x + w * 0.4, x + w * 0.42
     column = (x + w - parts_x) / len(PARTS)
     cy = top - row_h * 0.5
-    fitted_text(total_right, cy, "Total", font, total_right - name_x, grey, anchor="right", into=texts)
+    # The headings half their size apart at least ("Water" and "Oases" 4 px apart read as one word), all one size.
+    heading_font = min(fitting_size(heading, font, column - font / 2) for _key, heading in PARTS)
+    fitted_text(total_right, cy, "Total", heading_font, total_right - name_x, grey, anchor="right", into=texts)
     for i, (_key, heading) in enumerate(PARTS):
-        fitted_text(parts_x + column * (i + 0.5), cy, heading, font, column - 2, grey, into=texts)
+        fitted_text(parts_x + column * (i + 0.5), cy, heading, heading_font, column - 2, grey, into=texts)
     for k, player in enumerate(players):
         cy = top - row_h * (k + 1.5)
         if player == turn or player in winners:  # at the end the ring marks the winners, the status names them
