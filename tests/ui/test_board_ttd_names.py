@@ -22,7 +22,7 @@ from tests.ui.conftest import tap
 from tests.ui.drawing import Words, words_drawn
 from tests.ui.test_app import button
 from tests.ui.test_board_ttd_readable import ended
-from tests.ui.test_boards_robust import READABLE, off_board, table_board, unreadable
+from tests.ui.test_boards_robust import READABLE, off_board, run_together, table_board, unreadable
 from tests.ui.test_pointing import open_on, tap_hex
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, ttd
@@ -43,6 +43,13 @@ def tags(board: Any, session: Session, named: tuple[Any, ...]) -> tuple[list[Wor
     names = {f"({q},{r})" for q, r in named}
     found = unreadable([d for d in drawn if d.text not in names]) + off_board(board, drawn)
     found += unreadable([d for d in drawn if d.text in names])  # the tags apart, each whole and 16 px or more
+    # Two tags, or two of the board's own texts, run together (``run_together``); a tag's name and a text outside
+    # it are not held to its spacing: the tag's dark box and light blue rim lie between them, and no tag may lie
+    # over another text's letters (below). At 800x480 the top edge's (1,0), its neighbour (2,0) named too, has
+    # room only under its hex, where the water hole (0,2)'s figure, in its own blue disc, starts 0.5 px under
+    # the tag's letters: the box holds the name, the disc the figure.
+    found += run_together([d for d in drawn if d.text not in names])
+    found += run_together([d for d in drawn if d.text in names])
     for tag in (d for d in drawn if d.text in names):
         x, y, w, h = tag.x - 3, tag.y, tag.w + 6, tag.h  # the tag's dark box, 3 px each side of its text
         for d in drawn:

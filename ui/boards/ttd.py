@@ -262,8 +262,12 @@ def _draw_names(
         box = _tag_place(widget, frame, cx, cy, w + 6, h, crowd, taken + others)
         if box is None:
             continue
-        taken.append(box)
         x, y, bw, bh = box
+        # The next tag's name keeps half the type size from this one's beside it, a quarter above or below it (the
+        # names lie 3 px inside their tags' sides, 2 inside top and bottom): two tags 3.5 px apart (the top edge's
+        # (1,0) and (2,0) at 720x1280) read as one strip, "(1,0)(2,0)".
+        gx, gy = max(0.0, font / 2 - 6), max(0.0, font / 4 - 4)
+        taken.append((x - gx, y - gy, bw + 2 * gx, bh + 2 * gy))
         Color(*BACKGROUND, 0.9)
         Rectangle(pos=(widget.x + x, widget.y + y), size=(bw, bh))
         Color(*NAMED, 1)
