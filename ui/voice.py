@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 from pathlib import Path
 
+from companion.games.ttd.board import HEX_NAME
+
 log = logging.getLogger(__name__)
 
 # Says one espeak-ng command line. A runner may say it and return when done (the tests' fakes), or start it
@@ -86,12 +88,11 @@ def render_wav(text: str, out: Path, speed: int = 150, volume: int = 100) -> Pat
 # card's inventory id. Read aloud by espeak-ng the same characters turn into letters, dashes and lost signs,
 # so each is rewritten here, in speech only; the screen and the engine keep their words.
 
-NUMBER = r"-?\d+"
 # "[TTD-3a]", "[BP-C10, BP-6]": a ruling's clauses, shown on the screen and in full behind Dispute.
 # Spelt out ("T T D three a") they are noise between two reasons, so speech leaves them out.
 CLAUSES = re.compile(r"\s*\[[A-Z]{1,5}-[A-Za-z0-9.]+(?:,\s*[A-Z]{1,5}-[A-Za-z0-9.]+)*\]")
-# Through the Desert's hexes "(5,5)", "(-1,12)": espeak-ng reads "(-1,12)" as "one twelve", the minus lost.
-HEX = re.compile(rf"\(({NUMBER}),({NUMBER})\)")
+# Through the Desert's hexes "(5,5)", "(-1,12)" (``HEX_NAME``, read as the game writes them, ``hex_label``):
+# espeak-ng reads "(-1,12)" as "one twelve", the minus lost.
 # The temple's cells "[7,0] (slot 2 r0c1)": x the column from the west edge, y the row from the north, as the
 # drawing numbers its margins; the in-card "r0c1" (spelt "r zero c one") repeats the cell, so the slot stays.
 CELL = re.compile(r"\[(\d+),(\d+)\](?: \(slot (\d+) r\d+c\d+\))?")
@@ -140,7 +141,7 @@ def spoken_form(text: str) -> str:
     One pure function, used wherever the app speaks, so the screen's texts and the engine's stay as they are.
     """
     text = CLAUSES.sub("", text)
-    text = HEX.sub(lambda m: f"hex {_number(m[1])}, {_number(m[2])}", text)
+    text = HEX_NAME.sub(lambda m: f"hex {_number(m[1])}, {_number(m[2])}", text)
     text = CELL.sub(lambda m: f"column {m[1]}, row {m[2]}" + (f" (slot {m[3]})" if m[3] else ""), text)
     text = CENTRE_TO.sub(r"\1 to centre \2", text)
     text = CENTRE.sub(r"\1 \2 \3", text)

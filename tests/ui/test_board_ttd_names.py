@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from companion.games.ttd.board import hex_label
 from companion.session import Session
 from tests.ui.conftest import tap
 from tests.ui.drawing import Words, words_drawn
@@ -40,7 +41,7 @@ def tags(board: Any, session: Session, named: tuple[Any, ...]) -> tuple[list[Wor
     board's own texts' faults)."""
     drawn = words_drawn(board, session, named=named)
     frame = ttd._frame(board, BoardView(session.game, session.document(), []))
-    names = {f"({q},{r})" for q, r in named}
+    names = {hex_label(q, r) for q, r in named}
     found = unreadable([d for d in drawn if d.text not in names]) + off_board(board, drawn)
     found += unreadable([d for d in drawn if d.text in names])  # the tags apart, each whole and 16 px or more
     # Two tags, or two of the board's own texts, run together (``run_together``); a tag's name and a text outside

@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.controller import Controller
 from companion.game import normalize_action
+from companion.games.ttd.board import hex_label
 from companion.observations import DieRead, Touch
 from companion.places import place_of
 from companion.registry import create, game_classes
@@ -129,9 +130,9 @@ def test_the_app_speaks_the_spoken_form_and_shows_the_text(start: Any) -> None:
     advance(2)
     app.act(west)
     q, r = west["hex"]
-    assert f"({q},{r})" in app.announcements[0]["text"]
+    assert hex_label(q, r) in app.announcements[0]["text"]
     heard = spoken_now(app)
-    assert f"hex minus {-q}, {r}" in heard and f"({q},{r})" not in heard
+    assert f"hex minus {-q}, {r}" in heard and hex_label(q, r) not in heard
 
 
 def test_the_last_step_names_the_winner_once(start: Any) -> None:

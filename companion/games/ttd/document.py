@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadRequest, InvalidPosition, quoted
-from companion.games.ttd.board import Board, bits
+from companion.games.ttd.board import Board, bits, hex_label
 from companion.games.ttd.options import OPTION_SPECS, Rules, profile_of
 from companion.games.ttd.state import COLOURS, EMPTY, GUIDE, PHASES, SLOTS, TtdState, derive, slot
 from companion.schema import is_known, look_up
@@ -89,7 +89,7 @@ def _hex(board: Board, raw: Any, where: str, reader: _Reader) -> int | None:
         return None
     h = look_up(board.index, (raw[0], raw[1]))
     if h is None:
-        reader.add(f"{where}: ({raw[0]},{raw[1]}) is not on the board")
+        reader.add(f"{where}: {hex_label(raw[0], raw[1])} is not on the board")
     return h
 
 

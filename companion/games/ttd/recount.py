@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from companion.games.ttd.board import DIRECTIONS
+from companion.games.ttd.board import DIRECTIONS, hex_label
 
 if TYPE_CHECKING:
     from companion.games.ttd.rules import ThroughTheDesert
@@ -134,7 +134,7 @@ def unclaimed_areas(game: ThroughTheDesert, doc: dict[str, Any]) -> list[str]:
     problems = []
     for owner, hexes, _points in _areas(kind, pieces, tokens, doc["options"]):
         if not any(hexes <= claim for claim in claims):
-            where = ", ".join(f"({q},{r})" for q, r in sorted(hexes))
+            where = ", ".join(hex_label(q, r) for q, r in sorted(hexes))
             problems.append(f"recount: {owner}'s area at {where} is enclosed but was never claimed")
     return problems
 

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from companion.errors import InvalidAction, quoted
 from companion.game import Action, Event, Game, GameData, OnTable, Pending, refuse
 from companion.games.ttd import document, scoring, view
-from companion.games.ttd.board import Board, bits, build_board
+from companion.games.ttd.board import Board, bits, build_board, hex_label
 from companion.games.ttd.datafiles import PLAYER_COLOURS, SCHEMAS, cross_problems
 from companion.games.ttd.options import OPTION_SPECS, PROFILES, Rules
 from companion.games.ttd.recount import recount_problems
@@ -413,7 +413,7 @@ class ThroughTheDesert(Game):
             raise InvalidAction('"hex" must be [q, r], two integers (axial coordinates)')
         h = board.index.get((raw[0], raw[1]))
         if h is None:
-            raise refuse(f"({raw[0]},{raw[1]}) is not a hex of this board.", rule)
+            raise refuse(f"{hex_label(raw[0], raw[1])} is not a hex of this board.", rule)
         return h
 
     def parse_colour(self, action: Mapping[str, Any]) -> int:
@@ -833,6 +833,13 @@ class ThroughTheDesert(Game):
         TTD-1c, a leader's hex TTD-1e, a camel's TTD-3c (also once the game is over: no clause says more of
         the map than that a hex off it takes no camel)."""
         return {"waterholes": "TTD-1c", "leaders": "TTD-1e"}.get(state.phase, "TTD-3c")
+
+    def place_words(self, state: TtdState, place: Hashable) -> str | None:
+        """A hex by the name every text gives it (``hex_label``), so the button box's walk says "(5,1)" as the
+        refusals, the prompts and the map's tags do, from the one spelling."""
+        if isinstance(place, tuple) and place in self.board_of(state).index:
+            return hex_label(*place)
+        return None
 
     def unknown_place(self, state: TtdState, place: Hashable) -> str | None:
         """Every place is a hex of the board file, in play at this player count or not."""
