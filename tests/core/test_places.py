@@ -563,10 +563,8 @@ def test_a_roll_pending_still_says_what_comes_first() -> None:
     assert ": first, " in ruling.text and ruling.text.endswith(".")
 
 
-def test_a_temple_final_step_or_the_chamber_is_asked_about_by_the_cell_it_is_drawn_on() -> None:
-    """The steps and the chamber are drawn on cells inside the ring, and players point at them there;
-    `why 4,4` on red's second step heard "[4, 4] is not a space of the temple path" beside the choice
-    "Red 1 to red step 2 in 3"."""
+def red_rolled_three_by_its_steps() -> Session:
+    """A temple game with Red 1 on the corner [1,2] and a 3 rolled: enough to climb to red step 2."""
     position = {
         "game": "temple", "players": ["red", "blue"], "options": {}, "phase": "roll", "turn": "red",
         "slots": [f"P{i:02d}" for i in range(13, 25)],
@@ -576,6 +574,14 @@ def test_a_temple_final_step_or_the_chamber_is_asked_about_by_the_cell_it_is_dra
     }  # fmt: skip
     session = Session.load("temple", position)
     session.act({"type": "roll", "value": 3, "face": {"colour": "white"}})
+    return session
+
+
+def test_a_temple_final_step_or_the_chamber_is_asked_about_by_the_cell_it_is_drawn_on() -> None:
+    """The steps and the chamber are drawn on cells inside the ring, and players point at them there;
+    `why 4,4` on red's second step heard "[4, 4] is not a space of the temple path" beside the choice
+    "Red 1 to red step 2 in 3"."""
+    session = red_rolled_three_by_its_steps()
     assert "Red 1 to red step 2 in 3" in [a["text"] for a in session.legal()]
     step = explain_place(session, place_from_text("4,4"))  # red's steps climb [3,3] [4,4] [5,5] from its foot [2,2]
     assert step.legal and "to red step 2" in step.text
@@ -592,15 +598,7 @@ def test_a_temple_step_or_the_chamber_asked_about_at_the_terminal_and_the_protoc
     """The same through the interfaces: the check that a place is on the board (``known_place``) refused every cell
     inside the ring, so `why 4,4` answered that the steps "are no cells" beside "Red 1 to red step 2 in 3"; another
     colour's step is refused by RU-15, not as a malformed "to" under the move clause (RU-10)."""
-    position = {
-        "game": "temple", "players": ["red", "blue"], "options": {}, "phase": "roll", "turn": "red",
-        "slots": [f"P{i:02d}" for i in range(13, 25)],
-        "pawns": {"red": [[1, 2], "entrance"], "blue": ["entrance", "entrance"]},
-        "hands": {"red": 3, "blue": 3}, "pile": 32, "discard": [], "roll": None,
-        "first_roll": {"contenders": [], "rolls": []}, "tasks": [], "after": "", "winner": None,
-    }  # fmt: skip
-    session = Session.load("temple", position)
-    session.act({"type": "roll", "value": 3, "face": {"colour": "white"}})
+    session = red_rolled_three_by_its_steps()
     step = _why(session, "4,4")
     assert "ALLOWED: Allowed. Red 1 moves 3 from [1,2] (corner) to red step 2." in step
     chamber = _why(session, "7,7")

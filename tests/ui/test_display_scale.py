@@ -107,6 +107,21 @@ def test_a_scale_out_of_range_in_ui_json_is_named_and_100_used(launch: Any) -> N
     assert app.scale == 1.0 and "display_scale" in app.settings.note
 
 
+def desert_colours_picked(start: Any, window_size: Any, size: tuple[int, int], percent: int) -> tuple[Any, Any]:
+    """The app in a ``size`` window at ``percent``, on home with the desert race picked and three of its six
+    colours (Black, Purple, Pink): the app and the home screen."""
+    window_size(size)
+    app = start(mid_game("desert"), kiosk=True)
+    scaled(app, percent)
+    app.show("home")
+    advance(8)
+    home = app.root.get_screen("home")
+    tap(button(home.ids.games, "Desert lap race (Secret Passage)"))
+    for colour in ("Black", "Purple", "Pink"):
+        tap(button(home.ids.colours, colour))
+    return app, home
+
+
 @pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
 @pytest.mark.parametrize("percent", SCALES)
 def test_home_settings_camera_pin_and_attract_fit_at_each_scale(
@@ -114,16 +129,8 @@ def test_home_settings_camera_pin_and_attract_fit_at_each_scale(
 ) -> None:
     """Home with the desert race's colours picked (three of six), settings, the camera, the PIN pad and the
     attract screen: nothing off the window or over another thing, no text cut, nothing under a finger's size."""
-    window_size(size)
-    app = start(mid_game("desert"), kiosk=True)
-    scaled(app, percent)
+    app, home = desert_colours_picked(start, window_size, size, percent)
     found = []
-    app.show("home")
-    advance(8)
-    home = app.root.get_screen("home")
-    tap(button(home.ids.games, "Desert lap race (Secret Passage)"))
-    for colour in ("Black", "Purple", "Pink"):
-        tap(button(home.ids.colours, colour))
     found += [f"home: {f}" for f in faults(home) + sideways(home)]  # the five house games all in view
     for name, scrolling in (("settings", ("scroll",)), ("camera", ("note_scroll",)), ("attract", ()), ("pin", ())):
         app.show(name)
@@ -192,15 +199,7 @@ def test_a_cafes_sixth_and_seventh_game_show_on_home_without_a_scroll(
     from ui.screens.home import FINGER
 
     cafe_games(monkeypatch, extra)
-    window_size(size)
-    app = start(mid_game("desert"), kiosk=True)
-    scaled(app, percent)
-    app.show("home")
-    advance(8)
-    home = app.root.get_screen("home")
-    tap(button(home.ids.games, "Desert lap race (Secret Passage)"))
-    for colour in ("Black", "Purple", "Pink"):
-        tap(button(home.ids.colours, colour))
+    _, home = desert_colours_picked(start, window_size, size, percent)
     found = faults(home) + sideways(home)  # the games' list not among those meant to scroll: every game in view
     found += [f"{b.text!r} is {b.height:.0f} px high" for b in home.ids.games.children if b.height < FINGER - 0.5]
     assert len(home.ids.games.children) == 5 + extra
