@@ -111,17 +111,23 @@ def test_the_temples_pawns_are_drawn_in_their_colours_shapes(canvas: Widget) -> 
     checked(found)
 
 
-def test_through_the_deserts_riders_are_marked_in_their_colours_shapes(canvas: Widget) -> None:
-    """Red (a diamond), orange and brown (discs) and purple (a square) riders, the three pairs that come
-    within 20 of each other to one eye or another, on camels of every colour."""
-    players = ["red", "orange", "purple", "brown"]
-    session = Session.new("ttd", players)
-    rng = random.Random(5)
-    for _ in range(40):
+def played(game_id: str, players: list[str], steps: int, seed: int) -> Session:
+    """A seeded random game ``steps`` steps in (fewer if it ends first): pieces of every colour on the board."""
+    session = Session.new(game_id, players)
+    rng = random.Random(seed)
+    for _ in range(steps):
         legal = session.legal()
         if session.pending().is_over or not legal:
             break
         session.act(session.game.sim_choose(session.state, legal, rng))
+    return session
+
+
+def test_through_the_deserts_riders_are_marked_in_their_colours_shapes(canvas: Widget) -> None:
+    """Red (a diamond), orange and brown (discs) and purple (a square) riders, the three pairs that come
+    within 20 of each other to one eye or another, on camels of every colour."""
+    players = ["red", "orange", "purple", "brown"]
+    session = played("ttd", players, 40, seed=5)
     doc = copy.deepcopy(session.document())
     pixels, letters = drawn(canvas, session, doc)
     geometry = ttd.map_frame(session.game.data["board"]["cells"], canvas.width, canvas.height, len(players))
@@ -163,13 +169,7 @@ def test_the_desert_races_pawns_are_drawn_in_their_colours_shapes(canvas: Widget
     from ui.boards import desert
 
     players = ["purple", "teal", "pink", "grey"]
-    session = Session.new("desert", players)
-    rng = random.Random(3)
-    for _ in range(30):
-        legal = session.legal()
-        if session.pending().is_over or not legal:
-            break
-        session.act(session.game.sim_choose(session.state, legal, rng))
+    session = played("desert", players, 30, seed=3)
     laid: list[Any] = []
     lay = desert._lay_pawns
 
