@@ -64,15 +64,23 @@ def test_an_oasis_taken_back_hands_its_5_points_back_with_the_oasis_clause() -> 
     assert redo.note == "Put back: " + " ".join(e.text for e in step.events)  # the 5 points said again
 
 
-def test_a_water_hole_taken_back_hands_its_token_back() -> None:
-    session, step = play_until("ttd", 3, lambda s, st: said(st, "takes the water hole") is not None)
-    taken = said(step, "takes the water hole")
-    assert taken is not None
-    worth = int(re.search(r"worth (\d)", taken.text)[1])
+@pytest.mark.parametrize(
+    ("game_id", "seed", "taking", "part", "rule"),
+    [
+        ("ttd", 3, r"takes the water hole at .* worth (\d+)", "water", "TTD-4a"),
+        ("targi", 1, r"takes (\d+) VP", "tokens", "TG-S1"),
+    ],
+    ids=["a Through the Desert water hole", "Targi's VP tokens"],
+)
+def test_points_taken_back_are_handed_back(game_id: str, seed: int, taking: str, part: str, rule: str) -> None:
+    """Who took a water hole's token or VP tokens in the step undone gives back as many points, with its clause."""
+    session, step = play_until(game_id, seed, lambda s, st: any(re.search(taking, e.text) for e in st.events))
+    taken = next(e for e in step.events if re.search(taking, e.text))
+    count = int(re.search(taking, taken.text)[1])
     who = taken.text.split(" ")[0]
     undo = session.undo()
-    assert f"{who} gives back {worth} point{'s' if worth > 1 else ''} (water)." in undo.note
-    assert "TTD-4a" in undo.rules
+    assert f"{who} gives back {count} point{'s' if count > 1 else ''} ({part})." in undo.note
+    assert rule in undo.rules
 
 
 def test_a_camel_that_scored_nothing_is_taken_back_in_one_line() -> None:
@@ -84,16 +92,6 @@ def test_a_camel_that_scored_nothing_is_taken_back_in_one_line() -> None:
     assert "point" not in undo.note
     assert undo.note == f"Taken back: {step.events[0].text}" + (
         "" if session.pending().player == turn else f" Back to {session.pending().player.capitalize()}'s turn.")
-
-
-def test_targi_vp_taken_back_is_handed_back() -> None:
-    session, step = play_until("targi", 1, lambda s, st: any(re.search(r"takes \d+ VP", e.text) for e in st.events))
-    taken = next(e for e in step.events if re.search(r"takes \d+ VP", e.text))
-    count = int(re.search(r"takes (\d+) VP", taken.text)[1])
-    who = taken.text.split(" ")[0]
-    undo = session.undo()
-    assert f"{who} gives back {count} point{'s' if count > 1 else ''} (tokens)." in undo.note
-    assert "TG-S1" in undo.rules
 
 
 def test_targi_tribe_card_taken_back_hands_its_vp_back_and_a_raid_paid_in_vp_gives_it_back() -> None:
