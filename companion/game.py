@@ -158,6 +158,15 @@ class OnTable:
     # is withdrawn as misread, the thing stays where it really lies and only its name is entered again, so a
     # correction does not have it put back; a pawn it moved, Lives or goods it gave, are put back all the same.
     dealt: bool = False
+    # Pieces of one owner and name told apart only by where they stand (Targi's tribe markers): an undo that
+    # moves one back says where from, "Move Black's tribe marker from centre 3-1 back to centre 2-3.", where
+    # "take back" one and "put back" another left the table guessing that it was a single marker moved.
+    alike: bool = False
+    many: str = ""  # the name for several of them ("tribe markers"), when not the name itself ("Targi")
+    # A count of cards (a desert racer's Mirage Cloak cards, the temple's draw pile): an undo says the cards
+    # handed back, "Black gives back a Mirage Cloak card.", "Put the card drawn back on the draw pile.", as a
+    # table says it, where "Set the draw pile back to 32." had the players count a pile.
+    cards: bool = False
 
 
 @dataclass

@@ -75,6 +75,7 @@ def _points(game: Game, before: State, after: State) -> list[Said]:
     return said
 
 
+Sentences = dict[tuple[str, str], tuple[list[str], list[str]]]  # (verb, piece) -> places, clauses
 MOST_SAID = 4  # sentences of things to put back an undo says one by one; more are summed up in the last
 
 
@@ -89,57 +90,198 @@ def put_back(
     """What the players must put back by hand, from the game's ``on_table`` of both positions, in its words.
 
     Pieces first, in the game's order, one sentence for each kind ("Put Red's pawn back on Twin Dunes (11).",
-    "Take back Black's tribe marker on centre 1-2 and on centre 2-2."), then each owner's counts
-    in one sentence ("Set Red's Lives back to 5 and Desert Flask to 1."). Read aloud, a long list is lost on a
-    table: past ``MOST_SAID`` sentences the rest are summed up ("Put the rest back as the board shows.").
+    "Take Black's tribe markers off centre 1-2 and centre 2-2.", "Move Black's tribe marker from centre 3-1
+    back to centre 2-3."), then each owner's counts in one sentence ("Set Red's Lives back to 5."), cards
+    counted as handed back ("Teal gives a Desert Flask card back to Brown."). Read aloud, a long list is lost
+    on a table: past ``MOST_SAID`` sentences the rest are summed up ("Put the rest back as the board shows.").
     A piece the step's own line names with its place is not said again: "Taken back: Red 2 moves 3 from [12,5]
     to [13,7]." already says where Red 2 goes back to, and "Taken back: Black places a Targi on card 9." what
     to take back.
     """
     was, now = game.on_table(before), game.on_table(after)
-    pieces: dict[tuple[str, str], tuple[list[str], list[str]]] = {}  # (verb, piece) -> places, clauses
-    counts: dict[str, list[tuple[OnTable, int]]] = {}
+    groups: dict[tuple[str, str], tuple[list[OnTable], list[OnTable]]] = {}  # (owner, name) -> was, now
+    cited: dict[int, tuple[str, ...]] = {}  # id of a thing -> the clauses it cites
+    counts: list[tuple[OnTable, int, int]] = []  # a count, as it was and as it is again
     for key in [*now, *(k for k in was if k not in now)]:
         old, new = was.get(key), now.get(key)
         thing = new or old
         assert thing is not None
         if correction and thing.dealt:
             continue
-        cited = tuple(dict.fromkeys((*(old.rules if old else ()), *(new.rules if new else ())))) or step_rules
+        rules = tuple(dict.fromkeys((*(old.rules if old else ()), *(new.rules if new else ())))) or step_rules
         if isinstance(thing.at, int):
-            count = new.at if new is not None else 0
-            if count != (old.at if old is not None else 0):
-                counts.setdefault(thing.owner, []).append((thing, int(count)))
-        elif new is None:
-            if not _named(thing, str(thing.at), step_words):
-                places, clauses = pieces.setdefault(("Take back", _owned(thing)), ([], []))
-                places.append(str(thing.at))
-                clauses.extend(cited)
-        elif old is None or old.at != new.at:
-            where = _where(str(new.at), old)
-            if not _named(new, where, step_words):
-                places, clauses = pieces.setdefault(("Put", _owned(new)), ([], []))
-                places.append(where)
-                clauses.extend(cited)
-    said = [(_piece_sentence(verb, piece, places), tuple(dict.fromkeys(clauses)))
-            for (verb, piece), (places, clauses) in pieces.items()]
-    said += [_counts_sentence(owner, changed, step_rules) for owner, changed in counts.items()]
+            count, had = int(new.at) if new is not None else 0, int(old.at) if old is not None else 0
+            if count != had:
+                counts.append((thing, had, count))
+            continue
+        olds, news = groups.setdefault((thing.owner, thing.name), ([], []))
+        for one, side in ((old, olds), (new, news)):
+            if one is not None:
+                side.append(one)
+                cited[id(one)] = rules
+    moves = [move for olds, news in groups.values() for move in _moves(olds, news)]
+    moves = _replaced(moves)
+    sentences: Sentences = {}
+    dealt: set[str] = set()  # the pieces that are cards or tokens
+    for old, new, instead in moves:
+        thing = new or old
+        assert thing is not None
+        if new is not None and old is not None and thing.alike:
+            if _named(new, str(new.at), step_words) and _named(old, str(old.at), step_words):
+                continue
+            verb, place = "Move", f"from {_bare(str(old.at))} back to {_bare(str(new.at))}"
+        elif new is not None:
+            place = _where(str(new.at), old)
+            if _named(new, place, step_words):
+                continue
+            verb = "Put"
+            if instead is not None and new.name.startswith("a face-down"):
+                verb, thing, place = "Turn", instead, place.removeprefix("face up ")
+            elif instead is not None:
+                place += f", in place of {_the(_owned(instead))}"
+        else:
+            assert old is not None
+            if _named(old, str(old.at), step_words):
+                continue
+            verb, place = "Take", str(old.at)
+        piece = _owned(thing)
+        if thing.dealt:
+            dealt.add(piece)
+        places, clauses = sentences.setdefault((verb, piece), ([], []))
+        places.append(place)
+        for one in (old, new, instead):
+            if one is not None:
+                clauses.extend(cited.get(id(one), ()))
+    said = [(_piece_sentence(verb, piece, places, _many(groups, piece)), tuple(dict.fromkeys(clauses)))
+            for (verb, piece), (places, clauses) in _by_place(sentences, dealt).items()]
+    said += _count_sentences(counts, step_rules)
     if len(said) <= MOST_SAID:
         return said
     rest = said[MOST_SAID - 1:]
-    clauses = tuple(dict.fromkeys(r for _, cited in rest for r in cited))
+    clauses = tuple(dict.fromkeys(r for _, cited_ in rest for r in cited_))
     return [*said[: MOST_SAID - 1], ("Put the rest back as the board shows.", clauses)]
 
 
-def _piece_sentence(verb: str, piece: str, places: list[str]) -> str:
-    """One sentence for one kind of piece, however many of them: "Take back Black's tribe marker on centre 1-2
-    and on centre 2-2." Said one by one, the voice read the same seven words twice over."""
+Move = tuple[OnTable | None, OnTable | None, OnTable | None]  # as it stands now, as it goes back, what it replaces
+
+
+def _moves(olds: list[OnTable], news: list[OnTable]) -> list[Move]:
+    """One owner's pieces of one name, as they stand and as they go back: those already where they go back
+    stay; the rest are paired, each taken from where it stands to where it goes back, and any left over are
+    taken off or put back. Matched by place, not by key: two Salt Slabs cards on the centre were keyed by their
+    order, and taking the first had the table told to put the second "back" where it already lay."""
+    olds, news = list(olds), list(news)
+    for new in list(news):
+        same = next((old for old in olds if old.at == new.at), None)
+        if same is not None:
+            olds.remove(same)
+            news.remove(new)
+    pairs: list[Move] = [(old, new, None) for old, new in zip(olds, news, strict=False)]
+    pairs += [(old, None, None) for old in olds[len(news):]]
+    pairs += [(None, new, None) for new in news[len(olds):]]
+    return pairs
+
+
+def _replaced(moves: list[Move]) -> list[Move]:
+    """A piece put back where another is taken off, said as one: "Put card P10 back in slot 12, in place of
+    card P39.", "Turn Pepper Pouch face down again on centre 1-2." (a face-down card put back where a card
+    lies face up is the card turned up, turned down again)."""
+    out: list[Move] = []
+    taken = [m for m in moves if m[1] is None]
+    for move in moves:
+        old, new, _ = move
+        if new is None:
+            if move in taken:
+                out.append(move)
+            continue
+        gone = next((t for t in taken if t[0] is not None and not t[0].owner and not new.owner
+                     and _bare(str(t[0].at)) == _bare(str(new.at))), None)
+        if gone is not None and gone[0] is not None:
+            taken.remove(gone)
+            out = [m for m in out if m is not gone]
+            out.append((old, new, gone[0]))
+        else:
+            out.append(move)
+    return out
+
+
+def _by_place(sentences: Sentences, cards: set[str]) -> Sentences:
+    """Several pieces put back in or taken from one place, in one sentence: "Put Pepper Pouch and Salt Block back
+    on the goods discard pile." Cards reshuffled into a deck came back one sentence each, and the card the step
+    took was lost in "Put the rest back as the board shows."."""
+    out: Sentences = {}
+    where: dict[tuple[str, str], tuple[str, str]] = {}  # (verb, place) -> the key it joined
+    for (verb, piece), (places, clauses) in sentences.items():
+        key = (verb, places[0]) if len(set(places)) == 1 and verb in ("Put", "Take") else None
+        if key is not None and key in where:
+            first = where[key]
+            out[(first[0], f"{first[1]}\n{piece}")] = out.pop(first)
+            out[(first[0], f"{first[1]}\n{piece}")][1].extend(clauses)
+            where[key] = (first[0], f"{first[1]}\n{piece}")
+            continue
+        if key is not None:
+            where[key] = (verb, piece)
+        out[(verb, piece)] = (places, clauses)
+    return {(verb, _listed(piece.split("\n"), cards)): said for (verb, piece), said in out.items()}
+
+
+def _listed(names: list[str], cards: set[str]) -> str:
+    """"Pepper Pouch", "Pepper Pouch and Salt Block"; past three, how many: "29 cards" (a discard pile
+    reshuffled into the draw pile, taken back), "5 pieces"."""
+    if len(names) > 3:
+        return f"{len(names)} {'cards' if set(names) <= cards else 'pieces'}"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def _bare(place: str) -> str:
+    """A place without the way a card lies there: "face up on centre 1-2" is "centre 1-2"."""
+    place = place.removeprefix("face up ")
+    return place.partition(" ")[2] if place.split(" ")[0] in ("on", "in", "at") else place
+
+
+def _the(name: str) -> str:
+    return "the " + name[2:] if name.startswith("a ") else name
+
+
+def _many(groups: dict[tuple[str, str], tuple[list[OnTable], list[OnTable]]], piece: str) -> str:
+    """The name for several of ``piece`` ("Black's tribe markers"), from its game's ``OnTable.many``."""
+    for olds, news in groups.values():
+        for thing in (*olds, *news):
+            if _owned(thing) == piece and thing.many:
+                return piece[: len(piece) - len(thing.name)] + thing.many
+    return piece
+
+
+def _piece_sentence(verb: str, piece: str, places: list[str], many: str = "") -> str:
+    """One sentence for one kind of piece, however many of them: "Take Black's tribe markers off centre 1-2
+    and centre 2-2." Said one by one, the voice read the same seven words twice over."""
     places = list(dict.fromkeys(places))
+    if verb == "Take":
+        places = [_off(p) for p in places]
     if len(places) > MOST_SAID:
         where = "as the board shows"
+    elif len(places) == 1:
+        where = places[0]
     else:
-        where = places[0] if len(places) == 1 else ", ".join(places[:-1]) + f" and {places[-1]}"
-    return f"Take back {piece} {where}." if verb == "Take back" else f"Put {piece} back {where}."
+        piece = many or piece
+        first = {p.split(" ")[0] for p in places}
+        shared = next(iter(first)) if len(first) == 1 and verb != "Move" else ""
+        bare = [p[len(shared) + 1:] if shared else p for p in places]
+        where = (f"{shared} " if shared else "") + ", ".join(bare[:-1]) + f" and {bare[-1]}"
+    if verb == "Take":
+        return f"Take {piece} {where}."
+    if verb == "Move":
+        return f"Move {piece} {where}."
+    if verb == "Turn":
+        return f"Turn {piece} face down again {where}."
+    return f"Put {piece} back {where}."
+
+
+def _off(place: str) -> str:
+    """Where a piece is taken from: "on centre 1-1" is taken "off centre 1-1", "in slot 12" "out of slot 12"."""
+    place = place.removeprefix("face up ")
+    word, _, rest = place.partition(" ")
+    return {"on": "off", "in": "out of", "at": "from"}.get(word, word) + f" {rest}" if rest else place
 
 
 def _named(thing: OnTable, where: str, words: str) -> bool:
@@ -165,12 +307,53 @@ def _where(now: str, old: OnTable | None) -> str:
     return now
 
 
-def _counts_sentence(owner: str, changed: list[tuple[OnTable, int]], step_rules: tuple[str, ...]) -> Said:
-    first, *others = changed
-    parts = [f"{_owned(first[0])} back to {first[1]}", *(f"{t.name} to {n}" for t, n in others)]
-    words = parts[0] if not others else ", ".join(parts[:-1]) + f" and {parts[-1]}"
-    clauses = tuple(dict.fromkeys(r for t, _ in changed for r in (t.rules or step_rules)))
-    return f"Set {words}.", clauses
+def _count_sentences(counts: list[tuple[OnTable, int, int]], step_rules: tuple[str, ...]) -> list[Said]:
+    """Each owner's counts set back in one sentence ("Set Red's Lives back to 5 and coins to 3."); cards
+    counted are said as handed back, one player's to another's as one ("Teal gives a Desert Flask card back
+    to Brown."), the temple's pile as "Put the card drawn back on the draw pile."."""
+    said: list[Said] = []
+    numbers: dict[str, list[tuple[OnTable, int]]] = {}
+    handed: dict[str, list[tuple[OnTable, int]]] = {}  # a card's name -> who holds how many more again
+    for thing, had, count in counts:
+        if thing.cards and not thing.owner and count < had:
+            said.append((f"Take {had - count} cards off {thing.name}.", thing.rules or step_rules))
+        elif thing.cards:
+            handed.setdefault(thing.name, []).append((thing, count - had))
+        else:
+            numbers.setdefault(thing.owner, []).append((thing, count))
+    for changed in numbers.values():
+        first, *others = changed
+        parts = [f"{_owned(first[0])} back to {first[1]}", *(f"{t.name} to {n}" for t, n in others)]
+        words = parts[0] if not others else ", ".join(parts[:-1]) + f" and {parts[-1]}"
+        said.append((f"Set {words}.", tuple(dict.fromkeys(r for t, _ in changed for r in (t.rules or step_rules)))))
+    for changes in handed.values():
+        said += _handed(changes, step_rules)
+    return said
+
+
+def _handed(changes: list[tuple[OnTable, int]], step_rules: tuple[str, ...]) -> list[Said]:
+    """Cards of one name handed back: from whoever holds more than before the step to whoever holds fewer."""
+    givers = [(t, -d) for t, d in changes if d < 0]
+    getters = [(t, d) for t, d in changes if d > 0]
+    said: list[Said] = []
+    while givers and getters and givers[0][1] == getters[0][1]:
+        (giver, n), (getter, _) = givers.pop(0), getters.pop(0)
+        said.append((f"{_name(giver.owner)} gives {_cards(giver, n)} back to {_name(getter.owner)}.",
+                     tuple(dict.fromkeys((*(giver.rules or step_rules), *(getter.rules or step_rules))))))
+    for giver, n in givers:
+        said.append((f"{_name(giver.owner)} gives back {_cards(giver, n)}.", giver.rules or step_rules))
+    for getter, n in getters:
+        if getter.owner:
+            words = f"{_name(getter.owner)} gets {_cards(getter, n)} back."
+        else:
+            drawn = "the card drawn" if n == 1 else f"the {n} cards drawn"
+            words = f"Put {drawn} back on {getter.name}."
+        said.append((words, getter.rules or step_rules))
+    return said
+
+
+def _cards(thing: OnTable, n: int) -> str:
+    return f"a {thing.name} card" if n == 1 else f"{n} {thing.name} cards"
 
 
 def _end_words(was: Pending) -> str:

@@ -26,7 +26,8 @@ def sentences(note: str) -> list[str]:
 
 
 def put_back(note: str) -> list[str]:
-    return [s for s in sentences(note) if s.startswith(("Put ", "Take back ", "Set "))]
+    return [s for s in sentences(note) if s.startswith(("Put ", "Take ", "Set ", "Move ", "Turn "))
+            and not s.startswith("Taken back")]
 
 
 def event(step: Step, words: str) -> Event:
@@ -56,8 +57,9 @@ def test_desert_a_card_spent_is_set_back_but_a_card_drawn_and_corrected_stays_in
     undo = session.undo()
     from companion.games.desert.flow import card_name
 
-    set_back = rf"Set {who.capitalize()}'s (.+ and )?{card_name(card)} cards (back )?to {held}\b"
-    assert re.search(set_back, undo.note), undo.note
+    # A card is handed, not counted: "Set Teal's Sandstorm Sneakers cards back to 1." had the table count.
+    assert f"{who.capitalize()} gets a {card_name(card)} card back." in undo.note, undo.note
+    assert held == session.state.piece(who).items.count(card)
     assert "DR-16" in undo.rules
     # A draw withdrawn as misread: the card really drawn is in the player's hand; its name is entered again.
     session, step = play_until("desert", 1, lambda s, st: said(st, "and keeps the card") is not None)
@@ -91,8 +93,11 @@ def test_temple_a_card_change_undone_puts_the_old_card_back_in_its_slot() -> Non
     session, step = play_until("temple", 2, lambda s, st: said(st, "goes to the discard pile") is not None)
     old, slot, new = re.search(r"replaces (\w+) in slot (\d+) with (\w+)", step.events[0].text).groups()
     undo = session.undo()
-    assert f"Put card {old} back in slot {slot}." in undo.note
-    assert f"Take back card {new} in slot {slot}." in undo.note
+    # One sentence for the swap, and the card drawn as a player says it ("Set the draw pile back to 32." had
+    # the table count the pile).
+    assert f"Put card {old} back in slot {slot}, in place of card {new}." in undo.note, undo.note
+    assert "Put the card drawn back on the draw pile." in undo.note, undo.note
+    assert "Set the draw pile" not in undo.note
     assert {"RU-7", "RU-26"} <= set(undo.rules)
 
 
@@ -114,8 +119,9 @@ def test_targi_a_goods_card_taken_goes_back_face_up_with_the_marker() -> None:
     who, label, centre = re.search(r"(\w+) takes .* \((.+), centre (\d-\d)\)", step.events[0].text).groups()
     undo = session.undo()
     back = put_back(undo.note)
-    assert back[:2] == [f"Put {who}'s tribe marker back on centre {centre}.",
-                        f"Put {label} back face up on centre {centre}."], undo.note
+    assert back[0] == f"Put {who}'s tribe marker back on centre {centre}.", undo.note
+    assert re.fullmatch(rf"Put {re.escape(label)} back face up on centre {centre}, in place of the face-down "
+                        r"(goods|tribe) card\.", back[1]), undo.note
     assert len(back) <= MOST_SAID
     assert {"TG-M1", "TG-A3"} <= set(undo.rules)
 
@@ -197,3 +203,60 @@ def test_ttd_a_water_hole_token_taken_back_goes_back_on_its_hole_and_a_misread_o
     session, step = play_until("ttd", 3, lambda s, st: st.action.get("type") == "draw")
     undo = session.undo()
     assert undo.note.startswith("Correction:") and "token back" not in undo.note and "Take back" not in undo.note
+
+
+def test_targi_a_tribe_marker_moved_by_fata_morgana_is_moved_back_from_where_it_stands() -> None:
+    """Markers are told apart only by where they stand: "Take back Black's tribe marker on centre 3-1." after
+    the move's line read as a marker to take off the board, not one to move back."""
+    session, step = play_until("targi", 0, lambda s, st: said(st, "moves a tribe marker") is not None)
+    moved = re.search(r"(\w+) moves a tribe marker from centre (\d-\d) to (\d-\d)", step.events[0].text)
+    who, src, dst = moved.groups()
+    undo = session.undo()
+    assert put_back(undo.note) == [f"Move {who}'s tribe marker from centre {dst} back to centre {src}."], undo.note
+    assert "TG-M1" in undo.rules
+
+
+def test_targi_markers_placed_are_taken_off_in_one_sentence() -> None:
+    session, step = play_until("targi", 0, lambda s, st: said(st, "puts tribe markers on") is not None)
+    placed = re.findall(r"(\w+) puts tribe markers on centre (\d-\d) and centre (\d-\d)", " ".join(
+        e.text for e in step.events))
+    undo = session.undo()
+    for who, first, second in placed:
+        assert f"Take {who}'s tribe markers off centre {first} and centre {second}." in undo.note, undo.note
+
+
+def test_targi_a_card_taken_while_a_copy_lies_elsewhere_goes_back_only_where_it_was_taken() -> None:
+    """Two copies on the centre were keyed by their order: taking the first had the table told to put the second
+    "back" on the card where it already lay."""
+
+    def twin(session: Session, step: Step) -> bool:
+        found = re.search(r"\((.+), centre (\d-\d)\)", step.events[0].text)
+        return bool(found) and step.events[0].text.count(" centre ") == 1 and any(
+            slot.card and session.game._card_name(slot.card) == found[1] for slot in session.state.centre)
+
+    session, step = play_until("targi", 0, twin)
+    label, centre = re.search(r"\((.+), centre (\d-\d)\)", step.events[0].text).groups()
+    undo = session.undo()
+    mine = [s for s in put_back(undo.note) if s.startswith(f"Put {label} back")]
+    assert mine and all(f"centre {centre}" in s and s.count("centre") == 1 for s in mine), undo.note
+
+
+def test_targi_a_card_turned_up_is_turned_face_down_again() -> None:
+    """Compared across a reveal kept (not withdrawn as misread), the card turned up is turned down again: it
+    read "Put a face-down card back ... Take back Salt Block face up ..." as if two cards changed places."""
+    from companion.takeback import put_back as compared
+
+    session, step = play_until("targi", 1, lambda s, st: said(st, "Centre 3-2 shows") is not None
+                               and s._states[-2].round > 0)
+    card = re.search(r"shows (.+) \(", step.events[0].text)[1]
+    back = compared(session.game, session._states[-1], session._states[-2])
+    assert (f"Turn {card} face down again on centre 3-2.", ("TG-Q29", "TG-A3", "TG-D1")) in back, back
+
+
+def test_desert_a_card_traded_goes_back_from_one_racer_to_the_other() -> None:
+    session, step = play_until("desert", 0, lambda s, st: said(st, "Trade agreed") is not None)
+    giver, card, getter = re.search(r"Trade agreed: (\w+) gives (.+?) and receives nothing from (\w+)\.",
+                                    step.events[0].text).groups()
+    undo = session.undo()
+    assert f"{getter} gives a {card} card back to {giver}." in undo.note, undo.note
+    assert "DR-16" in undo.rules

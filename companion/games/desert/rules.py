@@ -796,7 +796,7 @@ class DesertRace(Game):
             out[("lives", player)] = OnTable(player, "Lives", piece.lives, ("DR-5",))
             for card in sorted(set(piece.items)):
                 held = piece.items.count(card)
-                out[("card", player, card)] = OnTable(player, f"{card_name(card)} cards", held, ("DR-16",), dealt=True)
+                out[("card", player, card)] = OnTable(player, card_name(card), held, ("DR-16",), dealt=True, cards=True)
         return out
 
     def describe(self, state: State) -> list[str]:

@@ -195,9 +195,11 @@ class Targi(Game):
         out[("robber",)] = OnTable("", "the robber", f"on card {state.robber} ({border[state.robber].label})",
                                    ("TG-R1",))
         for n, owner in state.targi:
-            out[("targi", n, owner)] = OnTable(owner, "Targi", f"on card {n} ({border[n].label})", ("TG-P1",))
+            out[("targi", n, owner)] = OnTable(owner, "Targi", f"on card {n} ({border[n].label})", ("TG-P1",),
+                                               alike=True)
         for i, owner in state.markers:
-            out[("marker", i, owner)] = OnTable(owner, "tribe marker", f"on centre {slot_name(i)}", ("TG-M1",))
+            out[("marker", i, owner)] = OnTable(owner, "tribe marker", f"on centre {slot_name(i)}", ("TG-M1",),
+                                                alike=True, many="tribe markers")
         seen: Counter[str] = Counter()  # a card keeps its key wherever it goes: centre, display, hand, discard
 
         def card(card_id: str, at: str, rules: tuple[str, ...]) -> None:

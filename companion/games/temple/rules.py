@@ -1626,7 +1626,7 @@ class TempleGame(Game):
             out[("card", card)] = OnTable("", f"card {card}", "on the discard pile", ("RU-26",), dealt=True)
         for colour, held in zip(state.players, state.hands, strict=True):
             out[("hand", colour)] = OnTable(colour, "cards in hand", held, ("RU-26",), dealt=True)
-        out[("pile",)] = OnTable("", "the draw pile", state.pile, ("RU-26",), dealt=True)
+        out[("pile",)] = OnTable("", "the draw pile", state.pile, ("RU-26",), dealt=True, cards=True)
         return out
 
     def describe(self, state: TempleState) -> list[str]:
