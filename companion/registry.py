@@ -38,6 +38,11 @@ def install(game: Game) -> None:
     _installed[game.id] = game
 
 
+def uninstall(game_id: str) -> None:
+    """Take an installed game away again, so a fixture's game does not outlive the tests that asked for it."""
+    _installed.pop(game_id, None)
+
+
 def game_classes() -> dict[str, type[Game]]:
     """Every game by id: the packaged ones, then any installed at run time."""
     return {**_discovered(), **{gid: type(game) for gid, game in _installed.items()}}

@@ -12,9 +12,13 @@ from hardware.dice_sim import SimulatedSensor
 from tests.core.race_game import Race
 
 
-@pytest.fixture(autouse=True, scope="session")
-def race_installed() -> None:
+@pytest.fixture(autouse=True, scope="package")
+def race_installed() -> Iterator[None]:
+    """The test race for these tests only: left installed, later tests in the process (the UI's, the voice's)
+    met a sixth game that no café has."""
     registry.install(Race())
+    yield
+    registry.uninstall(Race.id)
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -34,8 +34,12 @@ ROLL_SEED = 1  # a one-die roll the d6 reader reads right (a 6)
 
 
 @pytest.fixture(autouse=True, scope="module")
-def race_installed() -> None:
+def race_installed() -> Iterator[None]:
+    """The test race for these tests only: left installed, later tests in the process (the UI's, the voice's)
+    met a sixth game that no café has."""
     registry.install(Race())
+    yield
+    registry.uninstall(Race.id)
 
 
 def pump_until_slow(controller: Controller, wanted: Callable[[Update], bool]) -> list[Update]:
