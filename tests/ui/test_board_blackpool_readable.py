@@ -119,3 +119,27 @@ def test_a_tall_narrow_board_shows_the_centres_crowd_in_rows_above_the_grid(size
         assert all(widget.x < p.x - p.r and p.x + p.r < widget.right for p in shelf)
     finally:
         next(window, None)
+
+
+SCALED_BOARDS = [(381.6, 381.6), (468.48, 346.88)]  # the table's board at 120% display scale: 800x480, 480x800
+
+
+@pytest.mark.parametrize("size", SCALED_BOARDS, ids=["800x480-120", "480x800-120"])
+def test_a_camp_with_all_three_home_reads_its_numbers_on_the_boards_drawn_at_120_percent(
+    size: tuple[int, int],
+) -> None:
+    """The winner's camp at the end: its three discs (23% of a 33 px square) held their numbers at 8 px, half
+    the board's 16 px, where the display scale leaves the board 381 px (800x480) or 347 px high (upright)."""
+    window = on_window(size)
+    widget = next(window)
+    try:
+        session = ended()
+        doc = session.document()
+        home = {t["id"] for t in blackpool.travellers(doc) if t["colour"] == "green"}
+        assert all(doc["travellers"][t]["at"] == "camp" for t in home), "the seeded game's winner is green"
+        drawn = words_drawn(widget, session)
+        assert not [fault for fault in numbers_unread(widget, session, drawn) if fault.split("'")[0] in home]
+        camp = [d for d in drawn if d.text in "123" and d.x < widget.width / 4 and d.y > widget.height * 0.7]
+        assert len(camp) == 3 and not run_together(camp), camp
+    finally:
+        next(window, None)

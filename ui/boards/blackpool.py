@@ -439,10 +439,12 @@ def _apart(stack: list[dict[str, Any]], x: float, y: float, cell: float, i: int,
     A lone piece fills most of its square; a carrier and its rider, or two
     stacks, lie corner to corner (the first low and left), so neither number
     hides under the other piece; three (a camp with everyone home) two low
-    and one high, each a number's width apart across.
+    and one high, each a number's width apart across, as large as three discs in a square can be (a quarter of
+    it across): at 23% a camp with everyone home drew its numbers at 8 px wherever a square is under 35 px (the
+    display scale's 120% at 800x480 and upright), its discs too small for the board's 16 px.
     """
     if n == 3:
-        spots, radius = [(0.24, 0.27), (0.76, 0.27), (0.5, 0.75)][i : i + 1], cell * 0.23
+        spots, radius = [(0.25, 0.26), (0.75, 0.26), (0.5, 0.75)][i : i + 1], cell * 0.25
     elif n == 1 and len(stack) == 1:
         spots, radius = [(0.5, 0.5)], cell * 0.42
     else:
