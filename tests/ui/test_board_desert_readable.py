@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from kivy.uix.widget import Widget
@@ -19,6 +20,8 @@ from companion.session import Session
 from tests.ui.drawing import Words, on_window, words_drawn
 from tests.ui.test_boards_robust import off_board, run_together, unreadable
 from ui.boards import desert
+from ui.boards.paint import piece_shape
+from ui.boards.shapes import piece_points
 from ui.shots import mid_game
 
 SIZES = [(398, 398), (470, 422)]  # the board at 800x480, and upright at 480x800
@@ -126,3 +129,34 @@ def test_every_space_on_the_ring_shows_its_number_at_16_px_or_more(canvas: Widge
     middle = mid_game("desert")
     found += [f"halfway: {f}" for f in ring_faults(canvas, middle, None)]
     assert not found, f"the desert race's {size[0]}x{size[1]} board:\n" + "\n".join(found)
+
+
+SCALED = [(381.6, 381.6), (468.48, 346.88)]  # the board at 120% display scale: at 800x480, and upright at 480x800
+
+
+@pytest.mark.parametrize("size", SCALED + SIZES)
+def test_a_pawn_leaves_its_spaces_number_clear_on_the_board_drawn_at_120_percent(
+    canvas: Widget, size: tuple[int, int]
+) -> None:
+    """At 120% the house loop's spaces are 34.7 px (31.5 upright), and a lone pawn (17% of its space) fell 0.1 px
+    under 6 px: the pawns were stacked as on a café's long loop, each over the middle of its space, where its
+    number is ("13" under Pink's disc halfway through). A pawn now sits below its space's number."""
+    canvas.size = size
+    session = mid_game("desert")
+    with patch.object(desert, "_lay_pawns", wraps=desert._lay_pawns) as lay:
+        drawn = words_drawn(canvas, session)
+    pawns = lay.call_args[0][0]
+    assert len(pawns) == 3
+    numbers = [d for d in drawn if d.text.isdigit()]
+    found = []
+    for pawn in pawns:
+        corners = piece_points("disc" if pawn.out else piece_shape(pawn.player), pawn.cx, pawn.cy, pawn.radius, 2.5)
+        reach = (abs(v - c) for v, c in zip(corners, (pawn.cx, pawn.cy) * 4, strict=True)) if corners else ()
+        half = max(reach, default=pawn.radius + 2.5)
+        px, py = pawn.cx - canvas.x, pawn.cy - canvas.y  # the pawn with its rim, as a box: the number's ink above
+        for d in numbers:
+            x, y, w, h = d.ink
+            if min(x + w, px + half) - max(x, px - half) > 0 and min(y + h, py + half) - max(y, py - half) > 0:
+                found.append(f"{pawn.player}'s pawn ({pawn.radius:.1f} px) over the number {d.text!r}")
+    assert not found, f"the desert race's board at {size[0]:.0f}x{size[1]:.0f}: {found}"
+    assert not ring_faults(canvas, session, None)

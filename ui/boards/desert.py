@@ -250,7 +250,7 @@ def draw(widget: Any, view: Any) -> None:
         for i, space in enumerate(spaces):
             col, row = slots[i]
             _fill_space(space, x0 + col * cell, y0 + row * cell, cell, board)
-        small = cell * PAWN_SHARE < PAWN_READABLE  # a long café loop: its pawns stack into a lane inside the ring
+        small = lone_pawn(spaces, layout, cell) < PAWN_READABLE  # a long café loop: pawns stack in a lane inside
         inset = PAWN_LANE if small else 1.15
         inner = (x0 + cell * inset, y0 + cell * inset, cell * (cols - 2 * inset), cell * (rows - 2 * inset))
         _draw_panel(inner, document, spaces, index_of, mover, winner, board)  # inside the ring: no overlap
@@ -530,7 +530,7 @@ def _draw_pawns(
     bottom, area_top = band
     area_w, area_h = cell * 0.94, area_top - bottom
     slot_w, slot_h = area_w / columns, area_h / rows
-    radius = min(slot_w * 0.38, slot_h * 0.46, cell * PAWN_SHARE)
+    radius = min(slot_w * 0.38, slot_h * 0.46, max(cell * PAWN_SHARE, PAWN_READABLE))
     out = []
     for k, (player, piece) in enumerate(here):
         cx = x + (cell - area_w) / 2 + slot_w * (k % columns + 0.5)
@@ -544,6 +544,19 @@ PAWN_LAYERS = 4  # a pawn's halo, rim, fill and an out pawn's ring
 # loop (72 spaces: 21 px spaces at 800x480) the pawns were 3.6 px across their colour, three on a space 2.5 px.
 PAWN_READABLE = 6.0
 PAWN_LANE = 2.2  # such a loop's panel starts this many spaces in (1.15 otherwise), leaving its pawns a lane
+
+
+def lone_pawn(spaces: Sequence[Mapping[str, Any]], layout: RingLayout, cell: float) -> float:
+    """The radius a lone pawn gets under the number of the tightest space (``_draw_pawns``).
+
+    Below ``PAWN_READABLE`` the pawns stack in a lane instead, the first over its space's middle. The test was
+    the space's side alone (``PAWN_SHARE`` of it under 6 px): at 120% display scale the house loop's 34.7 px
+    spaces fell 0.1 px short, and every pawn was drawn over its space's number ("13" under Pink), with room
+    for a 6 px pawn below the number.
+    """
+    bands = [layout.pawn_band(space, 0.0, cell, False) for space in spaces]
+    room = min((top - bottom for bottom, top in bands), default=cell)
+    return min(cell * 0.94 * 0.38, room * 0.46, max(cell * PAWN_SHARE, PAWN_READABLE))
 
 
 def _inward(at: int, count: int) -> int:
