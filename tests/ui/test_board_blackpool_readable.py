@@ -143,3 +143,21 @@ def test_a_camp_with_all_three_home_reads_its_numbers_on_the_boards_drawn_at_120
         assert len(camp) == 3 and not run_together(camp), camp
     finally:
         next(window, None)
+
+
+@pytest.mark.parametrize("size", SCALED_BOARDS, ids=["800x480-120", "480x800-120"])
+def test_the_decks_count_reads_at_16_px_with_four_players_on_the_boards_drawn_at_120_percent(
+    size: tuple[int, int],
+) -> None:
+    """Four players and the decks are six slots in a strip of five a row: the decks took the one slot left at the
+    first row's end, and 'charm 3 curse 3' shrank to 9.9 px into a player's room over an empty second row."""
+    window = on_window(size)
+    widget = next(window)
+    try:
+        for session in (Session.new("blackpool", ["yellow", "red", "green", "blue"]), ended()):
+            drawn = words_drawn(widget, session)
+            decks = [d for d in drawn if d.text.startswith("charm")]
+            assert len(decks) == 1 and decks[0].size >= READABLE, decks
+            assert not off_board(widget, decks) and not unreadable(decks)
+    finally:
+        next(window, None)

@@ -544,6 +544,10 @@ def _draw_players(
     if left:
         words = " ".join(f"{name} {n}" for name, n in left.items())
         k = len(players)
+        if columns > 1 and k % columns == columns - 1:
+            # The decks are two slots (``slots``): one left at a row's end gave them a player's room and their
+            # words shrank to 9.9 px (four players at 120% display scale); the row below is theirs.
+            k += 1
         sx, sy = x + (k % columns) * segment, y + h - (k // columns + 1) * row_h
         room = x + w - sx - u * 0.2  # the rest of the row: two players' room at least
         fitted_text(sx + u * 0.1, sy + row_h / 2, words, u * COUNT, room, (0.8, 0.8, 0.8), anchor="left")
