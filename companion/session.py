@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.errors import BadRequest, CompanionError, InvalidAction, InvalidPosition, NothingToUndo, quoted
+from companion.errors import (
+    BadRequest,
+    CompanionError,
+    IllegalAction,
+    InvalidAction,
+    InvalidPosition,
+    NothingToUndo,
+    quoted,
+)
 from companion.game import (
     Action,
     Event,
@@ -194,8 +202,9 @@ class Session:
         """Apply, journal, then return what to announce: in that order, always."""
         try:
             clean = self._well_formed(action)
-            state, events = self.game.apply(self.state, clean)
-            self._refuse_odd_kinds(clean, True)
+            state, events, old = self._step(clean)
+            if not old:  # an older companion's step is not among the offered ones whose kinds this compares
+                self._refuse_odd_kinds(clean, True)
         except InvalidAction as refusal:
             self._cite(refusal, action)
             raise
@@ -223,7 +232,7 @@ class Session:
         if not self._redo:
             raise NothingToUndo("nothing to redo")
         action = self._redo[-1]
-        state, events = self.game.apply(self.state, action)
+        state, events, _ = self._step(action)
         self._record("redo", state)
         self._redo.pop()
         self._states.append(state)
@@ -287,7 +296,7 @@ class Session:
 
     def _apply(self, action: Action) -> None:
         action = normalize_action(action)  # a journal row is checked as a typed action is: it may be edited
-        state, _ = self.game.apply(self.state, action)
+        state, _, _ = self._step(action)
         self._states.append(state)
         self._log.append(action)
         self._redo.clear()
@@ -300,9 +309,26 @@ class Session:
         self._redo.append(action)
         return action
 
+    def _step(self, action: Action) -> tuple[State, list[Event], bool]:
+        """The game's next state and words for an action, and whether it was an older companion's step.
+
+        An update can stop offering a step that changed nothing (a question whose answers all led to one
+        position); a game journalled before still holds the answer, and refused, it could no longer be resumed,
+        replayed or exported with its end. The game accepts such a step as changing nothing and says so
+        (``Game.old_step``); any other refusal stands.
+        """
+        try:
+            state, events = self.game.apply(self.state, action)
+        except IllegalAction:
+            said = self.game.old_step(self._states, self._log, action)
+            if said is None:
+                raise
+            return self.state, said, True
+        return state, events, False
+
     def _redo_step(self) -> None:
         action = self._redo.pop()
-        state, _ = self.game.apply(self.state, action)
+        state, _, _ = self._step(action)
         self._states.append(state)
         self._log.append(action)
 

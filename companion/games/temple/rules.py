@@ -1507,6 +1507,49 @@ class TempleGame(Game):
         state = self._send_back(state, [(colour, i), (colour, other)], events, ("RU-17",))
         return self._resolve(state.but(tasks=state.tasks[1:]), events)
 
+    def old_step(self, states: Sequence[TempleState], log: Sequence[Action], action: Action) -> list[Event] | None:
+        """A pair order answered in a game journalled before the owner was asked it only when it matters (RU-Q13).
+
+        With pair_order = ownerChooses the companion asked "which goes back to the nearer marker?" whenever a card
+        change left both pawns of a colour off the path, even with no marker behind either; now both go back at
+        once. The answer journalled after that change is accepted as changing nothing, so such games still resume
+        and replay. Only right after the change (or the other answers to it), for a colour whose two pawns it left
+        off the path and that has not answered yet.
+        """
+        if action.get("type") != "order" or not log:
+            return None
+        k = len(log) - 1
+        while k >= 0 and log[k].get("type") == "order":
+            k -= 1
+        if k < 0 or log[k].get("type") != "change" or len(states) != len(log) + 1:
+            return None
+        before, changed = states[k], states[k + 1]
+        try:
+            colour, first = document.parse_pawn(changed, action.get("first"))
+        except ValueError:
+            return None
+        answered = {str(a.get("first", ""))[:-1] for a in log[k + 1 :]}
+        if before.option["pair_order"] != "ownerChooses" or colour in answered:
+            return None
+        if any(t.colour == colour for t in changed.tasks):  # asked, or waiting to be asked, as it matters
+            return None
+        number = log[k].get("slot")
+        if number not in self.board.slot_numbers:
+            return None
+        nodes = set(self.board.slot_nodes[self.board.slot_numbers.index(number)])
+        walkable = self.layout(changed).walkable
+        if not all(n in nodes and not walkable[n] for n in before.pawns[before.seat(colour)]):
+            return None
+        return [
+            Event(
+                "info",
+                f"{pawn_label(colour, first)} first changes nothing: no marker lay behind either {colour} pawn, so"
+                " both went back when the card was changed (a choice this companion no longer asks).",
+                ("RU-19", "RU-Q13"),
+                (colour,),
+            )
+        ]
+
     # turn end ----------------------------------------------------------------------
     def _end_turn(self, state: TempleState, events: list[Event]) -> TempleState:
         player = state.current

@@ -1,0 +1,69 @@
+"""Games journalled before the temple stopped asking a pair order that changes nothing still resume (RU-Q13).
+
+The record was exported by the companion at c72d3ec: a house-data position with pair_order = ownerChooses, where
+Red puts P02 into slot 2 under both red pawns with no red marker behind them, and the table was asked which red
+pawn takes the nearer marker ("order", red2 first) before Red moved. The question is no longer asked.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.errors import IllegalAction
+from companion.journal import Journal
+from companion.session import Session, open_table, replay_record
+
+RECORD = json.loads((Path(__file__).parent / "record_before_unasked_pair_order.json").read_text(encoding="utf-8"))
+ORDER = RECORD["actions"][2]
+
+
+def test_an_older_record_with_an_order_that_changes_nothing_replays_to_its_end() -> None:
+    assert ORDER == {"type": "order", "first": "red2"}
+    assert replay_record(RECORD).document() == RECORD["final"]
+
+
+def test_the_old_answer_is_taken_as_changing_nothing_and_said_so() -> None:
+    session = Session.from_start("temple", RECORD["start"])
+    for action in RECORD["actions"][:2]:
+        session.act(action)
+    changed = session.document()
+    assert changed["pawns"]["red"] == ["entrance", "entrance"] and changed["tasks"] == []
+    step = session.act(ORDER)
+    assert session.document() == changed
+    assert [(e.text, e.rules) for e in step.events] == [(
+        "Red 2 first changes nothing: no marker lay behind either red pawn, so both went back when the card was"
+        " changed (a choice this companion no longer asks).", ("RU-19", "RU-Q13"))]  # fmt: skip
+    assert ORDER not in [{k: v for k, v in a.items() if k != "text"} for a in session.legal()]  # never offered
+    session.undo()
+    session.redo()
+    assert session.document() == changed and session.log[-1] == ORDER
+    # A second answer, or one for a colour the change left alone, is refused as before.
+    for stray in (ORDER, {"type": "order", "first": "blue1"}):
+        with pytest.raises(IllegalAction, match="Not now: Red: move a pawn 3"):
+            session.act(stray)
+
+
+def test_an_order_elsewhere_than_right_after_the_change_is_refused() -> None:
+    session = Session.from_start("temple", RECORD["start"])
+    for action in RECORD["actions"][:4]:  # the change, the old answer, Red's move
+        session.act(action)
+    with pytest.raises(IllegalAction):
+        session.act(ORDER)
+
+
+def test_the_game_journalled_by_the_older_companion_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    game_id = journal.begin_game("temple", RECORD["start"], RECORD["data"])
+    for action in RECORD["actions"]:
+        journal.append(game_id, "act", action)
+    journal.close()
+    journal, session, note = open_table(path)
+    try:
+        assert note == "" and session is not None
+        assert session.document() == RECORD["final"]
+    finally:
+        journal.close()
