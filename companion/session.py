@@ -9,7 +9,7 @@ so a resumed game is exactly the one the table last heard announced.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -128,23 +128,41 @@ class Session:
 
     @classmethod
     def from_journal(cls, entry: JournalGame, journal: Journal | None, cafe_dir: Any = None) -> Session:
+        session, refusal, _ = cls.replayed(entry, cafe_dir)
+        if refusal is not None:
+            raise refusal
+        return session.attach(journal, entry.id)
+
+    @classmethod
+    def replayed(cls, entry: JournalGame, cafe_dir: Any = None) -> tuple[Session, CompanionError | None, int]:
+        """The journalled game replayed as far as its steps fit, the refusal that stopped it, and the steps that fit.
+
+        A start that no longer loads is raised: nothing of the game fits then.
+        """
         session = cls.from_start(entry.game, entry.start, cafe_dir)
         for number, (op, action) in enumerate(entry.steps, 1):
-            if op == "act" and isinstance(action, dict):
-                session._apply(action)
-            elif op == "undo":
-                session._undo()
-            elif op == "redo" and session._redo:
-                session._redo_step()
-            else:  # only an edited or damaged row reads like this: name it rather than guess
-                needs = _STEP_NEEDS.get(op, "known op")
-                raise InvalidPosition([f"journal step {number} ({quoted(op)}) has no {needs}"])
-        session.journal = journal
-        session._game_id = entry.id
+            try:
+                if op == "act" and isinstance(action, dict):
+                    session._apply(action)
+                elif op == "undo":
+                    session._undo()
+                elif op == "redo" and session._redo:
+                    session._redo_step()
+                else:  # only an edited or damaged row reads like this: name it rather than guess
+                    needs = _STEP_NEEDS.get(op, "known op")
+                    raise InvalidPosition([f"journal step {number} ({quoted(op)}) has no {needs}"])
+            except CompanionError as refusal:
+                return session, refusal, number - 1
+        return session, None, len(entry.steps)
+
+    def attach(self, journal: Journal | None, game_id: int | None) -> Session:
+        """The replayed session, writing its next steps to the journal's game ``game_id``."""
+        self.journal = journal
+        self._game_id = game_id
         # Replay does not pass through `_record`: a finished game gone back into kept the opening's "not over",
         # and its first undo left the journal's row "over", so the reopened game was lost again at the next start.
-        session._over = session.pending().is_over
-        return session
+        self._over = self.pending().is_over
+        return self
 
     def _begin(self, journal: Journal | None) -> Session:
         self.journal = journal
@@ -421,16 +439,58 @@ def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None,
     Its steps may not replay after the café data it was played on changed, or
     when a row was damaged. The game stays in the journal as it is (with the
     old data back it resumes again) and the table starts without it instead
-    of not at all.
+    of not at all. On unchanged data the companion itself changed (an update
+    that no longer takes a step it once offered): the game goes on from the
+    last step that fits (`resume_what_fits`).
     """
     try:
         entry = journal.active_game()
         if entry is None:
             return None, ""
-        session = Session.from_journal(entry, journal, cafe_dir)
+        session, refusal, fits = Session.replayed(entry, cafe_dir)
     except CompanionError as refusal:
         return None, f"The game in progress could not be resumed ({refusal.message}); it stays in the journal."
-    return session, changed_data_note(entry, session)
+    if refusal is not None:
+        # A damaged or edited row (InvalidPosition) is named, not stepped over; a café data edit waits for the
+        # old data to come back.
+        if fits and isinstance(refusal, IllegalAction | InvalidAction) and not changed_kinds(entry, session):
+            resumed = resume_what_fits(journal, entry, session, refusal, fits)
+            if resumed is not None:
+                return resumed
+        return None, f"The game in progress could not be resumed ({refusal.message}); it stays in the journal."
+    return session.attach(journal, entry.id), changed_data_note(entry, session)
+
+
+def resume_what_fits(
+    journal: Journal, entry: JournalGame, session: Session, refusal: CompanionError, fits: int
+) -> tuple[Session, str] | None:
+    """The game in progress carried on from its last step that still fits, after an update changed the rules' code.
+
+    A fix that changes what a game offers can leave a game journalled before it with a step the companion no
+    longer takes (a card that now acts where it did nothing). Left unresumed, the table lost its game at the
+    next new game. Its steps up to the one refused are copied into a new game that goes on, and the game as
+    journalled is kept whole (abandoned, exported by its number). None when the copy cannot be written.
+    """
+    try:
+        kept = len(entry.times) == len(entry.steps)
+        game_id = journal.adopt(replace(entry, steps=entry.steps[:fits], times=entry.times[:fits] if kept else []))
+    except CompanionError:
+        return None
+    op, action = entry.steps[fits]
+    what = quoted(action) if op == "act" else quoted(op)
+    note = (
+        f"The game in progress could not be resumed whole: its step {fits + 1} of {len(entry.steps)} ({what}) no"
+        f" longer fits this version of the companion ({refusal.message}). It goes on from the step before, with"
+        f" {fits} of its steps: check the board against it. The game as it was journalled is kept as game"
+        f" {entry.id} (companion export game.json --id {entry.id})."
+    )
+    return session.attach(journal, game_id), note
+
+
+def changed_kinds(entry: JournalGame, session: Session) -> list[str]:
+    """The kinds of data (board, cards...) whose content changed since the game began."""
+    now = session.game.data
+    return [kind for kind, digest in entry.digests.items() if kind in now.digests and now.digests[kind] != digest]
 
 
 def changed_data_note(entry: JournalGame, session: Session) -> str:
@@ -440,7 +500,7 @@ def changed_data_note(entry: JournalGame, session: Session) -> str:
     refereed on the new file from the next step without anyone noticing.
     """
     now = session.game.data
-    changed = [kind for kind, digest in entry.digests.items() if kind in now.digests and now.digests[kind] != digest]
+    changed = changed_kinds(entry, session)
     if not changed:
         return ""
     files = ", ".join(f"{kind} ({now.sources.get(kind, kind)})" for kind in changed)
