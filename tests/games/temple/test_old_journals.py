@@ -67,3 +67,26 @@ def test_the_game_journalled_by_the_older_companion_resumes(tmp_path: Path) -> N
         assert session.document() == RECORD["final"]
     finally:
         journal.close()
+
+
+def test_a_journalled_game_whose_step_no_longer_fits_goes_on_from_the_step_before(tmp_path: Path) -> None:
+    """The known gap of tests/games/temple/test_send_back_order.py: two blue pawns competed for one marker, and
+    now end the other way round, so Blue's last move (with Blue 1) no longer fits. The game is not left behind."""
+    record = json.loads(
+        (Path(__file__).parent / "records_before_rq14_queue.json").read_text(encoding="utf-8")
+    )["competing"]
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    game_id = journal.begin_game("temple", record["start"], record["data"])
+    for action in record["actions"]:
+        journal.append(game_id, "act", action)
+    journal.close()
+    journal, session, note = open_table(path)
+    try:
+        assert session is not None and session.log == record["actions"][:5]
+        assert note.startswith("The game in progress could not be resumed whole: its step 6 of 6 (")
+        assert f"kept as game {game_id} (companion export game.json --id {game_id})" in note
+        assert session.pending().text == "Blue: move a pawn 2."
+        assert journal.read_game(game_id).actions() == record["actions"]
+    finally:
+        journal.close()
