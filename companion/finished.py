@@ -183,7 +183,7 @@ def finished_game(journal: Journal | None, cafe_dir: Any = None, now: datetime |
         if not pending.is_over:
             why_not = "its steps no longer end the game with this café data"
     except CompanionError as refusal:
-        why_not = f"its steps no longer replay with this café data ({refusal.message})"
+        why_not = f"its steps no longer replay with this café data or this version of the companion ({refusal.message})"
     if not why_not and not today:
         why_not = _too_old(finished, moment)
     kept = session if not why_not else None

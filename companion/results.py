@@ -55,7 +55,7 @@ def _said(entry: JournalGame, cafe_dir: object) -> str:
     try:
         pending = Session.from_journal(entry, None, cafe_dir).pending()
     except CompanionError as refusal:
-        return f"(its steps no longer replay with this café data: {refusal.message})"
+        return f"(its steps no longer replay with this café data or this version of the companion: {refusal.message})"
     if not pending.is_over:
         return "(its steps no longer end the game with this café data)"
     return verdict(pending.text)

@@ -430,7 +430,8 @@ def export_game(entry: JournalGame, cafe_dir: Any = None) -> tuple[dict[str, Any
             "actions": entry.actions(),
             "final": None,
         }
-        return record, f"its steps do not replay with this café data ({refusal.message}), so it has no final position"
+        why = f"its steps do not replay with this café data or this version of the companion ({refusal.message})"
+        return record, f"{why}, so it has no final position"
 
 
 def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None, str]:

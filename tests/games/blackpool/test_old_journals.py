@@ -49,7 +49,8 @@ def test_the_game_goes_on_from_its_last_step_that_fits_and_the_table_is_told(tmp
         kept = journal.read_game(old_id)
         assert kept.status == "abandoned" and kept.actions() == RECORD["actions"]
         record, why = export_game(kept)  # the whole game as journalled, exported as any unreplayable one
-        assert record["actions"] == RECORD["actions"] and record["final"] is None and "Diagonal" not in why
+        assert record["actions"] == RECORD["actions"] and record["final"] is None
+        assert why.startswith("its steps do not replay with this café data or this version of the companion (")
     finally:
         journal.close()
     again, session, note = open_table(path)  # the next start resumes the copy without a word
