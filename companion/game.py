@@ -460,8 +460,10 @@ class Game(ABC):
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         """The next state and what to announce; raise typed errors, never mutate ``state``."""
 
-    def old_step(self, states: Sequence[State], log: Sequence[Action], action: Action) -> list[Event] | None:
-        """An older companion's step, refused now, that changes nothing: the words saying so, or None to refuse it.
+    def old_step(
+        self, states: Sequence[State], log: Sequence[Action], action: Action
+    ) -> tuple[State, list[Event]] | None:
+        """An older companion's step, refused now: the position after it and the words saying so, or None to refuse.
 
         ``states`` are the positions from the opening (the last is the current one) and ``log`` the steps between
         them. An update that stops asking a question whose answers all led to one position leaves games journalled

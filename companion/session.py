@@ -216,11 +216,15 @@ class Session:
         return self.game.to_document(self.state)
 
     # -- changing ---------------------------------------------------------
-    def act(self, action: object) -> Step:
-        """Apply, journal, then return what to announce: in that order, always."""
+    def act(self, action: object, journalled: bool = False) -> Step:
+        """Apply, journal, then return what to announce: in that order, always.
+
+        ``journalled`` marks a step read from a game record, which an older companion may have written: a step
+        it took that this one no longer offers is then taken as it did (``Game.old_step``); at the table, never.
+        """
         try:
             clean = self._well_formed(action)
-            state, events, old = self._step(clean)
+            state, events, old = self._step(clean, journalled)
             if not old:  # an older companion's step is not among the offered ones whose kinds this compares
                 self._refuse_odd_kinds(clean, True)
         except InvalidAction as refusal:
@@ -250,7 +254,7 @@ class Session:
         if not self._redo:
             raise NothingToUndo("nothing to redo")
         action = self._redo[-1]
-        state, events, _ = self._step(action)
+        state, events, _ = self._step(action, True)  # taken once already
         self._record("redo", state)
         self._redo.pop()
         self._states.append(state)
@@ -314,7 +318,7 @@ class Session:
 
     def _apply(self, action: Action) -> None:
         action = normalize_action(action)  # a journal row is checked as a typed action is: it may be edited
-        state, _, _ = self._step(action)
+        state, _, _ = self._step(action, True)
         self._states.append(state)
         self._log.append(action)
         self._redo.clear()
@@ -327,26 +331,26 @@ class Session:
         self._redo.append(action)
         return action
 
-    def _step(self, action: Action) -> tuple[State, list[Event], bool]:
+    def _step(self, action: Action, journalled: bool) -> tuple[State, list[Event], bool]:
         """The game's next state and words for an action, and whether it was an older companion's step.
 
         An update can stop offering a step that changed nothing (a question whose answers all led to one
-        position); a game journalled before still holds the answer, and refused, it could no longer be resumed,
-        replayed or exported with its end. The game accepts such a step as changing nothing and says so
-        (``Game.old_step``); any other refusal stands.
+        position, or a card that did nothing now acts); a game journalled before still holds the older step, and
+        refused, it could no longer be resumed, replayed or exported with its end. The game takes such a step as
+        the older companion did and says so (``Game.old_step``); any other refusal stands.
         """
         try:
             state, events = self.game.apply(self.state, action)
         except IllegalAction:
-            said = self.game.old_step(self._states, self._log, action)
-            if said is None:
+            taken = self.game.old_step(self._states, self._log, action) if journalled else None
+            if taken is None:
                 raise
-            return self.state, said, True
+            return taken[0], taken[1], True
         return state, events, False
 
     def _redo_step(self) -> None:
         action = self._redo.pop()
-        state, _, _ = self._step(action)
+        state, _, _ = self._step(action, True)
         self._states.append(state)
         self._log.append(action)
 
@@ -541,7 +545,7 @@ def replay_record(record: Mapping[str, Any], cafe_dir: Any = None) -> Session:
     total = len(record["actions"])
     for number, action in enumerate(record["actions"], 1):
         try:
-            session.act(action)
+            session.act(action, journalled=True)
         except CompanionError as refusal:  # "a d6 shows 1 to 6" alone left a table searching hundreds of actions
             refusal.message = f"action {number} of {total} in the record ({quoted(action)}): {refusal.message}"
             refusal.args = (refusal.message,)

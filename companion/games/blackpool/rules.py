@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from companion.errors import BadRequest, InvalidAction, InvalidPosition, quoted
+from companion.errors import BadRequest, CompanionError, InvalidAction, InvalidPosition, quoted
 from companion.game import (
     Action,
     DieSpec,
@@ -855,6 +855,32 @@ class Blackpool(Game):
             names = ", ".join(traveller_name(m) for m in movers)
             raise refuse(f"Gust of Force moves exactly these travellers, once each: {names}.", "BP-Q24")
         return self._finish_gust(state, tuple(order), [])
+
+    def old_step(
+        self, states: Sequence[State], log: Sequence[Action], action: Action
+    ) -> tuple[State, list[Event]] | None:
+        """The step after a Diagonal Step Down that the companion before eed0d92 spent on nothing (BP-Q25).
+
+        That companion stepped in from fewer squares (none from e3, c5, e7 or g5; one of two from sixteen
+        others), so the card it drew could find nothing to act on and was spent; now it may step a traveller in
+        and asks which. A game journalled then goes straight on to its next step: refused, it could no longer be
+        resumed. The card is spent as it was at the table, said so, and the step is taken after it. Only right
+        after the draw, while the card waits for a target, and for a step that is not an answer to it (an answer
+        that older companion gave is still offered, the squares it reached being a part of today's).
+        """
+        state = states[-1]
+        card = self.catalogue[state.card] if state.phase == "target" and state.card in self.catalogue else None
+        if card is None or card.effect != "step_in" or action.get("type") in ("target", "order"):
+            return None
+        if not log or log[-1].get("type") != "draw" or log[-1].get("card") != card.id:
+            return None
+        spent = [Event("info", f"{card.name} is spent on nothing, as the companion this game was journalled on had"
+                       " it: it stepped in from fewer squares then.", ("BP-C8", "BP-Q25"))]  # fmt: skip
+        try:
+            after, events = self.apply(self._end_turn(state), action)
+        except CompanionError:
+            return None
+        return after, spent + events
 
     def _act_target(self, state: State, action: Action) -> tuple[State, list[Event]]:
         self._expect(state, "target")

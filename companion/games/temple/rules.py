@@ -1507,7 +1507,9 @@ class TempleGame(Game):
         state = self._send_back(state, [(colour, i), (colour, other)], events, ("RU-17",))
         return self._resolve(state.but(tasks=state.tasks[1:]), events)
 
-    def old_step(self, states: Sequence[TempleState], log: Sequence[Action], action: Action) -> list[Event] | None:
+    def old_step(
+        self, states: Sequence[TempleState], log: Sequence[Action], action: Action
+    ) -> tuple[TempleState, list[Event]] | None:
         """A pair order answered in a game journalled before the owner was asked it only when it matters (RU-Q13).
 
         With pair_order = ownerChooses the companion asked "which goes back to the nearer marker?" whenever a card
@@ -1540,7 +1542,7 @@ class TempleGame(Game):
         walkable = self.layout(changed).walkable
         if not all(n in nodes and not walkable[n] for n in before.pawns[before.seat(colour)]):
             return None
-        return [
+        return states[-1], [
             Event(
                 "info",
                 f"{pawn_label(colour, first)} first changes nothing: no marker lay behind either {colour} pawn, so"

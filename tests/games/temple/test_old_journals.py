@@ -31,7 +31,9 @@ def test_the_old_answer_is_taken_as_changing_nothing_and_said_so() -> None:
         session.act(action)
     changed = session.document()
     assert changed["pawns"]["red"] == ["entrance", "entrance"] and changed["tasks"] == []
-    step = session.act(ORDER)
+    with pytest.raises(IllegalAction, match="Not now: Red: move a pawn 3"):
+        session.act(ORDER)  # typed at the table it is refused: the question is not asked
+    step = session.act(ORDER, journalled=True)
     assert session.document() == changed
     assert [(e.text, e.rules) for e in step.events] == [(
         "Red 2 first changes nothing: no marker lay behind either red pawn, so both went back when the card was"
@@ -43,15 +45,15 @@ def test_the_old_answer_is_taken_as_changing_nothing_and_said_so() -> None:
     # A second answer, or one for a colour the change left alone, is refused as before.
     for stray in (ORDER, {"type": "order", "first": "blue1"}):
         with pytest.raises(IllegalAction, match="Not now: Red: move a pawn 3"):
-            session.act(stray)
+            session.act(stray, journalled=True)
 
 
 def test_an_order_elsewhere_than_right_after_the_change_is_refused() -> None:
     session = Session.from_start("temple", RECORD["start"])
     for action in RECORD["actions"][:4]:  # the change, the old answer, Red's move
-        session.act(action)
+        session.act(action, journalled=True)
     with pytest.raises(IllegalAction):
-        session.act(ORDER)
+        session.act(ORDER, journalled=True)
 
 
 def test_the_game_journalled_by_the_older_companion_resumes(tmp_path: Path) -> None:
