@@ -448,13 +448,14 @@ def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None,
     that no longer takes a step it once offered): the game goes on from the
     last step that fits (`resume_what_fits`).
     """
+    entry: JournalGame | None = None
     try:
         entry = journal.active_game()
         if entry is None:
             return None, ""
         session, refusal, fits = Session.replayed(entry, cafe_dir)
     except CompanionError as refusal:
-        return None, f"The game in progress could not be resumed ({refusal.message}); it stays in the journal."
+        return None, _not_resumed(refusal, entry)
     if refusal is not None:
         # A damaged or edited row (InvalidPosition) is named, not stepped over; a café data edit waits for the
         # old data to come back.
@@ -462,8 +463,17 @@ def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None,
             resumed = resume_what_fits(journal, entry, session, refusal, fits)
             if resumed is not None:
                 return resumed
-        return None, f"The game in progress could not be resumed ({refusal.message}); it stays in the journal."
+        return None, _not_resumed(refusal, entry)
     return session.attach(journal, entry.id), changed_data_note(entry, session)
+
+
+def _not_resumed(refusal: CompanionError, entry: JournalGame | None) -> str:
+    """The table's note for a game in progress left in the journal, with how to get it out.
+
+    "it stays in the journal" alone left staff to find how to read it back (export, by its number).
+    """
+    kept = f" as game {entry.id} (companion export game.json --id {entry.id} writes it out)" if entry else ""
+    return f"The game in progress could not be resumed ({refusal.message}); it stays in the journal{kept}."
 
 
 def resume_what_fits(

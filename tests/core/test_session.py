@@ -180,6 +180,8 @@ def test_a_game_that_no_longer_replays_stays_in_the_journal(tmp_path: Path, acti
     journal, session, note = open_table(path)
     assert session is None
     assert note.startswith("The game in progress could not be resumed") and why in note
+    if why == "1 to 6":  # read whole, its number tells staff how to write it out; a row not JSON reads no number
+        assert note.endswith("it stays in the journal as game 1 (companion export game.json --id 1 writes it out).")
     assert sqlite3.connect(path).execute("SELECT status FROM games").fetchall() == [("active",)]
     assert Session.new("race", ["red", "blue"], journal=journal).pending().kind == "roll"
 
