@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 import pytest
+from kivy.app import App
 
 from companion.games.targi.board import POSITION
 from companion.session import Session
@@ -108,3 +109,21 @@ def test_each_border_card_says_what_it_gives_in_the_longest_words_that_fit() -> 
     assert drawing.pick(drawing.border_forms(spice), narrow, 2, 16) == ("+1D +1P",)
     assert drawing.pick(drawing.border_forms(smith), 200, 1, 16) == ("Silversmith",)
     assert drawing.pick(drawing.border_forms(smith), 70, 1, 16) == ("Smith",)
+
+
+@pytest.mark.parametrize("size", [(480, 800), (600, 1024)])
+def test_targis_board_upright_at_the_largest_display_scale_still_reads_at_16_px(
+    size: tuple[int, int], start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """At 120% at 480x800 the choices under the board took 390 units and the board gave way to 468x347: every
+    one of its 82 texts fell to 12.7 px (17.1 at 100%), the scale meant to draw things larger drawing the board
+    smaller. Upright the board now gives way no further than the 800x480 board's 398 px."""
+    from tests.ui.test_display_scale import scaled
+
+    middle, board = table_board(start, window_size, size, "targi")
+    scaled(App.get_running_app(), 120)
+    assert board.height >= 398 - 0.5, f"the board is {board.width:.0f}x{board.height:.0f}"
+    drawn = words_drawn(board, middle)
+    found = unreadable(drawn)
+    where = f"Targi's {board.width:.0f}x{board.height:.0f} board at {size[0]}x{size[1]}, 120%"
+    assert not found, f"{where}:\n" + "\n".join(found)

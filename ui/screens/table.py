@@ -24,6 +24,10 @@ __all__ = ["BoardWidget", "TableScreen"]
 SHORT_LABEL = 16  # characters that fit a half-width button at 800x480
 TWO_LINE_BUTTONS = 6  # three rows of half-width buttons on two lines each still fit at 800x480
 LONG_LABEL = 60  # characters past three lines of a half-width button on a 16:9 monitor (about 20 a line)
+# Upright, the board gives way to the choices under it, but no further than the 800x480 board (398 px), at which
+# every board's texts were made to read at 16 px: at 120% at 480x800 it fell to 468x347 and every one of Targi's
+# 82 texts to 12.7 px (17.1 at 100%), the display scale meant to draw things larger drawing the board smaller.
+BOARD_LEAST = 398.0
 # A die pad's buttons in the colour of the face they stand for: (background, text).
 FACE_COLOURS = {"red": ((0.72, 0.12, 0.1, 1), (1, 1, 1, 1)), "white": ((0.93, 0.92, 0.88, 1), (0.1, 0.1, 0.1, 1))}
 
@@ -70,8 +74,18 @@ class TableScreen(UprightScreen):
         self.entered_at = shown_now()
 
     @staticmethod
-    def announcement_room(column: float, taken: float, listed: float, u: float, scale: float, portrait: bool,
-                          has_buttons: bool) -> float:
+    def board_height(width: float, height: float, u: float) -> float:
+        """Upright, the board's height in ``main`` (``width`` x ``height``): a square of the full width, or as tall
+        as leaves 390 units under it for a two-line prompt, three rows of choices and the announcements (the
+        landscape column's 398), but never under ``BOARD_LEAST`` while that leaves the rest 300 units (at 120% at
+        480x800 the rest then has 323 px, where 390 units are 374: the prompt, three rows of rolls and a line and
+        a half of announcements still show)."""
+        return max(0.0, min(width, max(height - u * 390, min(BOARD_LEAST, height - u * 300))))
+
+    @staticmethod
+    def announcement_room(
+        column: float, taken: float, listed: float, u: float, scale: float, has_buttons: bool
+    ) -> float:
         """The most height the announcements take in the right-hand column: ``column`` high, ``taken`` by the
         prompt and the lines over the choices, ``listed`` the height of the choices themselves.
 
@@ -79,10 +93,11 @@ class TableScreen(UprightScreen):
         display scale over 100% (Settings) the announcements' 112 units left two rows of rolls in view and the
         third to be dragged up. There they give the choices what these need, keeping a line and a half (30 units,
         the newest first, the rest a scroll away; every announcement is spoken too);
-        a list that must scroll anyway leaves them their 112.
+        a list that must scroll anyway leaves them their 112. Upright too: there the board gives way no further
+        than ``BOARD_LEAST`` (``board_height``), and at 120% at 480x800 the third row of rolls needed the room.
         """
         usual = u * (112 if has_buttons else 200)
-        if scale <= 1 or portrait or not has_buttons:
+        if scale <= 1 or not has_buttons:
             return usual
         left = column - taken - listed - u * 24 - 2  # the column's four gaps of 6; 2 px so the list needs no bar
         return usual if left < u * 30 else min(usual, left)
