@@ -127,3 +127,41 @@ def test_targis_board_upright_at_the_largest_display_scale_still_reads_at_16_px(
     found = unreadable(drawn)
     where = f"Targi's {board.width:.0f}x{board.height:.0f} board at {size[0]}x{size[1]}, 120%"
     assert not found, f"{where}:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_tribe_marker_stands_apart_from_its_cards_band_word(
+    size: tuple[int, int], start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """A marker on a tribe card sits at the right end of its band, beside the symbol's word: at 800x480 at a
+    game's end "Te" stood 3.9 px from the marker's rim (2.9 px at 120%), under half the 16 px type, and read as
+    "Te" with a ring over its last letter. The word keeps 0.3 of the type size clear of the marker, about as it
+    does of the tag's chip on its left (``targi._tag_gap``); a card at 800x480 has no room for more beside a
+    16 px "Te" and the tag "1-1"."""
+    from tests.ui.test_boards_robust import discs_below
+
+    middle, board = table_board(start, window_size, size, "targi")
+    doc = middle.document()
+    kinds = {}  # one card of each symbol, the widest words ("Te", "Ta") among them
+    for card in middle.game.data["tribe"]["cards"]:
+        kinds.setdefault(card["symbol"], card["id"])
+    tribe = [*kinds.values()] * 2
+    centre = [[{"card": tribe[r * 3 + c]} for c in range(3)] for r in range(3)]
+    markers = [{"slot": [r + 1, c + 1], "player": ("white", "black")[(r + c) % 2]} for r in range(3) for c in range(3)]
+    drawn = words_drawn(board, middle, {**doc, "centre": centre, "markers": markers})
+    layout = drawing.Layout(board)
+    found = []
+    for r in (1, 2, 3):
+        for c in (1, 2, 3):
+            x, y, w, h = layout.card(r, c)
+            x, y = x - board.x, y - board.y
+            band = [d for d in drawn if x + w * 0.3 < d.centre[0] < x + w and y + h * 0.7 < d.centre[1] < y + h]
+            marks = [(cx, cy, rr) for cx, cy, rr in discs_below(board, board.y + y + h)
+                     if x + w * 0.6 < cx - board.x < x + w and y + h * 0.7 < cy - board.y < y + h]  # fmt: skip
+            assert band and marks, f"centre {r}-{c}: no band word or marker found"
+            word = band[0]
+            rim = min(cx - board.x - rr for cx, _, rr in marks)
+            gap = rim - (word.ink[0] + word.ink[2])
+            if gap < 0.3 * word.size:
+                found.append(f"centre {r}-{c}: {word.text!r} ({word.size:.1f} px) {gap:.1f} px from the marker")
+    assert not found, f"at {size[0]}x{size[1]}:\n" + "\n".join(found)

@@ -420,12 +420,14 @@ def _band(box: Box, name: str, size: float) -> tuple[float, float, float]:
     """A centre card's top line: the tag's width, the line's height, and the room left for the symbol's word.
 
     The room keeps a tribe marker's place free at the right end, marker or not,
-    so every card's word is chosen from the same room.
+    so every card's word is chosen from the same room: the marker, its rim and
+    2 px (the rim was left out, and the room ended 0.4 px from it).
     """
     _, _, w, h = box
     _, band_h = _lines_in(h, size)
     tw = min(w * 0.45, measure(name, size, True)[0] + size * 0.3)
-    return tw, band_h, w - 3 - tw - _tag_gap(size) - (2 * _marker_r(band_h) + 4)
+    r = _marker_r(band_h)
+    return tw, band_h, w - 3 - tw - _tag_gap(size) - (2 * r + _marker_rim(r) + 4)
 
 
 def _tag_gap(size: float) -> float:
@@ -496,7 +498,10 @@ def _centre_card(
     _, _, room = _band(box, name or "", size)
     symbol = str(card.get("symbol", ""))
     heading = bands.get(symbol, symbol) if tribe else "goods" if measure("goods", size, True)[0] <= room - 4 else ""
-    fit_text((x + left, y + h - 1.5 - band_h, room, band_h), heading, size, ink(colour), True, into=board.texts)
+    # The word starts at the tag's gap, not centred in its room: centred, "Te" and "Ta" ended 3.9 px from a
+    # marker's rim at 800x480 (2.9 at 120%), a ring over their last letter.
+    fit_text((x + left, y + h - 1.5 - band_h, room, band_h), heading, size, ink(colour), True, "left",
+             into=board.texts)
     forms = tribe_forms(card) if tribe else goods_forms(card, str(entry.get("card", "")))
     form, _ = card_words(forms, box, 4, size)
     fit_text(body, "\n".join(form), size, INK, bold=True, into=board.texts)
@@ -506,6 +511,11 @@ def _marker_r(band_h: float) -> float:
     return band_h * 0.38
 
 
+def _marker_rim(r: float) -> float:
+    """The dark rim round a marker of radius ``r``, outside it (``paint.disc``'s edge)."""
+    return max(1.5, r * 0.22)
+
+
 def _marker(box: Box, player: str, size: float, board: Board) -> None:
     """A tribe marker at the right end of the card's top line, kept free for it: it hides no word."""
     x, y, w, h = box
@@ -513,7 +523,7 @@ def _marker(box: Box, player: str, size: float, board: Board) -> None:
     r = _marker_r(band_h)
     fill = rgb(player)
     cx, cy = x + w - 1.5 - 2 - r, y + h - 1.5 - band_h / 2
-    board.pieces.disc(0, cx, cy, r, fill, ink(fill), max(1.5, r * 0.22), KIVY_SEGMENTS)
+    board.pieces.disc(0, cx, cy, r, fill, ink(fill), _marker_rim(r), KIVY_SEGMENTS)
 
 
 def _totals(view: Any) -> dict[str, Any]:
