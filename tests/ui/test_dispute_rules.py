@@ -182,3 +182,26 @@ def test_in_landscape_the_rules_button_leaves_the_ruling_its_room(start: Any, wi
     assert dispute.ids.rules.parent == dispute.ids.ruling_column
     window_size((800, 480))
     assert dispute.ids.rules.parent == dispute.ids.back.parent
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+def test_an_action_put_in_the_typed_field_shows_from_its_start(
+    size: tuple[int, int], start: Any, window_size: Any
+) -> None:
+    """Through the Desert's camel at 120% is wider than the field: the field showed its tail
+    ('": "camel", "player": "red", ...'), the cursor left at the end, and hid the "type" a referee reads first."""
+    from kivy.app import App
+
+    from tests.ui.test_display_scale import scaled
+
+    window_size(size)
+    app = start(mid_game("ttd"))
+    scaled(App.get_running_app(), 120)
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    tap(dispute.ids.offered.children[-1])
+    advance(3)
+    field = dispute.ids.typed
+    assert field.text.startswith('{"type": "camel"')
+    assert field._get_text_width(field.text, field.tab_width, None) > field.width, "the action fits: nothing to show"
+    assert field.scroll_x == 0 and field.cursor == (0, 0), f"the field shows its text from {field.scroll_x:.0f} px on"

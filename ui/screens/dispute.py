@@ -132,7 +132,12 @@ class DisputeScreen(UprightScreen):
         self.filled_for = now
 
     def fill(self, action: Any) -> None:
-        self.ids.typed.text = self.template = json.dumps({k: v for k, v in action.items() if k != "text"})
+        """Put ``action`` in the typed field, shown from its start: Kivy leaves the cursor at the end, and a
+        field too narrow for it (Through the Desert's camel at 800x480 at 120%) showed its tail, '": "camel",
+        "player": "red", ...', hiding the "type" a referee reads first."""
+        field = self.ids.typed
+        field.text = self.template = json.dumps({k: v for k, v in action.items() if k != "text"})
+        field.cursor = (0, 0)
 
     def pick(self, button: Any) -> None:
         """An offered action tapped: checked, and put in the typed field, so field and verdict agree."""
