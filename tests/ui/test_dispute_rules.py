@@ -41,7 +41,7 @@ def camel_out_of_turn(session: Session) -> dict[str, Any]:
 
 DISPUTES = {  # game: the action a player insists on, and the clause the ruling must cite
     "ttd": (camel_out_of_turn, "TTD-T"),
-    "targi": (lambda _s: {"type": "use", "card": 2}, "TG-A2"),  # a card with none of the player's Targi
+    "targi": (lambda _s: {"type": "use", "slot": [1, 1]}, "TG-A3"),  # a centre card with none of the player's markers
     "blackpool": (lambda _s: {"type": "roll", "value": 7}, "BP-Q5"),  # the oracle "showed 7"
     "desert": (lambda _s: {"type": "roll", "value": 9}, "DR-Q28"),
     "temple": (lambda _s: {"type": "roll", "value": 4, "face": {"colour": "green"}}, "RU-2"),
