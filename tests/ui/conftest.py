@@ -32,6 +32,7 @@ Config.set("graphics", "multisamples", "0")
 Config.set("graphics", "min_state_time", "0")  # buttons release at once, no timing in tests
 Config.set("input", "mouse", "mouse,disable_multitouch")
 
+from kivy.animation import Animation  # noqa: E402
 from kivy.app import App  # noqa: E402
 from kivy.base import EventLoop  # noqa: E402
 from kivy.clock import Clock  # noqa: E402
@@ -169,11 +170,49 @@ def running() -> Iterator[list[Any]]:
     apps: list[Any] = []
     yield apps
     for app in apps:
-        app.dispatch("on_stop")
-        window = EventLoop.window
-        if window is not None and app.root in window.children:
-            window.remove_widget(app.root)
-        App._running_app = None
+        stop(app)
+
+
+def stop(app: Any) -> None:
+    """The app stopped and taken off the window, with nothing of it left to run at a later frame.
+
+    A real app's loop ends with it; a test's window goes on. A test ending right
+    after a step left its widgets' frame work waiting (label textures, layouts, the
+    board's redraw: 30-46 clock events), which ran at whatever frame came next. Its
+    kv rules read ``app``: after the next test's app had started they read that app,
+    and before it (``window_size`` resizing first) there was none, and Kivy's app
+    proxy failed ("'NoneType' object has no attribute 'bind'", table.kv). An app
+    stopped one frame after it started would also have built its other screens then.
+    """
+    app.dispatch("on_stop")
+    window = EventLoop.window
+    if window is not None and app.root in window.children:
+        window.remove_widget(app.root)
+    let_go(app)
+    App._running_app = None
+
+
+def let_go(app: Any) -> None:
+    """Cancel every clock event of ``app`` (`_first_drawn`, scheduled by a frame on its way) and every clock
+    event and animation of its widgets, its screens not shown included."""
+    root = app.root
+    trees = [root, *getattr(root, "screens", ())] if root is not None else []
+    widgets = [widget for tree in trees for widget in tree.walk(restrict=True)]
+    ids = {id(widget) for widget in widgets} | {id(app)}
+    for widget in widgets:
+        Animation.cancel_all(widget)
+    for event in Clock.get_events():
+        if any(id(owner) in ids for owner in owners(event.get_callback())):
+            event.cancel()
+
+
+def owners(callback: Any) -> list[Any]:
+    """What a clock callback belongs to: a method's object, or what a lambda holds (a widget's own ``self``)."""
+    found = [getattr(callback, "__self__", None)]
+    for cell in getattr(callback, "__closure__", None) or ():
+        with contextlib.suppress(ValueError):  # a cell not filled yet
+            found.append(cell.cell_contents)
+    return found
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Starting the app: on a machine whose home folder Kivy cannot write, and what the first screen loads."""
+"""Starting the app: on a machine whose home folder Kivy cannot write, and what the first screen loads; and
+stopping one in a test's process, whose window goes on."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.ui.conftest import advance, make_app
+from tests.ui.conftest import advance, make_app, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,3 +78,37 @@ def test_only_home_and_the_table_are_built_before_the_first_frame(running: list[
     app.show("settings")
     advance(1)
     assert app.root.current_screen is app.root.get_screen("settings")
+
+
+def test_an_app_stopped_in_a_tests_process_leaves_nothing_to_run_at_the_next_frame(tmp_path: Path) -> None:
+    """An app stopped right after a step left its table's frame work waiting (label textures, layouts); the
+    next frame, drawn with no app running (a test resizing the window before starting its own), ran its kv
+    rules and Kivy's app proxy failed: "'NoneType' object has no attribute 'bind'" (table.kv)."""
+    from kivy.app import App
+
+    from companion.session import Session
+
+    app = make_app(tmp_path, Session.new("blackpool", ["yellow", "red"]))
+    app._run_prepare()
+    try:
+        app.show("table")
+        advance(3)
+        for _ in range(3):  # three announcements where there was one line: the table's layout changes
+            app.act(app.controller.session.legal()[0])
+    finally:
+        stop(app)
+    assert App.get_running_app() is None
+    advance(3)  # as a test resizing the window before it starts its app draws
+
+
+def test_an_app_stopped_before_its_other_screens_are_built_never_builds_them(tmp_path: Path) -> None:
+    """Stopped one frame after it started, its `_first_drawn` (the next frame's) still came and built the six
+    other screens for an app no longer running; with none running their kv rules failed on Kivy's ``app``."""
+    app = make_app(tmp_path)
+    app._run_prepare()
+    try:
+        advance(1)
+    finally:
+        stop(app)
+    advance(3)
+    assert [screen.name for screen in app.root.screens] == ["home", "table"] and app.screens_built_at is None
