@@ -145,7 +145,8 @@ def from_document(game: ThroughTheDesert, doc: Mapping[str, Any]) -> TtdState:
     _check_caravans(game, board, players, rules, cells, leaders, masks, reach, reader)
 
     leaders_left, first_leaders = _read_hands(game, doc, players, rules, cells, leaders, phase, reader)
-    current, placed, round_, passes = _read_turn(doc, players, phase, reader)
+    camels = sum(1 for h, code in enumerate(cells) if code != EMPTY and h not in leaders)
+    current, placed, round_, passes = _read_turn(doc, players, rules, phase, camels, reader)
 
     water = _read_water(game, board, doc, players, values, cells, reader)
     oases = _read_oases(game, board, doc, players, pindex, cells, reader)
@@ -424,7 +425,12 @@ def _int_field(doc, key: str, low: int, high: int, default: int, reader: _Reader
     return value
 
 
-def _read_turn(doc, players, phase: str, reader: _Reader) -> tuple[int, int, int, int]:
+def _read_turn(doc, players, rules: Rules, phase: str, camels: int, reader: _Reader) -> tuple[int, int, int, int]:
+    """Whose turn, and how far it and the game have gone: only what a sequence of turns can leave.
+
+    Loaded past its quota, a single-camel opening turn asked for its "only camel" again and then moved on
+    after two; passes beside a camel placed this turn ended the game before every seat had passed.
+    """
     turn = doc.get("turn", players[0])
     if turn not in players:
         reader.add(f"turn: {quoted(turn)} is not a player")
@@ -437,6 +443,25 @@ def _read_turn(doc, players, phase: str, reader: _Reader) -> tuple[int, int, int
         reader.add("placed_this_turn, round and passes stay 0 before camel placement")
     if phase == "camels" and passes >= len(players):
         reader.add("passes: when every player has passed the game is over")
+    if phase == "camels" and placed and passes:
+        reader.add(
+            f"passes: {passes}, but {turn} has placed a camel this turn, which ends a run of passes: "
+            "it must be 0 (TTD-3f)"
+        )
+    quota = rules.camels_per_turn(round_, current)
+    if phase == "camels" and placed >= quota:
+        nxt = players[(current + 1) % len(players)]
+        reader.add(
+            f"placed_this_turn: {turn} places a single camel in the opening round (opening: first_two_one, TD-Q9), "
+            f"so with it placed the turn has passed to {nxt}"
+        )
+    if phase == "camels" and rules.opening == "first_two_one" and round_ == 0:
+        most = sum(rules.camels_per_turn(0, seat) for seat in range(current)) + placed
+        if camels > most:
+            reader.add(
+                f"round: 0 is the opening round, where the turns so far place at most {most} camels, "
+                f"but {camels} are on the board (opening: first_two_one, TD-Q9)"
+            )
     return current, placed, round_, passes
 
 

@@ -191,6 +191,15 @@ class Rules:
     def guide(self) -> bool:
         return self.leaders == "one_guide"
 
+    def camels_per_turn(self, round_: int, seat: int) -> int:
+        """Camels a turn places: two, or one for the first two seats of the opening round (TD-Q9's option).
+
+        The referee's turn and the position loader both ask, so a loaded turn is held to the same quota.
+        """
+        if self.opening == "first_two_one" and round_ == 0 and seat < 2:
+            return 1
+        return 2
+
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Rules:
         known = {f.name for f in fields(cls)}

@@ -112,9 +112,7 @@ class ThroughTheDesert(Game):
 
     def turn_quota(self, state: TtdState) -> int:
         """Camels this turn: two, except the opening reading of TD-Q9."""
-        if state.rules.opening == "first_two_one" and state.round == 0 and state.current < 2:
-            return 1
-        return 2
+        return state.rules.camels_per_turn(state.round, state.current)
 
     def token_left(self, state: TtdState, value: int) -> int:
         return self.token_counts.get(value, 0) - sum(1 for v in state.values if v == value)

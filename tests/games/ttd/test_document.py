@@ -325,3 +325,32 @@ def test_a_camel_colour_called_by_a_players_colour_is_refused_naming_file_camel_
     with pytest.raises(InvalidData) as refused:  # and the table will not start the game on it either
         load_data(ThroughTheDesert, tmp_path)
     assert "colours[2] (id 'orange').id: 'orange' is also a player's (rider) colour" in refused.value.problems[0]
+
+
+def test_loader_holds_a_turn_to_what_its_camels_and_passes_can_be() -> None:
+    """A single-camel opening turn with its camel placed, passes beside a placed camel, or more camels than the
+    opening round has placed, cannot come from play: loaded, the first asked for the "only camel" again and
+    took two, the second ended the game before every seat had passed (TD-Q9, TTD-3f)."""
+    game = patch_game()
+    one = {"opening": "first_two_one"}
+    red_camel = [(5, 3, R, "pink", True), (5, 4, R, "pink", False), (1, 3, B, "green", True)]
+    cases = {
+        "placed_this_turn: red places a single camel in the opening round (opening: first_two_one, TD-Q9), "
+        "so with it placed the turn has passed to black": doc(game, [R, B], red_camel, placed=1, round=0, opts=one),
+        "passes: 1, but red has placed a camel this turn, which ends a run of passes: it must be 0 (TTD-3f)": doc(
+            game, [R, B], red_camel, placed=1, round=3, passes=1
+        ),
+        "round: 0 is the opening round, where the turns so far place at most 1 camels, but 2 are on the board "
+        "(opening: first_two_one, TD-Q9)": doc(
+            game, [R, B], [*red_camel, (5, 2, R, "pink", False)], turn=B, round=0, opts=one
+        ),
+    }
+    for problem, document in cases.items():
+        with pytest.raises(InvalidPosition) as bad:
+            game.from_document(document)
+        assert problem in bad.value.problems, bad.value.problems
+    # What play does leave loads: red's opening camel placed and black to place one, or red's first of two.
+    state = game.from_document(doc(game, [R, B], red_camel, turn=B, round=0, opts=one))
+    assert game.pending(state).text.endswith("place your only camel this turn (opening round).")
+    state = game.from_document(doc(game, [R, B], red_camel, placed=1, round=0))
+    assert game.pending(state).text.endswith("place camel 2 of 2 this turn.")
