@@ -26,7 +26,10 @@ from companion.games.desert.options import Options, option_problems
 from companion.games.desert.state import (
     CLOAK_STEP,
     DRAW,
+    DUNE,
+    END,
     OFFER,
+    OPTIONAL_MODES,
     OVER,
     ROLL,
     ROLLOFF,
@@ -34,6 +37,7 @@ from companion.games.desert.state import (
     SHIELD,
     SNEAKERS_STEP,
     STEAL,
+    STEP_FIELDS,
     STEP_KINDS,
     STEP_MODES,
     VORTEX_STEP,
@@ -47,6 +51,13 @@ if TYPE_CHECKING:
     from companion.games.desert.rules import DesertRace
 
 STEP_DEFAULTS = Step("")
+STEP_FIELD_NAMES = ("mode", "value", "shield", "contenders", "rolls", "victim", "actor", "trading")
+# The clauses each step kind comes from, cited when a step carries a field its kind never has.
+STEP_RULES = {
+    ROLLOFF: "DR-Q24, DR-Q14, DR-Q13", ROLL: "DR-4, DR-13", OFFER: "DR-13, DR-Q4", SNEAKERS_STEP: "DR-20",
+    SHIELD: "DR-19", CLOAK_STEP: "DR-21", DRAW: "DR-8, DR-9", DUNE: "DR-25", STEAL: "DR-23", SAVE: "DR-23",
+    VORTEX_STEP: "DR-26", END: "DR-3, DR-11", OVER: "DR-28",
+}
 MAX_SKIP = 20
 
 
@@ -56,7 +67,7 @@ def _counts(ids: tuple[str, ...], values: tuple[int, ...]) -> dict[str, int]:
 
 def step_document(step: Step) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": step.kind}
-    for name in ("mode", "value", "shield", "contenders", "rolls", "victim", "actor", "trading"):
+    for name in STEP_FIELD_NAMES:
         value = getattr(step, name)
         if value != getattr(STEP_DEFAULTS, name):
             out[name] = list(value) if isinstance(value, tuple) else value
@@ -170,12 +181,22 @@ def _step(raw: Any, players: tuple[str, ...], problems: list[str]) -> Step:
     if not isinstance(raw, Mapping) or raw.get("kind") not in STEP_KINDS:
         problems.append(f"step: needs a 'kind', one of {', '.join(STEP_KINDS)}")
         return Step(OVER)
-    for key in set(raw) - {"kind", "mode", "value", "shield", "contenders", "rolls", "victim", "actor", "trading"}:
+    for key in set(raw) - {"kind", *STEP_FIELD_NAMES}:
         problems.append(f"step: unknown field {quoted(key)}")
     kind = raw["kind"]
     mode = raw.get("mode", "")
     if kind in STEP_MODES and mode not in STEP_MODES[kind]:
         problems.append(f"step.mode: a {kind} step needs a mode, one of {', '.join(STEP_MODES[kind])}")
+    elif kind in OPTIONAL_MODES and mode not in OPTIONAL_MODES[kind]:
+        modes = " or ".join(quoted(m) for m in OPTIONAL_MODES[kind])
+        problems.append(f"step.mode: a {kind} step's mode is {modes}, found {quoted(mode)} ({STEP_RULES[kind]})")
+    # Play never leaves a field its kind does not read: an end step with an attempt's mode was offered the
+    # Sunshield refusals of one facing a challenge, a roll-off's rolls on another step were read by nobody.
+    for name in STEP_FIELD_NAMES:
+        if name in raw and name not in STEP_FIELDS[kind] and raw[name] not in (getattr(STEP_DEFAULTS, name), []):
+            problems.append(f"step.{name}: {'an' if kind[0] in 'aeiou' else 'a'} {kind} step has no {name}, "
+                            f"found {quoted(raw[name])} "
+                            f"({STEP_RULES[kind]})")
     contenders = raw.get("contenders", [])
     if not isinstance(contenders, list) or any(c not in players for c in contenders):
         problems.append("step.contenders: must list players")

@@ -34,6 +34,24 @@ STEP_MODES = {
     SNEAKERS_STEP: ("move", "chain", "test", "dune"),
     DRAW: ("collection", "mystery"),
 }
+# A Sunshield question on a roll the Sneakers were already asked about is "doubled"; otherwise no mode.
+OPTIONAL_MODES = {SHIELD: ("", "doubled")}
+# The fields of ``Step`` each kind reads; any other is left at its default by play (the loader holds it there).
+STEP_FIELDS = {
+    ROLLOFF: ("mode", "contenders", "rolls", "victim"),
+    ROLL: ("mode", "shield"),
+    OFFER: (),
+    SNEAKERS_STEP: ("mode", "value"),
+    SHIELD: ("mode", "value"),
+    CLOAK_STEP: (),
+    DRAW: ("mode",),
+    DUNE: (),
+    STEAL: ("victim", "actor"),
+    SAVE: ("victim", "actor"),
+    VORTEX_STEP: ("victim", "actor"),
+    END: ("trading",),
+    OVER: (),
+}
 
 
 @dataclass(frozen=True)

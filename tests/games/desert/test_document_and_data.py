@@ -89,6 +89,34 @@ def test_impossible_steps_are_named() -> None:
         game.from_document(doc)
 
 
+def test_a_step_carrying_a_field_its_kind_never_has_is_refused() -> None:
+    """Play leaves each step kind only the fields it reads: an end-of-turn step with an attempt's mode was
+    loaded and ruled on as if facing a challenge (a Sunshield there was refused as not working on the
+    Guardian's Test), and a Sunshield question's mode accepted any word."""
+    game = game_b()
+    doc = game.to_document(position(game, {A: {"space": "guardian", "items": ["sunshield_amulet"]}}, {"kind": "end"}))
+    cases = {
+        "step.mode: an end step has no mode, found 'attempt' (DR-3, DR-11)": {"kind": "end", "mode": "attempt"},
+        "step.value: an offer step has no value, found 4 (DR-13, DR-Q4)": {"kind": "offer", "value": 4},
+        "step.trading: a roll step has no trading, found true (DR-4, DR-13)":
+            {"kind": "roll", "mode": "attempt", "trading": True},
+        "step.rolls: a save step has no rolls, found [3] (DR-23)":
+            {"kind": "save", "victim": A, "actor": B, "rolls": [3]},
+        "step.mode: a shield step's mode is '' or 'doubled', found 'fly' (DR-19)":
+            {"kind": "shield", "mode": "fly", "value": 2},
+    }
+    for problem, step in cases.items():
+        doc["step"] = step
+        with pytest.raises(InvalidPosition) as caught:
+            game.from_document(doc)
+        assert problem in caught.value.problems, caught.value.problems
+    # The fields a kind reads, and the defaults of those it does not, still load.
+    for step in ({"kind": "end", "trading": True, "mode": "", "value": 0, "rolls": []},
+                 {"kind": "shield", "mode": "doubled", "value": 2}):
+        doc["step"] = step
+        assert game.from_document(doc).step.kind == step["kind"]
+
+
 def _cafe(tmp_path: Path, kind: str, content: object) -> Path:
     folder = tmp_path / "desert"
     folder.mkdir(parents=True, exist_ok=True)
