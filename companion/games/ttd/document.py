@@ -212,7 +212,7 @@ def _read_waterholes(game, board: Board, doc, phase: str, reader: _Reader) -> tu
             continue
         if value is None:
             continue
-        if not is_known(value, game.token_counts):
+        if isinstance(value, bool) or not is_known(value, game.token_counts):  # JSON's true is Python's 1
             values_named = ", ".join(map(str, game.token_counts))
             reader.add(f"{where}: value {quoted(value)} is not a token value ({values_named})")
             continue
@@ -227,6 +227,12 @@ def _read_waterholes(game, board: Board, doc, phase: str, reader: _Reader) -> tu
         missing = [board.label(h) for h in board.sites if not values[h]]
         if missing:
             reader.add(f"waterholes: no value for {', '.join(missing)} although setup is over")
+    elif board.sites and all(values[h] for h in board.sites):
+        # Loaded so, the referee asked for a water hole past the last one and offered nothing to enter.
+        reader.add(
+            "phase: every water hole has its value, so setup is over and leader placement has begun "
+            "(phase 'leaders', TTD-1c)"
+        )
     return tuple(values)
 
 

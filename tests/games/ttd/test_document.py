@@ -354,3 +354,26 @@ def test_loader_holds_a_turn_to_what_its_camels_and_passes_can_be() -> None:
     assert game.pending(state).text.endswith("place your only camel this turn (opening round).")
     state = game.from_document(doc(game, [R, B], red_camel, placed=1, round=0))
     assert game.pending(state).text.endswith("place camel 2 of 2 this turn.")
+
+
+def test_loader_refuses_water_hole_setup_with_every_value_entered_or_a_value_of_true() -> None:
+    """Play ends the water-hole setup with its last value (TTD-1c): loaded with every site entered and the
+    phase still "waterholes", the referee asked for a water hole past the last and offered nothing to enter.
+    A value of JSON true was read as a token worth 1."""
+    game = patch_game()
+    document = doc(game, [R, B], [], phase="waterholes", leaders_in_hand=None)
+    for i, site in enumerate(document["waterholes"]):
+        site["value"] = 1 + i % 3
+    with pytest.raises(InvalidPosition) as bad:
+        game.from_document(document)
+    assert bad.value.problems == [
+        "phase: every water hole has its value, so setup is over and leader placement has begun "
+        "(phase 'leaders', TTD-1c)"
+    ]
+    document["waterholes"][-1]["value"] = None
+    state = game.from_document(document)
+    assert game.legal_actions(state)
+    document["waterholes"][0]["value"] = True
+    with pytest.raises(InvalidPosition) as bad:
+        game.from_document(document)
+    assert [p for p in bad.value.problems if "waterholes[0]: value true is not a token value" in p]
