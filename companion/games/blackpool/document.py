@@ -299,6 +299,13 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
     limit_chain = opts["six.maxChain"]
     if limit_chain is not None and state.six_chain > limit_chain:
         problems.append(f"sixChain {state.six_chain} is above the limit six.maxChain {limit_chain}")
+    elif limit_chain is not None and state.six_chain == limit_chain and phase in ("roll", "move"):
+        # The limit's six ends the rolling on (BP-Q19): loaded waiting for another roll, a further six was
+        # counted past the limit.
+        problems.append(
+            f'sixChain {state.six_chain} reaches the limit six.maxChain {limit_chain}, so the turn has no roll '
+            f'after it: phase "{phase}" needs sixChain below {limit_chain} (BP-Q19)'
+        )
     # Coins pay for cards: every card gone from the decks cost one coin, and so does a draw in progress.
     played = game.catalogue.total - sum([n for _, n in state.decks])
     spent = START_COINS * len(state.coins) - sum(state.coins)

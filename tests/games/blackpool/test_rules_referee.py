@@ -48,6 +48,21 @@ def test_a_six_with_no_move_at_the_six_limit_offers_no_roll_again_bp_q19() -> No
     assert act(first, roll(6))[1][-1].text == "Yellow has no move for the six: roll again or spend a coin."
 
 
+def test_a_position_rolling_on_with_the_six_limit_reached_is_refused_bp_q19() -> None:
+    """The limit's six is the turn's last roll (BP-Q19): a position waiting for a roll, or a move, with
+    sixChain at six.maxChain was loaded, and a six rolled there counted a chain past the limit."""
+    for phase, roll_value in (("roll", None), ("move", 4)):
+        with pytest.raises(InvalidPosition) as bad:
+            position({"yellow-1": Y(10)}, options={"six.maxChain": 2}, sixChain=2, phase=phase, roll=roll_value)
+        assert bad.value.problems == [
+            f'sixChain 2 reaches the limit six.maxChain 2, so the turn has no roll after it: phase "{phase}" '
+            "needs sixChain below 2 (BP-Q19)"
+        ]
+    state = position({"yellow-1": Y(10)}, options={"six.maxChain": 2}, sixChain=1, phase="roll")
+    state, _ = act(state, roll(6))
+    assert state.six_chain == 2 and state.phase == "six"
+
+
 def test_the_glossary_drafts_bring_out_cites_its_own_clause_bp_q6() -> None:
     """In the draft a 5 brings a traveller out onto path square 5; the announcement cited BP-8, BP-Q20 and
     BP-D4, which say a six brings one out onto the sixth square."""
