@@ -275,6 +275,9 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
         for c in contenders_raw if isinstance(contenders_raw, list) else []:
             if c not in players:
                 problems.append(f"first_roll.contenders names {quoted(c)}, not a player")
+            elif c in contenders:
+                # Loaded, the referee waited for a twice-listed player's second roll and failed to find who rolls.
+                problems.append(f"first_roll.contenders names {c} twice; each player rolls once a round (RU-5)")
             else:
                 contenders.append(c)
         for entry in rolls_raw if isinstance(rolls_raw, list) else []:
@@ -286,6 +289,21 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
                 first_rolls.append((entry[0], entry[1]))
     if phase == "first_roll" and not contenders:
         problems.append("phase first_roll needs the players still rolling for the start")
+    rolled = [p for p, _ in first_rolls]
+    if phase == "first_roll" and contenders and rolled != contenders[: len(rolled)]:
+        problems.append(
+            f"first_roll.rolls: the contenders roll one each in the order listed ({', '.join(contenders)}), "
+            f"so the rolls so far cannot be {', '.join(rolled)} (RU-5)"
+        )
+    elif phase == "first_roll" and contenders and len(rolled) >= len(contenders):
+        # Every contender has rolled: the last roll named the first player or a tie's new round (RU-Q6).
+        problems.append(
+            "first_roll.rolls: every contender has rolled, so the first player is known or a tie rolls again "
+            "with the rolls cleared (RU-5, RU-Q6)"
+        )
+    if phase != "first_roll" and (contenders or first_rolls):
+        problems.append(f"first_roll: empty outside phase first_roll (phase {phase}), as the first player is known "
+                        "or not yet rolled for (RU-5)")
     tasks: list[Task] = []
     if not isinstance(tasks_raw, list):
         problems.append("tasks must be a list")

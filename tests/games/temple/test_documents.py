@@ -95,6 +95,32 @@ def test_the_loader_checks_card_totals_and_phase_coherence() -> None:
         game().from_document(over)
 
 
+def test_the_loader_holds_the_roll_for_the_first_turn_to_what_rolling_leaves() -> None:
+    """Each contender rolls once a round, in the order listed, and the last roll settles it (RU-5, RU-Q6): a
+    contender listed twice crashed the referee (StopIteration) once the others had rolled, as did rolls from
+    every contender; rolls out of order or a roll-off kept past the first player were loaded without a word."""
+    three = ["red", "blue", "green"]
+    cases = {
+        "first_roll.contenders names blue twice; each player rolls once a round (RU-5)":
+            doc(players=three, phase="first_roll", first_roll={"contenders": [*three, "blue"], "rolls": []}),
+        "first_roll.rolls: the contenders roll one each in the order listed (red, blue, green), so the rolls so "
+        "far cannot be blue (RU-5)": doc(players=three, phase="first_roll",
+                                         first_roll={"contenders": three, "rolls": [["blue", 4]]}),
+        "first_roll.rolls: every contender has rolled, so the first player is known or a tie rolls again with "
+        "the rolls cleared (RU-5, RU-Q6)": doc(phase="first_roll",
+                                              first_roll={"contenders": ["red", "blue"],
+                                                          "rolls": [["red", 4], ["blue", 2]]}),
+        "first_roll: empty outside phase first_roll (phase roll), as the first player is known or not yet "
+        "rolled for (RU-5)": doc(first_roll={"contenders": ["red", "blue"], "rolls": [["red", 4]]}),
+    }
+    for problem, document in cases.items():
+        with pytest.raises(InvalidPosition) as info:
+            game().from_document(document)
+        assert info.value.problems == [problem]
+    s = state(players=three, phase="first_roll", first_roll={"contenders": three, "rolls": [["red", 4]]})
+    assert game().pending(s).player == "blue"
+
+
 def test_describe_draws_the_board() -> None:
     lines = game().describe(state(pawns={"red": [[4, 1], "entrance"]}))
     assert any("R" in line for line in lines[1:16])
