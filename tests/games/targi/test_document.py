@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 
 import pytest
 
 from companion.errors import InvalidPosition
+from companion.game import normalize_action
 from tests.games.targi.helpers import B, W, actions_doc, doc_of, fresh, game, load, run, set_supply
 
 
@@ -108,3 +110,37 @@ def test_the_text_board_says_one_date_and_one_vp_token() -> None:
         "white: 1 date, 2 salt, 0 pepper, 1 gold, 1 VP token; hand:")
     assert next(x for x in lines if x.startswith("black:")).startswith(
         "black: 2 dates, 1 salt, 1 pepper, 0 gold, 2 VP tokens; hand:")
+
+
+def test_a_round_out_of_step_with_the_robber_at_a_reveal_or_raid_is_refused_tg_r1() -> None:
+    """The robber moves once a round and once more onto each raid corner (TG-R1): at the reveal after a round
+    it stands where that round had it, and in a raid one card on. A round number out of step was loaded there
+    (only place, actions and limits were checked), and play went on past the twelfth round."""
+    g = game()
+    rng = random.Random(4)
+    state = fresh()
+    found: dict[str, dict] = {}
+    while len(found) < 2 and not g.pending(state).is_over:
+        if state.stage in ("reveal", "raid") and state.round >= 1:
+            found.setdefault(state.stage, doc_of(state))
+        state, _ = g.apply(state, normalize_action(g.sim_choose(state, g.legal_actions(state), rng)))
+    reveal, raid = found["reveal"], found["raid"]
+    assert load(reveal) and load(raid)
+    robber = reveal["robber"]
+    reveal["round"] += 1
+    with pytest.raises(InvalidPosition) as bad:
+        load(reveal)
+    expected = reveal["round"] + (reveal["round"] - 1) // 3
+    assert bad.value.problems == [
+        f"robber: in round {reveal['round']} it stands on card {expected}, not {robber} (TG-R1)"
+    ]
+    raid["round"] -= 1
+    with pytest.raises(InvalidPosition) as bad:
+        load(raid)
+    assert bad.value.problems == [
+        f"round: no raid follows round {raid['round']}; the robber reaches a corner after rounds 3, 6, 9 and 12 (TG-R1)"
+    ]
+    raid["round"] += 4
+    with pytest.raises(InvalidPosition) as bad:
+        load(raid)
+    assert bad.value.problems[0].startswith(f"robber: the raid after round {raid['round']} is on card ")
