@@ -358,6 +358,12 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
             hand = supplies[pl.index(actor)].hand
             if any(c not in hand for c in t.cards):
                 r.fail("tasks: the Noble decides only on cards in the acting player's hand")
+    hand = supplies[pl.index(actor)].hand if actor is not None else ()
+    if noble_cards and actor is not None and (len(tasks) != 1 or noble_cards != Counter(hand)):
+        # Play sets it alone, naming the hand as it is (TG-B1): a second copy loaded, and deciding on a card the
+        # hand had already given up crashed the referee.
+        r.fail(f"tasks: the Noble is decided alone and on {actor}'s whole hand ({', '.join(hand) or 'no card'}), "
+               "each card once (TG-B1)")
 
     # decks and card conservation
     decks: dict[str, Deck] = {}

@@ -144,3 +144,20 @@ def test_a_round_out_of_step_with_the_robber_at_a_reveal_or_raid_is_refused_tg_r
     with pytest.raises(InvalidPosition) as bad:
         load(raid)
     assert bad.value.problems[0].startswith(f"robber: the raid after round {raid['round']} is on card ")
+
+
+def test_a_noble_decision_not_alone_on_the_whole_hand_is_refused_tg_b1() -> None:
+    """Using the Noble sets one decision on the hand as it is (TG-B1): a second copy of it was loaded, and
+    deciding the card twice crashed the referee (the hand no longer held it)."""
+    document = actions_doc(W, targi=[(1, W), (15, W)], round_=2)
+    set_supply(document, W, hand=["T02"])
+    state, _ = run(load(document), {"type": "use", "card": 1})
+    at_noble = doc_of(state)
+    assert at_noble["tasks"] == [{"kind": "tribe", "cards": ["T02"], "source": "noble"}]
+    twice = json.loads(json.dumps(at_noble))
+    twice["tasks"].append(twice["tasks"][0])
+    with pytest.raises(InvalidPosition) as bad:
+        load(twice)
+    assert bad.value.problems == ["tasks: the Noble is decided alone and on white's whole hand (T02), each card once "
+                                  "(TG-B1)"]
+    assert load(at_noble).tasks == state.tasks
