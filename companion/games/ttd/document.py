@@ -7,12 +7,14 @@ position sees everything to fix in one go.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadRequest, InvalidPosition, quoted
 from companion.games.ttd.board import Board, bits, hex_label
 from companion.games.ttd.options import OPTION_SPECS, Rules, profile_of
+from companion.games.ttd.recount import unclaimed_areas
 from companion.games.ttd.state import COLOURS, EMPTY, GUIDE, PHASES, SLOTS, TtdState, derive, slot
 from companion.schema import is_known, look_up
 
@@ -168,7 +170,7 @@ def from_document(game: ThroughTheDesert, doc: Mapping[str, Any]) -> TtdState:
         reader.add("phase: a colour's supply is empty, so the game should be over")
     if reader.problems:
         raise InvalidPosition(reader.problems)
-    return TtdState(
+    state = TtdState(
         players=players,
         rules=rules,
         phase=phase,
@@ -190,6 +192,20 @@ def from_document(game: ThroughTheDesert, doc: Mapping[str, Any]) -> TtdState:
         occupied=occupied,
         supply=supply,
     )
+    # Under area_timing immediate the placement closing a wall claims the area (TD-Q16), and walls stay: an area
+    # enclosed with no claim (the option switched mid-game, a claim left out) was never scored by the referee.
+    unclaimed = []
+    if rules.area_timing == "immediate":
+        unclaimed = unclaimed_areas(game, json.loads(json.dumps(to_document(game, state))))
+    if unclaimed:
+        raise InvalidPosition(
+            [
+                f"claimed_areas: {problem.removeprefix('recount: ')}; under area_timing immediate an area is "
+                "claimed as its wall closes (TD-Q16)"
+                for problem in unclaimed
+            ]
+        )
+    return state
 
 
 def _read_waterholes(game, board: Board, doc, phase: str, reader: _Reader) -> tuple[int, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -278,8 +279,6 @@ def test_recount_notices_an_enclosed_area_never_claimed_under_immediate_timing()
     """Under immediate timing every enclosed area must have been claimed when it closed (TD-Q16): a pocket
     that scores but sits in no claim means a placement forgot to look for areas."""
     game = patch_game()
-    state = position(game, [R, B], CORNER, opts={"area_timing": "immediate"})
-    assert recount_problems(game, state) == ["recount: red's area at (0,0) is enclosed but was never claimed"]
     claimed = position(
         game,
         [R, B],
@@ -288,6 +287,15 @@ def test_recount_notices_an_enclosed_area_never_claimed_under_immediate_timing()
         claimed_areas=[{"player": R, "caravan": "pink", "hexes": [[0, 0]]}],
     )
     agree(game, claimed)
+    state = replace(claimed, claimed=())
+    assert recount_problems(game, state) == ["recount: red's area at (0,0) is enclosed but was never claimed"]
+    # Nor does the loader take such a position: the referee would never score the area.
+    with pytest.raises(InvalidPosition) as bad:
+        position(game, [R, B], CORNER, opts={"area_timing": "immediate"})
+    assert bad.value.problems == [
+        "claimed_areas: red's area at (0,0) is enclosed but was never claimed; under area_timing immediate an area "
+        "is claimed as its wall closes (TD-Q16)"
+    ]
 
 
 def test_a_guide_claim_is_read_only_where_there_is_a_guide() -> None:
