@@ -366,6 +366,14 @@ def _step_problems(board: Board, state: State) -> list[str]:
             problems.append("step: a piece on a challenge space rolls to attempt it until its attempts run out")
         if step.shield and step.mode != "attempt":
             problems.append("step.shield: a Sunshield Amulet applies only to an attempt")
+        limit = state.options.attempts_per_turn
+        if step.mode == "attempt" and state.tried >= limit:
+            # Loaded so, the roll was taken as one more attempt than the turn allows.
+            problems.append(f"tried: {state.tried} attempts made this turn leave no attempt roll to wait for "
+                            f"(attempts_per_turn {limit}, DR-Q5)")
+    if state.tried > state.options.attempts_per_turn:
+        problems.append(f"tried: {state.tried} attempts made this turn, but a turn has at most "
+                        f"{state.options.attempts_per_turn} (attempts_per_turn, DR-Q5)")
     if kind in (OFFER, SHIELD) and space.challenge is None:
         problems.append(f"step: a {kind} step needs the piece on a challenge space")
     if kind in (SNEAKERS_STEP, SHIELD) and not 1 <= step.value <= 12:

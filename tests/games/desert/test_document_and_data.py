@@ -117,6 +117,28 @@ def test_a_step_carrying_a_field_its_kind_never_has_is_refused() -> None:
         assert game.from_document(doc).step.kind == step["kind"]
 
 
+def test_attempts_made_this_turn_are_held_to_attempts_per_turn_dr_q5() -> None:
+    """A turn makes at most attempts_per_turn attempts (DR-Q5): an attempt roll awaited after the last of them
+    was loaded and taken as one attempt more than the turn allows."""
+    game = game_b()
+    doc = game.to_document(position(game, {A: {"space": "c4", "failures": 1}}, {"kind": "roll", "mode": "attempt"},
+                                    options={"attempts_per_turn": 3}))
+    doc["tried"] = 3
+    with pytest.raises(InvalidPosition) as caught:
+        game.from_document(doc)
+    assert caught.value.problems == ["tried: 3 attempts made this turn leave no attempt roll to wait for "
+                                     "(attempts_per_turn 3, DR-Q5)"]
+    doc["tried"] = 4
+    doc["step"] = {"kind": "end"}
+    with pytest.raises(InvalidPosition) as caught:
+        game.from_document(doc)
+    assert caught.value.problems == ["tried: 4 attempts made this turn, but a turn has at most 3 "
+                                     "(attempts_per_turn, DR-Q5)"]
+    doc["tried"] = 2
+    doc["step"] = {"kind": "roll", "mode": "attempt"}
+    assert game.from_document(doc).tried == 2
+
+
 def _cafe(tmp_path: Path, kind: str, content: object) -> Path:
     folder = tmp_path / "desert"
     folder.mkdir(parents=True, exist_ok=True)
