@@ -371,6 +371,11 @@ def _step_problems(board: Board, state: State) -> list[str]:
             # Loaded so, the roll was taken as one more attempt than the turn allows.
             problems.append(f"tried: {state.tried} attempts made this turn leave no attempt roll to wait for "
                             f"(attempts_per_turn {limit}, DR-Q5)")
+    if kind == OFFER and state.tried:
+        # Landing on a challenge starts its count afresh before the offer (DR-Q4): loaded with attempts counted,
+        # the attempt taken was refused a retry the turn still had.
+        problems.append(f"tried: {state.tried}, but an offer to attempt comes on landing, before any attempt at "
+                        "this challenge: it must be 0 (DR-13, DR-Q4)")
     if state.tried > state.options.attempts_per_turn:
         problems.append(f"tried: {state.tried} attempts made this turn, but a turn has at most "
                         f"{state.options.attempts_per_turn} (attempts_per_turn, DR-Q5)")

@@ -137,6 +137,12 @@ def test_attempts_made_this_turn_are_held_to_attempts_per_turn_dr_q5() -> None:
     doc["tried"] = 2
     doc["step"] = {"kind": "roll", "mode": "attempt"}
     assert game.from_document(doc).tried == 2
+    doc["step"] = {"kind": "offer"}
+    doc["pieces"][A]["failures"] = 0
+    with pytest.raises(InvalidPosition) as caught:
+        game.from_document(doc)
+    assert caught.value.problems == ["tried: 2, but an offer to attempt comes on landing, before any attempt at this "
+                                     "challenge: it must be 0 (DR-13, DR-Q4)"]
 
 
 def _cafe(tmp_path: Path, kind: str, content: object) -> Path:
