@@ -376,6 +376,11 @@ def _step_problems(board: Board, state: State) -> list[str]:
         # the attempt taken was refused a retry the turn still had.
         problems.append(f"tried: {state.tried}, but an offer to attempt comes on landing, before any attempt at "
                         "this challenge: it must be 0 (DR-13, DR-Q4)")
+    if (kind == SHIELD or (kind == SNEAKERS_STEP and step.mode == "test")) and not state.tried:
+        # The roll being decided on was an attempt, counted as it was rolled: with none counted, a failure
+        # here was followed by an attempt more than the turn allows.
+        problems.append(f"tried: 0, but {'an' if kind[0] in 'aeiou' else 'a'} {kind} step decides an attempt "
+                        "rolled this turn, so at least 1 (DR-Q5)")
     if state.tried > state.options.attempts_per_turn:
         problems.append(f"tried: {state.tried} attempts made this turn, but a turn has at most "
                         f"{state.options.attempts_per_turn} (attempts_per_turn, DR-Q5)")

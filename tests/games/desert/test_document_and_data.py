@@ -110,7 +110,8 @@ def test_a_step_carrying_a_field_its_kind_never_has_is_refused() -> None:
         with pytest.raises(InvalidPosition) as caught:
             game.from_document(doc)
         assert problem in caught.value.problems, caught.value.problems
-    # The fields a kind reads, and the defaults of those it does not, still load.
+    # The fields a kind reads, and the defaults of those it does not, still load (one attempt made: DR-Q5).
+    doc["tried"] = 1
     for step in ({"kind": "end", "trading": True, "mode": "", "value": 0, "rolls": []},
                  {"kind": "shield", "mode": "doubled", "value": 2}):
         doc["step"] = step
@@ -143,6 +144,16 @@ def test_attempts_made_this_turn_are_held_to_attempts_per_turn_dr_q5() -> None:
         game.from_document(doc)
     assert caught.value.problems == ["tried: 2, but an offer to attempt comes on landing, before any attempt at this "
                                      "challenge: it must be 0 (DR-13, DR-Q4)"]
+    doc["tried"] = 0
+    doc["pieces"][A]["items"] = ["sunshield_amulet"]
+    doc["collection"]["pile"]["sunshield_amulet"] -= 1
+    doc["step"] = {"kind": "shield", "value": 2}
+    with pytest.raises(InvalidPosition) as caught:
+        game.from_document(doc)
+    assert caught.value.problems == ["tried: 0, but a shield step decides an attempt rolled this turn, so at least 1 "
+                                     "(DR-Q5)"]
+    doc["tried"] = 1
+    assert game.from_document(doc).step.kind == "shield"
 
 
 def _cafe(tmp_path: Path, kind: str, content: object) -> Path:
