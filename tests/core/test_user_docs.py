@@ -78,7 +78,8 @@ def _command(line: str) -> str | None:
     if found is None or not found.group(1).strip() or "..." in found.group(1):
         return None
     rest = found.group(1).strip()
-    if not re.match(r"(--cafe |\[--cafe )?\[?-?-?[a-z]", rest) or rest.startswith(("as ", "is ", "says ", "then ", "this ")):
+    prose = ("as ", "is ", "says ", "then ", "this ")  # "the companion says ...", not a command
+    if not re.match(r"(--cafe |\[--cafe )?\[?-?-?[a-z]", rest) or rest.startswith(prose):
         return None
     return rest
 
