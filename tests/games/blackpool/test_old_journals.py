@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from companion.errors import IllegalAction
-from companion.journal import Journal
 from companion.session import Session, open_table, replay_record
+from tests.games.old_records import journal_of
 
 RECORD = json.loads((Path(__file__).parent / "record_before_step_in_fix.json").read_text(encoding="utf-8"))
 DRAW, ROLL = RECORD["actions"][9], RECORD["actions"][10]
@@ -49,11 +49,7 @@ def test_the_card_is_said_to_be_spent_and_a_roll_typed_at_the_table_is_still_ref
 
 def test_the_game_journalled_by_the_older_companion_resumes_whole(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
-    journal = Journal(path)
-    game_id = journal.begin_game("blackpool", RECORD["start"], RECORD["data"])
-    for action in RECORD["actions"]:
-        journal.append(game_id, "act", action)
-    journal.close()
+    journal_of(path, RECORD)
     journal, session, note = open_table(path)
     try:
         assert note == "" and session is not None and session.log == RECORD["actions"]

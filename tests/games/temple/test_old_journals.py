@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from companion.errors import IllegalAction
-from companion.journal import Journal
 from companion.session import Session, open_table, replay_record
+from tests.games.old_records import journal_of
 
 RECORD = json.loads((Path(__file__).parent / "record_before_unasked_pair_order.json").read_text(encoding="utf-8"))
 ORDER = RECORD["actions"][2]
@@ -58,11 +58,7 @@ def test_an_order_elsewhere_than_right_after_the_change_is_refused() -> None:
 
 def test_the_game_journalled_by_the_older_companion_resumes(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
-    journal = Journal(path)
-    game_id = journal.begin_game("temple", RECORD["start"], RECORD["data"])
-    for action in RECORD["actions"]:
-        journal.append(game_id, "act", action)
-    journal.close()
+    journal_of(path, RECORD)
     journal, session, note = open_table(path)
     try:
         assert note == "" and session is not None
@@ -78,11 +74,7 @@ def test_a_journalled_game_whose_step_no_longer_fits_goes_on_from_the_step_befor
         (Path(__file__).parent / "records_before_rq14_queue.json").read_text(encoding="utf-8")
     )["competing"]
     path = tmp_path / "journal.sqlite3"
-    journal = Journal(path)
-    game_id = journal.begin_game("temple", record["start"], record["data"])
-    for action in record["actions"]:
-        journal.append(game_id, "act", action)
-    journal.close()
+    game_id = journal_of(path, record)
     journal, session, note = open_table(path)
     try:
         assert session is not None and session.log == record["actions"][:5]
