@@ -400,12 +400,14 @@ class Engine:
         return out
 
     # ------------------------------------------------------------------ apply
-    def apply(self, s: State, a: Action) -> tuple[State, Events]:
+    def apply(self, s: State, a: Action, old: bool = False) -> tuple[State, Events]:
+        """``old``: a step read from a game journalled before TG-Q25's skipped reveal (``Targi.old_step``), where a
+        face-down centre card entered after the last round is taken as the table's; at the table it is refused."""
         kind = a["type"]
         handler = HANDLERS.get(kind)
         if handler is None:
             raise InvalidAction(f"unknown action type {quoted(kind)}; types: {', '.join(HANDLERS)}")
-        late = kind == "draw" and self.late_reveal(s)
+        late = old and kind == "draw" and self.late_reveal(s)
         if s.stage == "over" and not late:
             raise refuse(*self.over_refusal(s))
         pend = self.pending(s)

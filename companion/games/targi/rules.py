@@ -8,7 +8,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, IllegalAction
 from companion.game import (
     Action,
     Event,
@@ -40,6 +40,11 @@ def sentence(text: str) -> str:
     for a text that opens with something else in lower case.
     """
     return text[:1].upper() + text[1:]
+
+
+def said(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    """The engine's events as the table reads them: each a sentence."""
+    return state, [replace(event, text=sentence(event.text)) for event in events]
 
 class Targi(Game):
     id = "targi"
@@ -120,8 +125,19 @@ class Targi(Game):
         return self.engine.over_refusal(state)[1]
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        new_state, events = self.engine.apply(state, action)
-        return new_state, [replace(event, text=sentence(event.text)) for event in events]
+        return said(*self.engine.apply(state, action))
+
+    def old_step(
+        self, states: Sequence[State], log: Sequence[Action], action: Action
+    ) -> tuple[State, list[Event]] | None:
+        """Games journalled before TG-Q25 skipped the last round's reveal entered its face-down centre cards during
+        the final raid, or after the raid had ended the game: taken as changing nothing, and said so."""
+        if action.get("type") != "draw" or not self.engine.late_reveal(states[-1]):
+            return None
+        try:
+            return said(*self.engine.apply(states[-1], action, old=True))
+        except IllegalAction:
+            return None
 
     # -- views -------------------------------------------------------------
     def score(self, state: State) -> dict[str, Any]:

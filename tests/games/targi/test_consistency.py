@@ -61,21 +61,15 @@ def test_apply_accepts_exactly_the_legal_actions() -> None:
             legal = g.legal_actions(s)
             offered = {key(a) for a in legal}
             assert len(offered) == len(legal), "an action is offered twice"
-            # TG-Q25: after the last round a face-down centre card is not asked for, yet one entered is taken (games
-            # journalled before entered them); it changes nothing the table is asked (tests/games/targi/test_last_round)
-            late = g.engine.late_reveal(s)
             if step % 3 == 0:
                 for a in universe(g, s):
                     try:
-                        after, _ = g.apply(s, a)
+                        g.apply(s, a)
                         accepted = True
                     except IllegalAction as refusal:
                         accepted = False
                         assert refusal.rule in g.rulebook, refusal.rule
-                    if late and a["type"] == "draw":
-                        assert not accepted or g.pending(after) == g.pending(s), a
-                    else:
-                        assert accepted == (key(a) in offered), (a, g.pending(s).to_dict())
+                    assert accepted == (key(a) in offered), (a, g.pending(s).to_dict())
                     checked += 1
             s, _ = g.apply(s, normalize_action(g.sim_choose(s, legal, rng)))
             step += 1
