@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.game import Game, OnTable, Pending, State
+from companion.phrases import series
 from companion.scoresheet import part_points
 
 Said = tuple[str, tuple[str, ...]]  # a sentence and the clauses it rests on
@@ -230,7 +231,7 @@ def _listed(names: list[str], cards: set[str]) -> str:
     reshuffled into the draw pile, taken back), "5 pieces"."""
     if len(names) > 3:
         return f"{len(names)} {'cards' if set(names) <= cards else 'pieces'}"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+    return series(names)
 
 
 def _bare(place: str) -> str:
@@ -267,7 +268,7 @@ def _piece_sentence(verb: str, piece: str, places: list[str], many: str = "") ->
         first = {p.split(" ")[0] for p in places}
         shared = next(iter(first)) if len(first) == 1 and verb != "Move" else ""
         bare = [p[len(shared) + 1:] if shared else p for p in places]
-        where = (f"{shared} " if shared else "") + ", ".join(bare[:-1]) + f" and {bare[-1]}"
+        where = (f"{shared} " if shared else "") + series(bare)
     if verb == "Take":
         return f"Take {piece} {where}."
     if verb == "Move":
@@ -324,7 +325,7 @@ def _count_sentences(counts: list[tuple[OnTable, int, int]], step_rules: tuple[s
     for changed in numbers.values():
         first, *others = changed
         parts = [f"{_owned(first[0])} back to {first[1]}", *(f"{t.name} to {n}" for t, n in others)]
-        words = parts[0] if not others else ", ".join(parts[:-1]) + f" and {parts[-1]}"
+        words = series(parts)
         said.append((f"Set {words}.", tuple(dict.fromkeys(r for t, _ in changed for r in (t.rules or step_rules)))))
     for changes in handed.values():
         said += _handed(changes, step_rules)

@@ -22,6 +22,7 @@ from companion.games.ttd.datafiles import PLAYER_COLOURS, SCHEMAS, cross_problem
 from companion.games.ttd.options import OPTION_SPECS, PROFILES, Rules
 from companion.games.ttd.recount import recount_problems
 from companion.games.ttd.state import COLOURS, EMPTY, GUIDE, SLOTS, TtdState, derive, slot, with_piece
+from companion.phrases import series
 
 # Why a game ended, as stored in ``state.end``, for the two ends that are not a colour selling out.
 END_NOBODY_CAN_PLACE = "no player can place a camel any more"
@@ -35,7 +36,7 @@ def final_sentence(result: dict[str, Any]) -> str:
     who = (
         f"{winners[0].capitalize()} wins"
         if len(winners) == 1
-        else "Shared win: " + ", ".join(w.capitalize() for w in winners[:-1]) + f" and {winners[-1].capitalize()}"
+        else "Shared win: " + series([w.capitalize() for w in winners])
     )
     return f"Final scores: {totals}. {who}."
 
