@@ -486,7 +486,7 @@ def cmd_results(args: argparse.Namespace) -> int:
     journal = Journal.for_reading(path)
     try:
         named = f" --journal {shlex.quote(str(path))}" if path != default_journal_path() else ""
-        for line in report(results(journal, args.days, cafe_dir(args)), args.days, named):
+        for line in report(results(journal, args.days, cafe_dir(args), journal_option=named), args.days, named):
             print(line)
     finally:
         journal.close()

@@ -32,7 +32,7 @@ from typing import Any
 from companion.errors import CompanionError, JournalDamaged, NoGame
 from companion.journal import Journal, JournalGame
 from companion.registry import title_of
-from companion.session import Session
+from companion.session import Cut, Session, adopt_what_fits, replay_what_fits
 
 CAFE_DAY_STARTS = 5  # the hour (local time) a café day begins: before it, it is still the evening before
 # How far a finishing time may lie ahead of the clock and still count as this café day. A power cut sets a
@@ -54,6 +54,11 @@ class FinishedGame:
     when: str  # "at 22:14", or "on Tue 3 Dec at 22:14" before this café day
     why_not: str  # why it cannot be gone back into; "" when it can
     _session: Session | None = field(default=None, repr=False, compare=False)
+    cut: Cut | None = None  # where a game journalled before an update stops fitting: it is shown up to there
+
+    def cut_words(self, detail: bool = True) -> str:
+        """How far the game is shown when its later steps no longer fit, and where the original is; else ""."""
+        return self.cut.shown(self.entry.id, bool(self.result), detail) if self.cut is not None else ""
 
     @property
     def reopenable(self) -> bool:
@@ -62,19 +67,21 @@ class FinishedGame:
     def words(self) -> str:
         """One line for the home screen and the terminal: which game, when it finished, who won."""
         steps = len(self.entry.steps)
-        said = f" {self.result}" if self.result else ""
+        said = "".join(f" {words}" for words in (self.result, self.cut_words()) if words)
         return f"Last game: {self.title}, finished {self.when} ({steps} step{'' if steps == 1 else 's'}).{said}"
 
     def headline(self) -> str:
         """The home screen's shorter line: which game, when it finished, and the sentence naming who won."""
-        said = f" {verdict(self.result)}" if self.result else ""
+        said = "".join(f" {words}" for words in (verdict(self.result) if self.result else "", self.cut_words(False))
+                       if words)
         return f"Last game: {self.title}, finished {self.when}.{said}"
 
     def to_dict(self) -> dict[str, Any]:
         """For the referee protocol's ``last`` command."""
         finished = self.finished.isoformat(timespec="seconds") if self.finished else None
         return {"game": self.entry.game, "title": self.title, "steps": len(self.entry.steps), "result": self.result,
-                "finished": finished, "reopen": self.reopenable, "why_not": self.why_not}  # fmt: skip
+                "finished": finished, "reopen": self.reopenable, "why_not": self.why_not,
+                "cut": self.cut_words()}  # fmt: skip
 
     def as_of(self, now: datetime | None = None) -> FinishedGame:
         """This game as judged at ``now`` (the clock's time when None): after the café day it finished in,
@@ -95,8 +102,10 @@ class FinishedGame:
         judged = self.as_of(now)
         if judged.why_not or judged._session is None:
             raise NoGame(f"the last game ({self.title}) cannot be gone back into: {judged.why_not}")
-        judged._session.journal = journal
-        return judged._session
+        game_id = self.entry.id
+        if self.cut is not None and journal is not None:  # as a resume goes on: its steps that fit, as a new game
+            game_id = adopt_what_fits(journal, self.entry, self.cut)
+        return judged._session.attach(journal, game_id)
 
 
 def verdict(text: str) -> str:
@@ -161,7 +170,11 @@ def finished_game(journal: Journal | None, cafe_dir: Any = None, now: datetime |
 
     Its steps are replayed here, once: for who won, and as the game to go
     back into. A game whose steps no longer replay (its café data changed)
-    is still named, without a result, and cannot be gone back into.
+    is still named, without a result, and cannot be gone back into. One
+    journalled before an update whose later steps no longer fit is shown up
+    to its last step that fits, as a resume would go on (`replay_what_fits`),
+    saying so; when it ended there it may be gone back into, as a copy of
+    those steps (the original stays whole under its own id).
     """
     if journal is None:
         return None
@@ -175,16 +188,17 @@ def finished_game(journal: Journal | None, cafe_dir: Any = None, now: datetime |
     title = title_of(entry.game)
     moment = local_moment(now)
     today = same_cafe_day(finished, moment)
-    session, result, why_not = None, "", ""
+    session, result, why_not, cut = None, "", "", None
     try:
-        session = Session.from_journal(entry, None, cafe_dir)
+        session, cut = replay_what_fits(entry, cafe_dir)
         pending = session.pending()
         result = pending.text if pending.is_over else ""
         if not pending.is_over:
-            why_not = "its steps no longer end the game with this café data"
+            why_not = ("its steps that still fit this version of the companion do not end the game" if cut else
+                       "its steps no longer end the game with this café data")  # fmt: skip
     except CompanionError as refusal:
         why_not = f"its steps no longer replay with this café data or this version of the companion ({refusal.message})"
     if not why_not and not today:
         why_not = _too_old(finished, moment)
     kept = session if not why_not else None
-    return FinishedGame(entry, title, result, finished, _when(finished, today, moment), why_not, kept)
+    return FinishedGame(entry, title, result, finished, _when(finished, today, moment), why_not, kept, cut)

@@ -19,7 +19,7 @@ from companion.errors import CompanionError
 from companion.finished import CAFE_DAY_STARTS, cafe_day, local_moment, read_time, verdict
 from companion.journal import Journal, JournalGame
 from companion.registry import title_of
-from companion.session import Session
+from companion.session import replay_what_fits
 
 
 @dataclass(frozen=True)
@@ -50,19 +50,30 @@ class Results:
     in_progress: list[int]  # ids of games still in play
 
 
-def _said(entry: JournalGame, cafe_dir: object) -> str:
-    """The winner's sentence, replayed from the steps; a game whose café data changed since cannot say it."""
+def _said(entry: JournalGame, cafe_dir: object, journal_option: str = "") -> str:
+    """The winner's sentence, replayed from the steps; a game whose café data changed since cannot say it.
+
+    A game journalled before an update whose later steps no longer fit is told up to its last step that fits,
+    as it would resume (`replay_what_fits`), with how far and where its original is.
+    """
     try:
-        pending = Session.from_journal(entry, None, cafe_dir).pending()
+        session, cut = replay_what_fits(entry, cafe_dir)
     except CompanionError as refusal:
         return f"(its steps no longer replay with this café data or this version of the companion: {refusal.message})"
+    pending = session.pending()
+    if cut is not None:
+        shown = cut.shown(entry.id, pending.is_over, journal_option=journal_option)
+        return f"{verdict(pending.text)} {shown}" if pending.is_over else shown
     if not pending.is_over:
         return "(its steps no longer end the game with this café data)"
     return verdict(pending.text)
 
 
-def results(journal: Journal, days: int, cafe_dir: object = None, now: datetime | None = None) -> Results:
-    """The games whose last step fell in the last ``days`` café days, today's included."""
+def results(
+    journal: Journal, days: int, cafe_dir: object = None, now: datetime | None = None, journal_option: str = ""
+) -> Results:
+    """The games whose last step fell in the last ``days`` café days, today's included; ``journal_option``
+    (`` --journal FILE``) goes into the export a game shown cut short names (`report`)."""
     moment = local_moment(now)
     first_day = cafe_day(moment) - timedelta(days=days - 1)
     since = datetime(first_day.year, first_day.month, first_day.day, CAFE_DAY_STARTS).astimezone()
@@ -86,7 +97,7 @@ def results(journal: Journal, days: int, cafe_dir: object = None, now: datetime 
             continue
         players = entry.start.get("players") if isinstance(entry.start, dict) else None
         names = tuple(str(p) for p in players) if isinstance(players, list) else ()
-        finished.append(Result(game_id, title_of(game), names, at, _said(entry, cafe_dir)))
+        finished.append(Result(game_id, title_of(game), names, at, _said(entry, cafe_dir, journal_option)))
     return Results(since, finished, abandoned, in_progress)
 
 

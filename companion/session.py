@@ -438,6 +438,55 @@ def export_game(entry: JournalGame, cafe_dir: Any = None) -> tuple[dict[str, Any
         return record, f"{why}, so it has no final position"
 
 
+@dataclass(frozen=True)
+class Cut:
+    """Where a game journalled before an update stops fitting: its steps that still replay, of how many, and the
+    step refused. Resuming goes on from there; the results list and the finished game are shown up to there."""
+
+    fits: int
+    total: int
+    step: str  # the refused step as journalled, quoted
+    refusal: CompanionError
+
+    def shown(self, game_id: int, over: bool, detail: bool = True, journal_option: str = "") -> str:
+        """The sentence a view adds: how far the game is shown, why no further, and where the original is.
+
+        Shown all-or-nothing, one step that no longer fitted left the results list and the home screen saying
+        only that the steps no longer replay: who won was gone, though nearly every step still fitted.
+        ``detail`` adds the refused step and its refusal (the terminal's, not the home screen's one line).
+        """
+        where = "where it ended" if over else "where it was not over yet, so no winner can be told"
+        why = f" (step {self.fits + 1}, {self.step}: {self.refusal.message})" if detail else ""
+        return (f"Shown up to step {self.fits} of {self.total}, {where}: the rest no longer fits this version of"
+                f" the companion{why}; companion export game.json{journal_option} --id {game_id} keeps the"
+                " original.")
+
+
+def replay_what_fits(entry: JournalGame, cafe_dir: Any = None) -> tuple[Session, Cut | None]:
+    """The journalled game replayed, and where it was cut when an update changed the rules' code under it.
+
+    A game is cut at its first step that no longer fits only when its café data is unchanged, at least one step
+    fits, and the step was refused as a move (not a damaged or edited row): otherwise the refusal is raised, and
+    the game waits whole in the journal for its old data to come back. One path for resuming, the results list
+    and the finished game, so each shows the same game.
+    """
+    session, refusal, fits = Session.replayed(entry, cafe_dir)
+    if refusal is None:
+        return session, None
+    if fits and isinstance(refusal, IllegalAction | InvalidAction) and not changed_kinds(entry, session):
+        op, action = entry.steps[fits]
+        return session, Cut(fits, len(entry.steps), quoted(action) if op == "act" else quoted(op), refusal)
+    raise refusal
+
+
+def adopt_what_fits(journal: Journal, entry: JournalGame, cut: Cut) -> int:
+    """Copy the steps of ``entry`` that fit into a new game of the journal, the latest; its id. The game as
+    journalled stays whole, set aside under its own id."""
+    kept = len(entry.times) == len(entry.steps)
+    fits = cut.fits
+    return journal.adopt(replace(entry, steps=entry.steps[:fits], times=entry.times[:fits] if kept else []))
+
+
 def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None, str]:
     """The game in progress, or None and the reason when it can no longer be replayed.
 
@@ -446,24 +495,19 @@ def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None,
     old data back it resumes again) and the table starts without it instead
     of not at all. On unchanged data the companion itself changed (an update
     that no longer takes a step it once offered): the game goes on from the
-    last step that fits (`resume_what_fits`).
+    last step that fits (`replay_what_fits`, `resume_what_fits`).
     """
     entry: JournalGame | None = None
     try:
         entry = journal.active_game()
         if entry is None:
             return None, ""
-        session, refusal, fits = Session.replayed(entry, cafe_dir)
+        session, cut = replay_what_fits(entry, cafe_dir)
     except CompanionError as refusal:
         return None, _not_resumed(refusal, entry)
-    if refusal is not None:
-        # A damaged or edited row (InvalidPosition) is named, not stepped over; a café data edit waits for the
-        # old data to come back.
-        if fits and isinstance(refusal, IllegalAction | InvalidAction) and not changed_kinds(entry, session):
-            resumed = resume_what_fits(journal, entry, session, refusal, fits)
-            if resumed is not None:
-                return resumed
-        return None, _not_resumed(refusal, entry)
+    if cut is not None:
+        resumed = resume_what_fits(journal, entry, session, cut)
+        return resumed if resumed is not None else (None, _not_resumed(cut.refusal, entry))
     return session.attach(journal, entry.id), changed_data_note(entry, session)
 
 
@@ -476,9 +520,7 @@ def _not_resumed(refusal: CompanionError, entry: JournalGame | None) -> str:
     return f"The game in progress could not be resumed ({refusal.message}); it stays in the journal{kept}."
 
 
-def resume_what_fits(
-    journal: Journal, entry: JournalGame, session: Session, refusal: CompanionError, fits: int
-) -> tuple[Session, str] | None:
+def resume_what_fits(journal: Journal, entry: JournalGame, session: Session, cut: Cut) -> tuple[Session, str] | None:
     """The game in progress carried on from its last step that still fits, after an update changed the rules' code.
 
     A fix that changes what a game offers can leave a game journalled before it with a step the companion no
@@ -487,15 +529,13 @@ def resume_what_fits(
     journalled is kept whole (abandoned, exported by its number). None when the copy cannot be written.
     """
     try:
-        kept = len(entry.times) == len(entry.steps)
-        game_id = journal.adopt(replace(entry, steps=entry.steps[:fits], times=entry.times[:fits] if kept else []))
+        game_id = adopt_what_fits(journal, entry, cut)
     except CompanionError:
         return None
-    op, action = entry.steps[fits]
-    what = quoted(action) if op == "act" else quoted(op)
+    fits = cut.fits
     note = (
-        f"The game in progress could not be resumed whole: its step {fits + 1} of {len(entry.steps)} ({what}) no"
-        f" longer fits this version of the companion ({refusal.message}). It goes on from the step before, with"
+        f"The game in progress could not be resumed whole: its step {fits + 1} of {cut.total} ({cut.step}) no"
+        f" longer fits this version of the companion ({cut.refusal.message}). It goes on from the step before, with"
         f" {fits} of its steps: check the board against it. The game as it was journalled is kept as game"
         f" {entry.id} (companion export game.json --id {entry.id})."
     )

@@ -154,3 +154,45 @@ def test_a_game_won_on_a_running_table_is_set_aside_the_next_morning(start: Any,
     assert app.last_game_text.startswith("Last game: Targi, finished on ")
     app.controller.handle(Touch("undo"))  # the button box's undo too
     assert Journal(tmp_path / "journal.sqlite3").latest_game().status == "over"
+
+
+def test_a_last_game_journalled_before_an_update_is_shown_up_to_its_last_step_that_fits(
+    launch: Any, tmp_path: Path
+) -> None:
+    """Its step 6 of 143 no longer fits: home showed "Last game: ..., finished at ..." and nothing of the game;
+    now it says how far it is shown and which export keeps it whole. It cannot be gone back into."""
+    from tests.core.test_cut_views import TEMPLE
+    from tests.games.old_records import journal_of
+
+    game_id = journal_of(tmp_path / "journal.sqlite3", TEMPLE, finished=True)
+    app = launch(new=False)
+    home = app.root.get_screen("home")
+    shown = home.ids.last_game.text
+    assert shown.startswith("Last game: Temple path-card race (Ruin), finished at ")
+    assert shown.endswith(". Shown up to step 5 of 143, where it was not over yet, so no winner can be told: the"
+                          " rest no longer fits this version of the companion; companion export game.json --id"
+                          f" {game_id} keeps the original.")
+    assert home.ids.resume.disabled and home.ids.resume.text == "No game in progress"
+
+
+def test_a_last_game_that_ended_where_its_steps_fit_names_its_winner_and_goes_back_into_a_copy(
+    launch: Any, tmp_path: Path
+) -> None:
+    from tests.core.test_cut_views import won_with_a_step_after_its_end
+
+    won = won_with_a_step_after_its_end(tmp_path / "journal.sqlite3")
+    app = launch(new=False)
+    home = app.root.get_screen("home")
+    steps = len(won.log)
+    assert home.ids.last_game.text.startswith("Last game: Targi, finished at ")
+    assert home.ids.last_game.text.endswith(
+        f"Black wins. Shown up to step {steps} of {steps + 1}, where it ended: the rest no longer fits this version"
+        " of the companion; companion export game.json --id 1 keeps the original.")
+    assert home.ids.resume.text == "Back to Targi (finished)"
+    tap(home.ids.resume)
+    assert app.root.current == "table" and app.game_over and app.controller.session.log == won.log
+    tap(app.root.get_screen("table").ids.undo)
+    assert app.controller.session.log == won.log[:-1]
+    copy = app.journal.latest_game()
+    assert copy.id == 2 and copy.status == "active" and copy.steps[-1] == ("undo", None)
+    assert len(app.journal.read_game(1).steps) == steps + 1  # the game as journalled, whole
