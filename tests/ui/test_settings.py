@@ -371,12 +371,11 @@ def test_a_new_pin_is_typed_on_the_keypad_and_kept_with_the_other_changes(launch
 
 
 def test_a_game_journalled_before_an_update_goes_on_from_its_last_step_that_fits(launch: Any, tmp_path: Path) -> None:
-    """The temple record whose last move no longer fits (tests/games/temple/test_send_back_order.py's known gap):
-    the table resumes it from the step before and says so, instead of leaving it behind at home."""
-    from tests.games.old_records import journal_of
+    """A temple record whose last move no longer fits: the table resumes it from the step before and says so,
+    instead of leaving it behind at home."""
+    from tests.games.old_records import journal_of, temple_step_that_no_longer_fits
 
-    records = Path(__file__).parents[1] / "games" / "temple" / "records_before_rq14_queue.json"
-    record = json.loads(records.read_text(encoding="utf-8"))["competing"]
+    record = temple_step_that_no_longer_fits()
     game_id = journal_of(tmp_path / "journal.sqlite3", record)
     app = launch(new=False)
     assert app.controller.session is not None and app.controller.session.log == record["actions"][:5]

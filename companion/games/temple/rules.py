@@ -14,7 +14,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from companion.errors import InvalidAction, quoted
+from companion.errors import IllegalAction, InvalidAction, quoted
 from companion.game import (
     Action,
     DieSpec,
@@ -32,6 +32,7 @@ from companion.games.temple import document, moves
 from companion.games.temple.board import COLOURS, Board, Layout
 from companion.games.temple.schemas import SCHEMAS, cross_check
 from companion.games.temple.state import Task, TempleState, pawn_label, pawn_name
+from companion.phrases import series
 
 DIE_ID = "d20"
 DECK_ID = "path"
@@ -399,13 +400,17 @@ class TempleGame(Game):
         return "RU-16"  # the win that ended it, as the refusal of a well-formed action after the end (apply)
 
     def apply(self, state: TempleState, action: Action) -> tuple[TempleState, list[Event]]:
+        return self._take(state, action)
+
+    def _take(self, state: TempleState, action: Action, queued: bool = True) -> tuple[TempleState, list[Event]]:
+        """``apply``; ``queued`` False changes cards as the companion before RU-Q14's order did (``old_step``)."""
         action = normalize_action(action, self.turn_rule)
         kind = action["type"]
         handler = {
             "draw": self._apply_draw,
             "roll": self._apply_roll,
             "ahkinchil": self._apply_ak,
-            "change": self._apply_change,
+            "change": self._apply_change if queued else self._apply_change_at_once,
             "skip_change": self._apply_skip_change,
             "move": self._apply_move,
             "stair": self._apply_stair,
@@ -737,7 +742,9 @@ class TempleGame(Game):
         )
         return known_elsewhere < len(self.board.cards)
 
-    def _apply_change(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
+    def _apply_change(
+        self, state: TempleState, action: Action, events: list[Event], queued: bool = True
+    ) -> TempleState:
         board = self.board
         number = action.get("slot")
         if isinstance(number, bool) or number not in board.slot_numbers:
@@ -778,7 +785,11 @@ class TempleGame(Game):
             )
         )
         state = self._draw_one(state, state.turn, events)
-        return self._after_change(state, index, events)
+        return self._after_change(state, index, events, queued)
+
+    def _apply_change_at_once(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
+        """A change as the companion before RU-Q14's order made it: the later colours went back at once."""
+        return self._apply_change(state, action, events, queued=False)
 
     def _draw_one(self, state: TempleState, seat: int, events: list[Event], just_played: bool = False) -> TempleState:
         """The player who used a card draws one; an empty pile is refilled from the discard first."""
@@ -798,16 +809,17 @@ class TempleGame(Game):
             events.append(Event("warning", "No card is left to draw; play goes on with a short hand.", ("RU-Q25",)))
         return state.but(pile=pile, discard=discard, hands=tuple(hands))
 
-    def _after_change(self, state: TempleState, index: int, events: list[Event]) -> TempleState:
+    def _after_change(self, state: TempleState, index: int, events: list[Event], queued: bool = True) -> TempleState:
         """Pawns on a new hole go back; pawns on a new stairway must take it (RU-Q10 order); then the move."""
-        state = self._settle_change(state, index, events)
+        state = self._settle_change(state, index, events, queued)
         return state if state.tasks else self._after_tasks(state, events)  # tasks left: a choice waits
 
-    def _settle_change(self, state: TempleState, index: int, events: list[Event]) -> TempleState:
+    def _settle_change(self, state: TempleState, index: int, events: list[Event], queued: bool = True) -> TempleState:
         """What the card now in slot ``index`` does to the pawns there, up to the first choice it asks for.
 
         The change choices are labelled from this very code (``_change_effects``), so a
-        choice cannot say one thing and the change do another.
+        choice cannot say one thing and the change do another. ``queued`` False: the later colours' send-backs
+        do not wait for an earlier colour's pair choice, as before RU-Q14's order (only ``old_step`` asks it).
         """
         board = self.board
         layout = self.layout(state)
@@ -818,7 +830,7 @@ class TempleGame(Game):
         for colour in order:
             pair = state.pawns[state.seat(colour)]
             off = [i for i, n in enumerate(pair) if n in nodes and not layout.walkable[n]]
-            if off and backs:
+            if off and backs and queued:
                 # A choice of an earlier colour waits: this colour's send-back waits behind it (RU-Q14).
                 prog = board.progress[colour]
                 off.sort(key=lambda i: -prog[pair[i]])
@@ -1508,6 +1520,62 @@ class TempleGame(Game):
         return self._resolve(state.but(tasks=state.tasks[1:]), events)
 
     def old_step(
+        self, states: Sequence[TempleState], log: Sequence[Action], action: Action
+    ) -> tuple[TempleState, list[Event]] | None:
+        """A step of a game journalled before an update, refused now: a pair order answered where it is no longer
+        asked (``_unasked_order``), or a step that fits only where the later colours went back before a pair
+        choice (``_sent_back_before_choice``)."""
+        return self._unasked_order(states, log, action) or self._sent_back_before_choice(states, log, action)
+
+    def _sent_back_before_choice(
+        self, states: Sequence[TempleState], log: Sequence[Action], action: Action
+    ) -> tuple[TempleState, list[Event]] | None:
+        """A step of a game journalled before RU-Q14's order (9300476), fitting only the pawns as they then stood.
+
+        That companion sent the later colours' pawns back as soon as a card was changed, ahead of an earlier
+        colour's pair choice; with send_back_occupied = bump two pawns heading for one marker then ended the other
+        way round, and a later step naming one of them is refused now. No step says which companion took it, so
+        the game is played again from its first change that made a colour wait (none: refused as before), with
+        every change made the older way; if this step then fits, it is taken from there and the table told where
+        the pawns stand. A step that fits neither way stays refused.
+        """
+        if len(states) != len(log) + 1:
+            return None
+        first = next((k for k, step in enumerate(log) if step.get("type") == "change"
+                      and any(t.kind == "off" for t in states[k + 1].tasks)), None)  # fmt: skip
+        if first is None:
+            return None
+        older, steps = list(states[: first + 1]), list(log[:first])
+        events: list[Event] = []
+        for step in [*log[first:], action]:
+            try:
+                state, events = self._take(older[-1], step, queued=False)
+            except IllegalAction:
+                taken = self._unasked_order(older, steps, step)
+                if taken is None:
+                    return None
+                state, events = taken
+            older.append(state)
+            steps.append(step)
+        return older[-1], [self._stood_otherwise(states[first + 1], states[-1], older[-2]), *events]
+
+    def _stood_otherwise(self, waited: TempleState, now: TempleState, then: TempleState) -> Event:
+        """Where the older companion had the pawns that stand elsewhere now, and why (RU-Q14)."""
+        chooser = waited.tasks[0].colour.capitalize()
+        early = [pawn_label(t.colour, i) for t in waited.tasks if t.kind == "off" for i in t.pawns]
+        moved = [(c, i, n) for c, i, n in then.all_pawns() if now.pawn_at(c, i) != n]
+        left = series([f"{pawn_label(c, i)} at {self.where(c, n)}" for c, i, n in moved]) if moved else ""
+        them = "it" if len(early) == 1 else "them"
+        return Event(
+            "info",
+            f"The companion this game was journalled on {f'left {left}: it ' if left else ''}sent {series(early)}"
+            f" back as soon as the card was changed, before {chooser} chose which pawn takes the nearer marker"
+            f" (this one has {them} wait for the choice).",
+            (*CHANGE_OFF_PATH, "RU-Q14"),
+            tuple(dict.fromkeys(c for c, _, _ in moved)),
+        )
+
+    def _unasked_order(
         self, states: Sequence[TempleState], log: Sequence[Action], action: Action
     ) -> tuple[TempleState, list[Event]] | None:
         """A pair order answered in a game journalled before the owner was asked it only when it matters (RU-Q13).

@@ -14,7 +14,7 @@ import pytest
 
 from companion.errors import IllegalAction
 from companion.session import Session, open_table, replay_record
-from tests.games.old_records import journal_of
+from tests.games.old_records import journal_of, temple_step_that_no_longer_fits
 
 RECORD = json.loads((Path(__file__).parent / "record_before_unasked_pair_order.json").read_text(encoding="utf-8"))
 ORDER = RECORD["actions"][2]
@@ -67,12 +67,25 @@ def test_the_game_journalled_by_the_older_companion_resumes(tmp_path: Path) -> N
         journal.close()
 
 
-def test_a_journalled_game_whose_step_no_longer_fits_goes_on_from_the_step_before(tmp_path: Path) -> None:
-    """The known gap of tests/games/temple/test_send_back_order.py: two blue pawns competed for one marker, and
-    now end the other way round, so Blue's last move (with Blue 1) no longer fits. The game is not left behind."""
+def test_a_game_journalled_before_rq14s_order_resumes_whole(tmp_path: Path) -> None:
+    """Two blue pawns competed for one marker and now end the other way round; Blue's last move (with Blue 1) is
+    taken with the pawns as the older companion left them (tests/games/temple/test_send_back_order.py)."""
     record = json.loads(
         (Path(__file__).parent / "records_before_rq14_queue.json").read_text(encoding="utf-8")
     )["competing"]
+    path = tmp_path / "journal.sqlite3"
+    journal_of(path, record)
+    journal, session, note = open_table(path)
+    try:
+        assert note == "" and session is not None
+        assert session.document() == record["final"] and session.log == record["actions"]
+    finally:
+        journal.close()
+
+
+def test_a_journalled_game_whose_step_no_longer_fits_goes_on_from_the_step_before(tmp_path: Path) -> None:
+    """A step that fits neither this companion nor the older one: the game is not left behind."""
+    record = temple_step_that_no_longer_fits()
     path = tmp_path / "journal.sqlite3"
     game_id = journal_of(path, record)
     journal, session, note = open_table(path)
