@@ -472,6 +472,16 @@ class Game(ABC):
         """
         return None
 
+    def old_start(self, document: Mapping[str, Any], played_on: bool) -> State | None:
+        """A loaded opening an older companion accepted and this one refuses, or None to refuse it.
+
+        Read only from a journal or a game record (``Session.from_start``), never for a position loaded now: a
+        game started on it could otherwise no longer be resumed, replayed or exported with its end.
+        ``played_on``: steps taken on it follow, as that companion took them, so it is read as that companion
+        read it; with none yet, a game may read it as its rules now have it.
+        """
+        return None
+
     def check(self, state: State, action: Action) -> Ruling:
         """A ruling on any well-formed action; games override for richer reasons."""
         try:

@@ -70,6 +70,7 @@ class Session:
         self._legal: list[Action] = []
         self._legal_keys: dict[str, frozenset[str]] = {}
         self._legal_kinds: dict[tuple[str, str], frozenset[str]] = {}
+        self.reread = ""  # why a journalled start is read otherwise than journalled (``from_start``), if it is
 
     # -- starting ---------------------------------------------------------
     @classmethod
@@ -103,22 +104,41 @@ class Session:
         return cls(game, start, state)._begin(journal)
 
     @classmethod
-    def from_start(cls, game_id: str, start: Mapping[str, Any], cafe_dir: Any = None) -> Session:
-        """Rebuild the opening position a journal or record describes (no journal attached)."""
+    def from_start(
+        cls, game_id: str, start: Mapping[str, Any], cafe_dir: Any = None, played_on: bool = True
+    ) -> Session:
+        """Rebuild the opening position a journal or record describes (no journal attached).
+
+        A loaded position an older companion accepted and this one refuses is read as the game says
+        (``Game.old_start``; ``played_on``: steps follow it). Read otherwise than journalled, the session's
+        ``start`` holds it as read now and ``reread`` why, so the game is journalled anew on it (``resume_game``).
+        """
         game = create(game_id, cafe_dir)
         if not isinstance(start, Mapping):
             raise BadRequest("the start of the game must be an object (players and options, or a loaded position)")
+        reread = ""
         if start.get("kind") == "load":
             document = start.get("state")
             if not isinstance(document, Mapping):
                 raise InvalidPosition(["the loaded position of the start must be a JSON object"])
-            state = game.from_document(document)
+            try:
+                state = game.from_document(document)
+            except InvalidPosition as refusal:
+                old = game.old_start(document, played_on)
+                if old is None:
+                    raise
+                state = old
+                if not played_on:
+                    reread = refusal.message
+                    start = {"kind": "load", "state": game.to_document(old)}
         else:
             players = start.get("players")
             if not isinstance(players, list):
                 raise BadRequest("the start of the game must list its players")
             state = game.setup(players, game.resolve_options(game.kept_options(start.get("options")), None))
-        return cls(game, dict(start), state)
+        session = cls(game, dict(start), state)
+        session.reread = reread
+        return session
 
     @classmethod
     def resume(cls, journal: Journal, cafe_dir: Any = None) -> Session | None:
@@ -139,7 +159,7 @@ class Session:
 
         A start that no longer loads is raised: nothing of the game fits then.
         """
-        session = cls.from_start(entry.game, entry.start, cafe_dir)
+        session = cls.from_start(entry.game, entry.start, cafe_dir, played_on=bool(entry.steps))
         for number, (op, action) in enumerate(entry.steps, 1):
             try:
                 if op == "act" and isinstance(action, dict):
@@ -508,7 +528,31 @@ def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None,
     if cut is not None:
         resumed = resume_what_fits(journal, entry, session, cut)
         return resumed if resumed is not None else (None, _not_resumed(cut.refusal, entry))
+    if session.reread:
+        reread = resume_reread(journal, entry, session)
+        if reread is not None:
+            return reread
+        return None, _not_resumed(InvalidPosition([session.reread]), entry)
     return session.attach(journal, entry.id), changed_data_note(entry, session)
+
+
+def resume_reread(journal: Journal, entry: JournalGame, session: Session) -> tuple[Session, str] | None:
+    """The game in progress carried on from its loaded start as this version reads it, with no step taken yet.
+
+    Journalled as it was, the next start would read it the older way once steps follow it (``Game.old_start``)
+    and replay them on another position. The game is copied with the start as read now, and goes on; the game
+    as journalled is kept (abandoned, exported by its number). None when the copy cannot be written.
+    """
+    try:
+        game_id = journal.adopt(replace(entry, start=session.start))
+    except CompanionError:
+        return None
+    note = (
+        f"The game in progress began on a position this version of the companion reads otherwise"
+        f" ({session.reread}): it goes on as read now, so check the prompt against the table. The game as it was"
+        f" journalled is kept as game {entry.id} (companion export game.json --id {entry.id})."
+    )
+    return session.attach(journal, game_id), note
 
 
 def _not_resumed(refusal: CompanionError, entry: JournalGame | None) -> str:
@@ -591,7 +635,7 @@ def replay_record(record: Mapping[str, Any], cafe_dir: Any = None) -> Session:
             raise BadRequest(f"the game record lacks {quoted(key)}")
     if not isinstance(record["actions"], list):
         raise BadRequest("the game record's actions must be a list")
-    session = Session.from_start(record["game"], record["start"], cafe_dir)
+    session = Session.from_start(record["game"], record["start"], cafe_dir, played_on=bool(record["actions"]))
     total = len(record["actions"])
     for number, action in enumerate(record["actions"], 1):
         try:

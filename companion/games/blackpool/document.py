@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from companion.games.blackpool.rules import Blackpool
 
 
+# Refused since bbc8013; a game an older companion started on such a position is read by ``Blackpool.old_start``.
+SIX_IN_MOVE = 'a roll of 6 is decided in phase "six" (move six, bring one out or spend a coin), not "move"'
+
+
 def document_of(game: Blackpool, state: State) -> dict[str, Any]:
     decks: dict[str, dict[str, int]] = {d: {} for d in DECKS}
     for cid, n in state.decks:
@@ -272,7 +276,7 @@ def position_problems(game: Blackpool, state: State) -> list[str]:
         problems.append('phase "six" needs "roll": 6')
     if phase == "move" and state.roll == 6:
         # Loaded as "move", a six lost its choices (BP-8): forward 6 with no roll again, no bring-out, no coin.
-        problems.append('a roll of 6 is decided in phase "six" (move six, bring one out or spend a coin), not "move"')
+        problems.append(SIX_IN_MOVE)
     if phase == "six" and state.six_chain < 1:
         problems.append('phase "six" needs "sixChain" of at least 1')
     if phase in ("roll", "draw", "target", "over") and state.roll is not None:

@@ -32,7 +32,7 @@ from companion.games.blackpool import effects
 from companion.games.blackpool.board import CAMP, CENTRE, Board
 from companion.games.blackpool.cards import DECKS, Catalogue
 from companion.games.blackpool.data_schema import DATA_SCHEMAS, copy_notes, cross_check
-from companion.games.blackpool.document import document_of, state_of
+from companion.games.blackpool.document import SIX_IN_MOVE, document_of, position_problems, state_of
 from companion.games.blackpool.moves import CARRIER_BACK, CARRIER_FORWARD, Plan, Work, execute, landing_problem, plan
 from companion.games.blackpool.state import (
     START_COINS,
@@ -230,6 +230,25 @@ class Blackpool(Game):
         if problems or state is None:
             raise InvalidPosition(problems)
         return state
+
+    def old_start(self, document: Mapping[str, Any], played_on: bool) -> State | None:
+        """A position in phase "move" with a 6 in hand, loaded before bbc8013 refused it (BP-8), read back.
+
+        That companion offered only forward-6 moves on it, with no roll again, bring-out or coin, and ended the
+        turn; a game journalled on it could no longer start. Played on, its steps were taken that way and are
+        replayed that way (the rolls name no player, so read as a six they would go to the wrong one). Not yet
+        played on, the six is decided as the rules have it: phase "six", counting this six at least. None when
+        the position has any other fault.
+        """
+        state, problems = state_of(self, document)
+        if state is None or SIX_IN_MOVE not in problems:
+            return None
+        if played_on:
+            return state if problems == [SIX_IN_MOVE] else None
+        if [p for p in problems if p not in position_problems(self, state)]:
+            return None  # a fault of the document itself, not of what its phase needs
+        six = state.evolve(phase="six", six_chain=max(1, state.six_chain))
+        return None if position_problems(self, six) else six
 
     # -- what happens next -------------------------------------------------------
     def pending(self, state: State) -> Pending:
@@ -1098,8 +1117,6 @@ class Blackpool(Game):
         return describe_state(self, state)
 
     def invariants(self, state: State) -> list[str]:
-        from companion.games.blackpool.document import position_problems
-
         return position_problems(self, state)
 
     def sim_choose(self, state: State, legal: list[Action], rng: Any) -> Action:

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import IllegalAction
+from companion.errors import IllegalAction, InvalidPosition
 from companion.session import Session, open_table, replay_record
+from tests.games.blackpool.helpers import GAME, Y, position
 from tests.games.old_records import journal_of
 
 RECORD = json.loads((Path(__file__).parent / "record_before_step_in_fix.json").read_text(encoding="utf-8"))
@@ -56,3 +57,58 @@ def test_the_game_journalled_by_the_older_companion_resumes_whole(tmp_path: Path
         assert session.document() == replay_record(RECORD).document()
     finally:
         journal.close()
+
+
+def _six_loaded_as_move() -> dict:
+    """A game started, before bbc8013, on a position loaded in phase "move" with a 6 in hand: Yellow 1 on its
+    tenth square, its two others in the centre. That companion offered only 'forward 6' there (BP-8)."""
+    six = position({"yellow-1": Y(10)}, phase="six", roll=6, sixChain=1)
+    document = {**GAME.to_document(six), "phase": "move", "sixChain": 0}
+    with pytest.raises(InvalidPosition, match='a roll of 6 is decided in phase "six"'):
+        GAME.from_document(document)  # loaded now, it is refused
+    return {"format": "table-companion-record", "version": 1, "game": "blackpool",
+            "start": {"kind": "load", "state": document}, "data": GAME.data.sources, "actions": []}  # fmt: skip
+
+
+def test_a_game_started_on_a_six_in_phase_move_resumes_with_the_six_to_decide(tmp_path: Path) -> None:
+    """No step taken yet: the six is decided as the rules have it (move six, bring one out or spend a coin), and
+    the game is journalled anew on that reading, so it resumes the same way once steps follow."""
+    record = _six_loaded_as_move()
+    path = tmp_path / "journal.sqlite3"
+    game_id = journal_of(path, record)
+    journal, session, note = open_table(path)
+    try:
+        assert session is not None
+        assert session.pending().text == "Yellow rolled a six: move six, bring one out, or spend a coin."
+        assert {a["type"] for a in session.legal()} == {"move", "bring_out", "coin"}
+        assert note.startswith("The game in progress began on a position this version of the companion reads"
+                               ' otherwise (a roll of 6 is decided in phase "six"')  # fmt: skip
+        assert f"kept as game {game_id} (companion export game.json --id {game_id})" in note
+        session.act({"type": "move", "traveller": "yellow-1"})  # move six: Yellow rolls again
+    finally:
+        journal.close()
+    journal, session, note = open_table(path)
+    try:
+        assert note == "" and session is not None and session.log == [{"type": "move", "traveller": "yellow-1"}]
+        assert session.pending().text.startswith("Yellow: roll the oracle")
+    finally:
+        journal.close()
+
+
+def test_a_game_played_on_from_a_six_in_phase_move_replays_as_it_was_played() -> None:
+    """Its steps were taken on that companion's reading: Yellow 1 forward 6 and the turn passed (the rolls name
+    no player, so read as a six, Red's roll would have gone to Yellow)."""
+    record = _six_loaded_as_move()
+    record["actions"] = [{"type": "move", "traveller": "yellow-1"}, {"type": "roll", "value": 3}]
+    session = replay_record(record)
+    assert session.document()["turn"] == "yellow" and session.document()["phase"] == "roll"
+    assert session.document()["travellers"]["yellow-1"]["at"] == Y(16)
+    session.undo()
+    assert session.document()["turn"] == "red"
+
+
+def test_a_six_in_phase_move_with_another_fault_stays_refused() -> None:
+    record = _six_loaded_as_move()
+    record["start"]["state"]["coins"] = {"yellow": 9}
+    with pytest.raises(InvalidPosition):
+        replay_record(record)
