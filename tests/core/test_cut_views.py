@@ -22,9 +22,25 @@ from companion.results import results
 from companion.session import Session, open_table
 from tests.games.old_records import journal_of
 
-TEMPLE = json.loads(
+OLDER = json.loads(
     (Path(__file__).parents[1] / "games" / "temple" / "record_finished_before_rq14_queue.json").read_text("utf-8")
 )
+# The older companion's finished game with its step 6 put to a cell no pawn of Blue's reaches with its 2: a step
+# that fits neither that companion nor this one (the game as journalled replays whole through Game.old_step).
+TEMPLE = {**OLDER, "actions": [*OLDER["actions"][:5], {"type": "move", "pawn": "blue1", "to": [1, 9]},
+                               *OLDER["actions"][6:]]}  # fmt: skip
+
+
+def test_a_game_an_older_companion_finished_is_listed_whole_with_its_winner(tmp_path: Path) -> None:
+    """Its step 6 fits only the pawns as the older companion left them (RU-Q14's order came later)."""
+    path = tmp_path / "journal.sqlite3"
+    journal_of(path, OLDER, finished=True)
+    journal = Journal.for_reading(path)
+    try:
+        (found,) = results(journal, 1).finished
+    finally:
+        journal.close()
+    assert found.said.endswith("Blue wins.") and "Shown up to" not in found.said
 
 
 def won_with_a_step_after_its_end(path: Path) -> Session:
