@@ -167,6 +167,10 @@ class OnTable:
     # handed back, "Black gives back a Mirage Cloak card.", "Put the card drawn back on the draw pile.", as a
     # table says it, where "Set the draw pile back to 32." had the players count a pile.
     cards: bool = False
+    # The word for one of a count a player hands to and takes from the supply ("date" for dates, "salt", "gold"):
+    # an undo says the difference as it is handed, "Black gives back 1 date.", "Give Black 2 salt back.", where
+    # "Set Black's dates back to 3." had the player count a heap and work out how many to return.
+    one: str = ""
 
 
 @dataclass

@@ -311,15 +311,19 @@ def _where(now: str, old: OnTable | None) -> str:
 def _count_sentences(counts: list[tuple[OnTable, int, int]], step_rules: tuple[str, ...]) -> list[Said]:
     """Each owner's counts set back in one sentence ("Set Red's Lives back to 5 and coins to 3."); cards
     counted are said as handed back, one player's to another's as one ("Teal gives a Desert Flask card back
-    to Brown."), the temple's pile as "Put the card drawn back on the draw pile."."""
+    to Brown."), the temple's pile as "Put the card drawn back on the draw pile."; goods from a supply
+    (``OnTable.one``) as the difference handed, each owner's in one sentence ("Give Black 2 salt back.")."""
     said: list[Said] = []
     numbers: dict[str, list[tuple[OnTable, int]]] = {}
     handed: dict[str, list[tuple[OnTable, int]]] = {}  # a card's name -> who holds how many more again
+    supplied: dict[str, list[tuple[OnTable, int]]] = {}  # an owner -> goods they hold how many more of again
     for thing, had, count in counts:
         if thing.cards and not thing.owner and count < had:
             said.append((f"Take {had - count} cards off {thing.name}.", thing.rules or step_rules))
         elif thing.cards:
             handed.setdefault(thing.name, []).append((thing, count - had))
+        elif thing.one and thing.owner:
+            supplied.setdefault(thing.owner, []).append((thing, count - had))
         else:
             numbers.setdefault(thing.owner, []).append((thing, count))
     for changed in numbers.values():
@@ -329,7 +333,29 @@ def _count_sentences(counts: list[tuple[OnTable, int, int]], step_rules: tuple[s
         said.append((f"Set {words}.", tuple(dict.fromkeys(r for t, _ in changed for r in (t.rules or step_rules)))))
     for changes in handed.values():
         said += _handed(changes, step_rules)
+    for owner, changes in supplied.items():
+        said.append(_supplied(owner, changes, step_rules))
     return said
+
+
+def _supplied(owner: str, changes: list[tuple[OnTable, int]], step_rules: tuple[str, ...]) -> Said:
+    """One player's goods handed back to or taken again from the supply, as the difference: "Black gives back
+    1 date and 2 pepper.", "Give Black 2 salt back.", "White gives back 1 gold and gets 3 salt back." (a trade)."""
+    gives = [_amount(t, -d) for t, d in changes if d < 0]
+    gets = [_amount(t, d) for t, d in changes if d > 0]
+    who = _name(owner)
+    if gives and gets:
+        words = f"{who} gives back {series(gives)} and gets {series(gets)} back."
+    elif gives:
+        words = f"{who} gives back {series(gives)}."
+    else:
+        words = f"Give {who} {series(gets)} back."
+    return words, tuple(dict.fromkeys(r for t, _ in changes for r in (t.rules or step_rules)))
+
+
+def _amount(thing: OnTable, n: int) -> str:
+    """"1 date", "2 dates", "3 salt": ``OnTable.one`` for one, its name for more."""
+    return f"{n} {thing.one if n == 1 else thing.name}"
 
 
 def _handed(changes: list[tuple[OnTable, int]], step_rules: tuple[str, ...]) -> list[Said]:

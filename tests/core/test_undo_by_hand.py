@@ -126,12 +126,25 @@ def test_targi_a_goods_card_taken_goes_back_face_up_with_the_marker() -> None:
     assert {"TG-M1", "TG-A3"} <= set(undo.rules)
 
 
-def test_targi_goods_chosen_are_set_back() -> None:
-    session, step = play_until("targi", 1, lambda s, st: said(st, "chooses 2 pepper") is not None)
-    who = step.events[0].text.split(" ")[0]
-    before = session._states[-2].supply(who.lower())
+@pytest.mark.parametrize(
+    ("seed", "step_words", "handed"),
+    [
+        (1, r"(\w+) chooses 2 pepper", "{who} gives back 2 pepper."),
+        (0, r"(\w+) pays 1 date, 1 pepper and plays", "Give {who} 1 date and 1 pepper back."),
+        (0, r"(\w+) pays the raid: 2 dates\.", "Give {who} 2 dates back."),
+        (0, r"(\w+) gives 2 dates for 1 salt", "{who} gives back 1 salt and gets 2 dates back."),
+        (0, r"(\w+) gives 3 salt for 1 gold", "{who} gives back 1 gold and gets 3 salt back."),
+    ],
+    ids=["chosen", "paid, one of each", "a raid paid", "a trade", "a trade for gold"],
+)
+def test_targi_goods_and_gold_are_handed_back_as_the_difference(seed: int, step_words: str, handed: str) -> None:
+    """Goods are a heap by each player: "Set Black's dates back to 3." had the player count it and work out how
+    many to hand back; the undo says how many change hands, singular or plural as said ("1 date", "2 dates")."""
+    session, step = play_until("targi", seed, lambda s, st: re.search(step_words, st.events[0].text) is not None)
+    who = re.search(step_words, step.events[0].text)[1]
     undo = session.undo()
-    assert f"Set {who}'s pepper back to {before.pepper}." in undo.note
+    assert handed.format(who=who) in undo.note, undo.note
+    assert "Set " not in undo.note and " back to " not in undo.note.replace("Back to", ""), undo.note
 
 
 def _card_on(session: Session, step: Step) -> bool:

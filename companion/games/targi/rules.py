@@ -46,6 +46,12 @@ def said(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     """The engine's events as the table reads them: each a sentence."""
     return state, [replace(event, text=sentence(event.text)) for event in events]
 
+
+def _one(resource: str) -> str:
+    """The word for one of a good or gold, as the engine's texts say it ("1 date", "1 salt"): an undo hands
+    back the difference with it (``OnTable.one``)."""
+    return cardmod.bundle_text({resource: 1}).removeprefix("1 ")
+
 class Targi(Game):
     id = "targi"
     score_rules = {"total": ("TG-S1", "TG-S3"), "tokens": ("TG-S1",), "cards": ("TG-S1",),
@@ -236,7 +242,7 @@ class Targi(Game):
             for held in supply.hand:
                 card(held, f"in {who}'s hand", ("TG-T2",))
             for resource in ("dates", "salt", "pepper", "gold"):
-                out[(resource, p)] = OnTable(p, resource, supply.amount(resource))
+                out[(resource, p)] = OnTable(p, resource, supply.amount(resource), one=_one(resource))
         for deck in ("goods", "tribe"):
             for card_id, count in state.deck(deck).discard:
                 for _ in range(count):
