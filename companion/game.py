@@ -171,6 +171,10 @@ class OnTable:
     # an undo says the difference as it is handed, "Black gives back 1 date.", "Give Black 2 salt back.", where
     # "Set Black's dates back to 3." had the player count a heap and work out how many to return.
     one: str = ""
+    # A card played from a hand the app only counts (the temple's hidden hands, RU-H2): on the table after the
+    # step and nowhere before it, it goes back to the hand of the player whose step is undone, "Put card AK back
+    # in Yellow's hand.", where "Take card AK off the discard pile." left the table asking whose.
+    from_hand: bool = False
 
 
 @dataclass

@@ -13,7 +13,8 @@ its 2 Lives lost on the table while the app had them back. Each game lists its p
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from companion.game import Game, OnTable, Pending, State
@@ -100,6 +101,7 @@ def put_back(
     to take back.
     """
     was, now = game.on_table(before), game.on_table(after)
+    now, to_hand = _back_to_hand(was, now, game.pending(after).player)
     groups: dict[tuple[str, str], tuple[list[OnTable], list[OnTable]]] = {}  # (owner, name) -> was, now
     cited: dict[int, tuple[str, ...]] = {}  # id of a thing -> the clauses it cites
     counts: list[tuple[OnTable, int, int]] = []  # a count, as it was and as it is again
@@ -121,7 +123,7 @@ def put_back(
                 side.append(one)
                 cited[id(one)] = rules
     moves = [move for olds, news in groups.values() for move in _moves(olds, news)]
-    moves = _replaced(moves)
+    moves = _replaced(moves, to_hand)
     sentences: Sentences = {}
     dealt: set[str] = set()  # the pieces that are cards or tokens
     for old, new, instead in moves:
@@ -138,6 +140,8 @@ def put_back(
             verb = "Put"
             if instead is not None and new.name.startswith("a face-down"):
                 verb, thing, place = "Turn", instead, place.removeprefix("face up ")
+            elif instead is not None and id(instead) in to_hand:
+                place += f" and {_the(_owned(instead))} back {instead.at}"
             elif instead is not None:
                 place += f", in place of {_the(_owned(instead))}"
         else:
@@ -166,6 +170,19 @@ def put_back(
 Move = tuple[OnTable | None, OnTable | None, OnTable | None]  # as it stands now, as it goes back, what it replaces
 
 
+def _back_to_hand(
+    was: dict[Hashable, OnTable], now: dict[Hashable, OnTable], player: str | None
+) -> tuple[dict[Hashable, OnTable], set[int]]:
+    """The position gone back to, with each card played from a hand the game only counts (``OnTable.from_hand``)
+    back in the hand of the player whose step is undone, and the ids of those: "Take card AK off the discard
+    pile." did not say whose hand the card went back to, and "in place of card P39" left P39 by the board."""
+    if not player:
+        return now, set()
+    back = {key: replace(old, at=f"in {_name(player)}'s hand", from_hand=False)
+            for key, old in was.items() if old.from_hand and key not in now}
+    return {**now, **back}, {id(thing) for thing in back.values()}
+
+
 def _moves(olds: list[OnTable], news: list[OnTable]) -> list[Move]:
     """One owner's pieces of one name, as they stand and as they go back: those already where they go back
     stay; the rest are paired, each taken from where it stands to where it goes back, and any left over are
@@ -183,15 +200,16 @@ def _moves(olds: list[OnTable], news: list[OnTable]) -> list[Move]:
     return pairs
 
 
-def _replaced(moves: list[Move]) -> list[Move]:
-    """A piece put back where another is taken off, said as one: "Put card P10 back in slot 12, in place of
-    card P39.", "Turn Pepper Pouch face down again on centre 1-2." (a face-down card put back where a card
-    lies face up is the card turned up, turned down again)."""
+def _replaced(moves: list[Move], to_hand: set[int]) -> list[Move]:
+    """A piece put back where another is taken off, said as one: "Put Salt Slabs back face up on centre 1-1, in
+    place of the face-down tribe card.", "Put card P10 back in slot 12 and card P39 back in Red's hand." (the
+    other goes back to a hand, ``to_hand``), "Turn Pepper Pouch face down again on centre 1-2." (a face-down card
+    put back where a card lies face up is the card turned up, turned down again)."""
     out: list[Move] = []
-    taken = [m for m in moves if m[1] is None]
+    taken = [m for m in moves if m[1] is None or id(m[1]) in to_hand]
     for move in moves:
         old, new, _ = move
-        if new is None:
+        if new is None or id(new) in to_hand:
             if move in taken:
                 out.append(move)
             continue
@@ -200,7 +218,7 @@ def _replaced(moves: list[Move]) -> list[Move]:
         if gone is not None and gone[0] is not None:
             taken.remove(gone)
             out = [m for m in out if m is not gone]
-            out.append((old, new, gone[0]))
+            out.append((old, new, gone[1] if gone[1] is not None else gone[0]))
         else:
             out.append(move)
     return out

@@ -92,13 +92,28 @@ def test_temple_a_pawn_sent_back_goes_back_where_it_stood() -> None:
 def test_temple_a_card_change_undone_puts_the_old_card_back_in_its_slot() -> None:
     session, step = play_until("temple", 2, lambda s, st: said(st, "goes to the discard pile") is not None)
     old, slot, new = re.search(r"replaces (\w+) in slot (\d+) with (\w+)", step.events[0].text).groups()
+    who = session._states[-2].current.capitalize()
     undo = session.undo()
-    # One sentence for the swap, and the card drawn as a player says it ("Set the draw pile back to 32." had
-    # the table count the pile).
-    assert f"Put card {old} back in slot {slot}, in place of card {new}." in undo.note, undo.note
+    # One sentence for the swap, with the hand the new card goes back to ("in place of card P39" left it lying
+    # by the board), and the card drawn as a player says it ("Set the draw pile back to 32." had the table
+    # count the pile).
+    assert f"Put card {old} back in slot {slot} and card {new} back in {who}'s hand." in undo.note, undo.note
     assert "Put the card drawn back on the draw pile." in undo.note, undo.note
     assert "Set the draw pile" not in undo.note
     assert {"RU-7", "RU-26"} <= set(undo.rules)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_temple_the_ah_kinchil_card_undone_goes_back_to_the_hand_it_was_played_from(seed: int) -> None:
+    """"Take card AK off the discard pile." said where the card goes from, not whose hand it goes back to: the
+    hands are hidden (RU-H2), so the app knows it only as the player whose step is taken back."""
+    session, step = play_until("temple", seed, lambda s, st: said(st, "plays the Ah Kinchil card") is not None,
+                               limit=20000)
+    who = step.events[0].text.split(" ")[0]
+    undo = session.undo()
+    assert f"Put card {session.game.board.ak_card} back in {who}'s hand." in undo.note, undo.note
+    assert "off the discard pile" not in undo.note, undo.note
+    assert "RU-26" in undo.rules
 
 
 def test_targi_a_placed_targi_is_not_said_twice_and_a_used_one_goes_back() -> None:

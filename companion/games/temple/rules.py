@@ -1726,7 +1726,8 @@ class TempleGame(Game):
     def on_table(self, state: TempleState) -> dict[Hashable, OnTable]:
         """Each pawn's place (RU-10), each card in a slot (RU-7) or on the discard pile, the cards in each hand
         and the draw pile (RU-26): what an undo has the table put back by hand ("Put Blue 2 back at its Entrance
-        Circles.", "Put card P05 back in slot 3."). The cards in a hand are hidden (RU-H2): only counted."""
+        Circles.", "Put card P05 back in slot 3."). The cards in a hand are hidden (RU-H2): only counted, so a
+        card in a slot or on the pile that was in none before the step goes back to a hand (``from_hand``)."""
         from companion.games.temple.view import standing
 
         out: dict[Hashable, OnTable] = {}
@@ -1734,9 +1735,11 @@ class TempleGame(Game):
             out[("pawn", colour, i)] = OnTable(colour, pawn_label(colour, i), standing(self, colour, node), ("RU-10",))
         for number, card in zip(self.board.slot_numbers, state.slots, strict=True):
             if card is not None:
-                out[("card", card)] = OnTable("", f"card {card}", f"in slot {number}", ("RU-7",), dealt=True)
+                out[("card", card)] = OnTable("", f"card {card}", f"in slot {number}", ("RU-7",), dealt=True,
+                                              from_hand=True)
         for card in state.discard:
-            out[("card", card)] = OnTable("", f"card {card}", "on the discard pile", ("RU-26",), dealt=True)
+            out[("card", card)] = OnTable("", f"card {card}", "on the discard pile", ("RU-26",), dealt=True,
+                                          from_hand=True)
         for colour, held in zip(state.players, state.hands, strict=True):
             out[("hand", colour)] = OnTable(colour, "cards in hand", held, ("RU-26",), dealt=True)
         out[("pile",)] = OnTable("", "the draw pile", state.pile, ("RU-26",), dealt=True, cards=True)
