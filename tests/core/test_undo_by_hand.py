@@ -233,6 +233,23 @@ def test_ttd_a_water_hole_token_taken_back_goes_back_on_its_hole_and_a_misread_o
     assert undo.note.startswith("Correction:") and "token back" not in undo.note and "Take back" not in undo.note
 
 
+@pytest.mark.parametrize("decided", [r"(\w+) discards (.+)\.$", r"(\w+) keeps (.+) in hand\.$"])
+def test_targi_a_tribe_card_decided_on_goes_back_by_its_players_display(decided: str) -> None:
+    """A tribe card just taken waits for its player to play, keep or discard it: undoing the decision said
+    "Take Leather Workshop off the tribe discard pile." or "Take Milk Camel out of White's hand.", and not where
+    the card goes."""
+
+    def deciding(session: Session, step: Step) -> bool:
+        return session._states[-2].tasks[:1] != () and session._states[-2].tasks[0].source != "noble" and bool(
+            re.search(decided, step.events[0].text))
+
+    session, step = play_until("targi", 0, deciding)
+    who, label = re.search(decided, step.events[0].text).groups()
+    undo = session.undo()
+    assert put_back(undo.note) == [f"Put {label} back by {who}'s display, to be played, kept or discarded."], undo.note
+    assert "TG-T1" in undo.rules
+
+
 def test_targi_a_tribe_marker_moved_by_fata_morgana_is_moved_back_from_where_it_stands() -> None:
     """Markers are told apart only by where they stand: "Take back Black's tribe marker on centre 3-1." after
     the move's line read as a marker to take off the board, not one to move back."""

@@ -99,7 +99,8 @@ def test_targi_tribe_card_taken_back_hands_its_vp_back_and_a_raid_paid_in_vp_giv
     undo = session.undo()
     # The points, then the card and the goods paid for it, which the table puts back by hand (test_undo_by_hand).
     assert undo.note == (f"Taken back: {step.events[0].text} White gives back 1 point (cards). "
-                         "Take Tea Maker out of White's display, row 1. Give White 1 salt and 1 pepper back.")
+                         "Put Tea Maker back by White's display, to be played, kept or discarded. "
+                         "Give White 1 salt and 1 pepper back.")
     assert undo.rules[-1] == "TG-S1"  # after the card's own clauses, the clause its VP counts by
     session, step = play_until("targi", 2, lambda s, st: said(st, "pays the raid: 1 VP") is not None)
     undo = session.undo()

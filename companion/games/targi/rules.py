@@ -211,7 +211,8 @@ class Targi(Game):
 
     def on_table(self, state: State) -> dict[Hashable, OnTable]:
         """The robber (TG-R1), each Targi (TG-P1) and tribe marker (TG-M1), the central cards face up or down
-        (TG-A3, TG-Q29), each player's display (TG-T4), hand (TG-T2), goods and gold, and the discard piles:
+        (TG-A3, TG-Q29), a tribe card taken and not yet decided on (TG-T1), each player's display (TG-T4), hand
+        (TG-T2), goods and gold, and the discard piles:
         what an undo has the table put back by hand. VP tokens are points, said apart (``held_points``)."""
         border, out = self.cat.border, {}
         out[("robber",)] = OnTable("", "the robber", f"on card {state.robber} ({border[state.robber].label})",
@@ -234,6 +235,12 @@ class Targi(Game):
                                                      ("TG-Q29",), dealt=True)
             elif slot.card:
                 card(slot.card, f"face up on centre {slot_name(i)}", ("TG-A3",))
+        for task in state.tasks:
+            # A tribe card just taken or turned up, which its player holds until it is played, kept or discarded:
+            # unlisted, undoing the decision had the card taken off the discard pile to nowhere.
+            if task.kind == "tribe" and task.source != "noble" and state.actor:
+                for held in task.cards:
+                    card(held, f"by {state.actor.capitalize()}'s display, to be played, kept or discarded", ("TG-T1",))
         for p in state.players:
             supply, who = state.supply(p), p.capitalize()
             for r, row in enumerate(supply.rows):
