@@ -327,10 +327,11 @@ def _where(now: str, old: OnTable | None) -> str:
 
 
 def _count_sentences(counts: list[tuple[OnTable, int, int]], step_rules: tuple[str, ...]) -> list[Said]:
-    """Each owner's counts set back in one sentence ("Set Red's Lives back to 5 and coins to 3."); cards
+    """Each owner's counts set back in one sentence ("Set Red's Lives back to 5."); cards
     counted are said as handed back, one player's to another's as one ("Teal gives a Desert Flask card back
     to Brown."), the temple's pile as "Put the card drawn back on the draw pile."; goods from a supply
-    (``OnTable.one``) as the difference handed, each owner's in one sentence ("Give Black 2 salt back.")."""
+    (``OnTable.one``) as the difference handed, each owner's in one sentence ("Give Black 2 salt back.", "Give
+    Red 1 coin back.")."""
     said: list[Said] = []
     numbers: dict[str, list[tuple[OnTable, int]]] = {}
     handed: dict[str, list[tuple[OnTable, int]]] = {}  # a card's name -> who holds how many more again

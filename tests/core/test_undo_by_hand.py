@@ -176,12 +176,14 @@ def test_blackpool_a_freeze_undone_thaws_the_traveller_and_gives_the_card_back()
     assert {"BP-C10", "BP-C8"} <= set(undo.rules)
 
 
-def test_blackpool_a_coin_spent_is_set_back() -> None:
+def test_blackpool_a_coin_spent_is_handed_back() -> None:
+    """Coins are real coins (three each, BP-Q21): "Set Yellow's coins back to 3." had the player count them; as
+    Targi's goods, the coin is handed back."""
     session, step = play_until("blackpool", 5, lambda s, st: said(st, "spends a coin") is not None, limit=20000)
     who = step.events[0].text.split(" ")[0]
-    coins = session._states[-2].coins_of(who.lower())
     undo = session.undo()
-    assert f"Set {who}'s coins back to {coins}." in undo.note
+    assert f"Give {who} 1 coin back." in undo.note, undo.note
+    assert "Set " not in undo.note, undo.note
     assert "BP-Q21" in undo.rules
 
 

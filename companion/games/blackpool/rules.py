@@ -1011,7 +1011,7 @@ class Blackpool(Game):
     def on_table(self, state: State) -> dict[Hashable, OnTable]:
         """Each traveller's square, what it rides and whether it is frozen (BP-2, BP-C10), each player's coins
         (BP-Q21) and the cards in the decks or being played (BP-C8): what an undo has the table put back by hand
-        ("Put Red 2 back on d6 (ring 4), not frozen.", "Set Red's coins back to 3.")."""
+        ("Put Red 2 back on d6 (ring 4), not frozen.", "Give Red 1 coin back.")."""
         out: dict[Hashable, OnTable] = {}
         for t in state.travellers:
             at = [f"{'in' if t.at in (CENTRE, CAMP) else 'on'} {self.board.label(t.at)}"]
@@ -1022,7 +1022,7 @@ class Blackpool(Game):
             out[("traveller", t.id)] = OnTable(t.colour, traveller_name(t.id), ", ".join(at),
                                                ("BP-C10",) if t.frozen else ("BP-2",))
         for player in state.players:
-            out[("coins", player)] = OnTable(player, "coins", state.coins_of(player), ("BP-Q21",))
+            out[("coins", player)] = OnTable(player, "coins", state.coins_of(player), ("BP-Q21",), one="coin")
         for cid, count in state.decks:
             card = self.catalogue[cid]
             for k in range(count):
