@@ -164,7 +164,7 @@ class OnTable:
     alike: bool = False
     many: str = ""  # the name for several of them ("tribe markers"), when not the name itself ("Targi")
     # A count of cards (a desert racer's Mirage Cloak cards, the temple's draw pile): an undo says the cards
-    # handed back, "Black gives back a Mirage Cloak card.", "Put the card drawn back on the draw pile.", as a
+    # handed back, "Black gives back a Mirage Cloak card.", "Red puts the card drawn back on the draw pile.", as a
     # table says it, where "Set the draw pile back to 32." had the players count a pile.
     cards: bool = False
     # The word for one of a count a player hands to and takes from the supply ("date" for dates, "salt", "gold"):

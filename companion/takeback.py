@@ -101,7 +101,8 @@ def put_back(
     to take back.
     """
     was, now = game.on_table(before), game.on_table(after)
-    now, to_hand = _back_to_hand(was, now, game.pending(after).player)
+    player = game.pending(after).player  # whose step is undone
+    now, to_hand = _back_to_hand(was, now, player)
     groups: dict[tuple[str, str], tuple[list[OnTable], list[OnTable]]] = {}  # (owner, name) -> was, now
     cited: dict[int, tuple[str, ...]] = {}  # id of a thing -> the clauses it cites
     counts: list[tuple[OnTable, int, int]] = []  # a count, as it was and as it is again
@@ -159,7 +160,7 @@ def put_back(
                 clauses.extend(cited.get(id(one), ()))
     said = [(_piece_sentence(verb, piece, places, _many(groups, piece)), tuple(dict.fromkeys(clauses)))
             for (verb, piece), (places, clauses) in _by_place(sentences, dealt).items()]
-    said += _count_sentences(counts, step_rules)
+    said += _count_sentences(counts, step_rules, player)
     if len(said) <= MOST_SAID:
         return said
     rest = said[MOST_SAID - 1:]
@@ -326,10 +327,13 @@ def _where(now: str, old: OnTable | None) -> str:
     return now
 
 
-def _count_sentences(counts: list[tuple[OnTable, int, int]], step_rules: tuple[str, ...]) -> list[Said]:
+def _count_sentences(
+    counts: list[tuple[OnTable, int, int]], step_rules: tuple[str, ...], player: str | None = None
+) -> list[Said]:
     """Each owner's counts set back in one sentence ("Set Red's Lives back to 5."); cards
     counted are said as handed back, one player's to another's as one ("Teal gives a Desert Flask card back
-    to Brown."), the temple's pile as "Put the card drawn back on the draw pile."; goods from a supply
+    to Brown."), the temple's pile as "Red puts the card drawn back on the draw pile." (``player``: whose step
+    is undone, who drew it); goods from a supply
     (``OnTable.one``) as the difference handed, each owner's in one sentence ("Give Black 2 salt back.", "Give
     Red 1 coin back.")."""
     said: list[Said] = []
@@ -351,7 +355,7 @@ def _count_sentences(counts: list[tuple[OnTable, int, int]], step_rules: tuple[s
         words = series(parts)
         said.append((f"Set {words}.", tuple(dict.fromkeys(r for t, _ in changed for r in (t.rules or step_rules)))))
     for changes in handed.values():
-        said += _handed(changes, step_rules)
+        said += _handed(changes, step_rules, player)
     for owner, changes in supplied.items():
         said.append(_supplied(owner, changes, step_rules))
     return said
@@ -377,8 +381,10 @@ def _amount(thing: OnTable, n: int) -> str:
     return f"{n} {thing.one if n == 1 else thing.name}"
 
 
-def _handed(changes: list[tuple[OnTable, int]], step_rules: tuple[str, ...]) -> list[Said]:
-    """Cards of one name handed back: from whoever holds more than before the step to whoever holds fewer."""
+def _handed(changes: list[tuple[OnTable, int]], step_rules: tuple[str, ...], player: str | None = None) -> list[Said]:
+    """Cards of one name handed back: from whoever holds more than before the step to whoever holds fewer; cards
+    drawn onto a pile of no owner are put back by the player whose step drew them: the temple's hands are hidden
+    (RU-H2), and "Put the card drawn back on the draw pile." left the table asking whose hand it was in."""
     givers = [(t, -d) for t, d in changes if d < 0]
     getters = [(t, d) for t, d in changes if d > 0]
     said: list[Said] = []
@@ -393,7 +399,8 @@ def _handed(changes: list[tuple[OnTable, int]], step_rules: tuple[str, ...]) -> 
             words = f"{_name(getter.owner)} gets {_cards(getter, n)} back."
         else:
             drawn = "the card drawn" if n == 1 else f"the {n} cards drawn"
-            words = f"Put {drawn} back on {getter.name}."
+            who = f"{_name(player)} puts" if player else "Put"
+            words = f"{who} {drawn} back on {getter.name}."
         said.append((words, getter.rules or step_rules))
     return said
 

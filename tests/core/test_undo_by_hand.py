@@ -98,7 +98,8 @@ def test_temple_a_card_change_undone_puts_the_old_card_back_in_its_slot() -> Non
     # by the board), and the card drawn as a player says it ("Set the draw pile back to 32." had the table
     # count the pile).
     assert f"Put card {old} back in slot {slot} and card {new} back in {who}'s hand." in undo.note, undo.note
-    assert "Put the card drawn back on the draw pile." in undo.note, undo.note
+    # The card drawn lies in a hidden hand (RU-H2): "Put the card drawn back on the draw pile." did not say whose.
+    assert f"{who} puts the card drawn back on the draw pile." in undo.note, undo.note
     assert "Set the draw pile" not in undo.note
     assert {"RU-7", "RU-26"} <= set(undo.rules)
 
