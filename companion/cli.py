@@ -379,7 +379,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
         clause = rulebook.clause(args.clause)
         print(f"{clause.id}  {clause.title}\n\n{clause.text}")
         return 0
-    found = rulebook.search(args.search or "")
+    lookup = rulebook.lookup(args.search or "")
+    found = lookup.clauses
+    if found and not lookup.every:  # on stderr: the list itself stays one clause a line
+        print("companion: no clause holds every word; the closest first:", file=sys.stderr)
     for clause in found:
         print(f"{clause.id:<10} {clause.title}")
     if not found:  # a search that matched nothing printed nothing and succeeded, as if the book were empty
@@ -594,7 +597,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="browse a game's rulebook")
     rules.add_argument("game", help=f"game id ({GAME_IDS})")
     rules.add_argument("clause", nargs="?", help="a clause id such as BP-C5; every clause is listed without one")
-    rules.add_argument("--search", metavar="WORDS", help="only the clauses that mention all these words")
+    rules.add_argument("--search", metavar="WORDS", help="the clauses that mention these words, best first "
+                       "(the closest when none holds them all)")
     rules.set_defaults(func=cmd_rules)
 
     export = sub.add_parser("export", help="write a game record from the journal")

@@ -225,7 +225,8 @@ class Referee:
         if clause is not None:
             return {"clause": rulebook.clause(clause).to_dict()}
         if search is not None:
-            return {"clauses": [c.to_dict() for c in rulebook.search(search)]}
+            found = rulebook.lookup(search)
+            return {"clauses": [c.to_dict() for c in found.clauses], "every": found.every}
         return {"rules": rulebook.to_dict()}
 
     def _score(self, request: Mapping[str, Any]) -> Answer:

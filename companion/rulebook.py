@@ -6,6 +6,7 @@ explanation at the table, so every cited id must exist here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -72,6 +73,17 @@ class Clause:
         return " ".join((self.id, self.title, self.text, *self.keywords))
 
 
+@dataclass(frozen=True)
+class Found:
+    """What a rules search found: the clauses, best first, and whether they hold every word typed.
+
+    `every` is false when no clause held them all and the clauses are the
+    closest ones, holding some of the words: the screen and the terminal say so.
+    """
+    clauses: list[Clause]
+    every: bool
+
+
 class Rulebook:
     def __init__(self, game: str, title: str, clauses: list[Clause], game_title: str = "") -> None:
         self.game = game
@@ -106,7 +118,11 @@ class Rulebook:
             raise BadRequest(f"{self.game_title} has no rule clause {quoted(clause_id)}") from None
 
     def search(self, words: str) -> list[Clause]:
-        """Clauses holding every word, for the rulebook screen and the terminal.
+        """The clauses a search finds, best first: see `lookup`."""
+        return self.lookup(words).clauses
+
+    def lookup(self, words: str) -> Found:
+        """Clauses for the words typed, best first, for the rulebook screen, the terminal and the protocol.
 
         Words that are all clause ids ("bp-q1", "TTD-3a TTD-T": what a ruling
         cites) give exactly those clauses, in the order typed: as words,
@@ -120,13 +136,42 @@ class Rulebook:
         "auction"), or with only other function words, they are searched as
         any word is; and leaving out a word typed last only widens the list,
         which the next letters narrow again ("miss a" lists what "miss" does).
+
+        The clauses holding every word come first, the one that holds the rarer
+        words (and holds them in its title) before the others; when none holds
+        them all, the clauses holding the most telling of them, `every` false.
+        A player types the question as it is argued ("can I jump over other
+        travellers"): as a filter needing every word it found nothing for 42 of
+        50 such questions, and where it found the clause, it listed the
+        rulebook's first clauses before it ("when does the game end": TTD-1).
         """
         terms = [w.lower() for w in words.split() if w]
         by_id = {c.id.lower(): c for c in self.clauses}
         if terms and all(t in by_id for t in terms):
-            return list({by_id[t].id: by_id[t] for t in terms}.values())
-        terms = [t for t in terms if t not in FUNCTION_WORDS] or terms
-        return [c for i, c in enumerate(self.clauses) if all(self._holds(i, t) for t in terms)]
+            return Found(list({by_id[t].id: by_id[t] for t in terms}.values()), True)
+        terms = list(dict.fromkeys(t for t in terms if t not in FUNCTION_WORDS)) or terms
+        held = [[i for i in range(len(self.clauses)) if self._holds(i, t)] for t in terms]
+        every = set(range(len(self.clauses))).intersection(*map(set, held))
+        # A word held by few clauses tells more than one most clauses hold ("jump" over "can" or "other").
+        weight = {t: math.log((len(self.clauses) + 1) / (len(h) + 0.5)) for t, h in zip(terms, held, strict=True)}
+        score = dict.fromkeys(range(len(self.clauses)), 0.0)
+        for term, holders in zip(terms, held, strict=True):
+            for i in holders:
+                score[i] += weight[term] * (1.5 if self._titled(i, term) else 1.0)
+        # A short clause holding the words is about them; a long one may mention them in passing.
+        mean = sum(map(len, self._words)) / len(self.clauses) or 1.0  # a café clause may hold no word at all
+        score = {i: v / (0.6 + 0.4 * len(self._words[i]) / mean) for i, v in score.items()}
+        if every:
+            ranked = sorted(every, key=lambda i: (-score[i], i))
+        else:
+            ranked = sorted((i for i in score if score[i] > 0), key=lambda i: (-score[i], i))
+        return Found([self.clauses[i] for i in ranked], bool(every) or not terms)
+
+    def _titled(self, index: int, term: str) -> bool:
+        """Whether a clause's title holds the word: the clause is about it, not only mentioning it."""
+        if not term.isalpha():
+            return term in self.clauses[index].title.lower()
+        return any(w.startswith(term) or stem(w) == stem(term) for w in words(self.clauses[index].title))
 
     def _holds(self, index: int, term: str) -> bool:
         """Whether clause ``index`` holds a lower-case search word, in any of its forms.

@@ -527,8 +527,11 @@ class Terminal:
     def rules(self, words: str) -> None:
         assert self.session is not None
         rulebook = self.session.game.rulebook
-        found = rulebook.search(words) if words else rulebook.clauses
-        shown = found[:12] if words else found  # without words: the whole index, which was cut at 12 unsaid
+        lookup = rulebook.lookup(words) if words.strip() else None
+        found = lookup.clauses if lookup is not None else rulebook.clauses
+        shown = found[:12] if lookup is not None else found  # without words: the whole index, not cut at 12 unsaid
+        if found and lookup is not None and not lookup.every:
+            self.say("  No clause holds every word; the closest first:")
         for clause in shown:
             self.say(f"  {clause.id}  {clause.title}")
         if len(found) > len(shown):

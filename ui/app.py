@@ -29,6 +29,7 @@ from companion.journal import Journal
 from companion.observations import Touch, Update
 from companion.places import place_of
 from companion.registry import game_classes
+from companion.rulebook import Found
 from companion.session import Session
 from ui import inputs, watchdog
 from ui.boards import BoardView, namer_for
@@ -650,12 +651,13 @@ class CompanionApp(App):
             problems[name] = update.text[:1].upper() + update.text[1:]
         self._set_input_problems(problems)
 
-    def clauses(self, words: str = "") -> list[Any]:
+    def clauses(self, words: str = "") -> Found:
+        """The rulebook screen's clauses for the words typed; all of them, in the book's order, for none."""
         session = self.controller.session
         if session is None:
-            return []
+            return Found([], True)
         book = session.game.rulebook
-        return book.search(words) if words.strip() else list(book.clauses)
+        return book.lookup(words) if words.strip() else Found(list(book.clauses), True)
 
     def games(self) -> list[dict[str, Any]]:
         return [cls.metadata() for cls in game_classes().values()]

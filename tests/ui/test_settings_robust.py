@@ -133,3 +133,19 @@ def test_a_refusal_at_the_table_does_not_stand_on_the_home_screen(start: Any) ->
     assert home.ids.note.text == ""
     home.start()  # no players tapped: home's own refusal still shows
     assert "players" in home.ids.note.text and app.game_id == "blackpool"
+
+
+def test_a_question_typed_whole_lists_the_closest_clauses_first_and_says_so(start: Any) -> None:
+    """"can I jump over other travellers" held in no clause whole: "No clause matches." answered a fair question."""
+    app = start(Session.new("blackpool", ["yellow", "red"]))
+    app.show("rulebook")
+    advance(3)
+    rulebook = app.root.get_screen("rulebook")
+    rulebook.ids.query.text = "can I jump over other travellers"
+    advance(2)
+    shown = [label.text for label in reversed(rulebook.ids.clauses.children)]
+    assert rulebook.ids.count.text == f"{len(shown)} closest clauses"
+    assert any(text.startswith("[b]BP-Q11 ") for text in shown[:3])
+    rulebook.ids.query.text = "six"  # every word held: the count is as before
+    advance(2)
+    assert rulebook.ids.count.text == f"{len(rulebook.ids.clauses.children)} clauses"

@@ -47,11 +47,14 @@ class RulebookScreen(UprightScreen):
 
     def search(self, words: str) -> None:
         box = self.ids.clauses
-        found = App.get_running_app().clauses(words)
+        lookup = App.get_running_app().clauses(words)
+        found = lookup.clauses
         left_out = len(found) - SHOWN_AT_MOST
         # "100 clauses" over 80 labels said the rest were there to scroll to; it says how many are shown.
         count = f"{SHOWN_AT_MOST} of {len(found)} clauses" if left_out > 0 else f"{len(found)} clauses"
         count = "1 clause" if len(found) == 1 else count  # a ruling's one clause opened read "1 clauses"
+        if not lookup.every:  # a question typed whole: no clause holds every word, these hold the most telling
+            count = count.replace("clause", "closest clause")
         self.ids.count.text = count if found else "No clause matches."
         # A café's own rulebook is text, not markup: "[size=large]" in a clause raised out of Kivy's label
         # (ValueError) and "[font=...]" with no such font (OSError), closing the app; "[b]" bolded the rest.
