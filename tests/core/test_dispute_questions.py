@@ -24,12 +24,15 @@ PLAYERS = {"blackpool": ["red", "blue"], "desert": ["black", "teal"], "targi": [
 # (game, what a player asks, the clauses any one of which settles it)
 QUESTIONS = [
     ("blackpool", "what if my roll is the same as the ring's pull", {"BP-Q9"}),
+    ("blackpool", "can I land on my own traveller", {"BP-C3"}),
     ("blackpool", "can I jump over other travellers", {"BP-Q11"}),
     ("blackpool", "how do I get out of the middle", {"BP-Q20", "BP-C7", "BP-Q7"}),
     ("blackpool", "does my rider come with me when I reach the edge", {"BP-Q16", "BP-Q13"}),
     ("blackpool", "do I get another roll after a six", {"BP-Q18"}),
     ("blackpool", "can a frozen traveller be carried", {"BP-Q26", "BP-C10"}),
     ("blackpool", "the deck is empty can I still buy a card", {"BP-Q21"}),
+    ("blackpool", "can I choose not to move", {"BP-Q33", "BP-C2"}),  # keywords
+    ("blackpool", "how many travellers can fit on one square", {"BP-C3", "BP-C4", "BP-Q12"}),
     ("desert", "I landed on the secret passage without the compass", {"DR-17", "DR-Q2"}),
     ("desert", "can I have more than 10 lives", {"DR-5", "DR-Q27"}),
     ("desert", "I failed the challenge three times what now", {"DR-14", "DR-Q5", "DR-Q6"}),
@@ -38,6 +41,8 @@ QUESTIONS = [
     ("desert", "scared sent me back to the start does that count as a lap", {"DR-Q19"}),
     ("desert", "what happens when I hit zero lives", {"DR-6", "DR-Q21"}),
     ("desert", "two of us tied for the highest roll at the start", {"DR-Q24"}),
+    ("desert", "does a space count if I just walk past it", {"DR-Q30"}),  # keywords
+    ("desert", "can two pieces stand on the same space", {"DR-Q25"}),
     ("targi", "can I put my targi across from my opponent's", {"TG-P5", "TG-Q5"}),
     ("targi", "can I put a targi on a corner card", {"TG-P4"}),
     ("targi", "what if I can't pay the raid", {"TG-R3", "TG-Q34", "TG-Q3"}),
@@ -47,6 +52,7 @@ QUESTIONS = [
     ("targi", "when does the game end", {"TG-END1", "TG-END2", "TG-Q25"}),
     ("targi", "what does the silversmith give me", {"TG-B5", "TG-Q16"}),
     ("targi", "what if the deck runs out", {"TG-D1", "TG-Q28"}),
+    ("targi", "can I hold two tribe cards", {"TG-T2", "TG-Q13"}),  # keywords
     ("temple", "what happens if I land on someone else's pawn", {"RU-12"}),
     ("temple", "can I move diagonally", {"RU-11"}),
     ("temple", "what happens if I roll an X", {"RU-9"}),
@@ -54,6 +60,9 @@ QUESTIONS = [
     ("temple", "can I play the ah kinchil card after rolling", {"RU-Q27"}),
     ("temple", "what if neither of my pawns can move", {"RU-Q26"}),
     ("temple", "do I have to use the whole roll", {"RU-Q16", "RU-13"}),
+    ("temple", "can I swap a card that has my pawn on it", {"RU-Q8"}),  # keywords
+    ("temple", "can I turn the card around", {"RU-Q9"}),
+    ("temple", "where does my pawn go when it gets knocked back", {"RU-18"}),
     ("ttd", "can my camel touch another player's camel of the same colour", {"TTD-3b", "TD-Q10"}),
     ("ttd", "can I put a camel on a mountain", {"TTD-3c", "TD-Q24"}),
     ("ttd", "what if only one of my camels fits", {"TTD-3f", "TD-Q12"}),
@@ -63,6 +72,7 @@ QUESTIONS = [
     ("ttd", "can a leader go next to a palm", {"TTD-1e", "TD-Q15", "TD-Q7"}),
     ("ttd", "do I score the oasis twice with two caravans", {"TTD-3e", "TD-Q27"}),
     ("ttd", "how much is a water hole worth", {"TTD-4a", "TD-Q13"}),
+    ("ttd", "can my two camels be different colours", {"TTD-3"}),  # keywords
 ]
 
 
