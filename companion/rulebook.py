@@ -161,11 +161,22 @@ class Rulebook:
         # A short clause holding the words is about them; a long one may mention them in passing.
         mean = sum(map(len, self._words)) / len(self.clauses) or 1.0  # a café clause may hold no word at all
         score = {i: v / (0.6 + 0.4 * len(self._words[i]) / mean) for i, v in score.items()}
+        # A question naming a clause's whole title ("what does the reset card do": "Reset") asks about that
+        # clause; the long clause of a card outranked short ones only mentioning it ("Ah Kinchil card in a hand").
+        for i in score:
+            if score[i] and self._named(i, terms):
+                score[i] *= 1.5
         if every:
             ranked = sorted(every, key=lambda i: (-score[i], i))
         else:
             ranked = sorted((i for i in score if score[i] > 0), key=lambda i: (-score[i], i))
         return Found([self.clauses[i] for i in ranked], bool(every) or not terms)
+
+    def _named(self, index: int, terms: list[str]) -> bool:
+        """Whether the words typed hold every word of a clause's title (its little words aside), in any form."""
+        title = [w for w in words(self.clauses[index].title) if w not in FUNCTION_WORDS]
+        typed = {stem(t) for t in terms if t.isalpha()}
+        return bool(title) and all(stem(w) in typed for w in title)
 
     def _titled(self, index: int, term: str) -> bool:
         """Whether a clause's title holds the word: the clause is about it, not only mentioning it."""

@@ -28,12 +28,13 @@ IRREGULAR = {
 # A search needs every word it is given, so each of these only lost clauses: "a" matched the start of almost
 # every word and "the" of most, and the few clauses with neither were dropped ("gain a life" missed the
 # desert's "Gain one Life", "who wins a tie" the Through the Desert winner). English only, as the house
-# rulebooks are; a word that says something about a rule ("no", "not", "out", "off", "one") is not here.
+# rulebooks are; a word that says something about a rule ("no", "not", "out", "off", "one") is not here. The
+# words of asking ("what happens", "would it") are here too: a question names its subject with other words.
 FUNCTION_WORDS = frozenset({
     "a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "from", "with", "into", "onto",
     "is", "are", "was", "be", "it", "its", "and", "or", "if", "as", "so", "do", "does", "can",
     "i", "me", "my", "we", "you", "your", "what", "when", "where", "who", "which", "why", "how",
-    "that", "this", "there",
+    "that", "this", "there", "happen", "happens", "happened", "will", "would", "could", "should",
 })
 
 WORD = re.compile(r"[^\W\d_]+")  # letters of any alphabet: a café's own rulebook may be German

@@ -75,6 +75,23 @@ QUESTIONS = [
     ("ttd", "can my two camels be different colours", {"TTD-3"}),  # keywords
 ]
 
+# What a card, a space or a piece of the board does, asked by its name: the clause named by the question ranks
+# first ("Reset", "The Ah Kinchil card"), and a card clause that never says "card" is still a card's.
+WHAT_IT_DOES = [
+    ("blackpool", "what does the freeze card do", {"BP-Q26", "BP-C10"}),
+    ("blackpool", "what does the reset card do", {"BP-Q28"}),
+    ("blackpool", "what does the awaken card do", {"BP-Q27"}),
+    ("blackpool", "what happens on the edge", {"BP-Q36", "BP-Q13"}),
+    ("desert", "what does the whisper card do", {"DR-24"}),
+    ("desert", "what does the secret passage do", {"DR-Q2", "DR-17"}),
+    ("desert", "what does the guardian do", {"DR-15", "DR-Q7"}),
+    ("temple", "what does the ah kinchil card do", {"RU-25"}),
+    ("temple", "what does an idol marker do", {"RU-20"}),
+    ("targi", "what happens when the robber reaches a corner", {"TG-R2"}),
+    ("targi", "what does the noble do", {"TG-B1"}),
+    ("ttd", "what does a palm do", {"TTD-1b", "TTD-3e", "TD-Q14"}),
+]
+
 
 def listed(game: str, question: str) -> list[str]:
     """The clause ids the terminal lists for `rules QUESTION`, in order, in a game just begun."""
@@ -86,7 +103,8 @@ def listed(game: str, question: str) -> list[str]:
     return [line.split()[0] for line in text.splitlines() if line.startswith("  ") and line.split()[0] in ids]
 
 
-@pytest.mark.parametrize(("game", "question", "settles"), QUESTIONS, ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(("game", "question", "settles"), QUESTIONS + WHAT_IT_DOES,
+                         ids=lambda v: v if isinstance(v, str) else "")
 def test_a_question_typed_whole_lists_its_clause_among_the_first_three(game: str, question: str,
                                                                        settles: set[str]) -> None:
     shown = listed(game, question)
@@ -116,3 +134,20 @@ def test_the_command_line_search_lists_the_closest_clauses_and_says_so_on_stderr
     assert out.splitlines()[0].split()[0] == "RU-11" and "the closest first" in err
     assert main(["rules", "temple", "--search", "diagonally"]) == 0
     assert "closest" not in capsys.readouterr().err
+
+
+def test_a_question_named_by_a_clause_title_lists_that_clause_first() -> None:
+    """"Reset" and "The Ah Kinchil card" came after clauses only mentioning the card (fifth for the temple's)."""
+    for game, question, clause in [("blackpool", "what does the reset card do", "BP-Q28"),
+                                   ("temple", "what does the ah kinchil card do", "RU-25"),
+                                   ("targi", "what does the noble do", "TG-B1")]:
+        assert listed(game, question)[0] == clause, question
+
+
+def test_the_words_of_asking_are_left_out_as_the_little_words_are() -> None:
+    """"what happens on the edge" needed a clause saying "happens": none did, and the list was only the closest."""
+    book = Session.new("blackpool", PLAYERS["blackpool"]).game.rulebook
+    for question, content in [("what happens on the edge", "edge"), ("what would happen if I roll a six", "roll six"),
+                              ("will my rider come along", "rider come along")]:
+        found = book.lookup(question)
+        assert found.every and found.clauses == book.search(content), question
