@@ -15,6 +15,9 @@ from companion.errors import BadRequest, quoted
 from companion.schema import ListOf, Obj, Str, header, label
 from companion.wordforms import FUNCTION_WORDS, stem, words
 
+# The most words whose clauses a rulebook remembers (`Rulebook._holders`): far more than a day's searches use.
+HELD_REMEMBERED = 2048
+
 # The most characters of one keyword: a word or two a referee types into the search ("skip", "miss a turn").
 KEYWORD_LIMIT = 30
 
@@ -96,6 +99,11 @@ class Rulebook:
         # Each clause's words and their stems, made once: the screen searches again on every letter typed.
         self._words = [frozenset(words(c.searched())) for c in clauses]
         self._stems = [frozenset(map(stem, w)) for w in self._words]
+        # Each title's words (its little words aside) as typed and as stems: a title holding the words typed
+        # ranks its clause up, and a question naming the whole title most of all.
+        self._titles = [tuple(w for w in words(c.title) if w not in FUNCTION_WORDS) for c in clauses]
+        self._title_stems = [frozenset(map(stem, t)) for t in self._titles]
+        self._held: dict[str, tuple[int, ...]] = {}
 
     @classmethod
     def from_data(cls, game: str, data: Mapping[str, Any], game_title: str = "") -> Rulebook:
@@ -150,7 +158,7 @@ class Rulebook:
         if terms and all(t in by_id for t in terms):
             return Found(list({by_id[t].id: by_id[t] for t in terms}.values()), True)
         terms = list(dict.fromkeys(t for t in terms if t not in FUNCTION_WORDS)) or terms
-        held = [[i for i in range(len(self.clauses)) if self._holds(i, t)] for t in terms]
+        held = [self._holders(t) for t in terms]
         every = set(range(len(self.clauses))).intersection(*map(set, held))
         # A word held by few clauses tells more than one most clauses hold ("jump" over "can" or "other").
         weight = {t: math.log((len(self.clauses) + 1) / (len(h) + 0.5)) for t, h in zip(terms, held, strict=True)}
@@ -172,17 +180,26 @@ class Rulebook:
             ranked = sorted((i for i in score if score[i] > 0), key=lambda i: (-score[i], i))
         return Found([self.clauses[i] for i in ranked], bool(every) or not terms)
 
+    def _holders(self, term: str) -> tuple[int, ...]:
+        """The clauses holding a word, remembered: the screen searches again on every letter typed, and a
+        question typed whole looks up each of its words in every clause (4 ms here for a long one, not 0.5)."""
+        found = self._held.get(term)
+        if found is None:
+            if len(self._held) >= HELD_REMEMBERED:  # a client sending endless new words must not grow it for ever
+                self._held.clear()
+            found = self._held[term] = tuple(i for i in range(len(self.clauses)) if self._holds(i, term))
+        return found
+
     def _named(self, index: int, terms: list[str]) -> bool:
         """Whether the words typed hold every word of a clause's title (its little words aside), in any form."""
-        title = [w for w in words(self.clauses[index].title) if w not in FUNCTION_WORDS]
         typed = {stem(t) for t in terms if t.isalpha()}
-        return bool(title) and all(stem(w) in typed for w in title)
+        return bool(self._titles[index]) and self._title_stems[index] <= typed
 
     def _titled(self, index: int, term: str) -> bool:
         """Whether a clause's title holds the word: the clause is about it, not only mentioning it."""
         if not term.isalpha():
             return term in self.clauses[index].title.lower()
-        return any(w.startswith(term) or stem(w) == stem(term) for w in words(self.clauses[index].title))
+        return stem(term) in self._title_stems[index] or any(w.startswith(term) for w in self._titles[index])
 
     def _holds(self, index: int, term: str) -> bool:
         """Whether clause ``index`` holds a lower-case search word, in any of its forms.

@@ -105,3 +105,19 @@ def test_a_function_word_alone_is_still_searched_as_a_word() -> None:
     # The same clauses, in the order of their own ranking for both words.
     assert both and {c.id for c in both} == {c.id for c in ttd.search("of") if c in ttd.search("the")}
     assert [c.id for c in desert.search("DR-24 DR-27")] == ["DR-24", "DR-27"]
+
+
+def test_the_clauses_holding_a_word_are_remembered_and_the_memory_is_bounded() -> None:
+    """A question typed whole looks up each word in every clause, again on each letter typed; a protocol client
+    sending endless new words must not grow what is remembered without end."""
+    from companion.rulebook import HELD_REMEMBERED, Rulebook
+
+    house = create("desert").rulebook
+    book = Rulebook(house.game, house.title, house.clauses)  # a fresh one: the registry's is shared by the tests
+    question = "scared sent me back to the start does that count as a lap"
+    first = [c.id for c in book.search(question)]
+    assert first and [c.id for c in book.search(question)] == first
+    for n in range(HELD_REMEMBERED + 50):
+        book.search(f"zq{n}")
+    assert 0 < len(book._held) <= HELD_REMEMBERED
+    assert [c.id for c in book.search(question)] == first
