@@ -145,6 +145,9 @@ def test_a_question_typed_whole_lists_the_closest_clauses_first_and_says_so(star
     advance(2)
     shown = [label.text for label in reversed(rulebook.ids.clauses.children)]
     assert rulebook.ids.count.text == f"{len(shown)} closest clauses"
+    count = rulebook.ids.count
+    count.texture_update()
+    assert count.texture_size[0] <= count.width + 1, "the count is cut"
     assert any(text.startswith("[b]BP-Q11 ") for text in shown[:3])
     rulebook.ids.query.text = "six"  # every word held: the count is as before
     advance(2)
