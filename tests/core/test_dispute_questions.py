@@ -151,3 +151,12 @@ def test_the_words_of_asking_are_left_out_as_the_little_words_are() -> None:
                               ("will my rider come along", "rider come along")]:
         found = book.lookup(question)
         assert found.every and found.clauses == book.search(content), question
+
+
+def test_the_protocol_search_lists_best_first_and_says_whether_every_word_is_held() -> None:
+    from companion.protocol import Referee
+
+    referee = Referee()
+    asked = referee.handle({"cmd": "rules", "game": "temple", "search": "can I move diagonally"})
+    assert asked["clauses"][0]["id"] == "RU-11" and asked["every"] is False
+    assert referee.handle({"cmd": "rules", "game": "temple", "search": "diagonally"})["every"] is True
