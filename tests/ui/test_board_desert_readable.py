@@ -40,7 +40,8 @@ def panel_box(widget: Widget, session: Session) -> tuple[float, float, float, fl
 
 
 def busy(session: Session) -> dict[str, Any]:
-    """Six players with everything a row can hold: items, a lost turn, failed tries, one out, one lap done."""
+    """Six players with everything a row can hold: items, a lost turn, failed tries, one out, two laps done (one
+    with a Golden Compass, one still needing it)."""
     doc = copy.deepcopy(session.document())
     spaces = session.game.data["board"]["spaces"]
     test = next(s["id"] for s in spaces if s["type"] == "challenge")
@@ -50,7 +51,7 @@ def busy(session: Session) -> dict[str, Any]:
         {"lives": 0, "out": True},
         {"items": ["sandstorm_sneakers"], "space": test, "failures": 2},
         {"lap": True, "items": ["golden_compass"]},
-        {"items": ["desert_flask", "desert_flask"], "lives": 1},
+        {"items": ["desert_flask", "desert_flask"], "lives": 1, "lap": True},
     ]
     for player, row in zip(players, rows, strict=False):
         doc["pieces"][player].update(row)
@@ -94,7 +95,7 @@ def test_six_players_rows_keep_a_lost_turn_and_failed_tries_at_16_px(canvas: Wid
     canvas.size = (398, 398)
     opening = Session.new("desert", SIX)
     texts = {d.text for d in words_drawn(canvas, opening, busy(opening))}
-    assert {"Compass", "misses 1 turn", "Sneakers", "2 failed", "Flask x2", "lap done"} <= texts, texts
+    assert {"Compass", "misses 1 turn", "Sneakers", "2 failed", "Flask x2", "37 to go", "needs Compass"} <= texts, texts
 
 
 def ring_faults(widget: Widget, session: Session, doc: dict[str, Any] | None) -> list[str]:

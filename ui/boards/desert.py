@@ -21,6 +21,8 @@ from typing import Any, NamedTuple
 
 from kivy.graphics import Color, Rectangle
 
+from companion.games.desert.board import Board as Loop
+from companion.games.desert.standing import standing
 from ui.boards import focused
 from ui.boards.paint import (
     ASKED,
@@ -253,7 +255,8 @@ def draw(widget: Any, view: Any) -> None:
         small = lone_pawn(spaces, layout, cell) < PAWN_READABLE  # a long café loop: pawns stack in a lane inside
         inset = PAWN_LANE if small else 1.15
         inner = (x0 + cell * inset, y0 + cell * inset, cell * (cols - 2 * inset), cell * (rows - 2 * inset))
-        _draw_panel(inner, document, spaces, index_of, mover, winner, board)  # inside the ring: no overlap
+        loops = (spaces, view.game.board)
+        _draw_panel(inner, document, loops, index_of, mover, winner, board)  # inside the ring: no overlap
         board.flat.draw()
         board.over.draw()
         # The marks go between a space's colour and its words: drawn over the words, the gold frame cut
@@ -625,13 +628,14 @@ def _lay_pawns(pawns: Sequence[Pawn], shapes: Shapes) -> None:
 def _draw_panel(
     box: tuple[float, float, float, float],
     document: Mapping[str, Any],
-    spaces: Sequence[Mapping[str, Any]],
+    loops: tuple[Sequence[Mapping[str, Any]], Loop],
     index_of: Mapping[str, int],
     mover: str | None,
     winner: str | None,
     board: Board,
 ) -> None:
     """One row per player inside the ring: what a player asks the referee most (Lives, items, lap, out)."""
+    spaces, loop = loops  # the board file's spaces, and the referee's loop that says where a runner stands
     x, y, w, h = box
     if w < 20 or h < 20:
         return
@@ -655,8 +659,14 @@ def _draw_panel(
     row_h = min((h - header_h - gap) / len(players), unit * 0.26)
     for k, (player, piece) in enumerate(players):
         row_top = top - header_h - gap - k * row_h
+        index = index_of.get(piece.get("space"), 0)
+        items = piece.get("items")
+        compass = isinstance(items, list) and "golden_compass" in items
+        # What the runner still needs, as the text view says it: "lap done" read as finished at a lap race.
+        progress = standing(loop, index, bool(piece.get("lap")), compass, player == winner).short
         _draw_player_row(
-            (x, row_top - row_h + gap / 2, w, row_h - gap / 2), player, piece, spaces, index_of, player == mover, board
+            (x, row_top - row_h + gap / 2, w, row_h - gap / 2), player, piece, spaces, progress, index, player == mover,
+            board,
         )
 
 
@@ -665,7 +675,8 @@ def _draw_player_row(
     player: str,
     piece: Mapping[str, Any],
     spaces: Sequence[Mapping[str, Any]],
-    index_of: Mapping[str, int],
+    progress: str,
+    index: int,
     to_play: bool,
     board: Board,
 ) -> None:
@@ -692,14 +703,11 @@ def _draw_player_row(
     )
     fitted_text(left, line1, str(player).capitalize(), big, right - left - lives_w - h * 0.3,
                 dim if out else (1, 1, 1), anchor="left", bold=True, into=texts)
-    index = index_of.get(piece.get("space"), 0)
-    if piece.get("lap"):
-        lap_text, lap_ink = "lap done", (0.45, 0.95, 0.5)
-    else:
-        lap_text, lap_ink = f"lap {index}/{len(spaces)}", (0.85, 0.85, 0.85)
-    lap_w, _ = fitted_text(
-        right, line2, lap_text, big, (right - left) * 0.34, lap_ink, anchor="right", bold=True, into=texts
-    )
+    lap_ink = (0.85, 0.85, 0.85) if progress.startswith("lap ") else (0.45, 0.95, 0.5)
+    # A third of the row, or as much as the standing needs at full size up to half of it: "needs Compass" is
+    # wider than "lap 23/40", and the items beside it give way first (the Compass chip leads them).
+    room = min((right - left) * 0.5, max((right - left) * 0.34, measure(progress, big, True)[0]))
+    lap_w, _ = fitted_text(right, line2, progress, big, room, lap_ink, anchor="right", bold=True, into=texts)
     _draw_items(left, line2, right - lap_w - h * 0.2 - left, max(h * 0.36, big / 0.78), piece, spaces, index, board)
 
 

@@ -173,8 +173,11 @@ class Flow:
                 pos = (pos + 1) % size
                 if pos == 0 and not lap and (step < distance or opts.lap_count_landing_on_start):
                     lap = True
-                    notes.append(Event("reward", f"{title(player)} passes {self.board.start}: the lap is complete.",
-                                       ("DR-1", "DR-Q10"), (player,)))
+                    notes.append(self.lap_done(player, piece.holds(COMPASS), step == distance))
+                elif pos == 0 and not lap and step == distance:  # lap_count_landing_on_start is off
+                    notes.append(Event("info", f"{title(player)} stops on {self.board.start} without passing it: at "
+                                       "this table the lap is not complete until a move goes past it.", ("DR-Q10",),
+                                       (player,)))
                 if (step < distance and pos == self.board.passage and opts.passage_entry == "land_or_pass"
                         and lap and piece.holds(COMPASS)):
                     state = state.with_piece(player, space=pos, lap=lap, failures=0)
@@ -194,6 +197,15 @@ class Flow:
                             f"{self.board.label(pos)}.", rules, (player,)))
         events.extend(notes)
         return self.land(state, player, via, events)
+
+    def lap_done(self, player: str, compass: bool, landed: bool) -> Event:
+        """The lap completed, and what still wins: at a lap race "the lap is complete" alone read as the end."""
+        way = "reaches" if landed else "passes"
+        passage = self.board.passage_label
+        then = (f"holding the Golden Compass, a move ending on {passage} now wins" if compass
+                else f"to win, a Golden Compass is still needed, then a move ending on {passage}")
+        return Event("reward", f"{title(player)} {way} {self.board.start}: the lap is complete; {then}.",
+                     ("DR-1", "DR-Q10", "DR-28"), (player,))
 
     def win(self, state: State, player: str, events: list[Event]) -> State:
         events.append(Event("win", f"{title(player)} enters {self.board.passage_label} with the Golden Compass after a "
@@ -273,8 +285,11 @@ class Flow:
         lost_text = f"{lost} Life" if lost == 1 else f"{lost} Lives"
         note = "; Lives stop at 0" if floor else ""
         rules = ("DR-12", "DR-Q19", "DR-Q21") if floor else ("DR-12", "DR-Q19")
+        kept = ""
+        if piece.lap and not (lives == 0 and state.options.lap_reset_on_knockout):  # the knockout says it goes
+            kept, rules = "; the lap still counts", (*rules, "DR-Q10")  # the pawn is back at the start
         events.append(Event("penalty", f"Scared! {title(player)} loses {lost_text} ({lives} left{note}) and runs "
-                            f"back to {self.board.start}.", rules, (player,)))
+                            f"back to {self.board.start}{kept}.", rules, (player,)))
         state = state.with_piece(player, lives=lives, space=0, failures=0)
         if lives == 0:
             return self.knockout(state, player, events)
@@ -287,9 +302,11 @@ class Flow:
         lap = piece.lap and not state.options.lap_reset_on_knockout
         state = state.with_piece(player, items=(), out=True, lap=lap, failures=0)
         lost = ", ".join(card_name(c) for c in piece.items) or "no cards"
+        wiped = piece.lap and not lap  # lap_reset_on_knockout: the board's row went back to "lap 0/40" unsaid
         events.append(Event("penalty", f"{title(player)} has no Lives left: out for the rest of this round; "
-                            f"Collection cards discarded ({lost}). Back next round with {RESTART_LIVES} Lives.",
-                            ("DR-6", "DR-Q20"), (player,)))
+                            f"Collection cards discarded ({lost}){'; the lap no longer counts' if wiped else ''}. "
+                            f"Back next round with {RESTART_LIVES} Lives.",
+                            ("DR-6", "DR-Q20", "DR-Q10") if wiped else ("DR-6", "DR-Q20"), (player,)))
         return self.advance(state, events)
 
     # -- challenges --------------------------------------------------------------

@@ -43,6 +43,7 @@ from companion.games.desert.board import (
 )
 from companion.games.desert.flow import Flow, add, card_name, title
 from companion.games.desert.options import OPTION_SPECS, PROFILES, Options
+from companion.games.desert.standing import Standing, standing
 from companion.games.desert.state import (
     CLOAK_STEP,
     DRAW,
@@ -330,18 +331,27 @@ class DesertRace(Game):
             return []
         return [{"type": "use", "card": FLASK, "text": f"Redeem Desert Flask (+2 Lives, now {piece.lives})"}]
 
+    def _to(self, state: State, value: int, dest: int, via: str) -> str:
+        """Where a roll moves the mover, and ", wins" when that move wins (DR-28): a runner with the lap and the
+        Compass saw "4: to Secret Passage (37)" on the button that ended the game, like any other space. The move
+        is made on a copy, so passing the Passage under ``passage_entry: land_or_pass`` is seen too."""
+        moved = self.flow.move(state, state.mover, value, True, via, [])
+        if moved.winner == state.mover:
+            return f"{self.board.passage_label}, wins"
+        return self.board.label(dest)
+
     def _roll_text(self, state: State, value: int) -> str:
         step = state.step
         kind = step.kind
         if kind == ROLL and step.mode == "move":
             dest = (state.piece(state.mover).space + value) % self.board.size
-            return f"{value}: to {self.board.label(dest)}"
+            return f"{value}: to {self._to(state, value, dest, 'move')}"
         if kind == ROLL:
             challenge = self.flow.challenge_here(state, state.mover)
             assert challenge is not None
             dest = (state.piece(state.mover).space + value) % self.board.size
             if step.shield or challenge.passes(value):
-                return f"{value}: pass, to {self.board.label(dest)}"
+                return f"{value}: pass, to {self._to(state, value, dest, 'chain')}"
             piece = state.piece(state.mover)
             if (state.options.sneakers_affect_challenge_test and piece.holds(SNEAKERS)
                     and challenge.passes(2 * value)):
@@ -799,16 +809,21 @@ class DesertRace(Game):
                 out[("card", player, card)] = OnTable(player, card_name(card), held, ("DR-16",), dealt=True, cards=True)
         return out
 
+    def standing(self, state: State, player: str) -> Standing:
+        """Where ``player`` stands in the race, as the text view and the board's row both say it."""
+        piece = state.piece(player)
+        return standing(self.board, piece.space, piece.lap, piece.holds(COMPASS), state.winner == player)
+
     def describe(self, state: State) -> list[str]:
         turn = title(state.mover) if state.current >= 0 else "(order roll-off)"
-        lines = [f"Round {state.round or '-'}; turn: {turn}"]
+        if state.step.kind == OVER:  # "turn: Black" under a finished game read as Black still to play
+            turn = f"{title(state.winner)} has won" if state.winner else "over, no winner (round limit)"
+        lines = [f"Round {state.round or '-'}; {'' if state.step.kind == OVER else 'turn: '}{turn}"]
         # As wide as the longest name stood on: a café's long space name pushed its row's columns out of line.
         width = max([20] + [len(self.board.spaces[piece.space].name) for piece in state.pieces])
         for player, piece in zip(state.players, state.pieces, strict=True):
             space = self.board.spaces[piece.space]
-            flags = []
-            if piece.lap:
-                flags.append("lap done")
+            flags = [self.standing(state, player).text]
             if piece.out:
                 flags.append("OUT this round")
             if piece.skip:

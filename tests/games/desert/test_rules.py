@@ -347,11 +347,11 @@ def test_the_text_board_counts_in_words() -> None:
     state = position(GAME, {A: {"space": 10, "lives": 1, "failures": 1}, B: {"space": 2, "lives": 2, "skip": 2}},
                      step=attempt)
     rows = GAME.describe(state)[1:3]
-    assert rows[0].endswith(" 1 Life   no items [1 failed attempt here]"), rows
-    assert rows[1].endswith(" 2 Lives  no items [misses 2 turns]"), rows
+    assert rows[0].endswith(" 1 Life   no items [lap 10/16; 1 failed attempt here]"), rows
+    assert rows[1].endswith(" 2 Lives  no items [lap 2/16; misses 2 turns]"), rows
     state = position(GAME, {A: {"space": 10, "failures": 2}, B: {"skip": 1}}, step=attempt)
     rows = GAME.describe(state)[1:3]
-    assert rows[0].endswith("[2 failed attempts here]") and rows[1].endswith("[misses 1 turn]"), rows
+    assert rows[0].endswith("; 2 failed attempts here]") and rows[1].endswith("; misses 1 turn]"), rows
 
 
 def test_the_text_board_keeps_its_columns_under_a_cafes_long_space_name() -> None:
