@@ -173,7 +173,7 @@ class Flow:
                 pos = (pos + 1) % size
                 if pos == 0 and not lap and (step < distance or opts.lap_count_landing_on_start):
                     lap = True
-                    notes.append(self.lap_done(player, piece.holds(COMPASS), step == distance))
+                    notes.append(self.lap_done(player, piece.holds(COMPASS), step == distance, opts.passage_entry))
                 elif pos == 0 and not lap and step == distance:  # lap_count_landing_on_start is off
                     notes.append(Event("info", f"{title(player)} stops on {self.board.start} without passing it: at "
                                        "this table the lap is not complete until a move goes past it.", ("DR-Q10",),
@@ -198,14 +198,16 @@ class Flow:
         events.extend(notes)
         return self.land(state, player, via, events)
 
-    def lap_done(self, player: str, compass: bool, landed: bool) -> Event:
-        """The lap completed, and what still wins: at a lap race "the lap is complete" alone read as the end."""
+    def lap_done(self, player: str, compass: bool, landed: bool, entry: str) -> Event:
+        """The lap completed, and what still wins: at a lap race "the lap is complete" alone read as the end.
+        ``entry`` is the ``passage_entry`` option: passing over the Passage enters it too with ``land_or_pass``."""
         way = "reaches" if landed else "passes"
+        move = "a move ending on or passing" if entry == "land_or_pass" else "a move ending on"
         passage = self.board.passage_label
-        then = (f"holding the Golden Compass, a move ending on {passage} now wins" if compass
-                else f"to win, a Golden Compass is still needed, then a move ending on {passage}")
+        then = (f"holding the Golden Compass, {move} {passage} now wins" if compass
+                else f"to win, a Golden Compass is still needed, then {move} {passage}")
         return Event("reward", f"{title(player)} {way} {self.board.start}: the lap is complete; {then}.",
-                     ("DR-1", "DR-Q10", "DR-28"), (player,))
+                     ("DR-1", "DR-Q10", "DR-28", *(("DR-Q2",) if entry == "land_or_pass" else ())), (player,))
 
     def win(self, state: State, player: str, events: list[Event]) -> State:
         events.append(Event("win", f"{title(player)} enters {self.board.passage_label} with the Golden Compass after a "

@@ -61,6 +61,9 @@ def test_completing_the_lap_says_what_still_wins_with_its_clauses() -> None:
     assert done.text.startswith("Black reaches Desert Dawn (0): the lap is complete; holding the Golden Compass, "
                                 "a move ending on Secret Passage (37) now wins"), done.text
     assert state.piece(A).lap
+    state = position(GAME, {A: {"space": 35, "items": [COMPASS]}}, options={"passage_entry": "land_or_pass"})
+    (done,) = lap_events(act(GAME, state, {"type": "roll", "value": 6})[1])
+    assert "a move ending on or passing Secret Passage (37) now wins" in done.text and "DR-Q2" in done.rules
 
 
 def test_stopping_on_dawn_where_it_must_be_passed_is_told() -> None:
