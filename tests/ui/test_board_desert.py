@@ -448,3 +448,17 @@ def test_the_framed_spaces_words_stay_inside_their_red_frame_on_a_large_board(ca
         for d in here:
             assert x + edge <= d.x and d.x + d.w <= x + cell - edge, (space["name"], d)
             assert y + edge <= d.y and d.y + d.h <= y + cell - edge, (space["name"], d)
+
+
+def test_each_players_row_says_what_the_text_view_says_of_the_race(canvas: Widget) -> None:
+    """'lap done' read as finished at a lap race: a row says what the runner still needs, the winner's 'won'."""
+    canvas.size = (398, 398)
+    session = Session.new("desert", ["black", "pink", "teal"])
+    doc = copy.deepcopy(session.document())
+    doc["pieces"]["black"].update(space="crumbling_stairs", lap=True, items=["golden_compass"])
+    doc["pieces"]["pink"].update(space="crumbling_stairs", lap=True)
+    doc["pieces"]["teal"].update(space="crumbling_stairs", items=["golden_compass"])
+    texts = [d.text for d in words_drawn(canvas, session, doc)]
+    assert {"14 to go", "needs Compass", "lap 23/40"} <= set(texts) and "lap done" not in texts, texts
+    doc["pieces"]["black"]["space"], doc["winner"] = "secret_passage", "black"
+    assert "won" in [d.text for d in words_drawn(canvas, session, doc)]

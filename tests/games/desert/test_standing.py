@@ -130,3 +130,9 @@ def test_seeded_games_say_one_standing_from_the_start_to_the_win(options: dict) 
             assert row(session.state, winner).endswith("[won: entered Secret Passage (37)]")
             assert "DR-28" in GAME.standing(session.state, winner).rules
     assert seen == {"lap", "lap, last spaces", "lap event", "won"}, seen
+
+
+def test_a_game_ended_at_the_round_limit_says_so_instead_of_whose_turn() -> None:
+    state = position(GAME, {A: {"space": 22, "lap": True}}, step={"kind": "over"}, options={"max_rounds": 20},
+                     round=20)
+    assert GAME.describe(state)[0] == "Round 20; over, no winner (round limit)"
