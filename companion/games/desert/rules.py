@@ -331,11 +331,11 @@ class DesertRace(Game):
             return []
         return [{"type": "use", "card": FLASK, "text": f"Redeem Desert Flask (+2 Lives, now {piece.lives})"}]
 
-    def _to(self, state: State, value: int, dest: int, via: str) -> str:
+    def _to(self, state: State, value: int, dest: int, via: str, forward: bool = True) -> str:
         """Where a roll moves the mover, and ", wins" when that move wins (DR-28): a runner with the lap and the
         Compass saw "4: to Secret Passage (37)" on the button that ended the game, like any other space. The move
         is made on a copy, so passing the Passage under ``passage_entry: land_or_pass`` is seen too."""
-        moved = self.flow.move(state, state.mover, value, True, via, [])
+        moved = self.flow.move(state, state.mover, value, forward, via, [])
         if moved.winner == state.mover:
             return f"{self.board.passage_label}, wins"
         return self.board.label(dest)
@@ -363,7 +363,7 @@ class DesertRace(Game):
             pos = state.piece(state.mover).space
             dest = (pos + value if value % 2 == 0 else pos - value) % self.board.size
             way = "forward" if value % 2 == 0 else "back"
-            return f"{value}: {way} to {self.board.label(dest)}"
+            return f"{value}: {way} to {self._to(state, value, dest, 'dune', value % 2 == 0)}"
         if kind == SAVE:
             return f"Rolled {value}: {'keeps' if value >= 4 else 'loses'} the Compass"
         return f"Rolled {value}"

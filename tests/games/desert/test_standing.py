@@ -100,6 +100,10 @@ def test_the_roll_that_wins_says_so_on_its_button() -> None:
     state = position(GAME, {A: {"space": 33, "lap": True, "items": [COMPASS]}},
                      options={"passage_entry": "land_or_pass"})
     assert sum("wins" in a["text"] for a in GAME.legal_actions(state)) == 3  # 4 lands, 5 and 6 pass over it
+    # A Dune Shift back onto the Passage enters it too (DR-Q2): from 38 an odd 1 goes back onto it.
+    state = position(GAME, {A: {"space": 38, "lap": True, "items": [COMPASS]}}, step={"kind": "dune"})
+    assert [a["text"] for a in GAME.legal_actions(state) if "wins" in a["text"]] == [
+        "1: back to Secret Passage (37), wins"]
 
 
 @pytest.mark.parametrize("options", [{}, {"lap_count_landing_on_start": False, "lap_reset_on_knockout": True,
