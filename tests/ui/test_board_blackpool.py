@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import re
 from collections.abc import Iterator
@@ -347,5 +348,50 @@ def test_a_ring_in_the_centres_tray_stays_in_the_gap_beside_the_board(kind: str)
         assert "yellow-2" in {p.id for p in shelf}
         furthest = max(e.pos[0] + e.size[0] for e in widget.canvas.children if isinstance(e, Ellipse))
         assert widget.right < furthest <= widget.right + TABLE_SPACING, (kind, furthest - widget.right)
+    finally:
+        next(window, None)
+
+
+# The table's board (w, h) at 800x480, 1024x600, 480x800 and 720x1280, at 100% and at 120% display scale, to
+# the pixel below (``pixel`` reads whole pixels: 381.6 px wide is exported 382 wide).
+TABLE_BOARDS = {
+    "800x480": (398, 398), "800x480-120": (381, 381), "1024x600": (497, 497), "1024x600-120": (477, 477),
+    "480x800": (470, 422), "480x800-120": (468, 398), "720x1280": (705, 705), "720x1280-120": (702, 600),
+}  # fmt: skip
+
+
+def shape_reach(piece: blackpool.Piece) -> float:
+    """How far a piece's drawn shape, rim included, reaches left, right, up and down (from its corners)."""
+    corners = piece_points(piece_shape(piece.colour), 0.0, 0.0, piece.r, blackpool.OUTLINE)
+    return max(map(abs, corners)) if corners else piece.r + blackpool.OUTLINE
+
+
+@pytest.mark.parametrize("size", TABLE_BOARDS.values(), ids=TABLE_BOARDS.keys())
+def test_the_centres_tray_keeps_every_piece_inside_its_white_rim_and_apart(size: tuple[float, float]) -> None:
+    """Red's diamonds reach further than a disc of the same radius: in the tray's column a disc wide they poked
+    2 px through its white rim on both sides and over the diamond above and below them."""
+    window = on_window(size)
+    widget = next(window)
+    try:
+        for session in (crowded_centre(), mid_game("blackpool")):
+            view = view_of(session)
+            pixels = drawn_view(widget, view)
+            board = session.game.data["board"]
+            crowd = blackpool.stacks(view.document, board["camps"], "e5").get("e5", [])
+            shelf = blackpool.tray(widget, blackpool.grid_for(widget, view), board, crowd)
+            if not shelf or abs(shelf[0].x - shelf[-1].x) > 0.5:
+                continue  # no tray, or rows above a narrow grid: each piece is a disc wide there
+            disc = next(p for p in shelf if piece_shape(p.colour) == "disc")
+            cx, y = int(disc.x - widget.x), int(disc.y - widget.y)
+            white = (255, 255, 255)
+            right = next(x for x in range(cx, int(widget.width)) if pixel(pixels, widget, x, y) == white)
+            left = next(x for x in range(cx, 0, -1) if pixel(pixels, widget, x, y) == white)
+            low = int(min(p.y - shape_reach(p) for p in shelf) - widget.y)
+            high = min(int(max(p.y + shape_reach(p) for p in shelf) - widget.y) + 1, int(widget.height))
+            poked = [(x, yy) for yy in range(low, high) for x in (left, right) if pixel(pixels, widget, x, yy) != white]
+            assert not poked, f"the tray's rim is covered at {poked[:6]}"
+            for a, b in itertools.pairwise(sorted(shelf, key=lambda p: -p.y)):  # top down: no piece over the next
+                assert (a.y - shape_reach(a)) - (b.y + shape_reach(b)) >= -0.01, (a, b)
+            assert all(left < p.x - widget.x - shape_reach(p) < p.x - widget.x + shape_reach(p) < right for p in shelf)
     finally:
         next(window, None)

@@ -38,7 +38,7 @@ from ui.boards.paint import (
     text,
 )
 from ui.boards.paint import piece as draw_piece
-from ui.boards.shapes import KIVY_SEGMENTS, Shapes, piece_inside, piece_reach, piece_within
+from ui.boards.shapes import KIVY_SEGMENTS, Shapes, piece_inside, piece_points, piece_reach, piece_within
 
 ZONE_RGB = {
     "edge": (0.82, 0.76, 0.6),
@@ -202,21 +202,23 @@ def tray(widget: Any, grid: Grid, board: Mapping[str, Any], piles: list[list[dic
     if not grid.edges or len(piles) <= 3:
         return []
     r = grid.text * TRAY
-    size = 2 * (r + OUTLINE)  # one piece across, its rim included
-    count = sum(len(stack) for stack in piles)
+    size = 2 * (r + OUTLINE)  # one disc across, its rim included
     right = grid.x0 + int(board["width"]) * grid.cell
     height = int(board["height"]) * grid.cell
-    # Between two stacks: a rider touches its carrier, stacks do not touch (less apart on a short grid).
-    gap = max(1.0, min(r * 0.4, (height - count * size) / (len(piles) - 1)))
-    length = count * size + (len(piles) - 1) * gap
     free_x = widget.x + widget.width - right
     free_y = widget.y + widget.height - (grid.y0 + height)
     centre = next(s for s in board["squares"] if s["zone"] == "centre")
-    if free_x >= size + 2 and length <= height:  # a column, level with the centre square
-        cx, middle = right + free_x / 2, grid.origin(centre)[1] + grid.cell / 2
-        top = min(grid.y0 + height, max(grid.y0 + length, middle + length / 2))
-        return _column(piles, cx, top, r, size, gap)
-    if free_y >= size + 2:  # rows above the grid (a tall narrow board)
+    for full in (True, False):  # a diamond as large as on the grid where the column has room, else a disc wide
+        slots = [[(piece, r if full else across(str(piece["colour"]), r)) for piece in stack] for stack in piles]
+        heights = [max(size, 2 * extent(str(p["colour"]), pr)) for stack in slots for p, pr in stack]
+        # Between two stacks: a rider touches its carrier, stacks do not touch (less apart on a short grid).
+        gap = max(1.0, min(r * 0.4, (height - sum(heights)) / (len(piles) - 1)))
+        length = sum(heights) + (len(piles) - 1) * gap
+        if free_x >= max(heights) + 2 and length <= height:  # a column, level with the centre square
+            cx, middle = right + free_x / 2, grid.origin(centre)[1] + grid.cell / 2
+            top = min(grid.y0 + height, max(grid.y0 + length, middle + length / 2))
+            return _column(slots, cx, top, size, gap)
+    if free_y >= size + 2:  # rows above the grid (a tall narrow board), each piece a disc wide
         return _rows(piles, (widget.x + 2, grid.y0 + height + 1, widget.width - 4, free_y - 2), r, size, r * 0.4)
     return []
 
@@ -225,16 +227,46 @@ TRAY = 0.62  # a piece's radius beside the grid as a share of the board's text s
 
 
 def _tray_piece(piece: Mapping[str, Any], x: float, y: float, r: float) -> Piece:
-    return Piece(str(piece["id"]), str(piece["colour"]), str(piece["number"]), bool(piece.get("frozen")), x, y, r)
+    """A piece of the tray's rows, its shape no wider or taller than a disc of radius ``r`` (``across``)."""
+    colour = str(piece["colour"])
+    return Piece(str(piece["id"]), colour, str(piece["number"]), bool(piece.get("frozen")), x, y, across(colour, r))
 
 
-def _column(piles: list[list[dict[str, Any]]], cx: float, top: float, r: float, size: float, gap: float) -> list[Piece]:
-    """Stacks top down, each carrier under its riders (riders are drawn above their carrier on the squares too)."""
+def extent(colour: str, r: float) -> float:
+    """How far a piece of ``colour`` drawn at radius ``r`` reaches left, right, up and down, its black rim
+    included: a disc's radius and rim, a square's half side (less), a diamond's half diagonal (more)."""
+    corners = piece_points(piece_shape(colour), 0.0, 0.0, r, OUTLINE)
+    return max(map(abs, corners)) if corners else r + OUTLINE
+
+
+def across(colour: str, r: float) -> float:
+    """The radius at which a piece of ``colour`` reaches no farther across than a disc of radius ``r`` (``extent``).
+
+    The tray's pieces lie a disc's width apart in a column a disc wide: a red diamond at the discs' radius
+    reached 2 px further each way, through the tray's white rim and over the diamond above and below it.
+    Its number stays at the board's text size (radius 8.1 px at 800x480 where a disc's is 9.9, ``_draw_piece``),
+    but it fills the diamond to its rim: a column with room (at 120% display scale) keeps the diamond full size.
+    """
+    if extent(colour, r) <= r + OUTLINE:
+        return r
+    return piece_within(piece_shape(colour), r, OUTLINE)
+
+
+def _column(
+    slots: list[list[tuple[dict[str, Any], float]]], cx: float, top: float, size: float, gap: float
+) -> list[Piece]:
+    """Stacks top down, each carrier under its riders (riders are drawn above their carrier on the squares too);
+    ``slots``: each stack's pieces, carrier first, with their radius. A piece takes a disc's height (``size``),
+    a full-size diamond its own."""
     out = []
-    for stack in piles:
-        bottom = top - len(stack) * size
-        out.extend(_tray_piece(piece, cx, bottom + (level + 0.5) * size, r) for level, piece in enumerate(stack))
-        top = bottom - gap
+    for stack in slots:
+        rooms = [max(size, 2 * extent(str(piece["colour"]), r)) for piece, r in stack]
+        y = top - sum(rooms)
+        for (piece, r), room in zip(stack, rooms, strict=True):
+            out.append(Piece(str(piece["id"]), str(piece["colour"]), str(piece["number"]), bool(piece.get("frozen")),
+                             cx, y + room / 2, r))  # fmt: skip
+            y += room
+        top -= sum(rooms) + gap
     return out
 
 
@@ -463,10 +495,10 @@ def _tray_frame(grid: Grid, centre: Mapping[str, Any], shelf: list[Piece], groun
     """The tray's ground in the centre square's colour, rimmed white, and the centre square rimmed white too
     (in ``ground``): the two dark boxes with white rims read as one place drawn twice."""
     pad = 2.0
-    left = min(p.x - p.r for p in shelf) - OUTLINE - pad
-    right = max(p.x + p.r for p in shelf) + OUTLINE + pad
-    bottom = min(p.y - p.r for p in shelf) - OUTLINE - pad
-    top = max(p.y + p.r for p in shelf) + OUTLINE + pad
+    left = min(p.x - extent(p.colour, p.r) for p in shelf) - pad
+    right = max(p.x + extent(p.colour, p.r) for p in shelf) + pad
+    bottom = min(p.y - extent(p.colour, p.r) for p in shelf) - pad
+    top = max(p.y + extent(p.colour, p.r) for p in shelf) + pad
     x, y = grid.origin(centre)
     for bx, by, bw, bh in ((left, bottom, right - left, top - bottom), (x + 1, y + 1, grid.cell - 2, grid.cell - 2)):
         ground.rectangle(1, RIM, bx, by, bw, bh)
