@@ -14,13 +14,14 @@ of its own, in the tray beside the grid for the centre's crowd.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from companion.session import Session
 from tests.ui.drawing import Words, on_window, words_drawn
-from tests.ui.test_board_blackpool import frozen_and_riding
+from tests.ui.test_board_blackpool import TABLE_BOARDS, frozen_and_riding
 from tests.ui.test_boards_robust import NARROW_BOARDS, READABLE, off_board, run_together, table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, blackpool
@@ -80,24 +81,60 @@ def faults(widget: Any, session: Session, drawn: list[Words]) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("size", SIZES)
+def played_until(seed: int, wanted: Callable[[Session], bool]) -> Session:
+    """A seeded four-player game played to the first position ``wanted`` (through the real game's own moves)."""
+    session = Session.new("blackpool", ["yellow", "red", "green", "blue"])
+    rng = random.Random(seed)
+    while not wanted(session):
+        assert not session.pending().is_over, "the seeded game ended first"
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session
+
+
+def two_home() -> Session:
+    """Two of a player's travellers home in their camp, side by side on one square (green's a9, top left)."""
+    board = blackpool_board()
+
+    def wanted(session: Session) -> bool:
+        camps = blackpool.stacks(session.document(), board["camps"], "e5")
+        return any(len(camps.get(square, [])) == 2 for square in board["camps"].values())
+
+    return played_until(1, wanted)
+
+
+def just_home_at_the_top() -> Session:
+    """Red's traveller just home in red's camp, i9 at the top right, alone there: ringed white as the last step."""
+    return played_until(2, lambda s: bool(s.log) and s.log[-1].get("traveller") == "red-3"
+                        and s.document()["travellers"]["red-3"]["at"] == "camp")  # fmt: skip
+
+
+def blackpool_board() -> dict[str, Any]:
+    return Session.new("blackpool", ["yellow", "red"]).game.data["board"]
+
+
+@pytest.mark.parametrize("scale", [100], ids=lambda scale: f"{scale}%")
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 def test_every_text_on_blackpools_board_reads_at_16_px_or_more(
-    size: tuple[int, int], start: Any, window_size: Any  # noqa: F811
+    size: tuple[int, int], scale: int, start: Any, window_size: Any  # noqa: F811
 ) -> None:
-    """The table's own board at each display size: the opening, halfway, a rider on its carrier, the end."""
-    middle, board = table_board(start, window_size, size, "blackpool")
+    """The table's own board at each display size, at 100% and at the owner's 120%: the opening, halfway, a rider
+    on its carrier, a crowd of four, two travellers home in one camp, the end. At 120% and 800x480 the two home
+    drew their numbers 5.6 px across and 2.6 px down from each other, read as one number ("13")."""
+    middle, board = table_board(start, window_size, size, "blackpool", scale)
     found = []
     for when, session in (
         ("opening", Session.new("blackpool", ["yellow", "red", "green", "blue"])),
         ("halfway", middle),
         ("riding", frozen_and_riding()),
         ("a crowd of four", crowd_of_four()),
+        ("two home in a camp", two_home()),
+        ("just home at the top", just_home_at_the_top()),
         ("at the end", ended()),
     ):
         drawn = words_drawn(board, session)
         assert len(drawn) >= 20, f"{when}: the board's words were not all read back"
         found += [f"{when}: {fault}" for fault in faults(board, session, drawn)]
-    where = f"{board.width:.0f}x{board.height:.0f} board at {size[0]}x{size[1]}"
+    where = f"{board.width:.0f}x{board.height:.0f} board at {size[0]}x{size[1]}, {scale}%"
     assert not found, f"Blackpool's {where}:\n" + "\n".join(found)
 
 
@@ -159,5 +196,36 @@ def test_the_decks_count_reads_at_16_px_with_four_players_on_the_boards_drawn_at
             decks = [d for d in drawn if d.text.startswith("charm")]
             assert len(decks) == 1 and decks[0].size >= READABLE, decks
             assert not off_board(widget, decks) and not unreadable(decks)
+    finally:
+        next(window, None)
+
+
+@pytest.mark.parametrize("size", TABLE_BOARDS.values(), ids=TABLE_BOARDS.keys())
+def test_stacks_sharing_a_square_keep_their_numbers_apart_at_100_and_120_percent(size: tuple[float, float]) -> None:
+    """Two stacks on one square (two travellers home in a camp, two leaving the centre), a carrier with its
+    rider, three home: each number read apart from the others, on the board at each display size and scale.
+
+    At 120% and 800x480 (32 px squares) two stacks drew their numbers 5.6 px across and 2.6 px down from
+    each other, read as one number ("13")."""
+    window = on_window(size)
+    widget = next(window)
+    try:
+        found = []
+        for when, session in (("two home in a camp", two_home()), ("a crowd of four", crowd_of_four()),
+                              ("riding", frozen_and_riding()), ("at the end", ended())):  # fmt: skip
+            view = BoardView(session.game, session.document(), [])
+            grid = blackpool.grid_for(widget, view)
+            board = session.game.data["board"]
+            shared = [s for s, piles in blackpool.stacks(view.document, board["camps"], "e5").items()
+                      if s != "e5" and sum(map(len, piles)) > 1]  # fmt: skip
+            assert shared or when == "a crowd of four", when
+            drawn = words_drawn(widget, session)
+            for square in (s for s in board["squares"] if s["id"] in shared):
+                x, y = grid.origin(square)
+                box = (x - widget.x, y - widget.y, grid.cell, grid.cell)
+                numbers = [d for d in drawn if d.inside(box)]
+                assert len(numbers) > 1, (when, square["id"], numbers)
+                found += [f"{when}, {square['id']}: {fault}" for fault in run_together(numbers) + unreadable(numbers)]
+        assert not found, f"{widget.width:.0f}x{widget.height:.0f}:\n" + "\n".join(found)
     finally:
         next(window, None)

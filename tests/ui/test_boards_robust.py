@@ -150,11 +150,15 @@ def off_board(widget: Widget, drawn: list[Words]) -> list[str]:
             if d.x < -0.5 or d.y < -0.5 or d.x + d.w > w or d.y + d.h > h]  # fmt: skip
 
 
-def table_board(start: Any, window_size: Any, size: tuple[int, int], game_id: str) -> tuple[Session, Widget]:
-    """A game halfway, shown on the table at ``size``: the session and the table's own board widget."""
+def table_board(
+    start: Any, window_size: Any, size: tuple[int, int], game_id: str, scale: int = 100
+) -> tuple[Session, Widget]:
+    """A game halfway, shown on the table at ``size`` and the owner's display scale ``scale`` (percent): the
+    session and the table's own board widget."""
     window_size(size)
     middle = mid_game(game_id)
     app = start(middle)
+    app.settings.display_scale, app.scale = scale, scale / 100
     app.show("table")
     advance(4)
     return middle, app.root.get_screen("table").ids.board

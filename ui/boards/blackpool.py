@@ -122,7 +122,10 @@ class Grid:
         self.edges = coordinates(board)
         if self.edges:
             self.band = measure("g", self.text, True)[1]  # the column letters' line under the grid
-            self.margin = measure("9" * len(str(height)), self.text, True)[0] + 6  # the row numbers' room, each side
+            # The row numbers' room, each side: a quarter of the text between them and the grid (4 px at 16 px) and
+            # a little more at the board's edge. A fixed 4 px at 28 px text (720x1280) left a camp's "1" and the
+            # row's "9" 14 px apart, under the half a text size that reads as a gap (``APART``).
+            self.margin = measure("9" * len(str(height)), self.text, True)[0] + self.text * 0.375
         else:  # a café's own names, drawn in each square
             self.strip_h = widget.height * STRIP
             self.band = self.margin = 0.0
@@ -459,9 +462,18 @@ def _draw_edges(grid: Grid, board: Mapping[str, Any]) -> None:
         text(grid.x0 + (x + 0.5) * grid.cell, grid.y0 - grid.band / 2, chr(97 + x), grid.text, colour, bold=True,
              into=words)  # fmt: skip
     for y in range(int(board["height"])):
-        fitted_text(grid.x0 - 4, grid.y0 + (y + 0.5) * grid.cell, str(y + 1), grid.text, grid.margin, colour,
-                    anchor="right", bold=True, into=words)  # fmt: skip
+        fitted_text(grid.x0 - grid.text / 4, grid.y0 + (y + 0.5) * grid.cell, str(y + 1), grid.text, grid.margin,
+                    colour, anchor="right", bold=True, into=words)  # fmt: skip
     words.draw()
+
+
+# Where one, two or three stacks lie in a square of the house board (``_apart``): their middles as shares of the
+# square across and up, and their radius as a share of its side.
+APART = {
+    1: ([(0.5, 0.5)], 0.42),
+    2: ([(0.25, 0.25), (0.75, 0.75)], 0.27),
+    3: ([(0.22, 0.25), (0.78, 0.25), (0.5, 0.75)], 0.26),
+}
 
 
 def _apart(stack: list[dict[str, Any]], x: float, y: float, cell: float, i: int, n: int) -> list[Piece]:
@@ -474,14 +486,21 @@ def _apart(stack: list[dict[str, Any]], x: float, y: float, cell: float, i: int,
     and one high, each a number's width apart across, as large as three discs in a square can be (a quarter of
     it across): at 23% a camp with everyone home drew its numbers at 8 px wherever a square is under 35 px (the
     display scale's 120% at 800x480 and upright), its discs too small for the board's 16 px.
+
+    The two corners are half a square apart each way, the three's low pair more than half a square across: a
+    16 px number's letters are 9x11 px, so two read apart 15 px one over the other or 17 px side by side
+    (``tests/ui/test_boards_robust.run_together``). At 120% display scale and 800x480 (a 32 px square) two
+    stacks 0.44 of a square apart drew their numbers 5.6 px across and 2.6 px down from each other, read as
+    one ("13"), and a camp with everyone home its low two 7 px apart.
     """
     if n == 3:
-        spots, radius = [(0.25, 0.26), (0.75, 0.26), (0.5, 0.75)][i : i + 1], cell * 0.25
+        spots, share = APART[3][0][i : i + 1], APART[3][1]
     elif n == 1 and len(stack) == 1:
-        spots, radius = [(0.5, 0.5)], cell * 0.42
+        spots, share = APART[1]
     else:
-        low, high = (0.28, 0.28), (0.72, 0.72)
-        spots, radius = ([low, high] if n == 1 else [low if i == 0 else high]), cell * 0.3
+        low, high = APART[2][0]
+        spots, share = ([low, high] if n == 1 else [low if i == 0 else high]), APART[2][1]
+    radius = cell * share
     out = []
     for level, piece in enumerate(stack):
         sx, sy = spots[min(level, len(spots) - 1)]
