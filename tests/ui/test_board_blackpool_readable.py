@@ -13,11 +13,14 @@ of its own, in the tray beside the grid for the centre's crowd.
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from kivy.graphics import Color, Ellipse
 
 from companion.session import Session
 from tests.ui.drawing import Words, on_window, words_drawn
@@ -112,7 +115,7 @@ def blackpool_board() -> dict[str, Any]:
     return Session.new("blackpool", ["yellow", "red"]).game.data["board"]
 
 
-@pytest.mark.parametrize("scale", [100], ids=lambda scale: f"{scale}%")
+@pytest.mark.parametrize("scale", [100, 120], ids=lambda scale: f"{scale}%")
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 def test_every_text_on_blackpools_board_reads_at_16_px_or_more(
     size: tuple[int, int], scale: int, start: Any, window_size: Any  # noqa: F811
@@ -226,6 +229,60 @@ def test_stacks_sharing_a_square_keep_their_numbers_apart_at_100_and_120_percent
                 numbers = [d for d in drawn if d.inside(box)]
                 assert len(numbers) > 1, (when, square["id"], numbers)
                 found += [f"{when}, {square['id']}: {fault}" for fault in run_together(numbers) + unreadable(numbers)]
+        assert not found, f"{widget.width:.0f}x{widget.height:.0f}:\n" + "\n".join(found)
+    finally:
+        next(window, None)
+
+
+def opaque_discs(widget: Any) -> list[tuple[float, float, float]]:
+    """(cx, cy, r) of every opaque ``Ellipse`` on the canvas, widget-local: the rings and the round pieces (the
+    listed piece's faint glow, drawn see-through, aside)."""
+    out, alpha = [], 1.0
+    for instruction in widget.canvas.children:
+        if isinstance(instruction, Color):
+            alpha = instruction.a
+        elif isinstance(instruction, Ellipse) and alpha == 1.0:
+            (x, y), (w, h) = instruction.pos, instruction.size
+            out.append((x + w / 2 - widget.x, y + h / 2 - widget.y, w / 2))
+    return out
+
+
+def covers(disc: tuple[float, float, float], box: tuple[float, float, float, float]) -> bool:
+    """Whether a disc reaches into a box (x, y, w, h) by more than half a pixel."""
+    cx, cy, r = disc
+    nx, ny = min(max(cx, box[0]), box[0] + box[2]), min(max(cy, box[1]), box[1] + box[3])
+    return math.hypot(cx - nx, cy - ny) < r - 0.5
+
+
+@pytest.mark.parametrize("size", TABLE_BOARDS.values(), ids=TABLE_BOARDS.keys())
+def test_a_ring_round_a_piece_in_a_top_camp_stays_on_the_board_and_off_the_row_numbers(
+    size: tuple[float, float],
+) -> None:
+    """Red 3 just home in i9's camp, ringed white as the last step (and each other ring): at 120% display scale
+    and 800x480 the grid reached the board's top and the ring ran 9 px past it, off the window's edge. Two
+    greens home in a9's camp: a ring round the low one lay under the row number "9" beside it."""
+    window = on_window(size)
+    widget = next(window)
+    try:
+        found = []
+        for session in (just_home_at_the_top(), two_home()):
+            board = session.game.data["board"]
+            camps = blackpool.stacks(session.document(), board["camps"], "e5")
+            ringed = [p["id"] for square in ("a9", "i9") for stack in camps.get(square, []) for p in stack]
+            assert ringed
+            for tid, kind in itertools.product(ringed, ("last", "focus", "asked", "marked")):
+                marks = {"marked": frozenset({tid})} if kind == "marked" else {kind: tid}
+                drawn = words_drawn(widget, session, **marks)
+                grid = blackpool.grid_for(widget, BoardView(session.game, session.document(), []))
+                discs = opaque_discs(widget)
+                high = max(cy + r for _, cy, r in discs)
+                if high > widget.height + 0.5:
+                    found.append(f"{tid} ringed {kind}: a disc runs {high - widget.height:.1f} px past the top")
+                rows = [d for d in drawn if d.text in "123456789" and d.x + d.w <= grid.x0 - widget.x + 0.5
+                        and d.centre[1] > grid.y0 - widget.y]  # fmt: skip
+                assert len(rows) == 9, rows
+                found += [f"{tid} ringed {kind}: a disc lies under the row number {d.text}"
+                          for d in rows if any(covers(disc, d.ink) for disc in discs)]  # fmt: skip
         assert not found, f"{widget.width:.0f}x{widget.height:.0f}:\n" + "\n".join(found)
     finally:
         next(window, None)

@@ -22,6 +22,7 @@ from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line
 
+from companion.colours import SHAPES
 from ui.boards import focused
 from ui.boards.paint import (
     ASKED,
@@ -122,18 +123,29 @@ class Grid:
         self.edges = coordinates(board)
         if self.edges:
             self.band = measure("g", self.text, True)[1]  # the column letters' line under the grid
+            digits = measure("9" * len(str(height)), self.text, True)[0]
             # The row numbers' room, each side: a quarter of the text between them and the grid (4 px at 16 px) and
             # a little more at the board's edge. A fixed 4 px at 28 px text (720x1280) left a camp's "1" and the
             # row's "9" 14 px apart, under the half a text size that reads as a gap (``APART``).
-            self.margin = measure("9" * len(str(height)), self.text, True)[0] + self.text * 0.375
+            self.margin = digits + self.text * 0.375
         else:  # a café's own names, drawn in each square
             self.strip_h = widget.height * STRIP
             self.band = self.margin = 0.0
         room_h = widget.height - self.strip_h - self.band
         side_w = widget.width - 2 * self.margin
-        self.cell = max(1.0, min(side_w / width, room_h / height))
+        # Room over the grid for a ring round a piece in the top row (the house board's camps a9 and i9): at 120%
+        # display scale the grid reached the board's top and a white "just moved" ring 9 px past it, off the window.
+        first = min(side_w / width, room_h / height)
+        self.top = overhang(first) if self.edges else 0.0
+        # The row numbers stand clear of a ring round a piece in the first column (a9's and a1's camps): a white
+        # ring lay under the light "9" beside a9 and hid most of it.
+        self.gutter = max(self.text / 4, overhang(first, "left")) if self.edges else 0.0
+        if self.edges:
+            self.margin = digits + self.gutter + self.text / 8
+            side_w = widget.width - 2 * self.margin
+        self.cell = max(1.0, min(side_w / width, (room_h - self.top) / height))
         self.x0 = widget.x + (widget.width - self.cell * width) / 2
-        self.y0 = widget.y + self.strip_h + self.band + (room_h - self.cell * height) / 2
+        self.y0 = widget.y + self.strip_h + self.band + (room_h - self.top - self.cell * height) / 2
 
     def origin(self, square: Mapping[str, Any]) -> tuple[float, float]:
         # Row 1 at the bottom, as the board data and the terminal view have it: drawn the other way up,
@@ -426,6 +438,28 @@ RING = {"focus": (0.55, 4.0), "asked": (0.45, 3.0), "last": (0.35, 2.5), "marked
 RING_RGB = {"focus": HIGHLIGHT, "marked": HIGHLIGHT, "asked": ASKED, "last": LAST}
 
 
+def ring_size(shape: str, r: float, kind: str) -> tuple[float, float]:
+    """A ring's inner radius (the black gap round a piece of ``shape`` and radius ``r``) and its width; its black
+    outer edge is ``RING_EDGE`` more."""
+    share, least = RING[kind]
+    small = min(1.0, r / 10)  # the crowded centre's pieces are 4 px: a ring thinner than its piece, not a blob
+    return r * piece_reach(shape) + OUTLINE + max(1.5 * small, r * 0.12), max(least * small, r * share)
+
+
+RING_EDGE = 1.0
+
+
+def overhang(cell: float, side: str = "top") -> float:
+    """How far a ring round a piece reaches past its square's top (or left) edge, at most (``APART``'s places,
+    the widest shape and ring): the grid leaves that much room over its top row, so no ring runs off the
+    board's top, and the row numbers stand that far left of it, so no ring lies under a number."""
+    return max(
+        0.0,
+        *(sum(ring_size(shape, share * cell, kind)) + RING_EDGE - (1 - y if side == "top" else x) * cell
+          for spots, share in APART.values() for x, y in spots for shape in SHAPES for kind in RING),
+    )  # fmt: skip
+
+
 def _ring(piece: Piece, kind: str | None, glow: bool = True) -> None:
     """A coloured ring round a piece, black on both sides, so it reads on sand, water and the dark centre.
 
@@ -436,16 +470,13 @@ def _ring(piece: Piece, kind: str | None, glow: bool = True) -> None:
     """
     if kind is None:
         return
-    share, least = RING[kind]
-    small = min(1.0, piece.r / 10)  # the crowded centre's pieces are 4 px: a ring thinner than its piece, not a blob
-    width = max(least * small, piece.r * share)
-    gap = piece.r * piece_reach(piece_shape(piece.colour)) + OUTLINE + max(1.5 * small, piece.r * 0.12)
+    gap, width = ring_size(piece_shape(piece.colour), piece.r, kind)
     outer = gap + width
     if kind == "focus" and glow:
         Color(*HIGHLIGHT, 0.35)
         glow = outer + width
         Ellipse(pos=(piece.x - glow, piece.y - glow), size=(2 * glow, 2 * glow))
-    disc(piece.x, piece.y, outer, RING_RGB[kind], (0, 0, 0), 1.0)
+    disc(piece.x, piece.y, outer, RING_RGB[kind], (0, 0, 0), RING_EDGE)
     Color(0, 0, 0, 1)
     Ellipse(pos=(piece.x - gap, piece.y - gap), size=(2 * gap, 2 * gap))
 
@@ -462,7 +493,7 @@ def _draw_edges(grid: Grid, board: Mapping[str, Any]) -> None:
         text(grid.x0 + (x + 0.5) * grid.cell, grid.y0 - grid.band / 2, chr(97 + x), grid.text, colour, bold=True,
              into=words)  # fmt: skip
     for y in range(int(board["height"])):
-        fitted_text(grid.x0 - grid.text / 4, grid.y0 + (y + 0.5) * grid.cell, str(y + 1), grid.text, grid.margin,
+        fitted_text(grid.x0 - grid.gutter, grid.y0 + (y + 0.5) * grid.cell, str(y + 1), grid.text, grid.margin,
                     colour, anchor="right", bold=True, into=words)  # fmt: skip
     words.draw()
 
