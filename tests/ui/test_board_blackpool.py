@@ -330,7 +330,7 @@ TABLE_SPACING = 8.0  # px between the board and the prompt beside it at 800x480 
 
 @pytest.mark.parametrize("kind", ["focus", "marked", "asked", "last"])
 def test_a_ring_in_the_centres_tray_stays_in_the_gap_beside_the_board(kind: str) -> None:
-    """The tray of the crowded centre lies in the 25 px the row numbers leave right of the grid, so a ring round
+    """The tray of the crowded centre lies in the 32 px the row numbers leave right of the grid, so a ring round
     one of its pieces reaches past the board's edge; no further than the gap before the prompt. The listed
     piece's glow reached 11 px past it, over the first letters of "Yellow rolled a six"."""
     window = on_window((398, 398))

@@ -208,8 +208,8 @@ def tray(widget: Any, grid: Grid, board: Mapping[str, Any], piles: list[list[dic
     for a readable number, so each stack is drawn once more, in full, in a column right of the grid, level with
     the centre square (or, on a tall narrow board with no room there, in rows above the grid).
 
-    The column is the room the row numbers leave on the grid's other side (25 px at 800x480: a disc 20 px
-    across with its 16 px number); a rider sits on its carrier, touching it, and stacks lie a little apart.
+    The column is the room the row numbers leave on the grid's other side (32 px at 800x480, 48 at 120%: a disc
+    20 px across with its 16 px number); a rider sits on its carrier, touching it, and stacks lie a little apart.
     Nothing on the grid moves or shrinks, so every square and piece is the size it was. Empty where the
     centre holds three stacks or fewer (they are drawn full size in it), on a café board named square by
     square, and where neither side has room (the dots then keep their small numbers, as before).
@@ -259,8 +259,9 @@ def across(colour: str, r: float) -> float:
 
     The tray's pieces lie a disc's width apart in a column a disc wide: a red diamond at the discs' radius
     reached 2 px further each way, through the tray's white rim and over the diamond above and below it.
-    Its number stays at the board's text size (radius 8.1 px at 800x480 where a disc's is 9.9, ``_draw_piece``),
-    but it fills the diamond to its rim: a column with room (at 120% display scale) keeps the diamond full size.
+    Its number stays at the board's text size (radius 8.1 px where a disc's is 9.9, ``_draw_piece``), but it
+    fills the diamond to its rim, so only a column too short for full-size diamonds (all twelve at the start at
+    120% display scale and 800x480, a 286 px grid) draws them so.
     """
     if extent(colour, r) <= r + OUTLINE:
         return r
