@@ -144,7 +144,8 @@ def test_every_text_on_blackpools_board_reads_at_16_px_or_more(
 @pytest.mark.parametrize("size", NARROW_BOARDS)
 def test_a_tall_narrow_board_shows_the_centres_crowd_in_rows_above_the_grid(size: tuple[int, int]) -> None:
     """Where the grid fills the board's width, the row numbers leave no column beside it: the crowd's tray goes
-    in rows in the room above the grid instead (all twelve were 6 px there), inside the board."""
+    in rows in the room above the grid instead (all twelve were 6 px there), inside the board, and above the
+    room a ring round a piece in the grid's top row takes (it reached 2 px over the tray's lowest row)."""
     window = on_window(size)
     widget = next(window)
     try:
@@ -154,7 +155,7 @@ def test_a_tall_narrow_board_shows_the_centres_crowd_in_rows_above_the_grid(size
         view = BoardView(session.game, session.document(), [])
         grid = blackpool.grid_for(widget, view)
         shelf = [p for p in blackpool.pieces(widget, view) if p.r >= grid.text / 2]
-        top = grid.y0 + 9 * grid.cell
+        top = grid.y0 + 9 * grid.cell + blackpool.overhang(grid.cell)  # a ring round a piece in the top row
         assert len(shelf) == 12 and all(top < p.y - p.r and p.y + p.r < widget.top for p in shelf)
         assert all(widget.x < p.x - p.r and p.x + p.r < widget.right for p in shelf)
     finally:

@@ -233,8 +233,10 @@ def tray(widget: Any, grid: Grid, board: Mapping[str, Any], piles: list[list[dic
             cx, middle = right + free_x / 2, grid.origin(centre)[1] + grid.cell / 2
             top = min(grid.y0 + height, max(grid.y0 + length, middle + length / 2))
             return _column(slots, cx, top, size, gap)
-    if free_y >= size + 2:  # rows above the grid (a tall narrow board), each piece a disc wide
-        return _rows(piles, (widget.x + 2, grid.y0 + height + 1, widget.width - 4, free_y - 2), r, size, r * 0.4)
+    if free_y - grid.top >= size + 2:  # rows above the grid (a tall narrow board), each piece a disc wide
+        # above the room the grid leaves for a ring round a piece in its top row (``overhang``)
+        box = (widget.x + 2, grid.y0 + height + grid.top + 1, widget.width - 4, free_y - grid.top - 2)
+        return _rows(piles, box, r, size, r * 0.4)
     return []
 
 
