@@ -353,8 +353,22 @@ class TempleGame(Game):
             "choose",
             task.chooser,
             f"{task.colour.capitalize()}: the new card leaves both {task.colour} pawns off the path; which goes back"
-            " to the nearer marker?",
+            f" to the nearer marker?{self._waiting_after(state)}",
         )
+
+    @staticmethod
+    def _waiting_after(state: TempleState) -> str:
+        """What the pair question adds when later colours' pawns wait on their holes behind it (RU-Q14).
+
+        Audit: the question named only the owner's two pawns, so the owner chose not knowing that Blue 1 goes
+        back after them, to the markers as the choice leaves them (under bump it may bump the pawn the choice
+        just sent there). The choices themselves say where the two go (``_order_text``).
+        """
+        waiting = [pawn_label(t.colour, i) for t in state.tasks[1:] if t.kind == "off" for i in t.pawns]
+        if not waiting:
+            return ""
+        goes = "goes" if len(waiting) == 1 else "go"
+        return f" {series(waiting)} {goes} back after this choice [RU-Q14]."
 
     def legal_actions(self, state: TempleState) -> list[Action]:
         phase = state.phase

@@ -58,6 +58,24 @@ def test_the_other_colours_send_backs_wait_for_the_active_players_pair_choice() 
     assert done.phase == "move"
 
 
+def test_the_pair_question_says_which_pawns_of_later_colours_go_back_after_it() -> None:
+    """Red is asked which red pawn takes the nearer marker while Blue 1 waits on its hole: the question said
+    nothing of Blue 1, so Red chose not knowing that Blue 1 goes back after the red pawns, to the markers as Red's
+    choice leaves them (here it bumps Blue 2, which Red's choice put there). It names the waiting pawns and the
+    clause; with none waiting it reads as before (tests/games/temple/test_referee_texts.py)."""
+    after, _ = _red_changes_slot_2(["red", "blue"], {"red": [[7, 1], [8, 1]], "blue": [[6, 1], [3, 1]]})
+    assert game().pending(after).text == (
+        "Red: the new card leaves both red pawns off the path; which goes back to the nearer marker?"
+        " Blue 1 goes back after this choice [RU-Q14]."
+    )
+    both, _ = _red_changes_slot_2(["red", "blue"], {"red": [[7, 1], [8, 1]], "blue": [[6, 1], [6, 0]]})
+    assert game().pending(both).text.endswith(" Blue 1 and Blue 2 go back after this choice [RU-Q14].")
+    asked, _ = act(both, {"type": "order", "first": "red2"})  # Blue's own question, with nobody after it
+    assert game().pending(asked).text == (
+        "Blue: the new card leaves both blue pawns off the path; which goes back to the nearer marker?"
+    )
+
+
 def test_the_change_choice_names_the_waiting_pawn_and_cites_rq14() -> None:
     s = state(players=["red", "blue"], slots=["IDR", *OPEN_ALL[1:]], options=BUMP_AND_ASK,
               pawns={"red": [[7, 1], [8, 1]], "blue": [[6, 1], [3, 1]]})  # fmt: skip
