@@ -126,7 +126,8 @@ PAD_LIMIT = 6  # up to this many faces keep their full labels ("Oracle shows 4")
 
 @dataclass(frozen=True)
 class DiePad:
-    """A die with many faces as a compact pad: one row per face colour, numbers lined up in columns.
+    """A die with many faces as a compact pad: one row per face colour under its caption, numbers lined up in
+    columns.
 
     The temple die's fifteen faces (X, red and white 1-7) took fifteen full-width
     buttons, three of them in view at 800x480; as two rows of small buttons they
@@ -135,6 +136,7 @@ class DiePad:
 
     rows: list[list[Mapping[str, Any] | None]]
     rest: list[Mapping[str, Any]]  # the other choices, listed as usual below the pad
+    labels: list[str] = field(default_factory=list)  # each row's caption, over it: "Die shows red" ("" for none)
 
     @property
     def columns(self) -> int:
@@ -153,6 +155,26 @@ def face_label(action: Mapping[str, Any]) -> str:
 def face_colour(action: Mapping[str, Any]) -> str:
     face = action.get("face")
     return str(face.get("colour", "")) if isinstance(face, Mapping) else ""
+
+
+def row_label(row: Sequence[Mapping[str, Any] | None]) -> str:
+    """A pad row's caption, in the game's own words: its faces' texts without their numbers ("Die shows red").
+
+    Audit: the rows had no caption, and a player new to the temple die saw two rows of 1-7 with nothing to say
+    which was which but their paint (a white row and a red one side by side read as a choice of the same
+    number). Faces whose texts share no such start are named by their colour ("Red faces"), one without a
+    colour by nothing.
+    """
+    faces = [a for a in row if a is not None]
+    starts = {
+        str(a.get("text", "")).removesuffix(str(a["value"])).strip()
+        for a in faces
+        if isinstance(a.get("value"), int) and str(a.get("text", "")).endswith(str(a["value"]))
+    }
+    if len(starts) == 1 and "" not in starts:
+        return starts.pop()
+    colour = face_colour(faces[0]) if faces else ""
+    return f"{colour.capitalize()} faces" if colour else ""
 
 
 def die_pad(buttons: Sequence[Mapping[str, Any]]) -> DiePad | None:
@@ -175,4 +197,4 @@ def die_pad(buttons: Sequence[Mapping[str, Any]]) -> DiePad | None:
         by_number = {a["value"]: a for a in mine if isinstance(a.get("value"), int)}
         row: list[Mapping[str, Any] | None] = [None] * (lead - len(specials)) + specials
         rows.append(row + [by_number.get(n) for n in numbers])
-    return DiePad(rows, [a for a in buttons if not is_die_face(a)])
+    return DiePad(rows, [a for a in buttons if not is_die_face(a)], [row_label(row) for row in rows])

@@ -117,6 +117,23 @@ def words_drawn(widget: Any, session: Session, document: dict[str, Any] | None =
     return out
 
 
+def words_of(labels: Any) -> list[Words]:
+    """Kivy labels (buttons too) as drawn, in window coordinates: each text where Kivy's Label rule draws its
+    texture, centred on the widget, with its lines, font size and letters, so the board tests' checks
+    (``tests/ui/test_boards_robust.py`` ``unreadable``, ``run_together``) read the screens' own texts as well."""
+    out = []
+    for label in labels:
+        tw, th = (float(v) for v in label.texture_size)
+        cx, cy = label.to_window(label.center_x, label.center_y)
+        x, y = int(cx - tw / 2), int(cy - th / 2)
+        lines = tuple("".join(word.text for word in line.words) for line in label._label._cached_lines)
+        left, top, right, bottom = ink(label)
+        box = (x + left, y + th - bottom, right - left, bottom - top)
+        colour = (float(label.color[0]), float(label.color[1]), float(label.color[2]))
+        out.append(Words(str(label.text), x, y, tw, th, lines, (tw, th), float(label.font_size), colour, box))
+    return out
+
+
 def ink(label: Any) -> tuple[int, int, int, int]:
     """Where a rendered label's letters are in its texture: (left, top, right, bottom) in pixels from its top
     left, right and bottom exclusive. A texture holds a margin round the letters, so two labels whose textures

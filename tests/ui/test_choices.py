@@ -84,6 +84,16 @@ def test_a_die_of_many_faces_becomes_a_pad_with_its_numbers_in_columns() -> None
     for row in pad.rows:  # one colour to a row, so the label needs only the number
         assert len({a["face"]["colour"] for a in row if a}) == 1
     assert sorted((a for row in pad.rows for a in row if a), key=str) == sorted(temple_faces(), key=str)
+    assert pad.labels == ["Die shows white", "Die shows red"]  # each row's caption: its texts without the numbers
+
+
+def test_a_pad_row_whose_texts_share_no_start_is_captioned_by_its_colour() -> None:
+    faces = [{"type": "roll", "value": n, "face": {"colour": c}, "text": f"{n} ({c})"} for n in range(1, 5)
+             for c in ("red", "blue")]  # fmt: skip
+    pad = die_pad(faces)
+    assert pad is not None and pad.labels == ["Red faces", "Blue faces"]
+    bare = [{"type": "roll", "value": n} for n in range(1, 9)]  # no colour, no text: one row, nothing to name
+    assert die_pad(bare).labels == [""]
 
 
 def test_six_faces_keep_their_full_labels() -> None:

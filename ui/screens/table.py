@@ -9,7 +9,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from companion.places import place_of
@@ -61,7 +61,6 @@ class TableScreen(UprightScreen):
     announcements = ListProperty([])  # the app's, newest first: a new one means someone is playing
     short_labels = BooleanProperty(False)  # every label fits half a narrow panel: two columns show twice as many
     long_labels = BooleanProperty(False)  # a label would wrap to four lines in half a wide panel: one column
-    pad_columns = NumericProperty(1)  # the die pad's width in buttons (its longest row)
     has_pad = BooleanProperty(False)
     arrangement = Arrangement([])
     focus: Hashable | None = None
@@ -192,8 +191,8 @@ class TableScreen(UprightScreen):
         if chosen is None:
             return
         scroll = self.ids.choice_scroll
-        grids = (self.ids.choices, self.ids.die_pad, scroll.children[0] if scroll.children else None)
-        if not any(g is not None and g._trigger_layout.is_triggered for g in grids):
+        grids = (self.ids.choices, self.ids.die_pad, *self.ids.die_pad.children, *scroll.children[:1])
+        if not any(g._trigger_layout.is_triggered for g in grids if hasattr(g, "_trigger_layout")):  # not captions
             scroll.scroll_to(chosen, padding=0, animate=False)
             if scroll.effect_y is not None:
                 scroll.effect_y.value = scroll.effect_y.max * scroll.scroll_y  # as Kivy's own bounds update sets it
@@ -290,34 +289,53 @@ class TableScreen(UprightScreen):
         self._mark()
 
     def _fill_pad(self, pad: DiePad | None, app: Any) -> None:
-        """The die pad's buttons, row by row; an empty cell keeps the numbers lined up in their columns."""
-        grid = self.ids.die_pad
-        grid.clear_widgets()
+        """The die pad's buttons, row by row under each row's caption ("Die shows red"); an empty cell keeps the
+        numbers lined up in their columns.
+
+        Audit: the rows had no caption; a player new to the temple die could not tell which row stood for which
+        face but by the paint (and not at all in the button box's light, which repaints the one it lights).
+        """
+        box = self.ids.die_pad
+        box.clear_widgets()
         self.has_pad = pad is not None
         if pad is None:
             return
-        self.pad_columns = pad.columns
-        for row in pad.rows:
+        for row, label in zip(pad.rows, pad.labels or [""] * len(pad.rows), strict=True):
+            if label:
+                caption = Factory.PadCaption(text=label)
+                self.fit(caption)
+                box.add_widget(caption)
+            grid = Factory.PadRow(cols=pad.columns)
+            self.fit(grid)
+            box.add_widget(grid)
             for action in row + [None] * (pad.columns - len(row)):
                 if action is None:
                     grid.add_widget(Widget(size_hint_y=None, height=1))
                     continue
                 colours = FACE_COLOURS.get(face_colour(action))
-                button = self._choice(text=face_label(action), action=action, chosen=action == self.highlighted)
+                button = self._choice(
+                    "PadChoice", text=face_label(action), action=action, chosen=action == self.highlighted
+                )
                 if colours:
                     button.tint, button.ink = colours
                 button.bind(on_release=lambda b: app.act(b.action))
                 grid.add_widget(button)
 
-    def _choice(self, **kwargs: Any) -> ChoiceButton:
-        """A choice button in the table's unit (table.kv, <TableChoice>)."""
-        button = Factory.TableChoice(**kwargs)
+    def made_here(self) -> list[Any]:
+        """The captions and rows of the die pad, their buttons (a level down, in each row) and the choices."""
+        pad = self.ids.get("die_pad")  # none while the kv rule is still being applied
+        return super().made_here() + [b for row in (pad.children if pad else ()) for b in row.children]
+
+    def _choice(self, kind: str = "TableChoice", **kwargs: Any) -> ChoiceButton:
+        """A choice button in the table's unit (table.kv, <TableChoice>; a die pad's, <PadChoice>)."""
+        button = getattr(Factory, kind)(**kwargs)
         self.fit(button)
         return button
 
     def buttons(self) -> list[ChoiceButton]:
         """Every choice on show, die pad first: what the button box lights and a test taps."""
-        shown = [*reversed(self.ids.die_pad.children), *reversed(self.ids.choices.children)]
+        pad = [b for row in reversed(self.ids.die_pad.children) for b in reversed(row.children)]
+        shown = [*pad, *reversed(self.ids.choices.children)]
         return [b for b in shown if isinstance(b, ChoiceButton)]
 
     def _mark(self) -> None:

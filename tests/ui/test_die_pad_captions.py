@@ -1,0 +1,61 @@
+"""The temple die's pad at the table: a caption over each row of faces, read from a chair at 800x480 and upright.
+
+The pad showed two rows of 1-7 (the X in front of the first) with nothing to say which row was which face: a
+player new to the game had the buttons' paint to go by, and a white 3 beside a red 3 reads as one number twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+
+from tests.ui.conftest import advance
+from tests.ui.drawing import words_of
+from tests.ui.test_boards_robust import run_together, unreadable
+from tests.ui.test_layout import shown_whole, window_box
+from tests.ui.test_portrait import faults, window_size  # noqa: F401 (a fixture)
+from ui.screens.table import FACE_COLOURS
+from ui.shots import mid_game
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+def test_each_row_of_the_die_pad_has_a_caption_that_reads_and_fits(
+    size: tuple[int, int], start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """Upright, the table is started at 800x480 and turned: the captions and buttons made in Python are resized
+    with the rest (``TableScreen.made_here``)."""
+    app = start(mid_game("temple"))
+    app.show("table")
+    window_size(size)
+    advance(4)
+    table = app.root.get_screen("table")
+    pad = table.ids.die_pad
+    parts = list(reversed(pad.children))  # top to bottom
+    captions = [w for w in parts if isinstance(w, Label)]
+    assert [c.text for c in captions] == ["Die shows white", "Die shows red"], "a row of the pad has no caption"
+    rows = [w for w in parts if not isinstance(w, Label)]
+    for caption, row in zip(captions, rows, strict=True):
+        assert parts.index(row) == parts.index(caption) + 1, f"{caption.text!r} is not over its row"
+        faces = [b for b in row.children if isinstance(b, Button)]
+        colour = caption.text.rsplit(" ", 1)[1]
+        assert faces and all(b.action["face"]["colour"] == colour for b in faces)
+        assert all(tuple(b.tint) == FACE_COLOURS[colour][0] for b in faces), "the caption and the paint disagree"
+        assert window_box(caption)[1] >= window_box(row)[3] - 0.5, f"{caption.text!r} is not over its row"
+        assert shown_whole(caption, table.ids.choice_scroll), f"{caption.text!r} needs a scroll"
+    assert {(b.u, b.upright) for b in table.buttons()} == {(table.u, table.portrait)}, "a button keeps the old unit"
+    drawn = words_of([*captions, *table.buttons()])
+    found = unreadable(drawn) + run_together(drawn) + faults(table) + [cut(c) for c in captions if cut(c)]
+    assert not found, f"at {size[0]}x{size[1]}:\n" + "\n".join(found)
+
+
+def cut(caption: Label) -> str:
+    """What of a caption its box leaves off: a caption's texture is its box (``text_size``), so a text too wide
+    ends in "..." and one too tall loses the tops of its letters, and neither shows in the texture's size."""
+    width, height = caption._label.get_extents(caption.text)
+    lines = len(caption._label._cached_lines)
+    if width <= caption.width and height <= caption.height and lines == 1:
+        return ""
+    return f"{caption.text!r} needs {width}x{height} px on one line, has {caption.width:.0f}x{caption.height:.0f}"
