@@ -39,8 +39,8 @@ HELP = """\
   all             list every choice, when there are too many to show each time
   <value>/<card>  when a roll or draw is pending: type what the table shows (e.g. 4, red 4, gust);
                   a bare number is then the roll, never a choice: choices are listed as #1, #2, ...
-  u / undo        take back the last step (also corrects a misread roll)
-  redo            put it back
+  u / undo        take back the last step (also corrects a misread roll); alone on its line
+  redo            put it back; alone on its line
   check <n>       ruling on choice n;  check {json}  ruling on any action
   why <place>     what may happen at a hex or cell (5,5), slot (3), space (dawn), card (noble),
                   square (c2) or piece (red-1), or why nothing may; names in any case or spacing
@@ -98,6 +98,8 @@ def start_reading(read_line: Callable[[], str | None], inbox: queue.Queue[Any],
     threading.Thread(target=forward, name=INPUT_THREAD, daemon=True).start()
 
 
+# The words that take a step back or put one back, with what they do: alone on their line, or not taken.
+STEPS_BACK = {"u": "take back the last step", "undo": "take back the last step", "redo": "put it back"}
 LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check", "why", "all", "score"})
 SHOWN = 30  # choices listed after each step; Through the Desert offers hundreds, a wall no one reads
 GAME_OVER = re.compile(r"\bgame (?:is )?over\b", re.IGNORECASE)
@@ -581,6 +583,11 @@ class Terminal:
         word = word.lower()
         if word in QUIT:
             return False
+        if word in STEPS_BACK and rest.strip():
+            # 'u 2 to [0,12]' or 'undo shows 4', a choice's words pasted after a 'u', took the last step back
+            # unasked: a line that changes the game must say only that.
+            raise NotUnderstood(f"{quoted(word)} takes nothing after it (here {quoted(rest.strip())}); type "
+                                f"{quoted(word)} alone to {STEPS_BACK[word]}.")
         if word in ("h", "help", "?"):
             self.say(HELP)
         elif word in ("u", "undo"):

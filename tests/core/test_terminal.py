@@ -314,3 +314,16 @@ def test_the_live_referee_says_goodbye_on_its_own_line_when_the_input_ends() -> 
     out = io.StringIO()
     Terminal(Session.new("race", ["red", "blue"]), lambda: None, out).run_live(lambda: None, prompt="? ")
     assert "? \nBye. " in out.getvalue() and "? Bye" not in out.getvalue()
+
+
+def test_undo_and_redo_with_words_after_them_take_nothing_back() -> None:
+    """'u 2 to [0,12]' (a choice's words pasted after a 'u') and 'undo shows 4' took the last step back, the
+    words unread: a line that changes the game is taken only when it says nothing else."""
+    session = Session.new("blackpool", ["red", "blue"])
+    text = run(session, ["4", "u 3", "undo shows 4", "q"])
+    assert "Not understood: 'u' takes nothing after it (here '3'); type 'u' alone to take back the last step." in text
+    assert "'undo' takes nothing after it (here 'shows 4')" in text and "Correction" not in text
+    assert len(session.log) == 1
+    text = run(session, ["u", "redo it", "q"])
+    assert "'redo' takes nothing after it (here 'it'); type 'redo' alone to put it back." in text
+    assert session.log == [] and session.can_redo
