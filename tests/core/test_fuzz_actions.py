@@ -9,10 +9,16 @@ the project's typed errors, read as words rather than Python (no ``None`` for
 JSON null, no ``{'`` of a dict), and leave the position and every journal row
 as they were. What is accepted is taken back with undo so the next example
 starts from the same place.
+
+Lines typed at `companion play` are fuzzed at the same positions: command
+words, words of the choices, odd numbers and marks, JSON. Each is answered,
+and the position changes only by an offered action, or by an undo or redo
+typed alone.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -32,6 +38,7 @@ from companion.journal import open_journal
 from companion.protocol import Referee
 from companion.registry import create
 from companion.simulate import random_players
+from companion.terminal import Terminal
 
 GAMES = ["blackpool", "desert", "targi", "temple", "ttd"]
 POSITIONS = 3  # per game, after 0 to 40 random legal steps
@@ -235,3 +242,66 @@ def test_a_refusal_quotes_what_was_sent_in_json_and_cut_short() -> None:
     assert answer["error"]["message"] == 'the oracle shows 1 to 6, not [{"v": true}]'
     assert quoted(10**5000) == "a number of about 5000 digits"
     assert quoted("x" * 100) == "'" + "x" * 36 + "..."
+
+
+# Typed at `companion play`: the terminal's words, words of the choices, numbers and marks, JSON, junk.
+COMMAND_WORDS = ["u", "undo", "redo", "check", "do", "why", "rules", "rule", "all", "score", "help", "?", "board",
+                 "press"]
+ODD_WORDS = ["#", "#0", "#-1", "#" + "9" * 30, "0", "-1", "007", "³", "½", "1e3", "NaN", "{", "}", "[1]", "null",
+             '{"type":', "5,5", "(3,0)", "c2", "dawn", "noble", "red-1", "x" * 5000, "9" * 5000, "🎲", "\u202e",
+             "\x00", "ß", "İ", "confirm", "menu"]
+STEPS_BACK = {"u", "undo", "redo", "press undo"}  # the lines that may take a step back or put one back
+
+
+@st.composite
+def typed_lines(draw: st.DrawFn, legal: list[dict]) -> str:
+    """A line as fingers or a paste might give it: a command word, then choice words, odd words or JSON."""
+    choice_words = [w for a in legal[:40] for w in a["text"].split()] or ["roll"]
+    word = st.one_of(st.sampled_from(COMMAND_WORDS), st.sampled_from(ODD_WORDS), st.sampled_from(choice_words),
+                     st.integers(-5, 300).map(str), st.text(min_size=1, max_size=8))
+    words = draw(st.lists(word, min_size=1, max_size=5))
+    if legal and draw(st.integers(0, 4)) == 0:  # an offered action as JSON, one value broken
+        action = {k: v for k, v in draw(st.sampled_from(legal)).items() if k != "text"}
+        action[draw(st.sampled_from(sorted(action)))] = draw(odd_scalars)
+        words.append(json.dumps(action, default=str))
+    return " ".join(words)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_typed_lines_are_answered_and_change_the_game_only_as_offered(game_id: str,
+                                                                     tables: dict[str, list[Table]]) -> None:
+    """Every typed line is answered, never raised; the position changes only by an offered action, or by an
+    undo or redo typed alone ('u 2 to [0,12]' took the last step back, its words unread)."""
+
+    @FUZZ
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        table = data.draw(st.sampled_from(tables[game_id]))
+        session = table.referee.session
+        legal = session.legal()
+        line = data.draw(typed_lines(legal))
+        out = io.StringIO()
+        terminal = Terminal(session, lambda: None, out)
+        terminal.start(session)
+        before, rows, steps = session.document(), table.rows(), list(session.log)
+        try:
+            assert terminal._line(line, legal)
+            terminal.pump()
+            assert terminal.session is session
+            assert out.getvalue().strip() or line.split()[0].lower() == "board", line
+            assert "Traceback" not in out.getvalue()
+            if session.log == steps and session.document() == before:
+                assert table.rows() == rows, line
+            elif len(session.log) > len(steps):
+                offered = [{k: v for k, v in a.items() if k != "text"} for a in legal]
+                assert session.log[-1] in offered, line
+            else:
+                assert " ".join(line.lower().split()) in STEPS_BACK, line
+        finally:  # back to the position the example began at, so the next one (or its replay) starts there too
+            while len(session.log) > len(steps):
+                session.undo()
+            while len(session.log) < len(steps):
+                session.redo()
+        assert session.document() == before
+
+    run()
