@@ -290,6 +290,24 @@ def _which(matches: list[Action], typed: str, legal: list[Action]) -> str:
     return " or ".join(shown[:6]) if shown else f"'{CHOICE_MARK}' and its number"
 
 
+def _unknown_line(line: str, legal: list[Action]) -> str:
+    """Why a line is neither a command nor words of a choice, saying which it was taken for.
+
+    Everything else was "Not understood. Type 'help' for the commands.": an action pasted as JSON without
+    'do', the protocol's 'explain' and a misspelt card alike, with nothing said back of what was typed.
+    """
+    text = line.strip()
+    if text[:1] in "{[":
+        return "an action in JSON is typed after 'do' (or after 'check', for a ruling only), e.g. 'do {\"type\": ...}'"
+    word = text.split()[0]
+    if word.lower() == "explain":  # the referee protocol's command for what the terminal asks with 'why'
+        return "here a place is asked about with 'why', e.g. 'why' and the place as the board names it"
+    if not legal:
+        return f"{quoted(word)} is no command, and there is nothing to choose now; 'help' lists the commands"
+    words = f"the words {quoted(text)}" if text != word else "that word"
+    return f"{quoted(word)} is no command, and no choice has {words}; 'all' lists every choice, 'help' the commands"
+
+
 def _example(legal: list[Action], kind: str | None) -> str:
     """Words that take the last choice and no other, to show under a long list.
 
@@ -502,7 +520,7 @@ class Terminal:
             value = _number(re.findall(r"\d+", lowered)[0])
             self.say(f"  Not understood: {_no_face(lowered, legal)}.{cited(self.chance_rule(value))}")
             return None
-        self.say("  Not understood. Type 'help' for the commands.")
+        self.say(f"  Not understood: {_unknown_line(line, legal)}.")
         return None
 
     def chance_rule(self, value: object) -> str | None:

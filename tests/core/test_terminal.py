@@ -327,3 +327,16 @@ def test_undo_and_redo_with_words_after_them_take_nothing_back() -> None:
     text = run(session, ["u", "redo it", "q"])
     assert "'redo' takes nothing after it (here 'it'); type 'redo' alone to put it back." in text
     assert session.log == [] and session.can_redo
+
+
+def test_a_line_that_is_no_command_and_no_choice_is_said_back() -> None:
+    """Every such line was "Not understood. Type 'help' for the commands.": an action pasted as JSON without
+    'do', the protocol's 'explain' and a word no choice has were answered alike, with nothing of what was typed."""
+    session = Session.new("targi", ["white", "black"])
+    text = run(session, ['{"type": "pass"}', "explain 5", "banana", "banana split", "q"])
+    assert "Not understood: an action in JSON is typed after 'do' (or after 'check', for a ruling only)" in text
+    assert "Not understood: here a place is asked about with 'why'" in text
+    assert ("Not understood: 'banana' is no command, and no choice has that word; 'all' lists every choice, 'help' "
+            "the commands.") in text
+    assert "and no choice has the words 'banana split';" in text and "Type 'help'" not in text
+    assert session.log == []
