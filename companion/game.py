@@ -356,7 +356,7 @@ class Game(ABC):
         non-object names no clause, since no rule speaks of it (docs/protocol.md, "Refusals without a clause").
         """
         profile = profile or "standard"
-        if profile not in cls.profiles:
+        if not isinstance(profile, str) or profile not in cls.profiles:  # a list or object: no profile, not a crash
             raise BadRequest(f"{cls.title} has no profile {quoted(profile)}; profiles: {', '.join(cls.profiles)}")
         if options is not None and not isinstance(options, Mapping):
             raise BadRequest("options must be an object of option -> value")

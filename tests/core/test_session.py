@@ -105,6 +105,10 @@ def test_bad_players_and_options_are_refused() -> None:
         Session.new("race", ["red", "blue"], {"goal": 13})
     with pytest.raises(BadRequest, match="no profile"):
         Session.new("race", ["red", "blue"], profile="fast")
+    # A profile given as a list or an object (Python callers; the referee checks its type first) was a TypeError.
+    for odd in (["long"], {"a": 1}, 3):
+        with pytest.raises(BadRequest, match="no profile"):
+            Session.new("race", ["red", "blue"], profile=odd)  # type: ignore[arg-type]
 
 
 def test_profiles_set_options() -> None:
