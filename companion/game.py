@@ -8,6 +8,7 @@ replay of the same actions always reaches the same position.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from abc import ABC, abstractmethod
@@ -207,6 +208,31 @@ def normalize_action(action: object, who_rule: str | None = None) -> Action:
             f'"player" names a player, not {quoted(who)}; leave it out to mean whoever is to act', who_rule
         )
     return {k: v for k, v in action.items() if k != "text"}
+
+
+def not_json(action: Action) -> InvalidAction | None:
+    """The refusal for a value no JSON can hold (bytes, a set, any other Python object), if the action has one.
+
+    Only a Python caller can send one, and a game that reads no deeper than it needs let it through: a temple
+    X roll with ``"face": b"roll"`` was ruled legal, then raised TypeError as the journal wrote it. A number
+    too long to write or a list nested too deep is left to the game, whose refusal names what it expected.
+    """
+    found: list[str] = []
+
+    def foreign(value: object) -> object:
+        found.append(f"a Python {type(value).__name__}")
+        raise TypeError
+
+    for key, value in action.items():
+        try:
+            json.dumps(value, default=foreign)
+        except TypeError:  # what `default` met, else an object keyed by what JSON cannot key by
+            what = found[0] if found else "an object keyed by something other than text"
+            return InvalidAction(f"{quoted(key)} of a {quoted(action['type'])} action holds {what}, which JSON "
+                                 "cannot carry")
+        except (ValueError, RecursionError):
+            continue
+    return None
 
 
 def action_keys(legal: Sequence[Action]) -> dict[str, frozenset[str]]:

@@ -32,6 +32,7 @@ from companion.game import (
     action_keys,
     action_kinds,
     normalize_action,
+    not_json,
     one_stop,
     unknown_keys,
     wrong_kind,
@@ -289,7 +290,7 @@ class Session:
         """
         clean = normalize_action(action, self.game.turn_rule)
         self.legal()
-        problem = unknown_keys(clean, self._legal_keys)
+        problem = not_json(clean) or unknown_keys(clean, self._legal_keys)
         if problem is not None:
             raise problem
         return clean

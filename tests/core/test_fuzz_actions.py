@@ -37,6 +37,7 @@ from companion.game import action_kinds, json_kind
 from companion.journal import open_journal
 from companion.protocol import Referee
 from companion.registry import create
+from companion.session import Session
 from companion.simulate import random_players
 from companion.terminal import Terminal
 
@@ -305,3 +306,30 @@ def test_typed_lines_are_answered_and_change_the_game_only_as_offered(game_id: s
         assert session.document() == before
 
     run()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_value_json_cannot_carry_is_refused_not_raised_while_journalling(game_id: str, tmp_path: Path) -> None:
+    """A temple X roll with ``"face": b"roll"`` (a Python caller's) was ruled legal, the game reading no face
+    for an X, then raised TypeError as the journal wrote it. Each offered field holding bytes, a set or an
+    object is refused with the clause, and the journal keeps what it had."""
+    rng = random.Random(3)
+    journal, _ = open_journal(tmp_path / "journal.sqlite3")
+    session = Session.new(game_id, random_players(create(game_id), rng), journal=journal)
+    table = Table(Referee(), tmp_path / "journal.sqlite3")
+    for _ in range(60):
+        legal = session.legal()
+        if not legal:
+            break
+        before, rows = session.document(), table.rows()
+        for n, offered in enumerate(legal[:30]):
+            for key in [k for k in offered if k not in ("type", "text")]:
+                odd = (b"x", {1, 2}, object(), {"v": {3}})[n % 4]
+                action = {**{k: v for k, v in offered.items() if k != "text"}, key: odd}
+                for op in (session.check, session.act):
+                    with pytest.raises(CompanionError) as refused:
+                        op(action)
+                    assert refused.value.rule in session.game.rulebook, (action, refused.value.message)
+        assert session.document() == before and table.rows() == rows
+        session.act(rng.choice(legal))
+    journal.close()
