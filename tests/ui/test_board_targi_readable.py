@@ -165,3 +165,23 @@ def test_a_tribe_marker_stands_apart_from_its_cards_band_word(
             if gap < 0.3 * word.size:
                 found.append(f"centre {r}-{c}: {word.text!r} ({word.size:.1f} px) {gap:.1f} px from the marker")
     assert not found, f"at {size[0]}x{size[1]}:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("percent", (110, 120))
+def test_targis_board_in_landscape_at_a_larger_display_scale_still_reads_at_16_px(
+    percent: int, start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """At 120% at 800x480 the table's larger margins and bottom bar left the board 381.6 px, and every one of its
+    texts 15.3 px: the frame now gives back what the board needs to stay 398 px, the bar's words still 24 px."""
+    from tests.ui.test_display_scale import scaled
+
+    middle, board = table_board(start, window_size, (800, 480), "targi")
+    scaled(App.get_running_app(), percent)
+    assert board.height >= 398 - 0.5, f"the board is {board.width:.0f}x{board.height:.0f}"
+    table = App.get_running_app().root.get_screen("table")
+    assert table.ids.undo.font_size == pytest.approx(20 * percent / 100), "the bar's words lost the scale"
+    found = []
+    positions = (("halfway", middle, None), ("crowded", middle, crowded(middle)), ("at the end", ended(), None))
+    for when, session, doc in positions:
+        found += [f"{when}: {fault}" for fault in faults(board, words_drawn(board, session, doc))]
+    assert not found, f"Targi's {board.width:.0f}x{board.height:.0f} board at 800x480, {percent}%:\n" + "\n".join(found)

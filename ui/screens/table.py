@@ -28,6 +28,9 @@ LONG_LABEL = 60  # characters past three lines of a half-width button on a 16:9 
 # every board's texts were made to read at 16 px: at 120% at 480x800 it fell to 468x347 and every one of Targi's
 # 82 texts to 12.7 px (17.1 at 100%), the display scale meant to draw things larger drawing the board smaller.
 BOARD_LEAST = 398.0
+# The frame round the board in landscape, in units: the window's margins above and below (6 each), the gap over the
+# bottom bar (6) and the bar (64). At 800x480 it leaves the board exactly BOARD_LEAST.
+FRAME = 82.0
 # A die pad's buttons in the colour of the face they stand for: (background, text).
 FACE_COLOURS = {"red": ((0.72, 0.12, 0.1, 1), (1, 1, 1, 1)), "white": ((0.93, 0.92, 0.88, 1), (0.1, 0.1, 0.1, 1))}
 
@@ -67,6 +70,7 @@ class TableScreen(UprightScreen):
     asked: Hashable | None = None  # a place tapped where nothing is offered: the board rings it while it is answered
     page = 0
     can_point = BooleanProperty(False)  # the board answers taps with places
+    frame = NumericProperty(1.0)  # the unit of the margins and the bottom bar's height (``frame_unit``)
     entered_at = 0.0  # when the table last came on screen (`shown_now`)
 
     def on_enter(self, *_args: Any) -> None:
@@ -80,6 +84,20 @@ class TableScreen(UprightScreen):
         480x800 the rest then has 323 px, where 390 units are 374: the prompt, three rows of rolls and a line and
         a half of announcements still show)."""
         return max(0.0, min(width, max(height - u * 390, min(BOARD_LEAST, height - u * 300))))
+
+    @staticmethod
+    def frame_unit(height: float, u: float, scale: float, portrait: bool) -> float:
+        """The unit of the frame round the board (margins, the bottom bar's height) in a window ``height`` high.
+
+        In landscape the board is as tall as the window less the frame, so at 120% at 800x480 the frame's
+        larger margins and bar took 16 px off it: 381.6 px, and Targi's board drew every text at 15.3 px, the
+        display scale meant to draw things larger drawing the board smaller. There the frame gives back what
+        the board needs to keep ``BOARD_LEAST``, down to its size at 100% at most (the bar's words keep the
+        scale: 24 px in a 64 px bar); a taller window (1024x600) keeps the whole scale. Upright, ``u``.
+        """
+        if portrait or scale <= 1:
+            return u
+        return max(u / scale, min(u, (height - BOARD_LEAST) / FRAME))
 
     @staticmethod
     def announcement_room(
