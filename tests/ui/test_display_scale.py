@@ -19,7 +19,7 @@ from tests.ui import test_portrait
 from tests.ui.conftest import advance, open_settings, settings_file, tap
 from tests.ui.test_app import button
 from tests.ui.test_home_settings_portrait import faults, seen
-from tests.ui.test_layout import rolls_under_full_announcements, shown_whole, window_box
+from tests.ui.test_layout import lines_in, rolls_under_full_announcements, shown_whole, window_box
 from ui.settings import Settings
 from ui.shots import mid_game
 
@@ -244,3 +244,37 @@ def test_ten_games_on_home_scroll_and_each_is_picked_by_a_tap(
         assert home.ids.limits.text.startswith("2-3 players"), title
         assert not faults(home, lists(home, "game_scroll")) + sideways(home), title
     assert home.ids.games.height > home.ids.game_scroll.height, "no scroll: make the list longer"
+
+
+def uneven_choices(table: Any) -> list[str]:
+    """A row of the table's choices whose labels take different counts of lines, a word alone on a line of a
+    label of several, a label under 16 px, or a choice that needs a scroll."""
+    grid = table.ids.choices
+    buttons = list(reversed(grid.children))
+    lines = [lines_in(b) for b in buttons]
+    found = []
+    for k in range(0, len(buttons), grid.cols):
+        counts = [len(each) for each in lines[k : k + grid.cols]]
+        if len(set(counts)) > 1:
+            found.append(f"{[b.text for b in buttons[k : k + grid.cols]]} take {counts} lines")
+    found += [f"{b.text!r} leaves {line!r} alone on a line ({each})" for b, each in zip(buttons, lines, strict=True)
+              for line in each if len(each) > 1 and len(line.split()) == 1]  # fmt: skip
+    found += [f"{b.text!r} is {b.font_size:.1f} px" for b in buttons if b.font_size < test_portrait.READABLE]
+    return found + [f"{b.text!r} needs a scroll" for b in buttons if not shown_whole(b, table.ids.choice_scroll)]
+
+
+@pytest.mark.parametrize("size", ((800, 480), (480, 800), (720, 1280)), ids=["800x480", "480x800", "720x1280"])
+@pytest.mark.parametrize("percent", SCALES)
+@pytest.mark.parametrize("game_id", ("desert", "targi"))
+def test_a_rows_choices_wrap_evenly_at_each_scale(
+    game_id: str, percent: int, size: tuple[int, int], start: Any, window_size: Any
+) -> None:
+    """At 120% at 800x480 the desert race's rolls wrapped "3: to / Sandstorm / Wall (16)" beside "4: to Mirage /
+    Pool (17)", three lines beside two, and the third row needed a scroll; upright "6: to Pyramid's Base / (19)".
+    Targi's two choices were three lines each, "round" alone under "Finish my actions this"."""
+    window_size(size)
+    app = start(mid_game(game_id))
+    scaled(app, percent)
+    table = app.root.get_screen("table")
+    found = uneven_choices(table) + test_portrait.faults(table)
+    assert not found, f"{game_id} at {size[0]}x{size[1]}, {percent}%:\n" + "\n".join(found)

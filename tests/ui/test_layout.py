@@ -125,11 +125,17 @@ def wide() -> Iterator[None]:
     advance(3)
 
 
+def lines_in(button: Any) -> list[str]:
+    """The lines a choice's text takes in its button, as Kivy wraps it (bold, in the button's text width)."""
+    probe = CoreLabel(text=button.text, font_size=button.font_size, bold=button.bold,
+                      text_size=(button.text_size[0], None))  # fmt: skip
+    probe.refresh()
+    return ["".join(word.text for word in line.words).strip() for line in probe._cached_lines]
+
+
 def lines_of(button: Any) -> int:
     """How many lines a choice's text takes in its button."""
-    probe = CoreLabel(text=button.text, font_size=button.font_size, text_size=(button.text_size[0], None))
-    probe.refresh()
-    return len(probe._cached_lines)
+    return len(lines_in(button))
 
 
 def test_the_temples_card_plays_read_in_two_lines_on_a_16_9_monitor(start: Any, wide: None) -> None:

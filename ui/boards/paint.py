@@ -147,7 +147,7 @@ def fit_text(
     if widest > w:
         # A word wider than the box even at the smallest size: Kivy's wrapping broke it mid-word ("came" over
         # "l"), which reads as two words. Lines break only at spaces here, and the word is cut at the edge below.
-        made = label(_wrap_at_spaces(words, w, size, bold), size, bold, halign=halign)
+        made = label(wrap_at_spaces(words, w, size, bold), size, bold, halign=halign)
         tw, th = made.texture.size
     if tw <= w and th <= h:
         _quad(into, made.texture, colour, (x + (w - tw) / 2, y + (h - th) / 2), (tw, th))
@@ -159,7 +159,7 @@ def fit_text(
     return size
 
 
-def _wrap_at_spaces(words: str, width: float, size: float, bold: bool) -> str:
+def wrap_at_spaces(words: str, width: float, size: float, bold: bool) -> str:
     """``words`` with a line break before each word that would take its line past ``width``: never inside a word."""
     lines: list[str] = []
     for paragraph in words.split("\n"):

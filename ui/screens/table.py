@@ -15,6 +15,7 @@ from kivy.uix.widget import Widget
 from companion.places import place_of
 from ui.boards import placer_for
 from ui.choices import EVERYWHERE, Arrangement, DiePad, arrange, die_pad, face_colour, face_label, reveal
+from ui.even import even
 from ui.reach import Nearby
 from ui.screens.upright import UprightScreen
 from ui.widgets import BoardWidget, ChoiceButton, first_tap_at, shown_now
@@ -75,6 +76,30 @@ class TableScreen(UprightScreen):
 
     def on_enter(self, *_args: Any) -> None:
         self.entered_at = shown_now()
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        """The choices are wrapped evenly again whenever their grid's width or columns change (``even_out``)."""
+        self._evened = Clock.create_trigger(self.even_out, -1)
+        self.ids.choices.bind(width=self._evened, cols=self._evened)
+
+    def on_u(self, *args: Any) -> None:
+        super().on_u(*args)
+        if hasattr(self, "_evened"):
+            self._evened()
+
+    def even_out(self, *_args: Any) -> None:
+        """The choices' labels wrapped so a row's take as many lines and no word stands alone on one
+        (``ui.even``): the type steps down to its 100% size at most, and only where the lines need it."""
+        grid = self.ids.choices
+        buttons = [b for b in reversed(grid.children) if isinstance(b, ChoiceButton)]
+        if not buttons:
+            return
+        cols = max(1, int(grid.cols or 1))
+        width = (grid.width - grid.spacing[0] * (cols - 1) - grid.padding[0] - grid.padding[2]) / cols - self.u * 12
+        least = 1 / max(1.0, App.get_running_app().scale)  # the labels' own sizes at 100%, at the smallest
+        wraps = even([b.text for b in buttons], [b.own_size for b in buttons], cols, width, least)
+        for button, wrap in zip(buttons, wraps, strict=True):
+            button.even_size, button.even_width = wrap.size, wrap.width
 
     @staticmethod
     def board_height(width: float, height: float, u: float) -> float:
@@ -304,6 +329,7 @@ class TableScreen(UprightScreen):
             )
             button.bind(on_release=lambda b: app.act(b.action))
             grid.add_widget(button)
+        self.even_out()
         self._mark()
 
     def _fill_pad(self, pad: DiePad | None, app: Any) -> None:
