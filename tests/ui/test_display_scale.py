@@ -278,3 +278,30 @@ def test_a_rows_choices_wrap_evenly_at_each_scale(
     table = app.root.get_screen("table")
     found = uneven_choices(table) + test_portrait.faults(table)
     assert not found, f"{game_id} at {size[0]}x{size[1]}, {percent}%:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("size", ((480, 800), (720, 1280), (800, 480)), ids=["480x800", "720x1280", "800x480"])
+@pytest.mark.parametrize("game_id", ("desert", "targi"))
+def test_the_newest_announcement_shows_whole_at_the_top_of_its_box_at_120_percent(
+    game_id: str, size: tuple[int, int], start: Any, window_size: Any
+) -> None:
+    """Upright at 120% the announcements' box gives the choices its room, but its label kept 100 units: the text
+    stood in the middle of a label taller than the box, and at 480x800 the newest line was cut in half by the
+    box's foot ("Announcements will appear here, with their rule" and nothing under it)."""
+    from ui.boards.paint import measure
+
+    window_size(size)
+    app = start(mid_game(game_id))
+    scaled(app, 120)
+    table = app.root.get_screen("table")
+    label, box = table.ids.announcements, table.ids.announcements_scroll
+    for text in (label.text, "Black rolls 4: to Twin Dunes (11).  [DR-3]"):
+        label.text = text
+        advance(4)
+        _, cy = label.to_window(label.center_x, label.center_y)
+        top = cy + label.texture_size[1] / 2
+        first = top - measure("Ag", label.font_size)[1]
+        _, bottom, _, ceiling = window_box(box)
+        assert bottom - 1 <= first and top <= ceiling + 1, (
+            f"{text!r}: its first line spans {first:.0f}-{top:.0f}, the box {bottom:.0f}-{ceiling:.0f}"
+        )
