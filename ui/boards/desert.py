@@ -187,8 +187,12 @@ def short_names(spaces: Sequence[Mapping[str, Any]]) -> dict[str, str]:
 
 
 def ring_shape(n: int, width: float, height: float) -> tuple[int, int]:
-    """Columns and rows of the ring with room for ``n`` spaces and the largest square spaces in the area."""
-    best = (0.0, 3, 3)
+    """Columns and rows of the ring with room for ``n`` spaces and the largest square spaces in the area.
+
+    An area of no size (a board before its first layout) gets the first ring with room: every ring's spaces
+    were 0 px there, none larger than the 3x3 start, whose 8 slots left the drawing an IndexError for space 8.
+    """
+    best = (-1.0, 3, 3)
     for rows in range(3, max(4, n)):
         cols = max(3, math.ceil((n + 4) / 2) - rows)
         if 2 * (cols + rows) - 4 < n:
