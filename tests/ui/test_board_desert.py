@@ -398,11 +398,11 @@ def test_pawns_on_a_long_cafe_loop_can_be_told_apart(canvas: Widget, size: tuple
     pixels = render(canvas, session, document)
     cell = space_box(canvas, session, 0)[2]
     for player, index in where.items():
-        seen = colour_pixels(pixels, canvas, rgb(player), cell * 2.2)
+        seen = colour_pixels(pixels, canvas, rgb(player), cell * desert.PAWN_LANE)
         assert seen >= (90 if index == 27 else 35), (player, seen)
     document["pieces"] = {p: {**piece, "space": spaces[0]} for p, piece in document["pieces"].items()}
     pixels = render(canvas, session, document)  # all six on the start, a corner: a crescent of each at least
-    band = int(cell * 2.2)
+    band = int(cell * desert.PAWN_LANE)
     corner = {bytes(pixels[(row * size[0] + x) * 4 : (row * size[0] + x) * 4 + 3])
               for row in range(size[1] - band, size[1]) for x in range(band)}  # fmt: skip
     assert all(bytes(round(c * 255) for c in rgb(player)) in corner for player in where)

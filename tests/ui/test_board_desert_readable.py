@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
@@ -132,6 +133,28 @@ def test_every_space_on_the_ring_shows_its_number_at_16_px_or_more(canvas: Widge
     assert not found, f"the desert race's {size[0]}x{size[1]} board:\n" + "\n".join(found)
 
 
+def pawns_over_numbers(
+    canvas: Widget, session: Session, doc: dict[str, Any] | None = None
+) -> tuple[list[desert.Pawn], list[str]]:
+    """The pawns drawn on the ring, and each one lying over a space's number (the pawn with its rim, as a box,
+    against the number's ink)."""
+    with patch.object(desert, "_lay_pawns", wraps=desert._lay_pawns) as lay:
+        drawn = words_drawn(canvas, session, doc)
+    pawns = lay.call_args[0][0]
+    numbers = [d for d in drawn if d.text.isdigit()]
+    found = []
+    for pawn in pawns:
+        corners = piece_points("disc" if pawn.out else piece_shape(pawn.player), pawn.cx, pawn.cy, pawn.radius, 2.5)
+        reach = (abs(v - c) for v, c in zip(corners, (pawn.cx, pawn.cy) * 4, strict=True)) if corners else ()
+        half = max(reach, default=pawn.radius + 2.5)
+        px, py = pawn.cx - canvas.x, pawn.cy - canvas.y
+        for d in numbers:
+            x, y, w, h = d.ink
+            if min(x + w, px + half) - max(x, px - half) > 0 and min(y + h, py + half) - max(y, py - half) > 0:
+                found.append(f"{pawn.player}'s pawn ({pawn.radius:.1f} px) over the number {d.text!r}")
+    return pawns, found
+
+
 SCALED = [(381.6, 381.6), (468.48, 346.88)]  # the board at 120% display scale: at 800x480, and upright at 480x800
 
 
@@ -145,22 +168,35 @@ def test_a_pawn_leaves_its_spaces_number_clear_on_the_board_drawn_at_120_percent
     13.6 px. A pawn now sits below its space's number and the panel's texts are 17.5 px or more."""
     canvas.size = size
     session = mid_game("desert")
-    with patch.object(desert, "_lay_pawns", wraps=desert._lay_pawns) as lay:
-        drawn = words_drawn(canvas, session)
-    pawns = lay.call_args[0][0]
+    pawns, found = pawns_over_numbers(canvas, session)
     assert len(pawns) == 3
-    numbers = [d for d in drawn if d.text.isdigit()]
-    found = []
-    for pawn in pawns:
-        corners = piece_points("disc" if pawn.out else piece_shape(pawn.player), pawn.cx, pawn.cy, pawn.radius, 2.5)
-        reach = (abs(v - c) for v, c in zip(corners, (pawn.cx, pawn.cy) * 4, strict=True)) if corners else ()
-        half = max(reach, default=pawn.radius + 2.5)
-        px, py = pawn.cx - canvas.x, pawn.cy - canvas.y  # the pawn with its rim, as a box: the number's ink above
-        for d in numbers:
-            x, y, w, h = d.ink
-            if min(x + w, px + half) - max(x, px - half) > 0 and min(y + h, py + half) - max(y, py - half) > 0:
-                found.append(f"{pawn.player}'s pawn ({pawn.radius:.1f} px) over the number {d.text!r}")
     assert not found, f"the desert race's board at {size[0]:.0f}x{size[1]:.0f}: {found}"
     assert not ring_faults(canvas, session, None)
     if size != SCALED[1]:  # upright at 120% the 31.5 px spaces still leave pawns a lane: the heading is 15.7 px
         assert not panel_faults(canvas, session, None), "the panel, giving no lane to pawns, reads at 16 px"
+
+
+# The board with a café's long loop (72 spaces): at 800x480 (21 px spaces), upright at 480x800 and 720x1280 at 120%
+# (22 and 33.5 px), and at 720x1280 at 100% (37 px).
+LONG_LOOP_BOARDS = [(398, 398), (468, 398), (703, 600), (706, 706)]
+
+
+@pytest.mark.parametrize("size", LONG_LOOP_BOARDS)
+def test_a_pawn_on_a_long_cafe_loop_leaves_its_spaces_number_in_sight(
+    canvas: Widget, size: tuple[int, int], tmp_path: Path
+) -> None:
+    """On a 72-space loop the pawns stacked in the lane inside the ring, the first over its space's middle: at 120%
+    upright at 480x800 Purple's pawn hid "58", the space its prompt names ("roll the die to move from Sunken
+    Temple (58)"), and Black's and Pink's "22". The stack now starts in the lane, just inside its space."""
+    from tests.ui.test_board_desert import long_loop
+
+    canvas.size = size
+    session = Session.new("desert", SIX, cafe_dir=long_loop(tmp_path / "cafe", 32))
+    doc = copy.deepcopy(session.document())
+    spaces = [space.id for space in session.game.board.spaces]
+    where = {"black": 22, "purple": 58, "pink": 22, "brown": 45, "grey": 45, "teal": 45}  # top, bottom, right
+    for player, index in where.items():
+        doc["pieces"][player]["space"] = spaces[index]
+    pawns, found = pawns_over_numbers(canvas, session, doc)
+    assert len(pawns) == 6
+    assert not found, f"the long loop at {size[0]}x{size[1]}: {found}"

@@ -550,7 +550,8 @@ PAWN_LAYERS = 4  # a pawn's halo, rim, fill and an out pawn's ring
 # A pawn's radius on a space too small for it (a lone pawn on the house loop at 800x480 is 6.1 px): on a café's long
 # loop (72 spaces: 21 px spaces at 800x480) the pawns were 3.6 px across their colour, three on a space 2.5 px.
 PAWN_READABLE = 6.0
-PAWN_LANE = 2.2  # such a loop's panel starts this many spaces in (1.15 otherwise), leaving its pawns a lane
+PAWN_LANE = 2.5  # such a loop's panel starts this many spaces in (1.15 otherwise), leaving its pawns a lane (2.2 when
+# the first pawn stood over its space: behind one clear of its space, a square to move left 14 px of the next in sight)
 
 
 def lone_pawn(spaces: Sequence[Mapping[str, Any]], layout: RingLayout, cell: float) -> float:
@@ -578,11 +579,14 @@ def _stack_pawns(
     mover: str | None,
     winner: str | None,
 ) -> list[Pawn]:
-    """Pawns on a space too small for them: the first whole on its space, the others behind it, fanned towards
-    the ring's middle like a stack of coins, each showing a crescent of its colour in the lane before the panel.
+    """Pawns on a space too small for them: in the lane before the panel, the first whole just inside its space,
+    the others behind it, fanned towards the ring's middle like a stack of coins, each showing a crescent of its
+    colour.
 
-    ``box`` is the space's (x, y, side) and how far the lane reaches in from the space's middle; ``inward``
-    the way to the ring's middle (a corner's both ways).
+    The first stood over its space's middle, where the space's number is: on a 72-space loop (22 px spaces
+    upright at 480x800 at 120%) a pawn hid the number of the very space its player's prompt named ("move from
+    Sunken Temple (58)"). ``box`` is the space's (x, y, side) and how far the lane reaches in from the space's
+    middle; ``inward`` the way to the ring's middle (a corner's both ways).
     """
     x, y, cell, room = box
     radius = min(PAWN_READABLE, cell * 0.3)
@@ -590,12 +594,23 @@ def _stack_pawns(
     norm = math.hypot(dx, dy) or 1.0
     room *= norm  # a corner's lane runs to the panel's corner: the diagonal is longer
     count = len(here)
-    step = min(radius * 1.25, (room - radius - 2.5) / (count - 1)) if count > 1 else 0.0
+    reach = max(_extent(Pawn(0, 0, radius, p, bool(piece.get("out")), p in (mover, winner))) for p, piece in here)
+    start = min((cell / 2 + reach) * norm, room - reach)  # clear of its space, along a corner's diagonal too
+    step = min(radius * 1.25, max(0.0, room - start - reach) / (count - 1)) if count > 1 else 0.0
     pawns = []
     for k, (player, piece) in enumerate(here):
-        cx, cy = x + cell / 2 + dx / norm * step * k, y + cell / 2 + dy / norm * step * k
+        away = start + step * k
+        cx, cy = x + cell / 2 + dx / norm * away, y + cell / 2 + dy / norm * away
         pawns.append(Pawn(cx, cy, radius, player, bool(piece.get("out")), player in (mover, winner)))
-    return pawns[::-1]  # the one on the space drawn last, whole
+    return pawns[::-1]  # the one nearest its space drawn last, whole
+
+
+def _extent(pawn: Pawn) -> float:
+    """How far a pawn reaches from its middle up, down or across (its rim's or halo's box; ``Pawn.reach`` is the
+    farthest corner, 12 px for a 6 px square, which left the pawns behind a square no room in the lane)."""
+    corners = piece_points("disc" if pawn.out else piece_shape(pawn.player), 0.0, 0.0, pawn.radius, 2.5) or []
+    ring = pawn.radius + (max(2.5, pawn.radius * 0.45) if pawn.haloed else 2.5)
+    return max([ring, *map(abs, corners)])
 
 
 def _lay_pawns(pawns: Sequence[Pawn], shapes: Shapes) -> None:
