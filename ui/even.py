@@ -44,6 +44,8 @@ def balanced(text: str, width: float, size: float, lines: int = 0) -> Wrap:
     """
     fewest = wrapped(text, width, size)
     want = max(lines, len(fewest))
+    if want == 1:  # one line: nothing to balance, and a list of sixty needs no measuring of every word's run
+        return Wrap(size, width, fewest)
     words = text.split()
     spans = sorted(
         {measure(" ".join(words[i:j]), size, True)[0] for i in range(len(words)) for j in range(i + 1, len(words) + 1)}
