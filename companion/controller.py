@@ -117,6 +117,10 @@ class Controller:
         self.clock = clock  # the readers' clock: a throw's start (`DieRead.thrown_at`) is told on it
         self._rolling_since: dict[str, float] = {}  # a sensor's throw in the air: when it said it began
         self._by_hand: tuple[float, str] | None = None  # the last roll, when it was entered by hand: when, and what
+        self._taken_at: dict[int, float] = {}  # when each step of the game was taken here, by its place in the log
+        # The last undo's span: from when the earliest step it took back was taken to when it was made. A throw
+        # that began in it was meant for the game as it stood before the undo (`_die_read`).
+        self._went_back: tuple[float, float] | None = None
         # Asked before a button press may play (`_button`): None lets it, else the answer's kind and words. The
         # app's, as only it knows whether the game is on screen; a terminal referee always shows the game.
         self.button_gate: Callable[[str], tuple[str, str] | None] | None = None
@@ -183,7 +187,8 @@ class Controller:
             # What is queued was read, or pressed, for the game (or the screen) before this one.
             late = self._drop_queued_readings(readings=self.session is not None)
         self.session = session
-        self.proposal = self._cards_later = self._by_hand = None
+        self.proposal = self._cards_later = self._by_hand = self._went_back = None
+        self._taken_at.clear()
         self._new_list()
         self._settled.clear()
         self._changed("a new game began")
@@ -199,7 +204,8 @@ class Controller:
             return
         late = self._drop_queued_readings()
         self.session = None
-        self.proposal = self._cards_later = self._by_hand = None
+        self.proposal = self._cards_later = self._by_hand = self._went_back = None
+        self._taken_at.clear()
         self._new_list()
         self._settled.clear()
         self._changed("the game was set aside")
@@ -347,6 +353,13 @@ class Controller:
                 pending=pending,
                 detail={"source": read.source, "value": read.value},
             )
+        if self._went_back is not None and thrown is not None and self._went_back[0] < thrown < self._went_back[1]:
+            # Red's roll taken back while Blue's die was in the air: Blue's throw became Red's roll. The undone
+            # roll's own throw, read late, began before that roll was taken and still counts.
+            return Update("unapplied", f"The die reads {shown}, but that throw began before the undo, so it was "
+                          "meant for the game as it stood then and is not taken now. Throw again, or enter the roll "
+                          f"by hand ({pending.text}).", pending=pending,
+                          detail={"source": read.source, "value": read.value})  # fmt: skip
         other_die = self._other_die(session, read.die, pending.die)
         if other_die:
             return Update("unapplied", other_die, pending=pending, detail={"source": read.source, "die": read.die})
@@ -636,6 +649,7 @@ class Controller:
             return self._undo(session)
         if touch.intent == "redo":
             step = session.redo()
+            self._taken_at[len(session.log)] = self.clock()
             # A reading made for the position before no longer fits.
             self.proposal = self._cards_later = self._by_hand = None
             self._new_list()
@@ -684,7 +698,12 @@ class Controller:
         if self.proposal is not None:
             return self._drop_reading(session, "Reading dropped; nothing was taken back. Enter the value by hand, "
                                                "or undo again to take back the last step.")
+        steps = len(session.log)
         step = session.undo()
+        now, taken = self.clock(), self._taken_at.pop(steps, None)
+        if taken is not None:  # undos in a row: the span reaches back to the earliest step taken back
+            earlier = self._went_back is not None and self._went_back[1] >= taken
+            self._went_back = (min(self._went_back[0], taken) if earlier and self._went_back else taken, now)
         self._cards_later = self._by_hand = None  # a roll taken back is no longer entered: its reading may come
         self._new_list()  # a new list of legal actions: next starts again at its first
         self._settled.clear()
@@ -696,6 +715,7 @@ class Controller:
     def _act(self, session: Session, action: Mapping[str, Any], by_hand: bool = False) -> Update:
         """Take an action; `by_hand` when no reader gave it (a tap, a typed line, the app's own die)."""
         step = session.act(action)  # first: a refused action leaves the question waiting and the list as they were
+        self._taken_at[len(session.log)] = self.clock()
         taken = step.action or {}
         if taken.get("type") == "roll":
             face = taken.get("face")

@@ -414,6 +414,25 @@ def test_a_roll_entered_by_hand_and_taken_back_takes_its_late_reading(tmp_path: 
     assert update.kind == "step" and journalled(tmp_path) == [{"type": "roll", "value": 3}]
 
 
+def test_a_throw_in_the_air_while_the_roll_before_it_is_taken_back_is_not_that_roll(tmp_path: Path) -> None:
+    """Red's sensor roll was taken back while Blue's die was still rolling: Blue's throw became Red's roll."""
+    controller, clock = blackpool_on_a_clock(tmp_path)
+    controller.handle(RollStarted("tower"))
+    controller.handle(DieRead(3, "tower"))  # at 100: Red rolls 3, nothing can move, Blue to roll
+    clock.now = 101.0
+    controller.handle(RollStarted("tower"))  # Blue throws
+    clock.now = 102.0
+    assert controller.handle(ButtonPressed("undo")).kind == "undo"  # Red takes back the 3, Blue's die in the air
+    clock.now = 103.0
+    late = controller.handle(DieRead(5, "tower"))
+    assert late.kind == "unapplied" and journalled(tmp_path) == []
+    assert late.text.startswith("The die reads 5, but that throw began before the undo")
+    assert "Throw again, or enter the roll by hand (Yellow: roll the oracle.)" in late.text
+    controller.handle(RollStarted("tower"))  # thrown after the undo: that is the roll
+    assert controller.handle(DieRead(5, "tower")).kind == "step" and journalled(tmp_path) == [
+        {"type": "roll", "value": 5}]
+
+
 def test_a_roll_the_camera_applied_is_not_one_entered_by_hand(tmp_path: Path) -> None:
     """Only a hand entry makes a late reading the same throw: a reading applied is its own throw's."""
     controller, clock = blackpool_on_a_clock(tmp_path)
