@@ -115,11 +115,21 @@ def decode(line: bytes) -> Message:
         # it reached the terminal and the screen inside a die value or fault text: "\x1b[2J" in an $ERR cleared
         # the referee's screen, and a die value "\x004" was announced as "The die reads 4, not applied".
         return BadLine("control characters", raw)
-    kind, *fields = body.split(",")
+    # Blanks around a field are padding: firmware printing with a field width (sprintf "%2d") sent " 4", which
+    # no die shows, and every throw was refused.
+    kind, *fields = (field.strip(" \t") for field in body.split(","))
     try:
         return _message(kind.upper(), fields, raw)
-    except (ValueError, IndexError) as error:
+    except (ValueError, IndexError) as error:  # IndexError: a field the checks above missed; never raise
         return BadLine(f"bad {kind} fields: {error}", raw)
+
+
+def _whole(text: str, what: str) -> int:
+    """A whole-number field, or a ValueError that names the field rather than Python's int()."""
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{what} {text!r} is no whole number") from None
 
 
 def _message(kind: str, fields: list[str], raw: bytes) -> Message:
@@ -129,19 +139,21 @@ def _message(kind: str, fields: list[str], raw: bytes) -> Message:
     if kind == "ROLL":
         return RollStart()
     if kind == "DIE":
+        if len(fields) < 2 or not fields[0] or not fields[1]:
+            raise ValueError("a die type and a value are needed")
         die, value = fields[0], fields[1]
-        confidence = int(fields[2]) / 100 if len(fields) > 2 and fields[2] else 1.0
+        confidence = _whole(fields[2], "confidence") / 100 if len(fields) > 2 and fields[2] else 1.0
         if not 0 <= confidence <= 1:
             raise ValueError("confidence is 0-100")
         colour = fields[3].lower() if len(fields) > 3 and fields[3] else None
-        if not die or not value:
-            raise ValueError("die and value are required")
         # The message name is read in any case, so the die type and colour are too ("D20", "RED").
         return DieSettled(die.lower(), _value(value), confidence, colour)
     if kind == "ERR":
         return SensorFault(fields[0] if fields else "unknown", ",".join(fields[1:]))
     if kind == "SLOT":
-        slot = int(fields[0])
+        if not fields or not fields[0]:
+            raise ValueError("a slot number is needed")
+        slot = _whole(fields[0], "slot")
         tag = fields[1] if len(fields) > 1 and fields[1] not in ("", "-") else None
         return SlotReport(slot, tag)
     return BadLine(f"unknown message {kind!r}", raw)

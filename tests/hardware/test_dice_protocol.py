@@ -115,3 +115,18 @@ def test_a_line_past_the_limit_is_dropped_however_it_arrives(chunk: int, fields:
     assert all(isinstance(m, BadLine) for m in messages), messages
     assert "line too long" in {m.reason for m in messages}
     assert parser.feed(encode("ROLL")) == [RollStart()]
+
+
+def test_fields_padded_with_blanks_are_read_as_their_value() -> None:
+    """Firmware printing with a field width (``sprintf("%2d")``) sent ``$DIE,d6, 4,100``: its " 4" was no face of
+    any die, and every throw was refused as "The die reads  4, not applied"; a tag " 04A1" was an unknown tag."""
+    assert decode(encode("DIE", " d6", " 4", " 95", "red ")[:-1]) == DieSettled("d6", 4, 0.95, "red")
+    assert decode(encode("SLOT", " 3", " 04A1 ")[:-1]) == SlotReport(3, "04A1")
+    assert decode(encode("SLOT", "3", " - ")[:-1]) == SlotReport(3, None)
+    assert decode(encode(" ERR", "cocked", " die leaning")[:-1]) == SensorFault("cocked", "die leaning")
+
+
+def test_a_line_missing_a_field_says_which_not_how_python_failed() -> None:
+    """"a line could not be read (bad DIE fields: list index out of range)" was said at the table."""
+    assert decode(encode("DIE", "d6")[:-1]).reason == "bad DIE fields: a die type and a value are needed"
+    assert decode(encode("SLOT")[:-1]).reason == "bad SLOT fields: a slot number is needed"
