@@ -379,6 +379,12 @@ class Controller:
             # table heard aloud; what it lacks is a reading of the colour.
             return Update("unapplied", f"The die reads {shown}, but its colour ({' or '.join(colours)}) was not "
                           "read: roll again, or enter it by hand.", pending=pending)  # fmt: skip
+        said = read.face.get("colour", colours[0]) if read.face and colours else None
+        if match is None and said is not None and str(said) not in colours:
+            # A colour the die has not (a misread, a reader taught another die): the game's answer spelt the
+            # action ('a roll needs "face": {"colour": "red"} ...') at the table.
+            return Update("unapplied", f"The die reads {shown}, but this game's die is {' or '.join(colours)}: roll "
+                          "again, or enter it by hand.", pending=pending)  # fmt: skip
         if match is None:
             text, rules = self._why_not(session, wanted, "this game's die has no such face.")
             return Update("unapplied", f"The die reads {shown}, not applied: {text}", pending=pending, rules=rules)

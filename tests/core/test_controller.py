@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import threading
 
+import pytest
+
 from companion.controller import Controller
 from companion.observations import ButtonPressed, DieRead, LinkChanged, RollStarted, Touch, Update
 from companion.session import Session
@@ -287,6 +289,19 @@ def test_a_temple_die_read_without_its_colour_says_so_in_words() -> None:
     update = controller.handle(DieRead(4, "camera"))
     assert update.kind == "unapplied" and "colour (red or white) was not read" in update.text
     assert '"face"' not in update.text and controller.session.pending().kind == "roll"
+
+
+@pytest.mark.parametrize("colour", ["green", "blue"])
+def test_a_temple_die_read_in_a_colour_it_has_not_says_so_in_words(colour: str) -> None:
+    """A sensor that named a colour the die has not ("green", a misread) had the table hear the spelling of the
+    action: 'a roll needs "face": {"colour": "red"} or {"colour": "white"}'."""
+    controller = Controller(Session.new("temple", ["red", "blue"]))
+    while controller.session.pending().kind == "draw":
+        controller.handle(Touch("act", controller.session.legal()[0]))
+    update = controller.handle(DieRead(4, "dice sensor", face={"colour": colour}, die="d20"))
+    assert update.kind == "unapplied" and controller.session.pending().kind == "roll"
+    assert update.text == (f"The die reads 4 {colour}, but this game's die is red or white: roll again, or enter "
+                           "it by hand.")
 
 
 def test_a_report_from_a_link_that_stays_up_is_not_told_as_a_new_connection() -> None:
