@@ -167,7 +167,9 @@ class DiceLink:
         self._silent = False  # reported silent, and nothing valid heard since
         # What the device said last on this connection, to know a line it sends again (`_repeat`).
         self._last: Message | None = None
-        self._die: DieSettled | None = None  # the die settled since the last $ROLL
+        self._die: DieSettled | None = None  # the first die settled since the last $ROLL: that throw's roll
+        self._rolls = False  # the device says $ROLL when the dice move: a die read without one is no new throw
+        self._reread_said = False  # a second reading of this throw was said (`_reread`)
         self._slots: dict[int, str | None] = {}
         self._repeat_said = False
 
@@ -214,6 +216,7 @@ class DiceLink:
             reported_down = False
             self._spoke = self._garbled_said = self._repeat_said = False
             self._last = self._die = None
+            self._rolls = self._reread_said = False
             self._slots.clear()
             self._parser.reset()  # a half line from before the outage must not glue onto the next one
             self.counts["connects"] += 1
@@ -339,8 +342,11 @@ class DiceLink:
         """
         last, self._last = self._last, message
         if isinstance(message, RollStart):
-            self._die = None
+            self._die, self._rolls, self._reread_said = None, True, False
             repeated = isinstance(last, RollStart)
+        elif isinstance(message, DieSettled) and self._rolls and self._die is not None and (
+                message.value, message.colour) != (self._die.value, self._die.colour):
+            return self._reread(message, self._die)
         elif isinstance(message, DieSettled):
             repeated, self._die = message == self._die, message
         elif isinstance(message, SlotReport):
@@ -361,4 +367,22 @@ class DiceLink:
                 what = (f"the reader under slot {message.slot} reported {message.tag or 'it empty'} again; "
                         "a card is taken once per laying")
             self.submit(LinkChanged(self.source, True, what))
+        return True
+
+    def _reread(self, message: DieSettled, first: DieSettled) -> bool:
+        """A second, different die since the last $ROLL, from a device that says $ROLL: not a new throw.
+
+        A die rocking as it settled was read 3 and then 5, or two dice lay in
+        the tray: Red's 3 passed the turn, and the 5 became Blue's roll, so one
+        throw moved two players. Said once a throw; a device that never says
+        $ROLL still has each new value taken as its throw.
+        """
+        self.counts["rereads"] += 1
+        if not self._reread_said:
+            self._reread_said = True
+            value, before = (f"{die.value} {die.colour or ''}".rstrip() for die in (message, first))
+            self.submit(LinkChanged(self.source, True, f"the sensor read {value} after {before} with no $ROLL "
+                                    f"between (the dice did not move): one throw is one roll, so {value} is not "
+                                    f"taken. If the die shows {value}, correct the roll by hand (undo, then enter "
+                                    f"{value}); if two dice are in the tray, take one out"))  # fmt: skip
         return True

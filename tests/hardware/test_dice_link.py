@@ -387,3 +387,26 @@ def test_at_a_wrong_baud_rate_each_garbled_throw_is_said_not_only_the_first(sens
         said += controller.pump()
     texts = [u.text for u in said if u.kind == "link"]
     assert len(texts) == 3 and all("check the sensor speaks 115200 baud" in t for t in texts)  # 1st, after 30 s, 30 s
+
+
+def test_a_second_reading_of_one_throw_is_not_the_next_players_roll(sensor: SimulatedSensor) -> None:
+    """A die rocking as it settled was read 3, then 5, with no $ROLL between: Red rolled 3, the turn passed, and
+    the 5 became Blue's roll, so one throw moved two players (two dice left in the tray did the same)."""
+    controller = Controller(Session.new("blackpool", ["red", "blue"]))
+    with DiceLink(sensor.path, controller.submit, backoff=FAST) as link:
+        pump_until(controller, until_link(True))
+        sensor.roll(3)
+        pump_until(controller, lambda u: u.kind == "step")  # nothing of Red's can move: Blue to roll
+        for value in (5, 3, 5, 6):  # the reading flickers, and nothing moved the dice
+            sensor.send("DIE", "d6", value, 100)
+        said = pump_until(controller, lambda u: u.kind == "link")
+        assert said[-1].text == ("dice sensor: the sensor read 5 after 3 with no $ROLL between (the dice did not "
+                                 "move): one throw is one roll, so 5 is not taken. If the die shows 5, correct the "
+                                 "roll by hand (undo, then enter 5); if two dice are in the tray, take one out")
+        while link.counts["DieSettled"] < 5:
+            said += controller.wait_and_pump(0.05)
+        said += controller.pump()
+        assert len(said) == 1 and controller.session.log == [{"type": "roll", "value": 3}]  # said once a throw
+        sensor.roll(5)  # Blue's own throw
+        step = pump_until(controller, lambda u: u.kind == "step")[-1]
+    assert step.action == {"type": "roll", "value": 5} and len(controller.session.log) == 2
