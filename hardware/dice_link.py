@@ -8,6 +8,7 @@ messages into observations and keeps trying to get the port back.
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 import time
@@ -61,6 +62,22 @@ def stable_name(device: str, folder: Path = BY_ID) -> Path | None:
         return next((entry for entry in sorted(folder.iterdir()) if os.path.realpath(entry) == real), None)
     except OSError:
         return None
+
+
+GONE = ("the port closed: the sensor was unplugged, its cable came loose, or another program took its port; it is "
+        "opened again once it is back")
+
+
+def lost_words(error: Exception) -> str:
+    """Why a port that was open failed, in the table's words where pyserial's are a driver's.
+
+    A sensor pulled out was said as "[Errno 5] Input/output error" or "device
+    reports readiness to read but returned no data (device disconnected or
+    multiple access on port?)", depending on when the read noticed it.
+    """
+    if getattr(error, "errno", None) == errno.EIO or "returned no data" in str(error):
+        return GONE
+    return str(error)
 
 
 class Silent(serial.SerialException):
@@ -239,7 +256,7 @@ class DiceLink:
                     self.submit(LinkChanged(self.source, False, str(silence)))
             except (serial.SerialException, OSError) as error:
                 self._silent = False
-                self.submit(LinkChanged(self.source, False, f"{self.url}: {error}"))
+                self.submit(LinkChanged(self.source, False, f"{self.url}: {lost_words(error)}"))
                 reported_down = True
             finally:
                 port.close()

@@ -174,3 +174,22 @@ def test_a_sensor_ending_its_lines_its_own_way_has_every_roll_read_and_nothing_c
             controller.handle(Touch("act", {"type": "hold"}))
     assert [a.get("value") for a in controller.session.log if a["type"] == "roll"] == [3, 5], what
     assert not [u.text for u in updates if u.kind == "link"] and link.counts["BadLine"] == 0
+
+
+@pytest.mark.parametrize("pulled", ["whole", "device end"])
+def test_a_sensor_pulled_out_is_said_in_the_tables_words(sensor: SimulatedSensor, pulled: str) -> None:
+    """pyserial's "device reports readiness to read but returned no data (device disconnected or multiple access
+    on port?)" was what the status line said when the sensor's cable came out."""
+    heard: queue.Queue = queue.Queue()
+    with DiceLink(sensor.path, heard.put, backoff=FAST):
+        assert first(heard, LinkChanged).up
+        if pulled == "whole":
+            sensor.unplug()
+        else:  # only the device's end goes away, the reader still holding the port
+            assert sensor.master is not None
+            os.close(sensor.master)
+            sensor.master = None
+        down = first(heard, LinkChanged)
+    assert isinstance(down, LinkChanged) and not down.up
+    assert down.detail == (f"{sensor.path}: the port closed: the sensor was unplugged, its cable came loose, or "
+                           "another program took its port; it is opened again once it is back")
