@@ -181,7 +181,8 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random, say: Call
     elif verb == "slot":
         sensor.slot(int(args[0]), args[1] if len(args) > 1 and args[1] != "-" else None)
     elif verb == "err":
-        sensor.send("ERR", *(args or ["unknown"]))
+        # The text is one field whatever its words: sent word by word it was read back as "leaning,on,the,wall".
+        sensor.send("ERR", args[0] if args else "unknown", " ".join(args[1:]))
     elif verb == "id":
         sensor.ident()
     elif verb == "raw":

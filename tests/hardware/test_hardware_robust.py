@@ -16,7 +16,7 @@ from companion.controller import Controller
 from companion.observations import DieRead, LinkChanged, Touch
 from companion.session import Session
 from hardware.dice_link import DiceLink
-from hardware.dice_protocol import BadLine, DieSettled, LineParser, checksum, decode
+from hardware.dice_protocol import BadLine, DieSettled, LineParser, SensorFault, checksum, decode
 from hardware.dice_sim import SimulatedSensor, run_script
 from hardware.selftest import probe
 from hardware.tags import TagMap
@@ -193,3 +193,12 @@ def test_a_sensor_pulled_out_is_said_in_the_tables_words(sensor: SimulatedSensor
     assert isinstance(down, LinkChanged) and not down.up
     assert down.detail == (f"{sensor.path}: the port closed: the sensor was unplugged, its cable came loose, or "
                            "another program took its port; it is opened again once it is back")
+
+
+def test_a_simulated_fault_keeps_the_words_of_its_text(sensor: SimulatedSensor) -> None:
+    """``err cocked leaning on the wall`` sent each word as a field of its own: the table read
+    "sensor fault cocked: leaning,on,the,wall"."""
+    assert run_script(sensor, "err cocked leaning on the wall; err tilt", say=lambda _: None) == 0
+    assert sensor.slave is not None
+    lines = LineParser().feed(os.read(sensor.slave, 1024))
+    assert lines == [SensorFault("cocked", "leaning on the wall"), SensorFault("tilt", "")]
