@@ -215,6 +215,16 @@ def test_a_die_read_as_a_value_the_game_refuses_typed_is_refused_the_same(tmp_pa
     assert journalled(tmp_path) == []
 
 
+@pytest.mark.parametrize("value", [0, 7, "X", 4.5])
+def test_a_desert_die_read_off_its_faces_is_said_in_the_tables_words(tmp_path: Path, value: Any) -> None:
+    """The table heard the action's spelling: "a roll needs a whole 'value' from 1 to 6 (the die is a
+    six-sided die)"; Blackpool's oracle said what its die shows."""
+    controller, _ = table(tmp_path, "desert")
+    read = controller.handle(DieRead(value, "dice sensor", die="d6"))
+    assert read.kind == "unapplied" and read.rules == ("DR-Q28",) and journalled(tmp_path) == []
+    assert read.text == f"The die reads {value}, not applied: the six-sided die shows 1 to 6, not {value!r}"
+
+
 class ChangingSlots(dict):
     """A reader's own dict handed on, which its thread changes while the controller reads it."""
 

@@ -442,7 +442,8 @@ class DesertRace(Game):
     def _do_roll(self, state: State, action: Action, events: list[Event]) -> State:
         value = action.get("value")
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-            raise malformed("a roll needs a whole 'value' from 1 to 6 (the die is a six-sided die)", "DR-Q28")
+            # In the table's words, as Blackpool's oracle: a die read off its faces heard the action's spelling.
+            raise malformed(f"the six-sided die shows 1 to 6, not {quoted(value)}", "DR-Q28")
         step = state.step
         if step.kind not in ROLL_STEPS:
             raise self._not_now(state, "A roll")
