@@ -75,11 +75,16 @@ class TagMap:
         return cls(path, links)
 
     def card(self, tag: str) -> str | None:
-        return self.links.get(tag)
+        """The card of ``tag``, its letters in any case: a tag id is hex, which readers and phone apps print in
+        capitals or small letters alike, and one taught as ``04a1b2`` was unknown when the reader sent ``04A1B2``."""
+        found = self.links.get(tag)
+        if found is None:
+            found = next((c for t, c in self.links.items() if t.upper() == tag.upper()), None)
+        return found
 
     def teach(self, tag: str, card: str) -> None:
-        for old in [t for t, c in self.links.items() if c == card and t != tag]:
-            del self.links[old]  # one card, one tag: a re-taught card drops its old sticker
+        for old in [t for t, c in self.links.items() if (c == card or t.upper() == tag.upper()) and t != tag]:
+            del self.links[old]  # one card, one tag: a re-taught card drops its old sticker, a tag its old case
         self.links[tag] = card
         self.save()
 

@@ -202,3 +202,13 @@ def test_a_simulated_fault_keeps_the_words_of_its_text(sensor: SimulatedSensor) 
     assert sensor.slave is not None
     lines = LineParser().feed(os.read(sensor.slave, 1024))
     assert lines == [SensorFault("cocked", "leaning on the wall"), SensorFault("tilt", "")]
+
+
+def test_a_tag_taught_in_small_letters_is_the_tag_the_reader_sends_in_capitals(tmp_path: Path) -> None:
+    """Taught as a phone's NFC app shows it (``--tag 04a1b2``), the reader's ``04A1B2`` was an unknown tag, and
+    the table said to teach a tag the owner had just taught."""
+    tags = TagMap(tmp_path / "temple-tags.json")
+    tags.teach("04a1b2", "P05")
+    assert tags.card("04A1B2") == "P05" and TagMap.load(tags.path).card("04A1B2") == "P05"
+    tags.teach("04A1B2", "P06")  # taught again in capitals: one sticker, one link
+    assert tags.links == {"04A1B2": "P06"} and tags.card("04a1b2") == "P06"
