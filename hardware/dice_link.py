@@ -186,7 +186,7 @@ class DiceLink:
         self._last: Message | None = None
         self._die: DieSettled | None = None  # the first die settled since the last $ROLL: that throw's roll
         self._rolls = False  # the device says $ROLL when the dice move: a die read without one is no new throw
-        self._reread_said = False  # a second reading of this throw was said (`_reread`)
+        self._reread_said: set[tuple[object, str | None]] = set()  # other readings of this throw said (`_reread`)
         self._slots: dict[int, str | None] = {}
         self._repeat_said = False
 
@@ -233,7 +233,8 @@ class DiceLink:
             reported_down = False
             self._spoke = self._garbled_said = self._repeat_said = False
             self._last = self._die = None
-            self._rolls = self._reread_said = False
+            self._rolls = False
+            self._reread_said.clear()
             self._slots.clear()
             self._parser.reset()  # a half line from before the outage must not glue onto the next one
             self.counts["connects"] += 1
@@ -359,7 +360,8 @@ class DiceLink:
         """
         last, self._last = self._last, message
         if isinstance(message, RollStart):
-            self._die, self._rolls, self._reread_said = None, True, False
+            self._die, self._rolls = None, True
+            self._reread_said.clear()
             repeated = isinstance(last, RollStart)
         elif isinstance(message, DieSettled) and self._rolls and self._die is not None and (
                 message.value, message.colour) != (self._die.value, self._die.colour):
@@ -391,15 +393,17 @@ class DiceLink:
 
         A die rocking as it settled was read 3 and then 5, or two dice lay in
         the tray: Red's 3 passed the turn, and the 5 became Blue's roll, so one
-        throw moved two players. Said once a throw; a device that never says
-        $ROLL still has each new value taken as its throw.
+        throw moved two players. Each other value is said once, not each time
+        a rocking die's reading flickers back to it; a throw whose $ROLL went
+        missing is still said, so the table hears to enter it by hand. A device
+        that never says $ROLL still has each new value taken as its throw.
         """
         self.counts["rereads"] += 1
-        if not self._reread_said:
-            self._reread_said = True
+        if (message.value, message.colour) not in self._reread_said:
+            self._reread_said.add((message.value, message.colour))
             value, before = (f"{die.value} {die.colour or ''}".rstrip() for die in (message, first))
             self.submit(LinkChanged(self.source, True, f"the sensor read {value} after {before} with no $ROLL "
-                                    f"between (the dice did not move): one throw is one roll, so {value} is not "
-                                    f"taken. If the die shows {value}, correct the roll by hand (undo, then enter "
-                                    f"{value}); if two dice are in the tray, take one out"))  # fmt: skip
+                                    f"between (the dice did not move), so {value} is not taken as a new throw. If it "
+                                    f"was one, enter {value} by hand; if {before} was misread, undo it and enter "
+                                    f"{value}; if two dice are in the tray, take one out"))  # fmt: skip
         return True

@@ -397,16 +397,19 @@ def test_a_second_reading_of_one_throw_is_not_the_next_players_roll(sensor: Simu
         pump_until(controller, until_link(True))
         sensor.roll(3)
         pump_until(controller, lambda u: u.kind == "step")  # nothing of Red's can move: Blue to roll
-        for value in (5, 3, 5, 6):  # the reading flickers, and nothing moved the dice
+        for value in (5, 3, 5, 3, 5):  # the reading flickers, and nothing moved the dice
             sensor.send("DIE", "d6", value, 100)
         said = pump_until(controller, lambda u: u.kind == "link")
         assert said[-1].text == ("dice sensor: the sensor read 5 after 3 with no $ROLL between (the dice did not "
-                                 "move): one throw is one roll, so 5 is not taken. If the die shows 5, correct the "
-                                 "roll by hand (undo, then enter 5); if two dice are in the tray, take one out")
-        while link.counts["DieSettled"] < 5:
+                                 "move), so 5 is not taken as a new throw. If it was one, enter 5 by hand; if 3 was "
+                                 "misread, undo it and enter 5; if two dice are in the tray, take one out")
+        while link.counts["DieSettled"] < 6:
             said += controller.wait_and_pump(0.05)
         said += controller.pump()
-        assert len(said) == 1 and controller.session.log == [{"type": "roll", "value": 3}]  # said once a throw
+        assert len(said) == 1 and controller.session.log == [{"type": "roll", "value": 3}]  # said once
+        sensor.send("DIE", "d6", 6, 100)  # a gentle throw whose $ROLL went missing is still said, not silent
+        assert "read 6 after 3" in pump_until(controller, lambda u: u.kind == "link")[-1].text
+        assert controller.session.log == [{"type": "roll", "value": 3}]
         sensor.roll(5)  # Blue's own throw
         step = pump_until(controller, lambda u: u.kind == "step")[-1]
     assert step.action == {"type": "roll", "value": 5} and len(controller.session.log) == 2
