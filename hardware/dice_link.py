@@ -187,6 +187,7 @@ class DiceLink:
         self._die: DieSettled | None = None  # the first die settled since the last $ROLL: that throw's roll
         self._rolls = False  # the device says $ROLL when the dice move: a die read without one is no new throw
         self._reread_said: set[tuple[object, str | None]] = set()  # other readings of this throw said (`_reread`)
+        self._reread_at = 0.0  # when the last of them came
         self._slots: dict[int, str | None] = {}
         self._repeat_said = False
 
@@ -395,10 +396,15 @@ class DiceLink:
         the tray: Red's 3 passed the turn, and the 5 became Blue's roll, so one
         throw moved two players. Each other value is said once, not each time
         a rocking die's reading flickers back to it; a throw whose $ROLL went
-        missing is still said, so the table hears to enter it by hand. A device
-        that never says $ROLL still has each new value taken as its throw.
+        missing (one after a pause of GARBLED_GAP_SECONDS) is still said, so the
+        table hears to enter it by hand. A device that never says $ROLL still
+        has each new value taken as its throw.
         """
         self.counts["rereads"] += 1
+        now, last = self.clock(), self._reread_at
+        self._reread_at = now
+        if now - last >= GARBLED_GAP_SECONDS:  # not the same die rocking: a throw of its own
+            self._reread_said.clear()
         if (message.value, message.colour) not in self._reread_said:
             self._reread_said.add((message.value, message.colour))
             value, before = (f"{die.value} {die.colour or ''}".rstrip() for die in (message, first))
