@@ -121,6 +121,7 @@ class Controller:
         # The last undo's span: from when the earliest step it took back was taken to when it was made. A throw
         # that began in it was meant for the game as it stood before the undo (`_die_read`).
         self._went_back: tuple[float, float] | None = None
+        self._undone = 0  # steps taken back since, and not put back by a redo: none, and the game is as it was
         # Asked before a button press may play (`_button`): None lets it, else the answer's kind and words. The
         # app's, as only it knows whether the game is on screen; a terminal referee always shows the game.
         self.button_gate: Callable[[str], tuple[str, str] | None] | None = None
@@ -189,6 +190,7 @@ class Controller:
         self.session = session
         self.proposal = self._cards_later = self._by_hand = self._went_back = None
         self._taken_at.clear()
+        self._undone = 0
         self._new_list()
         self._settled.clear()
         self._changed("a new game began")
@@ -206,6 +208,7 @@ class Controller:
         self.session = None
         self.proposal = self._cards_later = self._by_hand = self._went_back = None
         self._taken_at.clear()
+        self._undone = 0
         self._new_list()
         self._settled.clear()
         self._changed("the game was set aside")
@@ -656,6 +659,9 @@ class Controller:
         if touch.intent == "redo":
             step = session.redo()
             self._taken_at[len(session.log)] = self.clock()
+            self._undone = max(self._undone - 1, 0)
+            if not self._undone:  # every step taken back is put back: a throw made before the undo fits again
+                self._went_back = None
             # A reading made for the position before no longer fits.
             self.proposal = self._cards_later = self._by_hand = None
             self._new_list()
@@ -710,6 +716,7 @@ class Controller:
         if taken is not None:  # undos in a row: the span reaches back to the earliest step taken back
             earlier = self._went_back is not None and self._went_back[1] >= taken
             self._went_back = (min(self._went_back[0], taken) if earlier and self._went_back else taken, now)
+            self._undone += 1
         self._cards_later = self._by_hand = None  # a roll taken back is no longer entered: its reading may come
         self._new_list()  # a new list of legal actions: next starts again at its first
         self._settled.clear()
@@ -722,6 +729,7 @@ class Controller:
         """Take an action; `by_hand` when no reader gave it (a tap, a typed line, the app's own die)."""
         step = session.act(action)  # first: a refused action leaves the question waiting and the list as they were
         self._taken_at[len(session.log)] = self.clock()
+        self._undone = 0  # a new step: what was taken back can no longer be put back
         taken = step.action or {}
         if taken.get("type") == "roll":
             face = taken.get("face")

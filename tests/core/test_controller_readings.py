@@ -443,6 +443,21 @@ def test_a_throw_in_the_air_while_the_roll_before_it_is_taken_back_is_not_that_r
         {"type": "roll", "value": 5}]
 
 
+def test_a_throw_in_the_air_through_an_undo_and_its_redo_is_the_roll_it_was_thrown_for(tmp_path: Path) -> None:
+    """Undone by a slip and put back at once: the game is again the one the throw was made for."""
+    controller, clock = blackpool_on_a_clock(tmp_path)
+    controller.handle(RollStarted("tower"))
+    controller.handle(DieRead(3, "tower"))  # at 100: Yellow rolls 3, Red to roll
+    clock.now = 101.0
+    controller.handle(RollStarted("tower"))  # Red throws
+    clock.now = 102.0
+    assert controller.handle(Touch("undo")).kind == "undo"
+    assert controller.handle(Touch("redo")).kind == "redo"
+    clock.now = 103.0
+    assert controller.handle(DieRead(5, "tower")).kind == "step"
+    assert journalled(tmp_path) == [{"type": "roll", "value": 3}, {"type": "roll", "value": 5}]
+
+
 def test_a_roll_the_camera_applied_is_not_one_entered_by_hand(tmp_path: Path) -> None:
     """Only a hand entry makes a late reading the same throw: a reading applied is its own throw's."""
     controller, clock = blackpool_on_a_clock(tmp_path)
