@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 MAX_LINE = 160  # bytes; a longer run without a newline is noise, not a message
 # Around a line, not part of it: blanks, and NULs, which some firmware writes as a string's terminator and a
@@ -159,6 +160,19 @@ def _message(kind: str, fields: list[str], raw: bytes) -> Message:
     return BadLine(f"unknown message {kind!r}", raw)
 
 
+def _glued(line: bytes) -> list[Message]:
+    """The whole messages before the last ``$`` of a line: lines whose newline was lost on the wire.
+
+    ``decode`` reads a line from its last marker, which drops a half line glued
+    to a whole one, but also a whole ``$ROLL*1D`` glued to its ``$DIE``: the
+    throw then looked like the last one read again. What is not a whole
+    message there is dropped as before.
+    """
+    starts = [found.start() for found in re.finditer(rb"\$", line)]
+    pieces = (decode(line[start:end]) for start, end in pairwise(starts))
+    return [piece for piece in pieces if not isinstance(piece, BadLine)]
+
+
 class LineParser:
     """Bytes in, messages out; holds at most one partial line between calls."""
 
@@ -187,7 +201,7 @@ class LineParser:
             line = bytes(self._buffer[:end])
             del self._buffer[: end + 1]
             if line.strip(PADDING):
-                messages.append(decode(line))
+                messages += [*_glued(line), decode(line)]
         if len(self._buffer) > MAX_LINE:
             # Noise with no newline (a wrong baud rate, boot chatter) may be followed by the start of a
             # real line whose rest is still on the wire: keep from its '$' on, drop only what is before.

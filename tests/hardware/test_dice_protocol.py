@@ -130,3 +130,11 @@ def test_a_line_missing_a_field_says_which_not_how_python_failed() -> None:
     """"a line could not be read (bad DIE fields: list index out of range)" was said at the table."""
     assert decode(encode("DIE", "d6")[:-1]).reason == "bad DIE fields: a die type and a value are needed"
     assert decode(encode("SLOT")[:-1]).reason == "bad SLOT fields: a slot number is needed"
+
+
+def test_a_whole_line_glued_to_the_next_by_a_lost_newline_is_still_read() -> None:
+    """A newline lost on the wire glued $ROLL to its $DIE, and only the $DIE was read: the throw looked like the
+    same throw read again. A half line glued to a whole one is still dropped without a word."""
+    parser = LineParser()
+    assert parser.feed(encode("ROLL")[:-1] + encode("DIE", "d6", 4, 100)) == [RollStart(), DieSettled("d6", 4, 1.0)]
+    assert parser.feed(b"$DIE,d6" + encode("ROLL")[:-1] + encode("SLOT", 2, "-")) == [RollStart(), SlotReport(2, None)]
