@@ -8,6 +8,7 @@ for, a bare number is what the table shows and a choice is typed '#7'.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import re
@@ -87,7 +88,10 @@ def start_reading(read_line: Callable[[], str | None], inbox: queue.Queue[Any],
             try:
                 line = read_line()
             except Exception as error:  # a broken input source ends the reading; it must not hang the command
-                stopped(error)
+                # Saying so can fail too: `hw demo | head` broke its script's print and then this report on the
+                # closed pipe, and the thread died before the end below, leaving the command waiting for ever.
+                with contextlib.suppress(Exception):
+                    stopped(error)
                 line = None
             inbox.put(line)
             if line is None:

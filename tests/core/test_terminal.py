@@ -340,3 +340,22 @@ def test_a_line_that_is_no_command_and_no_choice_is_said_back() -> None:
             "the commands.") in text
     assert "and no choice has the words 'banana split';" in text and "Type 'help'" not in text
     assert session.log == []
+
+
+def test_input_that_breaks_ends_the_reading_even_when_saying_so_fails() -> None:
+    """`companion hw demo | head`: the demo's script (its input) printed into the closed pipe, the report of
+    that failed on the same pipe, and the reading thread died before it ended the input: the command then
+    waited for ever, with two tracebacks on stderr. The input must end whatever the report does."""
+    import queue
+
+    from companion.terminal import start_reading
+
+    def broken_line() -> str | None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def broken_report(error: Exception) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    inbox: queue.Queue[object] = queue.Queue()
+    start_reading(broken_line, inbox, broken_report)
+    assert inbox.get(timeout=30) is None  # the end of the input, which lets the command finish
