@@ -107,6 +107,17 @@ def use_writable_kivy_home() -> None:
     os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="table-companion-kivy-")
 
 
+# Kivy log lines that tell a café nothing to do. Middle-click paste: see `_prepare_kivy`. The config upgrade is
+# Kivy writing its config.ini the first time it starts in a home (every fresh install, every new user): two
+# warnings on stderr ("Config: Older configuration version detected (0 instead of 27)") read as a fault.
+KIVY_NOISE = ("Cutbuffer: Unable", "Config: Older configuration version detected", "Config: Upgrading configuration")
+
+
+def _not_kivy_noise(record: logging.LogRecord) -> bool:
+    """Whether a Kivy log line is worth a café's reading (`KIVY_NOISE` are not)."""
+    return not record.getMessage().startswith(KIVY_NOISE)
+
+
 def _prepare_kivy(width: int, height: int, fullscreen: bool = False, offscreen: bool = False) -> None:
     """Kivy reads its configuration once, at import: set it all before the first import."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -119,13 +130,14 @@ def _prepare_kivy(width: int, height: int, fullscreen: bool = False, offscreen: 
     # SDL would turn SIGTERM into a window-close request, which the kiosk refuses: `systemctl stop`
     # then waited out its 90 s timeout and killed the app. The signals are handled by `stopping_on_signals`.
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
+    # Before the import, which is when Kivy reads (and on a first start writes) its config.
+    logging.getLogger("kivy").addFilter(_not_kivy_noise)
     import kivy
     from kivy.config import Config
 
     # Middle-click paste (X11's cut buffer) is no use on a touchscreen; left in, Kivy runs xclip
     # and xsel at start to look for it and logs a traceback where neither is installed.
     kivy.kivy_options["cutbuffer"] = ()
-    logging.getLogger("kivy").addFilter(lambda record: not record.getMessage().startswith("Cutbuffer: Unable"))
     Config.set("graphics", "width", str(width))
     Config.set("graphics", "height", str(height))
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")

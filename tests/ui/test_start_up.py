@@ -31,6 +31,22 @@ def test_the_app_starts_when_its_home_cannot_hold_kivys_folder(tmp_path: Path) -
     assert '"screen": "home"' in done.stdout
 
 
+def test_a_first_start_in_a_new_home_says_nothing_on_stderr(tmp_path: Path) -> None:
+    """`./tc start` on a fresh clone (or the kiosk's first boot) printed Kivy's "Config: Older configuration
+    version detected (0 instead of 27)" and "Config: Upgrading configuration in progress." as it wrote its
+    first config.ini: read as a fault by a new user, and logged at every new table."""
+    env = {k: v for k, v in os.environ.items() if k not in ("KIVY_HOME", "COMPANION_CAFE_DIR", "COMPANION_UI_SETTINGS")}
+    env.update(HOME=str(tmp_path), SDL_VIDEODRIVER="offscreen", COMPANION_JOURNAL=str(tmp_path / "j.sqlite3"),
+               XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "ui", "run", "--bench-exit"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / ".kivy" / "config.ini").is_file()  # the first start it is: Kivy wrote its config
+    assert done.stderr == ""
+
+
 def test_the_start_up_benchmark_times_the_first_screen_on_the_machines_monotonic_clock(tmp_path: Path) -> None:
     """`ui bench` took the child's wall-clock time of its first screen minus its own: a clock set during
     the run (by hand, or the network's first answer) gave a start-up of hours, or a negative one."""
