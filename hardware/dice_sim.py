@@ -156,13 +156,18 @@ def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] 
                 continue
             if played:
                 say(f"sim: {step.strip()}")
+            if isinstance(played, str):  # what the step left to know, after the step it belongs to
+                say(played)
             continue
         bad += 1
     return bad
 
 
-def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random, say: Callable[[str], None]) -> bool | None:
-    """One script step; False when there was nothing to play, None for an unknown step (named here)."""
+def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random,
+               say: Callable[[str], None]) -> bool | str | None:
+    """One script step; False when there was nothing to play, None for an unknown step (named here), or a
+    note to say after the step's own line (where `plug` put the new port: said first, it came before `sim: plug`).
+    """
     words = shlex.split(step)
     if not words:
         return False
@@ -193,7 +198,7 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random, say: Call
         sensor.unplug()
     elif verb == "plug":
         sensor.plug()
-        say(f"plugged in again at {sensor.path} ({sensor.tty_path})")
+        return f"plugged in again at {sensor.path} ({sensor.tty_path})"
     else:
         say(f"unknown script step {quoted(step.strip())}; steps: {STEPS}")
         return None

@@ -154,6 +154,14 @@ def test_a_sensor_plugged_in_again_without_an_unplug_is_followed_by_the_reader(s
         assert first(heard, DieRead).value == 4
 
 
+
+def test_a_scripts_plug_is_said_before_where_it_plugged_in(sensor: SimulatedSensor) -> None:
+    """`simulate-dice --script "...; unplug; wait 2; plug"` printed "plugged in again at ..." above "sim: plug",
+    the note before the step it belongs to, where every other step's line comes first."""
+    said: list[str] = []
+    assert run_script(sensor, "unplug; plug", said.append) == 0
+    assert said == ["sim: unplug", "sim: plug", f"plugged in again at {sensor.path} ({sensor.tty_path})"]
+
 @pytest.mark.parametrize(
     ("ending", "what"),
     [(b"\r", "a lone carriage return"), (b"\n\x00", "a NUL after each newline"), (b"\x00\r\n", "a NUL before it")],
