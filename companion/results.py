@@ -113,9 +113,14 @@ def report(found: Results, days: int, journal_option: str = "") -> list[str]:
         lines = [f"{count} game{'' if count == 1 else 's'} finished in {period} ({since}):"]
         lines += [result.line() for result in found.finished]
     if found.abandoned:
-        lines.append(f"{found.abandoned} more set aside unfinished (a new game started over them), not listed.")
+        # "1 more ... over them" under "No game finished" counted more than none, and one game as several.
+        count = found.abandoned
+        what = "more" if found.finished else "game" if count == 1 else "games"
+        lines.append(f"{count} {what} set aside unfinished (a new game started over "
+                     f"{'it' if count == 1 else 'them'}), not listed.")
     if found.in_progress:
-        lines.append(f"In play now: game {', '.join(str(i) for i in found.in_progress)}.")
+        games = "game" if len(found.in_progress) == 1 else "games"
+        lines.append(f"In play now: {games} {', '.join(str(i) for i in found.in_progress)}.")
     if found.finished:
         lines.append(f"A game's whole record: companion export game.json{journal_option} --id N "
                      "(N: the game's number above).")

@@ -72,9 +72,21 @@ def test_the_command_prints_them_and_says_how_to_export_one(
     out = capsys.readouterr().out
     assert out.startswith("3 games finished in the last 30 café days")
     assert "game 1, Test race: red and blue." in out and verdict(sessions[3].pending().text) in out
-    assert "1 more set aside unfinished" in out and "In play now: game 5." in out
+    assert "1 more set aside unfinished (a new game started over it)" in out and "In play now: game 5." in out
     assert "companion export game.json --journal " in out and " --id N" in out
 
+
+
+def test_games_set_aside_with_none_finished_are_counted_as_games_not_more() -> None:
+    """A café's first `companion results` printed "No game finished ..." then "1 more set aside unfinished (a new
+    game started over them)": more than none, and one game spoken of as several."""
+    from companion.results import Results, report
+
+    since = datetime(2026, 12, 1, 5)
+    assert report(Results(since, [], 1, [2]), 7)[1:] == [
+        "1 game set aside unfinished (a new game started over it), not listed.", "In play now: game 2."]
+    assert report(Results(since, [], 3, [4, 6]), 7)[1:] == [
+        "3 games set aside unfinished (a new game started over them), not listed.", "In play now: games 4, 6."]
 
 def test_the_export_it_names_reads_the_journal_it_listed(
     week: tuple[Path, list[Session]], capsys: pytest.CaptureFixture[str]
