@@ -389,3 +389,36 @@ def test_q_at_the_players_question_quits_too() -> None:
     said: list[str] = []
     assert ask_new_game(lambda _prompt: "q", said.append, "blackpool") is None
     assert said == []
+
+
+def test_the_setup_script_says_it_installs_once_and_on_stderr(tmp_path: Path) -> None:
+    """A fresh clone's `./tc start` sat silent for minutes while pip (-q) installed, and looked hung. It says
+    what it does, once, on stderr (stdout may be `./tc start referee`'s JSON lines). Run on a copy of the
+    script with a stand-in Python and no dpkg on the path, so nothing is installed for real."""
+    import shutil
+    import stat
+    import subprocess
+
+    for name in ("tc", "pyproject.toml", "constraints.txt"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    for tool in ("bash", "cat", "sha256sum", "cut", "dirname", "id", "env"):
+        (tools / tool).symlink_to(shutil.which(tool))
+    stand_in = "#!/bin/bash\necho \"$0 $*\" >> \"$(dirname \"$0\")/../../calls\"\n"
+    venv_bin = tmp_path / ".venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    for name, text in (("python", stand_in), ("companion", "#!/bin/bash\necho \"companion $*\"\n")):
+        (venv_bin / name).write_text(text)
+        (venv_bin / name).chmod(stat.S_IRWXU)
+    env = {"PATH": str(tools), "PYTHON": str(venv_bin / "python"), "HOME": str(tmp_path)}
+
+    def start() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["bash", str(tmp_path / "tc"), "start", "rules"], capture_output=True, text=True,
+                              env=env, timeout=60)
+
+    first, again = start(), start()
+    assert first.returncode == 0 and first.stdout == "companion rules\n", first
+    assert first.stderr.startswith("Installing the Python packages into .venv/") and "first time" in first.stderr
+    assert "pip install" in (tmp_path / "calls").read_text()
+    assert again.stdout == "companion rules\n" and again.stderr == ""  # installed: nothing to say
