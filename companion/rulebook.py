@@ -6,6 +6,7 @@ explanation at the table, so every cited id must exist here.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -13,10 +14,17 @@ from typing import Any
 
 from companion.errors import BadRequest, quoted
 from companion.schema import ListOf, Obj, Str, header, label
-from companion.wordforms import FUNCTION_WORDS, stem, words
+from companion.wordforms import FUNCTION_WORDS, SYNONYMS, slips, stem, terms, words
 
 # The most words whose clauses a rulebook remembers (`Rulebook._holders`): far more than a day's searches use.
 HELD_REMEMBERED = 2048
+
+# From this many words (the little words aside) a search is a question, whose words rank the clauses and no
+# longer filter them: a clause need not hold every word of a question to be the one that answers it.
+QUESTION_WORDS = 3
+
+# How much finding the table's word for a thing ("guy" for a pawn) counts against finding the word typed.
+SYNONYM_WEIGHT = 0.7
 
 # The most characters of one keyword: a word or two a referee types into the search ("skip", "miss a turn").
 KEYWORD_LIMIT = 30
@@ -96,14 +104,24 @@ class Rulebook:
         self.game_title = game_title or game
         self.clauses = clauses
         self._by_id = {c.id: c for c in clauses}
-        # Each clause's words and their stems, made once: the screen searches again on every letter typed.
+        # Each clause's words, made once: the screen searches again on every letter typed.
         self._words = [frozenset(words(c.searched())) for c in clauses]
-        self._stems = [frozenset(map(stem, w)) for w in self._words]
         # Each title's words (its little words aside) as typed and as stems: a title holding the words typed
         # ranks its clause up, and a question naming the whole title most of all.
         self._titles = [tuple(w for w in words(c.title) if w not in FUNCTION_WORDS) for c in clauses]
         self._title_stems = [frozenset(map(stem, t)) for t in self._titles]
-        self._held: dict[str, tuple[int, ...]] = {}
+        self._held: dict[str, frozenset[int]] = {}
+        self._senses_of: dict[str, list[tuple[str, frozenset[int], float]]] = {}
+        # Every word of the clauses, with the clauses holding it and by its stem: a word typed is looked up in
+        # these, not in each clause in turn (a long question cost 7 to 10 ms a search before it was remembered).
+        self._by_word: dict[str, set[int]] = {}
+        self._by_stem: dict[str, set[int]] = {}
+        for i, held in enumerate(self._words):
+            for w in held:
+                self._by_word.setdefault(w, set()).add(i)
+        for w, holders in self._by_word.items():  # each word's stem made once: most words recur clause to clause
+            self._by_stem.setdefault(stem(w), set()).update(holders)
+        self._vocabulary = sorted(self._by_word)
 
     @classmethod
     def from_data(cls, game: str, data: Mapping[str, Any], game_title: str = "") -> Rulebook:
@@ -145,6 +163,11 @@ class Rulebook:
         any word is; and leaving out a word typed last only widens the list,
         which the next letters narrow again ("miss a" lists what "miss" does).
 
+        A word is found in any of its forms, by the table's own words for what
+        the rulebook names otherwise ("my guy": a pawn; `SYNONYMS`), and, when
+        no clause holds it as typed, with a slip of the finger mended
+        ("oassis", "freese") or split in two ("waterholes"): see `_senses`.
+
         The clauses holding every word come first, the one that holds the rarer
         words (and holds them in its title) before the others; when none holds
         them all, the clauses holding the most telling of them, `every` false.
@@ -153,56 +176,87 @@ class Rulebook:
         50 such questions, and where it found the clause, it listed the
         rulebook's first clauses before it ("when does the game end": TTD-1).
         """
-        terms = [w.lower() for w in words.split() if w]
+        typed = [w.lower() for w in words.split() if w]
         by_id = {c.id.lower(): c for c in self.clauses}
-        if terms and all(t in by_id for t in terms):
-            return Found(list({by_id[t].id: by_id[t] for t in terms}.values()), True)
-        terms = list(dict.fromkeys(t for t in terms if t not in FUNCTION_WORDS)) or terms
-        held = [self._holders(t) for t in terms]
-        every = set(range(len(self.clauses))).intersection(*map(set, held))
-        # A word held by few clauses tells more than one most clauses hold ("jump" over "can" or "other").
-        weight = {t: math.log((len(self.clauses) + 1) / (len(h) + 0.5)) for t, h in zip(terms, held, strict=True)}
+        if typed and all(t in by_id for t in typed):
+            return Found(list({by_id[t].id: by_id[t] for t in typed}.values()), True)
+        found = terms(words) or typed  # only punctuation ("?"): looked for as typed, as before
+        asked = list(dict.fromkeys(t for t in found if t not in FUNCTION_WORDS)) or list(dict.fromkeys(found))
+        senses = [self._senses(t) for t in asked]
+        held = [frozenset().union(*(h for _w, h, _f in s)) for s in senses]
+        every = set(range(len(self.clauses))).intersection(*held)
         score = dict.fromkeys(range(len(self.clauses)), 0.0)
-        for term, holders in zip(terms, held, strict=True):
-            for i in holders:
-                score[i] += weight[term] * (1.5 if self._titled(i, term) else 1.0)
+        for term_senses in senses:
+            best: dict[int, float] = {}
+            for sense, holders, factor in term_senses:
+                # A word held by few clauses tells more than one most clauses hold ("jump" over "can" or "other").
+                weight = factor * math.log((len(self.clauses) + 1) / (len(holders) + 0.5))
+                for i in holders:
+                    value = weight * (1.5 if self._titled(i, sense) else 1.0)
+                    best[i] = max(best.get(i, 0.0), value)
+            for i, value in best.items():
+                score[i] += value
         # A short clause holding the words is about them; a long one may mention them in passing.
         mean = sum(map(len, self._words)) / len(self.clauses) or 1.0  # a café clause may hold no word at all
         score = {i: v / (0.6 + 0.4 * len(self._words[i]) / mean) for i, v in score.items()}
         # A question naming a clause's whole title ("what does the reset card do": "Reset") asks about that
         # clause; the long clause of a card outranked short ones only mentioning it ("Ah Kinchil card in a hand").
+        named = {stem(w) for s in senses for sense, _h, _f in s for w in sense.split() if w.isalpha()}
         for i in score:
-            if score[i] and self._named(i, terms):
+            if score[i] and self._titles[i] and self._title_stems[i] <= named:
                 score[i] *= 1.5
-        if every:
+        if every and len(asked) < QUESTION_WORDS:
             ranked = sorted(every, key=lambda i: (-score[i], i))
         else:
+            # A question's words are not a filter: "where can I put my leader at the start" held every word only
+            # in the clauses on the start player and on whose turn it is, and the leader's clause was cut.
             ranked = sorted((i for i in score if score[i] > 0), key=lambda i: (-score[i], i))
-        return Found([self.clauses[i] for i in ranked], bool(every) or not terms)
+        return Found([self.clauses[i] for i in ranked], (bool(every) and every.issuperset(ranked)) or not asked)
 
-    def _holders(self, term: str) -> tuple[int, ...]:
-        """The clauses holding a word, remembered: the screen searches again on every letter typed, and a
-        question typed whole looks up each of its words in every clause (4 ms here for a long one, not 0.5)."""
-        found = self._held.get(term)
-        if found is None:
-            if len(self._held) >= HELD_REMEMBERED:  # a client sending endless new words must not grow it for ever
-                self._held.clear()
-            found = self._held[term] = tuple(i for i in range(len(self.clauses)) if self._holds(i, term))
+    def _senses(self, term: str) -> list[tuple[str, frozenset[int], float]]:
+        """What a typed word is looked for as: (words, the clauses holding them, how much a match counts).
+
+        The word itself; the table's words for the same thing (`SYNONYMS`),
+        counting a little less. A word no clause holds is a slip ("oassis",
+        "silversmth", "freese": they found nothing, and the question lost its
+        subject): the rulebook's words one letter away (two for a long word)
+        stand in, or two words it was joined from ("waterholes"). Remembered
+        with the clauses of each word (`_holders`).
+        """
+        found = self._senses_of.get(term)
+        if found is not None:
+            return found
+        found = [(term, self._holders(term), 1.0)]
+        if term.isalpha():
+            found += [(other, self._holders(other), SYNONYM_WEIGHT) for other in SYNONYMS.get(stem(term), ())
+                      if other != term]
+            if not found[0][1] and len(term) >= 5:  # "same", not in Blackpool's rules, is no slip for "game"
+                found += [(w, self._holders(w), 1.0) for w in self._near(term)] or self._joined(term)
+        if len(self._senses_of) >= HELD_REMEMBERED:
+            self._senses_of.clear()
+        self._senses_of[term] = found
         return found
 
-    def _named(self, index: int, terms: list[str]) -> bool:
-        """Whether the words typed hold every word of a clause's title (its little words aside), in any form."""
-        typed = {stem(t) for t in terms if t.isalpha()}
-        return bool(self._titles[index]) and self._title_stems[index] <= typed
+    def _near(self, term: str) -> list[str]:
+        """The rulebook's words one slip from a word typed: a letter wrong, left out, added or two swapped.
 
-    def _titled(self, index: int, term: str) -> bool:
-        """Whether a clause's title holds the word: the clause is about it, not only mentioning it."""
-        if not term.isalpha():
-            return term in self.clauses[index].title.lower()
-        return stem(term) in self._title_stems[index] or any(w.startswith(term) for w in self._titles[index])
+        Two slips for a word of eight letters or more; the first letter is taken as typed, as it nearly always
+        is, which keeps a word this rulebook does not use from passing for one it does.
+        """
+        most = 1 if len(term) < 8 else 2
+        return [w for w in self._vocabulary if w[0] == term[0] and abs(len(w) - len(term)) <= most
+                and len(w) >= 4 and slips(term, w, most) <= most]
 
-    def _holds(self, index: int, term: str) -> bool:
-        """Whether clause ``index`` holds a lower-case search word, in any of its forms.
+    def _joined(self, term: str) -> list[tuple[str, frozenset[int], float]]:
+        """A word typed as two run together ("waterholes", "sandthief"): the clauses holding both parts."""
+        for cut in range(3, len(term) - 2):
+            head, tail = term[:cut], term[cut:]
+            if stem(head) in self._by_stem and stem(tail) in self._by_stem:
+                return [(f"{head} {tail}", self._holders(head) & self._holders(tail), 1.0)]
+        return []
+
+    def _holders(self, term: str) -> frozenset[int]:
+        """The clauses holding a word, remembered: the screen searches again on every letter typed.
 
         A word of letters matches a word of the clause that begins with it (the
         screen searches as each letter is typed: "cam" already finds "camel")
@@ -210,11 +264,33 @@ class Rulebook:
         word's start: anywhere in the text, "card" found every "discard" and
         "ends" every "depends". Anything else ("bp-q1", "2", "player's") is
         looked for as typed, anywhere in the clause. A clause's keywords count
-        as its words: "skip" finds the lost turn the summary calls "lose".
+        as its words: "skip" finds the lost turn the summary calls "lose". The
+        words are indexed once, sorted, so a word's start is found by bisection
+        rather than by reading every word of every clause.
         """
-        if not term.isalpha():
-            return term in self.clauses[index].searched().lower()
-        return stem(term) in self._stems[index] or any(w.startswith(term) for w in self._words[index])
+        found = self._held.get(term)
+        if found is None:
+            if len(self._held) >= HELD_REMEMBERED:  # a client sending endless new words must not grow it for ever
+                self._held.clear()
+            if term.isalpha():
+                held = set(self._by_stem.get(stem(term), ()))
+                at = bisect.bisect_left(self._vocabulary, term)
+                while at < len(self._vocabulary) and self._vocabulary[at].startswith(term):
+                    held |= self._by_word[self._vocabulary[at]]
+                    at += 1
+                found = frozenset(held)
+            else:
+                found = frozenset(i for i, c in enumerate(self.clauses) if term in c.searched().lower())
+            self._held[term] = found
+        return found
+
+    def _titled(self, index: int, sense: str) -> bool:
+        """Whether a clause's title holds the word: the clause is about it, not only mentioning it."""
+        return any(
+            (stem(w) in self._title_stems[index] or any(t.startswith(w) for t in self._titles[index]))
+            if w.isalpha() else w in self.clauses[index].title.lower()
+            for w in sense.split()
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "title": self.title, "clauses": [c.to_dict() for c in self.clauses]}

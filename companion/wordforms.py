@@ -22,6 +22,14 @@ IRREGULAR = {
     "chose": "choose", "ran": "run", "goes": "go", "went": "go", "gone": "go",
     "sold": "sell", "bought": "buy", "held": "hold", "kept": "keep", "sent": "send",
     "oases": "oasis", "men": "man", "used": "use", "frozen": "freeze", "chosen": "choose",
+    # "Lives" is the plural of "Life" (the desert's "gain a life", "lose 2 Lives"), not of "live".
+    "lives": "life", "winner": "win", "winners": "win",
+    # A table in America types its own spelling; the house rulebooks are in British English.
+    "center": "centre", "centers": "centre", "color": "colour", "colors": "colour", "colored": "coloured",
+    "traveler": "traveller", "travelers": "traveller", "neighbor": "neighbour", "neighbors": "neighbour",
+    # "the twelfth card" and "twelve cards" are one question (first and second mean more than a count).
+    "third": "three", "fourth": "four", "fifth": "five", "sixth": "six", "seventh": "seven", "eighth": "eight",
+    "ninth": "nine", "tenth": "ten", "eleventh": "eleven", "twelfth": "twelve",
 }
 
 # Words that carry the grammar of a typed question, not its subject ("miss a turn", "who wins the tie").
@@ -35,7 +43,36 @@ FUNCTION_WORDS = frozenset({
     "is", "are", "was", "be", "it", "its", "and", "or", "if", "as", "so", "do", "does", "can",
     "i", "me", "my", "we", "you", "your", "what", "when", "where", "who", "which", "why", "how",
     "that", "this", "there", "happen", "happens", "happened", "will", "would", "could", "should",
+    "did", "done", "has", "have", "had", "am", "were", "been", "he", "she", "her", "him", "his", "they", "them",
+    "their", "our", "us", "many", "much", "some", "just", "than", "may", "might", "shall",
+    # Contractions typed without their apostrophe ("cant pay", "theyre tied"); with it they are cut in `terms`.
+    "cant", "dont", "doesnt", "didnt", "isnt", "arent", "wont", "im", "ive", "youre", "theyre", "thats", "whats",
 })
+
+# Words a table says for what the rulebooks name otherwise: "my guy" is a Targi, a pawn or a traveller, "her
+# camel" belongs to another player, "next to" is "beside". A typed word (as its stem) also finds these words,
+# weighed a little below the word itself (`Rulebook.lookup`), so that a clause saying what was typed still
+# comes first. One way only: "over" (the game is over) finds "end", but "end" never "over".
+_PIECES = ("piece", "pawn", "traveller", "explorer", "targi", "meeple")
+_PLAYERS = ("player", "opponent", "rival")
+_NEXT_TO = ("beside", "adjacent", "next", "touch", "neighbour")
+_SQUARES = ("space", "square", "hex", "cell")
+_EQUAL = ("same", "equal", "tie", "level")
+_SYNONYMS: dict[str, tuple[str, ...]] = {
+    **{w: _PIECES for w in ("man", "guy", "figure", "counter", "piece", "pawn", "traveller", "explorer", "meeple")},
+    **{w: _PLAYERS for w in ("friend", "someone", "somebody", "anyone", "anybody", "opponent", "rival", "enemy")},
+    **{w: _NEXT_TO for w in (*_NEXT_TO, "alongside")},
+    **{w: _SQUARES for w in (*_SQUARES, "spot")},
+    **{w: _EQUAL for w in _EQUAL}, "jump": ("pass",), "hop": ("pass",),
+    "give": ("trade", "swap", "exchange"), "trade": ("swap", "exchange"), "swap": ("trade", "exchange", "replace"),
+    "exchange": ("trade", "swap"),
+    "backward": ("back",), "backwards": ("back",), "back": ("backward",),
+    "over": ("end", "finish"), "finish": ("end",), "end": ("finish",),
+    "start": ("begin",), "begin": ("start",), "put": ("place", "lay", "stand"), "place": ("put", "lay"),
+    "middle": ("centre",), "centre": ("middle",), "throw": ("roll",), "miss": ("lose", "skip"),
+    "point": ("vp",), "vp": ("point",), "money": ("gold", "coin"), "price": ("cost",),
+}
+
 
 WORD = re.compile(r"[^\W\d_]+")  # letters of any alphabet: a café's own rulebook may be German
 
@@ -73,3 +110,50 @@ def stem(word: str) -> str:
     if len(word) > 3 and word.endswith("e") and not word.endswith("ee"):
         word = word[:-1]  # "move" and "moves" to "mov", as "moved" gave; "tie" (three letters) stays
     return word
+
+
+# The synonyms by the stem of the word typed, so that "guys", "friends" and "putting" find them as well.
+SYNONYMS = {stem(word): others for word, others in _SYNONYMS.items()}
+
+_CUT = re.compile(r"^[^\w]+|[^\w]+$")  # punctuation round a typed word: "compass?", "(ring", "colour,"
+_NOT = {"can't": "can", "won't": "will", "shan't": "shall"}
+_ENDING = re.compile(r"(n['’]t|['’](s|t|re|ll|ve|d|m))$")  # "doesn't", "opponent's", "they're", "I'll"
+
+
+def terms(typed: str) -> list[str]:
+    """The words of a search as typed, lower case, without the punctuation a question carries.
+
+    A question typed whole ends in "?", and "compass?" was looked for as
+    typed, anywhere: no clause holds it, so the clause about the Compass lost
+    its most telling word. "opponent's" and "they're" lose their endings, and
+    words joined by a hyphen or apostrophe ("longest-caravan") are taken one
+    by one. Anything with a digit ("bp-q1", "4+", "10") is kept as typed, as a
+    clause id or a number is looked for as written.
+    """
+    found: list[str] = []
+    for token in typed.lower().split():
+        token = _CUT.sub("", token)
+        if any(ch.isdigit() for ch in token):
+            found.append(token)
+            continue
+        token = _NOT.get(token.replace("’", "'"), token)
+        found.extend(words(_ENDING.sub("", token)))
+    return found
+
+
+def slips(one: str, other: str, most: int) -> int:
+    """How many slips of the finger turn one word into the other (a letter wrong, missing, extra, or two letters
+    swapped), counted only up to ``most`` + 1: "oassis" is one from "oasis", "silversmth" one from "silversmith".
+    """
+    before: list[int] | None = None
+    row = list(range(len(other) + 1))
+    for i, a in enumerate(one, 1):
+        now = [i] + [0] * len(other)
+        for j, b in enumerate(other, 1):
+            now[j] = min(row[j] + 1, now[j - 1] + 1, row[j - 1] + (a != b))
+            if before is not None and i > 1 and j > 1 and a == other[j - 2] and one[i - 2] == b:
+                now[j] = min(now[j], before[j - 2] + 1)
+        if min(now) > most:
+            return most + 1
+        before, row = row, now
+    return row[-1]

@@ -121,3 +121,65 @@ def test_the_clauses_holding_a_word_are_remembered_and_the_memory_is_bounded() -
         book.search(f"zq{n}")
     assert 0 < len(book._held) <= HELD_REMEMBERED
     assert [c.id for c in book.search(question)] == first
+
+
+@pytest.mark.parametrize(("game", "typed", "clause"), [
+    ("desert", "If my Lives are reduced to zero, do I forfeit the Golden Compass?", "DR-Q17"),
+    ("ttd", "Is the longest-caravan bonus split when two players have caravans of equal length?", "TTD-4d"),
+    ("temple", "what happens when I roll an X?", "RU-9"),
+])
+def test_a_question_s_punctuation_and_contractions_do_not_hide_its_words(game: str, typed: str, clause: str) -> None:
+    """"compass?" was looked for as typed, anywhere: no clause holds it, and the question lost its subject; the
+    Compass's clause came third behind the Sand Thief, and "x?" left the temple's X out of the first four."""
+    assert clause in [c.id for c in create(game).rulebook.search(typed)][:2]
+
+
+@pytest.mark.parametrize(("game", "typed", "clause"), [
+    ("targi", "silversmth", "TG-B5"), ("blackpool", "what does freese do", "BP-C10"),
+    ("desert", "hiden oassis", "DR-7"), ("ttd", "how many points is an oassis worth", "TTD-4b"),
+    ("temple", "kinchill", "RU-21"), ("ttd", "waterholes", "TTD-4a"),
+])
+def test_a_slip_of_the_finger_or_two_words_run_together_still_find_the_clause(game: str, typed: str,
+                                                                                clause: str) -> None:
+    """A word no clause holds is taken for the rulebook's word one slip away ("silversmth" found nothing at all),
+    or for the two words it joins ("waterholes")."""
+    assert clause in [c.id for c in create(game).rulebook.search(typed)][:3]
+
+
+def test_a_word_the_rulebook_does_use_elsewhere_is_not_mended_into_another() -> None:
+    """"same" is not in Blackpool's rules, but it is no slip for "game" or "name"; and a word found as typed is
+    never mended ("pass" stays "pass", not "past")."""
+    book = create("blackpool").rulebook
+    assert [w for w, _held, _weight in book._senses("same") if w in ("game", "name")] == []
+    assert [w for w, _held, _weight in create("desert").rulebook._senses("pass")] == ["pass"]
+
+
+@pytest.mark.parametrize(("game", "typed", "clause"), [
+    ("blackpool", "why did my man go backwards", "BP-5"), ("blackpool", "center", "BP-C4"),
+    ("blackpool", "what color is my camp", "BP-Q3"),
+    ("desert", "can I give some of my lives to my friend", "DR-11"),
+    ("ttd", "can my camel go next to her camel if they're the same colour", "TTD-3b"),
+    ("targi", "is it over when someone has twelve cards", "TG-END2"),
+    ("desert", "the card that makes you miss your go", "DR-24"),
+])
+def test_the_table_s_own_words_find_what_the_rulebook_names_otherwise(game: str, typed: str, clause: str) -> None:
+    """A man: a traveller; a friend: another player; give: trade; next to: beside; over: the end; "center" and
+    "color" as an American table spells them; "twelve cards" and "the twelfth card"; a card's clause that never
+    says "card" (the Whisper: "You lose your next turn.") has it as a keyword."""
+    assert clause in [c.id for c in create(game).rulebook.search(typed)][:3]
+
+
+def test_the_word_typed_outranks_the_table_s_word_for_it() -> None:
+    """"next" finds "beside" too, but a clause saying "next" counts more than one saying "beside" only."""
+    book = create("ttd").rulebook
+    senses = dict((w, weight) for w, _held, weight in book._senses("next"))
+    assert senses["next"] == 1.0 and 0 < senses["beside"] < 1.0
+
+
+def test_a_question_s_words_rank_the_clauses_rather_than_filter_them() -> None:
+    """Only TTD-3a held every word of the camel question (and the leader question only the start player's and
+    the turn's clauses): the clause that settles it was cut from the list."""
+    book = create("ttd").rulebook
+    found = book.lookup("can my camel go next to her camel if they're the same colour")
+    assert not found.every and "TTD-3b" in [c.id for c in found.clauses][:3]
+    assert book.lookup("camel colour").every  # two words still filter, as the screen narrows a search typed
