@@ -75,6 +75,67 @@ QUESTIONS = [
     ("ttd", "can my two camels be different colours", {"TTD-3"}),  # keywords
 ]
 
+# Fifty more, written from the rule texts before the questions above were read, since those had tuned the
+# search: as a child, a rules lawyer or a loose paraphrase asks, one-word searches, slips of the finger
+# ("oassis", "silversmth"), plurals and American spellings, cards and spaces by their printed names. Before the
+# search took punctuation, slips and a table's own words into account, 28 came first and 40 among three.
+# A miss still open: a card count ("how many cards should I have": "cards" is its only telling word) and the
+# start player's clause holding every word of the leader question.
+OPEN = pytest.mark.xfail(strict=True, reason="still missed: see the comment above")
+FRESH = [
+    ("blackpool", "why did my man go backwards", {"BP-5", "BP-4", "BP-6"}),
+    ("blackpool", "May a traveller carrying a rider use the full six when the six-move option is chosen?", {"BP-Q10"}),
+    ("blackpool", "coins", {"BP-Q21", "BP-8", "BP-C7"}),
+    ("blackpool", "Diagonal Step Down", {"BP-Q25", "BP-C9"}),
+    ("blackpool", "what does freese do", {"BP-C10", "BP-Q26"}),
+    ("blackpool", "can three travelers stand on one square", {"BP-C3", "BP-Q12"}),
+    ("blackpool", "how do I get out of the center", {"BP-Q20", "BP-D4", "BP-8", "BP-C7", "BP-C1"}),
+    ("blackpool", "do I have to move if all my moves are bad", {"BP-Q33", "BP-C2", "BP-6"}),
+    ("blackpool", "what happens to the rider when the bottom one walks onto the edge", {"BP-Q16", "BP-C5", "BP-Q13"}),
+    ("blackpool", "which ring pulls hardest", {"BP-4", "BP-C1"}),
+    ("desert", "what happens if i land on the yellow scary space", {"DR-12", "DR-Q18"}),
+    ("desert", "If my Lives are reduced to zero, do I forfeit the Golden Compass?", {"DR-Q17", "DR-6"}),
+    ("desert", "does going past the start count as going round", {"DR-Q10", "DR-1", "DR-Q30"}),
+    ("desert", "is the hiden oassis safe", {"DR-7"}),
+    ("desert", "who decides where the vortex sends me", {"DR-26", "DR-Q13"}),
+    ("desert", "can i use the sneaker after i rolled", {"DR-20", "DR-Q9"}),
+    ("desert", "how many goes do i get at the guardian", {"DR-15", "DR-Q7"}),
+    ("desert", "the card that makes you miss your go", {"DR-24"}),
+    ("desert", "can two people be on the same square", {"DR-Q25"}),
+    ("desert", "can I give some of my lives to my friend", {"DR-11", "DR-Q22"}),
+    ("targi", "why cant i put my guy across from hers", {"TG-P5", "TG-Q5"}),
+    ("targi", "If I cannot pay either raid option in full, does my opponent receive the victory points?",
+     {"TG-R3", "TG-Q34", "TG-Q3"}),
+    ("targi", "ties", {"TG-S3", "TG-Q26"}),
+    ("targi", "silversmth", {"TG-B5", "TG-Q16"}),
+    ("targi", "what does fata morgana let me do", {"TG-B4", "TG-Q11"}),
+    ("targi", "how much gold can i keep", {"TG-E2"}),
+    ("targi", "can i keep more than one card in my hand", {"TG-T2", "TG-Q13"}),
+    ("targi", "is it over when someone has twelve cards", {"TG-END2", "TG-Q24"}),
+    ("targi", "where does the robber start", {"TG-R1", "TG-Q4"}),
+    ("targi", "points for a row of all the same symbol", {"TG-S2"}),
+    ("temple", "what if I land on someone", {"RU-12", "RU-18"}),
+    ("temple", "Can the Ah Kinchil card be played after rolling an X?", {"RU-Q27"}),
+    ("temple", "diagonal", {"RU-11", "RU-Q17"}),
+    ("temple", "ah kinchill", {"RU-25", "RU-Q23", "RU-21"}),
+    ("temple", "do I need the exact number to get into the treasure chamber", {"RU-15", "RU-Q20"}),
+    ("temple", "what are the idols for", {"RU-20", "RU-21"}),
+    ("temple", "the card got swapped and now my guy is on a hole", {"RU-17", "RU-Q10", "RU-Q29"}),
+    ("temple", "what do i do on a red roll", {"RU-7", "RU-Q7"}),
+    ("temple", "what does the secret staircase do", {"RU-22", "RU-24", "RU-Q21"}),
+    pytest.param("temple", "how many cards should I have", {"RU-4", "RU-26"}, marks=OPEN),
+    ("ttd", "can my camel go next to her camel if they're the same colour", {"TTD-3b", "TD-Q10"}),
+    ("ttd", "Is the longest-caravan bonus split when two players have caravans of equal length?", {"TTD-4d", "TD-Q17"}),
+    ("ttd", "ties", {"TTD-4e", "TD-Q25", "TD-Q17", "TTD-4d"}),
+    ("ttd", "how many points is an oassis worth", {"TTD-4b", "TTD-3e", "TD-Q14"}),
+    ("ttd", "what are waterholes worth", {"TTD-4a", "TD-Q13"}),
+    ("ttd", "when is the game over", {"TTD-5", "TD-Q18"}),
+    ("ttd", "how many camels do I put down each turn", {"TTD-3", "TD-Q9", "TD-Q12"}),
+    pytest.param("ttd", "where can I put my leader at the start", {"TTD-1e", "TD-Q7"}, marks=OPEN),
+    ("ttd", "do I get points for fencing in empty space", {"TTD-4c", "TD-Q16"}),
+    ("ttd", "what if i cant place any camel", {"TTD-3f", "TD-Q12"}),
+]
+
 # What a card, a space or a piece of the board does, asked by its name: the clause named by the question ranks
 # first ("Reset", "The Ah Kinchil card"), and a card clause that never says "card" is still a card's.
 WHAT_IT_DOES = [
@@ -103,7 +164,7 @@ def listed(game: str, question: str) -> list[str]:
     return [line.split()[0] for line in text.splitlines() if line.startswith("  ") and line.split()[0] in ids]
 
 
-@pytest.mark.parametrize(("game", "question", "settles"), QUESTIONS + WHAT_IT_DOES,
+@pytest.mark.parametrize(("game", "question", "settles"), QUESTIONS + WHAT_IT_DOES + FRESH,
                          ids=lambda v: v if isinstance(v, str) else "")
 def test_a_question_typed_whole_lists_its_clause_among_the_first_three(game: str, question: str,
                                                                        settles: set[str]) -> None:
