@@ -183,3 +183,19 @@ def test_a_question_s_words_rank_the_clauses_rather_than_filter_them() -> None:
     found = book.lookup("can my camel go next to her camel if they're the same colour")
     assert not found.every and "TTD-3b" in [c.id for c in found.clauses][:3]
     assert book.lookup("camel colour").every  # two words still filter, as the screen narrows a search typed
+
+
+@pytest.mark.parametrize(("game", "typed", "clause"), [
+    ("blackpool", "can I choose not to move", "BP-Q33"), ("desert", "can two pieces stand on the same space", "DR-Q25"),
+    ("temple", "where does my pawn go when it gets knocked back", "RU-18"),
+    ("ttd", "can my two camels be different colours", "TTD-3"),
+])
+def test_a_word_finds_the_word_it_comes_from_without_a_keyword_for_it(game: str, typed: str, clause: str) -> None:
+    """Each of these was found only by keywords echoing the question ("choose not to", "same space", "knocked
+    back", "different colours"); the clause says "by choice", "share", "sent back" and "differ". Without its
+    keywords (as in a café's own rulebook) the clause is still found."""
+    from companion.rulebook import Clause, Rulebook
+
+    house = create(game).rulebook
+    bare = Rulebook(game, house.title, [Clause(c.id, c.title, c.text, c.section, c.see) for c in house.clauses])
+    assert clause in [c.id for c in bare.search(typed)][:3]
