@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.errors import BadRequest, quoted
 from companion.schema import ListOf, Obj, Str, header, label
-from companion.wordforms import FUNCTION_WORDS, SYNONYMS, slips, stem, terms, words
+from companion.wordforms import FUNCTION_WORDS, SYNONYMS, bare, slips, stem, terms, words
 
 # The most words whose clauses a rulebook remembers (`Rulebook._holders`): far more than a day's searches use.
 HELD_REMEMBERED = 2048
@@ -151,7 +151,7 @@ class Rulebook:
         """Clauses for the words typed, best first, for the rulebook screen, the terminal and the protocol.
 
         Words that are all clause ids ("bp-q1", "TTD-3a TTD-T": what a ruling
-        cites) give exactly those clauses, in the order typed: as words,
+        cites; "DR-24?" or "(TTD-3a)," too) give exactly those clauses, in the order typed: as words,
         "BP-Q1" also matched BP-Q10 to BP-Q19, and the clause a referee looked
         up was one of eleven on the screen.
 
@@ -176,11 +176,12 @@ class Rulebook:
         50 such questions, and where it found the clause, it listed the
         rulebook's first clauses before it ("when does the game end": TTD-1).
         """
-        typed = [w.lower() for w in words.split() if w]
+        typed = [bare(w).lower() for w in words.split()]
+        typed = [w for w in typed if w] or [w.lower() for w in words.split()]  # "?" alone: looked for as typed
         by_id = {c.id.lower(): c for c in self.clauses}
         if typed and all(t in by_id for t in typed):
             return Found(list({by_id[t].id: by_id[t] for t in typed}.values()), True)
-        found = terms(words) or typed  # only punctuation ("?"): looked for as typed, as before
+        found = terms(words) or typed
         asked = list(dict.fromkeys(t for t in found if t not in FUNCTION_WORDS)) or list(dict.fromkeys(found))
         senses = [self._senses(t) for t in asked]
         held = [frozenset().union(*(h for _w, h, _f in s)) for s in senses]

@@ -124,6 +124,11 @@ _NOT = {"can't": "can", "won't": "will", "shan't": "shall"}
 _ENDING = re.compile(r"(n['’]t|['’](s|t|re|ll|ve|d|m))$")  # "doesn't", "opponent's", "they're", "I'll"
 
 
+def bare(token: str) -> str:
+    """A typed word without the punctuation round it: "compass?" is "compass", "(TTD-3a)," is "TTD-3a"."""
+    return _CUT.sub("", token)
+
+
 def terms(typed: str) -> list[str]:
     """The words of a search as typed, lower case, without the punctuation a question carries.
 
@@ -136,7 +141,7 @@ def terms(typed: str) -> list[str]:
     """
     found: list[str] = []
     for token in typed.lower().split():
-        token = _CUT.sub("", token)
+        token = bare(token)
         if any(ch.isdigit() for ch in token):
             found.append(token)
             continue

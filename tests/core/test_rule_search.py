@@ -199,3 +199,9 @@ def test_a_word_finds_the_word_it_comes_from_without_a_keyword_for_it(game: str,
     house = create(game).rulebook
     bare = Rulebook(game, house.title, [Clause(c.id, c.title, c.text, c.section, c.see) for c in house.clauses])
     assert clause in [c.id for c in bare.search(typed)][:3]
+
+
+def test_a_clause_id_with_punctuation_round_it_still_finds_exactly_that_clause() -> None:
+    """"DR-24?" (asked) or "(TTD-3a)," (copied from a ruling) found nothing, looked for as typed."""
+    assert [c.id for c in create("desert").rulebook.search("DR-24?")] == ["DR-24"]
+    assert [c.id for c in create("ttd").rulebook.search("(TTD-3a), TTD-T.")] == ["TTD-3a", "TTD-T"]
