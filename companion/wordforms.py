@@ -75,6 +75,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "start": ("begin",), "begin": ("start",), "put": ("place", "lay", "stand"), "place": ("put", "lay"),
     "middle": ("centre",), "centre": ("middle",), "throw": ("roll",), "miss": ("lose", "skip"),
     "point": ("vp",), "vp": ("point",), "money": ("gold", "coin"), "price": ("cost",),
+    "tableau": ("display",), "staircase": ("stairway",),
 }
 
 

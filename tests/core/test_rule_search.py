@@ -161,6 +161,7 @@ def test_a_word_the_rulebook_does_use_elsewhere_is_not_mended_into_another() -> 
     ("ttd", "can my camel go next to her camel if they're the same colour", "TTD-3b"),
     ("targi", "is it over when someone has twelve cards", "TG-END2"),
     ("desert", "the card that makes you miss your go", "DR-24"),
+    ("targi", "tableau", "TG-T4"), ("temple", "staircase", "RU-22"),
 ])
 def test_the_table_s_own_words_find_what_the_rulebook_names_otherwise(game: str, typed: str, clause: str) -> None:
     """A man: a traveller; a friend: another player; give: trade; next to: beside; over: the end; "center" and
