@@ -88,8 +88,9 @@ class Clause:
 class Found:
     """What a rules search found: the clauses, best first, and whether they hold every word typed.
 
-    `every` is false when no clause held them all and the clauses are the
-    closest ones, holding some of the words: the screen and the terminal say so.
+    `every` is false when the clauses are the closest ones, holding some of the
+    words (no clause held them all, or a question's words ranked rather than
+    filtered them): the screen and the terminal say so.
     """
     clauses: list[Clause]
     every: bool
@@ -151,9 +152,9 @@ class Rulebook:
         """Clauses for the words typed, best first, for the rulebook screen, the terminal and the protocol.
 
         Words that are all clause ids ("bp-q1", "TTD-3a TTD-T": what a ruling
-        cites; "DR-24?" or "(TTD-3a)," too) give exactly those clauses, in the order typed: as words,
-        "BP-Q1" also matched BP-Q10 to BP-Q19, and the clause a referee looked
-        up was one of eleven on the screen.
+        cites; "DR-24?" or "(TTD-3a)," too) give exactly those clauses, in the
+        order typed: as words, "BP-Q1" also matched BP-Q10 to BP-Q19, and the
+        clause a referee looked up was one of eleven on the screen.
 
         Function words ("a", "the", "who") are left out when other words are
         given: "who wins a tie" is looked up as "wins tie", since a clause
@@ -175,6 +176,9 @@ class Rulebook:
         travellers"): as a filter needing every word it found nothing for 42 of
         50 such questions, and where it found the clause, it listed the
         rulebook's first clauses before it ("when does the game end": TTD-1).
+        From `QUESTION_WORDS` words on, every clause holding any of them is
+        ranked, since holding every word of a question is no sign of answering
+        it; `every` is then false unless all those listed hold every word.
         """
         typed = [bare(w).lower() for w in words.split()]
         typed = [w for w in typed if w] or [w.lower() for w in words.split()]  # "?" alone: looked for as typed
@@ -263,8 +267,8 @@ class Rulebook:
         screen searches as each letter is typed: "cam" already finds "camel")
         or shares its stem ("tied" finds "tie", "paid" finds "pays"). Only at a
         word's start: anywhere in the text, "card" found every "discard" and
-        "ends" every "depends". Anything else ("bp-q1", "2", "player's") is
-        looked for as typed, anywhere in the clause. A clause's keywords count
+        "ends" every "depends". Anything else ("bp-q1", "2") is looked for as
+        typed, anywhere in the clause. A clause's keywords count
         as its words: "skip" finds the lost turn the summary calls "lose". The
         words are indexed once, sorted, so a word's start is found by bisection
         rather than by reading every word of every clause.
