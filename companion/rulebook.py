@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import BadRequest, quoted
 from companion.schema import ListOf, Obj, Str, header, label
-from companion.wordforms import FUNCTION_WORDS, SYNONYMS, bare, slips, stem, terms, words
+from companion.wordforms import FUNCTION_WORDS, NUMBER_WORDS, SYNONYMS, bare, slips, stem, terms, words
 
 # The most words whose clauses a rulebook remembers (`Rulebook._holders`): far more than a day's searches use.
 HELD_REMEMBERED = 2048
@@ -232,6 +233,8 @@ class Rulebook:
         if found is not None:
             return found
         found = [(term, self._holders(term), 1.0)]
+        if term in NUMBER_WORDS:  # "6" and "six" alike, neither counting less
+            found.append((NUMBER_WORDS[term], self._holders(NUMBER_WORDS[term]), 1.0))
         if term.isalpha():
             found += [(other, self._holders(other), SYNONYM_WEIGHT) for other in SYNONYMS.get(stem(term), ())
                       if other != term]
@@ -267,8 +270,10 @@ class Rulebook:
         screen searches as each letter is typed: "cam" already finds "camel")
         or shares its stem ("tied" finds "tie", "paid" finds "pays"). Only at a
         word's start: anywhere in the text, "card" found every "discard" and
-        "ends" every "depends". Anything else ("bp-q1", "2") is looked for as
-        typed, anywhere in the clause. A clause's keywords count
+        "ends" every "depends". A number ("6") is one of the clause's numbers,
+        never a part of its id: "roll a 6" listed BP-Q36, BP-C6 and BP-Q6, and
+        no clause about a six. Anything else ("bp-q1") is looked for as typed,
+        anywhere in the clause. A clause's keywords count
         as its words: "skip" finds the lost turn the summary calls "lose". The
         words are indexed once, sorted, so a word's start is found by bisection
         rather than by reading every word of every clause.
@@ -284,6 +289,10 @@ class Rulebook:
                     held |= self._by_word[self._vocabulary[at]]
                     at += 1
                 found = frozenset(held)
+            elif term.isdigit():  # a number: a whole number of a clause's words, never part of its id ("BP-Q36")
+                number = re.compile(rf"(?<!\d){re.escape(term)}(?!\d)")
+                found = frozenset(i for i, c in enumerate(self.clauses)
+                                  if number.search(" ".join((c.title, c.text, *c.keywords))))
             else:
                 found = frozenset(i for i, c in enumerate(self.clauses) if term in c.searched().lower())
             self._held[term] = found

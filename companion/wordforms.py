@@ -117,6 +117,11 @@ def stem(word: str) -> str:
     return word
 
 
+# A number typed as a figure or as a word is the same number ("roll a 6": "six squares", "a roll of 1").
+NUMBERS = dict(enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                          "eleven", "twelve")))
+NUMBER_WORDS = {**{str(n): word for n, word in NUMBERS.items()}, **{word: str(n) for n, word in NUMBERS.items()}}
+
 # The synonyms by the stem of the word typed, so that "guys", "friends" and "putting" find them as well.
 SYNONYMS = {stem(word): others for word, others in _SYNONYMS.items()}
 
