@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 import os
@@ -33,6 +34,9 @@ VOLUME_STEP = 20  # the settings screen's - and + move by this, on a grid from 2
 # 120%"); at 120 every screen was checked whole (tests/ui/test_display_scale.py).
 DISPLAY_SCALES = (100, 120)
 SCALE_STEP = 10  # the settings screen's - and + beside "Scale"
+# Seconds without play before the kiosk's attract screen (`idle_seconds`, set in ui.json only); 0 never shows it.
+# A hand-edited 1 put the attract screen over the table a second after every tap, and -5 turned it off unsaid.
+IDLE_SECONDS = (30, 86_400)
 
 
 def scale_step(percent: int, steps: int) -> int:
@@ -58,6 +62,7 @@ VALID = {  # beyond the type: a PIN the pad cannot type would lock staff out, a 
     "voice_speed": lambda speed: VOICE_SPEEDS[0] <= speed <= VOICE_SPEEDS[1],
     "voice_volume": lambda volume: VOICE_VOLUMES[0] <= volume <= VOICE_VOLUMES[1],
     "display_scale": lambda scale: DISPLAY_SCALES[0] <= scale <= DISPLAY_SCALES[1],
+    "idle_seconds": lambda seconds: seconds == 0 or IDLE_SECONDS[0] <= seconds <= IDLE_SECONDS[1],
     "tray_area": lambda area: _tray_area_ok(area),
 }
 NUMBER_AS_TEXT = frozenset({"kiosk_pin", "camera_source"})  # text fields a number spells: a PIN, a camera index
@@ -139,6 +144,7 @@ class Settings:
         defaults = cls()
         kept: dict[str, Any] = {}
         ignored: list[str] = []
+        unknown = [str(name) for name in raw if name not in {f.name for f in fields(cls)}]
         for f in fields(cls):
             if f.name not in raw:
                 continue
@@ -151,15 +157,24 @@ class Settings:
             kept[f.name] = value
         settings = cls(**kept)
         switches = {str(k): v for k, v in settings.inputs.items()}
+        # An input no table has ("laser", "Camera") was kept and saved back, and switched nothing, unsaid.
+        unknown += [f"inputs.{name}" for name in switches if name not in defaults.inputs]
+        switches = {name: on for name, on in switches.items() if name in defaults.inputs}
         # "false" is not off, nor 1 on; said like any other value of the wrong type, not dropped unexplained.
         for name, on in switches.items():
             if not isinstance(on, bool):
                 log.warning("settings %s: inputs.%s = %s ignored; the default is used", path, name, quoted(on))
                 ignored.append(f"inputs.{name}")
         settings.inputs = {**defaults.inputs, **{k: v for k, v in switches.items() if isinstance(v, bool)}}
+        notes = []
         if ignored:
-            names = ", ".join(ignored)
-            settings.note = f"Settings file {path.name}: {names} ignored, the defaults used{_pin(ignored)}."
+            notes.append(f"{', '.join(ignored)} ignored, the defaults used{_pin(ignored)}")
+        if unknown:
+            log.warning("settings %s: no setting is called %s; ignored, and left out of the next save",
+                        path, ", ".join(unknown))
+            notes.append(_unknown(unknown, [f.name for f in fields(cls)], list(defaults.inputs)))
+        if notes:
+            settings.note = f"Settings file {path.name}: {'; '.join(notes)}."
         return settings
 
     @classmethod
@@ -192,6 +207,18 @@ def _tray_area_ok(values: list[Any]) -> bool:
     except TrayAreaRefused:
         return False
     return True
+
+
+def _unknown(names: list[str], settings: list[str], inputs: list[str]) -> str:
+    """Keys no setting has, with the one each was likely meant to be: a typo ("display_scael": 120) was
+    passed over in silence, the screens stayed as they were, and the next save wrote the key away."""
+    words = []
+    for name in names:
+        inside, _, key = name.rpartition(".")
+        near = difflib.get_close_matches(key, inputs if inside else settings, n=1, cutoff=0.6)
+        words.append(f"{name} (meant {inside + '.' if inside else ''}{near[0]}?)" if near else name)
+    which = "is no setting" if len(words) == 1 else "are no settings"
+    return f"{', '.join(words)} {which}, ignored and left out of the next save"
 
 
 def _pin(names: list[str]) -> str:

@@ -286,6 +286,18 @@ def test_a_broken_settings_file_is_named_on_the_home_screen_with_the_pin_that_op
     assert any(p.name.startswith("ui.json.broken-") for p in settings_file(tmp_path).parent.iterdir())
 
 
+def test_a_hand_edited_typo_and_a_silly_idle_time_are_named_on_the_home_screen(launch: Any, tmp_path: Path) -> None:
+    """The owner wrote "display_scael": 120 and "idle_seconds": 1 over SSH: the app started as before, the attract
+    screen a second after each tap, and nothing said why the scale had not changed."""
+    app = launch('{"display_scael": 120, "idle_seconds": 1, "kiosk_pin": "8642"}', new=False)
+    note = app.root.get_screen("home").ids.note.text
+    assert "idle_seconds ignored" in note and "display_scael (meant display_scale?) is no setting" in note
+    assert app.idle.limit == 120 and app.pin.pin == "8642" and app.scale == 1.0
+    screen = open_settings(app)
+    tap(screen.ids.save)
+    assert "display_scael" not in saved(tmp_path) and saved(tmp_path)["idle_seconds"] == 120
+
+
 def test_a_game_that_no_longer_replays_leaves_the_table_at_home(launch: Any, tmp_path: Path) -> None:
     from companion.journal import Journal
     from companion.session import Session

@@ -177,3 +177,30 @@ def test_watch_says_a_settings_path_naming_a_folder(tmp_path: Path, monkeypatch:
     assert cv2.imwrite(str(board), board_frame({3: "P07"}))
     assert main(["vision", "watch", str(board), "--reader", "cards", "--mains", "0"]) == 0
     assert f"Settings file {tmp_path} is a folder, not a settings file" in capsys.readouterr().err
+
+
+def test_a_key_no_setting_has_is_named_with_the_one_it_was_likely_meant_to_be(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A typo ("display_scael": 120) or an input no table has was passed over in silence: the owner saw the
+    screens unchanged with nothing to say why, and the next save wrote the key away."""
+    path = tmp_path / "ui.json"
+    path.write_text(json.dumps({"display_scael": 120, "voice_volume": 160,
+                                "inputs": {"Camera": True, "laser": True, "touch": True}}))
+    loaded = Settings.load(path)
+    assert loaded.voice_volume == 160 and loaded.display_scale == 100
+    assert loaded.inputs == Settings().inputs, "an input no table has is not kept, nor saved back"
+    assert loaded.note == ("Settings file ui.json: display_scael (meant display_scale?), inputs.Camera (meant "
+                           "inputs.camera?), inputs.laser are no settings, ignored and left out of the next save.")
+    assert "display_scael" in caplog.text
+
+
+@pytest.mark.parametrize(("seconds", "kept"), [(1, 120), (29, 120), (-5, 120), (10**9, 120), (0, 0), (30, 30),
+                                               (600, 600)])
+def test_an_idle_time_the_attract_screen_cannot_keep_to_is_named(tmp_path: Path, seconds: int, kept: int) -> None:
+    """A hand-edited 1 put the attract screen over the table a second after every tap, and -5 turned it off
+    unsaid; 0 is the documented "never"."""
+    path = tmp_path / "ui.json"
+    path.write_text(json.dumps({"idle_seconds": seconds}))
+    loaded = Settings.load(path)
+    assert loaded.idle_seconds == kept and ("idle_seconds" in loaded.note) == (seconds != kept)
