@@ -6,6 +6,7 @@ import difflib
 import json
 import logging
 import os
+import re
 from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -114,6 +115,7 @@ class Settings:
 
     # What loading set aside or ignored, in a sentence for the screen; not a field, so never saved.
     note = ""
+    skipped = ()  # likewise not saved: the settings whose values loading left at their defaults
 
     @classmethod
     def load(cls, path: Path | None, set_aside: bool = True) -> Settings:
@@ -136,11 +138,21 @@ class Settings:
         except OSError as exc:  # a name past the file system's limit raised out of the kiosk's start
             return cls._unusable(path, f"cannot be read ({exc.strerror or exc})")
         try:
-            raw = json.loads(path.read_bytes().decode("utf-8-sig"))
-        except (OSError, ValueError) as exc:
+            data = path.read_bytes()
+        except OSError as exc:
             return cls._defaults_for(path, f"cannot be read ({exc})", set_aside)
+        try:
+            raw = json.loads(data.decode("utf-8-sig"))
+        except ValueError as exc:
+            return cls._defaults_for(path, f"cannot be read ({exc})", set_aside, _readable(data, cls))
         if not isinstance(raw, dict):
             return cls._defaults_for(path, "is not a JSON object", set_aside)
+        return cls._from(path, raw)
+
+    @classmethod
+    def _from(cls, path: Path, raw: dict[str, Any]) -> Settings:
+        """The settings ``raw`` holds, each value of the wrong type or range (or under no setting's name) left
+        at its default and named in ``note``."""
         defaults = cls()
         kept: dict[str, Any] = {}
         ignored: list[str] = []
@@ -166,6 +178,7 @@ class Settings:
                 log.warning("settings %s: inputs.%s = %s ignored; the default is used", path, name, quoted(on))
                 ignored.append(f"inputs.{name}")
         settings.inputs = {**defaults.inputs, **{k: v for k, v in switches.items() if isinstance(v, bool)}}
+        settings.skipped = tuple(ignored)
         notes = []
         if ignored:
             notes.append(f"{', '.join(ignored)} ignored, the defaults used{_pin(ignored)}")
@@ -178,11 +191,18 @@ class Settings:
         return settings
 
     @classmethod
-    def _defaults_for(cls, path: Path, why: str, set_aside: bool) -> Settings:
-        settings = cls()
+    def _defaults_for(cls, path: Path, why: str, set_aside: bool, found: dict[str, Any] | None = None) -> Settings:
+        """The defaults for a file that cannot be read whole, with each setting ``found`` whole in its text.
+
+        A missing comma or a file cut short put every setting back to its default, the PIN too (to
+        the ``1234`` these docs print), though the café's PIN and scale stood whole in the text.
+        """
+        settings = cls._from(path, found) if found else cls()
+        read = [name for name in found or {} if name not in settings.skipped]
         # A command that only reads still says so: its picture would otherwise differ from the app's unexplained.
-        settings.note = (_set_aside(path, why) if set_aside else
-                         f"Settings file {path} {why}; the defaults are used (the app sets it aside at its start).")
+        told = (_set_aside(path, why, read) if set_aside else
+                f"Settings file {path} {why}; {_used(read)} (the app sets it aside at its start).")
+        settings.note = " ".join(filter(None, (told, settings.note)))
         return settings
 
     @classmethod
@@ -240,13 +260,43 @@ def _as_type(value: Any, default: Any, number_as_text: bool) -> Any:
     return value if isinstance(value, type(default)) else None
 
 
-def _set_aside(path: Path, why: str) -> str:
+def _set_aside(path: Path, why: str, read: list[str]) -> str:
     """Rename a broken file beside itself and log it; the sentence for the screen."""
     kept = unused_name(path.with_name(f"{path.name}.broken-{datetime.now(UTC):%Y%m%d-%H%M%S}"))
     try:
         path.rename(kept)
     except OSError as exc:
-        log.warning("settings %s %s; defaults are used (it could not be set aside: %s)", path, why, exc)
-        return f"Settings file {path.name} {why}; the defaults are used{_pin(['kiosk_pin'])}."
-    log.warning("settings %s %s; defaults are used and the file is kept as %s", path, why, kept.name)
-    return f"Settings file {path.name} {why}; it is kept as {kept.name} and the defaults are used{_pin(['kiosk_pin'])}."
+        log.warning("settings %s %s; %s (it could not be set aside: %s)", path, why, _used(read), exc)
+        return f"Settings file {path.name} {why}; {_used(read)}."
+    log.warning("settings %s %s; %s, and the file is kept as %s", path, why, _used(read), kept.name)
+    return f"Settings file {path.name} {why}; it is kept as {kept.name}, and {_used(read)}."
+
+
+def _used(read: list[str]) -> str:
+    """What a file that could not be read whole still gave, and that the rest are defaults."""
+    pin = "" if "kiosk_pin" in read else _pin(["kiosk_pin"])
+    if not read:
+        return f"the defaults are used{pin}"
+    return f"{', '.join(read)} {'was' if len(read) == 1 else 'were'} read from it and the rest are defaults{pin}"
+
+
+def _readable(data: bytes, settings: type[Settings]) -> dict[str, Any]:
+    """Each setting that stands whole in a file JSON cannot read: a missing comma, a file cut short.
+
+    A value counts only when a comma, the closing brace or the next key follows it, so a number cut short at the end
+    ("idle_seconds": 30 of 300) is not taken for the café's. Its name is looked for as a key, a quote before
+    and a colon after, which text inside a value (a folder's name) spells with backslashes.
+    """
+    text = data.decode("utf-8-sig", errors="replace")
+    decoder = json.JSONDecoder()
+    found: dict[str, Any] = {}
+    for f in fields(settings):
+        for key in re.finditer(rf'"{f.name}"\s*:\s*', text):
+            try:
+                value, end = decoder.raw_decode(text, key.end())
+            except ValueError:
+                continue
+            if re.match(r'\s*[,}"]', text[end:]):  # a comma, the end, or the next key after a missing comma
+                found[f.name] = value
+                break
+    return found

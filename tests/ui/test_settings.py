@@ -280,10 +280,30 @@ def test_a_broken_settings_file_is_named_on_the_home_screen_with_the_pin_that_op
 ) -> None:
     """A hand edit missing a comma was set aside and the defaults used, PIN 1234 among them, with a word
     only in the service's log: staff found their own PIN refused."""
-    app = launch('{"kiosk_pin": "9876" "voice": false}', new=False)
+    app = launch('{"kiosk_pin": 98a76, "voice": false}', new=False)
     note = app.root.get_screen("home").ids.note.text
     assert "Settings file ui.json cannot be read" in note and "the settings PIN is 1234 again" in note
     assert any(p.name.startswith("ui.json.broken-") for p in settings_file(tmp_path).parent.iterdir())
+
+
+def test_a_settings_file_cut_short_starts_with_the_cafes_pin_and_scale_and_says_so(launch: Any,
+                                                                                  tmp_path: Path) -> None:
+    """Cut short, the file gave the defaults whole: the café's screen at 100% and Settings opened by 1234."""
+    Settings(kiosk_pin="8642", display_scale=120, voice=False).save(settings_file(tmp_path))
+    whole = settings_file(tmp_path).read_text()
+    app = launch(whole[:whole.index('"idle_seconds"')], new=False)
+    assert app.pin.pin == "8642" and app.scale == 1.2
+    note = app.root.get_screen("home").ids.note.text
+    assert "Settings file ui.json cannot be read" in note and "kiosk_pin were read from it" in note
+    assert "1234" not in note
+    app.kiosk = True
+    app.request("settings")
+    pad = app.root.get_screen("pin")
+    for key in "8642":
+        pad.press(key)
+    pad.press("ok")
+    advance(2)
+    assert app.root.current == "settings"
 
 
 def test_a_hand_edited_typo_and_a_silly_idle_time_are_named_on_the_home_screen(launch: Any, tmp_path: Path) -> None:

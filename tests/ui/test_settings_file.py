@@ -19,10 +19,10 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_hand_edit_that_does_not_parse_is_kept_not_overwritten_by_the_next_save(tmp_path: Path) -> None:
     """A missing comma made the defaults load; the next new game saved them over the café's whole edit."""
     path = tmp_path / "ui.json"
-    edit = '{"kiosk_pin": "8642", "idle_seconds": 300\n "voice": false}'
+    edit = '{"kiosk_pin": "8642", "idle_seconds": 300\n "voice": false "voice_volume": [160}'
     path.write_text(edit)
     loaded = Settings.load(path)
-    assert loaded == Settings()
+    assert loaded == Settings(kiosk_pin="8642", idle_seconds=300, voice=False), "each value standing whole is read"
     loaded.last_game = "blackpool"
     loaded.save(path)  # what starting a game does
     kept = [p for p in tmp_path.iterdir() if p.name.startswith("ui.json.broken-")]
@@ -46,7 +46,7 @@ def test_a_second_broken_settings_file_at_the_same_clock_second_keeps_the_first(
     edits = ['{"kiosk_pin": "8642",}', '{"kiosk_pin": "8642" "voice": false}']
     for edit in edits:  # one boot each
         path.write_text(edit)
-        assert Settings.load(path) == Settings()
+        assert Settings.load(path).kiosk_pin == "8642"
     kept = sorted(p for p in tmp_path.iterdir() if p.name.startswith("ui.json.broken-"))
     assert [p.name for p in kept] == ["ui.json.broken-19700101-000012", "ui.json.broken-19700101-000012-2"]
     assert [p.read_text() for p in kept] == edits
@@ -204,3 +204,32 @@ def test_an_idle_time_the_attract_screen_cannot_keep_to_is_named(tmp_path: Path,
     path.write_text(json.dumps({"idle_seconds": seconds}))
     loaded = Settings.load(path)
     assert loaded.idle_seconds == kept and ("idle_seconds" in loaded.note) == (seconds != kept)
+
+
+def test_a_file_cut_short_keeps_the_pin_and_every_value_standing_whole_before_the_cut(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A file cut short (a card's damage, an editor killed mid-write) put every setting back to its default,
+    the PIN to the 1234 the docs print among them, though the café's PIN stood whole in the text. The value the
+    cut runs through ("idle_seconds": 30 of 300) is not taken for the café's."""
+    path = tmp_path / "ui.json"
+    Settings(kiosk_pin="8642", display_scale=120, voice_volume=160, idle_seconds=300, voice=False).save(path)
+    whole = path.read_text()
+    path.write_text(whole[:whole.index('"idle_seconds": 300') + len('"idle_seconds": 30')])
+    loaded = Settings.load(path)
+    assert (loaded.kiosk_pin, loaded.display_scale, loaded.voice_volume, loaded.voice) == ("8642", 120, 160, False)
+    assert loaded.idle_seconds == 120
+    assert "were read from it and the rest are defaults" in loaded.note and "1234" not in loaded.note
+    assert "kiosk_pin" in loaded.note and "idle_seconds" not in loaded.note
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("ui.json.broken-")], "the cut file is kept"
+    assert "were read from it" in caplog.text
+
+
+@pytest.mark.parametrize("edit", ['{"cafe_dir": "/a/\\"kiosk_pin\\": \\"0000\\"", "voice": false,',
+                                  '{"kiosk_pin": 86a42, "voice": false,', '{"kiosk_pin": "8642'])
+def test_a_pin_not_standing_whole_in_a_broken_file_is_not_guessed(tmp_path: Path, edit: str) -> None:
+    """Only a key's own value is read: words inside another value, or a PIN the edit broke, leave 1234, said."""
+    path = tmp_path / "ui.json"
+    path.write_text(edit)
+    loaded = Settings.load(path)
+    assert loaded.kiosk_pin == "1234" and "the settings PIN is 1234 again" in loaded.note
