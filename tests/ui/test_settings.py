@@ -402,6 +402,40 @@ def test_a_new_pin_is_typed_on_the_keypad_and_kept_with_the_other_changes(launch
     assert app.root.current == "settings" and screen.ids.pin.text == "97531"
 
 
+def test_the_screen_says_at_once_what_waits_for_save_and_back_leaves_it(launch: Any, tmp_path: Path) -> None:
+    """The voice switch, the speed, the inputs and the text fields act only on Save, and the screen said nothing
+    when they were moved: an owner who set Spoken and a faster voice and tapped Back had changed nothing, unsaid."""
+    app = launch(Settings(voice=False, voice_speed=150))
+    screen = open_settings(app)
+    assert screen.ids.note.text == ""
+    tap(screen.ids.voice)
+    assert screen.ids.note.text == "Not saved yet: Voice Spoken; tap Save to keep it, or Back to leave it."
+    screen.ids.speed.value = 200
+    tap(switch(screen, "camera"))
+    screen.ids.cafe.text = str(tmp_path)
+    advance(2)
+    assert screen.ids.note.text == ("Not saved yet: Camera on, Voice Spoken, speed 200 wpm, Café data; "
+                                    "tap Save to keep them, or Back to leave them.")
+    tap(switch(screen, "camera"))
+    screen.ids.cafe.text = ""
+    tap(screen.ids.voice)  # each put back as it was: nothing waits
+    assert screen.ids.note.text == "Not saved yet: speed 200 wpm; tap Save to keep it, or Back to leave it."
+    screen.ids.speed.value = 150
+    advance(2)
+    assert screen.ids.note.text == ""
+    tap(screen.ids.voice)
+    tap(screen.ids.back)
+    assert saved(tmp_path)["voice"] is False and not app.voice.enabled
+    screen = open_settings(app)
+    assert screen.ids.voice.text == "Silent" and screen.ids.note.text == ""
+    tap(screen.ids.voice)
+    tap(screen.ids.save)
+    assert screen.ids.note.text.startswith("Saved.") and saved(tmp_path)["voice"] is True
+    screen.ids.speed.value = 160
+    advance(2)
+    assert screen.ids.note.text.startswith("Not saved yet: speed 160 wpm"), "measured from what Save kept"
+
+
 def test_a_game_journalled_before_an_update_goes_on_from_its_last_step_that_fits(launch: Any, tmp_path: Path) -> None:
     """A temple record whose last move no longer fits: the table resumes it from the step before and says so,
     instead of leaving it behind at home."""

@@ -13,6 +13,7 @@ from ui.screens.upright import UprightScreen
 from ui.settings import DISPLAY_SCALES, INPUT_SOURCES, scale_step, volume_step
 
 FLAGS = {"serial": "--dice-sensor", "camera": "--camera"}
+NOT_SAVED = "Not saved yet: "
 HINTS = {"serial": "e.g. /dev/ttyACM0", "camera": "0, picamera, a URL, a video or an image folder"}
 
 
@@ -24,11 +25,13 @@ class SettingsScreen(UprightScreen):
     scale = NumericProperty(100)
 
     _keep_edits = False  # back from the keypad that types a new PIN: what was changed here stays unsaved
+    _shown: dict[str, str] | None = None  # each setting in words as the screen opened or last saved it
 
     def on_pre_enter(self, *_args: Any) -> None:
         if self._keep_edits:
             self._keep_edits = False
             return
+        self._shown = None  # filling the controls below is no change of the owner's
         app = App.get_running_app()
         s = app.settings
         box = self.ids.inputs
@@ -38,6 +41,7 @@ class SettingsScreen(UprightScreen):
             label = inputs.LABELS.get(source, source.capitalize())  # "Serial" did not say it is the dice sensor
             button = Factory.SettingToggle(text=label, state="down" if on else "normal")
             button.source = source
+            button.bind(state=self.changed)
             self.fit(button)
             box.add_widget(button)
         self.ids.voice.state = "down" if s.voice else "normal"
@@ -52,6 +56,46 @@ class SettingsScreen(UprightScreen):
             field.hint_text = f"{FLAGS[name]} {given} on the command line, for this run" if given else HINTS[name]
         self.ids.pin.text = ""
         self.ids.note.text = ""
+        self._shown = self.shown()
+
+    def shown(self) -> dict[str, str]:
+        """Each setting as the screen shows it now, in the words the note names a change with."""
+        switches = self.ids.inputs.children
+        return {
+            **{f"input {b.source}": f"{b.text} {'on' if b.state == 'down' else 'off'}" for b in switches},
+            "voice": f"Voice {self.ids.voice.text}",
+            "speed": f"speed {int(self.ids.speed.value)} wpm",
+            "volume": f"Loudness {int(self.volume)}",
+            "scale": f"Scale {int(self.scale)}%",
+            "serial": "Sensor port" if self.ids.serial_port.text.strip() else "Sensor port cleared",
+            "serial text": self.ids.serial_port.text.strip(),
+            "camera": "Camera source" if self.ids.camera_source.text.strip() else "Camera source cleared",
+            "camera text": self.ids.camera_source.text.strip(),
+            "cafe": "Café data" if self.ids.cafe.text.strip() else "Café data cleared",
+            "cafe text": self.ids.cafe.text.strip(),
+            "pin": "New PIN" if self.ids.pin.text else "",
+        }
+
+    def unsaved(self) -> list[str]:
+        """What the owner changed here and Save has not kept yet, in words ("Voice Spoken", "speed 200 wpm")."""
+        if self._shown is None:
+            return []
+        now = self.shown()
+        changed = [key for key in now if now[key] != self._shown[key]]
+        return list(dict.fromkeys(now[key.removesuffix(" text")] for key in changed))
+
+    def changed(self, *_args: Any) -> None:
+        """A control moved: the note says at once what waits for Save. The voice switch, the speed, the inputs
+        and the text fields act only on Save, and the screen said nothing of it: Back dropped them unsaid."""
+        if self._shown is None:  # the screen filling its controls, or still being built
+            return
+        pending = self.unsaved()
+        if not pending:
+            if self.ids.note.text.startswith(NOT_SAVED):
+                self.ids.note.text = ""
+            return
+        them = "it" if len(pending) == 1 else "them"
+        self.ids.note.text = f"{NOT_SAVED}{', '.join(pending)}; tap Save to keep {them}, or Back to leave {them}."
 
     def choose_pin(self) -> None:
         """New PIN, tapped: the PIN keypad, as no keyboard shows on a kiosk's touchscreen (`PinScreen.choose`)."""
@@ -65,7 +109,7 @@ class SettingsScreen(UprightScreen):
         self._keep_edits = True
         self.ids.pin.text = digits
         App.get_running_app().show(self.name)
-        self.ids.note.text = "New PIN typed: tap Save to keep it."
+        self.changed()
 
     def louder(self, steps: int) -> None:
         """- or + beside Voice: the next level, said at once at that level, so the owner hears it before Save.
@@ -76,7 +120,7 @@ class SettingsScreen(UprightScreen):
         if self.ids.voice.state != "down":
             self.ids.note.text = f"Loudness {self.volume}, saved with Save; switch to Spoken to hear it."
             return
-        self.ids.note.text = ""
+        self.changed()
         App.get_running_app().voice.sample(f"Loudness {self.volume}.", self.volume)
 
     def larger(self, steps: int) -> None:
@@ -112,3 +156,5 @@ class SettingsScreen(UprightScreen):
                 return
             changes["kiosk_pin"] = new_pin
         self.ids.note.text = app.save_settings(**changes)
+        if self.ids.note.text.startswith(("Saved.", "Not saved (")):  # kept, or held for this run: shown as it is
+            self._shown = self.shown()
