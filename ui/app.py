@@ -280,7 +280,13 @@ class CompanionApp(App):
         self.stop()
 
     def request(self, screen: str) -> None:
-        """Screens that change the setup ask for the PIN in a kiosk."""
+        """Screens that change the setup ask for the PIN in a kiosk.
+
+        The settings opened from outside (Menu, the button box) show what is saved: edits kept for a visit to the
+        PIN keypad or the camera screen that the attract screen cut short do not come back on the next visit.
+        """
+        if screen == "settings":
+            self.root.get_screen("settings").afresh()
         if self.kiosk and screen == "settings":
             self.root.get_screen("pin").ask(lambda: self.show("settings"), back=self.root.current)
             self.show("pin")

@@ -436,6 +436,35 @@ def test_the_screen_says_at_once_what_waits_for_save_and_back_leaves_it(launch: 
     assert screen.ids.note.text.startswith("Not saved yet: speed 160 wpm"), "measured from what Save kept"
 
 
+def test_teach_keeps_what_was_typed_and_a_visit_the_attract_screen_cut_short_is_not_brought_back(
+    launch: Any, tmp_path: Path
+) -> None:
+    """The camera screen's Back put the saved settings back over a camera source just typed; and edits kept for the
+    PIN keypad came back on the next visit after the kiosk had idled away from the keypad."""
+    app = launch(Settings(kiosk_pin="1234"))
+    app.kiosk = True
+    screen = open_settings(app)
+    screen.ids.camera_source.text = str(tmp_path)
+    screen.ids.speed.value = 200
+    tap(screen.ids.camera)
+    assert app.root.current == "camera"
+    tap(app.root.get_screen("camera").ids.back)
+    assert app.root.current == "settings" and screen.ids.camera_source.text == str(tmp_path)
+    assert screen.ids.speed.value == 200 and screen.ids.note.text.startswith("Not saved yet: speed 200 wpm, Camera")
+    tap(screen.ids.pin)  # the keypad for a new PIN, and the table left alone until the attract screen
+    assert app.root.current == "pin"
+    app.show("attract")
+    advance(2)
+    app.wake()
+    app.request("settings")
+    pad = app.root.get_screen("pin")
+    for key in [*"1234", "ok"]:
+        pad.press(key)
+    advance(3)
+    assert app.root.current == "settings"
+    assert screen.ids.camera_source.text == "" and screen.ids.speed.value == 150 and screen.ids.note.text == ""
+
+
 def test_a_game_journalled_before_an_update_goes_on_from_its_last_step_that_fits(launch: Any, tmp_path: Path) -> None:
     """A temple record whose last move no longer fits: the table resumes it from the step before and says so,
     instead of leaving it behind at home."""

@@ -97,6 +97,16 @@ class SettingsScreen(UprightScreen):
         them = "it" if len(pending) == 1 else "them"
         self.ids.note.text = f"{NOT_SAVED}{', '.join(pending)}; tap Save to keep {them}, or Back to leave {them}."
 
+    def afresh(self) -> None:
+        """The next showing reads the saved settings, whatever visit to the keypad or camera screen was left."""
+        self._keep_edits = False
+
+    def teach(self) -> None:
+        """Teach, tapped: the camera screen, and back here with what was changed still unsaved, as the keypad
+        does. The camera screen's Back put the saved settings back over a camera source just typed."""
+        self._keep_edits = True
+        App.get_running_app().show("camera")
+
     def choose_pin(self) -> None:
         """New PIN, tapped: the PIN keypad, as no keyboard shows on a kiosk's touchscreen (`PinScreen.choose`)."""
         self.ids.pin.focus = False
