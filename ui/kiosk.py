@@ -12,12 +12,17 @@ class PinGate:
 
     def __init__(self, pin: str) -> None:
         self.pin = pin
-        self.failures = 0
+        self.failures = 0  # wrong PINs since the app started
+        self.wrong = 0  # wrong PINs since the last right one: the pad says how many in a row
+        self.wrong_before = 0  # how many came before the last right one: told to the staff it let in
 
     def check(self, attempt: str) -> bool:
         ok = bool(self.pin) and hmac.compare_digest(attempt.encode(), self.pin.encode())
-        if not ok:
+        if ok:
+            self.wrong_before, self.wrong = self.wrong, 0
+        else:
             self.failures += 1
+            self.wrong += 1
         return ok
 
 

@@ -465,6 +465,37 @@ def test_teach_keeps_what_was_typed_and_a_visit_the_attract_screen_cut_short_is_
     assert screen.ids.camera_source.text == "" and screen.ids.speed.value == 150 and screen.ids.note.text == ""
 
 
+def test_wrong_pins_are_counted_on_the_pad_logged_and_told_to_the_staff_the_right_one_lets_in(
+    launch: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The gate counted wrong PINs "for staff", and nothing showed or logged them: each wrong try left the same
+    words standing, and a guest trying PINs at the unminded table left no trace for the owner."""
+    from tests.ui.test_app import button
+
+    app = launch(Settings(kiosk_pin="8642"))
+    app.kiosk = True
+    pad = app.root.get_screen("pin")
+
+    def typed(pin: str) -> None:
+        for key in pin:
+            tap(button(pad.ids.keypad, key))
+        tap(button(pad.ids.keypad, "OK"))
+
+    app.request("settings")
+    for attempt in ("1234", "0000", "8641"):
+        typed(attempt)
+    assert app.root.current == "pin" and pad.message == "Wrong PIN (3 in a row) - try again"
+    assert caplog.text.count("a wrong staff PIN was typed") == 3 and "8641" not in caplog.text
+    typed("8642")
+    note = app.root.get_screen("settings").ids.note.text
+    assert app.root.current == "settings" and note.startswith("3 wrong PINs were typed before this one, the first at")
+    tap(app.root.get_screen("settings").ids.back)
+    app.request("settings")
+    assert pad.message == "Staff PIN"
+    typed("8642")
+    assert app.root.get_screen("settings").ids.note.text == "", "told once"
+
+
 def test_a_game_journalled_before_an_update_goes_on_from_its_last_step_that_fits(launch: Any, tmp_path: Path) -> None:
     """A temple record whose last move no longer fits: the table resumes it from the step before and says so,
     instead of leaving it behind at home."""

@@ -76,7 +76,10 @@ class PinScreen(UprightScreen):
             self.entered = ""
             getattr(self, "_then", lambda: app.show("home"))()
         else:
-            self.entered, self.message = "", "Wrong PIN - try again"
+            # The same words each time: a second wrong PIN looked like the first one's message, left standing.
+            wrong = app.pin.wrong
+            self.entered = ""
+            self.message = "Wrong PIN - try again" if wrong < 2 else f"Wrong PIN ({wrong} in a row) - try again"
 
     def cancel(self) -> None:
         self.entered, self._chosen = "", None

@@ -55,7 +55,7 @@ class SettingsScreen(UprightScreen):
             # the owner must see why a typed source is not the one running
             field.hint_text = f"{FLAGS[name]} {given} on the command line, for this run" if given else HINTS[name]
         self.ids.pin.text = ""
-        self.ids.note.text = ""
+        self.ids.note.text, app.pin_note = app.pin_note, ""  # wrong PINs before the one that opened it, once
         self._shown = self.shown()
 
     def shown(self) -> dict[str, str]:
