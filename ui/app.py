@@ -421,7 +421,13 @@ class CompanionApp(App):
         if not game_id or not players:
             self.show("home")
             return False
-        return self.new_game(game_id, list(players))
+        if self.new_game(game_id, list(players)):
+            return True
+        # Refused (the café's data for it broken since, colours the game no longer takes): home says why and
+        # offers the games. Tapped on the attract screen, the refusal went to a status line it does not show,
+        # and the button seemed dead.
+        self.show("home")
+        return False
 
     def play_again(self) -> bool:
         """The game on the table is over: the same game, players and rule profile on a fresh board."""

@@ -65,6 +65,7 @@ VALID = {  # beyond the type: a PIN the pad cannot type would lock staff out, a 
     "display_scale": lambda scale: DISPLAY_SCALES[0] <= scale <= DISPLAY_SCALES[1],
     "idle_seconds": lambda seconds: seconds == 0 or IDLE_SECONDS[0] <= seconds <= IDLE_SECONDS[1],
     "tray_area": lambda area: _tray_area_ok(area),
+    "last_players": lambda players: all(isinstance(player, str) for player in players),  # colours' names
 }
 NUMBER_AS_TEXT = frozenset({"kiosk_pin", "camera_source"})  # text fields a number spells: a PIN, a camera index
 

@@ -45,6 +45,24 @@ def test_a_last_game_the_cafe_no_longer_has_still_offers_a_game_to_start(launch:
     assert app.root.current == "table" and app.game_id == home.chosen_game
 
 
+@pytest.mark.parametrize(("game", "players", "why"), [("carcassonne", ["red", "blue"], "carcassonne"),
+                                                     ("blackpool", ["red", "red"], "'red' is named twice")])
+def test_a_next_table_the_game_refuses_goes_home_and_says_why(launch: Any, game: str, players: list[str],
+                                                              why: str) -> None:
+    """"New game for the next table" refused (a game gone, colours it no longer takes) left the kiosk on the
+    attract screen, the refusal on a status line that screen does not show: the button seemed dead."""
+    app = launch(Settings(last_game=game, last_players=players))
+    app.show("attract")
+    advance(2)
+    tap(app.root.get_screen("attract").ids.new_game)
+    assert app.root.current == "home" and why in app.root.get_screen("home").ids.note.text
+
+
+def test_players_that_are_no_colours_names_are_named_at_start(launch: Any, tmp_path: Path) -> None:
+    app = launch('{"last_game": "blackpool", "last_players": [1, 2]}')
+    assert app.settings.last_players == [] and "last_players ignored" in app.root.get_screen("home").ids.note.text
+
+
 @pytest.mark.parametrize("text", ["Roll [size=large] dice.", "Use the [font=Gothic]old[/font] board.",
                                   "[b]Always[/b] roll; [color=zz]never[/color] argue; & [BP-3]."])
 def test_a_cafe_rulebook_with_brackets_is_shown_as_written(start: Any, tmp_path: Path, text: str) -> None:
