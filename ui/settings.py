@@ -204,6 +204,13 @@ class Settings:
         told = (_set_aside(path, why, read) if set_aside else
                 f"Settings file {path} {why}; {_used(read)} (the app sets it aside at its start).")
         settings.note = " ".join(filter(None, (told, settings.note)))
+        if set_aside and read and not path.exists():
+            # What was read is written at once: a restart before the next save (a power cut) found no file
+            # and started on the defaults, the PIN 1234 again, with no word at all.
+            try:
+                settings.save(path)
+            except OSError as exc:
+                log.warning("settings %s: what was read could not be saved (%s)", path, exc)
         return settings
 
     @classmethod

@@ -225,6 +225,18 @@ def test_a_file_cut_short_keeps_the_pin_and_every_value_standing_whole_before_th
     assert "were read from it" in caplog.text
 
 
+def test_what_a_broken_file_gave_outlasts_a_restart_before_the_next_save(tmp_path: Path) -> None:
+    """Set aside, the file was gone until something saved: a power cut first, and the next start found no file
+    and used the defaults, the PIN 1234 again, without a word."""
+    path = tmp_path / "ui.json"
+    path.write_text('{"kiosk_pin": "8642", "display_scale": 120 "voice": false')
+    assert Settings.load(path).kiosk_pin == "8642"
+    again = Settings.load(path)  # the restart, nothing saved in between
+    assert (again.kiosk_pin, again.display_scale, again.voice, again.note) == ("8642", 120, True, "")
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("ui.json.broken-")]
+    assert len(kept) == 1 and kept[0].read_text().endswith('"voice": false'), "the edit itself stays kept"
+
+
 @pytest.mark.parametrize("edit", ['{"cafe_dir": "/a/\\"kiosk_pin\\": \\"0000\\"", "voice": false,',
                                   '{"kiosk_pin": 86a42, "voice": false,', '{"kiosk_pin": "8642'])
 def test_a_pin_not_standing_whole_in_a_broken_file_is_not_guessed(tmp_path: Path, edit: str) -> None:
