@@ -242,9 +242,10 @@ def _unknown(names: list[str], settings: list[str], inputs: list[str]) -> str:
     passed over in silence, the screens stayed as they were, and the next save wrote the key away."""
     words = []
     for name in names:
-        inside, _, key = name.rpartition(".")
+        inside = name.startswith("inputs.")  # an input's switch, named so by `_from`; a top-level key otherwise
+        key = name.removeprefix("inputs.") if inside else name
         near = difflib.get_close_matches(key, inputs if inside else settings, n=1, cutoff=0.6)
-        words.append(f"{name} (meant {inside + '.' if inside else ''}{near[0]}?)" if near else name)
+        words.append(f"{name} (meant {'inputs.' if inside else ''}{near[0]}?)" if near else name)
     which = "is no setting" if len(words) == 1 else "are no settings"
     return f"{', '.join(words)} {which}, ignored and left out of the next save"
 

@@ -185,13 +185,14 @@ def test_a_key_no_setting_has_is_named_with_the_one_it_was_likely_meant_to_be(
     """A typo ("display_scael": 120) or an input no table has was passed over in silence: the owner saw the
     screens unchanged with nothing to say why, and the next save wrote the key away."""
     path = tmp_path / "ui.json"
-    path.write_text(json.dumps({"display_scael": 120, "voice_volume": 160,
+    path.write_text(json.dumps({"display_scael": 120, "voice_volume": 160, "voice.speed": 200,
                                 "inputs": {"Camera": True, "laser": True, "touch": True}}))
     loaded = Settings.load(path)
     assert loaded.voice_volume == 160 and loaded.display_scale == 100
     assert loaded.inputs == Settings().inputs, "an input no table has is not kept, nor saved back"
-    assert loaded.note == ("Settings file ui.json: display_scael (meant display_scale?), inputs.Camera (meant "
-                           "inputs.camera?), inputs.laser are no settings, ignored and left out of the next save.")
+    assert loaded.note == ("Settings file ui.json: display_scael (meant display_scale?), voice.speed (meant "
+                           "voice_speed?), inputs.Camera (meant inputs.camera?), inputs.laser are no settings, "
+                           "ignored and left out of the next save.")
     assert "display_scael" in caplog.text
 
 
