@@ -65,6 +65,14 @@ def spaces_word(n: int) -> str:
     return "1 space" if n == 1 else f"{n} spaces"
 
 
+# The clause of a space whose landing has no line of its own: a Life, Trading, Scared! or challenge space (and
+# the Secret Passage) says what it does in the next line with its clause, but a red or blue space only asks
+# for the draw and a safe space does nothing, so the line that puts the piece there cites it.
+QUIET_SPACE_RULES: dict[str, tuple[str, ...]] = {
+    "collection": ("DR-8",), "mystery": ("DR-9",), "safe": ("DR-7",), "start": ("DR-7", "DR-Q32"),
+}
+
+
 class Flow:
     """The transitions; holds the board so the state need not."""
 
@@ -161,6 +169,16 @@ class Flow:
         return self.advance(state, events)
 
     # -- movement --------------------------------------------------------------
+    def landing_rules(self, state: State, index: int, via: str) -> tuple[str, ...]:
+        """The clause of the space a piece is put on, for the line that puts it there (``QUIET_SPACE_RULES``).
+
+        Without it a Vortex placement on a red space cited only DR-26 and DR-Q13, while one on a Life
+        space went on to cite DR-10. A Dune Shift whose space is not resolved cites DR-Q12 in its own line.
+        """
+        if via == "dune" and not state.options.dune_shift_resolve:
+            return ()
+        return QUIET_SPACE_RULES.get(self.board.spaces[index].type, ())
+
     def move(self, state: State, player: str, distance: int, forward: bool, via: str, events: list[Event]) -> State:
         """Walk the piece space by space so laps and passing the Secret Passage are seen (DR-Q10, DR-Q2)."""
         opts = state.options
@@ -194,7 +212,7 @@ class Flow:
         state = state.with_piece(player, space=pos, lap=lap, failures=0)
         way = "forward" if forward else "back"
         events.append(Event("move", f"{title(player)} moves {spaces_word(distance)} {way} to "
-                            f"{self.board.label(pos)}.", rules, (player,)))
+                            f"{self.board.label(pos)}.", (*rules, *self.landing_rules(state, pos, via)), (player,)))
         events.extend(notes)
         return self.land(state, player, via, events)
 

@@ -680,7 +680,7 @@ class DesertRace(Game):
         else:
             text, who = f"{title(step.actor)} sends {title(step.victim)} to {self.board.label(index)}.", (
                 step.victim, step.actor)
-        events.append(Event("move", text, ("DR-26", "DR-Q13"), who))
+        events.append(Event("move", text, ("DR-26", "DR-Q13", *self.flow.landing_rules(state, index, "vortex")), who))
         state = state.with_piece(step.victim, space=index, failures=0)
         return self.flow.land(state, step.victim, "vortex", events)
 

@@ -243,6 +243,7 @@ def test_the_end_step_after_drinking_the_flask_reads_as_a_sentence() -> None:
 
 
 def _move_rules(events: list) -> list[tuple[str, ...]]:
+    """A move's clauses: one ending on a safe space cites its clause (DR-7) after its own."""
     return [e.rules for e in events if e.kind == "move"]
 
 
@@ -254,14 +255,14 @@ def test_sneakers_after_a_passed_attempt_announce_the_challenge_clause(answer: d
     assert state.step.kind == "sneakers"
     state, events = act(GAME, state, answer)
     assert state.piece(A).space == (15 if answer["type"] == "use" else 11)
-    assert _move_rules(events) == [("DR-13",)]
+    assert _move_rules(events) == [("DR-13", "DR-7")]
 
 
 def test_sneakers_after_a_sunshield_pass_announce_the_challenge_clause() -> None:
     state = position(GAME, {A: {"space": 7, "items": [SNEAKERS, SUNSHIELD]}}, step={"kind": "roll", "mode": "attempt"})
     state, _ = run(GAME, state, use(SUNSHIELD), roll(2))
     state, events = act(GAME, state, use(SNEAKERS))
-    assert state.piece(A).space == 11 and _move_rules(events) == [("DR-13",)]
+    assert state.piece(A).space == 11 and _move_rules(events) == [("DR-13", "DR-7")]
 
 
 def test_sneakers_on_a_normal_roll_announce_the_movement_clause() -> None:
@@ -281,7 +282,7 @@ def test_sneakers_declined_for_a_judged_roll_are_not_asked_again_for_its_move() 
     assert (state.step.kind, state.step.mode) == ("sneakers", "test")
     state, events = act(GAME, state, {"type": "decline"})
     assert state.step.kind != "sneakers" and state.piece(A).space == 11 and SNEAKERS in state.piece(A).items
-    assert _move_rules(events) == [("DR-13",)]
+    assert _move_rules(events) == [("DR-13", "DR-7")]
 
 
 def test_vortex_choices_name_each_space_in_words() -> None:

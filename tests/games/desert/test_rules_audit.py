@@ -130,3 +130,51 @@ def test_with_attempts_put_off_to_the_next_turn_the_chain_still_goes_on_at_once_
     plain = position(house, {A: {"space": 10}}, options=options)  # an ordinary move onto it: put off, as chosen
     plain, events = act(house, plain, roll(1))
     assert house.pending(plain).player == B and "DR-Q4" in {r for e in events for r in e.rules}
+
+
+SPACE_CLAUSE = {"red": "DR-8", "blue": "DR-9", "oasis_alcove": "DR-7", "safe8": "DR-7", "dawn": "DR-Q32"}
+
+
+@pytest.mark.parametrize("space", sorted(SPACE_CLAUSE))
+def test_a_vortex_placement_cites_the_clause_of_a_quiet_space(space: str) -> None:
+    """Sent by the Desert Vortex to a Life, Scared!, Trading or challenge space, the next line cited that
+    space's clause; sent to a red, blue or safe space (or Desert Dawn) the ruling cited only DR-26 and DR-Q13,
+    though the draw asked for comes from DR-8/DR-9 and a safe space's nothing from DR-7."""
+    state = position(GAME, {A: {"space": 4}}, step={"kind": "vortex", "victim": A, "actor": B})
+    _, events = act(GAME, state, {"type": "relocate", "space": space})
+    placed = next(e for e in events if e.kind == "move")
+    assert placed.rules[:2] == ("DR-26", "DR-Q13") and SPACE_CLAUSE[space] in placed.rules
+
+
+@pytest.mark.parametrize(("start", "action", "landed", "clause"), [
+    (0, roll(3), "red", "DR-8"),  # a normal move
+    (0, roll(4), "blue", "DR-9"),
+    (0, roll(1), "oasis_alcove", "DR-7"),
+    (2, roll(6), "safe8", "DR-7"),
+])
+def test_every_move_onto_a_quiet_space_cites_its_clause(start: int, action: dict, landed: str, clause: str) -> None:
+    """The same gap for an ordinary move: 'Black moves 3 spaces forward to Red (3).' cited DR-4 alone."""
+    state = position(GAME, {A: {"space": start}}, step={"kind": "roll", "mode": "move"})
+    state, events = act(GAME, state, action)
+    assert state.piece(A).space == GAME.board.by_id[landed]
+    assert clause in next(e for e in events if e.kind == "move").rules
+
+
+@pytest.mark.parametrize(("face", "landed", "clause"), [(3, "red", "DR-8"), (2, "safe8", "DR-7")])
+def test_a_dune_shift_onto_a_quiet_space_cites_its_clause_unless_it_is_not_resolved(
+        face: int, landed: str, clause: str) -> None:
+    state = position(GAME, {A: {"space": 6}}, step={"kind": "dune"})
+    state, events = act(GAME, state, roll(face))
+    assert state.piece(A).space == GAME.board.by_id[landed]
+    assert next(e for e in events if e.kind == "move").rules == ("DR-25", clause)
+    unresolved = position(GAME, {A: {"space": 6}}, step={"kind": "dune"}, options={"dune_shift_resolve": False})
+    _, events = act(GAME, unresolved, roll(face))
+    assert next(e for e in events if e.kind == "move").rules == ("DR-25",)  # its own line cites DR-Q12
+    assert "DR-Q12" in {r for e in events for r in e.rules}
+
+
+def test_a_passed_challenge_moving_on_to_a_quiet_space_cites_its_clause() -> None:
+    state = position(GAME, {A: {"space": 7}}, step={"kind": "roll", "mode": "attempt"})
+    state, events = act(GAME, state, roll(4))  # Four Up passed: 4 spaces on, to Safe 11
+    assert state.piece(A).space == 11
+    assert [e.rules for e in events if e.kind == "move"] == [("DR-13", "DR-7")]
