@@ -715,7 +715,19 @@ class Blackpool(Game):
         out = plan(self.board, work, t.id, "out", exit_roll, state.opts)
         if not out.legal:
             raise refuse(f"{traveller_name(t.id)} is in the centre, and the {exit_roll} cannot bring it out: "
-                         f"{out.problem}", out.rule or "BP-Q20")
+                         f"{out.problem}", self._shut_exit_rule(draft, out))
+
+    @staticmethod
+    def _shut_exit_rule(draft: bool, out: Plan) -> str:
+        """The one clause a bring-out onto a blocked square is refused on.
+
+        A refusal cites one clause, the most specific: BP-Q20 says that a six brings a traveller out onto
+        square 6 by the landing rules and that a blocked square takes the option away, so it is cited
+        rather than the landing rule behind it (BP-7), which the refusal's words already state ("a
+        traveller of its own colour is there"). In the glossary draft the 5 onto square 5 is BP-Q6, and
+        BP-Q20 speaks of the six: there the landing rule is the clause.
+        """
+        return (out.rule or "BP-7") if draft else "BP-Q20"
 
     def _do_move(self, state: State, work: Work, p: Plan) -> tuple[State, list[Event]]:
         t = work.t[p.traveller]
@@ -775,7 +787,7 @@ class Blackpool(Game):
         work = Work(state)
         p = plan(self.board, work, t.id, "out", exit_roll, state.opts)
         if not p.legal:
-            raise refuse(p.problem or "blocked", p.rule or "BP-Q20")
+            raise refuse(p.problem or "blocked", self._shut_exit_rule(draft, p))
         return self._do_move(state, work, p)
 
     def _act_coin(self, state: State, action: Action) -> tuple[State, list[Event]]:

@@ -167,7 +167,7 @@ def test_bring_out_blocked_bp_q20() -> None:
     state, _ = act(state, roll(6))
     assert not [a for a in legal_moves(state) if a["type"] == "bring_out"]
     ruling = GAME.check(state, {"type": "bring_out", "traveller": "yellow-2"})
-    assert not ruling.legal and ruling.rules == ("BP-7",)
+    assert not ruling.legal and ruling.rules == ("BP-Q20",)  # not the landing rule BP-7 behind it
 
 
 def test_only_a_six_brings_out_bp_d4() -> None:

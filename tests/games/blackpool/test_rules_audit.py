@@ -74,20 +74,33 @@ def test_bring_out_onto_a_lone_opponent_rides_it_bp_q20_bp_7() -> None:
     assert any(a.get("traveller") == "red-1" and "forward 3" in a["text"] for a in offered)
 
 
-def test_a_six_move_for_a_traveller_shut_in_the_centre_names_the_blocked_exit_bp_7() -> None:
+def test_a_six_move_for_a_traveller_shut_in_the_centre_names_the_blocked_exit_bp_q20() -> None:
     """'Yellow 1 is in the centre: bring it out instead.' was the answer while its exit square held Yellow 2,
-    so no bring-out was offered; the answer now names the exit and the landing rule that shuts it."""
+    so no bring-out was offered; the answer now names the exit and the landing rule that shuts it, citing
+    BP-Q20 (a blocked sixth square takes the bring-out away) rather than the landing rule BP-7 behind it."""
     state, _ = play(position({"yellow-2": Y(6)}), roll(6))
     assert all(a["type"] != "bring_out" for a in GAME.legal_actions(state))
     with pytest.raises(IllegalAction) as refused:
         act(state, {"type": "move", "traveller": "yellow-1"})
-    assert refused.value.rule == "BP-7"
+    assert refused.value.rule == "BP-Q20"
     assert "the 6 cannot bring it out" in refused.value.message and "its own colour" in refused.value.message
     full = position({"red-1": Y(6), "green-1": {"at": Y(6), "on": "red-1"}}, players=("yellow", "red", "green"))
     full, _ = play(full, roll(6))
     with pytest.raises(IllegalAction) as two:
         act(full, {"type": "move", "traveller": "yellow-1"})
-    assert two.value.rule == "BP-7" and "already holds two" in two.value.message
+    assert two.value.rule == "BP-Q20" and "already holds two" in two.value.message
+
+
+@pytest.mark.parametrize("blocker", [{"yellow-2": Y(6)}, {"red-1": Y(6), "green-1": {"at": Y(6), "on": "red-1"}}])
+def test_a_bring_out_onto_a_blocked_sixth_square_cites_bp_q20(blocker: dict) -> None:
+    """A six that cannot bring Yellow 1 out (Yellow 2 on its sixth square, or two travellers there) was refused
+    citing BP-7, the general landing rule; BP-Q20 is the clause on the bring-out and its blocked square."""
+    state, _ = play(position(blocker, players=("yellow", "red", "green")), roll(6))
+    bring_out = {"type": "bring_out", "traveller": "yellow-1"}
+    with pytest.raises(IllegalAction) as refused:
+        act(state, bring_out)
+    assert refused.value.rule == "BP-Q20" and "cannot land on" in refused.value.message
+    assert GAME.check(state, bring_out).rules == ("BP-Q20",)
     open_exit, _ = play(position({"yellow-2": Y(9)}), roll(6))  # a free exit: the six's own option is the answer
     with pytest.raises(IllegalAction) as free:
         act(open_exit, {"type": "move", "traveller": "yellow-1"})
@@ -96,7 +109,8 @@ def test_a_six_move_for_a_traveller_shut_in_the_centre_names_the_blocked_exit_bp
 
 def test_the_glossary_drafts_5_for_a_traveller_shut_in_the_centre_names_the_blocked_exit_bp_7() -> None:
     """In the draft a 5 brings travellers out (BP-Q6); with the exit square holding Yellow 2 the answer was
-    'the 5 brings it out, as a bring-out, not a move', and no bring-out was offered."""
+    'the 5 brings it out, as a bring-out, not a move', and no bring-out was offered. BP-Q20 speaks of the
+    six and the sixth square, so here the landing rule itself is cited."""
     draft = {"variant.glossaryDraft": True}
     state, _ = play(position({"yellow-2": Y(5)}, options=draft), roll(5))
     assert all(a["type"] != "bring_out" for a in GAME.legal_actions(state))
