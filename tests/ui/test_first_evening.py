@@ -157,7 +157,7 @@ def test_a_tap_on_bare_sand_while_water_holes_are_entered_says_it_has_none(start
     said = table.ids.announcements.text.splitlines()[0]
     q, r = found["bare"]
     assert f"({q},{r}) has no water hole: tokens go only on the water-hole sites." in said, said
-    assert f"The token to enter now is the one at {first}." in said and said.endswith("[TTD-1c]")
+    assert f"in any order; {first} is asked for next." in said and said.endswith("[TTD-1c]")
     assert "in use with this many players" not in said
     tap_hex(app, *found["unused"])
     said = table.ids.announcements.text.splitlines()[0]

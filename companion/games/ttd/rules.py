@@ -543,14 +543,28 @@ class ThroughTheDesert(Game):
         map, and a table looked for a water hole that the player count had hidden.
         """
         label, players = board.label(h), len(state.players)
-        nxt = self.next_site(state)
-        now = f" The token to enter now is the one at {board.label(nxt)}." if nxt is not None else ""
+        now = self.sites_left_sentence(state, board)
         if not (board.in_play >> h) & 1:
             raise refuse(f"{label} lies in the region not used with {players} players: no token goes there.{now}",
                          "TTD-1a")
         if (board.palm_mask >> h) & 1:
             raise refuse(f"{label} holds an oasis with {players} players: no token goes there.{now}", "TTD-1b")
         raise refuse(f"{label} has no water hole: tokens go only on the water-hole sites.{now}", "TTD-1c")
+
+    def sites_left_sentence(self, state: TtdState, board: Board) -> str:
+        """Where a token may go instead, as the draw takes it: any empty site, in any order (a ``hex``).
+
+        "The token to enter now is the one at (2,0)" was said while a token for any other empty site was
+        accepted too, and a table filling the sites as the tokens lay believed it had to follow the list.
+        """
+        empty = [s for s in board.sites if not state.values[s]]
+        if not empty:
+            return ""
+        first = board.label(empty[0])
+        if len(empty) == 1:
+            return f" The one water-hole site still empty is {first}."
+        return (f" The token may go on any of the {len(empty)} water-hole sites still empty, in any order; {first} "
+                "is asked for next.")
 
     def hex_refusal(self, state: TtdState, board: Board, h: int, rule: str = "TTD-3c") -> None:
         """Hexes no piece may take at all: ``rule`` is TTD-3c for a camel, TTD-1e for a leader; TTD-1a for both."""

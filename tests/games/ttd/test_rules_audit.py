@@ -234,3 +234,30 @@ def test_a_begun_colour_beside_the_guide_is_refused_saying_the_guide_starts_a_co
     )
     assert refused.value.rule == "TTD-3a"
     state, _ = act(game, state, camel("green", 0, 3))  # a colour not begun may still start there
+
+
+def test_a_token_tapped_off_the_sites_is_told_any_empty_site_takes_it_in_any_order() -> None:
+    """Water holes are filled in any order (a draw with a 'hex' goes on any empty site), yet a token on bare
+    sand was refused with 'The token to enter now is the one at (2,0).', as if only that site would do."""
+    from companion.registry import create
+
+    game = create("ttd")
+    state = game.setup([R, B, "orange"], {})
+    board = game.board_of(state)
+    first, second = board.sites[0], board.sites[1]
+    state, _ = act(game, state, {"type": "draw", "deck": "waterholes", "card": "2", "hex": board.hex_json(second)})
+    bare = next(h for h in range(board.size) if (board.in_play >> h) & 1 and not (
+        (board.site_mask | board.mountain | board.palm_mask) >> h) & 1)
+    with pytest.raises(IllegalAction) as refused:
+        act(game, state, {"type": "draw", "deck": "waterholes", "card": "1", "hex": board.hex_json(bare)})
+    left = len(board.sites) - 1
+    assert refused.value.message.endswith(
+        f"The token may go on any of the {left} water-hole sites still empty, in any order; "
+        f"{board.label(first)} is asked for next."), refused.value.message
+    assert "to enter now" not in refused.value.message and refused.value.rule == "TTD-1c"
+    for site in board.sites[2:]:  # one site left: named as the one
+        card = next(game.token_id_of[v] for v in sorted(game.token_counts) if game.token_left(state, v) > 0)
+        state, _ = act(game, state, {"type": "draw", "deck": "waterholes", "card": card, "hex": board.hex_json(site)})
+    with pytest.raises(IllegalAction) as last:
+        act(game, state, {"type": "draw", "deck": "waterholes", "card": "1", "hex": board.hex_json(bare)})
+    assert last.value.message.endswith(f"The one water-hole site still empty is {board.label(first)}.")
