@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.session import Session
 from tests.core.test_temple_send_back_choice import ak_onto_a_pawn, change_sending_back, landing_on_a_pawn
+from tests.games.temple.fixtures import game
+from tests.games.temple.test_send_back_order import pair_order_with_blue_waiting
 from tests.ui.conftest import advance
+from tests.ui.test_layout import lines_of, shown_whole, text_height
+from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 
 
 def test_the_button_for_a_move_onto_a_pawn_says_it_goes_back(start: Any) -> None:
@@ -45,3 +50,25 @@ def test_the_button_for_a_change_onto_a_pawn_says_it_goes_back(start: Any) -> No
         table.next_page()
         texts += [b.text for b in table.buttons()]
     assert change["text"] in texts and "back [RU-17" in change["text"]
+
+
+def test_the_pair_order_buttons_say_where_the_waiting_pawns_end_and_fit(
+    start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """Red's two pair-order choices now end with where Blue 1 (waiting behind the choice) and Blue 2 end up; the
+    longer words still read whole, within three lines, and both choices show without scrolling, at 800x480 and
+    upright at 480x800 (the 800x480 one stands the two side by side)."""
+    after = pair_order_with_blue_waiting()  # on the temple tests' own deck of plain cards
+    session = Session(game(), game().to_document(after), after)
+    offered = [a["text"] for a in session.legal()]
+    assert len(offered) == 2 and all("then Blue 1 on [1,13]" in t for t in offered), offered
+    app = start(session)
+    table = app.root.get_screen("table")
+    for size in ((800, 480), (480, 800)):
+        window_size(size)
+        buttons = table.buttons()
+        assert [b.text for b in buttons] == offered, size
+        for button in buttons:
+            assert lines_of(button) <= 3, (size, lines_of(button))
+            assert text_height(button) <= button.height, size
+            assert shown_whole(button, table.ids.choice_scroll), size

@@ -277,6 +277,10 @@ class TempleGame(Game):
         k = board.slot_nodes[slot].index(node)
         return f"[{x},{y}] (slot {board.slot_numbers[slot]} r{k // 3}c{k % 3})"
 
+    def _cell(self, colour: str, node: int) -> str:
+        """A place said shortest: a cell by its coordinates alone ("[3,1]", not "[3,1] (slot 1 r1c0)")."""
+        return self.where(colour, node).split(" (", 1)[0]
+
     def stairway(self, colour: str, node: int) -> str:
         """A secret stairway as a player finds it on the table: "the secret stairway at [7,1] (slot 2 r1c1)".
 
@@ -1471,8 +1475,14 @@ class TempleGame(Game):
         """A pair-order choice as it plays out: where each of the two pawns goes, and who else goes back.
 
         Audit: "Red 1 takes the nearer marker" named no marker, and the table had to work out the two.
+        With pawns of later colours waiting behind the choice (RU-Q14) it says where they end (``_order_then``).
         """
         after = self._send_back(state, [(colour, first), (colour, 1 - first)], [], CHANGE_OFF_PATH)
+        then = self._order_then(state, colour, after)
+        if then:  # said short, with the cells alone: the button still reads in three lines, in two upright
+            (a, at_a), (b, at_b) = ((pawn_label(colour, i), self._cell(colour, after.pawn_at(colour, i)))
+                                    for i in (first, 1 - first))
+            return f"{a} back to {at_a}, {b} to {at_b}{then}"
         entrance = self.board.colours[colour].entrance
         parts = []
         for i in (first, 1 - first):
@@ -1481,6 +1491,35 @@ class TempleGame(Game):
             parts.append(f"{pawn_label(colour, i)} back to {place}")
         bumped = [(c, i) for c, i, n in state.all_pawns() if c != colour and after.pawn_at(c, i) != n]
         return ", ".join(parts) + self._sends_back(bumped, ("RU-Q12",))
+
+    def _order_then(self, state: TempleState, colour: str, after: TempleState) -> str:
+        """What a pair-order choice leads to for the pawns waiting behind it (RU-Q14): where the other colours'
+        pawns end, and whose pair question comes next if one does; empty when nobody waits.
+
+        Audit: the choice said "..., sending Blue 2 back [RU-Q12]" and nothing of Blue 1, waiting on its hole to
+        go back once the choice is made, to the markers as the choice leaves them: under bump, Red's choice
+        took Blue 2 to the blue corner marker and Blue 1 then bumped it on to its Entrance Circles. The question
+        named Blue 1 (``_waiting_after``); where each pawn ends, only doing it told. The pawns the choice itself
+        bumps are said where they end too, so RU-Q12 comes with RU-Q14 when a pawn is bumped on the way.
+        """
+        if not any(t.kind == "off" for t in state.tasks[1:]):
+            return ""
+        seen: list[Event] = []
+        done = self._run_tasks(after.but(tasks=state.tasks[1:]), seen)
+        ends = []
+        for c, i, n in state.all_pawns():
+            node = done.pawn_at(c, i)
+            if c != colour and node != n:
+                home = node == self.board.colours[c].entrance
+                ends.append(f"{pawn_label(c, i)} {'at its Entrance Circles' if home else 'on ' + self._cell(c, node)}")
+        asks = done.tasks[0].colour.capitalize() if done.tasks and done.tasks[0].kind == "back" else ""
+        if asks:
+            ends.append(f"{asks} picks its own pair's order")
+        if not ends:
+            return ""
+        bumps = any(after.pawn_at(c, i) != n for c, i, n in state.all_pawns() if c != colour)
+        bumps = bumps or any("RU-Q12" in e.rules for e in seen)
+        return f"; then {', '.join(ends)} [{'RU-Q12, RU-Q14' if bumps else 'RU-Q14'}]"
 
     def _apply_stair(self, state: TempleState, action: Action, events: list[Event]) -> TempleState:
         task = state.tasks[0]

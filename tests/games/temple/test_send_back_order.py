@@ -76,6 +76,49 @@ def test_the_pair_question_says_which_pawns_of_later_colours_go_back_after_it() 
     )
 
 
+def pair_order_with_blue_waiting() -> tuple:
+    """Red's pair question with Blue 1 waiting on its hole and Blue 2 on the red marker [3,1] (under bump)."""
+    return _red_changes_slot_2(["red", "blue"], {"red": [[7, 1], [8, 1]], "blue": [[6, 1], [3, 1]]})[0]
+
+
+def test_each_pair_order_choice_says_where_the_waiting_pawns_end_up() -> None:
+    """The choices said "..., sending Blue 2 back [RU-Q12]" and nothing of Blue 1, which goes back after the
+    choice and then bumps Blue 2 home from the blue corner marker: only doing it told the table. Each choice now
+    ends with where the other colours' pawns end, as the choice leads to it, with the clauses that take them."""
+    after = pair_order_with_blue_waiting()
+    choices = [a for a in game().legal_actions(after) if a["type"] == "order"]
+    assert [a["text"] for a in choices] == [
+        f"Red {first} back to [3,1], Red {3 - first} to its Entrance Circles; then Blue 1 on [1,13], Blue 2 at its"
+        " Entrance Circles [RU-Q12, RU-Q14]"
+        for first in (1, 2)
+    ]
+    for choice in choices:  # as said, so done
+        done, _ = act(after, {"type": "order", "first": choice["first"]})
+        assert pawns_of(done)["blue"] == [[1, 13], "entrance"]
+
+
+def test_a_pair_order_choice_says_whose_question_comes_next_or_where_a_later_colour_goes() -> None:
+    both, _ = _red_changes_slot_2(["red", "blue"], {"red": [[7, 1], [8, 1]], "blue": [[6, 1], [6, 0]]})
+    texts = [a["text"] for a in game().legal_actions(both)]
+    assert texts and all(t.endswith("; then Blue picks its own pair's order [RU-Q14]") for t in texts), texts
+    assert texts[0].startswith("Red 1 back to [3,1], Red 2 to its Entrance Circles;")
+    blue_asks, _ = _red_changes_slot_2(
+        ["red", "blue", "green"],
+        {"red": [[6, 1], "entrance"], "blue": [[7, 1], [8, 1]], "green": [[6, 0], "entrance"]},
+        slot_1="IDB",
+    )
+    texts = [a["text"] for a in game().legal_actions(blue_asks)]
+    assert texts == ["Blue 1 back to [3,1], Blue 2 to [1,13]; then Green 1 on [1,1] [RU-Q14]",
+                     "Blue 2 back to [3,1], Blue 1 to [1,13]; then Green 1 on [1,1] [RU-Q14]"], texts
+    alone = state(players=["red", "blue"], slots=["IDR", *OPEN_ALL[1:]], options=BUMP_AND_ASK,
+                  pawns={"red": [[7, 1], [8, 1]], "blue": ["entrance", "entrance"]})  # fmt: skip
+    alone, _ = act(alone, red(3))
+    alone, _ = act(alone, {"type": "change", "slot": 2, "card": "HOLES"})
+    alone_texts = [a["text"] for a in game().legal_actions(alone)]  # nobody waits: as before
+    assert alone_texts == ["Red 1 back to its idol marker at [3,1] (slot 1 r1c0), Red 2 back to its Entrance Circles",
+                           "Red 2 back to its idol marker at [3,1] (slot 1 r1c0), Red 1 back to its Entrance Circles"]
+
+
 def test_the_change_choice_names_the_waiting_pawn_and_cites_rq14() -> None:
     s = state(players=["red", "blue"], slots=["IDR", *OPEN_ALL[1:]], options=BUMP_AND_ASK,
               pawns={"red": [[7, 1], [8, 1]], "blue": [[6, 1], [3, 1]]})  # fmt: skip
