@@ -41,7 +41,7 @@ from companion.games.desert.board import (
     Board,
     cross_check,
 )
-from companion.games.desert.flow import Flow, add, card_name, title
+from companion.games.desert.flow import MAX_LIVES, Flow, add, card_name, title
 from companion.games.desert.options import OPTION_SPECS, PROFILES, Options
 from companion.games.desert.standing import Standing, standing
 from companion.games.desert.state import (
@@ -384,12 +384,16 @@ class DesertRace(Game):
             for card in sorted(set(piece.items)):
                 out.append({"type": "trade", "with": other, "get": {"items": [card]},
                             "text": f"Trade with {who}: receive their {card_name(card)}"})
+            # A Life handed to a player at the cap of ten is lost (DR-5, DR-Q22): the choice says so, as the
+            # trade's warning did only once it was agreed ("Pink would hold 11 Lives; the one above 10 is lost.").
             if me.lives > 1:
+                lost = f" (lost: {who} already holds {MAX_LIVES})" if piece.lives >= MAX_LIVES else ""
                 out.append({"type": "trade", "with": other, "give": {"lives": 1},
-                            "text": f"Trade with {who}: give 1 Life"})
+                            "text": f"Trade with {who}: give 1 Life{lost}"})
             if piece.lives > 1:
+                lost = f" (lost: you already hold {MAX_LIVES})" if me.lives >= MAX_LIVES else ""
                 out.append({"type": "trade", "with": other, "get": {"lives": 1},
-                            "text": f"Trade with {who}: receive 1 Life"})
+                            "text": f"Trade with {who}: receive 1 Life{lost}"})
         return out
 
     def _vortex_allowed(self, state: State, index: int) -> bool:

@@ -6,7 +6,7 @@ The ones a table argues about: what landing, passing and being sent back do, and
 from __future__ import annotations
 
 from companion.registry import create
-from tests.games.desert.helpers import A, B, act, draw, game_b, position, roll, rules_of, run, use
+from tests.games.desert.helpers import A, B, C, act, draw, game_b, position, roll, rules_of, run, use
 
 GAME = game_b()
 COMPASS = "golden_compass"
@@ -101,6 +101,19 @@ def test_dr_q22_one_life_above_ten_is_counted_as_one() -> None:
     state = position(GAME, {A: {"space": 6, "lives": 5}, B: {"lives": 10}}, step={"kind": "end", "trading": True})
     _, events = act(GAME, state, {"type": "trade", "with": B, "give": {"lives": 1}})
     assert any(e.text.endswith("would hold 11 Lives; the one above 10 is lost.") for e in events)
+
+
+def test_dr_q22_a_life_trade_to_a_player_at_ten_says_the_life_is_lost() -> None:
+    """'Trade with Pink: receive 1 Life' was offered to Black at 10 Lives and read like any other; only once agreed
+    did the warning say the Life was lost. The choice says it now, each way; other trades read as before."""
+    state = position(GAME, {A: {"space": 6, "lives": 10}, B: {"lives": 10}, C: {"lives": 4}},
+                     step={"kind": "end", "trading": True}, players=(A, B, C))
+    texts = {a["text"] for a in GAME.legal_actions(state) if a["type"] == "trade"}
+    assert "Trade with Pink: receive 1 Life (lost: you already hold 10)" in texts
+    assert "Trade with Pink: give 1 Life (lost: Pink already holds 10)" in texts
+    assert {"Trade with Teal: give 1 Life", "Trade with Teal: receive 1 Life (lost: you already hold 10)"} <= texts
+    _, events = act(GAME, state, {"type": "trade", "with": B, "get": {"lives": 1}})  # as said, so done
+    assert any(e.text == "Black would hold 11 Lives; the one above 10 is lost." for e in events)
 
 
 def test_dr_q25_pieces_share_a_space() -> None:
