@@ -43,6 +43,7 @@ from companion.games.blackpool.state import (
     traveller_name,
 )
 from companion.games.blackpool.view import describe_state
+from companion.phrases import series
 
 COLOURS = ("yellow", "red", "green", "blue")
 
@@ -409,7 +410,8 @@ class Blackpool(Game):
             ]
         if effect == "reset":
             return [
-                {"type": "target", "opponent": colour, "text": f"Reset {cap(colour)}"}
+                {"type": "target", "opponent": colour,
+                 "text": f"Reset {cap(colour)}: {self._reset_does(state, colour)}"}
                 for colour in effects.opponents(state)
             ]
         verb = "up" if effect == "step_out" else "down"
@@ -422,6 +424,19 @@ class Blackpool(Game):
             }
             for tid, square in effects.step_targets(self.board, state, effect == "step_out")
         ]
+
+    def _reset_does(self, state: State, colour: str) -> str:
+        """What a Reset on ``colour`` does, for its choice: "Reset Green" named no traveller, and the table
+        learnt only once it was played that Green 2 and Green 3 went back, or that Yellow had nothing to send
+        back (BP-Q28). Worked out by the card's own resolution, so it says what playing it does."""
+        after = {t.id: t for t in effects.resolve_reset(self.board, state, colour)[0]}
+        moved = [traveller_name(t.id) for t in state.own(colour) if after[t.id].at != t.at]
+        thawed = [traveller_name(t.id) for t in state.own(colour) if t.frozen and not after[t.id].frozen
+                  and after[t.id].at == t.at]
+        said = [f"{series(moved)} back to {'its' if len(moved) == 1 else 'their'} starting "
+                f"circle{'' if len(moved) == 1 else 's'}"] if moved else []
+        said += [f"{series(thawed)} thawed"] if thawed else []
+        return ", ".join(said) if said else "nothing goes back"
 
     def _where(self, state: State, tid: str) -> str:
         return self.board.label(state.by_id[tid].at)

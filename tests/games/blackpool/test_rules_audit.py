@@ -139,3 +139,16 @@ def test_a_position_with_a_frozen_traveller_in_the_centre_is_refused_bp_q26() ->
     with pytest.raises(InvalidPosition) as refused:
         GAME.from_document(doc)
     assert "red-1 waits in the centre and cannot be frozen" in refused.value.problems
+
+
+def test_each_reset_choice_says_which_travellers_it_sends_back_bp_q28() -> None:
+    """'Reset Green' named no traveller: the table learnt only once it was played that Green 2 and Green 3 went
+    back, or that Red had nothing to send back. Each choice says it now, as playing it does."""
+    players = ("yellow", "red", "green")
+    state = position({"yellow-1": Y(30), "green-2": "f8", "green-3": "h7"}, players=players)
+    state, _ = play(state, roll(6), COIN_CURSE, {"type": "draw", "deck": "curse", "card": "reset"})
+    texts = {a["opponent"]: a["text"] for a in GAME.legal_actions(state) if a["type"] == "target"}
+    assert texts == {"red": "Reset Red: nothing goes back",
+                     "green": "Reset Green: Green 2 and Green 3 back to their starting circles"}, texts
+    done, events = act(state, {"type": "target", "opponent": "green"})  # as said, so done
+    assert at(done, "green-2") == at(done, "green-3") == "centre" and "Green 2 goes back" in events[0].text
