@@ -74,6 +74,69 @@ def test_all_six_rolls_show_without_scrolling_once_announcements_fill(start: Any
     assert all(b.height >= 40 for b in rolls)
 
 
+@pytest.mark.parametrize("reading", ("unsure", "refused"))
+def test_all_six_rolls_show_while_the_status_line_speaks(reading: str, start: Any) -> None:
+    """The status line over the choices (an unsure camera reading to confirm, a refusal of three lines) took the
+    room of the third row: the roll the camera may have misread, 5 or 6, was half under the announcements just
+    when a player had to correct it. The announcements give the choices that room, keeping a line and a half."""
+    from kivy.app import App
+
+    from companion.observations import DieRead
+
+    table, rolls = rolls_under_full_announcements(start)
+    app = App.get_running_app()
+    if reading == "unsure":
+        app.controller.submit(DieRead(1, "camera", 0.5))
+    else:
+        app.act({"type": "no such move"})
+    advance(6)
+    assert app.status and table.ids.status.height > 20, "no status line to make room for"
+    hidden = [b.text for b in rolls if not shown_whole(b, table.ids.choice_scroll)]
+    assert not hidden, f"{hidden} need a scroll at 800x480 under {app.status!r}"
+    box, label = table.ids.announcements_scroll, table.ids.announcements
+    assert box.height >= 30 * table.u - 0.5, "the announcements are gone"
+    assert label.height <= max(label.texture_size[1], box.height) + 1, "the newest line is under an empty band"
+
+
+def two_choices(game_id: str, seed: int = 11) -> Session:
+    """A seeded random game at its first position offering two choices (the desert race's attempt or stop)."""
+    import random
+
+    session = Session.new(game_id, ["black", "purple", "pink"])
+    rng = random.Random(seed)
+    while len(session.legal()) > 2:
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session
+
+
+@pytest.mark.parametrize("size", ((800, 480), (480, 800)))
+def test_the_announcements_take_the_room_two_choices_leave(size: tuple[int, int], start: Any) -> None:
+    """With two choices (a game's end, the desert's attempt or stop) the announcements scrolled their third line
+    out of a 112-unit box under an empty band as tall again: they now take the room the choices leave."""
+    Window.size = size
+    try:
+        app = start(two_choices("desert"))
+        app.announcements = [{"text": "Purple moves 6 spaces forward to Secret Passage (37). " * 2, "rules": ["DR-1"]},
+                             {"text": "Pink rolls 4. " * 3, "rules": ["DR-3"]}] * 2
+        advance(6)
+        table = app.root.get_screen("table")
+        assert len(table.buttons()) == 2
+        box, label = table.ids.announcements_scroll, table.ids.announcements
+        empty = table.ids.choice_scroll.height - table.ids.choice_list.height
+        assert label.height <= box.height + 1 or empty < 10, (
+            f"the announcements scroll ({label.height:.0f} px in {box.height:.0f}) beside {empty:.0f} px left empty")
+        assert not table_faults(table)
+    finally:
+        Window.size = (800, 480)
+        advance(3)
+
+
+def table_faults(table: Any) -> list[str]:
+    from tests.ui.test_portrait import faults
+
+    return faults(table)
+
+
 def test_the_desert_races_six_rolls_show_without_scrolling(start: Any) -> None:
     """Each roll names where it leads ("4: to Shifting Sands (4)"): in one column only three showed. With the
     space's number beside its name, "Rolled 4: move to Shifting Sands (4)" took one column again (a name and

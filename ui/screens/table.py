@@ -126,23 +126,25 @@ class TableScreen(UprightScreen):
 
     @staticmethod
     def announcement_room(
-        column: float, taken: float, listed: float, u: float, scale: float, has_buttons: bool
+        column: float, taken: float, listed: float, u: float, has_buttons: bool
     ) -> float:
         """The most height the announcements take in the right-hand column: ``column`` high, ``taken`` by the
         prompt and the lines over the choices, ``listed`` the height of the choices themselves.
 
-        The landscape column at 800x480 is exactly full at 100% (the six rolls under three announcements); at a
-        display scale over 100% (Settings) the announcements' 112 units left two rows of rolls in view and the
-        third to be dragged up. There they give the choices what these need, keeping a line and a half (30 units,
-        the newest first, the rest a scroll away; every announcement is spoken too);
-        a list that must scroll anyway leaves them their 112. Upright too: there the board gives way no further
-        than ``BOARD_LEAST`` (``board_height``), and at 120% at 480x800 the third row of rolls needed the room.
+        Their usual 112 units leave three rows of buttons under a two-line prompt at 800x480. The choices come
+        first: where they need more (a status line over them: a camera's unsure reading to confirm, a refusal of
+        three lines; or a display scale over 100%, Settings) the announcements give it, keeping a line and a half
+        (30 units, the newest first, the rest a scroll away; every announcement is spoken too). The status line
+        left the third row of rolls, 5 and 6, half under them just when a misread die had to be corrected. A list
+        that must scroll anyway leaves them their 112. Where the choices leave more (two at a game's end, an
+        attempt or a stop) the announcements take it: their third line was a scroll away beside an empty band.
+        Upright too: there the board gives way no further than ``BOARD_LEAST`` (``board_height``).
         """
         usual = u * (112 if has_buttons else 200)
-        if scale <= 1 or not has_buttons:
+        if not has_buttons:
             return usual
         left = column - taken - listed - u * 24 - 2  # the column's four gaps of 6; 2 px so the list needs no bar
-        return usual if left < u * 30 else min(usual, left)
+        return usual if left < u * 30 else left
 
     def on_touch_down(self, touch: Any) -> bool:
         """The second tap of a double tap begun on another screen is swallowed.
