@@ -74,25 +74,38 @@ def test_all_six_rolls_show_without_scrolling_once_announcements_fill(start: Any
     assert all(b.height >= 40 for b in rolls)
 
 
+@pytest.mark.parametrize("where", ("800x480", "480x800 at 120%"))
 @pytest.mark.parametrize("reading", ("unsure", "refused"))
-def test_all_six_rolls_show_while_the_status_line_speaks(reading: str, start: Any) -> None:
+def test_all_six_rolls_show_while_the_status_line_speaks(reading: str, where: str, start: Any, wide: None) -> None:
     """The status line over the choices (an unsure camera reading to confirm, a refusal of three lines) took the
     room of the third row: the roll the camera may have misread, 5 or 6, was half under the announcements just
-    when a player had to correct it. The announcements give the choices that room, keeping a line and a half."""
+    when a player had to correct it (upright at 120% only the first row showed whole). The announcements give
+    the choices that room, keeping a line and a half."""
     from kivy.app import App
 
     from companion.observations import DieRead
+    from tests.ui.test_display_scale import scaled
 
+    if where != "800x480":
+        Window.size = (480, 800)
     table, rolls = rolls_under_full_announcements(start)
     app = App.get_running_app()
+    if where != "800x480":
+        scaled(app, 120)
     if reading == "unsure":
         app.controller.submit(DieRead(1, "camera", 0.5))
     else:
         app.act({"type": "no such move"})
     advance(6)
     assert app.status and table.ids.status.height > 20, "no status line to make room for"
-    hidden = [b.text for b in rolls if not shown_whole(b, table.ids.choice_scroll)]
-    assert not hidden, f"{hidden} need a scroll at 800x480 under {app.status!r}"
+    scroll = table.ids.choice_scroll
+    hidden = [b.text for b in rolls if not shown_whole(b, scroll)]
+    if where == "800x480":
+        assert not hidden, f"{hidden} need a scroll at 800x480 under {app.status!r}"
+    else:  # upright at 120% short of a row at most: the last row shows, an unsure reading's but for its foot
+        assert hidden in ([], ["Oracle shows 6", "Oracle shows 5"]), f"{hidden} need a scroll under {app.status!r}"
+        foot = window_box(scroll)[1] - min(window_box(b)[1] for b in rolls)
+        assert foot <= rolls[0].height * (0.34 if reading == "unsure" else 0.67), f"{foot:.0f} px out of sight"
     box, label = table.ids.announcements_scroll, table.ids.announcements
     assert box.height >= 30 * table.u - 0.5, "the announcements are gone"
     assert label.height <= max(label.texture_size[1], box.height) + 1, "the newest line is under an empty band"
@@ -110,25 +123,21 @@ def two_choices(game_id: str, seed: int = 11) -> Session:
 
 
 @pytest.mark.parametrize("size", ((800, 480), (480, 800)))
-def test_the_announcements_take_the_room_two_choices_leave(size: tuple[int, int], start: Any) -> None:
+def test_the_announcements_take_the_room_two_choices_leave(size: tuple[int, int], start: Any, wide: None) -> None:
     """With two choices (a game's end, the desert's attempt or stop) the announcements scrolled their third line
     out of a 112-unit box under an empty band as tall again: they now take the room the choices leave."""
     Window.size = size
-    try:
-        app = start(two_choices("desert"))
-        app.announcements = [{"text": "Purple moves 6 spaces forward to Secret Passage (37). " * 2, "rules": ["DR-1"]},
-                             {"text": "Pink rolls 4. " * 3, "rules": ["DR-3"]}] * 2
-        advance(6)
-        table = app.root.get_screen("table")
-        assert len(table.buttons()) == 2
-        box, label = table.ids.announcements_scroll, table.ids.announcements
-        empty = table.ids.choice_scroll.height - table.ids.choice_list.height
-        assert label.height <= box.height + 1 or empty < 10, (
-            f"the announcements scroll ({label.height:.0f} px in {box.height:.0f}) beside {empty:.0f} px left empty")
-        assert not table_faults(table)
-    finally:
-        Window.size = (800, 480)
-        advance(3)
+    app = start(two_choices("desert"))
+    app.announcements = [{"text": "Purple moves 6 spaces forward to Secret Passage (37). " * 2, "rules": ["DR-1"]},
+                         {"text": "Pink rolls 4. " * 3, "rules": ["DR-3"]}] * 2
+    advance(6)
+    table = app.root.get_screen("table")
+    assert len(table.buttons()) == 2
+    box, label = table.ids.announcements_scroll, table.ids.announcements
+    empty = table.ids.choice_scroll.height - table.ids.choice_list.height
+    assert label.height <= box.height + 1 or empty < 10, (
+        f"the announcements scroll ({label.height:.0f} px in {box.height:.0f}) beside {empty:.0f} px left empty")
+    assert not table_faults(table)
 
 
 def table_faults(table: Any) -> list[str]:

@@ -135,16 +135,20 @@ class TableScreen(UprightScreen):
         first: where they need more (a status line over them: a camera's unsure reading to confirm, a refusal of
         three lines; or a display scale over 100%, Settings) the announcements give it, keeping a line and a half
         (30 units, the newest first, the rest a scroll away; every announcement is spoken too). The status line
-        left the third row of rolls, 5 and 6, half under them just when a misread die had to be corrected. A list
-        that must scroll anyway leaves them their 112. Where the choices leave more (two at a game's end, an
-        attempt or a stop) the announcements take it: their third line was a scroll away beside an empty band.
+        left the third row of rolls, 5 and 6, half under them just when a misread die had to be corrected, and
+        upright at 120% only their first row whole. A list short of room by a row or less gives them their 30
+        units (upright at 120% under an unsure reading, the foot of the last row of rolls is a scroll away); a
+        list that must scroll further leaves them their 112. Where the choices leave more (two at a game's end,
+        an attempt or a stop) the announcements take it: their third line was a scroll away beside an empty band.
         Upright too: there the board gives way no further than ``BOARD_LEAST`` (``board_height``).
         """
         usual = u * (112 if has_buttons else 200)
         if not has_buttons:
             return usual
         left = column - taken - listed - u * 24 - 2  # the column's four gaps of 6; 2 px so the list needs no bar
-        return usual if left < u * 30 else left
+        if left >= u * 30:
+            return left
+        return u * 30 if left > -u * 60 else usual  # short of a row at most: all but part of the last row show
 
     def on_touch_down(self, touch: Any) -> bool:
         """The second tap of a double tap begun on another screen is swallowed.
