@@ -164,6 +164,29 @@ def test_the_desert_races_six_rolls_show_without_scrolling(start: Any) -> None:
     assert all(text_height(b) <= b.height for b in rolls), "a label is taller than its button"
 
 
+def test_the_two_buttons_of_a_row_stand_as_tall_as_each_other(start: Any) -> None:
+    """At 120% "2: to Merchant's Stall (2)" takes three lines beside "1: to Palm Spring (1)"'s two: the shorter
+    button stood at the foot of its row, 31 px under its neighbour's top, and a pick of it scrolled into view cut
+    the neighbour's first line ("2: to") off at the list's top."""
+    from kivy.app import App
+
+    from tests.ui.test_display_scale import scaled
+
+    session = Session.new("desert", ["black", "purple", "pink"])
+    session.act({"type": "roll", "value": 6})
+    for value in (2, 1):
+        session.act({"type": "roll", "value": value})
+    app = start(session)
+    scaled(App.get_running_app(), 120)
+    table = app.root.get_screen("table")
+    rolls = table.buttons()
+    assert len(rolls) == 6 and table.ids.choices.cols == 2
+    uneven = [(a.text, round(a.height), b.text, round(b.height)) for a, b in zip(rolls[::2], rolls[1::2], strict=True)
+              if abs(window_box(a)[3] - window_box(b)[3]) > 0.5 or abs(a.height - b.height) > 0.5]
+    assert not uneven, f"rows of buttons of two heights: {uneven}"
+    assert all(text_height(b) <= b.height for b in rolls), "a label is taller than its button"
+
+
 def test_every_face_of_the_temple_die_shows_without_scrolling(start: Any) -> None:
     """Fifteen full-width faces showed three at a time at 800x480; as a pad of two rows all show, and one tap rolls."""
     session = mid_game("temple")
