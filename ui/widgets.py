@@ -63,7 +63,7 @@ class BoardWidget(Widget):
 
     def redraw(self) -> None:
         self.canvas.clear()
-        if self.view is None or self.width < 10:
+        if self.view is None or min(self.size) < 10:  # not laid out yet: the desert's ring has no shape at 398x0
             return
         try:
             drawer_for(self.view.game.id)(self, self.view)

@@ -266,3 +266,24 @@ def test_a_word_too_wide_for_its_box_at_the_smallest_size_is_never_broken(square
     drawn = made[-1]
     lines = ["".join(word.text for word in line.words) for line in drawn._cached_lines]
     assert lines == ["the", long_name, "card"]
+
+
+@pytest.mark.parametrize("size", [(398, 0), (0, 398), (398, 5)])
+def test_a_board_with_no_height_draws_nothing_rather_than_failing(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A board laid out with no height yet (the table turned upright, before its layout settles) is left blank.
+    Drawn at 398x0, the desert race's ring found no shape for its 40 spaces (IndexError), logged 'Board:
+    drawing failed, showing text' with a traceback in the kiosk's log, and drew the text view for a frame (a
+    board with no width was already left blank: Through the Desert divides by it)."""
+    from ui import widgets
+    from ui.boards import BoardView
+
+    fell_back: list[str] = []
+    monkeypatch.setattr(widgets.generic, "draw", lambda widget, view: fell_back.append(view.game.id))
+    for game_id in GAMES:
+        session = mid_game(game_id)
+        board = widgets.BoardWidget(size_hint=(None, None), size=size)
+        board.view = BoardView(session.game, session.document(), session.game.describe(session.state))
+        board.redraw()
+    assert not fell_back, f"fell back to text at {size}: {fell_back}"
