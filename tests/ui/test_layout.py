@@ -111,6 +111,30 @@ def test_all_six_rolls_show_while_the_status_line_speaks(reading: str, where: st
     assert label.height <= max(label.texture_size[1], box.height) + 1, "the newest line is under an empty band"
 
 
+@pytest.mark.parametrize("where", ("800x480 at 120%", "1024x600 at 120%", "480x800 at 120%"))
+def test_a_long_list_keeps_two_choices_in_view_under_a_refusal(where: str, start: Any, wide: None) -> None:
+    """Targi's setup lists the tribe cards to enter (a page of 12). Under a refusal of three lines at 120% the
+    announcements kept their 112 units (a list that scrolls anyway) and the list showed under one of its
+    two-line buttons, cut through its second line: the announcements give way, down to a line and a half,
+    until two rows of the list show (at 800x480 all but 3 px of them: the line and a half is kept)."""
+    from kivy.app import App
+
+    from tests.ui.test_display_scale import scaled
+
+    Window.size = tuple(int(v) for v in where.split()[0].split("x"))
+    app = start(Session.new("targi", ["white", "black"]))
+    scaled(App.get_running_app(), 120)
+    app.act({"type": "no such move"})
+    advance(6)
+    table = app.root.get_screen("table")
+    choices = table.buttons()
+    assert len(choices) > 8 and table.ids.status.height > 60, "not a long list under a three-line refusal"
+    room = window_box(table.ids.choice_scroll)
+    seen = [(min(room[3], window_box(b)[3]) - max(room[1], window_box(b)[1])) / b.height for b in choices]
+    assert seen[0] > 0.99 and seen[1] > 0.9, f"{[round(part, 2) for part in seen[:3]]} of the first buttons show"
+    assert table.ids.announcements_scroll.height >= 30 * table.u - 0.5, "the announcements are gone"
+
+
 def two_choices(game_id: str, seed: int = 11) -> Session:
     """A seeded random game at its first position offering two choices (the desert race's attempt or stop)."""
     import random

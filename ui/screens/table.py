@@ -138,7 +138,9 @@ class TableScreen(UprightScreen):
         left the third row of rolls, 5 and 6, half under them just when a misread die had to be corrected, and
         upright at 120% only their first row whole. A list short of room by a row or less gives them their 30
         units (upright at 120% under an unsure reading, the foot of the last row of rolls is a scroll away); a
-        list that must scroll further leaves them their 112. Where the choices leave more (two at a game's end,
+        list that must scroll further leaves them their 112, or what keeps two rows of it in view, a line and a
+        half at least: at 120% under a refusal of three lines Targi's setup list of tribe cards showed part of
+        one button at 800x480 and 1024x600, none upright. Where the choices leave more (two at a game's end,
         an attempt or a stop) the announcements take it: their third line was a scroll away beside an empty band.
         Upright too: there the board gives way no further than ``BOARD_LEAST`` (``board_height``).
         """
@@ -148,7 +150,10 @@ class TableScreen(UprightScreen):
         left = column - taken - listed - u * 24 - 2  # the column's four gaps of 6; 2 px so the list needs no bar
         if left >= u * 30:
             return left
-        return u * 30 if left > -u * 60 else usual  # short of a row at most: all but part of the last row show
+        if left > -u * 60:  # short of a row at most: all but part of the last row show
+            return u * 30
+        two_rows = column - taken - u * (24 + 126) - 2  # what leaves two rows of 60 units of a long list in view
+        return max(u * 30, min(usual, two_rows))
 
     def on_touch_down(self, touch: Any) -> bool:
         """The second tap of a double tap begun on another screen is swallowed.
