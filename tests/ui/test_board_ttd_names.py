@@ -16,6 +16,8 @@ import math
 from typing import Any
 
 import pytest
+from kivy.app import App
+from kivy.graphics import Line
 
 from companion.games.ttd.board import hex_label
 from companion.session import Session
@@ -23,13 +25,15 @@ from tests.ui.conftest import tap
 from tests.ui.drawing import Words, words_drawn
 from tests.ui.test_app import button
 from tests.ui.test_board_ttd_readable import ended
-from tests.ui.test_boards_robust import READABLE, off_board, run_together, table_board, unreadable
+from tests.ui.test_boards_robust import READABLE, discs_below, off_board, run_together, table_board, unreadable
+from tests.ui.test_display_scale import scaled
 from tests.ui.test_pointing import open_on, tap_hex
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, ttd
 from ui.shots import mid_game
 
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
+SCALED = [(size, 100) for size in SIZES] + [((800, 480), 120), ((480, 800), 120)]  # the owner's display scale too
 # Places a text may name, drawn together: the top edge with its neighbour (a refusal's "(1,0) ... at (2,0)"),
 # the bottom row's first hex, the far right (the strip unused by three players) and a hex among camels.
 NAMED = [(1, 0), (2, 0), (-6, 12), (17, 1), (4, 6)]
@@ -65,19 +69,51 @@ def tags(board: Any, session: Session, named: tuple[Any, ...]) -> tuple[list[Wor
         (d,) = label
         cx, cy = frame.centre(q, r)
         near = (min(max(cx, d.x), d.x + d.w), min(max(cy, d.y), d.y + d.h))  # the name's point nearest the hex
-        if math.dist(near, (cx, cy)) > frame.size * 1.6:  # the tag touches its hex (from a corner: 1.5 sizes)
-            found.append(f"({q},{r})'s name is {math.dist(near, (cx, cy)):.0f} px from its hex's middle")
+        if math.dist(near, (cx, cy)) > frame.size * 1.6 and not led(board, frame, (q, r), d):
+            found.append(f"({q},{r})'s name is {math.dist(near, (cx, cy)):.0f} px from its hex's middle, unled")
         if d.y < frame.strip_top - 0.5:
             found.append(f"({q},{r})'s name lies in the score strip")
     return drawn, found
 
 
-@pytest.mark.parametrize("size", SIZES)
+def led(board: Any, frame: Any, place: tuple[int, int], name: Words) -> bool:
+    """Whether a leader line runs from ``place``'s ring (its corners ``frame.size`` from its middle) to the
+    tag holding ``name`` (3 px each side of the name): a tag a hex or two away, the map round its hex crowded."""
+    cx, cy = frame.centre(*place)
+    x, y, w, h = name.x - 3, name.y, name.w + 6, name.h
+    for line in (i for i in board.canvas.children if isinstance(i, Line) and len(i.points) == 4):
+        x0, y0, x1, y1 = (v - o for v, o in zip(line.points, (board.x, board.y) * 2, strict=True))
+        on_rim = min(abs(x1 - x), abs(x1 - x - w), abs(y1 - y), abs(y1 - y - h)) < 0.5
+        if abs(math.dist((x0, y0), (cx, cy)) - frame.size) < 0.5 and on_rim:
+            return x - 0.5 <= x1 <= x + w + 0.5 and y - 0.5 <= y1 <= y + h + 0.5
+    return False
+
+
+def hidden(board: Any, session: Session, named: tuple[Any, ...]) -> list[str]:
+    """The camels and water holes (their discs, the figures in them) the tags naming ``named`` lie over, each
+    with how far into it: a disc of the map (``discs_below``, half a hex across or more: no palm's crown, no
+    camel's inner dot) more than half a pixel under a tag's dark box."""
+    drawn = words_drawn(board, session, named=named)
+    frame = ttd._frame(board, BoardView(session.game, session.document(), []))
+    discs = [(cx - board.x, cy - board.y, r) for cx, cy, r in discs_below(board, board.y + board.height)]
+    names = {hex_label(q, r) for q, r in named}
+    found = []
+    for tag in (d for d in drawn if d.text in names):
+        x, y, w, h = tag.x - 3, tag.y, tag.w + 6, tag.h
+        for cx, cy, r in (disc for disc in discs if disc[2] >= frame.size * 0.5 and disc[1] > frame.strip_top):
+            depth = r - math.dist((min(max(cx, x), x + w), min(max(cy, y), y + h)), (cx, cy))
+            if depth > 0.5:
+                found.append(f"{tag.text}'s tag lies {depth:.1f} px over the disc at {cx:.0f},{cy:.0f} (r {r:.1f})")
+    return found
+
+
+@pytest.mark.parametrize(("size", "scale"), SCALED)
 def test_each_named_place_shows_its_name_beside_it_at_16_px_or_more(
-    size: tuple[int, int], start: Any, window_size: Any  # noqa: F811
+    size: tuple[int, int], scale: int, start: Any, window_size: Any  # noqa: F811
 ) -> None:
     """Three places at once, at the map's edges and in its crowd, on the table's own board at each display size."""
     middle, board = table_board(start, window_size, size, "ttd")
+    scaled(App.get_running_app(), scale)
     found = []
     full = ended()  # five players' full map: leaders and camels all round each named hex
     for session, named in ((middle, tuple(NAMED[:3])), (middle, tuple(NAMED[2:])), (full, tuple(NAMED[1:4]))):
@@ -85,6 +121,25 @@ def test_each_named_place_shows_its_name_beside_it_at_16_px_or_more(
         found += [f"{len(session.document()['players'])} players, {named}: {fault}" for fault in faults]
         assert all(d.size >= READABLE for d in drawn if d.text in {f"({q},{r})" for q, r in named})
     assert not found, f"at {size}, a {board.width:.0f}x{board.height:.0f} board:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(("size", "scale"), SCALED)
+def test_a_tag_hides_no_camel_water_hole_or_figure_where_the_map_has_room(
+    size: tuple[int, int], scale: int, start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """Halfway, each tag against a side of its hex that hides nothing, or further out on a leader line.
+
+    At 800x480 the top edge's (1,0), with (2,0) named too, went under its hex, 4.2 px into the water hole (0,1)'s
+    disc, beside a free side, and (2,0)'s lay over two camels: a tag went above, below, right or left of its hex,
+    the side with the fewest discs' middles near it. On the five players' full map every side of the bottom
+    corner's (-6,12) has a camel, and its tag hides the least it can (not checked here).
+    """
+    middle, board = table_board(start, window_size, size, "ttd")
+    scaled(App.get_running_app(), scale)
+    found = []
+    for named in (tuple(NAMED[:3]), tuple(NAMED[2:]), ((0, 9), (5, 5), (1, 11)), ((9, 9), (0, 3), (-2, 6))):
+        found += [f"{named}: {fault}" for fault in hidden(board, middle, named) + tags(board, middle, named)[1]]
+    assert not found, f"at {size} ({scale}%), a {board.width:.0f}x{board.height:.0f} board:\n" + "\n".join(found)
 
 
 def test_a_tap_where_nothing_may_go_names_the_places_on_the_map(start: Any) -> None:

@@ -10,6 +10,7 @@ leader is what a player looks for when checking where a caravan may grow.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from companion.games.ttd.board import hex_label, hexes_named
 from companion.games.ttd.paints import CAMEL_RGB, SAND, camel_paints, camel_rgb  # noqa: F401 - tests read them here
 from ui.boards import focused, paint, provisional_scores
 from ui.boards.paint import ASKED, BACKGROUND, HIGHLIGHT, Texts, fitted_text, fitting_size, measure, piece_shape, rgb
-from ui.boards.shapes import Shapes
+from ui.boards.shapes import Shapes, piece_reach
 
 SQRT3 = math.sqrt(3)
 MOUNTAIN = (0.36, 0.31, 0.28)
@@ -175,7 +176,8 @@ def draw(widget: Any, view: Any) -> None:
     pieces = [p for p in document.get("pieces") or [] if isinstance(p, Mapping) and hex_key(p.get("hex"))]
     taken = {hex_key(p.get("hex")) for p in pieces}
     paints = camel_paints(view.game.data["camels"])
-
+    palms = [(c["q"], c["r"]) for c in cells
+             if str(c.get("region")) in in_play and len(players) in (c.get("oasis") or ())]
     shapes, later, figures = Shapes(), [], Texts()  # the map's shapes in a few meshes; lines and texts over them
     for cell in cells:
         at = centre(cell["q"], cell["r"])
@@ -208,8 +210,7 @@ def draw(widget: Any, view: Any) -> None:
         if view.asked is not None and hex_key(view.asked):
             Color(*ASKED, 1)
             Line(points=hex_points(*centre(*view.asked), size * 0.9), close=True, width=max(2.0, size * 0.16))
-        figures_at = {key for key in values if key not in taken}  # the water holes still showing their figures
-        _draw_names(widget, frame, view, {(c["q"], c["r"]) for c in cells}, taken - {None}, figures_at)
+        _draw_names(widget, frame, view, {(c["q"], c["r"]) for c in cells}, _crowd(frame, pieces, values, taken, palms))
         _draw_strip(  # from the board's foot to the map's margin: five players' rows need every pixel of it
             (widget.x + pad, widget.y, widget.width - 2 * pad, frame.strip_top),
             document,
@@ -224,56 +225,143 @@ def places_named(text: str) -> list[tuple[int, int]]:
     return hexes_named(text)
 
 
+# What a tag hides, by weight: a water hole's figure in its disc (its value, read at scoring) most, then a camel,
+# then a palm (an oasis, printed on the board).
+FIGURE_WEIGHT, PIECE_WEIGHT, PALM_WEIGHT = 10.0, 1.0, 0.25
+
+
+def _crowd(
+    frame: MapFrame,
+    pieces: Sequence[Mapping[str, Any]],
+    values: Mapping[tuple[int, int], Any],
+    taken: set[Any],
+    palms: Iterable[tuple[int, int]],
+) -> list[tuple[float, float, float, float]]:
+    """(x, y, radius, weight) of what a named place's tag should leave in sight, widget-relative."""
+    size = frame.size
+    crowd = []
+    for piece in pieces:
+        crowd.append((*frame.centre(*(hex_key(piece.get("hex")) or (0, 0))), _piece_reach(piece, size), PIECE_WEIGHT))
+    site = size * 0.75 + max(1.0, size * 0.06)  # a water hole's disc and rim (``_draw_cell``)
+    crowd += [(*frame.centre(*key), site, FIGURE_WEIGHT) for key in values if key not in taken]
+    crowd += [(*frame.centre(*key), size * 0.55, PALM_WEIGHT) for key in palms]
+    return crowd
+
+
+Box = tuple[float, float, float, float]  # x, y, w, h, widget-relative
+Leader = tuple[float, float, float, float]  # x0, y0 (on the hex's ring), x1, y1 (on the tag's rim)
+
+
 def _draw_names(
     widget: Any,
     frame: MapFrame,
     view: Any,
     hexes: set[tuple[int, int]],
-    camels: set[Any],
-    figures_at: set[tuple[int, int]],
+    crowd: list[tuple[float, float, float, float]],
 ) -> None:
     """Each place a text names (``view.named``) ringed, its name as the texts spell it ("(4,6)") in a tag beside it.
 
     The map has no room for coordinates along its edges: at 800x480 it is 390 px wide on a 398 px board, and a
     16 px row number needs 18. So the names come to the places instead: a player told "not allowed at (4,6)",
-    by the screen or the voice, sees "(4,6)" on the map where it is. A tag goes above, below, right or left of its
-    hex, the side covering the fewest camels and never a water hole's figure where another side does not, never
-    over another tag, the strip or the board's edges.
+    by the screen or the voice, sees "(4,6)" on the map where it is. Where each tag goes: ``_tags_placed``.
     """
     named = [key for key in (hex_key(k) for k in getattr(view, "named", ())) if key in hexes][:NAMED_SHOWN]
     if not named:
         return
     size = frame.size
     font = max(TEXT, size * 1.05)  # as the water holes' figures: 16 px at 800x480, larger on larger boards
-    crowd = [(*frame.centre(*key), 1) for key in camels] + [(*frame.centre(*key), 10) for key in figures_at]
-    taken: list[tuple[float, float, float, float]] = []
-    half = size * 0.6  # a named hex's middle, its camel: no tag lies over another named place
-    spots = [(x - half, y - half, 2 * half, 2 * half) for x, y in (frame.centre(*key) for key in named)]
     Color(*NAMED, 1)
     for q, r in named:  # the rings first: a tag lies over another named hex's ring, never under it
         cx, cy = frame.centre(q, r)
         Line(points=hex_points(widget.x + cx, widget.y + cy, size), close=True, width=max(1.5, size * 0.1))
     texts = Texts()
-    for q, r in named:
-        cx, cy = frame.centre(q, r)
-        words = hex_label(q, r)
-        w, h = measure(words, font, bold=True)
-        others = [spot for key, spot in zip(named, spots, strict=True) if key != (q, r)]
-        box = _tag_place(widget, frame, cx, cy, w + 6, h, crowd, taken + others)
-        if box is None:
-            continue
-        x, y, bw, bh = box
-        # The next tag's name keeps half the type size from this one's beside it, a quarter above or below it (the
-        # names lie 3 px inside their tags' sides, 2 inside top and bottom): two tags 3.5 px apart (the top edge's
-        # (1,0) and (2,0) at 720x1280) read as one strip, "(1,0)(2,0)".
-        gx, gy = max(0.0, font / 2 - 6), max(0.0, font / 4 - 4)
-        taken.append((x - gx, y - gy, bw + 2 * gx, bh + 2 * gy))
+    for key, ((x, y, bw, bh), leader) in _tags_placed(widget, frame, named, crowd, font).items():
+        if leader is not None:
+            Color(*NAMED, 1)
+            x0, y0, x1, y1 = leader
+            Line(points=[widget.x + x0, widget.y + y0, widget.x + x1, widget.y + y1], width=1.2)
         Color(*BACKGROUND, 0.9)
         Rectangle(pos=(widget.x + x, widget.y + y), size=(bw, bh))
         Color(*NAMED, 1)
         Line(rectangle=(widget.x + x, widget.y + y, bw, bh), width=1.2)
-        fitted_text(widget.x + x + bw / 2, widget.y + y + bh / 2, words, font, bw, (1, 1, 1), bold=True, into=texts)
+        fitted_text(widget.x + x + bw / 2, widget.y + y + bh / 2, hex_label(*key), font, bw, (1, 1, 1), bold=True,
+                    into=texts)  # fmt: skip
     texts.draw()
+
+
+def _tags_placed(
+    widget: Any,
+    frame: MapFrame,
+    named: list[tuple[int, int]],
+    crowd: list[tuple[float, float, float, float]],
+    font: float,
+) -> dict[tuple[int, int], tuple[Box, Leader | None]]:
+    """Each named hex's tag and its leader line, if it has one (``_tag_place``), the tags placed together.
+
+    Tags are placed one after another, each clear of those before it, in the order hiding least of the map
+    (``_crowd``), then with the fewest and shortest leader lines: placed first, (1,0)'s tag took the one free
+    side of (2,0), whose tag then hid a camel. A tag is never over another tag, nor over a named hex's middle.
+    """
+    size = frame.size
+    half = size * 0.6  # a named hex's middle, its camel
+    spots = {key: (x - half, y - half, 2 * half, 2 * half) for key, (x, y) in ((k, frame.centre(*k)) for k in named)}
+    # The next tag's name keeps half the type size from a tag's beside it, a quarter above or below it (the names
+    # lie 3 px inside their tags' sides, their brackets 1 px inside top and bottom): two tags 3.5 px apart (the
+    # top edge's (1,0) and (2,0) at 720x1280) read as one strip, "(1,0)(2,0)", and two one on the other, their
+    # names 3.4 px apart ((0,3) and (-3,6) at 480x800), as one two-line name.
+    gx, gy = max(0.0, font / 2 - 6), max(0.0, font / 4 - 2)
+    best: dict[tuple[int, int], tuple[Box, Leader | None]] = {}
+    best_cost: tuple[float, ...] = (math.inf,)
+    for order in itertools.permutations(named):
+        taken: list[Box] = []
+        leaders: list[Leader] = []
+        placed: dict[tuple[int, int], tuple[Box, Leader | None]] = {}
+        cost = [0.0, 0.0, 0.0, 0.0]  # tags left out, weight hidden, hexes away, discs a leader crosses
+        for key in order:
+            cx, cy = frame.centre(*key)
+            w, h = measure(hex_label(*key), font, bold=True)
+            near = [c for c in crowd if math.dist(c[:2], (cx, cy)) > size * 0.5]  # its own camel is under its ring
+            others = [spot for other, spot in spots.items() if other != key]
+            found = _tag_place(widget, frame, cx, cy, w + 6, h, near, taken + others, leaders)
+            if found is None:
+                cost[0] += 1
+                continue
+            box, leader, (hidden, away, crossed) = found
+            placed[key] = (box, leader)
+            cost[1:] = [cost[1] + hidden, cost[2] + away, cost[3] + crossed]
+            x, y, bw, bh = box
+            taken.append((x - gx, y - gy, bw + 2 * gx, bh + 2 * gy))
+            leaders += [leader] if leader else []
+        if tuple(cost) < best_cost:
+            best, best_cost = {key: placed[key] for key in named if key in placed}, tuple(cost)
+        if best_cost == (0.0, 0.0, 0.0, 0.0):
+            break
+    return best
+
+
+def _hidden(box: Box, crowd: list[tuple[float, float, float, float]]) -> float:
+    """What ``box`` hides (``_crowd``): each disc reaching more than half a pixel under it by its weight, in full
+    where the box reaches its middle, in part as far as it reaches in (a camel's rim hidden less than the camel)."""
+    x, y, w, h = box
+    total = 0.0
+    for px, py, reach, weight in crowd:
+        nx, ny = min(max(px, x), x + w), min(max(py, y), y + h)  # the box's point nearest the disc's middle
+        depth = reach - math.hypot(nx - px, ny - py)
+        if depth > 0.5:
+            total += weight * min(1.0, depth / reach)
+    return total
+
+
+def _along(segment: Leader, steps: int) -> list[tuple[float, float]]:
+    x0, y0, x1, y1 = segment
+    return [(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps) for k in range(steps + 1)]
+
+
+def _crosses(segment: Leader, box: Box) -> bool:
+    """Whether a leader line runs through ``box`` (sampled a pixel or two apart: the boxes are 16 px or more)."""
+    x, y, w, h = box
+    steps = max(1, int(math.hypot(segment[2] - segment[0], segment[3] - segment[1]) / 2))
+    return any(x < px < x + w and y < py < y + h for px, py in _along(segment, steps))
 
 
 def _tag_place(
@@ -283,35 +371,62 @@ def _tag_place(
     cy: float,
     bw: float,
     bh: float,
-    crowd: list[tuple[float, float, int]],
-    taken: list[tuple[float, float, float, float]],
-) -> tuple[float, float, float, float] | None:
-    """Where a bw x bh tag naming the hex centred at (cx, cy) goes (widget-relative x, y, w, h), or None.
+    crowd: list[tuple[float, float, float, float]],
+    taken: list[Box],
+    leaders: list[Leader],
+) -> tuple[Box, Leader | None, tuple[float, int, int]] | None:
+    """Where a bw x bh tag naming the hex centred at (cx, cy) goes, its leader line when it lies away from its
+    hex, and its cost (weight hidden, hexes away, discs its leader crosses); None where no place is free.
 
-    ``crowd``: the centres of what a tag hides, each with its weight (a camel 1, a water hole's figure 10);
-    ``taken``: boxes no tag may cover (the tags already placed, the named hexes' middles).
+    ``crowd``: what a tag hides (``_crowd``); ``taken``: boxes no tag or leader may cover (the tags already
+    placed, the named hexes' middles); ``leaders``: the lines already drawn, which no tag may lie over. The least
+    hidden wins, then the nearest: against the hex (over or under a tip, against one of its six sides), else one
+    or two hexes further out the same way, joined to its hex by a leader line (the map is crowded there).
     """
     size = frame.size
     half_w = size * SQRT3 / 2
-    # Above or below: centred on the hex, else reaching right or left from its middle; slid onto the board.
+    gap = max(1.0, size * 0.05)  # clear of the named ring's line
+    ex, ey = half_w / 2 + gap, size * 0.75 + gap  # a slanting side's middle, pushed out a little
     along = [min(max(x, 1.0), widget.width - 1 - bw) for x in (cx - bw / 2, cx - half_w / 2, cx + half_w / 2 - bw)]
-    sides = [
-        *((x, cy + size * 0.95) for x in along),  # above the hex, over its top tip, clear of a leader's ring and rim
-        *((x, cy - size * 0.95 - bh) for x in along),  # below it
-        (cx + half_w + 1, cy - bh / 2),  # right
-        (cx - half_w - 1 - bw, cy - bh / 2),  # left
+    # (x, y, direction out of the hex): over its top tip, clear of a leader's ring and rim, centred or reaching
+    # right or left from its middle; under it; against its right and left sides; against its four slanting sides.
+    sides: list[tuple[float, float, float]] = [
+        *((x, cy + size * 0.95, 90.0) for x in along),
+        *((x, cy - size * 0.95 - bh, 270.0) for x in along),
+        (cx + half_w + gap, cy - bh / 2, 0.0),
+        (cx - half_w - gap - bw, cy - bh / 2, 180.0),
+        (cx + ex, cy + ey, 60.0),
+        (cx - ex - bw, cy + ey, 120.0),
+        (cx - ex - bw, cy - ey - bh, 240.0),
+        (cx + ex, cy - ey - bh, 300.0),
     ]
-    best, fewest = None, math.inf
-    for x, y in sides:
-        if y < frame.strip_top or y + bh > widget.height - 1 or x < 1 or x + bw > widget.width - 1:
-            continue
-        if any(x < tx + tw and tx < x + bw and y < ty + th and ty < y + bh for tx, ty, tw, th in taken):
-            continue
-        m = size * 0.8  # a disc half under the tag is hidden as much as one under it; a figure reaches as far
-        covered = sum(k for px, py, k in crowd if x - m < px < x + bw + m and y - m < py < y + bh + m)
-        if covered < fewest:
-            best, fewest = (x, y, bw, bh), covered
-    return best
+    best, best_cost = None, (math.inf, 0, 0)
+    for away in (0, 1, 2):
+        for x0, y0, angle in sides:
+            ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+            x, y = x0 + ux * away * size * SQRT3, y0 + uy * away * size * SQRT3
+            box = (x, y, bw, bh)
+            if y < frame.strip_top or y + bh > widget.height - 1 or x < 1 or x + bw > widget.width - 1:
+                continue
+            if any(x < tx + tw and tx < x + bw and y < ty + th and ty < y + bh for tx, ty, tw, th in taken):
+                continue
+            if any(_crosses(line, box) for line in leaders):
+                continue
+            leader, crossed = None, 0
+            if away:  # from the hex's ring to the tag's nearest point
+                nx, ny = min(max(cx, x), x + bw), min(max(cy, y), y + bh)
+                d = math.hypot(nx - cx, ny - cy)
+                leader = (cx + (nx - cx) / d * size, cy + (ny - cy) / d * size, nx, ny)
+                if any(_crosses(leader, t) for t in taken):
+                    continue
+                points = _along(leader, max(1, int(d / 2)))
+                crossed = sum(any(math.dist(p, (px, py)) < reach for p in points) for px, py, reach, _w in crowd)
+            cost = (_hidden(box, crowd), away, crossed)
+            if cost < best_cost:
+                best, best_cost = (box, leader), cost
+        if best is not None and best_cost[0] == 0:
+            break
+    return None if best is None else (*best, best_cost)
 
 
 def _draw_cell(
@@ -375,6 +490,15 @@ def _draw_palm(cx: float, cy: float, size: float, shapes: Shapes) -> None:
     for dx in (-0.28, 0.0, 0.28):
         r = size * 0.26
         shapes.ellipse(3, (0.05, 0.4, 0.1), cx + dx * size, cy + size * (0.28 - abs(dx) * 0.4), r, 0.7 * r)
+
+
+def _piece_reach(piece: Mapping[str, Any], size: float) -> float:
+    """How far a camel's drawing (``_draw_piece``) reaches from its hex's middle, rim and ring too."""
+    if piece.get("colour") == "guide":
+        return size * 0.6 * piece_reach(piece_shape(str(piece.get("player")))) + max(1.5, size * 0.12) * SQRT3
+    if piece.get("leader"):
+        return size * 0.6 + max(2.0, size * 0.2) + 1.5
+    return size * 0.6 + 1.2
 
 
 def _draw_piece(
