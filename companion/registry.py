@@ -1,6 +1,8 @@
-"""The registry of games: every package under ``companion.games`` exposing ``GAME``.
+"""The registry of games: every package under ``companion.games`` exposing ``INFO`` and ``GAME``.
 
-Discovery keeps adding a game to one new package, with no shared list to edit.
+Discovery keeps adding a game to one new package, with no shared list to edit. A package's ``INFO``
+(`companion.game_info`) names the game without its rules, which load when ``GAME`` is first asked for:
+home lists the games by `game_infos` alone.
 """
 
 from __future__ import annotations
@@ -9,25 +11,33 @@ import importlib
 import pkgutil
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import companion.games
 from companion.data import cafe_signature, load_data
 from companion.errors import InvalidData, UnknownGame, quoted
 from companion.game import Game
+from companion.game_info import GameInfo
 
 
 @cache
-def _discovered() -> dict[str, type[Game]]:
-    found: dict[str, type[Game]] = {}
+def _packages() -> dict[str, ModuleType]:
+    """Each game's package by id: its ``__init__`` alone, not its rules."""
+    found: dict[str, ModuleType] = {}
     for info in sorted(pkgutil.iter_modules(companion.games.__path__), key=lambda i: i.name):
         if not info.ispkg:
             continue
         module = importlib.import_module(f"companion.games.{info.name}")
-        game_cls = getattr(module, "GAME", None)
-        if game_cls is not None:
-            found[game_cls.id] = game_cls
+        game_info = getattr(module, "INFO", None)
+        if isinstance(game_info, GameInfo):
+            found[game_info.id] = module
     return found
+
+
+@cache
+def _discovered() -> dict[str, type[Game]]:
+    return {game_id: module.GAME for game_id, module in _packages().items()}
 
 
 _installed: dict[str, Game] = {}
@@ -48,11 +58,17 @@ def game_classes() -> dict[str, type[Game]]:
     return {**_discovered(), **{gid: type(game) for gid, game in _installed.items()}}
 
 
+def game_infos() -> dict[str, GameInfo]:
+    """Every game by id, as `game_classes`, by name, player counts and colours, without loading any game's rules."""
+    packaged = {game_id: module.INFO for game_id, module in _packages().items()}
+    return {**packaged, **{gid: GameInfo.of(type(game)) for gid, game in _installed.items()}}
+
+
 def title_of(game_id: str) -> str:
     """A game's name as the table reads it ("Through the Desert", not ``ttd``); the id itself for a game this
     install does not have (an old journal's)."""
-    game_cls = game_classes().get(game_id)
-    return game_cls.title if game_cls is not None else game_id
+    info = game_infos().get(game_id)
+    return info.title if info is not None else game_id
 
 
 def unknown_game(game_id: object, columns: bool = False) -> str:
@@ -70,10 +86,12 @@ def unknown_game(game_id: object, columns: bool = False) -> str:
 
 
 def game_class(game_id: object) -> type[Game]:
-    classes = game_classes()
-    if not isinstance(game_id, str) or game_id not in classes:
+    """The rules class of ``game_id``, loading that game's rules alone (a game started from home loads one)."""
+    if isinstance(game_id, str) and game_id in _installed:
+        return type(_installed[game_id])
+    if not isinstance(game_id, str) or game_id not in _packages():
         raise UnknownGame(unknown_game(game_id))
-    return classes[game_id]
+    return _packages()[game_id].GAME
 
 
 # Per game and café folder: the stat signature of the café files read, and the game bound to them

@@ -25,10 +25,11 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.controller import Controller
 from companion.errors import CompanionError
 from companion.finished import FinishedGame, finished_game, same_cafe_day, verdict
+from companion.game_info import GameInfo
 from companion.journal import Journal
 from companion.observations import Touch, Update
 from companion.places import place_of
-from companion.registry import game_classes
+from companion.registry import game_infos
 from companion.rulebook import Found
 from companion.session import Session
 from ui import inputs, watchdog
@@ -687,8 +688,9 @@ class CompanionApp(App):
         book = session.game.rulebook
         return book.lookup(words) if words.strip() else Found(list(book.clauses), True)
 
-    def games(self) -> list[dict[str, Any]]:
-        return [cls.metadata() for cls in game_classes().values()]
+    def games(self) -> list[GameInfo]:
+        """The games home lists, by name, player counts and colours: no game's rules are loaded for them."""
+        return list(game_infos().values())
 
     def _button_gate(self, intent: str) -> tuple[str, str] | None:
         """Whether a press of confirm, undo or next may play now: only while the table shows the game.

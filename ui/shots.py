@@ -24,7 +24,7 @@ from typing import Any
 from companion.controller import Controller
 from companion.journal import Journal
 from companion.places import place_of
-from companion.registry import game_classes
+from companion.registry import game_classes, game_infos
 from companion.session import Session
 from ui.choices import LIST_LIMIT
 
@@ -32,7 +32,7 @@ MAX_STEPS = 600
 
 
 def default_players(game_id: str) -> list[str]:
-    cls = game_classes()[game_id]
+    cls = game_infos()[game_id]  # by name alone: `ui bench` taps Start with these, and times the rules' load after
     count = min(cls.max_players, max(cls.min_players, 3))
     return list(cls.colours[:count]) if cls.colours else [f"Player {i}" for i in range(1, count + 1)]
 
@@ -330,15 +330,22 @@ LOADED_WHEN_NEEDED = ("cv2", "numpy", "serial")
 
 
 def start_figures() -> dict[str, Any]:
-    """What the process has spent so far: peak memory, CPU time, modules imported and which of
-    `LOADED_WHEN_NEEDED` are among them."""
+    """What the process has spent so far: peak memory, CPU time, modules imported, which of
+    `LOADED_WHEN_NEEDED` are among them, and which of the games' modules (`game_modules`)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return {
         "max_rss_mb": usage.ru_maxrss / 1024,
         "cpu_s": usage.ru_utime + usage.ru_stime,
         "modules": len(sys.modules),
         "loaded_when_needed": [name for name in LOADED_WHEN_NEEDED if name in sys.modules],
+        "game_modules": game_modules(),
     }
+
+
+def game_modules() -> list[str]:
+    """The games' modules this process has imported beyond their packages (`companion.game_info`): their rules,
+    boards and documents, which home needs none of."""
+    return sorted(name for name in sys.modules if name.startswith("companion.games.") and name.count(".") > 2)
 
 
 def exit_after_first_screen(app: Any, start_game: bool = False) -> None:

@@ -37,7 +37,7 @@ def test_a_last_game_the_cafe_no_longer_has_still_offers_a_game_to_start(launch:
     app = launch(Settings(last_game="carcassonne", last_players=["red", "blue"]))
     home = app.root.get_screen("home")
     assert app.root.current == "home"
-    assert home.chosen_game in {meta["id"] for meta in app.games()}
+    assert home.chosen_game in {info.id for info in app.games()}
     assert home.ids.colours.children and "players" in home.ids.limits.text
     for colour in list(reversed(home.ids.colours.children))[:2]:
         tap(colour)

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -128,3 +129,32 @@ def test_an_app_stopped_before_its_other_screens_are_built_never_builds_them(tmp
         stop(app)
     advance(3)
     assert [screen.name for screen in app.root.screens] == ["home", "table"] and app.screens_built_at is None
+
+
+def test_home_lists_the_games_without_loading_their_rules(tmp_path: Path) -> None:
+    """Home showed five games' names, colours and player counts by importing each game's rules, 43 modules of
+    the 534 the first screen loaded; it reads each package's `INFO` instead (`companion.game_info`), and a game's
+    rules load when it is started, that game's alone. Checked in the real command's own process when home is drawn
+    and after a tap on Start."""
+    from ui.shots import run_ui
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_CAFE_DIR", "COMPANION_UI_SETTINGS")}
+    env.update(HOME=str(tmp_path), KIVY_HOME=str(tmp_path / "kivy"), SDL_VIDEODRIVER="offscreen",
+               XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    report = run_ui(tmp_path / "j.sqlite3", env, "--bench-start")
+    assert report["screen"] == "home"
+    loaded = report["game_modules"]
+    assert not [name for name in loaded if name.endswith(".rules")], loaded
+    assert len(loaded) <= 1, loaded  # the voice's hex names (`companion.games.ttd.board`), a module of patterns
+    started = [name for name in report["after_start"]["game_modules"] if name.endswith(".rules")]
+    assert started == [f"companion.games.{report['game']}.rules"]  # Start loads the game started, and no other
+
+
+def test_each_games_info_is_what_its_rules_class_says() -> None:
+    """`INFO` is where the rules class takes its id, title, player counts and colours from: home's list and the
+    game it starts cannot disagree."""
+    from companion.game_info import GameInfo
+    from companion.registry import game_classes, game_infos
+
+    for game_id, game_cls in game_classes().items():
+        assert GameInfo.of(game_cls) == replace(game_infos()[game_id], rules=""), game_id

@@ -65,18 +65,18 @@ class HomeScreen(UprightScreen):
         self.confirming = None
         games = self.ids.games
         games.clear_widgets()
-        for meta in app.games():
-            button = Factory.HomeToggle(text=meta["title"], group="game", allow_no_selection=False)
-            button.game_id = meta["id"]
+        for info in app.games():
+            button = Factory.HomeToggle(text=info.title, group="game", allow_no_selection=False)
+            button.game_id = info.id
             button.shorten, button.font = False, 19  # long titles wrap to two lines
             games.add_widget(button)
             self.fit(button)
             button.bind(on_release=lambda b: self.tap_game(b.game_id))
-        known = {meta["id"] for meta in app.games()}
+        known = {info.id for info in app.games()}
         # The first of these that is still a game: a last game the café no longer has (a game removed, a hand
         # edit of ui.json) picked nothing, and home showed no game lit, no colours and "no game ''" on Start.
         wanted = (self.chosen_game, app.settings.last_game, app.game_id)
-        self.pick_game(next((game for game in wanted if game in known), app.games()[0]["id"]))
+        self.pick_game(next((game for game in wanted if game in known), app.games()[0].id))
         self.choosing = False  # the game lit on opening is the screen's guess, not anyone's choice
 
     def fit(self, *buttons: Any) -> None:
@@ -124,8 +124,8 @@ class HomeScreen(UprightScreen):
 
     def pick_game(self, game_id: str) -> None:
         app = App.get_running_app()
-        meta = next((m for m in app.games() if m["id"] == game_id), None)
-        if meta is None:
+        info = next((i for i in app.games() if i.id == game_id), None)
+        if info is None:
             return
         self.chosen_game = game_id
         self.note = ""
@@ -135,21 +135,21 @@ class HomeScreen(UprightScreen):
         self.players = []
         colours = self.ids.colours
         colours.clear_widgets()
-        names = meta["colours"] or [f"Player {i}" for i in range(1, meta["players"]["max"] + 1)]
+        names = info.colours or [f"Player {i}" for i in range(1, info.max_players + 1)]
         for name in names:
             button = Factory.ColourToggle()
             button.word = name.capitalize()
             button.player = name
-            if meta["colours"]:
+            if info.colours:
                 button.paint, button.swatch = piece_rgb(name), True
             button.ink = ink(tuple(button.paint[:3]))
             self.fit(button)
             button.bind(on_release=self.toggle_player)
             colours.add_widget(button)
-        low, high = meta["players"]["min"], meta["players"]["max"]
+        low, high = info.min_players, info.max_players
         count = str(low) if low == high else f"{low}-{high}"  # "2-2 players" read like a typo
         # "tap in turn order" did not say what to tap: the buttons under it are the players
-        self.ids.limits.text = f"{count} players: tap their {'colours' if meta['colours'] else 'names'} in turn order"
+        self.ids.limits.text = f"{count} players: tap their {'colours' if info.colours else 'names'} in turn order"
 
 
     def toggle_player(self, button: Any) -> None:

@@ -28,7 +28,7 @@ from companion.game import (
     refuse,
     said_as,
 )
-from companion.games.blackpool import effects
+from companion.games.blackpool import INFO, effects
 from companion.games.blackpool.board import CAMP, CENTRE, Board
 from companion.games.blackpool.cards import DECKS, Catalogue
 from companion.games.blackpool.data_schema import DATA_SCHEMAS, copy_notes, cross_check
@@ -45,7 +45,7 @@ from companion.games.blackpool.state import (
 from companion.games.blackpool.view import describe_state
 from companion.phrases import series
 
-COLOURS = ("yellow", "red", "green", "blue")
+COLOURS = INFO.colours
 
 
 def _squeezed(words: str) -> str:
@@ -147,11 +147,11 @@ def cap(colour: str) -> str:
 
 
 class Blackpool(Game):
-    id: ClassVar[str] = "blackpool"
+    id: ClassVar[str] = INFO.id
     win_rules: ClassVar[tuple[str, ...]] = ("BP-1",)
-    title: ClassVar[str] = "Blackpool"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
+    title: ClassVar[str] = INFO.title
+    min_players: ClassVar[int] = INFO.min_players
+    max_players: ClassVar[int] = INFO.max_players
     players_rule: ClassVar[str | None] = "BP-Q31"
     colours_rule: ClassVar[str | None] = "BP-Q3"  # the four colours, each with its own camp
     actions_rule: ClassVar[str | None] = "BP-3"  # a turn: the oracle's roll, then what it allows

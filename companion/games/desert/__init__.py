@@ -1,7 +1,17 @@
 """The desert lap race (Secret Passage / Golden Compass), rule text 000."""
 
-from companion.games.desert.rules import DesertRace
+from companion.game_info import GameInfo, rules_loader
 
-GAME = DesertRace
+# Home reads this alone (`companion.game_info`); the rules class takes its id, title, counts and colours from it.
+INFO = GameInfo(
+    id="desert",
+    title="Desert lap race (Secret Passage)",
+    min_players=2,
+    max_players=6,
+    colours=("black", "purple", "pink", "brown", "grey", "teal"),
+    rules="companion.games.desert.rules:DesertRace",
+)
 
-__all__ = ["GAME", "DesertRace"]
+__getattr__ = rules_loader(INFO, __name__)  # GAME and DesertRace, loaded when first asked for
+
+__all__ = ["GAME", "INFO", "DesertRace"]

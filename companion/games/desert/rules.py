@@ -26,7 +26,7 @@ from companion.game import (
     refuse,
     said_as,
 )
-from companion.games.desert import document
+from companion.games.desert import INFO, document
 from companion.games.desert.board import (
     BOARD_SCHEMA,
     CARDS_SCHEMA,
@@ -86,15 +86,15 @@ def _lost_above_ten(extra: int) -> str:
 
 
 class DesertRace(Game):
-    id = "desert"
+    id = INFO.id
     win_rules = ("DR-28", "DR-Q29")
-    title = "Desert lap race (Secret Passage)"
-    min_players = 2
-    max_players = 6
+    title = INFO.title
+    min_players = INFO.min_players
+    max_players = INFO.max_players
     players_rule = "DR-Q36"
     actions_rule = "DR-3"  # the turn: roll, move, deal with the space
     turn_rule = "DR-3"
-    colours = ("black", "purple", "pink", "brown", "grey", "teal")
+    colours = INFO.colours
     dice = (D6,)
     decks = ("collection", "mystery")
     option_specs = OPTION_SPECS

@@ -22,8 +22,8 @@ from companion.game import (
     place_called,
     said_as,
 )
+from companion.games.targi import INFO, document
 from companion.games.targi import cards as cardmod
-from companion.games.targi import document
 from companion.games.targi import effects as fx
 from companion.games.targi.card_words import too_small
 from companion.games.targi.cards import CARD_WORDS, CENTRE_WORDS, CORNERS, Catalog
@@ -53,14 +53,14 @@ def _one(resource: str) -> str:
     return cardmod.bundle_text({resource: 1}).removeprefix("1 ")
 
 class Targi(Game):
-    id = "targi"
+    id = INFO.id
     score_rules = {"total": ("TG-S1", "TG-S3"), "tokens": ("TG-S1",), "cards": ("TG-S1",),
                    "card_bonuses": ("TG-S1", "TG-T5"), "rows": ("TG-S2", "TG-Q22")}
     held_points = ("tokens", "cards")  # VP tokens and the tribe cards' own VP; bonuses are counted at the end
-    title = "Targi"
-    min_players = 2
-    max_players = 2
-    colours = ("white", "black")
+    title = INFO.title
+    min_players = INFO.min_players
+    max_players = INFO.max_players
+    colours = INFO.colours
     decks = ("goods", "tribe")
     actions_rule = "TG-A1"  # the actions a player takes: one per own Targi and per own tribe marker
     turn_rule = "TG-TURN"

@@ -1,7 +1,17 @@
 """The temple path-card race (published as Ruin): race two explorers round the temple and up into the chamber."""
 
-from companion.games.temple.rules import TempleGame
+from companion.game_info import GameInfo, rules_loader
 
-GAME = TempleGame
+# Home reads this alone (`companion.game_info`); the rules class takes its id, title, counts and colours from it.
+INFO = GameInfo(
+    id="temple",
+    title="Temple path-card race (Ruin)",
+    min_players=2,
+    max_players=4,
+    colours=("red", "blue", "green", "yellow"),
+    rules="companion.games.temple.rules:TempleGame",
+)
 
-__all__ = ["GAME", "TempleGame"]
+__getattr__ = rules_loader(INFO, __name__)  # GAME and TempleGame, loaded when first asked for
+
+__all__ = ["GAME", "INFO", "TempleGame"]

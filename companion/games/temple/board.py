@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow")
+from companion.games.temple import INFO
+
+COLOURS: tuple[str, ...] = INFO.colours
 CELL_KINDS: tuple[str, ...] = ("path", "hole", "stair", *(f"idol:{c}" for c in COLOURS))
 OUT_VECTORS: Mapping[str, tuple[int, int]] = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
 STEPS_PROGRESS_BASE = 1000  # steps lie beyond every ring cell in a colour's lap

@@ -28,7 +28,7 @@ from companion.game import (
     normalize_action,
     refuse,
 )
-from companion.games.temple import document, moves
+from companion.games.temple import INFO, document, moves
 from companion.games.temple.board import COLOURS, Board, Layout
 from companion.games.temple.schemas import SCHEMAS, cross_check
 from companion.games.temple.state import Task, TempleState, pawn_label, pawn_name
@@ -192,11 +192,11 @@ def _route_rule(problem: str) -> str:
 class TempleGame(Game):
     """Rules of the temple race bound to a board, a deck and a die."""
 
-    id: ClassVar[str] = "temple"
+    id: ClassVar[str] = INFO.id
     win_rules: ClassVar[tuple[str, ...]] = ("RU-1", "RU-16")
-    title: ClassVar[str] = "Temple path-card race (Ruin)"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
+    title: ClassVar[str] = INFO.title
+    min_players: ClassVar[int] = INFO.min_players
+    max_players: ClassVar[int] = INFO.max_players
     players_rule: ClassVar[str | None] = "RU-Q31"
     actions_rule: ClassVar[str | None] = "RU-6"  # a turn: roll, change a card if asked, move; or Ah Kinchil
     turn_rule: ClassVar[str | None] = "RU-28"

@@ -12,11 +12,12 @@ from typing import Any
 
 from companion.colours import APART, delta_e, hex_code, piece_rgb
 from companion.errors import quoted
+from companion.games.ttd import INFO
 from companion.games.ttd.paints import SAND, camel_paints
 from companion.schema import Bool, Enum, HexColour, Int, ListOf, MapOf, Obj, Str, header, meant_hint
 
 PLAYER_COUNTS = (2, 3, 4, 5)
-PLAYER_COLOURS = ("red", "black", "orange", "purple", "brown")  # the riders': players are named by them
+PLAYER_COLOURS = INFO.colours  # the riders': players are named by them
 
 BOARD_SCHEMA = Obj(
     {

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from companion.errors import InvalidAction, quoted
 from companion.game import Action, Event, Game, GameData, OnTable, Pending, refuse
-from companion.games.ttd import document, scoring, view
+from companion.games.ttd import INFO, document, scoring, view
 from companion.games.ttd.board import Board, bits, build_board, hex_label
 from companion.games.ttd.datafiles import PLAYER_COLOURS, SCHEMAS, cross_problems
 from companion.games.ttd.options import OPTION_SPECS, PROFILES, Rules
@@ -51,15 +51,15 @@ class ActionTexts:
 
 
 class ThroughTheDesert(Game):
-    id: ClassVar[str] = "ttd"
+    id: ClassVar[str] = INFO.id
     score_rules: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "total": ("TTD-4", "TTD-4e"), "water": ("TTD-4a",), "oases": ("TTD-4b", "TD-Q14"),
         "areas": ("TTD-4c", "TD-Q16"), "longest": ("TTD-4d", "TD-Q17"),
     }
     held_points: ClassVar[tuple[str, ...]] = ("water", "oases")  # taken as the camel arrives; the rest at the end
-    title: ClassVar[str] = "Through the Desert"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 5
+    title: ClassVar[str] = INFO.title
+    min_players: ClassVar[int] = INFO.min_players
+    max_players: ClassVar[int] = INFO.max_players
     players_rule: ClassVar[str | None] = "TD-Q3"
     actions_rule: ClassVar[str | None] = "TTD-3"  # a turn: two camels from the supply
     turn_rule: ClassVar[str | None] = "TTD-T"
