@@ -119,6 +119,14 @@ TARGIA = re.compile(r"\b([Tt])argia\b")
 # needs a 6; Purple stays and the turn ends)"): heard inside its sentence, 28 words went by before "is
 # withdrawn" said what the sentence was about. Said after it, the instruction its own sentence.
 WITHDRAWN = re.compile(r"^(Correction: .* entered last) \((.+)\) is withdrawn; (\w)(.*)$")
+# The desert race's space kind "Scared!" inside a sentence ("Teal is Scared! on Cobra Pit (13): redeem ...",
+# "Scared! has no effect"): read as a sentence's end, it cut the sentence in two where nobody pauses (so a long
+# one was never cut where it does, nor a stray die's question in brackets said apart), and espeak-ng cried it out
+# mid-sentence. A "!" before a word in small letters ends no sentence; "Scared! Grey loses 2 Lives" keeps it.
+MID_EXCLAIM = re.compile(r"(?<=\w)!(?= [a-z])")
+# The temple's Ah Kinchil card is put back by its id, "Put card AK back in Green's hand." ("ay kay" aloud), where
+# every other text names it: said by its name. Path cards have no name but their ids, which stay.
+AK_CARD = re.compile(r"\bcard AK\b")
 LONG_BRACKET = 8  # words: a bracket this long closing a sentence (the question a stray die read came during) is
 # a sentence of its own, as heard
 LONG_WORDS = 25  # words without a stop: more than a listener follows; split at a colon or semicolon
@@ -150,6 +158,8 @@ def spoken_form(text: str) -> str:
     text = SPACE_NUMBER.sub(lambda m: f"{m[1]}, space {m[2]}{m[3]}{',' if m[4] else ''}", text)
     text = VP.sub(lambda m: "1 victory point" if m[1] else "victory points", text)
     text = TARGIA.sub(lambda m: f"{m[1]}arghia", text)
+    text = MID_EXCLAIM.sub("", text)
+    text = AK_CARD.sub("the Ah Kinchil card", text)
     said = []
     for sentence in _sentences(text):
         sentence = ALLOWED.sub(_allowed, sentence)
@@ -226,8 +236,8 @@ def _merged(sentences: list[str]) -> list[str]:
 
 def _split_long(sentence: str) -> str:
     """``sentence`` over ``LONG_WORDS`` words cut into sentences where it pauses: at a colon (a semicolon when it
-    has none), outside brackets, leaving four words at least on either side. A list ("such as: A; B; C",
-    "Allowed there: A; B") is not cut between its choices, nor before them."""
+    has none), outside brackets, leaving four words at least on either side; with neither, before a ", but".
+    A list ("such as: A; B; C", "Allowed there: A; B") is not cut between its choices, nor before them."""
     if len(_words(sentence)) <= LONG_WORDS:
         return sentence
     listing = re.search(r"(?:such as|^Allowed(?: there)?):", sentence)
@@ -239,6 +249,9 @@ def _split_long(sentence: str) -> str:
         if len(_words(sentence[:i])) >= 4 and len(_words(sentence[i + 1:])) >= 4:
             cuts.append(i)
     cuts = [i for i in cuts if sentence[i] == ":"] or cuts
+    if not cuts and not listing:  # no colon or semicolon with room on both sides: before a ", but", outside brackets
+        cuts = [m.start() for m in re.finditer(r", but ", sentence) if _balanced(sentence[:m.start()])
+                and len(_words(sentence[:m.start()])) >= 4 and len(_words(sentence[m.start():])) >= 5]
     if not cuts:
         return sentence
     middle = len(sentence) / 2

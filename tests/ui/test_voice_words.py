@@ -306,3 +306,40 @@ def test_a_desert_space_is_said_by_its_name_and_its_number_on_the_ring() -> None
     assert spoken_form("Black chooses to go to Scared! (5).") == "Black chooses to go to Scared, space 5."
     limit = "The game is over: the round limit (30) was reached with no winner."
     assert spoken_form(limit) == limit
+
+
+def test_scared_inside_a_sentence_is_no_sentence_end() -> None:
+    """The desert race's "Teal is Scared! on Cobra Pit (13): ..." was cut into two sentences at the "!", so the
+    27-word question was never cut where it pauses, and a stray die's question in brackets after "no roll is
+    expected now (" stayed inside its 38-word sentence; espeak-ng also said "Scared!" as a cry mid-sentence."""
+    asked = ("Teal is Scared! on Cobra Pit (13): redeem the Mirage Cloak to ignore the penalty (lose 2 Lives and go"
+             " back to Desert Dawn (0))?")
+    assert spoken_form(asked) == ("Teal is Scared on Cobra Pit, space 13. Redeem the Mirage Cloak to ignore the"
+                                  " penalty (lose 2 Lives and go back to Desert Dawn, space 0)?")
+    stray = f"A die showing 4 was read, but no roll is expected now ({asked})."
+    assert spoken_form(stray) == (
+        "A die showing 4 was read, but no roll is expected now. Teal is Scared on Cobra Pit, space 13. Redeem the"
+        " Mirage Cloak to ignore the penalty (lose 2 Lives and go back to Desert Dawn, space 0)?")
+    assert spoken_form("Pink redeems the Mirage Cloak: Scared! has no effect.") == (
+        "Pink redeems the Mirage Cloak: Scared has no effect.")
+    # A "!" that ends a sentence still does.
+    assert spoken_form("Scared! Grey loses 2 Lives (0 left).") == "Scared! Grey loses 2 Lives (0 left)."
+
+
+def test_the_ah_kinchil_card_is_said_by_its_name() -> None:
+    """A temple undo puts the card back by its id, "Put card AK back in Green's hand." (espeak-ng: "ay kay"), while
+    every other text names it "the Ah Kinchil card"; path cards keep their ids, having no other name."""
+    assert spoken_form("Put card AK back in Green's hand.") == "Put the Ah Kinchil card back in Green's hand."
+    assert spoken_form("Put card P10 back in slot 12 and card AK back in Red's hand.") == (
+        "Put card P10 back in slot 12 and the Ah Kinchil card back in Red's hand.")
+
+
+def test_a_long_sentence_without_a_colon_is_cut_before_its_but() -> None:
+    """ "Blue 1 is on the secret stairway at [10,13] (slot 7 r1c0), but every other stairway ...: it stays." was
+    30 words said in one breath: its colon leaves only "it stays" after it, too short to stand alone."""
+    stays = ("Blue 1 is on the secret stairway at [10,13] (slot 7 r1c0), but every other stairway is more than half a"
+             " lap away along its lap, across its wall: it stays.")
+    assert spoken_form(stays) == ("Blue 1 is on the secret stairway at column 10, row 13 (slot 7). But every other"
+                                  " stairway is more than half a lap away along its lap, across its wall: it stays.")
+    short = "Red 1 may move, but not there."
+    assert spoken_form(short) == short
