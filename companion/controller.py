@@ -276,8 +276,12 @@ class Controller:
             text = f"this {type(observation).__name__} could not be handled ({failure}); nothing was changed"
             update = Update("refused", text, pending=self._pending())
         if self.proposal is not None and update.kind in ("refused", "unapplied"):
-            # A refusal must not hide the reading that still waits for its tap, nor make it look dropped.
-            update = replace(update, text=f"{update.text} Still waiting: {self.proposal_text}")
+            # A refusal must not hide the reading that still waits for its tap, nor make it look dropped. One
+            # without a stop of its own ("... shows 1 to 6, not 9", a clause cited after it) gets one: run on into
+            # "not 9 Still waiting:", the screen read as one sentence and the voice said it without a pause.
+            said = update.text.rstrip()
+            said = said if said[-1:] in ".!?" else f"{said}."
+            update = replace(update, text=f"{said} Still waiting: {self.proposal_text}")
         return self._publish(update)
 
     def _unseen(self, observation: Observation) -> str:

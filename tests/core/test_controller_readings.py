@@ -96,7 +96,8 @@ def test_a_refused_correction_leaves_the_reading_waiting(tmp_path: Path) -> None
     asked = controller.handle(DieRead(3, "camera", 0.5)).text
     refused = controller.handle(Touch("act", {"type": "roll", "value": 9}))  # a correction mistyped
     assert refused.kind == "refused" and refused.rules == ("BP-Q5",)
-    assert refused.text == f"the oracle shows 1 to 6, not 9 Still waiting: {asked}"
+    # a stop of its own before what still waits: "not 9 Still waiting:" read (and was said) as one sentence
+    assert refused.text == f"the oracle shows 1 to 6, not 9. Still waiting: {asked}"
     assert controller.handle(Touch("confirm")).kind == "step"
     assert journalled(tmp_path) == [{"type": "roll", "value": 3}]
 
@@ -117,7 +118,7 @@ def test_a_die_refused_while_a_reading_waits_repeats_the_question(tmp_path: Path
     asked = controller.handle(DieRead(3, "camera", 0.5)).text
     controller.handle(RollStarted("camera"))
     update = controller.handle(DieRead(7, "camera", 0.95))
-    assert update.kind == "unapplied" and update.text.endswith(f"Still waiting: {asked}")
+    assert update.kind == "unapplied" and update.text.endswith(f"not 7. Still waiting: {asked}")
     assert controller.handle(ButtonPressed("confirm")).kind == "step"
     assert journalled(tmp_path) == [{"type": "roll", "value": 3}]
 
