@@ -34,6 +34,7 @@ from companion.observations import (
     RollStarted,
     Touch,
     Update,
+    link_text,
     malformed,
 )
 from companion.places import explain_place, known_place, place_to_json
@@ -303,10 +304,7 @@ class Controller:
         if isinstance(observation, LinkChanged):
             was_up = self.links.get(observation.source)
             self.links[observation.source] = observation.up
-            detail = f": {observation.detail}" if observation.detail else ""
-            # A report from a link that stays up (a skipped frame, a sensor fault) is not a new connection.
-            state = "" if observation.up and was_up and detail else " connected" if observation.up else " lost"
-            text = f"{observation.source}{state}{detail}"
+            text = link_text(observation, was_up)
             return Update(
                 "link", text, pending=self._pending(), detail={"source": observation.source, "up": observation.up}
             )

@@ -87,11 +87,32 @@ class Touch:
 
 @dataclass(frozen=True)
 class LinkChanged:
-    """A sensor or camera connected, dropped or reported a fault."""
+    """A sensor or camera connected, dropped or reported a fault.
+
+    ``found`` is False while the link has not come up once since its adapter
+    started (a port that never opened, a camera that never gave a picture): a
+    sensor never plugged in was told as "dice sensor lost", as if it had been
+    there and gone, and the café owner looked for a cable that came loose.
+    """
 
     source: str
     up: bool
     detail: str = ""
+    found: bool = True
+
+
+def link_text(link: LinkChanged, was_up: bool | None) -> str:
+    """What the table is told of ``link``, after the last report of its source said ``was_up`` (None: none yet).
+
+    One wording for every place that says it (the controller's status line and
+    log, `hw teach`): teaching said "[sensor connected: ...]" where play said
+    "[dice sensor connected: ...]".
+    """
+    detail = f": {link.detail}" if link.detail else ""
+    # A report from a link that stays up (a skipped frame, a sensor fault) is not a new connection.
+    down = " lost" if link.found else " not found"
+    state = ("" if was_up and detail else " connected") if link.up else down
+    return f"{link.source}{state}{detail}"
 
 
 Observation = DieRead | RollStarted | CardsSeen | ButtonPressed | Touch | LinkChanged

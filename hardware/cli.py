@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.cli import add_play_arguments, cmd_play, tolerant_stdin, usage
 from companion.errors import quoted
-from companion.observations import LinkChanged, Observation, Update
+from companion.observations import LinkChanged, Observation, Update, link_text
 from companion.option_types import count, file_path, named, seconds
 from companion.registry import create, game_class, game_classes
 from companion.session import Session
@@ -210,9 +210,10 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
     def link_state(observation: Observation) -> None:
         """Without this a port that cannot be opened would leave the café owner waiting on a silent prompt."""
         if isinstance(observation, LinkChanged) and observation.up is not shown[0]:
+            # In play's words (`link_text`): teaching said "[sensor connected: ...]", play "[dice sensor ...]".
+            text = link_text(observation, shown[0])
             shown[0] = observation.up
-            state, then = ("connected", "") if observation.up else ("not connected", " - still trying; Ctrl-C to stop")
-            print(f"  [sensor {state}: {observation.detail}]{then}", flush=True)
+            print(f"  [{text}]{'' if observation.up else ' - Ctrl-C to stop'}", flush=True)
 
     print(f"Lay each card on any slot; type its card id ({len(known)} cards), or q to stop.", flush=True)
     def slot_report(message: Message) -> None:

@@ -225,7 +225,10 @@ class DiceLink:
                 port = open_port(target, self.baudrate)
             except (serial.SerialException, OSError, ValueError) as error:
                 if not reported_down:
-                    self.submit(LinkChanged(self.source, False, f"cannot open {self.url}: {error}"))
+                    # Never opened since the link started: not found, not lost, and looked for until it is there.
+                    found = self.counts["connects"] > 0
+                    looking = "" if found else "; will keep looking"
+                    self.submit(LinkChanged(self.source, False, f"cannot open {self.url}: {error}{looking}", found))
                     reported_down = True
                     self._silent = False  # gone, not silent: once it opens again, that is said
                 self._stop.wait(delay)

@@ -247,6 +247,7 @@ class CameraFeed:
         self._mains_asked: queue.SimpleQueue[tuple[int, list[str], threading.Event]] = queue.SimpleQueue()
         self.mains_answer_seconds = MAINS_ANSWER_SECONDS
         self.up: bool | None = None
+        self.opened = False  # a picture came since the feed started: once down, the camera is lost, not unfound
         self.ended = threading.Event()
         self._stop = threading.Event()
         self._submitting = threading.RLock()  # held while submitting, so close() waits for a submit under way
@@ -606,8 +607,10 @@ class CameraFeed:
         return orientation.apply(frame)
 
     def _link(self, up: bool, detail: str) -> None:
+        """Tell the table the camera opened or failed; one that never gave a picture is not found, not lost."""
         self.up = up
-        self._tell(LinkChanged(self.name, up, detail))
+        self.opened = self.opened or up
+        self._tell(LinkChanged(self.name, up, detail, self.opened))
 
     def _resized(self, shape: tuple[int, ...]) -> bool:
         """Keep the dice lying in view for what they are when the camera changes its picture size; True when the

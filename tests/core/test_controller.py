@@ -314,6 +314,16 @@ def test_a_report_from_a_link_that_stays_up_is_not_told_as_a_new_connection() ->
     assert controller.links == {"camera": True}
 
 
+def test_a_link_that_never_came_up_is_not_found_and_one_that_did_is_lost() -> None:
+    """A sensor never plugged in was told as "dice sensor lost", as if it had been there and gone."""
+    controller, _ = make()
+    never = controller.handle(LinkChanged("dice sensor", False, "cannot open /tmp/x: gone", found=False))
+    assert never.text == "dice sensor not found: cannot open /tmp/x: gone"
+    back = controller.handle(LinkChanged("dice sensor", True, "/tmp/x open"))
+    assert back.text == "dice sensor connected: /tmp/x open"
+    assert controller.handle(LinkChanged("dice sensor", False, "unplugged")).text == "dice sensor lost: unplugged"
+
+
 def test_a_redo_of_a_step_that_made_no_announcement_still_says_something() -> None:
     """A game may take a step without announcing anything (none of the five house games does today, but the
     Game contract allows it); taken back and redone, such a step was announced as "", an empty line on the

@@ -280,7 +280,9 @@ def test_teaching_from_a_port_that_cannot_open_says_so_and_ctrl_c_ends_it_with_1
         teach.send_signal(signal.SIGINT)
         code = teach.wait(timeout=30)
         rest, said = teach.stdout.read(), teach.stderr.read()
-    assert any("[sensor not connected: cannot open" in line and "no-port" in line for line in lines), lines
+    # In play's words: never opened, so not found (teaching said "[sensor not connected: ...]", play "lost")
+    assert any("[dice sensor not found: cannot open" in line and "no-port" in line and "will keep looking" in line
+               for line in lines), lines
     assert code == 130, (code, said)
     assert rest == f"  stopped (Ctrl-C): no tag taught this run ({tmp_path / 't.json'} is as it was)\n"
     assert said == "companion: hw teach stopped (Ctrl-C)\n" and not (tmp_path / "t.json").exists()
@@ -326,7 +328,7 @@ def test_teaching_whose_input_ends_before_any_card_taught_nothing_and_says_so(tm
 def test_teaching_asks_for_each_tag_laid_and_saves_the_answer(tmp_path: Path, sensor: SimulatedSensor) -> None:
     tags = tmp_path / "t.json"
     with teaching("--tags", str(tags), "--dice-sensor", sensor.path) as teach:
-        read_until(teach.stdout, "[sensor connected")
+        read_until(teach.stdout, "[dice sensor connected")
         sensor.slot(3, "04A1")
         sensor.slot(5, "04A2")
         read_until(teach.stdout, "tag 04A1 (slot 3): card? ")
@@ -351,7 +353,7 @@ def test_ctrl_c_typed_at_the_terminal_mid_teaching_keeps_what_was_taught_and_end
     tags = tmp_path / "t.json"
     env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
     with AtTerminal("hw", "teach", "--tags", str(tags), "--dice-sensor", sensor.path, env=env) as teach:
-        teach.read_until("[sensor connected")
+        teach.read_until("[dice sensor connected")
         sensor.slot(3, "04A1")
         teach.read_until("tag 04A1 (slot 3): card? ")
         teach.type("P05\n")

@@ -78,11 +78,15 @@ def test_a_missing_device_is_reported_once_and_found_when_it_appears(tmp_path: P
     sim = SimulatedSensor(tmp_path / "later")
     with DiceLink(sim.path, controller.submit, backoff=FAST):
         down = pump_until(controller, until_link(False))[-1]
-        assert "cannot open" in down.text
+        # Never plugged in: "dice sensor lost" sent the café owner to a cable that never came loose.
+        assert down.text.startswith(f"dice sensor not found: cannot open {sim.path}")
+        assert down.text.endswith("; will keep looking")
         with sim.plug():
             pump_until(controller, until_link(True))
             sim.roll(5)
             pump_until(controller, lambda u: u.kind == "step")
+        gone = pump_until(controller, until_link(False))[-1]  # connected once, then unplugged: lost
+    assert gone.text.startswith("dice sensor lost: ") and "will keep looking" not in gone.text
     assert controller.session.document()["roll"] == 5
 
 

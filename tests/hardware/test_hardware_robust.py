@@ -61,7 +61,8 @@ def test_a_missing_device_is_said_in_a_few_words(tmp_path: Path) -> None:
         down = first(heard, LinkChanged)
     finally:
         link.stop()
-    assert isinstance(down, LinkChanged) and down.detail == f"cannot open {missing}: No such file or directory"
+    assert isinstance(down, LinkChanged) and down.detail == (f"cannot open {missing}: No such file or "
+                                                                 "directory; will keep looking")
     assert probe(missing, wait=0.1) == "cannot open: No such file or directory"
 
 

@@ -59,13 +59,14 @@ def test_a_folder_of_unreadable_pictures_says_why_and_what_to_do(launch: Any, tm
     screen = open_camera(app)
     assert until(lambda: "played to its end" in screen.ids.seen.text), screen.ids.seen.text
     said = screen.ids.seen.text
-    assert said.startswith("No picture. Camera lost: ") and "not readable images" in said
+    # It never gave a picture: not found, as a camera that never opened, not "lost" as one unplugged.
+    assert said.startswith("No picture. Camera not found: ") and "not readable images" in said
     assert said.endswith("Replace the files with readable pictures or a video, or pick another source in "
                          "Settings and save.")
     advance(2)
     assert framed(screen).text == said and fits(framed(screen))
     assert screen.ids.teach_card.disabled and screen.ids.tray.disabled
-    assert app.status.startswith("Camera lost: ")  # the table's line begins as a sentence does
+    assert app.status.startswith("Camera not found: ")  # the table's line begins as a sentence does
 
 
 @pytest.mark.parametrize("source", [SILENT_URL, "/no/such/" + "folder" * 800])

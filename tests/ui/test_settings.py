@@ -101,7 +101,8 @@ def test_a_camera_that_cannot_open_is_reported_not_fatal(launch: Any, tmp_path: 
     tap(screen.ids.save)
     feed = app.running_inputs["camera"][1]
     assert until(lambda: "no such camera" in screen.ids.inputs_note.text)
-    assert screen.ids.inputs_note.text.startswith("Camera lost") and feed.running  # retrying, not crashed
+    # retrying, not crashed; never opened, so not found rather than lost
+    assert screen.ids.inputs_note.text.startswith("Camera not found: ") and feed.running
 
     thread = feed._thread
     tap(switch(screen, "camera"))

@@ -636,6 +636,7 @@ def test_a_dead_source_is_reported_and_retried_without_raising(tmp_path: Path, s
     try:
         update = pump_until_slow(controller, lambda u: u.kind == "link")[-1]
         assert update.detail == {"source": "camera", "up": False}
+        assert update.text.startswith("camera not found: ")  # it never opened: "camera lost" sent owners to a cable
         assert controller.links["camera"] is False
         deadline = time.monotonic() + 10
         while feed.source.failures < 2 and time.monotonic() < deadline:  # it keeps trying

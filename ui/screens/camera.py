@@ -388,7 +388,9 @@ class CameraScreen(UprightScreen):
         if said:
             return str(said)
         problem = getattr(feed.source, "problem", None)
-        return f"The camera is lost: {problem}." if problem else "The camera is lost."
+        # As the controller words it: a camera that never gave a picture was not found, and was never lost.
+        state = "lost" if getattr(feed, "opened", True) else "not found"
+        return f"The camera is {state}: {problem}." if problem else f"The camera is {state}."
 
     def turn_picture(self) -> None:
         app = App.get_running_app()
