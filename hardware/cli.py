@@ -44,10 +44,14 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
     from hardware.dice_link import DiceLink
     from hardware.panel import Panel, make_pin_factory
 
+    # The pins and their map, before the journal is opened: on a machine without GPIO, `hw play --buttons gpio`
+    # said "Resuming the Blackpool game in progress" and only then refused, as if the game had been taken up.
+    pins = (_config(args), make_pin_factory(args.buttons)) if args.buttons != "none" else None
+
     def attach(terminal: Terminal) -> Callable[[], None]:
         closers: list[Callable[[], None]] = []
-        if args.buttons != "none":
-            panel = Panel(_config(args), terminal.controller.submit, make_pin_factory(args.buttons))
+        if pins is not None:
+            panel = Panel(pins[0], terminal.controller.submit, pins[1])
             panel.lights.follow(terminal.controller)
             terminal.press = panel.press
             closers.append(panel.close)

@@ -16,6 +16,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.cli import main
 from companion.controller import Controller
 from companion.errors import InvalidData
+from companion.journal import Journal
 from companion.observations import ButtonPressed, DieRead, Touch
 from companion.session import Session
 from hardware.panel import HardwareUnavailable, Panel, make_pin_factory
@@ -620,3 +621,18 @@ def test_a_blinking_player_keeps_its_rhythm_through_updates_that_do_not_change_i
         assert green._blink_thread is not None and green._blink_thread is not blinking
     finally:
         panel.close()
+
+
+@pytest.mark.usefixtures("no_gpio")
+def test_no_gpio_is_refused_before_the_game_in_progress_is_resumed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hw play --buttons gpio` off a Pi said "Resuming the Blackpool game in progress" and only then refused."""
+    journal = tmp_path / "journal.sqlite3"
+    kept = Journal(journal)
+    Session.new("race", ["red", "blue"], journal=kept)
+    kept.close()
+    code = main(["hw", "play", "--journal", str(journal), "--buttons", "gpio"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "companion: no GPIO pins on this machine" in err
+    assert "Resuming" not in out and out == ""
