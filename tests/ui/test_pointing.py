@@ -15,7 +15,7 @@ from companion.session import Session
 from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.test_app import button
 from ui.boards import placer_for, ttd
-from ui.shots import bench_env, long_list, run_ui
+from ui.shots import bench_env, buttons_words, long_list, run_ui
 from ui.voice import spoken_form
 
 FOUR = ["red", "black", "orange", "purple"]  # five open with one colour (TD-Q7): fewer choices a hex
@@ -149,6 +149,15 @@ def test_the_step_benchmark_reports_each_step_from_a_long_list(tmp_path: Path) -
     report = run_ui(journal_path, bench_env(tmp_path), "--bench-steps")
     assert len(report["ms"]) == 12 and all(ms > 0 for ms in report["ms"])
     assert report["legal"][0] > 200 and max(report["buttons"]) <= 60
+    # Every placement is marked on the board: the line read "(at most 0 buttons built)".
+    assert max(report["buttons"]) == 0 and buttons_words(report) == (
+        "no button built: every choice was marked on the board")
+
+
+def test_the_step_benchmark_counts_its_buttons_in_words() -> None:
+    assert buttons_words({"buttons": [3, 1], "unmarked": [3, 1]}) == "at most 3 buttons built"
+    assert buttons_words({"buttons": [1, 0], "unmarked": [1, 0]}) == "at most 1 button built"
+    assert buttons_words({"buttons": [0], "unmarked": [0]}) == "no button built: every choice was marked on the board"
 
 
 def press(app: Any, intent: str) -> None:
