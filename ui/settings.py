@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import errno
 import json
 import logging
 import os
@@ -117,6 +118,8 @@ class Settings:
     # What loading set aside or ignored, in a sentence for the screen; not a field, so never saved.
     note = ""
     skipped = ()  # likewise not saved: the settings whose values loading left at their defaults
+    # Why ``save`` must not write: the file is there but this user may not read it (`_not_readable_here`).
+    unsaved = ""
 
     @classmethod
     def load(cls, path: Path | None, set_aside: bool = True) -> Settings:
@@ -136,10 +139,14 @@ class Settings:
                 # A folder named by $COMPANION_UI_SETTINGS (the one meant to hold ui.json) was passed over without
                 # a word, and every save then failed. Not set aside: it is no file a hand edit broke.
                 return cls._unusable(path, "is a folder, not a settings file") if path.is_dir() else cls()
+        except PermissionError as exc:  # a folder on the way this user may not enter
+            return cls._not_readable_here(path, exc)
         except OSError as exc:  # a name past the file system's limit raised out of the kiosk's start
             return cls._unusable(path, f"cannot be read ({exc.strerror or exc})")
         try:
             data = path.read_bytes()
+        except PermissionError as exc:
+            return cls._not_readable_here(path, exc)
         except OSError as exc:
             return cls._defaults_for(path, f"cannot be read ({exc})", set_aside)
         try:
@@ -222,10 +229,32 @@ class Settings:
                          "hold only until the app restarts.")
         return settings
 
+    @classmethod
+    def _not_readable_here(cls, path: Path, exc: PermissionError) -> Settings:
+        """The defaults, for a file this user may not read, which is left as it is and never saved over.
+
+        A ``ui.json`` owned by root (edited with ``sudo nano`` and mode 600) was
+        set aside as broken, and the home screen spoke of a hand edit's
+        mistake: the owner mended JSON that had none, and the café's settings
+        went on the defaults. The file is whole; only its owner is wrong.
+        """
+        pin = _pin(["kiosk_pin"])
+        log.warning("settings %s cannot be read by this user (%s); it is left as it is, the defaults are used and "
+                    "nothing is saved over it until its owner is mended and the app restarted", path, exc)
+        settings = cls()
+        settings.unsaved = f"{path.name} cannot be read by this user, so it is not written over"
+        settings.note = (f"Settings file {path} cannot be read by the user the app runs as ({exc.strerror or exc}): "
+                         f"a permission problem, not a broken file. It is left as it is and the defaults are used"
+                         f"{pin}; changes on the settings screen are not saved over it. Give it back to that user "
+                         f"(for the service: sudo chown companion:companion {path}), then restart the app.")
+        return settings
+
     def save(self, path: Path | None) -> None:
         """Write the whole file or nothing (`write_whole`); ``OSError`` tells the caller the change is not kept."""
         if path is None:
             return
+        if self.unsaved:  # the café's own file, whole but unreadable here: the defaults must not replace it
+            raise PermissionError(errno.EACCES, self.unsaved)
         write_whole(path, json.dumps(asdict(self), indent=2).encode("utf-8"), private=True)  # it holds the PIN
 
 

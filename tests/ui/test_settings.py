@@ -508,3 +508,25 @@ def test_a_game_journalled_before_an_update_goes_on_from_its_last_step_that_fits
     assert app.controller.session is not None and app.controller.session.log == record["actions"][:5]
     assert app.status.startswith("The game in progress could not be resumed whole: its step 6 of 6")
     assert f"kept as game {game_id} (companion export game.json --id {game_id})" in app.status
+
+
+def test_a_settings_file_the_app_may_not_read_is_named_as_a_permission_problem_and_kept(
+    launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ui.json the service's user may not read (left owned by root) was set aside as a broken hand edit."""
+    path = settings_file(tmp_path)
+    real = Path.read_bytes
+
+    def refused(self: Path) -> bytes:
+        if self == path:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", refused)
+    app = launch('{"kiosk_pin": "8642", "voice": false}', new=False)
+    note = app.root.get_screen("home").ids.note.text
+    assert "cannot be read by the user the app runs as (Permission denied): a permission problem" in note
+    assert "sudo chown companion:companion" in note and "the settings PIN is 1234 again" in note
+    assert app.save_settings(voice=True).startswith("Not saved (ui.json cannot be read by this user")
+    assert [p.name for p in path.parent.iterdir()] == ["ui.json"]
+    assert path.read_text() == '{"kiosk_pin": "8642", "voice": false}'

@@ -246,3 +246,32 @@ def test_a_pin_not_standing_whole_in_a_broken_file_is_not_guessed(tmp_path: Path
     path.write_text(edit)
     loaded = Settings.load(path)
     assert loaded.kiosk_pin == "1234" and "the settings PIN is 1234 again" in loaded.note
+
+
+@pytest.mark.parametrize("set_aside", [True, False])
+def test_a_file_this_user_may_not_read_is_a_permission_problem_left_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, set_aside: bool
+) -> None:
+    """A ui.json owned by root (mode 600) was set aside as broken, and the home screen spoke of a hand edit's mistake;
+    the next save then wrote the defaults where the café's settings had been. (Tests run as root, who reads any
+    file: the refusal is the operating system's, made here.)"""
+    path = tmp_path / "ui.json"
+    path.write_text('{"kiosk_pin": "8642"}')
+    real = Path.read_bytes
+
+    def refused(self: Path) -> bytes:
+        if self == path:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", refused)
+    loaded = Settings.load(path, set_aside=set_aside)
+    assert loaded == Settings()
+    assert loaded.note.startswith(f"Settings file {path} cannot be read by the user the app runs as (Permission "
+                                  "denied): a permission problem, not a broken file.")
+    assert f"sudo chown companion:companion {path}" in loaded.note and "PIN is 1234 again" in loaded.note
+    loaded.last_game = "blackpool"
+    with pytest.raises(OSError, match="cannot be read by this user, so it is not written over"):
+        loaded.save(path)  # what starting a game does: the café's file is not replaced by the defaults
+    monkeypatch.undo()
+    assert [p.name for p in tmp_path.iterdir()] == ["ui.json"] and path.read_text() == '{"kiosk_pin": "8642"}'
