@@ -305,10 +305,13 @@ class DesertRace(Game):
         if kind == SNEAKERS_STEP:
             v = step.value
             what = {"move": "move", "chain": "move", "test": "the roll counts as", "dune": "shift"}[step.mode]
-            return [{"type": "use", "card": SNEAKERS, "text": f"Redeem Sandstorm Sneakers: {what} {2 * v}"},
-                    {"type": "decline", "text": f"Keep the Sneakers: {what} {v}"}]
+            return [{"type": "use", "card": SNEAKERS,
+                     "text": f"Redeem Sandstorm Sneakers: {what} {2 * v}{self._sneakers_end(state, 2 * v)}"},
+                    {"type": "decline", "text": f"Keep the Sneakers: {what} {v}{self._sneakers_end(state, v)}"}]
         if kind == SHIELD:
-            return [{"type": "use", "card": SUNSHIELD, "text": f"Redeem Sunshield Amulet: pass and move {step.value}"},
+            dest = (state.piece(state.mover).space + step.value) % self.board.size
+            return [{"type": "use", "card": SUNSHIELD, "text": f"Redeem Sunshield Amulet: pass and move {step.value} "
+                     f"to {self._to(state, step.value, dest, 'chain')}"},
                     {"type": "decline", "text": "Keep the Amulet: the attempt fails"}]
         assert kind == CLOAK_STEP
         piece = state.piece(state.mover)
@@ -316,6 +319,24 @@ class DesertRace(Game):
         keep = "Keep the Cloak" if piece.lives > 2 else "Decline"
         return [{"type": "use", "card": CLOAK, "text": "Redeem Mirage Cloak: ignore Scared!"},
                 {"type": "decline", "text": f"{keep}: {self._scare_cost(piece)}"}]
+
+    def _sneakers_end(self, state: State, value: int) -> str:
+        """Where a Sneakers answer leaves the mover, as the roll buttons say it (" to Twin Dunes (11)"): "Keep the
+        Sneakers: move 2" did not say the move ended on a Scared! space. With the doubled roll judging the
+        challenge (DR-Q9's option) the answer says whether it passes, and where it then goes."""
+        step = state.step
+        pos = state.piece(state.mover).space
+        if step.mode == "test":
+            challenge = self.flow.challenge_here(state, state.mover)
+            assert challenge is not None
+            if not challenge.passes(value):
+                return ", fails"
+            return f", passes, to {self._to(state, value, (pos + value) % self.board.size, 'chain')}"
+        forward = step.mode != "dune" or step.value % 2 == 0  # a Dune Shift's face says which way (DR-25)
+        dest = (pos + value if forward else pos - value) % self.board.size
+        way = "" if step.mode != "dune" else " forward" if forward else " back"
+        via = {"move": "move", "chain": "chain", "dune": "dune"}[step.mode]
+        return f"{way} to {self._to(state, value, dest, via, forward)}"
 
     def _scare_cost(self, piece: Piece) -> str:
         """What Scared! costs this piece if the Cloak stays in hand: with 2 Lives or fewer it is the last of them,

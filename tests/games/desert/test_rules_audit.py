@@ -178,3 +178,41 @@ def test_a_passed_challenge_moving_on_to_a_quiet_space_cites_its_clause() -> Non
     state, events = act(GAME, state, roll(4))  # Four Up passed: 4 spaces on, to Safe 11
     assert state.piece(A).space == 11
     assert [e.rules for e in events if e.kind == "move"] == [("DR-13", "DR-7")]
+
+
+HOUSE = create("desert")
+
+
+def _texts(state: object) -> list[str]:
+    return [a["text"] for a in HOUSE.legal_actions(state)]
+
+
+def test_the_sneakers_and_sunshield_answers_say_where_the_move_ends() -> None:
+    """'Keep the Sneakers: move 2' and 'Redeem Sunshield Amulet: pass and move 1' did not say where the move ends,
+    and it can end on a Scared! space: each answer names its space as the roll buttons do (DR-20, DR-19)."""
+    state = position(HOUSE, {A: {"space": 14, "items": [SNEAKERS]}})
+    state, _ = act(HOUSE, state, roll(1))
+    assert _texts(state)[:2] == ["Redeem Sandstorm Sneakers: move 2 to Sandstorm Wall (16)",
+                                 "Keep the Sneakers: move 1 to Sheer Cliff (15)"]
+    state = position(HOUSE, {A: {"space": 11, "items": [SUNSHIELD]}}, step={"kind": "roll", "mode": "attempt"},
+                     options={"sunshield_timing": "after"})
+    state, _ = act(HOUSE, state, roll(5))
+    assert _texts(state)[:2] == ["Redeem Sunshield Amulet: pass and move 5 to Sandstorm Wall (16)",
+                                 "Keep the Amulet: the attempt fails"]
+    dune = position(HOUSE, {A: {"space": 11, "items": [SNEAKERS]}}, step={"kind": "dune"},
+                    options={"sneakers_affect_dune_shift": True})
+    state, _ = act(HOUSE, dune, roll(3))
+    assert _texts(state)[:2] == ["Redeem Sandstorm Sneakers: shift 6 back to Rocky Ridge (5)",
+                                 "Keep the Sneakers: shift 3 back to Buried Chest (8)"]
+    judged = position(HOUSE, {A: {"space": 11, "items": [SNEAKERS]}}, step={"kind": "roll", "mode": "attempt"},
+                      options={"sneakers_affect_challenge_test": True})
+    state, _ = act(HOUSE, judged, roll(1))
+    assert _texts(state)[:2] == ["Redeem Sandstorm Sneakers: the roll counts as 2, passes, to Nomad Camp (13)",
+                                 "Keep the Sneakers: the roll counts as 1, fails"]
+
+
+def test_a_sneakers_answer_that_wins_says_so() -> None:
+    """A doubled move onto the Secret Passage with the lap and the Compass wins, as a roll button says."""
+    state = position(HOUSE, {A: {"space": 35, "lap": True, "items": [COMPASS, SNEAKERS]}})
+    state, _ = act(HOUSE, state, roll(1))
+    assert _texts(state)[0] == "Redeem Sandstorm Sneakers: move 2 to Secret Passage (37), wins"
