@@ -286,7 +286,8 @@ class DesertRace(Game):
             return [{"type": "steal", "card": c, "text": f"{title(step.actor)} took the {card_name(c)}"}
                     for c in sorted(set(state.piece(step.victim).items))]
         if kind == VORTEX_STEP:
-            return [{"type": "relocate", "space": s.id, "text": f"Send {title(step.victim)} to {_vortex_choice(s)}"}
+            return [{"type": "relocate", "space": s.id,
+                     "text": f"Send {title(step.victim)} to {_vortex_choice(s)}{self._vortex_effect(state, s)}"}
                     for s in self.board.spaces if self._vortex_allowed(state, s.index)]
         assert kind == END
         out: list[Action] = [{"type": "end", "text": "End the turn"}, *self._flask_offer(piece)]
@@ -337,6 +338,32 @@ class DesertRace(Game):
         way = "" if step.mode != "dune" else " forward" if forward else " back"
         via = {"move": "move", "chain": "chain", "dune": "dune"}[step.mode]
         return f"{way} to {self._to(state, value, dest, via, forward)}"
+
+    def _vortex_effect(self, state: State, space: Any) -> str:
+        """What a Vortex choice does to the piece sent, only where it hurts or ends the game: 'Send Pink to
+        Scorpion Nest (7, scared)' named the kind of space and not that Pink then loses 2 Lives and runs back to
+        Desert Dawn (DR-12, the space is resolved: DR-26, DR-Q13), or is out for the round with 2 Lives or fewer
+        (DR-6, DR-Q20), cards and all; a Cloak in hand may still set it aside (DR-21, DR-Q18). A piece with the lap
+        and the Compass sent onto an open Secret Passage wins (DR-28)."""
+        victim = state.step.victim
+        who = title(victim)
+        if space.index == self.board.passage:
+            placed = state.with_piece(victim, space=space.index, failures=0)
+            return f": {who} wins" if self.flow.land(placed, victim, "vortex", []).winner == victim else ""
+        if space.type != "scared":
+            return ""
+        piece = state.piece(victim)
+        # Short enough for three lines of a button at 800x480 and upright: a Cloak in hand is the one card asked
+        # about first (DR-Q18), so it is named as the other thing the piece may lose.
+        if piece.lives > 2:
+            cost = "loses the Cloak, or 2 Lives and goes back" if piece.holds(CLOAK) else (
+                f"loses 2 Lives, back to {self.board.start}")
+        elif piece.holds(CLOAK):
+            cost = "loses the Cloak, or is out this round"
+        else:
+            last = "the last Life" if piece.lives == 1 else f"the last {piece.lives} Lives"
+            cost = f"loses {last}: out{', cards and all' if piece.items else ' this round'}"
+        return f": {who} {cost}"
 
     def _scare_cost(self, piece: Piece) -> str:
         """What Scared! costs this piece if the Cloak stays in hand: with 2 Lives or fewer it is the last of them,

@@ -295,7 +295,7 @@ def test_vortex_choices_name_each_space_in_words() -> None:
     assert any("Secret Passage" in t for t in texts)
     assert not [t for t in texts if "_" in t]
     assert "Send Black to Secret Passage (37)" in texts  # the name says the kind already
-    assert "Send Black to Cobra Pit (27, scared)" in texts  # other kinds are words and stay, beside the number
+    assert "Send Black to Cobra Pit (27, scared): Black loses 2 Lives, back to Desert Dawn (0)" in texts
 
 
 def test_a_sunshield_refused_says_why_in_words() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import IllegalAction
-from companion.games.desert.board import COMPASS, FLASK, SNEAKERS, SUNSHIELD
+from companion.games.desert.board import CLOAK, COMPASS, FLASK, SNEAKERS, SUNSHIELD
 from companion.registry import create
 from tests.games.desert.helpers import A, B, C, act, draw, game_b, position, roll, run, use
 
@@ -216,3 +216,37 @@ def test_a_sneakers_answer_that_wins_says_so() -> None:
     state = position(HOUSE, {A: {"space": 35, "lap": True, "items": [COMPASS, SNEAKERS]}})
     state, _ = act(HOUSE, state, roll(1))
     assert _texts(state)[0] == "Redeem Sandstorm Sneakers: move 2 to Secret Passage (37), wins"
+
+
+def _vortex(lives: int, items: list[str], **options: object) -> list[str]:
+    """The Vortex choices Pink (most Lives) has for Black, who holds ``lives`` and ``items``."""
+    state = position(HOUSE, {A: {"space": 4, "lives": lives, "items": items}, B: {"lives": 8}},
+                     step={"kind": "draw", "mode": "mystery"}, options=options)
+    state, _ = act(HOUSE, state, draw("mystery", "desert_vortex"))
+    return [a["text"] for a in HOUSE.legal_actions(state) if a["type"] == "relocate"]
+
+
+def test_a_vortex_choice_says_what_a_scared_space_costs_the_piece_sent() -> None:
+    """'Send Black to Scorpion Nest (7, scared)' named the kind of space, not that Black then loses 2 Lives and runs
+    back to Desert Dawn (DR-12; the space is resolved, DR-26, DR-Q13), or is out with the last of them (DR-6),
+    unless the Mirage Cloak is spent (DR-Q18). Spaces that cost nothing keep their short text."""
+    texts = _vortex(5, [])
+    assert "Send Black to Scorpion Nest (7, scared): Black loses 2 Lives, back to Desert Dawn (0)" in texts
+    assert "Send Black to Cool Cave (29, life)" in texts and "Send Black to Rocky Ridge (5, challenge)" in texts
+    assert sum(":" in t for t in texts) == 3  # the three Scared! spaces, and nothing else
+    cloaked = _vortex(5, [CLOAK])
+    assert "Send Black to Cobra Pit (27, scared): Black loses the Cloak, or 2 Lives and goes back" in cloaked
+    assert "Send Black to Cobra Pit (27, scared): Black loses the last 2 Lives: out, cards and all" in _vortex(
+        2, [COMPASS])
+    assert "Send Black to Cobra Pit (27, scared): Black loses the last Life: out this round" in _vortex(1, [])
+    assert "Send Black to Cobra Pit (27, scared): Black loses the Cloak, or is out this round" in _vortex(1, [CLOAK])
+
+
+def test_a_vortex_choice_onto_an_open_secret_passage_says_it_wins() -> None:
+    """With the Passage open to the Vortex (DR-Q13's option), a piece with the lap and the Compass sent there wins
+    (DR-28): the choice says so, as a roll button does; without the lap it stays a safe space, said as before."""
+    won = position(HOUSE, {A: {"space": 4, "lives": 3, "lap": True, "items": [COMPASS]}, B: {"lives": 8}},
+                   step={"kind": "draw", "mode": "mystery"}, options={"vortex_allow_passage": True})
+    won, _ = act(HOUSE, won, draw("mystery", "desert_vortex"))
+    assert "Send Black to Secret Passage (37): Black wins" in [a["text"] for a in HOUSE.legal_actions(won)]
+    assert "Send Black to Secret Passage (37)" in _vortex(3, [COMPASS], vortex_allow_passage=True)
