@@ -16,7 +16,7 @@ def test_the_table_offers_the_final_raid_after_round_twelve(start: Any) -> None:
     app.show("table")
     advance(2)
     table = app.root.get_screen("table")
-    tap(next(b for b in table.buttons() if b.text == "Finish my actions this round"))
+    tap(next(b for b in table.buttons() if b.text.startswith("Finish my actions; the round ends")))
     advance(3)
     assert session.log[-1] == {"type": "done"}
     assert app.prompt == "Black: choose how to pay the raid (Last Raid)."

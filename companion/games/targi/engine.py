@@ -257,6 +257,59 @@ class Engine:
 
     # ------------------------------------------------------------------ legal actions
     def legal(self, s: State) -> list[Action]:
+        """Every action the position allows, an action phase's last ones saying that the round ends with them."""
+        out = self.offered(s)
+        if s.stage != "actions":
+            return out
+        return [self.with_round_end(s, a) for a in out]
+
+    def with_round_end(self, s: State, a: Action) -> Action:
+        words = self.round_end_words(s, a)
+        if not words:
+            return a
+        # "this round" goes where the round's end is said right after it
+        text = "Finish my actions" if a["type"] == "done" else a["text"]
+        return {**a, "text": text + words}
+
+    def round_end_words(self, s: State, a: Action) -> str:
+        """What follows an action that ends the round, said on its choice: 'Finish my actions this round' (or a last
+        use, take, play or discard) read like any other, and only the announcements after it told the table that
+        the round was over, that gold above the limit went back (TG-E2, TG-Q18) and that the robber raided next
+        (TG-R1, TG-R2), or that the game ended (TG-END1, TG-END2). Worked out by playing the action on a copy."""
+        p = s.actor or ""
+        other = s.other(p)
+        if other not in s.done and any(o == other for _, o in (*s.targi, *s.markers)):
+            return ""  # the other player still acts this round
+        try:
+            if a["type"] == "done":  # the handler itself ends the phase, and the round with it
+                before, after = s, self.apply(s, a)[0]
+            else:
+                before = getattr(self, HANDLERS[a["type"]])(s, a, p, [])
+                after = self.settle(before, [])
+        except IllegalAction:  # pragma: no cover - every action offered is legal
+            return ""
+        if after.stage == "actions":
+            return ""
+        last = before.ender is None and self.last_round(before)
+        returns = []
+        if s.rules.limits_at_end or not (before.ender is not None or last):
+            for q in (before.start, before.other(before.start)):
+                sup = before.supply(q)
+                gold = sup.gold - fx.gold_limit(self.cat, sup)
+                goods = sup.goods - fx.goods_limit(self.cat, sup)
+                what = [f"{gold} gold"] * (gold > 0) + [goods_count(goods)] * (goods > 0)
+                if what:  # the verb once: "White returns 2 gold, Black 1 gold"
+                    returns.append(f", {cap(q)}{'' if returns else ' returns'} {' and '.join(what)}")
+        if before.ender is not None:
+            return f"; the round and the game end{''.join(returns)}"
+        then = ""
+        if last:
+            then = f", then the final raid ({self.cat.border[self.cat.last_raid].label}) and the game ends"
+        elif before.robber + 1 in CORNERS:
+            then = f", then the raid ({self.cat.border[before.robber + 1].label})"
+        return f"; the round ends{''.join(returns)}{then}"
+
+    def offered(self, s: State) -> list[Action]:
         if s.stage == "over":
             return []
         pend = self.pending(s)
