@@ -1,4 +1,5 @@
-"""The Desert Vortex's choices that hurt say so, and still read whole on their buttons at 800x480 and 480x800."""
+"""The desert race's choices that say their consequence (a Vortex onto a Scared! space, where a Sneakers answer
+moves) still read whole on their buttons at 800x480 and 480x800."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from companion.games.desert.board import CLOAK, COMPASS
+from companion.games.desert.board import CLOAK, COMPASS, FLASK, SNEAKERS
 from companion.registry import create
 from companion.session import Session
-from tests.games.desert.helpers import B, act, draw, position
+from tests.games.desert.helpers import B, act, draw, position, roll
 from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.test_layout import lines_of, shown_whole, text_height
 from tests.ui.test_pointing import spot_of
@@ -67,3 +68,36 @@ def test_a_vortex_choice_onto_a_scared_space_says_what_it_costs_and_fits(
             assert text_height(long) <= long.height, (size, long.text)
         tap(table.ids.go_back)
 
+
+
+def sneakers_question(judged: bool) -> Session:
+    """Purple on Twin Dunes (11) rolls 1 holding Sandstorm Sneakers and a Desert Flask: with the doubled roll judged
+    (DR-Q9's option) the answers are the longest the Sneakers give, and the Flask's choice stands beside them."""
+    house = create("desert")
+    options = {"sneakers_affect_challenge_test": True} if judged else {}
+    state = position(house, {"purple": {"space": 11 if judged else 14, "items": [SNEAKERS, FLASK]}},
+                     step={"kind": "roll", "mode": "attempt" if judged else "move"}, turn="purple",
+                     players=("purple", B), options=options)
+    state, _ = act(house, state, roll(1))
+    return Session(house, house.to_document(state), state)
+
+
+@pytest.mark.parametrize("judged", [False, True], ids=["move", "judged"])
+def test_the_sneakers_answers_with_their_destination_fit(judged: bool, start: Any, window_size: Any) -> None:  # noqa: F811
+    """The Sneakers' answers grew by where the move ends ('Keep the Sneakers: move 1 to Sheer Cliff (15)'): each
+    still reads whole in two lines and shows without scrolling, at 800x480 and upright."""
+    session = sneakers_question(judged)
+    offered = [a["text"] for a in session.legal()]
+    assert any(" to " in t for t in offered), offered
+    app = start(session)
+    table = app.root.get_screen("table")
+    for size in ((800, 480), (480, 800)):
+        window_size(size)
+        buttons = table.buttons()
+        assert [b.text for b in buttons] == offered, size
+        for button in buttons:
+            assert lines_of(button) <= 2, (size, button.text, lines_of(button))
+            assert text_height(button) <= button.height, size
+            # the two answers; the Flask's choice under them already needed a scroll under the judged question's
+            # four-line prompt at 800x480 before the answers grew (left as found)
+            assert shown_whole(button, table.ids.choice_scroll) or "Flask" in button.text, size
