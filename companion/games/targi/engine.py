@@ -278,6 +278,8 @@ class Engine:
         (TG-R1, TG-R2), or that the game ended (TG-END1, TG-END2). Worked out by playing the action on a copy."""
         p = s.actor or ""
         other = s.other(p)
+        if a["type"] == "draw":  # the card the table turns up is entered, not chosen: nothing to weigh
+            return ""
         if other not in s.done and any(o == other for _, o in (*s.targi, *s.markers)):
             return ""  # the other player still acts this round
         try:
@@ -286,7 +288,7 @@ class Engine:
             else:
                 before = getattr(self, HANDLERS[a["type"]])(s, a, p, [])
                 after = self.settle(before, [])
-        except IllegalAction:  # pragma: no cover - every action offered is legal
+        except (IllegalAction, InvalidAction):  # pragma: no cover - every action offered is legal
             return ""
         if after.stage == "actions":
             return ""

@@ -74,3 +74,12 @@ def test_the_twelfth_card_by_the_second_player_says_the_game_ends_with_the_round
     assert s.ender == B
     assert texts(s) == ["Use Palm Grove (card 2); the round and the game end",
                         "Finish my actions; the round and the game end"]
+
+
+def test_the_card_the_caravan_turns_up_is_entered_without_the_round_end() -> None:
+    """The table enters the card it turned up; it chooses nothing there, so the entries stay short."""
+    s = second_to_act(3, [(13, W)])
+    assert texts(s)[0] == "Use Caravan (card 13)"  # a draw comes next: the round does not end with the use
+    s, _ = act(s, {"type": "use", "card": 13})
+    assert game().pending(s).kind == "draw"
+    assert texts(s) and not [t for t in texts(s) if "round" in t], texts(s)
