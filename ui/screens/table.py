@@ -66,6 +66,9 @@ class TableScreen(UprightScreen):
     short_labels = BooleanProperty(False)  # every label fits half a narrow panel: two columns show twice as many
     long_labels = BooleanProperty(False)  # a label would wrap to four lines in half a wide panel: one column
     has_pad = BooleanProperty(False)
+    # The height of the first row of choices (under a die pad, the first card play): what the announcements give
+    # room for under the pad (`announcement_room`), the other rows being a scroll away.
+    first_row = NumericProperty(0.0)
     arrangement = Arrangement([])
     focus: Hashable | None = None
     asked: Hashable | None = None  # a place tapped where nothing is offered: the board rings it while it is answered
@@ -81,6 +84,7 @@ class TableScreen(UprightScreen):
         """The choices are wrapped evenly again whenever their grid's width or columns change (``even_out``)."""
         self._evened = Clock.create_trigger(self.even_out, -1)
         self.ids.choices.bind(width=self._evened, cols=self._evened)
+        self.ids.choices.bind(cols=self.measure_first_row)
 
     def on_u(self, *args: Any) -> None:
         super().on_u(*args)
@@ -118,10 +122,14 @@ class TableScreen(UprightScreen):
         larger margins and bar took 16 px off it: 381.6 px, and Targi's board drew every text at 15.3 px, the
         display scale meant to draw things larger drawing the board smaller. There the frame gives back what
         the board needs to keep ``BOARD_LEAST``, down to its size at 100% at most (the bar's words keep the
-        scale: 24 px in a 64 px bar); a taller window (1024x600) keeps the whole scale. Upright, ``u``.
+        scale: 24 px in a 64 px bar); a taller window (1024x600) keeps the whole scale. Upright the frame keeps its
+        100% size, as the bar's words there already did: at 120% at 480x800 its 13 px more left the first card
+        play under the temple die's pad a scroll away, with the board at its least already.
         """
-        if portrait or scale <= 1:
+        if scale <= 1:
             return u
+        if portrait:
+            return u / scale
         return max(u / scale, min(u, (height - BOARD_LEAST) / FRAME))
 
     @staticmethod
@@ -143,6 +151,10 @@ class TableScreen(UprightScreen):
         one button at 800x480 and 1024x600, none upright. Where the choices leave more (two at a game's end,
         an attempt or a stop) the announcements take it: their third line was a scroll away beside an empty band.
         Upright too: there the board gives way no further than ``BOARD_LEAST`` (``board_height``).
+
+        Under a die pad ``listed`` is the pad and the first row of choices under it (``first_row``): under the
+        temple die's captioned rows the first card play showed 42 of its 60 px at 800x480, and at 120% none of
+        it; the other card plays are a scroll away, as before.
         """
         usual = u * (112 if has_buttons else 200)
         if not has_buttons:
@@ -340,8 +352,17 @@ class TableScreen(UprightScreen):
             )
             button.bind(on_release=lambda b: app.act(b.action))
             grid.add_widget(button)
+        for button in grid.children:
+            button.bind(height=self.measure_first_row)
+        self.measure_first_row()
         self.even_out()
         self._mark()
+
+    def measure_first_row(self, *_args: Any) -> None:
+        """``first_row``: the tallest of the first row's buttons (a wrapped label sets its height a frame late)."""
+        grid = self.ids.choices
+        row = list(reversed(grid.children))[: max(1, int(grid.cols or 1))]
+        self.first_row = max((b.height for b in row), default=0.0)
 
     def _fill_pad(self, pad: DiePad | None, app: Any) -> None:
         """The die pad's buttons, row by row under each row's caption ("Die shows red"); an empty cell keeps the
