@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 import re
 from collections.abc import Iterator
@@ -471,3 +472,40 @@ def test_the_ring_has_a_slot_for_every_space_in_any_area(n: int, area: tuple[int
     failed at the ninth space (logged as "Board: drawing failed, showing text")."""
     cols, rows = desert.ring_shape(n, *area)
     assert len(desert.ring_slots(cols, rows)) >= n
+
+
+FRAME_RGB = (191, 13, 13)  # the red frame round the Guardian's Test and the Secret Passage, in 8 bits
+
+
+def frame_pixels(pixels: bytes, widget: Widget, box: tuple[float, float, float, float]) -> list[tuple[int, int]]:
+    """The pixels in the frame's red within ``box`` (x, y, w, h, widget-local), the board's edges aside."""
+    x, y, w, h = box
+    return [(px, py) for px in range(max(0, math.floor(x)), min(int(widget.width), math.ceil(x + w)))
+            for py in range(max(0, math.floor(y)), min(int(widget.height), math.ceil(y + h)))
+            if max(abs(a - b) for a, b in zip(pixel(pixels, widget, px, py), FRAME_RGB, strict=True)) < 40]  # fmt: skip
+
+
+@pytest.mark.parametrize("size", [(398, 398), (470, 422), (381.6, 381.6), (468, 398)])
+def test_the_red_frame_runs_through_no_number_on_a_long_cafe_loop(
+    canvas: Widget, size: tuple[float, float], tmp_path: Path
+) -> None:
+    """On a 72-space loop (21-23 px spaces at 800x480 and upright, at 100% and 120%) a framed space's 16 px number
+    is 18 px wide, and the red frame 3 px inside the space's sides ran through its figures ("63", "69"); on the
+    house loop (36 px spaces) it ran along the tops of "31". The frame now keeps clear of the figures, on the
+    space's rim where they leave no room inside, and still shows all round the space."""
+    canvas.size = size
+    for session in (Session.new("desert", ["black", "pink"], cafe_dir=long_loop(tmp_path / "cafe", 32)),
+                    Session.new("desert", ["black", "pink"])):  # fmt: skip
+        drawn = words_drawn(canvas, session)
+        pixels = render(canvas, session)
+        spaces = session.game.data["board"]["spaces"]
+        framed = [s for s in spaces if desert.framed(s)]
+        assert len(framed) == 2
+        for space in framed:
+            box = space_box(canvas, session, space["index"])
+            number = next(d for d in drawn if d.inside(box) and d.text == str(space["index"]))
+            assert number.size >= 16, number
+            red = frame_pixels(pixels, canvas, number.ink)
+            assert not red, f"{len(spaces)} spaces at {size}: the frame runs through {number.text!r} at {red[:4]}"
+            rim = frame_pixels(pixels, canvas, (box[0] - 1, box[1] - 1, box[2] + 2, box[3] + 2))
+            assert len(rim) >= 3 * box[2], f"{space['name']} at {size}: its red frame is {len(rim)} px"

@@ -255,7 +255,7 @@ def draw(widget: Any, view: Any) -> None:
         Rectangle(pos=widget.pos, size=widget.size)
         for i, space in enumerate(spaces):
             col, row = slots[i]
-            _fill_space(space, x0 + col * cell, y0 + row * cell, cell, board)
+            _fill_space(space, layout, x0 + col * cell, y0 + row * cell, cell, board)
         small = lone_pawn(spaces, layout, cell) < PAWN_READABLE  # a long café loop: pawns stack in a lane inside
         inset = PAWN_LANE if small else 1.15
         inner = (x0 + cell * inset, y0 + cell * inset, cell * (cols - 2 * inset), cell * (rows - 2 * inset))
@@ -296,13 +296,42 @@ def space_ink(space: Mapping[str, Any]) -> tuple[float, float, float]:
     return ink(space_rgb(space))
 
 
-def _fill_space(space: Mapping[str, Any], x: float, y: float, cell: float, board: Board) -> None:
+def _fill_space(
+    space: Mapping[str, Any], layout: RingLayout, x: float, y: float, cell: float, board: Board
+) -> None:  # fmt: skip
     """The space's colour, and the red frame of the two spaces the race is about."""
     board.flat.rectangle(0, space_rgb(space), x + 1, y + 1, cell - 2, cell - 2)
     if framed(space):
-        # The two spaces the race is about, the Guardian's Test and the goal, framed red inside their colour.
-        board.over.line(0, (0.75, 0.05, 0.05), _rectangle(x + 3, y + 3, cell - 6, cell - 6), frame_width(cell),
+        # The two spaces the race is about, the Guardian's Test and the goal, framed red inside their colour
+        # (``frame_inset``: on their rim where the number leaves no room inside).
+        at, width = frame_inset(space, layout, cell)
+        board.over.line(0, (0.75, 0.05, 0.05), _rectangle(x + at, y + at, cell - 2 * at, cell - 2 * at), width,
                         close=True)  # fmt: skip
+
+
+def frame_inset(space: Mapping[str, Any], layout: RingLayout, cell: float) -> tuple[float, float]:
+    """How far in from a framed space's sides its red frame runs, and the frame's width (a Kivy line's: that much
+    either side of where it runs).
+
+    3 px in, inside the space's colour, where the number leaves room (a space with labels, which stand inside the
+    frame: ``RingLayout.inset``); else as far in as the number's figures leave, out over the dark gap round the
+    space where they leave none: on a café's 72-space loop (21 px spaces at 800x480) "63" is 18 px wide and
+    its figures' tops 2 px under the space's top, and the frame 3 px in ran through them, which no text
+    shrinks under 16 px to leave it room. On the house loop (36 px spaces) the frame ran along the tops of
+    "31"; it now stands 0.8 px over them.
+    """
+    width = frame_width(cell)
+    if layout.labels:
+        return 3.0, width
+    size = number_size(space, layout, cell)
+    side = (cell - measure(space_number(space), size, True)[0]) / 2
+    top = 1 + min(layout.line, cell * 0.6) / 2 - FIGURE_HEIGHT * size / 2  # the figures' tops (``_label_space``)
+    inner = max(0.0, min(3 + width, side - 0.5, top - 0.5))  # the frame's inner edge, clear of the figures
+    width = min(width, (inner + 1) / 2)  # the gap round a space is 1 px: the frame reaches no further out
+    return inner - width, width
+
+
+FIGURE_HEIGHT = 0.72  # a figure's height as a share of its font size (11.5 px at 16), in the middle of its line
 
 
 def framed(space: Mapping[str, Any]) -> bool:
@@ -471,6 +500,12 @@ def ring_layout(spaces: Sequence[Mapping[str, Any]], cell: float) -> RingLayout:
     return RingLayout(font, line, labels, names)
 
 
+def number_size(space: Mapping[str, Any], layout: RingLayout, cell: float) -> float:
+    """The font of a space's number drawn alone in the middle of its top: ``layout.font`` where it fits the
+    space, shrunk to fit it beyond (on a very long loop), never under ``READABLE_FONT``."""
+    return max(READABLE_FONT, fitting_size(space_number(space), layout.font, cell * 0.96, bold=True))
+
+
 def _label_space(
     space: Mapping[str, Any], layout: RingLayout, x: float, y: float, cell: float, crowded: bool,
     texts: Texts | None = None,
@@ -493,7 +528,7 @@ def _label_space(
         fitted_text(x + cell - side, top, label, layout.font, cell - 2 * side, words_ink, anchor="right", bold=True,
                     into=texts)  # fmt: skip
     else:
-        size = max(READABLE_FONT, fitting_size(number, layout.font, cell * 0.96, bold=True))
+        size = number_size(space, layout, cell)
         fitted_text(x + cell / 2, top, number, size, cell * 0.96, words_ink, bold=True, into=texts)
     name = layout.names.get(str(space.get("id")), "")
     if name and not crowded:
