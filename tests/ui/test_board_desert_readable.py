@@ -177,7 +177,7 @@ def test_a_pawn_leaves_its_spaces_number_clear_on_the_board_drawn_at_120_percent
 
 
 # The board with a café's long loop (72 spaces): at 800x480 (21 px spaces), upright at 480x800 and 720x1280 at 120%
-# (22 and 33.5 px), and at 720x1280 at 100% (37 px).
+# (22.1 and 33.4 px), and at 720x1280 at 100% (37 px).
 LONG_LOOP_BOARDS = [(398, 398), (468, 398), (703, 600), (706, 706)]
 
 
@@ -200,3 +200,20 @@ def test_a_pawn_on_a_long_cafe_loop_leaves_its_spaces_number_in_sight(
     pawns, found = pawns_over_numbers(canvas, session, doc)
     assert len(pawns) == 6
     assert not found, f"the long loop at {size[0]}x{size[1]}: {found}"
+
+
+@pytest.mark.parametrize("size", LONG_LOOP_BOARDS)
+def test_six_players_panel_on_a_long_cafe_loop_reads_at_16_px_or_more(
+    canvas: Widget, size: tuple[int, int], tmp_path: Path
+) -> None:
+    """Upright at 120% at 480x800 (a 468x398 board) the 72-space ring was 21x17 spaces of 22.3 px, the ring with
+    the largest spaces, and six players' rows in the 267 px it left inside drew their names, Lives and laps at
+    14.6 px. A ring as good as that to half a pixel (20x18 of 22.1 px) leaves the panel 287 px, and two 16 px
+    lines a row."""
+    from tests.ui.test_board_desert import long_loop
+
+    canvas.size = size
+    session = Session.new("desert", SIX, cafe_dir=long_loop(tmp_path / "cafe", 32))
+    found = [f"opening: {f}" for f in panel_faults(canvas, session, None)]
+    found += [f"busy: {f}" for f in panel_faults(canvas, session, busy(session))]
+    assert not found, f"the long loop at {size[0]}x{size[1]}:\n" + "\n".join(found)

@@ -187,20 +187,31 @@ def short_names(spaces: Sequence[Mapping[str, Any]]) -> dict[str, str]:
 
 
 def ring_shape(n: int, width: float, height: float) -> tuple[int, int]:
-    """Columns and rows of the ring with room for ``n`` spaces and the largest square spaces in the area.
+    """Columns and rows of the ring with room for ``n`` spaces and the largest square spaces in the area; of rings
+    whose spaces are as large to ``RING_SLACK``, the squarest, whose inside (the players' panel) is the tallest.
+
+    The largest spaces alone chose 21x17 spaces of 22.3 px for a café's 72-space loop upright at 120% display
+    scale (a 468x398 board), where 20x18 of 22.1 px gives the panel 287 px of height instead of 267: six
+    players' rows then hold two 16 px lines, which were 14.6 px. The house loop's 40 spaces get the ring they
+    had at every size the table draws.
 
     An area of no size (a board before its first layout) gets the first ring with room: every ring's spaces
     were 0 px there, none larger than the 3x3 start, whose 8 slots left the drawing an IndexError for space 8.
     """
-    best = (-1.0, 3, 3)
+    rings = []
     for rows in range(3, max(4, n)):
         cols = max(3, math.ceil((n + 4) / 2) - rows)
-        if 2 * (cols + rows) - 4 < n:
-            continue
-        cell = min(width / cols, height / rows)
-        if cell > best[0]:
-            best = (cell, cols, rows)
-    return best[1], best[2]
+        if 2 * (cols + rows) - 4 >= n:
+            rings.append((min(width / cols, height / rows), cols, rows))
+    if not rings:
+        return 3, 3
+    largest = max(cell for cell, _, _ in rings)
+    near = [ring for ring in rings if ring[0] >= largest - RING_SLACK]
+    _, cols, rows = max(near, key=lambda ring: (min(ring[1], ring[2]) * ring[0], ring[0]))
+    return cols, rows
+
+
+RING_SLACK = 0.5  # px: spaces this much smaller than the largest the area allows are no smaller to a player
 
 
 def ring_slots(cols: int, rows: int) -> list[tuple[int, int]]:
@@ -737,7 +748,7 @@ def _draw_player_row(
     x, y, w, h = box
     out = bool(piece.get("out"))
     board.flat.rectangle(0, (0.2, 0.2, 0.22) if not out else (0.12, 0.12, 0.13), x, y, w, h)
-    line1, line2 = y + h * 0.75, y + h * 0.25  # two 16 px lines (19 px high) apart in a 43 px row
+    line1, line2 = y + h * 0.75, y + h * 0.25  # two 16 px lines (19 px high) half a row apart (``row_font``)
     big = row_font(h)
     r = h * 0.3
 
@@ -768,8 +779,14 @@ def _draw_player_row(
 def row_font(height: float) -> float:
     """The font of a player's row ``height`` px high: a third of it, and never under ``PANEL_FONT`` where two lines
     of that fit (six players at 800x480 have 46 px rows, whose third, 15 px, left "lap 0/40" at 12 px and
-    "no items" at 12 px: the counts a player asks the referee most, too small to read from a chair)."""
-    return max(height * 0.34, min(PANEL_FONT, height * 0.4))
+    "no items" at 12 px: the counts a player asks the referee most, too small to read from a chair).
+
+    Two lines fit where the row is two of their lines high (38 px at 16 px: the lines stand half a row apart);
+    40 px was asked for, and six players' 39.3 px rows on a café's 72-space loop upright at 120% display scale
+    drew their names, Lives and laps at 15.7 px.
+    """
+    two_lines = 2 * measure("Lives", PANEL_FONT, True)[1]
+    return max(height * 0.34, min(PANEL_FONT, PANEL_FONT * height / two_lines))
 
 
 def _draw_items(
