@@ -23,7 +23,7 @@ import pytest
 from kivy.graphics import Color, Ellipse
 
 from companion.session import Session
-from tests.ui.drawing import Words, on_window, words_drawn
+from tests.ui.drawing import Words, on_window, pixel, render, words_drawn
 from tests.ui.test_board_blackpool import TABLE_BOARDS, frozen_and_riding
 from tests.ui.test_boards_robust import NARROW_BOARDS, READABLE, off_board, run_together, table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
@@ -284,6 +284,58 @@ def test_a_ring_round_a_piece_in_a_top_camp_stays_on_the_board_and_off_the_row_n
                 assert len(rows) == 9, rows
                 found += [f"{tid} ringed {kind}: a disc lies under the row number {d.text}"
                           for d in rows if any(covers(disc, d.ink) for disc in discs)]  # fmt: skip
+        assert not found, f"{widget.width:.0f}x{widget.height:.0f}:\n" + "\n".join(found)
+    finally:
+        next(window, None)
+
+
+def home_at_the_bottom() -> Session:
+    """Blue 3 just home in a1's camp (bottom left), Yellow 1 home in i1's (bottom right) since earlier."""
+    return played_until(2, lambda s: bool(s.log) and s.log[-1].get("traveller") == "blue-3"
+                        and s.document()["travellers"]["blue-3"]["at"] == "camp")  # fmt: skip
+
+
+def ring_in(pixels: bytes, widget: Any, box: tuple[float, float, float, float]) -> int:
+    """How many pixels in ``box`` (x, y, w, h) are a ring's white, gold or red rather than a light grey letter on
+    the dark ground (a letter's edges are greys between the two)."""
+    x, y, w, h = box
+    seen = 0
+    for px in range(max(0, math.floor(x)), min(int(widget.width), math.ceil(x + w))):
+        for py in range(max(0, math.floor(y)), min(int(widget.height), math.ceil(y + h))):
+            r, g, b = pixel(pixels, widget, px, py)
+            seen += max(r, g, b) > 0.85 * 255 + 6 or max(r, g, b) - min(r, g, b) > 24
+    return seen
+
+
+@pytest.mark.parametrize("size", TABLE_BOARDS.values(), ids=TABLE_BOARDS.keys())
+def test_a_ring_round_a_piece_in_a_bottom_camp_leaves_the_column_letter_below_it_readable(
+    size: tuple[float, float],
+) -> None:
+    """Blue 3 just home in a1's camp and Yellow 1 in i1's, each ringed in turn (white after its move, gold when
+    offered or listed, red when asked about): the ring ran 8 px under the light column letter below it, "a" or
+    "i" grey on white. The letters now stand on the dark ground, the ring cut round them; nothing moved or
+    shrank (the room for it would have taken the 16 px numbers of three home in a camp at 120% display scale)."""
+    window = on_window(size)
+    widget = next(window)
+    try:
+        found, reached = [], 0
+        session = home_at_the_bottom()
+        board = session.game.data["board"]
+        camps = blackpool.stacks(session.document(), board["camps"], "e5")
+        ringed = [p["id"] for square in ("a1", "i1") for stack in camps.get(square, []) for p in stack]
+        assert {"blue-3", "yellow-1"} <= set(ringed)
+        for tid, kind in itertools.product(ringed, ("last", "focus", "asked", "marked")):
+            marks = {"marked": frozenset({tid})} if kind == "marked" else {kind: tid}
+            drawn = words_drawn(widget, session, **marks)
+            pixels = render(widget, session, **marks)
+            grid = blackpool.grid_for(widget, BoardView(session.game, session.document(), []))
+            letters = [d for d in drawn if d.text in "abcdefghi" and d.centre[1] < grid.y0 - widget.y]
+            assert len(letters) == 9, letters
+            under = [d for d in letters if any(covers(disc, d.ink) for disc in opaque_discs(widget))]
+            reached += len(under)
+            found += [f"{tid} ringed {kind}: {seen} px of ring in the letter {d.text!r}"
+                      for d in under if (seen := ring_in(pixels, widget, d.ink))]  # fmt: skip
+        assert reached, "no ring reached a column letter"
         assert not found, f"{widget.width:.0f}x{widget.height:.0f}:\n" + "\n".join(found)
     finally:
         next(window, None)

@@ -491,13 +491,21 @@ def _draw_edges(grid: Grid, board: Mapping[str, Any]) -> None:
     800x480 (81 texts under 16 px); "forward 3 to e3" is found as on a chess
     board, and the squares are left to the pieces.
     """
-    words, colour = Texts(), (0.85, 0.85, 0.85)
+    words, colour, ground = Texts(), (0.85, 0.85, 0.85), Shapes()
     for x in range(int(board["width"])):
-        text(grid.x0 + (x + 0.5) * grid.cell, grid.y0 - grid.band / 2, chr(97 + x), grid.text, colour, bold=True,
-             into=words)  # fmt: skip
+        cx, letter = grid.x0 + (x + 0.5) * grid.cell, chr(97 + x)
+        # The letter's own patch of the ground, over any ring round a piece in row 1 (a1's and i1's camps): a
+        # white ring ran 8 px under the light "i" below i1. Moving the letters clear of the widest ring would
+        # have taken 12.6 px off the grid's height at 120% display scale, and the 16 px off the numbers of three
+        # travellers home in one camp: the ring is cut round the letter instead, as round a café square's name.
+        w, h = measure(letter, grid.text, True)
+        bottom, top = grid.y0 - grid.band / 2 - h / 2, min(grid.y0 - grid.band / 2 + h / 2, grid.y0)
+        ground.rectangle(0, BACKGROUND, cx - w / 2 - 1, bottom, w + 2, top - bottom)
+        text(cx, grid.y0 - grid.band / 2, letter, grid.text, colour, bold=True, into=words)
     for y in range(int(board["height"])):
         fitted_text(grid.x0 - grid.gutter, grid.y0 + (y + 0.5) * grid.cell, str(y + 1), grid.text, grid.margin,
                     colour, anchor="right", bold=True, into=words)  # fmt: skip
+    ground.draw()
     words.draw()
 
 
