@@ -58,3 +58,31 @@ def test_the_choices_that_end_the_round_say_what_follows_and_fit(
         if not black:
             assert all(lines_of(b) <= 3 for b in buttons), (size, [lines_of(b) for b in buttons])
             assert not uneven_choices(table), (size, uneven_choices(table))
+
+
+@pytest.mark.parametrize("percent", (100, 120))
+def test_the_twelfth_cards_play_says_the_game_ends_with_the_round_and_fits(
+    percent: int, start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """White lays a twelfth tribe card with Black still to act: the play says the game ends with this round
+    (TG-END2) and, with the hold and the discard, still reads whole and evenly at 800x480 and 480x800."""
+    from kivy.app import App
+
+    from tests.games.targi.test_rules import twelfth_position
+    from tests.ui.test_display_scale import scaled
+
+    session = Session.from_start("targi", {"kind": "load", "state": doc_of(load(twelfth_position(W)))})
+    session.act({"type": "use", "slot": [1, 2]})
+    offered = [a["text"] for a in session.legal()]
+    assert offered[0].endswith("; the game ends with this round"), offered
+    app = start(session)
+    app.show("table")
+    scaled(App.get_running_app(), percent)
+    table = app.root.get_screen("table")
+    for size in ((800, 480), (480, 800)):
+        window_size(size)
+        buttons = table.buttons()
+        assert [b.text for b in buttons] == offered, size
+        assert not test_portrait.faults(table), size
+        assert all(text_height(b) <= b.height for b in buttons), size
+        assert not uneven_choices(table), (size, uneven_choices(table))

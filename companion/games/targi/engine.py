@@ -264,7 +264,7 @@ class Engine:
         return [self.with_round_end(s, a) for a in out]
 
     def with_round_end(self, s: State, a: Action) -> Action:
-        words = self.round_end_words(s, a)
+        words = self.round_end_words(s, a) or self.twelfth_card_words(s, a)
         if not words:
             return a
         # "this round" goes where the round's end is said right after it
@@ -310,6 +310,14 @@ class Engine:
         elif before.robber + 1 in CORNERS:
             then = f", then the raid ({self.cat.border[before.robber + 1].label})"
         return f"; the round ends{''.join(returns)}{then}"
+
+    def twelfth_card_words(self, s: State, a: Action) -> str:
+        """A play that lays the player's twelfth tribe card while actions remain in the round: it read like any other
+        play, and only the warning after it said the game now ends with this round (TG-END2, TG-Q24). A play that
+        ends the round as well says 'the round and the game end' instead (``round_end_words``)."""
+        if a["type"] != "play" or s.ender is not None:
+            return ""
+        return "; the game ends with this round" if len(s.supply(s.actor or "").cards) == 11 else ""
 
     def offered(self, s: State) -> list[Action]:
         if s.stage == "over":

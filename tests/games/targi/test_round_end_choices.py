@@ -83,3 +83,17 @@ def test_the_card_the_caravan_turns_up_is_entered_without_the_round_end() -> Non
     s, _ = act(s, {"type": "use", "card": 13})
     assert game().pending(s).kind == "draw"
     assert texts(s) and not [t for t in texts(s) if "round" in t], texts(s)
+
+
+def test_a_twelfth_card_played_with_actions_left_says_the_game_ends_with_the_round() -> None:
+    """White (start player) and Black (second, a Targi still out) each lay their twelfth card with the round going
+    on: the play read like any other, and only the warning after it said the game now ends with this round
+    (TG-END2, TG-Q24). Keeping or discarding the card says nothing of it; once laid, later choices say it no more."""
+    for who in (W, B):
+        s = load(twelfth_position(who))
+        s, _ = run(s, {"type": "use", "slot": [1, 2]})
+        assert texts(s) == ["Play Leather Workshop in row 3, paying 1 salt, 1 pepper; the game ends with this round",
+                            "Keep Leather Workshop in hand", "Discard Leather Workshop"], who
+        s, _ = act(s, game().legal_actions(s)[0])
+        assert s.ender == who and s.stage == "actions"
+        assert not [t for t in texts(s) if "game ends with this round" in t], texts(s)
