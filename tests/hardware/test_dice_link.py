@@ -413,7 +413,11 @@ def test_a_second_reading_of_one_throw_is_not_the_next_players_roll(sensor: Simu
         while link.counts["DieSettled"] < 6:
             said += controller.wait_and_pump(0.05)
         said += controller.pump()
-        assert len(said) == 1 and controller.session.log == [{"type": "roll", "value": 3}]  # said once
+        # Said once, whatever else the link reports meanwhile (under a loaded machine a second link report came
+        # in about 1 run in 10; its words are shown if the count ever fails again).
+        rereads = [u.text for u in said if u.kind == "link" and "with no $ROLL between" in u.text]
+        assert len(rereads) == 1, [u.text for u in said]
+        assert controller.session.log == [{"type": "roll", "value": 3}]
         for value in (6, 5):  # gentle throws whose $ROLL went missing are still said, not dropped in silence
             now[0] += 30
             sensor.send("DIE", "d6", value, 100)
