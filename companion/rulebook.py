@@ -15,7 +15,17 @@ from typing import Any
 
 from companion.errors import BadRequest, quoted
 from companion.schema import ListOf, Obj, Str, header, label
-from companion.wordforms import FUNCTION_WORDS, NUMBER_WORDS, SYNONYMS, bare, slips, stem, terms, words
+from companion.wordforms import (
+    ASKING,
+    FUNCTION_WORDS,
+    NUMBER_WORDS,
+    SYNONYMS,
+    bare,
+    slips,
+    stem,
+    terms,
+    words,
+)
 
 # The most words whose clauses a rulebook remembers (`Rulebook._holders`): far more than a day's searches use.
 HELD_REMEMBERED = 2048
@@ -189,6 +199,10 @@ class Rulebook:
         found = terms(words) or typed
         asked = list(dict.fromkeys(t for t in found if t not in FUNCTION_WORDS)) or list(dict.fromkeys(found))
         senses = [self._senses(t) for t in asked]
+        if asked != found:  # "who goes first" asks for a player: "who" is looked for as the clauses name one
+            asking = [t for t in dict.fromkeys(found) if t in ASKING and t not in asked]
+            asked += asking
+            senses += [self._senses(t) + [(w, self._holders(w), SYNONYM_WEIGHT) for w in ASKING[t]] for t in asking]
         held = [frozenset().union(*(h for _w, h, _f in s)) for s in senses]
         every = set(range(len(self.clauses))).intersection(*held)
         score = dict.fromkeys(range(len(self.clauses)), 0.0)

@@ -73,10 +73,17 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "backward": ("back",), "backwards": ("back",), "back": ("backward",),
     "over": ("end", "finish"), "finish": ("end",), "end": ("finish",),
     "start": ("begin",), "begin": ("start",), "put": ("place", "lay", "stand"), "place": ("put", "lay"),
+    # Going first is starting: "who goes first" and the "start player" (Targi), "who begins" (the temple).
+    "first": ("start", "begin"),
     "middle": ("centre",), "centre": ("middle",), "throw": ("roll",), "miss": ("lose", "skip"),
     "point": ("vp",), "vp": ("point",), "money": ("gold", "coin"), "price": ("cost",),
     "tableau": ("display",), "staircase": ("stairway",),
 }
+
+# The words of asking that name what the answer is: "who goes first" asks for a player ("the start player",
+# "whoever rolls highest"). In a question they are looked for as these words (`Rulebook.lookup`), weighed as a
+# synonym is; typed alone, "who" is a word like any other.
+ASKING = {"who": ("player", "whoever", "whose")}
 
 
 WORD = re.compile(r"[^\W\d_]+")  # letters of any alphabet: a café's own rulebook may be German
@@ -172,3 +179,4 @@ def slips(one: str, other: str, most: int) -> int:
             return most + 1
         before, row = row, now
     return row[-1]
+

@@ -136,6 +136,17 @@ FRESH = [
     ("ttd", "what if i cant place any camel", {"TTD-3f", "TD-Q12"}),
 ]
 
+# Who starts, asked as a table asks it: "who" asks for a player, and going first is starting. The start
+# player's clause was fifth in Through the Desert, and ninth or missing in Blackpool and the desert race.
+WHO_STARTS = [
+    ("ttd", "who goes first", {"TD-Q20", "TTD-T"}),
+    ("ttd", "who starts the game", {"TD-Q20", "TTD-T"}),
+    ("blackpool", "who goes first", {"BP-C11", "BP-Q31"}),
+    ("blackpool", "who starts the game", {"BP-C11", "BP-Q31"}),
+    ("desert", "who starts the game", {"DR-3", "DR-Q24"}),
+    ("temple", "who goes first", {"RU-5", "RU-Q28"}),
+]
+
 # What a card, a space or a piece of the board does, asked by its name: the clause named by the question ranks
 # first ("Reset", "The Ah Kinchil card"), and a card clause that never says "card" is still a card's.
 WHAT_IT_DOES = [
@@ -164,7 +175,7 @@ def listed(game: str, question: str) -> list[str]:
     return [line.split()[0] for line in text.splitlines() if line.startswith("  ") and line.split()[0] in ids]
 
 
-@pytest.mark.parametrize(("game", "question", "settles"), QUESTIONS + WHAT_IT_DOES + FRESH,
+@pytest.mark.parametrize(("game", "question", "settles"), QUESTIONS + WHAT_IT_DOES + FRESH + WHO_STARTS,
                          ids=lambda v: v if isinstance(v, str) else "")
 def test_a_question_typed_whole_lists_its_clause_among_the_first_three(game: str, question: str,
                                                                        settles: set[str]) -> None:
@@ -221,3 +232,13 @@ def test_the_protocol_search_lists_best_first_and_says_whether_every_word_is_hel
     asked = referee.handle({"cmd": "rules", "game": "temple", "search": "can I move diagonally"})
     assert asked["clauses"][0]["id"] == "RU-11" and asked["every"] is False
     assert referee.handle({"cmd": "rules", "game": "temple", "search": "diagonally"})["every"] is True
+
+
+def test_who_alone_is_searched_as_a_word_and_asks_for_a_player_in_a_question() -> None:
+    """"who" typed alone is looked for as typed; in a question it adds a player's clauses, it never filters."""
+    book = Session.new("blackpool", PLAYERS["blackpool"]).game.rulebook
+    from companion.wordforms import words
+
+    holding = {c.id for c in book.clauses if any(w.startswith("who") for w in words(c.searched()))}
+    assert {c.id for c in book.search("who")} == holding and book.lookup("who").every
+    assert book.search("who goes first")[0].id == "BP-C11"
