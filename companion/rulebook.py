@@ -21,6 +21,8 @@ from companion.wordforms import (
     NUMBER_WORDS,
     SYNONYMS,
     bare,
+    counted,
+    counting,
     slips,
     stem,
     terms,
@@ -122,6 +124,8 @@ class Rulebook:
         # ranks its clause up, and a question naming the whole title most of all.
         self._titles = [tuple(w for w in words(c.title) if w not in FUNCTION_WORDS) for c in clauses]
         self._title_stems = [frozenset(map(stem, t)) for t in self._titles]
+        # The things each clause gives a number of ("three cards", "2 VP"), as stems: what a count question asks.
+        self._counted = [counted(" ".join((c.title, c.text, *c.keywords))) for c in clauses]
         self._held: dict[str, frozenset[int]] = {}
         self._senses_of: dict[str, list[tuple[str, frozenset[int], float]]] = {}
         # Every word of the clauses, with the clauses holding it and by its stem: a word typed is looked up in
@@ -225,6 +229,13 @@ class Rulebook:
         for i in score:
             if score[i] and self._titles[i] and self._title_stems[i] <= named:
                 score[i] *= 1.5
+        # A count question ("how many cards should I have") asks for a number of something: the clauses giving
+        # one ("a hand is kept at three cards") answer it, not all those only mentioning cards (the hand was 13th).
+        thing = counting(found)
+        if thing:
+            for i in score:
+                if score[i] and stem(thing) in self._counted[i]:
+                    score[i] *= 2.0
         if every and len(asked) < QUESTION_WORDS:
             ranked = sorted(every, key=lambda i: (-score[i], i))
         else:

@@ -180,3 +180,28 @@ def slips(one: str, other: str, most: int) -> int:
         before, row = row, now
     return row[-1]
 
+
+_TOKEN = re.compile(r"[^\W_]+")  # words and figures: "2 VP", "three cards"
+
+
+def counted(text: str) -> frozenset[str]:
+    """The stems of the things a text gives a number of: "kept at three cards" and "take 2 VP" give "card", "vp".
+
+    The word after a number, or the one after that ("two Collection cards"), so that a count question finds
+    the clause stating the count (`counting`). Not after "one": "take one card out of a slot" says "a card",
+    and ranked the temple's path change above the hand of three.
+    """
+    tokens = _TOKEN.findall(text.lower())
+    return frozenset(stem(w) for at, n in enumerate(tokens) if n in NUMBER_WORDS and n not in ("1", "one")
+                     for w in tokens[at + 1:at + 3] if w.isalpha())
+
+
+def counting(found: list[str]) -> str:
+    """What a count question asks the number of: "how many cards should I have" asks for "cards"; "" if none.
+
+    The word after "how many" or "how much", unless a little word ("how much is a water hole worth").
+    """
+    for at in range(len(found) - 2):
+        if found[at] == "how" and found[at + 1] in ("many", "much") and found[at + 2] not in FUNCTION_WORDS:
+            return found[at + 2]
+    return ""
