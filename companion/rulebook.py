@@ -202,13 +202,16 @@ class Rulebook:
             return Found(list({by_id[t].id: by_id[t] for t in typed}.values()), True)
         found = terms(words) or typed
         asked = list(dict.fromkeys(t for t in found if t not in FUNCTION_WORDS)) or list(dict.fromkeys(found))
+        asking: list[str] = []
         senses = [self._senses(t) for t in asked]
-        if asked != found:  # "who goes first" asks for a player: "who" is looked for as the clauses name one
-            asking = [t for t in dict.fromkeys(found) if t in ASKING and t not in asked]
-            asked += asking
-            senses += [self._senses(t) + [(w, self._holders(w), SYNONYM_WEIGHT) for w in ASKING[t]] for t in asking]
         held = [frozenset().union(*(h for _w, h, _f in s)) for s in senses]
         every = set(range(len(self.clauses))).intersection(*held)
+        if asked != found:
+            # "who goes first" asks for a player, "where can I put my leader" for a place: the words of asking
+            # rank the clauses naming one ("Where a leader may stand"), and never filter them; they make a question
+            # of two other words, whose words rank too ("who goes first": Blackpool's first player never says "go").
+            asking = [t for t in dict.fromkeys(found) if t in ASKING and t not in asked]
+            senses += [self._senses(t) + [(w, self._holders(w), SYNONYM_WEIGHT) for w in ASKING[t]] for t in asking]
         score = dict.fromkeys(range(len(self.clauses)), 0.0)
         for term_senses in senses:
             best: dict[int, float] = {}
@@ -236,7 +239,7 @@ class Rulebook:
             for i in score:
                 if score[i] and stem(thing) in self._counted[i]:
                     score[i] *= 2.0
-        if every and len(asked) < QUESTION_WORDS:
+        if every and len(asked) + len(asking) < QUESTION_WORDS:
             ranked = sorted(every, key=lambda i: (-score[i], i))
         else:
             # A question's words are not a filter: "where can I put my leader at the start" held every word only

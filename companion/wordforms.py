@@ -81,9 +81,10 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 
 # The words of asking that name what the answer is: "who goes first" asks for a player ("the start player",
-# "whoever rolls highest"). In a question they are looked for as these words (`Rulebook.lookup`), weighed as a
-# synonym is; typed alone, "who" is a word like any other.
-ASKING = {"who": ("player", "whoever", "whose")}
+# "whoever rolls highest"), "where can I put my leader" for a place ("Where a leader may stand"). In a question
+# they are looked for as themselves and as these words, weighed as a synonym is (`Rulebook.lookup`); they rank
+# and never filter. Typed alone, "who" is a word like any other.
+ASKING = {"who": ("player", "whoever", "whose"), "where": ()}
 
 
 WORD = re.compile(r"[^\W\d_]+")  # letters of any alphabet: a café's own rulebook may be German
