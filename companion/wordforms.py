@@ -63,7 +63,9 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **{w: _PLAYERS for w in ("friend", "someone", "somebody", "anyone", "anybody", "opponent", "rival", "enemy")},
     **{w: _NEXT_TO for w in (*_NEXT_TO, "alongside")},
     **{w: _SQUARES for w in (*_SQUARES, "spot")},
-    **{w: _EQUAL for w in _EQUAL}, "same": (*_EQUAL, "share"), "jump": ("pass",), "hop": ("pass",),
+    # Two pieces on "the same card" are one on a card "already" holding "another" (Targi's TG-P3).
+    **{w: _EQUAL for w in _EQUAL}, "same": (*_EQUAL, "share", "another", "already"), "jump": ("pass",),
+    "hop": ("pass",),
     # A word and the word it comes from, which no suffix rule reaches: "walk past" a space "passed over", "choose"
     # not to move and move "by choice", "different colours" and colours that "differ", "knocked back" and "sent".
     "past": ("pass",), "choose": ("choice",), "choice": ("choose",), "different": ("differ",),

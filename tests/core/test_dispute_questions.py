@@ -147,6 +147,12 @@ WHO_STARTS = [
     ("temple", "who goes first", {"RU-5", "RU-Q28"}),
 ]
 
+# Two pieces on one place, asked as "the same card": Targi's clause says a card "already holding" a Targi is
+# closed to "another" (TG-P3 was 17th, after the row bonuses' "same symbol" and the ties).
+SAME_PLACE = [
+    ("targi", "can I put two of my targi on the same card", {"TG-P3"}),
+]
+
 # What a card, a space or a piece of the board does, asked by its name: the clause named by the question ranks
 # first ("Reset", "The Ah Kinchil card"), and a card clause that never says "card" is still a card's.
 WHAT_IT_DOES = [
@@ -175,7 +181,7 @@ def listed(game: str, question: str) -> list[str]:
     return [line.split()[0] for line in text.splitlines() if line.startswith("  ") and line.split()[0] in ids]
 
 
-@pytest.mark.parametrize(("game", "question", "settles"), QUESTIONS + WHAT_IT_DOES + FRESH + WHO_STARTS,
+@pytest.mark.parametrize(("game", "question", "settles"), QUESTIONS + WHAT_IT_DOES + FRESH + WHO_STARTS + SAME_PLACE,
                          ids=lambda v: v if isinstance(v, str) else "")
 def test_a_question_typed_whole_lists_its_clause_among_the_first_three(game: str, question: str,
                                                                        settles: set[str]) -> None:
