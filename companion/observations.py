@@ -93,12 +93,19 @@ class LinkChanged:
     started (a port that never opened, a camera that never gave a picture): a
     sensor never plugged in was told as "dice sensor lost", as if it had been
     there and gone, and the café owner looked for a cable that came loose.
+    ``unusable`` is True for one that is there but cannot be used as it is (a
+    port this user may not open or another program holds, a folder with no
+    readable picture): neither lost nor not found, it is told by its reason
+    alone ("dice sensor: cannot open ...: permission denied (...)"). Told as
+    not found, the owner looked for a cable when the fix was a group or a
+    program to close.
     """
 
     source: str
     up: bool
     detail: str = ""
     found: bool = True
+    unusable: bool = False
 
 
 def link_text(link: LinkChanged, was_up: bool | None) -> str:
@@ -110,7 +117,7 @@ def link_text(link: LinkChanged, was_up: bool | None) -> str:
     """
     detail = f": {link.detail}" if link.detail else ""
     # A report from a link that stays up (a skipped frame, a sensor fault) is not a new connection.
-    down = " lost" if link.found else " not found"
+    down = "" if link.unusable and detail else " lost" if link.found else " not found"
     state = ("" if was_up and detail else " connected") if link.up else down
     return f"{link.source}{state}{detail}"
 

@@ -80,6 +80,24 @@ def lost_words(error: Exception) -> str:
     return str(error)
 
 
+# A port that is there but this program cannot open, by the errno of the open: the words say why and what mends
+# it, where "Permission denied" read as a sensor not found. The service's user is in dialout (systemd/).
+UNUSABLE = {
+    errno.EACCES: "permission denied (add the service user to the dialout group: see docs/hardware.md)",
+    errno.EPERM: "permission denied (add the service user to the dialout group: see docs/hardware.md)",
+    errno.EBUSY: ("busy: another program has it open (a serial monitor, ModemManager, a second hw play); it is "
+                  "opened once that program lets it go"),
+}
+
+
+GONE_KEY = "gone"  # `DiceLink._run`'s note of a port told lost or not found
+
+
+def unusable(error: BaseException) -> bool:
+    """Whether ``error``, from opening a port, says the port is there but cannot be used (`UNUSABLE`)."""
+    return getattr(error, "errno", None) in UNUSABLE
+
+
 class Silent(serial.SerialException):
     """The port is open but the device behind it stopped answering: the reader reopens it, as after a failure."""
 
@@ -97,7 +115,9 @@ def open_port(url: str, baudrate: int = 115200) -> serial.SerialBase:
         return serial.serial_for_url(url, baudrate=baudrate, timeout=0.1)
     except serial.SerialException as error:
         if error.errno:  # pyserial's own words name the port twice: "[Errno 2] could not open port X: [Errno 2] ..."
-            raise serial.SerialException(os.strerror(error.errno)) from error
+            refused = serial.SerialException(UNUSABLE.get(error.errno) or os.strerror(error.errno))
+            refused.errno = error.errno  # kept, so the reader tells a port that is there from one that is not
+            raise refused from error
         raise
     except Exception as error:  # whatever the URL handler raised, the port did not open
         raise serial.SerialException(f"not a usable port or URL ({type(error).__name__}: {error})") from error
@@ -218,23 +238,30 @@ class DiceLink:
         from its shortest once the device has said something valid.
         """
         delay = self.backoff[0]
-        reported_down = False
+        # Why the port was last told down: GONE_KEY (lost, or not there), or the errno of a port that is there but
+        # cannot be opened (`UNUSABLE`). Told again only when that changes: a sensor not found, then plugged in on
+        # a port this user may not open, went on reading "not found" while the fix was a group.
+        reported_down: object = None
         while not self._stop.is_set():
             target = self._target()
             try:
                 port = open_port(target, self.baudrate)
             except (serial.SerialException, OSError, ValueError) as error:
-                if not reported_down:
+                there = unusable(error)
+                why = getattr(error, "errno", None) if there else GONE_KEY
+                if reported_down != why:
                     # Never opened since the link started: not found, not lost, and looked for until it is there.
+                    # One that is there but may not be opened, or is held, is neither: its reason says what it is.
                     found = self.counts["connects"] > 0
-                    looking = "" if found else "; will keep looking"
-                    self.submit(LinkChanged(self.source, False, f"cannot open {self.url}: {error}{looking}", found))
-                    reported_down = True
+                    looking = "" if found or there else "; will keep looking"
+                    self.submit(LinkChanged(self.source, False, f"cannot open {self.url}: {error}{looking}", found,
+                                            there))
+                    reported_down = why
                     self._silent = False  # gone, not silent: once it opens again, that is said
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff[1])
                 continue
-            reported_down = False
+            reported_down = None
             self._spoke = self._garbled_said = self._repeat_said = False
             self._last = self._die = None
             self._rolls = False
@@ -262,7 +289,7 @@ class DiceLink:
             except (serial.SerialException, OSError) as error:
                 self._silent = False
                 self.submit(LinkChanged(self.source, False, f"{self.url}: {lost_words(error)}"))
-                reported_down = True
+                reported_down = GONE_KEY
             finally:
                 port.close()
             if self._spoke:

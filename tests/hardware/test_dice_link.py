@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 import queue
 import random
 import socket
 import threading
 from pathlib import Path
+from typing import Any
+
+import pytest
+import serial
+from serial import serialposix
 
 from companion.controller import Controller
 from companion.journal import Journal
 from companion.observations import ButtonPressed, CardsSeen, DieRead, LinkChanged, Touch
 from companion.session import Session
-from hardware.dice_link import DiceLink, to_observation
+from hardware.dice_link import DiceLink, open_port, to_observation, unusable
 from hardware.dice_protocol import BadLine, DieSettled, SlotReport, encode
 from hardware.dice_sim import SimulatedSensor
 from hardware.tags import TagMap
@@ -88,6 +95,67 @@ def test_a_missing_device_is_reported_once_and_found_when_it_appears(tmp_path: P
         gone = pump_until(controller, until_link(False))[-1]  # connected once, then unplugged: lost
     assert gone.text.startswith("dice sensor lost: ") and "will keep looking" not in gone.text
     assert controller.session.document()["roll"] == 5
+
+
+def refuse_opening(monkeypatch: pytest.MonkeyPatch, path: str, code: int) -> list[bool]:
+    """Opening ``path`` (the pty behind it) fails with ``code`` while the flag returned holds True.
+
+    The tests run as root, whom a tty's mode or TIOCEXCL never refuses, so the open itself is made to fail
+    as it does for a user outside dialout (EACCES) or on a port another program holds (EBUSY).
+    """
+    refusing = [True]
+    real_open = os.open
+    tty = os.path.realpath(path)
+
+    def opening(name: Any, *args: Any, **kwargs: Any) -> int:
+        if refusing[0] and os.path.realpath(name) == tty:
+            raise OSError(code, os.strerror(code), name)
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(serialposix.os, "open", opening)
+    return refusing
+
+
+@pytest.mark.parametrize(("code", "words"), [
+    (errno.EACCES, "permission denied (add the service user to the dialout group: see docs/hardware.md)"),
+    (errno.EBUSY, "busy: another program has it open"),
+])
+def test_a_port_that_is_there_but_cannot_be_opened_is_not_told_as_not_found(
+        sensor: SimulatedSensor, monkeypatch: pytest.MonkeyPatch, code: int, words: str) -> None:
+    """A port the service's user may not open, or one another program holds, read "dice sensor not found:
+    cannot open ...: Permission denied; will keep looking": the café owner looked for a cable."""
+    controller = race_controller()
+    refusing = refuse_opening(monkeypatch, sensor.path, code)
+    with DiceLink(sensor.path, controller.submit, backoff=FAST):
+        down = pump_until(controller, until_link(False))[-1]
+        assert down.text.startswith(f"dice sensor: cannot open {sensor.path}: {words}"), down.text
+        assert "not found" not in down.text and "lost" not in down.text and "keep looking" not in down.text
+        refusing[0] = False  # the group given, the other program closed: it opens without a restart
+        up = pump_until(controller, until_link(True))[-1]
+    assert up.text == f"dice sensor connected: {sensor.path} open"
+
+
+def test_a_sensor_not_found_then_plugged_in_where_it_may_not_be_opened_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Told once as not found, the sensor plugged in on a port this user may not open stayed "not found"."""
+    controller = race_controller()
+    sim = SimulatedSensor(tmp_path / "later")
+    with DiceLink(sim.path, controller.submit, backoff=FAST):
+        assert pump_until(controller, until_link(False))[-1].text.startswith("dice sensor not found: ")
+        with sim.plug():
+            refuse_opening(monkeypatch, sim.path, errno.EACCES)
+            refused = pump_until(controller, until_link(False))[-1]
+    assert refused.text.startswith(f"dice sensor: cannot open {sim.path}: permission denied ("), refused.text
+
+
+def test_open_port_names_a_refused_port_by_its_reason_and_keeps_its_errno(
+        sensor: SimulatedSensor, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`open_port` gives every user of the port the same words, and keeps the errno they are told by."""
+    refuse_opening(monkeypatch, sensor.path, errno.EACCES)
+    with pytest.raises(serial.SerialException) as refused:
+        open_port(sensor.path)
+    assert refused.value.errno == errno.EACCES and unusable(refused.value)
+    assert str(refused.value).startswith("permission denied (add the service user to the dialout group")
 
 
 def test_the_same_protocol_over_loop_url() -> None:
