@@ -50,7 +50,7 @@ from vision.motion import MotionGate
 from vision.orientation import UPRIGHT, Orientation
 from vision.readings import BoardReading, DieReading
 from vision.settle import Settled, Settler, dice_settler, unit_confidence
-from vision.sources import FrameSource, RetryingSource, open_source, skipped_note
+from vision.sources import FrameSource, RetryingSource, open_source, skipped_note, unreadable_note
 from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayReader, placed, read_shape
 from vision.view_check import (
     DARK_EVERY,
@@ -534,7 +534,10 @@ class CameraFeed:
                     # A folder of zero-byte or damaged photos "ended" with no word of why nothing was read.
                     skipped = skipped_note(self.source.source)
                     note = f" ({skipped})" if skipped else ""
-                    self._link(False, f"{self.source.name} has played to its end{note}")
+                    nothing = None if self.opened else unreadable_note(self.source.source)
+                    # One whose every file was passed over read "Camera not found: ... has played to its end": the
+                    # folder was found, and played nothing. It is told by what is true of it.
+                    self._link(False, nothing or f"{self.source.name} has played to its end{note}", bool(nothing))
                     self.ended.set()
                     return
                 self._stop.wait(0.02 if self.source.problem is None else min(0.2, self.source.retry_seconds))
@@ -606,11 +609,12 @@ class CameraFeed:
             self._reset(self._mode)
         return orientation.apply(frame)
 
-    def _link(self, up: bool, detail: str) -> None:
-        """Tell the table the camera opened or failed; one that never gave a picture is not found, not lost."""
+    def _link(self, up: bool, detail: str, unusable: bool = False) -> None:
+        """Tell the table the camera opened or failed; one that never gave a picture is not found, not lost, and
+        one that is there but gives none (``unusable``: a folder of unreadable files) is told by its reason."""
         self.up = up
         self.opened = self.opened or up
-        self._tell(LinkChanged(self.name, up, detail, self.opened))
+        self._tell(LinkChanged(self.name, up, detail, self.opened, unusable))
 
     def _resized(self, shape: tuple[int, ...]) -> bool:
         """Keep the dice lying in view for what they are when the camera changes its picture size; True when the

@@ -230,6 +230,21 @@ def skipped_note(source: object) -> str | None:
     return f"skipped {len(skipped)} files in {folder} that are not readable images: {names}"
 
 
+def unreadable_note(source: object) -> str | None:
+    """What a folder source none of whose files could be read is, or None when it gave a picture (or is no folder).
+
+    Such a folder ended as any other, and the table said "Camera not found: FOLDER has played to its end (...)":
+    the folder was there, and had nothing in it to play.
+    """
+    skipped, files = getattr(source, "skipped", None), getattr(source, "files", None)
+    if not skipped or not files or len(skipped) < len(files):
+        return None
+    names = first_few([path.name for path in skipped])
+    folder = getattr(source, "name", "the folder")
+    each = "its image file cannot" if len(files) == 1 else f"none of its {len(files)} image files can"
+    return f"no readable image in {folder}: {each} be read as a picture ({names})"
+
+
 def counted(number: int, noun: str) -> str:
     """"1 frame", "3 frames": the counts `watch` and the evals print."""
     return f"{number} {noun}{'s' * (number != 1)}"

@@ -57,16 +57,20 @@ def test_a_folder_of_unreadable_pictures_says_why_and_what_to_do(launch: Any, tm
         (folder / f"{index}.jpg").write_bytes(b"\xff\xd8garbage" * (index + 1))
     app = launch(camera=str(folder))
     screen = open_camera(app)
-    assert until(lambda: "played to its end" in screen.ids.seen.text), screen.ids.seen.text
+    assert until(lambda: "no readable image" in screen.ids.seen.text), screen.ids.seen.text
     said = screen.ids.seen.text
-    # It never gave a picture: not found, as a camera that never opened, not "lost" as one unplugged.
-    assert said.startswith("No picture. Camera not found: ") and "not readable images" in said
+    # The folder is there, and none of its files is a picture: neither "lost" nor "not found", nor "played to its
+    # end" (it played nothing), as it said ("No picture. Camera not found: ... has played to its end (...)").
+    assert said.startswith("No picture. Camera: no readable image in ") and "none of its 5 image files" in said
+    assert "not found" not in said and "played to its end" not in said
     assert said.endswith("Replace the files with readable pictures or a video, or pick another source in "
                          "Settings and save.")
     advance(2)
     assert framed(screen).text == said and fits(framed(screen))
     assert screen.ids.teach_card.disabled and screen.ids.tray.disabled
-    assert app.status.startswith("Camera not found: ")  # the table's line begins as a sentence does
+    assert app.status.startswith("Camera: no readable image in ")  # the table's line begins as a sentence does
+    app.input_problems = {}  # before the app has the feed's word, the screen says it in the same words
+    assert screen.problem(screen.feed()).startswith("Camera: no readable image in ")
 
 
 @pytest.mark.parametrize("source", [SILENT_URL, "/no/such/" + "folder" * 800])

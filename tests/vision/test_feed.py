@@ -662,6 +662,25 @@ def test_a_folder_that_ends_names_the_files_it_could_not_read(tmp_path: Path) ->
     )
 
 
+def test_a_folder_with_no_readable_picture_says_so_not_that_the_camera_was_not_found(tmp_path: Path) -> None:
+    """Every file unreadable, the table read "camera not found: FOLDER has played to its end (...)": the folder
+    was there, and nothing in it could be played."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "0000.png").write_bytes(b"")
+    (folder / "0001.jpg").write_bytes(b"not a jpeg")
+    controller = Controller()
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(str(folder), seen.put, mode="d6", fps=None, readers={"d6": _Blind()}) as feed:
+        assert feed.ended.wait(15)
+    last = [o for o in seen.queue if isinstance(o, LinkChanged)][-1]
+    assert not last.up and last.unusable
+    assert last.detail == (f"no readable image in {folder}: none of its 2 image files can be read as a picture "
+                           "(0000.png, 0001.jpg)")
+    told = controller.handle(last).text
+    assert told == f"camera: {last.detail}" and "not found" not in told and "played to its end" not in told
+
+
 def cup_on_marker(frame: np.ndarray) -> np.ndarray:
     """`board_frame` with a cup over its north-east marker."""
     covered = frame.copy()

@@ -229,12 +229,13 @@ class CameraScreen(UprightScreen):
 
         A camera that is lost keeps its last frame in `latest`: shown, it looked
         live ("frame 38") to an owner aiming a camera that was unplugged, and a
-        card could be taught from a board that had changed since. So a lost
-        camera shows its reason in place of the picture and teaches nothing. A
-        video or folder that has played to its end keeps its last picture,
-        which is still what the file shows, with the end said under it; one
-        that ended before its first picture says why, or "Waiting" would stand
-        for ever.
+        card could be taught from a board that had changed since. So a camera
+        that is down (not found, lost, or there but giving nothing) shows its
+        reason in place of the picture and teaches nothing. A video or folder
+        that has played to its end keeps its last picture, which is still what
+        the file shows, with the end said under it; one that ended before its
+        first picture (a folder of unreadable files) says why, or "Waiting"
+        would stand for ever.
         """
         feed = self.feed()
         frame = getattr(feed, "latest", None)
@@ -388,8 +389,15 @@ class CameraScreen(UprightScreen):
         if said:
             return str(said)
         problem = getattr(feed.source, "problem", None)
+        opened = getattr(feed, "opened", True)
+        if not opened and feed.ended.is_set():  # a folder found, none of whose files is a picture: not "not found"
+            from vision.sources import unreadable_note  # here: the feed running has loaded vision already
+
+            nothing = unreadable_note(getattr(feed.source, "source", None))
+            if nothing:
+                return f"Camera: {nothing}."
         # As the controller words it: a camera that never gave a picture was not found, and was never lost.
-        state = "lost" if getattr(feed, "opened", True) else "not found"
+        state = "lost" if opened else "not found"
         return f"The camera is {state}: {problem}." if problem else f"The camera is {state}."
 
     def turn_picture(self) -> None:
