@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
 import re
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from companion.session import Session
 from tests.games.blackpool.helpers import yellow_rolled_five
 from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.drawing import on_window, pixel, render, words_drawn
+from tests.ui.test_boards_robust import board_at
 from ui.boards import BoardView, blackpool
 from ui.boards.paint import ASKED, HIGHLIGHT, piece_shape, rgb
 from ui.boards.shapes import piece_points
@@ -355,8 +357,8 @@ def test_a_ring_in_the_centres_tray_stays_in_the_gap_beside_the_board(kind: str)
 # The table's board (w, h) at 800x480, 1024x600, 480x800 and 720x1280, at 100% and at 120% display scale, to
 # the pixel below (``pixel`` reads whole pixels: 381.6 px wide is exported 382 wide).
 TABLE_BOARDS = {
-    "800x480": (398, 398), "800x480-120": (381, 381), "1024x600": (497, 497), "1024x600-120": (477, 477),
-    "480x800": (470, 422), "480x800-120": (468, 398), "720x1280": (705, 705), "720x1280-120": (702, 600),
+    f"{w}x{h}{'-120' if percent == 120 else ''}": tuple(math.floor(side + 1e-6) for side in board_at((w, h), percent))
+    for w, h in ((800, 480), (1024, 600), (480, 800), (720, 1280)) for percent in (100, 120)
 }  # fmt: skip
 
 

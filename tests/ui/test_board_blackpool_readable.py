@@ -25,7 +25,15 @@ from kivy.graphics import Color, Ellipse
 from companion.session import Session
 from tests.ui.drawing import Words, on_window, pixel, render, words_drawn
 from tests.ui.test_board_blackpool import TABLE_BOARDS, frozen_and_riding
-from tests.ui.test_boards_robust import NARROW_BOARDS, READABLE, off_board, run_together, table_board, unreadable
+from tests.ui.test_boards_robust import (
+    NARROW_BOARDS,
+    READABLE,
+    board_at,
+    off_board,
+    run_together,
+    table_board,
+    unreadable,
+)
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, blackpool
 
@@ -162,7 +170,7 @@ def test_a_tall_narrow_board_shows_the_centres_crowd_in_rows_above_the_grid(size
         next(window, None)
 
 
-SCALED_BOARDS = [(381.6, 381.6), (468.48, 346.88)]  # the table's board at 120% display scale: 800x480, 480x800
+SCALED_BOARDS = [board_at((800, 480), 120), board_at((480, 800), 120)]  # the table's board at 120%: 398x398, 470x398
 
 
 @pytest.mark.parametrize("size", SCALED_BOARDS, ids=["800x480-120", "480x800-120"])

@@ -20,6 +20,7 @@ from companion.data import house_dir, read_json, validate_path
 from companion.registry import game_classes
 from companion.session import Session
 from tests.ui.drawing import Words, on_window, pixel, quads, render, words_drawn
+from tests.ui.test_boards_robust import board_at
 from ui.boards import BoardView, desert, has_drawing, paint
 from ui.boards.paint import rgb
 from ui.shots import mid_game
@@ -485,7 +486,8 @@ def frame_pixels(pixels: bytes, widget: Widget, box: tuple[float, float, float, 
             if max(abs(a - b) for a, b in zip(pixel(pixels, widget, px, py), FRAME_RGB, strict=True)) < 40]  # fmt: skip
 
 
-@pytest.mark.parametrize("size", [(398, 398), (470, 422), (381.6, 381.6), (468, 398)])
+# the table's board at 800x480 (398x398 at 100% and 120%) and upright at 480x800 at 100% and 120%
+@pytest.mark.parametrize("size", [board_at((800, 480)), board_at((480, 800)), board_at((480, 800), 120)])
 def test_the_red_frame_runs_through_no_number_on_a_long_cafe_loop(
     canvas: Widget, size: tuple[float, float], tmp_path: Path
 ) -> None:

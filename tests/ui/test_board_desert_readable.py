@@ -19,13 +19,13 @@ from kivy.uix.widget import Widget
 
 from companion.session import Session
 from tests.ui.drawing import Words, on_window, words_drawn
-from tests.ui.test_boards_robust import off_board, run_together, unreadable
+from tests.ui.test_boards_robust import board_at, off_board, run_together, unreadable
 from ui.boards import desert
 from ui.boards.paint import piece_shape
 from ui.boards.shapes import piece_points
 from ui.shots import mid_game
 
-SIZES = [(398, 398), (470, 422)]  # the board at 800x480, and upright at 480x800
+SIZES = [board_at((800, 480)), board_at((480, 800))]  # the board at 800x480 (398x398), and upright at 480x800
 SIX = ["black", "purple", "pink", "brown", "grey", "teal"]
 
 
@@ -155,7 +155,7 @@ def pawns_over_numbers(
     return pawns, found
 
 
-SCALED = [(381.6, 381.6), (468.48, 346.88)]  # the board at 120% display scale: at 800x480, and upright at 480x800
+SCALED = [board_at((800, 480), 120), board_at((480, 800), 120)]  # the table's board at 120%: 398x398, 470x398
 
 
 @pytest.mark.parametrize("size", SCALED + SIZES)
@@ -178,7 +178,7 @@ def test_a_pawn_leaves_its_spaces_number_clear_on_the_board_drawn_at_120_percent
 
 # The board with a café's long loop (72 spaces): at 800x480 (21 px spaces), upright at 480x800 and 720x1280 at 120%
 # (22.1 and 33.4 px), and at 720x1280 at 100% (37 px).
-LONG_LOOP_BOARDS = [(398, 398), (468, 398), (703, 600), (706, 706)]
+LONG_LOOP_BOARDS = [board_at((800, 480)), board_at((480, 800), 120), board_at((720, 1280), 120), board_at((720, 1280))]
 
 
 @pytest.mark.parametrize("size", LONG_LOOP_BOARDS)

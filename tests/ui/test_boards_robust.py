@@ -19,6 +19,7 @@ from companion.session import Session
 from tests.ui.conftest import advance
 from tests.ui.drawing import Words, on_window, render, words_drawn
 from ui.boards import blackpool, desert, paint, targi
+from ui.screens.table import TableScreen
 from ui.shots import default_players, mid_game
 
 # Tall, narrow boards: what the table screen gave its board in a 480x800 and a 600x1024 portrait window before it
@@ -148,6 +149,16 @@ def off_board(widget: Widget, drawn: list[Words]) -> list[str]:
     w, h = widget.width + 0.5, widget.height + 0.5
     return [f"{d.text!r} at {d.x:.0f},{d.y:.0f} runs off the board" for d in drawn
             if d.x < -0.5 or d.y < -0.5 or d.x + d.w > w or d.y + d.h > h]  # fmt: skip
+
+
+def board_at(window: tuple[int, int], percent: int = 100) -> tuple[float, float]:
+    """The board's size on the table in a ``window`` at display scale ``percent``, from the table's own layout
+    (``TableScreen.board_size``, checked against the real table below): tests draw the sizes that occur."""
+    return TableScreen.board_size(window[0], window[1], percent / 100)
+
+
+# Every window the boards are made for, at 100%, 110% and 120%: the real table's board is ``board_at`` each.
+TABLE_WINDOWS = [(w, p) for w in ((800, 480), (1024, 600), (480, 800), (720, 1280)) for p in (100, 110, 120)]
 
 
 def table_board(
@@ -287,3 +298,4 @@ def test_a_board_with_no_height_draws_nothing_rather_than_failing(
         board.view = BoardView(session.game, session.document(), session.game.describe(session.state))
         board.redraw()
     assert not fell_back, f"fell back to text at {size}: {fell_back}"
+

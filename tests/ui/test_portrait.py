@@ -19,7 +19,7 @@ from kivy.uix.label import Label
 from companion.session import Session
 from tests.ui.conftest import advance, tap
 from tests.ui.drawing import words_drawn
-from tests.ui.test_boards_robust import misdrawn
+from tests.ui.test_boards_robust import TABLE_WINDOWS, board_at, misdrawn, table_board
 from tests.ui.test_layout import rolls_under_full_announcements, shown_whole, window_box
 from ui.shots import default_players, long_list, mid_game
 
@@ -201,3 +201,14 @@ def test_turning_the_display_rearranges_the_table_and_turning_it_back_restores_i
     window_size((800, 480))
     assert (tuple(board.size), window_box(board), window_box(scroll)) == landscape
     assert not faults(table)
+
+
+@pytest.mark.parametrize(("window", "percent"), TABLE_WINDOWS, ids=[f"{w}x{h}-{p}" for (w, h), p in TABLE_WINDOWS])
+def test_the_board_sizes_tests_draw_are_the_real_tables(
+    window: tuple[int, int], percent: int, start: Any, window_size: Any
+) -> None:
+    """Board tests draw at ``board_at``: the real table's board, opened at each size and scale, is that size. Once
+    the frame gave the board back its 398 px at 120% at 800x480 (and upright kept its 100% frame), tests went on
+    drawing 381.6x381.6 and 468.48x346.88, boards no table shows."""
+    _, board = table_board(start, window_size, window, "blackpool", percent)
+    assert tuple(board.size) == pytest.approx(board_at(window, percent), abs=0.01)

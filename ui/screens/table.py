@@ -132,6 +132,20 @@ class TableScreen(UprightScreen):
             return u / scale
         return max(u / scale, min(u, (height - BOARD_LEAST) / FRAME))
 
+    @classmethod
+    def board_size(cls, width: float, height: float, scale: float) -> tuple[float, float]:
+        """The board's size on the table in a ``width`` x ``height`` window at display scale ``scale`` (1.2 for
+        120%), worked out as table.kv lays it out: the unit, the frame round it (``frame_unit``) and, upright,
+        ``board_height``. Tests that draw a board at the table's sizes take them from here, so they draw the sizes
+        that occur: at 120% at 800x480 they drew 381.6 px after the frame gave the board back its 398."""
+        portrait = width < height
+        u = (min(width / 600, height / 1000) if portrait else min(width / 800, height / 480)) * scale
+        frame = cls.frame_unit(height, u, scale, portrait)
+        main_width, main_height = width - frame * 12, height - frame * 82
+        if portrait:
+            return main_width, cls.board_height(main_width, main_height, u)
+        return min(main_height, width * 0.56), main_height
+
     @staticmethod
     def announcement_room(
         column: float, taken: float, listed: float, u: float, has_buttons: bool
