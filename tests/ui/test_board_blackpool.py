@@ -56,8 +56,9 @@ def test_the_strip_shows_each_players_coins_and_travellers_home(canvas: Widget) 
     for k in range(2):
         assert pixel(pixels, canvas, k * segment + h * 0.8 + h * 0.3, top) == gold  # the coin, beside its count
     red = tuple(round(c * 255) for c in rgb("red"))
-    assert pixel(pixels, canvas, segment + h * 1.38, top) == red  # red's first pip: one traveller home
-    assert pixel(pixels, canvas, h * 1.38, top) != tuple(round(c * 255) for c in rgb("yellow"))  # none home
+    (x, y, _), *_ = blackpool.home_pips(0, top, h)  # the first pip in the first slot
+    assert pixel(pixels, canvas, segment + x, y) == red  # red's first pip: one traveller home
+    assert pixel(pixels, canvas, x, y) != tuple(round(c * 255) for c in rgb("yellow"))  # none home
     counts = [d for d in words_drawn(canvas, session, document) if d.y + d.h <= grid.strip_h + 0.5]
     assert {d.text for d in counts} == {"3", "charm 3 curse 3"}  # three coins each at the start
     assert min(d.size for d in counts) >= blackpool.READABLE

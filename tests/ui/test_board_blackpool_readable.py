@@ -36,6 +36,8 @@ from tests.ui.test_boards_robust import (
 )
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, blackpool
+from ui.boards.paint import piece_shape
+from ui.boards.shapes import piece_points
 
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 
@@ -345,5 +347,94 @@ def test_a_ring_round_a_piece_in_a_bottom_camp_leaves_the_column_letter_below_it
                       for d in under if (seen := ring_in(pixels, widget, d.ink))]  # fmt: skip
         assert reached, "no ring reached a column letter"
         assert not found, f"{widget.width:.0f}x{widget.height:.0f}:\n" + "\n".join(found)
+    finally:
+        next(window, None)
+
+
+def all_home(colour: str) -> tuple[Session, dict[str, Any]]:
+    """A four-player start with ``colour``'s three travellers home in its camp, one stack each."""
+    session = Session.new("blackpool", ["yellow", "red", "green", "blue"])
+    doc = session.document()
+    for n in (1, 2, 3):
+        doc["travellers"][f"{colour}-{n}"]["at"] = "camp"
+        doc["travellers"][f"{colour}-{n}"].pop("on", None)
+    return session, doc
+
+
+def shapes_apart(a: blackpool.Piece, b: blackpool.Piece) -> float:
+    """The gap between two pieces' colours, inside their black rims (negative where they overlap): the largest
+    gap along any side's normal of either (convex shapes; a disc as a 64-sided polygon)."""
+
+    def outline(p: blackpool.Piece) -> list[tuple[float, float]]:
+        points = piece_points(piece_shape(p.colour), p.x, p.y, p.r)
+        if points is None:
+            return [(p.x + p.r * math.cos(t / 64 * math.tau), p.y + p.r * math.sin(t / 64 * math.tau))
+                    for t in range(64)]  # fmt: skip
+        return list(zip(points[::2], points[1::2], strict=True))
+
+    shapes = outline(a), outline(b)
+    gap = -math.inf
+    for shape in shapes:
+        for (x1, y1), (x2, y2) in zip(shape, shape[1:] + shape[:1], strict=True):
+            nx, ny = y2 - y1, x1 - x2
+            length = math.hypot(nx, ny)
+            spans = [[(x * nx + y * ny) / length for x, y in s] for s in shapes]
+            gap = max(gap, min(spans[1]) - max(spans[0]), min(spans[0]) - max(spans[1]))
+    return gap
+
+
+@pytest.mark.parametrize("size", TABLE_BOARDS.values(), ids=TABLE_BOARDS.keys())
+def test_three_red_travellers_home_in_their_corner_camp_lie_apart_and_read_at_16_px(size: tuple[int, int]) -> None:
+    """Red's three travellers home in i9, the top right corner: the low two diamonds (a diamond reaches 1.15 times a
+    disc's radius) lay 0.56 of a square apart and their red ran 1 px into each other under the rims (37 px squares,
+    1.6 px at 705 px). The three now stand staggered, a black rim (1.5 px) at least between any two pieces' colours,
+    every shape (green's squares, blue's and yellow's discs too), their numbers still 16 px and read apart."""
+    window = on_window(size)
+    widget = next(window)
+    try:
+        for colour, camp in (("red", "i9"), ("green", "a9"), ("blue", "a1"), ("yellow", "i1")):
+            session, doc = all_home(colour)
+            mine = [p for p in blackpool.pieces(widget, BoardView(session.game, doc, [])) if p.colour == colour]
+            assert len(mine) == 3
+            found = [f"{a.id} and {b.id}: {gap:.1f} px between their colours"
+                     for a, b in itertools.combinations(mine, 2) if (gap := shapes_apart(a, b)) < blackpool.OUTLINE]
+            drawn = words_drawn(widget, session, doc)
+            numbers = [d for d in drawn if any(abs(d.centre[0] + widget.x - p.x) < 1 and
+                                               abs(d.centre[1] + widget.y - p.y) < 1 for p in mine)]  # fmt: skip
+            found += [f"{d.text!r} is {d.size:.1f} px" for d in numbers if d.size < READABLE]
+            found += run_together(numbers)
+            assert len(numbers) == 3, numbers
+            assert not found, f"{colour}'s three home in {camp} at {size[0]}x{size[1]}:\n" + "\n".join(found)
+    finally:
+        next(window, None)
+
+
+@pytest.mark.parametrize("size", TABLE_BOARDS.values(), ids=TABLE_BOARDS.keys())
+def test_the_players_strip_counts_travellers_home_in_pips_12_px_across_and_apart(size: tuple[int, int]) -> None:
+    """Each player's pips for travellers home, right of the coin, were 6.4 px across (8.4 with their white rim) on
+    the 398 px board, a fifth of the strip's 32 px row: too small to count from a chair, or to tell red's diamond
+    from a disc. They are now 12 px across with the rim at least (10 of colour; a 16 px figure is 11.5 px high),
+    their white rims apart, clear of the coin and inside the gold frame round the one to play."""
+    window = on_window(size)
+    widget = next(window)
+    try:
+        session, doc = all_home("red")
+        pips = blackpool.strip_pips(widget, BoardView(session.game, doc, []))
+        assert len(pips) == 12
+        edge = 1.0  # the pips' white rim, outside their colour
+        found = [f"{player}'s pip is {2 * (r + edge):.1f} px across" for player, (_, _, r), _ in pips
+                 if 2 * (r + edge) < 12 - 0.01]  # fmt: skip
+        for (player, (x1, y1, r1), _), (other, (x2, y2, r2), _) in itertools.combinations(pips, 2):
+            if player == other and math.hypot(x1 - x2, y1 - y2) < r1 + r2 + 2 * edge:
+                found.append(f"{player}'s pips at {x1:.0f},{y1:.0f} and {x2:.0f},{y2:.0f} touch")
+        for player, (x, y, r), (sx, sy, w, h) in pips:
+            u = min(h, w / blackpool.PLAYER_W)
+            coin = (sx + u * blackpool.COIN[0], sy + h / 2, u * blackpool.COIN[1] + edge)
+            if math.hypot(x - coin[0], y - coin[1]) < r + edge + coin[2]:
+                found.append(f"{player}'s pip at {x:.0f},{y:.0f} touches the coin")
+            reach = r + edge
+            if x - reach < sx + 3.5 or x + reach > sx + w - 3.5 or y - reach < sy + 3.5 or y + reach > sy + h - 3.5:
+                found.append(f"{player}'s pip at {x:.0f},{y:.0f} reaches the slot's gold frame")
+        assert not found, f"at {size[0]}x{size[1]}:\n" + "\n".join(found)
     finally:
         next(window, None)

@@ -514,7 +514,7 @@ def _draw_edges(grid: Grid, board: Mapping[str, Any]) -> None:
 APART = {
     1: ([(0.5, 0.5)], 0.42),
     2: ([(0.25, 0.25), (0.75, 0.75)], 0.27),
-    3: ([(0.22, 0.25), (0.78, 0.25), (0.5, 0.75)], 0.26),
+    3: ([(0.19, 0.17), (0.8, 0.24), (0.42, 0.75)], 0.26),
 }
 
 
@@ -533,7 +533,9 @@ def _apart(stack: list[dict[str, Any]], x: float, y: float, cell: float, i: int,
     16 px number's letters are 9x11 px, so two read apart 15 px one over the other or 17 px side by side
     (``tests/ui/test_boards_robust.run_together``). At 120% display scale and 800x480 (a 32 px square) two
     stacks 0.44 of a square apart drew their numbers 5.6 px across and 2.6 px down from each other, read as
-    one ("13"), and a camp with everyone home its low two 7 px apart.
+    one ("13"), and a camp with everyone home its low two 7 px apart. The three stand staggered: level and 0.56 of
+    a square apart, red's diamonds (1.15 times a disc's reach) ran their red into each other under the rims; now
+    a black rim at least lies between any two shapes' colours, their numbers still apart.
     """
     if n == 3:
         spots, share = APART[3][0][i : i + 1], APART[3][1]
@@ -612,11 +614,10 @@ def _draw_players(
     left = {name: sum(v for v in cards.values() if isinstance(v, int)) for name, cards in decks.items()
             if isinstance(cards, Mapping)}  # fmt: skip
     columns = grid.columns
-    segment, row_h = w / columns, h / grid.rows
-    u = min(row_h, segment / PLAYER_W)  # one player's height: disc, coin and pips all scale with it
+    segment, row_h, u = strip_slot(box, grid, 0)[2:]
     discs, counts = Shapes(), []  # side by side, none over another: a few meshes, then the coins' counts on them
     for k, player in enumerate(players):
-        sx, sy = x + (k % columns) * segment, y + h - (k // columns + 1) * row_h
+        sx, sy = strip_slot(box, grid, k)[:2]
         if player == document.get("turn"):
             Color(*HIGHLIGHT, 1)
             Line(rectangle=(sx + 2, sy + 2, segment - 4, row_h - 4), width=1.5)
@@ -625,12 +626,11 @@ def _draw_players(
         discs.piece(0, shape, sx + u * 0.2, cy, piece_within(shape, u * 0.14, 1.2), rgb(player), (1, 1, 1), 1.2,
                     KIVY_SEGMENTS)  # fmt: skip
         # Coins as a gold coin with its count (words shrank unreadably in a quarter of a 400 px board).
-        discs.disc(0, sx + u * 0.8, cy, u * 0.36, COIN_RGB, (0, 0, 0), 1.0, KIVY_SEGMENTS)
-        counts.append((sx + u * 0.8, cy, str(coins.get(player, 0))))
-        for i in range(3):  # travellers home, one pip each, filled in the player's colour
+        discs.disc(0, sx + u * COIN[0], cy, u * COIN[1], COIN_RGB, (0, 0, 0), 1.0, KIVY_SEGMENTS)
+        counts.append((sx + u * COIN[0], cy, str(coins.get(player, 0))))
+        for i, (px, py, pr) in enumerate(home_pips(sx, cy, u)):  # travellers home, filled in the player's colour
             pip = rgb(player) if i < home.get(player, 0) else BACKGROUND
-            discs.piece(0, shape, sx + u * (1.38 + 0.26 * i), cy, piece_within(shape, u * 0.1, 1.0), pip, (1, 1, 1),
-                        1.0, KIVY_SEGMENTS)  # fmt: skip
+            discs.piece(0, shape, px, py, piece_within(shape, pr, 1.0), pip, (1, 1, 1), 1.0, KIVY_SEGMENTS)
     discs.draw()
     for cx, cy, count in counts:
         text(cx, cy, count, u * COUNT, (0, 0, 0), bold=True)
@@ -647,6 +647,43 @@ def _draw_players(
 
 
 PLAYER_W = 2.05  # a player's disc, coin and three pips side by side, in units of their height
+# The pips for travellers home: their colour's radius (a 1 px white rim round it) and middles (across from the
+# slot's left, up from its middle), in the player's unit. Three in a row were 0.1 (6.4 px of colour, 8.4 px with the
+# rim, in the 32 px row at 800x480): two low and one high between them are 12 px across with the rim, 10 of colour
+# (a 16 px figure is 11.5 px high), a rim apart, clear of the coin and inside the gold frame round the one to play.
+PIP = 0.15625
+PIPS = ((1.345, -0.2), (1.75, -0.2), (1.5475, 0.2))
+COIN = (0.8, 0.36)  # the coin's middle from the slot's left and its radius, in the player's unit
+
+
+Box = tuple[float, float, float, float]  # x, y, width, height
+
+
+def strip_slot(box: Box, grid: Grid, k: int) -> tuple[float, float, float, float, float]:
+    """Slot ``k`` of the players' strip in ``box``: its left and foot, width and height, and the player's unit (the
+    height their disc, coin and pips scale with)."""
+    x, y, w, h = box
+    segment, row_h = w / grid.columns, h / grid.rows
+    u = min(row_h, segment / PLAYER_W)
+    return x + (k % grid.columns) * segment, y + h - (k // grid.columns + 1) * row_h, segment, row_h, u
+
+
+def strip_pips(widget: Any, view: Any) -> list[tuple[str, tuple[float, float, float], Box]]:
+    """Each player's pips counting travellers home as drawn: (player, (x, y, radius), their slot (x, y, w, h))."""
+    grid = grid_for(widget, view)
+    box = (widget.x, widget.y, widget.width, grid.strip_h)
+    out = []
+    for k, player in enumerate(str(p) for p in view.document.get("players") or []):
+        sx, sy, segment, row_h, u = strip_slot(box, grid, k)
+        out += [(player, pip, (sx, sy, segment, row_h)) for pip in home_pips(sx, sy + row_h / 2, u)]
+    return out
+
+
+def home_pips(sx: float, cy: float, u: float) -> list[tuple[float, float, float]]:
+    """The three pips counting a player's travellers home, right of the coin in the player's slot (``sx`` its
+    left, ``cy`` its middle, ``u`` its height): each (x, y, radius), the rim and a square's or diamond's corners
+    within the radius (``piece_within``)."""
+    return [(sx + u * x, cy + u * y, u * PIP) for x, y in PIPS]
 
 
 def _stack_discs(
