@@ -1,5 +1,5 @@
 """The desert race's choices that say their consequence (a Vortex onto a Scared! space, where a Sneakers answer
-moves) still read whole on their buttons at 800x480 and 480x800."""
+moves and what it costs) still read whole on their buttons at 800x480 and 480x800."""
 
 from __future__ import annotations
 
@@ -85,7 +85,8 @@ def sneakers_question(judged: bool) -> Session:
 @pytest.mark.parametrize("judged", [False, True], ids=["move", "judged"])
 def test_the_sneakers_answers_with_their_destination_fit(judged: bool, start: Any, window_size: Any) -> None:  # noqa: F811
     """The Sneakers' answers grew by where the move ends ('Keep the Sneakers: move 1 to Sheer Cliff (15)'): each
-    still reads whole in two lines and shows without scrolling, at 800x480 and upright."""
+    still reads whole in two lines (three with a Scared! space's cost) and shows without scrolling, at 800x480 and
+    upright."""
     session = sneakers_question(judged)
     offered = [a["text"] for a in session.legal()]
     assert any(" to " in t for t in offered), offered
@@ -96,8 +97,59 @@ def test_the_sneakers_answers_with_their_destination_fit(judged: bool, start: An
         buttons = table.buttons()
         assert [b.text for b in buttons] == offered, size
         for button in buttons:
-            assert lines_of(button) <= 2, (size, button.text, lines_of(button))
+            most = 3 if "loses" in button.text else 2  # a move onto Sandstorm Wall says its cost: a line more
+            assert lines_of(button) <= most, (size, button.text, lines_of(button))
             assert text_height(button) <= button.height, size
             # the two answers; the Flask's choice under them already needed a scroll under the judged question's
             # four-line prompt at 800x480 before the answers grew (left as found)
             assert shown_whole(button, table.ids.choice_scroll) or "Flask" in button.text, size
+
+
+# What Purple's move onto Sandstorm Wall costs, by Lives and cards held beside the Sneakers: said on the answer that
+# redeems them (the redeemed Sneakers are no longer held when a knockout discards the rest).
+SNEAKERS_COSTS = [
+    (5, [FLASK], "Purple loses 2 Lives, back to Desert Dawn (0)"),
+    (5, [CLOAK, FLASK], "Purple loses the Cloak, or 2 Lives and goes back"),
+    (2, [FLASK], "Purple loses the last 2 Lives: out, cards and all"),
+    (2, [CLOAK], "Purple loses the Cloak, or is out this round"),
+]
+
+
+@pytest.mark.parametrize("percent", (100, 120))
+@pytest.mark.parametrize(("lives", "items", "cost"), SNEAKERS_COSTS)
+def test_a_sneakers_answer_onto_a_scared_space_says_its_cost_and_fits(
+    lives: int, items: list[str], cost: str, percent: int, start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """'Redeem Sandstorm Sneakers: move 2 to Sandstorm Wall (16)' did not say Purple then loses 2 Lives and runs
+    back, or is out for the round, unless a Mirage Cloak is spent (DR-12, DR-6, DR-Q18). With the cost said in
+    the Vortex's words, both answers read whole in three lines at most, level with each other, and show without
+    scrolling at 800x480 and upright, at 100% and 120%."""
+    from kivy.app import App
+
+    from tests.ui import test_portrait
+    from tests.ui.test_display_scale import scaled, uneven_choices
+
+    house = create("desert")
+    state = position(house, {"purple": {"space": 14, "lives": lives, "items": [SNEAKERS, *items]}},
+                     turn="purple", players=("purple", B))
+    state, _ = act(house, state, roll(1))
+    session = Session(house, house.to_document(state), state)
+    offered = [a["text"] for a in session.legal()]
+    assert offered[:2] == [f"Redeem Sandstorm Sneakers: move 2 to Sandstorm Wall (16): {cost}",
+                           "Keep the Sneakers: move 1 to Sheer Cliff (15)"], offered
+    app = start(session)
+    scaled(App.get_running_app(), percent)
+    table = app.root.get_screen("table")
+    for size in ((800, 480), (480, 800)):
+        window_size(size)
+        buttons = table.buttons()
+        assert [b.text for b in buttons] == offered, size
+        assert not test_portrait.faults(table), (size, test_portrait.faults(table))
+        most = 4 if (percent, size) == (120, (800, 480)) else 3  # some 30 letters a line there
+        for button in buttons[:2]:
+            assert lines_of(button) <= most, (size, button.text, lines_of(button))
+            assert text_height(button) <= button.height, (size, button.text)
+            assert shown_whole(button, table.ids.choice_scroll), (size, button.text)
+        # the Flask's choice under the answers may need a scroll, as under the judged question's prompt
+        uneven = [fault for fault in uneven_choices(table) if not fault.startswith("'Redeem Desert Flask")]
+        assert not uneven, (size, uneven)

@@ -306,13 +306,14 @@ class DesertRace(Game):
         if kind == SNEAKERS_STEP:
             v = step.value
             what = {"move": "move", "chain": "move", "test": "the roll counts as", "dune": "shift"}[step.mode]
-            return [{"type": "use", "card": SNEAKERS,
-                     "text": f"Redeem Sandstorm Sneakers: {what} {2 * v}{self._sneakers_end(state, 2 * v)}"},
+            return [{"type": "use", "card": SNEAKERS, "text": f"Redeem Sandstorm Sneakers: {what} {2 * v}"
+                     f"{self._sneakers_end(state, 2 * v, SNEAKERS)}"},
                     {"type": "decline", "text": f"Keep the Sneakers: {what} {v}{self._sneakers_end(state, v)}"}]
         if kind == SHIELD:
             dest = (state.piece(state.mover).space + step.value) % self.board.size
             return [{"type": "use", "card": SUNSHIELD, "text": f"Redeem Sunshield Amulet: pass and move {step.value} "
-                     f"to {self._to(state, step.value, dest, 'chain')}"},
+                     f"to {self._to(state, step.value, dest, 'chain')}"
+                     f"{self._move_cost(state, step.value, True, 'chain', SUNSHIELD)}"},
                     {"type": "decline", "text": "Keep the Amulet: the attempt fails"}]
         assert kind == CLOAK_STEP
         piece = state.piece(state.mover)
@@ -321,10 +322,11 @@ class DesertRace(Game):
         return [{"type": "use", "card": CLOAK, "text": "Redeem Mirage Cloak: ignore Scared!"},
                 {"type": "decline", "text": f"{keep}: {self._scare_cost(piece)}"}]
 
-    def _sneakers_end(self, state: State, value: int) -> str:
+    def _sneakers_end(self, state: State, value: int, card: str = "") -> str:
         """Where a Sneakers answer leaves the mover, as the roll buttons say it (" to Twin Dunes (11)"): "Keep the
         Sneakers: move 2" did not say the move ended on a Scared! space. With the doubled roll judging the
-        challenge (DR-Q9's option) the answer says whether it passes, and where it then goes."""
+        challenge (DR-Q9's option) the answer says whether it passes, and where it then goes. Ending on a Scared!
+        space, it says what that costs (`_move_cost`); ``card`` is the Sneakers when the answer redeems them."""
         step = state.step
         pos = state.piece(state.mover).space
         if step.mode == "test":
@@ -332,12 +334,29 @@ class DesertRace(Game):
             assert challenge is not None
             if not challenge.passes(value):
                 return ", fails"
-            return f", passes, to {self._to(state, value, (pos + value) % self.board.size, 'chain')}"
+            return (f", passes, to {self._to(state, value, (pos + value) % self.board.size, 'chain')}"
+                    f"{self._move_cost(state, value, True, 'chain', card)}")
         forward = step.mode != "dune" or step.value % 2 == 0  # a Dune Shift's face says which way (DR-25)
         dest = (pos + value if forward else pos - value) % self.board.size
         way = "" if step.mode != "dune" else " forward" if forward else " back"
         via = {"move": "move", "chain": "chain", "dune": "dune"}[step.mode]
-        return f"{way} to {self._to(state, value, dest, via, forward)}"
+        cost = self._move_cost(state, value, forward, via, card)
+        return f"{way} to {self._to(state, value, dest, via, forward)}{cost}"
+
+    def _move_cost(self, state: State, value: int, forward: bool, via: str, card: str = "") -> str:
+        """What a card answer's move costs the mover when it ends on a Scared! space, in the Vortex's words
+        (`_scared_cost`): 'Keep the Sneakers: move 1 to Sandstorm Wall (16)' named the space and not that the
+        mover then loses 2 Lives and runs back (DR-12), or is out with the last of them (DR-6), unless a Cloak is
+        spent (DR-Q18). The move is played on a copy with ``card`` (the card the answer redeems) already spent, so
+        a Dune Shift whose space is not resolved (DR-Q12) or a move that wins on the way costs nothing, and a
+        knockout's 'cards and all' counts only the cards still held."""
+        mover = state.mover
+        spent = self.flow.spend(state, mover, card) if card else state
+        events: list[Event] = []
+        moved = self.flow.move(spent, mover, value, forward, via, events)
+        if moved.step.kind != CLOAK_STEP and not any("DR-12" in e.rules for e in events):
+            return ""
+        return self._scared_cost(mover, spent.piece(mover))
 
     def _vortex_effect(self, state: State, space: Any) -> str:
         """What a Vortex choice does to the piece sent, only where it hurts or ends the game: 'Send Pink to
@@ -352,7 +371,12 @@ class DesertRace(Game):
             return f": {who} wins" if self.flow.land(placed, victim, "vortex", []).winner == victim else ""
         if space.type != "scared":
             return ""
-        piece = state.piece(victim)
+        return self._scared_cost(victim, state.piece(victim))
+
+    def _scared_cost(self, player: str, piece: Piece) -> str:
+        """What a Scared! space costs ``piece`` when a choice puts it there, said after the choice's space: the
+        Vortex's choices and the Sneakers and Sunshield answers use these words (DR-12, DR-6, DR-Q18)."""
+        who = title(player)
         # Short enough for three lines of a button at 800x480 and upright: a Cloak in hand is the one card asked
         # about first (DR-Q18), so it is named as the other thing the piece may lose.
         if piece.lives > 2:

@@ -192,13 +192,13 @@ def test_the_sneakers_and_sunshield_answers_say_where_the_move_ends() -> None:
     and it can end on a Scared! space: each answer names its space as the roll buttons do (DR-20, DR-19)."""
     state = position(HOUSE, {A: {"space": 14, "items": [SNEAKERS]}})
     state, _ = act(HOUSE, state, roll(1))
-    assert _texts(state)[:2] == ["Redeem Sandstorm Sneakers: move 2 to Sandstorm Wall (16)",
-                                 "Keep the Sneakers: move 1 to Sheer Cliff (15)"]
+    assert _texts(state)[:2] == ["Redeem Sandstorm Sneakers: move 2 to Sandstorm Wall (16): Black loses 2 Lives, "
+                                 "back to Desert Dawn (0)", "Keep the Sneakers: move 1 to Sheer Cliff (15)"]
     state = position(HOUSE, {A: {"space": 11, "items": [SUNSHIELD]}}, step={"kind": "roll", "mode": "attempt"},
                      options={"sunshield_timing": "after"})
     state, _ = act(HOUSE, state, roll(5))
-    assert _texts(state)[:2] == ["Redeem Sunshield Amulet: pass and move 5 to Sandstorm Wall (16)",
-                                 "Keep the Amulet: the attempt fails"]
+    assert _texts(state)[:2] == ["Redeem Sunshield Amulet: pass and move 5 to Sandstorm Wall (16): Black loses 2 "
+                                 "Lives, back to Desert Dawn (0)", "Keep the Amulet: the attempt fails"]
     dune = position(HOUSE, {A: {"space": 11, "items": [SNEAKERS]}}, step={"kind": "dune"},
                     options={"sneakers_affect_dune_shift": True})
     state, _ = act(HOUSE, dune, roll(3))
@@ -250,3 +250,36 @@ def test_a_vortex_choice_onto_an_open_secret_passage_says_it_wins() -> None:
     won, _ = act(HOUSE, won, draw("mystery", "desert_vortex"))
     assert "Send Black to Secret Passage (37): Black wins" in [a["text"] for a in HOUSE.legal_actions(won)]
     assert "Send Black to Secret Passage (37)" in _vortex(3, [COMPASS], vortex_allow_passage=True)
+
+
+@pytest.mark.parametrize(("lives", "items", "redeem"), [
+    (5, [SNEAKERS], "Black loses 2 Lives, back to Desert Dawn (0)"),
+    (5, [SNEAKERS, CLOAK], "Black loses the Cloak, or 2 Lives and goes back"),
+    # the Sneakers redeemed are no longer held when the knockout discards the rest (DR-6)
+    (2, [SNEAKERS], "Black loses the last 2 Lives: out this round"),
+    (2, [SNEAKERS, COMPASS], "Black loses the last 2 Lives: out, cards and all"),
+    (1, [SNEAKERS, CLOAK], "Black loses the Cloak, or is out this round"),
+])
+def test_a_sneakers_answer_ending_on_a_scared_space_says_its_cost(lives: int, items: list[str], redeem: str) -> None:
+    """'Redeem Sandstorm Sneakers: move 2 to Sandstorm Wall (16)' named a Scared! space and not that Black then
+    loses 2 Lives and runs back (DR-12), or is out with the last of them (DR-6), unless a Cloak is spent (DR-Q18):
+    the answer says it in the Vortex's words; the answer that ends elsewhere stays as it was."""
+    state = position(HOUSE, {A: {"space": 14, "lives": lives, "items": items}})
+    state, _ = act(HOUSE, state, roll(1))
+    assert _texts(state)[:2] == [f"Redeem Sandstorm Sneakers: move 2 to Sandstorm Wall (16): {redeem}",
+                                 "Keep the Sneakers: move 1 to Sheer Cliff (15)"]
+
+
+def test_the_sunshield_and_dune_shift_answers_say_a_scared_spaces_cost_where_it_is_resolved() -> None:
+    """The Sunshield Amulet's move onto a Scared! space costs as any move does (DR-12), the redeemed Amulet no
+    longer held (DR-6); a Dune Shift's does only where the shifted-to space is resolved (DR-Q12)."""
+    shield = position(HOUSE, {A: {"space": 11, "lives": 2, "items": [SUNSHIELD]}},
+                      step={"kind": "roll", "mode": "attempt"}, options={"sunshield_timing": "after"})
+    state, _ = act(HOUSE, shield, roll(5))
+    assert _texts(state)[0] == ("Redeem Sunshield Amulet: pass and move 5 to Sandstorm Wall (16): Black loses the "
+                                "last 2 Lives: out this round")
+    for resolve, cost in ((True, ": Black loses 2 Lives, back to Desert Dawn (0)"), (False, "")):
+        dune = position(HOUSE, {A: {"space": 12, "items": [SNEAKERS]}}, step={"kind": "dune"},
+                        options={"sneakers_affect_dune_shift": True, "dune_shift_resolve": resolve})
+        state, _ = act(HOUSE, dune, roll(5))
+        assert _texts(state)[1] == f"Keep the Sneakers: shift 5 back to Scorpion Nest (7){cost}", resolve
