@@ -325,6 +325,35 @@ def _turn_said_by(sentence: str, prompt: str) -> bool:
     return back is not None and re.search(rf"(?<![\w'-]){re.escape(back[1])}(?![\w-])", prompt) is not None
 
 
+def _in_order(part: list[str], whole: list[str]) -> bool:
+    """Whether every word of ``part`` is in ``whole``, in the same order (others may come between)."""
+    rest = iter(whole)
+    return all(word in rest for word in part)
+
+
+def _tail_asked(sentence: str, prompt: str) -> str:
+    """``sentence`` (the step's last) without its closing tail when the prompt right after it says that tail
+    again, every word in the same order, with a run of ``HEARD_RUN`` words at least: the temple's optional card
+    change said "... first replace one path card (or leave the path as it is). Blue: red 7 rolled; first replace
+    one path card with one from your hand, or leave the path as it is." The tail begins at a colon or an opening
+    bracket outside brackets, the earliest that leaves three words before it. The prompt keeps its words, being
+    what is asked now and saying more between them; a tail the prompt says word for word in one run is left to
+    the prompt's own rules (`spoken_step`), which drop it from the prompt instead (a draw's "a draw (equal
+    points, gold and goods)" stays before "The game is over.")."""
+    heard = _words(prompt, loose=True)
+    depth = 0
+    for i, ch in enumerate(sentence):
+        opens = ch == "(" and sentence[i - 1:i] == " "
+        cut = depth == 0 and (opens or (ch == ":" and sentence[i + 1:i + 2] == " "))
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if not cut or len(_words(sentence[:i])) < 3:
+            continue
+        tail = _words(sentence[i:], loose=True)
+        if _in_order(tail, heard) and HEARD_RUN <= _longest_run(tail, heard) < len(tail):
+            return sentence[:i].rstrip(" ,;:") + "."
+    return sentence
+
+
 def _told(sentence: str, step: str) -> bool:
     """Whether each word of ``sentence`` of three letters or more was just said by ``step``, in any order and
     form: "Pink wins." after "Pink enters Secret Passage ... and wins!", "The game ended at the round limit, no
@@ -348,13 +377,17 @@ def spoken_step(step: str, prompt: str, over: bool = False) -> str:
     (`_without_heard`); what the prompt asks stays. An undo's "Back to Yellow's turn." is left out of the
     step when the prompt names Yellow ("Yellow: roll the oracle."): the prompt says it. ``over``: the prompt
     is the game over's, after the step that ended the game (or its redo), and a sentence of it goes when the
-    step said all its words, in any order (`_told`): the desert race said "... and wins! Pink wins.".
+    step said all its words, in any order (`_told`): the desert race said "... and wins! Pink wins.". The step's
+    last sentence loses its tail when the prompt says that tail again with more words between (`_tail_asked`).
     """
     if not step.strip():
         return prompt.strip()
     first, *rest = _sentences(step) or [step]
     if any(_turn_said_by(s, prompt) for s in rest):
         step = " ".join([first, *(s for s in rest if not _turn_said_by(s, prompt))])
+    *before, ending = _sentences(step) or [step]
+    if _tail_asked(ending, prompt) != ending:
+        step = " ".join([*before, _tail_asked(ending, prompt)])
     last = _sentences(step)[-1] if _sentences(step) else step
     kept: list[str] = []
     for sentence in _sentences(prompt):

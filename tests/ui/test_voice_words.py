@@ -344,3 +344,29 @@ def test_a_long_sentence_without_a_colon_is_cut_before_its_but() -> None:
                                   " stairway is more than half a lap away along its lap, across its wall: it stays.")
     short = "Red 1 may move, but not there."
     assert spoken_form(short) == short
+
+
+def test_a_prompt_saying_the_steps_tail_again_with_more_is_heard_once() -> None:
+    """The temple's red roll under the optional card change said its tail twice, a second apart: "Blue rolls red
+    7: first replace one path card (or leave the path as it is). Blue: red 7 rolled; first replace one path card
+    with one from your hand, or leave the path as it is." The prompt says it with more, and is what is asked: the
+    step's tail goes. Played through the controller, as the table hears it."""
+    session = Session.new("temple", ["red", "blue"], options={"change_optional": True})
+    rng = random.Random(0)
+    while not (session.pending().kind == "roll" and "roll the die" in session.pending().text):
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    red = next(a for a in session.legal() if a.get("face", {}).get("colour") == "red" and a["value"] == 7)
+    who = session.pending().text.split(":")[0]
+    update = Controller(session).handle(Touch("act", {k: v for k, v in red.items() if k != "text"}))
+    assert update.text.endswith("(or leave the path as it is).")  # the screen keeps the game's words
+    said = spoken_form(spoken_step(update.text, update.pending.text))
+    assert said == (f"{who} rolls red 7. {who}: red 7 rolled; first replace one path card with one from your hand, "
+                    "or leave the path as it is.")
+    assert said.count("leave the path") == 1
+    # A tail the prompt says word for word, in one run, is dropped from the prompt as before, in its place.
+    draw = "Final score Black 17, White 17: a draw (equal points, gold and goods)."
+    assert spoken_step(draw, "The game is over: a draw (equal points, gold and goods).", over=True) == (
+        f"{draw} The game is over.")
+    # A tail the prompt does not say all of stays.
+    assert spoken_step("Green rolls red 3: first replace one path card.", "Red roll: Green, replace one path card "
+                       "with one from your hand.").startswith("Green rolls red 3: first replace one path card.")
