@@ -354,6 +354,16 @@ def _tail_asked(sentence: str, prompt: str) -> str:
     return sentence
 
 
+def _place_said(lead: str, last: str) -> bool:
+    """Whether ``lead`` is who acts and where ("Pink on Jewel of the Desert (38)") and ``last`` (the step's last
+    sentence) just named that place, four words at least: "Pink moves 4 spaces forward to Jewel of the Desert
+    (38)." The prompt then says only who: "Pink: agree trades, or end the turn."."""
+    who, _, where = lead.partition(" ")
+    place, _, name = where.partition(" ")
+    return (who[:1].isupper() and place in PLACE_WORDS and len(_words(name)) >= 4 and _within(name, last)
+            and re.search(rf"(?<![\w'-]){re.escape(who)}(?![\w-])", last) is not None)
+
+
 def _told(sentence: str, step: str) -> bool:
     """Whether each word of ``sentence`` of three letters or more was just said by ``step``, in any order and
     form: "Pink wins." after "Pink enters Secret Passage ... and wins!", "The game ended at the round limit, no
@@ -398,6 +408,8 @@ def spoken_step(step: str, prompt: str, over: bool = False) -> str:
             sentence = lead.rstrip(".!?") + "."
         elif colon and len(_words(lead)) >= 3 and _within(lead, last, loose=True) and rest:
             sentence = rest[:1].upper() + rest[1:]
+        elif colon and rest and _place_said(lead, last):
+            sentence = f"{lead.split()[0]}: {rest}"
         else:
             sentence = _without_heard(sentence, step)
         kept.append(sentence)

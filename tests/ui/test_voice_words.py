@@ -370,3 +370,18 @@ def test_a_prompt_saying_the_steps_tail_again_with_more_is_heard_once() -> None:
     # A tail the prompt does not say all of stays.
     assert spoken_step("Green rolls red 3: first replace one path card.", "Red roll: Green, replace one path card "
                        "with one from your hand.").startswith("Green rolls red 3: first replace one path card.")
+
+
+def test_a_prompt_naming_the_place_the_step_just_named_says_only_who() -> None:
+    """The desert race named the space twice in a row: "Pink moves 4 spaces forward to Jewel of the Desert (38).
+    Pink on Jewel of the Desert (38): agree trades, or end the turn." (26 of 49,424 announcements in 150 seeded
+    games)."""
+    step = "Pink moves 4 spaces forward to Jewel of the Desert (38)."
+    assert spoken_form(spoken_step(step, "Pink on Jewel of the Desert (38): agree trades, or end the turn.")) == (
+        "Pink moves 4 spaces forward to Jewel of the Desert, space 38. Pink: agree trades, or end the turn.")
+    # Another player on the same space, or a place the step did not name, is still said.
+    other = "Brown moves 6 spaces forward to Jewel of the Desert (38)."
+    assert spoken_step(other, "Pink on Jewel of the Desert (38): agree trades, or end the turn.").endswith(
+        "Pink on Jewel of the Desert (38): agree trades, or end the turn.")
+    assert spoken_step(step, "Pink on Oasis of Mirrors (21): agree trades, or end the turn.").endswith(
+        "Pink on Oasis of Mirrors (21): agree trades, or end the turn.")
