@@ -98,7 +98,8 @@ class LinkChanged:
     readable picture): neither lost nor not found, it is told by its reason
     alone ("dice sensor: cannot open ...: permission denied (...)"). Told as
     not found, the owner looked for a cable when the fix was a group or a
-    program to close.
+    program to close. A connection that keeps dropping (a loose connector)
+    is told the same way, as unstable rather than lost at each drop.
     """
 
     source: str

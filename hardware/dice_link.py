@@ -12,7 +12,7 @@ import errno
 import os
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,6 +40,11 @@ QUIET_SECONDS = 15.0
 ANSWER_SECONDS = 5.0
 # Unreadable lines after this long without one are a new burst (the next throw at a wrong baud rate): said again.
 GARBLED_GAP_SECONDS = 5.0
+# A second drop of an open port within this long of the first is a loose connector, not a sensor unplugged: the
+# drops are told as one "connection unstable" at most once in this long, and "steady again" once the port has held
+# this long. Each drop said as "lost" and each reopening as "connected" was about 4 pairs in 1.5 s at the default
+# back-off, filling the status line, the log and the voice.
+FLAP_SECONDS = 30.0
 
 
 BY_ID = Path("/dev/serial/by-id")  # udev's names for serial devices by their USB identity, same after a re-plug
@@ -178,6 +183,7 @@ class DiceLink:
         on_message: Callable[[Message], None] | None = None,
         silence: tuple[float, float] = (QUIET_SECONDS, ANSWER_SECONDS),
         by_id: Path = BY_ID,
+        flap: float = FLAP_SECONDS,
     ) -> None:
         self.url = url
         self.submit = submit
@@ -188,6 +194,7 @@ class DiceLink:
         self.on_message = on_message
         self.silence = silence
         self.by_id = by_id
+        self.flap = flap
         self.stable: Path | None = None  # udev's by-id name of the device last opened at `url`
         self.counts: Counter[str] = Counter()
         self.ident: Ident | None = None
@@ -210,6 +217,9 @@ class DiceLink:
         self._reread_at = 0.0  # when the last of them came
         self._slots: dict[int, str | None] = {}
         self._repeat_said = False
+        self._drops: deque[float] = deque()  # when the open port failed, within the last `flap` seconds
+        self._unstable_at: float | None = None  # when "connection unstable" was last said; None once it holds
+        self._opened_at = 0.0  # when the port last opened
 
     def start(self) -> DiceLink:
         self._thread = threading.Thread(target=self._run, name=f"dice-link {self.url}", daemon=True)
@@ -275,7 +285,12 @@ class DiceLink:
             else:
                 opened = (f"{self.url} is gone, but the sensor is back as {os.path.realpath(target)}, found by its "
                           f"stable name {target}; give that name as the port to find it directly after re-plugging")
-            if not self._silent:  # reopened to wake a silent device: "connected" would say it is back
+            self._opened_at = self.clock()
+            if self._unstable_at is not None and self._opened_at - self._drops[-1] >= self.flap:
+                self._unstable_at = None  # down longer than a flap: back for good, said as connected
+            # Reopened to wake a silent device, "connected" would say it is back; between the drops of a loose
+            # connector it is no news until it holds (`_steady`).
+            if not self._silent and self._unstable_at is None:
                 self.submit(LinkChanged(self.source, True, opened))
             try:
                 if not ask_ident(port):
@@ -288,7 +303,7 @@ class DiceLink:
                     self.submit(LinkChanged(self.source, False, str(silence)))
             except (serial.SerialException, OSError) as error:
                 self._silent = False
-                self.submit(LinkChanged(self.source, False, f"{self.url}: {lost_words(error)}"))
+                self._dropped(f"{self.url}: {lost_words(error)}")
                 reported_down = GONE_KEY
             finally:
                 port.close()
@@ -296,6 +311,39 @@ class DiceLink:
                 delay = self.backoff[0]
             self._stop.wait(delay)
             delay = min(delay * 2, self.backoff[1])
+
+    def _dropped(self, detail: str) -> None:
+        """Tell the open port's failure: the first at once as lost, the next ones within `flap` s as one word.
+
+        A sensor on a loose connector drops and comes back again and again:
+        each drop said as "lost" and each reopening as "connected" buried the
+        game's own lines under them and had the voice say them all. The first
+        drop is told at once (it may be an unplugging); a second within `flap`
+        seconds says the connection is unstable, with how many drops, and that
+        is said again at most once per `flap` while it goes on.
+        """
+        now = self.clock()
+        self.counts["drops"] += 1
+        self._drops.append(now)
+        while now - self._drops[0] >= self.flap:
+            self._drops.popleft()
+        if len(self._drops) < 2:
+            self._unstable_at = None
+            self.submit(LinkChanged(self.source, False, detail))
+        elif self._unstable_at is None or now - self._unstable_at >= self.flap:
+            self._unstable_at = now
+            mend = ("the server and the sensor behind it" if "://" in self.url
+                    else "the sensor's cable and its plugs at both ends")
+            self.submit(LinkChanged(self.source, False, f"connection unstable ({len(self._drops)} drops in the last "
+                                    f"{self.flap:g} s): check {mend}; enter rolls by hand until it holds",
+                                    unusable=True))  # fmt: skip
+
+    def _steady(self, now: float) -> None:
+        """Say an unstable connection has held for `flap` seconds: its reopenings were not said (`_dropped`)."""
+        if self._unstable_at is not None and now - self._opened_at >= self.flap:
+            self._unstable_at = None
+            self.submit(LinkChanged(self.source, True, f"steady again: {self.url} open for {self.flap:g} s "
+                                    "without a drop"))
 
     def _target(self) -> str:
         """Where to open the sensor: its udev by-id name once known and there, else `url` as given.
@@ -322,6 +370,7 @@ class DiceLink:
         while not self._stop.is_set():
             data = port.read(port.in_waiting or 1)
             now = self.clock()
+            self._steady(now)
             if data:
                 heard = now
                 messages = self._parser.feed(data)

@@ -9,6 +9,7 @@ import queue
 import random
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -293,21 +294,25 @@ def test_a_port_that_opens_and_drops_at_once_is_retried_with_back_off() -> None:
 
     threading.Thread(target=hang_up, daemon=True).start()
     log: list = []
-    heard: queue.Queue = queue.Queue()
-    link = DiceLink(f"socket://127.0.0.1:{server.getsockname()[1]}", lambda o: (log.append(o.up), heard.put(o)))
+    heard: list = []
+    link = DiceLink(f"socket://127.0.0.1:{server.getsockname()[1]}", lambda o: (log.append(o.up), heard.append(o)))
     link.backoff = (0.01, 0.02)
+    link.clock = lambda: 1000.0  # every drop within one flap window, however slowly the machine runs
     link._stop = RecordedWaits(log)
     link.start()
     try:
-        downs = 0
-        while downs < 3:
-            downs += heard.get(timeout=10).up is False
+        for _ in range(1000):  # ten seconds at most: a bound, not a timing
+            if link.counts["drops"] >= 4:
+                break
+            threading.Event().wait(0.01)
     finally:
         link.stop()
         stop.set()
         server.close()
-    # up, down, a wait that doubles up to its ceiling, and up again: never reopened straight away
-    assert log[:9] == [True, False, 0.01, True, False, 0.02, True, False, 0.02]
+    # up, down, a wait that doubles up to its ceiling, and up again: never reopened straight away. From the second
+    # drop it is an unstable connection, said once: its reopenings and drops are not said each time.
+    assert log[:8] == [True, False, 0.01, True, False, 0.02, 0.02, 0.02]
+    assert link.counts["connects"] >= 4 and "check the server and the sensor behind it" in heard[3].detail
 
 
 def test_unreadable_lines_are_said_once_until_a_line_reads(sensor: SimulatedSensor) -> None:
@@ -498,3 +503,51 @@ def test_a_second_reading_of_one_throw_is_not_the_next_players_roll(sensor: Simu
         sensor.roll(5)  # Blue's own throw
         step = pump_until(controller, lambda u: u.kind == "step")[-1]
     assert step.action == {"type": "roll", "value": 5} and len(controller.session.log) == 2
+
+
+def test_a_loose_connector_is_said_once_as_unstable_then_steady_not_as_each_drop(sensor: SimulatedSensor) -> None:
+    """A sensor on a loose connector drops and comes back again and again: each drop was said as "lost" and each
+    reopening as "connected" (about 4 pairs in 1.5 s), filling the status line, the log and the voice.
+
+    The pty is closed and made again for each drop; the link's clock is the test's, so the window is not waited."""
+    controller = race_controller()
+    now = [1000.0]
+    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
+    link.clock = lambda: now[0]
+    said: list = []
+
+    def until(done: Callable[[], bool]) -> None:
+        for _ in range(400):  # ten seconds at most: a generous bound, nothing timed is asserted
+            if done():
+                return
+            said.extend(controller.wait_and_pump(0.025))
+        raise AssertionError(f"the link never got there; it said {[u.text for u in said]}")
+
+    with link:
+        until(lambda: link.counts["connects"] == 1)
+        for flap, gap in enumerate((1, 1, 1, 1, 10, 10, 10)):  # drops 1, 2, 3, 4, 14, 24 and 34 s in
+            now[0] += gap
+            sensor.unplug()  # the reader still holds the old pty: its next read fails, whenever it comes
+            sensor.plug()
+            until(lambda: link.counts["connects"] == flap + 2)  # noqa: B023 (each wait is done before the loop moves on)
+        now[0] += 30  # it holds
+        until(lambda: any("steady" in u.text for u in said))
+        now[0] += 1  # a drop after it held is news again, said at once
+        sensor.unplug()
+        sensor.plug()
+        until(lambda: link.counts["connects"] == 9)
+        said += controller.pump()
+    lost = (f"dice sensor lost: {sensor.path}: the port closed: the sensor was unplugged, its cable came loose, or "
+            "another program took its port; it is opened again once it is back")
+    unstable = ("dice sensor: connection unstable ({} drops in the last 30 s): check the sensor's cable and its plugs "
+                "at both ends; enter rolls by hand until it holds")
+    connected = f"dice sensor connected: {sensor.path} open"
+    assert [u.text for u in said if u.kind == "link"] == [
+        connected, lost, connected,  # the first drop is said at once, as an unplugging is
+        unstable.format(2),  # the second within 30 s is a loose connector: said once, its reopening not
+        unstable.format(3),  # 30 s later, still dropping: said again with the drops of the last 30 s
+        f"dice sensor connected: steady again: {sensor.path} open for 30 s without a drop",
+        lost, connected,
+    ]
+    assert [u.detail["up"] for u in said if u.kind == "link"] == [True, False, True, False, False, True, False, True]
+    assert link.counts["drops"] == 8
