@@ -505,6 +505,15 @@ def test_a_second_reading_of_one_throw_is_not_the_next_players_roll(sensor: Simu
     assert step.action == {"type": "roll", "value": 5} and len(controller.session.log) == 2
 
 
+def pump_until_done(controller: Controller, done: Callable[[], bool], said: list) -> None:
+    """Run the controller's loop, keeping what it says in ``said``, until ``done()`` (a link's count reached)."""
+    for _ in range(400):  # ten seconds at most: a generous bound, nothing timed is asserted
+        if done():
+            return
+        said.extend(controller.wait_and_pump(0.025))
+    raise AssertionError(f"the link never got there; it said {[u.text for u in said]}")
+
+
 def test_a_loose_connector_is_said_once_as_unstable_then_steady_not_as_each_drop(sensor: SimulatedSensor) -> None:
     """A sensor on a loose connector drops and comes back again and again: each drop was said as "lost" and each
     reopening as "connected" (about 4 pairs in 1.5 s), filling the status line, the log and the voice.
@@ -515,14 +524,7 @@ def test_a_loose_connector_is_said_once_as_unstable_then_steady_not_as_each_drop
     link = DiceLink(sensor.path, controller.submit, backoff=FAST)
     link.clock = lambda: now[0]
     said: list = []
-
-    def until(done: Callable[[], bool]) -> None:
-        for _ in range(400):  # ten seconds at most: a generous bound, nothing timed is asserted
-            if done():
-                return
-            said.extend(controller.wait_and_pump(0.025))
-        raise AssertionError(f"the link never got there; it said {[u.text for u in said]}")
-
+    until = lambda done: pump_until_done(controller, done, said)  # noqa: E731
     with link:
         until(lambda: link.counts["connects"] == 1)
         for flap, gap in enumerate((1, 1, 1, 1, 10, 10, 10)):  # drops 1, 2, 3, 4, 14, 24 and 34 s in
@@ -535,8 +537,7 @@ def test_a_loose_connector_is_said_once_as_unstable_then_steady_not_as_each_drop
         now[0] += 1  # a drop after it held is news again, said at once
         sensor.unplug()
         sensor.plug()
-        until(lambda: link.counts["connects"] == 9)
-        said += controller.pump()
+        said += pump_until(controller, until_link(True))  # said, so waited for as said
     lost = (f"dice sensor lost: {sensor.path}: the port closed: the sensor was unplugged, its cable came loose, or "
             "another program took its port; it is opened again once it is back")
     unstable = ("dice sensor: connection unstable ({} drops in the last 30 s): check the sensor's cable and its plugs "
@@ -551,3 +552,31 @@ def test_a_loose_connector_is_said_once_as_unstable_then_steady_not_as_each_drop
     ]
     assert [u.detail["up"] for u in said if u.kind == "link"] == [True, False, True, False, False, True, False, True]
     assert link.counts["drops"] == 8
+
+
+def test_an_unstable_sensor_that_stays_away_longer_than_a_flap_is_said_connected_when_back(
+        sensor: SimulatedSensor) -> None:
+    """The loose cable came right out: once it is plugged back after more than 30 s, that is a plain "connected",
+    not a reopening kept quiet until it holds."""
+    controller = race_controller()
+    now = [1000.0]
+    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
+    link.clock = lambda: now[0]
+    with link:
+        said: list = []
+        pump_until_done(controller, lambda: link.counts["connects"] == 1, said)
+        for flap in range(2):
+            now[0] += 1
+            sensor.unplug()
+            sensor.plug()
+            pump_until_done(controller, lambda: link.counts["connects"] == flap + 2, said)  # noqa: B023
+        sensor.unplug()
+        pump_until_done(controller, lambda: link.counts["drops"] == 3, said)
+        now[0] += 40
+        sensor.plug()
+        said += pump_until(controller, until_link(True))
+    assert [u.text for u in said if u.kind == "link"][-2:] == [
+        "dice sensor: connection unstable (2 drops in the last 30 s): check the sensor's cable and its plugs at both "
+        "ends; enter rolls by hand until it holds",
+        f"dice sensor connected: {sensor.path} open",
+    ]
