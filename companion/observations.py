@@ -100,6 +100,10 @@ class LinkChanged:
     not found, the owner looked for a cable when the fix was a group or a
     program to close. A connection that keeps dropping (a loose connector)
     is told the same way, as unstable rather than lost at each drop.
+    ``ended`` is True for a video or folder that gave its pictures and came
+    to its end: nothing was lost ("camera lost: clip.avi has played to its
+    end" sent the owner to a cable), so it too is told by its reason alone
+    ("camera: video clip.avi has ended after 90 frames; ...").
     """
 
     source: str
@@ -107,6 +111,7 @@ class LinkChanged:
     detail: str = ""
     found: bool = True
     unusable: bool = False
+    ended: bool = False
 
 
 def link_text(link: LinkChanged, was_up: bool | None) -> str:
@@ -118,7 +123,7 @@ def link_text(link: LinkChanged, was_up: bool | None) -> str:
     """
     detail = f": {link.detail}" if link.detail else ""
     # A report from a link that stays up (a skipped frame, a sensor fault) is not a new connection.
-    down = "" if link.unusable and detail else " lost" if link.found else " not found"
+    down = "" if (link.unusable or link.ended) and detail else " lost" if link.found else " not found"
     state = ("" if was_up and detail else " connected") if link.up else down
     return f"{link.source}{state}{detail}"
 

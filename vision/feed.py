@@ -50,7 +50,7 @@ from vision.motion import MotionGate
 from vision.orientation import UPRIGHT, Orientation
 from vision.readings import BoardReading, DieReading
 from vision.settle import Settled, Settler, dice_settler, unit_confidence
-from vision.sources import FrameSource, RetryingSource, open_source, skipped_note, unreadable_note
+from vision.sources import FrameSource, RetryingSource, ended_note, open_source, skipped_note, unreadable_note
 from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayReader, placed, read_shape
 from vision.view_check import (
     DARK_EVERY,
@@ -248,6 +248,7 @@ class CameraFeed:
         self.mains_answer_seconds = MAINS_ANSWER_SECONDS
         self.up: bool | None = None
         self.opened = False  # a picture came since the feed started: once down, the camera is lost, not unfound
+        self.end_note = ""  # what a video or folder that played to its end was told as, for the camera screen
         self.ended = threading.Event()
         self._stop = threading.Event()
         self._submitting = threading.RLock()  # held while submitting, so close() waits for a submit under way
@@ -527,17 +528,27 @@ class CameraFeed:
                     # never ends. It is still retried (it costs nothing), in case the source is mended.
                     why = ("waiting will not mend it: give the camera another source" if self.source.lasting
                            else f"retrying every {self.source.retry_seconds:g} s")
-                    self._link(False, f"{self.source.problem} ({why})")
+                    # An empty folder is there: told by its reason, not as a camera not found.
+                    unusable = self.source.unusable
+                    again = f"; looked in again every {self.source.retry_seconds:g} s" if unusable else f" ({why})"
+                    self._link(False, f"{self.source.problem}{again}", unusable)
                     self.gate.reset()
                     self.stuck = False  # the camera lost says more; it is judged afresh once back
                 if self.source.finished:
                     # A folder of zero-byte or damaged photos "ended" with no word of why nothing was read.
-                    skipped = skipped_note(self.source.source)
-                    note = f" ({skipped})" if skipped else ""
                     nothing = None if self.opened else unreadable_note(self.source.source)
                     # One whose every file was passed over read "Camera not found: ... has played to its end": the
-                    # folder was found, and played nothing. It is told by what is true of it.
-                    self._link(False, nothing or f"{self.source.name} has played to its end{note}", bool(nothing))
+                    # folder was found, and played nothing; one that played read "Camera lost: ...", though nothing
+                    # was lost. Each is told by what is true of it.
+                    if nothing:
+                        self._link(False, nothing, unusable=True)
+                    elif self.opened:
+                        self.end_note = ended_note(self.source.source, self.frames)
+                        self._link(False, self.end_note, ended=True)
+                    else:
+                        skipped = skipped_note(self.source.source)
+                        note = f" ({skipped})" if skipped else ""
+                        self._link(False, f"{self.source.name} has played to its end{note}")
                     self.ended.set()
                     return
                 self._stop.wait(0.02 if self.source.problem is None else min(0.2, self.source.retry_seconds))
@@ -609,12 +620,13 @@ class CameraFeed:
             self._reset(self._mode)
         return orientation.apply(frame)
 
-    def _link(self, up: bool, detail: str, unusable: bool = False) -> None:
+    def _link(self, up: bool, detail: str, unusable: bool = False, ended: bool = False) -> None:
         """Tell the table the camera opened or failed; one that never gave a picture is not found, not lost, and
-        one that is there but gives none (``unusable``: a folder of unreadable files) is told by its reason."""
+        one that is there but gives none (``unusable``: an empty folder, or one of unreadable files) or a video or
+        folder that played and came to its end (``ended``) is told by its reason."""
         self.up = up
         self.opened = self.opened or up
-        self._tell(LinkChanged(self.name, up, detail, self.opened, unusable))
+        self._tell(LinkChanged(self.name, up, detail, self.opened, unusable, ended))
 
     def _resized(self, shape: tuple[int, ...]) -> bool:
         """Keep the dice lying in view for what they are when the camera changes its picture size; True when the

@@ -43,6 +43,11 @@ class SourceRefused(SourceError):
     where it would retry an unplugged camera for ever."""
 
 
+class SourceUnusable(SourceError):
+    """A source that is there but gives no picture as it is (an empty folder): neither lost nor not found, it is
+    told by its reason alone. Retried all the same, since pictures may yet be copied in."""
+
+
 MAX_CAMERA_INDEX = 9999  # above any /dev/videoN, and above OpenCV's index + backend offsets (CAP_* up to 2600)
 # A stream that stalls (a camera that accepts the connection and never answers, a network that drops) held
 # OpenCV's FFmpeg 30 s in one call, deaf to --timeout and Ctrl-C. A camera answers within these.
@@ -192,7 +197,7 @@ class FolderSource:
         self.files = sorted(p for p in path.iterdir()
                             if p.suffix.lower() in IMAGE_SUFFIXES and not (p.is_fifo() or p.is_socket()))
         if not self.files:
-            raise SourceError(f"no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in {folder}")
+            raise SourceUnusable(no_pictures_note(folder, path))
         self.loop = loop
         self.index = 0
         self.current: Path | None = None  # the file of the frame last read, to name it when it is no use
@@ -228,6 +233,37 @@ def skipped_note(source: object) -> str | None:
     names = first_few([path.name for path in skipped])
     folder = getattr(source, "name", "the folder")
     return f"skipped {len(skipped)} files in {folder} that are not readable images: {names}"
+
+
+def no_pictures_note(folder: str | Path, path: Path) -> str:
+    """Why a folder that is there plays nothing: empty, or holding no file of a kind it reads (named).
+
+    It was told as "camera not found: no images (.bmp, ...) in FOLDER": the
+    folder was found, and the owner looked for a camera or a mistyped path.
+    """
+    kinds = f"{', '.join(sorted(IMAGE_SUFFIXES))} files, in name order"
+    try:
+        held = sorted(entry.name for entry in path.iterdir())
+    except OSError:
+        held = []
+    if not held:
+        return f"folder {folder} is empty: the camera plays the pictures put in it ({kinds})"
+    return f"folder {folder} holds no picture the camera plays ({kinds}), only other files ({first_few(held)})"
+
+
+def ended_note(source: object, frames: int) -> str:
+    """What the table is told of a video or folder that gave ``frames`` pictures and came to its end.
+
+    It was "camera lost: FILE has played to its end": nothing was lost, and a
+    file is not played again (no loop), so its last picture stays.
+    """
+    folder = getattr(source, "files", None) is not None
+    what = f"{'folder' if folder else 'video'} {getattr(source, 'name', 'the file')}"
+    noun = "picture" if folder else "frame"
+    skipped = skipped_note(source)
+    note = f" ({skipped})" if skipped else ""
+    return (f"{what} has ended after {counted(frames, noun)}; it does not start again (no loop), so its last "
+            f"picture stays{note}")
 
 
 def unreadable_note(source: object) -> str | None:
@@ -463,6 +499,7 @@ class RetryingSource:
         self.source: FrameSource | None = None
         self.problem: str | None = None
         self.lasting = False  # whether the problem is one no retry mends (`SourceRefused`)
+        self.unusable = False  # whether the problem is a source there that gives no picture (`SourceUnusable`)
         self.next_try = 0.0
         self.failures = 0
         self.mains_hz = mains_hz
@@ -500,10 +537,11 @@ class RetryingSource:
                 return None
             try:
                 self.source = self.opener()
-                self.problem, self.lasting = None, False
+                self.problem, self.lasting, self.unusable = None, False, False
             except Exception as exc:
                 self._fail(str(exc), now)
                 self.lasting = isinstance(exc, SourceRefused)
+                self.unusable = isinstance(exc, SourceUnusable)
                 return None
             self._tell_mains()
         try:

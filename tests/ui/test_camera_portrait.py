@@ -171,11 +171,11 @@ def test_turning_the_display_rearranges_the_camera_screen_and_turning_it_back_re
     # as it is. Ending between the two looks, it took a line more in one of them (a slow machine's CI run); and
     # the end is said in the feed's words first, then in the app's once the controller has passed its report on
     # (`input_problems`), a line longer, and shown under the picture at the screen's next refresh, which a busy
-    # machine's run reached only after the first look ("The camera is lost." then "Camera lost: ... played to its
-    # end"): the reading is waited for as shown.
-    assert until(lambda: "the last" in ids.seen.text and "played to its end" in ids.seen.text
-                 and "played to its end" in app.input_problems.get("camera", ""), 20), (ids.seen.text,
-                                                                                        app.input_problems)
+    # machine's run reached only after the first look ("Camera: folder ... has ended" from the feed, then from the
+    # app): the reading is waited for as shown.
+    assert until(lambda: "the last" in ids.seen.text and "has ended after" in ids.seen.text
+                 and "has ended after" in app.input_problems.get("camera", ""), 20), (ids.seen.text,
+                                                                                      app.input_problems)
     advance(3)
 
     def rectangles() -> dict[str, Box]:

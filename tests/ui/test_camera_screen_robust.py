@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 from kivy.uix.label import Label
 
@@ -168,3 +170,42 @@ def test_a_switch_that_is_no_true_or_false_is_named_not_dropped(launch: Any, swi
     assert "Settings file ui.json: inputs.camera ignored, the defaults used." in app.status
     assert app.settings.inputs["camera"] is False and app.settings.inputs["buttons"] is False
     assert app.settings.inputs["touch"] is True and "camera" not in app.running_inputs
+
+
+def test_an_empty_folder_says_it_is_empty_and_what_it_plays(launch: Any, tmp_path: Path) -> None:
+    """It said "No picture. Camera not found: no images (.bmp, ...) in FOLDER": the folder was there."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    app = launch(camera=str(folder))
+    screen = open_camera(app)
+    assert until(lambda: "is empty" in screen.ids.seen.text), screen.ids.seen.text
+    said = screen.ids.seen.text  # a long path is shortened in the picture frame: its start and its end
+    assert said.startswith("No picture. Camera: folder ") and said.endswith(
+        "frames is empty: the camera plays the pictures put in it (.bmp, .jpeg, .jpg, .png, .tif, .tiff, .webp "
+        "files, in name order); looked in again every 2 s")
+    assert "not found" not in said and "lost" not in said
+    assert app.input_problems["camera"].startswith(f"Camera: folder {folder} is empty")
+    assert screen.ids.teach_card.disabled
+    app.input_problems = {}  # before the app has the feed's word, the screen says it in the same words
+    assert screen.problem(screen.feed()).startswith(f"Camera: folder {folder} is empty: ")
+
+
+def test_a_video_that_played_to_its_end_says_it_ended_and_does_not_start_again(launch: Any, tmp_path: Path) -> None:
+    """It said "Camera lost: FILE has played to its end" under the video's last picture: nothing was lost."""
+    video = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for index in range(3):
+        writer.write(np.full((48, 64, 3), 60 + 40 * index, np.uint8))
+    writer.release()
+    app = launch(camera=str(video))
+    screen = open_camera(app)
+    ended = "clip.avi has ended after 3 frames; it does not start again (no loop), so its last picture stays"
+    assert until(lambda: screen.ids.seen.text.endswith(ended), 15), screen.ids.seen.text
+    assert screen.ids.seen.text.startswith("64x48, frame 3, the last. Camera: video ")
+    assert screen.ids.preview.texture is not None  # the last picture is still what the file shows
+    app_said = f"Camera: video {video} has ended after 3 frames; it does not start again (no loop), so its last " \
+        "picture stays"
+    assert app.input_problems["camera"] == app_said
+    assert "lost" not in app.inputs_note
+    app.input_problems = {}  # before the app has the feed's word, the screen says it in the same words
+    assert screen.problem(screen.feed()) == app_said + "."

@@ -656,10 +656,77 @@ def test_a_folder_that_ends_names_the_files_it_could_not_read(tmp_path: Path) ->
     with CameraFeed(str(folder), seen.put, mode="d6", fps=None, readers={"d6": _Blind()}) as feed:
         assert feed.ended.wait(15)
     last = [o for o in seen.queue if isinstance(o, LinkChanged)][-1]
-    assert not last.up and last.detail == (
-        f"{folder} has played to its end "
+    assert not last.up and last.ended and last.detail == (
+        f"folder {folder} has ended after 2 pictures; it does not start again (no loop), so its last picture stays "
         f"(skipped 2 files in {folder} that are not readable images: 0000b.png, 0001b.jpg)"
     )
+
+
+def tiny_video(path: Path, frames: int) -> Path:
+    """A real MJPG video of ``frames`` small grey frames, written by OpenCV as a recording would be."""
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for index in range(frames):
+        writer.write(np.full((48, 64, 3), 40 + 30 * index, np.uint8))
+    writer.release()
+    return path
+
+
+@pytest.mark.parametrize("kind", ["video", "folder"])
+def test_a_video_or_folder_that_played_to_its_end_is_said_to_have_ended_not_lost(tmp_path: Path, kind: str) -> None:
+    """A video or folder that gave its pictures and ended read "camera lost: FILE has played to its end": the owner
+    looked for a cable, and nothing said it would not start again."""
+    if kind == "video":
+        source = tiny_video(tmp_path / "clip.avi", 3)
+    else:
+        source = tmp_path / "photos"
+        source.mkdir()
+        for index in range(3):
+            cv2.imwrite(str(source / f"{index}.png"), np.full((48, 64, 3), 40 + 30 * index, np.uint8))
+    controller = Controller()
+    seen: queue.Queue = queue.Queue()
+    with CameraFeed(str(source), seen.put, mode="d6", fps=None, readers={"d6": _Blind()}) as feed:
+        assert feed.ended.wait(15)
+    last = [o for o in seen.queue if isinstance(o, LinkChanged)][-1]
+    noun = "frames" if kind == "video" else "pictures"
+    assert not last.up and last.found and last.ended and not last.unusable
+    assert last.detail == (f"{kind} {source} has ended after 3 {noun}; it does not start again (no loop), so its "
+                           "last picture stays")
+    told = controller.handle(last).text
+    assert told == f"camera: {last.detail}" and "lost" not in told and "not found" not in told
+
+
+@pytest.mark.parametrize("held", [[], ["notes.txt", "clip.avi"]])
+def test_a_folder_with_no_picture_files_says_it_is_there_and_what_it_reads(tmp_path: Path, held: list[str]) -> None:
+    """An empty folder read "camera not found: no images (.bmp, ...) in FOLDER": the folder was there, and the
+    owner looked for a camera or a typing mistake."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for name in held:
+        (folder / name).write_text("not a picture")
+    if held:
+        tiny_video(folder / "clip.avi", 2)  # a real video in it is no picture of the folder either
+    controller = Controller()
+    seen: queue.Queue = queue.Queue()
+    feed = CameraFeed(str(folder), seen.put, mode="d6", fps=None, retry_seconds=0.05).start()
+    try:
+        deadline = time.monotonic() + 10
+        while not [o for o in seen.queue if isinstance(o, LinkChanged)] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        link = next(o for o in seen.queue if isinstance(o, LinkChanged))
+        while feed.source.failures < 2 and time.monotonic() < deadline:  # still looked in, for pictures to come
+            time.sleep(0.02)
+        assert feed.source.failures >= 2 and feed.running and not feed.ended.is_set()
+        cv2.imwrite(str(folder / "0000.png"), np.full((48, 64, 3), 90, np.uint8))  # a picture copied in is played
+        assert feed.ended.wait(10) and feed.opened
+    finally:
+        feed.close()
+    kinds = ".bmp, .jpeg, .jpg, .png, .tif, .tiff, .webp files, in name order"
+    said = (f"folder {folder} is empty: the camera plays the pictures put in it ({kinds})" if not held else
+            f"folder {folder} holds no picture the camera plays ({kinds}), only other files (clip.avi, notes.txt)")
+    assert not link.up and link.unusable and not link.found
+    assert link.detail == f"{said}; looked in again every 0.05 s"
+    told = controller.handle(link).text
+    assert told == f"camera: {link.detail}" and "not found" not in told and "lost" not in told
 
 
 def test_a_folder_with_no_readable_picture_says_so_not_that_the_camera_was_not_found(tmp_path: Path) -> None:

@@ -15,7 +15,15 @@ import numpy as np
 import pytest
 
 from tests.picamera_fake import install_picamera2
-from vision.sources import CaptureSource, FolderSource, PiCameraSource, RetryingSource, SourceError, open_source
+from vision.sources import (
+    CaptureSource,
+    FolderSource,
+    PiCameraSource,
+    RetryingSource,
+    SourceError,
+    SourceUnusable,
+    open_source,
+)
 
 
 def write_frames(folder: Path, count: int) -> None:
@@ -92,7 +100,8 @@ def test_folders_and_photos_are_not_live(tmp_path: Path) -> None:
 
 
 def test_empty_folder_and_missing_things_say_why(tmp_path: Path) -> None:
-    with pytest.raises(SourceError, match=r"no images \(\.bmp, \.jpeg, \.jpg, \.png, \.tif, \.tiff, \.webp\)"):
+    with pytest.raises(SourceUnusable, match=r"is empty: the camera plays the pictures put in it \(\.bmp, \.jpeg, "
+                       r"\.jpg, \.png, \.tif, \.tiff, \.webp files, in name order\)"):
         FolderSource(tmp_path)
     with pytest.raises(SourceError, match="does not exist"):
         open_source(str(tmp_path / "missing.avi"))

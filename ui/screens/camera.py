@@ -396,6 +396,11 @@ class CameraScreen(UprightScreen):
             nothing = unreadable_note(getattr(feed.source, "source", None))
             if nothing:
                 return f"Camera: {nothing}."
+        end = getattr(feed, "end_note", "")
+        if end and feed.ended.is_set():  # a video or folder that played and ended: nothing was lost
+            return f"Camera: {end}."
+        if problem and getattr(feed.source, "unusable", False):  # an empty folder: it was found
+            return f"Camera: {problem}."
         # As the controller words it: a camera that never gave a picture was not found, and was never lost.
         state = "lost" if opened else "not found"
         return f"The camera is {state}: {problem}." if problem else f"The camera is {state}."
