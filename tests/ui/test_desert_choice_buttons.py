@@ -12,7 +12,7 @@ from companion.registry import create
 from companion.session import Session
 from tests.games.desert.helpers import B, act, draw, position, roll
 from tests.ui.conftest import advance, tap, tap_at
-from tests.ui.test_layout import lines_of, shown_whole, text_height
+from tests.ui.test_layout import buttons_at_each_size, lines_of, shown_whole, text_height
 from tests.ui.test_pointing import spot_of
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 
@@ -92,10 +92,7 @@ def test_the_sneakers_answers_with_their_destination_fit(judged: bool, start: An
     assert any(" to " in t for t in offered), offered
     app = start(session)
     table = app.root.get_screen("table")
-    for size in ((800, 480), (480, 800)):
-        window_size(size)
-        buttons = table.buttons()
-        assert [b.text for b in buttons] == offered, size
+    for size, buttons in buttons_at_each_size(table, window_size, offered):
         for button in buttons:
             most = 3 if "loses" in button.text else 2  # a move onto Sandstorm Wall says its cost: a line more
             assert lines_of(button) <= most, (size, button.text, lines_of(button))
@@ -140,10 +137,7 @@ def test_a_sneakers_answer_onto_a_scared_space_says_its_cost_and_fits(
     app = start(session)
     scaled(App.get_running_app(), percent)
     table = app.root.get_screen("table")
-    for size in ((800, 480), (480, 800)):
-        window_size(size)
-        buttons = table.buttons()
-        assert [b.text for b in buttons] == offered, size
+    for size, buttons in buttons_at_each_size(table, window_size, offered):
         assert not test_portrait.faults(table), (size, test_portrait.faults(table))
         most = 4 if (percent, size) == (120, (800, 480)) else 3  # some 30 letters a line there
         for button in buttons[:2]:

@@ -257,6 +257,16 @@ def lines_of(button: Any) -> int:
     return len(lines_in(button))
 
 
+def buttons_at_each_size(table: Any, window_size: Any, offered: list[str]) -> Iterator[tuple[tuple[int, int], list]]:
+    """The table's choice buttons at 800x480 and then upright at 480x800, each time checked to be the choices
+    ``offered``, in order: for the tests of a choice text that grew, that it still fits both ways round."""
+    for size in ((800, 480), (480, 800)):
+        window_size(size)
+        buttons = table.buttons()
+        assert [b.text for b in buttons] == offered, size
+        yield size, buttons
+
+
 def test_the_temples_card_plays_read_in_two_lines_on_a_16_9_monitor(start: Any, wide: None) -> None:
     """The wide panel of a 16:9 monitor took two columns, and each card play beside the die pad wrapped to four
     lines of three or four words ("Play the Ah Kinchil / card: Red 1 forward to / its Ah Kinchil marker /

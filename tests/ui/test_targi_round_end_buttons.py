@@ -11,7 +11,7 @@ from tests.games.targi.helpers import B, W, actions_doc, doc_of, load, set_suppl
 from tests.ui import test_portrait
 from tests.ui.conftest import advance
 from tests.ui.test_display_scale import uneven_choices
-from tests.ui.test_layout import lines_of, text_height
+from tests.ui.test_layout import buttons_at_each_size, lines_of, text_height
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 
 # Round 3, Black done, White's tribe marker on the Date Basket its last piece: what White and Black hold.
@@ -49,10 +49,7 @@ def test_the_choices_that_end_the_round_say_what_follows_and_fit(
     app.show("table")
     advance(2)
     table = app.root.get_screen("table")
-    for size in ((800, 480), (480, 800)):
-        window_size(size)
-        buttons = table.buttons()
-        assert [b.text for b in buttons] == offered, size
+    for size, buttons in buttons_at_each_size(table, window_size, offered):
         assert not test_portrait.faults(table), size
         assert all(text_height(b) <= b.height for b in buttons), size
         if not black:
@@ -79,10 +76,7 @@ def test_the_twelfth_cards_play_says_the_game_ends_with_the_round_and_fits(
     app.show("table")
     scaled(App.get_running_app(), percent)
     table = app.root.get_screen("table")
-    for size in ((800, 480), (480, 800)):
-        window_size(size)
-        buttons = table.buttons()
-        assert [b.text for b in buttons] == offered, size
+    for size, buttons in buttons_at_each_size(table, window_size, offered):
         assert not test_portrait.faults(table), size
         assert all(text_height(b) <= b.height for b in buttons), size
         assert not uneven_choices(table), (size, uneven_choices(table))

@@ -9,7 +9,7 @@ from tests.core.test_temple_send_back_choice import ak_onto_a_pawn, change_sendi
 from tests.games.temple.fixtures import game
 from tests.games.temple.test_send_back_order import pair_order_with_blue_waiting
 from tests.ui.conftest import advance
-from tests.ui.test_layout import lines_of, shown_whole, text_height
+from tests.ui.test_layout import buttons_at_each_size, lines_of, shown_whole, text_height
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 
 
@@ -64,10 +64,7 @@ def test_the_pair_order_buttons_say_where_the_waiting_pawns_end_and_fit(
     assert len(offered) == 2 and all("then Blue 1 on [1,13]" in t for t in offered), offered
     app = start(session)
     table = app.root.get_screen("table")
-    for size in ((800, 480), (480, 800)):
-        window_size(size)
-        buttons = table.buttons()
-        assert [b.text for b in buttons] == offered, size
+    for size, buttons in buttons_at_each_size(table, window_size, offered):
         for button in buttons:
             assert lines_of(button) <= 3, (size, lines_of(button))
             assert text_height(button) <= button.height, size
