@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.ui.conftest import advance, open_settings, settings_file, tap, until
+from tests.ui.test_settings_file import refuse_reading
 from ui.settings import Settings
 
 HOUSE = Path(__file__).resolve().parents[2] / "companion" / "games"
@@ -515,14 +516,7 @@ def test_a_settings_file_the_app_may_not_read_is_named_as_a_permission_problem_a
 ) -> None:
     """A ui.json the service's user may not read (left owned by root) was set aside as a broken hand edit."""
     path = settings_file(tmp_path)
-    real = Path.read_bytes
-
-    def refused(self: Path) -> bytes:
-        if self == path:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
-
-    monkeypatch.setattr(Path, "read_bytes", refused)
+    refuse_reading(monkeypatch, path)
     app = launch('{"kiosk_pin": "8642", "voice": false}', new=False)
     note = app.root.get_screen("home").ids.note.text
     assert "cannot be read by the user the app runs as (Permission denied): a permission problem" in note

@@ -13,6 +13,19 @@ import pytest
 import ui.settings
 from ui.settings import Settings, default_settings_path
 
+
+def refuse_reading(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
+    """Reading ``path`` fails as for a user without the right to (tests run as root, who reads any file)."""
+    real = Path.read_bytes
+
+    def refused(self: Path) -> bytes:
+        if self == path:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", refused)
+
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -257,14 +270,7 @@ def test_a_file_this_user_may_not_read_is_a_permission_problem_left_as_it_is(
     file: the refusal is the operating system's, made here.)"""
     path = tmp_path / "ui.json"
     path.write_text('{"kiosk_pin": "8642"}')
-    real = Path.read_bytes
-
-    def refused(self: Path) -> bytes:
-        if self == path:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
-
-    monkeypatch.setattr(Path, "read_bytes", refused)
+    refuse_reading(monkeypatch, path)
     loaded = Settings.load(path, set_aside=set_aside)
     assert loaded == Settings()
     assert loaded.note.startswith(f"Settings file {path} cannot be read by the user the app runs as (Permission "
