@@ -6,7 +6,7 @@ import pytest
 
 from companion.errors import BadRequest
 from companion.registry import create
-from tests.games.ttd.helpers import act, camel, patch_game, position
+from tests.games.ttd.helpers import act, camel, patch_board, patch_game, position
 
 R, B = "red", "black"
 
@@ -63,3 +63,58 @@ def test_td_q8_leaders_go_out_one_per_player_per_pass(profile: str, seats: list[
         session.act(session.legal()[0])
     assert placed == seats * rounds
     assert session.state.phase == "camels" and session.pending().player == seats[0]
+
+
+def test_td_q19_leaders_never_come_out_of_the_supply() -> None:
+    """Every leader placed leaves the supply whole; only camels count down, and a colour ends on its camels."""
+    game = patch_game(supply=2)
+    state = game.setup([R, B], game.resolve_options({}))
+    assert state.supply == (2,) * 5
+    state = position(game, [R, B], [(1, 3, R, "pink", True), (5, 1, B, "pink", True), (1, 5, R, "green", True)])
+    assert state.supply == (2,) * 5  # three leaders out, no camel
+    state, _ = act(game, state, camel("pink", 2, 3))
+    assert state.supply[0] == 1 and state.phase == "camels"
+    state, events = act(game, state, camel("pink", 3, 3))  # the second pink camel: the colour is sold out
+    assert state.phase == "over"
+    assert any("TD-Q18" in e.rules for e in events)
+
+
+def test_td_q22_an_oasis_site_without_its_palm_at_this_count_is_a_water_hole() -> None:
+    """(5,5) bears a palm with four or five players only; with two it is a water-hole site and open (TD-Q21's
+    small region stays shut with two and opens with four)."""
+    board = patch_board()
+    for cell in board["cells"]:
+        if (cell["q"], cell["r"]) == (5, 5):
+            cell["oasis"] = [4, 5]
+            cell["waterhole"] = True
+    game = patch_game(board)
+    two, four = game.board(2), game.board(4)
+    h = two.index[(5, 5)]
+    assert h in two.sites and h not in two.palms
+    assert h in four.palms and h not in four.sites
+    seats = [R, B, "orange", "purple"]
+    state = position(game, seats, [(4, 4, R, "green", True), (6, 2, B, "pink", True)])
+    ruling = game.check(state, camel("green", 5, 5))
+    assert not ruling.legal and ruling.rules == ("TTD-3c",)  # the palm's hex with four players
+    assert game.check(state, camel("green", 5, 4)).legal  # next to the palm
+    state = position(game, [R, B], [(4, 4, R, "green", True), (6, 2, B, "pink", True)], values={(5, 5): 3})
+    state, _ = act(game, state, camel("green", 5, 4))
+    state, events = act(game, state, camel("green", 5, 5))  # with two players a token lies there
+    assert state.water[0] == (3,) and not state.oases
+    assert all("TD-Q14" not in e.rules for e in events)
+    # The small region (q 6, rows 3-6): shut with two players, open with four.
+    state = position(game, [R, B], [(5, 3, R, "pink", True)])
+    assert game.check(state, camel("pink", 6, 3)).rules == ("TTD-1a",)
+    state = position(game, seats, [(5, 3, R, "pink", True)])
+    assert game.check(state, camel("pink", 6, 3)).legal
+
+
+def test_td_q1_the_engine_says_water_hole_and_oasis_not_the_garbled_names() -> None:
+    """The text's 'oasis token' is a water hole and its 'palm tree' an oasis: every event says the real names."""
+    game = patch_game()
+    state = position(game, [R, B], [(4, 4, R, "green", True), (1, 3, B, "pink", True)], values={(3, 5): 2})
+    state, events = act(game, state, camel("green", 4, 5))  # touches the palm at (5,5)
+    state, more = act(game, state, camel("green", 3, 5))  # takes the token
+    texts = " ".join(e.text for e in events + more).lower()
+    assert "oasis at (5,5)" in texts and "water hole at (3,5)" in texts
+    assert "palm" not in texts and "oasis token" not in texts
