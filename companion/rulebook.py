@@ -18,6 +18,7 @@ from companion.schema import ListOf, Obj, Str, header, label
 from companion.wordforms import (
     ASKING,
     FUNCTION_WORDS,
+    LIGHT_WORDS,
     NUMBER_WORDS,
     SYNONYMS,
     bare,
@@ -38,6 +39,9 @@ QUESTION_WORDS = 3
 
 # How much finding the table's word for a thing ("guy" for a pawn) counts against finding the word typed.
 SYNONYM_WEIGHT = 0.7
+
+# How much a light word ("goes", "get", "game") counts in a question of other words, against the word of its subject.
+LIGHT_WEIGHT = 0.3
 
 # The most characters of one keyword: a word or two a referee types into the search ("skip", "miss a turn").
 KEYWORD_LIMIT = 30
@@ -212,6 +216,9 @@ class Rulebook:
             # of two other words, whose words rank too ("who goes first": Blackpool's first player never says "go").
             asking = [t for t in dict.fromkeys(found) if t in ASKING and t not in asked]
             senses += [self._senses(t) + [(w, self._holders(w), SYNONYM_WEIGHT) for w in ASKING[t]] for t in asking]
+        if len(asked) > 1:  # "who goes first": "goes" says little next to "first"; typed alone it is the subject
+            senses = [[(w, h, f * LIGHT_WEIGHT) for w, h, f in s] if t in LIGHT_WORDS else s
+                      for t, s in zip(asked + asking, senses, strict=True)]
         score = dict.fromkeys(range(len(self.clauses)), 0.0)
         for term_senses in senses:
             best: dict[int, float] = {}

@@ -82,6 +82,14 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "tableau": ("display",), "staircase": ("stairway",),
 }
 
+# Words a table puts into almost any question ("who goes first", "how do I get out", "who starts the game"):
+# they say that something moves or comes about, or that the question is about the game, not what it is about.
+# In a question of other words they rank a clause a little (`Rulebook.lookup`), so that a clause saying "goes"
+# is not taken for the answer for that word alone: Targi's "the card goes to its leftmost free place" came first
+# for "who goes first" (the start player's clause seventh). Typed alone, or with only little words, they are
+# the subject and weigh as any word.
+LIGHT_WORDS = frozenset({"go", "goes", "going", "went", "gone", "get", "gets", "getting", "got", "game"})
+
 # The words of asking that name what the answer is: "who goes first" asks for a player ("the start player",
 # "whoever rolls highest"), "where can I put my leader" for a place ("Where a leader may stand"). In a question
 # they are looked for as themselves and as these words, weighed as a synonym is (`Rulebook.lookup`); they rank

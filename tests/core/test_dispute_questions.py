@@ -145,6 +145,7 @@ WHO_STARTS = [
     ("blackpool", "who starts the game", {"BP-C11", "BP-Q31"}),
     ("desert", "who starts the game", {"DR-3", "DR-Q24"}),
     ("temple", "who goes first", {"RU-5", "RU-Q28"}),
+    ("targi", "who goes first", {"TG-Q30", "TG-1"}),
 ]
 
 # Two pieces on one place, asked as "the same card": Targi's clause says a card "already holding" a Targi is
@@ -264,3 +265,15 @@ def test_where_ranks_the_clauses_saying_where_and_never_narrows_a_search() -> No
     for game in PLAYERS:
         book = Session.new(game, PLAYERS[game]).game.rulebook
         assert {c.id for c in book.search("where do I start")} == {c.id for c in book.search("start")}, game
+
+
+def test_a_light_verb_in_a_question_ranks_less_than_the_words_naming_its_subject() -> None:
+    """"goes" and "get" say that something happens, not what: Targi listed "the card goes to its leftmost free
+    place" first for "who goes first" (the start player's clause seventh) and the tribe marker's clause third for
+    "how do I get a tribe marker"; "game" is in nearly every question about the game as a whole."""
+    targi = Session.new("targi", PLAYERS["targi"]).game.rulebook
+    assert targi.search("who goes first")[0].id == "TG-Q30"
+    assert targi.search("how do I get a tribe marker")[0].id == "TG-M1"
+    assert Session.new("blackpool", PLAYERS["blackpool"]).game.rulebook.search("who starts the game")[0].id == "BP-C11"
+    assert "TTD-3c" in [c.id for c in Session.new("ttd", PLAYERS["ttd"]).game.rulebook.search(
+        "can my camel go on a palm")][:3]
