@@ -37,6 +37,11 @@ HELD_REMEMBERED = 2048
 # longer filter them: a clause need not hold every word of a question to be the one that answers it.
 QUESTION_WORDS = 3
 
+# A printed name in a rulebook: two or more capitalised words, perhaps joined by "of" or "the" ("Diagonal Step
+# Down", "Gust of Force", "Camel's Blessing", "Secret Passage"). A sentence's first word may run into one ("The
+# Guardian's Test"); its little words are dropped with the rest (`_names`).
+NAME = re.compile(r"\b[A-Z][\w'’]*(?:[ -]+(?:of |the )?[A-Z][\w'’]*)+")
+
 # How much finding the table's word for a thing ("guy" for a pawn) counts against finding the word typed.
 SYNONYM_WEIGHT = 0.7
 
@@ -101,6 +106,29 @@ class Clause:
         return " ".join((self.id, self.title, self.text, *self.keywords))
 
 
+def _names(clauses: list[Clause]) -> frozenset[tuple[str, ...]]:
+    """The printed names of the rulebook's cards, spaces and pieces, as the stems of their words (`NAME`).
+
+    A title wholly in capitals is one ("Desert Whisper"); in a summary, a name
+    starting a sentence loses its first word, which is capitalised for the
+    sentence ("Passing the Guardian moves..." names the Guardian only).
+    """
+    found: set[tuple[str, ...]] = set()
+    for clause in clauses:
+        title = NAME.fullmatch(clause.title.rstrip("!?."))
+        names = [title.group()] if title else []
+        for match in NAME.finditer(clause.text):
+            name = match.group()
+            if not clause.text[:match.start()].strip() or clause.text[:match.start()].rstrip()[-1] in ".!?":
+                name = name.split(None, 1)[-1]
+            names.append(name)
+        for name in names:
+            held = tuple(stem(w) for w in terms(name) if w not in FUNCTION_WORDS and len(w) > 1)
+            if len(held) > 1:
+                found.add(held)
+    return frozenset(found)
+
+
 @dataclass(frozen=True)
 class Found:
     """What a rules search found: the clauses, best first, and whether they hold every word typed.
@@ -142,6 +170,7 @@ class Rulebook:
         for w, holders in self._by_word.items():  # each word's stem made once: most words recur clause to clause
             self._by_stem.setdefault(stem(w), set()).update(holders)
         self._vocabulary = sorted(self._by_word)
+        self._names = _names(clauses)
 
     @classmethod
     def from_data(cls, game: str, data: Mapping[str, Any], game_title: str = "") -> Rulebook:
@@ -197,7 +226,9 @@ class Rulebook:
         rulebook's first clauses before it ("when does the game end": TTD-1).
         From `QUESTION_WORDS` words on, every clause holding any of them is
         ranked, since holding every word of a question is no sign of answering
-        it; `every` is then false unless all those listed hold every word.
+        it; `every` is then false unless all those listed hold every word. A
+        printed name typed whole ("diagonal step down", "gust of force") counts
+        as one word (`_named`): it names one card, and is no question.
         """
         typed = [bare(w).lower() for w in words.split()]
         typed = [w for w in typed if w] or [w.lower() for w in words.split()]  # "?" alone: looked for as typed
@@ -246,13 +277,27 @@ class Rulebook:
             for i in score:
                 if score[i] and stem(thing) in self._counted[i]:
                     score[i] *= 2.0
-        if every and len(asked) + len(asking) < QUESTION_WORDS:
+        if every and self._named(asked) + len(asking) < QUESTION_WORDS:
             ranked = sorted(every, key=lambda i: (-score[i], i))
         else:
             # A question's words are not a filter: "where can I put my leader at the start" held every word only
             # in the clauses on the start player and on whose turn it is, and the leader's clause was cut.
             ranked = sorted((i for i in score if score[i] > 0), key=lambda i: (-score[i], i))
         return Found([self.clauses[i] for i in ranked], (bool(every) and every.issuperset(ranked)) or not asked)
+
+    def _named(self, asked: list[str]) -> int:
+        """How many things a search names: its words, a printed name typed whole ("diagonal step down") as one.
+
+        "what does diagonal step down do" names one card, and is a search for it,
+        not a question of three words that only ranks: it listed the card's clause
+        first among "12 closest clauses", as if none held every word.
+        """
+        stems = [stem(t) for t in asked]
+        count, at = 0, 0
+        while at < len(stems):
+            run = max((len(n) for n in self._names if tuple(stems[at:at + len(n)]) == n), default=1)
+            count, at = count + 1, at + run
+        return count
 
     def _senses(self, term: str) -> list[tuple[str, frozenset[int], float]]:
         """What a typed word is looked for as: (words, the clauses holding them, how much a match counts).

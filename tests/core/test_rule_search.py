@@ -215,3 +215,23 @@ def test_a_number_is_one_of_a_clause_s_numbers_or_its_word_never_part_of_an_id()
     assert {"BP-8", "BP-C7", "BP-Q18"} & set(found[:3]) and "BP-Q36" not in found[:3]
     assert [c.id for c in book.search("6")] == [c.id for c in book.search("six")]
     assert "RU-27" in [c.id for c in create("temple").rulebook.search("roll a 1")][:2]
+
+
+@pytest.mark.parametrize(("game", "typed", "clause"), [
+    ("blackpool", "what does diagonal step down do", "BP-Q25"), ("blackpool", "Gust of Force card", "BP-Q24"),
+    ("desert", "desert whisper card", "DR-24"), ("desert", "what does the guardian's test do", "DR-15"),
+    ("temple", "what is the ah kinchil card", "RU-25"), ("targi", "what does fata morgana do", "TG-B4"),
+])
+def test_a_printed_name_typed_whole_counts_as_one_word_held_whole(game: str, typed: str, clause: str) -> None:
+    """"diagonal step down" is one card, not a question of three words: its clause came first, but among "12
+    closest clauses", as if no clause held every word; now the clauses holding the name and the other words."""
+    found = create(game).rulebook.lookup(typed)
+    assert found.every and found.clauses[0].id == clause, [c.id for c in found.clauses[:4]]
+
+
+def test_a_question_naming_a_card_among_other_words_still_ranks() -> None:
+    """A name is one word of the question: with two more it is a question, ranked and not filtered."""
+    book = create("desert").rulebook
+    found = book.lookup("can the sand thief take my golden compass")
+    assert not found.every and "DR-23" in [c.id for c in found.clauses][:3]
+    assert not book.lookup("roll whisper secret").every  # words of two names, neither typed whole
