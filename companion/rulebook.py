@@ -109,14 +109,18 @@ class Clause:
 def _names(clauses: list[Clause]) -> frozenset[tuple[str, ...]]:
     """The printed names of the rulebook's cards, spaces and pieces, as the stems of their words (`NAME`).
 
-    A title wholly in capitals is one ("Desert Whisper"); in a summary, a name
-    starting a sentence loses its first word, which is capitalised for the
-    sentence ("Passing the Guardian moves..." names the Guardian only).
+    In a summary, a name starting a sentence loses its first word, capitalised
+    for the sentence ("Passing the Guardian moves..." names the Guardian). A
+    title wholly in capitals is one ("Desert Whisper"), but for a first word
+    saying what is done with it: "Placing Targi" is about placing, and "place a
+    targi on the robber" is a question of three words, no search for one thing.
     """
     found: set[tuple[str, ...]] = set()
     for clause in clauses:
         title = NAME.fullmatch(clause.title.rstrip("!?."))
         names = [title.group()] if title else []
+        if names and names[0].split()[0].endswith("ing"):
+            names = [names[0].split(None, 1)[-1]]
         for match in NAME.finditer(clause.text):
             name = match.group()
             if not clause.text[:match.start()].strip() or clause.text[:match.start()].rstrip()[-1] in ".!?":

@@ -68,7 +68,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "hop": ("pass",),
     # A word and the word it comes from, which no suffix rule reaches: "walk past" a space "passed over", "choose"
     # not to move and move "by choice", "different colours" and colours that "differ", "knocked back" and "sent".
-    "past": ("pass",), "choose": ("choice",), "choice": ("choose",), "different": ("differ",),
+    "past": ("pass", "over"), "choose": ("choice",), "choice": ("choose",), "different": ("differ",),
     "differ": ("different",), **{w: ("send",) for w in ("knock", "bump", "kick")},
     "give": ("trade", "swap", "exchange"), "trade": ("swap", "exchange"), "swap": ("trade", "exchange", "replace"),
     "exchange": ("trade", "swap"),
@@ -80,6 +80,11 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "middle": ("centre",), "centre": ("middle",), "throw": ("roll",), "miss": ("lose", "skip"),
     "point": ("vp",), "vp": ("point",), "money": ("gold", "coin"), "price": ("cost",),
     "tableau": ("display",), "staircase": ("stairway",),
+    # Words in place of keywords that only echoed one question each ("walk past", "reaches", "turn around",
+    # "how many fit"): moving past a space passes over it, the robber reaching a corner lands on it, a card turned
+    # around is rotated or flipped, and what fits on a square is what it holds or may share.
+    "reach": ("land", "arrive", "enter"), "arrive": ("land", "reach"),
+    "around": ("rotate", "flip", "orientation"), "fit": ("hold", "share", "room"),
 }
 
 # Words a table puts into almost any question ("who goes first", "how do I get out", "who starts the game"):

@@ -190,11 +190,16 @@ def test_a_question_s_words_rank_the_clauses_rather_than_filter_them() -> None:
     ("blackpool", "can I choose not to move", "BP-Q33"), ("desert", "can two pieces stand on the same space", "DR-Q25"),
     ("temple", "where does my pawn go when it gets knocked back", "RU-18"),
     ("ttd", "can my two camels be different colours", "TTD-3"),
+    ("desert", "does a space count if I just walk past it", "DR-Q30"),
+    ("targi", "what happens when the robber reaches a corner", "TG-R2"),
+    ("temple", "can I turn the card around", "RU-Q9"),
+    ("blackpool", "how many travellers can fit on one square", "BP-Q12"),
 ])
 def test_a_word_finds_the_word_it_comes_from_without_a_keyword_for_it(game: str, typed: str, clause: str) -> None:
     """Each of these was found only by keywords echoing the question ("choose not to", "same space", "knocked
-    back", "different colours"); the clause says "by choice", "share", "sent back" and "differ". Without its
-    keywords (as in a café's own rulebook) the clause is still found."""
+    back", "different colours"), and the last four by keywords echoing theirs ("walk past", "reaches", "turn
+    around", "how many fit"): the clause says "by choice", "share", "sent back", "differ", "passed over", "lands
+    on", "rotating" and "holds". Without its keywords (as in a café's own rulebook) the clause is still found."""
     from companion.rulebook import Clause, Rulebook
 
     house = create(game).rulebook
