@@ -18,6 +18,7 @@ from companion.schema import ListOf, Obj, Str, header, label
 from companion.wordforms import (
     ASKING,
     FUNCTION_WORDS,
+    HINTS,
     LIGHT_WORDS,
     NUMBER_WORDS,
     SYNONYMS,
@@ -254,6 +255,9 @@ class Rulebook:
         if len(asked) > 1:  # "who goes first": "goes" says little next to "first"; typed alone it is the subject
             senses = [[(w, h, f * LIGHT_WEIGHT) for w, h, f in s] if t in LIGHT_WORDS else s
                       for t, s in zip(asked + asking, senses, strict=True)]
+        if asked:  # "someone else's", "too many": what the little word means ranks, never the word itself
+            senses += [[(w, self._holders(w), SYNONYM_WEIGHT) for w in HINTS[t]]
+                       for t in dict.fromkeys(found) if t in HINTS]
         score = dict.fromkeys(range(len(self.clauses)), 0.0)
         for term_senses in senses:
             best: dict[int, float] = {}

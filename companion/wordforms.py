@@ -44,7 +44,7 @@ FUNCTION_WORDS = frozenset({
     "i", "me", "my", "we", "you", "your", "what", "when", "where", "who", "which", "why", "how",
     "that", "this", "there", "happen", "happens", "happened", "will", "would", "could", "should",
     "did", "done", "has", "have", "had", "am", "were", "been", "he", "she", "her", "him", "his", "they", "them",
-    "their", "our", "us", "many", "much", "some", "just", "than", "may", "might", "shall",
+    "their", "our", "us", "many", "much", "some", "just", "than", "may", "might", "shall", "else", "too",
     # Contractions typed without their apostrophe ("cant pay", "theyre tied"); with it they are cut in `terms`.
     "cant", "dont", "doesnt", "didnt", "isnt", "arent", "wont", "im", "ive", "youre", "theyre", "thats", "whats",
 })
@@ -85,6 +85,11 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     # around is rotated or flipped, and what fits on a square is what it holds or may share.
     "reach": ("land", "arrive", "enter"), "arrive": ("land", "reach"),
     "around": ("rotate", "flip", "orientation"), "fit": ("hold", "share", "room"),
+    # A roll "split" between pieces is the question a rule answers with "a single pawn" or "one traveller".
+    "split": ("divide", "single"), "divide": ("split", "single"),
+    "through": ("cross", "pass"),
+    # What a player cannot "afford" they cannot pay.
+    "afford": ("pay", "cost"),
 }
 
 # Words a table puts into almost any question ("who goes first", "how do I get out", "who starts the game"):
@@ -94,6 +99,12 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
 # for "who goes first" (the start player's clause seventh). Typed alone, or with only little words, they are
 # the subject and weigh as any word.
 LIGHT_WORDS = frozenset({"go", "goes", "going", "went", "gone", "get", "gets", "getting", "got", "game"})
+
+# Little words that still say something of what is asked, looked for only as these words, weighed as a
+# synonym is, ranking and never filtering (`Rulebook.lookup`): "someone else's traveller" is another player's
+# ("else" as itself found Blackpool's "if nothing else can move" first), "too many" goods are over a limit, more
+# than "at most" (as itself, "too" found "if that is equal too" and, as a word's start, "took").
+HINTS = {"else": ("other", "another"), "too": ("limit", "most")}
 
 # The words of asking that name what the answer is: "who goes first" asks for a player ("the start player",
 # "whoever rolls highest"), "where can I put my leader" for a place ("Where a leader may stand"). In a question
@@ -215,9 +226,12 @@ def counted(text: str) -> frozenset[str]:
 def counting(found: list[str]) -> str:
     """What a count question asks the number of: "how many cards should I have" asks for "cards"; "" if none.
 
-    The word after "how many" or "how much", unless a little word ("how much is a water hole worth").
+    The word after "how many" or "how much", unless a little word ("how much is a water hole worth"). "How
+    many times can I try" counts tries: after "times", the next word not a little one ("three tries").
     """
     for at in range(len(found) - 2):
         if found[at] == "how" and found[at + 1] in ("many", "much") and found[at + 2] not in FUNCTION_WORDS:
+            if found[at + 2] in ("time", "times"):
+                return next((w for w in found[at + 3:] if w not in FUNCTION_WORDS), found[at + 2])
             return found[at + 2]
     return ""

@@ -148,6 +148,43 @@ WHO_STARTS = [
     ("targi", "who goes first", {"TG-Q30", "TG-1"}),
 ]
 
+# Questions a table asks, six a game, written before the search was run on them or on the 112 above (five that
+# turned out to repeat one of those were replaced afterwards, and measured on the search as it was before these
+# fixes). Before: 19 listed the settling clause first and 24 among the first three; after the light words,
+# printed names, word meanings and hints: 24 and 30.
+TABLE_ASKS = [
+    ("blackpool", "what happens when I land on someone else's traveller", {"BP-7", "BP-Q13"}),
+    ("blackpool", "does the water pull me back if I roll low", {"BP-5", "BP-4"}),
+    ("blackpool", "can I spend a coin without rolling a six", {"BP-Q21", "BP-C7"}),
+    ("blackpool", "what does diagonal step down do", {"BP-Q25"}),
+    ("blackpool", "how do I win", {"BP-1", "BP-Q30"}),
+    ("blackpool", "can my rider move on its own", {"BP-C5", "BP-Q17"}),
+    ("desert", "what happens if my lives reach zero", {"DR-6"}),
+    ("desert", "do I have to go round the whole board before the secret passage", {"DR-1", "DR-17", "DR-Q10", "DR-28"}),
+    ("desert", "what does the desert whisper card do", {"DR-24"}),
+    ("desert", "can I trade when I'm not on a green space", {"DR-11", "DR-Q22"}),
+    ("desert", "what happens when I land on a scared space", {"DR-12"}),
+    ("desert", "how many times can I try a challenge", {"DR-14", "DR-Q5"}),
+    ("targi", "do I lose goods if I have too many", {"TG-E2", "TG-Q18"}),
+    ("targi", "can I put my targi opposite my own targi", {"TG-Q6"}),
+    ("targi", "what happens if I can't pay the raid", {"TG-R3", "TG-Q34", "TG-Q3"}),
+    ("targi", "what do I do with a tribe card I can't afford", {"TG-Q20", "TG-T3"}),
+    ("targi", "what does the silversmith do", {"TG-B5"}),
+    ("targi", "how do I get a tribe marker", {"TG-M1"}),
+    ("temple", "can I play the ah kinchil card after I rolled", {"RU-Q27"}),
+    ("temple", "can I walk through my own wall", {"RU-14"}),
+    ("temple", "can I split my roll between both pawns", {"RU-10"}),
+    ("temple", "what happens if I land on a secret stairway", {"RU-22"}),
+    ("temple", "what happens when the draw pile runs out", {"RU-26", "RU-Q25"}),
+    ("temple", "where does my pawn go when it gets sent back", {"RU-18"}),
+    ("ttd", "how many camels do I place each turn", {"TTD-3", "TD-Q9"}),
+    ("ttd", "can two players have the same colour caravans touching", {"TTD-3b", "TD-Q10"}),
+    ("ttd", "does my leader count towards the longest caravan", {"TD-Q17", "TTD-4d"}),
+    ("ttd", "how much is the longest caravan worth", {"TTD-4d"}),
+    ("ttd", "can my camel go on a palm", {"TTD-3c", "TD-Q24"}),
+    ("ttd", "do I score for surrounding empty land", {"TTD-4c", "TD-Q16"}),
+]
+
 # Two pieces on one place, asked as "the same card": Targi's clause says a card "already holding" a Targi is
 # closed to "another" (TG-P3 was 17th, after the row bonuses' "same symbol" and the ties).
 SAME_PLACE = [
@@ -182,7 +219,8 @@ def listed(game: str, question: str) -> list[str]:
     return [line.split()[0] for line in text.splitlines() if line.startswith("  ") and line.split()[0] in ids]
 
 
-@pytest.mark.parametrize(("game", "question", "settles"), QUESTIONS + WHAT_IT_DOES + FRESH + WHO_STARTS + SAME_PLACE,
+@pytest.mark.parametrize(("game", "question", "settles"),
+                         QUESTIONS + WHAT_IT_DOES + FRESH + WHO_STARTS + SAME_PLACE + TABLE_ASKS,
                          ids=lambda v: v if isinstance(v, str) else "")
 def test_a_question_typed_whole_lists_its_clause_among_the_first_three(game: str, question: str,
                                                                        settles: set[str]) -> None:
@@ -277,3 +315,16 @@ def test_a_light_verb_in_a_question_ranks_less_than_the_words_naming_its_subject
     assert Session.new("blackpool", PLAYERS["blackpool"]).game.rulebook.search("who starts the game")[0].id == "BP-C11"
     assert "TTD-3c" in [c.id for c in Session.new("ttd", PLAYERS["ttd"]).game.rulebook.search(
         "can my camel go on a palm")][:3]
+
+
+def test_how_many_times_counts_what_follows_and_a_hint_word_ranks_by_its_meaning_only() -> None:
+    """"how many times can I try" asks for a number of tries; "too" and "else" rank by what they mean ("limit",
+    "another"), never as the words themselves: Targi's "if that is equal too" and "took" listed first."""
+    from companion.wordforms import counting, terms
+
+    assert counting(terms("how many times can I try a challenge")) == "try"
+    assert counting(terms("how many times")) == "times"
+    targi = Session.new("targi", PLAYERS["targi"]).game.rulebook
+    shown = [c.id for c in targi.search("do I lose goods if I have too many")]
+    assert "TG-E2" in shown[:3] and "TG-S3" not in shown[:3], shown[:4]
+    assert targi.lookup("too").clauses  # typed alone, a little word is searched as a word
