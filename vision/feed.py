@@ -528,9 +528,11 @@ class CameraFeed:
                     # never ends. It is still retried (it costs nothing), in case the source is mended.
                     why = ("waiting will not mend it: give the camera another source" if self.source.lasting
                            else f"retrying every {self.source.retry_seconds:g} s")
-                    # An empty folder is there: told by its reason, not as a camera not found.
+                    # An empty folder, a camera this user may not open, is there: told by its reason, not as a
+                    # camera not found.
                     unusable = self.source.unusable
-                    again = f"; looked in again every {self.source.retry_seconds:g} s" if unusable else f" ({why})"
+                    again = (f"; {self.source.retried} every {self.source.retry_seconds:g} s" if unusable
+                             else f" ({why})")
                     self._link(False, f"{self.source.problem}{again}", unusable)
                     self.gate.reset()
                     self.stuck = False  # the camera lost says more; it is judged afresh once back

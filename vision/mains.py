@@ -56,11 +56,14 @@ def flicker_period_us(hz: int) -> int:
     return round(1_000_000 / (2 * hz))
 
 
-def device_path(target: int | str) -> str | None:
-    """The V4L2 device behind a capture target: an index is /dev/videoN; a URL or a file has none."""
+def device_path(target: int | str, devices: str = "/dev") -> str | None:
+    """The V4L2 device behind a capture target: an index is /dev/videoN; a URL or a file has none.
+
+    ``devices`` is the folder of device nodes, a parameter so tests can stand a temporary folder in for /dev.
+    """
     if isinstance(target, int):
-        return f"/dev/video{target}"
-    return target if target.startswith("/dev/") else None
+        return f"{devices}/video{target}"
+    return target if target.startswith(f"{devices.rstrip('/')}/") else None
 
 
 def v4l2_control(path: str, request: int, value: int = 0) -> int:

@@ -22,6 +22,7 @@ from urllib.request import url2pathname
 import cv2
 import numpy as np
 
+from vision.camera_node import DEVICES, camera_node, missing_note, refused_note
 from vision.frames import image_file, image_problem, quiet_opencv
 from vision.mains import V4L2Mains, device_path, picamera_flicker
 from vision.yolo_labels import IMAGE_SUFFIXES
@@ -44,8 +45,14 @@ class SourceRefused(SourceError):
 
 
 class SourceUnusable(SourceError):
-    """A source that is there but gives no picture as it is (an empty folder): neither lost nor not found, it is
-    told by its reason alone. Retried all the same, since pictures may yet be copied in."""
+    """A source that is there but gives no picture as it is (an empty folder, a camera this user may not open):
+    neither lost nor not found, it is told by its reason alone. Retried all the same, since pictures may yet be
+    copied in, or the camera's group given; ``retried`` is how the retry is said ("looked in again" for a folder,
+    "tried again" for a camera)."""
+
+    def __init__(self, message: str, retried: str = "looked in again") -> None:
+        super().__init__(message)
+        self.retried = retried
 
 
 MAX_CAMERA_INDEX = 9999  # above any /dev/videoN, and above OpenCV's index + backend offsets (CAP_* up to 2600)
@@ -70,17 +77,30 @@ class FrameSource(Protocol):
 
 
 class CaptureSource:
-    """cv2.VideoCapture over a device index, a stream URL or a video file."""
+    """cv2.VideoCapture over a device index, a stream URL or a video file.
+
+    ``devices`` is the folder of device nodes (/dev), where camera N is videoN: a parameter so tests stand a
+    temporary folder in for it and never open a real camera.
+    """
 
     first: np.ndarray | None = None  # a file's first frame, read to open it, handed out first
 
-    def __init__(self, target: int | str, width: int | None = None, height: int | None = None) -> None:
+    def __init__(self, target: int | str, width: int | None = None, height: int | None = None,
+                 devices: str = DEVICES) -> None:
         self.name = shown(str(target))
         # A URL is a stream whatever it ends in: IP cameras serve "http://.../video.mjpg".
         self.is_file = (isinstance(target, str) and "://" not in target
                         and Path(target).suffix.lower() in VIDEO_SUFFIXES)
         if self.is_file and not Path(target).exists():
             raise SourceError(f"video file {target} does not exist")
+        self.node = None if self.is_file else camera_node(target, devices)
+        if self.node is not None:
+            # OpenCV only says it could not open a camera; the node itself says whether one is there, and whether
+            # this user may open it (a service user not in the video group read as an unplugged camera).
+            if missing := missing_note(self.node):
+                raise SourceError(missing)
+            if refused := refused_note(self.node):
+                raise SourceUnusable(refused, retried="tried again")
         with quiet_opencv():
             self.capture = _capture(target)
         if not self.capture.isOpened():
@@ -118,6 +138,8 @@ class CaptureSource:
 
     def _cannot_open(self, target: int | str) -> str:
         """Why it failed, in the words of what was asked for: a damaged video is no unplugged camera."""
+        if self.node is not None:
+            return f"cannot open camera {target} (unplugged, busy, or not a camera)"
         if isinstance(target, str) and (self.is_file or Path(target).is_file()):
             return f"cannot read video file {target} (damaged, not a video, or a format this OpenCV cannot decode)"
         if isinstance(target, str) and "://" in target:
@@ -361,8 +383,8 @@ def open_source(spec: str | int) -> FrameSource:
         return CaptureSource(camera_index(text))
     if "://" in text:
         return CaptureSource(text)
-    if text.startswith("/dev/") and not Path(text).exists():  # a device path: a camera, not a file
-        raise SourceError(f"camera {text} is not there (unplugged, or another number: see ls /dev/video*)")
+    if text.startswith(f"{DEVICES}/") and (missing := missing_note(Path(text))):  # a camera, not a file
+        raise SourceError(missing)
     path = Path(text)
     if not_a_camera(path):  # /dev/null, a serial port, a disk: tried as a camera every 2 s for ever
         raise SourceRefused(f"{text} is a device but not a camera (see ls /dev/video*), nor a video, image or folder")
@@ -500,6 +522,7 @@ class RetryingSource:
         self.problem: str | None = None
         self.lasting = False  # whether the problem is one no retry mends (`SourceRefused`)
         self.unusable = False  # whether the problem is a source there that gives no picture (`SourceUnusable`)
+        self.retried = ""  # how its retry is said, for an unusable source ("looked in again", "tried again")
         self.next_try = 0.0
         self.failures = 0
         self.mains_hz = mains_hz
@@ -542,6 +565,7 @@ class RetryingSource:
                 self._fail(str(exc), now)
                 self.lasting = isinstance(exc, SourceRefused)
                 self.unusable = isinstance(exc, SourceUnusable)
+                self.retried = getattr(exc, "retried", "")
                 return None
             self._tell_mains()
         try:

@@ -80,7 +80,7 @@ def test_watch_waits_for_a_camera_but_not_for_a_file_that_is_not_there(capsys) -
     and retried it hung watch on one repeated line."""
     assert main(["vision", "watch", "/dev/video99", "--timeout", "0.3"]) == 1
     out = capsys.readouterr().out
-    assert "source problem" in out and "camera /dev/video99 is not there" in out and "giving up" in out
+    assert "source problem" in out and "no camera at /dev/video99 (unplugged" in out and "giving up" in out
     assert main(["vision", "watch", "no-such-photo.png", "--timeout", "0.3"]) == 1
     captured = capsys.readouterr()
     assert "image no-such-photo.png does not exist" in captured.err and "source problem" not in captured.out

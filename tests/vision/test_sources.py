@@ -165,11 +165,11 @@ def test_missing_camera_index_never_raises_through_the_wrapper() -> None:
     assert "97" in source.problem
 
 
-def test_missing_camera_leaves_only_our_sentence_in_the_log(capfd: pytest.CaptureFixture[str]) -> None:
+def test_missing_camera_leaves_only_our_sentence_in_the_log(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """OpenCV writes its backend warnings straight to fd 2; a kiosk retrying all day would fill its log."""
     before = cv2.utils.logging.getLogLevel()
-    with pytest.raises(SourceError, match="cannot open camera 97"):
-        CaptureSource(97)
+    with pytest.raises(SourceError, match=f"no camera at {tmp_path}/video97"):
+        CaptureSource(97, devices=str(tmp_path))
     assert "WARN" not in capfd.readouterr().err
     assert cv2.utils.logging.getLogLevel() == before
 

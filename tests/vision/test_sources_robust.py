@@ -90,7 +90,7 @@ def test_what_no_wait_can_mend_is_told_apart_from_an_unplugged_camera(monkeypatc
     too_big = RetryingSource(lambda: open_source("99999999999999999999"), "99999999999999999999")
     assert too_big.read() is None and too_big.lasting
     unplugged = RetryingSource(lambda: open_source("97"), "97", retry_seconds=0.0)
-    assert unplugged.read() is None and "cannot open camera 97" in unplugged.problem and not unplugged.lasting
+    assert unplugged.read() is None and "no camera at /dev/video97" in unplugged.problem and not unplugged.lasting
 
 
 def test_a_stream_that_never_answers_is_given_up_on_within_seconds(server, monkeypatch: pytest.MonkeyPatch) -> None:
