@@ -45,6 +45,9 @@ GARBLED_GAP_SECONDS = 5.0
 # this long. Each drop said as "lost" and each reopening as "connected" was about 4 pairs in 1.5 s at the default
 # back-off, filling the status line, the log and the voice.
 FLAP_SECONDS = 30.0
+# A die settles within this long of its $ROLL: one read this soon after the port opened, with no $ROLL since, from
+# a device that says $ROLL, was thrown while the port was closed, and may be a roll the table entered by hand.
+THROW_SECONDS = 5.0
 
 
 BY_ID = Path("/dev/serial/by-id")  # udev's names for serial devices by their USB identity, same after a re-plug
@@ -213,6 +216,7 @@ class DiceLink:
         self._last: Message | None = None
         self._die: DieSettled | None = None  # the first die settled since the last $ROLL: that throw's roll
         self._rolls = False  # the device says $ROLL when the dice move: a die read without one is no new throw
+        self._announces = False  # the device has said $ROLL since the link started, on this connection or before
         self._reread_said: set[tuple[object, str | None]] = set()  # other readings of this throw said (`_reread`)
         self._reread_at = 0.0  # when the last of them came
         self._slots: dict[int, str | None] = {}
@@ -439,10 +443,14 @@ class DiceLink:
         The first repeat in a run is said, with what to do if it was a throw.
         """
         last, self._last = self._last, message
+        now = self.clock()
         if isinstance(message, RollStart):
-            self._die, self._rolls = None, True
+            self._die, self._rolls, self._announces = None, True, True
             self._reread_said.clear()
             repeated = isinstance(last, RollStart)
+        elif (isinstance(message, DieSettled) and not self._rolls and self._announces
+              and now - self._opened_at < THROW_SECONDS):
+            return self._began_closed(message)
         elif isinstance(message, DieSettled) and self._rolls and self._die is not None and (
                 message.value, message.colour) != (self._die.value, self._die.colour):
             return self._reread(message, self._die)
@@ -468,6 +476,26 @@ class DiceLink:
             self.submit(LinkChanged(self.source, True, what))
         return True
 
+    def _began_closed(self, message: DieSettled) -> bool:
+        """A die read just after the port opened again, with no $ROLL since, from a device that says $ROLL.
+
+        Its throw began while the port was closed (a loose connector, a cable
+        pulled and put back): while it dropped the table said to enter rolls by
+        hand, and Red's throw entered so had its late reading taken as Blue's
+        roll. A throw read whole, its $ROLL and its $DIE on the open port, is
+        taken however the connection has been (docs/hardware.md). Each value is
+        said once.
+        """
+        self.counts["began closed"] += 1
+        if (message.value, message.colour) not in self._reread_said:
+            self._reread_said.add((message.value, message.colour))
+            value = _shown(message)
+            self.submit(LinkChanged(self.source, True, f"the sensor read {value} with no $ROLL since its port "
+                                    f"opened again: that throw began while the port was closed, so {value} is not "
+                                    "taken (it may be a roll entered by hand meanwhile). If it is a roll not entered "
+                                    f"yet, enter {value} by hand"))  # fmt: skip
+        return True
+
     def _reread(self, message: DieSettled, first: DieSettled) -> bool:
         """A second, different die since the last $ROLL, from a device that says $ROLL: not a new throw.
 
@@ -486,9 +514,14 @@ class DiceLink:
             self._reread_said.clear()
         if (message.value, message.colour) not in self._reread_said:
             self._reread_said.add((message.value, message.colour))
-            value, before = (f"{die.value} {die.colour or ''}".rstrip() for die in (message, first))
+            value, before = (_shown(die) for die in (message, first))
             self.submit(LinkChanged(self.source, True, f"the sensor read {value} after {before} with no $ROLL "
                                     f"between (the dice did not move), so {value} is not taken as a new throw. If it "
                                     f"was one, enter {value} by hand; if {before} was misread, undo it and enter "
                                     f"{value}; if two dice are in the tray, take one out"))  # fmt: skip
         return True
+
+
+def _shown(die: DieSettled) -> str:
+    """A settled die as the table says it: its value, and its colour when it has one ("5 red")."""
+    return f"{die.value} {die.colour or ''}".rstrip()

@@ -1,0 +1,88 @@
+"""Whether a die the sensor reads is a throw: one whose start ($ROLL) was lost while the port was closed. Over real
+pseudo-terminals, on the link's own clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from companion.controller import Controller
+from companion.session import Session
+from hardware.dice_link import DiceLink
+from hardware.dice_sim import SimulatedSensor
+from tests.controller_loop import pump_until
+from tests.hardware.conftest import until_link
+
+FAST = (0.02, 0.2)
+
+
+def blackpool() -> Controller:
+    return Controller(Session.new("blackpool", ["red", "blue"]))
+
+
+def pump_until_done(controller: Controller, done: Callable[[], bool], said: list) -> None:
+    """Run the controller's loop, keeping what it says, until ``done()`` (a link's count reached)."""
+    for _ in range(400):  # ten seconds at most: a generous bound, nothing timed is asserted
+        if done():
+            said.extend(controller.pump())
+            return
+        said.extend(controller.wait_and_pump(0.025))
+    raise AssertionError(f"the link never got there; it said {[u.text for u in said]}")
+
+
+def test_a_throw_whose_roll_was_lost_while_the_port_was_closed_is_said_not_taken(sensor: SimulatedSensor) -> None:
+    """A loose connector: the table says to enter rolls by hand until it holds, and Red's throw, entered so,
+    had its late $DIE, read once the port was back, taken as Blue's roll (its $ROLL was lost in the drop)."""
+    controller = blackpool()
+    now = [1000.0]
+    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
+    link.clock = lambda: now[0]
+    said: list = []
+    with link:
+        pump_until(controller, until_link(True))
+        sensor.roll(3)  # Red's throw, read whole: nothing of Red's can move, Blue to roll
+        pump_until(controller, lambda u: u.kind == "step")
+        for flap in range(2):  # a loose connector: two drops, and a throw in the second
+            now[0] += 1
+            sensor.unplug()
+            sensor.send("ROLL")  # Blue throws while the cable is out: the start of the throw goes nowhere
+            sensor.plug()
+            pump_until_done(controller, lambda: link.counts["connects"] == flap + 2, said)  # noqa: B023
+        sensor.send("DIE", "d6", 5, 100)  # the die settles with the port back
+        pump_until_done(controller, lambda: any("read 5 with no $ROLL" in u.text for u in said), said)
+        assert controller.session.log == [{"type": "roll", "value": 3}], "a throw not seen whole is not taken"
+        sensor.send("DIE", "d6", 5, 100)  # sent again, or a die rocking: not taken either, and not said again
+        sensor.send("DIE", "d6", 2, 100)
+        pump_until_done(controller, lambda: any("read 2 with no $ROLL" in u.text for u in said), said)
+        sensor.roll(5)  # a throw read whole counts, though the connection is still unstable
+        step = pump_until(controller, lambda u: u.kind == "step")[-1]
+    assert step.action == {"type": "roll", "value": 5} and len(controller.session.log) == 2
+    texts = [u.text for u in said if u.kind == "link" and "$ROLL" in u.text]
+    assert texts == [  # its port's reopening was not said (unstable), so the first line from it says it is back
+        "dice sensor connected: the sensor read 5 with no $ROLL since its port opened again: that throw began while "
+        "the port was closed, so 5 is not taken (it may be a roll entered by hand meanwhile). If it is a roll not "
+        "entered yet, enter 5 by hand",
+        "dice sensor: the sensor read 2 with no $ROLL since its port opened again: that throw began while the port "
+        "was closed, so 2 is not taken (it may be a roll entered by hand meanwhile). If it is a roll not entered "
+        "yet, enter 2 by hand",
+    ]
+
+
+def test_a_die_long_after_the_port_opened_is_taken_as_ever(sensor: SimulatedSensor) -> None:
+    """Only a throw that can have begun while the port was closed is in doubt: a sensor swapped for one that never
+    says $ROLL has its throws taken once it has been open a while."""
+    controller = blackpool()
+    now = [1000.0]
+    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
+    link.clock = lambda: now[0]
+    said: list = []
+    with link:
+        pump_until(controller, until_link(True))
+        sensor.roll(3)
+        pump_until(controller, lambda u: u.kind == "step")
+        sensor.unplug()
+        sensor.plug()
+        pump_until_done(controller, lambda: link.counts["connects"] == 2, said)
+        now[0] += 30
+        sensor.send("DIE", "d6", 5, 100)
+        step = pump_until(controller, lambda u: u.kind == "step")[-1]
+    assert step.action == {"type": "roll", "value": 5}
