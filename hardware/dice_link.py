@@ -217,6 +217,9 @@ class DiceLink:
         self._die: DieSettled | None = None  # the first die settled since the last $ROLL: that throw's roll
         self._rolls = False  # the device says $ROLL when the dice move: a die read without one is no new throw
         self._announces = False  # the device has said $ROLL since the link started, on this connection or before
+        self._die_at = 0.0  # when the last $DIE line came: one long after it is a throw of its own
+        self._unannounced: list[DieSettled] = []  # throws of their own since the last $ROLL, none taken
+        self._no_roll_said = False  # told that the device seems to say $ROLL only once; until it announces a throw
         self._reread_said: set[tuple[object, str | None]] = set()  # other readings of this throw said (`_reread`)
         self._reread_at = 0.0  # when the last of them came
         self._slots: dict[int, str | None] = {}
@@ -279,6 +282,7 @@ class DiceLink:
             self._spoke = self._garbled_said = self._repeat_said = False
             self._last = self._die = None
             self._rolls = False
+            self._unannounced.clear()
             self._reread_said.clear()
             self._slots.clear()
             self._parser.reset()  # a half line from before the outage must not glue onto the next one
@@ -444,13 +448,21 @@ class DiceLink:
         """
         last, self._last = self._last, message
         now = self.clock()
+        gap = now - self._die_at if isinstance(message, DieSettled) else 0.0
+        self._die_at = now if isinstance(message, DieSettled) else self._die_at
         if isinstance(message, RollStart):
+            if self._die is not None:  # a $ROLL after a die: the device announces its throws after all
+                self._no_roll_said = False
             self._die, self._rolls, self._announces = None, True, True
+            self._unannounced.clear()
             self._reread_said.clear()
             repeated = isinstance(last, RollStart)
         elif (isinstance(message, DieSettled) and not self._rolls and self._announces
               and now - self._opened_at < THROW_SECONDS):
             return self._began_closed(message)
+        elif isinstance(message, DieSettled) and self._rolls and self._die is not None and self._never_rolls(
+                message, gap):
+            return True
         elif isinstance(message, DieSettled) and self._rolls and self._die is not None and (
                 message.value, message.colour) != (self._die.value, self._die.colour):
             return self._reread(message, self._die)
@@ -494,6 +506,33 @@ class DiceLink:
                                     f"opened again: that throw began while the port was closed, so {value} is not "
                                     "taken (it may be a roll entered by hand meanwhile). If it is a roll not entered "
                                     f"yet, enter {value} by hand"))  # fmt: skip
+        return True
+
+    def _never_rolls(self, message: DieSettled, gap: float) -> bool:
+        """Whether ``message`` is a throw from a device that seems to say $ROLL only once (at power-up); told once.
+
+        Such firmware had its first throw taken and every later one refused,
+        each said as "the dice did not move": the table heard why at every
+        throw but never what was wrong. From the second throw of its own (a
+        $DIE after a pause) with no $ROLL since the taken one, what is wrong is
+        said once, and its later throws are only counted, until a $ROLL after a
+        die shows the device announces its throws. The first is said as a die
+        that rocked or a $ROLL that went missing (`_reread`), which it may be.
+        """
+        if gap >= GARBLED_GAP_SECONDS:
+            self.counts["unannounced"] += 1
+            self._unannounced.append(message)
+        if len(self._unannounced) < 2:
+            return False
+        if not self._no_roll_said:
+            self._no_roll_said = True
+            first = _shown(self._die) if self._die else "the first"
+            values = ", ".join(_shown(die) for die in self._unannounced)
+            self.submit(LinkChanged(self.source, True, f"the sensor sends no $ROLL when the dice are thrown: it sent "
+                                    f"one before {first} and none since, though it read {len(self._unannounced)} "
+                                    f"throws after it ({values}), so no throw after {first} is taken. Enter rolls by "
+                                    "hand, and have its firmware send $ROLL each time the dice start moving "
+                                    "(docs/hardware.md); its throws are not said one by one from now on"))  # fmt: skip
         return True
 
     def _reread(self, message: DieSettled, first: DieSettled) -> bool:

@@ -495,10 +495,12 @@ def test_a_second_reading_of_one_throw_is_not_the_next_players_roll(sensor: Simu
         rereads = [u.text for u in said if u.kind == "link" and "with no $ROLL between" in u.text]
         assert len(rereads) == 1, [u.text for u in said]
         assert controller.session.log == [{"type": "roll", "value": 3}]
-        for value in (6, 5):  # gentle throws whose $ROLL went missing are still said, not dropped in silence
-            now[0] += 30
-            sensor.send("DIE", "d6", value, 100)
-            assert f"read {value} after 3" in pump_until(controller, lambda u: u.kind == "link")[-1].text
+        now[0] += 30  # a gentle throw whose $ROLL went missing is still said, not dropped in silence
+        sensor.send("DIE", "d6", 6, 100)
+        assert "read 6 after 3" in pump_until(controller, lambda u: u.kind == "link")[-1].text
+        now[0] += 30  # a second in a row: the sensor announces no throw, said once (test_dice_throw_start.py)
+        sensor.send("DIE", "d6", 5, 100)
+        assert "though it read 2 throws after it (6, 5)" in pump_until(controller, lambda u: u.kind == "link")[-1].text
         assert controller.session.log == [{"type": "roll", "value": 3}]
         sensor.roll(5)  # Blue's own throw
         step = pump_until(controller, lambda u: u.kind == "step")[-1]

@@ -1,5 +1,5 @@
-"""Whether a die the sensor reads is a throw: one whose start ($ROLL) was lost while the port was closed. Over real
-pseudo-terminals, on the link's own clock."""
+"""Whether a die the sensor reads is a throw: one whose start ($ROLL) was lost while the port was closed, and a
+device that says $ROLL only once, at power-up. Over real pseudo-terminals, on the link's own clock."""
 
 from __future__ import annotations
 
@@ -86,3 +86,37 @@ def test_a_die_long_after_the_port_opened_is_taken_as_ever(sensor: SimulatedSens
         sensor.send("DIE", "d6", 5, 100)
         step = pump_until(controller, lambda u: u.kind == "step")[-1]
     assert step.action == {"type": "roll", "value": 5}
+
+
+def test_a_sensor_that_says_roll_only_at_power_up_is_told_once_not_at_every_throw(sensor: SimulatedSensor) -> None:
+    """Firmware that sends $ROLL once as it starts and never again: every throw after the first was refused as
+    "the dice did not move", throw after throw, with no word that the device never announces a throw."""
+    controller = blackpool()
+    now = [1000.0]
+    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
+    link.clock = lambda: now[0]
+    said: list = []
+    with link:
+        pump_until(controller, until_link(True))
+        sensor.send("ROLL")  # at power-up
+        sensor.send("DIE", "d6", 3, 100)  # Red's throw: taken
+        pump_until(controller, lambda u: u.kind == "step")
+        for count, value in enumerate((5, 2, 6, 6, 1), start=2):  # Blue's throws, 30 s apart, none announced
+            now[0] += 30
+            sensor.send("DIE", "d6", value, 100)
+            pump_until_done(controller, lambda: link.counts["DieSettled"] == count, said)  # noqa: B023
+        assert controller.session.log == [{"type": "roll", "value": 3}]
+        sensor.roll(4)  # once it does say $ROLL, its throw is taken
+        said += pump_until(controller, lambda u: u.kind == "step")
+    assert controller.session.log[-1] == {"type": "roll", "value": 4}
+    texts = [u.text for u in said if u.kind == "link"]
+    assert texts == [
+        "dice sensor: the sensor read 5 after 3 with no $ROLL between (the dice did not move), so 5 is not taken as a "
+        "new throw. If it was one, enter 5 by hand; if 3 was misread, undo it and enter 5; if two dice are in the "
+        "tray, take one out",
+        "dice sensor: the sensor sends no $ROLL when the dice are thrown: it sent one before 3 and none since, "
+        "though it read 2 throws after it (5, 2), so no throw after 3 is taken. Enter rolls by hand, and have its "
+        "firmware send $ROLL each time the dice start moving (docs/hardware.md); its throws are not said one by "
+        "one from now on",
+    ], texts
+    assert link.counts["unannounced"] == 5
