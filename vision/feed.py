@@ -247,6 +247,9 @@ class CameraFeed:
         self._mains_asked: queue.SimpleQueue[tuple[int, list[str], threading.Event]] = queue.SimpleQueue()
         self.mains_answer_seconds = MAINS_ANSWER_SECONDS
         self.up: bool | None = None
+        # What kind of problem the table was last told of (unusable, lasting): told again when it changes, as a
+        # camera not found that is then plugged in where this user may not open it.
+        self._down_kind: tuple[bool, bool] | None = None
         self.opened = False  # a picture came since the feed started: once down, the camera is lost, not unfound
         self.end_note = ""  # what a video or folder that played to its end was told as, for the camera screen
         self.ended = threading.Event()
@@ -523,7 +526,8 @@ class CameraFeed:
             self._tell_mains()
             frame = self.source.read()  # never raises
             if frame is None:
-                if self.source.problem and self.up is not False:
+                kind = (self.source.unusable, self.source.lasting)
+                if self.source.problem and (self.up is not False or kind != self._down_kind):
                     # picamera2 missing, or a word that names no camera: "retrying" would promise a wait that
                     # never ends. It is still retried (it costs nothing), in case the source is mended.
                     why = ("waiting will not mend it: give the camera another source" if self.source.lasting
@@ -534,6 +538,7 @@ class CameraFeed:
                     again = (f"; {self.source.retried} every {self.source.retry_seconds:g} s" if unusable
                              else f" ({why})")
                     self._link(False, f"{self.source.problem}{again}", unusable)
+                    self._down_kind = kind
                     self.gate.reset()
                     self.stuck = False  # the camera lost says more; it is judged afresh once back
                 if self.source.finished:

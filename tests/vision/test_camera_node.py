@@ -169,3 +169,37 @@ def test_the_table_is_told_the_reason_alone_and_it_is_tried_again(
     assert link.detail.endswith("as the one in systemd/ has); tried again every 0.05 s")
     told = Controller().handle(link).text
     assert told == f"camera: {link.detail}" and "not found" not in told and "lost" not in told
+
+
+@pytest.mark.skipif(in_video_group(), reason="this user is in the video group: the words say to look at the node")
+def test_a_camera_not_found_then_plugged_in_where_it_may_not_be_opened_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Told once per outage, the table went on reading "camera not found: no camera at /dev/video0" once the
+    camera was plugged in, while the fix was a group (the dice sensor's port is told again likewise)."""
+    no_opencv(monkeypatch)
+    seen: queue.Queue = queue.Queue()
+    feed = CameraFeed(lambda: CaptureSource(0, devices=str(tmp_path)), seen.put, mode="d6", fps=None,
+                      retry_seconds=0.05).start()
+
+    def links() -> list[LinkChanged]:
+        return [o for o in seen.queue if isinstance(o, LinkChanged)]
+
+    try:
+        deadline = time.monotonic() + 10
+        while not links() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        locked_node(tmp_path, "video0", monkeypatch)  # plugged in: udev makes its node, which this user may not open
+        while len(links()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        failures = feed.source.failures
+        while feed.source.failures < failures + 3 and time.monotonic() < deadline:  # tried again, not told again
+            time.sleep(0.02)
+        assert feed.running and feed.source.failures >= failures + 3
+    finally:
+        feed.close()
+    controller = Controller()
+    told = [controller.handle(link).text for link in links()]
+    assert len(told) == 2, told
+    assert told[0].startswith(f"camera not found: no camera at {tmp_path / 'video0'} (unplugged")
+    assert told[1].startswith(f"camera: cannot open {tmp_path / 'video0'}: permission denied: the user ")
