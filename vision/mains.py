@@ -59,10 +59,13 @@ def flicker_period_us(hz: int) -> int:
 def device_path(target: int | str, devices: str = "/dev") -> str | None:
     """The V4L2 device behind a capture target: an index is /dev/videoN; a URL or a file has none.
 
-    ``devices`` is the folder of device nodes, a parameter so tests can stand a temporary folder in for /dev.
+    OpenCV reads an index of 100 or more as a backend's number plus a camera's
+    (200 is V4L2's camera 0, 1800 GStreamer's), so its node is the last two
+    digits'. ``devices`` is the folder of device nodes, a parameter so tests
+    can stand a temporary folder in for /dev.
     """
     if isinstance(target, int):
-        return f"{devices}/video{target}"
+        return f"{devices}/video{target % 100}"
     return target if target.startswith(f"{devices.rstrip('/')}/") else None
 
 

@@ -138,6 +138,8 @@ def test_a_url_or_a_video_file_has_no_node(tmp_path: Path) -> None:
     assert camera_node(str(tmp_path / "video0"), str(tmp_path)) == tmp_path / "video0"
     assert camera_node("clip.avi", str(tmp_path)) is None
     assert camera_node(2, str(tmp_path)) == tmp_path / "video2"
+    # OpenCV's index 200 is its V4L2 backend's camera 0: the node is video0, not a video200 never there.
+    assert camera_node(200, str(tmp_path)) == camera_node(1800, str(tmp_path)) == tmp_path / "video0"
 
 
 @pytest.mark.skipif(in_video_group(), reason="this user is in the video group: the words say to look at the node")
