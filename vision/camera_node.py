@@ -36,7 +36,7 @@ def camera_node(target: int | str, devices: str = DEVICES) -> Path | None:
 
 def missing_note(node: Path) -> str | None:
     """"no camera at NODE (...)" when nothing is there; None when the node is there."""
-    if os.path.lexists(node):
+    if node.exists():  # a by-id link left by an unplugged camera points at nothing: no camera either
         return None
     return f"no camera at {node} (unplugged, or another number: see ls /dev/video*)"
 

@@ -205,3 +205,17 @@ def test_a_camera_not_found_then_plugged_in_where_it_may_not_be_opened_says_so(
     assert len(told) == 2, told
     assert told[0].startswith(f"camera not found: no camera at {tmp_path / 'video0'} (unplugged")
     assert told[1].startswith(f"camera: cannot open {tmp_path / 'video0'}: permission denied: the user ")
+
+
+def test_a_stable_camera_name_left_by_an_unplugged_camera_says_no_camera_is_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A /dev/v4l/by-id link (a hand-made one, or udev's for a moment) pointing at a node that is gone: it would
+    read "'...' is not a camera index, URL, video file, image or folder", as if the name were mistyped."""
+    link = tmp_path / "usb-Logitech_Webcam-video-index0"
+    link.symlink_to(tmp_path / "video0")
+    monkeypatch.setattr(vision.sources, "DEVICES", str(tmp_path))
+    with pytest.raises(SourceError, match=rf"^no camera at {link} \(unplugged"):
+        vision.sources.open_source(str(link))
+    with pytest.raises(SourceError, match=rf"^no camera at {link} \(unplugged"):
+        CaptureSource(str(link), devices=str(tmp_path))
