@@ -280,6 +280,7 @@ def _sentences(text: str) -> list[str]:
 
 
 HEARD_RUN = 6  # words in a row just said, at least, for a part of the prompt to count as heard
+TAIL_WORDS = 4  # words, at least, of a step's tail that the prompt says word for word inside a longer part
 
 
 def _longest_run(part: list[str], said: list[str]) -> int:
@@ -287,22 +288,27 @@ def _longest_run(part: list[str], said: list[str]) -> int:
     return SequenceMatcher(None, part, said, autojunk=False).find_longest_match(0, len(part), 0, len(said)).size
 
 
-def _without_heard(sentence: str, step: str) -> str:
+def _without_heard(sentence: str, step: str, last: str = "") -> str:
     """``sentence`` without its semicolon parts that ``step`` just said, in other words around the same place
     ("Yellow 1 ends on the secret stairway at [0,4] (slot 12 r0c1): ..." then "Yellow: Yellow 1 is on the secret
     stairway at [0,4] (slot 12 r0c1); pick the stairway it comes out at."): a part goes when six of its words in
-    a row, two thirds of it at least, were just said. A short opening ("Yellow:", "Sand Thief:") and one part
-    at least stay: who acts, and what is asked."""
+    a row, two thirds of it at least, were just said. A part before the last that only says again, in any order,
+    what ``last`` (the step's last sentence) said of the player the opening names goes too (`_reported`): "Blue
+    rolls red 7." then "Blue: red 7 rolled; first replace one path card ..." said the roll twice in a row. A
+    short opening ("Yellow:", "Sand Thief:") and one part at least stay: who acts, and what is asked."""
     lead, colon, rest = sentence.partition(": ")
     if not colon or len(_words(lead)) > 2:
         lead, colon, rest = "", "", sentence
     parts = rest.split("; ")
     said = _words(step)
+    told = set(_words(last)) if lead and _named(lead, last) else set()
 
     def heard(part: str) -> bool:
         words = _words(part)
         run = _longest_run(words, said)
-        return run >= HEARD_RUN and 3 * run >= 2 * len(words)
+        if run >= HEARD_RUN and 3 * run >= 2 * len(words):
+            return True
+        return part is not parts[-1] and len(words) >= 3 and all(_reported(word, told) for word in words)
 
     kept = [part for part in parts if not heard(part)]
     if len(kept) in (0, len(parts)):
@@ -311,6 +317,12 @@ def _without_heard(sentence: str, step: str) -> str:
     if body[-1:] not in ".!?" and sentence[-1:] in ".!?":
         body += sentence[-1]
     return f"{lead}{colon}{body}" if colon else body[:1].upper() + body[1:]
+
+
+def _reported(word: str, said: set[str]) -> bool:
+    """Whether ``word`` was said in ``said``, a past "rolled" or "moved" as the step's "rolls" or "moves"; a bare
+    "roll" is no "rolls": "Black: roll the die" asks what "Black rolls the die." told."""
+    return word in said or (word.endswith("ed") and (word[:-2] + "s" in said or word[:-1] + "s" in said))
 
 
 # An undo that gives the turn back ends "Back to Yellow's turn." (`companion.takeback`): on the screen and in
@@ -322,7 +334,13 @@ TURN_BACK = re.compile(r"Back to (.+)'s turn\.")
 def _turn_said_by(sentence: str, prompt: str) -> bool:
     """Whether ``sentence`` is an undo's "Back to X's turn." and ``prompt`` names X (as a name, capitalised)."""
     back = TURN_BACK.fullmatch(sentence)
-    return back is not None and re.search(rf"(?<![\w'-]){re.escape(back[1])}(?![\w-])", prompt) is not None
+    return back is not None and _named(back[1], prompt)
+
+
+def _named(name: str, text: str) -> bool:
+    """Whether ``text`` names ``name`` as a word of its own ("Blue 1 moves", "Blue's turn"), not inside another
+    ("Bluebell", "Sky-Blue")."""
+    return re.search(rf"(?<![\w'-]){re.escape(name)}(?![\w-])", text) is not None
 
 
 def _in_order(part: list[str], whole: list[str]) -> bool:
@@ -337,9 +355,11 @@ def _tail_asked(sentence: str, prompt: str) -> str:
     change said "... first replace one path card (or leave the path as it is). Blue: red 7 rolled; first replace
     one path card with one from your hand, or leave the path as it is." The tail begins at a colon or an opening
     bracket outside brackets, the earliest that leaves three words before it. The prompt keeps its words, being
-    what is asked now and saying more between them; a tail the prompt says word for word in one run is left to
-    the prompt's own rules (`spoken_step`), which drop it from the prompt instead (a draw's "a draw (equal
-    points, gold and goods)" stays before "The game is over.")."""
+    what is asked now and saying more between them. A tail of ``TAIL_WORDS`` or more that the prompt says word
+    for word goes too when the prompt's part holding it says more than the step ("Blue rolls red 1: first
+    replace one path card." before "Blue: ...; first replace one path card with one from your hand."); one
+    whose part the step said all of is left to the prompt's own rules (`spoken_step`), which drop it from the
+    prompt instead (a draw's "a draw (equal points, gold and goods)" stays before "The game is over.")."""
     heard = _words(prompt, loose=True)
     depth = 0
     for i, ch in enumerate(sentence):
@@ -349,9 +369,18 @@ def _tail_asked(sentence: str, prompt: str) -> str:
         if not cut or len(_words(sentence[:i])) < 3:
             continue
         tail = _words(sentence[i:], loose=True)
-        if _in_order(tail, heard) and HEARD_RUN <= _longest_run(tail, heard) < len(tail):
+        run = _longest_run(tail, heard)
+        whole = run == len(tail) >= TAIL_WORDS and any(
+            _longest_run(tail, _words(part, loose=True)) == len(tail) and not _within(part, sentence, loose=True)
+            for part in _parts(prompt))  # said word for word in a part that says more than the step did
+        if _in_order(tail, heard) and (HEARD_RUN <= run < len(tail) or whole):
             return sentence[:i].rstrip(" ,;:") + "."
     return sentence
+
+
+def _parts(text: str) -> list[str]:
+    """``text``'s sentences cut again at each colon and semicolon: the parts a listener hears apart."""
+    return [part for part in re.split(r"(?<=[.!?])\s+|[:;]\s+", text.strip()) if part]
 
 
 def _place_said(lead: str, last: str) -> bool:
@@ -361,7 +390,7 @@ def _place_said(lead: str, last: str) -> bool:
     who, _, where = lead.partition(" ")
     place, _, name = where.partition(" ")
     return (who[:1].isupper() and place in PLACE_WORDS and len(_words(name)) >= 4 and _within(name, last)
-            and re.search(rf"(?<![\w'-]){re.escape(who)}(?![\w-])", last) is not None)
+            and _named(who, last))
 
 
 def _told(sentence: str, step: str) -> bool:
@@ -411,7 +440,7 @@ def spoken_step(step: str, prompt: str, over: bool = False) -> str:
         elif colon and rest and _place_said(lead, last):
             sentence = f"{lead.split()[0]}: {rest}"
         else:
-            sentence = _without_heard(sentence, step)
+            sentence = _without_heard(sentence, step, last)
         kept.append(sentence)
     return " ".join([step.strip(), *kept])
 

@@ -360,8 +360,8 @@ def test_a_prompt_saying_the_steps_tail_again_with_more_is_heard_once() -> None:
     update = Controller(session).handle(Touch("act", {k: v for k, v in red.items() if k != "text"}))
     assert update.text.endswith("(or leave the path as it is).")  # the screen keeps the game's words
     said = spoken_form(spoken_step(update.text, update.pending.text))
-    assert said == (f"{who} rolls red 7. {who}: red 7 rolled; first replace one path card with one from your hand, "
-                    "or leave the path as it is.")
+    assert said == (f"{who} rolls red 7. {who}: first replace one path card with one from your hand, or leave the "
+                    "path as it is.")
     assert said.count("leave the path") == 1
     # A tail the prompt says word for word, in one run, is dropped from the prompt as before, in its place.
     draw = "Final score Black 17, White 17: a draw (equal points, gold and goods)."
@@ -385,3 +385,24 @@ def test_a_prompt_naming_the_place_the_step_just_named_says_only_who() -> None:
         "Pink on Jewel of the Desert (38): agree trades, or end the turn.")
     assert spoken_step(step, "Pink on Oasis of Mirrors (21): agree trades, or end the turn.").endswith(
         "Pink on Oasis of Mirrors (21): agree trades, or end the turn.")
+
+
+def test_the_temple_red_roll_is_said_once_in_the_standard_game() -> None:
+    """Without the optional change the red roll said its roll and its order twice, a second apart: "Blue rolls red
+    1: first replace one path card. Blue: red 1 rolled; first replace one path card with one from your hand." (47
+    of 54,294 announcements in 150 seeded games, with the optional change's "Blue rolls red 7. Blue: red 7
+    rolled; ..."). The step's tail, said word for word inside the prompt's longer order, and the prompt's "red 1
+    rolled", the step again, go: who acts and what is asked stay."""
+    session = Session.new("temple", ["red", "blue"])
+    rng = random.Random(0)
+    while not (session.pending().kind == "roll" and "roll the die" in session.pending().text):
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    red = next(a for a in session.legal() if a.get("face", {}).get("colour") == "red" and a["value"] == 1)
+    who = session.pending().text.split(":")[0]
+    update = Controller(session).handle(Touch("act", {k: v for k, v in red.items() if k != "text"}))
+    assert update.text == f"{who} rolls red 1: first replace one path card."  # the screen keeps the game's words
+    assert spoken_form(spoken_step(update.text, update.pending.text)) == (
+        f"{who} rolls red 1. {who}: first replace one path card with one from your hand.")
+    # A part in other words ("roll the die" is asked, "rolls the die" told), or about someone else, stays.
+    assert spoken_step("Black rolls the die.", "Black: roll the die; then move.").endswith("roll the die; then move.")
+    assert spoken_step("Blue rolls red 1.", "Green: red 1 rolled; pass.").endswith("Green: red 1 rolled; pass.")
