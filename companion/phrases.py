@@ -9,3 +9,18 @@ def series(words: Sequence[str]) -> str:
     """Words as a sentence lists them: "Red", "Red and Black", "Red, Black and Orange" (never "Red and Black and
     Orange", which a shared win once read)."""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" and {words[-1]}"
+
+
+def number_runs(numbers: Sequence[int], last: str = "or") -> str:
+    """Whole numbers as a sentence lists them, each run of three or more in a row as its ends: "2 to 12", "1 to 4
+    or 6 to 12", "3, 7 or 9". Written out, "slot 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 or 12" was a 30-word sentence
+    aloud and a line of figures to read on the screen."""
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    said = [f"{run[0]} to {run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)) for run in runs]
+    items = ", ".join(said).split(", ")
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} {items[-1]}"

@@ -32,7 +32,7 @@ from companion.games.temple import INFO, document, moves
 from companion.games.temple.board import COLOURS, Board, Layout
 from companion.games.temple.schemas import SCHEMAS, cross_check
 from companion.games.temple.state import Task, TempleState, pawn_label, pawn_name
-from companion.phrases import series
+from companion.phrases import number_runs, series
 
 DIE_ID = "d20"
 DECK_ID = "path"
@@ -1239,8 +1239,8 @@ class TempleGame(Game):
             where = (f"one of {', '.join(ends[:-1])} or {ends[-1]}" if len(ends) > 1 else ends[0]) if ends else ""
             goes = f"it goes to {where}" if ends else "none of them is open to it"
             return refuse(
-                f"With a roll of 1 {label} moves to a space of the next column clockwise, diagonals included, and"
-                f" {place} is not one: {goes}.",
+                f"With a roll of 1, {label} moves to a space of the next column clockwise, diagonals included;"
+                f" {place} is not one: {goes}.",  # three parts, each a sentence aloud: 27 words in one before
                 "RU-Q17",
             )
         if to in self._moves(state, colour, start, steps, walls=False):
@@ -1750,8 +1750,7 @@ class TempleGame(Game):
                 return None
             slots = sorted({int(a["slot"]) for a in offered if a.get("type") == "change"})
             every = slots == sorted(board.slot_numbers)
-            listed = ", ".join(str(n) for n in slots[:-1]) + (" or " if len(slots) > 1 else "") + str(slots[-1])
-            which = f"any slot ({slots[0]} to {slots[-1]})" if every else f"slot {listed}"
+            which = f"any slot ({slots[0]} to {slots[-1]})" if every else f"slot {number_runs(slots)}"
             return Ruling(False, f"Nothing may be done there now: [{place[0]},{place[1]}] is on a corner, on no "
                                  f"slot; corners are printed on the board and never change. {name}'s card change "
                                  f"takes the card out of {which} and puts one from their hand in its place.",

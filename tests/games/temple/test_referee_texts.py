@@ -9,6 +9,7 @@ from companion.places import explain_place
 from companion.protocol import Referee
 from companion.session import Session
 from companion.terminal import Terminal
+from ui.voice import spoken_form
 
 
 def _moving() -> Session:
@@ -174,6 +175,20 @@ def test_why_a_corner_during_a_card_change_says_it_is_on_no_slot_and_what_the_ch
                                f"corners are printed on the board and never change. {name}'s card change takes the "
                                "card out of any slot (1 to 12) and puts one from their hand in its place.")
     assert explain_place(session, (6, 13)).text.startswith("[6,13] is on the card in slot 8. Allowed there")
+
+
+def test_a_corner_during_a_card_change_names_the_slots_open_by_their_runs() -> None:
+    """With a pawn's slot closed to the change (alternatives: no change under one's own pawn) the slots were each
+    named: "slot 1, 3, 4, 5, 6, 7, 8, 9, 10, 11 or 12", a 30-word sentence aloud. Runs are said by their ends."""
+    session = Session.new("temple", ["red", "blue"], profile="alternatives")
+    rng = random.Random(0)
+    while session.state.phase != "change" or len({a.get("slot") for a in session.legal()} - {None}) != 11:
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    text = explain_place(session, (0, 0)).text
+    assert text.endswith("Red's card change takes the card out of slot 1 or 3 to 12 and puts one from their hand "
+                         "in its place."), text
+    assert spoken_form(text).split(". ")[-1] == (
+        "Red's card change takes the card out of slot 1 or 3 to 12 and puts one from their hand in its place.")
 
 
 def test_why_a_slot_during_a_move_is_short_and_cites_where_moves_go() -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from companion.errors import IllegalAction, InvalidPosition
 from tests.games.temple.fixtures import act, doc, game, pawns_of, red, state, white
+from ui.voice import spoken_form
 
 OPEN_ALL = [f"OPEN{i:02d}" for i in range(1, 13)]
 REST_8 = [f"OPEN{i:02d}" for i in range(1, 9)]
@@ -178,6 +179,12 @@ def test_a_space_beside_the_pawn_but_not_in_the_next_column_is_not_blamed_on_the
         message = refused(s, {"type": "move", "pawn": "red1", "to": to}, "RU-Q17")
         assert "wall" not in message
         assert message.endswith("it goes to one of [5,0] (slot 1 r0c2), [5,1] (slot 1 r1c2) or [5,2] (slot 1 r2c2).")
+    # Aloud each part is a sentence: "... diagonals included, and [4,2] (slot 1 r2c1) is not one." was 27 words
+    # in one breath, with no colon or semicolon before it to pause at.
+    assert spoken_form(message) == (
+        "With a roll of 1, Red 1 moves to a space of the next column clockwise, diagonals included. Column 4, row 2"
+        " (slot 1) is not one. It goes to one of column 5, row 0 (slot 1), column 5, row 1 (slot 1) or column 5,"
+        " row 2 (slot 1).")
 
 
 def test_the_owner_is_not_asked_which_pawn_goes_first_when_it_changes_nothing() -> None:
