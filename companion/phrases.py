@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def series(words: Sequence[str]) -> str:
+def series(words: Sequence[str], last: str = "and") -> str:
     """Words as a sentence lists them: "Red", "Red and Black", "Red, Black and Orange" (never "Red and Black and
-    Orange", which a shared win once read)."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" and {words[-1]}"
+    Orange", which a shared win once read); ``last`` "or" for a choice: "2 dates, 2 salt or 2 pepper"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} {words[-1]}"
 
 
 def number_runs(numbers: Sequence[int], last: str = "or") -> str:
@@ -22,5 +22,4 @@ def number_runs(numbers: Sequence[int], last: str = "or") -> str:
         else:
             runs.append([n])
     said = [f"{run[0]} to {run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)) for run in runs]
-    items = ", ".join(said).split(", ")
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} {items[-1]}"
+    return series(", ".join(said).split(", "), last)

@@ -29,6 +29,7 @@ from companion.games.targi.state import (
     slot_index,
     slot_name,
 )
+from companion.phrases import series
 
 Events = list[Event]
 Action = dict[str, Any]
@@ -440,6 +441,22 @@ class Engine:
         targets = [i for i, slot in enumerate(s.centre) if i not in occupied and not slot.empty
                    and (not slot.face_down or s.rules.allow_face_down)]  # fmt: skip
         return [(a, b) for a, owner in s.markers if owner == p for b in targets]
+
+    def trader_rates(self, s: State, p: str) -> str:
+        """The Trader's exchanges open to ``p`` by its two rates (TG-B6), the goods ``p`` holds enough of named:
+        "3 salt for 1 gold, or 2 dates or 2 salt for 1 other good". Listed one by one ("2 dates for 1
+        salt or 2 dates for 1 pepper or 2 salt for 1 date or 2 salt for 1 pepper and 2 more") the refusal's
+        second half was 27 words aloud and still left exchanges out."""
+        sup = s.supply(p)
+        three = [bundle_text(bundle({g: 3})) for g in GOODS if sup.amount(g) >= 3]
+        two = [g for g in GOODS if sup.amount(g) >= 2]
+        rates = [f"{series(three, 'or')} for 1 gold"] if three else []
+        if len(two) == 1:  # one good: the other two by name
+            rates.append(f"{bundle_text(bundle({two[0]: 2}))} for "
+                         f"{series([bundle_text(bundle({h: 1})) for h in GOODS if h != two[0]], 'or')}")
+        elif two:
+            rates.append(f"{series([bundle_text(bundle({g: 2})) for g in two], 'or')} for 1 other good")
+        return ", or ".join(rates)
 
     def trades(self, s: State, p: str, kind: str) -> list[tuple[Bundle, Bundle]]:
         sup = s.supply(p)
@@ -891,7 +908,8 @@ class Engine:
             # Name what is on offer: "not an exchange the Trader offers" left the table to work out the rates
             # and what the player's goods allow.
             offers = [f"{bundle_text(g)} for {bundle_text(t)}" for g, t in self.trades(s, p, kind)]
-            shown = " or ".join(offers[:4]) + (f" and {len(offers) - 4} more" if len(offers) > 4 else "")
+            shown = self.trader_rates(s, p) if kind == "trader" else (
+                " or ".join(offers[:4]) + (f" and {len(offers) - 4} more" if len(offers) > 4 else ""))
             now = f"; {cap(p)} may give {shown}" if offers else ""  # an open exchange always has one, so far
             raise refuse(f"Giving {bundle_text(give)} for {bundle_text(get)} is not an exchange the "
                          f"{kind.title()} offers {cap(p)} now{now}.", rule)  # fmt: skip

@@ -21,6 +21,7 @@ from tests.games.targi.helpers import (
     set_supply,
     strip,
 )
+from ui.voice import spoken_form
 
 
 # -- raids ---------------------------------------------------------------------------
@@ -543,11 +544,24 @@ def test_an_exchange_the_trader_does_not_offer_says_what_it_does() -> None:
     s, _ = act(load(doc), {"type": "use", "card": 9})
     error = refused(s, {"type": "trade", "give": {"salt": 1}, "get": {"gold": 1}}, "TG-B6")
     assert error.message == ("Giving 1 salt for 1 gold is not an exchange the Trader offers White now; "
-                             "White may give 2 salt for 1 date or 2 salt for 1 pepper.")
+                             "White may give 2 salt for 1 date or 1 pepper.")
     set_supply(doc, W, dates=0, salt=3, pepper=0)
     s, _ = act(load(doc), {"type": "use", "card": 9})
     error = refused(s, {"type": "trade", "give": {"salt": 2}, "get": {"gold": 1}}, "TG-B6")
-    assert error.message.endswith("; White may give 3 salt for 1 gold or 2 salt for 1 date or 2 salt for 1 pepper.")
+    assert error.message.endswith("; White may give 3 salt for 1 gold, or 2 salt for 1 date or 1 pepper.")
+
+
+def test_the_trader_refusal_names_its_exchanges_by_their_two_rates() -> None:
+    """With two goods or more to give, each exchange was listed ("2 dates for 1 salt or 2 dates for 1 pepper or 2
+    salt for 1 date or 2 salt for 1 pepper and 2 more"): 27 words in one sentence aloud, and two left out."""
+    doc = actions_doc(W, targi=[(9, W)], round_=2)
+    set_supply(doc, W, dates=3, salt=2, pepper=4)
+    s, _ = act(load(doc), {"type": "use", "card": 9})
+    error = refused(s, {"type": "trade", "give": {"salt": 1}, "get": {"gold": 1}}, "TG-B6")
+    assert error.message.endswith("; White may give 3 dates or 3 pepper for 1 gold, or 2 dates, 2 salt or 2 pepper "
+                                  "for 1 other good.")
+    for sentence in spoken_form(error.message).split(". "):
+        assert len(sentence.split()) <= 25, sentence
 
 
 def test_one_good_is_said_as_one_good() -> None:
