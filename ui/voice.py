@@ -132,8 +132,9 @@ LONG_BRACKET = 8  # words: a bracket this long closing a sentence (the question 
 LONG_WORDS = 25  # words without a stop: more than a listener follows; split at a colon or semicolon
 # An "Allowed there:" list names the same place or card in every choice ("Pink leader to hex 4, 9; Green leader
 # to hex 4, 9; ...", "Slot 2: P15 out, P02 in; Slot 2: P15 out, P04 in; ..."): after the first choice, the words
-# it shares with the first at its start, or at its end from its hex or cell on, are left out.
-ALLOWED = re.compile(r"^(Allowed(?: there)?: )(.*?)( and \d+ more)?([.!?]?)$")
+# it shares with the first at its start, or at its end from its hex or cell on, are left out. So does a "such as:"
+# list of examples ("Place a Targi on 2 (Palm Grove); Place a Targi on 9 (Trader); ...": 31 words).
+ALLOWED = re.compile(r"^(Allowed(?: there)?: |.*?, such as: )(.*?)( and \d+ more)?([.!?]?)$")
 PLACE_WORDS = frozenset({"to", "at", "on", "from", "in", "into"})
 PLACES = frozenset({"hex", "column"})  # as said above: "in" of "P08 in, sending Red 1 back" is no place
 MORE = 3  # shared ending words, at least, to leave out

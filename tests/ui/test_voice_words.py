@@ -232,7 +232,7 @@ def test_a_long_sentence_is_cut_where_it_pauses() -> None:
     listed = spoken_form("Nothing may be done there now: what may be done now happens on border cards, such as: Place "
                          "a Targi on 1 (Noble); Place a Targi on 2 (Palm Grove); Place a Targi on 5 (Salt Pans).")
     assert listed == ("Nothing may be done there now. What may be done now happens on border cards, such as: Place a "
-                      "Targi on 1 (Noble); Place a Targi on 2 (Palm Grove); Place a Targi on 5 (Salt Pans).")
+                      "Targi on 1 (Noble); 2 (Palm Grove); 5 (Salt Pans).")  # the examples' shared words said once
 
 
 def test_two_players_alike_are_said_together() -> None:
@@ -406,3 +406,16 @@ def test_the_temple_red_roll_is_said_once_in_the_standard_game() -> None:
     # A part in other words ("roll the die" is asked, "rolls the die" told), or about someone else, stays.
     assert spoken_step("Black rolls the die.", "Black: roll the die; then move.").endswith("roll the die; then move.")
     assert spoken_step("Blue rolls red 1.", "Green: red 1 rolled; pass.").endswith("Green: red 1 rolled; pass.")
+
+
+def test_a_list_of_examples_says_what_they_share_once() -> None:
+    """A place where nothing may be done names examples of what may: Targi's were "such as: Place a Targi on 2
+    (Palm Grove); Place a Targi on 9 (Trader); Place a Targi on 10 (Crossroads Well).", 31 words in a sentence
+    saying "Place a Targi on" three times. Examples sharing only a word ("Use ... ; Use ...") keep it."""
+    ruling = ("Nothing may be done there now: what may be done now happens on border cards, such as: Place a Targi on 2"
+              " (Palm Grove); Place a Targi on 9 (Trader); Place a Targi on 10 (Crossroads Well).")
+    assert spoken_form(ruling) == ("Nothing may be done there now. What may be done now happens on border cards, such"
+                                   " as: Place a Targi on 2 (Palm Grove); 9 (Trader); 10 (Crossroads Well).")
+    uses = ("What may be done now happens on centre cards, such as: Use Date Sacks at centre 1-1; Use Pepper Jars at"
+            " centre 1-2.")
+    assert spoken_form(uses) == uses.replace("1-1", "1 1").replace("1-2", "1 2")
