@@ -166,7 +166,7 @@ def spoken_form(text: str) -> str:
         sentence = ALLOWED.sub(_allowed, sentence)
         sentence = WITHDRAWN.sub(lambda m: f"{m[1]} is withdrawn: {m[2]}. {m[3].upper()}{m[4]}", sentence)
         said.extend(_sentences(_bracket_apart(sentence)))
-    text = " ".join(_split_long(s) for s in _merged(said)) if said else text
+    text = " ".join(_split_long(s) for s in _echoes_said_once(_merged(said))) if said else text
     return PATH_CARD.sub(r"P \1", text)  # last: a list's choices are told apart by their ids' words
 
 
@@ -231,6 +231,31 @@ def _merged(sentences: list[str]) -> list[str]:
             if last_rest == rest and head.endswith("'s") and last_head.endswith("'s") and head[:1].isupper():
                 out[-1] = f"{last_head} and {head} {rest}"
                 continue
+        out.append(sentence)
+    return out
+
+
+def _echoes_said_once(sentences: list[str]) -> list[str]:
+    """A sentence opening with the name the one before it ended on says it once: "Brown moves 2 spaces forward to
+    Rocky Ridge, space 5. Rocky Ridge, space 5, is a challenge: ..." is said "... to Rocky Ridge, space 5. It is a
+    challenge: ...", and "Black chooses to go to Date Grove, space 12. Date Grove, space 12: Black goes from 6 to
+    7 Lives." "... to Date Grove, space 12: Black goes from 6 to 7 Lives." Each step and prompt names its place
+    whole, being shown on its own; heard in a row, the desert race named it twice (903 of 27,793 distinct
+    announcements in 150 seeded games).
+    Only a name (two words at least, from a capital) followed by a comma and a small word, or a colon."""
+    out: list[str] = []
+    for sentence in sentences:
+        last = out[-1] if out else ""
+        body = last[:-1] if last[-1:] in ".!?" else last
+        starts = [m.start() for m in re.finditer(r"(?<= )[A-Z]", body)]
+        echo = next((body[i:] for i in starts if sentence.startswith(body[i:])
+                     and len(_words(body[i:])) >= 2 and sentence[len(body) - i:len(body) - i + 2] in (", ", ": ")), "")
+        rest = sentence[len(echo) + 2:]
+        if echo and sentence[len(echo)] == ":" and last[-1:] == "." and rest:
+            out[-1] = f"{body}: {rest}"
+            continue
+        if echo and rest[:1].islower():
+            sentence = f"It {rest}"
         out.append(sentence)
     return out
 
