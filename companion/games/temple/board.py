@@ -221,6 +221,18 @@ class Board:
         values[self.chamber] = CHAMBER_PROGRESS
         return tuple(values)
 
+    def behind_from(self, colour: str, node: int) -> int:
+        """The lap position a send-back looks behind from: a final step counts as its foot plus its number (RU-Q15).
+
+        ``progress`` puts every step beyond the whole ring, which orders the steps and the chamber; but a café
+        board may have its foot before the end of the lap, and a pawn sent back off its steps then went to a
+        marker of its colour past the foot, one it never walked by.
+        """
+        step = self._step_of.get(node)
+        if step is not None and step[0] == colour:
+            return self.progress[colour][self.colours[colour].foot] + step[1]
+        return self.progress[colour][node]
+
     def blocked_by_wall(self, colour: str, a: int, b: int) -> bool:
         return (a, b) in self.colours[colour].walls
 

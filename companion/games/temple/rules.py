@@ -1288,7 +1288,8 @@ class TempleGame(Game):
         for c, i in group:
             here = state.pawn_at(c, i)
             occupied = {n: p for n, p in self._occupied(state).items() if p not in moving}
-            cap = progress[here] if limit is None else min(progress[here], limit)
+            behind = board.behind_from(c, here)
+            cap = behind if limit is None else min(behind, limit)
             target = entrance
             skipped = False
             for prog, node in layout.idols_by_progress.get(colour, ()):

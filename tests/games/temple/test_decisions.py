@@ -131,3 +131,31 @@ def test_ru_q34_the_ah_kinchil_marker_of_a_colour_nobody_plays_is_plain_path(tmp
     assert session.document()["pawns"]["red"][0] == [13, 1] and session.pending().player == "blue"
     ruling = session.check({"type": "ahkinchil", "pawn": "red1"})  # Blue's card on Red 1: only a red marker counts
     assert not ruling.legal and ruling.rules == ("RU-Q23",) and "not past its Ah Kinchil marker" in ruling.text
+
+
+def test_ru_q15_a_pawn_sent_back_off_its_steps_looks_behind_from_their_foot() -> None:
+    """A café board whose red foot is [2, 5], with a red marker past it at [1, 3]: red step 1 stands at the foot's
+    place plus one, so the nearest marker behind it is [1, 8], not the one past the foot it never walked by."""
+    import json
+
+    from companion.data import house_dir, set_problems
+    from companion.game import GameData, normalize_action
+    from companion.games.temple.rules import TempleGame
+    from tests.games.temple.fixtures import deck_cards
+
+    files = {k: json.loads((house_dir(TempleGame) / f"{k}.json").read_text(encoding="utf-8"))
+             for k in ("board", "die", "rulebook")}
+    files["board"]["colours"]["red"]["steps"] |= {"foot": [2, 5], "cells": [[3, 4], [4, 4], [5, 5]]}
+    marked = {"id": "IDRX", "cells": [["path"] * 3, ["path", "path", "idol:red"], ["path"] * 3]}
+    files["cards"] = {"game": "temple", "kind": "cards", "schema": 1, "ahKinchil": {"id": "AK"},
+                      "cards": [*deck_cards(), marked]}
+    assert set_problems(TempleGame, files, {}) == []
+    cafe = TempleGame(GameData(files))
+    position = doc(slots=[f"OPEN{i:02d}" for i in range(1, 11)] + ["IDR", "IDRX"], pawns={"red": ["step1", [2, 5]]})
+    position["pile"] = cafe.total_cards - 12 - sum(position["hands"].values())
+    s = cafe.from_document(position)
+    s, _ = cafe.apply(s, normalize_action(white(1)))
+    s, events = cafe.apply(s, normalize_action({"type": "move", "pawn": "red2", "to": "step1"}))
+    assert cafe.to_document(s)["pawns"]["red"] == [[1, 8], "step1"]
+    back = next(e for e in events if "goes back" in e.text)
+    assert "[1,8]" in back.text and "RU-Q15" in back.rules
