@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.games.blackpool.helpers import GAME, Y, act, at, legal_moves, move, play, position, roll
+from tests.games.blackpool.helpers import GAME, Y, act, at, legal_moves, move, play, position, roll, rules_of
 
 
 def test_bp_q11_squares_passed_over_may_be_occupied() -> None:
@@ -51,3 +51,37 @@ def test_bp_q25_a_diagonal_step_at_a_traveller_in_camp_says_where_it_is() -> Non
                     {"type": "draw", "deck": "curse", "card": "diagonal_step_down"})
     ruling = GAME.check(state, {"type": "target", "traveller": "yellow-1", "square": "e3"})
     assert not ruling.legal and ruling.rules == ("BP-Q25",) and "in camp" in ruling.text
+
+
+def test_project_decision_4_everyone_starts_in_the_centre_and_only_a_six_brings_one_out() -> None:
+    state = GAME.setup(["yellow", "red"], GAME.resolve_options({}))
+    assert {t.at for t in state.travellers} == {"centre"} and state.coins == (3, 3)
+    passed, events = act(state, roll(5))
+    assert passed.turn == "red" and passed.phase == "roll" and "BP-C2" in rules_of(events)
+    six, _ = act(state, roll(6))
+    outs = [a["traveller"] for a in legal_moves(six) if a["type"] == "bring_out"]
+    assert outs == ["yellow-1", "yellow-2", "yellow-3"]
+
+
+def test_bp_q9_a_roll_equal_to_the_pull_is_no_move() -> None:
+    state, _ = act(position({"yellow-1": Y(12), "yellow-2": Y(2)}), roll(3))  # ring 3 pulls 3; ring 4 pulls 4
+    assert legal_moves(state) == [move("yellow-2")]  # pulled back: the equal one is no candidate at all
+    ruling = GAME.check(state, move("yellow-1"))
+    assert not ruling.legal and ruling.rules == ("BP-5",) and "stays" in ruling.text
+
+
+def test_bp_q38_a_frozen_traveller_is_no_forward_candidate_so_the_back_move_is_made() -> None:
+    state, _ = act(position({"yellow-1": {"at": Y(26), "frozen": True}, "yellow-2": Y(3)}), roll(3))
+    assert legal_moves(state) == [move("yellow-2")]  # Yellow 1 would beat ring 2's pull, but it is frozen
+    ruling = GAME.check(state, move("yellow-1"))
+    assert not ruling.legal and ruling.rules == ("BP-C10",)
+    state, _ = act(state, move("yellow-2"))
+    assert at(state, "yellow-2") == "centre"  # back 3 from path square 3 goes past the start
+
+
+def test_bp_q24_gust_of_force_blows_an_own_rider_off_its_carrier_which_stays() -> None:
+    spec = {"yellow-1": {"at": Y(12), "on": "red-2"}, "red-2": Y(12), "yellow-2": Y(50)}
+    state, _ = play(position(spec), roll(6), {"type": "coin", "deck": "charm"},
+                    {"type": "draw", "deck": "charm", "card": "gust_of_force"})
+    assert at(state, "yellow-1") == Y(18) and state.by_id["yellow-1"].on is None
+    assert at(state, "red-2") == Y(12) and at(state, "yellow-2") == Y(50)  # the carrier stays; the edge is not water

@@ -284,3 +284,25 @@ def test_scared_with_lives_to_spare_loses_two_and_cites_no_floor() -> None:
     scared = next(e for e in events if e.text.startswith("Scared!"))
     assert scared.text == "Scared! Black loses 2 Lives (3 left) and runs back to Desert Dawn (0)."
     assert "DR-Q21" not in scared.rules and "DR-12" in scared.rules
+
+
+def test_dr_q28_the_die_is_a_d6_and_other_faces_are_refused_with_the_position_kept() -> None:
+    from companion.errors import InvalidAction
+
+    state = position(GAME, {A: {"space": 1}})
+    before = GAME.to_document(state)
+    for face in (0, 7, 12):
+        try:
+            act(GAME, state, roll(face))
+        except InvalidAction as refused:
+            assert refused.rule == "DR-Q28" and f"not {face}" in refused.message
+        else:
+            raise AssertionError(f"a roll of {face} was taken")
+    assert GAME.to_document(state) == before
+    assert sorted(a["value"] for a in GAME.legal_actions(state) if a["type"] == "roll") == [1, 2, 3, 4, 5, 6]
+
+
+def test_dr_q11_a_backward_dune_shift_from_desert_dawn_wraps_to_the_last_space_and_keeps_the_lap() -> None:
+    state = position(GAME, {A: {"space": 0, "lap": True}, B: {"space": 13}}, step=DUNE)
+    state, _ = act(GAME, state, roll(1))  # odd: one back from index 0
+    assert state.piece(A).space == 15 and state.piece(A).lap

@@ -159,3 +159,13 @@ def test_ru_q15_a_pawn_sent_back_off_its_steps_looks_behind_from_their_foot() ->
     assert cafe.to_document(s)["pawns"]["red"] == [[1, 8], "step1"]
     back = next(e for e in events if "goes back" in e.text)
     assert "[1,8]" in back.text and "RU-Q15" in back.rules
+
+
+def test_ru_q9_a_card_goes_in_as_its_slot_turns_it_and_no_turn_is_offered() -> None:
+    """IDR's red marker is card row 1, column 0: in slot 4 (right edge) it is [13, 3], in slot 7 (bottom) [11, 13]."""
+    g = game()
+    for slot, marker in ((4, [13, 3]), (7, [11, 13])):
+        s, _ = act(state(turn="blue"), red(3))
+        assert all(set(a) == {"type", "slot", "card", "text"} for a in g.legal_actions(s))
+        s, _ = act(s, {"type": "change", "slot": slot, "card": "IDR"})
+        assert [list(g.board.xy(n)) for n in g.layout(s).idols["red"]] == [marker, [13, 13]]
