@@ -5,7 +5,8 @@ the table: "unsupported file format" (the schema format number) and
 "attempt to write a readonly database" (the write version) read as a card or
 folder the table cannot use, so it ran from memory, never set the file aside,
 and every game played was lost at the next restart; a journal version of
-268 million read as a journal "written by a newer Table Companion"; and "file
+268 million, or of 17 (the last byte of 1 flipped), read as a journal
+"written by a newer Table Companion" and was left with its game; and "file
 is not a database" lost the game in progress with the file, though every row
 of it was whole. The fields follow SQLite's file-format document
 (https://www.sqlite.org/fileformat2.html#database_header); the values a
@@ -20,7 +21,6 @@ HEADER_BYTES = 100
 MAGIC = b"SQLite format 3\x00"
 PAGE_SIZES = tuple(1 << shift for shift in range(9, 17))  # 512 ... 65536
 TYPICAL_PAGE_SIZE = 4096  # SQLite's default, which every journal is written with
-NEWEST_PLAUSIBLE_VERSION = 255  # one journal version per layout change: a larger one is a damaged header
 
 
 def page_size_of(head: bytes) -> int | None:
@@ -30,10 +30,13 @@ def page_size_of(head: bytes) -> int | None:
     return size if size in PAGE_SIZES else None
 
 
-def header_fault(head: bytes) -> str | None:
+def header_fault(head: bytes, newest: int) -> str | None:
     """What is wrong with a journal's 100-byte header, in words a café can pass on, or None when nothing is.
 
-    Only fields that make SQLite refuse the file, or read it wrongly, and
+    ``newest`` is the newest journal version any release has written (this
+    one's: every release so far wrote 0 or 1, see ``git log -S JOURNAL_VERSION``);
+    a larger one is a damaged byte, not a newer companion's journal, which no
+    release exists to write. Only fields that make SQLite refuse the file, or read it wrongly, and
     whose every right value is known are checked. The freelist and the page
     count are left to SQLite's own errors and quick check, which name them;
     bytes SQLite does not read (the reserved ones, the upper bytes of the
@@ -56,9 +59,20 @@ def header_fault(head: bytes) -> str | None:
     if head[59] & 3 in (2, 3):  # SQLite reads the last two bits alone: UTF-16 would garble every row and name
         return f"its text encoding ends in {head[59]}, which reads as UTF-16; every journal is UTF-8"
     (version,) = struct.unpack_from(">I", head, 60)
-    if version > NEWEST_PLAUSIBLE_VERSION:
-        return f"its journal version is {version}, which no Table Companion writes"
-    return None
+    return version_fault(version, newest)
+
+
+def version_fault(version: int, newest: int) -> str | None:
+    """Why journal version ``version`` is damage when no release has written a version above ``newest``, or None.
+
+    Read from the header before SQLite opens the file, or through SQLite
+    when the version's page is in the WAL: a 17 (the last byte of 1 flipped)
+    was taken for a newer companion's journal and left, the game with it.
+    """
+    if version <= newest:
+        return None
+    known = ", ".join(str(v) for v in range(newest)) + f" or {newest}"
+    return f"its journal version is {version}, which no Table Companion release has written (only {known})"
 
 
 def mended(head: bytes, file_size: int, with_wal: bool, version: int) -> bytes:
@@ -66,8 +80,8 @@ def mended(head: bytes, file_size: int, with_wal: bool, version: int) -> bytes:
 
     The fields `header_fault` checks, the bytes reserved at the end of each
     page, and the page count (from the file's size, with the change counter
-    it is valid for) are set; a journal version no companion writes becomes
-    ``version`` (the reader's own), since the copy is read as a journal of
+    it is valid for) are set; a journal version no release wrote (above
+    ``version``) becomes ``version`` (the reader's own), since the copy is read as a journal of
     this version either way. The rest (freelist, schema cookie) cannot be
     known, and are left as found.
     """
@@ -86,6 +100,6 @@ def mended(head: bytes, file_size: int, with_wal: bool, version: int) -> bytes:
     if fixed[47] > 4:
         struct.pack_into(">I", fixed, 44, 4)
     struct.pack_into(">I", fixed, 56, 1)  # UTF-8, as every journal is written
-    if struct.unpack_from(">I", fixed, 60)[0] > NEWEST_PLAUSIBLE_VERSION:
+    if struct.unpack_from(">I", fixed, 60)[0] > version:
         struct.pack_into(">I", fixed, 60, version)
     return bytes(fixed)

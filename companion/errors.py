@@ -109,7 +109,7 @@ class JournalUnavailable(CompanionError, OSError):
 
 
 class JournalForeign(JournalUnavailable):
-    """The file is a database this companion must not write: another program's, or a newer companion's journal."""
+    """The file is a database this companion must not write (another program's), or text: never moved or changed."""
 
 
 class JournalInUse(JournalUnavailable):

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.dbheader import HEADER_BYTES, header_fault, mended
+from companion.dbheader import HEADER_BYTES, header_fault, mended, version_fault
 from companion.errors import JournalDamaged, JournalForeign, JournalInUse, JournalUnavailable
 from companion.paths import unused_name
 from companion.registry import title_of
@@ -59,15 +59,10 @@ def _not_ours(db: sqlite3.Connection) -> str | None:
 
     Opening used to switch any database to WAL and add our tables and
     columns to it: another program's database named by ``--journal`` by
-    mistake, or a journal a newer companion wrote before the table went back
-    to an older checkout, was changed, and then every new game was refused
-    with SQLite's words ("no such column: status", "NOT NULL constraint
-    failed"). Raises ``sqlite3.DatabaseError`` for a file that is no database.
+    mistake was changed, and then every new game was refused with SQLite's
+    words ("no such column: status"). Raises ``sqlite3.DatabaseError`` for a
+    file that is no database.
     """
-    (version,) = db.execute("PRAGMA user_version").fetchone()
-    if version > JOURNAL_VERSION:
-        return (f"was written by a newer Table Companion (journal version {version}; this one knows "
-                f"version {JOURNAL_VERSION} and older)")  # fmt: skip
     query = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name"
     tables = [name for (name,) in db.execute(query)]
     for table, needed in JOURNAL_COLUMNS.items():
@@ -110,34 +105,41 @@ def _header_damage(path: Path) -> str | None:
 
     Checked before SQLite opens the file: its own answers to a flipped byte
     there ("unsupported file format", "attempt to write a readonly
-    database", a journal version in the millions read as a newer companion's)
+    database", a journal version no release wrote read as a newer companion's)
     read as a file the table cannot use or must not touch, never as damage.
     """
     try:
         with path.open("rb") as file:
-            fault = header_fault(file.read(HEADER_BYTES))
+            fault = header_fault(file.read(HEADER_BYTES), JOURNAL_VERSION)
     except OSError:  # not there yet, or unreadable: SQLite's own error says which
         return None
     return None if fault is None else f"its database header (the first {HEADER_BYTES} bytes) is damaged: {fault}"
 
 
-def _foreign_read_only(path: Path) -> str | None:
-    """`_not_ours` of the file at ``path`` asked through a read-only connection, or None when it cannot be asked.
+def _version_damage(db: sqlite3.Connection) -> str | None:
+    """`version_fault` of the journal version SQLite reads (from the WAL too), or None when a release wrote it."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    return version_fault(int(version), JOURNAL_VERSION)
 
-    Asked through the table's own connection, a newer companion's journal
-    found with its WAL beside it (a power cut, or that companion still
-    running) was changed all the same: closing the last connection copies the
-    WAL into the file and deletes it and the ``-shm``. A read-only connection
-    leaves all three as they are.
+
+def _judged_read_only(path: Path) -> tuple[str | None, str | None]:
+    """`_version_damage` and `_not_ours` of the file at ``path`` asked through a read-only connection, or
+    (None, None) when it cannot be asked.
+
+    Asked through the table's own connection, a journal found with its WAL
+    beside it (a power cut) was changed all the same: closing the last
+    connection copies the WAL into the file and deletes it and the ``-shm``.
+    A read-only connection leaves all three as they are, for setting aside
+    whole or leaving alone.
     """
     for query in _read_only_queries(path):
         with suppress(sqlite3.Error):
             db = _connect_read_only(path, query)
             try:
-                return _not_ours(db)
+                return _version_damage(db), _not_ours(db)
             finally:
                 db.close()
-    return None
+    return None, None
 
 
 def _now() -> str:
@@ -624,7 +626,9 @@ class Journal:
             beside = beside_damage(where)  # before SQLite opens it: it would pass over the log, or delete it
             if beside is not None:
                 raise JournalDamaged(f"{where} cannot be read as a journal: {beside}")
-            foreign = _foreign_read_only(where)
+            version, foreign = _judged_read_only(where)
+            if version is not None:
+                raise JournalDamaged(f"{where} cannot be read as a journal: {version}")
             if foreign is not None:
                 raise JournalForeign(f"{where} {foreign}, so it is left as it is")
         try:
@@ -632,7 +636,10 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalUnavailable(f"the journal {self.path} cannot be opened: {exc}") from None
         try:
-            foreign = _not_ours(self._db)  # before WAL is switched on: that writes to the file too
+            version, foreign = _version_damage(self._db), _not_ours(self._db)  # before WAL, which writes
+            if version is not None:
+                self._db.close()
+                raise JournalDamaged(f"{self.path} cannot be read as a journal: {version}")
             if foreign is not None:
                 self._db.close()
                 raise JournalForeign(f"{self.path} {foreign}, so it is left as it is")
@@ -705,6 +712,7 @@ class Journal:
             db = None
             try:
                 db = _connect_read_only(path, query)
+                version = None if damage_known else _version_damage(db)
                 foreign = _not_ours(db)
                 tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
                 (verdict,) = db.execute("PRAGMA quick_check").fetchone()
@@ -715,8 +723,10 @@ class Journal:
                     failure = str(exc)
                     continue
                 raise JournalDamaged(f"{path} cannot be read as a journal: {exc}") from None
-            if foreign is not None or verdict != "ok":
+            if version is not None or foreign is not None or verdict != "ok":
                 db.close()
+                if version is not None:
+                    raise JournalDamaged(f"{path} cannot be read as a journal: {version}")
                 if foreign is not None:
                     raise JournalForeign(f"{path} {foreign}, so it is left as it is")
                 raise JournalDamaged(f"{path} cannot be read as a journal: {first_fault(verdict)}")

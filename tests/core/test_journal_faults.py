@@ -221,9 +221,12 @@ def file_bytes(path: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(path.parent.iterdir()) if p.name.startswith(path.name)}
 
 
-def test_a_journal_from_a_newer_companion_is_left_as_it_is(tmp_path: Path) -> None:
-    """After going back to an older checkout the table wrote into the newer journal (a column added, the
-    WAL switched on) and then refused every new game with "cannot be written: NOT NULL constraint failed"."""
+def test_a_journal_with_a_column_more_and_a_version_no_release_wrote_is_set_aside_and_its_game_goes_on(
+    tmp_path: Path,
+) -> None:
+    """No release has written a journal version above 1: one of 9 is taken as damage (never written to: before,
+    an older checkout wrote into it and then refused every game with "NOT NULL constraint failed"); the file is
+    kept as it was and its game, which still reads, goes on."""
     path = tmp_path / "journal.sqlite3"
     blackpool_journal(path)
     raw = sqlite3.connect(path, isolation_level=None)
@@ -231,15 +234,16 @@ def test_a_journal_from_a_newer_companion_is_left_as_it_is(tmp_path: Path) -> No
     raw.execute("ALTER TABLE steps ADD COLUMN said_by TEXT NOT NULL DEFAULT ''")
     raw.execute("PRAGMA user_version = 9")
     raw.close()
-    before = file_bytes(path)
+    before = path.read_bytes()
 
     journal, session, note = open_table(path)
-    assert not journal.kept_on_disk and session is None
-    assert "was written by a newer Table Companion (journal version 9" in note and "left as it is" in note
-    assert "only until the app closes" in note
-    assert Session.new("blackpool", ["red", "blue"], journal=journal).pending().kind == "roll"
+    assert journal.kept_on_disk and session is not None and len(session.log) == 5
+    assert "its journal version is 9, which no Table Companion release has written (only 0 or 1)" in note, note
+    assert "The game in progress (Blackpool, 5 steps) was read from it and goes on." in note
+    session.act(session.legal()[0])
     journal.close()
-    assert file_bytes(path) == before
+    (kept,) = tmp_path.glob("journal.sqlite3.damaged-*")
+    assert kept.read_bytes() == before
 
 
 def test_a_database_that_is_not_a_journal_is_left_as_it_is(tmp_path: Path) -> None:

@@ -2,8 +2,8 @@
 
 SQLite answered some flips with "unsupported file format" or "attempt to write
 a readonly database" (the table ran from memory and the game played was lost at
-the next restart), some with a journal version in the millions (refused as a
-newer companion's, the game not carried), and some with "file is not a
+the next restart), some with a journal version in the millions or of 17 (refused
+as a newer companion's, the game not carried), and some with "file is not a
 database" (set aside, the game lost with it though every row was whole).
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -20,9 +19,7 @@ from companion.cli import main
 from companion.errors import JournalDamaged
 from companion.journal import Journal
 from companion.session import Session, open_table
-from tests.core.test_journal_faults import blackpool_journal, file_bytes
-
-AMBIGUOUS = 63  # the journal version's last byte: 1 becomes 17, as a newer companion's journal could say
+from tests.core.test_journal_faults import blackpool_journal
 
 
 def flipped(tmp_path: Path, offset: int, mask: int = 0x10) -> tuple[Path, bytes]:
@@ -43,7 +40,7 @@ def kept_copies(path: Path) -> list[Path]:
     return [p for p in path.parent.iterdir() if ".damaged-" in p.name and not p.name.endswith(("-wal", "-shm"))]
 
 
-@pytest.mark.parametrize("offset", [o for o in range(100) if o != AMBIGUOUS])
+@pytest.mark.parametrize("offset", range(100))
 def test_a_flip_in_any_header_byte_keeps_the_game_in_progress_on_disk(tmp_path: Path, offset: int) -> None:
     """Whatever the byte, the table resumes its 5 steps in a journal on disk, and a step made then survives
     the next restart; a damaged file is kept beside it byte for byte, and said so."""
@@ -68,7 +65,8 @@ def test_a_flip_in_any_header_byte_keeps_the_game_in_progress_on_disk(tmp_path: 
 @pytest.mark.parametrize(("offset", "named"), [
     (47, "its schema format number ends in 20, not 1 to 4"),
     (18, "its file format versions (18, 2) are not 1 or 2"),
-    (62, "its journal version is 4097, which no Table Companion writes"),
+    (62, "its journal version is 4097, which no Table Companion release has written (only 0 or 1)"),
+    (63, "its journal version is 17, which no Table Companion release has written (only 0 or 1)"),
     (0, "its first 16 bytes are not the ones every SQLite file begins with"),
     (17, "its page size (4112) is not a power of two"),
 ])  # fmt: skip
@@ -95,20 +93,24 @@ def test_text_read_as_utf16_is_damage_not_a_malformed_schema(tmp_path: Path) -> 
     journal.close()
 
 
-@pytest.mark.parametrize("version", [2, 17, 255])
-def test_a_journal_a_newer_companion_could_have_written_is_still_left_as_it_is(tmp_path: Path, version: int) -> None:
+@pytest.mark.parametrize("version", [2, 17, 129, 255])
+def test_a_journal_version_no_release_wrote_is_damage_and_its_game_goes_on(tmp_path: Path, version: int) -> None:
+    """Every release has written journal version 0 or 1 (``git log -S JOURNAL_VERSION``): a 2 to 255 (the last
+    byte of 1 flipped) was read as "written by a newer Table Companion", the file left and the table run from
+    memory with its game of 5 steps gone from it, and every game played that day lost at the next restart."""
     path = tmp_path / "journal.sqlite3"
     blackpool_journal(path)
-    raw = sqlite3.connect(path, isolation_level=None)
-    raw.execute("PRAGMA journal_mode=DELETE")
-    raw.execute(f"PRAGMA user_version = {version}")
-    raw.close()
-    before = file_bytes(path)
+    damaged = bytearray(path.read_bytes())
+    damaged[63] = version
+    path.write_bytes(damaged)
     journal, session, note = open_table(path)
-    assert not journal.kept_on_disk and session is None
-    assert f"was written by a newer Table Companion (journal version {version};" in note and "left as it is" in note
+    assert journal.kept_on_disk and "newer" not in note, note
+    assert (f"its database header (the first 100 bytes) is damaged: its journal version is {version}, which no "
+            "Table Companion release has written (only 0 or 1). It is kept as journal.sqlite3.damaged-") in note
+    assert "The game in progress (Blackpool, 5 steps) was read from it and goes on." in note
+    assert session is not None and len(session.log) == 5
+    assert [kept.read_bytes() for kept in kept_copies(path)] == [bytes(damaged)]
     journal.close()
-    assert file_bytes(path) == before and not kept_copies(path)
 
 
 def test_a_damaged_header_over_pages_that_are_damaged_too_carries_nothing(tmp_path: Path) -> None:
@@ -124,13 +126,13 @@ def test_a_damaged_header_over_pages_that_are_damaged_too_carries_nothing(tmp_pa
     shutil.rmtree(path.parent)
 
 
-def test_a_newer_journal_found_with_its_wal_keeps_its_wal_and_its_file(tmp_path: Path) -> None:
-    """Asked through the table's own connection, the newer journal was changed anyway: closing it copied the
-    WAL (a step the newer companion made before a power cut) into the file and deleted the WAL."""
-    source = tmp_path / "newer.sqlite3"
+def test_a_journal_version_no_release_wrote_found_with_its_wal_is_set_aside_with_its_wal(tmp_path: Path) -> None:
+    """Mid-game, with the step in its WAL: the file and its WAL are kept together byte for byte, the game (step
+    and all) goes on in a new journal."""
+    source = tmp_path / "flipped.sqlite3"
     journal = Journal(source)
     session = Session.new("blackpool", ["red", "blue"], journal=journal)
-    journal._db.execute("PRAGMA user_version = 2")  # as a newer companion marks it
+    journal._db.execute("PRAGMA user_version = 2")  # one bit of the version's last byte gone wrong
     session.act(session.legal()[0])
     card = tmp_path / "card"
     card.mkdir()
@@ -138,12 +140,14 @@ def test_a_newer_journal_found_with_its_wal_keeps_its_wal_and_its_file(tmp_path:
         shutil.copy(f"{source}{suffix}", card / f"journal.sqlite3{suffix}")
     journal.close()
     path = card / "journal.sqlite3"
-    main, wal = path.read_bytes(), Path(f"{path}-wal").read_bytes()
+    wal = Path(f"{path}-wal").read_bytes()
 
     opened, resumed, note = open_table(path)
     opened.close()
-    assert resumed is None and "was written by a newer Table Companion (journal version 2;" in note
-    assert path.read_bytes() == main and Path(f"{path}-wal").read_bytes() == wal
+    assert "its journal version is 2, which no Table Companion release has written (only 0 or 1)" in note, note
+    assert resumed is not None and resumed.log == session.log
+    (kept,) = kept_copies(path)
+    assert Path(f"{kept}-wal").read_bytes() == wal
 
 
 def three_games_then_damaged(tmp_path: Path, offset: int) -> tuple[Path, Path, bytes]:
