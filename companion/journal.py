@@ -24,7 +24,7 @@ from companion.dbheader import HEADER_BYTES, header_fault, mended, version_fault
 from companion.errors import JournalDamaged, JournalForeign, JournalInUse, JournalUnavailable
 from companion.paths import unused_name
 from companion.registry import title_of
-from companion.wal import beside_damage
+from companion.wal import beside_damage, examine
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -204,9 +204,51 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
                 f"this table keeps its game only until the app closes.{carried}"
             )
         journal, note = open_journal(path)
-        begun = f"{damage.message}. It is kept as {kept.name} and a new journal is begun.{carried}"
+        check = _check_board(active, "lost with the damaged log") if damage.details.get("steps_lost") else ""
+        begun = f"{damage.message}. It is kept as {kept.name} and a new journal is begun.{carried}{check}"
         return journal, f"{begun} {note}".strip()
-    return _archive_when_large(journal, path) if archive else (journal, "")
+    cut_off = _cut_off_note(journal)
+    journal, note = _archive_when_large(journal, path) if archive else (journal, "")
+    return journal, " ".join(filter(None, (cut_off, note)))
+
+
+def _check_board(entry: JournalGame | None, lost: str) -> str:
+    """The sentence telling the table which step it resumes after and to check the board, for a journal that lost
+    its last writes (``lost`` says where they went); "" when no game was read to resume.
+
+    Each step is written before it is announced, but its pieces were moved on
+    the board before it was entered: a game resumed a step short, without a
+    word, left the board a step ahead of the table, and the next roll was
+    refereed from the wrong position.
+    """
+    if entry is None:
+        return ""
+    steps = len(entry.steps)
+    title = title_of(entry.game)
+    if entry.status == "over":
+        return (f" {title} is shown as it finished, after step {steps}; anything entered after that is "
+                f"{lost}.")  # fmt: skip
+    return (f" {title} resumes after step {steps}: step {steps + 1} and any after it are {lost}. Check the board "
+            f"matches the table before playing on, and enter step {steps + 1} again if it was played.")
+
+
+def _cut_off_note(journal: Journal) -> str:
+    """The note for a journal whose last write was cut off before it was whole (`LogVerdict.cut_off`), or "".
+
+    SQLite passes over such a write without a word, as it should (the journal
+    is whole without it, and goes on being used), but the table has to know
+    that its last step may be missing from the position it resumes.
+    """
+    if journal.cut_off is None:
+        return ""
+    try:
+        entry = game_to_carry(journal)
+    except JournalDamaged:  # a damaged row is the resume's to report, in its words
+        entry = None
+    check = _check_board(entry, "not in the journal")
+    told = ("The journal's last write was cut off before it was whole (most likely a power cut while it was being "
+            f"written: {journal.cut_off}): it is lost, and the journal goes on without it.")  # fmt: skip
+    return f"{told}{check or ' Check the table shows what was last entered before playing on.'}"
 
 
 def kept_journals(path: Path) -> list[Path]:
@@ -609,6 +651,7 @@ class Journal:
         """
         self.path = str(path)
         self._lock: int | None = None
+        self.cut_off: str | None = None  # the last write, cut off before it was whole (`LogVerdict`)
         if self.path != ":memory:":
             where = Path(self.path)
             if where.is_dir():  # never taken for a damaged file: setting it aside would move a whole folder
@@ -623,9 +666,11 @@ class Journal:
             header = _header_damage(where)
             if header is not None:
                 raise JournalDamaged(f"{where} cannot be read as a journal: {header}")
-            beside = beside_damage(where)  # before SQLite opens it: it would pass over the log, or delete it
-            if beside is not None:
-                raise JournalDamaged(f"{where} cannot be read as a journal: {beside}")
+            beside = examine(where)  # before SQLite opens it: it would pass over the log, or delete it
+            if beside.damage is not None:
+                raise JournalDamaged(f"{where} cannot be read as a journal: {beside.damage}",
+                                     steps_lost=beside.steps_lost)  # fmt: skip
+            self.cut_off = beside.cut_off
             version, foreign = _judged_read_only(where)
             if version is not None:
                 raise JournalDamaged(f"{where} cannot be read as a journal: {version}")
@@ -682,7 +727,7 @@ class Journal:
         if not columns:
             raise sqlite3.OperationalError("no games table")
         journal = cls.__new__(cls)
-        journal.path, journal._lock, journal._db = str(path), None, db
+        journal.path, journal._lock, journal._db, journal.cut_off = str(path), None, db, None
         journal._digests = "digests" if "digests" in columns else "NULL"
         return journal
 

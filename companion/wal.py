@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import sqlite3
 import struct
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 WAL_MAGIC = (0x377F0682, 0x377F0683)  # the low bit says the checksums are big-endian
@@ -24,6 +26,8 @@ WAL_HEADER_BYTES = 32
 FRAME_HEADER_BYTES = 24
 PAGE_SIZES = frozenset(1 << shift for shift in range(9, 17))  # 512 ... 65536
 WAL_INDEX_MX_FRAME_AT = 16  # the -shm's header: how many frames SQLite found whole
+WAL_INDEX_HEADER_BYTES = 48  # kept twice, one copy after the other, then the checkpoint's record
+WAL_INDEX_BACKFILL_AT = 96  # how many of the log's frames a checkpoint has copied into the main file
 DB_PAGE_SIZE_AT = 16  # where the main file's header keeps its page size (1 meaning 65536)
 
 
@@ -136,51 +140,139 @@ def frames_sqlite_reads(main: Path) -> int | None:
     return int(struct.unpack_from("=I", index, WAL_INDEX_MX_FRAME_AT)[0])  # in the machine's byte order
 
 
+def index_counts(shm: bytes, wal_head: bytes) -> tuple[int, int] | None:
+    """How many of the log's frames the table's SQLite had written whole and how many it had copied into the main
+    file, as the ``-shm`` (its WAL-index) held them when the table stopped; None when that cannot be trusted.
+
+    SQLite writes this header only after the frames it counts are synced
+    (``synchronous=FULL``), so frames it counts were whole once: their loss is
+    damage, not a power cut. It is trusted only as SQLite would trust it: both
+    copies alike, its checksum right (in the machine's byte order), and its
+    salts those of the log's header, when the log still has one. Read before
+    any connection: the first one rebuilds it from the log.
+    """
+    if len(shm) < WAL_INDEX_BACKFILL_AT + 4:
+        return None
+    head = shm[:WAL_INDEX_HEADER_BYTES]
+    if head != shm[WAL_INDEX_HEADER_BYTES : 2 * WAL_INDEX_HEADER_BYTES]:
+        return None
+    version, _unused, _change, initialised, _big, _page, frames = struct.unpack_from("=3I2BHI", head)
+    if version != WAL_VERSION or not initialised:
+        return None
+    if checksum(head[:40], sys.byteorder == "big") != struct.unpack_from("=2I", head, 40):
+        return None
+    if len(wal_head) >= WAL_HEADER_BYTES and head[32:40] != wal_head[16:24]:
+        return None  # the index of an older run of the log
+    (copied,) = struct.unpack_from("=I", shm, WAL_INDEX_BACKFILL_AT)
+    return int(frames), int(copied)
+
+
+def _read_index(main: Path, wal_head: bytes) -> tuple[int, int] | None:
+    try:
+        return index_counts(Path(f"{main}-shm").read_bytes()[: WAL_INDEX_BACKFILL_AT + 4], wal_head)
+    except OSError:
+        return None
+
+
+def _write_begun(wal: bytes, page_size: int, read: int) -> str | None:
+    """Where the log shows a write begun after the ``read`` frames SQLite takes, or None when it shows none.
+
+    A frame of the log's run (its salts) past them is one (cut off before its
+    commit frame, or failing its checksum); so is a piece of a frame at the
+    end of the file, when its salts are the run's or it follows the last
+    frame read directly (too short to hold salts). Frames of older runs, left
+    past the end of a log begun again, are none.
+    """
+    if len(wal) < WAL_HEADER_BYTES:
+        return None
+    frame = FRAME_HEADER_BYTES + page_size
+    salts = wal[16:24]
+    whole, tail = divmod(len(wal) - WAL_HEADER_BYTES, frame)
+    for number in range(read + 1, whole + 1):
+        at = WAL_HEADER_BYTES + (number - 1) * frame
+        if wal[at + 8 : at + 16] == salts:
+            return f"frame {number} of its write-ahead log fails its checksum or has no commit after it"
+    at = WAL_HEADER_BYTES + whole * frame
+    if tail and (wal[at + 8 : at + 16] == salts or (tail < 16 and whole == read)):
+        return f"its write-ahead log ends {tail} bytes into frame {whole + 1}"
+    return None
+
+
+@dataclass(frozen=True)
+class LogVerdict:
+    """What the files beside a journal say before SQLite opens it: ``damage`` (the journal is set aside, and
+    ``steps_lost`` when writes the table had made are lost with it), or ``cut_off`` (the last write was cut off
+    before it was whole, a power cut's mark: the journal is used, and the table told)."""
+
+    damage: str | None = None
+    steps_lost: bool = False
+    cut_off: str | None = None
+
+
 def beside_damage(main: Path) -> str | None:
-    """Why the journal at ``main`` cannot be read whole for what lies beside it, or None when SQLite may open it.
+    """Why the journal at ``main`` cannot be read whole for what lies beside it (`examine`), or None."""
+    return examine(main).damage
+
+
+def examine(main: Path) -> LogVerdict:
+    """What the WAL and WAL-index beside the journal at ``main`` say of it, before SQLite opens it.
 
     A WAL with a damaged header is reported only when the main file lacks
     some of the transactions in it: a header torn by a power cut while the
     log was being begun again holds only what was already copied. A frame
-    SQLite stops at is damage, not a power cut, only when two commits or
-    more follow it: each commit is synced (``synchronous=FULL``) before the
-    next write begins, so the frame was written whole once. A damaged frame
-    in the last write alone looks like that write cut off, and is left so.
+    SQLite stops at is damage, not a power cut, when two commits or more
+    follow it (each commit is synced before the next write begins, so the
+    frame was written whole once), or when the ``-shm`` counts it written
+    (`index_counts`): so is a log cut shorter than the frames it counts. A
+    write begun past the frames SQLite reads with no such proof is the one a
+    power cut cut off (`_write_begun`): SQLite passed over it in silence, and
+    the table resumed a step short of what its players had entered.
     """
     wal_path = Path(f"{main}-wal")
     try:
         main_size = main.stat().st_size
-        with wal_path.open("rb") as file:
-            head = file.read(WAL_HEADER_BYTES + 1)
-            fault = header_fault(head) if len(head) > WAL_HEADER_BYTES else None
-            if main_size == 0 and len(head) > WAL_HEADER_BYTES:
-                size = wal_path.stat().st_size
-                return (f"it is empty (0 bytes) beside a write-ahead log of {size} bytes ({wal_path.name}): "
-                        "the journal's own pages are gone, with every game in it")  # fmt: skip
-            file.seek(0)
-            wal = file.read()
+        wal = wal_path.read_bytes()
     except OSError:  # no WAL (the journal was closed cleanly) or no main file: SQLite's own errors say the rest
-        return None
+        return LogVerdict()
+    index = _read_index(main, wal[:WAL_HEADER_BYTES])  # first: any connection rebuilds it
+    fault = header_fault(wal[:WAL_HEADER_BYTES]) if len(wal) > WAL_HEADER_BYTES else None
+    if main_size == 0 and len(wal) > WAL_HEADER_BYTES:
+        return LogVerdict(f"it is empty (0 bytes) beside a write-ahead log of {len(wal)} bytes ({wal_path.name}): "
+                          "the journal's own pages are gone, with every game in it", steps_lost=True)  # fmt: skip
     page_size = _main_page_size(main)
     if page_size is None:
-        return None if fault is None else _lost_note(wal_path, fault, None)
+        return _damage(None if fault is None else _lost_note(wal_path, fault, None))
     if fault is not None:  # the header may be what is damaged: the run is told by frame 1's salts
         transactions = _transactions(wal, page_size, wal[WAL_HEADER_BYTES + 8 : WAL_HEADER_BYTES + 16])
-        return _lost_note(wal_path, fault, writes_missing(main, transactions, page_size, read=0))
+        return _damage(_lost_note(wal_path, fault, writes_missing(main, transactions, page_size, read=0)))
     transactions = _transactions(wal, page_size, wal[16:24])
     read = frames_sqlite_reads(main)
-    if read is None or sum(1 for commit, _pages in transactions if commit > read) < 2:
-        return None  # one write at most past what SQLite reads: the one a power cut may have cut off
-    fault = f"frame {read + 1} or one soon after fails its checksum, and writes made later follow it"
-    return _lost_note(wal_path, fault, writes_missing(main, transactions, page_size, read))
+    if read is None:
+        return LogVerdict()
+    if sum(1 for commit, _pages in transactions if commit > read) >= 2:
+        fault = f"frame {read + 1} or one soon after fails its checksum, and writes made later follow it"
+        return _damage(_lost_note(wal_path, fault, writes_missing(main, transactions, page_size, read)))
+    whole = max(0, len(wal) - WAL_HEADER_BYTES) // (FRAME_HEADER_BYTES + page_size)
+    if index is not None and index[0] > max(read, index[1]):
+        counted = index[0]
+        shown = (f"it holds {whole} whole {'frame' if whole == 1 else 'frames'}" if whole < counted else
+                 f"frame {read + 1} fails its checksum")  # fmt: skip
+        fault = f"{shown}, though its index ({main.name}-shm) counts {counted} frames written whole"
+        lost = writes_missing(main, transactions, page_size, read) if whole >= counted else None
+        return _damage(_lost_note(wal_path, fault, lost or None))
+    return LogVerdict(cut_off=_write_begun(wal, page_size, read))
+
+
+def _damage(note: str | None) -> LogVerdict:
+    return LogVerdict(note, steps_lost=note is not None)
 
 
 def _lost_note(wal_path: Path, fault: str, lost: int | None) -> str | None:
     """The note's words for a damaged log, or None when it held nothing the main file lacks."""
     if lost == 0:
         return None
-    what = ("some of its last writes" if lost is None else
-            f"the last {lost} {'write' if lost == 1 else 'writes'} in it (a step or a new game each)")  # fmt: skip
+    what = ("some of its last writes" if lost is None else "its last write (a step or a new game)" if lost == 1 else
+            f"the last {lost} writes in it (a step or a new game each)")  # fmt: skip
     return (
         f"its write-ahead log ({wal_path.name}) is damaged ({fault}): {what}, which SQLite would have "
         "passed over without a word, are lost"

@@ -346,17 +346,25 @@ def test_a_page_of_spoilt_cells_is_named_by_its_first_fault_not_all_hundred(tmp_
     assert note.count("On tree page") == 1 and len(note) < 400, note
 
 
-def cut_power_mid_game(path: Path, at: Path) -> Session:
+def cut_power_mid_game(path: Path, at: Path, index_before_last: bool = False) -> Session:
     """A journal as a power cut leaves it at ``at``: 4 steps made before a restart (in the main file),
-    6 more since (only in its -wal, which the restart's clean close had folded in and begun again)."""
+    6 more since (only in its -wal, which the restart's clean close had folded in and begun again).
+
+    With ``index_before_last`` its -shm is as it was before the last step: SQLite counts a write in it only
+    once the write is synced, so a power cut during the last write leaves it so.
+    """
     blackpool_journal(path, steps=4)
     journal = Journal(path)
     session = Session.resume(journal)
-    for _ in range(6):
+    for _ in range(5):
         session.act(session.legal()[0])
+    index = Path(f"{path}-shm").read_bytes()
+    session.act(session.legal()[0])
     at.mkdir()
     for suffix in ("", "-wal", "-shm"):  # the files as they are on the card while the table runs
         shutil.copy(f"{path}{suffix}", at / f"{path.name}{suffix}")
+    if index_before_last:
+        (at / f"{path.name}-shm").write_bytes(index)
     journal.close()
     return session
 
@@ -487,15 +495,85 @@ def test_a_damaged_frame_with_writes_after_it_is_set_aside_saying_what_was_lost(
     journal.close()
 
 
-def test_a_power_cut_mid_frame_resumes_the_last_whole_step_without_a_note(tmp_path: Path) -> None:
-    """A step cut off by a power cut was never announced: losing it is right, and says nothing."""
+LAST_WRITE_DAMAGE = {  # the last step's two frames (11 and 12) as a power cut, or a bad byte, leaves them
+    "cut 24 bytes into frame 11": lambda wal: wal[: 32 + 10 * FRAME + 24],
+    "cut 2000 bytes into frame 11": lambda wal: wal[: 32 + 10 * FRAME + 2000],
+    "cut 1000 bytes into frame 12, its commit frame": lambda wal: wal[: 32 + 11 * FRAME + 1000],
+    "cut 1 byte short": lambda wal: wal[:-1],
+    "a byte of frame 11's page flipped": lambda wal: flip(wal, 32 + 10 * FRAME + 3000),
+    "a byte of frame 12's header flipped": lambda wal: flip(wal, 32 + 11 * FRAME + 5),
+    "its last byte flipped": lambda wal: flip(wal, len(wal) - 1),
+}
+
+
+def flip(data: bytes, offset: int) -> bytes:
+    damaged = bytearray(data)
+    damaged[offset] ^= 0x10
+    return bytes(damaged)
+
+
+@pytest.mark.parametrize("damage", LAST_WRITE_DAMAGE)
+def test_a_last_step_cut_off_by_a_power_cut_is_named_and_the_board_checked(tmp_path: Path, damage: str) -> None:
+    """SQLite passes over a last write not whole, and the table resumed a step short without a word: the step
+    was not announced, but its pieces were already moved on the board. Now the note names the step, the table
+    plays on in the same journal, and the step entered again is kept."""
+    played = cut_power_mid_game(tmp_path / "live.sqlite3", tmp_path / "card", index_before_last=True)
+    path = tmp_path / "card" / "live.sqlite3"
+    wal = Path(f"{path}-wal")
+    wal.write_bytes(LAST_WRITE_DAMAGE[damage](wal.read_bytes()))
+
+    journal, session, note = open_table(path)
+    assert session is not None and session.log == played.log[:9] and journal.kept_on_disk
+    assert note.startswith("The journal's last write was cut off before it was whole (most likely a power cut "), note
+    assert note.endswith(": it is lost, and the journal goes on without it. Blackpool resumes after step 9: step 10 "
+                         "and any after it are not in the journal. Check the board matches the table before playing "
+                         "on, and enter step 10 again if it was played."), note  # fmt: skip
+    assert not [p for p in path.parent.iterdir() if ".damaged-" in p.name]
+    session.act(played.log[9])
+    journal.close()
+    _journal, again, note = open_table(path)
+    assert again is not None and again.log == played.log and note == ""
+    _journal.close()
+
+
+@pytest.mark.parametrize("damage", LAST_WRITE_DAMAGE)
+def test_a_last_step_its_index_counts_written_whole_is_damage_not_a_power_cut(tmp_path: Path, damage: str) -> None:
+    """The -shm counts the frames SQLite had synced: the last step was written whole and announced, so losing
+    it is damage, set aside with its log (as a damaged frame with later writes is), and the board checked."""
     played = cut_power_mid_game(tmp_path / "live.sqlite3", tmp_path / "card")
     path = tmp_path / "card" / "live.sqlite3"
     wal = Path(f"{path}-wal")
-    torn = bytearray(wal.read_bytes())[: 32 + 11 * FRAME + 1000]  # the last step's commit frame cut short
-    torn[32 + 10 * FRAME + 24 :] = bytes(range(256)) * (len(torn) // 256) + bytes(len(torn) % 256)
-    del torn[32 + 11 * FRAME + 1000 :]
-    wal.write_bytes(torn)
+    damaged = LAST_WRITE_DAMAGE[damage](wal.read_bytes())
+    wal.write_bytes(damaged)
 
-    _journal, session, note = open_table(path)
-    assert note == "" and session is not None and session.log == played.log[:9]
+    journal, session, note = open_table(path)
+    assert session is not None and session.log == played.log[:9] and journal.kept_on_disk
+    assert "its write-ahead log (live.sqlite3-wal) is damaged (" in note, note
+    assert "though its index (live.sqlite3-shm) counts 12 frames written whole)" in note
+    assert ("The game in progress (Blackpool, 9 steps) was read from it and goes on. Blackpool resumes after step "
+            "9: step 10 and any after it are lost with the damaged log. Check the board matches the table") in note
+    kept = [p for p in path.parent.iterdir() if p.name.startswith("live.sqlite3.damaged-")]
+    assert [p.read_bytes() for p in kept if p.name.endswith("-wal")] == [damaged]
+    journal.close()
+
+
+@pytest.mark.parametrize("length", [0, 16, 32, 32 + FRAME, 32 + 7 * FRAME + 100])
+def test_a_log_cut_shorter_than_its_index_counts_is_set_aside_saying_from_which_step(
+    tmp_path: Path, length: int
+) -> None:
+    """A -wal cut short (a card losing a file's end) took the 6 steps since the restart, or some of them,
+    and the table resumed 4 steps in without a word; its index (-shm) still counts the 12 frames written."""
+    played = cut_power_mid_game(tmp_path / "live.sqlite3", tmp_path / "card")
+    path = tmp_path / "card" / "live.sqlite3"
+    wal = Path(f"{path}-wal")
+    wal.write_bytes(wal.read_bytes()[:length])
+
+    journal, session, note = open_table(path)
+    kept_steps = 4 + max(0, length - 32) // FRAME // 2
+    assert session is not None and session.log == played.log[:kept_steps]
+    whole = max(0, length - 32) // FRAME
+    assert (f"(it holds {whole} whole frame{'' if whole == 1 else 's'}, though its index (live.sqlite3-shm) counts "
+            "12 frames written whole): some of its last writes, which SQLite would have passed over") in note, note
+    assert (f"Blackpool resumes after step {kept_steps}: step {kept_steps + 1} and any after it are lost with the "
+            "damaged log.") in note
+    journal.close()
