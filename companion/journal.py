@@ -208,6 +208,8 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
         begun = f"{damage.message}. It is kept as {kept.name} and a new journal is begun.{carried}{check}"
         return journal, f"{begun} {note}".strip()
     cut_off = _cut_off_note(journal)
+    if cut_off:
+        journal.fold_log()
     journal, note = _archive_when_large(journal, path) if archive else (journal, "")
     return journal, " ".join(filter(None, (cut_off, note)))
 
@@ -780,6 +782,17 @@ class Journal:
                 return cls()
             return cls._reading(path, db)
         raise JournalUnavailable(f"the journal {path} cannot be read: {failure}")
+
+    def fold_log(self) -> None:
+        """Copy the WAL's whole writes into the file and empty the WAL, dropping what a cut-off write left in it.
+
+        The frames of a write cut off stay past the end of what SQLite reads
+        until new writes cover them; a shorter write left some, and the next
+        start after a power cut told of the same write cut off again. Nothing
+        is lost by failing (another reader holding the log): the note was given.
+        """
+        with suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     def require_writable(self) -> None:
         """Raise `JournalUnavailable` (and close) now, not at the first step, when the file cannot be written.

@@ -536,6 +536,34 @@ def test_a_last_step_cut_off_by_a_power_cut_is_named_and_the_board_checked(tmp_p
     _journal.close()
 
 
+def test_a_last_write_cut_off_is_told_once_not_again_after_the_next_power_cut(tmp_path: Path) -> None:
+    """A write of three frames cut off (its last two fail their checksums), then the step entered again in
+    two: the third frame, of the log's run and past what SQLite reads, was told as cut off again at the next
+    power cut. The log is emptied once the note is given."""
+    played = cut_power_mid_game(tmp_path / "live.sqlite3", tmp_path / "card", index_before_last=True)
+    path = tmp_path / "card" / "live.sqlite3"
+    wal = Path(f"{path}-wal")
+    frames = wal.read_bytes()
+    last = 32 + 11 * FRAME
+    uncommitted = frames[:last] + b"\x00" * 8 + frames[last + 8 :]  # frame 12 no longer ends the write
+    wal.write_bytes(uncommitted + flip(frames[last:], 3000))  # a third frame, cut off as it was written
+
+    journal, session, note = open_table(path)
+    assert session is not None and session.log == played.log[:9]
+    assert "its write-ahead log ends" in note or "frame 11 of its write-ahead log" in note, note
+    assert "Blackpool resumes after step 9: step 10 and any after it are not in the journal." in note
+    session.act(played.log[9])
+    again = tmp_path / "again"
+    again.mkdir()
+    for suffix in ("", "-wal", "-shm"):  # the power goes with the journal open
+        shutil.copy(f"{path}{suffix}", again / f"{path.name}{suffix}")
+    journal.close()
+
+    _journal, resumed, note = open_table(again / path.name)
+    assert note == "" and resumed is not None and resumed.log == played.log
+    _journal.close()
+
+
 @pytest.mark.parametrize("damage", LAST_WRITE_DAMAGE)
 def test_a_last_step_its_index_counts_written_whole_is_damage_not_a_power_cut(tmp_path: Path, damage: str) -> None:
     """The -shm counts the frames SQLite had synced: the last step was written whole and announced, so losing
