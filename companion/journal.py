@@ -166,6 +166,12 @@ def first_fault(verdict: str) -> str:
     return f"{faults[0]} (and {more} more {'fault' if more == 1 else 'faults'})"
 
 
+# Said when a journal set aside held no game that could be read whole: a main file cut short said only
+# "database disk image is malformed. It is kept as ... and a new journal is begun", and the game in play was gone
+# from the table without a word about it.
+NOTHING_CARRIED = " No game in progress, nor one just finished, could be read from it: the table starts at home."
+
+
 def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
     """The journal at ``path``, and a note for the table when a damaged one had to be set aside.
 
@@ -205,6 +211,7 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
             )
         journal, note = open_journal(path)
         check = _check_board(active, "lost with the damaged log") if damage.details.get("steps_lost") else ""
+        carried = carried or NOTHING_CARRIED
         begun = f"{damage.message}. It is kept as {kept.name} and a new journal is begun.{carried}{check}"
         return journal, f"{begun} {note}".strip()
     cut_off = _cut_off_note(journal)

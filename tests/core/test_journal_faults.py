@@ -468,6 +468,21 @@ def test_a_main_file_cut_to_nothing_beside_its_wal_is_set_aside_not_begun_empty(
     assert len(Session.resume(Journal(path)).log) == 1
 
 
+@pytest.mark.parametrize("length", [100, 4096])
+def test_a_main_file_cut_short_says_its_game_could_not_be_read(tmp_path: Path, length: int) -> None:
+    """A main file cut inside its first pages cannot be read ("database disk image is malformed") and no game can
+    be carried from it: the note said only that it was kept and a new journal begun, the game gone unsaid."""
+    cut_power_mid_game(tmp_path / "live.sqlite3", tmp_path / "card")
+    path = tmp_path / "card" / "live.sqlite3"
+    path.write_bytes(path.read_bytes()[:length])
+
+    journal, session, note = open_table(path)
+    assert session is None and "cannot be read as a journal: database disk image is malformed" in note, note
+    assert note.endswith("and a new journal is begun. No game in progress, nor one just finished, could be read "
+                         "from it: the table starts at home."), note
+    journal.close()
+
+
 FRAME = 24 + 4096  # a frame of the WAL: its header, then one page
 
 
