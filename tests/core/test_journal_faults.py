@@ -21,8 +21,10 @@ import pytest
 
 from companion.errors import JournalDamaged
 from companion.journal import JOURNAL_VERSION, Journal, open_journal
+from companion.registry import title_of
 from companion.session import Session, open_table
 from tests.core.damage import old_game_of_many_steps, spoil_oldest_steps
+from tests.core.test_finished import won_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -576,6 +578,31 @@ def test_a_last_write_cut_off_is_told_once_not_again_after_the_next_power_cut(tm
 
     _journal, resumed, note = open_table(again / path.name)
     assert note == "" and resumed is not None and resumed.log == played.log
+    _journal.close()
+
+
+def test_a_new_game_cut_off_after_a_finished_one_names_the_finished_game(tmp_path: Path) -> None:
+    """The power went while a new game was being begun after one had finished: the finished game is what the
+    table shows, and the note says so rather than naming a step to enter again."""
+    path = won_game(tmp_path / "live.sqlite3")
+    journal = Journal(path)
+    index = Path(f"{path}-shm").read_bytes()
+    Session.new("race", ["red", "blue"], journal=journal)
+    card = tmp_path / "card"
+    card.mkdir()
+    for suffix in ("", "-wal"):
+        shutil.copy(f"{path}{suffix}", card / f"{path.name}{suffix}")
+    (card / f"{path.name}-shm").write_bytes(index)
+    journal.close()
+    wal = card / f"{path.name}-wal"
+    assert len(wal.read_bytes()) == 32 + FRAME  # one frame: the games table's page
+    wal.write_bytes(wal.read_bytes()[: 32 + 500])
+
+    _journal, session, note = open_table(card / path.name)
+    assert session is None and _journal.latest_game().status == "over"
+    assert note.startswith("The journal's last write was cut off before it was whole"), note
+    assert note.endswith(f"{title_of('race')} is shown as it finished, after step 2; anything entered after that "
+                         "is not in the journal."), note  # fmt: skip
     _journal.close()
 
 
