@@ -210,10 +210,10 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
                 f"this table keeps its game only until the app closes.{carried}"
             )
         journal, note = open_journal(path)
-        check = _check_board(active, "lost with the damaged log") if damage.details.get("steps_lost") else ""
+        check = _check_board(active, damaged=True) if damage.details.get("steps_lost") else ""
         carried = carried or NOTHING_CARRIED
-        begun = f"{damage.message}. It is kept as {kept.name} and a new journal is begun.{carried}{check}"
-        return journal, f"{begun} {note}".strip()
+        begun = f"{damage.message}. It is kept as {kept.name} and a new journal is begun.{carried}"
+        return journal, " ".join(filter(None, (check, begun, note)))
     cut_off = _cut_off_note(journal)
     if cut_off:
         journal.fold_log()
@@ -221,24 +221,28 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
     return journal, " ".join(filter(None, (cut_off, note)))
 
 
-def _check_board(entry: JournalGame | None, lost: str) -> str:
-    """The sentence telling the table which step it resumes after and to check the board, for a journal that lost
-    its last writes (``lost`` says where they went); "" when no game was read to resume.
+def _check_board(entry: JournalGame | None, damaged: bool) -> str:
+    """The sentences telling the table which step it resumes after and to check the board, for a journal that lost
+    its last write (a power cut's) or writes (``damaged``), put first in the note; "" when no game was read.
 
     Each step is written before it is announced, but its pieces were moved on
     the board before it was entered: a game resumed a step short, without a
     word, left the board a step ahead of the table, and the next roll was
-    refereed from the wrong position.
+    refereed from the wrong position. Short and first, since the table's
+    status line shows a note's first three lines only.
     """
     if entry is None:
         return ""
     steps = len(entry.steps)
     title = title_of(entry.game)
+    lost = "were lost with the journal's damaged log" if damaged else "is not in the journal"
     if entry.status == "over":
-        return (f" {title} is shown as it finished, after step {steps}; anything entered after that is "
-                f"{lost}.")  # fmt: skip
-    return (f" {title} resumes after step {steps}: step {steps + 1} and any after it are {lost}. Check the board "
-            f"matches the table before playing on, and enter step {steps + 1} again if it was played.")
+        return f"{title} is shown as it finished, after step {steps}; anything entered after that {lost}."
+    if damaged:
+        return (f"{title} resumes after step {steps}; step {steps + 1} and any after it {lost}. Check the board, "
+                "and enter them again if they were played.")  # fmt: skip
+    return (f"{title} resumes after step {steps}; step {steps + 1} {lost}. Check the board, and enter step "
+            f"{steps + 1} again if it was played.")  # fmt: skip
 
 
 def _cut_off_note(journal: Journal) -> str:
@@ -254,10 +258,9 @@ def _cut_off_note(journal: Journal) -> str:
         entry = game_to_carry(journal)
     except JournalDamaged:  # a damaged row is the resume's to report, in its words
         entry = None
-    check = _check_board(entry, "not in the journal")
-    told = ("The journal's last write was cut off before it was whole (most likely a power cut while it was being "
-            f"written: {journal.cut_off}): it is lost, and the journal goes on without it.")  # fmt: skip
-    return f"{told}{check or ' Check the table shows what was last entered before playing on.'}"
+    check = _check_board(entry, damaged=False) or "Anything entered last is not in the journal: check the table."
+    return (f"{check} The journal's last write was cut off, most likely by a power cut while it was being written, "
+            f"and the journal goes on without it ({journal.cut_off}).")  # fmt: skip
 
 
 def kept_journals(path: Path) -> list[Path]:

@@ -1,0 +1,44 @@
+"""A step the power cut off while it was being written, told on the table the kiosk starts on."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from companion.journal import Journal
+from companion.session import Session
+from tests.ui.conftest import advance
+
+FRAME = 24 + 4096  # a frame of the journal's WAL: its header, then one page
+
+
+def test_a_step_cut_off_by_a_power_cut_is_named_on_the_tables_status_line(launch: Any, tmp_path: Path) -> None:
+    """The game came back a step short with nothing said, the board a step ahead of it; the status line shows
+    three lines at most, so the step and the check come first, and all of them are in view at 800x480."""
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    session = Session.new("blackpool", ["yellow", "red"], journal=journal)
+    for _ in range(3):
+        session.act(session.legal()[0])
+    index = Path(f"{path}-shm").read_bytes()  # as SQLite left it before the last write was synced
+    session.act(session.legal()[0])
+    card = tmp_path / "card"
+    card.mkdir()
+    for suffix in ("", "-wal"):
+        shutil.copy(f"{path}{suffix}", card / f"{path.name}{suffix}")
+    journal.close()
+    wal = (card / f"{path.name}-wal").read_bytes()
+    for suffix, data in (("", (card / path.name).read_bytes()), ("-wal", wal[: len(wal) - FRAME + 1000]),
+                         ("-shm", index)):  # fmt: skip
+        Path(f"{path}{suffix}").write_bytes(data)
+
+    app = launch(new=False)
+    advance(3)
+    assert app.root.current == "table" and len(app.controller.session.log) == 3
+    label = app.root.get_screen("table").ids.status
+    shown = " ".join(word.text for line in label._label._cached_lines for word in line.words)
+    assert " ".join(shown.split()).startswith(
+        "Blackpool resumes after step 3; step 4 is not in the journal. Check the board, and enter step 4 again if "
+        "it was played."
+    ), shown
