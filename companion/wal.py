@@ -169,7 +169,8 @@ def index_counts(shm: bytes, wal_head: bytes) -> tuple[int, int] | None:
 
 def _read_index(main: Path, wal_head: bytes) -> tuple[int, int] | None:
     try:
-        return index_counts(Path(f"{main}-shm").read_bytes()[: WAL_INDEX_BACKFILL_AT + 4], wal_head)
+        with Path(f"{main}-shm").open("rb") as file:
+            return index_counts(file.read(WAL_INDEX_BACKFILL_AT + 4), wal_head)
     except OSError:
         return None
 

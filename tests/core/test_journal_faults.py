@@ -628,6 +628,30 @@ def test_a_last_step_its_index_counts_written_whole_is_damage_not_a_power_cut(tm
     journal.close()
 
 
+def test_an_index_left_from_an_older_run_of_the_log_is_not_taken_for_lost_writes(tmp_path: Path) -> None:
+    """A -shm counting 12 frames of the log's run before a checkpoint began it again (other salts) beside the new
+    run's 2 frames: nothing is lost, nothing is said, nothing is set aside."""
+    path = tmp_path / "live.sqlite3"
+    journal = Journal(path)
+    session = Session.new("blackpool", ["red", "blue"], journal=journal)
+    for _ in range(6):
+        session.act(session.legal()[0])
+    older = Path(f"{path}-shm").read_bytes()
+    journal._db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+    session.act(session.legal()[0])  # the log begun again: new salts, frames 1 and 2 written over
+    card = tmp_path / "card"
+    card.mkdir()
+    for suffix in ("", "-wal"):
+        shutil.copy(f"{path}{suffix}", card / f"{path.name}{suffix}")
+    (card / f"{path.name}-shm").write_bytes(older)
+    journal.close()
+
+    _journal, resumed, note = open_table(card / path.name)
+    assert note == "" and resumed is not None and resumed.log == session.log
+    assert not [p for p in card.iterdir() if ".damaged-" in p.name]
+    _journal.close()
+
+
 @pytest.mark.parametrize("length", [0, 16, 32, 32 + FRAME, 32 + 7 * FRAME + 100])
 def test_a_log_cut_shorter_than_its_index_counts_is_set_aside_saying_from_which_step(
     tmp_path: Path, length: int
