@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from companion.errors import BadRequest, CompanionError, IllegalAction, InvalidAction, quoted
 from companion.rulebook import Rulebook
-from companion.schema import Check
+from companion.schema import Check, likely
 
 State = Any
 Action = dict[str, Any]
@@ -235,35 +235,84 @@ def not_json(action: Action) -> InvalidAction | None:
     return None
 
 
-def action_keys(legal: Sequence[Action]) -> dict[str, frozenset[str]]:
-    """The keys each type of offered action carries, ``text`` aside."""
-    keys: dict[str, set[str]] = {}
+Shape = frozenset[str]
+
+
+def shapes(**kinds: str) -> dict[str, tuple[Shape, ...]]:
+    """Each type's keys besides ``type`` and ``player``, as a game declares them: ``target="traveller square |
+    opponent"`` is a ``target`` naming a traveller (and a square), or an opponent; ``"keys"`` and ``""`` one way.
+    A type spelt as a Python word is written with an underscore after it (``pass_=""``, ``return_="goods"``).
+
+    Written once per game (``Game.action_shapes``), so the shared ``unknown_keys`` can name the keys a type takes
+    while none of it is offered, and refuse keys that are each a type's but never go together.
+    """
+    return {kind.rstrip("_"): tuple(frozenset(way.split()) for way in ways.split("|")) for kind, ways in kinds.items()}
+
+
+def action_keys(legal: Sequence[Action]) -> dict[str, frozenset[Shape]]:
+    """The sets of keys each type of offered action comes with, ``type``, ``player`` and ``text`` aside."""
+    keys: dict[str, set[Shape]] = {}
     for action in legal:
-        keys.setdefault(action["type"], set()).update(k for k in action if k != "text")
-    return {kind: frozenset(names) for kind, names in keys.items()}
+        keys.setdefault(action["type"], set()).add(frozenset(action) - {"type", "player", "text"})
+    return {kind: frozenset(ways) for kind, ways in keys.items()}
 
 
-def unknown_keys(action: Action, keys: Mapping[str, frozenset[str]]) -> InvalidAction | None:
-    """The refusal for keys no offered action of this type has, if any.
+def unknown_keys(
+    action: Action, offered: Mapping[str, frozenset[Shape]], declared: Mapping[str, tuple[Shape, ...]] | None = None
+) -> InvalidAction | None:
+    """The refusal for a key this type of action does not take now, or keys it never takes together, if any.
 
     Games read only the keys they need, so ``{"type": "roll", "value": 6,
     "extra": 1}`` would otherwise be applied and journalled with a key that
     means nothing, and a typo such as ``"valeu"`` beside a right key would
-    pass unnoticed. The offered actions give each type's shape (``keys``, from
-    ``action_keys``), so no game declares its shapes twice. A type not offered
-    now is left to the game, whose refusal cites the clause. ``player`` is
-    allowed on every action (docs/protocol.md): naming the wrong one gets the
-    game's turn refusal with its clause, not a complaint about the key.
+    pass unnoticed (it is named: "is it 'value'?"). A type offered now takes
+    the keys its offered actions carry (``offered``, from ``action_keys``), in
+    one of their combinations or one the game declares (``declared``,
+    ``Game.action_shapes``: a desert trade may both give and get, though each
+    offered one does one): Targi's ``use`` naming a border ``card`` and a
+    centre ``slot`` used the card, saying nothing of the slot it left unread
+    (both keys were offered, on two uses). A type not offered now takes
+    what the game declares for it, so a temple ``change`` with ``"rotation"``
+    sent while a pawn moves is refused for the key, not only as "Not now". A
+    type neither offered nor declared is left to the game, whose refusal cites
+    the clause. ``player`` is allowed on every action (docs/protocol.md):
+    naming the wrong one gets the game's turn refusal with its clause.
     """
-    known = keys.get(action["type"])
-    if known is None:
+    kind = action["type"]
+    ways = tuple(offered.get(kind, ())) or tuple((declared or {}).get(kind, ()))
+    if not ways:
         return None
-    extra = sorted(set(action) - known - {"player"})  # any action may name its player; the game checks it
-    if not extra:
+    takes = frozenset().union(*ways)
+    sent = frozenset(action) - {"type", "player"}
+    extra = sorted(sent - takes)
+    if extra:
+        named = ", ".join(quoted(k) + _meant(k, takes) for k in extra)
+        return InvalidAction(
+            f"{_an(kind)} {quoted(kind)} action has no {named}; it takes only {', '.join(sorted(takes)) or 'its type'}"
+        )
+    if any(sent <= way for way in (*ways, *(declared or {}).get(kind, ()))):
         return None
-    unknown = ", ".join(quoted(k) for k in extra)
-    takes = ", ".join(sorted(known - {"type"}))
-    return InvalidAction(f"a {quoted(action['type'])} action has no {unknown}; it takes only {takes or 'its type'}")
+    together = " and ".join(quoted(k) for k in sorted(sent))
+    widest = _widest(ways, declared, kind)
+    apart = " or ".join(" and ".join(quoted(k) for k in sorted(way)) or "nothing" for way in widest)
+    return InvalidAction(f"{_an(kind)} {quoted(kind)} action takes {apart}, not {together} together")
+
+
+def _an(word: str) -> str:
+    """The article before a type's name: "an 'order' action", "a 'use' action" (said "you")."""
+    return "an" if word[:1].lower() in "aeio" and word[:1] else "a"
+
+
+def _meant(key: str, takes: Iterable[str]) -> str:
+    """`` (is it 'value'?)`` when a key the type takes is most likely the one typed, else nothing."""
+    meant = likely(key, takes)
+    return f" (is it {quoted(meant)}?)" if meant is not None else ""
+
+
+def _widest(ways: Iterable[Shape], declared: Mapping[str, tuple[Shape, ...]] | None, kind: str) -> list[Shape]:
+    """The combinations a refusal names: the declared ones, else the offered ones, each not inside another."""
+    pool = set((declared or {}).get(kind, ())) or set(ways)
+    return sorted((w for w in pool if not any(w < other for other in pool)), key=lambda w: sorted(w))
 
 
 def json_kind(value: object) -> str:
@@ -327,6 +376,11 @@ class Game(ABC):
     # type, a missing or mistyped field) and no action of its type is offered now to name a closer one: the
     # brief asks every refusal for its clause, and "unknown action type 'pass'" came without one.
     actions_rule: ClassVar[str | None] = None
+    # Each type of action's keys besides "type" and "player", in the combinations it takes them (``shapes``):
+    # the shared check (``unknown_keys``) names a key a type does not take even while none of that type is
+    # offered, and refuses keys that are each the type's but never go together (Targi's border "card" and
+    # centre "slot"). tests/core/test_action_keys.py holds every offered action of random games to them.
+    action_shapes: ClassVar[Mapping[str, tuple[frozenset[str], ...]]] = {}
     # The clause saying who may act, cited when an action's "player" names nobody playing.
     turn_rule: ClassVar[str | None] = None
     colours: ClassVar[tuple[str, ...]] = ()
@@ -714,6 +768,7 @@ __all__ = [
     "place_called",
     "refuse",
     "said_as",
+    "shapes",
     "unknown_keys",
     "wrong_kind",
 ]

@@ -69,7 +69,7 @@ class Session:
         self._over = game.pending(initial).is_over
         self._legal_of: State | None = None  # the state ``_legal`` was worked out for
         self._legal: list[Action] = []
-        self._legal_keys: dict[str, frozenset[str]] = {}
+        self._legal_keys: dict[str, frozenset[frozenset[str]]] = {}
         self._legal_kinds: dict[tuple[str, str], frozenset[str]] = {}
         self.reread = ""  # why a journalled start is read otherwise than journalled (``from_start``), if it is
 
@@ -244,7 +244,7 @@ class Session:
         it took that this one no longer offers is then taken as it did (``Game.old_step``); at the table, never.
         """
         try:
-            clean = self._well_formed(action)
+            clean = self._well_formed(action, journalled)
             state, events, old = self._step(clean, journalled)
             if not old:  # an older companion's step is not among the offered ones whose kinds this compares
                 self._refuse_odd_kinds(clean, True)
@@ -282,15 +282,17 @@ class Session:
         self._log.append(action)
         return Step(action, events, self._redo_note(events))
 
-    def _well_formed(self, action: object) -> Action:
-        """A typed or sent action, refused if it carries keys its type lacks.
+    def _well_formed(self, action: object, journalled: bool = False) -> Action:
+        """A typed or sent action, refused if it carries keys its type does not take (``unknown_keys``).
 
-        Journal replay does not come through here: a row journalled before
-        this check existed must still resume.
+        A step read from a game record (``journalled``) keeps keys an older companion let through, as journal
+        replay (``_apply``) does: a journal resumed with such a row was exported to a record ``companion
+        replay`` then refused at that step.
         """
         clean = normalize_action(action, self.game.turn_rule)
         self.legal()
-        problem = not_json(clean) or unknown_keys(clean, self._legal_keys)
+        odd = None if journalled else unknown_keys(clean, self._legal_keys, self.game.action_shapes)
+        problem = not_json(clean) or odd
         if problem is not None:
             raise problem
         return clean

@@ -27,6 +27,7 @@ from companion.game import (
     place_called,
     refuse,
     said_as,
+    shapes,
 )
 from companion.games.blackpool import INFO, effects
 from companion.games.blackpool.board import CAMP, CENTRE, Board
@@ -156,6 +157,8 @@ class Blackpool(Game):
     colours_rule: ClassVar[str | None] = "BP-Q3"  # the four colours, each with its own camp
     actions_rule: ClassVar[str | None] = "BP-3"  # a turn: the oracle's roll, then what it allows
     turn_rule: ClassVar[str | None] = "BP-Q31"
+    action_shapes = shapes(roll="value", move="traveller", bring_out="traveller", coin="deck", reroll="",
+                           draw="deck card", target="traveller square | opponent", order="travellers")
     colours: ClassVar[tuple[str, ...]] = COLOURS
     dice: ClassVar[tuple[DieSpec, ...]] = (ORACLE,)
     decks: ClassVar[tuple[str, ...]] = DECKS

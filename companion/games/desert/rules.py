@@ -25,6 +25,7 @@ from companion.game import (
     place_called,
     refuse,
     said_as,
+    shapes,
 )
 from companion.games.desert import INFO, document
 from companion.games.desert.board import (
@@ -94,6 +95,8 @@ class DesertRace(Game):
     players_rule = "DR-Q36"
     actions_rule = "DR-3"  # the turn: roll, move, deal with the space
     turn_rule = "DR-3"
+    action_shapes = shapes(roll="value", draw="deck card", use="card", decline="", attempt="", stop="",
+                           steal="card", relocate="space", trade="with give get", end="")
     colours = INFO.colours
     dice = (D6,)
     decks = ("collection", "mystery")

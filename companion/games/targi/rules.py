@@ -21,6 +21,7 @@ from companion.game import (
     State,
     place_called,
     said_as,
+    shapes,
 )
 from companion.games.targi import INFO, document
 from companion.games.targi import cards as cardmod
@@ -64,6 +65,9 @@ class Targi(Game):
     decks = ("goods", "tribe")
     actions_rule = "TG-A1"  # the actions a player takes: one per own Targi and per own tribe marker
     turn_rule = "TG-TURN"
+    action_shapes = shapes(draw="deck card", pay="pay", place="card", use="card | slot", done="", take="goods",
+                           play="card pay row", hold="card", discard="card", move_marker="from to",
+                           trade="give get", finish="", return_="goods")
     players_rule = "TG-1"  # two players, White and Black: a third, or one alone, is refused citing it
     # As the table's texts call them; Fata Morgana's move ("to") ends on a centre card, not on "spaces".
     place_kinds = {"card": "border cards", "slot": "centre cards", "to": "centre cards"}

@@ -27,6 +27,7 @@ from companion.game import (
     Ruling,
     normalize_action,
     refuse,
+    shapes,
 )
 from companion.games.temple import INFO, document, moves
 from companion.games.temple.board import COLOURS, Board, Layout
@@ -200,6 +201,8 @@ class TempleGame(Game):
     players_rule: ClassVar[str | None] = "RU-Q31"
     actions_rule: ClassVar[str | None] = "RU-6"  # a turn: roll, change a card if asked, move; or Ah Kinchil
     turn_rule: ClassVar[str | None] = "RU-28"
+    action_shapes = shapes(draw="deck card", roll="value face", ahkinchil="pawn", change="slot card",
+                           skip_change="", move="pawn to route", stair="pawn to", order="first")
     colours: ClassVar[tuple[str, ...]] = COLOURS
     dice: ClassVar[tuple[DieSpec, ...]] = (_house_die(),)
     decks: ClassVar[tuple[str, ...]] = (DECK_ID,)

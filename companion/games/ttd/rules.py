@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from companion.errors import InvalidAction, quoted
-from companion.game import Action, Event, Game, GameData, OnTable, Pending, refuse
+from companion.game import Action, Event, Game, GameData, OnTable, Pending, refuse, shapes
 from companion.games.ttd import INFO, document, scoring, view
 from companion.games.ttd.board import Board, bits, build_board, hex_label
 from companion.games.ttd.datafiles import PLAYER_COLOURS, SCHEMAS, cross_problems
@@ -63,6 +63,7 @@ class ThroughTheDesert(Game):
     players_rule: ClassVar[str | None] = "TD-Q3"
     actions_rule: ClassVar[str | None] = "TTD-3"  # a turn: two camels from the supply
     turn_rule: ClassVar[str | None] = "TTD-T"
+    action_shapes = shapes(draw="deck card hex", leader="colour hex", camel="colour hex", pass_="")
     colours: ClassVar[tuple[str, ...]] = PLAYER_COLOURS
     decks: ClassVar[tuple[str, ...]] = ("waterholes",)
     option_specs = OPTION_SPECS

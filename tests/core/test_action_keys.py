@@ -1,0 +1,138 @@
+"""Actions carrying keys their type does not take, across the five games (`companion.game.unknown_keys`).
+
+A key a type does not take was refused only while that type was offered, with no word on what was likely
+meant; keys that were each a type's but never go together (Targi's border "card" and centre "slot") were taken,
+one of them unread; and a record exported from a journal with such a row could not be replayed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.errors import InvalidAction
+from companion.game import Action
+from companion.journal import Journal
+from companion.registry import game_class
+from companion.session import Session, replay_record
+
+GAMES = ["blackpool", "desert", "targi", "temple", "ttd"]
+RECORDS = sorted((Path(__file__).parents[1] / "games").glob("*/record*.json"))
+
+
+def sent(action: Action) -> Action:
+    return {k: v for k, v in action.items() if k != "text"}
+
+
+def new_session(game_id: str, journal: Journal | None = None) -> Session:
+    cls = game_class(game_id)
+    return Session.new(game_id, list(cls.colours[: max(cls.min_players, 2)]), journal=journal)
+
+
+def fits(game_id: str, action: Action) -> bool:
+    """Whether the action's keys are one of the combinations its game declares for its type."""
+    keys = frozenset(action) - {"type", "player", "text"}
+    return any(keys <= way for way in game_class(game_id).action_shapes.get(action["type"], ()))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_offered_action_fits_its_games_declared_keys(game_id: str) -> None:
+    """The declared shapes (`Game.action_shapes`) hold every action random play is offered, so the check
+    refuses nothing the table's buttons, the terminal's numbers or the simulator send."""
+    rng = random.Random(62)
+    misfits: set[str] = set()
+    for _ in range(3):
+        session = new_session(game_id)
+        for _ in range(300):
+            if session.pending().is_over:
+                break
+            legal = session.legal()
+            misfits.update(json.dumps(sent(a), sort_keys=True) for a in legal if not fits(game_id, a))
+            session.act(sent(rng.choice(legal)))
+    assert not misfits, sorted(misfits)[:5]
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_records_an_older_companion_wrote_fit_the_declared_keys_and_replay(record: Path) -> None:
+    content = json.loads(record.read_text(encoding="utf-8"))
+    records = [content] if "actions" in content else [r for r in content.values() if isinstance(r, dict)]
+    for one in records:
+        assert [a for a in one["actions"] if not fits(one["game"], a)] == []
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_key_sent_with_a_type_not_offered_now_is_named_and_changes_nothing(tmp_path: Path, game_id: str) -> None:
+    """Before, a temple 'change' with "rotation" sent while the path is dealt was "Not now", the key unmentioned:
+    sent again at its turn, the key was refused only then."""
+    journal = Journal(tmp_path / "j.sqlite3")
+    session = new_session(game_id, journal)
+    offered = {a["type"] for a in session.legal()}
+    kind = next(k for k in session.game.action_shapes if k not in offered)
+    takes = ", ".join(sorted(frozenset().union(*session.game.action_shapes[kind]))) or "its type"
+    before = session.document()
+    for ask in (session.act, session.check):
+        with pytest.raises(InvalidAction, match=rf"action has no 'rotation'; it takes only {takes}$") as refused:
+            ask({"type": kind, "rotation": 90})
+        assert refused.value.rule == session.game.actions_rule
+    assert session.document() == before and session.log == []
+    assert journal.active_game() is not None and journal.active_game().steps == []
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_key_in_another_case_is_refused_with_the_key_meant(game_id: str) -> None:
+    """"Value": 4 beside nothing else was refused for a key 'Value', with no word that 'value' was meant."""
+    session = new_session(game_id)
+    action = next(sent(a) for a in session.legal() if len(a) > 2)
+    key = next(k for k in sorted(action) if k not in ("type", "player"))
+    typo = {("type" if k == "type" else k.capitalize() if k == key else k): v for k, v in action.items()}
+    with pytest.raises(InvalidAction, match=rf"has no '{key.capitalize()}' \(is it '{key}'\?\); it takes only"):
+        session.act(typo)
+    assert session.log == []
+
+
+def targi_with_card_and_slot_offered() -> tuple[Session, Action, Action]:
+    """A Targi game where a border card and a centre card may both be used now."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        session = new_session("targi")
+        for _ in range(400):
+            if session.pending().is_over:
+                break
+            legal = session.legal()
+            uses = [a for a in legal if a["type"] == "use"]
+            card = next((a for a in uses if "card" in a), None)
+            slot = next((a for a in uses if "slot" in a), None)
+            if card and slot:
+                return session, sent(card), sent(slot)
+            session.act(sent(rng.choice(legal)))
+    raise AssertionError("no position offered both uses")
+
+
+def test_targi_use_naming_both_a_border_card_and_a_centre_slot_is_refused() -> None:
+    """Before, the border card was used and the slot went unread: the table thought the centre card was taken."""
+    session, card, slot = targi_with_card_and_slot_offered()
+    before = session.document()
+    both = card | {"slot": slot["slot"]}
+    with pytest.raises(InvalidAction, match=r"^a 'use' action takes 'card' or 'slot', not 'card' and 'slot' together$"):
+        session.act(both)
+    with pytest.raises(InvalidAction, match="not 'card' and 'slot' together") as refused:
+        session.check(both)
+    assert refused.value.rule == "TG-A2"  # the clause allowing a use here, as any malformed offered type cites
+    assert session.document() == before
+    assert session.check(card).legal and session.check(slot).legal
+
+
+def test_a_record_holding_a_key_an_older_companion_journalled_replays() -> None:
+    """A journal row with an extra key resumes (journal replay never checked keys); its export could not be
+    replayed, refused at that step."""
+    session = new_session("blackpool")
+    session.act(sent(next(a for a in session.legal() if a.get("value") == 3)))
+    record = session.export()
+    record["actions"][0] = record["actions"][0] | {"extra": 1}
+    replayed = replay_record(record)
+    assert replayed.document() == record["final"] and replayed.log == record["actions"]
+    with pytest.raises(InvalidAction, match="has no 'extra'"):  # at the table it is still refused
+        new_session("blackpool").act(record["actions"][0])
