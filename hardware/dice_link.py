@@ -342,9 +342,11 @@ class DiceLink:
             self._unstable_at = now
             mend = ("the server and the sensor behind it" if "://" in self.url
                     else "the sensor's cable and its plugs at both ends")
+            # Whole throws still count meanwhile (docs/hardware.md): "enter rolls by hand until it holds" would have a
+            # roll entered by hand and also read whole by the sensor taken twice, the second as the next player's.
             self.submit(LinkChanged(self.source, False, f"connection unstable ({len(self._drops)} drops in the last "
-                                    f"{self.flap:g} s): check {mend}; enter rolls by hand until it holds",
-                                    unusable=True))  # fmt: skip
+                                    f"{self.flap:g} s): check {mend}. Rolls it reads still count; enter by hand "
+                                    "only a roll it misses", unusable=True))  # fmt: skip
 
     def _steady(self, now: float) -> None:
         """Say an unstable connection has held for `flap` seconds: its reopenings were not said (`_dropped`)."""

@@ -543,7 +543,7 @@ def test_a_loose_connector_is_said_once_as_unstable_then_steady_not_as_each_drop
     lost = (f"dice sensor lost: {sensor.path}: the port closed: the sensor was unplugged, its cable came loose, or "
             "another program took its port; it is opened again once it is back")
     unstable = ("dice sensor: connection unstable ({} drops in the last 30 s): check the sensor's cable and its plugs "
-                "at both ends; enter rolls by hand until it holds")
+                "at both ends. Rolls it reads still count; enter by hand only a roll it misses")
     connected = f"dice sensor connected: {sensor.path} open"
     assert [u.text for u in said if u.kind == "link"] == [
         connected, lost, connected,  # the first drop is said at once, as an unplugging is
@@ -579,6 +579,6 @@ def test_an_unstable_sensor_that_stays_away_longer_than_a_flap_is_said_connected
         said += pump_until(controller, until_link(True))
     assert [u.text for u in said if u.kind == "link"][-2:] == [
         "dice sensor: connection unstable (2 drops in the last 30 s): check the sensor's cable and its plugs at both "
-        "ends; enter rolls by hand until it holds",
+        "ends. Rolls it reads still count; enter by hand only a roll it misses",
         f"dice sensor connected: {sensor.path} open",
     ]
