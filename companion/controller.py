@@ -303,8 +303,11 @@ class Controller:
     def _dispatch(self, observation: Observation) -> Update:
         if isinstance(observation, LinkChanged):
             was_up = self.links.get(observation.source)
-            self.links[observation.source] = observation.up
             text = link_text(observation, was_up)
+            if observation.note and observation.detail:  # the link stays as last told (`LinkChanged.note`)
+                return Update("link", text, pending=self._pending(),
+                              detail={"source": observation.source, "up": was_up, "note": True})
+            self.links[observation.source] = observation.up
             return Update(
                 "link", text, pending=self._pending(), detail={"source": observation.source, "up": observation.up}
             )

@@ -104,6 +104,13 @@ class LinkChanged:
     to its end: nothing was lost ("camera lost: clip.avi has played to its
     end" sent the owner to a cable), so it too is told by its reason alone
     ("camera: video clip.avi has ended after 90 frames; ...").
+    ``note`` is True for a word from a link whose connection was last told
+    as down and has not been told back (a sensor whose reopenings are not
+    said while its connection is unstable): it changes nothing of the link's
+    state and is told by its detail alone. Told as up, the sensor's first
+    word after a drop read "dice sensor connected: the sensor read 5 ..."
+    while the connection was still unstable, and cleared it from the
+    settings screen's problems.
     """
 
     source: str
@@ -112,6 +119,7 @@ class LinkChanged:
     found: bool = True
     unusable: bool = False
     ended: bool = False
+    note: bool = False
 
 
 def link_text(link: LinkChanged, was_up: bool | None) -> str:
@@ -122,6 +130,8 @@ def link_text(link: LinkChanged, was_up: bool | None) -> str:
     "[dice sensor connected: ...]".
     """
     detail = f": {link.detail}" if link.detail else ""
+    if link.note and detail:
+        return f"{link.source}{detail}"
     # A report from a link that stays up (a skipped frame, a sensor fault) is not a new connection.
     down = "" if (link.unusable or link.ended) and detail else " lost" if link.found else " not found"
     state = ("" if was_up and detail else " connected") if link.up else down

@@ -213,7 +213,7 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
 
     def link_state(observation: Observation) -> None:
         """Without this a port that cannot be opened would leave the café owner waiting on a silent prompt."""
-        if isinstance(observation, LinkChanged) and observation.up is not shown[0]:
+        if isinstance(observation, LinkChanged) and not observation.note and observation.up is not shown[0]:
             # In play's words (`link_text`): teaching said "[sensor connected: ...]", play "[dice sensor ...]".
             text = link_text(observation, shown[0])
             shown[0] = observation.up

@@ -14,6 +14,7 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import serial
@@ -348,6 +349,20 @@ class DiceLink:
                                     f"{self.flap:g} s): check {mend}. Rolls it reads still count; enter by hand "
                                     "only a roll it misses", unusable=True))  # fmt: skip
 
+    def _tell(self, observation: Observation) -> None:
+        """Submit what the sensor said; a word about the link while its reopenings go unsaid is a note.
+
+        Between the drops of a loose connector the table was last told the
+        connection is unstable, and its reopening is not said (`_dropped`): a
+        word submitted as up read "dice sensor connected: the sensor read 5
+        ..." and took the sensor off the settings screen's problems while it
+        still dropped. As a note (`LinkChanged.note`) it is said as it is and
+        leaves the link as it was told, until "steady again".
+        """
+        if isinstance(observation, LinkChanged) and observation.up and self._unstable_at is not None:
+            observation = replace(observation, note=True)
+        self.submit(observation)
+
     def _steady(self, now: float) -> None:
         """Say an unstable connection has held for `flap` seconds: its reopenings were not said (`_dropped`)."""
         if self._unstable_at is not None and now - self._opened_at >= self.flap:
@@ -417,9 +432,9 @@ class DiceLink:
             self._garbled_at = now
             if (not self._garbled_said or now - last >= GARBLED_GAP_SECONDS) and message.raw.strip() != QUERY.strip():
                 self._garbled_said = True
-                self.submit(LinkChanged(self.source, True, f"a line could not be read ({message.reason}); if a "
-                                        "roll did not come through, enter it by hand. If none reads, check the "
-                                        "sensor speaks 115200 baud"))  # fmt: skip
+                self._tell(LinkChanged(self.source, True, f"a line could not be read ({message.reason}); if a "
+                                       "roll did not come through, enter it by hand. If none reads, check the "
+                                       "sensor speaks 115200 baud"))  # fmt: skip
             return
         self._spoke = True
         self._garbled_said = False
@@ -436,7 +451,7 @@ class DiceLink:
                 return
         observation = to_observation(message, self.source, self.tags)
         if observation is not None:
-            self.submit(observation)
+            self._tell(observation)
 
     def _repeat(self, message: Message) -> bool:
         """Whether ``message`` says again what the device said already, with nothing between that changes it.
@@ -487,7 +502,7 @@ class DiceLink:
             else:
                 what = (f"the reader under slot {message.slot} reported {message.tag or 'it empty'} again; "
                         "a card is taken once per laying")
-            self.submit(LinkChanged(self.source, True, what))
+            self._tell(LinkChanged(self.source, True, what))
         return True
 
     def _began_closed(self, message: DieSettled) -> bool:
@@ -504,10 +519,10 @@ class DiceLink:
         if (message.value, message.colour) not in self._reread_said:
             self._reread_said.add((message.value, message.colour))
             value = _shown(message)
-            self.submit(LinkChanged(self.source, True, f"the sensor read {value} with no $ROLL since its port "
-                                    f"opened again: that throw began while the port was closed, so {value} is not "
-                                    "taken (it may be a roll entered by hand meanwhile). If it is a roll not entered "
-                                    f"yet, enter {value} by hand"))  # fmt: skip
+            self._tell(LinkChanged(self.source, True, f"the sensor read {value} with no $ROLL since its port "
+                                   f"opened again: that throw began while the port was closed, so {value} is not "
+                                   "taken (it may be a roll entered by hand meanwhile). If it is a roll not entered "
+                                   f"yet, enter {value} by hand"))  # fmt: skip
         return True
 
     def _never_rolls(self, message: DieSettled, gap: float) -> bool:
@@ -530,11 +545,11 @@ class DiceLink:
             self._no_roll_said = True
             first = _shown(self._die) if self._die else "the first"
             values = ", ".join(_shown(die) for die in self._unannounced)
-            self.submit(LinkChanged(self.source, True, f"the sensor sends no $ROLL when the dice are thrown: it sent "
-                                    f"one before {first} and none since, though it read {len(self._unannounced)} "
-                                    f"throws after it ({values}), so no throw after {first} is taken. Enter rolls by "
-                                    "hand, and have its firmware send $ROLL each time the dice start moving "
-                                    "(docs/hardware.md); its throws are not said one by one from now on"))  # fmt: skip
+            self._tell(LinkChanged(self.source, True, f"the sensor sends no $ROLL when the dice are thrown: it sent "
+                                   f"one before {first} and none since, though it read {len(self._unannounced)} "
+                                   f"throws after it ({values}), so no throw after {first} is taken. Enter rolls by "
+                                   "hand, and have its firmware send $ROLL each time the dice start moving "
+                                   "(docs/hardware.md); its throws are not said one by one from now on"))  # fmt: skip
         return True
 
     def _reread(self, message: DieSettled, first: DieSettled) -> bool:
@@ -556,10 +571,10 @@ class DiceLink:
         if (message.value, message.colour) not in self._reread_said:
             self._reread_said.add((message.value, message.colour))
             value, before = (_shown(die) for die in (message, first))
-            self.submit(LinkChanged(self.source, True, f"the sensor read {value} after {before} with no $ROLL "
-                                    f"between (the dice did not move), so {value} is not taken as a new throw. If it "
-                                    f"was one, enter {value} by hand; if {before} was misread, undo it and enter "
-                                    f"{value}; if two dice are in the tray, take one out"))  # fmt: skip
+            self._tell(LinkChanged(self.source, True, f"the sensor read {value} after {before} with no $ROLL "
+                                   f"between (the dice did not move), so {value} is not taken as a new throw. If it "
+                                   f"was one, enter {value} by hand; if {before} was misread, undo it and enter "
+                                   f"{value}; if two dice are in the tray, take one out"))  # fmt: skip
         return True
 
 

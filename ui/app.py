@@ -673,6 +673,8 @@ class CompanionApp(App):
         name = inputs.LINK_SOURCES.get(str(update.detail.get("source")))
         if name is None or name not in self.running_inputs:
             return  # a late report from an input switched off since
+        if update.detail.get("note"):
+            return  # a word from a sensor whose connection is still unstable: its problem still holds
         problems = dict(self.input_problems)
         if update.detail.get("up"):
             problems.pop(name, None)

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from hardware.dice_sim import SimulatedSensor
 from tests.ui.conftest import advance, open_settings, settings_file, tap, until
 from tests.ui.test_settings_file import refuse_reading
 from ui.settings import Settings
@@ -524,3 +525,37 @@ def test_a_settings_file_the_app_may_not_read_is_named_as_a_permission_problem_a
     assert app.save_settings(voice=True).startswith("Not saved (ui.json cannot be read by this user")
     assert [p.name for p in path.parent.iterdir()] == ["ui.json"]
     assert path.read_text() == '{"kiosk_pin": "8642", "voice": false}'
+
+
+def test_a_word_from_a_dice_sensor_whose_connection_is_unstable_leaves_it_on_the_problems(
+        launch: Any, tmp_path: Path) -> None:
+    """A loose connector: the sensor's reopenings are not said, so its first word after one (a die whose throw
+    began while the port was closed) read "Dice sensor connected: the sensor read 5 ..." and took the sensor off
+    the settings screen and the table's "not reading" line while it still dropped. On a real pty, on the link's
+    own clock, each step waited for the count or the line it needs."""
+    sensor = SimulatedSensor(tmp_path / "dice").plug()
+    try:
+        app = launch(dice_sensor=sensor.path)
+        link = app.running_inputs["serial"][1]
+        now = [1000.0]
+        link.clock = lambda: now[0]
+        assert until(lambda: link.counts["connects"] == 1)
+        sensor.roll(3)  # it says $ROLL when the dice move
+        assert until(lambda: link.counts["DieSettled"] == 1)
+        for flap in range(2):
+            now[0] += 1
+            sensor.unplug()
+            sensor.plug()
+            assert until(lambda: link.counts["connects"] == flap + 2)  # noqa: B023
+        assert until(lambda: "connection unstable" in app.input_problems.get("serial", ""))
+        sensor.send("DIE", "d6", 5, 100)  # its $ROLL went out while the port was closed
+        assert until(lambda: "read 5 with no $ROLL" in app.status)
+        assert app.status.startswith("Dice sensor: the sensor read 5"), app.status
+        assert "connection unstable" in app.input_problems["serial"]
+        assert app.inputs_down.startswith("Dice sensor not reading")
+        now[0] += 30  # it holds
+        assert until(lambda: "steady again" in app.status)
+        assert app.status.startswith("Dice sensor connected: steady again")
+        assert "serial" not in app.input_problems and app.inputs_down == ""
+    finally:
+        sensor.unplug()
