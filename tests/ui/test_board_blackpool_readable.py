@@ -438,3 +438,54 @@ def test_the_players_strip_counts_travellers_home_in_pips_12_px_across_and_apart
         assert not found, f"at {size[0]}x{size[1]}:\n" + "\n".join(found)
     finally:
         next(window, None)
+
+
+def column_i_beside_the_crowd() -> tuple[Session, dict[str, Any]]:
+    """A four-player start with eight travellers still in the centre (its tray beside the grid) and four on the
+    grid's right column level with it: Yellow 1 alone on i5, Red 1 and Green 1 on i6, Blue's three on i4."""
+    session = Session.new("blackpool", ["yellow", "red", "green", "blue"])
+    doc = session.document()
+    for tid, square in {"yellow-1": "i5", "red-1": "i6", "green-1": "i6", "blue-1": "i4", "blue-2": "i4",
+                        "blue-3": "i4"}.items():  # fmt: skip
+        doc["travellers"][tid]["at"] = square
+    return session, doc
+
+
+def apart_from(disc: tuple[float, float, float], box: tuple[float, float, float, float]) -> float:
+    """How far a disc's edge lies from a box (x, y, w, h), negative where it reaches in."""
+    cx, cy, r = disc
+    nx, ny = min(max(cx, box[0]), box[0] + box[2]), min(max(cy, box[1]), box[1] + box[3])
+    return math.hypot(cx - nx, cy - ny) - r
+
+
+@pytest.mark.parametrize("size", TABLE_BOARDS.values(), ids=TABLE_BOARDS.keys())
+def test_a_ring_round_a_piece_in_column_i_stays_clear_of_the_centres_tray(size: tuple[float, float]) -> None:
+    """Each piece on i4, i5 and i6 ringed in turn (each kind of ring), the centre's tray level with them: the
+    tray stood in a margin as wide as the row numbers', its white rim 0.8 px off the grid at 800x480, and the
+    rings ran up to 12 px over it (13 at 1024x600, 16 at 720x1280). Now every ring's black edge stays 2 px or
+    more from the tray's rim (3.4 at 800x480), the grid's squares 36 px where they were 37."""
+    window = on_window(size)
+    widget = next(window)
+    try:
+        session, doc = column_i_beside_the_crowd()
+        board = session.game.data["board"]
+        view = BoardView(session.game, doc, [])
+        grid = blackpool.grid_for(widget, view)
+        shelf = blackpool.tray(widget, grid, board, blackpool.stacks(doc, board["camps"], "e5")["e5"])
+        assert shelf and all(p.x > grid.x0 + 9 * grid.cell for p in shelf)
+        left = min(p.x - blackpool.extent(p.colour, p.r) for p in shelf) - 2 - widget.x
+        bottom = min(p.y - blackpool.extent(p.colour, p.r) for p in shelf) - 2 - widget.y
+        top = max(p.y + blackpool.extent(p.colour, p.r) for p in shelf) + 2 - widget.y
+        rim = (left, bottom, widget.width - left, top - bottom)
+        grid_right = grid.x0 + 9 * grid.cell - widget.x
+        found = []
+        for tid, kind in itertools.product(("yellow-1", "red-1", "green-1", "blue-1", "blue-2", "blue-3"),
+                                           ("last", "focus", "asked", "marked")):  # fmt: skip
+            marks = {"marked": frozenset({tid})} if kind == "marked" else {kind: tid}
+            render(widget, session, doc, **marks)
+            near = [apart_from(d, rim) for d in opaque_discs(widget) if d[0] < grid_right]
+            if min(near) < 2.0:
+                found.append(f"{tid} ringed {kind}: {min(near):.1f} px from the tray's rim")
+        assert not found, f"{widget.width:.0f}x{widget.height:.0f}:\n" + "\n".join(found)
+    finally:
+        next(window, None)

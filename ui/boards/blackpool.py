@@ -140,11 +140,16 @@ class Grid:
         # The row numbers stand clear of a ring round a piece in the first column (a9's and a1's camps): a white
         # ring lay under the light "9" beside a9 and hid most of it.
         self.gutter = max(self.text / 4, overhang(first, "left")) if self.edges else 0.0
+        # Right of the grid, the centre's tray (``tray``) stands past a ring round a piece in column i with a gap
+        # between: centred in a margin as wide as the row numbers', its white rim lay 0.8 px off the grid at
+        # 800x480, and a ring round a piece on i5 ran 13 px over it.
+        self.side = self.margin
         if self.edges:
             self.margin = digits + self.gutter + self.text / 8
-            side_w = widget.width - 2 * self.margin
+            self.side = max(self.margin, overhang(first, "right") + TRAY_GAP + tray_width(self.text))
+            side_w = widget.width - self.margin - self.side
         self.cell = max(1.0, min(side_w / width, (room_h - self.top) / height))
-        self.x0 = widget.x + (widget.width - self.cell * width) / 2
+        self.x0 = widget.x + self.margin + (widget.width - self.margin - self.side - self.cell * width) / 2
         self.y0 = widget.y + self.strip_h + self.band + (room_h - self.top - self.cell * height) / 2
 
     def origin(self, square: Mapping[str, Any]) -> tuple[float, float]:
@@ -229,8 +234,9 @@ def tray(widget: Any, grid: Grid, board: Mapping[str, Any], piles: list[list[dic
         # Between two stacks: a rider touches its carrier, stacks do not touch (less apart on a short grid).
         gap = max(1.0, min(r * 0.4, (height - sum(heights)) / (len(piles) - 1)))
         length = sum(heights) + (len(piles) - 1) * gap
-        if free_x >= max(heights) + 2 and length <= height:  # a column, level with the centre square
-            cx, middle = right + free_x / 2, grid.origin(centre)[1] + grid.cell / 2
+        reach = overhang(grid.cell, "right") + TRAY_GAP  # clear of a ring round a piece in column i
+        if free_x - reach >= max(heights) + 2 and length <= height:  # a column, level with the centre square
+            cx, middle = right + reach + (free_x - reach) / 2, grid.origin(centre)[1] + grid.cell / 2
             top = min(grid.y0 + height, max(grid.y0 + length, middle + length / 2))
             return _column(slots, cx, top, size, gap)
     if free_y - grid.top >= size + 2:  # rows above the grid (a tall narrow board), each piece a disc wide
@@ -241,6 +247,16 @@ def tray(widget: Any, grid: Grid, board: Mapping[str, Any], piles: list[list[dic
 
 
 TRAY = 0.62  # a piece's radius beside the grid as a share of the board's text size: 16 px figures on 20 px discs
+TRAY_GAP = 3.0  # px between a ring's black edge round a piece in column i and the tray's white rim beside it
+
+
+def tray_width(text: float) -> float:
+    """The tray's column across, its white rim included (``_tray_frame``), at the board's text size: as wide
+    as its widest piece, a full-size red diamond."""
+    return 2 * max(extent(colour, text * TRAY) for colour in ("red", "yellow")) + 2 * TRAY_PAD
+
+
+TRAY_PAD = 2.0  # px between the tray's pieces and the outer edge of its white rim
 
 
 def _tray_piece(piece: Mapping[str, Any], x: float, y: float, r: float) -> Piece:
@@ -453,12 +469,13 @@ RING_EDGE = 1.0
 
 
 def overhang(cell: float, side: str = "top") -> float:
-    """How far a ring round a piece reaches past its square's top (or left) edge, at most (``APART``'s places,
-    the widest shape and ring): the grid leaves that much room over its top row, so no ring runs off the
-    board's top, and the row numbers stand that far left of it, so no ring lies under a number."""
+    """How far a ring round a piece reaches past its square's top (or left, or right) edge, at most (``APART``'s
+    places, the widest shape and ring): the grid leaves that much room over its top row, so no ring runs off the
+    board's top, the row numbers stand that far left of it, so no ring lies under a number, and the centre's
+    tray that far right of it (and ``TRAY_GAP`` more), so no ring runs into the tray."""
     return max(
         0.0,
-        *(sum(ring_size(shape, share * cell, kind)) + RING_EDGE - (1 - y if side == "top" else x) * cell
+        *(sum(ring_size(shape, share * cell, kind)) + RING_EDGE - {"top": 1 - y, "left": x, "right": 1 - x}[side] * cell
           for spots, share in APART.values() for x, y in spots for shape in SHAPES for kind in RING),
     )  # fmt: skip
 
@@ -557,7 +574,7 @@ def _apart(stack: list[dict[str, Any]], x: float, y: float, cell: float, i: int,
 def _tray_frame(grid: Grid, centre: Mapping[str, Any], shelf: list[Piece], ground: Shapes) -> None:
     """The tray's ground in the centre square's colour, rimmed white, and the centre square rimmed white too
     (in ``ground``): the two dark boxes with white rims read as one place drawn twice."""
-    pad = 2.0
+    pad = TRAY_PAD
     left = min(p.x - extent(p.colour, p.r) for p in shelf) - pad
     right = max(p.x + extent(p.colour, p.r) for p in shelf) + pad
     bottom = min(p.y - extent(p.colour, p.r) for p in shelf) - pad
