@@ -12,6 +12,7 @@ from itertools import combinations
 from typing import Any
 
 import pytest
+from kivy.app import App
 from kivy.core.window import Window
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -212,3 +213,24 @@ def test_the_board_sizes_tests_draw_are_the_real_tables(
     drawing 381.6x381.6 and 468.48x346.88, boards no table shows."""
     _, board = table_board(start, window_size, window, "blackpool", percent)
     assert tuple(board.size) == pytest.approx(board_at(window, percent), abs=0.01)
+
+
+@pytest.mark.parametrize(("window", "percent"), TABLE_WINDOWS, ids=[f"{w}x{h}-{p}" for (w, h), p in TABLE_WINDOWS])
+def test_the_bottom_bars_buttons_stay_in_the_bar_clear_of_the_board(
+    window: tuple[int, int], percent: int, start: Any, window_size: Any
+) -> None:
+    """Undo ... Menu are as tall as their bar, the frame's margin between them and what is above. At 120% at
+    800x480 the frame gives the board back its 398 px with a 64 px bar, but the buttons stayed 76.8 px (the
+    scale's 64 units): they rose 12.8 px out of the bar and 6.8 px over the board's foot, over Targi's display
+    row 3 and hand (0.4 px at 110%); upright at 120% at 480x800, 10.2 px out of the bar toward the announcements."""
+    _, board = table_board(start, window_size, window, "targi", percent)
+    table = App.get_running_app().root.get_screen("table")
+    bar = table.ids.undo.parent
+    found = []
+    for name in ("undo", "redo", "repeat", "dispute", "rules", "menu"):
+        button = table.ids[name]
+        if button.top > bar.top + 0.01 or button.y < bar.y - 0.01:
+            found.append(f"{name} {button.y:.1f}..{button.top:.1f} in a bar {bar.y:.1f}..{bar.top:.1f}")
+        if not table.portrait and board.y - button.top < table.frame * 6 - 0.01:
+            found.append(f"{name} reaches {button.top - board.y + table.frame * 6:.1f} px into the margin over it")
+    assert not found, "\n".join(found)
