@@ -176,3 +176,28 @@ def test_the_water_hole_to_enter_is_named_on_the_map(start: Any) -> None:
     assert app.prompt.startswith("Water hole 1 of 22 at (2,0)")
     assert app.root.get_screen("table").ids.board.view.named == ((2, 0),)
     assert ttd.places_named("(0,3) touches Black at (-1,12); (0,3) again") == [(0, 3), (-1, 12)]
+
+
+# Hexes of the five players' full map (``ended``) every side of which, and each spot a hex or two out, hides a
+# camel or a water hole: named alone, their tags lay over one (72, 56 and 21 of the 234 hexes at the three sizes).
+CROWDED = {
+    ((800, 480), 100): [(0, 0), (1, 0), (2, 6), (3, 5), (7, 1), (8, 3), (0, 11), (6, 9)],
+    ((480, 800), 120): [(0, 9), (3, 6), (7, 5), (8, 4), (9, 2), (10, 4), (-3, 12), (0, 12)],
+    ((1024, 600), 120): [(-6, 12), (1, 0), (11, 1), (10, 11), (2, 8), (-1, 11)],
+}
+
+
+@pytest.mark.parametrize(("size", "scale"), CROWDED, ids=[f"{w}x{h}-{p}" for (w, h), p in CROWDED])
+def test_on_the_full_map_a_tag_goes_to_ground_a_few_hexes_off_rather_than_over_a_camel(
+    size: tuple[int, int], scale: int, start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """Where every side of a hex and each place a hex or two out is taken, the tag goes on the nearest ground that
+    hides nothing (sand between caravans, a mountain), up to four hexes off, on a leader line through no water
+    hole's figure: it lay up to 11 px over a camel or a water hole."""
+    _, board = table_board(start, window_size, size, "ttd")
+    scaled(App.get_running_app(), scale)
+    full = ended()
+    found = []
+    for place in CROWDED[(size, scale)]:
+        found += [f"{place}: {fault}" for fault in hidden(board, full, (place,)) + tags(board, full, (place,))[1]]
+    assert not found, f"at {size} ({scale}%), a {board.width:.0f}x{board.height:.0f} board:\n" + "\n".join(found)

@@ -401,32 +401,63 @@ def _tag_place(
         (cx + ex, cy - ey - bh, 300.0),
     ]
     best, best_cost = None, (math.inf, 0, 0)
+    reach = (AWAY + 1) * size * SQRT3 + bw  # what a tag so far off may hide or its leader cross
+    crowd = [c for c in crowd if abs(c[0] - cx) < reach + c[2] and abs(c[1] - cy) < reach + c[2]]
+
+    def consider(x: float, y: float, away: int, over_figures: bool = True) -> None:
+        nonlocal best, best_cost
+        box = (x, y, bw, bh)
+        if y < frame.strip_top or y + bh > widget.height - 1 or x < 1 or x + bw > widget.width - 1:
+            return
+        if any(x < tx + tw and tx < x + bw and y < ty + th and ty < y + bh for tx, ty, tw, th in taken):
+            return
+        hidden = _hidden(box, crowd)
+        if hidden > best_cost[0] or any(_crosses(line, box) for line in leaders):
+            return
+        leader, crossed = None, 0
+        if away:  # from the hex's ring to the tag's nearest point
+            nx, ny = min(max(cx, x), x + bw), min(max(cy, y), y + bh)
+            d = math.hypot(nx - cx, ny - cy)
+            if d <= size:
+                return
+            leader = (cx + (nx - cx) / d * size, cy + (ny - cy) / d * size, nx, ny)
+            if any(_crosses(leader, t) for t in taken):
+                return
+            points = _along(leader, max(1, int(d / 2)))
+            under = [w for px, py, reach, w in crowd if any(math.dist(p, (px, py)) < reach for p in points)]
+            if not over_figures and FIGURE_WEIGHT in under:
+                return
+            crossed = len(under)
+        cost = (hidden, away, crossed)
+        if cost < best_cost:
+            best, best_cost = (box, leader), cost
+
     for away in (0, 1, 2):
         for x0, y0, angle in sides:
             ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-            x, y = x0 + ux * away * size * SQRT3, y0 + uy * away * size * SQRT3
-            box = (x, y, bw, bh)
-            if y < frame.strip_top or y + bh > widget.height - 1 or x < 1 or x + bw > widget.width - 1:
-                continue
-            if any(x < tx + tw and tx < x + bw and y < ty + th and ty < y + bh for tx, ty, tw, th in taken):
-                continue
-            if any(_crosses(line, box) for line in leaders):
-                continue
-            leader, crossed = None, 0
-            if away:  # from the hex's ring to the tag's nearest point
-                nx, ny = min(max(cx, x), x + bw), min(max(cy, y), y + bh)
-                d = math.hypot(nx - cx, ny - cy)
-                leader = (cx + (nx - cx) / d * size, cy + (ny - cy) / d * size, nx, ny)
-                if any(_crosses(leader, t) for t in taken):
-                    continue
-                points = _along(leader, max(1, int(d / 2)))
-                crossed = sum(any(math.dist(p, (px, py)) < reach for p in points) for px, py, reach, _w in crowd)
-            cost = (_hidden(box, crowd), away, crossed)
-            if cost < best_cost:
-                best, best_cost = (box, leader), cost
+            consider(x0 + ux * away * size * SQRT3, y0 + uy * away * size * SQRT3, away)
         if best is not None and best_cost[0] == 0:
-            break
+            return (*best, best_cost)
+    # Every side hides something up to two hexes out (on five players' full map at 800x480, 72 of the 234 hexes
+    # named alone): the tag goes on the nearest ground that hides nothing, its middle on a hex up to ``AWAY``
+    # hexes off (a mountain, the sand between caravans), or reaching left or right from it, its leader line
+    # through no water hole's figure.
+    for dq, dr in HEXES_NEAR:
+        if best_cost[0] == 0 and _hex_distance(dq, dr) > best_cost[1]:
+            break  # the nearest ground that hides nothing is found
+        ax, ay = cx + SQRT3 * size * (dq + dr / 2), cy - 1.5 * size * dr
+        for x in (ax - bw / 2, ax - half_w / 2, ax + half_w / 2 - bw):
+            consider(x, ay - bh / 2, _hex_distance(dq, dr), over_figures=False)
     return None if best is None else (*best, best_cost)
+
+
+def _hex_distance(dq: int, dr: int) -> int:
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+AWAY = 4  # hexes: how far from its hex a tag may go to hide nothing, on a leader line
+HEXES_NEAR = sorted(((dq, dr) for dq in range(-AWAY, AWAY + 1) for dr in range(-AWAY, AWAY + 1)
+                     if 2 <= _hex_distance(dq, dr) <= AWAY), key=lambda d: _hex_distance(*d))  # fmt: skip
 
 
 def _draw_cell(
