@@ -147,3 +147,36 @@ def test_a_sneakers_answer_onto_a_scared_space_says_its_cost_and_fits(
         # the Flask's choice under the answers may need a scroll, as under the judged question's prompt
         uneven = [fault for fault in uneven_choices(table) if not fault.startswith("'Redeem Desert Flask")]
         assert not uneven, (size, uneven)
+
+
+@pytest.mark.parametrize("percent", (100, 120))
+@pytest.mark.parametrize(("lives", "items", "cost"), COSTS)
+def test_the_roll_prompt_says_a_scared_spaces_cost_and_every_roll_still_shows(
+    lives: int, items: list[str], cost: str, percent: int, start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """'3: to Sandstorm Wall (16)' on its button, the cost in the prompt over the rolls (390 px of words, where a
+    button at 800x480 shows 208): the prompt reads whole, and the six rolls show whole without scrolling, at
+    800x480 and upright, at 100% and 120%. Sized by its length (over 100 letters: four lines' room for three),
+    the prompt left the last row of rolls under the announcements at 120% at 800x480; 'Purple: roll the die to
+    move ...; a 3 is Scared!: Purple loses the Cloak, ...' took four lines there, the last row 12 px under."""
+    from kivy.app import App
+
+    from tests.ui import test_portrait
+    from tests.ui.test_display_scale import scaled
+
+    house = create("desert")
+    state = position(house, {"purple": {"space": 13, "lives": lives, "items": items}}, turn="purple",
+                     players=("purple", B))
+    session = Session(house, house.to_document(state), state)
+    assert session.pending().text.endswith(f"; a 3 is Scared!: {cost.removeprefix('Purple ')}."), session.pending().text
+    offered = [a["text"] for a in session.legal()]
+    assert offered[2] == "3: to Sandstorm Wall (16)" and len(offered) == 6, offered
+    app = start(session)
+    scaled(App.get_running_app(), percent)
+    table = app.root.get_screen("table")
+    for size, buttons in buttons_at_each_size(table, window_size, offered):
+        assert not test_portrait.faults(table), (size, test_portrait.faults(table))
+        prompt = table.ids.prompt
+        assert text_height(prompt) <= prompt.height + 0.5, (size, prompt.text, text_height(prompt), prompt.height)
+        hidden = [b.text for b in buttons if not shown_whole(b, table.ids.choice_scroll)]
+        assert not hidden, (size, hidden)

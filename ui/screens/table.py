@@ -15,7 +15,7 @@ from kivy.uix.widget import Widget
 from companion.places import place_of
 from ui.boards import placer_for
 from ui.choices import EVERYWHERE, Arrangement, DiePad, arrange, die_pad, face_colour, face_label, reveal
-from ui.even import even
+from ui.even import even, wrapped
 from ui.reach import Nearby
 from ui.screens.upright import UprightScreen
 from ui.widgets import BoardWidget, ChoiceButton, first_tap_at, shown_now
@@ -104,6 +104,20 @@ class TableScreen(UprightScreen):
         wraps = even([b.text for b in buttons], [b.own_size for b in buttons], cols, width, least)
         for button, wrap in zip(buttons, wraps, strict=True):
             button.even_size, button.even_width = wrap.size, wrap.width
+
+    @staticmethod
+    def prompt_height(prompt: str, width: float, u: float, portrait: bool) -> float:
+        """The prompt's box: two lines at 24 px (66 units) for a short prompt, three at 19 (72), four (96) for a
+        prompt of 100 letters or more that takes four in ``width`` (20 px upright). By its length alone, a
+        desert roll's prompt with the cost of a Scared! space ("Purple: roll to move from Nomad Camp (13); a 3 is
+        Scared!: loses the Cloak, or 2 Lives and goes back.", 103 letters, three lines) took four lines' room,
+        and at 120% at 800x480 the last row of rolls went 17 px under the announcements."""
+        if len(prompt) < 56:
+            return u * 66
+        if len(prompt) < 100:
+            return u * 72
+        lines = wrapped(prompt, width, u * (20 if portrait else 19))
+        return u * (72 if len(lines) <= 3 else 96)
 
     @staticmethod
     def board_height(width: float, height: float, u: float) -> float:

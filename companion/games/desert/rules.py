@@ -159,9 +159,10 @@ class DesertRace(Game):
         space = self.board.spaces[piece.space]
         if kind == ROLL:
             if step.mode == "move":
-                extra = self._roll_extras(state)
-                return Pending("roll", mover, f"{title(mover)}: roll the die to move from {space.label}{extra}.",
-                               die="d6")
+                scared = self._scared_rolls(state)  # then 'roll to move': at 120% at 800x480 four lines were too many
+                extra = self._roll_extras(state) + scared
+                return Pending("roll", mover, f"{title(mover)}: roll {'' if scared else 'the die '}to move from "
+                               f"{space.label}{extra}.", die="d6")
             challenge = space.challenge
             assert challenge is not None
             if challenge.limit is None:
@@ -225,6 +226,20 @@ class DesertRace(Game):
         if step.kind == ROLL and action.get("type") == "roll":
             return ("DR-4",) if step.mode == "move" else ("DR-13",)
         return super().where_rules(state, action)
+
+    def _scared_rolls(self, state: State) -> str:
+        """The rolls whose move ends Scared! and what that costs, said before the roll (DR-12, DR-6, DR-Q18), in the
+        Vortex's words less the mover, whom the prompt opens with: 'Purple: roll to move from Nomad Camp (13); a 3
+        is Scared!: loses 2 Lives, back to Desert Dawn (0).' The roll buttons name where each roll goes, but the
+        cost (up to 390 px of words) does not fit beside it on a button at 800x480 (208 px); the prompt's third
+        line has room, and the voice says it too."""
+        costs: dict[str, list[str]] = {}
+        for value in range(1, 7):
+            # the prompt opens with who rolls: 'Purple: roll ...; a 3 is Scared!: Purple loses' ran to four lines
+            cost = self._move_cost(state, value, True, "move").replace(f": {title(state.mover)} ", ": ", 1)
+            if cost:
+                costs.setdefault(cost, []).append(str(value))
+        return "".join(f"; a {' or '.join(values)} is Scared!{cost}" for cost, values in costs.items())
 
     def _roll_extras(self, state: State) -> str:
         names = [card_name(a["card"]) for a in self._roll_step_uses(state) if a["type"] == "use"]

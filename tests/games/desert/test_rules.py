@@ -39,7 +39,7 @@ def test_a_chain_of_challenges_on_the_house_board() -> None:
     assert HOUSE.board.spaces[state.piece(A).space].id == "crumbling_stairs"
     state, _ = run(HOUSE, state, {"type": "attempt"}, roll(6))  # on to Cool Cave: +1 Life, chain ends
     assert HOUSE.board.spaces[state.piece(A).space].id == "cool_cave" and state.piece(A).lives == 6
-    assert GAME.pending(state).player == B
+    assert HOUSE.pending(state).player == B  # a house board position (GAME's board has fewer spaces)
 
 
 def test_declining_the_chain_attempt_counts_nothing() -> None:

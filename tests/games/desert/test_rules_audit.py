@@ -283,3 +283,21 @@ def test_the_sunshield_and_dune_shift_answers_say_a_scared_spaces_cost_where_it_
                         options={"sneakers_affect_dune_shift": True, "dune_shift_resolve": resolve})
         state, _ = act(HOUSE, dune, roll(5))
         assert _texts(state)[1] == f"Keep the Sneakers: shift 5 back to Scorpion Nest (7){cost}", resolve
+
+
+@pytest.mark.parametrize(("lives", "items", "cost"), [
+    (5, [], "loses 2 Lives, back to Desert Dawn (0)"),
+    (5, [CLOAK], "loses the Cloak, or 2 Lives and goes back"),
+    (2, [COMPASS], "loses the last 2 Lives: out, cards and all"),
+    (1, [], "loses the last Life: out this round"),
+])
+def test_the_roll_prompt_says_which_roll_ends_scared_and_what_it_costs(lives: int, items: list[str], cost: str) -> None:
+    """The roll buttons say '3: to Sandstorm Wall (16)', the space and not that a 3 then costs 2 Lives and the run
+    back (DR-12), or the last Lives and the round (DR-6), unless a Cloak is spent (DR-Q18): the cost did not fit
+    beside it on a button at 800x480 (390 px of words where 208 show). The prompt says it before the roll, in the
+    Vortex's words less the mover it opens with ('roll to move', so that it keeps to three lines); with no
+    Scared! space within a roll it is as it was."""
+    state = position(HOUSE, {A: {"space": 13, "lives": lives, "items": items}})
+    assert HOUSE.pending(state).text == f"Black: roll to move from Nomad Camp (13); a 3 is Scared!: {cost}."
+    clear = position(HOUSE, {A: {"space": 17}})
+    assert HOUSE.pending(clear).text == "Black: roll the die to move from Mirage Pool (17)."
