@@ -108,6 +108,19 @@ class JournalUnavailable(CompanionError, OSError):
     code = "journal_unavailable"
 
 
+class JournalNotWritten(JournalUnavailable):
+    """A write the journal's card refused (full, gone read-only, failing): nothing of it was written.
+
+    ``reason`` says which, and what to do, without the file's path: the table
+    says it aloud with the step it refuses (`Session`), where a path read out
+    told the players nothing.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"the journal {path} cannot be written: {reason}")
+        self.reason = reason
+
+
 class JournalForeign(JournalUnavailable):
     """The file is a database this companion must not write (another program's), or text: never moved or changed."""
 

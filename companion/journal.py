@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.dbheader import HEADER_BYTES, header_fault, mended, version_fault
-from companion.errors import JournalDamaged, JournalForeign, JournalInUse, JournalUnavailable
+from companion.errors import JournalDamaged, JournalForeign, JournalInUse, JournalNotWritten, JournalUnavailable
 from companion.paths import unused_name
 from companion.registry import title_of
 from companion.wal import beside_damage, examine
@@ -151,6 +151,60 @@ ARCHIVE_AT_BYTES = 64 * 1024 * 1024  # about 1,600 games; a start then reads it 
 # stopped logging by then): at 40 games a day the journals take about 1.7 MB a day, and a full card refuses
 # every step of every game.
 LOW_ROOM_BYTES = 512 * 1024 * 1024
+
+
+FULL_BELOW = 1024 * 1024  # bytes free under which a write that failed is put down to a full card
+SEE_RECOVERING = "docs/operations.md, Recovering a table"
+
+
+def card_fault(path: str | Path, failure: sqlite3.Error) -> tuple[str, str] | None:
+    """What happened to the card holding the journal at ``path`` when SQLite could not write it, and what to do
+    during play; None when the card is neither read-only nor full (SQLite's own words then say more).
+
+    SQLite's words alone ("database or disk is full", "disk I/O error",
+    "attempt to write a readonly database") did not say which card, what had
+    happened to it or what would mend it. A card the kernel has remounted
+    read-only after errors gives "disk I/O error" to a write already under
+    way and "readonly database" to the next, so the card itself is asked (its
+    mount's read-only flag, its free space), not SQLite's code alone.
+    """
+    said = str(failure) or type(failure).__name__
+    if str(path) == ":memory:":
+        return None
+    folder = Path(path).parent
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        free: int | None = shutil.disk_usage(folder).free
+    except OSError:  # the folder gone with its card: SQLite's code alone says what it can
+        read_only, free = False, None
+    if read_only:
+        return (f"the card holding the journal has turned read-only ({said}), as a failing SD card does",
+                "check the card (dmesg | grep -i 'read-only'), and restart the table to play on from the last step "
+                f"saved, kept in memory only ({SEE_RECOVERING})")  # fmt: skip
+    if getattr(failure, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or (free is not None and free < FULL_BELOW):
+        return (f"the card holding the journal is full ({said})",
+                f"make room on it (older journals beside it, or whatever filled it: df -h), then try again "
+                f"({SEE_RECOVERING})")  # fmt: skip
+    return None
+
+
+def why_not_written(path: str | Path, failure: sqlite3.Error) -> str:
+    """`card_fault`'s words and what to do, for a write refused during play; SQLite's words for any other fault."""
+    fault = card_fault(path, failure)
+    if fault is not None:
+        return f"{fault[0]}; {fault[1]}"
+    said = str(failure) or type(failure).__name__
+    if getattr(failure, "sqlite_errorcode", None) == sqlite3.SQLITE_READONLY:
+        return (f"the journal or its folder may no longer be written by this user ({said}); ls -l the folder, "
+                f"then restart the table ({SEE_RECOVERING})")  # fmt: skip
+    return (f"the card holding the journal could not write it ({said}); check the card (dmesg), then try again "
+            f"({SEE_RECOVERING})")
+
+
+def _at_start(path: str | Path, failure: sqlite3.Error) -> str:
+    """What `card_fault` found at start, when the table already goes on in memory: no more to do than the note says."""
+    fault = card_fault(path, failure)
+    return fault[0] if fault is not None else str(failure)
 
 
 def first_fault(verdict: str) -> str:
@@ -709,7 +763,7 @@ class Journal:
             (verdict,) = self._db.execute("PRAGMA quick_check").fetchone()
         except sqlite3.OperationalError as exc:  # cannot open or write (permissions, read-only, disk full)
             self._db.close()
-            raise JournalUnavailable(f"the journal {self.path} cannot be opened: {exc}") from None
+            raise JournalUnavailable(f"the journal {self.path} cannot be opened: {_at_start(self.path, exc)}") from None
         except sqlite3.DatabaseError as exc:  # opened, but its content is not a database
             self._db.close()
             raise JournalDamaged(f"{self.path} cannot be read as a journal: {exc}") from None
@@ -823,7 +877,7 @@ class Journal:
                     self._db.execute("ROLLBACK")
         except sqlite3.Error as exc:
             self._db.close()
-            raise JournalUnavailable(f"the journal {self.path} cannot be written: {exc}") from None
+            raise JournalNotWritten(self.path, _at_start(self.path, exc)) from None
 
     def _add_digests_column(self) -> None:
         """Journals from before data digests were kept gain the column; their games simply have none.
@@ -1036,4 +1090,4 @@ class Journal:
                     self._db.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
-            raise JournalUnavailable(f"the journal {self.path} cannot be written: {exc}") from None
+            raise JournalNotWritten(self.path, why_not_written(self.path, exc)) from None

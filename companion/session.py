@@ -19,6 +19,7 @@ from companion.errors import (
     IllegalAction,
     InvalidAction,
     InvalidPosition,
+    JournalNotWritten,
     NothingToUndo,
     quoted,
 )
@@ -45,6 +46,23 @@ RECORD_FORMAT = "table-companion-record"
 RECORD_VERSION = 1  # the record layout this companion writes and reads; a newer one may mean its fields otherwise
 _STEP_NEEDS = {"act": "action object", "redo": "undone step to redo"}  # what a journal row of each op must have
 CHANCE_TYPES = frozenset({"roll", "draw"})
+
+
+# What a write the journal's card refused leaves undone, said before why (`JournalNotWritten`): the card's words
+# alone ("the journal /var/lib/... cannot be written: database or disk is full") left a table unsure whether the
+# step it had tapped counted.
+NOT_SAVED = {
+    "act": "Not saved, so this step is not taken and the game stays at its last saved step",
+    "undo": "Not saved, so nothing is taken back and the game stays at its last saved step",
+    "redo": "Not saved, so nothing is put back and the game stays at its last saved step",
+    "begin": "The new game could not be saved, so it is not begun (the game before stays as it was)",
+}
+
+
+def _say_not_saved(refusal: JournalNotWritten, op: str) -> None:
+    """Word ``refusal`` as the table says it: what was not done (`NOT_SAVED`), then the card's fault and what to do."""
+    refusal.message = f"{NOT_SAVED[op]}: {refusal.reason}."
+    refusal.args = (refusal.message,)
 
 
 @dataclass(frozen=True)
@@ -190,7 +208,11 @@ class Session:
         if journal is not None:
             data = self.game.data
             status = "over" if self._over else "active"  # with the game's row: one commit, see `_record`
-            self._game_id = journal.begin_game(self.game.id, self.start, data.sources, data.digests, status)
+            try:
+                self._game_id = journal.begin_game(self.game.id, self.start, data.sources, data.digests, status)
+            except JournalNotWritten as refusal:
+                _say_not_saved(refusal, "begin")
+                raise
         return self
 
     # -- reading ----------------------------------------------------------
@@ -422,7 +444,11 @@ class Session:
         over = self.game.pending(after).is_over
         if self.journal is not None and self._game_id is not None:
             status = ("over" if over else "active") if over != self._over else None
-            self.journal.append(self._game_id, op, action, status)
+            try:
+                self.journal.append(self._game_id, op, action, status)
+            except JournalNotWritten as refusal:  # first what the table must know: the step is not taken
+                _say_not_saved(refusal, op)
+                raise
         self._over = over
 
     # -- records ----------------------------------------------------------

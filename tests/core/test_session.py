@@ -242,7 +242,8 @@ def test_a_full_disk_refuses_the_step_by_name_and_keeps_the_game(tmp_path: Path)
         if update.kind == "refused":
             break
         taken.append(update.action)
-    assert update.kind == "refused" and "cannot be written: database or disk is full" in update.text
+    assert update.kind == "refused" and update.text.startswith("Not saved, so this step is not taken")
+    assert "the card holding the journal is full (database or disk is full); make room on it" in update.text
     assert session.log == taken  # the refused step left no trace in memory either
 
     journal._db.execute(f"PRAGMA max_page_count = {pages * 100}")  # room again
