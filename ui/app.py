@@ -35,7 +35,7 @@ from companion.session import Session
 from ui import inputs, watchdog
 from ui.boards import BoardView, namer_for
 from ui.kiosk import ESCAPE_KEYS, IdleClock, PinGate
-from ui.settings import Settings, existing_folder
+from ui.settings import Settings, existing_folder, not_saved
 from ui.voice import Voice, spoken_form, spoken_step
 from vision.orientation import Orientation
 from vision.tray_area import TrayArea
@@ -499,7 +499,7 @@ class CompanionApp(App):
             saved = "Saved."
         except OSError as error:  # a full or read-only card: the table still gets the change for this run
             log.warning("saving settings: %s", error)
-            saved = f"Not saved ({error.strerror or error}): the changes hold until the app restarts."
+            saved = not_saved(error, self.settings_path)
         self.cafe_dir = cafe
         self.voice.enabled, self.voice.speed = self.settings.voice, self.settings.voice_speed
         self.voice.volume = self.settings.voice_volume

@@ -13,15 +13,15 @@ namespace are skipped where the machine allows none.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.small_card import on_a_card
+
 ROOT = Path(__file__).resolve().parents[2]
-NO_NAMESPACE = 97  # the child's exit status when the tmpfs could not be mounted
 
 # Plays a Blackpool game on the card at argv[1] as the kiosk does (random offered steps) until the card is full,
 # then tries an undo, closes the table and starts it again on the same full card.
@@ -109,22 +109,6 @@ _, resumed, _ = open_table(path)
 found["resumed"] = resumed is not None and resumed.log == played and len(played) == len(before) + 1
 print(json.dumps(found))
 """
-
-
-def on_a_card(script: str, tmp_path: Path, size: str = "3m") -> dict:
-    """``script`` run with argv[1] a tmpfs of ``size`` mounted in namespaces of its own; its JSON line."""
-    if shutil.which("unshare") is None or shutil.which("mount") is None:
-        pytest.skip("unshare and mount are needed to make a small card of its own")
-    card = tmp_path / "card"
-    card.mkdir()
-    shell = f'mount -t tmpfs -o size="$1" tmpfs "$2" || exit {NO_NAMESPACE}; shift 2; exec "$@"'
-    argv = ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", shell, "sh", size, str(card),
-            sys.executable, "-c", script, str(card)]  # fmt: skip
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=ROOT)
-    if done.returncode == NO_NAMESPACE or done.stderr.startswith("unshare:"):
-        pytest.skip(f"this machine lets no test mount a card of its own: {done.stderr.strip()[:200]}")
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 def test_a_step_a_full_card_refuses_says_it_was_not_saved_and_what_to_do(tmp_path: Path) -> None:

@@ -281,3 +281,49 @@ def test_a_file_this_user_may_not_read_is_a_permission_problem_left_as_it_is(
         loaded.save(path)  # what starting a game does: the café's file is not replaced by the defaults
     monkeypatch.undo()
     assert [p.name for p in tmp_path.iterdir()] == ["ui.json"] and path.read_text() == '{"kiosk_pin": "8642"}'
+
+
+# Saves settings on the card at argv[1], lets a log take its last bytes and saves a new PIN; then remounts the card
+# read-only and saves again. Each refusal is answered as the settings screen answers it.
+SAVE_ON_A_FULL_CARD = """
+import json, subprocess, sys
+from pathlib import Path
+from ui.settings import Settings, not_saved
+path = Path(sys.argv[1]) / "config" / "ui.json"
+Settings(kiosk_pin="9999").save(path)
+with open(path.with_name("syslog"), "wb", buffering=0) as log:
+    try:
+        while True:
+            log.write(bytes(4096))
+    except OSError:
+        pass
+found = {}
+for card in ("full", "read-only"):
+    try:
+        Settings(kiosk_pin="4321").save(path)
+        found[card] = "saved"
+    except OSError as error:
+        found[card] = not_saved(error, path)
+    found[card + " pin"] = Settings.load(path).kiosk_pin
+    found[card + " files"] = sorted(p.name for p in path.parent.iterdir())
+    if card == "full":
+        path.with_name("syslog").unlink()
+        subprocess.run(["mount", "-o", "remount,ro", sys.argv[1]], check=True)
+print(json.dumps(found))
+"""
+
+
+def test_a_save_a_full_or_read_only_card_refuses_says_so_and_keeps_the_file(tmp_path: Path) -> None:
+    """The settings screen said only the OS's words ("Not saved (No space left on device): ..."): nothing named the
+    card as the trouble or what to do about it."""
+    from tests.small_card import on_a_card
+
+    found = on_a_card(SAVE_ON_A_FULL_CARD, tmp_path, size="1m")
+    assert found["full"] == ("Not saved (the card holding ui.json is full: No space left on device): the changes hold "
+                             "until the app restarts; make room on it, then Save again (docs/operations.md, Recovering "
+                             "a table).")
+    assert found["read-only"] == ("Not saved (the card holding ui.json has turned read-only, as a failing SD card "
+                                  "does: Read-only file system): the changes hold until the app restarts; check the "
+                                  "card (docs/operations.md, Recovering a table).")
+    for card in ("full", "read-only"):
+        assert found[f"{card} pin"] == "9999" and found[f"{card} files"] == ["syslog", "ui.json"][card == "read-only":]
