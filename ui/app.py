@@ -35,7 +35,7 @@ from companion.session import Session
 from ui import inputs, watchdog
 from ui.boards import BoardView, namer_for
 from ui.kiosk import ESCAPE_KEYS, IdleClock, PinGate
-from ui.settings import Settings, existing_folder, not_saved
+from ui.settings import Settings, card_refused, existing_folder, not_saved
 from ui.voice import Voice, spoken_form, spoken_step
 from vision.orientation import Orientation
 from vision.tray_area import TrayArea
@@ -644,7 +644,8 @@ class CompanionApp(App):
             self.settings.save(self.settings_path)
         except OSError as error:
             log.warning("saving %s: %s", what, error)
-            return f"{done}; not saved ({error.strerror or error}): it holds until a restart."
+            why, then = card_refused(error, self.settings_path)
+            return f"{done}; not saved ({why}): it holds until a restart{f'; {then}' if then else ''}."
         return f"{done}: saved."
 
     def _missing_source(self, name: str, source: str) -> str:

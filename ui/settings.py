@@ -79,23 +79,26 @@ def default_settings_path() -> Path:
     return xdg_base("XDG_CONFIG_HOME", ".config") / "table-companion" / "ui.json"
 
 
-def not_saved(error: OSError, path: Path | None) -> str:
-    """The settings screen's answer to a Save the card refused: the changes hold for this run only, and why.
+def card_refused(error: OSError, path: Path | None) -> tuple[str, str]:
+    """Why a settings file was not written, and what to do ("" when the OS's words are all there is to say).
 
-    The OS's words alone ("Not saved (No space left on device)", "... (Read-only file system)") did not say
-    that the card holding the settings was the trouble, nor what to do about it.
+    The OS's words alone ("No space left on device", "Read-only file system") did not say that the card
+    holding the settings was the trouble, nor what to do about it.
     """
     said = error.strerror or str(error)
     name = path.name if path is not None else "the settings"
+    see = "(docs/operations.md, Recovering a table)"
     if error.errno in (errno.ENOSPC, errno.EDQUOT):
-        why, then = f"the card holding {name} is full: {said}", "make room on it, then Save again"
-    elif error.errno == errno.EROFS:
-        why, then = (f"the card holding {name} has turned read-only, as a failing SD card does: {said}",
-                     "check the card")  # fmt: skip
-    else:
-        return f"Not saved ({said}): the changes hold until the app restarts."
-    held = "the changes hold until the app restarts"
-    return f"Not saved ({why}): {held}; {then} (docs/operations.md, Recovering a table)."
+        return f"the card holding {name} is full: {said}", f"make room on it, then save again {see}"
+    if error.errno == errno.EROFS:
+        return f"the card holding {name} has turned read-only, as a failing SD card does: {said}", f"check it {see}"
+    return said, ""
+
+
+def not_saved(error: OSError, path: Path | None) -> str:
+    """The settings screen's answer to a Save the card refused: the changes hold for this run only, and why."""
+    why, then = card_refused(error, path)
+    return f"Not saved ({why}): the changes hold until the app restarts{f'; {then}' if then else ''}."
 
 
 def existing_folder(text: str) -> Path | None:

@@ -320,10 +320,10 @@ def test_a_save_a_full_or_read_only_card_refuses_says_so_and_keeps_the_file(tmp_
 
     found = on_a_card(SAVE_ON_A_FULL_CARD, tmp_path, size="1m")
     assert found["full"] == ("Not saved (the card holding ui.json is full: No space left on device): the changes hold "
-                             "until the app restarts; make room on it, then Save again (docs/operations.md, Recovering "
+                             "until the app restarts; make room on it, then save again (docs/operations.md, Recovering "
                              "a table).")
     assert found["read-only"] == ("Not saved (the card holding ui.json has turned read-only, as a failing SD card "
-                                  "does: Read-only file system): the changes hold until the app restarts; check the "
-                                  "card (docs/operations.md, Recovering a table).")
+                                  "does: Read-only file system): the changes hold until the app restarts; check it "
+                                  "(docs/operations.md, Recovering a table).")
     for card in ("full", "read-only"):
         assert found[f"{card} pin"] == "9999" and found[f"{card} files"] == ["syslog", "ui.json"][card == "read-only":]
