@@ -926,8 +926,11 @@ class Journal:
             self._db.close()
             raise JournalInUse(f"the journal {self.path} is in use by another companion (process {holder}); "
                                "stop it first to play its game here") from None  # fmt: skip
-        os.ftruncate(handle, 0)
-        os.pwrite(handle, str(os.getpid()).encode(), 0)
+        try:  # only to name this process to another table: the lock holds without it
+            os.ftruncate(handle, 0)
+            os.pwrite(handle, str(os.getpid()).encode(), 0)
+        except OSError:  # a full card found no room for the number, and the start crashed on it, again and again
+            pass
         self._lock = handle
 
     def close(self) -> None:

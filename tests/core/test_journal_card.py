@@ -73,6 +73,33 @@ found["step"] = Controller(resumed).handle(Touch("act", resumed.legal()[0])).kin
 print(json.dumps(found))
 """
 
+# A game of 5 steps journalled on the card at argv[1] by a table that has not let go of the file (its -wal and -shm
+# still there, as after a power cut) and never made the lock file beside it; a log then takes the card's last bytes,
+# and the table starts.
+FULL_AT_START = """
+import json, sys
+from pathlib import Path
+from companion.controller import Controller
+from companion.journal import Journal
+from companion.observations import Touch
+from companion.session import Session, open_table
+path = Path(sys.argv[1]) / "journal.sqlite3"
+before = Journal(path)
+session = Session.new("blackpool", ["red", "blue"], journal=before)
+for _ in range(5):
+    session.act(session.legal()[0])
+with open(path.with_name("syslog"), "wb", buffering=0) as log:
+    try:
+        while True:
+            log.write(bytes(4096))
+    except OSError:
+        pass
+journal, resumed, note = open_table(path)
+found = {"steps": len(resumed.log), "note": note, "on_disk": journal.kept_on_disk}
+found["step"] = Controller(resumed).handle(Touch("act", resumed.legal()[0])).text
+print(json.dumps(found))
+"""
+
 # Plays 20 Targi steps on the journal at argv[1], then lets no file grow by a byte (the kernel refuses the write
 # with EFBIG), tries a step, an undo and a new game, gives the room back and plays on; then starts again.
 WRITE_REFUSED = """
@@ -131,6 +158,15 @@ def test_a_card_gone_read_only_is_named_at_start_and_the_game_goes_on_in_memory(
     assert ("cannot be opened: the card holding the journal has turned read-only (unable to open database "
             "file), as a failing SD card does; this table keeps its game only until the app closes. The game in "
             "progress (Blackpool, 5 steps) was read from it and goes on.") in found["note"]
+
+
+def test_a_table_started_on_a_full_card_resumes_its_game_instead_of_crashing(tmp_path: Path) -> None:
+    """The pid written into the lock file beside the journal found no room: OSError out of the start, and a kiosk
+    restarting into the same crash every 5 seconds, the screen black."""
+    found = on_a_card(FULL_AT_START, tmp_path, size="1m")
+    assert found["steps"] == 5 and found["on_disk"]
+    assert "The card holding the journal is full: no step can be written" in found["note"]
+    assert found["step"].startswith("Not saved, so this step is not taken")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
