@@ -157,9 +157,10 @@ FULL_BELOW = 1024 * 1024  # bytes free under which a write that failed is put do
 SEE_RECOVERING = "docs/operations.md, Recovering a table"
 
 
-def card_fault(path: str | Path, failure: sqlite3.Error) -> tuple[str, str] | None:
-    """What happened to the card holding the journal at ``path`` when SQLite could not write it, and what to do
-    during play; None when the card is neither read-only nor full (SQLite's own words then say more).
+def card_fault(path: str | Path, failure: sqlite3.Error) -> tuple[str, str, str] | None:
+    """What happened to the card holding the journal at ``path`` when SQLite could not write it, what to do
+    during play and what to do at start (the table then goes on in memory); None when the card is neither
+    read-only nor full (SQLite's own words then say more).
 
     SQLite's words alone ("database or disk is full", "disk I/O error",
     "attempt to write a readonly database") did not say which card, what had
@@ -180,11 +181,12 @@ def card_fault(path: str | Path, failure: sqlite3.Error) -> tuple[str, str] | No
     if read_only:
         return (f"the card holding the journal has turned read-only ({said}), as a failing SD card does",
                 "check the card (dmesg | grep -i 'read-only'), and restart the table to play on from the last step "
-                f"saved, kept in memory only ({SEE_RECOVERING})")  # fmt: skip
+                f"saved, kept in memory only ({SEE_RECOVERING})",
+                f"check the card (dmesg | grep -i 'read-only'; {SEE_RECOVERING})")  # fmt: skip
     if getattr(failure, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or (free is not None and free < FULL_BELOW):
-        return (f"the card holding the journal is full ({said})",
-                f"make room on it (older journals beside it, or whatever filled it: df -h), then try again "
-                f"({SEE_RECOVERING})")  # fmt: skip
+        room = "make room on it (older journals beside it, or whatever filled it: df -h), then"
+        return (f"the card holding the journal is full ({said})", f"{room} try again ({SEE_RECOVERING})",
+                f"{room} restart the table to keep its games on the card again ({SEE_RECOVERING})")  # fmt: skip
     return None
 
 
@@ -202,9 +204,10 @@ def why_not_written(path: str | Path, failure: sqlite3.Error) -> str:
 
 
 def _at_start(path: str | Path, failure: sqlite3.Error) -> str:
-    """What `card_fault` found at start, when the table already goes on in memory: no more to do than the note says."""
+    """What `card_fault` found at start, when the table goes on in memory, and what to do: the note said only
+    "cannot be opened: disk I/O error" of a card with no room left for the journal's ``-shm``."""
     fault = card_fault(path, failure)
-    return fault[0] if fault is not None else str(failure)
+    return f"{fault[0]}: {fault[2]}" if fault is not None else str(failure)
 
 
 def first_fault(verdict: str) -> str:

@@ -19,15 +19,16 @@ ROOT = Path(__file__).resolve().parents[1]
 NO_NAMESPACE = 97  # the child's exit status when the tmpfs could not be mounted
 
 
-def on_a_card(script: str, tmp_path: Path, size: str = "3m") -> dict:
-    """``script`` run with argv[1] a tmpfs of ``size`` mounted in namespaces of its own; its JSON line."""
+def on_a_card(script: str, tmp_path: Path, size: str = "3m", *more: str) -> dict:
+    """``script`` run with argv[1] a tmpfs of ``size`` mounted in namespaces of its own (``more`` after it); its
+    JSON line."""
     if shutil.which("unshare") is None or shutil.which("mount") is None:
         pytest.skip("unshare and mount are needed to make a small card of its own")
     card = tmp_path / "card"
     card.mkdir()
     shell = f'mount -t tmpfs -o size="$1" tmpfs "$2" || exit {NO_NAMESPACE}; shift 2; exec "$@"'
     argv = ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", shell, "sh", size, str(card),
-            sys.executable, "-c", script, str(card)]  # fmt: skip
+            sys.executable, "-c", script, str(card), *more]  # fmt: skip
     done = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=ROOT)
     if done.returncode == NO_NAMESPACE or done.stderr.startswith("unshare:"):
         pytest.skip(f"this machine lets no test mount a card of its own: {done.stderr.strip()[:200]}")

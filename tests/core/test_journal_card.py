@@ -74,8 +74,8 @@ print(json.dumps(found))
 """
 
 # A game of 5 steps journalled on the card at argv[1] by a table that has not let go of the file (its -wal and -shm
-# still there, as after a power cut) and never made the lock file beside it; a log then takes the card's last bytes,
-# and the table starts.
+# still there, as after a power cut) and never made the lock file beside it, or that closed it; a log then takes
+# the card's last bytes, and the table starts.
 FULL_AT_START = """
 import json, sys
 from pathlib import Path
@@ -88,6 +88,8 @@ before = Journal(path)
 session = Session.new("blackpool", ["red", "blue"], journal=before)
 for _ in range(5):
     session.act(session.legal()[0])
+if sys.argv[2:] == ["closed"]:  # let go of cleanly: its -wal and -shm are gone, to be made again at start
+    before.close()
 with open(path.with_name("syslog"), "wb", buffering=0) as log:
     try:
         while True:
@@ -156,7 +158,8 @@ def test_a_card_gone_read_only_is_named_at_start_and_the_game_goes_on_in_memory(
     found = on_a_card(GONE_READ_ONLY, tmp_path, size="8m")
     assert found["steps"] == 5 and found["step"] == "step" and not found["on_disk"]
     assert ("cannot be opened: the card holding the journal has turned read-only (unable to open database "
-            "file), as a failing SD card does; this table keeps its game only until the app closes. The game in "
+            "file), as a failing SD card does: check the card (dmesg | grep -i 'read-only'; docs/operations.md, "
+            "Recovering a table); this table keeps its game only until the app closes. The game in "
             "progress (Blackpool, 5 steps) was read from it and goes on.") in found["note"]
 
 
@@ -167,6 +170,16 @@ def test_a_table_started_on_a_full_card_resumes_its_game_instead_of_crashing(tmp
     assert found["steps"] == 5 and found["on_disk"]
     assert "The card holding the journal is full: no step can be written" in found["note"]
     assert found["step"].startswith("Not saved, so this step is not taken")
+
+
+def test_a_journal_a_full_card_has_no_room_to_open_is_said_with_what_to_do(tmp_path: Path) -> None:
+    """Its -shm could not be made: the note said only "cannot be opened: disk I/O error"."""
+    found = on_a_card(FULL_AT_START, tmp_path, "1m", "closed")
+    assert found["steps"] == 5 and not found["on_disk"] and not found["step"].startswith("Not saved")
+    assert ("cannot be opened: the card holding the journal is full (disk I/O error): make room on it (older "
+            "journals beside it, or whatever filled it: df -h), then restart the table to keep its games on the card "
+            "again (docs/operations.md, Recovering a table); this table keeps its game only until the app closes. "
+            "The game in progress (Blackpool, 5 steps) was read from it and goes on.") in found["note"]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
