@@ -186,7 +186,8 @@ def card_fault(path: str | Path, failure: sqlite3.Error) -> tuple[str, str, str]
     if getattr(failure, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or (free is not None and free < FULL_BELOW):
         room = "make room on it (older journals beside it, or whatever filled it: df -h), then"
         return (f"the card holding the journal is full ({said})", f"{room} try again ({SEE_RECOVERING})",
-                f"{room} restart the table to keep its games on the card again ({SEE_RECOVERING})")  # fmt: skip
+                f"{room} restart the table between games (the steps played in memory end with it) to keep them "
+                f"on the card again ({SEE_RECOVERING})")  # fmt: skip
     return None
 
 

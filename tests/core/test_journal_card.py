@@ -177,8 +177,9 @@ def test_a_journal_a_full_card_has_no_room_to_open_is_said_with_what_to_do(tmp_p
     found = on_a_card(FULL_AT_START, tmp_path, "1m", "closed")
     assert found["steps"] == 5 and not found["on_disk"] and not found["step"].startswith("Not saved")
     assert ("cannot be opened: the card holding the journal is full (disk I/O error): make room on it (older "
-            "journals beside it, or whatever filled it: df -h), then restart the table to keep its games on the card "
-            "again (docs/operations.md, Recovering a table); this table keeps its game only until the app closes. "
+            "journals beside it, or whatever filled it: df -h), then restart the table between games (the steps played "
+            "in memory end with it) to keep them on the card again (docs/operations.md, Recovering a table); this "
+            "table keeps its game only until the app closes. "
             "The game in progress (Blackpool, 5 steps) was read from it and goes on.") in found["note"]
 
 
