@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadRequest, InvalidPosition, quoted
 from companion.games.temple.board import Board
+from companion.games.temple.move_reach import pawn_moves
 from companion.games.temple.state import PHASES, Task, TempleState, pawn_name
 from companion.schema import is_known
 
@@ -353,7 +354,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
         after=after,
         winner=winner,
     )
-    if phase == "move" and roll is not None and not game._pawn_moves(state):
+    if phase == "move" and roll is not None and not pawn_moves(game, state):
         raise InvalidPosition([f"phase move, but no pawn of {players[turn]} can move {roll[0]}"])
     return state
 

@@ -1,13 +1,17 @@
-"""A terminal picture of the temple: the ring of cards, the pawns and the hidden-hand counts."""
+"""What the table sees of a temple position: the terminal picture (the ring of cards, the pawns and the
+hidden-hand counts), where each pawn stands, and the pieces an undo has put back by hand."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
+from companion.game import OnTable
 from companion.games.temple.state import TempleState, pawn_label
 
 if TYPE_CHECKING:
     from companion.games.temple.rules import TempleGame
+
 
 SYMBOLS = {"path": ".", "hole": "#", "stair": "S"}
 PAWN_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
@@ -84,3 +88,24 @@ def describe(game: TempleGame, state: TempleState) -> list[str]:
         lines.append(f"roll: {state.roll[1]} {state.roll[0]}")
     # No "next: ..." line: the prompt under the board (terminal and table screen) says it; it was said twice.
     return lines
+
+
+def on_table(game: TempleGame, state: TempleState) -> dict[Hashable, OnTable]:
+    """Each pawn's place (RU-10), each card in a slot (RU-7) or on the discard pile, the cards in each hand
+    and the draw pile (RU-26): what an undo has the table put back by hand ("Put Blue 2 back at its Entrance
+    Circles.", "Put card P05 back in slot 3."). The cards in a hand are hidden (RU-H2): only counted, so a
+    card in a slot or on the pile that was in none before the step goes back to a hand (``from_hand``)."""
+    out: dict[Hashable, OnTable] = {}
+    for colour, i, node in state.all_pawns():
+        out[("pawn", colour, i)] = OnTable(colour, pawn_label(colour, i), standing(game, colour, node), ("RU-10",))
+    for number, card in zip(game.board.slot_numbers, state.slots, strict=True):
+        if card is not None:
+            out[("card", card)] = OnTable("", f"card {card}", f"in slot {number}", ("RU-7",), dealt=True,
+                                          from_hand=True)
+    for card in state.discard:
+        out[("card", card)] = OnTable("", f"card {card}", "on the discard pile", ("RU-26",), dealt=True,
+                                      from_hand=True)
+    for colour, held in zip(state.players, state.hands, strict=True):
+        out[("hand", colour)] = OnTable(colour, "cards in hand", held, ("RU-26",), dealt=True)
+    out[("pile",)] = OnTable("", "the draw pile", state.pile, ("RU-26",), dealt=True, cards=True)
+    return out

@@ -1,0 +1,53 @@
+"""Laying the path (RU-3, RU-4): one drawn card for each slot in turn, then the hands dealt."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.errors import InvalidAction, quoted
+from companion.game import Action, Event, refuse
+from companion.games.temple.state import TempleState
+
+if TYPE_CHECKING:
+    from companion.games.temple.rules import TempleGame
+
+
+DECK_ID = "path"
+HAND_SIZE = 3
+
+
+def next_slot(game: TempleGame, state: TempleState) -> int:
+    return state.slots.index(None) + 1
+
+
+def apply_draw(game: TempleGame, state: TempleState, action: Action, events: list[Event]) -> TempleState:
+    if action.get("deck", DECK_ID) != DECK_ID:
+        raise InvalidAction(f"the temple has one deck, {quoted(DECK_ID)}, not {quoted(action.get('deck'))}", "RU-2")
+    card = action.get("card")
+    if not isinstance(card, str):
+        raise InvalidAction('a draw needs "card": a card id')
+    slot = next_slot(game, state)
+    if card == game.board.ak_card:
+        events.append(
+            Event("info", f"The Ah Kinchil card goes back into the deck; draw again for slot {slot}.", ("RU-3",))
+        )
+        return state
+    if card not in game.board.cards:
+        raise InvalidAction(f"no path card {quoted(card)} in the temple deck", "RU-2")
+    if card in state.slots:
+        raise refuse(f"{card} is already in slot {state.slots.index(card) + 1}.", "RU-3")
+    slots = list(state.slots)
+    slots[slot - 1] = card
+    state = state.but(slots=tuple(slots), pile=state.pile - 1)
+    events.append(Event("info", f"{card} goes into slot {slot}.", ("RU-3",)))
+    if None in state.slots:
+        return state
+    n = len(state.players)
+    events.append(Event("info", f"The path is laid. Deal {HAND_SIZE} cards face down to each player.", ("RU-4",)))
+    return state.but(
+        phase="first_roll",
+        hands=(HAND_SIZE,) * n,
+        pile=state.pile - HAND_SIZE * n,
+        contenders=state.players,
+        first_rolls=(),
+    )
