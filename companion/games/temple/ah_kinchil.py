@@ -95,9 +95,9 @@ def apply_ak(game: TempleGame, state: TempleState, action: Action, events: list[
         f"{game.where(colour, marker)}."
     )
     events.append(Event("reward" if colour == player else "penalty", text, ("RU-25", "RU-21"), (player, colour)))
-    state = state.with_pawn(colour, i, marker)  # first, as in a send-back (see _send_back)
+    state = state.with_pawn(colour, i, marker)  # first, as in a send-back (see ``send_back.send_back``)
     if occupant is not None:
         state = send_back(game, state, [occupant], events, AK_ONTO_PAWN)
     state = state.but(discard=(*state.discard, board.ak_card))
-    state = draw_one(game, state, state.turn, events, just_played=True)
+    state = draw_one(state, state.turn, events, just_played=True)
     return end_turn(game, state, events)

@@ -16,7 +16,7 @@ DECK_ID = "path"
 HAND_SIZE = 3
 
 
-def next_slot(game: TempleGame, state: TempleState) -> int:
+def next_slot(state: TempleState) -> int:
     return state.slots.index(None) + 1
 
 
@@ -26,7 +26,7 @@ def apply_draw(game: TempleGame, state: TempleState, action: Action, events: lis
     card = action.get("card")
     if not isinstance(card, str):
         raise InvalidAction('a draw needs "card": a card id')
-    slot = next_slot(game, state)
+    slot = next_slot(state)
     if card == game.board.ak_card:
         events.append(
             Event("info", f"The Ah Kinchil card goes back into the deck; draw again for slot {slot}.", ("RU-3",))

@@ -97,7 +97,8 @@ def can_change(game: TempleGame, state: TempleState) -> bool:
     return known_elsewhere < len(game.board.cards)
 
 
-def apply_change(game: TempleGame, state: TempleState, action: Action, events: list[Event], queued: bool = True
+def apply_change(
+    game: TempleGame, state: TempleState, action: Action, events: list[Event], queued: bool = True
 ) -> TempleState:
     board = game.board
     number = action.get("slot")
@@ -138,7 +139,7 @@ def apply_change(game: TempleGame, state: TempleState, action: Action, events: l
             (player,),
         )
     )
-    state = draw_one(game, state, state.turn, events)
+    state = draw_one(state, state.turn, events)
     return after_change(game, state, index, events, queued)
 
 
@@ -160,7 +161,7 @@ def settle_change(
 ) -> TempleState:
     """What the card now in slot ``index`` does to the pawns there, up to the first choice it asks for.
 
-    The change choices are labelled from this very code (``_change_effects``), so a
+    The change choices are labelled from this very code (``change_effects``), so a
     choice cannot say one thing and the change do another. ``queued`` False: the later colours' send-backs
     do not wait for an earlier colour's pair choice, as before RU-Q14's order (only ``old_step`` asks it).
     """
@@ -232,10 +233,10 @@ def change_effects(game: TempleGame, state: TempleState, index: int, card: str) 
 
     Audit: a card putting a hole under a pawn sent it back with no word in the
     choice; the players learnt it once the change was made. The change is played
-    out by ``_settle_change`` on a copy; ``_change_actions`` asks only when the card
+    out by ``settle_change`` on a copy; ``change_actions`` asks only when the card
     puts a hole or a stairway under a pawn (else nothing happens).
     """
-    swapped = game.board.layout_with(game.layout(state), index, card)  # so _settle_change finds it built
+    swapped = game.board.layout_with(game.layout(state), index, card)  # so settle_change finds it built
     events: list[Event] = []
     after = settle_change(game, state.but(slots=swapped.slots), index, events)
     back_rules = [r for e in events if e.kind in ("warning", "penalty") for r in e.rules if r not in SEND_BACK_HOW]

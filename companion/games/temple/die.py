@@ -9,12 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.game import DieSpec
-
-if TYPE_CHECKING:
-    pass
 
 DIE_ID = "d20"
 HOUSE_DIE = Path(__file__).resolve().parent / "data" / "die.json"

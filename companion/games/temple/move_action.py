@@ -12,7 +12,7 @@ from companion.games.temple.clauses import landing_rules, route_rule
 from companion.games.temple.move_reach import moves_from, stops_by_choice
 from companion.games.temple.move_refusals import drawn_step, why_not
 from companion.games.temple.places import read_pawn, stairway
-from companion.games.temple.send_back import occupied_spaces, send_back, sends_back
+from companion.games.temple.send_back import occupied_spaces, send_back_occupant, sends_back
 from companion.games.temple.stairways import stair_destinations, stair_leads
 from companion.games.temple.state import Task, TempleState, pawn_label, pawn_name
 from companion.games.temple.turns import resolve
@@ -62,7 +62,7 @@ def move_actions(game: TempleGame, state: TempleState) -> list[Action]:
 
 
 def landing(game: TempleGame, state: TempleState, colour: str, occupant: tuple[str, int], end: int) -> tuple[str, ...]:
-    """``_landing_rules`` for a move by ``colour`` ending at ``end``, where ``occupant`` stands."""
+    """``clauses.landing_rules`` for a move by ``colour`` ending at ``end``, where ``occupant`` stands."""
     stair = game.board.is_cell(end) and game.layout(state).kind(end) == "stair"
     return landing_rules(colour, occupant, stair, end in game.board.step_nodes)
 
@@ -131,15 +131,9 @@ def apply_move(game: TempleGame, state: TempleState, action: Action, events: lis
     occupant = occupied_spaces(game, state).get(to)
     state = state.with_pawn(colour, i, to)
     if occupant is not None:
-        events.append(
-            Event(
-                "penalty",
-                f"{label} lands on {pawn_label(*occupant)}.",
-                landing(game, state, colour, occupant, to),
-                (occupant[0],),
-            )
-        )
-        state = send_back(game, state, [occupant], events, ("RU-12",))
+        said = f"{label} lands on {pawn_label(*occupant)}."
+        landed = landing(game, state, colour, occupant, to)
+        state = send_back_occupant(game, state, occupant, events, said, landed, ("RU-12",))
     tasks: tuple[Task, ...] = ()
     if game.layout(state).kind(to) == "stair" and board.is_cell(to):
         tasks = (Task("stair", colour, (i,), to, colour),)

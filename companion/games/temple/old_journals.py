@@ -19,15 +19,17 @@ if TYPE_CHECKING:
     from companion.games.temple.rules import TempleGame
 
 
-def old_step(game: TempleGame, states: Sequence[TempleState], log: Sequence[Action], action: Action
+def old_step(
+    game: TempleGame, states: Sequence[TempleState], log: Sequence[Action], action: Action
 ) -> tuple[TempleState, list[Event]] | None:
     """A step of a game journalled before an update, refused now: a pair order answered where it is no longer
-    asked (``_unasked_order``), or a step that fits only where the later colours went back before a pair
-    choice (``_sent_back_before_choice``)."""
+    asked (``unasked_order``), or a step that fits only where the later colours went back before a pair
+    choice (``sent_back_before_choice``)."""
     return unasked_order(game, states, log, action) or sent_back_before_choice(game, states, log, action)
 
 
-def sent_back_before_choice(game: TempleGame, states: Sequence[TempleState], log: Sequence[Action], action: Action
+def sent_back_before_choice(
+    game: TempleGame, states: Sequence[TempleState], log: Sequence[Action], action: Action
 ) -> tuple[TempleState, list[Event]] | None:
     """A step of a game journalled before RU-Q14's order (9300476), fitting only the pawns as they then stood.
 
@@ -76,7 +78,8 @@ def stood_otherwise(game: TempleGame, waited: TempleState, now: TempleState, the
     )
 
 
-def unasked_order(game: TempleGame, states: Sequence[TempleState], log: Sequence[Action], action: Action
+def unasked_order(
+    game: TempleGame, states: Sequence[TempleState], log: Sequence[Action], action: Action
 ) -> tuple[TempleState, list[Event]] | None:
     """A pair order answered in a game journalled before the owner was asked it only when it matters (RU-Q13).
 

@@ -26,7 +26,7 @@ def waiting_after(state: TempleState) -> str:
 
     Audit: the question named only the owner's two pawns, so the owner chose not knowing that Blue 1 goes
     back after them, to the markers as the choice leaves them (under bump it may bump the pawn the choice
-    just sent there). The choices themselves say where the two go (``_order_text``).
+    just sent there). The choices themselves say where the two go (``order_text``).
     """
     waiting = [pawn_label(t.colour, i) for t in state.tasks[1:] if t.kind == "off" for i in t.pawns]
     if not waiting:
@@ -39,7 +39,7 @@ def order_text(game: TempleGame, state: TempleState, colour: str, first: int) ->
     """A pair-order choice as it plays out: where each of the two pawns goes, and who else goes back.
 
     Audit: "Red 1 takes the nearer marker" named no marker, and the table had to work out the two.
-    With pawns of later colours waiting behind the choice (RU-Q14) it says where they end (``_order_then``).
+    With pawns of later colours waiting behind the choice (RU-Q14) it says where they end (``order_then``).
     """
     after = send_back(game, state, [(colour, first), (colour, 1 - first)], [], CHANGE_OFF_PATH)
     then = order_then(game, state, colour, after)
@@ -64,7 +64,7 @@ def order_then(game: TempleGame, state: TempleState, colour: str, after: TempleS
     Audit: the choice said "..., sending Blue 2 back [RU-Q12]" and nothing of Blue 1, waiting on its hole to
     go back once the choice is made, to the markers as the choice leaves them: under bump, Red's choice
     took Blue 2 to the blue corner marker and Blue 1 then bumped it on to its Entrance Circles. The question
-    named Blue 1 (``_waiting_after``); where each pawn ends, only doing it told. The pawns the choice itself
+    named Blue 1 (``waiting_after``); where each pawn ends, only doing it told. The pawns the choice itself
     bumps are said where they end too, so RU-Q12 comes with RU-Q14 when a pawn is bumped on the way.
     """
     if not any(t.kind == "off" for t in state.tasks[1:]):

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 
 def place_name(game: TempleGame, colour: str, node: int) -> str:
+    """``TempleGame.where`` worked out afresh; the game keeps the answers for cells, asked over and over."""
     board = game.board
     if node == board.colours[colour].entrance:
         return "its Entrance Circles"
@@ -56,6 +57,7 @@ def stair_way(game: TempleGame, colour: str, start: int, dest: int) -> str:
 
 
 def read_pawn(state: TempleState, value: Any) -> tuple[str, int]:
+    """The pawn an action names ("red1"); a name no pawn in play has is bad input, not a refusal."""
     try:
         return document.parse_pawn(state, value)
     except ValueError as exc:

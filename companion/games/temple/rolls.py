@@ -14,12 +14,12 @@ if TYPE_CHECKING:
     from companion.games.temple.rules import TempleGame
 
 
-def roll_action(game: TempleGame, value: Any, colour: str) -> Action:
+def roll_action(value: Any, colour: str) -> Action:
     text = "Die shows X" if value == "X" else f"Die shows {colour} {value}"  # a bare "red 1" said nothing
     return {"type": "roll", "value": value, "face": {"colour": colour}, "text": text}
 
 
-def next_first_roller(game: TempleGame, state: TempleState) -> str:
+def next_first_roller(state: TempleState) -> str:
     done = {p for p, _ in state.first_rolls}
     return next(p for p in state.contenders if p not in done)
 
@@ -75,7 +75,7 @@ def apply_roll(game: TempleGame, state: TempleState, action: Action, events: lis
 
 
 def first_roll(game: TempleGame, state: TempleState, value: Any, events: list[Event]) -> TempleState:
-    player = next_first_roller(game, state)
+    player = next_first_roller(state)
     if value == "X" and state.option["first_roll_x"] == "reroll" and game.one_number is not None:
         # Thrown again, an X left two players on a die whose numbers all show one value tied for ever
         # (15 to 17 of 30 random games never began); so it counts lowest, as RU-Q6 ranks it by default.

@@ -133,10 +133,10 @@ class TempleGame(Game):
         if phase == "over":
             return Pending("over", None, f"{state.winner.capitalize()} wins.", result={"winner": state.winner})
         if phase == "assembly":
-            slot = next_slot(self, state)
+            slot = next_slot(state)
             return Pending("draw", None, f"Draw a card for slot {slot} (curved edge out).", deck=DECK_ID)
         if phase == "first_roll":
-            who = next_first_roller(self, state)
+            who = next_first_roller(state)
             return Pending("roll", who, f"{who.capitalize()}: roll for the first turn.", die=DIE_ID)
         player = state.current
         name = player.capitalize()
@@ -175,7 +175,7 @@ class TempleGame(Game):
             return []
         if phase == "assembly":
             on_board = set(state.slots)
-            slot = next_slot(self, state)
+            slot = next_slot(state)
             out = [
                 {"type": "draw", "deck": DECK_ID, "card": card, "text": f"{card} for slot {slot}"}
                 for card in self.board.card_order
@@ -184,7 +184,7 @@ class TempleGame(Game):
             out.append({"type": "draw", "deck": DECK_ID, "card": self.board.ak_card, "text": "Ah Kinchil card"})
             return out
         if phase in ("first_roll", "roll"):
-            out = [roll_action(self, v, c) for v, c in self.outcomes]
+            out = [roll_action(v, c) for v, c in self.outcomes]
             if phase == "roll":
                 out.extend(ak_actions(self, state))
             return out

@@ -99,14 +99,18 @@ def board_problems(board: Mapping[str, Any]) -> list[str]:
         return 0 <= cell[0] < size and 0 <= cell[1] < size
 
     owner: dict[tuple[int, int], str] = {}
+
+    def claim(cell: tuple[int, int], name: str, board_words: str) -> None:
+        """A slot or corner takes ``cell``: one off the board, or on a cell another already took, is a fault."""
+        if not inside(cell):
+            problems.append(f"board.json: {name} reaches {list(cell)}, off {board_words}")
+        elif cell in owner:
+            problems.append(f"board.json: {name} overlaps {owner[cell]} at {list(cell)}")
+        owner[cell] = name
+
     for slot in board["slots"]:
         for cell in slot_cells(_xy(slot["origin"]), slot["out"]):
-            name = f"slot {slot['slot']}"
-            if not inside(cell):
-                problems.append(f"board.json: {name} reaches {list(cell)}, off the {size}x{size} board")
-            elif cell in owner:
-                problems.append(f"board.json: {name} overlaps {owner[cell]} at {list(cell)}")
-            owner[cell] = name
+            claim(cell, f"slot {slot['slot']}", f"the {size}x{size} board")
     ak_idols: dict[str, list[str]] = {}
     printed: dict[tuple[int, int], tuple[str, str]] = {}
     for index, corner in enumerate(board["corners"]):
@@ -115,11 +119,7 @@ def board_problems(board: Mapping[str, Any]) -> list[str]:
             for c, kind in enumerate(row):
                 cell = (x0 + c, y0 + r)
                 name = f"corner {corner['corner']}"
-                if not inside(cell):
-                    problems.append(f"board.json: {name} reaches {list(cell)}, off the board")
-                elif cell in owner:
-                    problems.append(f"board.json: {name} overlaps {owner[cell]} at {list(cell)}")
-                owner[cell] = name
+                claim(cell, name, "the board")
                 printed.setdefault(cell, (kind, f"corners[{index}] ({name}) cells[{r}][{c}]"))
                 if kind.startswith("idol:"):
                     ak_idols.setdefault(kind[5:], []).append(f"{name} {list(cell)}")

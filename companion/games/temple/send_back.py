@@ -17,17 +17,6 @@ if TYPE_CHECKING:
     from companion.games.temple.rules import TempleGame
 
 
-def order_matters(game: TempleGame, state: TempleState, colour: str) -> bool:
-    """Whether it makes a difference which of the colour's two pawns takes the nearer marker (RU-Q13).
-
-    Audit: with pair_order = ownerChooses the owner was asked "which goes back to the nearer marker?" even
-    when no marker lay behind either pawn, between two choices that both read "Red 1 back to its Entrance
-    Circles, Red 2 back to its Entrance Circles".
-    """
-    first = send_back(game, state, [(colour, 0), (colour, 1)], [], CHANGE_OFF_PATH)
-    return first.pawns != send_back(game, state, [(colour, 1), (colour, 0)], [], CHANGE_OFF_PATH).pawns
-
-
 def sends_back(occupants: Sequence[tuple[str, int] | None], rules: tuple[str, ...]) -> str:
     """What a choice sending pawns back adds to its text, with the clauses its ruling cites for the send-back.
 
@@ -43,6 +32,8 @@ def sends_back(occupants: Sequence[tuple[str, int] | None], rules: tuple[str, ..
 
 
 def occupied_spaces(game: TempleGame, state: TempleState) -> dict[int, tuple[str, int]]:
+    """The pawn on each space that holds one: path cells and final steps (the Entrance Circles and the chamber
+    hold any number)."""
     board = game.board
     return {node: (c, i) for c, i, node in state.all_pawns() if board.is_cell(node) or node in board.step_nodes}
 
@@ -98,15 +89,37 @@ def send_back(
         # bumped from there by the very occupant it displaces, and the two would bump each other forever.
         state = state.with_pawn(c, i, target)
         if occupant is not None:
-            events.append(
-                Event(
-                    "penalty",
-                    f"{pawn_label(*occupant)} stood on the marker at {game.where(c, target)}.",
-                    ("RU-Q12",),
-                    (occupant[0],),
-                )
-            )
-            state = send_back(game, state, [occupant], events, ("RU-Q12",))
+            said = f"{pawn_label(*occupant)} stood on the marker at {game.where(c, target)}."
+            state = send_back_occupant(game, state, occupant, events, said, ("RU-Q12",), ("RU-Q12",))
         moving.discard((c, i))
         limit = progress[target]
     return state
+
+
+def send_back_occupant(
+    game: TempleGame,
+    state: TempleState,
+    occupant: tuple[str, int],
+    events: list[Event],
+    said: str,
+    rules: tuple[str, ...],
+    why: tuple[str, ...],
+) -> TempleState:
+    """The pawn a move, a stairway trip or a send-back found on its space: the table is told how it was
+    displaced (``said``, under ``rules``), then it goes back, its send-back citing ``why``.
+
+    The arriving pawn already stands on the space (see ``send_back``), so the two never bump each other.
+    """
+    events.append(Event("penalty", said, rules, (occupant[0],)))
+    return send_back(game, state, [occupant], events, why)
+
+
+def order_matters(game: TempleGame, state: TempleState, colour: str) -> bool:
+    """Whether it makes a difference which of the colour's two pawns takes the nearer marker (RU-Q13).
+
+    Audit: with pair_order = ownerChooses the owner was asked "which goes back to the nearer marker?" even
+    when no marker lay behind either pawn, between two choices that both read "Red 1 back to its Entrance
+    Circles, Red 2 back to its Entrance Circles".
+    """
+    first = send_back(game, state, [(colour, 0), (colour, 1)], [], CHANGE_OFF_PATH)
+    return first.pawns != send_back(game, state, [(colour, 1), (colour, 0)], [], CHANGE_OFF_PATH).pawns

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from companion.game import Event
 from companion.games.temple.clauses import STAIR_ONTO_PAWN
 from companion.games.temple.places import stair_way
-from companion.games.temple.send_back import occupied_spaces, send_back, sends_back
+from companion.games.temple.send_back import occupied_spaces, send_back_occupant, sends_back
 from companion.games.temple.state import Task, TempleState, pawn_label
 
 if TYPE_CHECKING:
@@ -70,13 +70,6 @@ def teleport(game: TempleGame, state: TempleState, task: Task, dest: int, events
     occupant = occupied_spaces(game, state).get(dest)
     state = state.with_pawn(colour, i, dest)
     if occupant is not None:
-        events.append(
-            Event(
-                "penalty",
-                f"{pawn_label(*occupant)} was on the stairway at {game.where(occupant[0], dest)}.",
-                STAIR_ONTO_PAWN,
-                (occupant[0],),
-            )
-        )
-        state = send_back(game, state, [occupant], events, ("RU-23",))
+        said = f"{pawn_label(*occupant)} was on the stairway at {game.where(occupant[0], dest)}."
+        state = send_back_occupant(game, state, occupant, events, said, STAIR_ONTO_PAWN, ("RU-23",))
     return state

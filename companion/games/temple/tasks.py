@@ -73,6 +73,6 @@ def run_off(game: TempleGame, state: TempleState, task: Task, events: list[Event
     if len(off) == 2 and state.option["pair_order"] == "ownerChooses" and order_matters(game, state, colour):
         return state.but(tasks=(Task("back", colour, (0, 1), -1, colour), *rest))
     state = state.but(tasks=rest)
-    if off:  # announced with the change (`_waits_behind`); each pawn's send-back cites RU-Q14 as well
+    if off:  # announced with the change (``card_change.waits_behind``); each pawn's send-back cites RU-Q14 as well
         state = send_back(game, state, [(colour, i) for i in off], events, (*CHANGE_OFF_PATH, "RU-Q14"))
     return state

@@ -15,9 +15,7 @@ if TYPE_CHECKING:
     from companion.games.temple.rules import TempleGame
 
 
-def draw_one(
-    game: TempleGame, state: TempleState, seat: int, events: list[Event], just_played: bool = False
-) -> TempleState:
+def draw_one(state: TempleState, seat: int, events: list[Event], just_played: bool = False) -> TempleState:
     """The player who used a card draws one; an empty pile is refilled from the discard first."""
     pile, discard = state.pile, state.discard
     if pile == 0 and discard:
@@ -37,6 +35,7 @@ def draw_one(
 
 
 def to_move(game: TempleGame, state: TempleState, events: list[Event]) -> TempleState:
+    """On to the move; a roll of 0, or one no pawn can take, ends the turn at once (RU-Q26) with why."""
     state = state.but(phase="move", tasks=(), after="")
     value = state.roll[0]
     if value == 0:
@@ -55,12 +54,14 @@ def resolve(game: TempleGame, state: TempleState, events: list[Event]) -> Temple
 
 
 def after_tasks(game: TempleGame, state: TempleState, events: list[Event]) -> TempleState:
+    """Once the queued effects are done: the move after a card change, the end of the turn after a move."""
     if state.after == "move":
         return to_move(game, state, events)
     return end_turn(game, state, events)
 
 
 def end_turn(game: TempleGame, state: TempleState, events: list[Event]) -> TempleState:
+    """The win when both the player's pawns are in the chamber (RU-16), else the next player clockwise."""
     player = state.current
     if all(n == game.board.chamber for n in state.pawns[state.turn]):
         events.append(
