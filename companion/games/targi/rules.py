@@ -37,7 +37,7 @@ from companion.games.targi.state import slot_name
 def sentence(text: str) -> str:
     """Every text the table reads opens with a capital.
 
-    The engine already names players with ``engine.cap`` wherever they stand; this is the last guard
+    The engine already names players with ``phrasing.cap`` wherever they stand; this is the last guard
     for a text that opens with something else in lower case.
     """
     return text[:1].upper() + text[1:]
