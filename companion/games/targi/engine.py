@@ -22,6 +22,7 @@ from companion.games.targi.handlers import HANDLERS
 from companion.games.targi.offers import legal
 from companion.games.targi.phrasing import cap, refuse
 from companion.games.targi.prompts import pending
+from companion.games.targi.raids import raid_amounts
 from companion.games.targi.rounds import settle
 from companion.games.targi.state import Deck, Pile, Slot, State
 
@@ -110,6 +111,10 @@ class Engine:
 
     def late_reveal(self, s: State) -> bool:
         return late_reveal(self, s)
+
+    def raid_amounts(self, s: State, p: str) -> tuple[str, int, int]:
+        """What the raid at the robber's corner takes from ``p``: kind, amount, VP (``raids.raid_amounts``)."""
+        return raid_amounts(self, s, p)
 
 
 __all__ = ["Engine", "goods_combos"]
