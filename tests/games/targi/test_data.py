@@ -101,14 +101,12 @@ def test_cafe_copy_is_loaded_and_a_broken_one_refused(tmp_path: Path) -> None:
     assert problems and all("targi" in p or "goods.json" in p for p in problems)
 
 
-def test_rulebook_cites_exist_and_are_our_own_words() -> None:
+def test_rulebook_references_exist_and_are_our_own_words() -> None:
     rulebook = house("rulebook")
     ids = {c["id"] for c in rulebook["clauses"]}
-    engine = (Path(__file__).parents[3] / "companion/games/targi/engine.py").read_text()
     import re
 
-    cited = set(re.findall(r'"(TG-[A-Z0-9]+)"', engine))
-    assert cited <= ids, cited - ids
+    # What the package's modules cite is checked in test_module_clauses.py.
     for clause in rulebook["clauses"]:
         for other in clause.get("see", []):
             assert other in ids, (clause["id"], other)

@@ -1,7 +1,7 @@
 """Every clause id the Targi rules cite, in whichever of the package's modules, is in the rulebook.
 
-The rulebook test in test_data.py reads engine.py alone; since the engine was split into modules named for
-what they hold (raids, rounds, card_use, ...), most of the citing happens outside it.
+The engine is split into modules named for what they hold (raids, rounds, card_use, ...), so the citing is
+read from every module of the package, not engine.py alone.
 """
 
 from __future__ import annotations
