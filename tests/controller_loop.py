@@ -19,3 +19,14 @@ def pump_until(controller: Controller, wanted: Callable[[Update], bool], timeout
             if wanted(update):
                 return seen
     raise AssertionError(f"no wanted update within {timeout} s; saw {[(u.kind, u.text) for u in seen]}")
+
+
+def pump_until_done(controller: Controller, done: Callable[[], bool], said: list[Update]) -> None:
+    """Run the controller's loop, keeping what it says in ``said``, until ``done()`` (a link's count reached),
+    then once more, so that what the reading that got it there made the controller say is kept too."""
+    for _ in range(400):  # ten seconds at most: a generous bound, nothing timed is asserted
+        if done():
+            said.extend(controller.pump())
+            return
+        said.extend(controller.wait_and_pump(0.025))
+    raise AssertionError(f"the link never got there; it said {[u.text for u in said]}")

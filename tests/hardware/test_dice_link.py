@@ -9,7 +9,6 @@ import queue
 import random
 import socket
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ from hardware.dice_link import DiceLink, open_port, to_observation, unusable
 from hardware.dice_protocol import BadLine, DieSettled, SlotReport, encode
 from hardware.dice_sim import SimulatedSensor
 from hardware.tags import TagMap
-from tests.controller_loop import pump_until
+from tests.controller_loop import pump_until, pump_until_done
 from tests.hardware.conftest import until_link
 
 FAST = (0.02, 0.2)
@@ -505,15 +504,6 @@ def test_a_second_reading_of_one_throw_is_not_the_next_players_roll(sensor: Simu
         sensor.roll(5)  # Blue's own throw
         step = pump_until(controller, lambda u: u.kind == "step")[-1]
     assert step.action == {"type": "roll", "value": 5} and len(controller.session.log) == 2
-
-
-def pump_until_done(controller: Controller, done: Callable[[], bool], said: list) -> None:
-    """Run the controller's loop, keeping what it says in ``said``, until ``done()`` (a link's count reached)."""
-    for _ in range(400):  # ten seconds at most: a generous bound, nothing timed is asserted
-        if done():
-            return
-        said.extend(controller.wait_and_pump(0.025))
-    raise AssertionError(f"the link never got there; it said {[u.text for u in said]}")
 
 
 def test_a_loose_connector_is_said_once_as_unstable_then_steady_not_as_each_drop(sensor: SimulatedSensor) -> None:

@@ -3,13 +3,11 @@ device that says $ROLL only once, at power-up. Over real pseudo-terminals, on th
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from companion.controller import Controller
 from companion.session import Session
 from hardware.dice_link import DiceLink
 from hardware.dice_sim import SimulatedSensor
-from tests.controller_loop import pump_until
+from tests.controller_loop import pump_until, pump_until_done
 from tests.hardware.conftest import until_link
 
 FAST = (0.02, 0.2)
@@ -17,16 +15,6 @@ FAST = (0.02, 0.2)
 
 def blackpool() -> Controller:
     return Controller(Session.new("blackpool", ["red", "blue"]))
-
-
-def pump_until_done(controller: Controller, done: Callable[[], bool], said: list) -> None:
-    """Run the controller's loop, keeping what it says, until ``done()`` (a link's count reached)."""
-    for _ in range(400):  # ten seconds at most: a generous bound, nothing timed is asserted
-        if done():
-            said.extend(controller.pump())
-            return
-        said.extend(controller.wait_and_pump(0.025))
-    raise AssertionError(f"the link never got there; it said {[u.text for u in said]}")
 
 
 def test_a_throw_whose_roll_was_lost_while_the_port_was_closed_is_said_not_taken(sensor: SimulatedSensor) -> None:
