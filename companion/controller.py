@@ -36,6 +36,7 @@ from companion.observations import (
     Update,
     link_text,
     malformed,
+    table_text,
 )
 from companion.places import explain_place, known_place, place_to_json
 from companion.session import Session
@@ -303,14 +304,15 @@ class Controller:
     def _dispatch(self, observation: Observation) -> Update:
         if isinstance(observation, LinkChanged):
             was_up = self.links.get(observation.source)
-            text = link_text(observation, was_up)
+            # The owner's words are the update's text (settings screen, log, the terminal's hw commands); the
+            # players' are its detail's "table" (the app's status line): `observations.table_text`.
+            text, table = link_text(observation, was_up), table_text(observation, was_up)
             if observation.note and observation.detail:  # the link stays as last told (`LinkChanged.note`)
                 return Update("link", text, pending=self._pending(),
-                              detail={"source": observation.source, "up": was_up, "note": True})
+                              detail={"source": observation.source, "up": was_up, "note": True, "table": table})
             self.links[observation.source] = observation.up
-            return Update(
-                "link", text, pending=self._pending(), detail={"source": observation.source, "up": observation.up}
-            )
+            return Update("link", text, pending=self._pending(),
+                          detail={"source": observation.source, "up": observation.up, "table": table})
         if isinstance(observation, RollStarted):
             self._settled.pop(observation.source, None)
             self._rolling_since[observation.source] = self.clock()
@@ -397,7 +399,8 @@ class Controller:
             text, rules = self._why_not(session, wanted, "this game's die has no such face.")
             return Update("unapplied", f"The die reads {shown}, not applied: {text}", pending=pending, rules=rules)
         if self._unsure(read.confidence):
-            update = self._propose(session, match, f"The die looks like {shown}. Tap to confirm or correct it.")
+            update = self._propose(session, match, f"The die looks like {shown}. Tap to confirm or correct it.",
+                                   self._unsure_text(read.source, f"{shown}", read.confidence))
         else:
             update = self._act(session, match)
         # Only now: a roll the journal refused, remembered as taken, made the same die "Same dice as before".
@@ -502,7 +505,8 @@ class Controller:
             rest = {s: c for s, c in seen.slots.items() if s != slot and c is not None and s not in kept}
             later = replace(seen, slots=rest) if rest else None
             if self._unsure(seen.confidence):
-                update = self._propose(session, match, f"Slot {slot} looks like card {card}. Tap to confirm.")
+                update = self._propose(session, match, f"Slot {slot} looks like card {card}. Tap to confirm.",
+                                       self._unsure_text(seen.source, f"card {card} in slot {slot}", seen.confidence))
                 self._cards_later = _joined(self._cards_later, later)
                 return update
             update = self._act(session, match)
@@ -569,12 +573,26 @@ class Controller:
             return refusal.message, (refusal.rule,) if refusal.rule else ()
         return (fallback, ()) if ruling.legal else (ruling.text, ruling.rules)
 
-    def _propose(self, session: Session, action: Action, text: str) -> Update:
-        """Hold a reading for a player's tap; the question is shown, so the change needs no words of its own."""
+    def _propose(self, session: Session, action: Action, text: str, owner: str = "") -> Update:
+        """Hold a reading for a player's tap; the question is shown, so the change needs no words of its own.
+
+        ``owner`` is what the café owner's log is told of it (`_unsure_text`): the players read only the question.
+        """
         self.proposal = {k: v for k, v in action.items() if k != "text"}
         self.proposal_text = text
         self._changed()
-        return Update("confirm", text, pending=session.pending(), action=self.proposal)
+        detail = {"owner": owner} if owner else {}
+        return Update("confirm", text, pending=session.pending(), action=self.proposal, detail=detail)
+
+    def _unsure_text(self, source: str, shown: str, confidence: float) -> str:
+        """The owner's words for a reading asked rather than taken: which reader, how sure, and the bar it missed.
+
+        The table asks "The die looks like 5. Tap to confirm": a sensor or camera
+        asking at every throw needs looking at, and only the log can say so.
+        """
+        sure = f"{confidence:.0%} sure" if 0 <= confidence <= 1 else f"confidence {confidence!r} (not 0 to 1)"
+        return (f"{source}: read {shown} at {sure}, below the {self.confidence_threshold:.0%} taken without a "
+                "tap, so the table is asked to confirm it")
 
     # -- intents ----------------------------------------------------------
     def _button(self, session: Session, intent: str) -> Update:

@@ -120,6 +120,10 @@ class LinkChanged:
     unusable: bool = False
     ended: bool = False
     note: bool = False
+    table: str | None = None
+    """The players' words for this report, when ``detail`` is the owner's: what happened to a roll and what
+    to do now, without a port, a protocol line or a fix. None: `table_text` words it from the link's state;
+    "": nothing for the table's status line (the owner's log and settings screen still have it)."""
 
 
 def link_text(link: LinkChanged, was_up: bool | None) -> str:
@@ -136,6 +140,35 @@ def link_text(link: LinkChanged, was_up: bool | None) -> str:
     down = "" if (link.unusable or link.ended) and detail else " lost" if link.found else " not found"
     state = ("" if was_up and detail else " connected") if link.up else down
     return f"{link.source}{state}{detail}"
+
+
+# What a player does while a reader is down: the table's "not reading" line says the same (ui/app.py INPUT_DOWN).
+WHILE_DOWN = "tap what it would have read (owner: Settings)"
+
+
+def table_text(link: LinkChanged, was_up: bool | None) -> str:
+    """What the players at the table read of ``link`` (`link_text` is the owner's): "" for nothing.
+
+    The one place, beside `link_text`, that decides the two wordings: an
+    adapter gives its players' words as ``link.table`` where its detail is
+    written for the owner; a link down or back is worded here from its state.
+    The table read the owner's line: "Dice sensor: the sensor read 5 with no
+    $ROLL since its port opened again ..." or "Camera not found: cannot open
+    /dev/video0 ...", with a protocol line, a device path and a fix for the
+    owner, and no word of what to do with the roll in hand.
+    """
+    name = link.source[:1].upper() + link.source[1:]
+    if link.table is not None:
+        return link.table
+    if link.note:
+        return link_text(link, was_up)
+    if not link.up:
+        state = ("has stopped" if link.ended else "cannot be used" if link.unusable else "lost" if link.found
+                 else "not found")
+        return f"{name} {state}: {WHILE_DOWN}."
+    if not was_up:
+        return f"{name} connected."
+    return link_text(link, was_up)
 
 
 Observation = DieRead | RollStarted | CardsSeen | ButtonPressed | Touch | LinkChanged

@@ -154,21 +154,25 @@ def ask_ident(port: serial.SerialBase) -> bool:
 def to_observation(message: Message, source: str, tags: TagMap | None = None) -> Observation | None:
     """What the table means by a message; None for noise, which the controller never sees."""
     if isinstance(message, Ident):
-        return LinkChanged(source, True, f"{message.model} firmware {message.firmware} #{message.serial}".strip())
+        # Which device answered is the owner's business: nothing for the table's status line.
+        return LinkChanged(source, True, f"{message.model} firmware {message.firmware} #{message.serial}".strip(),
+                           table="")
     if isinstance(message, RollStart):
         return RollStarted(source)
     if isinstance(message, DieSettled):
         face = {"colour": message.colour} if message.colour else None
         return DieRead(message.value, source, message.confidence, face, message.die)
     if isinstance(message, SensorFault):
-        return LinkChanged(source, True, f"sensor fault {message.code}: {message.text}".rstrip(": "))
+        return LinkChanged(source, True, f"sensor fault {message.code}: {message.text}".rstrip(": "),
+                           table="The dice sensor could not read the die: roll again, or enter the roll by hand.")
     if isinstance(message, SlotReport):
         if message.tag is None:
             return CardsSeen({message.slot: None}, source)
         card = tags.card(message.tag) if tags else None
         if card is None:
             detail = f"slot {message.slot}: unknown tag {message.tag}; teach it with 'companion hw teach'"
-            return LinkChanged(source, True, detail)
+            return LinkChanged(source, True, detail, table=f"The card in slot {message.slot} is not one the "
+                               "sensor knows: tap it on the screen (owner: teach its tag).")
         return CardsSeen({message.slot: card}, source)
     return None
 
@@ -347,7 +351,9 @@ class DiceLink:
             # roll entered by hand and also read whole by the sensor taken twice, the second as the next player's.
             self.submit(LinkChanged(self.source, False, f"connection unstable ({len(self._drops)} drops in the last "
                                     f"{self.flap:g} s): check {mend}. Rolls it reads still count; enter by hand "
-                                    "only a roll it misses", unusable=True))  # fmt: skip
+                                    "only a roll it misses", unusable=True,
+                                    table="Dice sensor connection unstable: rolls it reads still count; enter by "
+                                    "hand only a roll it misses (owner: Settings)."))  # fmt: skip
 
     def _tell(self, observation: Observation) -> None:
         """Submit what the sensor said; a word about the link while its reopenings go unsaid is a note.
@@ -368,7 +374,7 @@ class DiceLink:
         if self._unstable_at is not None and now - self._opened_at >= self.flap:
             self._unstable_at = None
             self.submit(LinkChanged(self.source, True, f"steady again: {self.url} open for {self.flap:g} s "
-                                    "without a drop"))
+                                    "without a drop", table="Dice sensor steady again: its rolls are read."))
 
     def _target(self) -> str:
         """Where to open the sensor: its udev by-id name once known and there, else `url` as given.
@@ -434,7 +440,8 @@ class DiceLink:
                 self._garbled_said = True
                 self._tell(LinkChanged(self.source, True, f"a line could not be read ({message.reason}); if a "
                                        "roll did not come through, enter it by hand. If none reads, check the "
-                                       "sensor speaks 115200 baud"))  # fmt: skip
+                                       "sensor speaks 115200 baud", table="The dice sensor's message came "
+                                       "through garbled: if your roll did not show, enter it by hand."))  # fmt: skip
             return
         self._spoke = True
         self._garbled_said = False
@@ -499,10 +506,13 @@ class DiceLink:
             if isinstance(message, DieSettled):
                 what = (f"the sensor sent its reading {message.value} again without the dice moving (no $ROLL "
                         "before it), so it is not taken twice; if that was a new throw, roll again or enter it by hand")
+                table = (f"The sensor read {message.value} again without a new throw, so it is not taken twice. If "
+                         "you threw again, roll again or enter it by hand.")
             else:
                 what = (f"the reader under slot {message.slot} reported {message.tag or 'it empty'} again; "
                         "a card is taken once per laying")
-            self._tell(LinkChanged(self.source, True, what))
+                table = ""  # no news at the table: the card was taken once
+            self._tell(LinkChanged(self.source, True, what, table=table))
         return True
 
     def _began_closed(self, message: DieSettled) -> bool:
@@ -522,7 +532,9 @@ class DiceLink:
             self._tell(LinkChanged(self.source, True, f"the sensor read {value} with no $ROLL since its port "
                                    f"opened again: that throw began while the port was closed, so {value} is not "
                                    "taken (it may be a roll entered by hand meanwhile). If it is a roll not entered "
-                                   f"yet, enter {value} by hand"))  # fmt: skip
+                                   f"yet, enter {value} by hand", table=f"The sensor read {value}, but that throw "
+                                   f"began while it was disconnected, so {value} is not taken. If that roll is not "
+                                   f"entered yet, enter {value} by hand."))  # fmt: skip
         return True
 
     def _never_rolls(self, message: DieSettled, gap: float) -> bool:
@@ -549,7 +561,9 @@ class DiceLink:
                                    f"one before {first} and none since, though it read {len(self._unannounced)} "
                                    f"throws after it ({values}), so no throw after {first} is taken. Enter rolls by "
                                    "hand, and have its firmware send $ROLL each time the dice start moving "
-                                   "(docs/hardware.md); its throws are not said one by one from now on"))  # fmt: skip
+                                   "(docs/hardware.md); its throws are not said one by one from now on",
+                                   table=f"The dice sensor does not notice throws, so no roll after {first} was "
+                                   "taken: enter rolls by hand (owner: its firmware, in the log)."))  # fmt: skip
         return True
 
     def _reread(self, message: DieSettled, first: DieSettled) -> bool:
@@ -574,7 +588,10 @@ class DiceLink:
             self._tell(LinkChanged(self.source, True, f"the sensor read {value} after {before} with no $ROLL "
                                    f"between (the dice did not move), so {value} is not taken as a new throw. If it "
                                    f"was one, enter {value} by hand; if {before} was misread, undo it and enter "
-                                   f"{value}; if two dice are in the tray, take one out"))  # fmt: skip
+                                   f"{value}; if two dice are in the tray, take one out", table=f"The sensor read "
+                                   f"{value} after {before} with no new throw between, so {value} is not taken. If "
+                                   f"it was a throw, enter {value} by hand; if {before} was wrong, undo it and "
+                                   f"enter {value}; if two dice are in the tray, take one out."))  # fmt: skip
         return True
 
 

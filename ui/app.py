@@ -27,7 +27,7 @@ from companion.errors import CompanionError
 from companion.finished import FinishedGame, finished_game, same_cafe_day, verdict
 from companion.game_info import GameInfo
 from companion.journal import Journal
-from companion.observations import Touch, Update
+from companion.observations import WHILE_DOWN, Touch, Update
 from companion.places import place_of
 from companion.registry import game_infos
 from companion.rulebook import Found
@@ -48,7 +48,7 @@ SPOKEN_KINDS = frozenset({"step", "undo", "redo", "ruling", "refused", "confirm"
 STALE_AFTER = frozenset({"undo", "redo", "new_game"})
 MAX_ANNOUNCEMENTS = 30
 TOUCH_OFF = "Touch is off: use the buttons (owner: Settings)."  # short: players read it mid-game
-INPUT_DOWN = "{} not reading: tap what it would have read (owner: Settings)."  # short: players read it mid-game
+INPUT_DOWN = "{} not reading: " + WHILE_DOWN + "."  # short: players read it mid-game
 CLOSING_SECONDS = inputs.CLOSE_SECONDS  # at exit, for every input together and the cameras Save let go
 # The owner's screens, behind the PIN in a kiosk: a button press there is refused, the screen left as it is.
 OWNER_SCREENS = {"settings": "settings", "pin": "PIN", "camera": "camera"}
@@ -770,10 +770,20 @@ class CompanionApp(App):
         # dice lie where they lay ...: roll again or enter the value by hand", from the hand on its way to the
         # screen) replaced it and told the player to do something else while the choice stayed lit.
         waiting = update.kind in ("info", "link") and self.controller.proposal is not None
-        shown = ("refused", "unapplied", "confirm", "info", "link")
-        self.status = self.controller.proposal_text if waiting else update.text if update.kind in shown else ""
-        if update.kind == "link" and not waiting:  # the controller says "camera lost: ..." to a log as to a screen
-            self.status = self.status[:1].upper() + self.status[1:]
+        shown = ("refused", "unapplied", "confirm", "info")
+        if update.kind == "link":
+            # The owner's words (a port, a protocol line, the fix) go to the log and the settings screen
+            # (`_link_changed`); the players read theirs (`observations.table_text`), or nothing new.
+            log.info("%s", update.text)
+            table = str(update.detail.get("table", update.text))
+            if waiting:
+                self.status = self.controller.proposal_text
+            elif table:
+                self.status = table[:1].upper() + table[1:]
+        else:
+            self.status = self.controller.proposal_text if waiting else update.text if update.kind in shown else ""
+        if update.detail.get("owner"):  # an unsure reading: how sure, for the owner (`Controller._unsure_text`)
+            log.info("%s", update.detail["owner"])
         if "off_table" in update.detail and self.root is not None and self.root.current == "home":
             self.status = ""  # home's own note says it: on the table's status line it would outlive the choosing
         pointed = update.kind == "ruling" and "place" in update.detail  # asked at the table, answered there

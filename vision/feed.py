@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from companion.observations import CardsSeen, DieRead, LinkChanged, Observation, RollStarted
+from companion.observations import WHILE_DOWN, CardsSeen, DieRead, LinkChanged, Observation, RollStarted
 from vision.covered_notice import CoveredNotice, slots_under
 from vision.d6_reader import small_dice_size
 from vision.frames import as_bgr
@@ -334,7 +334,7 @@ class CameraFeed:
                 self.readers[kind], note = temple_die_reader(self.taught_dir)
                 if note:  # the table reads on with the rendered die, and the owner learns why
                     log.warning("%s", note)
-                    self._tell(LinkChanged(self.name, True, note))
+                    self._tell(LinkChanged(self.name, True, note, table=""))
             elif kind == "cards":
                 from vision.card_catalogue import catalogue_from_data
                 from vision.card_reader import CardReader
@@ -346,7 +346,7 @@ class CameraFeed:
                                 reader.clipped_problem):
                     if problem:  # read on with the drawn cards, as the die does, and say why
                         log.warning("%s", problem)
-                        self._tell(LinkChanged(self.name, True, problem))
+                        self._tell(LinkChanged(self.name, True, problem, table=""))
         return self.readers[kind]
 
     def _reset(self, mode: Mode) -> None:
@@ -592,7 +592,8 @@ class CameraFeed:
             return
         log.warning("camera frame %d skipped: %s", self.frames, error)
         detail = str(error) if isinstance(error, ReaderFault) else f"a frame was passed over: {error}"
-        self._tell(LinkChanged(self.name, True, detail))
+        self._tell(LinkChanged(self.name, True, detail, table="The camera could not read a picture: if a roll or "
+                               "card did not show, tap it on the screen."))
         self._told.add(fault)
 
     def _tell(self, observation: Observation) -> None:
@@ -609,10 +610,12 @@ class CameraFeed:
             self.stuck = True
             advice = restless_advice(self.banded, self.source.mains_hz, self.mends, self.camera_rate,
                                      not self._tray.whole)
-            self._tell(LinkChanged(self.name, False, f"picture not still for {moving:.0f} s, nothing read: {advice}"))
+            self._tell(LinkChanged(self.name, False, f"picture not still for {moving:.0f} s, nothing read: {advice}",
+                                   table=f"The camera's picture keeps moving, so nothing is read: {WHILE_DOWN}."))
         elif self.stuck and moving < self.stuck_after:
             self.stuck = False
-            self._tell(LinkChanged(self.name, True, "the picture holds still again, so dice and cards are read"))
+            self._tell(LinkChanged(self.name, True, "the picture holds still again, so dice and cards are read",
+                                   table="The camera's picture holds still again: dice and cards are read."))
 
     def _upright(self, frame: Any) -> Any:
         """The frame turned as the café set it. A turn made while the feed runs starts the readers afresh:

@@ -70,7 +70,9 @@ def test_a_folder_of_unreadable_pictures_says_why_and_what_to_do(launch: Any, tm
     advance(2)
     assert framed(screen).text == said and fits(framed(screen))
     assert screen.ids.teach_card.disabled and screen.ids.tray.disabled
-    assert app.status.startswith("Camera: no readable image in ")  # the table's line begins as a sentence does
+    # the players read what to do, the settings screen the reason (`observations.table_text`)
+    assert app.status == "Camera cannot be used: tap what it would have read (owner: Settings)."
+    assert app.input_problems["camera"].startswith("Camera: no readable image in ")
     app.input_problems = {}  # before the app has the feed's word, the screen says it in the same words
     assert screen.problem(screen.feed()).startswith("Camera: no readable image in ")
 

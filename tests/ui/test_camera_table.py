@@ -86,8 +86,10 @@ def test_an_unplugged_camera_is_said_on_the_table_until_it_is_back_and_shows_no_
     assert until(lambda: camera.live)
 
     opener, feed.source.opener, feed.source.source = feed.source.opener, Unplugged(), Unplugged()
-    assert until(lambda: "USB cable" in table.ids.status.text)  # the moment it is lost
-    assert table.ids.status.text.startswith("Camera lost: ")  # it gave pictures: lost, not "not found"
+    assert until(lambda: "USB cable" in app.inputs_note)  # the moment it is lost
+    # it gave pictures: lost, not "not found"; the players read what to do, the settings screen why
+    assert table.ids.status.text == "Camera lost: tap what it would have read (owner: Settings)."
+    assert app.inputs_note.startswith("Camera lost: ")
     app.act(app.choices[-1])  # the next step clears that line; the camera is still out
     advance(3)
     assert app.status == "" and table.ids.status.text.startswith("Camera not reading")

@@ -549,13 +549,13 @@ def test_a_word_from_a_dice_sensor_whose_connection_is_unstable_leaves_it_on_the
             assert until(lambda: link.counts["connects"] == flap + 2)  # noqa: B023
         assert until(lambda: "connection unstable" in app.input_problems.get("serial", ""))
         sensor.send("DIE", "d6", 5, 100)  # its $ROLL went out while the port was closed
-        assert until(lambda: "read 5 with no $ROLL" in app.status)
-        assert app.status.startswith("Dice sensor: the sensor read 5"), app.status
+        assert until(lambda: "read 5, but that throw began while it was disconnected" in app.status)
+        assert app.status.startswith("The sensor read 5"), app.status  # the players' words: no $ROLL
         assert "connection unstable" in app.input_problems["serial"]
         assert app.inputs_down.startswith("Dice sensor not reading")
         now[0] += 30  # it holds
         assert until(lambda: "steady again" in app.status)
-        assert app.status.startswith("Dice sensor connected: steady again")
+        assert app.status == "Dice sensor steady again: its rolls are read."
         assert "serial" not in app.input_problems and app.inputs_down == ""
     finally:
         sensor.unplug()

@@ -635,7 +635,8 @@ def test_a_dead_source_is_reported_and_retried_without_raising(tmp_path: Path, s
     feed = CameraFeed(target, controller.submit, mode="d6", retry_seconds=0.05, fps=None).start()
     try:
         update = pump_until_slow(controller, lambda u: u.kind == "link")[-1]
-        assert update.detail == {"source": "camera", "up": False}
+        assert update.detail == {"source": "camera", "up": False,  # the players' words: no path, what to do
+                                 "table": "Camera not found: tap what it would have read (owner: Settings)."}
         assert update.text.startswith("camera not found: ")  # it never opened: "camera lost" sent owners to a cable
         assert controller.links["camera"] is False
         deadline = time.monotonic() + 10
