@@ -75,6 +75,9 @@ log = logging.getLogger(__name__)
 BIG_DIE_MODES = ("temple", "temple-die")
 """Modes whose die is big enough in the picture (the temple d20, a fifth of a table frame across) that it never
 lands unseen by the motion gate; a d6 far from the camera, a few pixels across, may (`CameraFeed._dice`)."""
+TAUGHT_NOTE = ("The camera cannot use something it was taught, and reads on without it (owner: see the log).")
+"""The players' words for a taught photo or die the camera reads without (`LinkChanged.table`): the owner's note
+names files and what to teach again, which nobody at the table can do."""
 Submit = Callable[[Observation], None]
 Mode = str | None
 """Which readers run: "d6", "temple" (temple die + cards), "temple-die", "cards", or None (only the link)."""
@@ -334,7 +337,7 @@ class CameraFeed:
                 self.readers[kind], note = temple_die_reader(self.taught_dir)
                 if note:  # the table reads on with the rendered die, and the owner learns why
                     log.warning("%s", note)
-                    self._tell(LinkChanged(self.name, True, note, table=""))
+                    self._tell(LinkChanged(self.name, True, note, table=TAUGHT_NOTE))
             elif kind == "cards":
                 from vision.card_catalogue import catalogue_from_data
                 from vision.card_reader import CardReader
@@ -346,7 +349,7 @@ class CameraFeed:
                                 reader.clipped_problem):
                     if problem:  # read on with the drawn cards, as the die does, and say why
                         log.warning("%s", problem)
-                        self._tell(LinkChanged(self.name, True, problem, table=""))
+                        self._tell(LinkChanged(self.name, True, problem, table=TAUGHT_NOTE))
         return self.readers[kind]
 
     def _reset(self, mode: Mode) -> None:

@@ -961,6 +961,10 @@ def test_a_damaged_taught_die_is_named_and_the_rendered_die_reads_on(tmp_path: P
     assert len(reader.examples) > 5  # every rendered face, not an empty reader
     notes = [o.detail for o in seen if isinstance(o, LinkChanged)]
     assert len(notes) == 1 and "temple_die.json: cannot be read" in notes[0] and "rendered faces" in notes[0]
+    # The owner's note names the file and what to teach; the players read that the camera reads on without it.
+    told = Controller().handle(next(o for o in seen if isinstance(o, LinkChanged)))
+    assert "temple_die.json" in told.text and told.detail["table"] == (
+        "The camera cannot use something it was taught, and reads on without it (owner: see the log).")
 
 
 def test_a_cafe_deck_is_read_by_its_own_ids(tmp_path: Path) -> None:
