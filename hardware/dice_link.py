@@ -563,7 +563,7 @@ class DiceLink:
                                    "hand, and have its firmware send $ROLL each time the dice start moving "
                                    "(docs/hardware.md); its throws are not said one by one from now on",
                                    table=f"The dice sensor does not notice throws, so no roll after {first} was "
-                                   "taken: enter rolls by hand (owner: its firmware, in the log)."))  # fmt: skip
+                                   "taken: enter rolls by hand (owner: see the log)."))  # fmt: skip
         return True
 
     def _reread(self, message: DieSettled, first: DieSettled) -> bool:

@@ -774,7 +774,8 @@ class CompanionApp(App):
         if update.kind == "link":
             # The owner's words (a port, a protocol line, the fix) go to the log and the settings screen
             # (`_link_changed`); the players read theirs (`observations.table_text`), or nothing new.
-            log.info("%s", update.text)
+            # A warning, as the service's log keeps only those: a link back up is news, not a problem.
+            log.log(logging.INFO if update.detail.get("came_up") else logging.WARNING, "%s", update.text)
             table = str(update.detail.get("table", update.text))
             if waiting:
                 self.status = self.controller.proposal_text
@@ -783,7 +784,7 @@ class CompanionApp(App):
         else:
             self.status = self.controller.proposal_text if waiting else update.text if update.kind in shown else ""
         if update.detail.get("owner"):  # an unsure reading: how sure, for the owner (`Controller._unsure_text`)
-            log.info("%s", update.detail["owner"])
+            log.warning("%s", update.detail["owner"])
         if "off_table" in update.detail and self.root is not None and self.root.current == "home":
             self.status = ""  # home's own note says it: on the table's status line it would outlive the choosing
         pointed = update.kind == "ruling" and "place" in update.detail  # asked at the table, answered there

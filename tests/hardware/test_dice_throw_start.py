@@ -125,4 +125,8 @@ def test_a_sensor_that_says_roll_only_at_power_up_is_told_once_not_at_every_thro
         "firmware send $ROLL each time the dice start moving (docs/hardware.md); its throws are not said one by "
         "one from now on",
     ], texts
+    # The players read what to do, without $ROLL or firmware (`observations.table_text`).
+    assert [u.detail["table"] for u in said if u.kind == "link"][1] == (
+        "The dice sensor does not notice throws, so no roll after 3 was taken: enter rolls by hand (owner: see the "
+        "log).")
     assert link.counts["unannounced"] == 5

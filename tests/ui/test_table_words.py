@@ -18,8 +18,9 @@ from tests.hardware.test_table_words import JARGON
 from tests.ui.conftest import until
 
 
-def logged(caplog: pytest.LogCaptureFixture) -> str:
-    return "\n".join(r.getMessage() for r in caplog.records if r.name == "ui.app")
+def logged(caplog: pytest.LogCaptureFixture, level: int = logging.INFO) -> str:
+    """What the app logged at ``level`` or above: the service's log keeps warnings (the root logger's default)."""
+    return "\n".join(r.getMessage() for r in caplog.records if r.name == "ui.app" and r.levelno >= level)
 
 
 def test_the_table_reads_what_to_do_and_the_settings_and_log_keep_the_sensors_detail(
@@ -38,20 +39,20 @@ def test_the_table_reads_what_to_do_and_the_settings_and_log_keep_the_sensors_de
         sensor.send("DIE", "d6", 5, 100)  # a die with no $ROLL before it: no new throw
         assert until(lambda: "read 5 after 3" in app.status)
         assert app.status.startswith("The sensor read 5 after 3 with no new throw between, so 5 is not taken.")
-        assert "with no $ROLL between (the dice did not move)" in logged(caplog)
+        assert "with no $ROLL between (the dice did not move)" in logged(caplog, logging.WARNING)
 
         sensor.write(b"$DIE,d6,4,100*00\n")  # garbled on the wire
         assert until(lambda: "garbled" in app.status)
         assert app.status == ("The dice sensor's message came through garbled: if your roll did not show, enter it "
                               "by hand.")
-        assert "(checksum mismatch)" in logged(caplog) and "115200 baud" in logged(caplog)
+        assert "(checksum mismatch)" in logged(caplog, logging.WARNING) and "115200 baud" in logged(caplog)
 
         sensor.unplug()  # lost
         assert until(lambda: app.controller.links.get("dice sensor") is False)
         assert until(lambda: "serial" in app.input_problems)
         assert app.status == "Dice sensor lost: tap what it would have read (owner: Settings)."
         assert app.input_problems["serial"].startswith(f"Dice sensor lost: {sensor.path}: the port closed: ")
-        assert f"dice sensor lost: {sensor.path}: the port closed" in logged(caplog)
+        assert f"dice sensor lost: {sensor.path}: the port closed" in logged(caplog, logging.WARNING)
         assert not JARGON.search(app.status)
 
         sensor.plug()
@@ -59,7 +60,7 @@ def test_the_table_reads_what_to_do_and_the_settings_and_log_keep_the_sensors_de
         sensor.roll(4, confidence=60)  # an unsure reading: the table asks, the log says how sure
         assert until(lambda: app.controller.proposal is not None)
         assert app.status == "The die looks like 4. Tap to confirm or correct it."
-        assert "dice sensor: read 4 at 60% sure, below the 80% taken without a tap" in logged(caplog)
+        assert "dice sensor: read 4 at 60% sure, below the 80% taken without a tap" in logged(caplog, logging.WARNING)
     finally:
         sensor.unplug()
 

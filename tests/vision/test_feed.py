@@ -636,7 +636,8 @@ def test_a_dead_source_is_reported_and_retried_without_raising(tmp_path: Path, s
     try:
         update = pump_until_slow(controller, lambda u: u.kind == "link")[-1]
         assert update.detail == {"source": "camera", "up": False,  # the players' words: no path, what to do
-                                 "table": "Camera not found: tap what it would have read (owner: Settings)."}
+                                 "table": "Camera not found: tap what it would have read (owner: Settings).",
+                                 "came_up": False}
         assert update.text.startswith("camera not found: ")  # it never opened: "camera lost" sent owners to a cable
         assert controller.links["camera"] is False
         deadline = time.monotonic() + 10
