@@ -805,7 +805,11 @@ class CameraFeed:
             # After a knock nobody threw, so "roll again" would ask for a throw nobody owes.
             knocked, answer = ((moved.words(), "not taken as a roll") if moved is not None else
                                ("", "not taken as a new roll; roll again or enter the value by hand"))
-            self._tell(LinkChanged(self.name, True, f"{knocked}the dice lie where they lay, {now}: {answer}{followed}"))
+            # The players' words for a knock: no pixels, and the marked tray is the owner's (`_knock_table`).
+            table = (f"The camera was knocked, but the dice lie where they lay: no roll is taken"
+                     f"{_knock_table(followed)}." if moved is not None else None)
+            self._tell(LinkChanged(self.name, True, f"{knocked}the dice lie where they lay, {now}: {answer}{followed}",
+                                   table=table))
             return
         if before is None and not rolled:
             self._place(dice)
@@ -834,7 +838,9 @@ class CameraFeed:
             followed = self._follow_knock(knock)
             if self._picture is not None:  # the picture the tray rests in now: the knock is not told again
                 self._rest.keep(self._picture.copy())
-            self._tell(LinkChanged(self.name, True, f"{thrown_words(knock)}{followed}"))
+            self._tell(LinkChanged(self.name, True, f"{thrown_words(knock)}{followed}",
+                                   table="The camera was knocked as the dice were thrown: if the roll it read is "
+                                   f"wrong, undo it and enter it by hand{_knock_table(followed)}."))
 
     def _follow_knock(self, knock: Knock) -> str:
         """Keep a marked tray on the tray after the camera was knocked; what the table is told of it.
@@ -851,7 +857,7 @@ class CameraFeed:
             return ""
         area, told = followed_tray(self._tray, knock, self._picture.shape)
         if not told:
-            return f". Check the marked tray: if it no longer lies on the tray, {self.mends.mark_tray} again"
+            return f"{KNOCK_LOST}: if it no longer lies on the tray, {self.mends.mark_tray} again"
         self.tray = self._tray = area
         self.gate.rebase(area.cut(self._picture)[0])  # the tray where it lies now is no motion
         if self.settler is not None:
@@ -890,7 +896,8 @@ class CameraFeed:
             self._placed_picture = self._rest.picture
         followed = self._follow_knock(knock)
         self.gate.forget_moves()  # the knock is told: the dice read in the moved tray are no new motion's
-        self._tell(LinkChanged(self.name, True, f"{rest_words(knock)}{followed}"))
+        self._tell(LinkChanged(self.name, True, f"{rest_words(knock)}{followed}",
+                               table=f"The camera was knocked{_knock_table(followed) or '; it still reads the tray'}."))
 
     def _cards(self, frame: Any) -> None:
         """Slots whose steady card changed to a card. One that emptied is the first half of a change, never
@@ -956,6 +963,15 @@ class CameraFeed:
         if self._board_misses == BOARD_MISSES:
             self._tell(LinkChanged(self.name, True, f"{problem or 'board not found'}: the path cards are not read "
                                                     "until all four markers show"))
+
+
+KNOCK_LOST = ". Check the marked tray"  # how `CameraFeed._follow_knock` asks for the tray to be marked again
+
+
+def _knock_table(followed: str) -> str:
+    """The end of the players' sentence for a knock: the owner is asked to mark the tray again when the feed
+    could not follow it (`CameraFeed._follow_knock`); "" when it followed, or no tray is marked."""
+    return " (owner: mark the tray again on the camera screen)" if followed.startswith(KNOCK_LOST) else ""
 
 
 def start_camera(source: str, submit: Submit, session: Callable[[], Any], **kwargs: Any) -> CameraFeed:

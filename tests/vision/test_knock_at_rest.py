@@ -52,6 +52,8 @@ def test_a_marked_tray_follows_a_camera_knocked_while_the_tray_was_empty(tmp_pat
     notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "knocked" in o.detail]
     assert notes == [f"the picture moved 28 px while no dice were read in the marked tray (the camera was knocked?). "
                      f"The marked tray moved with the picture: dice are read in {final.words()}"], notes
+    assert [o.table for o in seen if isinstance(o, LinkChanged) and "knocked" in o.detail] == [
+        "The camera was knocked; it still reads the tray."]  # the players' words: no pixels
     assert [o.value for o in seen if isinstance(o, DieRead)] == [3]
     assert [a["value"] for a in session.log] == [3]
 
@@ -94,6 +96,8 @@ def test_dice_carried_out_of_a_plain_marked_tray_ask_for_it_to_be_marked_again(t
     assert notes == ["the dice moved 40 px all together, out of the marked tray, each face turned as before (the "
                      "camera was knocked?). Check the marked tray: if it no longer lies on the tray, mark the tray "
                      "again"], notes
+    assert [o.table for o in seen if isinstance(o, LinkChanged) and "knocked" in o.detail] == [
+        "The camera was knocked (owner: mark the tray again on the camera screen)."]
     assert [a["value"] for a in session.log] == [5, 3]
 
 

@@ -94,6 +94,9 @@ def test_a_marked_tray_moves_with_the_picture_of_a_knocked_camera(tmp_path: Path
     assert len(notes) == 1, notes  # the tray moving on the picture is no motion that settles the dice again
     assert notes[0].startswith("the picture moved 28 px")
     assert notes[0].endswith(f"The marked tray moved with the picture: dice are read in {final.words()}")
+    # The players read it without pixels or the tray's setting (`LinkChanged.table`); the owner's is the detail.
+    assert [o.table for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail] == [
+        "The camera was knocked, but the dice lie where they lay: no roll is taken."]
     assert [o.value for o in seen if isinstance(o, DieRead)] == [5, 3]
     assert [a["value"] for a in session.log] == [5, 3]
 
@@ -118,6 +121,9 @@ def test_a_marked_tray_is_asked_again_when_only_the_dice_told_the_knock(tmp_path
     notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail]
     assert len(notes) == 1 and notes[0].startswith("the dice moved 28 px all together"), notes
     assert notes[0].endswith("Check the marked tray: if it no longer lies on the tray, mark the tray again")
+    assert [o.table for o in seen if isinstance(o, LinkChanged) and "lie where they lay" in o.detail] == [
+        "The camera was knocked, but the dice lie where they lay: no roll is taken (owner: mark the tray again on "
+        "the camera screen)."]
     assert [a["value"] for a in session.log] == [5, 3]
 
 

@@ -327,6 +327,8 @@ def test_a_camera_turned_by_the_throw_moves_the_marked_tray_and_the_roll_is_read
         f"knocked?). The marked tray moved with the picture: dice are read in {final.words()}"]
     first = next(i for i, o in enumerate(told) if isinstance(o, DieRead))
     assert isinstance(told[first + 1], LinkChanged) and "knocked" in told[first + 1].detail  # the roll, then the tray
+    assert told[first + 1].table == ("The camera was knocked as the dice were thrown: if the roll it read is wrong, "
+                                     "undo it and enter it by hand.")  # the players' words: no degrees, no pixels
 
 
 def test_a_camera_slid_by_the_throw_moves_the_marked_tray_by_its_shift(tmp_path: Path, monkeypatch) -> None:
