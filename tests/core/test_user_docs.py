@@ -422,3 +422,26 @@ def test_the_setup_script_says_it_installs_once_and_on_stderr(tmp_path: Path) ->
     assert first.stderr.startswith("Installing the Python packages into .venv/") and "first time" in first.stderr
     assert "pip install" in (tmp_path / "calls").read_text()
     assert again.stdout == "companion rules\n" and again.stderr == ""  # installed: nothing to say
+
+
+def test_the_hardware_demo_quotes_the_referee_on_a_sensor_not_there_yet(tmp_path: Path) -> None:
+    """README's two-terminal demo quoted "[dice sensor lost: cannot open /tmp/dice: ...]", the words of a sensor
+    that was there and went; `hw play` started before the simulator says the port is not found and that it
+    keeps looking, so a reader comparing the two screens took the demo for broken."""
+    from companion.controller import Controller
+    from companion.session import Session
+    from hardware.dice_link import DiceLink
+    from hardware.dice_sim import SimulatedSensor
+    from tests.controller_loop import pump_until
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    quoted = re.findall(r"`\[(dice sensor [^`\]]*)\]`", readme)
+    assert len(quoted) == 2, quoted  # not there yet, then connected
+    port = tmp_path / "dice"
+    controller = Controller(Session.new("blackpool", ["red", "blue"]))
+    sensor = SimulatedSensor(port)
+    with DiceLink(str(port), controller.submit, backoff=(0.02, 0.2)):
+        down = pump_until(controller, lambda u: u.kind == "link" and u.detail.get("up") is False)[-1]
+        with sensor:
+            up = pump_until(controller, lambda u: u.kind == "link" and u.detail.get("up") is True)[-1]
+    assert [text.replace(str(port), "/tmp/dice") for text in (down.text, up.text)] == quoted
