@@ -1022,10 +1022,16 @@ class Journal:
     def summaries(self) -> list[GameSummary]:
         """Every game in the journal, oldest first, without reading its steps: what `export --list` shows, so a
         café can find last month's games by date and players and export them by id, and what `companion results`
-        sorts through. The last step is the last one written, not the latest time (a clock set back mid-game)."""
+        sorts through. The last step is the last one written, not the latest time (a clock set back mid-game).
+
+        Its steps are those the game stands at, as `JournalGame.actions` counts them and `play` and `export` say
+        ("in progress (2 steps)", "2 actions"): each undo takes one back and each redo puts it back. Counting the
+        rows listed a game played 2 steps, one of them taken back and put back, as 4.
+        """
         rows = self._read(
             "SELECT g.id, g.game, g.status, g.started, g.start, (SELECT at FROM steps WHERE game_id = g.id "
-            "ORDER BY seq DESC LIMIT 1), (SELECT COUNT(*) FROM steps WHERE game_id = g.id) FROM games g ORDER BY g.id"
+            "ORDER BY seq DESC LIMIT 1), (SELECT MAX(0, COALESCE(SUM(CASE op WHEN 'undo' THEN -1 ELSE 1 END), 0)) "
+            "FROM steps WHERE game_id = g.id) FROM games g ORDER BY g.id"
         )
         summaries = []
         for game_id, game, status, started, start, last, steps in rows:

@@ -61,6 +61,26 @@ def test_export_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "3 actions replayed" in capsys.readouterr().out
 
 
+def test_export_list_counts_the_steps_the_game_stands_at_as_play_and_export_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game of 2 steps with one taken back and put back was listed with 4 (the journal's rows), while `play`
+    resumed it "(2 steps so far)" and `export` wrote "2 actions": a café owner looking for a game by its length
+    found none that matched."""
+    journal_path = tmp_path / "j.sqlite3"
+    session = Session.new("race", ["red", "blue"], journal=Journal(journal_path))
+    for action in ({"type": "roll", "value": 6}, {"type": "advance"}):
+        session.act(action)
+    session.undo()
+    session.redo()
+    session.undo()  # 1 step stands, from 5 rows
+    assert main(["export", "--list", "--journal", str(journal_path)]) == 0
+    row = capsys.readouterr().out.splitlines()[1].split()
+    assert main(["export", str(tmp_path / "game.json"), "--journal", str(journal_path)]) == 0
+    assert capsys.readouterr().out == f"wrote {tmp_path / 'game.json'}: race, 1 actions\n"
+    assert row[:2] == ["1", "race"] and row[6] == str(len(session.log)) == "1"
+
+
 def test_export_of_a_game_that_no_longer_replays_keeps_its_actions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
