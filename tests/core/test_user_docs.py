@@ -20,6 +20,8 @@ import itertools
 import json
 import re
 import shlex
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -74,7 +76,8 @@ def _command(line: str) -> str | None:
     line = re.split(r"\s{2,}#|\s{3,}(?![-\[])|\s+\|\s|\s>\s", line)[0]
     if SUB_COMMAND_IN_PASSING.match(line) and "..." not in line:
         return line
-    found = re.search(r"^.*(?:^|[\s/])companion((?: [^\s].*)?)$", line)
+    # `sudo -u companion sqlite3 ...`, `install -o companion -g companion ...`: the service's user, not the command.
+    found = re.search(r"^.*(?:^|(?<!\s-[ugo])\s|/)companion((?: [^\s].*)?)$", line)
     if found is None or not found.group(1).strip() or "..." in found.group(1):
         return None
     rest = found.group(1).strip()
@@ -445,3 +448,28 @@ def test_the_hardware_demo_quotes_the_referee_on_a_sensor_not_there_yet(tmp_path
         with sensor:
             up = pump_until(controller, lambda u: u.kind == "link" and u.detail.get("up") is True)[-1]
     assert [text.replace(str(port), "/tmp/dice") for text in (down.text, up.text)] == quoted
+
+
+@pytest.mark.skipif(shutil.which("sqlite3") is None, reason="no sqlite3 tool (setup-pi.sh installs it)")
+def test_the_backup_command_copies_a_journal_in_use_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/operations.md had no way to back the journal up; its command, run on a journal a table holds open
+    (its last steps in the WAL), gives a copy `export --list` reads with every step."""
+    from companion.cli import main
+    from companion.journal import Journal
+    from companion.session import Session
+
+    page = (ROOT / "docs/operations.md").read_text(encoding="utf-8")
+    line = next(line.strip() for line in page.splitlines() if line.startswith("    ") and ".backup" in line)
+    words = shlex.split(line)
+    assert words[:3] == ["sudo", "-u", "companion"] and words[3] == "sqlite3"
+    live, copy = tmp_path / "journal.sqlite3", tmp_path / "journal-backup.sqlite3"
+    assert words[4] == "/var/lib/table-companion/table-companion/journal.sqlite3"  # where the unit keeps it
+    assert words[5] == ".backup /tmp/journal-backup.sqlite3" and f"cp {words[5].split()[1]} " in page
+    session = Session.new("blackpool", ["red", "blue"], journal=Journal(live))
+    session.act({"type": "roll", "value": 6})
+    session.act(session.legal()[0])
+    assert (tmp_path / "journal.sqlite3-wal").stat().st_size > 0  # the table still holds it: steps in its log
+    subprocess.run(["sqlite3", str(live), f".backup {copy}"], check=True, timeout=60)
+    assert main(["export", "--list", "--journal", str(copy)]) == 0
+    rows = capsys.readouterr().out.splitlines()[1:-1]
+    assert [row.split()[:2] + row.split()[6:8] for row in rows] == [["1", "blackpool", "2", "in"]]
