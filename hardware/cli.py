@@ -138,6 +138,7 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
         if not args.exit:
             while True:
                 sensor.answer_queries(1.0)
+        sensor.settle()  # the reader takes the script's last roll before the port goes
     except KeyboardInterrupt:
         if rolled < args.random:
             print(f"sim: stopped (Ctrl-C) after {rolled} of {args.random} random rolls", flush=True)

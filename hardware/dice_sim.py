@@ -9,10 +9,13 @@ would point the companion at the device.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import random
 import select
 import shlex
+import struct
+import termios
 import time
 import tty
 from collections.abc import Callable
@@ -34,6 +37,7 @@ class SimulatedSensor:
         self.slave: int | None = None
         self.tty_path = ""
         self._pending = b""
+        self.heard = False  # a reader asked $ID? since the last plug: someone has the port open
 
     @property
     def path(self) -> str:
@@ -52,6 +56,7 @@ class SimulatedSensor:
         if self.link is not None and self.link.exists() and not self.link.is_symlink():
             # Only a link (ours from an earlier plug, or a stale one) may be replaced: never a user's file.
             raise FileExistsError(f"cannot make the link {self.link}: a file that is not a link is there")
+        self.heard = False
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)  # no echo or line editing before the reader sets its own mode
         self.tty_path = os.ttyname(self.slave)
@@ -120,8 +125,31 @@ class SimulatedSensor:
         while b"\n" in self._pending:
             line, _, self._pending = self._pending.partition(b"\n")
             if line.strip().startswith(b"$ID?"):
+                self.heard = True
                 self.ident()
         return True
+
+    def unread(self) -> int:
+        """Bytes sent that no reader has taken yet (what the pty holds for its slave side)."""
+        if self.slave is None:
+            return 0
+        return int(struct.unpack("i", fcntl.ioctl(self.slave, termios.TIOCINQ, b"\0\0\0\0"))[0])
+
+    def settle(self, timeout: float = 2.0) -> None:
+        """Wait, answering the reader, until it has taken what was sent, when a reader is there (it asked $ID?).
+
+        Closing a pty throws away what its slave side has not read: `simulate-dice --exit` unplugged as soon as
+        its script was sent, so the script's last roll never reached the referee reading it, where a real
+        sensor's last words, already on the wire, do. With nobody reading, nothing would take them: no wait.
+        The pty passes what was written on to its reader's side a moment later (the kernel's flip buffer), so
+        the count of bytes unread is 0 at first: it is looked at after a tenth of a second.
+        """
+        if not self.heard:
+            return
+        end = time.monotonic() + timeout
+        idle(self, 0.1)
+        while self.unread() and (left := end - time.monotonic()) > 0:
+            self.answer_queries(min(left, 0.05))
 
 
 def idle(sensor: SimulatedSensor, seconds: float) -> None:

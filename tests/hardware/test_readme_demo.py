@@ -56,3 +56,28 @@ def test_the_by_hand_demo_typed_in_the_readmes_order_plays_the_sensors_roll(tmp_
         play.stdin.write("press confirm\n")
         play.stdin.flush()
         read_until(play.stdout, "Red 1 comes out of the centre")
+
+
+def test_the_simulator_with_exit_leaves_only_after_the_referee_took_its_last_roll(tmp_path: Path) -> None:
+    """README: "`--exit` ends it after the script". It unplugged the moment the script's roll was written, and
+    closing a pty throws away what its reader has not read: the referee heard the sensor go, never the roll."""
+    play_line, sim_line = sorted(by_hand(), key=lambda c: c[2])
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", "HOME": str(tmp_path)}
+    with ExitStack() as stack:
+        children = []
+        for command in (play_line, [*sim_line, "--exit"]):
+            argv = [str(tmp_path / Path(word).name) if word.startswith("/tmp/") else word for word in command[1:]]
+            child = stack.enter_context(subprocess.Popen(
+                [sys.executable, "-m", "companion", *argv], cwd=ROOT, env=env, text=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            ))
+            stack.callback(child.kill)
+            guard = threading.Timer(30, child.kill)
+            guard.start()
+            stack.callback(guard.cancel)
+            children.append(child)
+            read_until(child.stdout, "Red: roll the oracle." if argv[1] == "play" else "sim: roll 6")
+        play, sim = children
+        assert sim.wait(timeout=30) == 0  # gone, as --exit says, before the referee is read from
+        said = read_until(play.stdout, "[dice sensor lost")
+        assert "Red rolls 6." in said, said
