@@ -77,7 +77,7 @@ def test_export_list_counts_the_steps_the_game_stands_at_as_play_and_export_do(
     assert main(["export", "--list", "--journal", str(journal_path)]) == 0
     row = capsys.readouterr().out.splitlines()[1].split()
     assert main(["export", str(tmp_path / "game.json"), "--journal", str(journal_path)]) == 0
-    assert capsys.readouterr().out == f"wrote {tmp_path / 'game.json'}: race, 1 actions\n"
+    assert capsys.readouterr().out == f"wrote {tmp_path / 'game.json'}: race, 1 action\n"
     assert row[:2] == ["1", "race"] and row[6] == str(len(session.log)) == "1"
 
 
@@ -196,7 +196,7 @@ def test_play_resumes_from_its_journal(tmp_path: Path, monkeypatch: pytest.Monke
     Session.new("race", ["red", "blue"], journal=Journal(journal_path)).act({"type": "roll", "value": 2})
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO("1\nq\n"))
     assert main(["play", "--journal", str(journal_path)]) == 0
-    assert "Resuming the Test race game in progress (1 steps so far)" in capsys.readouterr().out
+    assert "Resuming the Test race game in progress (1 step so far)" in capsys.readouterr().out
     resumed = Session.resume(Journal(journal_path))
     assert resumed is not None and resumed.document()["positions"] == [2, 0]
 
@@ -359,7 +359,7 @@ def test_play_for_another_game_keeps_the_game_in_progress_unless_told_new(
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
     assert main(["play", "--game", "targi", "--players", "white,black", "--journal", str(journal)]) == 1
     out = capsys.readouterr().out
-    assert "Blackpool game is in progress (1 steps)" in out and "--new" in out, out
+    assert "Blackpool game is in progress (1 step)" in out and "--new" in out, out
     resumed = Session.resume(Journal(journal))
     assert resumed is not None and resumed.game.id == "blackpool" and len(resumed.log) == 1
     resumed.journal.close()
