@@ -473,3 +473,13 @@ def test_the_backup_command_copies_a_journal_in_use_whole(tmp_path: Path, capsys
     assert main(["export", "--list", "--journal", str(copy)]) == 0
     rows = capsys.readouterr().out.splitlines()[1:-1]
     assert [row.split()[:2] + row.split()[6:8] for row in rows] == [["1", "blackpool", "2", "in"]]
+
+
+def test_the_readme_names_the_sizes_ui_screenshots_draws_by_default() -> None:
+    """README said "both screen sizes" without naming them; a café with a 1024x600 panel could not tell whether
+    its own was among them."""
+    from ui.cli import SIZES
+
+    line = next(line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+                if "companion ui screenshots /tmp/shots" in line)
+    assert re.findall(r"\b(\d+x\d+)\b", line.split("#", 1)[1])[:len(SIZES)] == [f"{w}x{h}" for w, h in SIZES]
