@@ -376,7 +376,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     game = create(args.game, cafe_dir(args))
     rulebook = game.rulebook
     if args.clause is not None:  # an empty one ("") is refused by name; it listed the whole book
-        clause = rulebook.clause(args.clause)
+        clause = rulebook.typed(args.clause)
         print(f"{clause.id}  {clause.title}\n\n{clause.text}")
         return 0
     lookup = rulebook.lookup(args.search or "")

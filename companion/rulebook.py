@@ -197,6 +197,14 @@ class Rulebook:
         except KeyError:
             raise BadRequest(f"{self.game_title} has no rule clause {quoted(clause_id)}") from None
 
+    def typed(self, clause_id: str) -> Clause:
+        """A clause by its id as a person types it, in any case: 'bp-c5' is as clear as 'BP-C5'.
+
+        The terminal's `rule` took any case while `companion rules blackpool bp-c5` refused the same id.
+        """
+        wanted = clause_id.lower()
+        return self.clause(next((c.id for c in self.clauses if c.id.lower() == wanted), clause_id))
+
     def search(self, words: str) -> list[Clause]:
         """The clauses a search finds, best first: see `lookup`."""
         return self.lookup(words).clauses

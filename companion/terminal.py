@@ -572,8 +572,7 @@ class Terminal:
             example = rulebook.clauses[0].id if rulebook.clauses else "1"
             self.say(f"  Which clause? e.g. 'rule {example}'; 'rules WORDS' finds clauses that mention WORDS.")
             return
-        clause_id = next((c.id for c in rulebook.clauses if c.id.lower() == clause_id.lower()), clause_id)
-        clause = rulebook.clause(clause_id)
+        clause = rulebook.typed(clause_id)
         self.say(f"  {clause.id}  {clause.title}")
         for line in textwrap.wrap(clause.text, 76):
             self.say("    " + line)

@@ -49,6 +49,14 @@ def test_unknown_game_is_a_clear_error(argv: list[str], capsys: pytest.CaptureFi
     assert err.startswith("companion: no game 'chess'; the games are:\n") and "  ttd        Through the Desert\n" in err
 
 
+def test_rules_takes_a_clause_id_in_any_case_as_the_terminal_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """`rule bp-c5` in `play` showed the clause; `companion rules blackpool bp-c5` said Blackpool has none."""
+    assert main(["rules", "blackpool", "bp-c5"]) == 0
+    assert capsys.readouterr().out.startswith("BP-C5  How riders move\n\n")
+    assert main(["rules", "blackpool", "bp-c55"]) == 1
+    assert "Blackpool has no rule clause 'bp-c55'" in capsys.readouterr().err
+
+
 def test_export_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal_path = tmp_path / "j.sqlite3"
     session = Session.new("race", ["red", "blue"], journal=Journal(journal_path))
