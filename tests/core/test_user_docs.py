@@ -483,3 +483,25 @@ def test_the_readme_names_the_sizes_ui_screenshots_draws_by_default() -> None:
     line = next(line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
                 if "companion ui screenshots /tmp/shots" in line)
     assert re.findall(r"\b(\d+x\d+)\b", line.split("#", 1)[1])[:len(SIZES)] == [f"{w}x{h}" for w, h in SIZES]
+
+
+def test_the_forgotten_pin_row_edits_the_settings_file_the_service_reads(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The row names the file under the unit's XDG_CONFIG_HOME, edits it with sudoedit (which leaves it the
+    service's; an editor under sudo may hand it to root, and the table then reads no settings), and the value it
+    gives is one the PIN pad takes."""
+    from ui.settings import Settings, default_settings_path
+
+    unit = (ROOT / "systemd/table-companion.service").read_text(encoding="utf-8")
+    config = re.search(r"^Environment=XDG_CONFIG_HOME=(\S+)$", unit, re.M)
+    assert config is not None
+    monkeypatch.delenv("COMPANION_UI_SETTINGS", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", config.group(1))
+    row = next(line for line in (ROOT / "docs/operations.md").read_text(encoding="utf-8").splitlines()
+               if line.startswith("| forgotten PIN |"))
+    assert f"`sudoedit {default_settings_path()}`" in row
+    setting = re.search(r'`("kiosk_pin": "\d+")`', row)
+    assert setting is not None, row
+    (tmp_path / "ui.json").write_text("{" + setting.group(1) + "}")
+    assert Settings.load(tmp_path / "ui.json").kiosk_pin == "1234"
