@@ -122,9 +122,13 @@ def test_settings_survive_a_restart_and_a_damaged_file(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
 def test_systemd_unit_verifies_clean(tmp_path: Path) -> None:
-    """verify only prints (it exits 0 on faults), so any output fails; ExecStart must exist, so point it here."""
+    """verify only prints (it exits 0 on faults), so any output fails; ExecStart must exist, so point it at the
+    `companion` of the Python running the tests (a git worktree has no .venv of its own: the check failed there
+    on the missing command, not on the unit)."""
     unit = (ROOT / "systemd" / "table-companion.service").read_text()
-    unit = unit.replace("/opt/table-companion/.venv/bin/companion", str(ROOT / ".venv" / "bin" / "companion"))
+    command = Path(sys.executable).parent / "companion"
+    assert command.is_file(), f"{command}: the tests' Python has no companion command (pip install -e .)"
+    unit = unit.replace("/opt/table-companion/.venv/bin/companion", str(command))
     unit = unit.replace("/opt/table-companion", str(ROOT))
 
     def verify(text: str) -> str:
