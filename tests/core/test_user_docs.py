@@ -505,3 +505,20 @@ def test_the_forgotten_pin_row_edits_the_settings_file_the_service_reads(
     assert setting is not None, row
     (tmp_path / "ui.json").write_text("{" + setting.group(1) + "}")
     assert Settings.load(tmp_path / "ui.json").kiosk_pin == "1234"
+
+
+def test_the_readme_lists_each_games_colours_and_player_counts_as_the_game_takes_them() -> None:
+    """A new user had `--players red,blue` for Blackpool alone, and learnt the other games' colours from a refusal
+    ("unknown colour 'red'; colours: black, purple, ...")."""
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    said = re.search(r"`--players` names each player by a colour of the game \([^)]*\): (.*?)\. Each game's page",
+                     readme)
+    assert said is not None
+    listed = {}
+    for part in said.group(1).split("; "):
+        found = re.fullmatch(r".*?\(`(\w+)`\) (\d+)(?: to (\d+))? of (.*)", part)
+        assert found is not None, part
+        game_id, low, high, colours = found.groups()
+        listed[game_id] = (int(low), int(high or low), tuple(colours.split(", ")))
+    shipped = {game_id: cls for game_id, cls in game_classes().items() if (ROOT / f"docs/games/{game_id}.md").exists()}
+    assert listed == {game_id: (cls.min_players, cls.max_players, cls.colours) for game_id, cls in shipped.items()}
