@@ -522,3 +522,32 @@ def test_the_readme_lists_each_games_colours_and_player_counts_as_the_game_takes
         listed[game_id] = (int(low), int(high or low), tuple(colours.split(", ")))
     shipped = {game_id: cls for game_id, cls in game_classes().items() if (ROOT / f"docs/games/{game_id}.md").exists()}
     assert listed == {game_id: (cls.min_players, cls.max_players, cls.colours) for game_id, cls in shipped.items()}
+
+
+@pytest.mark.skipif(shutil.which("sqlite3") is None, reason="no sqlite3 tool (setup-pi.sh installs it)")
+def test_the_recipe_for_a_damaged_journal_saves_what_it_still_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/operations.md, the journal damaged row: its sqlite3 pipeline, typed as printed on a journal with a page
+    of garbage, gives a journal `export` reads, with the games before the damage whole."""
+    from companion.cli import main
+    from companion.journal import Journal
+    from companion.session import Session
+
+    page = (ROOT / "docs/operations.md").read_text(encoding="utf-8")
+    recipe = next(span for span in re.findall(r"`([^`]+)`", page) if span.startswith("sqlite3 journal.sqlite3.damaged"))
+    recipe = recipe.replace("\\|", "|").replace("<date>", "20261206")  # a table cell escapes its pipes
+    journal = Journal(tmp_path / "journal.sqlite3")
+    for _ in range(12):
+        session = Session.new("blackpool", ["red", "blue"], journal=journal)
+        for _ in range(40):
+            session.act(session.legal()[-1])
+    journal.close()
+    raw = bytearray((tmp_path / "journal.sqlite3").read_bytes())
+    pages = len(raw) // 4096
+    raw[(pages - 2) * 4096 : (pages - 2) * 4096 + 200] = b"\xff" * 200  # a page near the end, as a failing card
+    (tmp_path / "journal.sqlite3.damaged-20261206").write_bytes(raw)
+    subprocess.run(["bash", "-c", recipe], cwd=tmp_path, check=True, timeout=120, capture_output=True)
+    assert main(["export", "--list", "--journal", str(tmp_path / "recovered.sqlite3")]) == 0
+    rows = capsys.readouterr().out.splitlines()[1:-1]
+    assert len(rows) >= 6 and rows[0].split()[:2] == ["1", "blackpool"] and rows[0].split()[6] == "40", rows[:2]
