@@ -551,3 +551,13 @@ def test_the_recipe_for_a_damaged_journal_saves_what_it_still_holds(
     assert main(["export", "--list", "--journal", str(tmp_path / "recovered.sqlite3")]) == 0
     rows = capsys.readouterr().out.splitlines()[1:-1]
     assert len(rows) >= 6 and rows[0].split()[:2] == ["1", "blackpool"] and rows[0].split()[6] == "40", rows[:2]
+
+
+def test_the_kiosk_buttons_operations_names_are_the_screens_own() -> None:
+    """docs/operations.md sent the café owner to an **Exit** button: home has none, and the settings screen's
+    says "Exit app (PIN)" in kiosk mode."""
+    page = (ROOT / "docs/operations.md").read_text(encoding="utf-8")
+    screens = "".join(path.read_text(encoding="utf-8") for path in (ROOT / "ui/screens").glob("*.kv"))
+    for name in ("Settings", "Exit app (PIN)", "New PIN", "Save", "Back", "Teach", "Mark tray", "Turn 90°", "Mirror"):
+        assert f"**{name}**" in page and f"'{name}'" in screens, name
+    assert "**Exit**" not in page
