@@ -178,11 +178,12 @@ def test_companion_without_arguments_on_a_machine_with_no_screen_referees_in_the
 def test_ui_commands_are_registered() -> None:
     env = {**os.environ, "KIVY_NO_ARGS": "1"}
     done = subprocess.run(
-        [str(ROOT / ".venv" / "bin" / "python"), "-m", "companion", "ui", "--help"],
+        [sys.executable, "-m", "companion", "ui", "--help"],
         capture_output=True,
         text=True,
         timeout=60,
         env=env,
+        cwd=ROOT,
         check=True,
     )
     assert "screenshots" in done.stdout and "bench" in done.stdout
