@@ -223,7 +223,7 @@ class Referee:
         clause = _field(request, "clause", str, required=False)
         search = _field(request, "search", str, required=False)
         if clause is not None:
-            return {"clause": rulebook.clause(clause).to_dict()}
+            return {"clause": rulebook.typed(clause).to_dict()}  # any case, as the terminal and `rules` take it
         if search is not None:
             found = rulebook.lookup(search)
             return {"clauses": [c.to_dict() for c in found.clauses], "every": found.every}

@@ -111,6 +111,7 @@ def test_rules_command() -> None:
     referee = started()
     assert len(ask(referee, {"cmd": "rules"})["rules"]["clauses"]) == 5
     assert ask(referee, {"cmd": "rules", "game": "race", "clause": "R4"})["clause"]["title"] == "Trap"
+    assert ask(referee, {"cmd": "rules", "game": "race", "clause": "r4"})["clause"]["id"] == "R4"
     assert ask(referee, {"cmd": "rules", "clause": "R99"})["error"]["code"] == "bad_request"
     assert [c["id"] for c in ask(referee, {"cmd": "rules", "search": "trap"})["clauses"]] == ["R4"]
 
