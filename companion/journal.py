@@ -7,6 +7,7 @@ is itself a row, and replaying the rows in order rebuilds the exact session.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -178,17 +179,35 @@ def card_fault(path: str | Path, failure: sqlite3.Error) -> tuple[str, str, str]
         free: int | None = shutil.disk_usage(folder).free
     except OSError:  # the folder gone with its card: SQLite's code alone says what it can
         read_only, free = False, None
+    full = getattr(failure, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or (free is not None and free < FULL_BELOW)
+    return _card_words(said, read_only, full)
+
+
+def _card_words(said: str, read_only: bool, full: bool) -> tuple[str, str, str] | None:
+    """`card_fault`'s three parts for a card found read-only or full, the OS's or SQLite's words in brackets."""
     if read_only:
         return (f"the card holding the journal has turned read-only ({said}), as a failing SD card does",
                 "check the card (dmesg | grep -i 'read-only'), and restart the table to play on from the last step "
                 f"saved, kept in memory only ({SEE_RECOVERING})",
                 f"check the card (dmesg | grep -i 'read-only'; {SEE_RECOVERING})")  # fmt: skip
-    if getattr(failure, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or (free is not None and free < FULL_BELOW):
+    if full:
         room = "make room on it (older journals beside it, or whatever filled it: df -h), then"
         return (f"the card holding the journal is full ({said})", f"{room} try again ({SEE_RECOVERING})",
                 f"{room} restart the table between games (the steps played in memory end with it) to keep them "
                 f"on the card again ({SEE_RECOVERING})")  # fmt: skip
     return None
+
+
+def card_refused(error: OSError) -> str:
+    """What the card did when the OS refused a file beside the journal (its folder made, a journal renamed or
+    written at rollover), with what to do at start; the OS's words alone for any other fault.
+
+    "no folder for the journal ...: Read-only file system" did not say the card
+    had failed, nor what to do, as `card_fault` says of SQLite's refusals.
+    """
+    said = error.strerror or str(error)
+    fault = _card_words(said, error.errno == errno.EROFS, error.errno in (errno.ENOSPC, errno.EDQUOT))
+    return f"{fault[0]}: {fault[2]}" if fault is not None else said
 
 
 def why_not_written(path: str | Path, failure: sqlite3.Error) -> str:
@@ -729,7 +748,7 @@ class Journal:
             try:
                 where.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise JournalUnavailable(f"no folder for the journal {where}: {exc.strerror or exc}") from None
+                raise JournalUnavailable(f"no folder for the journal {where}: {card_refused(exc)}") from None
             text = _text_not_journal(where)
             if text is not None:
                 raise JournalForeign(f"{where} {text}, so it is left as it is")

@@ -13,7 +13,7 @@ import signal
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -88,23 +88,62 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
 
 
 def use_writable_kivy_home() -> None:
-    """Point Kivy at a folder it can write when ``~/.kivy`` cannot be made or written.
+    """Point Kivy at a folder it can write when ``~/.kivy`` cannot be made or written, and keep it from writing
+    one a bad card refuses.
 
     Kivy writes its config and logs there at import, and with a home it
     cannot write (a locked-down account, HOME pointing at a file) the app
     died with "Permission denied" before the first screen. The service sets
-    ``KIVY_HOME`` itself; a set one is always kept.
+    ``KIVY_HOME`` itself; a set one is always kept (see `_kivy_can_write_its_folder`).
     """
-    if os.environ.get("KIVY_HOME"):
-        return
-    home = Path(os.path.expanduser("~")) / ".kivy"
+    if not os.environ.get("KIVY_HOME"):
+        home = Path(os.path.expanduser("~")) / ".kivy"
+        try:
+            home.mkdir(parents=True, exist_ok=True)
+            if not os.access(home, os.W_OK | os.X_OK):
+                os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="table-companion-kivy-")
+        except OSError:
+            os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="table-companion-kivy-")
+    home = Path(os.path.expanduser(os.environ.get("KIVY_HOME") or "~/.kivy"))
+    why = _kivy_can_write_its_folder(home)
+    if why:
+        os.environ["KIVY_NO_CONFIG"] = "1"
+        print(f"companion: Kivy's folder {home} cannot be written ({why}): the screen starts on Kivy's "
+              "own defaults, which is all the table uses, and Kivy writes its folder at the next start "
+              "with room", file=sys.stderr)
+
+
+# What Kivy writes into a folder of its own the first time: config.ini (5 kB) and its icons (70 kB), with room over.
+KIVY_FIRST_WRITE = 128 * 1024
+
+
+def _kivy_can_write_its_folder(home: Path) -> str:
+    """"" when Kivy can start in ``home``, else why not (the OS's words).
+
+    A folder Kivy filled on an earlier start is only read. Otherwise its
+    import makes the folder, copies its icons and writes config.ini: on the
+    kiosk's card gone read-only before Kivy's first start that raised
+    "Read-only file system" out of the start (a restart loop every 5 s, the
+    screen black), and on a full card it logged "Unable to write the
+    config" with a traceback. What it would write is tried first (a file of
+    that size, removed again); where it fails Kivy is started with
+    ``KIVY_NO_CONFIG``, on its built-in defaults, writing nothing.
+    """
+    if all((home / name).exists() for name in ("config.ini", "icon", "mods")):
+        return ""
+    probe = home / ".room-for-kivy"
     try:
         home.mkdir(parents=True, exist_ok=True)
-        if os.access(home, os.W_OK | os.X_OK):
-            return
-    except OSError:
-        pass
-    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="table-companion-kivy-")
+        with open(probe, "wb") as file:
+            file.write(bytes(KIVY_FIRST_WRITE))
+            file.flush()
+            os.fsync(file.fileno())
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    finally:
+        with suppress(OSError):
+            probe.unlink(missing_ok=True)
+    return ""
 
 
 # Kivy log lines that tell a café nothing to do. Middle-click paste: see `_prepare_kivy`. The config upgrade is

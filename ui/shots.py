@@ -372,7 +372,8 @@ def exit_after_first_screen(app: Any, start_game: bool = False) -> None:
             return None  # keep polling until the first screen has been drawn
         if not report:
             report.update(first_screen=app.first_screen_at, screens_built=app.screens_built_at,
-                          screen=app.root.current, **start_figures(), first_screen_cpu_s=app.first_screen_cpu)
+                          screen=app.root.current, status=app.status, **start_figures(),
+                          first_screen_cpu_s=app.first_screen_cpu)
             if not start_game or app.root.current != "home":
                 return finish()
             home = app.root.get_screen("home")

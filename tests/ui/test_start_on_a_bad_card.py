@@ -1,0 +1,68 @@
+"""The kiosk's first start on a card gone bad: the real `companion ui run --kiosk` on a small card of its own.
+
+The card is a tmpfs in a user and mount namespace (`tests.small_card`), set up
+as the service sets its folders (systemd/table-companion.service: ``KIVY_HOME``,
+``XDG_DATA_HOME``, ``XDG_CONFIG_HOME`` and ``COMPANION_CAFE_DIR`` all on it),
+Kivy's folder not made yet, as before the kiosk's first start. A game of 5
+steps is journalled on it, then the card is remounted read-only or filled by a
+log, and the app started offscreen. Skipped where the machine allows no namespace.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.small_card import on_a_card
+
+START_ON_THE_CARD = """
+import json, os, subprocess, sys
+from pathlib import Path
+from companion.journal import Journal
+from companion.session import Session
+card = Path(sys.argv[1]).resolve()
+env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "KIVY_", "XDG_"))}
+env.update(HOME=str(card / "home"), KIVY_HOME=str(card / "kivy"), XDG_DATA_HOME=str(card),
+           XDG_CONFIG_HOME=str(card / "config"), COMPANION_CAFE_DIR=str(card / "cafe"), KIVY_NO_ARGS="1",
+           SDL_VIDEODRIVER="offscreen")
+journal = Journal(card / "table-companion" / "journal.sqlite3")
+session = Session.new("blackpool", ["red", "blue"], journal=journal)
+for _ in range(5):
+    session.act(session.legal()[0])
+journal.close()
+if sys.argv[2] == "read-only":
+    subprocess.run(["mount", "-o", "remount,ro", str(card)], check=True)
+else:
+    with open(card / "syslog", "wb", buffering=0) as log:
+        try:
+            while True:
+                log.write(bytes(4096))
+        except OSError:
+            pass
+done = subprocess.run([sys.executable, "-m", "companion", "ui", "run", "--kiosk", "--bench-exit"],
+                      capture_output=True, text=True, env=env, timeout=240)
+report = json.loads(done.stdout) if done.returncode == 0 else {}
+print(json.dumps({"code": done.returncode, "stderr": done.stderr, "screen": report.get("screen"),
+                  "status": report.get("status", "")}))
+"""
+
+
+def test_the_kiosk_starts_on_a_card_gone_read_only_before_kivy_made_its_folder(tmp_path: Path) -> None:
+    """Kivy's import made its folder: "companion: Read-only file system (.../kivy)" and exit 1, a kiosk
+    restarting every 5 s with the screen black."""
+    found = on_a_card(START_ON_THE_CARD, tmp_path, "8m", "read-only")
+    assert found["code"] == 0, found["stderr"]
+    assert found["screen"] == "table"  # the game in progress, refereed from memory
+    assert "the card holding the journal has turned read-only" in found["status"]
+    assert "check the card (dmesg | grep -i 'read-only'" in found["status"]
+    assert "The game in progress (Blackpool, 5 steps) was read from it and goes on." in found["status"]
+    assert "Traceback" not in found["stderr"]
+
+
+def test_the_kiosks_first_start_on_a_full_card_logs_no_traceback(tmp_path: Path) -> None:
+    """Kivy wrote its first config.ini on a card without a byte left: "Unable to write the config" and a
+    traceback in the log (the app went on)."""
+    found = on_a_card(START_ON_THE_CARD, tmp_path, "2m", "full")
+    assert found["code"] == 0, found["stderr"]
+    assert found["screen"] == "table"
+    assert "the card holding the journal is full (" in found["status"] and "make room on it" in found["status"]
+    assert "Traceback" not in found["stderr"] and "Unable to write" not in found["stderr"]
