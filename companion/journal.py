@@ -400,13 +400,37 @@ def _archive_when_large(journal: Journal, path: Path) -> tuple[Journal, str]:
     grown = f"The journal had grown to {size // (1024 * 1024)} MB"
     try:
         carried = _swap(path, kept, active)
+    except NewJournalNotWritten as exc:
+        journal, note = open_journal(path, archive=False)
+        return journal, f"{grown}, but the new journal to follow it {_not_begun(path, exc)} {note}".strip()
     except OSError as exc:
         journal, note = open_journal(path, archive=False)
-        why = exc.strerror or str(exc)
+        why = card_refused(exc)
         return journal, f"{grown} and could not be renamed ({why}); starting slows as it grows. {note}".strip()
     journal, note = open_journal(path, archive=False)
     moved = f"{grown}: its games are kept in {kept.name} (read by companion export --journal) and a new one is begun."
     return journal, f"{moved}{carried} {note}".strip()
+
+
+class NewJournalNotWritten(JournalUnavailable):
+    """`_swap` could not write the journal that was to follow the old one; nothing was moved."""
+
+
+def _not_begun(path: Path, exc: NewJournalNotWritten) -> str:
+    """Why the journal to follow one grown past `ARCHIVE_AT_BYTES` was not begun, and what to do.
+
+    A full card refuses the new file, not the rename, yet the note said the
+    journal "could not be renamed", sending the owner after permissions.
+    """
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        free = None
+    if free is not None and free < FULL_BELOW:
+        return ("could not be written, as the card holding the journal is full: the journal goes on in use, "
+                "its games safe, and starting slows as it grows; make room on it (older journals beside it, or "
+                f"whatever filled it: df -h), and the next start begins the new one ({SEE_RECOVERING}).")
+    return f"could not be written ({exc}): the journal goes on in use, and starting slows as it grows."
 
 
 def _unused_name(kept: Path) -> Path:
@@ -449,6 +473,9 @@ def _swap(path: Path, kept: Path, active: JournalGame | None) -> str:
                 made.close()  # the last connection folds its WAL in: the file stands alone
             if not carried:
                 raise JournalUnavailable(f"the last game could not be written to {fresh}")
+        except OSError as exc:  # nothing moved yet: the card refused the new file, not the rename
+            _remove(fresh)
+            raise NewJournalNotWritten(str(exc)) from exc
         except BaseException:
             _remove(fresh)
             raise

@@ -102,6 +102,31 @@ found["step"] = Controller(resumed).handle(Touch("act", resumed.legal()[0])).tex
 print(json.dumps(found))
 """
 
+# A game of 5 steps journalled on the card at argv[1] by a table still holding it; a log takes the card's last
+# bytes, and the table starts with a journal past the size at which it is set aside for a new one.
+FULL_AT_ROLLOVER = """
+import json, sys
+from pathlib import Path
+import companion.journal
+from companion.journal import Journal
+from companion.session import Session, open_table
+path = Path(sys.argv[1]) / "journal.sqlite3"
+before = Journal(path)
+session = Session.new("blackpool", ["red", "blue"], journal=before)
+for _ in range(5):
+    session.act(session.legal()[0])
+with open(path.with_name("syslog"), "wb", buffering=0) as log:
+    try:
+        while True:
+            log.write(bytes(4096))
+    except OSError:
+        pass
+companion.journal.ARCHIVE_AT_BYTES = path.stat().st_size  # the 64 MB, reached
+journal, resumed, note = open_table(path)
+files = sorted(file.name for file in path.parent.iterdir())
+print(json.dumps({"steps": len(resumed.log), "note": note, "on_disk": journal.kept_on_disk, "files": files}))
+"""
+
 # Plays 20 Targi steps on the journal at argv[1], then lets no file grow by a byte (the kernel refuses the write
 # with EFBIG), tries a step, an undo and a new game, gives the room back and plays on; then starts again.
 WRITE_REFUSED = """
@@ -196,3 +221,17 @@ def test_a_write_the_card_refuses_mid_game_is_refused_by_name_and_play_goes_on_a
     assert found["undo"].startswith("Not saved, so nothing is taken back") and found["undo"].endswith(failed)
     assert found["new_game"].startswith("The new game could not be saved, so it is not begun")
     assert found["unchanged"] and found["again"] == "step" and found["resumed"]
+
+
+def test_a_journal_due_for_its_rollover_on_a_full_card_says_the_card_is_full(tmp_path: Path) -> None:
+    """The new journal could not be written, yet the note said the journal "could not be renamed (the journal
+    .../.journal.sqlite3.new cannot be opened: ...)", and told the owner to restart between games, as for a table
+    in memory, of a journal still in use."""
+    found = on_a_card(FULL_AT_ROLLOVER, tmp_path, size="2m")
+    assert found["steps"] == 5 and found["on_disk"]
+    assert ".journal.sqlite3.new" not in found["files"] and "journal.sqlite3" in found["files"]
+    assert found["note"].startswith(
+        "The journal had grown to 0 MB, but the new journal to follow it could not be written, as the card holding "
+        "the journal is full: the journal goes on in use, its games safe, and starting slows as it grows; make room "
+        "on it (older journals beside it, or whatever filled it: df -h), and the next start begins the new one ")
+    assert "renamed" not in found["note"] and ".new" not in found["note"]
