@@ -38,7 +38,7 @@ from companion.game import (
     unknown_keys,
     wrong_kind,
 )
-from companion.journal import Journal, JournalGame, open_journal, room_note
+from companion.journal import SEE_RECOVERING, Journal, JournalGame, open_journal, room_note
 from companion.registry import create
 from companion.takeback import undone
 
@@ -601,18 +601,33 @@ def resume_what_fits(journal: Journal, entry: JournalGame, session: Session, cut
     next new game. Its steps up to the one refused are copied into a new game that goes on, and the game as
     journalled is kept whole (abandoned, exported by its number). None when the copy cannot be written.
     """
+    fits = cut.fits
+    kept = f"The game as it was journalled is kept as game {entry.id} (companion export game.json --id {entry.id})."
+    why = (f"The game in progress could not be resumed whole: its step {fits + 1} of {cut.total} ({cut.step}) no"
+           f" longer fits this version of the companion ({cut.refusal.message}). It goes on from the step before,"
+           f" with {fits} of its steps")  # fmt: skip
     try:
         game_id = adopt_what_fits(journal, entry, cut)
+    except JournalNotWritten as refusal:
+        return session, f"{why}, {_in_memory_only(refusal)} {kept}"
     except CompanionError:
         return None
-    fits = cut.fits
-    note = (
-        f"The game in progress could not be resumed whole: its step {fits + 1} of {cut.total} ({cut.step}) no"
-        f" longer fits this version of the companion ({cut.refusal.message}). It goes on from the step before, with"
-        f" {fits} of its steps: check the board against it. The game as it was journalled is kept as game"
-        f" {entry.id} (companion export game.json --id {entry.id})."
-    )
-    return session.attach(journal, game_id), note
+    return session.attach(journal, game_id), f"{why}: check the board against it. {kept}"
+
+
+def _in_memory_only(refusal: JournalNotWritten) -> str:
+    """The rest of a note for a game that goes on as a copy the card refused: in memory, the card's trouble, and
+    what to do (the journal's own game, untouched, is cut and copied again at the next start).
+
+    The copy refused on a full card left the game behind at home with the rules' reason alone ("could not be
+    resumed (Blue 1 cannot reach ...)"), though the card, not the game, was at fault.
+    """
+    card = refusal.reason.split("; ", 1)[0]
+    mend = ("make room on it (older journals beside it, or whatever filled it: df -h)" if " is full" in card
+            else "check the card (dmesg)")  # fmt: skip
+    return (f"in memory only, as the copy it goes on in could not be written: {card}. Check the board against it; "
+            f"{mend}, then restart the table between games, since the steps played until then end with the app "
+            f"({SEE_RECOVERING}).")
 
 
 def changed_kinds(entry: JournalGame, session: Session) -> list[str]:

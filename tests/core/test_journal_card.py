@@ -127,6 +127,34 @@ files = sorted(file.name for file in path.parent.iterdir())
 print(json.dumps({"steps": len(resumed.log), "note": note, "on_disk": journal.kept_on_disk, "files": files}))
 """
 
+# A temple game journalled before an update, its last step no longer fitting, held open by a table (its -wal and
+# -shm stay); a log takes the card's last bytes and the table starts: the steps that fit must be copied to go on.
+CUT_ON_A_FULL_CARD = """
+import json, sys
+from pathlib import Path
+from companion.controller import Controller
+from companion.journal import Journal
+from companion.observations import Touch
+from companion.session import open_table
+from tests.games.old_records import journal_of, temple_step_that_no_longer_fits
+path = Path(sys.argv[1]) / "journal.sqlite3"
+record = temple_step_that_no_longer_fits()
+journal_of(path, record)
+held = Journal(path)
+with open(path.with_name("syslog"), "wb", buffering=0) as log:
+    try:
+        while True:
+            log.write(bytes(4096))
+    except OSError:
+        pass
+journal, resumed, note = open_table(path)
+found = {"fits": resumed is not None and resumed.log == record["actions"][:5], "note": note}
+found["step"] = Controller(resumed).handle(Touch("act", resumed.legal()[0])).kind if resumed else None
+journal.close()
+held.close()
+print(json.dumps(found))
+"""
+
 # Plays 20 Targi steps on the journal at argv[1], then lets no file grow by a byte (the kernel refuses the write
 # with EFBIG), tries a step, an undo and a new game, gives the room back and plays on; then starts again.
 WRITE_REFUSED = """
@@ -235,3 +263,17 @@ def test_a_journal_due_for_its_rollover_on_a_full_card_says_the_card_is_full(tmp
         "the journal is full: the journal goes on in use, its games safe, and starting slows as it grows; make room "
         "on it (older journals beside it, or whatever filled it: df -h), and the next start begins the new one ")
     assert "renamed" not in found["note"] and ".new" not in found["note"]
+
+
+def test_a_game_an_update_cuts_goes_on_in_memory_when_a_full_card_refuses_its_copy(tmp_path: Path) -> None:
+    """The copy of the steps that fit could not be written: the game was left at home with the rules' reason
+    alone ("could not be resumed (Blue 1 cannot reach ...); it stays in the journal"), the card unnamed."""
+    found = on_a_card(CUT_ON_A_FULL_CARD, tmp_path, size="2m")
+    assert found["fits"] and found["step"] == "step"  # refereed from memory
+    note = found["note"]
+    assert note.startswith("The game in progress could not be resumed whole: its step 6 of 6 (")
+    assert ("It goes on from the step before, with 5 of its steps, in memory only, as the copy it goes on in could "
+            "not be written: the card holding the journal is full (database or disk is full). Check the board against "
+            "it; make room on it (older journals beside it, or whatever filled it: df -h), then restart the table "
+            "between games, since the steps played until then end with the app") in note
+    assert "The game as it was journalled is kept as game 1 (companion export game.json --id 1)." in note
