@@ -572,16 +572,16 @@ def resume_reread(journal: Journal, entry: JournalGame, session: Session) -> tup
     and replay them on another position. The game is copied with the start as read now, and goes on; the game
     as journalled is kept (abandoned, exported by its number). None when the copy cannot be written.
     """
+    why = (f"The game in progress began on a position this version of the companion reads otherwise"
+           f" ({session.reread}): it goes on as read now")  # fmt: skip
+    kept = f"The game as it was journalled is kept as game {entry.id} (companion export game.json --id {entry.id})."
     try:
         game_id = journal.adopt(replace(entry, start=session.start))
+    except JournalNotWritten as refusal:
+        return session, f"{why}, {_in_memory_only(refusal)} {kept}"
     except CompanionError:
         return None
-    note = (
-        f"The game in progress began on a position this version of the companion reads otherwise"
-        f" ({session.reread}): it goes on as read now, so check the prompt against the table. The game as it was"
-        f" journalled is kept as game {entry.id} (companion export game.json --id {entry.id})."
-    )
-    return session.attach(journal, game_id), note
+    return session.attach(journal, game_id), f"{why}, so check the prompt against the table. {kept}"
 
 
 def _not_resumed(refusal: CompanionError, entry: JournalGame | None) -> str:
@@ -616,8 +616,9 @@ def resume_what_fits(journal: Journal, entry: JournalGame, session: Session, cut
 
 
 def _in_memory_only(refusal: JournalNotWritten) -> str:
-    """The rest of a note for a game that goes on as a copy the card refused: in memory, the card's trouble, and
-    what to do (the journal's own game, untouched, is cut and copied again at the next start).
+    """The rest of a note for a game that goes on as a copy the card refused (`resume_what_fits`,
+    `resume_reread`): in memory, the card's trouble, and what to do (the journal's own game, untouched, is
+    copied again at the next start).
 
     The copy refused on a full card left the game behind at home with the rules' reason alone ("could not be
     resumed (Blue 1 cannot reach ...)"), though the card, not the game, was at fault.

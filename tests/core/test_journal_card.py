@@ -136,9 +136,10 @@ from companion.controller import Controller
 from companion.journal import Journal
 from companion.observations import Touch
 from companion.session import open_table
+from tests.games.blackpool.test_old_journals import _six_loaded_as_move
 from tests.games.old_records import journal_of, temple_step_that_no_longer_fits
 path = Path(sys.argv[1]) / "journal.sqlite3"
-record = temple_step_that_no_longer_fits()
+record = temple_step_that_no_longer_fits() if sys.argv[2] == "cut" else _six_loaded_as_move()
 journal_of(path, record)
 held = Journal(path)
 with open(path.with_name("syslog"), "wb", buffering=0) as log:
@@ -149,6 +150,7 @@ with open(path.with_name("syslog"), "wb", buffering=0) as log:
         pass
 journal, resumed, note = open_table(path)
 found = {"fits": resumed is not None and resumed.log == record["actions"][:5], "note": note}
+found["six"] = resumed is not None and resumed.pending().text.startswith("Yellow rolled a six")
 found["step"] = Controller(resumed).handle(Touch("act", resumed.legal()[0])).kind if resumed else None
 journal.close()
 held.close()
@@ -268,7 +270,7 @@ def test_a_journal_due_for_its_rollover_on_a_full_card_says_the_card_is_full(tmp
 def test_a_game_an_update_cuts_goes_on_in_memory_when_a_full_card_refuses_its_copy(tmp_path: Path) -> None:
     """The copy of the steps that fit could not be written: the game was left at home with the rules' reason
     alone ("could not be resumed (Blue 1 cannot reach ...); it stays in the journal"), the card unnamed."""
-    found = on_a_card(CUT_ON_A_FULL_CARD, tmp_path, size="2m")
+    found = on_a_card(CUT_ON_A_FULL_CARD, tmp_path, "2m", "cut")
     assert found["fits"] and found["step"] == "step"  # refereed from memory
     note = found["note"]
     assert note.startswith("The game in progress could not be resumed whole: its step 6 of 6 (")
@@ -277,3 +279,15 @@ def test_a_game_an_update_cuts_goes_on_in_memory_when_a_full_card_refuses_its_co
             "it; make room on it (older journals beside it, or whatever filled it: df -h), then restart the table "
             "between games, since the steps played until then end with the app") in note
     assert "The game as it was journalled is kept as game 1 (companion export game.json --id 1)." in note
+
+
+def test_a_start_an_update_reads_otherwise_goes_on_in_memory_when_a_full_card_refuses_its_copy(tmp_path: Path) -> None:
+    """The copy on the start as read now could not be written: the game was left at home, "could not be resumed (a
+    roll of 6 is decided in phase "six" ...)", the card unnamed."""
+    found = on_a_card(CUT_ON_A_FULL_CARD, tmp_path, "2m", "reread")
+    assert found["six"] and found["step"] == "step"
+    assert found["note"].startswith("The game in progress began on a position this version of the companion reads "
+                                    'otherwise (a roll of 6 is decided in phase "six"')
+    note = found["note"]
+    assert ("it goes on as read now, in memory only, as the copy it goes on in could not be written: the card holding "
+            "the journal is full (database or disk is full). Check the board against it; make room on it") in note
