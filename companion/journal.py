@@ -351,14 +351,16 @@ def kept_journals(path: Path) -> list[Path]:
         return []
 
 
-def room_note(path: Path) -> str:
+def room_note(path: Path, in_memory: bool = False) -> str:
     """A sentence for the start-up note when the card holding the journal is nearly full, else "".
 
     Nothing else told a café its card was filling: the journals set aside
     at 64 MB are never deleted by the companion (a wrong clock must not throw
     away a game), and once the card is full every step is refused ("database
     or disk is full") and the table cannot play. Said while there is still
-    room, with what the journal folder holds that may be deleted.
+    room, with what the journal folder holds that may be deleted. With the
+    game in progress refereed ``in_memory`` (its copy refused) the table does
+    play, so that is not said.
     """
     try:
         free = shutil.disk_usage(path.parent).free
@@ -372,7 +374,8 @@ def room_note(path: Path) -> str:
     what = (f"{len(kept)} older journal{'' if len(kept) == 1 else 's'} ({held // mb} MB) beside it may be deleted, "
             f"oldest first ({kept[0].name})") if kept else "no older journal lies beside it to delete"  # fmt: skip
     room = (f"has only {free // mb} MB free: once it is full" if free >= mb else "is full:")  # fmt: skip
-    return (f"The card holding the journal {room} no step can be written and the table cannot play. "
+    cannot = "" if in_memory else " and the table cannot play"
+    return (f"The card holding the journal {room} no step can be written{cannot}. "
             f"{what[0].upper()}{what[1:]}.")
 
 

@@ -655,7 +655,8 @@ def open_table(journal_path: Path, cafe_dir: Any = None, resume: bool = True) ->
     """The journal and the game in progress at start-up, and a note for the table when either failed."""
     journal, note = open_journal(journal_path)
     session, resume_note = resume_game(journal, cafe_dir) if resume else (None, "")
-    room = room_note(journal_path) if journal.kept_on_disk else ""
+    in_memory = session is not None and session.journal is None  # its copy refused by the card (`_in_memory_only`)
+    room = room_note(journal_path, in_memory) if journal.kept_on_disk else ""
     return journal, session, " ".join(filter(None, (note, resume_note, room)))
 
 

@@ -279,6 +279,8 @@ def test_a_game_an_update_cuts_goes_on_in_memory_when_a_full_card_refuses_its_co
             "it; make room on it (older journals beside it, or whatever filled it: df -h), then restart the table "
             "between games, since the steps played until then end with the app") in note
     assert "The game as it was journalled is kept as game 1 (companion export game.json --id 1)." in note
+    assert note.endswith("The card holding the journal is full: no step can be written. No older journal lies beside "
+                         "it to delete.")  # the table plays: no "and the table cannot play"
 
 
 def test_a_start_an_update_reads_otherwise_goes_on_in_memory_when_a_full_card_refuses_its_copy(tmp_path: Path) -> None:
