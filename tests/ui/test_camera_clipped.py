@@ -62,8 +62,9 @@ def test_a_long_answer_scrolls_in_two_lines_and_leaves_the_teach_controls_where_
     note, view = screen.ids.note, screen.ids.note_scroll
     assert note.height > 3 * view.height / 2 and view.scroll_y == 1, "the rest scrolls, its start in view"
     assert faults(screen) == []
-    # Not squeezed to a strip (45 px); the line under it grows when the folder of frames has ended.
-    assert screen.ids.preview.norm_image_size[1] >= 120, screen.ids.preview.norm_image_size
+    # Not squeezed to a strip (45 px). The line under it grows when the folder of frames has ended, which on a
+    # loaded machine comes before this look: 116 px then (a full run under load), 120 or more before.
+    assert screen.ids.preview.norm_image_size[1] >= 100, screen.ids.preview.norm_image_size
     view.scroll_y = 0
     screen.note = "Not taught: slot 13 is not on the board; its slots are 1, 2, 3."
     advance(3)
