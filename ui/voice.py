@@ -110,6 +110,10 @@ CARD_ID = re.compile(r" \([A-Z]\d{2}\)|(?<=\()[A-Z]\d{2}, ")
 # scared)": a bracketed number after a name was said as a bare "twelve" tacked on; it is said "Twin Dunes, space
 # 12", as a player reads it off the ring. Only after a capitalised word: "the round limit (30)" is no space.
 SPACE_NUMBER = re.compile(r"\b([A-Z][\w']*)!? \((\d{1,3})((?:, [a-z ]+)?)\)(?=(\s\w)?)")
+# Any other number alone in brackets, after a word in small letters ("The round limit (30) is reached"): espeak-ng
+# said "the round limit thirty is reached", the brackets unheard. It is said between two pauses, as a space's
+# number is ("the round limit, 30, is reached"); a bracket saying more ("(3 left)") stays a bracket.
+BARE_NUMBER = re.compile(r"\b([a-z][\w']*) \((\d+)\)(?=(\s\w)?)")
 VP = re.compile(r"\b(1 )?VP\b")
 # The temple's path cards, known by their ids alone: "P07" was "p zero seven" beside "P32", "p thirty-two".
 PATH_CARD = re.compile(r"\bP0(\d)\b")
@@ -157,6 +161,7 @@ def spoken_form(text: str) -> str:
     text = RANGE.sub(r"\1 to \2", text)
     text = CARD_ID.sub("", text)
     text = SPACE_NUMBER.sub(lambda m: f"{m[1]}, space {m[2]}{m[3]}{',' if m[4] else ''}", text)
+    text = BARE_NUMBER.sub(lambda m: f"{m[1]}, {m[2]}{',' if m[3] else ''}", text)
     text = VP.sub(lambda m: "1 victory point" if m[1] else "victory points", text)
     text = TARGIA.sub(lambda m: f"{m[1]}arghia", text)
     text = MID_EXCLAIM.sub("", text)

@@ -305,8 +305,13 @@ def test_a_desert_space_is_said_by_its_name_and_its_number_on_the_ring() -> None
         "Black moves on from Rocky Ridge, space 5, with a normal roll.")
     assert spoken_form("Send Pink to Cobra Pit (27, scared)") == "Send Pink to Cobra Pit, space 27, scared"
     assert spoken_form("Black chooses to go to Scared! (5).") == "Black chooses to go to Scared, space 5."
-    limit = "The game is over: the round limit (30) was reached with no winner."
-    assert spoken_form(limit) == limit
+    # A bracketed number after a lower-case word is no space: said between two pauses, as a space's number is
+    # (it was "the round limit thirty is reached", the brackets unheard).
+    assert spoken_form("The round limit (30) is reached: the game ends with no winner.") == (
+        "The round limit, 30, is reached: the game ends with no winner.")
+    assert spoken_form("Moves are counted to the limit (30).") == "Moves are counted to the limit, 30."
+    # A bracket saying more than a number stays a bracket.
+    assert spoken_form("Black loses 2 Lives (3 left).") == "Black loses 2 Lives (3 left)."
 
 
 def test_scared_inside_a_sentence_is_no_sentence_end() -> None:
@@ -438,3 +443,4 @@ def test_a_sentence_opening_with_the_name_just_said_says_it_once() -> None:
                  "Pink moves to Twin Dunes, space 11. Twin Dunes, space 11, Pink and Teal share it.",
                  "Teal reaches Desert Dawn, space 0. Brown is back at Desert Dawn, space 0."):
         assert spoken_form(kept) == kept
+
