@@ -390,14 +390,23 @@ def _tail_asked(sentence: str, prompt: str) -> str:
     for word goes too when the prompt's part holding it says more than the step ("Blue rolls red 1: first
     replace one path card." before "Blue: ...; first replace one path card with one from your hand."); one
     whose part the step said all of is left to the prompt's own rules (`spoken_step`), which drop it from the
-    prompt instead (a draw's "a draw (equal points, gold and goods)" stays before "The game is over.")."""
+    prompt instead (a draw's "a draw (equal points, gold and goods)" stays before "The game is over.").
+    A last part after a semicolon goes when a sentence of the prompt opens with its first two words (who, and
+    what they do) and says every word of it in the same order (`_asked_again`): the Sand Thief's "...; Pink rolls
+    to keep it (4-6 keeps it)." before "Pink rolls to keep the Golden Compass from Black (4-6 keeps it, 1-3 loses
+    it)." said who rolls to keep it twice in a row."""
     heard = _words(prompt, loose=True)
     depth = 0
     for i, ch in enumerate(sentence):
         opens = ch == "(" and sentence[i - 1:i] == " "
-        cut = depth == 0 and (opens or (ch == ":" and sentence[i + 1:i + 2] == " "))
+        spaced = sentence[i + 1:i + 2] == " "
+        cut = depth == 0 and (opens or (ch in ":;" and spaced))
         depth += {"(": 1, ")": -1}.get(ch, 0)
         if not cut or len(_words(sentence[:i])) < 3:
+            continue
+        if ch == ";":
+            if _asked_again(sentence[i + 1:], prompt):
+                return sentence[:i].rstrip(" ,;:") + "."
             continue
         tail = _words(sentence[i:], loose=True)
         run = _longest_run(tail, heard)
@@ -407,6 +416,22 @@ def _tail_asked(sentence: str, prompt: str) -> str:
         if _in_order(tail, heard) and (HEARD_RUN <= run < len(tail) or whole):
             return sentence[:i].rstrip(" ,;:") + "."
     return sentence
+
+
+def _asked_again(part: str, prompt: str) -> bool:
+    """Whether a sentence of ``prompt`` opens with ``part``'s first two words and says all of its words (three at
+    least) in the same order, with more between, and so each bracket of it: "Pink rolls to keep it (4-6 keeps
+    it)" in "Pink rolls to keep the Golden Compass from Black (4-6 keeps it, 1-3 loses it)."."""
+    brackets = re.findall(r"\(([^()]*)\)", part)
+    words = _words(re.sub(r"\([^()]*\)", " ", part), loose=True)
+    if len(words) < 3 or not _balanced(part):
+        return False
+    for asked in _sentences(prompt):
+        heard = _words(asked, loose=True)
+        if heard[:2] == words[:2] and _in_order(words, heard) and all(
+                _in_order(_words(inner, loose=True), heard) for inner in brackets):
+            return True
+    return False
 
 
 def _parts(text: str) -> list[str]:

@@ -444,3 +444,28 @@ def test_a_sentence_opening_with_the_name_just_said_says_it_once() -> None:
                  "Teal reaches Desert Dawn, space 0. Brown is back at Desert Dawn, space 0."):
         assert spoken_form(kept) == kept
 
+
+def test_the_sand_thief_save_roll_is_asked_once() -> None:
+    """The desert race's Sand Thief reaching for the Golden Compass said who rolls to keep it twice in a row:
+    "Sand Thief: Black reaches for Pink's Golden Compass; Pink rolls to keep it. Pink rolls to keep the Golden
+    Compass from Black (4 to 6 keeps it, 1 to 3 loses it)." The step's last part, which the prompt says again
+    with more (opening with the same two words, every word in order), goes; the prompt is what is asked.
+    Played through the controller, as the table hears it (seed 4, standard profile)."""
+    rng = random.Random(4)
+    session = Session.new("desert", random_players(create("desert"), rng), profile="standard")
+    controller = Controller(session)
+    while True:
+        assert not session.pending().is_over
+        action = session.game.sim_choose(session.state, session.legal(), rng)
+        update = controller.handle(Touch("act", {k: v for k, v in action.items() if k != "text"}))
+        if "rolls to keep it" in update.text:
+            break
+    assert update.text.endswith("; Pink rolls to keep it (4-6 keeps it).")  # the screen keeps the game's words
+    said = spoken_form(spoken_step(update.text, update.pending.text))
+    assert said == ("Pink draws Sand Thief: Black reaches for Pink's Golden Compass. Pink rolls to keep the Golden"
+                    " Compass from Black (4 to 6 keeps it, 1 to 3 loses it).")
+    # A last part the prompt does not open with, or does not say all of, stays.
+    for prompt in ("Black: roll to keep the Golden Compass.", "Pink rolls the die."):
+        assert spoken_step("Sand Thief: Black reaches; Pink rolls to keep it.", prompt).startswith(
+            "Sand Thief: Black reaches; Pink rolls to keep it.")
+
