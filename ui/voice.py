@@ -142,6 +142,13 @@ ALLOWED = re.compile(r"^(Allowed(?: there)?: |.*?, such as: )(.*?)( and \d+ more
 PLACE_WORDS = frozenset({"to", "at", "on", "from", "in", "into"})
 PLACES = frozenset({"hex", "column"})  # as said above: "in" of "P08 in, sending Red 1 back" is no place
 MORE = 3  # shared ending words, at least, to leave out
+# A list read aloud past a handful of choices is not heard: the temple's card swaps named five and a count ("Slot
+# 1: P30 out, P01 in; ... P09 in, sending Yellow 2 back and 21 more", 25 to 32 words in one sentence). A list of
+# more choices than SAID_CHOICES + 1 says the first SAID_CHOICES and how many more the screen shows (its buttons
+# list them all): "Allowed there: Slot 1: P30 out, P 1 in; P 2 in; P 3 in; and 23 more on the screen." A total
+# said first as well ("26 choices") said the count twice in one sentence, and made it no shorter to hear.
+SAID_CHOICES = 3
+COUNTED = re.compile(r" and (\d+) more$")
 
 
 def _number(text: str) -> str:
@@ -186,8 +193,15 @@ def _balanced(text: str) -> bool:
 def _allowed(m: re.Match[str]) -> str:
     """One "Allowed there:" list with each choice after the first said without what it shares with the first."""
     items = m[2].split("; ")
+    # a piece's own list inside a list of pieces' ("Allowed: Red 1 to ...; ... and 3 more; Red 2 to ...") counts too
+    total = sum(1 + int(counted[1]) if (counted := COUNTED.search(item)) else 1 for item in items)
+    total += int(m[3].split()[1]) if m[3] else 0
+    rest = m[3] or ""
+    if total > SAID_CHOICES + 1:
+        items = [COUNTED.sub("", item) for item in items[:SAID_CHOICES]]
+        rest = f"; and {total - len(items)} more on the screen"
     if len(items) < 2:
-        return m[0]
+        return f"{m[1]}{items[0]}{rest}{m[4]}"
     first = _words(items[0])
     kept = [items[0]]
     for item in items[1:]:
@@ -206,7 +220,7 @@ def _allowed(m: re.Match[str]) -> str:
         if place is not None and place > 0 and len(words) - place >= MORE and _balanced(item[spans[place].start():]):
             item = item[:spans[place].start()].rstrip(" ,;:(")
         kept.append(item)
-    return f"{m[1]}{'; '.join(kept)}{m[3] or ''}{m[4]}"
+    return f"{m[1]}{'; '.join(kept)}{rest}{m[4]}"
 
 
 def _bracket_apart(sentence: str) -> str:

@@ -201,7 +201,8 @@ def test_a_list_of_choices_names_their_shared_place_once() -> None:
     temple = ("Allowed there: Slot 2: P37 out, P02 in, sending Red 1 back; Slot 2: P37 out, P04 in; Slot 2: P37 out, "
               "P08 in, sending Red 1 back and 20 more.")
     assert spoken_form(temple) == (
-        "Allowed there: Slot 2: P37 out, P 2 in, sending Red 1 back; P 4 in; P 8 in, sending Red 1 back and 20 more.")
+        "Allowed there: Slot 2: P37 out, P 2 in, sending Red 1 back; P 4 in; P 8 in, sending Red 1 back; and 20 more"
+        " on the screen.")
     assert spoken_form("Allowed: Red 1 to [5,1] (slot 1 r1c1) in 4; Red 2 to [5,1] (slot 1 r1c1) in 4.") == (
         "Allowed: Red 1 to column 5, row 1 (slot 1) in 4; Red 2.")
 
@@ -469,3 +470,22 @@ def test_the_sand_thief_save_roll_is_asked_once() -> None:
         assert spoken_step("Sand Thief: Black reaches; Pink rolls to keep it.", prompt).startswith(
             "Sand Thief: Black reaches; Pink rolls to keep it.")
 
+
+def test_a_long_list_of_choices_says_the_first_three_and_how_many_more() -> None:
+    """The temple's "Allowed there:" list of card swaps named five choices and a count (the screen's, whose
+    buttons list them all): 25 to 32 words in one sentence, past what a listener holds. A list of more than four
+    choices says the first three and how many more the screen shows; the screen keeps its list."""
+    swaps = ("Allowed there: Slot 1: P30 out, P01 in; Slot 1: P30 out, P02 in; Slot 1: P30 out, P03 in; Slot 1: P30"
+             " out, P04 in, sending Yellow 2 back [RU-17]; Slot 1: P30 out, P09 in, sending Yellow 2 back [RU-17] and"
+             " 21 more.")
+    assert spoken_form(swaps) == ("Allowed there: Slot 1: P30 out, P 1 in; P 2 in; P 3 in; and 23 more on the"
+                                  " screen.")
+    five = "Allowed: Red 1 to h1; Red 2 to h2; Red 3 to h3; Red 4 to h4; Red 5 to h5."
+    assert spoken_form(five) == "Allowed: Red 1 to h1; Red 2 to h2; Red 3 to h3; and 2 more on the screen."
+    # A piece's own count inside a list of pieces' counts too, and is not said in the middle.
+    pieces = "Allowed: Red 1 to h1; Red 1 to h2 and 3 more; Red 2 to h2."
+    assert spoken_form(pieces) == "Allowed: Red 1 to h1; h2; Red 2 to h2; and 3 more on the screen."
+    # Four are said whole, as before.
+    four = ("Allowed there: Pink leader to (0,0); Green leader to (0,0); Yellow leader to (0,0); White leader to"
+            " (0,0).")
+    assert spoken_form(four) == "Allowed there: Pink leader to hex 0, 0; Green leader; Yellow leader; White leader."
