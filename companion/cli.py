@@ -28,6 +28,7 @@ from companion.interruptible import interruptible_input
 from companion.journal import Journal, kept_journals, open_journal, reading
 from companion.option_types import count, folder, folder_to_fill, named, positive
 from companion.paths import env_or, user_data_dir, write_whole
+from companion.phrases import how_many
 from companion.protocol import Referee, serve
 from companion.registry import create, game_class, game_classes
 from companion.registry import unknown_game as registry_unknown_game
@@ -98,14 +99,14 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None, resume_as: 
     if session is not None and args.game in game_classes() and session.game.id != args.game:
         # Starting another game sets this one aside for good; only --new says so (the help, README).
         title = game_class(args.game).title
-        print(f"A {session.game.title} game is in progress ({_steps(len(session.log))}); it is kept. "
+        print(f"A {session.game.title} game is in progress ({how_many(len(session.log))}); it is kept. "
               f"'{resume}' resumes it; add --new to set it aside and start {title} instead.")
         journal.close()
         return 1
     if session is not None and args.game and session.game.id != args.game:
         session = None  # no such game: named as such below, and the game in progress stays as it is
     if session is not None:
-        print(f"Resuming the {session.game.title} game in progress ({_steps(len(session.log))} so far).")
+        print(f"Resuming the {session.game.title} game in progress ({how_many(len(session.log))} so far).")
     wanted = [args.game]
     profiles = [args.profile]  # the command line's, for its first game only: 'new' later asks again
     players = getattr(args, "players", None)
@@ -440,15 +441,10 @@ def _export_from(journal: Journal, path: Path, args: argparse.Namespace) -> int:
         print(text)
     else:
         Path(args.out).write_text(text + "\n", encoding="utf-8")
-        print(f"wrote {args.out}: {record['game']}, {_steps(len(record['actions']), 'action')}")
+        print(f"wrote {args.out}: {record['game']}, {how_many(len(record['actions']), 'action')}")
     if note:
         print(f"companion: game {entry.id}: {note}", file=sys.stderr)
     return 0
-
-
-def _steps(count: int, noun: str = "step") -> str:
-    """``count`` of ``noun``: a game resumed after its first step said "(1 steps so far)"."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 STATUS_WORDS = {"active": "in progress", "over": "finished", "abandoned": "set aside"}

@@ -31,6 +31,7 @@ from typing import Any
 
 from companion.errors import CompanionError, JournalDamaged, NoGame
 from companion.journal import Journal, JournalGame
+from companion.phrases import how_many
 from companion.registry import title_of
 from companion.session import Cut, Session, adopt_what_fits, replay_what_fits
 
@@ -66,9 +67,8 @@ class FinishedGame:
 
     def words(self) -> str:
         """One line for the home screen and the terminal: which game, when it finished, who won."""
-        steps = len(self.entry.steps)
         said = "".join(f" {words}" for words in (self.result, self.cut_words()) if words)
-        return f"Last game: {self.title}, finished {self.when} ({steps} step{'' if steps == 1 else 's'}).{said}"
+        return f"Last game: {self.title}, finished {self.when} ({how_many(self.entry.standing())}).{said}"
 
     def headline(self) -> str:
         """The home screen's shorter line: which game, when it finished, and the sentence naming who won."""
@@ -79,7 +79,7 @@ class FinishedGame:
     def to_dict(self) -> dict[str, Any]:
         """For the referee protocol's ``last`` command."""
         finished = self.finished.isoformat(timespec="seconds") if self.finished else None
-        return {"game": self.entry.game, "title": self.title, "steps": len(self.entry.steps), "result": self.result,
+        return {"game": self.entry.game, "title": self.title, "steps": self.entry.standing(), "result": self.result,
                 "finished": finished, "reopen": self.reopenable, "why_not": self.why_not,
                 "cut": self.cut_words()}  # fmt: skip
 

@@ -24,6 +24,7 @@ from typing import Any
 from companion.dbheader import HEADER_BYTES, header_fault, mended, version_fault
 from companion.errors import JournalDamaged, JournalForeign, JournalInUse, JournalNotWritten, JournalUnavailable
 from companion.paths import unused_name
+from companion.phrases import how_many
 from companion.registry import title_of
 from companion.wal import beside_damage, examine
 
@@ -703,8 +704,8 @@ def _carry(entry: JournalGame | None, journal: Journal) -> str:
         return ""
     title = title_of(entry.game)  # the notes are read at the table, where games go by their names
     if entry.status == "over":
-        return f" The last game ({title}, finished after {len(entry.steps)} steps) was read from it too."
-    return f" The game in progress ({title}, {len(entry.steps)} steps) was read from it and goes on."
+        return f" The last game ({title}, finished after {how_many(entry.standing())}) was read from it too."
+    return f" The game in progress ({title}, {how_many(entry.standing())}) was read from it and goes on."
 
 
 class _Rows(list[Any]):
@@ -728,15 +729,16 @@ class JournalGame:
     digests: dict[str, str] = field(default_factory=dict)  # the data's content when the game began (none before)
     times: list[str] = field(default_factory=list)  # when each step was written, as journalled
 
-    def actions(self) -> list[dict[str, Any]]:
-        """The actions in force after the last step, from the rows alone, without the rules.
+    def actions(self, rows: int | None = None) -> list[dict[str, Any]]:
+        """The actions in force after the last step (after the first ``rows`` rows when given), from the rows
+        alone, without the rules.
 
         A game whose steps no longer replay (its café data changed) is still
         exported this way; rows that make no sense are passed over.
         """
         log: list[dict[str, Any]] = []
         undone: list[dict[str, Any]] = []
-        for op, action in self.steps:
+        for op, action in self.steps[:rows]:
             if op == "act" and isinstance(action, dict):
                 log.append(action)
                 undone.clear()
@@ -745,6 +747,12 @@ class JournalGame:
             elif op == "redo" and undone:
                 log.append(undone.pop())
         return log
+
+    def standing(self, rows: int | None = None) -> int:
+        """How many steps the game stands at (after its first ``rows`` rows when given): the count a person is
+        told, as `play` ("2 steps so far"), `export` and `export --list` tell it. Its rows count each undo and
+        redo too: a game of 2 steps, one taken back and put back, was "finished (4 steps)" at home."""
+        return len(self.actions(rows))
 
 
 @dataclass(frozen=True)

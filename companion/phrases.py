@@ -23,3 +23,9 @@ def number_runs(numbers: Sequence[int], last: str = "or") -> str:
             runs.append([n])
     said = [f"{run[0]} to {run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)) for run in runs]
     return series(", ".join(said).split(", "), last)
+
+
+def how_many(count: int, noun: str = "step") -> str:
+    """``count`` of ``noun``, singular for one: "1 step", "2 steps". A game resumed after its first step said
+    "(1 steps so far)"; one place for every count of steps a person reads."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

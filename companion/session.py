@@ -492,10 +492,17 @@ class Cut:
     """Where a game journalled before an update stops fitting: its steps that still replay, of how many, and the
     step refused. Resuming goes on from there; the results list and the finished game are shown up to there."""
 
-    fits: int
-    total: int
+    fits: int  # the journal's rows that replay, undos and redos included: what a copy of the game takes
+    total: int  # the steps the game as journalled stands at (`JournalGame.standing`), as a person counts them
     step: str  # the refused step as journalled, quoted
     refusal: CompanionError
+    stands: int  # the steps the game stands at after the rows that fit: where it is shown, or goes on, from
+    acted: bool = True  # the refused row is a step played, not an undo or redo
+
+    @property
+    def refused(self) -> str:
+        """Which step was refused, counted as the game stands: "step 11", or "the undo after step 10"."""
+        return f"step {self.stands + 1}" if self.acted else f"the {self.step.strip(chr(34))} after step {self.stands}"
 
     def shown(self, game_id: int, over: bool, detail: bool = True, journal_option: str = "") -> str:
         """The sentence a view adds: how far the game is shown, why no further, and where the original is.
@@ -505,8 +512,9 @@ class Cut:
         ``detail`` adds the refused step and its refusal (the terminal's, not the home screen's one line).
         """
         where = "where it ended" if over else "where it was not over yet, so no winner can be told"
-        why = f" (step {self.fits + 1}, {self.step}: {self.refusal.message})" if detail else ""
-        return (f"Shown up to step {self.fits} of {self.total}, {where}: the rest no longer fits this version of"
+        what = f"{self.refused}, {self.step}" if self.acted else self.refused
+        why = f" ({what}: {self.refusal.message})" if detail else ""
+        return (f"Shown up to step {self.stands} of {self.total}, {where}: the rest no longer fits this version of"
                 f" the companion{why}; companion export game.json{journal_option} --id {game_id} keeps the"
                 " original.")
 
@@ -524,7 +532,9 @@ def replay_what_fits(entry: JournalGame, cafe_dir: Any = None) -> tuple[Session,
         return session, None
     if fits and isinstance(refusal, IllegalAction | InvalidAction) and not changed_kinds(entry, session):
         op, action = entry.steps[fits]
-        return session, Cut(fits, len(entry.steps), quoted(action) if op == "act" else quoted(op), refusal)
+        acted = op == "act"
+        return session, Cut(fits, entry.standing(), quoted(action) if acted else quoted(op), refusal,
+                            stands=entry.standing(fits), acted=acted)  # fmt: skip
     raise refusal
 
 
@@ -601,11 +611,10 @@ def resume_what_fits(journal: Journal, entry: JournalGame, session: Session, cut
     next new game. Its steps up to the one refused are copied into a new game that goes on, and the game as
     journalled is kept whole (abandoned, exported by its number). None when the copy cannot be written.
     """
-    fits = cut.fits
     kept = f"The game as it was journalled is kept as game {entry.id} (companion export game.json --id {entry.id})."
-    why = (f"The game in progress could not be resumed whole: its step {fits + 1} of {cut.total} ({cut.step}) no"
-           f" longer fits this version of the companion ({cut.refusal.message}). It goes on from the step before,"
-           f" with {fits} of its steps")  # fmt: skip
+    what = f"its {cut.refused} of {cut.total} ({cut.step})" if cut.acted else f"{cut.refused} of {cut.total}"
+    why = (f"The game in progress could not be resumed whole: {what} no longer fits this version of the companion"
+           f" ({cut.refusal.message}). It goes on from the step before, with {cut.stands} of its steps")  # fmt: skip
     try:
         game_id = adopt_what_fits(journal, entry, cut)
     except JournalNotWritten as refusal:

@@ -28,6 +28,7 @@ from companion.finished import FinishedGame, finished_game, same_cafe_day, verdi
 from companion.game_info import GameInfo
 from companion.journal import Journal
 from companion.observations import WHILE_DOWN, Touch, Update
+from companion.phrases import how_many
 from companion.places import place_of
 from companion.registry import game_infos
 from companion.rulebook import Found
@@ -866,8 +867,7 @@ class CompanionApp(App):
         after a restart) its result and a way back into it, never into play on its own."""
         finished = self.last_game if session is None else None
         if session is not None and not self.game_over:
-            steps = len(session.log)
-            self.resume_text = f"Resume {self.game_title} ({steps} step{'' if steps == 1 else 's'})"
+            self.resume_text = f"Resume {self.game_title} ({how_many(len(session.log))})"
             self.last_game_text = ""
         elif session is not None:
             self.resume_text = f"Back to {self.game_title} (finished)"

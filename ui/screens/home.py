@@ -12,6 +12,7 @@ from kivy.properties import BooleanProperty, ColorProperty, ListProperty, Numeri
 
 from companion.colours import ink, piece_rgb
 from companion.errors import CompanionError
+from companion.phrases import how_many
 from companion.registry import game_class
 from ui.screens.upright import UprightScreen
 from ui.widgets import first_tap_at, shown_now
@@ -209,8 +210,7 @@ class HomeScreen(UprightScreen):
         session = App.get_running_app().controller.session
         if session is None or not session.log or session.pending().is_over:
             return ""
-        steps = len(session.log)
-        return f"{session.game.title} on the table is not finished ({steps} step{'s' if steps != 1 else ''} played)"
+        return f"{session.game.title} on the table is not finished ({how_many(len(session.log))} played)"
 
     def could_start(self) -> bool:
         """Whether the players picked suit the game picked: if not, its refusal says so at the first tap."""
