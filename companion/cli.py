@@ -23,7 +23,7 @@ from typing import Any
 from companion.bench import bench_game
 from companion.data import default_cafe_dir, house_dir, read_json, validate_path
 from companion.errors import CompanionError, InvalidData, JournalDamaged, UnknownGame, quoted
-from companion.finished import FinishedGame, finished_game
+from companion.finished import FinishedGame, finished_game, local_moment, read_time
 from companion.interruptible import interruptible_input
 from companion.journal import Journal, kept_journals, open_journal, reading
 from companion.option_types import count, folder, folder_to_fill, named, positive
@@ -456,15 +456,32 @@ def _list_games(journal: Journal, path: Path) -> int:
     if not games:
         print(f"The journal holds no game.{_kept_beside(path)}", file=sys.stderr)
         return 1
-    print(f"{'id':>5}  {'game':<10} {'began (UTC)':<17} {'last step (UTC)':<17} {'steps':>5}  {'status':<11} players")
-    for game in games:
-        began, last = (when[:16].replace("T", " ") for when in (game.started, game.last_step_at))
+    zone = local_moment(None).tzname() or "local"
+    times = [tuple(_listed_time(when, zone) for when in (game.started, game.last_step_at)) for game in games]
+    width = max(17, *(len(when) for pair in times for when in pair))
+    began_head, last_head = f"began ({zone})", f"last step ({zone})"
+    print(f"{'id':>5}  {'game':<10} {began_head:<{width}} {last_head:<{width}} {'steps':>5}  {'status':<11} players")
+    for game, (began, last) in zip(games, times, strict=True):
         status = STATUS_WORDS.get(game.status, game.status)
-        print(f"{game.id:>5}  {game.game:<10} {began:<17} {last:<17} {game.steps:>5}  {status:<11} "
+        print(f"{game.id:>5}  {game.game:<10} {began:<{width}} {last:<{width}} {game.steps:>5}  {status:<11} "
               f"{', '.join(game.players)}")
     named = f" --journal {shlex.quote(str(path))}" if path != default_journal_path() else ""
     print(f"'companion export FILE{named} --id ID' writes one out.{_kept_beside(path)}")
     return 0
+
+
+def _listed_time(journalled: str, zone: str) -> str:
+    """A journalled time (UTC) as `export --list` shows it: in local time, as `results` and the home screen
+    show theirs, naming its zone where it is not the one the header names (a summer game read in winter).
+
+    The list alone gave UTC: a game `results` listed as finished at 22:14 was listed as last moving at 21:14.
+    A time that cannot be read (a row edited by hand) is shown as journalled.
+    """
+    moment = read_time(journalled)
+    if moment is None:
+        return journalled[:16].replace("T", " ")
+    named = moment.tzname()
+    return f"{moment:%Y-%m-%d %H:%M}" + (f" {named}" if named and named != zone else "")
 
 
 def _damage_advice(path: Path, said: str) -> str:

@@ -32,8 +32,12 @@ class Result:
     finished: datetime | None  # local time; None when the journal's time cannot be read
     said: str  # who won, in the table's words; or why that cannot be told
 
-    def line(self) -> str:
-        when = f"{self.finished:%a %d %b %H:%M}" if self.finished else "(time unknown)  "
+    def line(self, zone: str = "") -> str:
+        """The game's line; its time in local time, naming its zone only where it is not ``zone``, the one the
+        list's first line names (a game of summer time read in winter)."""
+        named = self.finished.tzname() if self.finished else None
+        other = f" {named}" if named and zone and named != zone else ""
+        when = f"{self.finished:%a %d %b %H:%M}{other}" if self.finished else "(time unknown)  "
         # "Temple path-card race (Ruin) (red, blue)" read badly: the players as a sentence says them.
         names = list(self.players)
         players = f": {', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else "".join(f": {n}" for n in names)
@@ -105,13 +109,14 @@ def report(found: Results, days: int, journal_option: str = "") -> list[str]:
     """The lines `companion results` prints; ``journal_option`` (`` --journal FILE``) goes into the export it
     names when the journal listed is not the default one, or that export would read another journal."""
     period = "today's café day" if days == 1 else f"the last {days} café days"
-    since = f"since {found.since:%a %d %b} {CAFE_DAY_STARTS:02d}:00"
+    zone = found.since.tzname() or ""
+    since = f"since {found.since:%a %d %b} {CAFE_DAY_STARTS:02d}:00{f' {zone}' if zone else ''}"
     if not found.finished:
         lines = [f"No game finished in {period} ({since})."]
     else:
         count = len(found.finished)
         lines = [f"{count} game{'' if count == 1 else 's'} finished in {period} ({since}):"]
-        lines += [result.line() for result in found.finished]
+        lines += [result.line(zone) for result in found.finished]
     if found.abandoned:
         # "1 more ... over them" under "No game finished" counted more than none, and one game as several.
         count = found.abandoned
