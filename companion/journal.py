@@ -314,6 +314,8 @@ def _check_board(entry: JournalGame | None, damaged: bool) -> str:
     steps = len(entry.steps)
     title = title_of(entry.game)
     lost = "were lost with the journal's damaged log" if damaged else "is not in the journal"
+    if entry.standing() != steps:
+        return _check_board_after_undos(entry, title, lost, damaged)
     if entry.status == "over":
         return f"{title} is shown as it finished, after step {steps}; anything entered after that {lost}."
     if damaged:
@@ -321,6 +323,24 @@ def _check_board(entry: JournalGame | None, damaged: bool) -> str:
                 "and enter them again if they were played.")  # fmt: skip
     return (f"{title} resumes after step {steps}; step {steps + 1} {lost}. Check the board, and enter step "
             f"{steps + 1} again if it was played.")  # fmt: skip
+
+
+def _check_board_after_undos(entry: JournalGame, title: str, lost: str, damaged: bool) -> str:
+    """`_check_board` for a game whose journal holds undos or redos: the steps it stands at, then the writes.
+
+    The writes are counted, as a write was lost and it may have been an undo; but "resumes after step 12" of
+    a game the Resume button showed at 8 steps named a step nobody could find on the board, and "enter step 13
+    again" asked for a step where an undo may have been lost.
+    """
+    writes = len(entry.steps)
+    at = f"at {how_many(entry.standing())} ({writes} writes with its undos and redos)"
+    if entry.status == "over":
+        return f"{title} is shown as it finished, {at}; anything entered after that {lost}."
+    if damaged:
+        return (f"{title} resumes {at}; write {writes + 1} and any after it {lost}. Check the board, and enter "
+                "again what it shows that the table lacks.")  # fmt: skip
+    return (f"{title} resumes {at}; write {writes + 1} {lost}. Check the board, and enter again what it shows "
+            "that the table lacks.")  # fmt: skip
 
 
 def _cut_off_note(journal: Journal) -> str:

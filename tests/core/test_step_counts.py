@@ -6,6 +6,7 @@ each undo and redo one more, so a game of 2 steps with one taken back and put ba
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from companion.finished import finished_game
 from companion.journal import Journal
 from companion.session import Session, open_table
 from tests.core.test_cut_views import TEMPLE
+from tests.core.test_journal_faults import blackpool_journal, flip
 from tests.games.old_records import temple_step_that_no_longer_fits
 
 WON = ({"type": "roll", "value": 5}, {"type": "advance"})  # red, at 10 of 12, wins
@@ -114,3 +116,39 @@ def test_a_game_going_on_from_the_step_before_one_that_no_longer_fits_counts_its
     assert session is not None and len(session.log) == 5
     assert "its step 6 of 6 ({\"type\": \"move\"" in note, note
     assert "It goes on from the step before, with 5 of its steps: check the board against it." in note
+
+
+def power_cut_after_an_undo(path: Path, at: Path) -> Session:
+    """A Blackpool journal as a power cut leaves it at ``at``, its last write (a step) cut off: 4 steps, then 2,
+    one taken back and put back, and one more: 9 writes for 7 steps, and the 8th step lost."""
+    blackpool_journal(path, steps=4)
+    journal = Journal(path)
+    session = Session.resume(journal)
+    assert session is not None
+    session.act(session.legal()[0])
+    session.act(session.legal()[0])
+    session.undo()
+    session.redo()
+    session.act(session.legal()[0])
+    index = Path(f"{path}-shm").read_bytes()  # SQLite counts a write in it only once synced
+    session.act(session.legal()[0])
+    at.mkdir()
+    for suffix in ("", "-wal", "-shm"):
+        shutil.copy(f"{path}{suffix}", at / f"{path.name}{suffix}")
+    (at / f"{path.name}-shm").write_bytes(index)
+    wal = at / f"{path.name}-wal"
+    wal.write_bytes(flip(wal.read_bytes(), len(wal.read_bytes()) - 1))  # the last write's commit, cut off
+    journal.close()
+    return session
+
+
+def test_a_step_cut_off_after_an_undo_is_told_with_the_steps_the_game_stands_at(tmp_path: Path) -> None:
+    """The note counted writes alone: "Blackpool resumes after step 9; ... enter step 10 again" of a game the
+    table resumed at 7 steps (its Resume button and `play` say 7), so no step 9 could be found on the board. It
+    still counts the writes, as a lost write may be an undo, and says what the game stands at."""
+    played = power_cut_after_an_undo(tmp_path / "live.sqlite3", tmp_path / "card")
+    journal, session, note = open_table(tmp_path / "card" / "live.sqlite3")
+    journal.close()
+    assert session is not None and session.log == played.log[:7]
+    assert note.startswith("Blackpool resumes at 7 steps (9 writes with its undos and redos); write 10 is not in "
+                           "the journal. Check the board, and enter again what it shows that the table lacks. "), note
