@@ -333,14 +333,13 @@ def _check_board_after_undos(entry: JournalGame, title: str, lost: str, damaged:
     again" asked for a step where an undo may have been lost.
     """
     writes = len(entry.steps)
-    at = f"at {how_many(entry.standing())} ({writes} writes with its undos and redos)"
+    at = f"at {how_many(entry.standing())} ({writes} writes, undos included)"
     if entry.status == "over":
         return f"{title} is shown as it finished, {at}; anything entered after that {lost}."
     if damaged:
         return (f"{title} resumes {at}; write {writes + 1} and any after it {lost}. Check the board, and enter "
-                "again what it shows that the table lacks.")  # fmt: skip
-    return (f"{title} resumes {at}; write {writes + 1} {lost}. Check the board, and enter again what it shows "
-            "that the table lacks.")  # fmt: skip
+                "again what the table lacks.")  # fmt: skip
+    return f"{title} resumes {at}; write {writes + 1} {lost}. Check the board, and enter again what the table lacks."
 
 
 def _cut_off_note(journal: Journal) -> str:

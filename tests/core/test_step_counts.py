@@ -150,5 +150,5 @@ def test_a_step_cut_off_after_an_undo_is_told_with_the_steps_the_game_stands_at(
     journal, session, note = open_table(tmp_path / "card" / "live.sqlite3")
     journal.close()
     assert session is not None and session.log == played.log[:7]
-    assert note.startswith("Blackpool resumes at 7 steps (9 writes with its undos and redos); write 10 is not in "
-                           "the journal. Check the board, and enter again what it shows that the table lacks. "), note
+    assert note.startswith("Blackpool resumes at 7 steps (9 writes, undos included); write 10 is not in "
+                           "the journal. Check the board, and enter again what the table lacks. "), note
