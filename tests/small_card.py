@@ -34,3 +34,15 @@ def on_a_card(script: str, tmp_path: Path, size: str = "3m", *more: str) -> dict
         pytest.skip(f"this machine lets no test mount a card of its own: {done.stderr.strip()[:200]}")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def fill_card(folder: Path) -> None:
+    """Let a log in ``folder`` take the card's last bytes, as a service's chatty log fills a Pi's SD card.
+
+    Called from the scripts run on the card."""
+    with open(folder / "syslog", "wb", buffering=0) as log:
+        try:
+            while True:
+                log.write(bytes(4096))
+        except OSError:
+            pass

@@ -83,6 +83,7 @@ from companion.controller import Controller
 from companion.journal import Journal
 from companion.observations import Touch
 from companion.session import Session, open_table
+from tests.small_card import fill_card
 path = Path(sys.argv[1]) / "journal.sqlite3"
 before = Journal(path)
 session = Session.new("blackpool", ["red", "blue"], journal=before)
@@ -90,12 +91,7 @@ for _ in range(5):
     session.act(session.legal()[0])
 if sys.argv[2:] == ["closed"]:  # let go of cleanly: its -wal and -shm are gone, to be made again at start
     before.close()
-with open(path.with_name("syslog"), "wb", buffering=0) as log:
-    try:
-        while True:
-            log.write(bytes(4096))
-    except OSError:
-        pass
+fill_card(path.parent)
 journal, resumed, note = open_table(path)
 found = {"steps": len(resumed.log), "note": note, "on_disk": journal.kept_on_disk}
 found["step"] = Controller(resumed).handle(Touch("act", resumed.legal()[0])).text
@@ -110,17 +106,13 @@ from pathlib import Path
 import companion.journal
 from companion.journal import Journal
 from companion.session import Session, open_table
+from tests.small_card import fill_card
 path = Path(sys.argv[1]) / "journal.sqlite3"
 before = Journal(path)
 session = Session.new("blackpool", ["red", "blue"], journal=before)
 for _ in range(5):
     session.act(session.legal()[0])
-with open(path.with_name("syslog"), "wb", buffering=0) as log:
-    try:
-        while True:
-            log.write(bytes(4096))
-    except OSError:
-        pass
+fill_card(path.parent)
 companion.journal.ARCHIVE_AT_BYTES = path.stat().st_size  # the 64 MB, reached
 journal, resumed, note = open_table(path)
 files = sorted(file.name for file in path.parent.iterdir())
@@ -138,16 +130,12 @@ from companion.observations import Touch
 from companion.session import open_table
 from tests.games.blackpool.test_old_journals import _six_loaded_as_move
 from tests.games.old_records import journal_of, temple_step_that_no_longer_fits
+from tests.small_card import fill_card
 path = Path(sys.argv[1]) / "journal.sqlite3"
 record = temple_step_that_no_longer_fits() if sys.argv[2] == "cut" else _six_loaded_as_move()
 journal_of(path, record)
 held = Journal(path)
-with open(path.with_name("syslog"), "wb", buffering=0) as log:
-    try:
-        while True:
-            log.write(bytes(4096))
-    except OSError:
-        pass
+fill_card(path.parent)
 journal, resumed, note = open_table(path)
 found = {"fits": resumed is not None and resumed.log == record["actions"][:5], "note": note}
 found["six"] = resumed is not None and resumed.pending().text.startswith("Yellow rolled a six")

@@ -289,14 +289,10 @@ SAVE_ON_A_FULL_CARD = """
 import json, subprocess, sys
 from pathlib import Path
 from ui.settings import Settings, not_saved
+from tests.small_card import fill_card
 path = Path(sys.argv[1]) / "config" / "ui.json"
 Settings(kiosk_pin="9999").save(path)
-with open(path.with_name("syslog"), "wb", buffering=0) as log:
-    try:
-        while True:
-            log.write(bytes(4096))
-    except OSError:
-        pass
+fill_card(path.parent)
 found = {}
 for card in ("full", "read-only"):
     try:

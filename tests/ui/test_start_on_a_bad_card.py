@@ -19,6 +19,7 @@ import json, os, subprocess, sys
 from pathlib import Path
 from companion.journal import Journal
 from companion.session import Session
+from tests.small_card import fill_card
 card = Path(sys.argv[1]).resolve()
 env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "KIVY_", "XDG_"))}
 env.update(HOME=str(card / "home"), KIVY_HOME=str(card / "kivy"), XDG_DATA_HOME=str(card),
@@ -33,12 +34,7 @@ if sys.argv[2] != "new":  # a card the kiosk never started on has no journal yet
 if sys.argv[2] in ("read-only", "new"):
     subprocess.run(["mount", "-o", "remount,ro", str(card)], check=True)
 else:
-    with open(card / "syslog", "wb", buffering=0) as log:
-        try:
-            while True:
-                log.write(bytes(4096))
-        except OSError:
-            pass
+    fill_card(card)
 done = subprocess.run([sys.executable, "-m", "companion", "ui", "run", "--kiosk", "--bench-exit"],
                       capture_output=True, text=True, env=env, timeout=240)
 report = json.loads(done.stdout) if done.returncode == 0 else {}
