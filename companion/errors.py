@@ -106,6 +106,9 @@ class JournalUnavailable(CompanionError, OSError):
     """The journal cannot be opened or written where it is asked for (no such folder, a folder, read-only)."""
 
     code = "journal_unavailable"
+    failure: Exception | None = None
+    """SQLite's own refusal, where it opened the file and could not write it: what `journal.card_fault` reads
+    the card by, when the journal was a new one the card refused (a damaged journal's replacement)."""
 
 
 class JournalNotWritten(JournalUnavailable):

@@ -282,9 +282,8 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
         except OSError as exc:  # a read-only folder: crashing here would restart the kiosk for ever
             journal = Journal()
             carried = _carry(active, journal)
-            why = exc.strerror or str(exc)
             return journal, (
-                f"{damage.message}. It could not be set aside ({why}); "
+                f"{damage.message}. It could not be set aside{_not_set_aside(path, exc)}; "
                 f"this table keeps its game only until the app closes.{carried}"
             )
         journal, note = open_journal(path)
@@ -437,6 +436,23 @@ def _archive_when_large(journal: Journal, path: Path) -> tuple[Journal, str]:
 
 class NewJournalNotWritten(JournalUnavailable):
     """`_swap` could not write the journal that was to follow the old one; nothing was moved."""
+
+
+def _not_set_aside(path: Path, exc: OSError) -> str:
+    """Why a damaged journal at ``path`` stayed where it was, to follow "It could not be set aside".
+
+    A full card refuses the new journal that was to hold the game, not the
+    move, yet the note read "It could not be set aside (the journal
+    .../.journal.sqlite3.new cannot be opened: ...)", a path and a refusal
+    nested in brackets; the card is named as `card_fault` names it at start.
+    """
+    failure = getattr(exc.__cause__, "failure", None) if isinstance(exc, NewJournalNotWritten) else None
+    fault = card_fault(path, failure) if isinstance(failure, sqlite3.Error) else None
+    if fault is not None:
+        return f", as the new journal to hold its game could not be written: {fault[0]}: {fault[2]}"
+    if isinstance(exc, NewJournalNotWritten):
+        return f", as the new journal to hold its game could not be written ({exc})"
+    return f" ({card_refused(exc)})"
 
 
 def _not_begun(path: Path, exc: NewJournalNotWritten) -> str:
@@ -843,7 +859,9 @@ class Journal:
             (verdict,) = self._db.execute("PRAGMA quick_check").fetchone()
         except sqlite3.OperationalError as exc:  # cannot open or write (permissions, read-only, disk full)
             self._db.close()
-            raise JournalUnavailable(f"the journal {self.path} cannot be opened: {_at_start(self.path, exc)}") from None
+            unopened = JournalUnavailable(f"the journal {self.path} cannot be opened: {_at_start(self.path, exc)}")
+            unopened.failure = exc
+            raise unopened from None
         except sqlite3.DatabaseError as exc:  # opened, but its content is not a database
             self._db.close()
             raise JournalDamaged(f"{self.path} cannot be read as a journal: {exc}") from None

@@ -281,3 +281,53 @@ def test_a_start_an_update_reads_otherwise_goes_on_in_memory_when_a_full_card_re
     note = found["note"]
     assert ("it goes on as read now, in memory only, as the copy it goes on in could not be written: the card holding "
             "the journal is full (database or disk is full). Check the board against it; make room on it") in note
+
+
+# A game of 5 steps journalled on the card at argv[1] after an old one; a page of the old game is spoilt and a table
+# still holds the journal (its -wal and -shm stay, as after a power cut); a log takes the card's last bytes, and the
+# table starts: the damaged journal is to be set aside for a new one holding the game, which the full card refuses.
+DAMAGED_ON_A_FULL_CARD = """
+import json, sqlite3, sys
+from pathlib import Path
+from companion.controller import Controller
+from companion.journal import Journal
+from companion.observations import Touch
+from companion.session import Session, open_table
+from tests.core.damage import old_game_of_many_steps, spoil_oldest_steps
+path = Path(sys.argv[1]) / "journal.sqlite3"
+journal = Journal(path)
+old_game_of_many_steps(path, journal, "race")
+session = Session.new("blackpool", ["red", "blue"], journal=journal)
+for _ in range(5):
+    session.act(session.legal()[0])
+journal.close()
+spoil_oldest_steps(path)  # the oldest rows of the old game: far from the game on the table
+crashed = sqlite3.connect(path)  # a table that has not let go of the file: its -wal and -shm stay
+crashed.execute("CREATE TABLE IF NOT EXISTS unfinished (x)")
+with open(path.with_name("syslog"), "wb", buffering=0) as log:
+    try:
+        while True:
+            log.write(bytes(4096))
+    except OSError:
+        pass
+journal, resumed, note = open_table(path)
+files = sorted(file.name for file in path.parent.iterdir())
+found = {"steps": len(resumed.log) if resumed else None, "note": note, "files": files}
+found["step"] = Controller(resumed).handle(Touch("act", resumed.legal()[0])).kind if resumed else None
+print(json.dumps(found))
+"""
+
+
+def test_a_damaged_journal_a_full_card_cannot_set_aside_names_the_full_card(tmp_path: Path) -> None:
+    """The new journal to hold the game could not be written, yet the note said "It could not be set aside (the
+    journal .../.journal.sqlite3.new cannot be opened: ...)", a path and SQLite's words, the card unnamed."""
+    found = on_a_card(DAMAGED_ON_A_FULL_CARD, tmp_path, size="8m")
+    assert found["steps"] == 5 and found["step"] == "step"  # refereed from memory
+    note = found["note"]
+    assert "cannot be read as a journal" in note
+    assert ("It could not be set aside, as the new journal to hold its game could not be written: the card holding "
+            "the journal is full (") in note
+    assert ("make room on it (older journals beside it, or whatever filled it: df -h), then restart the table between "
+            "games (the steps played in memory end with it) to keep them on the card again") in note
+    assert ".new" not in note and "cannot be opened" not in note
+    assert not [name for name in found["files"] if ".damaged-" in name or name.endswith(".new")]  # nothing moved
