@@ -312,8 +312,9 @@ class Controller:
                               detail={"source": observation.source, "up": was_up, "note": True, "table": table})
             self.links[observation.source] = observation.up
             came_up = observation.up and not was_up  # news of the link itself, not of a problem
+            standing = {"standing": True} if observation.standing else {}  # the owner's to mend (`LinkChanged`)
             return Update("link", text, pending=self._pending(), detail={
-                "source": observation.source, "up": observation.up, "table": table, "came_up": came_up})
+                "source": observation.source, "up": observation.up, "table": table, "came_up": came_up, **standing})
         if isinstance(observation, RollStarted):
             self._settled.pop(observation.source, None)
             self._rolling_since[observation.source] = self.clock()

@@ -111,6 +111,14 @@ class LinkChanged:
     word after a drop read "dice sensor connected: the sensor read 5 ..."
     while the connection was still unstable, and cleared it from the
     settings screen's problems.
+    ``standing`` is True for a problem the owner has to mend although the
+    link works and goes on working (firmware that never announces a throw,
+    a sensor found only by its udev name after a re-plug): it is listed on
+    the settings screen, and logged as a warning even with a link coming up,
+    until the link next comes up. Told as a passing word, "the dice sensor
+    does not notice throws" reached the table and the log but not the
+    settings screen, and a sensor back under another port name said its
+    advice as information, which the service's log drops.
     """
 
     source: str
@@ -120,6 +128,7 @@ class LinkChanged:
     unusable: bool = False
     ended: bool = False
     note: bool = False
+    standing: bool = False
     table: str | None = None
     """The players' words for this report, when ``detail`` is the owner's: what happened to a roll and what
     to do now, without a port, a protocol line or a fix. None: `table_text` words it from the link's state;

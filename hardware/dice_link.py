@@ -190,7 +190,7 @@ class DiceLink:
         backoff: tuple[float, float] = (0.1, 2.0),
         on_message: Callable[[Message], None] | None = None,
         silence: tuple[float, float] = (QUIET_SECONDS, ANSWER_SECONDS),
-        by_id: Path = BY_ID,
+        by_id: Path | None = None,
         flap: float = FLAP_SECONDS,
     ) -> None:
         self.url = url
@@ -201,7 +201,7 @@ class DiceLink:
         self.backoff = backoff
         self.on_message = on_message
         self.silence = silence
-        self.by_id = by_id
+        self.by_id = by_id if by_id is not None else BY_ID  # read when made: a test points it at a folder of its own
         self.flap = flap
         self.stable: Path | None = None  # udev's by-id name of the device last opened at `url`
         self.counts: Counter[str] = Counter()
@@ -289,22 +289,24 @@ class DiceLink:
             self._rolls = False
             self._unannounced.clear()
             self._reread_said.clear()
+            self._no_roll_said = False  # the settings screen's problem goes with the connection: told again if still so
             self._slots.clear()
             self._parser.reset()  # a half line from before the outage must not glue onto the next one
             self.counts["connects"] += 1
             if target == self.url or os.path.realpath(target) == os.path.realpath(self.url):
                 self.stable = stable_name(self.url, self.by_id) or self.stable
-                opened = f"{self.url} open"
+                opened, advice = f"{self.url} open", False
             else:
                 opened = (f"{self.url} is gone, but the sensor is back as {os.path.realpath(target)}, found by its "
                           f"stable name {target}; give that name as the port to find it directly after re-plugging")
+                advice = True
             self._opened_at = self.clock()
             if self._unstable_at is not None and self._opened_at - self._drops[-1] >= self.flap:
                 self._unstable_at = None  # down longer than a flap: back for good, said as connected
             # Reopened to wake a silent device, "connected" would say it is back; between the drops of a loose
             # connector it is no news until it holds (`_steady`).
             if not self._silent and self._unstable_at is None:
-                self.submit(LinkChanged(self.source, True, opened))
+                self.submit(LinkChanged(self.source, True, opened, standing=advice))
             try:
                 if not ask_ident(port):
                     self.counts["query not sent"] += 1
@@ -561,7 +563,7 @@ class DiceLink:
                                    f"one before {first} and none since, though it read {len(self._unannounced)} "
                                    f"throws after it ({values}), so no throw after {first} is taken. Enter rolls by "
                                    "hand, and have its firmware send $ROLL each time the dice start moving "
-                                   "(docs/hardware.md); its throws are not said one by one from now on",
+                                   "(docs/hardware.md); its throws are not said one by one from now on", standing=True,
                                    table=f"The dice sensor does not notice throws, so no roll after {first} was "
                                    "taken: enter rolls by hand (owner: see the log)."))  # fmt: skip
         return True

@@ -671,17 +671,24 @@ class CompanionApp(App):
         self.inputs_down = " ".join(INPUT_DOWN.format(inputs.LABELS[name]) for name in down)
 
     def _link_changed(self, update: Update) -> None:
-        """A sensor or camera that opens, fails or recovers after it was started shows on the settings screen."""
+        """A sensor or camera that opens, fails or recovers after it was started shows on the settings screen, and
+        so does a standing problem of one that works (`LinkChanged.standing`) until it next comes up.
+
+        A passing word from a link that stays up (a garbled line, a knock) leaves the list as it is: it cleared a
+        standing problem, and "the dice sensor does not notice throws" never reached the list at all.
+        """
         name = inputs.LINK_SOURCES.get(str(update.detail.get("source")))
         if name is None or name not in self.running_inputs:
             return  # a late report from an input switched off since
         if update.detail.get("note"):
             return  # a word from a sensor whose connection is still unstable: its problem still holds
         problems = dict(self.input_problems)
-        if update.detail.get("up"):
+        if not update.detail.get("up") or update.detail.get("standing"):
+            problems[name] = update.text[:1].upper() + update.text[1:]
+        elif update.detail.get("came_up"):
             problems.pop(name, None)
         else:
-            problems[name] = update.text[:1].upper() + update.text[1:]
+            return
         self._set_input_problems(problems)
 
     def clauses(self, words: str = "") -> Found:
@@ -775,8 +782,10 @@ class CompanionApp(App):
         if update.kind == "link":
             # The owner's words (a port, a protocol line, the fix) go to the log and the settings screen
             # (`_link_changed`); the players read theirs (`observations.table_text`), or nothing new.
-            # A warning, as the service's log keeps only those: a link back up is news, not a problem.
-            log.log(logging.INFO if update.detail.get("came_up") else logging.WARNING, "%s", update.text)
+            # A warning, as the service's log keeps only those: a link back up is news, not a problem, unless it
+            # comes with something for the owner to mend (a sensor found only by its udev name).
+            news = update.detail.get("came_up") and not update.detail.get("standing")
+            log.log(logging.INFO if news else logging.WARNING, "%s", update.text)
             table = str(update.detail.get("table", update.text))
             if waiting:
                 self.status = self.controller.proposal_text

@@ -335,8 +335,7 @@ class CameraFeed:
                 from vision.taught import temple_die_reader
 
                 self.readers[kind], note = temple_die_reader(self.taught_dir)
-                if note:  # the table reads on with the rendered die, and the owner learns why
-                    log.warning("%s", note)
+                if note:  # the table reads on with the rendered die, and the owner learns why (the app's log)
                     self._tell(LinkChanged(self.name, True, note, table=TAUGHT_NOTE))
             elif kind == "cards":
                 from vision.card_catalogue import catalogue_from_data
@@ -347,8 +346,7 @@ class CameraFeed:
                 self._places = reader.finder.marker_cells
                 for problem in (reader.taught_problem, reader.photos_problem, reader.places_problem,
                                 reader.clipped_problem):
-                    if problem:  # read on with the drawn cards, as the die does, and say why
-                        log.warning("%s", problem)
+                    if problem:  # read on with the drawn cards, as the die does, and say why (the app's log)
                         self._tell(LinkChanged(self.name, True, problem, table=TAUGHT_NOTE))
         return self.readers[kind]
 
@@ -593,7 +591,8 @@ class CameraFeed:
         if fault in self._told or self.stuck:  # stuck: the table's line about it says more, and stays
             log.debug("camera frame %d skipped: %s", self.frames, error)  # a kiosk's log filled a line a second
             return
-        log.warning("camera frame %d skipped: %s", self.frames, error)
+        # The app logs the report (a warning); logged here too, the service's log had each one twice.
+        log.debug("camera frame %d skipped: %s", self.frames, error)
         detail = str(error) if isinstance(error, ReaderFault) else f"a frame was passed over: {error}"
         self._tell(LinkChanged(self.name, True, detail, table="The camera could not read a picture: if a roll or "
                                "card did not show, tap it on the screen."))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import queue
 import random
@@ -954,7 +955,9 @@ def test_what_a_cafe_teaches_is_what_the_table_camera_reads(tmp_path: Path, taug
     assert set(used.examples) == set(TempleDieReader.from_renders().examples)  # the rest read by their renders
 
 
-def test_a_damaged_taught_die_is_named_and_the_rendered_die_reads_on(tmp_path: Path) -> None:
+def test_a_damaged_taught_die_is_named_and_the_rendered_die_reads_on(tmp_path: Path,
+                                                                     caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="vision.feed")
     (tmp_path / "temple_die.json").write_text('{"glyphs": [1, 2')  # cut short
     seen: list = []
     feed = CameraFeed(str(tmp_path / "none"), seen.append, mode="temple-die", taught_dir=tmp_path)
@@ -966,6 +969,8 @@ def test_a_damaged_taught_die_is_named_and_the_rendered_die_reads_on(tmp_path: P
     told = Controller().handle(next(o for o in seen if isinstance(o, LinkChanged)))
     assert "temple_die.json" in told.text and told.detail["table"] == (
         "The camera cannot use something it was taught, and reads on without it (owner: see the log).")
+    # The app logs the report, once; the feed logged the note as well, and the service's log had it twice.
+    assert not [r.getMessage() for r in caplog.records if r.name == "vision.feed" and r.levelno >= logging.WARNING]
 
 
 def test_a_cafe_deck_is_read_by_its_own_ids(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -115,9 +116,11 @@ def test_a_die_read_with_a_confidence_that_is_no_number_from_0_to_1_is_asked(con
 
 
 @pytest.mark.parametrize("mode", ["d6", "cards"])
-def test_a_failing_reader_is_told_once_while_it_keeps_failing(mode: str) -> None:
+def test_a_failing_reader_is_told_once_while_it_keeps_failing(mode: str, caplog: pytest.LogCaptureFixture) -> None:
     """Frames no reader looked at (a hand passing, a still board between card reads) ended the streak, so a
-    broken card reader was told to the table every second all day."""
+    broken card reader was told to the table every second all day. Told once in the service's log too: the
+    report is the app's to log (a warning); the feed logged "camera frame N skipped: ..." beside it."""
+    caplog.set_level(logging.DEBUG, logger="vision.feed")
     seen: list = []
     reader = Scripted(RuntimeError("model file gone"))
     feed = feed_sees(rests_and_hands(), seen.append, mode, reader)
@@ -125,6 +128,7 @@ def test_a_failing_reader_is_told_once_while_it_keeps_failing(mode: str) -> None
     assert reader.calls >= 5 and feed.errors == reader.calls
     assert passed_over(seen) == [f"the {name} failed on a frame, which was passed over: RuntimeError: model file "
                                  "gone"]
+    assert not [r.getMessage() for r in caplog.records if r.name == "vision.feed" and r.levelno >= logging.WARNING]
 
 
 def test_a_reader_that_works_again_and_fails_again_is_told_again() -> None:
