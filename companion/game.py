@@ -211,12 +211,17 @@ def normalize_action(action: object, who_rule: str | None = None) -> Action:
 
 
 def not_json(action: Action) -> InvalidAction | None:
-    """The refusal for a value no JSON can hold (bytes, a set, any other Python object), if the action has one.
+    """The refusal for a value no JSON can hold (bytes, a set, any other Python object), or a key that is no text,
+    if the action has one. Asked before the key check (``unknown_keys``), which names keys in order.
 
     Only a Python caller can send one, and a game that reads no deeper than it needs let it through: a temple
     X roll with ``"face": b"roll"`` was ruled legal, then raised TypeError as the journal wrote it. A number
     too long to write or a list nested too deep is left to the game, whose refusal names what it expected.
     """
+    keyed = [k for k in action if not isinstance(k, str)]
+    if keyed:  # 1 or (1, 2) beside "value": the key check sorted the keys it names and raised TypeError
+        return InvalidAction(f"{_an(action['type'])} {quoted(action['type'])} action is keyed by something other "
+                             f"than text (a Python {type(keyed[0]).__name__}), which JSON cannot carry")
     found: list[str] = []
 
     def foreign(value: object) -> object:

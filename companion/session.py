@@ -313,8 +313,9 @@ class Session:
         """
         clean = normalize_action(action, self.game.turn_rule)
         self.legal()
-        odd = None if journalled else unknown_keys(clean, self._legal_keys, self.game.action_shapes)
-        problem = not_json(clean) or odd
+        # What JSON cannot carry first: a key that is no text beside one that is cannot be named in order.
+        problem = not_json(clean) or (None if journalled else unknown_keys(clean, self._legal_keys,
+                                                                           self.game.action_shapes))
         if problem is not None:
             raise problem
         return clean

@@ -136,3 +136,19 @@ def test_a_record_holding_a_key_an_older_companion_journalled_replays() -> None:
     assert replayed.document() == record["final"] and replayed.log == record["actions"]
     with pytest.raises(InvalidAction, match="has no 'extra'"):  # at the table it is still refused
         new_session("blackpool").act(record["actions"][0])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_key_that_is_no_text_beside_one_that_is_is_refused_not_raised(game_id: str) -> None:
+    """A Python caller's ``{"type": "roll", "value": 3, 1: 2}`` raised TypeError out of `act` and `check` (the
+    refusal sorted the keys it names, 1 beside 'value'), where a value JSON cannot carry is refused with a clause."""
+    session = new_session(game_id)
+    offered = sent(session.legal()[0])
+    declared = next(k for k in session.game.action_shapes if k not in {a["type"] for a in session.legal()})
+    before = session.document()
+    for action in (offered | {1: 2}, offered | {(1, 2): 2, "extra": 1}, {"type": declared, None: 1, "x": 2}):
+        for ask in (session.act, session.check):
+            with pytest.raises(InvalidAction, match=r"keyed by something other than text") as refused:
+                ask(action)
+            assert refused.value.rule in session.game.rulebook
+    assert session.document() == before and session.log == []
