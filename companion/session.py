@@ -8,10 +8,10 @@ so a resumed game is exactly the one the table last heard announced.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.errors import (
     BadRequest,
@@ -46,6 +46,7 @@ RECORD_FORMAT = "table-companion-record"
 RECORD_VERSION = 1  # the record layout this companion writes and reads; a newer one may mean its fields otherwise
 _STEP_NEEDS = {"act": "action object", "redo": "undone step to redo"}  # what a journal row of each op must have
 CHANCE_TYPES = frozenset({"roll", "draw"})
+T = TypeVar("T")  # what the game answers: a ruling, or a step's next state and words
 
 
 # What a write the journal's card refused leaves undone, said before why (`JournalNotWritten`): the card's words
@@ -247,8 +248,10 @@ class Session:
 
     def check(self, action: object) -> Ruling:
         try:
-            clean = self._well_formed(action)
-            ruling = self.game.check(self.state, clean)
+            clean, not_now = self._well_formed(action)
+            ruling = self._ruled(lambda: self.game.check(self.state, clean), not_now)
+            if not_now is not None and ruling.legal:  # allowed, yet in a shape nothing offered now has
+                raise not_now
             self._refuse_odd_kinds(clean, ruling.legal)
         except InvalidAction as refusal:
             self._cite(refusal, action)
@@ -266,8 +269,10 @@ class Session:
         it took that this one no longer offers is then taken as it did (``Game.old_step``); at the table, never.
         """
         try:
-            clean = self._well_formed(action, journalled)
-            state, events, old = self._step(clean, journalled)
+            clean, not_now = self._well_formed(action, journalled)
+            state, events, old = self._ruled(lambda: self._step(clean, journalled), not_now)
+            if not_now is not None:  # the game took it, yet nothing offered now has its shape: not taken
+                raise not_now
             if not old:  # an older companion's step is not among the offered ones whose kinds this compares
                 self._refuse_odd_kinds(clean, True)
         except InvalidAction as refusal:
@@ -304,21 +309,45 @@ class Session:
         self._log.append(action)
         return Step(action, events, self._redo_note(events))
 
-    def _well_formed(self, action: object, journalled: bool = False) -> Action:
-        """A typed or sent action, refused if it carries keys its type does not take (``unknown_keys``).
+    def _well_formed(self, action: object, journalled: bool = False) -> tuple[Action, InvalidAction | None]:
+        """A typed or sent action, refused if it carries keys its type does not take (``unknown_keys``); and the
+        refusal it still gets if the game allows it, when its keys are one way its type takes (``Game.action_shapes``)
+        that no action offered now has.
 
-        A step read from a game record (``journalled``) keeps keys an older companion let through, as journal
-        replay (``_apply``) does: a journal resumed with such a row was exported to a record ``companion
-        replay`` then refused at that step.
+        That one is the game's to rule on first: a Targi use of a centre card while only border cards may be used
+        was "a 'use' action has no 'slot'" (TG-A2), as though a use never names one, where the game says that the
+        player has no tribe marker there (TG-A3). Only a refusal by the rules is the game's (``_ruled``); whatever the
+        game allows is still refused, so nothing is taken in a shape the position does not offer.
+
+        A step read from a game record (``journalled``) keeps keys an older companion let through, as journal replay
+        (``_apply``) does: a journal resumed with such a row was exported to a record ``companion replay`` then
+        refused at that step.
         """
         clean = normalize_action(action, self.game.turn_rule)
         self.legal()
         # What JSON cannot carry first: a key that is no text beside one that is cannot be named in order.
-        problem = not_json(clean) or (None if journalled else unknown_keys(clean, self._legal_keys,
-                                                                           self.game.action_shapes))
-        if problem is not None:
-            raise problem
-        return clean
+        foreign = not_json(clean)
+        if foreign is not None:
+            raise foreign
+        odd = None if journalled else unknown_keys(clean, self._legal_keys, self.game.action_shapes)
+        if odd is None:
+            return clean, None
+        sent, ways = frozenset(clean) - {"type", "player"}, self.game.action_shapes.get(clean["type"], ())
+        if clean["type"] in self._legal_keys and any(sent <= way for way in ways):
+            return clean, odd
+        raise odd
+
+    @staticmethod
+    def _ruled(ask: Callable[[], T], not_now: InvalidAction | None) -> T:
+        """The game's answer, or the key refusal ``not_now`` where the game finds the action malformed too: its
+        rule's refusal ("no tribe marker on centre 3-3", TG-A3) says more than the key's, a malformed value's
+        ("this action needs a traveller") less than "a 'target' action has no 'opponent'"."""
+        try:
+            return ask()
+        except InvalidAction:
+            if not_now is not None:
+                raise not_now from None
+            raise
 
     def shape_rule(self) -> str | None:
         """The clause a malformed action cites when no offered action of its type names a closer one: once the

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import InvalidAction
+from companion.errors import IllegalAction, InvalidAction
 from companion.game import Action
 from companion.journal import Journal
 from companion.registry import game_class
@@ -152,3 +152,32 @@ def test_a_key_that_is_no_text_beside_one_that_is_is_refused_not_raised(game_id:
                 ask(action)
             assert refused.value.rule in session.game.rulebook
     assert session.document() == before and session.log == []
+
+
+def test_a_key_its_type_takes_though_none_offered_now_carries_it_gets_the_games_reason() -> None:
+    """A Targi use of a centre card while only border cards may be used was "a 'use' action has no 'slot'; it
+    takes only card" citing TG-A2, as though a use never named a centre card; the game's own answer says why
+    this one may not be used now, with its clause. Nothing is taken that the game would not offer."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        session = new_session("targi")
+        for _ in range(400):
+            if session.pending().is_over:
+                break
+            uses = [a for a in session.legal() if a["type"] == "use"]
+            if uses and all("card" in a for a in uses):
+                break
+            session.act(sent(rng.choice(session.legal())))
+        else:
+            continue
+        if uses and all("card" in a for a in uses):
+            break
+    before = session.document()
+    centre = {"type": "use", "slot": [2, 2]}
+    ruling = session.check(centre)
+    assert not ruling.legal and ruling.rules == ("TG-A3",) and "no tribe marker on centre 2-2" in ruling.text
+    with pytest.raises(IllegalAction, match="no tribe marker on centre 2-2") as refused:
+        session.act(centre)
+    assert refused.value.rule == "TG-A3" and session.document() == before
+    with pytest.raises(InvalidAction, match=r"has no 'row'; it takes only card$"):  # a key no use takes, as before
+        session.act({"type": "use", "card": uses[0]["card"], "row": 1})
