@@ -89,11 +89,11 @@ def led(board: Any, frame: Any, place: tuple[int, int], name: Words) -> bool:
     return False
 
 
-def hidden(board: Any, session: Session, named: tuple[Any, ...]) -> list[str]:
+def hidden(board: Any, session: Session, named: tuple[Any, ...], drawn: list[Words]) -> list[str]:
     """The camels and water holes (their discs, the figures in them) the tags naming ``named`` lie over, each
     with how far into it: a disc of the map (``discs_below``, half a hex across or more: no palm's crown, no
-    camel's inner dot) more than half a pixel under a tag's dark box."""
-    drawn = words_drawn(board, session, named=named)
+    camel's inner dot) more than half a pixel under a tag's dark box. ``drawn``: the board's texts as ``tags``
+    read them with ``named`` shown (the board drawn once for both; the canvas is the same drawing)."""
     frame = ttd._frame(board, BoardView(session.game, session.document(), []))
     discs = [(cx - board.x, cy - board.y, r) for cx, cy, r in discs_below(board, board.y + board.height)]
     names = {hex_label(q, r) for q, r in named}
@@ -138,7 +138,8 @@ def test_a_tag_hides_no_camel_water_hole_or_figure_where_the_map_has_room(
     scaled(App.get_running_app(), scale)
     found = []
     for named in (tuple(NAMED[:3]), tuple(NAMED[2:]), ((0, 9), (5, 5), (1, 11)), ((9, 9), (0, 3), (-2, 6))):
-        found += [f"{named}: {fault}" for fault in hidden(board, middle, named) + tags(board, middle, named)[1]]
+        drawn, faults = tags(board, middle, named)
+        found += [f"{named}: {fault}" for fault in hidden(board, middle, named, drawn) + faults]
     assert not found, f"at {size} ({scale}%), a {board.width:.0f}x{board.height:.0f} board:\n" + "\n".join(found)
 
 
