@@ -29,6 +29,12 @@ def render(widget: Any, session: Session, document: dict[str, Any] | None = None
     """Draw straight through the game's drawer (so a bug raises here instead of falling back to text), and the
     pixels drawn; ``marks``: the view's other fields (``named``, ``asked`` ...), as the table gives them."""
     draw(widget, session, document, **marks)
+    return pixels_of(widget)
+
+
+def pixels_of(widget: Any) -> bytes:
+    """The pixels of what the widget's canvas holds now (``render``'s picture of the last drawing): after
+    ``words_drawn``, the picture of the board whose texts it read, without drawing the board again."""
     return bytes(widget.export_as_image().texture.pixels)
 
 

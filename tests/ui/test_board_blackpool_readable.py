@@ -23,7 +23,7 @@ import pytest
 from kivy.graphics import Color, Ellipse
 
 from companion.session import Session
-from tests.ui.drawing import Words, on_window, pixel, render, words_drawn
+from tests.ui.drawing import Words, on_window, pixel, pixels_of, words_drawn
 from tests.ui.test_board_blackpool import TABLE_BOARDS, frozen_and_riding
 from tests.ui.test_boards_robust import (
     NARROW_BOARDS,
@@ -337,7 +337,7 @@ def test_a_ring_round_a_piece_in_a_bottom_camp_leaves_the_column_letter_below_it
         for tid, kind in itertools.product(ringed, ("last", "focus", "asked", "marked")):
             marks = {"marked": frozenset({tid})} if kind == "marked" else {kind: tid}
             drawn = words_drawn(widget, session, **marks)
-            pixels = render(widget, session, **marks)
+            pixels = pixels_of(widget)  # the board words_drawn drew
             grid = blackpool.grid_for(widget, BoardView(session.game, session.document(), []))
             letters = [d for d in drawn if d.text in "abcdefghi" and d.centre[1] < grid.y0 - widget.y]
             assert len(letters) == 9, letters

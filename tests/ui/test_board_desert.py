@@ -19,7 +19,7 @@ from kivy.uix.widget import Widget
 from companion.data import house_dir, read_json, validate_path
 from companion.registry import game_classes
 from companion.session import Session
-from tests.ui.drawing import Words, on_window, pixel, quads, render, words_drawn
+from tests.ui.drawing import Words, on_window, pixel, pixels_of, quads, render, words_drawn
 from tests.ui.test_boards_robust import board_at
 from ui.boards import BoardView, desert, has_drawing, paint
 from ui.boards.paint import rgb
@@ -499,7 +499,7 @@ def test_the_red_frame_runs_through_no_number_on_a_long_cafe_loop(
     for session in (Session.new("desert", ["black", "pink"], cafe_dir=long_loop(tmp_path / "cafe", 32)),
                     Session.new("desert", ["black", "pink"])):  # fmt: skip
         drawn = words_drawn(canvas, session)
-        pixels = render(canvas, session)
+        pixels = pixels_of(canvas)  # the board words_drawn drew
         spaces = session.game.data["board"]["spaces"]
         framed = [s for s in spaces if desert.framed(s)]
         assert len(framed) == 2
