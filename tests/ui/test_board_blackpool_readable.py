@@ -23,7 +23,7 @@ import pytest
 from kivy.graphics import Color, Ellipse
 
 from companion.session import Session
-from tests.ui.drawing import Words, on_window, pixel, pixels_of, words_drawn
+from tests.ui.drawing import Words, draw, on_window, pixel, pixels_of, words_drawn
 from tests.ui.test_board_blackpool import TABLE_BOARDS, frozen_and_riding
 from tests.ui.test_boards_robust import (
     NARROW_BOARDS,
@@ -482,7 +482,7 @@ def test_a_ring_round_a_piece_in_column_i_stays_clear_of_the_centres_tray(size: 
         for tid, kind in itertools.product(("yellow-1", "red-1", "green-1", "blue-1", "blue-2", "blue-3"),
                                            ("last", "focus", "asked", "marked")):  # fmt: skip
             marks = {"marked": frozenset({tid})} if kind == "marked" else {kind: tid}
-            render(widget, session, doc, **marks)
+            draw(widget, session, doc, **marks)
             near = [apart_from(d, rim) for d in opaque_discs(widget) if d[0] < grid_right]
             if min(near) < 2.0:
                 found.append(f"{tid} ringed {kind}: {min(near):.1f} px from the tray's rim")
