@@ -200,5 +200,6 @@ def test_on_the_full_map_a_tag_goes_to_ground_a_few_hexes_off_rather_than_over_a
     full = ended()
     found = []
     for place in CROWDED[(size, scale)]:
-        found += [f"{place}: {fault}" for fault in hidden(board, full, (place,)) + tags(board, full, (place,))[1]]
+        drawn, faults = tags(board, full, (place,))
+        found += [f"{place}: {fault}" for fault in hidden(board, full, (place,), drawn) + faults]
     assert not found, f"at {size} ({scale}%), a {board.width:.0f}x{board.height:.0f} board:\n" + "\n".join(found)
