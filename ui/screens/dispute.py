@@ -10,8 +10,11 @@ from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 
+from companion.places import PLACE_FIELDS
 from companion.scoresheet import score_clauses, score_lines
-from ui.choices import arrange
+from ui import compose
+from ui.choices import EVERYWHERE, arrange
+from ui.reach import Nearby
 from ui.screens.upright import UprightScreen
 
 
@@ -59,6 +62,10 @@ class DisputeScreen(UprightScreen):
     # Whether any action is offered: in landscape the empty column at a game's end left the final score a
     # column 450 px wide beside nothing.
     has_offered = BooleanProperty(True)
+    # **Build**: the action a player insists on put together by taps (its kind, then each field from lists), in
+    # the offered actions' place; with no keyboard at a café, typing JSON was the only way to check it.
+    building = BooleanProperty(False)
+    built: dict[str, Any] | None = None  # the kind ("type") and the fields chosen so far
     page_text = StringProperty("")  # "Next page (1 of 11)" when the offered actions fill more than one
     page = 0
     filled_for: tuple[str, int] | None = None  # the game and step the typed template was made for
@@ -73,7 +80,8 @@ class DisputeScreen(UprightScreen):
 
     def on_portrait(self, *args: Any) -> None:
         """Rules goes under the ruling upright and between the bottom buttons in landscape (as pin.py moves
-        Cancel): each place is where the other arrangement had no room for it."""
+        Cancel), Build under the offered actions upright and beside Check in landscape: each place is where the
+        other arrangement had no room for it."""
         super().on_portrait(*args)
         self._place_rules()
 
@@ -83,6 +91,10 @@ class DisputeScreen(UprightScreen):
     def _place_rules(self) -> None:
         if "rules" not in self.ids:
             return
+        build, home = self.ids.build, self.ids.offered_column if self.portrait else self.ids.entry
+        if build.parent is not home:  # upright under the offered actions: beside Check it cut "Check" at 120%
+            build.parent.remove_widget(build)
+            home.add_widget(build, index=0 if self.portrait else 1)
         rules, home = self.ids.rules, self.ids.ruling_column if self.portrait else self.ids.foot
         if rules.parent is not home:
             rules.parent.remove_widget(rules)
@@ -94,6 +106,7 @@ class DisputeScreen(UprightScreen):
         # (back) to read. A step taken meanwhile has cleared the ruling already.
         if "place" not in app.ruling and not self.reading_rules:
             app.ruling = {}
+            self.built = None  # built afresh from the typed action and the place tapped on the board meanwhile
         self.reading_rules = False
         self.offer()
         app.bind(choices=self._choices_changed)
@@ -157,9 +170,100 @@ class DisputeScreen(UprightScreen):
         self.page += 1
         self.show_page()
 
+    def board_place(self) -> Any:
+        """The place last tapped on the table's board, if one was: the place a dispute is about."""
+        if not (self.manager and self.manager.has_screen("table")):
+            return None
+        table = self.manager.get_screen("table")
+        place = table.asked if table.asked is not None else table.focus
+        return None if place is None or place == EVERYWHERE or isinstance(place, Nearby) else place
+
+    def toggle_build(self) -> None:
+        """**Build** shows the kind and fields of an action to pick, started from the typed (or offered) one and
+        the place tapped on the board; **Offered** goes back to the offered actions."""
+        self.building = not self.building
+        self.built = None
+        if self.building:
+            self.show_page()
+        else:
+            self.offer(keep_typing=True)
+
+    def _start_built(self) -> dict[str, Any]:
+        session = App.get_running_app().controller.session
+        kinds = compose.kinds(session.game)
+        try:
+            typed = json.loads(self.ids.typed.text)
+        except (ValueError, RecursionError):
+            typed = None
+        if not isinstance(typed, dict) or typed.get("type") not in kinds:
+            typed = {"type": kinds[0]} if kinds else {"type": ""}
+        keep = set(compose.fields(session.game, typed["type"]))
+        built = {k: v for k, v in typed.items() if k in keep or k == "type"}
+        place = self.board_place()
+        for key in keep & set(PLACE_FIELDS):
+            if place is not None:
+                built[key] = compose.values(session, key, place)[0]
+        return built
+
+    def show_built(self) -> None:
+        """The composer's rows: the kind, then one list of values per field; the typed field follows each pick."""
+        app = App.get_running_app()
+        session = app.controller.session
+        grid = self.ids.offered
+        grid.clear_widgets()
+        self.page_text = ""
+        if session is None:
+            return
+        if self.built is None:
+            self.built = self._start_built()
+        kind = self.built["type"]
+        place = self.board_place()
+        rows = [("action", compose.kinds(session.game), kind)]
+        for key in compose.fields(session.game, kind):
+            choices = compose.values(session, key, place)
+            rows.append((key, [compose.LEAVE_OUT, *choices], self.built.get(key, compose.LEAVE_OUT)))
+        for key, choices, chosen in rows:
+            row = Factory.ComposeRow()
+            row.key = key
+            row.choices = {compose.label(v): v for v in reversed(choices)}  # the first of two alike wins
+            texts = list(dict.fromkeys(compose.label(v) for v in choices))
+            row.ids.pick.values = texts
+            row.ids.pick.text = compose.label(chosen)
+            row.ids.pick.bind(text=self._picked)
+            self.fit(row)
+            grid.add_widget(row)
+        self._write_built()
+
+    def _picked(self, spinner: Any, text: str) -> None:
+        row = spinner.parent
+        value = row.choices.get(text, compose.LEAVE_OUT)
+        if row.key == "action":
+            if value != self.built.get("type"):
+                session = App.get_running_app().controller.session
+                keep = set(compose.fields(session.game, value))
+                self.built = {"type": value, **{k: v for k, v in self.built.items() if k in keep}}
+                Clock.schedule_once(lambda _dt: self.show_built())  # not from inside the spinner's own event
+            return
+        if value is compose.LEAVE_OUT:
+            self.built.pop(row.key, None)
+        else:
+            self.built[row.key] = value
+        self._write_built()
+
+    def _write_built(self) -> None:
+        """The built action in the typed field, so **Check** rules on it as on one typed."""
+        field = self.ids.typed
+        field.text = json.dumps(compose.action_of(self.built["type"], {k: v for k, v in self.built.items()
+                                                                        if k != "type"}))
+        field.cursor = (0, 0)
+
     def show_page(self) -> list[Any]:
         """Build one page of buttons; a place tapped on the table's board offers its actions first."""
         app = App.get_running_app()
+        if self.building:
+            self.has_offered = True
+            self.show_built()
+            return []
         focus = self.manager.get_screen("table").focus if self.manager and self.manager.has_screen("table") else None
         shown = arrange(app.choices, focus, self.page, can_point=True)
         if shown.focus is None:  # no place open on the table (or 'List all'): every action, paged

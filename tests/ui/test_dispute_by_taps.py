@@ -1,0 +1,115 @@
+"""A referee with only a touchscreen settles the move a player insists on, by taps alone.
+
+At a café the Pi has no keyboard, and the dispute screen took the action
+nobody is offered (the one a dispute is about) only typed as JSON: "I rolled
+a 7", "Black may place now", "my camel goes there" could not be checked.
+**Build** puts the action together from the game's own kinds and fields, each
+value picked from a list (the place tapped on the board first), and **Check**
+rules on it with its clause as on a typed one. Ten disputes, two a game,
+each from the kinds the rules analysis argues over (DECISIONS.md).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.ui import test_portrait
+from tests.ui.conftest import advance, tap, tap_at
+from tests.ui.test_app import button
+from tests.ui.test_dispute_rules import small_or_cut
+from tests.ui.test_pointing import spot_of
+from ui.shots import mid_game
+
+window_size = test_portrait.window_size
+
+# game: (what the table argues, the place tapped on the board first or None, the fields picked by taps in order
+# (the kind first), the clause the ruling cites)
+DISPUTES: dict[str, tuple[str, Any, list[tuple[str, str]], str]] = {
+    "ttd-far": ("Red's camel goes on a hex far from its caravan", (0, 0),
+                [("action", "camel"), ("colour", "pink")], "TTD-3a"),
+    "ttd-turn": ("Black places a camel while Red is still placing", None,
+                 [("action", "camel"), ("colour", "pink"), ("player", "black")], "TTD-T"),
+    "targi-slot": ("Black uses a centre card without a tribe marker on it", None,
+                   [("action", "use"), ("slot", "[1, 1]")], "TG-A3"),
+    "targi-place": ("Black puts a Targi on a border card in the action phase", None,
+                    [("action", "place"), ("card", "3")], "TG-P1"),
+    "blackpool-7": ("the oracle showed 7", None, [("action", "roll"), ("value", "7")], "BP-Q5"),
+    "blackpool-first": ("Yellow moves a traveller before rolling", None,
+                        [("action", "move"), ("traveller", "yellow-1")], "BP-3"),
+    "desert-9": ("a roll of 9", None, [("action", "roll"), ("value", "9")], "DR-Q28"),
+    "desert-cloak": ("Pink plays a Mirage Cloak it does not hold", None,
+                     [("action", "use"), ("card", "mirage_cloak")], "DR-21"),
+    "temple-8": ("the die showed a red 8", None,
+                 [("action", "roll"), ("value", "8"), ("face", '{"colour": "red"}')], "RU-2"),
+    "temple-turn": ("Blue rolls on Red's turn", None,
+                    [("action", "roll"), ("value", "3"), ("face", '{"colour": "red"}'), ("player", "blue")], "RU-28"),
+}
+
+
+def row(dispute: Any, key: str) -> Any:
+    found = [r for r in dispute.ids.offered.children if getattr(r, "key", None) == key]
+    assert found, f"no {key!r} to pick among {[getattr(r, 'key', None) for r in dispute.ids.offered.children]}"
+    return found[0]
+
+
+def pick(dispute: Any, key: str, text: str) -> None:
+    """Tap the field's list open, then tap the value in it."""
+    spinner = row(dispute, key).ids.pick
+    tap(spinner)
+    options = [o for o in spinner._dropdown.container.children if o.text == text]
+    assert options, f"{text!r} is not among {key!r}'s {[o.text for o in spinner._dropdown.container.children]}"
+    tap(options[0])
+    advance(3)
+    assert row(dispute, key).ids.pick.text == text
+
+
+def settle(app: Any, name: str) -> Any:
+    """Tap the board place (if any), Dispute, Build, each field, Check: the dispute screen with its ruling."""
+    _why, place, picks, _clause = DISPUTES[name]
+    table = app.root.get_screen("table")
+    if place is not None:
+        board = table.ids.board
+        tap_at(board, *spot_of(board, place))
+    tap(button(table, "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    tap(dispute.ids.build)
+    for key, text in picks:
+        pick(dispute, key, text)
+    tap(dispute.ids.check)
+    return dispute
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+@pytest.mark.parametrize("name", sorted(DISPUTES))
+def test_the_contested_move_is_built_and_ruled_on_by_taps(name: str, size: tuple[int, int], start: Any,
+                                                          window_size: Any) -> None:
+    game_id = name.split("-")[0]
+    session = mid_game(game_id)
+    before = list(session.log)
+    app = start(session)
+    window_size(size)
+    clause_id = DISPUTES[name][3]
+    clause = session.game.rulebook.clause(clause_id)
+    dispute = settle(app, name)
+    ruling = dispute.ids.ruling.text
+    assert ruling.startswith("NOT ALLOWED") and f"{clause_id} {clause.title}: {clause.text}" in ruling, ruling
+    assert dispute.ids.rules.text == f"Rules: {clause_id}"
+    assert json.loads(dispute.ids.typed.text)["type"] == DISPUTES[name][2][0][1]  # the field shows what was ruled on
+    assert not small_or_cut(dispute, (dispute.ids.offered_scroll, dispute.ids.ruling_scroll))
+    assert session.log == before  # a check takes no step
+    tap(dispute.ids.build)  # "Offered": the offered actions are back
+    assert all(hasattr(b, "action") for b in dispute.ids.offered.children)
+
+
+def test_the_place_tapped_on_the_board_is_the_place_built(start: Any) -> None:
+    """A finger on a hex, then Dispute and Build: the camel's hex is that hex, not the first one offered."""
+    app = start(mid_game("ttd"))
+    tap_at(app.root.get_screen("table").ids.board, *spot_of(app.root.get_screen("table").ids.board, (0, 0)))
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    tap(dispute.ids.build)
+    assert row(dispute, "hex").ids.pick.text == "[0, 0]"
+    assert json.loads(dispute.ids.typed.text)["hex"] == [0, 0]

@@ -1,0 +1,79 @@
+"""The action a player insists on, put together by taps: its kind, then a value for each of its fields.
+
+A café's touchscreen has no keyboard, and typing JSON was the only way to
+check an action nobody is offered, which is what a dispute is about: "my
+camel may go there", "I rolled a 7". The kinds and their fields are the
+game's own (``Game.action_shapes``); each field's values are those the game
+and the board already name: the place last tapped on the table's board, the
+values offered now or taken before, the dice's faces, the players, and the
+numbers 0 to 12 for a number (a place not among them is tapped on the
+board). Nothing here judges: the action goes to the same check as a typed
+one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable, Iterable
+from typing import Any
+
+from companion.places import PLACE_FIELDS, place_to_json
+
+LEAVE_OUT = "(leave out)"
+NUMBERS = range(13)
+MOST = 80  # a die "showing 7" or a roll of 9 is what a dispute is about: past the faces, not far past
+
+
+def kinds(game: Any) -> list[str]:
+    return list(getattr(game, "action_shapes", {}))
+
+
+def fields(game: Any, kind: str) -> list[str]:
+    """The keys a kind takes, in a steady order, and ``player`` last: naming who acts is how out of turn is put."""
+    ways = getattr(game, "action_shapes", {}).get(kind, ())
+    return [*sorted(frozenset().union(*ways)), "player"] if ways else ["player"]
+
+
+def _players(session: Any) -> list[str]:
+    start = getattr(session, "start", None) or {}
+    named = list(start.get("players") or [])
+    return named or list(getattr(session.game, "colours", ()))
+
+
+def values(session: Any, key: str, board_place: Hashable | None = None) -> list[Any]:
+    """Every value ``key`` can be given here, each once: the place tapped on the board first, then the players, the
+    dice's faces, what is offered now and what was taken lately; numbers in order. At most ``MOST`` of them: a
+    long game's log named hundreds of hexes, and a place is better tapped on the board."""
+    found: dict[str, Any] = {}
+
+    def add(items: Iterable[Any]) -> None:
+        for item in items:
+            try:
+                found.setdefault(json.dumps(item, sort_keys=True), item)
+            except (TypeError, ValueError):
+                continue
+
+    if key in PLACE_FIELDS and board_place is not None:
+        add([place_to_json(board_place)])
+    if key == "player":
+        add(_players(session))
+    add(face[key] for die in getattr(session.game, "dice", ()) for face in die.faces if key in face)
+    add(a[key] for a in [*session.legal(), *reversed(session.log)] if key in a)
+    shown = list(found.values())
+    if key == "value" or (shown and all(isinstance(v, int) and not isinstance(v, bool) for v in shown)):
+        add(NUMBERS)
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in found.values()):
+            return sorted(found.values())[:MOST]
+    return list(found.values())[:MOST]
+
+
+def label(value: Any) -> str:
+    """A value as its button reads: words and numbers bare, a hex or goods as the action spells them."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+def action_of(kind: str, chosen: dict[str, Any]) -> dict[str, Any]:
+    """The action as the game reads it: fields left out are not sent."""
+    return {"type": kind, **{k: v for k, v in chosen.items() if v is not LEAVE_OUT}}
