@@ -113,3 +113,37 @@ def test_the_place_tapped_on_the_board_is_the_place_built(start: Any) -> None:
     tap(dispute.ids.build)
     assert row(dispute, "hex").ids.pick.text == "[0, 0]"
     assert json.loads(dispute.ids.typed.text)["hex"] == [0, 0]
+
+
+def test_the_action_being_built_stays_when_the_game_moves_on_and_a_field_left_out_is_ruled_on(start: Any) -> None:
+    """The button box rolls while the referee builds: the built action and its lists stay, the lists of the new
+    position; a field left out is refused as the game refuses a typed action without it, with a clause."""
+    session = mid_game("blackpool")
+    app = start(session)
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    tap(dispute.ids.build)
+    pick(dispute, "value", "7")
+    app.act(session.legal()[0])  # a roll comes in from the button box
+    advance(4)
+    assert dispute.building and row(dispute, "value").ids.pick.text == "7"
+    assert json.loads(dispute.ids.typed.text) == {"type": "roll", "value": 7}
+    pick(dispute, "action", "move")
+    advance(3)
+    assert json.loads(dispute.ids.typed.text) == {"type": "move"}  # a roll's value is no field of a move
+    tap(dispute.ids.check)
+    ruling = app.ruling
+    assert not ruling.get("legal") and ruling.get("rules"), ruling
+    assert dispute.ids.ruling.text.startswith("NOT ALLOWED")
+
+
+def test_at_the_end_there_is_nothing_to_build(start: Any) -> None:
+    """Once the game is over the screen shows the final score; Build stayed tappable, and built an action for a
+    game with nothing left to rule on."""
+    from tests.ui.test_dispute_rules import finished
+
+    app = start(finished("desert"))
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    advance(3)
+    assert app.ruling.get("sheet")
+    assert app.root.get_screen("dispute").ids.build.disabled

@@ -66,6 +66,7 @@ class DisputeScreen(UprightScreen):
     # the offered actions' place; with no keyboard at a café, typing JSON was the only way to check it.
     building = BooleanProperty(False)
     built: dict[str, Any] | None = None  # the kind ("type") and the fields chosen so far
+    over = BooleanProperty(False)  # the game has ended: nothing to build, the final score is shown
     page_text = StringProperty("")  # "Next page (1 of 11)" when the offered actions fill more than one
     page = 0
     filled_for: tuple[str, int] | None = None  # the game and step the typed template was made for
@@ -131,8 +132,11 @@ class DisputeScreen(UprightScreen):
         """
         app = App.get_running_app()
         self.page = 0
-        offered = self.show_page()
         session = app.controller.session
+        self.over = session is not None and session.pending().is_over
+        if self.over:  # an action built to the end has nothing left to rule on
+            self.building = False
+        offered = self.show_page()
         now = (session.game.id, len(session.log)) if session is not None else None
         typed = self.ids.typed.text
         stale = now != self.filled_for and (not keep_typing or typed == self.template)
@@ -236,6 +240,8 @@ class DisputeScreen(UprightScreen):
 
     def _picked(self, spinner: Any, text: str) -> None:
         row = spinner.parent
+        if self.built is None or row is None:  # rows of a screen left meanwhile: nothing is being built
+            return
         value = row.choices.get(text, compose.LEAVE_OUT)
         if row.key == "action":
             if value != self.built.get("type"):
