@@ -13,8 +13,13 @@ from tests.hardware.conftest import until_link
 FAST = (0.02, 0.2)
 
 
-def blackpool() -> Controller:
-    return Controller(Session.new("blackpool", ["red", "blue"]))
+def blackpool_on(sensor: SimulatedSensor) -> tuple[Controller, DiceLink, list[float]]:
+    """A Blackpool table fed by ``sensor``'s link, the link on the test's clock (``now[0]``, moved by hand)."""
+    controller = Controller(Session.new("blackpool", ["red", "blue"]))
+    now = [1000.0]
+    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
+    link.clock = lambda: now[0]
+    return controller, link, now
 
 
 def test_a_throw_whose_roll_was_lost_while_the_port_was_closed_is_said_not_taken(sensor: SimulatedSensor) -> None:
@@ -24,10 +29,7 @@ def test_a_throw_whose_roll_was_lost_while_the_port_was_closed_is_said_not_taken
     The port's reopenings are not said while the connection is unstable, so that word of the sensor's is said as
     it is: it read "dice sensor connected: the sensor read 5 ...", and the link counted as back (off the settings
     screen's problems, and "steady again" then said without "connected")."""
-    controller = blackpool()
-    now = [1000.0]
-    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
-    link.clock = lambda: now[0]
+    controller, link, now = blackpool_on(sensor)
     said: list = []
     with link:
         pump_until(controller, until_link(True))
@@ -76,10 +78,7 @@ def test_a_throw_whose_roll_was_lost_while_the_port_was_closed_is_said_not_taken
 def test_a_die_long_after_the_port_opened_is_taken_as_ever(sensor: SimulatedSensor) -> None:
     """Only a throw that can have begun while the port was closed is in doubt: a sensor swapped for one that never
     says $ROLL has its throws taken once it has been open a while."""
-    controller = blackpool()
-    now = [1000.0]
-    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
-    link.clock = lambda: now[0]
+    controller, link, now = blackpool_on(sensor)
     said: list = []
     with link:
         pump_until(controller, until_link(True))
@@ -97,10 +96,7 @@ def test_a_die_long_after_the_port_opened_is_taken_as_ever(sensor: SimulatedSens
 def test_a_sensor_that_says_roll_only_at_power_up_is_told_once_not_at_every_throw(sensor: SimulatedSensor) -> None:
     """Firmware that sends $ROLL once as it starts and never again: every throw after the first was refused as
     "the dice did not move", throw after throw, with no word that the device never announces a throw."""
-    controller = blackpool()
-    now = [1000.0]
-    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
-    link.clock = lambda: now[0]
+    controller, link, now = blackpool_on(sensor)
     said: list = []
     with link:
         pump_until(controller, until_link(True))
