@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -93,22 +94,29 @@ def test_a_key_in_another_case_is_refused_with_the_key_meant(game_id: str) -> No
     assert session.log == []
 
 
-def targi_with_card_and_slot_offered() -> tuple[Session, Action, Action]:
-    """A Targi game where a border card and a centre card may both be used now."""
+def targi_until(wanted: Callable[[Session], bool]) -> Session:
+    """The first position of seeded random Targi games where ``wanted`` holds."""
     for seed in range(40):
         rng = random.Random(seed)
         session = new_session("targi")
         for _ in range(400):
             if session.pending().is_over:
                 break
-            legal = session.legal()
-            uses = [a for a in legal if a["type"] == "use"]
-            card = next((a for a in uses if "card" in a), None)
-            slot = next((a for a in uses if "slot" in a), None)
-            if card and slot:
-                return session, sent(card), sent(slot)
-            session.act(sent(rng.choice(legal)))
-    raise AssertionError("no position offered both uses")
+            if wanted(session):
+                return session
+            session.act(sent(rng.choice(session.legal())))
+    raise AssertionError("no seeded Targi game reached the position wanted")
+
+
+def _uses(session: Session) -> list[Action]:
+    return [a for a in session.legal() if a["type"] == "use"]
+
+
+def targi_with_card_and_slot_offered() -> tuple[Session, Action, Action]:
+    """A Targi game where a border card and a centre card may both be used now."""
+    session = targi_until(lambda s: any("card" in a for a in _uses(s)) and any("slot" in a for a in _uses(s)))
+    uses = _uses(session)
+    return session, sent(next(a for a in uses if "card" in a)), sent(next(a for a in uses if "slot" in a))
 
 
 def test_targi_use_naming_both_a_border_card_and_a_centre_slot_is_refused() -> None:
@@ -158,20 +166,8 @@ def test_a_key_its_type_takes_though_none_offered_now_carries_it_gets_the_games_
     """A Targi use of a centre card while only border cards may be used was "a 'use' action has no 'slot'; it
     takes only card" citing TG-A2, as though a use never named a centre card; the game's own answer says why
     this one may not be used now, with its clause. Nothing is taken that the game would not offer."""
-    for seed in range(40):
-        rng = random.Random(seed)
-        session = new_session("targi")
-        for _ in range(400):
-            if session.pending().is_over:
-                break
-            uses = [a for a in session.legal() if a["type"] == "use"]
-            if uses and all("card" in a for a in uses):
-                break
-            session.act(sent(rng.choice(session.legal())))
-        else:
-            continue
-        if uses and all("card" in a for a in uses):
-            break
+    session = targi_until(lambda s: bool(_uses(s)) and all("card" in a for a in _uses(s)))
+    uses = _uses(session)
     before = session.document()
     centre = {"type": "use", "slot": [2, 2]}
     ruling = session.check(centre)
