@@ -30,6 +30,9 @@ Config.set("graphics", "height", "480")
 # frames), and no test looks at the window's edges smoothed.
 Config.set("graphics", "multisamples", "0")
 Config.set("graphics", "min_state_time", "0")  # buttons release at once, no timing in tests
+# Frames unthrottled: at Kivy's 60 a second, a test slept about a third of its time between frames. A test that
+# waits for the app's own clock (its 1/20 s pump of the controller) waits with `until`, in real time.
+Config.set("graphics", "maxfps", "0")
 Config.set("input", "mouse", "mouse,disable_multitouch")
 
 from kivy.animation import Animation  # noqa: E402

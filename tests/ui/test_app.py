@@ -232,10 +232,7 @@ def test_a_long_refusal_shows_whole_on_the_table(start: Any) -> None:
     app = start(Session.new("blackpool", ["yellow", "red"]))
     app.show("table")
     app.controller.submit(DieRead(4, "camera", 0.95, dice=3))
-    for _ in range(50):
-        if app.status:
-            break
-        advance(1)
+    assert until(lambda: app.status)
     assert "Take the extra dice out" in app.status
     advance(3)
     label = button(app.root.get_screen("table"), app.status)
@@ -262,10 +259,7 @@ def test_an_unsure_camera_reading_is_taken_with_one_tap_on_its_lit_choice(start:
     app = start(session)
     app.show("table")
     app.controller.submit(DieRead(4, "camera", 0.3))
-    for _ in range(50):
-        if app.status:
-            break
-        advance(1)
+    assert until(lambda: app.status)
     assert "Tap to confirm" in app.status and session.log == []
     advance(3)
     table = app.root.get_screen("table")
@@ -300,15 +294,10 @@ def test_a_reading_repeated_over_and_over_is_shown_but_said_once(start: Any) -> 
     app = start(session)
     for _ in range(30):  # a sensor stuck resending a reading of three dice
         app.controller.submit(DieRead(4, "serial", 0.95, dice=3))
-    for _ in range(50):
-        advance(1)
-    assert "Take the extra dice out" in app.status
+    assert until(lambda: "Take the extra dice out" in app.status)  # one pump takes all 30
     assert sum("Take the extra dice out" in line for line in app.spoken.lines) == 1
     app.controller.submit(DieRead(4, "serial", 0.95))
-    for _ in range(50):
-        if session.log:
-            break
-        advance(1)
+    assert until(lambda: bool(session.log))
     assert session.log == [{"type": "roll", "value": 4}]
 
 

@@ -30,6 +30,7 @@ def test_an_unsure_card_opens_its_slot_with_its_choice_in_sight(start: Any) -> N
     change = listed[len(listed) // 2]  # in the middle of its slot's list: neither end of the scroll shows it
     steps = len(session.log)
     app.controller.submit(CardsSeen({change["slot"]: change["card"]}, "camera", 0.5))
+    assert until(lambda: app.status)  # the app's pump takes the reading in real time
     advance(6)
     assert "Tap to confirm" in app.status and len(session.log) == steps
     assert table.focus == change["slot"]
@@ -46,10 +47,12 @@ def test_a_question_waiting_for_its_tap_outlasts_a_passing_note(start: Any) -> N
     app = start(session)
     change = next(a for a in session.legal() if a["type"] == "change")
     app.controller.submit(CardsSeen({change["slot"]: change["card"]}, "camera", 0.5))
+    assert until(lambda: app.status)  # the app's pump takes the reading in real time
     advance(6)
     asked = app.status
     assert "Tap to confirm" in asked
     app.controller.submit(RollStarted("camera"))
+    app.controller.pump()  # as the app's tick would, without waiting for its timer
     advance(3)
     assert app.status == asked and app.controller.proposal is not None
 

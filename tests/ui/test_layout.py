@@ -16,7 +16,7 @@ from companion.data import house_dir, read_json, validate_path
 from companion.registry import game_classes
 from companion.screen_font import NAME_LIMIT
 from companion.session import Session
-from tests.ui.conftest import advance, laid_out, tap
+from tests.ui.conftest import advance, laid_out, tap, until
 from tests.ui.test_app import button
 from ui.shots import mid_game
 
@@ -96,6 +96,7 @@ def test_all_six_rolls_show_while_the_status_line_speaks(reading: str, where: st
         app.controller.submit(DieRead(1, "camera", 0.5))
     else:
         app.act({"type": "no such move"})
+    assert until(lambda: app.status)  # a reading waits for the app's pump, in real time
     advance(6)
     assert app.status and table.ids.status.height > 20, "no status line to make room for"
     scroll = table.ids.choice_scroll
