@@ -33,10 +33,12 @@ GAMES = {
 
 
 def test_sigkill_mid_game_resumes_the_last_announced_state(tmp_path: Path) -> None:
+    """Each game is killed mid-game and resumed; the process that resumed one game plays and is killed in the
+    next, so each process start is a resume that is checked (one start per game, not two)."""
     journal = str(tmp_path / "journal.sqlite3")
     rng = random.Random(7)
+    referee = RefereeProcess("--journal", journal)
     for game_id, players in GAMES.items():
-        referee = RefereeProcess("--journal", journal)
         assert referee.ask({"cmd": "new", "game": game_id, "players": players})["ok"]
         for _ in range(25):
             legal = referee.ask({"cmd": "legal"})
@@ -48,11 +50,11 @@ def test_sigkill_mid_game_resumes_the_last_announced_state(tmp_path: Path) -> No
         pending = referee.ask({"cmd": "pending"})["pending"]
         referee.kill()
 
-        restarted = RefereeProcess("--journal", journal)
-        assert restarted.ask({"cmd": "state"})["state"] == announced
-        assert restarted.ask({"cmd": "pending"})["pending"] == pending
-        assert restarted.ask({"cmd": "redo"})["ok"], "the undo history survives the kill too"
-        assert restarted.close() == 0
+        referee = RefereeProcess("--journal", journal)
+        assert referee.ask({"cmd": "state"})["state"] == announced
+        assert referee.ask({"cmd": "pending"})["pending"] == pending
+        assert referee.ask({"cmd": "redo"})["ok"], "the undo history survives the kill too"
+    assert referee.close() == 0
 
 
 @pytest.fixture(scope="module")
