@@ -37,8 +37,11 @@ class Texts:
         return {k: v for k, v in found.items() if v}
 
 
+_ENCODE = json.JSONEncoder(sort_keys=True).encode  # json.dumps(..., sort_keys=True) made a new encoder each call
+
+
 def _key(action: dict[str, Any]) -> str:
-    return json.dumps({k: v for k, v in action.items() if k != "text"}, sort_keys=True)
+    return _ENCODE({k: v for k, v in action.items() if k != "text"})
 
 
 def _perturb(action: dict[str, Any], rng: random.Random, players: list[str]) -> dict[str, Any]:
@@ -77,6 +80,7 @@ def gather(
     players = list(session.start["players"])
     texts = Texts()
     pool: dict[str, dict[str, Any]] = {}
+    seen: list[dict[str, Any]] = []  # the pool's actions in the order first offered, grown as the pool grows
     for _ in range(max_steps):
         pending = session.pending()
         texts.prompts.add(pending.text)
@@ -88,8 +92,9 @@ def gather(
             continue
         offered = {_key(action): action for action in legal}  # each key made once: most of the gathering's time
         for key, action in offered.items():
-            pool.setdefault(key, action)
-        seen = list(pool.values())
+            if key not in pool:
+                pool[key] = action
+                seen.append(action)
         for _ in range(probes):
             probe = _perturb(rng.choice(seen), rng, players)
             if _key(probe) in offered:
