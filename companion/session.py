@@ -86,6 +86,8 @@ class Session:
         self._redo: list[Action] = []
         self._game_id: int | None = None
         self._over = game.pending(initial).is_over
+        self._pending_of: State | None = None  # the state ``_pending`` was worked out for
+        self._pending: Pending | None = None
         self._legal_of: State | None = None  # the state ``_legal`` was worked out for
         self._legal: list[Action] = []
         self._legal_keys: dict[str, frozenset[frozenset[str]]] = {}
@@ -234,7 +236,12 @@ class Session:
         return bool(self._redo)
 
     def pending(self) -> Pending:
-        return self.game.pending(self.state)
+        # Kept per state, as the legal actions are: every answer, refusal and clause asks for it again, and some
+        # games work it out by trying moves (the desert names the rolls that would scare a camel).
+        state = self.state
+        if self._pending_of is not state or self._pending is None:
+            self._pending, self._pending_of = self.game.pending(state), state
+        return self._pending
 
     def legal(self) -> list[Action]:
         # Kept per state: the table lists them, then act and every "why not
