@@ -320,8 +320,15 @@ def _widest(ways: Iterable[Shape], declared: Mapping[str, tuple[Shape, ...]] | N
     return sorted((w for w in pool if not any(w < other for other in pool)), key=lambda w: sorted(w))
 
 
+_KIND_OF_TYPE = {type(None): "null", bool: "true or false", int: "a whole number", float: "a number", str: "a string",
+                 list: "a list", tuple: "a list", dict: "an object"}
+
+
 def json_kind(value: object) -> str:
     """A value's kind in JSON's words, as a refusal names it to a client that sent JSON."""
+    kind = _KIND_OF_TYPE.get(type(value))  # the plain types at once: every offered action's values are asked
+    if kind is not None:
+        return kind
     if value is None:
         return "null"
     if isinstance(value, bool):
