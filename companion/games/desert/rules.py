@@ -109,6 +109,7 @@ class DesertRace(Game):
         super().__init__(data)
         self.board = Board(data["board"], data["cards"])
         self.flow = Flow(self.board)
+        self._pending_memo: tuple[State, Pending] | None = None  # see `pending`
 
     @classmethod
     def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
@@ -142,6 +143,17 @@ class DesertRace(Game):
 
     # -- what happens next --------------------------------------------------------------
     def pending(self, state: State) -> Pending:
+        """What the position asks for, kept for the last position asked about: `apply` and every check ask again for
+        the position just shown, and a roll to move tries all six rolls to name those that scare the camel
+        (``_scared_rolls``), most of a random game's time."""
+        memo = self._pending_memo
+        if memo is not None and memo[0] is state:
+            return memo[1]
+        pending = self._pending(state)
+        self._pending_memo = (state, pending)
+        return pending
+
+    def _pending(self, state: State) -> Pending:
         step = state.step
         kind = step.kind
         if kind == OVER:
