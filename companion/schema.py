@@ -66,7 +66,14 @@ def likely(word: Any, choices: Iterable[Any]) -> str | None:
     same = [c for c in names if c.lower() == word.strip().lower()]
     if same:
         return same[0]
-    scored = sorted(((difflib.SequenceMatcher(None, word, c).ratio(), c) for c in names), reverse=True)
+    scored = []
+    for name in names:
+        matcher = difflib.SequenceMatcher(None, word, name)
+        # The quick ratios bound the ratio from above: a name that cannot reach 0.75 is neither the guess nor its
+        # tie, and every refused key of every action is looked up here.
+        if matcher.real_quick_ratio() >= 0.75 and matcher.quick_ratio() >= 0.75:
+            scored.append((matcher.ratio(), name))
+    scored.sort(reverse=True)
     if not scored or scored[0][0] < 0.75 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None  # nothing near, or two as near (TD-Q2O for TD-Q20 or TD-Q27): a guess would mislead
     return scored[0][1]
