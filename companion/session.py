@@ -89,6 +89,8 @@ class Session:
         self._pending_of: State | None = None  # the state ``_pending`` was worked out for
         self._pending: Pending | None = None
         self._legal_of: State | None = None  # the state ``_legal`` was worked out for
+        self._where_of: State | None = None  # the state ``_where`` was worked out for
+        self._where: dict[str, tuple[str, ...]] = {}  # per offered type: the clause allowing it (``_cite``)
         self._legal: list[Action] = []
         self._legal_keys: dict[str, frozenset[frozenset[str]]] = {}
         self._legal_kinds: dict[tuple[str, str], frozenset[str]] = {}
@@ -380,11 +382,21 @@ class Session:
             return
         kind = action.get("type") if isinstance(action, Mapping) else None
         offered = next((a for a in self.legal() if a["type"] == kind), None)
-        try:
-            where = self.game.where_rules(self.state, offered) if offered is not None else ()
-        except CompanionError:  # an offered action the game cannot rule on is its own bug; the turn clause stands
-            where = ()
+        where = self._where_rules(offered) if offered is not None else ()
         refusal.rule = where[0] if where else self.shape_rule()
+
+    def _where_rules(self, offered: Action) -> tuple[str, ...]:
+        """The clause allowing the offered action now, kept per position and type: each refusal of a malformed
+        action of that type asks, and the game rules on the offered action to answer."""
+        state, kind = self.state, offered["type"]
+        if self._where_of is not state:
+            self._where, self._where_of = {}, state
+        if kind not in self._where:
+            try:
+                self._where[kind] = self.game.where_rules(state, offered)
+            except CompanionError:  # an offered action the game cannot rule on is its own bug; the turn clause stands
+                self._where[kind] = ()
+        return self._where[kind]
 
     def _refuse_odd_kinds(self, clean: Action, allowed: bool) -> None:
         """Refuse an action the game allowed although a value is of a kind no offered action holds there.
