@@ -38,7 +38,9 @@ def one_stop(text: str) -> str:
     stop then read "goes to Scared!." on the screen and in the voice's pauses. Events,
     prompts, rulings and refusals pass through here, so no game has to remember.
     """
-    return _DOUBLED_STOP.sub("", text) if isinstance(text, str) else text
+    if not isinstance(text, str) or ("!." not in text and "?." not in text and ".." not in text):
+        return text  # no doubled stop can be in it: most texts, and every event, prompt and refusal comes here
+    return _DOUBLED_STOP.sub("", text)
 
 
 @dataclass(frozen=True)
@@ -345,10 +347,12 @@ def json_kind(value: object) -> str:
 def action_kinds(legal: Sequence[Action]) -> dict[tuple[str, str], frozenset[str]]:
     """The JSON kinds each key of each type of offered action holds, ``text`` aside."""
     kinds: dict[tuple[str, str], set[str]] = {}
-    for action in legal:
+    plain = _KIND_OF_TYPE.get
+    for action in legal:  # every offered action of every position: the plain types looked up here at once
+        kind = action["type"]
         for key, value in action.items():
             if key != "text":
-                kinds.setdefault((action["type"], key), set()).add(json_kind(value))
+                kinds.setdefault((kind, key), set()).add(plain(type(value)) or json_kind(value))
     return {where: frozenset(names) for where, names in kinds.items()}
 
 
