@@ -347,12 +347,10 @@ def json_kind(value: object) -> str:
 def action_kinds(legal: Sequence[Action]) -> dict[tuple[str, str], frozenset[str]]:
     """The JSON kinds each key of each type of offered action holds, ``text`` aside."""
     kinds: dict[tuple[str, str], set[str]] = {}
-    plain = _KIND_OF_TYPE.get
-    for action in legal:  # every offered action of every position: the plain types looked up here at once
-        kind = action["type"]
+    for action in legal:
         for key, value in action.items():
             if key != "text":
-                kinds.setdefault((kind, key), set()).add(plain(type(value)) or json_kind(value))
+                kinds.setdefault((action["type"], key), set()).add(json_kind(value))
     return {where: frozenset(names) for where, names in kinds.items()}
 
 
