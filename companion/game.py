@@ -617,6 +617,13 @@ class Game(ABC):
         voice reads) it. None: the place's field and value say it ("(5,5)", "slot 3")."""
         return None
 
+    def value_words(self, state: State, key: str, value: Any) -> str | None:
+        """One value of an action's field as the game's own texts write it: a traveller "Green 2", goods "2 dates,
+        1 pepper", a die face "red". The dispute screen's Build lists each field's values to pick from, and showed
+        them as the action spells them ('[1, 1]', '{"colour": "red"}', "green-2"), which no table reads. A place
+        is said by ``place_words`` first. None: the value says itself (a number, a colour, a deck's name)."""
+        return None
+
     def choice_words(self, state: State, action: Action) -> str | None:
         """An action named without its place, as the table tells it from others at the same place ("green
         camel"), for a `why` that lists the other choices one rule rules out there; None: the fields in which

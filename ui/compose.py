@@ -17,7 +17,7 @@ import json
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from companion.places import PLACE_FIELDS, place_to_json
+from companion.places import PLACE_FIELDS, place_of, place_to_json
 
 LEAVE_OUT = "(leave out)"
 NUMBERS = range(13)
@@ -67,11 +67,29 @@ def values(session: Any, key: str, board_place: Hashable | None = None) -> list[
     return list(found.values())[:MOST]
 
 
-def label(value: Any) -> str:
-    """A value as its button reads: words and numbers bare, a hex or goods as the action spells them."""
+def label(session: Any, key: str, value: Any) -> str:
+    """A value as its button reads, in the game's own words: a place as its texts name it (Through the Desert's
+    hex "(5,1)", not "[5, 1]"), any other value as the game says it (``Game.value_words``: a temple face "red",
+    not '{"colour": "red"}'); words and numbers the game leaves alone bare; JSON only for what it never names."""
+    game, state = session.game, session.state
+    words = None
+    if key in PLACE_FIELDS:
+        place = place_of({key: value})
+        words = game.place_words(state, place) if place is not None else None
+    words = words or game.value_words(state, key, value)
+    if words:
+        return str(words)
     if isinstance(value, str):
         return value
     return json.dumps(value)
+
+
+def labels(session: Any, key: str, choices: Iterable[Any]) -> dict[str, Any]:
+    """Each value by its label, the first of two alike kept: a row's list and what a tapped label stands for."""
+    found: dict[str, Any] = {}
+    for value in choices:
+        found.setdefault(value if value is LEAVE_OUT else label(session, key, value), value)
+    return found
 
 
 def action_of(kind: str, chosen: dict[str, Any]) -> dict[str, Any]:

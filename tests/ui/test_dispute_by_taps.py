@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from companion.games.ttd.board import HEX_NAME
 from tests.ui import test_portrait
 from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.test_app import button
@@ -43,9 +44,9 @@ DISPUTES: dict[str, tuple[str, Any, list[tuple[str, str]], str]] = {
     "desert-cloak": ("Pink plays a Mirage Cloak it does not hold", None,
                      [("action", "use"), ("card", "mirage_cloak")], "DR-21"),
     "temple-8": ("the die showed a red 8", None,
-                 [("action", "roll"), ("value", "8"), ("face", '{"colour": "red"}')], "RU-2"),
+                 [("action", "roll"), ("value", "8"), ("face", "red")], "RU-2"),
     "temple-turn": ("Blue rolls on Red's turn", None,
-                    [("action", "roll"), ("value", "3"), ("face", '{"colour": "red"}'), ("player", "blue")], "RU-28"),
+                    [("action", "roll"), ("value", "3"), ("face", "red"), ("player", "blue")], "RU-28"),
 }
 
 
@@ -111,8 +112,54 @@ def test_the_place_tapped_on_the_board_is_the_place_built(start: Any) -> None:
     tap(button(app.root.get_screen("table"), "Dispute"))
     dispute = app.root.get_screen("dispute")
     tap(dispute.ids.build)
-    assert row(dispute, "hex").ids.pick.text == "[0, 0]"
+    assert row(dispute, "hex").ids.pick.text == "(0,0)"
     assert json.loads(dispute.ids.typed.text)["hex"] == [0, 0]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+def test_hexes_are_listed_as_the_game_writes_them_and_the_one_picked_is_sent(size: tuple[int, int], start: Any,
+                                                                            window_size: Any) -> None:
+    """Every text of Through the Desert writes a hex "(5,1)" (prompts, refusals, the map's tags); Build listed
+    "[5, 1]", the action's JSON, which the table reads nowhere. The hex picked by its words is the one ruled on."""
+    app = start(mid_game("ttd"))
+    window_size(size)
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    tap(dispute.ids.build)
+    listed = [v for v in row(dispute, "hex").ids.pick.values if v != "(leave out)"]
+    assert listed and all(HEX_NAME.fullmatch(v) for v in listed), listed
+    for words in (listed[1], listed[-1]):
+        pick(dispute, "hex", words)
+        assert json.loads(dispute.ids.typed.text)["hex"] == [int(n) for n in HEX_NAME.fullmatch(words).groups()]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+def test_a_die_face_is_listed_by_its_colour_and_a_green_one_is_answered_by_the_clause_naming_the_faces(
+        size: tuple[int, int], start: Any, window_size: Any) -> None:
+    """The temple's roll listed its face as '{"colour": "red"}'; the game says "Die shows red 3". A player who
+    insists the die showed green finds no green to pick (the die's faces are red and white, RU-2, DECISIONS
+    RU-Q5): the referee leaves the face out, and Check answers with the clause that names the die's colours."""
+    session = mid_game("temple")
+    app = start(session)
+    window_size(size)
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    tap(dispute.ids.build)
+    colours = {str(face["face"]["colour"]) for face in session.game.dice[0].faces}
+    assert colours == {"red", "white"}
+    assert sorted(row(dispute, "face").ids.pick.values) == sorted(["(leave out)", *colours])
+    pick(dispute, "value", "4")
+    pick(dispute, "face", "red")
+    assert json.loads(dispute.ids.typed.text)["face"] == {"colour": "red"}
+    pick(dispute, "face", "(leave out)")
+    assert "face" not in json.loads(dispute.ids.typed.text)
+    tap(dispute.ids.check)
+    clause = session.game.rulebook.clause("RU-2")
+    assert "red" in clause.text and "white" in clause.text
+    ruling = dispute.ids.ruling.text
+    assert ruling.startswith("NOT ALLOWED") and f"RU-2 {clause.title}: {clause.text}" in ruling, ruling
+    assert "{" not in ruling.split("\n")[0], ruling  # the refusal says the colours in words, as the clause does
+    assert not small_or_cut(dispute, (dispute.ids.offered_scroll, dispute.ids.ruling_scroll))
 
 
 def test_the_action_being_built_stays_when_the_game_moves_on_and_a_field_left_out_is_ruled_on(start: Any) -> None:

@@ -229,10 +229,13 @@ class DisputeScreen(UprightScreen):
         for key, choices, chosen in rows:
             row = Factory.ComposeRow()
             row.key = key
-            row.choices = {compose.label(v): v for v in reversed(choices)}  # the first of two alike wins
-            texts = list(dict.fromkeys(compose.label(v) for v in choices))
-            row.ids.pick.values = texts
-            row.ids.pick.text = compose.label(chosen)
+            if key == "action":
+                row.choices = {kind: kind for kind in choices}
+            else:
+                row.choices = compose.labels(session, key, choices)  # the first of two alike wins
+            row.ids.pick.values = list(row.choices)
+            row.ids.pick.text = chosen if key == "action" or chosen is compose.LEAVE_OUT else compose.label(
+                session, key, chosen)
             row.ids.pick.bind(text=self._picked)
             self.fit(row)
             grid.add_widget(row)

@@ -37,7 +37,10 @@ def read_roll(game: TempleGame, action: Action) -> tuple[Any, str]:
     if colour is None and value == "X":
         colour = next((c for v, c in game.outcomes if v == "X"), "white")
     if colour not in ("red", "white"):
-        raise InvalidAction('a roll needs "face": {"colour": "red"} or {"colour": "white"}', "RU-2")
+        # Said in words: a referee building "the die showed green" on the touchscreen read the JSON spelling,
+        # '"face": {"colour": "red"} or {"colour": "white"}', where the table says "a red 3".
+        given = f", not {quoted(colour)}" if colour is not None else ""
+        raise InvalidAction(f'a roll needs the colour of the face the die shows ("face"), red or white{given}', "RU-2")
     if (value, colour) not in game.face_weights:
         raise InvalidAction(f"the die has no {colour} {value} face", "RU-2")
     return value, colour

@@ -278,6 +278,9 @@ class TempleGame(Game):
         """A step of a game journalled before an update, refused now (``old_journals.old_step``)."""
         return old_journals.old_step(self, states, log, action)
 
+    def value_words(self, state: TempleState, key: str, value: Any) -> str | None:
+        return view.value_words(self, state, key, value)
+
     def unknown_place(self, state: TempleState, place: Hashable) -> str | None:
         return place_questions.unknown_place(self, state, place)
 

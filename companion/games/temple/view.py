@@ -3,10 +3,12 @@ hidden-hand counts), where each pawn stands, and the pieces an undo has put back
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import TYPE_CHECKING
+from collections.abc import Hashable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from companion.game import OnTable
+from companion.games.temple import document
+from companion.games.temple.places import cell_name
 from companion.games.temple.state import TempleState, pawn_label
 
 if TYPE_CHECKING:
@@ -15,6 +17,27 @@ if TYPE_CHECKING:
 
 SYMBOLS = {"path": ".", "hole": "#", "stair": "S"}
 PAWN_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
+
+
+def value_words(game: TempleGame, state: TempleState, key: str, value: Any) -> str | None:
+    """A field's value as the temple's texts write it: a face by its colour ("Die shows red 3"), a pawn "Red 1", a
+    place "[7,2] (slot 2 r2c1)" or "red step 2", a route by its cells "[5,0], [5,1]". None for what says itself."""
+    if key == "face" and isinstance(value, Mapping) and set(value) == {"colour"} and isinstance(value["colour"], str):
+        return value["colour"]
+    colour = state.current  # "step2" and "chamber" are reached by the steps of the colour to move
+    try:
+        if key == "pawn":
+            return pawn_label(*document.parse_pawn(state, value))
+        if key == "to":
+            words = game.where(colour, document.parse_location(game.board, colour, value))
+            # "step2" is a step of the moving pawn's colour, whichever pawn the action names: "step 2"
+            return words.removeprefix(f"{colour} ") if isinstance(value, str) else words
+        if key == "route" and isinstance(value, list) and value:
+            return ", ".join(cell_name(game, colour, document.parse_location(game.board, colour, n)).removeprefix(
+                f"{colour} ") for n in value)
+    except (ValueError, KeyError, TypeError, IndexError):
+        return None  # not a pawn or place of this game: shown as it was typed
+    return None
 
 
 def cell_symbol(kind: str) -> str:

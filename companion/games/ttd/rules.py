@@ -863,6 +863,12 @@ class ThroughTheDesert(Game):
         q, r = board.coords[len(board.coords) // 2]
         return f"a hex is named by its two numbers as the board view shows them, such as {q},{r}"
 
+    def value_words(self, state: TtdState, key: str, value: Any) -> str | None:
+        """A water-hole token by its worth, as the draw's own text says it ("Water hole at (2,0) worth 1")."""
+        if key == "card" and isinstance(value, str) and value in self.token_ids:
+            return f"water hole worth {self.token_ids[value]}"
+        return None
+
     def choice_words(self, state: TtdState, action: Action) -> str | None:
         """A camel or leader by colour ("green camel"), a water-hole token by its worth: what `why` at a hex
         lists as the other choices one rule rules out there."""
