@@ -84,6 +84,11 @@ def label(session: Any, key: str, value: Any) -> str:
     return json.dumps(value)
 
 
+def kind_label(kind: str) -> str:
+    """An action's kind as words: "bring out" for "bring_out", as a ``why`` names the choices (``choice_names``)."""
+    return kind.replace("_", " ")
+
+
 def labels(session: Any, key: str, choices: Iterable[Any]) -> dict[str, Any]:
     """Each value by its label, the first of two alike kept: a row's list and what a tapped label stands for."""
     found: dict[str, Any] = {}

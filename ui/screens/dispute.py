@@ -230,12 +230,13 @@ class DisputeScreen(UprightScreen):
             row = Factory.ComposeRow()
             row.key = key
             if key == "action":
-                row.choices = {kind: kind for kind in choices}
+                row.choices = {compose.kind_label(kind): kind for kind in choices}
+                shown = compose.kind_label(chosen)
             else:
                 row.choices = compose.labels(session, key, choices)  # the first of two alike wins
+                shown = chosen if chosen is compose.LEAVE_OUT else compose.label(session, key, chosen)
             row.ids.pick.values = list(row.choices)
-            row.ids.pick.text = chosen if key == "action" or chosen is compose.LEAVE_OUT else compose.label(
-                session, key, chosen)
+            row.ids.pick.text = shown
             row.ids.pick.bind(text=self._picked)
             self.fit(row)
             grid.add_widget(row)

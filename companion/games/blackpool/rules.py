@@ -1064,6 +1064,20 @@ class Blackpool(Game):
                                                                   dealt=True)
         return out
 
+    def value_words(self, state: State, key: str, value: Any) -> str | None:
+        """A field's value as Blackpool's texts write it: a traveller "Green 2", a card "Diagonal Step Down", a
+        square "d6 (ring 4)", the travellers of an order "Red 1, Red 2"."""
+        if key == "traveller" and isinstance(value, str) and value in state.by_id:
+            return traveller_name(value)
+        if key == "travellers" and isinstance(value, list) and value and all(
+                isinstance(t, str) and t in state.by_id for t in value):
+            return ", ".join(map(traveller_name, value))
+        if key == "square" and isinstance(value, str) and value in self.board.squares:
+            return self.board.label(value)
+        if key == "card" and isinstance(value, str) and value in self.catalogue:
+            return self.catalogue[value].name
+        return None
+
     def place_named(self, state: State, words: str) -> Hashable | None:
         """A traveller as the table reads it ("Red 2", "red2"), a square in any case or spacing ("D4" for d4,
         "c2" for a café's "C2"), the centre or camp. Both sides are read alike (``said_as``, spaces dropped):

@@ -30,6 +30,7 @@ from companion.game import (
 from companion.games.desert import INFO, document
 from companion.games.desert.board import (
     BOARD_SCHEMA,
+    CARD_NAMES,
     CARDS_SCHEMA,
     CLOAK,
     COLLECTION_CARDS,
@@ -875,6 +876,20 @@ class DesertRace(Game):
         return state
 
     # -- views and random play ------------------------------------------------------------
+    def value_words(self, state: State, key: str, value: Any) -> str | None:
+        """A field's value as the race's texts write it: a card "Mirage Cloak", what a trade hands over "1 Life"
+        or "Mirage Cloak" ("Trade with Pink: give 1 Life")."""
+        if key == "card" and isinstance(value, str) and value in CARD_NAMES:
+            return card_name(value)
+        if key in ("give", "get") and isinstance(value, Mapping) and value and set(value) <= {"lives", "items"}:
+            lives, items = value.get("lives", 0), value.get("items", [])
+            if type(lives) is not int or lives < 0 or not isinstance(items, list) or not all(
+                    isinstance(i, str) and i in CARD_NAMES for i in items):
+                return None
+            parts = [f"{lives} {'Life' if lives == 1 else 'Lives'}"] if lives else []
+            return ", ".join([*parts, *map(card_name, items)]) or None
+        return None
+
     def place_named(self, state: State, words: str) -> Hashable | None:
         """A space as the board view shows it: its number ("12") or its name ("Cool Cave"), or its id typed
         with spaces ("cool cave"); the view never shows the ids the actions carry. Names and ids are read

@@ -26,7 +26,7 @@ from companion.game import (
 from companion.games.targi import INFO, document
 from companion.games.targi import cards as cardmod
 from companion.games.targi import effects as fx
-from companion.games.targi.card_words import too_small
+from companion.games.targi.card_words import LETTER, too_small
 from companion.games.targi.cards import CARD_WORDS, CENTRE_WORDS, CORNERS, Catalog
 from companion.games.targi.engine import Engine
 from companion.games.targi.recount import recount
@@ -152,6 +152,21 @@ class Targi(Game):
     # -- views -------------------------------------------------------------
     def score(self, state: State) -> dict[str, Any]:
         return {p: breakdown(self.cat, state.supply(p)) for p in state.players}
+
+    def value_words(self, state: State, key: str, value: Any) -> str | None:
+        """A field's value as Targi's texts write it: a centre card "centre 2-1", a border card "card 9 (Trader)",
+        a drawn or held card "Salt Block (G02)", goods "2 dates, 1 pepper"."""
+        if key in ("slot", "from", "to") and isinstance(value, list) and len(value) == 2 and all(
+                type(v) is int for v in value):
+            return f"centre {value[0]}-{value[1]}"
+        if key == "card" and type(value) is int and value in self.cat.border:
+            return f"card {value} ({self.cat.border[value].label})"
+        if key == "card" and isinstance(value, str) and (value in self.cat.goods or value in self.cat.tribe):
+            return self.cat.card_label(value)
+        if key in ("pay", "goods", "give", "get") and isinstance(value, Mapping) and value and all(
+                k in LETTER and type(n) is int and n > 0 for k, n in value.items()):
+            return cardmod.bundle_text(value)
+        return None
 
     def place_named(self, state: State, words: str) -> Hashable | None:
         """A border card by its name ("noble", "the Salt Pans", "card 5"); a central card as the table shows

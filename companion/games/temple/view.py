@@ -21,9 +21,12 @@ PAWN_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
 
 def value_words(game: TempleGame, state: TempleState, key: str, value: Any) -> str | None:
     """A field's value as the temple's texts write it: a face by its colour ("Die shows red 3"), a pawn "Red 1", a
-    place "[7,2] (slot 2 r2c1)" or "red step 2", a route by its cells "[5,0], [5,1]". None for what says itself."""
+    place "[7,2] (slot 2 r2c1)" or "step 2", a route by its cells "[5,0], [5,1]", the card "Ah Kinchil card". None
+    for what says itself (a path card "P05", a number)."""
     if key == "face" and isinstance(value, Mapping) and set(value) == {"colour"} and isinstance(value["colour"], str):
         return value["colour"]
+    if key == "card" and value == game.board.ak_card:  # the draw says "Ah Kinchil card"; path cards go by "P05"
+        return "Ah Kinchil card"
     colour = state.current  # "step2" and "chamber" are reached by the steps of the colour to move
     try:
         if key == "pawn":
