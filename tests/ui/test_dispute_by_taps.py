@@ -23,7 +23,7 @@ from companion.session import Session
 from tests.ui import test_portrait
 from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.test_app import button
-from tests.ui.test_dispute_rules import small_or_cut
+from tests.ui.test_dispute_rules import READABLE, small_or_cut
 from tests.ui.test_pointing import spot_of
 from ui import compose
 from ui.shots import default_players, mid_game
@@ -260,3 +260,38 @@ def test_every_value_of_a_seeded_game_reads_as_the_game_writes_it(game_id: str) 
 
 MET = {"targi": "give 2 gold", "desert": "give 1 Life", "blackpool": "card Diagonal Step Up",
        "temple": "card Ah Kinchil card", "ttd": "card water hole worth 3"}
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+@pytest.mark.parametrize("game_id, kind, key", [("temple", "move", "route"), ("temple", "move", "to"),
+                                                ("targi", "draw", "card"), ("desert", "use", "card"),
+                                                ("blackpool", "draw", "card")])
+def test_the_longest_words_show_whole_in_the_list_and_in_the_field(game_id: str, kind: str, key: str,
+                                                                   size: tuple[int, int], start: Any,
+                                                                   window_size: Any) -> None:
+    """A field's list was as wide as the field, 200 px in landscape: "Sandstorm Sneakers", "card 14 (Tribal
+    Expansion)" or a temple route of seven cells ran past both its edges, and the value picked was cut with
+    "...". The list is as wide as its longest words (up to the window) and the field's words shrink to fit,
+    neither under 16 px."""
+    app = start(mid_game(game_id))
+    window_size(size)
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    tap(dispute.ids.build)
+    pick(dispute, "action", kind)
+    spinner = row(dispute, key).ids.pick
+    tap(spinner)
+    advance(2)
+    options = list(spinner._dropdown.container.children)
+    for option in options:
+        option.texture_update()
+    too_wide = [(o.text, o.texture_size[0], round(o.width)) for o in options if o.texture_size[0] > o.width]
+    assert not too_wide, too_wide
+    assert min(o.font_size for o in options) >= READABLE
+    left, right = spinner._dropdown.x, spinner._dropdown.right
+    assert left >= 0 and right <= size[0], (left, right)
+    widest = max(options, key=lambda o: o.texture_size[0]).text
+    spinner._dropdown.dismiss()
+    pick(dispute, key, widest)
+    advance(2)
+    assert not small_or_cut(dispute, (dispute.ids.offered_scroll, dispute.ids.ruling_scroll)), widest

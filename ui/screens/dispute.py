@@ -7,6 +7,8 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.core.window import Window
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 
@@ -14,6 +16,7 @@ from companion.places import PLACE_FIELDS
 from companion.scoresheet import score_clauses, score_lines
 from ui import compose
 from ui.choices import EVERYWHERE, arrange
+from ui.even import READABLE
 from ui.reach import Nearby
 from ui.screens.upright import UprightScreen
 
@@ -237,10 +240,50 @@ class DisputeScreen(UprightScreen):
                 shown = chosen if chosen is compose.LEAVE_OUT else compose.label(session, key, chosen)
             row.ids.pick.values = list(row.choices)
             row.ids.pick.text = shown
-            row.ids.pick.bind(text=self._picked)
+            row.ids.pick.bind(text=self._picked, is_open=self._open_wide)
+            row.ids.pick.bind(text=self._fit_pick, width=self._fit_pick)
             self.fit(row)
             grid.add_widget(row)
         self._write_built()
+
+    @staticmethod
+    def _fit_pick(spinner: Any, *_args: Any) -> None:
+        """The value picked whole in its field: in smaller type when its words are wider (not under 16 px), on two
+        lines when they are wider still, where "card 14 (Tribal Expansion)" was cut to "card 14 (Tribal Ex..." in
+        landscape."""
+        row = spinner.parent
+        if row is None:
+            return
+        size = row.u * 20
+        probe = CoreLabel(text=spinner.text, font_size=size, bold=spinner.bold)
+        probe.refresh()
+        room = spinner.width - row.u * 12
+        need = probe.texture.size[0]
+        one_line = size if need <= room else size * room / need
+        # A temple route of seven cells is wider than any field at 16 px: on two lines, as the field is tall enough
+        spinner.shorten = one_line >= READABLE
+        spinner.font_size = min(size, max(READABLE, one_line if spinner.shorten else 1.8 * size * room / need))
+
+    @staticmethod
+    def _open_wide(spinner: Any, is_open: bool) -> None:
+        """A field's list as wide as its longest words, up to the window, and a value wider still in smaller type
+        (not under 16 px): in landscape the list was the 200 px of its field, and "Sandstorm Sneakers", "card 6
+        (Fata Morgana)" or a temple route ran past its edges."""
+        if not is_open:
+            return
+        dropdown, room = spinner._dropdown, Window.width - 2 * spinner.height * 0.1
+        options = list(dropdown.container.children)
+        for option in options:
+            option.texture_update()
+        widest = max((option.texture_size[0] for option in options), default=0)
+        pad = spinner.height * 0.3
+        dropdown.auto_width = False
+        dropdown.width = min(room, max(spinner.width, widest + 2 * pad))
+        for option in options:
+            if option.texture_size[0] > dropdown.width - 2 * pad:
+                option.font_size = min(option.font_size, max(READABLE, option.font_size * (dropdown.width - 2 * pad)
+                                                            / option.texture_size[0]))
+        dropdown._reposition()
 
     def _picked(self, spinner: Any, text: str) -> None:
         row = spinner.parent
