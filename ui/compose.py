@@ -79,9 +79,9 @@ def label(session: Any, key: str, value: Any) -> str:
     words = words or game.value_words(state, key, value)
     if words:
         return str(words)
-    if isinstance(value, str):
+    if isinstance(value, str) and value.strip():
         return value
-    return json.dumps(value)
+    return json.dumps(value)  # an empty name typed shows as "", not as a blank button
 
 
 def kind_label(kind: str) -> str:

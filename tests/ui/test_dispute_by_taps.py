@@ -295,3 +295,19 @@ def test_the_longest_words_show_whole_in_the_list_and_in_the_field(game_id: str,
     pick(dispute, key, widest)
     advance(2)
     assert not small_or_cut(dispute, (dispute.ids.offered_scroll, dispute.ids.ruling_scroll)), widest
+
+
+ODD = [None, True, 1.5, -1, 10**40, "", "x" * 300, [], [1], [1, "x"], [True, 2], [[1, 2]], {}, {"colour": 3},
+       {"dates": "2"}, {"lives": -1}, {"items": [{}]}, {"salt": 1, "x": 1}, ["step9"], [[99, 99]]]
+
+
+@pytest.mark.parametrize("game_id", ["blackpool", "desert", "targi", "temple", "ttd"])
+def test_a_typed_value_no_game_names_is_shown_as_typed_and_breaks_nothing(game_id: str) -> None:
+    """Build starts from the typed action, whatever was typed: a value the game cannot name (a hex off the map,
+    goods of no kind, a pawn nobody has) is shown as it was typed, and raises nothing."""
+    session = mid_game(game_id)
+    keys = {key for kind in compose.kinds(session.game) for key in compose.fields(session.game, kind)}
+    for key in sorted(keys):
+        for value in ODD:
+            words = compose.label(session, key, value)
+            assert isinstance(words, str) and words, (key, value)
