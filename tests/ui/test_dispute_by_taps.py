@@ -21,7 +21,7 @@ import pytest
 from companion.games.ttd.board import HEX_NAME
 from companion.session import Session
 from tests.ui import test_portrait
-from tests.ui.conftest import advance, tap, tap_at
+from tests.ui.conftest import advance, laid_out, tap, tap_at
 from tests.ui.test_app import button
 from tests.ui.test_dispute_rules import READABLE, small_or_cut
 from tests.ui.test_pointing import spot_of
@@ -224,8 +224,12 @@ def test_every_kind_and_field_reads_as_the_game_writes_it(game_id: str, size: tu
     tap(dispute.ids.build)
     kinds = row(dispute, "action").ids.pick.values
     assert not unread(kinds), kinds
-    for kind in kinds:
-        pick(dispute, "action", kind)
+    for number, kind in enumerate(kinds):
+        if number == 0:
+            pick(dispute, "action", kind)  # by taps, as a referee picks; the other kinds as the pick sets them
+        else:
+            row(dispute, "action").ids.pick.text = kind
+            laid_out()  # sizes, not pixels, are measured: no frame drawn
         for shown in dispute.ids.offered.children:
             if shown.key == "action":
                 continue
