@@ -45,7 +45,7 @@ HELP = """\
   check <n>       ruling on choice n;  check {json}  ruling on any action
   why <place>     what may happen at a hex or cell (5,5), slot (3), space (dawn), card (noble),
                   square (c2) or piece (red-1), or why nothing may; names in any case or spacing
-  do {json}       apply an action written as JSON
+  do {json}       apply an action written as JSON; {json} alone does the same (e.g. {"type": "roll", "value": 3})
   rules [words]   the rulebook's clauses (those that mention the words);  rule <id>  one clause
   board           show the position again
   score           how each player's score so far is made up, part by part, with the clauses
@@ -301,8 +301,6 @@ def _unknown_line(line: str, legal: list[Action]) -> str:
     'do', the protocol's 'explain' and a misspelt card alike, with nothing said back of what was typed.
     """
     text = line.strip()
-    if text[:1] in "{[":
-        return "an action in JSON is typed after 'do' (or after 'check', for a ruling only), e.g. 'do {\"type\": ...}'"
     word = text.split()[0]
     if word.lower() == "explain":  # the referee protocol's command for what the terminal asks with 'why'
         return "here a place is asked about with 'why', e.g. 'why' and the place as the board names it"
@@ -578,12 +576,19 @@ class Terminal:
             self.say("    " + line)
 
     def parse_action(self, text: str, legal: list[Action], word: str = "check") -> dict[str, Any]:
-        """A choice number or an action in JSON; ValueError says which of the two was meant and what is wrong."""
+        """A choice number or an action in JSON; ValueError says which of the two was meant and what is wrong.
+
+        ``word`` "" is a line typed as JSON alone, which 'do' takes: only JSON then, and the usage says so.
+        """
         text = text.strip()
-        usage = f"'{word}' takes a choice number or an action in JSON, e.g. '{word} 1' or '{word} {{\"type\": ...}}'"
+        if word:
+            usage = (f"'{word}' takes a choice number or an action in JSON, e.g. '{word} 1' or "
+                     f"'{word} {{\"type\": ...}}'")
+        else:
+            usage = "an action typed as JSON is one object, e.g. {\"type\": ...}, and is taken as 'do' takes it"
         if not text:
             raise ValueError(usage)
-        number = _number(_marked(text) or text)  # 'check #3' as '#3' takes choice 3 beside a roll
+        number = _number(_marked(text) or text) if word else None  # 'check #3' as '#3' takes choice 3 beside a roll
         if number is not None:
             if 1 <= number <= len(legal):
                 return legal[number - 1]
@@ -592,9 +597,15 @@ class Terminal:
             value = parse_json(text)
         except BadRequest as error:  # strict JSON: a NaN typed here must not reach the journal either
             raise ValueError(f"{usage} ({error.message})") from None
+        assert self.session is not None
         if not isinstance(value, dict):  # cited as the referee cites an action that is no object
-            assert self.session is not None
             raise NotUnderstood(f"an action is a JSON object; {usage}", self.session.shape_rule())
+        if "type" not in value and "cmd" in value:
+            # A request of `companion referee` pasted whole: its action, if any, is what was meant, not the request.
+            inner = value.get("action")
+            example = f" ({json.dumps(inner)[:60]})" if isinstance(inner, dict) else ""
+            raise NotUnderstood(f"that is a request of the referee protocol ('companion referee'); here type the "
+                                f"action alone{example}", self.session.shape_rule())
         return value
 
     def handle(self, line: str, legal: list[Action]) -> bool:
@@ -644,6 +655,10 @@ class Terminal:
             replacement = self.make_session()
             if replacement is not None:
                 self.start(replacement)
+        elif line.strip().startswith("{"):
+            # An action pasted as JSON is taken as 'do' takes it. Beside a roll it was read as a face the die
+            # lacks ("the die has no face '{"type": ...'"), elsewhere told to type 'do' first: what it meant is plain.
+            self.controller.handle(Touch("act", self.parse_action(line, legal, "")))
         else:
             action = self.pick(line, legal)
             if action is not None:

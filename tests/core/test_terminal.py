@@ -330,11 +330,10 @@ def test_undo_and_redo_with_words_after_them_take_nothing_back() -> None:
 
 
 def test_a_line_that_is_no_command_and_no_choice_is_said_back() -> None:
-    """Every such line was "Not understood. Type 'help' for the commands.": an action pasted as JSON without
-    'do', the protocol's 'explain' and a word no choice has were answered alike, with nothing of what was typed."""
+    """Every such line was "Not understood. Type 'help' for the commands.": the protocol's 'explain' and a word
+    no choice has were answered alike, with nothing of what was typed."""
     session = Session.new("targi", ["white", "black"])
-    text = run(session, ['{"type": "pass"}', "explain 5", "banana", "banana split", "q"])
-    assert "Not understood: an action in JSON is typed after 'do' (or after 'check', for a ruling only)" in text
+    text = run(session, ["explain 5", "banana", "banana split", "q"])
     assert "Not understood: here a place is asked about with 'why'" in text
     assert ("Not understood: 'banana' is no command, and no choice has that word; 'all' lists every choice, 'help' "
             "the commands.") in text
@@ -359,3 +358,28 @@ def test_input_that_breaks_ends_the_reading_even_when_saying_so_fails() -> None:
     inbox: queue.Queue[object] = queue.Queue()
     start_reading(broken_line, inbox, broken_report)
     assert inbox.get(timeout=30) is None  # the end of the input, which lets the command finish
+
+
+def test_an_action_typed_as_json_alone_is_taken_as_do_takes_it() -> None:
+    """`{"type": "roll", "value": 3}` typed at the prompt beside a roll was read as a face the die lacks ("the die
+    has no face '{"type": ...'") and elsewhere told to type 'do' first; what it means is plain, so it is taken,
+    or refused with its clause as `do` refuses it, state unchanged."""
+    session = Session.new("blackpool", ["red", "blue"])
+    text = run(session, ['{"type": "roll", "value": 9}', '{"type": "roll", "valeu": 3}', '{"type": "coin"}',
+                         '{"type": "roll", "value": 3', '{"cmd": "act", "action": {"type": "roll", "value": 4}}',
+                         '[2]', "q"])
+    assert "die has no face" not in text and "typed after 'do'" not in text
+    assert "Refused: the oracle shows 1 to 6, not 9  [BP-Q5]" in text
+    assert "Refused: a 'roll' action has no 'valeu' (is it 'value'?); it takes only value  [BP-3]" in text
+    assert 'Refused: "deck" must be "charm" or "curse", not null  [BP-3]' in text
+    assert ("Not understood: an action typed as JSON is one object, e.g. {\"type\": ...}, and is taken as 'do' "
+            "takes it (the line is not valid JSON: Expecting ',' delimiter at column 28)") in text
+    assert ("Not understood: that is a request of the referee protocol ('companion referee'); here type the action "
+            'alone ({"type": "roll", "value": 4})  [BP-3]') in text
+    assert session.log == [{"type": "roll", "value": 2}]  # '[2]' is words of a choice, as before: "Oracle shows 2"
+    session = Session.new("blackpool", ["red", "blue"])
+    text = run(session, ['  {"type": "roll", "value": 3}', "q"])
+    assert "* Red rolls 3.  [BP-3]" in text and session.log == [{"type": "roll", "value": 3}]
+    session = Session.new("targi", ["white", "black"])
+    text = run(session, ['{"type": "pass"}', "q"])
+    assert "Refused: " in text and "  [TG-A1]" in text and session.log == []
