@@ -256,11 +256,17 @@ def shapes(**kinds: str) -> dict[str, tuple[Shape, ...]]:
     return {kind.rstrip("_"): tuple(frozenset(way.split()) for way in ways.split("|")) for kind, ways in kinds.items()}
 
 
-def action_keys(legal: Sequence[Action]) -> dict[str, frozenset[Shape]]:
-    """The sets of keys each type of offered action comes with, ``type``, ``player`` and ``text`` aside."""
+def action_keys(
+    legal: Sequence[Action], declared: Mapping[str, tuple[Shape, ...]] | None = None, in_part: Iterable[str] = ()
+) -> dict[str, frozenset[Shape]]:
+    """The sets of keys each type of offered action comes with, ``type``, ``player`` and ``text`` aside; for a
+    type offered only in part (``Game.offered_in_part``), every shape ``declared`` for it as well."""
     keys: dict[str, set[Shape]] = {}
     for action in legal:
         keys.setdefault(action["type"], set()).add(frozenset(action) - {"type", "player", "text"})
+    for kind in in_part:
+        if kind in keys:
+            keys[kind].update((declared or {}).get(kind, ()))
     return {kind: frozenset(ways) for kind, ways in keys.items()}
 
 
@@ -395,6 +401,11 @@ class Game(ABC):
     # offered, and refuses keys that are each the type's but never go together (Targi's border "card" and
     # centre "slot"). tests/core/test_action_keys.py holds every offered action of random games to them.
     action_shapes: ClassVar[Mapping[str, tuple[frozenset[str], ...]]] = {}
+    # Types whose offered actions are only some of those the game takes: while one is offered, it takes every
+    # shape declared for it, and the game rules on the rest. The desert race lists single transfers but accepts
+    # any agreed trade (DR-Q22): with only "get" trades offered (the mover holding no card and 1 Life), a trade
+    # giving something as well was refused for its "give" key, where the game says what is wrong with it.
+    offered_in_part: ClassVar[frozenset[str]] = frozenset()
     # The clause saying who may act, cited when an action's "player" names nobody playing.
     turn_rule: ClassVar[str | None] = None
     colours: ClassVar[tuple[str, ...]] = ()

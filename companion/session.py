@@ -251,7 +251,7 @@ class Session:
         state = self.state
         if self._legal_of is not state:
             self._legal, self._legal_of = self.game.legal_actions(state), state
-            self._legal_keys = action_keys(self._legal)
+            self._legal_keys = action_keys(self._legal, self.game.action_shapes, self.game.offered_in_part)
             self._legal_kinds = action_kinds(self._legal)
         return list(self._legal)
 

@@ -177,3 +177,39 @@ def test_a_key_its_type_takes_though_none_offered_now_carries_it_gets_the_games_
     assert refused.value.rule == "TG-A3" and session.document() == before
     with pytest.raises(InvalidAction, match=r"has no 'row'; it takes only card$"):  # a key no use takes, as before
         session.act({"type": "use", "card": uses[0]["card"], "row": 1})
+
+
+def desert_trading_with_nothing_to_give() -> Session:
+    """Black on a green space with 1 Life and no card: every trade offered only gets (`"get"`), none gives."""
+    document = new_session("desert").document()
+    document.update(round=1, first="black", turn="black", step={"kind": "end", "trading": True})
+    document["pieces"]["black"].update(space="caravan_market", lives=1, items=[])
+    document["pieces"]["purple"].update(lives=4, items=["desert_flask"])
+    document["collection"]["pile"]["desert_flask"] -= 1
+    session = Session.load("desert", document)
+    assert {frozenset(a) - {"text"} for a in session.legal() if a["type"] == "trade"} == {
+        frozenset({"type", "with", "get"})}
+    return session
+
+
+def test_a_desert_trade_giving_too_while_only_gets_are_offered_is_the_games_to_rule_on() -> None:
+    """The desert race lists single transfers but takes any agreed exchange (DR-Q22). With only "get" trades
+    offered, any trade with a "give" was "a 'trade' action has no 'give'; it takes only get, with": the same trade
+    with an empty give, an exchange the rules allow and one they refuse alike. The game now says which."""
+    session = desert_trading_with_nothing_to_give()
+    before = session.document()
+    flask = {"type": "trade", "with": "purple", "get": {"items": ["desert_flask"]}}
+    with pytest.raises(IllegalAction, match=r"^Black holds no Mirage Cloak to trade\.$") as refused:
+        session.act(flask | {"give": {"items": ["mirage_cloak"]}})
+    assert refused.value.rule == "DR-11"
+    with pytest.raises(IllegalAction, match=r"^Black would be left with 0 Lives; no trade may take a player below"):
+        session.act({"type": "trade", "with": "purple", "give": {"lives": 1}})
+    with pytest.raises(InvalidAction, match=r"has no 'gift'; it takes only get, give, with$"):  # still no such key
+        session.act(flask | {"gift": {"lives": 1}})
+    assert session.document() == before and session.log == []
+    session.act(flask | {"give": {}})  # the very trade offered, its give left empty
+    assert session.document()["pieces"]["black"]["items"] == ["desert_flask"]
+    swap = {"type": "trade", "with": "purple", "give": {"lives": 1}, "get": {"lives": 2}}
+    assert session.check(swap).legal  # Black's 1 Life for 2 of Purple's: no one goes below 1 (DR-AT15)
+    session.act(swap)
+    assert [session.document()["pieces"][p]["lives"] for p in ("black", "purple")] == [2, 3]

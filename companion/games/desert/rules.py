@@ -98,6 +98,7 @@ class DesertRace(Game):
     turn_rule = "DR-3"
     action_shapes = shapes(roll="value", draw="deck card", use="card", decline="", attempt="", stop="",
                            steal="card", relocate="space", trade="with give get", end="")
+    offered_in_part = frozenset({"trade"})  # single transfers are offered, any agreed exchange is taken (DR-Q22)
     colours = INFO.colours
     dice = (D6,)
     decks = ("collection", "mystery")
