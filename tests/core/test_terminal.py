@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 import subprocess
@@ -383,3 +384,24 @@ def test_an_action_typed_as_json_alone_is_taken_as_do_takes_it() -> None:
     session = Session.new("targi", ["white", "black"])
     text = run(session, ['{"type": "pass"}', "q"])
     assert "Refused: " in text and "  [TG-A1]" in text and session.log == []
+
+
+def test_a_temple_move_typed_with_its_own_route_is_taken_or_refused_by_the_rules() -> None:
+    """A move typed as JSON with a "route" is the game's to rule on whatever is offered: a route of its own to the
+    offered end is taken as typed, and a move typed while a roll is asked for is "Not now" with the roll's clause,
+    never a refusal of the "route" key (every offered move carries one, and the temple declares it)."""
+    rng = random.Random(0)
+    session = Session.new("temple", ["red", "blue"])
+    for _ in range(19):
+        session.act({k: v for k, v in rng.choice(session.legal()).items() if k != "text"})
+    move = next(a for a in session.legal() if a["type"] == "move" and a["to"] == [13, 5])
+    assert move["route"] == [[14, 3], [14, 4], [14, 5], [13, 5]]
+    own = {"type": "move", "pawn": move["pawn"], "to": [13, 5], "route": [[14, 3], [14, 4], [13, 4], [13, 5]]}
+    text = run(session, [json.dumps(own), "q"])
+    assert "Refused" not in text and "Not understood" not in text and session.log[-1] == own
+    assert "Blue 1 moves 4 " in text
+    while session.pending().kind != "roll":
+        session.act({k: v for k, v in session.legal()[0].items() if k != "text"})
+    steps = len(session.log)
+    text = run(session, [json.dumps(own), "q"])
+    assert "Refused: Not now: " in text and "  [RU-" in text and "'route'" not in text and len(session.log) == steps
