@@ -518,12 +518,41 @@ class Terminal:
             how = f"'{_label(fitting[0][0], chance)}'" if chance else "its number"
             self.say(f"  That fits {len(fitting)} choices ({listed}{more}): add a word, or type {how}.")
             return None
+        if line.split()[0].lower() == "explain":  # the protocol's word, not a face or card ('explain 5' beside a roll)
+            self.say(f"  Not understood: {_unknown_line(line, legal)}.")
+            return None
+        if kind == "draw":
+            self.say(self.not_drawn(line.strip()))
+            return None
         if kind == "roll" and re.search(r"\d", lowered):  # 'red 9', 'white 0': a face this die does not have
             value = _number(re.findall(r"\d+", lowered)[0])
             self.say(f"  Not understood: {_no_face(lowered, legal)}.{cited(self.chance_rule(value))}")
             return None
         self.say(f"  Not understood: {_unknown_line(line, legal)}.")
         return None
+
+    def not_drawn(self, typed: str) -> str:
+        """Why typed words are no card of the pending draw: the game's refusal of the card they name, in the
+        spelling its data uses ('p07' as P07, 'sand thief' as sand_thief), else that they name no card.
+
+        A card drawn already was "'P07' is no command, and no choice has that word", as if it were no card, and
+        with no clause, where the game says "P07 is already in slot 1." [RU-3].
+        """
+        assert self.session is not None
+        session = self.session
+        offered = next((a for a in session.legal() if a.get("type") == "draw"), None)
+        if offered is not None:
+            action = {k: v for k, v in offered.items() if k != "text"}
+            for card in dict.fromkeys([typed, typed.upper(), typed.lower(), "_".join(typed.lower().split())]):
+                try:
+                    ruling = session.check({**action, "card": card})
+                except CompanionError:  # no card of that spelling: the next one
+                    continue
+                if not ruling.legal:
+                    return f"  Refused: {ruling.text}{cited(', '.join(ruling.rules) or None)}"
+        shown = typed if len(typed) <= 24 else typed[:21] + "..."
+        return (f"  Not understood: {quoted(shown)} is no command and names no card of this draw: type the card as "
+                f"it shows; 'all' lists every choice, 'help' the commands.{cited(self.chance_rule(typed))}")
 
     def chance_rule(self, value: object) -> str | None:
         """The clause behind a typed roll or card that is none the table may enter now: the game's own refusal

@@ -333,7 +333,7 @@ def test_undo_and_redo_with_words_after_them_take_nothing_back() -> None:
 def test_a_line_that_is_no_command_and_no_choice_is_said_back() -> None:
     """Every such line was "Not understood. Type 'help' for the commands.": the protocol's 'explain' and a word
     no choice has were answered alike, with nothing of what was typed."""
-    session = Session.new("targi", ["white", "black"])
+    session = Session.new("blackpool", ["red", "blue"])
     text = run(session, ["explain 5", "banana", "banana split", "q"])
     assert "Not understood: here a place is asked about with 'why'" in text
     assert ("Not understood: 'banana' is no command, and no choice has that word; 'all' lists every choice, 'help' "
@@ -405,3 +405,19 @@ def test_a_temple_move_typed_with_its_own_route_is_taken_or_refused_by_the_rules
     steps = len(session.log)
     text = run(session, [json.dumps(own), "q"])
     assert "Refused: Not now: " in text and "  [RU-" in text and "'route'" not in text and len(session.log) == steps
+
+
+def test_a_card_typed_that_this_draw_cannot_be_is_refused_with_the_games_clause() -> None:
+    """A temple card typed again once laid ('P07' with P07 in slot 1) was "'P07' is no command, and no choice has
+    that word", as if it were no card, with no clause; the game's own answer says why, as `do` would. Words that
+    name no card of the draw cite the deck's clause, as a number typed there does."""
+    session = Session.new("temple", ["red", "blue"])
+    text = run(session, ["p07", "P07", "p7", "q"])
+    assert "Refused: P07 is already in slot 1.  [RU-3]" in text and "'P07' is no command" not in text
+    assert ("Not understood: 'p7' is no command and names no card of this draw: type the card as it shows; 'all' "
+            "lists every choice, 'help' the commands.  [RU-2]") in text
+    assert session.log == [{"type": "draw", "deck": "path", "card": "P07"}]
+    session = Session.new("targi", ["white", "black"])
+    text = run(session, ["banana", "explain 5", "q"])
+    assert "'banana' is no command and names no card of this draw" in text and "  [TG-1]" in text
+    assert "Not understood: here a place is asked about with 'why'" in text and session.log == []
