@@ -146,6 +146,11 @@ class Found:
     every: bool
 
 
+def _id_key(clause_id: str) -> str:
+    """A clause id with case, hyphens, spaces and brackets aside: 'DR 11', 'dr11' and '[DR-11]' read alike."""
+    return re.sub(r"[^0-9a-z]", "", clause_id.casefold())
+
+
 class Rulebook:
     def __init__(self, game: str, title: str, clauses: list[Clause], game_title: str = "") -> None:
         self.game = game
@@ -198,12 +203,18 @@ class Rulebook:
             raise BadRequest(f"{self.game_title} has no rule clause {quoted(clause_id)}") from None
 
     def typed(self, clause_id: str) -> Clause:
-        """A clause by its id as a person types it, in any case: 'bp-c5' is as clear as 'BP-C5'.
+        """A clause by its id as a person types it, in any case: 'bp-c5' is as clear as 'BP-C5'; and, when only
+        one clause fits, with its hyphen left out or typed as a space ('dr11', 'DR 11') or in the brackets a
+        ruling cites it in ('[BP-Q5]', copied from the terminal's answer). Those were "no rule clause".
 
         The terminal's `rule` took any case while `companion rules blackpool bp-c5` refused the same id.
         """
-        wanted = clause_id.lower()
-        return self.clause(next((c.id for c in self.clauses if c.id.lower() == wanted), clause_id))
+        wanted = clause_id.strip().lower()
+        exact = next((c.id for c in self.clauses if c.id.lower() == wanted), None)
+        if exact is None:
+            loose = [c.id for c in self.clauses if _id_key(c.id) == _id_key(wanted)]
+            exact = loose[0] if len(loose) == 1 and _id_key(wanted) else None
+        return self.clause(exact or clause_id)
 
     def search(self, words: str) -> list[Clause]:
         """The clauses a search finds, best first: see `lookup`."""

@@ -599,7 +599,11 @@ class Terminal:
             example = rulebook.clauses[0].id if rulebook.clauses else "1"
             self.say(f"  Which clause? e.g. 'rule {example}'; 'rules WORDS' finds clauses that mention WORDS.")
             return
-        clause = rulebook.typed(clause_id)
+        try:
+            clause = rulebook.typed(clause_id)
+        except BadRequest as error:  # an id looked up is no rule to cite: say how clauses are found instead
+            raise NotUnderstood(f"{error.message}; 'rules WORDS' finds the clauses that mention WORDS, 'rules' "
+                                "lists them all") from None
         self.say(f"  {clause.id}  {clause.title}")
         for line in textwrap.wrap(clause.text, 76):
             self.say("    " + line)

@@ -421,3 +421,14 @@ def test_a_card_typed_that_this_draw_cannot_be_is_refused_with_the_games_clause(
     text = run(session, ["banana", "explain 5", "q"])
     assert "'banana' is no command and names no card of this draw" in text and "  [TG-1]" in text
     assert "Not understood: here a place is asked about with 'why'" in text and session.log == []
+
+
+def test_a_clause_is_found_by_its_id_typed_as_people_type_it() -> None:
+    """'rule dr11', 'rule DR 11' and 'rule [DR-Q22]' (copied from an answer's brackets) were "has no rule clause",
+    with no word on how clauses are found; an id no clause has still is, with that word."""
+    session = Session.new("desert", ["black", "purple"])
+    text = run(session, ["rule dr11", "rule DR 11", "rule [DR-Q22]", "rule xx-9", "q"])
+    assert text.count("DR-11  Green: Trading space") == 2 and "DR-Q22  Trading details" in text
+    assert ("Not understood: Desert lap race (Secret Passage) has no rule clause 'xx-9'; 'rules WORDS' finds the "
+            "clauses that mention WORDS, 'rules' lists them all") in text
+    assert session.game.rulebook.typed(" dr q22 ").id == "DR-Q22"
