@@ -38,7 +38,7 @@ HELP = """\
   #<number>       take the numbered choice at any time (e.g. #7 beside a roll)
   <words>         take the one choice whose text has these words (e.g. green 3,0)
   all             list every choice, when there are too many to show each time
-  <value>/<card>  when a roll or draw is pending: type what the table shows (e.g. 4, red 4, gust);
+  <value>/<card>  when a roll or draw is pending: type what the table shows (e.g. 4, red 4, gust; 'rolled 4' too);
                   a bare number is then the roll, never a choice: choices are listed as #1, #2, ...
   u / undo        take back the last step (also corrects a misread roll); alone on its line
   redo            put it back; alone on its line
@@ -171,6 +171,9 @@ def _keys(action: Action) -> set[str]:
     return keys
 
 
+# The words before a roll said as a sentence: "roll 3", "rolled a 3", "we got 5", "shows red 4". Read as a face,
+# "roll 3" was "the die has no face 'roll 3'", beside a die that has a 3.
+ROLLED = re.compile(r"^(?:(?:i|we|they|he|she)\s+)?(?:(?:roll(?:ed|s)?|got|shows?|showing)\s+(?:an?\s+)?)+")
 CHOICE_MARK = "#"  # '#7' is choice 7 whatever is pending; a bare 7 is the roll while a roll is asked for
 CHANCE = ("roll", "draw")
 
@@ -524,6 +527,9 @@ class Terminal:
         if kind == "draw":
             self.say(self.not_drawn(line.strip()))
             return None
+        said = ROLLED.sub("", lowered, count=1).strip() if kind == "roll" else lowered
+        if said and said != lowered:  # 'roll 3', 'rolled a red 4': what the die shows, said as a sentence
+            return self.pick(said, legal)
         if kind == "roll" and re.search(r"\d", lowered):  # 'red 9', 'white 0': a face this die does not have
             value = _number(re.findall(r"\d+", lowered)[0])
             self.say(f"  Not understood: {_no_face(lowered, legal)}.{cited(self.chance_rule(value))}")

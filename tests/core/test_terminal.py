@@ -432,3 +432,14 @@ def test_a_clause_is_found_by_its_id_typed_as_people_type_it() -> None:
     assert ("Not understood: Desert lap race (Secret Passage) has no rule clause 'xx-9'; 'rules WORDS' finds the "
             "clauses that mention WORDS, 'rules' lists them all") in text
     assert session.game.rulebook.typed(" dr q22 ").id == "DR-Q22"
+
+
+def test_a_roll_said_as_a_sentence_is_the_roll() -> None:
+    """'roll 3' and 'rolled a 3' beside the oracle were "the die has no face 'roll 3'; it shows 1, 2, 3, ...", a die
+    that has a 3; the words before the face are now read as what they say, and a face the die lacks is told as a
+    bare one is, with its clause. A line of thousands of 'roll' is read once, not word by word."""
+    session = Session.new("blackpool", ["red", "blue"])
+    text = run(session, ["roll 9", "rolled a 3", "We got 4", "roll " * 5000 + "5", "q"])
+    assert "no face" not in text
+    assert "Not understood: 9 is not a value the die can show now (1, 2, 3, 4, 5, 6)" in text and "  [BP-Q5]" in text
+    assert [a["value"] for a in session.log] == [3, 4, 5]
