@@ -38,7 +38,7 @@ HELP = """\
   #<number>       take the numbered choice at any time (e.g. #7 beside a roll)
   <words>         take the one choice whose text has these words (e.g. green 3,0)
   all             list every choice, when there are too many to show each time
-  <value>/<card>  when a roll or draw is pending: type what the table shows (e.g. 4, red 4, gust; 'rolled 4' too);
+  <value>/<card>  when a roll or draw is pending: type what the table shows (e.g. 4, red 4, gust); 'rolled 4' is 4;
                   a bare number is then the roll, never a choice: choices are listed as #1, #2, ...
   u / undo        take back the last step (also corrects a misread roll); alone on its line
   redo            put it back; alone on its line
