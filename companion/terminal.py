@@ -107,6 +107,7 @@ STEPS_BACK = {"u": "take back the last step", "undo": "take back the last step",
 LOOKUPS = frozenset({"h", "help", "?", "rules", "rule", "check", "why", "all", "score"})
 SHOWN = 30  # choices listed after each step; Through the Desert offers hundreds, a wall no one reads
 GAME_OVER = re.compile(r"\bgame (?:is )?over\b", re.IGNORECASE)
+NUMBER_PAIR = re.compile(r"(?<=\d)\s*,\s*(?=\d)")  # the comma of '3, 0' or '3 ,0', spaces and all
 TOKEN = re.compile(r"[\w,+\-]+")  # "(3,0)" is one token, so 3,0 never matches (13,0)
 
 
@@ -491,7 +492,8 @@ class Terminal:
         temple die (which shows 1 to 7) took choice 8, 'red 4', unasked.
         """
         kind = self.chance()
-        lowered = line.strip().lower()
+        # '3, 0' as the board writes it, '3,0': typed with a space, the numbers of a hex or cell fitted no choice.
+        lowered = NUMBER_PAIR.sub(",", line.strip().lower())
         marked = _marked(lowered)
         if marked is not None:
             return self.numbered(marked, legal, CHOICE_MARK)

@@ -443,3 +443,16 @@ def test_a_roll_said_as_a_sentence_is_the_roll() -> None:
     assert "no face" not in text
     assert "Not understood: 9 is not a value the die can show now (1, 2, 3, 4, 5, 6)" in text and "  [BP-Q5]" in text
     assert [a["value"] for a in session.log] == [3, 4, 5]
+
+
+def test_a_hex_typed_with_spaces_beside_its_comma_is_the_same_hex() -> None:
+    """'green 3, 0' fitted no choice ("no choice has the words 'green 3, 0'") while 'green 3,0' took the green
+    leader to (3,0): the board and 'why' take the hex with the space too."""
+    session = Session.new("ttd", ["red", "black", "orange"])
+    while session.state.phase == "waterholes":
+        session.act(session.legal()[0])
+    wanted = next(a for a in session.legal() if a.get("colour") == "green" and a["hex"] == [3, 0])
+    for typed in ("green 3, 0", "Green (3 ,0)"):
+        text = run(session, [typed, "q"])
+        assert "Not understood" not in text and session.log[-1] == {k: v for k, v in wanted.items() if k != "text"}
+        session.undo()
