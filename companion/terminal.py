@@ -42,7 +42,7 @@ HELP = """\
                   a bare number is then the roll, never a choice: choices are listed as #1, #2, ...
   u / undo        take back the last step (also corrects a misread roll); alone on its line
   redo            put it back; alone on its line
-  check <n>       ruling on choice n;  check {json}  ruling on any action
+  check <n>       ruling on choice n (or on the choice with these words);  check {json}  ruling on any action
   why <place>     what may happen at a hex or cell (5,5), slot (3), space (dawn), card (noble),
                   square (c2) or piece (red-1), or why nothing may; names in any case or spacing
   do {json}       apply an action written as JSON; {json} alone does the same (e.g. {"type": "roll", "value": 3})
@@ -623,7 +623,7 @@ class Terminal:
         """
         text = text.strip()
         if word:
-            usage = (f"'{word}' takes a choice number or an action in JSON, e.g. '{word} 1' or "
+            usage = (f"'{word}' takes a choice's number or words, or an action in JSON, e.g. '{word} 1' or "
                      f"'{word} {{\"type\": ...}}'")
         else:
             usage = "an action typed as JSON is one object, e.g. {\"type\": ...}, and is taken as 'do' takes it"
@@ -634,6 +634,8 @@ class Terminal:
             if 1 <= number <= len(legal):
                 return legal[number - 1]
             raise ValueError(_no_choice(text, legal))
+        if word and text[:1] not in '{["' and not text[:1].isdigit():
+            return self.worded(text, legal, word)
         try:
             value = parse_json(text)
         except BadRequest as error:  # strict JSON: a NaN typed here must not reach the journal either
@@ -648,6 +650,26 @@ class Terminal:
             raise NotUnderstood(f"that is a request of the referee protocol ('companion referee'); here type the "
                                 f"action alone{example}", self.session.shape_rule())
         return value
+
+    def worded(self, text: str, legal: list[Action], word: str) -> Action:
+        """The one choice whose text has the words after 'check' or 'do', as a line of words takes one.
+
+        'check green 3,0' was "'check' takes a choice number or an action in JSON ... (the line is not valid
+        JSON: Expecting value at column 1)", while 'green 3,0' alone took that choice.
+        """
+        typed = list(dict.fromkeys(_tokens(NUMBER_PAIR.sub(",", text.lower()))))
+        fitting = [(i, a) for i, a in enumerate(legal, 1) if typed and _fits(typed, a["text"])]
+        if len(fitting) == 1:
+            return fitting[0][1]
+        chance = self.chance() is not None
+        if fitting:
+            listed = "; ".join(f"{_label(i, chance)}. {a['text']}" for i, a in fitting[:6])
+            more = f" and {len(fitting) - 6} more" if len(fitting) > 6 else ""
+            raise ValueError(f"{quoted(text)} fits {len(fitting)} choices ({listed}{more}): add a word, or type "
+                             f"'{word}' and its number")
+        usage = (f"'{word}' takes a choice's number or words, or an action in JSON, e.g. '{word} 1' or "
+                 f"'{word} {{\"type\": ...}}'")
+        raise ValueError(f"no choice has the words {quoted(text)}; {usage}")
 
     def handle(self, line: str, legal: list[Action]) -> bool:
         """Run one typed line; False means quit."""

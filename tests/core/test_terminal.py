@@ -91,7 +91,8 @@ def test_numbers_past_the_list_and_bare_check_say_what_is_wanted() -> None:
     assert "Not understood: 7 is not a value the die can show now (1, 2, 3, 4, 5, 6); the choices are #1 to #6." in text
     assert "-1 is not a value the die" in text and "999999999... is not a value the die" in text
     assert "no choice 99:" in text  # 'do' names a choice by number, as it always did
-    assert "'check' takes a choice number or an action in JSON" in text
+    assert "'check' takes a choice's number or words, or an action in JSON" in text
+    assert "no choice has the words 'junk'" in text
     assert "NaN is not a JSON number" in text
     assert "Which clause? e.g. 'rule R1'" in text and "R4  Trap" in text
     assert "invalid literal" not in text and "Not understood: Expecting" not in text and "Exceeds the limit" not in text
@@ -456,3 +457,18 @@ def test_a_hex_typed_with_spaces_beside_its_comma_is_the_same_hex() -> None:
         text = run(session, [typed, "q"])
         assert "Not understood" not in text and session.log[-1] == {k: v for k, v in wanted.items() if k != "text"}
         session.undo()
+
+
+def test_check_and_do_take_the_words_of_a_choice_as_a_line_of_words_does() -> None:
+    """'check green 3,0' was "'check' takes a choice number or an action in JSON ... (the line is not valid JSON:
+    Expecting value at column 1)" while 'green 3,0' alone took that choice."""
+    session = Session.new("ttd", ["red", "black", "orange"])
+    while session.state.phase == "waterholes":
+        session.act(session.legal()[0])
+    steps = len(session.log)
+    text = run(session, ["check green 3, 0", "check green", "q"])
+    assert "LEGAL: Allowed. Red places the green leader on (3,0).  [TTD-1d, TTD-1e]" in text
+    assert "Not understood: 'green' fits " in text and "add a word, or type 'check' and its number" in text
+    assert "not valid JSON" not in text and len(session.log) == steps
+    run(session, ["do green 3,0", "q"])
+    assert session.log[-1] == {"type": "leader", "player": "red", "colour": "green", "hex": [3, 0]}
