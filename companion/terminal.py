@@ -707,6 +707,9 @@ class Terminal:
             verdict = "LEGAL" if ruling.legal else "NOT LEGAL"
             self.say(f"  {verdict}: {ruling.text}  [{', '.join(ruling.rules)}]")
         elif word == "why":
+            if not rest.strip():  # the terminal's own word left short, not a place off the board: no clause to cite
+                how = self.session.game.unknown_place(self.session.state, "") or "a place as the board names it"
+                raise ValueError(f"say which place after 'why': {how}")
             place = typed_place(self.session.game, self.session.state, rest)
             ruling = explain_place(self.session, place)
             verdict = "ALLOWED" if ruling.legal else "NOT ALLOWED"

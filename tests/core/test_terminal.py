@@ -264,7 +264,9 @@ def test_odd_commands_before_the_first_step_and_after_the_end_each_say_something
     text = run(session, ["press menu", "press settings", "why", "q"])
     assert "The menu button opens the touchscreen's menu; the terminal has none" in text
     assert "The settings button opens the touchscreen's settings" in text
-    assert "Refused: say which place: a border card is named by its number" in text and "traveller" not in text
+    # The terminal's own word left short, as documented: "Not understood", where it read "Refused" with no clause.
+    assert "Not understood: say which place after 'why': a border card is named by its number" in text
+    assert "traveller" not in text and "Refused: say which" not in text
     assert session.log == []
 
 
@@ -472,3 +474,16 @@ def test_check_and_do_take_the_words_of_a_choice_as_a_line_of_words_does() -> No
     assert "not valid JSON" not in text and len(session.log) == steps
     run(session, ["do green 3,0", "q"])
     assert session.log[-1] == {"type": "leader", "player": "red", "colour": "green", "hex": [3, 0]}
+
+
+def test_a_temple_slot_is_asked_about_as_the_choices_write_it() -> None:
+    """'why slot 5' was "there is no place called 'slot 5'" beside the choices "Slot 5: P37 out, P01 in"; it is
+    slot 5, as 'why 5' is. A slot the board lacks is still refused with the board's clause."""
+    rng = random.Random(0)
+    session = Session.new("temple", ["red", "blue"])
+    while session.state.phase != "change":
+        session.act({k: v for k, v in rng.choice(session.legal()).items() if k != "text"})
+    text = run(session, ["why 5", "why Slot 5", "why slot 13", "q"])
+    answers = [line for line in text.splitlines() if line.startswith("  ALLOWED") or line.startswith("  NOT")]
+    assert len(answers) == 2 and answers[0] == answers[1] and "[RU-7]" in answers[0]
+    assert "Refused: there is no place called 'slot 13' on the " in text and "  [RU-2]" in text

@@ -14,6 +14,14 @@ if TYPE_CHECKING:
     from companion.games.temple.rules import TempleGame
 
 
+def place_named(game: TempleGame, words: str) -> int | None:
+    """A card slot typed as the choices write it, 'slot 5' or 'Slot 5': the hint said "a card slot is named by
+    its number", and 'why slot 5' was "no place called 'slot 5'" beside the choice "Slot 5: P37 out, P01 in"."""
+    said = words.strip().casefold().removeprefix("slot").strip()
+    named = said != words.strip().casefold() and said.isdecimal() and said.isascii()
+    return int(said) if named and int(said) in game.board.slot_numbers else None
+
+
 def unknown_place(game: TempleGame, state: TempleState, place: Hashable) -> str | None:
     """A card slot by its number; a cell as x,y (as the drawing numbers its margins) is a place too."""
     size = game.board.size

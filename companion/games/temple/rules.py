@@ -284,6 +284,9 @@ class TempleGame(Game):
     def unknown_place(self, state: TempleState, place: Hashable) -> str | None:
         return place_questions.unknown_place(self, state, place)
 
+    def place_named(self, state: TempleState, words: str) -> Hashable | None:
+        return place_questions.place_named(self, words)
+
     def place_within(self, state: TempleState, place: Hashable) -> tuple[Hashable, str] | None:
         return place_questions.place_within(self, state, place)
 
