@@ -943,6 +943,10 @@ def ask_new_game(
     profile = "standard"
     if len(game_cls.profiles) > 1:
         answer = ask(f"Profile ({', '.join(game_cls.profiles)}) [standard]: ")
-        profile = (answer or "").strip() or "standard"
+        # Unanswered (input closed) or 'q', as at the questions before it: no game. The input's end started a
+        # standard game, and 'q' was refused as "no profile 'q'" and the questions asked again from the top.
+        if answer is None or answer.strip().lower() in QUIT:
+            return None
+        profile = answer.strip() or "standard"
         profile = next((name for name in game_cls.profiles if name.lower() == profile.lower()), profile)
     return {"game": game_id, "players": named, "profile": profile}

@@ -487,3 +487,19 @@ def test_a_temple_slot_is_asked_about_as_the_choices_write_it() -> None:
     answers = [line for line in text.splitlines() if line.startswith("  ALLOWED") or line.startswith("  NOT")]
     assert len(answers) == 2 and answers[0] == answers[1] and "[RU-7]" in answers[0]
     assert "Refused: there is no place called 'slot 13' on the " in text and "  [RU-2]" in text
+
+
+def test_the_profile_question_unanswered_or_quit_starts_no_game() -> None:
+    """At the new game's last question the input's end started a standard game and 'q' was "no profile 'q'",
+    the questions asked again from "Which game?"; both now end the questions, as at every one before it. An
+    Enter still takes the standard profile."""
+    from companion.terminal import ask_new_game
+
+    for last in (None, "q", "QUIT"):
+        answers = iter(["desert", "black,purple", last])
+        said: list[str] = []
+        assert ask_new_game(lambda prompt, answers=answers: next(answers), said.append, None) is None
+        assert not any("no profile" in line for line in said)
+    answers = iter(["desert", "black,purple", ""])
+    spec = ask_new_game(lambda prompt: next(answers), print, None)
+    assert spec == {"game": "desert", "players": ["black", "purple"], "profile": "standard"}
