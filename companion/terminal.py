@@ -674,6 +674,8 @@ class Terminal:
     def handle(self, line: str, legal: list[Action]) -> bool:
         """Run one typed line; False means quit."""
         assert self.session is not None
+        if not line.strip():  # nothing typed: the readers skip such lines, and the words' checks read a first word
+            return True
         word, _, rest = line.strip().partition(" ")
         word = word.lower()
         if word in QUIT:

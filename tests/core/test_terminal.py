@@ -503,3 +503,14 @@ def test_the_profile_question_unanswered_or_quit_starts_no_game() -> None:
     answers = iter(["desert", "black,purple", ""])
     spec = ask_new_game(lambda prompt: next(answers), print, None)
     assert spec == {"game": "desert", "players": ["black", "purple"], "profile": "standard"}
+
+
+def test_a_line_of_blanks_handed_to_the_terminal_changes_nothing_and_raises_nothing() -> None:
+    """The readers skip blank lines, but `Terminal.handle` itself raised IndexError on one (the words' checks read a
+    first word), where any other line is answered and the game goes on."""
+    session = Session.new("blackpool", ["red", "blue"])
+    terminal = Terminal(session, lambda: None, io.StringIO())
+    terminal.start(session)
+    for blank in ("", "  ", "\t", "\x1c"):
+        assert terminal.handle(blank, session.legal()) is True
+    assert session.log == []
