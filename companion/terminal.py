@@ -463,7 +463,7 @@ class Terminal:
         if number is None:
             self.say(f"  Not understood: '{CHOICE_MARK}' takes a choice's number, e.g. '{CHOICE_MARK}1'.")
         else:
-            self.say(f"  Not understood: {_no_choice(typed, legal, mark)}.")
+            self.say(f"  Not understood: {_no_choice(typed, legal, mark)}.{cited(self.ended_rule(legal))}")
         return None
 
     def alike(self, actions: list[Action]) -> bool:
@@ -536,7 +536,7 @@ class Terminal:
             value = _number(re.findall(r"\d+", lowered)[0])
             self.say(f"  Not understood: {_no_face(lowered, legal)}.{cited(self.chance_rule(value))}")
             return None
-        self.say(f"  Not understood: {_unknown_line(line, legal)}.")
+        self.say(f"  Not understood: {_unknown_line(line, legal)}.{cited(self.ended_rule(legal))}")
         return None
 
     def not_drawn(self, typed: str) -> str:
@@ -561,6 +561,15 @@ class Terminal:
         shown = typed if len(typed) <= 24 else typed[:21] + "..."
         return (f"  Not understood: {quoted(shown)} is no command and names no card of this draw: type the card as "
                 f"it shows; 'all' lists every choice, 'help' the commands.{cited(self.chance_rule(typed))}")
+
+    def ended_rule(self, legal: list[Action]) -> str | None:
+        """The clause of the way the game ended, when it has and nothing may be chosen (``Game.over_rule``), else
+        None. A choice typed after the end ('1', 'check 1', 'roll 3') was "there is nothing to choose now" with no
+        clause, where the same action sent as JSON is refused citing how the game ended (DR-28, TG-END1)."""
+        assert self.session is not None
+        if legal or not self.session.pending().is_over:
+            return None
+        return self.session.game.over_rule(self.session.state)
 
     def chance_rule(self, value: object) -> str | None:
         """The clause behind a typed roll or card that is none the table may enter now: the game's own refusal
@@ -633,7 +642,7 @@ class Terminal:
         if number is not None:
             if 1 <= number <= len(legal):
                 return legal[number - 1]
-            raise ValueError(_no_choice(text, legal))
+            raise NotUnderstood(_no_choice(text, legal), self.ended_rule(legal))
         if word and text[:1] not in '{["' and not text[:1].isdigit():
             return self.worded(text, legal, word)
         try:

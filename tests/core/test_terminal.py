@@ -514,3 +514,17 @@ def test_a_line_of_blanks_handed_to_the_terminal_changes_nothing_and_raises_noth
     for blank in ("", "  ", "\t", "\x1c"):
         assert terminal.handle(blank, session.legal()) is True
     assert session.log == []
+
+
+def test_a_choice_typed_after_the_end_cites_the_way_the_game_ended() -> None:
+    """'1', '#1', 'check 1' and 'roll 3' after the last step were "there is nothing to choose now" with no clause,
+    while the same action sent as JSON is refused citing how the game ended (`Game.over_rule`: DR-28, a win)."""
+    rng = random.Random(2)
+    session = Session.new("desert", ["black", "purple"])
+    while not session.pending().is_over:
+        session.act({k: v for k, v in rng.choice(session.legal()).items() if k != "text"})
+    assert session.game.over_rule(session.state) == "DR-28"
+    text = run(session, ["1", "#1", "check 1", "roll 3", '{"type": "end"}', "q"])
+    nothing = [line for line in text.splitlines() if "nothing to choose now" in line and "Not understood" in line]
+    assert len(nothing) == 4 and all(line.endswith("  [DR-28]") for line in nothing), nothing
+    assert "Refused: The game is over: " in text
