@@ -25,6 +25,7 @@ from companion.observations import ButtonPressed, Touch, Update
 from companion.places import explain_place, typed_place
 from companion.protocol import parse_json
 from companion.registry import game_classes
+from companion.schema import likely
 from companion.scoresheet import score_lines
 from companion.session import Session
 
@@ -308,10 +309,23 @@ def _unknown_line(line: str, legal: list[Action]) -> str:
     word = text.split()[0]
     if word.lower() == "explain":  # the referee protocol's command for what the terminal asks with 'why'
         return "here a place is asked about with 'why', e.g. 'why' and the place as the board names it"
+    command = f"{quoted(word)} is no command{_command_meant(word)}"
     if not legal:
-        return f"{quoted(word)} is no command, and there is nothing to choose now; 'help' lists the commands"
+        return f"{command}, and there is nothing to choose now; 'help' lists the commands"
     words = f"the words {quoted(text)}" if text != word else "that word"
-    return f"{quoted(word)} is no command, and no choice has {words}; 'all' lists every choice, 'help' the commands"
+    return f"{command}, and no choice has {words}; 'all' lists every choice, 'help' the commands"
+
+
+COMMANDS = ("help", "undo", "redo", "check", "why", "rules", "rule", "board", "score", "all", "press", "new", "quit",
+            "exit", "do")
+
+
+def _command_meant(word: str) -> str:
+    """`` (is it 'help'?)`` for a slip of a command ('hlep', 'udno', 'socre'), never taken for it: an undo
+    guessed from a typo would change the game unasked. Words under four letters are left alone ('red' is
+    a colour, not a slip of 'redo')."""
+    meant = likely(word.lower(), COMMANDS) if len(word) >= 4 and word.isalpha() else None
+    return f" (is it {quoted(meant)}?)" if meant is not None else ""
 
 
 def _example(legal: list[Action], kind: str | None) -> str:

@@ -528,3 +528,13 @@ def test_a_choice_typed_after_the_end_cites_the_way_the_game_ended() -> None:
     nothing = [line for line in text.splitlines() if "nothing to choose now" in line and "Not understood" in line]
     assert len(nothing) == 4 and all(line.endswith("  [DR-28]") for line in nothing), nothing
     assert "Refused: The game is over: " in text
+
+
+def test_a_slip_of_a_command_is_named_and_not_taken() -> None:
+    """'hlep', 'udno' and 'socre' were "'udno' is no command, and no choice has that word", leaving the slip to
+    be seen; the command meant is named, and nothing is taken: a guessed undo would change the game unasked."""
+    session = Session.new("blackpool", ["red", "blue"])
+    text = run(session, ["4", "hlep", "udno", "Socre", "banana", "q"])
+    assert "'hlep' is no command (is it 'help'?), and no choice has that word" in text
+    assert "'udno' is no command (is it 'undo'?)" in text and "'Socre' is no command (is it 'score'?)" in text
+    assert "'banana' is no command, and" in text and len(session.log) == 1
