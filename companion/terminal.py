@@ -541,8 +541,10 @@ class Terminal:
             self.say(f"  Not understood: {_unknown_line(line, legal)}.")
             return None
         if kind == "draw":
-            self.say(self.not_drawn(line.strip()))
-            return None
+            said = self.not_drawn(line.strip(), legal)
+            if said is not None:
+                self.say(said)
+                return None
         said = ROLLED.sub("", lowered, count=1).strip() if kind == "roll" else lowered
         if said and said != lowered:  # 'roll 3', 'rolled a red 4': what the die shows, said as a sentence
             return self.pick(said, legal)
@@ -553,28 +555,36 @@ class Terminal:
         self.say(f"  Not understood: {_unknown_line(line, legal)}.{cited(self.ended_rule(legal))}")
         return None
 
-    def not_drawn(self, typed: str) -> str:
+    def not_drawn(self, typed: str, legal: list[Action]) -> str | None:
         """Why typed words are no card of the pending draw: the game's refusal of the card they name, in the
-        spelling its data uses ('p07' as P07, 'sand thief' as sand_thief), else that they name no card.
+        spelling its data uses ('p07' as P07, 'sand thief' as sand_thief); else, for words that look like a
+        card (a digit, or a near spelling of one offered: 'p7', 'sand thef'), that they name none, with the
+        deck's clause. None for other words, which are said back as no command (no rule governs them).
 
         A card drawn already was "'P07' is no command, and no choice has that word", as if it were no card, and
         with no clause, where the game says "P07 is already in slot 1." [RU-3].
         """
         assert self.session is not None
         session = self.session
-        offered = next((a for a in session.legal() if a.get("type") == "draw"), None)
-        if offered is not None:
-            action = {k: v for k, v in offered.items() if k != "text"}
-            for card in dict.fromkeys([typed, typed.upper(), typed.lower(), "_".join(typed.lower().split())]):
-                try:
-                    ruling = session.check({**action, "card": card})
-                except CompanionError:  # no card of that spelling: the next one
-                    continue
-                if not ruling.legal:
-                    return f"  Refused: {ruling.text}{cited(', '.join(ruling.rules) or None)}"
+        offered = next((a for a in legal if a.get("type") == "draw"), None)
+        if offered is None:
+            return None
+        action = {k: v for k, v in offered.items() if k not in ("text", "card")}
+        for card in dict.fromkeys([typed, typed.upper(), typed.lower(), "_".join(typed.lower().split())]):
+            try:
+                ruling = session.check({**action, "card": card})
+            except CompanionError:  # no card of that spelling: the next one
+                continue
+            if not ruling.legal:
+                return f"  Refused: {ruling.text}{cited(', '.join(ruling.rules) or None)}"
+        cards = sorted({_shows(a).lower() for a in legal if a.get("type") == "draw"})
+        meant = likely(" ".join(typed.lower().split()), cards)
+        if not re.search(r"\d", typed) and meant is None:
+            return None
         shown = typed if len(typed) <= 24 else typed[:21] + "..."
-        return (f"  Not understood: {quoted(shown)} is no command and names no card of this draw: type the card as "
-                f"it shows; 'all' lists every choice, 'help' the commands.{cited(self.chance_rule(typed))}")
+        hint = f" (is it {quoted(meant)}?)" if meant is not None else ""
+        return (f"  Not understood: {quoted(shown)} names no card of this draw{hint}: type the card as it shows; 'all' "
+                f"lists every choice.{cited(self.chance_rule(typed))}")
 
     def ended_rule(self, legal: list[Action]) -> str | None:
         """The clause of the way the game ended, when it has and nothing may be chosen (``Game.over_rule``), else

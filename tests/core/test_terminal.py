@@ -417,12 +417,18 @@ def test_a_card_typed_that_this_draw_cannot_be_is_refused_with_the_games_clause(
     session = Session.new("temple", ["red", "blue"])
     text = run(session, ["p07", "P07", "p7", "q"])
     assert "Refused: P07 is already in slot 1.  [RU-3]" in text and "'P07' is no command" not in text
-    assert ("Not understood: 'p7' is no command and names no card of this draw: type the card as it shows; 'all' "
-            "lists every choice, 'help' the commands.  [RU-2]") in text
+    assert ("Not understood: 'p7' names no card of this draw: type the card as it shows; 'all' lists every "
+            "choice.  [RU-2]") in text
     assert session.log == [{"type": "draw", "deck": "path", "card": "P07"}]
-    session = Session.new("targi", ["white", "black"])
-    text = run(session, ["banana", "explain 5", "q"])
-    assert "'banana' is no command and names no card of this draw" in text and "  [TG-1]" in text
+    session = Session.new("desert", ["black", "purple"])
+    document = session.document()
+    document.update(round=1, first="black", turn="black", step={"kind": "draw", "mode": "mystery"})
+    document["mystery"]["pile"]["sand_thief"], document["mystery"]["discard"]["sand_thief"] = 0, 4  # all played
+    session = Session.load("desert", document)
+    text = run(session, ["Sand Thief", "dune shfit", "banana", "explain 5", "q"])
+    assert "Refused: No Sand Thief card is left in the Mystery pile.  [DR-Q16]" in text
+    assert "'dune shfit' names no card of this draw (is it 'dune shift'?)" in text and "  [DR-9]" in text
+    assert "Not understood: 'banana' is no command, and no choice has that word" in text  # no rule: no clause
     assert "Not understood: here a place is asked about with 'why'" in text and session.log == []
 
 

@@ -95,7 +95,7 @@ def test_an_unknown_clause_id_is_echoed_short() -> None:
     assert answer["error"]["message"].startswith("Blackpool has no rule clause 'xxx")
     session = Session.new("blackpool", ["red", "blue"])
     text = run(session, ["rule " + long_id])
-    assert "Refused: Blackpool has no rule clause 'xxx" in text and len(text) < 20_000
+    assert "Not understood: Blackpool has no rule clause 'xxx" in text and len(text) < 20_000
 
 
 def test_an_unknown_clause_names_the_game_by_its_title() -> None:
