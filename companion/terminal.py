@@ -922,7 +922,8 @@ def split_players(text: str) -> list[str]:
     ``--players "red, blue"`` was split on commas alone and refused ' blue' as no colour,
     while the same words typed at the question were taken.
     """
-    return [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
+    # 'red and blue', 'red & blue': the joining word is no colour ("unknown colour 'and'").
+    return [p.strip() for p in text.replace(" ", ",").split(",") if p.strip() and p.strip().lower() not in ("and", "&")]
 
 
 def ask_new_game(
@@ -954,7 +955,10 @@ def ask_new_game(
             # The game as the list shows it, its name or its id in any case: "Targi" was "No game 'Targi'." and
             # the end.
             by_name = {name.lower(): gid for gid in ids for name in (gid, classes[gid].title)}
-            answer = by_name.get(answer.lower(), answer)
+            # The title's first words as people shorten it ('desert lap race', 'temple path-card race'), where
+            # they begin one title only: they were "No game 'desert lap race'".
+            begun = [gid for gid in ids if len(answer) >= 4 and classes[gid].title.lower().startswith(answer.lower())]
+            answer = by_name.get(answer.lower(), begun[0] if len(begun) == 1 else answer)
             if answer.lower() in QUIT:  # as during play, not a game mistyped ("No game 'q'.")
                 return None
             if last is not None and answer.lower() == "last":

@@ -544,3 +544,18 @@ def test_a_slip_of_a_command_is_named_and_not_taken() -> None:
     assert "'hlep' is no command (is it 'help'?), and no choice has that word" in text
     assert "'udno' is no command (is it 'undo'?)" in text and "'Socre' is no command (is it 'score'?)" in text
     assert "'banana' is no command, and" in text and len(session.log) == 1
+
+
+def test_a_game_named_by_its_titles_first_words_and_players_joined_by_and_are_taken() -> None:
+    """'desert lap race' was "No game 'desert lap race'" (the list shows "Desert lap race (Secret Passage)"), and
+    'black and purple' was refused as "unknown colour 'and'"."""
+    from companion.terminal import ask_new_game, split_players
+
+    answers = iter(["Desert lap race", "Black and Purple", ""])
+    spec = ask_new_game(lambda prompt: next(answers), print, None)
+    assert spec == {"game": "desert", "players": ["black", "purple"], "profile": "standard"}
+    assert split_players("red & blue, green") == ["red", "blue", "green"]
+    answers = iter(["the", "q"])  # too short to single a title out, and a word of several: asked again
+    said: list[str] = []
+    assert ask_new_game(lambda prompt: next(answers), said.append, None) is None
+    assert any("No game 'the'" in line for line in said)
