@@ -769,7 +769,9 @@ class Terminal:
     def press_button(self, intent: str) -> None:
         """A button from the keyboard: through the (mock) pins when wired, else straight to the controller."""
         if intent not in BUTTONS:
-            self.say(f"  No button {quoted(intent)}; buttons: {', '.join(BUTTONS)}.")
+            meant = likely(intent, BUTTONS) if len(intent) >= 4 else None  # 'press confim': named, not pressed
+            hint = f" (is it {quoted(meant)}?)" if meant is not None else ""
+            self.say(f"  No button {quoted(intent)}{hint}; buttons: {', '.join(BUTTONS)}.")
             return
         if self.press is None or not self.press(intent):
             self.controller.submit(ButtonPressed(intent, "keyboard"))

@@ -559,3 +559,11 @@ def test_a_game_named_by_its_titles_first_words_and_players_joined_by_and_are_ta
     said: list[str] = []
     assert ask_new_game(lambda prompt: next(answers), said.append, None) is None
     assert any("No game 'the'" in line for line in said)
+
+
+def test_a_slip_of_a_button_is_named_and_not_pressed() -> None:
+    """'press confim' was "No button 'confim'; buttons: ...", the slip left to be seen; nothing is pressed."""
+    session = Session.new("blackpool", ["red", "blue"])
+    text = run(session, ["press confim", "press xyz", "q"])
+    assert "No button 'confim' (is it 'confirm'?); buttons: confirm, undo, next, menu, settings." in text
+    assert "No button 'xyz'; buttons: " in text and session.log == []
