@@ -108,4 +108,5 @@ class ChoiceWalk:
             return Pick(str(entry["text"]), entry)
         count = len(_at(legal, entry))
         noun = "choice" if count == 1 else "choices"
-        return Pick(f"{place_label(legal, entry, words)}: {count} {noun}; confirm to open", place=entry)
+        label = place_label(legal, entry, words)  # a sentence of its own, shown and said: "Slot 3: ...", not "slot 3"
+        return Pick(f"{label[:1].upper()}{label[1:]}: {count} {noun}; confirm to open", place=entry)

@@ -632,7 +632,7 @@ class Controller:
             return self._undo(session)
         if intent in ("menu", "settings"):
             return Update("menu", intent, pending=pending, detail={"intent": intent})
-        return Update("refused", f"unknown button intent {quoted(intent)}", pending=pending)
+        return Update("refused", f"Unknown button intent {quoted(intent)}", pending=pending)
 
     def _held(self, button: str) -> Update:
         """A button still down seconds after its press (something resting on it): said once, changing nothing."""
@@ -709,11 +709,11 @@ class Controller:
             # A tap to act or check that names no action is the referee's missing action: it cites the same
             # clause (what a turn may do, or how a finished game ended), where it cited none.
             rule = session.shape_rule()
-            return Update("refused", f"nothing to do for {quoted(touch.intent)}: the tap names no action",
+            return Update("refused", f"Nothing to do for {quoted(touch.intent)}: the tap names no action",
                           pending=session.pending(), rules=(rule,) if rule else ())
         # An intent the table does not know, or "explain" with no place, is a fault of the screen's software, not
         # a move the rules judge: no clause fits, and none is made up (docs/protocol.md, "Refusals without a clause").
-        return Update("refused", f"nothing to do for {quoted(touch.intent)}", pending=session.pending())
+        return Update("refused", f"Nothing to do for {quoted(touch.intent)}", pending=session.pending())
 
     def _drop_reading(self, session: Session, text: str) -> Update:
         """Forget the reading that waited for its tap, and the cards read with it."""

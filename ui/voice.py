@@ -175,6 +175,9 @@ def spoken_form(text: str) -> str:
     text = AK_CARD.sub("the Ah Kinchil card", text)
     said = []
     for sentence in _sentences(text):
+        # "(7,0) is already taken", "[8,2] is on the card" open with a place: rewritten above into words, said as
+        # "hex 7, 0 is ..." and "column 8, row 2 is ...", a sentence without its capital
+        sentence = sentence[:1].upper() + sentence[1:]
         sentence = ALLOWED.sub(_allowed, sentence)
         sentence = WITHDRAWN.sub(lambda m: f"{m[1]} is withdrawn: {m[2]}. {m[3].upper()}{m[4]}", sentence)
         said.extend(_sentences(_bracket_apart(sentence)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from companion.choice_walk import ChoiceWalk, place_label
@@ -93,3 +94,21 @@ def test_the_button_box_reaches_any_placement_of_hundreds_in_few_presses() -> No
     assert session.log[-1] == {k: v for k, v in wanted.items() if k != "text"} and len(session.log) == steps + 1
     here = sum(place_of(a) == place_of(wanted) for a in legal)
     assert presses <= len(places) + here and presses < len(legal) // 3
+
+
+def test_the_temple_walk_names_its_places_as_its_moves_do() -> None:
+    """The walk's place is a sentence of its own on the status line and aloud: it lit "slot 1: 12 choices" and
+    "to (9, 12): 1 choice", a move's end in Python's spelling ("to nine twelve" aloud), where the moves say
+    "[9,12]" (said "column 9, row 12")."""
+    session, rng = Session.new("temple", ["red", "green", "blue"]), random.Random(1)
+    labels: set[str] = set()
+    while not session.pending().is_over and len(session.log) < 60:
+        legal = session.legal()
+        if ChoiceWalk.by_place(legal):
+            controller = Controller(session)
+            labels.update(controller.handle(ButtonPressed("next")).text.split(":")[0] for _ in range(3))
+        session.act(session.game.sim_choose(session.state, legal, rng))
+    assert any(label.startswith("Slot ") for label in labels), sorted(labels)
+    assert any(re.fullmatch(r"\[\d+,\d+\]", label) for label in labels), sorted(labels)
+    assert all(label[:1].isupper() or label[:1] == "[" for label in labels), sorted(labels)
+    assert not any("(" in label or label.startswith("to ") for label in labels), sorted(labels)

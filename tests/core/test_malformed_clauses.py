@@ -18,7 +18,7 @@ import pytest
 
 from companion.controller import Controller
 from companion.errors import CompanionError, InvalidAction
-from companion.observations import Touch, Update
+from companion.observations import ButtonPressed, Touch, Update
 from companion.protocol import Referee
 from companion.registry import game_classes
 from companion.session import Session
@@ -194,9 +194,11 @@ def test_a_tap_naming_no_action_cites_the_clause_the_referee_cites(game_id: str,
     for intent in ("act", "check"):
         update = controller.handle(Touch(intent))
         assert update.kind == "refused" and update.rules == (expected,), (intent, update)
-        assert "the tap names no action" in update.text
+        assert update.text.startswith("Nothing to do for") and "the tap names no action" in update.text
         assert referee_missing_action_rule(game_id, when) == expected
-    assert controller.handle(Touch("zzz")).rules == ()
+    unknown = controller.handle(Touch("zzz"))  # shown and said as a sentence: it opened "nothing to do for"
+    assert unknown.rules == () and unknown.text == "Nothing to do for 'zzz'"
+    assert controller.handle(ButtonPressed("zzz")).text == "Unknown button intent 'zzz'"
     assert session.document() == before and heard
 
 

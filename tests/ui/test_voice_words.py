@@ -13,7 +13,7 @@ from typing import Any
 from companion.controller import Controller
 from companion.game import normalize_action
 from companion.games.ttd.board import hex_label
-from companion.observations import DieRead, Touch
+from companion.observations import ButtonPressed, DieRead, Touch
 from companion.places import place_of
 from companion.registry import create, game_classes
 from companion.session import Session
@@ -31,14 +31,14 @@ def test_clause_ids_are_left_out_of_speech() -> None:
     )
     said = spoken_form(ruling)
     assert "TTD" not in said and "[" not in said
-    assert "piece at hex 8, 10. hex 7, 10 does not touch" in said  # the sentences keep their stops
+    assert "piece at hex 8, 10. Hex 7, 10 does not touch" in said  # the sentences keep their stops, and capitals
     assert spoken_form("Not yet. [BP-C10, BP-6]") == "Not yet."
 
 
 def test_a_hex_keeps_its_minus_sign() -> None:
     """espeak-ng reads "(-4,12)" as "four twelve": another hex than the one the camel went to."""
     assert spoken_form("Black places a blue camel on (-4,12).") == "Black places a blue camel on hex minus 4, 12."
-    assert spoken_form("(4,1): 1 choice; confirm to open") == "hex 4, 1: 1 choice; confirm to open"
+    assert spoken_form("(4,1): 1 choice; confirm to open") == "Hex 4, 1: 1 choice; confirm to open"
 
 
 def test_a_temple_cell_is_said_by_column_and_row_as_the_margins_number_them() -> None:
@@ -170,7 +170,7 @@ def test_targia_is_said_with_a_hard_g() -> None:
     said = spoken_form("Tribal Expansion turns up Song Keeper (T12, targia, 3 VP, costs 2 dates, 2 pepper or 2 gold).")
     assert said == ("Tribal Expansion turns up Song Keeper (targhia, 3 victory points, costs 2 dates, 2 pepper or 2 "
                     "gold).")
-    assert spoken_form("Targia") == "Targhia" and spoken_form("the Targi") == "the Targi"
+    assert spoken_form("Targia") == "Targhia" and spoken_form("Place the Targi.") == "Place the Targi."
 
 
 def test_a_prompt_part_the_step_just_said_is_not_said_again() -> None:
@@ -250,12 +250,13 @@ LISTS = ("Allowed", "such as:")  # a list of choices goes on past 25 words, with
 
 
 def test_random_games_of_every_game_are_heard_plainly() -> None:
-    """Seeded games of all five through the controller, with undos, redos, checks and pointing: every
-    announcement as the app speaks it keeps to words, one thing said once, sentences a listener follows."""
+    """Seeded games of all five through the controller, with undos, redos, checks, pointing and the button box's
+    next: every announcement as the app speaks it keeps to words, one thing said once, sentences a listener
+    follows, each opening with a capital."""
     heard: set[str] = set()
     for game_id in game_classes():
         for seed in range(2):
-            rng = random.Random(seed)
+            rng, presses = random.Random(seed), random.Random(seed)  # presses: the games played stay the same
             session = Session.new(game_id, random_players(create(game_id), rng))
             controller = Controller(session)
             tried: list[dict[str, Any]] = []
@@ -277,6 +278,8 @@ def test_random_games_of_every_game_are_heard_plainly() -> None:
                     updates = [controller.handle(Touch("act", {k: v for k, v in action.items() if k != "text"}))]
                     if rolled and roll < 0.25:  # a sensor saying its roll again, when no roll is expected
                         updates.append(controller.handle(DieRead(1, source="dice")))
+                if presses.random() < 0.1:  # the button box's next: each place or choice it lights is said
+                    updates += [controller.handle(ButtonPressed("next")) for _ in range(presses.randint(1, 3))]
                 for update in updates:
                     text = update.text
                     if update.kind in ("step", "undo", "redo") and update.pending is not None:
@@ -284,7 +287,7 @@ def test_random_games_of_every_game_are_heard_plainly() -> None:
                     heard.add(spoken_form(text))
     assert len(heard) > 1000
     for said in heard:
-        assert not re.search(r"[\[\]/]|\br\d+c\d+\b|->|\d-\d|\btargia\b|\bVP\b", said), said
+        assert not re.search(r"[\[\]/]|\br\d+c\d+\b|->|\d-\d|\btargia\b|\bVP\b|\(-?\d+, ?-?\d+\)", said), said
         words = re.findall(r"[a-z0-9']+", said.lower())
         twice = {tuple(words[i:i + 7]) for i in range(len(words) - 6) if
                  any(words[j:j + 7] == words[i:i + 7] for j in range(i + 1, len(words) - 6))}
@@ -292,6 +295,8 @@ def test_random_games_of_every_game_are_heard_plainly() -> None:
         assert not twice or re.search(r"goes back|back to its|off the path|no crossing|cannot reach", said), said
         # a "!" before a small letter ("is Scared! on Cobra Pit") ends no sentence a listener hears
         for sentence in re.split(r"(?<=[.?])\s+|(?<=!)\s+(?![a-z])", said):
+            # every sentence heard opens with a capital (or a figure): "hex 7, 0 is already taken" did not
+            assert sentence[:1].isupper() or sentence[:1].isdigit(), (sentence, said)
             if not any(mark in sentence for mark in LISTS):
                 assert len(re.findall(r"[\w']+", sentence)) <= 25, sentence
 

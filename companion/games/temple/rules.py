@@ -287,6 +287,18 @@ class TempleGame(Game):
     def place_named(self, state: TempleState, words: str) -> Hashable | None:
         return place_questions.place_named(self, words)
 
+    def place_words(self, state: TempleState, place: Hashable) -> str | None:
+        """Where a move ends as the moves themselves say it: a cell "[8,1]" (said "column 8, row 1"), the final
+        steps and the chamber by name. The button box's walk said "to (8, 1)", Python's spelling of the move's
+        "to", read aloud as "to eight one", and "to chamber"."""
+        if isinstance(place, tuple) and len(place) == 2 and all(type(v) is int for v in place):
+            return f"[{place[0]},{place[1]}]"
+        if place == "chamber":
+            return "the Treasure Chamber"
+        if isinstance(place, str) and place.startswith("step") and place[4:].isdigit():
+            return f"step {place[4:]}"
+        return None
+
     def place_within(self, state: TempleState, place: Hashable) -> tuple[Hashable, str] | None:
         return place_questions.place_within(self, state, place)
 
