@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 from pathlib import Path
 
+from companion.colours import PIECE_RGB
 from companion.games.ttd.board import HEX_NAME
 
 log = logging.getLogger(__name__)
@@ -149,6 +150,14 @@ MORE = 3  # shared ending words, at least, to leave out
 # said first as well ("26 choices") said the count twice in one sentence, and made it no shorter to hear.
 SAID_CHOICES = 3
 COUNTED = re.compile(r" and (\d+) more$")
+# One report per player or piece, the verb said again for each: "White puts tribe markers on centre 2 2 and
+# centre 2 3. Black puts a tribe marker on centre 3 1.", "White pays the raid: 2 dates, 1 pepper. Black pays the
+# raid: 2 victory points.", "Red 2 is blown 6 forward from ... Red 1 is blown 6 forward from ...". Who: a
+# player's colour, or a piece of it ("Red 2"); then the verb, in small letters.
+WHO = re.compile(rf"^((?:{'|'.join(sorted(c.capitalize() for c in PIECE_RGB))})(?: \d+)?) ([a-z]+) (.+)\.$")
+PLURAL = {"is": "are", "has": "have", "goes": "go", "does": "do"}
+OWN = re.compile(r"\b(its|his|her)\b")
+GAP_ENDS = PLACE_WORDS | {"for", "with"}  # a shared ending left out of later reports opens with one of these
 
 
 def _number(text: str) -> str:
@@ -181,7 +190,7 @@ def spoken_form(text: str) -> str:
         sentence = ALLOWED.sub(_allowed, sentence)
         sentence = WITHDRAWN.sub(lambda m: f"{m[1]} is withdrawn: {m[2]}. {m[3].upper()}{m[4]}", sentence)
         said.extend(_sentences(_bracket_apart(sentence)))
-    text = " ".join(_split_long(s) for s in _echoes_said_once(_merged(said))) if said else text
+    text = " ".join(_split_long(s) for s in _echoes_said_once(_gapped(_merged(said)))) if said else text
     return PATH_CARD.sub(r"P \1", text)  # last: a list's choices are told apart by their ids' words
 
 
@@ -255,6 +264,87 @@ def _merged(sentences: list[str]) -> list[str]:
                 continue
         out.append(sentence)
     return out
+
+
+def _plural(verb: str) -> str:
+    """The verb for two or more: "misses" is "miss", "goes" "go", "is" "are"."""
+    if verb in PLURAL:
+        return PLURAL[verb]
+    if re.search(r"(ss|sh|ch|x|z)es$", verb):
+        return verb[:-2]
+    return verb[:-3] + "y" if verb.endswith("ies") else verb[:-1] if verb.endswith("s") else verb
+
+
+def _gapped(sentences: list[str]) -> list[str]:
+    """Reports alike but for who, one after another, said as one sentence with the verb said once, as a person
+    says them: "Teal and Black miss this turn (Desert Whisper).", "Black and White each pay the raid: 2
+    victory points.", "Black puts tribe markers on centre 1 1 and centre 1 3, and White on centre 2 2.",
+    "White pays the raid: 2 dates, 1 pepper; Black, 2 victory points.", "Red 2 goes back from d7 (ring 3) to
+    its starting circle in the centre, and Red 3 from d4 (ring 4)." What a later report shares with the first
+    after its verb is left out up to its last place word ("on", "from") or colon, and a shared ending of three
+    words or more from a place word (or "for", "with") on; every fact that differs is said. A sentence past
+    ``LONG_WORDS`` is not made: the next report starts a sentence of its own. The screen keeps one line each."""
+    out: list[str] = []
+    group: list[re.Match[str]] = []
+
+    def flush() -> None:
+        if group:
+            out.append(_joined(group))
+            group.clear()
+
+    for sentence in sentences:
+        report = WHO.match(sentence)
+        if report is None:
+            flush()
+            out.append(sentence)
+            continue
+        if group and (report[2] != group[0][2] or report[1] in {g[1] for g in group}
+                      or len(_words(_joined([*group, report]))) > LONG_WORDS
+                      or _joined([*group, report]) == " ".join(g[0] for g in [*group, report])):
+            flush()
+        group.append(report)
+    flush()
+    return out
+
+
+def _joined(group: list[re.Match[str]]) -> str:
+    """One sentence of ``group``'s reports (`_gapped`); their own sentences when they cannot be joined."""
+    if len(group) == 1:
+        return group[0][0]
+    whos = [g[1] for g in group]
+    names = f"{', '.join(whos[:-1])} and {whos[-1]}"
+    first = group[0][3]
+    if all(g[3] == first for g in group):  # alike but for who: "Teal and Black miss this turn."
+        each = "each " if re.search(r"\d", first) else ""  # "Black and White pay the raid: 2" is no total
+        return f"{names} {each}{_plural(group[0][2])} {OWN.sub('their', first)}."
+    tokens = first.split(" ")
+    later = []
+    for g in group[1:]:
+        words = g[3].split(" ")
+        shared = next((i for i, (a, b) in enumerate(zip(tokens, words, strict=False)) if a != b),
+                      min(len(tokens), len(words)))
+        colon = next((i + 1 for i in range(shared - 1, -1, -1) if words[i].endswith(":")), None)
+        if colon is not None:
+            later.append((g[1], ", ", words[colon:]))
+            continue
+        start = next((i for i in range(shared - 1, -1, -1) if words[i] in PLACE_WORDS), 0)
+        kept = words[start:]
+        end = 0
+        while end < min(len(tokens), len(kept)) - 1 and tokens[-1 - end] == kept[-1 - end]:
+            end += 1
+        tail = next((i for i in range(len(kept) - end, len(kept) - 2) if kept[i] in GAP_ENDS), None)
+        if tail is not None and tail > 0:
+            kept = kept[:tail]
+        if (re.match(r"\d", kept[0]) and g[1][-1:].isdigit()) or (not start and g[2] in PLURAL):
+            return " ".join(m[0] for m in group)  # "Red 1 3 forward", "Red 2 blown 3 forward": said apart
+        later.append((g[1], " ", kept))
+    if any(sep == ", " for _, sep, _ in later):  # after a colon: "...: 2 dates, 1 pepper; Black, 2 victory points."
+        if not all(sep == ", " for _, sep, _ in later):
+            return " ".join(m[0] for m in group)
+        return "; ".join([f"{group[0][1]} {group[0][2]} {first}", *(f"{who}, {' '.join(kept)}" for who, _, kept
+                                                                      in later)]) + "."
+    parts = [f"{group[0][1]} {group[0][2]} {first}", *(f"{who} {' '.join(kept)}" for who, _, kept in later)]
+    return f"{', '.join(parts[:-1])}, and {parts[-1]}."
 
 
 def _echoes_said_once(sentences: list[str]) -> list[str]:
