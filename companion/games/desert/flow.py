@@ -44,6 +44,7 @@ from companion.games.desert.state import (
     State,
     Step,
 )
+from companion.phrases import series
 
 MAX_LIVES = 10
 RESTART_LIVES = 3
@@ -474,7 +475,7 @@ class Flow:
             return self.after(state, events)
         if len(tied) == 1:
             return self.thief_found(state, tied[0], events)
-        names = ", ".join(title(p) for p in tied)
+        names = series([title(p) for p in tied])  # "Pink and Teal tie": "Pink, Teal tie" read as no sentence
         events.append(Event("info", f"Sand Thief: {names} tie for most Lives and roll off for the card.",
                             ("DR-23", "DR-Q14"), tuple(tied)))
         return replace(state, step=Step(ROLLOFF, mode="thief", contenders=tuple(tied), victim=player))
@@ -525,7 +526,7 @@ class Flow:
             n = len(state.players)
             order = [state.players[(state.current + k) % n] for k in range(n)]
             return self.vortex_chooser(state, next(p for p in order if p in tied), events)
-        names = ", ".join(title(p) for p in tied)
+        names = series([title(p) for p in tied])  # "Pink and Teal tie": "Pink, Teal tie" read as no sentence
         events.append(Event("info", f"Desert Vortex: {names} tie for most Lives and roll off to choose.",
                             ("DR-26", "DR-Q13"), tuple(tied)))
         return replace(state, step=Step(ROLLOFF, mode="vortex", contenders=tuple(tied), victim=player))

@@ -10,7 +10,7 @@ from companion.game import GameData
 from companion.games.desert import DesertRace
 from companion.games.desert.board import CLOAK, COMPASS, FLASK, SNEAKERS, SUNSHIELD
 from companion.registry import create
-from tests.games.desert.helpers import A, B, act, board_b, draw, game_b, position, roll, use
+from tests.games.desert.helpers import A, B, C, act, board_b, draw, game_b, position, roll, use
 
 GAME = game_b()
 
@@ -181,3 +181,15 @@ def test_a_challenge_reached_otherwise_than_by_the_chain_cites_the_decision_that
     later = position(GAME, {A: {"space": 6}}, options={"attempt_on_landing": "next_turn"})
     _, events = act(GAME, later, roll(1))
     assert challenge_rules(events) == ("DR-13",)  # no attempt at once: DR-Q4's own line says it is put off
+
+
+def test_players_tied_for_most_lives_are_named_as_a_sentence_lists_them() -> None:
+    """A roll-off for the Sand Thief or the Desert Vortex named the tied players "Pink, Teal tie for most Lives":
+    aloud, two names with a pause and no "and" between them."""
+    players = (A, B, C)
+    pieces = {A: {"space": 4, "lives": 3, "items": [FLASK]}, B: {"lives": 6}, C: {"lives": 6}}
+    for card, name in (("sand_thief", "Sand Thief"), ("desert_vortex", "Desert Vortex")):
+        state = position(GAME, pieces, step={"kind": "draw", "mode": "mystery"}, players=players)
+        _, events = act(GAME, state, draw("mystery", card))
+        tie = next(e.text for e in events if "tie for most Lives" in e.text)
+        assert tie.startswith(f"{name}: Pink and Teal tie for most Lives"), tie
