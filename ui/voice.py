@@ -236,7 +236,9 @@ def _allowed(m: re.Match[str]) -> str:
 
 
 def _bracket_apart(sentence: str) -> str:
-    """A long bracket closing ``sentence`` and holding a sentence (the question asked now) said after it."""
+    """A bracket closing ``sentence`` and holding a sentence (the question asked now) said after it: a long one,
+    or one opening with a capital. "... no roll is expected now (Black wins.)." was said with its stop twice
+    and the game's end inside the refusal's sentence; it is "... no roll is expected now. Black wins."."""
     body = sentence.rstrip(".!?")
     if not body.endswith(")"):
         return sentence
@@ -246,7 +248,8 @@ def _bracket_apart(sentence: str) -> str:
         if depth == 0:
             break
     inner = body[i + 1:-1].strip()
-    if depth or i == 0 or len(_words(inner)) < LONG_BRACKET or inner[-1:] not in ".!?":
+    short = len(_words(inner)) < LONG_BRACKET and not inner[:1].isupper()
+    if depth or i == 0 or short or inner[-1:] not in ".!?":
         return sentence  # a list in brackets ("(the roll entered by hand, an undo, a new game)") stays in its place
     return f"{body[:i].rstrip(' ,;:')}. {inner[:1].upper()}{inner[1:]}"
 

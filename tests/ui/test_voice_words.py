@@ -220,6 +220,11 @@ def test_a_long_bracket_is_said_after_its_sentence() -> None:
     assert spoken_form(stray) == (
         "A die showing 1 was read, but no roll is expected now. Grey is on Sheer Cliff (needs 5 or more): attempt "
         "it now, or stop here and end the turn?")
+    # A short one holding a sentence too: it was said "now (Black wins.).", the game's end inside the refusal.
+    assert spoken_form("A die showing 1 was read, but no roll is expected now (Black wins.).") == (
+        "A die showing 1 was read, but no roll is expected now. Black wins.")
+    assert spoken_form("A die showing 1 was read, but no roll is expected now (Blue: move a pawn 5.).") == (
+        "A die showing 1 was read, but no roll is expected now. Blue: move a pawn 5.")
     # A short bracket, or a list in brackets, stays where it is.
     assert spoken_form("Rocky Ridge is a challenge: roll 4 or more to go on (up to 3 attempts).") == (
         "Rocky Ridge is a challenge: roll 4 or more to go on (up to 3 attempts).")
