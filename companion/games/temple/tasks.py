@@ -44,11 +44,15 @@ def run_tasks(game: TempleGame, state: TempleState, events: list[Event]) -> Temp
                 if far
                 else "no other stairway is there to reach"
             )
+            where = f"{pawn_label(task.colour, i)} on {stairway(game, task.colour, task.node)}"
+            # Right after the card change's "The new card puts Red 1 on the secret stairway at [13,7] (slot 5
+            # r1c1): ...", naming the pawn and the stairway again said eleven words twice in a row.
+            just_said = bool(events) and events[-1].text.startswith(f"The new card puts {where}:")
             events.append(
                 Event(
                     "info",
-                    f"{pawn_label(task.colour, i)} is on {stairway(game, task.colour, task.node)}, but {why}:"
-                    " it stays.",
+                    f"It stays there: {why}." if just_said else f"{pawn_label(task.colour, i)} is on "
+                    f"{stairway(game, task.colour, task.node)}, but {why}: it stays.",
                     ("RU-24", "RU-Q21") if far else ("RU-24",),
                     (task.colour,),
                 )

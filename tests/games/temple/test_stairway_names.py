@@ -116,6 +116,21 @@ def test_a_change_choice_names_the_stairway_and_where_it_leads() -> None:
     assert said == [f"The new card puts Red 1 on the secret stairway at {STB}: it takes it if there is another."]
 
 
+def test_a_pawn_a_change_puts_on_a_lone_stairway_is_not_named_again() -> None:
+    """The change's sentence names the pawn and the stairway; the next said "Red 1 is on the secret stairway at
+    [13,7] (slot 5 r1c1), but no other stairway is there to reach: it stays.", the same eleven words again."""
+    slots = _three_stairs()
+    slots[1], slots[4], slots[7] = "OPEN13", "OPEN12", "OPEN11"  # the stairway the change lays is the only one
+    s = state(slots=slots, turn="blue", pawns={"red": [[13, 7], "entrance"]})
+    s, _ = act(s, red(3))
+    s, events = act(s, {"type": "change", "slot": 5, "card": "STB"})
+    assert [e.text for e in events][1:] == [
+        f"The new card puts Red 1 on the secret stairway at {STB}: it takes it if there is another.",
+        "It stays there: no other stairway is there to reach.",
+    ]
+    assert pawns_of(s)["red"][0] == [13, 7]
+
+
 def test_an_automatic_trip_after_a_change_names_where_it_lands_and_who_stood_there() -> None:
     slots = _three_stairs()
     slots[4], slots[7] = "OPEN12", "OPEN13"
