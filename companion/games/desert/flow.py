@@ -111,8 +111,9 @@ class Flow:
         after = min(MAX_LIVES, before + amount)
         lost = before + amount - after
         note = f" (capped at {MAX_LIVES}; {lost} ignored)" if lost else ""
-        events.append(Event("reward", f"{why}: {title(player)} goes from {before} to {after} Lives{note}.",
-                            (*rules, "DR-5"), (player,)))
+        # Already at the cap: "goes from 10 to 10 Lives" named a change that is none, heard as a misread number.
+        change = f"stays at {after}" if after == before else f"goes from {before} to {after}"
+        events.append(Event("reward", f"{why}: {title(player)} {change} Lives{note}.", (*rules, "DR-5"), (player,)))
         return state.with_piece(player, lives=after)
 
     # -- turns and rounds -------------------------------------------------------

@@ -193,3 +193,14 @@ def test_players_tied_for_most_lives_are_named_as_a_sentence_lists_them() -> Non
         _, events = act(GAME, state, draw("mystery", card))
         tie = next(e.text for e in events if "tie for most Lives" in e.text)
         assert tie.startswith(f"{name}: Pink and Teal tie for most Lives"), tie
+
+
+def test_a_life_gained_at_the_cap_is_no_change_of_lives() -> None:
+    """At 10 Lives a life space said "Black goes from 10 to 10 Lives (capped at 10; 1 ignored)": a change that
+    is none, heard as a misread number (67 distinct announcements over 150 seeded games)."""
+    said = {}
+    for lives in (9, 10):
+        _, events = act(GAME, position(GAME, {A: {"space": 0, "lives": lives}}), roll(2))
+        said[lives] = events[-1].text
+    assert said == {9: "Orange (2): Black goes from 9 to 10 Lives.",
+                    10: "Orange (2): Black stays at 10 Lives (capped at 10; 1 ignored)."}
