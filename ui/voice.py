@@ -387,6 +387,8 @@ def _split_long(sentence: str) -> str:
         depth += {"(": 1, ")": -1}.get(ch, 0)
         if depth or ch not in ":;" or sentence[i + 1:i + 2] != " " or (listing and i >= listing.end() - 1):
             continue
+        if sentence[i - 1:i] == "!":  # "a 6 is Scared!: loses 2 Lives": cut there, "Scared!." then "Loses 2 Lives"
+            continue
         if len(_words(sentence[:i])) >= 4 and len(_words(sentence[i + 1:])) >= 4:
             cuts.append(i)
     cuts = [i for i in cuts if sentence[i] == ":"] or cuts
