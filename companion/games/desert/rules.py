@@ -64,6 +64,7 @@ from companion.games.desert.state import (
     State,
     Step,
 )
+from companion.phrases import series
 
 D6 = DieSpec("d6", "six-sided die", tuple({"value": v} for v in range(1, 7)))
 ROLL_STEPS = (ROLLOFF, ROLL, DUNE, SAVE)
@@ -596,7 +597,7 @@ class DesertRace(Game):
             # Each roll-off's re-roll rests on its own decision: DR-Q24 settles ties for the first player
             # only; a Sand Thief tie re-rolls under DR-Q14 and a Desert Vortex tie under DR-Q13.
             decision = {"order": "DR-Q24", "thief": "DR-Q14", "vortex": "DR-Q13"}[step.mode]
-            events.append(Event("info", f"{', '.join(title(p) for p in tied)} tie with {top} and roll again.",
+            events.append(Event("info", f"{series([title(p) for p in tied])} tie with {top} and roll again.",
                                 (rule, decision), tied))
             return replace(state, step=replace(step, contenders=tied, rolls=()))
         winner = tied[0]

@@ -22,6 +22,11 @@ def test_setup_five_lives_on_dawn_and_order_rolloff_with_tie() -> None:
     state, events = run(GAME, state, roll(5), roll(5), roll(2))
     assert state.step.contenders == (A, B) and state.step.rolls == ()
     assert "DR-Q24" in rules_of(events)
+    # named as a sentence lists them: "Black, Pink tie with 5" was two names with a pause between, aloud
+    assert "Black and Pink tie with 5 and roll again." in [e.text for e in events]
+    three = GAME.setup([A, B, C], GAME.resolve_options({}))
+    _, events = run(GAME, three, roll(4), roll(4), roll(4))
+    assert "Black, Pink and Teal tie with 4 and roll again." in [e.text for e in events]
     state, _ = run(GAME, state, roll(3), roll(6))
     pending = GAME.pending(state)
     assert (pending.kind, pending.player, state.round) == ("roll", B, 1)
