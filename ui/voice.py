@@ -419,7 +419,16 @@ def _within(part: str, said: str, loose: bool = False) -> bool:
 
 
 def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
+    """``text``'s sentences; a stop inside brackets ends none: a correction withdrawing a step of two sentences,
+    "(Grey rolls 3: failed attempt 3 of 3 at Sheer Cliff (15). Next turn Grey may ... try again) is withdrawn",
+    was cut inside its bracket, and said whole, withdrawn step and all, before "is withdrawn"."""
+    out: list[str] = []
+    for piece in re.split(r"(?<=[.!?])\s+", text.strip()):
+        if out and out[-1].count("(") > out[-1].count(")"):
+            out[-1] = f"{out[-1]} {piece}"
+        elif piece:
+            out.append(piece)
+    return [s for s in out if s]
 
 
 HEARD_RUN = 6  # words in a row just said, at least, for a part of the prompt to count as heard

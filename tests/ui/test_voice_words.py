@@ -220,6 +220,13 @@ def test_a_long_bracket_is_said_after_its_sentence() -> None:
     assert spoken_form(stray) == (
         "A die showing 1 was read, but no roll is expected now. Grey is on Sheer Cliff (needs 5 or more): attempt "
         "it now, or stop here and end the turn?")
+    # A withdrawn step of two sentences was cut at the stop inside its bracket: "Correction: the roll entered last
+    # (Grey rolls 3: ... space 15." then "Next turn ... or try again) is withdrawn; enter what ...".
+    two = ("Correction: the roll entered last (Grey rolls 3: failed attempt 3 of 3 at Sheer Cliff (15). Next turn "
+           "Grey may roll as normal and move on, or try again) is withdrawn; enter what the table really shows.")
+    assert spoken_form(two) == (
+        "Correction: the roll entered last is withdrawn: Grey rolls 3: failed attempt 3 of 3 at Sheer Cliff, space "
+        "15. Next turn Grey may roll as normal and move on, or try again. Enter what the table really shows.")
     # A short one holding a sentence too: it was said "now (Black wins.).", the game's end inside the refusal.
     assert spoken_form("A die showing 1 was read, but no roll is expected now (Black wins.).") == (
         "A die showing 1 was read, but no roll is expected now. Black wins.")
