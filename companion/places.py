@@ -269,7 +269,10 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
             every = f"both choices {rest}" if len(texts) == 2 else f"all {len(texts)} choices {rest}"
             also = f" That rules out {every}: {_listed(named[rules])}."
         elif others:
-            also = (f" The same {same} rules out {len(others)} other {'choice' if len(others) == 1 else 'choices'}"
+            # Said again for the next reason, "The same rule rules out 1 other choice there too" came twice in one
+            # answer (Through the Desert's camels refused by two rules at a hex): the second says "It".
+            opening = "It" if any(" rules out " in reason for reason in reasons) else f"The same {same}"
+            also = (f" {opening} rules out {len(others)} other {'choice' if len(others) == 1 else 'choices'}"
                     f" {rest} too: {_listed(others)}.")
         else:
             also = ""
