@@ -143,6 +143,10 @@ ALLOWED = re.compile(r"^(Allowed(?: there)?: |.*?, such as: )(.*?)( and \d+ more
 PLACE_WORDS = frozenset({"to", "at", "on", "from", "in", "into"})
 PLACES = frozenset({"hex", "column"})  # as said above: "in" of "P08 in, sending Red 1 back" is no place
 MORE = 3  # shared ending words, at least, to leave out
+# The first choice's place, said again in the middle of another ("Green 1 to column 10, row 13 (slot 7) in 5; Green
+# 2 to column 10, row 13 (slot 7) in 4"): left out of the others, as an ending place is.
+PLACE_PHRASE = re.compile(r" (?:to|at|on|from|in|into) (?:hex (?:minus )?\d+, (?:minus )?\d+|column \d+, row \d+"
+                          r"(?: \((?:slot \d+|corner)\))?)")
 # A list read aloud past a handful of choices is not heard: the temple's card swaps named five and a count ("Slot
 # 1: P30 out, P01 in; ... P09 in, sending Yellow 2 back and 21 more", 25 to 32 words in one sentence). A list of
 # more choices than SAID_CHOICES + 1 says the first SAID_CHOICES and how many more the screen shows (its buttons
@@ -231,6 +235,8 @@ def _allowed(m: re.Match[str]) -> str:
                       if words[i] in PLACE_WORDS and words[i + 1] in PLACES), None)
         if place is not None and place > 0 and len(words) - place >= MORE and _balanced(item[spans[place].start():]):
             item = item[:spans[place].start()].rstrip(" ,;:(")
+        elif (middle := PLACE_PHRASE.search(items[0])) and item.count(middle[0]) == 1 and not item.endswith(middle[0]):
+            item = item.replace(middle[0], "")  # "Green 2 to column 10, row 13 (slot 7) in 4": "Green 2 in 4"
         kept.append(item)
     return f"{m[1]}{'; '.join(kept)}{rest}{m[4]}"
 

@@ -205,6 +205,9 @@ def test_a_list_of_choices_names_their_shared_place_once() -> None:
         " on the screen.")
     assert spoken_form("Allowed: Red 1 to [5,1] (slot 1 r1c1) in 4; Red 2 to [5,1] (slot 1 r1c1) in 4.") == (
         "Allowed: Red 1 to column 5, row 1 (slot 1) in 4; Red 2.")
+    # The place in the middle, each choice ending apart: it was said twice, "... in 5; Green 2 to column 10, ..."
+    assert spoken_form("Allowed there: Green 1 to [10,13] (slot 7 r1c0) in 5; Green 2 to [10,13] (slot 7 r1c0) in "
+                       "4.") == "Allowed there: Green 1 to column 10, row 13 (slot 7) in 5; Green 2 in 4."
 
 
 def test_a_long_bracket_is_said_after_its_sentence() -> None:
