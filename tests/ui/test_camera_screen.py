@@ -23,14 +23,19 @@ from vision.board_photos import shadowed
 from vision.teaching import TeachRefused
 from vision.temple_die_render import render_temple_die
 
+STILL = ".bmp"  # the camera's frames as files: lossless and read back without decoding (see `frames`)
+
 
 def frames(folder: Path, frame: np.ndarray, copies: int = 60) -> str:
-    """A still camera as a folder of `copies` frames (two seconds at 30 a second): one photo, linked again."""
+    """A still camera as a folder of `copies` frames (two seconds at 30 a second): one photo, linked again.
+
+    A BMP, not a PNG: the feed reads 30 frames a second for as long as the test runs, and a 640x480 PNG took it
+    6 ms to decode (most of the feed's CPU, a third of a camera test's), a BMP a quarter of one, same pixels."""
     folder.mkdir()
-    first = folder / "0000.png"
-    cv2.imwrite(str(first), frame)
+    first = folder / f"0000{STILL}"
+    assert cv2.imwrite(str(first), frame)
     for index in range(1, copies):
-        os.link(first, folder / f"{index:04d}.png")
+        os.link(first, folder / f"{index:04d}{STILL}")
     return str(folder)
 
 
@@ -320,7 +325,9 @@ def test_the_slots_the_card_reader_finds_are_outlined_with_their_numbers(launch:
     """In a temple game the owner sees where the camera looks for each slot's card, over the board's own slots."""
     from kivy.graphics import Line, Rectangle
 
-    app = launch(camera=frames(tmp_path / "board", board_frame({3: sorted(BY_ID)[4]})))
+    # Ten seconds of frames: the board is read a few times a second, and two seconds' were read too few times on a
+    # busy machine (once a frame no longer took a PNG's decoding, the folder ran out sooner).
+    app = launch(camera=frames(tmp_path / "board", board_frame({3: sorted(BY_ID)[4]}), copies=300))
     assert app.new_game("temple", ["red", "blue"])
     feed = app.running_inputs["camera"][1]
     assert until(lambda: len(feed.slots_in_view) == 12, 20)
@@ -470,7 +477,7 @@ def test_a_blurred_or_dark_picture_asks_for_the_camera_to_be_mended(
 def test_a_picture_that_never_holds_still_asks_for_a_steady_camera(launch: Any, tmp_path: Path) -> None:
     from tests.vision.test_feed import die_at, shaking, write_frames
 
-    folder = write_frames(tmp_path / "shaking", shaking(die_at(1), 200))
+    folder = write_frames(tmp_path / "shaking", shaking(die_at(1), 200), STILL)
     app = launch(camera=str(folder))
     app.running_inputs["camera"][1].restless_after = 1.0
     screen = open_camera(app)
@@ -483,7 +490,7 @@ def bands(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A still picture under a lamp's rolling bands, 200 frames: written once for the tests that read it."""
     from tests.vision.test_feed import die_at, rolling_bands, write_frames
 
-    return write_frames(tmp_path_factory.mktemp("bands") / "bands", rolling_bands(die_at(1), 200, 0.2))
+    return write_frames(tmp_path_factory.mktemp("bands") / "bands", rolling_bands(die_at(1), 200, 0.2), STILL)
 
 
 @pytest.mark.parametrize(("rate", "said"), [

@@ -111,9 +111,11 @@ def test_an_unplugged_camera_is_said_on_the_table_until_it_is_back_and_shows_no_
 def test_a_picture_that_never_holds_still_is_said_on_the_table_until_it_does(launch: Any, tmp_path: Path) -> None:
     """Rolls went unread for the rest of the game when the picture never held still, and only the camera
     screen, behind the PIN, said why; now the table keeps its line about the camera and settings the mend."""
+    from tests.ui.test_camera_screen import STILL
     from tests.vision.test_feed import die_at, shaking, write_frames
 
-    folder = write_frames(tmp_path / "frames", [*shaking(die_at(1), 120), *[die_at(1)] * 240])  # 4 s, then 8 s still
+    # 4 s shaking, then 8 s still
+    folder = write_frames(tmp_path / "frames", [*shaking(die_at(1), 120), *[die_at(1)] * 240], STILL)
     app = launch(camera=str(folder))
     assert app.new_game("blackpool", ["yellow", "red"])
     feed = app.running_inputs["camera"][1]

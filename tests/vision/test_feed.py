@@ -758,14 +758,15 @@ def cup_on_marker(frame: np.ndarray) -> np.ndarray:
     return covered
 
 
-def write_frames(folder: Path, frames: list[np.ndarray]) -> Path:
-    """``frames`` as numbered PNGs in a new ``folder``, as a camera's frames are read from a folder. A frame the
-    same as one written before is a hard link to its file: a picture held still for seconds is hundreds of frames,
-    each a PNG to encode (about 10 ms at 640x480) where a link costs nothing and reads back the same."""
+def write_frames(folder: Path, frames: list[np.ndarray], suffix: str = ".png") -> Path:
+    """``frames`` as numbered PNGs (or ``suffix``'s kind) in a new ``folder``, as a camera's frames are read from a
+    folder. A frame the same as one written before is a hard link to its file: a picture held still for seconds is
+    hundreds of frames, each a PNG to encode (about 10 ms at 640x480) where a link costs nothing and reads back the
+    same. ".bmp" is neither encoded nor decoded: for a feed left reading 30 frames a second (the camera screen's)."""
     folder.mkdir()
     written: dict[bytes, Path] = {}
     for n, frame in enumerate(frames):
-        path = folder / f"{n:04d}.png"
+        path = folder / f"{n:04d}{suffix}"
         key = hashlib.blake2b(frame.tobytes() + repr((frame.shape, frame.dtype)).encode()).digest()
         if key in written:
             os.link(written[key], path)
