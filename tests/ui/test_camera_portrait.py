@@ -85,9 +85,13 @@ def small_buttons(screen: Any, landscape: dict[str, tuple[float, float]], u: flo
             if screen.ids[name].width < min(w * u, FINGER) - 1 or screen.ids[name].height < h * u - 1]
 
 
-def on_camera(launch: Any, tmp_path: Path, settings: Settings | None = None) -> tuple[Any, Any]:
-    """The camera screen showing a 640x480 board with a card in slot 3 (a picture turned as `settings` say)."""
-    app = launch(settings, camera=frames(tmp_path / "board", board_frame({3: sorted(BY_ID)[4]})))
+def on_camera(launch: Any, tmp_path: Path, settings: Settings | None = None, copies: int = 600) -> tuple[Any, Any]:
+    """The camera screen showing a 640x480 board with a card in slot 3 (a picture turned as `settings` say).
+
+    Twenty seconds of frames by default, so the picture is live throughout: a folder that has ended says so in
+    the line under the picture, three lines that took the picture's room in a test that looked after two seconds.
+    """
+    app = launch(settings, camera=frames(tmp_path / "board", board_frame({3: sorted(BY_ID)[4]}), copies))
     screen = open_camera(app)
     assert until(lambda: screen.live)
     return app, screen
@@ -98,13 +102,26 @@ def in_portrait(screen: Any, size: tuple[int, int], window_size: Any) -> None:
     assert screen.portrait, f"{size} is not taken as portrait"
 
 
-@pytest.mark.parametrize("size", PORTRAIT)
 def test_the_picture_spans_the_top_and_the_teach_controls_stand_under_it_on_a_portrait_screen(
-    size: tuple[int, int], launch: Any, tmp_path: Path, window_size: Any
+    launch: Any, tmp_path: Path, window_size: Any
 ) -> None:
     """Top to bottom: heading, the picture (4:3, the window's width), its reading, Turn and Mirror, the teach
-    controls, the note, the bottom bar; every button at least as big as in landscape."""
+    controls, the note, the bottom bar; every button at least as big as in landscape. Each portrait size is turned
+    to from landscape, one app for them all (`each_portrait`)."""
     app, screen = on_camera(launch, tmp_path)
+    for size in each_portrait(window_size):
+        picture_across_the_top(app, screen, size, window_size)
+
+
+def each_portrait(window_size: Any) -> Any:
+    """Every `PORTRAIT` size in turn, the window back at 800x480 before each: each size is turned to from
+    landscape, as a test of its own with its own app did (an app started for each was most of their CPU)."""
+    for size in PORTRAIT:
+        window_size((800, 480))
+        yield size
+
+
+def picture_across_the_top(app: Any, screen: Any, size: tuple[int, int], window_size: Any) -> None:
     landscape = landscape_buttons(screen)
     in_portrait(screen, size, window_size)
     ids = screen.ids
@@ -122,27 +139,24 @@ def test_the_picture_spans_the_top_and_the_teach_controls_stand_under_it_on_a_po
     assert not found, f"at {size[0]}x{size[1]}:\n" + "\n".join(found)
 
 
-@pytest.mark.parametrize("size", PORTRAIT)
-def test_without_a_camera_the_empty_frame_spans_the_top_on_a_portrait_screen(
-    size: tuple[int, int], launch: Any, window_size: Any
-) -> None:
-    """No picture yet: the frame, with why in its middle, stands where a 4:3 picture would."""
+def test_without_a_camera_the_empty_frame_spans_the_top_on_a_portrait_screen(launch: Any, window_size: Any) -> None:
+    """No picture yet: the frame, with why in its middle, stands where a 4:3 picture would, at every size."""
     screen = open_camera(launch())
-    in_portrait(screen, size, window_size)
-    frame = screen.ids.frame
-    assert "camera is off" in screen.ids.seen.text and not screen.live
-    assert frame.width >= Window.width * 0.96 and frame.height == pytest.approx(frame.width * 3 / 4, abs=1)
-    said = next(w for w in frame.children if w is not screen.ids.preview)
-    assert said.text and said.texture_size[1] <= frame.height
-    assert not faults(screen), faults(screen)
+    for size in each_portrait(window_size):
+        in_portrait(screen, size, window_size)
+        frame = screen.ids.frame
+        assert "camera is off" in screen.ids.seen.text and not screen.live
+        assert frame.width >= Window.width * 0.96 and frame.height == pytest.approx(frame.width * 3 / 4, abs=1), size
+        said = next(w for w in frame.children if w is not screen.ids.preview)
+        assert said.text and said.texture_size[1] <= frame.height, size
+        assert not faults(screen), (size, faults(screen))
 
 
-@pytest.mark.parametrize("size", PORTRAIT)
 def test_a_picture_turned_upright_and_long_advice_keep_the_teach_controls_in_the_window(
-    size: tuple[int, int], launch: Any, tmp_path: Path, window_size: Any, monkeypatch: pytest.MonkeyPatch
+    launch: Any, tmp_path: Path, window_size: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A camera mounted sideways sends a 480x640 picture, taller than the room: the frame gives up height,
-    never the teach controls' room, and so it does for four lines of advice and a long note."""
+    never the teach controls' room, and so it does for four lines of advice and a long note, at every size."""
     advice = ["Dice only 15 px across: mark the tray, or mount the camera closer (32 px or more)",
               "Dice out of focus: focus the camera on the tray",
               "Picture too dark (its brightest parts 22 of 255): light the tray",
@@ -150,6 +164,12 @@ def test_a_picture_turned_upright_and_long_advice_keep_the_teach_controls_in_the
     monkeypatch.setattr(CameraScreen, "advice", staticmethod(lambda _feed: advice))
     _app, screen = on_camera(launch, tmp_path, Settings(camera_turn=90))
     assert tuple(screen.ids.preview.texture.size) == (480, 640)
+    for size in each_portrait(window_size):
+        screen.note = ""  # the note comes once the window is upright, as in a visit of its own
+        sideways_picture_and_long_texts(screen, size, window_size)
+
+
+def sideways_picture_and_long_texts(screen: Any, size: tuple[int, int], window_size: Any) -> None:
     in_portrait(screen, size, window_size)
     screen.note = "Taught P05 from slot 3. The camera reads with it from now on. " * 3
     window_size(size)  # and let the note's new lines settle
@@ -165,7 +185,7 @@ def test_a_picture_turned_upright_and_long_advice_keep_the_teach_controls_in_the
 def test_turning_the_display_rearranges_the_camera_screen_and_turning_it_back_restores_it(
     launch: Any, tmp_path: Path, window_size: Any
 ) -> None:
-    app, screen = on_camera(launch, tmp_path)
+    app, screen = on_camera(launch, tmp_path, copies=60)
     ids = screen.ids
     # The folder of frames plays two seconds: once it has ended the reading under the picture says so and stays
     # as it is. Ending between the two looks, it took a line more in one of them (a slow machine's CI run); and
@@ -210,17 +230,22 @@ def test_the_tray_is_marked_by_two_taps_on_the_picture_on_a_portrait_screen(
     assert App.get_running_app().root.get_screen("camera").portrait
 
 
-@pytest.mark.parametrize("size", PORTRAIT)
 def test_the_camera_screen_is_sized_for_a_finger_and_readable_on_a_portrait_screen(
-    size: tuple[int, int], launch: Any, tmp_path: Path, window_size: Any
+    launch: Any, tmp_path: Path, window_size: Any
 ) -> None:
     """Sized by the width alone (app.u 0.6 at 480x800), its buttons, the slot, card and face lists and the rows
     they open were 31-38 px high and its words 11-13 px; now every one a finger's 48 px, no word under 16 px
-    or shortened, and the picture still across the full width."""
+    or shortened, and the picture still across the full width, at every size."""
     _app, screen = on_camera(launch, tmp_path)
+    for size in each_portrait(window_size):
+        sized_for_a_finger(screen, size, window_size)
+
+
+def sized_for_a_finger(screen: Any, size: tuple[int, int], window_size: Any) -> None:
     in_portrait(screen, size, window_size)
     screen.note = "Taught P05 from slot 3."
-    tap(screen.ids.tray)  # "Whole picture": the longer word
+    if screen.ids.tray.text != "Whole picture":  # still marking from the size before
+        tap(screen.ids.tray)  # "Whole picture": the longer word
     advance(3)
     tap(screen.ids.slot)  # its list open, as an owner picking a slot sees it
     rows = [w for w in screen.ids.slot._dropdown.container.children if isinstance(w, Button)]
