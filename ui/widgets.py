@@ -10,6 +10,7 @@ from kivy.logger import Logger
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.button import Button
 from kivy.uix.scrollview import ScrollView
+from kivy.uix.spinner import Spinner
 from kivy.uix.widget import Widget
 
 from ui.boards import drawer_for, generic, placer_for
@@ -144,3 +145,31 @@ class ChoiceButton(Button):
         if before and self.collide_point(*touch.pos):
             return True
         return super().on_touch_down(touch)
+
+
+class BigSpinner(Spinner):
+    """A spinner whose list's rows are made when the list opens, not each time its values are set (camera.kv).
+
+    The camera screen sets its three lists on every visit, a café deck's 49 cards among them: Kivy made a row
+    button for each value there and then, 70 buttons (0.06 s, more on a Pi) for lists an owner mostly leaves
+    shut. The rows are the same, made at the first opening after the values changed.
+    """
+
+    _stale = False
+
+    def _update_dropdown(self, *largs: Any) -> None:
+        if self.is_open:  # changed under an open list: its rows at once, as Kivy's own
+            self._stale = False
+            super()._update_dropdown(*largs)
+            return
+        self._stale = True
+        self._dropdown.clear_widgets()
+        values = self.values
+        if self.text_autoupdate and (not values or not self.text or self.text not in values):
+            self.text = values[0] if values else ""
+
+    def on_is_open(self, instance: Any, value: bool) -> None:
+        if value and self._stale:
+            self._stale = False
+            super()._update_dropdown()
+        super().on_is_open(instance, value)

@@ -26,6 +26,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
 from companion.observations import CONFIRM_BELOW
 from ui.screens.upright import UprightScreen
+from ui.widgets import BigSpinner  # noqa: F401  # the lists of camera.kv (and dispute.kv), by name
 from vision.mains import MAINS_HZ
 from vision.orientation import Orientation
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text
