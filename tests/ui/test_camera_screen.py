@@ -30,7 +30,7 @@ def frames(folder: Path, frame: np.ndarray, copies: int = 60) -> str:
     """A still camera as a folder of `copies` frames (two seconds at 30 a second): one photo, linked again.
 
     A BMP, not a PNG: the feed reads 30 frames a second for as long as the test runs, and a 640x480 PNG took it
-    6 ms to decode (most of the feed's CPU, a third of a camera test's), a BMP a quarter of one, same pixels."""
+    6 ms to decode (most of the feed's CPU, a fifth of test_camera_screen.py's), a BMP a quarter of one, same pixels."""
     folder.mkdir()
     first = folder / f"0000{STILL}"
     assert cv2.imwrite(str(first), frame)
