@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -101,14 +102,23 @@ def test_two_dice_in_the_tray_are_refused_not_guessed(tmp_path: Path, d6_reader)
 # ---------------------------------------------------------------- dice that stay where they lie
 
 
+@functools.cache
+def _drawn(seed: int, frames: int, values: tuple[int, ...] | None) -> tuple[np.ndarray, ...]:
+    """Seeded dice frames, drawn once per process: the same seed draws the same pixels, and a test that
+    asked again drew them again (`die_at`, `tumbling`; each caller is given its own copy)."""
+    rng = np.random.default_rng(seed)
+    return tuple(render_dice_scene(rng, 640, 480, count=None if values else 1, size_range=(50, 60),
+                                   values=list(values) if values else None)[0]
+                 for _ in range(frames))
+
+
 def die_at(seed: int) -> np.ndarray:
     """One 6 lying still (the d6 reader reads it right); another seed lays it elsewhere on another tray."""
-    return render_dice_scene(np.random.default_rng(seed), 640, 480, values=[6], size_range=(50, 60))[0]
+    return _drawn(seed, 1, (6,))[0].copy()
 
 
 def tumbling(seed: int, frames: int = 5) -> list[np.ndarray]:
-    rng = np.random.default_rng(seed)
-    return [render_dice_scene(rng, 640, 480, count=1, size_range=(50, 60))[0] for _ in range(frames)]
+    return [frame.copy() for frame in _drawn(seed, frames, None)]
 
 
 def hand_over(frame: np.ndarray) -> list[np.ndarray]:
@@ -480,8 +490,14 @@ LOOKS_UNIQUE = {k for k, v in appearance_groups(CARDS).items() if k == v}
 
 
 def board_frame(slots: dict[int, str | None]) -> np.ndarray:
-    """The board seen from above, cards in the given slots, on a 640x480 frame with a little noise."""
-    flat, _ = render_board(BOARD, {s: BY_ID.get(c) if c else None for s, c in slots.items()}, 20)
+    """The board seen from above, cards in the given slots, on a 640x480 frame with a little noise. The noise is
+    seeded, so a layout is the same picture every time: drawn once per process, each caller given its own copy."""
+    return _board_frame(tuple(sorted(slots.items()))).copy()
+
+
+@functools.cache
+def _board_frame(slots: tuple[tuple[int, str | None], ...]) -> np.ndarray:
+    flat, _ = render_board(BOARD, {s: BY_ID.get(c) if c else None for s, c in slots}, 20)
     img = np.full((480, 640, 3), 90, np.uint8)
     img[10:470, 90:550] = cv2.resize(flat, (460, 460), interpolation=cv2.INTER_AREA)
     noise = np.random.default_rng(len(slots)).normal(0, 2, img.shape)
@@ -490,7 +506,7 @@ def board_frame(slots: dict[int, str | None]) -> np.ndarray:
 
 def write_sequence(folder: Path, layouts: list[dict[int, str | None]], copies: int = 5) -> Path:
     """An image folder as a still camera would give it: each layout held for a few frames."""
-    return write_frames(folder, [board_frame(layout) for layout in layouts for _ in range(copies)])
+    return write_frames(folder, [frame for layout in layouts for frame in [board_frame(layout)] * copies])
 
 
 def run_feed(controller: Controller, folder: Path, wanted: Callable[[Update], bool]) -> list[Update]:
