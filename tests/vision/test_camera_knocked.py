@@ -7,6 +7,7 @@ into a real controller and a journalled Blackpool session, and through
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Callable
@@ -105,6 +106,15 @@ def recorded_once(name: str, tmp_path: Path, frames: Callable[[], list[np.ndarra
         return str(path)
     _RECORDED[name] = Path(recorded(path, frames()))
     return str(path)
+
+
+def video_name(kind: str, table: Table, *drawn: object) -> str:
+    """The file name for `recorded_once` of a video drawn on a fresh ``table`` from ``drawn`` (the camera's moves,
+    the dice): its frames are seeded, so the name says all that draws them, and tests asking for the same share it."""
+    assert "_taken" not in table.__dict__, "recorded once only from a fresh table: it draws its noise in turn"
+    said = b"".join(part.tobytes() if isinstance(part, np.ndarray) else repr(part).encode() for part in drawn)
+    digest = hashlib.blake2b(table.table.tobytes() + said, digest_size=6).hexdigest()
+    return f"{kind}-{type(table).__name__}-{digest}.avi"
 
 
 def knocked_video(tmp_path: Path) -> str:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from companion.observations import DieRead, LinkChanged
-from tests.vision.test_camera_knocked import Table, recorded
+from tests.vision.test_camera_knocked import Table, recorded, recorded_once, video_name
 from tests.vision.test_knock_plain_tray import PlainTray
 from tests.vision.test_knock_tray import KNOCK, MARKED, knocked_tray, near, play
 from vision.cli import main
@@ -38,10 +38,13 @@ def thrown_in(table: Table, at: tuple[int, int], die: tuple[int, tuple[float, fl
 def empty_knock(table: Table, tmp_path: Path, light: float = 1.0) -> str:
     """The tray empty and still; the camera knocked; still again; then a 3 thrown into the tray where the knocked
     camera sees the area's corner."""
-    frames = [table.view() for _ in range(20)]
-    frames += [table.view(at=AT) for _ in range(30)]  # knocked between two frames: too smooth a table for the gate
-    frames += thrown_in(table, AT, THREE)
-    return recorded(tmp_path / f"empty-{type(table).__name__}.avi", frames)
+
+    def frames() -> list[np.ndarray]:
+        return [*(table.view() for _ in range(20)),
+                *(table.view(at=AT) for _ in range(30)),  # knocked between two frames: too smooth a table for the gate
+                *thrown_in(table, AT, THREE)]
+
+    return recorded_once(video_name("empty", table, AT, THREE), tmp_path, frames)
 
 
 def test_a_marked_tray_follows_a_camera_knocked_while_the_tray_was_empty(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from companion.observations import DieRead, LinkChanged
-from tests.vision.test_camera_knocked import HEIGHT, MARGIN, SIZE, WIDTH, Table, recorded
+from tests.vision.test_camera_knocked import HEIGHT, MARGIN, SIZE, WIDTH, Table, recorded, recorded_once, video_name
 from tests.vision.test_knock_plain_tray import PlainTray
 from tests.vision.test_knock_tray import MARKED, play
 from vision import knock
@@ -47,18 +47,29 @@ def seen(table: Table, moved: np.ndarray, lying: Die | None = None, thrown: Die 
          light: float = 1.0, hand: float = 0.0) -> np.ndarray:
     """What the camera moved by ``moved`` (`camera`) sees: ``lying`` lies on the table and moves with the
     picture, ``thrown`` lands at its place in the picture seen (drawn after the camera moved)."""
-    img = table.scene(lying)
-    if hand > 0:
-        tip = int(img.shape[0] - hand * 300)
-        cv2.rectangle(img, (380, tip), (520, img.shape[0]), (120, 160, 215), -1)
-    onto = np.array([[1.0, 0.0, MARGIN], [0.0, 1.0, MARGIN], [0.0, 0.0, 1.0]])
-    whole = onto @ moved @ np.linalg.inv(onto)  # the same move on the table drawn round the view
-    img = cv2.warpPerspective(img, whole, (img.shape[1], img.shape[0]), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REFLECT)
+    img = moved_table(table, moved, lying, hand)
     if thrown is not None:
+        img = img.copy()
         value, (cx, cy), angle = thrown
         paste_rotated(img, draw_face(value, SIZE, (245, 245, 245), (20, 20, 20)), (cx + MARGIN, cy + MARGIN), angle)
     return table.shot(img, (0, 0), light)
+
+
+def moved_table(table: Table, moved: np.ndarray, lying: Die | None, hand: float) -> np.ndarray:
+    """The table with ``lying`` (and a ``hand``) on it as the camera moved by ``moved`` sees it, before the sensor's
+    noise: the same for every frame a video holds still, so drawn once per table and kept (`seen` draws on a copy)."""
+    kept = table.__dict__.setdefault("_moved", {})
+    key = (moved.tobytes(), lying, hand)
+    if key not in kept:
+        img = table.scene(lying)
+        if hand > 0:
+            tip = int(img.shape[0] - hand * 300)
+            cv2.rectangle(img, (380, tip), (520, img.shape[0]), (120, 160, 215), -1)
+        onto = np.array([[1.0, 0.0, MARGIN], [0.0, 1.0, MARGIN], [0.0, 0.0, 1.0]])
+        whole = onto @ moved @ np.linalg.inv(onto)  # the same move on the table drawn round the view
+        kept[key] = cv2.warpPerspective(img, whole, (img.shape[1], img.shape[0]), flags=cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_REFLECT)
+    return kept[key]
 
 
 def moved_area(area: TrayArea, moved: np.ndarray) -> list[float]:
@@ -86,10 +97,12 @@ def thrown_in(table: Table, moved: np.ndarray, die: Die) -> list[np.ndarray]:
 
 def empty_turn(table: Table, tmp_path: Path, moved: np.ndarray = TURN_AND_SLIDE, die: Die = THREE) -> str:
     """The marked tray empty and still; the camera turned between two frames; still again; a die thrown."""
-    frames = [seen(table, camera()) for _ in range(20)]
-    frames += [seen(table, moved) for _ in range(30)]
-    frames += thrown_in(table, moved, die)
-    return recorded(tmp_path / f"turned-{type(table).__name__}.avi", frames)
+
+    def frames() -> list[np.ndarray]:
+        return [*(seen(table, camera()) for _ in range(20)), *(seen(table, moved) for _ in range(30)),
+                *thrown_in(table, moved, die)]
+
+    return recorded_once(video_name("turned", table, moved, die), tmp_path, frames)
 
 
 def knocked_notes(seen_: list) -> list[str]:
@@ -310,9 +323,12 @@ def test_a_camera_turned_40_degrees_asks_for_the_tray_to_be_marked_again(tmp_pat
 def turned_by_the_throw(table: Table, tmp_path: Path, moved: np.ndarray = TURN_AND_SLIDE) -> str:
     """The marked tray empty and still; the hand that throws a 5 turns the camera too, so the 5 settles in the
     picture turned; the 5 taken out; a 3 thrown into the tray's corner."""
-    frames = [seen(table, camera()) for _ in range(20)] + thrown_in(table, moved, FIVE)
-    frames += [seen(table, moved) for _ in range(10)] + thrown_in(table, moved, THREE)
-    return recorded(tmp_path / f"turned-by-throw-{type(table).__name__}.avi", frames)
+
+    def frames() -> list[np.ndarray]:
+        return [*(seen(table, camera()) for _ in range(20)), *thrown_in(table, moved, FIVE),
+                *(seen(table, moved) for _ in range(10)), *thrown_in(table, moved, THREE)]
+
+    return recorded_once(video_name("turned-by-throw", table, moved), tmp_path, frames)
 
 
 def test_a_camera_turned_by_the_throw_moves_the_marked_tray_and_the_roll_is_read(tmp_path: Path) -> None:
