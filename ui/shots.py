@@ -7,6 +7,7 @@ measured and photographed is exactly what a table sees.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import random
@@ -24,7 +25,7 @@ from typing import Any
 from companion.controller import Controller
 from companion.journal import Journal
 from companion.places import place_of
-from companion.registry import game_classes, game_infos
+from companion.registry import game_class, game_classes, game_infos
 from companion.session import Session
 from ui.choices import LIST_LIMIT
 
@@ -39,6 +40,34 @@ def default_players(game_id: str) -> list[str]:
 
 def mid_game(game_id: str, journal: Journal | None = None, seed: int = 7, cafe_dir: Path | None = None) -> Session:
     """Halfway through a seeded random game, so drawings show pieces spread over the board (on ``cafe_dir``'s data)."""
+    actions = halfway(game_id, seed, cafe_dir)
+    session = Session.new(game_id, default_players(game_id), journal=journal, cafe_dir=cafe_dir)
+    for action in actions:
+        session.act(action)
+    return session
+
+
+def halfway(game_id: str, seed: int, cafe_dir: Path | None = None) -> list[dict[str, Any]]:
+    """The first half of the actions of a seeded random game played to its end: ``mid_game``'s position.
+
+    On the packaged data the same game and seed always play the same game, so
+    its actions are played once a process (fresh copies each call): the whole
+    game was four fifths of the cost of a ``mid_game``, which the UI tests ask
+    for some four hundred times. A café's data may change: played each time.
+    """
+    if cafe_dir is not None:
+        return played_half(game_id, seed, cafe_dir)
+    return json.loads(packaged_half(game_id, game_class(game_id), seed))
+
+
+@functools.cache
+def packaged_half(game_id: str, rules: type, seed: int) -> str:
+    """``played_half`` on the packaged data, as JSON; ``rules`` (the game's class) keys it, so a game installed
+    under a packaged game's id (as tests install theirs) is played afresh."""
+    return json.dumps(played_half(game_id, seed, None))
+
+
+def played_half(game_id: str, seed: int, cafe_dir: Path | None) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     trial = Session.new(game_id, default_players(game_id), cafe_dir=cafe_dir)
     for _ in range(MAX_STEPS):
@@ -46,10 +75,7 @@ def mid_game(game_id: str, journal: Journal | None = None, seed: int = 7, cafe_d
         if trial.pending().is_over or not legal:
             break
         trial.act(trial.game.sim_choose(trial.state, legal, rng))
-    session = Session.new(game_id, default_players(game_id), journal=journal, cafe_dir=cafe_dir)
-    for action in trial.log[: len(trial.log) // 2]:
-        session.act(action)
-    return session
+    return list(trial.log[: len(trial.log) // 2])
 
 
 def long_list(game_id: str, players: list[str], journal: Journal | None = None, seed: int = 3) -> Session:
