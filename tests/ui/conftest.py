@@ -67,8 +67,14 @@ def frozen_heap() -> None:
     gc.freeze()
 
 
+DRAWN = {"window": True}  # `undrawn` turns the window's drawing off for a test that reads no pixels of it
+
+
 def advance(frames: int = 3) -> None:
     for _ in range(frames):
+        if not DRAWN["window"]:
+            laid_out()
+            continue
         EventLoop.idle()
         # The offscreen window's swap flushes nothing, so Mesa's llvmpipe kept every frame's drawing (150-200 MB
         # per 100 screen changes); finished, a frame is let go as a real display's swap lets it go.
@@ -83,6 +89,20 @@ def laid_out() -> None:
     Builder.sync()
     Clock.tick_draw()
     Builder.sync()
+
+
+@pytest.fixture
+def undrawn() -> Iterator[None]:
+    """Frames without the window's drawing for the whole test (``advance``, and so ``start``, ``tap``, ``until``
+    and the rest, run `laid_out`): for a file that measures sizes, places and texts, never the window's pixels.
+    A widget's own pictures (``export_as_image``, a label's texture) are drawn as before. Drawing the window
+    was about half such a test's CPU; nothing a layout holds waits for it (a touch is dispatched at once, the
+    app's clock events run at the clock's tick)."""
+    DRAWN["window"] = False
+    try:
+        yield
+    finally:
+        DRAWN["window"] = True
 
 
 def tap(widget: Any) -> None:

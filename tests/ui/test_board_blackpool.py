@@ -25,6 +25,8 @@ from ui.boards.paint import ASKED, HIGHLIGHT, piece_shape, rgb
 from ui.boards.shapes import piece_points
 from ui.shots import mid_game
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # boards' own pictures and sizes are read, not the window's
+
 
 @pytest.fixture
 def canvas() -> Iterator[Widget]:

@@ -39,6 +39,8 @@ from ui.boards import BoardView, blackpool
 from ui.boards.paint import piece_shape
 from ui.boards.shapes import piece_points
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # boards' own pictures and sizes are read, not the window's
+
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 
 

@@ -21,6 +21,8 @@ from ui.boards.paint import ASKED, HIGHLIGHT
 from ui.shots import mid_game
 from ui.widgets import BoardWidget
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # boards' own pictures and sizes are read, not the window's
+
 SIZES = [(390, 390), (660, 660), (600, 380)]  # 800x480, 1280x800, and a wide area for the side-by-side layout
 
 

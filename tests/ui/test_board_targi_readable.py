@@ -22,6 +22,8 @@ from tests.ui.test_boards_robust import run_together, table_board, unreadable
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import targi as drawing
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # boards' own pictures and sizes are read, not the window's
+
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 
 

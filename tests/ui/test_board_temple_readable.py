@@ -24,6 +24,8 @@ from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import temple as drawing
 from ui.shots import mid_game
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # boards' own pictures and sizes are read, not the window's
+
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 PLAYERS = ["red", "blue", "green", "yellow"]
 

@@ -32,6 +32,8 @@ from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import BoardView, ttd
 from ui.shots import mid_game
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # boards' own pictures and sizes are read, not the window's
+
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 SCALED = [(size, 100) for size in SIZES] + [((800, 480), 120), ((480, 800), 120)]  # the owner's display scale too
 # Places a text may name, drawn together: the top edge with its neighbour (a refusal's "(1,0) ... at (2,0)"),

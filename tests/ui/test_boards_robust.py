@@ -22,6 +22,8 @@ from ui.boards import blackpool, desert, paint, targi
 from ui.screens.table import TableScreen
 from ui.shots import default_players, mid_game
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # boards' own pictures and sizes are read, not the window's
+
 # Tall, narrow boards: what the table screen gave its board in a 480x800 and a 600x1024 portrait window before it
 # had a portrait arrangement of its own (tests/ui/test_portrait.py), kept as the hardest shapes a board is drawn at.
 NARROW_BOARDS = [(269, 751), (336, 963)]

@@ -16,6 +16,8 @@ from tests.ui.test_layout import buttons_at_each_size, lines_of, shown_whole, te
 from tests.ui.test_pointing import spot_of
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # sizes and places are measured, never the window's pixels
+
 # What being sent onto Sandstorm Wall costs Purple, by Lives and cards held: each said in the button's last lines.
 COSTS = [
     (5, [CLOAK, COMPASS], "Purple loses the Cloak, or 2 Lives and goes back"),

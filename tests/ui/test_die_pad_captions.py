@@ -21,6 +21,8 @@ from tests.ui.test_portrait import faults, window_size  # noqa: F401 (a fixture)
 from ui.screens.table import FACE_COLOURS
 from ui.shots import mid_game
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # sizes and places are measured, never the window's pixels
+
 
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)])
 def test_each_row_of_the_die_pad_has_a_caption_that_reads_and_fits(

@@ -23,6 +23,8 @@ from tests.ui.test_layout import lines_in, rolls_under_full_announcements, shown
 from ui.settings import Settings
 from ui.shots import mid_game
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # sizes and places are measured, never the window's pixels
+
 window_size = test_portrait.window_size  # the fixture that resizes the window, and back to 800x480 after
 GAMES = test_portrait.GAMES
 SCALES = (100, 120)

@@ -20,6 +20,8 @@ from tests.ui.conftest import advance, laid_out, tap, until
 from tests.ui.test_app import button
 from ui.shots import mid_game
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # sizes and places are measured, never the window's pixels
+
 # The desert race's longest prompt: four lines in the prompt's width at 800x480.
 LONGEST_PROMPT = (
     "Purple is Scared! on Sandstorm Wall: redeem the Mirage Cloak to ignore the penalty "

@@ -30,6 +30,8 @@ from tests.ui.test_layout import shown_whole, window_box
 from tests.ui.test_portrait import PORTRAIT
 from ui.shots import default_players, long_list, mid_game
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # sizes and places are measured, never the window's pixels
+
 window_size = test_portrait.window_size  # the fixture that turns the window, and back to 800x480 after
 READABLE = 16  # px: the smallest text upright (the landscape arrangement gave the rules 11 px at 480x800)
 

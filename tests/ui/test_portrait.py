@@ -24,6 +24,8 @@ from tests.ui.test_boards_robust import TABLE_WINDOWS, board_at, misdrawn, table
 from tests.ui.test_layout import rolls_under_full_announcements, shown_whole, window_box
 from ui.shots import default_players, long_list, mid_game
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # sizes and places are measured, never the window's pixels
+
 PORTRAIT = [(480, 800), (600, 1024), (800, 1280)]
 GAMES = ("blackpool", "desert", "ttd", "targi", "temple")
 FINGER = 48  # px: 9 mm on the 7 inch display (about 130 px an inch); the table's buttons are 60-64 at 800x480

@@ -17,6 +17,8 @@ from hardware.dice_sim import SimulatedSensor
 from tests.hardware.test_table_words import JARGON
 from tests.ui.conftest import until
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # the status line's words are read, never the window's pixels
+
 
 def logged(caplog: pytest.LogCaptureFixture, level: int = logging.INFO) -> str:
     """What the app logged at ``level`` or above: the service's log keeps warnings (the root logger's default)."""
