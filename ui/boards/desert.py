@@ -14,6 +14,7 @@ its name, the shortest no other space shares, along its foot.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -186,6 +187,7 @@ def short_names(spaces: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     return out
 
 
+@functools.lru_cache(maxsize=256)  # pure, and asked at every hit test: finding a space by taps, thousands
 def ring_shape(n: int, width: float, height: float) -> tuple[int, int]:
     """Columns and rows of the ring with room for ``n`` spaces and the largest square spaces in the area; of rings
     whose spaces are as large to ``RING_SLACK``, the squarest, whose inside (the players' panel) is the tallest.
