@@ -13,6 +13,7 @@ of its own, in the tray beside the grid for the centre's crowd.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -44,6 +45,7 @@ pytestmark = pytest.mark.usefixtures("undrawn")  # boards' own pictures and size
 SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 
 
+@functools.cache  # played once: the tests only draw it (read-only)
 def ended() -> Session:
     """A seeded four-player game played to its end."""
     session = Session.new("blackpool", ["yellow", "red", "green", "blue"])
@@ -55,6 +57,7 @@ def ended() -> Session:
     return session
 
 
+@functools.cache  # played once: the tests only draw it (read-only)
 def crowd_of_four() -> Session:
     """A seeded four-player game at its first position with four to seven stacks left in the centre."""
     session = Session.new("blackpool", ["yellow", "red", "green", "blue"])
@@ -106,6 +109,7 @@ def played_until(seed: int, wanted: Callable[[Session], bool]) -> Session:
     return session
 
 
+@functools.cache  # played once: the tests only draw it (read-only)
 def two_home() -> Session:
     """Two of a player's travellers home in their camp, side by side on one square (green's a9, top left)."""
     board = blackpool_board()
@@ -117,6 +121,7 @@ def two_home() -> Session:
     return played_until(1, wanted)
 
 
+@functools.cache  # played once: the tests only draw it (read-only)
 def just_home_at_the_top() -> Session:
     """Red's traveller just home in red's camp, i9 at the top right, alone there: ringed white as the last step."""
     return played_until(2, lambda s: bool(s.log) and s.log[-1].get("traveller") == "red-3"
@@ -301,6 +306,7 @@ def test_a_ring_round_a_piece_in_a_top_camp_stays_on_the_board_and_off_the_row_n
         next(window, None)
 
 
+@functools.cache  # played once: the tests only draw it (read-only)
 def home_at_the_bottom() -> Session:
     """Blue 3 just home in a1's camp (bottom left), Yellow 1 home in i1's (bottom right) since earlier."""
     return played_until(2, lambda s: bool(s.log) and s.log[-1].get("traveller") == "blue-3"
