@@ -9,6 +9,7 @@ canvas with the font size it was rendered at (``words_drawn``).
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -46,6 +47,7 @@ def crowded(session: Session) -> dict[str, Any]:
     return {**doc, "centre": centre, "supplies": supplies, "targi": targi, "markers": markers}
 
 
+@functools.cache  # played once a process: the tests only draw it (read-only)
 def ended() -> Session:
     """A seeded game played to its end: every tribe card bought so far in the displays, the final score."""
     session = Session.new("targi", ["white", "black"])

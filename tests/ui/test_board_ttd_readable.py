@@ -10,6 +10,7 @@ is read back from the canvas with the font size it was rendered at.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -27,6 +28,7 @@ SIZES = [(800, 480), (1024, 600), (480, 800), (720, 1280)]
 FIVE = ["red", "black", "orange", "purple", "brown"]
 
 
+@functools.cache  # played once a process: the tests only draw it (read-only)
 def ended() -> Session:
     """A seeded five-player game played to its end: a full map, the final score and its winners."""
     session = Session.new("ttd", FIVE)
