@@ -6,10 +6,13 @@ import json
 import random
 from typing import Any
 
+import pytest
 from kivy.core.window import Window
 
 from companion.session import Session
 from tests.ui.conftest import PIN, advance, button_box, tap, until
+
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
 
 
 def button(container: Any, text: str) -> Any:

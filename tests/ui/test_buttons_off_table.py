@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from companion.session import Session
 from tests.ui.conftest import advance, button_box, open_settings, tap, until
+
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
 
 
 def pumped(app: Any, done: Callable[[], bool]) -> bool:

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.ui.conftest import advance
+
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
 
 
 def test_a_step_a_full_card_refuses_is_shown_and_said_as_not_saved_and_the_board_stays(start: Any) -> None:

@@ -12,6 +12,8 @@ from companion.journal import Journal
 from companion.session import Session
 from tests.ui.conftest import advance
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
+
 FRAME = 24 + 4096  # a frame of the journal's WAL: its header, then one page
 
 

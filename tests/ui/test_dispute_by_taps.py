@@ -28,6 +28,8 @@ from tests.ui.test_pointing import spot_of
 from ui import compose
 from ui.shots import default_players, mid_game
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
+
 window_size = test_portrait.window_size
 
 # game: (what the table argues, the place tapped on the board first or None, the fields picked by taps in order

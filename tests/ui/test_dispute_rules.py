@@ -29,6 +29,8 @@ from tests.ui.test_home_settings_portrait import faults, seen
 from tests.ui.test_layout import shown_whole
 from ui.shots import default_players, mid_game
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
+
 window_size = test_portrait.window_size  # the fixture that sizes the window, and back to 800x480 after
 READABLE = 16  # px: the smallest text a referee reads at 800x480
 

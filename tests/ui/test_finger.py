@@ -18,6 +18,8 @@ from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import ttd
 from ui.reach import Nearby, reached
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
+
 
 def squares(x: float, y: float) -> tuple[int, int]:
     """A board of 20 px squares, as a drawing's hit test."""

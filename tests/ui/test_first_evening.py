@@ -15,6 +15,8 @@ from tests.ui.test_app import button
 from tests.ui.test_layout import shown_whole, window_box
 from ui.voice import spoken_form
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
+
 SIZES = [(800, 480), (480, 800), (1280, 720)]
 
 

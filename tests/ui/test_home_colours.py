@@ -16,6 +16,8 @@ from tests.ui.conftest import advance, tap
 from tests.ui.test_app import button
 from tests.ui.test_layout import window_box
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
+
 RGB = tuple[float, float, float]
 READS = 4.5  # WCAG AA contrast for text; a frame wants 3
 

@@ -9,11 +9,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from companion.finished import finished_game
 from companion.journal import Journal
 from companion.observations import Touch
 from companion.session import Session, open_table
 from tests.ui.conftest import advance, tap
+
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
 
 NIGHT = timedelta(hours=30)  # longer than any café day, summer time changes included
 

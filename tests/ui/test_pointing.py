@@ -18,6 +18,8 @@ from ui.boards import placer_for, ttd
 from ui.shots import bench_env, buttons_words, long_list, run_ui
 from ui.voice import spoken_form
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
+
 FOUR = ["red", "black", "orange", "purple"]  # five open with one colour (TD-Q7): fewer choices a hex
 
 

@@ -19,6 +19,8 @@ from tests.ui.test_home_settings_portrait import faults
 from tests.ui.test_layout import text_height, window_box
 from tests.ui.test_other_screens_portrait import READABLE, shown
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
+
 window_size = test_portrait.window_size
 
 

@@ -20,6 +20,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from companion import screen_font
 from companion.data import house_dir
 from companion.games.targi import card_words
@@ -32,6 +34,8 @@ from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 from ui.boards import targi as drawing
 from ui.boards.paint import measure
 from ui.shots import mid_game
+
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
 
 READABLE = 16.0
 

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from companion.session import Session
 from tests.games.targi.helpers import doc_of, load, round_twelve
 from tests.ui.conftest import advance, tap
+
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
 
 
 def test_the_table_offers_the_final_raid_after_round_twelve(start: Any) -> None:

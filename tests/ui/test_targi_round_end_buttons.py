@@ -14,6 +14,8 @@ from tests.ui.test_display_scale import uneven_choices
 from tests.ui.test_layout import buttons_at_each_size, lines_of, text_height
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
+
 # Round 3, Black done, White's tribe marker on the Date Basket its last piece: what White and Black hold.
 HOLDINGS = [
     ({}, {}, "; the round ends, then the raid (First Raid)"),

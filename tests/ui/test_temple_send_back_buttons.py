@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from companion.session import Session
 from tests.core.test_temple_send_back_choice import ak_onto_a_pawn, change_sending_back, landing_on_a_pawn
 from tests.games.temple.fixtures import game
@@ -11,6 +13,8 @@ from tests.games.temple.test_send_back_order import pair_order_with_blue_waiting
 from tests.ui.conftest import advance
 from tests.ui.test_layout import buttons_at_each_size, lines_of, shown_whole, text_height
 from tests.ui.test_portrait import window_size  # noqa: F401  (a fixture)
+
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
 
 
 def test_the_button_for_a_move_onto_a_pawn_says_it_goes_back(start: Any) -> None:

@@ -17,6 +17,8 @@ import pytest
 from tests.ui.conftest import advance, spoken_step, stand_in
 from ui.voice import Voice
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
+
 NO_CARD = """cat >&2 <<'ALSA'
 ALSA lib confmisc.c:855:(parse_card) cannot find card '0'
 ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default

@@ -11,9 +11,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.ui.conftest import Spoken, spoken_step, stand_in
 from tests.ui.test_voice_stop import gone, read_when_written
 from ui.voice import MAX_WAITING, Voice
+
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
 
 
 class Held(Spoken):

@@ -21,6 +21,8 @@ from companion.simulate import random_players
 from tests.ui.conftest import advance
 from ui.voice import spoken_form, spoken_step
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
+
 
 def test_the_turn_given_back_is_said_by_the_prompt_that_names_the_player() -> None:
     undo = "Taken back: Black places a Targi on card 7 (Spice Stall). Back to Black's turn."

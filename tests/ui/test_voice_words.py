@@ -10,6 +10,8 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from companion.controller import Controller
 from companion.game import normalize_action
 from companion.games.ttd.board import hex_label
@@ -20,6 +22,8 @@ from companion.session import Session
 from companion.simulate import random_players
 from tests.ui.conftest import advance
 from ui.voice import spoken_form, spoken_step
+
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, sizes and states are read, never the window's pixels
 
 
 def test_clause_ids_are_left_out_of_speech() -> None:
