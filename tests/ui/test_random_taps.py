@@ -30,6 +30,10 @@ TYPED = ["", "4", "X", "roll 3", "99", "-1", '"roll"', '{"type": "roll", "value"
 SCREENS = ["table", "dispute", "rulebook", "settings", "home"]
 STEPS_ON_EACH = 8
 
+# Undrawn: the app's callbacks run at a touch's dispatch and the clock's tick; the window's drawing runs none of
+# them (no canvas Callback), and no pixel is read here.
+pytestmark = pytest.mark.usefixtures("undrawn")
+
 
 def tappable(app: Any) -> list[Any]:
     found: list[Any] = []
