@@ -3,6 +3,7 @@ stopping one in a test's process, whose window goes on."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -10,6 +11,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.ui.conftest import advance, make_app, stop
 
@@ -32,43 +35,62 @@ def test_the_app_starts_when_its_home_cannot_hold_kivys_folder(tmp_path: Path) -
     assert '"screen": "home"' in done.stdout
 
 
-def test_a_first_start_in_a_new_home_says_nothing_on_stderr(tmp_path: Path) -> None:
-    """`./tc start` on a fresh clone (or the kiosk's first boot) printed Kivy's "Config: Older configuration
-    version detected (0 instead of 27)" and "Config: Upgrading configuration in progress." as it wrote its
-    first config.ini: read as a fault by a new user, and logged at every new table."""
+@pytest.fixture(scope="module")
+def first_start(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any, float, float]:
+    """The real command's first start in a new home (no Kivy folder yet), to its first screen and out, with the
+    test process's monotonic clock before and after it: read by the two tests below, started once."""
+    home = tmp_path_factory.mktemp("first-start")
     env = {k: v for k, v in os.environ.items() if k not in ("KIVY_HOME", "COMPANION_CAFE_DIR", "COMPANION_UI_SETTINGS")}
-    env.update(HOME=str(tmp_path), SDL_VIDEODRIVER="offscreen", COMPANION_JOURNAL=str(tmp_path / "j.sqlite3"),
-               XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    env.update(HOME=str(home), SDL_VIDEODRIVER="offscreen", COMPANION_JOURNAL=str(home / "j.sqlite3"),
+               XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"))
+    before = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "companion", "ui", "run", "--bench-exit"],
         capture_output=True, text=True, timeout=120, cwd=ROOT, env=env,
     )
+    return home, done, before, time.monotonic()
+
+
+def test_a_first_start_in_a_new_home_says_nothing_on_stderr(first_start: Any) -> None:
+    """`./tc start` on a fresh clone (or the kiosk's first boot) printed Kivy's "Config: Older configuration
+    version detected (0 instead of 27)" and "Config: Upgrading configuration in progress." as it wrote its
+    first config.ini: read as a fault by a new user, and logged at every new table."""
+    home, done, _before, _after = first_start
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / ".kivy" / "config.ini").is_file()  # the first start it is: Kivy wrote its config
+    assert (home / ".kivy" / "config.ini").is_file()  # the first start it is: Kivy wrote its config
     assert done.stderr == ""
 
 
-def test_the_start_up_benchmark_times_the_first_screen_on_the_machines_monotonic_clock(tmp_path: Path) -> None:
+def test_the_start_up_benchmark_times_the_first_screen_on_the_machines_monotonic_clock(first_start: Any) -> None:
     """`ui bench` took the child's wall-clock time of its first screen minus its own: a clock set during
     the run (by hand, or the network's first answer) gave a start-up of hours, or a negative one."""
-    from ui.shots import bench_env, run_ui
+    _home, done, before, after = first_start
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert before < report["first_screen"] < after
 
-    before = time.monotonic()
-    report = run_ui(tmp_path / "j.sqlite3", bench_env(tmp_path), "--bench-exit")
-    assert before < report["first_screen"] < time.monotonic()
+
+@pytest.fixture(scope="module")
+def bench_start(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The real command's report of what it had loaded when home was drawn, and after a tap on Start
+    (``--bench-start``): read by the two tests below, started once."""
+    from ui.shots import run_ui
+
+    home = tmp_path_factory.mktemp("bench-start")
+    env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_CAFE_DIR", "COMPANION_UI_SETTINGS")}
+    env.update(HOME=str(home), KIVY_HOME=str(home / "kivy"), SDL_VIDEODRIVER="offscreen",
+               XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"))
+    return run_ui(home / "j.sqlite3", env, "--bench-start")
 
 
-def test_the_home_screen_of_a_table_without_a_camera_loads_no_opencv_or_numpy(tmp_path: Path) -> None:
+def test_the_home_screen_of_a_table_without_a_camera_loads_no_opencv_or_numpy(bench_start: dict[str, Any]) -> None:
     """The camera screen imported `vision.view_check` at the top, and with it OpenCV and numpy: every start
     paid for them before home was drawn (a sixth of its CPU time, 55 MB), camera or none; and the hardware
     commands' module, which every start loads to list them, imported pyserial with no dice sensor. Checked by
     what the real command has imported when home is drawn, not by a time, which a busy machine would make flaky."""
-    from ui.shots import LOADED_WHEN_NEEDED, run_ui
+    from ui.shots import LOADED_WHEN_NEEDED
 
-    env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_CAFE_DIR", "COMPANION_UI_SETTINGS")}
-    env.update(HOME=str(tmp_path), KIVY_HOME=str(tmp_path / "kivy"), SDL_VIDEODRIVER="offscreen",
-               XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
-    report = run_ui(tmp_path / "j.sqlite3", env, "--bench-start")
+    report = bench_start
     assert report["screen"] == "home"
     assert set(LOADED_WHEN_NEEDED) == {"cv2", "numpy", "serial"}
     assert report["loaded_when_needed"] == []
@@ -131,17 +153,12 @@ def test_an_app_stopped_before_its_other_screens_are_built_never_builds_them(tmp
     assert [screen.name for screen in app.root.screens] == ["home", "table"] and app.screens_built_at is None
 
 
-def test_home_lists_the_games_without_loading_their_rules(tmp_path: Path) -> None:
+def test_home_lists_the_games_without_loading_their_rules(bench_start: dict[str, Any]) -> None:
     """Home showed five games' names, colours and player counts by importing each game's rules, 43 modules of
     the 534 the first screen loaded; it reads each package's `INFO` instead (`companion.game_info`), and a game's
     rules load when it is started, that game's alone. Checked in the real command's own process when home is drawn
     and after a tap on Start."""
-    from ui.shots import run_ui
-
-    env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_CAFE_DIR", "COMPANION_UI_SETTINGS")}
-    env.update(HOME=str(tmp_path), KIVY_HOME=str(tmp_path / "kivy"), SDL_VIDEODRIVER="offscreen",
-               XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
-    report = run_ui(tmp_path / "j.sqlite3", env, "--bench-start")
+    report = bench_start
     assert report["screen"] == "home"
     loaded = report["game_modules"]
     assert not [name for name in loaded if name.endswith(".rules")], loaded
