@@ -91,8 +91,8 @@ def settle(app: Any, name: str) -> Any:
 
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)])
 @pytest.mark.parametrize("name", sorted(DISPUTES))
-def test_the_contested_move_is_built_and_ruled_on_by_taps(name: str, size: tuple[int, int], start: Any,
-                                                          window_size: Any) -> None:
+def test_the_contested_move_is_built_and_ruled_on_by_taps(name: str, size: tuple[int, int], window_size: Any,
+                                                          start: Any) -> None:
     game_id = name.split("-")[0]
     session = mid_game(game_id)
     before = list(session.log)

@@ -59,7 +59,7 @@ def small_or_cut(screen: Any, scrolling: tuple[Any, ...]) -> list[str]:
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 @pytest.mark.parametrize("game_id", sorted(DISPUTES))
 def test_a_ruling_opens_its_clause_in_the_rules_and_comes_back(
-    game_id: str, size: tuple[int, int], start: Any, window_size: Any
+    game_id: str, size: tuple[int, int], window_size: Any, start: Any
 ) -> None:
     session = mid_game(game_id)
     disputed, clause_id = DISPUTES[game_id]
@@ -127,7 +127,7 @@ def finished(game_id: str) -> Session:
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 @pytest.mark.parametrize("game_id", sorted(DISPUTES))
 def test_at_the_end_the_dispute_screen_shows_the_final_score_with_its_clauses(
-    game_id: str, size: tuple[int, int], start: Any, window_size: Any
+    game_id: str, size: tuple[int, int], window_size: Any, start: Any
 ) -> None:
     """"How did she get 31?", "who wins a tie?": once a game is over nothing is offered, and the screen asked
     the referee to tap an action. It now shows the final score (a race's standings), each part beside its
@@ -167,7 +167,7 @@ def test_the_rules_left_for_the_table_do_not_bring_an_old_ruling_back_to_the_dis
     assert dispute.ids.ruling.text.startswith("Tap an action"), dispute.ids.ruling.text
 
 
-def test_in_landscape_the_rules_button_leaves_the_ruling_its_room(start: Any, window_size: Any) -> None:
+def test_in_landscape_the_rules_button_leaves_the_ruling_its_room(window_size: Any, start: Any) -> None:
     """At 800x480 the Rules button stands between Back and Say again: under the ruling it cut Through the
     Desert's two clauses 34 px short, where they had shown whole. Turned upright it goes under the ruling, and
     back again."""
@@ -188,7 +188,7 @@ def test_in_landscape_the_rules_button_leaves_the_ruling_its_room(start: Any, wi
 
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)])
 def test_an_action_put_in_the_typed_field_shows_from_its_start(
-    size: tuple[int, int], start: Any, window_size: Any
+    size: tuple[int, int], window_size: Any, start: Any
 ) -> None:
     """Through the Desert's camel at 120% is wider than the field: the field showed its tail
     ('": "camel", "player": "red", ...'), the cursor left at the end, and hid the "type" a referee reads first."""

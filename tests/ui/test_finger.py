@@ -60,7 +60,7 @@ def hex_centre(app: Any, q: int, r: int) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)])
-def test_a_tap_15_px_off_a_small_lit_hex_takes_it(start: Any, window_size: Any, size: tuple[int, int]) -> None:  # noqa: F811
+def test_a_tap_15_px_off_a_small_lit_hex_takes_it(window_size: Any, start: Any, size: tuple[int, int]) -> None:  # noqa: F811
     window_size(size)
     session = camel_turn()
     before = list(session.log)

@@ -70,7 +70,7 @@ def test_redo_cites_the_clauses_the_step_cited(start: Any) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_finished_game_offers_another_game_beside_play_again(start: Any, sized: Any, size: tuple[int, int]) -> None:
+def test_a_finished_game_offers_another_game_beside_play_again(sized: Any, start: Any, size: tuple[int, int]) -> None:
     """At a game's end the table offered "Play again" alone: the way to Through the Desert after Targi was
     Menu, which a family at their first game's end did not read as "choose the next game"."""
     sized(size)
@@ -93,7 +93,7 @@ def test_a_finished_game_offers_another_game_beside_play_again(start: Any, sized
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_start_without_players_says_to_tap_their_colours(start: Any, sized: Any, size: tuple[int, int]) -> None:
+def test_start_without_players_says_to_tap_their_colours(sized: Any, start: Any, size: tuple[int, int]) -> None:
     """A family that tapped Through the Desert and then Start read "Through the Desert needs 2 to 5 players,
     not 0", with nothing saying the colour buttons were the players nor which clause said so."""
     sized(size)
@@ -170,7 +170,7 @@ def test_a_tap_on_bare_sand_while_water_holes_are_entered_says_it_has_none(start
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_button_that_speaks_again_says_so(start: Any, sized: Any, size: tuple[int, int]) -> None:
+def test_the_button_that_speaks_again_says_so(sized: Any, start: Any, size: tuple[int, int]) -> None:
     """"Repeat", between Redo and Dispute, read as "do the last move again" to a family that had just used Undo
     and Redo; it says the last announcement again, and now its word says that, whole at every size."""
     sized(size)

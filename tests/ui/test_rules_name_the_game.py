@@ -27,7 +27,7 @@ window_size = test_portrait.window_size
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 @pytest.mark.parametrize("game", ["desert", "temple", "targi"])  # the two longest titles, the longest rulebook
 def test_the_rules_screen_names_its_game_whole_and_readable(
-    game: str, size: tuple[int, int], start: Any, window_size: Any, tmp_path: Path
+    game: str, size: tuple[int, int], window_size: Any, start: Any, tmp_path: Path
 ) -> None:
     window_size(size)
     screen = shown(start, game, "rulebook")

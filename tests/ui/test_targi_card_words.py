@@ -68,7 +68,7 @@ def test_the_width_table_is_the_screen_fonts_own() -> None:
     assert not {line: pair for line, pair in wrong.items() if pair[0] != pair[1]}
 
 
-def test_the_room_table_is_the_boards_layout_at_800x480(start: Any, window_size: Any) -> None:  # noqa: F811
+def test_the_room_table_is_the_boards_layout_at_800x480(window_size: Any, start: Any) -> None:  # noqa: F811
     window_size((800, 480))
     app = start(mid_game("targi"))
     app.show("table")
@@ -115,7 +115,7 @@ def cafe_with_crowded_cards(folder: Path) -> Path:
 
 
 def test_the_warnings_name_exactly_the_cards_the_board_draws_under_16_px(
-    start: Any, window_size: Any, tmp_path: Path  # noqa: F811
+    window_size: Any, start: Any, tmp_path: Path  # noqa: F811
 ) -> None:
     window_size((800, 480))
     app = start(mid_game("targi"))

@@ -37,7 +37,7 @@ def last_piece(white: dict[str, int], black: dict[str, int]) -> Session:
 
 @pytest.mark.parametrize(("white", "black", "tail"), HOLDINGS)
 def test_the_choices_that_end_the_round_say_what_follows_and_fit(
-    white: dict[str, int], black: dict[str, int], tail: str, start: Any, window_size: Any  # noqa: F811
+    white: dict[str, int], black: dict[str, int], tail: str, window_size: Any, start: Any  # noqa: F811
 ) -> None:
     """'Finish my actions this round' and the last use read like any other choice, though the round ended with
     them, gold went back (TG-E2) and the robber raided (TG-R2). Said on the buttons, they still show whole and
@@ -61,7 +61,7 @@ def test_the_choices_that_end_the_round_say_what_follows_and_fit(
 
 @pytest.mark.parametrize("percent", (100, 120))
 def test_the_twelfth_cards_play_says_the_game_ends_with_the_round_and_fits(
-    percent: int, start: Any, window_size: Any  # noqa: F811
+    percent: int, window_size: Any, start: Any  # noqa: F811
 ) -> None:
     """White lays a twelfth tribe card with Black still to act: the play says the game ends with this round
     (TG-END2) and, with the hold and the discard, still reads whole and evenly at 800x480 and 480x800."""

@@ -57,7 +57,7 @@ def test_the_button_for_a_change_onto_a_pawn_says_it_goes_back(start: Any) -> No
 
 
 def test_the_pair_order_buttons_say_where_the_waiting_pawns_end_and_fit(
-    start: Any, window_size: Any  # noqa: F811
+    window_size: Any, start: Any  # noqa: F811
 ) -> None:
     """Red's two pair-order choices now end with where Blue 1 (waiting behind the choice) and Blue 2 end up; the
     longer words still read whole, within three lines, and both choices show without scrolling, at 800x480 and
