@@ -250,14 +250,23 @@ class TableScreen(UprightScreen):
             scroll.effect_y.value = scroll.effect_y.max  # the value that scroll_y 1 stands for
 
     def on_board(self, *_args: Any) -> None:
-        """The app sets the choices before the board: a new game's board may point where the last could not."""
+        """The board arrives after the choices (the app sets them first) and marks the places they were arranged
+        for; they are arranged again only if its game's board points where theirs was taken not to."""
         if self._board_can_point() != self.can_point:
             self.rearrange()
         else:
             self._mark()
 
     def _board_can_point(self) -> bool:
-        return self.board is not None and placer_for(self.board.game.id) is not None
+        """Whether the board of the choices' game answers taps with places (``placer_for``).
+
+        The game is the app's ``game_id``, which it sets before the choices, and the board's only without it:
+        judged by the board on show, choices set at start-up, on a resume or a Start from home (no board yet)
+        were arranged for a board that cannot point, every one a button (the temple's 50 card plays), and
+        arranged, built and wrapped all over again a moment later when the board came.
+        """
+        game = getattr(App.get_running_app(), "game_id", "") or (self.board.game.id if self.board else "")
+        return bool(game) and placer_for(game) is not None
 
     def on_highlighted(self, *_args: Any) -> None:
         """Next on the button box: open the place or page holding its pick, light it, scroll to it."""
