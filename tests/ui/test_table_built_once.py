@@ -4,6 +4,7 @@ choice a button) and again when the board came."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,9 +21,16 @@ pytestmark = pytest.mark.usefixtures("undrawn")  # builds, marks and texts are c
 
 @pytest.fixture
 def built(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Each arrangement of the table's choices ("arranged") and each choice button built ("button")."""
+    """Each arrangement of the table's choices ("arranged"), each choice button built ("button"), and each
+    evening out of their labels, on the window ("evened") or before the table is on it ("evened off the window",
+    where its grid has not its width: Kivy's default 100 px at start-up)."""
     seen: list[str] = []
-    rearrange, choice = TableScreen.rearrange, TableScreen._choice
+    rearrange, choice, even_out = TableScreen.rearrange, TableScreen._choice, TableScreen.even_out
+
+    @functools.wraps(even_out)  # the same name: the table's clock trigger calls it by name
+    def counted_even_out(self: TableScreen, *args: Any) -> None:
+        seen.append("evened" if self.get_root_window() is not None else "evened off the window")
+        even_out(self, *args)
 
     def counted_rearrange(self: TableScreen) -> None:
         seen.append("arranged")
@@ -34,6 +42,7 @@ def built(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     monkeypatch.setattr(TableScreen, "rearrange", counted_rearrange)
     monkeypatch.setattr(TableScreen, "_choice", counted_choice)
+    monkeypatch.setattr(TableScreen, "even_out", counted_even_out)
     yield seen
 
 
@@ -55,6 +64,7 @@ def test_a_resumed_temple_builds_its_card_plays_once(start: Any, built: list[str
     assert len(table.buttons()) == len(session.legal()) == 50
     assert built.count("arranged") == 1, built.count("arranged")
     assert built.count("button") == 50, built.count("button")  # were 100: 50 for no board, 50 again for it
+    assert "evened" in built and "evened off the window" not in built  # wrapped for 100 px first: 7 ms of CPU
 
 
 def test_a_resumed_long_list_is_marked_on_the_board_without_buttons_first(start: Any, built: list[str]) -> None:
@@ -78,3 +88,4 @@ def test_start_from_home_builds_the_choices_once(start: Any, built: list[str], g
     table = shown_right(app)
     assert built.count("arranged") == 1, built.count("arranged")
     assert built.count("button") == len(table.buttons()) == len(app.controller.session.legal())
+    assert "evened" in built and "evened off the window" not in built

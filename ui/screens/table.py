@@ -392,7 +392,13 @@ class TableScreen(UprightScreen):
         for button in grid.children:
             button.bind(height=self.measure_first_row)
         self.measure_first_row()
-        self.even_out()
+        if self.get_root_window() is None:
+            # Off the window (the app being built, a game started from home) the grid has not its width yet, or
+            # not for sure: evened out before the next frame, and again as the grid is laid out. At start-up its
+            # labels were wrapped first for Kivy's default 100 px (2-10 ms, the temple's 50 card plays).
+            self._evened()
+        else:
+            self.even_out()
         self._mark()
 
     def measure_first_row(self, *_args: Any) -> None:
