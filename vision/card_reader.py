@@ -16,6 +16,7 @@ import contextlib
 import fnmatch
 import os
 from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -239,6 +240,32 @@ class CardCovered(ValueError):
     """A teach photo refused for what lies on the card (`covered_cell`), or for another card lying there."""
 
 
+@dataclass(frozen=True, eq=False)
+class TeachView:
+    """One teach photo's board as `CardReader.teach` found it, kept for the next slot taught from the same photo.
+
+    A café (or `eval-cards`) teaches up to 12 slots from one photo, and each `teach` searched the photo for the
+    board again, lifted its shadow band, warped it flat and cut out every slot: the same work twelve times over,
+    about half of what teaching a board cost. What depends on the photo alone is kept here; what depends on the
+    reader's state (the ink the drawings are toned to, the white it gives) is worked out again each time.
+    """
+
+    photo: np.ndarray  # the frame as given (`as_bgr`), to tell the same photo by
+    lifted: np.ndarray  # `band_lifted`, whose markers' ink the drawings are toned to
+    homography: np.ndarray  # the finder's, kept as `BoardFinder.last_homography`
+    frame: np.ndarray  # `_quietened`
+    flat: np.ndarray
+    outlines: dict[int, tuple[tuple[float, float], ...]]
+    images: list[np.ndarray]  # every slot at MATCH_SIZE
+    large: list[np.ndarray]  # and at twice that, what is stored
+
+    def shows(self, frame: np.ndarray, finder: BoardFinder) -> bool:
+        """Whether ``frame`` is this photo and the finder has searched no other since (its state, which a board
+        with a marker hidden is found by, is as this search left it)."""
+        return (finder.last_homography is self.homography and frame.shape == self.photo.shape
+                and frame.dtype == self.photo.dtype and np.array_equal(frame, self.photo))
+
+
 class CardReader:
     """Reads all slots of one frame. Cards that look alike (same cells) are reported by the first one's id."""
 
@@ -267,6 +294,7 @@ class CardReader:
             self._bare_middles[y * cell + 1:(y + 1) * cell - 1, x * cell + 1:(x + 1) * cell - 1] = True
         self.last_problem: str | None = None
         self.taught_unmarked = False  # the last `teach` took its slot for a card by its brightness alone
+        self._teach_view: TeachView | None = None  # the last teach photo's board (`TeachView`)
         # Where each slot lay in the last frame whose markers were all found: its corners in frame pixels.
         self.last_outlines: dict[int, tuple[tuple[float, float], ...]] | None = None
         # The markers' black against their paper where the board was last seen (`InkSeen.share`), for
@@ -785,22 +813,15 @@ class CardReader:
         frame = as_bgr(frame)
         if frame is None:
             raise ValueError("no usable frame (empty, too small or not an image)")
-        frame = band_lifted(frame)  # taught as read
-        homography = self.finder.homography(frame)
-        if homography is None:
-            raise ValueError(self.finder.last_problem or "board not found")
-        flat = self.flat_board(frame, homography)
-        if not self.board_seen(flat):
-            raise ValueError(NO_BOARD)
-        self._tone_to(frame)
-        frame, flat = self._quietened(frame, homography, flat)
+        view = self._teach_view_of(frame)
+        self._tone_to(view.lifted)
+        frame, homography, flat, images = view.frame, view.homography, view.flat, view.images
         index = [s.slot for s in self.board.slots].index(slot_number)
-        if index in out_of_view(self.slot_outlines(homography), frame.shape):  # found without a marker
+        if index in out_of_view(view.outlines, frame.shape):  # found without a marker
             raise ValueError(f"slot {slot_number} lies partly out of the picture: turn the camera so that the "
                              "whole board is in view")
-        images = self.slot_images(frame, homography)
         white = self.light_white(flat, images)
-        large = self.slot_images(frame, homography, MATCH_SIZE * 2)[index]  # what is stored, and LINE_SIZE
+        large = view.large[index]  # what is stored, and LINE_SIZE
         self.taught_unmarked = False
         if self._reference_of(card_id) is not None:
             # A bare slot taught as a card makes that card the reading of every empty slot. Its colours alone
@@ -836,6 +857,29 @@ class CardReader:
             self.refs.add(target, reference)
         self._restack()
         return image
+
+    def _teach_view_of(self, frame: np.ndarray) -> TeachView:
+        """The board of a teach photo (`TeachView`): the last one's when ``frame`` is that photo again, else found
+        (raising ValueError when no board is)."""
+        view = self._teach_view
+        if view is not None and view.shows(frame, self.finder):
+            return view
+        self._teach_view = None
+        lifted = band_lifted(frame)  # taught as read
+        homography = self.finder.homography(lifted)
+        if homography is None:
+            raise ValueError(self.finder.last_problem or "board not found")
+        flat = self.flat_board(lifted, homography)
+        if not self.board_seen(flat):
+            raise ValueError(NO_BOARD)
+        quiet, flat = self._quietened(lifted, homography, flat)
+        large = self.slot_images(quiet, homography, MATCH_SIZE * 2)
+        view = TeachView(frame.copy(), lifted, homography, quiet, flat, self.slot_outlines(homography),
+                         self.slot_images(quiet, homography), large)
+        for array in (view.photo, flat, *view.images, *large):  # not ``lifted``: it may be the caller's frame
+            array.flags.writeable = False  # kept for the next slot: nothing may change it in place
+        self._teach_view = view
+        return view
 
     def rules_out(self, image: np.ndarray, slot_number: int, card_id: str) -> bool:
         """Whether a slot's photo (as `teach` returns it) shows colour where ``card_id`` prints plain path or a
