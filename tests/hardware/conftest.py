@@ -8,8 +8,19 @@ import pytest
 
 from companion import registry
 from companion.observations import Update
+from hardware.dice_link import DiceLink
 from hardware.dice_sim import SimulatedSensor
 from tests.core.race_game import Race
+
+FAST = (0.02, 0.2)  # a link's back-off between reopenings, first and longest: seconds, not a real sensor's
+
+
+def clocked_link(path: str, submit: Callable[..., None]) -> tuple[DiceLink, list[float]]:
+    """A link on a clock the test sets (``now[0]``): the gaps between throws and drops, without waiting for them."""
+    now = [1000.0]
+    link = DiceLink(path, submit, backoff=FAST)
+    link.clock = lambda: now[0]
+    return link, now
 
 
 @pytest.fixture(autouse=True, scope="package")

@@ -25,9 +25,7 @@ from hardware.dice_protocol import BadLine, DieSettled, SlotReport, encode
 from hardware.dice_sim import SimulatedSensor
 from hardware.tags import TagMap
 from tests.controller_loop import pump_until, pump_until_done
-from tests.hardware.conftest import until_link
-
-FAST = (0.02, 0.2)
+from tests.hardware.conftest import FAST, clocked_link, until_link
 
 
 def race_controller(journal=None) -> Controller:
@@ -451,10 +449,8 @@ def test_a_line_sent_again_is_taken_once_said_once_and_never_undoes_an_undo(sens
 def test_at_a_wrong_baud_rate_each_garbled_throw_is_said_not_only_the_first(sensor: SimulatedSensor) -> None:
     """Said once until a line reads, and at a wrong baud rate no line ever reads: after the first throw the
     table heard nothing at all, throw after throw, for the rest of the day."""
-    now = [1000.0]
     controller = race_controller()
-    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
-    link.clock = lambda: now[0]  # the gaps between throws, without waiting for them
+    link, now = clocked_link(sensor.path, controller.submit)  # the gaps between throws, without waiting for them
     with link:
         pump_until(controller, until_link(True))
         said = []
@@ -473,9 +469,7 @@ def test_a_second_reading_of_one_throw_is_not_the_next_players_roll(sensor: Simu
     """A die rocking as it settled was read 3, then 5, with no $ROLL between: Red rolled 3, the turn passed, and
     the 5 became Blue's roll, so one throw moved two players (two dice left in the tray did the same)."""
     controller = Controller(Session.new("blackpool", ["red", "blue"]))
-    now = [1000.0]
-    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
-    link.clock = lambda: now[0]
+    link, now = clocked_link(sensor.path, controller.submit)
     with link:
         pump_until(controller, until_link(True))
         sensor.roll(3)
@@ -512,9 +506,7 @@ def test_a_loose_connector_is_said_once_as_unstable_then_steady_not_as_each_drop
 
     The pty is closed and made again for each drop; the link's clock is the test's, so the window is not waited."""
     controller = race_controller()
-    now = [1000.0]
-    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
-    link.clock = lambda: now[0]
+    link, now = clocked_link(sensor.path, controller.submit)
     said: list = []
     until = lambda done: pump_until_done(controller, done, said)  # noqa: E731
     with link:
@@ -551,9 +543,7 @@ def test_an_unstable_sensor_that_stays_away_longer_than_a_flap_is_said_connected
     """The loose cable came right out: once it is plugged back after more than 30 s, that is a plain "connected",
     not a reopening kept quiet until it holds."""
     controller = race_controller()
-    now = [1000.0]
-    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
-    link.clock = lambda: now[0]
+    link, now = clocked_link(sensor.path, controller.submit)
     with link:
         said: list = []
         pump_until_done(controller, lambda: link.counts["connects"] == 1, said)

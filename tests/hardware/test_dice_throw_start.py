@@ -8,17 +8,13 @@ from companion.session import Session
 from hardware.dice_link import DiceLink
 from hardware.dice_sim import SimulatedSensor
 from tests.controller_loop import pump_until, pump_until_done
-from tests.hardware.conftest import until_link
-
-FAST = (0.02, 0.2)
+from tests.hardware.conftest import clocked_link, until_link
 
 
 def blackpool_on(sensor: SimulatedSensor) -> tuple[Controller, DiceLink, list[float]]:
     """A Blackpool table fed by ``sensor``'s link, the link on the test's clock (``now[0]``, moved by hand)."""
     controller = Controller(Session.new("blackpool", ["red", "blue"]))
-    now = [1000.0]
-    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
-    link.clock = lambda: now[0]
+    link, now = clocked_link(sensor.path, controller.submit)
     return controller, link, now
 
 

@@ -21,9 +21,7 @@ from hardware.dice_sim import SimulatedSensor, run_script
 from hardware.selftest import probe
 from hardware.tags import TagMap
 from tests.controller_loop import pump_until
-from tests.hardware.conftest import until_link
-
-FAST = (0.02, 0.2)
+from tests.hardware.conftest import FAST, until_link
 
 
 def first(heard: queue.Queue, kind: type, timeout: float = 10.0) -> object:

@@ -17,9 +17,8 @@ from companion.session import Session
 from hardware.dice_link import DiceLink
 from hardware.dice_sim import SimulatedSensor
 from tests.controller_loop import pump_until
-from tests.hardware.conftest import until_link
+from tests.hardware.conftest import FAST, clocked_link, until_link
 
-FAST = (0.02, 0.2)
 # What a player at the table cannot use: a protocol line, a device or a file path, the wire's terms, a command.
 JARGON = re.compile(r"\$|/|\bport\b|baud|firmware|checksum|\bline\b|docs|hw |usermod|dialout", re.IGNORECASE)
 
@@ -103,9 +102,7 @@ def test_a_lost_a_missing_and_an_unstable_sensor_are_told_to_the_table_without_i
     assert table(never) == "Dice sensor not found: tap what it would have read (owner: Settings)."
 
     controller = blackpool()
-    now = [1000.0]
-    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
-    link.clock = lambda: now[0]
+    link, now = clocked_link(sensor.path, controller.submit)
     said: list[Update] = []
     with link:
         said += pump_until(controller, until_link(True))
@@ -137,9 +134,7 @@ def test_a_lost_a_missing_and_an_unstable_sensor_are_told_to_the_table_without_i
 def test_a_roll_read_while_the_port_was_closed_is_told_in_the_games_words(sensor: SimulatedSensor) -> None:
     """The brief's example: 'dice sensor: the sensor read 5 with no $ROLL ...' reached the players."""
     controller = blackpool()
-    now = [1000.0]
-    link = DiceLink(sensor.path, controller.submit, backoff=FAST)
-    link.clock = lambda: now[0]
+    link, now = clocked_link(sensor.path, controller.submit)
     with link:
         pump_until(controller, until_link(True))
         sensor.roll(3)
