@@ -10,6 +10,7 @@ import pytest
 from companion.errors import IllegalAction
 from tests.games.ttd.helpers import act, camel, fill_waterholes, options, patch_game, position
 from tests.games.ttd.test_rules import line_board
+from tests.games.ttd.test_scoring import BLACK_FAR, PALM_POCKET
 
 R, B = "red", "black"
 
@@ -197,7 +198,7 @@ def test_the_area_clause_keeps_palms_out_under_every_profile_as_the_engine_does(
     text = game.rulebook.clause("TTD-4c").text
     for profile in game.profiles:
         assert options(game, profile)["area_oasis"] is False
-    assert "palm in it never scores, whichever rules are played" in text
+    assert "palm in it scores nothing under either profile" in text
     assert "strip not in use" in text  # the unused strip walls an area in like the edge (TD-Q16)
 
 
@@ -261,3 +262,54 @@ def test_a_token_tapped_off_the_sites_is_told_any_empty_site_takes_it_in_any_ord
     with pytest.raises(IllegalAction) as last:
         act(game, state, {"type": "draw", "deck": "waterholes", "card": "1", "hex": board.hex_json(bare)})
     assert last.value.message.endswith(f"The one water-hole site still empty is {board.label(first)}.")
+
+
+# -- what a cited clause says is what the ruling needs ----------------------------------------------------------
+def cited_texts(game, rules) -> list[str]:
+    return [game.rulebook.clause(rule).text for rule in rules]
+
+
+def test_a_palm_pocket_scored_under_area_oasis_cites_an_area_clause_that_lets_it_score() -> None:
+    """TTD-4c said a patch holding a palm "never scores, whichever rules are played", yet with the area_oasis
+    option the engine scores it (its palm hex aside), citing TTD-4c for the points: the clause denied them."""
+    game = patch_game()
+    state = position(game, [R, B], [*PALM_POCKET, BLACK_FAR], opts={"area_oasis": True})
+    assert game.score(state)["scores"][R]["areas"]["points"] == 1
+    texts = cited_texts(game, game.score_rules["areas"])
+    assert not any("never scores" in text for text in texts)
+    assert any("area_oasis" in text for text in texts)
+
+
+def test_a_guide_taking_a_water_hole_cites_a_clause_saying_a_guide_takes_the_token() -> None:
+    """As written a guide may stand on a water hole and takes its token [TTD-3d, TD-Q7, TD-Q13], but TTD-3d
+    speaks of a camel, TD-Q7 only of where a leader may stand and TD-Q13 of the token's worth: none of the
+    clauses the reward cites said a guide takes it."""
+    game = patch_game()
+    state = fill_waterholes(game, game.setup([R, B], options(game, "as-written")), 3)
+    state, events = act(game, state, {"type": "leader", "hex": [1, 1]})
+    reward = next(e for e in events if e.kind == "reward")
+    assert reward.text == "Red takes the water hole at (1,1) worth 3 (scoring 1 under flat values)."
+    assert any("guide" in text and "token" in text for text in cited_texts(game, reward.rules))
+
+
+def test_leaders_with_nowhere_to_stand_go_to_the_box_under_a_clause_that_says_so() -> None:
+    """A player with leaders in hand and no hex for one is told "the rest go back to the box" [TTD-1d, TTD-1e];
+    neither clause said what becomes of leaders that cannot be placed."""
+    game = patch_game(line_board(3))
+    state = game.setup([R, B], options(game))
+    state, _ = act(game, state, {"type": "leader", "colour": "pink", "hex": [0, 0]})
+    state, _ = act(game, state, {"type": "leader", "colour": "green", "hex": [2, 0]})
+    state, events = act(game, state, {"type": "pass"})
+    assert events[0].text == "Red can place no leader anywhere; the rest go back to the box."
+    assert any("back in the box" in text for text in cited_texts(game, events[0].rules))
+
+
+def test_a_leader_beside_a_rivals_leader_of_its_colour_cites_a_clause_about_leaders_placed() -> None:
+    """With leader_near_leader on, a pink leader beside another player's pink leader is refused citing TTD-3b,
+    which forbade only a camel put beside such a piece (TD-Q11: a leader counts as a camel of that colour)."""
+    game = patch_game()
+    rules = options(game, leader_near_leader=True, leader_first_round_unique=False)
+    state = fill_waterholes(game, game.setup([R, B], rules), 1)
+    state, _ = act(game, state, {"type": "leader", "colour": "pink", "hex": [0, 3]})
+    assert refused_rule(game, state, {"type": "leader", "colour": "pink", "hex": [1, 3]}) == "TTD-3b"
+    assert "camel or leader may be put beside" in game.rulebook.clause("TTD-3b").text
