@@ -19,6 +19,7 @@ rule's words, and test names taken from the worked cases' titles.
 from __future__ import annotations
 
 import argparse
+import difflib
 import re
 import subprocess
 import sys
@@ -107,6 +108,36 @@ def shared_runs(path: str, text: str, grams: set[tuple[str, ...]], size: int) ->
             j += 1
         yield Run(path, words[i][1], tuple(w for w, _ in words[i : j + size]))
         i = j + 1
+
+
+SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
+NEAR = 0.75  # word-sequence likeness at which a sentence reads as a rule sentence with words swapped
+
+
+def sentences(text: str, shortest: int = 8) -> list[tuple[str, tuple[str, ...]]]:
+    """Each sentence (or clause after ';' or ':') of ``text`` with its words, when it has ``shortest`` or more."""
+    found = []
+    for part in SENTENCE_END.split(text):
+        words = tuple(w for w, _ in words_with_lines(part))
+        if len(words) >= shortest:
+            found.append((part.strip(), words))
+    return found
+
+
+def near_sentences(text: str, references: list[tuple[str, tuple[str, ...]]], ratio: float = NEAR) -> list[str]:
+    """Sentences of ``text`` that are a reference sentence with a word or two swapped ("keep" for "hold").
+
+    An 8-word run misses them: "Collection cards are items you hold until you choose to spend them" shares
+    no 8 words in a row with the rule text it rewords word for word. Likeness is difflib's ratio over words.
+    """
+    out = []
+    for sentence, words in sentences(text):
+        for source, theirs in references:
+            matcher = difflib.SequenceMatcher(None, words, theirs, autojunk=False)
+            if matcher.real_quick_ratio() >= ratio and matcher.quick_ratio() >= ratio and matcher.ratio() >= ratio:
+                out.append(f"{sentence!r} ~ {source!r} ({matcher.ratio():.2f})")
+                break
+    return out
 
 
 def project_files(root: Path) -> list[Path]:

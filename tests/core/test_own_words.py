@@ -56,6 +56,27 @@ def test_no_rule_sentence_appears_in_a_rulebook_as_the_screen_shows_it(game_id: 
     assert copied == []
 
 
+@pytest.mark.parametrize("game_id", sorted(game_classes()))
+def test_no_rulebook_sentence_is_a_rule_sentence_with_a_word_or_two_swapped(game_id: str) -> None:
+    """An 8-word run misses a reworded copy: "Collection cards are items you hold until you choose to spend
+    them" (the desert's DR-16) was the rule text's sentence with "keep" and "use" swapped out, and Targi's
+    "Gold does not stand in for goods unless the card says so" DECISIONS.md's with one word changed."""
+    if not (RULES / "DECISIONS.md").exists():
+        pytest.skip("the shared rule texts are not on this machine")
+    tool = load_tool()
+    references = [pair for path in tool.rule_sources(RULES) for pair in tool.sentences(path.read_text())]
+    book = create(game_id).rulebook
+    near = [f"{c.id}: {hit}" for c in book.clauses for hit in tool.near_sentences(f"{c.title}. {c.text}", references)]
+    assert near == []
+
+
+def test_the_tool_finds_a_sentence_reworded_word_for_word() -> None:
+    tool = load_tool()
+    references = tool.sentences("Rolling a double lets you move your token twice as far this turn.")
+    assert tool.near_sentences("Rolling a double lets you move your piece twice as far this turn.", references)
+    assert not tool.near_sentences("With a double on the dice, the token goes double the distance.", references)
+
+
 def test_the_tool_finds_a_copied_run_through_changed_case_and_punctuation(tmp_path: Path) -> None:
     tool = load_tool()
     rules = _write(tmp_path / "rules.txt", "Roll the die, then move your piece that many spaces.")
