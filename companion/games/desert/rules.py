@@ -847,8 +847,10 @@ class DesertRace(Game):
                     raise refuse(f"{title(who)} {held}.", "DR-11")
         mine = me.lives - give_lives + get_lives
         theirs = other.lives - get_lives + give_lives
-        for who, lives, had in ((mover, mine, me.lives), (partner, theirs, other.lives)):
-            if lives < 1:
+        for who, lives, had, handed in ((mover, mine, me.lives, give_lives), (partner, theirs, other.lives, get_lives)):
+            # Lives handed over must be held: 'gives 2 Lives and receives 2' from 1 Life was agreed, as only the
+            # totals after the trade were checked, and Lives nobody holds changed hands (DR-11).
+            if lives < 1 or handed > had:
                 # "would be left with -2 Lives" counted Lives nobody can hold: say what is held instead.
                 left = (f"would be left with {lives} Lives" if lives == 0
                         else f"holds {had} {'Life' if had == 1 else 'Lives'}, fewer than this trade takes")

@@ -301,3 +301,23 @@ def test_the_roll_prompt_says_which_roll_ends_scared_and_what_it_costs(lives: in
     assert HOUSE.pending(state).text == f"Black: roll to move from Nomad Camp (13); a 3 is Scared!: {cost}."
     clear = position(HOUSE, {A: {"space": 17}})
     assert HOUSE.pending(clear).text == "Black: roll the die to move from Mirage Pool (17)."
+
+
+def test_lives_handed_over_in_a_trade_must_be_held_even_when_as_many_come_back_dr_11() -> None:
+    """Only the totals after a trade were checked, so Black, holding 1 Life, could 'give 2 Lives and receive 2
+    Lives': Lives nobody held changed hands. A Life given and one received from 1 Life is still agreed."""
+    state = position(GAME, {A: {"space": 6, "lives": 1}, B: {"lives": 3}}, step={"kind": "end", "trading": True})
+    with pytest.raises(IllegalAction) as refused:
+        act(GAME, state, {"type": "trade", "with": B, "give": {"lives": 2}, "get": {"lives": 2}})
+    assert refused.value.rule == "DR-11"
+    assert refused.value.message.startswith("Black holds 1 Life, fewer than this trade takes")
+    with pytest.raises(IllegalAction) as refused:
+        act(GAME, state, {"type": "trade", "with": B, "give": {"lives": 4}, "get": {"lives": 4}})
+    assert refused.value.message.startswith("Black holds 1 Life")
+    rich = position(GAME, {A: {"space": 6, "lives": 3}, B: {"lives": 1}}, step={"kind": "end", "trading": True})
+    with pytest.raises(IllegalAction) as refused:
+        act(GAME, rich, {"type": "trade", "with": B, "give": {"lives": 2}, "get": {"lives": 2}})
+    assert refused.value.rule == "DR-11"
+    assert refused.value.message.startswith("Pink holds 1 Life, fewer than this trade takes")
+    after, _ = act(GAME, state, {"type": "trade", "with": B, "give": {"lives": 1}, "get": {"lives": 1}})
+    assert after.piece(A).lives == 1 and after.piece(B).lives == 3
