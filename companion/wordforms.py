@@ -90,6 +90,9 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "through": ("cross", "pass"),
     # What a player cannot "afford" they cannot pay.
     "afford": ("pay", "cost"),
+    # A referee's words for what the summaries say otherwise: "only one stairway" is a lone one, a space entered
+    # "twice" is entered a second time, a stairway taken "again" repeats, a pile "empty" has run out.
+    "only": ("lone",), "twice": ("second",), "again": ("repeat", "chain"), "empty": ("runs out", "run out"),
 }
 
 # Words a table puts into almost any question ("who goes first", "how do I get out", "who starts the game"):

@@ -209,6 +209,16 @@ WHAT_IT_DOES = [
 ]
 
 
+# A referee's words for what the summaries say otherwise (session 64's audit of the race and the temple): a lone
+# stairway asked about as "only one", a space entered a second time as "twice", a stairway that does not repeat
+# as taken "again", a pile run out as "empty". Each clause was fourth or lower, or missing.
+REFEREE_WORDS = [
+    ("temple", "what if there is only one stairway", {"RU-24"}),
+    ("temple", "can I go on the same space twice", {"RU-11"}),
+    ("temple", "does the stairway take me again", {"RU-22", "RU-Q21"}),
+    ("desert", "what if the collection pile is empty", {"DR-Q16"}),
+]
+
 def listed(game: str, question: str) -> list[str]:
     """The clause ids the terminal lists for `rules QUESTION`, in order, in a game just begun."""
     session = Session.new(game, PLAYERS[game])
@@ -220,7 +230,7 @@ def listed(game: str, question: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("game", "question", "settles"),
-                         QUESTIONS + WHAT_IT_DOES + FRESH + WHO_STARTS + SAME_PLACE + TABLE_ASKS,
+                         QUESTIONS + WHAT_IT_DOES + FRESH + WHO_STARTS + SAME_PLACE + TABLE_ASKS + REFEREE_WORDS,
                          ids=lambda v: v if isinstance(v, str) else "")
 def test_a_question_typed_whole_lists_its_clause_among_the_first_three(game: str, question: str,
                                                                        settles: set[str]) -> None:
