@@ -79,8 +79,12 @@ def why_not(game: TempleGame, state: TempleState, colour: str, i: int, start: in
             + " over path spaces leads there.",
             "RU-10",
         )
+    # Left (with must_use_full, as without it the wall check above takes every shorter route): routes shorter than
+    # the roll reach the place only across the wall (``near`` walks without walls, ``loose`` with them), and none
+    # of the whole roll ends there. Audit: [2,1], one step from [3,1] across the red wall, with a roll of 2, was
+    # refused as "cannot reach ... without entering a space twice" [RU-11], a rule no route broke.
     return refuse(
-        f"{label} cannot reach {place} with a roll of {steps} along orthogonal steps without "
-        "entering a space twice.",
-        "RU-11",
+        f"The {colour} wall blocks every route from {game.where(colour, start)} to {place} shorter than the roll"
+        f" of {steps}, and no route of all {steps} steps ends there.",
+        "RU-14",
     )

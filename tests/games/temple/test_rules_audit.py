@@ -234,3 +234,22 @@ def test_a_stairway_kept_out_of_reach_by_the_wall_option_says_so() -> None:
                white(3))  # fmt: skip
     action = next(a for a in game().legal_actions(s) if a["pawn"] == "red1" and a["to"] == [7, 1])
     assert action["text"].endswith("with no other to reach: it stays [RU-24]")
+
+
+def test_a_space_only_across_the_own_wall_within_the_roll_is_refused_by_the_wall() -> None:
+    """[2,1] is one step from [3,1], across the red wall; with a roll of 2 it was refused as 'cannot reach ... without
+    entering a space twice' [RU-11], a rule no route broke. Allowed to stop early, the one step is exactly the move
+    the wall forbids (as it was already told); made to use the whole roll, no route of 2 ends there either, and the
+    refusal says both."""
+    move = {"type": "move", "pawn": "red1", "to": [2, 1]}
+    whole, _ = act(state(slots=OPEN_ALL, pawns={"red": [[3, 1], "entrance"]}), white(2))
+    assert refused(whole, move, "RU-14") == (
+        "The red wall blocks every route from [3,1] (slot 1 r1c0) to [2,1] (corner) shorter than the roll of 2, "
+        "and no route of all 2 steps ends there.")
+    early, _ = act(state(slots=OPEN_ALL, pawns={"red": [[3, 1], "entrance"]}, options={"must_use_full": False}),
+                   white(2))
+    assert refused(early, move, "RU-14") == (
+        "The red wall blocks every route from [3,1] (slot 1 r1c0) to [2,1] (corner).")
+    blue, _ = act(state(slots=OPEN_ALL, pawns={"blue": [[3, 1], "entrance"]}, turn="blue",
+                        options={"must_use_full": False}), white(2))
+    assert game().check(blue, {"type": "move", "pawn": "blue1", "to": [2, 1]}).legal  # another colour's wall
