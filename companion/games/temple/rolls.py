@@ -9,6 +9,7 @@ from companion.errors import InvalidAction, quoted
 from companion.game import Action, Event
 from companion.games.temple.state import TempleState
 from companion.games.temple.turns import end_turn, to_move
+from companion.phrases import series
 
 if TYPE_CHECKING:
     from companion.games.temple.rules import TempleGame
@@ -113,7 +114,8 @@ def first_roll(game: TempleGame, state: TempleState, value: Any, events: list[Ev
     top = tuple(p for p in state.contenders if rank[p] == best)
     if len(top) > 1:
         events.append(
-            Event("info", f"{' and '.join(p.capitalize() for p in top)} tie: they roll again.", ("RU-5", "RU-Q6"))
+            # "Red, Blue and Green tie", as a sentence lists them: it read "Red and Blue and Green tie".
+            Event("info", f"{series([p.capitalize() for p in top])} tie: they roll again.", ("RU-5", "RU-Q6"))
         )
         return state.but(contenders=top, first_rolls=())
     first = top[0]

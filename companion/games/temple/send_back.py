@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from companion.game import Event
 from companion.games.temple.clauses import CHANGE_OFF_PATH
 from companion.games.temple.state import TempleState, pawn_label
+from companion.phrases import series
 
 if TYPE_CHECKING:
     from companion.games.temple.rules import TempleGame
@@ -28,7 +29,8 @@ def sends_back(occupants: Sequence[tuple[str, int] | None], rules: tuple[str, ..
     pawns = [p for p in occupants if p is not None]
     if not pawns:
         return ""
-    return f", sending {' and '.join(pawn_label(*p) for p in pawns)} back [{', '.join(rules)}]"
+    # Three pawns on one changed card read "sending Red 1 and Blue 1 and Green 1 back": listed as a sentence lists.
+    return f", sending {series([pawn_label(*p) for p in pawns])} back [{', '.join(rules)}]"
 
 
 def occupied_spaces(game: TempleGame, state: TempleState) -> dict[int, tuple[str, int]]:

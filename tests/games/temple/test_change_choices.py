@@ -142,3 +142,23 @@ def test_a_layout_built_from_another_with_one_card_changed_is_the_layout_built_w
             whole.idols,
         )
         assert made.idols_by_progress == whole.idols_by_progress
+
+
+def test_three_pawns_sent_back_by_one_change_are_listed_as_a_sentence_lists_them() -> None:
+    """Three colours on one changed card read "sending Red 1 and Blue 1 and Green 1 back"."""
+    s = state(players=["red", "blue", "green"], turn="blue",
+              pawns={"red": [[9, 1], "entrance"], "blue": [[10, 1], "entrance"], "green": [[11, 1], "entrance"]})
+    s, _ = act(s, red(3))
+    text = _changes(s)[(3, "END")]
+    assert ", sending Red 1, Blue 1 and Green 1 back [RU-17]" in text, text
+
+
+def test_a_first_roll_tie_of_three_is_listed_as_a_sentence_lists_it() -> None:
+    """RU-5: three players tied on X read "Red and Blue and Green tie: they roll again."."""
+    s = game().from_document({**doc(players=["red", "blue", "green"]), "phase": "first_roll", "turn": "red",
+                              "first_roll": {"contenders": ["red", "blue", "green"], "rolls": []}})
+    events = []
+    for _ in range(3):
+        s, more = act(s, {"type": "roll", "value": "X", "face": {"colour": "white"}})
+        events += more
+    assert "Red, Blue and Green tie: they roll again." in [e.text for e in events]
