@@ -217,6 +217,8 @@ REFEREE_WORDS = [
     ("temple", "can I go on the same space twice", {"RU-11"}),
     ("temple", "does the stairway take me again", {"RU-22", "RU-Q21"}),
     ("desert", "what if the collection pile is empty", {"DR-Q16"}),
+    # The rule lets a pawn step backwards; RU-11 said only "up, down, left or right", and the wall's clause came first.
+    ("temple", "can my pawn go backwards", {"RU-11"}),
 ]
 
 def listed(game: str, question: str) -> list[str]:
