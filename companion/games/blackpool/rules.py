@@ -752,6 +752,9 @@ class Blackpool(Game):
         before = self.board.label(t.at)
         # Heavy is what it was when it set off: a rider left behind on the edge still made it go by the table.
         heavy = bool(work.above(p.traveller)) and p.kind != "out"
+        # A rider taking the move-six option is BP-Q39's case: cited with the stepping off (BP-C5, BP-Q17),
+        # the table asking why a rider might take the six found only the clauses of a rider's ordinary move.
+        rider_six = p.kind == "six" and t.on is not None
         cited: list[str] = []
         notes = execute(self.board, work, p.traveller, p.dest, True, state.opts, cited)
         name = traveller_name(p.traveller)
@@ -769,6 +772,7 @@ class Blackpool(Game):
             rules = ("BP-5", "BP-C3") if p.dest == CAMP else ("BP-5",)
             if p.kind == "six":  # a six that runs past the camp ends there too (BP-C3), as any other move
                 rules = ("BP-C7", "BP-C3") if p.dest == CAMP else ("BP-C7",)
+                rules = (*rules, "BP-Q39") if rider_six else rules
         if heavy and (p.kind != "six" or state.opts["six.carrierUsesTable"]):
             rules = (*rules, "BP-C6") if p.kind != "six" else (*rules, "BP-C6", "BP-Q10")
         rules = (*rules, *cited)

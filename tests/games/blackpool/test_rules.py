@@ -101,10 +101,16 @@ def test_rider_moves_off_by_normal_distance_bp_q17() -> None:
 
 
 def test_rider_may_take_the_six_move_bp_q39() -> None:
-    state = position({"red-1": Y(25), "yellow-1": {"at": Y(25), "on": "red-1"}})
-    state, _events = play(state, roll(6), move("yellow-1"))
+    """The six's move and the ruling on it cite BP-Q39, the clause that lets a rider take it (they cited only a
+    rider's ordinary move, BP-C5 and BP-Q17, so 'why' never named the clause the table asks about)."""
+    start = play(position({"red-1": Y(25), "yellow-1": {"at": Y(25), "on": "red-1"}}), roll(6))[0]
+    assert "BP-Q39" in GAME.check(start, move("yellow-1")).rules
+    state, events = play(start, move("yellow-1"))
     assert at(state, "yellow-1") == Y(31) and state.by_id["yellow-1"].on is None
     assert GAME.pending(state).kind == "roll" and GAME.pending(state).player == "yellow"
+    assert "BP-Q39" in events[0].rules
+    plain = play(position({"yellow-1": Y(25)}), roll(6), move("yellow-1"))[1]
+    assert "BP-Q39" not in plain[0].rules  # a traveller riding nobody takes the six under BP-C7 alone
 
 
 # -- the edge --------------------------------------------------------------------
