@@ -767,6 +767,13 @@ class Blackpool(Game):
         elif p.kind == "back":
             text = f"The water pulls {name} back {p.steps} from {before} to {dest}."
             rules = ("BP-5", "BP-C3") if p.dest == CENTRE else ("BP-5",)
+            # BP-Q8: a roll that beats a traveller's pull where it cannot land is no move ahead, so one is pulled
+            # back. Said so: the table saw a traveller that "could go forward" and a pull back allowed, citing
+            # only the pull (BP-5), and asked which rule let it.
+            blocked = [traveller_name(f.traveller) for f in self.roll_plans(state)[0]]
+            if blocked:
+                text += f" {series(blocked)} cannot land ahead, so a pull back is allowed."
+                rules = (*rules, "BP-Q8")
         else:
             text = f"{name} goes forward {p.steps} from {before} to {dest}."
             rules = ("BP-5", "BP-C3") if p.dest == CAMP else ("BP-5",)

@@ -57,6 +57,24 @@ def test_forward_blocked_means_back_moves_are_allowed_bp_q8() -> None:
     assert legal_moves(state) == [move("yellow-2")]
 
 
+def test_a_pull_back_beside_a_blocked_move_ahead_cites_bp_q8() -> None:
+    """The pull back allowed because the only move ahead cannot land says so and cites BP-Q8, in the move,
+    its ruling and 'why' (they cited only the pull, BP-5, and the table asked why Yellow 1's 3 ahead did not
+    oblige it); a pull back with no traveller beating its pull needs no such word."""
+    state = position(
+        {"yellow-1": Y(25), "yellow-2": Y(5), "red-1": Y(28), "green-1": {"at": Y(28), "on": "red-1"}},
+        players=("yellow", "red", "green"),
+    )
+    state, _ = act(state, roll(3))
+    ruling = GAME.check(state, move("yellow-2"))
+    assert ruling.legal and "BP-Q8" in ruling.rules
+    _, events = act(state, move("yellow-2"))
+    assert "Yellow 1 cannot land ahead, so a pull back is allowed." in events[0].text
+    assert "BP-Q8" in events[0].rules
+    plain = play(position({"yellow-1": Y(5)}), roll(3), move("yellow-1"))[1]
+    assert "ahead" not in plain[-1].text and "BP-Q8" not in plain[-1].rules
+
+
 def test_carrier_pulled_back_past_start_takes_rider_to_centre_bp_q15() -> None:
     state = position({"yellow-1": Y(2), "red-1": {"at": Y(2), "on": "yellow-1"}})
     state, _ = act(state, roll(1))
