@@ -61,14 +61,21 @@ def start_raid(eng: Engine, s: State, ev: Events) -> State:
     loss = goods_count(n) if kind == "goods" else f"{n} gold"
     ev.append(Event("warning", f"{card.label}: each player loses {loss} or {vp} VP.", ("TG-R2",)))
     # TG-Q3 / TG-Q34: the raid strikes both players at once, so who cannot pay is judged on what each held
-    # when the robber came. Settling the start player's forfeit first handed its VP to the other player,
-    # who could then pay with it and leave the start player with nothing.
+    # when the robber came, and VP a forfeit hands over never pay the same raid. Settling the start player's
+    # forfeit first handed its VP to the other player, who could then pay with it and leave the start player
+    # with nothing; and a player who could pay was offered the VP the other's forfeit had just brought them
+    # ("Pay 3 VP" to a player holding 1 gold and no VP at the Last Raid, keeping the gold that breaks a tie).
+    # So the players who pay do so first (start player first, TG-R2), and a forfeit comes after them: what a
+    # player who cannot pay holds is untouched by the others' payments. With nobody able to pay, each gains
+    # the other's VP as they stood when the robber came.
     order = (s.start, s.other(s.start))
-    unable = [p for p in order if cannot_pay(eng, s, p)]
+    unable = tuple(p for p in order if cannot_pay(eng, s, p))
+    if len(unable) < len(order):
+        return evolve(s, stage="raid", queue=(*(p for p in order if p not in unable), *unable), actor=None)
     before = s
     for p in unable:
         s = forfeit(eng, s, p, ev, before)
-    return evolve(s, stage="raid", queue=tuple(p for p in order if p not in unable), actor=None)
+    return evolve(s, stage="raid", queue=(), actor=None)
 
 
 def cannot_pay(eng: Engine, s: State, p: str) -> bool:

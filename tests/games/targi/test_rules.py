@@ -35,11 +35,12 @@ def test_unpaid_raid_goes_to_the_opponent() -> None:
     set_supply(doc, W, dates=0, salt=0, pepper=0, vp=0)
     s = load(doc)
     s, events = act(s, {"type": "done"})
-    # white's shortfall is told as the raid comes (TG-Q34: judged on what white held then)
-    assert any("TG-R3" in e.rules for e in events)
-    # black (new start player) chooses first
+    # black (new start player) is raided first (TG-R2) and chooses first, from what black holds
     assert game().pending(s).player == B
+    assert not any("TG-R3" in e.rules for e in events)
     s, events = act(s, {"type": "pay", "pay": {"salt": 1}})
+    # then white's shortfall (TG-Q34: judged on what white held when the robber came) hands black the VP
+    assert any("TG-R3" in e.rules for e in events)
     assert s.supply(B).vp == 5 and s.supply(W).vp == 0
 
 

@@ -194,6 +194,23 @@ def test_a_player_who_can_pay_still_pays_when_the_other_cannot() -> None:
     assert (s.supply(W).vp, s.supply(B).vp) == (0, 2)
 
 
+@pytest.mark.parametrize("raid_start", [W, B])
+def test_vp_a_forfeit_hands_over_never_pay_the_same_raid_tg_q3_tg_q34(raid_start: str) -> None:
+    """White, holding 1 date and no VP, pays the date; Black's forfeit then brings White its VP, whoever starts.
+    The forfeit was settled first and White was asked to choose between the date and the 1 VP Black's forfeit
+    had just handed over, a VP White did not hold when the robber came (TG-R3), as docs/games/targi.md says
+    such VP never do."""
+    doc = actions_doc(B if raid_start == W else W, round_=3)  # the amulet passes before the First Raid
+    set_supply(doc, W, dates=1, salt=0, pepper=0, vp=0, gold=0)
+    set_supply(doc, B, dates=0, salt=0, pepper=0, vp=0, gold=0)
+    s, events = act(load(doc), {"type": "done"})
+    assert s.start == raid_start and s.stage == "place"  # nothing was left to choose: White pays the date
+    texts = [e.text for e in events]
+    paid = texts.index("White pays the raid: 1 date.")
+    assert texts.index("Black cannot pay the raid in full: White gains 1 VP.") > paid
+    assert (s.supply(W).dates, s.supply(W).vp, s.supply(B).vp) == (0, 1, 0)
+
+
 def test_partial_payment_hands_over_only_the_vp_held_when_the_raid_came() -> None:
     """With raid.partialPayment both players short of the Third Raid's 2 VP hand over what they held (TG-Q3)."""
     doc = actions_doc(W, round_=9, options={"raid.partialPayment": True})  # robber on 11: next is corner 12

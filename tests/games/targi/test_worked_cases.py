@@ -184,13 +184,16 @@ def test_TG_AT17_fourth_raid_ends_the_game() -> None:  # noqa: N802 - named afte
     s, events = act(s, {"type": "done"})
     assert s.robber == 16 and s.stage == "raid"
     g = game()
-    # the amulet has passed: black is start player and pays first, but black can pay neither (no gold, 2 VP < 3)
+    # the amulet has passed: black is start player, but black can pay neither (no gold, 2 VP < 3); white pays
+    # from what white held, and black's forfeit follows, so its VP never pay this raid (TG-Q3, TG-Q34)
     assert s.start == B
-    assert any("TG-R3" in e.rules for e in events)
-    assert s.supply(W).vp == 4 + 3  # white forwent Council Fire; black's unpaid raid
+    assert not any("TG-R3" in e.rules for e in events)
+    assert s.supply(W).vp == 4  # white forwent Council Fire
     options = strip(g.legal_actions(s))
     assert options == [{"type": "pay", "pay": {"gold": 1}}, {"type": "pay", "pay": {"vp": 3}}]
     s, events = act(s, {"type": "pay", "pay": {"gold": 1}})
+    assert any("TG-R3" in e.rules for e in events)
+    assert s.supply(W).vp == 4 + 3  # black's unpaid raid
     assert s.stage == "over" and s.round == 12
     assert any("TG-END1" in e.rules for e in events)
     assert g.pending(s).kind == "over"
