@@ -954,6 +954,9 @@ class Blackpool(Game):
             colour = action.get("opponent")
             if colour not in self.colours:
                 raise InvalidAction(f'Reset needs an "opponent" colour, not {quoted(colour)}')
+            if colour == state.turn:  # the card's own clause says an opponent is picked (BP-Q28); BP-Q29, cited
+                # here before, is the choice among several opponents, which a two-player table does not have
+                raise refuse(f"{card.name} is played on an opponent, not on {who}.", rule)
             if colour not in effects.opponents(state):
                 raise refuse(f"{card.name} must be played on an opponent still in the game.", "BP-Q29")
             travellers, notes = effects.resolve_reset(self.board, state, colour)

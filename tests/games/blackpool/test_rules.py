@@ -448,10 +448,13 @@ def test_reset_moves_frozen_with_option_bp_q26() -> None:
     assert at(state, "red-3") == "centre" and not state.by_id["red-3"].frozen
 
 
-def test_reset_cannot_target_yourself_bp_q29() -> None:
+def test_reset_cannot_target_yourself_bp_q28() -> None:
+    """Reset's own clause has the player pick an opponent (BP-Q28). The refusal cited BP-Q29, the choice among
+    several opponents, which this two-player table does not have."""
     state, _ = play(reset_position(), roll(6), COIN_CURSE, draw("curse", "reset"))
     ruling = GAME.check(state, {"type": "target", "opponent": "yellow"})
-    assert not ruling.legal and ruling.rules == ("BP-Q29",)
+    assert not ruling.legal and ruling.rules == ("BP-Q28",)
+    assert ruling.text == "Reset is played on an opponent, not on Yellow."
 
 
 def test_curse_target_choice_with_three_players_bp_q29() -> None:
