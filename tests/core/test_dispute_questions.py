@@ -230,9 +230,20 @@ def listed(game: str, question: str) -> list[str]:
     text = out.getvalue().split(f"rules {question}", 1)[-1]
     return [line.split()[0] for line in text.splitlines() if line.startswith("  ") and line.split()[0] in ids]
 
+# A referee's audit of Blackpool and Targi: four more a table asks, which missed the clause settling them among
+# the first three (the first listed only the riding clause, BP-7, holding "nobody" and "move"; the third listed
+# the ties first). Each clause got the table's word as a keyword: nobody, overshoot, more than, replace.
+REFEREE_ASKS = [
+    ("blackpool", "what if nobody can move", {"BP-C2"}),
+    ("blackpool", "what happens if I overshoot my camp", {"BP-C3"}),
+    ("targi", "what if I have more than 3 gold", {"TG-E2"}),
+    ("targi", "what replaces a used card", {"TG-Q29"}),
+]
+
 
 @pytest.mark.parametrize(("game", "question", "settles"),
-                         QUESTIONS + WHAT_IT_DOES + FRESH + WHO_STARTS + SAME_PLACE + TABLE_ASKS + REFEREE_WORDS,
+                         QUESTIONS + WHAT_IT_DOES + FRESH + WHO_STARTS + SAME_PLACE + TABLE_ASKS + REFEREE_WORDS
+                         + REFEREE_ASKS,
                          ids=lambda v: v if isinstance(v, str) else "")
 def test_a_question_typed_whole_lists_its_clause_among_the_first_three(game: str, question: str,
                                                                        settles: set[str]) -> None:
