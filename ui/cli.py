@@ -129,7 +129,7 @@ def _kivy_can_write_its_folder(home: Path) -> str:
     that size, removed again); where it fails Kivy is started with
     ``KIVY_NO_CONFIG``, on its built-in defaults, writing nothing.
     """
-    if all((home / name).exists() for name in ("config.ini", "icon", "mods")):
+    if all((home / name).exists() for name in ("config.ini", "icon", "mods")) and _kivy_config_current(home):
         return ""
     probe = home / ".room-for-kivy"
     try:
@@ -144,6 +144,33 @@ def _kivy_can_write_its_folder(home: Path) -> str:
         with suppress(OSError):
             probe.unlink(missing_ok=True)
     return ""
+
+
+def _kivy_config_current(home: Path) -> bool:
+    """Whether Kivy will only read ``home``'s config.ini: it holds the config version this Kivy writes.
+
+    Kivy rewrites a config.ini of any other version at import (an older
+    Kivy's, or one a failed write left empty): on a full card that rewrite
+    logged "Unable to write the config" with a traceback at every start, the
+    folder being whole. The version is read from Kivy's source, as importing
+    it is what writes; a file or a version that cannot be read counts as not
+    current, so the write is tried first (`_kivy_can_write_its_folder`).
+    """
+    import configparser
+    import importlib.util
+    import re
+
+    spec = importlib.util.find_spec("kivy")  # finds the package without importing it
+    origin = spec.origin if spec is not None else None
+    try:
+        source = (Path(origin).parent / "config.py").read_text(encoding="utf-8") if origin else ""
+        parser = configparser.RawConfigParser()
+        parser.read(home / "config.ini", encoding="utf-8")
+        found = parser.get("kivy", "config_version", fallback="")
+    except (OSError, UnicodeError, configparser.Error):
+        return False
+    wanted = re.search(r"^KIVY_CONFIG_VERSION = (\d+)$", source, re.MULTILINE)
+    return wanted is not None and found.strip() == wanted.group(1)
 
 
 # Kivy log lines that tell a café nothing to do. Middle-click paste: see `_prepare_kivy`. The config upgrade is
