@@ -199,6 +199,27 @@ def _card_words(said: str, read_only: bool, full: bool) -> tuple[str, str, str] 
     return None
 
 
+def card_state(path: str | Path) -> str:
+    """"the card is full" or "the card has turned read-only" for the card that holds (or would hold) the journal at
+    ``path``, in words for the players; "" when it is neither, or cannot be looked at.
+
+    Asked before a game begins (`ui.app`), so a table is told the game will not be kept before it plays it.
+    """
+    if str(path) == ":memory:":
+        return ""
+    folder = Path(path).parent
+    while not folder.exists() and folder != folder.parent:  # a folder the journal was to be made in
+        folder = folder.parent
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return ""
+    if read_only:
+        return "the card has turned read-only"
+    return "the card is full" if free < FULL_BELOW else ""
+
+
 def card_refused(error: OSError) -> str:
     """What the card did when the OS refused a file beside the journal (its folder made, a journal renamed or
     written at rollover), with what to do at start; the OS's words alone for any other fault.
@@ -267,11 +288,13 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
         journal.require_writable()
         journal.claim()
     except JournalInUse as refusal:  # its game is the other table's: never carried, or two tables would part
-        return Journal(), f"{refusal.message}; this table keeps its own game only until it closes."
+        return _in_memory("another companion is using this table's journal"), (
+            f"{refusal.message}; this table keeps its own game only until it closes.")
     except JournalForeign as refusal:  # not this version's to read or write: nothing of it is carried
-        return Journal(), f"{refusal.message}; this table keeps its game only until the app closes."
+        return _in_memory("the journal file is not one this companion writes"), (
+            f"{refusal.message}; this table keeps its game only until the app closes.")
     except JournalUnavailable as refusal:  # a table that cannot journal still referees, and says so
-        journal = Journal()
+        journal = _in_memory(card_state(path) or "the journal file cannot be written")
         carried = _carry(_read_to_carry(path), journal)
         return journal, f"{refusal.message}; this table keeps its game only until the app closes.{carried}"
     except JournalDamaged as damage:
@@ -280,7 +303,7 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
         try:
             carried = _swap(path, kept, active)
         except OSError as exc:  # a read-only folder: crashing here would restart the kiosk for ever
-            journal = Journal()
+            journal = _in_memory(card_state(path) or "the damaged journal could not be set aside")
             carried = _carry(active, journal)
             return journal, (
                 f"{damage.message}. It could not be set aside{_not_set_aside(path, exc)}; "
@@ -296,6 +319,14 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
         journal.fold_log()
     journal, note = _archive_when_large(journal, path) if archive else (journal, "")
     return journal, " ".join(filter(None, (cut_off, note)))
+
+
+def _in_memory(why: str) -> Journal:
+    """A journal in memory for a table whose file could not be used, with ``why`` in the players' words
+    (`Journal.not_kept`)."""
+    journal = Journal()
+    journal.not_kept = why
+    return journal
 
 
 def _check_board(entry: JournalGame | None, damaged: bool) -> str:
@@ -814,6 +845,8 @@ class Journal:
         self.path = str(path)
         self._lock: int | None = None
         self.cut_off: str | None = None  # the last write, cut off before it was whole (`LogVerdict`)
+        # Why a journal in memory stands in for the file (`open_journal`), in the players' words: "the card is full".
+        self.not_kept = ""
         if self.path != ":memory:":
             where = Path(self.path)
             if where.is_dir():  # never taken for a damaged file: setting it aside would move a whole folder

@@ -26,7 +26,7 @@ from companion.controller import Controller
 from companion.errors import CompanionError
 from companion.finished import FinishedGame, finished_game, same_cafe_day, verdict
 from companion.game_info import GameInfo
-from companion.journal import Journal
+from companion.journal import Journal, card_state
 from companion.observations import WHILE_DOWN, Touch, Update
 from companion.phrases import how_many
 from companion.places import place_of
@@ -59,6 +59,17 @@ OFF_TABLE = ("The button box plays only while the table shows: that press of {} 
 # Home while someone taps a game or colours: bringing the table back lost the new game's choices half made.
 CHOOSING = ("The button box plays only while the table shows: that press of {} changed nothing while a new game "
             "was being chosen. Resume goes back to the game; Start new game begins the one chosen.")
+# What the owner does about a journal that cannot be written, by its reason in the players' words (`Journal.not_kept`,
+# `card_state`); anything else is in the log and docs/operations.md.
+OWNER_MENDS = {
+    "the card is full": "make room on the card",
+    "the card has turned read-only": "check the card",
+    "another companion is using this table's journal": "stop the other companion",
+}
+NOT_SAVING = ("Games are not being saved: {why}. A game played now is lost when the app closes or the power goes "
+              "off. Owner: {mend}, then restart the table.")
+CANNOT_SAVE = "New games and moves cannot be saved: {why}. Owner: {mend}."
+UNSAVED_GAME = "This game is not being saved: {why}."
 BOTH_OFF = (
     "Touch and the button box cannot both be off: the dice sensor and the camera only read dice and cards, "
     "so nobody could choose a move. Nothing saved."
@@ -93,6 +104,8 @@ class CompanionApp(App):
     inputs_note = StringProperty("")
     inputs_down = StringProperty("")  # a running camera or dice sensor that reads nothing, for the table
     pin_note = StringProperty("")  # wrong PINs typed before the right one, for the settings screen it opened
+    saving_note = StringProperty("")  # home: why games are not being saved (`check_saving`), before one begins
+    unsaved_line = StringProperty("")  # the table, while nothing else is said: the game on it is not being saved
 
     def __init__(
         self,
@@ -395,12 +408,34 @@ class CompanionApp(App):
         self.controller.submit(touch)
         self.controller.pump()  # a tap is answered in the same frame
 
+    def check_saving(self) -> str:
+        """Whether a game begun now would be kept, told on home before it begins (``saving_note``); "" when it would.
+
+        A table whose journal could not be opened at start (a full card, one
+        gone read-only) referees in memory, and a new game began there with
+        nothing said after the start-up note was gone: the table played an
+        evening's game the next power cut would lose. A journal on a card that
+        has filled since refuses the new game, which home now says before it.
+        """
+        journal = self.journal
+        if journal is None:
+            self.saving_note = ""
+        elif not journal.kept_on_disk:
+            why = journal.not_kept or "the journal file cannot be written"
+            mend = OWNER_MENDS.get(why, "see the log (docs/operations.md, Recovering a table)")
+            self.saving_note = NOT_SAVING.format(why=why, mend=mend)
+        else:
+            why = card_state(journal.path)
+            self.saving_note = CANNOT_SAVE.format(why=why, mend=OWNER_MENDS[why]) if why else ""
+        return self.saving_note
+
     def new_game(self, game_id: str, players: list[str], profile: str | None = None) -> bool:
         try:
             session = Session.new(game_id, players, None, profile, self.journal, self.cafe_dir)
         except CompanionError as error:
             # With its clause, as home's own check of the colours tapped shows it (a profile's option, a colour).
             self.status = error.message + (f" [{error.rule}]" if error.rule else "")
+            self.check_saving()
             return False
         self.last_game = None  # the journal's latest game is this one now
         self.settings.last_game, self.settings.last_players = game_id, list(players)
@@ -412,6 +447,9 @@ class CompanionApp(App):
         self.controller.set_session(session)
         self.show("table")
         self.status = board_warning(session.game.data.warnings) or self.status
+        if self.unsaved_line:  # told and said as the game begins, by whichever button began it
+            self.status = " ".join(filter(None, (self.unsaved_line, self.status)))
+            self.voice.say(spoken_form(self.unsaved_line))
         return True
 
     def new_game_same_players(self) -> bool:
@@ -859,7 +897,15 @@ class CompanionApp(App):
                 self._over_since = None
             elif self._over_since is None:
                 self._over_since = self.clock()
+        self.unsaved_line = self._unsaved(session)
         self._refresh_home(session)
+
+    def _unsaved(self, session: Session | None) -> str:
+        """`UNSAVED_GAME` for a game on the table journalled in memory only (`Journal.not_kept`), else ""."""
+        journal = session.journal if session is not None else None
+        if journal is None or journal.kept_on_disk:
+            return ""
+        return UNSAVED_GAME.format(why=journal.not_kept or "the journal file cannot be written")
 
     def _named(self, game_id: str, prompt: str) -> tuple[Hashable, ...]:
         """The places the newest refusal or "why not here?" answer names, then the prompt's: a player told "(0,3)

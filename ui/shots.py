@@ -398,7 +398,7 @@ def exit_after_first_screen(app: Any, start_game: bool = False) -> None:
             return None  # keep polling until the first screen has been drawn
         if not report:
             report.update(first_screen=app.first_screen_at, screens_built=app.screens_built_at,
-                          screen=app.root.current, status=app.status, **start_figures(),
+                          screen=app.root.current, status=app.status, saving=app.saving_note, **start_figures(),
                           first_screen_cpu_s=app.first_screen_cpu)
             if not start_game or app.root.current != "home":
                 return finish()
@@ -408,7 +408,8 @@ def exit_after_first_screen(app: Any, start_game: bool = False) -> None:
             home.start()
             return None
         if "board_shown" in report:  # the frame after the one the board was first drawn on: it is on screen
-            report.update(drawn=time.monotonic(), after_start=start_figures())
+            report.update(drawn=time.monotonic(), after_start=start_figures(), table_status=app.status,
+                          unsaved=app.unsaved_line)
             return finish()
         if app.root.current == "table" and board_draws():
             report["board_shown"] = True

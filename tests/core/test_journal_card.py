@@ -331,3 +331,29 @@ def test_a_damaged_journal_a_full_card_cannot_set_aside_names_the_full_card(tmp_
             "games (the steps played in memory end with it) to keep them on the card again") in note
     assert ".new" not in note and "cannot be opened" not in note
     assert not [name for name in found["files"] if ".damaged-" in name or name.endswith(".new")]  # nothing moved
+
+
+# What a table is told of its card before a game begins (`card_state`): room, full, then read-only.
+CARD_STATE = """
+import json, subprocess, sys
+from pathlib import Path
+from companion.journal import Journal, card_state
+from tests.small_card import fill_card
+card = Path(sys.argv[1])
+path = card / "table-companion" / "journal.sqlite3"
+journal = Journal(path)
+found = {"room": card_state(path), "unmade": card_state(card / "later" / "journal.sqlite3")}
+fill_card(card)
+found["full"] = card_state(path)
+journal.close()
+(card / "syslog").unlink()
+subprocess.run(["mount", "-o", "remount,ro", str(card)], check=True)
+found["read_only"] = card_state(path)
+print(json.dumps(found))
+"""
+
+
+def test_the_card_is_told_full_or_read_only_in_the_players_words(tmp_path: Path) -> None:
+    """Home said nothing of a card that had filled: the new game was refused only once Start was tapped."""
+    found = on_a_card(CARD_STATE, tmp_path)
+    assert found == {"room": "", "unmade": "", "full": "the card is full", "read_only": "the card has turned read-only"}

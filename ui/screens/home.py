@@ -64,6 +64,7 @@ class HomeScreen(UprightScreen):
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
         self.confirming = None
+        app.check_saving()  # a card that filled since the last visit is told before Start, not by its refusal
         games = self.ids.games
         games.clear_widgets()
         for info in app.games():
