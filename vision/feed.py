@@ -75,7 +75,7 @@ log = logging.getLogger(__name__)
 BIG_DIE_MODES = ("temple", "temple-die")
 """Modes whose die is big enough in the picture (the temple d20, a fifth of a table frame across) that it never
 lands unseen by the motion gate; a d6 far from the camera, a few pixels across, may (`CameraFeed._dice`)."""
-TAUGHT_NOTE = ("The camera cannot use something it was taught, and reads on without it (owner: see the log).")
+TAUGHT_NOTE = ("The camera cannot use something it was taught, and reads on without it (owner: Settings).")
 """The players' words for a taught photo or die the camera reads without (`LinkChanged.table`): the owner's note
 names files and what to teach again, which nobody at the table can do."""
 Submit = Callable[[Observation], None]
@@ -335,8 +335,8 @@ class CameraFeed:
                 from vision.taught import temple_die_reader
 
                 self.readers[kind], note = temple_die_reader(self.taught_dir)
-                if note:  # the table reads on with the rendered die, and the owner learns why (the app's log)
-                    self._tell(LinkChanged(self.name, True, note, table=TAUGHT_NOTE))
+                if note:  # the table reads on with the rendered die, and the owner learns why (log, Settings)
+                    self._tell(LinkChanged(self.name, True, note, table=TAUGHT_NOTE, standing=True))
             elif kind == "cards":
                 from vision.card_catalogue import catalogue_from_data
                 from vision.card_reader import CardReader
@@ -346,8 +346,10 @@ class CameraFeed:
                 self._places = reader.finder.marker_cells
                 for problem in (reader.taught_problem, reader.photos_problem, reader.places_problem,
                                 reader.clipped_problem):
-                    if problem:  # read on with the drawn cards, as the die does, and say why (the app's log)
-                        self._tell(LinkChanged(self.name, True, problem, table=TAUGHT_NOTE))
+                    if problem:  # read on with the drawn cards, as the die does, and say why (log, Settings)
+                        # Standing: listed on the settings screen until the camera next comes up, where it went
+                        # to the log alone and the table's "(owner: see the log)" sent the owner to a shell.
+                        self._tell(LinkChanged(self.name, True, problem, table=TAUGHT_NOTE, standing=True))
         return self.readers[kind]
 
     def _reset(self, mode: Mode) -> None:

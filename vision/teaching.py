@@ -31,7 +31,7 @@ from vision.frames import as_bgr, colourless, image_file, unusable_text
 from vision.markers import in_view_text
 from vision.readings import sure_text
 from vision.sources import counted, first_few, quiet_opencv
-from vision.taught import DIE_FILE
+from vision.taught import DIE_FILE, photo_card
 from vision.temple_die import GLARE_SHARE, TaughtDieUnreadable, TempleDieReader, TopFace, die_faces, top_face
 from vision.view_check import SLOT_WANTED, small_slots, small_temple_die, washed_out
 
@@ -677,12 +677,6 @@ def _put_back_clipped(folder: Path, card_id: str, written: int) -> list[str]:
             said.append(f"{photo}, set aside as stored clipped when it was taught, put back (teach {card_id} "
                         "again to replace it)")
     return said
-
-
-def photo_card(name: str) -> str | None:
-    """The card a photo's file name says it shows, as a teach step names it (``P07__1.png``: P07), else None."""
-    stem, _, number = name.removesuffix(".png").rpartition("__")
-    return stem if name.endswith(".png") and stem and number.isdigit() else None
 
 
 def last_photo_of(card_id: str, folder: Path) -> Path:

@@ -985,7 +985,7 @@ def test_a_damaged_taught_die_is_named_and_the_rendered_die_reads_on(tmp_path: P
     # The owner's note names the file and what to teach; the players read that the camera reads on without it.
     told = Controller().handle(next(o for o in seen if isinstance(o, LinkChanged)))
     assert "temple_die.json" in told.text and told.detail["table"] == (
-        "The camera cannot use something it was taught, and reads on without it (owner: see the log).")
+        "The camera cannot use something it was taught, and reads on without it (owner: Settings).")
     # The app logs the report, once; the feed logged the note as well, and the service's log had it twice.
     assert not [r.getMessage() for r in caplog.records if r.name == "vision.feed" and r.levelno >= logging.WARNING]
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.factory import Factory
-from kivy.properties import NumericProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from ui import inputs
 from ui.screens.upright import UprightScreen
@@ -24,10 +24,21 @@ class SettingsScreen(UprightScreen):
     # The display scale shown beside the heading, in percent, and applied to the whole app while it shows.
     scale = NumericProperty(100)
 
+    # What the camera was taught and when (`taught_summary`), beside Clear.
+    taught = StringProperty("")
+    can_clear = BooleanProperty(False)  # something is taught to set aside
+
     _keep_edits = False  # back from the keypad that types a new PIN: what was changed here stays unsaved
+    _clearing = False  # Clear tapped once: the next tap sets what was taught aside
+    _taught_row: Any = None  # the taught row, out of the list or in it (`place_taught`)
     _shown: dict[str, str] | None = None  # each setting in words as the screen opened or last saved it
 
     def on_pre_enter(self, *_args: Any) -> None:
+        from vision.taught import default_taught_dir, taught_summary
+
+        self.taught = taught_summary(default_taught_dir())  # back from the camera screen too: what it taught
+        self.can_clear = self.taught.startswith("Taught:")
+        self._clearing = False
         if self._keep_edits:
             self._keep_edits = False
             return
@@ -106,6 +117,54 @@ class SettingsScreen(UprightScreen):
         does. The camera screen's Back put the saved settings back over a camera source just typed."""
         self._keep_edits = True
         App.get_running_app().show("camera")
+
+    def on_can_clear(self, *_args: Any) -> None:
+        self.place_taught()
+
+    def on_portrait(self, *_args: Any) -> None:
+        super().on_portrait()
+        self.place_taught()
+
+    def place_taught(self) -> None:
+        """The taught row in the list, upright only while something is taught: upright, every other setting fills
+        800 px without a scroll. Out of the list, not hidden in it: a hidden button still takes the touches."""
+        if self._taught_row is None and "taught_row" in self.ids:
+            self._taught_row = self.ids.taught_row.__self__  # held here: the ids keep a weak proxy only
+        row, rows = self._taught_row, self.ids.get("rows")
+        if row is None or rows is None:
+            return
+        wanted = self.can_clear or not self.portrait
+        if wanted and row.parent is None:
+            rows.add_widget(row, index=rows.children.index(self.ids.inputs_note) + 1)
+        elif not wanted and row.parent is not None:
+            rows.remove_widget(row)
+
+    def clear_taught(self) -> None:
+        """Clear beside what was taught: a first tap asks, the second sets the taught folder aside (never deletes
+        it) and the running camera reads the house drawings from its next picture."""
+        from vision.taught import clear_taught, default_taught_dir, taught_summary
+
+        folder = default_taught_dir()
+        if not self._clearing:
+            self._clearing = True
+            self.ids.note.text = ("Tap Clear again to stop using everything taught: the camera then reads the house "
+                                  f"drawings. Nothing is deleted: {folder} is set aside beside itself.")
+            return
+        self._clearing = False
+        try:
+            kept = clear_taught(folder)
+        except OSError as error:
+            self.ids.note.text = (f"Not cleared ({error.strerror or error}): the camera reads with what was taught "
+                                  "as before.")
+            return
+        app = App.get_running_app()
+        running = app.running_inputs.get("camera")
+        if running is not None and hasattr(running[1], "reload_taught"):
+            running[1].reload_taught()
+        self.taught = taught_summary(folder)
+        self.can_clear = False
+        self.ids.note.text = (f"Cleared: what was taught is kept aside as {kept}; the camera reads the house "
+                              "drawings. To undo, put that folder back under its old name.")
 
     def choose_pin(self) -> None:
         """New PIN, tapped: the PIN keypad, as no keyboard shows on a kiosk's touchscreen (`PinScreen.choose`)."""
