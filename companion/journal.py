@@ -1083,7 +1083,16 @@ class Journal:
         ``status`` is "over" for a loaded position that is already over, in the
         same transaction: written after it, a full disk could leave the game
         before abandoned and an over position resumed in its place.
+
+        On a card that is full (`card_state`) it is refused before anything is
+        written: the new game's first row still fitted in the journal's pages,
+        so the game before was set aside for one whose every step the card then
+        refused, and the table could play neither.
         """
+        if card_state(self.path) == "the card is full":
+            fault = _card_words(f"under {FULL_BELOW // (1024 * 1024)} MB free", False, True)
+            assert fault is not None
+            raise JournalNotWritten(self.path, f"{fault[0]}; {fault[1]}")
         with self._transaction():
             self._db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'active'")
             cursor = self._db.execute(

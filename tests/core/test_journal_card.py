@@ -210,7 +210,7 @@ def test_a_card_gone_read_only_is_named_at_start_and_the_game_goes_on_in_memory(
 def test_a_table_started_on_a_full_card_resumes_its_game_instead_of_crashing(tmp_path: Path) -> None:
     """The pid written into the lock file beside the journal found no room: OSError out of the start, and a kiosk
     restarting into the same crash every 5 seconds, the screen black."""
-    found = on_a_card(FULL_AT_START, tmp_path, size="1m")
+    found = on_a_card(FULL_AT_START, tmp_path, size="2m")
     assert found["steps"] == 5 and found["on_disk"]
     assert "The card holding the journal is full: no step can be written" in found["note"]
     assert found["step"].startswith("Not saved, so this step is not taken")
@@ -218,7 +218,7 @@ def test_a_table_started_on_a_full_card_resumes_its_game_instead_of_crashing(tmp
 
 def test_a_journal_a_full_card_has_no_room_to_open_is_said_with_what_to_do(tmp_path: Path) -> None:
     """Its -shm could not be made: the note said only "cannot be opened: disk I/O error"."""
-    found = on_a_card(FULL_AT_START, tmp_path, "1m", "closed")
+    found = on_a_card(FULL_AT_START, tmp_path, "2m", "closed")
     assert found["steps"] == 5 and not found["on_disk"] and not found["step"].startswith("Not saved")
     assert ("cannot be opened: the card holding the journal is full (disk I/O error): make room on it (older "
             "journals beside it, or whatever filled it: df -h), then restart the table between games (the steps played "
@@ -357,3 +357,40 @@ def test_the_card_is_told_full_or_read_only_in_the_players_words(tmp_path: Path)
     """Home said nothing of a card that had filled: the new game was refused only once Start was tapped."""
     found = on_a_card(CARD_STATE, tmp_path)
     assert found == {"room": "", "unmade": "", "full": "the card is full", "read_only": "the card has turned read-only"}
+
+
+# A game of 5 steps, then a card left with 300 kB: room for the new game's first row, none to speak of after.
+NEW_GAME_ON_A_NEARLY_FULL_CARD = """
+import json, os, sys
+from pathlib import Path
+from companion.errors import JournalNotWritten
+from companion.journal import Journal
+from companion.session import Session
+from tests.small_card import fill_card
+card = Path(sys.argv[1])
+journal = Journal(card / "journal.sqlite3")
+session = Session.new("blackpool", ["red", "blue"], journal=journal)
+for _ in range(5):
+    session.act(session.legal()[0])
+fill_card(card)
+log = card / "syslog"
+os.truncate(log, log.stat().st_size - 300 * 1024)
+try:
+    Session.new("targi", ["white", "black"], journal=journal)
+    found = {"new_game": "begun"}
+except JournalNotWritten as refusal:
+    found = {"new_game": refusal.message}
+active = journal.active_game()
+found["kept"] = [active.game, active.standing()] if active else None
+print(json.dumps(found))
+"""
+
+
+def test_a_new_game_is_not_begun_on_a_card_with_under_a_megabyte_left(tmp_path: Path) -> None:
+    """Its first row fitted: the game in play was set aside for one whose steps the card would refuse."""
+    found = on_a_card(NEW_GAME_ON_A_NEARLY_FULL_CARD, tmp_path, "8m")
+    assert found["new_game"] == (
+        "The new game could not be saved, so it is not begun (the game before stays as it was): the card holding "
+        "the journal is full (under 1 MB free); make room on it (older journals beside it, or whatever filled it: "
+        "df -h), then try again (docs/operations.md, Recovering a table).")
+    assert found["kept"] == ["blackpool", 5]
