@@ -400,6 +400,7 @@ def exit_after_first_screen(app: Any, start_game: bool = False) -> None:
             report.update(first_screen=app.first_screen_at, screens_built=app.screens_built_at,
                           screen=app.root.current, status=app.status, saving=app.saving_note, **start_figures(),
                           steps=len(app.controller.session.log) if app.controller.session else None,
+                          unsaved=app.unsaved_line,
                           first_screen_cpu_s=app.first_screen_cpu)
             if not start_game or app.root.current != "home":
                 return finish()

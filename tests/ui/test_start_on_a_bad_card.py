@@ -62,6 +62,7 @@ def test_the_kiosk_starts_on_a_card_gone_read_only_before_kivy_made_its_folder(t
     assert "the card holding the journal has turned read-only" in found["status"]
     assert "check the card (dmesg | grep -i 'read-only'" in found["status"]
     assert "The game in progress (Blackpool, 5 steps) was read from it and goes on." in found["status"]
+    assert found["unsaved"] == "This game is not being saved: the card has turned read-only."  # once that is gone
     assert "Traceback" not in found["stderr"]
 
 
