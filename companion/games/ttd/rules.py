@@ -687,9 +687,19 @@ class ThroughTheDesert(Game):
                 f"All {what} are placed. {first} begins placing camels: {first} and {second} place one each "
                 "this first round, then every turn places two."
             )
-            return new, [Event("info", text, ("TTD-3", "TD-Q20", "TD-Q9"))]
-        text = f"All {what} are placed. {first} begins placing camels, two per turn."
-        return new, [Event("info", text, ("TTD-3", "TD-Q20"))]
+            events = [Event("info", text, ("TTD-3", "TD-Q20", "TD-Q9"))]
+        else:
+            text = f"All {what} are placed. {first} begins placing camels, two per turn."
+            events = [Event("info", text, ("TTD-3", "TD-Q20"))]
+        board = self.board_of(new)
+        if state.rules.end_when_tokens_gone and not self.tokens_left(new, board):
+            # Set-up never ends the game (TTD-5), so the no-token end waits for the first camel (tokens_gone_end):
+            # said now, or a game over after one camel would come as a surprise.
+            after = "the first turn" if state.rules.end_timing == "end_of_turn" else "the first camel placed"
+            why = f"the {what} took the last ones" if any(new.values[s] for s in board.sites) else "none was laid"
+            text = f"No water-hole token is left on the board ({why}): the game ends after {after}."
+            events.append(Event("warning", text, ("TD-Q18", "TTD-5")))
+        return new, events
 
     def take_water(
         self, state: TtdState, board: Board, p: int, h: int, rules: tuple[str, ...] = ("TTD-3d", "TD-Q13")
@@ -701,14 +711,24 @@ class ThroughTheDesert(Game):
         new = replace(state, water=tuple(water))
         worth = f"{value}" if state.rules.waterhole_value == "printed" else f"{value} (scoring 1 under flat values)"
         text = f"{state.players[p].capitalize()} takes the water hole at {board.label(h)} worth {worth}."
-        new_events = [Event("reward", text, rules, (state.players[p],))]
-        if (
-            state.phase == "camels"
-            and state.rules.end_when_tokens_gone
-            and not any(new.values[s] and not (new.occupied >> s) & 1 for s in board.sites)
-        ):
-            new = replace(new, end=new.end or END_TOKENS_GONE)
-        return new, new_events
+        return new, [Event("reward", text, rules, (state.players[p],))]
+
+    @staticmethod
+    def tokens_left(state: TtdState, board: Board) -> bool:
+        """Whether any water-hole token still lies on the board (a site with a value and no piece on it)."""
+        return any(state.values[s] and not (state.occupied >> s) & 1 for s in board.sites)
+
+    def tokens_gone_end(self, state: TtdState, board: Board) -> TtdState:
+        """After a camel placement: with ``end_when_tokens_gone``, no token left on the board ends the game.
+
+        Checked after every camel, not only one that took a token: when the leaders took the last tokens in
+        set-up (``leader_on_waterhole``), set-up could not end the game (TTD-5), and the end waited for a taker
+        that could never come, so the option the table chose never fired. The first placement is the first
+        moment the game may end, as every other end comes after a placement (TD-Q18).
+        """
+        if state.rules.end_when_tokens_gone and not self.tokens_left(state, board):
+            return replace(state, end=state.end or END_TOKENS_GONE)
+        return state
 
     def camel_refusal(self, state: TtdState, board: Board, c: int, h: int) -> None:
         """Raise why a camel of colour ``c`` may not go on ``h`` now (TTD-3a/3b/3c)."""
@@ -758,6 +778,7 @@ class ThroughTheDesert(Game):
         if state.values[h]:
             new, more = self.take_water(new, board, p, h)
             events.extend(more)
+        new = self.tokens_gone_end(new, board)
         reached = [palm for palm in board.palms if (board.nbr_mask[palm] >> h) & 1 and (p, c, palm) not in new.oases]
         if reached:
             new = replace(new, oases=new.oases | {(p, c, palm) for palm in reached})

@@ -313,3 +313,45 @@ def test_a_leader_beside_a_rivals_leader_of_its_colour_cites_a_clause_about_lead
     state, _ = act(game, state, {"type": "leader", "colour": "pink", "hex": [0, 3]})
     assert refused_rule(game, state, {"type": "leader", "colour": "pink", "hex": [1, 3]}) == "TTD-3b"
     assert "camel or leader may be put beside" in game.rulebook.clause("TTD-3b").text
+
+
+# -- the no-token end when the leaders took the last tokens in set-up ------------------------------------
+@pytest.mark.parametrize("timing", ["immediate", "end_of_turn"])
+def test_guides_taking_the_last_tokens_in_setup_end_the_game_after_the_first_camel(timing) -> None:
+    """With end_when_tokens_gone and leaders allowed on water holes, set-up can empty the board of tokens.
+
+    The end was checked only when a camel took a token, so once the guides had taken the last ones the
+    option never fired and the game ran to a sold-out colour. Set-up still never ends the game (TTD-5): the
+    table is told when camel placement starts, and the end comes after the first camel (or its turn).
+    """
+    game = patch_game()
+    state = game.setup([R, B], options(game, "as-written", end_when_tokens_gone=True, end_timing=timing))
+    state = fill_waterholes(game, state, 2)
+    state, _ = act(game, state, {"type": "leader", "hex": [1, 1]})  # a water-hole site: Red's guide takes it
+    assert state.phase == "leaders" and not state.end
+    state, events = act(game, state, {"type": "leader", "hex": [3, 5]})  # the other site: the last token
+    assert state.phase == "camels" and not state.end  # set-up never ends the game (TTD-5, TD-AT09)
+    after = "the first turn" if timing == "end_of_turn" else "the first camel placed"
+    warning = events[-1]
+    assert (warning.kind, warning.rules) == ("warning", ("TD-Q18", "TTD-5"))
+    assert warning.text == (
+        f"No water-hole token is left on the board (the guides took the last ones): the game ends after {after}."
+    )
+    state, events = act(game, state, camel("pink", 1, 2))
+    if timing == "end_of_turn":
+        assert state.phase == "camels"
+        assert events[-1].text == "The game ends after this turn: no water-hole token is left on the board."
+        state, events = act(game, state, camel("pink", 1, 3))
+    assert state.phase == "over" and state.end == "no water-hole token is left on the board"
+    ending = next(e for e in events if e.text.startswith("The game ends: "))
+    assert ending.rules == ("TD-Q18",)
+
+
+def test_without_the_option_guides_taking_every_token_change_nothing() -> None:
+    game = patch_game()
+    state = fill_waterholes(game, game.setup([R, B], options(game, "as-written")), 2)
+    state, _ = act(game, state, {"type": "leader", "hex": [1, 1]})
+    state, events = act(game, state, {"type": "leader", "hex": [3, 5]})
+    assert all(e.kind != "warning" for e in events)
+    state, _ = act(game, state, camel("pink", 1, 2))
+    assert state.phase == "camels" and not state.end
