@@ -49,6 +49,12 @@ SYNONYM_WEIGHT = 0.7
 # How much a light word ("goes", "get", "game") counts in a question of other words, against the word of its subject.
 LIGHT_WEIGHT = 0.3
 
+# How strongly a question's clause is ranked by the share of the question's words it holds (`Rulebook.lookup`): its
+# score is multiplied by that share to this power. 0 was the old ranking, where a short clause holding one rare word
+# ("Challenge reached by ...", for "lives reach zero") outranked one holding two of the three; at 1 a clause holding
+# a word typed in passing ("two" in "put two of my targi on the same card") outranked the one answering it.
+COVERAGE_POWER = 0.75
+
 # The most characters of one keyword: a word or two a referee types into the search ("skip", "miss a turn").
 KEYWORD_LIMIT = 30
 
@@ -278,7 +284,11 @@ class Rulebook:
             senses += [[(w, self._holders(w), SYNONYM_WEIGHT) for w in HINTS[t]]
                        for t in dict.fromkeys(found) if t in HINTS]
         score = dict.fromkeys(range(len(self.clauses)), 0.0)
-        for term_senses in senses:
+        # The share of the question a clause holds: each word typed (and each word of asking) that some clause holds
+        # counts 1, a light word LIGHT_WEIGHT; the hints only rank, and are no words of the question.
+        held_share = dict.fromkeys(range(len(self.clauses)), 0.0)
+        whole = 0.0
+        for n, term_senses in enumerate(senses):
             best: dict[int, float] = {}
             for sense, holders, factor in term_senses:
                 # A word held by few clauses tells more than one most clauses hold ("jump" over "can" or "other").
@@ -288,6 +298,16 @@ class Rulebook:
                     best[i] = max(best.get(i, 0.0), value)
             for i, value in best.items():
                 score[i] += value
+            if best and n < len(asked) + len(asking):
+                unit = LIGHT_WEIGHT if n < len(asked) and len(asked) > 1 and asked[n] in LIGHT_WORDS else 1.0
+                whole += unit
+                for i in best:
+                    held_share[i] += unit
+        if len(asked) > 1 and whole:
+            # A clause holding more of the question answers it more likely than one holding a rarer word of it alone:
+            # "can my leader go next to a water hole" listed the water holes' worth (TTD-4a, TD-Q13) before the
+            # clauses on where a leader may stand, which hold the leader, the water hole and "beside" alike.
+            score = {i: v * (held_share[i] / whole) ** COVERAGE_POWER for i, v in score.items()}
         # A short clause holding the words is about them; a long one may mention them in passing.
         mean = sum(map(len, self._words)) / len(self.clauses) or 1.0  # a café clause may hold no word at all
         score = {i: v / (0.6 + 0.4 * len(self._words[i]) / mean) for i, v in score.items()}
