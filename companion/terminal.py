@@ -53,7 +53,7 @@ HELP = """\
                   (the protocol's score); in a race, where each player stands
   new             abandon this game and start another
   press <button>  press a table button: confirm, undo, next, menu, settings
-  help / q        this text / quit (the game stays in the journal)"""
+  help / q        this text / quit (the game stays in the journal); q, quit or exit alone on its line"""
 
 INPUT_THREAD = "terminal-input"
 # Set from just before the typed-line reader starts until it has read its last line: a Ctrl-C landing while
@@ -712,7 +712,12 @@ class Terminal:
         word, _, rest = line.strip().partition(" ")
         word = word.lower()
         if word in QUIT:
-            return False
+            if not rest.strip():
+                return False
+            # 'q anything' ended the game's session unasked, most likely a line begun with a slip of the finger;
+            # quitting, like an undo, is taken only from a line that says nothing else.
+            raise NotUnderstood(f"{quoted(word)} quits only typed alone (here {quoted(rest.strip())} came after "
+                                f"it), so play goes on; type {quoted(word)} alone to quit.")
         if word in STEPS_BACK and rest.strip():
             # 'u 2 to [0,12]' or 'undo shows 4', a choice's words pasted after a 'u', took the last step back
             # unasked: a line that changes the game must say only that.

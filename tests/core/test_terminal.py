@@ -333,6 +333,17 @@ def test_undo_and_redo_with_words_after_them_take_nothing_back() -> None:
     assert session.log == [] and session.can_redo
 
 
+def test_quit_with_words_after_it_is_answered_and_play_goes_on() -> None:
+    """'q anything' quit (the game kept), where a person had most likely mistyped: only 'q', 'quit' or 'exit'
+    alone quits, as only 'u' alone takes a step back."""
+    session = Session.new("blackpool", ["red", "blue"])
+    text = run(session, ["q anything", "EXIT now", "4", "quit"])
+    assert ("Not understood: 'q' quits only typed alone (here 'anything' came after it), so play goes on; type 'q' "
+            "alone to quit.") in text
+    assert "'exit' quits only typed alone (here 'now' came after it)" in text
+    assert len(session.log) == 1 and text.count("Bye.") == 1  # the roll after them was taken; 'quit' alone quit
+
+
 def test_a_line_that_is_no_command_and_no_choice_is_said_back() -> None:
     """Every such line was "Not understood. Type 'help' for the commands.": the protocol's 'explain' and a word
     no choice has were answered alike, with nothing of what was typed."""
