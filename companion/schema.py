@@ -90,7 +90,7 @@ def meant_hint(value: Any, known: Iterable[Any]) -> str:
     return f"; is it {quoted(meant)}?" if meant is not None else ""
 
 
-def _unquote_hint(value: Any, *readings: type) -> str:
+def unquote_hint(value: Any, *readings: type) -> str:
     """``; write 3 without quotes`` when text holds what the field wants (``"3"``, ``"true"``), else nothing."""
     if not isinstance(value, str):
         return ""
@@ -120,7 +120,7 @@ def Str(nonempty: bool = True) -> Check:  # noqa: N802 - schema constructors rea
 def Int(minimum: int | None = None, maximum: int | None = None) -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
         if isinstance(value, bool) or not isinstance(value, int):
-            hint = _unquote_hint(value, int)
+            hint = unquote_hint(value, int)
             if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:  # 2.0, as a spreadsheet saves
                 hint = f" {value!r}; write {int(value)}, without the decimal point"
             return [f"{label(path)}: expected an integer, found {_type_name(value)}{hint}"]
@@ -138,7 +138,7 @@ def Number(minimum: float, maximum: float) -> Check:  # noqa: N802
 
     def check(value: Any, path: str) -> list[str]:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            return [f"{label(path)}: expected a number, found {_type_name(value)}{_unquote_hint(value, int, float)}"]
+            return [f"{label(path)}: expected a number, found {_type_name(value)}{unquote_hint(value, int, float)}"]
         if not minimum <= value <= maximum:
             return [f"{label(path)}: {value} is outside {minimum} to {maximum}"]
         return []
@@ -150,7 +150,7 @@ def Bool() -> Check:  # noqa: N802
     def check(value: Any, path: str) -> list[str]:
         if isinstance(value, bool):
             return []
-        return [f"{label(path)}: expected true or false, found {_type_name(value)}{_unquote_hint(value, bool)}"]
+        return [f"{label(path)}: expected true or false, found {_type_name(value)}{unquote_hint(value, bool)}"]
 
     return check
 

@@ -40,6 +40,7 @@ from companion.game import (
 )
 from companion.journal import SEE_RECOVERING, Journal, JournalGame, open_journal, room_note
 from companion.registry import create
+from companion.schema import unquote_hint
 from companion.takeback import undone
 
 RECORD_FORMAT = "table-companion-record"
@@ -264,6 +265,7 @@ class Session:
             self._refuse_odd_kinds(clean, ruling.legal)
         except InvalidAction as refusal:
             self._cite(refusal, action)
+            self._unquoted(refusal, action)
             raise
         return ruling
 
@@ -286,6 +288,7 @@ class Session:
                 self._refuse_odd_kinds(clean, True)
         except InvalidAction as refusal:
             self._cite(refusal, action)
+            self._unquoted(refusal, action)
             raise
         self._record("act", state, clean)
         self._states.append(state)
@@ -364,6 +367,33 @@ class Session:
         (``Game.actions_rule``). The referee's missing action and the table's empty tap cite it too."""
         over = self.game.over_rule(self.state) if self.pending().is_over else None
         return over or self.game.actions_rule
+
+    def _unquoted(self, refusal: InvalidAction, action: object) -> None:
+        """Add ``; write 3 without quotes`` to the refusal of an action holding a number (or true/false) in quotes
+        where the actions offered now hold it bare.
+
+        '{"type": "roll", "value": "3"}' was "the oracle shows 1 to 6, not '3'" [BP-Q5], and a player who had
+        typed a 3 could not see what was wrong with it. A text an offered action holds as it is (the temple's
+        "X") is no slip; a key no offered action of that type has is left to the refusal.
+        """
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        if not isinstance(kind, str):
+            return
+        legal = self.legal()
+        for key, value in action.items():
+            known = self._legal_kinds.get((kind, key)) if isinstance(key, str) else None
+            if not isinstance(value, str) or known is None or key in ("type", "player"):
+                continue
+            if any(a.get(key) == value for a in legal if a["type"] == kind):
+                continue
+            readings = [t for name, t in (("a whole number", int), ("a number", float), ("true or false", bool))
+                        if name in known]
+            hint = unquote_hint(value, *readings)
+            if hint:
+                told = hint[2:]  # "write 3 without quotes"
+                refusal.message += f" {told[0].upper()}{told[1:]}." if refusal.message.endswith(".") else hint
+                refusal.args = (refusal.message,)
+                return
 
     def _cite(self, refusal: InvalidAction, action: object) -> None:
         """The refusal of a malformed action, with the clause it comes from when the game gave none.

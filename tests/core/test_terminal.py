@@ -344,6 +344,31 @@ def test_quit_with_words_after_it_is_answered_and_play_goes_on() -> None:
     assert len(session.log) == 1 and text.count("Bye.") == 1  # the roll after them was taken; 'quit' alone quit
 
 
+def test_a_number_typed_in_quotes_in_json_is_told_to_lose_them() -> None:
+    """'{"type": "roll", "value": "3"}' was "the oracle shows 1 to 6, not '3'" [BP-Q5]: the 3 the player typed
+    looked right, and nothing said that JSON's number goes without quotes (the café files' validator says so)."""
+    session = Session.new("blackpool", ["red", "blue"])
+    text = run(session, ['{"type": "roll", "value": "3"}', 'do {"type": "roll", "value": "4"}',
+                         'check {"type": "roll", "value": "5"}', 'do {"type": "roll", "value": "three"}', "q"])
+    assert "Refused: the oracle shows 1 to 6, not '3'; write 3 without quotes  [BP-Q5]" in text
+    assert "not '4'; write 4 without quotes  [BP-Q5]" in text and "not '5'; write 5 without quotes" in text
+    assert "Refused: the oracle shows 1 to 6, not 'three'  [BP-Q5]" in text  # no number in it: nothing to unquote
+    assert session.log == []
+    desert = Session.new("desert", ["black", "teal"])
+    assert "not '2'; write 2 without quotes  [DR-Q28]" in run(desert, ['{"type": "roll", "value": "2"}', "q"])
+
+
+def test_the_referee_protocol_tells_a_quoted_number_to_lose_its_quotes_too() -> None:
+    from companion.protocol import Referee
+
+    referee = Referee()
+    assert referee.handle({"cmd": "new", "game": "blackpool", "players": ["red", "blue"]})["ok"]
+    for cmd in ("act", "check"):
+        error = referee.handle({"cmd": cmd, "action": {"type": "roll", "value": "6"}})["error"]
+        assert error["message"] == "the oracle shows 1 to 6, not '6'; write 6 without quotes", error
+        assert error["rule"] == "BP-Q5"
+
+
 def test_a_line_that_is_no_command_and_no_choice_is_said_back() -> None:
     """Every such line was "Not understood. Type 'help' for the commands.": the protocol's 'explain' and a word
     no choice has were answered alike, with nothing of what was typed."""
