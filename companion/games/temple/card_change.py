@@ -13,7 +13,7 @@ from companion.errors import InvalidAction, quoted
 from companion.game import Action, Event, refuse
 from companion.games.temple.clauses import CHANGE_OFF_PATH, CHANGE_ONTO_STAIR
 from companion.games.temple.places import stair_way, stairway
-from companion.games.temple.send_back import order_matters, send_back, sends_back
+from companion.games.temple.send_back import in_order_sent, order_matters, send_back, sends_back
 from companion.games.temple.stairways import stair_destinations
 from companion.games.temple.state import Task, TempleState, pawn_label
 from companion.games.temple.tasks import run_tasks
@@ -241,27 +241,32 @@ def change_effects(game: TempleGame, state: TempleState, index: int, card: str) 
     after = settle_change(game, state.but(slots=swapped.slots), index, events)
     back_rules = [r for e in events if e.kind in ("warning", "penalty") for r in e.rules if r not in SEND_BACK_HOW]
     travellers: list[tuple[str, int]] = []
-    back: list[tuple[str, int]] = []
+    waiting: list[tuple[str, int]] = []  # on their holes until a choice is made, in the order they then go
     for task in after.tasks:
         if task.kind == "stair":
             travellers.append((task.colour, task.pawns[0]))
         elif task.kind == "off":  # waits behind an earlier colour's choice (RU-Q14)
-            back.extend((task.colour, i) for i in task.pawns)
+            waiting.extend((task.colour, i) for i in task.pawns)
         else:  # the owner picks which of the two takes the nearer marker (RU-Q13)
-            back.extend((task.colour, i) for i in task.pawns)
+            waiting.extend((task.colour, i) for i in task.pawns)
             back_rules.extend((*CHANGE_OFF_PATH, "RU-19", "RU-Q13"))
     stair_rules = [r for e in events if e.kind == "move" for r in e.rules]
     stairs = set(game.layout(after).stairs)
+    gone: list[tuple[str, int]] = []
     for colour, i, node in state.all_pawns():
         now = after.pawn_at(colour, i)
-        if now == node or (colour, i) in back:
+        if now == node or (colour, i) in waiting:
             continue
         # A send-back ends on an idol marker or the Entrance Circles, a stairway trip on a stairway.
-        (travellers if now in stairs else back).append((colour, i))
-    text = sends_back(back, tuple(dict.fromkeys(back_rules)))
+        (travellers if now in stairs else gone).append((colour, i))
+    # Named in the order they go back (RU-Q14: from the player whose turn it is), not in seat order.
+    text = sends_back([*in_order_sent(gone, events), *waiting], tuple(dict.fromkeys(back_rules)))
     if travellers:
         rules = tuple(dict.fromkeys([*CHANGE_ONTO_STAIR, *stair_rules]))
         trips = []
+        seats = len(state.players)
+        # The trips are queued and taken as settle_change finds them: colour by colour from the active player.
+        travellers.sort(key=lambda p: ((state.seat(p[0]) - state.turn) % seats, p[1]))
         for colour, i in travellers:
             node = state.pawn_at(colour, i)
             now = after.pawn_at(colour, i)

@@ -6,12 +6,13 @@ question and its choices say where they end.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from companion.game import Action, Event, refuse
 from companion.games.temple.clauses import CHANGE_OFF_PATH
 from companion.games.temple.places import cell_name, read_pawn
-from companion.games.temple.send_back import send_back, sends_back
+from companion.games.temple.send_back import in_order_sent, send_back, sends_back
 from companion.games.temple.state import TempleState, pawn_label, pawn_name
 from companion.games.temple.tasks import run_tasks
 from companion.games.temple.turns import resolve
@@ -41,8 +42,9 @@ def order_text(game: TempleGame, state: TempleState, colour: str, first: int) ->
     Audit: "Red 1 takes the nearer marker" named no marker, and the table had to work out the two.
     With pawns of later colours waiting behind the choice (RU-Q14) it says where they end (``order_then``).
     """
-    after = send_back(game, state, [(colour, first), (colour, 1 - first)], [], CHANGE_OFF_PATH)
-    then = order_then(game, state, colour, after)
+    said: list[Event] = []
+    after = send_back(game, state, [(colour, first), (colour, 1 - first)], said, CHANGE_OFF_PATH)
+    then = order_then(game, state, colour, after, said)
     if then:  # said short, with the cells alone: the button still reads in three lines, in two upright
         (a, at_a), (b, at_b) = ((pawn_label(colour, i), cell_name(game, colour, after.pawn_at(colour, i)))
                                 for i in (first, 1 - first))
@@ -54,10 +56,12 @@ def order_text(game: TempleGame, state: TempleState, colour: str, first: int) ->
         place = "its Entrance Circles" if node == entrance else f"its idol marker at {game.where(colour, node)}"
         parts.append(f"{pawn_label(colour, i)} back to {place}")
     bumped = [(c, i) for c, i, n in state.all_pawns() if c != colour and after.pawn_at(c, i) != n]
-    return ", ".join(parts) + sends_back(bumped, ("RU-Q12",))
+    return ", ".join(parts) + sends_back(in_order_sent(bumped, said), ("RU-Q12",))
 
 
-def order_then(game: TempleGame, state: TempleState, colour: str, after: TempleState) -> str:
+def order_then(
+    game: TempleGame, state: TempleState, colour: str, after: TempleState, said: Sequence[Event] = ()
+) -> str:
     """What a pair-order choice leads to for the pawns waiting behind it (RU-Q14): where the other colours'
     pawns end, and whose pair question comes next if one does; empty when nobody waits.
 
@@ -66,17 +70,19 @@ def order_then(game: TempleGame, state: TempleState, colour: str, after: TempleS
     took Blue 2 to the blue corner marker and Blue 1 then bumped it on to its Entrance Circles. The question
     named Blue 1 (``waiting_after``); where each pawn ends, only doing it told. The pawns the choice itself
     bumps are said where they end too, so RU-Q12 comes with RU-Q14 when a pawn is bumped on the way.
+    The pawns are named in the order they go back (``said``: the choice's own send-backs, then the waiting
+    ones), as RU-Q14 takes them, not in seat order.
     """
     if not any(t.kind == "off" for t in state.tasks[1:]):
         return ""
     seen: list[Event] = []
     done = run_tasks(game, after.but(tasks=state.tasks[1:]), seen)
     ends = []
-    for c, i, n in state.all_pawns():
+    moved = [(c, i) for c, i, n in state.all_pawns() if c != colour and done.pawn_at(c, i) != n]
+    for c, i in in_order_sent(moved, [*said, *seen], by_end=True):
         node = done.pawn_at(c, i)
-        if c != colour and node != n:
-            home = node == game.board.colours[c].entrance
-            ends.append(f"{pawn_label(c, i)} {'at its Entrance Circles' if home else 'on ' + cell_name(game, c, node)}")
+        home = node == game.board.colours[c].entrance
+        ends.append(f"{pawn_label(c, i)} {'at its Entrance Circles' if home else 'on ' + cell_name(game, c, node)}")
     asks = done.tasks[0].colour.capitalize() if done.tasks and done.tasks[0].kind == "back" else ""
     if asks:
         ends.append(f"{asks} picks its own pair's order")

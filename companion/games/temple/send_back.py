@@ -33,6 +33,30 @@ def sends_back(occupants: Sequence[tuple[str, int] | None], rules: tuple[str, ..
     return f", sending {series([pawn_label(*p) for p in pawns])} back [{', '.join(rules)}]"
 
 
+def in_order_sent(
+    pawns: Sequence[tuple[str, int]], events: Sequence[Event], by_end: bool = False
+) -> list[tuple[str, int]]:
+    """``pawns`` in the order the send-backs told in ``events`` took them: RU-Q14's, colour by colour from the
+    player whose turn it is, a pawn a send-back bumps right after the pawn that bumped it. Pawns no send-back
+    there names (waiting on a hole for a choice) follow, in their given order. ``by_end``: by the send-back that
+    took each where it ends (a pawn bumped on from a marker it was sent to goes by its second send-back), for a
+    text saying where the pawns end.
+
+    Audit: a change's choice listed the pawns it sends back in seat order, "sending Red 1, Blue 1 and Green 1
+    back" on Blue's turn, where the change then sent Blue 1, Green 1 and Red 1 back in that order; a referee
+    reading the choice saw the colours the other way round from what happened. The order is read from the
+    events ``send_back`` writes ("Blue 1 goes back to ..."), so it cannot drift from the order they happen in.
+    """
+    said = [e.text for e in events if e.kind == "penalty"]
+    told = list(enumerate(said))
+
+    def sent(pawn: tuple[str, int]) -> int:
+        head = f"{pawn_label(*pawn)} goes back "
+        return next((k for k, text in (told[::-1] if by_end else told) if text.startswith(head)), len(said))
+
+    return sorted(pawns, key=sent)
+
+
 def occupied_spaces(game: TempleGame, state: TempleState) -> dict[int, tuple[str, int]]:
     """The pawn on each space that holds one: path cells and final steps (the Entrance Circles and the chamber
     hold any number)."""

@@ -150,7 +150,22 @@ def test_three_pawns_sent_back_by_one_change_are_listed_as_a_sentence_lists_them
               pawns={"red": [[9, 1], "entrance"], "blue": [[10, 1], "entrance"], "green": [[11, 1], "entrance"]})
     s, _ = act(s, red(3))
     text = _changes(s)[(3, "END")]
-    assert ", sending Red 1, Blue 1 and Green 1 back [RU-17]" in text, text
+    assert ", sending Blue 1, Green 1 and Red 1 back [RU-17]" in text, text  # Blue's turn: Blue first (RU-Q14)
+
+
+def test_a_change_names_the_pawns_it_sends_back_in_the_order_they_go() -> None:
+    """RU-Q14 takes the colours one by one from the player whose turn it is. On Blue's turn the choice read
+    "sending Red 1, Blue 1 and Green 1 back" (seat order) while the change then sent Blue 1, Green 1 and Red 1
+    back, in that order: a referee reading the choice saw it the other way round from what happened."""
+    pawns = {"red": [[9, 1], "entrance"], "blue": [[10, 1], "entrance"], "green": [[11, 1], "entrance"]}
+    for turn, names in (("green", "Green 1, Red 1 and Blue 1"), ("red", "Red 1, Blue 1 and Green 1")):
+        s = state(players=["red", "blue", "green"], turn=turn, pawns=pawns)
+        s, _ = act(s, red(3))
+        text = _changes(s)[(3, "END")]
+        assert f", sending {names} back [RU-17]" in text, text
+        _, events = act(s, {"type": "change", "slot": 3, "card": "END"})
+        gone = [e.text.split(" goes back")[0] for e in events if " goes back " in e.text]
+        assert ", ".join(gone[:-1]) + " and " + gone[-1] == names  # as said, so done
 
 
 def test_a_first_roll_tie_of_three_is_listed_as_a_sentence_lists_it() -> None:

@@ -119,6 +119,25 @@ def test_a_pair_order_choice_says_whose_question_comes_next_or_where_a_later_col
                            "Red 2 back to its idol marker at [3,1] (slot 1 r1c0), Red 1 back to its Entrance Circles"]
 
 
+def test_the_pawns_waiting_behind_a_pair_choice_are_named_in_the_order_they_then_go() -> None:
+    """Seats Green, Red, Blue on Red's turn: after Red's choice Blue 1 goes back, then Green 1 (RU-Q14, clockwise
+    from Red). The choices said "then Green 1 on [1,1], Blue 1 on [1,13]", in seat order, and the question
+    already named them as they go ("Blue 1 and Green 1 go back after this choice")."""
+    s = state(players=["green", "red", "blue"], turn="red", slots=["IDR", *OPEN_ALL[1:]], options=BUMP_AND_ASK,
+              pawns={"red": [[7, 1], [8, 1]], "blue": [[6, 1], "entrance"], "green": [[6, 0], "entrance"]})
+    s, _ = act(s, red(3))
+    offered = next(a for a in game().legal_actions(s) if a.get("slot") == 2 and a.get("card") == "HOLES")
+    assert ", sending Red 1, Red 2, Blue 1 and Green 1 back [" in offered["text"], offered["text"]
+    s, _ = act(s, {"type": "change", "slot": 2, "card": "HOLES"})
+    assert game().pending(s).text.endswith(" Blue 1 and Green 1 go back after this choice [RU-Q14].")
+    texts = [a["text"] for a in game().legal_actions(s)]
+    assert texts == [f"Red {first} back to [3,1], Red {3 - first} to its Entrance Circles; then Blue 1 on [1,13],"
+                     " Green 1 on [1,1] [RU-Q14]" for first in (1, 2)], texts  # fmt: skip
+    _, events = act(s, {"type": "order", "first": "red1"})
+    assert [e.text for e in events][-2:] == ["Blue 1 goes back to its idol marker at [1,13] (corner).",
+                                             "Green 1 goes back to its idol marker at [1,1] (corner)."]  # fmt: skip
+
+
 def test_the_change_choice_names_the_waiting_pawn_and_cites_rq14() -> None:
     s = state(players=["red", "blue"], slots=["IDR", *OPEN_ALL[1:]], options=BUMP_AND_ASK,
               pawns={"red": [[7, 1], [8, 1]], "blue": [[6, 1], [3, 1]]})  # fmt: skip
