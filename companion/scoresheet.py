@@ -51,7 +51,18 @@ def _standings(game: Game, state: State, over: bool) -> list[str]:
             if line.strip().lstrip("* ").split(" ", 1)[0].rstrip(":").lower() in names]
     cited = f"  [{', '.join(game.win_rules)}]" if game.win_rules else ""
     head = f"{game.title} keeps no points: it is a race{', and it is over' if over else ''}. Where each player stands:"
-    return [head + cited, *(f"  {line}" for line in mine)]
+    return [head + cited, *(f"  {line}" for line in _marked(mine))]
+
+
+def _marked(rows: list[str]) -> list[str]:
+    """The board's player rows with the '*' of the player to play kept in a margin of its own.
+
+    Audit: the temple's rows ("* green  hand 3 ...", "  red    hand 3 ...") were stripped alike, so the row of
+    the player to play stood two characters right of the others and its columns out of line with theirs.
+    """
+    if not any(row.startswith("* ") for row in rows):
+        return rows
+    return [f"* {row[2:].lstrip()}" if row.startswith("* ") else f"  {row}" for row in rows]
 
 
 def _top(over: bool, sharing: int) -> str:

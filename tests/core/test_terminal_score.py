@@ -99,3 +99,18 @@ def test_every_clause_score_cites_is_in_its_rulebook() -> None:
         for rules in [*game.score_rules.values(), game.win_rules]:
             for rule in rules:
                 assert game.rulebook.clause(rule).id == rule
+
+
+def test_the_temple_row_of_the_player_to_play_is_in_line_with_the_others() -> None:
+    """The temple's board marks the player to play with "* "; stripped like the rows without it, that row stood
+    two characters right of the others ("    * green  hand 3" under "    red    hand 3"). The other games' rows
+    (the desert's, Blackpool's "(to play)") carry no such margin and start in one column too."""
+    for game, players in (("temple", ["red", "blue", "green"]), ("desert", ["black", "purple", "pink"]),
+                          ("blackpool", ["yellow", "red", "green"])):  # fmt: skip
+        rows = said(typed(played(game, players, 40), "score"))[1:]
+        assert len(rows) == len(players), rows
+        assert len({len(row) - len(row.lstrip(" *")) for row in rows}) == 1, rows  # each name in one column
+        if game == "temple":
+            assert sum(row.startswith("    * ") for row in rows) == 1, rows
+            assert all(row.startswith(("    * ", "      ")) for row in rows), rows
+            assert len({row.index("hand") for row in rows}) == 1, rows
