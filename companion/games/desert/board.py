@@ -160,6 +160,13 @@ class Space:
     def is_guardian(self) -> bool:
         return self.challenge is not None and self.challenge.limit is None
 
+    @property
+    def challenge_rule(self) -> str:
+        """The clause that rules an attempt here: the Guardian's Test has its own (DR-15: a 6, no try limit),
+        every other challenge DR-13. The Guardian's attempt line and its roll cited DR-13, the clause of the
+        challenges it is the exception to."""
+        return "DR-15" if self.is_guardian else "DR-13"
+
 
 def _challenge(raw: Mapping[str, Any]) -> Challenge:
     return Challenge(

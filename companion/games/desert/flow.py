@@ -283,7 +283,7 @@ class Flow:
         challenge = space.challenge
         assert challenge is not None
         limit = "no attempt limit" if challenge.limit is None else f"up to {challenge.limit} attempts"
-        rules: tuple[str, ...] = ("DR-15",) if space.is_guardian else ("DR-13",)
+        rules: tuple[str, ...] = (space.challenge_rule,)
         if opts.attempt_on_landing == "immediate":
             # Why the attempt comes at once: DR-13 says so only for the chain. An ordinary move rests on DR-Q4,
             # a Dune Shift or a Vortex placement on DR-Q38, neither of which the ruling cited.
@@ -366,7 +366,7 @@ class Flow:
         space = self.board.spaces[state.piece(player).space]
         challenge = space.challenge
         assert challenge is not None
-        rules = ("DR-15",) if space.is_guardian else ("DR-13",)
+        rules = (space.challenge_rule,)
         if challenge.passes(value):
             events.append(Event("reward", f"{title(player)} rolls {value}: {space.label} is passed.", rules, (player,)))
             return self.passed(state, value, sneakers_ok, events)

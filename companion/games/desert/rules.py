@@ -235,11 +235,14 @@ class DesertRace(Game):
         return Pending("choose", mover, f"{title(mover)} on {space.label}: {choices}.")
 
     def where_rules(self, state: State, action: Action) -> tuple[str, ...]:
-        """A roll to move rests on DR-4, a roll at a challenge on DR-13: the first roll's ruling led with the
-        Sneakers' DR-20 whenever the mover held them, as though the roll were asked for by the card."""
+        """A roll to move rests on DR-4, a roll at a challenge on DR-13 (at the Guardian's Test DR-15): the first
+        roll's ruling led with the Sneakers' DR-20 whenever the mover held them, as though the roll were asked
+        for by the card."""
         step = state.step
         if step.kind == ROLL and action.get("type") == "roll":
-            return ("DR-4",) if step.mode == "move" else ("DR-13",)
+            if step.mode == "move":
+                return ("DR-4",)
+            return (self.board.spaces[state.piece(state.mover).space].challenge_rule,)
         return super().where_rules(state, action)
 
     def _scared_rolls(self, state: State) -> str:
@@ -736,8 +739,11 @@ class DesertRace(Game):
     def _do_attempt(self, state: State, action: Action, events: list[Event]) -> State:
         step = state.step
         if step.kind == OFFER:
-            where = self.board.label(state.piece(state.mover).space)
-            events.append(Event("info", f"{title(state.mover)} attempts {where}.", ("DR-13", "DR-Q4"), (state.mover,)))
+            # The attempt at the Guardian's Test rests on its own clause (DR-15), not on DR-13's challenges.
+            space = self.board.spaces[state.piece(state.mover).space]
+            where = space.label
+            events.append(Event("info", f"{title(state.mover)} attempts {where}.", (space.challenge_rule, "DR-Q4"),
+                                (state.mover,)))
             return replace(state, step=Step(ROLL, mode="attempt"))
         if step.kind == ROLL and any(a["type"] == "attempt" for a in self._roll_step_uses(state)):
             events.append(Event("info", f"{title(state.mover)} tries the challenge again.", ("DR-Q6",),
@@ -747,8 +753,9 @@ class DesertRace(Game):
             raise refuse("After three failed attempts the next roll is a normal move.", "DR-Q6")
         if step.kind == ROLL and step.mode == "attempt":
             # "An attempt is not possible now", followed by the prompt to roll for the attempt, contradicted itself.
-            where = self.board.label(state.piece(state.mover).space)
-            raise refuse(f"{title(state.mover)} is already attempting {where}: the roll now is the attempt.", "DR-13")
+            space = self.board.spaces[state.piece(state.mover).space]
+            raise refuse(f"{title(state.mover)} is already attempting {space.label}: the roll now is the attempt.",
+                         space.challenge_rule)
         raise self._not_now(state, "An attempt", "DR-13")
 
     def _do_stop(self, state: State, action: Action, events: list[Event]) -> State:

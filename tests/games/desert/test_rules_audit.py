@@ -321,3 +321,17 @@ def test_lives_handed_over_in_a_trade_must_be_held_even_when_as_many_come_back_d
     assert refused.value.message.startswith("Pink holds 1 Life, fewer than this trade takes")
     after, _ = act(GAME, state, {"type": "trade", "with": B, "give": {"lives": 1}, "get": {"lives": 1}})
     assert after.piece(A).lives == 1 and after.piece(B).lives == 3
+
+
+def test_the_attempt_at_the_guardians_test_cites_the_guardians_clause() -> None:
+    """DR-15 rules the Guardian's Test (a 6, no try limit); its attempt line, "Black attempts Guardian's Test
+    (10).", cited DR-13 and DR-Q4, the clause of the other challenges, and so did a `why` at it and the refusal
+    of a second attempt while its roll was awaited. An ordinary challenge still cites DR-13."""
+    for start, value, rule in ((8, 2, "DR-15"), (6, 1, "DR-13")):  # to the Guardian (10), to Four Up (7)
+        state = position(GAME, {A: {"space": start}})
+        state, _ = act(GAME, state, roll(value))
+        assert state.step.kind == "offer"
+        state, events = act(GAME, state, {"type": "attempt"})
+        assert [e.rules for e in events if " attempts " in e.text] == [(rule, "DR-Q4")]
+        assert GAME.where_rules(state, roll(3)) == (rule,)
+        assert GAME.check(state, {"type": "attempt"}).rules == (rule,)
