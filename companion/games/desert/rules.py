@@ -286,6 +286,35 @@ class DesertRace(Game):
             opts.sunshield_timing, "before the attempt roll or after a failed one")
         return f"A Sunshield Amulet is redeemed only for a challenge attempt, {when}.", "DR-Q8"
 
+    def _no_sneakers(self, state: State) -> str:
+        """Why the Sneakers are not taken at this step, in words: the roll they double is not known yet (they are
+        asked about once it is), or this turn's move is made.
+
+        Audit: before the roll the refusal read "Sandstorm Sneakers are redeemed once your roll is known, before
+        you move." [DR-Q9], while the card says it may be redeemed at any time on the turn: it gave no reason and
+        read as a rule the card breaks. The card's "any time, after the roll too" means a player never has to
+        commit before seeing the die; taken before it, the card could only double a roll not yet seen, so the
+        companion asks once the die shows (DR-Q9) and waiting loses nothing. After the move, "before you move"
+        was said to a player who had moved.
+        """
+        mover = title(state.mover)
+        step = state.step
+        space = self.board.spaces[state.piece(state.mover).space]
+        if step.kind == ROLL and step.mode == "move":
+            return (f"{mover} has not rolled yet: Sandstorm Sneakers double the roll, so {mover} is asked once the "
+                    "die shows it. The card may be redeemed after the roll, so waiting loses nothing.")
+        if step.kind in (ROLL, OFFER):
+            if state.options.sneakers_affect_challenge_test:
+                return (f"{mover} has not rolled for {space.label} yet: once the die shows the roll, {mover} is "
+                        "asked whether to double it, before the challenge judges it.")
+            return (f"{mover} has not rolled for {space.label} yet. The challenge judges the face shown; Sandstorm "
+                    f"Sneakers double how far the move goes if it passes, and {mover} is asked then.")
+        if step.kind == DUNE:  # sneakers_affect_dune_shift: the Shift's roll is doubled
+            return (f"{mover} has not rolled the Dune Shift yet: once the die shows it, {mover} is asked whether to "
+                    "double it.")
+        return (f"{mover} has made this turn's move. Sandstorm Sneakers double a roll before its move, and are "
+                f"offered at {mover}'s next roll.")
+
     def _roll_step_uses(self, state: State) -> list[Action]:
         """Non-roll choices offered while the turn's roll is awaited."""
         opts = state.options
@@ -699,7 +728,7 @@ class DesertRace(Game):
                 raise refuse("Sandstorm Sneakers double how far a move goes, never the roll a challenge judges; if "
                              "the Sunshield Amulet passes this attempt, they are offered for its move.", "DR-Q9")
             if step.kind != SNEAKERS_STEP:
-                raise refuse("Sandstorm Sneakers are redeemed once your roll is known, before you move.", "DR-Q9")
+                raise refuse(self._no_sneakers(state), "DR-Q9")
             state = flow.spend(state, mover, SNEAKERS)
             v = step.value
             events.append(Event("reward", f"{title(mover)} redeems Sandstorm Sneakers: {v} counts as {2 * v}.",

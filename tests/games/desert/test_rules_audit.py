@@ -335,3 +335,27 @@ def test_the_attempt_at_the_guardians_test_cites_the_guardians_clause() -> None:
         assert [e.rules for e in events if " attempts " in e.text] == [(rule, "DR-Q4")]
         assert GAME.where_rules(state, roll(3)) == (rule,)
         assert GAME.check(state, {"type": "attempt"}).rules == (rule,)
+
+
+def test_sneakers_before_the_roll_are_refused_with_the_reason_in_words() -> None:
+    """The card may be redeemed at any time on the turn, after the roll too (DR-20): the companion asks once the die
+    shows (DR-Q9), since redeemed before it the card could only double a roll not yet seen. The refusal read
+    "Sandstorm Sneakers are redeemed once your roll is known, before you move.": no reason, a rule the card seems
+    to break, and after the move "before you move" to a player who had moved. Taken after the roll, it doubles."""
+    before = position(GAME, {A: {"space": 11, "items": [SNEAKERS]}})
+    ruling = GAME.check(before, use(SNEAKERS))
+    assert not ruling.legal and ruling.rules == ("DR-Q9",)
+    assert ruling.text == ("Black has not rolled yet: Sandstorm Sneakers double the roll, so Black is asked once the "
+                           "die shows it. The card may be redeemed after the roll, so waiting loses nothing.")
+    state, _ = act(GAME, before, roll(1))
+    assert state.step.kind == "sneakers"  # asked once the die shows, as the refusal said
+    state, _ = act(GAME, state, use(SNEAKERS))
+    assert state.piece(A).space == 13 and not state.piece(A).holds(SNEAKERS)  # 1 doubled: Safe 11 to Safe 13
+    attempt = position(GAME, {A: {"space": 7, "items": [SNEAKERS]}}, step={"kind": "roll", "mode": "attempt"})
+    assert GAME.check(attempt, use(SNEAKERS)).text.startswith("Black has not rolled for Four Up (7) yet. The "
+                                                              "challenge judges the face shown;")
+    drawing = position(GAME, {A: {"space": 3, "items": [SNEAKERS]}}, step={"kind": "draw", "mode": "collection"})
+    assert GAME.check(drawing, use(SNEAKERS)).text == (
+        "Black has made this turn's move. Sandstorm Sneakers double a roll before its move, and are offered at "
+        "Black's next roll.")
+    assert "once your roll is known" not in GAME.check(drawing, use(SNEAKERS)).text
