@@ -292,7 +292,6 @@ class DiceLink:
             self._no_roll_said = False  # the settings screen's problem goes with the connection: told again if still so
             self._slots.clear()
             self._parser.reset()  # a half line from before the outage must not glue onto the next one
-            self.counts["connects"] += 1
             if target == self.url or os.path.realpath(target) == os.path.realpath(self.url):
                 self.stable = stable_name(self.url, self.by_id) or self.stable
                 opened, advice = f"{self.url} open", False
@@ -303,6 +302,11 @@ class DiceLink:
             self._opened_at = self.clock()
             if self._unstable_at is not None and self._opened_at - self._drops[-1] >= self.flap:
                 self._unstable_at = None  # down longer than a flap: back for good, said as connected
+            # Counted once the opening's time is taken and its state set: whoever waits for the count and then moves
+            # on (a test moving the link's clock 30 s on) had that time taken after the move on a loaded machine, and
+            # a loose connector's last reopening read as a sensor back after a long absence ("connected", never
+            # "steady again"). Before the word of it, so that a count read on hearing "connected" includes it.
+            self.counts["connects"] += 1
             # Reopened to wake a silent device, "connected" would say it is back; between the drops of a loose
             # connector it is no news until it holds (`_steady`).
             if not self._silent and self._unstable_at is None:
@@ -425,7 +429,19 @@ class DiceLink:
                     self.counts["query not sent"] += 1
 
     def _deliver(self, message: Message) -> None:
-        self.counts[type(message).__name__] += 1
+        """Take ``message``, then count it: a count read elsewhere stands for messages wholly taken.
+
+        Counted first, a test that waited for the count of a throw's $DIE and
+        then moved the link's clock on had that die's time taken after the move
+        on a loaded machine: the next throw's gap read as none, and a reading
+        of the same throw as a throw of its own.
+        """
+        try:
+            self._take(message)
+        finally:
+            self.counts[type(message).__name__] += 1
+
+    def _take(self, message: Message) -> None:
         known = self.ident
         if isinstance(message, Ident):
             self.ident = message
