@@ -9,6 +9,7 @@ it neither succeeds nor fails until it times out.
 from __future__ import annotations
 
 import contextlib
+import select
 import socket
 import time
 from collections.abc import Iterator
@@ -48,7 +49,8 @@ def silent_server() -> Iterator[SilentServer]:
         with contextlib.suppress(BlockingIOError):  # in progress: it only has to take a place in the queue
             filler.connect(("127.0.0.1", port))
         fillers.append(filler)
-    time.sleep(0.1)
+    # The first has its place once its connect() is done (at once on loopback): waited for, not slept on.
+    assert select.select([], fillers[:1], [], 10)[1], "the server's queue never filled"
     url = SilentServer(f"socket://127.0.0.1:{port}")
     url.sockets = [*fillers, server]
     yield url
