@@ -103,10 +103,9 @@ def refuse_opening(monkeypatch: pytest.MonkeyPatch, path: str, code: int) -> lis
     """
     refusing = [True]
     real_open = os.open
-    tty = os.path.realpath(path)
 
     def opening(name: Any, *args: Any, **kwargs: Any) -> int:
-        if refusing[0] and os.path.realpath(name) == tty:
+        if refusing[0] and os.path.realpath(name) == os.path.realpath(path):  # whichever pty is behind it now
             raise OSError(code, os.strerror(code), name)
         return real_open(name, *args, **kwargs)
 
@@ -140,8 +139,8 @@ def test_a_sensor_not_found_then_plugged_in_where_it_may_not_be_opened_says_so(
     sim = SimulatedSensor(tmp_path / "later")
     with DiceLink(sim.path, controller.submit, backoff=FAST):
         assert pump_until(controller, until_link(False))[-1].text.startswith("dice sensor not found: ")
+        refuse_opening(monkeypatch, sim.path, errno.EACCES)  # before it is there: a retry between never opens it
         with sim.plug():
-            refuse_opening(monkeypatch, sim.path, errno.EACCES)
             refused = pump_until(controller, until_link(False))[-1]
     assert refused.text.startswith(f"dice sensor: cannot open {sim.path}: permission denied ("), refused.text
 
