@@ -567,7 +567,7 @@ def test_an_unstable_sensor_that_stays_away_longer_than_a_flap_is_said_connected
 def test_an_opening_is_counted_only_once_its_time_is_taken(sensor: SimulatedSensor) -> None:
     """Tests wait for ``counts["connects"]`` and then move the link's clock on: the opening was counted before its
     time was taken, so on a loaded machine a loose connector's last reopening got the time 30 s on and read as a
-    sensor back after a long absence ("connected", never "steady again"; about 1 run in 6 of tests/hardware).
+    sensor back after a long absence ("connected", never "steady again"; a run of tests/hardware now and then).
 
     The reader is held where it takes the opening's time (its clock): the opening must not be counted yet."""
     controller = race_controller()
