@@ -525,8 +525,12 @@ def test_every_player_colour_of_every_game_has_a_signal_of_its_own() -> None:
 
 
 def wait_for_changes(pin, count: int = 4) -> bool:
-    """Until a blinking pin has gone on and off a few times (no timing asserted: only that it does)."""
-    for _ in range(100):
+    """Until a blinking pin has gone on and off a few times (no timing asserted: only that it does).
+
+    Four changes of a 0.5 s blink take 1.5 s; the bound (20 s at least) is only for a pin that never blinks, so a
+    loaded machine's slow blink thread does not fail it (5 s before, little more than three times what it waits).
+    """
+    for _ in range(400):
         if len(pin.states) >= count:
             return True
         threading.Event().wait(0.05)
