@@ -97,7 +97,7 @@ def test_the_self_test_on_a_device_that_never_reads_answers_instead_of_hanging(s
     answers: list = []
     asking = threading.Thread(target=lambda: answers.append(probe(sensor.path, wait=0.2)), daemon=True)
     asking.start()
-    asking.join(5)
+    asking.join(30)  # a bound for a probe that hangs (the bug): its own wait is 0.2 s
     # (how much room a pty's queue has left varies, so the query may or may not have gone out)
     assert len(answers) == 1 and answers[0].startswith("no answer"), answers
 
