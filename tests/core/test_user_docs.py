@@ -149,6 +149,20 @@ def test_the_setup_script_takes_the_two_commands_the_readme_shows() -> None:
 
 
 
+@pytest.mark.parametrize("asked", ["-h", "--help", "help"])
+def test_the_setup_script_says_what_its_two_commands_do_when_asked(asked: str) -> None:
+    """`./tc --help` answered "usage: ./tc start | ./tc test" on stderr with exit status 2, as for a mistake,
+    and said nothing of what either does. Asked, it names both with what each does; nothing is set up."""
+    said = subprocess.run(["bash", str(ROOT / "tc"), asked], capture_output=True, text=True, timeout=30)
+    assert said.returncode == 0 and said.stderr == "", said
+    assert "./tc start" in said.stdout and "./tc test" in said.stdout and "test suite" in said.stdout
+
+
+def test_the_setup_script_names_a_command_it_does_not_know() -> None:
+    said = subprocess.run(["bash", str(ROOT / "tc"), "strat"], capture_output=True, text=True, timeout=30)
+    assert said.returncode == 2 and said.stdout == "", said
+    assert said.stderr.startswith("./tc: no command 'strat'\n") and "./tc start" in said.stderr
+
 def test_the_setup_script_installs_without_the_build_backends_notes() -> None:
     """`./tc start` on a fresh clone printed setuptools' "BuildBackendWarning: Editable installation. ...
     Please be careful with folders in your working directory ..." (pip repeats a build backend's warnings as
