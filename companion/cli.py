@@ -713,12 +713,35 @@ def _closed_streams(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """The arguments, a word no command takes refused by the command it was typed to.
+
+    argparse refuses such a word at the top: `companion referee --bogus` printed the usage of `companion` and
+    its twelve commands, not of `referee`, leaving the reader to find which options `referee` has.
+    """
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        _typed_to(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def _typed_to(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub-)command chosen: `hw bench`'s for `companion hw bench ...`."""
+    names = (getattr(args, "command", None), getattr(args, f"{getattr(args, 'command', None)}_command", None))
+    for name in names:
+        groups = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+        if name is None or not groups or name not in groups[0].choices:
+            break
+        parser = groups[0].choices[name]
+    return parser
+
+
 def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     given = argv if argv is not None else sys.argv[1:]
-    args = parser.parse_args(given or default_command())
+    args = _parse(parser, given or default_command())
     if args.command is None and given:  # `companion --cafe DIR` alone: what `companion` alone starts, on DIR
-        args = parser.parse_args([*given, *default_command()])
+        args = _parse(parser, [*given, *default_command()])
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -842,3 +842,24 @@ def test_export_from_a_text_file_says_it_is_no_journal_whatever_its_length(
     said = capsys.readouterr().err
     assert said == f"companion: {notes} is not a journal but a text file (a game record or notes?), so it is left as " \
                    "it is\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage"),
+    [
+        (["referee", "--bogus"], "usage: companion referee "),
+        (["play", "red"], "usage: companion play "),
+        (["data", "which", "ttd", "extra"], "usage: companion data which "),
+        (["hw", "bench", "--x"], "usage: companion hw bench "),
+        (["--bogus"], "usage: companion "),
+    ],
+)
+def test_a_word_no_command_takes_is_refused_with_the_usage_of_the_command_it_was_typed_to(
+    argv: list[str], usage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`companion referee --bogus` printed the usage of `companion` and its twelve commands, not of `referee`."""
+    with pytest.raises(SystemExit) as ended:
+        main(argv)
+    said = capsys.readouterr().err
+    assert ended.value.code == 2 and said.startswith(usage), said
+    assert said.rstrip().endswith(f"error: unrecognized arguments: {argv[-1]}"), said
