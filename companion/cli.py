@@ -658,6 +658,16 @@ def build_parser() -> argparse.ArgumentParser:
 DRI = "/dev/dri"  # where a screen driven without X or Wayland (the Pi's KMS) shows
 
 
+NO_SCREEN = "companion: no screen here (no DISPLAY, WAYLAND_DISPLAY or /dev/dri)"
+
+
+def screen_here() -> bool:
+    """Whether the app has somewhere to show: a display server, a video driver chosen by hand (offscreen, for
+    tests), or the Pi's own screen. Without one the app runs where nobody sees it."""
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("SDL_VIDEODRIVER")
+                or Path(DRI).exists())
+
+
 def default_command() -> list[str]:
     """What ``companion`` with no arguments starts: the app when present, else the terminal referee.
 
@@ -670,10 +680,9 @@ def default_command() -> list[str]:
     display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     if os.environ.get("SSH_CONNECTION") and not display:
         return ["play"]
-    # A display server, a video driver chosen by hand (offscreen, for tests), or the Pi's own screen.
-    if not (display or os.environ.get("SDL_VIDEODRIVER") or Path(DRI).exists()):
-        print("companion: no screen here (no DISPLAY, WAYLAND_DISPLAY or /dev/dri), so the terminal referee "
-              "starts; 'companion ui run' starts the app anyway.", file=sys.stderr)  # fmt: skip
+    if not screen_here():
+        print(f"{NO_SCREEN}, so the terminal referee starts; 'companion ui run' starts the app anyway.",
+              file=sys.stderr)  # fmt: skip
         return ["play"]
     if importlib.util.find_spec("ui") is None or importlib.util.find_spec("kivy") is None:
         return ["play"]

@@ -297,8 +297,15 @@ def stopping_on_signals(app: Any) -> Iterator[list[int]]:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from companion.cli import NO_SCREEN, screen_here
+
     width, height = args.size
-    _prepare_kivy(width, height, fullscreen=args.kiosk)
+    # Asked for by name where nothing can show it (a server, a container, SSH): said, as it looked hung.
+    unseen = not screen_here()
+    if unseen:
+        print(f"{NO_SCREEN}, so the app runs offscreen, where nobody sees it; Ctrl-C ends it "
+              "('companion play' is the referee in this terminal).", file=sys.stderr)  # fmt: skip
+    _prepare_kivy(width, height, fullscreen=args.kiosk, offscreen=unseen)
     app = build_app(args, kiosk=args.kiosk)
     if args.bench_exit or args.bench_start:
         from ui.shots import exit_after_first_screen

@@ -175,6 +175,39 @@ def test_companion_without_arguments_on_a_machine_with_no_screen_referees_in_the
     assert default_command() == ["ui", "run"]
 
 
+
+@pytest.mark.parametrize("dri", [False, True])
+def test_the_app_asked_for_by_name_where_no_screen_is_says_it_runs_unseen(
+    dri: bool, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`companion ui run` on a server or in a container started an app nobody could see and said nothing, so
+    it looked hung. It says so and runs offscreen; on a Pi's own screen (/dev/dri) it says nothing."""
+    import argparse
+
+    import companion.cli
+    import ui.cli
+
+    class Prepared(Exception):
+        pass
+
+    def prepare(width: int, height: int, fullscreen: bool = False, offscreen: bool = False) -> None:
+        raise Prepared(offscreen)
+
+    for variable in ("SSH_CONNECTION", "DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(companion.cli, "DRI", str(tmp_path / "dri"))
+    if dri:
+        (tmp_path / "dri").mkdir()
+    monkeypatch.setattr(ui.cli, "_prepare_kivy", prepare)
+    with pytest.raises(Prepared) as prepared:
+        ui.cli.cmd_run(argparse.Namespace(size=(800, 480), kiosk=False))
+    said = capsys.readouterr().err
+    assert prepared.value.args == (not dri,)
+    if dri:
+        assert said == ""
+    else:
+        assert said.startswith("companion: no screen here") and "nobody sees it; Ctrl-C ends it" in said
+
 def test_ui_commands_are_registered() -> None:
     env = {**os.environ, "KIVY_NO_ARGS": "1"}
     done = subprocess.run(
