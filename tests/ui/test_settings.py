@@ -396,7 +396,11 @@ def test_a_new_pin_is_typed_on_the_keypad_and_kept_with_the_other_changes(launch
     tap(button(pad.ids.keypad, "OK"))
     assert app.root.current == "settings" and screen.ids.pin.text == "97531"
     assert screen.ids.speed.value == 190  # the unsaved change was not put back by the way through the pad
-    assert "tap Save" in screen.ids.note.text
+    note = "Not saved yet: speed 190 wpm, New PIN; tap Save to keep them, or Back to leave them."
+    assert screen.ids.note.text == note
+    # As docs/ui.md quotes it: it quoted "New PIN typed: tap Save to keep it.", which the screen no longer says.
+    page = " ".join((Path(__file__).resolve().parents[2] / "docs" / "ui.md").read_text(encoding="utf-8").split())
+    assert f'("{note}")' in page
     tap(screen.ids.save)
     assert saved(tmp_path)["kiosk_pin"] == "97531" and saved(tmp_path)["voice_speed"] == 190
     assert app.unlock("97531") and not app.unlock("1234")
