@@ -432,7 +432,8 @@ def _export_from(journal: Journal, path: Path, args: argparse.Namespace) -> int:
     # `--id 0` is an id, not "none given": it exported the latest game instead of saying there is no game 0.
     entry = journal.read_game(args.id) if args.id is not None else journal.latest_game()
     if entry is None:
-        which = f" {args.id}" if args.id is not None else ""
+        # An id mistyped, or taken from another journal's list: said with where to find the right one.
+        which = f" {args.id} (--list names the games it holds)" if args.id is not None else ""
         print(f"The journal holds no game{which}.{_kept_beside(path)}", file=sys.stderr)
         return 1
     record, note = export_game(entry, cafe_dir(args))

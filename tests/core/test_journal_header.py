@@ -198,7 +198,8 @@ def test_export_of_a_game_the_new_journal_lacks_names_the_file_set_aside(
     path, kept, _damaged = three_games_then_damaged(tmp_path, 47)
     assert main(["export", "-", "--journal", str(path), "--id", "2"]) == 1
     said = capsys.readouterr().err
-    assert said == f"The journal holds no game 2. Its older games are in {kept.name} (--journal that file).\n"
+    assert said == (f"The journal holds no game 2 (--list names the games it holds). Its older games are in "
+                    f"{kept.name} (--journal that file).\n")
 
 
 def test_export_of_a_set_aside_journal_whose_pages_are_damaged_too_says_how_to_save_what_it_holds(

@@ -158,7 +158,7 @@ def test_a_journal_id_past_sqlites_integers_is_refused_at_parsing(
         main(["export", "-", "--journal", str(journal), "--id", "9" * 20])
     assert "is not a game id this journal could hold" in capsys.readouterr().err
     assert main(["export", "-", "--journal", str(journal), "--id", "7"]) == 1
-    assert "The journal holds no game 7." in capsys.readouterr().err
+    assert "The journal holds no game 7 (--list names the games it holds)." in capsys.readouterr().err
 
 
 def test_a_record_nested_thousands_deep_is_refused_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
