@@ -163,6 +163,25 @@ def test_the_setup_script_names_a_command_it_does_not_know() -> None:
     assert said.returncode == 2 and said.stdout == "", said
     assert said.stderr.startswith("./tc: no command 'strat'\n") and "./tc start" in said.stderr
 
+def test_the_setup_script_names_a_python_older_than_the_readme_asks_for_before_setting_up(tmp_path: Path) -> None:
+    """README asks for Python 3.11 or newer. With 3.10, `./tc start` installed OS packages, made .venv and ran
+    pip for minutes before pip said "requires a different Python"; it now says so first, touching nothing."""
+    older = tmp_path / "python3.10"
+    older.write_text('#!/bin/bash\n[ "$1" = -V ] && { echo "Python 3.10.12"; exit 0; }\nexit 1\n')
+    older.chmod(0o755)
+    shutil.copy(ROOT / "tc", tmp_path / "tc")
+    tools = tmp_path / "tools"  # no dpkg or apt-get on the path: nothing could be installed, whatever tc did
+    tools.mkdir()
+    for tool in ("bash", "dirname"):
+        (tools / tool).symlink_to(shutil.which(tool))
+    for python, named in ((older, "Python 3.10.12"), (tmp_path / "none", "not there")):
+        said = subprocess.run(["bash", str(tmp_path / "tc"), "start"], capture_output=True, text=True, timeout=30,
+                              env={"PATH": str(tools), "PYTHON": str(python)})
+        assert said.returncode == 1 and said.stdout == "", said
+        assert said.stderr == (f"./tc: needs Python 3.11 or newer; {python} is {named}: name a newer one, e.g. "
+                               "PYTHON=python3.11 ./tc start\n"), said.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["python3.10", "tc", "tools"]  # no .venv made
+
 def test_the_setup_script_installs_without_the_build_backends_notes() -> None:
     """`./tc start` on a fresh clone printed setuptools' "BuildBackendWarning: Editable installation. ...
     Please be careful with folders in your working directory ..." (pip repeats a build backend's warnings as
