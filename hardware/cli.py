@@ -170,12 +170,14 @@ def cmd_hw_bench(args: argparse.Namespace) -> int:
         return 2
     result = bench_sensor(args.game, args.rolls, journal=not args.no_journal, seed=args.seed)
     code = 130 if result["stopped"] else 0  # Ctrl-C: the rolls measured so far are still reported
-    if args.json:
-        print(json.dumps(result))
-        return code
-    where = "with the durable journal commit" if result["journal"] else "without a journal"
     rolls = f"{result['rolls']} of {args.rolls} rolls (stopped by Ctrl-C)" if result["stopped"] else (
         f"{result['rolls']} rolls")
+    if args.json:
+        print(json.dumps(result))
+        if result["stopped"]:  # said beside the JSON too, as every command stopped by Ctrl-C says it (README)
+            print(f"companion: hw bench: partial: {rolls}", file=sys.stderr)
+        return code
+    where = "with the durable journal commit" if result["journal"] else "without a journal"
     print(f"serial line to action applied ({result['game']}, {rolls} over a pty, {where}):")
     print(f"  median {result['median_ms']:.2f} ms   p99 {result['p99_ms']:.2f} ms   max {result['max_ms']:.2f} ms")
     return code

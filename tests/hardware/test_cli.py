@@ -538,10 +538,13 @@ def test_a_demo_of_a_game_its_script_cannot_play_is_refused_before_it_starts(
 
 
 
+@pytest.mark.parametrize("as_json", [False, True])
 def test_ctrl_c_in_hw_bench_reports_the_rolls_measured_so_far(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    as_json: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Ctrl-C ended `hw bench --rolls 10000` with exit 130 and no figure: the rolls it had timed were lost."""
+    """Ctrl-C ended `hw bench --rolls 10000` with exit 130 and no figure: the rolls it had timed were lost. With
+    `--json` the JSON keeps its keys (`"stopped": true`) and stderr says it is partial, as README says of every
+    command stopped so; it said nothing there."""
     from hardware import bench
 
     real, waits = bench._wait_for, []
@@ -553,8 +556,12 @@ def test_ctrl_c_in_hw_bench_reports_the_rolls_measured_so_far(
         return real(controller, kind, timeout)
 
     monkeypatch.setattr(bench, "_wait_for", interrupted_at_the_fourth_roll)
-    assert main(["hw", "bench", "--rolls", "50"]) == 130
-    out = capsys.readouterr().out
+    assert main(["hw", "bench", "--rolls", "50", *(["--json"] if as_json else [])]) == 130
+    out, err = capsys.readouterr()
+    if as_json:
+        assert json.loads(out)["rolls"] == 3 and json.loads(out)["stopped"] is True
+        assert err == "companion: hw bench: partial: 3 of 50 rolls (stopped by Ctrl-C)\n", err
+        return
     assert "(blackpool, 3 of 50 rolls (stopped by Ctrl-C) over a pty, with the durable journal commit):" in out, out
     assert "  median " in out
 
