@@ -93,7 +93,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("bench", help="ms per 640x480 frame for each reader, and settle latency on a recorded video")
     p.add_argument("--json", action="store_true", help="print the timings as one JSON object")
-    p.add_argument("--repeat", type=count(1, MAX_REPEAT), default=30,
+    p.add_argument("--repeat", type=count(1, MAX_REPEAT),
                    help=f"reads timed per reader (default 30, at most {MAX_REPEAT})")
     p.add_argument("--soak", type=count(1, MAX_SOAK_ROLLS), metavar="ROLLS",
                    help="instead: throw ROLLS dice through the feed, controller and a journalled game, "
@@ -409,13 +409,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from vision.soak import soak_lines
 
     if args.soak:
+        # Taken in silence before: `--soak 1500 --json` printed the soak's lines, no JSON, and ended 0.
+        if args.json or args.repeat is not None:
+            given = " and ".join(flag for flag, on in (("--json", args.json), ("--repeat", args.repeat)) if on)
+            return _misused(f"--soak prints its report of the throws as lines and times no reader: leave out {given}")
         try:
             lines, stopped = soak_lines(args.soak)
         except ModelMissing as exc:
             return _fail(str(exc))
         print("\n".join(lines))
         return 130 if stopped else 0
-    results, skipped, stopped = run_bench(args.repeat)
+    results, skipped, stopped = run_bench(args.repeat or 30)
     for note in skipped:
         print(note, file=sys.stderr)
     code = _said_partial(f"{len(results)} timings taken (stopped by Ctrl-C; the others not)" if stopped else "",

@@ -87,6 +87,10 @@ MISUSED = [
     (["eval-temple-die", "--on-board", "--shadow", "0.5"], "leave --shadow out"),
     (["eval-temple-die", "--tray-marked"], "add --on-board"),
     (["markers", "{t}/sheet.png"], "give a name ending in .pdf"),
+    # Passed over in silence: `--soak 1500 --json` printed lines, no JSON, and ended 0.
+    (["bench", "--soak", "3", "--json"], "--soak prints its report of the throws as lines and times no reader: "
+                                         "leave out --json"),
+    (["bench", "--soak", "3", "--repeat", "5"], "leave out --repeat"),
     (["watch", " ", *WATCH], "SOURCE is empty"),
     (["watch", "99999999999999999999", *WATCH], "is not a camera index (0 to"),
     (["watch", "file://elsewhere/clip.avi", *WATCH], "give file:///full/path"),
