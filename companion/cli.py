@@ -78,6 +78,27 @@ def tolerant_stdin() -> None:
 Attach = Callable[[Terminal], Callable[[], None]]
 
 
+def _not_resumed_with(args: argparse.Namespace, session: Session) -> str:
+    """The --players and --profile given that the game resumed was not begun with, said, or "".
+
+    `play --game blackpool --players yellow,green` over a Blackpool game of red and blue resumed red and blue's
+    game without a word, and the table played on as if the colours it named were at the table.
+    """
+    start = session.start
+    begun = [str(colour) for colour in start.get("players", ())]
+    players = getattr(args, "players", None)
+    given = []
+    if players and begun and [p.lower() for p in split_players(players)] != [p.lower() for p in begun]:
+        given.append(f"--players {players}")
+    if args.profile and args.profile != start.get("profile", args.profile):
+        given.append(f"--profile {args.profile}")
+    if not given:
+        return ""
+    begun_with = ", ".join(filter(None, (", ".join(begun), f"profile {start.get('profile')}" if begun else "")))
+    return (f"{' and '.join(given)} not used: the game in progress was begun with {begun_with}; add --new to set it "
+            "aside and start one with them.")
+
+
 def cmd_play(args: argparse.Namespace, attach: Attach | None = None, resume_as: str | None = None) -> int:
     """The terminal referee; ``attach`` wires table inputs (an adapter's ``hw play``) to its controller, and
     ``resume_as`` is the command that resumes with them (a bare `companion play` would resume without)."""
@@ -107,6 +128,9 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None, resume_as: 
         session = None  # no such game: named as such below, and the game in progress stays as it is
     if session is not None:
         print(f"Resuming the {session.game.title} game in progress ({how_many(len(session.log))} so far).")
+        unused = _not_resumed_with(args, session)
+        if unused:
+            print(unused)
     wanted = [args.game]
     profiles = [args.profile]  # the command line's, for its first game only: 'new' later asks again
     players = getattr(args, "players", None)

@@ -377,6 +377,32 @@ def test_play_for_another_game_keeps_the_game_in_progress_unless_told_new(
     assert started is not None and started.game.id == "targi"  # --new sets it aside, as the help says
 
 
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (["--players", "yellow,green"], "--players yellow,green not used"),
+        (["--players", "red,blue", "--profile", "placings"], "--profile placings not used"),
+        (["--players", "Red, Blue"], None),  # the game's own players, as the question takes them
+    ],
+)
+def test_players_or_a_profile_given_over_the_same_game_in_progress_are_said_not_used(
+    given: list[str], said: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`play --game blackpool --players yellow,green` over red and blue's Blackpool game resumed it without a
+    word, and the table played on as if the colours it named were at the table (README: add --new)."""
+    journal = tmp_path / "j.sqlite3"
+    Session.new("blackpool", ["red", "blue"], journal=Journal(journal)).journal.close()
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "--game", "blackpool", *given, "--journal", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Resuming the Blackpool game in progress (0 steps so far).\n"), out
+    if said is None:
+        assert "not used" not in out, out
+        return
+    assert f"{said}: the game in progress was begun with red, blue, profile standard; add --new to set it aside" \
+        in out, out
+
 def test_simulate_results_read_as_words_not_a_python_dict(capsys: pytest.CaptureFixture[str]) -> None:
     """A desert race stopped at its round limit printed "results: {'brown': 2, 'black': 1, 'None': 1}"."""
     assert main(["simulate", "--game", "desert", "--games", "4", "--seed", "1"]) == 0
