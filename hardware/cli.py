@@ -80,6 +80,15 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
 
 
 def cmd_hw_play(args: argparse.Namespace) -> int:
+    # Passed over before: `hw play --tray ...` without a camera played on as if the tray were watched.
+    mirror = "--mirror" if args.mirror else "--no-mirror"
+    given = (("--turn", args.turn), (mirror, args.mirror), ("--mains", args.mains), ("--tray", args.tray))
+    unread = [flag for flag, value in given if value is not None]
+    if unread and not args.camera:
+        print(f"companion hw play: {', '.join(unread)} set{'s' if len(unread) == 1 else ''} the camera's picture, "
+              "and no --camera is given: add --camera SOURCE, or leave "
+              f"{'it' if len(unread) == 1 else 'them'} out", file=sys.stderr)
+        return 2
     return cmd_play(args, attach_hardware(args), resume_command(args))
 
 

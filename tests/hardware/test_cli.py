@@ -575,11 +575,32 @@ def test_the_hw_play_goodbye_names_the_hw_play_that_resumes_the_same_table(
     from companion.cli import build_parser
 
     monkeypatch.setattr("builtins.input", slow_typist(["q"], 0.2))
+    (tmp_path / "frames").mkdir()  # a camera playing a folder's pictures: none yet, so it reads nothing
     setup = ["--journal", str(tmp_path / "j j.sqlite3"), "--dice-sensor", "loop://", "--buttons", "mock",
-             "--turn", "90", "--no-mirror", "--tray", "10%,20%,60%,90%"]
+             "--camera", str(tmp_path / "frames"), "--turn", "90", "--no-mirror", "--tray", "10%,20%,60%,90%"]
     assert main(["hw", "play", "--game", "blackpool", "--players", "red,blue", *setup]) == 0
     said = capsys.readouterr().out.rsplit("to resume it: ", 1)[1].strip()
     assert said.startswith("companion hw play --journal ") and "companion play" not in said, said
     given = build_parser().parse_args(shlex.split(said)[1:])
-    for option in ("journal", "dice_sensor", "buttons", "turn", "mirror", "tray"):
+    for option in ("journal", "dice_sensor", "buttons", "camera", "turn", "mirror", "tray"):
         assert getattr(given, option) == getattr(build_parser().parse_args(["hw", "play", *setup]), option), option
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (["--tray", "10%,20%,60%,90%"], "--tray sets the camera's picture, and no --camera is given: add --camera "
+                                        "SOURCE, or leave it out"),
+        (["--turn", "90", "--no-mirror", "--mains", "50"], "--turn, --no-mirror, --mains set the camera's picture"),
+    ],
+)
+def test_hw_play_refuses_picture_options_without_a_camera(
+    given: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hw play --tray ...` without --camera played on as if the tray were watched, and its goodbye named the
+    tray as part of the table to resume. Refused before the journal is opened, as argparse refuses a mistake."""
+    journal = tmp_path / "j.sqlite3"
+    assert main(["hw", "play", "--game", "blackpool", "--players", "red,blue", "--journal", str(journal), *given]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith(f"companion hw play: {said}") and out == "", err
+    assert not journal.exists()
