@@ -288,13 +288,13 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
         journal.require_writable()
         journal.claim()
     except JournalInUse as refusal:  # its game is the other table's: never carried, or two tables would part
-        return _in_memory("another companion is using this table's journal"), (
+        return in_memory("another companion is using this table's journal"), (
             f"{refusal.message}; this table keeps its own game only until it closes.")
     except JournalForeign as refusal:  # not this version's to read or write: nothing of it is carried
-        return _in_memory("the journal file is not one this companion writes"), (
+        return in_memory("the journal file is not one this companion writes"), (
             f"{refusal.message}; this table keeps its game only until the app closes.")
     except JournalUnavailable as refusal:  # a table that cannot journal still referees, and says so
-        journal = _in_memory(card_state(path) or "the journal file cannot be written")
+        journal = in_memory(card_state(path) or "the journal file cannot be written")
         carried = _carry(_read_to_carry(path), journal)
         return journal, f"{refusal.message}; this table keeps its game only until the app closes.{carried}"
     except JournalDamaged as damage:
@@ -303,7 +303,7 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
         try:
             carried = _swap(path, kept, active)
         except OSError as exc:  # a read-only folder: crashing here would restart the kiosk for ever
-            journal = _in_memory(card_state(path) or "the damaged journal could not be set aside")
+            journal = in_memory(card_state(path) or "the damaged journal could not be set aside")
             carried = _carry(active, journal)
             return journal, (
                 f"{damage.message}. It could not be set aside{_not_set_aside(path, exc)}; "
@@ -321,9 +321,9 @@ def open_journal(path: Path, archive: bool = True) -> tuple[Journal, str]:
     return journal, " ".join(filter(None, (cut_off, note)))
 
 
-def _in_memory(why: str) -> Journal:
-    """A journal in memory for a table whose file could not be used, with ``why`` in the players' words
-    (`Journal.not_kept`)."""
+def in_memory(why: str) -> Journal:
+    """A journal in memory for a table whose file could not be used, or for a game whose copy it refused
+    (`companion.session.resume_what_fits`), with ``why`` in the players' words (`Journal.not_kept`)."""
     journal = Journal()
     journal.not_kept = why
     return journal

@@ -38,7 +38,7 @@ from companion.game import (
     unknown_keys,
     wrong_kind,
 )
-from companion.journal import SEE_RECOVERING, Journal, JournalGame, open_journal, room_note
+from companion.journal import SEE_RECOVERING, Journal, JournalGame, card_state, in_memory, open_journal, room_note
 from companion.registry import create
 from companion.schema import unquote_hint
 from companion.takeback import undone
@@ -620,9 +620,14 @@ def replay_what_fits(entry: JournalGame, cafe_dir: Any = None) -> tuple[Session,
 def adopt_what_fits(journal: Journal, entry: JournalGame, cut: Cut) -> int:
     """Copy the steps of ``entry`` that fit into a new game of the journal, the latest; its id. The game as
     journalled stays whole, set aside under its own id."""
+    return journal.adopt(what_fits(entry, cut))
+
+
+def what_fits(entry: JournalGame, cut: Cut) -> JournalGame:
+    """``entry`` up to its steps that fit (`Cut.fits`), their times kept."""
     kept = len(entry.times) == len(entry.steps)
     fits = cut.fits
-    return journal.adopt(replace(entry, steps=entry.steps[:fits], times=entry.times[:fits] if kept else []))
+    return replace(entry, steps=entry.steps[:fits], times=entry.times[:fits] if kept else [])
 
 
 def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None, str]:
@@ -664,10 +669,11 @@ def resume_reread(journal: Journal, entry: JournalGame, session: Session) -> tup
     why = (f"The game in progress began on a position this version of the companion reads otherwise"
            f" ({session.reread}): it goes on as read now")  # fmt: skip
     kept = f"The game as it was journalled is kept as game {entry.id} (companion export game.json --id {entry.id})."
+    copy = replace(entry, start=session.start)
     try:
-        game_id = journal.adopt(replace(entry, start=session.start))
+        game_id = journal.adopt(copy)
     except JournalNotWritten as refusal:
-        return session, f"{why}, {_in_memory_only(refusal)} {kept}"
+        return _go_on_in_memory(journal, copy, session), f"{why}, {_in_memory_only(refusal)} {kept}"
     except CompanionError:
         return None
     return session.attach(journal, game_id), f"{why}, so check the prompt against the table. {kept}"
@@ -697,10 +703,21 @@ def resume_what_fits(journal: Journal, entry: JournalGame, session: Session, cut
     try:
         game_id = adopt_what_fits(journal, entry, cut)
     except JournalNotWritten as refusal:
-        return session, f"{why}, {_in_memory_only(refusal)} {kept}"
+        going_on = _go_on_in_memory(journal, what_fits(entry, cut), session)
+        return going_on, f"{why}, {_in_memory_only(refusal)} {kept}"
     except CompanionError:
         return None
     return session.attach(journal, game_id), f"{why}: check the board against it. {kept}"
+
+
+def _go_on_in_memory(journal: Journal, copy: JournalGame, session: Session) -> Session:
+    """``session`` going on in a journal in memory holding ``copy``, which the card refused to ``journal``.
+
+    It went on with no journal at all, so nothing but the start-up note said the game was not being saved: the
+    table's line that says so for a table started on a full card (`Journal.not_kept`) never came.
+    """
+    memory = in_memory(card_state(journal.path))
+    return session.attach(memory, memory.adopt(copy))
 
 
 def _in_memory_only(refusal: JournalNotWritten) -> str:
@@ -743,8 +760,8 @@ def open_table(journal_path: Path, cafe_dir: Any = None, resume: bool = True) ->
     """The journal and the game in progress at start-up, and a note for the table when either failed."""
     journal, note = open_journal(journal_path)
     session, resume_note = resume_game(journal, cafe_dir) if resume else (None, "")
-    in_memory = session is not None and session.journal is None  # its copy refused by the card (`_in_memory_only`)
-    room = room_note(journal_path, in_memory) if journal.kept_on_disk else ""
+    copy_refused = session is not None and session.journal is not journal  # in memory (`_go_on_in_memory`)
+    room = room_note(journal_path, copy_refused) if journal.kept_on_disk else ""
     return journal, session, " ".join(filter(None, (note, resume_note, room)))
 
 

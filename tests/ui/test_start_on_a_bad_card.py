@@ -31,7 +31,11 @@ speech.mkdir(exist_ok=True)
 (speech / "espeak-ng").chmod(0o755)
 env["PATH"] = f"{speech}:{env.get('PATH', '')}"
 mode, _, then = sys.argv[2].partition("+")  # "+start": a game begun from home once it shows
-if mode not in ("new", "new-full"):  # a card the kiosk never started on has no journal yet either
+if mode == "cut-full":  # a game an update cuts, its journal held by a table (its -wal and -shm stay)
+    from tests.games.old_records import journal_of, temple_step_that_no_longer_fits
+    journal_of(card / "table-companion" / "journal.sqlite3", temple_step_that_no_longer_fits())
+    held = Journal(card / "table-companion" / "journal.sqlite3")
+elif mode not in ("new", "new-full"):  # a card the kiosk never started on has no journal yet either
     journal = Journal(card / "table-companion" / "journal.sqlite3")
     session = Session.new("blackpool", ["red", "blue"], journal=journal)
     for _ in range(5):
@@ -111,4 +115,17 @@ def test_a_kiosk_on_a_full_card_says_before_a_game_begins_that_it_is_not_saved(t
                                "closes or the power goes off. Owner: make room on the card, then restart the table.")
     assert found["unsaved"] == "This game is not being saved: the card is full."
     assert found["table_status"].startswith("This game is not being saved: the card is full.")
+    assert "Traceback" not in found["stderr"]
+
+
+def test_a_game_going_on_in_memory_as_a_full_card_refused_its_copy_keeps_the_tables_not_saved_line(
+        tmp_path: Path) -> None:
+    """A game an update cuts goes on from its steps that fit, copied into the journal: on a full card the copy was
+    refused and the game went on with no journal at all, so once the start-up note was gone the table's line said
+    nothing of it, where a game begun on a full card keeps 'This game is not being saved: ...' there."""
+    found = on_a_card(START_ON_THE_CARD, tmp_path, "2m", "cut-full")
+    assert found["code"] == 0, found["stderr"]
+    assert found["screen"] == "table"
+    assert "in memory only, as the copy it goes on in could not be written: the card holding" in found["status"]
+    assert found["unsaved"] == "This game is not being saved: the card is full."  # as for a game begun on it
     assert "Traceback" not in found["stderr"]
