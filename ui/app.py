@@ -70,6 +70,9 @@ NOT_SAVING = ("Games are not being saved: {why}. A game played now is lost when 
               "off. Owner: {mend}, then restart the table.")
 CANNOT_SAVE = "New games and moves cannot be saved: {why}. Owner: {mend}."
 UNSAVED_GAME = "This game is not being saved: {why}."
+# How often home, while it shows, looks again at the journal's card (`CompanionApp._look_at_card`): a kiosk sits on
+# home for hours, and a card that filled meanwhile was told only when home was opened again.
+CARD_LOOK_SECONDS = 30
 BOTH_OFF = (
     "Touch and the button box cannot both be off: the dice sensor and the camera only read dice and cards, "
     "so nobody could choose a move. Nothing saved."
@@ -161,6 +164,7 @@ class CompanionApp(App):
         self.screens_built_at: float | None = None  # and when the other screens were built, right after it
         self.first_screen_cpu: float | None = None
         self._over_since: float | None = None  # when the game on the table finished (`clock`), while it is over
+        self._card_looked_at = self.started_at  # when `check_saving` last looked at the journal's card (`clock`)
         self._seq = 0
         self._lit_by_reading = False  # `highlighted` is a reading waiting for its tap
         self._checking = False
@@ -242,6 +246,7 @@ class CompanionApp(App):
 
     def _check_idle(self, _dt: float) -> None:
         self._close_cafe_day()
+        self._look_at_card()
         if self.kiosk and self.root and self.root.current not in ("attract",) and self.idle.expired(self.clock()):
             self.show("attract")
 
@@ -408,6 +413,20 @@ class CompanionApp(App):
         self.controller.submit(touch)
         self.controller.pump()  # a tap is answered in the same frame
 
+    def _look_at_card(self) -> None:
+        """Home, while it shows, says a card that filled (or was made room on) since it opened, looked at every
+        `CARD_LOOK_SECONDS` on the app's clock from the idle check's own second timer: two system calls
+        (`card_state`) a half minute, no timer of its own.
+
+        Home looked only as it opened: a table left on home all afternoon while a
+        log filled the card said nothing of it, and the next table's Start was
+        refused as the first word of it.
+        """
+        if self.root is None or self.root.current != "home":
+            return
+        if self.clock() - self._card_looked_at >= CARD_LOOK_SECONDS:
+            self.check_saving()
+
     def check_saving(self) -> str:
         """Whether a game begun now would be kept, told on home before it begins (``saving_note``); "" when it would.
 
@@ -417,6 +436,7 @@ class CompanionApp(App):
         evening's game the next power cut would lose. A journal on a card that
         has filled since refuses the new game, which home now says before it.
         """
+        self._card_looked_at = self.clock()
         journal = self.journal
         if journal is None:
             self.saving_note = ""
