@@ -324,16 +324,22 @@ def _pieces_ruling(session: Checks, pieces: Sequence[Hashable]) -> Ruling:
     """The answer for a square as the answers for the pieces it concerns (``Game.pieces_at``), grouped.
 
     Every piece's answer, allowed or not: "why can't Yellow 1 land here?" is the question even when
-    Yellow 2, standing there, may move. Three rivals' pieces refused by one clause read as one reason,
-    and pieces allowed read "Allowed: A; B; C", not "Allowed: A. Allowed: B. Allowed: C."
+    Yellow 2, standing there, may move. Three rivals' pieces refused by one clause for one reason read as
+    one ("Red 1 is not Yellow's to move. The same rule holds for Red 2 and Red 3 there."), and pieces
+    allowed read "Allowed: A; B; C", not "Allowed: A. Allowed: B. Allowed: C."
+
+    Refusals are one reason only when they read alike but for the piece's name: grouped by clause alone,
+    "Yellow 1 cannot land on c2 ... The same rule holds for Yellow 2 there." was said of a Yellow 2 whose
+    own move was stopped on another square (f2), so each such piece has its own sentence.
     """
     rulings = [explain_place(session, piece) for piece in pieces]
-    by_reason: dict[tuple[bool, tuple[str, ...]], list[Ruling]] = {}
-    for ruling in rulings:
-        by_reason.setdefault((ruling.legal, ruling.rules), []).append(ruling)
+    by_reason: dict[tuple[bool, tuple[str, ...], str], list[Ruling]] = {}
+    for ruling, piece in zip(rulings, pieces, strict=True):
+        reason = "" if ruling.legal else _unnamed(ruling.text, _value_words(piece))
+        by_reason.setdefault((ruling.legal, ruling.rules, reason), []).append(ruling)
     named = dict(zip((id(ruling) for ruling in rulings), pieces, strict=True))
     texts = []
-    for (legal, _), same in list(by_reason.items())[:SHOWN_GROUPS]:
+    for (legal, _, _), same in list(by_reason.items())[:SHOWN_GROUPS]:
         if legal:
             shown = [same[0].text.rstrip("."), *(r.text.removeprefix("Allowed: ").rstrip(".") for r in same[1:])]
             texts.append("; ".join(shown) + ".")
@@ -343,6 +349,11 @@ def _pieces_ruling(session: Checks, pieces: Sequence[Hashable]) -> Ruling:
         also = f" The same rule holds for {_listed(others)} there." if others else ""
         texts.append(f"{same[0].text.rstrip('.')}.{also}")
     return Ruling(any(ruling.legal for ruling in rulings), " ".join(texts), _union(r.rules for r in rulings))
+
+
+def _unnamed(text: str, name: str) -> str:
+    """``text`` with the piece ``name`` ("Yellow 2") taken out: what its answer says of any piece."""
+    return re.sub(rf"\b{re.escape(name)}\b", "\0", text) if name else text
 
 
 def _first(pending: Pending) -> str:

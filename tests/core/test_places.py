@@ -539,6 +539,24 @@ def test_a_moves_end_is_where_it_happens_and_its_route_stays_behind() -> None:
     assert moved_to(offered, (6, 2)) == [{"type": "move", "pawn": "red1", "to": [6, 2]}]  # the route stays behind
 
 
+def test_pieces_refused_by_one_clause_at_different_squares_each_have_their_own_reason() -> None:
+    """`why c2` with Yellow 3 on f2: Yellow 1 cannot land on c2, and Yellow 2, standing there, cannot land on f2,
+    both by BP-7. Grouped by the clause alone, the answer read "Yellow 1 cannot land on c2 (ring 2): a traveller of
+    its own colour is there. The same rule holds for Yellow 2 there.", as if Yellow 2 were stopped on c2."""
+    session = blackpool_blocked_on_c2()
+    document = session.document()
+    document["travellers"]["yellow-3"]["at"] = "f2"
+    session = Session.load("blackpool", document)
+    square = explain_place(session, "c2")
+    assert square.text == ("Yellow 1 cannot land on c2 (ring 2): a traveller of its own colour is there. "
+                           "Yellow 2 cannot land on f2 (ring 2): a traveller of its own colour is there.")
+    assert not square.legal and square.rules == ("BP-7",)
+    assert "same rule" not in square.text
+    # Reasons alike but for the piece's name are still one: the rivals in the centre.
+    assert explain_place(session, "centre").text == ("Red 1 is not Yellow's to move. The same rule holds for Red 2 "
+                                                     "and Red 3 there.")
+
+
 def test_a_blackpool_square_with_several_pieces_allowed_says_allowed_once() -> None:
     """`why e5` after a six read "Allowed: Bring Yellow 1 out ... Allowed: Bring Yellow 2 out ... Allowed: ..."."""
     session = Session.new("blackpool", ["yellow", "red"])
