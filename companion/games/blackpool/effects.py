@@ -92,10 +92,16 @@ def has_targets(board: Board, state: State, effect: str) -> bool:
 
 def resolve_gust(
     board: Board, state: State, order: tuple[str, ...], distance: int
-) -> tuple[tuple[Traveller, ...], list[str]]:
-    """Move each named traveller ``distance`` forward in the chosen order; blocked ones stay (BP-Q24)."""
+) -> tuple[tuple[Traveller, ...], list[str], list[str]]:
+    """Move each named traveller ``distance`` forward in the chosen order; blocked ones stay (BP-Q24).
+
+    With the clause of each sentence past the blowing itself (`execute`'s, and a blocked landing's): "Red 1
+    stays on ...: a rider is never carried onto the edge." was announced citing only BP-C9 and BP-Q24, and the
+    table asking why the rider was left behind found no BP-Q16.
+    """
     work = Work(state)
     notes: list[str] = []
+    cited: list[str] = []
     for tid in order:
         t = work.t[tid]
         dest = board.step(t.colour, t.at, distance)
@@ -103,12 +109,13 @@ def resolve_gust(
         problem = landing_problem(board, work, tid, dest, carried, state.opts)
         if problem:
             notes.append(f"{problem[0]} It stays where it is.")
+            cited.append(problem[1])
             continue
         before = board.label(t.at)
-        extra = execute(board, work, tid, dest, True, state.opts)
+        extra = execute(board, work, tid, dest, True, state.opts, cited)
         notes.append(f"{traveller_name(tid)} is blown {distance} forward from {before} to {board.label(dest)}.")
         notes.extend(extra)
-    return work.travellers(), notes
+    return work.travellers(), notes, cited
 
 
 def resolve_step(board: Board, state: State, tid: str, dest: str) -> tuple[tuple[Traveller, ...], list[str]]:

@@ -867,8 +867,9 @@ class Blackpool(Game):
 
     def _finish_gust(self, state: State, order: tuple[str, ...], events: list[Event]) -> tuple[State, list[Event]]:
         card = self.catalogue[state.card or ""]
-        travellers, notes = effects.resolve_gust(self.board, state, order, card.distance)
-        events.append(Event("move", " ".join(notes), ("BP-C9", "BP-Q24"), (state.turn,)))
+        travellers, notes, cited = effects.resolve_gust(self.board, state, order, card.distance)
+        rules = tuple(dict.fromkeys(("BP-C9", "BP-Q24", *cited)))  # a rider left behind: BP-Q16, and the rest
+        events.append(Event("move", " ".join(notes), rules, (state.turn,)))
         return self._close_card(state.evolve(travellers=travellers), events)
 
     def _close_card(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:

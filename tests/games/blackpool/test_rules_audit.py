@@ -22,6 +22,10 @@ def test_gust_leaves_a_carried_rider_in_the_water_bp_q24_bp_c5() -> None:
     assert at(state, "yellow-1") == Y(51)
     assert at(state, "red-1") == Y(45) and state.by_id["red-1"].on is None
     assert "BP-Q24" in rules_of(events)
+    # The announcement says the rider stays, and cites why: it cited BP-C9 and BP-Q24 alone.
+    blown = next(event for event in events if "Red 1 stays on" in event.text)
+    assert "a rider is never carried onto the edge" in blown.text
+    assert blown.rules == ("BP-C9", "BP-Q24", "BP-C5", "BP-Q16")
 
 
 def test_carrier_pulled_into_the_centre_leaves_a_frozen_rider_bp_q15_bp_q26() -> None:
