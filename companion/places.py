@@ -353,7 +353,7 @@ def _pieces_ruling(session: Checks, pieces: Sequence[Hashable]) -> Ruling:
 
 def _unnamed(text: str, name: str) -> str:
     """``text`` with the piece ``name`` ("Yellow 2") taken out: what its answer says of any piece."""
-    return re.sub(rf"\b{re.escape(name)}\b", "\0", text) if name else text
+    return re.sub(rf"\b{re.escape(name)}\b", "<piece>", text) if name else text
 
 
 def _first(pending: Pending) -> str:
