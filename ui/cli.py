@@ -329,9 +329,13 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def _left_behind(app: Any) -> str:
     """What became of the game on the table when the app stopped, as `play`'s goodbye says it ("" for none)."""
-    if app.controller.session is None:
+    session = app.controller.session
+    if session is None:
         return ""
-    if app.journal is not None and app.journal.kept_on_disk:
+    # The game's own journal, not the table's: a full card may have refused the game's copy, and then its steps
+    # were kept in memory though the table's file is on disk.
+    journal = session.journal if session.journal is not None else app.journal
+    if journal is not None and journal.kept_on_disk:
         return "; the game is kept: the next start resumes it"
     return "; the game was kept in memory only (no journal file could be written), so it ends here"
 

@@ -332,6 +332,27 @@ def test_ctrl_c_ends_the_app_with_130_saying_the_game_is_kept(tmp_path: Path) ->
     assert "Traceback" not in said
 
 
+def test_ctrl_c_over_a_game_kept_in_memory_says_it_ends_though_the_tables_file_is_on_disk(tmp_path: Path) -> None:
+    """A full card that refused a game's copy left the table's journal on disk and the game's steps in memory:
+    the goodbye looked at the table's file and promised the next start would resume a game it never could."""
+    from types import SimpleNamespace
+
+    from companion.journal import Journal, in_memory
+    from companion.session import Session
+    from ui.cli import _left_behind
+
+    on_disk = Journal(tmp_path / "j.sqlite3")
+    session = Session.new("blackpool", ["red", "blue"], journal=in_memory("the card is full"))
+    app = SimpleNamespace(controller=SimpleNamespace(session=session), journal=on_disk)
+    try:
+        assert _left_behind(app) == ("; the game was kept in memory only (no journal file could be written), "
+                                     "so it ends here")
+        app.controller.session = Session.new("blackpool", ["red", "blue"], journal=on_disk)
+        assert _left_behind(app) == "; the game is kept: the next start resumes it"
+    finally:
+        on_disk.close()
+
+
 def test_ctrl_c_stops_the_screenshots_and_says_how_many_were_drawn(tmp_path: Path) -> None:
     """Ctrl-C landed in a Kivy object's __dealloc__, printed as "Exception ignored" with a traceback and dropped:
     every screenshot was still drawn and the command ended 0."""
