@@ -635,6 +635,17 @@ class Game(ABC):
         is said by ``place_words`` first. None: the value says itself (a number, a colour, a deck's name)."""
         return None
 
+    def player_words(self, player: str) -> str:
+        """A player as every game's texts name them, "Red" for the colour "red" an action carries ("Red: roll the
+        die."): the dispute screen's Build listed the players as the action spells them."""
+        return player[:1].upper() + player[1:]
+
+    def field_numbers(self, state: State, key: str) -> Sequence[int] | None:
+        """Every number a field can hold on this board, where a board has fewer than anyone may insist on (the
+        temple's slots, Targi's display rows): Build offers these, and a number off the board is refused with
+        its clause when typed. None: any number may be argued over (a die "showing 9"), and Build offers 0 to 12."""
+        return None
+
     def choice_words(self, state: State, action: Action) -> str | None:
         """An action named without its place, as the table tells it from others at the same place ("green
         camel"), for a `why` that lists the other choices one rule rules out there; None: the fields in which

@@ -6,8 +6,8 @@ camel may go there", "I rolled a 7". The kinds and their fields are the
 game's own (``Game.action_shapes``); each field's values are those the game
 and the board already name: the place last tapped on the table's board, the
 values offered now or taken before, the dice's faces, the players, and the
-numbers 0 to 12 for a number (a place not among them is tapped on the
-board). Nothing here judges: the action goes to the same check as a typed
+numbers 0 to 12 for a number, or those the board has where it has fewer (a
+place not among them is tapped on the board). Nothing here judges: the action goes to the same check as a typed
 one.
 """
 
@@ -21,6 +21,8 @@ from companion.places import PLACE_FIELDS, place_of, place_to_json
 
 LEAVE_OUT = "(leave out)"
 NUMBERS = range(13)
+# The fields naming a player: who acts, Blackpool's Reset's "opponent", the desert race's trade partner "with".
+PLAYER_KEYS = frozenset({"player", "opponent", "with"})
 MOST = 80  # a die "showing 7" or a roll of 9 is what a dispute is about: past the faces, not far past
 
 
@@ -40,10 +42,15 @@ def _players(session: Any) -> list[str]:
     return named or list(getattr(session.game, "colours", ()))
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def values(session: Any, key: str, board_place: Hashable | None = None) -> list[Any]:
     """Every value ``key`` can be given here, each once: the place tapped on the board first, then the players, the
-    dice's faces, what is offered now and what was taken lately; numbers in order. At most ``MOST`` of them: a
-    long game's log named hundreds of hexes, and a place is better tapped on the board."""
+    dice's faces, what is offered now and what was taken lately; numbers in order, those the board has where it has
+    fewer than 0 to 12 (``Game.field_numbers``: the temple's slots 1 to 12, Targi's display rows 1 to 3). At most
+    ``MOST`` of them: a long game's log named hundreds of hexes, and a place is better tapped on the board."""
     found: dict[str, Any] = {}
 
     def add(items: Iterable[Any]) -> None:
@@ -55,14 +62,15 @@ def values(session: Any, key: str, board_place: Hashable | None = None) -> list[
 
     if key in PLACE_FIELDS and board_place is not None:
         add([place_to_json(board_place)])
-    if key == "player":
+    if key in PLAYER_KEYS:
         add(_players(session))
     add(face[key] for die in getattr(session.game, "dice", ()) for face in die.faces if key in face)
     add(a[key] for a in [*session.legal(), *reversed(session.log)] if key in a)
     shown = list(found.values())
-    if key == "value" or (shown and all(isinstance(v, int) and not isinstance(v, bool) for v in shown)):
-        add(NUMBERS)
-        if all(isinstance(v, int) and not isinstance(v, bool) for v in found.values()):
+    board = session.game.field_numbers(session.state, key)
+    if board is not None or key == "value" or (shown and all(map(_whole, shown))):
+        add(NUMBERS if board is None else board)  # the board's own where it has fewer: no slot 0 it lacks
+        if all(map(_whole, found.values())):
             return sorted(found.values())[:MOST]
     return list(found.values())[:MOST]
 
@@ -70,8 +78,11 @@ def values(session: Any, key: str, board_place: Hashable | None = None) -> list[
 def label(session: Any, key: str, value: Any) -> str:
     """A value as its button reads, in the game's own words: a place as its texts name it (Through the Desert's
     hex "(5,1)", not "[5, 1]"), any other value as the game says it (``Game.value_words``: a temple face "red",
-    not '{"colour": "red"}'); words and numbers the game leaves alone bare; JSON only for what it never names."""
+    not '{"colour": "red"}'), a player as its texts name them ("Red", ``Game.player_words``); words and numbers
+    the game leaves alone bare; JSON only for what it never names."""
     game, state = session.game, session.state
+    if key in PLAYER_KEYS and isinstance(value, str) and value in {*_players(session), *getattr(game, "colours", ())}:
+        return str(game.player_words(value))
     words = None
     if key in PLACE_FIELDS:
         place = place_of({key: value})

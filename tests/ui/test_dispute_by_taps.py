@@ -38,7 +38,7 @@ DISPUTES: dict[str, tuple[str, Any, list[tuple[str, str]], str]] = {
     "ttd-far": ("Red's camel goes on a hex far from its caravan", (0, 0),
                 [("action", "camel"), ("colour", "pink")], "TTD-3a"),
     "ttd-turn": ("Black places a camel while Red is still placing", None,
-                 [("action", "camel"), ("colour", "pink"), ("player", "black")], "TTD-T"),
+                 [("action", "camel"), ("colour", "pink"), ("player", "Black")], "TTD-T"),
     "targi-slot": ("Black uses a centre card without a tribe marker on it", None,
                    [("action", "use"), ("slot", "centre 1-1")], "TG-A3"),
     "targi-place": ("Black puts a Targi on a border card in the action phase", None,
@@ -52,7 +52,7 @@ DISPUTES: dict[str, tuple[str, Any, list[tuple[str, str]], str]] = {
     "temple-8": ("the die showed a red 8", None,
                  [("action", "roll"), ("value", "8"), ("face", "red")], "RU-2"),
     "temple-turn": ("Blue rolls on Red's turn", None,
-                    [("action", "roll"), ("value", "3"), ("face", "red"), ("player", "blue")], "RU-28"),
+                    [("action", "roll"), ("value", "3"), ("face", "red"), ("player", "Blue")], "RU-28"),
 }
 
 
@@ -301,6 +301,73 @@ def test_the_longest_words_show_whole_in_the_list_and_in_the_field(game_id: str,
     pick(dispute, key, widest)
     advance(2)
     assert not small_or_cut(dispute, (dispute.ids.offered_scroll, dispute.ids.ruling_scroll)), widest
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+def test_players_are_listed_as_the_game_names_them_and_the_colour_is_sent(size: tuple[int, int], start: Any,
+                                                                        window_size: Any) -> None:
+    """Every text of the game writes "Black: place a camel"; Build listed the players "red", "black", "orange",
+    the ids the action carries. The players read as the game names them, and the one picked is sent by its id."""
+    session = mid_game("ttd")
+    app = start(session)
+    window_size(size)
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    tap(dispute.ids.build)
+    listed = [v for v in row(dispute, "player").ids.pick.values if v != "(leave out)"]
+    assert listed == ["Red", "Black", "Orange"], listed
+    pick(dispute, "player", "Orange")
+    assert json.loads(dispute.ids.typed.text)["player"] == "orange"
+    assert f"{listed[0]}:" in session.pending().text  # as the prompt names who acts
+
+
+@pytest.mark.parametrize("game_id, key", [("blackpool", "opponent"), ("desert", "with")])
+def test_every_field_naming_a_player_lists_each_player_by_name(game_id: str, key: str) -> None:
+    """Blackpool's Reset names its "opponent", the race's trade its partner "with": they listed only the players
+    offered now, by their ids ("red")."""
+    session = mid_game(game_id)
+    words = compose.labels(session, key, compose.values(session, key))
+    assert list(words) == [session.game.player_words(p) for p in default_players(game_id)], list(words)
+    assert all(words[w] == w.lower() for w in words)
+
+
+def test_the_water_hole_deck_reads_as_the_game_calls_it() -> None:
+    """Through the Desert's one deck read "waterholes", its id; its texts say "the token lying there"."""
+    session = mid_game("ttd")
+    assert compose.labels(session, "deck", compose.values(session, "deck")) == {"water-hole tokens": "waterholes"}
+
+
+def offered_now(game_id: str, kind: str) -> Session:
+    """A seeded game played on until ``kind`` is offered."""
+    rng = random.Random(1)
+    session = Session.new(game_id, default_players(game_id))
+    while not any(a["type"] == kind for a in session.legal()):
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return session
+
+
+@pytest.mark.parametrize("game_id, kind, key, board, clause_id", [
+    ("temple", "change", "slot", list(range(1, 13)), "RU-2"), ("targi", "play", "row", [1, 2, 3], "TG-T4")])
+def test_a_number_the_board_has_fewer_of_lists_only_the_board_s_and_one_off_it_is_answered_with_its_clause(
+        game_id: str, kind: str, key: str, board: list[int], clause_id: str, start: Any) -> None:
+    """The temple's card change offered slots 0 to 12 and Targi's tribe card rows 0 to 12: the board has twelve
+    slots (its data's, RU-2) and a display three rows (TG-T4). A referee typing the slot 13 or row 4 a player
+    insists on is answered NOT ALLOWED with that clause (the slot cited RU-7, the red roll's change)."""
+    session = offered_now(game_id, kind)
+    assert list(session.game.field_numbers(session.state, key)) == board
+    app = start(session)
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    tap(dispute.ids.build)
+    pick(dispute, "action", kind)
+    assert [v for v in row(dispute, key).ids.pick.values if v != "(leave out)"] == [str(n) for n in board]
+    offered = next(a for a in session.legal() if a["type"] == kind)
+    for off in (0, board[-1] + 1):
+        dispute.ids.typed.text = json.dumps({**{k: v for k, v in offered.items() if k != "text"}, key: off})
+        tap(dispute.ids.check)
+        ruling = dispute.ids.ruling.text
+        clause = session.game.rulebook.clause(clause_id)
+        assert ruling.startswith("NOT ALLOWED") and f"{clause_id} {clause.title}" in ruling, ruling
 
 
 ODD = [None, True, 1.5, -1, 10**40, "", "x" * 300, [], [1], [1, "x"], [True, 2], [[1, 2]], {}, {"colour": 3},

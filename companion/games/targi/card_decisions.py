@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 # The clauses of a choice of goods, by where it comes from (Task.why): TG-G1 is the goods cards' clause, so
 # a border card such as the house Crossroads Well cites TG-B7 and a tribe card's one-time gain TG-T5.
+DISPLAY_ROWS = (1, 2, 3)  # the rows of a player's display a tribe card is played into (TG-T4)
+
 CHOICE_RULES: dict[str, tuple[str, ...]] = {
     "": ("TG-G1",), "goods": ("TG-G1",), "border": ("TG-B7",), "tribe": ("TG-T5", "TG-FX"),
 }  # fmt: skip
@@ -56,8 +58,8 @@ def tribe_card_arg(eng: Engine, s: State, a: Action) -> tuple[Task, str]:
 def do_play(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
     pay = as_bundle(a.get("pay"), ("dates", "salt", "pepper", "gold"), "pay")
     row = a.get("row")
-    if isinstance(row, bool) or not isinstance(row, int) or not 1 <= row <= 3:
-        raise InvalidAction('"row" must be 1, 2 or 3')
+    if isinstance(row, bool) or row not in DISPLAY_ROWS:
+        raise InvalidAction('"row" must be 1, 2 or 3', "TG-T4")  # the display's three rows
     task, cid = tribe_card_arg(eng, s, a)
     card = eng.cat.tribe[cid]
     sup = s.supply(p)

@@ -23,7 +23,7 @@ from companion.game import (
     said_as,
     shapes,
 )
-from companion.games.targi import INFO, document
+from companion.games.targi import INFO, card_decisions, document
 from companion.games.targi import cards as cardmod
 from companion.games.targi import effects as fx
 from companion.games.targi.card_words import LETTER, too_small
@@ -167,6 +167,10 @@ class Targi(Game):
                 k in LETTER and type(n) is int and n > 0 for k, n in value.items()):
             return cardmod.bundle_text(value)
         return None
+
+    def field_numbers(self, state: State, key: str) -> Sequence[int] | None:
+        """A tribe card is played into row 1, 2 or 3 of the display (TG-T4): Build offered 0 to 12."""
+        return card_decisions.DISPLAY_ROWS if key == "row" else None
 
     def place_named(self, state: State, words: str) -> Hashable | None:
         """A border card by its name ("noble", "the Salt Pans", "card 5"); a central card as the table shows

@@ -103,8 +103,9 @@ def apply_change(
     board = game.board
     number = action.get("slot")
     if isinstance(number, bool) or number not in board.slot_numbers:
-        raise InvalidAction(
-            f"slot must be one of {min(board.slot_numbers)}-{max(board.slot_numbers)}, not {quoted(number)}"
+        raise InvalidAction(  # the clause naming the board's slots, not the red roll's change (RU-7)
+            f"slot must be one of {min(board.slot_numbers)}-{max(board.slot_numbers)}, not {quoted(number)}",
+            game.board_rule(state),
         )
     card = action.get("card")
     if not isinstance(card, str):

@@ -281,6 +281,10 @@ class TempleGame(Game):
     def value_words(self, state: TempleState, key: str, value: Any) -> str | None:
         return view.value_words(self, state, key, value)
 
+    def field_numbers(self, state: TempleState, key: str) -> Sequence[int] | None:
+        """A card change's slot is one of the board's (its data's twelve, RU-2): Build offered 0 to 12."""
+        return self.board.slot_numbers if key == "slot" else None
+
     def unknown_place(self, state: TempleState, place: Hashable) -> str | None:
         return place_questions.unknown_place(self, state, place)
 

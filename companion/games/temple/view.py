@@ -29,7 +29,7 @@ def value_words(game: TempleGame, state: TempleState, key: str, value: Any) -> s
         return "Ah Kinchil card"
     colour = state.current  # "step2" and "chamber" are reached by the steps of the colour to move
     try:
-        if key == "pawn":
+        if key in ("pawn", "first"):  # "first": the pawn of a pair that moves first
             return pawn_label(*document.parse_pawn(state, value))
         if key == "to":
             words = game.where(colour, document.parse_location(game.board, colour, value))
