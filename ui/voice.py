@@ -151,7 +151,8 @@ PLACE_PHRASE = re.compile(r" (?:to|at|on|from|in|into) (?:hex (?:minus )?\d+, (?
 # 1: P30 out, P01 in; ... P09 in, sending Yellow 2 back and 21 more", 25 to 32 words in one sentence). A list of
 # more choices than SAID_CHOICES + 1 says the first SAID_CHOICES and how many more the screen shows (its buttons
 # list them all): "Allowed there: Slot 1: P30 out, P 1 in; P 2 in; P 3 in; and 23 more on the screen." A total
-# said first as well ("26 choices") said the count twice in one sentence, and made it no shorter to hear.
+# said first as well ("26 choices") said the count twice in one sentence, and made it no shorter to hear. A list
+# still past LONG_WORDS says fewer choices, as many as keep it within them (one at least).
 SAID_CHOICES = 3
 COUNTED = re.compile(r" and (\d+) more$")
 # One report per player or piece, the verb said again for each: "White puts tribe markers on centre 2 2 and
@@ -238,6 +239,13 @@ def _allowed(m: re.Match[str]) -> str:
         elif (middle := PLACE_PHRASE.search(items[0])) and item.count(middle[0]) == 1 and not item.endswith(middle[0]):
             item = item.replace(middle[0], "")  # "Green 2 to column 10, row 13 (slot 7) in 4": "Green 2 in 4"
         kept.append(item)
+    # Three choices of a temple swap, one of them a stairway, made 29 to 43 words ("...; P 7 in, Red 1 takes the
+    # secret stairway at column 8, row 1 (slot 2) to one of 3 others; P 9 in, ..."): fewer are said, one at least.
+    # Counted from the list's own sentence: a refusal before "...: what may be done now ..., such as:" is cut off.
+    head = m[1][:-2].rsplit(": ", 1)[-1]
+    while len(kept) > 1 and len(_words(PATH_CARD.sub(r"P \1", f"{head}: {'; '.join(kept)}{rest}"))) > LONG_WORDS:
+        kept.pop()
+        rest = f"; and {total - len(kept)} more on the screen"
     return f"{m[1]}{'; '.join(kept)}{rest}{m[4]}"
 
 
