@@ -521,9 +521,10 @@ def test_a_long_list_of_choices_says_the_first_three_and_how_many_more() -> None
 def test_a_list_of_choices_past_25_words_says_fewer() -> None:
     """Three temple swaps, one of them a stairway, made 29 to 43 words in one sentence (3 distinct lists over 150
     seeded games): as many choices are said as keep the list's sentence within 25 words, one at least."""
-    stairway = ("[8,2] is on the card in slot 2. Allowed there: Slot 2: P42 out, P05 in; Slot 2: P42 out, P07 in, Red 1 "
-                "takes the secret stairway at [8,1] (slot 2 r1c2) to one of 3 others [RU-22, RU-Q10]; Slot 2: P42 out, "
-                "P09 in, sending Red 1 back [RU-17]; Slot 2: P42 out, P10 in; Slot 2: P42 out, P12 in and 21 more.")
+    stairway = ("[8,2] is on the card in slot 2. Allowed there: Slot 2: P42 out, P05 in; Slot 2: P42 out, P07 in, "
+                "Red 1 takes the secret stairway at [8,1] (slot 2 r1c2) to one of 3 others [RU-22, RU-Q10]; Slot 2: "
+                "P42 out, P09 in, sending Red 1 back [RU-17]; Slot 2: P42 out, P10 in; Slot 2: P42 out, P12 in and 21 "
+                "more.")
     assert spoken_form(stairway) == ("Column 8, row 2 is on the card in slot 2. Allowed there: Slot 2: P42 out, P 5 in;"
                                      " and 25 more on the screen.")
     back = ("Allowed there: Slot 2: P29 out, P01 in; Slot 2: P29 out, P02 in, sending Red 2 back [RU-17]; Slot 2: P29 "
@@ -532,8 +533,8 @@ def test_a_list_of_choices_past_25_words_says_fewer() -> None:
     assert said == ("Allowed there: Slot 2: P29 out, P 1 in; P 2 in, sending Red 2 back; and 25 more on the screen.")
     assert len(re.findall(r"[\w']+", said)) <= 25
     # A refusal before a "such as:" list is its own sentence once cut at its colon: its words are not the list's.
-    examples = ("Nothing may be done there now: what may be done now happens on border cards, such as: Place a Targi on "
-                "1 (Noble); Place a Targi on 2 (Palm Grove); Place a Targi on 3 (Silversmith).")
+    examples = ("Nothing may be done there now: what may be done now happens on border cards, such as: Place a Targi "
+                "on 1 (Noble); Place a Targi on 2 (Palm Grove); Place a Targi on 3 (Silversmith).")
     assert spoken_form(examples).endswith("such as: Place a Targi on 1 (Noble); 2 (Palm Grove); 3 (Silversmith).")
 
 
