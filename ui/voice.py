@@ -145,8 +145,13 @@ PLACES = frozenset({"hex", "column"})  # as said above: "in" of "P08 in, sending
 MORE = 3  # shared ending words, at least, to leave out
 # The first choice's place, said again in the middle of another ("Green 1 to column 10, row 13 (slot 7) in 5; Green
 # 2 to column 10, row 13 (slot 7) in 4"): left out of the others, as an ending place is.
-PLACE_PHRASE = re.compile(r" (?:to|at|on|from|in|into) (?:hex (?:minus )?\d+, (?:minus )?\d+|column \d+, row \d+"
-                          r"(?: \((?:slot \d+|corner)\))?)")
+PLACE_NAME = r"(?:hex (?:minus )?\d+, (?:minus )?\d+|column \d+, row \d+(?: \((?:slot \d+|corner)\))?)"
+PLACE_PHRASE = re.compile(rf" (?:to|at|on|from|in|into) {PLACE_NAME}")
+# The last place a sentence names, and the next naming it again: the temple's stairway, "Blue 2 moves 3 from ... to
+# column 0, row 9 (slot 10). Blue 2 takes the secret stairway from column 0, row 9 (slot 10) to ...", is said
+# "... from there to ...", and "Yellow 1 ends on the secret stairway at column 13, row 4 (slot 4): ..." "...
+# stairway there: ...". The screen shows each line whole.
+NAMED_AT = re.compile(rf" (?:to|at|on|onto|into) ({PLACE_NAME})(?![\d(]| \()")
 # A list read aloud past a handful of choices is not heard: the temple's card swaps named five and a count ("Slot
 # 1: P30 out, P01 in; ... P09 in, sending Yellow 2 back and 21 more", 25 to 32 words in one sentence). A list of
 # more choices than SAID_CHOICES + 1 says the first SAID_CHOICES and how many more the screen shows (its buttons
@@ -195,7 +200,8 @@ def spoken_form(text: str) -> str:
         sentence = ALLOWED.sub(_allowed, sentence)
         sentence = WITHDRAWN.sub(lambda m: f"{m[1]} is withdrawn: {m[2]}. {m[3].upper()}{m[4]}", sentence)
         said.extend(_sentences(_bracket_apart(sentence)))
-    text = " ".join(_split_long(s) for s in _echoes_said_once(_gapped(_merged(said)))) if said else text
+    text = " ".join(_split_long(s) for s in _places_said_once(_echoes_said_once(_gapped(_merged(said))))) if said \
+        else text
     return PATH_CARD.sub(r"P \1", text)  # last: a list's choices are told apart by their ids' words
 
 
@@ -385,6 +391,20 @@ def _echoes_said_once(sentences: list[str]) -> list[str]:
             continue
         if echo and rest[:1].islower():
             sentence = f"It {rest}"
+        out.append(sentence)
+    return out
+
+
+def _places_said_once(sentences: list[str]) -> list[str]:
+    """The last place the sentence before named said "there" where the next names it again (``NAMED_AT``): "from
+    there", once, after "from"; else "there" for its "at" or "on"."""
+    out: list[str] = []
+    for sentence in sentences:
+        named = NAMED_AT.findall(out[-1]) if out else []
+        if named:
+            place = rf"{re.escape(named[-1])}(?![\d(]| \()"
+            said = re.sub(rf" from {place}", " from there", sentence, count=1)
+            sentence = said if said != sentence else re.sub(rf" (?:at|on) {place}", " there", sentence, count=1)
         out.append(sentence)
     return out
 

@@ -538,6 +538,30 @@ def test_a_list_of_choices_past_25_words_says_fewer() -> None:
     assert spoken_form(examples).endswith("such as: Place a Targi on 1 (Noble); 2 (Palm Grove); 3 (Silversmith).")
 
 
+def test_a_stairway_names_the_place_the_move_ended_on_once() -> None:
+    """A temple pawn ending on a stairway named its cell twice in a row, "... to column 0, row 9 (slot 10). Blue 2
+    takes the secret stairway from column 0, row 9 (slot 10) to ..." (67 distinct announcements over 150 seeded
+    games, 1 after); the second time it is "there". Through the Desert's water hole taken by the camel just
+    placed too: "... on hex 8, 2. Brown takes the water hole there worth 3." (430)."""
+    taken = ("Blue 2 moves 3 from [1,7] (slot 11 r1c1) to [0,9] (slot 10 r0c2). Blue 2 takes the secret stairway from "
+             "[0,9] (slot 10 r0c2) to [10,12] (slot 7 r2c1).")
+    assert spoken_form(taken) == ("Blue 2 moves 3 from column 1, row 7 (slot 11) to column 0, row 9 (slot 10). Blue 2 "
+                                  "takes the secret stairway from there to column 10, row 12 (slot 7).")
+    ends = ("Yellow 1 moves 3 from [13,1] (corner) to [13,4] (slot 4 r1c1). Yellow 1 ends on the secret stairway at "
+            "[13,4] (slot 4 r1c1): it comes out at one of the 3 others.")
+    assert spoken_form(ends).endswith(". Yellow 1 ends on the secret stairway there: it comes out at one of the 3 "
+                                      "others.")
+    # named last, not at the end: the new card under a pawn
+    card = ("The new card puts Red 2 on the secret stairway at [9,14] (slot 7 r2c1): it takes it if there is another. "
+            "Red 2 takes the secret stairway from [9,14] (slot 7 r2c1) to [4,12] (slot 9 r2c1).")
+    assert spoken_form(card).endswith("Red 2 takes the secret stairway from there to column 4, row 12 (slot 9).")
+    assert spoken_form("Brown places a pink camel on (8,2). Brown takes the water hole at (8,2) worth 3.") == (
+        "Brown places a pink camel on hex 8, 2. Brown takes the water hole there worth 3.")
+    # another place, or one a row or slot apart, is named
+    other = "Blue 1 moves 1 to [2,1] (slot 1 r1c1). Blue 1 takes the secret stairway from [2,12] (slot 9 r0c0) to [1,1]"
+    assert "from column 2, row 12 (slot 9)" in spoken_form(other)
+
+
 def test_one_report_per_player_says_its_verb_once() -> None:
     """Each player's or piece's report is its own sentence on the screen; heard in a row, the verb and all it
     shares came again for each ("White puts ... Black puts ...", in 179 of 28,128 distinct announcements over
