@@ -161,7 +161,7 @@ NAMED_AT = re.compile(rf" (?:to|at|on|onto|into) ({PLACE_NAME})(?![\d(]| \()")
 SAID_CHOICES = 3
 COUNTED = re.compile(r" and (\d+) more$")
 # One report per player or piece, the verb said again for each: "White puts tribe markers on centre 2 2 and
-# centre 2 3. Black puts a tribe marker on centre 3 1.", "White pays the raid: 2 dates, 1 pepper. Black pays the
+# centre 2 3. Black puts a tribe marker on centre 3 1.", "White pays the raid: 2 dates and 1 pepper. Black pays the
 # raid: 2 victory points.", "Red 2 is blown 6 forward from ... Red 1 is blown 6 forward from ...". Who: a
 # player's colour, or a piece of it ("Red 2"); then the verb, in small letters.
 WHO = re.compile(rf"^((?:{'|'.join(sorted(c.capitalize() for c in PIECE_RGB))})(?: \d+)?) ([a-z]+) (.+)\.$")
@@ -302,7 +302,7 @@ def _gapped(sentences: list[str]) -> list[str]:
     """Reports alike but for who, one after another, said as one sentence with the verb said once, as a person
     says them: "Teal and Black miss this turn (Desert Whisper).", "Black and White each pay the raid: 2
     victory points.", "Black puts tribe markers on centre 1 1 and centre 1 3, and White on centre 2 2.",
-    "White pays the raid: 2 dates, 1 pepper; Black, 2 victory points.", "Red 2 goes back from d7 (ring 3) to
+    "White pays the raid: 2 dates and 1 pepper; Black, 2 victory points.", "Red 2 goes back from d7 (ring 3) to
     its starting circle in the centre, and Red 3 from d4 (ring 4)." What a later report shares with the first
     after its verb is left out up to its last place word ("on", "from") or colon, and a shared ending of three
     words or more from a place word (or "for", "with") on; every fact that differs is said. A sentence past
@@ -361,7 +361,7 @@ def _joined(group: list[re.Match[str]]) -> str:
         if (re.match(r"\d", kept[0]) and g[1][-1:].isdigit()) or (not start and g[2] in PLURAL):
             return " ".join(m[0] for m in group)  # "Red 1 3 forward", "Red 2 blown 3 forward": said apart
         later.append((g[1], " ", kept))
-    if any(sep == ", " for _, sep, _ in later):  # after a colon: "...: 2 dates, 1 pepper; Black, 2 victory points."
+    if any(sep == ", " for _, sep, _ in later):  # after a colon: "...: 2 dates and 1 pepper; Black, 2 victory points."
         if not all(sep == ", " for _, sep, _ in later):
             return " ".join(m[0] for m in group)
         return "; ".join([f"{group[0][1]} {group[0][2]} {first}", *(f"{who}, {' '.join(kept)}" for who, _, kept

@@ -13,6 +13,7 @@ from companion.games.targi.decks import discard
 from companion.games.targi.phrasing import cap, refuse
 from companion.games.targi.rule_queries import task_of
 from companion.games.targi.state import State, Task, evolve
+from companion.phrases import series
 
 if TYPE_CHECKING:
     from companion.games.targi.engine import Engine
@@ -68,8 +69,8 @@ def do_play(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
         raise refuse(f"{card.label} costs {options}; {bundle_text(pay)} is not one of its options.", "TG-T3")
     if not sup.can_pay(pay):
         # "cannot pay" alone left the table counting goods: say what is held, and what may be done instead.
-        held = ", ".join(f"{getattr(sup, r)} {'date' if r == 'dates' and getattr(sup, r) == 1 else r}"
-                         for r, n in pay if getattr(sup, r) < n)
+        held = series([f"{getattr(sup, r)} {'date' if r == 'dates' and getattr(sup, r) == 1 else r}"
+                       for r, n in pay if getattr(sup, r) < n])
         if task.source == "noble":
             instead = "the held card may be discarded instead"
         elif len(sup.hand) < fx.hand_size(eng.cat, sup):

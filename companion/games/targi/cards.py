@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.errors import quoted
 from companion.game import said_as
+from companion.phrases import series
 from companion.schema import Bool, Check, Enum, Int, ListOf, MapOf, Obj, Str, copy_warnings, header, is_known
 
 GOODS = ("dates", "salt", "pepper")
@@ -58,7 +59,8 @@ def _bundle_text(items: tuple[tuple[str, int], ...]) -> str:
             continue
         label = {"vp": "VP", "dates": "date" if n == 1 else "dates"}.get(name, name)
         parts.append(f"{n} {label}")
-    return ", ".join(parts) or "nothing"
+    # "and" before the last: "costs 3 pepper or 1 pepper, 1 gold" read as three choices, and aloud as a list
+    return series(parts) if parts else "nothing"
 
 
 # -- schemas ---------------------------------------------------------------------------

@@ -125,7 +125,7 @@ def trader_rates(s: State, p: str) -> str:
 
 
 def lying_there(eng: Engine, slot: Slot) -> str:
-    """', which holds Dune Dancer (T36, targia, 2 VP, costs 3 pepper or 1 date, 1 gold)': a face-up centre card in
+    """', which holds Dune Dancer (T36, targia, 2 VP, costs 3 pepper or 1 date and 1 gold)': a face-up centre card in
     full, for an answer about its place. The touchscreen's card shows its VP and costs in letters, not its name.
     """
     if slot.card is None:

@@ -155,7 +155,7 @@ class Targi(Game):
 
     def value_words(self, state: State, key: str, value: Any) -> str | None:
         """A field's value as Targi's texts write it: a centre card "centre 2-1", a border card "card 9 (Trader)",
-        a drawn or held card "Salt Block (G02)", goods "2 dates, 1 pepper"."""
+        a drawn or held card "Salt Block (G02)", goods "2 dates and 1 pepper"."""
         if key in ("slot", "from", "to") and isinstance(value, list) and len(value) == 2 and all(
                 type(v) is int for v in value):
             return f"centre {value[0]}-{value[1]}"

@@ -92,7 +92,7 @@ def test_a_twelfth_card_played_with_actions_left_says_the_game_ends_with_the_rou
     for who in (W, B):
         s = load(twelfth_position(who))
         s, _ = run(s, {"type": "use", "slot": [1, 2]})
-        assert texts(s) == ["Play Leather Workshop in row 3, paying 1 salt, 1 pepper; the game ends with this round",
+        assert texts(s) == ["Play Leather Workshop in row 3, paying 1 salt and 1 pepper; the game ends with this round",
                             "Keep Leather Workshop in hand", "Discard Leather Workshop"], who
         s, _ = act(s, game().legal_actions(s)[0])
         assert s.ender == who and s.stage == "actions"

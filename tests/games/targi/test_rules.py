@@ -208,7 +208,7 @@ def test_an_unpayable_card_says_what_is_held_and_what_may_be_done_instead() -> N
     set_supply(doc, W, dates=1, salt=2, gold=0)
     s, _ = act(load(doc), {"type": "use", "slot": [1, 2]})
     error = refused(s, {"type": "play", "card": "T07", "pay": {"dates": 2, "salt": 2}, "row": 1}, "TG-Q20")
-    assert error.message == ("White has 1 date, not enough to pay 2 dates, 2 salt for Clay Channel; "
+    assert error.message == ("White has 1 date, not enough to pay 2 dates and 2 salt for Clay Channel; "
                              "a card that cannot be paid for is kept in hand or discarded.")
     set_supply(doc, W, dates=1, salt=2, gold=0, hand=["T02"])  # the hand is full: discarding is what is left
     s, _ = act(load(doc), {"type": "use", "slot": [1, 2]})
@@ -525,9 +525,9 @@ def test_asking_about_a_card_one_cannot_use_names_it_in_full() -> None:
     assert refused(s, {"type": "use", "card": 3}, "TG-A2").message == "White has no Targi on card 3 (Silversmith) now."
     assert refused(s, {"type": "use", "slot": [3, 2]}, "TG-A3").message == (
         "White has no tribe marker on centre 3-2, which holds Dune Dancer (T36, targia, 2 VP, costs 3 pepper or "
-        "1 date, 1 gold).")
+        "1 date and 1 gold).")
     assert refused(s, {"type": "use", "slot": [2, 1]}, "TG-A3").message == (
-        "White has no tribe marker on centre 2-1, which holds Dates and Pepper (G09): 1 date, 1 pepper.")
+        "White has no tribe marker on centre 2-1, which holds Dates and Pepper (G09): 1 date and 1 pepper.")
 
 
 def test_trader_two_for_one_of_the_same_good_cites_the_decision() -> None:
