@@ -25,6 +25,7 @@ from companion.errors import CompanionError, NoGame, quoted
 from companion.game import Action, Pending, normalize_action
 from companion.observations import (
     CONFIRM_BELOW,
+    DOWN_PREFIX,
     HELD_PREFIX,
     ButtonPressed,
     CardsSeen,
@@ -321,6 +322,8 @@ class Controller:
             return Update("info", "Dice rolling.", pending=self._pending())
         if isinstance(observation, ButtonPressed) and observation.intent.startswith(HELD_PREFIX):
             return self._held(observation.intent.removeprefix(HELD_PREFIX))
+        if isinstance(observation, ButtonPressed) and observation.intent.startswith(DOWN_PREFIX):
+            return self._down_at_start(observation.intent.removeprefix(DOWN_PREFIX))
         session = self._need_session()
         if isinstance(observation, DieRead):
             return self._die_read(session, observation)
@@ -640,6 +643,17 @@ class Controller:
         return Update("info", f"The {button} button seems held down (is something resting on it?): {once}, and it "
                       "does nothing more until it is let go. The other buttons still work.",
                       pending=self._pending(), detail={"held": button})
+
+    def _down_at_start(self, button: str) -> Update:
+        """A button already down when the box started: said once, changing nothing.
+
+        gpiozero tells only changes, so such a button (a cup on it at power-up, a normally-closed switch, a wire
+        touching ground) did nothing and said nothing; a normally-closed one even took its press when let go.
+        """
+        return Update("info", f"The {button} button was already down when the button box started (is something "
+                      "resting on it, or is it wired the wrong way round?): that is not taken as a press, and it "
+                      "works once it is let go. The other buttons still work.",
+                      pending=self._pending(), detail={"held": button, "at_start": True})
 
     @staticmethod
     def _place_words(session: Session) -> Words:

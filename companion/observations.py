@@ -74,6 +74,7 @@ class ButtonPressed:
 
 
 HELD_PREFIX = "held "  # ButtonPressed("held confirm"): the button has stayed down past the box's stuck_seconds
+DOWN_PREFIX = "down "  # ButtonPressed("down confirm"): the button was already down when the box started
 
 
 @dataclass(frozen=True)

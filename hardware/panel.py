@@ -20,7 +20,7 @@ from gpiozero import LED, RGBLED, Button, Buzzer, Device
 from companion.controller import Controller
 from companion.errors import CompanionError
 from companion.game import Pending
-from companion.observations import HELD_PREFIX, ButtonPressed, Observation, Update
+from companion.observations import DOWN_PREFIX, HELD_PREFIX, ButtonPressed, Observation, Update
 from hardware.signals import PATTERNS, RGB_LIGHTS, Signal, assign
 
 Submit = Callable[[Observation], None]
@@ -127,6 +127,12 @@ class Buttons:
         except Exception:
             self.close()  # pins opened so far would stay reserved, and a retry would find them "in use"
             raise
+        self.down_at_start = [intent for intent, button in self.devices.items() if button.is_pressed]
+        for intent in self.down_at_start:
+            # gpiozero reports changes only: a button down as its pin opened (a cup on it at power-up, a
+            # normally-closed switch, a wire touching ground) fired nothing, not even its "seems held", so it
+            # looked dead with no word why. Its let-go is no press either (no press began), as before.
+            self.submit(ButtonPressed(f"{DOWN_PREFIX}{intent}"))
 
     def _button(self, intent: str, pin: int, pin_factory: Any) -> Button:
         # The menu's hold repeats once: its first firing is the settings, its second (`_menu_held`) the same
@@ -217,13 +223,14 @@ class Lights:
         self.flash_count = int(config.get("flash_count", 3))
         self.flash_seconds = float(config.get("flash_seconds", 0.15))
         self.rgb: RGBLED | None = None
+        self.rgb_pins: tuple[int, int, int] | None = None  # red, green, blue: the self-test names each channel's pin
         self.leds: dict[str, LED] = {}
         self.buzzer: Buzzer | None = None
         buzzer = buzzer or {}
         self.beep_seconds = float(buzzer.get("beep_seconds", 0.1))
         try:
             if self.mode == "rgb":
-                pins = (config["red"], config["green"], config["blue"])
+                pins = self.rgb_pins = (config["red"], config["green"], config["blue"])
                 self.rgb = _open(
                     "lights.red/green/blue",
                     "/".join(map(str, pins)),

@@ -64,12 +64,14 @@ def probe(url: str, wait: float = 2.0) -> Ident | str:
 def test_lights(panel: Panel, say: Say, dwell: float) -> None:
     lights = panel.lights
     if lights.rgb is not None:
+        channels = dict(zip(("red", "green", "blue"), lights.rgb_pins or (), strict=False))
         for name in ("red", "green", "blue", "white"):
-            say(f"  light: RGB LED {name}")
+            pin = channels.get(name)
+            say(f"  light: RGB LED {name}" + (f" ({_place(lights.rgb.pin_factory, f'GPIO{pin}')})" if pin else ""))
             lights.show(name)
             time.sleep(dwell)
-    for name in lights.leds:
-        say(f"  light: {name} LED")
+    for name, led in lights.leds.items():
+        say(f"  light: {name} LED ({_pin_name(led)})")
         lights.show(name)
         time.sleep(dwell)
     if lights.buzzer is not None:
@@ -141,7 +143,16 @@ def _test_panel(
     say("Lights (watch each one):")
     test_lights(panel, say, dwell)
     say("Buttons (press each one when asked):")
+    for intent in panel.buttons.down_at_start:
+        # A press of a button already down never comes: it was asked for and waited out as "NOT PRESSED", which
+        # sent the owner to a wire that was fine, and a normally-closed switch passed (its let-go is a press).
+        failures += 1
+        say(f"  {intent} ({_pin_name(panel.buttons.devices[intent])}): reads PRESSED before anyone pressed it - "
+            "is something resting on it? Otherwise its switch is normally closed (use a normally-open one, or "
+            "move its wire to the switch's NO terminal), or its pin's wire touches ground")
     for intent, button in panel.buttons.devices.items():
+        if intent in panel.buttons.down_at_start:
+            continue
         say(f"  press {intent} ({_pin_name(button)}) ...")
         if auto_press:
             panel.press(intent)  # mock pins: the check presses for you
@@ -161,8 +172,25 @@ def _test_panel(
 
 
 def _pin_name(button: Any) -> str:
-    """The BCM name the wiring and pins.toml use (GPIO17); the pin info object printed as its repr."""
-    return str(getattr(getattr(button.pin, "info", None), "name", button.pin))
+    """The BCM name the wiring and pins.toml use, and where it is on the header: "GPIO17, header pin 11".
+
+    The pin map counts in BCM numbers, the header's pins are numbered by place, and a switch wired to header
+    pin 17 for "confirm = 17" lands on 3.3 V; the check names both, so the wire is looked for where it belongs.
+    """
+    return _place(button.pin_factory, str(getattr(getattr(button.pin, "info", None), "name", button.pin)))
+
+
+def _place(factory: Any, name: str) -> str:
+    return f"{name}, header pin {place}" if (place := header_pin(factory, name)) else name
+
+
+def header_pin(factory: Any, name: str) -> int | None:
+    """The number of ``name``'s pin on the Pi's 40-pin header (J8), None where the board's layout is not known."""
+    try:
+        places = [pin.number for header, pin in factory.board_info.find_pin(name) if header.name == "J8"]
+    except Exception:  # no board information (an unknown revision)
+        return None
+    return places[0] if places else None
 
 
 def _wait_press(presses: queue.Queue[Observation], intent: str, timeout: float) -> list[str] | None:

@@ -53,7 +53,7 @@ def test_self_test_with_mock_buttons_finds_the_simulated_sensor(capsys: pytest.C
     assert code == 0, out
     for intent in ("confirm", "undo", "next", "menu"):
         assert f"{intent}: ok" in out
-    assert "press confirm (GPIO17) ..." in out  # the BCM number of pins.toml, not gpiozero's pin object
+    assert "press confirm (GPIO17, header pin 11) ..." in out  # pins.toml's BCM number, and where it is
     assert "TC-DICE-SIM firmware 1.0" in out
 
 

@@ -358,7 +358,8 @@ def test_the_self_test_names_a_button_pressed_instead_of_the_one_asked(factory: 
             factory.pin(27).drive_high()
 
     self_test(load_config(), lambda: factory, ["/nonexistent"], say=say, timeout=0.3, dwell=0)
-    assert "  confirm: NOT PRESSED within 0.3 s; undo (GPIO27) was pressed instead: are their wires swapped?" in said
+    assert ("  confirm: NOT PRESSED within 0.3 s; undo (GPIO27, header pin 13) was pressed instead: are their wires "
+            "swapped?") in said
     assert "  undo: NOT PRESSED within 0.3 s - check the wiring" in said  # its press came too early, and is said
 
 
@@ -641,3 +642,102 @@ def test_no_gpio_is_refused_before_the_game_in_progress_is_resumed(
     out, err = capsys.readouterr()
     assert code == 1 and "companion: no GPIO pins on this machine" in err
     assert "Resuming" not in out and out == ""
+
+
+def grounded_factory(*names: str) -> MockFactory:
+    """Mock pins where ``names`` (GPIO17...) read low from the start: a switch closed before the box opened its pin.
+
+    gpiozero's mock pin goes high as its pull-up is set, as an open switch would; a closed one holds it low.
+    """
+    from gpiozero.pins.mock import MockPin
+
+    class Grounded(MockPin):
+        def _set_pull(self, value: str) -> None:
+            super()._set_pull(value)
+            if self.info.name in names:
+                self._change_state(False)  # no edge: the line was low before anyone listened
+
+    return MockFactory(pin_class=Grounded)
+
+
+def test_a_button_down_when_the_box_starts_is_said_once_and_changes_nothing() -> None:
+    """A cup on confirm at power-up, or a normally-closed switch: gpiozero tells changes only, so the button
+    fired nothing, not even its 'seems held', and looked dead with no word; a normally-closed one then took its
+    press when let go."""
+    pins = grounded_factory("GPIO17")
+    wiring = load_config()
+    wiring["buttons"]["stuck_seconds"] = 0.05
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    heard: queue.Queue = queue.Queue()
+    panel = Panel(wiring, heard.put, pins)
+    clock = panel.buttons.clock = Clock()
+    try:
+        down = heard.get(timeout=5)
+        assert down == ButtonPressed("down confirm")
+        update = controller.handle(down)
+        assert update.kind == "info" and update.detail == {"held": "confirm", "at_start": True}
+        assert update.text.startswith("The confirm button was already down when the button box started (is "
+                                      "something resting on it, or is it wired the wrong way round?): that is "
+                                      "not taken as a press, and it works once it is let go.")
+        assert Controller().handle(down).kind == "info"  # said with no game on the table too
+        clock.now += 1.0
+        clock.edges(pins.pin(17), "H")  # the cup lifted: no press
+        clock.now += 1.0
+        clock.edges(pins.pin(17), "L")  # then a real press
+        assert heard.get(timeout=5) == ButtonPressed("confirm")
+        assert heard.empty() and controller.session.log == []
+    finally:
+        panel.close()
+        pins.close()
+
+
+def test_the_self_test_names_a_button_down_before_it_is_asked_for_and_where_each_pin_is() -> None:
+    """A button down from the start waited out its timeout as 'NOT PRESSED - check the wiring' (a normally-closed
+    switch even passed: its let-go is a press); and the check named BCM numbers only, which are not the header's."""
+    from hardware.selftest import self_test
+
+    pins = grounded_factory("GPIO27")
+    said: list[str] = []
+    try:
+        code = self_test(load_config(), lambda: pins, ["/nonexistent"], say=said.append, timeout=0.3, dwell=0,
+                         auto_press=True)
+    finally:
+        pins.close()
+    assert code == 1
+    assert ("  undo (GPIO27, header pin 13): reads PRESSED before anyone pressed it - is something resting on "
+            "it? Otherwise its switch is normally closed") in "\n".join(said)
+    assert not [line for line in said if line.startswith(("  press undo", "  undo: NOT"))], said
+    assert "  press confirm (GPIO17, header pin 11) ..." in said and "  confirm: ok" in said
+    assert "  light: RGB LED red (GPIO5, header pin 29)" in said
+    assert "2 problem(s) found." in said  # the undo button and the missing sensor
+
+
+def test_the_header_table_in_the_docs_matches_the_default_pins_and_the_board() -> None:
+    """The wiring table an installer follows: each row's GPIO is pins.toml's default for its key, its header pin
+    is where gpiozero's layout of the board puts that GPIO, and its ground is a ground pin; every default part
+    has a row."""
+    import re
+
+    docs = (Path(__file__).parents[2] / "docs" / "hardware.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| [^|]+ \| `([a-z.]+)` \| (\d+) \| (\d+) \| (\d+) \|$", docs, re.MULTILINE)
+    defaults = load_config()
+    pins = MockFactory()
+    try:
+        header = pins.board_info.headers["J8"].pins
+        for key, gpio, place, ground in rows:
+            section, *rest = key.split(".")
+            value = defaults[section]
+            for part in rest:
+                value = value[part]
+            assert value == int(gpio), key
+            assert header[int(place)].name == f"GPIO{gpio}", key
+            assert header[int(ground)].name == "GND", key
+    finally:
+        pins.close()
+    wired = {f"buttons.{b}" for b in ("confirm", "undo", "next", "menu")} | {f"lights.{c}" for c in RGB_NAMES}
+    wired |= {f"lights.colours.{c}" for c in defaults["lights"]["colours"] if c not in RGB_NAMES}
+    assert {row[0] for row in rows} == wired
+    assert all(defaults["lights"]["colours"][c] == defaults["lights"][c] for c in RGB_NAMES)  # as the docs say
+
+
+RGB_NAMES = ("red", "green", "blue")
