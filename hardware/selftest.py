@@ -37,6 +37,7 @@ def probe(url: str, wait: float = 2.0) -> Ident | str:
         return f"cannot open: {error}"
     parser = LineParser()
     heard = 0
+    garbled: list[BadLine] = []  # lines that could not be read: a wrong baud rate is nothing but these
     echoed = False
     try:
         sent = ask_ident(port)
@@ -47,18 +48,30 @@ def probe(url: str, wait: float = 2.0) -> Ident | str:
                     return message
                 if isinstance(message, BadLine) and message.raw.strip() == QUERY.strip():
                     echoed = True  # a loopback, or a tty with echo on: not a line from a device
+                elif isinstance(message, BadLine):
+                    garbled.append(message)
                 else:
                     heard += 1
     except (serial.SerialException, OSError) as error:
         return f"lost while asking: {error}"
     finally:
         port.close()
+    if garbled and not heard:
+        # Counted as "lines heard" with the readable ones, a sensor at the wrong baud rate (nothing but
+        # garbage) read "no answer to $ID? (27 other lines heard)", as if it spoke and only lacked an answer.
+        many = len(garbled) != 1
+        return (f"no answer to $ID?, and the {len(garbled)} line{'s' if many else ''} heard could not be read "
+                f"({'the first: ' if many else ''}{garbled[0].reason}): check the sensor speaks {BAUD_WORDS}, as a "
+                "wrong baud rate turns every line into garbage")
     if not sent and not heard:
         return "no answer: the port takes no input, so $ID? could not be sent (is the device reading its port?)"
     if echoed:
         sent_back = "only the query sent back (a loopback or a port that echoes"
         return f"no answer to $ID?, {sent_back}; {heard} other lines heard)"
     return f"no answer to $ID? ({heard} other lines heard)"
+
+
+BAUD_WORDS = "115200 baud 8N1"  # `open_port`'s default, and docs/hardware.md's protocol
 
 
 def test_lights(panel: Panel, say: Say, dwell: float) -> None:

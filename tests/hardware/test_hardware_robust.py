@@ -221,3 +221,27 @@ def test_a_tag_taught_in_small_letters_is_the_tag_the_reader_sends_in_capitals(t
     assert tags.card("04A1B2") == "P05" and TagMap.load(tags.path).card("04A1B2") == "P05"
     tags.teach("04A1B2", "P06")  # taught again in capitals: one sticker, one link
     assert tags.links == {"04A1B2": "P06"} and tags.card("04a1b2") == "P06"
+
+
+def test_the_self_test_on_a_sensor_at_the_wrong_baud_rate_says_its_lines_are_garbage(sensor: SimulatedSensor) -> None:
+    """Nothing but garbage read as "no answer to $ID? (27 other lines heard)", as if the sensor spoke and only
+    lacked an answer: the owner was not sent to the baud rate."""
+    done = threading.Event()
+
+    def noise() -> None:  # what 115200 baud reads from a sensor sending at 9600: bytes with no frame
+        while not done.is_set():
+            sensor.write(b"\x86\xf8\x00x\x1e\xe0\xfe\x98\xf8\n")
+            done.wait(0.02)
+
+    writer = threading.Thread(target=noise, daemon=True)
+    writer.start()
+    try:
+        answer = probe(sensor.path, wait=1.0)
+    finally:
+        done.set()
+        writer.join()
+    assert isinstance(answer, str) and answer.startswith("no answer to $ID?, and the "), answer
+    assert " heard could not be read (" in answer
+    assert answer.endswith("no start marker): check the sensor speaks 115200 "
+                           "baud 8N1, as a wrong baud rate turns every line into garbage"), answer
+    assert probe("loop://", wait=0.3).startswith("no answer to $ID?, only the query sent back")  # not garbage
