@@ -224,6 +224,7 @@ class Lights:
         self.flash_seconds = float(config.get("flash_seconds", 0.15))
         self.rgb: RGBLED | None = None
         self.rgb_pins: tuple[int, int, int] | None = None  # red, green, blue: the self-test names each channel's pin
+        self.common = str(config.get("common", "cathode"))  # the RGB LED's common leg: "cathode" or "anode"
         self.leds: dict[str, LED] = {}
         self.buzzer: Buzzer | None = None
         buzzer = buzzer or {}
@@ -234,7 +235,10 @@ class Lights:
                 self.rgb = _open(
                     "lights.red/green/blue",
                     "/".join(map(str, pins)),
-                    lambda: RGBLED(*pins, pwm=False, pin_factory=pin_factory),
+                    # A common-anode LED (as often sold as the other kind) lights a channel by pulling its pin
+                    # low: driven as common-cathode it showed cyan for red, and white when it should be dark.
+                    lambda: RGBLED(*pins, pwm=False, active_high=self.common != "anode",
+                                   pin_factory=pin_factory),
                 )
             elif self.mode == "per_colour":
                 for colour, pin in config.get("colours", {}).items():

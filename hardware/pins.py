@@ -29,7 +29,8 @@ SCHEMA = Obj(
         ),
         "lights": Obj(
             {},
-            {"mode": Enum("rgb", "per_colour", "none"), "red": PIN, "green": PIN, "blue": PIN,
+            {"mode": Enum("rgb", "per_colour", "none"), "common": Enum("cathode", "anode"),
+             "red": PIN, "green": PIN, "blue": PIN,
              "flash_count": Int(0, 20), "flash_seconds": Number(0.01, 5), "colours": MapOf(PIN, Str())},
         ),
         "buzzer": Obj({}, {"pin": PIN, "beep_seconds": Number(0.01, 5)}),

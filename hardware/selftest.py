@@ -78,6 +78,10 @@ def test_lights(panel: Panel, say: Say, dwell: float) -> None:
     lights = panel.lights
     if lights.rgb is not None:
         channels = dict(zip(("red", "green", "blue"), lights.rgb_pins or (), strict=False))
+        other = "cathode" if lights.common == "anode" else "anode"
+        # Both kinds are sold alike; the wrong one shows each colour's opposite, so the check says what mends it.
+        say(f"  (an RGB LED showing the opposite, cyan for red and dark for white, is common-{other}: "
+            f"set common = \"{other}\" under [lights])")
         for name in ("red", "green", "blue", "white"):
             pin = channels.get(name)
             say(f"  light: RGB LED {name}" + (f" ({_place(lights.rgb.pin_factory, f'GPIO{pin}')})" if pin else ""))

@@ -741,3 +741,19 @@ def test_the_header_table_in_the_docs_matches_the_default_pins_and_the_board() -
 
 
 RGB_NAMES = ("red", "green", "blue")
+
+
+def test_a_common_anode_rgb_led_lights_whose_turn_it_is_in_its_own_colour(tmp_path: Path, factory: MockFactory) -> None:
+    """Common-anode RGB LEDs are sold beside common-cathode ones; driven as the other kind it showed cyan for red
+    and white when it should be dark, and the wiring file had no way to say which kind was fitted."""
+    controller = Controller(Session.new("race", ["red", "blue"]))
+    panel = Panel(config(tmp_path, '[lights]\ncommon = "anode"\n'), controller.submit, factory)
+    try:
+        panel.lights.follow(controller)
+        assert lit(factory) == (False, True, True)  # red's turn: only the red channel's pin pulled low
+        panel.lights.show(None)
+        assert lit(factory) == (True, True, True)  # dark: every channel's pin high, as the common leg is
+    finally:
+        panel.close()
+    with pytest.raises(InvalidData, match=r"lights\.common: 'anod' is not one of 'cathode', 'anode'; is it 'anode'\?"):
+        config(tmp_path, '[lights]\ncommon = "anod"\n')
