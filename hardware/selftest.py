@@ -8,6 +8,7 @@ serial ports are asked ``$ID?`` and whoever answers is named.
 from __future__ import annotations
 
 import glob
+import os
 import queue
 import time
 from collections.abc import Callable, Mapping
@@ -22,6 +23,19 @@ from hardware.panel import HardwareUnavailable, Panel
 
 Say = Callable[[str], None]
 PORT_PATTERNS = ("/dev/serial/by-id/*", "/dev/ttyUSB*", "/dev/ttyACM*")
+
+
+def found_ports() -> dict[str, list[str]]:
+    """The serial ports here, one entry a device: its stable by-id name where it has one, with its other names.
+
+    udev gives a USB sensor two names, /dev/serial/by-id/usb-... and /dev/ttyACM0; both were listed and asked, so
+    one sensor read as two, and two as four.
+    """
+    names: dict[str, list[str]] = {}
+    for pattern in PORT_PATTERNS:  # the by-id names first: the one to keep for a device
+        for path in sorted(glob.glob(pattern)):
+            names.setdefault(os.path.realpath(path), []).append(path)
+    return {paths[0]: paths[1:] for paths in sorted(names.values())}
 
 
 def probe(url: str, wait: float = 2.0) -> Ident | str:
@@ -119,20 +133,25 @@ def self_test(
     else:
         failures += _check_panel(config, pin_factory, presses, say, timeout, dwell, auto_press)
     say("Serial sensor:")
-    candidates = ports if ports else sorted({p for pattern in PORT_PATTERNS for p in glob.glob(pattern)})
+    candidates = {url: [] for url in ports} if ports else found_ports()
     if not candidates:
         say("  no serial port found (looked at " + ", ".join(PORT_PATTERNS) + ")")
         failures += 1
-    found = False
-    for url in candidates:
+    found: list[str] = []
+    for url, others in candidates.items():
         answer = probe(url)
+        also = f" (also {', '.join(others)})" if others else ""
         if isinstance(answer, Ident):
-            found = True
-            say(f"  {url}: {answer.model} firmware {answer.firmware} #{answer.serial}")
+            found.append(url)
+            say(f"  {url}{also}: {answer.model} firmware {answer.firmware} #{answer.serial}")
         else:
-            say(f"  {url}: {answer}")
+            say(f"  {url}{also}: {answer}")
     if candidates and not found:
         failures += 1
+    if len(found) > 1:
+        # Two boxes answering is no fault, but the table reads one: which one was the owner's to choose.
+        say(f"  {len(found)} sensors answer; the table reads one: name it with --dice-sensor (hw play) or on the "
+            "settings screen, by its /dev/serial/by-id name where it has one")
     say("All wiring answered." if not failures else f"{failures} problem(s) found.")
     return 1 if failures else 0
 

@@ -604,3 +604,41 @@ def test_hw_play_refuses_picture_options_without_a_camera(
     out, err = capsys.readouterr()
     assert err.startswith(f"companion hw play: {said}") and out == "", err
     assert not journal.exists()
+
+
+def test_the_self_test_asks_each_sensor_once_by_its_stable_name_and_says_when_two_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """udev names a USB sensor twice (/dev/serial/by-id/usb-... and /dev/ttyACM0): both were asked and listed,
+    so one sensor read as two, and two boxes as four with nothing said of which one the table reads."""
+    from hardware import selftest
+
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    said: list[str] = []
+    with SimulatedSensor() as first, SimulatedSensor() as second:
+        for number, sensor in enumerate((first, second)):
+            (by_id / f"usb-TC_dice_{number}-if00").symlink_to(sensor.tty_path)
+            (tmp_path / f"ttyACM{number}").symlink_to(sensor.tty_path)  # the kernel's name of the same device
+        monkeypatch.setattr(selftest, "PORT_PATTERNS", (str(by_id / "*"), str(tmp_path / "ttyUSB*"),
+                                                        str(tmp_path / "ttyACM*")))
+        stop = threading.Event()
+
+        def serve() -> None:
+            while not stop.is_set():
+                idle(first, 0.02)
+                idle(second, 0.02)
+
+        server = threading.Thread(target=serve)
+        server.start()
+        try:
+            code = selftest.self_test({}, None, None, say=said.append)
+        finally:
+            stop.set()
+            server.join()
+    assert code == 0, said
+    sensors = [line for line in said if "TC-DICE-SIM" in line]
+    assert sensors == [f"  {by_id}/usb-TC_dice_{n}-if00 (also {tmp_path}/ttyACM{n}): TC-DICE-SIM firmware 1.0 #0001"
+                       for n in (0, 1)], said
+    assert ("  2 sensors answer; the table reads one: name it with --dice-sensor (hw play) or on the settings "
+            "screen, by its /dev/serial/by-id name where it has one") in said
