@@ -96,6 +96,9 @@ UNUSABLE = {
     errno.EPERM: "permission denied (add the service user to the dialout group: see docs/hardware.md)",
     errno.EBUSY: ("busy: another program has it open (a serial monitor, ModemManager, a second hw play); it is "
                   "opened once that program lets it go"),
+    # The lock `open_port` takes, held by another reader of ours (pyserial's "Could not exclusively lock port").
+    errno.EAGAIN: ("busy: another reader of the sensor has it open (the table's app, hw play, hw teach or hw test); "
+                   "it is opened once that one lets it go"),
 }
 
 
@@ -121,7 +124,10 @@ def open_port(url: str, baudrate: int = 115200) -> serial.SerialBase:
     connects.
     """
     try:
-        return serial.serial_for_url(url, baudrate=baudrate, timeout=0.1)
+        # Exclusive (an advisory lock every reader of ours takes): a second reader on the sensor's port, `hw
+        # teach` or `hw play` run while the table's app reads it, took every other line from the game, rolls
+        # among them, and cut others in two. It is now told busy, and the game keeps its rolls.
+        return serial.serial_for_url(url, baudrate=baudrate, timeout=0.1, exclusive=True)
     except serial.SerialException as error:
         if error.errno:  # pyserial's own words name the port twice: "[Errno 2] could not open port X: [Errno 2] ..."
             refused = serial.SerialException(UNUSABLE.get(error.errno) or os.strerror(error.errno))

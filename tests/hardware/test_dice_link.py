@@ -23,6 +23,7 @@ from companion.session import Session
 from hardware.dice_link import DiceLink, open_port, to_observation, unusable
 from hardware.dice_protocol import BadLine, DieSettled, SlotReport, encode
 from hardware.dice_sim import SimulatedSensor
+from hardware.selftest import probe
 from hardware.tags import TagMap
 from tests.controller_loop import pump_until, pump_until_done
 from tests.hardware.conftest import FAST, clocked_link, until_link
@@ -610,3 +611,24 @@ def test_a_message_is_counted_only_once_it_is_taken(sensor: SimulatedSensor) -> 
         go.set()
         pump_until(controller, lambda u: u.kind == "step")
     assert counted == 0 and link.counts["DieSettled"] == 1
+
+
+def test_a_second_reader_of_the_sensors_port_is_told_busy_and_takes_no_roll_from_the_game(
+        sensor: SimulatedSensor) -> None:
+    """`hw teach` or `hw play` run on the port the table's app reads opened it beside it, and the two readers
+    took every other line: the game lost rolls to the other one, and lines cut in two came through garbled."""
+    table, other = race_controller(), race_controller()
+    with DiceLink(sensor.path, table.submit, backoff=FAST):
+        pump_until(table, until_link(True))
+        with DiceLink(sensor.path, other.submit, backoff=FAST):
+            busy = pump_until(other, until_link(False))[-1]
+            assert busy.text == (f"dice sensor: cannot open {sensor.path}: busy: another reader of the sensor has "
+                                 "it open (the table's app, hw play, hw teach or hw test); it is opened once that "
+                                 "one lets it go"), busy.text
+            sensor.roll(4)
+            step = pump_until(table, lambda u: u.kind == "step")[-1]
+            assert step.action == {"type": "roll", "value": 4}
+            assert probe(sensor.path, wait=0.1).startswith("cannot open: busy: another reader of the sensor")
+            assert not [u for u in other.pump() if u.kind != "link"] and other.session.log == []
+    with DiceLink(sensor.path, other.submit, backoff=FAST):  # let go: the next reader opens it
+        pump_until(other, until_link(True))
