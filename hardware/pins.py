@@ -97,6 +97,15 @@ def _wiring_problems(config: dict[str, Any], where: str) -> list[str]:
     both keys are named.
     """
     problems = []
+    buttons = config["buttons"]
+    if buttons["menu"] and buttons["stuck_seconds"] <= buttons["hold_seconds"]:
+        # The menu's "seems held" comes stuck_seconds after its press, once its hold opened the settings: at or
+        # under hold_seconds every hold of menu that opened the settings also said the button seemed stuck.
+        problems.append(
+            f"{where} buttons.stuck_seconds ({buttons['stuck_seconds']:g}) must be longer than buttons.hold_seconds "
+            f"({buttons['hold_seconds']:g}): else every hold of menu that opens the settings is also said to be "
+            "a button stuck down"
+        )
     lights = config["lights"]
     if lights["mode"] == "rgb":
         for channel in ("red", "green", "blue"):

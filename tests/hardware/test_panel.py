@@ -71,6 +71,9 @@ def test_defaults_are_documented_and_debounced() -> None:
         ('[lights]\nmode = "per_colour"\n[lights.colours]\npink = 19\n', "colours.pink and lights.colours.yellow"),
         ("[lights.colours]\nRed = 6\nred = 7\n", "lights.colours.Red and lights.colours.red are one colour"),
         ("[lights]\nblue = 0\n", 'lights.blue: 0 leaves the channel out, but mode "rgb" needs all three'),
+        # Else every hold of menu that opened the settings also said the button seemed stuck down.
+        ("[buttons]\nstuck_seconds = 1.5\n",
+         "buttons.stuck_seconds (1.5) must be longer than buttons.hold_seconds (2)"),
     ],
 )
 def test_a_broken_cafe_wiring_file_is_named_not_used(tmp_path: Path, text: str, expected: str) -> None:
