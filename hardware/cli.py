@@ -25,7 +25,7 @@ from companion.option_types import count, file_path, named, seconds
 from companion.registry import create, game_class, game_classes
 from companion.session import Session
 from companion.terminal import Terminal, split_players, start_reading
-from hardware.pins import load_config
+from hardware.pins import config_source, load_config
 from hardware.tags import TagMap, default_tags_path
 from vision.cli import live_options, picture_options, picture_settings
 
@@ -165,7 +165,9 @@ def cmd_hw_test(args: argparse.Namespace) -> int:
     if args.buttons == "none":  # a table without a button box: its wiring and GPIO are no finding
         return self_test({}, None, ports, timeout=args.timeout, dwell=args.dwell)
     factory = functools.partial(make_pin_factory, args.buttons)  # made inside the check: no GPIO is one finding
-    return self_test(_config(args), factory, ports, timeout=args.timeout, dwell=args.dwell, auto_press=args.auto)
+    config = _config(args)
+    print(config_source(Path(args.hardware_config) if args.hardware_config else None), flush=True)
+    return self_test(config, factory, ports, timeout=args.timeout, dwell=args.dwell, auto_press=args.auto)
 
 
 def cmd_hw_bench(args: argparse.Namespace) -> int:

@@ -45,6 +45,20 @@ def default_config_path() -> Path:
     return env_or(CONFIG_VARIABLE, user_data_dir() / "hardware.toml")
 
 
+def config_source(path: Path | None = None) -> str:
+    """Which pin map `load_config` reads, in a line for ``hw test``: the café's file, or the defaults and where
+    a café file would be.
+
+    The installed service reads its own data folder (/var/lib/table-companion/table-companion), not the
+    owner's home: a wiring file written to ~/.local/share was passed over without a word, and the check run as
+    the owner tested that file while the table used the defaults.
+    """
+    path = path or default_config_path()
+    if path.exists():
+        return f"Pin map: {path} (over the defaults in hardware/{DEFAULTS.name})"
+    return f"Pin map: the defaults (hardware/{DEFAULTS.name}); there is no wiring file at {path}"
+
+
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     merged = dict(base)
     for key, value in override.items():

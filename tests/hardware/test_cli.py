@@ -642,3 +642,26 @@ def test_the_self_test_asks_each_sensor_once_by_its_stable_name_and_says_when_tw
                        for n in (0, 1)], said
     assert ("  2 sensors answer; the table reads one: name it with --dice-sensor (hw play) or on the settings "
             "screen, by its /dev/serial/by-id name where it has one") in said
+
+
+def test_the_self_test_says_which_pin_map_it_checks(
+    own_data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The installed service reads its own data folder, not the owner's home: a wiring file written to the wrong
+    one was passed over without a word, and the check tested the defaults while the owner read it as theirs."""
+    check = ["hw", "test", "--buttons", "mock", "--auto", "--dwell", "0", "--timeout", "0.05", "--dice-sensor",
+             str(tmp_path / "none")]
+    main(check)
+    wiring = own_data_dir / "table-companion" / "hardware.toml"
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"Pin map: the defaults (hardware/pins.toml); there is no wiring file at {wiring}")
+    wiring.parent.mkdir(parents=True)
+    wiring.write_text("[buttons]\nconfirm = 4\n", encoding="utf-8")
+    main(check)
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == f"Pin map: {wiring} (over the defaults in hardware/pins.toml)"
+    assert "press confirm (GPIO4, header pin 7) ..." in out
+    other = tmp_path / "other.toml"
+    other.write_text("", encoding="utf-8")
+    main([*check, "--hardware-config", str(other)])
+    assert capsys.readouterr().out.splitlines()[0] == f"Pin map: {other} (over the defaults in hardware/pins.toml)"
