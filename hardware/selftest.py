@@ -203,7 +203,7 @@ def _test_panel(
             say(f"  {intent}: NOT PRESSED within {timeout:g} s; {' and '.join(heard)} was pressed instead: "
                 "are their wires swapped?")
         else:
-            say(f"  {intent}: NOT PRESSED within {timeout:g} s - check the wiring")
+            say(f"  {intent}: NOT PRESSED within {timeout:g} s - check the wiring: {_switch_wiring(button)}")
     return failures
 
 
@@ -218,6 +218,32 @@ def _pin_name(button: Any) -> str:
 
 def _place(factory: Any, name: str) -> str:
     return f"{name}, header pin {place}" if (place := header_pin(factory, name)) else name
+
+
+def _switch_wiring(button: Any) -> str:
+    """Where a button's switch goes, said when it was not heard: its pin and a ground pin near it.
+
+    With the internal pull-up the switch must pull the pin to ground; one wired to 3.3 V (as for a pull-down)
+    never reads pressed, and "check the wiring" alone did not say which wiring was meant.
+    """
+    name = str(getattr(getattr(button.pin, "info", None), "name", button.pin))
+    place = header_pin(button.pin_factory, name)
+    if place is None:
+        return f"the switch goes between {name} and ground (not 3.3 V)"
+    near = nearest_ground(button.pin_factory, place)
+    ground = f"a ground pin (GND, e.g. header pin {near})" if near else "a ground pin"
+    return f"the switch goes between header pin {place} ({name}) and {ground}, not 3.3 V"
+
+
+def nearest_ground(factory: Any, place: int) -> int | None:
+    """The header's ground pin fewest rows from pin ``place`` (the lower number on a tie); None where the
+    board's layout is not known. docs/hardware.md's pin table names the same ones."""
+    try:
+        grounds = [number for number, pin in factory.board_info.headers["J8"].pins.items() if pin.name == "GND"]
+    except Exception:
+        return None
+    row = (place - 1) // 2  # the header's pins run in pairs: 1 and 2 are one row
+    return min(grounds, key=lambda pin: (abs((pin - 1) // 2 - row), pin)) if grounds else None
 
 
 def header_pin(factory: Any, name: str) -> int | None:

@@ -363,7 +363,8 @@ def test_the_self_test_names_a_button_pressed_instead_of_the_one_asked(factory: 
     self_test(load_config(), lambda: factory, ["/nonexistent"], say=say, timeout=0.3, dwell=0)
     assert ("  confirm: NOT PRESSED within 0.3 s; undo (GPIO27, header pin 13) was pressed instead: are their wires "
             "swapped?") in said
-    assert "  undo: NOT PRESSED within 0.3 s - check the wiring" in said  # its press came too early, and is said
+    assert ("  undo: NOT PRESSED within 0.3 s - check the wiring: the switch goes between header pin 13 (GPIO27) and "
+            "a ground pin (GND, e.g. header pin 14), not 3.3 V") in said  # its press came too early, and is said
 
 
 def test_the_simulated_button_box_forgets_its_lights_past_changes(tmp_path: Path) -> None:
@@ -600,7 +601,8 @@ def test_the_self_test_does_not_name_a_button_resting_pressed_as_another_pressed
     # Each button not pressed waits out the timeout; the hold is said after 0.05 s, well inside undo's 0.3 s.
     self_test(wiring, lambda: factory, ["/nonexistent"], say=say, timeout=0.3, dwell=0)
     assert "  confirm: ok" in said
-    assert "  undo: NOT PRESSED within 0.3 s - check the wiring" in said
+    assert "  undo: NOT PRESSED within 0.3 s - check the wiring: the switch goes between header pin 13" in (
+        "\n".join(said))
     assert not [line for line in said if "instead" in line], said
 
 
@@ -721,6 +723,8 @@ def test_the_header_table_in_the_docs_matches_the_default_pins_and_the_board() -
     has a row."""
     import re
 
+    from hardware.selftest import nearest_ground
+
     docs = (Path(__file__).parents[2] / "docs" / "hardware.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| [^|]+ \| `([a-z.]+)` \| (\d+) \| (\d+) \| (\d+) \|$", docs, re.MULTILINE)
     defaults = load_config()
@@ -735,6 +739,7 @@ def test_the_header_table_in_the_docs_matches_the_default_pins_and_the_board() -
             assert value == int(gpio), key
             assert header[int(place)].name == f"GPIO{gpio}", key
             assert header[int(ground)].name == "GND", key
+            assert nearest_ground(pins, int(place)) == int(ground), key  # as hw test names it
     finally:
         pins.close()
     wired = {f"buttons.{b}" for b in ("confirm", "undo", "next", "menu")} | {f"lights.{c}" for c in RGB_NAMES}
