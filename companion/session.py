@@ -302,9 +302,9 @@ class Session:
         self._record("undo", self._states[-2])
         before = self.state
         action = self._undo()
-        what, rules = self._what_it_did(action)
+        what, rules, told = self._what_it_did(action)
         try:
-            besides = undone(self.game, before, self.state, rules, what, action.get("type") in CHANCE_TYPES)
+            besides = undone(self.game, before, self.state, rules, what, action.get("type") in CHANCE_TYPES, told)
         except Exception:  # only words, as `_what_it_did`'s: the undo is journalled and taken, and must say so
             besides = []
         note = " ".join([self._undo_note(action, what), *(text for text, _ in besides)])
@@ -478,8 +478,9 @@ class Session:
         self._states.append(state)
         self._log.append(action)
 
-    def _what_it_did(self, action: Action) -> tuple[str, tuple[str, ...]]:
-        """The first announcement the action made, replayed from the position before it, and its clauses.
+    def _what_it_did(self, action: Action) -> tuple[str, tuple[str, ...], list[str]]:
+        """The first announcement the action made, replayed from the position before it, its clauses, and all
+        its announcements in order (whose pieces an undo puts back the other way round, ``takeback.unwound``).
 
         "The last action is taken back" left a table asking which one; the
         game's own sentence ("Red moves pawn 2 to [4,5]") says it. Replaying is
@@ -490,9 +491,10 @@ class Session:
         try:
             _, events = self.game.apply(self.state, action)
         except Exception:  # only words for a note: the undo itself has happened
-            return "", ()
+            return "", (), []
+        told = [str(e.text) for e in events if e.text]
         first = next((e for e in events if e.text), None)
-        return (str(first.text).rstrip("."), tuple(first.rules)) if first else ("", ())
+        return (str(first.text).rstrip("."), tuple(first.rules), told) if first else ("", (), told)
 
     @staticmethod
     def _redo_note(events: list[Event]) -> str:

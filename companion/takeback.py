@@ -13,6 +13,7 @@ its 2 Lives lost on the table while the app had them back. Each game lists its p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -31,14 +32,16 @@ def undone(
     step_rules: tuple[str, ...] = (),
     step_words: str = "",
     correction: bool = False,
+    step_told: Sequence[str] = (),
 ) -> list[Said]:
     """The sentences an undo from ``before`` back to ``after`` adds: points, what to put back on the real table
     by hand, the end, whose turn it is again. ``step_rules`` and ``step_words``: the undone step's clauses,
     which a thing put back cites when its game names none, and its first line, which may name a piece already;
-    ``correction``: the step was a roll or draw entered, withdrawn as misread (``OnTable.dealt``)."""
+    ``correction``: the step was a roll or draw entered, withdrawn as misread (``OnTable.dealt``);
+    ``step_told``: all the undone step's announcements, in the order it made them (``unwound``)."""
     was, now = game.pending(before), game.pending(after)
     said = _points(game, before, after)
-    said += put_back(game, before, after, step_rules, step_words, correction)
+    said += put_back(game, before, after, step_rules, step_words, correction, step_told)
     if was.is_over and not now.is_over:
         rule = game.over_rule(before)
         said.append((_end_words(was), (rule,) if rule else ()))
@@ -88,6 +91,7 @@ def put_back(
     step_rules: tuple[str, ...] = (),
     step_words: str = "",
     correction: bool = False,
+    step_told: Sequence[str] = (),
 ) -> list[Said]:
     """What the players must put back by hand, from the game's ``on_table`` of both positions, in its words.
 
@@ -98,7 +102,8 @@ def put_back(
     on a table: past ``MOST_SAID`` sentences the rest are summed up ("Put the rest back as the board shows.").
     A piece the step's own line names with its place is not said again: "Taken back: Red 2 moves 3 from [12,5]
     to [13,7]." already says where Red 2 goes back to, and "Taken back: Black places a Targi on card 9." what
-    to take back.
+    to take back. Pieces the step's announcements moved one after another are put back the other way round
+    (``unwound``).
     """
     was, now = game.on_table(before), game.on_table(after)
     player = game.pending(after).player  # whose step is undone
@@ -159,7 +164,7 @@ def put_back(
             if one is not None:
                 clauses.extend(cited.get(id(one), ()))
     said = [(_piece_sentence(verb, piece, places, _many(groups, piece)), tuple(dict.fromkeys(clauses)))
-            for (verb, piece), (places, clauses) in _by_place(sentences, dealt).items()]
+            for (verb, piece), (places, clauses) in unwound(_by_place(sentences, dealt), step_told).items()]
     said += _count_sentences(counts, step_rules, player)
     if len(said) <= MOST_SAID:
         return said
@@ -223,6 +228,32 @@ def _replaced(moves: list[Move], to_hand: set[int]) -> list[Move]:
         else:
             out.append(move)
     return out
+
+
+def unwound(sentences: Sentences, told: Sequence[str]) -> Sentences:
+    """The sentences of pieces the step's announcements name, in the reverse of the order they first named them:
+    the last piece moved is the first put back, as an undo unwinds the step. The others keep their places.
+
+    Audit: a temple card change sends the pawns left on holes back colour by colour from the player whose turn it
+    is, and within a colour the pawn further along first (RU-Q14): "Blue 1 goes back ...", then "Green 1 goes
+    back ...". The undo listed them in seat order ("Put Green 1 back ... Put Blue 1 back ..."), neither that
+    order nor its reverse; where two pawns were sent to one marker and the second bumped the first
+    (``send_back_occupied``), only the reverse puts each back onto a free place.
+    """
+    text = "\n".join(told)
+    first = {key: _first_named(key[1], text) for key in sentences}
+    named = sorted((key for key in sentences if first[key] >= 0), key=lambda key: -first[key])
+    if len(named) < 2:
+        return sentences
+    keys = iter(named)
+    order = [next(keys) if first[key] >= 0 else key for key in sentences]
+    return {key: sentences[key] for key in order}
+
+
+def _first_named(piece: str, text: str) -> int:
+    """Where ``text`` first names ``piece`` as a whole ("Red 1", not the "Red 1" of "Red 12"), or -1."""
+    found = re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", text)
+    return found.start() if found else -1
 
 
 def _by_place(sentences: Sentences, cards: set[str]) -> Sentences:

@@ -308,3 +308,28 @@ def test_desert_a_card_traded_goes_back_from_one_racer_to_the_other() -> None:
     undo = session.undo()
     assert f"{getter} gives a {card} card back to {giver}." in undo.note, undo.note
     assert "DR-16" in undo.rules
+
+
+def _several_sent_back(seed: int) -> tuple[Session, Step]:
+    """A temple game of seeded random play, up to the first card change that sends two pawns or more back."""
+    rng = random.Random(seed)
+    session = Session.new("temple", rng.sample(["red", "blue", "green", "yellow"], rng.randint(2, 4)))
+    while not session.pending().is_over:
+        step = session.act(rng.choice(session.legal()))
+        if sum(" goes back " in e.text for e in step.events) >= 2:
+            return session, step
+    raise AssertionError(f"seed {seed}: no card change sent two pawns back")
+
+
+@pytest.mark.parametrize("seed", [24, 27, 46])
+def test_pawns_a_temple_card_change_sent_back_are_put_back_in_the_reverse_order(seed: int) -> None:
+    """A card change sends the pawns left on holes back colour by colour from the player whose turn it is, the
+    one further along first (RU-Q14): "Green 2 goes back ...", then "Red 2 goes back ...". Its undo listed them
+    in seat order ("Put Green 2 back ... Put Red 2 back ..."), the same order here and the reverse of it in
+    other games. Undoing unwinds: the last pawn sent back is the first put back, in every game (seeds 24, 27
+    and 46 are ones where seat order was the order they went)."""
+    session, step = _several_sent_back(seed)
+    sent = [e.text.split(" goes back ")[0] for e in step.events if " goes back " in e.text]
+    back = [s.removeprefix("Put ").split(" back ")[0] for s in put_back(session.undo().note)
+            if any(s.startswith(f"Put {pawn} back ") for pawn in sent)]
+    assert back == sent[::-1]
