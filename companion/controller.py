@@ -701,10 +701,14 @@ class Controller:
             self._undone = max(self._undone - 1, 0)
             if not self._undone:  # every step taken back is put back: a throw made before the undo fits again
                 self._went_back = None
+            text = step.note  # "Put back: " and what the step said when first taken (`Session._redo_note`)
+            if self.proposal is not None:
+                # Said, as undo says it: a 5 read after a roll of 3 was undone vanished in silence when redo put
+                # the 3 back, and a confirm then tapped for the 5 was told no reading waited.
+                text += f" The reading that waited for its tap ({_first_sentence(self.proposal_text)}) is dropped."
             # A reading made for the position before no longer fits.
             self.proposal = self._cards_later = self._by_hand = None
             self._new_list()
-            text = step.note  # "Put back: " and what the step said when first taken (`Session._redo_note`)
             self._changed(text)
             # With the step's clauses, as when first taken: the table's line for it had lost its [TTD-1c].
             rules = tuple(dict.fromkeys(r for e in step.events for r in e.rules))
@@ -718,7 +722,7 @@ class Controller:
             # wondering whether the roll went in.
             return Update("refused", f"No reading waits for a tap, so nothing was {touch.intent}ed: a reading "
                           "waiting for its tap is dropped once the game moves on (the roll entered by hand, an "
-                          f"undo, a new game). Now: {session.pending().text}", pending=session.pending())
+                          f"undo or redo, a new game). Now: {session.pending().text}", pending=session.pending())
         if touch.intent in ("act", "check"):
             # A tap to act or check that names no action is the referee's missing action: it cites the same
             # clause (what a turn may do, or how a finished game ended), where it cited none.
@@ -796,3 +800,9 @@ class Controller:
                     self._outputs_failed.add(name)
                     log.exception("output %s failed on a %r update; the game goes on without it", name, update.kind)
         return update
+
+
+def _first_sentence(text: str) -> str:
+    """A reading's question without what to tap: "the die looks like 5", from "The die looks like 5. Tap to ..."."""
+    first = text.split(". ")[0].rstrip(".")
+    return first[:1].lower() + first[1:]

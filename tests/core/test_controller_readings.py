@@ -498,3 +498,20 @@ def test_a_confirm_pressed_just_as_a_new_game_starts_is_answered_not_dropped(tmp
     assert heard[2].text.startswith("This tap was not taken: the game changed just before it (a new game began)")
     assert [u.kind for u in controller.pump()] == ["link"]  # the sensor's own report still comes
     assert desert.log == []
+
+
+def test_a_redo_says_it_drops_the_reading_that_waited_for_its_tap(tmp_path: Path) -> None:
+    """A roll of 3 undone, the die read again as an unsure 5, then Redo: the 3 was put back and the 5 vanished
+    without a word, and a confirm tapped for it was told no reading waited. Undo says so ("Reading dropped");
+    redo now says so too, and a confirm after it names the redo among what drops a reading."""
+    controller, _ = table(tmp_path)
+    controller.handle(Touch("act", {"type": "roll", "value": 3}))
+    assert controller.handle(Touch("undo")).kind == "undo"
+    assert controller.handle(DieRead(5, "camera", 0.5)).kind == "confirm"
+    redone = controller.handle(Touch("redo"))
+    assert redone.kind == "redo" and redone.text.startswith("Put back: Yellow rolls 3.")
+    assert redone.text.endswith(" The reading that waited for its tap (the die looks like 5) is dropped.")
+    assert controller.proposal is None and journalled(tmp_path) == [{"type": "roll", "value": 3}]
+    late = controller.handle(Touch("confirm"))
+    assert late.kind == "refused" and "(the roll entered by hand, an undo or redo, a new game)" in late.text
+    assert journalled(tmp_path) == [{"type": "roll", "value": 3}]
