@@ -236,9 +236,9 @@ def unwound(sentences: Sentences, told: Sequence[str]) -> Sentences:
 
     Audit: a temple card change sends the pawns left on holes back colour by colour from the player whose turn it
     is, and within a colour the pawn further along first (RU-Q14): "Blue 1 goes back ...", then "Green 1 goes
-    back ...". The undo listed them in seat order ("Put Green 1 back ... Put Blue 1 back ..."), neither that
-    order nor its reverse; where two pawns were sent to one marker and the second bumped the first
-    (``send_back_occupied``), only the reverse puts each back onto a free place.
+    back ...". The undo listed them in seat order ("Put Green 1 back ... Put Blue 1 back ..."), the same order
+    in one game and its reverse in the next. Every put-back place is free in either order (the pawns left cells
+    of the changed card); the reverse is chosen because it is how an undo reads everywhere: the step unwound.
     """
     text = "\n".join(told)
     first = {key: _first_named(key[1], text) for key in sentences}
