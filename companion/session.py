@@ -85,6 +85,8 @@ class Session:
         self._states: list[State] = [initial]
         self._log: list[Action] = []
         self._redo: list[Action] = []
+        self._dropped = 0  # steps taken back that the last step entered ended (``_nothing_to_redo``)
+        self._all_put_back = False  # redo has put back every step taken back since the last step entered
         self._game_id: int | None = None
         self._over = game.pending(initial).is_over
         self._pending_of: State | None = None  # the state ``_pending`` was worked out for
@@ -293,6 +295,7 @@ class Session:
         self._record("act", state, clean)
         self._states.append(state)
         self._log.append(clean)
+        self._dropped, self._all_put_back = len(self._redo), False
         self._redo.clear()
         return Step(clean, events)
 
@@ -302,6 +305,7 @@ class Session:
         self._record("undo", self._states[-2])
         before = self.state
         action = self._undo()
+        self._dropped, self._all_put_back = 0, False
         what, rules, told = self._what_it_did(action)
         try:
             besides = undone(self.game, before, self.state, rules, what, action.get("type") in CHANCE_TYPES, told)
@@ -312,14 +316,28 @@ class Session:
 
     def redo(self) -> Step:
         if not self._redo:
-            raise NothingToUndo("nothing to redo")
+            raise NothingToUndo(self._nothing_to_redo())
         action = self._redo[-1]
         state, events, _ = self._step(action, True)  # taken once already
         self._record("redo", state)
         self._redo.pop()
+        self._all_put_back = not self._redo
         self._states.append(state)
         self._log.append(action)
         return Step(action, events, self._redo_note(events))
+
+    def _nothing_to_redo(self) -> str:
+        """Why redo has nothing: "nothing to redo" bare left a table that had just undone, then entered the real
+        roll, wondering where the step it took back had gone."""
+        if not self._log and not self._dropped:
+            return "nothing to redo: no step has been entered yet"
+        if self._dropped == 1:
+            return "nothing to redo: the step taken back ended when a new step was entered in its place"
+        if self._dropped:
+            return f"nothing to redo: the {self._dropped} steps taken back ended when a new step was entered"
+        if self._all_put_back:
+            return "nothing to redo: every step taken back has been put back"
+        return "nothing to redo: no step has been taken back since the last one was entered"
 
     def _well_formed(self, action: object, journalled: bool = False) -> tuple[Action, InvalidAction | None]:
         """A typed or sent action, refused if it carries keys its type does not take (``unknown_keys``); and the

@@ -361,3 +361,32 @@ def test_a_journalled_action_with_an_extra_key_still_resumes(tmp_path: Path) -> 
     path = journal_with_row(tmp_path, "race", ["red", "blue"], {"type": "roll", "value": 3, "extra": 1})
     _journal, session, note = open_table(path)
     assert session is not None and session.document()["roll"] == 3, note
+
+
+def test_nothing_to_redo_says_why() -> None:
+    """ "nothing to redo" bare left a table that had undone a misread roll and entered the real one wondering
+    where the step taken back had gone: the refusal now says which of the three it is."""
+    session = Session.new("race", ["red", "blue"])
+
+    def refused() -> str:
+        with pytest.raises(NothingToUndo) as refusal:
+            session.redo()
+        return refusal.value.message
+
+    assert refused() == "nothing to redo: no step has been entered yet"
+    play(session, {"type": "roll", "value": 3})
+    assert refused() == "nothing to redo: no step has been taken back since the last one was entered"
+    session.undo()
+    play(session, {"type": "roll", "value": 4})
+    assert refused() == "nothing to redo: the step taken back ended when a new step was entered in its place"
+    play(session, {"type": "advance"})
+    assert refused() == "nothing to redo: no step has been taken back since the last one was entered"
+    session.undo()
+    session.undo()
+    session.redo()
+    session.redo()
+    assert refused() == "nothing to redo: every step taken back has been put back"
+    session.undo()
+    session.undo()
+    play(session, {"type": "roll", "value": 2})
+    assert refused() == "nothing to redo: the 2 steps taken back ended when a new step was entered"
