@@ -189,6 +189,27 @@ def test_all_six_rolls_show_without_scrolling_at_each_scale(
     assert table.ids.announcements_scroll.height >= 30 * table.u - 0.5, "the announcements are gone"
 
 
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
+@pytest.mark.parametrize("percent", SCALES)
+def test_a_map_to_tap_keeps_the_column_on_the_window_under_three_announcements(
+    size: tuple[int, int], percent: int, start: Any, window_size: Any
+) -> None:
+    """Through the Desert's camels go on the map: no buttons, so the announcements take up to 200 units under the
+    prompt and its hint. At 120% at 800x480 that ran the column 12 px over the window's top (the prompt's first
+    line at the window's edge) once three announcements had come in; they take what the column has left."""
+    window_size(size)
+    app = start(mid_game("ttd"))
+    scaled(app, percent)
+    table = app.root.get_screen("table")
+    assert not table.has_buttons and table.hint, "no longer a map to tap"
+    table.ids.announcements.text = "\n".join(
+        ["Orange places a pink camel on (4,1). Orange's pink caravan reaches the oasis at (5,1): 5 points. "
+         "[TTD-3, TTD-3a, TTD-3e, TD-Q14]"] * 3)
+    advance(4)
+    assert not test_portrait.faults(table), f"{size} {percent}%"
+    assert table.ids.announcements_scroll.height >= 30 * table.u - 0.5, "the announcements are gone"
+
+
 @pytest.mark.parametrize("size", ((800, 480), (1024, 600), (480, 800)), ids=["800x480", "1024x600", "480x800"])
 @pytest.mark.parametrize("percent", (100, 110, 120))
 @pytest.mark.parametrize("extra", (1, 2))

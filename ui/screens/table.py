@@ -183,11 +183,15 @@ class TableScreen(UprightScreen):
         Under a die pad ``listed`` is the pad and the first row of choices under it (``first_row``): under the
         temple die's captioned rows the first card play showed 42 of its 60 px at 800x480, and at 120% none of
         it; the other card plays are a scroll away, as before.
+
+        With no buttons (a map to tap) they take their 200 units, or what the column has left under the prompt
+        and the hint: at 120% at 800x480 the 240 px ran the column 12 px over the window's top, the prompt's
+        first line at the window's edge, once three announcements had come in beside Through the Desert's map.
         """
         usual = u * (112 if has_buttons else 200)
-        if not has_buttons:
-            return usual
         left = column - taken - listed - u * 24 - 2  # the column's four gaps of 6; 2 px so the list needs no bar
+        if not has_buttons:
+            return max(u * 30, min(usual, left))
         if left >= u * 30:
             return left
         if left > -u * 60:  # short of a row at most: all but part of the last row show
