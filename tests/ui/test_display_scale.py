@@ -145,6 +145,28 @@ def test_home_settings_camera_pin_and_attract_fit_at_each_scale(
 
 @pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
 @pytest.mark.parametrize("percent", SCALES)
+def test_the_note_asking_to_tap_start_again_shows_whole_over_six_colours(
+    size: tuple[int, int], percent: int, start: Any, window_size: Any
+) -> None:
+    """Six players tapped with a game in play: Start asks first, in the note under the turn order. At 120% the
+    colours' rows left it one line at 800x480 and half of one upright ("Desert lap race (Secret Passage) on the
+    table is not"): the words saying to tap Start again, or Resume, were cut off. The colours give it room."""
+    _app, home = desert_colours_picked(start, window_size, size, percent)
+    for colour in ("Brown", "Grey", "Teal"):
+        tap(button(home.ids.colours, colour))
+    tap(home.ids.start)
+    advance(4)
+    assert "tap Start again" in home.ids.note.text, "Start no longer asks first"
+    found = faults(home) + sideways(home)
+    assert not found, f"at {size} {percent}%:\n" + "\n".join(found)
+    home.ids.note.text = ""  # asked and answered: the colours take back their room
+    advance(4)
+    assert min(b.height for b in home.ids.colours.children) == pytest.approx(60 * home.u if not home.portrait
+                                                                             else 56 * home.u)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
+@pytest.mark.parametrize("percent", SCALES)
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_table_dispute_and_rules_of_each_game_fit_at_each_scale(
     size: tuple[int, int], percent: int, game_id: str, start: Any, window_size: Any

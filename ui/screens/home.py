@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.core.text import Label as CoreLabel
 from kivy.event import EventDispatcher
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ColorProperty, ListProperty, NumericProperty, StringProperty
@@ -115,9 +116,41 @@ class HomeScreen(UprightScreen):
         rows = -(-count // cols)
         room = max(FINGER, (height - gap * (rows - 1)) / rows)
         self.game_cols = cols if not self.portrait else self.game_cols
+        colour_room, room = self.note_room(room, rows)
         for button in games:
             button.room = room
             button.lines = 3 if cols == 2 and not self.portrait else 2
+        for button in self.ids.colours.children:
+            button.room = colour_room
+
+    def note_room(self, game_room: float, game_rows: int) -> tuple[float, float]:
+        """The colours' most height, and the games' (``game_room``, ``game_rows`` rows): less while the note
+        under the turn order needs more room than it has, down to a finger's 48 px, the colours first and then,
+        upright, the games (in landscape they stand in a column of their own).
+
+        At 120% six colours' rows left the note asking to tap Start again (a game in play) one line at 800x480
+        and half of one upright: "Desert lap race (Secret Passage) on the table is not", the rest cut off. The
+        note, the colours' rows and, upright, the games' rows share one height, so what the note would have
+        with every button at its usual height is the same however high they stand now.
+        """
+        note, colours = self.ids.note, self.ids.colours.children
+        usual = self.u * (56 if self.portrait else 60)
+        if not note.text or not colours:
+            return usual, game_room
+        colour_rows = -(-len(colours) // max(1, int(self.ids.colours.cols or 1)))
+        games = self.ids.games.children if self.portrait else []
+        game_usual = min(usual, game_room)
+        free = note.height + colour_rows * (colours[0].height - usual)
+        free += game_rows * (games[0].height - game_usual) if games else 0.0
+        probe = CoreLabel(text=note.text, font_size=note.font_size, text_size=(note.width, None))
+        probe.refresh()
+        short = probe.texture.size[1] + 1 - free
+        if short <= 0:
+            return usual, game_room
+        colour_cut = min(short / colour_rows, max(0.0, usual - FINGER))
+        short -= colour_cut * colour_rows
+        game_cut = min(short / game_rows, max(0.0, game_usual - FINGER)) if games and short > 0 else 0.0
+        return usual - colour_cut, game_usual - game_cut if games else game_room
 
     def tap_game(self, game_id: str) -> None:
         """A game tapped: someone is choosing a new game."""
@@ -145,6 +178,7 @@ class HomeScreen(UprightScreen):
             if info.colours:
                 button.paint, button.swatch = piece_rgb(name), True
             button.ink = ink(tuple(button.paint[:3]))
+            button.lines = 1  # a name on one line: its words keep their size where the note takes room (`note_room`)
             self.fit(button)
             button.bind(on_release=self.toggle_player)
             colours.add_widget(button)
