@@ -197,6 +197,35 @@ def test_the_table_dispute_and_rules_of_each_game_fit_at_each_scale(
 
 @pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
 @pytest.mark.parametrize("percent", SCALES)
+def test_the_rules_button_names_a_rulings_two_widest_clauses_whole(
+    size: tuple[int, int], percent: int, start: Any, window_size: Any
+) -> None:
+    """A ruling citing two clauses names both on its Rules button. In landscape the button shares the bottom row
+    with Back and Say again: at 120% at 800x480 "Rules: TTD-1c, TD-Q23" and "Rules: TG-B3, TG-DRAW" read
+    "Rules: TTD-1c, TD-Q..." (a water hole's value checked, a tribe card drawn). Each game's two widest ids."""
+    from ui.boards.paint import measure
+    from ui.screens.dispute import rules_label
+
+    window_size(size)
+    app = start(mid_game("ttd"))
+    scaled(app, percent)
+    app.show("dispute")
+    advance(4)
+    dispute = app.root.get_screen("dispute")
+    rules = dispute.ids.rules
+    found = []
+    for game_id in GAMES:
+        ids = [c.id for c in mid_game(game_id).game.rulebook.clauses]
+        widest = sorted(ids, key=lambda i: measure(i, rules.font_size, True)[0])[-2:]
+        rules.text = rules_label({"rules": widest})
+        advance(2)
+        found += [f"{game_id}: {f}" for f in faults(dispute, lists(dispute, "offered_scroll", "ruling_scroll"))
+                  if rules.text in f]
+    assert not found, f"at {size} {percent}%:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
+@pytest.mark.parametrize("percent", SCALES)
 def test_all_six_rolls_show_without_scrolling_at_each_scale(
     size: tuple[int, int], percent: int, start: Any, window_size: Any
 ) -> None:
