@@ -167,6 +167,26 @@ def test_the_note_asking_to_tap_start_again_shows_whole_over_six_colours(
 
 @pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
 @pytest.mark.parametrize("percent", SCALES)
+def test_twelve_digits_typed_on_the_pin_pad_stay_in_their_column(
+    size: tuple[int, int], percent: int, start: Any, window_size: Any
+) -> None:
+    """The pad takes twelve digits: at 120% at 800x480 their stars (252 px in a column of 218) ran off the
+    window's left edge and under the keypad's first column. They take a smaller size where the column needs it."""
+    from tests.ui.test_other_screens_portrait import open_pin
+
+    window_size(size)
+    screen = open_pin(start)
+    scaled(App.get_running_app(), percent)
+    for key in "123456789012":
+        tap(button(screen.ids.keypad, key))
+    advance(3)
+    assert screen.ids.dots.text == "*" * 12
+    found = faults(screen) + sideways(screen)
+    assert not found, f"at {size} {percent}%:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
+@pytest.mark.parametrize("percent", SCALES)
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_table_dispute_and_rules_of_each_game_fit_at_each_scale(
     size: tuple[int, int], percent: int, game_id: str, start: Any, window_size: Any
