@@ -167,6 +167,24 @@ def test_the_note_asking_to_tap_start_again_shows_whole_over_six_colours(
 
 @pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
 @pytest.mark.parametrize("percent", SCALES)
+def test_a_page_of_offered_actions_on_the_dispute_screen_is_in_one_size(
+    size: tuple[int, int], percent: int, start: Any, window_size: Any
+) -> None:
+    """Targi halfway: "Use Salt Block (G02) at centre 2-2" (a long label, the smaller size) stood beside "Finish
+    my actions this round" a size larger, the two in one row upright. A page with a long label takes its size."""
+    window_size(size)
+    app = start(mid_game("targi"))
+    scaled(app, percent)
+    app.show("dispute")
+    advance(4)
+    offered = app.root.get_screen("dispute").ids.offered.children
+    labels = {b.text: b.font_size for b in offered}
+    assert "Finish my actions this round" in labels and len(labels) > 1, labels
+    assert len(set(labels.values())) == 1, labels
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
+@pytest.mark.parametrize("percent", SCALES)
 def test_twelve_digits_typed_on_the_pin_pad_stay_in_their_column(
     size: tuple[int, int], percent: int, start: Any, window_size: Any
 ) -> None:

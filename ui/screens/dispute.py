@@ -20,6 +20,8 @@ from ui.even import READABLE
 from ui.reach import Nearby
 from ui.screens.upright import UprightScreen
 
+LONG_LABEL = 34  # letters from which an offered action's label takes the smaller size (dispute.kv, <DisputeChoice>)
+
 
 def ruling_text(ruling: dict[str, Any]) -> str:
     if not ruling:
@@ -326,8 +328,11 @@ class DisputeScreen(UprightScreen):
         self.page_text = f"Next page ({shown.page + 1} of {shown.pages})" if shown.pages > 1 else ""
         grid = self.ids.offered
         grid.clear_widgets()
-        for action in shown.buttons:
-            button = Factory.DisputeChoice(text=str(action.get("text") or action.get("type")), action=action)
+        labels = [str(action.get("text") or action.get("type")) for action in shown.buttons]
+        small = any(len(label) >= LONG_LABEL for label in labels)  # one long label: the page in its smaller size
+        for action, label in zip(shown.buttons, labels, strict=True):
+            button = Factory.DisputeChoice(text=label, action=action)
+            button.small = small
             button.background_color = (0.25, 0.3, 0.45, 1)
             self.fit(button)
             button.bind(on_release=self.pick)
