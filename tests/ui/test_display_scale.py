@@ -167,14 +167,18 @@ def test_the_note_asking_to_tap_start_again_shows_whole_over_six_colours(
 
 @pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
 @pytest.mark.parametrize("percent", SCALES)
-def test_a_page_of_offered_actions_on_the_dispute_screen_is_in_one_size(
+def test_a_list_of_actions_is_in_one_size_on_the_table_and_the_dispute_screen(
     size: tuple[int, int], percent: int, start: Any, window_size: Any
 ) -> None:
     """Targi halfway: "Use Salt Block (G02) at centre 2-2" (a long label, the smaller size) stood beside "Finish
-    my actions this round" a size larger, the two in one row upright. A page with a long label takes its size."""
+    my actions this round" a size larger, on the table and on the dispute screen. A list (a page of the
+    dispute's) with a long label takes its size."""
     window_size(size)
     app = start(mid_game("targi"))
     scaled(app, percent)
+    choices = {b.text: b.font_size for b in app.root.get_screen("table").buttons()}
+    assert "Finish my actions this round" in choices and len(choices) > 1, choices
+    assert len(set(choices.values())) == 1, choices
     app.show("dispute")
     advance(4)
     offered = app.root.get_screen("dispute").ids.offered.children

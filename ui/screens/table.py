@@ -101,7 +101,11 @@ class TableScreen(UprightScreen):
         cols = max(1, int(grid.cols or 1))
         width = (grid.width - grid.spacing[0] * (cols - 1) - grid.padding[0] - grid.padding[2]) / cols - self.u * 12
         least = 1 / max(1.0, App.get_running_app().scale)  # the labels' own sizes at 100%, at the smallest
-        wraps = even([b.text for b in buttons], [b.own_size for b in buttons], cols, width, least)
+        # One size a list, its smallest label's own: Targi's "Use Salt Block (G02) at centre 2-2" (a long label's
+        # smaller size) stood a size under "Finish my actions this round" beside it, and a goods card drawn
+        # under two others in a column.
+        size = min(b.own_size for b in buttons)
+        wraps = even([b.text for b in buttons], [size] * len(buttons), cols, width, least)
         for button, wrap in zip(buttons, wraps, strict=True):
             button.even_size, button.even_width = wrap.size, wrap.width
 
