@@ -167,6 +167,28 @@ def test_the_note_asking_to_tap_start_again_shows_whole_over_six_colours(
 
 @pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
 @pytest.mark.parametrize("percent", SCALES)
+def test_list_all_stands_in_its_row_under_a_refusal(
+    size: tuple[int, int], percent: int, start: Any, window_size: Any
+) -> None:
+    """Through the Desert's map with its hint ("25 choices at 24 marked hexes") and List all, under a refusal in
+    the status line: List all, 64 units high in a row of 52, stood 12 units over its row, over the refusal's
+    foot (8 px at 120% at 800x480)."""
+    window_size(size)
+    app = start(mid_game("ttd"))
+    scaled(app, percent)
+    table = app.root.get_screen("table")
+    app.status = "Not there: (3,4) is not next to any of Red's pink camels. [TTD-3a]"
+    advance(4)
+    assert table.can_list_all and table.hint, "no longer a map with List all"
+    row, button, status = (window_box(table.ids[name]) for name in ("narrowing", "list_all", "status"))
+    assert row[1] - 0.5 <= button[1] and button[3] <= row[3] + 0.5, f"List all {button} out of its row {row}"
+    assert button[3] <= status[1] + 0.5, f"List all {button} over the status line {status}"
+    assert button[3] - button[1] >= 48, "List all under a finger's height"
+    assert not test_portrait.faults(table)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "480x800"])
+@pytest.mark.parametrize("percent", SCALES)
 def test_a_list_of_actions_is_in_one_size_on_the_table_and_the_dispute_screen(
     size: tuple[int, int], percent: int, start: Any, window_size: Any
 ) -> None:
