@@ -470,7 +470,7 @@ def _first_frame(spec: str, orientation: Orientation, tries: int = 30):
     camera's) are read until one is lit, and the last is taken if none is.
     """
     from vision.frames import as_bgr, unusable_text
-    from vision.sources import SourceError, open_source, skipped_note
+    from vision.sources import SourceError, open_source, shown, skipped_note
     from vision.view_check import too_dark
 
     try:
@@ -484,7 +484,7 @@ def _first_frame(spec: str, orientation: Orientation, tries: int = 30):
             if read is not None:
                 frame = as_bgr(read)
                 if frame is None:
-                    where = getattr(source, "current", None) or spec  # a folder's photo by its own name
+                    where = getattr(source, "current", None) or shown(spec)  # a folder's photo by its own name
                     return None, f"{where}: {unusable_text(read)}"
                 if not source.live or too_dark(frame) is None:
                     return frame, None
@@ -501,11 +501,11 @@ def _first_frame(spec: str, orientation: Orientation, tries: int = 30):
         return frame, None
     skipped = skipped_note(source)
     if skipped:
-        return None, f"no frame from {spec} ({skipped})"
+        return None, f"no frame from {shown(spec)} ({skipped})"
     if source.live:  # a camera that opened and sent nothing: in use by the app, or not quite plugged in
-        return None, (f"no frame from {spec}: check that the camera is plugged in and that nothing else (the app: "
-                      "sudo systemctl stop companion) is using it, then try again")
-    return None, f"no frame from {spec}"
+        return None, (f"no frame from {shown(spec)}: check that the camera is plugged in and that nothing else "
+                      "(the app: sudo systemctl stop companion) is using it, then try again")
+    return None, f"no frame from {shown(spec)}"  # a stream's login never printed
 
 
 def _teach_refused(problem: object, frame) -> int:

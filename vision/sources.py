@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import re
 import stat
 import sys
 import time
@@ -172,23 +173,39 @@ class CaptureSource:
         self.capture.release()
 
 
+# A login written into the address after the host, as many network cameras and recorders take it:
+# .../videostream.cgi?user=admin&pwd=..., ...?password=..., rtsp://host/user=admin&password=...&channel=1,
+# ...?access_token=... . The value runs to the next parameter (or the address's end).
+SECRET_PARAMETER = re.compile(
+    r"(?<![a-z0-9])((?:pass(?:word|wd|phrase)?|pwd|psw|loginpas\w*|\w*token|secret|(?:api_?)?key|auth\w*|"
+    r"sig(?:nature)?)=)[^&;#]*", re.IGNORECASE)
+
+# A login before a host where the address lacks its "://": the name and password before the first "@", with no
+# "/" in them (a path's folders are no login).
+BARE_LOGIN = re.compile(r"^([a-z][a-z0-9+.-]*:/?)?([^/:@\s]+):[^/@\s]*@", re.IGNORECASE)
+
+
 def shown(spec: str) -> str:
-    """A source as it may be shown or logged: a stream's password (rtsp://admin:secret@...) replaced by stars.
+    """A source as it may be shown or logged: a stream's password (rtsp://admin:secret@..., or a parameter such
+    as ?pwd=secret) replaced by stars.
 
     Its messages reach the players' table, the settings screen, the log and
     the feed thread's name, none of which is the place for a camera's login.
     """
-    if "://" not in spec:
-        return spec
+    if "://" not in spec:  # 'rtsp:/admin:pw@host/...' or 'admin:pw@host/...', a scheme mistyped or left out
+        return BARE_LOGIN.sub(r"\1\2:***@", spec)
     try:
         parts = urlsplit(spec)
-    except ValueError:  # a malformed address is shown as typed: it cannot be opened either
-        return spec
-    if "@" not in parts.netloc:
-        return spec
-    user, host = parts.netloc.rsplit("@", 1)
-    hidden = f"{user.split(':', 1)[0]}:***" if ":" in user else "***"
-    return parts._replace(netloc=f"{hidden}@{host}").geturl()
+    except ValueError:  # a malformed address is shown as typed, but for what looks like a password in it
+        return SECRET_PARAMETER.sub(r"\1***", spec)
+    hidden = parts._replace(path=SECRET_PARAMETER.sub(r"\1***", parts.path),
+                            query=SECRET_PARAMETER.sub(r"\1***", parts.query),
+                            fragment=SECRET_PARAMETER.sub(r"\1***", parts.fragment))
+    if "@" in parts.netloc:
+        user, host = parts.netloc.rsplit("@", 1)
+        login = f"{user.split(':', 1)[0]}:***" if ":" in user else "***"
+        hidden = hidden._replace(netloc=f"{login}@{host}")
+    return spec if hidden == parts else hidden.geturl()  # an address with no login is shown as typed
 
 
 def _capture(target: int | str) -> cv2.VideoCapture:
@@ -398,7 +415,7 @@ def open_source(spec: str | int) -> FrameSource:
         return SingleImageSource(path)
     if path.exists() or path.suffix.lower() in VIDEO_SUFFIXES:
         return CaptureSource(text)
-    raise SourceError(f"{text!r} is not a camera index, URL, video file, image or folder")
+    raise SourceError(f"{shown(text)!r} is not a camera index, URL, video file, image or folder")
 
 
 V4L2_MAJOR = 81  # Linux's device number of every video4linux device, /dev/video* and /dev/v4l/... alike
@@ -477,8 +494,8 @@ def local_path(spec: str) -> str:
         return text
     parts = urlsplit(text)
     if parts.netloc not in ("", "localhost"):
-        raise SourceRefused(f"{text} names a file on {parts.netloc}, not on this machine: give file:///full/path "
-                            "(three slashes) or the path itself")
+        raise SourceRefused(f"{shown(text)} names a file on {parts.hostname or shown(text)}, not on this machine: "
+                            "give file:///full/path (three slashes) or the path itself")
     return url2pathname(parts.path)
 
 
