@@ -40,6 +40,22 @@ def marker_bits(marker_id: int) -> np.ndarray:
 NOT_SEEN = "board markers not seen"
 OUT_OF_PLACE = ("board markers out of place: stick 0 at the north-west corner, 1 north-east, 2 south-east and "
                 "3 south-west, each touching its corner of the board")
+# A marker whose black square is under this many frame pixels a side is often missed (3 px a cell of its 6 x 6):
+# on rendered boards at 640x480 all four were found with markers 17 px across and up, at 13-16 px one to three of
+# the four, at 9-11 px mostly one. The board is read well below it (slots 28 px), so markers printed small next to
+# the board (the sheet goes down to 15 mm) were missed where the board was in plain view, and the café was told to
+# bring the board into view.
+SMALL_MARKER_PX = 18.0
+SMALL_MARKERS = "px across"
+
+
+def small_markers_text(side: float) -> str:
+    """Why markers in plain view may have been missed: those seen are too few pixels across."""
+    return (f"the markers seen are only {int(side)} {SMALL_MARKERS} ({SMALL_MARKER_PX:.0f} or more wanted, or some "
+            "are missed): print them larger (companion vision markers sheet.pdf --size-mm 50) or mount the camera "
+            "closer")
+
+
 # The least turn at each corner of the four markers' quadrilateral, as the sine of its angle (20 degrees):
 # a board seen from anywhere above the table keeps its corners far from a straight line (rendered board
 # photos turn by 0.99 or more).
@@ -144,6 +160,10 @@ class BoardFinder:
             return None
         if missing:
             self.last_problem = f"{NOT_SEEN}: {', '.join(missing)}"
+            sides = [float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).mean()) / scale
+                     for quad in found.values()]
+            if sides and max(sides) < SMALL_MARKER_PX:
+                self.last_problem += f"; {small_markers_text(max(sides))}"
             return None
         centre = np.mean([found[i].mean(0) for i in MARKER_IDS], axis=0)
         inner = [found[i][np.argmin(np.linalg.norm(found[i] - centre, axis=1))] for i in MARKER_IDS]
@@ -225,7 +245,7 @@ def rigid_motion(before: np.ndarray, after: np.ndarray) -> np.ndarray:
 def in_view_text(problem: str) -> str:
     """A board not found, with what to do where markers were missed: the finder names only the markers it
     missed, which told a café teaching a card with the board half out of view nothing of what to mend."""
-    if problem.startswith(NOT_SEEN):
+    if problem.startswith(NOT_SEEN) and SMALL_MARKERS not in problem:  # markers too small were in view
         return f"{problem} (the whole board and the four markers round it must be in view)"
     return problem
 
