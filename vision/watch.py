@@ -229,12 +229,20 @@ def _small_slots_text(across: int, shape) -> str:
             f"closer to the board, so that a slot is at least {SLOT_WANTED} px across; smaller slots are misread")
 
 
-def _dark_text(level: int) -> str:
+DARK_MENDS = {  # what to light, and what the noise of a dark picture costs, by reader
+    "dice": ("the tray", "makes dice misread"),
+    "temple-die": ("the tray", "makes the die misread"),
+    "cards": ("the board", "hides its markers and makes cards misread"),
+}
+
+
+def _dark_text(level: int, kind: str = "dice") -> str:
     """The readers lift a dark picture (`frames.lifted`), but not the noise a camera adds in a dim room, which
-    no setting of ours takes away."""
+    no setting of ours takes away. Said of what the reader reads: a dim board was told to light "the tray",
+    lest its "dice" be misread."""
+    where, cost = DARK_MENDS.get(kind, DARK_MENDS["dice"])
     return (f"the picture is dark (its brightest parts reach {level} of 255; {DARK_BELOW} or more wanted): "
-            "light the tray, or let the camera expose longer; in a picture this dark the camera's noise makes "
-            "dice misread")
+            f"light {where}, or let the camera expose longer; in a picture this dark the camera's noise {cost}")
 
 
 def _shadow_text(kept: float) -> str:
@@ -295,7 +303,7 @@ class PictureFaults:
                              "the picture holds still again: dice are read")
         if every_frame or number % DARK_EVERY == 1:
             level = brightest(frame)
-            lines += self._change("dark", level < DARK_BELOW, _dark_text(level),
+            lines += self._change("dark", level < DARK_BELOW, _dark_text(level, self.kind),
                                   f"the picture is light enough now (its brightest parts reach {level} of 255)")
             kept = shadow_kept(frame)
             lines += self._change("shadow", kept is not None, _shadow_text(kept or 0.0),

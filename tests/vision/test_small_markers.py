@@ -57,3 +57,18 @@ def test_markers_big_enough_are_read_and_a_board_half_out_of_view_is_still_told_
     out = capsys.readouterr().out
     assert "board markers not seen: north-east, south-east (the whole board and the four markers round it must be " \
            "in view)" in out, out
+
+
+def test_a_dark_board_is_told_to_be_lit_not_a_tray(tmp_path: Path, capsys) -> None:
+    """`watch --reader cards` on a dim board said "light the tray ... makes dice misread"."""
+    folder = tmp_path / "dim"
+    folder.mkdir()
+    for index, share in enumerate((1.0, 0.08, 0.08, 1.0)):
+        cv2.imwrite(str(folder / f"{index}.png"), (table(2.5) * share).astype(np.uint8))
+    assert main(["vision", "watch", str(folder), "--reader", "cards", "--every-frame", *WATCH]) == 0
+    out = capsys.readouterr().out
+    assert "frame 2: the picture is dark (its brightest parts reach 18 of 255; 40 or more wanted): light the board, " \
+           "or let the camera expose longer; in a picture this dark the camera's noise hides its markers and makes " \
+           "cards misread" in out, out
+    assert "tray" not in out and "dice" not in out
+    assert "frame 4: the picture is light enough now" in out
