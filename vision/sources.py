@@ -271,7 +271,8 @@ def skipped_note(source: object) -> str | None:
         return None
     names = first_few([path.name for path in skipped])
     folder = getattr(source, "name", "the folder")
-    return f"skipped {len(skipped)} files in {folder} that are not readable images: {names}"
+    are = "that is not a readable image" if len(skipped) == 1 else "that are not readable images"
+    return f"skipped {counted(len(skipped), 'file')} in {folder} {are}: {names}"  # "skipped 1 files" before
 
 
 def no_pictures_note(folder: str | Path, path: Path) -> str:

@@ -540,7 +540,8 @@ def test_teach_commands_name_what_was_wrong_with_the_source(tmp_path: Path, caps
     (photos / "empty.jpg").write_bytes(b"")
     out = tmp_path / "cafe"
     assert main(["vision", "teach-card", str(photos), "--slot", "3", "--card", "P01", "--out", str(out)]) == 1
-    assert "not readable images: empty.jpg" in capsys.readouterr().err
+    err = capsys.readouterr().err  # "skipped 1 files ... that are not readable images" before
+    assert "(skipped 1 file in " in err and " that is not a readable image: empty.jpg)" in err, err
     cv2.imwrite(str(tmp_path / "dot.png"), np.zeros((1, 1, 3), np.uint8))
     assert main(["vision", "teach-die", str(tmp_path / "dot.png"), "--value", "3", "--colour", "white",
                  "--out", str(out)]) == 1
