@@ -26,6 +26,7 @@ from vision.card_reader import CardReader
 from vision.cli import KEEP_FRAMES, picture_settings
 from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
+from vision.feed import scaled
 from vision.frames import as_bgr, unusable_text
 from vision.knock import (
     TableAtRest,
@@ -373,11 +374,15 @@ def _unusable_line(frame, source: FrameSource | None) -> str:
     return f"{path.name}: {unusable_text(frame)}" if path is not None else unusable_text(frame)
 
 
-def _settled_text(settled, lay_still: bool, touched: bool = True, big_die: bool = False) -> str:
+def _settled_text(settled, lay_still: bool, touched: bool = True, big_die: bool = False,
+                  reshaped: str | None = None) -> str:
     """A settled roll and what the table would do with it (``touched``: something moved over the dice since dice
     were last read, `MotionGate.moved_over`; ``big_die``: the temple die, which never lands unseen by the gate,
-    `feed.BIG_DIE_MODES`)."""
-    if lay_still and not touched:
+    `feed.BIG_DIE_MODES`; ``reshaped``: the picture took another shape since the dice were last read, with no
+    throw since, said as the table's feed says it, `CameraFeed._resized`)."""
+    if reshaped is not None:
+        what = f"it lay in view when {reshaped}, so the table would not take it as a roll (roll to play)"
+    elif lay_still and not touched:
         what = "the same dice where they lay, nothing moved over them: the table says nothing"
     elif big_die and not touched:
         what = "nothing moved over it, so it lay there all along: the table says nothing"
@@ -480,6 +485,8 @@ def watch(args: argparse.Namespace) -> int:
     covered = CoveredNotice(tracker.steady if tracker else 1)  # as the tracker takes a card: a few reads alike
     last_dice = None
     last_picture = None  # the picture last_dice lay in, for a camera knocked meanwhile
+    size_seen: tuple[int, ...] | None = None  # the size of the last usable picture (height, width)
+    reshaped: str | None = None  # the picture took another shape, and nothing was thrown since: as the feed says it
     at_rest = TableAtRest()  # the picture the marked tray last rested in, read, for a knock while it was empty
     small_told = False  # dice too small in the view are told once
     faults = PictureFaults(args.reader, mains_hz, not tray.whole)
@@ -549,7 +556,23 @@ def watch(args: argparse.Namespace) -> int:
             else:
                 view, offset = tray.cut(shown)
                 reads = settler.reads
+                # A camera reopened in another mode: the dice lying there are kept, their boxes scaled, where the
+                # picture was only scaled; in a picture of another shape they are named and not taken until a
+                # throw, as the table's feed does (`CameraFeed._resized`). A crop was told "the table would take
+                # it", the die that never moved.
+                resized_now = size_seen is not None and shown.shape[:2] != size_seen
+                if resized_now:
+                    across, down = shown.shape[1] / size_seen[1], shown.shape[0] / size_seen[0]
+                    if abs(across / down - 1) < 0.01:
+                        last_dice = scaled(last_dice, across, down)
+                    else:
+                        last_dice = last_picture = None
+                        reshaped = (f"the picture changed size ({size_seen[1]}x{size_seen[0]} to "
+                                    f"{shown.shape[1]}x{shown.shape[0]})")
+                size_seen = shown.shape[:2]
                 settled = settler.feed(view)
+                if reshaped is not None and not resized_now and settler.gate.still_count == 0:
+                    reshaped = None  # a throw since: what settles now is a roll
                 if settler.reads != reads and settler.empty_reads and not tray.whole:
                     # The tray read empty: a knock meanwhile moved the picture with no dice to tell it, as the
                     # table's feed judges it (`CameraFeed._at_rest`).
@@ -591,7 +614,9 @@ def watch(args: argparse.Namespace) -> int:
                         at_rest.keep(last_picture)
                     boxes = [r.box for r in in_view]  # in the tray's view, as the reader saw them
                     lines.append(_settled_text(settled, same, gate_of.moved_over(boxes, read_in.shape),
-                                               args.reader == "temple-die"))
+                                               args.reader == "temple-die", reshaped if dice else None))
+                    if dice:
+                        reshaped = None
                     gate_of.forget_moves()
                     if thrown is not None:
                         at_rest.keep(shown.copy())  # the picture the tray rests in now: not told again
