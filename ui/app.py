@@ -38,6 +38,7 @@ from ui.boards import BoardView, namer_for
 from ui.kiosk import ESCAPE_KEYS, IdleClock, PinGate
 from ui.settings import Settings, card_refused, existing_folder, not_saved
 from ui.voice import Voice, spoken_form, spoken_step
+from vision.login import shown
 from vision.orientation import Orientation
 from vision.tray_area import TrayArea
 
@@ -614,8 +615,10 @@ class CompanionApp(App):
                 thing = inputs.start(self.controller, name, source, self.camera_orientation(), self.settings.mains_hz,
                                      self.camera_tray(), self._tray_followed)
             except Exception as error:  # e.g. no GPIO, no OpenCV: report it, keep the rest running
-                log.warning("%s (%s) did not start: %s", name, source, error)
-                problems[name] = f"{inputs.LABELS[name]} could not start ({source}): {error}"
+                # A camera's login is never shown nor logged (`vision.login`, which needs no OpenCV).
+                named, said = shown(source), str(error).replace(source, shown(source)) if source else str(error)
+                log.warning("%s (%s) did not start: %s", name, named, said)
+                problems[name] = f"{inputs.LABELS[name]} could not start ({named}): {said}"
                 continue
             self.running_inputs[name] = (source, thing)
             self.hardware.append(thing)

@@ -215,3 +215,23 @@ def test_a_video_that_played_to_its_end_says_it_ended_and_does_not_start_again(l
     assert "lost" not in app.inputs_note
     app.input_problems = {}  # before the app has the feed's word, the screen says it in the same words
     assert screen.problem(screen.feed()) == app_said + "."
+
+
+def test_a_camera_that_could_not_start_is_named_without_its_password(
+        launch: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Settings and the log read "Camera could not start (http://...?user=admin&pwd=Cafe2024): ..."."""
+    import ui.inputs
+
+    started = ui.inputs.start
+
+    def no_opencv(controller: Any, name: str, source: str, *rest: Any) -> Any:
+        if name == "camera":
+            raise RuntimeError(f"cannot use {source}: OpenCV is not installed")
+        return started(controller, name, source, *rest)
+
+    monkeypatch.setattr(ui.inputs, "start", no_opencv)
+    app = launch(camera_on("http://10.0.0.5/videostream.cgi?user=admin&pwd=Cafe2024"))
+    said = app.input_problems["camera"]
+    assert said == ("Camera could not start (http://10.0.0.5/videostream.cgi?user=admin&pwd=***): cannot use "
+                    "http://10.0.0.5/videostream.cgi?user=admin&pwd=***: OpenCV is not installed"), said
+    assert "Cafe2024" not in caplog.text and "pwd=***" in caplog.text
