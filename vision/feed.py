@@ -543,6 +543,7 @@ class CameraFeed:
                     self._link(False, f"{self.source.problem}{again}", unusable)
                     self._down_kind = kind
                     self.gate.reset()
+                    self._unseen_meanwhile()
                     self.stuck = False  # the camera lost says more; it is judged afresh once back
                 if self.source.finished:
                     # A folder of zero-byte or damaged photos "ended" with no word of why nothing was read.
@@ -581,6 +582,21 @@ class CameraFeed:
             if self.fps and not self.source.live:  # a camera paces itself; waiting more lets its frames go stale
                 next_at = max(next_at + 1.0 / self.fps, time.monotonic() - 1.0)
                 self._stop.wait(max(0.0, next_at - time.monotonic()))
+
+    def _unseen_meanwhile(self) -> None:
+        """Forget where the dice lay when the camera goes down: what lies there when it is back is named, not
+        taken, as when reading begins.
+
+        While it was down the table asked the players to tap each roll; a die
+        thrown meanwhile lay elsewhere when the camera came back, matched none
+        it had seen, and was told as a roll: the next player's, applied unasked
+        (no throw was seen, so no "Dice rolling" came before it either). The
+        cards read are kept: a card cannot change unseen into another.
+        """
+        self._dice_placed = self._dice_seen = self._placed_picture = None
+        self._rolled = False
+        self._moved_at = None
+        self._began = "the camera came back"
 
     def _passed_over(self, error: Exception) -> None:
         """Tell the table of a fault once, until what failed works again.
