@@ -378,8 +378,8 @@ def _settled_text(settled, lay_still: bool, touched: bool = True, big_die: bool 
                   reshaped: str | None = None) -> str:
     """A settled roll and what the table would do with it (``touched``: something moved over the dice since dice
     were last read, `MotionGate.moved_over`; ``big_die``: the temple die, which never lands unseen by the gate,
-    `feed.BIG_DIE_MODES`; ``reshaped``: the picture took another shape since the dice were last read, with no
-    throw since, said as the table's feed says it, `CameraFeed._resized`)."""
+    `feed.BIG_DIE_MODES`; ``reshaped``: the picture took another shape, or the camera came back after it was lost,
+    since the dice were last read, with no throw since, said as the table's feed says it, `CameraFeed._resized`)."""
     if reshaped is not None:
         what = f"it lay in view when {reshaped}, so the table would not take it as a roll (roll to play)"
     elif lay_still and not touched:
@@ -487,6 +487,7 @@ def watch(args: argparse.Namespace) -> int:
     last_picture = None  # the picture last_dice lay in, for a camera knocked meanwhile
     size_seen: tuple[int, ...] | None = None  # the size of the last usable picture (height, width)
     reshaped: str | None = None  # the picture took another shape, and nothing was thrown since: as the feed says it
+    fresh = False  # the camera is back after it was lost: its first frame is no throw
     at_rest = TableAtRest()  # the picture the marked tray last rested in, read, for a knock while it was empty
     small_told = False  # dice too small in the view are told once
     faults = PictureFaults(args.reader, mains_hz, not tray.whole)
@@ -507,6 +508,10 @@ def watch(args: argparse.Namespace) -> int:
                     raise WatchRefused(last_problem)
                 if last_problem:
                     print(f"source problem: {last_problem} (retrying every {source.retry_seconds:.0f} s)", flush=True)
+                    if settler is not None and last_dice is not None:  # as the feed (`CameraFeed._unseen_meanwhile`)
+                        last_dice = last_picture = None
+                        reshaped, fresh = "the camera came back", True
+                        settler.gate.reset()
             if source.mains_note != mains_note:
                 mains_note = source.mains_note
                 if mains_note:
@@ -571,8 +576,9 @@ def watch(args: argparse.Namespace) -> int:
                                     f"{shown.shape[1]}x{shown.shape[0]})")
                 size_seen = shown.shape[:2]
                 settled = settler.feed(view)
-                if reshaped is not None and not resized_now and settler.gate.still_count == 0:
+                if reshaped is not None and not (resized_now or fresh) and settler.gate.still_count == 0:
                     reshaped = None  # a throw since: what settles now is a roll
+                fresh = False  # the first frame back had nothing to compare with
                 if settler.reads != reads and settler.empty_reads and not tray.whole:
                     # The tray read empty: a knock meanwhile moved the picture with no dice to tell it, as the
                     # table's feed judges it (`CameraFeed._at_rest`).

@@ -87,3 +87,25 @@ def test_a_throw_once_the_camera_is_back_is_a_roll(d6_reader) -> None:
                                                                        *[die_at(3)] * 6], d6_reader)
     assert dice_news(seen) == [("RollStarted", None), ("DieRead", 6)] * 2, dice_news(seen)
     assert notes(seen) == [BACK]
+
+
+def test_watch_says_the_die_lying_there_when_the_camera_is_back_is_no_roll(monkeypatch, capsys) -> None:
+    """`vision watch` said "the table would take it" of the 3 lying there, as the table then did."""
+    import functools
+
+    import vision.watch
+    from vision.cli import main
+    from vision.sources import RetryingSource
+
+    three = _drawn(2, 1, (3,))[0].copy()
+    cameras = [Camera([*tumbling(7), *[die_at(1)] * 6], pulled_after=11), Camera([three] * 8)]
+    monkeypatch.setattr(vision.watch, "is_device", lambda spec: True)
+    monkeypatch.setattr(vision.watch, "open_source", lambda spec: cameras.pop(0))
+    monkeypatch.setattr(vision.watch, "RetryingSource", functools.partial(RetryingSource, retry_seconds=0.01))
+    assert main(["vision", "watch", "0", "--turn", "0", "--no-mirror", "--mains", "0", "--tray", "whole"]) == 0
+    out = capsys.readouterr().out
+    said = [line.split(": ", 1)[1] for line in out.splitlines() if "settled" in line]
+    assert "source problem: the USB cable is out" in out, out
+    assert len(said) == 2 and said[0].startswith("die shows 6") and said[0].endswith("the table would take it"), said
+    assert said[1].startswith("die shows 3") and said[1].endswith(
+        "it lay in view when the camera came back, so the table would not take it as a roll (roll to play)"), said
