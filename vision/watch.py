@@ -40,7 +40,7 @@ from vision.knock import (
 )
 from vision.markers import hidden_text, in_view_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
-from vision.settle import dice_settler
+from vision.settle import dice_settler, unit_confidence
 from vision.slot_tracker import SlotTracker
 from vision.sources import (
     FrameSource,
@@ -136,6 +136,12 @@ def _taught_lines(reader, kind: str, taught: Path) -> list[str]:
 
 SLOT_UNSEEN = ("?: most of that slot looks like no card of the deck: something lies over it (a hand?), or the "
                "café's cards are not taught yet")
+
+
+def _asked_text(confidence: float) -> str:
+    """What the table does with a card read less than surely: it asks, as it asks of a die (`CONFIRM_BELOW`).
+    A card "72% sure" was printed as one read surely is, and the café could not tell the table would ask."""
+    return ": the table would ask a player to confirm it" if unit_confidence(confidence) < CONFIRM_BELOW else ""
 
 
 def _card_text(reader, card: str | None) -> str:
@@ -554,7 +560,8 @@ def watch(args: argparse.Namespace) -> int:
                     lines.append(_markers_text(markers))
                 changed = tracker.update(reading)
                 lines += [f"slot {slot.slot} now holds {_card_text(reader, slot.card)} ({sure_text(slot.confidence)})"
-                          if slot.card else f"slot {slot.slot} is now empty" for slot in changed]
+                          + _asked_text(slot.confidence) if slot.card else f"slot {slot.slot} is now empty"
+                          for slot in changed]
                 told = covered.update(reading)
                 if told:
                     lines.append(told)
