@@ -19,6 +19,7 @@ INSTRUCTIONS = [
     "Table Companion - temple board markers",
     "",
     "1. Print at 100% (no 'fit to page'); cut out the four squares along the thin grey lines.",
+    "   Each marker's black square is then {size} mm a side: measure one to check the print was not shrunk.",
     "   Print in black on matte paper, on the printer that printed the cards if they are your own:",
     "   the camera judges how the cards' ink looks by the markers' black and white.",
     "2. Stick each marker just OUTSIDE the board, diagonally off the corner named under it,",
@@ -39,6 +40,9 @@ def page_content(marker_mm: float) -> str:
     y = h - 20 * MM
     for i, line in enumerate(INSTRUCTIONS):
         size = 14 if i == 0 else 10
+        # The size printed on the sheet: "print at 100%" alone left a sheet shrunk to fit the page unnoticed,
+        # its markers smaller than the café asked for, and smaller markers are missed sooner.
+        line = line.format(size=f"{marker_mm:g}")
         ops.append(f"BT /F1 {size} Tf {20 * MM:.2f} {y:.2f} Td ({escape(line)}) Tj ET")
         y -= size * 1.5
     side = marker_mm * MM
@@ -49,7 +53,7 @@ def page_content(marker_mm: float) -> str:
     for index, marker_id in enumerate(MARKER_IDS):
         col, row = index % 2, index // 2
         x0 = gap_x + col * (side + 2 * quiet + gap_x) + quiet
-        y0 = top - row * (side + 2 * quiet + 25 * MM) - side
+        y0 = top - row * (side + 2 * quiet + 24 * MM) - side  # 24 mm: the 65 mm sheet keeps 10 mm at the foot
         ops.append(f"0.7 G 0.3 w {x0 - quiet:.2f} {y0 - quiet:.2f} {side + 2 * quiet:.2f} {side + 2 * quiet:.2f} re S")
         bits = marker_bits(marker_id)
         ops.append("0 g")

@@ -72,3 +72,13 @@ def test_a_dark_board_is_told_to_be_lit_not_a_tray(tmp_path: Path, capsys) -> No
            "cards misread" in out, out
     assert "tray" not in out and "dice" not in out
     assert "frame 4: the picture is light enough now" in out
+
+
+def test_the_sheet_says_how_big_its_markers_print(tmp_path: Path) -> None:
+    """'Print at 100%' alone left a sheet shrunk to fit the page unnoticed: markers smaller than asked for."""
+    sheet = tmp_path / "sheet.pdf"
+    assert main(["vision", "markers", str(sheet), "--size-mm", "32.5"]) == 0
+    assert b"Each marker's black square is then 32.5 mm a side: measure one to check the print was not shrunk." \
+           in sheet.read_bytes()
+    assert main(["vision", "markers", str(sheet)]) == 0
+    assert b"is then 50 mm a side" in sheet.read_bytes()
