@@ -85,6 +85,8 @@ class CaptureSource:
     """
 
     first: np.ndarray | None = None  # a file's first frame, read to open it, handed out first
+    frames_counted: int | None = None  # a video file's frames by its header, where it says
+    frames_given = 0  # the frames handed out
 
     def __init__(self, target: int | str, width: int | None = None, height: int | None = None,
                  devices: str = DEVICES) -> None:
@@ -126,6 +128,10 @@ class CaptureSource:
                 raise SourceError(f"video file {target} holds no frame this OpenCV can decode (empty, or cut short "
                                   "before its first frame)")
             self.first = frame
+            # The frames its header counts, to tell a file cut short (a copy or a recording not finished) from one
+            # played whole: it ended like any other, and only the frames read were said.
+            counted_frames = self.capture.get(cv2.CAP_PROP_FRAME_COUNT)
+            self.frames_counted = int(counted_frames) if 0 < counted_frames < 1e9 else None
         self.device = device_path(target) if self.live else None
         self.mains = V4L2Mains(self.device) if self.device else None
 
@@ -157,10 +163,12 @@ class CaptureSource:
             return None
         if self.first is not None:
             frame, self.first = self.first, None
+            self.frames_given += 1
             return frame
         with quiet_opencv():  # a stalled stream's timeout is our SourceError, not also an FFmpeg warning
             ok, frame = self.capture.read()
         if ok and frame is not None and frame.size:
+            self.frames_given += 1
             return frame
         if self.is_file:
             self.finished = True
@@ -256,6 +264,18 @@ def no_pictures_note(folder: str | Path, path: Path) -> str:
     return f"folder {folder} holds no picture the camera plays ({kinds}), only other files ({first_few(held)})"
 
 
+CUT_SHORT_SHARE = 0.98  # a header may count a frame or two its file does not decode: only fewer than this is told
+
+
+def cut_short_note(source: object) -> str | None:
+    """What a video file that ended before the frames its header counts is: cut short, said with the count."""
+    counted_frames, given = getattr(source, "frames_counted", None), getattr(source, "frames_given", 0)
+    if not getattr(source, "finished", False) or not counted_frames or given >= CUT_SHORT_SHARE * counted_frames:
+        return None
+    return (f"it ended after {given} of the {counted_frames} frames its header counts: the file is cut short (a "
+            "copy or a recording not finished?)")
+
+
 def ended_note(source: object, frames: int) -> str:
     """What the table is told of a video or folder that gave ``frames`` pictures and came to its end.
 
@@ -265,7 +285,7 @@ def ended_note(source: object, frames: int) -> str:
     folder = getattr(source, "files", None) is not None
     what = f"{'folder' if folder else 'video'} {getattr(source, 'name', 'the file')}"
     noun = "picture" if folder else "frame"
-    skipped = skipped_note(source)
+    skipped = skipped_note(source) or cut_short_note(source)
     note = f" ({skipped})" if skipped else ""
     return (f"{what} has ended after {counted(frames, noun)}; it does not start again (no loop), so its last "
             f"picture stays{note}")

@@ -48,6 +48,7 @@ from vision.sources import (
     SingleImageSource,
     SourceError,
     counted,
+    cut_short_note,
     first_few,
     is_device,
     misnamed,
@@ -678,7 +679,7 @@ def watch(args: argparse.Namespace) -> int:
     if shots is not None:
         kept = f", the newest {len(shots.written)} kept" if shots.count > len(shots.written) else ""
         print(f"{counted(shots.count, 'frame')} with a reading saved in {args.save}{kept}")
-    skipped = skipped_note(opened[-1]) if opened else None
+    skipped = (skipped_note(opened[-1]) or cut_short_note(opened[-1])) if opened else None
     if skipped:
         print(skipped)
     if frames > unusable and not reports and settler is not None and settler.reads:
