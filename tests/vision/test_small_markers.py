@@ -82,3 +82,25 @@ def test_the_sheet_says_how_big_its_markers_print(tmp_path: Path) -> None:
            in sheet.read_bytes()
     assert main(["vision", "markers", str(sheet)]) == 0
     assert b"is then 50 mm a side" in sheet.read_bytes()
+
+
+def test_markers_lost_in_a_dark_picture_are_said_to_be_lost_in_the_dark(tmp_path: Path, capsys) -> None:
+    """With the lamp off the markers drown in the camera's noise: it said "board markers hidden: north-west,
+    south-east (something on them?)", or that they must be in view, of markers lying in plain view."""
+    from vision.board_photos import board_photo
+
+    lit = board_photo(np.random.default_rng(0), load_temple_cards(), load_temple_board()).image
+    noise = np.random.default_rng(1).normal(0, 2.5, lit.shape)
+    dark = np.clip(lit * 0.08 + noise, 0, 255).astype(np.uint8)
+    folder = tmp_path / "lamp"
+    folder.mkdir()
+    for index, frame in enumerate([lit] * 3 + [dark] * 3 + [lit] * 3):
+        cv2.imwrite(str(folder / f"{index}.png"), frame)
+    assert main(["vision", "watch", str(folder), "--reader", "cards", *WATCH]) == 0
+    out = capsys.readouterr().out
+    markers = [line for line in out.splitlines() if "marker" in line and "picture is dark" not in line]
+    assert len(markers) == 3 and markers[0].endswith("all four board markers in view"), out
+    assert markers[1].startswith("frame 4: board markers not seen: ") and markers[1].endswith(
+        ": the picture is too dark to find them in (light the board); the path cards are read from the others"), out
+    assert "something on them" not in out and "a cup on it" not in out and "must be in view" not in out, out
+    assert markers[2] == "frame 7: all four board markers in view", out
