@@ -191,6 +191,8 @@ def cmd_play(args: argparse.Namespace, attach: Attach | None = None, resume_as: 
               "without questions.", file=sys.stderr)
         journal.close()
         return 1
+    journal.close()  # let its file go now: the terminal and its session hold each other, so the collector would
+    # close it at a moment of its own, checkpointing the log under whatever opens the journal next
     if code == 0 and not journal.kept_on_disk:
         return 1  # the goodbye said the game ended with the process: no journal file could be written
     return code
