@@ -626,3 +626,20 @@ def test_one_report_per_player_says_its_verb_once() -> None:
                   "Red 1 is blown 6 forward from a1 (edge) to b2 (ring 2). Red 2 is blown 3 forward from a2 (edge).",
                   "Blue has all three travellers in camp and wins! Red has two."):
         assert spoken_form(apart) == apart
+
+
+def test_a_pawn_left_on_the_only_stairway_hears_there_once() -> None:
+    """A temple pawn ending on the board's only stairway was told "Red 2 is on the secret stairway there, but no
+    other stairway is there to reach: it stays.": the voice says the place just named "there", and the game's
+    reason said it again (5 distinct announcements over 150 seeded games). The reason now says where no other
+    stairway is: on the board. Played through the session (seed 1), as the table hears it."""
+    rng = random.Random(1)
+    session = Session.new("temple", random_players(create("temple"), rng))
+    while True:
+        assert not session.pending().is_over
+        step = session.act(session.game.sim_choose(session.state, session.legal(), rng))
+        if any(e.rules == ("RU-24",) for e in step.events):
+            break
+    said = spoken_form(" ".join(e.text for e in step.events))
+    assert said.endswith("Red 2 is on the secret stairway there, but no other stairway is on the board: it stays.")
+    assert all(len(re.findall(r"\bthere\b", s)) <= 1 for s in re.split(r"(?<=[.!?])\s+", said)), said

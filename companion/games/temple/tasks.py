@@ -42,7 +42,7 @@ def run_tasks(game: TempleGame, state: TempleState, events: list[Event]) -> Temp
             why = (
                 "every other stairway is more than half a lap away along its lap, across its wall"
                 if far
-                else "no other stairway is there to reach"
+                else "no other stairway is on the board"
             )
             where = f"{pawn_label(task.colour, i)} on {stairway(game, task.colour, task.node)}"
             # Right after the card change's "The new card puts Red 1 on the secret stairway at [13,7] (slot 5

@@ -88,7 +88,7 @@ def test_a_move_onto_the_only_stairway_says_the_pawn_stays() -> None:
     after, events = act(s, {"type": "move", "pawn": "red1", "to": [7, 1]})
     assert pawns_of(after)["red"][0] == [7, 1] and set(_clauses(text)) <= rules_of(events)
     (stays,) = [e.text for e in events if "RU-24" in e.rules]
-    assert stays == f"Red 1 is on the secret stairway at {STA}, but no other stairway is there to reach: it stays."
+    assert stays == f"Red 1 is on the secret stairway at {STA}, but no other stairway is on the board: it stays."
 
 
 def test_a_move_from_one_stairway_to_another_does_not_send_the_mover_back() -> None:
@@ -126,7 +126,7 @@ def test_a_pawn_a_change_puts_on_a_lone_stairway_is_not_named_again() -> None:
     s, events = act(s, {"type": "change", "slot": 5, "card": "STB"})
     assert [e.text for e in events][1:] == [
         f"The new card puts Red 1 on the secret stairway at {STB}: it takes it if there is another.",
-        "It stays there: no other stairway is there to reach.",
+        "It stays there: no other stairway is on the board.",
     ]
     assert pawns_of(s)["red"][0] == [13, 7]
 
