@@ -394,12 +394,13 @@ def _count_sentences(
 
 def _supplied(owner: str, changes: list[tuple[OnTable, int]], step_rules: tuple[str, ...]) -> Said:
     """One player's goods handed back to or taken again from the supply, as the difference: "Black gives back
-    1 date and 2 pepper.", "Give Black 2 salt back.", "White gives back 1 gold and gets 3 salt back." (a trade)."""
+    1 date and 2 pepper.", "Give Black 2 salt back.", "White gives back 1 gold, then gets 3 salt back." (a
+    trade: "gives back 1 date and gets 1 salt and 1 pepper back" ran the first list into the second)."""
     gives = [_amount(t, -d) for t, d in changes if d < 0]
     gets = [_amount(t, d) for t, d in changes if d > 0]
     who = _name(owner)
     if gives and gets:
-        words = f"{who} gives back {series(gives)} and gets {series(gets)} back."
+        words = f"{who} gives back {series(gives)}, then gets {series(gets)} back."
     elif gives:
         words = f"{who} gives back {series(gives)}."
     else:

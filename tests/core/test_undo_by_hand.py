@@ -146,10 +146,10 @@ def test_targi_a_goods_card_taken_goes_back_face_up_with_the_marker() -> None:
     ("seed", "step_words", "handed"),
     [
         (1, r"(\w+) chooses 2 pepper", "{who} gives back 2 pepper."),
-        (0, r"(\w+) pays 1 date and 1 pepper and plays", "Give {who} 1 date and 1 pepper back."),
+        (0, r"(\w+) pays 1 date and 1 pepper, then plays", "Give {who} 1 date and 1 pepper back."),
         (0, r"(\w+) pays the raid: 2 dates\.", "Give {who} 2 dates back."),
-        (0, r"(\w+) gives 2 dates for 1 salt", "{who} gives back 1 salt and gets 2 dates back."),
-        (0, r"(\w+) gives 3 salt for 1 gold", "{who} gives back 1 gold and gets 3 salt back."),
+        (0, r"(\w+) gives 2 dates for 1 salt", "{who} gives back 1 salt, then gets 2 dates back."),
+        (0, r"(\w+) gives 3 salt for 1 gold", "{who} gives back 1 gold, then gets 3 salt back."),
     ],
     ids=["chosen", "paid, one of each", "a raid paid", "a trade", "a trade for gold"],
 )

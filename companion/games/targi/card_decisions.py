@@ -89,7 +89,8 @@ def do_play(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
     sup = evolve(sup.add(pay, -1), rows=rows, hand=hand)
     s = evolve(s.with_supply(p, sup), tasks=s.tasks[1:])
     rules = ("TG-T1", "TG-T3", "TG-T4") + (("TG-B1",) if task.source == "noble" else ())
-    ev.append(Event("move", f"{cap(p)} pays {bundle_text(pay)} and plays {card.label} into row {row}.", rules,
+    # ", then": "pays 1 date and 1 salt and plays ..." ran the goods list into the next "and" (heard as one list)
+    ev.append(Event("move", f"{cap(p)} pays {bundle_text(pay)}, then plays {card.label} into row {row}.", rules,
                     (p,)))  # fmt: skip
     s = card_effects(eng, s, p, cid, ev)
     if len(sup.cards) == 12 and s.ender is None:
