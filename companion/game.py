@@ -411,6 +411,9 @@ class Game(ABC):
     colours: ClassVar[tuple[str, ...]] = ()
     dice: ClassVar[tuple[DieSpec, ...]] = ()
     decks: ClassVar[tuple[str, ...]] = ()
+    # Each deck as the game's own texts name it ("The Collection pile is empty", "The draw pile is empty"): the
+    # dispute screen's Build listed the ids an action carries, "collection" and "path", words no text uses.
+    deck_names: ClassVar[Mapping[str, str]] = {}
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = {"standard": {}}
     # Data files besides the rulebook, each with its schema (see companion.schema).
@@ -632,7 +635,7 @@ class Game(ABC):
         """One value of an action's field as the game's own texts write it: a traveller "Green 2", goods "2 dates,
         1 pepper", a die face "red". The dispute screen's Build lists each field's values to pick from, and showed
         them as the action spells them ('[1, 1]', '{"colour": "red"}', "green-2"), which no table reads. A place
-        is said by ``place_words`` first. None: the value says itself (a number, a colour, a deck's name)."""
+        is said by ``place_words`` first, a deck by ``deck_names``. None: the value says itself (a number, a colour)."""
         return None
 
     def player_words(self, player: str) -> str:

@@ -78,12 +78,13 @@ def values(session: Any, key: str, board_place: Hashable | None = None) -> list[
 def label(session: Any, key: str, value: Any) -> str:
     """A value as its button reads, in the game's own words: a place as its texts name it (Through the Desert's
     hex "(5,1)", not "[5, 1]"), any other value as the game says it (``Game.value_words``: a temple face "red",
-    not '{"colour": "red"}'), a player as its texts name them ("Red", ``Game.player_words``); words and numbers
+    not '{"colour": "red"}'), a deck as its texts name it ("Collection pile", ``Game.deck_names``), a player as its
+    texts name them ("Red", ``Game.player_words``); words and numbers
     the game leaves alone bare; JSON only for what it never names."""
     game, state = session.game, session.state
     if key in PLAYER_KEYS and isinstance(value, str) and value in {*_players(session), *getattr(game, "colours", ())}:
         return str(game.player_words(value))
-    words = None
+    words = game.deck_names.get(value) if key == "deck" and isinstance(value, str) else None
     if key in PLACE_FIELDS:
         place = place_of({key: value})
         words = game.place_words(state, place) if place is not None else None

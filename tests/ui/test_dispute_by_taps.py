@@ -331,10 +331,22 @@ def test_every_field_naming_a_player_lists_each_player_by_name(game_id: str, key
     assert all(words[w] == w.lower() for w in words)
 
 
-def test_the_water_hole_deck_reads_as_the_game_calls_it() -> None:
-    """Through the Desert's one deck read "waterholes", its id; its texts say "the token lying there"."""
-    session = mid_game("ttd")
-    assert compose.labels(session, "deck", compose.values(session, "deck")) == {"water-hole tokens": "waterholes"}
+@pytest.mark.parametrize(("game_id", "named"), [
+    ("ttd", {"water-hole tokens": "waterholes"}),
+    ("desert", {"Collection pile": "collection", "Mystery pile": "mystery"}),
+    ("temple", {"draw pile": "path"}),
+    ("blackpool", {"charm deck": "charm", "curse deck": "curse"}),
+    ("targi", {"goods deck": "goods", "tribe deck": "tribe"}),
+])
+def test_each_deck_reads_as_the_game_calls_it(game_id: str, named: dict[str, str]) -> None:
+    """Build listed a deck by the id its actions carry: Through the Desert's "waterholes" (its texts say "the
+    token lying there"), the desert race's "collection" and "mystery" (they say "The Collection pile is empty"),
+    the temple's "path" (it says "The draw pile is empty"), Blackpool's "charm" and Targi's "goods" ("spends a
+    coin on the charm deck", "comes from the goods deck"). Each reads as the game's texts name it, and the id is
+    what is sent."""
+    session = mid_game(game_id)
+    listed = compose.labels(session, "deck", compose.values(session, "deck"))
+    assert listed == named, listed
 
 
 def offered_now(game_id: str, kind: str) -> Session:

@@ -162,6 +162,7 @@ class Blackpool(Game):
     colours: ClassVar[tuple[str, ...]] = COLOURS
     dice: ClassVar[tuple[DieSpec, ...]] = (ORACLE,)
     decks: ClassVar[tuple[str, ...]] = DECKS
+    deck_names: ClassVar[Mapping[str, str]] = {d: f"{d} deck" for d in DECKS}  # "spends a coin on the charm deck"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
     profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = PROFILES
     data_schemas: ClassVar[Mapping[str, Any]] = DATA_SCHEMAS

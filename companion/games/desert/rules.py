@@ -103,6 +103,8 @@ class DesertRace(Game):
     colours = INFO.colours
     dice = (D6,)
     decks = ("collection", "mystery")
+    deck_names: ClassVar[Mapping[str, str]] = {"collection": "Collection pile", "mystery": "Mystery pile"}  # as
+    # "The Collection pile is empty: ..." and "No Sand Thief card is left in the Mystery pile." say them
     option_specs = OPTION_SPECS
     profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = PROFILES
     data_schemas: ClassVar[Mapping[str, Any]] = {"board": BOARD_SCHEMA, "cards": CARDS_SCHEMA}

@@ -63,6 +63,8 @@ class Targi(Game):
     max_players = INFO.max_players
     colours = INFO.colours
     decks = ("goods", "tribe")
+    # "The card to enter now comes from the goods deck, not the tribe deck."
+    deck_names: ClassVar[Mapping[str, str]] = {"goods": "goods deck", "tribe": "tribe deck"}
     actions_rule = "TG-A1"  # the actions a player takes: one per own Targi and per own tribe marker
     turn_rule = "TG-TURN"
     action_shapes = shapes(draw="deck card", pay="pay", place="card", use="card | slot", done="", take="goods",

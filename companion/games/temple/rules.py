@@ -69,6 +69,7 @@ class TempleGame(Game):
     colours: ClassVar[tuple[str, ...]] = COLOURS
     dice: ClassVar[tuple[DieSpec, ...]] = (house_die(),)
     decks: ClassVar[tuple[str, ...]] = (DECK_ID,)
+    deck_names: ClassVar[Mapping[str, str]] = {DECK_ID: "draw pile"}  # "The draw pile is empty: shuffle ..." (RU-26)
     option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTIONS
     profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = {"standard": {}, "alternatives": ALTERNATIVES}
     data_schemas: ClassVar[Mapping[str, Any]] = SCHEMAS

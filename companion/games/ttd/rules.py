@@ -66,6 +66,8 @@ class ThroughTheDesert(Game):
     action_shapes = shapes(draw="deck card hex", leader="colour hex", camel="colour hex", pass_="")
     colours: ClassVar[tuple[str, ...]] = PLAYER_COLOURS
     decks: ClassVar[tuple[str, ...]] = ("waterholes",)
+    # the draw's texts: "enter the value of the token lying there"
+    deck_names: ClassVar[Mapping[str, str]] = {"waterholes": "water-hole tokens"}
     option_specs = OPTION_SPECS
     profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = PROFILES
     data_schemas = SCHEMAS
@@ -888,8 +890,6 @@ class ThroughTheDesert(Game):
         """A water-hole token by its worth, as the draw's own text says it ("Water hole at (2,0) worth 1")."""
         if key == "card" and isinstance(value, str) and value in self.token_ids:
             return f"water hole worth {self.token_ids[value]}"
-        if key == "deck" and value in self.decks:  # the draw's texts: "enter the value of the token lying there"
-            return "water-hole tokens"
         return None
 
     def choice_words(self, state: TtdState, action: Action) -> str | None:
