@@ -97,6 +97,9 @@ CLAUSES = re.compile(r"\s*\[[A-Z]{1,5}-[A-Za-z0-9.]+(?:,\s*[A-Z]{1,5}-[A-Za-z0-9
 # The temple's cells "[7,0] (slot 2 r0c1)": x the column from the west edge, y the row from the north, as the
 # drawing numbers its margins; the in-card "r0c1" (spelt "r zero c one") repeats the cell, so the slot stays.
 CELL = re.compile(r"\[(\d+),(\d+)\](?: \(slot (\d+) r\d+c\d+\))?")
+# The temple's marker named with its cell beside it, as the screen writes it ("moves to its Ah Kinchil marker [1,13]
+# (corner)"): aloud "marker column 1, row 13" ran the marker into its cell, the place heard as more of its name.
+MARKER_CELL = re.compile(r"\bmarker (?=column \d)")
 # Targi's centre cards "centre 2-1" (row-column, as the tag on the card reads): "two dash one" aloud.
 CENTRE = re.compile(r"\b([Cc]entre) (\d)-(\d)\b")
 # Fata Morgana's "from centre 3-2 to 3-1" names the second card without "centre": left to RANGE it was said
@@ -182,6 +185,7 @@ def spoken_form(text: str) -> str:
     text = CLAUSES.sub("", text)
     text = HEX_NAME.sub(lambda m: f"hex {_number(m[1])}, {_number(m[2])}", text)
     text = CELL.sub(lambda m: f"column {m[1]}, row {m[2]}" + (f" (slot {m[3]})" if m[3] else ""), text)
+    text = MARKER_CELL.sub("marker at ", text)
     text = CENTRE_TO.sub(r"\1 to centre \2", text)
     text = CENTRE.sub(r"\1 \2 \3", text)
     text = RANGE.sub(r"\1 to \2", text)
