@@ -323,10 +323,12 @@ class Flow:
             state = self.return_card(state, card)
         lap = piece.lap and not state.options.lap_reset_on_knockout
         state = state.with_piece(player, items=(), out=True, lap=lap, failures=0)
-        lost = ", ".join(card_name(c) for c in piece.items) or "no cards"
+        # "Collection cards discarded (no cards)" said a discard that did not happen, in the words of a log
+        lost = (f"Collection cards discarded ({', '.join(card_name(c) for c in piece.items)})" if piece.items
+                else "no Collection card to discard")
         wiped = piece.lap and not lap  # lap_reset_on_knockout: the board's row went back to "lap 0/40" unsaid
         events.append(Event("penalty", f"{title(player)} has no Lives left: out for the rest of this round; "
-                            f"Collection cards discarded ({lost}){'; the lap no longer counts' if wiped else ''}. "
+                            f"{lost}{'; the lap no longer counts' if wiped else ''}. "
                             f"Back next round with {RESTART_LIVES} Lives.",
                             ("DR-6", "DR-Q20", "DR-Q10") if wiped else ("DR-6", "DR-Q20"), (player,)))
         return self.advance(state, events)
