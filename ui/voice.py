@@ -598,14 +598,20 @@ def _parts(text: str) -> list[str]:
     return [part for part in re.split(r"(?<=[.!?])\s+|[:;]\s+", text.strip()) if part]
 
 
-def _place_said(lead: str, last: str) -> bool:
+def _place_said(lead: str, last: str, before: str = "") -> bool:
     """Whether ``lead`` is who acts and where ("Pink on Jewel of the Desert (38)") and ``last`` (the step's last
-    sentence) just named that place, four words at least: "Pink moves 4 spaces forward to Jewel of the Desert
-    (38)." The prompt then says only who: "Pink: agree trades, or end the turn."."""
+    sentence) just named that place, four words at least or with its number: "Pink moves 4 spaces forward to
+    Jewel of the Desert (38)." The prompt then says only who: "Pink: agree trades, or end the turn.". So a
+    challenge's question, "Grey is on Rocky Ridge (5), needing 4 or more: attempt it now, ...?", right after the
+    space said what it needs, "Rocky Ridge (5) is a challenge: roll 4 or more to go on (...)." (``before``, the
+    sentence before it, naming who moved there): 320 of 7,260 distinct announcements in 30 seeded games said the
+    space and the roll it needs twice in a row."""
     who, _, where = lead.partition(" ")
-    place, _, name = where.partition(" ")
-    return (who[:1].isupper() and place in PLACE_WORDS and len(_words(name)) >= 4 and _within(name, last)
-            and _named(who, last))
+    place, _, name = where.removeprefix("is ").partition(" ")
+    name, _, need = name.partition(", needing ")
+    about = _named(who, last) or (last.startswith(name) and _named(who, before))
+    return (who[:1].isupper() and place in PLACE_WORDS and (len(_words(name)) >= 4 or re.search(r"\(\d+\)$", name)
+            is not None) and _within(name, last) and (not need or _within(need, last)) and about)
 
 
 def _told(sentence: str, step: str) -> bool:
@@ -643,6 +649,7 @@ def spoken_step(step: str, prompt: str, over: bool = False) -> str:
     if _tail_asked(ending, prompt) != ending:
         step = " ".join([*before, _tail_asked(ending, prompt)])
     last = _sentences(step)[-1] if _sentences(step) else step
+    before = _sentences(step)[-2] if len(_sentences(step)) > 1 else ""
     kept: list[str] = []
     for sentence in _sentences(prompt):
         if _within(sentence, step) or (over and _told(sentence, step)):
@@ -652,7 +659,7 @@ def spoken_step(step: str, prompt: str, over: bool = False) -> str:
             sentence = lead.rstrip(".!?") + "."
         elif colon and len(_words(lead)) >= 3 and _within(lead, last, loose=True) and rest:
             sentence = rest[:1].upper() + rest[1:]
-        elif colon and rest and _place_said(lead, last):
+        elif colon and rest and _place_said(lead, last, before):
             sentence = f"{lead.split()[0]}: {rest}"
         else:
             sentence = _without_heard(sentence, step, last)

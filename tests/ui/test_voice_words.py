@@ -684,3 +684,31 @@ def test_a_marker_is_said_at_its_cell() -> None:
     assert spoken_form(taken).startswith("Blue 1 stands on the red Ah Kinchil marker at column 13, row 13 (corner)")
     assert spoken_form("Red 1 goes back to its idol marker at [6,13] (slot 8 r0c0).") == (
         "Red 1 goes back to its idol marker at column 6, row 13 (slot 8).")
+
+
+def test_a_challenge_reached_is_asked_about_without_naming_it_again() -> None:
+    """The desert race's challenge said its space and the roll it needs twice in a row: "Grey moves 6 spaces
+    forward to Rocky Ridge, space 5. It is a challenge: roll 4 or more to go on (up to 3 attempts). Grey is on Rocky
+    Ridge, space 5, needing 4 or more: attempt it now, or stop here and end the turn?" (320 of 7,260 distinct
+    announcements over 30 seeded games). The question says who, and what is asked. Played through the controller
+    (seed 0), as the table hears it."""
+    rng = random.Random(0)
+    session = Session.new("desert", random_players(create("desert"), rng))
+    controller = Controller(session)
+    while True:
+        assert not session.pending().is_over
+        action = session.game.sim_choose(session.state, session.legal(), rng)
+        update = controller.handle(Touch("act", {k: v for k, v in action.items() if k != "text"}))
+        if "is a challenge" in update.text and "needing" in update.pending.text:
+            break
+    who = update.pending.text.split()[0]
+    said = spoken_form(spoken_step(update.text, update.pending.text))
+    assert said.endswith(f"to go on (up to 3 attempts). {who}: attempt it now, or stop here and end the turn?"), said
+    assert said.count("needing") == 0 and said.count(", space") == 1, said
+    # Who did not just move there, or a need the step did not say, is still said in full.
+    step = "Brown moves 6 spaces forward to Rocky Ridge (5). Rocky Ridge (5) is a challenge: roll 4 or more to go on."
+    asked = "Grey is on Rocky Ridge (5), needing 4 or more: attempt it now, or stop here and end the turn?"
+    assert spoken_step(step, asked).endswith(asked)
+    stopped = "Black stops at Sheer Cliff (15) without an attempt; the turn ends."
+    again = "Black is on Sheer Cliff (15), needing 5 or more: attempt it now, or stop here and end the turn?"
+    assert spoken_step(stopped, again).endswith(again)
