@@ -153,8 +153,9 @@ PLACE_PHRASE = re.compile(rf" (?:to|at|on|from|in|into) {PLACE_NAME}")
 # The last place a sentence names, and the next naming it again: the temple's stairway, "Blue 2 moves 3 from ... to
 # column 0, row 9 (slot 10). Blue 2 takes the secret stairway from column 0, row 9 (slot 10) to ...", is said
 # "... from there to ...", and "Yellow 1 ends on the secret stairway at column 13, row 4 (slot 4): ..." "...
-# stairway there: ...". The screen shows each line whole.
-NAMED_AT = re.compile(rf" (?:to|at|on|onto|into) ({PLACE_NAME})(?![\d(]| \()")
+# stairway there: ...". Targi's centre cards too: an undone take said "Put Black's tribe marker back on centre 3 2.
+# Put Well Keeper back face up on centre 3 2, ...", now "... face up there, ...". The screen shows each line whole.
+NAMED_AT = re.compile(rf" (?:to|at|on|onto|into) ({PLACE_NAME}|centre \d \d)(?![\d(]| \()")
 # A list read aloud past a handful of choices is not heard: the temple's card swaps named five and a count ("Slot
 # 1: P30 out, P01 in; ... P09 in, sending Yellow 2 back and 21 more", 25 to 32 words in one sentence). A list of
 # more choices than SAID_CHOICES + 1 says the first SAID_CHOICES and how many more the screen shows (its buttons
