@@ -729,3 +729,22 @@ def test_a_targi_centre_card_named_again_is_there() -> None:
     # another card is named
     assert spoken_form("Put it on centre 3-2. Put Salt Block on centre 3-1.") == (
         "Put it on centre 3 2. Put Salt Block on centre 3 1.")
+
+
+def test_a_raid_just_named_is_not_named_again_by_its_question() -> None:
+    """Targi's raid was named three times in one breath: "The robber moves to card 12 (Third Raid). Third Raid: each
+    player loses 3 goods or 2 victory points. White: choose how to pay the raid (Third Raid)." (115 of 4,237
+    distinct announcements over 30 seeded games, with Fata Morgana's "move a tribe marker (Fata Morgana)" after
+    "White uses Fata Morgana"). Played through the session (seed 0), as the table hears it."""
+    rng = random.Random(0)
+    session = Session.new("targi", ["white", "black"])
+    while True:
+        assert not session.pending().is_over
+        step = session.act(session.game.sim_choose(session.state, session.legal(), rng))
+        if "choose how to pay the raid (" in session.pending().text:
+            break
+    raid = re.search(r"\((\w+ Raid)\)", session.pending().text)[1]
+    said = spoken_form(spoken_step(" ".join(e.text for e in step.events), session.pending().text))
+    assert said.endswith(": choose how to pay the raid.") and f"{raid}: each player loses" in said, said
+    # A name the step did not say stays: the prompt alone, or after another step.
+    assert spoken_step("Black rolls 3.", "White: choose how to pay the raid (Third Raid).").endswith("(Third Raid).")
