@@ -19,6 +19,7 @@ from companion.finished import finished_game
 from companion.journal import Journal
 from companion.places import explain_place, known_place, place_from_json
 from companion.registry import create, game_classes
+from companion.schema import likely
 from companion.session import Session, Step, resume_game
 
 Answer = dict[str, Any]
@@ -26,6 +27,17 @@ Answer = dict[str, Any]
 # A position document is a few kB; a line past this is a stuck or hostile client, and reading it
 # whole (then echoing it back) could take a Raspberry Pi's memory with it.
 MAX_LINE_BYTES = 1 << 20
+# The keys each command reads besides "cmd". Any other is refused rather than ignored: `{"cmd": "legal", "game":
+# "ttd"}` answered with Blackpool's actions (the game in progress) and `{"cmd": "undo", "n": 3}` took one step back,
+# each as if the key had been read.
+REQUEST_KEYS: dict[str, tuple[str, ...]] = {
+    "new": ("game", "players", "options", "profile"),
+    "load": ("game", "state"),
+    "act": ("action",),
+    "check": ("action",),
+    "explain": ("place",),
+    "rules": ("game", "clause", "search"),
+}
 TYPE_NAMES = {str: "a string", list: "a list", dict: "an object", int: "a whole number", bool: "true or false"}
 
 
@@ -70,6 +82,19 @@ def _field(request: Mapping[str, Any], key: str, kind: type | tuple[type, ...], 
         names = " or ".join(TYPE_NAMES.get(k, k.__name__) for k in kinds)
         raise BadRequest(f"{key!r} must be {names}, not {quoted(value)}")
     return value
+
+
+def _only_known_keys(cmd: str, request: Mapping[str, Any]) -> None:
+    """Refuse a key the command does not read, naming it (and the key most likely meant) and the keys it takes,
+    before anything is done: a front end's misspelt or imagined key must not pass as if it had been read."""
+    takes = REQUEST_KEYS.get(cmd, ())
+    extra = [key for key in request if key != "cmd" and key not in takes]
+    if extra:
+        named = ", ".join(quoted(k) + (f" (is it {quoted(m)}?)" if (m := likely(k, takes)) else "") for k in extra)
+        what = f"it takes only {', '.join(takes)} besides cmd" if takes else "it takes only cmd"
+        raise BadRequest(f"{quoted(cmd)} has no key {named}; {what}")
+    if cmd == "rules" and "clause" in request and "search" in request:  # the clause was given, the search unread
+        raise BadRequest("a 'rules' request takes 'clause' or 'search', not 'clause' and 'search' together")
 
 
 def _action(request: Mapping[str, Any], session: Session) -> Any:
@@ -128,7 +153,10 @@ class Referee:
                 raise BadRequest('a request must be a JSON object such as {"cmd": "pending"}')
             cmd = request.get("cmd")
             if not isinstance(cmd, str) or cmd not in self._commands:
-                raise BadRequest(f"unknown command {quoted(cmd)}; commands: {', '.join(self._commands)}")
+                meant = likely(cmd, self._commands)
+                slip = f" (is it {quoted(meant)}?)" if meant is not None else ""
+                raise BadRequest(f"unknown command {quoted(cmd)}{slip}; commands: {', '.join(self._commands)}")
+            _only_known_keys(cmd, request)
             answer = self._commands[cmd](request)
             return {"ok": True, "pending": self._pending(), **answer}
         except CompanionError as error:

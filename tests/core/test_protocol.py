@@ -192,3 +192,25 @@ def test_an_unknown_game_is_refused_with_every_game_by_id_and_name() -> None:
     assert answer["error"]["code"] == "unknown_game" and message.startswith("no game 'chess'; the games are: ")
     for game_id in ("blackpool", "ttd"):
         assert f"{game_id} - {title_of(game_id)}" in message
+
+
+def test_a_key_the_command_does_not_read_is_refused_not_ignored() -> None:
+    """``{"cmd": "legal", "game": "ttd"}`` answered with the race's actions and ``{"cmd": "undo", "n": 3}`` took one
+    step back, each as if the key had been read; a slip of a command or key is named, as an action's is."""
+    referee = started()
+    ask(referee, {"cmd": "act", "action": {"type": "roll", "value": 4}})
+    before = ask(referee, {"cmd": "state"})["state"]
+    cases = {
+        "'legal' has no key 'game'; it takes only cmd": {"cmd": "legal", "game": "ttd"},
+        "'undo' has no key 'n'; it takes only cmd": {"cmd": "undo", "n": 3},
+        "'act' has no key 'id'; it takes only action besides cmd": {"cmd": "act", "action": {"type": "hold"}, "id": 1},
+        "'new' has no key 'plyers' (is it 'players'?); it takes only game, players, options, profile besides cmd":
+            {"cmd": "new", "game": "race", "plyers": ["red", "blue"]},
+        "a 'rules' request takes 'clause' or 'search', not 'clause' and 'search' together":
+            {"cmd": "rules", "clause": "R4", "search": "six"},
+        "unknown command 'Legal' (is it 'legal'?); commands: games, new, load,": {"cmd": "Legal"},
+    }
+    for words, request in cases.items():
+        error = ask(referee, request)["error"]
+        assert error["code"] == "bad_request" and error["message"].startswith(words), (request, error)
+    assert ask(referee, {"cmd": "state"})["state"] == before and len(referee.session.log) == 1
