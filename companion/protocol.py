@@ -63,7 +63,11 @@ def parse_json(text: str) -> Any:
     except BadRequest:
         raise
     except json.JSONDecodeError as error:
-        raise BadRequest(f"the line is not valid JSON: {error.msg} at column {error.colno}") from None
+        if error.msg.startswith("Unexpected UTF-8 BOM"):  # Python's advice ("decode using utf-8-sig") is for Python
+            raise BadRequest("the line starts with a byte order mark (U+FEFF); send the JSON without it") from None
+        # Some of Python's messages end in "at" themselves: "Unterminated string starting at at column 8".
+        what = error.msg.removesuffix(" at")
+        raise BadRequest(f"the line is not valid JSON: {what} at column {error.colno}") from None
     except RecursionError:
         raise BadRequest("the line is not valid JSON: it nests too deeply") from None
     except ValueError:  # an integer of thousands of digits: Python refuses to convert it
@@ -135,7 +139,8 @@ class Referee:
         }
 
     # -- entry points -----------------------------------------------------
-    def handle_line(self, line: str | bytes) -> Answer:
+    def handle_line(self, line: str | bytes, cut: bool = False) -> Answer:
+        """``cut``: the input ended before this line did (no newline), as when a client closes stdin mid-line."""
         if isinstance(line, bytes):
             try:
                 line = line.decode("utf-8")
@@ -144,6 +149,8 @@ class Referee:
         try:
             request = parse_json(line)
         except BadRequest as error:
+            if cut:  # said, or the client's author hunts a fault in a line that was only cut short
+                error.message += "; the input ended before the line did (no newline), so it may be cut short"
             return self._error(error)
         return self.handle(request)
 
@@ -295,6 +302,6 @@ def serve(referee: Referee, stdin: BinaryIO, stdout: TextIO, max_line: int = MAX
         elif not raw.strip():
             continue
         else:
-            answer = referee.handle_line(raw.rstrip(b"\r\n"))
+            answer = referee.handle_line(raw.rstrip(b"\r\n"), cut=not raw.endswith(b"\n"))
         stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
         stdout.flush()

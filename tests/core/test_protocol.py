@@ -214,3 +214,18 @@ def test_a_key_the_command_does_not_read_is_refused_not_ignored() -> None:
         error = ask(referee, request)["error"]
         assert error["code"] == "bad_request" and error["message"].startswith(words), (request, error)
     assert ask(referee, {"cmd": "state"})["state"] == before and len(referee.session.log) == 1
+
+
+def test_json_faults_read_as_sentences_and_a_line_cut_by_the_end_of_input_says_so() -> None:
+    """A client closing stdin mid-line was told "Unterminated string starting at at column 8", and nothing of the
+    cut; a byte order mark was "Unexpected UTF-8 BOM (decode using utf-8-sig)", advice for Python."""
+    out = io.StringIO()
+    lines = b'\xef\xbb\xbf{"cmd": "pending"}\n{"cmd": "rules", "search": "a\tb"}\n{"cmd": "pend'
+    serve(Referee(), io.BytesIO(lines), out)
+    messages = [json.loads(line)["error"]["message"] for line in out.getvalue().splitlines()]
+    assert messages == [
+        "the line starts with a byte order mark (U+FEFF); send the JSON without it",
+        "the line is not valid JSON: Invalid control character at column 30",
+        "the line is not valid JSON: Unterminated string starting at column 9; the input ended before the line "
+        "did (no newline), so it may be cut short",
+    ]
