@@ -76,6 +76,10 @@ class Engine:
         if who is not None and pend.kind == "choose" and who != pend.player and not late:  # a card is the table's
             raise refuse(f"It is {cap(pend.player)}'s turn to decide, not {cap(who)}'s.{self.turn_reason(s)}",
                          "TG-TURN")
+        if who is not None and pend.kind == "draw" and pend.player not in (None, who) and not late:
+            # A card the table turns up for a player (the Caravan's goods card) is that player's: naming the other
+            # was taken, journalled with the wrong name, as no other game takes a draw for the wrong player.
+            raise refuse(f"The card to enter now is turned up for {cap(pend.player)}, not {cap(who)}.", "TG-TURN")
         if kind == "draw":
             deck, card = a.get("deck"), a.get("card")
             if deck not in ("goods", "tribe"):

@@ -150,6 +150,19 @@ def test_caravan_draw_lists_only_cards_that_can_still_come() -> None:
     assert s.supply(W).pepper == pepper + 1 and dict(s.goods.discard) == {"G10": 1}
 
 
+def test_a_card_turned_up_for_a_player_is_not_entered_in_the_other_players_name() -> None:
+    """White's Caravan card sent with "player": "black" was taken and journalled so, where every other game refuses
+    a draw for the wrong player; the setup's cards, turned up for nobody, stay anyone's to enter."""
+    s = load(actions_doc(W, targi=[(13, W)]))
+    s, _ = act(s, {"type": "use", "card": 13})
+    error = refused(s, {"type": "draw", "deck": "goods", "card": "G02", "player": B}, "TG-TURN")
+    assert error.message == "The card to enter now is turned up for White, not Black."
+    act(s, {"type": "draw", "deck": "goods", "card": "G02", "player": W})
+    setup = fresh(centre=[])
+    assert game().pending(setup).player is None
+    act(setup, {"type": "draw", "deck": "goods", "card": "G02", "player": B})
+
+
 def test_a_choice_card_drawn_at_the_caravan_is_announced() -> None:
     """Open Market drawn for the Caravan made no announcement: the table heard "Done." and then "White: choose
     1 good.", never which card it had entered, where every other goods card is named with what it gives."""
