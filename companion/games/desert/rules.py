@@ -164,7 +164,7 @@ class DesertRace(Game):
         if kind == OVER:
             result = {"winner": state.winner} if state.winner else {"winner": None, "reason": "round limit reached"}
             text = f"{title(state.winner)} wins." if state.winner else "The game ended at the round limit, no winner."
-            return Pending("over", state.winner, text, result=result)
+            return Pending("over", None, text, result=result)  # nobody is to act; the winner is in `result`
         if kind == ROLLOFF:
             who = step.contenders[len(step.rolls)]
             why = {"order": "highest goes first", "thief": "highest takes the card",

@@ -173,6 +173,14 @@ def test_dr_at15_trading_keeps_everyone_at_one_life_or_more() -> None:
     assert not ruling.legal and "below 1" in ruling.text
 
 
+def test_the_end_is_nobodys_step_as_in_every_other_game() -> None:
+    """The desert's ``over`` named the winner as its ``player``, where the other four games give null: a front end
+    reading ``pending.player`` as whose step it is showed the race's winner as the one to act."""
+    state, _ = act(GAME, position(GAME, {A: {"space": 11, "items": [COMPASS], "lap": True}}), roll(1))
+    pending = GAME.pending(state)
+    assert (pending.kind, pending.player, pending.result) == ("over", None, {"winner": A})
+
+
 def test_dr_at16_win_needs_lap_and_compass() -> None:
     state = position(GAME, {A: {"space": 11, "items": [COMPASS], "lap": True}})
     state, events = act(GAME, state, roll(1))
