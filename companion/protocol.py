@@ -17,7 +17,7 @@ from typing import Any, BinaryIO, TextIO
 from companion.errors import BadRequest, CompanionError, InvalidData, NoGame, quoted
 from companion.finished import finished_game
 from companion.journal import Journal
-from companion.places import explain_place, known_place, place_from_json
+from companion.places import explain_place, known_place, place_from_json, typed_place
 from companion.registry import create, game_classes
 from companion.schema import likely
 from companion.session import Session, Step, resume_game
@@ -239,12 +239,21 @@ class Referee:
 
     def _explain(self, request: Mapping[str, Any]) -> Answer:
         session = self._need()
+        game, state = session.game, session.state
         raw = _field(request, "place", (list, int, str))
-        place = place_from_json(raw)
-        if isinstance(place, str):  # a space, square or card as the table names it, case and spacing aside
-            named = session.game.place_named(session.state, place)
-            place = place if named is None else named
-        known_place(session.game, session.state, place, raw if isinstance(raw, str) else json.dumps(raw))
+        if isinstance(raw, str):
+            # As the terminal's `why` reads it: the game's own words ("Salt Pans", "c 2"), else "5,3" or "(5, 3)"
+            # for a hex and "3" for a slot or card. Only the names were read: Through the Desert's "(2,0)", as
+            # its own texts write a hex, was no place, and Targi's "3" none beside its card 3.
+            place = typed_place(game, state, raw)
+        else:
+            place = place_from_json(raw)
+            if isinstance(place, int) and game.unknown_place(state, place) is not None:
+                # A place numbered on the board view but named by an id (the desert's spaces): its refusal said
+                # "a space is named by its number on the board view, 0 to 39" of the 3 it refused.
+                named = game.place_named(state, str(place))
+                place = place if named is None else named
+            known_place(game, state, place, json.dumps(raw))
         return {"ruling": explain_place(session, place).to_dict()}
 
     def _rules(self, request: Mapping[str, Any]) -> Answer:

@@ -229,3 +229,21 @@ def test_json_faults_read_as_sentences_and_a_line_cut_by_the_end_of_input_says_s
         "the line is not valid JSON: Unterminated string starting at column 9; the input ended before the line "
         "did (no newline), so it may be cut short",
     ]
+
+
+def test_explain_reads_a_place_as_the_terminal_why_and_the_refusals_spell_it() -> None:
+    """Through the Desert's "5,3" and "(2,0)" (as its own texts write a hex) and Targi's "3" were no place to
+    ``explain``, though the terminal's ``why`` takes them and the docs say the protocol reads a string as it does;
+    the desert's 3 was refused as "a space is named by its number on the board view, 0 to 39"."""
+    for game_id, players, same in [
+        ("ttd", ["red", "black"], [[5, 3], "5,3", "(5, 3)"]),
+        ("targi", ["white", "black"], [3, "3", "Silversmith"]),
+        ("desert", ["black", "pink"], ["3", 3]),
+        ("temple", ["red", "blue"], [[0, 0], "0,0"]),
+    ]:
+        referee = Referee()
+        ask(referee, {"cmd": "new", "game": game_id, "players": players})
+        answers = [ask(referee, {"cmd": "explain", "place": place}) for place in same]
+        assert all(a["ok"] for a in answers) and len({json.dumps(a["ruling"]) for a in answers}) == 1, answers
+    error = ask(referee, {"cmd": "explain", "place": "99,99"})["error"]
+    assert error["code"] == "bad_request" and error["rule"] == "RU-2" and "'99,99'" in error["message"]
