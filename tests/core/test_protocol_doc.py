@@ -8,6 +8,7 @@ the code fails a test instead of misleading the next client.
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
@@ -106,6 +107,46 @@ def test_pending_and_event_kinds_are_the_ones_listed() -> None:
     events = re.search(r'are `\{"kind": ("[^,]*?)\s*,', PROTOCOL.replace("\n", " "))
     assert events is not None
     assert set(re.findall(r'"?(\w+)"?', events.group(1))) == EVENT_KINDS
+
+
+SEATS = {"blackpool": ["red", "blue"], "desert": ["black", "pink"], "targi": ["white", "black"],
+         "temple": ["red", "blue"], "ttd": ["red", "black"]}
+PENDING_EXTRA = {"roll": {"die"}, "draw": {"deck"}, "choose": set(), "over": {"result"}}
+
+
+@pytest.mark.parametrize("game_id", sorted(SEATS))
+def test_a_seeded_game_played_as_the_page_says_answers_in_its_shapes(game_id: str) -> None:
+    """One seeded game of each, a client using only what this page says: ``pending`` as described (``player`` null
+    only for a card the table turns up for no one and the end), every legal action with ``text``, events in their
+    shape, a step sent for another player refused with its clause and nothing changed, and an undo and redo that
+    give back the step's events. The desert's end named its winner as ``player``, and Targi took White's Caravan
+    card in Black's name, each unlike the other four games."""
+    rng = random.Random(7)
+    referee = Referee()
+    answer = referee.handle({"cmd": "new", "game": game_id, "players": SEATS[game_id]})
+    for step in range(250):
+        pending = answer["pending"]
+        assert set(pending) == {"kind", "player", "text"} | PENDING_EXTRA[pending["kind"]], pending
+        assert pending["player"] is not None or pending["kind"] in ("draw", "over"), pending
+        if pending["kind"] == "over":
+            assert pending["player"] is None and "winner" in pending["result"]
+            break
+        legal = referee.handle({"cmd": "legal"})["legal"]
+        assert legal and all(isinstance(a.pop("text"), str) for a in legal)
+        action = rng.choice(legal)
+        if pending["player"] is not None:
+            before = referee.handle({"cmd": "state"})["state"]
+            other = next(p for p in SEATS[game_id] if p != pending["player"])
+            refused = referee.handle({"cmd": "act", "action": {**action, "player": other}})
+            assert refused["ok"] is False and refused["error"]["rule"], refused
+            assert referee.handle({"cmd": "state"})["state"] == before
+        answer = referee.handle({"cmd": "act", "action": action})
+        assert answer["ok"] and answer["action"] == action and "text" not in answer["action"], answer
+        for event in answer["events"]:
+            assert set(event) == {"kind", "players", "text", "rules"} and event["kind"] in EVENT_KINDS
+        if step % 25 == 24:
+            assert referee.handle({"cmd": "undo"})["ok"]
+            assert referee.handle({"cmd": "redo"})["events"] == answer["events"]
 
 
 def test_every_error_code_the_referee_can_answer_is_listed() -> None:
