@@ -465,7 +465,8 @@ class Game(ABC):
         """
         profile = profile or "standard"
         if not isinstance(profile, str) or profile not in cls.profiles:  # a list or object: no profile, not a crash
-            raise BadRequest(f"{cls.title} has no profile {quoted(profile)}; profiles: {', '.join(cls.profiles)}")
+            raise BadRequest(f"{cls.title} has no profile {quoted(profile)}{_meant(profile, cls.profiles)}; "
+                             f"profiles: {', '.join(cls.profiles)}")
         if options is not None and not isinstance(options, Mapping):
             raise BadRequest("options must be an object of option -> value")
         specs = {o.key: o for o in cls.option_specs}
@@ -475,7 +476,9 @@ class Game(ABC):
             spec = specs.get(key)
             if spec is None:
                 known = ", ".join(specs) or "none"
-                raise BadRequest(f"{cls.id} has no option {quoted(key)}; options: {known}")
+                # By the game's title, as the profile's refusal names it ("ttd has no option" left "ttd" to look
+                # up), with the slip of a key most likely meant, as an action's key and a command are named.
+                raise BadRequest(f"{cls.title} has no option {quoted(key)}{_meant(key, specs)}; options: {known}")
             if not any(value == c and json_kind(value) == json_kind(c) for c in spec.choices):
                 allowed = ", ".join(quoted(c) for c in spec.choices)
                 raise BadRequest(f"option {quoted(key)} cannot be {quoted(value)}; allowed: {allowed}", spec.decision)

@@ -247,3 +247,16 @@ def test_explain_reads_a_place_as_the_terminal_why_and_the_refusals_spell_it() -
         assert all(a["ok"] for a in answers) and len({json.dumps(a["ruling"]) for a in answers}) == 1, answers
     error = ask(referee, {"cmd": "explain", "place": "99,99"})["error"]
     assert error["code"] == "bad_request" and error["rule"] == "RU-2" and "'99,99'" in error["message"]
+
+
+def test_an_unknown_option_or_profile_names_the_game_and_the_one_most_likely_meant() -> None:
+    """"ttd has no option 'Leaders'" named the game by an id the client had to look up, and neither refusal named
+    the slip, as an action's key and a command are."""
+    referee = Referee()
+    for extra, words in [
+        ({"profile": "As-Written"}, "Through the Desert has no profile 'As-Written' (is it 'as-written'?); profiles:"),
+        ({"options": {"Leaders": "one_guide"}}, "Through the Desert has no option 'Leaders' (is it 'leaders'?); opt"),
+    ]:
+        error = ask(referee, {"cmd": "new", "game": "ttd", "players": ["red", "black"], **extra})["error"]
+        assert error["code"] == "bad_request" and error["message"].startswith(words) and "rule" not in error, error
+    assert referee.session is None
