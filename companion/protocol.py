@@ -178,8 +178,16 @@ class Referee:
     # -- commands ---------------------------------------------------------
     def _need(self) -> Session:
         if self.session is None:
-            raise NoGame('no game in progress: start one with {"cmd": "new", ...}')
+            raise NoGame(f'no game in progress: start one with {{"cmd": "new", ...}}{self._reopen_hint()}')
         return self.session
+
+    def _reopen_hint(self) -> str:
+        """How to go back into the journal's finished last game, when it may be: said on stderr alone at start,
+        which a front end on the other side of the pipe does not show, it left a misread winning roll unfixable."""
+        last = finished_game(self.journal, self.cafe_dir) if self.journal is not None else None
+        if last is None or not last.reopenable:
+            return ""
+        return f'; or go back into the last game, {last.title}, which is over, with {{"cmd": "reopen"}}'
 
     def _pending(self) -> dict[str, Any] | None:
         return self.session.pending().to_dict() if self.session else None

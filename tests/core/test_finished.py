@@ -213,6 +213,20 @@ def test_the_referee_protocol_names_and_reopens_the_last_game(tmp_path: Path) ->
     assert Referee().handle({"cmd": "last"}) == {"ok": True, "pending": None, "last": None}
 
 
+def test_the_referee_says_a_finished_last_game_may_be_gone_back_into_when_no_game_is_in_progress(
+    tmp_path: Path,
+) -> None:
+    """Only stderr said so at start, which a front end across the pipe does not show: its ``undo`` or ``legal`` was
+    told "no game in progress: start one with new", and the misread winning roll stayed, unless the page was read."""
+    referee = Referee(Journal(won_game(tmp_path / "j.sqlite3")))
+    error = referee.handle({"cmd": "undo"})["error"]
+    assert error == {"code": "no_game", "message": 'no game in progress: start one with {"cmd": "new", ...}; or go '
+                     'back into the last game, Test race, which is over, with {"cmd": "reopen"}'}
+    assert referee.handle({"cmd": "reopen"})["ok"] and referee.handle({"cmd": "undo"})["ok"]
+    alone = Referee().handle({"cmd": "legal"})["error"]["message"]
+    assert alone == 'no game in progress: start one with {"cmd": "new", ...}'
+
+
 def journal_with_an_old_game_then_won(path: Path, finished: datetime) -> None:
     """An abandoned game of many steps, then the last game, which red won at ``finished``."""
     journal = Journal(path)
