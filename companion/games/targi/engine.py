@@ -83,7 +83,7 @@ class Engine:
         if kind == "draw":
             deck, card = a.get("deck"), a.get("card")
             if deck not in ("goods", "tribe"):
-                raise InvalidAction('"deck" must be "goods" or "tribe"')
+                raise InvalidAction(f'"deck" must be "goods" or "tribe", not {quoted(deck)}')  # as Blackpool's says
             if not isinstance(card, str) or card not in self.cat.deck_cards[deck]:
                 raise InvalidAction(f"{quoted(card)} is not a card of the {deck} deck")
             if pend.kind != "draw" and not late:

@@ -163,6 +163,15 @@ def test_a_card_turned_up_for_a_player_is_not_entered_in_the_other_players_name(
     act(setup, {"type": "draw", "deck": "goods", "card": "G02", "player": B})
 
 
+def test_a_deck_the_game_lacks_is_quoted_in_its_refusal() -> None:
+    """'"deck" must be "goods" or "tribe"' left out what came, where Blackpool's says "..., not 'zzz'"."""
+    s = fresh(centre=[])
+    for deck, said in [("zzz", "'zzz'"), (None, "null")]:
+        with pytest.raises(InvalidAction) as error:
+            game().apply(s, {"type": "draw", "deck": deck, "card": "G01"})
+        assert error.value.message == f'"deck" must be "goods" or "tribe", not {said}'
+
+
 def test_a_choice_card_drawn_at_the_caravan_is_announced() -> None:
     """Open Market drawn for the Caravan made no announcement: the table heard "Done." and then "White: choose
     1 good.", never which card it had entered, where every other goods card is named with what it gives."""
