@@ -249,6 +249,13 @@ def cmd_referee(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # "referee stopped" alone left a driver's author to guess whether the game was kept
         print(f"companion: referee stopped (Ctrl-C){_referee_left(referee, journal, args.journal)}", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The front end stopped reading (an app closed, a page reloaded): the step last answered is journalled
+        # though its answer was lost. It ended 141 saying nothing, where Ctrl-C says whether the game is kept.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python flushes stdout again at exit
+        left = _referee_left(referee, journal, args.journal)
+        print(f"companion: referee stopped (stdout was closed: the front end stopped reading){left}", file=sys.stderr)
+        return 141  # 128 + SIGPIPE, as main's own handler ends
     if journal is not None and not journal.kept_on_disk:
         # As play does: the note above said the game lives in memory only; a script must not take it as journalled.
         print(f"companion: nothing was journalled in {args.journal}: the game ended with the process", file=sys.stderr)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.core.referee_process import RefereeProcess
+from tests.core.referee_process import ROOT, RefereeProcess
 
 STABLE_CODES = {
     "bad_request",
@@ -174,3 +177,26 @@ def test_hostile_lines_leave_the_process_the_game_and_the_journal_as_they_were(t
     assert restarted.ask({"cmd": "state"})["state"] == before
     assert restarted.ask({"cmd": "export"})["record"]["actions"] == [], "a refused line added a journal step"
     assert restarted.close() == 0
+
+
+def test_a_front_end_that_stops_reading_is_told_on_stderr_whether_the_game_is_kept(tmp_path: Path) -> None:
+    """A front end closing its end of stdout (an app quit, a page reloaded) ended the referee with 141 and not a
+    word, where Ctrl-C says whether the game is kept; the step whose answer was lost is journalled and resumes."""
+    journal = tmp_path / "j.sqlite3"
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "referee", "--journal", str(journal)], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stdin and proc.stdout and proc.stderr
+    proc.stdin.write(b'{"cmd": "new", "game": "blackpool", "players": ["red", "blue"]}\n')
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["ok"]
+    proc.stdout.close()
+    proc.stdin.write(b'{"cmd": "act", "action": {"type": "roll", "value": 3}}\n')
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 141
+    assert proc.stderr.read().decode() == (
+        "companion: referee stopped (stdout was closed: the front end stopped reading); the game is kept: "
+        f"'companion referee --journal {journal}' resumes it\n")
+    resumed = RefereeProcess("--journal", str(journal), with_race=False)
+    assert resumed.ask({"cmd": "pending"})["pending"]["player"] == "blue"  # Red's 3 was taken: no move, Blue's turn
+    assert resumed.close() == 0
