@@ -8,7 +8,7 @@ so a resumed game is exactly the one the table last heard announced.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -40,7 +40,7 @@ from companion.game import (
 )
 from companion.journal import SEE_RECOVERING, Journal, JournalGame, card_state, in_memory, open_journal, room_note
 from companion.registry import create
-from companion.schema import unquote_hint
+from companion.schema import likely, unquote_hint
 from companion.takeback import undone
 
 RECORD_FORMAT = "table-companion-record"
@@ -128,6 +128,11 @@ class Session:
             raise InvalidPosition([f"the document is a {quoted(document.get('game'))} position, not {quoted(game_id)}"])
         state = game.from_document(document)
         start = {"kind": "load", "state": game.to_document(state)}
+        # A field the game's own document does not hold would be dropped unread: Targi's "targii" loaded as though
+        # no Targi stood on the board, without a word. Only the desert refused one; now every game does.
+        unread = [key for key in document if key not in start["state"]]
+        if unread:
+            raise InvalidPosition([f"unknown field {quoted(key)}{_slip(key, start['state'])}" for key in unread])
         return cls(game, start, state)._begin(journal)
 
     @classmethod
@@ -819,3 +824,9 @@ def replay_record(record: Mapping[str, Any], cafe_dir: Any = None) -> Session:
     if final is not None and session.document() != final:
         raise InvalidPosition(["replaying the record does not reach its recorded final position"])
     return session
+
+
+def _slip(key: object, fields: Iterable[str]) -> str:
+    """`` (is it 'travellers'?)`` when a field of the document is most likely the one misspelt, else nothing."""
+    meant = likely(key, fields)
+    return f" (is it {quoted(meant)}?)" if meant is not None else ""
