@@ -130,7 +130,8 @@ class Session:
         start = {"kind": "load", "state": game.to_document(state)}
         # A field the game's own document does not hold would be dropped unread: Targi's "targii" loaded as though
         # no Targi stood on the board, without a word. Only the desert refused one; now every game does.
-        unread = [key for key in document if key not in start["state"]]
+        # "profile" names the options' source, which every document may carry (the options are stored in full).
+        unread = [key for key in document if key not in start["state"] and key != "profile"]
         if unread:
             raise InvalidPosition([f"unknown field {quoted(key)}{_slip(key, start['state'])}" for key in unread])
         return cls(game, start, state)._begin(journal)

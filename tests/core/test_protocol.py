@@ -273,6 +273,7 @@ def test_a_position_field_the_game_does_not_hold_is_refused_in_every_game() -> N
         error = ask(referee, {"cmd": "load", "game": game_id, "state": {**document, "note": "x"}})["error"]
         assert error["code"] == "invalid_position" and error["problems"] == ["unknown field 'note'"], error
         assert ask(referee, {"cmd": "load", "game": game_id, "state": document})["ok"]
+        assert ask(referee, {"cmd": "load", "game": game_id, "state": {**document, "profile": "standard"}})["ok"]
         if game_id == "targi":
             misspelt = {("targii" if key == "targi" else key): value for key, value in document.items()}
             error = ask(referee, {"cmd": "load", "game": game_id, "state": misspelt})["error"]
