@@ -52,6 +52,18 @@ def _finite(text: str) -> float:
     return value
 
 
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are each given once: Python keeps the last of a key given twice, so
+    ``{"type": "roll", "value": 3, "value": 5}`` was taken as a 5 and ``{"cmd": "pending", "cmd": "legal"}`` as
+    ``legal``, the first said nowhere."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise BadRequest(f"the line gives the key {quoted(key)} twice in one object; give each key once")
+        out[key] = value
+    return out
+
+
 def parse_json(text: str) -> Any:
     """Strict JSON: Python's reader also takes NaN and Infinity, which would be journalled and echoed
     back in answers that strict JSON readers then refuse.
@@ -59,7 +71,7 @@ def parse_json(text: str) -> Any:
     Raises ``BadRequest`` naming what is wrong and where.
     """
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_once_each)
     except BadRequest:
         raise
     except json.JSONDecodeError as error:

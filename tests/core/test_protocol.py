@@ -278,3 +278,16 @@ def test_a_position_field_the_game_does_not_hold_is_refused_in_every_game() -> N
             misspelt = {("targii" if key == "targi" else key): value for key, value in document.items()}
             error = ask(referee, {"cmd": "load", "game": game_id, "state": misspelt})["error"]
             assert error["problems"] == ["unknown field 'targii' (is it 'targi'?)"]
+
+
+def test_a_key_given_twice_in_one_object_is_refused_not_read_as_the_last() -> None:
+    """Python's reader keeps the last of a key given twice: a roll of 3 then 5 was taken as a 5, and
+    ``{"cmd": "pending", "cmd": "legal"}`` answered as ``legal``."""
+    referee = started()
+    before = ask(referee, {"cmd": "state"})["state"]
+    for line, key in [('{"cmd": "act", "action": {"type": "roll", "value": 3, "value": 5}}', "value"),
+                      ('{"cmd": "pending", "cmd": "legal"}', "cmd")]:
+        error = referee.handle_line(line)["error"]
+        assert error == {"code": "bad_request",
+                         "message": f"the line gives the key '{key}' twice in one object; give each key once"}
+    assert ask(referee, {"cmd": "state"})["state"] == before and referee.session.log == []
