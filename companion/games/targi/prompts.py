@@ -10,7 +10,7 @@ from companion.games.targi.cards import goods_count
 from companion.games.targi.decks import first_face_down
 from companion.games.targi.phrasing import cap
 from companion.games.targi.rounds import final_sentence
-from companion.games.targi.rule_queries import display_full, tribe_choices
+from companion.games.targi.rule_queries import display_full, trades, tribe_choices
 from companion.games.targi.scoring import result
 from companion.games.targi.state import State, Task, slot_name
 
@@ -47,13 +47,30 @@ def pending(eng: Engine, s: State) -> Pending:
         return Pending("draw", s.actor, f"Turn up the {where} {task.deck} deck and enter it{why}.", deck=task.deck)
     if task.kind == "tribe":
         return Pending("choose", s.actor, tribe_prompt(eng, s, s.actor or "", task))
-    texts = {
-        "goods": f"{cap(s.actor)}: choose {goods_count(task.n)}.",
-        "fata": f"{cap(s.actor)}: move a tribe marker (Fata Morgana), or finish.",
-        "silversmith": f"{cap(s.actor)}: make one exchange at the Silversmith, or finish.",
-        "trader": f"{cap(s.actor)}: exchange at the Trader, or finish.",
-    }
-    return Pending("choose", s.actor, texts[task.kind])
+    if task.kind == "goods":
+        return Pending("choose", s.actor, f"{cap(s.actor)}: choose {goods_count(task.n)}.")
+    return Pending("choose", s.actor, exchange_prompt(s, s.actor or "", task.kind))
+
+
+# Each ends with its finishing button's words.
+EXCHANGE_PROMPTS = {
+    "fata": "move a tribe marker (Fata Morgana), or leave the markers where they are",
+    "silversmith": "make one exchange at the Silversmith, or make no exchange",
+    "trader": "exchange at the Trader, or stop trading",
+}
+
+
+def exchange_prompt(s: State, p: str, kind: str) -> str:
+    """The Fata Morgana's, Silversmith's or Trader's prompt, in its finishing button's words.
+
+    Audit (a first game): "White: exchange at the Trader, or finish." stood over a lone "Stop trading" button
+    once White had traded down to too few goods, and "or finish" over "Make no exchange" and "Leave the markers
+    where they are": the table looked for exchanges it was told to make, and for a "finish" no button said.
+    (Using the Trader, Silversmith or Fata Morgana with nothing to do opens no choice: it is announced.)
+    """
+    if kind == "trader" and not trades(s, p, kind):
+        return f"{cap(p)}: too few of any good for another exchange at the Trader (2 of one at least): stop trading."
+    return f"{cap(p)}: {EXCHANGE_PROMPTS[kind]}."
 
 
 def tribe_prompt(eng: Engine, s: State, p: str, task: Task) -> str:
