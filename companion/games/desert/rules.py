@@ -466,9 +466,14 @@ class DesertRace(Game):
 
     @staticmethod
     def _flask_offer(piece: Piece) -> list[Action]:
+        """The Flask's button says what the Lives become, in the announcement's words: "(+2 Lives, now 5)" was
+        read as "5 after", the table could not tell whether it had 3 or 5 before the tap (DR-18, DR-5)."""
         if not piece.holds(FLASK):
             return []
-        return [{"type": "use", "card": FLASK, "text": f"Redeem Desert Flask (+2 Lives, now {piece.lives})"}]
+        after = min(MAX_LIVES, piece.lives + 2)
+        gain = (f"from {piece.lives} to {after} Lives" + (f" ({MAX_LIVES} at most)" if after < piece.lives + 2 else "")
+                if after > piece.lives else f"Lives stay at {MAX_LIVES}, the most")  # fmt: skip
+        return [{"type": "use", "card": FLASK, "text": f"Redeem Desert Flask: {gain}"}]
 
     def _to(self, state: State, value: int, dest: int, via: str, forward: bool = True) -> str:
         """Where a roll moves the mover, and ", wins" when that move wins (DR-28): a runner with the lap and the
