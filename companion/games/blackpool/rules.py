@@ -357,7 +357,7 @@ class Blackpool(Game):
             return {"type": "bring_out", "traveller": p.traveller, "text": f"Bring {name} out of the centre to {dest}"}
         if p.kind == "six":
             then = "roll again" if again else "then the turn ends"
-            text = f"{name}: {p.steps} forward to {dest}, {then}"
+            text = f"{name}: forward {p.steps} to {dest}, {then}"  # as every other move reads (not "6 forward")
             return {"type": "move", "traveller": p.traveller, "text": text}
         word = "forward" if p.kind == "forward" else "back"
         return {"type": "move", "traveller": p.traveller, "text": f"{name}: {word} {p.steps} to {dest}"}
