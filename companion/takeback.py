@@ -336,7 +336,7 @@ def _off(place: str) -> str:
 
 
 def _named(thing: OnTable, where: str, words: str) -> bool:
-    """Whether the step's line names this piece, its owner and its place ("Red 2 ... from [12,5] (slot 4 r2c2)")."""
+    """Whether the step's line names this piece, its owner and its place ("Red 2 ... from [12,5] (slot 4)")."""
     place = where.partition(" ")[2]
     owner = _name(thing.owner) if thing.owner else ""
     return bool(words and place) and all(part in words for part in (place, thing.name, owner))

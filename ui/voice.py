@@ -94,9 +94,9 @@ def render_wav(text: str, out: Path, speed: int = 150, volume: int = 100) -> Pat
 CLAUSES = re.compile(r"\s*\[[A-Z]{1,5}-[A-Za-z0-9.]+(?:,\s*[A-Z]{1,5}-[A-Za-z0-9.]+)*\]")
 # Through the Desert's hexes "(5,5)", "(-1,12)" (``HEX_NAME``, read as the game writes them, ``hex_label``):
 # espeak-ng reads "(-1,12)" as "one twelve", the minus lost.
-# The temple's cells "[7,0] (slot 2 r0c1)": x the column from the west edge, y the row from the north, as the
-# drawing numbers its margins; the in-card "r0c1" (spelt "r zero c one") repeats the cell, so the slot stays.
-CELL = re.compile(r"\[(\d+),(\d+)\](?: \(slot (\d+) r\d+c\d+\))?")
+# The temple's cells "[7,0] (slot 2)": x the column from the west edge, y the row from the north, as the drawing
+# numbers its margins. An older journal's texts carry the in-card "r0c1" as well (spelt "r zero c one"): left out.
+CELL = re.compile(r"\[(\d+),(\d+)\](?: \(slot (\d+)(?: r\d+c\d+)?\))?")
 # The temple's marker named with its cell beside it, as the screen writes it ("moves to its Ah Kinchil marker [1,13]
 # (corner)"): aloud "marker column 1, row 13" ran the marker into its cell, the place heard as more of its name.
 MARKER_CELL = re.compile(r"\bmarker (?=column \d)")
@@ -481,8 +481,8 @@ def _longest_run(part: list[str], said: list[str]) -> int:
 
 def _without_heard(sentence: str, step: str, last: str = "") -> str:
     """``sentence`` without its semicolon parts that ``step`` just said, in other words around the same place
-    ("Yellow 1 ends on the secret stairway at [0,4] (slot 12 r0c1): ..." then "Yellow: Yellow 1 is on the secret
-    stairway at [0,4] (slot 12 r0c1); pick the stairway it comes out at."): a part goes when six of its words in
+    ("Yellow 1 ends on the secret stairway at [0,4] (slot 12): ..." then "Yellow: Yellow 1 is on the secret
+    stairway at [0,4] (slot 12); pick the stairway it comes out at."): a part goes when six of its words in
     a row, two thirds of it at least, were just said. A part before the last that only says again, in any order,
     what ``last`` (the step's last sentence) said of the player the opening names goes too (`_reported`): "Blue
     rolls red 7." then "Blue: red 7 rolled; first replace one path card ..." said the roll twice in a row. A

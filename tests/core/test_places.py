@@ -522,12 +522,12 @@ def test_a_temple_cell_a_pawn_may_or_may_not_move_to_is_answered_by_the_move_the
     before = session.document()
     far = explain_place(session, place_from_text("6,2"))
     assert not far.legal and far.rules == ("RU-10",)
-    assert far.text == ("Nothing may be done there. Red 1 cannot reach [6,2] (slot 2 r2c0) with a roll of 1: no single "
+    assert far.text == ("Nothing may be done there. Red 1 cannot reach [6,2] (slot 2) with a roll of 1: no single "
                         "step over path spaces leads there. The same rule rules out 1 other choice there too: Red 2.")
     own = explain_place(session, (4, 2))  # where Red 1 stands, and out of Red 2's reach: each reason, cited
     assert own.rules == ("RU-11", "RU-10") and "Red 1 already stands on [4,2]" in own.text
     near = explain_place(session, (4, 1))
-    assert near.legal and near.text == "Allowed there: Red 1 to [4,1] (slot 1 r1c1) in 1."
+    assert near.legal and near.text == "Allowed there: Red 1 to [4,1] (slot 1) in 1."
     assert session.document() == before
 
 

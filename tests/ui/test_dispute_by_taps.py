@@ -217,7 +217,7 @@ def test_every_kind_and_field_reads_as_the_game_writes_it(game_id: str, size: tu
                                                          window_size: Any) -> None:
     """Each kind of the game picked in turn, by taps: every field's list and its value read in the game's words
     (Targi's "centre 1-1" and "2 dates and 1 pepper", Blackpool's "Green 2", the race's "Mirage Cloak", the temple's
-    "Red 1" and "[7,2] (slot 2 r2c1)"), each value once, the list as wide as its longest words, nothing cut."""
+    "Red 1" and "[7,2] (slot 2)"), each value once, the list as wide as its longest words, nothing cut."""
     session = mid_game(game_id)
     app = start(session)
     window_size(size)

@@ -46,8 +46,8 @@ def test_a_hex_keeps_its_minus_sign() -> None:
 
 
 def test_a_temple_cell_is_said_by_column_and_row_as_the_margins_number_them() -> None:
-    """ "[11,13] (slot 7 r1c0)" was "eleven thirteen slot seven r one c zero"."""
-    step = "Red 2 moves 3 from [11,13] (slot 7 r1c0) to [13,13] (corner)."
+    """ "[11,13] (slot 7)" was "eleven thirteen slot seven r one c zero"."""
+    step = "Red 2 moves 3 from [11,13] (slot 7) to [13,13] (corner)."
     assert spoken_form(step) == "Red 2 moves 3 from column 11, row 13 (slot 7) to column 13, row 13 (corner)."
 
 
@@ -179,17 +179,17 @@ def test_targia_is_said_with_a_hard_g() -> None:
 
 def test_a_prompt_part_the_step_just_said_is_not_said_again() -> None:
     """The stairway's place and the Sand Thief's whole sentence were heard twice, a second apart."""
-    step = ("Yellow 1 moves 4 from [1,1] (corner) to [0,4] (slot 12 r0c1). Yellow 1 ends on the secret stairway at "
-            "[0,4] (slot 12 r0c1): it comes out at one of the 2 others.")
-    prompt = "Yellow: Yellow 1 is on the secret stairway at [0,4] (slot 12 r0c1); pick the stairway it comes out at."
+    step = ("Yellow 1 moves 4 from [1,1] (corner) to [0,4] (slot 12). Yellow 1 ends on the secret stairway at "
+            "[0,4] (slot 12): it comes out at one of the 2 others.")
+    prompt = "Yellow: Yellow 1 is on the secret stairway at [0,4] (slot 12); pick the stairway it comes out at."
     assert spoken_step(step, prompt) == f"{step} Yellow: pick the stairway it comes out at."
     thief = ("Pink draws Sand Thief. Sand Thief: Grey takes one of Pink's Collection cards without looking; enter the "
              "card taken.")
     asked = "Sand Thief: Grey takes one of Pink's Collection cards unseen; which card was taken?"
     assert spoken_step(thief, asked) == f"{thief} Sand Thief: which card was taken?"
     # An undo names where the pawn was taken from, the prompt where it stands: both are said.
-    back = "Taken back: Blue 1 takes the secret stairway from [2,10] (slot 10 r1c0) to [11,13] (slot 7 r1c0)."
-    stands = "Blue: Blue 1 is on the secret stairway at [2,10] (slot 10 r1c0); pick the stairway it comes out at."
+    back = "Taken back: Blue 1 takes the secret stairway from [2,10] (slot 10) to [11,13] (slot 7)."
+    stands = "Blue: Blue 1 is on the secret stairway at [2,10] (slot 10); pick the stairway it comes out at."
     assert spoken_step(back, stands) == f"{back} {stands}"
     # What is asked stays even when all of it was said ("Black rolls the die." is no "roll the die").
     assert spoken_step("Black rolls the die.", "Black: roll the die; then move.") == (
@@ -206,10 +206,10 @@ def test_a_list_of_choices_names_their_shared_place_once() -> None:
               "P08 in, sending Red 1 back and 20 more.")
     assert spoken_form(temple) == (  # a third choice made 29 words: fewer are said (said "P 2", "P 4")
         "Allowed there: Slot 2: P37 out, P 2 in, sending Red 1 back; P 4 in; and 21 more on the screen.")
-    assert spoken_form("Allowed: Red 1 to [5,1] (slot 1 r1c1) in 4; Red 2 to [5,1] (slot 1 r1c1) in 4.") == (
+    assert spoken_form("Allowed: Red 1 to [5,1] (slot 1) in 4; Red 2 to [5,1] (slot 1) in 4.") == (
         "Allowed: Red 1 to column 5, row 1 (slot 1) in 4; Red 2.")
     # The place in the middle, each choice ending apart: it was said twice, "... in 5; Green 2 to column 10, ..."
-    assert spoken_form("Allowed there: Green 1 to [10,13] (slot 7 r1c0) in 5; Green 2 to [10,13] (slot 7 r1c0) in "
+    assert spoken_form("Allowed there: Green 1 to [10,13] (slot 7) in 5; Green 2 to [10,13] (slot 7) in "
                        "4.") == "Allowed there: Green 1 to column 10, row 13 (slot 7) in 5; Green 2 in 4."
 
 
@@ -244,7 +244,7 @@ def test_a_long_bracket_is_said_after_its_sentence() -> None:
 
 
 def test_a_long_sentence_is_cut_where_it_pauses() -> None:
-    said = spoken_form("Red 1 cannot reach [0,3] (slot 12 r0c0) with a roll of 7: no route of 7 steps or fewer over "
+    said = spoken_form("Red 1 cannot reach [0,3] (slot 12) with a roll of 7: no route of 7 steps or fewer over "
                        "path spaces leads there.")
     assert said == ("Red 1 cannot reach column 0, row 3 (slot 12) with a roll of 7. No route of 7 steps or fewer over "
                     "path spaces leads there.")
@@ -371,9 +371,9 @@ def test_the_ah_kinchil_card_is_said_by_its_name() -> None:
 
 
 def test_a_long_sentence_without_a_colon_is_cut_before_its_but() -> None:
-    """ "Blue 1 is on the secret stairway at [10,13] (slot 7 r1c0), but every other stairway ...: it stays." was
+    """ "Blue 1 is on the secret stairway at [10,13] (slot 7), but every other stairway ...: it stays." was
     30 words said in one breath: its colon leaves only "it stays" after it, too short to stand alone."""
-    stays = ("Blue 1 is on the secret stairway at [10,13] (slot 7 r1c0), but every other stairway is more than half a"
+    stays = ("Blue 1 is on the secret stairway at [10,13] (slot 7), but every other stairway is more than half a"
              " lap away along its lap, across its wall: it stays.")
     assert spoken_form(stays) == ("Blue 1 is on the secret stairway at column 10, row 13 (slot 7). But every other"
                                   " stairway is more than half a lap away along its lap, across its wall: it stays.")

@@ -5,8 +5,8 @@ game's ``board.json`` and the cards from ``cards.json``, so a café's own copy
 is drawn as it is printed; where each card cell lands on the board is the game
 package's own ``slot_cells``, never re-derived here.
 
-The referee's texts name a cell by its board coordinates ("[3,0] (slot 1
-r0c0)", x from the west edge, y from the north), so the columns are numbered
+The referee's texts name a cell by its board coordinates ("[3,0] (slot
+1)", x from the west edge, y from the north), so the columns are numbered
 along the top and bottom edges and the rows along the left and right; each
 number shows on at least one side wherever an Entrance Circle covers the other.
 """
@@ -237,7 +237,7 @@ def _ring(
         x0, y0 = corner["origin"]
         _block_band(frame, [(x0 + i, y0 + j) for i in range(3) for j in range(3)], width, edges)
     edges.draw()
-    # slot numbers just inside each card, where the referee's texts name them ("slot 4 r1c0")
+    # slot numbers just inside each card, where the referee's texts name them ("slot 4")
     inner = {tuple(cell) for spec in board["colours"].values() for cell in spec["steps"]["cells"]}
     for spec in board["slots"]:
         where = _slot_number_cell(board, kinds, inner, tuple(spec["origin"]), spec["out"])

@@ -29,17 +29,18 @@ def place_name(game: TempleGame, colour: str, node: int) -> str:
     slot = board.slot_of.get(node)
     if slot is None:
         return f"[{x},{y}] (corner)"
-    k = board.slot_nodes[slot].index(node)
-    return f"[{x},{y}] (slot {board.slot_numbers[slot]} r{k // 3}c{k % 3})"
+    # The slot, not the cell's row and column on its card as well: "(slot 2)" was a programmer's shorthand
+    # to a first-time table (counted from 0, and the same cell the margins' "[8,0]" already names).
+    return f"[{x},{y}] (slot {board.slot_numbers[slot]})"
 
 
 def cell_name(game: TempleGame, colour: str, node: int) -> str:
-    """A place said shortest: a cell by its coordinates alone ("[3,1]", not "[3,1] (slot 1 r1c0)")."""
+    """A place said shortest: a cell by its coordinates alone ("[3,1]", not "[3,1] (slot 1)")."""
     return game.where(colour, node).split(" (", 1)[0]
 
 
 def stairway(game: TempleGame, colour: str, node: int) -> str:
-    """A secret stairway as a player finds it on the table: "the secret stairway at [7,1] (slot 2 r1c1)".
+    """A secret stairway as a player finds it on the table: "the secret stairway at [7,1] (slot 2)".
 
     Audit: "Red 1 takes a secret stairway", "pick the stairway Red 1 takes" and "was on that
     stairway" left a table with several stairways on the board asking which one.

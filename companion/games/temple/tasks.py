@@ -45,8 +45,8 @@ def run_tasks(game: TempleGame, state: TempleState, events: list[Event]) -> Temp
                 else "no other stairway is on the board"
             )
             where = f"{pawn_label(task.colour, i)} on {stairway(game, task.colour, task.node)}"
-            # Right after the card change's "The new card puts Red 1 on the secret stairway at [13,7] (slot 5
-            # r1c1): ...", naming the pawn and the stairway again said eleven words twice in a row.
+            # Right after the card change's "The new card puts Red 1 on the secret stairway at [13,7] (slot 5):
+            # ...", naming the pawn and the stairway again said eleven words twice in a row.
             just_said = bool(events) and events[-1].text.startswith(f"The new card puts {where}:")
             events.append(
                 Event(

@@ -21,7 +21,7 @@ PAWN_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
 
 def value_words(game: TempleGame, state: TempleState, key: str, value: Any) -> str | None:
     """A field's value as the temple's texts write it: a face by its colour ("Die shows red 3"), a pawn "Red 1", a
-    place "[7,2] (slot 2 r2c1)" or "step 2", a route by its cells "[5,0], [5,1]", the card "Ah Kinchil card". None
+    place "[7,2] (slot 2)" or "step 2", a route by its cells "[5,0], [5,1]", the card "Ah Kinchil card". None
     for what says itself (a path card "P05", a number)."""
     if key == "face" and isinstance(value, Mapping) and set(value) == {"colour"} and isinstance(value["colour"], str):
         return value["colour"]

@@ -60,7 +60,7 @@ def test_a_card_putting_a_stairway_under_a_pawn_says_it_must_take_it() -> None:
     s, _ = act(s, red(3))
     text = _changes(s)[(5, "STB")]
     assert text == (
-        "Slot 5: OPEN12 out, STB in, Red 1 takes the secret stairway at [13,7] (slot 5 r1c1) to one of 2 others"
+        "Slot 5: OPEN12 out, STB in, Red 1 takes the secret stairway at [13,7] (slot 5) to one of 2 others"
         " [RU-22, RU-Q10]"
     )
     after, _ = act(s, {"type": "change", "slot": 5, "card": "STB"})
@@ -75,8 +75,8 @@ def test_a_stairway_trip_onto_a_pawn_names_both() -> None:
     s, _ = act(s, red(3))
     text = _changes(s)[(5, "STB")]
     assert text.endswith(
-        ", sending Blue 1 back [RU-23, RU-Q22], Red 1 takes the secret stairway at [13,7] (slot 5 r1c1) back to"
-        " [7,1] (slot 2 r1c1) [RU-22, RU-Q10, RU-Q21]"
+        ", sending Blue 1 back [RU-23, RU-Q22], Red 1 takes the secret stairway at [13,7] (slot 5) back to"
+        " [7,1] (slot 2) [RU-22, RU-Q10, RU-Q21]"
     )
     after, events = act(s, {"type": "change", "slot": 5, "card": "STB"})
     assert pawns_of(after)["red"][0] == [7, 1] and pawns_of(after)["blue"][0] != [7, 1]

@@ -50,7 +50,7 @@ def test_the_board_says_in_the_chamber_and_on_a_step() -> None:
     (red,) = [line for line in lines if line.lstrip("* ").startswith("red ")]
     (blue,) = [line for line in lines if line.lstrip("* ").startswith("blue ")]
     assert red.endswith("Red 1 on red step 2; Red 2 in the Treasure Chamber"), red
-    assert blue.endswith("Blue 1 at [7,1] (slot 2 r1c1); Blue 2 at its Entrance Circles"), blue
+    assert blue.endswith("Blue 1 at [7,1] (slot 2); Blue 2 at its Entrance Circles"), blue
 
 
 def test_stopping_early_by_choice_cites_the_option_not_a_dead_end() -> None:
@@ -83,7 +83,7 @@ def test_a_bumped_marker_is_named_not_that_marker() -> None:
     )
     b, _ = act(b, white(5))
     _, events = act(b, {"type": "move", "pawn": "blue2", "to": [10, 1]})
-    assert "Blue 1 stood on the marker at [8,1] (slot 2 r1c2)." in [e.text for e in events]
+    assert "Blue 1 stood on the marker at [8,1] (slot 2)." in [e.text for e in events]
 
 
 def test_the_ah_kinchil_card_says_back_for_an_own_pawn_past_its_marker() -> None:
@@ -148,7 +148,7 @@ def test_the_pair_order_choice_names_where_each_pawn_goes() -> None:
     )
     offered = {a["first"]: a for a in game().legal_actions(s)}
     assert offered["red2"]["text"] == (
-        "Red 2 back to its idol marker at [8,1] (slot 2 r1c2), Red 1 back to its idol marker at [3,1] (slot 1 r1c0)"
+        "Red 2 back to its idol marker at [8,1] (slot 2), Red 1 back to its idol marker at [3,1] (slot 1)"
     )
     after, _ = act(s, offered["red2"])
     assert pawns_of(after)["red"] == [[3, 1], [8, 1]]

@@ -178,8 +178,8 @@ def test_a_space_beside_the_pawn_but_not_in_the_next_column_is_not_blamed_on_the
     for to in ([4, 0], [3, 1], [4, 2]):
         message = refused(s, {"type": "move", "pawn": "red1", "to": to}, "RU-Q17")
         assert "wall" not in message
-        assert message.endswith("it goes to one of [5,0] (slot 1 r0c2), [5,1] (slot 1 r1c2) or [5,2] (slot 1 r2c2).")
-    # Aloud each part is a sentence: "... diagonals included, and [4,2] (slot 1 r2c1) is not one." was 27 words
+        assert message.endswith("it goes to one of [5,0] (slot 1), [5,1] (slot 1) or [5,2] (slot 1).")
+    # Aloud each part is a sentence: "... diagonals included, and [4,2] (slot 1) is not one." was 27 words
     # in one breath, with no colon or semicolon before it to pause at.
     assert spoken_form(message) == (
         "With a roll of 1, Red 1 moves to a space of the next column clockwise, diagonals included. Column 4, row 2"
@@ -244,12 +244,12 @@ def test_a_space_only_across_the_own_wall_within_the_roll_is_refused_by_the_wall
     move = {"type": "move", "pawn": "red1", "to": [2, 1]}
     whole, _ = act(state(slots=OPEN_ALL, pawns={"red": [[3, 1], "entrance"]}), white(2))
     assert refused(whole, move, "RU-14") == (
-        "The red wall blocks every route from [3,1] (slot 1 r1c0) to [2,1] (corner) shorter than the roll of 2, "
+        "The red wall blocks every route from [3,1] (slot 1) to [2,1] (corner) shorter than the roll of 2, "
         "and no route of all 2 steps ends there.")
     early, _ = act(state(slots=OPEN_ALL, pawns={"red": [[3, 1], "entrance"]}, options={"must_use_full": False}),
                    white(2))
     assert refused(early, move, "RU-14") == (
-        "The red wall blocks every route from [3,1] (slot 1 r1c0) to [2,1] (corner).")
+        "The red wall blocks every route from [3,1] (slot 1) to [2,1] (corner).")
     blue, _ = act(state(slots=OPEN_ALL, pawns={"blue": [[3, 1], "entrance"]}, turn="blue",
                         options={"must_use_full": False}), white(2))
     assert game().check(blue, {"type": "move", "pawn": "blue1", "to": [2, 1]}).legal  # another colour's wall

@@ -115,8 +115,8 @@ def test_a_pair_order_choice_says_whose_question_comes_next_or_where_a_later_col
     alone, _ = act(alone, red(3))
     alone, _ = act(alone, {"type": "change", "slot": 2, "card": "HOLES"})
     alone_texts = [a["text"] for a in game().legal_actions(alone)]  # nobody waits: as before
-    assert alone_texts == ["Red 1 back to its idol marker at [3,1] (slot 1 r1c0), Red 2 back to its Entrance Circles",
-                           "Red 2 back to its idol marker at [3,1] (slot 1 r1c0), Red 1 back to its Entrance Circles"]
+    assert alone_texts == ["Red 1 back to its idol marker at [3,1] (slot 1), Red 2 back to its Entrance Circles",
+                           "Red 2 back to its idol marker at [3,1] (slot 1), Red 1 back to its Entrance Circles"]
 
 
 def test_the_pawns_waiting_behind_a_pair_choice_are_named_in_the_order_they_then_go() -> None:
@@ -215,7 +215,7 @@ def test_the_older_step_is_taken_only_from_the_journal_and_says_where_the_pawns_
         ("The companion this game was journalled on left Blue 1 at its Entrance Circles and Blue 2 at [1,13]"
          " (corner): it sent Blue 1 back as soon as the card was changed, before Red chose which pawn takes the"
          " nearer marker (this one has it wait for the choice).", ("RU-17", "RU-Q14")),
-        ("Blue 1 moves 2 from its Entrance Circles to [14,5] (slot 4 r0c2).", ("RU-10", "RU-Q19", "RU-11")),
+        ("Blue 1 moves 2 from its Entrance Circles to [14,5] (slot 4).", ("RU-10", "RU-Q19", "RU-11")),
     ]  # fmt: skip
     assert session.document() == record["final"]
     session.undo()

@@ -4,7 +4,7 @@ With several stairways on the board the table read "The new card puts Red 1 on a
 secret stairway", "Red: pick the stairway Red 1 takes", "Blue 1 was on that stairway"
 and, in a change choice, "Red 1 takes a secret stairway", and could not tell which;
 a move ending on a stairway said nothing of the trip it would make. The stairways
-are named as every other place is, "[7,1] (slot 2 r1c1)", so the screen, the
+are named as every other place is, "[7,1] (slot 2)", so the screen, the
 terminal and the voice ("column 7, row 1 (slot 2)") say the same.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 from tests.games.temple.fixtures import act, doc, game, pawns_of, red, rules_of, state, white
 from tests.games.temple.test_worked_cases import _three_stairs
 
-STA, STB, STC = "[7,1] (slot 2 r1c1)", "[13,7] (slot 5 r1c1)", "[7,13] (slot 8 r1c1)"
+STA, STB, STC = "[7,1] (slot 2)", "[13,7] (slot 5)", "[7,13] (slot 8)"
 
 
 def _texts(s: Any, kind: str) -> dict[str, str]:
@@ -118,7 +118,7 @@ def test_a_change_choice_names_the_stairway_and_where_it_leads() -> None:
 
 def test_a_pawn_a_change_puts_on_a_lone_stairway_is_not_named_again() -> None:
     """The change's sentence names the pawn and the stairway; the next said "Red 1 is on the secret stairway at
-    [13,7] (slot 5 r1c1), but no other stairway is there to reach: it stays.", the same eleven words again."""
+    [13,7] (slot 5), but no other stairway is there to reach: it stays.", the same eleven words again."""
     slots = _three_stairs()
     slots[1], slots[4], slots[7] = "OPEN13", "OPEN12", "OPEN11"  # the stairway the change lays is the only one
     s = state(slots=slots, turn="blue", pawns={"red": [[13, 7], "entrance"]})
@@ -142,7 +142,7 @@ def test_an_automatic_trip_after_a_change_names_where_it_lands_and_who_stood_the
         " [RU-22, RU-Q10, RU-Q21]"
     )
     _, events = act(s, {"type": "change", "slot": 5, "card": "STB"})
-    assert "Blue 1 was on the stairway at [7,1] (slot 2 r1c1)." in [e.text for e in events]
+    assert "Blue 1 was on the stairway at [7,1] (slot 2)." in [e.text for e in events]
 
 
 def test_refusals_about_stairways_name_them() -> None:
@@ -169,7 +169,7 @@ def test_a_stairway_across_the_wall_is_named_in_the_refusal() -> None:
     )
     far = game().check(s, {"type": "stair", "pawn": "red1", "to": [1, 7]})
     assert far.text == (
-        "The stairway at [1,7] (slot 11 r1c1) is more than half a lap away from Red 1, across its own wall."
+        "The stairway at [1,7] (slot 11) is more than half a lap away from Red 1, across its own wall."
     )
     assert far.rules == ("RU-Q21",)
 
@@ -205,6 +205,6 @@ def test_why_at_a_cell_with_no_stairway_names_the_ways_out() -> None:
     s = _on_the_first_stairway()
     ruling = game().check(s, {"type": "stair", "pawn": "red1", "to": [3, 13]})
     assert ruling.text == (
-        f"There is no secret stairway at [3,13] (slot 9 r1c2); Red 1 comes out at {STB} or {STC}."
+        f"There is no secret stairway at [3,13] (slot 9); Red 1 comes out at {STB} or {STC}."
     )
     assert ruling.rules == ("RU-22",)
