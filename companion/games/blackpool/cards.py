@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 DECKS = ("charm", "curse")
+# Whom each deck's cards serve (BP-8), as a coin's button says it before the tap.
+DECK_SERVES = {"charm": "for you", "curse": "against a rival"}
 
 # Each effect acts on the player's own side (a charm helps you) or on an
 # opponent (a curse hurts someone else), so its deck is fixed (rule 8).

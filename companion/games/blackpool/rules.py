@@ -31,7 +31,7 @@ from companion.game import (
 )
 from companion.games.blackpool import INFO, effects
 from companion.games.blackpool.board import CAMP, CENTRE, Board
-from companion.games.blackpool.cards import DECKS, Catalogue
+from companion.games.blackpool.cards import DECK_SERVES, DECKS, Catalogue
 from companion.games.blackpool.data_schema import DATA_SCHEMAS, copy_notes, cross_check
 from companion.games.blackpool.document import SIX_IN_MOVE, document_of, position_problems, state_of
 from companion.games.blackpool.moves import CARRIER_BACK, CARRIER_FORWARD, Plan, Work, execute, landing_problem, plan
@@ -381,9 +381,12 @@ class Blackpool(Game):
         for deck in DECKS:
             left = state.deck_size(self.catalogue, deck)
             if left:
-                # "(n left)" counts the cards here and the coins in the spending's announcement: say which.
+                # "(n left)" counts the cards here and the coins in the spending's announcement: say which. Whom
+                # the deck's cards serve is said before the tap (BP-8): a first game's table read "charm" and
+                # "curse" as two names for one card pile, and learnt only from the card played which was which.
                 cards = f"{left} card{'s' if left != 1 else ''} left"
-                out.append({"type": "coin", "deck": deck, "text": f"Spend a coin on the {deck} deck ({cards})"})
+                out.append({"type": "coin", "deck": deck,
+                            "text": f"Spend a coin on the {deck} deck ({DECK_SERVES[deck]}; {cards})"})
         return out
 
     def _target_offers(self, state: State) -> list[Action]:

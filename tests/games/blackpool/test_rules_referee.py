@@ -191,7 +191,8 @@ def test_a_coin_says_whether_it_counts_cards_or_coins_bp_q21() -> None:
                      decks={"charm": {"gust_of_force": 0, "awaken": 0}})
     state, _ = act(state, roll(6))
     offers = [a["text"] for a in GAME.legal_actions(state) if a["type"] == "coin"]
-    assert offers == ["Spend a coin on the charm deck (1 card left)", "Spend a coin on the curse deck (3 cards left)"]
+    assert offers == ["Spend a coin on the charm deck (for you; 1 card left)",
+                      "Spend a coin on the curse deck (against a rival; 3 cards left)"]
     _, events = act(state, {"type": "coin", "deck": "charm"})
     assert events[-1].text == "Yellow spends a coin on the charm deck (2 coins left)."
 
