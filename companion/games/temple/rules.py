@@ -128,6 +128,23 @@ class TempleGame(Game):
             return found
         return place_name(self, colour, node)
 
+    def _move_words(self, state: TempleState) -> str:
+        """The move prompt's count as the moves offered bear it out (RU-10, RU-13, RU-Q16).
+
+        Audit (a first game): "Red: move a pawn 6." stood over eight buttons all saying "... in 5": no way from
+        the Entrance Circles went six spaces, so each stopped where its way ended (a dead end, RU-13), and a table
+        that had not read the rules took the app for wrong. With ``must_use_full`` off a pawn may stop early: "up
+        to 6". A route into the Treasure Chamber may be shorter (it ends there) and says nothing of a dead end.
+        """
+        roll = state.roll[0]
+        if not state.option["must_use_full"]:
+            return f"move a pawn up to {roll}"
+        lengths = {len(a["route"]) for a in move_actions(self, state) if a["to"] != "chamber"}
+        if not lengths or max(lengths) >= roll:
+            return f"move a pawn {roll}"
+        far = f"{min(lengths)} to {max(lengths)}" if len(lengths) > 1 else str(max(lengths))
+        return f"move a pawn {roll}: every way ends sooner, so a pawn goes {far} and stops there (a dead end)"
+
     # -- what happens next -----------------------------------------------------
     def pending(self, state: TempleState) -> Pending:
         phase = state.phase
@@ -153,7 +170,7 @@ class TempleGame(Game):
             return Pending("choose", player, f"{name}: {rolled} rolled; first replace one path card with one from "
                                              f"your hand{may}.")
         if phase == "move":
-            return Pending("choose", player, f"{name}: move a pawn {state.roll[0]}.")
+            return Pending("choose", player, f"{name}: {self._move_words(state)}.")
         task = state.tasks[0]
         if task.kind == "stair":
             who = pawn_label(task.colour, task.pawns[0])
