@@ -43,7 +43,7 @@ def test_the_turn_given_back_stays_when_the_prompt_does_not_name_the_player() ->
     """Only the prompt's own naming of the player replaces it: a prompt for nobody in particular, another
     player's name, or a colour that is a piece's ("left: white") leaves it said."""
     undo = "Taken back: Red places the white leader on (4,8). Back to White's turn."
-    assert spoken_step(undo, "Red: place a leader (left: white).") == f"{undo} Red: place a leader (left: white)."
+    assert spoken_step(undo, "Red: place a leader (in hand: white).") == f"{undo} Red: place a leader (in hand: white)."
     assert spoken_step(undo, "Draw a card for slot 5 (curved edge out).").startswith(undo)
     # Said by the step itself, not by an undo's closing words, a sentence stays.
     alone = "Back to White's turn."

@@ -213,7 +213,7 @@ class ThroughTheDesert(Game):
         hand = state.leaders_left[state.current]
         left = ", ".join(self.colour_names[c] for c in hand)
         if len(placeable) == len(hand):
-            return f"{name}: place a leader (left: {left})."
+            return f"{name}: place a leader (in hand: {left})."  # "left:" read as a side of the board
         names = [self.colour_names[c] for c in placeable]
         choice = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
         opening = self.five_player_opening(state)

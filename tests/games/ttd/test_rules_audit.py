@@ -165,7 +165,8 @@ def test_the_leader_prompt_names_only_the_colours_that_may_be_placed_now() -> No
     for colour, hex_ in (("pink", [3, 0]), ("green", [0, 3]), ("yellow", [3, 3]), ("blue", [0, 6])):
         state, _ = act(game, state, {"type": "leader", "colour": colour, "hex": hex_})
     # The second round: every leader in hand may go out, and the prompt lists them as before.
-    assert game.pending(state).text == "Red: place a leader (left: green, yellow, blue)."
+    # "(left: green, ...)" read as a side of the board to a first game; the branch above says "in hand".
+    assert game.pending(state).text == "Red: place a leader (in hand: green, yellow, blue)."
 
 
 def test_the_clause_a_five_player_opening_refusal_cites_says_so() -> None:
