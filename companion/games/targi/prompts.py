@@ -44,7 +44,10 @@ def pending(eng: Engine, s: State) -> Pending:
         # A full display can take no card, so the table asked why it should turn one up: the action does (TG-B3).
         why = " (Tribal Expansion turns one up even with a full display)" if (
             task.why == "expansion" and display_full(s, s.actor or "")) else ""  # fmt: skip
-        return Pending("draw", s.actor, f"Turn up the {where} {task.deck} deck and enter it{why}.", deck=task.deck)
+        # Named as every other prompt with a player names them: "Turn up the top of the goods deck" alone left a
+        # first game asking whose card it was (the goods or the tribe card goes to the player using the action).
+        return Pending("draw", s.actor, f"{cap(s.actor)}: turn up the {where} {task.deck} deck and enter it{why}.",
+                       deck=task.deck)  # fmt: skip
     if task.kind == "tribe":
         return Pending("choose", s.actor, tribe_prompt(eng, s, s.actor or "", task))
     if task.kind == "goods":

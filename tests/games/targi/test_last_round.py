@@ -207,7 +207,8 @@ def test_tribal_expansion_with_a_full_display_says_why_the_card_is_still_turned_
                                       "discarded; Tribal Expansion still turns it up."]  # fmt: skip
     pending = g.pending(s)
     assert pending.kind == "draw" and pending.text == (
-        "Turn up the top of the tribe deck and enter it (Tribal Expansion turns one up even with a full display).")
+        "White: turn up the top of the tribe deck and enter it (Tribal Expansion turns one up even with a full "
+        "display).")
     s, _ = act(s, {"type": "draw", "deck": "tribe", "card": "T01"})
     assert g.pending(s).text == "White: hold or discard Deep Cistern (the display is full)."
 
@@ -216,7 +217,7 @@ def test_tribal_expansion_with_room_in_the_display_is_asked_for_plainly() -> Non
     doc = actions_doc(W, targi=[(14, W)], round_=6)
     s, events = act(load(doc), {"type": "use", "card": 14})
     assert not any("TG-Q21" in e.rules for e in events)
-    assert game().pending(s).text == "Turn up the top of the tribe deck and enter it."
+    assert game().pending(s).text == "White: turn up the top of the tribe deck and enter it."
 
 
 def test_a_card_entered_during_the_final_raid_is_the_tables_whoever_it_names() -> None:
