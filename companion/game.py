@@ -385,6 +385,7 @@ class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    first_by_roll: ClassVar[bool] = False  # the game's opening roll picks who starts (`GameInfo.first_by_roll`)
     # The clause that fixes the player count, cited when a count outside it is refused, so the table
     # sees the decision behind "needs 2 to 6 players" as it does for every other refusal.
     players_rule: ClassVar[str | None] = None

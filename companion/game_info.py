@@ -27,11 +27,15 @@ class GameInfo:
     max_players: int
     colours: tuple[str, ...]
     rules: str = ""
+    # Whether the game's own opening roll picks who starts (the desert race's DR-3, the temple's RU-5): the
+    # players are then tapped in seat order, and home says so rather than "turn order", which the roll undoes.
+    first_by_roll: bool = False
 
     @classmethod
     def of(cls, game_cls: Any) -> GameInfo:
         """The info of a rules class built outside the packages (`companion.registry.install`)."""
-        return cls(game_cls.id, game_cls.title, game_cls.min_players, game_cls.max_players, tuple(game_cls.colours))
+        return cls(game_cls.id, game_cls.title, game_cls.min_players, game_cls.max_players, tuple(game_cls.colours),
+                   first_by_roll=bool(getattr(game_cls, "first_by_roll", False)))
 
 
 def rules_loader(info: GameInfo, package: str) -> Callable[[str], Any]:

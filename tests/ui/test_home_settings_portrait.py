@@ -147,7 +147,7 @@ def test_the_home_screen_puts_the_players_under_the_games_on_a_portrait_screen(
     assert scroll.width >= Window.width * 0.9, f"the games keep a column {scroll.width:.0f} px wide"
     assert len({window_box(b)[0] for b in games.children}) == 2, "the games are not in two columns"
     assert window_box(scroll)[1] >= window_box(colours)[3] - 0.5, "the colours are not under the games"
-    turn_order = next(w for w in home.walk() if getattr(w, "text", "").startswith("Turn order"))
+    turn_order = home.ids.turn_order
     assert window_box(turn_order)[1] >= window_box(home.ids.note)[3] - 0.5 >= bar[3] - 0.5
     assert window_box(colours)[1] < Window.height / 2, "the players' colours leave the lower half empty"
     assert "Desert lap race" in home.ids.resume.text and "steps" in home.ids.resume.text

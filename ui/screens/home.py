@@ -41,6 +41,9 @@ class HomeScreen(UprightScreen):
     chosen_game = StringProperty("")
     game_cols = NumericProperty(1)  # the games' columns in landscape: two when one cannot hold them all (`fit_games`)
     players = ListProperty([])  # in the order tapped: that is the turn order
+    # "Seat order" where the game's opening roll picks who starts (`GameInfo.first_by_roll`): home said "Turn
+    # order: Black, Purple, Pink" and the desert race's roll-off then sent Pink first.
+    order_name = StringProperty("Turn order")
     # Why the last "Start new game" did not start one. Kept here, not in the app's status line, which the
     # table shows too: "Targi needs 2 players" stayed in red under another game's prompt after Resume.
     note = StringProperty("")
@@ -185,7 +188,9 @@ class HomeScreen(UprightScreen):
         low, high = info.min_players, info.max_players
         count = str(low) if low == high else f"{low}-{high}"  # "2-2 players" read like a typo
         # "tap in turn order" did not say what to tap: the buttons under it are the players
-        self.ids.limits.text = f"{count} players: tap their {'colours' if info.colours else 'names'} in turn order"
+        self.order_name = "Seat order" if info.first_by_roll else "Turn order"
+        self.ids.limits.text = (f"{count} players: tap their {'colours' if info.colours else 'names'} in "
+                                f"{self.order_name.lower()}")
 
 
     def toggle_player(self, button: Any) -> None:
@@ -236,7 +241,8 @@ class HomeScreen(UprightScreen):
             if low <= len(self.players) <= high:
                 return refusal.message + cite
             button = "a colour" if game_class(self.chosen_game).colours else "a name"
-            return f"{refusal.message}: tap {button} for each player, in turn order, then Start new game.{cite}"
+            return (f"{refusal.message}: tap {button} for each player, in {self.order_name.lower()}, then Start new "
+                    f"game.{cite}")
         return ""
 
     @staticmethod

@@ -10,6 +10,7 @@ INFO = GameInfo(
     max_players=6,
     colours=("black", "purple", "pink", "brown", "grey", "teal"),
     rules="companion.games.desert.rules:DesertRace",
+    first_by_roll=True,
 )
 
 __getattr__ = rules_loader(INFO, __name__)  # GAME and DesertRace, loaded when first asked for

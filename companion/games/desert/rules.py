@@ -94,6 +94,7 @@ class DesertRace(Game):
     title = INFO.title
     min_players = INFO.min_players
     max_players = INFO.max_players
+    first_by_roll = INFO.first_by_roll
     players_rule = "DR-Q36"
     actions_rule = "DR-3"  # the turn: roll, move, deal with the space
     turn_rule = "DR-3"

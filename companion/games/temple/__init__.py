@@ -10,6 +10,7 @@ INFO = GameInfo(
     max_players=4,
     colours=("red", "blue", "green", "yellow"),
     rules="companion.games.temple.rules:TempleGame",
+    first_by_roll=True,
 )
 
 __getattr__ = rules_loader(INFO, __name__)  # GAME and TempleGame, loaded when first asked for

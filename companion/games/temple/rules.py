@@ -61,6 +61,7 @@ class TempleGame(Game):
     title: ClassVar[str] = INFO.title
     min_players: ClassVar[int] = INFO.min_players
     max_players: ClassVar[int] = INFO.max_players
+    first_by_roll: ClassVar[bool] = INFO.first_by_roll
     players_rule: ClassVar[str | None] = "RU-Q31"
     actions_rule: ClassVar[str | None] = "RU-6"  # a turn: roll, change a card if asked, move; or Ah Kinchil
     turn_rule: ClassVar[str | None] = "RU-28"
