@@ -53,7 +53,7 @@ def test_a_targi_border_card_is_a_place_to_ask_about() -> None:
     centre = explain_place(session, place_from_text("2,2"))  # Targi go on the border cards only
     assert not centre.legal and centre.rules == ("TG-P1",)
     assert centre.text.endswith("happens on border cards, such as: Place a Targi on 3 (Silversmith); Place a Targi "
-                                "on 5 (Salt Pans); Place a Targi on 6 (Fata Morgana).")  # fmt: skip
+                                "on 5 (Salt Pans: +2 salt); Place a Targi on 6 (Fata Morgana).")  # fmt: skip
 
 
 def test_a_targi_card_named_by_its_name_is_answered_like_its_number() -> None:
@@ -70,7 +70,7 @@ def test_a_targi_card_named_by_its_name_is_answered_like_its_number() -> None:
 
     assert why("noble") == why("1") == (
         "  NOT ALLOWED: Nothing may be done there. Card 1 (Noble) holds the robber this round.  [TG-P2]")
-    assert why("the Salt  Pans") == "  ALLOWED: Allowed there: Place a Targi on 5 (Salt Pans).  [TG-P1]"
+    assert why("the Salt  Pans") == "  ALLOWED: Allowed there: Place a Targi on 5 (Salt Pans: +2 salt).  [TG-P1]"
     assert why("card 4") == why("First Raid") == why("4")
     assert why("centre 2-2") == why("center 2 - 2") == why("2-2") == why("2,2")
     assert session.game.place_named(session.state, "Leather Workshop") == (1, 2)  # T41, face up at centre 1-2

@@ -108,7 +108,7 @@ def test_each_border_card_says_what_it_gives_in_the_longest_words_that_fit() -> 
     spice = {"action": {"code": "GAIN", "gain": {"pepper": 1, "dates": 1}}}
     smith = {"action": {"code": "SILVERSMITH"}}
     wide, narrow = drawing.measure("+1 pepper", 16, True)[0], drawing.measure("+1D +1P", 16, True)[0]
-    assert drawing.pick(drawing.border_forms(spice), wide, 2, 16) == ("+1 dates", "+1 pepper")
+    assert drawing.pick(drawing.border_forms(spice), wide, 2, 16) == ("+1 date", "+1 pepper")
     assert drawing.pick(drawing.border_forms(spice), wide, 1, 16) == ("+1D +1P",)
     assert drawing.pick(drawing.border_forms(spice), narrow, 2, 16) == ("+1D +1P",)
     assert drawing.pick(drawing.border_forms(smith), 200, 1, 16) == ("Silversmith",)

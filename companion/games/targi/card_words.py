@@ -23,8 +23,10 @@ Width = Callable[[str], float]  # a line's width in px at the board's type size
 
 
 def amounts(resources: Mapping[str, Any], sep: str = " ") -> str:
-    """'+2 dates +1 salt' in the fixed resource order, so cards with the same yield read the same."""
-    parts = [f"+{resources[k]} {'VP' if k == 'vp' else k}" for k in LETTER if resources.get(k)]
+    """'+2 dates +1 salt' in the fixed resource order, so cards with the same yield read the same; one date is
+    "+1 date", as every other text says it (the board read "+1 dates")."""
+    parts = [f"+{resources[k]} {'VP' if k == 'vp' else 'date' if k == 'dates' and resources[k] == 1 else k}"
+             for k in LETTER if resources.get(k)]
     if resources.get("choice"):
         parts.append(f"+{resources['choice']} any")
     return sep.join(parts)
@@ -43,6 +45,17 @@ def short_cost(cost: Sequence[Mapping[str, Any]], sep: str = " / ") -> str:
     return sep.join(" ".join(f"{opt[k]}{LETTER[k]}" for k in LETTER if opt.get(k)) for opt in cost)
 
 
+def border_gives(code: str, params: Mapping[str, Any]) -> str:
+    """What a border card that gives goods gives, in the board's words ("+2 dates", "+1 any good"); "" for a card
+    whose name is its action (Trader, Caravan, ...). Its buttons say it with the name: "Place a Targi on 2 (Palm
+    Grove)" named a card the board shows as "+2 dates", and what the Targi would bring was not in the choice."""
+    if code == "GAIN":
+        return amounts(params.get("gain") or {})
+    if code == "GAIN_CHOICE":
+        return f"+{params.get('goods', 1)} any good"
+    return ""
+
+
 Lines = tuple[str, ...]  # a text's lines, top to bottom
 # Each action's words, longest first: a card shows the first whose every line fits it at the board's text
 # size. At 800x480 a border card is 74-78 px across for 16 px text, where "Silversmith" is 80 px.
@@ -59,7 +72,7 @@ ACTION_FORMS: dict[str, tuple[Lines, ...]] = {
 def border_forms(card: Mapping[str, Any]) -> tuple[Lines, ...]:
     """What a border card does, in words from the longest to the shortest: players look for what a card gives.
 
-    A gain spells its goods out, one a line where there is room ("+1 dates",
+    A gain spells its goods out, one a line where there is room ("+1 date",
     "+1 pepper"), else in the panels' letters ("+1D +1P"); an action its name,
     shortened only where the card is too narrow for it. The printed name is
     in every answer about the card ("Place a Targi on 3 (Silversmith)").

@@ -12,7 +12,8 @@ from companion.errors import IllegalAction, InvalidAction
 from companion.games.targi import effects as fx
 from companion.games.targi.action_fields import Action, goods_combos, slot_list
 from companion.games.targi.board import EDGE_CARDS
-from companion.games.targi.cards import CORNERS, bundle_text, goods_count
+from companion.games.targi.card_words import border_gives
+from companion.games.targi.cards import CORNERS, BorderCard, bundle_text, goods_count
 from companion.games.targi.decks import candidates
 from companion.games.targi.handlers import HANDLERS
 from companion.games.targi.phrasing import cap
@@ -93,6 +94,12 @@ def twelfth_card_words(s: State, a: Action) -> str:
     return "; the game ends with this round" if len(s.supply(s.actor or "").cards) == 11 else ""
 
 
+def named(card: BorderCard) -> str:
+    """A border card as its placing button names it: "Palm Grove: +2 dates", "Trader"."""
+    gives = border_gives(card.code, card.params)
+    return f"{card.label}: {gives}" if gives else card.label
+
+
 def offered(eng: Engine, s: State) -> list[Action]:
     if s.stage == "over":
         return []
@@ -105,7 +112,7 @@ def offered(eng: Engine, s: State) -> list[Action]:
     if s.stage == "raid":
         return [{"type": "pay", "pay": dict(b), "text": f"Pay {bundle_text(b)}"} for b in raid_options(eng, s, p)]
     if s.stage == "place":
-        return [{"type": "place", "card": n, "text": f"Place a Targi on {n} ({eng.cat.border[n].label})"}
+        return [{"type": "place", "card": n, "text": f"Place a Targi on {n} ({named(eng.cat.border[n])})"}
                 for n in EDGE_CARDS if placement_problem(eng, s, p, n) is None]  # fmt: skip
     if s.stage == "limits":
         extra = s.supply(p).goods - fx.goods_limit(eng.cat, s.supply(p))
@@ -115,7 +122,10 @@ def offered(eng: Engine, s: State) -> list[Action]:
         out: list[Action] = []
         for n, owner in s.targi:
             if owner == p:
-                out.append({"type": "use", "card": n, "text": f"Use {eng.cat.border[n].label} (card {n})"})
+                card = eng.cat.border[n]
+                gives = border_gives(card.code, card.params)
+                out.append({"type": "use", "card": n,
+                            "text": f"Use {card.label} (card {n}){f': {gives}' if gives else ''}"})
         for i, owner in s.markers:
             slot = s.centre[i]
             if owner != p or slot.empty or (slot.face_down and not s.rules.allow_face_down):

@@ -26,7 +26,8 @@ def test_the_last_choices_of_a_round_say_it_ends_and_the_raid_follows() -> None:
     any other choice, and the announcements told the rest only after it."""
     s = second_to_act(3, [(5, W), (6, W)])
     assert texts(s)[-1] == "Finish my actions; the round ends, then the raid (First Raid)"
-    assert [t for t in texts(s) if t.startswith("Use")] == ["Use Salt Pans (card 5)", "Use Fata Morgana (card 6)"]
+    assert [t for t in texts(s) if t.startswith("Use")] == ["Use Salt Pans (card 5): +2 salt",
+                                                            "Use Fata Morgana (card 6)"]
     s, _ = act(s, {"type": "use", "card": 5})
     assert texts(s) == ["Use Fata Morgana (card 6); the round ends, then the raid (First Raid)",
                         "Finish my actions; the round ends, then the raid (First Raid)"]
@@ -50,7 +51,7 @@ def test_the_first_player_finishing_says_nothing_of_the_round_end() -> None:
 def test_a_use_that_opens_a_decision_waits_for_the_decision_to_say_it() -> None:
     """The Crossroads Well opens a choice of goods; its answers end the round, the use does not yet."""
     s = second_to_act(3, [(10, W)])
-    assert texts(s)[0] == "Use Crossroads Well (card 10)"
+    assert texts(s)[0] == "Use Crossroads Well (card 10): +1 any good"
     s, _ = act(s, {"type": "use", "card": 10})
     assert texts(s) and all(t.endswith("; the round ends, then the raid (First Raid)") for t in texts(s)), texts(s)
 
@@ -72,7 +73,7 @@ def test_the_twelfth_card_by_the_second_player_says_the_game_ends_with_the_round
     s, _ = run(s, {"type": "use", "slot": [1, 2]}, {"type": "play", "card": "T41", "pay": {"salt": 1, "pepper": 1},
                                                      "row": 3})  # fmt: skip
     assert s.ender == B
-    assert texts(s) == ["Use Palm Grove (card 2); the round and the game end",
+    assert texts(s) == ["Use Palm Grove (card 2): +2 dates; the round and the game end",
                         "Finish my actions; the round and the game end"]
 
 
