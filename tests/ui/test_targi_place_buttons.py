@@ -42,5 +42,9 @@ def test_the_placing_buttons_say_what_each_card_gives_and_read_whole(start: Any,
         cards = [a["card"] for a in session.legal()]
         mine = session.pending().player == "white" and next((c for c in white if c in cards), None)
         session.act({"type": "place", "card": mine or next(c for c in cards if c not in white)})
-    uses = [a["text"] for a in session.legal() if a["type"] == "use" and "card" in a]
+    uses = [a["text"] for a in session.legal() if a["type"] == "use"]
     assert "Use Palm Grove (card 2): +2 dates" in uses and "Use Caravan (card 13)" in uses, uses
+    # the goods cards at the centre too, as the board's centre cards say it ("Use Date Basket (G01) at centre 1-1"
+    # named what the board shows as "+1 date"); a tribe card's cost comes with the decision it opens
+    centre = [text for text in uses if " at centre " in text]
+    assert centre and all(text.split(": ", 1)[1].startswith("+") for text in centre if "(G" in text), centre

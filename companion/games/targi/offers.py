@@ -12,7 +12,7 @@ from companion.errors import IllegalAction, InvalidAction
 from companion.games.targi import effects as fx
 from companion.games.targi.action_fields import Action, goods_combos, slot_list
 from companion.games.targi.board import EDGE_CARDS
-from companion.games.targi.card_words import border_gives
+from companion.games.targi.card_words import amounts, border_gives
 from companion.games.targi.cards import CORNERS, BorderCard, bundle_text, goods_count
 from companion.games.targi.decks import candidates
 from companion.games.targi.handlers import HANDLERS
@@ -131,7 +131,12 @@ def offered(eng: Engine, s: State) -> list[Action]:
             if owner != p or slot.empty or (slot.face_down and not s.rules.allow_face_down):
                 continue
             what = "the face-down card" if slot.face_down else eng.cat.card_label(slot.card or "")
-            out.append({"type": "use", "slot": slot_list(i), "text": f"Use {what} at centre {slot_name(i)}"})
+            goods = None if slot.face_down else eng.cat.goods.get(slot.card or "")
+            # A goods card says what it gives, as the board's card does ("+2 dates"); a tribe card's cost and
+            # ways come with the decision it opens.
+            gives = amounts({**dict(goods.gain), "choice": goods.choice}) if goods else ""
+            out.append({"type": "use", "slot": slot_list(i),
+                        "text": f"Use {what} at centre {slot_name(i)}{f': {gives}' if gives else ''}"})
         out.append({"type": "done", "text": "Finish my actions this round"})
         return out
     task = s.tasks[0]
