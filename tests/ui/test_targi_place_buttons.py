@@ -48,3 +48,8 @@ def test_the_placing_buttons_say_what_each_card_gives_and_read_whole(start: Any,
     # named what the board shows as "+1 date"); a tribe card's cost comes with the decision it opens
     centre = [text for text in uses if " at centre " in text]
     assert centre and all(text.split(": ", 1)[1].startswith("+") for text in centre if "(G" in text), centre
+    app.controller.set_session(session)
+    for size, buttons in buttons_at_each_size(table, window_size, [a["text"] for a in session.legal()]):
+        for button in buttons:
+            assert lines_of(button) <= 3, (size, button.text)
+            assert text_height(button) <= button.height, (size, button.text)
