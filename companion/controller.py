@@ -111,6 +111,9 @@ class Controller:
         self.links: dict[str, bool] = {}
         self._inbox: queue.Queue[Observation] = queue.Queue()
         self._settled: dict[str, tuple[Any, Any]] = {}
+        # The readers whose settled dice were lying there when a step was taken back: the same dice told again
+        # are named as lying since before the undo, not taken (`_die_read`), until a throw or a redo.
+        self._lay_at_undo: set[str] = set()
         # Cards seen together with one that now waits for its tap: taken up once that tap is given.
         self._cards_later: CardsSeen | None = None
         self._changes = 0  # changes of the game or of the waiting reading, for taps made before they showed
@@ -196,6 +199,7 @@ class Controller:
         self._undone = 0
         self._new_list()
         self._settled.clear()
+        self._lay_at_undo.clear()
         self._changed("a new game began")
         update = self._publish(Update("new_game", session.pending().text, pending=session.pending()))
         self._refuse_late(late)
@@ -214,6 +218,7 @@ class Controller:
         self._undone = 0
         self._new_list()
         self._settled.clear()
+        self._lay_at_undo.clear()
         self._changed("the game was set aside")
         self._refuse_late(late)
 
@@ -318,6 +323,7 @@ class Controller:
                 "source": observation.source, "up": observation.up, "table": table, "came_up": came_up, **standing})
         if isinstance(observation, RollStarted):
             self._settled.pop(observation.source, None)
+            self._lay_at_undo.discard(observation.source)
             self._rolling_since[observation.source] = self.clock()
             return Update("info", "Dice rolling.", pending=self._pending())
         if isinstance(observation, ButtonPressed) and observation.intent.startswith(HELD_PREFIX):
@@ -347,9 +353,11 @@ class Controller:
         value = _plain(read.value)
         key = (value, tuple(sorted((read.face or {}).items())))
         since = self._rolling_since.pop(read.source, None)
-        if self._settled.get(read.source) == key:
-            return Update("info", "Same dice as before; waiting for a new roll.", pending=session.pending())
         pending = session.pending()
+        if self._settled.get(read.source) == key:
+            if read.source in self._lay_at_undo and pending.kind == "roll":
+                return self._lay_before_undo(pending, _shown(read.value, read.face))
+            return Update("info", "Same dice as before; waiting for a new roll.", pending=pending)
         wanted: dict[str, Any] = {"type": "roll", "value": value}
         # A colour matters only to a die whose faces have one; a sensor that also names a plain die's colour
         # still rolled its value.
@@ -410,7 +418,22 @@ class Controller:
             update = self._act(session, match)
         # Only now: a roll the journal refused, remembered as taken, made the same die "Same dice as before".
         self._settled[read.source] = key
+        self._lay_at_undo.discard(read.source)
         return update
+
+    @staticmethod
+    def _lay_before_undo(pending: Pending, shown: str) -> Update:
+        """The dice a reader told last, told again after an undo with no throw between: they lie as they lay.
+
+        Undo forgot the dice seen, so a sensor that tells its state again (on
+        reconnecting, or firmware repeating itself) had the 3 whose roll was
+        just taken back as a misread taken as the roll again. Named as the
+        camera names dice lying in view when it comes back; a roll that is
+        meant is thrown again, or entered by hand (or put back with redo).
+        """
+        return Update("info", f"{shown} already lay there before the undo: not taken as a roll. Throw the die to "
+                      f"roll, or enter {shown} by hand if that is the roll ({pending.text.rstrip('.')}).",
+                      pending=pending)
 
     @staticmethod
     def _entered_already(session: Session, shown: str, entered: str) -> Update:
@@ -708,6 +731,7 @@ class Controller:
                 text += f" The reading that waited for its tap ({_first_sentence(self.proposal_text)}) is dropped."
             # A reading made for the position before no longer fits.
             self.proposal = self._cards_later = self._by_hand = None
+            self._lay_at_undo.clear()  # the roll put back is theirs again: "Same dice as before"
             self._new_list()
             self._changed(text)
             # With the step's clauses, as when first taken: the table's line for it had lost its [TTD-1c].
@@ -737,6 +761,7 @@ class Controller:
         """Forget the reading that waited for its tap, and the cards read with it."""
         self.proposal = self._cards_later = None
         self._settled.clear()
+        self._lay_at_undo.clear()
         self._changed("the reading waiting for its tap was dropped")
         return Update("info", text, pending=session.pending())
 
@@ -762,7 +787,9 @@ class Controller:
             self._undone += 1
         self._cards_later = self._by_hand = None  # a roll taken back is no longer entered: its reading may come
         self._new_list()  # a new list of legal actions: next starts again at its first
-        self._settled.clear()
+        # The dice told last still lie there: told again with no throw between, they are named, not taken as the
+        # roll again (`_lay_before_undo`). They were forgotten here, and a sensor's state sent again was taken.
+        self._lay_at_undo.update(self._settled)
         self._changed(step.note)
         # With the clauses of what the note says was taken back (the step itself, its points, the end), as the
         # step's own line cited them: the list on the screen showed the undo bare.

@@ -1,0 +1,81 @@
+"""A die the sensor tells again after the button box's undo took its roll back: still lying as it lay, it is named,
+not taken as the roll again. Over a real pseudo-terminal, on the link's own clock, with gpiozero's mock pins."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.observations import Touch
+from hardware.dice_sim import SimulatedSensor
+from hardware.panel import Panel
+from tests.controller_loop import pump_until, pump_until_done
+from tests.hardware.conftest import until_link
+from tests.hardware.test_dice_throw_start import blackpool_on
+from tests.hardware.test_panel import config
+
+LAY = ("3 already lay there before the undo: not taken as a roll. Throw the die to roll, or enter 3 by hand if that "
+       "is the roll (Red: roll the oracle).")
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    pins = MockFactory()
+    yield pins
+    pins.close()
+
+
+def test_a_die_told_again_after_its_roll_was_undone_is_named_not_taken(
+    sensor: SimulatedSensor, tmp_path: Path, factory: MockFactory
+) -> None:
+    """Red's 3 taken back with undo as a misread, then the sensor's cable moved: firmware that tells its state on
+    connecting sent the 3 still lying in the tray, and it was taken as Red's roll again ('Red rolls 3.'): undo had
+    forgotten the dice seen, where without the undo the same 3 was 'Same dice as before'."""
+    controller, link, now = blackpool_on(sensor)
+    panel = Panel(config(tmp_path), controller.submit, factory)
+    said: list = []
+    try:
+        with link:
+            pump_until(controller, until_link(True))
+            sensor.roll(3)
+            pump_until(controller, lambda u: u.kind == "step")
+            factory.pin(27).drive_low()  # undo on the button box
+            factory.pin(27).drive_high()
+            said += pump_until(controller, lambda u: u.kind == "undo")
+            assert controller.session.log == []
+            sensor.unplug()
+            sensor.plug()
+            pump_until_done(controller, lambda: link.counts["connects"] == 2, said)
+            now[0] += 30  # long after the port opened: a die then is taken as a throw, unless it lay there
+            sensor.send("DIE", "d6", 3, 100)  # the die still lying there, told again
+            pump_until_done(controller, lambda: link.counts["DieSettled"] == 2, said)
+            assert controller.session.log == [], [u.text for u in said]
+            assert [u.text for u in said if u.kind == "info" and "already lay" in u.text] == [LAY]
+            sensor.roll(3)  # thrown again: a throw, though it shows the same face
+            said += pump_until(controller, lambda u: u.kind == "step")
+    finally:
+        panel.close()
+    assert controller.session.log == [{"type": "roll", "value": 3}]
+
+
+def test_a_die_told_again_after_a_redo_is_the_same_dice_as_before(sensor: SimulatedSensor) -> None:
+    """The roll put back is the dice's again: the 3 told again is no news, as with no undo at all."""
+    controller, link, now = blackpool_on(sensor)
+    said: list = []
+    with link:
+        pump_until(controller, until_link(True))
+        sensor.roll(3)
+        pump_until(controller, lambda u: u.kind == "step")
+        assert controller.handle(Touch("undo")).kind == "undo"
+        assert controller.handle(Touch("redo")).kind == "redo"
+        sensor.unplug()
+        sensor.plug()
+        pump_until_done(controller, lambda: link.counts["connects"] == 2, said)
+        now[0] += 30
+        sensor.send("DIE", "d6", 3, 100)
+        pump_until_done(controller, lambda: link.counts["DieSettled"] == 2, said)
+    assert controller.session.log == [{"type": "roll", "value": 3}]
+    assert [u.text for u in said if u.kind == "info"][-1] == "Same dice as before; waiting for a new roll."
