@@ -178,6 +178,11 @@ class OnTable:
     # step and nowhere before it, it goes back to the hand of the player whose step is undone, "Put card AK back
     # in Yellow's hand.", where "Take card AK off the discard pile." left the table asking whose.
     from_hand: bool = False
+    # The word for one of a count players hand to each other (a desert racer's "Life"): an undone hand-over is said
+    # as handed back, "Purple gives 1 Life back to Teal.", where "Set Teal's Lives back to 4. Set Purple's Lives
+    # back to 7." read as two counts to redo, not one trade. A change no other player matches (Lives lost to a
+    # hazard, a Life past the cap) is still set back.
+    passed: str = ""
 
 
 @dataclass

@@ -97,8 +97,9 @@ def put_back(
 
     Pieces first, in the game's order, one sentence for each kind ("Put Red's pawn back on Twin Dunes (11).",
     "Take Black's tribe markers off centre 1-2 and centre 2-2.", "Move Black's tribe marker from centre 3-1
-    back to centre 2-3."), then each owner's counts in one sentence ("Set Red's Lives back to 5."), cards
-    counted as handed back ("Teal gives a Desert Flask card back to Brown."). Read aloud, a long list is lost
+    back to centre 2-3."), then each owner's counts in one sentence ("Set Red's Lives back to 5."), a count one
+    player handed another as handed back ("Purple gives 1 Life back to Teal."), cards counted as handed back
+    ("Teal gives a Desert Flask card back to Brown."). Read aloud, a long list is lost
     on a table: past ``MOST_SAID`` sentences the rest are summed up ("Put the rest back as the board shows.").
     A piece the step's own line names with its place is not said again: "Taken back: Red 2 moves 3 from [12,5]
     to [13,7]." already says where Red 2 goes back to, and "Taken back: Black places a Targi on card 9." what
@@ -371,7 +372,10 @@ def _count_sentences(
     numbers: dict[str, list[tuple[OnTable, int]]] = {}
     handed: dict[str, list[tuple[OnTable, int]]] = {}  # a card's name -> who holds how many more again
     supplied: dict[str, list[tuple[OnTable, int]]] = {}  # an owner -> goods they hold how many more of again
+    passed = _passed_back(counts, step_rules)
     for thing, had, count in counts:
+        if any(thing is t for t, _ in passed):
+            continue
         if thing.cards and not thing.owner and count < had:
             said.append((f"Take {had - count} cards off {thing.name}.", thing.rules or step_rules))
         elif thing.cards:
@@ -385,11 +389,30 @@ def _count_sentences(
         parts = [f"{_owned(first[0])} back to {first[1]}", *(f"{t.name} to {n}" for t, n in others)]
         words = series(parts)
         said.append((f"Set {words}.", tuple(dict.fromkeys(r for t, _ in changed for r in (t.rules or step_rules)))))
+    said += [words for _, words in passed[::2]]
     for changes in handed.values():
         said += _handed(changes, step_rules, player)
     for owner, changes in supplied.items():
         said.append(_supplied(owner, changes, step_rules))
     return said
+
+
+def _passed_back(counts: list[tuple[OnTable, int, int]], step_rules: tuple[str, ...]) -> list[tuple[OnTable, Said]]:
+    """Counts one player handed another (``OnTable.passed``), matched giver to getter by the amount: each pair
+    twice, giver then getter, with its sentence, "Purple gives 1 Life back to Teal." (a desert trade undone)."""
+    out: list[tuple[OnTable, Said]] = []
+    for name in dict.fromkeys(t.name for t, _, _ in counts if t.passed and t.owner):
+        changes = [(t, count - had) for t, had, count in counts if t.passed and t.owner and t.name == name]
+        givers = [(t, -d) for t, d in changes if d < 0]
+        getters = [(t, d) for t, d in changes if d > 0]
+        if len(givers) != 1 or len(getters) != 1 or givers[0][1] != getters[0][1]:
+            continue  # not one hand-over: each count is set back
+        (giver, n), (getter, _) = givers[0], getters[0]
+        amount = f"{n} {giver.passed if n == 1 else giver.name}"
+        words = f"{_name(giver.owner)} gives {amount} back to {_name(getter.owner)}."
+        said = (words, tuple(dict.fromkeys((*(giver.rules or step_rules), *(getter.rules or step_rules)))))
+        out += [(giver, said), (getter, said)]
+    return out
 
 
 def _supplied(owner: str, changes: list[tuple[OnTable, int]], step_rules: tuple[str, ...]) -> Said:

@@ -333,3 +333,21 @@ def test_pawns_a_temple_card_change_sent_back_are_put_back_in_the_reverse_order(
     back = [s.removeprefix("Put ").split(" back ")[0] for s in put_back(session.undo().note)
             if any(s.startswith(f"Put {pawn} back ") for pawn in sent)]
     assert back == sent[::-1]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_desert_a_life_traded_is_handed_back_by_whoever_got_it(seed: int) -> None:
+    """'Set Teal's Lives back to 4. Set Purple's Lives back to 7.' read as two counts to redo, not one trade undone
+    (seed 1 receives a Life, seed 2 gives one)."""
+
+    def lives_traded(session: Session, step: Step) -> bool:
+        action = step.action or {}
+        return action.get("type") == "trade" and any("lives" in (action.get(k) or {}) for k in ("give", "get"))
+
+    session, step = play_until("desert", seed, lives_traded, limit=20000)
+    mover, partner = session._states[-2].mover, step.action["with"]
+    giver, getter = (partner, mover) if "lives" in step.action.get("get", {}) else (mover, partner)
+    undo = session.undo()
+    assert f"{getter.capitalize()} gives 1 Life back to {giver.capitalize()}." in undo.note, undo.note
+    assert "Lives back to" not in undo.note and {"DR-5", "DR-11"} <= set(undo.rules)
+    # Still set back when nobody else's count matches: a runner's Lives lost to Scared! (the test above).

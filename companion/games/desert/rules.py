@@ -973,7 +973,7 @@ class DesertRace(Game):
         for player, piece in zip(state.players, state.pieces, strict=True):
             out[("pawn", player)] = OnTable(player, "pawn", f"on {self.board.label(piece.space)}", ("DR-4",))
         for player, piece in zip(state.players, state.pieces, strict=True):
-            out[("lives", player)] = OnTable(player, "Lives", piece.lives, ("DR-5",))
+            out[("lives", player)] = OnTable(player, "Lives", piece.lives, ("DR-5",), passed="Life")
             for card in sorted(set(piece.items)):
                 held = piece.items.count(card)
                 out[("card", player, card)] = OnTable(player, card_name(card), held, ("DR-16",), dealt=True, cards=True)
