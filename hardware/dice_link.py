@@ -233,7 +233,7 @@ class DiceLink:
         self._no_roll_said = False  # told that the device seems to say $ROLL only once; until it announces a throw
         self._reread_said: set[tuple[object, str | None]] = set()  # other readings of this throw said (`_reread`)
         self._reread_at = 0.0  # when the last of them came
-        self._slots: dict[int, str | None] = {}
+        self._slots: dict[int, str | None] = {}  # each slot's tag as last told, kept across reopenings
         self._repeat_said = False
         self._drops: deque[float] = deque()  # when the open port failed, within the last `flap` seconds
         self._unstable_at: float | None = None  # when "connection unstable" was last said; None once it holds
@@ -296,7 +296,9 @@ class DiceLink:
             self._unannounced.clear()
             self._reread_said.clear()
             self._no_roll_said = False  # the settings screen's problem goes with the connection: told again if still so
-            self._slots.clear()
+            # The slots are kept: a card lies in its slot whatever the cable does. Forgotten here, firmware that tells
+            # its slots as its port opens had a temple change just taken back with undo taken again, the new card
+            # still lying there before the old one was put back. A card laid meanwhile is another tag, and told.
             self._parser.reset()  # a half line from before the outage must not glue onto the next one
             if target == self.url or os.path.realpath(target) == os.path.realpath(self.url):
                 self.stable = stable_name(self.url, self.by_id) or self.stable

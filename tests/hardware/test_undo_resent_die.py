@@ -1,19 +1,25 @@
-"""A die the sensor tells again after the button box's undo took its roll back: still lying as it lay, it is named,
-not taken as the roll again. Over a real pseudo-terminal, on the link's own clock, with gpiozero's mock pins."""
+"""A die (or a temple card) the sensor tells again after an undo took its roll (or change) back: still lying as it
+lay, it is not taken again (the die is named). Over a real pseudo-terminal, on the link's own clock, with
+gpiozero's mock pins."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.controller import Controller
 from companion.observations import Touch
+from companion.session import Session
+from hardware.dice_link import DiceLink
 from hardware.dice_sim import SimulatedSensor
 from hardware.panel import Panel
+from hardware.tags import TagMap
 from tests.controller_loop import pump_until, pump_until_done
-from tests.hardware.conftest import until_link
+from tests.hardware.conftest import FAST, until_link
 from tests.hardware.test_dice_throw_start import blackpool_on
 from tests.hardware.test_panel import config
 
@@ -79,3 +85,47 @@ def test_a_die_told_again_after_a_redo_is_the_same_dice_as_before(sensor: Simula
         pump_until_done(controller, lambda: link.counts["DieSettled"] == 2, said)
     assert controller.session.log == [{"type": "roll", "value": 3}]
     assert [u.text for u in said if u.kind == "info"][-1] == "Same dice as before; waiting for a new roll."
+
+
+def test_a_card_told_again_after_its_change_was_undone_is_not_taken_again(
+    sensor: SimulatedSensor, tmp_path: Path
+) -> None:
+    """A temple card change taken back, then the sensor's port reopened: firmware that tells its slots on
+    connecting sent the new card still lying in its slot, and the change was taken again before the old card was
+    put back as the undo asked. The link keeps each slot's tag across reopenings; lifted and laid again, the card
+    is a change again."""
+    session = Session.new("temple", ["red", "blue"])
+    controller = Controller(session)
+    cards = [a["card"] for a in session.legal() if a["type"] == "draw"]
+    tags = TagMap(tmp_path / "tags.json", {f"T{card}": card for card in cards})
+    said: list = []
+    with DiceLink(sensor.path, controller.submit, tags=tags, backoff=FAST) as link:
+        pump_until(controller, until_link(True))
+        for slot in range(1, 13):
+            card = next(a["card"] for a in session.legal() if a["type"] == "draw")
+            sensor.slot(slot, f"T{card}")
+            pump_until(controller, lambda u: u.kind == "step")
+        rng = random.Random(5)
+        for _ in range(500):  # play on (rolls from the app) until a change of a path card is due
+            if any(a["type"] == "change" for a in session.legal()):
+                break
+            session.act(session.game.sim_choose(session.state, session.legal(), rng))
+        change = next(a for a in session.legal() if a["type"] == "change")
+        slot, tag = change["slot"], f"T{change['card']}"
+        sensor.slot(slot, None)
+        sensor.slot(slot, tag)
+        pump_until(controller, lambda u: u.kind == "step")
+        steps = len(session.log)
+        assert controller.handle(Touch("undo")).kind == "undo"
+        sensor.unplug()
+        sensor.plug()
+        pump_until_done(controller, lambda: link.counts["connects"] == 2, said)
+        reports = link.counts["SlotReport"]
+        sensor.slot(slot, tag)  # its state, told again: the new card still lies there
+        pump_until_done(controller, lambda: link.counts["SlotReport"] == reports + 1, said)
+        assert len(session.log) == steps - 1, [u.text for u in said]
+        assert not [u for u in said if u.kind == "step"]
+        sensor.slot(slot, None)  # lifted and laid again: meant
+        sensor.slot(slot, tag)
+        step = pump_until(controller, lambda u: u.kind == "step")[-1]
+    assert step.action == {"type": "change", "slot": slot, "card": change["card"]}
