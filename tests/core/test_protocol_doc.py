@@ -220,3 +220,34 @@ def test_broken_cafe_data_is_answered_as_documented(tmp_path: Path) -> None:
     listed = {g["id"]: g for g in referee.handle({"cmd": "games"})["games"]}
     assert listed["blackpool"]["data"] is None and listed["blackpool"]["problems"]
     assert listed["desert"]["data"]
+
+
+SCORE_KEYS = {"scores", "totals", "winners", "provisional"}
+
+
+@pytest.mark.parametrize("game_id", sorted(SEATS))
+def test_score_answers_in_the_one_shape_the_page_gives_for_every_game(game_id: str) -> None:
+    """``score`` is null in the races and, in the games that score, ``scores`` per player and part with each
+    ``total``, ``totals``, ``winners`` and ``provisional``, at the start and after 150 seeded steps. Targi answered
+    its per-player breakdown bare while Through the Desert wrapped it in ``scores``."""
+    rng = random.Random(3)
+    referee = Referee()
+    referee.handle({"cmd": "new", "game": game_id, "players": SEATS[game_id]})
+    for step in range(151):
+        if step in (0, 150):
+            score = referee.handle({"cmd": "score"})["score"]
+            if game_id in ("blackpool", "desert", "temple"):
+                assert score is None
+                continue
+            assert SCORE_KEYS <= set(score), score
+            assert set(score["scores"]) == set(score["totals"]) == set(SEATS[game_id]), score
+            assert all(score["scores"][p]["total"] == score["totals"][p] for p in SEATS[game_id])
+            assert score["winners"] and set(score["winners"]) <= set(SEATS[game_id])
+            assert score["provisional"] is True
+        legal = referee.handle({"cmd": "legal"})["legal"]
+        if not legal:
+            break
+        action = rng.choice(legal)
+        action.pop("text")
+        referee.handle({"cmd": "act", "action": action})
+    assert "`scores`" in PROTOCOL and "`winners`" in PROTOCOL and "`provisional`" in PROTOCOL

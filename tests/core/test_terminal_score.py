@@ -76,9 +76,9 @@ def test_targi_score_gives_each_part_with_its_clause() -> None:
     session = played("targi", ["white", "black"], 400)
     referee = Referee()
     referee.session = session
-    scores = referee.handle({"cmd": "score"})["score"]
+    score = referee.handle({"cmd": "score"})["score"]
     shown = said(typed(session, "score"))
-    for player, parts in scores.items():
+    for player, parts in score["scores"].items():
         mark = _mark(session, player)
         pad = " " * len(mark)
         at = shown.index(f"  {mark}{player.capitalize()}: {parts['total']}  [TG-S1, TG-S3]")
@@ -87,6 +87,7 @@ def test_targi_score_gives_each_part_with_its_clause() -> None:
             f"    {pad}card bonuses {parts['card_bonuses']}  [TG-S1, TG-T5]",
             f"    {pad}rows {parts['rows']}  [TG-S2, TG-Q22]",
         ]
+    assert shown[-1].endswith(f": {', '.join(w.capitalize() for w in score['winners'])}  [TG-S1, TG-S3]")
 
 
 def test_a_race_says_where_each_player_stands_and_the_clauses_that_win_it() -> None:

@@ -528,7 +528,10 @@ def _marker(box: Box, player: str, size: float, board: Board) -> None:
 
 def _totals(view: Any) -> dict[str, Any]:
     """Each player's score so far, from the game's own ``score``."""
-    return {p: parts.get("total") for p, parts in provisional_scores(view).items() if isinstance(parts, Mapping)}
+    scores = provisional_scores(view).get("scores")
+    if not isinstance(scores, Mapping):
+        return {}
+    return {p: parts.get("total") for p, parts in scores.items() if isinstance(parts, Mapping)}
 
 
 def _panel(

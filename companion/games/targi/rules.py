@@ -30,7 +30,7 @@ from companion.games.targi.card_words import LETTER, too_small
 from companion.games.targi.cards import CARD_WORDS, CENTRE_WORDS, CORNERS, Catalog
 from companion.games.targi.engine import Engine
 from companion.games.targi.recount import recount
-from companion.games.targi.scoring import breakdown, result, score_words
+from companion.games.targi.scoring import result, score_words
 from companion.games.targi.state import slot_name
 
 
@@ -153,7 +153,14 @@ class Targi(Game):
 
     # -- views -------------------------------------------------------------
     def score(self, state: State) -> dict[str, Any]:
-        return {p: breakdown(self.cat, state.supply(p)) for p in state.players}
+        """The breakdown as if the game ended now, in the shape every scoring game answers (docs/protocol.md):
+        ``scores`` per player and part, ``totals``, ``winners`` (who wins, ties broken by TG-S3, if it ended
+        now) and ``provisional``. It was the per-player breakdown alone, while Through the Desert wrapped its
+        own in ``scores``, so a front end read the two games' answers differently."""
+        res = result(self.cat, state)
+        return {"scores": res["breakdown"], "totals": res["scores"],
+                "winners": list(state.players) if res["winner"] is None else [res["winner"]],
+                "provisional": state.stage != "over"}
 
     def value_words(self, state: State, key: str, value: Any) -> str | None:
         """A field's value as Targi's texts write it: a centre card "centre 2-1", a border card "card 9 (Trader)",
