@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+
 from companion.protocol import Referee, serve
 from companion.registry import title_of
 
@@ -291,3 +293,37 @@ def test_a_key_given_twice_in_one_object_is_refused_not_read_as_the_last() -> No
         assert error == {"code": "bad_request",
                          "message": f"the line gives the key '{key}' twice in one object; give each key once"}
     assert ask(referee, {"cmd": "state"})["state"] == before and referee.session.log == []
+
+
+IMPOSSIBLE_SEATS = {"blackpool": ["red", "blue"], "desert": ["black", "pink"], "targi": ["white", "black"],
+                    "temple": ["red", "blue"], "ttd": ["red", "black"]}
+IMPOSSIBLE_DECK = {"blackpool": "charm", "desert": "mystery", "targi": "goods", "temple": "path", "ttd": "waterholes"}
+
+
+@pytest.mark.parametrize("game_id", sorted(IMPOSSIBLE_SEATS))
+def test_a_roll_or_card_no_die_or_deck_has_is_named_so_at_any_time(game_id: str) -> None:
+    """A roll of 99 or a card no deck holds is ``invalid_action`` at every kind of step, state unchanged, not
+    ``illegal_action`` "Not now": the temple answered a roll of 99 during its set-up "Not now: Draw a card ..."."""
+    import random
+
+    rng = random.Random(1)
+    referee = Referee()
+    answer = ask(referee, {"cmd": "new", "game": game_id, "players": IMPOSSIBLE_SEATS[game_id]})
+    seen = set()
+    for _ in range(200):
+        kind = answer["pending"]["kind"]
+        if kind == "over":
+            break
+        if kind not in seen:
+            seen.add(kind)
+            before = ask(referee, {"cmd": "state"})["state"]
+            for action in ({"type": "roll", "value": 99}, {"type": "draw", "deck": IMPOSSIBLE_DECK[game_id],
+                                                          "card": "ZZ9"}):
+                refused = ask(referee, {"cmd": "act", "action": action})
+                assert refused["error"]["code"] == "invalid_action", (kind, action, refused)
+                assert refused["error"]["rule"] and "Not now" not in refused["error"]["message"]
+            assert ask(referee, {"cmd": "state"})["state"] == before
+        action = rng.choice(ask(referee, {"cmd": "legal"})["legal"])
+        action.pop("text")
+        answer = ask(referee, {"cmd": "act", "action": action})
+    assert len(seen) >= 2

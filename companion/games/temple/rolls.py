@@ -9,7 +9,7 @@ from companion.errors import InvalidAction, quoted
 from companion.game import Action, Event
 from companion.games.temple.state import TempleState
 from companion.games.temple.turns import end_turn, to_move
-from companion.phrases import series
+from companion.phrases import number_runs, series
 
 if TYPE_CHECKING:
     from companion.games.temple.rules import TempleGame
@@ -29,6 +29,12 @@ def read_roll(game: TempleGame, action: Action) -> tuple[Any, str]:
     value = action.get("value")
     if value != "X" and (isinstance(value, bool) or not isinstance(value, int)):
         raise InvalidAction(f'a roll needs "value": "X" or a number, not {quoted(value)}', "RU-2")
+    values = {v for v, _ in game.outcomes}
+    if value not in values:
+        # A face the die lacks is named before its colour is asked for: a roll of 99 was "needs the colour".
+        shows = number_runs([v for v in values if v != "X"])
+        shows = f"X or {shows}" if "X" in values else shows
+        raise InvalidAction(f"the die shows {shows}, not {quoted(value)}", "RU-2")
     face = action.get("face")
     if isinstance(face, Mapping) and set(face) - {"colour"}:
         # Anything beside the colour was journalled with the roll and echoed back, meaning nothing.

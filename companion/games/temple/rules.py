@@ -38,7 +38,7 @@ from companion.game import (
 )
 from companion.games.temple import INFO, document, old_journals, place_questions, view
 from companion.games.temple.ah_kinchil import ak_actions, ak_targets, apply_ak
-from companion.games.temple.assembly import DECK_ID, apply_draw, next_slot
+from companion.games.temple.assembly import DECK_ID, apply_draw, next_slot, read_draw
 from companion.games.temple.board import COLOURS, Board, Layout
 from companion.games.temple.card_change import apply_change, apply_change_at_once, apply_skip_change, change_actions
 from companion.games.temple.die import DIE_ID, die_spec, house_die
@@ -47,7 +47,7 @@ from companion.games.temple.move_reach import pawn_moves
 from companion.games.temple.options import ALTERNATIVES, OPTIONS
 from companion.games.temple.pair_order import apply_order, order_actions, waiting_after
 from companion.games.temple.places import place_name, stairway
-from companion.games.temple.rolls import apply_roll, next_first_roller, roll_action
+from companion.games.temple.rolls import apply_roll, next_first_roller, read_roll, roll_action
 from companion.games.temple.schemas import SCHEMAS, cross_check
 from companion.games.temple.stair_choice import apply_stair, stair_actions
 from companion.games.temple.state import TempleState, pawn_label, pawn_name
@@ -254,6 +254,12 @@ class TempleGame(Game):
         if kind not in expected:
             if kind == "ahkinchil" and state.phase in ("change", "move", "resolve"):
                 raise refuse("The Ah Kinchil card replaces the roll; once the die is rolled it waits.", "RU-Q27")
+            # A value the die or deck cannot give is named as such at any time, as the other games do;
+            # only a possible one is "Not now" (a roll of 99 during the set-up was "Not now").
+            if kind == "roll":
+                read_roll(self, action)
+            elif kind == "draw":
+                read_draw(self, action)
             raise refuse(f"Not now: {pending.text}", self._phase_rule(state))
         who = action.get("player")
         if who is not None and (not isinstance(who, str) or who not in state.players):
