@@ -247,6 +247,9 @@ class Rulebook:
         no clause holds it as typed, with a slip of the finger mended
         ("oassis", "freese") or split in two ("waterholes"): see `_senses`.
 
+        Words holding no letter or digit ("", blanks, "?", "--") search for
+        nothing: every clause in the rulebook's order, ``every`` true.
+
         The clauses holding every word come first, the one that holds the rarer
         words (and holds them in its title) before the others; when none holds
         them all, the clauses holding the most telling of them, `every` false.
@@ -260,8 +263,11 @@ class Rulebook:
         printed name typed whole ("diagonal step down", "gust of force") counts
         as one word (`_named`): it names one card, and is no question.
         """
-        typed = [bare(w).lower() for w in words.split()]
-        typed = [w for w in typed if w] or [w.lower() for w in words.split()]  # "?" alone: looked for as typed
+        if not any(ch.isalnum() for ch in words):
+            # No word at all ("", blanks, "?", "--"): nothing to narrow by, so the whole book in its order, as an
+            # empty search field shows it. "" and "-" listed every clause while "?" and "!!" listed none.
+            return Found(list(self.clauses), True)
+        typed = [w for w in (bare(w).lower() for w in words.split()) if w]
         by_id = {c.id.lower(): c for c in self.clauses}
         if typed and all(t in by_id for t in typed):
             return Found(list({by_id[t].id: by_id[t] for t in typed}.values()), True)

@@ -327,3 +327,14 @@ def test_a_roll_or_card_no_die_or_deck_has_is_named_so_at_any_time(game_id: str)
         action.pop("text")
         answer = ask(referee, {"cmd": "act", "action": action})
     assert len(seen) >= 2
+
+
+def test_a_search_of_no_word_lists_every_clause_whatever_it_holds() -> None:
+    """``""``, blanks and punctuation alone search for nothing: every clause in the book's order, ``every`` true.
+    ``""`` and ``"-"`` listed every clause while ``"?"`` and ``"!!"`` listed none."""
+    referee = Referee()
+    book = [c["id"] for c in ask(referee, {"cmd": "rules", "game": "blackpool"})["rules"]["clauses"]]
+    for search in ("", "   ", "?", "!!", "...", "-", '""', "? !"):
+        answer = ask(referee, {"cmd": "rules", "game": "blackpool", "search": search})
+        assert [c["id"] for c in answer["clauses"]] == book and answer["every"] is True, search
+    assert 0 < len(ask(referee, {"cmd": "rules", "game": "blackpool", "search": "oracle?"})["clauses"]) < len(book)
