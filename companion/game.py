@@ -469,7 +469,12 @@ class Game(ABC):
         ``attempts_per_turn: true`` was one attempt, journalled as ``true``. An unknown option, profile or a
         non-object names no clause, since no rule speaks of it (docs/protocol.md, "Refusals without a clause").
         """
-        profile = profile or "standard"
+        if isinstance(profile, str) and not profile.strip():
+            # An empty name was quietly the standard profile, so a front end whose profile picker sent nothing
+            # started a game it did not ask for; leaving the key out (None) is how standard is asked for.
+            raise BadRequest(f"{cls.title} has no profile {quoted(profile)}: name one or leave the profile out for "
+                             f"the standard one; profiles: {', '.join(cls.profiles)}")
+        profile = "standard" if profile is None else profile
         if not isinstance(profile, str) or profile not in cls.profiles:  # a list or object: no profile, not a crash
             raise BadRequest(f"{cls.title} has no profile {quoted(profile)}{_meant(profile, cls.profiles)}; "
                              f"profiles: {', '.join(cls.profiles)}")

@@ -338,3 +338,14 @@ def test_a_search_of_no_word_lists_every_clause_whatever_it_holds() -> None:
         answer = ask(referee, {"cmd": "rules", "game": "blackpool", "search": search})
         assert [c["id"] for c in answer["clauses"]] == book and answer["every"] is True, search
     assert 0 < len(ask(referee, {"cmd": "rules", "game": "blackpool", "search": "oracle?"})["clauses"]) < len(book)
+
+
+@pytest.mark.parametrize("profile", ["", "  "])
+def test_an_empty_profile_is_refused_not_taken_for_the_standard_one(profile: str) -> None:
+    """Leaving ``profile`` out asks for the standard profile; an empty name was quietly taken for it."""
+    referee = Referee()
+    answer = ask(referee, {"cmd": "new", "game": "ttd", "players": ["red", "black"], "profile": profile})
+    assert answer["error"]["code"] == "bad_request" and "rule" not in answer["error"]
+    assert "leave the profile out for the standard one; profiles: standard" in answer["error"]["message"]
+    assert ask(referee, {"cmd": "pending"})["pending"] is None
+    assert ask(referee, {"cmd": "new", "game": "ttd", "players": ["red", "black"]})["ok"]
