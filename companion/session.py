@@ -287,6 +287,7 @@ class Session:
         ``journalled`` marks a step read from a game record, which an older companion may have written: a step
         it took that this one no longer offers is then taken as it did (``Game.old_step``); at the table, never.
         """
+        nobodys = self.pending().player is None
         try:
             clean, not_now = self._well_formed(action, journalled)
             state, events, old = self._ruled(lambda: self._step(clean, journalled), not_now)
@@ -298,6 +299,11 @@ class Session:
             self._cite(refusal, action)
             self._unquoted(refusal, action)
             raise
+        if nobodys and "player" in clean:
+            # A card the table turns up for no one (Targi's centre, the temple's slots, Through the Desert's water
+            # holes) is nobody's step: a player's name sent with it (the game has refused one nobody plays) is
+            # dropped, so the answer and the journal say no one took it. It was journalled as that player's step.
+            clean = {key: value for key, value in clean.items() if key != "player"}
         self._record("act", state, clean)
         self._states.append(state)
         self._log.append(clean)

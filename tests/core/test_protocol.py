@@ -349,3 +349,28 @@ def test_an_empty_profile_is_refused_not_taken_for_the_standard_one(profile: str
     assert "leave the profile out for the standard one; profiles: standard" in answer["error"]["message"]
     assert ask(referee, {"cmd": "pending"})["pending"] is None
     assert ask(referee, {"cmd": "new", "game": "ttd", "players": ["red", "black"]})["ok"]
+
+
+NOBODYS_DRAW = {
+    "targi": (["white", "black"], {"type": "draw", "deck": "goods", "card": "G01"}),
+    "temple": (["red", "blue"], {"type": "draw", "deck": "path", "card": "P01"}),
+    "ttd": (["red", "black"], {"type": "draw", "deck": "waterholes", "card": "1", "hex": [2, 0]}),
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(NOBODYS_DRAW))
+def test_a_card_the_table_turns_up_for_no_one_is_journalled_as_no_ones(game_id: str, tmp_path) -> None:
+    """``pending.player`` null: a player's name sent with the draw is taken off, in the answer, the journal and the
+    record; one nobody plays is refused with the turn clause. Each of the three games journalled the name sent."""
+    from companion.journal import Journal
+
+    seats, draw = NOBODYS_DRAW[game_id]
+    journal = Journal(tmp_path / "j.sqlite3")
+    referee = Referee(journal)
+    assert ask(referee, {"cmd": "new", "game": game_id, "players": seats})["pending"]["player"] is None
+    stranger = ask(referee, {"cmd": "act", "action": {**draw, "player": "zebra"}})
+    assert stranger["error"]["code"] == "invalid_action" and stranger["error"]["rule"]
+    answer = ask(referee, {"cmd": "act", "action": {**draw, "player": seats[1]}})
+    assert answer["action"] == draw, answer
+    assert ask(referee, {"cmd": "export"})["record"]["actions"] == [draw]
+    assert journal.active_game().actions() == [draw]
