@@ -27,7 +27,7 @@ def read_draw(game: TempleGame, action: Action) -> str:
         raise InvalidAction(f"the temple has one deck, {quoted(DECK_ID)}, not {quoted(action.get('deck'))}", "RU-2")
     card = action.get("card")
     if not isinstance(card, str):
-        raise InvalidAction('a draw needs "card": a card id', "RU-2")
+        raise InvalidAction('a draw needs "card": a card id')  # the clause of the draw asked for (`Session._cite`)
     if card != game.board.ak_card and card not in game.board.cards:
         raise InvalidAction(f"no path card {quoted(card)} in the temple deck", "RU-2")
     return card
