@@ -79,16 +79,40 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
     return attach
 
 
+def _unused(command: str, flags: list[str], what: str, missing: str, mend: str) -> int:
+    """Refuse options that would do nothing in this run: ``flags`` ``what`` (said of one), and ``missing``, so
+    ``mend`` (exit status 2, as argparse refuses a mistake, before the journal is opened)."""
+    does = what if len(flags) == 1 else what.replace("s ", " ", 1)  # "--tray sets", "--turn, --mains set"
+    print(f"companion {command}: {', '.join(flags)} {does}, and {missing}: {mend}", file=sys.stderr)
+    return 2
+
+
+def _no_buttons_config(args: argparse.Namespace, command: str) -> int | None:
+    """`--hardware-config` with `--buttons none`: the pin map is read only for a button box, so it was passed
+    over, and `hw play`'s goodbye named it as part of the table to resume."""
+    if args.hardware_config is not None and args.buttons == "none":
+        default = " (the default)" if command == "hw play" else ""
+        return _unused(command, ["--hardware-config"], "maps the button box's pins", f"--buttons is none{default}",
+                       "add --buttons gpio (or mock), or leave it out")
+    return None
+
+
 def cmd_hw_play(args: argparse.Namespace) -> int:
     # Passed over before: `hw play --tray ...` without a camera played on as if the tray were watched.
     mirror = "--mirror" if args.mirror else "--no-mirror"
     given = (("--turn", args.turn), (mirror, args.mirror), ("--mains", args.mains), ("--tray", args.tray))
     unread = [flag for flag, value in given if value is not None]
     if unread and not args.camera:
-        print(f"companion hw play: {', '.join(unread)} set{'s' if len(unread) == 1 else ''} the camera's picture, "
-              "and no --camera is given: add --camera SOURCE, or leave "
-              f"{'it' if len(unread) == 1 else 'them'} out", file=sys.stderr)
-        return 2
+        them = "it" if len(unread) == 1 else "them"
+        return _unused("hw play", unread, "sets the camera's picture", "no --camera is given",
+                       f"add --camera SOURCE, or leave {them} out")
+    if args.tags is not None and not args.dice_sensor:
+        # The tag file is read only by the sensor's slot reports: `--tags FILE` alone was passed over in silence.
+        return _unused("hw play", ["--tags"], "names the tag file the dice sensor's slot reports are read with",
+                       "no --dice-sensor is given", "add --dice-sensor URL, or leave it out")
+    refused = _no_buttons_config(args, "hw play")
+    if refused is not None:
+        return refused
     return cmd_play(args, attach_hardware(args), resume_command(args))
 
 
@@ -161,6 +185,16 @@ def cmd_hw_test(args: argparse.Namespace) -> int:
     from hardware.panel import make_pin_factory
     from hardware.selftest import self_test
 
+    refused = _no_buttons_config(args, "hw test")
+    if refused is not None:
+        return refused
+    if args.auto and args.buttons != "mock":
+        # With real pins nothing can press for you, and without a box there is nothing to press: it was passed
+        # over, and `--buttons gpio --auto` waited on each button as if no --auto were given.
+        mend = ("leave it out and press each button when asked" if args.buttons == "gpio" else
+                "add --buttons mock, or leave it out")
+        return _unused("hw test", ["--auto"], "presses the simulated buttons of --buttons mock for you",
+                       f"--buttons is {args.buttons}", mend)
     ports = [args.dice_sensor] if args.dice_sensor else None
     if args.buttons == "none":  # a table without a button box: its wiring and GPIO are no finding
         return self_test({}, None, ports, timeout=args.timeout, dwell=args.dwell)

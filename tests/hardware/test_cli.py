@@ -665,3 +665,38 @@ def test_the_self_test_says_which_pin_map_it_checks(
     other.write_text("", encoding="utf-8")
     main([*check, "--hardware-config", str(other)])
     assert capsys.readouterr().out.splitlines()[0] == f"Pin map: {other} (over the defaults in hardware/pins.toml)"
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (["play", "--game", "blackpool", "--players", "red,blue", "--tags", "t.json"],
+         "hw play: --tags names the tag file the dice sensor's slot reports are read with, and no --dice-sensor is "
+         "given: add --dice-sensor URL, or leave it out"),
+        (["play", "--game", "blackpool", "--players", "red,blue", "--hardware-config", "pins.toml"],
+         "hw play: --hardware-config maps the button box's pins, and --buttons is none (the default): add --buttons "
+         "gpio (or mock), or leave it out"),
+        (["test", "--buttons", "none", "--hardware-config", "pins.toml"],
+         "hw test: --hardware-config maps the button box's pins, and --buttons is none: add --buttons gpio"),
+        (["test", "--buttons", "none", "--auto"],
+         "hw test: --auto presses the simulated buttons of --buttons mock for you, and --buttons is none: add "
+         "--buttons mock, or leave it out"),
+        (["test", "--buttons", "gpio", "--auto"],
+         "hw test: --auto presses the simulated buttons of --buttons mock for you, and --buttons is gpio: leave it "
+         "out and press each button when asked"),
+    ],
+)
+def test_hw_options_that_would_do_nothing_are_refused(
+    given: list[str], said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hw play --tags FILE` without a sensor and `--hardware-config` without a button box were passed over in
+    silence (the goodbye named them as part of the table to resume), and so were `hw test --buttons none` with a
+    pin map and `--auto` with no mock box to press (`--buttons gpio --auto` waited on each button as without it).
+    Refused before the journal is opened or a port looked for, as the camera's options are without --camera."""
+    monkeypatch.chdir(tmp_path)
+    journal = tmp_path / "j.sqlite3"
+    extra = ["--journal", str(journal)] if given[0] == "play" else ["--dice-sensor", str(tmp_path / "no-port")]
+    assert main(["hw", *given, *extra]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith(f"companion {said}") and out == "", err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
