@@ -25,7 +25,7 @@ from companion.data import default_cafe_dir, house_dir, read_json, validate_path
 from companion.errors import CompanionError, InvalidData, JournalDamaged, UnknownGame, quoted
 from companion.finished import FinishedGame, finished_game, local_moment, read_time
 from companion.interruptible import interruptible_input
-from companion.journal import Journal, kept_journals, open_journal, reading
+from companion.journal import SQLITE_HEADER, Journal, kept_journals, open_journal, reading
 from companion.option_types import count, folder, folder_to_fill, named, positive
 from companion.paths import env_or, user_data_dir, write_whole
 from companion.phrases import how_many
@@ -438,6 +438,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not path.is_file():  # exporting reads; it must not leave an empty journal behind
         print(f"No journal at {path}.", file=sys.stderr)
         return 1
+    unwritable = _record_refusal(args.out, path) if args.out not in (None, "-") else None
+    if unwritable:  # said before the journal is read, as `vision markers` names a file it cannot write
+        print(f"companion: {unwritable}", file=sys.stderr)
+        return 1
     try:
         with path.open("rb"):
             pass
@@ -474,11 +478,50 @@ def _export_from(journal: Journal, path: Path, args: argparse.Namespace) -> int:
     if args.out == "-":
         print(text)
     else:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+        out = Path(args.out)
+        new = not out.exists()
+        try:
+            out.write_text(text + "\n", encoding="utf-8")
+        except OSError as error:  # a folder that may not be written to, a full or read-only card
+            if new:  # a record cut off by a full card must not be left to replay as a shorter game
+                out.unlink(missing_ok=True)
+            print(f"companion: cannot write the record to {args.out}: {error.strerror or error}; give a file in a "
+                  "folder you may write to, with room for it", file=sys.stderr)
+            return 1
         print(f"wrote {args.out}: {record['game']}, {how_many(len(record['actions']), 'action')}")
     if note:
         print(f"companion: game {entry.id}: {note}", file=sys.stderr)
     return 0
+
+
+def _record_refusal(out: str, journal: Path) -> str | None:
+    """Why the record cannot go to the file ``out``, said with what to do, or None when it can.
+
+    A folder not there ended in a bare "No such file or directory (PATH)", and
+    the journal itself named as the record's file (``export --journal j.sqlite3
+    j.sqlite3``) was written over with the record: every game in it lost.
+    """
+    target = Path(out)
+    if target.is_dir():
+        return f"{out} is a folder: give the record a file's name in it, e.g. {target / 'game.json'}"
+    meant_folder = out.endswith(("/", os.sep))  # `records/`: a folder meant, where the record would be a file
+    folder = target if meant_folder else target.parent
+    if folder.exists() and not folder.is_dir():
+        return f"cannot write the record to {out}: {folder} is a file, not a folder; give the record a name in a folder"
+    if not folder.is_dir():
+        then = f", then give the record a file's name in it, e.g. {folder / 'game.json'}" if meant_folder else ""
+        return (f"cannot write the record to {out}: there is no folder {folder}; make it first "
+                f"(mkdir -p {shlex.quote(str(folder))}){then}, or give a name in a folder that is there")
+    try:
+        with target.open("rb") as file:
+            head = file.read(len(SQLITE_HEADER))
+    except OSError:  # not there yet (the usual case), or not readable: writing it says which
+        return None
+    if head == SQLITE_HEADER:  # the journal read, or another: a record over it would replace its games
+        which = ("the journal being exported from" if target.resolve() == journal.resolve() else
+                 "an SQLite database, as a journal is")
+        return f"{out} is {which}: the record would replace what it holds; give the record another name, e.g. game.json"
+    return None
 
 
 STATUS_WORDS = {"active": "in progress", "over": "finished", "abandoned": "set aside"}

@@ -673,6 +673,47 @@ def test_export_from_a_folder_says_it_is_a_folder(tmp_path: Path, capsys: pytest
     assert capsys.readouterr().err == said
 
 
+def _race_journal(path: Path) -> Session:
+    session = Session.new("race", ["red", "blue"], journal=Journal(path))
+    session.act({"type": "roll", "value": 6})
+    return session
+
+
+@pytest.mark.parametrize(
+    ("out", "said"),
+    [
+        ("no pe/game.json", "cannot write the record to {t}/no pe/game.json: there is no folder {t}/no pe; make it "
+                            "first (mkdir -p '{t}/no pe'), or give a name in a folder that is there\n"),
+        ("records/", "cannot write the record to {t}/records/: there is no folder {t}/records; make it first (mkdir -p "
+                     "{t}/records), then give the record a file's name in it, e.g. {t}/records/game.json, or give a "
+                     "name in a folder that is there\n"),
+        ("notes.txt/game.json", "cannot write the record to {t}/notes.txt/game.json: {t}/notes.txt is a file, not a "
+                                "folder; give the record a name in a folder\n"),
+        (".", "{t}/. is a folder: give the record a file's name in it, e.g. {t}/game.json\n"),
+        ("j.sqlite3", "{t}/j.sqlite3 is the journal being exported from: the record would replace what it holds; "
+                      "give the record another name, e.g. game.json\n"),
+        ("old.sqlite3", "{t}/old.sqlite3 is an SQLite database, as a journal is: the record would replace what it "
+                        "holds; give the record another name, e.g. game.json\n"),
+    ],
+)
+def test_export_to_a_file_it_cannot_or_must_not_write_says_what_to_do(
+    out: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder not there said only "companion: No such file or directory (PATH)"; the journal named as the
+    record's file was written over with the record, every game in it lost (another journal too)."""
+    journal = tmp_path / "j.sqlite3"
+    session = _race_journal(journal)
+    (tmp_path / "notes.txt").write_text("notes\n")
+    Journal(tmp_path / "old.sqlite3").close()
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    assert main(["export", f"{tmp_path}/{out}", "--journal", str(journal)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == "companion: " + said.format(t=tmp_path)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+    assert main(["export", "-", "--journal", str(journal)]) == 0
+    assert json.loads(capsys.readouterr().out)["actions"] == session.log
+
+
 @pytest.mark.parametrize("name", ["nope", "", "x" * 10_000])
 def test_data_which_refuses_a_game_that_is_not_there_before_naming_it_as_a_heading(
     name: str, capsys: pytest.CaptureFixture[str]

@@ -315,6 +315,55 @@ def test_export_reads_a_journal_on_a_card_gone_read_only(tmp_path: Path) -> None
     assert file_bytes(path) == before
 
 
+def test_export_into_a_folder_it_may_not_write_says_so_and_leaves_no_file(tmp_path: Path) -> None:
+    """It said only "companion: Permission denied (PATH)", with no word of what to do."""
+    path = tmp_path / "journal.sqlite3"
+    blackpool_journal(path)
+    shut = tmp_path / "shut"
+    shut.mkdir()
+    shut.chmod(0o555)
+    try:
+        done = subprocess.run(
+            unprivileged([sys.executable, "-m", "companion", "export", str(shut / "game.json"), "--journal",
+                          str(path)]),
+            capture_output=True, text=True, timeout=120, cwd=ROOT,
+        )  # fmt: skip
+    finally:
+        shut.chmod(0o755)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (f"companion: cannot write the record to {shut / 'game.json'}: Permission denied; give a "
+                           "file in a folder you may write to, with room for it\n")
+    assert list(shut.iterdir()) == []
+
+
+EXPORT_ONTO_A_FULL_CARD = """
+import json, subprocess, sys
+from pathlib import Path
+from tests.small_card import fill_card
+card, journal = Path(sys.argv[1]), sys.argv[2]
+fill_card(card)
+done = subprocess.run([sys.executable, "-m", "companion", "export", str(card / "game.json"), "--journal", journal],
+                      capture_output=True, text=True, timeout=120)
+print(json.dumps({"code": done.returncode, "out": done.stdout, "err": done.stderr,
+                  "left": sorted(p.name for p in card.iterdir())}))
+"""
+
+
+def test_export_onto_a_full_card_says_so_and_leaves_no_record_cut_short(tmp_path: Path) -> None:
+    """It said "companion: No space left on device (PATH)" and left an empty game.json behind, a record that
+    replay then refused as damaged."""
+    from tests.small_card import on_a_card
+
+    path = tmp_path / "journal.sqlite3"
+    blackpool_journal(path)
+    found = on_a_card(EXPORT_ONTO_A_FULL_CARD, tmp_path, "1m", str(path))
+    record = tmp_path / "card" / "game.json"
+    assert found["code"] == 1 and found["out"] == ""
+    assert found["err"] == (f"companion: cannot write the record to {record}: No space left on device; give a file "
+                            "in a folder you may write to, with room for it\n")
+    assert found["left"] == ["syslog"]
+
+
 def test_a_journal_reached_through_a_link_is_held_by_one_table_too(tmp_path: Path) -> None:
     """The lock file was named after the path as given: a terminal referee started on a link to the kiosk's
     journal got a lock of its own and appended to the kiosk's game."""
