@@ -407,6 +407,9 @@ def cmd_data(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    if args.clause is not None and args.search is not None:  # the search was passed over: the clause alone showed
+        args.parser.error(f"a clause id ({args.clause}) shows that clause, and --search lists the clauses holding "
+                          "its words: give one or the other")
     game = create(args.game, cafe_dir(args))
     rulebook = game.rulebook
     if args.clause is not None:  # an empty one ("") is refused by name; it listed the whole book
@@ -692,9 +695,10 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="browse a game's rulebook")
     rules.add_argument("game", help=f"game id ({GAME_IDS})")
     rules.add_argument("clause", nargs="?", help="a clause id such as BP-C5; every clause is listed without one")
-    rules.add_argument("--search", metavar="WORDS", help="the clauses that mention these words, best first "
-                       "(the closest when none holds them all)")
-    rules.set_defaults(func=cmd_rules)
+    # An empty --search (a shell variable left unset) listed the whole book, as if no search had been asked.
+    rules.add_argument("--search", metavar="WORDS", type=named("the words to look for, such as 'tie'"),
+                       help="the clauses that mention these words, best first (the closest when none holds them all)")
+    rules.set_defaults(func=cmd_rules, parser=rules)
 
     export = sub.add_parser("export", help="write a game record from the journal")
     export.add_argument("out", nargs="?", type=named("a file's path, or - for stdout"),

@@ -565,6 +565,28 @@ def test_a_search_that_finds_nothing_names_the_game_as_the_table_does(capsys: py
     assert capsys.readouterr().err == "companion: no Test race clause mentions 'zebra'\n"
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["blackpool", "BP-C5", "--search", "ride"],
+         "a clause id (BP-C5) shows that clause, and --search lists the clauses holding its words: give one or the "
+         "other"),
+        (["blackpool", "--search", ""], "argument --search: it is empty: give the words to look for, such as 'tie'"),
+        (["blackpool", "--search", "  "], "argument --search: it is empty: give the words to look for"),
+    ],
+)
+def test_rules_refuses_a_search_it_would_pass_over(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With a clause id, --search was passed over and the clause alone shown; an empty --search (a shell variable
+    left unset) listed every clause, as if no search had been asked for. Both ended 0."""
+    with pytest.raises(SystemExit) as usage:
+        main(["rules", *argv])
+    captured = capsys.readouterr()
+    assert usage.value.code == 2 and captured.out == ""
+    assert captured.err.startswith("usage: companion rules ") and f"companion rules: error: {said}" in captured.err
+
+
 @pytest.mark.parametrize("text", ['{"format": "table-companion-game", "actions": []}\n', "root:x:0:0:root:/root\n"])
 def test_a_text_file_named_as_the_journal_is_left_as_it_is_not_set_aside_and_replaced(
     text: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
