@@ -233,6 +233,11 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
     from hardware.dice_link import DiceLink
     from hardware.dice_protocol import SlotReport
 
+    if args.dice_sensor and (args.tag is not None or args.card is not None):
+        # The board's teaching began and --tag/--card were passed over; with --tag, the sensor was.
+        given = [flag for flag, value in (("--tag", args.tag), ("--card", args.card)) if value is not None]
+        return _unused("hw teach", given, "links one tag to a card without the board",
+                       "--dice-sensor teaches each tag laid on the board", "give one or the other")
     tags = TagMap.to_teach(Path(args.tags) if args.tags else default_tags_path(args.game))  # never over a non-tag file
     known = {a["card"] for a in Session.new(args.game, list(create(args.game).colours[:2])).legal() if "card" in a}
     if args.tag and not args.card:
@@ -507,8 +512,11 @@ def register(subparsers: Any) -> None:
     teach = sub.add_parser("teach", help="link temple tag ids to card ids (kept in the user data dir)")
     teach.add_argument("--game", default="temple", help="the game whose cards carry tags (default: temple)")
     teach.add_argument("--dice-sensor", metavar="URL", type=named(PORT), help="teach from slot reports on this port")
-    teach.add_argument("--tag", help="a tag id as the sensor reports it, linked to --card without the board")
-    teach.add_argument("--card", help="the card id of --tag, as in the game's data (e.g. P07)")
+    # Named: an empty --tag (a shell variable left unset) was told to give --tag, as if none were typed.
+    teach.add_argument("--tag", type=named("a tag id as the sensor reports it, such as 04A1"),
+                       help="a tag id as the sensor reports it, linked to --card without the board")
+    teach.add_argument("--card", type=named("the card id of --tag, as in the game's data (e.g. P07)"),
+                       help="the card id of --tag, as in the game's data (e.g. P07)")
     teach.add_argument("--tags", type=file_path(TAG_FILE), help="tag file (default: the user data dir)")
     teach.set_defaults(func=cmd_hw_teach)
 

@@ -700,3 +700,32 @@ def test_hw_options_that_would_do_nothing_are_refused(
     out, err = capsys.readouterr()
     assert err.startswith(f"companion {said}") and out == "", err
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("given", [["--tag", "04A1", "--card", "P05"], ["--card", "P05"]])
+def test_hw_teach_refuses_one_link_given_with_the_board_to_teach_from(
+    given: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hw teach --tag 04A1 --card P05 --dice-sensor PORT` linked the one tag and passed the sensor over, and
+    `--card P05 --dice-sensor PORT` began the board's teaching with --card passed over: both ended as if all
+    were used."""
+    tags = tmp_path / "t.json"
+    assert main(["hw", "teach", "--tags", str(tags), "--dice-sensor", str(tmp_path / "no-port"), *given]) == 2
+    flags = ", ".join(word for word in given if word.startswith("--"))
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"companion hw teach: {flags} link{'s' if ',' not in flags else ''} one tag to a "
+                                 "card without the board, and --dice-sensor teaches each tag laid on the board: give "
+                                 "one or the other\n")
+    assert not tags.exists()
+
+
+@pytest.mark.parametrize(("option", "what"), [("--tag", "a tag id as the sensor reports it, such as 04A1"),
+                                              ("--card", "the card id of --tag")])
+def test_hw_teach_refuses_an_empty_tag_or_card_by_name(
+    option: str, what: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--tag ""` (a shell variable left unset) was answered "Give --tag TAG --card CARD", as if none were typed."""
+    given = {"--tag": "04A1", "--card": "P05", option: ""}
+    with pytest.raises(SystemExit) as usage:
+        main(["hw", "teach", "--tags", str(tmp_path / "t.json"), *(w for pair in given.items() for w in pair)])
+    assert usage.value.code == 2 and f"argument {option}: it is empty: give {what}" in capsys.readouterr().err
