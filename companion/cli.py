@@ -220,14 +220,19 @@ def _last_game_offer(journal: Journal, cafe: Path | None) -> list[FinishedGame]:
 
 
 JOURNAL_FILE = "a journal file's path (leave --journal out for the default one)"
+PLAYERS = "the players' colours in turn order, such as red,blue"
 
 
 def add_play_arguments(play: argparse.ArgumentParser) -> None:
     """The options of ``play``, shared with adapters that start the referee with their inputs attached."""
     play.add_argument("--game", help=f"game id ({GAME_IDS}); asked when missing")
-    play.add_argument("--players", help="comma-separated players in turn order (with --game: no questions asked; "
+    # Named: an empty --players or --profile (a shell variable left unset) was taken as left out, and the players
+    # asked for or the standard rules played without a word.
+    play.add_argument("--players", type=named(PLAYERS),
+                      help="comma-separated players in turn order (with --game: no questions asked; "
                       "without, taken once the game is chosen)")
-    play.add_argument("--profile", help="rule profile for a new game (default: standard)")
+    play.add_argument("--profile", type=named("a rule profile's name (leave --profile out for standard)"),
+                      help="rule profile for a new game (default: standard)")
     play.add_argument("--journal", type=named(JOURNAL_FILE),
                       help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
     play.add_argument("--new", action="store_true", help="start a new game even if one is in progress")

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.cli import add_play_arguments, cmd_play, tolerant_stdin, usage
+from companion.cli import PLAYERS, add_play_arguments, cmd_play, tolerant_stdin, usage
 from companion.errors import quoted
 from companion.observations import LinkChanged, Observation, Update, link_text
 from companion.option_types import count, file_path, named, seconds
@@ -522,7 +522,8 @@ def register(subparsers: Any) -> None:
 
     demo = sub.add_parser("demo", help="a scripted Blackpool turn: simulated sensor roll, simulated button press")
     demo.add_argument("--game", default="blackpool", help="a game that begins with a roll (default: blackpool)")
-    demo.add_argument("--players", help="comma-separated players (default: red,blue, or the game's first two colours)")
+    demo.add_argument("--players", type=named(PLAYERS),
+                      help="comma-separated players (default: red,blue, or the game's first two colours)")
     demo.add_argument("--roll", type=int, default=6, help="the sensor's roll (a 6 brings a runner out)")
     demo.add_argument("--pause", type=seconds, default=0.5, help="seconds between the scripted steps")
     demo.set_defaults(func=cmd_hw_demo)

@@ -568,6 +568,29 @@ def test_a_search_that_finds_nothing_names_the_game_as_the_table_does(capsys: py
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
+        (["play", "--game", "race", "--players", ""], "argument --players: it is empty: give the players' colours"),
+        (["play", "--game", "race", "--players", "red,blue", "--profile", " "],
+         "argument --profile: it is empty: give a rule profile's name (leave --profile out for standard)"),
+        (["hw", "play", "--game", "race", "--profile", ""], "argument --profile: it is empty"),
+        (["hw", "demo", "--players", ""], "argument --players: it is empty: give the players' colours in turn order"),
+    ],
+)
+def test_empty_players_or_profile_are_refused_by_name_not_taken_as_left_out(
+    argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`play --players "$PLAYERS"` with the variable unset asked for the players, and `--profile ""` played the
+    standard rules, each without a word of the option given; `hw demo --players ""` played red and blue."""
+    journal = tmp_path / "j.sqlite3"
+    with pytest.raises(SystemExit) as usage:
+        main([*argv, *(["--journal", str(journal)] if "play" in argv else [])])
+    captured = capsys.readouterr()
+    assert usage.value.code == 2 and captured.out == "" and said in captured.err
+    assert not journal.exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
         (["blackpool", "BP-C5", "--search", "ride"],
          "a clause id (BP-C5) shows that clause, and --search lists the clauses holding its words: give one or the "
          "other"),
