@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.bench import bench_game
-from companion.data import default_cafe_dir, house_dir, read_json, validate_path
+from companion.data import STDIN, default_cafe_dir, house_dir, parse_json, read_json, validate_path
 from companion.errors import CompanionError, InvalidData, JournalDamaged, UnknownGame, quoted
 from companion.finished import FinishedGame, finished_game, local_moment, read_time
 from companion.interruptible import interruptible_input
@@ -610,7 +610,15 @@ def _kept_beside(path: Path) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    record = read_json(Path(args.record))
+    if args.record == "-":  # as `export -` writes it: `companion export - | companion replay -`
+        if sys.stdin is None:
+            print("companion: replay - reads the record from its standard input, which is closed; give it a pipe, "
+                  "a file (< game.json) or the record's path", file=sys.stderr)
+            return 1
+        stream = getattr(sys.stdin, "buffer", None)
+        record = parse_json(stream.read() if stream is not None else sys.stdin.read().encode("utf-8"), STDIN)
+    else:
+        record = read_json(Path(args.record))
     session = replay_record(record, cafe_dir(args))
     if record.get("final") is None:
         # A record exported from steps that no longer replayed has no final position; saying it matched
@@ -725,8 +733,9 @@ def build_parser() -> argparse.ArgumentParser:
     results_cmd.set_defaults(func=cmd_results)
 
     replay = sub.add_parser("replay", help="replay a game record and confirm its final position")
-    replay.add_argument("record", type=named("a game record's path (companion export writes one)"),
-                        help="a game record's file, as companion export writes it")
+    replay.add_argument("record", type=named("a game record's path (companion export writes one), or - for stdin"),
+                        help="a game record's file, as companion export writes it, or - for stdin "
+                        "(companion export - | companion replay -)")
     replay.set_defaults(func=cmd_replay)
 
     for plugin in entry_points(group="companion.commands"):

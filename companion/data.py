@@ -40,6 +40,9 @@ def schemas(game_cls: type[Game]) -> dict[str, Any]:
     return found
 
 
+STDIN = "standard input"
+
+
 def read_json(path: Path) -> Any:
     """A hand-edited JSON file, or ``InvalidData`` naming the file and what is wrong with it.
 
@@ -52,8 +55,14 @@ def read_json(path: Path) -> Any:
         raw = path.read_bytes()
     except OSError as exc:
         raise InvalidData([unreadable(path, exc)]) from None
+    return parse_json(raw, str(path))
+
+
+def parse_json(raw: bytes, path: str) -> Any:
+    """``raw`` read as `read_json` reads a file, each problem named as of ``path`` (a record piped to
+    ``replay -`` is "standard input")."""
     if not raw.strip():
-        raise InvalidData([f"{path}: the file is empty"])
+        raise InvalidData([f"{path}: {'it is' if path == STDIN else 'the file is'} empty"])
     try:
         text = raw.decode(json.detect_encoding(raw))
     except UnicodeDecodeError as exc:

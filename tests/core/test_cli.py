@@ -69,6 +69,26 @@ def test_export_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "3 actions replayed" in capsys.readouterr().out
 
 
+def test_replay_reads_a_record_piped_from_export(tmp_path: Path) -> None:
+    """`export -` writes the record to stdout, and `replay -` said "-: cannot be read (No such file or
+    directory)": the record had to be written to a file between the two."""
+    import subprocess
+    import sys
+
+    journal_path = tmp_path / "j.sqlite3"
+    session = Session.new("blackpool", ["red", "blue"], journal=Journal(journal_path))  # a game the process has
+    for _ in range(2):
+        session.act(session.legal()[0])
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "companion"]
+    shell = (f"{' '.join(command)} export - --journal {journal_path} | {' '.join(command)} replay -; "
+             f"{' '.join(command)} replay - < /dev/null")
+    done = subprocess.run(["sh", "-c", shell], capture_output=True, text=True, timeout=120, cwd=root)
+    assert done.stdout.startswith("blackpool: 2 actions replayed; the final position matches the record.\n"), (
+        done.stderr)
+    assert done.stderr == "companion: standard input: it is empty\n" and done.returncode == 1
+
+
 def test_export_list_counts_the_steps_the_game_stands_at_as_play_and_export_do(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
