@@ -29,13 +29,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ui = subparsers.add_parser("ui", help="the touchscreen app (same as `ui run` without a sub-command)")
     _run_options(ui)
     sub = ui.add_subparsers(dest="ui_command")
-    _run_options(sub.add_parser("run", help="start the app (resumes the game in progress)"))
+    # Only what is given after `run` is set there: its defaults replaced what was given before it, so
+    # `companion ui --kiosk run` started in a window, and `ui --journal FILE run` on the default journal.
+    _run_options(sub.add_parser("run", help="start the app (resumes the game in progress)"), given_only=True)
     shots = sub.add_parser("screenshots", help="render every screen of every game in both sizes to PNG")
     shots.add_argument("dir", type=folder_to_fill("a folder's path for the screenshots (. for the one you are in)"),
                        help="the folder the PNG files are written into")
     shots.add_argument("--game", action="append", help="only these games (repeatable)")
     shots.add_argument(
         "--size",
+        dest="sizes",  # not the app's --size, which `ui --size WxH screenshots` would otherwise hide
         type=window_size,
         action="append",
         metavar="WxH",
@@ -44,12 +47,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     shots.add_argument("--scale", type=count(*DISPLAY_SCALES), default=100, metavar="PERCENT",
                        help=f"the owner's display scale (Settings) to draw at, {DISPLAY_SCALES[0]} to "
                        f"{DISPLAY_SCALES[1]} (default 100); files are named ...-WxH-PERCENT.png unless 100")
-    shots.set_defaults(func=cmd_screenshots)
+    shots.set_defaults(func=cmd_screenshots, output_optional=False)  # it says what it wrote
     bench = sub.add_parser("bench", help="time from start to first screen, memory, and table steps")
     bench.add_argument("--soak", type=count(1, MAX_SOAK_GAMES), metavar="GAMES",
                        help="instead: play GAMES random games through the app and report memory after each "
                        f"(at most {MAX_SOAK_GAMES})")
-    bench.set_defaults(func=cmd_bench)
+    bench.set_defaults(func=cmd_bench, output_optional=False)  # its report is all it gives
 
 
 def window_size(text: str) -> tuple[int, int]:
@@ -60,31 +63,58 @@ def window_size(text: str) -> tuple[int, int]:
     return int(width), int(height)
 
 
-def _run_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--kiosk", action="store_true", help="full screen, exits only with the PIN, attract screen")
+def _run_options(parser: argparse.ArgumentParser, given_only: bool = False) -> None:
+    """The app's options, on `ui` and on `ui run`; ``given_only``: no defaults, so the sub-command's parser leaves
+    what `ui` was given before it as it is (argparse lets a sub-command's defaults replace the values set)."""
+    def unless(default: Any) -> Any:
+        return argparse.SUPPRESS if given_only else default
+
+    parser.add_argument("--kiosk", action="store_true", default=unless(False),
+                        help="full screen, exits only with the PIN, attract screen")
     parser.add_argument("--journal", type=named("a journal file's path (leave --journal out for the default one)"),
-                        help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
-    parser.add_argument(
-        "--size", type=window_size, default="1280x800", help="window size when not full screen, WxH (default: 1280x800)"
-    )
-    parser.add_argument("--new", action="store_true", help="start at the home screen; the game stays in the journal")
+                        default=unless(None), help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
+    parser.add_argument("--size", type=window_size, default=unless(WINDOW),
+                        help="window size when not full screen, WxH (default: 1280x800)")
+    parser.add_argument("--new", action="store_true", default=unless(False),
+                        help="start at the home screen; the game stays in the journal")
     parser.add_argument(
         "--buttons",
         choices=("mock", "gpio", "none"),
+        default=unless(None),
         help="button box for this run: simulated, real GPIO, or none (default: simulated, on or off as in settings)",
     )
-    parser.add_argument("--dice-sensor", type=named("a serial port such as /dev/ttyUSB0"),
+    parser.add_argument("--dice-sensor", type=named("a serial port such as /dev/ttyUSB0"), default=unless(None),
                         help="serial port of the dice sensor, switched on for this run "
                         "(default: the port and switch in settings)")
-    parser.add_argument("--camera", metavar="SOURCE",
+    parser.add_argument("--camera", metavar="SOURCE", default=unless(None),
                         type=named("a camera source: 0, picamera, a URL, a video or a folder"),
                         help="camera reading dice and cards, switched on for this run: 0, picamera, a URL, "
                         "a video or a folder (default: the source and switch in settings)")
-    parser.add_argument("--bench-exit", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--bench-start", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--bench-steps", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--bench-games", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--bench-exit", action="store_true", default=unless(False), help=argparse.SUPPRESS)
+    parser.add_argument("--bench-start", action="store_true", default=unless(False), help=argparse.SUPPRESS)
+    parser.add_argument("--bench-steps", action="store_true", default=unless(False), help=argparse.SUPPRESS)
+    parser.add_argument("--bench-games", type=int, default=unless(0), help=argparse.SUPPRESS)
     parser.set_defaults(func=cmd_run, output_optional=True)  # a window: its words go to the screen
+
+
+WINDOW = (1280, 800)  # the app's window when not full screen
+
+
+def _app_options_given(args: argparse.Namespace) -> str | None:
+    """Why the app's options given to `ui` before another sub-command than `run` are refused, if any were.
+
+    `companion ui --kiosk screenshots DIR` drew the screenshots as without it, and `ui --journal FILE bench`
+    timed a journal of its own: the options were passed over in silence.
+    """
+    defaults = argparse.ArgumentParser(add_help=False)
+    _run_options(defaults)
+    given = [action.option_strings[0] for action in defaults._actions
+             if action.option_strings and getattr(args, action.dest, action.default) != action.default]
+    if not given:
+        return None
+    them = "it" if len(given) == 1 else "them"
+    return (f"{', '.join(given)} {'is an option' if len(given) == 1 else 'are options'} of the app (ui run), "
+            f"not of ui {args.ui_command}: leave {them} out")
 
 
 def use_writable_kivy_home() -> None:
@@ -344,13 +374,18 @@ def cmd_screenshots(args: argparse.Namespace) -> int:
     from companion.cli import cafe_dir
     from companion.registry import game_classes
 
+    passed_over = _app_options_given(args)
+    if passed_over:
+        print(f"companion: {passed_over}", file=sys.stderr)
+        return 2
+
     unknown = sorted(set(args.game or ()) - set(game_classes()))
     if unknown:  # rendered nothing for them and still succeeded, so a typo looked like a review done
         from companion.cli import unknown_game
 
         print(f"companion: {unknown_game(unknown[0])}", file=sys.stderr)
         return 2
-    sizes = args.size or list(SIZES)
+    sizes = args.sizes or list(SIZES)
     _prepare_kivy(*sizes[0], offscreen=True)
     from ui.shots import ShotsStopped, render_all
 
@@ -364,6 +399,10 @@ def cmd_screenshots(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    passed_over = _app_options_given(args)
+    if passed_over:
+        print(f"companion: {passed_over}", file=sys.stderr)
+        return 2
     _prepare_kivy(*SIZES[0], offscreen=True)
     from ui.shots import bench, soak
 

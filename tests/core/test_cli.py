@@ -663,6 +663,8 @@ def test_play_on_a_journal_that_cannot_be_written_ends_non_zero(
      "companion: play reads its standard input, which is closed"),
     (0, ["referee"], "companion: referee reads its standard input, which is closed"),
     (1, ["rules", "race"], "companion: rules writes to its standard output, which is closed"),
+    (1, ["ui", "bench"], "companion: ui bench writes to its standard output, which is closed"),  # it ran, unseen
+    (1, ["ui", "screenshots", "{t}/shots"], "companion: ui screenshots writes to its standard output, which is closed"),
 ])
 def test_a_closed_standard_stream_is_named_not_a_traceback(
     closed: int, argv: list[str], said: str, tmp_path: Path
@@ -674,6 +676,7 @@ def test_a_closed_standard_stream_is_named_not_a_traceback(
     import sys
 
     env = {**os.environ, "COMPANION_JOURNAL": str(tmp_path / "j.sqlite3")}
+    argv = [word.replace("{t}", str(tmp_path)) for word in argv]
     done = subprocess.run([sys.executable, "-m", "tests.core.run_with_race", *argv], stderr=subprocess.PIPE,
                           stdout=subprocess.DEVNULL if closed == 0 else None, text=True, timeout=60, env=env,
                           cwd=Path(__file__).resolve().parents[2], preexec_fn=lambda: os.close(closed))

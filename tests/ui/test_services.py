@@ -421,9 +421,48 @@ def test_screenshots_draw_the_cafe_data(tmp_path: Path, monkeypatch: pytest.Monk
     calls: list[tuple[Any, ...]] = []
     monkeypatch.setattr(ui.cli, "_prepare_kivy", lambda *a, **k: None)
     monkeypatch.setattr(ui.shots, "render_all", lambda *a: calls.append(a) or [])
-    shots = argparse.Namespace(dir=str(tmp_path / "shots"), game=["ttd"], size=None, cafe=str(cafe), scale=100)
+    shots = argparse.Namespace(dir=str(tmp_path / "shots"), game=["ttd"], sizes=None, cafe=str(cafe), scale=100)
     assert ui.cli.cmd_screenshots(shots) == 0
     assert calls and calls[0][3] == cafe and calls[0][4] == 100  # the folder, then the display scale
     session = mid_game("ttd", cafe_dir=cafe)
     assert session.game.data.sources["board"] == str(board_file)
     assert session.game.data["board"]["cells"] == board["cells"] and len(session.log) > 10
+
+
+def test_the_apps_options_given_before_run_are_kept(tmp_path: Path) -> None:
+    """`companion ui --journal FILE run` started on the default journal, and `ui --kiosk run` in a window: the
+    sub-command's defaults replaced what `ui` was given before it."""
+    journal = tmp_path / "before-run.sqlite3"
+    env = {**app_env(tmp_path), "COMPANION_JOURNAL": str(tmp_path / "default.sqlite3")}
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "ui", "--journal", str(journal), "--new", "run", "--bench-exit"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert journal.is_file() and not (tmp_path / "default.sqlite3").exists()
+    from companion.cli import build_parser
+
+    given = build_parser().parse_args(["ui", "--kiosk", "--size", "800x480", "run", "--camera", "0"])
+    assert (given.kiosk, given.size, given.camera, given.journal) == (True, (800, 480), "0", None)
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["ui", "--kiosk", "screenshots", "{t}/shots"], "--kiosk is an option of the app (ui run), not of ui "
+                                                        "screenshots: leave it out"),
+        (["ui", "--journal", "{t}/j.sqlite3", "--size", "800x480", "bench"],
+         "--journal, --size are options of the app (ui run), not of ui bench: leave them out"),
+    ],
+)
+def test_the_apps_options_before_another_ui_command_are_refused(
+    argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`ui --kiosk screenshots DIR` drew the screenshots as without it, and `ui --journal FILE bench` timed a
+    journal of its own, the option passed over in silence."""
+    from companion.cli import main
+
+    assert main([word.format(t=tmp_path) for word in argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == f"companion: {said}\n"
+    assert list(tmp_path.iterdir()) == []
