@@ -151,6 +151,10 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
     """
     from hardware.dice_sim import SimulatedSensor, idle, run_script
 
+    unrolled = [flag for flag, value in (("--interval", args.interval), ("--seed", args.seed)) if value is not None]
+    if unrolled and not args.random:  # passed over: `--seed 3` alone rolled nothing, and said nothing of it
+        return _unused("hw simulate-dice", unrolled, "sets the --random rolls", "no --random N is given",
+                       f"add --random N, or leave {'it' if len(unrolled) == 1 else 'them'} out")
     sensor = SimulatedSensor(Path(args.link) if args.link else None).plug()
     print(sensor.path, flush=True)
     bad = 0
@@ -163,7 +167,7 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
             bad = run_script(sensor, args.script, lambda s: print(s, flush=True))
         rng = random.Random(args.seed)
         for _ in range(args.random):
-            idle(sensor, args.interval)
+            idle(sensor, RANDOM_INTERVAL if args.interval is None else args.interval)
             value = rng.randint(1, 6)
             sensor.roll(value)
             rolled += 1
@@ -455,6 +459,7 @@ def cmd_hw_demo(args: argparse.Namespace) -> int:
 PORT = "a serial port such as /dev/ttyUSB0, or a pyserial URL such as loop://"
 TAG_FILE = "a tag file's path (leave --tags out for the default one)"
 CAMERA = "a camera source: 0, picamera, a URL, a video or a folder"
+RANDOM_INTERVAL = 3.0  # seconds between `simulate-dice --random` rolls: time to read each one as it comes
 # The most rolls one run plays: a bench roll takes about 30 ms over a pty, so this is minutes; ten million ran
 # until Ctrl-C.
 MAX_ROLLS = 10_000
@@ -486,11 +491,13 @@ def register(subparsers: Any) -> None:
     sim.add_argument("--script", help="steps like 'roll 4; wait 1; slot 3 04A1; unplug; wait 2; plug'")
     sim.add_argument("--random", type=count(0, MAX_ROLLS), default=0, metavar="N",
                      help=f"then N random d6 rolls (at most {MAX_ROLLS})")
-    sim.add_argument("--interval", type=seconds, default=3.0, help="seconds between random rolls")
+    sim.add_argument("--interval", type=seconds,
+                     help=f"seconds between the --random rolls (default {RANDOM_INTERVAL:g})")
     sim.add_argument("--delay", type=seconds, default=0.0, help="seconds to wait before the script")
     sim.add_argument("--link", type=named("the path of the link to make"),
                      help="also make this symlink to the pty (a stable name across unplug/plug)")
-    sim.add_argument("--seed", type=int, help="the same seed rolls the same random values (default: a new one)")
+    sim.add_argument("--seed", type=int,
+                     help="the same seed rolls the same --random values (default: a new one)")
     sim.add_argument("--exit", action="store_true", help="exit after the script instead of staying plugged in")
     sim.set_defaults(func=cmd_simulate_dice)
 

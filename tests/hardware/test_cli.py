@@ -729,3 +729,17 @@ def test_hw_teach_refuses_an_empty_tag_or_card_by_name(
     with pytest.raises(SystemExit) as usage:
         main(["hw", "teach", "--tags", str(tmp_path / "t.json"), *(w for pair in given.items() for w in pair)])
     assert usage.value.code == 2 and f"argument {option}: it is empty: give {what}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    (["--interval", "5"], "--interval sets the --random rolls, and no --random N is given: add --random N, or leave "
+                          "it out"),
+    (["--seed", "3", "--interval", "0", "--script", "roll 4"], "--interval, --seed set the --random rolls"),
+])
+def test_simulate_dice_refuses_what_only_random_rolls_use_without_them(
+    given: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`simulate-dice --seed 3 --exit` rolled nothing and ended 0, the seed and any --interval passed over."""
+    assert main(["hw", "simulate-dice", "--exit", *given]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"companion hw simulate-dice: {said}"), err
