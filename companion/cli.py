@@ -26,7 +26,7 @@ from companion.errors import CompanionError, InvalidData, JournalDamaged, Unknow
 from companion.finished import FinishedGame, finished_game, local_moment, read_time
 from companion.interruptible import interruptible_input
 from companion.journal import SQLITE_HEADER, Journal, kept_journals, open_journal, reading
-from companion.option_types import count, folder, folder_to_fill, named, positive
+from companion.option_types import count, folder, folder_to_fill, named, no_stream, positive
 from companion.paths import env_or, user_data_dir, write_whole
 from companion.phrases import how_many
 from companion.protocol import Referee, serve
@@ -233,7 +233,7 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
                       "without, taken once the game is chosen)")
     play.add_argument("--profile", type=named("a rule profile's name (leave --profile out for standard)"),
                       help="rule profile for a new game (default: standard)")
-    play.add_argument("--journal", type=named(JOURNAL_FILE),
+    play.add_argument("--journal", type=no_stream(JOURNAL_FILE),
                       help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
     play.add_argument("--new", action="store_true", help="start a new game even if one is in progress")
 
@@ -670,7 +670,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=cmd_play, reads_input=True)
 
     referee = sub.add_parser("referee", help="JSON lines protocol on stdin/stdout")
-    referee.add_argument("--journal", type=named(JOURNAL_FILE),
+    referee.add_argument("--journal", type=no_stream(JOURNAL_FILE),
                          help="journal file; the game in progress there is resumed")
     referee.set_defaults(func=cmd_referee, reads_input=True)
 
@@ -716,7 +716,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write a game record from the journal")
     export.add_argument("out", nargs="?", type=named("a file's path, or - for stdout"),
                         help="file, or - for stdout (left out with --list)")
-    export.add_argument("--journal", type=named(JOURNAL_FILE),
+    export.add_argument("--journal", type=no_stream(JOURNAL_FILE),
                         help="journal file (default: $COMPANION_JOURNAL or the user data dir); one kept beside it, "
                         "grown (journal-DATE.sqlite3) or set aside as damaged (journal.sqlite3.damaged-DATE), is "
                         "read too, never written")
@@ -728,7 +728,7 @@ def build_parser() -> argparse.ArgumentParser:
     results_cmd = sub.add_parser("results", help="the games finished over the last days, and who won each")
     results_cmd.add_argument("--days", type=count(1, MAX_RESULT_DAYS), default=7,
                              help=f"café days back, today's included (default 7, at most {MAX_RESULT_DAYS})")
-    results_cmd.add_argument("--journal", type=named(JOURNAL_FILE),
+    results_cmd.add_argument("--journal", type=no_stream(JOURNAL_FILE),
                              help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
     results_cmd.set_defaults(func=cmd_results)
 

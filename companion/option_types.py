@@ -90,6 +90,23 @@ def named(what: str) -> Callable[[str], str]:
     return parse
 
 
+STREAM = "-"
+
+
+def no_stream(what: str) -> Callable[[str], str]:
+    """A name that must name a file or folder, not a stream: ``-`` is stdout to ``export`` and stdin to ``replay``,
+    and ``play --journal -`` made a journal called "-" in the working folder, ``data template ttd -`` a folder."""
+    nonempty = named(what)
+
+    def parse(text: str) -> str:
+        if nonempty(text).strip() == STREAM:
+            raise argparse.ArgumentTypeError(f"'-' stands for stdin or stdout, which this cannot be ('./-' names "
+                                             f"one called -): give {what}")
+        return text
+
+    return parse
+
+
 def file_path(what: str) -> Callable[[str], str]:
     """A file to read or write, named and not a folder: ``hw teach --tags /tmp`` said "Is a directory
     (/tmp.tmp)", naming a file nobody gave, and ``hw play --tags DIR`` read no tags at all, in silence."""
@@ -110,7 +127,7 @@ def folder_to_fill(what: str) -> Callable[[str], str]:
     ``ui screenshots notes.txt`` said only "File exists (notes.txt)", and ``data template ttd notes.txt``
     "Not a directory (notes.txt/ttd)", after the command had begun.
     """
-    nonempty = named(what)
+    nonempty = no_stream(what)
 
     def parse(text: str) -> str:
         path = Path(nonempty(text))

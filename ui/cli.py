@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import quoted
-from companion.option_types import count, folder_to_fill, named
+from companion.option_types import count, folder_to_fill, named, no_stream
 from ui.settings import DISPLAY_SCALES
 
 SIZES = ((800, 480), (1280, 800))
@@ -71,7 +71,7 @@ def _run_options(parser: argparse.ArgumentParser, given_only: bool = False) -> N
 
     parser.add_argument("--kiosk", action="store_true", default=unless(False),
                         help="full screen, exits only with the PIN, attract screen")
-    parser.add_argument("--journal", type=named("a journal file's path (leave --journal out for the default one)"),
+    parser.add_argument("--journal", type=no_stream("a journal file's path (leave --journal out for the default one)"),
                         default=unless(None), help="journal file (default: $COMPANION_JOURNAL or the user data dir)")
     parser.add_argument("--size", type=window_size, default=unless(WINDOW),
                         help="window size when not full screen, WxH (default: 1280x800)")

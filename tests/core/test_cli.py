@@ -998,3 +998,27 @@ def test_a_word_no_command_takes_is_refused_with_the_usage_of_the_command_it_was
     said = capsys.readouterr().err
     assert ended.value.code == 2 and said.startswith(usage), said
     assert said.rstrip().endswith(f"error: unrecognized arguments: {argv[-1]}"), said
+
+
+@pytest.mark.parametrize(("argv", "what"), [
+    (["play", "--game", "race", "--players", "red,blue", "--journal", "-"], "--journal"),
+    (["referee", "--journal", "-"], "--journal"),
+    (["results", "--journal", "-"], "--journal"),
+    (["export", "-", "--journal", "-"], "--journal"),
+    (["ui", "--journal", "-", "bench"], "--journal"),
+    (["data", "template", "ttd", "-"], "dir"),
+    (["ui", "screenshots", "-"], "dir"),
+    (["vision", "watch", "0", "--save", "-"], "--save"),
+])
+def test_a_dash_where_no_stream_can_go_is_refused(
+    argv: list[str], what: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`-` is stdout to `export` and stdin to `replay`; `play --journal -` made a journal called "-" in the working
+    folder (and said `companion play --journal -` resumes it), `data template ttd -` a folder called "-"."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as usage:
+        main(argv)
+    err = capsys.readouterr().err
+    assert usage.value.code == 2
+    assert f"argument {what}: '-' stands for stdin or stdout, which this cannot be ('./-' names one called -): " in err
+    assert list(tmp_path.iterdir()) == []
