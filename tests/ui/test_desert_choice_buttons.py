@@ -182,3 +182,30 @@ def test_the_roll_prompt_says_a_scared_spaces_cost_and_every_roll_still_shows(
         assert text_height(prompt) <= prompt.height + 0.5, (size, prompt.text, text_height(prompt), prompt.height)
         hidden = [b.text for b in buttons if not shown_whole(b, table.ids.choice_scroll)]
         assert not hidden, (size, hidden)
+
+
+@pytest.mark.parametrize("percent", (100, 120))
+def test_a_draws_buttons_name_the_pile_and_read_whole(percent: int, start: Any, window_size: Any) -> None:  # noqa: F811
+    """A Mystery draw's buttons said 'Drew Desert Blessing (4 in the pile)': a first-time table asked which pile,
+    and 4 of what. Each now says it is one of so many such cards in the Mystery pile (or the last one there),
+    and reads whole in its button at 800x480 and upright, at 100% and 120%."""
+    from kivy.app import App
+
+    from tests.ui.test_display_scale import scaled
+
+    house = create("desert")
+    state = position(house, {"purple": {"space": 4}}, step={"kind": "draw", "mode": "mystery"}, turn="purple",
+                     players=("purple", B))
+    session = Session(house, house.to_document(state), state)
+    offered = [a["text"] for a in session.legal()]
+    pile = dict(zip(("sand_thief", "desert_whisper", "dune_shift", "desert_vortex", "desert_blessing"),
+                    state.mystery, strict=True))
+    assert all("Mystery pile)" in text and "(4 in the pile)" not in text for text in offered), offered
+    assert any(text.endswith(f"(one of {n} in the Mystery pile)") for text, n in zip(offered, pile.values(),
+                                                                                        strict=False) if n > 1)
+    app = start(session)
+    scaled(App.get_running_app(), percent)
+    table = app.root.get_screen("table")
+    for size, buttons in buttons_at_each_size(table, window_size, offered):
+        cut = [b.text for b in buttons if lines_of(b) > 3 or text_height(b) > b.height + 0.5]
+        assert not cut, (size, cut)

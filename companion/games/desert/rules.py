@@ -334,6 +334,12 @@ class DesertRace(Game):
             out.append({"type": "attempt", "text": f"Try {space.label} again instead of moving on"})
         return out
 
+    def _among(self, deck: str, alike: int) -> str:
+        """How many cards like the one drawn its pile holds, naming the pile: "(4 in the pile)" on a Mystery draw
+        left a first-time table asking which pile, and 4 of what (this card, or all the cards)."""
+        pile = self.deck_names[deck]
+        return f"the last one in the {pile}" if alike == 1 else f"one of {alike} in the {pile}"
+
     def legal_actions(self, state: State) -> list[Action]:
         step = state.step
         kind = step.kind
@@ -344,7 +350,8 @@ class DesertRace(Game):
                 self._roll_step_uses(state) if kind == ROLL else [])
         if kind == DRAW:
             pile = state.collection if step.mode == "collection" else state.mystery
-            return [{"type": "draw", "deck": step.mode, "card": c, "text": f"Drew {card_name(c)} ({n} in the pile)"}
+            return [{"type": "draw", "deck": step.mode, "card": c,
+                     "text": f"Drew {card_name(c)} ({self._among(step.mode, n)})"}
                     for c, n in zip(DECKS[step.mode], pile, strict=True) if n]
         mover = state.mover
         piece = state.piece(mover)
