@@ -254,10 +254,10 @@ def test_a_long_sentence_is_cut_where_it_pauses() -> None:
                       "Targi on 1 (Noble); 2 (Palm Grove); 5 (Salt Pans).")  # the examples' shared words said once
     # Not after "Scared!": it was cut there, "... a 6 is Scared!. Loses the Cloak, ...", a sentence without who
     # (240 distinct announcements over 150 seeded games); the semicolon leaves two whole ones.
-    scared = ("Black: roll to move from Robbers' Cache (21) (or first: Desert Flask); a 6 is Scared!: loses the "
-              "Cloak, or 2 Lives and goes back.")
+    scared = ("Black: roll to move from Robbers' Cache (21) (or first: Desert Flask); a 6 lands on Scared!: redeem "
+              "the Cloak or lose 2 Lives, back to start.")
     assert spoken_form(scared) == ("Black: roll to move from Robbers' Cache, space 21 (or first: Desert Flask). A 6 "
-                                   "is Scared!: loses the Cloak, or 2 Lives and goes back.")
+                                   "lands on Scared!: redeem the Cloak or lose 2 Lives, back to start.")
 
 
 def test_two_players_alike_are_said_together() -> None:

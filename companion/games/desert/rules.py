@@ -249,18 +249,30 @@ class DesertRace(Game):
         return super().where_rules(state, action)
 
     def _scared_rolls(self, state: State) -> str:
-        """The rolls whose move ends Scared! and what that costs, said before the roll (DR-12, DR-6, DR-Q18), in the
-        Vortex's words less the mover, whom the prompt opens with: 'Purple: roll to move from Nomad Camp (13); a 3
-        is Scared!: loses 2 Lives, back to Desert Dawn (0).' The roll buttons name where each roll goes, but the
+        """The rolls whose move ends Scared! and what that costs, said before the roll (DR-12, DR-6, DR-Q18) to the
+        player the prompt opens with (`_scared_told`): 'Purple: roll to move from Nomad Camp (13); a 3 lands on
+        Scared!: lose 2 Lives and go back to Desert Dawn (0).' The roll buttons name where each roll goes, but the
         cost (up to 390 px of words) does not fit beside it on a button at 800x480 (208 px); the prompt's third
         line has room, and the voice says it too."""
         costs: dict[str, list[str]] = {}
         for value in range(1, 7):
-            # the prompt opens with who rolls: 'Purple: roll ...; a 3 is Scared!: Purple loses' ran to four lines
-            cost = self._move_cost(state, value, True, "move").replace(f": {title(state.mover)} ", ": ", 1)
-            if cost:
-                costs.setdefault(cost, []).append(str(value))
-        return "".join(f"; a {' or '.join(values)} is Scared!{cost}" for cost, values in costs.items())
+            scared = self._scared_by(state, value, True, "move")
+            if scared is not None:
+                costs.setdefault(self._scared_told(scared), []).append(str(value))
+        return "".join(f"; a {' or '.join(values)} lands on Scared!: {cost}" for cost, values in costs.items())
+
+    def _scared_told(self, piece: Piece) -> str:
+        """What Scared! costs, told to the mover the roll prompt opens with ('Purple: roll ...; a 3 lands on
+        Scared!: lose 2 Lives and go back to Desert Dawn (0)'), in a sentence a first-time table follows and the
+        voice says whole: 'a 3 is Scared!: loses the Cloak, or 2 Lives and goes back' was read as a riddle. The
+        Cloak comes first as the way out (DR-Q18); with 2 Lives or fewer the price is the round (DR-6)."""
+        cloak = "redeem the Cloak or " if piece.holds(CLOAK) else ""
+        if piece.lives > 2:
+            return f"{cloak}lose 2 Lives, back to start" if cloak else f"lose 2 Lives and go back to {self.board.start}"
+        if cloak:
+            return f"{cloak}sit out this round"
+        last = "the last Life" if piece.lives == 1 else f"the last {piece.lives} Lives"
+        return f"lose {last}{' and all cards' if piece.items else ''}: out this round"
 
     def _roll_extras(self, state: State) -> str:
         names = [card_name(a["card"]) for a in self._roll_step_uses(state) if a["type"] == "use"]
@@ -425,13 +437,19 @@ class DesertRace(Game):
         spent (DR-Q18). The move is played on a copy with ``card`` (the card the answer redeems) already spent, so
         a Dune Shift whose space is not resolved (DR-Q12) or a move that wins on the way costs nothing, and a
         knockout's 'cards and all' counts only the cards still held."""
+        scared = self._scared_by(state, value, forward, via, card)
+        return "" if scared is None else self._scared_cost(state.mover, scared)
+
+    def _scared_by(self, state: State, value: int, forward: bool, via: str, card: str = "") -> Piece | None:
+        """The mover's piece as it stands before a Scared! space it ends on costs it anything, or None when the move
+        ends elsewhere (or the space costs nothing: `_move_cost`)."""
         mover = state.mover
         spent = self.flow.spend(state, mover, card) if card else state
         events: list[Event] = []
         moved = self.flow.move(spent, mover, value, forward, via, events)
         if moved.step.kind != CLOAK_STEP and not any("DR-12" in e.rules for e in events):
-            return ""
-        return self._scared_cost(mover, spent.piece(mover))
+            return None
+        return spent.piece(mover)
 
     def _vortex_effect(self, state: State, space: Any) -> str:
         """What a Vortex choice does to the piece sent, only where it hurts or ends the game: 'Send Pink to

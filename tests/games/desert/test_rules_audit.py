@@ -286,10 +286,10 @@ def test_the_sunshield_and_dune_shift_answers_say_a_scared_spaces_cost_where_it_
 
 
 @pytest.mark.parametrize(("lives", "items", "cost"), [
-    (5, [], "loses 2 Lives, back to Desert Dawn (0)"),
-    (5, [CLOAK], "loses the Cloak, or 2 Lives and goes back"),
-    (2, [COMPASS], "loses the last 2 Lives: out, cards and all"),
-    (1, [], "loses the last Life: out this round"),
+    (5, [], "lose 2 Lives and go back to Desert Dawn (0)"),
+    (5, [CLOAK], "redeem the Cloak or lose 2 Lives, back to start"),
+    (2, [COMPASS], "lose the last 2 Lives and all cards: out this round"),
+    (1, [], "lose the last Life: out this round"),
 ])
 def test_the_roll_prompt_says_which_roll_ends_scared_and_what_it_costs(lives: int, items: list[str], cost: str) -> None:
     """The roll buttons say '3: to Sandstorm Wall (16)', the space and not that a 3 then costs 2 Lives and the run
@@ -298,7 +298,7 @@ def test_the_roll_prompt_says_which_roll_ends_scared_and_what_it_costs(lives: in
     Vortex's words less the mover it opens with ('roll to move', so that it keeps to three lines); with no
     Scared! space within a roll it is as it was."""
     state = position(HOUSE, {A: {"space": 13, "lives": lives, "items": items}})
-    assert HOUSE.pending(state).text == f"Black: roll to move from Nomad Camp (13); a 3 is Scared!: {cost}."
+    assert HOUSE.pending(state).text == f"Black: roll to move from Nomad Camp (13); a 3 lands on Scared!: {cost}."
     clear = position(HOUSE, {A: {"space": 17}})
     assert HOUSE.pending(clear).text == "Black: roll the die to move from Mirage Pool (17)."
 
