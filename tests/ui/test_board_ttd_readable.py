@@ -70,3 +70,19 @@ def test_every_text_on_through_the_deserts_board_reads_at_16_px_or_more(
         found += [f"{when}: {fault}" for fault in faults(board, session, drawn)]
         found += [] if any(d.text == "Water" for d in drawn) else [f"{when}: the score parts have no heading"]
     assert not found, f"Through the Desert's {board.width:.0f}x{board.height:.0f} board at {size}:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+def test_the_strips_totals_say_mid_game_they_are_the_score_if_it_ended_now(
+    size: tuple[int, int], start: Any, window_size: Any  # noqa: F811
+) -> None:
+    """Mid-game the strip's totals count the longest-caravan bonus as if the game ended now, and a heading of
+    "Total" alone had a first-time table take them for points banked. Before the end the heading says so, whole
+    and at 16 px or more, at 800x480 and 480x800; at the end it is "Total" again."""
+    middle, board = table_board(start, window_size, size, "ttd")
+    assert middle.game.score(middle.state)["provisional"]
+    drawn = words_drawn(board, middle)
+    headings = [d.text for d in drawn if d.text in ttd.PROVISIONAL or d.text == "Total"]
+    assert headings and headings[0] in ttd.PROVISIONAL, (size, headings)
+    assert not faults(board, middle, drawn), (size, faults(board, middle, drawn))
+    assert "Total" in [d.text for d in words_drawn(board, ended())]

@@ -580,6 +580,18 @@ def _draw_strip(
     texts.draw()
 
 
+# Mid-game the totals are the score as if the game ended now, the longest-caravan bonus and all: under "Total"
+# alone a first-time table took them for points banked. The first that fits the heading row's room at its size.
+PROVISIONAL = ("Total if it ended now", "Total if ended now", "If ended now")
+
+
+def _total_heading(scores: Mapping[str, Any], document: Mapping[str, Any], size: float, room: float) -> str:
+    """The totals' heading: "Total" at the end, the words saying they are provisional before it."""
+    if document.get("phase") == "over" or not scores.get("provisional"):
+        return "Total"
+    return next((words for words in PROVISIONAL if fitting_size(words, size, room) >= size), PROVISIONAL[-1])
+
+
 def _strip_rows(
     x: float,
     y: float,
@@ -606,7 +618,9 @@ def _strip_rows(
     cy = top - row_h * 0.5
     # The headings half their size apart at least ("Water" and "Oases" 4 px apart read as one word), all one size.
     heading_font = min(fitting_size(heading, font, column - font / 2) for _key, heading in PARTS)
-    fitted_text(total_right, cy, "Total", heading_font, total_right - name_x, grey, anchor="right", into=texts)
+    room = total_right - x - row_h * 0.2  # the heading row has no rider's disc: the names' room and the disc's
+    fitted_text(total_right, cy, _total_heading(scores, document, heading_font, room), heading_font, room, grey,
+                anchor="right", into=texts)
     for i, (_key, heading) in enumerate(PARTS):
         fitted_text(parts_x + column * (i + 0.5), cy, heading, heading_font, column - 2, grey, into=texts)
     for k, player in enumerate(players):
