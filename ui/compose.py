@@ -112,3 +112,18 @@ def labels(session: Any, key: str, choices: Iterable[Any]) -> dict[str, Any]:
 def action_of(kind: str, chosen: dict[str, Any]) -> dict[str, Any]:
     """The action as the game reads it: fields left out are not sent."""
     return {"type": kind, **{k: v for k, v in chosen.items() if v is not LEAVE_OUT}}
+
+
+def action_words(session: Any, action: dict[str, Any]) -> str:
+    """An action in the game's words, for the dispute screen's field: the words the game offers it by when it is
+    offered now, else its kind and each field's value as the lists name them ("roll: value 7, player Red"); the
+    field showed its JSON, '{"type": "use", "card": 5}', to a table that had never seen JSON."""
+    if action.get("text"):
+        return str(action["text"])
+    bare = {k: v for k, v in action.items() if k != "text"}
+    for offered in session.legal():
+        if {k: v for k, v in offered.items() if k != "text"} == bare and offered.get("text"):
+            return str(offered["text"])
+    parts = [f"{key} {label(session, key, value)}" for key, value in bare.items() if key != "type"]
+    kind = kind_label(str(bare.get("type", "")))
+    return f"{kind}: {', '.join(parts)}" if parts else kind

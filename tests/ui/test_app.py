@@ -88,7 +88,7 @@ def test_dispute_gives_ruling_with_clause(start: Any) -> None:
     offered = list(reversed(dispute.ids.offered.children))
     tap(offered[-1])
     assert app.ruling["legal"] is True and app.ruling["clauses"]
-    assert json.loads(dispute.ids.typed.text) == {k: v for k, v in offered[-1].action.items() if k != "text"}
+    assert dispute.typed_action() == {k: v for k, v in offered[-1].action.items() if k != "text"}
     assert not dispute.ids.ruling.text.startswith("ALLOWED: Allowed.")  # the verdict is said once
 
     dispute.ids.typed.text = json.dumps({"type": "roll", "value": 9})  # the oracle has no 9
@@ -115,12 +115,12 @@ def test_the_typed_template_follows_the_game_on_the_table(start: Any) -> None:
     app.show("dispute")
     advance(2)
     dispute = app.root.get_screen("dispute")
-    assert json.loads(dispute.ids.typed.text)["type"] == "roll"
+    assert dispute.typed_action()["type"] == "roll"
     app.show("table")
     assert app.new_game("ttd", ["red", "black", "orange"])
     app.show("dispute")
     advance(2)
-    assert json.loads(dispute.ids.typed.text) == {k: v for k, v in app.choices[0].items() if k != "text"}
+    assert dispute.typed_action() == {k: v for k, v in app.choices[0].items() if k != "text"}
     tap(dispute.ids.check)
     assert app.ruling["legal"] is True
 

@@ -104,7 +104,7 @@ def test_the_contested_move_is_built_and_ruled_on_by_taps(name: str, size: tuple
     ruling = dispute.ids.ruling.text
     assert ruling.startswith("NOT ALLOWED") and f"{clause_id} {clause.title}: {clause.text}" in ruling, ruling
     assert dispute.ids.rules.text == f"Rules: {clause_id}"
-    assert json.loads(dispute.ids.typed.text)["type"] == DISPUTES[name][2][0][1]  # the field shows what was ruled on
+    assert dispute.typed_action()["type"] == DISPUTES[name][2][0][1]  # the field shows what was ruled on
     assert not small_or_cut(dispute, (dispute.ids.offered_scroll, dispute.ids.ruling_scroll))
     assert session.log == before  # a check takes no step
     tap(dispute.ids.build)  # "Offered": the offered actions are back
@@ -119,7 +119,7 @@ def test_the_place_tapped_on_the_board_is_the_place_built(start: Any) -> None:
     dispute = app.root.get_screen("dispute")
     tap(dispute.ids.build)
     assert row(dispute, "hex").ids.pick.text == "(0,0)"
-    assert json.loads(dispute.ids.typed.text)["hex"] == [0, 0]
+    assert dispute.typed_action()["hex"] == [0, 0]
 
 
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)])
@@ -136,7 +136,7 @@ def test_hexes_are_listed_as_the_game_writes_them_and_the_one_picked_is_sent(siz
     assert listed and all(HEX_NAME.fullmatch(v) for v in listed), listed
     for words in (listed[1], listed[-1]):
         pick(dispute, "hex", words)
-        assert json.loads(dispute.ids.typed.text)["hex"] == [int(n) for n in HEX_NAME.fullmatch(words).groups()]
+        assert dispute.typed_action()["hex"] == [int(n) for n in HEX_NAME.fullmatch(words).groups()]
 
 
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)])
@@ -156,9 +156,9 @@ def test_a_die_face_is_listed_by_its_colour_and_a_green_one_is_answered_by_the_c
     assert sorted(row(dispute, "face").ids.pick.values) == sorted(["(leave out)", *colours])
     pick(dispute, "value", "4")
     pick(dispute, "face", "red")
-    assert json.loads(dispute.ids.typed.text)["face"] == {"colour": "red"}
+    assert dispute.typed_action()["face"] == {"colour": "red"}
     pick(dispute, "face", "(leave out)")
-    assert "face" not in json.loads(dispute.ids.typed.text)
+    assert "face" not in dispute.typed_action()
     tap(dispute.ids.check)
     clause = session.game.rulebook.clause("RU-2")
     assert "red" in clause.text and "white" in clause.text
@@ -180,10 +180,11 @@ def test_the_action_being_built_stays_when_the_game_moves_on_and_a_field_left_ou
     app.act(session.legal()[0])  # a roll comes in from the button box
     advance(4)
     assert dispute.building and row(dispute, "value").ids.pick.text == "7"
-    assert json.loads(dispute.ids.typed.text) == {"type": "roll", "value": 7}
+    assert dispute.typed_action() == {"type": "roll", "value": 7}
+    assert dispute.ids.typed.text == "roll: value 7"  # in words, as the lists name it, not its JSON
     pick(dispute, "action", "move")
     advance(3)
-    assert json.loads(dispute.ids.typed.text) == {"type": "move"}  # a roll's value is no field of a move
+    assert dispute.typed_action() == {"type": "move"}  # a roll's value is no field of a move
     tap(dispute.ids.check)
     ruling = app.ruling
     assert not ruling.get("legal") and ruling.get("rules"), ruling
@@ -317,7 +318,7 @@ def test_players_are_listed_as_the_game_names_them_and_the_colour_is_sent(size: 
     listed = [v for v in row(dispute, "player").ids.pick.values if v != "(leave out)"]
     assert listed == ["Red", "Black", "Orange"], listed
     pick(dispute, "player", "Orange")
-    assert json.loads(dispute.ids.typed.text)["player"] == "orange"
+    assert dispute.typed_action()["player"] == "orange"
     assert f"{listed[0]}:" in session.pending().text  # as the prompt names who acts
 
 

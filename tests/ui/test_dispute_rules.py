@@ -89,7 +89,7 @@ def test_a_ruling_opens_its_clause_in_the_rules_and_comes_back(
     tap(rulebook.ids.back)  # tap 4: back to the ruling being settled
     assert app.root.current == "dispute"
     assert dispute.ids.ruling.text == ruling, "the ruling was lost on the way back from the rules"
-    assert json.loads(dispute.ids.typed.text) == action
+    assert dispute.typed_action() == action
 
     tap(dispute.ids.back)  # the rules opened from the table lead back to the table
     tap(button(app.root.get_screen("table"), "Rules"))
@@ -204,6 +204,47 @@ def test_an_action_put_in_the_typed_field_shows_from_its_start(
     tap(dispute.ids.offered.children[-1])
     advance(3)
     field = dispute.ids.typed
+    field.focus = True  # tapped to type in: the action's JSON, to edit
+    advance(2)
     assert field.text.startswith('{"type": "camel"')
     assert field._get_text_width(field.text, field.tab_width, None) > field.width, "the action fits: nothing to show"
     assert field.scroll_x == 0 and field.cursor == (0, 0), f"the field shows its text from {field.scroll_x:.0f} px on"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+@pytest.mark.parametrize("game_id", ["desert", "ttd", "targi", "blackpool", "temple"])
+def test_the_dispute_field_shows_an_action_in_the_games_words_and_its_json_to_type_in(
+    game_id: str, size: tuple[int, int], window_size: Any, start: Any
+) -> None:
+    """Dispute opened on a field holding '{"type": "use", "card": 5}', raw JSON a first-time table had never
+    seen. It shows the first offered action in the game's words (its button's), Check rules on it, and a tapped
+    action goes in by its words too. Tapped to type in, the field turns to the action's JSON, which a referee
+    edits and checks as before; left untouched, the words come back."""
+    window_size(size)
+    app = start(mid_game(game_id))
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    advance(2)
+    dispute = app.root.get_screen("dispute")
+    field = dispute.ids.typed
+    first = app.choices[0]
+    assert field.text == first["text"] and "{" not in field.text, field.text
+    assert field.scroll_x == 0  # shown from its start
+    tap(dispute.ids.check)
+    assert app.ruling["legal"] is True, app.ruling
+    picked = list(reversed(dispute.ids.offered.children))[-1]
+    tap(picked)
+    assert field.text == picked.action["text"] and app.ruling["legal"] is True
+    bare = {k: v for k, v in picked.action.items() if k != "text"}
+    field.focus = True
+    advance(2)
+    assert json.loads(field.text) == bare
+    field.focus = False
+    advance(2)
+    assert field.text == picked.action["text"]
+    field.focus = True
+    advance(2)
+    field.text = json.dumps({**bare, "player": "nobody"})  # a near miss typed over the JSON
+    tap(dispute.ids.check)
+    assert app.ruling["legal"] is False
+    assert field.text.startswith("{")  # what was typed stays as typed
+    assert app.controller.session.log == mid_game(game_id).log  # a dispute never changes the game

@@ -95,7 +95,7 @@ def test_the_dispute_screen_puts_the_ruling_under_the_offered_actions_on_a_portr
 
     pick = screen.ids.offered.children[-4]  # a second-row action, as a referee taps it
     tap(pick)
-    assert screen.ids.typed.text.startswith('{"type": "camel"') and "ALLOWED" in screen.ids.ruling.text
+    assert screen.typed_action()["type"] == "camel" and "ALLOWED" in screen.ids.ruling.text
 
 
 def test_a_long_dispute_list_pages_and_scrolls_on_a_portrait_screen(start: Any, window_size: Any) -> None:
@@ -111,7 +111,7 @@ def test_a_long_dispute_list_pages_and_scrolls_on_a_portrait_screen(start: Any, 
     assert screen.page_text.startswith("Next page (2 of")
     last = screen.ids.offered.children[0]
     tap(last)  # the page's last, scrolled to as a finger would
-    assert screen.ids.typed.text.startswith('{"type": "leader"') and "ALLOWED" in screen.ids.ruling.text
+    assert screen.typed_action()["type"] == "leader" and "ALLOWED" in screen.ids.ruling.text
     assert not faults(screen, scrolling=(offered, screen.ids.ruling_scroll))
 
 

@@ -76,6 +76,11 @@ class DisputeScreen(UprightScreen):
     page = 0
     filled_for: tuple[str, int] | None = None  # the game and step the typed template was made for
     template = ""  # the typed field as last filled, to tell it from the referee's own typing
+    # The action the field stands for while it shows what the screen put there: the field shows it in the game's
+    # words ("Redeem Mirage Cloak: ignore Scared!"), where a first-time table saw '{"type": "use", "card": 5}'.
+    # Tapped to type in, the field turns to its JSON, to edit (`typing`).
+    held: dict[str, Any] | None = None
+    words = ""  # the held action in words, as the field shows it
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -154,12 +159,44 @@ class DisputeScreen(UprightScreen):
         self.filled_for = now
 
     def fill(self, action: Any) -> None:
-        """Put ``action`` in the typed field, shown from its start: Kivy leaves the cursor at the end, and a
-        field too narrow for it (Through the Desert's camel at 800x480 at 120%) showed its tail, '": "camel",
-        "player": "red", ...', hiding the "type" a referee reads first."""
+        """Put ``action`` in the typed field in the game's words, shown from its start: Kivy leaves the cursor at
+        the end, and a field too narrow for it (Through the Desert's camel at 800x480 at 120%) showed its tail,
+        hiding the start a referee reads first."""
+        self.held = {k: v for k, v in action.items() if k != "text"}
+        session = App.get_running_app().controller.session
+        self.words = compose.action_words(session, action) if session is not None else json.dumps(self.held)
+        self._put(self.words)
+
+    def _put(self, text: str) -> None:
         field = self.ids.typed
-        field.text = self.template = json.dumps({k: v for k, v in action.items() if k != "text"})
+        field.text = self.template = text
         field.cursor = (0, 0)
+
+    def typing(self, focused: bool) -> None:
+        """The field tapped to type in: the action it shows in words turns to its JSON, for a referee to edit (a
+        dispute is usually a near miss of an offered action); left untouched, the words come back."""
+        if self.held is None or self.ids.typed.text != self.template:
+            return
+        self._put(json.dumps(self.held) if focused else self.words)
+
+    def typed_action(self) -> Any:
+        """What **Check** and **Build** read: the action the field shows in words, else its text as JSON (None when
+        it is not JSON; Check then says why)."""
+        text = self.ids.typed.text
+        if self.held is not None and text == self.template:
+            return dict(self.held)
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+
+    def check_typed(self) -> None:
+        """**Check**: the action the field shows in words, or the JSON typed over it, by the same path."""
+        app = App.get_running_app()
+        if self.held is not None and self.ids.typed.text == self.template:
+            app.check(self.held)
+        else:
+            app.check_text(self.ids.typed.text)
 
     def pick(self, button: Any) -> None:
         """An offered action tapped: checked, and put in the typed field, so field and verdict agree."""
@@ -200,10 +237,7 @@ class DisputeScreen(UprightScreen):
     def _start_built(self) -> dict[str, Any]:
         session = App.get_running_app().controller.session
         kinds = compose.kinds(session.game)
-        try:
-            typed = json.loads(self.ids.typed.text)
-        except (ValueError, RecursionError):
-            typed = None
+        typed = self.typed_action()
         if not isinstance(typed, dict) or typed.get("type") not in kinds:
             typed = {"type": kinds[0]} if kinds else {"type": ""}
         keep = set(compose.fields(session.game, typed["type"]))
@@ -306,11 +340,8 @@ class DisputeScreen(UprightScreen):
         self._write_built()
 
     def _write_built(self) -> None:
-        """The built action in the typed field, so **Check** rules on it as on one typed."""
-        field = self.ids.typed
-        field.text = json.dumps(compose.action_of(self.built["type"], {k: v for k, v in self.built.items()
-                                                                        if k != "type"}))
-        field.cursor = (0, 0)
+        """The built action in the typed field, in words, so **Check** rules on it as on one typed."""
+        self.fill(compose.action_of(self.built["type"], {k: v for k, v in self.built.items() if k != "type"}))
 
     def show_page(self) -> list[Any]:
         """Build one page of buttons; a place tapped on the table's board offers its actions first."""
