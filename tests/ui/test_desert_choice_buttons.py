@@ -194,8 +194,11 @@ def test_the_roll_prompt_says_a_scared_spaces_cost_and_every_roll_still_shows(
         assert not hidden, (size, hidden)
 
 
+@pytest.mark.parametrize("mode", ("mystery", "collection"))
 @pytest.mark.parametrize("percent", (100, 120))
-def test_a_draws_buttons_name_the_pile_and_read_whole(percent: int, start: Any, window_size: Any) -> None:  # noqa: F811
+def test_a_draws_buttons_name_the_pile_and_read_whole(
+    percent: int, mode: str, start: Any, window_size: Any  # noqa: F811
+) -> None:
     """A Mystery draw's buttons said 'Drew Desert Blessing (4 in the pile)': a first-time table asked which pile,
     and 4 of what. Each now says it is one of so many such cards in the Mystery pile (or the last one there),
     and reads whole in its button at 800x480 and upright, at 100% and 120%."""
@@ -204,15 +207,15 @@ def test_a_draws_buttons_name_the_pile_and_read_whole(percent: int, start: Any, 
     from tests.ui.test_display_scale import scaled
 
     house = create("desert")
-    state = position(house, {"purple": {"space": 4}}, step={"kind": "draw", "mode": "mystery"}, turn="purple",
+    state = position(house, {"purple": {"space": 4}}, step={"kind": "draw", "mode": mode}, turn="purple",
                      players=("purple", B))
     session = Session(house, house.to_document(state), state)
     offered = [a["text"] for a in session.legal()]
-    pile = dict(zip(("sand_thief", "desert_whisper", "dune_shift", "desert_vortex", "desert_blessing"),
-                    state.mystery, strict=True))
-    assert all("Mystery pile)" in text and "(4 in the pile)" not in text for text in offered), offered
-    assert any(text.endswith(f"(one of {n} in the Mystery pile)") for text, n in zip(offered, pile.values(),
-                                                                                        strict=False) if n > 1)
+    counts = state.mystery if mode == "mystery" else state.collection
+    pile = house.deck_names[mode]
+    assert len(offered) == len(counts) and all(n > 1 for n in counts), counts
+    assert offered == [f"{text.split(' (')[0]} (one of {n} in the {pile})" for text, n in zip(offered, counts,
+                                                                                              strict=True)]
     app = start(session)
     scaled(App.get_running_app(), percent)
     table = app.root.get_screen("table")

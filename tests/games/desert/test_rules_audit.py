@@ -372,3 +372,15 @@ def test_a_racer_knocked_out_says_what_is_discarded(items: list[str], said: str)
     _, events = act(HOUSE, state, roll(2))
     assert events[-1].text == (f"Black has no Lives left: out for the rest of this round; {said}. Back next round "
                                "with 3 Lives."), [e.text for e in events]
+
+
+def test_a_draw_names_its_pile_and_the_last_card_of_a_kind() -> None:
+    """'Drew Sand Thief (4 in the pile)' named no pile and left 4 of what unsaid: one of 4 such cards in the Mystery
+    pile, or the last one there."""
+    state = position(HOUSE, {}, step={"kind": "draw", "mode": "mystery"},
+                     mystery={"pile": {"sand_thief": 1, "desert_whisper": 3, "dune_shift": 0, "desert_vortex": 0,
+                                       "camels_blessing": 0},
+                              "discard": {"sand_thief": 3, "desert_whisper": 0, "dune_shift": 4, "desert_vortex": 3,
+                                          "camels_blessing": 4}})
+    assert [a["text"] for a in HOUSE.legal_actions(state)] == [
+        "Drew Sand Thief (the last one in the Mystery pile)", "Drew Desert Whisper (one of 3 in the Mystery pile)"]
