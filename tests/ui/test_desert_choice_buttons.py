@@ -199,7 +199,7 @@ def test_the_roll_prompt_says_a_scared_spaces_cost_and_every_roll_still_shows(
 def test_a_draws_buttons_name_the_pile_and_read_whole(
     percent: int, mode: str, start: Any, window_size: Any  # noqa: F811
 ) -> None:
-    """A Mystery draw's buttons said 'Drew Desert Blessing (4 in the pile)': a first-time table asked which pile,
+    """A Mystery draw's buttons said 'Drew Camel's Blessing (4 in the pile)': a first-time table asked which pile,
     and 4 of what. Each now says it is one of so many such cards in the Mystery pile (or the last one there),
     and reads whole in its button at 800x480 and upright, at 100% and 120%."""
     from kivy.app import App
