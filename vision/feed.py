@@ -45,7 +45,7 @@ from vision.knock import (
     untouched,
 )
 from vision.marker_places import places_moved, save_places
-from vision.markers import hidden_text
+from vision.markers import dark_markers_text, hidden_text
 from vision.motion import MotionGate
 from vision.orientation import UPRIGHT, Orientation
 from vision.readings import BoardReading, DieReading
@@ -930,7 +930,7 @@ class CameraFeed:
         self._keep_places(getattr(finder, "marker_cells", None), getattr(getattr(reader, "board", None), "size", 0))
         self._board_blurred = blurred_board(frame, getattr(finder, "last_markers", None))
         self._board_washed = washed_out(getattr(reader, "last_ink_share", None))
-        self._board_seen(reading, getattr(reader, "last_problem", None), getattr(finder, "hidden", ()))
+        self._board_seen(reading, getattr(reader, "last_problem", None), getattr(finder, "hidden", ()), frame)
         covered = self._covered.update(reading, under)
         if covered:
             self._tell(LinkChanged(self.name, True, covered))
@@ -953,9 +953,11 @@ class CameraFeed:
         except OSError as error:
             log.warning("the board markers' places could not be kept in %s: %s", self.taught_dir, error)
 
-    def _board_seen(self, reading: Any, problem: str | None, hidden: tuple[str, ...] = ()) -> None:
+    def _board_seen(self, reading: Any, problem: str | None, hidden: tuple[str, ...] = (), frame: Any = None) -> None:
         """Say once when the board stays out of sight, and when it is back; and so for a marker the board is
-        read without (``hidden``: `BoardFinder.homography`).
+        read without (``hidden``: `BoardFinder.homography`). Markers missed in a dark ``frame`` are said to be
+        lost in the dark, as `vision watch` says it (`markers.dark_markers_text`): they were guessed covered,
+        "(a cup on it, or peeled off?)", with the lamp off and nothing on them.
 
         Without it a camera aimed past the board, or a marker peeled off or under
         a cup, read no card all game and nobody learnt why. A hand passing is
@@ -970,7 +972,8 @@ class CameraFeed:
             if hidden:
                 self._hidden_reads += 1
                 if self._hidden_reads == BOARD_MISSES:
-                    self._tell(LinkChanged(self.name, True, hidden_text(hidden)))
+                    dark = dark_markers_text(frame, hidden, None) if frame is not None else None
+                    self._tell(LinkChanged(self.name, True, dark or hidden_text(hidden)))
             else:
                 if self._hidden_reads >= BOARD_MISSES:
                     self._tell(LinkChanged(self.name, True, "all four board markers seen again"))
@@ -978,8 +981,9 @@ class CameraFeed:
             return
         self._board_misses += 1
         if self._board_misses == BOARD_MISSES:
-            self._tell(LinkChanged(self.name, True, f"{problem or 'board not found'}: the path cards are not read "
-                                                    "until all four markers show"))
+            dark = dark_markers_text(frame, (), problem) if frame is not None else None
+            told = f"{dark}; " if dark else f"{problem or 'board not found'}: "
+            self._tell(LinkChanged(self.name, True, f"{told}the path cards are not read until all four markers show"))
 
 
 KNOCK_LOST = ". Check the marked tray"  # how `CameraFeed._follow_knock` asks for the tray to be marked again

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.frames import to_light
+from vision.view_check import too_dark
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)
@@ -257,6 +258,24 @@ def hidden_text(hidden: tuple[str, ...]) -> str:
                 "the other three")
     return (f"board markers hidden: {', '.join(hidden)} (something on them?): the path cards are read from the "
             "other two while the camera stays where it is")
+
+
+DARK_MARKERS = "the picture is too dark to find them in"
+
+
+def dark_markers_text(frame: np.ndarray, hidden: tuple[str, ...], problem: str | None) -> str | None:
+    """Markers missed in a dark picture (`view_check.too_dark`), said as lost in the dark: drowned in the camera's
+    noise, they were guessed covered ("a cup on it, or peeled off?") or out of view. ``hidden`` and ``problem`` are
+    the finder's (`BoardFinder.hidden`, the reader's ``last_problem``). None where no marker was missed, those seen
+    are too small (`SMALL_MARKERS`), or the picture is light enough. `vision watch` and the table's feed both say
+    this, so a café hears the same words at the table as at the terminal."""
+    missed = bool(hidden) or (bool(problem) and problem.startswith(NOT_SEEN) and SMALL_MARKERS not in problem)
+    if not missed or too_dark(frame) is None:
+        return None
+    dark = f"{DARK_MARKERS} (light the board)"
+    if hidden:
+        return f"{NOT_SEEN}: {', '.join(hidden)}: {dark}; the path cards are read from the others"
+    return f"{problem}: {dark}"
 
 
 def _shrunk(grey: np.ndarray, scale: float) -> np.ndarray:

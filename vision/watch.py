@@ -38,7 +38,7 @@ from vision.knock import (
     thrown_words,
     untouched,
 )
-from vision.markers import NOT_SEEN, SMALL_MARKERS, hidden_text, in_view_text
+from vision.markers import DARK_MARKERS, dark_markers_text, hidden_text, in_view_text
 from vision.readings import ASKED_RGB, SLOT_RGB, TAKEN_RGB, dice_text, sure_text
 from vision.settle import dice_settler, unit_confidence
 from vision.slot_tracker import SlotTracker
@@ -203,22 +203,6 @@ def _hidden_text(reader) -> str | None:
     """The marker the board was found without (`BoardFinder.homography`), said as the table's feed says it."""
     hidden = getattr(getattr(reader, "finder", None), "hidden", ())
     return hidden_text(hidden) if hidden else None
-
-
-DARK_MARKERS = "the picture is too dark to find them in"
-
-
-def _dark_markers_text(reader) -> str | None:
-    """Markers missed in a dark picture, said as such: lost in its noise, they were guessed covered ("a cup on
-    it, or peeled off?") or out of view. None where the reader's problem is another."""
-    finder = getattr(reader, "finder", None)
-    hidden, problem = getattr(finder, "hidden", ()), getattr(reader, "last_problem", None) or ""
-    dark = f"{DARK_MARKERS} (light the board)"
-    if hidden:
-        return f"board markers not seen: {', '.join(hidden)}: {dark}; the path cards are read from the others"
-    if problem.startswith(NOT_SEEN) and SMALL_MARKERS not in problem:
-        return f"{problem}: {dark}"
-    return None
 
 
 def _markers_text(problem: str | None) -> str:
@@ -573,9 +557,9 @@ def watch(args: argparse.Namespace) -> int:
                 lines.append(text)
             elif tracker is not None:
                 reading = reader.read(shown)
-                board = reader.last_problem or _hidden_text(reader)
-                if board is not None and brightest(shown) < DARK_BELOW:
-                    board = _dark_markers_text(reader) or board
+                hidden = getattr(getattr(reader, "finder", None), "hidden", ())
+                board = (dark_markers_text(shown, hidden, reader.last_problem) or reader.last_problem
+                         or _hidden_text(reader))
                 if board != markers:  # every frame of a live camera, it flooded the screen
                     markers = board
                     lines.append(_markers_text(markers))
