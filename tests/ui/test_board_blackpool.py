@@ -50,7 +50,7 @@ def test_the_strip_shows_each_players_coins_and_travellers_home(canvas: Widget) 
     document = session.document()
     document["travellers"]["red-1"]["at"] = "camp"
     pixels = render(canvas, session, document)
-    grid = blackpool.Grid(canvas, session.game.data["board"], blackpool.slots(document))
+    grid = blackpool.grid_for(canvas, BoardView(session.game, document, []))
     h = grid.row_h
     segment = canvas.width / grid.columns  # two players and the decks, in one row
     top = grid.strip_h - h / 2
@@ -62,14 +62,14 @@ def test_the_strip_shows_each_players_coins_and_travellers_home(canvas: Widget) 
     assert pixel(pixels, canvas, segment + x, y) == red  # red's first pip: one traveller home
     assert pixel(pixels, canvas, x, y) != tuple(round(c * 255) for c in rgb("yellow"))  # none home
     counts = [d for d in words_drawn(canvas, session, document) if d.y + d.h <= grid.strip_h + 0.5]
-    assert {d.text for d in counts} == {"3", "charm 3 curse 3"}  # three coins each at the start
+    assert {d.text for d in counts} == {"3", "Charm deck 3", "Curse deck 3"}  # three coins each at the start
     assert min(d.size for d in counts) >= blackpool.READABLE
 
 
 def square_boxes(canvas: Widget, session: Session) -> tuple[float, dict[str, tuple[float, float, float, float]]]:
     """The side of a square and each square's box (x, y, w, h) as the drawing lays them out."""
     board = session.game.data["board"]
-    grid = blackpool.Grid(canvas, board, blackpool.slots(session.document()))
+    grid = blackpool.grid_for(canvas, BoardView(session.game, session.document(), []))
     return grid.cell, {s["id"]: (*grid.origin(s), grid.cell, grid.cell) for s in board["squares"]}
 
 
@@ -199,7 +199,7 @@ def test_a_tap_near_a_piece_means_it_and_one_away_from_every_piece_means_nothing
         x, y, w, h = boxes[square]
         for px, py in ((x + w / 2, y + h / 2), (x + 4, y + h - 4)):
             assert blackpool.place_at(canvas, view, px, py) is None, (square, px, py)
-    strip = blackpool.Grid(canvas, session.game.data["board"], blackpool.slots(session.document())).strip_h
+    strip = blackpool.grid_for(canvas, BoardView(session.game, session.document(), [])).strip_h
     assert blackpool.place_at(canvas, view, canvas.width / 2, strip / 2) is None
 
 

@@ -203,20 +203,36 @@ def test_a_camp_with_all_three_home_reads_its_numbers_on_the_boards_drawn_at_120
         next(window, None)
 
 
-@pytest.mark.parametrize("size", SCALED_BOARDS, ids=["800x480-120", "480x800-120"])
-def test_the_decks_count_reads_at_16_px_with_four_players_on_the_boards_drawn_at_120_percent(
-    size: tuple[int, int],
-) -> None:
-    """Four players and the decks are six slots in a strip of five a row: the decks took the one slot left at the
-    first row's end, and 'charm 3 curse 3' shrank to 9.9 px into a player's room over an empty second row."""
+DECK_BOARDS = {name: size for name, size in TABLE_BOARDS.items() if name.startswith(("800x480", "480x800"))}
+
+
+@pytest.mark.parametrize("size", DECK_BOARDS.values(), ids=DECK_BOARDS.keys())
+def test_the_decks_counts_are_labelled_and_read_whole_at_16_px_at_100_and_120_percent(size: tuple[int, int]) -> None:
+    """Each deck's count is named as the game's texts name the deck, with a capital as the temple's "Pile 9":
+    "Charm deck 3, Curse deck 3", or "Charm deck 3" over "Curse deck 3" where one line does not fit. They read
+    "charm 3 curse 3", lower-case and not said to be decks; labelled on one line they are 199 px, where four
+    players leave the decks 123 px at 800x480. Two to four players, at the start and at a seeded game's end: each
+    line whole at 16 px or more, on the board, clear of the other texts. (Four players and the decks are six slots
+    in a strip of five a row at 120%: the decks took the one slot left at the first row's end and shrank to 9.9 px
+    over an empty second row.)"""
     window = on_window(size)
     widget = next(window)
     try:
-        for session in (Session.new("blackpool", ["yellow", "red", "green", "blue"]), ended()):
+        colours, split = ["yellow", "red", "green", "blue"], 0
+        for session in (*(Session.new("blackpool", colours[:n]) for n in (2, 3, 4)), ended()):
             drawn = words_drawn(widget, session)
-            decks = [d for d in drawn if d.text.startswith("charm")]
-            assert len(decks) == 1 and decks[0].size >= READABLE, decks
-            assert not off_board(widget, decks) and not unreadable(decks)
+            left = {deck: sum(cards.values()) for deck, cards in session.document()["decks"].items()}
+            decks = [d for d in drawn if "deck" in d.text]
+            charm, curse = f"Charm deck {left['charm']}", f"Curse deck {left['curse']}"
+            assert [d.text for d in decks] in ([f"{charm}, {curse}"], [charm, curse]), decks
+            assert min(d.size for d in decks) >= READABLE, decks
+            assert len(decks) == 1 or decks[0].y > decks[1].y, "the charm deck's line over the curse deck's"
+            split += len(decks) == 2
+            strip = blackpool.grid_for(widget, BoardView(session.game, session.document(), [])).strip_h
+            assert all(d.y >= -0.5 and d.y + d.h <= strip + 0.5 for d in decks), (strip, decks)
+            near = [d for d in drawn if d.y < strip + 0.5]  # the strip's texts: the coins' counts and the decks
+            assert not off_board(widget, decks) and not unreadable(near) and not run_together(near), near
+        assert split, "four players leave the decks too little room for one line"
     finally:
         next(window, None)
 

@@ -18,7 +18,7 @@ from companion.registry import game_class
 from companion.session import Session
 from tests.ui.conftest import advance
 from tests.ui.drawing import Words, on_window, render, words_drawn
-from ui.boards import blackpool, desert, paint, targi
+from ui.boards import BoardView, blackpool, desert, paint, targi
 from ui.screens.table import TableScreen
 from ui.shots import default_players, mid_game
 
@@ -86,7 +86,7 @@ def test_blackpool_players_strip_fits_a_portrait_board(portrait: Widget) -> None
     """
     session = Session.new("blackpool", ["yellow", "red", "green", "blue"])
     render(portrait, session)
-    strip = blackpool.Grid(portrait, session.game.data["board"], blackpool.slots(session.document())).strip_h
+    strip = blackpool.grid_for(portrait, BoardView(session.game, session.document(), [])).strip_h
     discs = discs_below(portrait, strip)
     assert len(discs) == 4 * 5  # per player: its disc, its coin, three pips
     for cx, _, r in discs:
@@ -290,7 +290,6 @@ def test_a_board_with_no_height_draws_nothing_rather_than_failing(
     drawing failed, showing text' with a traceback in the kiosk's log, and drew the text view for a frame (a
     board with no width was already left blank: Through the Desert divides by it)."""
     from ui import widgets
-    from ui.boards import BoardView
 
     fell_back: list[str] = []
     monkeypatch.setattr(widgets.generic, "draw", lambda widget, view: fell_back.append(view.game.id))

@@ -16,7 +16,7 @@ taken for a ringed one.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,7 +113,7 @@ class Grid:
     the board.
     """
 
-    def __init__(self, widget: Any, board: Mapping[str, Any], slots: int = 3) -> None:
+    def __init__(self, widget: Any, board: Mapping[str, Any], slots: int = 3, decks: Sequence[str] = ()) -> None:
         width, height = board["width"], board["height"]
         self.text = max(READABLE, min(widget.width, widget.height) / 25)
         self.row_h = self.text / COUNT
@@ -131,6 +131,22 @@ class Grid:
         else:  # a café's own names, drawn in each square
             self.strip_h = widget.height * STRIP
             self.band = self.margin = 0.0
+        # The decks' counts (``decks``: their names, `deck_names`) on one line where the rest of their row holds
+        # them, "Charm deck 3, Curse deck 3"; else one over the other (``split``). Unlabelled, "charm 3 curse 3"
+        # fitted anywhere; labelled, one line is 199 px at 16 px, where four players leave the decks 123 px at
+        # 800x480. Two lines are taller than the row (38 px in 32 at 16 px), and a quarter of the size is kept clear
+        # over them, under the column letters' "g": the strip grows by the difference (``extra``), under its last
+        # row, where the decks are. Judged with two figures a deck, so the board does not move as the decks empty.
+        self.extra, self.split = 0.0, False
+        self.deck_slot = decks_slot(max(0, slots - 2), self.columns)
+        if decks:
+            row, segment = self.strip_h / self.rows, widget.width / self.columns
+            size = min(row, segment / PLAYER_W) * COUNT
+            room = widget.width - (self.deck_slot % self.columns) * segment - min(row, segment / PLAYER_W) * 0.2
+            self.split = measure(DECKS_APART.join(f"{name} 99" for name in decks), size)[0] > room
+            if self.split:
+                self.extra = max(0.0, len(decks) * measure(DECK_PROBE, size)[1] + DECK_GAP * size - row)
+                self.strip_h += self.extra
         room_h = widget.height - self.strip_h - self.band
         side_w = widget.width - 2 * self.margin
         # Room over the grid for a ring round a piece in the top row (the house board's camps a9 and i9): at 120%
@@ -158,14 +174,42 @@ class Grid:
         return self.x0 + square["x"] * self.cell, self.y0 + square["y"] * self.cell
 
 
+def decks_shown(document: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    """The decks whose counts the strip shows, each named as the game's texts name it (`Game.deck_names`) and
+    begun with a capital, as the temple's "Pile 9": "Charm deck", "Curse deck"."""
+    decks = document.get("decks") or {}
+    named = [str(names.get(deck, f"{deck} deck")) for deck, cards in decks.items() if isinstance(cards, Mapping)]
+    return [f"{name[:1].upper()}{name[1:]}" for name in named]
+
+
 def slots(document: Mapping[str, Any]) -> int:
     """The strip's slots: one a player, two for the decks' counts."""
-    decks = document.get("decks") or {}
-    return len(document.get("players") or []) + (2 if any(isinstance(v, Mapping) for v in decks.values()) else 0)
+    return len(document.get("players") or []) + (2 if decks_shown(document, {}) else 0)
+
+
+def decks_slot(players: int, columns: int) -> int:
+    """The strip's slot the decks' counts begin at: after the players, or at the next row's start where only one
+    slot is left in the row (the decks are two: one left at a row's end gave them a player's room and their words
+    shrank to 9.9 px, four players at 120% display scale; the row below is theirs)."""
+    return players + 1 if columns > 1 and players % columns == columns - 1 else players
 
 
 def grid_for(widget: Any, view: Any) -> Grid:
-    return Grid(widget, view.game.data["board"], slots(view.document))
+    names = decks_shown(view.document, view.game.deck_names)
+    return Grid(widget, view.game.data["board"], slots(view.document), names)
+
+
+DECK_PROBE = "Charm deck 3"  # a deck's line, measured for its height
+DECK_GAP = 0.25  # of the text size: kept clear over the decks' lines, so they do not read as one with the letters
+DECKS_APART = ", "  # between the decks' counts on one line
+
+
+def deck_lines(document: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    """Each deck's cards left under its name (`decks_shown`): "Charm deck 3", "Curse deck 3". "charm 3 curse 3"
+    read as two words and two numbers, neither said to be a deck's count."""
+    decks = [cards for cards in (document.get("decks") or {}).values() if isinstance(cards, Mapping)]
+    counts = [sum(v for v in cards.values() if isinstance(v, int)) for cards in decks]
+    return [f"{name} {n}" for name, n in zip(decks_shown(document, names), counts, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -403,7 +447,8 @@ def draw(widget: Any, view: Any) -> None:
             _draw_edges(grid, board)
         for piece in drawn:
             _draw_piece(piece, grid.text if grid.edges else 0.0, numbered=piece.id not in dots or piece in shelved)
-        _draw_players((widget.x, widget.y, widget.width, grid.strip_h), view.document, board["camps"], grid)
+        _draw_players((widget.x, widget.y, widget.width, grid.strip_h), view.document, board["camps"], grid,
+                      view.game.deck_names)
 
 
 def _fill(square: Mapping[str, Any], camp_owner: Mapping[str, str]) -> tuple[float, float, float]:
@@ -610,9 +655,14 @@ def _draw_piece(piece: Piece, least: float = 0.0, numbered: bool = True) -> None
 
 
 def _draw_players(
-    box: tuple[float, float, float, float], document: Mapping[str, Any], camps: Mapping[str, str], grid: Grid
+    box: tuple[float, float, float, float],
+    document: Mapping[str, Any],
+    camps: Mapping[str, str],
+    grid: Grid,
+    deck_names: Mapping[str, str],
 ) -> None:
-    """Each player's coins and travellers home (a pip each), the one to play edged in gold, then the decks' cards.
+    """Each player's coins and travellers home (a pip each), the one to play edged in gold, then the decks' cards
+    (`deck_lines`, one over the other).
 
     Coins are spent on the charm deck and never showed anywhere, though the
     buttons count them ("Spend a coin on the charm deck (3 left)"). A row is
@@ -627,9 +677,7 @@ def _draw_players(
     for piece in travellers(document):
         if piece.get("at") == "camp" or piece.get("at") == camps.get(piece["colour"]):
             home[piece["colour"]] = home.get(piece["colour"], 0) + 1
-    decks = document.get("decks") or {}
-    left = {name: sum(v for v in cards.values() if isinstance(v, int)) for name, cards in decks.items()
-            if isinstance(cards, Mapping)}  # fmt: skip
+    lines = deck_lines(document, deck_names)
     columns = grid.columns
     segment, row_h, u = strip_slot(box, grid, 0)[2:]
     discs, counts = Shapes(), []  # side by side, none over another: a few meshes, then the coins' counts on them
@@ -651,16 +699,18 @@ def _draw_players(
     discs.draw()
     for cx, cy, count in counts:
         text(cx, cy, count, u * COUNT, (0, 0, 0), bold=True)
-    if left:
-        words = " ".join(f"{name} {n}" for name, n in left.items())
-        k = len(players)
-        if columns > 1 and k % columns == columns - 1:
-            # The decks are two slots (``slots``): one left at a row's end gave them a player's room and their
-            # words shrank to 9.9 px (four players at 120% display scale); the row below is theirs.
-            k += 1
+    if lines:
+        k = grid.deck_slot
+        lines = lines if grid.split else [DECKS_APART.join(lines)]
         sx, sy = x + (k % columns) * segment, y + h - (k // columns + 1) * row_h
         room = x + w - sx - u * 0.2  # the rest of the row: two players' room at least
-        fitted_text(sx + u * 0.1, sy + row_h / 2, words, u * COUNT, room, (0.8, 0.8, 0.8), anchor="left")
+        # The last row and the room the strip grew by under it (``Grid.extra``), less the gap over them, a line a deck.
+        size = u * COUNT
+        gap = DECK_GAP * size if grid.split else 0.0
+        middle, step = (sy - grid.extra + sy + row_h - gap) / 2, measure(DECK_PROBE, size)[1]
+        for i, words in enumerate(lines):
+            cy = middle + step * ((len(lines) - 1) / 2 - i)
+            fitted_text(sx + u * 0.1, cy, words, size, room, (0.8, 0.8, 0.8), anchor="left")
 
 
 PLAYER_W = 2.05  # a player's disc, coin and three pips side by side, in units of their height
@@ -680,7 +730,7 @@ def strip_slot(box: Box, grid: Grid, k: int) -> tuple[float, float, float, float
     """Slot ``k`` of the players' strip in ``box``: its left and foot, width and height, and the player's unit (the
     height their disc, coin and pips scale with)."""
     x, y, w, h = box
-    segment, row_h = w / grid.columns, h / grid.rows
+    segment, row_h = w / grid.columns, (h - grid.extra) / grid.rows
     u = min(row_h, segment / PLAYER_W)
     return x + (k % grid.columns) * segment, y + h - (k // grid.columns + 1) * row_h, segment, row_h, u
 
