@@ -248,3 +248,36 @@ def test_the_dispute_field_shows_an_action_in_the_games_words_and_its_json_to_ty
     assert app.ruling["legal"] is False
     assert field.text.startswith("{")  # what was typed stays as typed
     assert app.controller.session.log == mid_game(game_id).log  # a dispute never changes the game
+
+
+@pytest.mark.parametrize("percent", [100, 120])
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+def test_a_long_action_in_the_typed_field_reads_to_its_end(
+    size: tuple[int, int], percent: int, window_size: Any, start: Any
+) -> None:
+    """Through the Desert's camel is wider than the field (486 px at 800x480, 340 upright, at 100%): on one
+    line its end was cut off at the field's edge, the hex disputed out of sight. The action wraps, the field as
+    tall as its lines, shown from its start; the ruling and the buttons keep their room."""
+    from kivy.app import App
+
+    from tests.ui.test_display_scale import scaled
+
+    window_size(size)
+    app = start(mid_game("ttd"))
+    scaled(App.get_running_app(), percent)
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    tap(dispute.ids.offered.children[-1])
+    field = dispute.ids.typed
+    field.focus = True  # tapped to type in: the action's JSON, the longest form it takes
+    advance(3)
+    assert field.text.startswith('{"type": "camel"') and '"hex": [' in field.text
+    room = field.width - field.padding[0] - field.padding[2]
+    lines = field._lines
+    assert "".join(lines) == field.text, lines
+    wide = [line for line in lines if field._get_text_width(line, field.tab_width, None) > room + 0.5]
+    assert not wide, f"cut at the field's edge ({room:.0f} px): {wide}"
+    assert field.minimum_height <= field.height + 0.5, "a line of the action is out of sight"
+    assert field.scroll_x == 0
+    assert len(lines) > 1, "the camel is wider than the field: nothing was wrapped"
+    assert not small_or_cut(dispute, (dispute.ids.offered_scroll, dispute.ids.ruling_scroll))
