@@ -157,6 +157,11 @@ class Flow:
         for player, piece in zip(state.players, state.pieces, strict=True):
             if piece.out:
                 state = state.with_piece(player, out=False, lives=RESTART_LIVES, space=0, items=(), failures=0)
+                # A runner knocked out by the round's last turn heard "Back next round with 3 Lives." and at once
+                # "Round 12: Brown is back ... with 3 Lives ...": the knockout's promise is kept by the next line.
+                back = f" Back next round with {RESTART_LIVES} Lives."
+                if events and events[-1].players == (player,) and events[-1].text.endswith(back):
+                    events[-1] = replace(events[-1], text=events[-1].text.removesuffix(back))
                 events.append(Event("info", f"Round {number}: {title(player)} is back at {self.board.start} with "
                                     f"{RESTART_LIVES} Lives and no items.", ("DR-6", "DR-Q20"), (player,)))
         return state
@@ -221,12 +226,15 @@ class Flow:
     def lap_done(self, player: str, compass: bool, landed: bool, entry: str) -> Event:
         """The lap completed, and what still wins: at a lap race "the lap is complete" alone read as the end.
         ``entry`` is the ``passage_entry`` option: passing over the Passage enters it too with ``land_or_pass``."""
-        way = "reaches" if landed else "passes"
         move = "a move ending on or passing" if entry == "land_or_pass" else "a move ending on"
         passage = self.board.passage_label
         then = (f"holding the Golden Compass, {move} {passage} now wins" if compass
                 else f"to win, a Golden Compass is still needed, then {move} {passage}")
-        return Event("reward", f"{title(player)} {way} {self.board.start}: the lap is complete; {then}.",
+        # Landed on, the move's own line just named the space ("... to Desert Dawn (0). Teal reaches Desert Dawn
+        # (0): ..." said the place twice in a row): the lap is said as the runner's.
+        done = (f"{title(player)}'s lap is complete" if landed
+                else f"{title(player)} passes {self.board.start}: the lap is complete")
+        return Event("reward", f"{done}; {then}.",
                      ("DR-1", "DR-Q10", "DR-28", *(("DR-Q2",) if entry == "land_or_pass" else ())), (player,))
 
     def win(self, state: State, player: str, events: list[Event]) -> State:

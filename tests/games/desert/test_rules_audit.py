@@ -384,3 +384,15 @@ def test_a_draw_names_its_pile_and_the_last_card_of_a_kind() -> None:
                                           "camels_blessing": 4}})
     assert [a["text"] for a in HOUSE.legal_actions(state)] == [
         "Drew Sand Thief (the last one in the Mystery pile)", "Drew Desert Whisper (one of 3 in the Mystery pile)"]
+
+
+def test_a_knockout_by_the_rounds_last_turn_says_the_return_once() -> None:
+    """Knocked out by the round's last turn, a racer heard "... Back next round with 3 Lives." and at once "Round 2:
+    Pink is back at Desert Dawn (0) with 3 Lives and no items.": the new round's line says the return; the knockout
+    says the promise only when another turn comes between."""
+    state = position(HOUSE, {B: {"space": 14, "lives": 2}}, turn=B)
+    _, events = act(HOUSE, state, roll(2))
+    texts = [e.text for e in events]
+    assert texts[-2:] == ["Pink has no Lives left: out for the rest of this round; no Collection card to discard.",
+                          "Round 2: Pink is back at Desert Dawn (0) with 3 Lives and no items."], texts
+    assert sum("3 Lives" in t for t in texts) == 1

@@ -58,8 +58,11 @@ def test_completing_the_lap_says_what_still_wins_with_its_clauses() -> None:
     assert set(done.rules) >= {"DR-1", "DR-Q10", "DR-28"}
     state, events = act(GAME, position(GAME, {A: {"space": 35, "items": [COMPASS]}}), {"type": "roll", "value": 5})
     (done,) = lap_events(events)
-    assert done.text.startswith("Black reaches Desert Dawn (0): the lap is complete; holding the Golden Compass, "
-                                "a move ending on Secret Passage (37) now wins"), done.text
+    # Stopping on it: the move's line just named Desert Dawn ("... to Desert Dawn (0). Black reaches Desert Dawn
+    # (0): ..." said the place twice in a row), so the lap is said as the runner's.
+    assert events[events.index(done) - 1].text == "Black moves 5 spaces forward to Desert Dawn (0)."
+    assert done.text.startswith("Black's lap is complete; holding the Golden Compass, a move ending on Secret "
+                                "Passage (37) now wins"), done.text
     assert state.piece(A).lap
     state = position(GAME, {A: {"space": 35, "items": [COMPASS]}}, options={"passage_entry": "land_or_pass"})
     (done,) = lap_events(act(GAME, state, {"type": "roll", "value": 6})[1])
