@@ -270,8 +270,10 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
             also = f" That rules out {every}: {_listed(named[rules])}."
         elif others:
             # Said again for the next reason, "The same rule rules out 1 other choice there too" came twice in one
-            # answer (Through the Desert's camels refused by two rules at a hex): the second says "It".
-            opening = "It" if any(" rules out " in reason for reason in reasons) else f"The same {same}"
+            # answer (Through the Desert's camels refused by two rules at a hex): the second names its rule, as
+            # "It rules out" left a listener, who hears no clause id, asking what "it" was.
+            opening = (_rule_named(session.game, rules, same) if any(" rules out " in reason for reason in reasons)
+                       else f"The same {same}")
             also = (f" {opening} rules out {len(others)} other {'choice' if len(others) == 1 else 'choices'}"
                     f" {rest} too: {_listed(others)}.")
         else:
@@ -281,6 +283,16 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
     if len(groups) > SHOWN_GROUPS:
         reasons.append(f"And {len(groups) - SHOWN_GROUPS} more reasons.")
     return Ruling(False, " ".join([refused, *reasons]).strip(), _union(groups))
+
+
+def _rule_named(game: Game, rules: tuple[str, ...], same: str) -> str:
+    """A reason's rule by its clause's title ("The rule 'Keeping colours apart'"), so a second reason in one answer
+    says which rule rules the other choices out; "That rule" (or "That reason") when no one titled clause is cited."""
+    if len(rules) == 1 and rules[0] in game.rulebook:
+        title = game.rulebook.clause(rules[0]).title.removeprefix("Decision: ").removesuffix(" (house)")
+        if title and not re.search(r"[:;.?!']", title):
+            return f"The rule '{title}'"
+    return f"That {same}"
 
 
 def choice_names(session: Checks, candidates: Sequence[Action]) -> list[str]:

@@ -153,13 +153,14 @@ def test_other_choices_one_rule_rules_out_are_named_apart_from_those_another_rul
 
 def test_a_second_reason_does_not_say_the_same_rule_again() -> None:
     """Two reasons at a hex each ruling out other camels said "The same rule rules out ... other choice(s) there
-    too" twice in one answer, eleven words over again aloud; the second says "It rules out"."""
+    too" twice in one answer, eleven words over again aloud; the second said "It rules out", and a listener, who
+    hears no clause id, asked what "it" was: it names its rule by the clause's title."""
     session = camel_turn()
     ruling = explain_place(session, (5, 5))
     assert ruling.text == (
         "Nothing may be done there. (5,5) does not touch Red's pink caravan. [TTD-3a] The same rule rules out 2 other "
         "choices there too: green camel and yellow camel. A blue camel on (5,5) would touch Black's blue piece at "
-        "(4,5). [TTD-3b] It rules out 1 other choice there too: white camel.")
+        "(4,5). [TTD-3b] The rule 'Keeping colours apart' rules out 1 other choice there too: white camel.")
 
 
 def test_a_later_water_hole_site_names_every_token_the_game_accepts_there() -> None:
