@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+
+from companion.colours import PIECE_RGB
 
 
 def series(words: Sequence[str], last: str = "and") -> str:
@@ -29,3 +32,22 @@ def how_many(count: int, noun: str = "step") -> str:
     """``count`` of ``noun``, singular for one: "1 step", "2 steps". A game resumed after its first step said
     "(1 steps so far)"; one place for every count of steps a person reads."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+# Words that open a game's line only as a sentence opens: no name, so after a colon they are lower case.
+_PLAIN_OPENINGS = frozenset({"The", "A", "An", "Centre", "Water", "Trade"})
+# A heading before the line's sentence: a card's or space's name ("Desert Flask: ", "Trade agreed: "), no words of
+# a sentence ("Black rolls 2: Guardian's Test ..." keeps its colon: it opens with who, and has a figure).
+_HEADING = re.compile(rf"^(?!(?:{'|'.join(sorted(c.capitalize() for c in PIECE_RGB))})\b)"
+                      r"([A-Z][a-z']*(?: [A-Za-z][a-z']*){0,2}): (?=[A-Z])")
+
+
+def after_colon(line: str) -> str:
+    """A game's line as it reads after "Taken back:" or "Put back:": "Taken back: The water pulls Yellow 3 ..." had
+    a capital after the colon where the line opened a sentence ("the water pulls"), and a heading's own colon made
+    two in a row ("Taken back: Desert Flask: Pink goes ..."): the heading is set off by a comma instead
+    ("Desert Flask, Pink goes ..."). A name opening the line keeps its capital ("Black places ...", "P49 goes ...",
+    "Scared! Brown loses ...")."""
+    line = _HEADING.sub(r"\1, ", line, count=1)
+    first, _, rest = line.partition(" ")
+    return f"{first.lower()} {rest}" if first in _PLAIN_OPENINGS and rest else line

@@ -39,6 +39,7 @@ from companion.game import (
     wrong_kind,
 )
 from companion.journal import SEE_RECOVERING, Journal, JournalGame, card_state, in_memory, open_journal, room_note
+from companion.phrases import after_colon
 from companion.registry import create
 from companion.schema import likely, unquote_hint
 from companion.takeback import undone
@@ -533,7 +534,7 @@ class Session:
         Bare, the redone step read on the table's list, the terminal and a client's log as a new move nobody
         had made; every output takes these words from here.
         """
-        return "Put back: " + (" ".join(e.text for e in events) or "Done.")
+        return "Put back: " + (after_colon(" ".join(e.text for e in events)) or "Done.")
 
     @staticmethod
     def _undo_note(action: Action, what: str = "") -> str:
@@ -543,7 +544,7 @@ class Session:
             # last (Water hole at (5,3): a token worth 3)" sent a table looking for a card it never had.
             kind = "the roll" if action["type"] == "roll" else "what was"
             return f"Correction: {kind} entered last{said} is withdrawn; enter what the table really shows."
-        return one_stop(f"Taken back: {what}.") if what else "The last action is taken back."
+        return one_stop(f"Taken back: {after_colon(what)}.") if what else "The last action is taken back."
 
     def _record(self, op: str, after: State, action: Action | None = None) -> None:
         """Journal a step leading to ``after``, with the game's new status in the same commit when it changes.
