@@ -238,8 +238,12 @@ class Flow:
                      ("DR-1", "DR-Q10", "DR-28", *(("DR-Q2",) if entry == "land_or_pass" else ())), (player,))
 
     def win(self, state: State, player: str, events: list[Event]) -> State:
-        events.append(Event("win", f"{title(player)} enters {self.board.passage_label} with the Golden Compass after a "
-                            "full lap and wins!", ("DR-28", "DR-Q29"), (player,)))
+        # The move there just named the Passage ("... forward to Secret Passage (37). Pink enters Secret Passage (37)
+        # with ...", the place twice in a row in each desert win of seeded play): the win says "it".
+        passage = self.board.passage_label
+        moved = bool(events) and events[-1].players == (player,) and events[-1].text.endswith(f" {passage}.")
+        events.append(Event("win", f"{title(player)} enters {'it' if moved else passage} with the Golden Compass after "
+                            "a full lap and wins!", ("DR-28", "DR-Q29"), (player,)))
         return replace(state, step=Step(OVER), winner=player)
 
     def land(self, state: State, player: str, via: str, events: list[Event]) -> State:

@@ -396,3 +396,14 @@ def test_a_knockout_by_the_rounds_last_turn_says_the_return_once() -> None:
     assert texts[-2:] == ["Pink has no Lives left: out for the rest of this round; no Collection card to discard.",
                           "Round 2: Pink is back at Desert Dawn (0) with 3 Lives and no items."], texts
     assert sum("3 Lives" in t for t in texts) == 1
+
+
+def test_a_win_on_the_passage_just_moved_to_names_it_once() -> None:
+    """The win named the Passage the move had just named: "Pink moves 6 spaces forward to Secret Passage (37). Pink
+    enters Secret Passage (37) with the Golden Compass after a full lap and wins!" (every desert win by a move in 30
+    seeded games). A win with no move naming it first (a Vortex placement, a chain) still names it."""
+    state = position(GAME, {A: {"space": 8, "lap": True, "items": [COMPASS]}})
+    _, events = act(GAME, state, roll(4))
+    assert [e.text for e in events[-2:]] == [
+        "Black moves 4 spaces forward to Secret Passage (12).",
+        "Black enters it with the Golden Compass after a full lap and wins!"], [e.text for e in events]
