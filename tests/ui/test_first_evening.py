@@ -9,6 +9,7 @@ import pytest
 from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 
+from companion.phrases import after_colon
 from companion.session import Session
 from tests.ui.conftest import advance, tap, tap_at
 from tests.ui.test_app import button
@@ -52,7 +53,7 @@ def test_redo_is_announced_as_the_step_put_back(start: Any) -> None:
     assert table.ids.announcements.text.startswith("Correction: ")
     tap(table.ids.redo)
     first = table.ids.announcements.text.splitlines()[0]
-    assert first.startswith(f"Put back: {taken}"), first
+    assert first.startswith(f"Put back: {after_colon(taken)}"), first  # "Put back: centre 1-2 shows ..."
 
 
 def test_redo_cites_the_clauses_the_step_cited(start: Any) -> None:
