@@ -1,15 +1,21 @@
 from __future__ import annotations
 
 import queue
+import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from companion import registry
+from companion.controller import Controller
+from companion.game import Action
 from companion.observations import Update
+from companion.session import Session
 from hardware.dice_link import DiceLink
 from hardware.dice_sim import SimulatedSensor
+from hardware.tags import TagMap
+from tests.controller_loop import pump_until
 from tests.core.race_game import Race
 
 FAST = (0.02, 0.2)  # a link's back-off between reopenings, first and longest: seconds, not a real sensor's
@@ -58,3 +64,26 @@ def drain(q: queue.Queue) -> list:
     while not q.empty():
         items.append(q.get_nowait())
     return items
+
+
+def temple_tagged(tmp_path: Path) -> tuple[Session, Controller, TagMap]:
+    """A two-player temple game on a controller, every card of its deck tagged "T" + its id."""
+    session = Session.new("temple", ["red", "blue"])
+    cards = [a["card"] for a in session.legal() if a["type"] == "draw"]
+    return session, Controller(session), TagMap(tmp_path / "tags.json", {f"T{card}": card for card in cards})
+
+
+def laid_out_to_a_change(sensor: SimulatedSensor, controller: Controller, session: Session) -> Action:
+    """The twelve slots laid through the sensor, one draw each, then the game played on (rolls from the app) until
+    a change of a path card is due; that change."""
+    for slot in range(1, 13):
+        card = next(a["card"] for a in session.legal() if a["type"] == "draw")
+        sensor.slot(slot, f"T{card}")
+        pump_until(controller, lambda u: u.kind == "step")
+    assert session.pending().kind != "draw"
+    rng = random.Random(5)
+    for _ in range(500):
+        if any(a["type"] == "change" for a in session.legal()):
+            break
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    return next(a for a in session.legal() if a["type"] == "change")

@@ -6,7 +6,6 @@ import contextlib
 import errno
 import os
 import queue
-import random
 import socket
 import threading
 from pathlib import Path
@@ -26,7 +25,7 @@ from hardware.dice_sim import SimulatedSensor
 from hardware.selftest import probe
 from hardware.tags import TagMap
 from tests.controller_loop import pump_until, pump_until_done
-from tests.hardware.conftest import FAST, clocked_link, until_link
+from tests.hardware.conftest import FAST, clocked_link, laid_out_to_a_change, temple_tagged, until_link
 
 
 def race_controller(journal=None) -> Controller:
@@ -181,23 +180,10 @@ def test_slot_reports_go_through_the_taught_tags(tmp_path: Path) -> None:
 
 
 def test_temple_slots_become_draws_then_a_card_change(sensor: SimulatedSensor, tmp_path: Path) -> None:
-    session = Session.new("temple", ["red", "blue"])
-    controller = Controller(session)
-    cards = [a["card"] for a in session.legal() if a["type"] == "draw"]
-    tags = TagMap(tmp_path / "tags.json", {f"T{card}": card for card in cards})
+    session, controller, tags = temple_tagged(tmp_path)
     with DiceLink(sensor.path, controller.submit, tags=tags, backoff=FAST):
         pump_until(controller, until_link(True))
-        for slot in range(1, 13):
-            card = next(a["card"] for a in session.legal() if a["type"] == "draw")
-            sensor.slot(slot, f"T{card}")
-            pump_until(controller, lambda u: u.kind == "step")
-        assert session.pending().kind != "draw"
-        rng = random.Random(5)
-        for _ in range(500):  # play on (rolls from the app) until a change of a path card is due
-            if any(a["type"] == "change" for a in session.legal()):
-                break
-            session.act(session.game.sim_choose(session.state, session.legal(), rng))
-        change = next(a for a in session.legal() if a["type"] == "change")
+        change = laid_out_to_a_change(sensor, controller, session)
         sensor.slot(change["slot"], None)  # the old card is lifted...
         sensor.slot(change["slot"], f"T{change['card']}")  # ...and the new one laid
         step = pump_until(controller, lambda u: u.kind == "step")[-1]

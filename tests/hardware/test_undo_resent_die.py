@@ -4,22 +4,18 @@ gpiozero's mock pins."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.controller import Controller
 from companion.observations import Touch
-from companion.session import Session
 from hardware.dice_link import DiceLink
 from hardware.dice_sim import SimulatedSensor
 from hardware.panel import Panel
-from hardware.tags import TagMap
 from tests.controller_loop import pump_until, pump_until_done
-from tests.hardware.conftest import FAST, until_link
+from tests.hardware.conftest import FAST, laid_out_to_a_change, temple_tagged, until_link
 from tests.hardware.test_dice_throw_start import blackpool_on
 from tests.hardware.test_panel import config
 
@@ -94,23 +90,11 @@ def test_a_card_told_again_after_its_change_was_undone_is_not_taken_again(
     connecting sent the new card still lying in its slot, and the change was taken again before the old card was
     put back as the undo asked. The link keeps each slot's tag across reopenings; lifted and laid again, the card
     is a change again."""
-    session = Session.new("temple", ["red", "blue"])
-    controller = Controller(session)
-    cards = [a["card"] for a in session.legal() if a["type"] == "draw"]
-    tags = TagMap(tmp_path / "tags.json", {f"T{card}": card for card in cards})
+    session, controller, tags = temple_tagged(tmp_path)
     said: list = []
     with DiceLink(sensor.path, controller.submit, tags=tags, backoff=FAST) as link:
         pump_until(controller, until_link(True))
-        for slot in range(1, 13):
-            card = next(a["card"] for a in session.legal() if a["type"] == "draw")
-            sensor.slot(slot, f"T{card}")
-            pump_until(controller, lambda u: u.kind == "step")
-        rng = random.Random(5)
-        for _ in range(500):  # play on (rolls from the app) until a change of a path card is due
-            if any(a["type"] == "change" for a in session.legal()):
-                break
-            session.act(session.game.sim_choose(session.state, session.legal(), rng))
-        change = next(a for a in session.legal() if a["type"] == "change")
+        change = laid_out_to_a_change(sensor, controller, session)
         slot, tag = change["slot"], f"T{change['card']}"
         sensor.slot(slot, None)
         sensor.slot(slot, tag)
