@@ -111,9 +111,10 @@ class Controller:
         self.links: dict[str, bool] = {}
         self._inbox: queue.Queue[Observation] = queue.Queue()
         self._settled: dict[str, tuple[Any, Any]] = {}
-        # The readers whose settled dice were lying there when a step was taken back: the same dice told again
-        # are named as lying since before the undo, not taken (`_die_read`), until a throw or a redo.
-        self._lay_at_undo: set[str] = set()
+        # The readers whose settled dice were lying there when a step was taken back, or a new game began, with
+        # which ("the undo", "the new game"): the same dice told again are named as lying since then, not taken
+        # (`_die_read`), until a throw or a redo.
+        self._lay_at: dict[str, str] = {}
         # Cards seen together with one that now waits for its tap: taken up once that tap is given.
         self._cards_later: CardsSeen | None = None
         self._changes = 0  # changes of the game or of the waiting reading, for taps made before they showed
@@ -198,8 +199,10 @@ class Controller:
         self._taken_at.clear()
         self._undone = 0
         self._new_list()
-        self._settled.clear()
-        self._lay_at_undo.clear()
+        # The dice told last still lie there: told again with no throw between (a sensor's state sent again once
+        # its port reopens), they were taken as the new game's first roll, nobody having thrown. Named instead.
+        since = "the new game" if not session.log else "the game was opened again"
+        self._lay_at = dict.fromkeys(self._settled, since)
         self._changed("a new game began")
         update = self._publish(Update("new_game", session.pending().text, pending=session.pending()))
         self._refuse_late(late)
@@ -217,8 +220,8 @@ class Controller:
         self._taken_at.clear()
         self._undone = 0
         self._new_list()
-        self._settled.clear()
-        self._lay_at_undo.clear()
+        # The dice told last are kept (they still lie there): the next game names them (`set_session`).
+        self._lay_at.clear()
         self._changed("the game was set aside")
         self._refuse_late(late)
 
@@ -323,7 +326,7 @@ class Controller:
                 "source": observation.source, "up": observation.up, "table": table, "came_up": came_up, **standing})
         if isinstance(observation, RollStarted):
             self._settled.pop(observation.source, None)
-            self._lay_at_undo.discard(observation.source)
+            self._lay_at.pop(observation.source, None)
             self._rolling_since[observation.source] = self.clock()
             return Update("info", "Dice rolling.", pending=self._pending())
         if isinstance(observation, ButtonPressed) and observation.intent.startswith(HELD_PREFIX):
@@ -354,10 +357,13 @@ class Controller:
         key = (value, tuple(sorted((read.face or {}).items())))
         since = self._rolling_since.pop(read.source, None)
         pending = session.pending()
-        if self._settled.get(read.source) == key:
-            if read.source in self._lay_at_undo and pending.kind == "roll":
-                return self._lay_before_undo(pending, _shown(read.value, read.face))
+        lay = self._lay_at.get(read.source)
+        if self._settled.get(read.source) == key and lay is not None and pending.kind == "roll":
+            return self._lay_before(pending, _shown(read.value, read.face), lay)
+        if self._settled.get(read.source) == key and lay is None:
             return Update("info", "Same dice as before; waiting for a new roll.", pending=pending)
+        # Dice lying since an undo or a new game, told where no roll is awaited: answered as any die then (a game
+        # without dice says to take it away), not as a roll still to come.
         wanted: dict[str, Any] = {"type": "roll", "value": value}
         # A colour matters only to a die whose faces have one; a sensor that also names a plain die's colour
         # still rolled its value.
@@ -418,20 +424,23 @@ class Controller:
             update = self._act(session, match)
         # Only now: a roll the journal refused, remembered as taken, made the same die "Same dice as before".
         self._settled[read.source] = key
-        self._lay_at_undo.discard(read.source)
+        self._lay_at.pop(read.source, None)
         return update
 
     @staticmethod
-    def _lay_before_undo(pending: Pending, shown: str) -> Update:
-        """The dice a reader told last, told again after an undo with no throw between: they lie as they lay.
+    def _lay_before(pending: Pending, shown: str, since: str) -> Update:
+        """The dice a reader told last, told again after an undo or a new game (``since``) with no throw between:
+        they lie as they lay.
 
         Undo forgot the dice seen, so a sensor that tells its state again (on
         reconnecting, or firmware repeating itself) had the 3 whose roll was
-        just taken back as a misread taken as the roll again. Named as the
-        camera names dice lying in view when it comes back; a roll that is
-        meant is thrown again, or entered by hand (or put back with redo).
+        just taken back as a misread taken as the roll again; a new game
+        forgot them too, and took the last game's die as its first roll.
+        Named as the camera names dice lying in view when it comes back; a
+        roll that is meant is thrown again, or entered by hand (or put back
+        with redo).
         """
-        return Update("info", f"{shown} already lay there before the undo: not taken as a roll. Throw the die to "
+        return Update("info", f"{shown} already lay there before {since}: not taken as a roll. Throw the die to "
                       f"roll, or enter {shown} by hand if that is the roll ({pending.text.rstrip('.')}).",
                       pending=pending)
 
@@ -731,7 +740,7 @@ class Controller:
                 text += f" The reading that waited for its tap ({_first_sentence(self.proposal_text)}) is dropped."
             # A reading made for the position before no longer fits.
             self.proposal = self._cards_later = self._by_hand = None
-            self._lay_at_undo.clear()  # the roll put back is theirs again: "Same dice as before"
+            self._lay_at.clear()  # the roll put back is theirs again: "Same dice as before"
             self._new_list()
             self._changed(text)
             # With the step's clauses, as when first taken: the table's line for it had lost its [TTD-1c].
@@ -761,7 +770,7 @@ class Controller:
         """Forget the reading that waited for its tap, and the cards read with it."""
         self.proposal = self._cards_later = None
         self._settled.clear()
-        self._lay_at_undo.clear()
+        self._lay_at.clear()
         self._changed("the reading waiting for its tap was dropped")
         return Update("info", text, pending=session.pending())
 
@@ -788,8 +797,8 @@ class Controller:
         self._cards_later = self._by_hand = None  # a roll taken back is no longer entered: its reading may come
         self._new_list()  # a new list of legal actions: next starts again at its first
         # The dice told last still lie there: told again with no throw between, they are named, not taken as the
-        # roll again (`_lay_before_undo`). They were forgotten here, and a sensor's state sent again was taken.
-        self._lay_at_undo.update(self._settled)
+        # roll again (`_lay_before`). They were forgotten here, and a sensor's state sent again was taken.
+        self._lay_at.update(dict.fromkeys(self._settled, "the undo"))
         self._changed(step.note)
         # With the clauses of what the note says was taken back (the step itself, its points, the end), as the
         # step's own line cited them: the list on the screen showed the undo bare.
