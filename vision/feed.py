@@ -83,6 +83,8 @@ Mode = str | None
 """Which readers run: "d6", "temple" (temple die + cards), "temple-die", "cards", or None (only the link)."""
 
 TEMPLE_GAMES = frozenset({"temple"})
+# The dice reader each mode reads with (a mode without one reads no dice).
+DICE_READERS = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}
 UNSEEN = object()  # no frame read yet, so no game data seen either
 CARD_READS_AFTER_MOTION = 10  # board reads at the full rate after motion: the tracker needs 3 steady ones
 BOARD_MISSES = 5  # still board reads without the markers before the table is told
@@ -391,7 +393,7 @@ class CameraFeed:
         self._board_washed: float | None = None  # the markers' black against their white at the last read, when high
         if mode is None:
             return
-        dice = {"d6": "d6", "temple": "temple-die", "temple-die": "temple-die"}.get(mode)
+        dice = DICE_READERS.get(mode)
         if dice is not None:
             own = self._reader(dice)
             reader = Checked(dice, own, self._told.discard)
@@ -637,6 +639,24 @@ class CameraFeed:
             self._tell(LinkChanged(self.name, True, "the picture holds still again, so dice and cards are read",
                                    table="The camera's picture holds still again: dice and cards are read."))
 
+    def _new_game(self, mode: Mode) -> None:
+        """Readers made afresh for another game's mode or data, knowing where the dice lay if they read the same
+        dice as before.
+
+        Forgotten, the last game's die still lying in the tray, a hand passing
+        over it as the new game was tapped on the screen (the motion the new
+        readers saw first), was told as a throw, and the new game took it as
+        its first roll ("Pink rolls 6.", the desert race begun after
+        Blackpool). Kept, it is named as lying where it lay (`_dice`), as
+        within a game. Other dice readers see other dice: forgotten, and
+        the die lying in view as they begin is named as such.
+        """
+        same = DICE_READERS.get(mode) is not None and DICE_READERS.get(mode) == DICE_READERS.get(self._mode)
+        placed, picture, seen, rest = self._dice_placed, self._placed_picture, self._dice_seen, self._rest
+        self._reset(mode)
+        if same and placed is not None:
+            self._dice_placed, self._placed_picture, self._dice_seen, self._rest = placed, picture, seen, rest
+
     def _upright(self, frame: Any) -> Any:
         """The frame turned as the café set it. A turn made while the feed runs starts the readers afresh:
         to the motion gate the whole picture moved, and the dice it then settled on, in other places, were
@@ -703,9 +723,9 @@ class CameraFeed:
             for kind in ("cards", "temple-die"):
                 self.readers.pop(kind, None)
                 self._told.discard(kind)  # a reader made afresh has failed nobody yet
-            self._reset(mode)
+            self._new_game(mode)
         elif mode != self._mode:
-            self._reset(mode)
+            self._new_game(mode)
         if mode is None:
             return
         # The dice reader and its gate see the marked tray alone; the cards, the whole picture.
