@@ -694,7 +694,9 @@ def build_parser() -> argparse.ArgumentParser:
     data_sub = data.add_subparsers(dest="data_command")
     data.set_defaults(func=lambda args: usage(data))
     validate = data_sub.add_parser("validate", help="check a data file or folder")
-    validate.add_argument("path", type=named("a data file's or folder's path (. for the one you are in)"),
+    # Not "-" (stdin): a data file is checked as the game its folder names and by its own name, which a pipe has
+    # not; "data validate -" said "-: cannot be read (No such file or directory)".
+    validate.add_argument("path", type=no_stream("a data file's or folder's path (. for the one you are in)"),
                           help="a game's data file, or a café folder (one folder per game inside)")
     which = data_sub.add_parser("which", help="say which data each game uses")
     which.add_argument("game", nargs="?", help=f"game id ({GAME_IDS}); every game when left out")

@@ -1007,6 +1007,7 @@ def test_a_word_no_command_takes_is_refused_with_the_usage_of_the_command_it_was
     (["export", "-", "--journal", "-"], "--journal"),
     (["ui", "--journal", "-", "bench"], "--journal"),
     (["data", "template", "ttd", "-"], "dir"),
+    (["data", "validate", "-"], "path"),
     (["ui", "screenshots", "-"], "dir"),
     (["vision", "watch", "0", "--save", "-"], "--save"),
 ])
