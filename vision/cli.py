@@ -578,12 +578,26 @@ def cmd_teach_die(args: argparse.Namespace) -> int:
     return _said_taught(taught)
 
 
+def _no_folder(named: Path | None, option: str) -> str | None:
+    """Why a take-back cannot look in the folder the user named, when it is not there at all: "no face was taught
+    as '3' in nope/temple_die.json" sent a café looking for a face in a folder it had mistyped. The camera feed's
+    own folder, left unnamed, is not there until something is taught, which "none taught" says rightly."""
+    from vision.teaching import never_made
+
+    if named is None or not never_made(named):
+        return None
+    unnamed = ", or leave --out out for the folder the camera feed reads" if option == "--out" else ""
+    return f"there is no folder {named} ({option}); nothing was taken back: check its name{unnamed}"
+
+
 def cmd_untaught_face(args: argparse.Namespace) -> int:
     """Takes one face back out of the café's die (`teaching.take_back_face`): a face taught under the wrong value
     was undone only by teaching the whole die again."""
     from vision.taught import default_taught_dir
     from vision.teaching import TeachRefused, take_back_face
 
+    if (missing := _no_folder(args.out, "--out")) is not None:
+        return _fail(missing)
     try:
         taken = take_back_face(args.value, args.colour, args.out or default_taught_dir())
     except TeachRefused as exc:
@@ -599,18 +613,24 @@ def cmd_untaught_card(args: argparse.Namespace) -> int:
     from vision.teaching import TeachRefused, last_photo_of, photo_card, take_back_card
 
     folder = args.out or default_taught_dir()
+    option = "--out" if args.out is not None else None
     try:
+        path: Path | None = None
         if args.photo is not None:
             named = Path(args.photo)
             if not args.photo.strip():
                 return _misused("--photo is empty: give the photo's file name, as teach-card named it (P07__1.png)")
             # The whole path teach-card printed names its folder; a bare name lies in the taught folder.
             path = named if named.parent != Path() else folder / named
-            folder = path.parent if args.out is None else folder
+            if args.out is None and named.parent != Path():
+                folder, option = path.parent, "--photo"
         elif not args.card.strip():
             return _misused("--card is empty: give the card id the photo was taught as (P07)")
-        else:
-            path = last_photo_of(args.card, folder)
+        # Said after what is wrong with the names themselves (a file that is no photo a teach step names).
+        photo_named = path is None or (path.parent == folder and photo_card(path.name) is not None)
+        if option is not None and photo_named and (missing := _no_folder(folder, option)) is not None:
+            return _fail(missing)
+        path = path if path is not None else last_photo_of(args.card, folder)
         taken = take_back_card(path, folder)
     except TeachRefused as exc:
         return _fail(str(exc))

@@ -554,7 +554,7 @@ def take_back_face(value: str, colour: str, folder: Path) -> Taught:
         return TeachRefused(f"no face was taught as {value!r} in {folder / DIE_FILE}; nothing was taken back "
                             f"(values taught: {', '.join(values) or 'none'})")
 
-    if _never_made(folder):  # made only to say nothing was there, an empty taught folder was left behind
+    if never_made(folder):  # made only to say nothing was there, an empty taught folder was left behind
         raise not_taught([])
     with _storing(folder, TAKEN_BACK_AGAIN):
         reader = _taught_die(folder)  # a file that cannot be read is refused, never saved over as empty
@@ -595,7 +595,7 @@ def take_back_card(path: Path, folder: Path) -> Taught:
     stem = photo_card(name)
     if path.parent != folder or stem is None:
         raise TeachRefused(f"{path} is not a card photo a teach step stored in {folder}; nothing was taken back")
-    if _never_made(folder):  # nothing taught there, and a take-back makes no folder
+    if never_made(folder):  # nothing taught there, and a take-back makes no folder
         raise _no_such_photo(path, folder)
     with _storing(folder, TAKEN_BACK_AGAIN):
         try:
@@ -618,7 +618,7 @@ def take_back_card(path: Path, folder: Path) -> Taught:
     return Taught(f"the photo of {stem} ({name}) taken back{''.join(f'; {said}' for said in back)}", path)
 
 
-def _never_made(folder: Path) -> bool:
+def never_made(folder: Path) -> bool:
     """True when ``folder`` is not there at all, nor a link to nothing, nor in a file: nothing was ever taught in
     it, and taking back must not create it (`_storing` makes the folder a teach step stores in)."""
     try:

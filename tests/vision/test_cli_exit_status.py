@@ -76,11 +76,13 @@ RUNTIME = [
     (["teach-die", "{t}/no.png", *TEACH_DIE], "does not exist"),
     (["teach-die", "{t}/empty", *TEACH_DIE], "{t}/empty is empty: the camera plays the pictures"),
     (["teach-die", "{t}/grey.png", *TEACH_DIE], "no die found in the frame; put it on the tray"),
-    (["untaught-face", "--value", "3", "--colour", "red", "--out", "{t}/taught"], "no face was taught as '3'"),
-    (["untaught-card", "--card", "P01", "--out", "{t}/taught"], "no photo was taught as 'P01'"),
+    (["untaught-face", "--value", "3", "--colour", "red", "--out", "{t}/empty"], "no face was taught as '3'"),
+    (["untaught-face", "--value", "3", "--colour", "red", "--out", "{t}/taught"], "there is no folder {t}/taught"),
+    (["untaught-card", "--card", "P01", "--out", "{t}/empty"], "no photo was taught as 'P01'"),
+    (["untaught-card", "--card", "P01", "--out", "{t}/taught"], "there is no folder {t}/taught (--out)"),
     (["untaught-card", "--photo", "{t}/notes.txt", "--out", "{t}/taught"], "is not a card photo a teach step"),
-    (["untaught-card", "--photo", "P01__4.png", "--out", "{t}/taught"],
-     "no photo taught in {t}/taught is named P01__4.png; nothing was taken back (no photo is taught there)"),
+    (["untaught-card", "--photo", "P01__4.png", "--out", "{t}/empty"],
+     "no photo taught in {t}/empty is named P01__4.png; nothing was taken back (no photo is taught there)"),
 ]
 MISUSED = [
     (["eval-dice", " "], "eval-dice DIR is empty"),
@@ -211,9 +213,27 @@ def test_a_photo_never_taught_is_said_so_with_the_names_nearest_it(
                                   ["untaught-card", "--photo", "P01__0.png"], ["untaught-card", "--card", "P01"]])
 def test_taking_back_from_a_folder_never_made_makes_none(
         argv: list[str], place: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """untaught-face made the taught folder, empty, to say no face was taught there."""
+    """untaught-face made the taught folder, empty, to say no face was taught there; a folder named that is not
+    there is said to be missing, where "no face was taught as '3' in nope/temple_die.json" sent a café looking
+    for a face in a folder it had mistyped."""
     for out in ("taught", "new/taught"):
         code, err = run(place, [*argv, "--out", f"{{t}}/{out}"], capsys)
-        nothing_there = "none)" in err or "no photo is taught there)" in err
-        assert code == 1 and "nothing was taken back" in err and nothing_there, err
+        assert code == 1 and err == (f"vision: there is no folder {place / out} (--out); nothing was taken back: "
+                                     "check its name, or leave --out out for the folder the camera feed reads\n")
         assert not (place / "taught").exists() and not (place / "new").exists()
+
+
+def test_a_photo_named_in_a_folder_not_there_is_said_so(place: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole path teach-card printed, its folder mistyped: the folder is named as missing."""
+    code, err = run(place, ["untaught-card", "--photo", str(place / "nope" / "P07__1.png")], capsys)
+    assert code == 1 and err == (f"vision: there is no folder {place / 'nope'} (--photo); nothing was taken back: "
+                                 "check its name\n")
+    assert not (place / "nope").exists()
+
+
+def test_the_camera_feeds_folder_not_made_yet_is_nothing_taught(
+        place: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Left unnamed, the folder the camera feed reads is not there until something is taught: nothing taught."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(place / "data"))
+    code, err = run(place, ["untaught-face", "--value", "3", "--colour", "red"], capsys)
+    assert code == 1 and "no face was taught as '3' in " in err and "(values taught: none)" in err, err

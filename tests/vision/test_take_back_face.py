@@ -59,6 +59,7 @@ def test_a_face_taught_under_the_wrong_value_is_taken_back_alone(tmp_path: Path,
 
 def test_nothing_to_take_back_is_said_and_a_damaged_file_is_kept(tmp_path: Path, capsys) -> None:
     out = tmp_path / "taught"
+    out.mkdir()  # one not there is said to be missing (tests/vision/test_cli_exit_status.py)
     assert main(["vision", "untaught-face", "--value", "4", "--colour", "red", "--out", str(out)]) == 1
     assert "no face was taught as '4'" in capsys.readouterr().err
     assert teach(face(tmp_path, "3", 1), "3", out) == 0
