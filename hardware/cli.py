@@ -149,8 +149,12 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
     saying how many of the random rolls were played when it came mid-way; it ended 0, so a script driving the
     simulator could not tell a run cut short from one played out.
     """
-    from hardware.dice_sim import SimulatedSensor, idle, run_script
+    from hardware.dice_sim import SimulatedSensor, idle, run_script, script_refusals
 
+    if args.script and (refusals := script_refusals(args.script)):  # before a sensor is plugged in to play it
+        for refusal in refusals:
+            print(f"companion hw simulate-dice: {refusal}", file=sys.stderr)
+        return 2
     unrolled = [flag for flag, value in (("--interval", args.interval), ("--seed", args.seed)) if value is not None]
     if unrolled and not args.random:  # passed over: `--seed 3` alone rolled nothing, and said nothing of it
         return _unused("hw simulate-dice", unrolled, "sets the --random rolls", "no --random N is given",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 import random
+import re
 import select
 import shlex
 import struct
@@ -162,6 +163,51 @@ def idle(sensor: SimulatedSensor, seconds: float) -> None:
 STEPS = "roll V [die] [confidence] [colour], slot N TAG|-, err CODE TEXT, id, raw TEXT, half, wait S, unplug, plug"
 
 
+TEMPLE_DIE = "d20"  # the temple's die as a sensor names it (`companion.games.temple.die.DIE_ID`)
+
+
+def roll_refusal(args: list[str]) -> str | None:
+    """Why a ``roll`` step's value or confidence is one no die shows or no sensor sends, or None.
+
+    `roll 9` was sent as a d6 reading 9, which no d6 shows: the referee then refused a throw the script's
+    author never meant, and the simulator said only "sim: roll 9". A die named by its sides (d6, d20) shows
+    1 to its sides; the temple's d20 also has faces X (and a café's die a 0); another die type is named
+    only, and its value is a number or X. A confidence past 0-100 the reader drops as a bad line.
+    """
+    if not args:
+        return None  # said as "a value is missing" when played
+    value, die = args[0], args[1].lower() if len(args) > 1 else "d6"
+    sides = re.fullmatch(r"d(\d+)", die)
+    faces = ("X", "0") if die == TEMPLE_DIE else ()
+    if value != "?" and sides is not None and int(sides[1]) >= 1:
+        if value.upper() not in faces and not (value.isdigit() and 1 <= int(value) <= int(sides[1])):
+            also = ", or X or 0 as the temple die's faces" if faces else ""
+            return f"a {die} shows 1 to {sides[1]}{also}, not {quoted(value)}"
+    elif value != "?" and value.upper() != "X" and not value.isdigit():
+        return f"a die's value is a number or X, not {quoted(value)}"
+    if len(args) > 2 and not (args[2].isdigit() and int(args[2]) <= 100):
+        return f"a reading's confidence is 0 to 100, not {quoted(args[2])}"
+    return None
+
+
+def script_refusals(script: str) -> list[str]:
+    """The steps of ``script`` that would send what no die shows (`roll_refusal`), each named with its place.
+
+    Checked before the sensor is plugged in, so `simulate-dice --script "roll 9"` is refused as a command line
+    is (exit status 2), not played as if a die had shown 9. A step that cannot be read at all (a typo, a quote
+    left open) is still named as it is played and skipped (exit status 1), the others playing on.
+    """
+    refusals = []
+    for place, step in enumerate(script.replace("\n", ";").split(";"), 1):
+        try:
+            words = shlex.split(step)
+        except ValueError:
+            continue
+        if words and words[0].lower() == "roll" and (why := roll_refusal(words[1:])) is not None:
+            refusals.append(f"script step {place}, {quoted(step.strip())}: {why}")
+    return refusals
+
+
 def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] = print) -> int:
     """Play a script: steps separated by ';' or newlines (see docs/hardware.md); returns how many steps were bad.
 
@@ -206,8 +252,10 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random,
             raise ValueError(f"a wait is 0 to {MAX_SECONDS:.0f} seconds")
         idle(sensor, seconds)
     elif verb == "roll":
+        if (why := roll_refusal(args)) is not None:
+            raise ValueError(why)
         value: int | str = args[0] if args and args[0] != "?" else str(rng.randint(1, 6))
-        value = int(value) if str(value).isdigit() else value
+        value = int(value) if str(value).isdigit() else str(value).upper()  # "x": the temple die's X
         die = args[1] if len(args) > 1 else "d6"
         confidence = int(args[2]) if len(args) > 2 else 100
         sensor.roll(value, die, confidence, args[3] if len(args) > 3 else None)

@@ -743,3 +743,30 @@ def test_simulate_dice_refuses_what_only_random_rolls_use_without_them(
     assert main(["hw", "simulate-dice", "--exit", *given]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(f"companion hw simulate-dice: {said}"), err
+
+
+@pytest.mark.parametrize(("script", "said"), [
+    ("roll 9", "script step 1, 'roll 9': a d6 shows 1 to 6, not '9'"),
+    ("roll 3; wait 0\nroll 0 d6", "script step 3, 'roll 0 d6': a d6 shows 1 to 6, not '0'"),
+    ("roll X", "script step 1, 'roll X': a d6 shows 1 to 6, not 'X'"),
+    ("roll 25 d20 100 red", "script step 1, 'roll 25 d20 100 red': a d20 shows 1 to 20, or X or 0 as the temple "
+                            "die's faces, not '25'"),
+    ("roll four oracle", "script step 1, 'roll four oracle': a die's value is a number or X, not 'four'"),
+    ("roll 4 d6 150", "script step 1, 'roll 4 d6 150': a reading's confidence is 0 to 100, not '150'"),
+])
+def test_a_script_roll_no_die_shows_is_refused_before_the_sensor_is_plugged_in(
+    script: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`simulate-dice --script "roll 9"` sent a d6 reading 9 and said "sim: roll 9": the referee refused a throw the
+    script's author never meant to send, and the simulator ended 0."""
+    assert main(["hw", "simulate-dice", "--script", script, "--exit"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"companion hw simulate-dice: {said}\n", err
+
+
+def test_a_script_roll_a_die_shows_is_played(capsys: pytest.CaptureFixture[str]) -> None:
+    """The temple die's X (in any case) and its numbers on a d20, and a d6's 1 and 6, are faces: played."""
+    assert main(["hw", "simulate-dice", "--script", "roll x d20 90 white; roll 7 d20 100 red; roll 1; roll 6 d6 0",
+                 "--exit"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "sim: roll x d20 90 white", "sim: roll 7 d20 100 red", "sim: roll 1", "sim: roll 6 d6 0"]

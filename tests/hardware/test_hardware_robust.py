@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import queue
+import select
 import threading
 import time
 from pathlib import Path
@@ -17,7 +18,7 @@ from companion.observations import DieRead, LinkChanged, Touch
 from companion.session import Session
 from hardware.dice_link import DiceLink
 from hardware.dice_protocol import BadLine, DieSettled, LineParser, SensorFault, checksum, decode
-from hardware.dice_sim import SimulatedSensor, run_script
+from hardware.dice_sim import STEPS, SimulatedSensor, run_script
 from hardware.selftest import probe
 from hardware.tags import TagMap
 from tests.controller_loop import pump_until
@@ -245,3 +246,12 @@ def test_the_self_test_on_a_sensor_at_the_wrong_baud_rate_says_its_lines_are_gar
     assert answer.endswith("no start marker): check the sensor speaks 115200 "
                            "baud 8N1, as a wrong baud rate turns every line into garbage"), answer
     assert probe("loop://", wait=0.3).startswith("no answer to $ID?, only the query sent back")  # not garbage
+
+
+def test_a_scripted_roll_no_die_shows_is_named_and_not_sent(sensor: SimulatedSensor) -> None:
+    """A script played from Python (no command line to refuse it first) names the roll and sends nothing: a d6
+    reading 9 went out on the wire."""
+    said: list[str] = []
+    assert run_script(sensor, "roll 9", said.append) == 1
+    assert said == ["bad script step 'roll 9': a d6 shows 1 to 6, not '9'; steps: " + STEPS]
+    assert sensor.slave is not None and not select.select([sensor.slave], [], [], 0.2)[0]  # nothing on the wire
