@@ -54,6 +54,7 @@ from vision.sources import FrameSource, RetryingSource, ended_note, open_source,
 from vision.tray_area import WHOLE_PICTURE, TrayArea, TrayReader, placed, read_shape
 from vision.view_check import (
     DARK_EVERY,
+    DARK_MENDS,
     ON_SCREEN,
     RESTLESS_SECONDS,
     STUCK_SECONDS,
@@ -436,6 +437,14 @@ class CameraFeed:
     def small_what(self) -> str:
         """What `small_dice` measured, for the camera screen's words: the temple die, or d6 dice."""
         return "Die" if self._mode in ("temple", "temple-die") else "Dice"
+
+    @property
+    def dark_where(self) -> str:
+        """What `dark` measured, for the camera screen's words (`view_check.DARK_MENDS`, as `vision watch` says
+        it): the board where the cards are read over the whole picture, else the tray. A dim temple board was told
+        to "light the tray"."""
+        board = self.tracker is not None and (self.settler is None or self._tray.whole)
+        return DARK_MENDS["cards" if board else "dice"][0]
 
     @property
     def blurred_dice(self) -> float | None:

@@ -89,6 +89,13 @@ def brightest(frame: np.ndarray) -> int:
     return int(np.percentile(grey, 95))
 
 
+DARK_MENDS = {  # what to light, and what the noise of a dark picture costs, by reader: `vision watch` and the table
+    "dice": ("the tray", "makes dice misread"),
+    "temple-die": ("the tray", "makes the die misread"),
+    "cards": ("the board", "hides its markers and makes cards misread"),
+}
+
+
 def too_dark(frame: np.ndarray) -> int | None:
     """The picture's `brightest` level when it is under `DARK_BELOW`, else None."""
     level = brightest(frame)

@@ -64,6 +64,7 @@ from vision.view_check import (
     BOARD_BLURRED_BELOW,
     DARK_BELOW,
     DARK_EVERY,
+    DARK_MENDS,
     IN_TERMINAL,
     RESTLESS_SECONDS,
     SLOT_WANTED,
@@ -237,13 +238,6 @@ def _small_slots_text(across: int, shape) -> str:
     height, width = shape[:2]
     return (f"the board's slots are about {across} px across in this {width}x{height} view: mount the camera "
             f"closer to the board, so that a slot is at least {SLOT_WANTED} px across; smaller slots are misread")
-
-
-DARK_MENDS = {  # what to light, and what the noise of a dark picture costs, by reader
-    "dice": ("the tray", "makes dice misread"),
-    "temple-die": ("the tray", "makes the die misread"),
-    "cards": ("the board", "hides its markers and makes cards misread"),
-}
 
 
 def _dark_text(level: int, kind: str = "dice") -> str:

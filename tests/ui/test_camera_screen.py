@@ -519,6 +519,18 @@ def test_a_board_out_of_focus_asks_for_the_camera_to_be_focused(launch: Any, tmp
         screen.ids.advice.text
 
 
+def test_a_dark_temple_board_asks_for_the_board_to_be_lit(launch: Any, tmp_path: Path) -> None:
+    """The temple's cards are read over the whole picture: a dim board is told to light the board, as `vision
+    watch --reader cards` tells it (`view_check.DARK_MENDS`); it was told to "light the tray"."""
+    dim = (board_frame({3: sorted(BY_ID)[4]}) * 0.1).astype(np.uint8)
+    app = launch(camera=frames(tmp_path / "board", dim, copies=300))
+    assert app.new_game("temple", ["red", "blue"])
+    screen = open_camera(app)
+    # Until the feed has taken up the game's readers it reads dice, and a dim tray is told to be lit.
+    said = re.compile(r"Picture too dark \(its brightest parts \d+ of 255\): light the board\.")
+    assert until(lambda: said.search(screen.ids.advice.text), 20), screen.ids.advice.text
+
+
 def test_a_washed_out_board_asks_for_the_lens_to_be_wiped(launch: Any, tmp_path: Path) -> None:
     from vision.board_photos import veiled
 

@@ -295,7 +295,8 @@ class CameraScreen(UprightScreen):
                          f"({SLOT_WANTED} px or more)")
         dark = getattr(feed, "dark", None)
         if dark is not None:
-            lines.append(f"Picture too dark (its brightest parts {dark} of 255): light the tray")
+            where = getattr(feed, "dark_where", "the tray")
+            lines.append(f"Picture too dark (its brightest parts {dark} of 255): light {where}")
         shadow = getattr(feed, "shadow", None)
         if shadow is not None:
             lines.append(f"A lamp's shadow lies across the picture ({shadow:.0%} of the light in it): lifted off, "
