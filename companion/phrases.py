@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from companion.colours import PIECE_RGB
 
+LONG_WORDS = 25  # words without a stop: more than a listener follows (the voice splits such a sentence)
+
 
 def series(words: Sequence[str], last: str = "and") -> str:
     """Words as a sentence lists them: "Red", "Red and Black", "Red, Black and Orange" (never "Red and Black and

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.game import Game, OnTable, Pending, State
-from companion.phrases import series
+from companion.phrases import LONG_WORDS, series
 from companion.scoresheet import part_points
 
 Said = tuple[str, tuple[str, ...]]  # a sentence and the clauses it rests on
@@ -133,6 +133,7 @@ def put_back(
     moves = _replaced(moves, to_hand)
     sentences: Sentences = {}
     dealt: set[str] = set()  # the pieces that are cards or tokens
+    owned: dict[str, tuple[str, str]] = {}  # a piece said with its owner's name ("Black's tribe marker") -> both
     for old, new, instead in moves:
         thing = new or old
         assert thing is not None
@@ -157,6 +158,8 @@ def put_back(
                 continue
             verb, place = "Take", str(old.at)
         piece = _owned(thing)
+        if piece != thing.name:
+            owned[piece] = (thing.owner, thing.name)
         if thing.dealt:
             dealt.add(piece)
         places, clauses = sentences.setdefault((verb, piece), ([], []))
@@ -164,8 +167,7 @@ def put_back(
         for one in (old, new, instead):
             if one is not None:
                 clauses.extend(cited.get(id(one), ()))
-    said = [(_piece_sentence(verb, piece, places, _many(groups, piece)), tuple(dict.fromkeys(clauses)))
-            for (verb, piece), (places, clauses) in unwound(_by_place(sentences, dealt), step_told).items()]
+    said = _owners_joined(unwound(_by_place(sentences, dealt), step_told), owned, groups)
     said += _count_sentences(counts, step_rules, player)
     if len(said) <= MOST_SAID:
         return said
@@ -304,9 +306,43 @@ def _many(groups: dict[tuple[str, str], tuple[list[OnTable], list[OnTable]]], pi
     return piece
 
 
-def _piece_sentence(verb: str, piece: str, places: list[str], many: str = "") -> str:
-    """One sentence for one kind of piece, however many of them: "Take Black's tribe markers off centre 1-2
-    and centre 2-2." Said one by one, the voice read the same seven words twice over."""
+def _owners_joined(
+    sentences: Sentences,
+    owned: dict[str, tuple[str, str]],
+    groups: dict[tuple[str, str], tuple[list[OnTable], list[OnTable]]],
+) -> list[Said]:
+    """The sentences of ``sentences``, those in a row alike but for whose pieces they are joined as the voice
+    joins reports (`ui.voice._gapped`), each owner's places kept: "Take Black's tribe markers off centre 1-1 and
+    centre 3-1, and White's off centre 2-2 and centre 2-3." A Targi placement undone read "Take Black's tribe
+    markers off ... Take White's tribe markers off ...", the same words twice over. ``owned``: a piece said with
+    its owner's name, its owner and name; a sentence past ``LONG_WORDS`` is not made."""
+    said: list[tuple[list[str], tuple[str, ...]]] = []  # each sentence's parts, without its stop, and clauses
+    last: tuple[str, str, str] | None = None  # the verb, owner and name of the sentence joined onto
+    for (verb, piece), (places, clauses) in sentences.items():
+        owner, name = owned.get(piece, ("", ""))
+        rules = tuple(dict.fromkeys(clauses))
+        lead, where, several = _piece_where(verb, places)
+        if last is not None and owner and (verb, name) == (last[0], last[2]) and owner != last[1]:
+            parts = [*said[-1][0], f"{_name(owner)}'s {where}"]
+            if len(_sentence(parts).split()) <= LONG_WORDS:
+                said[-1] = (parts, tuple(dict.fromkeys((*said[-1][1], *rules))))
+                last = (verb, owner, name)
+                continue
+        said.append(([f"{verb} {_many(groups, piece) if several else piece} {lead}{where}"], rules))
+        last = (verb, owner, name) if owner else None
+    return [(_sentence(parts), rules) for parts, rules in said]
+
+
+def _sentence(parts: list[str]) -> str:
+    """"Take Black's tribe markers off centre 1-1.", "..., and White's off centre 2-2.", "..., White's ..., and
+    Green's ..."."""
+    return f"{parts[0]}." if len(parts) == 1 else f"{', '.join(parts[:-1])}, and {parts[-1]}."
+
+
+def _piece_where(verb: str, places: list[str]) -> tuple[str, str, bool]:
+    """What a sentence of one kind of piece says after the piece: the words that go with its verb ("back ",
+    "face down again "), the places, each said once ("off centre 1-2 and centre 2-2"), and whether they are
+    listed, the piece named as several ("tribe markers")."""
     places = list(dict.fromkeys(places))
     if verb == "Take":
         places = [_off(p) for p in places]
@@ -315,18 +351,11 @@ def _piece_sentence(verb: str, piece: str, places: list[str], many: str = "") ->
     elif len(places) == 1:
         where = places[0]
     else:
-        piece = many or piece
         first = {p.split(" ")[0] for p in places}
         shared = next(iter(first)) if len(first) == 1 and verb != "Move" else ""
         bare = [p[len(shared) + 1:] if shared else p for p in places]
         where = (f"{shared} " if shared else "") + series(bare)
-    if verb == "Take":
-        return f"Take {piece} {where}."
-    if verb == "Move":
-        return f"Move {piece} {where}."
-    if verb == "Turn":
-        return f"Turn {piece} face down again {where}."
-    return f"Put {piece} back {where}."
+    return {"Put": "back ", "Turn": "face down again "}.get(verb, ""), where, 1 < len(places) <= MOST_SAID
 
 
 def _off(place: str) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from companion.colours import PIECE_RGB
 from companion.games.ttd.board import HEX_NAME
+from companion.phrases import LONG_WORDS  # a sentence longer is split at a colon or semicolon
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +138,6 @@ MID_EXCLAIM = re.compile(r"(?<=\w)!(?= [a-z])")
 AK_CARD = re.compile(r"\bcard AK\b")
 LONG_BRACKET = 8  # words: a bracket this long closing a sentence (the question a stray die read came during) is
 # a sentence of its own, as heard
-LONG_WORDS = 25  # words without a stop: more than a listener follows; split at a colon or semicolon
 # An "Allowed there:" list names the same place or card in every choice ("Pink leader to hex 4, 9; Green leader
 # to hex 4, 9; ...", "Slot 2: P15 out, P02 in; Slot 2: P15 out, P04 in; ..."): after the first choice, the words
 # it shares with the first at its start, or at its end from its hex or cell on, are left out. So does a "such as:"

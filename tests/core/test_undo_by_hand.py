@@ -265,12 +265,17 @@ def test_targi_a_tribe_marker_moved_by_fata_morgana_is_moved_back_from_where_it_
 
 
 def test_targi_markers_placed_are_taken_off_in_one_sentence() -> None:
+    """Both players' markers, one sentence as the voice joins reports: it read "Take Black's tribe markers off
+    centre 1-1 and centre 3-1. Take White's tribe markers off centre 2-2 and centre 2-3.", the same words twice."""
     session, step = play_until("targi", 0, lambda s, st: said(st, "puts tribe markers on") is not None)
     placed = re.findall(r"(\w+) puts tribe markers on centre (\d-\d) and centre (\d-\d)", " ".join(
         e.text for e in step.events))
+    assert len(placed) == 2, step.events
     undo = session.undo()
-    for who, first, second in placed:
-        assert f"Take {who}'s tribe markers off centre {first} and centre {second}." in undo.note, undo.note
+    (first, *at_first), (second, *at_second) = placed
+    assert (f"Take {first}'s tribe markers off centre {at_first[0]} and centre {at_first[1]}, and {second}'s off "
+            f"centre {at_second[0]} and centre {at_second[1]}.") in put_back(undo.note), undo.note
+    assert "TG-M1" in undo.rules
 
 
 def test_targi_a_card_taken_while_a_copy_lies_elsewhere_goes_back_only_where_it_was_taken() -> None:
