@@ -44,12 +44,24 @@ _HEADING = re.compile(rf"^(?!(?:{'|'.join(sorted(c.capitalize() for c in PIECE_R
                       r"([A-Z][a-z']*(?: [A-Za-z][a-z']*){0,2}): (?=[A-Z])")
 
 
+# A heading that says what was done rather than naming a card or space, as what was taken or put back: its
+# sentence follows in brackets.
+_DONE_HEADINGS = {"Trade agreed": "the trade"}
+
+
 def after_colon(line: str) -> str:
     """A game's line as it reads after "Taken back:" or "Put back:": "Taken back: The water pulls Yellow 3 ..." had
     a capital after the colon where the line opened a sentence ("the water pulls"), and a heading's own colon made
     two in a row ("Taken back: Desert Flask: Pink goes ..."): the heading is set off by a comma instead
-    ("Desert Flask, Pink goes ..."). A name opening the line keeps its capital ("Black places ...", "P49 goes ...",
-    "Scared! Brown loses ...")."""
+    ("Desert Flask, Pink goes ..."). A heading saying what was done names it, its sentence in brackets: "Taken
+    back: the trade (Black gives Desert Flask and receives 1 Life from Teal)." read "Taken back: trade agreed,
+    Black gives ...", as if the undo agreed to something. A name opening the line keeps its capital ("Black
+    places ...", "P49 goes ...", "Scared! Brown loses ...")."""
+    heading = _HEADING.match(line)
+    if heading is not None and heading[1] in _DONE_HEADINGS:
+        said, stop, rest = line[heading.end():].partition(". ")  # the heading's sentence, and any after it
+        said, end = (said[:-1], ".") if not stop and said.endswith(".") else (said, f"{stop}{rest}")
+        return f"{_DONE_HEADINGS[heading[1]]} ({said}){end}"
     line = _HEADING.sub(r"\1, ", line, count=1)
     first, _, rest = line.partition(" ")
     return f"{first.lower()} {rest}" if first in _PLAIN_OPENINGS and rest else line

@@ -168,7 +168,7 @@ def test_an_undo_whose_consequences_fail_is_still_taken_and_said(monkeypatch: py
 
 @pytest.mark.parametrize(("game_id", "opening", "said"), [
     ("blackpool", "The water pulls ", "the water pulls "),  # a sentence's opening: lower case after the colon
-    ("desert", "Trade agreed: ", "trade agreed, "),  # a heading's colon: a comma, not a second colon
+    ("desert", "Trade agreed: ", "the trade ("),  # a heading saying what was done: it, its sentence in brackets
     ("desert", "Desert Flask: ", "Desert Flask, "),  # a name keeps its capital
     ("ttd", "Black places ", "Black places "),
 ])
@@ -188,6 +188,20 @@ def test_taken_back_and_put_back_read_on_after_their_colon(game_id: str, opening
     assert undone.startswith(f"Taken back: {said}"), undone
     redone = session.redo().note
     assert redone.startswith(f"Put back: {said}"), redone
+
+
+def test_an_undone_desert_trade_reads_as_the_trade_taken_back() -> None:
+    """It read "Taken back: trade agreed, Black gives ...", as if the undo had agreed to a trade: the trade is
+    named, its sentence whole in brackets, on the screen, the terminal, the protocol's note and aloud."""
+    from ui.voice import spoken_step
+
+    session, step = play_until("desert", 0, lambda s, st: st.events[0].text.startswith("Trade agreed: "))
+    line = step.events[0].text.removeprefix("Trade agreed: ").rstrip(".")
+    undone = session.undo().note
+    assert undone.startswith(f"Taken back: the trade ({line}). "), undone
+    assert spoken_step(undone, "").startswith(f"Taken back: the trade ({line}). "), spoken_step(undone, "")
+    redone = session.redo().note
+    assert redone.startswith(f"Put back: the trade ({line}).") and "agreed" not in redone, redone
 
 
 def test_a_line_opening_with_who_keeps_its_colon_after_taken_back() -> None:
