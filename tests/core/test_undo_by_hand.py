@@ -356,3 +356,20 @@ def test_desert_a_life_traded_is_handed_back_by_whoever_got_it(seed: int) -> Non
     assert f"{getter.capitalize()} gives 1 Life back to {giver.capitalize()}." in undo.note, undo.note
     assert "Lives back to" not in undo.note and {"DR-5", "DR-11"} <= set(undo.rules)
     # Still set back when nobody else's count matches: a runner's Lives lost to Scared! (the test above).
+
+
+def test_pieces_alike_but_for_whose_are_joined_into_sentences_of_25_words_at_most() -> None:
+    """Several owners' pieces in a row join as the voice joins reports, each place kept, and a sentence that would
+    pass 25 words (`phrases.LONG_WORDS`) is not made: the next owner's starts a sentence of its own."""
+    from companion.takeback import _owners_joined
+
+    spaces = {"Pink": "Scorpion Nest (7)", "Teal": "Cobra Pit (13)", "Brown": "Date Grove (12)",
+              "Black": "Rocky Ridge (5)", "Purple": "Twin Dunes (11)"}
+    sentences = {("Put", f"{who}'s pawn"): ([f"on {space}"], ["DR-3"]) for who, space in spaces.items()}
+    owned = {f"{who}'s pawn": (who.lower(), "pawn") for who in spaces}
+    said = _owners_joined(sentences, owned, {})
+    assert [s for s, _ in said] == [
+        "Put Pink's pawn back on Scorpion Nest (7), Teal's on Cobra Pit (13), Brown's on Date Grove (12), and "
+        "Black's on Rocky Ridge (5).",
+        "Put Purple's pawn back on Twin Dunes (11)."]
+    assert all(rules == ("DR-3",) for _, rules in said)
