@@ -15,7 +15,7 @@ from companion.session import Session
 from hardware.dice_link import DiceLink
 from hardware.dice_sim import SimulatedSensor
 from hardware.tags import TagMap
-from tests.controller_loop import pump_until
+from tests.controller_loop import pump_until, pump_until_done
 from tests.core.race_game import Race
 
 FAST = (0.02, 0.2)  # a link's back-off between reopenings, first and longest: seconds, not a real sensor's
@@ -87,3 +87,17 @@ def laid_out_to_a_change(sensor: SimulatedSensor, controller: Controller, sessio
             break
         session.act(session.game.sim_choose(session.state, session.legal(), rng))
     return next(a for a in session.legal() if a["type"] == "change")
+
+
+def replugged_and_told_again(sensor: SimulatedSensor, controller: Controller, link: DiceLink, now: list[float],
+                             said: list) -> None:
+    """The sensor's cable moved, then, long after its port opened again (30 s on the link's clock, when a die is
+    taken as a throw unless it lay there), its last die, a 3 still lying in the tray, told again, as firmware that
+    tells its state on reconnecting does; back once the link has taken it."""
+    connects, settled = link.counts["connects"], link.counts["DieSettled"]
+    sensor.unplug()
+    sensor.plug()
+    pump_until_done(controller, lambda: link.counts["connects"] == connects + 1, said)
+    now[0] += 30
+    sensor.send("DIE", "d6", 3, 100)
+    pump_until_done(controller, lambda: link.counts["DieSettled"] == settled + 1, said)

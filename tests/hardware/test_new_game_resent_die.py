@@ -7,8 +7,8 @@ from companion.controller import Controller
 from companion.observations import DieRead
 from companion.session import Session
 from hardware.dice_sim import SimulatedSensor
-from tests.controller_loop import pump_until, pump_until_done
-from tests.hardware.conftest import until_link
+from tests.controller_loop import pump_until
+from tests.hardware.conftest import replugged_and_told_again, until_link
 from tests.hardware.test_dice_throw_start import blackpool_on
 
 LAY = ("3 already lay there before the new game: not taken as a roll. Throw the die to roll, or enter 3 by hand if "
@@ -27,12 +27,7 @@ def test_the_last_games_die_told_again_is_not_the_new_games_first_roll(sensor: S
         sensor.roll(3)
         pump_until(controller, lambda u: u.kind == "step")
         assert controller.set_session(Session.new("blackpool", ["red", "blue"])).kind == "new_game"
-        sensor.unplug()
-        sensor.plug()
-        pump_until_done(controller, lambda: link.counts["connects"] == 2, said)
-        now[0] += 30  # long after the port opened: a die then is taken as a throw, unless it lay there
-        sensor.send("DIE", "d6", 3, 100)  # the last game's die, still lying there, told again
-        pump_until_done(controller, lambda: link.counts["DieSettled"] == 2, said)
+        replugged_and_told_again(sensor, controller, link, now, said)
         assert controller.session.log == [], [u.text for u in said]
         assert [u.text for u in said if u.kind == "info" and "already lay" in u.text] == [LAY]
         sensor.roll(3)  # thrown: a throw, though it shows the same face
@@ -51,12 +46,7 @@ def test_the_die_lying_through_a_game_set_aside_is_not_the_next_games_roll(senso
         pump_until(controller, lambda u: u.kind == "step")
         controller.set_aside()
         controller.set_session(Session.new("blackpool", ["red", "blue"]))
-        sensor.unplug()
-        sensor.plug()
-        pump_until_done(controller, lambda: link.counts["connects"] == 2, said)
-        now[0] += 30
-        sensor.send("DIE", "d6", 3, 100)
-        pump_until_done(controller, lambda: link.counts["DieSettled"] == 2, said)
+        replugged_and_told_again(sensor, controller, link, now, said)
     assert controller.session.log == [], [u.text for u in said]
     assert [u.text for u in said if u.kind == "info" and "already lay" in u.text] == [LAY]
 

@@ -15,7 +15,7 @@ from hardware.dice_link import DiceLink
 from hardware.dice_sim import SimulatedSensor
 from hardware.panel import Panel
 from tests.controller_loop import pump_until, pump_until_done
-from tests.hardware.conftest import FAST, laid_out_to_a_change, temple_tagged, until_link
+from tests.hardware.conftest import FAST, laid_out_to_a_change, replugged_and_told_again, temple_tagged, until_link
 from tests.hardware.test_dice_throw_start import blackpool_on
 from tests.hardware.test_panel import config
 
@@ -48,12 +48,7 @@ def test_a_die_told_again_after_its_roll_was_undone_is_named_not_taken(
             factory.pin(27).drive_high()
             said += pump_until(controller, lambda u: u.kind == "undo")
             assert controller.session.log == []
-            sensor.unplug()
-            sensor.plug()
-            pump_until_done(controller, lambda: link.counts["connects"] == 2, said)
-            now[0] += 30  # long after the port opened: a die then is taken as a throw, unless it lay there
-            sensor.send("DIE", "d6", 3, 100)  # the die still lying there, told again
-            pump_until_done(controller, lambda: link.counts["DieSettled"] == 2, said)
+            replugged_and_told_again(sensor, controller, link, now, said)
             assert controller.session.log == [], [u.text for u in said]
             assert [u.text for u in said if u.kind == "info" and "already lay" in u.text] == [LAY]
             sensor.roll(3)  # thrown again: a throw, though it shows the same face
@@ -73,12 +68,7 @@ def test_a_die_told_again_after_a_redo_is_the_same_dice_as_before(sensor: Simula
         pump_until(controller, lambda u: u.kind == "step")
         assert controller.handle(Touch("undo")).kind == "undo"
         assert controller.handle(Touch("redo")).kind == "redo"
-        sensor.unplug()
-        sensor.plug()
-        pump_until_done(controller, lambda: link.counts["connects"] == 2, said)
-        now[0] += 30
-        sensor.send("DIE", "d6", 3, 100)
-        pump_until_done(controller, lambda: link.counts["DieSettled"] == 2, said)
+        replugged_and_told_again(sensor, controller, link, now, said)
     assert controller.session.log == [{"type": "roll", "value": 3}]
     assert [u.text for u in said if u.kind == "info"][-1] == "Same dice as before; waiting for a new roll."
 
