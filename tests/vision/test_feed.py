@@ -131,6 +131,28 @@ def hand_over(frame: np.ndarray) -> list[np.ndarray]:
     return passing
 
 
+def rolled_then_a_hand_over(folder: Path) -> Path:
+    """A folder of frames: a die thrown, lying still on a 6, a hand passing over it, and it still lying there."""
+    still = die_at(1)
+    folder.mkdir()
+    for number, frame in enumerate([*tumbling(7), *[still] * 6, *hand_over(still), *[still] * 8]):
+        cv2.imwrite(str(folder / f"{number:03}.png"), frame)
+    return folder
+
+
+def held_after_a_read(controller: Controller, seen: list, go: threading.Event) -> Callable[[object], None]:
+    """A feed's ``submit`` that hands each observation to ``controller`` and, after a die is read, holds the camera
+    until ``go``: what the test does between (an undo, a new game) happens before the frames read on."""
+
+    def submit(observation: object) -> None:
+        seen.append(observation)
+        controller.submit(observation)
+        if isinstance(observation, DieRead):
+            assert go.wait(30)
+
+    return submit
+
+
 class Frames:
     """A camera whose frames the test wrote beforehand; it ends after the last."""
 

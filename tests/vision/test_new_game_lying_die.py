@@ -11,14 +11,13 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-import cv2
 import pytest
 
 from companion.controller import Controller
-from companion.observations import DieRead, LinkChanged
+from companion.observations import LinkChanged
 from companion.session import Session
 from tests.controller_loop import pump_until
-from tests.vision.test_feed import dice_news, die_at, hand_over, tumbling
+from tests.vision.test_feed import dice_news, held_after_a_read, rolled_then_a_hand_over
 from vision.feed import start_camera
 
 
@@ -29,20 +28,11 @@ def test_the_last_games_die_is_not_the_new_games_roll_when_a_hand_passes(
     """The same game for the next table keeps the feed's readers; another game's data makes them afresh, just as
     the hand that tapped the new game passes over the tray, and the die lying there was taken as the desert race's
     first roll ('Pink rolls 6.'). Either way the feed knows where the die lay: named, no roll."""
-    still = die_at(1)
-    folder = tmp_path / "frames"
-    folder.mkdir()
-    for number, frame in enumerate([*tumbling(7), *[still] * 6, *hand_over(still), *[still] * 8]):
-        cv2.imwrite(str(folder / f"{number:03}.png"), frame)
+    folder = rolled_then_a_hand_over(tmp_path / "frames")
     controller = Controller(Session.new("blackpool", ["yellow", "red"]))
     seen: list = []
-    begun = threading.Event()
-
-    def submit(observation: object) -> None:
-        seen.append(observation)
-        controller.submit(observation)
-        if isinstance(observation, DieRead):  # the camera reads on only once the new game has begun
-            assert begun.wait(30)
+    begun = threading.Event()  # the camera reads on once it is set
+    submit = held_after_a_read(controller, seen, begun)
 
     feed = start_camera(str(folder), submit, lambda: controller.session, fps=None, readers={"d6": d6_reader},
                         taught_dir=tmp_path / "taught")

@@ -9,31 +9,20 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-import cv2
-
 from companion.controller import Controller
-from companion.observations import ButtonPressed, DieRead, LinkChanged
+from companion.observations import ButtonPressed, LinkChanged
 from companion.session import Session
 from tests.controller_loop import pump_until
-from tests.vision.test_feed import dice_news, die_at, hand_over, tumbling
+from tests.vision.test_feed import dice_news, held_after_a_read, rolled_then_a_hand_over
 from vision.feed import CameraFeed
 
 
 def test_the_die_whose_roll_was_undone_is_not_taken_again_when_a_hand_passes(tmp_path: Path, d6_reader) -> None:
-    still = die_at(1)
-    folder = tmp_path / "frames"
-    folder.mkdir()
-    for number, frame in enumerate([*tumbling(7), *[still] * 6, *hand_over(still), *[still] * 8]):
-        cv2.imwrite(str(folder / f"{number:03}.png"), frame)
+    folder = rolled_then_a_hand_over(tmp_path / "frames")
     controller = Controller(Session.new("blackpool", ["yellow", "red"]))
     seen: list = []
-    undone = threading.Event()
-
-    def submit(observation: object) -> None:
-        seen.append(observation)
-        controller.submit(observation)
-        if isinstance(observation, DieRead):  # the camera reads on only once the roll is taken back
-            assert undone.wait(30)
+    undone = threading.Event()  # the camera reads on once it is set
+    submit = held_after_a_read(controller, seen, undone)
 
     with CameraFeed(str(folder), submit, mode="d6", fps=None, readers={"d6": d6_reader}) as feed:
         step = pump_until(controller, lambda u: u.kind == "step", timeout=30)[-1]
