@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import queue
 import random
 from collections.abc import Callable, Iterator
@@ -101,3 +102,21 @@ def replugged_and_told_again(sensor: SimulatedSensor, controller: Controller, li
     now[0] += 30
     sensor.send("DIE", "d6", 3, 100)
     pump_until_done(controller, lambda: link.counts["DieSettled"] == settled + 1, said)
+
+
+def blackpool_on(sensor: SimulatedSensor) -> tuple[Controller, DiceLink, list[float]]:
+    """A Blackpool table fed by ``sensor``'s link, the link on the test's clock (``now[0]``, moved by hand)."""
+    controller = Controller(Session.new("blackpool", ["red", "blue"]))
+    link, now = clocked_link(sensor.path, controller.submit)
+    return controller, link, now
+
+
+@contextlib.contextmanager
+def red_rolled_3(sensor: SimulatedSensor) -> Iterator[tuple[Controller, DiceLink, list[float]]]:
+    """`blackpool_on`, its link up, and Red's 3 thrown on the sensor and taken; the link runs until the block ends."""
+    controller, link, now = blackpool_on(sensor)
+    with link:
+        pump_until(controller, until_link(True))
+        sensor.roll(3)
+        pump_until(controller, lambda u: u.kind == "step")
+        yield controller, link, now

@@ -3,19 +3,9 @@ device that says $ROLL only once, at power-up. Over real pseudo-terminals, on th
 
 from __future__ import annotations
 
-from companion.controller import Controller
-from companion.session import Session
-from hardware.dice_link import DiceLink
 from hardware.dice_sim import SimulatedSensor
 from tests.controller_loop import pump_until, pump_until_done
-from tests.hardware.conftest import clocked_link, until_link
-
-
-def blackpool_on(sensor: SimulatedSensor) -> tuple[Controller, DiceLink, list[float]]:
-    """A Blackpool table fed by ``sensor``'s link, the link on the test's clock (``now[0]``, moved by hand)."""
-    controller = Controller(Session.new("blackpool", ["red", "blue"]))
-    link, now = clocked_link(sensor.path, controller.submit)
-    return controller, link, now
+from tests.hardware.conftest import blackpool_on, red_rolled_3, until_link
 
 
 def test_a_throw_whose_roll_was_lost_while_the_port_was_closed_is_said_not_taken(sensor: SimulatedSensor) -> None:
@@ -74,12 +64,8 @@ def test_a_throw_whose_roll_was_lost_while_the_port_was_closed_is_said_not_taken
 def test_a_die_long_after_the_port_opened_is_taken_as_ever(sensor: SimulatedSensor) -> None:
     """Only a throw that can have begun while the port was closed is in doubt: a sensor swapped for one that never
     says $ROLL has its throws taken once it has been open a while."""
-    controller, link, now = blackpool_on(sensor)
     said: list = []
-    with link:
-        pump_until(controller, until_link(True))
-        sensor.roll(3)
-        pump_until(controller, lambda u: u.kind == "step")
+    with red_rolled_3(sensor) as (controller, link, now):
         sensor.unplug()
         sensor.plug()
         pump_until_done(controller, lambda: link.counts["connects"] == 2, said)

@@ -8,8 +8,7 @@ from companion.observations import DieRead
 from companion.session import Session
 from hardware.dice_sim import SimulatedSensor
 from tests.controller_loop import pump_until
-from tests.hardware.conftest import replugged_and_told_again, until_link
-from tests.hardware.test_dice_throw_start import blackpool_on
+from tests.hardware.conftest import red_rolled_3, replugged_and_told_again
 
 LAY = ("3 already lay there before the new game: not taken as a roll. Throw the die to roll, or enter 3 by hand if "
        "that is the roll (Red: roll the oracle).")
@@ -20,12 +19,8 @@ def test_the_last_games_die_told_again_is_not_the_new_games_first_roll(sensor: S
     then the sensor's cable moved: firmware that tells its state again long after its port opened sent the 3 still
     lying in the tray, and it was taken as the new game's first roll ('Red rolls 3.'), nobody having thrown: a new
     game forgot the dice seen."""
-    controller, link, now = blackpool_on(sensor)
     said: list = []
-    with link:
-        pump_until(controller, until_link(True))
-        sensor.roll(3)
-        pump_until(controller, lambda u: u.kind == "step")
+    with red_rolled_3(sensor) as (controller, link, now):
         assert controller.set_session(Session.new("blackpool", ["red", "blue"])).kind == "new_game"
         replugged_and_told_again(sensor, controller, link, now, said)
         assert controller.session.log == [], [u.text for u in said]
@@ -38,12 +33,8 @@ def test_the_last_games_die_told_again_is_not_the_new_games_first_roll(sensor: S
 def test_the_die_lying_through_a_game_set_aside_is_not_the_next_games_roll(sensor: SimulatedSensor) -> None:
     """A finished game set aside when its café day ended (the kiosk left running overnight), the next morning's new
     game: the die left lying in the tray, told again, was the new game's first roll."""
-    controller, link, now = blackpool_on(sensor)
     said: list = []
-    with link:
-        pump_until(controller, until_link(True))
-        sensor.roll(3)
-        pump_until(controller, lambda u: u.kind == "step")
+    with red_rolled_3(sensor) as (controller, link, now):
         controller.set_aside()
         controller.set_session(Session.new("blackpool", ["red", "blue"]))
         replugged_and_told_again(sensor, controller, link, now, said)

@@ -15,8 +15,15 @@ from hardware.dice_link import DiceLink
 from hardware.dice_sim import SimulatedSensor
 from hardware.panel import Panel
 from tests.controller_loop import pump_until, pump_until_done
-from tests.hardware.conftest import FAST, laid_out_to_a_change, replugged_and_told_again, temple_tagged, until_link
-from tests.hardware.test_dice_throw_start import blackpool_on
+from tests.hardware.conftest import (
+    FAST,
+    blackpool_on,
+    laid_out_to_a_change,
+    red_rolled_3,
+    replugged_and_told_again,
+    temple_tagged,
+    until_link,
+)
 from tests.hardware.test_panel import config
 
 LAY = ("3 already lay there before the undo: not taken as a roll. Throw the die to roll, or enter 3 by hand if that "
@@ -60,12 +67,8 @@ def test_a_die_told_again_after_its_roll_was_undone_is_named_not_taken(
 
 def test_a_die_told_again_after_a_redo_is_the_same_dice_as_before(sensor: SimulatedSensor) -> None:
     """The roll put back is the dice's again: the 3 told again is no news, as with no undo at all."""
-    controller, link, now = blackpool_on(sensor)
     said: list = []
-    with link:
-        pump_until(controller, until_link(True))
-        sensor.roll(3)
-        pump_until(controller, lambda u: u.kind == "step")
+    with red_rolled_3(sensor) as (controller, link, now):
         assert controller.handle(Touch("undo")).kind == "undo"
         assert controller.handle(Touch("redo")).kind == "redo"
         replugged_and_told_again(sensor, controller, link, now, said)
