@@ -56,6 +56,14 @@ DISPUTES: dict[str, tuple[str, Any, list[tuple[str, str]], str]] = {
 }
 
 
+def building(app: Any) -> Any:
+    """The table's Dispute tapped, then Build: the dispute screen, an action being built by taps."""
+    tap(button(app.root.get_screen("table"), "Dispute"))
+    dispute = app.root.get_screen("dispute")
+    tap(dispute.ids.build)
+    return dispute
+
+
 def row(dispute: Any, key: str) -> Any:
     found = [r for r in dispute.ids.offered.children if getattr(r, "key", None) == key]
     assert found, f"no {key!r} to pick among {[getattr(r, 'key', None) for r in dispute.ids.offered.children]}"
@@ -115,9 +123,7 @@ def test_the_place_tapped_on_the_board_is_the_place_built(start: Any) -> None:
     """A finger on a hex, then Dispute and Build: the camel's hex is that hex, not the first one offered."""
     app = start(mid_game("ttd"))
     tap_at(app.root.get_screen("table").ids.board, *spot_of(app.root.get_screen("table").ids.board, (0, 0)))
-    tap(button(app.root.get_screen("table"), "Dispute"))
-    dispute = app.root.get_screen("dispute")
-    tap(dispute.ids.build)
+    dispute = building(app)
     assert row(dispute, "hex").ids.pick.text == "(0,0)"
     assert dispute.typed_action()["hex"] == [0, 0]
 
@@ -129,9 +135,7 @@ def test_hexes_are_listed_as_the_game_writes_them_and_the_one_picked_is_sent(siz
     "[5, 1]", the action's JSON, which the table reads nowhere. The hex picked by its words is the one ruled on."""
     app = start(mid_game("ttd"))
     window_size(size)
-    tap(button(app.root.get_screen("table"), "Dispute"))
-    dispute = app.root.get_screen("dispute")
-    tap(dispute.ids.build)
+    dispute = building(app)
     listed = [v for v in row(dispute, "hex").ids.pick.values if v != "(leave out)"]
     assert listed and all(HEX_NAME.fullmatch(v) for v in listed), listed
     for words in (listed[1], listed[-1]):
@@ -148,9 +152,7 @@ def test_a_die_face_is_listed_by_its_colour_and_a_green_one_is_answered_by_the_c
     session = mid_game("temple")
     app = start(session)
     window_size(size)
-    tap(button(app.root.get_screen("table"), "Dispute"))
-    dispute = app.root.get_screen("dispute")
-    tap(dispute.ids.build)
+    dispute = building(app)
     colours = {str(face["face"]["colour"]) for face in session.game.dice[0].faces}
     assert colours == {"red", "white"}
     assert sorted(row(dispute, "face").ids.pick.values) == sorted(["(leave out)", *colours])
@@ -173,9 +175,7 @@ def test_the_action_being_built_stays_when_the_game_moves_on_and_a_field_left_ou
     position; a field left out is refused as the game refuses a typed action without it, with a clause."""
     session = mid_game("blackpool")
     app = start(session)
-    tap(button(app.root.get_screen("table"), "Dispute"))
-    dispute = app.root.get_screen("dispute")
-    tap(dispute.ids.build)
+    dispute = building(app)
     pick(dispute, "value", "7")
     app.act(session.legal()[0])  # a roll comes in from the button box
     advance(4)
@@ -222,9 +222,7 @@ def test_every_kind_and_field_reads_as_the_game_writes_it(game_id: str, size: tu
     session = mid_game(game_id)
     app = start(session)
     window_size(size)
-    tap(button(app.root.get_screen("table"), "Dispute"))
-    dispute = app.root.get_screen("dispute")
-    tap(dispute.ids.build)
+    dispute = building(app)
     kinds = row(dispute, "action").ids.pick.values
     assert not unread(kinds), kinds
     for number, kind in enumerate(kinds):
@@ -282,9 +280,7 @@ def test_the_longest_words_show_whole_in_the_list_and_in_the_field(game_id: str,
     neither under 16 px."""
     app = start(mid_game(game_id))
     window_size(size)
-    tap(button(app.root.get_screen("table"), "Dispute"))
-    dispute = app.root.get_screen("dispute")
-    tap(dispute.ids.build)
+    dispute = building(app)
     pick(dispute, "action", kind)
     spinner = row(dispute, key).ids.pick
     tap(spinner)
@@ -312,9 +308,7 @@ def test_players_are_listed_as_the_game_names_them_and_the_colour_is_sent(size: 
     session = mid_game("ttd")
     app = start(session)
     window_size(size)
-    tap(button(app.root.get_screen("table"), "Dispute"))
-    dispute = app.root.get_screen("dispute")
-    tap(dispute.ids.build)
+    dispute = building(app)
     listed = [v for v in row(dispute, "player").ids.pick.values if v != "(leave out)"]
     assert listed == ["Red", "Black", "Orange"], listed
     pick(dispute, "player", "Orange")
@@ -369,9 +363,7 @@ def test_a_number_the_board_has_fewer_of_lists_only_the_board_s_and_one_off_it_i
     session = offered_now(game_id, kind)
     assert list(session.game.field_numbers(session.state, key)) == board
     app = start(session)
-    tap(button(app.root.get_screen("table"), "Dispute"))
-    dispute = app.root.get_screen("dispute")
-    tap(dispute.ids.build)
+    dispute = building(app)
     pick(dispute, "action", kind)
     assert [v for v in row(dispute, key).ids.pick.values if v != "(leave out)"] == [str(n) for n in board]
     offered = next(a for a in session.legal() if a["type"] == kind)
