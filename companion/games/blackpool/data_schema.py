@@ -196,7 +196,7 @@ def board_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[s
         if missing:
             problems.append(
                 f"{where}: paths.{colour} misses water squares other colours use ({', '.join(missing[:8])}"
-                f"{'...' if len(missing) > 8 else ''}); riders could be carried off their path"
+                f"{'...' if len(missing) > 8 else ''}); riders could be carried off their path (BP-Q2, BP-Q14)"
             )
 
     camp_squares: dict[str, str] = {}

@@ -660,7 +660,12 @@ class Blackpool(Game):
         state = state.evolve(roll=value, phase="move")
         if self.roll_choices(state):
             return state, events
-        events.append(Event("info", f"Nothing of {who}'s can move with a {value}: the turn passes.", ("BP-C2",)))
+        # A traveller whose pull equals the roll stays, and that is no move (BP-Q9): the pass cited BP-C2 alone,
+        # and a table whose traveller "could stay" asked why that did not count as the turn's move.
+        equal = any(self.board.pull(t.at, self._draft(state)) == value for t in state.own(state.turn)
+                    if t.at not in (CENTRE, CAMP) and not t.frozen)
+        rules = ("BP-C2", "BP-Q9") if equal else ("BP-C2",)
+        events.append(Event("info", f"Nothing of {who}'s can move with a {value}: the turn passes.", rules))
         return self._end_turn(state), events
 
     def _after_six_without_move(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
@@ -771,6 +776,8 @@ class Blackpool(Game):
         elif p.kind == "back":
             text = f"The water pulls {name} back {p.steps} from {before} to {dest}."
             rules = ("BP-5", "BP-C3") if p.dest == CENTRE else ("BP-5",)
+            if p.dest in (CENTRE, self.board.paths[t.colour][0]):
+                rules = (*rules, "BP-Q34")  # only going past the first square ends in the centre
             # BP-Q8: a roll that beats a traveller's pull where it cannot land is no move ahead, so one is pulled
             # back. Said so: the table saw a traveller that "could go forward" and a pull back allowed, citing
             # only the pull (BP-5), and asked which rule let it.
@@ -778,14 +785,31 @@ class Blackpool(Game):
             if blocked:
                 text += f" {series(blocked)} cannot land ahead, so a pull back is allowed."
                 rules = (*rules, "BP-Q8")
+            # BP-Q38: a frozen traveller the roll would send ahead is no candidate; the pull back beside it was
+            # announced with the pull alone, and the table pointing at it asked why it did not have to go ahead.
+            frozen = [traveller_name(f.id) for f in state.own(state.turn) if f.frozen and f.at not in (CENTRE, CAMP)
+                      and (state.roll or 0) > self.board.pull(f.at, self._draft(state))]
+            if frozen:
+                verb = "is" if len(frozen) == 1 else "are"
+                text += f" {series(frozen)} {verb} frozen and cannot go ahead."
+                rules = (*rules, "BP-Q38")
         else:
             text = f"{name} goes forward {p.steps} from {before} to {dest}."
             rules = ("BP-5", "BP-C3") if p.dest == CAMP else ("BP-5",)
             if p.kind == "six":  # a six that runs past the camp ends there too (BP-C3), as any other move
                 rules = ("BP-C7", "BP-C3") if p.dest == CAMP else ("BP-C7",)
                 rules = (*rules, "BP-Q39") if rider_six else rules
-        if heavy and (p.kind != "six" or state.opts["six.carrierUsesTable"]):
-            rules = (*rules, "BP-C6") if p.kind != "six" else (*rules, "BP-C6", "BP-Q10")
+            elif t.at != CAMP and self.board.zone(t.at) == "edge":
+                rules = (*rules, "BP-Q36")  # the edge pulls nothing: any roll goes ahead
+            if p.dest == CAMP and any(o.at == CAMP for o in state.own(t.colour)):
+                rules = (*rules, "BP-Q35")  # the camp takes every traveller of its colour
+        if heavy and p.kind == "six":
+            # BP-Q10 is the carrier's six either way: by the heavy table (BP-C6), or a full six with the option off.
+            rules = (*rules, "BP-C6", "BP-Q10") if state.opts["six.carrierUsesTable"] else (*rules, "BP-Q10")
+        elif heavy:
+            rules = (*rules, "BP-C6")
+        if self._passes_occupied(state, p):
+            rules = (*rules, "BP-Q11")  # only the landing square counts
         rules = (*rules, *cited)
         events = [Event("move", " ".join([text, *notes]), tuple(dict.fromkeys(rules)), (state.turn,))]
         new = state.evolve(travellers=work.travellers())
@@ -798,6 +822,18 @@ class Blackpool(Game):
         if new.phase == "over":
             return new, events
         return self._end_turn(new), events
+
+    def _passes_occupied(self, state: State, p: Plan) -> bool:
+        """Whether the move goes over a square someone stands on (BP-Q11: passing is free, only the landing
+        counts), so the move says which clause let it past the travellers in its way."""
+        t = state.by_id[p.traveller]
+        if p.kind == "out" or t.at in (CENTRE, CAMP):
+            return False
+        path = self.board.paths[t.colour]
+        start = self.board.index[t.colour][t.at]
+        end = len(path) if p.dest == CAMP else -1 if p.dest == CENTRE else self.board.index[t.colour][p.dest]
+        passed = set(path[min(start, end) + 1 : max(start, end)])
+        return any(o.at in passed for o in state.travellers)
 
     def _act_bring_out(self, state: State, action: Action) -> tuple[State, list[Event]]:
         draft = self._draft(state)
@@ -875,6 +911,12 @@ class Blackpool(Game):
         rules = tuple(dict.fromkeys(("BP-C9", "BP-Q24", *cited)))  # a rider left behind: BP-Q16, and the rest
         events.append(Event("move", " ".join(notes), rules, (state.turn,)))
         return self._close_card(state.evolve(travellers=travellers), events)
+
+    @staticmethod
+    def _among_opponents(state: State) -> tuple[str, ...]:
+        """BP-Q29 when a curse had more than one opponent to hit: the player chose which, and the curse said
+        only its own clause, so a table of three asking why Green, not Red, was hit found no answer."""
+        return ("BP-Q29",) if len(effects.opponents(state)) > 1 else ()
 
     def _close_card(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
         state, _ = self._check_finish(state, events)
@@ -969,7 +1011,7 @@ class Blackpool(Game):
                 Event(
                     "penalty",
                     f"{who} resets {cap(colour)}. " + " ".join(notes),
-                    ("BP-C9", "BP-Q28", "BP-D4"),
+                    ("BP-C9", "BP-Q28", "BP-D4", *self._among_opponents(state)),
                     (colour,),
                 )
             ]
@@ -996,7 +1038,8 @@ class Blackpool(Game):
                 where = "waits in the centre" if t.at == CENTRE else "is home in camp"
                 raise refuse(f"{name} {where}: Freeze acts only on a traveller out on the board.", rule)
             events = [
-                Event("penalty", f"{name} is frozen on {self._where(state, t.id)}.", ("BP-C10", rule), (t.colour,))
+                Event("penalty", f"{name} is frozen on {self._where(state, t.id)}.",
+                      ("BP-C10", rule, *self._among_opponents(state)), (t.colour,))
             ]
             return self._close_card(state.evolve(travellers=effects.set_frozen(state, t.id, True)), events)
         square = action.get("square")
@@ -1022,7 +1065,8 @@ class Blackpool(Game):
             raise refuse(*self._step_refusal(state, t, square, outward, rule))
         travellers, notes = effects.resolve_step(self.board, state, t.id, square)
         kind = "move" if outward else "penalty"
-        events = [Event(kind, " ".join(notes), ("BP-C9", rule), (t.colour,))]
+        among = () if outward else self._among_opponents(state)
+        events = [Event(kind, " ".join(notes), ("BP-C9", rule, *among), (t.colour,))]
         return self._close_card(state.evolve(travellers=travellers), events)
 
     # -- turn end and the win ------------------------------------------------------

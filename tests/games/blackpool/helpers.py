@@ -25,12 +25,13 @@ def position(
     travellers: dict[str, Any] | None = None,
     players: tuple[str, ...] = ("yellow", "red"),
     options: dict[str, Any] | None = None,
+    game: Any = None,
     **fields: Any,
 ) -> State:
     """A position document built from a few facts; every traveller not named waits in the centre.
 
     ``travellers`` maps an id to a location (square id, "centre", "camp") or to a
-    dict with "at", "on" and "frozen".
+    dict with "at", "on" and "frozen". ``game`` is the house game unless a test's own data is given.
     """
     travellers = travellers or {}
     doc: dict[str, Any] = {
@@ -47,7 +48,7 @@ def position(
             spec = travellers.get(tid, "centre")
             doc["travellers"][tid] = spec if isinstance(spec, dict) else {"at": spec}
     doc.update(fields)
-    return GAME.from_document(doc)
+    return (game or GAME).from_document(doc)
 
 
 def act(state: State, action: dict[str, Any]) -> tuple[State, list]:
