@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from companion.data import load_data
+from companion.errors import InvalidPosition
 from companion.game import GameData, normalize_action
 from companion.games.blackpool.rules import Blackpool
 from tests.games.blackpool.helpers import GAME, Y, act, at, legal_moves, move, play, position, roll, rules_of
@@ -134,3 +137,18 @@ def test_a_squares_pull_is_the_zone_in_the_board_data_bp_q37() -> None:
     state, _ = game.apply(start, normalize_action(roll(3)))
     state, _ = game.apply(state, normalize_action(move("yellow-1")))
     assert state.by_id["yellow-1"].at == Y(13)
+
+
+def test_travellers_are_numbered_one_to_three_and_keep_their_number_bp_q32() -> None:
+    """Each colour's travellers are 1, 2 and 3 from the start; a Reset sends each back by its own number, and a
+    position naming a fourth is refused."""
+    state = GAME.setup(["yellow", "red"], {})
+    assert [t.id for t in state.travellers] == ["yellow-1", "yellow-2", "yellow-3", "red-1", "red-2", "red-3"]
+    travellers = {"red-1": Y(30), "red-3": Y(40)}
+    state, _ = act(position(travellers, phase="target", card="reset"), {"type": "target", "opponent": "red"})
+    assert [(t.id, t.number, t.at) for t in state.own("red")] == [("red-1", 1, "centre"), ("red-2", 2, "centre"),
+                                                                 ("red-3", 3, "centre")]
+    document = GAME.to_document(position({}))
+    document["travellers"]["yellow-4"] = {"at": "centre"}
+    with pytest.raises(InvalidPosition, match="traveller 'yellow-4' is not in this game"):
+        GAME.from_document(document)
