@@ -7,29 +7,38 @@ from tests.games.blackpool.helpers import GAME, Y, act, at, legal_moves, move, p
 
 def test_bp_q11_squares_passed_over_may_be_occupied() -> None:
     state = position({"yellow-1": Y(25), "yellow-2": Y(26), "red-1": Y(27), "red-2": Y(28)})
-    state, _ = play(state, roll(5), move("yellow-1"))  # over its own traveller and two reds
+    state, events = play(state, roll(5), move("yellow-1"))  # over its own traveller and two reds
     assert at(state, "yellow-1") == Y(30)
+    assert events[-1].rules == ("BP-5", "BP-Q11")  # the move said only BP-5, not why it could pass them
+    clear, plain = play(position({"yellow-1": Y(25)}), roll(5), move("yellow-1"))
+    assert at(clear, "yellow-1") == Y(30) and plain[-1].rules == ("BP-5",)  # nobody in the way
 
 
 def test_bp_q34_landing_exactly_on_path_square_one_is_a_normal_move() -> None:
     state = position({"yellow-2": Y(3)})
-    state, _ = play(state, roll(2), move("yellow-2"))  # pulled back 2 in ring 4
-    assert at(state, "yellow-2") == Y(1)
+    after, events = play(state, roll(2), move("yellow-2"))  # pulled back 2 in ring 4
+    assert at(after, "yellow-2") == Y(1) and events[-1].rules == ("BP-5", "BP-Q34")
+    past, events = play(state, roll(3), move("yellow-2"))  # one further is past the start: the centre
+    assert at(past, "yellow-2") == "centre" and events[-1].rules == ("BP-5", "BP-C3", "BP-Q34")
 
 
 def test_bp_q35_a_camp_takes_a_traveller_whose_colour_is_already_there() -> None:
     state = position({"yellow-1": "camp", "yellow-2": Y(58)})
-    state, _ = play(state, roll(5), move("yellow-2"))
+    state, events = play(state, roll(5), move("yellow-2"))
     assert at(state, "yellow-1") == at(state, "yellow-2") == "camp"
     assert not GAME.pending(state).is_over and state.turn == "red"
+    assert "BP-Q35" in events[-1].rules
+    first, events = play(position({"yellow-2": Y(58)}), roll(5), move("yellow-2"))  # nobody home yet
+    assert at(first, "yellow-2") == "camp" and "BP-Q35" not in events[-1].rules
 
 
 def test_bp_q36_on_the_edge_a_one_still_goes_forward() -> None:
     state = position({"yellow-1": Y(50)})
     state, _ = act(state, roll(1))
     assert legal_moves(state) == [move("yellow-1")]  # the only way to go; nothing else may be chosen
-    state, _ = act(state, move("yellow-1"))
-    assert at(state, "yellow-1") == Y(51)
+    assert GAME.check(state, move("yellow-1")).rules == ("BP-5", "BP-Q36")
+    state, events = act(state, move("yellow-1"))
+    assert at(state, "yellow-1") == Y(51) and "BP-Q36" in events[-1].rules
 
 
 def test_bp_q26_a_diagonal_step_at_a_frozen_traveller_says_it_is_frozen() -> None:
@@ -68,6 +77,11 @@ def test_bp_q9_a_roll_equal_to_the_pull_is_no_move() -> None:
     assert legal_moves(state) == [move("yellow-2")]  # pulled back: the equal one is no candidate at all
     ruling = GAME.check(state, move("yellow-1"))
     assert not ruling.legal and ruling.rules == ("BP-5",) and "stays" in ruling.text
+    # Alone on the path, the equal one stays and the turn passes: the pass cites BP-Q9 beside BP-C2.
+    state, events = act(position({"yellow-1": Y(12)}), roll(3))
+    assert at(state, "yellow-1") == Y(12) and state.turn == "red" and events[-1].rules == ("BP-C2", "BP-Q9")
+    frozen = position({"yellow-1": {"at": Y(12), "frozen": True}})  # held by the frost, not an equal roll
+    assert act(frozen, roll(3))[1][-1].rules == ("BP-C2",)
 
 
 def test_bp_q38_a_frozen_traveller_is_no_forward_candidate_so_the_back_move_is_made() -> None:
@@ -75,8 +89,10 @@ def test_bp_q38_a_frozen_traveller_is_no_forward_candidate_so_the_back_move_is_m
     assert legal_moves(state) == [move("yellow-2")]  # Yellow 1 would beat ring 2's pull, but it is frozen
     ruling = GAME.check(state, move("yellow-1"))
     assert not ruling.legal and ruling.rules == ("BP-C10",)
-    state, _ = act(state, move("yellow-2"))
+    state, events = act(state, move("yellow-2"))
     assert at(state, "yellow-2") == "centre"  # back 3 from path square 3 goes past the start
+    assert events[-1].text.endswith("Yellow 1 is frozen and cannot go ahead.")  # said, not left to guess
+    assert events[-1].rules == ("BP-5", "BP-C3", "BP-Q34", "BP-Q38")
 
 
 def test_bp_q24_gust_of_force_blows_an_own_rider_off_its_carrier_which_stays() -> None:

@@ -270,10 +270,11 @@ def test_six_chain_limit_with_nothing_to_move_ends_turn_bp_q19() -> None:
 
 def test_carrier_six_uses_table_bp_q10() -> None:
     spec = {"yellow-1": Y(25), "red-1": {"at": Y(25), "on": "yellow-1"}}
-    state, _ = play(position(spec), roll(6), move("yellow-1"))
-    assert at(state, "yellow-1") == Y(28)
-    full, _ = play(position(spec, options={"six.carrierUsesTable": False}), roll(6), move("yellow-1"))
+    state, events = play(position(spec), roll(6), move("yellow-1"))
+    assert at(state, "yellow-1") == Y(28) and {"BP-C6", "BP-Q10"} <= rules_of(events)
+    full, events = play(position(spec, options={"six.carrierUsesTable": False}), roll(6), move("yellow-1"))
     assert at(full, "yellow-1") == Y(31) and at(full, "red-1") == Y(31)
+    assert "BP-Q10" in rules_of(events) and "BP-C6" not in rules_of(events)  # a full six, still BP-Q10's option
 
 
 def test_glossary_draft_bp_q6() -> None:
@@ -462,6 +463,10 @@ def test_curse_target_choice_with_three_players_bp_q29() -> None:
                      players=("yellow", "red", "green"))
     state, _ = play(state, roll(6), COIN_CURSE, draw("curse", "reset"))
     assert legal_moves(state) == [{"type": "target", "opponent": "red"}, {"type": "target", "opponent": "green"}]
+    _, events = act(state, {"type": "target", "opponent": "green"})
+    assert events[-1].rules == ("BP-C9", "BP-Q28", "BP-D4", "BP-Q29")  # the choice among two is BP-Q29's
+    two = position({"red-1": Y(30)}, phase="target", card="freeze")  # one opponent: no choice to explain
+    assert act(two, {"type": "target", "traveller": "red-1"})[1][-1].rules == ("BP-C10", "BP-Q26")
 
 
 def test_reset_with_nothing_to_send_back_is_spent_at_once_bp_c8() -> None:
