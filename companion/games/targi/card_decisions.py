@@ -50,6 +50,12 @@ def tribe_card_arg(eng: Engine, s: State, a: Action) -> tuple[Task, str]:
         raise refuse(f"{eng.cat.card_label(card)} is in {cap(s.actor)}'s hand: a held card is played or "
                      "discarded only by using the Noble.", "TG-T2")  # fmt: skip
     task = task_of(s, "tribe", "No tribe card is waiting for a decision now.", "TG-T1")
+    if card not in task.cards and task.source != "noble" and s.actor is not None and card in s.supply(s.actor).hand:
+        # TG-Q13: the held card cannot make room for the new one. "Clay Channel (T07) is not the card being
+        # decided on now" (TG-T1) left a player who meant to swap the two without the rule that forbids it.
+        new = series([eng.cat.card_label(c) for c in task.cards])
+        raise refuse(f"{eng.cat.card_label(card)} stays in {cap(s.actor)}'s hand: the held card cannot be swapped "
+                     f"for {new}, which is played or discarded.", "TG-Q13")  # fmt: skip
     if card not in task.cards:
         where = "in hand" if task.source == "noble" else "being decided on"
         raise refuse(f"{eng.cat.card_label(card)} is not the card {where} now.", "TG-T1")

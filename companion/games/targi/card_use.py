@@ -114,7 +114,7 @@ def use_border(eng: Engine, s: State, p: str, n: int, ev: Events) -> State:
         hand = s.supply(p).hand
         if not hand:
             ev.append(Event("info", f"{cap(p)} holds no tribe card, so the Noble does nothing.",
-                            ("TG-B1", "TG-Q14")))  # fmt: skip
+                            ("TG-B1", "TG-Q14", "TG-Q33")))  # fmt: skip
             return s
         return evolve(s, tasks=(Task("tribe", cards=hand, source="noble"),))
     if code in ("CARAVAN", "TRIBAL_EXPANSION"):

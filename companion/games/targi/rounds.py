@@ -99,7 +99,10 @@ def begin_round(eng: Engine, s: State, ev: Events) -> State:
     robber = s.robber + 1
     s = evolve(s, start=start, robber=robber)
     ev.append(Event("info", f"The amulet passes to {cap(start)}.", ("TG-E1",)))
-    ev.append(Event("move", f"The robber moves to card {robber} ({eng.cat.border[robber].label}).", ("TG-R1",)))
+    # TG-Q4 is the robber's schedule (each border card in turn, twelve rounds at most): cited with each step, so
+    # a table asking how many rounds are left, or why the robber skipped a corner, is shown it.
+    ev.append(Event("move", f"The robber moves to card {robber} ({eng.cat.border[robber].label}).",
+                    ("TG-R1", "TG-Q4")))  # fmt: skip
     if robber in CORNERS:
         return start_raid(eng, s, ev)
     return start_round(s, ev)
@@ -118,7 +121,7 @@ def after_raid(eng: Engine, s: State, ev: Events) -> State:
         return game_over(eng, s, ev)
     s = evolve(s, robber=s.robber + 1)
     ev.append(Event("move", f"The next round begins at once: the robber moves on to card {s.robber} "
-                    f"({eng.cat.border[s.robber].label}).", ("TG-R4",)))  # fmt: skip
+                    f"({eng.cat.border[s.robber].label}).", ("TG-R4", "TG-Q4")))  # fmt: skip
     return start_round(s, ev)
 
 

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from tests.games.targi.helpers import B, W, act, actions_doc, doc_of, fresh, game, load, set_centre, set_supply
+from tests.games.targi.helpers import (
+    B,
+    W,
+    act,
+    actions_doc,
+    doc_of,
+    fresh,
+    game,
+    load,
+    set_centre,
+    set_supply,
+    strip,
+)
 
 
 def test_tg_q30_both_start_with_the_published_supplies_and_a_g_t_g_centre() -> None:
@@ -129,3 +141,29 @@ def test_tg_q27_gold_and_vp_are_not_limited_by_the_tokens_in_the_box() -> None:
     s, _ = act(s, {"type": "use", "card": 3})
     s, _ = act(s, {"type": "trade", "give": {"salt": 4}, "get": {"vp": 3}})
     assert (s.supply(W).gold, s.supply(W).vp) == (9, 18)
+
+
+def test_tg_q4_the_robber_stands_on_each_border_card_in_turn_for_twelve_rounds_at_most() -> None:
+    """Each round's end moves the robber one card on, and onto a corner's raid after rounds 3, 6, 9 and 12:
+    rounds 1-3 on cards 1-3, 4-6 on 5-7, 7-9 on 9-11, 10-12 on 13-15. Each step cites the schedule."""
+    for round_ in range(1, 13):
+        doc = actions_doc(W, round_=round_)
+        doc["done"] = [B]
+        s, events = act(load(doc), {"type": "done"})
+        robber = round_ + (round_ - 1) // 3 + 1
+        assert s.robber == robber
+        moved = [e for e in events if e.text.startswith("The robber moves to card")]
+        assert moved and moved[0].rules == ("TG-R1", "TG-Q4")
+        if round_ % 3:
+            assert (s.stage, s.round) == ("place", round_ + 1)
+            continue
+        assert (s.stage, s.round) == ("raid", round_)  # a corner: the raid, then the next round or the end
+        events = []
+        while s.stage == "raid":  # each player pays in VP, the last of its offered payments
+            s, more = act(s, strip(game().legal_actions(s))[-1])
+            events += more
+        if round_ < 12:
+            assert (s.stage, s.round, s.robber) == ("place", round_ + 1, robber + 1)
+            assert any(e.rules == ("TG-R4", "TG-Q4") for e in events)
+        else:
+            assert game().pending(s).is_over  # no thirteenth round

@@ -193,7 +193,12 @@ def test_tribal_expansion_hold_then_full_hand() -> None:
     s, _ = act(s, {"type": "use", "slot": [1, 2]})  # T41 from the centre; the hand is full
     assert "hold" not in legal_types(s)
     refused(s, {"type": "hold", "card": "T41"}, "TG-T2")
-    refused(s, {"type": "discard", "card": "T07"}, "TG-T1")
+    # Dropping the held card to keep the new one is the swap TG-Q13 forbids: it cited TG-T1 and said only
+    # "Clay Channel (T07) is not the card being decided on now".
+    swap = refused(s, {"type": "discard", "card": "T07"}, "TG-Q13")
+    assert swap.message == ("Clay Channel (T07) stays in White's hand: the held card cannot be swapped for "
+                            "Leather Workshop (T41), which is played or discarded.")
+    refused(s, {"type": "play", "card": "T07", "pay": {"salt": 1}, "row": 1}, "TG-Q13")
     s, _ = act(s, {"type": "discard", "card": "T41"})
     assert dict(s.tribe.discard) == {"T41": 1}
     assert s.centre[1].face_down and s.centre[1].deck == "goods"
@@ -260,8 +265,9 @@ def test_noble_plays_or_discards_the_held_card() -> None:
 
 def test_noble_with_empty_hand_does_nothing() -> None:
     s = load(actions_doc(W, targi=[(1, W), (15, W)], round_=2))
+    assert game().check(s, {"type": "use", "card": 1}).legal  # allowed, though it does nothing (TG-Q33)
     s, events = act(s, {"type": "use", "card": 1})
-    assert any("TG-Q14" in e.rules for e in events) and not s.tasks
+    assert any({"TG-Q14", "TG-Q33"} <= set(e.rules) for e in events) and not s.tasks
 
 
 def test_fata_morgana_moves_an_unused_marker() -> None:
