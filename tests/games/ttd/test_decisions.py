@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import BadRequest
+from companion.errors import BadRequest, IllegalAction
 from companion.registry import create
 from tests.games.ttd.helpers import act, camel, patch_board, patch_game, position
 
@@ -118,3 +118,34 @@ def test_td_q1_the_engine_says_water_hole_and_oasis_not_the_garbled_names() -> N
     texts = " ".join(e.text for e in events + more).lower()
     assert "oasis at (5,5)" in texts and "water hole at (3,5)" in texts
     assert "palm" not in texts and "oasis token" not in texts
+
+
+def test_td_q5_camels_per_colour_follow_the_player_count() -> None:
+    """22, 26, 30 and 30 camels of each colour for two to five players (house table, TTD-1f)."""
+    game = create("ttd")
+    seats = ["red", "black", "orange", "purple", "brown"]
+    for count, camels in ((2, 22), (3, 26), (4, 30), (5, 30)):
+        state = game.setup(seats[:count], game.resolve_options({}))
+        assert state.supply == (camels,) * len(game.colour_ids), count
+
+
+def test_td_q23_the_table_enters_each_water_holes_value_and_the_app_invents_none() -> None:
+    """Set-up asks for the token on each site in turn, offers only values still in the box (15 of each in the
+    house box), cites TD-Q23 with each entry, and refuses a value the box no longer holds."""
+    game = create("ttd")
+    state = game.setup([R, B], game.resolve_options({}))
+    board = game.board(2)
+    assert game.pending(state).text == f"Water hole 1 of {len(board.sites)} at (2,0): enter the value of the token " \
+                                       "lying there."
+    for n in range(15):
+        assert sorted(a["card"] for a in game.legal_actions(state)) == ["1", "2", "3"]
+        state, events = game.apply(state, {"type": "draw", "deck": "waterholes", "card": "3"})
+        assert events[0].rules == ("TTD-1c", "TD-Q23") and events[0].text.endswith("a token worth 3."), n
+    assert sorted(a["card"] for a in game.legal_actions(state)) == ["1", "2"]  # every 3 is out of the box
+    before = game.to_document(state)
+    with pytest.raises(IllegalAction, match="No water-hole token worth 3 is left in the box") as refused:
+        game.apply(state, {"type": "draw", "deck": "waterholes", "card": "3"})
+    assert refused.value.rule == "TTD-1c" and game.to_document(state) == before
+    while state.phase == "waterholes":
+        state, _ = game.apply(state, {"type": "draw", "deck": "waterholes", "card": "2"})
+    assert [state.values[h] for h in board.sites] == [3] * 15 + [2] * (len(board.sites) - 15)  # as entered
