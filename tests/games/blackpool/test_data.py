@@ -33,6 +33,8 @@ def test_house_data_is_clean() -> None:
 
 
 def test_house_board_shape() -> None:
+    """The house grid of BP-Q1 (a centre, rings of 8, 16 and 24, an edge of 32 with four camps) and paths that
+    hold every water square (BP-Q2)."""
     board = GAME.board
     zones = [s.zone for s in board.squares.values()]
     assert (zones.count("centre"), zones.count("ring4"), zones.count("ring3"), zones.count("ring2")) == (1, 8, 16, 24)
@@ -46,6 +48,7 @@ def test_house_board_shape() -> None:
 
 
 def test_house_decks_hold_the_six_named_cards() -> None:
+    """One of each card the rules name, charms and curses as BP-Q22 sorts them."""
     cards = {c.id: (c.deck, c.effect, c.count) for c in GAME.catalogue.cards.values()}
     assert cards == {
         "gust_of_force": ("charm", "gust", 1),
@@ -116,6 +119,7 @@ def test_schema_errors_are_named() -> None:
 
 
 def test_card_problems_are_named() -> None:
+    """A café card may only reuse an effect the engine knows, in the deck that effect serves (BP-Q22)."""
     cards = house("cards")
     cards["cards"][0]["deck"] = "curse"
     cards["cards"][1]["effect"] = "teleport"

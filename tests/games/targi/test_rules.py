@@ -184,6 +184,8 @@ def test_a_choice_card_drawn_at_the_caravan_is_announced() -> None:
 
 
 def test_tribal_expansion_hold_then_full_hand() -> None:
+    """A card kept in hand; then a central tribe card with the hand full is played or discarded, never held
+    (TG-Q32), and the held card cannot be swapped for it (TG-Q13)."""
     doc = actions_doc(W, targi=[(14, W)], markers=[(1, 2, W)])
     s = load(doc)
     s, _ = run(s, {"type": "use", "card": 14}, {"type": "draw", "deck": "tribe", "card": "T07"})

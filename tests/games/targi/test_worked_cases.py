@@ -158,6 +158,7 @@ def test_TG_AT13_noble_in_round_one() -> None:  # noqa: N802 - named after the w
 
 
 def test_TG_AT14_row_scoring() -> None:  # noqa: N802 - named after the worked case
+    """Two full rows score 4 and 2; the row of three scores nothing (TG-Q22)."""
     g = game()
     sup = Supply(rows=(("T10", "T11", "T12", "T14"), ("T02", "T13", "T20", "T38"), ("T01", "T03", "T15")))
     assert breakdown(g.cat, sup)["rows"] == 6

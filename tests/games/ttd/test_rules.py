@@ -50,6 +50,7 @@ def test_malformed_actions_are_invalid() -> None:
 
 
 def test_closed_hexes() -> None:
+    """Every hex TD-Q24 closes to a camel: a mountain, a palm, a taken hex, off the map, the unused strip."""
     game = patch_game()
     state = position(game, [R, B], [(5, 1, R, "pink", True), (4, 4, R, "green", True), (1, 3, B, "pink", True)])
     assert_refused(game, state, camel("pink", 6, 0), "TTD-3c")  # mountain

@@ -14,6 +14,7 @@ P1, P2 = "red", "black"
 
 
 def test_TD_AT01_same_colour_adjacency() -> None:  # noqa: N802 - named after the worked case
+    """A camel touches its own caravan and no other player's piece of its colour (TD-Q10)."""
     game = patch_game()
     # P1's pink leader at h0 = (1,3); P2's pink leader four hexes away at h5 = (5,3).
     state = position(game, [P1, P2], [(1, 3, P1, "pink", True), (5, 3, P2, "pink", True)])
@@ -74,6 +75,7 @@ def leaders_phase(game, profile: str = "standard"):
 
 
 def test_TD_AT05_leader_restrictions() -> None:  # noqa: N802
+    """A leader, or the guide as written, never stands beside a palm (TD-Q15); a water hole is TD-Q7's."""
     game = patch_game()
     standard = leaders_phase(game)
     assert standard.phase == "leaders"
