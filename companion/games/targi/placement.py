@@ -8,6 +8,7 @@ from companion.errors import InvalidAction
 from companion.game import Event
 from companion.games.targi import effects as fx
 from companion.games.targi.action_fields import Action, Events
+from companion.games.targi.board import OPPOSITE
 from companion.games.targi.phrasing import cap, refuse
 from companion.games.targi.rule_queries import can_place, placed, placement_problem
 from companion.games.targi.state import State, evolve
@@ -27,7 +28,11 @@ def do_place(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
         raise refuse(*problem)
     before = s
     s = evolve(s, targi=tuple(sorted((*s.targi, (n, p)))), actor=s.other(p))
-    ev.append(Event("move", f"{cap(p)} places a Targi on card {n} ({eng.cat.border[n].label}).", ("TG-P1",), (p,)))
+    # Opposite one's own Targi is allowed (TG-Q6): said with the placement, so a table that thought the facing
+    # card closed to both players sees the decision, and that the two watch one line.
+    facing = ("TG-Q6",) if (OPPOSITE.get(n), p) in before.targi else ()
+    ev.append(Event("move", f"{cap(p)} places a Targi on card {n} ({eng.cat.border[n].label}).", ("TG-P1", *facing),
+                    (p,)))  # fmt: skip
     # TG-Q9: a player left with no allowed card keeps the rest of their Targi off the board; placements
     # only close cards, so this happens once a round per player and is said then, not passed over in silence.
     for q in (s.other(p), p):

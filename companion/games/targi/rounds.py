@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from companion.game import Event
 from companion.games.targi import effects as fx
 from companion.games.targi.action_fields import Action, Events
-from companion.games.targi.board import intersections
+from companion.games.targi.board import OPPOSITE, intersections
 from companion.games.targi.cards import CORNERS, bundle_text
 from companion.games.targi.limits import limit_rules
 from companion.games.targi.phrasing import cap, refuse
@@ -128,12 +128,16 @@ def after_raid(eng: Engine, s: State, ev: Events) -> State:
 def place_markers(eng: Engine, s: State, ev: Events) -> State:
     markers = []
     for p in (s.start, s.other(s.start)):
-        slots = intersections([n for n, o in s.targi if o == p])[: fx.MARKERS]
+        own = [n for n, o in s.targi if o == p]
+        slots = intersections(own)[: fx.MARKERS]
         markers.extend((i, p) for i in slots)
         if slots:
             where = " and ".join(f"centre {slot_name(i)}" for i in slots)
             what = "tribe markers" if len(slots) > 1 else "a tribe marker"
-            ev.append(Event("move", f"{cap(p)} puts {what} on {where}.", ("TG-M1",), (p,)))
+            # Own Targi facing each other watch one line, so one crossing fewer (TG-Q6): cited, as the table
+            # counting three Targi and finding one marker asks why.
+            facing = ("TG-Q6",) if any(OPPOSITE.get(n) in own for n in own) else ()
+            ev.append(Event("move", f"{cap(p)} puts {what} on {where}.", ("TG-M1", *facing), (p,)))
         else:
             ev.append(Event("info", f"{cap(p)}'s Targi make no crossing: no tribe marker this round.",
                             ("TG-M1", "TG-Q7"), (p,)))  # fmt: skip

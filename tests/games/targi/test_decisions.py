@@ -95,10 +95,13 @@ def test_tg_q8_q35_at_most_two_markers_and_one_when_own_targi_face_each_other() 
                     {"card": 3, "player": B}, {"card": 10, "player": B}]  # fmt: skip
     s, events = act(load(doc), {"type": "place", "card": 1})
     assert [i for i, p in s.markers if p == W] == [0]  # row 1 (5 and 15) crosses column 1 (card 1) once
+    # The one marker cites TG-Q6, as the table counting three Targi asks why there is only one.
+    assert any(e.text == "White puts a tribe marker on centre 1-1." and e.rules == ("TG-M1", "TG-Q6") for e in events)
     assert [i for i, p in s.markers if p == B] == []  # black holds columns only
     doc["targi"][0] = {"card": 6, "player": W}  # rows 1 and 2 now, with column 1: two crossings
-    s, _ = act(load(doc), {"type": "place", "card": 1})
+    s, more = act(load(doc), {"type": "place", "card": 1})
     assert sorted(i for i, p in s.markers if p == W) == [0, 3]
+    assert any(e.rules == ("TG-M1",) and e.text.startswith("White puts tribe markers") for e in more)  # none face
     assert any(e.rules == ("TG-M1", "TG-Q7") and "Black" in e.text for e in events)
 
 

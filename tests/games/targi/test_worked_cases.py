@@ -54,6 +54,9 @@ def test_TG_AT04_placement_legality() -> None:  # noqa: N802 - named after the w
     doc["actor"] = W
     s = load(doc)
     assert 14 in {a["card"] for a in g.legal_actions(s)}  # opposite one's own Targi is allowed (TG-Q6)
+    allowed = g.check(s, {"type": "place", "card": 14})
+    assert allowed.legal and allowed.rules == ("TG-P1", "TG-Q6")  # and the ruling says which decision allows it
+    assert g.check(s, {"type": "place", "card": 13}).rules == ("TG-P1",)  # facing nothing of White's
 
 
 def test_TG_AT05_two_intersections() -> None:  # noqa: N802 - named after the worked case
