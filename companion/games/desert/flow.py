@@ -26,6 +26,7 @@ from companion.games.desert.board import (
     WHISPER,
     Board,
     Challenge,
+    Space,
 )
 from companion.games.desert.state import (
     CLOAK_STEP,
@@ -47,6 +48,7 @@ from companion.games.desert.state import (
 from companion.phrases import series
 
 MAX_LIVES = 10
+DEFAULT_ATTEMPTS = 3  # the tries a challenge allows by the rules (DR-14)
 RESTART_LIVES = 3
 
 
@@ -83,6 +85,15 @@ class Flow:
     # -- small helpers ---------------------------------------------------------
     def challenge_here(self, state: State, player: str) -> Challenge | None:
         return self.board.spaces[state.piece(player).space].challenge
+
+    def own_limit(self, space: Space) -> tuple[str, ...]:
+        """DR-Q3 where a challenge's attempt limit is the board's own, not the three tries of DR-14.
+
+        A café's two-try challenge said "failed attempt 2 of 2 ... Next turn Black rolls as normal and moves
+        on" citing DR-14 and DR-Q5 only, both of which say three tries: the referee looking the ruling up
+        read a limit the ruling did not keep. The limit comes from the board data (DR-Q3)."""
+        limit = space.challenge.limit if space.challenge is not None else None
+        return ("DR-Q3",) if limit is not None and limit != DEFAULT_ATTEMPTS else ()
 
     def free_exit(self, state: State, player: str) -> bool:
         challenge = self.challenge_here(state, player)
@@ -294,8 +305,10 @@ class Flow:
         space = self.board.spaces[state.piece(player).space]
         challenge = space.challenge
         assert challenge is not None
-        limit = "no attempt limit" if challenge.limit is None else f"up to {challenge.limit} attempts"
-        rules: tuple[str, ...] = (space.challenge_rule,)
+        # A café's one-try challenge read "(up to 1 attempts)".
+        limit = ("no attempt limit" if challenge.limit is None
+                 else "one attempt only" if challenge.limit == 1 else f"up to {challenge.limit} attempts")
+        rules: tuple[str, ...] = (space.challenge_rule, *self.own_limit(space))
         if opts.attempt_on_landing == "immediate":
             # Why the attempt comes at once: DR-13 says so only for the chain. An ordinary move rests on DR-Q4,
             # a Dune Shift or a Vortex placement on DR-Q38, neither of which the ruling cited.
@@ -349,8 +362,9 @@ class Flow:
     def movement_roll(self, state: State, value: int, events: list[Event]) -> State:
         player = state.mover
         if self.challenge_here(state, player) is not None:
-            events.append(Event("info", f"{title(player)} moves on from {self.board.label(state.piece(player).space)} "
-                                "with a normal roll after the failed attempts.", ("DR-14", "DR-Q5"), (player,)))
+            space = self.board.spaces[state.piece(player).space]
+            events.append(Event("info", f"{title(player)} moves on from {space.label} with a normal roll after the "
+                                "failed attempts.", ("DR-14", "DR-Q5", *self.own_limit(space)), (player,)))
         if state.piece(player).holds(SNEAKERS):
             return self.ask_sneakers(state, "move", value, events)
         return self.move(state, player, value, True, "move", events)
@@ -422,15 +436,16 @@ class Flow:
             then, rules = ((f"{title(player)} may roll as normal and move on, or try again", ("DR-14", "DR-Q6"))
                            if state.options.free_exit_optional
                            else (f"{title(player)} rolls as normal and moves on", ("DR-14", "DR-Q5")))
+            rules += self.own_limit(space)
             events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.label}. Next turn "
                                 f"{then}.", rules, (player,)))
             return self.advance(state, events)
         if state.options.attempts_per_turn > 1 and state.tried < state.options.attempts_per_turn:
             events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.label}; another "
-                                "attempt this turn.", ("DR-14", "DR-Q5"), (player,)))
+                                "attempt this turn.", ("DR-14", "DR-Q5", *self.own_limit(space)), (player,)))
             return replace(state, step=Step(ROLL, mode="attempt"))
         events.append(Event("penalty", f"{title(player)} rolls {value}: {count} at {space.label}; the turn ends "
-                            "here.", ("DR-14", "DR-Q5"), (player,)))
+                            "here.", ("DR-14", "DR-Q5", *self.own_limit(space)), (player,)))
         return self.advance(state, events)
 
     # -- cards -------------------------------------------------------------------

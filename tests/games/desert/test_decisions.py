@@ -5,8 +5,11 @@ The ones a table argues about: what landing, passing and being sent back do, and
 
 from __future__ import annotations
 
+from companion.data import load_data
+from companion.game import GameData
+from companion.games.desert import DesertRace
 from companion.registry import create
-from tests.games.desert.helpers import A, B, C, act, draw, game_b, position, roll, rules_of, run, use
+from tests.games.desert.helpers import A, B, C, act, board_b, draw, game_b, position, roll, rules_of, run, use
 
 GAME = game_b()
 COMPASS = "golden_compass"
@@ -306,3 +309,46 @@ def test_dr_q11_a_backward_dune_shift_from_desert_dawn_wraps_to_the_last_space_a
     state = position(GAME, {A: {"space": 0, "lap": True}, B: {"space": 13}}, step=DUNE)
     state, _ = act(GAME, state, roll(1))  # odd: one back from index 0
     assert state.piece(A).space == 15 and state.piece(A).lap
+
+
+def _cafe_challenges() -> DesertRace:
+    """Board B with a café's own demands (DR-Q3): Four Up (7) needs 2 or less with two tries, Even (9) a 1 or a
+    6 with one try."""
+    house = load_data(DesertRace)
+    board = board_b()
+    board["spaces"][7]["challenge"] = {"pred": "lte", "k": 2, "attemptLimit": 2}
+    board["spaces"][9]["challenge"] = {"pred": "in", "values": [1, 6], "attemptLimit": 1}
+    return DesertRace(GameData({**house.files, "board": board}))
+
+
+def test_dr_q3_a_cafes_demands_and_attempt_limits_are_played_as_its_board_gives_them() -> None:
+    """'k or less', 'one of these faces' and a limit other than three are each the board's, and the rulings
+    on them cite DR-Q3 beside the three-try clause they depart from; a one-try challenge said "up to 1 attempts"."""
+    cafe = _cafe_challenges()
+    state = position(cafe, {A: {"space": 6}, B: {"space": 13}})
+    state, events = act(cafe, state, roll(1))
+    landed = next(e for e in events if "is a challenge" in e.text)
+    assert landed.text == "Four Up (7) is a challenge: roll 2 or less to go on (up to 2 attempts)."
+    assert landed.rules == ("DR-13", "DR-Q3", "DR-Q4")
+    state, events = run(cafe, state, {"type": "attempt"}, roll(3))  # 3 is not 2 or less
+    failed = next(e for e in events if e.kind == "penalty")
+    assert "failed attempt 1 of 2" in failed.text and "DR-Q3" in failed.rules
+    state, _ = act(cafe, state, roll(1))  # Pink
+    assert "attempt 2 of 2" in cafe.pending(state).text
+    state, events = act(cafe, state, roll(4))
+    failed = next(e for e in events if e.kind == "penalty")
+    assert "failed attempt 2 of 2" in failed.text and "moves on" in failed.text and "DR-Q3" in failed.rules
+    assert cafe.flow.free_exit(state, A)  # after two failures, not three
+    state, _ = act(cafe, state, roll(1))  # Pink
+    state, events = act(cafe, state, roll(2))  # the free exit: two on, to Even (9)
+    assert state.piece(A).space == 9 and "DR-Q3" in next(e for e in events if "moves on from" in e.text).rules
+    landed = next(e for e in events if "is a challenge" in e.text)
+    assert landed.text == "Even (9) is a challenge: roll one of 1, 6 to go on (one attempt only)."
+    state, _ = run(cafe, state, {"type": "attempt"}, roll(6))  # a listed face: passed, six on to Safe 15
+    assert state.piece(A).space == 15
+
+
+def test_dr_q3_the_three_tries_of_the_rules_cite_no_board_limit() -> None:
+    state = position(GAME, {A: {"space": 6}, B: {"space": 13}})
+    state, events = run(GAME, state, roll(1), {"type": "attempt"}, roll(1))
+    assert "DR-Q3" not in rules_of(events)
