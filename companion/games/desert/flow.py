@@ -124,7 +124,10 @@ class Flow:
         note = f" (capped at {MAX_LIVES}; {lost} ignored)" if lost else ""
         # Already at the cap: "goes from 10 to 10 Lives" named a change that is none, heard as a misread number.
         change = f"stays at {after}" if after == before else f"goes from {before} to {after}"
-        events.append(Event("reward", f"{why}: {title(player)} {change} Lives{note}.", (*rules, "DR-5"), (player,)))
+        # A gain cut at 10 cites DR-Q27, the decision that caps Life spaces, the Blessing and the Flask alike: an
+        # Orange space or a Blessing at 10 cited only its own clause and DR-5, the Flask DR-Q27 even uncapped.
+        capped = ("DR-5", "DR-Q27") if lost else ("DR-5",)
+        events.append(Event("reward", f"{why}: {title(player)} {change} Lives{note}.", (*rules, *capped), (player,)))
         return state.with_piece(player, lives=after)
 
     # -- turns and rounds -------------------------------------------------------

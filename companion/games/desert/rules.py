@@ -732,7 +732,7 @@ class DesertRace(Game):
                 raise refuse("A Desert Flask is redeemed on your own turn when you have the choice, not while a "
                              "card or roll is being entered.", "DR-Q23")
             state = flow.spend(state, mover, FLASK)
-            return flow.gain(state, mover, 2, "Desert Flask", ("DR-18", "DR-Q27"), events)
+            return flow.gain(state, mover, 2, "Desert Flask", ("DR-18",), events)
         if card == SUNSHIELD:
             if step.kind == SHIELD:
                 state = flow.spend(state, mover, SUNSHIELD)

@@ -352,3 +352,22 @@ def test_dr_q3_the_three_tries_of_the_rules_cite_no_board_limit() -> None:
     state = position(GAME, {A: {"space": 6}, B: {"space": 13}})
     state, events = run(GAME, state, roll(1), {"type": "attempt"}, roll(1))
     assert "DR-Q3" not in rules_of(events)
+
+
+def test_dr_q27_a_life_space_a_blessing_and_a_flask_cut_at_ten_cite_the_cap_decision() -> None:
+    """Each gain stops at 10, and the line saying so cites DR-Q27; a gain that fits under 10 does not."""
+    orange = position(GAME, {A: {"space": 1, "lives": 10}})
+    _, events = act(GAME, orange, roll(1))
+    gained = next(e for e in events if e.kind == "reward")
+    assert gained.text == "Orange (2): Black stays at 10 Lives (capped at 10; 1 ignored)."
+    assert gained.rules == ("DR-10", "DR-5", "DR-Q27")
+    blessed = position(GAME, {A: {"space": 4, "lives": 10}}, step={"kind": "draw", "mode": "mystery"})
+    state, events = act(GAME, blessed, draw("mystery", "camels_blessing"))
+    assert state.piece(A).lives == 10 and "DR-Q27" in next(e for e in events if e.kind == "reward").rules
+    flask = position(GAME, {A: {"space": 1, "lives": 9, "items": ["desert_flask"]}})
+    state, events = act(GAME, flask, use("desert_flask"))
+    assert state.piece(A).lives == 10 and next(e for e in events if e.kind == "reward").rules == (
+        "DR-18", "DR-5", "DR-Q27")
+    under = position(GAME, {A: {"space": 1, "lives": 5, "items": ["desert_flask"]}})
+    state, events = act(GAME, under, use("desert_flask"))
+    assert state.piece(A).lives == 7 and "DR-Q27" not in rules_of(events)
