@@ -198,7 +198,11 @@ class Flow:
         """
         if via == "dune" and not state.options.dune_shift_resolve:
             return ()
-        return QUIET_SPACE_RULES.get(self.board.spaces[index].type, ())
+        kind = self.board.spaces[index].type
+        # A chain that reaches a card space draws there and stops (DR-Q34): the line cited the draw's clause only,
+        # and a table asking why no further attempt came found nothing on the chain in it.
+        chain_ends = ("DR-Q34",) if via == "chain" and kind in ("collection", "mystery") else ()
+        return (*QUIET_SPACE_RULES.get(kind, ()), *chain_ends)
 
     def move(self, state: State, player: str, distance: int, forward: bool, via: str, events: list[Event]) -> State:
         """Walk the piece space by space so laps and passing the Secret Passage are seen (DR-Q10, DR-Q2)."""

@@ -12,6 +12,7 @@ from companion.registry import create
 from tests.games.desert.helpers import A, B, C, act, board_b, draw, game_b, position, roll, rules_of, run, use
 
 GAME = game_b()
+HOUSE = create("desert")
 COMPASS = "golden_compass"
 SNEAKERS = "sandstorm_sneakers"
 DUNE = {"kind": "dune"}
@@ -371,3 +372,23 @@ def test_dr_q27_a_life_space_a_blessing_and_a_flask_cut_at_ten_cite_the_cap_deci
     under = position(GAME, {A: {"space": 1, "lives": 5, "items": ["desert_flask"]}})
     state, events = act(GAME, under, use("desert_flask"))
     assert state.piece(A).lives == 7 and "DR-Q27" not in rules_of(events)
+
+
+def test_dr_q34_a_chain_onto_a_collection_space_draws_there_and_stops() -> None:
+    """Twin Dunes (even) passed with a 2 lands on Nomad Camp, a red space: the card is drawn, no attempt follows
+    and the turn ends; the move there cites DR-Q34 beside the draw's DR-8."""
+    state = position(HOUSE, {A: {"space": "twin_dunes"}, B: {"space": "dawn"}}, step=ATTEMPT)
+    state, events = act(HOUSE, state, roll(2))
+    assert HOUSE.board.spaces[state.piece(A).space].id == "nomad_camp"
+    assert next(e for e in events if e.kind == "move").rules == ("DR-13", "DR-8", "DR-Q34")
+    assert HOUSE.pending(state).kind == "draw"
+    state, _ = act(HOUSE, state, draw("collection", "mirage_cloak"))
+    assert state.piece(A).items == ("mirage_cloak",)
+    pending = HOUSE.pending(state)
+    assert (pending.player, pending.kind, state.step.mode) == (B, "roll", "move")  # no attempt: Pink's turn
+
+
+def test_dr_q34_an_ordinary_move_onto_a_card_space_cites_only_the_draw() -> None:
+    state = position(GAME, {A: {"space": 0}})
+    _, events = act(GAME, state, roll(3))
+    assert next(e for e in events if e.kind == "move").rules == ("DR-4", "DR-8")
