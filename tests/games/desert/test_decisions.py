@@ -392,3 +392,73 @@ def test_dr_q34_an_ordinary_move_onto_a_card_space_cites_only_the_draw() -> None
     state = position(GAME, {A: {"space": 0}})
     _, events = act(GAME, state, roll(3))
     assert next(e for e in events if e.kind == "move").rules == ("DR-4", "DR-8")
+
+
+def test_dr_q15_the_thief_takes_blind_and_the_table_says_which_card() -> None:
+    """Two kinds in hand: the thief is asked which card was taken, among those held only, and the line cites
+    DR-Q15; a card not held is refused with the position kept. Two alike: nothing to ask, one is taken."""
+    state = position(GAME, {A: {"space": 4, "lives": 3, "items": ["desert_flask", SNEAKERS]}, B: {"lives": 7}},
+                     step={"kind": "draw", "mode": "mystery"})
+    state, events = act(GAME, state, draw("mystery", "sand_thief"))
+    assert "DR-Q15" in next(e for e in events if "without looking" in e.text).rules
+    pending = GAME.pending(state)
+    assert (pending.kind, pending.player) == ("choose", B)
+    assert sorted(a["card"] for a in GAME.legal_actions(state)) == ["desert_flask", SNEAKERS]
+    before = GAME.to_document(state)
+    refused = GAME.check(state, {"type": "steal", "card": COMPASS})
+    assert not refused.legal and refused.rules == ("DR-23",) and GAME.to_document(state) == before
+    state, _ = act(GAME, state, {"type": "steal", "card": SNEAKERS})
+    assert (state.piece(A).items, state.piece(B).items) == (("desert_flask",), (SNEAKERS,))
+    alike = position(GAME, {A: {"space": 4, "lives": 3, "items": ["desert_flask"] * 2}, B: {"lives": 7}},
+                     step={"kind": "draw", "mode": "mystery"})
+    alike, _ = act(GAME, alike, draw("mystery", "sand_thief"))
+    assert (alike.piece(A).items, alike.piece(B).items) == (("desert_flask",), ("desert_flask",))
+
+
+NO_COLLECTION = dict.fromkeys(("golden_compass", "desert_flask", "sunshield_amulet", "sandstorm_sneakers",
+                               "mirage_cloak"), 0)
+NO_MYSTERY = dict.fromkeys(("sand_thief", "desert_whisper", "dune_shift", "desert_vortex", "camels_blessing"), 0)
+
+
+def _pile(state, deck: str) -> dict:
+    return GAME.to_document(state)[deck]
+
+
+def test_dr_q16_a_spent_card_goes_under_the_collection_pile_or_to_its_discard() -> None:
+    state = position(GAME, {A: {"space": 1, "items": ["desert_flask"]}})
+    before = _pile(state, "collection")["pile"]["desert_flask"]
+    state, _ = act(GAME, state, use("desert_flask"))
+    assert _pile(state, "collection")["pile"]["desert_flask"] == before + 1
+    discard = position(GAME, {A: {"space": 1, "items": ["desert_flask"]}},
+                       options={"collection_return_to": "discard"})
+    discard, _ = act(GAME, discard, use("desert_flask"))
+    assert _pile(discard, "collection")["discard"]["desert_flask"] == 1
+    assert _pile(discard, "collection")["pile"]["desert_flask"] == before
+
+
+def test_dr_q16_an_empty_pile_is_made_again_from_its_discard() -> None:
+    """Collection (with the discard option) and Mystery alike: the discard becomes the pile, said with DR-Q16."""
+    full = {"golden_compass": 3, "desert_flask": 5, "sunshield_amulet": 4, "sandstorm_sneakers": 4,
+            "mirage_cloak": 4}
+    state = position(GAME, {A: {"space": 2}}, options={"collection_return_to": "discard"},
+                     collection={"pile": NO_COLLECTION, "discard": full})
+    state, events = act(GAME, state, roll(1))
+    said = next(e for e in events if "shuffle its discards" in e.text)
+    assert said.rules == ("DR-8", "DR-Q16") and GAME.pending(state).kind == "draw"
+    assert _pile(state, "collection") == {"pile": full, "discard": NO_COLLECTION}
+    mystery = {"sand_thief": 4, "desert_whisper": 3, "dune_shift": 4, "desert_vortex": 3, "camels_blessing": 4}
+    state = position(GAME, {A: {"space": 3}}, mystery={"pile": NO_MYSTERY, "discard": mystery})
+    state, events = act(GAME, state, roll(1))
+    assert ("DR-9", "DR-Q16") in [e.rules for e in events] and GAME.pending(state).kind == "draw"
+    state, _ = act(GAME, state, draw("mystery", "camels_blessing"))
+    assert _pile(state, "mystery")["discard"] == {**NO_MYSTERY, "camels_blessing": 1}  # a drawn card: discarded
+
+
+def test_dr_q16_with_every_collection_card_held_a_red_space_draws_nothing() -> None:
+    state = position(GAME, {A: {"space": 2, "items": [COMPASS] * 3 + ["desert_flask"] * 5 + ["sunshield_amulet"] * 4},
+                            B: {"items": [SNEAKERS] * 4 + ["mirage_cloak"] * 4}},
+                     collection={"pile": NO_COLLECTION, "discard": NO_COLLECTION})
+    state, events = act(GAME, state, roll(1))
+    said = next(e for e in events if "nothing to draw" in e.text)
+    assert said.text == "The Collection pile is empty: nothing to draw." and said.rules == ("DR-8", "DR-Q16")
+    assert GAME.pending(state).kind != "draw"
