@@ -169,3 +169,61 @@ def test_ru_q9_a_card_goes_in_as_its_slot_turns_it_and_no_turn_is_offered() -> N
         assert all(set(a) == {"type", "slot", "card", "text"} for a in g.legal_actions(s))
         s, _ = act(s, {"type": "change", "slot": slot, "card": "IDR"})
         assert [list(g.board.xy(n)) for n in g.layout(s).idols["red"]] == [marker, [13, 13]]
+
+
+
+def test_ru_q11_behind_is_counted_along_the_lap_and_the_pawn_is_lifted_over_holes() -> None:
+    """Red 1 on [13, 7] (slot 5) falls into a hole. Red's Ah Kinchil marker [13, 13] is 6 spaces away on the
+    board but ahead on red's lap; of the two markers behind, [8, 1] (slot 2) is closer along the lap than
+    [3, 1] (slot 1), and the pawn is lifted there across slots 3 and 4, holes all over. Cited: RU-Q11."""
+    g = game()
+    slots = doc()["slots"]
+    slots[:5] = ["IDR", "IDR2", "HOLES", "END", "OPEN12"]
+    s = state(slots=slots, turn="blue", pawns={"red": [[13, 7], "entrance"]})
+    assert [list(g.board.xy(n)) for n in g.layout(s).idols["red"]] == [[3, 1], [8, 1], [13, 13]]
+    s, _ = act(s, red(3))
+    s, events = act(s, {"type": "change", "slot": 5, "card": "HOLEMID"})  # a hole at [13, 7]
+    assert pawns_of(s)["red"][0] == [8, 1]
+    back = next(e for e in events if e.text.startswith("Red 1 goes back"))
+    assert back.text == "Red 1 goes back to its idol marker at [8,1] (slot 2)."
+    assert {"RU-18", "RU-Q11", "RU-20"} <= set(back.rules)
+
+
+def test_ru_q10_a_change_sends_pawns_off_holes_back_first_then_the_stairway_owner_picks_then_the_move() -> None:
+    """Blue's red roll puts STB into slot 5: its outer row is holes under Blue 1 on [14, 6], its middle a
+    stairway under Red 1 on [13, 7], with two other stairways on the board. Blue 1 goes back first, then Red
+    (the owner) picks where Red 1 comes out, and only then does Blue move; option stair_owner_chooses = false
+    hands that pick to Blue, the changer."""
+    from tests.games.temple.test_worked_cases import _three_stairs
+
+    g = game()
+    slots = _three_stairs()
+    slots[4] = "OPEN12"
+    for owner in (True, False):
+        s = state(slots=slots, turn="blue", pawns={"red": [[13, 7], "entrance"], "blue": [[14, 6], "entrance"]},
+                  options={"stair_owner_chooses": owner})
+        s, _ = act(s, red(3))
+        s, events = act(s, {"type": "change", "slot": 5, "card": "STB"})
+        texts = [e.text for e in events]
+        back = texts.index("Blue 1 goes back to its Entrance Circles.")
+        stair = next(i for i, e in enumerate(events) if e.rules == ("RU-22", "RU-Q10"))
+        assert back < stair and pawns_of(s)["blue"][0] == "entrance"
+        pending = g.pending(s)
+        assert (pending.kind, pending.player) == ("choose", "red" if owner else "blue")
+        assert sorted(a["to"] for a in g.legal_actions(s)) == [[7, 1], [7, 13]]
+        s, _ = act(s, {"type": "stair", "pawn": "red1", "to": [7, 13]})
+        assert pawns_of(s)["red"][0] == [7, 13]
+        pending = g.pending(s)
+        assert (pending.player, s.phase) == ("blue", "move")
+
+
+def test_ru_q25_a_player_left_without_cards_rolls_red_and_goes_straight_to_the_move() -> None:
+    """A position whose Red hand is empty (loaded so; with 49 path cards a full game never empties both piles):
+    the red roll asks for no change, says why with RU-Q25, and Red moves; the hand stays at none."""
+    s = state(hands={"red": 0, "blue": 3}, pawns={"red": [[4, 1], "entrance"]})
+    s, events = act(s, red(3))
+    said = next(e for e in events if "holds no card" in e.text)
+    assert said.text == "Red rolls red 3 but holds no card to change." and said.rules == ("RU-7", "RU-Q25")
+    assert s.phase == "move" and not any(a["type"] == "change" for a in game().legal_actions(s))
+    s, _ = act(s, {"type": "move", "pawn": "red1", "to": [7, 1]})
+    assert pawns_of(s)["red"][0] == [7, 1] and s.hands == (0, 3)
