@@ -462,3 +462,18 @@ def test_dr_q16_with_every_collection_card_held_a_red_space_draws_nothing() -> N
     said = next(e for e in events if "nothing to draw" in e.text)
     assert said.text == "The Collection pile is empty: nothing to draw." and said.rules == ("DR-8", "DR-Q16")
     assert GAME.pending(state).kind != "draw"
+
+
+def test_dr_q29_the_move_that_completes_the_lap_can_win_at_once() -> None:
+    """A café loop whose Secret Passage is the second space after Desert Dawn: from the last space a 3 passes
+    Dawn (the lap) and ends on the Passage with the Compass in hand, and that same move wins."""
+    board = board_b()
+    spaces = board["spaces"]
+    spaces[2].update(type="secret_passage", name="Secret Passage")
+    spaces[12].update(type="life", name="Orange")
+    cafe = DesertRace(GameData({**load_data(DesertRace).files, "board": board}))
+    state = position(cafe, {A: {"space": 15, "items": [COMPASS]}})
+    state, events = act(cafe, state, roll(3))
+    assert (state.piece(A).space, state.piece(A).lap) == (2, True)
+    assert cafe.pending(state).result == {"winner": A}
+    assert [e.kind for e in events][-1] == "win" and "DR-Q29" in events[-1].rules
