@@ -115,6 +115,11 @@ def apply_move(game: TempleGame, state: TempleState, action: Action, events: lis
             raise refuse(f"That route for {label} is not allowed: {problem}.", route_rule(problem))
         route = parsed
     rules = ["RU-10", *step_rules(game, state, start, route)]
+    occupied = occupied_spaces(game, state)
+    if any(n in occupied for n in route[:-1]):
+        # A move through a space another pawn holds rests on RU-Q16 (passing through is allowed): the ruling
+        # cited only the step clauses, and a table asking whether a pawn may pass another found no answer in it.
+        rules.append("RU-Q16")
     if len(route) < steps and to != board.chamber:
         # Audit: a pawn stopping early by choice (must_use_full = false) was told it had hit a dead end.
         rules.append("RU-Q16" if stops_by_choice(game, state, colour, start, steps) else "RU-13")
@@ -128,7 +133,7 @@ def apply_move(game: TempleGame, state: TempleState, action: Action, events: lis
             (colour,),
         )
     )
-    occupant = occupied_spaces(game, state).get(to)
+    occupant = occupied.get(to)
     state = state.with_pawn(colour, i, to)
     if occupant is not None:
         said = f"{label} lands on {pawn_label(*occupant)}."

@@ -227,3 +227,17 @@ def test_ru_q25_a_player_left_without_cards_rolls_red_and_goes_straight_to_the_m
     assert s.phase == "move" and not any(a["type"] == "change" for a in game().legal_actions(s))
     s, _ = act(s, {"type": "move", "pawn": "red1", "to": [7, 1]})
     assert pawns_of(s)["red"][0] == [7, 1] and s.hands == (0, 3)
+
+
+def test_ru_q16_a_pawn_passes_through_a_space_another_pawn_holds_and_the_move_cites_it() -> None:
+    """On the one-lane top edge Red 1 on [4, 1] walks 3 through Blue 1 on [6, 1] to [7, 1]: allowed, Blue 1
+    stays, and the move cites RU-Q16; the same walk with the lane clear cites the step clauses only."""
+    s = state(pawns={"red": [[4, 1], "entrance"], "blue": [[6, 1], "entrance"]})
+    s, _ = act(s, white(3))
+    s, events = act(s, {"type": "move", "pawn": "red1", "to": [7, 1]})
+    assert pawns_of(s)["red"][0] == [7, 1] and pawns_of(s)["blue"][0] == [6, 1]
+    assert next(e for e in events if e.kind == "move").rules == ("RU-10", "RU-11", "RU-Q16")
+    clear = state(pawns={"red": [[4, 1], "entrance"]})
+    clear, _ = act(clear, white(3))
+    _, events = act(clear, {"type": "move", "pawn": "red1", "to": [7, 1]})
+    assert next(e for e in events if e.kind == "move").rules == ("RU-10", "RU-11")
