@@ -241,3 +241,14 @@ def test_ru_q16_a_pawn_passes_through_a_space_another_pawn_holds_and_the_move_ci
     clear, _ = act(clear, white(3))
     _, events = act(clear, {"type": "move", "pawn": "red1", "to": [7, 1]})
     assert next(e for e in events if e.kind == "move").rules == ("RU-10", "RU-11")
+
+
+def test_ru_q26_a_red_roll_whose_move_nobody_can_make_keeps_its_card_change() -> None:
+    """Both red pawns wait at the Entrance Circles behind the corridor's row of holes: Red's red 3 still
+    changes slot 5, then the move is lost (RU-Q26) and the new card, the discard and the full hand stay."""
+    s, _ = act(state(), red(3))
+    s, events = act(s, {"type": "change", "slot": 5, "card": "OPEN12"})
+    assert s.current == "blue" and s.phase == "roll"
+    assert s.slots[4] == "OPEN12" and s.discard == ("OPEN02",) and s.hands == (3, 3)
+    boxed = next(e for e in events if e.kind == "warning")
+    assert "RU-Q26" in boxed.rules and "the turn ends" in boxed.text
