@@ -295,6 +295,10 @@ class Flow:
             return self.after(state, events, trading=True)
         if kind == "scared":
             if piece.holds(CLOAK):
+                # The roll onto Scared! with a Cloak in hand cited only DR-4: no line said the space's penalty
+                # was due or that the Cloak is asked for (DR-Q18), so the ruling on the roll named neither.
+                events.append(Event("warning", f"{title(player)} is Scared! on {space.label}: the Mirage Cloak may "
+                                    "be redeemed to ignore the penalty.", ("DR-12", "DR-21", "DR-Q18"), (player,)))
                 return replace(state, step=Step(CLOAK_STEP))
             return self.scare(state, player, events)
         if kind == "challenge":

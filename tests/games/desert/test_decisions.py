@@ -477,3 +477,20 @@ def test_dr_q29_the_move_that_completes_the_lap_can_win_at_once() -> None:
     assert (state.piece(A).space, state.piece(A).lap) == (2, True)
     assert cafe.pending(state).result == {"winner": A}
     assert [e.kind for e in events][-1] == "win" and "DR-Q29" in events[-1].rules
+
+
+def test_dr_q18_q31_stopping_on_scared_with_a_cloak_asks_and_the_roll_says_why() -> None:
+    """The full rules say the Cloak is redeemed, not that it works by being held (DR-Q31): the app asks
+    (DR-Q18), and the roll that put the piece there says so with the clauses; the quick start's 'have'
+    would have cancelled the penalty unasked."""
+    state = position(GAME, {A: {"space": 3, "lives": 5, "items": ["mirage_cloak"]}})
+    state, events = act(GAME, state, roll(2))
+    said = next(e for e in events if e.kind == "warning")
+    assert said.text == "Black is Scared! on Scared! (5): the Mirage Cloak may be redeemed to ignore the penalty."
+    assert said.rules == ("DR-12", "DR-21", "DR-Q18")
+    assert (state.piece(A).lives, state.piece(A).space, state.piece(A).items) == (5, 5, ("mirage_cloak",))
+    assert sorted(a["type"] for a in GAME.legal_actions(state)) == ["decline", "use"]
+    vortex = position(GAME, {A: {"space": 4, "lives": 3, "items": ["mirage_cloak"]}, B: {"lives": 8}},
+                      step={"kind": "vortex", "victim": A, "actor": B})
+    vortex, events = act(GAME, vortex, {"type": "relocate", "space": "scared"})
+    assert "DR-Q18" in rules_of(events) and GAME.pending(vortex).player == A  # the owner answers, not the chooser
