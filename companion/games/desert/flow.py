@@ -514,6 +514,13 @@ class Flow:
             events.append(Event("info", "Sand Thief: nobody else is in the round to take a card.", ("DR-23",),
                                 (player,)))
             return self.after(state, events)
+        if not state.options.thief_include_drawer and state.piece(player).lives >= state.piece(tied[0]).lives:
+            # thief_include_drawer = false (DR-Q14's option): the drawer had as many Lives as the thief or more,
+            # and "Pink takes Black's Desert Flask" cited only DR-23, which gives the card to whoever has most.
+            # Tied others are named by the roll-off line that follows.
+            others = f"; of the others {title(tied[0])} has the most Lives" if len(tied) == 1 else ""
+            events.append(Event("info", f"Sand Thief: {title(player)} is not counted for most Lives at this "
+                                f"table{others}.", ("DR-23", "DR-Q14"), (player,)))
         if len(tied) == 1:
             return self.thief_found(state, tied[0], events)
         names = series([title(p) for p in tied])  # "Pink and Teal tie": "Pink, Teal tie" read as no sentence

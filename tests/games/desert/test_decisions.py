@@ -494,3 +494,49 @@ def test_dr_q18_q31_stopping_on_scared_with_a_cloak_asks_and_the_roll_says_why()
                       step={"kind": "vortex", "victim": A, "actor": B})
     vortex, events = act(GAME, vortex, {"type": "relocate", "space": "scared"})
     assert "DR-Q18" in rules_of(events) and GAME.pending(vortex).player == A  # the owner answers, not the chooser
+
+
+def test_dr_q4_with_chain_optional_off_the_attempt_on_landing_is_rolled_at_once() -> None:
+    state = position(GAME, {A: {"space": 6}}, options={"chain_optional": False})
+    state, events = act(GAME, state, roll(1))
+    assert state.step.kind == "roll" and state.step.mode == "attempt" and "DR-Q4" in rules_of(events)
+    assert not GAME.check(state, {"type": "stop"}).legal
+    state, _ = act(GAME, state, roll(5))
+    assert state.piece(A).space == 12
+
+
+def test_dr_q14_a_drawer_left_out_of_most_lives_is_robbed_by_the_richest_other_and_told_why() -> None:
+    """thief_include_drawer = false: Black with 9 Lives draws the Thief and Pink with 4 takes the card."""
+    state = position(GAME, {A: {"space": 4, "lives": 9, "items": ["desert_flask"]}, B: {"lives": 4}},
+                     step={"kind": "draw", "mode": "mystery"}, options={"thief_include_drawer": False})
+    state, events = act(GAME, state, draw("mystery", "sand_thief"))
+    assert (state.piece(A).items, state.piece(B).items) == ((), ("desert_flask",))
+    said = next(e for e in events if "not counted" in e.text)
+    assert said.text == "Sand Thief: Black is not counted for most Lives at this table; of the others Pink has the " \
+                        "most Lives." and said.rules == ("DR-23", "DR-Q14")
+    counted = position(GAME, {A: {"space": 4, "lives": 9, "items": ["desert_flask"]}, B: {"lives": 4}},
+                       step={"kind": "draw", "mode": "mystery"})
+    counted, events = act(GAME, counted, draw("mystery", "sand_thief"))
+    assert counted.piece(A).items == ("desert_flask",) and not any("not counted" in e.text for e in events)
+
+
+def test_dr_q14_with_the_save_when_selected_a_compass_picked_among_other_cards_gets_its_roll() -> None:
+    state = position(GAME, {A: {"space": 4, "lives": 3, "items": ["desert_flask", COMPASS]}, B: {"lives": 7}},
+                     step={"kind": "draw", "mode": "mystery"}, options={"thief_compass_save": "when_selected"})
+    state, _ = run(GAME, state, draw("mystery", "sand_thief"), {"type": "steal", "card": COMPASS})
+    pending = GAME.pending(state)
+    assert (pending.kind, pending.player) == ("roll", A)
+    kept, _ = act(GAME, state, roll(5))
+    assert (kept.piece(A).items, kept.piece(B).items) == (("desert_flask", COMPASS), ())
+    lost, _ = act(GAME, state, roll(2))
+    assert (lost.piece(A).items, lost.piece(B).items) == (("desert_flask",), (COMPASS,))
+
+
+def test_dr_q22_with_one_partner_a_trading_window_stays_with_the_first() -> None:
+    state = position(GAME, {A: {"space": 6}}, step={"kind": "end", "trading": True}, players=(A, B, C),
+                     options={"trade_partners": "one"})
+    state, _ = act(GAME, state, {"type": "trade", "with": B, "give": {"lives": 1}})
+    refused = GAME.check(state, {"type": "trade", "with": C, "give": {"lives": 1}})
+    assert not refused.legal and refused.rules == ("DR-Q22",) and "with Pink only" in refused.text
+    state, _ = act(GAME, state, {"type": "trade", "with": B, "get": {"lives": 1}})
+    assert (state.piece(A).lives, state.piece(B).lives) == (5, 5)
