@@ -548,8 +548,10 @@ class D6Reader:
         net.setInput(crops_to_blob(crops))
         return softmax(net.forward().reshape(len(crops), -1))
 
-    def _seen_from_low(self, frame: np.ndarray, boxes: list[Box], probs: np.ndarray) -> np.ndarray | None:
-        """The dice's probabilities as the low-view classifier gives them, if the frame looks seen from low down.
+    def _seen_from_low(self, frame: np.ndarray, boxes: list[Box],
+                       probs: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The low-view classifier's answers for the dice if the frame looks seen from low down, and its answers
+        whenever it was asked (None where it was not): (taken, asked).
 
         From low over the table a die's top face is a thin band above the side
         turned to the camera, which the classifier reads instead, mostly unsure
@@ -557,16 +559,19 @@ class D6Reader:
         marbled dice seen from above, so it is asked only when many of a frame's
         dice are unsure (a view is the frame's, a marbled die is one die's), and
         its answers are taken only when it is, by mean, the surer of the two.
+        Where they are not taken, `_second_opinions` picks the unsure dice's from
+        them instead of asking the net about those dice a second time.
         """
         if self.low_classifier is None or not boxes:
-            return None
+            return None, None
         sure = best_face_shares(probs)
         if np.mean(sure < LOW_VIEW_UNSURE) < LOW_VIEW_SHARE:
-            return None
+            return None, None
         low = self.classify(frame, boxes, self.low_classifier)
-        return low if best_face_shares(low).mean() - sure.mean() >= LOW_VIEW_MARGIN else None
+        return (low if best_face_shares(low).mean() - sure.mean() >= LOW_VIEW_MARGIN else None), low
 
-    def _second_opinions(self, frame: np.ndarray, boxes: list[Box], probs: np.ndarray) -> np.ndarray:
+    def _second_opinions(self, frame: np.ndarray, boxes: list[Box], probs: np.ndarray,
+                         asked: np.ndarray | None = None) -> np.ndarray:
         """The dice's probabilities, the low-view classifier's taken for the unsure dice it is sure of.
 
         A frame that is no low view as a whole (`_seen_from_low`) may still
@@ -574,13 +579,18 @@ class D6Reader:
         the classifier half reads. The low-view classifier, asked about those
         dice alone, reads them; where it is less than sure it is asked in vain
         (marbled dice seen from above), and sure dice never pay for asking.
+        `asked` is its answer for every die when `_seen_from_low` has asked it
+        already: a crop's answer does not hang on the other crops of its batch
+        (checked to the bit), so the unsure dice's rows are those it would give
+        now, and a squeezed or slanted frame no longer pays for them twice.
         """
         if self.low_classifier is None or not boxes:
             return probs
         unsure = np.nonzero(best_face_shares(probs) < LOW_VIEW_UNSURE)[0]
         if not len(unsure):
             return probs
-        low = self.classify(frame, [boxes[i] for i in unsure], self.low_classifier)
+        low = (self.classify(frame, [boxes[i] for i in unsure], self.low_classifier) if asked is None
+               else asked[unsure])
         sure = best_face_shares(low) >= LOW_VIEW_SURE
         probs = probs.copy()
         probs[unsure[sure]] = low[sure]
@@ -621,8 +631,8 @@ class D6Reader:
         if factors is not None:  # a squeezed photo's dice are read as they were before the squeeze
             looked_at, looked_boxes = stretched(frame, factors), [scaled(box, *factors) for box in boxes]
         probs = self.classify(looked_at, looked_boxes)
-        low = self._seen_from_low(looked_at, looked_boxes, probs)
-        probs = self._second_opinions(looked_at, looked_boxes, probs) if low is None else low
+        low, asked = self._seen_from_low(looked_at, looked_boxes, probs)
+        probs = self._second_opinions(looked_at, looked_boxes, probs, asked) if low is None else low
         return [DieReading(int(np.argmax(p[:6])) + 1, None, float(sure), tuple(box))
                 for box, p, sure in zip(boxes, probs, best_face_shares(probs), strict=True)]
 
@@ -679,9 +689,9 @@ class D6Reader:
             if blobs:
                 candidates, probs, keep = self._with_far_look(frame, blobs, candidates, probs, keep)
         dice, scores, probs = kept_dice(candidates, probs, keep)
-        low = self._seen_from_low(frame, dice, probs)
+        low, asked = self._seen_from_low(frame, dice, probs)
         if low is None:
-            probs = self._second_opinions(frame, dice, probs)
+            probs = self._second_opinions(frame, dice, probs, asked)
         elif self.low_detector is None:
             probs = low
         else:
