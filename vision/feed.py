@@ -355,8 +355,12 @@ class CameraFeed:
                         self._tell(LinkChanged(self.name, True, problem, table=TAUGHT_NOTE, standing=True))
         return self.readers[kind]
 
-    def _reset(self, mode: Mode) -> None:
-        """New readers' state for a mode (a new game): no votes, no accepted cards carried over."""
+    def _reset(self, mode: Mode, cards: dict[int, Any] | None = None) -> None:
+        """New readers' state for a mode (a new game): no votes, no accepted cards carried over unless given.
+
+        ``cards``: each slot's card as the table was last told it (`_cards_told`), for readers made afresh within
+        one game (`_rebuilt`), whose tracker starts from them: the cards lying there are not news.
+        """
         self._mode = mode
         self.settler: Settler | None = None
         self.tracker = None
@@ -412,6 +416,7 @@ class CameraFeed:
 
             self._reader("cards")
             self.tracker = SlotTracker()
+            self.tracker.accepted.update(cards or {})
             if self.settler is not None and not self._tray.whole and self.board_gate is self.gate:
                 # A hand over the board outside the tray is motion to the cards, not to the dice.
                 self.board_gate = self.make_gate()
@@ -648,7 +653,21 @@ class CameraFeed:
             self._tell(LinkChanged(self.name, True, "the picture holds still again, so dice and cards are read",
                                    table="The camera's picture holds still again: dice and cards are read."))
 
-    def _new_game(self, mode: Mode) -> None:
+    def _cards_told(self) -> dict[int, Any]:
+        """Each slot's card as the table was last told it (an emptied slot as None): where a card reader made
+        afresh within one game starts (`_reset`), so the cards lying there are not news.
+
+        A fresh tracker told every card in view again, once something was taught
+        (Settings' Teach), the picture turned or the tray marked: a temple card
+        change just taken back with undo, its new card still lying there before
+        the old one was put back as the undo asked, was taken again as that
+        change made anew. A card laid meanwhile, or one the reader now reads
+        otherwise, is told; one lifted and laid again is a change again, as the
+        card tag reader keeps its slots' tags across its port's reopenings.
+        """
+        return dict(self.tracker.accepted) if self.tracker is not None else {}
+
+    def _new_game(self, mode: Mode, cards: dict[int, Any] | None = None) -> None:
         """Readers made afresh for another game's mode or data, knowing where the dice lay if they read the same
         dice as before.
 
@@ -662,7 +681,7 @@ class CameraFeed:
         """
         same = DICE_READERS.get(mode) is not None and DICE_READERS.get(mode) == DICE_READERS.get(self._mode)
         placed, picture, seen, rest = self._dice_placed, self._placed_picture, self._dice_seen, self._rest
-        self._reset(mode)
+        self._reset(mode, cards)
         if same and placed is not None:
             self._dice_placed, self._placed_picture, self._dice_seen, self._rest = placed, picture, seen, rest
 
@@ -673,10 +692,10 @@ class CameraFeed:
         orientation = self.orientation
         if orientation != self._orientation:
             self._orientation = orientation
-            self._reset(self._mode)
+            self._reset(self._mode, self._cards_told())  # the board's slots are found by its markers, as before
         if self.tray != self._tray:  # likewise: other dice in view, and a gate that saw another part
             self._tray = self.tray
-            self._reset(self._mode)
+            self._reset(self._mode, self._cards_told())
         return orientation.apply(frame)
 
     def _link(self, up: bool, detail: str, unusable: bool = False, ended: bool = False) -> None:
@@ -732,7 +751,8 @@ class CameraFeed:
             for kind in ("cards", "temple-die"):
                 self.readers.pop(kind, None)
                 self._told.discard(kind)  # a reader made afresh has failed nobody yet
-            self._new_game(mode)
+            # Taught within the game: the cards lying there are not news (`_cards_told`).
+            self._new_game(mode, self._cards_told() if not other_data and mode == self._mode else None)
         elif mode != self._mode:
             self._new_game(mode)
         if mode is None:
