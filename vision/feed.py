@@ -26,7 +26,7 @@ import reprlib
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.observations import WHILE_DOWN, CardsSeen, DieRead, LinkChanged, Observation, RollStarted
 from vision.covered_notice import CoveredNotice, slots_under
@@ -177,6 +177,16 @@ def mode_for_game(game_id: str | None, rolls_dice: bool = True) -> Mode:
     return "d6" if game_id is None or rolls_dice else None
 
 
+class Lying(NamedTuple):
+    """Where a dice reader's dice lay when another game's readers took over (`CameraFeed._new_game`): the dice
+    placed, the picture they lay in, the dice last settled, and the tray at rest then."""
+
+    placed: Any
+    picture: Any
+    seen: Any
+    rest: TableAtRest
+
+
 class CameraFeed:
     """Reads a camera on its own thread and submits observations until closed.
 
@@ -263,6 +273,8 @@ class CameraFeed:
         self._submitting = threading.RLock()  # held while submitting, so close() waits for a submit under way
         self._thread: threading.Thread | None = None
         self._told: set[str] = set()  # the faults (a reader's kind, or FRAME) the table was told of, still failing
+        # Where each dice reader not running now last placed dice, kept through the games between (`_new_game`).
+        self._lying: dict[str, Lying] = {}
         self._reset(None)
 
     # -- lifecycle ----------------------------------------------------------
@@ -375,7 +387,8 @@ class CameraFeed:
         self._hidden_reads = 0  # board reads in a row found with a marker hidden
         self._covered = CoveredNotice(COVERED_READS)  # slots that stay covered are told (a cup, an untaught deck)
         # The dice last settled (told to the table, or lying there when reading began), and
-        # whether anything moved since. Forgotten with the readers: other readers see other dice.
+        # whether anything moved since. Forgotten with the readers, but kept for their dice reader by a new game
+        # (`_new_game`, `_lying`): other readers see other dice.
         self._dice_seen: Any = None
         self._rolled = False
         # When the tray first moved after it was last seen at rest (dice read, or nothing there): the throw's
@@ -610,6 +623,7 @@ class CameraFeed:
         cards read are kept: a card cannot change unseen into another.
         """
         self._dice_placed = self._dice_seen = self._placed_picture = None
+        self._lying.clear()
         self._rolled = False
         self._moved_at = None
         self._began = "the camera came back"
@@ -668,22 +682,26 @@ class CameraFeed:
         return dict(self.tracker.accepted) if self.tracker is not None else {}
 
     def _new_game(self, mode: Mode, cards: dict[int, Any] | None = None) -> None:
-        """Readers made afresh for another game's mode or data, knowing where the dice lay if they read the same
-        dice as before.
+        """Readers made afresh for another game's mode or data, knowing where each dice reader's dice lay.
 
         Forgotten, the last game's die still lying in the tray, a hand passing
         over it as the new game was tapped on the screen (the motion the new
         readers saw first), was told as a throw, and the new game took it as
         its first roll ("Pink rolls 6.", the desert race begun after
         Blackpool). Kept, it is named as lying where it lay (`_dice`), as
-        within a game. Other dice readers see other dice: forgotten, and
-        the die lying in view as they begin is named as such.
+        within a game. A dice reader's dice are kept (`_lying`) through games
+        that read none (Targi between two Blackpools) or read another die (the
+        temple game's d20): forgotten there, the oracle left lying in the tray
+        all along was the next Blackpool's first roll ("Yellow rolls 6."). A die
+        that has not moved is no roll, whatever was played meanwhile.
         """
-        same = DICE_READERS.get(mode) is not None and DICE_READERS.get(mode) == DICE_READERS.get(self._mode)
-        placed, picture, seen, rest = self._dice_placed, self._placed_picture, self._dice_seen, self._rest
+        reader = DICE_READERS.get(self._mode)
+        if reader is not None and self._dice_placed is not None:
+            self._lying[reader] = Lying(self._dice_placed, self._placed_picture, self._dice_seen, self._rest)
         self._reset(mode, cards)
-        if same and placed is not None:
-            self._dice_placed, self._placed_picture, self._dice_seen, self._rest = placed, picture, seen, rest
+        kept = self._lying.pop(DICE_READERS.get(mode, ""), None)
+        if kept is not None:
+            self._dice_placed, self._placed_picture, self._dice_seen, self._rest = kept
 
     def _upright(self, frame: Any) -> Any:
         """The frame turned as the café set it. A turn made while the feed runs starts the readers afresh:
@@ -692,9 +710,11 @@ class CameraFeed:
         orientation = self.orientation
         if orientation != self._orientation:
             self._orientation = orientation
+            self._lying.clear()
             self._reset(self._mode, self._cards_told())  # the board's slots are found by its markers, as before
         if self.tray != self._tray:  # likewise: other dice in view, and a gate that saw another part
             self._tray = self.tray
+            self._lying.clear()
             self._reset(self._mode, self._cards_told())
         return orientation.apply(frame)
 
@@ -728,8 +748,12 @@ class CameraFeed:
         if abs(across / down - 1) < 0.01:
             self._dice_placed = scaled(self._dice_placed, across, down)
             self._dice_seen = scaled(self._dice_seen, across, down)
+            self._lying = {reader: lying._replace(placed=scaled(lying.placed, across, down),
+                                                  seen=scaled(lying.seen, across, down))
+                           for reader, lying in self._lying.items()}
             return False
         self._dice_placed = self._dice_seen = None
+        self._lying.clear()
         self._rolled = False
         self._began = f"the picture changed size ({before[1]}x{before[0]} to {shape[1]}x{shape[0]})"
         return True

@@ -3,6 +3,8 @@ the new game (it is named); a throw is. Over a real pseudo-terminal, on the link
 
 from __future__ import annotations
 
+import pytest
+
 from companion.controller import Controller
 from companion.observations import DieRead
 from companion.session import Session
@@ -50,3 +52,21 @@ def test_the_last_games_die_in_a_game_without_dice_is_to_be_taken_away() -> None
     controller.set_session(Session.new("targi", ["white", "black"]))
     again = controller.handle(DieRead(3, "tower"))
     assert again.kind == "unapplied" and "this game rolls no dice: take it away" in again.text, again.text
+
+
+@pytest.mark.parametrize(("game", "players"), [("targi", ["white", "black"]), ("temple", ["red", "blue"])])
+def test_the_die_lying_through_a_game_with_no_dice_or_another_die_is_not_the_next_games_roll(
+    sensor: SimulatedSensor, game: str, players: list[str]
+) -> None:
+    """Blackpool, then Targi (no dice) or the temple game (its own d20), then Blackpool again, Red's 3 lying in the
+    tower all along and told again in the game between and after it: a die that has not moved is no roll, whatever
+    was played meanwhile (the camera forgot it there: tests/vision/test_new_game_lying_die.py)."""
+    said: list = []
+    with red_rolled_3(sensor) as (controller, link, now):
+        controller.set_session(Session.new(game, players))
+        replugged_and_told_again(sensor, controller, link, now, said)
+        assert controller.session.log == [] and [u.kind for u in said if "showing 3" in u.text] == ["unapplied"]
+        controller.set_session(Session.new("blackpool", ["red", "blue"]))
+        replugged_and_told_again(sensor, controller, link, now, said)
+    assert controller.session.log == [], [u.text for u in said]
+    assert [u.text for u in said if u.kind == "info" and "already lay" in u.text] == [LAY]

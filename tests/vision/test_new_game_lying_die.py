@@ -49,3 +49,52 @@ def test_the_last_games_die_is_not_the_new_games_roll_when_a_hand_passes(
     assert dice_news(seen) == [("RollStarted", None), ("DieRead", 6)]
     assert [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where" in o.detail] == [
         "the dice lie where they lay, 6: not taken as a new roll; roll again or enter the value by hand"]
+
+
+def held_in_between(controller: Controller, between: threading.Event, back: threading.Event):
+    """A feed's ``on_frame`` that, once the feed has read a frame of a game other than Blackpool, holds the camera
+    until ``back`` (``between`` told): the test begins Blackpool again there, so the game between is seen."""
+    read = []
+
+    def on_frame(_number: int) -> None:
+        if controller.session.game.id != "blackpool":
+            if read:
+                between.set()
+                assert back.wait(30)
+            read.append(_number)
+
+    return on_frame
+
+
+@pytest.mark.parametrize(("game", "players"), [("targi", ["white", "black"]), ("temple", ["red", "blue"])])
+def test_the_die_lying_through_a_game_with_no_dice_or_another_die_is_not_the_next_games_roll(
+    tmp_path: Path, d6_reader, game: str, players: list[str]
+) -> None:
+    """Blackpool, then a game that reads no dice (Targi) or another die (the temple game's d20), then Blackpool
+    again, the oracle left lying in the tray all along: the readers of the game between forgot where it lay, and the
+    hand that tapped the new game, passing over it, made it a throw, taken as the new game's first roll ('Yellow
+    rolls 6.'). A die that has not moved is no roll: named, not taken."""
+    folder = rolled_then_a_hand_over(tmp_path / "frames")
+    controller = Controller(Session.new("blackpool", ["yellow", "red"]))
+    seen: list = []
+    begun, between, back = threading.Event(), threading.Event(), threading.Event()
+    submit = held_after_a_read(controller, seen, begun)
+
+    feed = start_camera(str(folder), submit, lambda: controller.session, fps=None, readers={"d6": d6_reader},
+                        taught_dir=tmp_path / "taught", on_frame=held_in_between(controller, between, back))
+    try:
+        step = pump_until(controller, lambda u: u.kind == "step", timeout=30)[-1]
+        assert step.action == {"type": "roll", "value": 6}
+        assert controller.set_session(Session.new(game, players)).kind == "new_game"
+        begun.set()
+        assert between.wait(30)
+        assert controller.set_session(Session.new("blackpool", ["yellow", "red"])).kind == "new_game"
+        back.set()
+        assert feed.ended.wait(30)
+    finally:
+        feed.close()
+    later = controller.pump()
+    assert [u.text for u in later if u.kind == "step"] == [] and controller.session.log == []
+    assert dice_news(seen) == [("RollStarted", None), ("DieRead", 6)]
+    assert [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where" in o.detail] == [
+        "the dice lie where they lay, 6: not taken as a new roll; roll again or enter the value by hand"]
