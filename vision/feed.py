@@ -39,6 +39,7 @@ from vision.knock import (
     camera_moved,
     followed_tray,
     gate_beyond,
+    left_lying,
     rest_words,
     thrown_knock,
     thrown_words,
@@ -867,7 +868,8 @@ class CameraFeed:
         this game: they are named, not applied. Dice that all lie where dice lay
         before, some perhaps taken away (`untouched`), are no roll either, nor dice that moved only with a
         camera knocked (`knock.camera_moved`; ``beyond`` says whether anything else moved in view meanwhile,
-        ``area`` where the marked tray lies, in frame pixels).
+        ``area`` where the marked tray lies, in frame pixels), nor the last game's other die, read by this
+        game's reader where it lay unmoved (`knock.left_lying`).
         """
         dice, thrown = settled.reading, self._moved_at
         self._moved_at = None
@@ -900,6 +902,14 @@ class CameraFeed:
                      f"{_knock_table(followed)}." if moved is not None else None)
             self._tell(LinkChanged(self.name, True, f"{knocked}the dice lie where they lay, {now}: {answer}{followed}",
                                    table=table))
+            return
+        if left_lying([(die, lying.picture) for lying in self._lying.values() for die in lying.placed or ()], dice,
+                      self._picture):
+            # The last game's other die (the temple d20 as Blackpool begins), read by this game's reader: no roll.
+            self._place(dice)
+            self._tell(LinkChanged(self.name, True, f"a die read as {faces(dice)} lies where the last game's die lay: "
+                                                    "not taken as a roll (take that die out of the tray, and roll "
+                                                    "this game's)"))
             return
         if before is None and not rolled:
             self._place(dice)

@@ -44,7 +44,7 @@ from vision.motion import MotionGate, picture_shift, picture_stayed
 from vision.picture_turn import Turn, picture_turn
 from vision.readings import Box, DieReading
 from vision.tray_area import TrayArea, placed
-from vision.yolo_labels import iou
+from vision.yolo_labels import centre_inside, iou
 
 SAME_PLACE = 0.5  # overlap (IoU) of a die's box with its box before at which it has not moved
 KNOCK_FARTHEST = 0.2  # of the picture's long side: a knock moves the picture less; a die thrown may land anywhere
@@ -116,6 +116,40 @@ def untouched(before: Any, now: Any) -> list[DieReading] | None:
         left.remove(same)
         matched.append(same)
     return matched
+
+
+def left_lying(lying: Sequence[tuple[DieReading, Any]], now: Sequence[DieReading], now_picture: Any) -> bool:
+    """Whether every die of `now` is one of `lying` (each a die with the picture it lay in), read by a reader
+    made for another die: its centre within that die's box, and that die's picture unchanged since, so it
+    still lies there, unmoved.
+
+    The d6 reader reads a temple d20 left in the tray as a d6 now and then (5
+    of 40 rendered d20s, one as a 1 93% sure): the temple game's die, lying
+    where it lay as Blackpool began, and the hand that tapped the new game
+    passing over it, was Blackpool's first roll. Boxes are not compared, as
+    `untouched` compares them: a reader made for another die boxes it its
+    own way (a d20's numeral read as a d6's face, a box a quarter of the
+    die's). A die thrown onto its place, or that die taken away, changes its
+    picture there.
+    """
+    if not now or not lying:
+        return False
+    new = as_bgr(now_picture)
+    if new is None:
+        return False
+    grey = cv2.cvtColor(new, cv2.COLOR_BGR2GRAY)
+    pictures: dict[int, np.ndarray | None] = {}
+
+    def still(die: DieReading, picture: Any) -> bool:
+        if id(picture) not in pictures:
+            old = as_bgr(picture)
+            pictures[id(picture)] = (cv2.cvtColor(old, cv2.COLOR_BGR2GRAY) if old is not None
+                                     and old.shape == new.shape else None)
+        old_grey = pictures[id(picture)]
+        return old_grey is not None and seen_moved(old_grey, grey, die.box, (0.0, 0.0)) is not None
+
+    return all(any(centre_inside(die.box, other.box) and still(other, picture) for other, picture in lying)
+               for die in now)
 
 
 def camera_moved(before: Any, now: Any, picture: Any, now_picture: Any, beyond: Beyond | None = None,

@@ -141,15 +141,15 @@ def rolled_then_a_hand_over(folder: Path) -> Path:
 
 
 def held_after_a_read(controller: Controller, seen: list, go: threading.Event,
-                      read: type = DieRead) -> Callable[[object], None]:
+                      read: type | Callable[[object], bool] = DieRead) -> Callable[[object], None]:
     """A feed's ``submit`` that hands each observation to ``controller`` and, after a die is read (or cards seen:
-    ``read=CardsSeen``), holds the camera until ``go``: what the test does between (an undo, a new game, something
-    taught) happens before the frames read on."""
+    ``read=CardsSeen``; or any observation ``read`` says yes to), holds the camera until ``go``: what the test does
+    between (an undo, a new game, something taught) happens before the frames read on."""
 
     def submit(observation: object) -> None:
         seen.append(observation)
         controller.submit(observation)
-        if isinstance(observation, read):
+        if isinstance(observation, read) if isinstance(read, type) else read(observation):
             assert go.wait(30)
 
     return submit

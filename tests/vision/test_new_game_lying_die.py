@@ -11,14 +11,16 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from companion.controller import Controller
 from companion.observations import LinkChanged
 from companion.session import Session
 from tests.controller_loop import pump_until
-from tests.vision.test_feed import dice_news, held_after_a_read, rolled_then_a_hand_over
+from tests.vision.test_feed import dice_news, hand_over, held_after_a_read, rolled_then_a_hand_over, write_frames
 from vision.feed import start_camera
+from vision.temple_die_render import render_temple_die
 
 
 @pytest.mark.parametrize(("game", "players"), [("blackpool", ["yellow", "red"]), ("desert", ["pink", "teal"])])
@@ -98,3 +100,33 @@ def test_the_die_lying_through_a_game_with_no_dice_or_another_die_is_not_the_nex
     assert dice_news(seen) == [("RollStarted", None), ("DieRead", 6)]
     assert [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where" in o.detail] == [
         "the dice lie where they lay, 6: not taken as a new roll; roll again or enter the value by hand"]
+
+
+def test_the_last_games_other_die_read_by_this_games_reader_is_not_its_first_roll(tmp_path: Path, d6_reader) -> None:
+    """The temple game's d20 left in the tray as Blackpool begins: the d6 reader reads it as a d6 now and then (this
+    one as a 1, 93% sure), and the hand that tapped the new game, passing over it, made it a throw: 'Yellow rolls 1.'
+    It lies where the temple die reader saw it lie, unmoved: named, no roll."""
+    d20 = render_temple_die(np.random.default_rng(25), "2", "red")[0]
+    assert [d.value for d in d6_reader.read(d20)] == [1]  # the misreading this test is about
+    folder = write_frames(tmp_path / "frames", [d20] * 6 + hand_over(d20) + [d20] * 8)
+    controller = Controller(Session.new("temple", ["red", "blue"]))
+    seen: list = []
+    begun = threading.Event()  # the camera reads on once it is set
+    submit = held_after_a_read(controller, seen, begun,
+                               lambda o: isinstance(o, LinkChanged) and "already lay" in o.detail)
+
+    feed = start_camera(str(folder), submit, lambda: controller.session, fps=None, readers={"d6": d6_reader},
+                        taught_dir=tmp_path / "taught")
+    try:
+        assert pump_until(controller, lambda u: "already lay" in u.text, timeout=30)
+        assert controller.set_session(Session.new("blackpool", ["yellow", "red"])).kind == "new_game"
+        begun.set()
+        assert feed.ended.wait(30)
+    finally:
+        feed.close()
+    later = controller.pump()
+    assert [u.text for u in later if u.kind in ("step", "confirm")] == [] and controller.session.log == []
+    assert dice_news(seen) == []
+    assert [o.detail for o in seen if isinstance(o, LinkChanged) and "last game's die" in o.detail] == [
+        "a die read as 1 lies where the last game's die lay: not taken as a roll (take that die out of the tray, and "
+        "roll this game's)"]
