@@ -372,7 +372,8 @@ class CameraFeed:
         """New readers' state for a mode (a new game): no votes, no accepted cards carried over unless given.
 
         ``cards``: each slot's card as the table was last told it (`_cards_told`), for readers made afresh within
-        one game (`_rebuilt`), whose tracker starts from them: the cards lying there are not news.
+        one game (something taught, the picture turned, the tray marked), whose tracker starts from them: the
+        cards lying there are not news.
         """
         self._mode = mode
         self.settler: Settler | None = None
