@@ -164,6 +164,54 @@ STEPS = "roll V [die] [confidence] [colour], slot N TAG|-, err CODE TEXT, id, ra
 
 
 TEMPLE_DIE = "d20"  # the temple's die as a sensor names it (`companion.games.temple.die.DIE_ID`)
+Face = tuple[int | str, str | None]  # a face's value and its background colour (None on a die without colours)
+
+
+def game_dice() -> dict[str, tuple[Face, ...]]:
+    """Each die the games roll, by the type a sensor names it with (`oracle`, `d6`, the temple's `d20`): one
+    (value, colour) per face, from the games' own data, so a face the die carries twice comes up twice as often.
+
+    `roll ? d20` rolled 1 to 6 with no colour, whatever die the step named: the temple die's 7 and X never came
+    up, and its numbers came without the colour the referee asks for.
+    """
+    from companion.registry import game_classes
+
+    dice: dict[str, tuple[Face, ...]] = {}
+    for game_cls in game_classes().values():
+        for die in game_cls.dice:
+            faces = ((f["value"], f.get("face", {}).get("colour")) for f in die.faces)
+            dice.setdefault(die.id.lower(), tuple(faces))
+    return dice
+
+
+def random_faces(die: str, colour: str | None) -> tuple[Face, ...] | int | str:
+    """What a `roll ?` of ``die`` picks from: a game's die's faces (those of ``colour`` when its faces have
+    colours), or the sides of another die named by them (``dN``, each side once); else why it cannot be rolled."""
+    known = game_dice()
+    faces = known.get(die.lower())
+    if faces is None:
+        sides = re.fullmatch(r"d(\d+)", die.lower())
+        if sides is not None and int(sides[1]) >= 1:
+            return int(sides[1])
+        names = ", ".join(sorted(known))
+        return f"a random roll (?) is of a die whose faces are known: {names}, or dN (N sides), not {quoted(die)}"
+    colours = sorted({c for _, c in faces if c is not None})
+    if colour and colours:
+        faces = tuple(face for face in faces if face[1] == colour.lower())
+        if not faces:
+            return f"a {die} has no {quoted(colour)} face: its faces are {' or '.join(colours)}"
+    return faces
+
+
+def random_face(die: str, colour: str | None, rng: random.Random) -> Face:
+    """One throw of ``die`` (`random_faces`); the colour named by the step is kept on a die without colours."""
+    faces = random_faces(die, colour)
+    if isinstance(faces, str):
+        raise ValueError(faces)
+    if isinstance(faces, int):
+        return rng.randint(1, faces), colour
+    value, face_colour = rng.choice(faces)
+    return value, face_colour or colour
 
 
 def roll_refusal(args: list[str]) -> str | None:
@@ -172,18 +220,22 @@ def roll_refusal(args: list[str]) -> str | None:
     `roll 9` was sent as a d6 reading 9, which no d6 shows: the referee then refused a throw the script's
     author never meant, and the simulator said only "sim: roll 9". A die named by its sides (d6, d20) shows
     1 to its sides; the temple's d20 also has faces X (and a café's die a 0); another die type is named
-    only, and its value is a number or X. A confidence past 0-100 the reader drops as a bad line.
+    only, and its value is a number or X. A confidence past 0-100 the reader drops as a bad line. A random
+    value (?) is of a die whose faces are known (`random_faces`).
     """
     if not args:
-        return None  # said as "a value is missing" when played
+        return None  # a bare `roll` is a random d6
     value, die = args[0], args[1].lower() if len(args) > 1 else "d6"
     sides = re.fullmatch(r"d(\d+)", die)
     faces = ("X", "0") if die == TEMPLE_DIE else ()
-    if value != "?" and sides is not None and int(sides[1]) >= 1:
+    if value == "?":
+        if isinstance(known := random_faces(die, args[3] if len(args) > 3 else None), str):
+            return known
+    elif sides is not None and int(sides[1]) >= 1:
         if value.upper() not in faces and not (value.isdigit() and 1 <= int(value) <= int(sides[1])):
             also = ", or X or 0 as the temple die's faces" if faces else ""
             return f"a {die} shows 1 to {sides[1]}{also}, not {quoted(value)}"
-    elif value != "?" and value.upper() != "X" and not value.isdigit():
+    elif value.upper() != "X" and not value.isdigit():
         return f"a die's value is a number or X, not {quoted(value)}"
     if len(args) > 2 and not (args[2].isdigit() and int(args[2]) <= 100):
         return f"a reading's confidence is 0 to 100, not {quoted(args[2])}"
@@ -208,44 +260,46 @@ def script_refusals(script: str) -> list[str]:
     return refusals
 
 
-def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] = print) -> int:
+def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] = print,
+               rng: random.Random | None = None) -> int:
     """Play a script: steps separated by ';' or newlines (see docs/hardware.md); returns how many steps were bad.
 
     A step it cannot play (a typo, a missing number) is named and skipped: the simulated
     sensor stays plugged in for the steps after it, as a real one would. The count lets
     the command end non-zero, so a test script driving it learns a step never played.
+    ``rng`` throws the random rolls (`roll ?`), a new one unless given.
     """
-    rng = random.Random()
+    rng = rng or random.Random()
     bad = 0
     for step in script.replace("\n", ";").split(";"):
         try:
-            played = _play_step(sensor, step, rng, say)
+            played = _play_step(sensor, step, rng)
         except IndexError:
             say(f"bad script step {quoted(step.strip())}: a value is missing; steps: {STEPS}")
         except ValueError as error:  # also a quote left open, or text the ASCII wire cannot carry
             say(f"bad script step {quoted(step.strip())}: {error}; steps: {STEPS}")
         else:
             if played is None:
+                say(f"unknown script step {quoted(step.strip())}; steps: {STEPS}")
                 bad += 1
-                continue
-            if played:
-                say(f"sim: {step.strip()}")
-            if isinstance(played, str):  # what the step left to know, after the step it belongs to
-                say(played)
+            for line in played or ():
+                say(line)
             continue
         bad += 1
     return bad
 
 
-def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random,
-               say: Callable[[str], None]) -> bool | str | None:
-    """One script step; False when there was nothing to play, None for an unknown step (named here), or a
-    note to say after the step's own line (where `plug` put the new port: said first, it came before `sim: plug`).
+def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random) -> list[str] | None:
+    """One script step; the lines that say what it played (none for an empty step), or None for an unknown step.
+
+    The step's own line comes first, then what it left to know (where `plug` put the new port: said first, it
+    came before `sim: plug`).
     """
     words = shlex.split(step)
     if not words:
-        return False
+        return []
     verb, args = words[0].lower(), words[1:]
+    said = f"sim: {step.strip()}"
     if verb == "wait":
         seconds = float(args[0])
         if not 0 <= seconds <= MAX_SECONDS:  # "wait -1" passed in silence, "wait nan" too, "wait 1e20" never ended
@@ -254,11 +308,14 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random,
     elif verb == "roll":
         if (why := roll_refusal(args)) is not None:
             raise ValueError(why)
-        value: int | str = args[0] if args and args[0] != "?" else str(rng.randint(1, 6))
-        value = int(value) if str(value).isdigit() else str(value).upper()  # "x": the temple die's X
         die = args[1] if len(args) > 1 else "d6"
-        confidence = int(args[2]) if len(args) > 2 else 100
-        sensor.roll(value, die, confidence, args[3] if len(args) > 3 else None)
+        colour = args[3] if len(args) > 3 else None
+        value: int | str = args[0] if args else "?"  # a bare `roll` is a random d6
+        if value == "?":
+            value, colour = random_face(die, colour, rng)
+            said += f" (rolled {' '.join(str(part) for part in (value, colour) if part)})"  # "sim: roll ?" said nothing
+        value = int(value) if str(value).isdigit() else str(value).upper()  # "x": the temple die's X
+        sensor.roll(value, die, int(args[2]) if len(args) > 2 else 100, colour)
     elif verb == "slot":
         sensor.slot(int(args[0]), args[1] if len(args) > 1 and args[1] != "-" else None)
     elif verb == "err":
@@ -274,8 +331,7 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random,
         sensor.unplug()
     elif verb == "plug":
         sensor.plug()
-        return f"plugged in again at {sensor.path} ({sensor.tty_path})"
+        return [said, f"plugged in again at {sensor.path} ({sensor.tty_path})"]
     else:
-        say(f"unknown script step {quoted(step.strip())}; steps: {STEPS}")
         return None
-    return True
+    return [said]

@@ -5,10 +5,12 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +19,9 @@ from typing import Any
 import pytest
 
 from companion.cli import main
-from hardware.dice_sim import SimulatedSensor, idle
+from companion.registry import create
+from hardware.dice_protocol import DieSettled, LineParser
+from hardware.dice_sim import SimulatedSensor, idle, random_face, run_script
 from hardware.selftest import probe
 from tests.typist import slow_typist
 
@@ -770,3 +774,42 @@ def test_a_script_roll_a_die_shows_is_played(capsys: pytest.CaptureFixture[str])
                  "--exit"]) == 0
     assert capsys.readouterr().out.splitlines()[1:] == [
         "sim: roll x d20 90 white", "sim: roll 7 d20 100 red", "sim: roll 1", "sim: roll 6 d6 0"]
+
+
+def test_a_random_script_roll_throws_the_die_the_step_names(sensor: SimulatedSensor) -> None:
+    """`roll ? d20` rolled 1 to 6 with no colour: the temple die's 7 and X never came up at random, and its numbers
+    came without the colour the temple referee asks for. Each face of the temple's own die data now comes up, as
+    often as the die carries it, with its colour; a d6 or a d8 shows its sides."""
+    temple = create("temple")
+    rng = random.Random(7)
+    thrown = Counter(random_face("d20", None, rng) for _ in range(2000))
+    assert set(thrown) == set(temple.face_weights)  # type: ignore[attr-defined]  # 7, X, red and white
+    assert thrown[("X", "white")] > thrown[(1, "white")]  # X is on two faces, a white 1 on one
+    assert {random_face("d20", "red", rng)[1] for _ in range(50)} == {"red"}
+    assert {random_face("d8", "blue", rng) for _ in range(200)} == {(n, "blue") for n in range(1, 9)}
+    assert {random_face("oracle", None, rng)[0] for _ in range(200)} == set(range(1, 7))
+    said: list[str] = []
+    assert run_script(sensor, "roll ? d20 90; roll ? D20 100 red", said.append, random.Random(3)) == 0
+    assert sensor.slave is not None
+    parser, dice = LineParser(), []
+    while len(dice) < 2:  # a pty may hand the lines over in pieces
+        dice += [m for m in parser.feed(os.read(sensor.slave, 1024)) if isinstance(m, DieSettled)]
+    assert all((d.value, d.colour) in temple.face_weights for d in dice), dice  # type: ignore[attr-defined]
+    assert dice[1].colour == "red" and [d.confidence for d in dice] == [0.9, 1.0]
+    assert said == [f"sim: roll ? d20 90 (rolled {dice[0].value} {dice[0].colour})",
+                    f"sim: roll ? D20 100 red (rolled {dice[1].value} red)"]
+
+
+@pytest.mark.parametrize(("script", "said"), [
+    ("roll ? coin", "script step 1, 'roll ? coin': a random roll (?) is of a die whose faces are known: d20, d6, "
+                    "oracle, or dN (N sides), not 'coin'"),
+    ("roll 3; roll ? d20 100 green", "script step 2, 'roll ? d20 100 green': a d20 has no 'green' face: its faces "
+                                     "are red or white"),
+])
+def test_a_random_script_roll_of_a_die_no_game_knows_is_refused(
+    script: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`roll ? coin` sent a coin reading 1 to 6: a random throw of a die whose faces nothing knows is refused."""
+    assert main(["hw", "simulate-dice", "--script", script, "--exit"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"companion hw simulate-dice: {said}\n", err
