@@ -242,8 +242,35 @@ def roll_refusal(args: list[str]) -> str | None:
     return None
 
 
+def board_slots() -> tuple[int, ...]:
+    """The slots a tag reader lies under: the temple board's, numbered as in its own data (the game with slots)."""
+    from companion.games.temple.rules import TempleGame
+    from companion.registry import create
+
+    game = create(TempleGame.id)
+    return game.board.slot_numbers if isinstance(game, TempleGame) else ()
+
+
+def slot_refusal(args: list[str]) -> str | None:
+    """Why a ``slot`` step's number is no slot of the board, or None.
+
+    `slot 0` and `slot -3` were sent, and the referee was told of a card in a slot the board has not; `slot x`
+    was named with Python's "invalid literal for int() with base 10" as the script played.
+    """
+    if not args:
+        return None  # said as "a value is missing" when played
+    slots = board_slots()
+    if re.fullmatch(r"[0-9]+", args[0]) and int(args[0]) in slots:
+        return None
+    return f"a slot is {min(slots)} to {max(slots)} (the temple board's), not {quoted(args[0])}"
+
+
+STEP_REFUSALS = {"roll": roll_refusal, "slot": slot_refusal}  # steps whose numbers are checked before they play
+
+
 def script_refusals(script: str) -> list[str]:
-    """The steps of ``script`` that would send what no die shows (`roll_refusal`), each named with its place.
+    """The steps of ``script`` that would send what no die shows (`roll_refusal`) or a slot the board has not
+    (`slot_refusal`), each named with its place.
 
     Checked before the sensor is plugged in, so `simulate-dice --script "roll 9"` is refused as a command line
     is (exit status 2), not played as if a die had shown 9. A step that cannot be read at all (a typo, a quote
@@ -255,7 +282,8 @@ def script_refusals(script: str) -> list[str]:
             words = shlex.split(step)
         except ValueError:
             continue
-        if words and words[0].lower() == "roll" and (why := roll_refusal(words[1:])) is not None:
+        check = STEP_REFUSALS.get(words[0].lower()) if words else None
+        if check is not None and (why := check(words[1:])) is not None:
             refusals.append(f"script step {place}, {quoted(step.strip())}: {why}")
     return refusals
 
@@ -317,6 +345,8 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random) -> list[s
         value = int(value) if str(value).isdigit() else str(value).upper()  # "x": the temple die's X
         sensor.roll(value, die, int(args[2]) if len(args) > 2 else 100, colour)
     elif verb == "slot":
+        if (why := slot_refusal(args)) is not None:
+            raise ValueError(why)
         sensor.slot(int(args[0]), args[1] if len(args) > 1 and args[1] != "-" else None)
     elif verb == "err":
         # The text is one field whatever its words: sent word by word it was read back as "leaning,on,the,wall".

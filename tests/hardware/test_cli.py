@@ -156,7 +156,7 @@ def test_ctrl_c_during_the_random_rolls_says_how_many_were_played(
 
 def test_a_bad_simulator_script_step_is_named_the_rest_still_plays_and_the_exit_says_so() -> None:
     """A bad step ended 0, as if the whole script had played: a test driving the simulator never learnt otherwise."""
-    script = "wait; slot x AA; roll 4 'open; err caf\u00e9; jump; wait -1; wait nan; roll 3"
+    script = "wait; slot; roll 4 'open; err caf\u00e9; jump; wait -1; wait nan; roll 3"
     command = [sys.executable, "-m", "companion", "hw", "simulate-dice", "--script", script, "--exit"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
@@ -164,7 +164,7 @@ def test_a_bad_simulator_script_step_is_named_the_rest_still_plays_and_the_exit_
     assert "bad script step 'wait -1': a wait is 0 to 86400 seconds" in done.stdout
     assert "bad script step 'wait nan': a wait is 0 to 86400 seconds" in done.stdout
     assert "bad script step 'wait': a value is missing" in done.stdout
-    assert "bad script step 'slot x AA': invalid literal" in done.stdout
+    assert "bad script step 'slot': a value is missing" in done.stdout
     assert "No closing quotation" in done.stdout and "bad script step 'err caf\u00e9'" in done.stdout
     assert done.stdout.splitlines()[-1] == "sim: roll 3"
 
@@ -757,8 +757,12 @@ def test_simulate_dice_refuses_what_only_random_rolls_use_without_them(
                             "die's faces, not '25'"),
     ("roll four oracle", "script step 1, 'roll four oracle': a die's value is a number or X, not 'four'"),
     ("roll 4 d6 150", "script step 1, 'roll 4 d6 150': a reading's confidence is 0 to 100, not '150'"),
+    ("slot 0 04A1", "script step 1, 'slot 0 04A1': a slot is 1 to 12 (the temple board's), not '0'"),
+    ("slot 3 04A1; slot -2 -", "script step 2, 'slot -2 -': a slot is 1 to 12 (the temple board's), not '-2'"),
+    ("slot 13", "script step 1, 'slot 13': a slot is 1 to 12 (the temple board's), not '13'"),
+    ("slot x AA", "script step 1, 'slot x AA': a slot is 1 to 12 (the temple board's), not 'x'"),
 ])
-def test_a_script_roll_no_die_shows_is_refused_before_the_sensor_is_plugged_in(
+def test_a_script_roll_no_die_shows_or_slot_no_board_has_is_refused_before_plugging_in(
     script: str, said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`simulate-dice --script "roll 9"` sent a d6 reading 9 and said "sim: roll 9": the referee refused a throw the

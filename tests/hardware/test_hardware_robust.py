@@ -255,3 +255,12 @@ def test_a_scripted_roll_no_die_shows_is_named_and_not_sent(sensor: SimulatedSen
     assert run_script(sensor, "roll 9", said.append) == 1
     assert said == ["bad script step 'roll 9': a d6 shows 1 to 6, not '9'; steps: " + STEPS]
     assert sensor.slave is not None and not select.select([sensor.slave], [], [], 0.2)[0]  # nothing on the wire
+
+
+def test_a_scripted_slot_the_board_has_not_is_named_and_not_sent(sensor: SimulatedSensor) -> None:
+    """`slot 0` (and `slot -3`) went out on the wire, and the referee was told of a card in a slot it has not."""
+    said: list[str] = []
+    assert run_script(sensor, "slot 0 04A1; slot -3 -", said.append) == 2
+    assert said == [f"bad script step 'slot 0 04A1': a slot is 1 to 12 (the temple board's), not '0'; steps: {STEPS}",
+                    f"bad script step 'slot -3 -': a slot is 1 to 12 (the temple board's), not '-3'; steps: {STEPS}"]
+    assert sensor.slave is not None and not select.select([sensor.slave], [], [], 0.2)[0]  # nothing on the wire
