@@ -190,7 +190,7 @@ def random_faces(die: str, colour: str | None) -> tuple[Face, ...] | int | str:
     known = game_dice()
     faces = known.get(die.lower())
     if faces is None:
-        sides = re.fullmatch(r"d(\d+)", die.lower())
+        sides = re.fullmatch(r"d([0-9]+)", die.lower())
         if sides is not None and int(sides[1]) >= 1:
             return int(sides[1])
         names = ", ".join(sorted(known))
@@ -226,18 +226,20 @@ def roll_refusal(args: list[str]) -> str | None:
     if not args:
         return None  # a bare `roll` is a random d6
     value, die = args[0], args[1].lower() if len(args) > 1 else "d6"
-    sides = re.fullmatch(r"d(\d+)", die)
+    sides = re.fullmatch(r"d([0-9]+)", die)
     faces = ("X", "0") if die == TEMPLE_DIE else ()
+    if sides is not None and int(sides[1]) < 1:
+        return f"a die has 1 side or more, not {quoted(args[1])}"
     if value == "?":
         if isinstance(known := random_faces(die, args[3] if len(args) > 3 else None), str):
             return known
-    elif sides is not None and int(sides[1]) >= 1:
-        if value.upper() not in faces and not (value.isdigit() and 1 <= int(value) <= int(sides[1])):
+    elif sides is not None:
+        if value.upper() not in faces and not (_digits(value) and 1 <= int(value) <= int(sides[1])):
             also = ", or X or 0 as the temple die's faces" if faces else ""
             return f"a {die} shows 1 to {sides[1]}{also}, not {quoted(value)}"
-    elif value.upper() != "X" and not value.isdigit():
+    elif value.upper() != "X" and not _digits(value):
         return f"a die's value is a number or X, not {quoted(value)}"
-    if len(args) > 2 and not (args[2].isdigit() and int(args[2]) <= 100):
+    if len(args) > 2 and not (_digits(args[2]) and int(args[2]) <= 100):
         return f"a reading's confidence is 0 to 100, not {quoted(args[2])}"
     return None
 
@@ -260,12 +262,46 @@ def slot_refusal(args: list[str]) -> str | None:
     if not args:
         return None  # said as "a value is missing" when played
     slots = board_slots()
-    if re.fullmatch(r"[0-9]+", args[0]) and int(args[0]) in slots:
+    if _digits(args[0]) and int(args[0]) in slots:
         return None
     return f"a slot is {min(slots)} to {max(slots)} (the temple board's), not {quoted(args[0])}"
 
 
+def _digits(text: str) -> bool:
+    """Whether ``text`` is a whole number as the wire writes one: "³" and "٣" are digits to ``str.isdigit``, and
+    int("³") raised out of the script's check, a traceback where the step was to be named."""
+    return re.fullmatch(r"[0-9]+", text) is not None
+
+
+WIRE_TEXT = "the sensor's lines are printable ASCII, with no '$' in a field (it starts a line)"
+
+
+def wire_refusal(verb: str, args: list[str]) -> str | None:
+    """Why a step's words cannot go on the wire as the fields they are meant to be, or None.
+
+    The sensor's lines are ASCII: `roll 3 d6 100 réd` was named, as it played, with Python's "'ascii' codec can't
+    encode character '\\xe9' in position 14: ordinal not in range(128)". A '$' starts a line, so one inside a
+    field cuts the line there; a ',' parts fields, so `slot 3 04,A1` told of tag 04 and `roll 3 d6 100 red,blue`
+    of a red die (an error's text alone is read back whole, commas and all). `raw` sends garbage on purpose.
+    """
+    for place, word in enumerate(args):
+        if not (word.isascii() and word.isprintable()) or "$" in word:
+            return f"{WIRE_TEXT}, not {quoted(word)}"
+        if "," in word and verb != "half" and not (verb == "err" and place > 0):
+            return f"a field holds no ',' (it parts the fields on the wire), not {quoted(word)}"
+    return None
+
+
 STEP_REFUSALS = {"roll": roll_refusal, "slot": slot_refusal}  # steps whose numbers are checked before they play
+WIRE_STEPS = ("roll", "slot", "err", "half")  # steps whose words are sent as fields
+
+
+def step_refusal(verb: str, args: list[str]) -> str | None:
+    """Why a step would send what no die, board or wire has (`wire_refusal`, `roll_refusal`, `slot_refusal`)."""
+    if verb in WIRE_STEPS and (why := wire_refusal(verb, args)) is not None:
+        return why
+    check = STEP_REFUSALS.get(verb)
+    return check(args) if check is not None else None
 
 
 def script_refusals(script: str) -> list[str]:
@@ -282,8 +318,7 @@ def script_refusals(script: str) -> list[str]:
             words = shlex.split(step)
         except ValueError:
             continue
-        check = STEP_REFUSALS.get(words[0].lower()) if words else None
-        if check is not None and (why := check(words[1:])) is not None:
+        if words and (why := step_refusal(words[0].lower(), words[1:])) is not None:
             refusals.append(f"script step {place}, {quoted(step.strip())}: {why}")
     return refusals
 
@@ -327,6 +362,8 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random) -> list[s
     if not words:
         return []
     verb, args = words[0].lower(), words[1:]
+    if (why := step_refusal(verb, args)) is not None:
+        raise ValueError(why)
     said = f"sim: {step.strip()}"
     if verb == "wait":
         seconds = float(args[0])
@@ -334,8 +371,6 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random) -> list[s
             raise ValueError(f"a wait is 0 to {MAX_SECONDS:.0f} seconds")
         idle(sensor, seconds)
     elif verb == "roll":
-        if (why := roll_refusal(args)) is not None:
-            raise ValueError(why)
         die = args[1] if len(args) > 1 else "d6"
         colour = args[3] if len(args) > 3 else None
         value: int | str = args[0] if args else "?"  # a bare `roll` is a random d6
@@ -345,8 +380,6 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random) -> list[s
         value = int(value) if str(value).isdigit() else str(value).upper()  # "x": the temple die's X
         sensor.roll(value, die, int(args[2]) if len(args) > 2 else 100, colour)
     elif verb == "slot":
-        if (why := slot_refusal(args)) is not None:
-            raise ValueError(why)
         sensor.slot(int(args[0]), args[1] if len(args) > 1 and args[1] != "-" else None)
     elif verb == "err":
         # The text is one field whatever its words: sent word by word it was read back as "leaning,on,the,wall".

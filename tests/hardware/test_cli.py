@@ -21,7 +21,7 @@ import pytest
 from companion.cli import main
 from companion.registry import create
 from hardware.dice_protocol import DieSettled, LineParser
-from hardware.dice_sim import SimulatedSensor, idle, random_face, run_script
+from hardware.dice_sim import WIRE_TEXT, SimulatedSensor, idle, random_face, run_script
 from hardware.selftest import probe
 from tests.typist import slow_typist
 
@@ -156,7 +156,7 @@ def test_ctrl_c_during_the_random_rolls_says_how_many_were_played(
 
 def test_a_bad_simulator_script_step_is_named_the_rest_still_plays_and_the_exit_says_so() -> None:
     """A bad step ended 0, as if the whole script had played: a test driving the simulator never learnt otherwise."""
-    script = "wait; slot; roll 4 'open; err caf\u00e9; jump; wait -1; wait nan; roll 3"
+    script = "wait; slot; roll 4 'open; jump; wait -1; wait nan; roll 3"
     command = [sys.executable, "-m", "companion", "hw", "simulate-dice", "--script", script, "--exit"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
@@ -165,7 +165,7 @@ def test_a_bad_simulator_script_step_is_named_the_rest_still_plays_and_the_exit_
     assert "bad script step 'wait nan': a wait is 0 to 86400 seconds" in done.stdout
     assert "bad script step 'wait': a value is missing" in done.stdout
     assert "bad script step 'slot': a value is missing" in done.stdout
-    assert "No closing quotation" in done.stdout and "bad script step 'err caf\u00e9'" in done.stdout
+    assert "bad script step \"roll 4 'open\": No closing quotation" in done.stdout
     assert done.stdout.splitlines()[-1] == "sim: roll 3"
 
 
@@ -761,6 +761,15 @@ def test_simulate_dice_refuses_what_only_random_rolls_use_without_them(
     ("slot 3 04A1; slot -2 -", "script step 2, 'slot -2 -': a slot is 1 to 12 (the temple board's), not '-2'"),
     ("slot 13", "script step 1, 'slot 13': a slot is 1 to 12 (the temple board's), not '13'"),
     ("slot x AA", "script step 1, 'slot x AA': a slot is 1 to 12 (the temple board's), not 'x'"),
+    ("roll \u00b3", f"script step 1, 'roll \u00b3': {WIRE_TEXT}, not '\u00b3'"),
+    ("roll 3 d6 9\u00b2", f"script step 1, 'roll 3 d6 9\u00b2': {WIRE_TEXT}, not '9\u00b2'"),
+    ("roll 3 d6 100 r\u00e9d", f"script step 1, 'roll 3 d6 100 r\u00e9d': {WIRE_TEXT}, not 'r\u00e9d'"),
+    ("err cocked $ROLL", f"script step 1, 'err cocked $ROLL': {WIRE_TEXT}, not '$ROLL'"),
+    ("slot 3 04,A1", "script step 1, 'slot 3 04,A1': a field holds no ',' (it parts the fields on the wire), not "
+                     "'04,A1'"),
+    ("roll 3 d6 100 red,blue", "script step 1, 'roll 3 d6 100 red,blue': a field holds no ',' (it parts the fields "
+                               "on the wire), not 'red,blue'"),
+    ("roll 3 d0", "script step 1, 'roll 3 d0': a die has 1 side or more, not 'd0'"),
 ])
 def test_a_script_roll_no_die_shows_or_slot_no_board_has_is_refused_before_plugging_in(
     script: str, said: str, capsys: pytest.CaptureFixture[str]
