@@ -10,6 +10,7 @@ would point the companion at the device.
 from __future__ import annotations
 
 import fcntl
+import math
 import os
 import random
 import re
@@ -259,9 +260,9 @@ def slot_refusal(args: list[str]) -> str | None:
     `slot 0` and `slot -3` were sent, and the referee was told of a card in a slot the board has not; `slot x`
     was named with Python's "invalid literal for int() with base 10" as the script played.
     """
-    if not args:
-        return None  # said as "a value is missing" when played
     slots = board_slots()
+    if not args:
+        return f"the slot's number is missing ({min(slots)} to {max(slots)})"
     if _digits(args[0]) and int(args[0]) in slots:
         return None
     return f"a slot is {min(slots)} to {max(slots)} (the temple board's), not {quoted(args[0])}"
@@ -292,12 +293,31 @@ def wire_refusal(verb: str, args: list[str]) -> str | None:
     return None
 
 
-STEP_REFUSALS = {"roll": roll_refusal, "slot": slot_refusal}  # steps whose numbers are checked before they play
+def wait_refusal(args: list[str]) -> str | None:
+    """Why a ``wait`` step's seconds are none to wait, or None: "wait -1" passed in silence, "wait nan" too, and
+    "wait 1e20" never ended."""
+    if not args:
+        return f"the seconds to wait are missing (0 to {MAX_SECONDS:.0f})"
+    try:
+        seconds = float(args[0])
+    except ValueError:
+        seconds = math.nan
+    if not 0 <= seconds <= MAX_SECONDS:
+        return f"a wait is 0 to {MAX_SECONDS:.0f} seconds, not {quoted(args[0])}"
+    return None
+
+
+STEP_REFUSALS: dict[str, Callable[[list[str]], str | None]] = {
+    "roll": roll_refusal, "slot": slot_refusal, "wait": wait_refusal}  # steps whose numbers are checked
 WIRE_STEPS = ("roll", "slot", "err", "half")  # steps whose words are sent as fields
+VERBS = ("roll", "slot", "err", "id", "raw", "half", "wait", "unplug", "plug")  # as `STEPS` names them
 
 
 def step_refusal(verb: str, args: list[str]) -> str | None:
-    """Why a step would send what no die, board or wire has (`wire_refusal`, `roll_refusal`, `slot_refusal`)."""
+    """Why a step cannot be played as written: a step there is not, a number missing or out of its range, a
+    word the wire cannot carry (`wire_refusal`, `roll_refusal`, `slot_refusal`, `wait_refusal`), or None."""
+    if verb not in VERBS:
+        return f"no such step; steps: {STEPS}"
     if verb in WIRE_STEPS and (why := wire_refusal(verb, args)) is not None:
         return why
     check = STEP_REFUSALS.get(verb)
@@ -305,18 +325,18 @@ def step_refusal(verb: str, args: list[str]) -> str | None:
 
 
 def script_refusals(script: str) -> list[str]:
-    """The steps of ``script`` that would send what no die shows (`roll_refusal`) or a slot the board has not
-    (`slot_refusal`), each named with its place.
+    """The steps of ``script`` that cannot be played as written (`step_refusal`), each named with its place.
 
     Checked before the sensor is plugged in, so `simulate-dice --script "roll 9"` is refused as a command line
-    is (exit status 2), not played as if a die had shown 9. A step that cannot be read at all (a typo, a quote
-    left open) is still named as it is played and skipped (exit status 1), the others playing on.
+    is (exit status 2), not played as if a die had shown 9. A typo, a number missing or a quote left open
+    were named only as the script played, the steps before them sent and the command ending 1.
     """
     refusals = []
     for place, step in enumerate(script.replace("\n", ";").split(";"), 1):
         try:
             words = shlex.split(step)
-        except ValueError:
+        except ValueError as error:  # "No closing quotation", "No escaped character"
+            refusals.append(f"script step {place}, {quoted(step.strip())}: it cannot be read: {str(error).lower()}")
             continue
         if words and (why := step_refusal(words[0].lower(), words[1:])) is not None:
             refusals.append(f"script step {place}, {quoted(step.strip())}: {why}")
@@ -327,9 +347,9 @@ def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] 
                rng: random.Random | None = None) -> int:
     """Play a script: steps separated by ';' or newlines (see docs/hardware.md); returns how many steps were bad.
 
-    A step it cannot play (a typo, a missing number) is named and skipped: the simulated
-    sensor stays plugged in for the steps after it, as a real one would. The count lets
-    the command end non-zero, so a test script driving it learns a step never played.
+    A step it cannot play (a typo, a missing number: `script_refusals`, which the command line checks first)
+    is named and skipped: the simulated sensor stays plugged in for the steps after it, as a real one would.
+    The count lets a caller learn a step never played.
     ``rng`` throws the random rolls (`roll ?`), a new one unless given.
     """
     rng = rng or random.Random()
@@ -337,8 +357,6 @@ def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] 
     for step in script.replace("\n", ";").split(";"):
         try:
             played = _play_step(sensor, step, rng)
-        except IndexError:
-            say(f"bad script step {quoted(step.strip())}: a value is missing; steps: {STEPS}")
         except ValueError as error:  # also a quote left open, or text the ASCII wire cannot carry
             say(f"bad script step {quoted(step.strip())}: {error}; steps: {STEPS}")
         else:
@@ -362,14 +380,13 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random) -> list[s
     if not words:
         return []
     verb, args = words[0].lower(), words[1:]
+    if verb not in VERBS:
+        return None
     if (why := step_refusal(verb, args)) is not None:
         raise ValueError(why)
     said = f"sim: {step.strip()}"
     if verb == "wait":
-        seconds = float(args[0])
-        if not 0 <= seconds <= MAX_SECONDS:  # "wait -1" passed in silence, "wait nan" too, "wait 1e20" never ended
-            raise ValueError(f"a wait is 0 to {MAX_SECONDS:.0f} seconds")
-        idle(sensor, seconds)
+        idle(sensor, float(args[0]))
     elif verb == "roll":
         die = args[1] if len(args) > 1 else "d6"
         colour = args[3] if len(args) > 3 else None
@@ -395,6 +412,4 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random) -> list[s
     elif verb == "plug":
         sensor.plug()
         return [said, f"plugged in again at {sensor.path} ({sensor.tty_path})"]
-    else:
-        return None
     return [said]

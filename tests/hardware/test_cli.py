@@ -21,7 +21,7 @@ import pytest
 from companion.cli import main
 from companion.registry import create
 from hardware.dice_protocol import DieSettled, LineParser
-from hardware.dice_sim import WIRE_TEXT, SimulatedSensor, idle, random_face, run_script
+from hardware.dice_sim import STEPS, WIRE_TEXT, SimulatedSensor, idle, random_face, run_script
 from hardware.selftest import probe
 from tests.typist import slow_typist
 
@@ -154,19 +154,22 @@ def test_ctrl_c_during_the_random_rolls_says_how_many_were_played(
     assert "hw simulate-dice stopped (Ctrl-C)" in captured.err
 
 
-def test_a_bad_simulator_script_step_is_named_the_rest_still_plays_and_the_exit_says_so() -> None:
-    """A bad step ended 0, as if the whole script had played: a test driving the simulator never learnt otherwise."""
-    script = "wait; slot; roll 4 'open; jump; wait -1; wait nan; roll 3"
+def test_every_bad_simulator_script_step_is_named_before_the_sensor_is_plugged_in() -> None:
+    """A bad step ended 0, as if the whole script had played; then 1, once the steps before it had been sent, and
+    named in Python's words ("could not convert string to float: 'x'"). Each is now named on a line of its own
+    with what it may be, and nothing is played (exit status 2, as a mistake in a command line)."""
+    script = "roll 3; wait; slot; roll 4 'open; jump; wait -1; wait nan; wait x"
     command = [sys.executable, "-m", "companion", "hw", "simulate-dice", "--script", script, "--exit"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
-    assert "unknown script step 'jump'" in done.stdout
-    assert "bad script step 'wait -1': a wait is 0 to 86400 seconds" in done.stdout
-    assert "bad script step 'wait nan': a wait is 0 to 86400 seconds" in done.stdout
-    assert "bad script step 'wait': a value is missing" in done.stdout
-    assert "bad script step 'slot': a value is missing" in done.stdout
-    assert "bad script step \"roll 4 'open\": No closing quotation" in done.stdout
-    assert done.stdout.splitlines()[-1] == "sim: roll 3"
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert done.stderr.splitlines() == [f"companion hw simulate-dice: script step {place}, {said}" for place, said in (
+        (2, "'wait': the seconds to wait are missing (0 to 86400)"),
+        (3, "'slot': the slot's number is missing (1 to 12)"),
+        (4, "\"roll 4 'open\": it cannot be read: no closing quotation"),
+        (5, f"'jump': no such step; steps: {STEPS}"),
+        (6, "'wait -1': a wait is 0 to 86400 seconds, not '-1'"),
+        (7, "'wait nan': a wait is 0 to 86400 seconds, not 'nan'"),
+        (8, "'wait x': a wait is 0 to 86400 seconds, not 'x'"))]
 
 
 @pytest.mark.parametrize(

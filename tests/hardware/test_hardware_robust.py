@@ -264,3 +264,15 @@ def test_a_scripted_slot_the_board_has_not_is_named_and_not_sent(sensor: Simulat
     assert said == [f"bad script step 'slot 0 04A1': a slot is 1 to 12 (the temple board's), not '0'; steps: {STEPS}",
                     f"bad script step 'slot -3 -': a slot is 1 to 12 (the temple board's), not '-3'; steps: {STEPS}"]
     assert sensor.slave is not None and not select.select([sensor.slave], [], [], 0.2)[0]  # nothing on the wire
+
+
+def test_a_script_played_from_python_names_each_bad_step_and_plays_the_rest(sensor: SimulatedSensor) -> None:
+    """Played without the command line's check first (a test's own script), a bad step is named and skipped: the
+    sensor stays plugged in for the steps after it, as a real one would, and the count of bad steps comes back."""
+    said: list[str] = []
+    assert run_script(sensor, "wait; jump; wait x; roll 4 'open; roll 3", said.append) == 4
+    assert said == [f"bad script step 'wait': the seconds to wait are missing (0 to 86400); steps: {STEPS}",
+                    f"unknown script step 'jump'; steps: {STEPS}",
+                    f"bad script step 'wait x': a wait is 0 to 86400 seconds, not 'x'; steps: {STEPS}",
+                    f"bad script step \"roll 4 'open\": No closing quotation; steps: {STEPS}",
+                    "sim: roll 3"]
