@@ -382,6 +382,15 @@ def _demo_refusal(game_id: str, players: list[str] | None = None, roll: int = 6)
     return f"asks for no choice after its first roll (next: {after.text.rstrip('.')})"
 
 
+def _faces_text(faces: list[Any]) -> str:
+    """A die's faces as a refusal names them: "1 to 6" when they run on, else each once ("X, 1, 2, 7")."""
+    shown = list(dict.fromkeys(faces))
+    numbers = [f for f in shown if isinstance(f, int)]
+    if numbers == shown and numbers == list(range(min(numbers), max(numbers) + 1)):
+        return f"{min(numbers)} to {max(numbers)}"
+    return ", ".join(str(f) for f in shown)
+
+
 def cmd_hw_demo(args: argparse.Namespace) -> int:
     """A turn (Blackpool's unless --game) through the terminal referee from a simulated roll and button press.
 
@@ -402,7 +411,14 @@ def cmd_hw_demo(args: argparse.Namespace) -> int:
     game_cls = game_class(args.game)
     # as `play` reads them: "red, blue" too
     players = split_players(args.players) if args.players else _demo_players(game_cls.id)
-    refusal = _demo_refusal(game_cls.id, players, args.roll)
+    faces = [face["value"] for die in game_cls.dice for face in die.faces]
+    # A game the demo cannot play is said first, whatever the roll: mending the roll alone would not do.
+    refusal = _demo_refusal(game_cls.id, players, args.roll if args.roll in faces else 6)
+    if not refusal and faces and args.roll not in faces:
+        # The board was shown and the demo then stopped on the referee's "the oracle shows 1 to 6, not 9" (exit 1).
+        print(f"companion: hw demo: argument --roll: {game_cls.title}'s die shows {_faces_text(faces)}, "
+              f"not {args.roll}", file=sys.stderr)
+        return 2
     if refusal:
         plays = ", ".join(gid for gid in sorted(game_classes()) if not _demo_refusal(gid))
         print(f"companion: the demo rolls a die, then confirm takes the first choice the roll brings; "
@@ -535,6 +551,7 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--game", default="blackpool", help="a game that begins with a roll (default: blackpool)")
     demo.add_argument("--players", type=named(PLAYERS),
                       help="comma-separated players (default: red,blue, or the game's first two colours)")
-    demo.add_argument("--roll", type=int, default=6, help="the sensor's roll (a 6 brings a runner out)")
+    demo.add_argument("--roll", type=int, default=6,
+                      help="the sensor's roll, a face of the game's die (a 6 brings a runner out)")
     demo.add_argument("--pause", type=seconds, default=0.5, help="seconds between the scripted steps")
     demo.set_defaults(func=cmd_hw_demo)

@@ -429,10 +429,15 @@ def test_ctrl_c_on_another_thread_still_ends_the_command(tmp_path: Path, what: s
     assert code in (0, 130, -signal.SIGINT) and "Fatal Python error" not in said, (code, said[-500:])
 
 
-def test_a_demo_whose_roll_is_refused_stops_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["hw", "demo", "--roll", "7", "--pause", "0"]) == 1
-    out = capsys.readouterr().out
-    assert "input stopped: the demo stops here, its scripted step was not taken: The die reads 7" in out
+@pytest.mark.parametrize("roll", ["7", "0", "-1"])
+def test_a_demo_roll_no_face_of_the_die_shows_is_refused_before_the_board_is_shown(
+    roll: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hw demo --roll 7` showed the board, then stopped on the referee's "the oracle shows 1 to 6, not 7" and ended
+    1, as if the table had failed: a mistake in the command line, said as one (exit status 2)."""
+    assert main(["hw", "demo", "--roll", roll, "--pause", "0"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"companion: hw demo: argument --roll: Blackpool's die shows 1 to 6, not {roll}\n"
 
 
 def test_a_simulator_link_in_a_missing_folder_names_the_link(
