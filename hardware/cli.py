@@ -11,6 +11,7 @@ import functools
 import json
 import queue
 import random
+import re
 import shlex
 import sys
 import time
@@ -246,15 +247,22 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
         given = [flag for flag, value in (("--tag", args.tag), ("--card", args.card)) if value is not None]
         return _unused("hw teach", given, "links one tag to a card without the board",
                        "--dice-sensor teaches each tag laid on the board", "give one or the other")
-    tags = TagMap.to_teach(Path(args.tags) if args.tags else default_tags_path(args.game))  # never over a non-tag file
+    title = game_class(args.game).title
     known = {a["card"] for a in Session.new(args.game, list(create(args.game).colours[:2])).legal() if "card" in a}
+    if not known:  # `--game blackpool --tag 04A1 --card P05` said "No card 'P05' in the Blackpool data." (exit 1)
+        print(f"companion: hw teach: argument --game: {title} has no cards for tags to name; tags are taught for "
+              "the temple's path cards (--game temple, the default)", file=sys.stderr)
+        return 2
     if args.tag and not args.card:
         print(f"Give the card of tag {args.tag} with --card CARD.", file=sys.stderr)
         return 2
+    if args.tag and args.card not in known:
+        # It said "No card 'P5' in the ... data." and ended 1, as if the machine were at fault, naming no card.
+        print(f"companion: hw teach: argument --card: no card {quoted(args.card)} in the {title} data; its cards: "
+              f"{card_ids(known)}", file=sys.stderr)
+        return 2
+    tags = TagMap.to_teach(Path(args.tags) if args.tags else default_tags_path(args.game))  # never over a non-tag file
     if args.tag:
-        if args.card not in known:
-            print(f"No card {quoted(args.card)} in the {game_class(args.game).title} data.", file=sys.stderr)
-            return 1
         tags.teach(args.tag, args.card)
         print(f"tag {args.tag} -> card {args.card}  ({tags.path})")
         return 0
@@ -347,6 +355,20 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
         raise
     finally:
         link.stop()
+
+
+def card_ids(cards: set[str]) -> str:
+    """Card ids as a refusal lists them, each run of one prefix and width as its ends: "AK, P01 to P49" (fifty
+    ids written out were a paragraph of them)."""
+    runs: list[tuple[str, str, str]] = []  # prefix and digits of the run's first id, digits of its last
+    for card in sorted(cards):
+        found = re.fullmatch(r"(.*?)([0-9]+)", card)
+        if found and runs and runs[-1][0] == found[1] and len(runs[-1][2]) == len(found[2]) \
+                and int(runs[-1][2]) + 1 == int(found[2]):
+            runs[-1] = (runs[-1][0], runs[-1][1], found[2])
+        else:
+            runs.append((found[1], found[2], found[2]) if found else (card, "", ""))
+    return ", ".join(f"{p}{first}" if first == last else f"{p}{first} to {p}{last}" for p, first, last in runs)
 
 
 def _typed_line() -> str | None:
@@ -485,6 +507,23 @@ RANDOM_INTERVAL = 3.0  # seconds between `simulate-dice --random` rolls: time to
 MAX_ROLLS = 10_000
 
 
+TAG_ID = "a tag id as the sensor reports it, such as 04A1"
+
+
+def tag_id(text: str) -> str:
+    """A tag id the sensor can report, without the blanks around it (the reader drops those from a field).
+
+    `--tag 04,A1`, `--tag tagé` and `--tag -` were taught, and no slot report could ever name them: the wire is
+    printable ASCII, a ',' parts its fields, a '$' starts a line, and '-' is the report of an empty slot.
+    """
+    tag = named(TAG_ID)(text).strip()
+    if tag == "-" or not (tag.isascii() and tag.isprintable()) or "," in tag or "$" in tag:
+        raise argparse.ArgumentTypeError(
+            f"{quoted(text)} is no tag id the sensor can report (printable ASCII without ',' or '$'; '-' is an empty "
+            f"slot): give {TAG_ID}")
+    return tag
+
+
 def register(subparsers: Any) -> None:
     hw = subparsers.add_parser("hw", help="table hardware: buttons, lights, the serial dice sensor")
     sub = hw.add_subparsers(dest="hw_command")
@@ -540,7 +579,7 @@ def register(subparsers: Any) -> None:
     teach.add_argument("--game", default="temple", help="the game whose cards carry tags (default: temple)")
     teach.add_argument("--dice-sensor", metavar="URL", type=named(PORT), help="teach from slot reports on this port")
     # Named: an empty --tag (a shell variable left unset) was told to give --tag, as if none were typed.
-    teach.add_argument("--tag", type=named("a tag id as the sensor reports it, such as 04A1"),
+    teach.add_argument("--tag", type=tag_id,
                        help="a tag id as the sensor reports it, linked to --card without the board")
     teach.add_argument("--card", type=named("the card id of --tag, as in the game's data (e.g. P07)"),
                        help="the card id of --tag, as in the game's data (e.g. P07)")

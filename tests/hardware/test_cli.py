@@ -78,7 +78,41 @@ def test_teach_links_a_tag_to_a_temple_card(tmp_path: Path, capsys: pytest.Captu
     tags = tmp_path / "tags.json"
     assert main(["hw", "teach", "--tags", str(tags), "--tag", "04A1", "--card", "P05"]) == 0
     assert json.loads(tags.read_text())["tags"] == {"04A1": "P05"}
-    assert main(["hw", "teach", "--tags", str(tags), "--tag", "04A2", "--card", "NOPE"]) == 1
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--tag", "04A2", "--card", "P5"], "companion: hw teach: argument --card: no card 'P5' in the Temple path-card "
+                                        "race (Ruin) data; its cards: AK, P01 to P49"),
+    (["--game", "blackpool", "--tag", "04A2", "--card", "P05"], "companion: hw teach: argument --game: Blackpool has "
+     "no cards for tags to name; tags are taught for the temple's path cards (--game temple, the default)"),
+    (["--game", "desert", "--dice-sensor", "loop://"], "companion: hw teach: argument --game: Desert lap race "
+     "(Secret Passage) has no cards for tags to name; tags are taught for the temple's path cards (--game temple, "
+     "the default)"),
+])  # fmt: skip
+def test_teach_refuses_a_card_the_game_has_not_naming_its_cards(
+    argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--card P5` said "No card 'P5' in the ... data." and ended 1, as if the machine were at fault, naming no card
+    to give; `--game blackpool` said the same of any card (its game has none), or taught from the board for it."""
+    tags = tmp_path / "tags.json"
+    assert main(["hw", "teach", "--tags", str(tags), *argv]) == 2
+    assert capsys.readouterr().err == said + "\n"
+    assert not tags.exists()
+
+
+@pytest.mark.parametrize("tag", ["04,A1", "t\u00e4g", "-", "$04A1"])
+def test_teach_refuses_a_tag_no_slot_report_can_name(
+    tag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--tag 04,A1` was taught, and no report could name it: a ',' parts the wire's fields ($SLOT,3,04,A1 is tag 04),
+    the wire is ASCII, a '$' starts a line, and '-' is an empty slot's report."""
+    with pytest.raises(SystemExit) as usage:
+        main(["hw", "teach", "--tags", str(tmp_path / "tags.json"), "--tag", tag, "--card", "P05"])
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert usage.value.code == 2 and err == (
+        f"companion hw teach: error: argument --tag: {tag!r} is no tag id the sensor can report (printable ASCII "
+        "without ',' or '$'; '-' is an empty slot): give a tag id as the sensor reports it, such as 04A1")
+    assert not (tmp_path / "tags.json").exists()
 
 
 @pytest.mark.parametrize(("content", "said"), [
