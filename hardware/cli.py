@@ -533,7 +533,7 @@ def register(subparsers: Any) -> None:
         parser.add_argument("--dice-sensor", metavar="URL", type=named(PORT),
                             help="serial port or pyserial URL (/dev/ttyUSB0, loop://)")
         parser.add_argument("--buttons", choices=("gpio", "mock", "none"), default=buttons, help="button box pins")
-        parser.add_argument("--hardware-config", metavar="TOML", type=named("a pin map file's path"),
+        parser.add_argument("--hardware-config", metavar="TOML", type=file_path("a pin map file's path"),
                             help="pin map (default: the user data dir)")
 
     play = sub.add_parser("play", help="the terminal referee with the sensor and buttons attached")

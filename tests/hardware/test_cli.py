@@ -264,6 +264,18 @@ def test_a_tag_file_that_is_a_folder_is_refused_by_name(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tags"]
 
 
+@pytest.mark.parametrize("argv", [["test", "--buttons", "mock", "--auto"], ["play", "--buttons", "mock"]])
+def test_a_pin_map_that_is_a_folder_is_refused_by_name(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--hardware-config DIR` said "not a readable TOML file ([Errno 21] Is a directory: ...)" and ended 1, as if the
+    file were damaged: a folder where a file is meant is a mistake in the command line, as `--tags DIR` is."""
+    with pytest.raises(SystemExit) as usage:
+        main(["hw", *argv, "--hardware-config", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert usage.value.code == 2 and f"argument --hardware-config: '{tmp_path}' is a folder: give a pin map" in err
+
+
 @pytest.mark.parametrize(("argv", "what"), [(["ui", "screenshots", ""], "argument dir"),
                                             (["vision", "eval-dice", ".", "--models", ""], "argument --models")])
 def test_an_empty_folder_name_is_refused_not_taken_as_the_working_folder(
