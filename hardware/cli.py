@@ -507,6 +507,21 @@ RANDOM_INTERVAL = 3.0  # seconds between `simulate-dice --random` rolls: time to
 MAX_ROLLS = 10_000
 
 
+LINK = "the path of the link to make (a link there is replaced, never a file or folder)"
+
+
+def link_path(text: str) -> str:
+    """Where `simulate-dice --link` may make its link: not over a file or a folder, which it never replaces.
+
+    `--link notes.txt` was refused only once the command ran (exit 1), and `--link DIR` as "a file that is not a
+    link is there", of a folder.
+    """
+    path = Path(named(LINK)(text))
+    if path.exists() and not path.is_symlink():
+        raise argparse.ArgumentTypeError(f"{text!r} is a {'folder' if path.is_dir() else 'file'}: give {LINK}")
+    return text
+
+
 TAG_ID = "a tag id as the sensor reports it, such as 04A1"
 
 
@@ -553,7 +568,7 @@ def register(subparsers: Any) -> None:
     sim.add_argument("--interval", type=seconds,
                      help=f"seconds between the --random rolls (default {RANDOM_INTERVAL:g})")
     sim.add_argument("--delay", type=seconds, default=0.0, help="seconds to wait before the script")
-    sim.add_argument("--link", type=named("the path of the link to make"),
+    sim.add_argument("--link", type=link_path,
                      help="also make this symlink to the pty (a stable name across unplug/plug)")
     sim.add_argument("--seed", type=int,
                      help="the same seed rolls the same --random values (default: a new one)")

@@ -494,12 +494,30 @@ def test_a_simulator_link_in_a_missing_folder_names_the_link(
     assert f"companion: cannot make the link {link}: No such file or directory" in capsys.readouterr().err
 
 
-def test_a_simulator_link_never_replaces_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    kept = tmp_path / "notes.txt"
-    kept.write_text("mine", encoding="utf-8")
-    assert main(["hw", "simulate-dice", "--link", str(kept), "--exit"]) == 1
-    assert f"cannot make the link {kept}: a file that is not a link is there" in capsys.readouterr().err
-    assert kept.read_text(encoding="utf-8") == "mine"
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_a_simulator_link_never_replaces_a_file_or_folder(
+    what: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Refused once the command ran (exit 1), and a folder named "a file that is not a link": now as the command is
+    read, a mistake in it (exit 2), naming what is there."""
+    kept = tmp_path / "notes"
+    kept.write_text("mine", encoding="utf-8") if what == "file" else kept.mkdir()
+    with pytest.raises(SystemExit) as usage:
+        main(["hw", "simulate-dice", "--link", str(kept), "--exit"])
+    assert usage.value.code == 2 and capsys.readouterr().err.splitlines()[-1] == (
+        f"companion hw simulate-dice: error: argument --link: '{kept}' is a {what}: give the path of the link to "
+        "make (a link there is replaced, never a file or folder)")
+    assert kept.read_text(encoding="utf-8") == "mine" if what == "file" else not list(kept.iterdir())
+
+
+def test_a_simulator_link_made_before_over_its_own_link_is_replaced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A link left by an earlier run (or pointing at a pty gone since) is the simulator's to replace."""
+    link = tmp_path / "dice"
+    link.symlink_to(tmp_path / "gone")
+    assert main(["hw", "simulate-dice", "--link", str(link), "--exit"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == str(link) and not link.is_symlink()
 
 
 def test_a_port_that_echoes_the_query_is_not_called_a_sensor() -> None:
