@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import pkgutil
 import queue
 import random
 import re
@@ -507,6 +508,27 @@ RANDOM_INTERVAL = 3.0  # seconds between `simulate-dice --random` rolls: time to
 MAX_ROLLS = 10_000
 
 
+def port(text: str) -> str:
+    """A serial port, or a URL whose kind pyserial knows: `--dice-sensor bogus://x` played on, the table told
+    "dice sensor not found: ... protocol 'bogus' not known; will keep looking", for a port no wait would bring."""
+    named(PORT)(text)
+    scheme, url, _ = text.partition("://")
+    if url and (known := _url_kinds()) and f"{scheme.lower()}://" not in known:
+        raise argparse.ArgumentTypeError(f"{text!r} is a URL of a kind pyserial has not ({', '.join(known)}): give "
+                                         f"{PORT}")
+    return text
+
+
+def _url_kinds() -> list[str]:
+    """The URL kinds pyserial opens (loop://, socket://, ...), read from its package only when a URL is given."""
+    try:
+        import serial.urlhandler
+    except ImportError:  # no pyserial: the link says so when it starts
+        return []
+    modules = pkgutil.iter_modules(serial.urlhandler.__path__)
+    return sorted(f"{m.name.removeprefix('protocol_')}://" for m in modules if m.name.startswith("protocol_"))
+
+
 LINK = "the path of the link to make (a link there is replaced, never a file or folder)"
 
 
@@ -545,7 +567,7 @@ def register(subparsers: Any) -> None:
     hw.set_defaults(func=lambda args: usage(hw))
 
     def hardware_options(parser: argparse.ArgumentParser, buttons: str) -> None:
-        parser.add_argument("--dice-sensor", metavar="URL", type=named(PORT),
+        parser.add_argument("--dice-sensor", metavar="URL", type=port,
                             help="serial port or pyserial URL (/dev/ttyUSB0, loop://)")
         parser.add_argument("--buttons", choices=("gpio", "mock", "none"), default=buttons, help="button box pins")
         parser.add_argument("--hardware-config", metavar="TOML", type=file_path("a pin map file's path"),
@@ -592,7 +614,7 @@ def register(subparsers: Any) -> None:
 
     teach = sub.add_parser("teach", help="link temple tag ids to card ids (kept in the user data dir)")
     teach.add_argument("--game", default="temple", help="the game whose cards carry tags (default: temple)")
-    teach.add_argument("--dice-sensor", metavar="URL", type=named(PORT), help="teach from slot reports on this port")
+    teach.add_argument("--dice-sensor", metavar="URL", type=port, help="teach from slot reports on this port")
     # Named: an empty --tag (a shell variable left unset) was told to give --tag, as if none were typed.
     teach.add_argument("--tag", type=tag_id,
                        help="a tag id as the sensor reports it, linked to --card without the board")

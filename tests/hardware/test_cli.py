@@ -264,6 +264,20 @@ def test_a_tag_file_that_is_a_folder_is_refused_by_name(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tags"]
 
 
+@pytest.mark.parametrize("command", ["play", "test", "teach"])
+def test_a_sensor_url_of_a_kind_pyserial_has_not_is_refused_naming_the_kinds(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hw play --dice-sensor bogus://x` played on, the table told "dice sensor not found: ... protocol 'bogus' not
+    known; will keep looking", for a port no wait brings; `hw test` ended 1 as for a sensor not plugged in."""
+    with pytest.raises(SystemExit) as usage:
+        main(["hw", command, "--dice-sensor", "bogus://x"])
+    assert usage.value.code == 2 and capsys.readouterr().err.splitlines()[-1] == (
+        f"companion hw {command}: error: argument --dice-sensor: 'bogus://x' is a URL of a kind pyserial has not "
+        "(alt://, cp2110://, hwgrep://, loop://, rfc2217://, socket://, spy://): give a serial port such as "
+        "/dev/ttyUSB0, or a pyserial URL such as loop://")
+
+
 @pytest.mark.parametrize("argv", [["test", "--buttons", "mock", "--auto"], ["play", "--buttons", "mock"]])
 def test_a_pin_map_that_is_a_folder_is_refused_by_name(
     argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
