@@ -509,9 +509,15 @@ MAX_ROLLS = 10_000
 
 
 def port(text: str) -> str:
-    """A serial port, or a URL whose kind pyserial knows: `--dice-sensor bogus://x` played on, the table told
-    "dice sensor not found: ... protocol 'bogus' not known; will keep looking", for a port no wait would bring."""
+    """A serial port (or what will be one once the sensor is plugged in), or a URL whose kind pyserial knows:
+    `--dice-sensor bogus://x` played on, the table told "dice sensor not found: ... protocol 'bogus' not known;
+    will keep looking", for a port no wait would bring, and so did a file or a folder named as the port."""
     named(PORT)(text)
+    path = Path(text)
+    if path.is_dir() or path.is_file():  # a port is a device (a tty, or a link to one), or not there yet
+        # `hw test` said "Could not configure port: (25, 'Inappropriate ioctl for device')" of a file.
+        raise argparse.ArgumentTypeError(f"{text!r} is a {'folder' if path.is_dir() else 'file'}, not a serial "
+                                         f"port: give {PORT}")
     scheme, url, _ = text.partition("://")
     if url and (known := _url_kinds()) and f"{scheme.lower()}://" not in known:
         raise argparse.ArgumentTypeError(f"{text!r} is a URL of a kind pyserial has not ({', '.join(known)}): give "

@@ -278,6 +278,21 @@ def test_a_sensor_url_of_a_kind_pyserial_has_not_is_refused_naming_the_kinds(
         "/dev/ttyUSB0, or a pyserial URL such as loop://")
 
 
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_a_file_or_folder_named_as_the_sensor_port_is_refused(
+    what: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hw test --dice-sensor notes.txt` said "Could not configure port: (25, 'Inappropriate ioctl for device')",
+    and `hw play` with it kept looking for a sensor there: a port is a device, or not there until plugged in."""
+    named = tmp_path / "notes"
+    named.write_text("mine", encoding="utf-8") if what == "file" else named.mkdir()
+    with pytest.raises(SystemExit) as usage:
+        main(["hw", "test", "--buttons", "none", "--dice-sensor", str(named)])
+    assert usage.value.code == 2 and capsys.readouterr().err.splitlines()[-1] == (
+        f"companion hw test: error: argument --dice-sensor: '{named}' is a {what}, not a serial port: give a serial "
+        "port such as /dev/ttyUSB0, or a pyserial URL such as loop://")
+
+
 @pytest.mark.parametrize("argv", [["test", "--buttons", "mock", "--auto"], ["play", "--buttons", "mock"]])
 def test_a_pin_map_that_is_a_folder_is_refused_by_name(
     argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
