@@ -311,6 +311,7 @@ STEP_REFUSALS: dict[str, Callable[[list[str]], str | None]] = {
     "roll": roll_refusal, "slot": slot_refusal, "wait": wait_refusal}  # steps whose numbers are checked
 WIRE_STEPS = ("roll", "slot", "err", "half")  # steps whose words are sent as fields
 VERBS = ("roll", "slot", "err", "id", "raw", "half", "wait", "unplug", "plug")  # as `STEPS` names them
+MOST_WORDS = {"roll": 4, "slot": 2, "wait": 1, "id": 0, "unplug": 0, "plug": 0}  # the others take any text
 
 
 def step_refusal(verb: str, args: list[str]) -> str | None:
@@ -318,6 +319,11 @@ def step_refusal(verb: str, args: list[str]) -> str | None:
     word the wire cannot carry (`wire_refusal`, `roll_refusal`, `slot_refusal`, `wait_refusal`), or None."""
     if verb not in VERBS:
         return f"no such step; steps: {STEPS}"
+    if verb in MOST_WORDS and len(args) > MOST_WORDS[verb]:
+        # Passed over: `roll 3 d6 100 red blue` sent a red 3, `unplug now` unplugged, as if the rest were not there.
+        usage = next(said for said in STEPS.split(", ") if said.split()[0] == verb)
+        extra = " ".join(args[MOST_WORDS[verb]:])
+        return f"{quoted(extra)} is more than the step takes: {usage}"
     if verb in WIRE_STEPS and (why := wire_refusal(verb, args)) is not None:
         return why
     check = STEP_REFUSALS.get(verb)

@@ -871,6 +871,10 @@ def test_simulate_dice_refuses_what_only_random_rolls_use_without_them(
     ("roll 3 d6 100 red,blue", "script step 1, 'roll 3 d6 100 red,blue': a field holds no ',' (it parts the fields "
                                "on the wire), not 'red,blue'"),
     ("roll 3 d0", "script step 1, 'roll 3 d0': a die has 1 side or more, not 'd0'"),
+    ("roll 3 d6 100 red blue", "script step 1, 'roll 3 d6 100 red blue': 'blue' is more than the step takes: roll V "
+                               "[die] [confidence] [colour]"),
+    ("slot 3 04 A1", "script step 1, 'slot 3 04 A1': 'A1' is more than the step takes: slot N TAG|-"),
+    ("unplug now", "script step 1, 'unplug now': 'now' is more than the step takes: unplug"),
 ])
 def test_a_script_roll_no_die_shows_or_slot_no_board_has_is_refused_before_plugging_in(
     script: str, said: str, capsys: pytest.CaptureFixture[str]
