@@ -342,7 +342,11 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
                 taught += 1
                 print(f"  saved ({tags.path})")
             elif answer:
-                print(f"  no card {quoted(answer)}")
+                # The same tag is asked again: a mistyped id ("P5") moved on to the next tag, or to none, and the
+                # card whose id was mistyped stayed untaught until it was lifted and laid again.
+                print(f"  no card {quoted(answer)}; the cards: {card_ids(known)} (Enter passes this tag over)")
+                ask_next()
+                continue
             asked.pop(0)
             ask_next()
     except KeyboardInterrupt:
