@@ -205,13 +205,23 @@ def cmd_hw_test(args: argparse.Namespace) -> int:
                 "add --buttons mock, or leave it out")
         return _unused("hw test", ["--auto"], "presses the simulated buttons of --buttons mock for you",
                        f"--buttons is {args.buttons}", mend)
+    timed = [flag for flag, value in (("--timeout", args.timeout), ("--dwell", args.dwell)) if value is not None]
+    if timed and args.buttons == "none":  # passed over: no light is lit and no button waited for
+        return _unused("hw test", timed, "times the lights and buttons", "--buttons is none",
+                       f"add --buttons gpio (or mock), or leave {'it' if len(timed) == 1 else 'them'} out")
+    if args.timeout == 0 and not args.auto:
+        # Every button was "NOT PRESSED within 0 s - check the wiring", blaming wires nobody had a moment to test.
+        print("companion hw test: --timeout 0 leaves no time to press a button: give the seconds to wait for each "
+              f"(default {BUTTON_WAIT:g}), or add --auto with --buttons mock", file=sys.stderr)
+        return 2
     ports = [args.dice_sensor] if args.dice_sensor else None
     if args.buttons == "none":  # a table without a button box: its wiring and GPIO are no finding
-        return self_test({}, None, ports, timeout=args.timeout, dwell=args.dwell)
+        return self_test({}, None, ports)
     factory = functools.partial(make_pin_factory, args.buttons)  # made inside the check: no GPIO is one finding
     config = _config(args)
     print(config_source(Path(args.hardware_config) if args.hardware_config else None), flush=True)
-    return self_test(config, factory, ports, timeout=args.timeout, dwell=args.dwell, auto_press=args.auto)
+    return self_test(config, factory, ports, timeout=BUTTON_WAIT if args.timeout is None else args.timeout,
+                     dwell=LIGHT_DWELL if args.dwell is None else args.dwell, auto_press=args.auto)
 
 
 def cmd_hw_bench(args: argparse.Namespace) -> int:
@@ -506,6 +516,8 @@ def cmd_hw_demo(args: argparse.Namespace) -> int:
 PORT = "a serial port such as /dev/ttyUSB0, or a pyserial URL such as loop://"
 TAG_FILE = "a tag file's path (leave --tags out for the default one)"
 CAMERA = "a camera source: 0, picamera, a URL, a video or a folder"
+BUTTON_WAIT = 10.0  # seconds `hw test` waits for each button to be pressed
+LIGHT_DWELL = 0.5  # seconds `hw test` keeps each light on
 RANDOM_INTERVAL = 3.0  # seconds between `simulate-dice --random` rolls: time to read each one as it comes
 # The most rolls one run plays: a bench roll takes about 30 ms over a pty, so this is minutes; ten million ran
 # until Ctrl-C.
@@ -609,8 +621,8 @@ def register(subparsers: Any) -> None:
 
     test = sub.add_parser("test", help="wiring self-test: each light, each button, the serial sensor")
     hardware_options(test, "gpio")
-    test.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each button")
-    test.add_argument("--dwell", type=seconds, default=0.5, help="seconds each light stays on")
+    test.add_argument("--timeout", type=seconds, help=f"seconds to wait for each button (default {BUTTON_WAIT:g})")
+    test.add_argument("--dwell", type=seconds, help=f"seconds each light stays on (default {LIGHT_DWELL:g})")
     test.add_argument("--auto", action="store_true", help="with --buttons mock: press the buttons for you")
     test.set_defaults(func=cmd_hw_test)
 

@@ -260,9 +260,10 @@ def _wait_press(presses: queue.Queue[Observation], intent: str, timeout: float) 
     wanted = {intent, "settings"} if intent == "menu" else {intent}
     others: list[str] = []
     end = time.monotonic() + timeout
-    while (left := end - time.monotonic()) > 0:
+    while True:  # a press already heard is read even with no time left: `--auto --timeout 0` found none
+        left = end - time.monotonic()
         try:
-            observation = presses.get(timeout=left)
+            observation = presses.get(timeout=max(0.0, left))
         except queue.Empty:
             break
         if isinstance(observation, ButtonPressed) and observation.intent in wanted:
@@ -270,4 +271,6 @@ def _wait_press(presses: queue.Queue[Observation], intent: str, timeout: float) 
         if isinstance(observation, ButtonPressed):
             name = "menu" if observation.intent == "settings" else observation.intent
             others += [name] if name not in others else []
+        if left <= 0:
+            break
     return others

@@ -616,8 +616,7 @@ def test_self_test_without_a_button_box_checks_only_the_sensor(capsys: pytest.Ca
         server = threading.Thread(target=lambda: [idle(sensor, 0.05) for _ in iter(stop.is_set, True)])
         server.start()
         try:
-            code = main(["hw", "test", "--buttons", "none", "--timeout", "0.05", "--dwell", "0",
-                         "--dice-sensor", sensor.path])
+            code = main(["hw", "test", "--buttons", "none", "--dice-sensor", sensor.path])
         finally:
             stop.set()
             server.join()
@@ -776,6 +775,17 @@ def test_the_self_test_says_which_pin_map_it_checks(
     assert capsys.readouterr().out.splitlines()[0] == f"Pin map: {other} (over the defaults in hardware/pins.toml)"
 
 
+def test_the_self_test_presses_the_mock_buttons_for_you_however_short_the_wait(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--auto --timeout 0` pressed each mock button, then found none pressed ("NOT PRESSED within 0 s - check the
+    wiring"): a press already heard is read, even with no time left to wait for one."""
+    assert main(["hw", "test", "--buttons", "mock", "--auto", "--timeout", "0", "--dwell", "0",
+                 "--dice-sensor", "loop://"]) == 1  # the loop sends back the query: the one problem found
+    out = capsys.readouterr().out
+    assert "NOT PRESSED" not in out and out.count(": ok\n") == 4 and out.endswith("1 problem(s) found.\n"), out
+
+
 @pytest.mark.parametrize(
     ("given", "said"),
     [
@@ -793,6 +803,15 @@ def test_the_self_test_says_which_pin_map_it_checks(
         (["test", "--buttons", "gpio", "--auto"],
          "hw test: --auto presses the simulated buttons of --buttons mock for you, and --buttons is gpio: leave it "
          "out and press each button when asked"),
+        (["test", "--buttons", "none", "--timeout", "5"],
+         "hw test: --timeout times the lights and buttons, and --buttons is none: add --buttons gpio (or mock), or "
+         "leave it out"),
+        (["test", "--buttons", "none", "--timeout", "5", "--dwell", "0"],
+         "hw test: --timeout, --dwell time the lights and buttons, and --buttons is none: add --buttons gpio (or "
+         "mock), or leave them out"),
+        (["test", "--buttons", "gpio", "--timeout", "0"],
+         "hw test: --timeout 0 leaves no time to press a button: give the seconds to wait for each (default 10), or "
+         "add --auto with --buttons mock\n"),
     ],
 )
 def test_hw_options_that_would_do_nothing_are_refused(
@@ -800,7 +819,8 @@ def test_hw_options_that_would_do_nothing_are_refused(
 ) -> None:
     """`hw play --tags FILE` without a sensor and `--hardware-config` without a button box were passed over in
     silence (the goodbye named them as part of the table to resume), and so were `hw test --buttons none` with a
-    pin map and `--auto` with no mock box to press (`--buttons gpio --auto` waited on each button as without it).
+    pin map, `--timeout` or `--dwell`, and `--auto` with no mock box to press (`--buttons gpio --auto` waited on
+    each button as without it); `--timeout 0` blamed the wiring of every button nobody had a moment to press.
     Refused before the journal is opened or a port looked for, as the camera's options are without --camera."""
     monkeypatch.chdir(tmp_path)
     journal = tmp_path / "j.sqlite3"
