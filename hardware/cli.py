@@ -551,6 +551,18 @@ def _url_kinds() -> list[str]:
     return sorted(f"{m.name.removeprefix('protocol_')}://" for m in modules if m.name.startswith("protocol_"))
 
 
+def camera(text: str) -> str:
+    """A camera source that can name one on some machine (`vision.sources.misnamed`, as `vision watch` reads it):
+    `hw play --camera 99999` and a file:// URL of another host played on, the table told the camera was not
+    found and would be looked for again, for a camera no wait brings."""
+    named(CAMERA)(text)
+    from vision.sources import misnamed  # OpenCV is loaded only when a camera is named
+
+    if (why := misnamed(text)) is not None:
+        raise argparse.ArgumentTypeError(why)
+    return text
+
+
 LINK = "the path of the link to make (a link there is replaced, never a file or folder)"
 
 
@@ -599,7 +611,7 @@ def register(subparsers: Any) -> None:
     add_play_arguments(play)
     hardware_options(play, "none")
     play.add_argument("--tags", type=file_path(TAG_FILE), help="temple tag file (default: the user data dir)")
-    play.add_argument("--camera", metavar="SOURCE", type=named(CAMERA),
+    play.add_argument("--camera", metavar="SOURCE", type=camera,
                       help="camera reading dice and cards: 0, picamera, a URL, a video or a folder (default: none)")
     picture_options(play)
     live_options(play)

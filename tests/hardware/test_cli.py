@@ -278,6 +278,23 @@ def test_a_sensor_url_of_a_kind_pyserial_has_not_is_refused_naming_the_kinds(
         "/dev/ttyUSB0, or a pyserial URL such as loop://")
 
 
+@pytest.mark.parametrize(("source", "said"), [
+    ("99999", "'99999' is not a camera index (0 to 9999; see ls /dev/video*)"),
+    ("file://otherhost/x.mp4", "file://otherhost/x.mp4 names a file on otherhost, not on this machine: give "
+                               "file:///full/path (three slashes) or the path itself"),
+])
+def test_hw_play_refuses_a_camera_source_no_machine_has(
+    source: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hw play --camera 99999` played on, the table told the camera was not found and would be looked for again:
+    refused as `vision watch` refuses it, before the journal is opened."""
+    with pytest.raises(SystemExit) as usage:
+        main(["hw", "play", "--journal", str(tmp_path / "j.sqlite3"), "--camera", source])
+    assert usage.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"companion hw play: error: argument --camera: {said}"
+    assert not list(tmp_path.iterdir())
+
+
 @pytest.mark.parametrize("what", ["file", "folder"])
 def test_a_file_or_folder_named_as_the_sensor_port_is_refused(
     what: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
