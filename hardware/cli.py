@@ -267,15 +267,16 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
     if args.tag and not args.card:
         print(f"Give the card of tag {args.tag} with --card CARD.", file=sys.stderr)
         return 2
-    if args.tag and args.card not in known:
+    card = card_named(args.card, known) if args.card else None
+    if args.tag and card is None:
         # It said "No card 'P5' in the ... data." and ended 1, as if the machine were at fault, naming no card.
         print(f"companion: hw teach: argument --card: no card {quoted(args.card)} in the {title} data; its cards: "
               f"{card_ids(known)}", file=sys.stderr)
         return 2
     tags = TagMap.to_teach(Path(args.tags) if args.tags else default_tags_path(args.game))  # never over a non-tag file
     if args.tag:
-        tags.teach(args.tag, args.card)
-        print(f"tag {args.tag} -> card {args.card}  ({tags.path})")
+        tags.teach(args.tag, card)  # type: ignore[arg-type]  # found above
+        print(f"tag {args.tag} -> card {card}  ({tags.path})")
         return 0
     if not args.dice_sensor:
         print("Give --tag TAG --card CARD, or --dice-sensor URL to teach from the board.", file=sys.stderr)
@@ -347,8 +348,8 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
                 if answer:
                     print(f"  no card lies on a slot yet: lay {answer} on one first (q to stop)", flush=True)
                 continue
-            if answer in known:
-                tags.teach(asked[0].tag, answer)  # type: ignore[arg-type]
+            if (card := card_named(answer, known)) is not None:
+                tags.teach(asked[0].tag, card)  # type: ignore[arg-type]
                 taught += 1
                 print(f"  saved ({tags.path})")
             elif answer:
@@ -370,6 +371,16 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
         raise
     finally:
         link.stop()
+
+
+def card_named(text: str, known: set[str]) -> str | None:
+    """The card of ``known`` that ``text`` names, in any case and without blanks around it ("p05" is P05), or None.
+
+    A café reads the id off the card's face and types it as it comes: "p05" was "no card 'p05'" and ended 1.
+    """
+    if text in known:
+        return text
+    return next((card for card in known if card.lower() == text.strip().lower()), None)
 
 
 def card_ids(cards: set[str]) -> str:

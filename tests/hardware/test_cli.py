@@ -78,6 +78,10 @@ def test_teach_links_a_tag_to_a_temple_card(tmp_path: Path, capsys: pytest.Captu
     tags = tmp_path / "tags.json"
     assert main(["hw", "teach", "--tags", str(tags), "--tag", "04A1", "--card", "P05"]) == 0
     assert json.loads(tags.read_text())["tags"] == {"04A1": "P05"}
+    # As a café types an id read off a card: in small letters, a blank after it.
+    assert main(["hw", "teach", "--tags", str(tags), "--tag", "04A2", "--card", "p06 "]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"tag 04A2 -> card P06  ({tags})"
+    assert json.loads(tags.read_text())["tags"] == {"04A1": "P05", "04A2": "P06"}
 
 
 @pytest.mark.parametrize(("argv", "said"), [
@@ -439,7 +443,7 @@ def test_teaching_asks_for_each_tag_laid_and_saves_the_answer(tmp_path: Path, se
         # Asked again: a mistyped id went on to the next tag (here none), the card laid left untaught.
         read_until(teach.stdout, "  no card 'NOPE'; the cards: AK, P01 to P49 (Enter passes this tag over)\n"
                                  "tag 04A2 (slot 5): card? ")
-        teach.stdin.write("P06\nq\n")
+        teach.stdin.write("p06\nq\n")
         teach.stdin.flush()
         code = teach.wait(timeout=30)
     assert code == 0
