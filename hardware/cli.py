@@ -151,13 +151,14 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
     saying how many of the random rolls were played when it came mid-way; it ended 0, so a script driving the
     simulator could not tell a run cut short from one played out.
     """
-    from hardware.dice_sim import SimulatedSensor, idle, run_script, script_refusals
+    from hardware.dice_sim import SimulatedSensor, idle, random_face, run_script, script_refusals
 
     if args.script and (refusals := script_refusals(args.script)):  # before a sensor is plugged in to play it
         for refusal in refusals:
             print(f"companion hw simulate-dice: {refusal}", file=sys.stderr)
         return 2
-    unrolled = [flag for flag, value in (("--interval", args.interval), ("--seed", args.seed)) if value is not None]
+    unrolled = [flag for flag, value in (("--interval", args.interval), ("--seed", args.seed), ("--die", args.die))
+                if value is not None]
     if unrolled and not args.random:  # passed over: `--seed 3` alone rolled nothing, and said nothing of it
         return _unused("hw simulate-dice", unrolled, "sets the --random rolls", "no --random N is given",
                        f"add --random N, or leave {'it' if len(unrolled) == 1 else 'them'} out")
@@ -174,10 +175,15 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
         rng = random.Random(args.seed)
         for _ in range(args.random):
             idle(sensor, RANDOM_INTERVAL if args.interval is None else args.interval)
-            value = rng.randint(1, 6)
-            sensor.roll(value)
+            if args.die is None:
+                value = rng.randint(1, 6)
+                sensor.roll(value)
+                print(f"sim: roll {value}", flush=True)
+            else:  # the die named, as a script's `roll ? DIE` throws it: the temple's d20 rolled 1 to 6 here
+                value, colour = random_face(args.die, None, rng)
+                sensor.roll(value, args.die, 100, colour)
+                print(f"sim: roll {value} {args.die}{f' 100 {colour}' if colour else ''}", flush=True)
             rolled += 1
-            print(f"sim: roll {value}", flush=True)
         if not args.exit:
             while True:
                 sensor.answer_queries(1.0)
@@ -577,6 +583,15 @@ def camera(text: str) -> str:
 LINK = "the path of the link to make (a link there is replaced, never a file or folder)"
 
 
+def die_type(text: str) -> str:
+    """A die `simulate-dice --random` can throw: one of the games' dice, or dN (`hardware.dice_sim.random_faces`)."""
+    from hardware.dice_sim import known_dice, random_faces, wire_refusal
+
+    if wire_refusal("roll", [named("a die such as d20")(text)]) or isinstance(random_faces(text, None), str):
+        raise argparse.ArgumentTypeError(f"{text!r} is no die whose faces are known: give {known_dice()}")
+    return text
+
+
 def link_path(text: str) -> str:
     """Where `simulate-dice --link` may make its link: not over a file or a folder, which it never replaces.
 
@@ -632,6 +647,9 @@ def register(subparsers: Any) -> None:
     sim.add_argument("--script", help="steps like 'roll 4; wait 1; slot 3 04A1; unplug; wait 2; plug'")
     sim.add_argument("--random", type=count(0, MAX_ROLLS), default=0, metavar="N",
                      help=f"then N random d6 rolls (at most {MAX_ROLLS})")
+    sim.add_argument("--die", type=die_type,
+                     help="the die the --random rolls throw: d20 (the temple's, with its colours), oracle, d6 or dN "
+                          "(default: a d6 sent as d6)")
     sim.add_argument("--interval", type=seconds,
                      help=f"seconds between the --random rolls (default {RANDOM_INTERVAL:g})")
     sim.add_argument("--delay", type=seconds, default=0.0, help="seconds to wait before the script")

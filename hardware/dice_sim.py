@@ -185,6 +185,11 @@ def game_dice() -> dict[str, tuple[Face, ...]]:
     return dice
 
 
+def known_dice() -> str:
+    """The dice a random roll can throw, as a refusal names them: "d20, d6, oracle, or dN (N sides)"."""
+    return f"{', '.join(sorted(game_dice()))}, or dN (N sides)"
+
+
 def random_faces(die: str, colour: str | None) -> tuple[Face, ...] | int | str:
     """What a `roll ?` of ``die`` picks from: a game's die's faces (those of ``colour`` when its faces have
     colours), or the sides of another die named by them (``dN``, each side once); else why it cannot be rolled."""
@@ -194,8 +199,7 @@ def random_faces(die: str, colour: str | None) -> tuple[Face, ...] | int | str:
         sides = re.fullmatch(r"d([0-9]+)", die.lower())
         if sides is not None and int(sides[1]) >= 1:
             return int(sides[1])
-        names = ", ".join(sorted(known))
-        return f"a random roll (?) is of a die whose faces are known: {names}, or dN (N sides), not {quoted(die)}"
+        return f"a random roll (?) is of a die whose faces are known: {known_dice()}, not {quoted(die)}"
     colours = sorted({c for _, c in faces if c is not None})
     if colour and colours:
         faces = tuple(face for face in faces if face[1] == colour.lower())

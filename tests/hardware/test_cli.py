@@ -963,6 +963,32 @@ def test_a_random_script_roll_throws_the_die_the_step_names(sensor: SimulatedSen
                     f"sim: roll ? D20 100 red (rolled {dice[1].value} red)"]
 
 
+def test_random_rolls_throw_the_die_named_with_die(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--random N` rolled a d6 whatever the table: a temple tester had no random throws of its die at all."""
+    assert main(["hw", "simulate-dice", "--random", "30", "--interval", "0", "--seed", "4", "--die", "d20",
+                 "--exit"]) == 0
+    rolled = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    faces = create("temple").face_weights  # type: ignore[attr-defined]
+    assert len(rolled) == 30 and all(words[:2] == ["sim:", "roll"] and words[3:5] == ["d20", "100"] for words in rolled)
+    thrown = {(int(w[2]) if w[2].isdigit() else w[2], w[5]) for w in rolled}
+    assert thrown <= set(faces) and len(thrown) > 5, thrown
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--random", "2", "--die", "coin"], "argument --die: 'coin' is no die whose faces are known: give d20, d6, "
+                                         "oracle, or dN (N sides)"),
+    (["--die", "d20"], "--die sets the --random rolls, and no --random N is given: add --random N, or leave it out"),
+])
+def test_a_random_die_no_game_knows_or_with_no_random_rolls_is_refused(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        code = main(["hw", "simulate-dice", "--exit", *argv])
+    except SystemExit as usage:
+        code = usage.code  # type: ignore[assignment]
+    assert code == 2 and capsys.readouterr().err.splitlines()[-1].endswith(said)
+
+
 @pytest.mark.parametrize(("script", "said"), [
     ("roll ? coin", "script step 1, 'roll ? coin': a random roll (?) is of a die whose faces are known: d20, d6, "
                     "oracle, or dN (N sides), not 'coin'"),
