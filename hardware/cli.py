@@ -644,9 +644,10 @@ def register(subparsers: Any) -> None:
     play.set_defaults(func=cmd_hw_play, reads_input=True)
 
     sim = sub.add_parser("simulate-dice", help="play a dice sensor on a new pty and print its path")
-    sim.add_argument("--script", help="steps like 'roll 4; wait 1; slot 3 04A1; unplug; wait 2; plug'")
+    sim.add_argument("--script", help="steps like 'roll 4; roll ? d20; wait 1; slot 3 04A1; unplug; wait 2; plug' "
+                                      "(docs/hardware.md); each is checked before any is played")
     sim.add_argument("--random", type=count(0, MAX_ROLLS), default=0, metavar="N",
-                     help=f"then N random d6 rolls (at most {MAX_ROLLS})")
+                     help=f"then N random rolls, of a d6 unless --die names another (at most {MAX_ROLLS})")
     sim.add_argument("--die", type=die_type,
                      help="the die the --random rolls throw: d20 (the temple's, with its colours), oracle, d6 or dN "
                           "(default: a d6 sent as d6)")
