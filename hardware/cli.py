@@ -151,9 +151,11 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
     saying how many of the random rolls were played when it came mid-way; it ended 0, so a script driving the
     simulator could not tell a run cut short from one played out.
     """
+    from companion.cli import cafe_dir
     from hardware.dice_sim import SimulatedSensor, idle, random_face, run_script, script_refusals
 
-    if args.script and (refusals := script_refusals(args.script)):  # before a sensor is plugged in to play it
+    cafe = cafe_dir(args)  # the café's own die and board, which the table referees with
+    if args.script and (refusals := script_refusals(args.script, cafe)):  # before a sensor is plugged in to play it
         for refusal in refusals:
             print(f"companion hw simulate-dice: {refusal}", file=sys.stderr)
         return 2
@@ -171,7 +173,7 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
     try:
         idle(sensor, args.delay)
         if args.script:
-            bad = run_script(sensor, args.script, lambda s: print(s, flush=True))
+            bad = run_script(sensor, args.script, lambda s: print(s, flush=True), cafe=cafe)
         rng = random.Random(args.seed)
         for _ in range(args.random):
             idle(sensor, RANDOM_INTERVAL if args.interval is None else args.interval)
@@ -180,7 +182,7 @@ def cmd_simulate_dice(args: argparse.Namespace) -> int:
                 sensor.roll(value)
                 print(f"sim: roll {value}", flush=True)
             else:  # the die named, as a script's `roll ? DIE` throws it: the temple's d20 rolled 1 to 6 here
-                value, colour = random_face(args.die, None, rng)
+                value, colour = random_face(args.die, None, rng, cafe)
                 sensor.roll(value, args.die, 100, colour)
                 print(f"sim: roll {value} {args.die}{f' 100 {colour}' if colour else ''}", flush=True)
             rolled += 1

@@ -9,6 +9,7 @@ would point the companion at the device.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import math
 import os
@@ -168,38 +169,44 @@ TEMPLE_DIE = "d20"  # the temple's die as a sensor names it (`companion.games.te
 Face = tuple[int | str, str | None]  # a face's value and its background colour (None on a die without colours)
 
 
-def game_dice() -> dict[str, tuple[Face, ...]]:
+def game_dice(cafe: Path | None = None) -> dict[str, tuple[Face, ...]]:
     """Each die the games roll, by the type a sensor names it with (`oracle`, `d6`, the temple's `d20`): one
-    (value, colour) per face, from the games' own data, so a face the die carries twice comes up twice as often.
+    (value, colour) per face, from the games' own data (a café's own die in ``cafe``, as the table referees with
+    it), so a face the die carries twice comes up twice as often.
 
     `roll ? d20` rolled 1 to 6 with no colour, whatever die the step named: the temple die's 7 and X never came
     up, and its numbers came without the colour the referee asks for.
     """
-    from companion.registry import game_classes
+    from companion.errors import CompanionError
+    from companion.registry import create, game_classes
 
     dice: dict[str, tuple[Face, ...]] = {}
-    for game_cls in game_classes().values():
-        for die in game_cls.dice:
+    for game_id, game_cls in game_classes().items():
+        rolled = game_cls.dice
+        if rolled and cafe is not None:
+            with contextlib.suppress(CompanionError):  # a café file the table cannot use either: the house die
+                rolled = create(game_id, cafe).dice
+        for die in rolled:
             faces = ((f["value"], f.get("face", {}).get("colour")) for f in die.faces)
             dice.setdefault(die.id.lower(), tuple(faces))
     return dice
 
 
-def known_dice() -> str:
+def known_dice(cafe: Path | None = None) -> str:
     """The dice a random roll can throw, as a refusal names them: "d20, d6, oracle, or dN (N sides)"."""
-    return f"{', '.join(sorted(game_dice()))}, or dN (N sides)"
+    return f"{', '.join(sorted(game_dice(cafe)))}, or dN (N sides)"
 
 
-def random_faces(die: str, colour: str | None) -> tuple[Face, ...] | int | str:
+def random_faces(die: str, colour: str | None, cafe: Path | None = None) -> tuple[Face, ...] | int | str:
     """What a `roll ?` of ``die`` picks from: a game's die's faces (those of ``colour`` when its faces have
     colours), or the sides of another die named by them (``dN``, each side once); else why it cannot be rolled."""
-    known = game_dice()
+    known = game_dice(cafe)
     faces = known.get(die.lower())
     if faces is None:
         sides = re.fullmatch(r"d([0-9]+)", die.lower())
         if sides is not None and int(sides[1]) >= 1:
             return int(sides[1])
-        return f"a random roll (?) is of a die whose faces are known: {known_dice()}, not {quoted(die)}"
+        return f"a random roll (?) is of a die whose faces are known: {known_dice(cafe)}, not {quoted(die)}"
     colours = sorted({c for _, c in faces if c is not None})
     if colour and colours:
         faces = tuple(face for face in faces if face[1] == colour.lower())
@@ -208,9 +215,9 @@ def random_faces(die: str, colour: str | None) -> tuple[Face, ...] | int | str:
     return faces
 
 
-def random_face(die: str, colour: str | None, rng: random.Random) -> Face:
+def random_face(die: str, colour: str | None, rng: random.Random, cafe: Path | None = None) -> Face:
     """One throw of ``die`` (`random_faces`); the colour named by the step is kept on a die without colours."""
-    faces = random_faces(die, colour)
+    faces = random_faces(die, colour, cafe)
     if isinstance(faces, str):
         raise ValueError(faces)
     if isinstance(faces, int):
@@ -219,7 +226,7 @@ def random_face(die: str, colour: str | None, rng: random.Random) -> Face:
     return value, face_colour or colour
 
 
-def roll_refusal(args: list[str]) -> str | None:
+def roll_refusal(args: list[str], cafe: Path | None = None) -> str | None:
     """Why a ``roll`` step's value or confidence is one no die shows or no sensor sends, or None.
 
     `roll 9` was sent as a d6 reading 9, which no d6 shows: the referee then refused a throw the script's
@@ -236,7 +243,7 @@ def roll_refusal(args: list[str]) -> str | None:
     if sides is not None and int(sides[1]) < 1:
         return f"a die has 1 side or more, not {quoted(args[1])}"
     if value == "?":
-        if isinstance(known := random_faces(die, args[3] if len(args) > 3 else None), str):
+        if isinstance(known := random_faces(die, args[3] if len(args) > 3 else None, cafe), str):
             return known
     elif sides is not None:
         if value.upper() not in faces and not (_digits(value) and 1 <= int(value) <= int(sides[1])):
@@ -249,22 +256,27 @@ def roll_refusal(args: list[str]) -> str | None:
     return None
 
 
-def board_slots() -> tuple[int, ...]:
-    """The slots a tag reader lies under: the temple board's, numbered as in its own data (the game with slots)."""
+def board_slots(cafe: Path | None = None) -> tuple[int, ...]:
+    """The slots a tag reader lies under: the temple board's, numbered as in its own data (a café's own board in
+    ``cafe``), the game with slots."""
+    from companion.errors import CompanionError
     from companion.games.temple.rules import TempleGame
     from companion.registry import create
 
-    game = create(TempleGame.id)
+    try:
+        game = create(TempleGame.id, cafe)
+    except CompanionError:  # a café board the table cannot use either: the house board
+        game = create(TempleGame.id)
     return game.board.slot_numbers if isinstance(game, TempleGame) else ()
 
 
-def slot_refusal(args: list[str]) -> str | None:
+def slot_refusal(args: list[str], cafe: Path | None = None) -> str | None:
     """Why a ``slot`` step's number is no slot of the board, or None.
 
     `slot 0` and `slot -3` were sent, and the referee was told of a card in a slot the board has not; `slot x`
     was named with Python's "invalid literal for int() with base 10" as the script played.
     """
-    slots = board_slots()
+    slots = board_slots(cafe)
     if not args:
         return f"the slot's number is missing ({min(slots)} to {max(slots)})"
     if _digits(args[0]) and int(args[0]) in slots:
@@ -297,7 +309,7 @@ def wire_refusal(verb: str, args: list[str]) -> str | None:
     return None
 
 
-def wait_refusal(args: list[str]) -> str | None:
+def wait_refusal(args: list[str], cafe: Path | None = None) -> str | None:
     """Why a ``wait`` step's seconds are none to wait, or None: "wait -1" passed in silence, "wait nan" too, and
     "wait 1e20" never ended."""
     if not args:
@@ -311,14 +323,14 @@ def wait_refusal(args: list[str]) -> str | None:
     return None
 
 
-STEP_REFUSALS: dict[str, Callable[[list[str]], str | None]] = {
+STEP_REFUSALS: dict[str, Callable[[list[str], Path | None], str | None]] = {
     "roll": roll_refusal, "slot": slot_refusal, "wait": wait_refusal}  # steps whose numbers are checked
 WIRE_STEPS = ("roll", "slot", "err", "half")  # steps whose words are sent as fields
 VERBS = ("roll", "slot", "err", "id", "raw", "half", "wait", "unplug", "plug")  # as `STEPS` names them
 MOST_WORDS = {"roll": 4, "slot": 2, "wait": 1, "id": 0, "unplug": 0, "plug": 0}  # the others take any text
 
 
-def step_refusal(verb: str, args: list[str]) -> str | None:
+def step_refusal(verb: str, args: list[str], cafe: Path | None = None) -> str | None:
     """Why a step cannot be played as written: a step there is not, a number missing or out of its range, a
     word the wire cannot carry (`wire_refusal`, `roll_refusal`, `slot_refusal`, `wait_refusal`), or None."""
     if verb not in VERBS:
@@ -331,10 +343,10 @@ def step_refusal(verb: str, args: list[str]) -> str | None:
     if verb in WIRE_STEPS and (why := wire_refusal(verb, args)) is not None:
         return why
     check = STEP_REFUSALS.get(verb)
-    return check(args) if check is not None else None
+    return check(args, cafe) if check is not None else None
 
 
-def script_refusals(script: str) -> list[str]:
+def script_refusals(script: str, cafe: Path | None = None) -> list[str]:
     """The steps of ``script`` that cannot be played as written (`step_refusal`), each named with its place.
 
     Checked before the sensor is plugged in, so `simulate-dice --script "roll 9"` is refused as a command line
@@ -348,25 +360,26 @@ def script_refusals(script: str) -> list[str]:
         except ValueError as error:  # "No closing quotation", "No escaped character"
             refusals.append(f"script step {place}, {quoted(step.strip())}: it cannot be read: {str(error).lower()}")
             continue
-        if words and (why := step_refusal(words[0].lower(), words[1:])) is not None:
+        if words and (why := step_refusal(words[0].lower(), words[1:], cafe)) is not None:
             refusals.append(f"script step {place}, {quoted(step.strip())}: {why}")
     return refusals
 
 
 def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] = print,
-               rng: random.Random | None = None) -> int:
+               rng: random.Random | None = None, cafe: Path | None = None) -> int:
     """Play a script: steps separated by ';' or newlines (see docs/hardware.md); returns how many steps were bad.
 
     A step it cannot play (a typo, a missing number: `script_refusals`, which the command line checks first)
     is named and skipped: the simulated sensor stays plugged in for the steps after it, as a real one would.
     The count lets a caller learn a step never played.
-    ``rng`` throws the random rolls (`roll ?`), a new one unless given.
+    ``rng`` throws the random rolls (`roll ?`), a new one unless given; ``cafe`` holds the café's own die and
+    board, when it has them.
     """
     rng = rng or random.Random()
     bad = 0
     for step in script.replace("\n", ";").split(";"):
         try:
-            played = _play_step(sensor, step, rng)
+            played = _play_step(sensor, step, rng, cafe)
         except ValueError as error:  # also a quote left open, or text the ASCII wire cannot carry
             say(f"bad script step {quoted(step.strip())}: {error}; steps: {STEPS}")
         else:
@@ -380,7 +393,7 @@ def run_script(sensor: SimulatedSensor, script: str, say: Callable[[str], None] 
     return bad
 
 
-def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random) -> list[str] | None:
+def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random, cafe: Path | None) -> list[str] | None:
     """One script step; the lines that say what it played (none for an empty step), or None for an unknown step.
 
     The step's own line comes first, then what it left to know (where `plug` put the new port: said first, it
@@ -392,7 +405,7 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random) -> list[s
     verb, args = words[0].lower(), words[1:]
     if verb not in VERBS:
         return None
-    if (why := step_refusal(verb, args)) is not None:
+    if (why := step_refusal(verb, args, cafe)) is not None:
         raise ValueError(why)
     said = f"sim: {step.strip()}"
     if verb == "wait":
@@ -402,8 +415,9 @@ def _play_step(sensor: SimulatedSensor, step: str, rng: random.Random) -> list[s
         colour = args[3] if len(args) > 3 else None
         value: int | str = args[0] if args else "?"  # a bare `roll` is a random d6
         if value == "?":
-            value, colour = random_face(die, colour, rng)
-            said += f" (rolled {' '.join(str(part) for part in (value, colour) if part)})"  # "sim: roll ?" said nothing
+            value, colour = random_face(die, colour, rng, cafe)
+            # "sim: roll ?" said nothing of what came up; a café die's 0 is a value too
+            said += f" (rolled {' '.join(str(part) for part in (value, colour) if part is not None)})"
         value = int(value) if str(value).isdigit() else str(value).upper()  # "x": the temple die's X
         sensor.roll(value, die, int(args[2]) if len(args) > 2 else 100, colour)
     elif verb == "slot":

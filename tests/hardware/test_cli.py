@@ -974,6 +974,25 @@ def test_random_rolls_throw_the_die_named_with_die(capsys: pytest.CaptureFixture
     assert thrown <= set(faces) and len(thrown) > 5, thrown
 
 
+def test_random_rolls_throw_the_cafes_own_die(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A café's own temple die (here with four 0 faces, and no X or 1) is the one the table referees with: the
+    simulator threw the house die's faces, which such a table refuses."""
+    house = json.loads((ROOT / "companion/games/temple/data/die.json").read_text(encoding="utf-8"))
+    house["faces"] = [{"value": 0, "colour": "white"}] * 4 + house["faces"][4:]
+    (tmp_path / "temple").mkdir()
+    (tmp_path / "temple" / "die.json").write_text(json.dumps(house), encoding="utf-8")
+    assert main(["--cafe", str(tmp_path), "hw", "simulate-dice", "--random", "30", "--interval", "0", "--seed", "4",
+                 "--die", "d20", "--exit"]) == 0
+    rolled = [line.split()[2:6:3] for line in capsys.readouterr().out.splitlines()[1:]]
+    thrown = {(int(value) if value.isdigit() else value, colour) for value, colour in rolled}
+    assert thrown <= set(create("temple", tmp_path).face_weights) and (0, "white") in thrown, thrown  # type: ignore
+    said: list[str] = []
+    with SimulatedSensor() as sensor:
+        assert run_script(sensor, "roll ? d20 100 white; " * 20, said.append, random.Random(1), cafe=tmp_path) == 0
+    assert not [line for line in said if " (rolled X" in line or " (rolled 1 " in line] and any(
+        line.endswith("(rolled 0 white)") for line in said), said
+
+
 @pytest.mark.parametrize(("argv", "said"), [
     (["--random", "2", "--die", "coin"], "argument --die: 'coin' is no die whose faces are known: give d20, d6, "
                                          "oracle, or dN (N sides)"),
