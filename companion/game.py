@@ -217,6 +217,16 @@ def normalize_action(action: object, who_rule: str | None = None) -> Action:
     return {k: v for k, v in action.items() if k != "text"}
 
 
+def not_playing(who: object, players: Sequence[str], who_rule: str | None) -> InvalidAction:
+    """The refusal of an action whose ``player`` names nobody in this game, citing the game's clause on who may act.
+
+    Said as the table says it, "'green' is not playing; players: red, blue": two games answered "unknown player
+    'green'" and three "'green' is not playing", which a player reads without knowing what the program "knows".
+    One helper, so the five cannot drift apart again.
+    """
+    return InvalidAction(f"{quoted(who)} is not playing; players: {', '.join(players)}", who_rule)
+
+
 def not_json(action: Action) -> InvalidAction | None:
     """The refusal for a value no JSON can hold (bytes, a set, any other Python object), or a key that is no text,
     if the action has one. Asked before the key check (``unknown_keys``), which names keys in order.

@@ -107,6 +107,25 @@ def test_the_unknown_type_pass_cites_the_games_clause_on_a_turn(game_id: str) ->
         raise AssertionError("an unknown action type was taken")
 
 
+@pytest.mark.parametrize("when", ["opening", "mid-game"])
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_player_nobody_plays_is_refused_in_the_same_words_in_every_game(game_id: str, when: str) -> None:
+    """Targi and the desert race said "unknown player 'green'", the other three "'green' is not playing": one
+    wording now (``game.not_playing``), citing the game's clause on who may act, with the game unchanged."""
+    session = rebuilt(game_id, when)
+    before = session.document()
+    players = ", ".join(session.state.players)
+    who = "green" if "green" not in session.state.players else "nobody"
+    for action in session.legal()[:3]:
+        action = {k: v for k, v in action.items() if k != "text"}
+        for ask in (session.check, session.act):
+            with pytest.raises(InvalidAction) as refused:
+                ask({**action, "player": who})
+            assert refused.value.message == f"'{who}' is not playing; players: {players}", refused.value.message
+            assert refused.value.rule == session.game.turn_rule and refused.value.rule in session.game.rulebook
+    assert session.document() == before
+
+
 @pytest.mark.parametrize("when", ["opening", "over"])
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_protocol_refuses_malformed_actions_with_a_rule(game_id: str, when: str) -> None:

@@ -24,6 +24,7 @@ from companion.game import (
     Pending,
     Ruling,
     normalize_action,
+    not_playing,
     place_called,
     refuse,
     said_as,
@@ -571,9 +572,7 @@ class Blackpool(Game):
         player = action.get("player")
         if player is not None:
             if player not in state.players:
-                raise InvalidAction(
-                    f"{quoted(player)} is not playing; players: {', '.join(state.players)}", self.turn_rule
-                )
+                raise not_playing(player, state.players, self.turn_rule)
             if player != state.turn:
                 raise refuse(f"It is {cap(state.turn)}'s turn, not {cap(player)}'s.", "BP-Q31")
         after, events = handler(state, action)

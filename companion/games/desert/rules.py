@@ -22,6 +22,7 @@ from companion.game import (
     Pending,
     malformed,
     normalize_action,
+    not_playing,
     place_called,
     refuse,
     said_as,
@@ -585,7 +586,7 @@ class DesertRace(Game):
         if "player" in action:
             who = action["player"]
             if who not in state.players:
-                raise malformed(f"unknown player {quoted(who)}; players: {', '.join(state.players)}", self.turn_rule)
+                raise not_playing(who, state.players, self.turn_rule)
             if who != pending.player:
                 raise refuse(f"It is not {title(who)}'s move: {pending.text}", "DR-3")
         events: list[Event] = []

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import InvalidAction, quoted
-from companion.game import Pending
+from companion.game import Pending, not_playing
 from companion.games.targi.action_fields import Action, Events, goods_combos
 from companion.games.targi.cards import LAYOUT, Catalog
 from companion.games.targi.decks import late_reveal
@@ -72,7 +72,7 @@ class Engine:
         pend = pending(self, s)
         who = a.get("player")
         if who is not None and who not in s.players:  # also on a card the table turns up: nobody plays 'red'
-            raise InvalidAction(f"unknown player {quoted(who)}; players: {', '.join(s.players)}", "TG-TURN")
+            raise not_playing(who, s.players, "TG-TURN")
         if who is not None and pend.kind == "choose" and who != pend.player and not late:  # a card is the table's
             raise refuse(f"It is {cap(pend.player)}'s turn to decide, not {cap(who)}'s.{self.turn_reason(s)}",
                          "TG-TURN")

@@ -33,6 +33,7 @@ from companion.game import (
     Pending,
     Ruling,
     normalize_action,
+    not_playing,
     refuse,
     shapes,
 )
@@ -264,7 +265,7 @@ class TempleGame(Game):
         who = action.get("player")
         if who is not None and (not isinstance(who, str) or who not in state.players):
             # A colour nobody plays is a slip of the pen, not a question of whose turn it is.
-            raise InvalidAction(f"{quoted(who)} is not playing; players: {', '.join(state.players)}", "RU-28")
+            raise not_playing(who, state.players, self.turn_rule)
         if who is not None and pending.player is not None and who != pending.player:
             # Named as the table says it ("Blue"), like every other text; the id is for actions only.
             raise refuse(f"It is not {who.capitalize()}'s turn to act: {pending.text}", "RU-28")

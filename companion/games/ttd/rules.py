@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from companion.errors import InvalidAction, quoted
-from companion.game import Action, Event, Game, GameData, OnTable, Pending, refuse, shapes
+from companion.game import Action, Event, Game, GameData, OnTable, Pending, not_playing, refuse, shapes
 from companion.games.ttd import INFO, document, scoring, view
 from companion.games.ttd.board import Board, bits, build_board, hex_label
 from companion.games.ttd.datafiles import PLAYER_COLOURS, SCHEMAS, cross_problems
@@ -429,7 +429,7 @@ class ThroughTheDesert(Game):
         if who is None:
             return
         if who not in state.players:
-            raise InvalidAction(f"{quoted(who)} is not playing; players: {', '.join(state.players)}", self.turn_rule)
+            raise not_playing(who, state.players, self.turn_rule)
         if state.phase in ("leaders", "camels") and who != state.player:
             raise refuse(f"It is {state.player.capitalize()}'s turn, not {str(who).capitalize()}'s.", "TTD-T")
 
