@@ -257,7 +257,7 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         said = SPOKEN.get(place_field(candidates[0]) or "", PLAIN)[0]
         return Ruling(True, f"{said}: {_listed([name for _, name in allowed])}.", _union(r.rules for r, _ in allowed))
     reasons = []
-    for rules, texts in list(groups.items())[:SHOWN_GROUPS]:
+    for rules, texts, first in _said_once(groups, session.game.place_words(session.state, place))[:SHOWN_GROUPS]:
         others = named[rules][1:]
         # Refusals that cite no clause (a place the game cannot even name) share a reason, not a rule.
         same = "rule" if rules else "reason"
@@ -279,10 +279,32 @@ def explain_place(session: Checks, place: Hashable) -> Ruling:
         else:
             also = ""
         cited = f" [{', '.join(rules)}]" if rules and len(groups) > 1 else ""  # one reason: cited once, below
-        reasons.append(f"{texts[0].rstrip('.')}.{cited}{also}")
+        reasons.append(f"{first.rstrip('.')}.{cited}{also}")
     if len(groups) > SHOWN_GROUPS:
         reasons.append(f"And {len(groups) - SHOWN_GROUPS} more reasons.")
     return Ruling(False, " ".join([refused, *reasons]).strip(), _union(groups))
+
+
+def _said_once(
+    groups: Mapping[tuple[str, ...], list[str]], place: str | None
+) -> list[tuple[tuple[str, ...], list[str], str]]:
+    """Each reason's clauses, its refusals and the sentence said for it, the place pointed at named once.
+
+    Every refusal names its place, as it must when heard alone; read one after another they said it again and
+    again ("(5,2) does not touch Black's pink caravan. ... A blue camel on (5,2) would touch ..."). A reason that
+    opens with the place (``place``: how the game's texts name it, ``Game.place_words``) goes first; after it,
+    "on", "at" or "to" the place is said "there". Reasons keep their order otherwise.
+    """
+    order = sorted(groups.items(), key=lambda item: not (place and item[1][0].startswith(place)))
+    out: list[tuple[tuple[str, ...], list[str], str]] = []
+    said = False
+    for rules, texts in order:
+        first = texts[0]
+        if place and said:
+            first = re.sub(rf"\b(?:on|at|to) {re.escape(place)}(?!\w)", "there", first)
+        said = said or bool(place and place in texts[0])
+        out.append((rules, texts, first))
+    return out
 
 
 def _rule_named(game: Game, rules: tuple[str, ...], same: str) -> str:

@@ -143,7 +143,7 @@ def test_other_choices_one_rule_rules_out_are_named_apart_from_those_another_rul
         else:
             continue
         break
-    alone = next(c for c in colours if f"A {c} camel on" in ruling.text)
+    alone = next(c for c in colours if f"A {c} camel there would touch" in ruling.text)  # the place said once
     said = re.search(r"The same rule rules out (\d+) other choices there too: ([^.]*)\.", ruling.text)
     assert said is not None
     count, listed = int(said[1]), said[2].replace(" and ", ", ").split(", ")
@@ -159,8 +159,39 @@ def test_a_second_reason_does_not_say_the_same_rule_again() -> None:
     ruling = explain_place(session, (5, 5))
     assert ruling.text == (
         "Nothing may be done there. (5,5) does not touch Red's pink caravan. [TTD-3a] The same rule rules out 2 other "
-        "choices there too: green camel and yellow camel. A blue camel on (5,5) would touch Black's blue piece at "
+        "choices there too: green camel and yellow camel. A blue camel there would touch Black's blue piece at "
         "(4,5). [TTD-3b] The rule 'Keeping colours apart' rules out 1 other choice there too: white camel.")
+
+
+def test_a_hex_refused_for_several_reasons_is_named_once() -> None:
+    """Each reason named the hex again: "(5,2) does not touch Black's pink caravan. ... A blue camel on (5,2) would
+    touch ...", and "... must start next to Black's guide, and (7,0) does not touch it." The reason that opens with
+    the hex goes first and the others say "there", in every answer with two reasons or more in a camel turn, the
+    guide's (TD-Q6) included; each reason keeps its clause."""
+    answers, guides = 0, 0
+    for session in (camel_turn(), guide_camel_turn()):
+        board = session.game.board_of(session.state)
+        for hex_ in board.index:
+            ruling = explain_place(session, hex_)
+            if ruling.legal or ruling.text.count(" [") < 2:
+                continue
+            answers += 1
+            label = board.label(board.index[hex_])
+            assert ruling.text.count(label) == 1, ruling.text
+            reasons = ruling.text.removeprefix("Nothing may be done there. ")
+            assert label not in reasons or reasons.startswith(label) or " [" not in reasons.split(label)[0], reasons
+            assert set(re.findall(r"\[([^\]]+)\]", ruling.text)) == set(ruling.rules)
+            guides += "guide, and one there would not touch it. [TD-Q6]" in ruling.text
+    assert answers >= 5 and guides >= 1
+
+
+def guide_camel_turn() -> Session:
+    """Through the Desert as written (one guide a player), four camels down: a new colour starts at the guide."""
+    session = Session.new("ttd", ["red", "black"], profile="as-written")
+    rng = random.Random(4)
+    while sum(1 for piece in session.document()["pieces"] if not piece["leader"]) < 4:  # a few caravans begun
+        session.act(rng.choice([a for a in session.legal() if a["type"] != "pass"] or session.legal()))
+    return session
 
 
 def test_a_later_water_hole_site_names_every_token_the_game_accepts_there() -> None:

@@ -753,7 +753,7 @@ class ThroughTheDesert(Game):
             if not (state.reach[slot(p, GUIDE)] >> h) & 1:
                 raise refuse(
                     f"{name} has no {cname} caravan yet, so a {cname} camel must start next to "
-                    f"{name}'s guide, and {label} does not touch it.",
+                    f"{name}'s guide, and one on {label} would not touch it.",
                     "TD-Q6",
                 )
             return
