@@ -90,7 +90,7 @@ def test_places_offered_of_another_kind_are_named_in_the_games_words() -> None:
         session.act({"type": "use", "card": card})
     ruling = explain_place(session, 3)
     assert not ruling.legal and ruling.text.endswith(
-        "on centre cards, such as: Use Leather Workshop (T41) at centre 1-2; Use Night Camp (T44) at centre 3-2.")
+        "on centre cards, such as: Use Leather Workshop at centre 1-2; Use Night Camp at centre 3-2.")
 
 
 def test_each_kind_of_placed_action_is_moved_once_and_placeless_ones_are_left_out() -> None:

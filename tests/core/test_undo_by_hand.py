@@ -306,7 +306,7 @@ def test_targi_a_card_turned_up_is_turned_face_down_again() -> None:
 
     session, step = play_until("targi", 1, lambda s, st: said(st, "Centre 3-2 shows") is not None
                                and s._states[-2].round > 0)
-    card = re.search(r"shows (.+) \(", step.events[0].text)[1]
+    card = re.search(r"shows (.+?)[.;]", step.events[0].text)[1]  # by its name alone: "Centre 3-2 shows Weaver."
     back = compared(session.game, session._states[-1], session._states[-2])
     assert (f"Turn {card} face down again on centre 3-2.", ("TG-Q29", "TG-A3", "TG-D1")) in back, back
 

@@ -125,7 +125,7 @@ def test_each_panel_shows_the_score_so_far_not_the_tokens_alone() -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_centre_cards_carry_the_names_the_texts_give_them(size: tuple[int, int], middle: Session) -> None:
-    """ "Use Date Sacks (G02) at centre 2-1": each centre card is tagged with its row-column, face up or not."""
+    """ "Use Date Sacks at centre 2-1": each centre card is tagged with its row-column, face up or not."""
     opening = Session.new("targi", ["white", "black"])
     assert "centre 1-1" in opening.pending().text  # the set-up names the first card to turn up so
     doc = middle.game.to_document(middle.state)

@@ -44,10 +44,12 @@ def test_the_placing_buttons_say_what_each_card_gives_and_read_whole(start: Any,
         session.act({"type": "place", "card": mine or next(c for c in cards if c not in white)})
     uses = [a["text"] for a in session.legal() if a["type"] == "use"]
     assert "Use Palm Grove (card 2): +2 dates" in uses and "Use Caravan (card 13)" in uses, uses
-    # the goods cards at the centre too, as the board's centre cards say it ("Use Date Basket (G01) at centre 1-1"
-    # named what the board shows as "+1 date"); a tribe card's cost comes with the decision it opens
-    centre = [text for text in uses if " at centre " in text]
-    assert centre and all(text.split(": ", 1)[1].startswith("+") for text in centre if "(G" in text), centre
+    # the goods cards at the centre too, as the board's centre cards say it ("Use Date Basket at centre 1-1" named
+    # what the board shows as "+1 date"); a tribe card's cost comes with the decision it opens
+    cat, centre_cards = session.game.cat, session.state.centre
+    goods = [a["text"] for a in session.legal() if a["type"] == "use" and isinstance(a.get("slot"), list)
+             and centre_cards[(a["slot"][0] - 1) * 3 + a["slot"][1] - 1].card in cat.goods]
+    assert goods and all(" at centre " in text and text.split(": ", 1)[1].startswith("+") for text in goods), goods
     app.controller.set_session(session)
     for size, buttons in buttons_at_each_size(table, window_size, [a["text"] for a in session.legal()]):
         for button in buttons:

@@ -357,10 +357,25 @@ class Catalog:
             "tribe": tuple(sorted((cid, c.count) for cid, c in self.tribe.items())),
         }
         self.last_raid = 16
+        # Names more than one card goes by: a café's copy of a card entered twice (``copy_notes`` warns), whose
+        # two draws would read alike. Those cards keep their ids beside the name; no other card shows its id.
+        names = [said_as(c.label) for c in (*self.goods.values(), *self.tribe.values())]
+        self._shared = {name for name in names if names.count(name) > 1}
 
         self._texts: dict[tuple[str, str], str] = {}
 
     def card_label(self, card_id: str) -> str:
+        """A goods or tribe card as the table reads it: its name, "Salt Block". The buttons, announcements,
+        refusals and `why` said "Salt Block (G02)", an id of the data files that no card carries; only copies
+        under one name (``_shared``) keep it, to tell their draws apart. ``catalogued`` is the referee's form."""
+        card = self.goods.get(card_id) or self.tribe.get(card_id)
+        if card is None:
+            return card_id
+        return f"{card.label} ({card_id})" if said_as(card.label) in self._shared else card.label
+
+    def catalogued(self, card_id: str) -> str:
+        """A card by its name and id, "Salt Block (G02)", where a referee reads or writes the JSON that names
+        cards by id: the terminal's text board (``describe``, for `do`) and the dispute screen's Build list."""
         card = self.goods.get(card_id) or self.tribe.get(card_id)
         return f"{card.label} ({card_id})" if card else card_id
 
@@ -379,9 +394,10 @@ class Catalog:
         parts = [bundle_text(card.gain)] if card.gain else []
         if card.choice:
             parts.append(f"{goods_count(card.choice)} of choice")
-        return f"{card.label} ({card_id}): " + " + ".join(parts)
+        return f"{self.card_label(card_id)}: " + " + ".join(parts)
 
     def _tribe_text(self, card_id: str) -> str:
         card = self.tribe[card_id]
         costs = " or ".join(bundle_text(c) for c in card.costs)
-        return f"{card.label} ({card_id}, {card.symbol}, {card.vp} VP, costs {costs})"
+        told = [card_id] if said_as(card.label) in self._shared else []  # a copy's id, as ``card_label``
+        return f"{card.label} ({', '.join([*told, card.symbol])}, {card.vp} VP, costs {costs})"

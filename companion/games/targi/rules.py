@@ -164,14 +164,15 @@ class Targi(Game):
 
     def value_words(self, state: State, key: str, value: Any) -> str | None:
         """A field's value as Targi's texts write it: a centre card "centre 2-1", a border card "card 9 (Trader)",
-        a drawn or held card "Salt Block (G02)", goods "2 dates and 1 pepper"."""
+        a drawn or held card "Salt Block (G02)", goods "2 dates and 1 pepper". A card keeps its id here alone of
+        the screen's texts (``Catalog.catalogued``): Build's list sits beside the action's JSON, which names it."""
         if key in ("slot", "from", "to") and isinstance(value, list) and len(value) == 2 and all(
                 type(v) is int for v in value):
             return f"centre {value[0]}-{value[1]}"
         if key == "card" and type(value) is int and value in self.cat.border:
             return f"card {value} ({self.cat.border[value].label})"
         if key == "card" and isinstance(value, str) and (value in self.cat.goods or value in self.cat.tribe):
-            return self.cat.card_label(value)
+            return self.cat.catalogued(value)
         if key in ("pay", "goods", "give", "get") and isinstance(value, Mapping) and value and all(
                 k in LETTER and type(n) is int and n > 0 for k, n in value.items()):
             return cardmod.bundle_text(value)
@@ -306,7 +307,7 @@ class Targi(Game):
             for c in range(3):
                 i = r * 3 + c
                 slot = state.centre[i]
-                text = "(empty)" if slot.empty else f"(face-down {slot.deck})" if slot.face_down else cat.card_label(
+                text = "(empty)" if slot.empty else f"(face-down {slot.deck})" if slot.face_down else cat.catalogued(
                     slot.card or "")
                 cells.append(f"{slot_name(i)} {text}" + (f" <{marks[i]}>" if i in marks else ""))
             lines.append("Centre: " + " | ".join(cells))
@@ -315,7 +316,7 @@ class Targi(Game):
             dates = f"{sup.dates} date{'' if sup.dates == 1 else 's'}"  # "1 dates" read as a slip
             tokens = f"{sup.vp} VP token{'' if sup.vp == 1 else 's'}"
             lines.append(f"{p}: {dates}, {sup.salt} salt, {sup.pepper} pepper, {sup.gold} gold, "
-                         f"{tokens}; hand: {', '.join(cat.card_label(c) for c in sup.hand) or 'empty'}")
+                         f"{tokens}; hand: {', '.join(cat.catalogued(c) for c in sup.hand) or 'empty'}")
             for k, row in enumerate(sup.rows):
                 lines.append(f"  row {k + 1}: " + (", ".join(f"{cat.tribe[c].label} ({cat.tribe[c].symbol})"
                                                               for c in row) or "-"))  # fmt: skip

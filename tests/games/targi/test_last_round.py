@@ -158,7 +158,7 @@ def test_a_card_entered_after_an_unasked_raid_ended_the_game_is_still_accepted(t
     before = g.pending(s).result
     s, events = old_act(s, OLD_STEPS[2])
     assert [(e.text, e.rules) for e in events] == [
-        ("Centre 1-1 shows Well Keeper (T05); the last round is over, so it changes nothing.", ("TG-Q25", "TG-DRAW"))
+        ("Centre 1-1 shows Well Keeper; the last round is over, so it changes nothing.", ("TG-Q25", "TG-DRAW"))
     ]
     assert g.pending(s).result == before
 

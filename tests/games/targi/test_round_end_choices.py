@@ -59,7 +59,7 @@ def test_a_use_that_opens_a_decision_waits_for_the_decision_to_say_it() -> None:
 def test_round_twelve_says_the_final_raid_and_the_end_follow() -> None:
     s = load(round_twelve())
     s, _ = act(s, {"type": "use", "card": 15})
-    assert texts(s) == ["Use Date Basket (G01) at centre 1-1: +1 date; the round ends, then the final raid (Last Raid) "
+    assert texts(s) == ["Use Date Basket at centre 1-1: +1 date; the round ends, then the final raid (Last Raid) "
                         "and the game ends",
                         "Finish my actions; the round ends, then the final raid (Last Raid) and the game ends"]
     doc = actions_doc(W, targi=[(15, W)], round_=12, options={"limits.applyAtGameEnd": False})

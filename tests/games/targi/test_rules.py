@@ -554,10 +554,10 @@ def test_asking_about_a_card_one_cannot_use_names_it_in_full() -> None:
     s = load(doc)
     assert refused(s, {"type": "use", "card": 3}, "TG-A2").message == "White has no Targi on card 3 (Silversmith) now."
     assert refused(s, {"type": "use", "slot": [3, 2]}, "TG-A3").message == (
-        "White has no tribe marker on centre 3-2, which holds Dune Dancer (T36, targia, 2 VP, costs 3 pepper or "
+        "White has no tribe marker on centre 3-2, which holds Dune Dancer (targia, 2 VP, costs 3 pepper or "
         "1 date and 1 gold).")
     assert refused(s, {"type": "use", "slot": [2, 1]}, "TG-A3").message == (
-        "White has no tribe marker on centre 2-1, which holds Dates and Pepper (G09): 1 date and 1 pepper.")
+        "White has no tribe marker on centre 2-1, which holds Dates and Pepper: 1 date and 1 pepper.")
 
 
 def test_trader_two_for_one_of_the_same_good_cites_the_decision() -> None:
