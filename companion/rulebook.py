@@ -368,11 +368,12 @@ class Rulebook:
         found = [(term, self._holders(term), 1.0)]
         if term in NUMBER_WORDS:  # "6" and "six" alike, neither counting less
             found.append((NUMBER_WORDS[term], self._holders(NUMBER_WORDS[term]), 1.0))
-        if term.isalpha():
-            found += [(other, self._holders(other), SYNONYM_WEIGHT) for other in SYNONYMS.get(stem(term), ())
+        if term.isalpha() or term in NUMBER_WORDS:  # "0" as "zero": Lives at 0 have run out, as at zero
+            spelt = term if term.isalpha() else NUMBER_WORDS[term]
+            found += [(other, self._holders(other), SYNONYM_WEIGHT) for other in SYNONYMS.get(stem(spelt), ())
                       if other != term]
-            if not found[0][1] and len(term) >= 5:  # "same", not in Blackpool's rules, is no slip for "game"
-                found += [(w, self._holders(w), 1.0) for w in self._near(term)] or self._joined(term)
+        if term.isalpha() and not found[0][1] and len(term) >= 5:  # "same", not in Blackpool's, is no slip for "game"
+            found += [(w, self._holders(w), 1.0) for w in self._near(term)] or self._joined(term)
         if len(self._senses_of) >= HELD_REMEMBERED:
             self._senses_of.clear()
         self._senses_of[term] = found

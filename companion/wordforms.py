@@ -93,6 +93,9 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     # A referee's words for what the summaries say otherwise: "only one stairway" is a lone one, a space entered
     # "twice" is entered a second time, a stairway taken "again" repeats, a pile "empty" has run out.
     "only": ("lone",), "twice": ("second",), "again": ("repeat", "chain"), "empty": ("runs out", "run out"),
+    # A count at zero has run out: "lives reach zero" asks what running out of Lives does (the desert's DR-6), and
+    # listed DR-Q21 first, the short "Lives never go below 0" holding the same two words. "0" counts as "zero".
+    "zero": ("runs out", "run out", "running out"),
 }
 
 # Words a table puts into almost any question ("who goes first", "how do I get out", "who starts the game"):

@@ -9,6 +9,8 @@ Measured when the set was written (session 64): before the share of the question
 (`COVERAGE_POWER`), 26 of 45 listed a settling clause first and 37 among the first three (the referee's first
 clause: 20 and 33); after, 30 and 42 (22 and 38), and the 150 older questions went from 121 to 123 first, all
 150 still among three. The three left out of the first three are vocabulary gaps, no ranking can mend.
+Session 65: 31 first, 43 among three (referee's 23) before a count at zero was taken as run out (`SYNONYMS`
+"zero"); after, 32 and 43 (24), and the 159 questions of test_dispute_questions 132 first to 133, all among three.
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ def test_the_plain_questions_rank_at_least_as_well_as_measured() -> None:
     first = sum(bool(set(shown(g, q)[:1]) & set(s)) for g, q, s in PLAIN_QUESTIONS)
     three = sum(bool(set(shown(g, q)[:3]) & set(s)) for g, q, s in PLAIN_QUESTIONS)
     referee = sum(shown(g, q)[:1] == [s[0]] for g, q, s in PLAIN_QUESTIONS)
-    assert first >= 30 and three >= 42 and referee >= 22, (first, three, referee)
+    assert first >= 32 and three >= 43 and referee >= 24, (first, three, referee)
 
 
 def test_a_clause_holding_more_of_the_question_outranks_one_holding_a_rarer_word_alone() -> None:
@@ -109,4 +111,14 @@ def test_a_clause_holding_more_of_the_question_outranks_one_holding_a_rarer_word
     assert shown("ttd", "can my leader go next to a water hole")[:2] == ["TTD-1e", "TD-Q7"]
     listed = shown("desert", "lives reach zero")
     assert listed.index("DR-6") < listed.index("DR-Q38")
-    assert listed.index("DR-6") == 1  # DR-Q21 ("Lives never go below 0") holds the same words, in a third the length
+
+
+@pytest.mark.parametrize("question", ["lives reach zero", "lives hit zero", "what happens at zero lives",
+                                      "my lives are at 0", "what happens when I hit zero lives"])
+def test_lives_at_zero_list_what_happens_then_first(question: str) -> None:
+    """A player whose Lives reach zero asks what happens now: DR-6 (out for the round, cards given up, back at Desert
+    Dawn). DR-Q21 ("Lives never go below 0") came first, holding the same two words in a third of the length; a
+    count at zero has run out (``SYNONYMS``), as DR-6's title "Running out of Lives" says, "0" as "zero" alike.
+    Asked whether Lives go below zero, DR-Q21 still answers first."""
+    assert shown("desert", question)[:2] == ["DR-6", "DR-Q21"]
+    assert shown("desert", "lives go below zero")[0] == "DR-Q21"
