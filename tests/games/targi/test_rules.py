@@ -198,8 +198,8 @@ def test_tribal_expansion_hold_then_full_hand() -> None:
     # Dropping the held card to keep the new one is the swap TG-Q13 forbids: it cited TG-T1 and said only
     # "Clay Channel (T07) is not the card being decided on now".
     swap = refused(s, {"type": "discard", "card": "T07"}, "TG-Q13")
-    assert swap.message == ("Clay Channel (T07) stays in White's hand: the held card cannot be swapped for "
-                            "Leather Workshop (T41), which is played or discarded.")
+    assert swap.message == ("Clay Channel stays in White's hand: the held card cannot be swapped for "
+                            "Leather Workshop, which is played or discarded.")
     refused(s, {"type": "play", "card": "T07", "pay": {"salt": 1}, "row": 1}, "TG-Q13")
     s, _ = act(s, {"type": "discard", "card": "T41"})
     assert dict(s.tribe.discard) == {"T41": 1}
