@@ -11,6 +11,7 @@ from kivy.properties import BooleanProperty, DictProperty, ListProperty, Numeric
 from kivy.uix.button import Button
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.spinner import Spinner
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from ui.boards import drawer_for, generic, placer_for
@@ -145,6 +146,26 @@ class ChoiceButton(Button):
         if before and self.collide_point(*touch.pos):
             return True
         return super().on_touch_down(touch)
+
+
+ENTER_KEYS = (13, 271)  # Return, and the keypad's Enter
+
+
+class WrappingInput(TextInput):
+    """A field whose long text wraps over lines as Kivy's multiline field does, and whose Enter still says "done"
+    (``on_text_validate``) as a one-line field's does, never starting a line (every BigInput, common.kv).
+
+    The dispute field wraps a long action (Through the Desert's camel at 120%), and so Enter, on a keyboard a
+    referee plugged in, put a new line in the action instead of asking the question: the field grew a line,
+    the Check button waited, and the question was asked only by finding Check on the screen.
+    """
+
+    def keyboard_on_key_down(self, window: Any, keycode: tuple[int, str], text: str | None,
+                             modifiers: list[str]) -> bool:
+        if self.multiline and keycode[0] in ENTER_KEYS:
+            self.dispatch("on_text_validate")  # the focus stays: a slip is mended and asked again at once
+            return True
+        return bool(super().keyboard_on_key_down(window, keycode, text, modifiers))
 
 
 class BigSpinner(Spinner):
