@@ -833,8 +833,15 @@ class CompanionApp(App):
         self._lit_by_reading = update.kind == "confirm" or (
             self._lit_by_reading and update.kind != "select" and self.controller.proposal is not None
         )  # a button box's pick, lit by "select", is the player's own and stays
-        if update.kind == "ruling" or (update.kind == "refused" and self._checking):
+        asked = update.kind == "ruling" or (update.kind == "refused" and self._checking)
+        if asked:
             self.ruling = self._ruling(update)
+        pointed = update.kind == "ruling" and "place" in update.detail  # asked at the table, answered there
+        # A question asked on the dispute screen leaves the table's status line and list as they were: the oracle's
+        # 7 checked there (refused as no roll, not ruled on) came back as the table's newest line and its status in
+        # red, "the oracle shows 1 to 6, not 7", as if the table had entered a 7; any ruling there blanked the
+        # status line, a reading's question waiting for its tap among them.
+        disputed = asked and not pointed
         # A reading waiting for its tap keeps its question on the status line: a camera's passing note ("the
         # dice lie where they lay ...: roll again or enter the value by hand", from the hand on its way to the
         # screen) replaced it and told the player to do something else while the choice stayed lit.
@@ -852,14 +859,13 @@ class CompanionApp(App):
                 self.status = self.controller.proposal_text
             elif table:
                 self.status = table[:1].upper() + table[1:]
-        else:
+        elif not disputed:
             self.status = self.controller.proposal_text if waiting else update.text if update.kind in shown else ""
         if update.detail.get("owner"):  # an unsure reading: how sure, for the owner (`Controller._unsure_text`)
             log.warning("%s", update.detail["owner"])
         if "off_table" in update.detail and self.root is not None and self.root.current == "home":
             self.status = ""  # home's own note says it: on the table's status line it would outlive the choosing
-        pointed = update.kind == "ruling" and "place" in update.detail  # asked at the table, answered there
-        if update.kind in ("step", "redo", "undo", "refused", "confirm") or pointed:
+        if (update.kind in ("step", "redo", "undo", "refused", "confirm") and not disputed) or pointed:
             entry = {"text": update.text, "rules": list(update.rules), "kind": update.kind}
             self.announcements = [entry, *self.announcements][:MAX_ANNOUNCEMENTS]
         # A reading repeated (a sensor sending the same line again and again) is shown, but said once.

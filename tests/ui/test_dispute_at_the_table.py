@@ -62,3 +62,36 @@ def test_enter_in_the_field_asks_the_question(key: int, start: Any) -> None:
     assert app.ruling.get("legal") is False and app.ruling.get("rules") == ["BP-Q5"], app.ruling
     assert dispute.ids.ruling.text.startswith("NOT ALLOWED") and "BP-Q5" in dispute.ids.ruling.text
     assert field.focus and session.log == before
+
+
+def table_as_shown(app: Any) -> tuple[Any, ...]:
+    """What the table shows and holds: the game's steps, its status line, its list of what happened, its choices."""
+    table = app.root.get_screen("table")
+    session = app.controller.session
+    return (json.dumps(session.log), app.prompt, app.status, table.ids.status.text, list(app.announcements),
+            [c.get("text") for c in app.choices])
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+def test_what_is_checked_in_a_dispute_leaves_the_table_as_it_was(size: tuple[int, int], start: Any,
+                                                                  window_size: Any) -> None:
+    """The oracle "showed 7": checked on the dispute screen, it is refused as no roll (BP-Q5), and Back to the table
+    showed that refusal as the table's newest line and its status in red, as if the table had entered a 7. An
+    offered action checked there blanked the status line. Now the table is as it was left: its status (here a
+    tap refused at the table), its list, its choices, its steps."""
+    session = mid_game("blackpool")
+    app = start(session)
+    window_size(size)
+    app.act({"type": "roll", "value": 9})  # a slip at the table, refused: the status line says why
+    advance(2)
+    before = table_as_shown(app)
+    assert app.status and before[3] == app.status
+    dispute = dispute_of(app)
+    for typed in (json.dumps(ROLL_7), json.dumps({k: v for k, v in session.legal()[0].items() if k != "text"})):
+        dispute.ids.typed.text = typed
+        tap(dispute.ids.check)
+        assert app.ruling.get("rules"), app.ruling
+    assert app.ruling.get("legal") is True  # the last, the offered action, is ruled on
+    tap(dispute.ids.back)
+    assert app.root.current == "table"
+    assert table_as_shown(app) == before
