@@ -156,6 +156,13 @@ def _fits(typed: list[str], text: str) -> bool:
     return all(any(w == t or (t.isalpha() and w.startswith(t)) for w in words) for t in typed)
 
 
+def choices_with_words(text: str, legal: list[Action]) -> list[Action]:
+    """The offered actions whose words hold every word of ``text`` ("green 3, 0", "end the turn"): how a line of
+    words takes a choice here, and how the dispute screen reads words typed in its field (ui/app.py)."""
+    typed = list(dict.fromkeys(_tokens(NUMBER_PAIR.sub(",", text.lower()))))
+    return [a for a in legal if typed and _fits(typed, str(a.get("text", "")))]
+
+
 def _keys(action: Action) -> set[str]:
     """Words a player might type for a roll or draw: '4', 'red 4' or '4 red', a card id or its name."""
     keys = set()
@@ -690,8 +697,8 @@ class Terminal:
         'check green 3,0' was "'check' takes a choice number or an action in JSON ... (the line is not valid
         JSON: Expecting value at column 1)", while 'green 3,0' alone took that choice.
         """
-        typed = list(dict.fromkeys(_tokens(NUMBER_PAIR.sub(",", text.lower()))))
-        fitting = [(i, a) for i, a in enumerate(legal, 1) if typed and _fits(typed, a["text"])]
+        words = choices_with_words(text, legal)
+        fitting = [(i, a) for i, a in enumerate(legal, 1) if any(a is w for w in words)]
         if len(fitting) == 1:
             return fitting[0][1]
         chance = self.chance() is not None

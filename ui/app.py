@@ -23,7 +23,7 @@ from kivy.properties import BooleanProperty, DictProperty, ListProperty, Numeric
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.controller import Controller
-from companion.errors import CompanionError
+from companion.errors import CompanionError, quoted
 from companion.finished import FinishedGame, finished_game, same_cafe_day, verdict
 from companion.game_info import GameInfo
 from companion.journal import Journal, card_state
@@ -350,7 +350,23 @@ class CompanionApp(App):
         self._submit(Touch("explain", place=place))
 
     def check_text(self, raw: str) -> None:
+        """**Check** on what the dispute field holds as typed: an action in JSON, or words of an offered action.
+
+        Words were read as JSON too: "roll a seven", or a field emptied, was
+        answered "Not an action: Expecting value.", Python's words for a JSON
+        slip. Words are now the offered action whose words hold them all, as
+        the terminal takes a line of words ("end the turn"), else an answer
+        saying what to do: tap the one meant, or put the action together with
+        Build, whose lists hold what nobody is offered (a roll of 7).
+        """
         if self._touch_refused():  # before parsing: a JSON complaint would hide why nothing is checked
+            return
+        text = raw.strip()
+        if not text:
+            self._not_an_action("nothing is typed. Tap an offered action, or Build to put one together.")
+            return
+        if text[:1] not in "{[":  # words ("6" among them: the race's "6: to Pyramid's Base (19)"), not JSON
+            self._check_words(text)
             return
         try:
             action = json.loads(raw)
@@ -365,8 +381,31 @@ class CompanionApp(App):
             return
         self.check(action)
 
+    def _check_words(self, text: str) -> None:
+        # The terminal's reading of a line of words, loaded when words are first typed: with it, the first screen
+        # loaded two modules more (companion.terminal, companion.protocol) for what a kiosk's table seldom does.
+        from companion.terminal import choices_with_words
+
+        fitting = choices_with_words(text, list(self.choices))
+        if len(fitting) == 1:
+            self.check(fitting[0])
+            return
+        shown = quoted(text if len(text) <= 40 else text[:37] + "...")
+        if fitting:
+            listed = "; ".join(str(a["text"]) for a in fitting[:3]) + ("; ..." if len(fitting) > 3 else "")
+            self._not_an_action(f"{shown} fits {len(fitting)} offered actions ({listed}). Tap the one meant, or "
+                                "add a word.")
+            return
+        self._not_an_action(f"no action offered now has the words {shown}. Tap Build to put the action together "
+                            "from lists, or tap an offered one.")
+
     def _not_an_action(self, why: str) -> None:
-        self.ruling = {"legal": False, "text": f"Not an action: {why}", "rules": [], "clauses": []}
+        """What the field held was no action: said, beside the clause on what may be done now (a refusal carries
+        its clause, as the terminal's does for an action that is no object)."""
+        session = self.controller.session
+        rule = session.shape_rule() if session is not None else None
+        rules = [rule] if rule else []
+        self.ruling = {"legal": False, "text": f"Not an action: {why}", "rules": rules, "clauses": self._clauses(rules)}
 
     def undo(self) -> None:
         self._submit(Touch("undo"))
@@ -890,18 +929,22 @@ class CompanionApp(App):
         return next((a for a in session.legal() if {k: v for k, v in a.items() if k != "text"} == dict(action)), None)
 
     def _ruling(self, update: Update) -> dict[str, Any]:
+        ruling = {"legal": bool(update.detail.get("legal")), "text": update.text, "rules": list(update.rules)}
+        if "place" in update.detail:  # asked by a tap on the board: the dispute screen opens on it
+            ruling["place"] = update.detail["place"]
+        return {**ruling, "clauses": self._clauses(update.rules)}
+
+    def _clauses(self, rules: Iterable[str]) -> list[str]:
+        """Each cited clause as the ruling shows it: its id, title and summary (the id alone when unknown)."""
         session = self.controller.session
         clauses = []
-        for rule in update.rules:
+        for rule in rules:
             try:
                 clause = session.game.rulebook.clause(rule) if session else None
             except CompanionError:
                 clause = None
             clauses.append(f"{rule} {clause.title}: {clause.text}" if clause else rule)
-        ruling = {"legal": bool(update.detail.get("legal")), "text": update.text, "rules": list(update.rules)}
-        if "place" in update.detail:  # asked by a tap on the board: the dispute screen opens on it
-            ruling["place"] = update.detail["place"]
-        return {**ruling, "clauses": clauses}
+        return clauses
 
     def refresh(self) -> None:
         session = self.controller.session

@@ -101,7 +101,8 @@ def test_dispute_gives_ruling_with_clause(start: Any) -> None:
         assert rule in text and ":" in text.split(rule, 1)[1]
     assert app.controller.session.log == []  # a dispute never changes the game
 
-    for typed, why in (("99", "type an object"), ('"roll"', "type an object"), ("{roll", "Expecting property")):
+    for typed, why in (("99", "no action offered now has the words '99'"), ("[99]", "type an object"),
+                       ('"roll"', "no action offered now has the words"), ("{roll", "Expecting property")):
         dispute.ids.typed.text = typed  # what a hurried referee types
         tap(dispute.ids.check)
         assert app.ruling["legal"] is False and app.ruling["text"].startswith("Not an action: ")

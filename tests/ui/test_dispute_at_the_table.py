@@ -18,6 +18,7 @@ from tests.ui.conftest import advance, tap
 from tests.ui.test_app import button
 from ui.shots import mid_game
 
+pytestmark = pytest.mark.usefixtures("undrawn")  # texts, states and key presses; never the pixels
 window_size = test_portrait.window_size
 
 ROLL_7 = {"type": "roll", "value": 7}  # the oracle "showed 7": refused with BP-Q5, the oracle's faces
@@ -94,4 +95,36 @@ def test_what_is_checked_in_a_dispute_leaves_the_table_as_it_was(size: tuple[int
     assert app.ruling.get("legal") is True  # the last, the offered action, is ruled on
     tap(dispute.ids.back)
     assert app.root.current == "table"
+    assert table_as_shown(app) == before
+
+
+@pytest.mark.parametrize("game_id", ["blackpool", "desert", "targi", "temple", "ttd"])
+def test_words_typed_are_read_as_words_and_nonsense_is_answered_with_what_to_do(game_id: str, start: Any) -> None:
+    """Words typed, or the field emptied, were read as JSON: "Not an action: Expecting value.", Python's words for
+    a JSON slip, with no clause. An offered action's words (any case) are that action, ruled on as its tap is;
+    words no offered action has, and an empty field, are answered with what to do (Build, or tap one), beside the
+    clause on what may be done now. The game and the table are untouched."""
+    session = mid_game(game_id)
+    app = start(session)
+    before = table_as_shown(app)
+    dispute = dispute_of(app)
+    offered = session.legal()[-1]
+    dispute.ids.typed.text = f"  {offered['text'].upper()} "
+    tap(dispute.ids.check)
+    assert app.ruling.get("legal") is True and dispute.ids.ruling.text.startswith("ALLOWED"), app.ruling
+    for typed, said in (("roll a seven please", "no action offered now has the words 'roll a seven please'"),
+                        ("", "nothing is typed"), ("   ", "nothing is typed")):
+        dispute.ids.typed.text = typed
+        tap(dispute.ids.check)
+        text = dispute.ids.ruling.text
+        assert text.startswith(f"NOT ALLOWED: Not an action: {said}") and "Tap " in text and "Build" in text, text
+        assert "Expecting" not in text and app.ruling["rules"] == [session.shape_rule()], app.ruling
+        assert dispute.ids.rules.text == f"Rules: {session.shape_rule()}"
+    several = session.legal()[0]["text"].split()[0]  # a first word most offered actions share, in most games
+    fitting = [a for a in session.legal() if several.lower() in a["text"].lower().split()]
+    if len(fitting) > 1:
+        dispute.ids.typed.text = several
+        tap(dispute.ids.check)
+        assert f"fits {len(fitting)} offered actions" in dispute.ids.ruling.text, dispute.ids.ruling.text
+    tap(dispute.ids.back)
     assert table_as_shown(app) == before
