@@ -400,12 +400,20 @@ class CompanionApp(App):
                             "from lists, or tap an offered one.")
 
     def _not_an_action(self, why: str) -> None:
-        """What the field held was no action: said, beside the clause on what may be done now (a refusal carries
-        its clause, as the terminal's does for an action that is no object)."""
+        """What the field held was no action: shown and said, beside the clause on what may be done now (a refusal
+        carries its clause, as the terminal's does for an action that is no object).
+
+        It was shown only: at a table listening to the voice the Check went
+        unanswered, and **Say again** then said the ruling before it, "Yellow
+        rolls 1 ...", under a screen answering "Not an action".
+        """
         session = self.controller.session
         rule = session.shape_rule() if session is not None else None
         rules = [rule] if rule else []
-        self.ruling = {"legal": False, "text": f"Not an action: {why}", "rules": rules, "clauses": self._clauses(rules)}
+        text = f"Not an action: {why}"
+        self.ruling = {"legal": False, "text": text, "rules": rules, "clauses": self._clauses(rules)}
+        self.last_spoken = spoken_form(text)
+        self.voice.say(self.last_spoken)
 
     def undo(self) -> None:
         self._submit(Touch("undo"))

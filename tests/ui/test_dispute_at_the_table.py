@@ -16,6 +16,7 @@ from kivy.core.window import Window
 from tests.ui import test_portrait
 from tests.ui.conftest import advance, tap
 from tests.ui.test_app import button
+from tests.ui.test_voice_words import spoken_now
 from ui.shots import mid_game
 
 pytestmark = pytest.mark.usefixtures("undrawn")  # texts, states and key presses; never the pixels
@@ -128,3 +129,21 @@ def test_words_typed_are_read_as_words_and_nonsense_is_answered_with_what_to_do(
         assert f"fits {len(fitting)} offered actions" in dispute.ids.ruling.text, dispute.ids.ruling.text
     tap(dispute.ids.back)
     assert table_as_shown(app) == before
+
+
+def test_an_answer_that_is_no_ruling_is_said_and_said_again(start: Any) -> None:
+    """At a table listening to the voice, words no offered action holds were answered on the screen only, and Say
+    again then said the ruling before them ("Yellow rolls 1 ...") under a screen answering "Not an action"."""
+    session = mid_game("blackpool")
+    app = start(session)
+    dispute = dispute_of(app)
+    tap(dispute.ids.check)  # the first offered action, ruled on and said
+    ruled = spoken_now(app)
+    assert app.ruling.get("legal") is True and ruled
+    dispute.ids.typed.text = "roll a seven"
+    tap(dispute.ids.check)
+    assert app.ruling["text"].startswith("Not an action: no action offered now has the words 'roll a seven'")
+    heard = spoken_now(app)
+    assert heard != ruled and heard.startswith("Not an action") and "roll a seven" in heard, heard
+    tap(dispute.ids.repeat)
+    assert spoken_now(app) == heard
