@@ -673,6 +673,14 @@ class Game(ABC):
         its clause when typed. None: any number may be argued over (a die "showing 9"), and Build offers 0 to 12."""
         return None
 
+    def field_values(self, state: State, key: str) -> Sequence[Any]:
+        """The values a field can name in this game whether or not any is in play yet, where they are a short
+        fixed list a table argues over (Through the Desert's camel colours, the race's cards). Build lists the values
+        offered now and taken before, and these after them: early in a game a field had none to pick (a leader's
+        colour while the water holes were entered, a Mirage Cloak before any card was drawn). Empty: what is in
+        play is the list (a place is tapped on the board)."""
+        return ()
+
     def choice_words(self, state: State, action: Action) -> str | None:
         """An action named without its place, as the table tells it from others at the same place ("green
         camel"), for a `why` that lists the other choices one rule rules out there; None: the fields in which

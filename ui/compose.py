@@ -5,7 +5,8 @@ check an action nobody is offered, which is what a dispute is about: "my
 camel may go there", "I rolled a 7". The kinds and their fields are the
 game's own (``Game.action_shapes``); each field's values are those the game
 and the board already name: the place last tapped on the table's board, the
-values offered now or taken before, the dice's faces, the players, and the
+values offered now or taken before, the game's own short lists (``Game.field_values``: Through the
+Desert's camel colours, the race's cards), the dice's faces, the players, and the
 numbers 0 to 12 for a number, or those the board has where it has fewer (a
 place not among them is tapped on the board). Nothing here judges: the action goes to the same check as a typed
 one.
@@ -66,6 +67,7 @@ def values(session: Any, key: str, board_place: Hashable | None = None) -> list[
         add(_players(session))
     add(face[key] for die in getattr(session.game, "dice", ()) for face in die.faces if key in face)
     add(a[key] for a in [*session.legal(), *reversed(session.log)] if key in a)
+    add(session.game.field_values(session.state, key))  # the game's fixed list, for a field nothing named yet
     shown = list(found.values())
     board = session.game.field_numbers(session.state, key)
     if board is not None or key == "value" or (shown and all(map(_whole, shown))):

@@ -389,3 +389,35 @@ def test_a_typed_value_no_game_names_is_shown_as_typed_and_breaks_nothing(game_i
         for value in ODD:
             words = compose.label(session, key, value)
             assert isinstance(words, str) and words, (key, value)
+
+
+@pytest.mark.parametrize("game_id, picks, listed, clause_id", [
+    ("ttd", [("action", "leader"), ("colour", "pink"), ("hex", "(2,0)")], ["pink", "green", "yellow", "blue", "white"],
+     "TTD-1"),
+    ("desert", [("action", "use"), ("card", "Mirage Cloak")], ["Golden Compass", "Mirage Cloak", "Camel's Blessing"],
+     "DR-21"),
+])
+def test_early_in_a_game_a_field_lists_the_games_own_values_before_any_is_in_play(
+        game_id: str, picks: list[tuple[str, str]], listed: list[str], clause_id: str, start: Any) -> None:
+    """Five steps into a game, Build's lists held only what had been offered or taken: Through the Desert's colour
+    list was empty while the water holes were entered ("a pink leader on (2,0)" could not be put together, and
+    left out it was refused as "unknown camel colour null"), the race's card list before any card was drawn
+    ("Pink plays a Mirage Cloak it does not hold"). They list the game's own (`Game.field_values`), and the
+    action built is ruled on with its clause."""
+    rng = random.Random(5)
+    session = Session.new(game_id, default_players(game_id))
+    for _ in range(5):
+        session.act(session.game.sim_choose(session.state, session.legal(), rng))
+    before = list(session.log)
+    app = start(session)
+    dispute = building(app)
+    pick(dispute, *picks[0])
+    key = picks[1][0]
+    assert set(listed) <= set(row(dispute, key).ids.pick.values), row(dispute, key).ids.pick.values
+    for field, text in picks[1:]:
+        pick(dispute, field, text)
+    tap(dispute.ids.check)
+    clause = session.game.rulebook.clause(clause_id)
+    ruling = dispute.ids.ruling.text
+    assert ruling.startswith("NOT ALLOWED") and f"{clause_id} {clause.title}" in ruling, ruling
+    assert session.log == before

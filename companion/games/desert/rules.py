@@ -950,6 +950,11 @@ class DesertRace(Game):
         return state
 
     # -- views and random play ------------------------------------------------------------
+    def field_values(self, state: State, key: str) -> Sequence[Any]:
+        """A card is one of the race's ten: before any was drawn, Build's card list was empty, and "Pink
+        plays a Mirage Cloak it does not hold" could not be put together."""
+        return tuple(CARD_NAMES) if key == "card" else ()
+
     def value_words(self, state: State, key: str, value: Any) -> str | None:
         """A field's value as the race's texts write it: a card "Mirage Cloak", what a trade hands over "1 Life"
         or "Mirage Cloak" ("Trade with Pink: give 1 Life")."""

@@ -892,6 +892,11 @@ class ThroughTheDesert(Game):
             return f"water hole worth {self.token_ids[value]}"
         return None
 
+    def field_values(self, state: TtdState, key: str) -> Sequence[Any]:
+        """A camel's or leader's colour is one of the five: while the water holes were entered, none was
+        offered or placed yet, and Build's colour list was empty."""
+        return self.colour_ids if key == "colour" else ()
+
     def choice_words(self, state: TtdState, action: Action) -> str | None:
         """A camel or leader by colour ("green camel"), a water-hole token by its worth: what `why` at a hex
         lists as the other choices one rule rules out there."""
