@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 import pytest
+from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 
 from tests.ui import test_portrait
@@ -31,11 +32,23 @@ def dispute_of(app: Any) -> Any:
     return app.root.get_screen("dispute")
 
 
+def one_line(field: Any, text: str) -> bool:
+    """Whether ``text`` fits the field's width on one line in its type."""
+    probe = CoreLabel(text=text, font_size=field.font_size)
+    probe.refresh()
+    return bool(probe.texture.size[0] <= field.width - field.padding[0] - field.padding[2])
+
+
+@pytest.mark.parametrize("percent", [100, 120])
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)])
-def test_the_empty_field_says_in_words_what_to_do(size: tuple[int, int], start: Any, window_size: Any) -> None:
-    """Emptied, the field says to tap Build or type the action, in words, and names the button as it reads."""
+def test_the_empty_field_says_in_words_what_to_do(size: tuple[int, int], percent: int, start: Any,
+                                                  window_size: Any) -> None:
+    """Emptied, the field says to tap Build or type the action, in words, naming the button as it reads; while
+    building, to pick it in the lists. Each on one line, upright at 120% too."""
     app = start(mid_game("blackpool"))
     window_size(size)
+    app.settings.display_scale = percent
+    app.scale = percent / 100
     dispute = dispute_of(app)
     field = dispute.ids.typed
     field.text = ""
@@ -43,6 +56,11 @@ def test_the_empty_field_says_in_words_what_to_do(size: tuple[int, int], start: 
     hint = field.hint_text
     assert not set(hint) & set('{}"[]'), hint
     assert "Build" in hint and "Build" in dispute.ids.build.text and "type" in hint
+    assert one_line(field, hint), (hint, field.width)
+    tap(dispute.ids.build)
+    field.text = ""
+    advance(2)
+    assert field.hint_text != hint and "lists" in field.hint_text and one_line(field, field.hint_text)
 
 
 @pytest.mark.parametrize("key", [13, 271])  # Return, the keypad's Enter
