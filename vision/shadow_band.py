@@ -193,7 +193,7 @@ def _coarse_bands(frame: np.ndarray) -> list[tuple[np.ndarray, float, float]]:
         small = cv2.pyrDown(small)
     small = cv2.resize(small, size, interpolation=cv2.INTER_AREA)
     scale = size[0] / width
-    grey = cv2.GaussianBlur(_LOG_LEVEL[small], (0, 0), 0.7)
+    grey = cv2.GaussianBlur(cv2.LUT(small, _LOG_LEVEL), (0, 0), 0.7)  # a table: 5 times numpy's indexing's speed
     lines = _search_lines(*grey.shape)
     # Each pixel where the light changes votes for the lines through it across its change's own direction (the
     # nearest turns), with the step measured there: a tenth of the pixels, or less, instead of every pixel each turn.
@@ -284,7 +284,7 @@ def _fitted_edge(frame: np.ndarray, normal: np.ndarray, offset: float, reach_px:
     if len(points) < SAMPLES_LEAST:
         return None
     reach = np.arange(-reach_px, reach_px + 1, dtype=np.float64)
-    profiles = _sampled(frame, points, normal, reach).mean(axis=2)
+    profiles = _colours_mean(_sampled(frame, points, normal, reach))
     low, high = profiles[:, :3].mean(axis=1), profiles[:, -3:].mean(axis=1)
     step = high - low
     typical = float(np.median(step))
@@ -315,7 +315,13 @@ def _sampled(frame: np.ndarray, points: np.ndarray, normal: np.ndarray, reach: n
     colour: sampled first, so the log is looked up for these few pixels, not for the frame."""
     map_x = (points[:, :1] + reach[None, :] * normal[0]).astype(np.float32)
     map_y = (points[:, 1:] + reach[None, :] * normal[1]).astype(np.float32)
-    return _LOG_LIGHT[cv2.remap(frame, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)]
+    return cv2.LUT(cv2.remap(frame, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), _LOG_LIGHT)
+
+
+def _colours_mean(light: np.ndarray) -> np.ndarray:
+    """The mean of the colours (the last axis, of 3) of float32 ``light``: ``light.mean(axis=-1)`` to the bit (summed
+    in the same order, the first colour first), in a tenth of its time (numpy reduces an axis of 3 slowly)."""
+    return (light[..., 0] + light[..., 1] + light[..., 2]) / 3
 
 
 def _crossing(rise: np.ndarray, reach: np.ndarray, level: float) -> np.ndarray:

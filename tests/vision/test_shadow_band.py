@@ -138,3 +138,25 @@ def test_cards_under_a_deep_band_are_read_as_lit() -> None:
     score = evaluate_cards(CardReader(deck.cards, deck.board), deck.cards, deck.board, frames=24, seed=21,
                            shadow=0.95)
     assert score.right >= 285 and score.covered <= 2 and score.sure_wrong == 0, (score.right, score.covered)
+
+
+def test_the_colours_are_averaged_and_looked_up_as_numpy_did_to_the_bit() -> None:
+    """The fits' light along an edge is the mean of its three colours, looked up through the log-light table by
+    OpenCV (session 65, for speed): the same float32 numbers numpy's indexing and ``mean(axis=2)`` gave, so every band
+    is found, fitted and lifted as before."""
+    from vision.shadow_band import _LOG_LIGHT, _colours_mean, _sampled
+
+    rng = np.random.default_rng(65)
+    levels = rng.integers(0, 256, (500, 35, 3), dtype=np.uint8)
+    light = _LOG_LIGHT[levels]
+    assert np.array_equal(_colours_mean(light), light.mean(axis=2))
+    assert _colours_mean(light).dtype == np.float32
+    dark = shadowed(render_dice_scene(rng, 640, 480, count=4)[0], rng, 0.75)
+    points = np.stack([np.linspace(40, 600, 200), np.linspace(40, 440, 200)], axis=1)
+    normal, reach = np.array([0.6, 0.8]), np.arange(-17.0, 18.0)
+    sampled = _sampled(dark, points, normal, reach)
+    map_x = (points[:, :1] + reach[None, :] * normal[0]).astype(np.float32)
+    map_y = (points[:, 1:] + reach[None, :] * normal[1]).astype(np.float32)
+    assert np.array_equal(sampled, _LOG_LIGHT[cv2.remap(dark, map_x, map_y, cv2.INTER_LINEAR,
+                                                        borderMode=cv2.BORDER_REPLICATE)])
+    assert np.array_equal(_colours_mean(sampled), sampled.mean(axis=2))
