@@ -75,7 +75,8 @@ CLIPS_MORE = 0.2
 SIDE_LEAST = 48
 # Each level's log light (`frames.to_light`), a shadow being the light times a share: on a blue tray in a band keeping
 # 0.15 of the light, the dark green channel, in the curve's straight foot, stepped 1.3 in log levels and blue 0.88.
-_LOG_LIGHT = np.log(to_light(np.arange(256)) + 1e-4).astype(np.float32)
+_LIGHT = to_light(np.arange(256))
+_LOG_LIGHT = np.log(_LIGHT + 1e-4).astype(np.float32)
 _LOG_LEVEL = np.log(np.arange(256) + 4.0).astype(np.float32)  # the coarse search's, in levels (cheaper, near enough)
 
 
@@ -94,7 +95,11 @@ class BandEdge:
         is: a straight ramp 2.5 softnesses wide, as steep in its middle as a Gaussian's integral (and far cheaper)."""
         across = np.add.outer(np.arange(shape[0], dtype=np.float32) * np.float32(self.normal[1]),
                               np.arange(shape[1], dtype=np.float32) * np.float32(self.normal[0]))
-        return np.clip((across - np.float32(self.offset)) / np.float32(2.5 * self.softness) + 0.5, 0.0, 1.0)
+        # In place: a whole frame's floats, each step the same sum, quotient and clip as written out.
+        across -= np.float32(self.offset)
+        across /= np.float32(2.5 * self.softness)
+        across += 0.5
+        return np.clip(across, 0.0, 1.0, out=across)
 
 
 @dataclass(frozen=True)
@@ -117,7 +122,9 @@ class ShadowBand:
 
     def inside(self, shape: tuple[int, ...]) -> np.ndarray:
         """How far each pixel of a frame of ``shape`` lies inside the band, 0..1."""
-        return self.into.past(shape) * (1.0 - self.out.past(shape))
+        inside, out = self.into.past(shape), self.out.past(shape)
+        inside *= np.subtract(1.0, out, out=out)
+        return inside
 
     def lifted(self, frame: np.ndarray) -> np.ndarray | None:
         """The frame with the band's light made the light round it; None when that would clip the band's inside
@@ -127,12 +134,17 @@ class ShadowBand:
         # then blended in by how far inside the band each pixel lies: only the edges' few px are partly lifted.
         planes = []
         for plane, gain in zip(cv2.split(frame), self.gains, strict=True):
-            whole = cv2.LUT(plane, to_levels(to_light(np.arange(256)) * float(gain)))
-            planes.append(cv2.convertScaleAbs(plane + inside * cv2.subtract(whole, plane, dtype=cv2.CV_32F)))
+            whole = cv2.LUT(plane, to_levels(_LIGHT * float(gain)))
+            change = cv2.subtract(whole, plane, dtype=cv2.CV_32F)
+            change *= inside
+            change += plane
+            planes.append(cv2.convertScaleAbs(change))
         out = cv2.merge(planes)
         clipped = cv2.inRange(out, (0, 0, 0), (253, 253, 253)) == 0
         within, without = inside > 0.9, inside < 0.1
-        if within.any() and without.any() and clipped[within].mean() > clipped[without].mean() + CLIPS_MORE:
+        inner, outer = np.count_nonzero(within), np.count_nonzero(without)
+        if inner and outer and (np.count_nonzero(clipped & within) / inner
+                                > np.count_nonzero(clipped & without) / outer + CLIPS_MORE):
             return None
         return out
 

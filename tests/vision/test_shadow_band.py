@@ -160,3 +160,34 @@ def test_the_colours_are_averaged_and_looked_up_as_numpy_did_to_the_bit() -> Non
     assert np.array_equal(sampled, _LOG_LIGHT[cv2.remap(dark, map_x, map_y, cv2.INTER_LINEAR,
                                                         borderMode=cv2.BORDER_REPLICATE)])
     assert np.array_equal(_colours_mean(sampled), sampled.mean(axis=2))
+
+
+def test_a_band_is_lifted_as_its_formula_writes_it_to_the_bit() -> None:
+    """The lift works in place and counts the clipped pixels (session 65, for speed): the same ramp, blend and clip
+    rule as written out here, so the nets and the card reader are shown the same pixels."""
+    from vision.frames import to_levels, to_light
+    from vision.shadow_band import CLIPS_MORE
+
+    for seed, depth in ((1, 0.5), (2, 0.75), (3, 0.85)):  # as the first test's trays and bands
+        rng = np.random.default_rng(seed)
+        dark = shadowed(render_dice_scene(rng, 640, 480, count=4)[0], rng, depth)
+        band = find_band(dark)
+        assert band is not None
+
+        def past(edge) -> np.ndarray:
+            across = np.add.outer(np.arange(480, dtype=np.float32) * np.float32(edge.normal[1]),
+                                  np.arange(640, dtype=np.float32) * np.float32(edge.normal[0]))
+            return np.clip((across - np.float32(edge.offset)) / np.float32(2.5 * edge.softness) + 0.5, 0.0, 1.0)
+
+        inside = past(band.into) * (1.0 - past(band.out))
+        assert np.array_equal(band.inside(dark.shape), inside)
+        planes = []
+        for plane, gain in zip(cv2.split(dark), band.gains, strict=True):
+            whole = cv2.LUT(plane, to_levels(to_light(np.arange(256)) * float(gain)))
+            planes.append(cv2.convertScaleAbs(plane + inside * cv2.subtract(whole, plane, dtype=cv2.CV_32F)))
+        written = cv2.merge(planes)
+        clipped = cv2.inRange(written, (0, 0, 0), (253, 253, 253)) == 0
+        kept = clipped[inside > 0.9].mean() <= clipped[inside < 0.1].mean() + CLIPS_MORE
+        lifted = band.lifted(dark)
+        assert kept == (lifted is not None)
+        assert lifted is None or np.array_equal(lifted, written)
