@@ -159,9 +159,13 @@ PLACE_PHRASE = re.compile(rf" (?:to|at|on|from|in|into) {PLACE_NAME}")
 # space 34." then "Black: roll the die to move from Sacred Spring, space 34.", "... to Cobra Pit, space 27. Black is
 # Scared on Cobra Pit, space 27.", "Black attempts Rocky Ridge, space 5. Black: roll for Rocky Ridge, space 5,
 # needing ..." (620 of 29,423 distinct announcements over 150 seeded games): "from there", "Scared there", "roll
-# for it".
+# for it". Targi's take names the centre card it empties, "Black takes Milk Camel (...) from centre 3 2.", "Black
+# takes 1 salt (Salt Block, centre 3 2).", "Black takes Open Market (centre 2 2): ...", and its next event the card
+# laid there: "A goods card goes face down on centre 3 2." (643 of 27,740 distinct announcements over 150 seeded
+# games): "... goes face down there.".
 DESERT_SPACE = r"[A-Z][\w']*(?: (?:of the )?[A-Z][\w']*)*, space \d+"
-NAMED_AT = re.compile(rf" (?:to|at|on|onto|into|attempts) ({PLACE_NAME}|centre \d \d|{DESERT_SPACE})(?![\d(]| \()")
+NAMED_AT = re.compile(rf" (?:to|at|on|onto|into|attempts|from) ({PLACE_NAME}|centre \d \d|{DESERT_SPACE})(?![\d(]| \()"
+                      r"|(?:(?<=, )|(?<=\())(centre \d \d)(?=\))")
 # A list read aloud past a handful of choices is not heard: the temple's card swaps named five and a count ("Slot
 # 1: P30 out, P01 in; ... P09 in, sending Yellow 2 back and 21 more", 25 to 32 words in one sentence). A list of
 # more choices than SAID_CHOICES + 1 says the first SAID_CHOICES and how many more the screen shows (its buttons
@@ -410,8 +414,10 @@ def _places_said_once(sentences: list[str]) -> list[str]:
     """The last place the sentence before named said "there" where the next names it again (``NAMED_AT``): "from
     there", once, after "from"; else "there" for its "at" or "on"."""
     out: list[str] = []
+    there: list[str] = []  # the place the sentence before said "there" for: the next may say it so too
     for sentence in sentences:
-        named = NAMED_AT.findall(out[-1]) if out else []
+        named = there or ([m[1] or m[2] for m in NAMED_AT.finditer(out[-1])] if out else [])
+        there = []
         if named:
             # a desert space has no bracket of its own: "from there (or first: Desert Flask)"
             ends = r"(?!\d)" if re.fullmatch(DESERT_SPACE, named[-1]) else r"(?![\d(]| \()"
@@ -419,7 +425,9 @@ def _places_said_once(sentences: list[str]) -> list[str]:
             said = re.sub(rf" from {place}", " from there", sentence, count=1)
             if sentence.split(":")[0] in out[-1]:  # a challenge the one to roll was just told of: "roll for it"
                 said = re.sub(rf" roll for {place}", " roll for it", said, count=1)
-            sentence = said if said != sentence else re.sub(rf" (?:at|on) {place}", " there", sentence, count=1)
+            said = said if said != sentence else re.sub(rf" (?:at|on) {place}", " there", sentence, count=1)
+            there = named[-1:] if said != sentence and not NAMED_AT.search(said) else []
+            sentence = said
         out.append(sentence)
     return out
 
