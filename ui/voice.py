@@ -166,6 +166,12 @@ PLACE_PHRASE = re.compile(rf" (?:to|at|on|from|in|into) {PLACE_NAME}")
 DESERT_SPACE = r"[A-Z][\w']*(?: (?:of the )?[A-Z][\w']*)*, space \d+"
 NAMED_AT = re.compile(rf" (?:to|at|on|onto|into|attempts|from) ({PLACE_NAME}|centre \d \d|{DESERT_SPACE})(?![\d(]| \()"
                       r"|(?:(?<=, )|(?<=\())(centre \d \d)(?=\))")
+# A desert space is said with its number the first time an announcement names it, by its name alone after: the
+# number finds it on the ring, once. Heard again for another runner it said both twice in one breath: "Pink rolls
+# 2: Guardian's Test, space 31, needs a 6; Pink stays and the turn ends. Grey: roll for Guardian's Test, space 31,
+# needing exactly 6 ...", "Scared! Grey ... runs back to Desert Dawn, space 0. Black: roll to move from Merchant's
+# Stall, space 2; a 5 lands on Scared!: lose 2 Lives and go back to Desert Dawn, space 0."
+SPACE_SAID = re.compile(r"(?<![\w'])([A-Z][\w']*(?: (?:of the )?[A-Z][\w']*)*), space \d+(?!\d)(,?)(?= ?(\w*))")
 # A list read aloud past a handful of choices is not heard: the temple's card swaps named five and a count ("Slot
 # 1: P30 out, P01 in; ... P09 in, sending Yellow 2 back and 21 more", 25 to 32 words in one sentence). A list of
 # more choices than SAID_CHOICES + 1 says the first SAID_CHOICES and how many more the screen shows (its buttons
@@ -217,7 +223,24 @@ def spoken_form(text: str) -> str:
         said.extend(_sentences(_bracket_apart(sentence)))
     text = " ".join(_split_long(s) for s in _places_said_once(_echoes_said_once(_gapped(_merged(said))))) if said \
         else text
+    text = _space_numbers_said_once(text)
     return PATH_CARD.sub(r"P \1", text)  # last: a list's choices are told apart by their ids' words
+
+
+def _space_numbers_said_once(text: str) -> str:
+    """``text`` with each desert space's number said the first time only (``SPACE_SAID``): named again, by
+    another runner's challenge or the next runner's Scared! warning, the space is said by its name alone."""
+    seen: set[str] = set()
+
+    def once(m: re.Match[str]) -> str:
+        if m[1] not in seen:
+            seen.add(m[1])
+            return m[0]
+        # the comma the number needed goes with it ("Rocky Ridge is a challenge", "stops at Rocky Ridge without
+        # an attempt"); the game's own before a phrase ("roll for Rocky Ridge, needing 4 or more") stays
+        return m[1] + ("" if m[2] and m[3].islower() and not m[3].endswith("ing") else m[2])
+
+    return SPACE_SAID.sub(once, text)
 
 
 def _spans(text: str) -> list[re.Match[str]]:
