@@ -126,7 +126,12 @@ def after_raid(eng: Engine, s: State, ev: Events) -> State:
 
 
 def place_markers(eng: Engine, s: State, ev: Events) -> State:
-    markers = []
+    """Each player's tribe markers, then what unused ones earn: the markers are told one after another, as the
+    table lays them ("White puts a tribe marker on centre 2-3. Black puts a tribe marker on centre 1-1."), and
+    the voice says them as one ("..., and Black on centre 1 1"); told between them, a player's gain split the
+    two (9 of 27,740 distinct announcements over 150 seeded games said "puts a tribe marker on centre" or "Targi
+    make no crossing: no tribe marker" twice)."""
+    markers, gains = [], []
     for p in (s.start, s.other(s.start)):
         own = [n for n, o in s.targi if o == p]
         slots = intersections(own)[: fx.MARKERS]
@@ -145,8 +150,9 @@ def place_markers(eng: Engine, s: State, ev: Events) -> State:
         for gain in fx.unused_marker_bonus(eng.cat, s.supply(p)) if unused else []:
             total = tuple((r, k * unused) for r, k in gain)
             s = s.with_supply(p, s.supply(p).add(total))
-            ev.append(Event("reward", f"{cap(p)} gains {bundle_text(total)} for unused tribe markers.", ("TG-FX",),
-                            (p,)))  # fmt: skip
+            gains.append(Event("reward", f"{cap(p)} gains {bundle_text(total)} for unused tribe markers.", ("TG-FX",),
+                               (p,)))  # fmt: skip
+    ev.extend(gains)
     ev.append(Event("info", f"{cap(s.start)} carries out all their actions first.", ("TG-A1",)))
     return evolve(s, markers=tuple(sorted(markers)), stage="actions", actor=s.start, done=(), tasks=())
 
