@@ -435,7 +435,10 @@ def _echoes_said_once(sentences: list[str]) -> list[str]:
 
 def _places_said_once(sentences: list[str]) -> list[str]:
     """The last place the sentence before named said "there" where the next names it again (``NAMED_AT``): "from
-    there", once, after "from"; else "there" for its "at" or "on"."""
+    there", once, after "from"; else "there" for its "at" or "on"; "cannot reach it" for a place it cannot reach
+    (a temple answer's pawns, each refused at the cell touched: 9 of 27,740 distinct announcements over 150
+    seeded games said the cell twice in a row, "... cannot stop at column 13, row 3 (slot 4). Blue 2 cannot
+    reach column 13, row 3 (slot 4) with a roll of 4.")."""
     out: list[str] = []
     there: list[str] = []  # the place the sentence before said "there" for: the next may say it so too
     for sentence in sentences:
@@ -449,6 +452,9 @@ def _places_said_once(sentences: list[str]) -> list[str]:
             if sentence.split(":")[0] in out[-1]:  # a challenge the one to roll was just told of: "roll for it"
                 said = re.sub(rf" roll for {place}", " roll for it", said, count=1)
             said = said if said != sentence else re.sub(rf" (?:at|on) {place}", " there", sentence, count=1)
+            # a temple answer's next pawn: "... so it cannot stop at column 13, row 3 (slot 4). Blue 2 cannot reach it"
+            said = said if said != sentence else re.sub(rf" cannot reach {place}", " cannot reach it", sentence,
+                                                        count=1)
             there = named[-1:] if said != sentence and not NAMED_AT.search(said) else []
             sentence = said
         out.append(sentence)

@@ -867,3 +867,19 @@ def test_both_targi_players_markers_are_told_before_what_unused_ones_earn() -> N
                 heard.append(spoken_form(" ".join(texts)))
     both = [s for s in heard if s.count(" puts ") == 1 and ", and " in s]
     assert both and all(s.count(" puts ") <= 1 and s.count("make no crossing") <= 1 for s in heard), heard
+
+
+def test_a_temple_cell_no_pawn_can_reach_is_named_once() -> None:
+    """The temple's answer to a cell touched gives each pawn's reason, each naming the cell, as a refusal alone must:
+    heard in a row it said the cell twice, "... so it cannot stop at column 13, row 3 (slot 4). Blue 2 cannot reach
+    column 13, row 3 (slot 4) with a roll of 4." (9 of 27,740 distinct announcements over 150 seeded games); 27
+    words before the colon, it was cut there too. The second pawn "cannot reach it"; the screen keeps each
+    reason whole."""
+    answer = ("Nothing may be done there. Blue 1 must use the whole roll of 4: a longer route exists, so it cannot "
+              "stop at [13,3] (slot 4). [RU-Q16] Blue 2 cannot reach [13,3] (slot 4) with a roll of 4: no route of 4 "
+              "steps or fewer over path spaces leads there. [RU-10]")
+    assert spoken_form(answer).endswith("so it cannot stop at column 13, row 3 (slot 4). Blue 2 cannot reach it with a"
+                                        " roll of 4: no route of 4 steps or fewer over path spaces leads there.")
+    # Another cell, or one the sentence before did not name, is named.
+    other = "Blue 1 moves to [2,3] (slot 1). Blue 2 cannot reach [13,3] (slot 4) with a roll of 4."
+    assert spoken_form(other).endswith("Blue 2 cannot reach column 13, row 3 (slot 4) with a roll of 4.")
