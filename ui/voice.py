@@ -625,6 +625,24 @@ def _tail_asked(sentence: str, prompt: str) -> str:
     return sentence
 
 
+def _tail_restated(sentence: str, prompt: str) -> str:
+    """``sentence`` (the step's last) without its tail after a colon when a sentence of the prompt opens the same
+    way (who and where, three words at least) and asks it again in other words, saying every word of four letters
+    or more the tail said (three such at least): the desert race's "Grey is Scared! on Sandstorm Wall (16): the
+    Mirage Cloak may be redeemed to ignore the penalty." before "Grey is Scared! on Sandstorm Wall (16): redeem
+    the Mirage Cloak to ignore the penalty (...)?" said the cloak and the penalty twice in a row. The question,
+    being what is asked, stays."""
+    lead, colon, tail = sentence.partition(": ")
+    said = [w for w in _words(tail, loose=True) if len(w) >= 4]
+    if not colon or len(_words(lead)) < 3 or len(said) < 3:
+        return sentence
+    for asked in re.split(r"(?<=[.?])\s+|(?<=!)\s+(?![a-z])", prompt.strip()):
+        opening, asks, rest = asked.partition(": ")
+        if asks and opening == lead and set(said) <= set(_words(rest, loose=True)):
+            return f"{lead}."
+    return sentence
+
+
 def _asked_again(part: str, prompt: str) -> bool:
     """Whether a sentence of ``prompt`` opens with ``part``'s first two words and says all of its words (three at
     least) in the same order, with more between, and so each bracket of it: "Pink rolls to keep it (4-6 keeps
@@ -698,6 +716,11 @@ def spoken_step(step: str, prompt: str, over: bool = False) -> str:
     *before, ending = _sentences(step) or [step]
     if _tail_asked(ending, prompt) != ending:
         step = " ".join([*before, _tail_asked(ending, prompt)])
+    *before, ending = _sentences(step) or [step]
+    if before and before[-1].endswith("!") and ending[:1].islower():  # "Grey is Scared! on Sandstorm Wall (16): ..."
+        *before, ending = [*before[:-1], f"{before[-1]} {ending}"]
+    if _tail_restated(ending, prompt) != ending:
+        step = " ".join([*before, _tail_restated(ending, prompt)])
     last = _sentences(step)[-1] if _sentences(step) else step
     before = _sentences(step)[-2] if len(_sentences(step)) > 1 else ""
     kept: list[str] = []

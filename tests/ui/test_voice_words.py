@@ -883,3 +883,22 @@ def test_a_temple_cell_no_pawn_can_reach_is_named_once() -> None:
     # Another cell, or one the sentence before did not name, is named.
     other = "Blue 1 moves to [2,3] (slot 1). Blue 2 cannot reach [13,3] (slot 4) with a roll of 4."
     assert spoken_form(other).endswith("Blue 2 cannot reach column 13, row 3 (slot 4) with a roll of 4.")
+
+
+def test_the_mirage_cloak_is_offered_once() -> None:
+    """The desert race's Scared! runner holding the Mirage Cloak heard the offer twice in a row: "Grey is Scared
+    there: the Mirage Cloak may be redeemed to ignore the penalty. Redeem the Mirage Cloak to ignore the penalty
+    (lose 2 Lives and go back to Desert Dawn, space 0)?" (67 of 27,740 distinct announcements over 150 seeded
+    games). The step's tail goes, the question stays; the screen keeps the step's line whole."""
+    step = ("Grey moves 3 spaces forward to Sandstorm Wall (16). Grey is Scared! on Sandstorm Wall (16): the Mirage "
+            "Cloak may be redeemed to ignore the penalty.")
+    asked = ("Grey is Scared! on Sandstorm Wall (16): redeem the Mirage Cloak to ignore the penalty (lose 2 Lives and "
+             "go back to Desert Dawn (0))?")
+    assert spoken_form(spoken_step(step, asked)) == (
+        "Grey moves 3 spaces forward to Sandstorm Wall, space 16. Grey is Scared there. Redeem the Mirage Cloak to "
+        "ignore the penalty (lose 2 Lives and go back to Desert Dawn, space 0)?")
+    # A tail saying what the question does not, or a question opening otherwise, stays.
+    other = "Grey is Scared! on Sandstorm Wall (16): the Desert Flask may be drunk first to heal."
+    assert spoken_step(other, asked).startswith(other)
+    assert spoken_step(step, "Black is Scared! on Sandstorm Wall (16): redeem the Mirage Cloak to ignore the "
+                       "penalty?").startswith(step)
