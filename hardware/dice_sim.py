@@ -227,33 +227,66 @@ def random_face(die: str, colour: str | None, rng: random.Random, cafe: Path | N
 
 
 def roll_refusal(args: list[str], cafe: Path | None = None) -> str | None:
-    """Why a ``roll`` step's value or confidence is one no die shows or no sensor sends, or None.
+    """Why a ``roll`` step's value, colour or confidence is one no die shows or no sensor sends, or None.
 
     `roll 9` was sent as a d6 reading 9, which no d6 shows: the referee then refused a throw the script's
-    author never meant, and the simulator said only "sim: roll 9". A die named by its sides (d6, d20) shows
-    1 to its sides; the temple's d20 also has faces X (and a café's die a 0); another die type is named
-    only, and its value is a number or X. A confidence past 0-100 the reader drops as a bad line. A random
-    value (?) is of a die whose faces are known (`random_faces`).
+    author never meant, and the simulator said only "sim: roll 9". A die a game rolls (the temple's d20, a
+    d6, the oracle: `game_dice`, a café's own die in ``cafe``) shows its faces only, and on a die whose faces
+    have colours a number comes with its colour, as the temple referee asks (`roll 15 d20` and `roll 7 d20`
+    were sent, and refused at the table). Another die named by its sides (d8) shows 1 to its sides; another
+    die type is named only, and its value is a number or X. A confidence past 0-100 the reader drops as a
+    bad line. A random value (?) is of a die whose faces are known (`random_faces`).
     """
     if not args:
         return None  # a bare `roll` is a random d6
     value, die = args[0], args[1].lower() if len(args) > 1 else "d6"
+    colour = args[3].lower() if len(args) > 3 else None
     sides = re.fullmatch(r"d([0-9]+)", die)
-    faces = ("X", "0") if die == TEMPLE_DIE else ()
+    known = game_dice(cafe).get(die)
     if sides is not None and int(sides[1]) < 1:
         return f"a die has 1 side or more, not {quoted(args[1])}"
     if value == "?":
-        if isinstance(known := random_faces(die, args[3] if len(args) > 3 else None, cafe), str):
-            return known
+        if isinstance(faces := random_faces(die, colour, cafe), str):
+            return faces
+    elif known is not None:
+        confidence = args[2] if len(args) > 2 else "100"
+        if (why := _face_refusal(die, known, value, colour, confidence)) is not None:
+            return why
     elif sides is not None:
-        if value.upper() not in faces and not (_digits(value) and 1 <= int(value) <= int(sides[1])):
-            also = ", or X or 0 as the temple die's faces" if faces else ""
-            return f"a {die} shows 1 to {sides[1]}{also}, not {quoted(value)}"
+        if not (_digits(value) and 1 <= int(value) <= int(sides[1])):
+            return f"a {die} shows 1 to {sides[1]}, not {quoted(value)}"
     elif value.upper() != "X" and not _digits(value):
         return f"a die's value is a number or X, not {quoted(value)}"
     if len(args) > 2 and not (_digits(args[2]) and int(args[2]) <= 100):
         return f"a reading's confidence is 0 to 100, not {quoted(args[2])}"
     return None
+
+
+def _face_refusal(die: str, faces: tuple[Face, ...], value: str, colour: str | None, confidence: str) -> str | None:
+    """Why ``value`` (and ``colour``) is no face of a game's ``die``, or None: said as the referee says it.
+
+    Without a colour, a number on a die whose faces have colours is refused by the temple referee (it asks which
+    face); its X is not, as the referee knows the X faces' colour.
+    """
+    from companion.games.temple.rolls import face_values
+
+    shown: int | str = int(value) if _digits(value) else value.upper()
+    if shown not in {v for v, _ in faces}:
+        return f"{_a_die(die)} shows {face_values(v for v, _ in faces)}, not {quoted(value)}"
+    colours = sorted({c for v, c in faces if v == shown and c is not None})
+    if not colours or colour in colours:
+        return None
+    if colour is not None:
+        return f"{_a_die(die)} has no {colour} {shown}: its {shown} is {' or '.join(colours)}"
+    if shown == "X":
+        return None
+    return (f"{_a_die(die)}'s {shown} is {' or '.join(colours)}: name the colour after the confidence, as in "
+            f"'roll {value} {die} {confidence} {colours[0]}'")
+
+
+def _a_die(die: str) -> str:
+    """The die as a sentence names it: "a d20", "an oracle"."""
+    return f"{'an' if die[:1] in 'aeiou' else 'a'} {die}"
 
 
 def board_slots(cafe: Path | None = None) -> tuple[int, ...]:

@@ -899,9 +899,17 @@ def test_simulate_dice_refuses_what_only_random_rolls_use_without_them(
     ("roll 9", "script step 1, 'roll 9': a d6 shows 1 to 6, not '9'"),
     ("roll 3; wait 0\nroll 0 d6", "script step 3, 'roll 0 d6': a d6 shows 1 to 6, not '0'"),
     ("roll X", "script step 1, 'roll X': a d6 shows 1 to 6, not 'X'"),
-    ("roll 25 d20 100 red", "script step 1, 'roll 25 d20 100 red': a d20 shows 1 to 20, or X or 0 as the temple "
-                            "die's faces, not '25'"),
-    ("roll four oracle", "script step 1, 'roll four oracle': a die's value is a number or X, not 'four'"),
+    ("roll 25 d20 100 red", "script step 1, 'roll 25 d20 100 red': a d20 shows X or 1 to 7, not '25'"),
+    ("roll 15 d20", "script step 1, 'roll 15 d20': a d20 shows X or 1 to 7, not '15'"),
+    ("roll 7 d20", "script step 1, 'roll 7 d20': a d20's 7 is red or white: name the colour after the confidence, "
+                   "as in 'roll 7 d20 100 red'"),
+    ("roll 3 D20 90", "script step 1, 'roll 3 D20 90': a d20's 3 is red or white: name the colour after the "
+                      "confidence, as in 'roll 3 d20 90 red'"),
+    ("roll X d20 100 red", "script step 1, 'roll X d20 100 red': a d20 has no red X: its X is white"),
+    ("roll 0 d20 100 white", "script step 1, 'roll 0 d20 100 white': a d20 shows X or 1 to 7, not '0'"),
+    ("roll four oracle", "script step 1, 'roll four oracle': an oracle shows 1 to 6, not 'four'"),
+    ("roll 9 oracle", "script step 1, 'roll 9 oracle': an oracle shows 1 to 6, not '9'"),
+    ("roll 9 d8", "script step 1, 'roll 9 d8': a d8 shows 1 to 8, not '9'"),
     ("roll 4 d6 150", "script step 1, 'roll 4 d6 150': a reading's confidence is 0 to 100, not '150'"),
     ("slot 0 04A1", "script step 1, 'slot 0 04A1': a slot is 1 to 12 (the temple board's), not '0'"),
     ("slot 3 04A1; slot -2 -", "script step 2, 'slot -2 -': a slot is 1 to 12 (the temple board's), not '-2'"),
@@ -937,6 +945,44 @@ def test_a_script_roll_a_die_shows_is_played(capsys: pytest.CaptureFixture[str])
                  "--exit"]) == 0
     assert capsys.readouterr().out.splitlines()[1:] == [
         "sim: roll x d20 90 white", "sim: roll 7 d20 100 red", "sim: roll 1", "sim: roll 6 d6 0"]
+
+
+def test_a_script_roll_is_checked_against_the_cafes_own_die(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A café's temple die (here four white 0 faces for the house die's X and 1s) is the die the table referees with:
+    its 0 is played, and the house die's X and red 1, which that table refuses, are refused at their step."""
+    house = json.loads((ROOT / "companion/games/temple/data/die.json").read_text(encoding="utf-8"))
+    house["faces"] = [{"value": 0, "colour": "white"}] * 4 + house["faces"][4:]
+    (tmp_path / "temple").mkdir()
+    (tmp_path / "temple" / "die.json").write_text(json.dumps(house), encoding="utf-8")
+    cafe = ["--cafe", str(tmp_path), "hw", "simulate-dice", "--exit", "--script"]
+    assert main([*cafe, "roll 0 d20 100 white; roll 7 d20 100 red"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == ["sim: roll 0 d20 100 white", "sim: roll 7 d20 100 red"]
+    assert main([*cafe, "roll X d20; roll 1 d20 100 red; roll 0 d20 100 red"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "companion hw simulate-dice: script step 1, 'roll X d20': a d20 shows 0 or 2 to 7, not 'X'",
+        "companion hw simulate-dice: script step 2, 'roll 1 d20 100 red': a d20 shows 0 or 2 to 7, not '1'",
+        "companion hw simulate-dice: script step 3, 'roll 0 d20 100 red': a d20 has no red 0: its 0 is white"]
+
+
+def test_a_script_roll_the_simulator_plays_the_temple_referee_takes() -> None:
+    """Each face of the temple die a script may name (a number with its colour, X with or without one) is one the
+    temple referee takes; those the script refuses the referee refuses too (RU-2)."""
+    from companion.errors import InvalidAction
+    from companion.games.temple.rolls import read_roll
+    from hardware.dice_sim import roll_refusal
+
+    temple = create("temple")
+    for value in ["X", *map(str, range(0, 9))]:
+        for colour in (None, "red", "white"):
+            args = [value, "d20", "100", *([colour] if colour else [])]
+            number: int | str = int(value) if value.isdigit() else value
+            action = {"type": "roll", "value": number, **({"face": {"colour": colour}} if colour else {})}
+            try:
+                read_roll(temple, action)  # type: ignore[arg-type]
+            except InvalidAction as refused:
+                assert refused.rule == "RU-2" and roll_refusal(args) is not None, args
+            else:
+                assert roll_refusal(args) is None, args
 
 
 def test_a_random_script_roll_throws_the_die_the_step_names(sensor: SimulatedSensor) -> None:

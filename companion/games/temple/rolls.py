@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import InvalidAction, quoted
@@ -20,6 +20,15 @@ def roll_action(value: Any, colour: str) -> Action:
     return {"type": "roll", "value": value, "face": {"colour": colour}, "text": text}
 
 
+def face_values(values: Iterable[Any]) -> str:
+    """The values a die's faces show, as a refusal names them: "X or 1 to 7", "0 or 2 to 7" (a café's die).
+
+    One wording for the referee and the dice simulator, which checks a script's rolls against the same die."""
+    values = set(values)
+    shows = number_runs([v for v in values if v != "X"])
+    return f"X or {shows}" if "X" in values else shows
+
+
 def next_first_roller(state: TempleState) -> str:
     done = {p for p, _ in state.first_rolls}
     return next(p for p in state.contenders if p not in done)
@@ -32,9 +41,7 @@ def read_roll(game: TempleGame, action: Action) -> tuple[Any, str]:
     values = {v for v, _ in game.outcomes}
     if value not in values:
         # A face the die lacks is named before its colour is asked for: a roll of 99 was "needs the colour".
-        shows = number_runs([v for v in values if v != "X"])
-        shows = f"X or {shows}" if "X" in values else shows
-        raise InvalidAction(f"the die shows {shows}, not {quoted(value)}", "RU-2")
+        raise InvalidAction(f"the die shows {face_values(values)}, not {quoted(value)}", "RU-2")
     face = action.get("face")
     if isinstance(face, Mapping) and set(face) - {"colour"}:
         # Anything beside the colour was journalled with the roll and echoed back, meaning nothing.
