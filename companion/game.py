@@ -430,6 +430,9 @@ class Game(ABC):
     # Each deck as the game's own texts name it ("The Collection pile is empty", "The draw pile is empty"): the
     # dispute screen's Build listed the ids an action carries, "collection" and "path", words no text uses.
     deck_names: ClassVar[Mapping[str, str]] = {}
+    # Decks of tokens, not cards (Through the Desert's water-hole tokens, drawn as a deck is): no tag names one,
+    # so `hw teach` offered "1 to 3" as Through the Desert's cards, a game with none (TD rules, DECISIONS.md).
+    token_decks: ClassVar[frozenset[str]] = frozenset()
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = {"standard": {}}
     # Data files besides the rulebook, each with its schema (see companion.schema).

@@ -24,6 +24,7 @@ from companion.cli import PLAYERS, add_play_arguments, cmd_play, tolerant_stdin,
 from companion.errors import quoted
 from companion.observations import LinkChanged, Observation, Update, link_text
 from companion.option_types import count, file_path, named, seconds
+from companion.phrases import series
 from companion.registry import create, game_class, game_classes
 from companion.session import Session
 from companion.terminal import Terminal, split_players, start_reading
@@ -266,11 +267,15 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
         given = [flag for flag, value in (("--tag", args.tag), ("--card", args.card)) if value is not None]
         return _unused("hw teach", given, "links one tag to a card without the board",
                        "--dice-sensor teaches each tag laid on the board", "give one or the other")
-    title = game_class(args.game).title
-    known = {a["card"] for a in Session.new(args.game, list(create(args.game).colours[:2])).legal() if "card" in a}
+    game_cls = game_class(args.game)
+    title = game_cls.title
+    known = {a["card"] for a in Session.new(args.game, list(create(args.game).colours[:2])).legal()
+             if "card" in a and a.get("deck") not in game_cls.token_decks}  # Through the Desert's "cards" 1 to 3
     if not known:  # `--game blackpool --tag 04A1 --card P05` said "No card 'P05' in the Blackpool data." (exit 1)
-        print(f"companion: hw teach: argument --game: {title} has no cards for tags to name; tags are taught for "
-              "the temple's path cards (--game temple, the default)", file=sys.stderr)
+        tokens = [game_cls.deck_names.get(d, d) for d in sorted(game_cls.token_decks)]
+        not_cards = f" (its {series(tokens)} are no cards)" if tokens else ""
+        print(f"companion: hw teach: argument --game: {title} has no cards for tags to name{not_cards}; tags are "
+              "taught for the temple's path cards (--game temple, the default)", file=sys.stderr)
         return 2
     if args.tag and not args.card:
         print(f"Give the card of tag {args.tag} with --card CARD.", file=sys.stderr)

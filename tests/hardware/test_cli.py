@@ -92,6 +92,9 @@ def test_teach_links_a_tag_to_a_temple_card(tmp_path: Path, capsys: pytest.Captu
     (["--game", "desert", "--dice-sensor", "loop://"], "companion: hw teach: argument --game: Desert lap race "
      "(Secret Passage) has no cards for tags to name; tags are taught for the temple's path cards (--game temple, "
      "the default)"),
+    (["--game", "ttd", "--tag", "04A2", "--card", "1"], "companion: hw teach: argument --game: Through the Desert has "
+     "no cards for tags to name (its water-hole tokens are no cards); tags are taught for the temple's path cards "
+     "(--game temple, the default)"),
 ])  # fmt: skip
 def test_teach_refuses_a_card_the_game_has_not_naming_its_cards(
     argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -68,6 +68,7 @@ class ThroughTheDesert(Game):
     decks: ClassVar[tuple[str, ...]] = ("waterholes",)
     # the draw's texts: "enter the value of the token lying there"
     deck_names: ClassVar[Mapping[str, str]] = {"waterholes": "water-hole tokens"}
+    token_decks: ClassVar[frozenset[str]] = frozenset({"waterholes"})  # the game has no cards to carry tags
     option_specs = OPTION_SPECS
     profiles: ClassVar[Mapping[str, Mapping[str, Any]]] = PROFILES
     data_schemas = SCHEMAS
