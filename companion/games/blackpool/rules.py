@@ -824,11 +824,17 @@ class Blackpool(Game):
 
     def _passes_occupied(self, state: State, p: Plan) -> bool:
         """Whether the move goes over a square someone stands on (BP-Q11: passing is free, only the landing
-        counts), so the move says which clause let it past the travellers in its way."""
+        counts), so the move says which clause let it past the travellers in its way.
+
+        A traveller brought out of the centre counts path square 1 as its first (BP-Q20): it passes the squares
+        before the one it lands on, and one brought out over travellers on squares 1 to 5 cited no BP-Q11.
+        """
         t = state.by_id[p.traveller]
-        if p.kind == "out" or t.at in (CENTRE, CAMP):
-            return False
         path = self.board.paths[t.colour]
+        if p.kind == "out":
+            return any(o.at in path[: self.board.index[t.colour][p.dest]] for o in state.travellers)
+        if t.at in (CENTRE, CAMP):
+            return False
         start = self.board.index[t.colour][t.at]
         end = len(path) if p.dest == CAMP else -1 if p.dest == CENTRE else self.board.index[t.colour][p.dest]
         passed = set(path[min(start, end) + 1 : max(start, end)])

@@ -14,6 +14,20 @@ def test_bp_q11_squares_passed_over_may_be_occupied() -> None:
     assert at(clear, "yellow-1") == Y(30) and plain[-1].rules == ("BP-5",)  # nobody in the way
 
 
+def test_bp_q11_a_traveller_brought_out_passes_over_path_squares_one_to_five() -> None:
+    """A six brings a traveller out onto path square 6, square 1 counted first (BP-Q20): a traveller on square 3
+    is passed over, and the bring-out cited no BP-Q11 for it, as a move passing it does."""
+    state, events = play(position({"yellow-1": Y(3), "red-1": Y(10)}), roll(6),
+                         {"type": "bring_out", "traveller": "yellow-2"})
+    assert at(state, "yellow-2") == Y(6) and events[-1].rules == ("BP-8", "BP-Q20", "BP-D4", "BP-Q11")
+    _, events = play(position({"yellow-1": Y(7), "red-1": Y(10)}), roll(6),
+                     {"type": "bring_out", "traveller": "yellow-2"})
+    assert events[-1].rules == ("BP-8", "BP-Q20", "BP-D4")  # square 7 lies past where it lands: nobody passed
+    draft, events = play(position({"yellow-1": Y(4), "red-1": Y(10)}, options={"variant.glossaryDraft": True}),
+                         roll(5), {"type": "bring_out", "traveller": "yellow-2"})
+    assert at(draft, "yellow-2") == Y(5) and events[-1].rules == ("BP-Q6", "BP-Q11")  # the draft's 5 passes 1 to 4
+
+
 def test_bp_q34_landing_exactly_on_path_square_one_is_a_normal_move() -> None:
     state = position({"yellow-2": Y(3)})
     after, events = play(state, roll(2), move("yellow-2"))  # pulled back 2 in ring 4
