@@ -162,13 +162,15 @@ def _travellers(game: Blackpool, raw: Any, players: list[str], problems: list[st
     if len(raw) != len(expected) or not raw.keys() <= set(expected):
         for tid in raw:
             if tid not in expected:
-                problems.append(f"traveller {quoted(tid)} is not in this game (travellers: {', '.join(expected)})")
+                problems.append(f"traveller {quoted(tid)} is not in this game (travellers: {', '.join(expected)})"
+                                f"{_unknown_traveller_rule(str(tid), players, game.colours)}")
     out: list[Traveller] = []
     for tid in expected:
         colour, _, number = tid.partition("-")
         entry = raw.get(tid)
         if entry is None:
-            problems.append(f"traveller {tid} is missing")
+            problems.append(f"traveller {tid} is missing: each colour plays travellers 1 to {TRAVELLERS_PER_COLOUR} "
+                            "(BP-Q32)")
             out.append(Traveller(tid, colour, int(number), CENTRE))
             continue
         if not isinstance(entry, dict):
@@ -194,6 +196,16 @@ def _travellers(game: Blackpool, raw: Any, players: list[str], problems: list[st
             frozen = False
         out.append(Traveller(tid, colour, int(number), at, on, frozen))
     return tuple(out)
+
+
+def _unknown_traveller_rule(tid: str, players: list[str], colours: tuple[str, ...]) -> str:
+    """The clause a traveller the game has not breaks, as the problem cites it: a fourth of a colour playing (or a
+    number past 1 to 3) BP-Q32, each colour's travellers numbered 1 to 3; one of a colour nobody plays BP-C11.
+    A "yellow-4" was refused citing nothing, where every other refusal names its clause."""
+    colour, _, _ = tid.partition("-")
+    if colour in players:
+        return f"; each colour plays travellers 1 to {TRAVELLERS_PER_COLOUR} (BP-Q32)"
+    return f"; {colour} is not playing, and its travellers stay off the board (BP-C11)" if colour in colours else ""
 
 
 def _decks(game: Blackpool, raw: Any, problems: list[str]) -> tuple[tuple[str, int], ...]:

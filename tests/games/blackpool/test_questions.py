@@ -61,5 +61,16 @@ def test_travellers_are_numbered_one_to_three_and_keep_their_number_bp_q32() -> 
                                                                  ("red-3", 3, "centre")]
     document = GAME.to_document(position({}))
     document["travellers"]["yellow-4"] = {"at": "centre"}
-    with pytest.raises(InvalidPosition, match="traveller 'yellow-4' is not in this game"):
+    with pytest.raises(InvalidPosition, match="traveller 'yellow-4' is not in this game") as refused:
         GAME.from_document(document)
+    # The refusal cited no clause, where every other one names it: the fourth breaks BP-Q32.
+    assert refused.value.problems == ["traveller 'yellow-4' is not in this game (travellers: yellow-1, yellow-2, "
+                                      "yellow-3, red-1, red-2, red-3); each colour plays travellers 1 to 3 (BP-Q32)"]
+    del document["travellers"]["yellow-4"], document["travellers"]["red-3"]
+    document["travellers"]["blue-1"] = {"at": "centre"}
+    with pytest.raises(InvalidPosition) as refused:
+        GAME.from_document(document)
+    assert refused.value.problems == [
+        "traveller 'blue-1' is not in this game (travellers: yellow-1, yellow-2, yellow-3, red-1, red-2, red-3); blue "
+        "is not playing, and its travellers stay off the board (BP-C11)",
+        "traveller red-3 is missing: each colour plays travellers 1 to 3 (BP-Q32)"]
