@@ -12,7 +12,7 @@ from companion.games.targi.cards import GOODS, bundle, bundle_text, goods_count
 from companion.games.targi.decks import discard
 from companion.games.targi.phrasing import cap, refuse
 from companion.games.targi.rule_queries import task_of
-from companion.games.targi.state import State, Task, evolve
+from companion.games.targi.state import State, Supply, Task, evolve
 from companion.phrases import series
 
 if TYPE_CHECKING:
@@ -62,6 +62,19 @@ def tribe_card_arg(eng: Engine, s: State, a: Action) -> tuple[Task, str]:
     return task, card
 
 
+def full_hand_rules(eng: Engine, sup: Supply, task: Task) -> tuple[str, ...]:
+    """The clauses that shut the hand to the card decided on, when it is full: the hand's limit (TG-T2), and for a
+    card taken from the centre the decision that it is played or discarded (TG-Q32); none at the Noble, whose
+    card is the held one, or while the hand has room.
+
+    A central card held with a full hand was refused citing TG-T2 alone, and its play or discard cited neither:
+    the table asking why it could not keep the card never reached TG-Q32, the decision made for that case.
+    """
+    if task.source == "noble" or len(sup.hand) < fx.hand_size(eng.cat, sup):
+        return ()
+    return ("TG-T2", "TG-Q32") if task.source == "centre" else ("TG-T2",)
+
+
 def do_play(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
     pay = as_bundle(a.get("pay"), ("dates", "salt", "pepper", "gold"), "pay")
     row = a.get("row")
@@ -70,6 +83,7 @@ def do_play(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
     task, cid = tribe_card_arg(eng, s, a)
     card = eng.cat.tribe[cid]
     sup = s.supply(p)
+    full = full_hand_rules(eng, sup, task)
     if pay not in card.costs:
         options = " or ".join(bundle_text(c) for c in card.costs)
         raise refuse(f"{card.label} costs {options}; {bundle_text(pay)} is not one of its options.", "TG-T3")
@@ -94,7 +108,7 @@ def do_play(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
         hand = hand[:k] + hand[k + 1:]
     sup = evolve(sup.add(pay, -1), rows=rows, hand=hand)
     s = evolve(s.with_supply(p, sup), tasks=s.tasks[1:])
-    rules = ("TG-T1", "TG-T3", "TG-T4") + (("TG-B1",) if task.source == "noble" else ())
+    rules = ("TG-T1", "TG-T3", "TG-T4") + (("TG-B1",) if task.source == "noble" else ()) + full
     # ", then": "pays 1 date and 1 salt and plays ..." ran the goods list into the next "and" (heard as one list)
     ev.append(Event("move", f"{cap(p)} pays {bundle_text(pay)}, then plays {card.label} into row {row}.", rules,
                     (p,)))  # fmt: skip
@@ -129,12 +143,13 @@ def do_hold(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
     if task.source == "noble":
         raise refuse("At the Noble a held card is played or discarded, not held again.", "TG-B1")
     sup = s.supply(p)
-    if len(sup.hand) >= fx.hand_size(eng.cat, sup):
+    if full := full_hand_rules(eng, sup, task):
         # A tribe card (the house Caravan Bell) may widen the hand: "holds a tribe card" read wrong at two.
         held = " and ".join(eng.cat.tribe[c].label for c in sup.hand)
         room = "a tribe card" if len(sup.hand) == 1 else f"{len(sup.hand)} tribe cards, as many as their hand takes"
+        # One clause per refusal: a central card's is the decision made for it (TG-Q32), which sends to TG-T2.
         raise refuse(f"{cap(p)} already holds {room} ({held}); a further card must be played or discarded.",
-                     "TG-T2")  # fmt: skip
+                     full[-1])  # fmt: skip
     s = evolve(s.with_supply(p, evolve(sup, hand=(*sup.hand, cid))), tasks=s.tasks[1:])
     ev.append(Event("move", f"{cap(p)} keeps {eng.cat.tribe[cid].label} in hand.", ("TG-T1", "TG-T2"), (p,)))
     return s
@@ -146,6 +161,7 @@ def do_discard(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
         sup = s.supply(p)
         k = sup.hand.index(cid)
         s = s.with_supply(p, evolve(sup, hand=sup.hand[:k] + sup.hand[k + 1:]))
+    full = full_hand_rules(eng, s.supply(p), task)
     s = evolve(discard(s, "tribe", cid), tasks=s.tasks[1:])
-    ev.append(Event("move", f"{cap(p)} discards {eng.cat.tribe[cid].label}.", ("TG-T1",), (p,)))
+    ev.append(Event("move", f"{cap(p)} discards {eng.cat.tribe[cid].label}.", ("TG-T1", *full), (p,)))
     return s

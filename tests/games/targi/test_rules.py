@@ -194,16 +194,37 @@ def test_tribal_expansion_hold_then_full_hand() -> None:
     assert s.supply(W).hand == ("T07",)
     s, _ = act(s, {"type": "use", "slot": [1, 2]})  # T41 from the centre; the hand is full
     assert "hold" not in legal_types(s)
-    refused(s, {"type": "hold", "card": "T41"}, "TG-T2")
+    refused(s, {"type": "hold", "card": "T41"}, "TG-Q32")  # the decision for a central card; it cited TG-T2
     # Dropping the held card to keep the new one is the swap TG-Q13 forbids: it cited TG-T1 and said only
     # "Clay Channel (T07) is not the card being decided on now".
     swap = refused(s, {"type": "discard", "card": "T07"}, "TG-Q13")
     assert swap.message == ("Clay Channel stays in White's hand: the held card cannot be swapped for "
                             "Leather Workshop, which is played or discarded.")
     refused(s, {"type": "play", "card": "T07", "pay": {"salt": 1}, "row": 1}, "TG-Q13")
-    s, _ = act(s, {"type": "discard", "card": "T41"})
+    s, events = act(s, {"type": "discard", "card": "T41"})
     assert dict(s.tribe.discard) == {"T41": 1}
     assert s.centre[1].face_down and s.centre[1].deck == "goods"
+    # Why it could not be kept: the hand's limit and the decision on a central card (it cited TG-T1 alone).
+    assert events[0].text == "White discards Leather Workshop." and events[0].rules == ("TG-T1", "TG-T2", "TG-Q32")
+
+
+def test_a_tribe_card_decided_on_with_a_full_hand_cites_the_clauses_that_shut_the_hand() -> None:
+    """A card from Tribal Expansion with the hand full is refused a hold citing the hand's limit (TG-T2): TG-Q32 is
+    the central card's decision. Played or discarded, each card says which clauses kept it out of the hand; with
+    room in the hand, neither is cited."""
+    doc = actions_doc(W, targi=[(14, W)], markers=[(1, 2, W)])
+    set_supply(doc, W, hand=["T07"], salt=3, pepper=3)
+    s, _ = run(load(doc), {"type": "use", "card": 14}, {"type": "draw", "deck": "tribe", "card": "T02"})
+    refused(s, {"type": "hold", "card": "T02"}, "TG-T2")
+    _, events = act(s, {"type": "discard", "card": "T02"})
+    assert events[0].rules == ("TG-T1", "TG-T2")
+    central, _ = act(load(doc), {"type": "use", "slot": [1, 2]})  # T41 from the centre, the hand full
+    _, events = act(central, {"type": "play", "card": "T41", "pay": {"salt": 1, "pepper": 1}, "row": 1})
+    assert events[0].rules == ("TG-T1", "TG-T3", "TG-T4", "TG-T2", "TG-Q32")
+    set_supply(doc, W, hand=[])
+    roomy, _ = act(load(doc), {"type": "use", "slot": [1, 2]})
+    _, events = act(roomy, {"type": "discard", "card": "T41"})
+    assert events[0].rules == ("TG-T1",)
 
 
 def test_either_or_cost_gives_one_action_per_payment_and_row() -> None:

@@ -122,13 +122,13 @@ def test_a_hold_with_a_full_hand_of_two_says_two_cards_are_held() -> None:
     doc = actions_doc(W, markers=[(1, 2, W)])
     set_supply(doc, W, hand=["T07", "T02"], rows=[["T18"], [], []])
     s, _ = act(load(doc), {"type": "use", "slot": [1, 2]})
-    err = refused(s, {"type": "hold", "card": "T41"}, "TG-T2")
+    err = refused(s, {"type": "hold", "card": "T41"}, "TG-Q32")
     assert err.message == ("White already holds 2 tribe cards, as many as their hand takes (Clay Channel and Rope "
                            "and Bucket); a further card must be played or discarded.")
     doc = actions_doc(W, markers=[(1, 2, W)])
     set_supply(doc, W, hand=["T07"])
     s, _ = act(load(doc), {"type": "use", "slot": [1, 2]})
-    err = refused(s, {"type": "hold", "card": "T41"}, "TG-T2")
+    err = refused(s, {"type": "hold", "card": "T41"}, "TG-Q32")
     assert err.message == "White already holds a tribe card (Clay Channel); a further card must be played or discarded."
 
 
