@@ -30,6 +30,7 @@ from companion.game import (
 )
 from companion.games.desert import INFO, document
 from companion.games.desert.board import (
+    BLESSING,
     BOARD_SCHEMA,
     CARD_NAMES,
     CARDS_SCHEMA,
@@ -37,10 +38,14 @@ from companion.games.desert.board import (
     COLLECTION_CARDS,
     COMPASS,
     DECKS,
+    DUNE_SHIFT,
     FLASK,
     MYSTERY_CARDS,
     SNEAKERS,
     SUNSHIELD,
+    THIEF,
+    VORTEX,
+    WHISPER,
     Board,
     cross_check,
 )
@@ -74,6 +79,9 @@ ROLL_STEPS = (ROLLOFF, ROLL, DUNE, SAVE)
 # failed attempt, ends the turn at once without an end step, so these are the player's last chances.
 FLASK_STEPS = (ROLL, END, OFFER, SNEAKERS_STEP, SHIELD, CLOAK_STEP)
 CARD_RULE = {COMPASS: "DR-17", FLASK: "DR-18", SUNSHIELD: "DR-19", SNEAKERS: "DR-20", CLOAK: "DR-21"}
+# Each Mystery card's own clause, cited with its draw as a Collection card's is: a Dune Shift drawn cited DR-9 and
+# DR-22 alone until its roll came, and the table asking what the card does found no clause saying.
+MYSTERY_RULE = {THIEF: "DR-23", WHISPER: "DR-24", DUNE_SHIFT: "DR-25", VORTEX: "DR-26", BLESSING: "DR-27"}
 
 
 
@@ -702,7 +710,8 @@ class DesertRace(Game):
         if not state.mystery[i]:
             raise refuse(f"No {card_name(card)} card is left in the Mystery pile.", "DR-Q16")
         state = replace(state, mystery=add(state.mystery, i, -1), mystery_discard=add(state.mystery_discard, i, 1))
-        events.append(Event("info", f"{title(mover)} draws {card_name(card)}.", ("DR-9", "DR-22"), (mover,)))
+        events.append(Event("info", f"{title(mover)} draws {card_name(card)}.", ("DR-9", "DR-22", MYSTERY_RULE[card]),
+                            (mover,)))
         return self.flow.mystery(state, card, events)
 
     def _do_use(self, state: State, action: Action, events: list[Event]) -> State:

@@ -64,6 +64,17 @@ def test_dr_q12_the_dune_shift_destination_is_resolved() -> None:
     assert "DR-12" in rules_of(events)
 
 
+def test_a_mystery_card_drawn_cites_its_own_clause_with_the_draw() -> None:
+    """A Dune Shift drawn cited DR-9 and DR-22 alone, and its own clause (DR-25) only once the shift roll came: the
+    table, told to roll for it, found no clause saying what the card does. Each Mystery card's draw cites its own."""
+    own = {"dune_shift": "DR-25", "desert_whisper": "DR-24", "sand_thief": "DR-23", "desert_vortex": "DR-26",
+           "camels_blessing": "DR-27"}
+    for card, clause in own.items():
+        state = position(GAME, {A: {"space": 4}, B: {"space": 13}}, step={"kind": "draw", "mode": "mystery"})
+        state, events = act(GAME, state, draw("mystery", card))
+        assert " draws " in events[0].text and events[0].rules == ("DR-9", "DR-22", clause), (card, events[0])
+
+
 def test_dr_q38_a_backward_dune_shift_onto_a_challenge_offers_an_attempt() -> None:
     state = position(GAME, {A: {"space": 8}}, step=DUNE)
     state, _ = act(GAME, state, roll(1))  # odd: one back onto Four Up
