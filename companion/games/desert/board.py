@@ -13,6 +13,7 @@ from typing import Any
 from companion.colours import APART, BACKGROUND, delta_e, hex_code, hex_rgb, piece_rgb
 from companion.errors import quoted
 from companion.game import said_as
+from companion.phrases import series
 from companion.schema import Enum, HexColour, Int, ListOf, MapOf, Obj, Str, header
 
 SPACE_TYPES = ("start", "safe", "collection", "mystery", "life", "trade", "scared", "challenge", "secret_passage")
@@ -326,6 +327,46 @@ def _paint_problems(board: Mapping[str, Any], colours: tuple[str, ...]) -> list[
                     f"a {player} pawn on that space could not be seen; choose a colour further from {player}"
                 )
     return problems
+
+
+def safe_name_notes(files: Mapping[str, Any], sources: Mapping[str, str]) -> list[str]:
+    """A café board's departure from the seven safe spaces the rules name (DR-7), as a warning: which of them it
+    lacks, or has as another type, and the safe spaces it names otherwise.
+
+    Where the seven lie is the board's to say (DR-Q33), and nothing checked that a board named them at all. It is
+    no problem: a space plays as its type says, whatever its name, and DECISIONS.md's own test board has safe
+    spaces called only "Safe". But a landing on such a space cites DR-7, which names the seven, so a board that
+    lacks one (or spells it "Pharoah's Tomb") reads against its rulings; a café copying the printed board learns
+    of the slip here, not from a player. Names are matched as `why` reads them, a curly apostrophe as a straight.
+    """
+    if "board" not in files:
+        return []
+    where = f"{sources.get('board', 'board.json')}: "
+    spaces = files["board"]["spaces"]
+    by_name = {_spoken(space["name"]): (i, space) for i, space in enumerate(spaces)}
+    named = {_spoken(name) for name in NAMED_SAFE}
+    notes = []
+    for name in NAMED_SAFE:
+        found = by_name.get(_spoken(name))
+        if found is not None and found[1]["type"] != "safe":
+            i, space = found
+            notes.append(f"{where}spaces[{i}] ({quoted(space['id'])}): {quoted(space['name'])} is one of the seven "
+                         f"safe spaces the rules name (DR-7), but its type is {quoted(space['type'])}; it plays as "
+                         "that type, and a landing there is not ruled safe")
+    missing = [name for name in NAMED_SAFE if _spoken(name) not in by_name]
+    if missing:
+        others = [quoted(space["name"]) for space in spaces
+                  if space["type"] == "safe" and _spoken(space["name"]) not in named]
+        called = f"; its safe spaces named otherwise: {', '.join(others)}" if others else ""
+        notes.append(f"{where}no space is named {series(missing, 'or')}, of the seven safe spaces the rules name "
+                     f"(DR-7; the board places them, DR-Q33){called}. It plays as its types say, but a landing on a "
+                     "safe space cites DR-7, which names the seven: name them as the rules do")
+    return notes
+
+
+def _spoken(name: str) -> str:
+    """A space's name as `why` reads it (``said_as``), a curly apostrophe as a straight one ("Pyramid’s Base")."""
+    return said_as(name.replace("\u2019", "'"))
 
 
 def cross_check(files: Mapping[str, Any], colours: tuple[str, ...] = ()) -> list[str]:

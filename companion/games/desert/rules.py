@@ -48,6 +48,7 @@ from companion.games.desert.board import (
     WHISPER,
     Board,
     cross_check,
+    safe_name_notes,
 )
 from companion.games.desert.flow import MAX_LIVES, Flow, add, card_name, title
 from companion.games.desert.options import OPTION_SPECS, PROFILES, Options
@@ -129,6 +130,10 @@ class DesertRace(Game):
     @classmethod
     def cross_check(cls, files: Mapping[str, Any]) -> list[str]:
         return cross_check(files, cls.colours)
+
+    @classmethod
+    def board_warnings(cls, files: Mapping[str, Any], sources: Mapping[str, str]) -> list[str]:
+        return safe_name_notes(files, sources)
 
     # -- setup and documents -------------------------------------------------------
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:

@@ -38,6 +38,42 @@ def test_house_data_validates() -> None:
     assert validate_path(house_dir(DesertRace), game_classes()) == []
 
 
+def test_a_cafe_board_without_the_seven_named_safe_spaces_is_warned_of_and_still_plays(tmp_path: Path) -> None:
+    """Nothing checked that a café's board names the seven safe spaces of DR-7 (DR-Q33 leaves only where they lie
+    to the board): a misspelt "Pharoah's Tomb", or a named space given another type, went unsaid while each landing
+    on a safe space cited DR-7. Warned of, not refused: a space plays as its type says, and DECISIONS.md's own test
+    board B has safe spaces called only "Safe". The house board, and its names with curly apostrophes, warn of
+    nothing."""
+    folder = tmp_path / "desert"
+    folder.mkdir()
+    house = json.loads((house_dir(DesertRace) / "board.json").read_text(encoding="utf-8"))
+    for space in house["spaces"]:
+        space["name"] = space["name"].replace("'", "\u2019")  # "Pyramid’s Base", as a printed board spells it
+    (folder / "board.json").write_text(json.dumps(house), encoding="utf-8")
+    warnings: list[str] = []
+    assert validate_path(folder, game_classes(), warnings) == [] and warnings == []
+    for space in house["spaces"]:
+        if space["id"] == "pharaohs_tomb":
+            space["name"] = "Pharoah's Tomb"
+        if space["id"] == "golden_dune":
+            space["type"], space["colour"] = "mystery", "blue"
+    (folder / "board.json").write_text(json.dumps(house), encoding="utf-8")
+    assert validate_path(folder, game_classes(), warnings) == []  # still valid: a warning refuses nothing
+    board = folder / "board.json"
+    assert warnings == [
+        f"{board}: spaces[9] ('golden_dune'): 'Golden Dune' is one of the seven safe spaces the rules name (DR-7), "
+        "but its type is 'mystery'; it plays as that type, and a landing there is not ruled safe",
+        f"{board}: no space is named Pharaoh's Tomb, of the seven safe spaces the rules name (DR-7; the board places "
+        "them, DR-Q33); its safe spaces named otherwise: \"Pharoah's Tomb\". It plays as its types say, but a landing "
+        "on a safe space cites DR-7, which names the seven: name them as the rules do"]
+    assert create("desert", tmp_path).data.warnings == tuple(warnings)  # the table's status line says it too
+    (folder / "board.json").write_text(json.dumps(game_b().data["board"]), encoding="utf-8")
+    warnings.clear()
+    assert validate_path(folder, game_classes(), warnings) == [] and len(warnings) == 1
+    assert "no space is named Golden Dune, Hidden Oasis, Pyramid's Base, Pharaoh's Tomb, Diamond Oasis or Jewel " \
+           "of the Desert" in warnings[0] and "'Safe 8', 'Safe 11', 'Safe 13'" in warnings[0]
+
+
 def test_document_round_trips_through_random_play() -> None:
     rng = random.Random(3)
     game = HOUSE
