@@ -40,6 +40,7 @@ ALLOWED = frozenset(
         "carrier forward 6 3 5 3 4 2 3 2 2 1 1 0",  # Blackpool's loaded-carrier table
         "start safe collection mystery life trade scared challenge secret passage",  # desert space types
         "oasis alcove golden dune hidden oasis pyramids base pharaohs tomb diamond oasis jewel of the desert",
+        "golden dune hidden oasis pyramids base pharaohs tomb diamond oasis",  # safe spaces a board leaves out
         "spaces index 0 id dawn name desert dawn type start",  # board.json keys around a space name
         "challenge pred gte k 4 attemptlimit 3 index",
         "challenge pred eq k 6 attemptlimit null index",
