@@ -85,7 +85,8 @@ def _joined(first: CardsSeen | None, then: CardsSeen | None) -> CardsSeen | None
     if first is None or then is None:
         return then or first
     return replace(then, slots={**first.slots, **then.slots}, confidence=min(first.confidence, then.confidence),
-                   twins={**first.twins, **then.twins})
+                   twins={**first.twins, **then.twins},
+                   first_seen=(first.first_seen - then.slots.keys()) | then.first_seen)
 
 
 class Controller:
@@ -512,6 +513,7 @@ class Controller:
                           pending=pending)  # fmt: skip
         refusal: tuple[str, tuple[str, ...]] | None = None
         kept: list[int] = []  # slots holding what the game has there (a card laid back, a board seen afresh)
+        left = ""  # a card of a step taken back, lying where it was laid when the readers began (`_left_lying`)
         for slot, read in sorted(seen.slots.items()):
             if read is None:
                 continue
@@ -519,6 +521,11 @@ class Controller:
             if slots is not None and 0 < slot <= len(slots) and slots[slot - 1] in alike:
                 kept.append(slot)
                 continue
+            if slot in seen.first_seen:
+                lying = self._left_lying(session, slot, alike, slots)
+                if lying:
+                    left = left or lying
+                    continue
             def offered(card: str, slot: int = slot) -> tuple[str, Action, Action | None]:
                 # A draw names its deck: without it a desert card from a tag reader was "unknown deck None".
                 wanted = ({"type": "draw", "deck": pending.deck, "card": card} if drawing
@@ -552,6 +559,8 @@ class Controller:
             return update
         if refusal is not None:  # a question waiting for its tap is repeated after it (handle)
             return Update("unapplied", refusal[0], pending=session.pending(), rules=refusal[1])
+        if left:
+            return Update("info", left, pending=session.pending())
         if kept:
             if len(kept) == 1:
                 held = slots[kept[0] - 1] if slots else seen.slots[kept[0]]  # the game's name for a twin
@@ -560,6 +569,36 @@ class Controller:
                 text = f"Slots {', '.join(map(str, kept))} hold the cards the game has there."
             return Update("info", text, pending=session.pending())
         return Update("unapplied", "The cards seen match no change the game is waiting for.", pending=session.pending())
+
+    @staticmethod
+    def _left_lying(session: Session, slot: int, alike: tuple[str, ...], slots: list[Any] | None) -> str:
+        """What the table is told of a card read in ``slot`` when the readers began (`CardsSeen.first_seen`) that
+        a step taken back laid there (a change of that slot, or a draw); "" when no such step was taken back.
+
+        The card tracker starts afresh when the camera restarts (Settings' Save
+        with another source, the camera switched off and on, the app started
+        again over its journal, a game reopened) and tells every card in view.
+        A temple card change taken back with undo, its new card still lying in
+        the slot until the old one is put back as the undo asked, was taken
+        again as the change made anew, the undo lost. The game's own position
+        says what lies in each slot; a card that differs from it because undo
+        took it back is named here, and Redo puts the step back. A card laid
+        afresh later (the slot seen another way first) is a change, as before.
+        """
+        for action in reversed(session.taken_back):
+            card = action.get("card")
+            if card not in alike or action.get("type") not in ("change", "draw"):
+                continue
+            if action.get("type") == "change" and action.get("slot") != slot:
+                continue
+            if action.get("type") == "draw" and (Controller._draw_lands(session, action) or (None,))[0] != slot:
+                continue
+            step = "change" if action.get("type") == "change" else "draw"
+            held = slots[slot - 1] if slots is not None and 0 < slot <= len(slots) else None
+            mend = f"Put {held} back in slot {slot}" if held else f"Take {card} off slot {slot}"
+            return (f"Slot {slot} still shows {card}, from the {step} taken back: not taken again. {mend} as the "
+                    f"undo asked, or Redo puts the {step} back.")
+        return ""
 
     def _asked_slot(self, session: Session) -> int | None:
         """The slot of the card that waits for its tap, if a card's reading waits."""

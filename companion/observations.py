@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,12 +59,19 @@ class CardsSeen:
     ``twins`` names, for a card read, the other ids that look exactly like it
     (a deck may print one path twice): a camera cannot tell them apart, so the
     one the game can take is the one meant.
+
+    ``first_seen`` names the slots read here for the first time by readers that
+    had just begun (a camera started or restarted, the app started again over
+    its journal, a game reopened): their card lay there already, and was not
+    seen laid. A card the game took back with undo, still lying where it was
+    laid, is named then rather than taken again (`Controller._cards_seen`).
     """
 
     slots: Mapping[int, str | None]
     source: str
     confidence: float = 1.0
     twins: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    first_seen: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -235,6 +242,9 @@ def malformed(observation: object) -> str | None:
             isinstance(alike, tuple | list) and all(isinstance(c, str) for c in alike) for alike in twins.values()
         ):
             return f"{what} has twins {quoted(twins)}; it must map a card id to the ids that look like it"
+        first = observation.first_seen
+        if not isinstance(first, Set) or not all(_whole(slot) for slot in first):
+            return f"{what} names {quoted(first)} as slots seen first; it must be a set of slot numbers"
     if isinstance(observation, ButtonPressed | Touch) and not isinstance(observation.intent, str):
         return f"an intent must be a word such as \"confirm\", not {quoted(observation.intent)}"
     return None

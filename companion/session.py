@@ -247,6 +247,12 @@ class Session:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
+    @property
+    def taken_back(self) -> tuple[Action, ...]:
+        """The steps undo took back that redo may still put back, the last taken back last: kept through a
+        restart, as the journal replays its undos. What they laid may still lie on the table (`Controller`)."""
+        return tuple(self._redo)
+
     def pending(self) -> Pending:
         # Kept per state, as the legal actions are: every answer, refusal and clause asks for it again, and some
         # games work it out by trying moves (the desert names the rolls that would scare a camel).

@@ -1018,13 +1018,16 @@ class CameraFeed:
         covered = self._covered.update(reading, under)
         if covered:
             self._tell(LinkChanged(self.name, True, covered))
+        known = set(self.tracker.accepted)  # the slots these readers had read before, or were told (`_reset`)
         changed = [s for s in self.tracker.update(reading) if s.card is not None]
         if changed:
             confidence = plain_confidence(min(s.confidence for s in changed))
             twins = getattr(reader, "twins", {})
             seen = {s.slot: s.card for s in changed}
             alike = {card: twins[card] for card in seen.values() if card in twins}
-            self._tell(CardsSeen(seen, self.name, confidence, alike))
+            # A slot read for the first time: its card lay there when reading began, not seen laid (`CardsSeen`).
+            first = frozenset(seen) - known
+            self._tell(CardsSeen(seen, self.name, confidence, alike, first))
 
     def _keep_places(self, learnt: dict[int, Any] | None, board_size: int) -> None:
         """Write the markers' places on the board to the taught folder when first learnt and when one moved

@@ -147,6 +147,8 @@ MALFORMED = [
     # hold raised TypeError out of the quoting itself.
     ("temple", CardsSeen({1: "P01"}, "camera", 0.9, twins={("P01",): 5}), "has twins {('P01',): 5}"),
     ("temple", CardsSeen({1: "P01"}, "camera", 0.9, twins={"P01": [None]}), 'has twins {"P01": [null]}'),
+    ("temple", CardsSeen({1: "P01"}, "camera", 0.9, first_seen=None), "names null as slots seen first"),
+    ("temple", CardsSeen({1: "P01"}, "camera", 0.9, first_seen=frozenset({"1"})), "as slots seen first; it must be"),
     ("blackpool", DieRead(3, "camera", None), "a die reading from camera has confidence null"),
     ("blackpool", DieRead(3, "camera", "0.9"), "has confidence '0.9'"),
     ("blackpool", DieRead(3, "camera", 0.9, "blue"), "has face 'blue'; it must name its data"),

@@ -20,6 +20,7 @@ import pytest
 
 from companion import registry
 from companion.controller import Controller
+from companion.journal import Journal
 from companion.observations import CardsSeen, DieRead, LinkChanged, RollStarted, Touch, Update
 from companion.session import Session
 from tests.controller_loop import pump_until
@@ -580,10 +581,10 @@ def test_board_photos_become_the_last_draws_then_a_path_card_change(tmp_path: Pa
     assert step.action == {"type": "change", "slot": change["slot"], "card": change["card"]}
 
 
-def laid_board(draws: int = 12, seed: int = 5) -> Session:
+def laid_board(draws: int = 12, seed: int = 5, journal: Journal | None = None) -> Session:
     """A temple game whose first `draws` slots hold cards the reader tells apart, then played on (from the app)
-    until a path card change is due when all twelve are laid."""
-    session = Session.new("temple", ["red", "blue"])
+    until a path card change is due when all twelve are laid; kept in ``journal`` when given."""
+    session = Session.new("temple", ["red", "blue"], journal=journal)
     for _ in range(draws):
         session.act(next(a for a in session.legal() if a["type"] == "draw" and a["card"] in LOOKS_UNIQUE))
     rng = random.Random(seed)
