@@ -48,8 +48,10 @@ def time_ms(fn, frame, repeat: int) -> tuple[float, float]:
 
 def record_roll_video(path: Path, fps: float = 30.0, seed: int = 3, count: int = 3) -> tuple[int, list[int]]:
     """A recorded roll: `count` dice tumble for 15 frames, then lie still. Returns (first still frame, values)."""
+    # The tumbling frames are drawn after the still one: drawn from the start of the same seed, the first of them
+    # was the still picture itself, the dice lying where they would land before the throw (`CameraFeed._dice`).
     rng = np.random.default_rng(seed)
-    final, _, values = render_dice_scene(np.random.default_rng(seed), 640, 480, count=count, size_range=(50, 60))
+    final, _, values = render_dice_scene(rng, 640, 480, count=count, size_range=(50, 60))
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (640, 480))
     if not writer.isOpened():
         raise RuntimeError("this OpenCV cannot write MJPG video")

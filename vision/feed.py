@@ -404,6 +404,7 @@ class CameraFeed:
         # tray that settles empty is compared with for a knock (`_at_rest`).
         self._rest = TableAtRest()
         self._began = "the camera began reading"  # what started these readers, for the dice lying in view then
+        self._began_in: Any = None  # the first picture these readers saw (`_lay_since_began`)
         self._shape: tuple[int, ...] | None = None  # the size of the frames these readers have seen
         self._outlines: dict[int, Any] | None = None  # where the slots lay at the last board read
         self._covered_slots: frozenset[int] = frozenset()  # the slots read covered at the last board read
@@ -624,7 +625,7 @@ class CameraFeed:
         (no throw was seen, so no "Dice rolling" came before it either). The
         cards read are kept: a card cannot change unseen into another.
         """
-        self._dice_placed = self._dice_seen = self._placed_picture = None
+        self._dice_placed = self._dice_seen = self._placed_picture = self._began_in = None
         self._lying.clear()
         self._rolled = False
         self._moved_at = None
@@ -754,7 +755,7 @@ class CameraFeed:
                                                   seen=scaled(lying.seen, across, down))
                            for reader, lying in self._lying.items()}
             return False
-        self._dice_placed = self._dice_seen = None
+        self._dice_placed = self._dice_seen = self._began_in = None
         self._lying.clear()
         self._rolled = False
         self._began = f"the picture changed size ({before[1]}x{before[0]} to {shape[1]}x{shape[0]})"
@@ -781,6 +782,8 @@ class CameraFeed:
             self._new_game(mode, self._cards_told() if not other_data and mode == self._mode else None)
         elif mode != self._mode:
             self._new_game(mode)
+        if self._began_in is None:
+            self._began_in = frame.copy()
         if mode is None:
             return
         # The dice reader and its gate see the marked tray alone; the cards, the whole picture.
@@ -912,7 +915,7 @@ class CameraFeed:
                                                     "not taken as a roll (take that die out of the tray, and roll "
                                                     "this game's)"))
             return
-        if before is None and not rolled:
+        if before is None and (not rolled or self._lay_since_began(dice)):
             self._place(dice)
             self._tell(LinkChanged(self.name, True, f"{faces(dice)} already lay in view when {self._began}: "
                                                     "not taken as a roll (roll to play)"))
@@ -942,6 +945,20 @@ class CameraFeed:
             self._tell(LinkChanged(self.name, True, f"{thrown_words(knock)}{followed}",
                                    table="The camera was knocked as the dice were thrown: if the roll it read is "
                                    f"wrong, undo it and enter it by hand{_knock_table(followed)}."))
+
+    def _lay_since_began(self, dice: Any) -> bool:
+        """Whether ``dice``, settled after motion with none placed since these readers began, each lie unmoved
+        where the first picture they saw showed them (`knock.left_lying`): there before reading began.
+
+        Only dice settled with nothing moved first were named as lying there.
+        A camera restarted (Settings' Save with another source, switched off
+        and on, the app started again over its journal) as a hand passed over
+        the tray, or before one did, took the die lying there all along for a
+        throw: the roll just taken back with undo was taken again, the undo
+        lost. A die thrown since lies where the first picture showed none, or
+        shows another face.
+        """
+        return self._began_in is not None and left_lying([(die, self._began_in) for die in dice], dice, self._picture)
 
     def _follow_knock(self, knock: Knock) -> str:
         """Keep a marked tray on the tray after the camera was knocked; what the table is told of it.

@@ -51,6 +51,7 @@ KNOCK_FARTHEST = 0.2  # of the picture's long side: a knock moves the picture le
 TOGETHER = 0.15  # of a die's side: how far one die may be from where the common vector puts it (box jitter)
 LOOK_SAME = 0.95  # correlation of a die's picture with its picture before, moved: the same face turned the same way
 LOOK_SEARCH = 0.15  # of a die's side, at least 3 px: how far about its expected place its picture is looked for
+FLAT = 3.0  # grey levels: a box whose picture varies less shows nothing to look for (`seen_moved`)
 
 Beyond = Callable[[list[Box]], bool]
 """Whether anything moved in view outside these boxes (frame pixels) since the dice were last read."""
@@ -221,11 +222,15 @@ def seen_moved(before: np.ndarray, now: np.ndarray, box: Box, shift: tuple[float
     """How far the die boxed ``box`` in grey ``before`` moved, when it is found in grey ``now`` about ``shift``
     away as the same picture: the same face turned the same way (a face turned a few degrees moves its pips
     off their places); else None. ``reach``: how far about that place it is looked for, in px (a few px by
-    default; `carried_out` looks as far as a knock moves a picture)."""
+    default; `carried_out` looks as far as a knock moves a picture).
+
+    A box with nothing in it before (a hand over it, a bare tray of one even colour) matches anything, a
+    normalised correlation of a flat picture being 1 everywhere: no sign of a die, and None.
+    """
     h, w = before.shape[:2]
     x0, y0, x1, y1 = (round(v) for v in box)
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-    if x1 - x0 < 6 or y1 - y0 < 6:
+    if x1 - x0 < 6 or y1 - y0 < 6 or float(before[y0:y1, x0:x1].std()) < FLAT:
         return None
     wide = reach is not None
     reach = reach if reach is not None else max(3, round(LOOK_SEARCH * _side(box)))

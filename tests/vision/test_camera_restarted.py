@@ -1,25 +1,33 @@
 """A camera started afresh over a game whose last step was taken back with undo (Settings' Save with another
 source, the camera switched off and on, the app started again over its journal): what the undone step left lying
-on the table is no news, while a card laid once the camera reads is taken as before.
+on the table is no news, while a card laid, or a die thrown, once the camera reads is taken as before.
 
-Real OpenCV, the real card reader on folders of rendered frames, a real SQLite journal.
+Real OpenCV, the real card and d6 readers on folders of rendered frames, a real SQLite journal.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from companion.controller import Controller
 from companion.journal import Journal
-from companion.observations import CardsSeen
+from companion.observations import CardsSeen, LinkChanged, Touch
 from companion.session import Session
 from tests.vision.test_feed import (
     LOOKS_UNIQUE,
     board_frame,
+    camera_sees,
+    dice_news,
+    die_at,
+    hand_over,
     laid_board,
     on_the_table,
+    tumbling,
     write_frames,
 )
+from vision.dice_render import render_dice_scene
 from vision.feed import CameraFeed
 
 
@@ -104,3 +112,47 @@ def test_a_change_made_while_the_camera_was_off_is_still_taken(tmp_path: Path) -
     _, updates = read_afresh(Controller(session), write_frames(tmp_path / "frames", [board_frame(lying)] * 8))
     [step] = [u for u in updates if u.kind == "step"]
     assert step.action == {k: v for k, v in change.items() if k != "text"}
+
+
+def test_a_die_lying_since_the_camera_started_is_no_roll_when_a_hand_passes_first(d6_reader) -> None:
+    """A camera started as a hand passed over the tray: the die lying there all along, whose roll was just taken
+    back, settled after that motion and was taken as the roll again."""
+    session = Session.new("blackpool", ["yellow", "red"])
+    controller = Controller(session)
+    assert controller.handle(Touch("act", {"type": "roll", "value": 6})).kind == "step"
+    assert controller.handle(Touch("undo")).kind == "undo"
+    seen: list = []
+
+    def submit(observation: object) -> None:
+        seen.append(observation)
+        controller.submit(observation)
+
+    still = die_at(1)
+    camera_sees([still, *hand_over(still), *[still] * 8], submit, d6_reader)  # a new camera, after the undo
+    updates = controller.pump()
+    assert session.log == [] and dice_news(seen) == []
+    notes = [o.detail for o in seen if isinstance(o, LinkChanged) and "already" in o.detail]
+    assert notes == ["6 already lay in view when the camera began reading: not taken as a roll (roll to play)"]
+    assert not [u for u in updates if u.kind in ("step", "confirm")]
+
+
+def test_a_die_thrown_as_the_camera_starts_is_still_a_roll(d6_reader) -> None:
+    """The first picture showed the tray bare where the die lands: a throw, taken."""
+    controller = Controller(Session.new("blackpool", ["yellow", "red"]))
+    bare = render_dice_scene(np.random.default_rng(1), 640, 480, values=[])[0]  # die_at(1)'s tray, bare
+    camera_sees([bare, *tumbling(7), *[die_at(1)] * 6], controller.submit, d6_reader)
+    controller.pump()
+    assert controller.session.log == [{"type": "roll", "value": 6}]
+
+
+def test_a_die_thrown_where_a_hand_hid_the_tray_as_the_camera_started_is_still_a_roll(d6_reader) -> None:
+    """A box of one even colour in the first picture (a hand over the tray, a plain tray) matched any die at 1.0, so
+    the throw that landed there was named as lying there since the camera began."""
+    landed = die_at(1)
+    ((x0, y0, x1, y1),) = [die.box for die in d6_reader.read(landed)]
+    hidden = landed.copy()
+    hidden[round(y0) - 10:round(y1) + 10, round(x0) - 10:round(x1) + 10] = (120, 150, 200)  # a sleeve over it
+    controller = Controller(Session.new("blackpool", ["yellow", "red"]))
+    camera_sees([hidden, *tumbling(7), *[landed] * 6], controller.submit, d6_reader)
+    controller.pump()
+    assert controller.session.log == [{"type": "roll", "value": 6}]
