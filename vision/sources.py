@@ -56,6 +56,9 @@ class SourceUnusable(SourceError):
         self.retried = retried
 
 
+# The network schemes a camera's stream comes by that OpenCV's FFmpeg opens. Any other before "://" (htp://,
+# ftp://, a scheme mistyped) was tried as a stream every 2 s for ever: `watch` without --timeout never ended.
+STREAM_SCHEMES = ("rtsp", "rtsps", "http", "https", "rtmp", "rtmps", "rtp", "udp", "tcp", "srt", "mmsh", "mmst")
 MAX_CAMERA_INDEX = 9999  # above any /dev/videoN, and above OpenCV's index + backend offsets (CAP_* up to 2600)
 # A stream that stalls (a camera that accepts the connection and never answers, a network that drops) held
 # OpenCV's FFmpeg 30 s in one call, deaf to --timeout and Ctrl-C. A camera answers within these.
@@ -385,7 +388,7 @@ def open_source(spec: str | int) -> FrameSource:
     if is_number(text):
         return CaptureSource(camera_index(text))
     if "://" in text:
-        return CaptureSource(text)
+        return CaptureSource(stream_address(text))
     if text.startswith(f"{DEVICES}/") and (missing := missing_note(Path(text))):  # a camera, not a file
         raise SourceError(missing)
     path = Path(text)
@@ -464,7 +467,9 @@ def misnamed(spec: str) -> str | None:
     try:
         if is_number(text):
             camera_index(text)
-        local_path(text)
+        text = local_path(text)
+        if "://" in text:
+            stream_address(text)
     except SourceError as exc:
         return str(exc)
     return None
@@ -483,6 +488,26 @@ def local_path(spec: str) -> str:
         raise SourceRefused(f"{shown(text)} names a file on {parts.hostname or shown(text)}, not on this machine: "
                             "give file:///full/path (three slashes) or the path itself")
     return url2pathname(parts.path)
+
+
+def stream_address(text: str) -> str:
+    """A stream's address as given, where it can name one: a scheme OpenCV's FFmpeg streams by (`STREAM_SCHEMES`)
+    and a host. Raises `SourceRefused` otherwise (a mistyped scheme, "http://" with nothing after it, an address
+    cut short), which no retry mends: each was tried every 2 s for ever, "cannot open stream ... (wrong address,
+    camera off, or network down)"."""
+    example = "e.g. rtsp://192.168.1.20/stream"
+    scheme = text.split("://", 1)[0]
+    if scheme.lower() not in STREAM_SCHEMES:
+        others = ", ".join(each for each in STREAM_SCHEMES if each not in ("rtsp", "http", "https"))
+        raise SourceRefused(f"{shown(text)}: {scheme}:// begins no camera's stream: give rtsp://, http:// or https:// "
+                            f"(or {others}) and the camera's address, {example}")
+    try:
+        host = urlsplit(text).netloc.rsplit("@", 1)[-1]  # a login alone names no camera
+    except ValueError:  # "http://[::1": an address cut short
+        raise SourceRefused(f"{shown(text)} is not a whole address (a bracket left open?), {example}") from None
+    if not host:
+        raise SourceRefused(f"{shown(text)} names no camera: give its address after {scheme}://, {example}")
+    return text
 
 
 class SingleImageSource:

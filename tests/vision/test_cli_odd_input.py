@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.vision.test_cli_robust import AS_SENT, WATCH
 from tests.vision.test_feed import board_frame
@@ -132,3 +133,38 @@ def test_a_video_without_a_frame_gets_our_sentence_alone(tmp_path: Path, capfd) 
     assert main(["vision", "watch", str(video), *WATCH]) == 1
     err = capfd.readouterr().err
     assert err.startswith("vision: video file") and len(err.splitlines()) == 1, err
+
+
+BAD_ADDRESSES = [
+    ("htp://192.168.1.20/stream", "htp:// begins no camera's stream: give rtsp://, http:// or https://"),
+    ("ftp://nas.local/clip.avi", "ftp:// begins no camera's stream"),
+    ("http://", "http:// names no camera: give its address after http://, e.g. rtsp://192.168.1.20/stream"),
+    ("rtsp://admin:secret@", "rtsp://admin:***@ names no camera"),
+    ("http://[::1", "http://[::1 is not a whole address"),
+]
+
+
+def test_a_stream_address_that_can_name_no_camera_is_refused_at_once(tmp_path: Path, capsys) -> None:
+    """`watch htp://...`, `ftp://...` or a bare `http://` was tried as a stream every 2 s for ever ("cannot open
+    stream ... (wrong address, camera off, or network down)"), and the teach commands ended 1 as if the network
+    were down: a typo in the command line, exit status 2, and no retry."""
+    out = str(tmp_path / "taught")
+    for address, said in BAD_ADDRESSES:
+        for argv in (["watch", address, "--timeout", "5", *WATCH],
+                     ["teach-card", address, "--slot", "3", "--card", "P01", "--out", out, *AS_SENT],
+                     ["teach-die", address, "--value", "3", "--colour", "red", "--out", out, *AS_SENT]):
+            assert main(["vision", *argv]) == 2, argv
+            captured = capsys.readouterr()
+            assert captured.err.startswith("vision: ") and said in captured.err, captured.err
+            assert "secret" not in captured.err and "source problem" not in captured.out, argv
+    assert not (tmp_path / "taught").exists()
+
+
+def test_a_stream_address_a_camera_may_have_is_still_taken() -> None:
+    from vision.sources import SourceRefused, misnamed, open_source, stream_address
+
+    for address in ("rtsp://admin:pw@192.168.1.20:554/stream1", "HTTPS://cam.local/video.mjpg",
+                    "http://[::1]:8080/video", "udp://@:1234", "srt://10.0.0.5:9000"):
+        assert stream_address(address) == address and misnamed(address) is None
+    with pytest.raises(SourceRefused):  # the app's feed too: told that waiting will not mend it
+        open_source("htp://192.168.1.20/stream")
