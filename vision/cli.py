@@ -105,7 +105,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--reader", choices=["dice", "cards", "temple-die"], default="dice",
                    help="what to read: dice (default), cards (the temple's path cards) or temple-die")
     p.add_argument("--taught", type=named_folder,
-                   help="folder with taught cards / die (default: where the teach commands store them, if any)")
+                   help="folder with taught cards / die, with --reader cards or temple-die (default: where the teach "
+                   "commands store them, if any)")
     p.add_argument("--frames", type=count(0), default=0, help="stop after this many frames (0: until the source ends)")
     p.add_argument("--every-frame", action="store_true",
                    help="print each frame's reading without waiting for stillness (photos rather than a camera)")

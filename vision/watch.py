@@ -417,6 +417,10 @@ def watch(args: argparse.Namespace) -> int:
     if args.keep is not None and args.save is None:  # passed over, it left an owner waiting for frames never saved
         raise WatchRefused("--keep N counts the frames --save DIR keeps: add --save DIR, or leave --keep out",
                            misused=True)
+    if args.reader == "dice" and args.taught is not None:  # passed over in silence: the owner thought it was read
+        raise WatchRefused("--taught names the folder of the taught temple cards and die; the dice reader reads by "
+                           "its models alone: leave --taught out, or add --reader cards or --reader temple-die",
+                           misused=True)
     if args.reader == "cards":
         # The board's markers lie wherever the board does, so the cards are read over the whole picture: a tray
         # given was passed over in silence, and one saved on the camera screen was said as where dice are read.
@@ -424,7 +428,7 @@ def watch(args: argparse.Namespace) -> int:
             raise WatchRefused("--tray marks where dice are read; the cards are read over the whole picture (the "
                                "board's markers lie wherever the board does): leave --tray out", misused=True)
         args.tray = WHOLE_PICTURE
-    if args.taught is None:
+    if args.taught is None and args.reader != "dice":  # a taught folder the dice reader never reads goes unsaid
         default = default_taught_dir()
         try:
             if default.is_dir():

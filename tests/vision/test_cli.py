@@ -433,7 +433,7 @@ def test_watch_refuses_odd_numbers_and_a_taught_folder_that_is_not_there(tmp_pat
             main(["vision", "watch", str(photo), option, value])
         captured = capsys.readouterr()
         assert usage.value.code == 2 and said in captured.err and " read\n" not in captured.out
-    assert main(["vision", "watch", str(photo), "--taught", str(tmp_path / "cafe")]) == 1
+    assert main(["vision", "watch", str(photo), "--reader", "temple-die", "--taught", str(tmp_path / "cafe")]) == 1
     captured = capsys.readouterr()
     assert "is not a folder" in captured.err and " read\n" not in captured.out
 

@@ -168,3 +168,25 @@ def test_a_stream_address_a_camera_may_have_is_still_taken() -> None:
         assert stream_address(address) == address and misnamed(address) is None
     with pytest.raises(SourceRefused):  # the app's feed too: told that waiting will not mend it
         open_source("htp://192.168.1.20/stream")
+
+
+def test_a_taught_folder_given_to_the_dice_reader_is_refused(tmp_path: Path, monkeypatch, capsys) -> None:
+    """`watch --taught DIR` with the dice reader (the default) was passed over in silence: the dice reader reads by
+    its models alone, and the owner believed the café's taught folder was being tried. Left unnamed, a taught
+    folder the dice reader never reads is not spoken of either."""
+    photo = die_photo(tmp_path / "die.png")
+    (tmp_path / "taught").mkdir()
+    for reader in ([], ["--reader", "dice"]):
+        assert main(["vision", "watch", str(photo), *reader, "--taught", str(tmp_path / "taught"), *WATCH]) == 2
+        captured = capsys.readouterr()
+        assert captured.err == ("vision: --taught names the folder of the taught temple cards and die; the dice "
+                                "reader reads by its models alone: leave --taught out, or add --reader cards or "
+                                "--reader temple-die\n") and "frame 1" not in captured.out
+    a_file = tmp_path / "a-file"
+    a_file.write_bytes(b"")
+    monkeypatch.setenv("COMPANION_TAUGHT_DIR", str(a_file))
+    assert main(["vision", "watch", str(photo), *WATCH]) == 0
+    captured = capsys.readouterr()
+    assert "taught folder" not in captured.err and "frame 1: " in captured.out
+    assert main(["vision", "watch", str(photo), "--reader", "temple-die", *WATCH]) == 0  # read there, so said
+    assert f"the taught folder {a_file}: it is a file" in capsys.readouterr().err
