@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -210,9 +211,13 @@ def folder_to_write(what: str) -> Callable[[str], Path]:
 
 
 def sheet_name(text: str) -> Path:
-    """The marker sheet's file: an empty name was taken for the working folder and refused as "." not being a PDF."""
-    if not text.strip():
+    """The marker sheet's file: an empty name was taken for the working folder and refused as "." not being a PDF;
+    ``sheets.pdf/`` (a folder meant) wrote the file sheets.pdf, and `` .pdf`` a file named by its suffix alone."""
+    if not text.strip() or not Path(text).stem.strip():
         raise argparse.ArgumentTypeError("the file name is empty: give the sheet's name, ending in .pdf")
+    if text.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(f"{text} names a folder: give the sheet a file's name in it, ending in .pdf "
+                                         f"(e.g. {Path(text) / 'markers.pdf'})")
     return Path(text)
 
 
@@ -450,10 +455,16 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def cmd_markers(args: argparse.Namespace) -> int:
-    from vision.marker_sheet import write_marker_sheet
+    from vision.marker_sheet import may_write_over, write_marker_sheet
 
     if args.out.suffix.lower() != ".pdf":  # a PDF named sheet.png opens as a broken picture, or not at all
         return _misused(f"{args.out}: the sheet is a PDF; give a name ending in .pdf")
+    if args.out.is_dir():  # "cannot write DIR.pdf: Is a directory; give a name in a folder that is there"
+        return _misused(f"{args.out} is a folder: give the sheet a file's name in it, ending in .pdf (e.g. "
+                        f"{args.out / 'markers.pdf'})")
+    if not may_write_over(args.out):  # a café's menu.pdf was written over unasked
+        return _misused(f"{args.out} is there already and is no marker sheet; nothing was written: give the sheet "
+                        "a new name, or move that file away first")
     try:
         path = write_marker_sheet(args.out, args.size_mm)
     except OSError as exc:

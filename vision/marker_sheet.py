@@ -30,6 +30,19 @@ INSTRUCTIONS = [
 ]
 
 
+def may_write_over(path: Path) -> bool:
+    """Whether the sheet may be written to ``path``: nothing there, an empty file, or a sheet this command wrote
+    (its title is in the page's text, which is not compressed), as when a café prints its markers again at
+    another size. Any other file there (a café's menu.pdf) was written over unasked."""
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return True
+        with path.open("rb") as file:
+            return file.read(4) == b"%PDF" and INSTRUCTIONS[0].encode("latin-1") in file.read(64 * 1024)
+    except OSError:  # a file there that cannot be read is no sheet to write over
+        return False
+
+
 def escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 

@@ -190,3 +190,31 @@ def test_a_taught_folder_given_to_the_dice_reader_is_refused(tmp_path: Path, mon
     assert "taught folder" not in captured.err and "frame 1: " in captured.out
     assert main(["vision", "watch", str(photo), "--reader", "temple-die", *WATCH]) == 0  # read there, so said
     assert f"the taught folder {a_file}: it is a file" in capsys.readouterr().err
+
+
+def test_the_marker_sheet_never_writes_over_a_file_of_the_cafes(tmp_path: Path, capsys) -> None:
+    """`markers menu.pdf` wrote the sheet over the café's menu without a word; a folder named sheets.pdf ended 1
+    ("cannot write sheets.pdf: Is a directory; give a name in a folder that is there"), `sheets.pdf/` wrote the
+    file sheets.pdf, and ` .pdf` a file named by its suffix alone. A sheet written before is written over, as a café
+    prints its markers again at another size."""
+    menu = tmp_path / "menu.pdf"
+    menu.write_bytes(b"%PDF-1.4 the cafe's menu")
+    assert main(["vision", "markers", str(menu)]) == 2
+    assert capsys.readouterr().err == (f"vision: {menu} is there already and is no marker sheet; nothing was "
+                                       "written: give the sheet a new name, or move that file away first\n")
+    assert menu.read_bytes() == b"%PDF-1.4 the cafe's menu"
+    (tmp_path / "sheets.pdf").mkdir()
+    assert main(["vision", "markers", str(tmp_path / "sheets.pdf")]) == 2
+    assert capsys.readouterr().err == (f"vision: {tmp_path / 'sheets.pdf'} is a folder: give the sheet a file's name "
+                                       f"in it, ending in .pdf (e.g. {tmp_path / 'sheets.pdf' / 'markers.pdf'})\n")
+    for name, said in ((f"{tmp_path / 'new.pdf'}/", "names a folder: give the sheet a file's name in it"),
+                       (str(tmp_path / " .pdf"), "the file name is empty: give the sheet's name, ending in .pdf")):
+        with pytest.raises(SystemExit) as usage:
+            main(["vision", "markers", name])
+        assert usage.value.code == 2 and said in capsys.readouterr().err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["menu.pdf", "sheets.pdf"]
+    sheet = tmp_path / "sheet.pdf"
+    sheet.write_bytes(b"")  # nothing to lose
+    for size in ("50", "30"):  # a sheet of its own is written again
+        assert main(["vision", "markers", str(sheet), "--size-mm", size]) == 0
+        assert f"black square is then {size} mm a side".encode() in sheet.read_bytes()
