@@ -151,7 +151,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("untaught-face", help="take back the face of the temple die last taught as a value and colour")
     p.add_argument("--value", required=True, help="the value it was taught as (X or a number)")
     p.add_argument("--colour", required=True, choices=["red", "white"], help="the background it was taught on")
-    p.add_argument("--out", type=named_folder,
+    p.add_argument("--out", type=folder_to_write("the folder holding the taught die (the teach commands' --out)"),
                    help="folder holding temple_die.json (default: the one the camera feed reads)")
     p.set_defaults(func=cmd_untaught_face)
 
@@ -160,7 +160,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     which.add_argument("--card", help="the card id it was taught as, e.g. P07: its photo taught last is taken back")
     which.add_argument("--photo", metavar="FILE",
                        help="the photo's file as teach-card named it (P07__1.png, or its whole path)")
-    p.add_argument("--out", type=named_folder,
+    p.add_argument("--out", type=folder_to_write("the folder holding the taught photos (the teach commands' --out)"),
                    help="folder holding the taught photos (default: the one the camera feed reads)")
     p.set_defaults(func=cmd_untaught_card)
 
@@ -546,6 +546,8 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
     from vision.taught import default_taught_dir
     from vision.teaching import TeachRefused, card_refused, teach_card, temple_data
 
+    if not args.card.strip():  # "unknown card ''; the deck has P01, ..., P49"
+        return _misused("--card is empty: give the card's id from the deck's data, e.g. P07")
     data = temple_data(cafe_dir(args), _warn)  # a café's own deck is taught by its own ids
     wrong = card_refused(args.slot, args.card, data) or misnamed(args.source)
     if wrong:  # before the camera is opened for nothing
@@ -608,6 +610,8 @@ def cmd_untaught_face(args: argparse.Namespace) -> int:
     from vision.taught import default_taught_dir
     from vision.teaching import TeachRefused, take_back_face
 
+    if not args.value.strip():  # "no face was taught as ''", exit status 1, as if the die held the fault
+        return _misused("--value is empty: give the value the face was taught as (X or a number)")
     if (missing := _no_folder(args.out, "--out")) is not None:
         return _fail(missing)
     try:

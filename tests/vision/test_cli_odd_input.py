@@ -218,3 +218,32 @@ def test_the_marker_sheet_never_writes_over_a_file_of_the_cafes(tmp_path: Path, 
     for size in ("50", "30"):  # a sheet of its own is written again
         assert main(["vision", "markers", str(sheet), "--size-mm", size]) == 0
         assert f"black square is then {size} mm a side".encode() in sheet.read_bytes()
+
+
+def test_an_empty_value_or_card_and_a_file_for_the_taught_folder_are_mistakes_in_the_command_line(
+        tmp_path: Path, capsys) -> None:
+    """`untaught-face --value ''` ended 1, "no face was taught as ''", as if the die held the fault; `teach-card
+    --card ''` listed all 49 ids of the deck as "unknown card ''"; and a file given as the taught folder of the take-
+    back commands ended 1, "cannot write to notes.txt" or "cannot read notes.txt", where the teach commands refuse
+    it as the command line is read (exit status 2). Nothing is taken back, and no folder is made."""
+    photo = die_photo(tmp_path / "die.png")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("x")
+    for argv, said in (
+            (["untaught-face", "--value", " ", "--colour", "red", "--out", str(tmp_path)],
+             "vision: --value is empty: give the value the face was taught as (X or a number)"),
+            (["teach-card", str(photo), "--slot", "3", "--card", "", "--out", str(tmp_path / "taught"), *AS_SENT],
+             "vision: --card is empty: give the card's id from the deck's data, e.g. P07")):
+        assert main(["vision", *argv]) == 2
+        assert capsys.readouterr().err == f"{said}\n"
+    for argv, what in ((["untaught-face", "--value", "3", "--colour", "red"], "taught die"),
+                       (["untaught-card", "--card", "P01"], "taught photos"),
+                       (["untaught-card", "--photo", "P01__0.png"], "taught photos")):
+        for out, why in ((notes, "it is a file"), (notes / "taught", f"{str(notes)!r} in it is a file")):
+            with pytest.raises(SystemExit) as usage:
+                main(["vision", *argv, "--out", str(out)])
+            err = capsys.readouterr().err.splitlines()[-1]
+            assert usage.value.code == 2 and err.endswith(
+                f"argument --out: {str(out)!r} cannot be a folder: {why}; give the folder holding the {what} (the "
+                "teach commands' --out)"), err
+    assert notes.read_text() == "x" and sorted(p.name for p in tmp_path.iterdir()) == ["die.png", "notes.txt"]
