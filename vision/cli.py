@@ -319,7 +319,7 @@ def _report(summary: dict[str, float | int | None], as_json: bool, details: list
 def cmd_eval_dice(args: argparse.Namespace) -> int:
     from vision.d6_reader import D6Reader, ModelMissing
     from vision.eval_dice import evaluate_folder, progress_line
-    from vision.sources import first_few
+    from vision.sources import counted, first_few
     from vision.yolo_labels import list_images
 
     if not args.dir.strip():
@@ -349,6 +349,11 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
     if not score.images and not score.stopped:
         return _fail(f"none of the {score.unreadable} image files under {root} could be used: "
                      f"{first_few(score.unreadable_files)}")
+    if score.bad_labels and not score.dice and not score.stopped:
+        # Scored, every photo counted as an empty table read right: image_accuracy 1.0 of a set of other things.
+        return _fail(f"no label line under {root} is a d6 die ({counted(len(score.bad_labels), 'line')} read), so "
+                     f"nothing was scored (another set's objects, or another label format?): {score.bad_labels[0]}; "
+                     "a line is 'class cx cy w h', class 0-5 for one to six pips")
     if args.json:  # its keys are fixed, so what was left out goes to stderr
         for line in score.skips():
             print(line, file=sys.stderr)

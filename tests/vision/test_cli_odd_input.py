@@ -247,3 +247,24 @@ def test_an_empty_value_or_card_and_a_file_for_the_taught_folder_are_mistakes_in
                 f"argument --out: {str(out)!r} cannot be a folder: {why}; give the folder holding the {what} (the "
                 "teach commands' --out)"), err
     assert notes.read_text() == "x" and sorted(p.name for p in tmp_path.iterdir()) == ["die.png", "notes.txt"]
+
+
+def test_a_photo_set_whose_labels_are_no_dice_is_not_scored(tmp_path: Path, capsys) -> None:
+    """A set labelled for other things (classes past 5) or in another format scored every photo as an empty table
+    read right: image_accuracy 1.0, exit status 0, the skipped lines listed below the scores. Photos of an empty
+    table with empty label files are still scored."""
+    for name, line in (("other", "9 0.5 0.5 0.1 0.1"), ("format", "die 12 40 30 60"), ("empty", "")):
+        for part in ("images", "labels"):
+            (tmp_path / name / "valid" / part).mkdir(parents=True)
+        for index in range(2):
+            cv2.imwrite(str(tmp_path / name / "valid" / "images" / f"{index}.jpg"), np.full((96, 128, 3), 90, np.uint8))
+            (tmp_path / name / "valid" / "labels" / f"{index}.txt").write_text(line + "\n" if line else "")
+    for name, why in (("other", "0.txt line 1 '9 0.5 0.5 0.1 0.1': class 9 is no d6 face"),
+                      ("format", "0.txt line 1 'die 12 40 30 60': not 'class cx cy w h'")):
+        assert main(["vision", "eval-dice", str(tmp_path / name), "--json"]) == 1
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.startswith(
+            f"vision: no label line under {tmp_path / name} is a d6 die (2 lines read), so nothing was scored (another "
+            f"set's objects, or another label format?): {why}"), captured.err
+    assert main(["vision", "eval-dice", str(tmp_path / "empty"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["images"] == 2
