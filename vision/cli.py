@@ -320,7 +320,7 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
     from vision.d6_reader import D6Reader, ModelMissing
     from vision.eval_dice import evaluate_folder, progress_line
     from vision.sources import counted, first_few
-    from vision.yolo_labels import list_images
+    from vision.yolo_labels import list_images, unreadable_folders
 
     if not args.dir.strip():
         return _misused("eval-dice DIR is empty; give the folder of a photo set (\".\" for this one)")
@@ -331,6 +331,9 @@ def cmd_eval_dice(args: argparse.Namespace) -> int:
     tell = progress_line(sys.stderr)
     images = list_images(root, tell)
     if not images:
+        if shut := unreadable_folders(root):
+            return _fail(f"no images could be listed under {root}: this user may not look into {first_few(shut, 3)}; "
+                         "give it leave to read them (ls -ld shows a folder's owner and mode)")
         return _fail(f"no images under {root} (expected <split>/images/*.jpg with <split>/labels/*.txt)")
     if all(item.label is None for item in images):
         # Scored anyway, every die found would count as a false detection and the scores would mean nothing.

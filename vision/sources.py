@@ -209,8 +209,12 @@ class FolderSource:
         if not path.is_dir():
             raise SourceError(f"{folder} is not a folder")
         # No pipe: one named like a photo held the reading for ever. Other files that are no image are skipped.
-        self.files = sorted(p for p in path.iterdir()
-                            if p.suffix.lower() in IMAGE_SUFFIXES and not (p.is_fifo() or p.is_socket()))
+        try:
+            self.files = sorted(p for p in path.iterdir()
+                                if p.suffix.lower() in IMAGE_SUFFIXES and not (p.is_fifo() or p.is_socket()))
+        except OSError as exc:  # a folder this user may not look into: a traceback out of watch and the teach steps
+            raise SourceUnusable(f"folder {folder} cannot be looked into ({exc.strerror or exc}): give the user "
+                                 "running this leave to read it (ls -ld shows its owner and mode)") from exc
         if not self.files:
             raise SourceUnusable(no_pictures_note(folder, path))
         self.loop = loop

@@ -46,6 +46,15 @@ def find_splits(root: Path, tell: Callable[[str], None] | None = None) -> list[P
     return sorted(found)
 
 
+def unreadable_folders(root: Path) -> list[str]:
+    """The folders under root (root included) this user may not look into, each with why: a set none of whose
+    photos could be listed was said to hold "no images", and the café looked for photos that were there."""
+    problems: list[str] = []
+    for _ in os.walk(root, onerror=lambda exc: problems.append(f"{exc.filename} ({exc.strerror or exc})")):
+        pass
+    return problems
+
+
 def list_images(root: Path, tell: Callable[[str], None] | None = None) -> list[LabelledImage]:
     """Every image of every split with its label file, which mirrors its place under ``labels`` (subfolders of
     ``images`` included, as YOLO's own loaders read them).

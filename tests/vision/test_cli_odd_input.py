@@ -268,3 +268,34 @@ def test_a_photo_set_whose_labels_are_no_dice_is_not_scored(tmp_path: Path, caps
             f"set's objects, or another label format?): {why}"), captured.err
     assert main(["vision", "eval-dice", str(tmp_path / "empty"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["images"] == 2
+
+
+def test_a_folder_that_may_not_be_looked_into_is_said_so(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A folder of photos this user may not read (copied by another user, a card mounted for root): `watch` and the
+    teach steps ended in a PermissionError traceback, and `eval-dice` said "no images under" a set full of them.
+    (Tests run as root, whom no mode stops, so the refusal is stood in for.)"""
+    import os
+
+    shut = tmp_path / "shut"
+    for part in ("images", "labels"):
+        (shut / "valid" / part).mkdir(parents=True)
+    die_photo(shut / "valid" / "images" / "a.png")
+    scandir, iterdir = os.scandir, Path.iterdir
+
+    def refused(path: object) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(os, "scandir", lambda path=".": refused(path) if Path(path).name == "images" else scandir(path))
+    monkeypatch.setattr(Path, "iterdir", lambda self: refused(self) if self.name == "images" else iterdir(self))
+    folder = shut / "valid" / "images"
+    said = (f"vision: folder {folder} cannot be looked into (Permission denied): give the user running this leave "
+            "to read it (ls -ld shows its owner and mode)\n")
+    for argv in (["watch", str(folder), *WATCH],
+                 ["teach-die", str(folder), "--value", "3", "--colour", "red", "--out", str(tmp_path / "t"), *AS_SENT]):
+        assert main(["vision", *argv]) == 1
+        assert capsys.readouterr().err == said
+    assert main(["vision", "eval-dice", str(shut)]) == 1
+    assert capsys.readouterr().err == (f"vision: no images could be listed under {shut}: this user may not look into "
+                                       f"{folder} (Permission denied); give it leave to read them (ls -ld shows a "
+                                       "folder's owner and mode)\n")
+    assert not (tmp_path / "t").exists()
