@@ -99,6 +99,12 @@ class CaptureSource:
                         and Path(target).suffix.lower() in VIDEO_SUFFIXES)
         if self.is_file and not Path(target).exists():
             raise SourceError(f"video file {target} does not exist")
+        if isinstance(target, str) and "://" not in target and Path(target).is_file():
+            try:  # OpenCV says only that it could not open it: "damaged, not a video, or a format ..."
+                Path(target).open("rb").close()
+            except OSError as exc:
+                raise SourceError(f"video file {target} cannot be read ({exc.strerror or exc}): give the user running "
+                                  "this leave to read it (ls -l shows its owner and mode)") from exc
         self.node = None if self.is_file else camera_node(target, devices)
         if self.node is not None:
             # OpenCV only says it could not open a camera; the node itself says whether one is there, and whether

@@ -299,3 +299,28 @@ def test_a_folder_that_may_not_be_looked_into_is_said_so(tmp_path: Path, monkeyp
                                        f"{folder} (Permission denied); give it leave to read them (ls -ld shows a "
                                        "folder's owner and mode)\n")
     assert not (tmp_path / "t").exists()
+
+
+def test_a_video_that_may_not_be_read_is_said_so(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A recording this user may not read was "cannot read video file ... (damaged, not a video, or a format this
+    OpenCV cannot decode)", and the café re-recorded a good video. (Root, whom no mode stops, runs the tests, so
+    the refusal is stood in for.)"""
+    video = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 30, (640, 480))
+    writer.write(cv2.imread(str(die_photo(tmp_path / "die.png"))))
+    writer.release()
+    opened = Path.open
+
+    def refused(self: Path, *args: object, **kwargs: object):
+        if self == video:
+            raise PermissionError(13, "Permission denied", str(self))
+        return opened(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refused)
+    said = (f"vision: video file {video} cannot be read (Permission denied): give the user running this leave to "
+            "read it (ls -l shows its owner and mode)\n")
+    for argv in (["watch", str(video), *WATCH],
+                 ["teach-die", str(video), "--value", "3", "--colour", "red", "--out", str(tmp_path / "t"), *AS_SENT]):
+        assert main(["vision", *argv]) == 1
+        assert capsys.readouterr().err == said
+
