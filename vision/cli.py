@@ -111,7 +111,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--frames", type=count(0), default=0, help="stop after this many frames (0: until the source ends)")
     p.add_argument("--every-frame", action="store_true",
                    help="print each frame's reading without waiting for stillness (photos rather than a camera)")
-    p.add_argument("--timeout", type=seconds, default=0.0, help="give up after N s without a frame (0: never)")
+    p.add_argument("--timeout", type=seconds, default=0.0,
+                   help="give up on a camera or stream after N s without a frame (0: never)")
     p.add_argument("--save", type=folder_to_write("a folder's path for the frames (. for the one you are in)"),
                    metavar="DIR",
                    help="also write each frame that gave a reading into DIR, what was read drawn on it (frame-N.jpg)")

@@ -462,6 +462,11 @@ def watch(args: argparse.Namespace) -> int:
             opened.append(open_source(args.source))
         except SourceError as exc:
             raise WatchRefused(str(exc)) from exc
+        if args.timeout:  # passed over: a café asking a video to stop after 10 s watched it to its end
+            opened[0].close()
+            raise WatchRefused(f"--timeout gives up on a camera or stream that sends nothing; {args.source} is a file "
+                               "or folder, which never keeps watch waiting: leave --timeout out (--frames N stops "
+                               "after N frames)", misused=True)
     try:
         reader = _make_reader(args.reader, args.taught, cafe_dir(args))
     except Exception as exc:

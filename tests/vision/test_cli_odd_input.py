@@ -324,3 +324,15 @@ def test_a_video_that_may_not_be_read_is_said_so(tmp_path: Path, monkeypatch, ca
         assert main(["vision", *argv]) == 1
         assert capsys.readouterr().err == said
 
+
+def test_a_timeout_given_with_a_file_is_refused(tmp_path: Path, capsys) -> None:
+    """`watch clip.avi --timeout 10` played the video to its end: a file never keeps watch waiting for a frame, so
+    the café's "stop after 10 s" was passed over in silence."""
+    photo = die_photo(tmp_path / "die.png")
+    for source in (photo, tmp_path):
+        assert main(["vision", "watch", str(source), "--timeout", "10", *WATCH]) == 2
+        captured = capsys.readouterr()
+        assert captured.err == (f"vision: --timeout gives up on a camera or stream that sends nothing; {source} is a "
+                                "file or folder, which never keeps watch waiting: leave --timeout out (--frames N "
+                                "stops after N frames)\n") and "frame 1" not in captured.out
+    assert main(["vision", "watch", str(photo), "--timeout", "0", *WATCH]) == 0  # never give up: as without it
