@@ -36,6 +36,23 @@ def count(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+def one_of(values: tuple[int, ...], unit: str) -> Callable[[str], int]:
+    """One of a few whole numbers (``--turn`` 0, 90, 180 or 270 degrees): argparse's own "invalid int value: 'x'"
+    named none of them."""
+    allowed = f"{', '.join(map(str, values[:-1]))} or {values[-1]}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            value = None
+        if value not in values:
+            raise argparse.ArgumentTypeError(f"{quoted(text)} is not {allowed} ({unit})")
+        return value
+
+    return parse
+
+
 def between(low: float, high: float, unit: str) -> Callable[[str], float]:
     """A measure within [low, high]: a marker too small to read or too big for the page is refused."""
 

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from companion.cli import usage
+from companion.errors import quoted
 from companion.observations import CONFIRM_BELOW
-from companion.option_types import between, count, folder_to_fill, seconds
+from companion.option_types import between, count, folder_to_fill, one_of, seconds
 from vision.ctrl_c import partial
 from vision.mains import MAINS_HZ
 from vision.orientation import TURNS, Orientation
@@ -131,7 +132,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("teach-card", help="photograph a café's card lying in a slot and link it to a card of the data")
     p.add_argument("source", help="where the board is seen: 0, picamera, a URL, a video, an image or a folder")
-    p.add_argument("--slot", type=int, required=True, help="the slot the card lies in, 1-12 as on the board's data")
+    p.add_argument("--slot", type=slot_number, required=True,
+                   help="the slot the card lies in, 1-12 as on the board's data")
     p.add_argument("--card", required=True, help="card id from the deck's data, e.g. P07")
     p.add_argument("--as-printed", action="store_true",
                    help="a colour refused as lying on the card is printed on it: teach the card as it is")
@@ -168,7 +170,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def picture_options(p: argparse.ArgumentParser) -> None:
     """A camera mounted sideways or upside down, or sending its picture mirrored, as the app's camera screen sets it."""
-    p.add_argument("--turn", type=int, choices=TURNS, default=None, metavar="DEGREES",
+    p.add_argument("--turn", type=one_of(TURNS, "degrees, clockwise"), default=None, metavar="DEGREES",
                    help="turn the picture clockwise by 0, 90, 180 or 270 degrees, until the table's far side is at "
                         "the top (default: as the app's camera screen saved it, the screen's Turn 90°)")
     p.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=None,
@@ -177,7 +179,7 @@ def picture_options(p: argparse.ArgumentParser) -> None:
 
 def live_options(p: argparse.ArgumentParser) -> None:
     """The camera settings of a command that reads dice live, as the app's camera screen sets them."""
-    p.add_argument("--mains", type=int, choices=MAINS_HZ, default=None, metavar="HZ",
+    p.add_argument("--mains", type=one_of(MAINS_HZ, "Hz, or 0 to leave the camera be"), default=None, metavar="HZ",
                    help="tell the camera the mains frequency, 50 or 60, so flickering lamps do not band its "
                         "picture; 0 leaves the camera be (default: as the app's camera screen saved it)")
     p.add_argument("--tray", type=tray_area, default=None, metavar="L,T,R,B",
@@ -209,6 +211,16 @@ def folder_to_write(what: str) -> Callable[[str], Path]:
         return path if unplugged else Path(fill(text))
 
     return parse
+
+
+def slot_number(text: str) -> int:
+    """A slot's number, as a whole number: which slots the board has is the board's data's to say
+    (`teaching.card_refused`), once the command line is read. argparse said only "invalid int value: 'x'"."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a slot's number: give the slot the card lies in as a "
+                                         "whole number (1-12 on the house board)") from None
 
 
 def sheet_name(text: str) -> Path:

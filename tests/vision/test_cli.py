@@ -649,7 +649,7 @@ def test_watch_and_teach_take_the_picture_as_the_camera_screen_turns_it(tmp_path
     assert main([*teach, "--turn", "180", "--mirror"]) == 0 and (taught / f"{cards[3].id}__0.png").is_file()
     with pytest.raises(SystemExit):
         main(["vision", "watch", str(photo), "--turn", "45"])
-    assert "invalid choice: 45" in capsys.readouterr().err
+    assert "argument --turn: '45' is not 0, 90, 180 or 270 (degrees, clockwise)" in capsys.readouterr().err
 
 
 def test_setup_commands_take_the_turn_the_camera_screen_saved(tmp_path: Path, monkeypatch, capsys) -> None:

@@ -336,3 +336,22 @@ def test_a_timeout_given_with_a_file_is_refused(tmp_path: Path, capsys) -> None:
                                 "file or folder, which never keeps watch waiting: leave --timeout out (--frames N "
                                 "stops after N frames)\n") and "frame 1" not in captured.out
     assert main(["vision", "watch", str(photo), "--timeout", "0", *WATCH]) == 0  # never give up: as without it
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["watch", "die.png", "--turn", "x"], "argument --turn: 'x' is not 0, 90, 180 or 270 (degrees, clockwise)"),
+    (["watch", "die.png", "--turn", "-90"], "argument --turn: '-90' is not 0, 90, 180 or 270 (degrees, clockwise)"),
+    (["watch", "die.png", "--mains", "fifty"], "argument --mains: 'fifty' is not 0, 50 or 60 (Hz, or 0 to leave the "
+                                               "camera be)"),
+    (["teach-card", "die.png", "--slot", "three", "--card", "P07"],
+     "argument --slot: 'three' is not a slot's number: give the slot the card lies in as a whole number (1-12 on the "
+     "house board)"),
+    (["teach-die", "die.png", "--value", "3", "--colour", "red", "--turn", "1/2"],
+     "argument --turn: '1/2' is not 0, 90, 180 or 270 (degrees, clockwise)"),
+])
+def test_a_word_where_a_number_goes_names_the_numbers_allowed(argv: list[str], said: str, capsys) -> None:
+    """argparse said "argument --turn: invalid int value: 'x'", naming neither the turns, the mains frequencies nor
+    the slots a café may give."""
+    with pytest.raises(SystemExit) as usage:
+        main(["vision", *argv])
+    assert usage.value.code == 2 and capsys.readouterr().err.splitlines()[-1].endswith(f"error: {said}")

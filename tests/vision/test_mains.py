@@ -172,7 +172,7 @@ def test_watch_tells_the_camera_and_says_what_came_of_it(monkeypatch: pytest.Mon
     assert "mains" not in capsys.readouterr().out and camera.opened[-1].set == []
     with pytest.raises(SystemExit):
         main(["vision", "watch", "picamera", "--mains", "55"])
-    assert "invalid choice: 55" in capsys.readouterr().err
+    assert "argument --mains: '55' is not 0, 50 or 60 (Hz, or 0 to leave the camera be)" in capsys.readouterr().err
 
 
 class HangingCamera:
