@@ -487,7 +487,8 @@ def watch(args: argparse.Namespace) -> int:
     orientation, mains_hz, tray = picture_settings(args)
     source = RetryingSource(opener, args.source, mains_hz=mains_hz)
     # A single photo never holds still for several frames: read it as it is.
-    one_photo = any(isinstance(each, SingleImageSource) for each in opened)
+    # A folder holding one photo too: it was read once, then "the view never held still", no reading (exit 0).
+    one_photo = any(isinstance(each, SingleImageSource) or len(getattr(each, "files", ())) == 1 for each in opened)
     every_frame = args.every_frame or one_photo
     in_tray = reader if tray.whole else TrayReader(reader)
     settler = dice_settler(in_tray) if args.reader != "cards" else None

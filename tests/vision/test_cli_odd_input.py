@@ -355,3 +355,12 @@ def test_a_word_where_a_number_goes_names_the_numbers_allowed(argv: list[str], s
     with pytest.raises(SystemExit) as usage:
         main(["vision", *argv])
     assert usage.value.code == 2 and capsys.readouterr().err.splitlines()[-1].endswith(f"error: {said}")
+
+
+def test_a_folder_of_one_photo_is_read_as_one_photo(tmp_path: Path, capsys) -> None:
+    """`watch FOLDER` with one photo in it read it once and ended 0 with "no reading: the view never held still",
+    as a single photo never holds still for several frames: it is read as that photo given alone is."""
+    die_photo(tmp_path / "die.png")
+    assert main(["vision", "watch", str(tmp_path), "--reader", "temple-die", *WATCH]) == 0
+    out = capsys.readouterr().out
+    assert "frame 1: die shows 3 on red" in out and "never held still" not in out
