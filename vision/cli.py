@@ -643,6 +643,14 @@ def cmd_untaught_face(args: argparse.Namespace) -> int:
     return 0
 
 
+def _same_folder(one: Path, other: Path) -> bool:
+    """Whether two names are one folder (``taught`` and ``./taught/``, or a link and where it leads)."""
+    try:
+        return one.resolve() == other.resolve()
+    except (OSError, RuntimeError):  # a loop of links: told apart by name
+        return one == other
+
+
 def cmd_untaught_card(args: argparse.Namespace) -> int:
     """Takes one card photo back out of the taught folder (`teaching.take_back_card`): a photo taught from the
     wrong slot or as the wrong card was undone only by finding and deleting its file by hand."""
@@ -659,6 +667,12 @@ def cmd_untaught_card(args: argparse.Namespace) -> int:
                 return _misused("--photo is empty: give the photo's file name, as teach-card named it (P07__1.png)")
             # The whole path teach-card printed names its folder; a bare name lies in the taught folder.
             path = named if named.parent != Path() else folder / named
+            if args.out is not None and named.parent != Path() and photo_card(named.name) is not None:
+                if not _same_folder(named.parent, args.out):
+                    # "is not a card photo a teach step stored in OTHER" (exit 1), as if the photo were at fault
+                    return _misused(f"--photo names a photo in {named.parent}, --out another folder, {args.out}: "
+                                    "give the photo's whole path alone, or its name alone with --out")
+                path = folder / named.name  # the same folder named two ways (taught/../taught, a link)
             if args.out is None and named.parent != Path():
                 folder, option = path.parent, "--photo"
         elif not args.card.strip():

@@ -364,3 +364,20 @@ def test_a_folder_of_one_photo_is_read_as_one_photo(tmp_path: Path, capsys) -> N
     assert main(["vision", "watch", str(tmp_path), "--reader", "temple-die", *WATCH]) == 0
     out = capsys.readouterr().out
     assert "frame 1: die shows 3 on red" in out and "never held still" not in out
+
+
+def test_a_photo_named_in_one_folder_and_out_naming_another_is_refused(tmp_path: Path, capsys) -> None:
+    """`untaught-card --photo A/P07__0.png --out B` ended 1, "A/P07__0.png is not a card photo a teach step stored
+    in B", as if the photo were at fault; the same folder named two ways (A/../A, A/) was told so too."""
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+    photo = tmp_path / "a" / "P07__0.png"
+    cv2.imwrite(str(photo), np.full((60, 40, 3), 120, np.uint8))
+    assert main(["vision", "untaught-card", "--photo", str(photo), "--out", str(tmp_path / "b")]) == 2
+    assert capsys.readouterr().err == (f"vision: --photo names a photo in {tmp_path / 'a'}, --out another folder, "
+                                       f"{tmp_path / 'b'}: give the photo's whole path alone, or its name alone with "
+                                       "--out\n")
+    assert main(["vision", "untaught-card", "--photo", str(tmp_path / "b" / ".." / "a" / photo.name),
+                 "--out", f"{tmp_path / 'a'}/"]) == 1  # the photo itself is looked at: a flat grey, no card
+    assert "is not the card photo taught (one flat colour" in capsys.readouterr().err
+    assert photo.is_file()
