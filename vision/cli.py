@@ -643,7 +643,7 @@ def cmd_untaught_face(args: argparse.Namespace) -> int:
     return 0
 
 
-def _same_folder(one: Path, other: Path) -> bool:
+def same_folder(one: Path, other: Path) -> bool:
     """Whether two names are one folder (``taught`` and ``./taught/``, or a link and where it leads)."""
     try:
         return one.resolve() == other.resolve()
@@ -668,7 +668,7 @@ def cmd_untaught_card(args: argparse.Namespace) -> int:
             # The whole path teach-card printed names its folder; a bare name lies in the taught folder.
             path = named if named.parent != Path() else folder / named
             if args.out is not None and named.parent != Path() and photo_card(named.name) is not None:
-                if not _same_folder(named.parent, args.out):
+                if not same_folder(named.parent, args.out):
                     # "is not a card photo a teach step stored in OTHER" (exit 1), as if the photo were at fault
                     return _misused(f"--photo names a photo in {named.parent}, --out another folder, {args.out}: "
                                     "give the photo's whole path alone, or its name alone with --out")

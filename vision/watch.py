@@ -23,7 +23,7 @@ from companion.observations import CONFIRM_BELOW
 from vision.board_die import BoardDieReader
 from vision.card_catalogue import catalogue_from_data
 from vision.card_reader import CardReader
-from vision.cli import KEEP_FRAMES, picture_settings
+from vision.cli import KEEP_FRAMES, picture_settings, same_folder
 from vision.covered_notice import CoveredNotice
 from vision.d6_reader import D6Reader, small_dice_size
 from vision.feed import scaled
@@ -51,6 +51,7 @@ from vision.sources import (
     cut_short_note,
     first_few,
     is_device,
+    local_path,
     misnamed,
     open_source,
     skipped_note,
@@ -445,6 +446,10 @@ def watch(args: argparse.Namespace) -> int:
     if not_folder:
         # Ignored in silence, a mistyped folder would leave the café's taught cards or die unused.
         raise WatchRefused(f"--taught {args.taught} is not a folder (give the --out folder of the teach commands)")
+    if args.save is not None and not is_device(args.source) and same_folder(Path(local_path(args.source)), args.save):
+        # Its frames, boxes drawn on them, were played as the café's photos the next time the folder was watched.
+        raise WatchRefused(f"--save {args.save} is the folder SOURCE plays: the frames saved there would be played as "
+                           "photos the next time: give --save another folder", misused=True)
     if args.save is not None:
         try:
             args.save.mkdir(parents=True, exist_ok=True)

@@ -381,3 +381,19 @@ def test_a_photo_named_in_one_folder_and_out_naming_another_is_refused(tmp_path:
                  "--out", f"{tmp_path / 'a'}/"]) == 1  # the photo itself is looked at: a flat grey, no card
     assert "is not the card photo taught (one flat colour" in capsys.readouterr().err
     assert photo.is_file()
+
+
+def test_frames_are_not_saved_into_the_folder_being_played(tmp_path: Path, capsys) -> None:
+    """`watch photos --save photos` wrote its frames, boxes drawn on them, among the café's photos, and the next
+    watch of the folder played them as photos of the table."""
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    die_photo(photos / "die.png")
+    for save in (photos, tmp_path / "x" / ".." / "photos"):
+        assert main(["vision", "watch", str(photos), "--save", str(save), "--every-frame", *WATCH]) == 2
+        captured = capsys.readouterr()
+        assert captured.err == (f"vision: --save {save} is the folder SOURCE plays: the frames saved there would be "
+                                "played as photos the next time: give --save another folder\n"), captured.err
+        assert "frame 1" not in captured.out
+    assert sorted(p.name for p in photos.iterdir()) == ["die.png"]
+    assert main(["vision", "watch", str(photos), "--save", str(photos / "seen"), "--every-frame", *WATCH]) == 0
