@@ -29,7 +29,7 @@ from companion.registry import create, game_class, game_classes
 from companion.session import Session
 from companion.terminal import Terminal, split_players, start_reading
 from hardware.pins import config_source, load_config
-from hardware.tags import TagMap, default_tags_path
+from hardware.tags import GameTags, TagMap, default_tags_path
 from vision.cli import live_options, picture_options, picture_settings
 
 if TYPE_CHECKING:
@@ -59,8 +59,10 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
             terminal.press = panel.press
             closers.append(panel.close)
         if args.dice_sensor:
-            tags = TagMap.load(Path(args.tags) if args.tags else default_tags_path())
-            link = DiceLink(args.dice_sensor, terminal.controller.submit, tags=tags).start()
+            controller = terminal.controller  # the game on the table, whose tag file a slot report is read with
+            tags = GameTags(lambda: controller.session.game.id if controller.session else None,
+                            Path(args.tags) if args.tags else None)
+            link = DiceLink(args.dice_sensor, controller.submit, tags=tags).start()
             closers.append(link.stop)
         if getattr(args, "camera", None):
             from vision.feed import start_camera
@@ -643,7 +645,8 @@ def register(subparsers: Any) -> None:
     play = sub.add_parser("play", help="the terminal referee with the sensor and buttons attached")
     add_play_arguments(play)
     hardware_options(play, "none")
-    play.add_argument("--tags", type=file_path(TAG_FILE), help="temple tag file (default: the user data dir)")
+    play.add_argument("--tags", type=file_path(TAG_FILE),
+                      help="one tag file for every game (default: each game's own, in the user data dir)")
     play.add_argument("--camera", metavar="SOURCE", type=camera,
                       help="camera reading dice and cards: 0, picamera, a URL, a video or a folder (default: none)")
     picture_options(play)

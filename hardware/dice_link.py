@@ -31,7 +31,7 @@ from hardware.dice_protocol import (
     SlotReport,
     encode,
 )
-from hardware.tags import TagMap
+from hardware.tags import GameTags, TagMap
 
 Submit = Callable[[Observation], None]
 QUERY = encode("ID?")
@@ -157,7 +157,7 @@ def ask_ident(port: serial.SerialBase) -> bool:
         return False
 
 
-def to_observation(message: Message, source: str, tags: TagMap | None = None) -> Observation | None:
+def to_observation(message: Message, source: str, tags: TagMap | GameTags | None = None) -> Observation | None:
     """What the table means by a message; None for noise, which the controller never sees."""
     if isinstance(message, Ident):
         # Which device answered is the owner's business: nothing for the table's status line.
@@ -176,7 +176,8 @@ def to_observation(message: Message, source: str, tags: TagMap | None = None) ->
             return CardsSeen({message.slot: None}, source)
         card = tags.card(message.tag) if tags else None
         if card is None:
-            detail = f"slot {message.slot}: unknown tag {message.tag}; teach it with 'companion hw teach'"
+            teach = tags.teach_command if tags else TagMap.teach_command
+            detail = f"slot {message.slot}: unknown tag {message.tag}; teach it with '{teach}'"
             return LinkChanged(source, True, detail, table=f"The card in slot {message.slot} is not one the "
                                "sensor knows: tap it on the screen (owner: teach its tag).")
         return CardsSeen({message.slot: card}, source)
@@ -191,7 +192,7 @@ class DiceLink:
         url: str,
         submit: Submit,
         source: str = "dice sensor",
-        tags: TagMap | None = None,
+        tags: TagMap | GameTags | None = None,
         baudrate: int = 115200,
         backoff: tuple[float, float] = (0.1, 2.0),
         on_message: Callable[[Message], None] | None = None,

@@ -9,6 +9,8 @@ data checked by ``companion data validate``.
 from __future__ import annotations
 
 import json
+import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 from companion.data import read_json
@@ -17,11 +19,15 @@ from companion.paths import env_or, user_data_dir, write_whole
 
 
 def default_tags_path(game_id: str = "temple") -> Path:
+    """Each game's tags in a file of its own, ``<game>-tags.json``: `hw teach --game G` writes it, and the table
+    reads the file of the game it plays (`GameTags`)."""
     return env_or("COMPANION_TAGS", user_data_dir() / "hardware" / f"{game_id}-tags.json")
 
 
 class TagMap:
     """Tag id -> card id, saved atomically after every change so a teach step survives a power cut."""
+
+    teach_command = "companion hw teach"  # what an unknown tag's log line tells the owner to run
 
     def __init__(self, path: Path, links: dict[str, str] | None = None) -> None:
         self.path = path
@@ -93,3 +99,34 @@ class TagMap:
         behind when the rename failed (``--tags`` naming a folder), and with no suffix to swap ``--tags /tmp``
         wrote ``/tmp.tmp``."""
         write_whole(self.path, (json.dumps({"tags": self.links}, indent=1, sort_keys=True) + "\n").encode())
+
+
+class GameTags:
+    """The tags of the game on the table: that game's own file, read at each slot report, or ``path`` for every
+    game when one is named (``hw play --tags``).
+
+    `hw play` and the app read the temple's file whatever the game, while `hw teach --game targi` saved to
+    targi-tags.json: tags taught for any game but the temple were never read, each card "not one the sensor
+    knows". Read at each report (a card laid now and then), a new game of another kind reads its own file, and
+    a tag taught while the table plays is known at once.
+    """
+
+    def __init__(self, game_id: Callable[[], str | None], path: Path | None = None) -> None:
+        self.game_id = game_id
+        self.path = path
+
+    def _path(self) -> Path | None:
+        game = self.game_id()
+        return self.path if self.path is not None else default_tags_path(game) if game else None
+
+    def card(self, tag: str) -> str | None:
+        """The card of ``tag`` in the current game's tag file; None when no game is on the table."""
+        path = self._path()
+        return TagMap.load(path).card(tag) if path is not None else None
+
+    @property
+    def teach_command(self) -> str:
+        """`hw teach` for this game and file: plain `companion hw teach` taught the temple's tags whatever the game."""
+        game = self.game_id()
+        words = ["companion", "hw", "teach", *(["--game", game] if game else [])]
+        return shlex.join([*words, *(["--tags", str(self.path)] if self.path is not None else [])])

@@ -73,9 +73,12 @@ def start(controller: Controller, name: str, spec: str, orientation: Orientation
         return panel
     if name == "serial":
         from hardware.dice_link import DiceLink
-        from hardware.tags import TagMap, default_tags_path
+        from hardware.tags import GameTags
 
-        return DiceLink(spec, Gate(controller.submit), tags=TagMap.load(default_tags_path())).start()
+        # The tags of the game on the table, each game's own file (`hw teach --game G`); the temple's were read
+        # for every game.
+        tags = GameTags(lambda: controller.session.game.id if controller.session else None)
+        return DiceLink(spec, Gate(controller.submit), tags=tags).start()
     if name == "camera":
         from vision.feed import start_camera
 
