@@ -684,6 +684,13 @@ class Game(ABC):
         play is the list (a place is tapped on the board)."""
         return ()
 
+    def card_copies(self) -> Mapping[str, int]:
+        """Each card id of the game's decks with the copies its data (house or café) holds: the cards tags are
+        stuck on, one tag per copy (`hw teach`). They were read off the opening's legal moves, which offered
+        Targi's goods cards only (its first draw), and none of Blackpool's or the desert race's cards. Empty: a
+        game that draws no card."""
+        return {}
+
     def choice_words(self, state: State, action: Action) -> str | None:
         """An action named without its place, as the table tells it from others at the same place ("green
         camel"), for a `why` that lists the other choices one rule rules out there; None: the fields in which

@@ -269,15 +269,17 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
         given = [flag for flag, value in (("--tag", args.tag), ("--card", args.card)) if value is not None]
         return _unused("hw teach", given, "links one tag to a card without the board",
                        "--dice-sensor teaches each tag laid on the board", "give one or the other")
+    from companion.cli import cafe_dir
+
     game_cls = game_class(args.game)
-    title = game_cls.title
-    known = {a["card"] for a in Session.new(args.game, list(create(args.game).colours[:2])).legal()
-             if "card" in a and a.get("deck") not in game_cls.token_decks}  # Through the Desert's "cards" 1 to 3
-    if not known:  # `--game blackpool --tag 04A1 --card P05` said "No card 'P05' in the Blackpool data." (exit 1)
+    copies = create(args.game, cafe_dir(args)).card_copies()  # every card of the café's decks, not the opening's
+    known = set(copies)
+    if not known:  # `--game ttd --tag 04A1 --card P05` said "No card 'P05' in the Through the Desert data." (exit 1)
+        carded = ", ".join(g for g in sorted(game_classes()) if create(g, cafe_dir(args)).card_copies())
         tokens = [game_cls.deck_names.get(d, d) for d in sorted(game_cls.token_decks)]
         not_cards = f" (its {series(tokens)} are no cards)" if tokens else ""
-        print(f"companion: hw teach: argument --game: {title} has no cards for tags to name{not_cards}; tags are "
-              "taught for the temple's path cards (--game temple, the default)", file=sys.stderr)
+        print(f"companion: hw teach: argument --game: {game_cls.title} has no cards for tags to name{not_cards}; "
+              f"the games with cards: {carded} (--game temple, the default)", file=sys.stderr)
         return 2
     if args.tag and not args.card:
         print(f"Give the card of tag {args.tag} with --card CARD.", file=sys.stderr)
@@ -285,12 +287,12 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
     card = card_named(args.card, known) if args.card else None
     if args.tag and card is None:
         # It said "No card 'P5' in the ... data." and ended 1, as if the machine were at fault, naming no card.
-        print(f"companion: hw teach: argument --card: no card {quoted(args.card)} in the {title} data; its cards: "
-              f"{card_ids(known)}", file=sys.stderr)
+        print(f"companion: hw teach: argument --card: no card {quoted(args.card)} in the {game_cls.title} data; "
+              f"its cards: {card_ids(known)}", file=sys.stderr)
         return 2
     tags = TagMap.to_teach(Path(args.tags) if args.tags else default_tags_path(args.game))  # never over a non-tag file
     if args.tag:
-        tags.teach(args.tag, card)  # type: ignore[arg-type]  # found above
+        tags.teach(args.tag, card, copies[card])  # type: ignore[arg-type,index]  # found above
         print(f"tag {args.tag} -> card {card}  ({tags.path})")
         return 0
     if not args.dice_sensor:
@@ -364,7 +366,7 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
                     print(f"  no card lies on a slot yet: lay {answer} on one first (q to stop)", flush=True)
                 continue
             if (card := card_named(answer, known)) is not None:
-                tags.teach(asked[0].tag, card)  # type: ignore[arg-type]
+                tags.teach(asked[0].tag, card, copies[card])  # type: ignore[arg-type]
                 taught += 1
                 print(f"  saved ({tags.path})")
             elif answer:
@@ -686,7 +688,7 @@ def register(subparsers: Any) -> None:
     bench.add_argument("--json", action="store_true", help="print the timings as one JSON object")
     bench.set_defaults(func=cmd_hw_bench)
 
-    teach = sub.add_parser("teach", help="link temple tag ids to card ids (kept in the user data dir)")
+    teach = sub.add_parser("teach", help="link tag ids to a game's card ids (kept in the user data dir)")
     teach.add_argument("--game", default="temple", help="the game whose cards carry tags (default: temple)")
     teach.add_argument("--dice-sensor", metavar="URL", type=port, help="teach from slot reports on this port")
     # Named: an empty --tag (a shell variable left unset) was told to give --tag, as if none were typed.

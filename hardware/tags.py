@@ -88,17 +88,23 @@ class TagMap:
             found = next((c for t, c in self.links.items() if t.upper() == tag.upper()), None)
         return found
 
-    def teach(self, tag: str, card: str) -> None:
-        for old in [t for t, c in self.links.items() if (c == card or t.upper() == tag.upper()) and t != tag]:
-            del self.links[old]  # one card, one tag: a re-taught card drops its old sticker, a tag its old case
-        self.links[tag] = card
+    def teach(self, tag: str, card: str, copies: int = 1) -> None:
+        """Link ``tag`` to ``card``, which keeps its ``copies`` newest tags: a re-stickered card drops its old
+        sticker, and each of a deck's copies keeps its own ("one card, one tag" dropped the first Date Basket's
+        tag when Targi's second was taught, and the desert's Golden Compass knew one of its three). A tag taught
+        again leaves its old card and its old case."""
+        for old in [t for t in self.links if t.upper() == tag.upper()]:
+            del self.links[old]
+        self.links[tag] = card  # last: the links are kept (and saved) in the order taught, oldest first
+        for old in [t for t, c in self.links.items() if c == card][:-max(copies, 1)]:
+            del self.links[old]
         self.save()
 
     def save(self) -> None:
         """Written whole (``write_whole``): a file of its own beside the tag file, named ``<stem>.tmp``, was left
         behind when the rename failed (``--tags`` naming a folder), and with no suffix to swap ``--tags /tmp``
         wrote ``/tmp.tmp``."""
-        write_whole(self.path, (json.dumps({"tags": self.links}, indent=1, sort_keys=True) + "\n").encode())
+        write_whole(self.path, (json.dumps({"tags": self.links}, indent=1) + "\n").encode())  # in taught order
 
 
 class GameTags:

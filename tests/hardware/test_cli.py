@@ -87,20 +87,22 @@ def test_teach_links_a_tag_to_a_temple_card(tmp_path: Path, capsys: pytest.Captu
 @pytest.mark.parametrize(("argv", "said"), [
     (["--tag", "04A2", "--card", "P5"], "companion: hw teach: argument --card: no card 'P5' in the Temple path-card "
                                         "race (Ruin) data; its cards: AK, P01 to P49"),
-    (["--game", "blackpool", "--tag", "04A2", "--card", "P05"], "companion: hw teach: argument --game: Blackpool has "
-     "no cards for tags to name; tags are taught for the temple's path cards (--game temple, the default)"),
-    (["--game", "desert", "--dice-sensor", "loop://"], "companion: hw teach: argument --game: Desert lap race "
-     "(Secret Passage) has no cards for tags to name; tags are taught for the temple's path cards (--game temple, "
-     "the default)"),
+    (["--game", "targi", "--tag", "04A2", "--card", "P05"], "companion: hw teach: argument --card: no card 'P05' in "
+                                                             "the Targi data; its cards: G01 to G12, T01 to T45"),
     (["--game", "ttd", "--tag", "04A2", "--card", "1"], "companion: hw teach: argument --game: Through the Desert has "
-     "no cards for tags to name (its water-hole tokens are no cards); tags are taught for the temple's path cards "
-     "(--game temple, the default)"),
+     "no cards for tags to name (its water-hole tokens are no cards); the games with cards: blackpool, desert, targi, "
+     "temple (--game temple, the default)"),
+    (["--game", "race", "--tag", "04A2", "--card", "P05"], "companion: hw teach: argument --game: Test race has "
+     "no cards for tags to name; the games with cards: blackpool, desert, targi, temple (--game temple, the "
+     "default)"),
+    (["--game", "race", "--dice-sensor", "loop://"], "companion: hw teach: argument --game: Test race has no cards "
+     "for tags to name; the games with cards: blackpool, desert, targi, temple (--game temple, the default)"),
 ])  # fmt: skip
 def test_teach_refuses_a_card_the_game_has_not_naming_its_cards(
     argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`--card P5` said "No card 'P5' in the ... data." and ended 1, as if the machine were at fault, naming no card
-    to give; `--game blackpool` said the same of any card (its game has none), or taught from the board for it."""
+    to give; a game without cards said the same of any card, or taught from the board for it."""
     tags = tmp_path / "tags.json"
     assert main(["hw", "teach", "--tags", str(tags), *argv]) == 2
     assert capsys.readouterr().err == said + "\n"

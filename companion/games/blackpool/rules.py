@@ -1132,6 +1132,10 @@ class Blackpool(Game):
                                                                   dealt=True)
         return out
 
+    def card_copies(self) -> Mapping[str, int]:
+        """The charm and curse decks' cards (BP-C8), as the café's cards.json counts them."""
+        return {card.id: card.count for card in self.catalogue.cards.values() if card.count > 0}
+
     def value_words(self, state: State, key: str, value: Any) -> str | None:
         """A field's value as Blackpool's texts write it: a traveller "Green 2", a card "Diagonal Step Down", a
         square "d6 (ring 4)", the travellers of an order "Red 1, Red 2"."""

@@ -964,6 +964,12 @@ class DesertRace(Game):
         return state
 
     # -- views and random play ------------------------------------------------------------
+    def card_copies(self) -> Mapping[str, int]:
+        """The Collection and Mystery decks' cards, as the café's cards.json counts them."""
+        ids = (*COLLECTION_CARDS, *MYSTERY_CARDS)
+        counts = (*self.board.counts["collection"], *self.board.counts["mystery"])
+        return {card: count for card, count in zip(ids, counts, strict=True) if count > 0}
+
     def field_values(self, state: State, key: str) -> Sequence[Any]:
         """A card is one of the race's ten: before any was drawn, Build's card list was empty, and "Pink
         plays a Mirage Cloak it does not hold" could not be put together."""

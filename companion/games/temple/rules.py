@@ -304,6 +304,10 @@ class TempleGame(Game):
         """A step of a game journalled before an update, refused now (``old_journals.old_step``)."""
         return old_journals.old_step(self, states, log, action)
 
+    def card_copies(self) -> Mapping[str, int]:
+        """The path cards and Ah Kinchil's card, one of each."""
+        return dict.fromkeys((*self.board.card_order, self.board.ak_card), 1)
+
     def value_words(self, state: TempleState, key: str, value: Any) -> str | None:
         return view.value_words(self, state, key, value)
 
