@@ -28,7 +28,13 @@ def label(words: str, size: float, bold: bool = False, width: float | None = Non
     made as many textures for the GL driver to take in. A label already rendered is used as it is; the
     least recently used give way beyond ``LABELS_KEPT``, so a day of games holds no more. The class in use
     is part of the key, so a test that swaps ``CoreLabel`` for its own sees every label it draws rendered.
+
+    The size is made whole pixels, as Kivy's SDL2 text renders it anyway (``int``): Kivy keeps a font open for
+    each size as written (``str``), so the fractions of fitted texts (the desert race's item chips, 16.2, 16.6)
+    each opened the same font again, 61 fonts after a day's forty games for 26 pixel sizes (docs/ui.md, "Open
+    files over a day"); the same pixels are drawn. A float, as the screens' labels have it: 24.0, not 24.
     """
+    size = float(int(size))
     key = (CoreLabel, words, size, bold, width, halign)
     made = _labels.get(key)
     if made is None:
