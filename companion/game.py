@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.errors import BadRequest, CompanionError, IllegalAction, InvalidAction, quoted
+from companion.phrases import series
 from companion.rulebook import Rulebook
 from companion.schema import Check, likely
 
@@ -211,10 +212,29 @@ def normalize_action(action: object, who_rule: str | None = None) -> Action:
         # Left out, the player is whoever is to act; named, it must be a name, or a null would pass every
         # game's turn check as "no player said" while the journal keeps a key that means nothing.
         who = action["player"]
+        if who is None:  # "not null" was JSON's word for a name left empty
+            raise InvalidAction('say which player acts by name, or leave "player" out to mean whoever is to act',
+                                who_rule)
         raise InvalidAction(
             f'"player" names a player, not {quoted(who)}; leave it out to mean whoever is to act', who_rule
         )
     return {k: v for k, v in action.items() if k != "text"}
+
+
+def kind_words(kind: str, names: Mapping[str, str] | None = None) -> str:
+    """An action's kind as the table says it: the game's own name for it (``Game.kind_names``: the temple's "Ah
+    Kinchil" for "ahkinchil"), else its id with spaces, "bring out" for "bring_out"."""
+    return (names or {}).get(kind) or kind.replace("_", " ")
+
+
+def unknown_type(kind: object, kinds: Iterable[str], why: str = "", rule: str | None = None,
+                 names: Mapping[str, str] | None = None) -> InvalidAction:
+    """The refusal of an action of a type the game has none of, naming its types in words, each written as an
+    action carries it where that differs: "there is no 'fly' action; the actions are roll, move, bring out
+    ('bring_out'), ...". It listed the ids alone ("types: roll, move, bring_out"), on the dispute screen too.
+    ``why``: what the game says of that type besides (Blackpool's pass)."""
+    named = [kind_words(k, names) + ("" if kind_words(k, names) == k else f" ({quoted(k)})") for k in kinds]
+    return InvalidAction(f"there is no {quoted(kind)} action{why}; the actions are {series(named)}", rule)
 
 
 def not_playing(who: object, players: Sequence[str], who_rule: str | None) -> InvalidAction:
@@ -422,6 +442,11 @@ class Game(ABC):
     # any agreed trade (DR-Q22): with only "get" trades offered (the mover holding no card and 1 Life), a trade
     # giving something as well was refused for its "give" key, where the game says what is wrong with it.
     offered_in_part: ClassVar[frozenset[str]] = frozenset()
+    # What a refusal asks to be said for a field left out, null or mistyped, by field or "kind.field", where the
+    # shared words (``companion.field_words.FIELD_WORDS``) are not the table's: "which number the oracle shows".
+    field_words: ClassVar[Mapping[str, str]] = {}
+    # Each kind of action as the table calls it, where its id with spaces is not that (``kind_words``).
+    kind_names: ClassVar[Mapping[str, str]] = {}
     # The clause saying who may act, cited when an action's "player" names nobody playing.
     turn_rule: ClassVar[str | None] = None
     colours: ClassVar[tuple[str, ...]] = ()
@@ -851,6 +876,7 @@ __all__ = [
     "action_keys",
     "action_kinds",
     "json_kind",
+    "kind_words",
     "malformed",
     "normalize_action",
     "place_called",
@@ -858,5 +884,6 @@ __all__ = [
     "said_as",
     "shapes",
     "unknown_keys",
+    "unknown_type",
     "wrong_kind",
 ]

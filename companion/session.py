@@ -23,6 +23,7 @@ from companion.errors import (
     NothingToUndo,
     quoted,
 )
+from companion.field_words import odd_field, say_which
 from companion.game import (
     Action,
     Event,
@@ -279,6 +280,7 @@ class Session:
                 raise not_now
             self._refuse_odd_kinds(clean, ruling.legal)
         except InvalidAction as refusal:
+            self._say_which(refusal, action)
             self._cite(refusal, action)
             self._unquoted(refusal, action)
             raise
@@ -303,6 +305,7 @@ class Session:
             if not old:  # an older companion's step is not among the offered ones whose kinds this compares
                 self._refuse_odd_kinds(clean, True)
         except InvalidAction as refusal:
+            self._say_which(refusal, action)
             self._cite(refusal, action)
             self._unquoted(refusal, action)
             raise
@@ -431,6 +434,22 @@ class Session:
                 refusal.message += f" {told[0].upper()}{told[1:]}." if refusal.message.endswith(".") else hint
                 refusal.args = (refusal.message,)
                 return
+
+    def _say_which(self, refusal: InvalidAction, action: object) -> None:
+        """Say the refusal of an action with a field left out, null or of a kind no offered action holds there in
+        the game's words (``field_words.say_which``): "roll: say which number the oracle shows (1 to 6)", where
+        it read "the oracle shows 1 to 6, not null", "unknown camel colour null" or '"hex" must be [q, r], two
+        integers (axial coordinates)'. The values listed are those offered now; the clause is kept."""
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        if not isinstance(kind, str) or kind not in self.game.action_shapes:
+            return
+        sent = {k: v for k, v in action.items() if k != "text"}
+        offered = [a for a in self.legal() if a["type"] == kind]
+        keys, either = odd_field(self.game, kind, sent, offered, self._legal_kinds)
+        if keys:
+            players = (self.start or {}).get("players") or ()
+            refusal.message = say_which(self.game, self.state, kind, keys, offered, sent, players, either)
+            refusal.args = (refusal.message,)
 
     def _cite(self, refusal: InvalidAction, action: object) -> None:
         """The refusal of a malformed action, with the clause it comes from when the game gave none.

@@ -377,7 +377,7 @@ class CompanionApp(App):
             self._not_an_action("nested too deeply.")
             return
         if not isinstance(action, dict):  # 4, "roll" or [..] parse as JSON too, yet name no action
-            self._not_an_action('type an object, such as {"type": "roll", "value": 4}.')
+            self._not_an_action(f"type an object, such as {self._an_action()}.")
             return
         self.check(action)
 
@@ -398,6 +398,17 @@ class CompanionApp(App):
             return
         self._not_an_action(f"no action offered now has the words {shown}. Tap Build to put the action together "
                             "from lists, or tap an offered one.")
+
+    def _an_action(self) -> str:
+        """An action of the game on the table as JSON, for the hint to a referee who typed no object: the first
+        one offered now, else the game's first kind. The hint named a roll, '{"type": "roll", "value": 4}', in
+        Targi and Through the Desert, which have none, and a referee who typed it was refused for that too."""
+        session = self.controller.session
+        offered = session.legal() if session is not None else []
+        if offered:
+            return json.dumps({k: v for k, v in offered[0].items() if k != "text"})
+        kinds = list(getattr(session.game, "action_shapes", {})) if session is not None else []
+        return json.dumps({"type": kinds[0]}) if kinds else '{"type": ...}'
 
     def _not_an_action(self, why: str) -> None:
         """What the field held was no action: shown and said, beside the clause on what may be done now (a refusal

@@ -18,12 +18,12 @@ import json
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from companion.places import PLACE_FIELDS, place_of, place_to_json
+from companion.field_words import PLAYER_KEYS, value_said
+from companion.game import kind_words
+from companion.places import PLACE_FIELDS, place_to_json
 
 LEAVE_OUT = "(leave out)"
 NUMBERS = range(13)
-# The fields naming a player: who acts, Blackpool's Reset's "opponent", the desert race's trade partner "with".
-PLAYER_KEYS = frozenset({"player", "opponent", "with"})
 MOST = 80  # a die "showing 7" or a roll of 9 is what a dispute is about: past the faces, not far past
 
 
@@ -78,29 +78,15 @@ def values(session: Any, key: str, board_place: Hashable | None = None) -> list[
 
 
 def label(session: Any, key: str, value: Any) -> str:
-    """A value as its button reads, in the game's own words: a place as its texts name it (Through the Desert's
-    hex "(5,1)", not "[5, 1]"), any other value as the game says it (``Game.value_words``: a temple face "red",
-    not '{"colour": "red"}'), a deck as its texts name it ("Collection pile", ``Game.deck_names``), a player as its
-    texts name them ("Red", ``Game.player_words``); words and numbers
-    the game leaves alone bare; JSON only for what it never names."""
-    game, state = session.game, session.state
-    if key in PLAYER_KEYS and isinstance(value, str) and value in {*_players(session), *getattr(game, "colours", ())}:
-        return str(game.player_words(value))
-    words = game.deck_names.get(value) if key == "deck" and isinstance(value, str) else None
-    if key in PLACE_FIELDS:
-        place = place_of({key: value})
-        words = game.place_words(state, place) if place is not None else None
-    words = words or game.value_words(state, key, value)
-    if words:
-        return str(words)
-    if isinstance(value, str) and value.strip():
-        return value
-    return json.dumps(value)  # an empty name typed shows as "", not as a blank button
+    """A value as its button reads, in the game's own words (``field_words.value_said``, as a refusal of a field
+    left out names the values it may hold): Through the Desert's hex "(5,1)", not "[5, 1]"."""
+    return value_said(session.game, session.state, key, value, _players(session))
 
 
-def kind_label(kind: str) -> str:
-    """An action's kind as words: "bring out" for "bring_out", as a ``why`` names the choices (``choice_names``)."""
-    return kind.replace("_", " ")
+def kind_label(session: Any, kind: str) -> str:
+    """An action's kind as words: "bring out" for "bring_out", the temple's "Ah Kinchil" (``Game.kind_names``), as a
+    refusal names it."""
+    return kind_words(kind, getattr(session.game, "kind_names", None))
 
 
 def labels(session: Any, key: str, choices: Iterable[Any]) -> dict[str, Any]:
@@ -127,5 +113,5 @@ def action_words(session: Any, action: dict[str, Any]) -> str:
         if {k: v for k, v in offered.items() if k != "text"} == bare and offered.get("text"):
             return str(offered["text"])
     parts = [f"{key} {label(session, key, value)}" for key, value in bare.items() if key != "type"]
-    kind = kind_label(str(bare.get("type", "")))
+    kind = kind_label(session, str(bare.get("type", "")))
     return f"{kind}: {', '.join(parts)}" if parts else kind

@@ -45,6 +45,12 @@ GAMES = ["blackpool", "desert", "targi", "temple", "ttd"]
 POSITIONS = 3  # per game, after 0 to 40 random legal steps
 # Python's spelling of what came as JSON, outside the quotes around what was sent ("None of" is English).
 PYTHON_WORDS = re.compile(r"\bNone\b(?! of)|\bTrue\b|\bFalse\b|Traceback|\bnan\b|\binf\b")
+# JSON's word for a field left out or null, and an action's id where the table has words for its kind ("bring
+# out"), outside the quotes around what was sent or is to be written: "the oracle shows 1 to 6, not null",
+# "unknown camel colour null", "types: roll, move, bring_out".
+JSON_WORDS = re.compile(r"\bnull\b|\b(?:bring_out|move_marker|skip_change|ahkinchil)\b")
+# A list or object quoted back as sent ("not [null]"), or cut short, innermost first.
+SHOWN = re.compile(r"[\[{][^\[\]{}]*(?:[\]}]|\.\.\.)")
 PYTHON_MAPS = re.compile(r"(?<![\w'])[\[{]'")  # {'a': 1} or ['a'], not a quoted '{'
 SENT = re.compile(r"'[^']*(?:'|\.\.\.)|\"[^\"]*(?:\"|\.\.\.)")  # a quoted value, or one cut short
 FUZZ = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -139,11 +145,21 @@ def python_spelling(message: str) -> bool:
     return bool(PYTHON_MAPS.search(message) or PYTHON_WORDS.search(SENT.sub("", message)))
 
 
+def json_spelling(message: str) -> bool:
+    """Whether a refusal of an action says null or an action's id where the table has words, outside what it quotes
+    back as sent."""
+    unquoted = SENT.sub("", message)
+    while SHOWN.search(unquoted):
+        unquoted = SHOWN.sub("", unquoted)
+    return bool(JSON_WORDS.search(unquoted))
+
+
 def assert_readable(error: dict[str, Any]) -> None:
     message = error["message"]
     assert error["code"] in {"bad_request", "invalid_action", "illegal_action"}, error
     assert isinstance(message, str) and message.strip(), error
     assert not python_spelling(message), error
+    assert error["code"] == "bad_request" or not json_spelling(message), error  # a request's 'action' may be null
     assert len(message) < 600, error
 
 
@@ -228,7 +244,7 @@ def test_a_slot_sent_as_a_decimal_is_refused_by_name() -> None:
         answer = referee.handle({"cmd": cmd, "action": sent})
         assert answer["error"] == {
             "code": "invalid_action",
-            "message": "\"slot\" of a 'change' action must be a whole number, not a number",
+            "message": "change: say which slot (1 to 12), not 1.0",
             "rule": "RU-7",  # the change's own clause: every refusal names one
         }, answer
 
@@ -238,9 +254,9 @@ def test_a_refusal_quotes_what_was_sent_in_json_and_cut_short() -> None:
     referee = Referee()
     assert referee.handle({"cmd": "new", "game": "blackpool", "players": ["red", "blue"]})["ok"]
     answer = referee.handle({"cmd": "act", "action": {"type": "roll", "value": None}})
-    assert answer["error"]["message"] == "the oracle shows 1 to 6, not null"
+    assert answer["error"]["message"] == "roll: say which number the oracle shows (1 to 6)"
     answer = referee.handle({"cmd": "act", "action": {"type": "roll", "value": [{"v": True}]}})
-    assert answer["error"]["message"] == 'the oracle shows 1 to 6, not [{"v": true}]'
+    assert answer["error"]["message"] == 'roll: say which number the oracle shows (1 to 6), not [{"v": true}]'
     assert quoted(10**5000) == "a number of about 5000 digits"
     assert quoted("x" * 100) == "'" + "x" * 36 + "..."
 

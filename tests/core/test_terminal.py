@@ -350,9 +350,10 @@ def test_a_number_typed_in_quotes_in_json_is_told_to_lose_them() -> None:
     session = Session.new("blackpool", ["red", "blue"])
     text = run(session, ['{"type": "roll", "value": "3"}', 'do {"type": "roll", "value": "4"}',
                          'check {"type": "roll", "value": "5"}', 'do {"type": "roll", "value": "three"}', "q"])
-    assert "Refused: the oracle shows 1 to 6, not '3'; write 3 without quotes  [BP-Q5]" in text
+    assert "Refused: roll: say which number the oracle shows (1 to 6), not '3'; write 3 without quotes  [BP-Q5]" in text
     assert "not '4'; write 4 without quotes  [BP-Q5]" in text and "not '5'; write 5 without quotes" in text
-    assert "Refused: the oracle shows 1 to 6, not 'three'  [BP-Q5]" in text  # no number in it: nothing to unquote
+    # no number in it: nothing to unquote
+    assert "Refused: roll: say which number the oracle shows (1 to 6), not 'three'  [BP-Q5]" in text
     assert session.log == []
     desert = Session.new("desert", ["black", "teal"])
     assert "not '2'; write 2 without quotes  [DR-Q28]" in run(desert, ['{"type": "roll", "value": "2"}', "q"])
@@ -365,7 +366,8 @@ def test_the_referee_protocol_tells_a_quoted_number_to_lose_its_quotes_too() -> 
     assert referee.handle({"cmd": "new", "game": "blackpool", "players": ["red", "blue"]})["ok"]
     for cmd in ("act", "check"):
         error = referee.handle({"cmd": cmd, "action": {"type": "roll", "value": "6"}})["error"]
-        assert error["message"] == "the oracle shows 1 to 6, not '6'; write 6 without quotes", error
+        said = "roll: say which number the oracle shows (1 to 6), not '6'; write 6 without quotes"
+        assert error["message"] == said, error
         assert error["rule"] == "BP-Q5"
 
 
@@ -411,7 +413,7 @@ def test_an_action_typed_as_json_alone_is_taken_as_do_takes_it() -> None:
     assert "die has no face" not in text and "typed after 'do'" not in text
     assert "Refused: the oracle shows 1 to 6, not 9  [BP-Q5]" in text
     assert "Refused: a 'roll' action has no 'valeu' (is it 'value'?); it takes only value  [BP-3]" in text
-    assert 'Refused: "deck" must be "charm" or "curse", not null  [BP-3]' in text
+    assert "Refused: coin: say which deck  [BP-3]" in text  # no coin is offered now: no decks to list
     assert ("Not understood: an action typed as JSON is one object, e.g. {\"type\": ...}, and is taken as 'do' "
             "takes it (the line is not valid JSON: Expecting ',' delimiter at column 28)") in text
     assert ("Not understood: that is a request of the referee protocol ('companion referee'); here type the action "

@@ -359,3 +359,23 @@ def test_a_start_refused_by_the_core_shows_its_clause(start: Any) -> None:
     assert not app.new_game_same_players()
     assert app.status == "'red' is named twice: each player plays a colour of their own [BP-Q3]"
     assert app.controller.session is None
+
+
+@pytest.mark.parametrize("game_id, players", [("targi", ["white", "black"]), ("ttd", ["red", "black"])])
+def test_the_hint_for_a_typed_non_object_names_an_action_of_the_game_on_the_table(
+    start: Any, game_id: str, players: list[str]
+) -> None:
+    """'type an object, such as {"type": "roll", "value": 4}' was the hint in Targi and Through the Desert too, which
+    have no roll: typed as hinted, it was refused as no action of theirs."""
+    app = start(Session.new(game_id, players))
+    app.show("dispute")
+    dispute = app.root.get_screen("dispute")
+    dispute.ids.typed.text = "99"
+    tap(dispute.ids.check)
+    text = app.ruling["text"]
+    assert text.startswith("Not an action: type an object, such as {") and '"roll"' not in text, text
+    hinted = json.loads(text.removeprefix("Not an action: type an object, such as ").removesuffix("."))
+    dispute.ids.typed.text = json.dumps(hinted)
+    tap(dispute.ids.check)
+    assert app.ruling["legal"] is True, app.ruling  # the hint is an action the game takes now
+    assert app.controller.session.log == []

@@ -269,8 +269,8 @@ class DisputeScreen(UprightScreen):
             row = Factory.ComposeRow()
             row.key = key
             if key == "action":
-                row.choices = {compose.kind_label(kind): kind for kind in choices}
-                shown = compose.kind_label(chosen)
+                row.choices = {compose.kind_label(session, kind): kind for kind in choices}
+                shown = compose.kind_label(session, chosen)
             else:
                 row.choices = compose.labels(session, key, choices)  # the first of two alike wins
                 shown = chosen if chosen is compose.LEAVE_OUT else compose.label(session, key, chosen)

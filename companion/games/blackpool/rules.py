@@ -29,6 +29,7 @@ from companion.game import (
     refuse,
     said_as,
     shapes,
+    unknown_type,
 )
 from companion.games.blackpool import INFO, effects
 from companion.games.blackpool.board import CAMP, CENTRE, Board
@@ -160,6 +161,8 @@ class Blackpool(Game):
     turn_rule: ClassVar[str | None] = "BP-Q31"
     action_shapes = shapes(roll="value", move="traveller", bring_out="traveller", coin="deck", reroll="",
                            draw="deck card", target="traveller square | opponent", order="travellers")
+    field_words: ClassVar[Mapping[str, str]] = {"value": "which number the oracle shows",
+                                                 "order.travellers": "the order the travellers move in"}
     colours: ClassVar[tuple[str, ...]] = COLOURS
     dice: ClassVar[tuple[DieSpec, ...]] = (ORACLE,)
     decks: ClassVar[tuple[str, ...]] = DECKS
@@ -562,11 +565,10 @@ class Blackpool(Game):
         if handler is None:
             # A mistyped action, not a rule: BP-Q31 (player count and turn order) was cited here. A pass is the
             # one the rules speak of: a move is compulsory (BP-Q33), and a turn with none passes by itself (BP-C2).
-            types = f"types: {', '.join(self._handlers)}"
             if action["type"] == "pass":
-                raise InvalidAction("unknown action type 'pass': nobody may pass while a move exists, and a turn "
-                                    f"with no move passes by itself; {types}", "BP-Q33")
-            raise InvalidAction(f"unknown action type {quoted(action['type'])}; {types}")
+                raise unknown_type("pass", self._handlers, ": nobody may pass while a move exists, and a turn with no "
+                                   "move passes by itself", "BP-Q33")
+            raise unknown_type(action["type"], self._handlers)
         if state.phase == "over":
             raise refuse("The game is over: " + self._result_text(state), "BP-Q30")
         player = action.get("player")

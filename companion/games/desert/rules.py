@@ -27,6 +27,7 @@ from companion.game import (
     refuse,
     said_as,
     shapes,
+    unknown_type,
 )
 from companion.games.desert import INFO, document
 from companion.games.desert.board import (
@@ -110,6 +111,7 @@ class DesertRace(Game):
     turn_rule = "DR-3"
     action_shapes = shapes(roll="value", draw="deck card", use="card", decline="", attempt="", stop="",
                            steal="card", relocate="space", trade="with give get", end="")
+    field_words: ClassVar[Mapping[str, str]] = {"value": "which number the die shows", "deck": "which pile"}
     offered_in_part = frozenset({"trade"})  # single transfers are offered, any agreed exchange is taken (DR-Q22)
     colours = INFO.colours
     dice = (D6,)
@@ -589,10 +591,7 @@ class DesertRace(Game):
         kind = action["type"]
         handler = getattr(self, f"_do_{kind}", None)
         if handler is None:
-            raise malformed(
-                f"unknown action type {quoted(kind)}; types: roll, draw, use, decline, attempt, stop, steal, "
-                "relocate, trade, end"
-            )
+            raise unknown_type(kind, self.action_shapes)
         if state.step.kind == OVER:
             raise refuse(*self._over_refusal(state))
         pending = self.pending(state)

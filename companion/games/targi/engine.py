@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import InvalidAction, quoted
-from companion.game import Pending, not_playing
+from companion.game import Pending, not_playing, unknown_type
 from companion.games.targi.action_fields import Action, Events, goods_combos
 from companion.games.targi.cards import LAYOUT, Catalog
 from companion.games.targi.decks import late_reveal
@@ -25,6 +25,8 @@ from companion.games.targi.prompts import pending
 from companion.games.targi.raids import raid_amounts
 from companion.games.targi.rounds import settle
 from companion.games.targi.state import Deck, Pile, Slot, State
+
+KIND_NAMES = {"move_marker": "move tribe marker"}  # each kind of action as the table calls it (``Game.kind_names``)
 
 
 class Engine:
@@ -65,7 +67,7 @@ class Engine:
         kind = a["type"]
         handler = HANDLERS.get(kind)
         if handler is None:
-            raise InvalidAction(f"unknown action type {quoted(kind)}; types: {', '.join(HANDLERS)}")
+            raise unknown_type(kind, HANDLERS, names=KIND_NAMES)
         late = old and kind == "draw" and late_reveal(self, s)
         if s.stage == "over" and not late:
             raise refuse(*self.over_refusal(s))

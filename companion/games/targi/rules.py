@@ -28,7 +28,7 @@ from companion.games.targi import cards as cardmod
 from companion.games.targi import effects as fx
 from companion.games.targi.card_words import LETTER, too_small
 from companion.games.targi.cards import CARD_WORDS, CENTRE_WORDS, CORNERS, Catalog
-from companion.games.targi.engine import Engine
+from companion.games.targi.engine import KIND_NAMES, Engine
 from companion.games.targi.recount import recount
 from companion.games.targi.scoring import result, score_words
 from companion.games.targi.state import slot_name
@@ -70,6 +70,11 @@ class Targi(Game):
     action_shapes = shapes(draw="deck card", pay="pay", place="card", use="card | slot", done="", take="goods",
                            play="card pay row", hold="card", discard="card", move_marker="from to",
                            trade="give get", finish="", return_="goods")
+    field_words: ClassVar[Mapping[str, str]] = {
+        "place.card": "which border card", "use.card": "which border card", "slot": "which centre card",
+        "from": "which centre card the tribe marker leaves", "to": "which centre card it moves to",
+        "row": "which row of the display"}
+    kind_names: ClassVar[Mapping[str, str]] = KIND_NAMES
     players_rule = "TG-1"  # two players, White and Black: a third, or one alone, is refused citing it
     # As the table's texts call them; Fata Morgana's move ("to") ends on a centre card, not on "spaces".
     place_kinds = {"card": "border cards", "slot": "centre cards", "to": "centre cards"}

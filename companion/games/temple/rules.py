@@ -21,7 +21,6 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from companion.errors import InvalidAction, quoted
 from companion.game import (
     Action,
     DieSpec,
@@ -36,6 +35,7 @@ from companion.game import (
     not_playing,
     refuse,
     shapes,
+    unknown_type,
 )
 from companion.games.temple import INFO, document, old_journals, place_questions, view
 from companion.games.temple.ah_kinchil import ak_actions, ak_targets, apply_ak
@@ -68,6 +68,10 @@ class TempleGame(Game):
     turn_rule: ClassVar[str | None] = "RU-28"
     action_shapes = shapes(draw="deck card", roll="value face", ahkinchil="pawn", change="slot card",
                            skip_change="", move="pawn to route", stair="pawn to", order="first")
+    field_words: ClassVar[Mapping[str, str]] = {"to": "where the pawn goes", "stair.to": "which stairway's end",
+                                                 "first": "which pawn goes first", "deck": "which pile"}
+    kind_names: ClassVar[Mapping[str, str]] = {"ahkinchil": "Ah Kinchil", "skip_change": "leave the path",
+                                               "stair": "stairway"}
     colours: ClassVar[tuple[str, ...]] = COLOURS
     dice: ClassVar[tuple[DieSpec, ...]] = (house_die(),)
     decks: ClassVar[tuple[str, ...]] = (DECK_ID,)
@@ -236,10 +240,7 @@ class TempleGame(Game):
             "order": apply_order,
         }.get(kind)
         if handler is None:
-            raise InvalidAction(
-                f"unknown action type {quoted(kind)}; "
-                "types: draw, roll, ahkinchil, change, skip_change, move, stair, order"
-            )
+            raise unknown_type(kind, self.action_shapes, names=self.kind_names)
         pending = self.pending(state)
         expected = {
             "assembly": ("draw",),

@@ -15,7 +15,18 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from companion.errors import InvalidAction, quoted
-from companion.game import Action, Event, Game, GameData, OnTable, Pending, not_playing, refuse, shapes
+from companion.game import (
+    Action,
+    Event,
+    Game,
+    GameData,
+    OnTable,
+    Pending,
+    not_playing,
+    refuse,
+    shapes,
+    unknown_type,
+)
 from companion.games.ttd import INFO, document, scoring, view
 from companion.games.ttd.board import Board, bits, build_board, hex_label
 from companion.games.ttd.datafiles import PLAYER_COLOURS, SCHEMAS, cross_problems
@@ -64,6 +75,8 @@ class ThroughTheDesert(Game):
     actions_rule: ClassVar[str | None] = "TTD-3"  # a turn: two camels from the supply
     turn_rule: ClassVar[str | None] = "TTD-T"
     action_shapes = shapes(draw="deck card hex", leader="colour hex", camel="colour hex", pass_="")
+    field_words: ClassVar[Mapping[str, str]] = {"colour": "which camel colour", "card": "which token",
+                                                 "deck": "which pile", "draw.hex": "which water hole"}
     colours: ClassVar[tuple[str, ...]] = PLAYER_COLOURS
     decks: ClassVar[tuple[str, ...]] = ("waterholes",)
     # the draw's texts: "enter the value of the token lying there"
@@ -444,7 +457,7 @@ class ThroughTheDesert(Game):
             "pass": self.apply_pass,
         }.get(kind)  # type: ignore[arg-type]
         if handler is None:
-            raise InvalidAction(f"unknown action type {quoted(kind)}; types: draw, leader, camel, pass")
+            raise unknown_type(kind, self.action_shapes)
         self.check_turn(state, action)
         return handler(state, action)
 
