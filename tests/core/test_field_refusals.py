@@ -67,7 +67,7 @@ def test_a_field_left_out_null_or_mistyped_is_refused_in_the_games_words(game_id
     for kind, (referee, offered) in offered_kinds(game_id).items():
         kinds = action_kinds(referee.session.legal())
         before = referee.session.document()
-        for key, action in broken(offered, kinds):
+        for _, action in broken(offered, kinds):
             for cmd in ("check", "act"):
                 answer = referee.handle({"cmd": cmd, "action": action})
                 if answer["ok"] and cmd == "act":  # a field the game may do without (the temple's deck)
