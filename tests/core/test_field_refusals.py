@@ -103,11 +103,11 @@ def test_the_refusals_list_what_may_be_said_now() -> None:
     assert re.match(r"camel: say which hex \(\(\d+,\d+\)", answer["error"]["message"]), answer
     assert answer["error"]["rule"] == "TTD-3"
 
-    targi, use = offered_kinds("targi")["use"]
+    targi, _ = offered_kinds("targi")["use"]
     answer = targi.handle({"cmd": "check", "action": {"type": "use"}})
     assert answer["error"]["message"].startswith("use: say which border card ("), answer
 
-    temple, pawn = offered_kinds("temple")["ahkinchil"]
+    temple, _ = offered_kinds("temple")["ahkinchil"]
     answer = temple.handle({"cmd": "check", "action": {"type": "ahkinchil"}})
     assert answer["error"]["message"].startswith("Ah Kinchil: say which pawn ("), answer
 

@@ -540,11 +540,11 @@ def test_an_unknown_action_type_cites_the_turn_not_the_player_count() -> None:
     state = position({"yellow-1": Y(25)})
     with pytest.raises(InvalidAction) as refusal:
         act(state, {"type": "zzz"})
-    assert refusal.value.rule is None and "types: roll, move" in refusal.value.message
+    assert refusal.value.rule is None and "the actions are roll, move, bring out" in refusal.value.message
     session = Session.load("blackpool", GAME.to_document(state))
     with pytest.raises(InvalidAction) as refusal:
         session.act({"type": "zzz"})
-    assert refusal.value.rule == "BP-3" and "types: roll, move" in refusal.value.message
+    assert refusal.value.rule == "BP-3" and "the actions are roll, move, bring out" in refusal.value.message
 
 
 @pytest.mark.parametrize("when", ["before the roll", "after the roll"])
