@@ -124,8 +124,9 @@ def odd_field(game: Game, kind: str, sent: Mapping[str, Any], offered: Sequence[
     if not keys or set(sent) - {"type", "player"} - set(keys):
         return [], False
     said = set(sent) - {"type", "player"}
-    for key in keys:
-        if key in sent and (sent[key] is None or
+    held = {k for a in offered for k in a} if offered else takes  # a key of the kind none offered now has: its own
+    for key in keys:  # refusal says more ("a 'target' action takes 'traveller' and 'square', or 'opponent'")
+        if key in sent and key in held and (sent[key] is None or
                             json_kind(sent[key]) not in kinds.get((kind, key), {json_kind(sent[key])})):
             return [key], False
     # Needed by every offered action of the kind, and by each way it is taken that holds what was sent: Blackpool's

@@ -121,3 +121,11 @@ def test_a_kind_not_offered_now_still_asks_for_its_field_in_words() -> None:
     assert answer["error"]["rule"]
     answer = referee.handle({"cmd": "act", "action": {"type": "draw", "player": None}})
     assert "null" not in answer["error"]["message"], answer
+
+
+def test_a_null_field_the_offered_kind_does_not_take_now_is_refused_for_the_key() -> None:
+    """A Blackpool target offered on a traveller and square, sent with ``"opponent": null`` as well, is refused for
+    the key it does not take now, not asked which opponent (no opponent is to be named)."""
+    referee, target = offered_kinds("blackpool")["target"]
+    answer = referee.handle({"cmd": "check", "action": {**target, "opponent": None}})
+    assert "say which opponent" not in answer["error"]["message"] and "'opponent'" in answer["error"]["message"]
