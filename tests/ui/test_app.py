@@ -370,7 +370,7 @@ def test_the_hint_for_a_typed_non_object_names_an_action_of_the_game_on_the_tabl
     app = start(Session.new(game_id, players))
     app.show("dispute")
     dispute = app.root.get_screen("dispute")
-    dispute.ids.typed.text = "99"
+    dispute.ids.typed.text = "[99]"  # JSON, not an object (words are matched to offered actions)
     tap(dispute.ids.check)
     text = app.ruling["text"]
     assert text.startswith("Not an action: type an object, such as {") and '"roll"' not in text, text
