@@ -244,7 +244,17 @@ def not_playing(who: object, players: Sequence[str], who_rule: str | None) -> In
     'green'" and three "'green' is not playing", which a player reads without knowing what the program "knows".
     One helper, so the five cannot drift apart again.
     """
-    return InvalidAction(f"{quoted(who)} is not playing; players: {', '.join(players)}", who_rule)
+    return InvalidAction(not_playing_words(who, players), who_rule)
+
+
+def not_playing_words(who: object, players: Sequence[str]) -> str:
+    """"'green' is not playing; players: red, blue": the words of ``not_playing``, which a position document's
+    loader puts after the field naming nobody playing ("turn: 'green' is not playing; players: red, blue").
+
+    The five loaders said it five ways ("unknown player 'green'", "'green' is not a player", "who is not
+    playing", "unknown player or caravan colour"), some without the players to choose from.
+    """
+    return f"{quoted(who)} is not playing; players: {', '.join(players)}"
 
 
 def not_json(action: Action) -> InvalidAction | None:
@@ -879,6 +889,8 @@ __all__ = [
     "kind_words",
     "malformed",
     "normalize_action",
+    "not_playing",
+    "not_playing_words",
     "place_called",
     "refuse",
     "said_as",

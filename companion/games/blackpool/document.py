@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadRequest, quoted
+from companion.game import not_playing_words
 from companion.games.blackpool.board import CAMP, CENTRE, WATER
 from companion.games.blackpool.cards import DECKS
 from companion.games.blackpool.state import (
@@ -79,8 +80,8 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
             options = game.resolve_options({})
 
     turn = doc.get("turn")
-    if turn not in players:
-        problems.append(f'"turn" must be one of the players ({", ".join(players)}), found {quoted(turn)}')
+    if not is_known(turn, players):
+        problems.append(f"turn: {not_playing_words(turn, players)}")
         turn = players[0]
     phase = doc.get("phase", "roll")
     if phase not in PHASES:
@@ -116,7 +117,7 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
         coins.append(value)
     for key in coins_doc:
         if key not in players:
-            problems.append(f"coins given for {quoted(key)}, who is not playing")
+            problems.append(f"coins: {not_playing_words(key, players)}")
 
     travellers = _travellers(game, doc.get("travellers"), players, problems)
     decks = _decks(game, doc.get("decks", {}), problems)
@@ -127,8 +128,10 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
         problems.append('"finished" must be a list of colours')
     else:
         for p in finished_doc:
-            if p not in players or p in finished:
-                problems.append(f"finished lists {quoted(p)}, which is not a player or is listed twice")
+            if not is_known(p, players):
+                problems.append(f"finished: {not_playing_words(p, players)}")
+            elif p in finished:
+                problems.append(f"finished: {quoted(p)} is listed twice; each player finishes once")
             else:
                 finished.append(p)
     if travellers is None:

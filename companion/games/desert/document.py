@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import InvalidPosition, quoted
+from companion.game import not_playing_words
 from companion.games.desert.board import (
     CLOAK,
     COLLECTION_CARDS,
@@ -124,18 +125,37 @@ def _bool(value: Any, where: str, problems: list[str]) -> bool:
 def _player(value: Any, where: str, players: tuple[str, ...], problems: list[str], allow_none: bool = True) -> int:
     if value is None and allow_none:
         return -1
-    if value not in players:
-        problems.append(f"{where}: {quoted(value)} is not a player ({', '.join(players)})")
+    if not is_known(value, players):
+        problems.append(f"{where}: {not_playing_words(value, players)}")
         return -1
     return players.index(value)
+
+
+def _players(raw: Any, where: str, players: tuple[str, ...], problems: list[str]) -> list[str]:
+    """A list of players (a roll-off's contenders, this window's trade partners): each one named, once.
+
+    "must list players" named neither the entry at fault nor who plays; a name twice was let through.
+    """
+    if not isinstance(raw, list):
+        problems.append(f"{where}: expected a list of players ({', '.join(players)}), found {quoted(raw)}")
+        return []
+    out: list[str] = []
+    for i, value in enumerate(raw):
+        if not is_known(value, players):
+            problems.append(f"{where}[{i}]: {not_playing_words(value, players)}")
+        elif value in out:
+            problems.append(f"{where}[{i}]: {quoted(value)} is listed twice")
+        else:
+            out.append(value)
+    return out if len(out) == len(raw) else []
 
 
 def _pieces(board: Board, raw: Any, players: tuple[str, ...], problems: list[str]) -> tuple[Piece, ...]:
     if not isinstance(raw, Mapping):
         problems.append("pieces: expected an object keyed by player")
         return tuple(Piece() for _ in players)
-    for extra in set(raw) - set(players):
-        problems.append(f"pieces: {quoted(extra)} is not a player")
+    for extra in sorted(set(raw) - set(players)):
+        problems.append(f"pieces: {not_playing_words(extra, players)}")
     pieces = []
     for player in players:
         entry = raw.get(player)
@@ -197,10 +217,7 @@ def _step(raw: Any, players: tuple[str, ...], problems: list[str]) -> Step:
             problems.append(f"step.{name}: {'an' if kind[0] in 'aeiou' else 'a'} {kind} step has no {name}, "
                             f"found {quoted(raw[name])} "
                             f"({STEP_RULES[kind]})")
-    contenders = raw.get("contenders", [])
-    if not isinstance(contenders, list) or any(c not in players for c in contenders):
-        problems.append("step.contenders: must list players")
-        contenders = []
+    contenders = _players(raw.get("contenders", []), "step.contenders", players, problems)
     rolls = raw.get("rolls", [])
     if not isinstance(rolls, list):
         problems.append("step.rolls: must be a list of die values")
@@ -209,8 +226,8 @@ def _step(raw: Any, players: tuple[str, ...], problems: list[str]) -> Step:
     names = {}
     for key in ("victim", "actor"):
         value = raw.get(key, "")
-        if value != "" and value not in players:
-            problems.append(f"step.{key}: {quoted(value)} is not a player")
+        if value != "" and not is_known(value, players):
+            problems.append(f"step.{key}: {not_playing_words(value, players)}")
             value = ""
         names[key] = value
     return Step(
@@ -263,13 +280,10 @@ def from_document(game: DesertRace, doc: Any) -> State:
             pile = tuple(max(0, t - h - d) for t, h, d in zip(board.counts[deck], held, discard, strict=True))
         piles[deck] = pile
         piles[f"{deck}_discard"] = discard
-    partners = doc.get("partners", [])
-    if not isinstance(partners, list) or any(p not in players for p in partners):
-        problems.append("partners: must list players")
-        partners = []
+    partners = _players(doc.get("partners", []), "partners", players, problems)
     winner = doc.get("winner")
-    if winner is not None and winner not in players:
-        problems.append(f"winner: {quoted(winner)} is not a player")
+    if winner is not None and not is_known(winner, players):
+        problems.append(f"winner: {not_playing_words(winner, players)}")
         winner = None
     state = State(
         players=players,

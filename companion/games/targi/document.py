@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import InvalidPosition, quoted
+from companion.game import not_playing_words
 from companion.games.targi import effects as fx
 from companion.games.targi.board import EDGE_CARDS
 from companion.games.targi.cards import CORNERS, RESOURCES, Catalog, goods_count
@@ -182,16 +183,16 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
     def player_field(value: Any, where: str, optional: bool = True) -> str | None:
         if value is None and optional:
             return None
-        if value not in pl:
-            r.fail(f"{where}: {quoted(value)} is not a player")
+        if not is_known(value, pl):
+            r.fail(f"{where}: {not_playing_words(value, pl)}")
             return None
         return value
 
     start = player_field(doc.get("start"), "start", optional=False) or pl[0]
     actor = player_field(doc.get("actor"), "actor")
     ender = player_field(doc.get("ender"), "ender")
-    queue = tuple(p for p in (player_field(v, "queue[]", False) for v in r.list_(doc.get("queue", []), "queue")) if p)
-    done = tuple(p for p in (player_field(v, "done[]", False) for v in r.list_(doc.get("done", []), "done")) if p)
+    queue = _player_list(r, doc.get("queue", []), "queue", player_field)
+    done = _player_list(r, doc.get("done", []), "done", player_field)
     if stage in ("place", "actions") and actor is None:
         r.fail(f"actor: the {stage} stage needs the player whose turn it is")
     if stage in ("raid", "limits") and not queue:
@@ -200,6 +201,9 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
     # supplies
     supplies: list[Supply] = []
     sup_docs = r.obj(doc.get("supplies"), "supplies")
+    for key in sup_docs:
+        if not is_known(key, pl):
+            r.fail(f"supplies: {not_playing_words(key, pl)}")
     for p in pl:
         sd = r.obj(sup_docs.get(p), f"supplies.{p}")
         vals = {k: r.int_(sd.get(k), f"supplies.{p}.{k}", 0) for k in RESOURCES}
@@ -422,6 +426,21 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
         queue=queue, supplies=(supplies[0], supplies[1]), targi=tuple(sorted(targi)), markers=tuple(sorted(markers)),
         centre=tuple(centre), goods=decks["goods"], tribe=decks["tribe"], tasks=tuple(tasks), done=done, ender=ender,
     )  # fmt: skip
+
+
+def _player_list(r: _Reader, raw: Any, where: str, player_field: Any) -> tuple[str, ...]:
+    """A list of players (those still to decide, those done with their actions), each named once.
+
+    An entry was named "queue[]", not by its place in the list, and a player listed twice loaded.
+    """
+    out: list[str] = []
+    for i, value in enumerate(r.list_(raw, where)):
+        p = player_field(value, f"{where}[{i}]", False)
+        if p in out:
+            r.fail(f"{where}[{i}]: {quoted(p)} is listed twice")
+        elif p:
+            out.append(p)
+    return tuple(out)
 
 
 def _read_ms(r: _Reader, value: Any, where: str, known: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:

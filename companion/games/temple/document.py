@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadRequest, InvalidPosition, quoted
+from companion.game import not_playing_words
 from companion.games.temple.board import Board
 from companion.games.temple.move_reach import pawn_moves
 from companion.games.temple.state import PHASES, Task, TempleState, pawn_name
@@ -133,10 +134,10 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
     if phase not in PHASES:
         problems.append(f"phase {quoted(phase)} is not one of {', '.join(PHASES)}")
     turn = 0
-    if doc.get("turn") in players:
+    if is_known(doc.get("turn"), players):
         turn = players.index(doc["turn"])
     elif players:
-        problems.append(f"turn {quoted(doc.get('turn'))} is not a player")
+        problems.append(f"turn: {not_playing_words(doc.get('turn'), players)}")
 
     # --- slots and cards ---
     slots_raw = doc.get("slots")
@@ -181,6 +182,10 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
                 discard.append(card)
     hands_raw = doc.get("hands", {})
     hands: list[int] = []
+    for field, raw in (("hands", hands_raw), ("pawns", doc.get("pawns", {}))):
+        # Keyed by colour: a colour nobody plays was dropped unread, as a misspelt one would be.
+        problems.extend(f"{field}: {not_playing_words(key, players)}"
+                        for key in (raw if isinstance(raw, Mapping) and players else ()) if key not in players)
     for colour in players:
         count = hands_raw.get(colour) if isinstance(hands_raw, Mapping) else None
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 3:
@@ -274,8 +279,8 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
             if not isinstance(raw_list, list):
                 problems.append(f"first_roll.{name} must be a list")
         for c in contenders_raw if isinstance(contenders_raw, list) else []:
-            if c not in players:
-                problems.append(f"first_roll.contenders names {quoted(c)}, not a player")
+            if not is_known(c, players):
+                problems.append(f"first_roll.contenders: {not_playing_words(c, players)}")
             elif c in contenders:
                 # Loaded, the referee waited for a twice-listed player's second roll and failed to find who rolls.
                 problems.append(f"first_roll.contenders names {c} twice; each player rolls once a round (RU-5)")
@@ -321,8 +326,8 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
     if phase == "resolve" and not after:
         problems.append('phase resolve needs "after": "move" or "end"')
     winner = doc.get("winner")
-    if winner is not None and winner not in players:
-        problems.append(f"winner {quoted(winner)} is not a player")
+    if winner is not None and not is_known(winner, players):
+        problems.append(f"winner: {not_playing_words(winner, players)}")
     if (phase == "over") != (winner is not None):
         problems.append("a winner is named exactly when the phase is over")
     if winner in players and any(n != board.chamber for n in pawns[players.index(winner)]):
@@ -388,8 +393,8 @@ def _parse_task(game: TempleGame, players: list[str], raw: Any, where: str, prob
         problems.append(f"{where}: a {raw['kind']} task names {expected} distinct pawn(s)")
         return None
     chooser = raw.get("chooser")
-    if chooser not in players:
-        problems.append(f"{where}.chooser {quoted(chooser)} is not a player")
+    if not is_known(chooser, players):
+        problems.append(f"{where}.chooser: {not_playing_words(chooser, players)}")
         return None
     node = -1
     if raw["kind"] == "stair":

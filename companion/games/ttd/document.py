@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadRequest, InvalidPosition, quoted
+from companion.game import not_playing_words
 from companion.games.ttd.board import Board, bits, hex_label
 from companion.games.ttd.options import OPTION_SPECS, Rules, profile_of
 from companion.games.ttd.recount import unclaimed_areas
@@ -146,6 +147,7 @@ def from_document(game: ThroughTheDesert, doc: Mapping[str, Any]) -> TtdState:
             )
     _check_caravans(game, board, players, rules, cells, leaders, masks, reach, reader)
 
+    _by_player(doc, players, reader)
     leaders_left, first_leaders = _read_hands(game, doc, players, rules, cells, leaders, phase, reader)
     camels = sum(1 for h, code in enumerate(cells) if code != EMPTY and h not in leaders)
     current, placed, round_, passes = _read_turn(doc, players, rules, phase, camels, reader)
@@ -270,8 +272,8 @@ def _read_pieces(game, board: Board, doc, players, rules: Rules, phase: str, rea
         colour = entry.get("colour")
         is_leader = entry.get("leader", False)
         ok = True
-        if player not in players:
-            reader.add(f"{where}: unknown player {quoted(player)}")
+        if not is_known(player, players):
+            reader.add(f"{where}.player: {not_playing_words(player, players)}")
             ok = False
         if colour == GUIDE_ID:
             c = GUIDE
@@ -287,7 +289,8 @@ def _read_pieces(game, board: Board, doc, players, rules: Rules, phase: str, rea
                 reader.add(f"{where}: with one_guide leaders a coloured camel cannot be a leader")
                 ok = False
         else:
-            reader.add(f"{where}: unknown colour {quoted(colour)}")
+            colours = ", ".join((*game.colour_ids, GUIDE_ID) if rules.guide else game.colour_ids)
+            reader.add(f"{where}.colour: unknown colour {quoted(colour)}; colours: {colours}")
             ok = False
         if not isinstance(is_leader, bool):
             reader.add(f"{where}: leader must be true or false")
@@ -454,8 +457,8 @@ def _read_turn(doc, players, rules: Rules, phase: str, camels: int, reader: _Rea
     after two; passes beside a camel placed this turn ended the game before every seat had passed.
     """
     turn = doc.get("turn", players[0])
-    if turn not in players:
-        reader.add(f"turn: {quoted(turn)} is not a player")
+    if not is_known(turn, players):
+        reader.add(f"turn: {not_playing_words(turn, players)}")
         turn = players[0]
     current = players.index(turn)
     placed = _int_field(doc, "placed_this_turn", 0, 2 if phase == "over" else 1, 0, reader)
@@ -532,11 +535,12 @@ def _read_oases(game, board: Board, doc, players, pindex, cells, reader: _Reader
             reader.add(f"oases[{i}]: expected an object")
             continue
         h = _hex(board, entry.get("oasis"), f"oases[{i}]", reader)
-        p = look_up(pindex, entry.get("player"))
+        p = _player_of(entry.get("player"), f"oases[{i}].player", players, pindex, reader)
         c = look_up(game.colour_index, entry.get("caravan"))
+        if c is None:
+            reader.add(f"oases[{i}].caravan: unknown colour {quoted(entry.get('caravan'))}; "
+                       f"colours: {', '.join(game.colour_ids)}")
         if h is None or p is None or c is None:
-            if p is None or c is None:
-                reader.add(f"oases[{i}]: unknown player or caravan colour")
             continue
         given.add((p, c, h))
     for p, c, h in sorted(given - derived):
@@ -549,6 +553,24 @@ def _read_oases(game, board: Board, doc, players, pindex, cells, reader: _Reader
             "but is not listed"
         )
     return derived
+
+
+def _player_of(value: Any, where: str, players, pindex, reader: _Reader) -> int | None:
+    """The seat of the player ``value`` names, or None with the problem said: "unknown player or caravan colour"
+    left the table to find which of the two was wrong, and with whom it could be."""
+    p = look_up(pindex, value)
+    if p is None:
+        reader.add(f"{where}: {not_playing_words(value, players)}")
+    return p
+
+
+def _by_player(doc, players, reader: _Reader) -> None:
+    """A colour nobody plays, as a key of the fields kept by player, was dropped unread."""
+    for key in ("leaders_in_hand", "first_leaders", "water"):
+        raw = doc.get(key)
+        for who in raw if isinstance(raw, Mapping) else ():
+            if who not in players:
+                reader.add(f"{key}: {not_playing_words(who, players)}")
 
 
 def _read_claimed(game, board: Board, doc, pindex, rules: Rules, cells, reader: _Reader):
@@ -565,7 +587,7 @@ def _read_claimed(game, board: Board, doc, pindex, rules: Rules, cells, reader: 
         if not isinstance(entry, Mapping) or not isinstance(entry.get("hexes"), list) or not entry["hexes"]:
             reader.add(f"{where}: expected an object with player, caravan and a list of hexes")
             continue
-        p = look_up(pindex, entry.get("player"))
+        p = _player_of(entry.get("player"), f"{where}.player", tuple(pindex), pindex, reader)
         cid = entry.get("caravan")
         if cid is None:
             c = -1  # the player's pieces of several colours
@@ -573,8 +595,11 @@ def _read_claimed(game, board: Board, doc, pindex, rules: Rules, cells, reader: 
             c = GUIDE  # the guide alone walled it in (area_by player, TD-Q6)
         else:
             c = look_up(game.colour_index, cid, -2)
+        if c == -2:
+            named = (*game.colour_ids, GUIDE_ID) if rules.guide else game.colour_ids
+            reader.add(f"{where}.caravan: unknown colour {quoted(cid)}; colours: {', '.join(named)}, or null for "
+                       "a wall of several colours")
         if p is None or c == -2:
-            reader.add(f"{where}: unknown player or caravan colour")
             continue
         hexes = set()
         for j, raw_hex in enumerate(entry["hexes"]):

@@ -78,7 +78,7 @@ def test_loader_names_every_problem() -> None:
     problems = err.value.problems
     text = "\n".join(problems)
     for fragment in (
-        '"turn"',
+        "turn: 'purple' is not playing; players: yellow, red",
         '"phase"',
         "coins of red",
         "z9",

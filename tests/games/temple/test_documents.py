@@ -61,7 +61,7 @@ def test_the_loader_lists_every_problem() -> None:
     problems = " | ".join(info.value.problems)
     for fragment in (
         "phase 'dancing'",
-        "turn 'purple'",
+        "turn: 'purple' is not playing; players: red, blue",
         "card COR01 is in slot 1 and slot 2",
         "slot 3 holds the Ah Kinchil card",
         "red1 stands on a hole",
@@ -69,7 +69,7 @@ def test_the_loader_lists_every_problem() -> None:
         "step9",
         "hands.red",
         "roll",
-        "winner 'green'",
+        "winner: 'green' is not playing; players: red, blue",
         "options",
     ):
         assert fragment in problems, fragment

@@ -69,11 +69,11 @@ def test_loader_lists_every_problem() -> None:
         "phase: 'dancing'",
         "(6,0) is a mountain",
         "(1,3) already holds another piece",
-        "unknown player 'green'",
+        "pieces[3].player: 'green' is not playing; players: red, black",
         "yellow camels but no yellow leader",
         "pink camels form more than one caravan",
         "red's and black's blue pieces touch",
-        "unknown colour 'mauve'",
+        "pieces[8].colour: unknown colour 'mauve'; colours: pink, green, yellow, blue, white",
         "water.red",
     ):
         assert fragment in text, fragment
@@ -97,7 +97,7 @@ def test_loader_rejects_positions_that_cannot_happen() -> None:
         "a guide exists only": doc(game, [R, B], [(1, 3, R, "guide", True)]),
         "must say why": doc(game, [R, B], [(1, 3, R, "pink", True)], phase="over"),
         "not one of red's leaders": doc(game, [R, B], [], phase="leaders", leaders_in_hand={R: ["ochre"], B: []}),
-        "is not a player": doc(game, [R, B], [], turn="green"),
+        "turn: 'green' is not playing; players: red, black": doc(game, [R, B], [], turn="green"),
     }
     for fragment, document in cases.items():
         with pytest.raises(InvalidPosition) as bad:

@@ -312,4 +312,7 @@ def test_a_guide_claim_is_read_only_where_there_is_a_guide() -> None:
         position(
             game, [R, B], [(1, 0, R, "pink", True), BLACK_FAR], opts={"area_timing": "immediate"}, claimed_areas=[claim]
         )
-    assert bad.value.problems == ["claimed_areas[0]: unknown player or caravan colour"]
+    assert bad.value.problems == [
+        "claimed_areas[0].caravan: unknown colour 'guide'; colours: pink, green, yellow, blue, white, or null for a "
+        "wall of several colours"
+    ]
