@@ -90,6 +90,13 @@ def meant_hint(value: Any, known: Iterable[Any]) -> str:
     return f"; is it {quoted(meant)}?" if meant is not None else ""
 
 
+def field_slip(key: Any, fields: Iterable[str]) -> str:
+    """`` (is it 'travellers'?)`` after "unknown field 'travelers'" when a field is most likely the one misspelt, else
+    nothing: a loaded position's unknown field, named alike by the desert's reader and the load of the other four."""
+    meant = likely(key, fields)
+    return f" (is it {quoted(meant)}?)" if meant is not None else ""
+
+
 def unquote_hint(value: Any, *readings: type) -> str:
     """``; write 3 without quotes`` when text holds what the field wants (``"3"``, ``"true"``), else nothing."""
     if not isinstance(value, str):

@@ -8,7 +8,7 @@ so a resumed game is exactly the one the table last heard announced.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -42,7 +42,7 @@ from companion.game import (
 from companion.journal import SEE_RECOVERING, Journal, JournalGame, card_state, in_memory, open_journal, room_note
 from companion.phrases import after_colon
 from companion.registry import create
-from companion.schema import likely, unquote_hint
+from companion.schema import field_slip, unquote_hint
 from companion.takeback import undone
 
 RECORD_FORMAT = "table-companion-record"
@@ -128,14 +128,23 @@ class Session:
             raise InvalidPosition(["the position document must be a JSON object"])
         if document.get("game", game_id) != game_id:
             raise InvalidPosition([f"the document is a {quoted(document.get('game'))} position, not {quoted(game_id)}"])
-        state = game.from_document(document)
-        start = {"kind": "load", "state": game.to_document(state)}
         # A field the game's own document does not hold would be dropped unread: Targi's "targii" loaded as though
         # no Targi stood on the board, without a word. Only the desert refused one; now every game does.
         # "profile" names the options' source, which every document may carry (the options are stored in full).
-        unread = [key for key in document if key not in start["state"] and key != "profile"]
+        fields = _document_fields(game)
+        unread = [f"unknown field {quoted(key)}{field_slip(key, fields)}" for key in document if key not in fields]
+        try:
+            state = game.from_document(document)
+        except InvalidPosition as refusal:
+            # Named beside the reader's problems: a misspelt "turn" was refused as "turn: null is not playing"
+            # alone, and the referee looked for the turn that was there, typed "turm".
+            said = [p for p in unread if not any(q.startswith(p.partition(" (")[0]) for q in refusal.problems)]
+            if not said:
+                raise
+            raise InvalidPosition([*said, *refusal.problems], refusal.rule) from None
         if unread:
-            raise InvalidPosition([f"unknown field {quoted(key)}{_slip(key, start['state'])}" for key in unread])
+            raise InvalidPosition(unread)
+        start = {"kind": "load", "state": game.to_document(state)}
         return cls(game, start, state)._begin(journal)
 
     @classmethod
@@ -859,7 +868,13 @@ def replay_record(record: Mapping[str, Any], cafe_dir: Any = None) -> Session:
     return session
 
 
-def _slip(key: object, fields: Iterable[str]) -> str:
-    """`` (is it 'travellers'?)`` when a field of the document is most likely the one misspelt, else nothing."""
-    meant = likely(key, fields)
-    return f" (is it {quoted(meant)}?)" if meant is not None else ""
+_FIELDS: dict[str, frozenset[str]] = {}
+
+
+def _document_fields(game: Game) -> frozenset[str]:
+    """The fields of a game's position document, read off an opening position (every game writes each field in
+    every position), and "profile", which any document may carry."""
+    if game.id not in _FIELDS:
+        state = game.setup(list(game.colours[: game.min_players]), game.resolve_options({}))
+        _FIELDS[game.id] = frozenset(game.to_document(state)) | {"profile"}
+    return _FIELDS[game.id]

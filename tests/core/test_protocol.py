@@ -282,6 +282,25 @@ def test_a_position_field_the_game_does_not_hold_is_refused_in_every_game() -> N
             assert error["problems"] == ["unknown field 'targii' (is it 'targi'?)"]
 
 
+def test_a_misspelt_field_is_named_beside_the_problems_its_absence_makes() -> None:
+    """A field the reader needs, misspelt, was refused for its absence alone ("turn: null is not playing"), and the
+    referee looked for a turn that was there, typed "trun": the unknown field is named first, with the field
+    most likely meant, and the game in progress stays as it was."""
+    for game_id, players, field in [("blackpool", ["red", "blue"], "turn"), ("desert", ["black", "pink"], "step"),
+                                    ("targi", ["white", "black"], "stage"), ("temple", ["red", "blue"], "phase"),
+                                    ("ttd", ["red", "black"], "phase")]:
+        referee = Referee()
+        ask(referee, {"cmd": "new", "game": game_id, "players": players})
+        document = ask(referee, {"cmd": "state"})["state"]
+        typo = field[:-2] + field[-1] + field[-2]
+        misspelt = {(typo if key == field else key): value for key, value in document.items()}
+        error = ask(referee, {"cmd": "load", "game": game_id, "state": misspelt})["error"]
+        assert error["code"] == "invalid_position", error
+        assert error["problems"][0] == f"unknown field '{typo}' (is it '{field}'?)", error
+        assert len(error["problems"]) > 1 and sum("unknown field" in p for p in error["problems"]) == 1, error
+        assert ask(referee, {"cmd": "state"})["state"] == document
+
+
 def test_a_key_given_twice_in_one_object_is_refused_not_read_as_the_last() -> None:
     """Python's reader keeps the last of a key given twice: a roll of 3 then 5 was taken as a 5, and
     ``{"cmd": "pending", "cmd": "legal"}`` answered as ``legal``."""

@@ -46,7 +46,7 @@ from companion.games.desert.state import (
     State,
     Step,
 )
-from companion.schema import is_known, look_up
+from companion.schema import field_slip, is_known, look_up
 
 if TYPE_CHECKING:
     from companion.games.desert.rules import DesertRace
@@ -252,7 +252,7 @@ def from_document(game: DesertRace, doc: Any) -> State:
         problems.append(f"game: expected 'desert', found {quoted(doc.get('game'))}")
     known = {"game", "players", "options", "profile", "round", "first", "turn", "pieces", "collection", "mystery",
              "tried", "partners", "step", "winner"}
-    problems.extend(f"unknown field {quoted(k)}" for k in doc if k not in known)
+    problems.extend(f"unknown field {quoted(k)}{field_slip(k, known)}" for k in doc if k not in known)
     raw_players = doc.get("players")
     if (not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players)
             or not game.min_players <= len(raw_players) <= game.max_players):
