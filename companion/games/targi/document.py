@@ -244,7 +244,7 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
         t = r.obj(t, f"targi[{k}]")
         n = r.int_(t.get("card"), f"targi[{k}].card", 1, 16)
         p = player_field(t.get("player"), f"targi[{k}].player", False)
-        if n not in EDGE_CARDS:
+        if 1 <= n <= 16 and n not in EDGE_CARDS:  # off the border, said once above: card 99 was "a corner" too
             r.fail(f"targi[{k}]: card {n} is a corner; no Targi stands there")
         if p:
             targi.append((n, p))
@@ -253,13 +253,10 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
     markers: list[tuple[int, str]] = []
     for k, m in enumerate(r.list_(doc.get("markers", []), "markers")):
         m = r.obj(m, f"markers[{k}]")
-        sl = m.get("slot")
-        ok = isinstance(sl, list) and len(sl) == 2 and all(isinstance(v, int) and 1 <= v <= 3 for v in sl)
+        at = _slot(r, m.get("slot"), f"markers[{k}].slot")
         p = player_field(m.get("player"), f"markers[{k}].player", False)
-        if not ok:
-            r.fail(f"markers[{k}].slot: expected [row, column] from 1 to 3, found {quoted(sl)}")
-        elif p:
-            markers.append((slot_index(sl[0], sl[1]), p))
+        if at is not None and p:
+            markers.append((at, p))
     if len({i for i, _ in markers}) != len(markers):
         r.fail("markers: two tribe markers on the same central card")
     for p in pl:
@@ -327,10 +324,20 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
             if deck not in ("goods", "tribe") or why not in DRAW_WHY:
                 r.fail(f"tasks[{k}]: a draw names deck goods/tribe and why {'/'.join(DRAW_WHY)}")
                 continue
-            sl = t.get("slot")
-            slot = slot_index(sl[0], sl[1]) if isinstance(sl, list) and len(sl) == 2 else None
-            if why == "use" and (slot is None or not centre[slot].face_down):
-                r.fail(f"tasks[{k}]: using a face-down card needs the slot of a face-down card")
+            # Only a face-down card used draws for a slot, from its own deck: a slot off the centre
+            # crashed the loader, and a goods draw for a face-down tribe card loaded.
+            slot = _slot(r, t.get("slot"), f"tasks[{k}].slot") if "slot" in t or why == "use" else None
+            if why != "use" and "slot" in t:
+                r.fail(f"tasks[{k}].slot: only a draw for a face-down card used (why 'use') names a slot")
+                continue
+            if why == "use" and slot is None:
+                continue
+            if slot is not None and not centre[slot].face_down:
+                r.fail(f"tasks[{k}].slot: centre {slot // 3 + 1}-{slot % 3 + 1} holds no face-down card to use")
+                continue
+            if slot is not None and centre[slot].deck != deck:
+                r.fail(f"tasks[{k}].deck: the face-down card at centre {slot // 3 + 1}-{slot % 3 + 1} is a "
+                       f"{centre[slot].deck} card, so the draw is from the {centre[slot].deck} deck, not {deck}")
                 continue
             tasks.append(Task("draw", deck=deck, why=why, slot=slot))
         elif kind == "tribe":
@@ -426,6 +433,18 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
         queue=queue, supplies=(supplies[0], supplies[1]), targi=tuple(sorted(targi)), markers=tuple(sorted(markers)),
         centre=tuple(centre), goods=decks["goods"], tribe=decks["tribe"], tasks=tuple(tasks), done=done, ender=ender,
     )  # fmt: skip
+
+
+def _slot(r: _Reader, value: Any, where: str) -> int | None:
+    """The centre card ``[row, column]`` names, each from 1 to 3, or None with the problem said.
+
+    ``[true, 1]`` was centre 1-1 (JSON's true is Python's 1), and a task's slot off the centre crashed the loader.
+    """
+    if not (isinstance(value, list) and len(value) == 2
+            and all(type(v) is int and 1 <= v <= 3 for v in value)):  # fmt: skip
+        r.fail(f"{where}: expected [row, column] from 1 to 3, found {quoted(value)}")
+        return None
+    return slot_index(value[0], value[1])
 
 
 def _player_list(r: _Reader, raw: Any, where: str, player_field: Any) -> tuple[str, ...]:

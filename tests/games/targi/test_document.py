@@ -10,7 +10,7 @@ import pytest
 
 from companion.errors import InvalidPosition
 from companion.game import normalize_action
-from tests.games.targi.helpers import B, W, actions_doc, doc_of, fresh, game, load, run, set_supply
+from tests.games.targi.helpers import B, W, actions_doc, doc_of, fresh, game, load, put_back, run, set_supply
 
 
 def round_trip(state) -> None:
@@ -161,3 +161,48 @@ def test_a_noble_decision_not_alone_on_the_whole_hand_is_refused_tg_b1() -> None
     assert bad.value.problems == ["tasks: the Noble is decided alone and on white's whole hand (T02), each card once "
                                   "(TG-B1)"]
     assert load(at_noble).tasks == state.tasks
+
+
+def _using_face_down(**task: object) -> dict:
+    """A position in the actions stage with a face-down goods card at centre 1-2, White to draw for a card used."""
+    s = load(actions_doc(W, targi=[(13, W)], markers=[(1, 2, W)]))
+    s, _ = run(s, {"type": "use", "slot": [1, 2]})
+    doc = doc_of(s)
+    assert doc["tasks"] == [{"kind": "tribe", "cards": ["T41"], "source": "centre"}]
+    put_back(doc, "T41")
+    doc["tasks"] = [{"kind": "draw", "deck": "goods", "why": "use", "slot": [1, 2], **task}]
+    return doc
+
+
+def test_a_draw_task_names_a_slot_on_the_centre_and_the_deck_of_its_face_down_card() -> None:
+    """A slot off the centre crashed the loader (IndexError at [5, 5], TypeError at ["a", 1]); a goods draw for a
+    face-down tribe card, or a slot on a draw that is not for a card used, loaded."""
+    load(_using_face_down())  # the position play reaches
+    cases = [
+        ({"slot": [5, 5]}, "tasks[0].slot: expected [row, column] from 1 to 3, found [5, 5]"),
+        ({"slot": ["a", 1]}, 'tasks[0].slot: expected [row, column] from 1 to 3, found ["a", 1]'),
+        ({"slot": [1.5, 1]}, "tasks[0].slot: expected [row, column] from 1 to 3, found [1.5, 1]"),
+        ({"slot": [1, 1]}, "tasks[0].slot: centre 1-1 holds no face-down card to use"),
+        ({"deck": "tribe"}, "tasks[0].deck: the face-down card at centre 1-2 is a goods card, so the draw is from "
+                            "the goods deck, not tribe"),
+        ({"why": "caravan"}, "tasks[0].slot: only a draw for a face-down card used (why 'use') names a slot"),
+    ]
+    for change, said in cases:
+        with pytest.raises(InvalidPosition) as bad:
+            load(_using_face_down(**change))
+        assert said in bad.value.problems, (change, bad.value.problems)
+
+
+def test_a_piece_off_the_board_is_said_once_and_true_is_no_row() -> None:
+    """A Targi on card 99 was "outside 1..16" and also "a corner"; a tribe marker at [true, 2] stood on centre
+    1-2 (JSON's true read as 1)."""
+    doc = actions_doc(W, targi=[(13, W)], markers=[(1, 2, W)])
+    doc["targi"][0]["card"] = 99
+    with pytest.raises(InvalidPosition) as bad:
+        load(doc)
+    assert [p for p in bad.value.problems if p.startswith("targi[0]")] == ["targi[0].card: 99 is outside 1..16"]
+    doc = actions_doc(W, targi=[(13, W)], markers=[(1, 2, W)])
+    doc["markers"][0]["slot"] = [True, 2]
+    with pytest.raises(InvalidPosition) as bad:
+        load(doc)
+    assert "markers[0].slot: expected [row, column] from 1 to 3, found [true, 2]" in bad.value.problems
