@@ -222,7 +222,7 @@ def _step(raw: Any, players: tuple[str, ...], problems: list[str]) -> Step:
     if not isinstance(rolls, list):
         problems.append("step.rolls: must be a list of die values")
         rolls = []
-    rolls = [_int(r, "step.rolls", 1, 6, problems) for r in rolls]
+    rolls = [_int(r, f"step.rolls[{i}]", 1, 6, problems) for i, r in enumerate(rolls)]
     names = {}
     for key in ("victim", "actor"):
         value = raw.get(key, "")

@@ -456,7 +456,7 @@ def _read_turn(doc, players, rules: Rules, phase: str, camels: int, reader: _Rea
     Loaded past its quota, a single-camel opening turn asked for its "only camel" again and then moved on
     after two; passes beside a camel placed this turn ended the game before every seat had passed.
     """
-    turn = doc.get("turn", players[0])
+    turn = doc.get("turn")  # no default: left out, it was the first player's turn, whoever's it was at the table
     if not is_known(turn, players):
         reader.add(f"turn: {not_playing_words(turn, players)}")
         turn = players[0]

@@ -311,3 +311,14 @@ def test_a_space_colour_drawn_like_a_pawn_or_the_screen_is_refused(tmp_path: Pat
     board["spaces"][mystery]["colour"] = "#6a1b9a"
     loaded = load_data(DesertRace, _cafe(tmp_path, "board", board))
     assert loaded.files["board"]["spaces"][mystery]["colour"] == "#6a1b9a"
+
+
+def test_a_roll_off_roll_out_of_range_is_named_by_its_place_in_the_list() -> None:
+    """"step.rolls: 9 is outside 1..6" left the referee to find which of the rolls it was."""
+    game = create("desert")
+    document = json.loads(json.dumps(game.to_document(game.setup(["black", "pink", "teal"], game.resolve_options({})))))
+    assert document["step"]["kind"] == "rolloff"
+    document["step"]["rolls"] = [4, 9]
+    with pytest.raises(InvalidPosition) as bad:
+        game.from_document(document)
+    assert "step.rolls[1]: 9 is outside 1..6" in bad.value.problems, bad.value.problems

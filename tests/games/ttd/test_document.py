@@ -377,3 +377,16 @@ def test_loader_refuses_water_hole_setup_with_every_value_entered_or_a_value_of_
     with pytest.raises(InvalidPosition) as bad:
         game.from_document(document)
     assert [p for p in bad.value.problems if "waterholes[0]: value true is not a token value" in p]
+
+
+def test_a_position_without_a_turn_is_refused_not_read_as_the_first_players() -> None:
+    """Left out, "turn" was the first player's, whoever's turn it was at the table: the game went on with the
+    wrong player, without a word. Blackpool and the temple refused it already; the fields that may be left out
+    are those derived from the pieces, and the counts that start at 0."""
+    game = patch_game()
+    document = doc(game, [R, B], [(1, 3, R, "pink", True), (5, 2, B, "pink", True)], turn=B)
+    assert game.from_document(document).player == B
+    del document["turn"]
+    with pytest.raises(InvalidPosition) as bad:
+        game.from_document(document)
+    assert bad.value.problems == ["turn: null is not playing; players: red, black"]
