@@ -15,7 +15,7 @@ from typing import Any
 from companion.errors import InvalidPosition, quoted
 from companion.game import not_playing_words
 from companion.games.targi import effects as fx
-from companion.games.targi.board import EDGE_CARDS
+from companion.games.targi.board import EDGE_CARDS, OPPOSITE, same_line
 from companion.games.targi.cards import CORNERS, RESOURCES, Catalog, goods_count
 from companion.games.targi.state import (
     CHOICE_WHY,
@@ -250,6 +250,7 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
             targi.append((n, p))
     if len({n for n, _ in targi}) != len(targi):
         r.fail("targi: two Targi stand on the same card")
+    _placement_problems(r, targi, rules)
     markers: list[tuple[int, str]] = []
     for k, m in enumerate(r.list_(doc.get("markers", []), "markers")):
         m = r.obj(m, f"markers[{k}]")
@@ -433,6 +434,23 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
         queue=queue, supplies=(supplies[0], supplies[1]), targi=tuple(sorted(targi)), markers=tuple(sorted(markers)),
         centre=tuple(centre), goods=decks["goods"], tribe=decks["tribe"], tasks=tuple(tasks), done=done, ender=ender,
     )  # fmt: skip
+
+
+def _placement_problems(r: _Reader, targi: list[tuple[int, str]], rules: Rules) -> None:
+    """Targi where no placement puts one: facing the other player's Targi across the board (TG-P5), or in its row
+    or column as written (TG-Q5). Loaded, such a pair played on, and the table heard no word of the rule broken.
+
+    A Targi on the robber's card (TG-P2) is let be: the tests' hand-made positions put one there freely.
+    """
+    for k, (n, p) in enumerate(targi):
+        for m, q in targi[:k]:
+            if q == p:
+                continue
+            if OPPOSITE.get(m) == n:
+                r.fail(f"targi[{k}]: card {n} faces {q}'s Targi on card {m} across the board (TG-P5)")
+            elif rules.forbid == "line" and same_line(m, n):
+                r.fail(f"targi[{k}]: card {n} shares a row or column with {q}'s Targi on card {m} (placement.forbid "
+                       "line, TG-Q5)")
 
 
 def _slot(r: _Reader, value: Any, where: str) -> int | None:

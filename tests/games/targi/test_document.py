@@ -206,3 +206,17 @@ def test_a_piece_off_the_board_is_said_once_and_true_is_no_row() -> None:
     with pytest.raises(InvalidPosition) as bad:
         load(doc)
     assert "markers[0].slot: expected [row, column] from 1 to 3, found [true, 2]" in bad.value.problems
+
+
+def test_a_targi_facing_the_other_players_is_refused_tg_p5() -> None:
+    """No placement puts a Targi opposite the other player's (TG-P5), nor, as written, in its row or column
+    (TG-Q5); loaded, such a pair played on. One's own Targi may face each other (TG-Q6)."""
+    load(actions_doc(W, targi=[(13, W), (7, W)]))
+    with pytest.raises(InvalidPosition) as bad:
+        load(actions_doc(W, targi=[(13, W), (7, B)]))
+    assert bad.value.problems == ["targi[1]: card 7 faces white's Targi on card 13 across the board (TG-P5)"]
+    with pytest.raises(InvalidPosition) as bad:
+        load(actions_doc(W, targi=[(1, W), (3, B)], options={"placement.forbid": "line"}))
+    assert bad.value.problems == [
+        "targi[1]: card 3 shares a row or column with white's Targi on card 1 (placement.forbid line, TG-Q5)"
+    ]
