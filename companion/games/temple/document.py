@@ -10,7 +10,7 @@ from companion.game import not_playing_words
 from companion.games.temple.board import Board
 from companion.games.temple.move_reach import pawn_moves
 from companion.games.temple.state import PHASES, Task, TempleState, pawn_name
-from companion.schema import is_known
+from companion.schema import is_known, meant_hint
 
 if TYPE_CHECKING:
     from companion.games.temple.rules import TempleGame
@@ -155,7 +155,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
             if card == board.ak_card:
                 problems.append(f"slot {i + 1} holds the Ah Kinchil card, which never goes into a slot")
             elif not is_known(card, known):
-                problems.append(f"slot {i + 1} holds unknown card {quoted(card)}")
+                problems.append(f"slot {i + 1} holds {quoted(card)}, which is no card id{meant_hint(card, known)}")
             elif card in seen:
                 problems.append(f"card {card} is in slot {seen[card] + 1} and slot {i + 1}")
             else:
@@ -173,7 +173,8 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
     else:
         for card in discard_raw:
             if card != board.ak_card and not is_known(card, known):
-                problems.append(f"discard holds unknown card {quoted(card)}")
+                problems.append(f"discard holds {quoted(card)}, which is no card id"
+                                f"{meant_hint(card, [*known, board.ak_card])}")
             elif card in slots:
                 problems.append(f"card {card} is both in a slot and in the discard pile")
             elif card in discard:
@@ -259,7 +260,9 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
     if roll_raw is not None:
         outcome = (roll_raw.get("value"), roll_raw.get("colour")) if isinstance(roll_raw, Mapping) else None
         if not is_known(outcome, game.outcomes):
-            problems.append(f"roll {quoted(roll_raw)} is not a face of the die")
+            faces = ", ".join(f"{v} {c}" for v, c in game.outcomes)
+            problems.append(f'roll {quoted(roll_raw)} is not a face of the die, {{"value": v, "colour": c}}; '
+                            f"faces: {faces}")
         else:
             roll = outcome
     if phase in ("change", "move", "resolve") and roll is None:

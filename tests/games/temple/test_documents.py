@@ -140,3 +140,21 @@ def test_the_terminal_key_counts_the_steps_of_the_board_in_play(tmp_path: Path) 
     lines = cafe.describe(cafe.setup(["red", "blue"], cafe.resolve_options({})))
     assert "1-6 final steps (red 4, blue 6, green 3, yellow 3)  C chamber" in lines[16]
     assert lines[5][4:] == "###  3    32###"  # red's third step at [5, 4], blue's third and second at [10, 4], [11, 4]
+
+
+def test_an_unknown_card_or_roll_says_what_it_could_be() -> None:
+    """"slot 1 holds unknown card 'p01'" and "roll ... is not a face of the die" left the referee to look up the
+    ids and the die's faces: the card most likely meant and every face are said."""
+    g = game()
+    bad = doc(phase="move", roll={"value": 9, "colour": "red"})
+    card = bad["slots"][0]
+    bad["slots"][0] = card.lower()
+    bad["discard"] = [*bad.get("discard", []), "Q1"]
+    with pytest.raises(InvalidPosition) as info:
+        g.from_document(bad)
+    problems = info.value.problems
+    assert f"slot 1 holds '{card.lower()}', which is no card id; is it '{card}'?" in problems, problems
+    assert "discard holds 'Q1', which is no card id" in problems, problems
+    faces = ", ".join(f"{v} {c}" for v, c in g.outcomes)
+    assert ('roll {"value": 9, "colour": "red"} is not a face of the die, {"value": v, "colour": c}; '
+            f"faces: {faces}") in problems, problems
