@@ -124,8 +124,10 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(f"{where}: expected a whole number, found {quoted(value)}")
             return lo
-        if value < lo or (hi is not None and value > hi):
-            self.fail(f"{where}: {value} is outside {lo}..{hi if hi is not None else 'any'}")
+        if hi is None and value < lo:  # "outside 1..any" named no bound a referee could read
+            self.fail(f"{where}: {value} is below {lo}, the least it may be")
+        elif hi is not None and not lo <= value <= hi:
+            self.fail(f"{where}: {value} is outside {lo}..{hi}")
         return value
 
     def obj(self, value: Any, where: str) -> Mapping[str, Any]:
@@ -170,14 +172,17 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, co
     if robber in CORNERS and stage not in ("raid", "over"):
         r.fail(f"robber: it stands on corner {robber} only while a raid is paid or after the game")
     expected_robber = rnd + (rnd - 1) // 3 if rnd >= 1 else 1
+    # Only a round and robber on the board are compared: round 1000000 had the robber "on card 1333333".
+    in_range = 0 <= rnd <= 12 and 1 <= robber <= 16
     # The robber moves once a round and once more onto each raid corner (TG-R1): until the next round begins
     # (the reveal after a round) it stands where the round had it, and in a raid one card on. A round number
     # out of step with it was loaded at the reveal or raid, and play went on past the twelfth round.
-    if stage in ("place", "actions", "limits", "reveal") and robber != expected_robber:
+    if in_range and stage in ("place", "actions", "limits", "reveal") and robber != expected_robber:
         r.fail(f"robber: in round {rnd} it stands on card {expected_robber}, not {robber} (TG-R1)")
-    if stage == "raid" and expected_robber + 1 not in CORNERS:
+    raid = in_range and stage == "raid"
+    if raid and expected_robber + 1 not in CORNERS:
         r.fail(f"round: no raid follows round {rnd}; the robber reaches a corner after rounds 3, 6, 9 and 12 (TG-R1)")
-    elif stage == "raid" and robber != expected_robber + 1:
+    elif raid and robber != expected_robber + 1:
         r.fail(f"robber: the raid after round {rnd} is on card {expected_robber + 1}, not {robber} (TG-R1, TG-R2)")
 
     def player_field(value: Any, where: str, optional: bool = True) -> str | None:

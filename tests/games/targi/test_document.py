@@ -220,3 +220,18 @@ def test_a_targi_facing_the_other_players_is_refused_tg_p5() -> None:
     assert bad.value.problems == [
         "targi[1]: card 3 shares a row or column with white's Targi on card 1 (placement.forbid line, TG-Q5)"
     ]
+
+
+def test_a_number_out_of_range_is_said_once_with_its_bound() -> None:
+    """Round 1000000 was refused, then its robber compared with it ("in round 1000000 it stands on card
+    1333333"); a count below 0 was "outside 0..any"."""
+    doc = actions_doc(W, targi=[(13, W)], markers=[(1, 2, W)])
+    doc["round"] = 1000000
+    with pytest.raises(InvalidPosition) as bad:
+        load(doc)
+    assert bad.value.problems == ["round: 1000000 is outside 0..12"]
+    doc = actions_doc(W, targi=[(13, W)], markers=[(1, 2, W)])
+    doc["supplies"][W]["dates"] = -1
+    with pytest.raises(InvalidPosition) as bad:
+        load(doc)
+    assert "supplies.white.dates: -1 is below 0, the least it may be" in bad.value.problems, bad.value.problems
