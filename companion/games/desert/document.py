@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import InvalidPosition, quoted
+from companion.errors import BadRequest, InvalidPosition, quoted
 from companion.game import not_playing_words
 from companion.games.desert.board import (
     CLOAK,
@@ -46,7 +46,7 @@ from companion.games.desert.state import (
     State,
     Step,
 )
-from companion.schema import field_slip, is_known, look_up
+from companion.schema import field_slip, is_known, look_up, no_such
 
 if TYPE_CHECKING:
     from companion.games.desert.rules import DesertRace
@@ -168,7 +168,8 @@ def _pieces(board: Board, raw: Any, players: tuple[str, ...], problems: list[str
             problems.append(f"{where}: unknown field {quoted(key)}")
         space = entry.get("space")
         if not is_known(space, board.by_id):
-            problems.append(f"{where}.space: unknown space {quoted(space)}")
+            problems.append(f"{where}.space: {no_such('space', space, board.by_id)} (spaces are named by id, "
+                            "as in board.json)")
         lives = _int(entry.get("lives"), f"{where}.lives", 0, 10, problems)
         items = entry.get("items", [])
         if not isinstance(items, list) or any(c not in COLLECTION_CARDS for c in items):
@@ -253,15 +254,10 @@ def from_document(game: DesertRace, doc: Any) -> State:
     known = {"game", "players", "options", "profile", "round", "first", "turn", "pieces", "collection", "mystery",
              "tried", "partners", "step", "winner"}
     problems.extend(f"unknown field {quoted(k)}{field_slip(k, known)}" for k in doc if k not in known)
-    raw_players = doc.get("players")
-    if (not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players)
-            or not game.min_players <= len(raw_players) <= game.max_players):
-        raise InvalidPosition([*problems, f"players: expected a list of {game.min_players}-{game.max_players} "
-                               f"colours from {', '.join(game.colours)}"])
-    players = tuple(raw_players)
-    if len(set(players)) != len(players):
-        problems.append("players: a colour appears twice")
-    problems.extend(f"players: unknown colour {quoted(p)}" for p in players if p not in game.colours)
+    try:  # worded as the other games and a new game word it ("a colour appears twice" named neither the colour)
+        players = tuple(game.check_players(doc.get("players")))
+    except BadRequest as exc:
+        raise InvalidPosition([*problems, f"players: {exc.message}"]) from None
     raw_options = doc.get("options", {})
     option_faults = option_problems(raw_options)
     problems.extend(option_faults)

@@ -322,3 +322,19 @@ def test_a_roll_off_roll_out_of_range_is_named_by_its_place_in_the_list() -> Non
     with pytest.raises(InvalidPosition) as bad:
         game.from_document(document)
     assert "step.rolls[1]: 9 is outside 1..6" in bad.value.problems, bad.value.problems
+
+
+def test_players_and_spaces_are_named_as_the_other_games_name_them() -> None:
+    """"players: a colour appears twice" named no colour, and "unknown space 'palm spring'" left the
+    referee to find the id: the players are checked as every game checks them, and the id most likely meant is said."""
+    game = create("desert")
+    document = json.loads(json.dumps(game.to_document(game.setup(["black", "pink"], game.resolve_options({})))))
+    twice = {**document, "players": ["black", "black"]}
+    with pytest.raises(InvalidPosition) as bad:
+        game.from_document(twice)
+    assert bad.value.problems == ["players: 'black' is named twice: each player plays a colour of their own"]
+    document["pieces"]["pink"]["space"] = "Palm_Spring"
+    with pytest.raises(InvalidPosition) as bad:
+        game.from_document(document)
+    assert ("pieces.pink.space: no space 'Palm_Spring'; is it 'palm_spring'? (spaces are named by id, as in "
+            "board.json)") in bad.value.problems, bad.value.problems
