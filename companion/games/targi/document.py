@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from companion.errors import InvalidPosition, quoted
+from companion.errors import BadRequest, InvalidPosition, quoted
 from companion.game import not_playing_words
 from companion.games.targi import effects as fx
 from companion.games.targi.board import EDGE_CARDS, OPPOSITE, same_line
@@ -143,16 +143,18 @@ class _Reader:
         return value
 
 
-def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, colours: tuple[str, ...]) -> State:
+def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, check_players: Any) -> State:
+    """The position ``doc`` describes; ``check_players`` is the game's shared check, so the players are refused in
+    the words a new game and the other four loaders use ("'white' is named twice: ...")."""
     r = _Reader()
     doc = r.obj(doc, "document")
     if doc.get("game") != "targi":
         r.fail(f"game: expected 'targi', found {quoted(doc.get('game'))}")
-    players = doc.get("players")
-    if not (isinstance(players, list) and len(players) == 2 and all(p in colours for p in players)
-            and players[0] != players[1]):  # fmt: skip
-        r.fail(f"players: expected two different colours out of {', '.join(colours)}, found {quoted(players)}")
-        raise InvalidPosition(r.problems)
+    try:
+        players = check_players(doc.get("players"))
+    except BadRequest as exc:
+        r.fail(f"players: {exc.message}")
+        raise InvalidPosition(r.problems) from None
     pl: tuple[str, str] = (players[0], players[1])
     profile = doc.get("profile", "standard")
     try:

@@ -129,7 +129,7 @@ class Targi(Game):
         return document.to_document(state)
 
     def from_document(self, doc: Mapping[str, Any]) -> State:
-        return document.from_document(self.cat, doc, self.resolve_options, self.colours)
+        return document.from_document(self.cat, doc, self.resolve_options, self.check_players)
 
     def pending(self, state: State) -> Pending:
         pending = self.engine.pending(state)

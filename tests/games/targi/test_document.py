@@ -75,8 +75,15 @@ def test_loader_checks_face_down_bookkeeping() -> None:
 def test_loader_rejects_bad_players_and_options() -> None:
     doc = doc_of(fresh())
     doc["players"] = ["white", "white"]
-    with pytest.raises(InvalidPosition):
+    with pytest.raises(InvalidPosition) as err:
         game().from_document(doc)
+    # Worded as a new game and the other four loaders word it; it said "expected two different colours out of
+    # white, black, found [...]", naming neither the colour twice nor, for a third player, the count.
+    assert err.value.problems == ["players: 'white' is named twice: each player plays a colour of their own"]
+    doc["players"] = ["white", "black", "white"]
+    with pytest.raises(InvalidPosition) as err:
+        game().from_document(doc)
+    assert err.value.problems == ["players: Targi needs 2 players, not 3"]
     doc = doc_of(fresh())
     doc["options"]["placement.forbid"] = "diagonal"
     with pytest.raises(InvalidPosition) as err:
