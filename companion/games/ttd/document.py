@@ -88,7 +88,7 @@ def _hex(board: Board, raw: Any, where: str, reader: _Reader) -> int | None:
         or len(raw) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw)
     ):
-        reader.add(f"{where}: hex must be [q, r], found {quoted(raw)}")
+        reader.add(f"{where}: expected [q, r], two whole numbers, found {quoted(raw)}")
         return None
     h = look_up(board.index, (raw[0], raw[1]))
     if h is None:
@@ -221,7 +221,7 @@ def _read_waterholes(game, board: Board, doc, phase: str, reader: _Reader) -> tu
         if not isinstance(entry, Mapping):
             reader.add(f"{where}: expected an object with hex and value")
             continue
-        h = _hex(board, entry.get("hex"), where, reader)
+        h = _hex(board, entry.get("hex"), f"{where}.hex", reader)
         value = entry.get("value")
         if h is None:
             continue
@@ -267,7 +267,7 @@ def _read_pieces(game, board: Board, doc, players, rules: Rules, phase: str, rea
         if not isinstance(entry, Mapping):
             reader.add(f"{where}: expected an object")
             continue
-        h = _hex(board, entry.get("hex"), where, reader)
+        h = _hex(board, entry.get("hex"), f"{where}.hex", reader)
         player = entry.get("player")
         colour = entry.get("colour")
         is_leader = entry.get("leader", False)
@@ -422,7 +422,8 @@ def _read_hands(game, doc, players, rules: Rules, cells, leaders, phase: str, re
         if cid is None:
             c = -1
             if placed[p] and isinstance(raw_first, Mapping):
-                reader.add(f"first_leaders.{player}: {player} has leaders on the board, so a first one")
+                reader.add(f"first_leaders.{player}: null, but {player} has leaders on the board, so one of them "
+                           f"was placed first: name its colour")
             elif placed[p]:
                 # Not given (a hand-written position): any opening colour not taken by an earlier seat.
                 free = sorted(placed[p] - set(firsts))
@@ -534,7 +535,7 @@ def _read_oases(game, board: Board, doc, players, pindex, cells, reader: _Reader
         if not isinstance(entry, Mapping):
             reader.add(f"oases[{i}]: expected an object")
             continue
-        h = _hex(board, entry.get("oasis"), f"oases[{i}]", reader)
+        h = _hex(board, entry.get("oasis"), f"oases[{i}].oasis", reader)
         p = _player_of(entry.get("player"), f"oases[{i}].player", players, pindex, reader)
         c = look_up(game.colour_index, entry.get("caravan"))
         if c is None:

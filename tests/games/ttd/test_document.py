@@ -390,3 +390,22 @@ def test_a_position_without_a_turn_is_refused_not_read_as_the_first_players() ->
     with pytest.raises(InvalidPosition) as bad:
         game.from_document(document)
     assert bad.value.problems == ["turn: null is not playing; players: red, black"]
+
+
+def test_a_hex_is_named_by_its_field_and_a_missing_first_leader_says_what_to_write() -> None:
+    """"pieces[0]: (6,9) is not on the board" named the piece, not its field; an oasis's hex was "oases[0]"; and
+    "first_leaders.red: red has leaders on the board, so a first one" left the referee to guess the rest."""
+    game = patch_game()
+    document = doc(game, [R, B], [(9, 9, R, "pink", True), (5, 2, B, "pink", True)], first_leaders={R: None, B: "pink"},
+                   oases=[{"player": R, "caravan": "pink", "oasis": [1.5, 5]}])
+    with pytest.raises(InvalidPosition) as bad:
+        game.from_document(document)
+    for said in ("pieces[0].hex: (9,9) is not on the board",
+                 "oases[0].oasis: expected [q, r], two whole numbers, found [1.5, 5]"):
+        assert said in bad.value.problems, bad.value.problems
+    document = doc(game, [R, B], [(1, 3, R, "pink", True), (5, 2, B, "pink", True)], first_leaders={R: None, B: "pink"})
+    with pytest.raises(InvalidPosition) as bad:
+        game.from_document(document)
+    assert bad.value.problems == [
+        "first_leaders.red: null, but red has leaders on the board, so one of them was placed first: name its colour"
+    ]
