@@ -22,7 +22,7 @@ from companion.games.blackpool.state import (
     Traveller,
     traveller_id,
 )
-from companion.schema import is_known
+from companion.schema import is_known, meant_hint
 
 if TYPE_CHECKING:
     from companion.games.blackpool.rules import Blackpool
@@ -187,7 +187,8 @@ def _travellers(game: Blackpool, raw: Any, players: list[str], problems: list[st
         if at == game.board.centre_square:
             at = CENTRE
         if at not in (CENTRE, CAMP) and not is_known(at, game.board.squares):
-            problems.append(f'traveller {tid} is at {quoted(at)}, which is not a square, "centre" or "camp"')
+            hint = meant_hint(at, [*game.board.squares, CENTRE, CAMP])  # "C2" for "c2", as a referee types it
+            problems.append(f'traveller {tid} is at {quoted(at)}, which is not a square, "centre" or "camp"{hint}')
             at = CENTRE
         on = entry.get("on")
         if on is not None and not isinstance(on, str):
@@ -363,7 +364,7 @@ def _rider_problems(t: Traveller, by_id: dict[str, Traveller], riders: dict[str,
     """Faults of one riding traveller; ``riders`` collects carrier -> rider across calls."""
     carrier = by_id.get(t.on or "")
     if carrier is None:
-        return [f"{t.id} rides on {quoted(t.on)}, which is not a traveller in this game"]
+        return [f"{t.id} rides on {quoted(t.on)}, which is not a traveller in this game{meant_hint(t.on, by_id)}"]
     if carrier.id == t.id:
         return [f"{t.id} cannot ride on itself"]
     problems: list[str] = []

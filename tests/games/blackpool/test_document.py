@@ -105,6 +105,20 @@ def test_loader_checks_riding_and_squares() -> None:
     assert "where nobody rides" in text
 
 
+def test_a_square_or_traveller_typed_in_another_case_says_the_one_meant() -> None:
+    """"traveller yellow-1 is at 'C2', which is not a square" left the referee to see that squares are written in
+    lower case; a rider on "Red-1" the same."""
+    doc = GAME.to_document(position({}))
+    doc["travellers"]["yellow-1"] = {"at": "C2"}
+    doc["travellers"]["red-1"] = {"at": "c2", "on": "Yellow-2"}
+    with pytest.raises(InvalidPosition) as err:
+        GAME.from_document(doc)
+    assert ("traveller yellow-1 is at 'C2', which is not a square, \"centre\" or \"camp\"; is it 'c2'?"
+            in err.value.problems), err.value.problems
+    assert ("red-1 rides on 'Yellow-2', which is not a traveller in this game; is it 'yellow-2'?"
+            in err.value.problems), err.value.problems
+
+
 def test_loader_checks_phase_needs_and_coins() -> None:
     doc = GAME.to_document(position({}))
     doc["phase"] = "six"
