@@ -113,6 +113,14 @@ def unquote_hint(value: Any, *readings: type) -> str:
     return ""
 
 
+def whole_hint(value: Any) -> str:
+    """``; write 3 without quotes`` for ``"3"``, ``; write 2, without the decimal point`` for ``2.0``, else nothing:
+    what a hand-typed position document or spreadsheet most often puts where a whole number belongs."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return f"; write {int(value)}, without the decimal point"
+    return unquote_hint(value, int)
+
+
 def Str(nonempty: bool = True) -> Check:  # noqa: N802 - schema constructors read like types
     def check(value: Any, path: str) -> list[str]:
         if not isinstance(value, str):

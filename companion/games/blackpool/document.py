@@ -22,7 +22,7 @@ from companion.games.blackpool.state import (
     Traveller,
     traveller_id,
 )
-from companion.schema import is_known, meant_hint
+from companion.schema import is_known, meant_hint, whole_hint
 
 if TYPE_CHECKING:
     from companion.games.blackpool.rules import Blackpool
@@ -89,11 +89,13 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
         phase = "roll"
     roll = doc.get("roll")
     if roll is not None and (isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 6):
-        problems.append(f'"roll" must be null or 1 to 6, found {quoted(roll)}')
+        problems.append(f'"roll" must be null or 1 to 6, found {quoted(roll)}{whole_hint(roll)}')
         roll = None
     six_chain = doc.get("sixChain", 0)
     if isinstance(six_chain, bool) or not isinstance(six_chain, int) or six_chain < 0:
-        problems.append(f'"sixChain" must be a whole number 0 or more, found {quoted(six_chain)}')
+        problems.append(
+            f'"sixChain" must be a whole number 0 or more, found {quoted(six_chain)}{whole_hint(six_chain)}'
+        )
         six_chain = 0
     deck = doc.get("deck")
     if deck is not None and deck not in DECKS:
@@ -112,7 +114,7 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
     for p in players:
         value = coins_doc.get(p, START_COINS)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= START_COINS:
-            problems.append(f"coins of {p} must be 0 to {START_COINS}, found {quoted(value)}")
+            problems.append(f"coins of {p} must be 0 to {START_COINS}, found {quoted(value)}{whole_hint(value)}")
             value = 0
         coins.append(value)
     for key in coins_doc:
@@ -233,7 +235,7 @@ def _decks(game: Blackpool, raw: Any, problems: list[str]) -> tuple[tuple[str, i
                 problems.append(f"decks.{deck}: {cid} belongs to the {card.deck} deck")
                 continue
             if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= card.count:
-                problems.append(f"decks.{deck}.{cid} must be 0 to {card.count}, found {quoted(n)}")
+                problems.append(f"decks.{deck}.{cid} must be 0 to {card.count}, found {quoted(n)}{whole_hint(n)}")
                 continue
             given[cid] = n
     return tuple((cid, given.get(cid, game.catalogue[cid].count)) for cid in game.catalogue.order)

@@ -46,7 +46,7 @@ from companion.games.desert.state import (
     State,
     Step,
 )
-from companion.schema import field_slip, is_known, look_up, no_such
+from companion.schema import field_slip, is_known, look_up, no_such, whole_hint
 
 if TYPE_CHECKING:
     from companion.games.desert.rules import DesertRace
@@ -108,7 +108,7 @@ def to_document(board: Board, state: State) -> dict[str, Any]:
 
 def _int(value: Any, where: str, low: int, high: int, problems: list[str]) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        problems.append(f"{where}: expected a whole number, found {quoted(value)}")
+        problems.append(f"{where}: expected a whole number, found {quoted(value)}{whole_hint(value)}")
         return low
     if not low <= value <= high:
         problems.append(f"{where}: {value} is outside {low}..{high}")

@@ -31,7 +31,7 @@ from companion.games.targi.state import (
     Task,
     slot_index,
 )
-from companion.schema import is_known
+from companion.schema import is_known, whole_hint
 
 OPTION_FIELDS = {
     "placement.forbid": "forbid",
@@ -122,7 +122,7 @@ class _Reader:
 
     def int_(self, value: Any, where: str, lo: int = 0, hi: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(f"{where}: expected a whole number, found {quoted(value)}")
+            self.fail(f"{where}: expected a whole number, found {quoted(value)}{whole_hint(value)}")
             return lo
         if hi is None and value < lo:  # "outside 1..any" named no bound a referee could read
             self.fail(f"{where}: {value} is below {lo}, the least it may be")

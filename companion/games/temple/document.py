@@ -10,7 +10,7 @@ from companion.game import not_playing_words
 from companion.games.temple.board import Board
 from companion.games.temple.move_reach import pawn_moves
 from companion.games.temple.state import PHASES, Task, TempleState, pawn_name
-from companion.schema import is_known, meant_hint
+from companion.schema import is_known, meant_hint, whole_hint
 
 if TYPE_CHECKING:
     from companion.games.temple.rules import TempleGame
@@ -190,14 +190,14 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
     for colour in players:
         count = hands_raw.get(colour) if isinstance(hands_raw, Mapping) else None
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 3:
-            problems.append(f"hands.{colour} must be a count from 0 to 3, not {quoted(count)}")
+            problems.append(f"hands.{colour} must be a count from 0 to 3, not {quoted(count)}{whole_hint(count)}")
             count = 0
         elif phase == "assembly" and count:
             problems.append(f"hands.{colour}: no cards are dealt before assembly ends")
         hands.append(count)
     pile = doc.get("pile")
     if isinstance(pile, bool) or not isinstance(pile, int) or pile < 0:
-        problems.append(f"pile must be a count of cards, not {quoted(pile)}")
+        problems.append(f"pile must be a count of cards, not {quoted(pile)}{whole_hint(pile)}")
         pile = 0
     on_board = sum(1 for c in slots if c is not None)
     total = game.total_cards

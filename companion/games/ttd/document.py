@@ -17,7 +17,7 @@ from companion.games.ttd.board import Board, bits, hex_label
 from companion.games.ttd.options import OPTION_SPECS, Rules, profile_of
 from companion.games.ttd.recount import unclaimed_areas
 from companion.games.ttd.state import COLOURS, EMPTY, GUIDE, PHASES, SLOTS, TtdState, derive, slot
-from companion.schema import is_known, look_up
+from companion.schema import is_known, look_up, whole_hint
 
 if TYPE_CHECKING:
     from companion.games.ttd.rules import ThroughTheDesert
@@ -446,7 +446,7 @@ def _read_hands(game, doc, players, rules: Rules, cells, leaders, phase: str, re
 def _int_field(doc, key: str, low: int, high: int, default: int, reader: _Reader) -> int:
     value = doc.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        reader.add(f"{key}: expected an integer from {low} to {high}, found {quoted(value)}")
+        reader.add(f"{key}: expected an integer from {low} to {high}, found {quoted(value)}{whole_hint(value)}")
         return default
     return value
 
