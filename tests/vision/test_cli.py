@@ -719,3 +719,22 @@ def test_watch_names_a_lamps_bands_and_the_frequency_to_try(tmp_path: Path, caps
     restless = [line for line in capsys.readouterr().out.splitlines() if "not held still" in line]
     assert "a lamp rolls bands through it even at 50 Hz mains: if the mains here is 60 Hz, give --mains 60, " \
         "else light the tray with a lamp that does not flicker" in restless[0], restless
+
+
+def test_commands_that_read_no_cafe_data_refuse_cafe(tmp_path: Path, capsys) -> None:
+    """`companion --cafe DIR vision markers OUT` wrote the sheet and `eval-dice` scored the shipped reader, the
+    folder taken in silence: each such command now says it reads no café data, exit 2, before doing anything."""
+    from companion.cli import main as companion
+
+    cafe = tmp_path / "cafe"
+    cafe.mkdir()
+    sheet = tmp_path / "sheet.pdf"
+    for command in (f"markers {sheet}", f"eval-dice {tmp_path}", "eval-temple-die --frames 1", "bench --repeat 1",
+                    "untaught-face --value 3 --colour red", "untaught-card --card P07"):
+        assert companion(["--cafe", str(cafe), "vision", *command.split()]) == 2, command
+        err = capsys.readouterr().err
+        name = command.split()[0]
+        assert err.splitlines() == [f"vision: {name} does not read café data (only eval-cards, watch, teach-card "
+                                    "and teach-die do): leave --cafe out"]
+    assert not sheet.exists()
+    assert companion(["vision", "markers", str(sheet)]) == 0  # without --cafe, as before
