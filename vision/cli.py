@@ -579,6 +579,27 @@ def _said_taught(taught) -> int:
     return 0
 
 
+def _stored_among(args: argparse.Namespace, out: Path) -> str | None:
+    """Why teach-card may not store its photo in ``out``: the folder of photos SOURCE names, or the one its photo
+    lies in. The taught photo lay among the board's photos, and a later teach from that folder could take it (a
+    card alone, no markers) as the board's picture: a folder is read in name order, and P07__1.png sorts before
+    board.png."""
+    from vision.sources import local_path
+
+    source = Path(local_path(args.source))
+    try:
+        folder = source if source.is_dir() else source.parent if source.is_file() else None
+        same = folder is not None and out.is_dir() and folder.samefile(out)
+    except OSError:  # either not readable: the teach step says so in its own words
+        return None
+    if not same:
+        return None
+    where = f"--out {args.out}" if args.out is not None else f"the taught folder the camera feed reads, {out},"
+    what = "the folder of photos SOURCE reads" if source.is_dir() else "the folder SOURCE's photo lies in"
+    return (f"{where} is {what}: the taught photo would lie among the board's photos, where a later teach could "
+            f"take it for the board; give --out another folder{'' if args.out is None else ' (or leave it out)'}")
+
+
 def cmd_teach_card(args: argparse.Namespace) -> int:
     from companion.cli import cafe_dir
     from vision.sources import misnamed
@@ -588,14 +609,15 @@ def cmd_teach_card(args: argparse.Namespace) -> int:
     if not args.card.strip():  # "unknown card ''; the deck has P01, ..., P49"
         return _misused("--card is empty: give the card's id from the deck's data, e.g. P07")
     data = temple_data(cafe_dir(args), _warn)  # a café's own deck is taught by its own ids
-    wrong = card_refused(args.slot, args.card, data) or misnamed(args.source)
+    out = args.out or default_taught_dir()
+    wrong = card_refused(args.slot, args.card, data) or misnamed(args.source) or _stored_among(args, out)
     if wrong:  # before the camera is opened for nothing
         return _misused(wrong)
     frame, problem = _first_frame(args.source, picture_settings(args).orientation)
     if frame is None:
         return _fail(problem or "no frame")
     try:
-        taught = teach_card(frame, args.slot, args.card, args.out or default_taught_dir(), data, args.as_printed)
+        taught = teach_card(frame, args.slot, args.card, out, data, args.as_printed)
     except TeachRefused as exc:
         if exc.misused:  # a card or slot the deck and board have not: nothing in the picture would mend it
             return _misused(str(exc))

@@ -738,3 +738,27 @@ def test_commands_that_read_no_cafe_data_refuse_cafe(tmp_path: Path, capsys) -> 
                                     "and teach-die do): leave --cafe out"]
     assert not sheet.exists()
     assert companion(["vision", "markers", str(sheet)]) == 0  # without --cafe, as before
+
+
+def test_teach_card_refuses_to_store_among_the_photos_it_reads(tmp_path: Path, capsys, monkeypatch) -> None:
+    """`teach-card photos --out photos` stored P01__1.png among the board's photos, where a later teach from the
+    folder (read in name order, P01__1.png before board.png) took the lone card, no markers, for the board; so did
+    `teach-card photos/board.png --out photos`: refused, exit 2, nothing stored."""
+    cards, board = load_temple_cards(), load_temple_board()
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    cv2.imwrite(str(photos / "board.png"), render_board(board, {s.slot: cards[0] for s in board.slots}, cell_px=20)[0])
+    teach = ["vision", "teach-card", "--slot", "3", "--card", cards[0].id]
+    for source, out in ((photos, photos), (photos / ".", photos), (f"file://{photos}", tmp_path / "." / "photos")):
+        assert main([*teach, str(source), "--out", str(out)]) == 2
+        assert capsys.readouterr().err.splitlines() == [
+            f"vision: --out {out} is the folder of photos SOURCE reads: the taught photo would lie among the board's "
+            "photos, where a later teach could take it for the board; give --out another folder (or leave it out)"]
+    monkeypatch.setenv("COMPANION_TAUGHT_DIR", str(photos))  # the feed's own folder, --out left out
+    assert main([*teach, str(photos)]) == 2
+    assert f"the taught folder the camera feed reads, {photos}, is the folder of photos" in capsys.readouterr().err
+    assert sorted(p.name for p in photos.iterdir()) == ["board.png"]
+    assert main([*teach, str(photos), "--out", str(tmp_path / "taught")]) == 0  # another folder: taught as before
+    assert main([*teach, str(photos / "board.png"), "--out", str(photos)]) == 2  # P01__1.png sorts before it
+    assert f"vision: --out {photos} is the folder SOURCE's photo lies in: the taught" in capsys.readouterr().err
+    assert sorted(p.name for p in photos.iterdir()) == ["board.png"]
