@@ -433,6 +433,10 @@ def _echoes_said_once(sentences: list[str]) -> list[str]:
     return out
 
 
+# What goes on after a place with a clause of its own, kept behind a comma when the place is said "there".
+CLAUSE_AFTER = r"(?:and|but|or|then|so|where|which)\b|[a-z]+ing\b"
+
+
 def _places_said_once(sentences: list[str]) -> list[str]:
     """The last place the sentence before named said "there" where the next names it again (``NAMED_AT``): "from
     there", once, after "from"; else "there" for its "at" or "on"; "cannot reach it" for a place it cannot reach
@@ -445,8 +449,11 @@ def _places_said_once(sentences: list[str]) -> list[str]:
         named = there or ([m[1] or m[2] for m in NAMED_AT.finditer(out[-1])] if out else [])
         there = []
         if named:
-            # a desert space has no bracket of its own: "from there (or first: Desert Flask)"
-            ends = r"(?!\d)" if re.fullmatch(DESERT_SPACE, named[-1]) else r"(?![\d(]| \()"
+            # a desert space has no bracket of its own: "from there (or first: Desert Flask)"; the comma that
+            # closed its "Twin Dunes, space 11," goes with it ("stops there without an attempt", "is back there with
+            # 3 Lives"), one the text put there stays before a clause of its own ("is there, needing 4 or more")
+            desert = re.fullmatch(DESERT_SPACE, named[-1])
+            ends = rf"(?!\d)(?:,(?= (?!{CLAUSE_AFTER})[a-z]))?" if desert else r"(?![\d(]| \()"
             place = rf"{re.escape(named[-1])}{ends}"
             said = re.sub(rf" from {place}", " from there", sentence, count=1)
             if sentence.split(":")[0] in out[-1]:  # a challenge the one to roll was just told of: "roll for it"

@@ -902,3 +902,18 @@ def test_the_mirage_cloak_is_offered_once() -> None:
     assert spoken_step(other, asked).startswith(other)
     assert spoken_step(step, "Black is Scared! on Sandstorm Wall (16): redeem the Mirage Cloak to ignore the "
                        "penalty?").startswith(step)
+
+
+def test_a_desert_space_said_there_leaves_no_comma_behind() -> None:
+    """The comma that closes "Sheer Cliff, space 15," stayed when the place was said "there": "Black stops there,
+    without an attempt", "Black is back there, with 3 Lives" (3 of 10,553 announcements over 30 seeded desert
+    games, 0 after). A comma the text itself put before a clause of its own stays ("is there, needing")."""
+    stop = ("Black moves 3 spaces forward to Sheer Cliff (15). Black stops at Sheer Cliff (15) without an attempt; the "
+            "turn ends.")
+    assert spoken_form(stop) == ("Black moves 3 spaces forward to Sheer Cliff, space 15. Black stops there without an "
+                                 "attempt; the turn ends.")
+    back = ("Teal moves 1 space forward to Cobra Pit (27). Scared! Teal loses 2 Lives (5 left) and runs back to Desert "
+            "Dawn (0). Round 7: Black is back at Desert Dawn (0) with 3 Lives and no items.")
+    assert spoken_form(back).endswith("Round 7: Black is back there with 3 Lives and no items."), spoken_form(back)
+    asked = "Grey moves to Rocky Ridge (5). Grey is on Rocky Ridge (5), needing 4 or more: attempt it now?"
+    assert spoken_form(asked).endswith("Grey is there, needing 4 or more: attempt it now?"), spoken_form(asked)
