@@ -23,6 +23,15 @@ from vision.feed import start_camera
 from vision.temple_die_render import render_temple_die
 
 
+def the_6_lying_was_named_not_taken(controller: Controller, seen: list) -> None:
+    """The new game took no roll: the 6 read where the last game's 6 lay is named to the table instead."""
+    later = controller.pump()
+    assert [u.text for u in later if u.kind == "step"] == [] and controller.session.log == []
+    assert dice_news(seen) == [("RollStarted", None), ("DieRead", 6)]
+    assert [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where" in o.detail] == [
+        "the dice lie where they lay, 6: not taken as a new roll; roll again or enter the value by hand"]
+
+
 @pytest.mark.parametrize(("game", "players"), [("blackpool", ["yellow", "red"]), ("desert", ["pink", "teal"])])
 def test_the_last_games_die_is_not_the_new_games_roll_when_a_hand_passes(
     tmp_path: Path, d6_reader, game: str, players: list[str]
@@ -46,11 +55,7 @@ def test_the_last_games_die_is_not_the_new_games_roll_when_a_hand_passes(
         assert feed.ended.wait(30)
     finally:
         feed.close()
-    later = controller.pump()
-    assert [u.text for u in later if u.kind == "step"] == [] and controller.session.log == []
-    assert dice_news(seen) == [("RollStarted", None), ("DieRead", 6)]
-    assert [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where" in o.detail] == [
-        "the dice lie where they lay, 6: not taken as a new roll; roll again or enter the value by hand"]
+    the_6_lying_was_named_not_taken(controller, seen)
 
 
 def held_in_between(controller: Controller, between: threading.Event, back: threading.Event):
@@ -95,11 +100,7 @@ def test_the_die_lying_through_a_game_with_no_dice_or_another_die_is_not_the_nex
         assert feed.ended.wait(30)
     finally:
         feed.close()
-    later = controller.pump()
-    assert [u.text for u in later if u.kind == "step"] == [] and controller.session.log == []
-    assert dice_news(seen) == [("RollStarted", None), ("DieRead", 6)]
-    assert [o.detail for o in seen if isinstance(o, LinkChanged) and "lie where" in o.detail] == [
-        "the dice lie where they lay, 6: not taken as a new roll; roll again or enter the value by hand"]
+    the_6_lying_was_named_not_taken(controller, seen)
 
 
 def test_the_last_games_other_die_read_by_this_games_reader_is_not_its_first_roll(tmp_path: Path, d6_reader) -> None:
