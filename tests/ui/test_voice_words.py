@@ -941,6 +941,6 @@ def test_the_roll_for_the_first_turn_names_the_next_roller_once() -> None:
     assert heard and not [said for said in heard if said.count("first turn") > 1]
     # A roll named for something else is still asked in full.
     assert spoken_step("Red rolls 4.", "Yellow: roll for the first turn.").endswith("Yellow: roll for the first turn.")
-    withdrawn = ("Correction: the roll entered last (Red rolls X for the first turn) is withdrawn; enter what the table "
-                 "really shows.")  # asked for again whole
+    withdrawn = ("Correction: the roll entered last (Red rolls X for the first turn) is withdrawn; enter what the "
+                 "table really shows.")  # asked for again whole
     assert spoken_step(withdrawn, "Red: roll for the first turn.").endswith("shows. Red: roll for the first turn.")
