@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from companion.errors import BadRequest, CompanionError, IllegalAction, InvalidAction, quoted
 from companion.phrases import series
 from companion.rulebook import Rulebook
-from companion.schema import Check, likely
+from companion.schema import Check, is_known, likely
 
 State = Any
 Action = dict[str, Any]
@@ -255,6 +255,25 @@ def not_playing_words(who: object, players: Sequence[str]) -> str:
     playing", "unknown player or caravan colour"), some without the players to choose from.
     """
     return f"{quoted(who)} is not playing; players: {', '.join(players)}"
+
+
+def players_listed(
+    raw: list[Any], players: Sequence[str], where: str, problems: list[str], once: str = ""
+) -> list[str]:
+    """The players a position document lists (those finished, a roll-off's contenders, trade partners), each
+    entry at fault named by its place ("finished[1]"), with why a name may come only ``once``.
+
+    Three loaders each wrote this loop, naming a name given twice in three ways.
+    """
+    out: list[str] = []
+    for i, value in enumerate(raw):
+        if not is_known(value, players):
+            problems.append(f"{where}[{i}]: {not_playing_words(value, players)}")
+        elif value in out:
+            problems.append(f"{where}[{i}]: {quoted(value)} is listed twice{once}")
+        else:
+            out.append(value)
+    return out
 
 
 def not_json(action: Action) -> InvalidAction | None:

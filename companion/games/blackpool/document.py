@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadRequest, quoted
-from companion.game import not_playing_words
+from companion.game import not_playing_words, players_listed
 from companion.games.blackpool.board import CAMP, CENTRE, WATER
 from companion.games.blackpool.cards import DECKS
 from companion.games.blackpool.state import (
@@ -129,13 +129,7 @@ def state_of(game: Blackpool, doc: Mapping[str, Any]) -> tuple[State | None, lis
     if not isinstance(finished_doc, list):
         problems.append('"finished" must be a list of colours')
     else:
-        for p in finished_doc:
-            if not is_known(p, players):
-                problems.append(f"finished: {not_playing_words(p, players)}")
-            elif p in finished:
-                problems.append(f"finished: {quoted(p)} is listed twice; each player finishes once")
-            else:
-                finished.append(p)
+        finished = players_listed(finished_doc, players, "finished", problems, "; each player finishes once")
     if travellers is None:
         return None, problems
     state = State(

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadRequest, InvalidPosition, quoted
-from companion.game import not_playing_words
+from companion.game import not_playing_words, players_listed
 from companion.games.desert.board import (
     CLOAK,
     COLLECTION_CARDS,
@@ -139,14 +139,7 @@ def _players(raw: Any, where: str, players: tuple[str, ...], problems: list[str]
     if not isinstance(raw, list):
         problems.append(f"{where}: expected a list of players ({', '.join(players)}), found {quoted(raw)}")
         return []
-    out: list[str] = []
-    for i, value in enumerate(raw):
-        if not is_known(value, players):
-            problems.append(f"{where}[{i}]: {not_playing_words(value, players)}")
-        elif value in out:
-            problems.append(f"{where}[{i}]: {quoted(value)} is listed twice")
-        else:
-            out.append(value)
+    out = players_listed(raw, players, where, problems)
     return out if len(out) == len(raw) else []
 
 

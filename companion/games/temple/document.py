@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadRequest, InvalidPosition, quoted
-from companion.game import not_playing_words
+from companion.game import not_playing_words, players_listed
 from companion.games.temple.board import Board
 from companion.games.temple.move_reach import pawn_moves
 from companion.games.temple.state import PHASES, Task, TempleState, pawn_name
@@ -281,14 +281,9 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
         for name, raw_list in (("contenders", contenders_raw), ("rolls", rolls_raw)):
             if not isinstance(raw_list, list):
                 problems.append(f"first_roll.{name} must be a list")
-        for c in contenders_raw if isinstance(contenders_raw, list) else []:
-            if not is_known(c, players):
-                problems.append(f"first_roll.contenders: {not_playing_words(c, players)}")
-            elif c in contenders:
-                # Loaded, the referee waited for a twice-listed player's second roll and failed to find who rolls.
-                problems.append(f"first_roll.contenders names {c} twice; each player rolls once a round (RU-5)")
-            else:
-                contenders.append(c)
+        # Loaded, the referee waited for a twice-listed player's second roll and failed to find who rolls.
+        contenders = players_listed(contenders_raw if isinstance(contenders_raw, list) else [], players,
+                                    "first_roll.contenders", problems, "; each player rolls once a round (RU-5)")
         for entry in rolls_raw if isinstance(rolls_raw, list) else []:
             if not (isinstance(entry, list) and len(entry) == 2 and entry[0] in contenders):
                 problems.append(f"first_roll.rolls entry {quoted(entry)} is not [contender, value]")

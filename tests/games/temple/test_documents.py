@@ -101,7 +101,7 @@ def test_the_loader_holds_the_roll_for_the_first_turn_to_what_rolling_leaves() -
     every contender; rolls out of order or a roll-off kept past the first player were loaded without a word."""
     three = ["red", "blue", "green"]
     cases = {
-        "first_roll.contenders names blue twice; each player rolls once a round (RU-5)":
+        "first_roll.contenders[3]: 'blue' is listed twice; each player rolls once a round (RU-5)":
             doc(players=three, phase="first_roll", first_roll={"contenders": [*three, "blue"], "rolls": []}),
         "first_roll.rolls: the contenders roll one each in the order listed (red, blue, green), so the rolls so "
         "far cannot be blue (RU-5)": doc(players=three, phase="first_roll",
