@@ -254,6 +254,8 @@ def not_playing_words(who: object, players: Sequence[str]) -> str:
     The five loaders said it five ways ("unknown player 'green'", "'green' is not a player", "who is not
     playing", "unknown player or caravan colour"), some without the players to choose from.
     """
+    if who is None:  # a field left out or null read "turn: null is not playing", as if a player were named "null"
+        return f"no player is named; players: {', '.join(players)}"
     return f"{quoted(who)} is not playing; players: {', '.join(players)}"
 
 

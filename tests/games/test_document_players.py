@@ -62,7 +62,7 @@ ANY = lambda document: True  # noqa: E731
 CASES: list[tuple[str, Callable[[dict[str, Any]], bool], Callable[[dict[str, Any]], None], str]] = [
     ("blackpool", ANY, _set("turn", WHO), "turn"),
     ("blackpool", ANY, _key("coins"), "coins"),
-    ("blackpool", ANY, _set("finished", [WHO]), "finished"),
+    ("blackpool", ANY, _set("finished", [WHO]), "finished[0]"),
     ("desert", lambda d: d["turn"] is not None, _set("turn", WHO), "turn"),
     ("desert", ANY, _key("pieces"), "pieces"),
     ("desert", lambda d: d["turn"] is not None, _set("partners", [WHO]), "partners[0]"),

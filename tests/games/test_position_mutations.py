@@ -18,6 +18,7 @@ import pytest
 from companion.errors import CompanionError, InvalidPosition
 from companion.game import Game, normalize_action
 from companion.registry import create
+from companion.session import Session
 from companion.simulate import random_players
 
 MUTATIONS = 150
@@ -140,3 +141,17 @@ def test_a_position_with_one_field_changed_is_refused_clearly_or_plays_on(game_i
             faults.append(f"{what}: {fault}")
     assert not faults, faults
     assert refused  # the mutations do reach the loader's checks
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("blackpool", ["red", "blue"]), ("temple", ["red", "blue"]),
+                                                  ("ttd", ["red", "black"])])
+def test_a_turn_left_out_says_no_player_is_named(game_id: str, players: list[str]) -> None:
+    """A position without its "turn" was refused as "turn: null is not playing", naming a player called null."""
+    session = Session.new(game_id, players)
+    document = session.game.to_document(session.state)
+    del document["turn"]
+    with pytest.raises(CompanionError) as refused:
+        session.game.from_document(document)
+    problems = getattr(refused.value, "problems", [str(refused.value)])
+    assert f"turn: no player is named; players: {', '.join(players)}" in problems, problems
+    assert not any("null" in p for p in problems), problems

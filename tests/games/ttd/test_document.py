@@ -389,7 +389,7 @@ def test_a_position_without_a_turn_is_refused_not_read_as_the_first_players() ->
     del document["turn"]
     with pytest.raises(InvalidPosition) as bad:
         game.from_document(document)
-    assert bad.value.problems == ["turn: null is not playing; players: red, black"]
+    assert bad.value.problems == ["turn: no player is named; players: red, black"]
 
 
 def test_a_hex_is_named_by_its_field_and_a_missing_first_leader_says_what_to_write() -> None:
