@@ -29,10 +29,11 @@ from companion.registry import create, game_class, game_classes
 from companion.session import Session
 from companion.terminal import Terminal, split_players, start_reading
 from hardware.pins import config_source, load_config
-from hardware.tags import GameTags, TagMap, default_tags_path
+from hardware.tags import GameTags, TagMap, default_tags_path, tag_file_lines
 from vision.cli import live_options, picture_options, picture_settings
 
 if TYPE_CHECKING:
+    from companion.game import Game
     from hardware.dice_protocol import Message
 
 
@@ -60,8 +61,14 @@ def attach_hardware(args: argparse.Namespace) -> Callable[[Terminal], Callable[[
             closers.append(panel.close)
         if args.dice_sensor:
             controller = terminal.controller  # the game on the table, whose tag file a slot report is read with
-            tags = GameTags(lambda: controller.session.game.id if controller.session else None,
-                            Path(args.tags) if args.tags else None)
+
+            def on_table() -> Game | None:
+                """The game on the table; the terminal's before the controller is given it (`run_live`), so a
+                broken tag file is told as play starts."""
+                session = controller.session or terminal.session
+                return session.game if session else None
+
+            tags = GameTags(on_table, Path(args.tags) if args.tags else None)
             link = DiceLink(args.dice_sensor, controller.submit, tags=tags).start()
             closers.append(link.stop)
         if getattr(args, "camera", None):
@@ -226,13 +233,31 @@ def cmd_hw_test(args: argparse.Namespace) -> int:
               f"(default {BUTTON_WAIT:g}), or add --auto with --buttons mock", file=sys.stderr)
         return 2
     ports = [args.dice_sensor] if args.dice_sensor else None
+    tag_files = tag_file_lines(_carded_games(args))
     if args.buttons == "none":  # a table without a button box: its wiring and GPIO are no finding
-        return self_test({}, None, ports)
+        return self_test({}, None, ports, tag_files=tag_files)
     factory = functools.partial(make_pin_factory, args.buttons)  # made inside the check: no GPIO is one finding
     config = _config(args)
     print(config_source(Path(args.hardware_config) if args.hardware_config else None), flush=True)
     return self_test(config, factory, ports, timeout=BUTTON_WAIT if args.timeout is None else args.timeout,
-                     dwell=LIGHT_DWELL if args.dwell is None else args.dwell, auto_press=args.auto)
+                     dwell=LIGHT_DWELL if args.dwell is None else args.dwell, auto_press=args.auto, tag_files=tag_files)
+
+
+def _carded_games(args: argparse.Namespace) -> list[Game]:
+    """The games with cards, on the café's data as the table plays them; one whose café data is broken is left to
+    `companion data validate` (starting it is refused with the same problems)."""
+    from companion.cli import cafe_dir
+    from companion.errors import CompanionError
+
+    games = []
+    for game_id in sorted(game_classes()):
+        try:
+            game = create(game_id, cafe_dir(args))
+        except CompanionError:
+            continue
+        if game.card_copies():
+            games.append(game)
+    return games
 
 
 def cmd_hw_bench(args: argparse.Namespace) -> int:

@@ -176,12 +176,24 @@ def to_observation(message: Message, source: str, tags: TagMap | GameTags | None
             return CardsSeen({message.slot: None}, source)
         card = tags.card(message.tag) if tags else None
         if card is None:
+            if isinstance(tags, GameTags) and (problem := tags.problem()) is not None:
+                # A broken tag file: "teach its tag" sent the owner to teach tags taught already.
+                untold = tags.untold()
+                return LinkChanged(source, True, f"slot {message.slot}: tag {message.tag} not read: {problem}",
+                                   table=tag_file_table(untold) if untold else
+                                   f"The card in slot {message.slot} is not read: tap it on the screen.")
             teach = tags.teach_command if tags else TagMap.teach_command
             detail = f"slot {message.slot}: unknown tag {message.tag}; teach it with '{teach}'"
             return LinkChanged(source, True, detail, table=f"The card in slot {message.slot} is not one the "
                                "sensor knows: tap it on the screen (owner: teach its tag).")
         return CardsSeen({message.slot: card}, source)
     return None
+
+
+def tag_file_table(problem: str) -> str:
+    """The table's status line for a broken tag file (`GameTags.problem`): the owner is named the file and what
+    is wrong, and the players what to do meanwhile."""
+    return f"Card tags: {problem}. Play goes on: tap the cards on the screen."
 
 
 class DiceLink:
@@ -272,6 +284,7 @@ class DiceLink:
         # a port this user may not open, went on reading "not found" while the fix was a group.
         reported_down: object = None
         while not self._stop.is_set():
+            self._tag_file()  # before the port: a sensor unplugged too
             target = self._target()
             try:
                 port = open_port(target, self.baudrate)
@@ -384,6 +397,12 @@ class DiceLink:
             observation = replace(observation, note=True)
         self.submit(observation)
 
+    def _tag_file(self) -> None:
+        """Tell a broken tag file of the game on the table once, as play starts or a game begins (`GameTags`): it
+        was read as no tags, and every card laid was "not one the sensor knows", the owner sent to teach again."""
+        if isinstance(self.tags, GameTags) and (problem := self.tags.untold(new_game_only=True)) is not None:
+            self.submit(LinkChanged(self.source, True, problem, note=True, table=tag_file_table(problem)))
+
     def _steady(self, now: float) -> None:
         """Say an unstable connection has held for `flap` seconds: its reopenings were not said (`_dropped`)."""
         if self._unstable_at is not None and now - self._opened_at >= self.flap:
@@ -417,6 +436,7 @@ class DiceLink:
             data = port.read(port.in_waiting or 1)
             now = self.clock()
             self._steady(now)
+            self._tag_file()
             if data:
                 heard = now
                 messages = self._parser.feed(data)

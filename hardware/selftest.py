@@ -119,8 +119,12 @@ def self_test(
     timeout: float = 10.0,
     dwell: float = 0.5,
     auto_press: bool = False,
+    tag_files: list[tuple[str, bool]] | None = None,
 ) -> int:
     """Run the whole check; 0 when everything answered, 1 otherwise.
+
+    ``tag_files``: what to say of each game's tag file and whether it is a problem (`hardware.tags.tag_file_lines`),
+    where the owner checks the table before the café opens; a broken one was read as no tags, in silence.
 
     ``pin_factory`` makes the factory, so a machine without GPIO (or a pin held by
     another program) is one reported problem and the serial sensor is still checked;
@@ -152,6 +156,11 @@ def self_test(
         # Two boxes answering is no fault, but the table reads one: which one was the owner's to choose.
         say(f"  {len(found)} sensors answer; the table reads one: name it with --dice-sensor (hw play) or on the "
             "settings screen, by its /dev/serial/by-id name where it has one")
+    if tag_files is not None:
+        say("Card tags:")
+        for line, problem in tag_files:
+            say(f"  {line}")
+            failures += problem
     say("All wiring answered." if not failures else f"{failures} problem(s) found.")
     return 1 if failures else 0
 

@@ -77,7 +77,7 @@ def start(controller: Controller, name: str, spec: str, orientation: Orientation
 
         # The tags of the game on the table, each game's own file (`hw teach --game G`); the temple's were read
         # for every game.
-        tags = GameTags(lambda: controller.session.game.id if controller.session else None)
+        tags = GameTags(lambda: controller.session.game if controller.session else None)
         return DiceLink(spec, Gate(controller.submit), tags=tags).start()
     if name == "camera":
         from vision.feed import start_camera

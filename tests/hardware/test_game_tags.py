@@ -45,13 +45,13 @@ def test_each_game_reads_its_own_tag_file_and_the_owner_is_told_which_to_teach(o
     (plain `companion hw teach` taught the temple's tags)."""
     assert main(["hw", "teach", "--game", "targi", "--tag", "04A1", "--card", "G01"]) == 0
     assert main(["hw", "teach", "--tag", "04A2", "--card", "P05"]) == 0
-    game = ["targi"]
+    game = [create("targi")]
     tags = GameTags(lambda: game[0])
     assert to_observation(SlotReport(1, "04a1"), "dice sensor", tags) == CardsSeen({1: "G01"}, "dice sensor")
     unknown = to_observation(SlotReport(2, "04A2"), "dice sensor", tags)
     assert isinstance(unknown, LinkChanged)
     assert unknown.detail == "slot 2: unknown tag 04A2; teach it with 'companion hw teach --game targi'"
-    game[0] = "temple"
+    game[0] = create("temple")
     assert to_observation(SlotReport(2, "04A2"), "dice sensor", tags) == CardsSeen({2: "P05"}, "dice sensor")
     assert sorted(p.name for p in default_tags_path().parent.iterdir()) == ["targi-tags.json", "temple-tags.json"]
 
@@ -60,7 +60,7 @@ def test_a_tag_file_named_for_play_is_read_for_every_game(tmp_path: Path) -> Non
     """`hw play --tags FILE`: that file, whatever the game, and the unknown tag's hint names it."""
     assert main(["hw", "teach", "--game", "targi", "--tags", str(tmp_path / "my tags.json"), "--tag", "04A1",
                  "--card", "G01"]) == 0
-    tags = GameTags(lambda: "targi", tmp_path / "my tags.json")
+    tags = GameTags(lambda: create("targi"), tmp_path / "my tags.json")
     assert tags.card("04A1") == "G01"
     assert tags.teach_command == f"companion hw teach --game targi --tags '{tmp_path / 'my tags.json'}'"
     assert GameTags(lambda: None).card("04A1") is None  # no game on the table yet
