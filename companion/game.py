@@ -747,6 +747,12 @@ class Game(ABC):
         game that draws no card."""
         return {}
 
+    def card_names(self) -> Mapping[str, str]:
+        """Each card id of `card_copies` with the name printed on the card, where the two differ ("golden_compass":
+        "Golden Compass"): `hw teach` takes either, as the owner reads the card in hand. Empty: a card shows its
+        id."""
+        return {}
+
     def choice_words(self, state: State, action: Action) -> str | None:
         """An action named without its place, as the table tells it from others at the same place ("green
         camel"), for a `why` that lists the other choices one rule rules out there; None: the fields in which

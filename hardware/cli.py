@@ -16,12 +16,13 @@ import re
 import shlex
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.cli import PLAYERS, add_play_arguments, cmd_play, tolerant_stdin, usage
 from companion.errors import quoted
+from companion.game import said_as
 from companion.observations import LinkChanged, Observation, Update, link_text
 from companion.option_types import count, file_path, named, seconds
 from companion.phrases import series
@@ -297,7 +298,8 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
     from companion.cli import cafe_dir
 
     game_cls = game_class(args.game)
-    copies = create(args.game, cafe_dir(args)).card_copies()  # every card of the café's decks, not the opening's
+    game = create(args.game, cafe_dir(args))
+    copies = game.card_copies()  # every card of the café's decks, not the opening's
     known = set(copies)
     if not known:  # `--game ttd --tag 04A1 --card P05` said "No card 'P05' in the Through the Desert data." (exit 1)
         carded = ", ".join(g for g in sorted(game_classes()) if create(g, cafe_dir(args)).card_copies())
@@ -309,16 +311,17 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
     if args.tag and not args.card:
         print(f"Give the card of tag {args.tag} with --card CARD.", file=sys.stderr)
         return 2
-    card = card_named(args.card, known) if args.card else None
+    names = game.card_names()
+    card = card_named(args.card, known, names) if args.card else None
     if args.tag and card is None:
         # It said "No card 'P5' in the ... data." and ended 1, as if the machine were at fault, naming no card.
-        print(f"companion: hw teach: argument --card: no card {quoted(args.card)} in the {game_cls.title} data; "
-              f"its cards: {card_ids(known)}", file=sys.stderr)
+        print(f"companion: hw teach: argument --card: {no_such_card(args.card, known, names)} in the "
+              f"{game_cls.title} data; its cards: {card_ids(known)}", file=sys.stderr)
         return 2
     tags = TagMap.to_teach(Path(args.tags) if args.tags else default_tags_path(args.game))  # never over a non-tag file
     if args.tag:
         tags.teach(args.tag, card, copies[card])  # type: ignore[arg-type,index]  # found above
-        print(f"tag {args.tag} -> card {card}  ({tags.path})")
+        print(f"tag {args.tag} -> card {card}{f' ({names[card]})' if card in names else ''}  ({tags.path})")
         return 0
     if not args.dice_sensor:
         print("Give --tag TAG --card CARD, or --dice-sensor URL to teach from the board.", file=sys.stderr)
@@ -342,7 +345,8 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
             shown[0] = observation.up
             print(f"  [{text}]{'' if observation.up else ' - Ctrl-C to stop'}", flush=True)
 
-    print(f"Lay each card on any slot; type its card id ({len(known)} cards), or q to stop.", flush=True)
+    print(f"Lay each card on any slot; type its card id{' or name' if names else ''} ({len(known)} cards), or q to "
+          "stop.", flush=True)
     def slot_report(message: Message) -> None:
         """Only what the prompt asks about is queued: on a garbage stream every bad line piled up for as long
         as the prompt stood open (tens of megabytes an hour at 115200 baud)."""
@@ -390,14 +394,15 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
                 if answer:
                     print(f"  no card lies on a slot yet: lay {answer} on one first (q to stop)", flush=True)
                 continue
-            if (card := card_named(answer, known)) is not None:
+            if (card := card_named(answer, known, names)) is not None:
                 tags.teach(asked[0].tag, card, copies[card])  # type: ignore[arg-type]
                 taught += 1
                 print(f"  saved ({tags.path})")
             elif answer:
                 # The same tag is asked again: a mistyped id ("P5") moved on to the next tag, or to none, and the
                 # card whose id was mistyped stayed untaught until it was lifted and laid again.
-                print(f"  no card {quoted(answer)}; the cards: {card_ids(known)} (Enter passes this tag over)")
+                print(f"  {no_such_card(answer, known, names)}; the cards: {card_ids(known)} (Enter passes this tag "
+                      "over)")
                 ask_next()
                 continue
             asked.pop(0)
@@ -415,14 +420,40 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
         link.stop()
 
 
-def card_named(text: str, known: set[str]) -> str | None:
-    """The card of ``known`` that ``text`` names, in any case and without blanks around it ("p05" is P05), or None.
+def cards_called(text: str, known: set[str], names: Mapping[str, str]) -> list[str]:
+    """The cards of ``known`` that ``text`` names: its id in any case, blanks around it dropped ("p05" is P05), or
+    the name printed on it (``names``, `Game.card_names`) in any case, with or without its apostrophes and
+    underscores ("Golden Compass", "camels blessing" for camels_blessing). More than one: a name two cards share.
 
-    A café reads the id off the card's face and types it as it comes: "p05" was "no card 'p05'" and ended 1.
+    A café reads the card in hand and types it as it comes: "p05" was "no card 'p05'", and Blackpool's and the
+    desert race's cards, whose faces show a name, were taught by their data ids alone ('golden_compass').
     """
-    if text in known:
-        return text
-    return next((card for card in known if card.lower() == text.strip().lower()), None)
+    said = text.strip()
+    if said in known:
+        return [said]
+    if by_id := [card for card in known if card.lower() == said.lower()]:
+        return by_id
+    key = _name_key(said)
+    return sorted(card for card in known if key and key in (_name_key(card), _name_key(names.get(card, ""))))
+
+
+def _name_key(words: str) -> str:
+    """A card's name or id as typed: `said_as` (case, spacing, underscores), and its apostrophes aside."""
+    return said_as(words).replace("'", "").replace("\u2019", "")
+
+
+def card_named(text: str, known: set[str], names: Mapping[str, str]) -> str | None:
+    """The one card ``text`` names (`cards_called`), or None."""
+    found = cards_called(text, known, names)
+    return found[0] if len(found) == 1 else None
+
+
+def no_such_card(text: str, known: set[str], names: Mapping[str, str]) -> str:
+    """Why ``text`` names no one card: a name two cards share, named with their ids; else none of the cards."""
+    found = cards_called(text, known, names)
+    if len(found) > 1:
+        return f"{quoted(text.strip())} is the name of {series(found)}: type the id of the one in hand"
+    return f"no card {quoted(text)}"
 
 
 def card_ids(cards: set[str]) -> str:

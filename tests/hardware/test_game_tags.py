@@ -87,7 +87,7 @@ def test_teaching_at_the_board_offers_every_targi_card_and_keeps_a_tag_for_each_
     env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(own_data_dir)}
     with SimulatedSensor() as sensor, AtTerminal("hw", "teach", "--game", "targi", "--dice-sensor", sensor.path,
                                                  env=env) as teach:
-        teach.read_until("type its card id (57 cards), or q to stop.")
+        teach.read_until("type its card id or name (57 cards), or q to stop.")
         teach.read_until("[dice sensor connected")
         for slot, (tag, card) in enumerate([("04A1", "t05"), ("04A2", "G01"), ("04A3", "G01")], start=1):
             sensor.slot(slot, tag)

@@ -1138,6 +1138,10 @@ class Blackpool(Game):
         """The charm and curse decks' cards (BP-C8), as the café's cards.json counts them."""
         return {card.id: card.count for card in self.catalogue.cards.values() if card.count > 0}
 
+    def card_names(self) -> Mapping[str, str]:
+        """"Diagonal Step Up" for diagonal_step_up, as the café's cards.json names it."""
+        return {card.id: card.name for card in self.catalogue.cards.values() if card.count > 0}
+
     def value_words(self, state: State, key: str, value: Any) -> str | None:
         """A field's value as Blackpool's texts write it: a traveller "Green 2", a card "Diagonal Step Down", a
         square "d6 (ring 4)", the travellers of an order "Red 1, Red 2"."""

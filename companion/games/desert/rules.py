@@ -969,6 +969,10 @@ class DesertRace(Game):
         counts = (*self.board.counts["collection"], *self.board.counts["mystery"])
         return {card: count for card, count in zip(ids, counts, strict=True) if count > 0}
 
+    def card_names(self) -> Mapping[str, str]:
+        """"Golden Compass" for golden_compass, "Camel's Blessing" for camels_blessing."""
+        return {card: card_name(card) for card in self.card_copies()}
+
     def field_values(self, state: State, key: str) -> Sequence[Any]:
         """A card is one of the race's ten: before any was drawn, Build's card list was empty, and "Pink
         plays a Mirage Cloak it does not hold" could not be put together."""

@@ -171,6 +171,10 @@ class Targi(Game):
         """The goods and tribe cards laid in the centre (border cards are printed on the board's edge)."""
         return {card: count for deck in self.cat.full_deck.values() for card, count in deck if count > 0}
 
+    def card_names(self) -> Mapping[str, str]:
+        """"Date Basket" for G01, as the café's cards.json labels it."""
+        return {card: (self.cat.goods.get(card) or self.cat.tribe[card]).label for card in self.card_copies()}
+
     def value_words(self, state: State, key: str, value: Any) -> str | None:
         """A field's value as Targi's texts write it: a centre card "centre 2-1", a border card "card 9 (Trader)",
         a drawn or held card "Salt Block (G02)", goods "2 dates and 1 pepper". A card keeps its id here alone of
