@@ -345,8 +345,12 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
             shown[0] = observation.up
             print(f"  [{text}]{'' if observation.up else ' - Ctrl-C to stop'}", flush=True)
 
-    print(f"Lay each card on any slot; type its card id{' or name' if names else ''} ({len(known)} cards), or q to "
-          "stop.", flush=True)
+    # Targi's 57 cards are 64 to sticker: "(57 cards)" counted kinds, and an owner stopping at 57 left 7 copies bare.
+    total = sum(copies.values())
+    counted = (f"{len(known)} cards" if total == len(known) else
+               f"{len(known)} different cards, {total} in the deck with their copies: each copy takes a tag of its own")
+    print(f"Lay each card on any slot; type its card id{' or name' if names else ''} ({counted}), or q to stop.",
+          flush=True)
     def slot_report(message: Message) -> None:
         """Only what the prompt asks about is queued: on a garbage stream every bad line piled up for as long
         as the prompt stood open (tens of megabytes an hour at 115200 baud)."""
@@ -397,7 +401,8 @@ def cmd_hw_teach(args: argparse.Namespace) -> int:
             if (card := card_named(answer, known, names)) is not None:
                 tags.teach(asked[0].tag, card, copies[card])  # type: ignore[arg-type]
                 taught += 1
-                print(f"  saved ({tags.path})")
+                tagged = sum(1 for c in tags.links.values() if c in known)  # the owner sees when the deck is done
+                print(f"  saved ({tagged} of {total} cards tagged; {tags.path})")
             elif answer:
                 # The same tag is asked again: a mistyped id ("P5") moved on to the next tag, or to none, and the
                 # card whose id was mistyped stayed untaught until it was lifted and laid again.

@@ -87,13 +87,15 @@ def test_teaching_at_the_board_offers_every_targi_card_and_keeps_a_tag_for_each_
     env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(own_data_dir)}
     with SimulatedSensor() as sensor, AtTerminal("hw", "teach", "--game", "targi", "--dice-sensor", sensor.path,
                                                  env=env) as teach:
-        teach.read_until("type its card id or name (57 cards), or q to stop.")
+        # 57 different cards, and 64 to sticker: "(57 cards)" had the owner stop with the second copies untagged.
+        teach.read_until("type its card id or name (57 different cards, 64 in the deck with their copies: each copy "
+                         "takes a tag of its own), or q to stop.")
         teach.read_until("[dice sensor connected")
         for slot, (tag, card) in enumerate([("04A1", "t05"), ("04A2", "G01"), ("04A3", "G01")], start=1):
             sensor.slot(slot, tag)
             teach.read_until(f"tag {tag} (slot {slot}): card? ")
             teach.type(f"{card}\n")
-            teach.read_until("  saved (")
+            teach.read_until(f"  saved ({slot} of 64 cards tagged; ")
         teach.type("q\n")
         code, _rest, said = teach.finish()
     assert code == 0 and said == "", (code, said)
