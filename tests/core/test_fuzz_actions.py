@@ -52,7 +52,9 @@ JSON_WORDS = re.compile(r"\bnull\b|\b(?:bring_out|move_marker|skip_change|ahkinc
 # A list or object quoted back as sent ("not [null]"), or cut short, innermost first.
 SHOWN = re.compile(r"[\[{][^\[\]{}]*(?:[\]}]|\.\.\.)")
 PYTHON_MAPS = re.compile(r"(?<![\w'])[\[{]'")  # {'a': 1} or ['a'], not a quoted '{'
-SENT = re.compile(r"'[^']*(?:'|\.\.\.)|\"[^\"]*(?:\"|\.\.\.)")  # a quoted value, or one cut short
+# A quoted value, or one cut short ("'0\x1f...": its "..." ends it, or the match ran on to the quote opening
+# "('bring_out')" and left bring_out bare).
+SENT = re.compile(r"'[^']*?(?:'|\.\.\.)|\"[^\"]*?(?:\"|\.\.\.)")
 FUZZ = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 odd_scalars = st.one_of(
