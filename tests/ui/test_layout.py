@@ -108,7 +108,10 @@ def test_all_six_rolls_show_while_the_status_line_speaks(reading: str, where: st
     else:  # upright at 120% short of a row at most: the last row shows, an unsure reading's but for its foot
         assert hidden in ([], ["Oracle shows 6", "Oracle shows 5"]), f"{hidden} need a scroll under {app.status!r}"
         foot = window_box(scroll)[1] - min(window_box(b)[1] for b in rolls)
-        assert foot <= rolls[0].height * (0.34 if reading == "unsure" else 0.67), f"{foot:.0f} px out of sight"
+        # A refusal of three lines, the status line's most ("there is no 'no such move' action; the actions are
+        # roll, move, bring out ('bring_out'), ..."), leaves the top fifth of the last row in sight; the bound was
+        # 0.67 when that refusal took two lines there.
+        assert foot <= rolls[0].height * (0.34 if reading == "unsure" else 0.82), f"{foot:.0f} px out of sight"
     box, label = table.ids.announcements_scroll, table.ids.announcements
     assert box.height >= 30 * table.u - 0.5, "the announcements are gone"
     assert label.height <= max(label.texture_size[1], box.height) + 1, "the newest line is under an empty band"
