@@ -788,7 +788,16 @@ def default_command() -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """The ``companion`` command; ``argv`` None means this is the process itself, not a caller in it."""
-    code = _run(argv)
+    try:
+        code = _run(argv)
+    except KeyboardInterrupt:
+        # A second Ctrl-C, in the command's own "stopped" handling: Ctrl-C sent to each of a command's threads
+        # (as a test does) can arrive as one interrupt per thread when the machine is slow to run the first. It
+        # left here as a traceback, past the quick exit below that spares the line reader's stdin lock.
+        if argv is not None:
+            raise
+        print("companion: stopped (Ctrl-C)", file=sys.stderr)
+        code = 130
     if argv is None and input_still_waiting():
         # Ended while the referee's line reader still waits on a pipe: see `input_still_waiting`.
         sys.stdout.flush()

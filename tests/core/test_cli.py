@@ -7,6 +7,8 @@ import io
 import json
 import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -1023,3 +1025,29 @@ def test_a_dash_where_no_stream_can_go_is_refused(
     assert usage.value.code == 2
     assert f"argument {what}: '-' stands for stdin or stdout, which this cannot be ('./-' names one called -): " in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_ctrl_c_in_the_commands_own_stopping_still_ends_it_cleanly() -> None:
+    """Ctrl-C sent to each thread of `hw play` can come as two interrupts on a loaded machine: the second, raised
+    while the first was being handled, left `main` as a traceback (exit -2) instead of the command's "stopped"
+    line and status 130, and skipped the quick exit that spares the line reader's stdin lock at shutdown."""
+    script = (
+        "import queue, sys\n"
+        "import companion.cli as cli\n"
+        "from companion.terminal import start_reading\n"
+        "start_reading(sys.stdin.readline, queue.Queue(), lambda error: None)\n"
+        "def interrupted(argv):\n"
+        "    raise KeyboardInterrupt\n"
+        "cli._run = interrupted\n"
+        "sys.exit(cli.main())\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    with subprocess.Popen([sys.executable, "-c", script], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as running:
+        try:
+            running.wait(timeout=60)  # stdin left open: the line reader still waits on it
+        finally:
+            running.kill()
+        err = running.stderr.read()
+    assert running.returncode == 130 and "Traceback" not in err, (running.returncode, err[-500:])
+    assert err.strip().splitlines()[-1] == "companion: stopped (Ctrl-C)"
