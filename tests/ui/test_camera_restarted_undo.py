@@ -45,7 +45,9 @@ def test_settings_save_with_another_camera_names_the_undone_change_still_lying(l
     before = on_the_table(session)
     laid = before | {change["slot"]: change["card"]}
     journal.close()
-    first = write_frames(tmp_path / "first", [board_frame(before)] * 20 + [board_frame(laid)] * 20)
+    # The change held as long as the other boards: 20 frames (under a second at the camera's pace) ended the
+    # folder before the card was read steady on a loaded machine ("Camera has stopped").
+    first = write_frames(tmp_path / "first", [board_frame(before)] * 20 + [board_frame(laid)] * HELD)
     other = write_frames(tmp_path / "other", [board_frame(laid)] * HELD)
     settings = Settings(camera_source=str(first))
     settings.inputs["camera"] = True
