@@ -620,6 +620,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         record = read_json(Path(args.record))
     session = replay_record(record, cafe_dir(args))
+    if session.as_journalled:  # its start is one a check added since refuses: said, as resume and export say it
+        print(f"companion: {session.as_journalled}", file=sys.stderr)
     if record.get("final") is None:
         # A record exported from steps that no longer replayed has no final position; saying it matched
         # one vouched for an end nobody recorded.

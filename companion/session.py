@@ -40,6 +40,7 @@ from companion.game import (
     wrong_kind,
 )
 from companion.journal import SEE_RECOVERING, Journal, JournalGame, card_state, in_memory, open_journal, room_note
+from companion.journalled_start import journalled_note, read_journalled
 from companion.phrases import after_colon
 from companion.registry import create
 from companion.schema import field_slip, unquote_hint
@@ -100,6 +101,7 @@ class Session:
         self._legal_keys: dict[str, frozenset[frozenset[str]]] = {}
         self._legal_kinds: dict[tuple[str, str], frozenset[str]] = {}
         self.reread = ""  # why a journalled start is read otherwise than journalled (``from_start``), if it is
+        self.as_journalled = ""  # the table's note on a journalled start read past today's checks (``from_start``)
 
     # -- starting ---------------------------------------------------------
     @classmethod
@@ -156,11 +158,13 @@ class Session:
         A loaded position an older companion accepted and this one refuses is read as the game says
         (``Game.old_start``; ``played_on``: steps follow it). Read otherwise than journalled, the session's
         ``start`` holds it as read now and ``reread`` why, so the game is journalled anew on it (``resume_game``).
+        Any other start the loader refuses is read as journalled, past its checks, and ``as_journalled`` says so to
+        the table: the checks are for a position typed now, and a game journalled before one was added is kept.
         """
         game = create(game_id, cafe_dir)
         if not isinstance(start, Mapping):
             raise BadRequest("the start of the game must be an object (players and options, or a loaded position)")
-        reread = ""
+        reread = as_journalled = ""
         if start.get("kind") == "load":
             document = start.get("state")
             if not isinstance(document, Mapping):
@@ -170,11 +174,16 @@ class Session:
             except InvalidPosition as refusal:
                 old = game.old_start(document, played_on)
                 if old is None:
-                    raise
-                state = old
-                if not played_on:
+                    # The loader's checks are for a position typed now: one journalled before a check refused it
+                    # is read as journalled, and the table told what could not be (``companion.journalled_start``).
+                    old = read_journalled(game, document)
+                    if old is None:
+                        raise
+                    as_journalled = journalled_note(game, document, old, refusal)
+                elif not played_on:
                     reread = refusal.message
                     start = {"kind": "load", "state": game.to_document(old)}
+                state = old
         else:
             players = start.get("players")
             if not isinstance(players, list):
@@ -182,6 +191,7 @@ class Session:
             state = game.setup(players, game.resolve_options(game.kept_options(start.get("options")), None))
         session = cls(game, dict(start), state)
         session.reread = reread
+        session.as_journalled = as_journalled
         return session
 
     @classmethod
@@ -612,13 +622,15 @@ class Session:
 
 
 def export_game(entry: JournalGame, cafe_dir: Any = None) -> tuple[dict[str, Any], str]:
-    """A journalled game's record, and why it lacks a final position when its steps no longer replay.
+    """A journalled game's record, and why it lacks a final position when its steps no longer replay, or that its
+    start was read past checks added since it was journalled (``Session.as_journalled``).
 
     The record then holds the actions as journalled and the data sources the
     game began on, so it replays where that data is back.
     """
     try:
-        return Session.from_journal(entry, None, cafe_dir).export(), ""
+        session = Session.from_journal(entry, None, cafe_dir)
+        return session.export(), session.as_journalled
     except CompanionError as refusal:
         record = {
             "format": RECORD_FORMAT,
@@ -717,13 +729,20 @@ def resume_game(journal: Journal, cafe_dir: Any = None) -> tuple[Session | None,
         return None, _not_resumed(refusal, entry)
     if cut is not None:
         resumed = resume_what_fits(journal, entry, session, cut)
-        return resumed if resumed is not None else (None, _not_resumed(cut.refusal, entry))
+        if resumed is None:
+            return None, _not_resumed(cut.refusal, entry)
+        return resumed[0], _notes(session.as_journalled, resumed[1])
     if session.reread:
         reread = resume_reread(journal, entry, session)
         if reread is not None:
             return reread
         return None, _not_resumed(InvalidPosition([session.reread]), entry)
-    return session.attach(journal, entry.id), changed_data_note(entry, session)
+    return session.attach(journal, entry.id), _notes(session.as_journalled, changed_data_note(entry, session))
+
+
+def _notes(*notes: str) -> str:
+    """The table's notes on one resumed game, in one line."""
+    return " ".join(filter(None, notes))
 
 
 def resume_reread(journal: Journal, entry: JournalGame, session: Session) -> tuple[Session, str] | None:

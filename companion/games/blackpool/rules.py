@@ -46,6 +46,7 @@ from companion.games.blackpool.state import (
     traveller_name,
 )
 from companion.games.blackpool.view import describe_state
+from companion.journalled_start import refuse_position
 from companion.phrases import series
 
 COLOURS = INFO.colours
@@ -236,8 +237,10 @@ class Blackpool(Game):
 
     def from_document(self, document: Mapping[str, Any]) -> State:
         state, problems = state_of(self, document)
-        if problems or state is None:
+        if state is None:
             raise InvalidPosition(problems)
+        if problems:
+            refuse_position(problems)  # noted instead while a journalled start is read back
         return state
 
     def old_start(self, document: Mapping[str, Any], played_on: bool) -> State | None:

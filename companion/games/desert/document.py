@@ -46,6 +46,7 @@ from companion.games.desert.state import (
     State,
     Step,
 )
+from companion.journalled_start import refuse_position
 from companion.schema import field_slip, is_known, look_up, no_such, whole_hint
 
 if TYPE_CHECKING:
@@ -293,7 +294,7 @@ def from_document(game: DesertRace, doc: Any) -> State:
     if not problems:
         problems.extend(state_problems(board, state))
     if problems:
-        raise InvalidPosition(problems)
+        refuse_position(problems)  # noted instead while a journalled start is read back
     return state
 
 

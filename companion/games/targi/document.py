@@ -31,6 +31,7 @@ from companion.games.targi.state import (
     Task,
     slot_index,
 )
+from companion.journalled_start import refuse_position
 from companion.schema import is_known, whole_hint
 
 OPTION_FIELDS = {
@@ -435,7 +436,7 @@ def from_document(cat: Catalog, doc: Mapping[str, Any], resolve_options: Any, ch
                     r.fail(f"{name} card {quoted(cid)}: not in the {name} deck")
 
     if r.problems:
-        raise InvalidPosition(r.problems)
+        refuse_position(r.problems)  # noted instead while a journalled start is read back
     return State(
         players=pl, profile=profile, rules=rules, round=rnd, robber=robber, start=start, stage=stage, actor=actor,
         queue=queue, supplies=(supplies[0], supplies[1]), targi=tuple(sorted(targi)), markers=tuple(sorted(markers)),

@@ -10,6 +10,7 @@ from companion.game import not_playing_words, players_listed
 from companion.games.temple.board import Board
 from companion.games.temple.move_reach import pawn_moves
 from companion.games.temple.state import PHASES, Task, TempleState, pawn_name
+from companion.journalled_start import refuse_position
 from companion.schema import is_known, meant_hint, whole_hint
 
 if TYPE_CHECKING:
@@ -339,7 +340,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
                 f" over with {colour} as the winner"
             )
     if problems:
-        raise InvalidPosition(problems)
+        refuse_position(problems)  # noted instead while a journalled start is read back
     state = TempleState(
         players=tuple(players),
         options=tuple(sorted(options.items())),
@@ -358,7 +359,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
         winner=winner,
     )
     if phase == "move" and roll is not None and not pawn_moves(game, state):
-        raise InvalidPosition([f"phase move, but no pawn of {players[turn]} can move {roll[0]}"])
+        refuse_position([f"phase move, but no pawn of {players[turn]} can move {roll[0]}"])
     return state
 
 

@@ -17,6 +17,7 @@ from companion.games.ttd.board import Board, bits, hex_label
 from companion.games.ttd.options import OPTION_SPECS, Rules, profile_of
 from companion.games.ttd.recount import unclaimed_areas
 from companion.games.ttd.state import COLOURS, EMPTY, GUIDE, PHASES, SLOTS, TtdState, derive, slot
+from companion.journalled_start import refuse_position
 from companion.schema import is_known, look_up, whole_hint
 
 if TYPE_CHECKING:
@@ -171,7 +172,7 @@ def from_document(game: ThroughTheDesert, doc: Mapping[str, Any]) -> TtdState:
     if phase == "camels" and not end and any(s == 0 for s in supply) and rules.end_timing == "immediate":
         reader.add("phase: a colour's supply is empty, so the game should be over")
     if reader.problems:
-        raise InvalidPosition(reader.problems)
+        refuse_position(reader.problems)  # noted instead while a journalled start is read back
     state = TtdState(
         players=players,
         rules=rules,
@@ -200,7 +201,7 @@ def from_document(game: ThroughTheDesert, doc: Mapping[str, Any]) -> TtdState:
     if rules.area_timing == "immediate":
         unclaimed = unclaimed_areas(game, json.loads(json.dumps(to_document(game, state))))
     if unclaimed:
-        raise InvalidPosition(
+        refuse_position(
             [
                 f"claimed_areas: {problem.removeprefix('recount: ')}; under area_timing immediate an area is "
                 "claimed as its wall closes (TD-Q16)"
