@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from contextlib import suppress
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import InvalidPosition
+from companion.errors import CompanionError, InvalidPosition
+from companion.game import normalize_action
 
 if TYPE_CHECKING:
     from companion.game import Game, State
@@ -34,14 +36,20 @@ def refuse_position(problems: list[str], rule: str | None = None) -> None:
 
 def read_journalled(game: Game, document: Mapping[str, Any]) -> State | None:
     """The position ``document`` holds, read past the loader's checks (their problems are the refusal the caller
-    caught); None when no position can be built from it, or one built cannot be asked what comes next."""
+    caught); None when no position can be built from it, or one built cannot be asked what comes next, what may
+    be done, or shown: a field the loader could not read leaves some positions it builds past the refusal unfit
+    to play (a temple option the loader dropped), and such a start stays refused rather than crash the start."""
     noted: list[str] = []
     token = _NOTED.set(noted)
     try:
         state = game.from_document(document)
         game.pending(state)
+        game.describe(state)
         game.to_document(state)
-    except Exception:
+        for action in game.legal_actions(state):  # each step offered on it is taken, or refused in words
+            with suppress(CompanionError):
+                game.apply(state, normalize_action(action, game.turn_rule))
+    except Exception:  # a start too broken to build or play stays refused, in the loader's own words
         return None
     finally:
         _NOTED.reset(token)

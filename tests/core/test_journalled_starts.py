@@ -180,3 +180,40 @@ def test_a_start_no_position_can_be_built_from_stays_in_the_journal(tmp_path: Pa
         assert f"it stays in the journal as game {number}" in note
     finally:
         journal.close()
+
+
+def test_an_option_the_loader_cannot_read_is_taken_at_its_default_and_named(tmp_path: Path) -> None:
+    """A temple start whose option value this version no longer takes: its options are the defaults, said, where
+    the loader kept none and the first roll crashed on a missing option."""
+    document = _played("temple", ["red", "blue"], lambda d: d["phase"] == "roll")
+    document["options"]["roll1_mode"] = "reroll"
+    path = tmp_path / "journal.sqlite3"
+    journal_of(path, {"game": "temple", "start": {"kind": "load", "state": document}, "data": {}, "actions": []})
+    journal, session, note = open_table(path)
+    try:
+        assert session is not None and dict(session.state.options)["roll1_mode"] == "orthogonal"
+        assert "(options: option 'roll1_mode' cannot be 'reroll'" in note
+        assert note.endswith("Not read as journalled: options, taken as this version reads it; check it against the"
+                             " table.")  # fmt: skip
+        for _ in range(3):
+            session.act(session.legal()[0])
+    finally:
+        journal.close()
+
+
+def test_a_start_read_back_that_its_steps_cannot_be_taken_on_stays_in_the_journal(tmp_path: Path) -> None:
+    """A temple card change whose roll cannot be read: built past the refusal it has no roll, and the journalled
+    change crashed the start. Such a start stays in the journal, said, and the table starts."""
+    document = _played("temple", ["red", "blue"], lambda d: d["phase"] == "change")
+    step = Session.from_start("temple", {"kind": "load", "state": document}).legal()[0]
+    document["roll"]["colour"] = "P05"
+    path = tmp_path / "journal.sqlite3"
+    record = {"game": "temple", "start": {"kind": "load", "state": document}, "data": {}, "actions": [step]}
+    number = journal_of(path, record)
+    journal, session, note = open_table(path)
+    try:
+        assert session is None
+        assert note.startswith("The game in progress could not be resumed (2 problems: roll {\"value\": ")
+        assert f"it stays in the journal as game {number}" in note
+    finally:
+        journal.close()

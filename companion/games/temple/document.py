@@ -131,6 +131,7 @@ def from_document(game: TempleGame, doc: Mapping[str, Any]) -> TempleState:
             problems.append("options must be an object")
     except BadRequest as exc:
         problems.append(f"options: {exc.message}")
+        options = game.resolve_options({})  # the defaults: a journalled start read past its problems must play
     phase = doc.get("phase")
     if phase not in PHASES:
         problems.append(f"phase {quoted(phase)} is not one of {', '.join(PHASES)}")
