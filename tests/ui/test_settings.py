@@ -516,6 +516,21 @@ def test_a_game_journalled_before_an_update_goes_on_from_its_last_step_that_fits
     assert f"kept as game {game_id} (companion export game.json --id {game_id})" in app.status
 
 
+def test_a_game_started_on_a_position_a_newer_check_refuses_resumes_at_its_step(launch: Any, tmp_path: Path) -> None:
+    """A Targi game journalled on a pair of Targi facing across the board (refused since TG-P5 was checked): the
+    app resumes it at its step and the status line says its start is read as journalled."""
+    from tests.core.test_journalled_starts import _record
+    from tests.games.old_records import journal_of
+
+    record = _record("targi")
+    journal_of(tmp_path / "journal.sqlite3", record)
+    app = launch(new=False)
+    assert app.controller.session is not None and app.controller.session.log == record["actions"]
+    assert app.controller.session.document() == record["final"]
+    assert app.status.startswith("The game began on a position this version of the companion refuses when it is"
+                                 " loaded now (targi[1]: card 13 faces black's Targi on card 7")  # fmt: skip
+
+
 def test_a_settings_file_the_app_may_not_read_is_named_as_a_permission_problem_and_kept(
     launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
