@@ -365,17 +365,42 @@ def _print_bench(report: dict[str, dict[str, Any]], as_json: bool) -> None:
         print(f"{game_id:<10} random games per second: {numbers['games_per_s']}")
 
 
+def _cafe_or_given(args: argparse.Namespace, given: str | None, what: str, does: str, inside: bool) -> str | None:
+    """The path `data validate` or `data template` works on: ``given`` (PATH, DIR), else the ``--cafe`` folder;
+    None, said, when both are given and ``given`` is not the café folder (nor, with ``inside``, in it).
+
+    `companion --cafe DIR data validate OTHER` checked OTHER and `data template GAME OTHER` filled OTHER, the
+    café folder named first taken in silence. ``what`` names the argument, ``does`` what the command does to it.
+    """
+    cafe = getattr(args, "cafe", None)
+    if given is None:
+        if cafe is None:
+            args.parser.error(f"give {what}, or put --cafe DIR before data for the café folder")
+        return cafe
+    if cafe is None:
+        return given
+    place = Path(given).resolve()
+    if Path(cafe).resolve() == place or (inside and Path(cafe).resolve() in place.parents):
+        return given
+    print(f"companion: data {args.data_command} {does} {given}, which is not {'in ' if inside else ''}the --cafe "
+          f"folder {cafe}: leave --cafe out, or leave {given} out for the café folder", file=sys.stderr)
+    return None
+
+
 def cmd_data(args: argparse.Namespace) -> int:
     if args.data_command == "validate":
+        path = _cafe_or_given(args, args.path, "a data file or folder to check (PATH)", "checks", inside=True)
+        if path is None:
+            return 2
         warnings: list[str] = []
-        problems = validate_path(Path(args.path), game_classes(), warnings)
+        problems = validate_path(Path(path), game_classes(), warnings)
         for problem in problems:
             print(problem)
         for warning in warnings:  # the data plays the same: a warning leaves it valid
             print(f"warning: {warning}")
         if not problems:
             counted = f" ({len(warnings)} warning{'s' if len(warnings) > 1 else ''})" if warnings else ""
-            print(f"{args.path}: valid{counted}")
+            print(f"{path}: valid{counted}")
         return 1 if problems else 0
     if args.data_command == "which":
         refused = False
@@ -394,7 +419,10 @@ def cmd_data(args: argparse.Namespace) -> int:
         return 1 if refused else 0
     if args.data_command == "template":
         game_cls = game_class(args.game)
-        target = Path(args.dir) / game_cls.id
+        folder = _cafe_or_given(args, args.dir, "the café folder to copy into (DIR)", "copies into", inside=False)
+        if folder is None:
+            return 2
+        target = Path(folder) / game_cls.id
         if target.exists() and not target.is_dir():  # "File exists (DIR/ttd)", as if the folder were the fault
             print(f"companion: {target} is a file where the game's folder goes: move it away, or give another "
                   "café folder", file=sys.stderr)
@@ -698,16 +726,18 @@ def build_parser() -> argparse.ArgumentParser:
     validate = data_sub.add_parser("validate", help="check a data file or folder")
     # Not "-" (stdin): a data file is checked as the game its folder names and by its own name, which a pipe has
     # not; "data validate -" said "-: cannot be read (No such file or directory)".
-    validate.add_argument("path", type=no_stream("a data file's or folder's path (. for the one you are in)"),
-                          help="a game's data file, or a café folder (one folder per game inside)")
+    validate.add_argument("path", nargs="?",
+                          type=no_stream("a data file's or folder's path (. for the one you are in)"),
+                          help="a game's data file, or a café folder (one folder per game inside); left out: the "
+                          "--cafe folder")
     which = data_sub.add_parser("which", help="say which data each game uses")
     which.add_argument("game", nargs="?", help=f"game id ({GAME_IDS}); every game when left out")
     template = data_sub.add_parser("template", help="copy a game's house data into a café folder to edit")
     template.add_argument("game", help=f"game id ({GAME_IDS})")
-    template.add_argument("dir", type=folder_to_fill("the café folder's path (. for the one you are in)"),
-                          help="the café folder: the files go into DIR/GAME")
+    template.add_argument("dir", nargs="?", type=folder_to_fill("the café folder's path (. for the one you are in)"),
+                          help="the café folder: the files go into DIR/GAME (left out: the --cafe folder)")
     for command in (validate, which, template):
-        command.set_defaults(func=cmd_data)
+        command.set_defaults(func=cmd_data, parser=command)
 
     rules = sub.add_parser("rules", help="browse a game's rulebook")
     rules.add_argument("game", help=f"game id ({GAME_IDS})")
@@ -727,7 +757,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--id", type=journal_id, help="journal game id (default: the latest)")
     export.add_argument("--list", action="store_true",
                         help="list the journal's games (id, game, when, steps, players) instead of writing one")
-    export.set_defaults(func=cmd_export, parser=export)
+    # The list names the journal's games and reads no café data; a record written replays on it.
+    export.set_defaults(func=cmd_export, parser=export,
+                        cafe_unread=lambda args: " with --list (a record written does)" if args.list else None)
 
     results_cmd = sub.add_parser("results", help="the games finished over the last days, and who won each")
     results_cmd.add_argument("--days", type=count(1, MAX_RESULT_DAYS), default=7,
@@ -830,6 +862,31 @@ def _closed_streams(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _cafe_passed_over(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """Why ``companion --cafe DIR`` is refused before this command, or None when the command reads the folder.
+
+    A command marked ``cafe_unread`` (`set_defaults`) reads no café data: `--cafe DIR hw bench` timed the house
+    data and `--cafe DIR ui bench` the house boards, the folder taken in silence, and a café believed its own had
+    been. The mark is a hint for the line ("" for none; in a command group, the commands that do read it are
+    named), or a function of the arguments giving one, or None when this run reads the folder after all.
+    """
+    unread = getattr(args, "cafe_unread", None)
+    if not getattr(args, "cafe", None) or unread is None:
+        return None
+    if callable(unread):
+        unread = unread(args)
+        if unread is None:
+            return None
+    if not unread and getattr(args, f"{args.command}_command", None):
+        group = _typed_to(parser, argparse.Namespace(command=args.command))
+        choices = next(a.choices for a in group._actions if isinstance(a, argparse._SubParsersAction))
+        readers = [name for name, sub in choices.items() if "cafe_unread" not in sub._defaults]
+        if readers:
+            them = readers[0] if len(readers) == 1 else f"{', '.join(readers[:-1])} and {readers[-1]}"
+            unread = f" (of the {args.command} commands, only {them} {'does' if len(readers) == 1 else 'do'})"
+    return f"{command_name(args)} does not read café data{unread}: leave --cafe out"
+
+
 def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
     """The arguments, a word no command takes refused by the command it was typed to.
 
@@ -866,6 +923,10 @@ def _run(argv: list[str] | None) -> int:
     if closed:
         print(f"companion: {closed}", file=sys.stderr)
         return 1
+    passed_over = _cafe_passed_over(parser, args)
+    if passed_over:  # exit 2, as argparse refuses a command line, before anything is opened or written
+        print(f"companion: {passed_over}", file=sys.stderr)
+        return 2
     try:
         return int(args.func(args) or 0)
     except UnknownGame as error:  # a --game or GAME argument naming none: every game by id and name, as play says

@@ -739,7 +739,7 @@ def register(subparsers: Any) -> None:
     test.add_argument("--timeout", type=seconds, help=f"seconds to wait for each button (default {BUTTON_WAIT:g})")
     test.add_argument("--dwell", type=seconds, help=f"seconds each light stays on (default {LIGHT_DWELL:g})")
     test.add_argument("--auto", action="store_true", help="with --buttons mock: press the buttons for you")
-    test.set_defaults(func=cmd_hw_test)
+    test.set_defaults(func=cmd_hw_test, cafe_unread="")
 
     bench = sub.add_parser("bench", help="serial line to action applied: median and p99 over a real pty")
     bench.add_argument("--game", default="blackpool", help="a game with a die: blackpool (default), desert, temple")
@@ -747,7 +747,7 @@ def register(subparsers: Any) -> None:
     bench.add_argument("--seed", type=int, default=1, help="the same seed rolls the same values (default 1)")
     bench.add_argument("--no-journal", action="store_true", help="leave out the durable journal commit")
     bench.add_argument("--json", action="store_true", help="print the timings as one JSON object")
-    bench.set_defaults(func=cmd_hw_bench)
+    bench.set_defaults(func=cmd_hw_bench, cafe_unread=" (it times the house data)")
 
     teach = sub.add_parser("teach", help="link tag ids to a game's card ids (kept in the user data dir)")
     teach.add_argument("--game", default="temple", help="the game whose cards carry tags (default: temple)")
@@ -767,4 +767,4 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--roll", type=int, default=6,
                       help="the sensor's roll, a face of the game's die (a 6 brings a runner out)")
     demo.add_argument("--pause", type=seconds, default=0.5, help="seconds between the scripted steps")
-    demo.set_defaults(func=cmd_hw_demo)
+    demo.set_defaults(func=cmd_hw_demo, cafe_unread=" (the demo plays on the house data)")
