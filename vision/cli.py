@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--shadow", type=between(0.0, 0.95, "shares (of the light)"), default=0.0,
                    help="lay a hard shadow's band across every photo, taking this share of the light away (a lamp "
                    "past the camera's arm; 0.75 leaves a quarter; default 0)")
-    p.set_defaults(func=cafe_unread(cmd_eval_dice, "eval-dice"))
+    p.set_defaults(func=cmd_eval_dice, cafe_unread="")
 
     p = sub.add_parser("eval-cards", help="score the temple card reader on seeded rendered board photos")
     p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
@@ -91,7 +91,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "rolled onto the board, the others only pawns moved")
     p.add_argument("--tray-marked", action="store_true",
                    help="with --on-board: the drawn table's tray marked, as a café marks it on the camera screen")
-    p.set_defaults(func=cafe_unread(cmd_eval_temple_die, "eval-temple-die"))
+    p.set_defaults(func=cmd_eval_temple_die, cafe_unread="")
 
     p = sub.add_parser("bench", help="ms per 640x480 frame for each reader, and settle latency on a recorded video")
     p.add_argument("--json", action="store_true", help="print the timings as one JSON object")
@@ -100,7 +100,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--soak", type=count(1, MAX_SOAK_ROLLS), metavar="ROLLS",
                    help="instead: throw ROLLS dice through the feed, controller and a journalled game, "
                         f"memory after each hundred (1500 is about a café's day of rolls; at most {MAX_SOAK_ROLLS})")
-    p.set_defaults(func=cafe_unread(cmd_bench, "bench"))
+    p.set_defaults(func=cmd_bench, cafe_unread="")
 
     p = sub.add_parser("watch", help="print readings live from a source (camera index, URL, video, image folder)")
     p.add_argument("source", help='0, "picamera", rtsp://..., video.avi, a folder of images or one image')
@@ -128,7 +128,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("out", type=sheet_name, help="OUT.pdf")
     p.add_argument("--size-mm", type=between(*MARKER_MM, "millimetres"), default=50.0,
                    help=f"printed side of each marker, {MARKER_MM[0]:g} to {MARKER_MM[1]:g} mm (two to a row on A4)")
-    p.set_defaults(func=cafe_unread(cmd_markers, "markers"))
+    p.set_defaults(func=cmd_markers, cafe_unread="")
 
     p = sub.add_parser("teach-card", help="photograph a café's card lying in a slot and link it to a card of the data")
     p.add_argument("source", help="where the board is seen: 0, picamera, a URL, a video, an image or a folder")
@@ -156,7 +156,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--colour", required=True, choices=["red", "white"], help="the background it was taught on")
     p.add_argument("--out", type=folder_to_write("the folder holding the taught die (the teach commands' --out)"),
                    help="folder holding temple_die.json (default: the one the camera feed reads)")
-    p.set_defaults(func=cafe_unread(cmd_untaught_face, "untaught-face"))
+    p.set_defaults(func=cmd_untaught_face, cafe_unread="")
 
     p = sub.add_parser("untaught-card", help="take back the photo last taught of a temple card, or one named photo")
     which = p.add_mutually_exclusive_group(required=True)
@@ -165,25 +165,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="the photo's file as teach-card named it (P07__1.png, or its whole path)")
     p.add_argument("--out", type=folder_to_write("the folder holding the taught photos (the teach commands' --out)"),
                    help="folder holding the taught photos (default: the one the camera feed reads)")
-    p.set_defaults(func=cafe_unread(cmd_untaught_card, "untaught-card"))
+    p.set_defaults(func=cmd_untaught_card, cafe_unread="")
 
 
-# The vision commands that read the café folder's data (its deck, board and die): the others refuse `--cafe`.
-READS_CAFE = ("eval-cards", "watch", "teach-card", "teach-die")
-
-
-def cafe_unread(run: Callable[[argparse.Namespace], int], command: str) -> Callable[[argparse.Namespace], int]:
-    """``run``, refusing ``companion --cafe DIR`` first: ``command`` reads no café data, and took the folder in
-    silence, so a café owner believed its deck or die was what had been scored or taken back."""
-
-    def checked(args: argparse.Namespace) -> int:
-        if getattr(args, "cafe", None):
-            readers = f"{', '.join(READS_CAFE[:-1])} and {READS_CAFE[-1]}"
-            return _misused(f"{command} does not read café data (only {readers} do): leave --cafe out")
-        return run(args)
-
-    checked.__doc__ = run.__doc__
-    return checked
+# A command marked `cafe_unread` reads no café data (its deck, board or die): `companion --cafe DIR` before it is
+# refused (`companion.cli._cafe_passed_over`), naming eval-cards, watch, teach-card and teach-die, which read it.
 
 
 def picture_options(p: argparse.ArgumentParser) -> None:

@@ -734,8 +734,8 @@ def test_commands_that_read_no_cafe_data_refuse_cafe(tmp_path: Path, capsys) -> 
         assert companion(["--cafe", str(cafe), "vision", *command.split()]) == 2, command
         err = capsys.readouterr().err
         name = command.split()[0]
-        assert err.splitlines() == [f"vision: {name} does not read café data (only eval-cards, watch, teach-card "
-                                    "and teach-die do): leave --cafe out"]
+        assert err.splitlines() == [f"companion: vision {name} does not read café data (of the vision commands, "
+                                    "only eval-cards, watch, teach-card and teach-die do): leave --cafe out"]
     assert not sheet.exists()
     assert companion(["vision", "markers", str(sheet)]) == 0  # without --cafe, as before
 
