@@ -786,6 +786,49 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _GivenOnce(argparse.Action):
+    """An option that takes one value, refused when given again with another (`--game blackpool --game ttd`).
+
+    argparse keeps the last in silence: the first was passed over, and a table played the game named last.
+    Given again alike (`--new --new`) it changes nothing and is taken. ``seen`` is shared by every option of
+    one command line (`_refuse_given_twice`), so `ui --journal A run --journal B` is caught across the two.
+    """
+
+    seen: dict[str, tuple[str, Any]]
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        super().__call__(parser, namespace, values, option_string)
+        value = getattr(namespace, self.dest, None)
+        said = option_string or self.dest
+        if isinstance(values, str | int | float) and not isinstance(values, bool):
+            said = f"{said} {values}"
+        before = self.seen.get(self.dest)
+        if before is not None and before[1] != value:
+            raise argparse.ArgumentError(self, f"given twice ({before[0]}, then {said}): give it once")
+        self.seen[self.dest] = (said, value)
+
+
+ONCE = (argparse._StoreAction, argparse._StoreConstAction, argparse.BooleanOptionalAction)
+
+
+def _refuse_given_twice(parser: argparse.ArgumentParser, seen: dict[str, tuple[str, Any]]) -> None:
+    """Make every one-value option of ``parser`` and its sub-commands' parsers a `_GivenOnce` sharing ``seen``.
+
+    Their classes are swapped after they are made, as the adapters' parsers (hw, vision, ui) are built by
+    their own code; an option given several times on purpose (`append`, `count`) is left as it is.
+    """
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):  # aliases name the same parser
+                _refuse_given_twice(child, seen)
+        elif action.option_strings and isinstance(action, ONCE):
+            if not isinstance(action, _GivenOnce):
+                kind = type(action)
+                action.__class__ = type(f"Once{kind.__name__}", (_GivenOnce, kind), {})
+            action.seen = seen  # type: ignore[attr-defined]  # a parser parsed again starts afresh
+
+
 DRI = "/dev/dri"  # where a screen driven without X or Wayland (the Pi's KMS) shows
 
 
@@ -893,6 +936,8 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
     argparse refuses such a word at the top: `companion referee --bogus` printed the usage of `companion` and
     its twelve commands, not of `referee`, leaving the reader to find which options `referee` has.
     """
+    seen: dict[str, tuple[str, Any]] = {}
+    _refuse_given_twice(parser, seen)
     args, extra = parser.parse_known_args(argv)
     if extra:
         _typed_to(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")

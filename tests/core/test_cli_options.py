@@ -94,3 +94,45 @@ def test_data_without_a_folder_or_cafe_is_told_to_give_one(
         main(["data", *command])
     assert ended.value.code == 2
     assert "or put --cafe DIR before data for the café folder" in capsys.readouterr().err.splitlines()[-1]
+
+
+@pytest.mark.parametrize(("command", "said"), [
+    (["--cafe", "{cafe}", "--cafe", "{tmp}", "rules", "race"],
+     "companion: error: argument --cafe: given twice (--cafe {cafe}, then --cafe {tmp}): give it once"),
+    (["play", "--game", "race", "--players", "red,blue", "--game", "blackpool"],
+     "companion play: error: argument --game: given twice (--game race, then --game blackpool): give it once"),
+    (["export", "-", "--id", "1", "--id", "2"],
+     "companion export: error: argument --id: given twice (--id 1, then --id 2): give it once"),
+    (["ui", "--journal", "{tmp}/a.sqlite3", "run", "--journal", "{tmp}/b.sqlite3"],
+     "companion ui run: error: argument --journal: given twice (--journal {tmp}/a.sqlite3, then --journal "
+     "{tmp}/b.sqlite3): give it once"),
+    (["hw", "play", "--camera", "{tmp}", "--mirror", "--no-mirror"],
+     "companion hw play: error: argument --mirror/--no-mirror: given twice (--mirror, then --no-mirror): give it "
+     "once"),
+])
+def test_an_option_given_twice_with_another_value_is_refused(
+    cafe: Path, tmp_path: Path, command: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse kept the last in silence: `play --game race ... --game blackpool` started Blackpool, the game named
+    first passed over. Refused with exit 2 as argparse refuses a command line, before anything is opened."""
+    words = {"cafe": str(cafe), "tmp": str(tmp_path)}
+    with pytest.raises(SystemExit) as ended:
+        main([word.format(**words) for word in command])
+    assert ended.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == said.format(**words)
+    assert not (tmp_path / "data").exists()  # no journal was opened
+
+
+def test_an_option_given_twice_alike_or_meant_to_repeat_is_taken(
+    cafe: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.cli import _parse, build_parser
+
+    assert main(["--cafe", str(cafe), "--cafe", str(cafe), "simulate", "--game", "race", "--game", "race",
+                 "--games", "2"]) == 0
+    assert "race: 2 games, 0 errors" in capsys.readouterr().out
+    parser = build_parser()
+    assert _parse(parser, ["ui", "screenshots", str(cafe), "--game", "ttd", "--game", "targi"]).game == [
+        "ttd", "targi"]  # --game is repeatable there
+    assert _parse(parser, ["rules", "race", "--search", "a"]).search == "a"  # a parser parsed again starts afresh
+    assert _parse(parser, ["rules", "race", "--search", "b"]).search == "b"
