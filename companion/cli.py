@@ -923,7 +923,8 @@ def _cafe_passed_over(parser: argparse.ArgumentParser, args: argparse.Namespace)
     if not unread and getattr(args, f"{args.command}_command", None):
         group = _typed_to(parser, argparse.Namespace(command=args.command))
         choices = next(a.choices for a in group._actions if isinstance(a, argparse._SubParsersAction))
-        readers = [name for name, sub in choices.items() if "cafe_unread" not in sub._defaults]
+        marks = {name: sub._defaults.get("cafe_unread") for name, sub in choices.items()}
+        readers = [name for name, mark in marks.items() if mark is None or callable(mark)]  # in some runs at least
         if readers:
             them = readers[0] if len(readers) == 1 else f"{', '.join(readers[:-1])} and {readers[-1]}"
             unread = f" (of the {args.command} commands, only {them} {'does' if len(readers) == 1 else 'do'})"

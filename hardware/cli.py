@@ -732,7 +732,10 @@ def register(subparsers: Any) -> None:
     sim.add_argument("--seed", type=int,
                      help="the same seed rolls the same --random values (default: a new one)")
     sim.add_argument("--exit", action="store_true", help="exit after the script instead of staying plugged in")
-    sim.set_defaults(func=cmd_simulate_dice)
+    # The café's die and board are read to check a script's steps and to throw --die: without either, plain d6
+    # rolls, and `companion --cafe DIR` is refused (`companion.cli._cafe_passed_over`).
+    sim.set_defaults(func=cmd_simulate_dice, cafe_unread=lambda args: None if args.script or args.die else (
+        " without --script or --die (a script's steps are checked, and --die thrown, on the café's die)"))
 
     test = sub.add_parser("test", help="wiring self-test: each light, each button, the serial sensor")
     hardware_options(test, "gpio")

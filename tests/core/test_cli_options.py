@@ -31,6 +31,8 @@ def cafe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ("hw demo --pause 0", "hw demo does not read café data (the demo plays on the house data)"),
     ("ui bench", "ui bench does not read café data (of the ui commands, only run and screenshots do)"),
     ("export --list", "export does not read café data with --list (a record written does)"),
+    ("hw simulate-dice --random 1 --exit", "hw simulate-dice does not read café data without --script or --die (a "
+     "script's steps are checked, and --die thrown, on the café's die)"),
 ])
 def test_commands_that_read_no_cafe_data_refuse_cafe(
     cafe: Path, command: str, said: str, capsys: pytest.CaptureFixture[str]
