@@ -801,11 +801,13 @@ class _GivenOnce(argparse.Action):
         super().__call__(parser, namespace, values, option_string)
         value = getattr(namespace, self.dest, None)
         said = option_string or self.dest
-        if isinstance(values, str | int | float) and not isinstance(values, bool):
-            said = f"{said} {values}"
+        if self.nargs != 0:  # a flag (--new, --mirror) is said by its name alone
+            # A value read into a tray or a size has no words of its own to quote.
+            said = f"{said} {values}" if isinstance(values, str | int | float) else ""
         before = self.seen.get(self.dest)
         if before is not None and before[1] != value:
-            raise argparse.ArgumentError(self, f"given twice ({before[0]}, then {said}): give it once")
+            which = f" ({before[0]}, then {said})" if before[0] and said else " with different values"
+            raise argparse.ArgumentError(self, f"given twice{which}: give it once")
         self.seen[self.dest] = (said, value)
 
 

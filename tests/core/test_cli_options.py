@@ -111,6 +111,8 @@ def test_data_without_a_folder_or_cafe_is_told_to_give_one(
     (["hw", "play", "--camera", "{tmp}", "--mirror", "--no-mirror"],
      "companion hw play: error: argument --mirror/--no-mirror: given twice (--mirror, then --no-mirror): give it "
      "once"),
+    (["hw", "play", "--camera", "{tmp}", "--tray", "0.1,0.1,0.9,0.9", "--tray", "0.2,0.1,0.9,0.9"],
+     "companion hw play: error: argument --tray: given twice with different values: give it once"),
 ])
 def test_an_option_given_twice_with_another_value_is_refused(
     cafe: Path, tmp_path: Path, command: list[str], said: str, capsys: pytest.CaptureFixture[str]
@@ -133,6 +135,9 @@ def test_an_option_given_twice_alike_or_meant_to_repeat_is_taken(
     assert main(["--cafe", str(cafe), "--cafe", str(cafe), "simulate", "--game", "race", "--game", "race",
                  "--games", "2"]) == 0
     assert "race: 2 games, 0 errors" in capsys.readouterr().out
+    # A tray read twice alike is taken: the game named is what is refused then.
+    assert main(["hw", "play", "--camera", str(cafe), *["--tray", "0.1,0.1,0.9,0.9"] * 2, "--game", "nope"]) == 2
+    assert capsys.readouterr().err.startswith("companion: no game 'nope'")
     parser = build_parser()
     assert _parse(parser, ["ui", "screenshots", str(cafe), "--game", "ttd", "--game", "targi"]).game == [
         "ttd", "targi"]  # --game is repeatable there
