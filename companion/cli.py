@@ -7,6 +7,7 @@ Adapter packages (hardware, vision, ui) add their own sub-commands through the
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
 import logging
@@ -814,6 +815,12 @@ class _GivenOnce(argparse.Action):
 ONCE = (argparse._StoreAction, argparse._StoreConstAction, argparse.BooleanOptionalAction)
 
 
+@functools.cache
+def _once(kind: type[argparse.Action]) -> type[argparse.Action]:
+    """``kind`` refused when given again with another value: one class for each kind, however many options."""
+    return type(f"Once{kind.__name__}", (_GivenOnce, kind), {})
+
+
 def _refuse_given_twice(parser: argparse.ArgumentParser, seen: dict[str, tuple[str, Any]]) -> None:
     """Make every one-value option of ``parser`` and its sub-commands' parsers a `_GivenOnce` sharing ``seen``.
 
@@ -826,8 +833,7 @@ def _refuse_given_twice(parser: argparse.ArgumentParser, seen: dict[str, tuple[s
                 _refuse_given_twice(child, seen)
         elif action.option_strings and isinstance(action, ONCE):
             if not isinstance(action, _GivenOnce):
-                kind = type(action)
-                action.__class__ = type(f"Once{kind.__name__}", (_GivenOnce, kind), {})
+                action.__class__ = _once(type(action))
             action.seen = seen  # type: ignore[attr-defined]  # a parser parsed again starts afresh
 
 
