@@ -39,6 +39,7 @@ from companion.observations import (
     malformed,
     table_text,
 )
+from companion.phrases import number_runs
 from companion.places import explain_place, known_place, place_to_json
 from companion.session import Session
 
@@ -514,6 +515,8 @@ class Controller:
         refusal: tuple[str, tuple[str, ...]] | None = None
         kept: list[int] = []  # slots holding what the game has there (a card laid back, a board seen afresh)
         left = ""  # a card of a step taken back, lying where it was laid when the readers began (`_left_lying`)
+        before: list[int] = []  # cards lying in a new game's slots before its first draw (`_laid_before_the_game`)
+        opening = drawing and self._laid_before_the_game(slots)
         for slot, read in sorted(seen.slots.items()):
             if read is None:
                 continue
@@ -525,6 +528,9 @@ class Controller:
                 lying = self._left_lying(session, slot, alike, slots)
                 if lying:
                     left = left or lying
+                    continue
+                if opening and slots is not None and 0 < slot <= len(slots) and slots[slot - 1] is None:
+                    before.append(slot)
                     continue
             def offered(card: str, slot: int = slot) -> tuple[str, Action, Action | None]:
                 # A draw names its deck: without it a desert card from a tag reader was "unknown deck None".
@@ -561,6 +567,9 @@ class Controller:
             return Update("unapplied", refusal[0], pending=session.pending(), rules=refusal[1])
         if left:
             return Update("info", left, pending=session.pending())
+        if before:
+            return Update("unapplied", self._before_text(before, seen.slots), pending=session.pending(),
+                          rules=("RU-3",))
         if kept:
             if len(kept) == 1:
                 held = slots[kept[0] - 1] if slots else seen.slots[kept[0]]  # the game's name for a twin
@@ -599,6 +608,36 @@ class Controller:
             return (f"Slot {slot} still shows {card}, from the {step} taken back: not taken again. {mend} as the "
                     f"undo asked, or Redo puts the {step} back.")
         return ""
+
+    @staticmethod
+    def _laid_before_the_game(slots: list[Any] | None) -> bool:
+        """Whether cards read lying in their slots when the readers began (`CardsSeen.first_seen`) lay there
+        before this game's first draw: the game is laying its first path and no slot holds a card yet.
+
+        A new temple game begun with the last game's cards still in the slots
+        (the readers made afresh for it, the camera or the app started again)
+        had every card read told at once, and each was taken as the new game's
+        draw, slot after slot: the last game's path, never shuffled, became the
+        new one's. The opening draws are cards drawn now and pushed into empty
+        slots; a card that lay in its slot through the game's start and never
+        moved was drawn for no game of this one. Once the first card is drawn,
+        a card read for the first time is judged as before (laid while the
+        camera was off, it is evidence).
+        """
+        return slots is not None and all(card is None for card in slots)
+
+    @staticmethod
+    def _before_text(before: list[int], read: Mapping[int, Any]) -> str:
+        """The table's words for cards lying in a new game's slots before its first draw: not draws, and what
+        to do (RU-3: the deck shuffled, a card drawn for each slot)."""
+        if len(before) == 1:
+            said = (f"Slot {before[0]} holds {read[before[0]]}, which lay there before this game began: not "
+                    "taken as a draw.")
+        else:
+            said = (f"Slots {number_runs(before, 'and')} hold cards that lay there before this game began: not "
+                    "taken as draws.")
+        return (f"{said} Clear the last game's cards off the board and shuffle them into the deck, then lay each "
+                "card drawn in its slot.")
 
     def _asked_slot(self, session: Session) -> int | None:
         """The slot of the card that waits for its tap, if a card's reading waits."""
