@@ -202,7 +202,9 @@ class CameraFeed:
     read `CARD_READS_AFTER_MOTION` times since anything last moved, it is read
     only every `idle_card_interval` seconds: a card cannot change without a
     hand over the board, and the hand is motion, which brings the full rate
-    back.
+    back. `table` gives the game on the table (the app's: the controller's
+    session): another game begun, even of the same kind, makes the readers
+    afresh, so what lies on the board is read again for it.
     """
 
     def __init__(
@@ -213,6 +215,7 @@ class CameraFeed:
         name: str = "camera",
         taught_dir: Any = None,
         game_data: Callable[[], Any] | None = None,
+        table: Callable[[], Any] | None = None,
         retry_seconds: float = 2.0,
         fps: float | None = 30.0,
         card_interval: float = 0.15,
@@ -233,6 +236,9 @@ class CameraFeed:
         self.taught_dir = taught_dir
         self.game_data = game_data or (lambda: None)
         self._data_read: Any = UNSEEN  # the data set the card reader was made for
+        # The game on the table (the controller's session): another one begun makes the readers afresh (`_frame`).
+        self.table = table or (lambda: None)
+        self._table: Any = UNSEEN
         self.fps = fps
         self.card_interval = card_interval
         self.idle_card_interval = idle_card_interval
@@ -332,6 +338,12 @@ class CameraFeed:
     def _current_mode(self) -> Mode:
         try:
             return self.mode() if callable(self.mode) else self.mode
+        except Exception:
+            return None
+
+    def _current_table(self) -> Any:
+        try:
+            return self.table()
         except Exception:
             return None
 
@@ -772,6 +784,13 @@ class CameraFeed:
         data = self._current_data()
         other_data = self._data_read is not UNSEEN and data is not self._data_read
         self._data_read = data
+        table = self._current_table()
+        # Another game on the table, of the same game: the next table's temple game, the last one's cards left in
+        # the slots. The readers went on as they were, so those cards were never told to the new game, which
+        # waited for draws over a full board and never said to clear it. Made afresh, the cards lying there are
+        # read again as lying since these readers began (`CardsSeen.first_seen`), and the controller names them.
+        other_table = self._table is not UNSEEN and table is not self._table
+        self._table = table
         if self._reload.is_set() or other_data:
             # Something was taught, or a game on other data began (a café's own deck): readers made afresh.
             self._reload.clear()
@@ -780,7 +799,7 @@ class CameraFeed:
                 self._told.discard(kind)  # a reader made afresh has failed nobody yet
             # Taught within the game: the cards lying there are not news (`_cards_told`).
             self._new_game(mode, self._cards_told() if not other_data and mode == self._mode else None)
-        elif mode != self._mode:
+        elif mode != self._mode or other_table:
             self._new_game(mode)
         if self._began_in is None:
             self._began_in = frame.copy()
@@ -1119,4 +1138,5 @@ def start_camera(source: str, submit: Submit, session: Callable[[], Any], **kwar
         current = game()
         return mode_for_game(getattr(current, "id", None), bool(getattr(current, "dice", True)))
 
+    kwargs.setdefault("table", session)
     return CameraFeed(source, submit, mode=mode, **kwargs).start()

@@ -39,3 +39,29 @@ def test_a_camera_started_over_a_new_game_takes_no_card_left_lying_as_a_draw(tmp
     assert named.text == f"Slots 1 to 12 {CLEAR}" and named.rules == ("RU-3",)
     assert [u.action for u in updates if u.kind == "step"] == [{"type": "draw", "deck": "path", "card": first}]
     assert session.state.slots[0] == first and list(session.state.slots[1:]) == [None] * 11
+
+
+def test_the_next_tables_game_is_told_to_clear_the_last_games_cards(tmp_path: Path) -> None:
+    """The same camera reading on as 'New game for the next table' is tapped, the last game's cards left in the
+    slots: its readers went on as they were, so nothing was said and the new game waited for draws over a full board.
+    A new game makes them afresh: the cards lying there are read again, named, and none is a draw."""
+    old = laid_board()
+    lying = on_the_table(old)
+    controller = Controller(old)
+    seen: list = []
+    begun = threading.Event()  # the camera reads on once it is set
+    submit = held_after_a_read(controller, seen, begun, CardsSeen)
+    folder = write_frames(tmp_path / "frames", [board_frame(lying)] * 30)
+    feed = start_camera(str(folder), submit, lambda: controller.session, fps=None, card_interval=0,
+                        taught_dir=tmp_path / "taught")
+    try:
+        assert pump_until(controller, lambda u: "hold the cards the game has there" in u.text, timeout=30)
+        new = Session.new("temple", ["red", "blue"])
+        assert controller.set_session(new).kind == "new_game"
+        begun.set()
+        assert feed.ended.wait(30)
+    finally:
+        feed.close()
+    later = controller.pump()
+    assert [u.text for u in later if u.kind == "unapplied"] == [f"Slots 1 to 12 {CLEAR}"]
+    assert not [u for u in later if u.kind in ("step", "confirm")] and new.log == []
