@@ -119,6 +119,8 @@ class Controller:
         self._lay_at: dict[str, str] = {}
         # Cards seen together with one that now waits for its tap: taken up once that tap is given.
         self._cards_later: CardsSeen | None = None
+        # The table was told this game to clear the cards lying in its slots before its first draw (`_before_text`).
+        self._before_said = False
         self._changes = 0  # changes of the game or of the waiting reading, for taps made before they showed
         self._change_text = ""  # what the last change was, when it was a step
         self._lit = 0  # moves of the button box's highlight, for a confirm pressed before the screen showed one
@@ -198,6 +200,7 @@ class Controller:
             late = self._drop_queued_readings(readings=self.session is not None)
         self.session = session
         self.proposal = self._cards_later = self._by_hand = self._went_back = None
+        self._before_said = False
         self._taken_at.clear()
         self._undone = 0
         self._new_list()
@@ -568,8 +571,12 @@ class Controller:
         if left:
             return Update("info", left, pending=session.pending())
         if before:
-            return Update("unapplied", self._before_text(before, seen.slots), pending=session.pending(),
-                          rules=("RU-3",))
+            # Said whole once a game: a tag sensor tells each slot on its own line, and the same advice twelve
+            # times over filled the voice's queue for a minute.
+            text = self._before_text(before, seen.slots, self._before_said)
+            kind = "info" if self._before_said else "unapplied"
+            self._before_said = True
+            return Update(kind, text, pending=session.pending(), rules=("RU-3",))
         if kept:
             if len(kept) == 1:
                 held = slots[kept[0] - 1] if slots else seen.slots[kept[0]]  # the game's name for a twin
@@ -615,9 +622,10 @@ class Controller:
         before this game's first draw: the game is laying its first path and no slot holds a card yet.
 
         A new temple game begun with the last game's cards still in the slots
-        (the readers made afresh for it, the camera or the app started again)
-        had every card read told at once, and each was taken as the new game's
-        draw, slot after slot: the last game's path, never shuffled, became the
+        (the camera's readers made afresh for it, the camera or the app started
+        again, a tag sensor telling its slots as its port opened) had every
+        card read told, and each was taken as the new game's draw, slot after
+        slot: the last game's path, never shuffled, became the
         new one's. The opening draws are cards drawn now and pushed into empty
         slots; a card that lay in its slot through the game's start and never
         moved was drawn for no game of this one. Once the first card is drawn,
@@ -627,16 +635,18 @@ class Controller:
         return slots is not None and all(card is None for card in slots)
 
     @staticmethod
-    def _before_text(before: list[int], read: Mapping[int, Any]) -> str:
+    def _before_text(before: list[int], read: Mapping[int, Any], told: bool = False) -> str:
         """The table's words for cards lying in a new game's slots before its first draw: not draws, and what
-        to do (RU-3: the deck shuffled, a card drawn for each slot)."""
+        to do (RU-3: the deck shuffled, a card drawn for each slot), unless ``told`` already this game."""
         if len(before) == 1:
-            said = (f"Slot {before[0]} holds {read[before[0]]}, which lay there before this game began: not "
-                    "taken as a draw.")
+            named = (f"Slot {before[0]} holds {read[before[0]]}, which lay there before this game began: not "
+                     "taken as a draw.")
         else:
-            said = (f"Slots {number_runs(before, 'and')} hold cards that lay there before this game began: not "
-                    "taken as draws.")
-        return (f"{said} Clear the last game's cards off the board and shuffle them into the deck, then lay each "
+            named = (f"Slots {number_runs(before, 'and')} hold cards that lay there before this game began: not "
+                     "taken as draws.")
+        if told:
+            return named
+        return (f"{named} Clear the last game's cards off the board and shuffle them into the deck, then lay each "
                 "card drawn in its slot.")
 
     def _asked_slot(self, session: Session) -> int | None:

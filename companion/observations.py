@@ -62,9 +62,12 @@ class CardsSeen:
 
     ``first_seen`` names the slots read here for the first time by readers that
     had just begun (a camera started or restarted, the app started again over
-    its journal, a game reopened): their card lay there already, and was not
-    seen laid. A card the game took back with undo, still lying where it was
-    laid, is named then rather than taken again (`Controller._cards_seen`).
+    its journal, a game reopened, another game begun; a tag sensor's slots
+    told as its port opens to a link that had not told them): their card lay
+    there already, and was not seen laid. A card the game took back with undo,
+    still lying where it was laid, is named then rather than taken again, and
+    so is a card lying in a new game's slot before its first draw, which is no
+    draw (`Controller._cards_seen`).
     """
 
     slots: Mapping[int, str | None]

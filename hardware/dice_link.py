@@ -495,6 +495,7 @@ class DiceLink:
         if self._silent:
             self._silent = False
             self.submit(LinkChanged(self.source, True, f"{self.url}: the sensor answers again"))
+        lay = self._lay_there(message)
         if self._repeat(message):
             return
         if isinstance(message, Ident):
@@ -504,8 +505,25 @@ class DiceLink:
             if message == known:  # its answer to a query while quiet: no news for the table
                 return
         observation = to_observation(message, self.source, self.tags)
+        if lay and isinstance(observation, CardsSeen):
+            observation = replace(observation, first_seen=frozenset(observation.slots))
         if observation is not None:
             self._tell(observation)
+
+    def _lay_there(self, message: Message) -> bool:
+        """Whether ``message`` tells a slot's card as it lay when the link began: the first report of a slot this
+        link has not told, within `THROW_SECONDS` of the port opening (firmware telling its slots as it connects).
+
+        A link started afresh (the app started again) knew no slot, so each tag
+        told as the port opened was taken as a card laid: a new temple game's
+        draws, slot after slot, from the last game's cards left lying, and a
+        card change taken back with undo, its new card still in the slot,
+        taken again. Told as lying there (`CardsSeen.first_seen`), the
+        controller judges them as the camera's first reading of the board. A
+        slot told before keeps its tag across reopenings (`_repeat`).
+        """
+        return (isinstance(message, SlotReport) and message.tag is not None and message.slot not in self._slots
+                and self.clock() - self._opened_at < THROW_SECONDS)
 
     def _repeat(self, message: Message) -> bool:
         """Whether ``message`` says again what the device said already, with nothing between that changes it.

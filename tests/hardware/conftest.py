@@ -13,7 +13,7 @@ from companion.controller import Controller
 from companion.game import Action
 from companion.observations import Update
 from companion.session import Session
-from hardware.dice_link import DiceLink
+from hardware.dice_link import THROW_SECONDS, DiceLink
 from hardware.dice_sim import SimulatedSensor
 from hardware.tags import TagMap
 from tests.controller_loop import pump_until, pump_until_done
@@ -28,6 +28,15 @@ def clocked_link(path: str, submit: Callable[..., None]) -> tuple[DiceLink, list
     link = DiceLink(path, submit, backoff=FAST)
     link.clock = lambda: now[0]
     return link, now
+
+
+def open_a_while(link: DiceLink) -> DiceLink:
+    """The link's clock moved on past the burst a sensor tells as its port opens (`THROW_SECONDS`): a card reported
+    now was laid at the table, not lying in its slot when the link began (`DiceLink._lay_there`), as a table lays
+    its cards long after the app opened the port."""
+    clock = link.clock
+    link.clock = lambda: clock() + THROW_SECONDS
+    return link
 
 
 @pytest.fixture(autouse=True, scope="package")

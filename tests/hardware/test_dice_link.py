@@ -25,7 +25,7 @@ from hardware.dice_sim import SimulatedSensor
 from hardware.selftest import probe
 from hardware.tags import TagMap
 from tests.controller_loop import pump_until, pump_until_done
-from tests.hardware.conftest import FAST, clocked_link, laid_out_to_a_change, temple_tagged, until_link
+from tests.hardware.conftest import FAST, clocked_link, laid_out_to_a_change, open_a_while, temple_tagged, until_link
 
 
 def race_controller(journal=None) -> Controller:
@@ -181,8 +181,9 @@ def test_slot_reports_go_through_the_taught_tags(tmp_path: Path) -> None:
 
 def test_temple_slots_become_draws_then_a_card_change(sensor: SimulatedSensor, tmp_path: Path) -> None:
     session, controller, tags = temple_tagged(tmp_path)
-    with DiceLink(sensor.path, controller.submit, tags=tags, backoff=FAST):
+    with DiceLink(sensor.path, controller.submit, tags=tags, backoff=FAST) as link:
         pump_until(controller, until_link(True))
+        open_a_while(link)
         change = laid_out_to_a_change(sensor, controller, session)
         sensor.slot(change["slot"], None)  # the old card is lifted...
         sensor.slot(change["slot"], f"T{change['card']}")  # ...and the new one laid
@@ -239,8 +240,9 @@ def test_a_card_the_rules_refuse_is_shown_with_the_games_reason_and_clause(
     controller = Controller(session)
     card = next(a["card"] for a in session.legal() if a["type"] == "draw")
     tags = TagMap(tmp_path / "tags.json", {"T1": card})
-    with DiceLink(sensor.path, controller.submit, tags=tags, backoff=FAST):
+    with DiceLink(sensor.path, controller.submit, tags=tags, backoff=FAST) as link:
         pump_until(controller, until_link(True))
+        open_a_while(link)
         sensor.slot(1, "T1")
         pump_until(controller, lambda u: u.kind == "step")
         before = session.document()

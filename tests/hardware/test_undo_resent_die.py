@@ -19,6 +19,7 @@ from tests.hardware.conftest import (
     FAST,
     blackpool_on,
     laid_out_to_a_change,
+    open_a_while,
     red_rolled_3,
     replugged_and_told_again,
     temple_tagged,
@@ -87,6 +88,7 @@ def test_a_card_told_again_after_its_change_was_undone_is_not_taken_again(
     said: list = []
     with DiceLink(sensor.path, controller.submit, tags=tags, backoff=FAST) as link:
         pump_until(controller, until_link(True))
+        open_a_while(link)
         change = laid_out_to_a_change(sensor, controller, session)
         slot, tag = change["slot"], f"T{change['card']}"
         sensor.slot(slot, None)
