@@ -798,7 +798,7 @@ class CameraFeed:
                 self.readers.pop(kind, None)
                 self._told.discard(kind)  # a reader made afresh has failed nobody yet
             # Taught within the game: the cards lying there are not news (`_cards_told`).
-            self._new_game(mode, self._cards_told() if not other_data and mode == self._mode else None)
+            self._new_game(mode, self._cards_told() if not (other_data or other_table) and mode == self._mode else None)
         elif mode != self._mode or other_table:
             self._new_game(mode)
         if self._began_in is None:

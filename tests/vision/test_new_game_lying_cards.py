@@ -11,6 +11,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from companion.controller import Controller
 from companion.observations import CardsSeen
 from companion.session import Session
@@ -41,10 +43,13 @@ def test_a_camera_started_over_a_new_game_takes_no_card_left_lying_as_a_draw(tmp
     assert session.state.slots[0] == first and list(session.state.slots[1:]) == [None] * 11
 
 
-def test_the_next_tables_game_is_told_to_clear_the_last_games_cards(tmp_path: Path) -> None:
+@pytest.mark.parametrize("taught", [False, True])
+def test_the_next_tables_game_is_told_to_clear_the_last_games_cards(tmp_path: Path, taught: bool) -> None:
     """The same camera reading on as 'New game for the next table' is tapped, the last game's cards left in the
     slots: its readers went on as they were, so nothing was said and the new game waited for draws over a full board.
-    A new game makes them afresh: the cards lying there are read again, named, and none is a draw."""
+    A new game makes them afresh: the cards lying there are read again, named, and none is a draw. So too when
+    something was taught (Settings' Teach) just as the game began: the readers made afresh for it started from the
+    last game's cards, as within one game."""
     old = laid_board()
     lying = on_the_table(old)
     controller = Controller(old)
@@ -58,6 +63,8 @@ def test_the_next_tables_game_is_told_to_clear_the_last_games_cards(tmp_path: Pa
         assert pump_until(controller, lambda u: "hold the cards the game has there" in u.text, timeout=30)
         new = Session.new("temple", ["red", "blue"])
         assert controller.set_session(new).kind == "new_game"
+        if taught:
+            feed.reload_taught()
         begun.set()
         assert feed.ended.wait(30)
     finally:
