@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.choice_walk import ChoiceWalk, Pick, Words
 from companion.errors import CompanionError, NoGame, quoted
+from companion.field_words import allowed_words
 from companion.game import Action, Pending, normalize_action
 from companion.observations import (
     CONFIRM_BELOW,
@@ -406,6 +407,10 @@ class Controller:
                 detail={"source": read.source, "dice": read.dice},
             )
         match = next((a for a in session.legal() if _same_action(a, wanted)), None)
+        shows = self._die_shows(session, pending.die, read.value) if match is None else ""
+        if shows:  # before its colour: a temple die read as "Y" was asked for the colour it was not read with
+            _, rules = self._why_not(session, wanted, "")
+            return Update("unapplied", f"The die reads {shown}: {shows}; not applied.", pending=pending, rules=rules)
         colours = sorted({str(a["face"].get("colour")) for a in session.legal()
                           if a.get("type") == "roll" and isinstance(a.get("face"), dict) and "colour" in a["face"]})
         if match is None and colours and "face" not in wanted:
@@ -469,6 +474,20 @@ class Controller:
         """Whether a reading waits for a tap. A confidence that is no number from 0 to 1 (NaN, a reader's
         percent) says nothing about the reading, so it is asked, never taken as sure."""
         return not self.confidence_threshold <= confidence <= 1
+
+    @staticmethod
+    def _die_shows(session: Session, rolled: str | None, value: object) -> str:
+        """What the rolled die shows, "the Oracle (d6) shows 1 to 6", when ``value`` is none of its faces; else "".
+
+        The table was told what a typist is told: "The die reads X, not applied: roll: say which number the die
+        shows (1 to 6), not 'X'", an instruction to type a field, run on after the reading, for a die that only
+        read wrong. Compared by kind as well as value: a reading of 3.0 or True is no face of a die showing 3 or 1.
+        """
+        spec = next((d for d in getattr(session.game, "dice", ()) if d.id == rolled), None)
+        values = [face.get("value") for face in spec.faces] if spec is not None else []
+        if not values or any(type(v) is type(value) and v == value for v in values):
+            return ""
+        return f"the {spec.name} shows {allowed_words(session.game, session.state, 'value', values)}"
 
     @staticmethod
     def _other_die(session: Session, read: str | None, rolled: str | None) -> str:

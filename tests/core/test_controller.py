@@ -171,12 +171,12 @@ def test_cards_seen_needs_a_change_or_draw_the_game_offers() -> None:
 
 
 def test_a_die_the_rules_refuse_names_the_games_reason_and_clause() -> None:
-    """A 7 read on Blackpool's oracle is refused as a typed 7 is: 'the oracle shows 1 to 6', clause BP-Q5."""
+    """A 7 read on Blackpool's oracle is refused on the clause a typed 7 is (BP-Q5), saying what the die shows."""
     controller = Controller(Session.new("blackpool", ["red", "blue"]))
     for value in (7, 0, "six"):
         update = controller.handle(DieRead(value, "serial"))
         assert update.kind == "unapplied" and update.rules == ("BP-Q5",), update
-        assert f"The die reads {value}, not applied: " in update.text and "1 to 6" in update.text
+        assert update.text == f"The die reads {value}: the Oracle (d6) shows 1 to 6; not applied.", update
     assert controller.session.log == []
 
 

@@ -118,7 +118,8 @@ def test_a_die_refused_while_a_reading_waits_repeats_the_question(tmp_path: Path
     asked = controller.handle(DieRead(3, "camera", 0.5)).text
     controller.handle(RollStarted("camera"))
     update = controller.handle(DieRead(7, "camera", 0.95))
-    assert update.kind == "unapplied" and update.text.endswith(f"not 7. Still waiting: {asked}")
+    assert update.kind == "unapplied"
+    assert update.text == f"The die reads 7: the Oracle (d6) shows 1 to 6; not applied. Still waiting: {asked}"
     assert controller.handle(ButtonPressed("confirm")).kind == "step"
     assert journalled(tmp_path) == [{"type": "roll", "value": 3}]
 
@@ -213,7 +214,8 @@ def test_a_die_read_as_a_value_the_game_refuses_typed_is_refused_the_same(tmp_pa
     controller, _ = table(tmp_path)
     typed = controller.handle(Touch("act", {"type": "roll", "value": value}))
     read = controller.handle(DieRead(value, "camera", 0.95))
-    assert read.kind == "unapplied" and read.text == f"The die reads {value}, not applied: {typed.text}"
+    assert typed.kind == "refused" and read.kind == "unapplied"
+    assert read.text == f"The die reads {value}: the Oracle (d6) shows 1 to 6; not applied."
     assert read.rules == typed.rules == ("BP-Q5",)
     assert journalled(tmp_path) == []
 
@@ -221,12 +223,30 @@ def test_a_die_read_as_a_value_the_game_refuses_typed_is_refused_the_same(tmp_pa
 @pytest.mark.parametrize("value", [0, 7, "X", 4.5])
 def test_a_desert_die_read_off_its_faces_is_said_in_the_tables_words(tmp_path: Path, value: Any) -> None:
     """The table heard the action's spelling: "a roll needs a whole 'value' from 1 to 6 (the die is a
-    six-sided die)"; Blackpool's oracle said what its die shows."""
+    six-sided die)", then what a typist is told: "The die reads X, not applied: roll: say which number the die
+    shows (1 to 6), not 'X'". A die that read wrong is told what the die shows, with the die's clause."""
     controller, _ = table(tmp_path, "desert")
     read = controller.handle(DieRead(value, "dice sensor", die="d6"))
     assert read.kind == "unapplied" and read.rules == ("DR-Q28",) and journalled(tmp_path) == []
-    game = "the six-sided die shows 1 to 6" if type(value) is int else "roll: say which number the die shows (1 to 6)"
-    assert read.text == f"The die reads {value}, not applied: {game}, not {value!r}"
+    assert read.text == f"The die reads {value}: the six-sided die shows 1 to 6; not applied."
+
+
+@pytest.mark.parametrize(("value", "face"), [("Y", None), (9, None), (9, {"colour": "red"}), ("x", None)])
+def test_a_temple_die_read_off_its_faces_is_told_its_faces_not_asked_its_colour(
+        tmp_path: Path, value: Any, face: Any) -> None:
+    """A reading no face of the die shows was asked for the colour it came without ("The die reads Y, but its
+    colour (red or white) was not read"), as if a colour would make a Y a face."""
+    controller, _ = table(tmp_path, "temple")
+    session = controller.session
+    assert session is not None
+    rng = random.Random(1)
+    while session.pending().kind != "roll":
+        controller.handle(Touch("act", session.game.sim_choose(session.state, session.legal(), rng)))
+    before = session.log
+    read = controller.handle(DieRead(value, "camera", face=face))
+    shown = f"{value} red" if face else f"{value}"
+    assert read.text == f"The die reads {shown}: the 20-sided temple die shows X or 1 to 7; not applied."
+    assert read.kind == "unapplied" and read.rules == ("RU-2",) and session.log == before
 
 
 class ChangingSlots(dict):

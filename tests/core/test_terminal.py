@@ -126,7 +126,7 @@ def test_a_sensor_reading_the_rules_refuse_is_shown_with_its_clause() -> None:
     terminal = Terminal(session, lambda: None, out)
     terminal.controller.submit(DieRead(7, "dice sensor"))
     terminal.run(iter(["q"]))
-    assert "The die reads 7, not applied: the oracle shows 1 to 6, not 7  [BP-Q5]" in out.getvalue()
+    assert "The die reads 7: the Oracle (d6) shows 1 to 6; not applied.  [BP-Q5]" in out.getvalue()
     assert session.log == []
 
 

@@ -210,7 +210,12 @@ def test_an_impossible_die_over_the_wire_is_refused_with_its_clause_and_journals
         sensor.write(b"x" * 10_000 + b"\n" + bytes(range(256)) * 4)  # a 10 kB line, then a binary burst
         sensor.write(b"\n" + encode("DIE", "d6", 7, 100))
         refused = pump_until(controller, lambda u: u.kind == "unapplied")[-1]
-        assert refused.rules == ("BP-Q5",) and "the oracle shows 1 to 6, not 7" in refused.text
+        assert refused.rules == ("BP-Q5",)
+        assert refused.text == "The die reads 7: the Oracle (d6) shows 1 to 6; not applied."
+        sensor.write(encode("ROLL") + encode("DIE", "d6", "X", 100))  # firmware taught a temple die's X
+        refused = pump_until(controller, lambda u: u.kind == "unapplied")[-1]
+        assert refused.rules == ("BP-Q5",)
+        assert refused.text == "The die reads X: the Oracle (d6) shows 1 to 6; not applied."
         assert controller.session.document() == before
         sensor.roll(6)
         step = pump_until(controller, lambda u: u.kind == "step")[-1]
