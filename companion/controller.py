@@ -375,6 +375,13 @@ class Controller:
         # still rolled its value.
         if read.face and any("face" in a for a in session.legal() if a.get("type") == "roll"):
             wanted["face"] = dict(read.face)
+        elif not read.face:
+            # A value only one face shows needs no colour read: the temple's X is white, as the game itself
+            # takes it, and `hw simulate-dice` sends it so ("roll X d20"); the table was told its colour was not read.
+            faces = [a["face"] for a in session.legal() if a.get("type") == "roll" and "face" in a
+                     and _same_action({"value": a.get("value")}, {"value": value})]
+            if faces and all(face == faces[0] for face in faces):
+                wanted["face"] = dict(faces[0])
         shown = _shown(read.value, read.face)
         thrown = read.thrown_at if read.thrown_at is not None else since
         if self._by_hand is not None and thrown is not None and thrown < self._by_hand[0]:
@@ -407,7 +414,7 @@ class Controller:
                 detail={"source": read.source, "dice": read.dice},
             )
         match = next((a for a in session.legal() if _same_action(a, wanted)), None)
-        shows = self._die_shows(session, pending.die, read.value) if match is None else ""
+        shows = self._die_shows(session, pending.die, value) if match is None else ""
         if shows:  # before its colour: a temple die read as "Y" was asked for the colour it was not read with
             _, rules = self._why_not(session, wanted, "")
             return Update("unapplied", f"The die reads {shown}: {shows}; not applied.", pending=pending, rules=rules)

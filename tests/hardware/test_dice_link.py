@@ -6,6 +6,7 @@ import contextlib
 import errno
 import os
 import queue
+import random
 import socket
 import threading
 from pathlib import Path
@@ -21,7 +22,7 @@ from companion.observations import ButtonPressed, CardsSeen, DieRead, LinkChange
 from companion.session import Session
 from hardware.dice_link import DiceLink, open_port, to_observation, unusable
 from hardware.dice_protocol import BadLine, DieSettled, SlotReport, encode
-from hardware.dice_sim import SimulatedSensor
+from hardware.dice_sim import SimulatedSensor, run_script, script_refusals
 from hardware.selftest import probe
 from hardware.tags import TagMap
 from tests.controller_loop import pump_until, pump_until_done
@@ -625,3 +626,20 @@ def test_a_second_reader_of_the_sensors_port_is_told_busy_and_takes_no_roll_from
             assert not [u for u in other.pump() if u.kind != "link"] and other.session.log == []
     with DiceLink(sensor.path, other.submit, backoff=FAST):  # let go: the next reader opens it
         pump_until(other, until_link(True))
+
+
+def test_a_temple_x_the_simulator_sends_without_its_colour_is_the_roll(sensor: SimulatedSensor) -> None:
+    """`hw simulate-dice --script "roll X d20"` is a step it plays (the X faces are all white, so the referee
+    knows the colour), and firmware that reads no colours sends the same: the table was told "The die reads X,
+    but its colour (red or white) was not read" and the roll was never taken."""
+    session = Session.new("temple", ["red", "blue"])
+    controller, rng = Controller(session), random.Random(1)
+    while session.pending().kind != "roll":
+        controller.handle(Touch("act", session.game.sim_choose(session.state, session.legal(), rng)))
+    assert script_refusals("roll X d20") == []
+    with DiceLink(sensor.path, controller.submit, backoff=FAST):
+        pump_until(controller, until_link(True))
+        assert run_script(sensor, "roll X d20", say=lambda _: None) == 0
+        step = pump_until(controller, lambda u: u.kind in ("step", "unapplied"))[-1]
+    assert step.kind == "step", step.text
+    assert session.log[-1] == {"type": "roll", "value": "X", "face": {"colour": "white"}}
