@@ -337,7 +337,8 @@ def action_keys(
 
 
 def unknown_keys(
-    action: Action, offered: Mapping[str, frozenset[Shape]], declared: Mapping[str, tuple[Shape, ...]] | None = None
+    action: Action, offered: Mapping[str, frozenset[Shape]], declared: Mapping[str, tuple[Shape, ...]] | None = None,
+    asked: Callable[[str], str] | None = None, name: str | None = None,
 ) -> InvalidAction | None:
     """The refusal for a key this type of action does not take now, or keys it never takes together, if any.
 
@@ -356,6 +357,11 @@ def unknown_keys(
     type neither offered nor declared is left to the game, whose refusal cites
     the clause. ``player`` is allowed on every action (docs/protocol.md):
     naming the wrong one gets the game's turn refusal with its clause.
+
+    Said in the game's words, each key in quotes as what to type: "target: 'opponent' is not asked for now; say
+    which square ('square') and which traveller ('traveller')", where it read "a 'target' action has no
+    'opponent'; it takes only square, traveller". ``asked``: what a key asks to be said ("which traveller",
+    ``field_words.field_asked``); ``name``: the type as the table calls it (``kind_words``).
     """
     kind = action["type"]
     ways = tuple(offered.get(kind, ())) or tuple((declared or {}).get(kind, ()))
@@ -364,17 +370,30 @@ def unknown_keys(
     takes = frozenset().union(*ways)
     sent = frozenset(action) - {"type", "player"}
     extra = sorted(sent - takes)
+    name = name or kind_words(kind)
     if extra:
-        named = ", ".join(quoted(k) + _meant(k, takes) for k in extra)
-        return InvalidAction(
-            f"{_an(kind)} {quoted(kind)} action has no {named}; it takes only {', '.join(sorted(takes)) or 'its type'}"
-        )
+        # "now": a key the type takes in another position (Blackpool's target names an opponent, or a traveller)
+        now = " now" if set(extra) & frozenset().union(*(declared or {}).get(kind, ())) else ""
+        if len(extra) == 1:
+            named = f"{quoted(extra[0])} is not asked for{now}{_meant(extra[0], takes)}"
+        else:
+            named = f"{series([quoted(k) + _meant(k, takes) for k in extra])} are not asked for{now}"
+        widest = sorted((w for w in set(ways) if not any(w < other for other in ways)), key=sorted)
+        say = _said_ways(widest, asked)
+        return InvalidAction(f"{name}: {named}; " + (f"say {say}" if say else "it asks for nothing more"))
     if any(sent <= way for way in (*ways, *(declared or {}).get(kind, ()))):
         return None
-    together = " and ".join(quoted(k) for k in sorted(sent))
-    widest = _widest(ways, declared, kind)
-    apart = " or ".join(" and ".join(quoted(k) for k in sorted(way)) or "nothing" for way in widest)
-    return InvalidAction(f"{_an(kind)} {quoted(kind)} action takes {apart}, not {together} together")
+    together = series([quoted(k) for k in sorted(sent)])
+    return InvalidAction(f"{name}: say {_said_ways(_widest(ways, declared, kind), asked)}, not {together} together")
+
+
+def _said_ways(ways: Sequence[Shape], asked: Callable[[str], str] | None) -> str:
+    """Each way a type is taken as what is said for it, the key to type after each: "which border card ('card'),
+    or which centre card ('slot')"; "" when the type takes nothing but itself."""
+    def said(key: str) -> str:
+        return f"{asked(key) if asked else 'the ' + key.replace('_', ' ')} ({quoted(key)})"
+
+    return ", or ".join(series([said(k) for k in sorted(way)]) for way in ways if way)
 
 
 def _an(word: str) -> str:

@@ -23,7 +23,7 @@ from companion.errors import (
     NothingToUndo,
     quoted,
 )
-from companion.field_words import odd_field, say_which
+from companion.field_words import field_asked, odd_field, say_which
 from companion.game import (
     Action,
     Event,
@@ -33,6 +33,7 @@ from companion.game import (
     State,
     action_keys,
     action_kinds,
+    kind_words,
     normalize_action,
     not_json,
     one_stop,
@@ -400,7 +401,10 @@ class Session:
         foreign = not_json(clean)
         if foreign is not None:
             raise foreign
-        odd = None if journalled else unknown_keys(clean, self._legal_keys, self.game.action_shapes)
+        kind = clean["type"]
+        odd = None if journalled else unknown_keys(
+            clean, self._legal_keys, self.game.action_shapes, lambda key: field_asked(self.game, kind, key),
+            kind_words(kind, self.game.kind_names) if isinstance(kind, str) else None)
         if odd is None:
             return clean, None
         sent, ways = frozenset(clean) - {"type", "player"}, self.game.action_shapes.get(clean["type"], ())

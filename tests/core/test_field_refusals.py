@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from companion.field_words import field_asked
 from companion.game import action_kinds, json_kind, kind_words
 from companion.protocol import Referee
 from companion.registry import create
@@ -129,3 +130,36 @@ def test_a_null_field_the_offered_kind_does_not_take_now_is_refused_for_the_key(
     referee, target = offered_kinds("blackpool")["target"]
     answer = referee.handle({"cmd": "check", "action": {**target, "opponent": None}})
     assert "say which opponent" not in answer["error"]["message"] and "'opponent'" in answer["error"]["message"]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_key_the_kind_does_not_take_is_refused_in_the_games_words(game_id: str) -> None:
+    """A key an action does not take was refused in JSON's terms, "a 'target' action has no 'opponent'; it takes
+    only square, traveller": now the kind as the table calls it and each field's words, the key in quotes as
+    what to type ("target: 'opponent' is not asked for now; say which square ('square') and which traveller
+    ('traveller')"), with the clause kept."""
+    game = create(game_id)
+    for kind, (referee, offered) in offered_kinds(game_id).items():
+        before = referee.session.document()
+        answer = referee.handle({"cmd": "check", "action": {**offered, "Extra": 1}})
+        message = answer["error"]["message"]
+        assert message.startswith(f"{kind_words(kind, game.kind_names)}: 'Extra' is not asked for; "), message
+        for key in set(offered) - {"type", "player"}:
+            assert f"{field_asked(game, kind, key)} ({key!r})" in message, message
+        assert not JSON_TERMS.search(re.sub(r"'[^']*'", "", message)), message
+        assert answer["error"]["rule"] in game.rulebook and referee.session.document() == before
+
+
+def test_the_key_refusals_reported_read_as_the_table_says_them() -> None:
+    referee, target = offered_kinds("blackpool")["target"]
+    answer = referee.handle({"cmd": "check", "action": {**target, "opponent": "blue"}})
+    assert answer["error"]["message"] == ("target: 'opponent' is not asked for now; say which square ('square') and "
+                                          "which traveller ('traveller')")
+    answer = referee.handle({"cmd": "check", "action": {"type": "roll", "valeu": 4}})
+    assert answer["error"]["message"] == ("roll: 'valeu' is not asked for (is it 'value'?); say which number the "
+                                          "oracle shows ('value')")
+    answer = referee.handle({"cmd": "check", "action": {"type": "reroll", "value": 4}})
+    assert answer["error"]["message"] == "reroll: 'value' is not asked for; it asks for nothing more"
+    temple, _ = offered_kinds("temple")["ahkinchil"]
+    answer = temple.handle({"cmd": "check", "action": {"type": "skip_change", "slot": 3}})
+    assert answer["error"]["message"].startswith("leave the path: 'slot' is not asked for"), answer

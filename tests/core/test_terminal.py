@@ -412,7 +412,8 @@ def test_an_action_typed_as_json_alone_is_taken_as_do_takes_it() -> None:
                          '[2]', "q"])
     assert "die has no face" not in text and "typed after 'do'" not in text
     assert "Refused: the oracle shows 1 to 6, not 9  [BP-Q5]" in text
-    assert "Refused: a 'roll' action has no 'valeu' (is it 'value'?); it takes only value  [BP-3]" in text
+    assert ("Refused: roll: 'valeu' is not asked for (is it 'value'?); say which number the oracle shows ('value')"
+            "  [BP-3]") in text
     assert "Refused: coin: say which deck  [BP-3]" in text  # no coin is offered now: no decks to list
     assert ("Not understood: an action typed as JSON is one object, e.g. {\"type\": ...}, and is taken as 'do' "
             "takes it (the line is not valid JSON: Expecting ',' delimiter at column 28)") in text
