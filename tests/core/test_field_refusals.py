@@ -163,3 +163,31 @@ def test_the_key_refusals_reported_read_as_the_table_says_them() -> None:
     temple, _ = offered_kinds("temple")["ahkinchil"]
     answer = temple.handle({"cmd": "check", "action": {"type": "skip_change", "slot": 3}})
     assert answer["error"]["message"].startswith("leave the path: 'slot' is not asked for"), answer
+
+
+def test_a_null_or_misspelt_good_inside_targis_counts_is_refused_in_words() -> None:
+    """``{"pay": {"salt": null}}`` was '"pay".salt must be a whole number of at least 0', and a good misspelt
+    '"pay" names 'Salt'; allowed: dates, salt, pepper, gold, vp': the game's own refusal, in JSON's terms."""
+    game, found, said = create("targi"), offered_kinds("targi"), 0
+    for kind in ("pay", "play", "trade", "take", "return"):
+        referee, offered = found[kind]
+        before = referee.session.document()
+        for key, counts in offered.items():
+            if not isinstance(counts, dict):
+                continue
+            good = next(iter(counts))
+            for sent in ({**counts, good: None}, {**counts, good: "x"}, {**counts, good.capitalize(): 1}):
+                error = referee.handle({"cmd": "check", "action": {**offered, key: sent}})["error"]
+                assert error["code"] == "invalid_action" and error["rule"] in game.rulebook, error
+                assert error["message"].startswith(f"{kind}: "), error
+                assert not JSON_TERMS.search(re.sub(r"'[^']*'|, not .*$", "", error["message"])), error
+                said += 1
+        assert referee.session.document() == before
+    assert said >= 18, said
+    referee, offered = found["pay"]
+    good = next(iter(offered["pay"]))
+    answer = referee.handle({"cmd": "check", "action": {**offered, "pay": {good: None}}})
+    assert answer["error"]["message"] == f"pay: say how much {good} is paid (0 or more)", answer
+    answer = referee.handle({"cmd": "check", "action": {**offered, "pay": {"Salt": 1}}})
+    assert answer["error"]["message"] == ("pay: 'Salt' is not among what may be paid (is it 'salt'?); say how many "
+                                          "dates, salt, pepper, gold or VP are paid"), answer

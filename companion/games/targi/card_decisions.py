@@ -29,7 +29,7 @@ CHOICE_RULES: dict[str, tuple[str, ...]] = {
 
 
 def do_take(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
-    goods = as_bundle(a.get("goods"), GOODS, "goods")
+    goods = as_bundle(a, "goods", GOODS)
     task = task_of(s, "goods", "No choice of goods is open now.", "TG-G1")
     rules = CHOICE_RULES[task.why]
     if sum(n for _, n in goods) != task.n:
@@ -76,7 +76,7 @@ def full_hand_rules(eng: Engine, sup: Supply, task: Task) -> tuple[str, ...]:
 
 
 def do_play(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
-    pay = as_bundle(a.get("pay"), ("dates", "salt", "pepper", "gold"), "pay")
+    pay = as_bundle(a, "pay", ("dates", "salt", "pepper", "gold"))
     row = a.get("row")
     if isinstance(row, bool) or row not in DISPLAY_ROWS:
         raise InvalidAction('"row" must be 1, 2 or 3', "TG-T4")  # the display's three rows

@@ -33,8 +33,8 @@ def do_move_marker(eng: Engine, s: State, a: Action, p: str, ev: Events) -> Stat
 
 
 def do_trade(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
-    give = as_bundle(a.get("give"), ("dates", "salt", "pepper", "gold"), "give")
-    get = as_bundle(a.get("get"), ("dates", "salt", "pepper", "gold", "vp"), "get")
+    give = as_bundle(a, "give", ("dates", "salt", "pepper", "gold"))
+    get = as_bundle(a, "get", ("dates", "salt", "pepper", "gold", "vp"))
     # The clause depends on why no exchange is open: outside the action phase (TG-A1), while another
     # action is unfinished (TG-A4), or with nothing open, typically after the Silversmith's one (TG-Q16).
     need_action_phase(s, p, "Exchanges happen")

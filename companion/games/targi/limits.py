@@ -27,7 +27,7 @@ def limit_rules(eng: Engine, s: State) -> tuple[str, ...]:
 
 
 def do_return(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
-    goods = as_bundle(a.get("goods"), GOODS, "goods")
+    goods = as_bundle(a, "goods", GOODS)
     if s.stage != "limits":
         raise refuse("Goods are returned only at the end of a round.", "TG-E2")
     sup = s.supply(p)

@@ -38,7 +38,7 @@ def raid_options(eng: Engine, s: State, p: str) -> list[Bundle]:
 def do_pay(eng: Engine, s: State, a: Action, p: str, ev: Events) -> State:
     if s.stage != "raid":
         raise refuse("There is no raid to pay now.", "TG-R2")
-    pay = as_bundle(a.get("pay"), ("dates", "salt", "pepper", "gold", "vp"), "pay")
+    pay = as_bundle(a, "pay", ("dates", "salt", "pepper", "gold", "vp"))
     options = raid_options(eng, s, p)
     if pay not in options:
         kind, n, vp = raid_amounts(eng, s, p)
