@@ -126,7 +126,7 @@ def odd_field(game: Game, kind: str, sent: Mapping[str, Any], offered: Sequence[
     said = set(sent) - {"type", "player"}
     held = {k for a in offered for k in a} if offered else takes  # a key of the kind none offered now has: its own
     for key in keys:  # refusal says more ("a 'target' action takes 'traveller' and 'square', or 'opponent'")
-        if key in sent and key in held and (sent[key] is None or
+        if key in sent and key in held and (sent[key] is None or _null_inside(sent[key]) or
                             json_kind(sent[key]) not in kinds.get((kind, key), {json_kind(sent[key])})):
             return [key], False
     # Needed by every offered action of the kind, and by each way it is taken that holds what was sent: Blackpool's
@@ -138,3 +138,11 @@ def odd_field(game: Game, kind: str, sent: Mapping[str, Any], offered: Sequence[
     if not said and ways and all(len(way) == 1 for way in ways):
         return [key for key in keys if any(key in way for way in ways) and any(key in a for a in offered)], True
     return [], False
+
+
+def _null_inside(value: Any) -> bool:
+    """Whether a list (a place, a way, an order) holds a null at any depth: '"hex" must be [q, r], two integers
+    (axial coordinates)' for Through the Desert's ``[12, null]``, '"to": [0, null] is not a location ...' for
+    the temple's, 'a central slot is [row, column] ...' for Targi's. A count inside an object is the game's to
+    word (Targi's "pay: say how much salt is paid")."""
+    return isinstance(value, list) and any(v is None or _null_inside(v) for v in value)

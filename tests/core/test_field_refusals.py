@@ -191,3 +191,39 @@ def test_a_null_or_misspelt_good_inside_targis_counts_is_refused_in_words() -> N
     answer = referee.handle({"cmd": "check", "action": {**offered, "pay": {"Salt": 1}}})
     assert answer["error"]["message"] == ("pay: 'Salt' is not among what may be paid (is it 'salt'?); say how many "
                                           "dates, salt, pepper, gold or VP are paid"), answer
+
+
+def nulls_inside(value: Any) -> list[Any]:
+    """``value`` (a list or an object) with each of its members in turn null, and with a null added."""
+    if isinstance(value, dict):
+        return [{**value, key: None} for key in value]
+    if isinstance(value, list):
+        return [[None if j == i else v for j, v in enumerate(value)] for i in range(len(value))] + [[*value, None]]
+    return []
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_null_inside_a_field_is_refused_in_the_games_words(game_id: str) -> None:
+    """A null inside a field was answered in JSON's terms ('"hex" must be [q, r], two integers (axial coordinates)'
+    for a camel's ``[12, null]``, '"to": [0, null] is not a location ([x, y], "entrance", "stepN" or "chamber")',
+    "'give.items' must list Collection cards: golden_compass, ...") or taken: a temple X rolled with
+    ``"face": {"colour": null}`` was journalled with its null colour."""
+    game, said = create(game_id), 0
+    for kind, (referee, offered) in offered_kinds(game_id).items():
+        before = referee.session.document()
+        for key, value in offered.items():
+            for inside in nulls_inside(value):
+                action = {**offered, key: inside}
+                answer = referee.handle({"cmd": "check", "action": action})
+                assert not answer.get("ruling", {}).get("legal"), (action, answer)
+                assert not referee.handle({"cmd": "act", "action": action})["ok"], action
+                error = answer.get("error")
+                if error is None:
+                    continue  # refused by a rule, in its words
+                said += 1
+                message = re.sub(r"'[^']*'|, not .*$", "", error["message"])
+                assert error["code"] == "invalid_action" and error["rule"] in game.rulebook, (action, error)
+                assert error["message"].startswith(f"{kind_words(kind, game.kind_names)}: "), (action, error)
+                assert not JSON_TERMS.search(message) and '"' not in message, (action, error)
+        assert referee.session.document() == before
+    assert said or game_id == "blackpool", game_id  # no kind Blackpool offers in these games holds a list

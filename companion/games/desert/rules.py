@@ -885,14 +885,23 @@ class DesertRace(Game):
     def _bundle(self, raw: object, label: str) -> tuple[tuple[str, ...], int]:
         if raw is None:
             return (), 0
+        # Said in words, each key and card id in quotes as what to type: '{"give": {"items": null}}' was
+        # "'give.items' must list Collection cards: golden_compass, desert_flask, ...".
+        done = "given" if label == "give" else "received"
         if not isinstance(raw, Mapping) or set(raw) - {"items", "lives"}:
-            raise malformed(f"'{label}' must be an object with 'items' (a list of cards) and/or 'lives'")
+            odd = sorted(map(str, set(raw) - {"items", "lives"})) if isinstance(raw, Mapping) else []
+            given = f", not {quoted(odd[0])}" if odd else f", not {quoted(raw)}" if not isinstance(raw, Mapping) else ""
+            raise malformed(f"trade: say what is {done} as Collection cards ('items') and Lives ('lives'){given}")
         items = raw.get("items", [])
         lives = raw.get("lives", 0)
         if not isinstance(items, list) or any(c not in COLLECTION_CARDS for c in items):
-            raise malformed(f"'{label}.items' must list Collection cards: {', '.join(COLLECTION_CARDS)}")
+            wrong = items if not isinstance(items, list) else next(c for c in items if c not in COLLECTION_CARDS)
+            cards = series([f"{card_name(c)} ({quoted(c)})" for c in COLLECTION_CARDS], "or")
+            given = f", not {quoted(wrong)}" if wrong is not None else ""
+            raise malformed(f"trade: say which Collection cards are {done}: {cards}{given}")
         if isinstance(lives, bool) or not isinstance(lives, int) or lives < 0:
-            raise malformed(f"'{label}.lives' must be a whole number, 0 or more")
+            given = f", not {quoted(lives)}" if lives is not None else ""
+            raise malformed(f"trade: say how many Lives are {done} (0 or more){given}")
         return tuple(items), lives
 
     def _do_trade(self, state: State, action: Action, events: list[Event]) -> State:

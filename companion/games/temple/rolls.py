@@ -48,13 +48,13 @@ def read_roll(game: TempleGame, action: Action) -> tuple[Any, str]:
         extra = ", ".join(quoted(k) for k in sorted(set(face) - {"colour"}))
         raise InvalidAction(f'a roll\'s "face" holds only its "colour", not {extra}', "RU-2")
     colour = face.get("colour") if isinstance(face, Mapping) else None
-    if colour is None and value == "X":
+    if value == "X" and not (isinstance(face, Mapping) and "colour" in face):  # a null colour is no colour named
         colour = next((c for v, c in game.outcomes if v == "X"), "white")
     if colour not in ("red", "white"):
         # Said in words: a referee building "the die showed green" on the touchscreen read the JSON spelling,
         # '"face": {"colour": "red"} or {"colour": "white"}', where the table says "a red 3".
         given = f", not {quoted(colour)}" if colour is not None else ""
-        raise InvalidAction(f'a roll needs the colour of the face the die shows ("face"), red or white{given}', "RU-2")
+        raise InvalidAction(f"roll: say the colour of the face the die shows (red or white){given}", "RU-2")
     if (value, colour) not in game.face_weights:
         raise InvalidAction(f"the die has no {colour} {value} face", "RU-2")
     return value, colour
