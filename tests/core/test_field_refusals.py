@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 
+from companion.errors import InvalidAction
 from companion.field_words import field_asked
 from companion.game import action_kinds, json_kind, kind_words
 from companion.protocol import Referee
 from companion.registry import create
 from companion.simulate import random_players
+from tests.core.unoffered_kinds import UNOFFERED, offered_there
 
 GAMES = ["blackpool", "desert", "targi", "temple", "ttd"]
 JSON_TERMS = re.compile(r"\bnull\b|must be|an object|a list|whole number|integers|axial|\[q, r\]|_")
@@ -227,3 +229,42 @@ def test_a_null_inside_a_field_is_refused_in_the_games_words(game_id: str) -> No
                 assert not JSON_TERMS.search(message) and '"' not in message, (action, error)
         assert referee.session.document() == before
     assert said or game_id == "blackpool", game_id  # no kind Blackpool offers in these games holds a list
+
+
+@pytest.mark.parametrize(("game_id", "kind"), sorted(UNOFFERED))
+def test_kinds_seeded_games_never_offer_are_refused_in_the_games_words_too(game_id: str, kind: str) -> None:
+    """Blackpool's reroll and order, the temple's skip_change and order, Through the Desert's pass: no seeded
+    game offers them (``offered_kinds``), so their field refusals were never sent. Each is built where it is
+    offered (tests/core/unoffered_kinds.py) and sent with each field left out, null, of the wrong kind and
+    holding a null, and with a key it does not take."""
+    session, offered = offered_there(game_id, kind)
+    game, before = session.game, session.document()
+    kinds = action_kinds(session.legal())
+    sent = [a for _, a in broken(offered, kinds)] + [{**offered, "Extra": 1}]
+    sent += [{**offered, key: inside} for key, value in offered.items() for inside in nulls_inside(value)]
+    for action in sent:
+        with pytest.raises(InvalidAction) as refused:
+            session.check(action)
+        message = refused.value.message
+        assert message.startswith(f"{kind_words(kind, game.kind_names)}: "), (action, message)
+        assert not JSON_TERMS.search(re.sub(r"'[^']*'|, not .*$", "", message)), (action, message)
+        assert refused.value.rule in game.rulebook, (action, refused.value.rule)
+        with pytest.raises(InvalidAction):
+            session.act(action)
+    assert session.document() == before and session.log == []
+
+
+def test_the_kinds_built_where_offered_say_what_may_be_said() -> None:
+    order, _ = offered_there("blackpool", "order")
+    with pytest.raises(InvalidAction, match=r"^order: say the order the travellers move in \(Yellow 1 then Yellow 2 "
+                                            r"or Yellow 2 then Yellow 1\)$"):
+        order.check({"type": "order", "travellers": None})
+    pawns, _ = offered_there("temple", "order")
+    with pytest.raises(InvalidAction, match=r"^order: say which pawn goes first \(Red 1 or Red 2\)$"):
+        pawns.check({"type": "order"})
+    skip, _ = offered_there("temple", "skip_change")
+    with pytest.raises(InvalidAction, match=r"^leave the path: 'slot' is not asked for; it asks for nothing more$"):
+        skip.check({"type": "skip_change", "slot": 3})
+    passing, _ = offered_there("ttd", "pass")
+    with pytest.raises(InvalidAction, match=r"^pass: 'hex' is not asked for; it asks for nothing more$"):
+        passing.check({"type": "pass", "hex": [0, 1]})

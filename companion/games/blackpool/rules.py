@@ -1147,12 +1147,13 @@ class Blackpool(Game):
 
     def value_words(self, state: State, key: str, value: Any) -> str | None:
         """A field's value as Blackpool's texts write it: a traveller "Green 2", a card "Diagonal Step Down", a
-        square "d6 (ring 4)", the travellers of an order "Red 1, Red 2"."""
+        square "d6 (ring 4)", the travellers of an order "Red 1 then Red 2" (a refusal listing two orders read
+        "Yellow 1, Yellow 2 or Yellow 2, Yellow 1", four travellers to the ear)."""
         if key == "traveller" and isinstance(value, str) and value in state.by_id:
             return traveller_name(value)
         if key == "travellers" and isinstance(value, list) and value and all(
                 isinstance(t, str) and t in state.by_id for t in value):
-            return ", ".join(map(traveller_name, value))
+            return " then ".join(map(traveller_name, value))
         if key == "square" and isinstance(value, str) and value in self.board.squares:
             return self.board.label(value)
         if key == "card" and isinstance(value, str) and value in self.catalogue:
