@@ -75,7 +75,7 @@ STARTS: dict[str, tuple[Callable[[], dict[str, Any]], str, int]] = {
     "desert": (_desert, "tried: 2 attempts made this turn, but a turn has at most 1", 3),
     "targi": (_targi, "targi[1]: card 13 faces black's Targi on card 7 across the board (TG-P5)", 3),
     "temple": (_temple, "red has both pawns in the Treasure Chamber, so red has won (RU-16)", 1),
-    "ttd": (_ttd, "turn: null is not playing", 3),
+    "ttd": (_ttd, "turn: no player is named", 3),
 }
 
 
