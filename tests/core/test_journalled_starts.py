@@ -168,18 +168,22 @@ def test_a_field_that_could_not_be_read_is_named_to_the_table(tmp_path: Path) ->
         journal.close()
 
 
+def stays_in_the_journal(path: Path, number: int, why: str) -> None:
+    """The table starts with no game, told why the journalled one could not be resumed and that it is kept."""
+    journal, session, note = open_table(path)
+    try:
+        assert session is None
+        assert note.startswith(f"The game in progress could not be resumed {why}"), note
+        assert f"it stays in the journal as game {number}" in note
+    finally:
+        journal.close()
+
+
 def test_a_start_no_position_can_be_built_from_stays_in_the_journal(tmp_path: Path) -> None:
     record = _record("targi")
     record["start"]["state"]["players"] = ["white"]
     path = tmp_path / "journal.sqlite3"
-    number = journal_of(path, {**record, "actions": []})
-    journal, session, note = open_table(path)
-    try:
-        assert session is None
-        assert note.startswith("The game in progress could not be resumed (players: ")
-        assert f"it stays in the journal as game {number}" in note
-    finally:
-        journal.close()
+    stays_in_the_journal(path, journal_of(path, {**record, "actions": []}), "(players: ")
 
 
 def test_an_option_the_loader_cannot_read_is_taken_at_its_default_and_named(tmp_path: Path) -> None:
@@ -209,11 +213,4 @@ def test_a_start_read_back_that_its_steps_cannot_be_taken_on_stays_in_the_journa
     document["roll"]["colour"] = "P05"
     path = tmp_path / "journal.sqlite3"
     record = {"game": "temple", "start": {"kind": "load", "state": document}, "data": {}, "actions": [step]}
-    number = journal_of(path, record)
-    journal, session, note = open_table(path)
-    try:
-        assert session is None
-        assert note.startswith("The game in progress could not be resumed (2 problems: roll {\"value\": ")
-        assert f"it stays in the journal as game {number}" in note
-    finally:
-        journal.close()
+    stays_in_the_journal(path, journal_of(path, record), '(2 problems: roll {"value": ')
