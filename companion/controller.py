@@ -602,7 +602,8 @@ class Controller:
             text = self._before_text(before, seen.slots, self._before_said)
             kind = "info" if self._before_said else "unapplied"
             self._before_said = True
-            return Update(kind, text, pending=session.pending(), rules=("RU-3",))
+            dealt = session.game.slots_dealt_rule
+            return Update(kind, text, pending=session.pending(), rules=(dealt,) if dealt else ())
         if kept:
             if len(kept) == 1:
                 held = slots[kept[0] - 1] if slots else seen.slots[kept[0]]  # the game's name for a twin
@@ -663,7 +664,8 @@ class Controller:
     @staticmethod
     def _before_text(before: list[int], read: Mapping[int, Any], told: bool = False) -> str:
         """The table's words for cards lying in a new game's slots before its first draw: not draws, and what
-        to do (RU-3: the deck shuffled, a card drawn for each slot), unless ``told`` already this game."""
+        to do (the game's ``slots_dealt_rule``: the deck shuffled, a card drawn for each slot), unless ``told``
+        already this game."""
         if len(before) == 1:
             named = (f"Slot {before[0]} holds {read[before[0]]}, which lay there before this game began: not "
                      "taken as a draw.")

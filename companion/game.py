@@ -499,6 +499,9 @@ class Game(ABC):
     kind_names: ClassVar[Mapping[str, str]] = {}
     # The clause saying who may act, cited when an action's "player" names nobody playing.
     turn_rule: ClassVar[str | None] = None
+    # The clause by which a game's slots are dealt afresh at its start (the temple's path), cited when cards still
+    # lie in them from the last game (``Controller``'s "not taken as draws").
+    slots_dealt_rule: ClassVar[str | None] = None
     colours: ClassVar[tuple[str, ...]] = ()
     dice: ClassVar[tuple[DieSpec, ...]] = ()
     decks: ClassVar[tuple[str, ...]] = ()

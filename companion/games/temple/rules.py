@@ -66,6 +66,7 @@ class TempleGame(Game):
     players_rule: ClassVar[str | None] = "RU-Q31"
     actions_rule: ClassVar[str | None] = "RU-6"  # a turn: roll, change a card if asked, move; or Ah Kinchil
     turn_rule: ClassVar[str | None] = "RU-28"
+    slots_dealt_rule: ClassVar[str | None] = "RU-3"  # the deck shuffled and a card drawn for each slot
     action_shapes = shapes(draw="deck card", roll="value face", ahkinchil="pawn", change="slot card",
                            skip_change="", move="pawn to route", stair="pawn to", order="first")
     field_words: ClassVar[Mapping[str, str]] = {"to": "where the pawn goes", "stair.to": "which stairway's end",
